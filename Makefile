@@ -1,0 +1,48 @@
+# pqpan: a thin wrapper around CMake. `make run` and `make test` set up a fresh Debian 12
+# machine themselves (scripts/deps.sh).
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX     ?= /usr/local
+FUZZ_SECONDS ?= 10
+
+.PHONY: all deps build run test test-unit test-asan test-fuzz bench install clean
+
+all: build
+
+deps:
+	@scripts/deps.sh --check 2>/dev/null || scripts/deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	./$(BUILD)/pqpan bench kem
+
+# The main suite runs last so its ctest summary closes the output.
+test: test-fuzz test-asan test-unit
+
+test-unit: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DPQPAN_SANITIZE=ON >/dev/null
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS) -LE 'ct|integration'
+
+test-fuzz: deps
+	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQPAN_FUZZ=ON -DPQPAN_TESTS=OFF -DPQPAN_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -j $(JOBS) -L fuzz
+
+bench: build
+	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] && echo "== $$b" && "$$b" || exit 1; done
+	./$(BUILD)/pqpan bench kem
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) out

@@ -1,0 +1,51 @@
+/* Shared pieces of the pqpan command-line tool (not part of the library). */
+#ifndef PQPAN_CLI_H
+#define PQPAN_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes, documented in `pqpan --help` and docs/CLI.md. */
+enum cli_exit {
+    EXIT_OK = 0,
+    EXIT_FAILURE_RUN = 1, /* the job ran and failed (e.g. an exchange failed, a key mismatch) */
+    EXIT_USAGE = 2,       /* unknown command or option, missing or malformed option value */
+    EXIT_BAD_INPUT = 3,   /* invalid input data: bad hex, wrong length, failed key check, corrupt file */
+    EXIT_IO = 4           /* a file could not be read or written */
+};
+
+enum cli_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON };
+
+/* One subcommand: `pqpan NAME ...`. run() gets argv with argv[0] == NAME. */
+struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    void (*help)(FILE *out);
+};
+
+/* The subcommand table (main.c). Terminated by a row whose name is NULL. */
+extern const struct cli_command cli_commands[];
+
+/* Prints "pqpan CMD: usage: ..." style short usage to stderr and returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...);
+
+/* Parses --format VALUE. Returns 0 on success, -1 if VALUE is not table|csv|json. */
+int cli_parse_format(const char *value, enum cli_format *out);
+
+/* Decodes hex (upper or lower case) into out; exactly want bytes expected.
+ * Returns 0, or -1 on a bad digit / odd length / wrong length. */
+int cli_hex_decode(uint8_t *out, size_t want, const char *hex);
+
+/* Writes len bytes as lowercase hex to f. */
+void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
+
+/* Parses a decimal unsigned integer in [min, max]. Returns 0 or -1. */
+int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
+                   unsigned long long *out);
+
+/* Parses a finite double in [min, max]. Returns 0 or -1. */
+int cli_parse_double(const char *s, double min, double max, double *out);
+
+#endif

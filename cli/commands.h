@@ -1,0 +1,8 @@
+/* One run/help pair per subcommand; each is defined in cli/<name>.c. */
+#ifndef PQPAN_CLI_COMMANDS_H
+#define PQPAN_CLI_COMMANDS_H
+
+#include <stdio.h>
+
+
+#endif

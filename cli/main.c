@@ -1,0 +1,85 @@
+/* pqpan: dispatch only. Each subcommand lives in its own cli/<name>.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "pqpan/common.h"
+
+const struct cli_command cli_commands[] = {
+    {NULL, NULL, NULL, NULL},
+};
+
+static void print_main_help(FILE *out)
+{
+    const struct cli_command *c;
+    fprintf(out,
+            "pqpan %s - the energy, time and memory cost of post-quantum key establishment\n"
+            "over Bluetooth LE and IEEE 802.15.4 / 6LoWPAN.\n\n"
+            "usage: pqpan [--help | --version] COMMAND [OPTIONS]\n"
+            "       pqpan help COMMAND\n\n"
+            "commands:\n",
+            pqpan_version());
+    for (c = cli_commands; c->name != NULL; c++) {
+        fprintf(out, "  %-10s %s\n", c->name, c->summary);
+    }
+    fprintf(out,
+            "\nData goes to stdout, messages to stderr.\n"
+            "exit codes:\n"
+            "  0  success\n"
+            "  1  the job ran and failed (e.g. a simulated exchange failed)\n"
+            "  2  usage error: unknown command or option, bad option value\n"
+            "  3  invalid input data: bad hex, wrong length, failed key check, corrupt file\n"
+            "  4  a file could not be read or written\n");
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+    const struct cli_command *c;
+    for (c = cli_commands; c->name != NULL; c++) {
+        if (strcmp(c->name, name) == 0) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static int run_help(int argc, char **argv)
+{
+    const struct cli_command *c;
+    if (argc < 2) {
+        print_main_help(stdout);
+        return EXIT_OK;
+    }
+    c = find_command(argv[1]);
+    if (c == NULL) {
+        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+    }
+    c->help(stdout);
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    const struct cli_command *c;
+    if (argc < 2) {
+        fprintf(stderr, "usage: pqpan [--help | --version] COMMAND [OPTIONS]\n");
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_main_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("pqpan %s\n", pqpan_version());
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        return run_help(argc - 1, argv + 1);
+    }
+    c = find_command(argv[1]);
+    if (c == NULL) {
+        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+    }
+    return c->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,106 @@
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pqpan%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'pqpan help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
+    return EXIT_USAGE;
+}
+
+int cli_parse_format(const char *value, enum cli_format *out)
+{
+    if (strcmp(value, "table") == 0) {
+        *out = FORMAT_TABLE;
+    } else if (strcmp(value, "csv") == 0) {
+        *out = FORMAT_CSV;
+    } else if (strcmp(value, "json") == 0) {
+        *out = FORMAT_JSON;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static int hex_nibble(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+int cli_hex_decode(uint8_t *out, size_t want, const char *hex)
+{
+    size_t i;
+    if (strlen(hex) != 2 * want) {
+        return -1;
+    }
+    for (i = 0; i < want; i++) {
+        int hi = hex_nibble(hex[2 * i]);
+        int lo = hex_nibble(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0) {
+            return -1;
+        }
+        out[i] = (uint8_t)((hi << 4) | lo);
+    }
+    return 0;
+}
+
+void cli_hex_print(FILE *f, const uint8_t *p, size_t len)
+{
+    static const char digits[] = "0123456789abcdef";
+    size_t i;
+    for (i = 0; i < len; i++) {
+        fputc(digits[p[i] >> 4], f);
+        fputc(digits[p[i] & 15], f);
+    }
+}
+
+int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
+                   unsigned long long *out)
+{
+    char *end;
+    unsigned long long v;
+    if (s == NULL || *s == '\0' || *s == '-' || *s == '+') {
+        return -1;
+    }
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v < min || v > max) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *s, double min, double max, double *out)
+{
+    char *end;
+    double v;
+    if (s == NULL || *s == '\0') {
+        return -1;
+    }
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,8 @@
+/* Umbrella header: includes every public module header. */
+#ifndef PQPAN_PQPAN_H
+#define PQPAN_PQPAN_H
+
+#include "pqpan/common.h"
+#include "pqpan/error.h"
+
+#endif

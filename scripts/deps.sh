@@ -1,0 +1,46 @@
+#!/bin/sh
+# Installs the Debian 12 packages pqpan needs to build, test and plot.
+#   scripts/deps.sh          install what is missing (as root), or print the apt command
+#   scripts/deps.sh --check  exit 0 if everything is present, 1 otherwise (installs nothing)
+set -eu
+
+# One package per line, with what needs it.
+PACKAGES="
+cmake                      build
+make                       build
+gcc                        build
+clang                      fuzz targets (libFuzzer)
+libclang-rt-14-dev         libFuzzer and sanitizer runtimes for clang
+pkg-config                 build: finds cmocka and cJSON
+libcmocka-dev              unit tests
+libcjson-dev               JSON: ACVP vectors, device profiles
+valgrind                   constant-time tests, instruction counts
+gnuplot-nox                figures (reproduce --out)
+"
+
+wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')
+missing=""
+for p in $wanted; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+if [ "${1:-}" = "--check" ]; then
+    echo "missing packages:$missing" >&2
+    exit 1
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "pqpan needs these Debian packages:$missing" >&2
+    echo "install them with:" >&2
+    echo "  sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y$missing" >&2
+    exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Fails if libpqpan.a defines a global symbol without the pqpan_ prefix (STYLE.md habit 2).
+set -eu
+lib=$1
+bad=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v '^pqpan_' || true)
+count=$(nm -g --defined-only "$lib" | awk 'NF == 3' | wc -l)
+if [ -n "$bad" ]; then
+    echo "exported symbols without the pqpan_ prefix:"; echo "$bad"; exit 1
+fi
+if [ "$count" -eq 0 ]; then
+    echo "no exported symbols found in $lib"; exit 1
+fi
+echo "$count exported symbols, all prefixed pqpan_"
