@@ -4,5 +4,6 @@
 
 #include "pqpan/common.h"
 #include "pqpan/error.h"
+#include "pqpan/trace.h"
 
 #endif
