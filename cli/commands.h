@@ -4,5 +4,7 @@
 
 #include <stdio.h>
 
+int cmd_profiles_run(int argc, char **argv);
+void cmd_profiles_help(FILE *out);
 
 #endif

@@ -7,6 +7,7 @@
 #include "pqpan/common.h"
 
 const struct cli_command cli_commands[] = {
+    {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
     {NULL, NULL, NULL, NULL},
 };
 
