@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "data_load.h"
@@ -201,5 +202,50 @@ int data_cycles_load_builtin(struct pqpan_cycle_table *t, char *err, size_t errl
             }
         }
     }
+    return EXIT_OK;
+}
+
+/* 1 if some ML-KEM row of t has implementation impl. */
+static int kem_impl_known(const struct pqpan_cycle_table *t, const char *impl)
+{
+    size_t i;
+    for (i = 0; i < t->count; i++) {
+        if (t->rows[i].op == PQPAN_OP_KEM_KEYGEN && strcasecmp(t->rows[i].impl, impl) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
+                            const char *calibration, const char *crypto_impl, char *err,
+                            size_t errlen)
+{
+    const char *impl = crypto_impl != NULL ? crypto_impl : DATA_DEFAULT_CRYPTO_IMPL;
+    int rc;
+    memset(in, 0, sizeof *in);
+    rc = data_profile_load(&in->profile, profile != NULL ? profile : DATA_DEFAULT_PROFILE, err,
+                           errlen);
+    pqpan_gamma_default(&in->gamma);
+    if (rc == EXIT_OK && calibration != NULL) {
+        rc = data_gamma_load(&in->gamma, calibration, err, errlen);
+        snprintf(in->calibration, sizeof in->calibration, "%s", calibration);
+    }
+    if (rc == EXIT_OK) {
+        rc = data_cycles_load_builtin(&in->cycles, err, errlen);
+    }
+    if (rc == EXIT_OK && (strlen(impl) >= sizeof in->crypto_impl ||
+                          !kem_impl_known(&in->cycles, impl))) {
+        snprintf(err, errlen,
+                 "--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
+                 "(clean, m4fspeed, m4fstack; pqpan-m4 once data/cycles/pqpan_m4.csv exists)",
+                 impl);
+        rc = EXIT_USAGE;
+    }
+    if (rc != EXIT_OK) {
+        memset(in, 0, sizeof *in);
+        return rc;
+    }
+    strcpy(in->crypto_impl, impl);
     return EXIT_OK;
 }

@@ -56,6 +56,24 @@ int data_cycles_parse(struct pqpan_cycle_table *t, const char *text, size_t len,
  * order (so a measured row of data/cycles/pqpan_m4.csv is found like any other). */
 int data_cycles_load_builtin(struct pqpan_cycle_table *t, char *err, size_t errlen);
 
+/* Everything an energy command (estimate, reproduce, simulate) needs from its options
+ * --profile NAME|FILE, --calibration FILE and --crypto-impl IMPL; NULL takes the default
+ * (DATA_DEFAULT_PROFILE, pqpan_gamma_default, DATA_DEFAULT_CRYPTO_IMPL). The cycle table
+ * holds every built-in data/cycles/ row; an IMPL no ML-KEM row uses is EXIT_USAGE. */
+#define DATA_DEFAULT_CRYPTO_IMPL "clean"
+
+struct data_energy_inputs {
+    struct pqpan_profile profile;
+    struct pqpan_gamma gamma;
+    struct pqpan_cycle_table cycles;
+    char crypto_impl[24];
+    char calibration[256]; /* the --calibration file, "" when the defaults are used */
+};
+
+int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
+                            const char *calibration, const char *crypto_impl, char *err,
+                            size_t errlen);
+
 /* Reads a whole file. EXIT_OK or EXIT_IO. */
 int data_read_file(struct data_text *out, const char *path, char *err, size_t errlen);
 
