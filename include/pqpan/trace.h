@@ -27,6 +27,16 @@
 #define PQPAN_PPK2_LINE_MAX 256
 #define PQPAN_PPK2_CHANNELS 8
 
+/* The PPK2 samples at up to 100 kS/s, 10 us between rows (nRF Connect Power Profiler
+ * app, pc-nrfconnect-ppk data-logger reducer: samplingTime 10 us, maxSampleFreq 10^5;
+ * the SenSys '26 study's captures used 100 kHz). The rate pqpan's simulator writes. */
+#define PQPAN_PPK2_SAMPLE_PERIOD_NS 10000
+
+/* Digital channels as pqpan's simulator drives them (simulate --trace) and calibration
+ * reads them: D0 high during a crypto operation, D1 high while the radio is active. */
+#define PQPAN_PPK2_CH_CRYPTO 0
+#define PQPAN_PPK2_CH_RADIO 1
+
 /* Parser flag: skip and count bad data rows instead of stopping at the first one. */
 #define PQPAN_PPK2_LENIENT 1u
 
