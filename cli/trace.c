@@ -141,7 +141,7 @@ static int parse_phases(struct pqpan_trace_config *cfg, const char *list)
 static int parse_ms(const char *s, int64_t *ns)
 {
     double ms;
-    if (cli_parse_double(s, -9e12, 9e12, &ms) != 0) {
+    if (cli_parse_double(s, -(double)PQPAN_PPK2_TIME_MAX_MS, (double)PQPAN_PPK2_TIME_MAX_MS, &ms) != 0) {
         return -1;
     }
     *ns = (int64_t)llround(ms * 1e6);
