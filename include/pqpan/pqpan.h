@@ -3,6 +3,7 @@
 #define PQPAN_PQPAN_H
 
 #include "pqpan/common.h"
+#include "pqpan/energy.h"
 #include "pqpan/error.h"
 #include "pqpan/ledger.h"
 #include "pqpan/sha3.h"
