@@ -7,5 +7,6 @@
 #include "pqpan/error.h"
 #include "pqpan/ledger.h"
 #include "pqpan/sha3.h"
+#include "pqpan/trace.h"
 
 #endif
