@@ -5,6 +5,7 @@
 #include "pqpan/common.h"
 #include "pqpan/energy.h"
 #include "pqpan/error.h"
+#include "pqpan/kem.h"
 #include "pqpan/ledger.h"
 #include "pqpan/sha3.h"
 #include "pqpan/trace.h"
