@@ -4,8 +4,11 @@
 
 #include "pqpan/ble.h"
 #include "pqpan/common.h"
+#include "pqpan/energy.h"
 #include "pqpan/error.h"
+#include "pqpan/kem.h"
 #include "pqpan/ledger.h"
 #include "pqpan/sha3.h"
+#include "pqpan/trace.h"
 
 #endif
