@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pqpan/ble.h"
+#include "pqpan/kem.h"
 
 /* Vol 6 Part B §2.4.2: LL control PDU payloads (opcode + CtrData). */
 #define LL_PHY_REQ_BYTES 3u        /* §2.4.2.22: TX_PHYS, RX_PHYS */
@@ -31,8 +32,8 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     cfg->transfer = PQPAN_BLE_STUDY;
     cfg->ci_ns = 50000000u;
     cfg->keygen_side = PQPAN_BLE_PERIPHERAL;
-    cfg->ek_bytes = 1184u;
-    cfg->ct_bytes = 1088u;
+    cfg->ek_bytes = PQPAN_MLKEM768_EK_BYTES;
+    cfg->ct_bytes = PQPAN_MLKEM768_CT_BYTES;
 }
 
 static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)

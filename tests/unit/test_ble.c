@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "pqpan/ble.h"
+#include "pqpan/kem.h"
 
 /* Uncoded: (preamble + AA 4 + header 2 + payload + MIC + CRC 3) octets × 8 bits.
  *   1M empty: (1+4+2+3)·8 = 80 µs; 2M empty: (2+4+2+3)·8 / 2 = 44 µs;
@@ -135,11 +136,11 @@ static void test_notify_1184(void **state)
     struct pqpan_ble_counts c;
     uint64_t el;
     (void)state;
-    assert_int_equal(data_pdus(PQPAN_BLE_NOTIFY, 1, 1184, 247, 251, &c, &el), 5);
+    assert_int_equal(data_pdus(PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 247, 251, &c, &el), 5);
     assert_int_equal(c.empty_pdus_tx[PQPAN_BLE_CENTRAL], 5);
     assert_int_equal(c.events, 1);
     assert_int_equal(c.att_pdus[PQPAN_BLE_PERIPHERAL], 5);
-    assert_int_equal(data_pdus(PQPAN_BLE_NOTIFY, 1, 1184, 23, 27, &c, &el), 60);
+    assert_int_equal(data_pdus(PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 23, 27, &c, &el), 60);
     assert_int_equal(c.events, 1);
     assert_int_equal(el, 50000000u);
 }
@@ -151,7 +152,7 @@ static void test_indicate_events(void **state)
     struct pqpan_ble_counts c;
     uint64_t el;
     (void)state;
-    assert_int_equal(data_pdus(PQPAN_BLE_INDICATE, 1, 1184, 247, 251, &c, &el), 5);
+    assert_int_equal(data_pdus(PQPAN_BLE_INDICATE, 1, PQPAN_MLKEM768_EK_BYTES, 247, 251, &c, &el), 5);
     assert_int_equal(c.data_pdus_tx[PQPAN_BLE_CENTRAL], 5);
     assert_int_equal(c.events, 10);
     assert_int_equal(el, 500000000u);
@@ -165,7 +166,7 @@ static void test_long_write(void **state)
     struct pqpan_ble_counts c;
     uint64_t el;
     (void)state;
-    assert_int_equal(data_pdus(PQPAN_BLE_LONG_WRITE, 1, 1184, 247, 251, &c, &el), 10);
+    assert_int_equal(data_pdus(PQPAN_BLE_LONG_WRITE, 1, PQPAN_MLKEM768_EK_BYTES, 247, 251, &c, &el), 10);
     assert_int_equal(c.data_pdus_tx[PQPAN_BLE_CENTRAL], 10);
     assert_int_equal(c.events, 20);
 }
@@ -178,7 +179,10 @@ static void test_long_write(void **state)
  *   1024: ek 3×407 + 375 → 48+14 = 62 / 8;    ct 4×393 → L2CAP 400 → 15×4 = 60 / 8 */
 static void test_study_pdus(void **state)
 {
-    static const uint32_t ek[3] = {800, 1184, 1568}, ct[3] = {768, 1088, 1568};
+    static const uint32_t ek[3] = {PQPAN_MLKEM512_EK_BYTES, PQPAN_MLKEM768_EK_BYTES,
+                                   PQPAN_MLKEM1024_EK_BYTES};
+    static const uint32_t ct[3] = {PQPAN_MLKEM512_CT_BYTES, PQPAN_MLKEM768_CT_BYTES,
+                                   PQPAN_MLKEM1024_CT_BYTES};
     static const uint64_t ek27[3] = {32, 47, 62}, ek251[3] = {4, 6, 8};
     static const uint64_t ct27[3] = {30, 42, 60}, ct251[3] = {4, 6, 8};
     struct pqpan_ble_counts c;
@@ -220,7 +224,7 @@ static void test_event_capacity(void **state)
     struct pqpan_ble_counts c;
     uint32_t n;
     (void)state;
-    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, 1184, 247,
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 247,
                                             PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
                      PQPAN_OK);
     l.event_len_ns = 7500000u;
@@ -247,7 +251,7 @@ static void test_ledger_airtime(void **state)
     pqpan_ledger_init(&led[1]);
     pqpan_ledger_init(&bits[0]);
     pqpan_ledger_init(&bits[1]);
-    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, 1184, 247,
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 247,
                                             PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
                      PQPAN_OK);
     pqpan_ble_schedule(led, bits, NULL, NULL, &l, NULL, t, n);
