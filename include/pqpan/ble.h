@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "pqpan/ble_pdu.h"
 #include "pqpan/error.h"
 #include "pqpan/ledger.h"
 
@@ -24,25 +25,12 @@ enum pqpan_ble_phy {
 
 /* Vol 6 Part B §4.1.1: inter frame space T_IFS = 150 µs. */
 #define PQPAN_BLE_T_IFS_NS 150000u
-/* Vol 6 Part B §2.1: access address 4 octets, CRC 3 octets on every PHY. */
-#define PQPAN_BLE_AA_BYTES 4u
-#define PQPAN_BLE_CRC_BYTES 3u
-/* Vol 6 Part B §2.4: data channel PDU header 2 octets; MIC 4 octets on an encrypted link,
- * never on a PDU with an empty payload. */
-#define PQPAN_BLE_LL_HEADER_BYTES 2u
+/* Vol 6 Part B §2.4: MIC 4 octets on an encrypted link, never on a PDU with an empty
+ * payload. The other field sizes (access address, header, CRC, payload limits 27..251,
+ * L2CAP headers, ATT_MTU 23..517) are the byte-level ones of ble_pdu.h. */
 #define PQPAN_BLE_MIC_BYTES 4u
-/* Vol 6 Part B §4.5.10: connMaxTxOctets / connMaxRxOctets range 27..251. */
-#define PQPAN_BLE_LL_OCTETS_MIN 27u
-#define PQPAN_BLE_LL_OCTETS_MAX 251u
-/* Vol 3 Part F §3.2.8 (ATT_MTU default 23 on LE), §3.2.9 (attribute value ≤ 512 octets);
- * 517 = 512 + the 5 octets of an ATT_PREPARE_WRITE_REQ header, the usual ceiling. */
-#define PQPAN_BLE_ATT_MTU_MIN 23u
-#define PQPAN_BLE_ATT_MTU_MAX 517u
+/* Vol 3 Part F §3.2.9: an attribute value is at most 512 octets (bounds a long write). */
 #define PQPAN_BLE_ATT_VALUE_MAX 512u
-/* Vol 3 Part A §3.1: basic L2CAP header (length 2 + channel ID 2). §3.4.2: an LE
- * credit-based K-frame starts its SDU with a 2-octet SDU length. */
-#define PQPAN_BLE_L2CAP_HEADER_BYTES 4u
-#define PQPAN_BLE_L2CAP_SDU_LEN_BYTES 2u
 
 /* Air time (ns) of one data-channel packet whose LL PDU payload is payload_len octets
  * (0 = empty PDU), with a MIC when encrypted != 0 and payload_len > 0. */

@@ -3,6 +3,7 @@
 #define PQPAN_PQPAN_H
 
 #include "pqpan/ble.h"
+#include "pqpan/ble_pdu.h"
 #include "pqpan/common.h"
 #include "pqpan/energy.h"
 #include "pqpan/error.h"

@@ -8,7 +8,7 @@
  * payload) is cut into LL data PDUs of at most connMaxTxOctets, in order. */
 void pqpan_ble_fragment(struct pqpan_ble_frags *out, uint32_t sdu_len, uint32_t ll_octets)
 {
-    uint32_t total = sdu_len + PQPAN_BLE_L2CAP_HEADER_BYTES;
+    uint32_t total = sdu_len + PQPAN_L2CAP_HDR_BYTES;
     out->count = (total + ll_octets - 1u) / ll_octets;
     out->full = out->count > 1u ? ll_octets : total;
     out->last = total - (out->count - 1u) * ll_octets;
@@ -119,7 +119,7 @@ int pqpan_ble_plan_message(struct pqpan_ble_txn out[PQPAN_BLE_TXN_MAX], uint32_t
     struct plan p;
     uint32_t value_max = att_mtu - PQPAN_ATT_HANDLE_VALUE_HDR;
     *n = 0;
-    if (msg_len == 0u || att_mtu < PQPAN_BLE_ATT_MTU_MIN || att_mtu > PQPAN_BLE_ATT_MTU_MAX ||
+    if (msg_len == 0u || att_mtu < PQPAN_ATT_DEFAULT_MTU || att_mtu > PQPAN_ATT_MAX_MTU ||
         t < 0 || t >= PQPAN_BLE_TRANSFER_COUNT ||
         (t == PQPAN_BLE_STUDY && att_mtu < STUDY_ATT_MTU)) {
         return PQPAN_ERR_INVALID_ARG;

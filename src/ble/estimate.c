@@ -7,9 +7,6 @@
 #include "pqpan/kem.h"
 
 /* Vol 6 Part B §2.4.2: LL control PDU payloads (opcode + CtrData). */
-#define LL_PHY_REQ_BYTES 3u        /* §2.4.2.22: TX_PHYS, RX_PHYS */
-#define LL_PHY_UPDATE_IND_BYTES 5u /* §2.4.2.24: PHY_C_TO_P, PHY_P_TO_C, Instant */
-#define LL_LENGTH_REQ_BYTES 9u     /* §2.4.2.21: MaxRxOctets, MaxRxTime, MaxTxOctets, MaxTxTime */
 #define LL_ENC_REQ_BYTES 23u       /* §2.4.2.4: Rand 8, EDIV 2, SKD_C 8, IV_C 4 */
 #define LL_ENC_RSP_BYTES 13u       /* §2.4.2.5: SKD_P 8, IV_P 4 */
 #define LL_START_ENC_BYTES 1u      /* §2.4.2.6/7: opcode only */
@@ -28,7 +25,7 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     cfg->phy = PQPAN_BLE_PHY_1M;
     cfg->att_mtu = 403u;
-    cfg->ll_octets = PQPAN_BLE_LL_OCTETS_MIN;
+    cfg->ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
     cfg->transfer = PQPAN_BLE_STUDY;
     cfg->ci_ns = 50000000u;
     cfg->keygen_side = PQPAN_BLE_PERIPHERAL;
@@ -38,9 +35,9 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
 
 static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
 {
-    return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_BLE_ATT_MTU_MIN &&
-           c->att_mtu <= PQPAN_BLE_ATT_MTU_MAX && c->ll_octets >= PQPAN_BLE_LL_OCTETS_MIN &&
-           c->ll_octets <= PQPAN_BLE_LL_OCTETS_MAX && c->ci_ns >= CI_MIN_NS &&
+    return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
+           c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
+           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= CI_MIN_NS &&
            c->ci_ns <= CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u;
@@ -119,10 +116,10 @@ static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_con
     uint32_t n = 0;
     if (c->phy != PQPAN_BLE_PHY_1M) {
         struct pqpan_ble_txn *x;
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, LL_PHY_REQ_BYTES,
-                LL_PHY_REQ_BYTES, 1);
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, LL_PHY_UPDATE_IND_BYTES, 0u, 1);
-        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_BLE_LL_OCTETS_MIN);
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_REQ_CTR_BYTES,
+                PQPAN_LL_PHY_REQ_CTR_BYTES, 1);
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
+        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
         pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
         n = 0;
         x = txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, 0u, 0u, 1);
@@ -132,15 +129,15 @@ static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_con
         pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
         n = 0;
     }
-    if (c->ll_octets > PQPAN_BLE_LL_OCTETS_MIN) {
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, LL_LENGTH_REQ_BYTES,
-                LL_LENGTH_REQ_BYTES, 1);
+    if (c->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_LENGTH_CTR_BYTES,
+                PQPAN_LL_LENGTH_CTR_BYTES, 1);
     }
-    if (c->att_mtu > PQPAN_BLE_ATT_MTU_MIN) {
+    if (c->att_mtu > PQPAN_ATT_DEFAULT_MTU) {
         txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_ATT_MTU_REQ_BYTES,
                 PQPAN_ATT_MTU_REQ_BYTES, 0);
     }
-    link_of(&l, c, c->phy, PQPAN_BLE_LL_OCTETS_MIN);
+    link_of(&l, c, c->phy, PQPAN_LL_DATA_MIN_PAYLOAD);
     pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
     out->counts.negotiate_events = out->counts.events + out->counts.idle_events - before;
     add_sleep(out->ledger, out->negotiate_ns, MASK_NEGOTIATE, PQPAN_PHASE_NEGOTIATE);

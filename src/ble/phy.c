@@ -31,7 +31,7 @@ static int is_coded(enum pqpan_ble_phy phy)
 static uint32_t pdu_octets(uint32_t payload_len, int encrypted)
 {
     uint32_t mic = (encrypted && payload_len > 0) ? PQPAN_BLE_MIC_BYTES : 0u;
-    return PQPAN_BLE_LL_HEADER_BYTES + payload_len + mic;
+    return PQPAN_LL_HDR_BYTES + payload_len + mic;
 }
 
 uint64_t pqpan_ble_packet_ns(enum pqpan_ble_phy phy, uint32_t payload_len, int encrypted)
@@ -41,43 +41,43 @@ uint64_t pqpan_ble_packet_ns(enum pqpan_ble_phy phy, uint32_t payload_len, int e
         uint64_t fec2_bits = 8u * pdu + CODED_CRC_TERM2_BITS;
         return CODED_PREAMBLE_NS + CODED_FEC1_NS + fec2_bits * coded_s(phy) * 1000u;
     }
-    return (uint64_t)(uncoded_preamble[phy] + PQPAN_BLE_AA_BYTES + pdu + PQPAN_BLE_CRC_BYTES) *
+    return (uint64_t)(uncoded_preamble[phy] + PQPAN_LL_AA_BYTES + pdu + PQPAN_LL_CRC_BYTES) *
            8u * uncoded_ns_per_bit[phy];
 }
 
 uint32_t pqpan_ble_packet_octets(enum pqpan_ble_phy phy, uint32_t payload_len, int encrypted)
 {
     uint32_t pre = is_coded(phy) ? 0u : uncoded_preamble[phy];
-    return pre + PQPAN_BLE_AA_BYTES + pdu_octets(payload_len, encrypted) + PQPAN_BLE_CRC_BYTES;
+    return pre + PQPAN_LL_AA_BYTES + pdu_octets(payload_len, encrypted) + PQPAN_LL_CRC_BYTES;
 }
 
 /* Inverts pqpan_ble_packet_ns for the LL_LENGTH_REQ/RSP time limits (§4.5.10). */
 uint32_t pqpan_ble_payload_for_time(enum pqpan_ble_phy phy, uint32_t max_time_us, int encrypted)
 {
     uint64_t t = (uint64_t)max_time_us * 1000u;
-    uint64_t overhead_octets = PQPAN_BLE_LL_HEADER_BYTES + (encrypted ? PQPAN_BLE_MIC_BYTES : 0u);
+    uint64_t overhead_octets = PQPAN_LL_HDR_BYTES + (encrypted ? PQPAN_BLE_MIC_BYTES : 0u);
     uint64_t pdu;
     if (is_coded(phy)) {
         uint64_t fixed = CODED_PREAMBLE_NS + CODED_FEC1_NS;
         uint64_t bits;
         if (t < fixed) {
-            return PQPAN_BLE_LL_OCTETS_MIN;
+            return PQPAN_LL_DATA_MIN_PAYLOAD;
         }
         bits = (t - fixed) / (coded_s(phy) * 1000u);
         if (bits < CODED_CRC_TERM2_BITS) {
-            return PQPAN_BLE_LL_OCTETS_MIN;
+            return PQPAN_LL_DATA_MIN_PAYLOAD;
         }
         pdu = (bits - CODED_CRC_TERM2_BITS) / 8u;
     } else {
         uint64_t octets = t / (8u * uncoded_ns_per_bit[phy]);
-        uint64_t frame = uncoded_preamble[phy] + PQPAN_BLE_AA_BYTES + PQPAN_BLE_CRC_BYTES;
+        uint64_t frame = uncoded_preamble[phy] + PQPAN_LL_AA_BYTES + PQPAN_LL_CRC_BYTES;
         pdu = octets > frame ? octets - frame : 0u;
     }
-    if (pdu < overhead_octets + PQPAN_BLE_LL_OCTETS_MIN) {
-        return PQPAN_BLE_LL_OCTETS_MIN;
+    if (pdu < overhead_octets + PQPAN_LL_DATA_MIN_PAYLOAD) {
+        return PQPAN_LL_DATA_MIN_PAYLOAD;
     }
-    if (pdu - overhead_octets > PQPAN_BLE_LL_OCTETS_MAX) {
-        return PQPAN_BLE_LL_OCTETS_MAX;
+    if (pdu - overhead_octets > PQPAN_LL_DATA_MAX_PAYLOAD) {
+        return PQPAN_LL_DATA_MAX_PAYLOAD;
     }
     return (uint32_t)(pdu - overhead_octets);
 }
