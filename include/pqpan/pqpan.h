@@ -4,5 +4,7 @@
 
 #include "pqpan/common.h"
 #include "pqpan/error.h"
+#include "pqpan/ieee802154.h"
+#include "pqpan/pcap.h"
 
 #endif
