@@ -16,6 +16,7 @@ libcmocka-dev              unit tests
 libcjson-dev               JSON: ACVP vectors, device profiles
 valgrind                   constant-time tests, instruction counts
 gnuplot-nox                figures (reproduce --out)
+tshark                     integration tests: dissects the 802.15.4/6LoWPAN pcaps
 "
 
 wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')
