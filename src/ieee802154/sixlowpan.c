@@ -712,7 +712,7 @@ static int mark_units(struct pqpan_6lowpan_reasm *r, size_t off, size_t len)
 {
     size_t u, first = off / FRAG_UNIT, last = (off + len - 1) / FRAG_UNIT, seen = 0;
     for (u = first; u <= last; u++) {
-        seen += (r->have[u / 8] >> (u % 8)) & 1u;
+        seen += (size_t)((r->have[u / 8] >> (u % 8)) & 1);
     }
     if (seen == last - first + 1) {
         return 0;
