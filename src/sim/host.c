@@ -217,7 +217,7 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
 {
     struct pqpan_sim_node *nd = &s->node[n];
     struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
-    uint32_t cnt;
+    uint32_t cnt = 0;
     int rc;
     if (len == 0) {
         return PQPAN_OK;
@@ -228,13 +228,15 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     nd->is_ek = (uint8_t)is_ek_of(s, n);
     s->messages++;
     nd->msg_phase = s->messages <= 2u ? PQPAN_PHASE_KEY_TRANSFER : PQPAN_PHASE_CONFIRM;
-    rc = pqpan_ble_plan_message(t, &cnt, s->cfg.ble.transfer, nd->is_ek, (uint32_t)len, s->att_mtu,
+    rc = s->cfg.transport == PQPAN_SIM_L2CAP_COC ? PQPAN_OK : pqpan_ble_plan_message(t, &cnt, s->cfg.ble.transfer, nd->is_ek, (uint32_t)len, s->att_mtu,
                                 (enum pqpan_ble_role)n, (enum pqpan_phase)nd->msg_phase);
-    if (rc != PQPAN_OK || cnt == 0u) {
-        return rc != PQPAN_OK ? rc : PQPAN_ERR_INVALID_ARG;
+    if (rc != PQPAN_OK) {
+        return rc;
     }
-    nd->out_unit = (uint16_t)(t[0].len - PQPAN_ATT_HANDLE_VALUE_HDR -
-                              (has_frame_number(s, nd->is_ek) ? 1u : 0u));
+    if (s->cfg.transport == PQPAN_SIM_GATT) {
+        nd->out_unit = (uint16_t)(t[0].len - PQPAN_ATT_HANDLE_VALUE_HDR -
+                                  (has_frame_number(s, nd->is_ek) ? 1u : 0u));
+    }
     memcpy(nd->out, msg, len);
     nd->out_len = (uint16_t)len;
     nd->out_sent = 0;

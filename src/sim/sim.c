@@ -93,9 +93,9 @@ static int chan_ok(const struct pqpan_sim_channel *c)
 static int config_ok(const struct pqpan_sim_config *c)
 {
     const struct pqpan_ble_config *b = &c->ble;
-    return b->phy >= 0 && b->phy < PQPAN_BLE_PHY_COUNT && b->att_mtu >= PQPAN_BLE_ATT_MTU_MIN &&
-           b->att_mtu <= PQPAN_BLE_ATT_MTU_MAX && b->ll_octets >= PQPAN_BLE_LL_OCTETS_MIN &&
-           b->ll_octets <= PQPAN_BLE_LL_OCTETS_MAX && b->ci_ns >= 7500000u &&
+    return b->phy >= 0 && b->phy < PQPAN_BLE_PHY_COUNT && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
+           b->att_mtu <= PQPAN_ATT_MAX_MTU && b->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
+           b->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && b->ci_ns >= 7500000u &&
            b->ci_ns <= 4000000000u && b->ci_ns % 1250000u == 0u && b->transfer >= 0 &&
            b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
            (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
@@ -227,14 +227,14 @@ static int start_negotiation_step(struct pqpan_sim *s, int *rc)
             }
             break;
         case NEGO_LENGTH:
-            if (s->cfg.ble.ll_octets > PQPAN_BLE_LL_OCTETS_MIN) {
+            if (s->cfg.ble.ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
                 *rc = queue_length(s, PQPAN_BLE_CENTRAL, PQPAN_LL_LENGTH_REQ);
                 pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
                 return 0;
             }
             break;
         default:
-            if (s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_BLE_ATT_MTU_MIN) {
+            if (s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU) {
                 *rc = pqpan_sim_host_connect_transport(s);
                 pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
                 return 0;
