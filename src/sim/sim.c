@@ -531,7 +531,7 @@ static int ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t le
             u.instant = (uint16_t)(s->event_counter + 1u + PHY_INSTANT_EVENTS);
             rc = pqpan_ll_pdu_phy_update_write(b, sizeof b, &u, &w);
             rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
-            s->pending_phy = s->cfg.ble.phy;
+            s->pending_phy = (uint8_t)s->cfg.ble.phy;
             s->phy_instant = u.instant;
             s->phy_update_pending = 1;
         }
@@ -635,7 +635,7 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
     }
     nd->sent_once = 1;
     payload = nd->cur.b[1];
-    nd->cur.b[0] = (uint8_t)((nd->cur.b[0] & 3u) | (nd->nesn << 2) | (nd->sn << 3) |
+    nd->cur.b[0] = (uint8_t)((nd->cur.b[0] & 3u) | ((unsigned)nd->nesn << 2) | ((unsigned)nd->sn << 3) |
                              ((unsigned)node_has_more(nd) << 4));
     memcpy(s->air.b, nd->cur.b, nd->cur.len);
     s->air.len = nd->cur.len;
