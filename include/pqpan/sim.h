@@ -331,6 +331,6 @@ struct pqpan_sim_synth {
 };
 void pqpan_sim_synth_init(struct pqpan_sim_synth *a, uint32_t ek_bytes, uint32_t ct_bytes,
                           enum pqpan_ble_role keygen_side);
-extern const struct pqpan_sim_app pqpan_sim_synth_app;
+const struct pqpan_sim_app *pqpan_sim_synth_app(void);
 
 #endif

@@ -34,7 +34,7 @@ static int run(struct pqpan_sim *s, const struct pqpan_sim_config *c)
         return rc;
     }
     pqpan_sim_synth_init(&a, c->ble.ek_bytes, c->ble.ct_bytes, c->ble.keygen_side);
-    return pqpan_sim_run(s, &pqpan_sim_synth_app, &a, NULL, NULL);
+    return pqpan_sim_run(s, pqpan_sim_synth_app(), &a, NULL, NULL);
 }
 
 static void test_evq_order(void **state)
