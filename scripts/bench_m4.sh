@@ -82,6 +82,11 @@ measure() {
                       case $op in keygen) fn=keypair_derand ;; encaps) fn=encaps_derand ;; *) fn=$op ;; esac
                       cg=$(callgraph "pqpan_mlkem${level}_$fn") ;;
             keccak) cg=$(callgraph pqpan_keccak_f1600) ;;
+            pqke-*) case $op in
+                        initiator_start) cg=$(callgraph pqpan_pqke_initiator_start) ;;
+                        initiator_resp) cg=$(callgraph pqpan_pqke_initiator_handle) ;;
+                        *) cg=$(callgraph pqpan_pqke_responder_handle) ;;
+                    esac ;;
             *) cg= ;;
         esac
         echo "$scheme,$op,$stack,$insns,$cg" >>"$work/$impl.ops"
@@ -216,6 +221,32 @@ for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
 done
 i1=$(op_row keccak f1600 4 pqpan-m4); i2=$(op_row keccak f1600 4 pqpan-m4-o2)
 echo "| keccak | f1600 | $i1 | $(awk -v i="$i1" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $i2 | $(awk -v i="$i2" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | | |"
+if grep -q '^pqke-' "$work/pqpan-m4.ops"; then
+cat <<TXT
+
+## PQKE steps (docs/PROTOCOL.md), both parties on one Cortex-M4
+
+Stack painted per step (the parties' contexts and the messages are in the caller's
+frame). The call-graph column is the deepest static chain from the step's entry point
+(for the responder, \`pqpan_pqke_responder_handle\` covers both steps); PQKE reaches ML-KEM
+through the KEM descriptor table, an indirect call the static graph cannot follow, so for
+the three KEM steps it stops at that call and the painted figure is the one to use.
+
+| suite | step | stack -Os | call graph -Os | stack -O2 | instructions -Os | est. cycles -Os | instructions -O2 |
+|---|---|---|---|---|---|---|---|
+TXT
+awk -F, -v cpi="$cpi" 'NR == FNR { if ($1 ~ /^pqke-/) { st2[$1 "," $2] = $3; in2[$1 "," $2] = $4 } next }
+    $1 ~ /^pqke-/ { printf "| %s | %s | %s | %s | %s | %s | %.0f | %s |\n", $1, $2, $3, $5, st2[$1 "," $2], $4, $4 * cpi, in2[$1 "," $2] }' \
+    "$work/pqpan-m4-o2.ops" "$work/pqpan-m4.ops"
+else
+cat <<TXT
+
+## PQKE steps
+
+Not measured: src/pqke was not in this build (m4/bench_pqke.c measures the four steps
+once it is).
+TXT
+fi
 cat <<'TXT'
 
 ## Cycles from instructions (an assumption)
