@@ -4,6 +4,7 @@
 
 #include "pqpan/common.h"
 #include "pqpan/error.h"
+#include "pqpan/kmac.h"
 #include "pqpan/ledger.h"
 #include "pqpan/sha3.h"
 
