@@ -4,5 +4,7 @@
 
 #include <stdio.h>
 
+int cli_trace_run(int argc, char **argv);
+void cli_trace_help(FILE *out);
 
 #endif

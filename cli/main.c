@@ -7,6 +7,7 @@
 #include "pqpan/common.h"
 
 const struct cli_command cli_commands[] = {
+    {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -16,6 +16,7 @@ libcmocka-dev              unit tests
 libcjson-dev               JSON: ACVP vectors, device profiles
 valgrind                   constant-time tests, instruction counts
 gnuplot-nox                figures (reproduce --out)
+time                       integration: peak RSS of pqpan trace (/usr/bin/time)
 "
 
 wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')

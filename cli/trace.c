@@ -1,0 +1,566 @@
+/* pqpan trace: per-phase energy of a PPK2 CSV capture, streamed in fixed-size chunks. */
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "pqpan/trace.h"
+
+#define CMD "trace"
+#define CHUNK_BYTES 65536
+#define DEFAULT_VOLTAGE_V 3.0
+#define DEFAULT_BASELINE_PERCENTILE 5.0
+
+struct trace_opts {
+    const char *path;
+    enum cli_format format;
+    unsigned parser_flags;
+    struct pqpan_trace_config cfg;
+};
+
+/* The parser callback's context: the analysis and its histogram workspace. */
+struct trace_run {
+    struct pqpan_trace analysis;
+    uint64_t *ws;
+};
+
+void cli_trace_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan trace FILE [OPTIONS]\n\n"
+            "Reads a Nordic Power Profiler Kit II CSV export (nRF Connect Power Profiler:\n"
+            "Timestamp(ms),Current(uA) with optional D0-D7 and/or D0,...,D7 columns) and prints\n"
+            "rows read and skipped, duration, energy and current statistics for the whole trace\n"
+            "and for each phase. FILE '-' reads standard input. The file is streamed in 64 KiB\n"
+            "chunks, so memory use does not grow with its size.\n\n"
+            "Energy is the trapezoidal integral of I*V over time; gaps between rows are bridged\n"
+            "linearly. A --phases phase owns the intervals that start at a row where its channel\n"
+            "reads 1; a --window phase owns the part of each interval inside the window.\n"
+            "Currents and energies are net of the baseline (none unless --baseline-ua).\n\n"
+            "options:\n"
+            "  --voltage V            supply voltage in volts (default 3.0)\n"
+            "  --phases LIST          phases from digital channels, e.g. d0=crypto,d1=radio: a phase\n"
+            "                         is active while its channel reads 1 (default: none)\n"
+            "  --window NAME=START:END  a phase from START to END in ms (END excluded); repeatable\n"
+            "  --baseline-ua X|auto   subtract a sleep current of X uA from every current and\n"
+            "                         energy, or 'auto': the trace's --baseline-percentile\n"
+            "                         (default: no subtraction)\n"
+            "  --baseline-percentile P  percentile used by --baseline-ua auto, 0 < P < 100\n"
+            "                         (default 5: the low end of the trace, where the device sleeps)\n"
+            "  --lenient              skip and count bad rows instead of stopping at the first\n"
+            "  --format table|csv|json  output format (default table)\n\n"
+            "At most %d phases. Median and p99 come from a histogram with bins %.1f %% wide:\n"
+            "each is within %.2f %% (or %.2f uA near zero) of the exact value; min and max\n"
+            "are exact. Exit codes: 0 ok, 2 usage, 3 bad input (names the line), 4 I/O.\n",
+            PQPAN_TRACE_MAX_PHASES, PQPAN_TRACE_HIST_STEP * 100.0,
+            PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
+}
+
+static int valid_phase_name(const char *s, size_t len)
+{
+    size_t i;
+    if (len == 0 || len >= PQPAN_TRACE_NAME_MAX) {
+        return 0;
+    }
+    for (i = 0; i < len; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Appends a phase named s[0..len); returns it, or NULL (message printed) on error. */
+static struct pqpan_trace_phase_def *new_phase(struct pqpan_trace_config *cfg, const char *s,
+                                               size_t len)
+{
+    struct pqpan_trace_phase_def *d;
+    size_t i;
+    if (!valid_phase_name(s, len)) {
+        cli_usage_error(CMD, "bad phase name '%.*s' (1-%d of A-Z a-z 0-9 _ -)", (int)len, s,
+                        PQPAN_TRACE_NAME_MAX - 1);
+        return NULL;
+    }
+    for (i = 0; i < cfg->n_phases; i++) {
+        if (strlen(cfg->phases[i].name) == len && memcmp(cfg->phases[i].name, s, len) == 0) {
+            cli_usage_error(CMD, "phase '%.*s' given twice", (int)len, s);
+            return NULL;
+        }
+    }
+    if (cfg->n_phases == PQPAN_TRACE_MAX_PHASES) {
+        cli_usage_error(CMD, "at most %d phases", PQPAN_TRACE_MAX_PHASES);
+        return NULL;
+    }
+    d = &cfg->phases[cfg->n_phases++];
+    memset(d, 0, sizeof *d);
+    memcpy(d->name, s, len);
+    return d;
+}
+
+/* One item of --phases: dN=NAME (or DN=NAME). */
+static int parse_phase_item(struct pqpan_trace_config *cfg, const char *s, size_t len)
+{
+    struct pqpan_trace_phase_def *d;
+    if (len < 4 || (s[0] != 'd' && s[0] != 'D') || s[1] < '0' || s[1] > '7' || s[2] != '=') {
+        return cli_usage_error(CMD, "bad --phases item '%.*s' (want dN=NAME, N = 0..7)", (int)len, s);
+    }
+    d = new_phase(cfg, s + 3, len - 3);
+    if (d == NULL) {
+        return EXIT_USAGE;
+    }
+    d->kind = PQPAN_TRACE_PHASE_DIGITAL;
+    d->channel = (uint8_t)(s[1] - '0');
+    return EXIT_OK;
+}
+
+static int parse_phases(struct pqpan_trace_config *cfg, const char *list)
+{
+    const char *item = list;
+    for (;;) {
+        const char *comma = strchr(item, ',');
+        size_t len = comma != NULL ? (size_t)(comma - item) : strlen(item);
+        int rc = parse_phase_item(cfg, item, len);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        if (comma == NULL) {
+            return EXIT_OK;
+        }
+        item = comma + 1;
+    }
+}
+
+/* Milliseconds (CLI side: strtod is fine here) -> ns. */
+static int parse_ms(const char *s, int64_t *ns)
+{
+    double ms;
+    if (cli_parse_double(s, -9e12, 9e12, &ms) != 0) {
+        return -1;
+    }
+    *ns = (int64_t)llround(ms * 1e6);
+    return 0;
+}
+
+static int parse_window(struct pqpan_trace_config *cfg, const char *arg)
+{
+    char buf[128];
+    const char *eq = strchr(arg, '=');
+    char *colon;
+    struct pqpan_trace_phase_def *d;
+    int64_t start, end;
+    if (eq == NULL || strlen(eq + 1) >= sizeof buf) {
+        return cli_usage_error(CMD, "bad --window '%s' (want NAME=START:END in ms)", arg);
+    }
+    strcpy(buf, eq + 1);
+    colon = strchr(buf, ':');
+    if (colon == NULL) {
+        return cli_usage_error(CMD, "bad --window '%s' (want NAME=START:END in ms)", arg);
+    }
+    *colon = '\0';
+    if (parse_ms(buf, &start) != 0 || parse_ms(colon + 1, &end) != 0 || start >= end) {
+        return cli_usage_error(CMD, "bad --window '%s' (START and END in ms, START < END)", arg);
+    }
+    d = new_phase(cfg, arg, (size_t)(eq - arg));
+    if (d == NULL) {
+        return EXIT_USAGE;
+    }
+    d->kind = PQPAN_TRACE_PHASE_WINDOW;
+    d->start_ns = start;
+    d->end_ns = end;
+    return EXIT_OK;
+}
+
+static int parse_baseline(struct pqpan_trace_config *cfg, const char *v)
+{
+    if (strcmp(v, "auto") == 0) {
+        cfg->baseline = PQPAN_TRACE_BASELINE_PERCENTILE;
+        return EXIT_OK;
+    }
+    if (cli_parse_double(v, -1e9, 1e9, &cfg->baseline_ua) != 0) {
+        return cli_usage_error(CMD, "bad --baseline-ua '%s' (want microamps or 'auto')", v);
+    }
+    cfg->baseline = PQPAN_TRACE_BASELINE_FIXED;
+    return EXIT_OK;
+}
+
+static int parse_value_option(struct trace_opts *o, const char *name, const char *v)
+{
+    if (strcmp(name, "--voltage") == 0) {
+        if (cli_parse_double(v, 1e-3, 1000.0, &o->cfg.voltage_v) != 0) {
+            return cli_usage_error(CMD, "bad --voltage '%s' (volts, 0.001..1000)", v);
+        }
+        return EXIT_OK;
+    }
+    if (strcmp(name, "--phases") == 0) {
+        return parse_phases(&o->cfg, v);
+    }
+    if (strcmp(name, "--window") == 0) {
+        return parse_window(&o->cfg, v);
+    }
+    if (strcmp(name, "--baseline-ua") == 0) {
+        return parse_baseline(&o->cfg, v);
+    }
+    if (strcmp(name, "--baseline-percentile") == 0) {
+        if (cli_parse_double(v, 0.0, 100.0, &o->cfg.baseline_percentile) != 0 ||
+            o->cfg.baseline_percentile <= 0.0 || o->cfg.baseline_percentile >= 100.0) {
+            return cli_usage_error(CMD, "bad --baseline-percentile '%s' (0 < P < 100)", v);
+        }
+        return EXIT_OK;
+    }
+    if (cli_parse_format(v, &o->format) != 0) {
+        return cli_usage_error(CMD, "bad --format '%s' (table, csv or json)", v);
+    }
+    return EXIT_OK;
+}
+
+static int is_value_option(const char *a)
+{
+    static const char *const names[] = {"--voltage",  "--phases",  "--window",
+                                        "--baseline-ua", "--baseline-percentile", "--format"};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(a, names[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct trace_opts *o)
+{
+    int i, rc;
+    memset(o, 0, sizeof *o);
+    o->cfg.voltage_v = DEFAULT_VOLTAGE_V;
+    o->cfg.baseline_percentile = DEFAULT_BASELINE_PERCENTILE;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--lenient") == 0) {
+            o->parser_flags |= PQPAN_PPK2_LENIENT;
+        } else if (is_value_option(a)) {
+            if (i + 1 >= argc) {
+                return cli_usage_error(CMD, "option %s needs a value", a);
+            }
+            rc = parse_value_option(o, a, argv[++i]);
+            if (rc != EXIT_OK) {
+                return rc;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error(CMD, "unknown option '%s'", a);
+        } else if (o->path != NULL) {
+            return cli_usage_error(CMD, "more than one FILE given");
+        } else {
+            o->path = a;
+        }
+    }
+    if (o->path == NULL) {
+        return cli_usage_error(CMD, "no FILE given");
+    }
+    return EXIT_OK;
+}
+
+static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
+{
+    struct trace_run *run = ctx;
+    return pqpan_trace_add(&run->analysis, run->ws, s);
+}
+
+static int report_parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc)
+{
+    if (p->error == PQPAN_PPK2_E_CALLBACK && rc == PQPAN_ERR_UNSUPPORTED) {
+        fprintf(stderr, "pqpan trace: %s:%llu: --phases needs digital channels but the file has none\n",
+                path, (unsigned long long)p->error_line);
+    } else if (p->error == PQPAN_PPK2_E_CALLBACK) {
+        fprintf(stderr, "pqpan trace: %s:%llu: %s\n", path, (unsigned long long)p->error_line,
+                pqpan_strerror(rc));
+    } else {
+        fprintf(stderr, "pqpan trace: %s:%llu: %s\n", path, (unsigned long long)p->error_line,
+                pqpan_ppk2_error_text(p->error));
+    }
+    return EXIT_BAD_INPUT;
+}
+
+/* Streams the file through the parser into the analysis. */
+static int stream_file(FILE *f, const char *path, struct pqpan_ppk2_parser *p, struct trace_run *run)
+{
+    static uint8_t chunk[CHUNK_BYTES];
+    size_t n;
+    int rc = PQPAN_OK;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        rc = pqpan_ppk2_feed(p, chunk, n, on_sample, run);
+        if (rc != PQPAN_OK) {
+            return report_parse_error(path, p, rc);
+        }
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "pqpan trace: %s: read error: %s\n", path, strerror(errno));
+        return EXIT_IO;
+    }
+    rc = pqpan_ppk2_finish(p, on_sample, run);
+    return rc == PQPAN_OK ? EXIT_OK : report_parse_error(path, p, rc);
+}
+
+/* ---- Output: one table of per-phase fields drives table, CSV and JSON. ---- */
+
+enum field_type { FIELD_U64, FIELD_F3 };
+
+struct out_field {
+    const char *key;    /* CSV/JSON name, unit in the name */
+    const char *label;  /* table column */
+    enum field_type type;
+    size_t offset;
+};
+
+static const struct out_field phase_fields[] = {
+    {"samples", "samples", FIELD_U64, offsetof(struct pqpan_trace_stats, samples)},
+    {"segments", "segments", FIELD_U64, offsetof(struct pqpan_trace_stats, segments)},
+    {"duration_ms", "duration_ms", FIELD_F3, offsetof(struct pqpan_trace_stats, duration_ms)},
+    {"energy_uj", "energy_uj", FIELD_F3, offsetof(struct pqpan_trace_stats, energy_uj)},
+    {"avg_current_ua", "avg_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, avg_current_ua)},
+    {"min_current_ua", "min_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, min_ua)},
+    {"median_current_ua", "median_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, median_ua)},
+    {"p99_current_ua", "p99_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, p99_ua)},
+    {"max_current_ua", "max_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, max_ua)},
+};
+#define N_PHASE_FIELDS (sizeof phase_fields / sizeof phase_fields[0])
+
+static uint64_t field_u64(const struct pqpan_trace_stats *st, const struct out_field *f)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)st + f->offset, sizeof v);
+    return v;
+}
+
+/* Rounded to 3 decimals, with -0 shown as 0 so outputs are byte-stable. */
+static double field_f3(const struct pqpan_trace_stats *st, const struct out_field *f)
+{
+    double v;
+    memcpy(&v, (const char *)st + f->offset, sizeof v);
+    v = round(v * 1000.0) / 1000.0;
+    return v == 0.0 ? 0.0 : v;
+}
+
+struct summary {
+    uint64_t rows_read;
+    uint64_t rows_skipped;
+    const char *baseline_source;
+    const struct pqpan_trace_result *r;
+};
+
+static const char *baseline_source(const struct pqpan_trace_config *cfg)
+{
+    static const char *const names[] = {"none", "fixed", "auto"};
+    return names[cfg->baseline];
+}
+
+static void print_table_row(const struct pqpan_trace_stats *st)
+{
+    size_t i;
+    printf("%-10s", st->name);
+    for (i = 0; i < N_PHASE_FIELDS; i++) {
+        const struct out_field *f = &phase_fields[i];
+        if (f->type == FIELD_U64) {
+            printf(" %*llu", (int)strlen(f->label) > 9 ? (int)strlen(f->label) : 9,
+                   (unsigned long long)field_u64(st, f));
+        } else {
+            printf(" %*.3f", (int)strlen(f->label) > 11 ? (int)strlen(f->label) : 11, field_f3(st, f));
+        }
+    }
+    printf("\n");
+}
+
+static void print_table(const struct summary *s)
+{
+    const struct pqpan_trace_result *r = s->r;
+    size_t i;
+    printf("rows read          %llu\n", (unsigned long long)s->rows_read);
+    printf("rows skipped       %llu\n", (unsigned long long)s->rows_skipped);
+    printf("supply voltage     %.3f V\n", r->voltage_v);
+    printf("baseline           %.3f uA (%s)\n", r->baseline_ua, s->baseline_source);
+    printf("sample interval    %.6f .. %.6f ms (min .. max)\n", r->min_interval_ms, r->max_interval_ms);
+    printf("quantile error     <= %.2f %% or %.2f uA (median, p99; min and max exact)\n\n",
+           PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
+    printf("%-10s", "phase");
+    for (i = 0; i < N_PHASE_FIELDS; i++) {
+        const struct out_field *f = &phase_fields[i];
+        int w = f->type == FIELD_U64 ? 9 : 11;
+        printf(" %*s", (int)strlen(f->label) > w ? (int)strlen(f->label) : w, f->label);
+    }
+    printf("\n");
+    print_table_row(&r->total);
+    for (i = 0; i < r->n_phases; i++) {
+        print_table_row(&r->phase[i]);
+    }
+}
+
+static void print_csv_row(const struct summary *s, const struct pqpan_trace_stats *st)
+{
+    const struct pqpan_trace_result *r = s->r;
+    size_t i;
+    printf("%s", st->name);
+    for (i = 0; i < N_PHASE_FIELDS; i++) {
+        const struct out_field *f = &phase_fields[i];
+        if (f->type == FIELD_U64) {
+            printf(",%llu", (unsigned long long)field_u64(st, f));
+        } else {
+            printf(",%.3f", field_f3(st, f));
+        }
+    }
+    printf(",%llu,%llu,%.3f,%.3f,%s\n", (unsigned long long)s->rows_read,
+           (unsigned long long)s->rows_skipped, r->voltage_v, r->baseline_ua, s->baseline_source);
+}
+
+static void print_csv(const struct summary *s)
+{
+    size_t i;
+    printf("phase");
+    for (i = 0; i < N_PHASE_FIELDS; i++) {
+        printf(",%s", phase_fields[i].key);
+    }
+    printf(",rows_read,rows_skipped,voltage_v,baseline_ua,baseline_source\n");
+    print_csv_row(s, &s->r->total);
+    for (i = 0; i < s->r->n_phases; i++) {
+        print_csv_row(s, &s->r->phase[i]);
+    }
+}
+
+static cJSON *json_stats(const struct pqpan_trace_stats *st)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t i;
+    cJSON_AddStringToObject(o, "phase", st->name);
+    for (i = 0; i < N_PHASE_FIELDS; i++) {
+        const struct out_field *f = &phase_fields[i];
+        cJSON_AddNumberToObject(o, f->key, f->type == FIELD_U64 ? (double)field_u64(st, f) : field_f3(st, f));
+    }
+    return o;
+}
+
+static double round6(double v)
+{
+    v = round(v * 1e6) / 1e6;
+    return v == 0.0 ? 0.0 : v;
+}
+
+static int print_json(const struct summary *s)
+{
+    const struct pqpan_trace_result *r = s->r;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *phases = cJSON_CreateArray();
+    char *text;
+    size_t i;
+    cJSON_AddNumberToObject(root, "rows_read", (double)s->rows_read);
+    cJSON_AddNumberToObject(root, "rows_skipped", (double)s->rows_skipped);
+    cJSON_AddNumberToObject(root, "voltage_v", round6(r->voltage_v));
+    cJSON_AddNumberToObject(root, "baseline_ua", round6(r->baseline_ua));
+    cJSON_AddStringToObject(root, "baseline_source", s->baseline_source);
+    cJSON_AddNumberToObject(root, "min_interval_ms", round6(r->min_interval_ms));
+    cJSON_AddNumberToObject(root, "max_interval_ms", round6(r->max_interval_ms));
+    cJSON_AddNumberToObject(root, "quantile_rel_error", PQPAN_TRACE_QUANTILE_REL_ERROR);
+    cJSON_AddNumberToObject(root, "quantile_abs_error_ua", PQPAN_TRACE_HIST_FLOOR_UA);
+    cJSON_AddItemToObject(root, "total", json_stats(&r->total));
+    for (i = 0; i < r->n_phases; i++) {
+        cJSON_AddItemToArray(phases, json_stats(&r->phase[i]));
+    }
+    cJSON_AddItemToObject(root, "phases", phases);
+    text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (text == NULL) {
+        fprintf(stderr, "pqpan trace: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    printf("%s\n", text);
+    cJSON_free(text);
+    return EXIT_OK;
+}
+
+static int print_result(const struct trace_opts *o, const struct pqpan_ppk2_parser *p,
+                        const struct pqpan_trace_result *r)
+{
+    struct summary s;
+    s.rows_read = p->rows_read;
+    s.rows_skipped = p->rows_skipped;
+    s.baseline_source = baseline_source(&o->cfg);
+    s.r = r;
+    if (p->rows_skipped > 0) {
+        fprintf(stderr, "pqpan trace: %s: skipped %llu bad rows (first: line %llu: %s)\n", o->path,
+                (unsigned long long)p->rows_skipped, (unsigned long long)p->first_skip_line,
+                pqpan_ppk2_error_text(p->first_skip_error));
+    }
+    if (o->format == FORMAT_JSON) {
+        return print_json(&s);
+    }
+    if (o->format == FORMAT_CSV) {
+        print_csv(&s);
+    } else {
+        print_table(&s);
+    }
+    return EXIT_OK;
+}
+
+static int analyse(const struct trace_opts *o, FILE *f, struct trace_run *run)
+{
+    struct pqpan_ppk2_parser parser;
+    struct pqpan_trace_result result;
+    int rc;
+    if (pqpan_trace_init(&run->analysis, &o->cfg, run->ws, PQPAN_TRACE_WORKSPACE_LEN(o->cfg.n_phases)) != PQPAN_OK) {
+        return cli_usage_error(CMD, "invalid phase or baseline settings");
+    }
+    pqpan_ppk2_parser_init(&parser, o->parser_flags);
+    rc = stream_file(f, o->path, &parser, run);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_trace_result(&run->analysis, run->ws, &result) != PQPAN_OK) {
+        fprintf(stderr, "pqpan trace: internal error computing the result\n");
+        return EXIT_FAILURE_RUN;
+    }
+    return print_result(o, &parser, &result);
+}
+
+int cli_trace_run(int argc, char **argv)
+{
+    struct trace_opts o;
+    struct trace_run *run;
+    FILE *f;
+    int rc, i;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_trace_help(stdout);
+            return EXIT_OK;
+        }
+    }
+    rc = parse_args(argc, argv, &o);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    f = strcmp(o.path, "-") == 0 ? stdin : fopen(o.path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "pqpan trace: %s: %s\n", o.path, strerror(errno));
+        return EXIT_IO;
+    }
+    run = calloc(1, sizeof *run);
+    if (run != NULL) {
+        run->ws = calloc(PQPAN_TRACE_WORKSPACE_LEN(o.cfg.n_phases), sizeof run->ws[0]);
+    }
+    if (run == NULL || run->ws == NULL) {
+        fprintf(stderr, "pqpan trace: out of memory\n");
+        rc = EXIT_FAILURE_RUN;
+    } else {
+        rc = analyse(&o, f, run);
+    }
+    if (run != NULL) {
+        free(run->ws);
+    }
+    free(run);
+    if (f != stdin) {
+        fclose(f);
+    }
+    return rc;
+}

@@ -1,0 +1,87 @@
+/* The NTT of FIPS 203 §4.3 with Montgomery arithmetic (R = 2^16). */
+#include "crypto/mlkem/ntt.h"
+
+/* zetas[i] = zeta^BitRev7(i) * R mod q, zeta = 17 (FIPS 203 §4.3, the list in Appendix A
+ * times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
+ * pow(17, brv7(i), 3329) * 65536 % 3329, then centred. */
+static const int16_t zetas[128] = {
+    -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,
+    962,   -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,
+    -681,  1017,  732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,
+    -1293, 1491,  -282,  -1544, 516,   -8,    -320,  -666,  -1618, -1162, 126,   1469,
+    -853,  -90,   -271,  830,   107,   -1421, -247,  -951,  -398,  961,   -1508, -725,
+    448,   -1065, 677,   -1275, -1103, 430,   555,   843,   -1251, 871,   1550,  105,
+    422,   587,   177,   -235,  -291,  -460,  1574,  1653,  -246,  778,   1159,  -147,
+    -777,  1483,  -602,  1119,  -1590, 644,   -872,  349,   418,   329,   -156,  -75,
+    817,   1097,  603,   610,   1322,  -1285, -1465, 384,   -1215, -136,  1218,  -1335,
+    -874,  220,   -1187, -1659, -1185, -1530, -1278, 794,   -1510, -854,  -870,  478,
+    -108,  -308,  996,   991,   958,   -1460, 1522,  1628,
+};
+
+/* 128^-1 * R^2 mod q: the final scaling of Alg. 10 (multiply by 128^-1 = 3303) combined
+ * with a factor R that cancels the R^-1 of the Montgomery base multiplication. */
+#define INVNTT_SCALE 1441
+
+/* FIPS 203 Alg. 9: Cooley-Tukey butterflies, len = 128 .. 2. Without reductions the
+ * coefficients grow by less than q per layer, so |a_i| < q + 7q = 8q < 2^15. */
+void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
+{
+    unsigned len, start, j, i = 1;
+    for (len = 128; len >= 2; len >>= 1) {
+        for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
+            const int16_t zeta = zetas[i++];
+            for (j = start; j < start + len; j++) {
+                int16_t t = mlkem_fqmul(zeta, a[j + len]);
+                a[j + len] = (int16_t)(a[j] - t);
+                a[j] = (int16_t)(a[j] + t);
+            }
+        }
+    }
+}
+
+/* FIPS 203 Alg. 10: Gentleman-Sande butterflies, len = 2 .. 128, with a Barrett
+ * reduction on each sum so that no coefficient leaves int16. */
+void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
+{
+    unsigned len, start, j, i = 127;
+    for (len = 2; len <= 128; len <<= 1) {
+        for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
+            const int16_t zeta = zetas[i--];
+            for (j = start; j < start + len; j++) {
+                int16_t t = a[j];
+                a[j] = mlkem_barrett_reduce((int16_t)(t + a[j + len]));
+                a[j + len] = mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
+            }
+        }
+    }
+    for (j = 0; j < PQPAN_MLKEM_N; j++) {
+        a[j] = mlkem_fqmul(a[j], INVNTT_SCALE);
+    }
+}
+
+/* gamma_i = zeta^(2 BitRev7(i) + 1) (FIPS 203 Alg. 11): for the pair 2m it is
+ * zetas[64 + m], for the pair 2m + 1 its negative. */
+void pqpan_mlkem_mulcache(int16_t cache[PQPAN_MLKEM_N / 2], const int16_t b[PQPAN_MLKEM_N])
+{
+    unsigned m;
+    for (m = 0; m < PQPAN_MLKEM_N / 4; m++) {
+        const int16_t zeta = zetas[64 + m];
+        cache[2 * m] = mlkem_fqmul(b[4 * m + 1], zeta);
+        cache[2 * m + 1] = mlkem_fqmul(b[4 * m + 3], (int16_t)-zeta);
+    }
+}
+
+/* FIPS 203 Alg. 12 on every pair: c0 = a0 b0 + a1 b1 gamma, c1 = a0 b1 + a1 b0, with
+ * b1 gamma taken from the cache; the Montgomery reduction happens once per sum later. */
+void pqpan_mlkem_basemul_acc(int32_t acc[PQPAN_MLKEM_N], const int16_t a[PQPAN_MLKEM_N],
+                             const int16_t b[PQPAN_MLKEM_N],
+                             const int16_t cache[PQPAN_MLKEM_N / 2])
+{
+    unsigned i;
+    for (i = 0; i < PQPAN_MLKEM_N / 2; i++) {
+        const int32_t a0 = a[2 * i], a1 = a[2 * i + 1];
+        const int32_t b0 = b[2 * i], b1 = b[2 * i + 1];
+        acc[2 * i] += a0 * b0 + a1 * cache[i];
+        acc[2 * i + 1] += a0 * b1 + a1 * b0;
+    }
+}

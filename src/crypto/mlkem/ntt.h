@@ -1,0 +1,64 @@
+/* Arithmetic mod q = 3329 and the number-theoretic transform of FIPS 203 §4.3. */
+#ifndef PQPAN_MLKEM_NTT_H
+#define PQPAN_MLKEM_NTT_H
+
+#include <stdint.h>
+
+#include "crypto/mlkem/params.h"
+
+/* q^-1 mod 2^16 as a signed 16-bit value (62209 - 65536), for Montgomery reduction with
+ * R = 2^16 (P. Montgomery, "Modular multiplication without trial division", 1985). */
+#define PQPAN_MLKEM_QINV (-3327)
+/* R^2 mod q = 2^32 mod 3329. */
+#define PQPAN_MLKEM_R2 1353
+
+/* a * R^-1 mod q, result in (-q, q) for |a| < 2^15 q. Right shifts of negative values are
+ * arithmetic on every compiler pqpan supports (gcc, clang). */
+static inline int16_t mlkem_montgomery_reduce(int32_t a)
+{
+    int16_t t = (int16_t)((int16_t)a * PQPAN_MLKEM_QINV);
+    return (int16_t)((a - (int32_t)t * PQPAN_MLKEM_Q) >> 16);
+}
+
+/* a * b * R^-1 mod q. */
+static inline int16_t mlkem_fqmul(int16_t a, int16_t b)
+{
+    return mlkem_montgomery_reduce((int32_t)a * b);
+}
+
+/* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2], with
+ * v = round(2^26 / q) = 20159. */
+static inline int16_t mlkem_barrett_reduce(int16_t a)
+{
+    const int32_t v = ((1 << 26) + PQPAN_MLKEM_Q / 2) / PQPAN_MLKEM_Q;
+    int32_t t = (v * a + (1 << 25)) >> 26;
+    return (int16_t)(a - t * PQPAN_MLKEM_Q);
+}
+
+/* Maps a in (-q, q) to [0, q) without a branch. */
+static inline uint16_t mlkem_to_unsigned(int16_t a)
+{
+    int16_t r = (int16_t)(a + ((a >> 15) & PQPAN_MLKEM_Q));
+    return (uint16_t)r;
+}
+
+/* Forward NTT (FIPS 203 Alg. 9) in place: input |a_i| < q, output |a_i| < 8q, in the
+ * bit-reversed order of the spec. */
+void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N]);
+
+/* Inverse NTT (FIPS 203 Alg. 10) in place, also multiplying by R (Montgomery factor) so
+ * that the R^-1 left by pqpan_mlkem_basemul_* cancels; output |a_i| < q. */
+void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N]);
+
+/* For the 128 degree-2 factors X^2 - gamma_i of FIPS 203 Alg. 11/12:
+ * cache[i] = b[2i+1] * gamma_i mod q, |cache[i]| < q, computed once per operand so that
+ * every product with b needs no further multiplication by gamma. */
+void pqpan_mlkem_mulcache(int16_t cache[PQPAN_MLKEM_N / 2], const int16_t b[PQPAN_MLKEM_N]);
+
+/* acc += a o b (FIPS 203 Alg. 11 MultiplyNTTs, Alg. 12 BaseCaseMultiply) without any
+ * reduction: |a_i| < q, |b_i| < q, |cache_i| < q; acc holds at most 8 such sums. */
+void pqpan_mlkem_basemul_acc(int32_t acc[PQPAN_MLKEM_N], const int16_t a[PQPAN_MLKEM_N],
+                             const int16_t b[PQPAN_MLKEM_N],
+                             const int16_t cache[PQPAN_MLKEM_N / 2]);
+
+#endif

@@ -1,0 +1,47 @@
+/* Polynomials of R_q = Z_q[X]/(X^256 + 1) and their byte encodings (FIPS 203 §4.2). */
+#ifndef PQPAN_MLKEM_POLY_H
+#define PQPAN_MLKEM_POLY_H
+
+#include <stdint.h>
+
+#include "crypto/mlkem/params.h"
+
+struct mlkem_poly {
+    int16_t c[PQPAN_MLKEM_N];
+};
+
+/* Every coefficient to its representative in [-(q-1)/2, (q-1)/2] (Barrett). */
+void pqpan_mlkem_poly_reduce(struct mlkem_poly *p);
+/* r = a + b, r = a - b, coefficient-wise without reduction. */
+void pqpan_mlkem_poly_add(struct mlkem_poly *r, const struct mlkem_poly *a,
+                          const struct mlkem_poly *b);
+void pqpan_mlkem_poly_sub(struct mlkem_poly *r, const struct mlkem_poly *a,
+                          const struct mlkem_poly *b);
+/* p = p * R mod q (into the Montgomery domain); output |p_i| < q. */
+void pqpan_mlkem_poly_tomont(struct mlkem_poly *p);
+/* p = acc * R^-1 mod q, |p_i| < q, for accumulators filled by pqpan_mlkem_basemul_acc. */
+void pqpan_mlkem_poly_from_acc(struct mlkem_poly *p, const int32_t acc[PQPAN_MLKEM_N]);
+
+/* ByteEncode_12 (FIPS 203 Alg. 5) of p with |p_i| < q, writing the representative in
+ * [0, q) of each coefficient: 384 bytes. */
+void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlkem_poly *p);
+/* ByteDecode_12 (FIPS 203 Alg. 6): 12-bit values reduced mod q, so p_i in [0, q). */
+void pqpan_mlkem_poly_frombytes(struct mlkem_poly *p, const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
+/* 1 if every 12-bit value of the encoding is < q, i.e. ByteEncode_12(ByteDecode_12(a)) == a
+ * (the modulus check of FIPS 203 §7.2), else 0. For public data only (it may branch). */
+int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
+
+/* ByteEncode_d(Compress_d(p)) (FIPS 203 §4.2.1 eq. 4.7, Alg. 5) for d in {4, 5, 10, 11}:
+ * 32 d bytes; |p_i| < q. */
+void pqpan_mlkem_poly_compress(uint8_t *r, const struct mlkem_poly *p, unsigned d);
+/* Decompress_d(ByteDecode_d(a)) (eq. 4.8, Alg. 6), d in {4, 5, 10, 11}; p_i in [0, q). */
+void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigned d);
+/* Decompress_1(ByteDecode_1(m)) (FIPS 203 Alg. 14 line 20): bit i -> 0 or 1665. */
+void pqpan_mlkem_poly_frommsg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES]);
+/* ByteEncode_1(Compress_1(p)) (FIPS 203 Alg. 15 line 7); |p_i| < q. */
+void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p);
+
+/* Compress_d(x) for x in [0, q), d <= 11 (eq. 4.7); exposed for the unit test. */
+uint16_t pqpan_mlkem_compress(uint16_t x, unsigned d);
+
+#endif

@@ -1,0 +1,110 @@
+/* SampleNTT and SamplePolyCBD (FIPS 203 §4.2.2) on SHAKE128 / SHAKE256. */
+#include "crypto/mlkem/sampling.h"
+
+#include <string.h>
+
+#include "pqpan/common.h"
+#include "pqpan/sha3.h"
+
+/* Three SHAKE128 blocks (504 bytes) give 336 candidates, enough for 256 accepted values
+ * in almost every case (each is accepted with probability q / 4096); more blocks are
+ * squeezed one at a time. 168 is a multiple of 3, so no candidate straddles two blocks. */
+#define SAMPLE_NTT_FIRST_BLOCKS 3
+
+static unsigned rejection_sample(int16_t *a, unsigned count, const uint8_t *buf, size_t len)
+{
+    size_t pos;
+    for (pos = 0; pos + 3 <= len && count < PQPAN_MLKEM_N; pos += 3) {
+        const unsigned d1 = (unsigned)buf[pos] | (((unsigned)buf[pos + 1] & 0x0F) << 8);
+        const unsigned d2 = ((unsigned)buf[pos + 1] >> 4) | ((unsigned)buf[pos + 2] << 4);
+        if (d1 < PQPAN_MLKEM_Q) {
+            a[count++] = (int16_t)d1;
+        }
+        if (d2 < PQPAN_MLKEM_Q && count < PQPAN_MLKEM_N) {
+            a[count++] = (int16_t)d2;
+        }
+    }
+    return count;
+}
+
+/* FIPS 203 Alg. 7. The loop bound depends on rho, which is public. */
+void pqpan_mlkem_sample_ntt(struct mlkem_poly *a, const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
+                            uint8_t x, uint8_t y)
+{
+    struct pqpan_shake128_ctx xof;
+    uint8_t buf[SAMPLE_NTT_FIRST_BLOCKS * PQPAN_SHAKE128_RATE];
+    uint8_t idx[2];
+    unsigned count;
+    idx[0] = x;
+    idx[1] = y;
+    pqpan_shake128_init(&xof);
+    pqpan_shake128_absorb(&xof, rho, PQPAN_MLKEM_SYMBYTES);
+    pqpan_shake128_absorb(&xof, idx, sizeof idx);
+    pqpan_shake128_finalize(&xof);
+    pqpan_shake128_squeezeblocks(&xof, buf, SAMPLE_NTT_FIRST_BLOCKS);
+    count = rejection_sample(a->c, 0, buf, sizeof buf);
+    while (count < PQPAN_MLKEM_N) {
+        pqpan_shake128_squeezeblocks(&xof, buf, 1);
+        count = rejection_sample(a->c, count, buf, PQPAN_SHAKE128_RATE);
+    }
+}
+
+static uint32_t load24_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+static uint32_t load32_le(const uint8_t *p)
+{
+    return load24_le(p) | (uint32_t)p[3] << 24;
+}
+
+/* Alg. 8 with eta = 2: per 4 input bits b0..b3, f = (b0 + b1) - (b2 + b3). The bit sums
+ * are formed for eight coefficients at once from a 32-bit word. */
+static void cbd2(struct mlkem_poly *p, const uint8_t buf[128])
+{
+    unsigned i, j;
+    for (i = 0; i < PQPAN_MLKEM_N / 8; i++) {
+        const uint32_t t = load32_le(buf + 4 * i);
+        const uint32_t d = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
+        for (j = 0; j < 8; j++) {
+            const int16_t x = (int16_t)((d >> (4 * j)) & 3u);
+            const int16_t y = (int16_t)((d >> (4 * j + 2)) & 3u);
+            p->c[8 * i + j] = (int16_t)(x - y);
+        }
+    }
+}
+
+/* Alg. 8 with eta = 3: per 6 input bits, (b0 + b1 + b2) - (b3 + b4 + b5), four
+ * coefficients per 24-bit word. */
+static void cbd3(struct mlkem_poly *p, const uint8_t buf[192])
+{
+    unsigned i, j;
+    for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
+        const uint32_t t = load24_le(buf + 3 * i);
+        const uint32_t d = (t & 0x00249249u) + ((t >> 1) & 0x00249249u) + ((t >> 2) & 0x00249249u);
+        for (j = 0; j < 4; j++) {
+            const int16_t x = (int16_t)((d >> (6 * j)) & 7u);
+            const int16_t y = (int16_t)((d >> (6 * j + 3)) & 7u);
+            p->c[4 * i + j] = (int16_t)(x - y);
+        }
+    }
+}
+
+/* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203 eq. 4.3), then Alg. 8. */
+void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
+                            uint8_t nonce, unsigned eta)
+{
+    uint8_t in[PQPAN_MLKEM_SYMBYTES + 1];
+    uint8_t buf[64 * 3];
+    memcpy(in, seed, PQPAN_MLKEM_SYMBYTES);
+    in[PQPAN_MLKEM_SYMBYTES] = nonce;
+    pqpan_shake256(buf, 64 * (size_t)eta, in, sizeof in);
+    if (eta == 2) {
+        cbd2(p, buf);
+    } else {
+        cbd3(p, buf);
+    }
+    pqpan_wipe(in, sizeof in);
+    pqpan_wipe(buf, sizeof buf);
+}

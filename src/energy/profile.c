@@ -1,0 +1,132 @@
+/* Device profiles: checks and current look-ups (docs/MODEL.md "Energy model"). */
+#include <math.h>
+
+#include "pqpan/energy.h"
+
+static const char *const radio_mode_names[PQPAN_RADIO_MODE_COUNT] = {
+    "ble_1m", "ble_2m", "ble_coded", "ieee802154",
+};
+static const char *const current_table_names[PQPAN_CURRENT_TABLE_COUNT] = {
+    "system", "radio_only",
+};
+
+const char *pqpan_radio_mode_name(enum pqpan_radio_mode m)
+{
+    return (m >= 0 && m < PQPAN_RADIO_MODE_COUNT) ? radio_mode_names[m] : "unknown";
+}
+
+const char *pqpan_current_table_name(enum pqpan_current_table t)
+{
+    return (t >= 0 && t < PQPAN_CURRENT_TABLE_COUNT) ? current_table_names[t] : "unknown";
+}
+
+static int positive(double x)
+{
+    return isfinite(x) && x > 0.0;
+}
+
+static int check_scalars(const struct pqpan_profile *p)
+{
+    if (!positive(p->supply_v) || p->cpu_hz == 0 || !positive(p->cpu_ua) ||
+        !positive(p->sleep_ua) || !positive(p->hfxo_start_ua)) {
+        return 0;
+    }
+    if (!isfinite(p->sca_ppm) || p->sca_ppm < 0.0) {
+        return 0;
+    }
+    if (p->cpu_radio_given && (!positive(p->cpu_tx_ua) || !positive(p->cpu_rx_ua))) {
+        return 0;
+    }
+    return p->name[0] != '\0';
+}
+
+static int check_rx(const struct pqpan_profile *p)
+{
+    int t, m, any = 0;
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        for (m = 0; m < PQPAN_RADIO_MODE_COUNT; m++) {
+            if (p->rx_given[t][m]) {
+                if (!positive(p->rx_ua[t][m])) {
+                    return 0;
+                }
+                any = 1;
+            }
+        }
+    }
+    return any;
+}
+
+static int check_tx(const struct pqpan_profile *p)
+{
+    size_t i, j;
+    int t, any = 0;
+    if (p->tx_level_count == 0 || p->tx_level_count > PQPAN_PROFILE_TX_LEVELS_MAX) {
+        return 0;
+    }
+    for (i = 0; i < p->tx_level_count; i++) {
+        for (j = i + 1; j < p->tx_level_count; j++) {
+            if (p->tx_dbm[i] == p->tx_dbm[j]) {
+                return 0;
+            }
+        }
+        for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+            if (p->tx_given[t][i]) {
+                if (!positive(p->tx_ua[t][i])) {
+                    return 0;
+                }
+                any = 1;
+            }
+        }
+    }
+    return any;
+}
+
+int pqpan_profile_check(const struct pqpan_profile *p)
+{
+    if (p == NULL || !check_scalars(p) || !check_rx(p) || !check_tx(p)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return PQPAN_OK;
+}
+
+static int table_ok(enum pqpan_current_table table)
+{
+    return table >= 0 && table < PQPAN_CURRENT_TABLE_COUNT;
+}
+
+int pqpan_profile_tx_ua(const struct pqpan_profile *p, enum pqpan_current_table table,
+                        int tx_dbm, double *ua)
+{
+    size_t i;
+    if (ua == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    *ua = 0.0;
+    if (p == NULL || !table_ok(table) || p->tx_level_count > PQPAN_PROFILE_TX_LEVELS_MAX) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    for (i = 0; i < p->tx_level_count; i++) {
+        if (p->tx_dbm[i] == tx_dbm && p->tx_given[table][i]) {
+            *ua = p->tx_ua[table][i];
+            return PQPAN_OK;
+        }
+    }
+    return PQPAN_ERR_UNSUPPORTED;
+}
+
+int pqpan_profile_rx_ua(const struct pqpan_profile *p, enum pqpan_current_table table,
+                        enum pqpan_radio_mode mode, double *ua)
+{
+    if (ua == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    *ua = 0.0;
+    if (p == NULL || !table_ok(table) || mode < 0 || mode >= PQPAN_RADIO_MODE_COUNT) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (!p->rx_given[table][mode]) {
+        return PQPAN_ERR_UNSUPPORTED;
+    }
+    *ua = p->rx_ua[table][mode];
+    return PQPAN_OK;
+}

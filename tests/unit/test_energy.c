@@ -1,0 +1,346 @@
+/* Tests for src/energy/{energy,profile,cycles}.c against hand-computed numbers. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pqpan/energy.h"
+
+/* got == want within 1e-9 relative (µJ values are sums of a few products). */
+static void check_uj(double got, double want, const char *file, int line)
+{
+    if (fabs(got - want) > 1e-9 * fmax(1.0, fabs(want))) {
+        print_error("got %.12g µJ, want %.12g µJ\n", got, want);
+        _fail(file, line);
+    }
+}
+#define assert_uj(got, want) check_uj((got), (want), __FILE__, __LINE__)
+
+/* A made-up profile with round numbers so every expected value is easy to redo by hand:
+ * V = 2 V, f = 50 MHz, I_CPU = 4000 µA, sleep 2 µA, HFXO start 1000 µA.
+ * TX 0 dBm: system 6000 µA, radio-only 5000 µA; TX 4 dBm: system 8000 µA only.
+ * RX 1M: system 6500 µA, radio-only 4500 µA; RX 2M: system 7000 µA only. */
+static void make_profile(struct pqpan_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    strcpy(p->name, "test");
+    p->supply_v = 2.0;
+    p->cpu_hz = 50000000u;
+    p->cpu_ua = 4000.0;
+    p->sleep_ua = 2.0;
+    p->hfxo_start_ua = 1000.0;
+    p->hfxo_start_ns = 400000u;
+    p->ramp_fast_ns = 40000u;
+    p->ramp_normal_ns = 140000u;
+    p->sca_ppm = 50.0;
+    p->tx_level_count = 2;
+    p->tx_dbm[0] = 0;
+    p->tx_ua[PQPAN_CURRENTS_SYSTEM][0] = 6000.0;
+    p->tx_given[PQPAN_CURRENTS_SYSTEM][0] = 1;
+    p->tx_ua[PQPAN_CURRENTS_RADIO_ONLY][0] = 5000.0;
+    p->tx_given[PQPAN_CURRENTS_RADIO_ONLY][0] = 1;
+    p->tx_dbm[1] = 4;
+    p->tx_ua[PQPAN_CURRENTS_SYSTEM][1] = 8000.0;
+    p->tx_given[PQPAN_CURRENTS_SYSTEM][1] = 1;
+    p->rx_ua[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_1M] = 6500.0;
+    p->rx_given[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_1M] = 1;
+    p->rx_ua[PQPAN_CURRENTS_RADIO_ONLY][PQPAN_RADIO_BLE_1M] = 4500.0;
+    p->rx_given[PQPAN_CURRENTS_RADIO_ONLY][PQPAN_RADIO_BLE_1M] = 1;
+    p->rx_ua[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_2M] = 7000.0;
+    p->rx_given[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_2M] = 1;
+}
+
+/* Ledger: keygen 1e6 cycles, ECDH 5e5 cycles; KEY_TRANSFER TX 1 ms, RX 0.5 ms, IFS 0.3 ms;
+ * CONFIRM TX 0.1 ms; NEGOTIATE TX 2 ms; CRYPTO CPU 20 ms (latency only) + sleep 10 ms;
+ * CONNECT HFXO 0.4 ms, ramp TX 40 µs, ramp RX 140 µs, CPU 0.1 ms. */
+static void make_ledger(struct pqpan_ledger *l)
+{
+    pqpan_ledger_init(l);
+    pqpan_ledger_add_op(l, PQPAN_OP_KEM_KEYGEN, 1000000u);
+    pqpan_ledger_add_op(l, PQPAN_OP_ECDH_SHARED, 500000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_TX, 1000000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, 500000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_IFS, 300000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONFIRM, PQPAN_STATE_TX, 100000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_NEGOTIATE, PQPAN_STATE_TX, 2000000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, 20000000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_SLEEP, 10000000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_HFXO_START, 400000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_RAMP_TX, 40000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_RAMP_RX, 140000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_CPU, 100000u);
+}
+
+static void make_gamma(struct pqpan_gamma *g)
+{
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        g->comp[op] = 1.0;
+    }
+    g->comp[PQPAN_OP_KEM_KEYGEN] = 1.5;
+    g->comm = 1.2;
+}
+
+static const struct pqpan_energy_opts sys_1m_0dbm = {PQPAN_RADIO_BLE_1M, PQPAN_CURRENTS_SYSTEM, 0};
+
+static void test_computation(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
+    /* keygen: 1.5 · 1e6 / 50e6 s · 2 V · 4000 µA = 240 µJ; ECDH: 1.0 · 0.01 · 2 · 4000 = 80 */
+    assert_uj(e.comp_op_uj[PQPAN_OP_KEM_KEYGEN], 240.0);
+    assert_uj(e.comp_op_uj[PQPAN_OP_ECDH_SHARED], 80.0);
+    assert_uj(e.comp_op_uj[PQPAN_OP_KEM_DECAPS], 0.0);
+    assert_uj(e.comp_uj, 320.0);
+}
+
+static void test_bits_accounting(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
+    /* TX: 1.2 · (1.0 + 0.1) ms · 6000 µA · 2 V = 15.84 µJ (the 2 ms NEGOTIATE TX is out) */
+    assert_uj(e.bits_tx_uj, 15.84);
+    /* RX: 1.2 · 0.5 ms · 6500 · 2 = 7.8; IFS at the RX current: 1.2 · 0.3 ms · 6500 · 2 */
+    assert_uj(e.bits_rx_uj, 7.8);
+    assert_uj(e.bits_ifs_uj, 4.68);
+    assert_uj(e.comm_bits_uj, 28.32);
+    assert_uj(e.total_bits_uj, 348.32);
+}
+
+static void test_events_accounting(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
+    /* radio, all phases, no γ: TX 3.1 ms · 6000 · 2 = 37.2; RX 6.5; IFS 3.9 */
+    assert_uj(e.ev_radio_uj, 47.6);
+    /* ramp: 40 µs · 6000 · 2 = 0.48 plus 140 µs · 6500 · 2 = 1.82 */
+    assert_uj(e.ev_ramp_uj, 2.3);
+    assert_uj(e.ev_hfxo_uj, 0.8);   /* 0.4 ms · 1000 · 2 */
+    assert_uj(e.ev_sleep_uj, 0.04); /* 10 ms · 2 · 2 */
+    /* CPU: only the 0.1 ms outside CRYPTO: 0.1 ms · 4000 · 2; the 20 ms of CRYPTO is E_comp */
+    assert_uj(e.ev_cpu_radio_uj, 0.8);
+    assert_uj(e.comm_events_uj, 51.54);
+    assert_uj(e.total_events_uj, 371.54);
+}
+
+static void test_gamma_applies_to_its_terms_only(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy a, b;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    assert_int_equal(pqpan_energy_compute(&a, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
+    g.comm = 2.4;
+    g.comp[PQPAN_OP_ECDH_SHARED] = 3.0;
+    assert_int_equal(pqpan_energy_compute(&b, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
+    assert_uj(b.comm_bits_uj, 2.0 * a.comm_bits_uj);
+    assert_uj(b.comm_events_uj, a.comm_events_uj);
+    assert_uj(b.comp_op_uj[PQPAN_OP_KEM_KEYGEN], a.comp_op_uj[PQPAN_OP_KEM_KEYGEN]);
+    assert_uj(b.comp_op_uj[PQPAN_OP_ECDH_SHARED], 240.0);
+}
+
+static void test_radio_only_table(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    const struct pqpan_energy_opts o = {PQPAN_RADIO_BLE_1M, PQPAN_CURRENTS_RADIO_ONLY, 0};
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_OK);
+    /* 1.2 · 1.1 ms · 5000 · 2 = 13.2; 1.2 · 0.5 ms · 4500 · 2 = 5.4; 1.2 · 0.3 ms · 4500 · 2 */
+    assert_uj(e.bits_tx_uj, 13.2);
+    assert_uj(e.bits_rx_uj, 5.4);
+    assert_uj(e.bits_ifs_uj, 3.24);
+    assert_uj(e.comp_uj, 320.0);
+}
+
+static void test_missing_figures(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    struct pqpan_energy_opts o = {PQPAN_RADIO_BLE_2M, PQPAN_CURRENTS_RADIO_ONLY, 0};
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_ERR_UNSUPPORTED);
+    assert_uj(e.comp_uj, 0.0);
+    o.radio = PQPAN_RADIO_BLE_2M;
+    o.table = PQPAN_CURRENTS_SYSTEM;
+    o.tx_dbm = 4;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_OK);
+    /* 1.2 · 1.1 ms · 8000 · 2 */
+    assert_uj(e.bits_tx_uj, 21.12);
+    o.tx_dbm = 3;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_ERR_UNSUPPORTED);
+    o.tx_dbm = 4;
+    o.table = PQPAN_CURRENTS_RADIO_ONLY;
+    o.radio = PQPAN_RADIO_BLE_1M;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_ERR_UNSUPPORTED);
+    o.radio = PQPAN_RADIO_IEEE802154;
+    o.table = PQPAN_CURRENTS_SYSTEM;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_ERR_UNSUPPORTED);
+}
+
+static void test_invalid_inputs(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    g.comm = 0.0;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_INVALID_ARG);
+    make_gamma(&g);
+    p.supply_v = -3.0;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_energy_compute(&e, NULL, &p, &sys_1m_0dbm, &g), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_energy_compute(NULL, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_INVALID_ARG);
+}
+
+static void test_profile_check(void **state)
+{
+    struct pqpan_profile p;
+    (void)state;
+    make_profile(&p);
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_OK);
+    p.tx_dbm[1] = 0; /* duplicate level */
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    make_profile(&p);
+    p.cpu_hz = 0;
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    make_profile(&p);
+    p.rx_ua[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_2M] = -1.0;
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    make_profile(&p);
+    p.name[0] = '\0';
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+}
+
+static void test_gamma_defaults_in_study_ranges(void **state)
+{
+    struct pqpan_gamma g;
+    int op;
+    (void)state;
+    pqpan_gamma_default(&g);
+    assert_true(pqpan_gamma_valid(&g));
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        assert_true(g.comp[op] >= 1.12 && g.comp[op] <= 1.62);
+    }
+    assert_true(g.comm >= 1.10 && g.comm <= 1.20);
+}
+
+static void add_row(struct pqpan_cycle_table *t, const char *scheme, const char *impl,
+                    enum pqpan_op op, uint64_t cycles)
+{
+    struct pqpan_cycle_row r;
+    memset(&r, 0, sizeof r);
+    strcpy(r.scheme, scheme);
+    strcpy(r.impl, impl);
+    r.op = op;
+    r.cycles = cycles;
+    assert_int_equal(pqpan_cycles_add(t, &r), PQPAN_OK);
+}
+
+static void test_cycles_lookup(void **state)
+{
+    static struct pqpan_cycle_table t;
+    uint64_t c = 1;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    add_row(&t, "ml-kem-768", "clean", PQPAN_OP_KEM_KEYGEN, 100);
+    add_row(&t, "ml-kem-768", "m4fspeed", PQPAN_OP_KEM_KEYGEN, 50);
+    add_row(&t, "ML-KEM-768", "*", PQPAN_OP_KDF, 7);
+    add_row(&t, "ML-KEM-768", "pqpan-m4", PQPAN_OP_KDF, 5);
+    add_row(&t, "P-256", "Emill/P256-Cortex-M4", PQPAN_OP_ECDH_SHARED, 906000);
+    assert_int_equal(pqpan_cycles_lookup(&t, "ML-KEM-768", "M4FSPEED", PQPAN_OP_KEM_KEYGEN, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 50);
+    assert_int_equal(pqpan_cycles_lookup(&t, "ML-KEM-768", "clean", PQPAN_OP_KDF, &c), PQPAN_OK);
+    assert_int_equal(c, 7);
+    assert_int_equal(pqpan_cycles_lookup(&t, "ML-KEM-768", "pqpan-m4", PQPAN_OP_KDF, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 5);
+    assert_int_equal(pqpan_cycles_lookup(&t, "p-256", NULL, PQPAN_OP_ECDH_SHARED, &c), PQPAN_OK);
+    assert_int_equal(c, 906000);
+    assert_int_equal(pqpan_cycles_lookup(&t, "ML-KEM-768", "m4fstack", PQPAN_OP_KEM_KEYGEN, &c),
+                     PQPAN_ERR_NOT_FOUND);
+    assert_int_equal(c, 0);
+    assert_int_equal(pqpan_cycles_lookup(&t, "ML-KEM-76", "clean", PQPAN_OP_KEM_KEYGEN, &c),
+                     PQPAN_ERR_NOT_FOUND);
+}
+
+static void test_cycles_capacity(void **state)
+{
+    static struct pqpan_cycle_table t;
+    struct pqpan_cycle_row r;
+    size_t i;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    memset(&r, 0, sizeof r);
+    strcpy(r.scheme, "x");
+    strcpy(r.impl, "y");
+    for (i = 0; i < PQPAN_CYCLE_ROWS_MAX; i++) {
+        assert_int_equal(pqpan_cycles_add(&t, &r), PQPAN_OK);
+    }
+    assert_int_equal(pqpan_cycles_add(&t, &r), PQPAN_ERR_CAPACITY);
+    r.impl[0] = '\0';
+    t.count = 0;
+    assert_int_equal(pqpan_cycles_add(&t, &r), PQPAN_ERR_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_computation),
+        cmocka_unit_test(test_bits_accounting),
+        cmocka_unit_test(test_events_accounting),
+        cmocka_unit_test(test_gamma_applies_to_its_terms_only),
+        cmocka_unit_test(test_radio_only_table),
+        cmocka_unit_test(test_missing_figures),
+        cmocka_unit_test(test_invalid_inputs),
+        cmocka_unit_test(test_profile_check),
+        cmocka_unit_test(test_gamma_defaults_in_study_ranges),
+        cmocka_unit_test(test_cycles_lookup),
+        cmocka_unit_test(test_cycles_capacity),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

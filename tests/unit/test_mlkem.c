@@ -1,0 +1,463 @@
+/* Tests for src/crypto/mlkem: every NIST ACVP ML-KEM case (tests/vectors/acvp, see the
+ * README there for provenance), round trips with deterministic random seeds, the FIPS 203
+ * §7 input checks, implicit rejection, and the arithmetic against independent
+ * definitions (schoolbook multiplication, exact division). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+#include <cmocka.h>
+
+#include "crypto/mlkem/ntt.h"
+#include "crypto/mlkem/poly.h"
+#include "pqpan/kem.h"
+#include "pqpan/sha3.h"
+
+#define Q 3329
+#define MAX_BYTES PQPAN_KEM_DK_MAX_BYTES
+
+static cJSON *load_json(const char *relpath)
+{
+    char path[1024];
+    FILE *f;
+    long size;
+    char *text;
+    cJSON *json;
+    snprintf(path, sizeof path, "%s/%s", PQPAN_VECTORS_DIR, relpath);
+    f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    size = ftell(f);
+    assert_true(size > 0);
+    rewind(f);
+    text = malloc((size_t)size + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+    text[size] = '\0';
+    fclose(f);
+    json = cJSON_Parse(text);
+    free(text);
+    assert_non_null(json);
+    return json;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    if (c >= 'A' && c <= 'F') {
+        return c - 'A' + 10;
+    }
+    return -1;
+}
+
+/* Field `name` of the test, else of its group (ACVP allows both), decoded from hex into
+ * out (at most cap bytes); returns the number of bytes. */
+static size_t get_hex_any(uint8_t *out, size_t cap, const cJSON *test, const cJSON *group,
+                          const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(test, name);
+    const char *s;
+    size_t i;
+    if (item == NULL) {
+        item = cJSON_GetObjectItemCaseSensitive(group, name);
+    }
+    assert_true(cJSON_IsString(item));
+    s = item->valuestring;
+    assert_true(strlen(s) % 2 == 0 && strlen(s) / 2 <= cap);
+    for (i = 0; i < strlen(s) / 2; i++) {
+        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        assert_true(hi >= 0 && lo >= 0);
+        out[i] = (uint8_t)(hi * 16 + lo);
+    }
+    return i;
+}
+
+/* As get_hex_any, but the field must hold exactly `want` bytes. */
+static void get_hex(uint8_t *out, size_t want, const cJSON *test, const cJSON *group,
+                    const char *name)
+{
+    assert_int_equal(get_hex_any(out, want, test, group, name), want);
+}
+
+static const struct pqpan_kem *group_kem(const cJSON *group)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(group, "parameterSet");
+    const struct pqpan_kem *kem;
+    assert_true(cJSON_IsString(p));
+    kem = pqpan_kem_by_name(p->valuestring);
+    assert_non_null(kem);
+    return kem;
+}
+
+static int is_all_zero(const uint8_t *p, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        if (p[i] != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void test_acvp_keygen(void **state)
+{
+    cJSON *json = load_json("acvp/ML-KEM-keyGen-FIPS203/internalProjection.json");
+    const cJSON *group, *test;
+    static uint8_t d[32], z[32], ek[MAX_BYTES], dk[MAX_BYTES], got_ek[MAX_BYTES],
+        got_dk[MAX_BYTES];
+    unsigned count = 0;
+    (void)state;
+    cJSON_ArrayForEach(group, cJSON_GetObjectItemCaseSensitive(json, "testGroups"))
+    {
+        const struct pqpan_kem *kem = group_kem(group);
+        cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(group, "tests"))
+        {
+            get_hex(d, 32, test, group, "d");
+            get_hex(z, 32, test, group, "z");
+            get_hex(ek, kem->ek_bytes, test, group, "ek");
+            get_hex(dk, kem->dk_bytes, test, group, "dk");
+            assert_int_equal(kem->keypair_derand(got_ek, got_dk, d, z), 0);
+            assert_memory_equal(got_ek, ek, kem->ek_bytes);
+            assert_memory_equal(got_dk, dk, kem->dk_bytes);
+            count++;
+        }
+    }
+    assert_int_equal(count, 75);
+    cJSON_Delete(json);
+}
+
+struct encap_counts {
+    unsigned encaps, decaps, ek_check, dk_check;
+};
+
+static void run_encapsulation(const struct pqpan_kem *kem, const cJSON *group, const cJSON *test)
+{
+    static uint8_t ek[MAX_BYTES], c[MAX_BYTES], got_c[MAX_BYTES];
+    uint8_t m[32], k[32], got_k[32];
+    get_hex(ek, kem->ek_bytes, test, group, "ek");
+    get_hex(m, 32, test, group, "m");
+    get_hex(c, kem->ct_bytes, test, group, "c");
+    get_hex(k, 32, test, group, "k");
+    assert_int_equal(kem->encaps_derand(got_c, got_k, ek, m), 0);
+    assert_memory_equal(got_c, c, kem->ct_bytes);
+    assert_memory_equal(got_k, k, 32);
+}
+
+static void run_decapsulation(const struct pqpan_kem *kem, const cJSON *group, const cJSON *test)
+{
+    static uint8_t dk[MAX_BYTES], c[MAX_BYTES];
+    uint8_t k[32], got_k[32];
+    get_hex(dk, kem->dk_bytes, test, group, "dk");
+    get_hex(c, kem->ct_bytes, test, group, "c");
+    get_hex(k, 32, test, group, "k");
+    assert_int_equal(kem->decaps(got_k, c, dk), 0);
+    assert_memory_equal(got_k, k, 32);
+}
+
+static int test_passed(const cJSON *test)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(test, "testPassed");
+    assert_true(cJSON_IsBool(p));
+    return cJSON_IsTrue(p);
+}
+
+/* A key that fails its check must also be refused by encaps/decaps, outputs zeroed. The
+ * failing ek cases of the file have the wrong length (the type check of §7.2); keys of the
+ * right length are also run through encaps. */
+static void run_ek_check(const struct pqpan_kem *kem, const cJSON *group, const cJSON *test)
+{
+    static uint8_t ek[2 * MAX_BYTES], c[MAX_BYTES];
+    uint8_t m[32], k[32];
+    const int passed = test_passed(test);
+    const size_t len = get_hex_any(ek, sizeof ek, test, group, "ek");
+    const int ret = kem->check_ek(ek, len);
+    assert_int_equal(ret == 0, passed);
+    if (len != kem->ek_bytes) {
+        assert_int_equal(ret, PQPAN_ERR_BAD_LENGTH);
+        return;
+    }
+    memset(m, 0x42, sizeof m);
+    memset(c, 0xAA, kem->ct_bytes);
+    memset(k, 0xAA, sizeof k);
+    assert_int_equal(kem->encaps_derand(c, k, ek, m), passed ? 0 : PQPAN_ERR_BAD_KEY);
+    if (!passed) {
+        assert_true(is_all_zero(c, kem->ct_bytes));
+        assert_true(is_all_zero(k, sizeof k));
+    }
+}
+
+static void run_dk_check(const struct pqpan_kem *kem, const cJSON *group, const cJSON *test)
+{
+    static uint8_t dk[MAX_BYTES], c[MAX_BYTES];
+    uint8_t k[32];
+    const int passed = test_passed(test);
+    get_hex(dk, kem->dk_bytes, test, group, "dk");
+    assert_int_equal(kem->check_dk(dk, kem->dk_bytes), passed ? 0 : PQPAN_ERR_BAD_KEY);
+    memset(c, 0x17, kem->ct_bytes);
+    memset(k, 0xAA, sizeof k);
+    assert_int_equal(kem->decaps(k, c, dk), passed ? 0 : PQPAN_ERR_BAD_KEY);
+    if (!passed) {
+        assert_true(is_all_zero(k, sizeof k));
+    }
+}
+
+static void test_acvp_encap_decap(void **state)
+{
+    cJSON *json = load_json("acvp/ML-KEM-encapDecap-FIPS203/internalProjection.json");
+    const cJSON *group, *test;
+    struct encap_counts n = {0, 0, 0, 0};
+    (void)state;
+    cJSON_ArrayForEach(group, cJSON_GetObjectItemCaseSensitive(json, "testGroups"))
+    {
+        const struct pqpan_kem *kem = group_kem(group);
+        const cJSON *fn = cJSON_GetObjectItemCaseSensitive(group, "function");
+        assert_true(cJSON_IsString(fn));
+        cJSON_ArrayForEach(test, cJSON_GetObjectItemCaseSensitive(group, "tests"))
+        {
+            if (strcmp(fn->valuestring, "encapsulation") == 0) {
+                run_encapsulation(kem, group, test);
+                n.encaps++;
+            } else if (strcmp(fn->valuestring, "decapsulation") == 0) {
+                run_decapsulation(kem, group, test);
+                n.decaps++;
+            } else if (strcmp(fn->valuestring, "encapsulationKeyCheck") == 0) {
+                run_ek_check(kem, group, test);
+                n.ek_check++;
+            } else if (strcmp(fn->valuestring, "decapsulationKeyCheck") == 0) {
+                run_dk_check(kem, group, test);
+                n.dk_check++;
+            } else {
+                fail_msg("unknown function %s", fn->valuestring);
+            }
+        }
+    }
+    assert_int_equal(n.encaps, 75);
+    assert_int_equal(n.decaps, 30);
+    assert_int_equal(n.ek_check, 30);
+    assert_int_equal(n.dk_check, 30);
+    cJSON_Delete(json);
+}
+
+/* splitmix64 (Steele, Lea, Flood, OOPSLA 2014): a small deterministic generator for seeds. */
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static void fill_random(uint64_t *s, uint8_t *out, size_t len)
+{
+    size_t i;
+    for (i = 0; i < len; i++) {
+        out[i] = (uint8_t)splitmix64(s);
+    }
+}
+
+static int test_rng(void *ctx, uint8_t *out, size_t len)
+{
+    fill_random(ctx, out, len);
+    return 0;
+}
+
+static int failing_rng(void *ctx, uint8_t *out, size_t len)
+{
+    (void)ctx;
+    (void)out;
+    (void)len;
+    return -1;
+}
+
+/* 1000 random (d, z, m) per level: decaps(encaps(ek)) == the encapsulated key; a flipped
+ * ciphertext bit gives the implicit-rejection key J(z || c') of Alg. 18. */
+static void test_round_trip_random(void **state)
+{
+    static uint8_t ek[MAX_BYTES], dk[MAX_BYTES], c[MAX_BYTES];
+    uint8_t d[32], z[32], m[32], k1[32], k2[32], kbar[32];
+    uint64_t seed = 0x706170716B656DULL;
+    size_t level;
+    int i;
+    (void)state;
+    for (level = 0; level < PQPAN_KEM_COUNT; level++) {
+        const struct pqpan_kem *kem = pqpan_kem_at(level);
+        for (i = 0; i < 1000; i++) {
+            struct pqpan_shake256_ctx j;
+            size_t pos;
+            fill_random(&seed, d, 32);
+            fill_random(&seed, z, 32);
+            fill_random(&seed, m, 32);
+            assert_int_equal(kem->keypair_derand(ek, dk, d, z), 0);
+            assert_int_equal(kem->encaps_derand(c, k1, ek, m), 0);
+            assert_int_equal(kem->decaps(k2, c, dk), 0);
+            assert_memory_equal(k1, k2, 32);
+            pos = (size_t)(splitmix64(&seed) % kem->ct_bytes);
+            c[pos] ^= (uint8_t)(1u << (splitmix64(&seed) % 8));
+            assert_int_equal(kem->decaps(k2, c, dk), 0);
+            pqpan_shake256_init(&j);
+            pqpan_shake256_absorb(&j, z, 32);
+            pqpan_shake256_absorb(&j, c, kem->ct_bytes);
+            pqpan_shake256_squeeze(&j, kbar, 32);
+            assert_memory_equal(k2, kbar, 32);
+        }
+    }
+}
+
+static void test_randomized_api(void **state)
+{
+    static uint8_t ek[MAX_BYTES], dk[MAX_BYTES], c[MAX_BYTES];
+    uint8_t k1[32], k2[32];
+    uint64_t seed = 7;
+    (void)state;
+    assert_int_equal(pqpan_mlkem768_keypair(ek, dk, test_rng, &seed), 0);
+    assert_int_equal(pqpan_mlkem768_encaps(c, k1, ek, test_rng, &seed), 0);
+    assert_int_equal(pqpan_mlkem768_decaps(k2, c, dk), 0);
+    assert_memory_equal(k1, k2, 32);
+    memset(ek, 0xAA, PQPAN_MLKEM768_EK_BYTES);
+    memset(dk, 0xAA, PQPAN_MLKEM768_DK_BYTES);
+    assert_int_equal(pqpan_mlkem768_keypair(ek, dk, failing_rng, NULL), PQPAN_ERR_RNG);
+    assert_true(is_all_zero(ek, PQPAN_MLKEM768_EK_BYTES));
+    assert_true(is_all_zero(dk, PQPAN_MLKEM768_DK_BYTES));
+    assert_int_equal(pqpan_mlkem768_keypair(ek, dk, test_rng, &seed), 0);
+    memset(c, 0xAA, PQPAN_MLKEM768_CT_BYTES);
+    memset(k1, 0xAA, 32);
+    assert_int_equal(pqpan_mlkem768_encaps(c, k1, ek, failing_rng, NULL), PQPAN_ERR_RNG);
+    assert_true(is_all_zero(c, PQPAN_MLKEM768_CT_BYTES));
+    assert_true(is_all_zero(k1, 32));
+}
+
+/* Hand-made bad keys: a coefficient equal to q in ek (§7.2), a changed byte of ek inside
+ * dk so that H(ek) no longer matches (§7.3). Outputs must be zero. */
+static void test_bad_keys_rejected(void **state)
+{
+    static uint8_t ek[MAX_BYTES], dk[MAX_BYTES], c[MAX_BYTES];
+    uint8_t d[32], z[32], m[32], k[32];
+    size_t level;
+    (void)state;
+    memset(d, 1, 32);
+    memset(z, 2, 32);
+    memset(m, 3, 32);
+    for (level = 0; level < PQPAN_KEM_COUNT; level++) {
+        const struct pqpan_kem *kem = pqpan_kem_at(level);
+        const size_t last_poly = kem->ek_bytes - 32 - 384;
+        assert_int_equal(kem->keypair_derand(ek, dk, d, z), 0);
+        ek[last_poly] = 0x01; /* first coefficient := 0xD01 = 3329 = q */
+        ek[last_poly + 1] = (uint8_t)((ek[last_poly + 1] & 0xF0) | 0x0D);
+        memset(c, 0xAA, kem->ct_bytes);
+        memset(k, 0xAA, 32);
+        assert_int_equal(kem->check_ek(ek, kem->ek_bytes), PQPAN_ERR_BAD_KEY);
+        assert_int_equal(kem->check_ek(ek, kem->ek_bytes + 1), PQPAN_ERR_BAD_LENGTH);
+        assert_int_equal(kem->encaps_derand(c, k, ek, m), PQPAN_ERR_BAD_KEY);
+        assert_true(is_all_zero(c, kem->ct_bytes));
+        assert_true(is_all_zero(k, 32));
+
+        assert_int_equal(kem->check_dk(dk, kem->dk_bytes), 0);
+        assert_int_equal(kem->check_dk(dk, kem->dk_bytes - 1), PQPAN_ERR_BAD_LENGTH);
+        dk[kem->dk_bytes - 100] ^= 1; /* inside the ek copy */
+        memset(k, 0xAA, 32);
+        assert_int_equal(kem->check_dk(dk, kem->dk_bytes), PQPAN_ERR_BAD_KEY);
+        assert_int_equal(kem->decaps(k, c, dk), PQPAN_ERR_BAD_KEY);
+        assert_true(is_all_zero(k, 32));
+        assert_int_equal(kem->decaps(k, c, NULL), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->encaps_derand(c, k, NULL, m), PQPAN_ERR_INVALID_ARG);
+    }
+}
+
+static void test_descriptors(void **state)
+{
+    (void)state;
+    assert_ptr_equal(pqpan_kem_by_name("ML-KEM-768"), pqpan_kem_by_id(PQPAN_KEM_MLKEM768));
+    assert_int_equal(pqpan_kem_by_name("ML-KEM-512")->ct_bytes, 768);
+    assert_int_equal(pqpan_kem_by_name("ML-KEM-1024")->dk_bytes, 3168);
+    assert_int_equal(pqpan_kem_by_name("ML-KEM-768")->ek_bytes, 1184);
+    assert_null(pqpan_kem_by_name("ML-KEM-769"));
+    assert_null(pqpan_kem_by_name(NULL));
+    assert_null(pqpan_kem_by_id((enum pqpan_kem_id)0));
+    assert_null(pqpan_kem_at(PQPAN_KEM_COUNT));
+}
+
+/* Compress_d against exact rational rounding for every x < q (FIPS 203 eq. 4.7). */
+static void test_compress_exhaustive(void **state)
+{
+    static const unsigned ds[] = {1, 4, 5, 10, 11};
+    size_t i;
+    unsigned x;
+    (void)state;
+    for (i = 0; i < sizeof ds / sizeof ds[0]; i++) {
+        const unsigned d = ds[i];
+        for (x = 0; x < Q; x++) {
+            /* round(2^d x / q) = floor((2^(d+1) x + q) / (2q)) */
+            unsigned want = (((x << (d + 1)) + Q) / (2 * Q)) % (1u << d);
+            assert_int_equal(pqpan_mlkem_compress((uint16_t)x, d), want);
+        }
+    }
+}
+
+/* NTT-domain multiplication against schoolbook multiplication in Z_q[X]/(X^256 + 1). */
+static void test_ntt_multiplication(void **state)
+{
+    struct mlkem_poly a, b, r;
+    int16_t cache[128];
+    int32_t acc[256];
+    int64_t want[256];
+    uint64_t seed = 99;
+    int trial, i, j;
+    (void)state;
+    for (trial = 0; trial < 20; trial++) {
+        for (i = 0; i < 256; i++) {
+            a.c[i] = (int16_t)(splitmix64(&seed) % Q);
+            b.c[i] = (int16_t)(splitmix64(&seed) % Q);
+            want[i] = 0;
+        }
+        for (i = 0; i < 256; i++) {
+            for (j = 0; j < 256; j++) {
+                int64_t p = (int64_t)a.c[i] * b.c[j];
+                if (i + j < 256) {
+                    want[i + j] += p;
+                } else {
+                    want[i + j - 256] -= p;
+                }
+            }
+        }
+        pqpan_mlkem_ntt(a.c);
+        pqpan_mlkem_ntt(b.c);
+        pqpan_mlkem_poly_reduce(&a);
+        pqpan_mlkem_poly_reduce(&b);
+        pqpan_mlkem_mulcache(cache, b.c);
+        memset(acc, 0, sizeof acc);
+        pqpan_mlkem_basemul_acc(acc, a.c, b.c, cache);
+        pqpan_mlkem_poly_from_acc(&r, acc);
+        pqpan_mlkem_invntt(r.c);
+        for (i = 0; i < 256; i++) {
+            int64_t w = ((want[i] % Q) + Q) % Q;
+            int64_t g = ((r.c[i] % Q) + Q) % Q;
+            assert_int_equal(g, w);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_acvp_keygen),
+        cmocka_unit_test(test_acvp_encap_decap),
+        cmocka_unit_test(test_round_trip_random),
+        cmocka_unit_test(test_randomized_api),
+        cmocka_unit_test(test_bad_keys_rejected),
+        cmocka_unit_test(test_descriptors),
+        cmocka_unit_test(test_compress_exhaustive),
+        cmocka_unit_test(test_ntt_multiplication),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
