@@ -9,6 +9,7 @@
 #include "pqpan/kem.h"
 #include "pqpan/kmac.h"
 #include "pqpan/ledger.h"
+#include "pqpan/pqke.h"
 #include "pqpan/sha3.h"
 #include "pqpan/trace.h"
 
