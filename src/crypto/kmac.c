@@ -5,8 +5,6 @@
 
 #include "pqpan/common.h"
 
-/* The largest byte length whose bit length fits in 64 bits. */
-#define MAX_STRING_BYTES (UINT64_MAX >> 3)
 /* left_encode / right_encode of a 64-bit value: at most 8 value bytes + 1 length byte. */
 #define ENCODE_MAX_BYTES 9
 
@@ -46,9 +44,11 @@ static size_t right_encode(uint8_t out[ENCODE_MAX_BYTES], uint64_t x)
     return n + 1;
 }
 
+/* 1 if the bit length 8 * len fits in 64 bits, i.e. len < 2^61. Two shifts, each narrower
+ * than any size_t, so the test is well defined (and always true) for a 32-bit size_t. */
 static int string_len_ok(size_t len)
 {
-    return (uint64_t)len <= MAX_STRING_BYTES;
+    return (len >> 30 >> 31) == 0;
 }
 
 /* Absorbs encode_string(S) = left_encode(len(S) in bits) || S (SP 800-185 §2.3.2) and
