@@ -12,7 +12,8 @@
  * pointers (a struct copy clones a party), are sized at compile time for ML-KEM-1024, and
  * take randomness through pqpan_rng_fn at the call that needs it. Any error moves a party
  * to the terminal FAILED state, wipes its secrets and zeroes every output; a session key
- * is released only in state DONE, after the peer's confirmation tag has verified. */
+ * is released only in state DONE, after the peer's confirmation tag has verified.
+ * Input and output buffers of one call must not overlap. */
 #ifndef PQPAN_PQKE_H
 #define PQPAN_PQKE_H
 
@@ -76,6 +77,8 @@ struct pqpan_pqke_sizes {
 struct pqpan_pqke_sizes pqpan_pqke_suite_sizes(unsigned suite);
 /* "ML-KEM-768" etc., or NULL for an unknown suite. */
 const char *pqpan_pqke_suite_name(unsigned suite);
+/* The suite that uses a KEM (enum pqpan_kem_id of kem.h), or 0 if none does. */
+unsigned pqpan_pqke_suite_for_kem(enum pqpan_kem_id kem);
 
 /* ---- Message codecs (one parse/write pair per message) ----
  * A parsed message points into the caller's input buffer (valid while that buffer is).

@@ -44,6 +44,17 @@ struct pqpan_pqke_sizes pqpan_pqke_suite_sizes(unsigned suite)
     return s;
 }
 
+unsigned pqpan_pqke_suite_for_kem(enum pqpan_kem_id kem)
+{
+    size_t i;
+    for (i = 0; i < sizeof suite_rows / sizeof suite_rows[0]; i++) {
+        if (suite_rows[i].kem == kem) {
+            return suite_rows[i].suite;
+        }
+    }
+    return 0;
+}
+
 const char *pqpan_pqke_suite_name(unsigned suite)
 {
     const struct pqpan_kem *kem = suite_kem(suite);
