@@ -2,13 +2,16 @@
 #ifndef PQPAN_PQPAN_H
 #define PQPAN_PQPAN_H
 
+#include "pqpan/ble.h"
 #include "pqpan/ble_pdu.h"
 #include "pqpan/common.h"
 #include "pqpan/energy.h"
 #include "pqpan/error.h"
+#include "pqpan/ieee802154.h"
 #include "pqpan/kem.h"
 #include "pqpan/kmac.h"
 #include "pqpan/ledger.h"
+#include "pqpan/pcap.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sha3.h"
 #include "pqpan/trace.h"
