@@ -6,5 +6,7 @@
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
+int cmd_profiles_run(int argc, char **argv);
+void cmd_profiles_help(FILE *out);
 
 #endif

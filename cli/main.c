@@ -8,6 +8,7 @@
 
 const struct cli_command cli_commands[] = {
     {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
+    {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
     {NULL, NULL, NULL, NULL},
 };
 
