@@ -443,7 +443,7 @@ static const struct field fields[] = {
     {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(empty_pdus_tx), 0},
     {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL, F_ULL, ROW_OFF(att_pdus_tx), 0},
     {"events", "connection events, all", GROUP_DETAIL, F_ULL, ROW_OFF(events), 0},
-    {"idle_events", "  of which idle (crypto running)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
+    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
      0},
 };
 
