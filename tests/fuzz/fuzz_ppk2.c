@@ -8,7 +8,7 @@
 
 #include "pqpan/trace.h"
 
-static uint64_t ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
+static struct pqpan_trace_bin ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
 
 struct fuzz_ctx {
     struct pqpan_trace trace;
