@@ -266,7 +266,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
         smp.current_ua = env->in.profile.sleep_ua + ua[k];
         smp.channels = PQPAN_PPK2_CHANNELS;
         for (c = 0; c < PQPAN_PPK2_CHANNELS; c++) {
-            smp.digital[c] = (uint8_t)((dig[k] >> (unsigned)c) & 1u);
+            smp.digital[c] = (uint8_t)(((unsigned)dig[k] >> (unsigned)c) & 1u);
         }
         if (pqpan_ppk2_write_row(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &smp, &w) != PQPAN_OK ||
             fwrite(line, 1, w, f) != w) {
