@@ -26,6 +26,9 @@ void cli_estimate_help(FILE *out)
             "link options:\n"
             "  --kem NAME             ML-KEM-512, ML-KEM-768, ML-KEM-1024, or %s for the LE Secure\n"
             "                         Connections pairing baseline (default ML-KEM-768)\n"
+            "  --protocol study|pqpan  study: raw ek and ct as in the study's prototype; pqpan:\n"
+            "                         pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on\n"
+            "                         both sides) and key confirmation (default study)\n"
             "  --phy 1M|2M|S2|S8      LE PHY; S2/S8 = LE Coded (default 1M)\n"
             "  --att-mtu N            ATT_MTU after the MTU exchange, 23..517 (default 403)\n"
             "  --ll-octets N          LL data payload octets, 27..251; > 27 = DLE (default 27)\n"
@@ -81,6 +84,9 @@ static int link_opt(struct estimate_opts *o, const char *opt, const char *v)
     int bad = 0;
     if (strcmp(opt, "--kem") == 0) {
         o->kem = v;
+    } else if (strcmp(opt, "--protocol") == 0) {
+        bad = strcmp(v, "study") != 0 && strcmp(v, "pqpan") != 0;
+        c->protocol = strcmp(v, "pqpan") == 0 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
     } else if (strcmp(opt, "--phy") == 0) {
         bad = pqpan_ble_phy_parse(&c->phy, v) != PQPAN_OK;
     } else if (strcmp(opt, "--att-mtu") == 0) {
@@ -150,10 +156,10 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
                         const struct model_row rows[MODEL_SIDES])
 {
     const struct model_row *r = &rows[0];
-    printf("pqpan estimate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
-           "CI %.2f ms,\n  KeyGen+Decaps on the %s, %s link\n",
-           r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
-           r->ci_ms, r->keygen_side, o->cfg.encrypted ? "encrypted" : "unencrypted");
+    printf("pqpan estimate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s),\n"
+           "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
+           r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
+           r->transfer, r->ci_ms, r->keygen_side, o->cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, "  ");
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
