@@ -6,5 +6,9 @@
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
+int cli_kem_run(int argc, char **argv);
+void cli_kem_help(FILE *out);
+int cli_bench_run(int argc, char **argv);
+void cli_bench_help(FILE *out);
 
 #endif
