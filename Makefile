@@ -3,11 +3,12 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 BUILD_FUZZ ?= build-fuzz
+BUILD_M4   ?= build-m4
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build run test test-unit test-asan test-fuzz bench install clean
+.PHONY: all deps build run test test-unit test-asan test-fuzz bench m4 bench-m4 install clean
 
 all: build
 
@@ -43,8 +44,19 @@ bench: build
 	./$(BUILD)/pqpan bench kem
 	scripts/bench_kem.sh ./$(BUILD)/pqpan
 
+# Cortex-M4 cross build of the portable core (CMakePresets.json `cortex-m4`, -Os; the
+# `cortex-m4-o2` preset builds build-m4-o2 with -O2). Its QEMU tests run in `make test`.
+m4: deps
+	cmake --preset cortex-m4 >/dev/null
+	cmake --build $(BUILD_M4) -j $(JOBS)
+
+# Code size, stack and instruction counts per operation on the Cortex-M4 (QEMU):
+# writes docs/M4.md and data/cycles/pqpan_m4.csv.
+bench-m4: build
+	scripts/bench_m4.sh $(BUILD)
+
 install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) out
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_M4) $(BUILD_M4)-o2 out

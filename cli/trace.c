@@ -141,7 +141,7 @@ static int parse_phases(struct pqpan_trace_config *cfg, const char *list)
 static int parse_ms(const char *s, int64_t *ns)
 {
     double ms;
-    if (cli_parse_double(s, -9e12, 9e12, &ms) != 0) {
+    if (cli_parse_double(s, -(double)PQPAN_PPK2_TIME_MAX_MS, (double)PQPAN_PPK2_TIME_MAX_MS, &ms) != 0) {
         return -1;
     }
     *ns = (int64_t)llround(ms * 1e6);
@@ -359,6 +359,14 @@ static const char *baseline_source(const struct pqpan_trace_config *cfg)
     return names[cfg->baseline];
 }
 
+/* Table column width: the label, at least 9 characters for counts and 11 for values. */
+static int column_width(const struct out_field *f)
+{
+    int min = f->type == FIELD_U64 ? 9 : 11;
+    int len = (int)strlen(f->label);
+    return len > min ? len : min;
+}
+
 static void print_table_row(const struct pqpan_trace_stats *st)
 {
     size_t i;
@@ -366,10 +374,9 @@ static void print_table_row(const struct pqpan_trace_stats *st)
     for (i = 0; i < N_PHASE_FIELDS; i++) {
         const struct out_field *f = &phase_fields[i];
         if (f->type == FIELD_U64) {
-            printf(" %*llu", (int)strlen(f->label) > 9 ? (int)strlen(f->label) : 9,
-                   (unsigned long long)field_u64(st, f));
+            printf(" %*llu", column_width(f), (unsigned long long)field_u64(st, f));
         } else {
-            printf(" %*.3f", (int)strlen(f->label) > 11 ? (int)strlen(f->label) : 11, field_f3(st, f));
+            printf(" %*.3f", column_width(f), field_f3(st, f));
         }
     }
     printf("\n");
@@ -388,9 +395,7 @@ static void print_table(const struct summary *s)
            PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
     printf("%-10s", "phase");
     for (i = 0; i < N_PHASE_FIELDS; i++) {
-        const struct out_field *f = &phase_fields[i];
-        int w = f->type == FIELD_U64 ? 9 : 11;
-        printf(" %*s", (int)strlen(f->label) > w ? (int)strlen(f->label) : w, f->label);
+        printf(" %*s", column_width(&phase_fields[i]), phase_fields[i].label);
     }
     printf("\n");
     print_table_row(&r->total);

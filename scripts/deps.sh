@@ -16,6 +16,9 @@ libcmocka-dev              unit tests
 libcjson-dev               JSON: ACVP vectors, device profiles
 valgrind                   constant-time tests, instruction counts
 gnuplot-nox                figures (reproduce --out)
+gcc-arm-none-eabi          Cortex-M4 cross build (make m4, QEMU tests)
+libnewlib-arm-none-eabi    Cortex-M4: memcpy/memset from newlib-nano
+qemu-system-arm            Cortex-M4 tests and instruction counts (mps2-an386)
 time                       integration: peak RSS of pqpan trace (/usr/bin/time)
 "
 

@@ -27,6 +27,21 @@
 #define PQPAN_PPK2_LINE_MAX 256
 #define PQPAN_PPK2_CHANNELS 8
 
+/* The PPK2 samples at up to 100 kS/s, 10 us between rows (nRF Connect Power Profiler
+ * app, pc-nrfconnect-ppk data-logger reducer: samplingTime 10 us, maxSampleFreq 10^5;
+ * the SenSys '26 study's captures used 100 kHz). The rate pqpan's simulator writes. */
+#define PQPAN_PPK2_SAMPLE_PERIOD_NS 10000
+
+/* Digital channels as pqpan's simulator drives them (simulate --trace) and calibration
+ * reads them: D0 high during a crypto operation, D1 high while the radio is active. */
+#define PQPAN_PPK2_CH_CRYPTO 0
+#define PQPAN_PPK2_CH_RADIO 1
+
+/* Largest |timestamp| accepted, in ms (about 127 years): the difference of any two
+ * timestamps in ns still fits in an int64_t. */
+#define PQPAN_PPK2_TIME_MAX_MS 4000000000000LL
+#define PQPAN_PPK2_TIME_MAX_NS (PQPAN_PPK2_TIME_MAX_MS * 1000000LL)
+
 /* Parser flag: skip and count bad data rows instead of stopping at the first one. */
 #define PQPAN_PPK2_LENIENT 1u
 
@@ -52,7 +67,7 @@ enum pqpan_ppk2_error {
     PQPAN_PPK2_E_NONE = 0,
     PQPAN_PPK2_E_HEADER,          /* first line is none of the four known headers */
     PQPAN_PPK2_E_NUMBER,          /* timestamp or current is not a decimal number */
-    PQPAN_PPK2_E_RANGE,           /* a number out of range (|t| >= 9e12 ms, |I| >= 1e15 uA) */
+    PQPAN_PPK2_E_RANGE,           /* |t| > PQPAN_PPK2_TIME_MAX_MS or |I| >= 1e15 uA */
     PQPAN_PPK2_E_DIGITAL,         /* a digital field that is not 0, 1, - or X */
     PQPAN_PPK2_E_DIGITAL_MISMATCH,/* D0-D7 and D0..D7 columns of one row disagree */
     PQPAN_PPK2_E_COLUMNS,         /* wrong number of columns for the header */
@@ -224,7 +239,7 @@ struct pqpan_trace_result {
 PQPAN_MUST_CHECK int pqpan_trace_init(struct pqpan_trace *t, const struct pqpan_trace_config *cfg,
                                       uint64_t *ws, size_t ws_len);
 
-/* Adds one sample (times must not decrease). PQPAN_ERR_UNSUPPORTED if a DIGITAL phase is
+/* Adds one sample (times must not decrease and stay within +-PQPAN_PPK2_TIME_MAX_NS). PQPAN_ERR_UNSUPPORTED if a DIGITAL phase is
  * configured and the sample carries no digital channels. */
 PQPAN_MUST_CHECK int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws,
                                      const struct pqpan_ppk2_sample *s);

@@ -5,7 +5,6 @@
 
 #define MAX_FIELDS 11                       /* Timestamp, Current, D0-D7, D0..D7 */
 #define NS_PER_MS 1000000
-#define TIME_INT_MAX_MS 9000000000000ULL    /* 9e12 ms: the ns value stays below 2^63 */
 #define CURRENT_INT_DIGITS_MAX 15           /* |I| < 1e15 uA */
 #define MANTISSA_DIGITS_MAX 18              /* < 2^63; exact in a double up to 2^53 */
 #define MILLI_LIMIT 1000000000000000000ULL  /* 1e15 uA in units of 1e-3 uA */
@@ -80,7 +79,7 @@ static enum pqpan_ppk2_error parse_time_ns(const char *s, size_t len, int64_t *o
     }
     for (i = 0; i < d.int_len; i++) {
         ms = ms * 10u + (uint64_t)(d.int_digits[i] - '0');
-        if (ms > TIME_INT_MAX_MS) {
+        if (ms > (uint64_t)PQPAN_PPK2_TIME_MAX_MS) {
             return PQPAN_PPK2_E_RANGE;
         }
     }
@@ -89,6 +88,9 @@ static enum pqpan_ppk2_error parse_time_ns(const char *s, size_t len, int64_t *o
     }
     if (d.frac_len > 6 && d.frac_digits[6] >= '5') {
         frac++;
+    }
+    if (ms == (uint64_t)PQPAN_PPK2_TIME_MAX_MS && frac > 0) {
+        return PQPAN_PPK2_E_RANGE;
     }
     *out = (int64_t)(ms * NS_PER_MS + frac);
     if (d.neg) {

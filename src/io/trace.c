@@ -178,7 +178,8 @@ int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws, const struct pqpan_ppk2
     if (t == NULL || ws == NULL || s == NULL || !(s->current_ua > -1e15 && s->current_ua < 1e15)) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    if (t->have_prev && s->time_ns < t->prev.time_ns) {
+    if (s->time_ns < -PQPAN_PPK2_TIME_MAX_NS || s->time_ns > PQPAN_PPK2_TIME_MAX_NS ||
+        (t->have_prev && s->time_ns < t->prev.time_ns)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (s->channels == 0 && needs_digital(&t->cfg)) {

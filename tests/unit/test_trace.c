@@ -196,6 +196,8 @@ static const struct error_case error_cases[] = {
     {"Timestamp(ms),Current(uA)\n0,1.000\n1,12.\n", PQPAN_PPK2_E_NUMBER, 3},
     {"Timestamp(ms),Current(uA)\n0, 1.000\n", PQPAN_PPK2_E_NUMBER, 2},
     {"Timestamp(ms),Current(uA)\n99999999999999,1.000\n", PQPAN_PPK2_E_RANGE, 2},
+    {"Timestamp(ms),Current(uA)\n-4000000000000.0000005,1.000\n", PQPAN_PPK2_E_RANGE, 2},
+    {"Timestamp(ms),Current(uA)\n4000000000000,1\n4000000000000.000001,1\n", PQPAN_PPK2_E_RANGE, 3},
     {"Timestamp(ms),Current(uA)\n0,1000000000000000\n", PQPAN_PPK2_E_RANGE, 2},
     {"Timestamp(ms),Current(uA),D0-D7\n0,1.000,0000000\n", PQPAN_PPK2_E_DIGITAL, 2},
     {"Timestamp(ms),Current(uA),D0-D7\n0,1.000,0000000x\n", PQPAN_PPK2_E_DIGITAL, 2},
@@ -609,6 +611,8 @@ static void test_analysis_rejects_bad_use(void **state)
     s.time_ns = 10;
     assert_int_equal(pqpan_trace_add(&t, ws, &s), 0);
     s.time_ns = 9;
+    assert_int_equal(pqpan_trace_add(&t, ws, &s), PQPAN_ERR_INVALID_ARG);
+    s.time_ns = PQPAN_PPK2_TIME_MAX_NS + 1;
     assert_int_equal(pqpan_trace_add(&t, ws, &s), PQPAN_ERR_INVALID_ARG);
 }
 

@@ -1,0 +1,236 @@
+/* Bluetooth LE bytes on the air: CRC-24, link-layer data and control PDUs, the CONNECT_IND
+ * advertising PDU, L2CAP (basic frames, LE credit-based K-frames and signaling) and ATT
+ * PDUs. One write/parse pair per PDU (NimBLE's ble_att_*_write/_parse habit); every
+ * multi-octet field little-endian through explicit codecs; every parser checks lengths
+ * first. Sizes and timing of the same PDUs (airtime, T_IFS, limits) live in ble.h; this
+ * header is only about their bytes. */
+#ifndef PQPAN_BLE_PDU_H
+#define PQPAN_BLE_PDU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pqpan/error.h"
+
+/* ---- Link layer: Core v5.4 Vol 6 Part B ------------------------------------------- */
+
+#define PQPAN_LL_CRC_BYTES 3             /* §2.1.4 */
+#define PQPAN_LL_AA_BYTES 4              /* §2.1.2 */
+#define PQPAN_LL_HDR_BYTES 2             /* §2.4: 16-bit data PDU header */
+#define PQPAN_LL_DATA_MAX_PAYLOAD 251    /* §2.4: Length field 0..251 (no MIC) */
+#define PQPAN_LL_DATA_MIN_PAYLOAD 27     /* §4.5.10: connInitialMaxTxOctets */
+#define PQPAN_LL_ADV_AA 0x8E89BED6u      /* §2.1.2: advertising physical channel AA */
+#define PQPAN_LL_ADV_CRC_INIT 0x555555u  /* §3.1.1: CRC preset on the advertising channels */
+/* Longest LL packet without preamble: AA + header + payload + CRC. */
+#define PQPAN_LL_PACKET_MAX (PQPAN_LL_AA_BYTES + PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_CRC_BYTES)
+
+/* LLID values of the data physical channel PDU header (§2.4, Table 2.15). */
+enum pqpan_ll_llid {
+    PQPAN_LLID_CONTINUE = 1, /* continuation fragment of an L2CAP message, or an empty PDU */
+    PQPAN_LLID_START = 2,    /* start of an L2CAP message, or a complete one */
+    PQPAN_LLID_CONTROL = 3   /* LL control PDU */
+};
+
+/* Data PDU header fields (§2.4, Figure 2.13). */
+struct pqpan_ll_hdr {
+    uint8_t llid;   /* enum pqpan_ll_llid */
+    uint8_t nesn;   /* next expected sequence number, 0/1 */
+    uint8_t sn;     /* sequence number, 0/1 */
+    uint8_t md;     /* more data, 0/1 */
+    uint8_t length; /* payload octets, 0..251 */
+};
+
+/* LL control PDU opcodes used by the simulator (§2.4.2, Table 2.18). */
+enum pqpan_ll_ctrl_opcode {
+    PQPAN_LL_LENGTH_REQ = 0x14,
+    PQPAN_LL_LENGTH_RSP = 0x15,
+    PQPAN_LL_PHY_REQ = 0x16,
+    PQPAN_LL_PHY_RSP = 0x17,
+    PQPAN_LL_PHY_UPDATE_IND = 0x18
+};
+
+/* PHY bit masks of LL_PHY_REQ/RSP and LL_PHY_UPDATE_IND (§2.4.2.22, §2.4.2.23). */
+#define PQPAN_LL_PHY_1M 0x01u
+#define PQPAN_LL_PHY_2M 0x02u
+#define PQPAN_LL_PHY_CODED 0x04u
+
+/* CtrData of LL_LENGTH_REQ/RSP (§2.4.2.21): 8 octets. */
+#define PQPAN_LL_LENGTH_CTR_BYTES 9
+struct pqpan_ll_length {
+    uint16_t max_rx_octets;
+    uint16_t max_rx_time_us;
+    uint16_t max_tx_octets;
+    uint16_t max_tx_time_us;
+};
+
+/* LL_PHY_REQ/RSP (§2.4.2.22): TX_PHYS, RX_PHYS; LL_PHY_UPDATE_IND (§2.4.2.23):
+ * PHY_C_TO_P, PHY_P_TO_C, Instant. */
+#define PQPAN_LL_PHY_REQ_CTR_BYTES 3
+#define PQPAN_LL_PHY_UPDATE_CTR_BYTES 5
+struct pqpan_ll_phy_update {
+    uint8_t phy_c_to_p;
+    uint8_t phy_p_to_c;
+    uint16_t instant;
+};
+
+/* CRC-24 over a PDU (header + payload) with the LFSR of Vol 6 Part B §3.1.1
+ * (x^24 + x^10 + x^9 + x^6 + x^4 + x^3 + x + 1, preset crc_init, bits in air order).
+ * The result r is such that its three little-endian bytes (r, r>>8, r>>16) are the CRC
+ * octets as they follow the PDU in a de-whitened capture. */
+uint32_t pqpan_crc24_compute(uint32_t crc_init, const uint8_t *pdu, size_t len);
+
+/* Appends the 3 CRC octets of pdu[0..len) at pdu[len..len+3). */
+void pqpan_crc24_append(uint32_t crc_init, uint8_t *pdu, size_t len);
+
+/* 1 if the 3 octets after pdu[0..len) are its CRC, else 0. */
+int pqpan_crc24_check(uint32_t crc_init, const uint8_t *pdu, size_t len);
+
+/* Data PDU header codec (§2.4). write: PQPAN_ERR_INVALID_ARG on a field out of range. */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_hdr_write(uint8_t out[PQPAN_LL_HDR_BYTES],
+                                            const struct pqpan_ll_hdr *h);
+/* parse: PQPAN_ERR_BAD_LENGTH if len < 2 or the Length field exceeds len - 2 or 251;
+ * PQPAN_ERR_MALFORMED if LLID is 0 (reserved). */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_hdr_parse(struct pqpan_ll_hdr *h, const uint8_t *in,
+                                            size_t len);
+
+/* LL control PDUs: opcode + CtrData into out[0..cap), *written set. */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_length_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                               const struct pqpan_ll_length *l,
+                                               size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_length_parse(struct pqpan_ll_length *l, const uint8_t *in,
+                                               size_t len);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_phy_req_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                                uint8_t tx_phys, uint8_t rx_phys,
+                                                size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_phy_update_write(uint8_t *out, size_t cap,
+                                                   const struct pqpan_ll_phy_update *u,
+                                                   size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_phy_update_parse(struct pqpan_ll_phy_update *u,
+                                                   const uint8_t *in, size_t len);
+
+/* ---- CONNECT_IND: Vol 6 Part B §2.3.3.1 ------------------------------------------- */
+
+#define PQPAN_CONNECT_IND_PAYLOAD 34 /* InitA 6 + AdvA 6 + LLData 22 */
+#define PQPAN_CONNECT_IND_PDU (PQPAN_LL_HDR_BYTES + PQPAN_CONNECT_IND_PAYLOAD)
+
+struct pqpan_connect_ind {
+    uint8_t init_addr[6];     /* InitA, little-endian as on the air */
+    uint8_t adv_addr[6];      /* AdvA */
+    uint8_t tx_add_random;    /* TxAdd: InitA is a random address */
+    uint8_t rx_add_random;    /* RxAdd: AdvA is a random address */
+    uint32_t access_address;
+    uint32_t crc_init;        /* 24 bits */
+    uint8_t win_size;         /* units of 1.25 ms */
+    uint16_t win_offset;      /* units of 1.25 ms */
+    uint16_t interval;        /* units of 1.25 ms, 6..3200 */
+    uint16_t latency;
+    uint16_t timeout;         /* units of 10 ms, 10..3200 */
+    uint8_t chm[5];           /* channel map, bit n = data channel n used */
+    uint8_t hop;              /* 5..16 */
+    uint8_t sca;              /* 0..7 */
+};
+
+/* Writes the advertising PDU (header + payload, no AA, no CRC) into out. */
+PQPAN_MUST_CHECK int pqpan_connect_ind_write(uint8_t out[PQPAN_CONNECT_IND_PDU],
+                                             const struct pqpan_connect_ind *c);
+PQPAN_MUST_CHECK int pqpan_connect_ind_parse(struct pqpan_connect_ind *c, const uint8_t *in,
+                                             size_t len);
+
+/* ---- L2CAP: Core v5.4 Vol 3 Part A ------------------------------------------------ */
+
+#define PQPAN_L2CAP_HDR_BYTES 4          /* §3.1: Length, Channel ID */
+#define PQPAN_L2CAP_SDU_LEN_BYTES 2      /* §3.4.2: SDU Length of the first K-frame */
+#define PQPAN_L2CAP_CID_ATT 0x0004u      /* §2.1, Table 2.3 */
+#define PQPAN_L2CAP_CID_LE_SIGNALING 0x0005u
+#define PQPAN_L2CAP_SIG_HDR_BYTES 4      /* §4: Code, Identifier, Length */
+
+/* LE signaling codes (§4, Table 4.2). */
+enum pqpan_l2cap_sig_code {
+    PQPAN_L2CAP_LE_CREDIT_CONN_REQ = 0x14, /* §4.22 */
+    PQPAN_L2CAP_LE_CREDIT_CONN_RSP = 0x15, /* §4.23 */
+    PQPAN_L2CAP_FLOW_CONTROL_CREDIT = 0x16 /* §4.24 */
+};
+#define PQPAN_L2CAP_LE_CREDIT_CONN_REQ_BYTES 10
+#define PQPAN_L2CAP_LE_CREDIT_CONN_RSP_BYTES 10
+#define PQPAN_L2CAP_FLOW_CONTROL_CREDIT_BYTES 4
+
+struct pqpan_l2cap_hdr {
+    uint16_t length; /* information payload octets */
+    uint16_t cid;
+};
+
+/* LE Credit Based Connection Request/Response fields (§4.22, §4.23). */
+struct pqpan_l2cap_le_conn {
+    uint16_t psm;      /* request only */
+    uint16_t cid;      /* source CID (request) or destination CID (response) */
+    uint16_t mtu;
+    uint16_t mps;
+    uint16_t credits;
+    uint16_t result;   /* response only */
+};
+
+struct pqpan_l2cap_sig {
+    uint8_t code;
+    uint8_t identifier;
+    uint16_t length;
+};
+
+PQPAN_MUST_CHECK int pqpan_l2cap_pdu_hdr_write(uint8_t out[PQPAN_L2CAP_HDR_BYTES],
+                                               const struct pqpan_l2cap_hdr *h);
+/* parse: needs 4 octets; does not check Length against the bytes that follow. */
+PQPAN_MUST_CHECK int pqpan_l2cap_pdu_hdr_parse(struct pqpan_l2cap_hdr *h, const uint8_t *in,
+                                               size_t len);
+/* A whole signaling C-frame payload (command header + data) for the three LE commands. */
+PQPAN_MUST_CHECK int pqpan_l2cap_pdu_le_conn_write(uint8_t *out, size_t cap, uint8_t code,
+                                                   uint8_t identifier,
+                                                   const struct pqpan_l2cap_le_conn *c,
+                                                   size_t *written);
+PQPAN_MUST_CHECK int pqpan_l2cap_pdu_credit_write(uint8_t *out, size_t cap, uint8_t identifier,
+                                                  uint16_t cid, uint16_t credits,
+                                                  size_t *written);
+/* Parses the command header; for the three LE codes also their data into c (for
+ * FLOW_CONTROL_CREDIT: c->cid and c->credits). PQPAN_ERR_UNSUPPORTED for other codes. */
+PQPAN_MUST_CHECK int pqpan_l2cap_pdu_sig_parse(struct pqpan_l2cap_sig *s,
+                                               struct pqpan_l2cap_le_conn *c,
+                                               const uint8_t *in, size_t len);
+
+/* ---- ATT: Core v5.4 Vol 3 Part F §3.4 --------------------------------------------- */
+
+enum pqpan_att_opcode {
+    PQPAN_ATT_EXCHANGE_MTU_REQ = 0x02,    /* §3.4.2.1 */
+    PQPAN_ATT_EXCHANGE_MTU_RSP = 0x03,    /* §3.4.2.2 */
+    PQPAN_ATT_WRITE_REQ = 0x12,           /* §3.4.5.1 */
+    PQPAN_ATT_WRITE_RSP = 0x13,           /* §3.4.5.2 */
+    PQPAN_ATT_PREPARE_WRITE_REQ = 0x16,   /* §3.4.6.1 */
+    PQPAN_ATT_PREPARE_WRITE_RSP = 0x17,   /* §3.4.6.2 */
+    PQPAN_ATT_EXECUTE_WRITE_REQ = 0x18,   /* §3.4.6.3 */
+    PQPAN_ATT_EXECUTE_WRITE_RSP = 0x19,   /* §3.4.6.4 */
+    PQPAN_ATT_HANDLE_VALUE_NTF = 0x1B,    /* §3.4.7.1 */
+    PQPAN_ATT_HANDLE_VALUE_IND = 0x1D,    /* §3.4.7.2 */
+    PQPAN_ATT_HANDLE_VALUE_CFM = 0x1E,    /* §3.4.7.3 */
+    PQPAN_ATT_WRITE_CMD = 0x52            /* §3.4.5.3 */
+};
+
+#define PQPAN_ATT_DEFAULT_MTU 23   /* Vol 3 Part G §5.2.1: ATT_MTU for LE */
+#define PQPAN_ATT_MAX_MTU 517      /* Vol 3 Part F §3.2.9: attribute value ≤ 512 + 5 */
+
+/* One decoded ATT PDU; which fields matter depends on the opcode. value points into the
+ * parsed buffer (no copy). */
+struct pqpan_att_pdu {
+    uint8_t opcode;
+    uint16_t handle;     /* writes, prepare writes, notifications, indications */
+    uint16_t offset;     /* prepare write req/rsp */
+    uint16_t mtu;        /* exchange MTU req/rsp */
+    uint8_t flags;       /* execute write req: 0 cancel, 1 write */
+    const uint8_t *value;
+    size_t value_len;
+};
+
+/* Writes an ATT PDU into out[0..cap) from p (value copied). PQPAN_ERR_UNSUPPORTED for an
+ * opcode not listed above, PQPAN_ERR_BUFFER_TOO_SMALL if it does not fit. */
+PQPAN_MUST_CHECK int pqpan_att_pdu_write(uint8_t *out, size_t cap, const struct pqpan_att_pdu *p,
+                                         size_t *written);
+/* Parses one ATT PDU (fixed parts length-checked per opcode). */
+PQPAN_MUST_CHECK int pqpan_att_pdu_parse(struct pqpan_att_pdu *p, const uint8_t *in, size_t len);
+
+#endif

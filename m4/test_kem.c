@@ -1,0 +1,103 @@
+/* ML-KEM on the Cortex-M4 against the NIST ACVP vectors embedded at build time
+ * (m4/gen_acvp.cmake): keyGen (FIPS 203 Alg. 16), encapsulation (Alg. 17), decapsulation
+ * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
+ * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set. */
+#include <string.h>
+
+#include "acvp_kat.h"
+#include "check.h"
+#include "kem_table.h"
+
+static int equal(const uint8_t *a, const uint8_t *b, size_t len)
+{
+    return memcmp(a, b, len) == 0;
+}
+
+static void keygen(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, const struct pqpan_m4_kat_level *lv)
+{
+    uint8_t ek[PQPAN_M4_MAX_EK], dk[PQPAN_M4_MAX_DK];
+    for (size_t i = 0; i < lv->n_keygen; i++) {
+        const struct pqpan_m4_kat_keygen *v = &lv->keygen[i];
+        int rc = kem->keypair_derand(ek, dk, v->d, v->z);
+        pqpan_m4_check(t, rc == 0 && equal(ek, v->ek, kem->ek_bytes) && equal(dk, v->dk, kem->dk_bytes),
+                       "keyGen", v->tc_id);
+    }
+}
+
+static void encaps(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, const struct pqpan_m4_kat_level *lv)
+{
+    uint8_t ct[PQPAN_M4_MAX_CT], ss[32];
+    for (size_t i = 0; i < lv->n_encaps; i++) {
+        const struct pqpan_m4_kat_encaps *v = &lv->encaps[i];
+        int rc = kem->encaps_derand(ct, ss, v->ek, v->m);
+        pqpan_m4_check(t, rc == 0 && equal(ct, v->c, kem->ct_bytes) && equal(ss, v->k, 32), "encapsulation",
+                       v->tc_id);
+    }
+}
+
+static void decaps(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, const struct pqpan_m4_kat_level *lv)
+{
+    uint8_t ss[32];
+    for (size_t i = 0; i < lv->n_decaps; i++) {
+        const struct pqpan_m4_kat_decaps *v = &lv->decaps[i];
+        int rc = kem->decaps(ss, v->c, v->dk);
+        pqpan_m4_check(t, rc == 0 && equal(ss, v->k, 32), "decapsulation", v->tc_id);
+    }
+}
+
+/* §7.2 through the fixed-size API: an ACVP key of the wrong length is refused by its
+ * length alone; a key of the right length must give the expected result, and a failure
+ * must come with zeroed outputs. */
+static int encaps_rejects(const struct pqpan_m4_kem *kem, const uint8_t *ek)
+{
+    static const uint8_t m[32] = {1};
+    uint8_t ct[PQPAN_M4_MAX_CT], ss[32];
+    int rc = kem->encaps_derand(ct, ss, ek, m);
+    return rc < 0 && pqpan_m4_all_zero(ct, kem->ct_bytes) && pqpan_m4_all_zero(ss, 32);
+}
+
+static void ek_check(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, const struct pqpan_m4_kat_level *lv)
+{
+    uint8_t ek[PQPAN_M4_MAX_EK];
+    for (size_t i = 0; i < lv->n_ek_check; i++) {
+        const struct pqpan_m4_kat_check *v = &lv->ek_check[i];
+        int right_length = v->key_len == kem->ek_bytes;
+        int ok = v->passed ? right_length && !encaps_rejects(kem, v->key)
+                           : !right_length || encaps_rejects(kem, v->key);
+        pqpan_m4_check(t, ok, "encapsulationKeyCheck", v->tc_id);
+    }
+    /* The modulus check itself (ByteEncode12(ByteDecode12(ek)) == ek): a valid ek whose
+     * first 12-bit coefficient is set to 4095 >= q. */
+    memcpy(ek, lv->keygen[0].ek, kem->ek_bytes);
+    ek[0] = 0xff;
+    ek[1] |= 0x0f;
+    pqpan_m4_check(t, encaps_rejects(kem, ek), "ek coefficient >= q", lv->keygen[0].tc_id);
+}
+
+/* §7.3: decapsulation with a failing key must return an error and a zeroed output. */
+static void dk_check(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, const struct pqpan_m4_kat_level *lv)
+{
+    static const uint8_t ct[PQPAN_M4_MAX_CT] = {0};
+    uint8_t ss[32];
+    for (size_t i = 0; i < lv->n_dk_check; i++) {
+        const struct pqpan_m4_kat_check *v = &lv->dk_check[i];
+        int rc = kem->decaps(ss, ct, v->key);
+        int ok = v->key_len == kem->dk_bytes && (v->passed ? rc == 0 : rc < 0 && pqpan_m4_all_zero(ss, 32));
+        pqpan_m4_check(t, ok, "decapsulationKeyCheck", v->tc_id);
+    }
+}
+
+struct pqpan_m4_tally pqpan_m4_test_kem(void)
+{
+    struct pqpan_m4_tally t = {0, 0};
+    for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
+        const struct pqpan_m4_kem *kem = &pqpan_m4_kems[l];
+        const struct pqpan_m4_kat_level *lv = &pqpan_m4_kat_levels[l];
+        keygen(&t, kem, lv);
+        encaps(&t, kem, lv);
+        decaps(&t, kem, lv);
+        ek_check(&t, kem, lv);
+        dk_check(&t, kem, lv);
+    }
+    return t;
+}

@@ -1,0 +1,132 @@
+/* Link-layer data and control PDU codecs (Core v5.4 Vol 6 Part B §2.4). */
+#include "pqpan/ble_pdu.h"
+
+#include <string.h>
+
+#include "ble/le_bytes.h"
+
+/* §2.4, Figure 2.13: LLID bits 0-1, NESN bit 2, SN bit 3, MD bit 4, CP bit 5, RFU 6-7;
+ * second octet Length. CP (CTEInfo present) is never set here. */
+int pqpan_ll_pdu_hdr_write(uint8_t out[PQPAN_LL_HDR_BYTES], const struct pqpan_ll_hdr *h)
+{
+    if (h->llid < PQPAN_LLID_CONTINUE || h->llid > PQPAN_LLID_CONTROL || h->nesn > 1 ||
+        h->sn > 1 || h->md > 1 || h->length > PQPAN_LL_DATA_MAX_PAYLOAD) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    out[0] = (uint8_t)(h->llid | (h->nesn << 2) | (h->sn << 3) | (h->md << 4));
+    out[1] = h->length;
+    return PQPAN_OK;
+}
+
+/* §2.4 */
+int pqpan_ll_pdu_hdr_parse(struct pqpan_ll_hdr *h, const uint8_t *in, size_t len)
+{
+    memset(h, 0, sizeof *h);
+    if (len < PQPAN_LL_HDR_BYTES || in[1] > PQPAN_LL_DATA_MAX_PAYLOAD ||
+        (size_t)in[1] > len - PQPAN_LL_HDR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if ((in[0] & 3u) == 0) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    h->llid = (uint8_t)(in[0] & 3u);
+    h->nesn = (uint8_t)((in[0] >> 2) & 1u);
+    h->sn = (uint8_t)((in[0] >> 3) & 1u);
+    h->md = (uint8_t)((in[0] >> 4) & 1u);
+    h->length = in[1];
+    return PQPAN_OK;
+}
+
+/* §2.4.2.21: Opcode, MaxRxOctets, MaxRxTime, MaxTxOctets, MaxTxTime. */
+int pqpan_ll_pdu_length_write(uint8_t *out, size_t cap, uint8_t opcode,
+                              const struct pqpan_ll_length *l, size_t *written)
+{
+    *written = 0;
+    if (opcode != PQPAN_LL_LENGTH_REQ && opcode != PQPAN_LL_LENGTH_RSP) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cap < PQPAN_LL_LENGTH_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = opcode;
+    put_le16(out + 1, l->max_rx_octets);
+    put_le16(out + 3, l->max_rx_time_us);
+    put_le16(out + 5, l->max_tx_octets);
+    put_le16(out + 7, l->max_tx_time_us);
+    *written = PQPAN_LL_LENGTH_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+/* §2.4.2.21; the valid ranges are those of §4.5.10 (octets 27..251, time 328..17040). */
+int pqpan_ll_pdu_length_parse(struct pqpan_ll_length *l, const uint8_t *in, size_t len)
+{
+    memset(l, 0, sizeof *l);
+    if (len != PQPAN_LL_LENGTH_CTR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if (in[0] != PQPAN_LL_LENGTH_REQ && in[0] != PQPAN_LL_LENGTH_RSP) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    l->max_rx_octets = get_le16(in + 1);
+    l->max_rx_time_us = get_le16(in + 3);
+    l->max_tx_octets = get_le16(in + 5);
+    l->max_tx_time_us = get_le16(in + 7);
+    if (l->max_rx_octets < 27 || l->max_rx_octets > 251 || l->max_tx_octets < 27 ||
+        l->max_tx_octets > 251 || l->max_rx_time_us < 328 || l->max_rx_time_us > 17040 ||
+        l->max_tx_time_us < 328 || l->max_tx_time_us > 17040) {
+        memset(l, 0, sizeof *l);
+        return PQPAN_ERR_MALFORMED;
+    }
+    return PQPAN_OK;
+}
+
+/* §2.4.2.22: Opcode, TX_PHYS, RX_PHYS. */
+int pqpan_ll_pdu_phy_req_write(uint8_t *out, size_t cap, uint8_t opcode, uint8_t tx_phys,
+                               uint8_t rx_phys, size_t *written)
+{
+    *written = 0;
+    if (opcode != PQPAN_LL_PHY_REQ && opcode != PQPAN_LL_PHY_RSP) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cap < PQPAN_LL_PHY_REQ_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = opcode;
+    out[1] = tx_phys;
+    out[2] = rx_phys;
+    *written = PQPAN_LL_PHY_REQ_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+/* §2.4.2.23: Opcode, PHY_C_TO_P, PHY_P_TO_C, Instant. */
+int pqpan_ll_pdu_phy_update_write(uint8_t *out, size_t cap, const struct pqpan_ll_phy_update *u,
+                                  size_t *written)
+{
+    *written = 0;
+    if (cap < PQPAN_LL_PHY_UPDATE_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = PQPAN_LL_PHY_UPDATE_IND;
+    out[1] = u->phy_c_to_p;
+    out[2] = u->phy_p_to_c;
+    put_le16(out + 3, u->instant);
+    *written = PQPAN_LL_PHY_UPDATE_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+/* §2.4.2.23: at most one PHY bit per direction. */
+int pqpan_ll_pdu_phy_update_parse(struct pqpan_ll_phy_update *u, const uint8_t *in, size_t len)
+{
+    memset(u, 0, sizeof *u);
+    if (len != PQPAN_LL_PHY_UPDATE_CTR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if (in[0] != PQPAN_LL_PHY_UPDATE_IND || (in[1] & (in[1] - 1u)) != 0 ||
+        (in[2] & (in[2] - 1u)) != 0 || in[1] > PQPAN_LL_PHY_CODED || in[2] > PQPAN_LL_PHY_CODED) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    u->phy_c_to_p = in[1];
+    u->phy_p_to_c = in[2];
+    u->instant = get_le16(in + 3);
+    return PQPAN_OK;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The portable core on a Cortex-M4 (QEMU mps2-an386): cross-builds m4/ with
+# cmake/toolchain-cortex-m4.cmake, then runs under QEMU
+#   pqpan_m4_test   SHA-3, ACVP ML-KEM and PQKE checks: must exit 0;
+#   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
+#   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
+#                   count exactly, and every measured operation must succeed.
+# Usage: m4_qemu.sh CLI SRCDIR BUILDDIR. Exit 77 (skipped) only without the toolchain.
+set -eu
+src=$2
+build=$3
+for tool in arm-none-eabi-gcc qemu-system-arm; do
+    if ! command -v "$tool" >/dev/null 2>&1; then
+        echo "SKIPPED: $tool is not installed (scripts/deps.sh installs gcc-arm-none-eabi," \
+             "libnewlib-arm-none-eabi and qemu-system-arm)"
+        exit 77
+    fi
+done
+
+m4=$build/m4-cross
+cmake -S "$src" -B "$m4" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-cortex-m4.cmake" >"$build/m4-configure.log" \
+    || { cat "$build/m4-configure.log"; exit 1; }
+cmake --build "$m4" -j 2 >"$build/m4-build.log" 2>&1 || { cat "$build/m4-build.log"; exit 1; }
+
+qemu() {
+    timeout 120 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
+        -semihosting-config enable=on,target=native -kernel "$@"
+}
+
+echo "== pqpan_m4_test (Cortex-M4, QEMU mps2-an386)"
+qemu "$m4/m4/pqpan_m4_test.elf" 2>&1
+echo "== pqpan_m4_fault (must fail)"
+if out=$(qemu "$m4/m4/pqpan_m4_fault.elf" 2>&1); then
+    echo "$out"; echo "FAIL: a HardFault did not end QEMU with a non-zero status"; exit 1
+fi
+echo "$out" | grep -q "FATAL: HardFault" || { echo "$out"; echo "FAIL: no fault report"; exit 1; }
+echo "fault reported and exit status non-zero: ok"
+
+plugin=$build/tools/qemu-insn/libpqpan_insn_count.so
+echo "== pqpan_m4_bench with $plugin"
+elf=$m4/m4/pqpan_m4_bench.elf
+addr() { arm-none-eabi-nm "$elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+log=$build/m4-insn.log
+rm -f "$log"
+bench=$(qemu "$elf" -plugin "$plugin,begin=$(addr pqpan_m4_mark_begin),end=$(addr pqpan_m4_mark_end)" \
+        -d plugin -D "$log" 2>&1)
+echo "$bench"
+# The known function runs PQPAN_M4_KNOWN_INSNS (m4/bench.h) instructions plus the BL calling it.
+known=$(sed -n 's/^#define PQPAN_M4_KNOWN_INSNS //p' "$src/m4/bench.h")
+awk -F, -v known="$known" '
+    NR == FNR { if ($1 == "insn") insn[++n] = $2; next }
+    $1 == "bench" { m++; if ($5 != 0) { print "FAIL: " $2 " " $3 " returned an error"; bad = 1 } }
+    END {
+        if (n != m) { print "FAIL: " n " instruction counts for " m " operations"; exit 1 }
+        if (insn[2] - insn[1] != known + 1) {
+            print "FAIL: calibration counted " insn[2] - insn[1] ", expected " known + 1; exit 1
+        }
+        print "instruction counter exact on the calibration function (" known + 1 " instructions)"
+        exit bad
+    }' "$log" - <<EOT
+$bench
+EOT

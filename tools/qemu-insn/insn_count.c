@@ -1,0 +1,102 @@
+/* insn_count: a QEMU TCG plugin that counts executed guest instructions exactly between
+ * two marker addresses (m4/markers.c: pqpan_m4_mark_begin / pqpan_m4_mark_end).
+ *
+ *   qemu-system-arm ... -plugin libpqpan_insn_count.so,begin=0xADDR,end=0xADDR \
+ *                       -d plugin -D counts.log
+ *
+ * Every instruction adds 1 to a counter inline (no call per instruction); the first
+ * instruction of the begin marker snapshots the counter, the first instruction of the
+ * end marker prints "insn,<count since the snapshot>". Each begin/end pair gives one
+ * line, in execution order. The count includes the marker call overhead, which the
+ * program measures with an empty pair and scripts/bench_m4.sh subtracts. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu_plugin_api.h"
+
+/* The API version this plugin was written against (QEMU 7.2 accepts 0..1). */
+PQPAN_QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+
+struct counter {
+    uint64_t executed; /* every instruction, updated inline */
+    uint64_t at_begin; /* snapshot at the last begin marker */
+    uint64_t begin;    /* marker addresses, Thumb bit cleared */
+    uint64_t end;
+    int open;          /* a begin marker has been passed without its end */
+};
+
+static void on_begin(unsigned int vcpu_index, void *userdata)
+{
+    struct counter *c = userdata;
+    (void)vcpu_index;
+    c->at_begin = c->executed;
+    c->open = 1;
+}
+
+static void on_end(unsigned int vcpu_index, void *userdata)
+{
+    struct counter *c = userdata;
+    char line[64];
+    (void)vcpu_index;
+    if (!c->open) {
+        qemu_plugin_outs("insn,error: end marker without begin\n");
+        return;
+    }
+    c->open = 0;
+    snprintf(line, sizeof line, "insn,%" PRIu64 "\n", c->executed - c->at_begin);
+    qemu_plugin_outs(line);
+}
+
+/* One counter per QEMU process: the translation callback of API version 1 receives no
+ * user data, so the plugin's state has to be file-scope (QEMU loads it once). */
+static struct counter state;
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    (void)id;
+    for (size_t i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = qemu_plugin_insn_vaddr(insn);
+        if (pc == state.begin) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_begin, QEMU_PLUGIN_CB_NO_REGS, &state);
+        } else if (pc == state.end) {
+            qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, &state);
+        }
+        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &state.executed, 1);
+    }
+}
+
+/* Parses "name=0xHEX" into *out (Thumb bit cleared). 1 on success. */
+static int parse_address(const char *arg, const char *name, uint64_t *out)
+{
+    size_t len = strlen(name);
+    char *rest = NULL;
+    if (strncmp(arg, name, len) != 0 || arg[len] != '=') {
+        return 0;
+    }
+    *out = strtoull(arg + len + 1, &rest, 0) & ~(uint64_t)1;
+    return rest != NULL && *rest == '\0' && *out != 0;
+}
+
+PQPAN_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
+                                                 char **argv);
+
+int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
+{
+    (void)info;
+    for (int i = 0; i < argc; i++) {
+        if (!parse_address(argv[i], "begin", &state.begin) && !parse_address(argv[i], "end", &state.end)) {
+            fprintf(stderr, "insn_count: unknown argument '%s' (want begin=0xADDR,end=0xADDR)\n", argv[i]);
+            return -1;
+        }
+    }
+    if (state.begin == 0 || state.end == 0) {
+        fprintf(stderr, "insn_count: need begin=0xADDR and end=0xADDR\n");
+        return -1;
+    }
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+    return 0;
+}
