@@ -1,0 +1,213 @@
+/* Bluetooth LE link model: PHY airtime, LL / L2CAP / ATT framing, connection-event
+ * scheduling, and the analytic estimator built on them (docs/MODEL.md "Link model").
+ *
+ * Every function here is pure arithmetic on sizes and times, so the estimator and the
+ * packet simulator share one copy of the framing and timing rules: the simulator sends
+ * the PDUs these functions count. Clauses refer to the Bluetooth Core Specification v5.4. */
+#ifndef PQPAN_BLE_H
+#define PQPAN_BLE_H
+
+#include <stdint.h>
+
+#include "pqpan/ble_pdu.h"
+#include "pqpan/error.h"
+#include "pqpan/ledger.h"
+
+/* ---- PHY (Vol 6 Part A §3; packet formats Vol 6 Part B §2.1, §2.2) ---- */
+
+enum pqpan_ble_phy {
+    PQPAN_BLE_PHY_1M = 0,   /* LE 1M, 1 Msym/s uncoded */
+    PQPAN_BLE_PHY_2M,       /* LE 2M, 2 Msym/s uncoded */
+    PQPAN_BLE_PHY_CODED_S2, /* LE Coded, S=2 for FEC block 2 (500 kb/s) */
+    PQPAN_BLE_PHY_CODED_S8, /* LE Coded, S=8 (125 kb/s) */
+    PQPAN_BLE_PHY_COUNT
+};
+
+/* Vol 6 Part B §4.1.1: inter frame space T_IFS = 150 µs. */
+#define PQPAN_BLE_T_IFS_NS 150000u
+/* Vol 6 Part B §2.4: MIC 4 octets on an encrypted link, never on a PDU with an empty
+ * payload. The other field sizes (access address, header, CRC, payload limits 27..251,
+ * L2CAP headers, ATT_MTU 23..517) are the byte-level ones of ble_pdu.h. */
+#define PQPAN_BLE_MIC_BYTES 4u
+/* Vol 3 Part F §3.2.9: an attribute value is at most 512 octets (bounds a long write). */
+#define PQPAN_BLE_ATT_VALUE_MAX 512u
+
+/* Air time (ns) of one data-channel packet whose LL PDU payload is payload_len octets
+ * (0 = empty PDU), with a MIC when encrypted != 0 and payload_len > 0. */
+uint64_t pqpan_ble_packet_ns(enum pqpan_ble_phy phy, uint32_t payload_len, int encrypted);
+
+/* Octets of that packet from preamble to CRC as sent by the radio; on the Coded PHY the
+ * preamble is not octets and is not counted (access address .. CRC only). */
+uint32_t pqpan_ble_packet_octets(enum pqpan_ble_phy phy, uint32_t payload_len, int encrypted);
+
+/* Largest LL payload (27..251) whose packet fits in max_time_us on phy, as the data
+ * length update procedure restricts it (Vol 6 Part B §4.5.10); 27 if even that does not. */
+uint32_t pqpan_ble_payload_for_time(enum pqpan_ble_phy phy, uint32_t max_time_us, int encrypted);
+
+/* "1M", "2M", "S2", "S8"; parse accepts those (returns PQPAN_ERR_INVALID_ARG otherwise). */
+const char *pqpan_ble_phy_name(enum pqpan_ble_phy phy);
+PQPAN_MUST_CHECK int pqpan_ble_phy_parse(enum pqpan_ble_phy *out, const char *name);
+
+/* ---- framing: LL fragmentation of L2CAP PDUs, ATT PDU sizes ---- */
+
+/* An L2CAP PDU split into LL data PDUs (Vol 6 Part B §2.4: LLID start / continuation):
+ * count PDUs, the first count-1 carrying full octets each, the last last octets. */
+struct pqpan_ble_frags {
+    uint32_t count;
+    uint32_t full;
+    uint32_t last;
+};
+
+/* Fragments an L2CAP information payload of sdu_len octets (the 4-octet basic header is
+ * added here) into LL PDUs of at most ll_octets. */
+void pqpan_ble_fragment(struct pqpan_ble_frags *out, uint32_t sdu_len, uint32_t ll_octets);
+
+/* ATT PDU sizes (Vol 3 Part F §3.4). */
+#define PQPAN_ATT_MTU_REQ_BYTES 3u       /* §3.4.2.1/2: opcode + Client/Server Rx MTU */
+#define PQPAN_ATT_HANDLE_VALUE_HDR 3u    /* §3.4.7.1/2, §3.4.5.1/3: opcode + handle */
+#define PQPAN_ATT_PREPARE_HDR 5u         /* §3.4.6.1/2: opcode + handle + offset */
+#define PQPAN_ATT_EXECUTE_REQ_BYTES 2u   /* §3.4.6.3: opcode + flags */
+#define PQPAN_ATT_OPCODE_ONLY_BYTES 1u   /* Write Response, Confirmation, Execute Write Rsp */
+
+/* How one message goes over ATT (GATT sub-procedures, Vol 3 Part G §4.9–§4.11). */
+enum pqpan_ble_transfer {
+    PQPAN_BLE_NOTIFY = 0,  /* Handle Value Notification (§4.10), unconfirmed */
+    PQPAN_BLE_INDICATE,    /* Handle Value Indication + Confirmation (§4.11) */
+    PQPAN_BLE_WRITE_REQ,   /* Write Request + Write Response (§4.9.3) */
+    PQPAN_BLE_WRITE_CMD,   /* Write Command (§4.9.1), unconfirmed */
+    PQPAN_BLE_LONG_WRITE,  /* Prepare Write Requests/Responses + Execute Write (§4.9.4) */
+    PQPAN_BLE_STUDY,       /* the study's prototype: ek by indications, ct by write requests */
+    PQPAN_BLE_TRANSFER_COUNT
+};
+
+/* "notify", "indicate", "write-req", "write-cmd", "long-write", "study". */
+const char *pqpan_ble_transfer_name(enum pqpan_ble_transfer t);
+PQPAN_MUST_CHECK int pqpan_ble_transfer_parse(enum pqpan_ble_transfer *out, const char *name);
+
+/* ---- transactions and connection events ---- */
+
+enum pqpan_ble_role { PQPAN_BLE_CENTRAL = 0, PQPAN_BLE_PERIPHERAL = 1 };
+
+/* A run of count messages from one side: the first count-1 have len octets, the last
+ * last_len. If rsp_len != 0 every message waits for a reply of rsp_len octets from the
+ * other side (ATT Confirmation/Response, or an LL control response) before the next one.
+ * Lengths are L2CAP information payloads (ATT/SMP PDUs), or LL control PDU payloads when
+ * ll_control != 0 (no L2CAP header, one LL PDU each). wait_ns is CPU work the sender
+ * finishes before the first message (e.g. KeyGen), or a wait for an instant; it is not
+ * added to the ledger here, but the connection events that pass meanwhile (empty PDUs
+ * only) are, in phase wait_phase. */
+struct pqpan_ble_txn {
+    enum pqpan_ble_role sender;
+    enum pqpan_phase phase;
+    uint32_t count;
+    uint32_t len;
+    uint32_t last_len;
+    uint32_t rsp_len;
+    int ll_control;
+    int encrypted;
+    uint64_t wait_ns;
+    enum pqpan_phase wait_phase;
+};
+
+#define PQPAN_BLE_TXN_MAX 8
+
+/* The ATT transactions that carry a msg_len-octet message with transfer method t at
+ * att_mtu (study: frame sizes of the study's prototype, see docs/MODEL.md). Fills
+ * out[0..*n). Errors: PQPAN_ERR_INVALID_ARG (sizes out of range, att_mtu too small for
+ * the study preset). */
+PQPAN_MUST_CHECK int pqpan_ble_plan_message(struct pqpan_ble_txn out[PQPAN_BLE_TXN_MAX],
+                                            uint32_t *n, enum pqpan_ble_transfer t,
+                                            int is_ek, uint32_t msg_len, uint32_t att_mtu,
+                                            enum pqpan_ble_role sender,
+                                            enum pqpan_phase phase);
+
+/* Link parameters the scheduler needs. */
+struct pqpan_ble_link {
+    enum pqpan_ble_phy phy;
+    uint32_t ll_octets;        /* effective connMaxTxOctets, both directions */
+    uint64_t ci_ns;            /* connection interval (Vol 6 Part B §4.5.1) */
+    uint64_t event_len_ns;     /* longest connection event; 0 = interval - T_IFS */
+    uint32_t max_pairs;        /* most PDU pairs (central+peripheral) per event; 0 = no cap */
+    int same_event_reply;      /* replies may go in the same event (fast host), see MODEL.md */
+};
+
+/* Device timing of one side for the per-event costs (events accounting). */
+struct pqpan_ble_device {
+    uint32_t cpu_hz;          /* crypto cycles → ns */
+    uint32_t hfxo_start_ns;   /* crystal start before each event */
+    uint32_t ramp_ns;         /* radio ramp-up before the first packet of an event */
+    uint32_t pre_ns;          /* CPU before the event (scheduling, radio set-up) */
+    uint32_t post_ns;         /* CPU after the event (PDU processing) */
+    uint32_t sca_ppm;         /* sleep clock accuracy (Vol 6 Part B §4.2.2) */
+};
+
+/* Counters the schedule produces, per side (index enum pqpan_ble_role). */
+struct pqpan_ble_counts {
+    uint64_t data_pdus_tx[2];  /* PDUs with a payload */
+    uint64_t empty_pdus_tx[2]; /* empty PDUs (acknowledgements, idle events) */
+    uint64_t events;           /* connection events with traffic of the exchange */
+    uint64_t idle_events;      /* events with only empty PDUs while a side computes */
+    uint64_t negotiate_events;
+    uint64_t att_pdus[2];      /* L2CAP SDUs (ATT/SMP PDUs) sent */
+    uint64_t llctrl_pdus[2];
+};
+
+/* Schedules txns[0..n) in order over link; adds each side's radio time (TX/RX/IFS per
+ * phase; with dev != NULL also the per-event HFXO, ramp, pre/post CPU and window
+ * widening) to led[role] and bits[role] (PDU air time and T_IFS of non-idle events
+ * only, the study's accounting), and the elapsed time to *elapsed_ns. Any pointer
+ * except link/txns may be NULL. */
+void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
+                        struct pqpan_ble_counts *counts, uint64_t *elapsed_ns,
+                        const struct pqpan_ble_link *link, const struct pqpan_ble_device *dev,
+                        const struct pqpan_ble_txn *txns, uint32_t n);
+
+/* ---- the analytic estimator (src/ble/estimate.c) ---- */
+
+struct pqpan_ble_config {
+    enum pqpan_ble_phy phy;
+    uint32_t att_mtu;           /* 23..517 */
+    uint32_t ll_octets;         /* 27..251; > 27 means DLE (LL_LENGTH_REQ/RSP) */
+    uint32_t max_tx_time_us;    /* connMaxTxTime; 0 = what ll_octets needs on phy */
+    enum pqpan_ble_transfer transfer;
+    uint64_t ci_ns;
+    uint64_t event_len_ns;      /* 0 = interval - T_IFS */
+    uint32_t max_pairs;         /* 0 = no cap */
+    int same_event_reply;
+    enum pqpan_ble_role keygen_side;
+    int encrypted;              /* PQKE over an already encrypted link (MIC on PDUs) */
+    uint32_t ek_bytes;          /* KEM sizes (FIPS 203 Table 3 via kem.h) */
+    uint32_t ct_bytes;
+};
+
+struct pqpan_ble_estimate {
+    struct pqpan_ledger ledger[2]; /* everything (events accounting), index = role */
+    struct pqpan_ledger bits[2];   /* PDU bits + T_IFS of the exchange (bits accounting) */
+    struct pqpan_ble_counts counts;
+    uint32_t ll_octets_eff;        /* after the max TX time restriction */
+    uint64_t latency_ns;           /* first crypto operation start .. last one end */
+    uint64_t negotiate_ns;         /* MTU / length / PHY procedures before that */
+};
+
+/* Estimates one PQKE: negotiation, KeyGen on keygen_side, ek transfer, Encaps on the
+ * other side, ct transfer, Decaps. cycles[op] are the cycles of one execution.
+ * Errors: PQPAN_ERR_INVALID_ARG (out-of-range configuration); *out is zeroed. */
+PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out,
+                                             const struct pqpan_ble_config *cfg,
+                                             const struct pqpan_ble_device *dev,
+                                             const uint64_t cycles[PQPAN_OP_COUNT]);
+
+/* Estimates LE Secure Connections pairing (Vol 3 Part H §2.3.5.6, §3.5) followed by the
+ * LL encryption start (Vol 6 Part B §5.1.3.1) on the same link, with P-256 key
+ * generation and ECDH on each side. cfg's transfer, KEM sizes and keygen_side are unused. */
+PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
+                                             const struct pqpan_ble_config *cfg,
+                                             const struct pqpan_ble_device *dev,
+                                             const uint64_t cycles[PQPAN_OP_COUNT]);
+
+/* Fills cfg with the study's defaults: 1M, ATT_MTU 403, LL 27, study transfer, 50 ms
+ * interval, keygen on the peripheral, unencrypted, events as long as the interval
+ * allows (event_len_ns 0), no PDU cap, replies in the next event. */
+void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+
+#endif

@@ -1,0 +1,277 @@
+/* The analytic estimator: one PQKE (or one LE Secure Connections pairing) over the link
+ * model of conn.c/att.c/phy.c, counted instead of simulated (docs/MODEL.md "Link model").
+ * Closed forms per transaction run, no per-PDU loop: a few hundred ns per configuration. */
+#include <string.h>
+
+#include "pqpan/ble.h"
+#include "pqpan/kem.h"
+
+/* Vol 6 Part B §2.4.2: LL control PDU payloads (opcode + CtrData). */
+#define LL_ENC_REQ_BYTES 23u       /* §2.4.2.4: Rand 8, EDIV 2, SKD_C 8, IV_C 4 */
+#define LL_ENC_RSP_BYTES 13u       /* §2.4.2.5: SKD_P 8, IV_P 4 */
+#define LL_START_ENC_BYTES 1u      /* §2.4.2.6/7: opcode only */
+/* Vol 6 Part B §5.1.10 / §5.5.2: the instant is set at least 6 events ahead. */
+#define PHY_INSTANT_EVENTS 6u
+/* Vol 3 Part H §3.5: SMP PDU sizes (code + parameters). */
+#define SMP_PAIRING_BYTES 7u   /* §3.5.1/2: IO cap, OOB, AuthReq, key size, 2 key dists */
+#define SMP_PUBLIC_KEY_BYTES 65u /* §3.5.6: X 32 + Y 32 */
+#define SMP_VALUE16_BYTES 17u  /* §3.5.3/4/7: Confirm, Random, DHKey Check (16 octets) */
+/* Vol 6 Part B §4.5.1: connInterval 7.5 ms .. 4 s. */
+#define CI_MIN_NS 7500000u
+#define CI_MAX_NS 4000000000u
+
+void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->phy = PQPAN_BLE_PHY_1M;
+    cfg->att_mtu = 403u;
+    cfg->ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
+    cfg->transfer = PQPAN_BLE_STUDY;
+    cfg->ci_ns = 50000000u;
+    cfg->keygen_side = PQPAN_BLE_PERIPHERAL;
+    cfg->ek_bytes = PQPAN_MLKEM768_EK_BYTES;
+    cfg->ct_bytes = PQPAN_MLKEM768_CT_BYTES;
+}
+
+static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
+{
+    return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
+           c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
+           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= CI_MIN_NS &&
+           c->ci_ns <= CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
+           c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u;
+}
+
+static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
+                    enum pqpan_ble_phy phy, uint32_t ll_octets)
+{
+    memset(l, 0, sizeof *l);
+    l->phy = phy;
+    l->ll_octets = ll_octets;
+    l->ci_ns = c->ci_ns;
+    l->event_len_ns = c->event_len_ns;
+    l->max_pairs = c->max_pairs;
+    l->same_event_reply = c->same_event_reply;
+}
+
+static struct pqpan_ble_txn *txn_add(struct pqpan_ble_txn *t, uint32_t *n,
+                                     enum pqpan_ble_role sender, enum pqpan_phase ph,
+                                     uint32_t len, uint32_t rsp_len, int ll_control)
+{
+    struct pqpan_ble_txn *x = &t[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->sender = sender;
+    x->phase = ph;
+    x->count = 1u;
+    x->len = len;
+    x->last_len = len;
+    x->rsp_len = rsp_len;
+    x->ll_control = ll_control;
+    return x;
+}
+
+static uint64_t cpu_ns(uint64_t cycles, const struct pqpan_ble_device *d)
+{
+    return cycles * 1000000000u / d->cpu_hz;
+}
+
+static void run_op(struct pqpan_ledger *l, enum pqpan_op op, const uint64_t cycles[],
+                   const struct pqpan_ble_device *d)
+{
+    pqpan_ledger_add_op(l, op, cycles[op]);
+    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, cpu_ns(cycles[op], d));
+}
+
+/* Sleep fills the part of span a side spends in none of the other states of the phases
+ * in mask (bit = 1 << phase); it is booked in phase ph. */
+static void add_sleep(struct pqpan_ledger led[2], uint64_t span, unsigned mask,
+                      enum pqpan_phase ph)
+{
+    int i, p;
+    for (i = 0; i < 2; i++) {
+        uint64_t busy = 0;
+        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+            if (mask & (1u << p)) {
+                busy += pqpan_ledger_phase_ns(&led[i], (enum pqpan_phase)p);
+            }
+        }
+        pqpan_ledger_add(&led[i], ph, PQPAN_STATE_SLEEP, span > busy ? span - busy : 0u);
+    }
+}
+
+#define MASK_NEGOTIATE (1u << PQPAN_PHASE_NEGOTIATE)
+#define MASK_EXCHANGE \
+    ((1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) | (1u << PQPAN_PHASE_CONFIRM))
+
+/* LL_PHY_REQ/RSP + LL_PHY_UPDATE_IND on LE 1M (Vol 6 Part B §5.1.10), then the data
+ * length update (§5.1.9) and the ATT MTU exchange (Vol 3 Part G §4.3.1) on the new PHY,
+ * each only when the configuration departs from the default. */
+static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
+                      const struct pqpan_ble_device *d)
+{
+    struct pqpan_ble_txn t[4];
+    struct pqpan_ble_link l;
+    uint64_t before = out->counts.events + out->counts.idle_events;
+    uint32_t n = 0;
+    if (c->phy != PQPAN_BLE_PHY_1M) {
+        struct pqpan_ble_txn *x;
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_REQ_CTR_BYTES,
+                PQPAN_LL_PHY_REQ_CTR_BYTES, 1);
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
+        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
+        pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
+        n = 0;
+        x = txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, 0u, 0u, 1);
+        x->count = 0u;
+        x->wait_ns = PHY_INSTANT_EVENTS * c->ci_ns;
+        x->wait_phase = PQPAN_PHASE_NEGOTIATE;
+        pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
+        n = 0;
+    }
+    if (c->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_LENGTH_CTR_BYTES,
+                PQPAN_LL_LENGTH_CTR_BYTES, 1);
+    }
+    if (c->att_mtu > PQPAN_ATT_DEFAULT_MTU) {
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_ATT_MTU_REQ_BYTES,
+                PQPAN_ATT_MTU_REQ_BYTES, 0);
+    }
+    link_of(&l, c, c->phy, PQPAN_LL_DATA_MIN_PAYLOAD);
+    pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
+    out->counts.negotiate_events = out->counts.events + out->counts.idle_events - before;
+    add_sleep(out->ledger, out->negotiate_ns, MASK_NEGOTIATE, PQPAN_PHASE_NEGOTIATE);
+}
+
+static uint32_t effective_octets(const struct pqpan_ble_config *c)
+{
+    uint32_t o = c->ll_octets;
+    if (c->max_tx_time_us != 0u) {
+        uint32_t by_time = pqpan_ble_payload_for_time(c->phy, c->max_tx_time_us, c->encrypted);
+        o = by_time < o ? by_time : o;
+    }
+    return o;
+}
+
+/* Events during the last computation (anchors that pass while it runs). */
+static void tail_idle(struct pqpan_ble_estimate *out, const struct pqpan_ble_link *l,
+                      const struct pqpan_ble_device *d, uint64_t t_ns)
+{
+    struct pqpan_ble_txn x;
+    uint64_t events = t_ns / l->ci_ns;
+    if (events == 0u) {
+        return;
+    }
+    memset(&x, 0, sizeof x);
+    x.wait_ns = (events + 1u) * l->ci_ns;
+    x.wait_phase = PQPAN_PHASE_CRYPTO;
+    pqpan_ble_schedule(out->ledger, NULL, &out->counts, NULL, l, d, &x, 1u);
+}
+
+static void finish(struct pqpan_ble_estimate *out, const struct pqpan_ble_link *l,
+                   const struct pqpan_ble_device *d, uint64_t elapsed, uint64_t tail_ns)
+{
+    tail_idle(out, l, d, tail_ns);
+    out->latency_ns = elapsed + tail_ns;
+    add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
+}
+
+int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                            const struct pqpan_ble_device *dev,
+                            const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    struct pqpan_ble_txn t[2 * PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l;
+    enum pqpan_ble_role k = cfg->keygen_side;
+    enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    uint32_t n_ek = 0, n_ct = 0, i;
+    uint64_t elapsed = 0;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    if (!config_ok(cfg, dev)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = pqpan_ble_plan_message(t, &n_ek, cfg->transfer, 1, cfg->ek_bytes, cfg->att_mtu, k,
+                                PQPAN_PHASE_KEY_TRANSFER);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_ble_plan_message(t + n_ek, &n_ct, cfg->transfer, 0, cfg->ct_bytes,
+                                    cfg->att_mtu, o, PQPAN_PHASE_KEY_TRANSFER);
+    }
+    if (rc != PQPAN_OK) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    for (i = 0; i < n_ek + n_ct; i++) {
+        t[i].encrypted = cfg->encrypted;
+    }
+    t[0].wait_ns = cpu_ns(cycles[PQPAN_OP_KEM_KEYGEN], dev);
+    t[0].wait_phase = PQPAN_PHASE_CRYPTO;
+    t[n_ek].wait_ns = cpu_ns(cycles[PQPAN_OP_KEM_ENCAPS], dev);
+    t[n_ek].wait_phase = PQPAN_PHASE_CRYPTO;
+    negotiate(out, cfg, dev);
+    out->ll_octets_eff = effective_octets(cfg);
+    link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
+    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n_ek + n_ct);
+    run_op(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, cycles, dev);
+    run_op(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, cycles, dev);
+    run_op(&out->ledger[k], PQPAN_OP_KEM_DECAPS, cycles, dev);
+    finish(out, &l, dev, elapsed, cpu_ns(cycles[PQPAN_OP_KEM_DECAPS], dev));
+    return PQPAN_OK;
+}
+
+/* LE Secure Connections, Just Works / Numeric Comparison (Vol 3 Part H §2.3.5.6.2 and
+ * Figure 2.2/C.x): Pairing Request/Response, Public Key ×2 (the responder's Confirm right
+ * after its key), Random ×2, DHKey Check ×2; each SMP PDU answers the previous one and so
+ * goes in the next event. Then the encryption start (Vol 6 Part B §5.1.3.1): LL_ENC_REQ,
+ * LL_ENC_RSP, LL_START_ENC_REQ (after the host's LTK reply), LL_START_ENC_RSP ×2
+ * (encrypted). Phase 3 key distribution is not modelled (no keys distributed). */
+int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                            const struct pqpan_ble_device *dev,
+                            const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    struct pqpan_ble_txn t[16];
+    struct pqpan_ble_link l;
+    struct pqpan_ble_txn *x;
+    const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, p = PQPAN_BLE_PERIPHERAL;
+    const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER, cf = PQPAN_PHASE_CONFIRM;
+    uint32_t n = 0;
+    uint64_t elapsed = 0;
+    int i;
+
+    memset(out, 0, sizeof *out);
+    if (!config_ok(cfg, dev)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    txn_add(t, &n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
+    txn_add(t, &n, p, kt, SMP_PAIRING_BYTES, 0u, 0);
+    x = txn_add(t, &n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
+    x->wait_ns = cpu_ns(cycles[PQPAN_OP_ECDH_KEYGEN], dev);
+    x->wait_phase = PQPAN_PHASE_CRYPTO;
+    x = txn_add(t, &n, p, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
+    x->count = 2u;
+    x->last_len = SMP_VALUE16_BYTES;
+    x->wait_ns = cpu_ns(cycles[PQPAN_OP_ECDH_KEYGEN], dev);
+    x->wait_phase = PQPAN_PHASE_CRYPTO;
+    txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
+    txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
+    x = txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
+    x->wait_ns = cpu_ns(cycles[PQPAN_OP_ECDH_SHARED], dev);
+    x->wait_phase = PQPAN_PHASE_CRYPTO;
+    txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
+    txn_add(t, &n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
+    txn_add(t, &n, p, cf, LL_ENC_RSP_BYTES, 0u, 1);
+    txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1);
+    txn_add(t, &n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
+    txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
+    negotiate(out, cfg, dev);
+    out->ll_octets_eff = effective_octets(cfg);
+    link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
+    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
+    for (i = 0; i < 2; i++) {
+        run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, dev);
+        run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, dev);
+    }
+    finish(out, &l, dev, elapsed, 0u);
+    return PQPAN_OK;
+}

@@ -1,0 +1,351 @@
+/* Tests for src/ble: air times against values worked out by hand from the packet formats
+ * of Core v5.4 Vol 6 Part B §2.1/§2.2, and PDU / event counts of transfers worked out by
+ * hand from the ATT and L2CAP sizes (Vol 3 Part A §3.1, Part F §3.4). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pqpan/ble.h"
+#include "pqpan/kem.h"
+
+/* Uncoded: (preamble + AA 4 + header 2 + payload + MIC + CRC 3) octets × 8 bits.
+ *   1M empty: (1+4+2+3)·8 = 80 µs; 2M empty: (2+4+2+3)·8 / 2 = 44 µs;
+ *   1M 27 B: (1+4+2+27+3)·8 = 296 µs; 1M 251 B: 261·8 = 2088 µs;
+ *   1M 251 B + MIC: 265·8 = 2120 µs (the spec's largest connMaxTxTime on 1M);
+ *   2M 251 B: (2+4+2+251+3)·4 = 1048 µs; with MIC 266·4 = 1064 µs.
+ *   1M 27 B + MIC: (1+4+2+27+4+3)·8 = 328 µs (the spec's smallest connMaxTxTime). */
+static void test_uncoded_airtime(void **state)
+{
+    (void)state;
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 0, 0), 80000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_2M, 0, 0), 44000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 27, 0), 296000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 251, 0), 2088000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 251, 1), 2120000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 27, 1), 328000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_2M, 251, 0), 1048000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_2M, 251, 1), 1064000);
+    /* no MIC on an empty PDU (Vol 6 Part B §2.4) */
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 0, 1), 80000);
+    assert_int_equal(pqpan_ble_packet_octets(PQPAN_BLE_PHY_1M, 27, 0), 37);
+    assert_int_equal(pqpan_ble_packet_octets(PQPAN_BLE_PHY_2M, 0, 0), 11);
+}
+
+/* Coded: 80 µs preamble + FEC block 1 (32+2+3 = 37 bits at S=8 → 296 µs) + FEC block 2
+ * ((8·PDU octets + 24 CRC + 3 TERM2) bits at S µs per bit).
+ *   S=8 empty: PDU 2 → 43 bits · 8 = 344 → 80+296+344 = 720 µs
+ *   S=2 empty: 43 · 2 = 86 → 462 µs
+ *   S=8 27 B:  PDU 29 → 259 bits · 8 = 2072 → 2448 µs
+ *   S=2 27 B:  259 · 2 = 518 → 894 µs
+ *   S=8 251 B: PDU 253 → 2051 · 8 = 16408 → 16784 µs
+ *   S=8 251 B + MIC: PDU 257 → 2083 · 8 = 16664 → 17040 µs (spec's max on Coded S=8)
+ *   S=2 251 B + MIC: 2083 · 2 = 4166 → 4542 µs */
+static void test_coded_airtime(void **state)
+{
+    (void)state;
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S8, 0, 0), 720000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S2, 0, 0), 462000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S8, 27, 0), 2448000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S2, 27, 0), 894000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S8, 251, 0), 16784000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S8, 251, 1), 17040000);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_CODED_S2, 251, 1), 4542000);
+}
+
+/* Inverse: the largest payload for a time limit (Vol 6 Part B §4.5.10). 2704 µs is the
+ * smallest connMaxTxTime allowed on Coded: (2704-376)/8 = 291 bits - 27 = 264 → 33
+ * octets of PDU - 2 header - 4 MIC = 27. */
+static void test_payload_for_time(void **state)
+{
+    (void)state;
+    assert_int_equal(pqpan_ble_payload_for_time(PQPAN_BLE_PHY_1M, 2120, 1), 251);
+    assert_int_equal(pqpan_ble_payload_for_time(PQPAN_BLE_PHY_1M, 328, 1), 27);
+    assert_int_equal(pqpan_ble_payload_for_time(PQPAN_BLE_PHY_1M, 1000, 0), 115);
+    assert_int_equal(pqpan_ble_payload_for_time(PQPAN_BLE_PHY_CODED_S8, 2704, 1), 27);
+    assert_int_equal(pqpan_ble_payload_for_time(PQPAN_BLE_PHY_CODED_S8, 17040, 1), 251);
+    assert_int_equal(pqpan_ble_payload_for_time(PQPAN_BLE_PHY_CODED_S2, 100, 0), 27);
+}
+
+static void test_names(void **state)
+{
+    enum pqpan_ble_phy phy;
+    enum pqpan_ble_transfer t;
+    (void)state;
+    assert_int_equal(pqpan_ble_phy_parse(&phy, "S8"), PQPAN_OK);
+    assert_int_equal(phy, PQPAN_BLE_PHY_CODED_S8);
+    assert_int_equal(pqpan_ble_phy_parse(&phy, "3M"), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(pqpan_ble_phy_name(PQPAN_BLE_PHY_2M), "2M");
+    assert_int_equal(pqpan_ble_transfer_parse(&t, "long-write"), PQPAN_OK);
+    assert_int_equal(t, PQPAN_BLE_LONG_WRITE);
+    assert_int_equal(pqpan_ble_transfer_parse(&t, "write"), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(pqpan_ble_transfer_name(PQPAN_BLE_STUDY), "study");
+}
+
+static void test_fragment(void **state)
+{
+    struct pqpan_ble_frags f;
+    (void)state;
+    /* 403-octet ATT PDU + 4 = 407 = 15·27 + 2 */
+    pqpan_ble_fragment(&f, 403, 27);
+    assert_int_equal(f.count, 16);
+    assert_int_equal(f.full, 27);
+    assert_int_equal(f.last, 2);
+    pqpan_ble_fragment(&f, 247, 251);
+    assert_int_equal(f.count, 1);
+    assert_int_equal(f.last, 251);
+    pqpan_ble_fragment(&f, 3, 27);
+    assert_int_equal(f.count, 1);
+    assert_int_equal(f.full, 7);
+}
+
+static struct pqpan_ble_link link_1m(uint32_t ll)
+{
+    struct pqpan_ble_link l;
+    memset(&l, 0, sizeof l);
+    l.phy = PQPAN_BLE_PHY_1M;
+    l.ll_octets = ll;
+    l.ci_ns = 50000000u;
+    return l;
+}
+
+/* Runs one message through plan + schedule; returns the sender's data PDUs. */
+static uint64_t data_pdus(enum pqpan_ble_transfer tr, int is_ek, uint32_t len, uint32_t mtu,
+                          uint32_t ll, struct pqpan_ble_counts *c, uint64_t *elapsed)
+{
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l = link_1m(ll);
+    uint32_t n;
+    memset(c, 0, sizeof *c);
+    *elapsed = 0;
+    assert_int_equal(pqpan_ble_plan_message(t, &n, tr, is_ek, len, mtu, PQPAN_BLE_PERIPHERAL,
+                                            PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_OK);
+    pqpan_ble_schedule(NULL, NULL, c, elapsed, &l, NULL, t, n);
+    return c->data_pdus_tx[PQPAN_BLE_PERIPHERAL];
+}
+
+/* 1184 B by notifications. ATT_MTU 247 / LL 251: values of 244 → 4 full + 208; each ATT
+ * PDU ≤ 247 + 4 = 251 fits one LL PDU → 5 PDUs, one event. ATT_MTU 23 / LL 27: values of
+ * 20 → 59 + 1 (4 B) → 60 PDUs; 60 pairs of 296+80+300 µs fit one 50 ms event (73 max). */
+static void test_notify_1184(void **state)
+{
+    struct pqpan_ble_counts c;
+    uint64_t el;
+    (void)state;
+    assert_int_equal(data_pdus(PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 247, 251, &c, &el), 5);
+    assert_int_equal(c.empty_pdus_tx[PQPAN_BLE_CENTRAL], 5);
+    assert_int_equal(c.events, 1);
+    assert_int_equal(c.att_pdus[PQPAN_BLE_PERIPHERAL], 5);
+    assert_int_equal(data_pdus(PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 23, 27, &c, &el), 60);
+    assert_int_equal(c.events, 1);
+    assert_int_equal(el, 50000000u);
+}
+
+/* Indications of 1184 B at ATT_MTU 247 / LL 251: 5 indications, each 1 event + 1 event
+ * for the Confirmation (next-event rule) = 10 events; the central sends 5 Confirmations. */
+static void test_indicate_events(void **state)
+{
+    struct pqpan_ble_counts c;
+    uint64_t el;
+    (void)state;
+    assert_int_equal(data_pdus(PQPAN_BLE_INDICATE, 1, PQPAN_MLKEM768_EK_BYTES, 247, 251, &c, &el), 5);
+    assert_int_equal(c.data_pdus_tx[PQPAN_BLE_CENTRAL], 5);
+    assert_int_equal(c.events, 10);
+    assert_int_equal(el, 500000000u);
+}
+
+/* Long write of 1184 B at ATT_MTU 247: values ≤ 512 → chunks 512, 512, 160. Parts of
+ * 242: 512 = 242+242+28 → 3 prepares; 160 → 1. Prepares 3+3+1 = 7, executes 3 → 10
+ * request PDUs (each ≤ 251 octets with L2CAP → 1 LL PDU) and 10 responses. */
+static void test_long_write(void **state)
+{
+    struct pqpan_ble_counts c;
+    uint64_t el;
+    (void)state;
+    assert_int_equal(data_pdus(PQPAN_BLE_LONG_WRITE, 1, PQPAN_MLKEM768_EK_BYTES, 247, 251, &c, &el), 10);
+    assert_int_equal(c.data_pdus_tx[PQPAN_BLE_CENTRAL], 10);
+    assert_int_equal(c.events, 20);
+}
+
+/* The study preset, LL PDUs of the sender per level (hand-computed in docs/MODEL.md):
+ *   ek by indications of ≤ 400 B → ATT 403 → L2CAP 407 = 16 PDUs at LL 27, 2 at LL 251.
+ *   512: ek 2×407 → 32 / 4;      ct 2×385 → L2CAP 392 → 15 each → 30 / 4
+ *   768: ek 407,407,391 → 16+16+15 = 47 / 6;   ct 364,364,363 → L2CAP 371,371,370 →
+ *        14×3 = 42 / 6
+ *   1024: ek 3×407 + 375 → 48+14 = 62 / 8;    ct 4×393 → L2CAP 400 → 15×4 = 60 / 8 */
+static void test_study_pdus(void **state)
+{
+    static const uint32_t ek[3] = {PQPAN_MLKEM512_EK_BYTES, PQPAN_MLKEM768_EK_BYTES,
+                                   PQPAN_MLKEM1024_EK_BYTES};
+    static const uint32_t ct[3] = {PQPAN_MLKEM512_CT_BYTES, PQPAN_MLKEM768_CT_BYTES,
+                                   PQPAN_MLKEM1024_CT_BYTES};
+    static const uint64_t ek27[3] = {32, 47, 62}, ek251[3] = {4, 6, 8};
+    static const uint64_t ct27[3] = {30, 42, 60}, ct251[3] = {4, 6, 8};
+    struct pqpan_ble_counts c;
+    uint64_t el;
+    int i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(data_pdus(PQPAN_BLE_STUDY, 1, ek[i], 403, 27, &c, &el), ek27[i]);
+        assert_int_equal(data_pdus(PQPAN_BLE_STUDY, 1, ek[i], 403, 251, &c, &el), ek251[i]);
+        assert_int_equal(data_pdus(PQPAN_BLE_STUDY, 0, ct[i], 403, 27, &c, &el), ct27[i]);
+        assert_int_equal(data_pdus(PQPAN_BLE_STUDY, 0, ct[i], 403, 251, &c, &el), ct251[i]);
+    }
+}
+
+static void test_plan_rejects(void **state)
+{
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    uint32_t n = 7;
+    (void)state;
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_STUDY, 1, 800, 247,
+                                            PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(n, 0);
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, 800, 22,
+                                            PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, 800, 518,
+                                            PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_ERR_INVALID_ARG);
+}
+
+/* Event capacity: LL 251 pairs take 2088 + 80 + 300 = 2468 µs; a 7.5 ms event holds
+ * (7500 + 150) / 2468 = 3 pairs, so 5 notifications need 2 events; a cap of 2 PDU pairs
+ * per event needs 3. */
+static void test_event_capacity(void **state)
+{
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l = link_1m(251);
+    struct pqpan_ble_counts c;
+    uint32_t n;
+    (void)state;
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 247,
+                                            PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_OK);
+    l.event_len_ns = 7500000u;
+    memset(&c, 0, sizeof c);
+    pqpan_ble_schedule(NULL, NULL, &c, NULL, &l, NULL, t, n);
+    assert_int_equal(c.events, 2);
+    l.event_len_ns = 0;
+    l.max_pairs = 2;
+    memset(&c, 0, sizeof c);
+    pqpan_ble_schedule(NULL, NULL, &c, NULL, &l, NULL, t, n);
+    assert_int_equal(c.events, 3);
+}
+
+/* Ledger of 5 notifications (LL 251, 1 event): peripheral TX 4·2088 + (1+4+2+215+3)·8 =
+ * 8352 + 1800 = 10152 µs; central TX 5 empty = 400 µs; T_IFS (2·5 - 1)·150 = 1350 µs. */
+static void test_ledger_airtime(void **state)
+{
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l = link_1m(251);
+    struct pqpan_ledger led[2], bits[2];
+    uint32_t n;
+    (void)state;
+    pqpan_ledger_init(&led[0]);
+    pqpan_ledger_init(&led[1]);
+    pqpan_ledger_init(&bits[0]);
+    pqpan_ledger_init(&bits[1]);
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES, 247,
+                                            PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_OK);
+    pqpan_ble_schedule(led, bits, NULL, NULL, &l, NULL, t, n);
+    assert_int_equal(pqpan_ledger_state_ns(&bits[1], PQPAN_STATE_TX), 10152000);
+    assert_int_equal(pqpan_ledger_state_ns(&bits[1], PQPAN_STATE_RX), 400000);
+    assert_int_equal(pqpan_ledger_state_ns(&bits[0], PQPAN_STATE_TX), 400000);
+    assert_int_equal(pqpan_ledger_state_ns(&bits[0], PQPAN_STATE_IFS), 1350000);
+    assert_int_equal(pqpan_ledger_state_ns(&led[1], PQPAN_STATE_IFS), 1350000);
+    assert_int_equal(bits[1].pdus_tx, 5);
+    assert_int_equal(bits[0].pdus_rx, 5);
+    assert_int_equal(bits[1].bytes_tx, 4 * 261 + 225);
+}
+
+static const struct pqpan_ble_device nrf = {64000000u, 256000u, 40000u, 0u, 0u, 50u};
+static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 0, 327000, 906000};
+
+/* The study preset at ML-KEM-768, LL 27, CI 50 ms: ek 3 indications + 3 confirmations,
+ * ct 3 writes + 3 responses, each message and each reply its own event → 12 events;
+ * KeyGen 15.4 ms and Encaps 17.8 ms end before the next anchor (no idle events);
+ * latency = 12 · 50 ms + Decaps 1387984/64 MHz = 21.687 ms = 621.687 ms. ATT_MTU 403 >
+ * 23 → one MTU exchange (2 events) in the negotiation; LL 27 → no LL_LENGTH_REQ. */
+static void test_estimate_study(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(e.counts.events, 12 + 2);
+    assert_int_equal(e.counts.negotiate_events, 2);
+    assert_int_equal(e.counts.idle_events, 0);
+    assert_int_equal(e.latency_ns, 600000000u + 21687250u);
+    /* peripheral: 47 ek fragments + 3 Write Responses with data; 42 empty ACKs of the ct
+     * fragments + 3 empty ACKs of the Confirmations; counts include the Exchange MTU
+     * Response of the negotiation */
+    assert_int_equal(e.counts.data_pdus_tx[PQPAN_BLE_PERIPHERAL], 47 + 3 + 1);
+    assert_int_equal(e.bits[PQPAN_BLE_PERIPHERAL].pdus_tx, 47 + 3 + 42 + 3);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KEM_KEYGEN], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KEM_DECAPS], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_KEM_ENCAPS], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU],
+                     17784765);
+    /* with a 10 ms interval KeyGen spans 2 intervals: one idle event before the ek */
+    cfg.ci_ns = 10000000u;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(e.counts.idle_events, 1 + 1 + 2);
+}
+
+static void test_estimate_rejects(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    cfg.ll_octets = 252;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(e.latency_ns, 0);
+    pqpan_ble_config_default(&cfg);
+    cfg.att_mtu = 22;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
+    pqpan_ble_config_default(&cfg);
+    cfg.ci_ns = 1000000u;
+    assert_int_equal(pqpan_ble_estimate_lesc(&e, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
+}
+
+/* LE SC: 8 SMP messages (the responder's Public Key + Confirm in one run: 65+4 = 69 → 3
+ * LL PDUs at LL 27, + 17+4 = 21 → 1) and 5 LL control PDUs; each its own event → 13. */
+static void test_estimate_lesc(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    cfg.att_mtu = 23;
+    assert_int_equal(pqpan_ble_estimate_lesc(&e, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(e.counts.events, 13);
+    assert_int_equal(e.counts.data_pdus_tx[PQPAN_BLE_PERIPHERAL], 1 + 3 + 1 + 1 + 1 + 1 + 1 + 1);
+    assert_int_equal(e.counts.data_pdus_tx[PQPAN_BLE_CENTRAL], 1 + 3 + 1 + 1 + 1 + 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_ECDH_SHARED], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_ECDH_KEYGEN], 1);
+    assert_int_equal(e.latency_ns, 13u * 50000000u);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_uncoded_airtime),  cmocka_unit_test(test_coded_airtime),
+        cmocka_unit_test(test_payload_for_time), cmocka_unit_test(test_names),
+        cmocka_unit_test(test_fragment),         cmocka_unit_test(test_notify_1184),
+        cmocka_unit_test(test_indicate_events),  cmocka_unit_test(test_long_write),
+        cmocka_unit_test(test_study_pdus),       cmocka_unit_test(test_plan_rejects),
+        cmocka_unit_test(test_event_capacity),   cmocka_unit_test(test_ledger_airtime),
+        cmocka_unit_test(test_estimate_study),   cmocka_unit_test(test_estimate_rejects),
+        cmocka_unit_test(test_estimate_lesc),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
