@@ -7,8 +7,10 @@
 #include "pqpan/common.h"
 #include "pqpan/energy.h"
 #include "pqpan/error.h"
+#include "pqpan/ieee802154.h"
 #include "pqpan/kem.h"
 #include "pqpan/ledger.h"
+#include "pqpan/pcap.h"
 #include "pqpan/sha3.h"
 #include "pqpan/trace.h"
 

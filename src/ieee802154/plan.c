@@ -1,0 +1,124 @@
+/* Frame planner: the MAC frames, airtimes and ACK exchanges that carry one UDP datagram
+ * over 6LoWPAN on IEEE 802.15.4. Shared by the analytic estimator and the simulator; the
+ * sizes come from the real MAC, IPHC and fragmentation code. */
+#include <string.h>
+
+#include "pqpan/ieee802154.h"
+
+void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154_link_cfg *c,
+                           uint8_t seq)
+{
+    memset(h, 0, sizeof *h);
+    h->frame_type = PQPAN_802154_FRAME_DATA;
+    h->frame_version = 1;
+    h->ack_request = c->ack_request ? 1 : 0;
+    h->pan_id_compression = c->pan_id_compression ? 1 : 0;
+    h->seq = seq;
+    h->dst_pan = c->pan_id;
+    h->src_pan = c->pan_id;
+    h->dst = c->dst;
+    h->src = c->src;
+}
+
+/* Compressed and uncompressed header sizes for configuration c, measured by compressing a
+ * header-only datagram (the sizes do not depend on the payload length). */
+static int header_sizes(size_t *comp, size_t *uncomp, const struct pqpan_802154_link_cfg *c)
+{
+    uint8_t dgram[PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS];
+    uint8_t out[PQPAN_6LOWPAN_MAX_COMP_HDR];
+    struct pqpan_6lowpan_udp_spec s;
+    size_t len;
+    int rc;
+    memset(&s, 0, sizeof s);
+    s.src_mac = c->src;
+    s.dst_mac = c->dst;
+    s.hop_limit = c->hop_limit;
+    s.src_port = c->src_port;
+    s.dst_port = c->dst_port;
+    rc = pqpan_6lowpan_build_udp(dgram, sizeof dgram, &len, &s, 0, 0);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    return pqpan_6lowpan_compress(out, sizeof out, comp, uncomp, dgram, len, &c->src, &c->dst,
+                                  c->nhc_udp);
+}
+
+static int plan_frames(struct pqpan_802154_plan *plan, struct pqpan_802154_frame_plan *frames,
+                       size_t uncomp, size_t payload_len, size_t max_payload)
+{
+    struct pqpan_6lowpan_frag f;
+    size_t i, lowpan, psdu;
+    uint64_t air;
+    int rc;
+    for (i = 0; i < plan->frames; i++) {
+        rc = pqpan_6lowpan_frag_piece(&f, i, plan->comp_hdr_octets, uncomp, payload_len,
+                                      max_payload);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+        lowpan = f.hdr_len + f.comp_hdr_len + f.payload_len;
+        psdu = plan->mhr_octets + lowpan + PQPAN_802154_FCS_OCTETS;
+        air = pqpan_802154_phy_ppdu_ns(psdu);
+        plan->psdu_octets += psdu;
+        plan->data_airtime_ns += air;
+        if (frames != 0) {
+            frames[i].psdu_octets = (uint16_t)psdu;
+            frames[i].lowpan_octets = (uint16_t)lowpan;
+            frames[i].airtime_ns = air;
+        }
+    }
+    return PQPAN_OK;
+}
+
+int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_frame_plan *frames,
+                          size_t cap, const struct pqpan_802154_link_cfg *c,
+                          size_t udp_payload_len)
+{
+    struct pqpan_802154_mhr h;
+    size_t comp, uncomp, payload_len, max_payload;
+    int rc;
+    if (plan == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(plan, 0, sizeof *plan);
+    if (c == 0 || udp_payload_len > PQPAN_6LOWPAN_MAX_DATAGRAM) {
+        return c == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_BAD_LENGTH;
+    }
+    pqpan_802154_plan_mhr(&h, c, 0);
+    max_payload = pqpan_802154_mac_max_payload(&h);
+    if (max_payload == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = header_sizes(&comp, &uncomp, c);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    /* Octets after the part the compressed header replaces. */
+    payload_len = PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + udp_payload_len - uncomp;
+    plan->datagram_octets = PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + udp_payload_len;
+    plan->comp_hdr_octets = comp;
+    plan->mhr_octets = pqpan_802154_mac_mhr_len(&h);
+    plan->exceeds_mtu = plan->datagram_octets > PQPAN_6LOWPAN_IPV6_MTU;
+    rc = pqpan_6lowpan_frag_count(&plan->frames, comp, uncomp, payload_len, max_payload);
+    if (rc == PQPAN_OK && frames != 0 && cap < plan->frames) {
+        rc = PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    if (rc == PQPAN_OK) {
+        rc = plan_frames(plan, frames, uncomp, payload_len, max_payload);
+    }
+    if (rc != PQPAN_OK) {
+        memset(plan, 0, sizeof *plan);
+        if (frames != 0) {
+            memset(frames, 0, cap * sizeof *frames);
+        }
+        return rc;
+    }
+    if (c->ack_request) {
+        plan->ack_airtime_ns = pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
+        plan->turnaround_ns = PQPAN_802154_TURNAROUND_NS;
+        plan->ack_wait_ns = pqpan_802154_mac_ack_wait_ns();
+    }
+    plan->total_ns = plan->data_airtime_ns +
+                     (uint64_t)plan->frames * (plan->turnaround_ns + plan->ack_airtime_ns);
+    return PQPAN_OK;
+}

@@ -1,0 +1,235 @@
+/* Writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of a PQKE-sized UDP exchange over 6LoWPAN
+ * on IEEE 802.15.4: every datagram compressed (IPHC + NHC UDP), fragmented (RFC 4944),
+ * framed with FCS, each frame acknowledged by an Imm-Ack, frames spaced by unslotted
+ * CSMA-CA on an idle channel. Before writing, it checks its own output: every frame
+ * parses, reassembly gives back the datagram, and the planner predicted the same frames.
+ *
+ * usage: ieee802154_exchange OUT.pcap [ns]
+ * stdout: one line per datagram: "<udp_payload_octets> <frames>".
+ *
+ * Message sizes are plausible PQKE sizes until docs/PROTOCOL.md fixes them:
+ *   INIT = version 1 + suite 1 + nonce 32 + ML-KEM encapsulation key (800/1184/1568)
+ *   RESP = version 1 + suite 1 + ciphertext (768/1088/1568) + confirmation tag 32
+ *   FIN  = version 1 + suite 1 + confirmation tag 32 */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pqpan/ieee802154.h"
+#include "pqpan/pcap.h"
+
+#define MAX_FRAMES 32
+
+struct run {
+    struct pqpan_pcap_writer pcap;
+    uint64_t t_ns;
+    uint64_t rng_state;
+    uint8_t seq;
+    uint16_t tag;
+};
+
+static int file_write(void *ctx, const uint8_t *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
+}
+
+/* splitmix64, seeded: the CSMA-CA backoff draws. */
+static int rng_bytes(void *ctx, uint8_t *out, size_t len)
+{
+    uint64_t *s = (uint64_t *)ctx, z;
+    size_t i;
+    for (i = 0; i < len; i++) {
+        z = (*s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        out[i] = (uint8_t)((z ^ (z >> 31)) >> 56);
+    }
+    return 0;
+}
+
+static int channel_idle(void *ctx, uint64_t t_ns)
+{
+    (void)ctx;
+    (void)t_ns;
+    return 0;
+}
+
+static int fail(const char *what, int rc)
+{
+    fprintf(stderr, "ieee802154_exchange: %s: %s\n", what, pqpan_strerror(rc));
+    return 1;
+}
+
+/* CSMA-CA, data frame, turnaround, Imm-Ack; returns 0 or 1 (error printed). */
+static int send_frame(struct run *r, const struct pqpan_802154_link_cfg *c, const uint8_t *lowpan,
+                      size_t lowpan_len, uint8_t psdu[PQPAN_802154_MAX_PSDU], size_t *psdu_len)
+{
+    struct pqpan_802154_csma_params cp = pqpan_802154_csma_ieee();
+    struct pqpan_802154_csma_result cr;
+    struct pqpan_802154_mhr h;
+    uint8_t ack[PQPAN_802154_ACK_PSDU];
+    int rc;
+    rc = pqpan_802154_csma_run(&cr, &cp, rng_bytes, &r->rng_state, channel_idle, 0, r->t_ns);
+    if (rc != PQPAN_OK || !cr.success) {
+        return fail("csma", rc);
+    }
+    r->t_ns = cr.tx_start_ns;
+    pqpan_802154_plan_mhr(&h, c, r->seq);
+    rc = pqpan_802154_mac_build_data(psdu, PQPAN_802154_MAX_PSDU, psdu_len, &h, lowpan, lowpan_len);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pcap_write_packet(&r->pcap, r->t_ns, psdu, *psdu_len);
+    }
+    if (rc != PQPAN_OK) {
+        return fail("data frame", rc);
+    }
+    r->t_ns += pqpan_802154_phy_ppdu_ns(*psdu_len) + PQPAN_802154_TURNAROUND_NS;
+    pqpan_802154_mac_build_ack(ack, r->seq, 0);
+    rc = pqpan_pcap_write_packet(&r->pcap, r->t_ns, ack, sizeof ack);
+    if (rc != PQPAN_OK) {
+        return fail("ack frame", rc);
+    }
+    r->t_ns += pqpan_802154_phy_ppdu_ns(sizeof ack);
+    r->seq++;
+    return 0;
+}
+
+/* Receiver-side self-check of one sent frame: parse, reassemble. */
+static int receive_frame(struct pqpan_6lowpan_reasm *ra, uint8_t *buf, size_t cap, size_t *got,
+                         const uint8_t *psdu, size_t psdu_len, uint64_t t_ns)
+{
+    struct pqpan_802154_frame f;
+    int rc = pqpan_802154_mac_parse(&f, psdu, psdu_len);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_reasm_input(ra, buf, cap, got, psdu + f.payload_off, f.payload_len,
+                                       &f.mhr.src, &f.mhr.dst, t_ns);
+    }
+    return rc == PQPAN_OK ? 0 : fail("receive", rc);
+}
+
+static int send_datagram(struct run *r, const struct pqpan_802154_link_cfg *c, size_t udp_len)
+{
+    static uint8_t payload[2048], dgram[2100], rebuilt[2100];
+    uint8_t comp[PQPAN_6LOWPAN_MAX_COMP_HDR], lowpan[PQPAN_802154_MAX_PSDU], psdu[PQPAN_802154_MAX_PSDU];
+    struct pqpan_6lowpan_udp_spec s;
+    struct pqpan_6lowpan_frag f;
+    struct pqpan_6lowpan_reasm ra;
+    struct pqpan_802154_plan plan;
+    struct pqpan_802154_frame_plan fp[MAX_FRAMES];
+    struct pqpan_802154_mhr h;
+    size_t i, len, clen, ulen, count, lowpan_len, psdu_len, got = 0;
+    int rc;
+    for (i = 0; i < udp_len; i++) {
+        payload[i] = (uint8_t)(i * 7 + udp_len);
+    }
+    memset(&s, 0, sizeof s);
+    s.src_mac = c->src;
+    s.dst_mac = c->dst;
+    s.hop_limit = c->hop_limit;
+    s.src_port = c->src_port;
+    s.dst_port = c->dst_port;
+    pqpan_802154_plan_mhr(&h, c, 0);
+    rc = pqpan_6lowpan_build_udp(dgram, sizeof dgram, &len, &s, payload, udp_len);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_compress(comp, sizeof comp, &clen, &ulen, dgram, len, &c->src, &c->dst,
+                                    c->nhc_udp);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_frag_count(&count, clen, ulen, len - ulen, pqpan_802154_mac_max_payload(&h));
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_802154_plan_udp(&plan, fp, MAX_FRAMES, c, udp_len);
+    }
+    if (rc != PQPAN_OK) {
+        return fail("datagram", rc);
+    }
+    if (plan.frames != count) {
+        fprintf(stderr, "planner says %zu frames, framing gives %zu\n", plan.frames, count);
+        return 1;
+    }
+    pqpan_6lowpan_reasm_init(&ra, PQPAN_6LOWPAN_REASM_TIMEOUT_NS);
+    for (i = 0; i < count; i++) {
+        rc = pqpan_6lowpan_frag_piece(&f, i, clen, ulen, len - ulen, pqpan_802154_mac_max_payload(&h));
+        if (rc == PQPAN_OK) {
+            rc = pqpan_6lowpan_frag_write(lowpan, sizeof lowpan, &lowpan_len, &f, len, r->tag, comp,
+                                          dgram + ulen);
+        }
+        if (rc != PQPAN_OK) {
+            return fail("fragment", rc);
+        }
+        if (send_frame(r, c, lowpan, lowpan_len, psdu, &psdu_len) != 0 ||
+            receive_frame(&ra, rebuilt, sizeof rebuilt, &got, psdu, psdu_len, r->t_ns) != 0) {
+            return 1;
+        }
+        if (psdu_len != fp[i].psdu_octets) {
+            fprintf(stderr, "frame %zu: planner %u octets, framing %zu\n", i, fp[i].psdu_octets, psdu_len);
+            return 1;
+        }
+    }
+    if (got != len || memcmp(rebuilt, dgram, len) != 0) {
+        fprintf(stderr, "reassembly did not give back the datagram\n");
+        return 1;
+    }
+    r->tag++;
+    printf("%zu %zu\n", udp_len, count);
+    return 0;
+}
+
+static struct pqpan_802154_link_cfg link_cfg(int ext, int reverse)
+{
+    struct pqpan_802154_link_cfg c;
+    struct pqpan_802154_addr a, b;
+    memset(&c, 0, sizeof c);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.mode = b.mode = (uint8_t)(ext ? PQPAN_802154_ADDR_EXT : PQPAN_802154_ADDR_SHORT);
+    a.ext_addr = 0x00124B0001020304ull;
+    b.ext_addr = 0x00124B00A0B0C0D0ull;
+    a.short_addr = 0x0001;
+    b.short_addr = 0x0002;
+    c.src = reverse ? b : a;
+    c.dst = reverse ? a : b;
+    c.pan_id = 0xABCD;
+    c.pan_id_compression = 1;
+    c.ack_request = 1;
+    c.nhc_udp = 1;
+    c.hop_limit = 64;
+    c.src_port = reverse ? 0xF0B1 : 0xF0B2;
+    c.dst_port = reverse ? 0xF0B2 : 0xF0B1;
+    return c;
+}
+
+int main(int argc, char **argv)
+{
+    /* {INIT, RESP, FIN} for ML-KEM-512, -768, -1024. */
+    static const size_t sizes[3][3] = {{834, 802, 34}, {1218, 1122, 34}, {1602, 1602, 34}};
+    struct run r;
+    FILE *out;
+    int level, msg, rc = 0;
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: ieee802154_exchange OUT.pcap [ns]\n");
+        return 2;
+    }
+    out = fopen(argv[1], "wb");
+    if (out == 0) {
+        perror(argv[1]);
+        return 4;
+    }
+    memset(&r, 0, sizeof r);
+    r.t_ns = 1000000000u;
+    r.rng_state = 42;
+    if (pqpan_pcap_writer_init(&r.pcap, file_write, out, PQPAN_PCAP_LINKTYPE_IEEE802_15_4_WITHFCS,
+                               argc == 3) != PQPAN_OK) {
+        rc = 4;
+    }
+    for (level = 0; level < 3 && rc == 0; level++) {
+        for (msg = 0; msg < 3 && rc == 0; msg++) {
+            /* ML-KEM-512 with short addresses, the others with extended addresses. */
+            struct pqpan_802154_link_cfg c = link_cfg(level != 0, msg == 1);
+            rc = send_datagram(&r, &c, sizes[level][msg]);
+        }
+    }
+    if (fclose(out) != 0) {
+        rc = 4;
+    }
+    return rc;
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# Wireshark checks the 802.15.4 / 6LoWPAN framing: the test program ieee802154_exchange
+# writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of PQKE-sized UDP datagrams, fragmented
+# and acknowledged; tshark must find every FCS correct, every datagram reassembled by the
+# 6lowpan dissector with the right size, every UDP checksum good, and no malformed packet
+# or expert info. A corrupted copy must be caught (the check can fail).
+# usage: ieee802154_tshark.sh CLI SRCDIR BUILDDIR    (exit 77: tshark not installed)
+set -eu
+build=$3
+prog=$build/tests/ieee802154_exchange
+if ! command -v tshark >/dev/null 2>&1; then
+    echo "tshark not installed (scripts/deps.sh installs it): skipped"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# Wireshark 3.6/4.0: the 802.15.4 FCS is selected with wpan.fcs_format.
+tsr() { f=$1; shift; tshark -r "$f" -o "wpan.fcs_format:ITU-T CRC-16" -o udp.check_checksum:TRUE "$@" 2>/dev/null; }
+
+"$prog" "$work/x.pcap" > "$work/expected.txt" || fail "ieee802154_exchange failed"
+"$prog" "$work/ns.pcap" ns > /dev/null || fail "ieee802154_exchange (ns) failed"
+
+datagrams=$(wc -l < "$work/expected.txt")
+frames=$(awk '{ n += 2 * $2 } END { print n }' "$work/expected.txt")
+echo "expected: $datagrams datagrams, $frames frames (data + Imm-Ack)"
+
+got=$(tsr "$work/x.pcap" -T fields -e frame.number | wc -l)
+[ "$got" -eq "$frames" ] || fail "tshark sees $got frames, expected $frames"
+
+fcs_ok=$(tsr "$work/x.pcap" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
+[ "$fcs_ok" -eq "$frames" ] || fail "$fcs_ok of $frames frames have a correct FCS"
+echo "FCS correct: $fcs_ok/$frames"
+
+bad=$(tsr "$work/x.pcap" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad" | wc -l)
+[ "$bad" -eq 0 ] || fail "$bad frames with expert info or malformed"
+echo "malformed or expert-info frames: 0"
+
+# One line per datagram: UDP length, checksum status (1 = good), reassembled size.
+tsr "$work/x.pcap" -Y udp -T fields -e udp.length -e udp.checksum.status \
+    -e 6lowpan.reassembled.length > "$work/udp.txt"
+n=$(wc -l < "$work/udp.txt")
+[ "$n" -eq "$datagrams" ] || fail "$n UDP datagrams dissected, expected $datagrams"
+paste "$work/expected.txt" "$work/udp.txt" | while read -r payload nframes udp_len status reasm; do
+    [ "$udp_len" -eq $((payload + 8)) ] || fail "UDP length $udp_len, expected $((payload + 8))"
+    [ "$status" = 1 ] || fail "UDP checksum status $status for payload $payload"
+    if [ "$nframes" -gt 1 ]; then
+        [ "${reasm:-0}" -eq $((payload + 48)) ] ||
+            fail "6LoWPAN reassembled ${reasm:-nothing}, expected $((payload + 48))"
+    fi
+    echo "datagram: UDP payload $payload, $nframes frames, checksum good, reassembled ${reasm:-unfragmented}"
+done
+
+# Nanosecond-magic file: the same datagrams.
+tsr "$work/ns.pcap" -Y udp -T fields -e udp.length -e udp.checksum.status \
+    -e 6lowpan.reassembled.length > "$work/udp_ns.txt"
+cmp -s "$work/udp.txt" "$work/udp_ns.txt" || fail "nanosecond pcap dissects differently"
+echo "nanosecond pcap: same dissection"
+
+# Negative control: one flipped octet in the first data frame must show a bad FCS.
+cp "$work/x.pcap" "$work/bad.pcap"
+printf '\125' | dd of="$work/bad.pcap" bs=1 seek=60 conv=notrunc 2>/dev/null
+badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
+[ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
+echo "corrupted copy: $badfcs bad FCS detected"
+echo "PASS"
