@@ -10,5 +10,7 @@ int cli_kem_run(int argc, char **argv);
 void cli_kem_help(FILE *out);
 int cli_bench_run(int argc, char **argv);
 void cli_bench_help(FILE *out);
+int cmd_profiles_run(int argc, char **argv);
+void cmd_profiles_help(FILE *out);
 
 #endif

@@ -18,5 +18,6 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR} -DOUT=${PQPAN_EMBED_C}
           "-DFILES=${PQPAN_EMBED_FILES}" -P ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
   DEPENDS ${PQPAN_EMBED_DEPS} ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
-  COMMENT "Embedding data/ files")
+  COMMENT "Embedding data/ files"
+  VERBATIM)
 set(PQPAN_EMBEDDED_SOURCES ${PQPAN_EMBED_C})

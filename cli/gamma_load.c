@@ -1,0 +1,137 @@
+/* Calibration overlay files (format "pqpan-calibration/1", docs/MODEL.md "Calibration file
+ * format"): γ_comp per operation and γ_comm, with the provenance of the fit. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "data_load.h"
+
+#define CALIBRATION_FORMAT "pqpan-calibration/1"
+
+static int fail(char *err, size_t errlen, const char *origin, const char *field,
+                const char *problem)
+{
+    snprintf(err, errlen, "%s: %s: %s", origin, field, problem);
+    return EXIT_BAD_INPUT;
+}
+
+static int gamma_number(const cJSON *v, double *out)
+{
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble <= 0.0) {
+        return 0;
+    }
+    *out = v->valuedouble;
+    return 1;
+}
+
+static int op_by_name(const char *name)
+{
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        if (strcmp(name, pqpan_op_name((enum pqpan_op)op)) == 0) {
+            return op;
+        }
+    }
+    return -1;
+}
+
+static int check_keys(const cJSON *root, char *err, size_t errlen, const char *origin)
+{
+    static const char *const keys[] = {"format", "gamma_comp", "gamma_comm", "provenance"};
+    const cJSON *item;
+    cJSON_ArrayForEach(item, root)
+    {
+        size_t i;
+        int known = 0;
+        for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+            known |= strcmp(item->string, keys[i]) == 0;
+        }
+        if (!known) {
+            return fail(err, errlen, origin, item->string, "unknown field");
+        }
+    }
+    return EXIT_OK;
+}
+
+static int read_comp(struct pqpan_gamma *g, const cJSON *comp, char *err, size_t errlen,
+                     const char *origin)
+{
+    const cJSON *item;
+    char path[96];
+    if (!cJSON_IsObject(comp)) {
+        return fail(err, errlen, origin, "gamma_comp", "not an object {\"kem_keygen\": 1.3, ...}");
+    }
+    cJSON_ArrayForEach(item, comp)
+    {
+        int op = op_by_name(item->string);
+        snprintf(path, sizeof path, "gamma_comp.%s", item->string);
+        if (op < 0) {
+            return fail(err, errlen, origin, path,
+                        "unknown operation (kem_keygen, kem_encaps, kem_decaps, kdf, "
+                        "ecdh_keygen, ecdh_shared)");
+        }
+        if (!gamma_number(item, &g->comp[op])) {
+            return fail(err, errlen, origin, path, "not a number greater than 0");
+        }
+    }
+    return EXIT_OK;
+}
+
+static int read_all(struct pqpan_gamma *g, const cJSON *root, char *err, size_t errlen,
+                    const char *origin)
+{
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
+    const cJSON *comp = cJSON_GetObjectItemCaseSensitive(root, "gamma_comp");
+    const cJSON *comm = cJSON_GetObjectItemCaseSensitive(root, "gamma_comm");
+    const cJSON *prov = cJSON_GetObjectItemCaseSensitive(root, "provenance");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(prov, "source");
+    int rc;
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, CALIBRATION_FORMAT) != 0) {
+        return fail(err, errlen, origin, "format", "missing or not \"" CALIBRATION_FORMAT "\"");
+    }
+    rc = check_keys(root, err, errlen, origin);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (!cJSON_IsObject(prov) || !cJSON_IsString(src) || src->valuestring[0] == '\0') {
+        return fail(err, errlen, origin, "provenance.source",
+                    "missing: say where the γ values come from");
+    }
+    if (comp == NULL && comm == NULL) {
+        return fail(err, errlen, origin, "gamma_comp/gamma_comm", "neither is given");
+    }
+    if (comp != NULL) {
+        rc = read_comp(g, comp, err, errlen, origin);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    if (comm != NULL && !gamma_number(comm, &g->comm)) {
+        return fail(err, errlen, origin, "gamma_comm", "not a number greater than 0");
+    }
+    return EXIT_OK;
+}
+
+int data_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, const char *origin,
+                     char *err, size_t errlen)
+{
+    struct pqpan_gamma work = *g;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    int rc;
+    if (root == NULL || !cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        memset(g, 0, sizeof *g);
+        return fail(err, errlen, origin, "(file)", "not a JSON object");
+    }
+    rc = read_all(&work, root, err, errlen, origin);
+    cJSON_Delete(root);
+    if (rc != EXIT_OK) {
+        memset(g, 0, sizeof *g);
+        return rc;
+    }
+    *g = work;
+    return EXIT_OK;
+}

@@ -1,0 +1,351 @@
+/* Device profile files (format "pqpan-profile/1", docs/MODEL.md "Profile file format"),
+ * parsed with cJSON into struct pqpan_profile. Every number is {"value": x, "source": "..."}. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "data_load.h"
+
+#define PROFILE_FORMAT "pqpan-profile/1"
+
+struct ctx {
+    const char *origin;
+    char *err;
+    size_t errlen;
+};
+
+static int fail(const struct ctx *c, const char *field, const char *problem)
+{
+    snprintf(c->err, c->errlen, "%s: %s: %s", c->origin, field, problem);
+    return EXIT_BAD_INPUT;
+}
+
+/* What a scalar field may hold. */
+enum kind {
+    KIND_CURRENT,  /* double, µA, > 0 */
+    KIND_VOLT,     /* double, V, > 0 */
+    KIND_PPM,      /* double, >= 0 */
+    KIND_HZ,       /* uint32, > 0 */
+    KIND_US_TO_NS, /* µs in the file, uint32 ns in the struct, > 0 */
+    KIND_US_TO_NS0 /* the same, 0 allowed */
+};
+
+struct scalar {
+    const char *key;
+    enum kind kind;
+    size_t offset;
+    int nullable;
+};
+
+static const struct scalar scalars[] = {
+    {"supply_v", KIND_VOLT, offsetof(struct pqpan_profile, supply_v), 0},
+    {"cpu_hz", KIND_HZ, offsetof(struct pqpan_profile, cpu_hz), 0},
+    {"cpu_ua", KIND_CURRENT, offsetof(struct pqpan_profile, cpu_ua), 0},
+    {"cpu_tx_ua", KIND_CURRENT, offsetof(struct pqpan_profile, cpu_tx_ua), 1},
+    {"cpu_rx_ua", KIND_CURRENT, offsetof(struct pqpan_profile, cpu_rx_ua), 1},
+    {"sleep_ua", KIND_CURRENT, offsetof(struct pqpan_profile, sleep_ua), 0},
+    {"hfxo_start_ua", KIND_CURRENT, offsetof(struct pqpan_profile, hfxo_start_ua), 0},
+    {"hfxo_start_us", KIND_US_TO_NS, offsetof(struct pqpan_profile, hfxo_start_ns), 0},
+    {"ramp_fast_us", KIND_US_TO_NS, offsetof(struct pqpan_profile, ramp_fast_ns), 0},
+    {"ramp_normal_us", KIND_US_TO_NS, offsetof(struct pqpan_profile, ramp_normal_ns), 0},
+    {"pre_event_us", KIND_US_TO_NS0, offsetof(struct pqpan_profile, pre_event_ns), 0},
+    {"post_event_us", KIND_US_TO_NS0, offsetof(struct pqpan_profile, post_event_ns), 0},
+    {"sca_ppm", KIND_PPM, offsetof(struct pqpan_profile, sca_ppm), 0},
+};
+
+static const char *const other_keys[] = {"format", "name", "description", "currents", "notes"};
+
+static const char *const mode_keys[PQPAN_RADIO_MODE_COUNT] = {
+    "ble_1m", "ble_2m", "ble_coded", "ieee802154",
+};
+static const char *const table_keys[PQPAN_CURRENT_TABLE_COUNT] = {"system", "radio_only"};
+
+static int known_key(const char *key)
+{
+    size_t i;
+    for (i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        if (strcmp(key, scalars[i].key) == 0) {
+            return 1;
+        }
+    }
+    for (i = 0; i < sizeof other_keys / sizeof other_keys[0]; i++) {
+        if (strcmp(key, other_keys[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* {"value": number | null, "source": "non-empty"} → *value, *given. */
+static int read_sourced(const struct ctx *c, const cJSON *obj, const char *path, int nullable,
+                        double *value, int *given)
+{
+    const cJSON *v, *src;
+    if (!cJSON_IsObject(obj)) {
+        return fail(c, path, "missing, or not an object {\"value\": ..., \"source\": ...}");
+    }
+    src = cJSON_GetObjectItemCaseSensitive(obj, "source");
+    if (!cJSON_IsString(src) || src->valuestring[0] == '\0') {
+        return fail(c, path, "\"source\" missing or empty: every number needs its source");
+    }
+    v = cJSON_GetObjectItemCaseSensitive(obj, "value");
+    if (v == NULL) {
+        return fail(c, path, "\"value\" missing");
+    }
+    if (cJSON_IsNull(v)) {
+        if (!nullable) {
+            return fail(c, path, "\"value\" is null but this figure is required");
+        }
+        *given = 0;
+        *value = 0.0;
+        return EXIT_OK;
+    }
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+        return fail(c, path, "\"value\" is not a number");
+    }
+    if (v->valuedouble < 0.0) {
+        return fail(c, path, "\"value\" is negative");
+    }
+    *given = 1;
+    *value = v->valuedouble;
+    return EXIT_OK;
+}
+
+static int store_scalar(const struct ctx *c, struct pqpan_profile *p, const struct scalar *s,
+                        double x)
+{
+    unsigned char *base = (unsigned char *)p + s->offset;
+    double scaled = (s->kind == KIND_US_TO_NS || s->kind == KIND_US_TO_NS0) ? x * 1000.0 : x;
+    uint32_t u;
+    double d;
+    if (x == 0.0 && s->kind != KIND_PPM && s->kind != KIND_US_TO_NS0) {
+        return fail(c, s->key, "\"value\" must be greater than 0");
+    }
+    if (s->kind == KIND_CURRENT || s->kind == KIND_VOLT || s->kind == KIND_PPM) {
+        d = x;
+        memcpy(base, &d, sizeof d);
+        return EXIT_OK;
+    }
+    if (scaled > 4294967295.0 || (s->kind == KIND_HZ && floor(x) != x)) {
+        return fail(c, s->key, "\"value\" out of range");
+    }
+    u = (uint32_t)llround(scaled);
+    memcpy(base, &u, sizeof u);
+    return EXIT_OK;
+}
+
+static int read_scalars(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
+{
+    size_t i;
+    int given_tx = 0, given_rx = 0;
+    for (i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        const struct scalar *s = &scalars[i];
+        double x;
+        int given, rc;
+        rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(root, s->key), s->key, s->nullable,
+                          &x, &given);
+        if (rc == EXIT_OK && given) {
+            rc = store_scalar(c, p, s, x);
+        }
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        if (strcmp(s->key, "cpu_tx_ua") == 0) {
+            given_tx = given;
+        } else if (strcmp(s->key, "cpu_rx_ua") == 0) {
+            given_rx = given;
+        }
+    }
+    if (given_tx != given_rx) {
+        return fail(c, "cpu_tx_ua/cpu_rx_ua", "give both CPU + radio figures or neither");
+    }
+    p->cpu_radio_given = (uint8_t)given_tx;
+    return EXIT_OK;
+}
+
+static int read_text(const struct ctx *c, const cJSON *root, const char *key, char *out,
+                     size_t outlen, int required)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+    if (v == NULL && !required) {
+        return EXIT_OK;
+    }
+    if (!cJSON_IsString(v) || (required && v->valuestring[0] == '\0')) {
+        return fail(c, key, "missing or not a string");
+    }
+    if (strlen(v->valuestring) >= outlen) {
+        return fail(c, key, "too long");
+    }
+    strcpy(out, v->valuestring);
+    return EXIT_OK;
+}
+
+static int read_rx(const struct ctx *c, const cJSON *rx, int t, struct pqpan_profile *p)
+{
+    char path[96];
+    int m;
+    if (!cJSON_IsObject(rx)) {
+        snprintf(path, sizeof path, "currents.%s.rx_ua", table_keys[t]);
+        return fail(c, path, "missing or not an object");
+    }
+    for (m = 0; m < PQPAN_RADIO_MODE_COUNT; m++) {
+        int given, rc;
+        snprintf(path, sizeof path, "currents.%s.rx_ua.%s", table_keys[t], mode_keys[m]);
+        rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(rx, mode_keys[m]), path, 1,
+                          &p->rx_ua[t][m], &given);
+        if (rc == EXIT_OK && given && p->rx_ua[t][m] == 0.0) {
+            rc = fail(c, path, "\"value\" must be greater than 0");
+        }
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        p->rx_given[t][m] = (uint8_t)given;
+    }
+    return EXIT_OK;
+}
+
+/* The index of TX level dbm in p, added if new; -1 if the profile has no room left. */
+static int tx_level_index(struct pqpan_profile *p, int32_t dbm)
+{
+    size_t i;
+    for (i = 0; i < p->tx_level_count; i++) {
+        if (p->tx_dbm[i] == dbm) {
+            return (int)i;
+        }
+    }
+    if (p->tx_level_count >= PQPAN_PROFILE_TX_LEVELS_MAX) {
+        return -1;
+    }
+    p->tx_dbm[p->tx_level_count] = dbm;
+    return (int)p->tx_level_count++;
+}
+
+static int read_tx_entry(const struct ctx *c, const cJSON *e, const char *path, int t,
+                         struct pqpan_profile *p)
+{
+    const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
+    double x;
+    int given, idx, rc;
+    if (!cJSON_IsNumber(dbm) || floor(dbm->valuedouble) != dbm->valuedouble ||
+        dbm->valuedouble < -100.0 || dbm->valuedouble > 40.0) {
+        return fail(c, path, "\"dbm\" missing or not an integer in -100..40");
+    }
+    rc = read_sourced(c, e, path, 1, &x, &given);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (given && x == 0.0) {
+        return fail(c, path, "\"value\" must be greater than 0");
+    }
+    idx = tx_level_index(p, (int32_t)dbm->valuedouble);
+    if (idx < 0) {
+        return fail(c, path, "too many TX power levels");
+    }
+    if (p->tx_given[t][idx]) {
+        return fail(c, path, "TX level listed twice");
+    }
+    p->tx_ua[t][idx] = x;
+    p->tx_given[t][idx] = (uint8_t)given;
+    return EXIT_OK;
+}
+
+static int read_tx(const struct ctx *c, const cJSON *tx, int t, struct pqpan_profile *p)
+{
+    char path[96];
+    const cJSON *e;
+    int i = 0;
+    if (!cJSON_IsArray(tx)) {
+        snprintf(path, sizeof path, "currents.%s.tx_ua", table_keys[t]);
+        return fail(c, path, "missing or not an array");
+    }
+    cJSON_ArrayForEach(e, tx)
+    {
+        int rc;
+        snprintf(path, sizeof path, "currents.%s.tx_ua[%d]", table_keys[t], i++);
+        rc = read_tx_entry(c, e, path, t, p);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+static int read_currents(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
+{
+    const cJSON *cur = cJSON_GetObjectItemCaseSensitive(root, "currents");
+    int t;
+    if (!cJSON_IsObject(cur)) {
+        return fail(c, "currents", "missing or not an object");
+    }
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        const cJSON *tab = cJSON_GetObjectItemCaseSensitive(cur, table_keys[t]);
+        char path[64];
+        int rc;
+        snprintf(path, sizeof path, "currents.%s", table_keys[t]);
+        if (!cJSON_IsObject(tab)) {
+            return fail(c, path, "missing or not an object");
+        }
+        rc = read_rx(c, cJSON_GetObjectItemCaseSensitive(tab, "rx_ua"), t, p);
+        if (rc == EXIT_OK) {
+            rc = read_tx(c, cJSON_GetObjectItemCaseSensitive(tab, "tx_ua"), t, p);
+        }
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+static int read_header(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
+{
+    const cJSON *fmt = cJSON_GetObjectItemCaseSensitive(root, "format");
+    const cJSON *item;
+    int rc;
+    if (!cJSON_IsString(fmt) || strcmp(fmt->valuestring, PROFILE_FORMAT) != 0) {
+        return fail(c, "format", "missing or not \"" PROFILE_FORMAT "\"");
+    }
+    cJSON_ArrayForEach(item, root)
+    {
+        if (!known_key(item->string)) {
+            return fail(c, item->string, "unknown field");
+        }
+    }
+    rc = read_text(c, root, "name", p->name, sizeof p->name, 1);
+    if (rc == EXIT_OK) {
+        rc = read_text(c, root, "description", p->description, sizeof p->description, 0);
+    }
+    return rc;
+}
+
+int data_profile_parse(struct pqpan_profile *p, const char *text, size_t len, const char *origin,
+                       char *err, size_t errlen)
+{
+    const struct ctx c = {origin, err, errlen};
+    cJSON *root;
+    int rc;
+    memset(p, 0, sizeof *p);
+    root = cJSON_ParseWithLength(text, len);
+    if (root == NULL || !cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return fail(&c, "(file)", "not a JSON object");
+    }
+    rc = read_header(&c, root, p);
+    if (rc == EXIT_OK) {
+        rc = read_scalars(&c, root, p);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_currents(&c, root, p);
+    }
+    if (rc == EXIT_OK && pqpan_profile_check(p) != PQPAN_OK) {
+        rc = fail(&c, "currents", "needs at least one TX level and one RX mode with a value");
+    }
+    cJSON_Delete(root);
+    if (rc != EXIT_OK) {
+        memset(p, 0, sizeof *p);
+    }
+    return rc;
+}

@@ -1,0 +1,406 @@
+/* pqpan profiles: the built-in device profiles, their key figures and sources. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "data_load.h"
+
+#define CELL_TEXT 128
+
+/* One figure of a profile file: its dotted path, value (or absent) and source. */
+struct leaf {
+    char path[96];
+    int given;
+    double value;
+    const char *source;
+};
+
+typedef void (*leaf_fn)(const struct leaf *l, void *ctx);
+
+static void visit(const cJSON *node, const char *path, leaf_fn fn, void *ctx);
+
+static void visit_sourced(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(node, "value");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(node, "source");
+    struct leaf l;
+    snprintf(l.path, sizeof l.path, "%s", path);
+    l.given = cJSON_IsNumber(v);
+    l.value = l.given ? v->valuedouble : 0.0;
+    l.source = cJSON_IsString(s) ? s->valuestring : "";
+    fn(&l, ctx);
+}
+
+static void visit_array(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, node)
+    {
+        const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s.%ddbm", path, cJSON_IsNumber(dbm) ? dbm->valueint : 0);
+        visit_sourced(e, sub, fn, ctx);
+    }
+}
+
+/* Walks a profile document in file order, calling fn for every {"value","source"} figure. */
+static void visit(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
+{
+    const cJSON *child;
+    if (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "source") != NULL) {
+        visit_sourced(node, path, fn, ctx);
+        return;
+    }
+    if (cJSON_IsArray(node)) {
+        visit_array(node, path, fn, ctx);
+        return;
+    }
+    cJSON_ArrayForEach(child, node)
+    {
+        char sub[96];
+        if (!cJSON_IsObject(child) && !cJSON_IsArray(child)) {
+            continue;
+        }
+        snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", child->string);
+        visit(child, sub, fn, ctx);
+    }
+}
+
+static void format_number(char *out, size_t outlen, double x)
+{
+    if (fabs(x) < 1e15 && floor(x) == x) {
+        snprintf(out, outlen, "%.0f", x);
+    } else {
+        snprintf(out, outlen, "%.6g", x);
+    }
+}
+
+/* ---- pqpan profiles (list) ---- */
+
+struct cell {
+    int is_number;
+    int given;
+    double number;
+    char text[CELL_TEXT];
+};
+
+enum {
+    COL_NAME,
+    COL_SUPPLY_V,
+    COL_CPU_MHZ,
+    COL_CPU_UA,
+    COL_SLEEP_UA,
+    COL_TX0_SYSTEM,
+    COL_RX1M_SYSTEM,
+    COL_TX0_RADIO,
+    COL_RX1M_RADIO,
+    COL_ASSUMPTIONS,
+    COL_DESCRIPTION,
+    COL_COUNT
+};
+
+static const struct {
+    const char *name;
+    int width;
+} columns[COL_COUNT] = {
+    {"name", 10},
+    {"supply_v", 8},
+    {"cpu_mhz", 7},
+    {"cpu_ua", 7},
+    {"sleep_ua", 8},
+    {"tx_0dbm_system_ua", 17},
+    {"rx_1m_system_ua", 15},
+    {"tx_0dbm_radio_only_ua", 21},
+    {"rx_1m_radio_only_ua", 19},
+    {"assumptions", 11},
+    {"description", 0},
+};
+
+static void set_number(struct cell *c, int given, double x)
+{
+    c->is_number = 1;
+    c->given = given;
+    c->number = x;
+    if (given) {
+        format_number(c->text, sizeof c->text, x);
+    } else {
+        snprintf(c->text, sizeof c->text, "n/a");
+    }
+}
+
+static void set_text(struct cell *c, const char *s)
+{
+    c->is_number = 0;
+    c->given = 1;
+    snprintf(c->text, sizeof c->text, "%s", s);
+}
+
+static void count_assumption(const struct leaf *l, void *ctx)
+{
+    if (strncmp(l->source, "assumption", 10) == 0) {
+        ++*(int *)ctx;
+    }
+}
+
+static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, const cJSON *doc)
+{
+    double ua;
+    int assumptions = 0;
+    int ok;
+    set_text(&row[COL_NAME], p->name);
+    set_number(&row[COL_SUPPLY_V], 1, p->supply_v);
+    set_number(&row[COL_CPU_MHZ], 1, p->cpu_hz / 1e6);
+    set_number(&row[COL_CPU_UA], 1, p->cpu_ua);
+    set_number(&row[COL_SLEEP_UA], 1, p->sleep_ua);
+    ok = pqpan_profile_tx_ua(p, PQPAN_CURRENTS_SYSTEM, 0, &ua) == PQPAN_OK;
+    set_number(&row[COL_TX0_SYSTEM], ok, ua);
+    ok = pqpan_profile_rx_ua(p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_BLE_1M, &ua) == PQPAN_OK;
+    set_number(&row[COL_RX1M_SYSTEM], ok, ua);
+    ok = pqpan_profile_tx_ua(p, PQPAN_CURRENTS_RADIO_ONLY, 0, &ua) == PQPAN_OK;
+    set_number(&row[COL_TX0_RADIO], ok, ua);
+    ok = pqpan_profile_rx_ua(p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_1M, &ua) == PQPAN_OK;
+    set_number(&row[COL_RX1M_RADIO], ok, ua);
+    visit(doc, "", count_assumption, &assumptions);
+    set_number(&row[COL_ASSUMPTIONS], 1, assumptions);
+    set_text(&row[COL_DESCRIPTION], p->description);
+}
+
+static void print_table_row(const struct cell row[COL_COUNT], int header)
+{
+    int i;
+    for (i = 0; i < COL_COUNT; i++) {
+        const char *s = header ? columns[i].name : row[i].text;
+        if (columns[i].width > 0) {
+            printf(i == 0 ? "%-*s" : "  %*s", columns[i].width, s);
+        } else {
+            printf("  %s", s);
+        }
+    }
+    printf("\n");
+}
+
+static void print_csv_text(const char *s)
+{
+    if (strpbrk(s, ",\"\n") == NULL) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s != '\0'; s++) {
+        if (*s == '"') {
+            putchar('"');
+        }
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_csv_row(const struct cell row[COL_COUNT], int header)
+{
+    int i;
+    for (i = 0; i < COL_COUNT; i++) {
+        if (i > 0) {
+            putchar(',');
+        }
+        if (header) {
+            fputs(columns[i].name, stdout);
+        } else if (row[i].given) {
+            print_csv_text(row[i].text);
+        }
+    }
+    putchar('\n');
+}
+
+static cJSON *json_row(const struct cell row[COL_COUNT])
+{
+    cJSON *o = cJSON_CreateObject();
+    int i;
+    for (i = 0; i < COL_COUNT; i++) {
+        if (!row[i].given) {
+            cJSON_AddNullToObject(o, columns[i].name);
+        } else if (row[i].is_number) {
+            cJSON_AddNumberToObject(o, columns[i].name, row[i].number);
+        } else {
+            cJSON_AddStringToObject(o, columns[i].name, row[i].text);
+        }
+    }
+    return o;
+}
+
+static int load_doc(struct pqpan_profile *p, cJSON **doc, const char *name)
+{
+    char err[DATA_ERR_MAX];
+    struct data_text t;
+    int rc = data_profile_text(&t, name, err, sizeof err);
+    if (rc == EXIT_OK) {
+        rc = data_profile_parse(p, t.text, t.len, t.origin, err, sizeof err);
+    }
+    if (rc == EXIT_OK) {
+        *doc = cJSON_ParseWithLength(t.text, t.len);
+    }
+    data_text_free(&t);
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan profiles: %s\n", err);
+    }
+    return rc;
+}
+
+static void emit_json(cJSON *root)
+{
+    char *s = cJSON_Print(root);
+    if (s != NULL) {
+        printf("%s\n", s);
+        free(s);
+    }
+}
+
+static int list_profiles(enum cli_format fmt)
+{
+    size_t i, n = data_profile_builtin_count();
+    cJSON *arr = cJSON_CreateArray();
+    struct cell row[COL_COUNT];
+    if (fmt == FORMAT_TABLE) {
+        print_table_row(row, 1);
+    } else if (fmt == FORMAT_CSV) {
+        print_csv_row(row, 1);
+    }
+    for (i = 0; i < n; i++) {
+        struct pqpan_profile p;
+        cJSON *doc = NULL;
+        char name[64];
+        int rc = load_doc(&p, &doc, data_profile_builtin_name(i, name, sizeof name));
+        if (rc != EXIT_OK) {
+            cJSON_Delete(arr);
+            return rc;
+        }
+        fill_row(row, &p, doc);
+        cJSON_Delete(doc);
+        if (fmt == FORMAT_TABLE) {
+            print_table_row(row, 0);
+        } else if (fmt == FORMAT_CSV) {
+            print_csv_row(row, 0);
+        } else {
+            cJSON_AddItemToArray(arr, json_row(row));
+        }
+    }
+    if (fmt == FORMAT_JSON) {
+        emit_json(arr);
+    } else if (fmt == FORMAT_TABLE) {
+        printf("\nCurrents in µA at supply_v; 'n/a': the datasheet gives no figure. Sources of "
+               "every figure: pqpan profiles show NAME.\n");
+    }
+    cJSON_Delete(arr);
+    return EXIT_OK;
+}
+
+/* ---- pqpan profiles show ---- */
+
+struct show_ctx {
+    enum cli_format fmt;
+    cJSON *arr;
+};
+
+static void show_leaf(const struct leaf *l, void *vctx)
+{
+    struct show_ctx *ctx = vctx;
+    char num[64];
+    format_number(num, sizeof num, l->value);
+    if (ctx->fmt == FORMAT_TABLE) {
+        printf("%-34s  %10s  %s\n", l->path, l->given ? num : "n/a", l->source);
+    } else if (ctx->fmt == FORMAT_CSV) {
+        printf("%s,%s,", l->path, l->given ? num : "");
+        print_csv_text(l->source);
+        putchar('\n');
+    } else {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "field", l->path);
+        if (l->given) {
+            cJSON_AddNumberToObject(o, "value", l->value);
+        } else {
+            cJSON_AddNullToObject(o, "value");
+        }
+        cJSON_AddStringToObject(o, "source", l->source);
+        cJSON_AddItemToArray(ctx->arr, o);
+    }
+}
+
+static int show_profile(const char *name, enum cli_format fmt)
+{
+    struct pqpan_profile p;
+    struct show_ctx ctx;
+    cJSON *doc = NULL;
+    int rc = load_doc(&p, &doc, name);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    ctx.fmt = fmt;
+    ctx.arr = cJSON_CreateArray();
+    if (fmt == FORMAT_TABLE) {
+        printf("%s: %s\n\n%-34s  %10s  %s\n", p.name, p.description, "field", "value", "source");
+    } else if (fmt == FORMAT_CSV) {
+        printf("field,value,source\n");
+    }
+    visit(doc, "", show_leaf, &ctx);
+    if (fmt == FORMAT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "name", p.name);
+        cJSON_AddStringToObject(root, "description", p.description);
+        cJSON_AddItemToObject(root, "figures", ctx.arr);
+        emit_json(root);
+        cJSON_Delete(root);
+    } else {
+        cJSON_Delete(ctx.arr);
+    }
+    cJSON_Delete(doc);
+    return EXIT_OK;
+}
+
+void cmd_profiles_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan profiles [--format table|csv|json]\n"
+            "       pqpan profiles show NAME|FILE [--format table|csv|json]\n\n"
+            "Lists the built-in device profiles (data/profiles/*.json, compiled in) with their\n"
+            "key figures, or prints every figure of one profile with its source.\n\n"
+            "  show NAME|FILE  one profile: a built-in NAME (e.g. nrf52840) or a profile file of\n"
+            "                  your own in the same format (docs/MODEL.md \"Profile file format\")\n"
+            "  --format F      table (default), csv or json\n\n"
+            "Columns of the list: supply_v (V), cpu_mhz (MHz), cpu_ua (CPU running, µA),\n"
+            "sleep_ua (µA), TX 0 dBm and RX 1M currents (µA) from the system-level table and the\n"
+            "radio-only table ('n/a' where the datasheet gives none), and the number of figures\n"
+            "that are assumptions rather than datasheet values.\n"
+            "Exit codes: 0 ok, 2 usage (unknown option or profile name), 3 invalid profile file,\n"
+            "4 file not readable.\n");
+}
+
+int cmd_profiles_run(int argc, char **argv)
+{
+    enum cli_format fmt = FORMAT_TABLE;
+    const char *show = NULL;
+    int i, showing = 0;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cmd_profiles_help(stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--format") == 0) {
+            if (i + 1 >= argc || cli_parse_format(argv[++i], &fmt) != 0) {
+                return cli_usage_error("profiles", "--format needs table, csv or json");
+            }
+        } else if (strcmp(argv[i], "show") == 0 && i == 1) {
+            showing = 1;
+        } else if (showing && show == NULL && argv[i][0] != '-') {
+            show = argv[i];
+        } else {
+            return cli_usage_error("profiles", "unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (showing && show == NULL) {
+        return cli_usage_error("profiles", "show needs a profile NAME or FILE");
+    }
+    return showing ? show_profile(show, fmt) : list_profiles(fmt);
+}

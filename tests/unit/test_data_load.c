@@ -1,0 +1,334 @@
+/* Tests for the CLI's data loaders (cli/data_load.h): built-in profiles and cycle tables,
+ * users' files, malformed files (tests/fixtures/), and energy from the built-in data
+ * against hand-computed values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "data_load.h"
+#include "pqpan/energy.h"
+
+#define FIXTURES PQPAN_SOURCE_DIR "/tests/fixtures/"
+
+static void test_every_builtin_profile_loads(void **state)
+{
+    char err[DATA_ERR_MAX], name[64];
+    size_t i, n = data_profile_builtin_count();
+    (void)state;
+    assert_true(n >= 3);
+    for (i = 0; i < n; i++) {
+        struct pqpan_profile p;
+        const char *nm = data_profile_builtin_name(i, name, sizeof name);
+        assert_non_null(nm);
+        if (data_profile_load(&p, nm, err, sizeof err) != EXIT_OK) {
+            fail_msg("%s: %s", nm, err);
+        }
+        assert_string_equal(p.name, nm);
+        assert_int_equal(pqpan_profile_check(&p), PQPAN_OK);
+    }
+}
+
+/* The nRF52840 figures of DESIGN.md, system-level and radio-only kept apart. */
+static void test_nrf52840_figures(void **state)
+{
+    struct pqpan_profile p;
+    char err[DATA_ERR_MAX];
+    double ua;
+    (void)state;
+    assert_int_equal(data_profile_load(&p, DATA_DEFAULT_PROFILE, err, sizeof err), EXIT_OK);
+    assert_true(p.supply_v == 3.0);
+    assert_int_equal(p.cpu_hz, 64000000);
+    assert_true(p.cpu_ua == 3300.0);
+    assert_int_equal(p.cpu_radio_given, 1);
+    assert_true(p.cpu_tx_ua == 8100.0 && p.cpu_rx_ua == 8600.0);
+    assert_int_equal(p.ramp_fast_ns, 40000);
+    assert_int_equal(p.ramp_normal_ns, 140000);
+    assert_int_equal(pqpan_profile_tx_ua(&p, PQPAN_CURRENTS_SYSTEM, 0, &ua), PQPAN_OK);
+    assert_true(ua == 6400.0);
+    assert_int_equal(pqpan_profile_tx_ua(&p, PQPAN_CURRENTS_RADIO_ONLY, 0, &ua), PQPAN_OK);
+    assert_true(ua == 4800.0);
+    assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_BLE_1M, &ua),
+                     PQPAN_OK);
+    assert_true(ua == 6260.0);
+    assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_1M, &ua),
+                     PQPAN_OK);
+    assert_true(ua == 4600.0);
+    assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_2M, &ua),
+                     PQPAN_OK);
+    assert_true(ua == 5200.0);
+    assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_BLE_2M, &ua),
+                     PQPAN_ERR_UNSUPPORTED);
+}
+
+static void test_user_profile_file(void **state)
+{
+    struct pqpan_profile p;
+    char err[DATA_ERR_MAX];
+    (void)state;
+    assert_int_equal(data_profile_load(&p, FIXTURES "profiles/minimal.json", err, sizeof err),
+                     EXIT_OK);
+    assert_string_equal(p.name, "minimal");
+    assert_int_equal(p.cpu_radio_given, 0);
+    assert_int_equal(p.tx_level_count, 1);
+    assert_int_equal(p.hfxo_start_ns, 400000);
+    assert_int_equal(p.pre_event_ns, 0);
+}
+
+/* Each malformed file fails with exit 3 and a message naming the file and the field. */
+static void test_malformed_profiles(void **state)
+{
+    static const struct {
+        const char *file, *field;
+    } cases[] = {
+        {"bad_negative.json", "sleep_ua"},
+        {"bad_string.json", "cpu_ua"},
+        {"bad_missing_field.json", "hfxo_start_us"},
+        {"bad_no_source.json", "currents.system.tx_ua[0]"},
+        {"bad_unknown_field.json", "cpu_mA"},
+        {"bad_format.json", "format"},
+        {"bad_null_required.json", "supply_v"},
+        {"bad_one_cpu_radio.json", "cpu_tx_ua"},
+        {"bad_zero_current.json", "currents.system.rx_ua.ble_1m"},
+        {"bad_no_radio.json", "currents"},
+        {"bad_dup_tx.json", "currents.system.tx_ua[1]"},
+        {"bad_truncated.json", "(file)"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct pqpan_profile p;
+        char path[512], err[DATA_ERR_MAX];
+        snprintf(path, sizeof path, FIXTURES "profiles/%s", cases[i].file);
+        memset(&p, 0xA5, sizeof p);
+        if (data_profile_load(&p, path, err, sizeof err) != EXIT_BAD_INPUT) {
+            fail_msg("%s: accepted", cases[i].file);
+        }
+        if (strstr(err, cases[i].file) == NULL || strstr(err, cases[i].field) == NULL) {
+            fail_msg("%s: message does not name file and field '%s': %s", cases[i].file,
+                     cases[i].field, err);
+        }
+        assert_int_equal(p.cpu_hz, 0);
+    }
+}
+
+static void test_profile_names_and_paths(void **state)
+{
+    struct pqpan_profile p;
+    char err[DATA_ERR_MAX];
+    (void)state;
+    assert_int_equal(data_profile_load(&p, "nosuchchip", err, sizeof err), EXIT_USAGE);
+    assert_non_null(strstr(err, "nrf52840"));
+    assert_int_equal(data_profile_load(&p, FIXTURES "profiles/absent.json", err, sizeof err),
+                     EXIT_IO);
+}
+
+static void test_calibration_overlay(void **state)
+{
+    struct pqpan_gamma g;
+    char err[DATA_ERR_MAX];
+    (void)state;
+    pqpan_gamma_default(&g);
+    assert_int_equal(data_gamma_load(&g, FIXTURES "calibration/good.json", err, sizeof err),
+                     EXIT_OK);
+    assert_true(g.comp[PQPAN_OP_KEM_KEYGEN] == 1.41);
+    assert_true(g.comp[PQPAN_OP_KEM_DECAPS] == 1.5);
+    assert_true(g.comp[PQPAN_OP_KEM_ENCAPS] == 1.37); /* default kept */
+    assert_true(g.comm == 1.13);
+}
+
+static void test_malformed_calibrations(void **state)
+{
+    static const struct {
+        const char *file, *field;
+    } cases[] = {
+        {"bad_no_provenance.json", "provenance.source"},
+        {"bad_negative.json", "gamma_comm"},
+        {"bad_unknown_op.json", "gamma_comp.keygen"},
+        {"bad_string.json", "gamma_comp.kdf"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct pqpan_gamma g;
+        char path[512], err[DATA_ERR_MAX];
+        snprintf(path, sizeof path, FIXTURES "calibration/%s", cases[i].file);
+        pqpan_gamma_default(&g);
+        if (data_gamma_load(&g, path, err, sizeof err) != EXIT_BAD_INPUT) {
+            fail_msg("%s: accepted", cases[i].file);
+        }
+        if (strstr(err, cases[i].file) == NULL || strstr(err, cases[i].field) == NULL) {
+            fail_msg("%s: message does not name '%s': %s", cases[i].file, cases[i].field, err);
+        }
+    }
+}
+
+static struct pqpan_cycle_table table;
+
+/* Values straight from data/cycles/ (pqm4 commit cc2c1b99, Emill/P256-Cortex-M4 README). */
+static void test_builtin_cycles(void **state)
+{
+    char err[DATA_ERR_MAX];
+    uint64_t c;
+    (void)state;
+    if (data_cycles_load_builtin(&table, err, sizeof err) != EXIT_OK) {
+        fail_msg("%s", err);
+    }
+    assert_int_equal(pqpan_cycles_lookup(&table, "ML-KEM-768", "clean", PQPAN_OP_KEM_KEYGEN, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 988722);
+    assert_int_equal(
+        pqpan_cycles_lookup(&table, "ML-KEM-768", "m4fspeed", PQPAN_OP_KEM_DECAPS, &c), PQPAN_OK);
+    assert_int_equal(c, 707827);
+    assert_int_equal(pqpan_cycles_lookup(&table, "ML-KEM-1024", "m4fstack", PQPAN_OP_KEM_ENCAPS,
+                                         &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 1037953);
+    assert_int_equal(pqpan_cycles_lookup(&table, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 327000);
+    assert_int_equal(pqpan_cycles_lookup(&table, "P-256", NULL, PQPAN_OP_ECDH_SHARED, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 906000);
+    assert_int_equal(pqpan_cycles_lookup(&table, "X25519", NULL, PQPAN_OP_ECDH_KEYGEN, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 548873);
+    assert_int_equal(pqpan_cycles_lookup(&table, "ML-KEM-768", "clean", PQPAN_OP_KDF, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 253000); /* estimate: 23 permutations x 11000 */
+}
+
+static void test_cycles_csv_file(void **state)
+{
+    struct data_text t;
+    char err[DATA_ERR_MAX];
+    const struct pqpan_cycle_row *r;
+    (void)state;
+    memset(&table, 0, sizeof table);
+    assert_int_equal(data_read_file(&t, FIXTURES "cycles/good.csv", err, sizeof err), EXIT_OK);
+    assert_int_equal(data_cycles_parse(&table, t.text, t.len, t.origin, err, sizeof err), EXIT_OK);
+    data_text_free(&t);
+    assert_int_equal(table.count, 3); /* the ML-DSA row is skipped */
+    r = pqpan_cycles_find(&table, "ml-kem-768", "MINE", PQPAN_OP_KEM_KEYGEN);
+    assert_non_null(r);
+    assert_int_equal(r->cycles, 123456);
+    assert_int_equal(r->stack_bytes, 100);
+    assert_string_equal(r->source, "good.csv");
+    r = pqpan_cycles_find(&table, "ML-KEM-768", "mine", PQPAN_OP_KEM_DECAPS);
+    assert_non_null(r);
+    assert_int_equal(r->code_bytes, 0);
+}
+
+static void test_malformed_cycles(void **state)
+{
+    static const struct {
+        const char *file, *where;
+    } cases[] = {
+        {"bad_number.csv", "line 2: cycles"},
+        {"bad_fields.csv", "line 2"},
+        {"bad_quote.csv", "line 3"},
+        {"bad_header.csv", "line 1"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct data_text t;
+        char path[512], err[DATA_ERR_MAX];
+        snprintf(path, sizeof path, FIXTURES "cycles/%s", cases[i].file);
+        memset(&table, 0, sizeof table);
+        assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
+        if (data_cycles_parse(&table, t.text, t.len, t.origin, err, sizeof err) !=
+            EXIT_BAD_INPUT) {
+            fail_msg("%s: accepted", cases[i].file);
+        }
+        data_text_free(&t);
+        if (strstr(err, cases[i].file) == NULL || strstr(err, cases[i].where) == NULL) {
+            fail_msg("%s: message does not say '%s': %s", cases[i].file, cases[i].where, err);
+        }
+        assert_int_equal(table.count, 0);
+    }
+}
+
+/* LE Secure Connections crypto per side on the nRF52840 with default γ, by hand:
+ * (327 000 + 906 000) cycles / 64 MHz = 19.265625 ms; × 3 V × 3300 µA = 190.7296875 µJ;
+ * × γ_comp 1.12 = 213.6172500 µJ. */
+static void test_lesc_baseline_crypto_energy(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_gamma g;
+    struct pqpan_ledger l;
+    struct pqpan_energy e;
+    const struct pqpan_energy_opts o = {PQPAN_RADIO_BLE_1M, PQPAN_CURRENTS_SYSTEM, 0};
+    char err[DATA_ERR_MAX];
+    uint64_t keygen, shared;
+    double got;
+    (void)state;
+    assert_int_equal(data_profile_load(&p, "nrf52840", err, sizeof err), EXIT_OK);
+    assert_int_equal(data_cycles_load_builtin(&table, err, sizeof err), EXIT_OK);
+    assert_int_equal(pqpan_cycles_lookup(&table, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, &keygen),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_cycles_lookup(&table, "P-256", NULL, PQPAN_OP_ECDH_SHARED, &shared),
+                     PQPAN_OK);
+    pqpan_gamma_default(&g);
+    pqpan_ledger_init(&l);
+    pqpan_ledger_add_op(&l, PQPAN_OP_ECDH_KEYGEN, keygen);
+    pqpan_ledger_add_op(&l, PQPAN_OP_ECDH_SHARED, shared);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_OK);
+    got = e.comp_uj;
+    if (got < 213.61725 - 1e-6 || got > 213.61725 + 1e-6) {
+        fail_msg("LESC crypto energy %.9f µJ, want 213.61725", got);
+    }
+}
+
+static struct data_energy_inputs inputs;
+
+static void test_energy_inputs(void **state)
+{
+    char err[DATA_ERR_MAX];
+    uint64_t c;
+    (void)state;
+    assert_int_equal(data_energy_inputs_load(&inputs, NULL, NULL, NULL, err, sizeof err), EXIT_OK);
+    assert_string_equal(inputs.profile.name, "nrf52840");
+    assert_string_equal(inputs.crypto_impl, "clean");
+    assert_true(inputs.gamma.comm == 1.15);
+    assert_int_equal(data_energy_inputs_load(&inputs, FIXTURES "profiles/minimal.json",
+                                             FIXTURES "calibration/good.json", "m4fstack", err,
+                                             sizeof err),
+                     EXIT_OK);
+    assert_string_equal(inputs.profile.name, "minimal");
+    assert_true(inputs.gamma.comm == 1.13);
+    assert_int_equal(pqpan_cycles_lookup(&inputs.cycles, "ML-KEM-512", inputs.crypto_impl,
+                                         PQPAN_OP_KEM_DECAPS, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 430202);
+    assert_int_equal(data_energy_inputs_load(&inputs, NULL, NULL, "fastest", err, sizeof err),
+                     EXIT_USAGE);
+    assert_non_null(strstr(err, "fastest"));
+    assert_int_equal(data_energy_inputs_load(&inputs, NULL, FIXTURES "calibration/bad_negative.json",
+                                             NULL, err, sizeof err),
+                     EXIT_BAD_INPUT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_builtin_profile_loads),
+        cmocka_unit_test(test_nrf52840_figures),
+        cmocka_unit_test(test_user_profile_file),
+        cmocka_unit_test(test_malformed_profiles),
+        cmocka_unit_test(test_profile_names_and_paths),
+        cmocka_unit_test(test_calibration_overlay),
+        cmocka_unit_test(test_malformed_calibrations),
+        cmocka_unit_test(test_builtin_cycles),
+        cmocka_unit_test(test_cycles_csv_file),
+        cmocka_unit_test(test_malformed_cycles),
+        cmocka_unit_test(test_lesc_baseline_crypto_energy),
+        cmocka_unit_test(test_energy_inputs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
