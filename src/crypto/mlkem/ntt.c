@@ -39,17 +39,22 @@ void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
     }
 }
 
-/* FIPS 203 Alg. 10: Gentleman-Sande butterflies, len = 2 .. 128, with a Barrett
- * reduction on each sum so that no coefficient leaves int16. */
+/* FIPS 203 Alg. 10: Gentleman-Sande butterflies, len = 2 .. 128. Each difference goes
+ * through a Montgomery multiplication (|result| < q); the sums double their bound per
+ * layer, so entering a layer with |a_i| < 4q keeps every sum and difference below
+ * 8q < 2^15. Starting from |a_i| < q, the sums are Barrett-reduced only in the layers
+ * len = 8 and len = 64, which keeps every layer's input below 4q. */
 void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
 {
     unsigned len, start, j, i = 127;
     for (len = 2; len <= 128; len <<= 1) {
+        const int reduce = len == 8 || len == 64;
         for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
             const int16_t zeta = zetas[i--];
             for (j = start; j < start + len; j++) {
                 int16_t t = a[j];
-                a[j] = mlkem_barrett_reduce((int16_t)(t + a[j + len]));
+                int16_t sum = (int16_t)(t + a[j + len]);
+                a[j] = reduce ? mlkem_barrett_reduce(sum) : sum;
                 a[j + len] = mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
             }
         }
