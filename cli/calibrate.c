@@ -41,6 +41,7 @@ struct cal_opts {
     int ops[MAX_OPS];             /* enum pqpan_op or OP_SKIP */
     size_t n_ops;                 /* 0: the default order for the side */
     uint8_t ch[2];                /* digital channel of PH_CRYPTO, PH_RADIO */
+    int comm_radio;               /* --comm-model radio (else bits) */
     const char *out;
 };
 
@@ -53,6 +54,7 @@ struct cal_trace {
     double crypto_uj[MAX_OPS];
     uint64_t n_radio;
     double radio_uj;
+    uint64_t overlap_rows;        /* rows with crypto and radio both high (counted as radio) */
     double events_radio_uj;       /* model: events accounting, radio states (TX/RX/IFS/ramp) */
 };
 
@@ -93,11 +95,14 @@ void cli_calibrate_help(FILE *out)
             "  crypto  each segment of the crypto channel (default D0 high) is one operation, in\n"
             "          the order run: KeyGen side kem_keygen,kem_decaps; the other side\n"
             "          kem_encaps; %s: ecdh_keygen,ecdh_shared on both sides\n"
-            "  comm    the sum over the radio channel's segments (default D1 high), against the\n"
-            "          bits accounting (TX/RX/T_IFS of the key transfer) at gamma_comm = 1, so\n"
-            "          gamma_comm absorbs ramp-up, negotiation and idle events as in the study.\n"
-            "          The events accounting's radio energy (TX/RX/IFS/ramp, every phase) is\n"
-            "          printed beside it as a check; it has no gamma\n\n"
+            "  comm    the sum over the radio channel's segments (default D1 high), against\n"
+            "          --comm-model bits: the bits accounting (TX/RX/T_IFS of the key transfer)\n"
+            "          at gamma_comm = 1, so gamma_comm absorbs ramp-up, negotiation and idle\n"
+            "          events as in the study (default); radio: the radio states of the events\n"
+            "          accounting (TX/RX/T_IFS/ramp-up of every phase), so gamma_comm is a\n"
+            "          correction of the radio currents alone\n"
+            "  Rows with both channels high (a connection event during a crypto operation)\n"
+            "  count as radio and are taken out of that operation.\n\n"
             "trace options:\n"
             "  --trace [SIDE:]FILE    a PPK2 CSV export; SIDE peripheral or central overrides\n"
             "                         --side for this file (repeatable, at most %d)\n"
@@ -109,6 +114,7 @@ void cli_calibrate_help(FILE *out)
             "  --ops LIST             operation of each crypto segment in order, comma-separated\n"
             "                         op names or - to ignore a segment (e.g. a KDF the model\n"
             "                         does not run), for every trace (default: by side, above)\n"
+            "  --comm-model bits|radio  what the radio energy is compared with (above; default bits)\n"
             "  --out FILE             write the calibration overlay JSON (pqpan-calibration/1)\n\n",
             MODEL_LESC_NAME, MAX_TRACES);
     link_opts_help(out);
@@ -238,6 +244,12 @@ static int value_option(struct cal_opts *o, const char *opt, const char *v)
     if (strcmp(opt, "--phases") == 0) {
         return parse_phases(o, v);
     }
+    if (strcmp(opt, "--comm-model") == 0) {
+        o->comm_radio = strcmp(v, "radio") == 0;
+        return o->comm_radio || strcmp(v, "bits") == 0
+                   ? EXIT_OK
+                   : cli_usage_error(CMD, "--comm-model %s: want bits or radio", v);
+    }
     if (strcmp(opt, "--out") == 0) {
         o->out = v;
         return EXIT_OK;
@@ -281,6 +293,7 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
             return strcmp(argv[i], "--trace") == 0 || strcmp(argv[i], "--side") == 0 ||
                            strcmp(argv[i], "--voltage") == 0 || strcmp(argv[i], "--out") == 0 ||
                            strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--phases") == 0 ||
+                           strcmp(argv[i], "--comm-model") == 0 ||
                            strcmp(argv[i], "--baseline-ua") == 0
                        ? cli_usage_error(CMD, "%s needs a value", argv[i])
                        : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
@@ -309,6 +322,11 @@ struct measure {
     struct cal_trace *ct;
     double voltage_v;
     double baseline_ua;
+    uint8_t ch[2];
+    struct pqpan_ppk2_sample prev;
+    int have_prev;
+    double overlap_ua_ms[MAX_OPS]; /* charge of the radio rows inside each crypto segment */
+    int64_t overlap_ns[MAX_OPS];
 };
 
 static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
@@ -317,8 +335,11 @@ static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
     double uj = pqpan_trace_energy_uj(g->charge_ua_ms, (double)g->duration_ns * 1e-6,
                                       ms->baseline_ua, ms->voltage_v);
     if (g->phase == PH_CRYPTO) {
-        if (ms->ct->n_crypto < MAX_OPS) {
-            ms->ct->crypto_uj[ms->ct->n_crypto] = uj;
+        size_t k = ms->ct->n_crypto;
+        if (k < MAX_OPS) {
+            ms->ct->crypto_uj[k] =
+                uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k], (double)ms->overlap_ns[k] * 1e-6,
+                                           ms->baseline_ua, ms->voltage_v);
         }
         ms->ct->n_crypto++;
     } else {
@@ -328,9 +349,33 @@ static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
     return PQPAN_OK;
 }
 
+static int high(const struct pqpan_ppk2_sample *s, uint8_t ch)
+{
+    return s->channels > ch && s->digital[ch] == PQPAN_PPK2_DIG_HIGH;
+}
+
+/* The interval from the previous row belongs to that row's phases (as in the analysis).
+ * If both channels were high, the radio was active during a crypto operation (the link
+ * layer preempts the CPU for a connection event): the interval counts as radio, and is
+ * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
+static void track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
+{
+    const struct pqpan_ppk2_sample *p = &ms->prev;
+    size_t k = ms->ct->n_crypto;
+    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && high(p, ms->ch[PH_RADIO]) && k < MAX_OPS) {
+        int64_t dt = s->time_ns - p->time_ns;
+        ms->overlap_ua_ms[k] += 0.5 * (p->current_ua + s->current_ua) * (double)dt * 1e-6;
+        ms->overlap_ns[k] += dt;
+        ms->ct->overlap_rows++;
+    }
+    ms->prev = *s;
+    ms->have_prev = 1;
+}
+
 static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
 {
     struct measure *ms = ctx;
+    track_overlap(ms, s); /* first: adding s may end the crypto segment of that interval */
     return pqpan_trace_add(&ms->t, ms->ws, s);
 }
 
@@ -396,6 +441,8 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     ms.ct = ct;
     ms.voltage_v = st->voltage_v;
     ms.baseline_ua = st->o.baseline_ua;
+    ms.ch[PH_CRYPTO] = st->o.ch[PH_CRYPTO];
+    ms.ch[PH_RADIO] = st->o.ch[PH_RADIO];
     if (pqpan_trace_init(&ms.t, &cfg, st->ws, sizeof st->ws / sizeof st->ws[0]) != PQPAN_OK) {
         fprintf(stderr, "pqpan %s: bad trace configuration\n", CMD);
         return EXIT_USAGE;
@@ -463,6 +510,17 @@ static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
     return EXIT_OK;
 }
 
+/* The model's communication energy at γ = 1 the radio channel is compared with. */
+static double comm_prediction(const struct cal_opts *o, const struct model_row *row)
+{
+    return o->comm_radio ? row->e_ev_radio_uj + row->e_ev_ramp_uj : row->e_comm_uj;
+}
+
+static const char *comm_model_name(const struct cal_opts *o)
+{
+    return o->comm_radio ? "radio" : "bits";
+}
+
 static int trace_points(struct cal_state *st, size_t t)
 {
     const struct cal_trace *ct = &st->tr[t];
@@ -479,10 +537,10 @@ static int trace_points(struct cal_state *st, size_t t)
     }
     if (ct->n_crypto != n_ops) {
         op_list(list, sizeof list, ops, n_ops);
-        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), the %s of %s runs %zu (%s); "
-                        "map them with --ops\n",
-                CMD, ct->path, ct->n_crypto, (unsigned)st->o.ch[PH_CRYPTO], side_name(ct->side),
-                st->o.link.kem, n_ops, list);
+        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s the model's %s "
+                        "runs %zu operation(s) (%s); check --side or map them with --ops\n",
+                CMD, ct->path, ct->n_crypto, (unsigned)st->o.ch[PH_CRYPTO], st->o.link.kem,
+                side_name(ct->side), n_ops, list);
         return EXIT_BAD_INPUT;
     }
     if (ct->n_radio == 0) {
@@ -495,7 +553,8 @@ static int trace_points(struct cal_state *st, size_t t)
             rc = add_point(st, t, ops[k], ct->crypto_uj[k], row->e_comp_op_uj[ops[k]]);
         }
     }
-    return rc == EXIT_OK ? add_point(st, t, Q_COMM, ct->radio_uj, row->e_comm_uj) : rc;
+    return rc == EXIT_OK ? add_point(st, t, Q_COMM, ct->radio_uj, comm_prediction(&st->o, row))
+                         : rc;
 }
 
 static void fit_all(struct cal_state *st)
@@ -543,9 +602,10 @@ static void warn_ranges(const struct cal_state *st)
     for (q = 0; q < N_QUANT; q++) {
         if (st->fitted[q] && !in_range(q, st->fit[q].gamma)) {
             fprintf(stderr,
-                    "pqpan %s: warning: gamma_%s %s = %.4f is outside the study's range "
+                    "pqpan %s: warning: %s%s = %.4f is outside the study's range "
                     "%.2f-%.2f (kept as fitted)\n",
-                    CMD, q == Q_COMM ? "comm" : "comp", quantity_name(q), st->fit[q].gamma,
+                    CMD, q == Q_COMM ? "gamma_comm" : "gamma_comp ",
+                    q == Q_COMM ? "" : quantity_name(q), st->fit[q].gamma,
                     study_min(q), study_max(q));
         }
     }
@@ -588,7 +648,8 @@ static void print_table(const struct cal_state *st)
            r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
     model_print_assumptions(stdout, &st->env, "  ");
-    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: bits accounting)\n");
+    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s)\n",
+           st->o.comm_radio ? "radio states of the events accounting" : "bits accounting");
     printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
     for (q = 0; q < N_QUANT; q++) {
         const struct pqpan_calibrate_fit *f = &st->fit[q];
@@ -616,17 +677,23 @@ static void print_table(const struct cal_state *st)
     }
     printf("\ntraces (radio: measured D%u energy vs the events accounting's radio states):\n",
            (unsigned)st->o.ch[PH_RADIO]);
-    printf("  %-5s %-10s %10s %8s %8s %12s %14s  %s\n", "trace", "side", "rows", "crypto",
-           "radio", "radio_uj", "ev_radio_uj", "file");
+    printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s  %s\n", "trace", "side", "rows", "crypto",
+           "radio", "overlap", "radio_uj", "ev_radio_uj", "file");
     for (k = 0; k < st->o.n_traces; k++) {
         const struct cal_trace *ct = &st->tr[k];
-        printf("  %-5zu %-10s %10llu %8zu %8llu %12.3f %14.3f  %s\n", k + 1, side_name(ct->side),
-               (unsigned long long)ct->rows_read, ct->n_crypto, (unsigned long long)ct->n_radio,
-               ct->radio_uj, ct->events_radio_uj, ct->path);
+        printf("  %-5zu %-10s %10llu %8zu %8llu %8llu %12.3f %14.3f  %s\n", k + 1,
+               side_name(ct->side), (unsigned long long)ct->rows_read, ct->n_crypto,
+               (unsigned long long)ct->n_radio, (unsigned long long)ct->overlap_rows, ct->radio_uj,
+               ct->events_radio_uj, ct->path);
+    }
+    for (q = 0; q < N_QUANT; q++) {
+        if (st->fitted[q] && !st->fit[q].se_valid) {
+            printf("\n%s: one point, so its standard error cannot be estimated (add traces)",
+                   quantity_name(q));
+        }
     }
     if (!all_se_valid(st)) {
-        printf("\none point per parameter: the confidence (standard error) cannot be estimated;\n"
-               "capture more traces.\n");
+        putchar('\n');
     }
 }
 
@@ -684,6 +751,7 @@ static cJSON *json_residuals(const struct cal_state *st)
         const struct point *pt = &st->pts[k];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "trace", (double)(pt->trace + 1));
+        cJSON_AddStringToObject(o, "side", side_name(st->tr[pt->trace].side));
         cJSON_AddStringToObject(o, "quantity", quantity_name(pt->quantity));
         cJSON_AddNumberToObject(o, "measured_uj", round_to(pt->measured_uj, 1e3));
         cJSON_AddNumberToObject(o, "model_g1_uj", round_to(pt->predicted_uj, 1e3));
@@ -709,6 +777,7 @@ static cJSON *json_traces(const struct cal_state *st)
         cJSON_AddNumberToObject(o, "rows_read", (double)ct->rows_read);
         cJSON_AddNumberToObject(o, "crypto_segments", (double)ct->n_crypto);
         cJSON_AddNumberToObject(o, "radio_segments", (double)ct->n_radio);
+        cJSON_AddNumberToObject(o, "overlap_rows", (double)ct->overlap_rows);
         cJSON_AddNumberToObject(o, "radio_uj", round_to(ct->radio_uj, 1e3));
         cJSON_AddNumberToObject(o, "events_radio_model_uj", round_to(ct->events_radio_uj, 1e3));
         cJSON_AddItemToArray(arr, o);
@@ -742,7 +811,7 @@ static int print_json(const struct cal_state *st)
     cJSON_AddStringToObject(root, "profile", st->env.in.profile.name);
     cJSON_AddStringToObject(root, "currents", pqpan_current_table_name(st->env.table));
     cJSON_AddStringToObject(root, "crypto_impl", st->env.in.crypto_impl);
-    cJSON_AddStringToObject(root, "comm_accounting", "bits");
+    cJSON_AddStringToObject(root, "comm_model", comm_model_name(&st->o));
     cJSON_AddNumberToObject(root, "voltage_v", st->voltage_v);
     cJSON_AddItemToObject(root, "fit", json_fit(st));
     cJSON_AddItemToObject(root, "residuals", json_residuals(st));
@@ -779,7 +848,7 @@ static cJSON *overlay(const struct cal_state *st)
     cJSON_AddItemToObject(prov, "traces", files);
     cJSON_AddStringToObject(prov, "kem", st->o.link.kem);
     cJSON_AddStringToObject(prov, "profile", st->env.in.profile.name);
-    cJSON_AddStringToObject(prov, "comm_accounting", "bits");
+    cJSON_AddStringToObject(prov, "comm_model", comm_model_name(&st->o));
     cJSON_AddItemToObject(prov, "fit", json_fit(st));
     cJSON_AddItemToObject(root, "provenance", prov);
     return root;

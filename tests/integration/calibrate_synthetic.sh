@@ -2,12 +2,12 @@
 # pqpan calibrate on traces synthesized here from the model's own prediction with known γ:
 # each crypto operation a D0 segment whose energy is γ_comp(op) × the model's E_comp(op)
 # at γ = 1, the radio five D1 segments whose energies add up to γ_comm × the bits
-# accounting at γ = 1 (the row after each segment keeps its current, so the trapezoid
-# integral of a segment is exactly I·t). The fit must give those γ back (0.1 %), and the
-# overlay it writes must be accepted by estimate and reproduce and give the same numbers
-# as the γ passed by hand. Args: CLI SRCDIR BUILDDIR.
+# accounting at γ = 1 (tests/fixtures/calibrate/synth_trace.sh). The fit must give those
+# γ back (0.1 %), and the overlay it writes must be accepted by estimate and reproduce and
+# give the same numbers as the γ passed by hand. Args: CLI SRCDIR BUILDDIR.
 set -eu
 cli=$1
+src=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -26,27 +26,7 @@ col() {
         $1 == side { print $(c[name]) }' "$tmp/model.csv"
 }
 
-# synth FILE OP1_UJ [OP2_UJ] -- COMM_UJ: sleep, ops and radio bursts interleaved.
-synth() {
-    out=$1; e1=$2; e2=$3; ec=$4
-    awk -v e1="$e1" -v e2="$e2" -v ec="$ec" -v v="$volts" '
-    function row(i, d) { printf "%d.%02d,%.3f,%s\n", int(t / 100), t % 100, i, d; t++ }
-    function sleep_(n,   k) { for (k = 0; k < n; k++) row(3.0, "00000000") }
-    function seg(e, n, d,   i, k) {     # n rows of 10 us at the current giving e uJ
-        i = e / (v * n * 1e-5)
-        for (k = 0; k < n; k++) row(i, d)
-        row(i, "00000000")
-    }
-    BEGIN {
-        print "Timestamp(ms),Current(uA),D0-D7"
-        t = 0
-        sleep_(100)
-        seg(e1, 400, "10000000")
-        for (b = 0; b < 5; b++) { sleep_(300); seg(ec / 5, 150, "01000000") }
-        sleep_(200)
-        if (e2 > 0) { seg(e2, 500, "10000000"); sleep_(100) }
-    }' > "$out"
-}
+synth() { "$src/tests/fixtures/calibrate/synth_trace.sh" "$1" $volts "$2" "$3" "$4"; }
 
 p_keygen=$(col peripheral e_comp_kem_keygen_uj)
 p_decaps=$(col peripheral e_comp_kem_decaps_uj)
