@@ -15,4 +15,7 @@ void cli_reproduce_help(FILE *out);
 int cli_calibrate_run(int argc, char **argv);
 void cli_calibrate_help(FILE *out);
 
+int cli_simulate_run(int argc, char **argv);
+void cli_simulate_help(FILE *out);
+
 #endif

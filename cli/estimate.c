@@ -4,14 +4,14 @@
 #include <string.h>
 
 #include "ble_model.h"
-#include "commands.h"
 #include "link_opts.h"
+#include "commands.h"
 
 #define CMD "estimate"
 
 struct estimate_opts {
     struct model_opts m;
-    struct link_opts link;
+    struct link_opts l;
 };
 
 void cli_estimate_help(FILE *out)
@@ -37,19 +37,17 @@ static int parse_args(struct estimate_opts *o, int argc, char **argv)
 {
     int i;
     model_opts_init(&o->m);
-    link_opts_init(&o->link);
+    link_opts_init(&o->l);
     for (i = 1; i < argc; i++) {
         int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc == 0) {
-            rc = link_opts_parse(&o->link, CMD, argc, argv, &i);
+            rc = link_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc < 0) {
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return strncmp(argv[i], "--", 2) == 0
-                       ? cli_usage_error(CMD, "unknown option '%s'", argv[i])
-                       : cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
     }
     return EXIT_OK;
@@ -62,7 +60,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
     printf("pqpan estimate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
            "CI %.2f ms,\n  KeyGen+Decaps on the %s, %s link\n",
            r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
-           r->ci_ms, r->keygen_side, o->link.cfg.encrypted ? "encrypted" : "unencrypted");
+           r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, "  ");
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
@@ -105,7 +103,7 @@ int cli_estimate_run(int argc, char **argv)
     }
     rc = model_env_load(env, &o.m, CMD);
     if (rc == EXIT_OK) {
-        rc = model_run(rows, env, o.link.kem, &o.link.cfg, CMD);
+        rc = model_run(rows, env, o.l.kem, &o.l.cfg, CMD);
     }
     if (rc == EXIT_OK) {
         if (o.m.format == FORMAT_TABLE) {

@@ -1,5 +1,3 @@
-/* BLE link options (see link_opts.h), moved out of `estimate` so every command that runs
- * one configuration parses them the same way. */
 #include <string.h>
 
 #include "ble_model.h"
@@ -58,7 +56,7 @@ static int parse_ms(uint64_t *ns, const char *v, double lo, double hi)
     return 0;
 }
 
-/* One option with its value: 1 consumed, 0 not a link option, -1 bad value. */
+/* One option with its value: 1 ok, 0 not a link option, -1 bad value. */
 static int value_opt(struct link_opts *o, const char *opt, const char *v)
 {
     unsigned long long u;
@@ -97,16 +95,16 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
     return bad ? -1 : 1;
 }
 
+static const char *const value_opts[] = {
+    "--kem", "--phy", "--att-mtu", "--ll-octets", "--max-tx-time-us", "--transfer", "--ci-ms",
+    "--event-len-ms", "--max-pdus-per-event", "--reply", "--keygen-side",
+};
+
 static int is_value_opt(const char *opt)
 {
-    static const char *const names[] = {
-        "--kem",          "--phy",   "--att-mtu",      "--ll-octets",
-        "--max-tx-time-us", "--transfer", "--ci-ms", "--event-len-ms",
-        "--max-pdus-per-event", "--reply", "--keygen-side",
-    };
     size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-        if (strcmp(opt, names[k]) == 0) {
+    for (k = 0; k < sizeof value_opts / sizeof value_opts[0]; k++) {
+        if (strcmp(opt, value_opts[k]) == 0) {
             return 1;
         }
     }
@@ -115,6 +113,7 @@ static int is_value_opt(const char *opt)
 
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
+    int rc;
     if (strcmp(argv[*i], "--encrypted") == 0) {
         o->cfg.encrypted = 1;
         return 1;
@@ -126,9 +125,9 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         cli_usage_error(cmd, "%s needs a value", argv[*i]);
         return -1;
     }
-    if (value_opt(o, argv[*i], argv[*i + 1]) < 0) {
-        cli_usage_error(cmd, "bad value for %s: '%s' (see pqpan help %s)", argv[*i],
-                        argv[*i + 1], cmd);
+    rc = value_opt(o, argv[*i], argv[*i + 1]);
+    if (rc < 0) {
+        cli_usage_error(cmd, "bad value for %s: '%s' (see pqpan help %s)", argv[*i], argv[*i + 1], cmd);
         return -1;
     }
     *i += 1;

@@ -1,5 +1,5 @@
-/* The BLE link options shared by the commands that run one BLE configuration (estimate,
- * calibrate, simulate): KEM, PHY, ATT_MTU, LL payload size, transfer method, connection
+/* The BLE link options shared by `estimate` and `simulate` (and anything else that runs
+ * one BLE configuration): KEM, PHY, ATT_MTU, LL size, transfer method, connection
  * interval and event limits, reply timing, KeyGen side, encryption. */
 #ifndef PQPAN_CLI_LINK_OPTS_H
 #define PQPAN_CLI_LINK_OPTS_H
@@ -20,7 +20,7 @@ void link_opts_init(struct link_opts *o);
  * its value), 0 if it is not one, or -1 after printing a usage error. */
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i);
 
-/* Help lines for the link options, with units and defaults. */
+/* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
 
 #endif
