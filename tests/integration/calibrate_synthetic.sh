@@ -3,7 +3,7 @@
 # each crypto operation a D0 segment whose energy is γ_comp(op) × the model's E_comp(op)
 # at γ = 1, the radio five D1 segments whose energies add up to γ_comm × the bits
 # accounting at γ = 1 (tests/fixtures/calibrate/synth_trace.sh). The fit must give those
-# γ back (0.1 %), and the overlay it writes must be accepted by estimate and reproduce and
+# γ back (0.1 %), and the overlay it writes must be accepted by estimate, reproduce and simulate, and
 # give the same numbers as the γ passed by hand. Args: CLI SRCDIR BUILDDIR.
 set -eu
 cli=$1
@@ -65,4 +65,5 @@ awk -F, 'NR == FNR { a[FNR] = $10 " " $11; next }
           printf "FAIL: estimate with the overlay: %s vs %s\n", a[FNR], $10 " " $11; bad = 1 } }
     END { exit bad }' "$tmp/with_file.csv" "$tmp/by_hand.csv"
 "$cli" reproduce --calibration "$tmp/calib.json" --format csv > /dev/null
-echo "ok: gamma recovered, overlay accepted by estimate and reproduce"
+"$cli" simulate --kem ML-KEM-512 --calibration "$tmp/calib.json" --format csv > /dev/null
+echo "ok: gamma recovered, overlay accepted by estimate, reproduce and simulate"
