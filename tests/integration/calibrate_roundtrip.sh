@@ -1,6 +1,7 @@
 #!/bin/sh
 # Round trip: `pqpan simulate --trace` writes the current of each side with non-default γ
-# (a crypto operation draws γ_comp(op) × its current, the radio states γ_comm × theirs);
+# (a crypto operation draws γ_comp(op) × its current, the radio states γ_comm × theirs),
+# exchanging the messages the estimator models (--messages estimate: ek, then ct);
 # `pqpan calibrate --comm-model radio` must give those γ back within 2 % for the study's
 # set-up. For ML-KEM-1024 with DLE the γ_comp must too; γ_comm is allowed 3 % there
 # because the simulator's radio energy is 2.0 % above the estimator's events accounting
@@ -30,7 +31,7 @@ roundtrip() {
     shift 2
     for side in peripheral central; do
         # shellcheck disable=SC2086
-        "$cli" simulate "$@" $gammas --trace "$tmp/$name.$side.csv" --trace-side $side > /dev/null
+        "$cli" simulate "$@" $gammas --messages estimate --trace "$tmp/$name.$side.csv" --trace-side $side > /dev/null
     done
     "$cli" calibrate "$@" --comm-model radio --trace "$tmp/$name.peripheral.csv" \
         --trace "central:$tmp/$name.central.csv" --format csv > "$tmp/$name.fit.csv" 2> /dev/null
