@@ -65,10 +65,6 @@ static int parse_args(struct estimate_opts *o, int argc, char **argv)
                 strcmp(argv[++i], "pqpan") == 0 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
             continue;
         }
-        if (strcmp(argv[i], "--link") == 0 && i + 1 < argc && strcmp(argv[i + 1], "ble") == 0) {
-            i++;
-            continue;
-        }
         rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc == 0) {
             rc = link_opts_parse(&o->l, CMD, argc, argv, &i);

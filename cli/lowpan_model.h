@@ -73,4 +73,8 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
                     const struct lowpan_opts *o, const struct lowpan_sim_cfg *s,
                     const char *cmd);
 
+/* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
+void simulate_802154_help(FILE *out);
+int simulate_802154_run(int argc, char **argv);
+
 #endif
