@@ -13,10 +13,13 @@ set(PQPAN_EMBED_DEPS "")
 foreach(f ${PQPAN_EMBED_FILES})
   list(APPEND PQPAN_EMBED_DEPS ${PROJECT_SOURCE_DIR}/${f})
 endforeach()
+# A list argument would be split into separate words on the command line: pass it with
+# "," between the paths (embed_run.cmake splits it again).
+string(REPLACE ";" "," PQPAN_EMBED_FILES_ARG "${PQPAN_EMBED_FILES}")
 add_custom_command(
   OUTPUT ${PQPAN_EMBED_C}
   COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR} -DOUT=${PQPAN_EMBED_C}
-          "-DFILES=${PQPAN_EMBED_FILES}" -P ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
+          "-DFILES=${PQPAN_EMBED_FILES_ARG}" -P ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
   DEPENDS ${PQPAN_EMBED_DEPS} ${PROJECT_SOURCE_DIR}/cmake/embed_run.cmake
   COMMENT "Embedding data/ files"
   VERBATIM)

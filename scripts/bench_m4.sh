@@ -1,0 +1,268 @@
+#!/bin/sh
+# `make bench-m4`: measures the portable core on the Cortex-M4 (QEMU mps2-an386), for the
+# -Os (preset cortex-m4, implementation "pqpan-m4") and -O2 (cortex-m4-o2, "pqpan-m4-o2")
+# builds:
+#   code size per module   arm-none-eabi-size on every object of the M4 libpqpan.a
+#   stack per operation    painted in QEMU (m4/bench_main.c) and, as a cross-check, the
+#                          deepest call chain of the gcc -fcallgraph-info=su frame sizes
+#   instructions per op    counted exactly by tools/qemu-insn between the m4 markers
+# and writes data/cycles/pqpan_m4.csv (pqm4's columns first, so the energy model's
+# loader reads it like data/cycles/pqm4_cortex_m4.csv) and docs/M4.md.
+# Usage: scripts/bench_m4.sh [HOST_BUILD_DIR]   (the host build holds the QEMU plugin)
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+host=${1:-build}
+case $host in /*) ;; *) host=$root/$host ;; esac
+jobs=$(nproc 2>/dev/null || echo 2)
+plugin=$host/tools/qemu-insn/libpqpan_insn_count.so
+[ -f "$plugin" ] || { echo "bench-m4: $plugin not built (make build)" >&2; exit 1; }
+
+# Cycles are estimated as instructions x CPI. CPI = 1.25 is an ASSUMPTION, reasoned in
+# docs/M4.md ("Cycles from instructions") from the Cortex-M4 TRM instruction timings.
+cpi=1.25
+commit=$(git -C "$root" rev-parse HEAD)
+if [ -n "$(git -C "$root" status --porcelain -- src include m4 cmake tools)" ]; then
+    commit="$commit-dirty"
+fi
+pqm4=$root/data/cycles/pqm4_cortex_m4.csv
+[ -f "$pqm4" ] || { echo "bench-m4: $pqm4 missing" >&2; exit 1; }
+work=$root/build-m4-bench
+mkdir -p "$work"
+
+# measure PRESET BUILD_DIR IMPL: writes $work/IMPL.ops (scheme,op,stack,insns,callgraph)
+# and $work/IMPL.sizes (module,text,data,bss).
+measure() {
+    preset=$1 dir=$root/$2 impl=$3
+    cmake --preset "$preset" >/dev/null
+    cmake --build "$dir" -j "$jobs" >/dev/null
+    elf=$dir/m4/pqpan_m4_bench.elf
+    sym() { arm-none-eabi-nm "$elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+    rm -f "$work/$impl.insn"
+    timeout 300 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
+        -semihosting-config enable=on,target=native -kernel "$elf" \
+        -plugin "$plugin,begin=$(sym pqpan_m4_mark_begin),end=$(sym pqpan_m4_mark_end)" \
+        -d plugin -D "$work/$impl.insn" >"$work/$impl.bench" 2>&1
+    objdir=$dir/m4/CMakeFiles/pqpan_m4.dir
+    find "$objdir" -name '*.ci' | sort | xargs cat >"$work/$impl.ci"
+    # Worst-case stack of each entry point: its frame plus the deepest callee chain.
+    callgraph() {
+        awk -v entry="$1" '
+            /^node:/ && /bytes/ {
+                t = $0; sub(/.*title: "/, "", t); sub(/".*/, "", t)
+                b = $0; sub(/ bytes.*/, "", b); sub(/.*\\n/, "", b)
+                frame[t] = b + 0
+            }
+            /^edge:/ {
+                s = $0; sub(/.*sourcename: "/, "", s); sub(/".*/, "", s)
+                d = $0; sub(/.*targetname: "/, "", d); sub(/".*/, "", d)
+                callees[s] = callees[s] " " d
+            }
+            function depth(f, seen,    n, i, list, best, c) {
+                if (f in memo) return memo[f]
+                if (index(seen, "|" f "|")) return 0
+                best = 0
+                n = split(callees[f], list, " ")
+                for (i = 1; i <= n; i++) { c = depth(list[i], seen "|" f "|"); if (c > best) best = c }
+                return memo[f] = frame[f] + best
+            }
+            END { print depth(entry, "") }' "$work/$impl.ci"
+    }
+    awk -F, '
+        NR == FNR { if ($1 == "insn") insn[++n] = $2; next }
+        $1 == "bench" {
+            k++
+            if ($5 != 0) { print "bench-m4: " $2 " " $3 " failed" > "/dev/stderr"; exit 1 }
+            if ($2 == "calibration") { if ($3 == "empty") base = insn[k]; next }
+            print $2 "," $3 "," $4 "," insn[k] - base
+        }' "$work/$impl.insn" "$work/$impl.bench" >"$work/$impl.raw"
+    : >"$work/$impl.ops"
+    while IFS=, read -r scheme op stack insns; do
+        case $scheme in
+            ml-kem-*) level=${scheme#ml-kem-}
+                      case $op in keygen) fn=keypair_derand ;; encaps) fn=encaps_derand ;; *) fn=$op ;; esac
+                      cg=$(callgraph "pqpan_mlkem${level}_$fn") ;;
+            keccak) cg=$(callgraph pqpan_keccak_f1600) ;;
+            pqke-*) case $op in
+                        initiator_start) cg=$(callgraph pqpan_pqke_initiator_start) ;;
+                        initiator_resp) cg=$(callgraph pqpan_pqke_initiator_handle) ;;
+                        *) cg=$(callgraph pqpan_pqke_responder_handle) ;;
+                    esac ;;
+            *) cg= ;;
+        esac
+        echo "$scheme,$op,$stack,$insns,$cg" >>"$work/$impl.ops"
+    done <"$work/$impl.raw"
+    # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files.
+    find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
+        NR > 1 {
+            f = $6; sub(/.*\/src\//, "", f); n = split(f, p, "/")
+            if (n == 2 && p[1] == "crypto") { m = "crypto/" p[2]; sub(/\.c\.obj$/, "", m) }
+            else { m = p[1]; for (i = 2; i < n; i++) m = m "/" p[i] }
+            text[m] += $1; data[m] += $2; bss[m] += $3
+        }
+        END { for (m in text) print m "," text[m] "," data[m] "," bss[m] }' | sort >"$work/$impl.sizes"
+}
+
+measure cortex-m4 build-m4 pqpan-m4
+measure cortex-m4-o2 build-m4-o2 pqpan-m4-o2
+
+# data/cycles/pqpan_m4.csv: ML-KEM rows, pqm4's seven columns first.
+csv=$root/data/cycles/pqpan_m4.csv
+mkdir -p "$root/data/cycles"
+{
+    echo "scheme,implementation,operation,cycles_mean,stack_bytes,code_bytes,source_commit,instructions,cpi_assumed,stack_callgraph_bytes,compiler_flags,platform,source"
+    for impl in pqpan-m4 pqpan-m4-o2; do
+        case $impl in pqpan-m4) flags="-Os" ;; *) flags="-O2" ;; esac
+        code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
+        awk -F, -v impl="$impl" -v cpi="$cpi" -v code="$code" -v commit="$commit" -v flags="$flags" '
+            $1 ~ /^ml-kem-/ {
+                printf "%s,%s,%s,%.0f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, impl, $2, $4 * cpi, $3, code, commit, $4, cpi, $5,
+                       "arm-none-eabi-gcc 12.2 -mcpu=cortex-m4 -mfloat-abi=hard " flags,
+                       "QEMU 7.2 mps2-an386 (instructions counted; cycles = instructions x cpi_assumed)",
+                       "make bench-m4 (scripts/bench_m4.sh; docs/M4.md)"
+            }' "$work/$impl.ops"
+    done
+} >"$csv"
+
+# docs/M4.md
+pq() { awk -F, -v s="$1" -v i="$2" -v o="$3" -v c="$4" '
+        NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
+        $1 == s && $2 == i && $3 == o { print $col[c] }' "$pqm4"; }
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
+op_row() { awk -F, -v s="$1" -v o="$2" -v f="$3" '$1 == s && $2 == o { print $f }' "$work/$4.ops"; }
+md=$root/docs/M4.md
+{
+cat <<HDR
+# pqpan on a Cortex-M4
+
+Measured by \`make bench-m4\` (scripts/bench_m4.sh) at commit \`$commit\`, on QEMU 7.2
+\`mps2-an386\` (Cortex-M4F), arm-none-eabi-gcc 12.2, \`-mcpu=cortex-m4 -mthumb
+-mfloat-abi=hard -mfpu=fpv4-sp-d16\`. \`pqpan-m4\` is the \`-Os\` build (preset
+\`cortex-m4\`), \`pqpan-m4-o2\` the \`-O2\` build (preset \`cortex-m4-o2\`). pqm4 figures
+are data/cycles/pqm4_cortex_m4.csv (pqm4 commit in its \`source_commit\` column;
+STM32F407 at 24 MHz, no flash wait states). The machine-readable results are
+data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
+
+## What runs in QEMU (\`make test\`, tests/integration/m4_qemu.sh)
+
+- \`pqpan_m4_test\`: SHA-3 FIPS 202 example values (one-shot and every split of the
+  1600-bit message), the NIST ACVP ML-KEM cases embedded at build time (m4/gen_acvp.cmake,
+  first 10 of each group: keyGen, encapsulation, decapsulation valid and modified,
+  encapsulationKeyCheck, decapsulationKeyCheck, for ML-KEM-512/768/1024) and, once the
+  protocol exists, a PQKE exchange. Any failure exits QEMU non-zero and fails the test.
+- \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
+- \`pqpan_m4_bench\` with the instruction counter: the calibration function of exactly 52
+  instructions must count exactly 53 (with its BL), and every operation must succeed.
+
+The M4 link uses newlib-nano only for memcpy/memset and provides no system calls, so any
+use of malloc or stdio in the core would fail to link.
+
+## Code size (bytes, text+rodata / data / bss per module)
+
+| module | pqpan-m4 (-Os) | pqpan-m4-o2 (-O2) |
+|---|---|---|
+HDR
+join -t, "$work/pqpan-m4.sizes" "$work/pqpan-m4-o2.sizes" | awk -F, '{ printf "| %s | %d / %d / %d | %d / %d / %d |\n", $1, $2, $3, $4, $5, $6, $7 }'
+os_kem=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/pqpan-m4.sizes")
+o2_kem=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
+os_sha=$(awk -F, '$1 == "crypto/sha3" { print $2 + $3 }' "$work/pqpan-m4.sizes")
+o2_sha=$(awk -F, '$1 == "crypto/sha3" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
+cat <<TXT
+
+ML-KEM beside pqm4 (pqm4 counts the scheme's own code, one build per parameter set, not
+its shared FIPS 202 code; pqpan's crypto/mlkem is one build serving all three sets, and
+crypto/sha3 adds $os_sha B at -Os, $o2_sha B at -O2):
+
+| | pqpan-m4 | pqpan-m4-o2 | pqm4 clean | pqm4 m4fspeed | pqm4 m4fstack |
+|---|---|---|---|---|---|
+TXT
+for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
+    echo "| $s | $os_kem (all sets) | $o2_kem (all sets) | $(pq $s clean keygen code_bytes) | $(pq $s m4fspeed keygen code_bytes) | $(pq $s m4fstack keygen code_bytes) |"
+done
+cat <<TXT
+
+## Stack per operation (bytes)
+
+Painted: the stack below the caller's frame is filled with a pattern before the call and
+scanned after it (m4/bench_main.c); keys and ciphertext live in the caller's frame, as in
+pqm4. Call graph: the deepest chain of gcc \`-fcallgraph-info=su\` frame sizes from the
+entry point (static frames, no dynamic allocation), the upper bound the painting must not
+exceed by more than the call overhead.
+
+| scheme | op | painted -Os | call graph -Os | painted -O2 | pqm4 clean | pqm4 m4fstack | -Os vs clean | -Os vs m4fstack |
+|---|---|---|---|---|---|---|---|---|
+TXT
+for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
+    for o in keygen encaps decaps; do
+        st=$(op_row $s $o 3 pqpan-m4); cg=$(op_row $s $o 5 pqpan-m4); st2=$(op_row $s $o 3 pqpan-m4-o2)
+        cl=$(pq $s clean $o stack_bytes); fs=$(pq $s m4fstack $o stack_bytes)
+        verdict=$(awk -v a="$st" -v b="$cl" 'BEGIN { print (a <= b ? "at or below" : "ABOVE") " (" a - b ")" }')
+        dist=$(awk -v a="$st" -v b="$fs" 'BEGIN { printf "%+d (%.1fx)", a - b, a / b }')
+        echo "| $s | $o | $st | $cg | $st2 | $cl | $fs | $verdict | $dist |"
+    done
+done
+kst=$(op_row keccak f1600 3 pqpan-m4); kcg=$(op_row keccak f1600 5 pqpan-m4)
+echo "| keccak | f1600 | $kst | $kcg | $(op_row keccak f1600 3 pqpan-m4-o2) | | | | |"
+cat <<TXT
+
+## Instructions and estimated cycles per operation
+
+Instructions are counted exactly (tools/qemu-insn, a TCG plugin: inline counter on every
+executed instruction, snapshots at the two markers, the empty-marker overhead subtracted).
+Cycles = instructions x $cpi (assumed CPI, see below). pqm4 cycles are measured.
+
+| scheme | op | instructions -Os | est. cycles -Os | instructions -O2 | est. cycles -O2 | pqm4 clean | pqm4 m4fspeed |
+|---|---|---|---|---|---|---|---|
+TXT
+for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
+    for o in keygen encaps decaps; do
+        i1=$(op_row $s $o 4 pqpan-m4); i2=$(op_row $s $o 4 pqpan-m4-o2)
+        echo "| $s | $o | $i1 | $(awk -v i="$i1" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $i2 | $(awk -v i="$i2" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $(pq $s clean $o cycles_mean) | $(pq $s m4fspeed $o cycles_mean) |"
+    done
+done
+i1=$(op_row keccak f1600 4 pqpan-m4); i2=$(op_row keccak f1600 4 pqpan-m4-o2)
+echo "| keccak | f1600 | $i1 | $(awk -v i="$i1" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $i2 | $(awk -v i="$i2" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | | |"
+if grep -q '^pqke-' "$work/pqpan-m4.ops"; then
+cat <<TXT
+
+## PQKE steps (docs/PROTOCOL.md), both parties on one Cortex-M4
+
+Stack painted per step (the parties' contexts and the messages are in the caller's
+frame). The call-graph column is the deepest static chain from the step's entry point
+(for the responder, \`pqpan_pqke_responder_handle\` covers both steps); PQKE reaches ML-KEM
+through the KEM descriptor table, an indirect call the static graph cannot follow, so for
+the three KEM steps it stops at that call and the painted figure is the one to use.
+
+| suite | step | stack -Os | call graph -Os | stack -O2 | instructions -Os | est. cycles -Os | instructions -O2 |
+|---|---|---|---|---|---|---|---|
+TXT
+awk -F, -v cpi="$cpi" 'NR == FNR { if ($1 ~ /^pqke-/) { st2[$1 "," $2] = $3; in2[$1 "," $2] = $4 } next }
+    $1 ~ /^pqke-/ { printf "| %s | %s | %s | %s | %s | %s | %.0f | %s |\n", $1, $2, $3, $5, st2[$1 "," $2], $4, $4 * cpi, in2[$1 "," $2] }' \
+    "$work/pqpan-m4-o2.ops" "$work/pqpan-m4.ops"
+else
+cat <<TXT
+
+## PQKE steps
+
+Not measured: src/pqke was not in this build (m4/bench_pqke.c measures the four steps
+once it is).
+TXT
+fi
+cat <<'TXT'
+
+## Cycles from instructions (an assumption)
+
+QEMU counts instructions, not cycles. The estimate uses CPI = 1.25 for the Cortex-M4:
+the Cortex-M4 Technical Reference Manual (Arm DDI 0439B, §3.3.1 "Cortex-M4 instructions",
+Table 3-1) gives 1 cycle for data-processing, multiply and multiply-accumulate
+instructions, 2 for a single load (N+1 for pipelined or multiple loads), 1 + P (P = 1..3
+pipeline refill) for a taken branch; ML-KEM and Keccak code is mostly 1-cycle ALU work
+with loads and loop branches, so 1.25 is taken as the average. Flash wait states: the
+nRF52840 runs at 64 MHz from flash through its instruction cache (nRF52840 Product
+Specification v1.7, NVMC "ICACHECNF"); cache hits add no wait states and the estimate
+assumes the hot loops hit. It is not a measurement: rescale with the CSV's
+`instructions` column if a measured CPI is known (pqm4's own figures are cycles on an
+STM32F407 at 24 MHz with zero wait states).
+TXT
+} >"$md"
+echo "bench-m4: wrote $csv and $md (commit $commit)"
+cat "$md"
