@@ -20,13 +20,16 @@ struct trace_opts {
     const char *path;
     enum cli_format format;
     unsigned parser_flags;
+    int segments;
     struct pqpan_trace_config cfg;
 };
 
-/* The parser callback's context: the analysis and its histogram workspace. */
+/* The parser callback's context: the analysis, its histogram workspace and, with
+ * --segments, a temporary file collecting the segments (memory stays constant). */
 struct trace_run {
     struct pqpan_trace analysis;
     uint64_t *ws;
+    FILE *seg_file;
 };
 
 void cli_trace_help(FILE *out)
@@ -52,6 +55,10 @@ void cli_trace_help(FILE *out)
             "                         (default: no subtraction)\n"
             "  --baseline-percentile P  percentile used by --baseline-ua auto, 0 < P < 100\n"
             "                         (default 5: the low end of the trace, where the device sleeps)\n"
+            "  --segments             also list each segment of each --phases phase (a run of rows\n"
+            "                         with the channel at 1, e.g. one crypto operation): start,\n"
+            "                         duration, energy, currents. With --format csv only the\n"
+            "                         segment table is printed\n"
             "  --lenient              skip and count bad rows instead of stopping at the first\n"
             "  --format table|csv|json  output format (default table)\n\n"
             "At most %d phases. Median and p99 come from a histogram with bins %.1f %% wide:\n"
@@ -243,6 +250,8 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
         const char *a = argv[i];
         if (strcmp(a, "--lenient") == 0) {
             o->parser_flags |= PQPAN_PPK2_LENIENT;
+        } else if (strcmp(a, "--segments") == 0) {
+            o->segments = 1;
         } else if (is_value_option(a)) {
             if (i + 1 >= argc) {
                 return cli_usage_error(CMD, "option %s needs a value", a);
@@ -273,6 +282,10 @@ static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
 
 static int report_parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc)
 {
+    if (p->error == PQPAN_PPK2_E_CALLBACK && rc == PQPAN_ERR_IO) {
+        fprintf(stderr, "pqpan trace: writing the segment list to a temporary file failed\n");
+        return EXIT_IO;
+    }
     if (p->error == PQPAN_PPK2_E_CALLBACK && rc == PQPAN_ERR_UNSUPPORTED) {
         fprintf(stderr, "pqpan trace: %s:%llu: --phases needs digital channels but the file has none\n",
                 path, (unsigned long long)p->error_line);
@@ -306,7 +319,7 @@ static int stream_file(FILE *f, const char *path, struct pqpan_ppk2_parser *p, s
     return rc == PQPAN_OK ? EXIT_OK : report_parse_error(path, p, rc);
 }
 
-/* ---- Output: one table of per-phase fields drives table, CSV and JSON. ---- */
+/* ---- Output: field tables drive table, CSV and JSON (one for phases, one for segments). */
 
 enum field_type { FIELD_U64, FIELD_F3 };
 
@@ -317,46 +330,66 @@ struct out_field {
     size_t offset;
 };
 
-static const struct out_field phase_fields[] = {
-    {"samples", "samples", FIELD_U64, offsetof(struct pqpan_trace_stats, samples)},
-    {"segments", "segments", FIELD_U64, offsetof(struct pqpan_trace_stats, segments)},
-    {"duration_ms", "duration_ms", FIELD_F3, offsetof(struct pqpan_trace_stats, duration_ms)},
-    {"energy_uj", "energy_uj", FIELD_F3, offsetof(struct pqpan_trace_stats, energy_uj)},
-    {"avg_current_ua", "avg_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, avg_current_ua)},
-    {"min_current_ua", "min_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, min_ua)},
-    {"median_current_ua", "median_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, median_ua)},
-    {"p99_current_ua", "p99_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, p99_ua)},
-    {"max_current_ua", "max_ua", FIELD_F3, offsetof(struct pqpan_trace_stats, max_ua)},
+/* One printed row: a phase's statistics or one segment, net of the baseline. */
+struct seg_row {
+    uint64_t index;
+    uint64_t samples;
+    double start_ms;
+    double duration_ms;
+    double energy_uj;
+    double avg_current_ua;
+    double min_ua;
+    double max_ua;
 };
-#define N_PHASE_FIELDS (sizeof phase_fields / sizeof phase_fields[0])
 
-static uint64_t field_u64(const struct pqpan_trace_stats *st, const struct out_field *f)
+#define PHASE_FIELD(key, label, type, member) {key, label, type, offsetof(struct pqpan_trace_stats, member)}
+#define SEG_FIELD(key, label, type, member) {key, label, type, offsetof(struct seg_row, member)}
+
+static const struct out_field phase_fields[] = {
+    PHASE_FIELD("samples", "samples", FIELD_U64, samples),
+    PHASE_FIELD("segments", "segments", FIELD_U64, segments),
+    PHASE_FIELD("duration_ms", "duration_ms", FIELD_F3, duration_ms),
+    PHASE_FIELD("energy_uj", "energy_uj", FIELD_F3, energy_uj),
+    PHASE_FIELD("avg_current_ua", "avg_ua", FIELD_F3, avg_current_ua),
+    PHASE_FIELD("min_current_ua", "min_ua", FIELD_F3, min_ua),
+    PHASE_FIELD("median_current_ua", "median_ua", FIELD_F3, median_ua),
+    PHASE_FIELD("p99_current_ua", "p99_ua", FIELD_F3, p99_ua),
+    PHASE_FIELD("max_current_ua", "max_ua", FIELD_F3, max_ua),
+};
+
+static const struct out_field seg_fields[] = {
+    SEG_FIELD("index", "index", FIELD_U64, index),
+    SEG_FIELD("samples", "samples", FIELD_U64, samples),
+    SEG_FIELD("start_ms", "start_ms", FIELD_F3, start_ms),
+    SEG_FIELD("duration_ms", "duration_ms", FIELD_F3, duration_ms),
+    SEG_FIELD("energy_uj", "energy_uj", FIELD_F3, energy_uj),
+    SEG_FIELD("avg_current_ua", "avg_ua", FIELD_F3, avg_current_ua),
+    SEG_FIELD("min_current_ua", "min_ua", FIELD_F3, min_ua),
+    SEG_FIELD("max_current_ua", "max_ua", FIELD_F3, max_ua),
+};
+
+struct field_set {
+    const struct out_field *fields;
+    size_t n;
+};
+
+static const struct field_set phase_set = {phase_fields, sizeof phase_fields / sizeof phase_fields[0]};
+static const struct field_set seg_set = {seg_fields, sizeof seg_fields / sizeof seg_fields[0]};
+
+static uint64_t field_u64(const void *row, const struct out_field *f)
 {
     uint64_t v;
-    memcpy(&v, (const char *)st + f->offset, sizeof v);
+    memcpy(&v, (const char *)row + f->offset, sizeof v);
     return v;
 }
 
 /* Rounded to 3 decimals, with -0 shown as 0 so outputs are byte-stable. */
-static double field_f3(const struct pqpan_trace_stats *st, const struct out_field *f)
+static double field_f3(const void *row, const struct out_field *f)
 {
     double v;
-    memcpy(&v, (const char *)st + f->offset, sizeof v);
+    memcpy(&v, (const char *)row + f->offset, sizeof v);
     v = round(v * 1000.0) / 1000.0;
     return v == 0.0 ? 0.0 : v;
-}
-
-struct summary {
-    uint64_t rows_read;
-    uint64_t rows_skipped;
-    const char *baseline_source;
-    const struct pqpan_trace_result *r;
-};
-
-static const char *baseline_source(const struct pqpan_trace_config *cfg)
-{
-    static const char *const names[] = {"none", "fixed", "auto"};
-    return names[cfg->baseline];
 }
 
 /* Table column width: the label, at least 9 characters for counts and 11 for values. */
@@ -367,24 +400,109 @@ static int column_width(const struct out_field *f)
     return len > min ? len : min;
 }
 
-static void print_table_row(const struct pqpan_trace_stats *st)
+static void print_table_header(const struct field_set *set)
 {
     size_t i;
-    printf("%-10s", st->name);
-    for (i = 0; i < N_PHASE_FIELDS; i++) {
-        const struct out_field *f = &phase_fields[i];
+    printf("%-10s", "phase");
+    for (i = 0; i < set->n; i++) {
+        printf(" %*s", column_width(&set->fields[i]), set->fields[i].label);
+    }
+    printf("\n");
+}
+
+static void print_table_row(const struct field_set *set, const char *name, const void *row)
+{
+    size_t i;
+    printf("%-10s", name);
+    for (i = 0; i < set->n; i++) {
+        const struct out_field *f = &set->fields[i];
         if (f->type == FIELD_U64) {
-            printf(" %*llu", column_width(f), (unsigned long long)field_u64(st, f));
+            printf(" %*llu", column_width(f), (unsigned long long)field_u64(row, f));
         } else {
-            printf(" %*.3f", column_width(f), field_f3(st, f));
+            printf(" %*.3f", column_width(f), field_f3(row, f));
         }
     }
     printf("\n");
 }
 
+static void print_csv_header(const struct field_set *set, const char *extra)
+{
+    size_t i;
+    printf("phase");
+    for (i = 0; i < set->n; i++) {
+        printf(",%s", set->fields[i].key);
+    }
+    printf("%s\n", extra);
+}
+
+static void print_csv_fields(const struct field_set *set, const char *name, const void *row)
+{
+    size_t i;
+    printf("%s", name);
+    for (i = 0; i < set->n; i++) {
+        const struct out_field *f = &set->fields[i];
+        if (f->type == FIELD_U64) {
+            printf(",%llu", (unsigned long long)field_u64(row, f));
+        } else {
+            printf(",%.3f", field_f3(row, f));
+        }
+    }
+}
+
+static cJSON *json_fields(const struct field_set *set, const char *name, const void *row)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t i;
+    cJSON_AddStringToObject(o, "phase", name);
+    for (i = 0; i < set->n; i++) {
+        const struct out_field *f = &set->fields[i];
+        cJSON_AddNumberToObject(o, f->key, f->type == FIELD_U64 ? (double)field_u64(row, f) : field_f3(row, f));
+    }
+    return o;
+}
+
+struct summary {
+    uint64_t rows_read;
+    uint64_t rows_skipped;
+    const char *baseline_source;
+    const struct pqpan_trace_result *r;
+    const struct pqpan_trace_config *cfg;
+    FILE *seg_file; /* rewound segment list, or NULL */
+};
+
+static const char *baseline_source(const struct pqpan_trace_config *cfg)
+{
+    static const char *const names[] = {"none", "fixed", "auto"};
+    return names[cfg->baseline];
+}
+
+/* Reads the next segment from the list and turns it into a printed row. Returns 1, or 0
+ * at the end of the list. */
+static int next_segment(const struct summary *s, struct seg_row *row, const char **name)
+{
+    struct pqpan_trace_segment g;
+    double base = s->r->baseline_ua, volts = s->r->voltage_v;
+    if (s->seg_file == NULL || fread(&g, sizeof g, 1, s->seg_file) != 1) {
+        return 0;
+    }
+    memset(row, 0, sizeof *row);
+    *name = s->cfg->phases[g.phase].name;
+    row->index = g.index;
+    row->samples = g.samples;
+    row->start_ms = (double)g.start_ns / 1e6;
+    row->duration_ms = (double)g.duration_ns / 1e6;
+    row->energy_uj = pqpan_trace_energy_uj(g.charge_ua_ms, row->duration_ms, base, volts);
+    row->avg_current_ua = g.duration_ns > 0 ? g.charge_ua_ms / row->duration_ms - base : 0.0;
+    row->min_ua = g.min_ua - base;
+    row->max_ua = g.max_ua - base;
+    return 1;
+}
+
 static void print_table(const struct summary *s)
 {
     const struct pqpan_trace_result *r = s->r;
+    struct seg_row row;
+    const char *name;
     size_t i;
     printf("rows read          %llu\n", (unsigned long long)s->rows_read);
     printf("rows skipped       %llu\n", (unsigned long long)s->rows_skipped);
@@ -393,64 +511,64 @@ static void print_table(const struct summary *s)
     printf("sample interval    %.6f .. %.6f ms (min .. max)\n", r->min_interval_ms, r->max_interval_ms);
     printf("quantile error     <= %.2f %% or %.2f uA (median, p99; min and max exact)\n\n",
            PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
-    printf("%-10s", "phase");
-    for (i = 0; i < N_PHASE_FIELDS; i++) {
-        printf(" %*s", column_width(&phase_fields[i]), phase_fields[i].label);
-    }
-    printf("\n");
-    print_table_row(&r->total);
+    print_table_header(&phase_set);
+    print_table_row(&phase_set, r->total.name, &r->total);
     for (i = 0; i < r->n_phases; i++) {
-        print_table_row(&r->phase[i]);
+        print_table_row(&phase_set, r->phase[i].name, &r->phase[i]);
+    }
+    if (s->seg_file != NULL) {
+        printf("\nsegments\n");
+        print_table_header(&seg_set);
+        while (next_segment(s, &row, &name)) {
+            print_table_row(&seg_set, name, &row);
+        }
     }
 }
 
-static void print_csv_row(const struct summary *s, const struct pqpan_trace_stats *st)
+static void print_csv_phase(const struct summary *s, const struct pqpan_trace_stats *st)
 {
     const struct pqpan_trace_result *r = s->r;
-    size_t i;
-    printf("%s", st->name);
-    for (i = 0; i < N_PHASE_FIELDS; i++) {
-        const struct out_field *f = &phase_fields[i];
-        if (f->type == FIELD_U64) {
-            printf(",%llu", (unsigned long long)field_u64(st, f));
-        } else {
-            printf(",%.3f", field_f3(st, f));
-        }
-    }
+    print_csv_fields(&phase_set, st->name, st);
     printf(",%llu,%llu,%.3f,%.3f,%s\n", (unsigned long long)s->rows_read,
            (unsigned long long)s->rows_skipped, r->voltage_v, r->baseline_ua, s->baseline_source);
 }
 
+/* One CSV holds one table: the phases, or with --segments the segments. */
 static void print_csv(const struct summary *s)
 {
+    struct seg_row row;
+    const char *name;
     size_t i;
-    printf("phase");
-    for (i = 0; i < N_PHASE_FIELDS; i++) {
-        printf(",%s", phase_fields[i].key);
+    if (s->seg_file != NULL) {
+        print_csv_header(&seg_set, "");
+        while (next_segment(s, &row, &name)) {
+            print_csv_fields(&seg_set, name, &row);
+            printf("\n");
+        }
+        return;
     }
-    printf(",rows_read,rows_skipped,voltage_v,baseline_ua,baseline_source\n");
-    print_csv_row(s, &s->r->total);
+    print_csv_header(&phase_set, ",rows_read,rows_skipped,voltage_v,baseline_ua,baseline_source");
+    print_csv_phase(s, &s->r->total);
     for (i = 0; i < s->r->n_phases; i++) {
-        print_csv_row(s, &s->r->phase[i]);
+        print_csv_phase(s, &s->r->phase[i]);
     }
-}
-
-static cJSON *json_stats(const struct pqpan_trace_stats *st)
-{
-    cJSON *o = cJSON_CreateObject();
-    size_t i;
-    cJSON_AddStringToObject(o, "phase", st->name);
-    for (i = 0; i < N_PHASE_FIELDS; i++) {
-        const struct out_field *f = &phase_fields[i];
-        cJSON_AddNumberToObject(o, f->key, f->type == FIELD_U64 ? (double)field_u64(st, f) : field_f3(st, f));
-    }
-    return o;
 }
 
 static double round6(double v)
 {
     v = round(v * 1e6) / 1e6;
     return v == 0.0 ? 0.0 : v;
+}
+
+static cJSON *json_segments(const struct summary *s)
+{
+    cJSON *list = cJSON_CreateArray();
+    struct seg_row row;
+    const char *name;
+    while (next_segment(s, &row, &name)) {
+        cJSON_AddItemToArray(list, json_fields(&seg_set, name, &row));
+    }
+    return list;
 }
 
 static int print_json(const struct summary *s)
@@ -469,11 +587,14 @@ static int print_json(const struct summary *s)
     cJSON_AddNumberToObject(root, "max_interval_ms", round6(r->max_interval_ms));
     cJSON_AddNumberToObject(root, "quantile_rel_error", PQPAN_TRACE_QUANTILE_REL_ERROR);
     cJSON_AddNumberToObject(root, "quantile_abs_error_ua", PQPAN_TRACE_HIST_FLOOR_UA);
-    cJSON_AddItemToObject(root, "total", json_stats(&r->total));
+    cJSON_AddItemToObject(root, "total", json_fields(&phase_set, r->total.name, &r->total));
     for (i = 0; i < r->n_phases; i++) {
-        cJSON_AddItemToArray(phases, json_stats(&r->phase[i]));
+        cJSON_AddItemToArray(phases, json_fields(&phase_set, r->phase[i].name, &r->phase[i]));
     }
     cJSON_AddItemToObject(root, "phases", phases);
+    if (s->seg_file != NULL) {
+        cJSON_AddItemToObject(root, "segments", json_segments(s));
+    }
     text = cJSON_Print(root);
     cJSON_Delete(root);
     if (text == NULL) {
@@ -486,13 +607,19 @@ static int print_json(const struct summary *s)
 }
 
 static int print_result(const struct trace_opts *o, const struct pqpan_ppk2_parser *p,
-                        const struct pqpan_trace_result *r)
+                        const struct trace_run *run, const struct pqpan_trace_result *r)
 {
     struct summary s;
     s.rows_read = p->rows_read;
     s.rows_skipped = p->rows_skipped;
     s.baseline_source = baseline_source(&o->cfg);
     s.r = r;
+    s.cfg = &o->cfg;
+    s.seg_file = run->seg_file;
+    if (s.seg_file != NULL && fseek(s.seg_file, 0, SEEK_SET) != 0) {
+        fprintf(stderr, "pqpan trace: reading back the segment list failed\n");
+        return EXIT_IO;
+    }
     if (p->rows_skipped > 0) {
         fprintf(stderr, "pqpan trace: %s: skipped %llu bad rows (first: line %llu: %s)\n", o->path,
                 (unsigned long long)p->rows_skipped, (unsigned long long)p->first_skip_line,
@@ -509,6 +636,12 @@ static int print_result(const struct trace_opts *o, const struct pqpan_ppk2_pars
     return EXIT_OK;
 }
 
+static int segment_to_file(void *ctx, const struct pqpan_trace_segment *g)
+{
+    struct trace_run *run = ctx;
+    return fwrite(g, sizeof *g, 1, run->seg_file) == 1 ? PQPAN_OK : PQPAN_ERR_IO;
+}
+
 static int analyse(const struct trace_opts *o, FILE *f, struct trace_run *run)
 {
     struct pqpan_ppk2_parser parser;
@@ -517,16 +650,51 @@ static int analyse(const struct trace_opts *o, FILE *f, struct trace_run *run)
     if (pqpan_trace_init(&run->analysis, &o->cfg, run->ws, PQPAN_TRACE_WORKSPACE_LEN(o->cfg.n_phases)) != PQPAN_OK) {
         return cli_usage_error(CMD, "invalid phase or baseline settings");
     }
+    if (run->seg_file != NULL) {
+        pqpan_trace_on_segment(&run->analysis, segment_to_file, run);
+    }
     pqpan_ppk2_parser_init(&parser, o->parser_flags);
     rc = stream_file(f, o->path, &parser, run);
     if (rc != EXIT_OK) {
         return rc;
     }
+    if (pqpan_trace_end(&run->analysis) != PQPAN_OK) {
+        fprintf(stderr, "pqpan trace: writing the segment list to a temporary file failed\n");
+        return EXIT_IO;
+    }
     if (pqpan_trace_result(&run->analysis, run->ws, &result) != PQPAN_OK) {
         fprintf(stderr, "pqpan trace: internal error computing the result\n");
         return EXIT_FAILURE_RUN;
     }
-    return print_result(o, &parser, &result);
+    return print_result(o, &parser, run, &result);
+}
+
+/* Allocates the analysis, its workspace and (with --segments) the segment list. */
+static int run_alloc(const struct trace_opts *o, struct trace_run **out)
+{
+    struct trace_run *run = calloc(1, sizeof *run);
+    *out = run;
+    if (run == NULL || (run->ws = calloc(PQPAN_TRACE_WORKSPACE_LEN(o->cfg.n_phases), sizeof run->ws[0])) == NULL) {
+        fprintf(stderr, "pqpan trace: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    if (o->segments && (run->seg_file = tmpfile()) == NULL) {
+        fprintf(stderr, "pqpan trace: cannot create a temporary file: %s\n", strerror(errno));
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+static void run_free(struct trace_run *run)
+{
+    if (run == NULL) {
+        return;
+    }
+    if (run->seg_file != NULL) {
+        fclose(run->seg_file);
+    }
+    free(run->ws);
+    free(run);
 }
 
 int cli_trace_run(int argc, char **argv)
@@ -550,20 +718,11 @@ int cli_trace_run(int argc, char **argv)
         fprintf(stderr, "pqpan trace: %s: %s\n", o.path, strerror(errno));
         return EXIT_IO;
     }
-    run = calloc(1, sizeof *run);
-    if (run != NULL) {
-        run->ws = calloc(PQPAN_TRACE_WORKSPACE_LEN(o.cfg.n_phases), sizeof run->ws[0]);
-    }
-    if (run == NULL || run->ws == NULL) {
-        fprintf(stderr, "pqpan trace: out of memory\n");
-        rc = EXIT_FAILURE_RUN;
-    } else {
+    rc = run_alloc(&o, &run);
+    if (rc == EXIT_OK) {
         rc = analyse(&o, f, run);
     }
-    if (run != NULL) {
-        free(run->ws);
-    }
-    free(run);
+    run_free(run);
     if (f != stdin) {
         fclose(f);
     }

@@ -198,14 +198,37 @@ struct pqpan_trace_acc {
     uint8_t active;        /* the previous sample was active */
 };
 
-/* Analysis state: holds the previous sample and one accumulator per phase. The
- * histogram counters live in a caller-given workspace, passed to every call. */
+/* One segment of a DIGITAL phase: a run of consecutive rows whose channel reads '1',
+ * from its first row to the next row (or to the trace's last row). Segments of the crypto
+ * channel are the individual operations (KeyGen, Encaps, Decaps in the order run). */
+struct pqpan_trace_segment {
+    size_t phase;          /* index into the config's phases */
+    uint64_t index;        /* 0 for the phase's first segment */
+    int64_t start_ns;
+    int64_t duration_ns;
+    uint64_t samples;
+    double charge_ua_ms;   /* gross integral of I dt (no baseline subtracted) */
+    double min_ua;         /* gross */
+    double max_ua;
+};
+
+/* Called when a segment ends. Return 0, or a negative PQPAN_ERR_* that pqpan_trace_add or
+ * pqpan_trace_end then return (the analysis must then be discarded). */
+typedef int (*pqpan_trace_segment_fn)(void *ctx, const struct pqpan_trace_segment *seg);
+
+/* Analysis state: holds the previous sample, one accumulator and one open segment per
+ * phase. The histogram counters live in a caller-given workspace, passed to every call.
+ * seg_fn/seg_ctx are the caller's (set by pqpan_trace_on_segment), never interior. */
 struct pqpan_trace {
     struct pqpan_trace_config cfg;
     struct pqpan_trace_acc total;
     struct pqpan_trace_acc phase[PQPAN_TRACE_MAX_PHASES];
+    struct pqpan_trace_segment seg[PQPAN_TRACE_MAX_PHASES];
+    pqpan_trace_segment_fn seg_fn;
+    void *seg_ctx;
     struct pqpan_ppk2_sample prev;
     uint8_t have_prev;
+    uint8_t ended;
     int64_t min_interval_ns;
     int64_t max_interval_ns;
 };
@@ -239,10 +262,23 @@ struct pqpan_trace_result {
 PQPAN_MUST_CHECK int pqpan_trace_init(struct pqpan_trace *t, const struct pqpan_trace_config *cfg,
                                       uint64_t *ws, size_t ws_len);
 
+/* Reports every DIGITAL phase segment to fn as it ends (fn == NULL: none). Call after
+ * pqpan_trace_init, before the first sample. */
+void pqpan_trace_on_segment(struct pqpan_trace *t, pqpan_trace_segment_fn fn, void *ctx);
+
 /* Adds one sample (times must not decrease and stay within +-PQPAN_PPK2_TIME_MAX_NS). PQPAN_ERR_UNSUPPORTED if a DIGITAL phase is
  * configured and the sample carries no digital channels. */
 PQPAN_MUST_CHECK int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws,
                                      const struct pqpan_ppk2_sample *s);
+
+/* Ends the trace: reports the segments still open (they end at the last row). Further
+ * pqpan_trace_add calls return PQPAN_ERR_STATE. */
+PQPAN_MUST_CHECK int pqpan_trace_end(struct pqpan_trace *t);
+
+/* Energy in uJ of a charge (uA*ms) over duration_ms at voltage_v, net of baseline_ua:
+ * (charge - baseline * duration) * V / 1000. */
+double pqpan_trace_energy_uj(double charge_ua_ms, double duration_ms, double baseline_ua,
+                             double voltage_v);
 
 /* Fills out (zeroed first). Quantiles come from the histogram, see above. */
 PQPAN_MUST_CHECK int pqpan_trace_result(const struct pqpan_trace *t, const uint64_t *ws,

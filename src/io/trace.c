@@ -138,6 +138,25 @@ static void window_interval(struct pqpan_trace_acc *a, const struct pqpan_trace_
     acc_interval(a, hi - lo, 0.5 * (i_lo + i_hi));
 }
 
+static void segment_sample(struct pqpan_trace_segment *g, double ua)
+{
+    if (g->samples == 0 || ua < g->min_ua) {
+        g->min_ua = ua;
+    }
+    if (g->samples == 0 || ua > g->max_ua) {
+        g->max_ua = ua;
+    }
+    g->samples++;
+}
+
+static void segment_open(struct pqpan_trace_segment *g, size_t phase, uint64_t index, int64_t start_ns)
+{
+    memset(g, 0, sizeof *g);
+    g->phase = phase;
+    g->index = index;
+    g->start_ns = start_ns;
+}
+
 static void add_interval(struct pqpan_trace *t, const struct pqpan_ppk2_sample *cur)
 {
     const struct pqpan_ppk2_sample *prev = &t->prev;
@@ -157,6 +176,8 @@ static void add_interval(struct pqpan_trace *t, const struct pqpan_ppk2_sample *
             window_interval(&t->phase[i], d, prev, cur);
         } else if (t->phase[i].active) {
             acc_interval(&t->phase[i], dt, mean);
+            t->seg[i].duration_ns += dt;
+            t->seg[i].charge_ua_ms += mean * ((double)dt / NS_PER_MS);
         }
     }
 }
@@ -172,11 +193,41 @@ static int needs_digital(const struct pqpan_trace_config *cfg)
     return 0;
 }
 
+void pqpan_trace_on_segment(struct pqpan_trace *t, pqpan_trace_segment_fn fn, void *ctx)
+{
+    t->seg_fn = fn;
+    t->seg_ctx = ctx;
+}
+
+static int segment_close(const struct pqpan_trace *t, size_t i)
+{
+    return t->seg_fn != NULL ? t->seg_fn(t->seg_ctx, &t->seg[i]) : PQPAN_OK;
+}
+
+/* Segment bookkeeping of DIGITAL phase i for the new sample s (after its interval). */
+static int segment_step(struct pqpan_trace *t, size_t i, const struct pqpan_ppk2_sample *s, int now)
+{
+    int was = t->phase[i].active, ret = PQPAN_OK;
+    if (was && !now) {
+        ret = segment_close(t, i);
+    } else if (now && !was) {
+        segment_open(&t->seg[i], i, t->phase[i].segments, s->time_ns);
+    }
+    if (now) {
+        segment_sample(&t->seg[i], s->current_ua);
+    }
+    return ret;
+}
+
 int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws, const struct pqpan_ppk2_sample *s)
 {
     size_t bin, i;
+    int ret;
     if (t == NULL || ws == NULL || s == NULL || !(s->current_ua > -1e15 && s->current_ua < 1e15)) {
         return PQPAN_ERR_INVALID_ARG;
+    }
+    if (t->ended) {
+        return PQPAN_ERR_STATE;
     }
     if (s->time_ns < -PQPAN_PPK2_TIME_MAX_NS || s->time_ns > PQPAN_PPK2_TIME_MAX_NS ||
         (t->have_prev && s->time_ns < t->prev.time_ns)) {
@@ -191,12 +242,46 @@ int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws, const struct pqpan_ppk2
     bin = hist_bin(s->current_ua);
     acc_sample(&t->total, ws, bin, s->current_ua, 1);
     for (i = 0; i < t->cfg.n_phases; i++) {
-        acc_sample(&t->phase[i], ws + (i + 1) * PQPAN_TRACE_HIST_BINS, bin, s->current_ua,
-                   phase_active(&t->cfg.phases[i], s));
+        int now = phase_active(&t->cfg.phases[i], s);
+        if (t->cfg.phases[i].kind == PQPAN_TRACE_PHASE_DIGITAL) {
+            ret = segment_step(t, i, s, now);
+            if (ret != PQPAN_OK) {
+                return ret;
+            }
+        }
+        acc_sample(&t->phase[i], ws + (i + 1) * PQPAN_TRACE_HIST_BINS, bin, s->current_ua, now);
     }
     t->prev = *s;
     t->have_prev = 1;
     return PQPAN_OK;
+}
+
+int pqpan_trace_end(struct pqpan_trace *t)
+{
+    size_t i;
+    int ret;
+    if (t == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (t->ended) {
+        return PQPAN_ERR_STATE;
+    }
+    t->ended = 1;
+    for (i = 0; i < t->cfg.n_phases; i++) {
+        if (t->cfg.phases[i].kind == PQPAN_TRACE_PHASE_DIGITAL && t->phase[i].active) {
+            ret = segment_close(t, i);
+            if (ret != PQPAN_OK) {
+                return ret;
+            }
+        }
+    }
+    return PQPAN_OK;
+}
+
+double pqpan_trace_energy_uj(double charge_ua_ms, double duration_ms, double baseline_ua,
+                             double voltage_v)
+{
+    return (charge_ua_ms - baseline_ua * duration_ms) * voltage_v * UJ_PER_UA_MS_V;
 }
 
 /* Nearest-rank quantile q (percent) of the samples counted in hist, clamped to the
@@ -227,7 +312,7 @@ static void fill_stats(struct pqpan_trace_stats *st, const struct pqpan_trace_ac
     st->samples = a->samples;
     st->segments = a->segments;
     st->duration_ms = (double)a->duration_ns / NS_PER_MS;
-    st->energy_uj = (a->charge_ua_ms - baseline * st->duration_ms) * volts * UJ_PER_UA_MS_V;
+    st->energy_uj = pqpan_trace_energy_uj(a->charge_ua_ms, st->duration_ms, baseline, volts);
     if (a->duration_ns > 0) {
         st->avg_current_ua = a->charge_ua_ms / st->duration_ms - baseline;
     }

@@ -586,6 +586,81 @@ static void test_quantiles_within_stated_error(void **state)
     assert_double_equal(a.r.total.median_ua, 0.0, PQPAN_TRACE_HIST_FLOOR_UA);
 }
 
+struct segments_seen {
+    size_t n;
+    struct pqpan_trace_segment seg[8];
+    int fail;
+};
+
+static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
+{
+    struct segments_seen *s = ctx;
+    if (s->fail) {
+        return PQPAN_ERR_CAPACITY;
+    }
+    if (s->n < 8) {
+        s->seg[s->n] = *g;
+    }
+    s->n++;
+    return 0;
+}
+
+static void test_segments_of_digital_phases(void **state)
+{
+    static const char text[] = "Timestamp(ms),Current(uA),D0-D7\n"
+                               "0,10,00000000\n1,100,10000000\n2,200,10000000\n3,10,00000000\n"
+                               "4,300,10000000\n5,10,00000000\n6,50,10000000\n";
+    static struct pqpan_trace t;
+    struct pqpan_trace_config cfg;
+    struct pqpan_trace_result r;
+    struct pqpan_ppk2_parser p;
+    struct segments_seen seen;
+    (void)state;
+    config_default(&cfg);
+    add_phase(&cfg, "crypto", PQPAN_TRACE_PHASE_DIGITAL, 0, 0, 0);
+    add_phase(&cfg, "win", PQPAN_TRACE_PHASE_WINDOW, 0, 0, 1000000);
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(pqpan_trace_init(&t, &cfg, ws, sizeof ws / sizeof ws[0]), 0);
+    pqpan_trace_on_segment(&t, on_segment, &seen);
+    pqpan_ppk2_parser_init(&p, 0);
+    assert_int_equal(pqpan_ppk2_feed(&p, (const uint8_t *)text, sizeof text - 1, add_to_trace, &t), 0);
+    assert_int_equal(pqpan_ppk2_finish(&p, add_to_trace, &t), 0);
+    assert_int_equal(seen.n, 2);
+    assert_int_equal(pqpan_trace_end(&t), 0);
+    assert_int_equal(seen.n, 3); /* windows have no segments; the open one ends at the end */
+    /* Segment 0: rows at 1, 2 ms; intervals (100+200)/2 + (200+10)/2 = 255 uA*ms over 2 ms. */
+    assert_int_equal(seen.seg[0].index, 0);
+    assert_int_equal(seen.seg[0].phase, 0);
+    assert_int_equal(seen.seg[0].start_ns, 1000000);
+    assert_int_equal(seen.seg[0].duration_ns, 2000000);
+    assert_int_equal(seen.seg[0].samples, 2);
+    assert_double_equal(seen.seg[0].charge_ua_ms, 255.0, 1e-9);
+    assert_true(seen.seg[0].min_ua == 100.0 && seen.seg[0].max_ua == 200.0);
+    /* Segment 1: (300+10)/2 = 155 over 1 ms; segment 2: one row at the end, no interval. */
+    assert_double_equal(seen.seg[1].charge_ua_ms, 155.0, 1e-9);
+    assert_int_equal(seen.seg[1].start_ns, 4000000);
+    assert_int_equal(seen.seg[2].index, 2);
+    assert_int_equal(seen.seg[2].duration_ns, 0);
+    assert_int_equal(seen.seg[2].samples, 1);
+    assert_true(seen.seg[2].max_ua == 50.0);
+    /* The phase is the sum of its segments: 410 uA*ms over 3 ms, 3 segments. */
+    assert_int_equal(pqpan_trace_result(&t, ws, &r), 0);
+    assert_int_equal(r.phase[0].segments, 3);
+    assert_double_equal(r.phase[0].energy_uj, pqpan_trace_energy_uj(410.0, 3.0, 0.0, 3.0), 1e-12);
+    assert_double_equal(pqpan_trace_energy_uj(255.0, 2.0, 10.0, 3.0), 0.705, 1e-12);
+    assert_int_equal(pqpan_trace_add(&t, ws, &t.prev), PQPAN_ERR_STATE);
+    assert_int_equal(pqpan_trace_end(&t), PQPAN_ERR_STATE);
+    /* A failing segment callback stops the run with its error. */
+    memset(&seen, 0, sizeof seen);
+    seen.fail = 1;
+    assert_int_equal(pqpan_trace_init(&t, &cfg, ws, sizeof ws / sizeof ws[0]), 0);
+    pqpan_trace_on_segment(&t, on_segment, &seen);
+    pqpan_ppk2_parser_init(&p, 0);
+    assert_int_equal(pqpan_ppk2_feed(&p, (const uint8_t *)text, sizeof text - 1, add_to_trace, &t),
+                     PQPAN_ERR_CAPACITY);
+    assert_int_equal(p.error_line, 5);
+}
+
 static void test_analysis_rejects_bad_use(void **state)
 {
     static struct pqpan_trace t;
@@ -635,6 +710,7 @@ int main(void)
         cmocka_unit_test(test_window_phases_clip_intervals),
         cmocka_unit_test(test_baseline_subtraction),
         cmocka_unit_test(test_quantiles_within_stated_error),
+        cmocka_unit_test(test_segments_of_digital_phases),
         cmocka_unit_test(test_analysis_rejects_bad_use),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
