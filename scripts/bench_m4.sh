@@ -17,9 +17,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 plugin=$host/tools/qemu-insn/libpqpan_insn_count.so
 [ -f "$plugin" ] || { echo "bench-m4: $plugin not built (make build)" >&2; exit 1; }
 
-# Cycles are estimated as instructions x CPI. CPI = 1.25 is an ASSUMPTION, reasoned in
-# docs/M4.md ("Cycles from instructions") from the Cortex-M4 TRM instruction timings.
-cpi=1.25
+# Cycles are ESTIMATED from the counts with the Cortex-M4 TRM timings (docs/M4.md, "Cycles
+# from instructions"): cycles = instructions + memory reads + branch_penalty x blocks.
+branch_penalty=2
 commit=$(git -C "$root" rev-parse HEAD)
 if [ -n "$(git -C "$root" status --porcelain -- src include m4 cmake tools)" ]; then
     commit="$commit-dirty"
@@ -68,15 +68,15 @@ measure() {
             END { print depth(entry, "") }' "$work/$impl.ci"
     }
     awk -F, '
-        NR == FNR { if ($1 == "insn") insn[++n] = $2; next }
+        NR == FNR { if ($1 == "insn") { insn[++n] = $2; reads[n] = $3; blocks[n] = $4 } next }
         $1 == "bench" {
             k++
             if ($5 != 0) { print "bench-m4: " $2 " " $3 " failed" > "/dev/stderr"; exit 1 }
-            if ($2 == "calibration") { if ($3 == "empty") base = insn[k]; next }
-            print $2 "," $3 "," $4 "," insn[k] - base
+            if ($2 == "calibration") { if ($3 == "empty") { b0 = insn[k]; b1 = reads[k]; b2 = blocks[k] } next }
+            print $2 "," $3 "," $4 "," insn[k] - b0 "," reads[k] - b1 "," blocks[k] - b2
         }' "$work/$impl.insn" "$work/$impl.bench" >"$work/$impl.raw"
     : >"$work/$impl.ops"
-    while IFS=, read -r scheme op stack insns; do
+    while IFS=, read -r scheme op stack insns reads blocks; do
         case $scheme in
             ml-kem-*) level=${scheme#ml-kem-}
                       case $op in keygen) fn=keypair_derand ;; encaps) fn=encaps_derand ;; *) fn=$op ;; esac
@@ -89,7 +89,8 @@ measure() {
                     esac ;;
             *) cg= ;;
         esac
-        echo "$scheme,$op,$stack,$insns,$cg" >>"$work/$impl.ops"
+        cycles=$((insns + reads + branch_penalty * blocks))
+        echo "$scheme,$op,$stack,$insns,$cg,$reads,$blocks,$cycles" >>"$work/$impl.ops"
     done <"$work/$impl.raw"
     # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files.
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
@@ -109,15 +110,15 @@ measure cortex-m4-o2 build-m4-o2 pqpan-m4-o2
 csv=$root/data/cycles/pqpan_m4.csv
 mkdir -p "$root/data/cycles"
 {
-    echo "scheme,implementation,operation,cycles_mean,stack_bytes,code_bytes,source_commit,instructions,cpi_assumed,stack_callgraph_bytes,compiler_flags,platform,source"
+    echo "scheme,implementation,operation,cycles_mean,stack_bytes,code_bytes,source_commit,instructions,mem_reads,blocks,cpi_estimated,stack_callgraph_bytes,compiler_flags,platform,source"
     for impl in pqpan-m4 pqpan-m4-o2; do
         case $impl in pqpan-m4) flags="-Os" ;; *) flags="-O2" ;; esac
         code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
-        awk -F, -v impl="$impl" -v cpi="$cpi" -v code="$code" -v commit="$commit" -v flags="$flags" '
+        awk -F, -v impl="$impl" -v code="$code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
             $1 ~ /^ml-kem-/ {
-                printf "%s,%s,%s,%.0f,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, impl, $2, $4 * cpi, $3, code, commit, $4, cpi, $5,
-                       "arm-none-eabi-gcc 12.2 -mcpu=cortex-m4 -mfloat-abi=hard " flags,
-                       "QEMU 7.2 mps2-an386 (instructions counted; cycles = instructions x cpi_assumed)",
+                printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s\n", $1, impl, $2, $8, $3, code, commit, $4, $6, $7,
+                       $8 / $4, $5, "arm-none-eabi-gcc 12.2 -mcpu=cortex-m4 -mfloat-abi=hard " flags,
+                       "QEMU 7.2 mps2-an386: instructions/reads/blocks counted; cycles estimated = instructions + mem_reads + " p " x blocks (Cortex-M4 TRM timings)",
                        "make bench-m4 (scripts/bench_m4.sh; docs/M4.md)"
             }' "$work/$impl.ops"
     done
@@ -129,6 +130,8 @@ pq() { awk -F, -v s="$1" -v i="$2" -v o="$3" -v c="$4" '
         $1 == s && $2 == i && $3 == o { print $col[c] }' "$pqm4"; }
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
 op_row() { awk -F, -v s="$1" -v o="$2" -v f="$3" '$1 == s && $2 == o { print $f }' "$work/$4.ops"; }
+# "instructions | cycles (CPI)" of one operation.
+cyc() { awk -F, -v s="$1" -v o="$2" '$1 == s && $2 == o { printf "%s | %s (%.2f)", $4, $8, $8 / $4 }' "$work/$3.ops"; }
 md=$root/docs/M4.md
 {
 cat <<HDR
@@ -208,19 +211,18 @@ cat <<TXT
 
 Instructions are counted exactly (tools/qemu-insn, a TCG plugin: inline counter on every
 executed instruction, snapshots at the two markers, the empty-marker overhead subtracted).
-Cycles = instructions x $cpi (assumed CPI, see below). pqm4 cycles are measured.
+Estimated cycles = instructions + memory reads + $branch_penalty x executed blocks (see
+below); the CPI column is estimated cycles / instructions. pqm4 cycles are measured.
 
-| scheme | op | instructions -Os | est. cycles -Os | instructions -O2 | est. cycles -O2 | pqm4 clean | pqm4 m4fspeed |
+| scheme | op | instructions -Os | est. cycles -Os (CPI) | instructions -O2 | est. cycles -O2 (CPI) | pqm4 clean | pqm4 m4fspeed |
 |---|---|---|---|---|---|---|---|
 TXT
 for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
     for o in keygen encaps decaps; do
-        i1=$(op_row $s $o 4 pqpan-m4); i2=$(op_row $s $o 4 pqpan-m4-o2)
-        echo "| $s | $o | $i1 | $(awk -v i="$i1" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $i2 | $(awk -v i="$i2" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $(pq $s clean $o cycles_mean) | $(pq $s m4fspeed $o cycles_mean) |"
+        echo "| $s | $o | $(cyc $s $o pqpan-m4) | $(cyc $s $o pqpan-m4-o2) | $(pq $s clean $o cycles_mean) | $(pq $s m4fspeed $o cycles_mean) |"
     done
 done
-i1=$(op_row keccak f1600 4 pqpan-m4); i2=$(op_row keccak f1600 4 pqpan-m4-o2)
-echo "| keccak | f1600 | $i1 | $(awk -v i="$i1" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | $i2 | $(awk -v i="$i2" -v c="$cpi" 'BEGIN { printf "%.0f", i * c }') | | |"
+echo "| keccak | f1600 | $(cyc keccak f1600 pqpan-m4) | $(cyc keccak f1600 pqpan-m4-o2) | | |"
 if grep -q '^pqke-' "$work/pqpan-m4.ops"; then
 cat <<TXT
 
@@ -235,9 +237,28 @@ the three KEM steps it stops at that call and the painted figure is the one to u
 | suite | step | stack -Os | call graph -Os | stack -O2 | instructions -Os | est. cycles -Os | instructions -O2 |
 |---|---|---|---|---|---|---|---|
 TXT
-awk -F, -v cpi="$cpi" 'NR == FNR { if ($1 ~ /^pqke-/) { st2[$1 "," $2] = $3; in2[$1 "," $2] = $4 } next }
-    $1 ~ /^pqke-/ { printf "| %s | %s | %s | %s | %s | %s | %.0f | %s |\n", $1, $2, $3, $5, st2[$1 "," $2], $4, $4 * cpi, in2[$1 "," $2] }' \
+awk -F, 'NR == FNR { if ($1 ~ /^pqke-/) { st2[$1 "," $2] = $3; in2[$1 "," $2] = $4 } next }
+    $1 ~ /^pqke-/ { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $5, st2[$1 "," $2], $4, $8, in2[$1 "," $2] }' \
     "$work/pqpan-m4-o2.ops" "$work/pqpan-m4.ops"
+cat <<TXT
+
+Protocol cost beyond the ML-KEM operation, per party (-Os instructions: the PQKE steps
+minus keygen and decaps for the initiator, minus encaps for the responder; transcript
+hashing, KMAC key schedule, confirmation tags, and message codecs):
+
+| suite | initiator | responder |
+|---|---|---|
+TXT
+awk -F, '{ v[$1 "," $2] = $4 }
+    END {
+        n = split("512 768 1024", lv, " ")
+        for (i = 1; i <= n; i++) {
+            k = "ml-kem-" lv[i]; p = "pqke-" k
+            if (!((p ",initiator_start") in v)) continue
+            printf "| %s | %d | %d |\n", p, v[p ",initiator_start"] - v[k ",keygen"] + v[p ",initiator_resp"] - v[k ",decaps"],
+                   v[p ",responder_init"] - v[k ",encaps"] + v[p ",responder_fin"]
+        }
+    }' "$work/pqpan-m4.ops"
 else
 cat <<TXT
 
@@ -247,21 +268,23 @@ Not measured: src/pqke was not in this build (m4/bench_pqke.c measures the four 
 once it is).
 TXT
 fi
-cat <<'TXT'
+cat <<TXT
 
-## Cycles from instructions (an assumption)
+## Cycles from instructions (an estimate)
 
-QEMU counts instructions, not cycles. The estimate uses CPI = 1.25 for the Cortex-M4:
-the Cortex-M4 Technical Reference Manual (Arm DDI 0439B, §3.3.1 "Cortex-M4 instructions",
-Table 3-1) gives 1 cycle for data-processing, multiply and multiply-accumulate
-instructions, 2 for a single load (N+1 for pipelined or multiple loads), 1 + P (P = 1..3
-pipeline refill) for a taken branch; ML-KEM and Keccak code is mostly 1-cycle ALU work
-with loads and loop branches, so 1.25 is taken as the average. Flash wait states: the
-nRF52840 runs at 64 MHz from flash through its instruction cache (nRF52840 Product
-Specification v1.7, NVMC "ICACHECNF"); cache hits add no wait states and the estimate
-assumes the hot loops hit. It is not a measurement: rescale with the CSV's
-`instructions` column if a measured CPI is known (pqm4's own figures are cycles on an
-STM32F407 at 24 MHz with zero wait states).
+QEMU executes instructions, not cycles. The plugin also counts, per operation, the data
+memory reads and the executed translation blocks (each ends at a branch). The estimate
+applies the Cortex-M4 instruction timings of the Cortex-M4 Technical Reference Manual
+(Arm DDI 0439B, §3.3.1, Table 3-1): 1 cycle per instruction for data processing,
+multiply and multiply-accumulate; +1 per load (LDR 2 cycles, LDM/LDRD 1+N); a taken
+branch 1+P with P = 1..3 pipeline-refill cycles, taken here as P = $branch_penalty per block.
+Pipelined neighbouring loads (N+1 instead of 2N) and not-taken branches make this an
+upper-side estimate; stores are counted at 1 cycle (write buffer). Flash wait states:
+the nRF52840 runs at 64 MHz from flash through its instruction cache (nRF52840 Product
+Specification v1.7, NVMC, ICACHECNF); the estimate assumes cache hits (no wait states) in
+the hot loops. It is an ASSUMPTION, not a measurement: the CSV keeps instructions,
+mem_reads and blocks so the cycles can be recomputed with another model (pqm4's own
+figures are measured cycles on an STM32F407 at 24 MHz with zero wait states).
 TXT
 } >"$md"
 echo "bench-m4: wrote $csv and $md (commit $commit)"

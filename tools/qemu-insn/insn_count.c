@@ -6,8 +6,8 @@
  *
  * Every instruction adds 1 to a counter inline (no call per instruction); the first
  * instruction of the begin marker snapshots the counter, the first instruction of the
- * end marker prints "insn,<count since the snapshot>". Each begin/end pair gives one
- * line, in execution order. The count includes the marker call overhead, which the
+ * end marker prints "insn,<instructions>,<memory reads>,<translation blocks>" since the
+ * snapshot. Each begin/end pair gives one line, in execution order. The count includes the marker call overhead, which the
  * program measures with an empty pair and scripts/bench_m4.sh subtracts. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,9 +19,16 @@
 /* The API version this plugin was written against (QEMU 7.2 accepts 0..1). */
 PQPAN_QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
+/* Counts since the start of the run, all updated inline. */
+struct counts {
+    uint64_t insns;  /* executed instructions */
+    uint64_t reads;  /* memory read accesses (data loads) */
+    uint64_t blocks; /* executed translation blocks: each ends at a branch (or a page edge) */
+};
+
 struct counter {
-    uint64_t executed; /* every instruction, updated inline */
-    uint64_t at_begin; /* snapshot at the last begin marker */
+    struct counts now;
+    struct counts at_begin; /* snapshot at the last begin marker */
     uint64_t begin;    /* marker addresses, Thumb bit cleared */
     uint64_t end;
     int open;          /* a begin marker has been passed without its end */
@@ -31,21 +38,22 @@ static void on_begin(unsigned int vcpu_index, void *userdata)
 {
     struct counter *c = userdata;
     (void)vcpu_index;
-    c->at_begin = c->executed;
+    c->at_begin = c->now;
     c->open = 1;
 }
 
 static void on_end(unsigned int vcpu_index, void *userdata)
 {
     struct counter *c = userdata;
-    char line[64];
+    char line[128];
     (void)vcpu_index;
     if (!c->open) {
         qemu_plugin_outs("insn,error: end marker without begin\n");
         return;
     }
     c->open = 0;
-    snprintf(line, sizeof line, "insn,%" PRIu64 "\n", c->executed - c->at_begin);
+    snprintf(line, sizeof line, "insn,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", c->now.insns - c->at_begin.insns,
+             c->now.reads - c->at_begin.reads, c->now.blocks - c->at_begin.blocks);
     qemu_plugin_outs(line);
 }
 
@@ -65,8 +73,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
         } else if (pc == state.end) {
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, &state);
         }
-        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &state.executed, 1);
+        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &state.now.insns, 1);
+        qemu_plugin_register_vcpu_mem_inline(insn, QEMU_PLUGIN_MEM_R, QEMU_PLUGIN_INLINE_ADD_U64, &state.now.reads, 1);
     }
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &state.now.blocks, 1);
 }
 
 /* Parses "name=0xHEX" into *out (Thumb bit cleared). 1 on success. */

@@ -32,6 +32,13 @@ enum qemu_plugin_op {
     QEMU_PLUGIN_INLINE_ADD_U64,
 };
 
+/* "enum qemu_plugin_mem_rw - type of memory access" to instrument. */
+enum qemu_plugin_mem_rw {
+    QEMU_PLUGIN_MEM_R = 1,
+    QEMU_PLUGIN_MEM_W,
+    QEMU_PLUGIN_MEM_RW,
+};
+
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
 
@@ -46,6 +53,13 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_
 /* Applies op (*ptr += imm) inline before every execution of insn. */
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op,
                                                 void *ptr, uint64_t imm);
+/* Applies op inline on every memory access of insn of kind rw (an LDM of n registers
+ * makes n accesses). */
+void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_mem_rw rw,
+                                          enum qemu_plugin_op op, void *ptr, uint64_t imm);
+/* Applies op inline on every execution of the translation block tb. */
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op, void *ptr,
+                                              uint64_t imm);
 /* Writes to QEMU's log: shown with `-d plugin`, to the file given by -D. */
 void qemu_plugin_outs(const char *string);
 
