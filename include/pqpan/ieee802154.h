@@ -16,6 +16,7 @@
 
 #include "pqpan/common.h"
 #include "pqpan/error.h"
+#include "pqpan/ledger.h"
 
 /* ---- PHY: O-QPSK in the 2450 MHz band (§12) ---- */
 
@@ -61,6 +62,14 @@ uint64_t pqpan_802154_phy_ppdu_ns(size_t psdu_octets);
 #define PQPAN_802154_ACK_WAIT_SYMBOLS                                                         \
     (PQPAN_802154_UNIT_BACKOFF_SYMBOLS + PQPAN_802154_TURNAROUND_SYMBOLS +                  \
      PQPAN_802154_SHR_SYMBOLS + 6u * PQPAN_802154_SYMBOLS_PER_OCTET)
+
+/* Interframe spacing after a frame (after its ACK when acknowledged), §6.2.4:
+ * SIFS for frames of at most aMaxSifsFrameSize octets, else LIFS. aMaxSifsFrameSize = 18
+ * (§8.4.2 Table 8-93); macSifsPeriod 12 and macLifsPeriod 40 symbols for the O-QPSK PHY
+ * (§8.4.3.1 Table 8-94). */
+#define PQPAN_802154_MAX_SIFS_FRAME 18u
+#define PQPAN_802154_SIFS_SYMBOLS 12u
+#define PQPAN_802154_LIFS_SYMBOLS 40u
 
 /* Frame Type values, §7.2 (Frame Control field), Table 7-1. */
 #define PQPAN_802154_FRAME_DATA 1u
@@ -132,6 +141,9 @@ PQPAN_MUST_CHECK int pqpan_802154_mac_parse(struct pqpan_802154_frame *f, const 
 
 /* macAckWaitDuration in nanoseconds (864 µs). */
 uint64_t pqpan_802154_mac_ack_wait_ns(void);
+
+/* The IFS that must follow a frame of psdu_octets (SIFS 192 µs or LIFS 640 µs). */
+uint64_t pqpan_802154_mac_ifs_ns(size_t psdu_octets);
 
 /* ---- Unslotted CSMA-CA (§6.2.5.1) ---- */
 
@@ -312,11 +324,17 @@ PQPAN_MUST_CHECK int pqpan_6lowpan_reasm_input(struct pqpan_6lowpan_reasm *r, ui
 
 /* ---- Frame planner ---- */
 
+/* Most frames one datagram can need: with the longest MAC header (23 octets) a frame
+ * carries 102 octets of 6LoWPAN, so FRAGNs carry 96; 2047 octets need at most
+ * 1 + ceil((2047 - 48) / 96) = 22 frames. */
+#define PQPAN_802154_MAX_FRAMES 32u
+
 /* What a UDP datagram costs on the link: one entry per MAC frame. */
 struct pqpan_802154_frame_plan {
     uint16_t psdu_octets;   /* MAC frame incl. FCS */
     uint16_t lowpan_octets; /* 6LoWPAN octets in the frame payload */
     uint64_t airtime_ns;    /* SHR + PHR + PSDU */
+    uint64_t ifs_ns;        /* SIFS or LIFS after the frame (after its ACK with AR) */
 };
 
 struct pqpan_802154_link_cfg {
@@ -341,7 +359,8 @@ struct pqpan_802154_plan {
     uint64_t ack_airtime_ns; /* one Imm-Ack PPDU (0 without AR) */
     uint64_t turnaround_ns;  /* aTurnaroundTime before each ACK (0 without AR) */
     uint64_t ack_wait_ns;    /* macAckWaitDuration (0 without AR) */
-    uint64_t total_ns;       /* frames + per frame (turnaround + ACK) without CSMA */
+    uint64_t ifs_ns;         /* sum of the IFS after each frame */
+    uint64_t total_ns;       /* frames + per frame (turnaround + ACK + IFS), no CSMA */
     uint8_t exceeds_mtu;     /* 1 if datagram_octets > 1280 (RFC 4944 §4) */
 };
 
@@ -357,5 +376,51 @@ PQPAN_MUST_CHECK int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan,
 /* The MAC header the planner uses for configuration c (data frame, version 1). */
 void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154_link_cfg *c,
                            uint8_t seq);
+
+/* ---- Analytic estimator of one PQKE over 6LoWPAN / IEEE 802.15.4 ---- */
+
+/* Index of the two nodes: the initiator runs KeyGen and sends INIT and FIN, the
+ * responder runs Encaps and sends RESP. */
+#define PQPAN_802154_INITIATOR 0u
+#define PQPAN_802154_RESPONDER 1u
+#define PQPAN_802154_MESSAGES 3u /* INIT, RESP, FIN */
+
+struct pqpan_802154_est_config {
+    struct pqpan_802154_link_cfg link; /* initiator -> responder; RESP swaps the addresses and ports */
+    struct pqpan_802154_csma_params csma;
+    double p_busy;       /* probability that a CCA finds the channel busy, 0 <= p < 1 */
+    uint32_t msg_octets[PQPAN_802154_MESSAGES]; /* UDP payloads of INIT, RESP, FIN */
+    uint32_t cpu_hz;     /* crypto cycles -> time */
+    uint8_t rx_always_on; /* 1: a node neither sending nor computing listens (RX), as a
+                             non-duty-cycled 6LoWPAN node; 0: it sleeps (ideal wake-up) */
+};
+
+struct pqpan_802154_estimate {
+    struct pqpan_ledger ledger[2]; /* everything, index PQPAN_802154_INITIATOR/RESPONDER */
+    struct pqpan_ledger bits[2];   /* frames, ACKs and the turnaround between them only */
+    uint32_t frames[PQPAN_802154_MESSAGES]; /* data frames of each message */
+    double backoff_ns;   /* expected random backoff, all frames */
+    double ccas;         /* expected CCAs, all frames */
+    double p_frame_fail; /* P(channel access failure) of one frame: p^(macMaxCsmaBackoffs+1) */
+    double p_success;    /* P(no frame of the exchange fails channel access) */
+    uint64_t latency_ns; /* KeyGen start .. FIN acknowledged */
+};
+
+/* Defaults: extended addresses, PAN ID 0xABCD with compression, AR, NHC UDP (ports
+ * 0xF0B1/0xF0B2), hop limit 64, IEEE CSMA-CA defaults, idle channel, ML-KEM-768 message
+ * sizes {1218, 1122, 34}, 64 MHz CPU, receivers always on. */
+void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
+
+/* Estimates one PQKE: KeyGen (initiator), INIT, Encaps + KDF (responder), RESP,
+ * Decaps + KDF (initiator), FIN. Each frame costs its expected unslotted CSMA-CA run
+ * (closed form for p_busy; backoff counted as idle, CCAs as RX, then aTurnaroundTime as
+ * RAMP_TX), the data frame (TX / RX), aTurnaroundTime before the Imm-Ack (IFS state on
+ * both nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). Costs assume every
+ * frame gets the channel; p_success says how likely that is. cycles[op] are the cycles
+ * of one execution. Errors: PQPAN_ERR_INVALID_ARG (configuration), PQPAN_ERR_BAD_LENGTH
+ * (a message too large for 6LoWPAN fragmentation); *out is zeroed. */
+PQPAN_MUST_CHECK int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
+                                                const struct pqpan_802154_est_config *c,
+                                                const uint64_t cycles[PQPAN_OP_COUNT]);
 
 #endif

@@ -311,3 +311,11 @@ uint64_t pqpan_802154_mac_ack_wait_ns(void)
 {
     return pqpan_802154_phy_symbols_ns(PQPAN_802154_ACK_WAIT_SYMBOLS);
 }
+
+/* §6.2.4: short frames are followed by SIFS, longer ones by LIFS. */
+uint64_t pqpan_802154_mac_ifs_ns(size_t psdu_octets)
+{
+    return pqpan_802154_phy_symbols_ns(psdu_octets <= PQPAN_802154_MAX_SIFS_FRAME
+                                           ? PQPAN_802154_SIFS_SYMBOLS
+                                           : PQPAN_802154_LIFS_SYMBOLS);
+}

@@ -61,10 +61,12 @@ static int plan_frames(struct pqpan_802154_plan *plan, struct pqpan_802154_frame
         air = pqpan_802154_phy_ppdu_ns(psdu);
         plan->psdu_octets += psdu;
         plan->data_airtime_ns += air;
+        plan->ifs_ns += pqpan_802154_mac_ifs_ns(psdu);
         if (frames != 0) {
             frames[i].psdu_octets = (uint16_t)psdu;
             frames[i].lowpan_octets = (uint16_t)lowpan;
             frames[i].airtime_ns = air;
+            frames[i].ifs_ns = pqpan_802154_mac_ifs_ns(psdu);
         }
     }
     return PQPAN_OK;
@@ -118,7 +120,7 @@ int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_fr
         plan->turnaround_ns = PQPAN_802154_TURNAROUND_NS;
         plan->ack_wait_ns = pqpan_802154_mac_ack_wait_ns();
     }
-    plan->total_ns = plan->data_airtime_ns +
+    plan->total_ns = plan->data_airtime_ns + plan->ifs_ns +
                      (uint64_t)plan->frames * (plan->turnaround_ns + plan->ack_airtime_ns);
     return PQPAN_OK;
 }

@@ -88,7 +88,7 @@ static int send_frame(struct run *r, const struct pqpan_802154_link_cfg *c, cons
     if (rc != PQPAN_OK) {
         return fail("ack frame", rc);
     }
-    r->t_ns += pqpan_802154_phy_ppdu_ns(sizeof ack);
+    r->t_ns += pqpan_802154_phy_ppdu_ns(sizeof ack) + pqpan_802154_mac_ifs_ns(*psdu_len);
     r->seq++;
     return 0;
 }

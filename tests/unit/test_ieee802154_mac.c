@@ -240,6 +240,15 @@ static void test_ack_wait_duration(void **state)
     assert_int_equal(pqpan_802154_mac_ack_wait_ns(), 864000);
 }
 
+static void test_ifs(void **state)
+{
+    (void)state;
+    /* SIFS 12 symbols up to 18 octets, LIFS 40 symbols above. */
+    assert_int_equal(pqpan_802154_mac_ifs_ns(5), 192000);
+    assert_int_equal(pqpan_802154_mac_ifs_ns(18), 192000);
+    assert_int_equal(pqpan_802154_mac_ifs_ns(19), 640000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -253,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_parse_ack),
         cmocka_unit_test(test_parse_rejects),
         cmocka_unit_test(test_ack_wait_duration),
+        cmocka_unit_test(test_ifs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

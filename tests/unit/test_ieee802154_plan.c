@@ -33,7 +33,9 @@ static struct pqpan_802154_link_cfg ext_cfg(void)
  * 7 FRAGNs of 96 and one of 40.
  *   PSDU sizes: 21 + 4 + 6 + 88 + 2 = 121; 21 + 5 + 96 + 2 = 124 (x7); 21 + 5 + 40 + 2 = 68.
  *   Sum = 121 + 868 + 68 = 1057 octets; airtime = (1057 + 9 x 6) x 32 µs = 35 552 µs.
- *   Each frame is acknowledged: + 9 x (192 µs turnaround + 352 µs ACK) = 4 896 µs. */
+ *   Each frame is acknowledged: + 9 x (192 µs turnaround + 352 µs ACK) = 4 896 µs.
+ *   Every frame is longer than 18 octets, so LIFS (40 symbols = 640 µs) follows each:
+ *   + 9 x 640 µs = 5 760 µs. */
 static void test_plan_848_octet_datagram(void **state)
 {
     struct pqpan_802154_link_cfg c = ext_cfg();
@@ -58,7 +60,9 @@ static void test_plan_848_octet_datagram(void **state)
     assert_int_equal(p.ack_airtime_ns, 352000);
     assert_int_equal(p.turnaround_ns, 192000);
     assert_int_equal(p.ack_wait_ns, 864000);
-    assert_int_equal(p.total_ns, 35552000 + 9 * 544000);
+    assert_int_equal(f[0].ifs_ns, 640000);
+    assert_int_equal(p.ifs_ns, 5760000);
+    assert_int_equal(p.total_ns, 35552000 + 9 * 544000 + 5760000);
     assert_int_equal(p.exceeds_mtu, 0);
     /* 848 as the UDP payload (896-octet datagram): also 9 frames. */
     assert_int_equal(pqpan_802154_plan_udp(&p, 0, 0, &c, 848), PQPAN_OK);
@@ -71,12 +75,12 @@ static void test_plan_small_and_short_addresses(void **state)
     struct pqpan_802154_plan p;
     struct pqpan_802154_frame_plan f[2];
     (void)state;
-    /* 34-octet payload, no ACK: 21 + 6 + 34 + 2 = 63 octets, (63 + 6) x 32 µs. */
+    /* 34-octet payload, no ACK: 21 + 6 + 34 + 2 = 63 octets, (63 + 6) x 32 µs + LIFS. */
     c.ack_request = 0;
     assert_int_equal(pqpan_802154_plan_udp(&p, f, 2, &c, 34), PQPAN_OK);
     assert_int_equal(p.frames, 1);
     assert_int_equal(f[0].psdu_octets, 63);
-    assert_int_equal(p.total_ns, 69 * 32000);
+    assert_int_equal(p.total_ns, 69 * 32000 + 640000);
     assert_int_equal(p.ack_airtime_ns, 0);
     /* Short addresses: MHR 9, 116 octets of 6LoWPAN; UDP ports 5683/5684 inline:
      * IPHC 2 + NHC 1 + ports 4 + checksum 2 = 9. 116 - 9 = 107 octets fit unfragmented. */

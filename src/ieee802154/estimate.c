@@ -1,0 +1,209 @@
+/* Analytic estimator: one PQKE carried as three UDP datagrams over 6LoWPAN on IEEE
+ * 802.15.4, with the expected unslotted CSMA-CA cost in closed form (§6.2.5.1) and the
+ * frames of the shared planner. Fills one ledger per node. */
+#include <string.h>
+
+#include "pqpan/ieee802154.h"
+
+#define MAX_BUSY 1.0
+
+/* Where the time of the current segment (one message, or one node's computation) goes. */
+struct segment {
+    enum pqpan_phase phase;
+    uint64_t len_ns;
+    uint64_t busy_ns[2];
+};
+
+struct est {
+    struct pqpan_802154_estimate *out;
+    const struct pqpan_802154_est_config *c;
+    struct segment seg;
+};
+
+static void book(struct est *e, unsigned node, enum pqpan_state state, uint64_t ns, int bits)
+{
+    pqpan_ledger_add(&e->out->ledger[node], e->seg.phase, state, ns);
+    if (bits) {
+        pqpan_ledger_add(&e->out->bits[node], e->seg.phase, state, ns);
+    }
+    e->seg.busy_ns[node] += ns;
+}
+
+static void seg_begin(struct est *e, enum pqpan_phase phase)
+{
+    memset(&e->seg, 0, sizeof e->seg);
+    e->seg.phase = phase;
+}
+
+/* A node busy for less than the segment is idle for the rest: listening or asleep. */
+static void seg_end(struct est *e)
+{
+    unsigned n;
+    enum pqpan_state idle = e->c->rx_always_on ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP;
+    for (n = 0; n < 2; n++) {
+        if (e->seg.len_ns > e->seg.busy_ns[n]) {
+            pqpan_ledger_add(&e->out->ledger[n], e->seg.phase, idle,
+                             e->seg.len_ns - e->seg.busy_ns[n]);
+        }
+    }
+    e->out->latency_ns += e->seg.len_ns;
+}
+
+static void compute(struct est *e, unsigned node, enum pqpan_op op, const uint64_t cycles[])
+{
+    uint64_t ns = cycles[op] * 1000000000u / e->c->cpu_hz;
+    pqpan_ledger_add_op(&e->out->ledger[node], op, cycles[op]);
+    book(e, node, PQPAN_STATE_CPU, ns, 0);
+    e->seg.len_ns += ns;
+}
+
+/* One acknowledged data frame from node s to node r. */
+static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_plan *f,
+                  const struct pqpan_802154_plan *p)
+{
+    unsigned r = 1u - s;
+    double backoff = pqpan_802154_csma_expected_backoff_ns(&e->c->csma, e->c->p_busy);
+    double ccas = pqpan_802154_csma_expected_ccas(&e->c->csma, e->c->p_busy);
+    uint64_t cca_ns = (uint64_t)(ccas * (double)PQPAN_802154_CCA_NS + 0.5);
+    uint64_t backoff_ns = (uint64_t)(backoff + 0.5);
+    e->out->backoff_ns += backoff;
+    e->out->ccas += ccas;
+    book(e, s, PQPAN_STATE_RX, cca_ns, 0);
+    book(e, s, PQPAN_STATE_RAMP_TX, PQPAN_802154_TURNAROUND_NS, 0);
+    book(e, s, PQPAN_STATE_TX, f->airtime_ns, 1);
+    book(e, r, PQPAN_STATE_RX, f->airtime_ns, 1);
+    book(e, s, PQPAN_STATE_IFS, p->turnaround_ns, 1);
+    book(e, r, PQPAN_STATE_IFS, p->turnaround_ns, 1);
+    book(e, r, PQPAN_STATE_TX, p->ack_airtime_ns, 1);
+    book(e, s, PQPAN_STATE_RX, p->ack_airtime_ns, 1);
+    e->seg.len_ns += backoff_ns + cca_ns + PQPAN_802154_TURNAROUND_NS + f->airtime_ns +
+                     p->turnaround_ns + p->ack_airtime_ns + f->ifs_ns;
+    e->out->ledger[s].pdus_tx++;
+    e->out->ledger[r].pdus_rx++;
+    e->out->ledger[s].bytes_tx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + f->psdu_octets;
+    e->out->ledger[r].bytes_rx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + f->psdu_octets;
+    e->out->ledger[s].events++;
+    if (p->ack_airtime_ns != 0) {
+        e->out->ledger[r].pdus_tx++;
+        e->out->ledger[s].pdus_rx++;
+        e->out->ledger[r].bytes_tx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + PQPAN_802154_ACK_PSDU;
+        e->out->ledger[s].bytes_rx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + PQPAN_802154_ACK_PSDU;
+    }
+}
+
+/* The responder's link configuration: addresses and ports swapped. */
+static void reverse_link(struct pqpan_802154_link_cfg *l, const struct pqpan_802154_link_cfg *fwd)
+{
+    *l = *fwd;
+    l->src = fwd->dst;
+    l->dst = fwd->src;
+    l->src_port = fwd->dst_port;
+    l->dst_port = fwd->src_port;
+}
+
+static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phase phase)
+{
+    struct pqpan_802154_frame_plan f[PQPAN_802154_MAX_FRAMES];
+    struct pqpan_802154_link_cfg link;
+    struct pqpan_802154_plan p;
+    size_t i;
+    int rc;
+    if (sender == PQPAN_802154_INITIATOR) {
+        link = e->c->link;
+    } else {
+        reverse_link(&link, &e->c->link);
+    }
+    rc = pqpan_802154_plan_udp(&p, f, sizeof f / sizeof f[0], &link, e->c->msg_octets[msg]);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    seg_begin(e, phase);
+    for (i = 0; i < p.frames; i++) {
+        frame(e, sender, &f[i], &p);
+    }
+    seg_end(e);
+    e->out->frames[msg] = (uint32_t)p.frames;
+    return PQPAN_OK;
+}
+
+static int config_valid(const struct pqpan_802154_est_config *c)
+{
+    return c->cpu_hz != 0 && c->p_busy >= 0.0 && c->p_busy < MAX_BUSY &&
+           c->link.ack_request && pqpan_802154_csma_params_check(&c->csma) == PQPAN_OK;
+}
+
+void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->link.src.mode = PQPAN_802154_ADDR_EXT;
+    c->link.src.ext_addr = 0x00124B0001020304ull;
+    c->link.dst.mode = PQPAN_802154_ADDR_EXT;
+    c->link.dst.ext_addr = 0x00124B00A0B0C0D0ull;
+    c->link.pan_id = 0xABCD;
+    c->link.pan_id_compression = 1;
+    c->link.ack_request = 1;
+    c->link.nhc_udp = 1;
+    c->link.hop_limit = 64;
+    c->link.src_port = 0xF0B1;
+    c->link.dst_port = 0xF0B2;
+    c->csma = pqpan_802154_csma_ieee();
+    c->msg_octets[0] = 1 + 1 + 32 + 1184; /* INIT with an ML-KEM-768 encapsulation key */
+    c->msg_octets[1] = 1 + 1 + 1088 + 32; /* RESP with an ML-KEM-768 ciphertext and a tag */
+    c->msg_octets[2] = 1 + 1 + 32;        /* FIN: a confirmation tag */
+    c->cpu_hz = 64000000u;                /* nRF52840 */
+    c->rx_always_on = 1;
+}
+
+static void crypto_step(struct est *e, unsigned node, enum pqpan_op op1, enum pqpan_op op2,
+                        const uint64_t cycles[])
+{
+    seg_begin(e, PQPAN_PHASE_CRYPTO);
+    compute(e, node, op1, cycles);
+    if (op2 != PQPAN_OP_COUNT) {
+        compute(e, node, op2, cycles);
+    }
+    seg_end(e);
+}
+
+int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
+                               const struct pqpan_802154_est_config *c,
+                               const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    struct est e;
+    uint32_t frames, i;
+    int rc;
+    if (out == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (c == 0 || cycles == 0 || !config_valid(c)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    pqpan_ledger_init(&out->ledger[0]);
+    pqpan_ledger_init(&out->ledger[1]);
+    pqpan_ledger_init(&out->bits[0]);
+    pqpan_ledger_init(&out->bits[1]);
+    e.out = out;
+    e.c = c;
+    crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_KEYGEN, PQPAN_OP_COUNT, cycles);
+    rc = message(&e, PQPAN_802154_INITIATOR, 0, PQPAN_PHASE_KEY_TRANSFER);
+    if (rc == PQPAN_OK) {
+        crypto_step(&e, PQPAN_802154_RESPONDER, PQPAN_OP_KEM_ENCAPS, PQPAN_OP_KDF, cycles);
+        rc = message(&e, PQPAN_802154_RESPONDER, 1, PQPAN_PHASE_KEY_TRANSFER);
+    }
+    if (rc == PQPAN_OK) {
+        crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_DECAPS, PQPAN_OP_KDF, cycles);
+        rc = message(&e, PQPAN_802154_INITIATOR, 2, PQPAN_PHASE_CONFIRM);
+    }
+    if (rc != PQPAN_OK) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    frames = out->frames[0] + out->frames[1] + out->frames[2];
+    out->p_frame_fail = pqpan_802154_csma_failure_prob(&c->csma, c->p_busy);
+    out->p_success = 1.0;
+    for (i = 0; i < frames; i++) {
+        out->p_success *= 1.0 - out->p_frame_fail;
+    }
+    return PQPAN_OK;
+}
