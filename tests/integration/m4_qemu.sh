@@ -1,7 +1,7 @@
 #!/bin/sh
 # The portable core on a Cortex-M4 (QEMU mps2-an386): cross-builds m4/ with
 # cmake/toolchain-cortex-m4.cmake, then runs under QEMU
-#   pqpan_m4_test   SHA-3, ACVP ML-KEM and PQKE checks: must exit 0;
+#   pqpan_m4_test   SHA-3, ACVP ML-KEM and PQKE checks (-Os and -O2 builds): must exit 0;
 #   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
 #   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
 #                   count exactly, and every measured operation must succeed.
@@ -17,18 +17,25 @@ for tool in arm-none-eabi-gcc qemu-system-arm; do
     fi
 done
 
-m4=$build/m4-cross
-cmake -S "$src" -B "$m4" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-cortex-m4.cmake" >"$build/m4-configure.log" \
-    || { cat "$build/m4-configure.log"; exit 1; }
-cmake --build "$m4" -j 2 >"$build/m4-build.log" 2>&1 || { cat "$build/m4-build.log"; exit 1; }
+# cross_build DIR OPT: configures and builds m4/ with one optimisation level.
+cross_build() {
+    cmake -S "$src" -B "$1" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-cortex-m4.cmake" \
+        -DPQPAN_M4_OPT="$2" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
+    cmake --build "$1" -j 2 >"$1.build.log" 2>&1 || { cat "$1.build.log"; exit 1; }
+}
 
 qemu() {
     timeout 120 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
         -semihosting-config enable=on,target=native -kernel "$@"
 }
 
-echo "== pqpan_m4_test (Cortex-M4, QEMU mps2-an386)"
+m4=$build/m4-cross
+cross_build "$m4" -Os
+cross_build "$m4-o2" -O2
+echo "== pqpan_m4_test -Os (Cortex-M4, QEMU mps2-an386)"
 qemu "$m4/m4/pqpan_m4_test.elf" 2>&1
+echo "== pqpan_m4_test -O2"
+qemu "$m4-o2/m4/pqpan_m4_test.elf" 2>&1
 echo "== pqpan_m4_fault (must fail)"
 if out=$(qemu "$m4/m4/pqpan_m4_fault.elf" 2>&1); then
     echo "$out"; echo "FAIL: a HardFault did not end QEMU with a non-zero status"; exit 1
