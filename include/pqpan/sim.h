@@ -1,0 +1,336 @@
+/* The packet simulator: a key exchange's real bytes over a simulated Bluetooth LE
+ * connection (DESIGN.md "Architecture"; docs/MODEL.md "Packet simulator").
+ *
+ * Discrete events in integer nanoseconds on a caller-owned, fixed-size queue. Two nodes,
+ * the central and the peripheral, run connection events per Core v5.4 Vol 6 Part B §4.5:
+ * anchor points every connection interval, T_IFS between packets, the MD bit keeping an
+ * event open (§4.5.6), SN/NESN acknowledgement and retransmission (§4.5.9), an event
+ * closed by two consecutive CRC errors (§4.5.6) or by a missed packet, and the
+ * supervision timeout ending the connection (§4.5.2). Set-up is simulated: CONNECT_IND,
+ * LL_PHY_REQ/RSP/UPDATE_IND, LL_LENGTH_REQ/RSP, the ATT MTU exchange, and for an L2CAP
+ * LE credit-based channel its connection request/response.
+ *
+ * Messages of the application (pqke, or a synthetic one) travel over GATT (the transfer
+ * methods of ble.h, sized by pqpan_ble_plan_message) or an L2CAP credit-based channel,
+ * as real L2CAP/ATT PDUs in LL PDUs with CRC-24; the channel flips bits (PER or BER per
+ * direction, seeded PRNG) so a damaged packet really fails its CRC.
+ *
+ * The same link rules as the estimator (ble.h: air time, fragmentation, per-event costs,
+ * replies in the next event unless same_event_reply) fill one ledger per node.
+ *
+ * The context holds no pointers (a struct copy clones a run); the application and the
+ * observers are passed to pqpan_sim_run. No allocation, no globals. */
+#ifndef PQPAN_SIM_H
+#define PQPAN_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pqpan/ble.h"
+#include "pqpan/ble_pdu.h"
+#include "pqpan/error.h"
+#include "pqpan/ledger.h"
+
+/* ---- PRNG: xoshiro256** seeded through splitmix64 (Blackman & Vigna 2018) ---------- */
+
+struct pqpan_prng {
+    uint64_t s[4];
+};
+void pqpan_prng_seed(struct pqpan_prng *r, uint64_t seed);
+uint64_t pqpan_prng_next(struct pqpan_prng *r);
+/* Uniform in [0, n), n > 0. */
+uint64_t pqpan_prng_below(struct pqpan_prng *r, uint64_t n);
+/* 1 with probability p (p <= 0: never, p >= 1: always). */
+int pqpan_prng_chance(struct pqpan_prng *r, double p);
+
+/* ---- event queue ------------------------------------------------------------------ */
+
+#define PQPAN_EVQ_MAX 32
+
+struct pqpan_ev {
+    uint64_t t_ns;
+    uint32_t seq;  /* insertion order: equal times pop first-in first-out */
+    uint8_t kind;
+    uint8_t node;
+};
+
+/* A binary min-heap on (t_ns, seq). */
+struct pqpan_evq {
+    struct pqpan_ev heap[PQPAN_EVQ_MAX];
+    uint32_t n;
+    uint32_t next_seq;
+};
+void pqpan_evq_init(struct pqpan_evq *q);
+/* PQPAN_ERR_CAPACITY when full. */
+PQPAN_MUST_CHECK int pqpan_evq_push(struct pqpan_evq *q, uint64_t t_ns, uint8_t kind, uint8_t node);
+/* 0 if empty, else 1 and the earliest event in *ev. */
+int pqpan_evq_pop(struct pqpan_evq *q, struct pqpan_ev *ev);
+
+/* ---- configuration ---------------------------------------------------------------- */
+
+enum pqpan_sim_transport {
+    PQPAN_SIM_GATT = 0,      /* ATT PDUs per cfg.ble.transfer */
+    PQPAN_SIM_L2CAP_COC      /* an LE credit-based connection-oriented channel */
+};
+
+/* Errors of one direction of the channel: each packet is damaged with probability per,
+ * and each of its bits (access address to CRC) flips with probability ber. A damaged
+ * access address loses the packet (no sync); other damage fails the CRC. */
+struct pqpan_sim_channel {
+    double per;
+    double ber;
+};
+
+struct pqpan_sim_config {
+    struct pqpan_ble_config ble;     /* link and GATT transfer, as for the estimator */
+    struct pqpan_ble_device dev;     /* per-event timing, as for the estimator */
+    uint64_t cycles[PQPAN_OP_COUNT]; /* cycles of one execution of each operation */
+    enum pqpan_sim_transport transport;
+    struct pqpan_sim_channel chan[2]; /* index = transmitting role (enum pqpan_ble_role) */
+    uint64_t seed;
+    uint32_t supervision_timeout_ms; /* 100 .. 32000 (Vol 6 Part B §4.5.2) */
+    uint64_t max_sim_ns;             /* hard stop (PQPAN_ERR_TIMEOUT); 0 = 10 minutes */
+};
+
+/* Defaults: the estimator's (pqpan_ble_config_default), GATT, no loss, seed 1,
+ * supervision timeout 4 s. dev and cycles are left zero for the caller. */
+void pqpan_sim_config_default(struct pqpan_sim_config *c);
+
+/* ---- the application carried over the link --------------------------------------- */
+
+#define PQPAN_SIM_MSG_MAX 2048
+
+/* What one application step did: the crypto operations it ran (their cycles from the
+ * configuration become CPU time before the output is sent) and whether this side is
+ * finished (no more messages to send or receive). */
+struct pqpan_sim_work {
+    uint32_t ops[PQPAN_OP_COUNT];
+    int done;
+};
+
+/* The two parties. start() runs on the side that speaks first (cfg.ble.keygen_side)
+ * once the link is set up; receive() on every message delivered. Both may write one
+ * message to out[0..cap) (set *out_len, 0 = nothing to send). expect() gives the size of
+ * the next message a side waits for (GATT carries no message boundaries). A negative
+ * return ends the run with that error. */
+struct pqpan_sim_app {
+    int (*start)(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t cap, size_t *out_len,
+                 struct pqpan_sim_work *work);
+    int (*receive)(void *ctx, enum pqpan_ble_role side, const uint8_t *msg, size_t len,
+                   uint8_t *out, size_t cap, size_t *out_len, struct pqpan_sim_work *work);
+    size_t (*expect)(void *ctx, enum pqpan_ble_role side);
+};
+
+/* ---- observers (pcap, current trace) ---------------------------------------------- */
+
+/* One packet as the intended receiver got it (missed packets are not reported). */
+struct pqpan_sim_packet {
+    uint64_t t_ns;        /* start of the packet (first bit of the access address) */
+    uint32_t access_address;
+    uint8_t rf_channel;   /* 0..39 (Vol 6 Part A §2) */
+    uint8_t advertising;  /* 1 for the CONNECT_IND */
+    uint8_t sender;       /* enum pqpan_ble_role */
+    uint8_t phy;          /* enum pqpan_ble_phy */
+    uint8_t crc_ok;
+    const uint8_t *pdu;   /* header, payload and 3 CRC octets */
+    size_t len;
+};
+
+/* A span [t0, t1) a side spent in a state during a phase (sleep is not reported). */
+struct pqpan_sim_span {
+    uint64_t t0_ns, t1_ns;
+    uint8_t side;   /* enum pqpan_ble_role */
+    uint8_t state;  /* enum pqpan_state */
+    uint8_t phase;  /* enum pqpan_phase */
+};
+
+struct pqpan_sim_observer {
+    void (*packet)(void *ctx, const struct pqpan_sim_packet *p);
+    void (*span)(void *ctx, const struct pqpan_sim_span *s);
+};
+
+/* ---- results ---------------------------------------------------------------------- */
+
+struct pqpan_sim_result {
+    struct pqpan_ledger ledger[2]; /* events accounting, index = role */
+    struct pqpan_ledger bits[2];   /* PDU air time + T_IFS of events with data */
+    struct pqpan_ble_counts counts;
+    uint64_t retransmissions[2];   /* PDUs sent again (not acknowledged) */
+    uint64_t crc_errors[2];        /* packets received with a bad CRC */
+    uint64_t missed[2];            /* packets not received at all */
+    uint64_t conn_events;          /* every connection event, idle ones included */
+    uint64_t latency_ns;           /* first crypto operation start .. last one end */
+    uint64_t negotiate_ns;         /* connection set-up .. link ready */
+    uint64_t end_ns;               /* simulated time at the end */
+    uint32_t att_mtu;              /* negotiated */
+    uint32_t ll_octets;            /* negotiated connMaxTxOctets */
+    int done[2];                   /* the application finished on that side */
+    int status;                    /* PQPAN_OK or why the run stopped */
+};
+
+/* ---- the simulator context (fields are internal) ---------------------------------- */
+
+#define PQPAN_SIM_L2CAP_MAX (PQPAN_L2CAP_HDR_BYTES + PQPAN_ATT_MAX_MTU)
+#define PQPAN_SIM_LLQ 4      /* LL control PDUs waiting per side */
+#define PQPAN_SIM_HOSTQ 8    /* host replies waiting per side */
+#define PQPAN_SIM_TXQ 8      /* L2CAP PDUs handed to the LL per side */
+
+struct pqpan_sim_pdu {
+    uint8_t b[PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_CRC_BYTES];
+    uint16_t len;        /* header + payload (CRC not included) */
+};
+
+struct pqpan_sim_l2cap {
+    uint8_t b[PQPAN_SIM_L2CAP_MAX];
+    uint16_t len;
+};
+
+struct pqpan_sim_ctrl {
+    uint8_t b[PQPAN_LL_LENGTH_CTR_BYTES];
+    uint8_t len;
+};
+
+/* One side's link layer (§4.5.9) and host (L2CAP, ATT/GATT or CoC, application). */
+struct pqpan_sim_node {
+    /* link layer */
+    uint8_t sn, nesn;
+    uint8_t have_pdu;        /* cur holds a PDU not yet acknowledged */
+    uint8_t sent_once;       /* ... that was already sent */
+    uint8_t crc_errors_in_row;
+    struct pqpan_sim_pdu cur;
+    struct pqpan_sim_ctrl llq[PQPAN_SIM_LLQ];
+    uint8_t llq_n;
+    struct pqpan_sim_l2cap txq[PQPAN_SIM_TXQ]; /* txq[0] is being fragmented */
+    uint8_t txq_n;
+    uint16_t frag_off;
+    struct pqpan_sim_l2cap rx;  /* L2CAP PDU being reassembled from LL fragments */
+    uint8_t rx_active;
+    uint64_t last_rx_ok_ns;     /* supervision timer (§4.5.2) */
+    /* host replies decided during an event, released at its end (or at once) */
+    struct pqpan_sim_l2cap hostq[PQPAN_SIM_HOSTQ];
+    uint8_t hostq_n;
+    struct pqpan_sim_ctrl hostllq[PQPAN_SIM_LLQ];
+    uint8_t hostllq_n;
+    /* outgoing message */
+    uint8_t out[PQPAN_SIM_MSG_MAX];
+    uint16_t out_len;
+    uint16_t out_sent;          /* message octets put into L2CAP PDUs so far */
+    uint16_t out_unit;          /* value octets per ATT PDU / SDU octets per K-frame */
+    uint16_t out_seq;           /* ATT PDUs (or K-frames) of this message so far */
+    uint8_t out_busy;           /* a message is being sent */
+    uint8_t wait_rsp;           /* waiting for an ATT response/confirmation */
+    uint8_t got_rsp;            /* ... which arrived; the host sees it when it runs */
+    uint8_t out_ready_pending;  /* crypto running; message released at ready_ns */
+    uint64_t ready_ns;
+    uint16_t lw_value_off;      /* long write: offset inside the current value */
+    uint16_t lw_value_len;
+    /* incoming message */
+    uint8_t in[PQPAN_SIM_MSG_MAX];
+    uint16_t in_len;
+    uint16_t in_expect;
+    uint16_t in_frame;          /* study preset: next frame number */
+    uint8_t prep[PQPAN_BLE_ATT_VALUE_MAX]; /* long write: prepared value */
+    uint16_t prep_len;
+    uint8_t deliver_pending;    /* a complete message waits for the host */
+    /* CoC */
+    uint16_t coc_credits;       /* K-frames this side may still send */
+    uint16_t coc_sdu_left;      /* octets of the SDU being received */
+    uint16_t coc_rx_frames;     /* K-frames consumed since credits were last returned */
+    uint8_t sig_id;
+    uint8_t msg_phase;          /* enum pqpan_phase of the message being sent */
+    uint8_t is_ek;              /* the message is the keygen side's (study preset) */
+    uint8_t done;
+};
+
+struct pqpan_sim {
+    struct pqpan_sim_config cfg;
+    struct pqpan_prng rng;
+    struct pqpan_evq q;
+    struct pqpan_sim_node node[2];
+    struct pqpan_sim_result res;
+    uint64_t now_ns;
+    /* connection */
+    uint32_t access_address;
+    uint32_t crc_init;
+    uint64_t anchor_ns;
+    uint64_t ci_ns;
+    uint64_t event_end_ns;       /* last moment a packet of this event may end */
+    uint16_t event_counter;
+    uint8_t unmapped_channel;
+    uint8_t channel;             /* data channel index of the current event */
+    uint8_t hop;
+    uint8_t phy;                 /* current enum pqpan_ble_phy */
+    uint8_t pending_phy;
+    uint16_t phy_instant;
+    uint8_t phy_update_pending;
+    uint16_t ll_octets;          /* connEffectiveMaxTxOctets */
+    uint16_t att_mtu;
+    uint8_t established;         /* first packet received by the peripheral (§4.5.2) */
+    uint8_t negotiation_step;
+    uint8_t nego_advance;        /* start the next step when the event closes */
+    uint8_t link_ready;
+    uint8_t messages;            /* application messages started so far */
+    uint64_t connect_ns;         /* CONNECT_IND .. end of the first event */
+    uint64_t nego_start_ns;
+    uint8_t phase;               /* enum pqpan_phase booked now */
+    uint8_t in_event;
+    uint8_t event_has_data;
+    uint8_t event_data_phase;
+    uint32_t event_pairs;
+    /* packet in flight */
+    struct pqpan_sim_pdu air;
+    uint8_t air_sender;
+    uint8_t air_lost;
+    uint8_t air_crc_ok;
+    uint64_t air_start_ns;
+    /* radio time of the current event (phase 0), booked at its end */
+    struct pqpan_ledger ev_led[2];
+    uint64_t ev_data_tx[2];
+    uint64_t ev_empty_tx[2];
+    uint64_t crypto_busy_until;
+    uint64_t crypto_first_ns;
+    uint64_t crypto_last_ns;
+    uint8_t crypto_started;
+    uint8_t stop;
+};
+
+/* Checks cfg (ranges of ble.h and the channel), seeds the PRNG, zeroes the result.
+ * PQPAN_ERR_INVALID_ARG on a bad configuration. */
+PQPAN_MUST_CHECK int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_config *cfg);
+
+/* Runs one exchange to its end: both sides done (PQPAN_OK), the application failing (its
+ * error), the supervision timeout (PQPAN_ERR_LINK_LOST) or max_sim_ns
+ * (PQPAN_ERR_TIMEOUT). The result is in s->res either way (status = the return value).
+ * obs may be NULL; its callbacks get obs_ctx. */
+PQPAN_MUST_CHECK int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app,
+                                   void *app_ctx, const struct pqpan_sim_observer *obs,
+                                   void *obs_ctx);
+
+/* ---- per-event costs of the link model (src/ble/ble_event.c) ---------------------- */
+
+/* Adds `events` connection events' fixed costs of one side (ble.h struct
+ * pqpan_ble_device): HFXO start, CPU before and after, radio ramp-up (TX for the central,
+ * RX for the peripheral) and the peripheral's receive-window widening. */
+void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
+                           const struct pqpan_ble_device *d, uint64_t ci_ns,
+                           enum pqpan_ble_role role, uint64_t events);
+/* Vol 6 Part B §4.2.4: the peripheral widens its receive window by (centralSCA +
+ * peripheralSCA)/10^6 × the time since the last anchor; both ends use d's SCA. */
+uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns);
+
+/* ---- a synthetic application: the estimator's messages, no real crypto -------------- */
+
+/* Sends the ek (ek_bytes) from keygen_side after KeyGen, the ct (ct_bytes) back after
+ * Encaps, then runs Decaps; message bytes are a counter pattern checked on receipt
+ * (PQPAN_ERR_MALFORMED if damaged). Used by the agreement tests and the benchmark. */
+struct pqpan_sim_synth {
+    uint32_t ek_bytes;
+    uint32_t ct_bytes;
+    uint8_t keygen_side;
+    uint8_t stage[2];
+};
+void pqpan_sim_synth_init(struct pqpan_sim_synth *a, uint32_t ek_bytes, uint32_t ct_bytes,
+                          enum pqpan_ble_role keygen_side);
+const struct pqpan_sim_app *pqpan_sim_synth_app(void);
+
+#endif

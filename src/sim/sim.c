@@ -1,0 +1,974 @@
+/* The simulator's engine: connection set-up, connection events and the link layer of
+ * both sides (Core v5.4 Vol 6 Part B §4.5), the channel, and the ledgers.
+ *
+ * An event is a chain of discrete events: ANCHOR → TX(central) → RX(peripheral) →
+ * TX(peripheral) → RX(central) → TX(central) ... → CLOSE. The hosts run at CLOSE (or at
+ * once with same_event_reply), so a reply goes in the next event, as in the estimator.
+ * Radio time of an event is collected per side and booked at CLOSE in the event's phase:
+ * NEGOTIATE or the message's phase when it carried data, CRYPTO when it was idle while a
+ * side computed. */
+#include <string.h>
+
+#include "pqpan/sim.h"
+#include "sim/sim_internal.h"
+
+enum ev_kind { EV_ANCHOR = 1, EV_TX, EV_RX, EV_CLOSE, EV_HOST };
+
+/* Vol 6 Part B §4.5.3: transmitWindowDelay 1.25 ms after the CONNECT_IND on LE 1M. */
+#define TRANSMIT_WINDOW_DELAY_NS 1250000u
+/* §4.5.2: a connection not established within 6 intervals is lost. */
+#define ESTABLISH_EVENTS 6u
+/* §5.1.10: the instant of LL_PHY_UPDATE_IND at least 6 events ahead (ble.h estimator). */
+#define PHY_INSTANT_EVENTS 6u
+/* §4.5.8.1: 37 data channels; channel selection algorithm #1 (§4.5.8.2). */
+#define DATA_CHANNELS 37u
+/* §4.5.10: connMaxRxTime/TxTime ceiling and the LE 1M value for 27 octets. */
+#define LL_MAX_TIME_US 17040u
+/* CONNECT_IND on the primary advertising channel 37 (RF channel 0) on LE 1M. */
+#define ADV_RF_CHANNEL 0u
+#define DEFAULT_MAX_SIM_NS 600000000000u
+#define NS_PER_S 1000000000u
+
+/* ---- small helpers ---------------------------------------------------------------- */
+
+uint64_t pqpan_sim_now(const struct pqpan_sim *s)
+{
+    return s->now_ns;
+}
+
+static int other(int n)
+{
+    return 1 - n;
+}
+
+static int push(struct pqpan_sim *s, uint64_t t, enum ev_kind k, int node)
+{
+    return pqpan_evq_push(&s->q, t, (uint8_t)k, (uint8_t)node);
+}
+
+static void emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
+                      int phase, uint64_t t0, uint64_t t1)
+{
+    struct pqpan_sim_span sp;
+    if (obs == NULL || obs->span == NULL || t1 <= t0) {
+        return;
+    }
+    sp.t0_ns = t0;
+    sp.t1_ns = t1;
+    sp.side = (uint8_t)side;
+    sp.state = (uint8_t)state;
+    sp.phase = (uint8_t)phase;
+    obs->span(ctx, &sp);
+}
+
+/* Data channel index → RF channel (Vol 6 Part A §2, Table 2.1): data 0-10 are RF 1-11,
+ * data 11-36 are RF 13-38. */
+static uint8_t rf_channel_of(uint8_t data_channel)
+{
+    return (uint8_t)(data_channel <= 10u ? data_channel + 1u : data_channel + 2u);
+}
+
+/* §4.5.8.2, channel selection algorithm #1 with every channel used:
+ * unmappedChannel = (lastUnmappedChannel + hopIncrement) mod 37. */
+static void next_channel(struct pqpan_sim *s)
+{
+    s->unmapped_channel = (uint8_t)((s->unmapped_channel + s->hop) % DATA_CHANNELS);
+    s->channel = s->unmapped_channel;
+}
+
+void pqpan_sim_config_default(struct pqpan_sim_config *c)
+{
+    memset(c, 0, sizeof *c);
+    pqpan_ble_config_default(&c->ble);
+    c->transport = PQPAN_SIM_GATT;
+    c->seed = 1u;
+    c->supervision_timeout_ms = 4000u;
+}
+
+static int chan_ok(const struct pqpan_sim_channel *c)
+{
+    return c->per >= 0.0 && c->per <= 1.0 && c->ber >= 0.0 && c->ber <= 1.0;
+}
+
+static int config_ok(const struct pqpan_sim_config *c)
+{
+    const struct pqpan_ble_config *b = &c->ble;
+    return b->phy >= 0 && b->phy < PQPAN_BLE_PHY_COUNT && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
+           b->att_mtu <= PQPAN_ATT_MAX_MTU && b->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
+           b->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && b->ci_ns >= 7500000u &&
+           b->ci_ns <= 4000000000u && b->ci_ns % 1250000u == 0u && b->transfer >= 0 &&
+           b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
+           (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
+           c->dev.cpu_hz > 0u && (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC) &&
+           chan_ok(&c->chan[0]) && chan_ok(&c->chan[1]) && c->supervision_timeout_ms >= 100u &&
+           c->supervision_timeout_ms <= 32000u &&
+           (uint64_t)c->supervision_timeout_ms * 1000000u > 2u * b->ci_ns;
+}
+
+int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_config *cfg)
+{
+    memset(s, 0, sizeof *s);
+    if (cfg == NULL || !config_ok(cfg)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    s->cfg = *cfg;
+    if (s->cfg.max_sim_ns == 0u) {
+        s->cfg.max_sim_ns = DEFAULT_MAX_SIM_NS;
+    }
+    pqpan_prng_seed(&s->rng, cfg->seed);
+    pqpan_evq_init(&s->q);
+    /* §2.1.2 rules for a data AA are met by this fixed value (no run of more than six
+     * equal bits, not the advertising AA, ≥ 2 transitions in the top six bits); CRCInit
+     * and the hop increment come from the seeded PRNG (§2.3.3.1: random values). */
+    s->access_address = 0x50654A7Bu;
+    s->crc_init = (uint32_t)(pqpan_prng_next(&s->rng) & 0xFFFFFFu);
+    s->hop = (uint8_t)(5u + pqpan_prng_below(&s->rng, 12u));
+    s->ci_ns = cfg->ble.ci_ns;
+    s->phy = PQPAN_BLE_PHY_1M;
+    s->ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
+    s->att_mtu = PQPAN_ATT_DEFAULT_MTU;
+    s->phase = PQPAN_PHASE_CONNECT;
+    return PQPAN_OK;
+}
+
+/* ---- queues the host uses --------------------------------------------------------- */
+
+int pqpan_sim_queue_reply(struct pqpan_sim *s, int n, const uint8_t *l2cap, size_t len)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    if (nd->hostq_n == PQPAN_SIM_HOSTQ || len > PQPAN_SIM_L2CAP_MAX) {
+        return PQPAN_ERR_CAPACITY;
+    }
+    memcpy(nd->hostq[nd->hostq_n].b, l2cap, len);
+    nd->hostq[nd->hostq_n].len = (uint16_t)len;
+    nd->hostq_n++;
+    return PQPAN_OK;
+}
+
+int pqpan_sim_queue_ctrl(struct pqpan_sim *s, int n, const uint8_t *ctrl, size_t len)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    if (nd->hostllq_n == PQPAN_SIM_LLQ || len > sizeof nd->hostllq[0].b) {
+        return PQPAN_ERR_CAPACITY;
+    }
+    memcpy(nd->hostllq[nd->hostllq_n].b, ctrl, len);
+    nd->hostllq[nd->hostllq_n].len = (uint8_t)len;
+    nd->hostllq_n++;
+    return PQPAN_OK;
+}
+
+/* Host replies and LL control responses decided so far become sendable. */
+void pqpan_sim_release_replies(struct pqpan_sim *s, int n)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    uint8_t i;
+    for (i = 0; i < nd->hostllq_n && nd->llq_n < PQPAN_SIM_LLQ; i++) {
+        nd->llq[nd->llq_n++] = nd->hostllq[i];
+    }
+    memmove(&nd->hostllq[0], &nd->hostllq[i], (size_t)(nd->hostllq_n - i) * sizeof nd->hostllq[0]);
+    nd->hostllq_n = (uint8_t)(nd->hostllq_n - i);
+    for (i = 0; i < nd->hostq_n && nd->txq_n < PQPAN_SIM_TXQ; i++) {
+        nd->txq[nd->txq_n++] = nd->hostq[i];
+    }
+    memmove(&nd->hostq[0], &nd->hostq[i], (size_t)(nd->hostq_n - i) * sizeof nd->hostq[0]);
+    nd->hostq_n = (uint8_t)(nd->hostq_n - i);
+}
+
+/* ---- negotiation (the estimator's order: PHY, data length, then ATT MTU / CoC) ---- */
+
+enum nego_step { NEGO_PHY = 0, NEGO_LENGTH, NEGO_TRANSPORT, NEGO_DONE };
+
+static int queue_phy_req(struct pqpan_sim *s)
+{
+    uint8_t b[PQPAN_LL_PHY_REQ_CTR_BYTES];
+    uint8_t mask = s->cfg.ble.phy == PQPAN_BLE_PHY_2M ? PQPAN_LL_PHY_2M : PQPAN_LL_PHY_CODED;
+    size_t n;
+    int rc = pqpan_ll_pdu_phy_req_write(b, sizeof b, PQPAN_LL_PHY_REQ, mask, mask, &n);
+    return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, PQPAN_BLE_CENTRAL, b, n);
+}
+
+/* §4.5.10: both sides offer ll_octets and the time a packet of that size takes on the
+ * PHY in use after the negotiation. */
+static void length_params(const struct pqpan_sim *s, struct pqpan_ll_length *l)
+{
+    uint64_t us = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->cfg.ble.phy, s->cfg.ble.ll_octets, 0) / 1000u;
+    if (us > LL_MAX_TIME_US) {
+        us = LL_MAX_TIME_US;
+    }
+    l->max_rx_octets = (uint16_t)s->cfg.ble.ll_octets;
+    l->max_tx_octets = (uint16_t)s->cfg.ble.ll_octets;
+    l->max_rx_time_us = (uint16_t)us;
+    l->max_tx_time_us = (uint16_t)us;
+}
+
+static int queue_length(struct pqpan_sim *s, int n, uint8_t opcode)
+{
+    struct pqpan_ll_length l;
+    uint8_t b[PQPAN_LL_LENGTH_CTR_BYTES];
+    size_t w;
+    int rc;
+    length_params(s, &l);
+    rc = pqpan_ll_pdu_length_write(b, sizeof b, opcode, &l, &w);
+    return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
+}
+
+/* Starts the next negotiation step that the configuration needs; returns 1 when none
+ * is left. */
+static int start_negotiation_step(struct pqpan_sim *s, int *rc)
+{
+    *rc = PQPAN_OK;
+    while (s->negotiation_step < NEGO_DONE) {
+        switch (s->negotiation_step) {
+        case NEGO_PHY:
+            if (s->cfg.ble.phy != PQPAN_BLE_PHY_1M) {
+                *rc = queue_phy_req(s);
+                pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
+                return 0;
+            }
+            break;
+        case NEGO_LENGTH:
+            if (s->cfg.ble.ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
+                *rc = queue_length(s, PQPAN_BLE_CENTRAL, PQPAN_LL_LENGTH_REQ);
+                pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
+                return 0;
+            }
+            break;
+        default:
+            if (s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU) {
+                *rc = pqpan_sim_host_connect_transport(s);
+                pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
+                return 0;
+            }
+            break;
+        }
+        s->negotiation_step++;
+    }
+    return 1;
+}
+
+void pqpan_sim_negotiation_done(struct pqpan_sim *s)
+{
+    s->negotiation_step++;
+    s->nego_advance = 1;
+}
+
+/* ---- link layer: PDUs out (§2.4, §4.5.9) ------------------------------------------ */
+
+static int node_has_more(const struct pqpan_sim_node *nd)
+{
+    return nd->llq_n > 0 || nd->txq_n > 0;
+}
+
+/* Payload octets of the PDU side n would send next (for the event-length check). */
+static uint32_t next_payload(const struct pqpan_sim *s, const struct pqpan_sim_node *nd)
+{
+    uint32_t left;
+    if (nd->have_pdu) {
+        return nd->cur.b[1];
+    }
+    if (nd->llq_n > 0) {
+        return nd->llq[0].len;
+    }
+    if (nd->txq_n == 0) {
+        return 0;
+    }
+    left = (uint32_t)nd->txq[0].len - nd->frag_off;
+    return left < s->ll_octets ? left : s->ll_octets;
+}
+
+static void pop_llq(struct pqpan_sim_node *nd)
+{
+    memmove(&nd->llq[0], &nd->llq[1], (size_t)(nd->llq_n - 1u) * sizeof nd->llq[0]);
+    nd->llq_n--;
+}
+
+static void pop_txq(struct pqpan_sim_node *nd)
+{
+    memmove(&nd->txq[0], &nd->txq[1], (size_t)(nd->txq_n - 1u) * sizeof nd->txq[0]);
+    nd->txq_n--;
+    nd->frag_off = 0;
+}
+
+/* Builds the next new PDU of side n into cur: an LL control PDU first, else the next
+ * fragment of the L2CAP PDU at the head of the queue (LLID start/continuation), else an
+ * empty PDU. SN/NESN/MD are written at each transmission. */
+static void build_pdu(struct pqpan_sim *s, int n)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    uint8_t *b = nd->cur.b;
+    uint32_t len;
+    if (nd->llq_n > 0) {
+        len = nd->llq[0].len;
+        b[0] = PQPAN_LLID_CONTROL;
+        memcpy(b + 2, nd->llq[0].b, len);
+        pop_llq(nd);
+        s->res.counts.llctrl_pdus[n]++;
+    } else if (nd->txq_n > 0) {
+        uint32_t left = (uint32_t)nd->txq[0].len - nd->frag_off;
+        len = left < s->ll_octets ? left : s->ll_octets;
+        b[0] = nd->frag_off == 0 ? PQPAN_LLID_START : PQPAN_LLID_CONTINUE;
+        memcpy(b + 2, nd->txq[0].b + nd->frag_off, len);
+        nd->frag_off = (uint16_t)(nd->frag_off + len);
+        if (nd->frag_off == nd->txq[0].len) {
+            pop_txq(nd);
+        }
+    } else {
+        len = 0;
+        b[0] = PQPAN_LLID_CONTINUE;
+    }
+    b[1] = (uint8_t)len;
+    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + len);
+    nd->have_pdu = 1;
+    nd->sent_once = 0;
+}
+
+/* ---- the channel ------------------------------------------------------------------ */
+
+static void flip_bit(uint8_t *b, uint64_t bit)
+{
+    b[bit / 8u] = (uint8_t)(b[bit / 8u] ^ (1u << (bit % 8u)));
+}
+
+/* Damages the packet in flight per the sender's channel: PER flips one bit of PDU or
+ * CRC (a CRC failure at the receiver); BER flips each bit of access address, PDU and CRC
+ * with probability ber, a flipped access-address bit losing the packet. */
+static void apply_channel(struct pqpan_sim *s, int sender)
+{
+    const struct pqpan_sim_channel *c = &s->cfg.chan[sender];
+    uint64_t pdu_bits = 8u * ((uint64_t)s->air.len + PQPAN_LL_CRC_BYTES);
+    uint64_t bit;
+    s->air_lost = 0;
+    if (c->per > 0.0 && pqpan_prng_chance(&s->rng, c->per)) {
+        flip_bit(s->air.b, pqpan_prng_below(&s->rng, pdu_bits));
+    }
+    if (c->ber > 0.0) {
+        for (bit = 0; bit < 8u * PQPAN_LL_AA_BYTES; bit++) {
+            if (pqpan_prng_chance(&s->rng, c->ber)) {
+                s->air_lost = 1;
+            }
+        }
+        for (bit = 0; bit < pdu_bits; bit++) {
+            if (pqpan_prng_chance(&s->rng, c->ber)) {
+                flip_bit(s->air.b, bit);
+            }
+        }
+    }
+}
+
+/* ---- accounting ------------------------------------------------------------------- */
+
+static void ev_add(struct pqpan_sim *s, int n, enum pqpan_state st, uint64_t ns)
+{
+    s->ev_led[n].ns[0][st] += ns;
+}
+
+/* Radio time of one packet: sender TX, receiver RX, both for the air time. */
+static void account_packet(struct pqpan_sim *s, int sender, uint32_t payload, uint64_t air_ns,
+                           const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    uint32_t octets = pqpan_ble_packet_octets((enum pqpan_ble_phy)s->phy, payload, 0);
+    int r = other(sender);
+    ev_add(s, sender, PQPAN_STATE_TX, air_ns);
+    ev_add(s, r, PQPAN_STATE_RX, air_ns);
+    s->ev_led[sender].pdus_tx++;
+    s->ev_led[sender].bytes_tx += octets;
+    s->ev_led[r].pdus_rx++;
+    s->ev_led[r].bytes_rx += octets;
+    if (payload > 0) {
+        s->event_has_data = 1;
+        s->ev_data_tx[sender]++;
+    } else {
+        s->ev_empty_tx[sender]++;
+    }
+    emit_span(obs, obs_ctx, sender, PQPAN_STATE_TX, s->phase, s->now_ns, s->now_ns + air_ns);
+    emit_span(obs, obs_ctx, r, PQPAN_STATE_RX, s->phase, s->now_ns, s->now_ns + air_ns);
+}
+
+static void account_ifs(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        ev_add(s, i, PQPAN_STATE_IFS, PQPAN_BLE_T_IFS_NS);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_IFS, s->phase, s->now_ns,
+                  s->now_ns + PQPAN_BLE_T_IFS_NS);
+    }
+}
+
+/* Moves one ledger's phase-0 scratch (a whole event) into phase ph of dst. */
+static void merge_event(struct pqpan_ledger *dst, const struct pqpan_ledger *ev, int ph)
+{
+    int st;
+    for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+        dst->ns[ph][st] += ev->ns[0][st];
+    }
+    dst->pdus_tx += ev->pdus_tx;
+    dst->pdus_rx += ev->pdus_rx;
+    dst->bytes_tx += ev->bytes_tx;
+    dst->bytes_rx += ev->bytes_rx;
+    dst->events += 1u;
+}
+
+/* The per-event costs of the events accounting (ble.h struct pqpan_ble_device). */
+static void account_event_costs(struct pqpan_sim *s, int ph, const struct pqpan_sim_observer *obs,
+                                void *obs_ctx)
+{
+    const struct pqpan_ble_device *d = &s->cfg.dev;
+    uint64_t a = s->anchor_ns;
+    uint64_t ww = pqpan_ble_event_widening_ns(d, s->ci_ns);
+    int i;
+    for (i = 0; i < 2; i++) {
+        pqpan_ble_event_costs(&s->res.ledger[i], (enum pqpan_phase)ph, d, s->ci_ns,
+                              (enum pqpan_ble_role)i, 1u);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_HFXO_START, ph,
+                  a - d->ramp_ns - d->pre_ns - d->hfxo_start_ns - (i ? ww : 0u),
+                  a - d->ramp_ns - d->pre_ns - (i ? ww : 0u));
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_CPU, ph, a - d->ramp_ns - d->pre_ns - (i ? ww : 0u),
+                  a - d->ramp_ns - (i ? ww : 0u));
+        emit_span(obs, obs_ctx, i, i ? PQPAN_STATE_RAMP_RX : PQPAN_STATE_RAMP_TX, ph,
+                  a - d->ramp_ns - (i ? ww : 0u), a - (i ? ww : 0u));
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_RX, ph, a - (i ? ww : 0u), a);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_CPU, ph, s->now_ns, s->now_ns + d->post_ns);
+    }
+}
+
+/* The phase an event is booked in. */
+static int event_phase(const struct pqpan_sim *s)
+{
+    if (s->phase == PQPAN_PHASE_CONNECT || s->phase == PQPAN_PHASE_NEGOTIATE) {
+        return s->phase;
+    }
+    if (s->event_has_data) {
+        return s->event_data_phase;
+    }
+    return s->crypto_busy_until > s->anchor_ns ? PQPAN_PHASE_CRYPTO : s->phase;
+}
+
+static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observer *obs,
+                             void *obs_ctx)
+{
+    int ph = event_phase(s);
+    int i;
+    for (i = 0; i < 2; i++) {
+        merge_event(&s->res.ledger[i], &s->ev_led[i], ph);
+        if (s->event_has_data) {
+            merge_event(&s->res.bits[i], &s->ev_led[i], ph);
+        }
+        s->res.counts.data_pdus_tx[i] += s->ev_data_tx[i];
+        s->res.counts.empty_pdus_tx[i] += s->ev_empty_tx[i];
+    }
+    account_event_costs(s, ph, obs, obs_ctx);
+    s->res.conn_events++;
+    if (ph != PQPAN_PHASE_CONNECT) {
+        if (s->event_has_data) {
+            s->res.counts.events++;
+        } else {
+            s->res.counts.idle_events++;
+        }
+        if (ph == PQPAN_PHASE_NEGOTIATE) {
+            s->res.counts.negotiate_events++;
+        }
+    }
+    memset(s->ev_led, 0, sizeof s->ev_led);
+    memset(s->ev_data_tx, 0, sizeof s->ev_data_tx);
+    memset(s->ev_empty_tx, 0, sizeof s->ev_empty_tx);
+}
+
+uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_sim_work *w,
+                               uint64_t now_ns, const struct pqpan_sim_observer *obs,
+                               void *obs_ctx)
+{
+    uint64_t t = now_ns;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        uint32_t k;
+        for (k = 0; k < w->ops[op]; k++) {
+            uint64_t c = s->cfg.cycles[op];
+            uint64_t ns = c * NS_PER_S / s->cfg.dev.cpu_hz;
+            pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, c);
+            pqpan_ledger_add(&s->res.ledger[n], PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, ns);
+            emit_span(obs, obs_ctx, n, PQPAN_STATE_CPU, PQPAN_PHASE_CRYPTO, t, t + ns);
+            t += ns;
+        }
+    }
+    if (t > now_ns) {
+        if (!s->crypto_started) {
+            s->crypto_started = 1;
+            s->crypto_first_ns = now_ns;
+        }
+        if (t > s->crypto_last_ns) {
+            s->crypto_last_ns = t;
+        }
+        if (t > s->crypto_busy_until) {
+            s->crypto_busy_until = t;
+        }
+    }
+    return t;
+}
+
+/* ---- link layer: PDUs in (§4.5.9, §5.1.9, §5.1.10) -------------------------------- */
+
+static int ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t len)
+{
+    uint8_t b[PQPAN_LL_PHY_UPDATE_CTR_BYTES];
+    size_t w;
+    int rc = PQPAN_OK;
+    if (len == 0) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    switch (p[0]) {
+    case PQPAN_LL_PHY_REQ:
+        if (n == PQPAN_BLE_PERIPHERAL && len == PQPAN_LL_PHY_REQ_CTR_BYTES) {
+            rc = pqpan_ll_pdu_phy_req_write(b, sizeof b, PQPAN_LL_PHY_RSP, p[1], p[2], &w);
+            rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
+        }
+        break;
+    case PQPAN_LL_PHY_RSP:
+        if (n == PQPAN_BLE_CENTRAL && len == PQPAN_LL_PHY_REQ_CTR_BYTES) {
+            struct pqpan_ll_phy_update u;
+            /* Sent in the next event (counter + 1); the new PHY from 6 events later. */
+            u.phy_c_to_p = (uint8_t)(p[1] & p[2]);
+            u.phy_p_to_c = u.phy_c_to_p;
+            u.instant = (uint16_t)(s->event_counter + 1u + PHY_INSTANT_EVENTS);
+            rc = pqpan_ll_pdu_phy_update_write(b, sizeof b, &u, &w);
+            rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
+            s->pending_phy = (uint8_t)s->cfg.ble.phy;
+            s->phy_instant = u.instant;
+            s->phy_update_pending = 1;
+        }
+        break;
+    case PQPAN_LL_PHY_UPDATE_IND: {
+        struct pqpan_ll_phy_update u;
+        rc = pqpan_ll_pdu_phy_update_parse(&u, p, len);
+        break;
+    }
+    case PQPAN_LL_LENGTH_REQ:
+    case PQPAN_LL_LENGTH_RSP: {
+        struct pqpan_ll_length l;
+        rc = pqpan_ll_pdu_length_parse(&l, p, len);
+        if (rc == PQPAN_OK && p[0] == PQPAN_LL_LENGTH_REQ) {
+            rc = queue_length(s, n, PQPAN_LL_LENGTH_RSP);
+        } else if (rc == PQPAN_OK) {
+            /* §4.5.10: connEffectiveMaxTxOctets = min(own max TX, peer max RX). */
+            s->ll_octets = l.max_rx_octets < s->cfg.ble.ll_octets ? l.max_rx_octets
+                                                                  : (uint16_t)s->cfg.ble.ll_octets;
+            pqpan_sim_negotiation_done(s);
+        }
+        break;
+    }
+    default:
+        rc = PQPAN_ERR_UNSUPPORTED;
+        break;
+    }
+    return rc;
+}
+
+/* LL data PDUs carry L2CAP PDUs in fragments (§2.4, Vol 3 Part A §7.2). */
+static int l2cap_fragment_rx(struct pqpan_sim *s, int n, uint8_t llid, const uint8_t *p, size_t len)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    uint32_t need;
+    if (llid == PQPAN_LLID_START) {
+        nd->rx_active = 1;
+        nd->rx.len = 0;
+    } else if (!nd->rx_active) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    if (len > PQPAN_SIM_L2CAP_MAX - (size_t)nd->rx.len) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    memcpy(nd->rx.b + nd->rx.len, p, len);
+    nd->rx.len = (uint16_t)(nd->rx.len + len);
+    if (nd->rx.len < PQPAN_L2CAP_HDR_BYTES) {
+        return PQPAN_OK;
+    }
+    need = PQPAN_L2CAP_HDR_BYTES + (uint32_t)(nd->rx.b[0] | (nd->rx.b[1] << 8));
+    if (nd->rx.len > need) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    if (nd->rx.len == need) {
+        nd->rx_active = 0;
+        return pqpan_sim_host_rx(s, n, nd->rx.b, nd->rx.len);
+    }
+    return PQPAN_OK;
+}
+
+/* A packet with a valid CRC: acknowledgement, then new data (§4.5.9). */
+static int ll_rx(struct pqpan_sim *s, int n, const struct pqpan_ll_hdr *h, const uint8_t *payload)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    if (h->nesn != nd->sn && nd->have_pdu && nd->sent_once) {
+        nd->sn ^= 1u;
+        nd->have_pdu = 0;
+    }
+    if (h->sn != nd->nesn) {
+        return PQPAN_OK; /* a resent PDU already received: ignored */
+    }
+    nd->nesn ^= 1u;
+    if (h->length == 0) {
+        return PQPAN_OK;
+    }
+    if (h->llid == PQPAN_LLID_CONTROL) {
+        return ll_control_rx(s, n, payload, h->length);
+    }
+    return l2cap_fragment_rx(s, n, h->llid, payload, h->length);
+}
+
+/* ---- connection events ------------------------------------------------------------ */
+
+static uint64_t event_len_ns(const struct pqpan_sim *s)
+{
+    if (s->cfg.ble.event_len_ns != 0u) {
+        return s->cfg.ble.event_len_ns;
+    }
+    return s->ci_ns - PQPAN_BLE_T_IFS_NS;
+}
+
+static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    uint32_t payload;
+    uint64_t air_ns;
+    if (!nd->have_pdu) {
+        build_pdu(s, n);
+    } else if (nd->sent_once && nd->cur.b[1] > 0) {
+        s->res.retransmissions[n]++;
+    }
+    nd->sent_once = 1;
+    payload = nd->cur.b[1];
+    nd->cur.b[0] = (uint8_t)((nd->cur.b[0] & 3u) | ((unsigned)nd->nesn << 2) | ((unsigned)nd->sn << 3) |
+                             ((unsigned)node_has_more(nd) << 4));
+    memcpy(s->air.b, nd->cur.b, nd->cur.len);
+    s->air.len = nd->cur.len;
+    pqpan_crc24_append(s->crc_init, s->air.b, s->air.len);
+    s->air_sender = (uint8_t)n;
+    s->air_start_ns = s->now_ns;
+    apply_channel(s, n);
+    air_ns = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->phy, payload, 0);
+    account_packet(s, n, payload, air_ns, obs, obs_ctx);
+    if (n == PQPAN_BLE_CENTRAL) {
+        s->event_pairs++;
+    }
+    if (payload > 0 && s->phase >= PQPAN_PHASE_KEY_TRANSFER) {
+        s->event_data_phase = s->node[n].msg_phase;
+    }
+    return push(s, s->now_ns + air_ns, EV_RX, other(n));
+}
+
+static void report_packet(struct pqpan_sim *s, int crc_ok, const struct pqpan_sim_observer *obs,
+                          void *obs_ctx)
+{
+    struct pqpan_sim_packet p;
+    if (obs == NULL || obs->packet == NULL) {
+        return;
+    }
+    p.t_ns = s->air_start_ns;
+    p.access_address = s->access_address;
+    p.rf_channel = rf_channel_of(s->channel);
+    p.advertising = 0;
+    p.sender = s->air_sender;
+    p.phy = s->phy;
+    p.crc_ok = (uint8_t)crc_ok;
+    p.pdu = s->air.b;
+    p.len = (size_t)s->air.len + PQPAN_LL_CRC_BYTES;
+    obs->packet(obs_ctx, &p);
+}
+
+/* Whether the central starts another pair: more data on either side (an unknown MD after
+ * a CRC error counts as more) and the pair fits in the event (§4.5.6). */
+static int central_continues(struct pqpan_sim *s, int peer_md)
+{
+    const struct pqpan_sim_node *c = &s->node[PQPAN_BLE_CENTRAL];
+    const struct pqpan_sim_node *p = &s->node[PQPAN_BLE_PERIPHERAL];
+    uint64_t t;
+    int more = peer_md || node_has_more(c) || (c->have_pdu && c->cur.b[1] > 0);
+    if (!more || s->stop) {
+        return 0;
+    }
+    if (s->cfg.ble.max_pairs != 0u && s->event_pairs >= s->cfg.ble.max_pairs) {
+        return 0;
+    }
+    t = s->now_ns + PQPAN_BLE_T_IFS_NS +
+        pqpan_ble_packet_ns((enum pqpan_ble_phy)s->phy, next_payload(s, c), 0) +
+        PQPAN_BLE_T_IFS_NS + pqpan_ble_packet_ns((enum pqpan_ble_phy)s->phy, next_payload(s, p), 0);
+    return t - s->anchor_ns <= event_len_ns(s);
+}
+
+static int do_rx(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, void *app_ctx,
+                 const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    struct pqpan_ll_hdr h;
+    int crc_ok, peer_md = 1, rc = PQPAN_OK;
+    if (s->air_lost) {
+        s->res.missed[n]++;
+        return push(s, s->now_ns, EV_CLOSE, 0);
+    }
+    crc_ok = pqpan_crc24_check(s->crc_init, s->air.b, s->air.len);
+    report_packet(s, crc_ok, obs, obs_ctx);
+    if (crc_ok && pqpan_ll_pdu_hdr_parse(&h, s->air.b, s->air.len) != PQPAN_OK) {
+        crc_ok = 0; /* an error the CRC missed left an impossible header */
+    }
+    if (!crc_ok) {
+        s->res.crc_errors[n]++;
+        nd->crc_errors_in_row++;
+    } else {
+        nd->crc_errors_in_row = 0;
+        nd->last_rx_ok_ns = s->now_ns;
+        s->established = 1;
+        peer_md = h.md;
+        rc = ll_rx(s, n, &h, s->air.b + PQPAN_LL_HDR_BYTES);
+        if (rc == PQPAN_OK && s->cfg.ble.same_event_reply) {
+            rc = pqpan_sim_host_release(s, n, app, app_ctx, obs, obs_ctx);
+        }
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+    }
+    /* §4.5.6: two consecutive CRC errors close the event. */
+    if (nd->crc_errors_in_row >= 2u) {
+        return push(s, s->now_ns, EV_CLOSE, 0);
+    }
+    if (n == PQPAN_BLE_PERIPHERAL) {
+        account_ifs(s, obs, obs_ctx);
+        return push(s, s->now_ns + PQPAN_BLE_T_IFS_NS, EV_TX, PQPAN_BLE_PERIPHERAL);
+    }
+    if (central_continues(s, peer_md)) {
+        account_ifs(s, obs, obs_ctx);
+        return push(s, s->now_ns + PQPAN_BLE_T_IFS_NS, EV_TX, PQPAN_BLE_CENTRAL);
+    }
+    return push(s, s->now_ns, EV_CLOSE, 0);
+}
+
+static int all_quiet(const struct pqpan_sim *s)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        const struct pqpan_sim_node *nd = &s->node[i];
+        if (!nd->done || nd->out_busy || node_has_more(nd) || nd->hostq_n > 0 ||
+            nd->hostllq_n > 0 || nd->deliver_pending) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int sleep_fill(struct pqpan_sim *s, uint64_t span, unsigned mask, int ph)
+{
+    int i, p;
+    for (i = 0; i < 2; i++) {
+        uint64_t busy = 0;
+        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+            if (mask & (1u << p)) {
+                busy += pqpan_ledger_phase_ns(&s->res.ledger[i], (enum pqpan_phase)p);
+            }
+        }
+        pqpan_ledger_add(&s->res.ledger[i], (enum pqpan_phase)ph, PQPAN_STATE_SLEEP,
+                         span > busy ? span - busy : 0u);
+    }
+    return PQPAN_OK;
+}
+
+static void finish(struct pqpan_sim *s)
+{
+    const unsigned exchange = (1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) |
+                              (1u << PQPAN_PHASE_CONFIRM);
+    s->res.latency_ns = s->crypto_started ? s->crypto_last_ns - s->crypto_first_ns : 0u;
+    s->res.end_ns = s->now_ns;
+    s->res.att_mtu = s->att_mtu;
+    s->res.ll_octets = s->ll_octets;
+    s->res.done[0] = s->node[0].done;
+    s->res.done[1] = s->node[1].done;
+    (void)sleep_fill(s, s->connect_ns, 1u << PQPAN_PHASE_CONNECT, PQPAN_PHASE_CONNECT);
+    (void)sleep_fill(s, s->res.negotiate_ns, 1u << PQPAN_PHASE_NEGOTIATE, PQPAN_PHASE_NEGOTIATE);
+    (void)sleep_fill(s, s->res.latency_ns, exchange, PQPAN_PHASE_KEY_TRANSFER);
+}
+
+static int advance_negotiation(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx,
+                               const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    int rc;
+    if (!s->nego_advance) {
+        return PQPAN_OK;
+    }
+    s->nego_advance = 0;
+    if (!start_negotiation_step(s, &rc)) {
+        return rc;
+    }
+    s->link_ready = 1;
+    s->phase = PQPAN_PHASE_KEY_TRANSFER;
+    s->res.negotiate_ns = s->now_ns - s->nego_start_ns;
+    return pqpan_sim_host_start_app(s, app, app_ctx, obs, obs_ctx);
+}
+
+static int do_close(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx,
+                    const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    int rc, i;
+    close_accounting(s, obs, obs_ctx);
+    s->in_event = 0;
+    if (s->phase == PQPAN_PHASE_CONNECT) {
+        s->phase = PQPAN_PHASE_NEGOTIATE;
+        s->connect_ns = s->now_ns;
+        s->nego_start_ns = s->now_ns;
+        s->nego_advance = 1;
+    }
+    for (i = 0; i < 2; i++) {
+        rc = pqpan_sim_host_release(s, i, app, app_ctx, obs, obs_ctx);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+    }
+    rc = advance_negotiation(s, app, app_ctx, obs, obs_ctx);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    /* The run ends when both sides are done and nothing is left to send; anchors that
+     * pass while the last computation runs still hold (idle) events. */
+    if (all_quiet(s) && s->anchor_ns + s->ci_ns > s->crypto_busy_until) {
+        s->stop = 1;
+        if (s->crypto_busy_until > s->now_ns) {
+            s->now_ns = s->crypto_busy_until;
+        }
+        return PQPAN_OK;
+    }
+    return push(s, s->anchor_ns + s->ci_ns, EV_ANCHOR, 0);
+}
+
+static int do_anchor(struct pqpan_sim *s)
+{
+    uint64_t timeout = (uint64_t)s->cfg.supervision_timeout_ms * 1000000u;
+    int i;
+    if (s->anchor_ns != 0u) {
+        s->event_counter++;
+    }
+    s->anchor_ns = s->now_ns;
+    next_channel(s);
+    if (s->phy_update_pending && s->event_counter == s->phy_instant) {
+        s->phy = s->pending_phy;
+        s->phy_update_pending = 0;
+        pqpan_sim_negotiation_done(s);
+        s->nego_advance = 0;
+        if (!start_negotiation_step(s, &i)) {
+            if (i != PQPAN_OK) {
+                return i;
+            }
+        } else {
+            s->nego_advance = 1;
+        }
+    }
+    for (i = 0; i < 2; i++) {
+        /* §4.5.2: supervision timeout; before establishment, 6 intervals. */
+        if (s->established ? s->now_ns - s->node[i].last_rx_ok_ns > timeout
+                           : s->event_counter >= ESTABLISH_EVENTS) {
+            return PQPAN_ERR_LINK_LOST;
+        }
+    }
+    if (s->now_ns > s->cfg.max_sim_ns) {
+        return PQPAN_ERR_TIMEOUT;
+    }
+    s->in_event = 1;
+    s->event_has_data = 0;
+    s->event_pairs = 0;
+    s->node[0].crc_errors_in_row = 0;
+    s->node[1].crc_errors_in_row = 0;
+    return push(s, s->now_ns, EV_TX, PQPAN_BLE_CENTRAL);
+}
+
+static void connect_ind_packet(const uint8_t *pdu, const struct pqpan_sim_observer *obs,
+                               void *obs_ctx)
+{
+    struct pqpan_sim_packet p;
+    if (obs == NULL || obs->packet == NULL) {
+        return;
+    }
+    p.t_ns = 0;
+    p.access_address = PQPAN_LL_ADV_AA;
+    p.rf_channel = ADV_RF_CHANNEL;
+    p.advertising = 1;
+    p.sender = PQPAN_BLE_CENTRAL;
+    p.phy = PQPAN_BLE_PHY_1M;
+    p.crc_ok = 1;
+    p.pdu = pdu;
+    p.len = PQPAN_CONNECT_IND_PDU + PQPAN_LL_CRC_BYTES;
+    obs->packet(obs_ctx, &p);
+}
+
+/* §4.5.3: the central sends CONNECT_IND at t = 0 on channel 37; the first anchor is at
+ * the start of the transmit window, transmitWindowDelay after it (WinOffset 0). */
+static int connect(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    struct pqpan_connect_ind c;
+    uint8_t pdu[PQPAN_CONNECT_IND_PDU + PQPAN_LL_CRC_BYTES];
+    uint64_t air = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, PQPAN_CONNECT_IND_PAYLOAD, 0);
+    uint64_t first;
+    int rc, i;
+    memset(&c, 0, sizeof c);
+    memcpy(c.init_addr, "\x01\x00\x00\x00\x00\xC0", 6); /* static random addresses */
+    memcpy(c.adv_addr, "\x02\x00\x00\x00\x00\xC0", 6);
+    c.tx_add_random = 1;
+    c.rx_add_random = 1;
+    c.access_address = s->access_address;
+    c.crc_init = s->crc_init;
+    c.win_size = 1;
+    c.interval = (uint16_t)(s->ci_ns / 1250000u);
+    c.timeout = (uint16_t)(s->cfg.supervision_timeout_ms / 10u);
+    memcpy(c.chm, "\xFF\xFF\xFF\xFF\x1F", 5);
+    c.hop = s->hop;
+    c.sca = 7; /* 0..20 ppm */
+    rc = pqpan_connect_ind_write(pdu, &c);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    pqpan_crc24_append(PQPAN_LL_ADV_CRC_INIT, pdu, PQPAN_CONNECT_IND_PDU);
+    connect_ind_packet(pdu, obs, obs_ctx);
+    pqpan_ledger_add(&s->res.ledger[PQPAN_BLE_CENTRAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_TX, air);
+    pqpan_ledger_add(&s->res.ledger[PQPAN_BLE_PERIPHERAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_RX, air);
+    emit_span(obs, obs_ctx, PQPAN_BLE_CENTRAL, PQPAN_STATE_TX, PQPAN_PHASE_CONNECT, 0, air);
+    emit_span(obs, obs_ctx, PQPAN_BLE_PERIPHERAL, PQPAN_STATE_RX, PQPAN_PHASE_CONNECT, 0, air);
+    first = air + TRANSMIT_WINDOW_DELAY_NS;
+    for (i = 0; i < 2; i++) {
+        s->node[i].last_rx_ok_ns = first;
+    }
+    return push(s, first, EV_ANCHOR, 0);
+}
+
+static int dispatch(struct pqpan_sim *s, const struct pqpan_ev *ev, const struct pqpan_sim_app *app,
+                    void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    switch (ev->kind) {
+    case EV_ANCHOR:
+        return do_anchor(s);
+    case EV_TX:
+        return do_tx(s, ev->node, obs, obs_ctx);
+    case EV_RX:
+        return do_rx(s, ev->node, app, app_ctx, obs, obs_ctx);
+    case EV_CLOSE:
+        return do_close(s, app, app_ctx, obs, obs_ctx);
+    default:
+        s->node[ev->node].out_ready_pending = 0;
+        return pqpan_sim_host_pump(s, ev->node);
+    }
+}
+
+int pqpan_sim_schedule_host(struct pqpan_sim *s, int n, uint64_t t_ns)
+{
+    return push(s, t_ns, EV_HOST, n);
+}
+
+int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx,
+                  const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    struct pqpan_ev ev;
+    int rc;
+    if (app == NULL || app->start == NULL || app->receive == NULL || app->expect == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = connect(s, obs, obs_ctx);
+    while (rc == PQPAN_OK && !s->stop && pqpan_evq_pop(&s->q, &ev)) {
+        s->now_ns = ev.t_ns;
+        rc = dispatch(s, &ev, app, app_ctx, obs, obs_ctx);
+    }
+    finish(s);
+    s->res.status = rc;
+    return rc;
+}

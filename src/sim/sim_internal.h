@@ -1,0 +1,58 @@
+/* Shared between the simulator's engine (sim.c: connection events, link layer) and its
+ * host (host.c: L2CAP, ATT/GATT, credit-based channel, application). */
+#ifndef PQPAN_SIM_INTERNAL_H
+#define PQPAN_SIM_INTERNAL_H
+
+#include "pqpan/sim.h"
+
+/* L2CAP channel IDs of the credit-based channel (Vol 3 Part A §2.1: dynamically
+ * allocated LE CIDs start at 0x0040) and its LE_PSM (§4.22: dynamic range 0x0080..0x00FF). */
+#define SIM_COC_CID_CENTRAL 0x0040u
+#define SIM_COC_CID_PERIPHERAL 0x0041u
+#define SIM_COC_PSM 0x0080u
+/* Credits each side grants at channel set-up; consumed K-frames are returned with an
+ * LE Flow Control Credit packet each time the host runs (§4.24, §10.1). */
+#define SIM_COC_INITIAL_CREDITS 8u
+/* The attribute handle of the key-exchange characteristic value (any non-zero handle;
+ * Vol 3 Part F §3.2.2). */
+#define SIM_ATT_HANDLE 0x0012u
+
+/* Host side, called by the engine. All return PQPAN_OK or a negative error that stops
+ * the run. */
+
+/* A complete L2CAP PDU arrived at side n (the host looks at it at once; what it sends
+ * back goes to the host queues, released by pqpan_sim_host_release). */
+int pqpan_sim_host_rx(struct pqpan_sim *s, int n, const uint8_t *l2cap, size_t len);
+/* The host of side n runs: replies decided since the last run become sendable, a
+ * complete incoming message goes to the application. */
+int pqpan_sim_host_release(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app,
+                           void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx);
+/* Moves message PDUs into side n's LL queue while flow control allows. */
+int pqpan_sim_host_pump(struct pqpan_sim *s, int n);
+/* The side that starts the exchange runs the application's start(). */
+int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *app,
+                             void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx);
+/* Queues the ATT MTU exchange (GATT) or the credit-based connection request (CoC). */
+int pqpan_sim_host_connect_transport(struct pqpan_sim *s);
+
+/* Engine side, called by the host. */
+
+/* Queues an L2CAP PDU on side n's host reply queue. */
+int pqpan_sim_queue_reply(struct pqpan_sim *s, int n, const uint8_t *l2cap, size_t len);
+/* Queues an LL control PDU on side n (released with the host replies). */
+int pqpan_sim_queue_ctrl(struct pqpan_sim *s, int n, const uint8_t *ctrl, size_t len);
+/* The negotiation step finished; the engine starts the next one. */
+void pqpan_sim_negotiation_done(struct pqpan_sim *s);
+/* Books a crypto run of side n starting now (cycles → CPU time, ledger, trace span);
+ * returns its end time. */
+uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_sim_work *w,
+                               uint64_t now_ns, const struct pqpan_sim_observer *obs,
+                               void *obs_ctx);
+/* Moves side n's host replies and LL control responses to its LL queues. */
+void pqpan_sim_release_replies(struct pqpan_sim *s, int n);
+/* Schedules side n's host to run at t_ns (its crypto result is ready). */
+int pqpan_sim_schedule_host(struct pqpan_sim *s, int n, uint64_t t_ns);
+/* Current simulated time. */
+uint64_t pqpan_sim_now(const struct pqpan_sim *s);
+
+#endif
