@@ -11,7 +11,7 @@
 #define ROWS 2000000u
 #define CHUNK 65536u
 
-static uint64_t ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
+static struct pqpan_trace_bin ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
 
 static double now_s(void)
 {

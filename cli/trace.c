@@ -28,7 +28,7 @@ struct trace_opts {
  * --segments, a temporary file collecting the segments (memory stays constant). */
 struct trace_run {
     struct pqpan_trace analysis;
-    uint64_t *ws;
+    struct pqpan_trace_bin *ws;
     FILE *seg_file;
 };
 
@@ -62,8 +62,9 @@ void cli_trace_help(FILE *out)
             "  --lenient              skip and count bad rows instead of stopping at the first\n"
             "  --format table|csv|json  output format (default table)\n\n"
             "At most %d phases. Median and p99 come from a histogram with bins %.1f %% wide:\n"
-            "each is within %.2f %% (or %.2f uA near zero) of the exact value; min and max\n"
-            "are exact. Exit codes: 0 ok, 2 usage, 3 bad input (names the line), 4 I/O.\n",
+            "each is within %.2f %% (or %.2f uA near zero) of the exact value, exact when its\n"
+            "bin holds one repeated value; min and max are exact.\n"
+            "Exit codes: 0 ok, 2 usage, 3 bad input (names the line), 4 I/O.\n",
             PQPAN_TRACE_MAX_PHASES, PQPAN_TRACE_HIST_STEP * 100.0,
             PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
 }

@@ -147,17 +147,24 @@ PQPAN_MUST_CHECK int pqpan_ppk2_write_row(char *out, size_t cap, int layout,
 
 /* Current histogram used for quantiles: |I| from PQPAN_TRACE_HIST_FLOOR_UA to 1e7 uA in
  * logarithmic bins, each a factor (1 + PQPAN_TRACE_HIST_STEP) wide, one set per sign,
- * and one bin for |I| < floor. A reported quantile is its bin's geometric centre clamped
- * to the exact min/max, so it is within PQPAN_TRACE_QUANTILE_REL_ERROR of the exact
- * nearest-rank quantile, or within the floor for values near 0. Larger |I| land in the
- * outermost bin (error unbounded there; the exact max is reported separately). */
+ * and one bin for |I| < floor. Each bin keeps its count and the exact min and max of its
+ * samples; a reported quantile is the midpoint of its bin's min and max, so it is within
+ * half a bin, PQPAN_TRACE_QUANTILE_REL_ERROR, of the exact nearest-rank quantile (within
+ * the floor for values near 0), and exact when the bin holds one repeated value. |I|
+ * above 1e7 uA land in the outermost bin, still between that bin's exact min and max. */
 #define PQPAN_TRACE_HIST_FLOOR_UA 0.01
 #define PQPAN_TRACE_HIST_STEP 0.005
 #define PQPAN_TRACE_HIST_SIDE 4156  /* ceil(ln(1e9) / ln(1.005)) */
 #define PQPAN_TRACE_HIST_BINS (2 * PQPAN_TRACE_HIST_SIDE + 1)
-#define PQPAN_TRACE_QUANTILE_REL_ERROR 0.0025 /* sqrt(1.005) - 1, rounded up */
+#define PQPAN_TRACE_QUANTILE_REL_ERROR 0.0025 /* half a bin: 0.005 / 2 */
 
-/* Workspace: PQPAN_TRACE_HIST_BINS counters for the whole trace + one set per phase. */
+struct pqpan_trace_bin {
+    uint64_t count;
+    double min_ua;
+    double max_ua;
+};
+
+/* Workspace length in bins: PQPAN_TRACE_HIST_BINS for the whole trace + as many per phase. */
 #define PQPAN_TRACE_WORKSPACE_LEN(n_phases) ((size_t)PQPAN_TRACE_HIST_BINS * ((size_t)(n_phases) + 1u))
 
 enum pqpan_trace_phase_kind {
@@ -260,7 +267,7 @@ struct pqpan_trace_result {
 /* Checks cfg (voltage > 0, phases valid, windows start < end) and that ws_len >=
  * PQPAN_TRACE_WORKSPACE_LEN(cfg->n_phases); zeroes ws. */
 PQPAN_MUST_CHECK int pqpan_trace_init(struct pqpan_trace *t, const struct pqpan_trace_config *cfg,
-                                      uint64_t *ws, size_t ws_len);
+                                      struct pqpan_trace_bin *ws, size_t ws_len);
 
 /* Reports every DIGITAL phase segment to fn as it ends (fn == NULL: none). Call after
  * pqpan_trace_init, before the first sample. */
@@ -268,7 +275,7 @@ void pqpan_trace_on_segment(struct pqpan_trace *t, pqpan_trace_segment_fn fn, vo
 
 /* Adds one sample (times must not decrease and stay within +-PQPAN_PPK2_TIME_MAX_NS). PQPAN_ERR_UNSUPPORTED if a DIGITAL phase is
  * configured and the sample carries no digital channels. */
-PQPAN_MUST_CHECK int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws,
+PQPAN_MUST_CHECK int pqpan_trace_add(struct pqpan_trace *t, struct pqpan_trace_bin *ws,
                                      const struct pqpan_ppk2_sample *s);
 
 /* Ends the trace: reports the segments still open (they end at the last row). Further
@@ -281,7 +288,8 @@ double pqpan_trace_energy_uj(double charge_ua_ms, double duration_ms, double bas
                              double voltage_v);
 
 /* Fills out (zeroed first). Quantiles come from the histogram, see above. */
-PQPAN_MUST_CHECK int pqpan_trace_result(const struct pqpan_trace *t, const uint64_t *ws,
+PQPAN_MUST_CHECK int pqpan_trace_result(const struct pqpan_trace *t,
+                                        const struct pqpan_trace_bin *ws,
                                         struct pqpan_trace_result *out);
 
 #endif

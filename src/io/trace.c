@@ -44,7 +44,7 @@ static int config_valid(const struct pqpan_trace_config *cfg)
     return 1;
 }
 
-int pqpan_trace_init(struct pqpan_trace *t, const struct pqpan_trace_config *cfg, uint64_t *ws,
+int pqpan_trace_init(struct pqpan_trace *t, const struct pqpan_trace_config *cfg, struct pqpan_trace_bin *ws,
                      size_t ws_len)
 {
     if (t == NULL) {
@@ -77,19 +77,6 @@ static size_t hist_bin(double ua)
     return ua < 0 ? PQPAN_TRACE_HIST_SIDE - 1 - ki : PQPAN_TRACE_HIST_SIDE + 1 + ki;
 }
 
-/* Geometric centre of a bin (0 for the centre bin). */
-static double hist_value(size_t bin)
-{
-    double k, v;
-    if (bin == PQPAN_TRACE_HIST_SIDE) {
-        return 0.0;
-    }
-    k = bin > PQPAN_TRACE_HIST_SIDE ? (double)(bin - PQPAN_TRACE_HIST_SIDE - 1)
-                                    : (double)(PQPAN_TRACE_HIST_SIDE - 1 - bin);
-    v = PQPAN_TRACE_HIST_FLOOR_UA * exp((k + 0.5) * log1p(PQPAN_TRACE_HIST_STEP));
-    return bin > PQPAN_TRACE_HIST_SIDE ? v : -v;
-}
-
 static int phase_active(const struct pqpan_trace_phase_def *d, const struct pqpan_ppk2_sample *s)
 {
     if (d->kind == PQPAN_TRACE_PHASE_DIGITAL) {
@@ -98,7 +85,19 @@ static int phase_active(const struct pqpan_trace_phase_def *d, const struct pqpa
     return s->time_ns >= d->start_ns && s->time_ns < d->end_ns;
 }
 
-static void acc_sample(struct pqpan_trace_acc *a, uint64_t *hist, size_t bin, double ua, int active)
+static void bin_add(struct pqpan_trace_bin *b, double ua)
+{
+    if (b->count == 0 || ua < b->min_ua) {
+        b->min_ua = ua;
+    }
+    if (b->count == 0 || ua > b->max_ua) {
+        b->max_ua = ua;
+    }
+    b->count++;
+}
+
+static void acc_sample(struct pqpan_trace_acc *a, struct pqpan_trace_bin *hist, size_t bin, double ua,
+                       int active)
 {
     if (active) {
         if (a->samples == 0 || ua < a->min_ua) {
@@ -109,7 +108,7 @@ static void acc_sample(struct pqpan_trace_acc *a, uint64_t *hist, size_t bin, do
         }
         a->samples++;
         a->segments += (a->active == 0);
-        hist[bin]++;
+        bin_add(&hist[bin], ua);
     }
     a->active = (uint8_t)active;
 }
@@ -219,7 +218,7 @@ static int segment_step(struct pqpan_trace *t, size_t i, const struct pqpan_ppk2
     return ret;
 }
 
-int pqpan_trace_add(struct pqpan_trace *t, uint64_t *ws, const struct pqpan_ppk2_sample *s)
+int pqpan_trace_add(struct pqpan_trace *t, struct pqpan_trace_bin *ws, const struct pqpan_ppk2_sample *s)
 {
     size_t bin, i;
     int ret;
@@ -284,9 +283,9 @@ double pqpan_trace_energy_uj(double charge_ua_ms, double duration_ms, double bas
     return (charge_ua_ms - baseline_ua * duration_ms) * voltage_v * UJ_PER_UA_MS_V;
 }
 
-/* Nearest-rank quantile q (percent) of the samples counted in hist, clamped to the
- * exact [min, max] of the accumulator. */
-static double quantile(const struct pqpan_trace_acc *a, const uint64_t *hist, double q)
+/* Nearest-rank quantile q (percent) of the samples counted in hist: the midpoint of the
+ * exact min and max of the bin that holds it. */
+static double quantile(const struct pqpan_trace_acc *a, const struct pqpan_trace_bin *hist, double q)
 {
     double rank_d = ceil(q / 100.0 * (double)a->samples);
     uint64_t rank = rank_d < 1.0 ? 1u : (uint64_t)rank_d;
@@ -294,20 +293,17 @@ static double quantile(const struct pqpan_trace_acc *a, const uint64_t *hist, do
     size_t bin;
     double v = a->max_ua;
     for (bin = 0; bin < PQPAN_TRACE_HIST_BINS; bin++) {
-        seen += hist[bin];
+        seen += hist[bin].count;
         if (seen >= rank) {
-            v = hist_value(bin);
+            v = 0.5 * (hist[bin].min_ua + hist[bin].max_ua);
             break;
         }
     }
-    if (v < a->min_ua) {
-        v = a->min_ua;
-    }
-    return v > a->max_ua ? a->max_ua : v;
+    return v;
 }
 
 static void fill_stats(struct pqpan_trace_stats *st, const struct pqpan_trace_acc *a,
-                       const uint64_t *hist, double baseline, double volts)
+                       const struct pqpan_trace_bin *hist, double baseline, double volts)
 {
     st->samples = a->samples;
     st->segments = a->segments;
@@ -324,7 +320,8 @@ static void fill_stats(struct pqpan_trace_stats *st, const struct pqpan_trace_ac
     }
 }
 
-int pqpan_trace_result(const struct pqpan_trace *t, const uint64_t *ws, struct pqpan_trace_result *out)
+int pqpan_trace_result(const struct pqpan_trace *t, const struct pqpan_trace_bin *ws,
+                       struct pqpan_trace_result *out)
 {
     double baseline = 0.0;
     size_t i;

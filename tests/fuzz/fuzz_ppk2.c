@@ -8,7 +8,7 @@
 
 #include "pqpan/trace.h"
 
-static uint64_t ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
+static struct pqpan_trace_bin ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
 
 struct fuzz_ctx {
     struct pqpan_trace trace;
@@ -37,6 +37,17 @@ static int check_row(void *ctx, const struct pqpan_ppk2_sample *s)
     return pqpan_trace_add(&f->trace, ws, s) == PQPAN_ERR_INVALID_ARG ? PQPAN_ERR_INVALID_ARG : 0;
 }
 
+/* Segments must be well formed: inside the trace, non-negative, in order per phase. */
+static int check_segment(void *ctx, const struct pqpan_trace_segment *g)
+{
+    uint64_t *next_index = ctx;
+    if (g->phase != 1 || g->duration_ns < 0 || g->samples == 0 || g->index != next_index[0]) {
+        abort();
+    }
+    next_index[0]++;
+    return 0;
+}
+
 static int layout_of(const uint8_t *data, size_t size)
 {
     struct pqpan_ppk2_parser p;
@@ -54,6 +65,7 @@ static void run(const uint8_t *data, size_t size, size_t step, unsigned flags)
     struct pqpan_ppk2_parser p;
     struct pqpan_trace_config cfg;
     struct pqpan_trace_result r;
+    uint64_t next_index = 0;
     size_t pos = 0;
     int rc = 0;
     memset(&cfg, 0, sizeof cfg);
@@ -66,9 +78,16 @@ static void run(const uint8_t *data, size_t size, size_t step, unsigned flags)
     cfg.phases[0].start_ns = 1000;
     cfg.phases[0].end_ns = 5000000;
     f.layout = layout_of(data, size);
+    if (f.layout > PQPAN_PPK2_LAYOUT_CURRENT) {
+        cfg.n_phases = 2;
+        memcpy(cfg.phases[1].name, "d", 2);
+        cfg.phases[1].kind = PQPAN_TRACE_PHASE_DIGITAL;
+        cfg.phases[1].channel = PQPAN_PPK2_CH_CRYPTO;
+    }
     if (pqpan_trace_init(&f.trace, &cfg, ws, sizeof ws / sizeof ws[0]) != 0) {
         abort();
     }
+    pqpan_trace_on_segment(&f.trace, check_segment, &next_index);
     pqpan_ppk2_parser_init(&p, flags);
     while (pos < size && rc == 0) {
         size_t n = size - pos < step ? size - pos : step;
@@ -81,7 +100,8 @@ static void run(const uint8_t *data, size_t size, size_t step, unsigned flags)
     if (rc == PQPAN_ERR_INVALID_ARG || (rc != 0 && p.error_line == 0)) {
         abort();
     }
-    if (pqpan_trace_result(&f.trace, ws, &r) != 0) {
+    if (pqpan_trace_end(&f.trace) != 0 || pqpan_trace_result(&f.trace, ws, &r) != 0 ||
+        (cfg.n_phases == 2 && r.phase[1].segments != next_index)) {
         abort();
     }
 }
