@@ -20,7 +20,7 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	./$(BUILD)/pqpan bench kem
+	./$(BUILD)/pqpan reproduce --out out
 
 # The main suite runs last so its ctest summary closes the output.
 test: test-fuzz test-asan test-unit

@@ -8,5 +8,9 @@ int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
 int cmd_profiles_run(int argc, char **argv);
 void cmd_profiles_help(FILE *out);
+int cli_estimate_run(int argc, char **argv);
+void cli_estimate_help(FILE *out);
+int cli_reproduce_run(int argc, char **argv);
+void cli_reproduce_help(FILE *out);
 
 #endif

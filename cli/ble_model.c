@@ -1,0 +1,626 @@
+/* The BLE key-exchange model for the CLI: options, run, and the one field table that
+ * drives table, CSV and JSON output (see ble_model.h). */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ble_model.h"
+#include "pqpan/kem.h"
+
+void model_opts_init(struct model_opts *o)
+{
+    int op;
+    memset(o, 0, sizeof *o);
+    o->table = PQPAN_CURRENTS_SYSTEM;
+    o->gamma_comm = -1.0;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        o->gamma_comp[op] = -1.0;
+    }
+    o->format = FORMAT_TABLE;
+}
+
+void model_opts_help(FILE *out)
+{
+    fprintf(out,
+            "  --profile NAME|FILE    device profile: a built-in name (see `pqpan profiles`) or a\n"
+            "                         profile JSON file (default nrf52840)\n"
+            "  --crypto-impl NAME     cycle table rows for ML-KEM: clean, m4fspeed, m4fstack\n"
+            "                         (default clean, the study's PQClean code); P-256 from the\n"
+            "                         classical table\n"
+            "  --currents system|radio-only  which current table of the profile (default system:\n"
+            "                         whole-chip figures incl. HFXO; radio-only: the radio block)\n"
+            "  --tx-dbm N             TX output power in dBm, a level the profile lists (default 0)\n"
+            "  --ramp fast|normal     radio ramp-up per event, events accounting (default fast)\n"
+            "  --calibration FILE     γ values from a calibration JSON (default: built-in defaults)\n"
+            "  --gamma-comm X         γ_comm, bits accounting (default 1.15; study: 1.10-1.20)\n"
+            "  --gamma-comp OP=X      γ_comp of one operation: kem_keygen, kem_encaps, kem_decaps,\n"
+            "                         kdf, ecdh_keygen, ecdh_shared (repeatable; study: 1.12-1.62)\n"
+            "  --format table|csv|json  output format (default table)\n");
+}
+
+static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
+{
+    const char *eq = strchr(v, '=');
+    int op;
+    if (eq != NULL) {
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            const char *name = pqpan_op_name((enum pqpan_op)op);
+            if (strlen(name) == (size_t)(eq - v) && strncmp(name, v, (size_t)(eq - v)) == 0) {
+                if (cli_parse_double(eq + 1, 0.01, 100.0, &o->gamma_comp[op]) != 0) {
+                    cli_usage_error(cmd, "--gamma-comp %s: want a number in 0.01..100", v);
+                    return -1;
+                }
+                return 1;
+            }
+        }
+    }
+    cli_usage_error(cmd, "--gamma-comp %s: want OP=X with OP one of kem_keygen, kem_encaps, "
+                         "kem_decaps, kdf, ecdh_keygen, ecdh_shared", v);
+    return -1;
+}
+
+static int table_opt(struct model_opts *o, const char *cmd, const char *v)
+{
+    if (strcmp(v, "system") == 0) {
+        o->table = PQPAN_CURRENTS_SYSTEM;
+    } else if (strcmp(v, "radio-only") == 0) {
+        o->table = PQPAN_CURRENTS_RADIO_ONLY;
+    } else {
+        cli_usage_error(cmd, "--currents %s: want system or radio-only", v);
+        return -1;
+    }
+    return 1;
+}
+
+static int value_opt(struct model_opts *o, const char *cmd, const char *opt, const char *v)
+{
+    unsigned long long u;
+    if (strcmp(opt, "--profile") == 0) {
+        o->profile = v;
+    } else if (strcmp(opt, "--calibration") == 0) {
+        o->calibration = v;
+    } else if (strcmp(opt, "--crypto-impl") == 0) {
+        o->crypto_impl = v;
+    } else if (strcmp(opt, "--currents") == 0) {
+        return table_opt(o, cmd, v);
+    } else if (strcmp(opt, "--tx-dbm") == 0) {
+        int neg = v[0] == '-';
+        if (cli_parse_uint(v + neg, 0, 40, &u) != 0) {
+            cli_usage_error(cmd, "--tx-dbm %s: want an integer in -40..40", v);
+            return -1;
+        }
+        o->tx_dbm = neg ? -(int)u : (int)u;
+    } else if (strcmp(opt, "--ramp") == 0) {
+        if (strcmp(v, "fast") != 0 && strcmp(v, "normal") != 0) {
+            cli_usage_error(cmd, "--ramp %s: want fast or normal", v);
+            return -1;
+        }
+        o->ramp_normal = strcmp(v, "normal") == 0;
+    } else if (strcmp(opt, "--gamma-comm") == 0) {
+        if (cli_parse_double(v, 0.01, 100.0, &o->gamma_comm) != 0) {
+            cli_usage_error(cmd, "--gamma-comm %s: want a number in 0.01..100", v);
+            return -1;
+        }
+    } else if (strcmp(opt, "--gamma-comp") == 0) {
+        return gamma_comp_opt(o, cmd, v);
+    } else if (strcmp(opt, "--format") == 0) {
+        if (cli_parse_format(v, &o->format) != 0) {
+            cli_usage_error(cmd, "--format %s: want table, csv or json", v);
+            return -1;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    static const char *const opts[] = {"--profile", "--calibration", "--crypto-impl",
+                                       "--currents", "--tx-dbm",      "--ramp",
+                                       "--gamma-comm", "--gamma-comp", "--format"};
+    size_t k;
+    int rc;
+    for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        if (strcmp(argv[*i], opts[k]) == 0) {
+            break;
+        }
+    }
+    if (k == sizeof opts / sizeof opts[0]) {
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        cli_usage_error(cmd, "%s needs a value", argv[*i]);
+        return -1;
+    }
+    rc = value_opt(o, cmd, argv[*i], argv[*i + 1]);
+    if (rc == 1) {
+        *i += 1;
+    }
+    return rc;
+}
+
+int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)
+{
+    char err[DATA_ERR_MAX];
+    const struct pqpan_profile *p;
+    int rc, op;
+    memset(env, 0, sizeof *env);
+    rc = data_energy_inputs_load(&env->in, o->profile, o->calibration, o->crypto_impl, err,
+                                 sizeof err);
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan %s: %s\n", cmd, err);
+        return rc;
+    }
+    if (o->gamma_comm > 0.0) {
+        env->in.gamma.comm = o->gamma_comm;
+    }
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        if (o->gamma_comp[op] > 0.0) {
+            env->in.gamma.comp[op] = o->gamma_comp[op];
+        }
+    }
+    p = &env->in.profile;
+    env->table = o->table;
+    env->ramp_normal = o->ramp_normal;
+    env->eopts.table = o->table;
+    env->eopts.tx_dbm = o->tx_dbm;
+    env->dev.cpu_hz = p->cpu_hz;
+    env->dev.hfxo_start_ns = p->hfxo_start_ns;
+    env->dev.ramp_ns = o->ramp_normal ? p->ramp_normal_ns : p->ramp_fast_ns;
+    env->dev.pre_ns = p->pre_event_ns;
+    env->dev.post_ns = p->post_event_ns;
+    env->dev.sca_ppm = (uint32_t)(p->sca_ppm + 0.5);
+    return EXIT_OK;
+}
+
+/* ---- running one configuration ---- */
+
+static enum pqpan_radio_mode radio_of(enum pqpan_ble_phy phy)
+{
+    switch (phy) {
+    case PQPAN_BLE_PHY_2M:
+        return PQPAN_RADIO_BLE_2M;
+    case PQPAN_BLE_PHY_CODED_S2:
+    case PQPAN_BLE_PHY_CODED_S8:
+        return PQPAN_RADIO_BLE_CODED;
+    default:
+        return PQPAN_RADIO_BLE_1M;
+    }
+}
+
+static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
+                  const char *scheme, const char *impl, enum pqpan_op op, const char *cmd)
+{
+    if (pqpan_cycles_lookup(&env->in.cycles, scheme, impl, op, &cycles[op]) != PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: no cycle count for %s %s (%s) in data/cycles/\n", cmd, scheme,
+                pqpan_op_name(op), impl != NULL ? impl : "any implementation");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env, const char *kem,
+                    struct pqpan_ble_config *cfg, const char *cmd)
+{
+    uint64_t cycles[PQPAN_OP_COUNT] = {0};
+    const struct pqpan_kem *k;
+    const char *impl = env->in.crypto_impl;
+    int rc;
+    if (strcmp(kem, MODEL_LESC_NAME) == 0) {
+        rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, cmd);
+        if (rc == EXIT_OK) {
+            rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, cmd);
+        }
+        return rc != EXIT_OK ? rc
+                             : (pqpan_ble_estimate_lesc(est, cfg, &env->dev, cycles) == PQPAN_OK
+                                    ? EXIT_OK
+                                    : cli_usage_error(cmd, "configuration out of range"));
+    }
+    k = pqpan_kem_by_name(kem);
+    if (k == NULL) {
+        return cli_usage_error(cmd, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, ML-KEM-1024, %s)",
+                               kem, MODEL_LESC_NAME);
+    }
+    cfg->ek_bytes = (uint32_t)k->ek_bytes;
+    cfg->ct_bytes = (uint32_t)k->ct_bytes;
+    rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, cmd);
+    if (rc == EXIT_OK) {
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, cmd);
+    }
+    if (rc == EXIT_OK) {
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, cmd);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_ble_estimate_pqke(est, cfg, &env->dev, cycles) != PQPAN_OK) {
+        return cli_usage_error(cmd, "configuration out of range (ATT_MTU 23..517, and >= 403 for "
+                                    "--transfer study; LL octets 27..251; CI 7.5..4000 ms)");
+    }
+    return EXIT_OK;
+}
+
+static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
+                  const struct model_env *env, enum pqpan_ble_phy phy, const char *cmd)
+{
+    struct pqpan_energy_opts o = env->eopts;
+    int rc;
+    o.radio = radio_of(phy);
+    rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
+    if (rc == PQPAN_ERR_UNSUPPORTED) {
+        fprintf(stderr,
+                "pqpan %s: profile %s gives no %s current for TX %d dBm / RX %s; try another "
+                "--currents table, --tx-dbm or --phy\n",
+                cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm,
+                pqpan_radio_mode_name(o.radio));
+        return EXIT_USAGE;
+    }
+    if (rc != PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: energy model: %s\n", cmd, pqpan_strerror(rc));
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+static double pct(double part, double whole)
+{
+    return whole > 0.0 ? 100.0 * part / whole : 0.0;
+}
+
+static void fill_row(struct model_row *r, const struct pqpan_energy *full,
+                     const struct pqpan_energy *bits, const struct pqpan_ledger *led,
+                     const struct pqpan_ledger *bl)
+{
+    int op;
+    r->e_comp_uj = full->comp_uj;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        r->e_comp_op_uj[op] = full->comp_op_uj[op];
+    }
+    r->e_comm_uj = bits->comm_bits_uj;
+    r->e_comm_tx_uj = bits->bits_tx_uj;
+    r->e_comm_rx_uj = bits->bits_rx_uj;
+    r->e_comm_ifs_uj = bits->bits_ifs_uj;
+    r->e_total_uj = r->e_comp_uj + r->e_comm_uj;
+    r->comm_share_pct = pct(r->e_comm_uj, r->e_total_uj);
+    r->e_comm_events_uj = full->comm_events_uj;
+    r->e_ev_radio_uj = full->ev_radio_uj;
+    r->e_ev_hfxo_uj = full->ev_hfxo_uj;
+    r->e_ev_ramp_uj = full->ev_ramp_uj;
+    r->e_ev_cpu_uj = full->ev_cpu_radio_uj;
+    r->e_ev_sleep_uj = full->ev_sleep_uj;
+    r->e_total_events_uj = full->total_events_uj;
+    r->comm_share_events_pct = pct(r->e_comm_events_uj, r->e_total_events_uj);
+    r->t_tx_ms = (double)pqpan_ledger_state_ns(bl, PQPAN_STATE_TX) * 1e-6;
+    r->t_rx_ms = (double)pqpan_ledger_state_ns(bl, PQPAN_STATE_RX) * 1e-6;
+    r->t_ifs_ms = (double)pqpan_ledger_state_ns(bl, PQPAN_STATE_IFS) * 1e-6;
+    r->t_crypto_ms = (double)led->ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU] * 1e-6;
+    r->pdus_tx = bl->pdus_tx;
+    r->pdus_rx = bl->pdus_rx;
+    r->bytes_tx = bl->bytes_tx;
+    r->bytes_rx = bl->bytes_rx;
+}
+
+static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
+                        const struct pqpan_ble_estimate *est)
+{
+    r->kem = kem;
+    r->phy = pqpan_ble_phy_name(cfg->phy);
+    r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : pqpan_ble_transfer_name(cfg->transfer);
+    r->keygen_side = cfg->keygen_side == PQPAN_BLE_CENTRAL ? "central" : "peripheral";
+    r->att_mtu = cfg->att_mtu;
+    r->ll_octets = cfg->ll_octets;
+    r->ll_octets_eff = est->ll_octets_eff;
+    r->dle = cfg->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD;
+    r->ci_ms = (double)cfg->ci_ns * 1e-6;
+    r->latency_ms = (double)est->latency_ns * 1e-6;
+    r->negotiate_ms = (double)est->negotiate_ns * 1e-6;
+    r->events = est->counts.events + est->counts.idle_events;
+    r->idle_events = est->counts.idle_events;
+}
+
+int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+              const struct pqpan_ble_config *cfg_in, const char *cmd)
+{
+    static const char *const side_names[MODEL_SIDES] = {"peripheral", "central", "total"};
+    static const enum pqpan_ble_role role_of[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
+    struct pqpan_ble_config cfg = *cfg_in;
+    struct pqpan_ble_estimate est;
+    struct pqpan_ledger led[MODEL_SIDES], bl[MODEL_SIDES];
+    struct pqpan_energy full, bits;
+    int s, rc;
+
+    memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+    rc = estimate(&est, env, kem, &cfg, cmd);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    pqpan_ledger_init(&led[MODEL_TOTAL]);
+    pqpan_ledger_init(&bl[MODEL_TOTAL]);
+    for (s = 0; s < 2; s++) {
+        led[s] = est.ledger[role_of[s]];
+        bl[s] = est.bits[role_of[s]];
+        pqpan_ledger_accumulate(&led[MODEL_TOTAL], &led[s]);
+        pqpan_ledger_accumulate(&bl[MODEL_TOTAL], &bl[s]);
+    }
+    for (s = 0; s < MODEL_SIDES; s++) {
+        struct model_row *r = &rows[s];
+        rc = energy(&full, &led[s], env, cfg.phy, cmd);
+        if (rc == EXIT_OK) {
+            rc = energy(&bits, &bl[s], env, cfg.phy, cmd);
+        }
+        if (rc != EXIT_OK) {
+            memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+            return rc;
+        }
+        r->side = side_names[s];
+        fill_config(r, kem, &cfg, &est);
+        fill_row(r, &full, &bits, &led[s], &bl[s]);
+        if (s < 2) {
+            int role = role_of[s] == PQPAN_BLE_CENTRAL ? 0 : 1;
+            r->data_pdus_tx = est.counts.data_pdus_tx[role];
+            r->empty_pdus_tx = est.counts.empty_pdus_tx[role];
+            r->att_pdus_tx = est.counts.att_pdus[role];
+        } else {
+            r->data_pdus_tx = rows[0].data_pdus_tx + rows[1].data_pdus_tx;
+            r->empty_pdus_tx = rows[0].empty_pdus_tx + rows[1].empty_pdus_tx;
+            r->att_pdus_tx = rows[0].att_pdus_tx + rows[1].att_pdus_tx;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* ---- the field table ---- */
+
+enum ftype { F_STR, F_UINT, F_INT, F_ULL, F_DBL };
+
+struct field {
+    const char *name;  /* CSV column / JSON key */
+    const char *label; /* table row label */
+    unsigned group;
+    enum ftype type;
+    size_t off;
+    int decimals;
+};
+
+#define ROW_OFF(m) offsetof(struct model_row, m)
+#define OP_OFF(op) (ROW_OFF(e_comp_op_uj) + (size_t)(op) * sizeof(double))
+
+static const struct field fields[] = {
+    {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
+    {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
+    {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
+    {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
+    {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
+    {"dle", "DLE", GROUP_CONFIG, F_INT, ROW_OFF(dle), 0},
+    {"transfer", "transfer", GROUP_CONFIG, F_STR, ROW_OFF(transfer), 0},
+    {"ci_ms", "connection interval (ms)", GROUP_CONFIG, F_DBL, ROW_OFF(ci_ms), 2},
+    {"keygen_side", "KeyGen side", GROUP_CONFIG, F_STR, ROW_OFF(keygen_side), 0},
+    {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
+    {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
+    {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
+    {"comm_share_pct", "communication share, bits (%)", GROUP_HEADLINE, F_DBL,
+     ROW_OFF(comm_share_pct), 1},
+    {"latency_ms", "latency (ms)", GROUP_HEADLINE, F_DBL, ROW_OFF(latency_ms), 3},
+    {"e_comp_kem_keygen_uj", "  KEM KeyGen (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_KEM_KEYGEN), 3},
+    {"e_comp_kem_encaps_uj", "  KEM Encaps (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},
+    {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_KEM_DECAPS), 3},
+    {"e_comp_ecdh_keygen_uj", "  P-256 key generation (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_ECDH_KEYGEN), 3},
+    {"e_comp_ecdh_shared_uj", "  P-256 ECDH (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_ECDH_SHARED), 3},
+    {"e_comm_tx_uj", "  bits: TX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_tx_uj), 3},
+    {"e_comm_rx_uj", "  bits: RX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_rx_uj), 3},
+    {"e_comm_ifs_uj", "  bits: T_IFS (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_ifs_uj), 3},
+    {"e_comm_events_uj", "communication, events (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_comm_events_uj), 3},
+    {"e_ev_radio_uj", "  events: radio TX/RX/IFS (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_radio_uj), 3},
+    {"e_ev_hfxo_uj", "  events: HFXO start (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_hfxo_uj), 3},
+    {"e_ev_ramp_uj", "  events: ramp-up (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_ramp_uj), 3},
+    {"e_ev_cpu_uj", "  events: CPU pre/post (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_cpu_uj), 3},
+    {"e_ev_sleep_uj", "  events: sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
+    {"e_total_events_uj", "total, events (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_total_events_uj),
+     3},
+    {"comm_share_events_pct", "communication share, events (%)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(comm_share_events_pct), 1},
+    {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(negotiate_ms), 3},
+    {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
+    {"t_rx_ms", "time RX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
+    {"t_ifs_ms", "time T_IFS (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_ifs_ms), 3},
+    {"t_crypto_ms", "time crypto CPU (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_crypto_ms), 3},
+    {"ll_octets_eff", "LL payload octets in use", GROUP_DETAIL, F_UINT, ROW_OFF(ll_octets_eff), 0},
+    {"pdus_tx", "LL PDUs sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_tx), 0},
+    {"pdus_rx", "LL PDUs received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
+    {"bytes_tx", "octets sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
+    {"bytes_rx", "octets received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
+    {"data_pdus_tx", "LL PDUs with payload sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(data_pdus_tx),
+     0},
+    {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(empty_pdus_tx), 0},
+    {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL, F_ULL, ROW_OFF(att_pdus_tx), 0},
+    {"events", "connection events, all", GROUP_DETAIL, F_ULL, ROW_OFF(events), 0},
+    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
+     0},
+};
+
+#define N_FIELDS (sizeof fields / sizeof fields[0])
+
+static const void *at(const struct model_row *r, const struct field *f)
+{
+    return (const unsigned char *)r + f->off;
+}
+
+static void print_value(FILE *out, const struct model_row *r, const struct field *f, int json)
+{
+    const void *p = at(r, f);
+    switch (f->type) {
+    case F_STR:
+        if (json) {
+            model_json_string(out, *(const char *const *)p);
+        } else {
+            fputs(*(const char *const *)p, out);
+        }
+        break;
+    case F_UINT:
+        fprintf(out, "%u", *(const unsigned *)p);
+        break;
+    case F_INT:
+        fprintf(out, "%d", *(const int *)p);
+        break;
+    case F_ULL:
+        fprintf(out, "%llu", *(const unsigned long long *)p);
+        break;
+    default:
+        fprintf(out, "%.*f", f->decimals, *(const double *)p);
+        break;
+    }
+}
+
+void model_print_csv_header(FILE *f, unsigned groups)
+{
+    size_t i;
+    int first = 1;
+    for (i = 0; i < N_FIELDS; i++) {
+        if (fields[i].group & groups) {
+            fprintf(f, "%s%s", first ? "" : ",", fields[i].name);
+            first = 0;
+        }
+    }
+    fputc('\n', f);
+}
+
+void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
+{
+    size_t i;
+    int first = 1;
+    for (i = 0; i < N_FIELDS; i++) {
+        if (fields[i].group & groups) {
+            if (!first) {
+                fputc(',', f);
+            }
+            print_value(f, r, &fields[i], 0);
+            first = 0;
+        }
+    }
+    fputc('\n', f);
+}
+
+void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent)
+{
+    size_t i;
+    int first = 1;
+    fprintf(f, "%s{", indent);
+    for (i = 0; i < N_FIELDS; i++) {
+        if (fields[i].group & groups) {
+            fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, fields[i].name);
+            print_value(f, r, &fields[i], 1);
+            first = 0;
+        }
+    }
+    fprintf(f, "\n%s}", indent);
+}
+
+void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups)
+{
+    size_t i;
+    int k;
+    fprintf(f, "%-38s", "");
+    for (k = 0; k < n; k++) {
+        fprintf(f, " %14s", rows[k].side);
+    }
+    fputc('\n', f);
+    for (i = 0; i < N_FIELDS; i++) {
+        if ((fields[i].group & groups) == 0 || fields[i].type == F_STR) {
+            continue;
+        }
+        fprintf(f, "%-38s", fields[i].label);
+        for (k = 0; k < n; k++) {
+            fputc(' ', f);
+            if (fields[i].type == F_DBL) {
+                fprintf(f, "%14.*f", fields[i].decimals, *(const double *)at(&rows[k], &fields[i]));
+            } else if (fields[i].type == F_ULL) {
+                fprintf(f, "%14llu", *(const unsigned long long *)at(&rows[k], &fields[i]));
+            } else if (fields[i].type == F_UINT) {
+                fprintf(f, "%14u", *(const unsigned *)at(&rows[k], &fields[i]));
+            } else {
+                fprintf(f, "%14d", *(const int *)at(&rows[k], &fields[i]));
+            }
+        }
+        fputc('\n', f);
+    }
+}
+
+void model_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(f, "\\%c", c);
+        } else if (c < 0x20) {
+            fprintf(f, "\\u%04x", c);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+/* ---- assumptions ---- */
+
+static const char *gamma_source(const struct model_env *env)
+{
+    return env->in.calibration[0] != '\0' ? env->in.calibration
+                                           : "defaults inside the study's ranges (docs/MODEL.md "
+                                             "\"gamma defaults\")";
+}
+
+void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct pqpan_gamma *g = &env->in.gamma;
+    int op;
+    fprintf(f, "%sprofile: %s (%s); %.2f V, CPU %.0f MHz at %.0f uA; sources in the profile file\n",
+            prefix, p->name, p->description, p->supply_v, (double)p->cpu_hz * 1e-6, p->cpu_ua);
+    fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
+            prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
+            env->ramp_normal ? "normal" : "fast");
+    fprintf(f, "%scrypto cycles: ML-KEM %s (data/cycles/pqm4_cortex_m4.csv), P-256 "
+               "data/cycles/classical_ecc_cortex_m4.csv\n",
+            prefix, env->in.crypto_impl);
+    fprintf(f, "%sgamma (assumptions, source: %s): comm %.2f;", prefix, gamma_source(env), g->comm);
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        fprintf(f, " %s %.2f", pqpan_op_name((enum pqpan_op)op), g->comp[op]);
+    }
+    fprintf(f, "\n%saccountings: e_comm_uj/e_total_uj = bits (the study's: PDU bits + T_IFS of the "
+               "exchange x gamma_comm);\n%s  *_events_* = events (adds HFXO, ramp-up, CPU per "
+               "event, window widening, idle events,\n%s  sleep and the MTU/length/PHY "
+               "negotiation; no gamma)\n",
+            prefix, prefix, prefix);
+}
+
+void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct pqpan_gamma *g = &env->in.gamma;
+    int op;
+    fprintf(f, "%s\"profile\": ", indent);
+    model_json_string(f, p->name);
+    fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"tx_dbm\": %d,\n%s\"ramp\": \"%s\",\n", indent,
+            pqpan_current_table_name(env->table), indent, env->eopts.tx_dbm, indent,
+            env->ramp_normal ? "normal" : "fast");
+    fprintf(f, "%s\"crypto_impl\": ", indent);
+    model_json_string(f, env->in.crypto_impl);
+    fprintf(f, ",\n%s\"gamma_source\": ", indent);
+    model_json_string(f, gamma_source(env));
+    fprintf(f, ",\n%s\"gamma_comm\": %.4f,\n", indent, g->comm);
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        fprintf(f, "%s\"gamma_comp_%s\": %.4f,\n", indent, pqpan_op_name((enum pqpan_op)op),
+                g->comp[op]);
+    }
+    fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
+}

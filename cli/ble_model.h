@@ -1,0 +1,101 @@
+/* The BLE key-exchange model as the CLI runs it (shared by `estimate` and `reproduce`):
+ * options → link configuration + energy inputs → per-side ledgers (src/ble/estimate.c) →
+ * energy (src/energy) → one flat row per side, printed by one field table in table, CSV
+ * and JSON (STYLE.md habit 10). */
+#ifndef PQPAN_CLI_BLE_MODEL_H
+#define PQPAN_CLI_BLE_MODEL_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "data_load.h"
+#include "pqpan/ble.h"
+#include "pqpan/energy.h"
+
+/* The LE Secure Connections baseline is asked for as this "KEM" name. */
+#define MODEL_LESC_NAME "LESC-P256"
+
+/* Options shared by estimate and reproduce (energy side). */
+struct model_opts {
+    const char *profile;     /* NULL = built-in nrf52840 */
+    const char *calibration; /* NULL = γ defaults */
+    const char *crypto_impl; /* NULL = clean */
+    enum pqpan_current_table table;
+    int tx_dbm;
+    int ramp_normal;
+    double gamma_comm;                  /* < 0: not given */
+    double gamma_comp[PQPAN_OP_COUNT];  /* < 0: not given */
+    enum cli_format format;
+};
+
+void model_opts_init(struct model_opts *o);
+
+/* Tries argv[*i] (and its value) as one of the shared options. Returns 1 if consumed
+ * (*i advanced past its value), 0 if not one of them, or -1 after printing a usage error. */
+int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **argv, int *i);
+
+/* Help lines for the shared options. */
+void model_opts_help(FILE *out);
+
+/* Loaded energy inputs + the device timing the link model needs. */
+struct model_env {
+    struct data_energy_inputs in;
+    struct pqpan_energy_opts eopts;
+    struct pqpan_ble_device dev;
+    enum pqpan_current_table table;
+    int ramp_normal;
+};
+
+/* Loads profile, cycle tables, calibration and applies the γ overrides. Returns a cli.h
+ * exit code, message printed. env is large (cycle table): callers allocate it. */
+int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd);
+
+enum model_side { MODEL_PERIPHERAL = 0, MODEL_CENTRAL, MODEL_TOTAL, MODEL_SIDES };
+
+/* One side of one configuration, flat (every numeric field is a double or a count). */
+struct model_row {
+    const char *side;
+    const char *kem;
+    const char *phy;
+    const char *transfer;
+    const char *keygen_side;
+    unsigned att_mtu, ll_octets, ll_octets_eff;
+    int dle;
+    double ci_ms;
+    double e_comp_uj, e_comp_op_uj[PQPAN_OP_COUNT];
+    double e_comm_uj, e_comm_tx_uj, e_comm_rx_uj, e_comm_ifs_uj;
+    double e_total_uj, comm_share_pct;
+    double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_cpu_uj, e_ev_sleep_uj;
+    double e_total_events_uj, comm_share_events_pct;
+    double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
+    unsigned long long att_pdus_tx, events, idle_events;
+};
+
+/* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
+ * rows[MODEL_SIDES]. Returns a cli.h exit code, message printed. */
+int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+              const struct pqpan_ble_config *cfg, const char *cmd);
+
+/* Field table printers. Which fields a command prints is a mask of groups. */
+enum model_group {
+    GROUP_CONFIG = 1,  /* side, kem, phy, att_mtu, ll_octets, dle, transfer, ci_ms, keygen_side */
+    GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
+    GROUP_DETAIL = 4   /* per-op computation, TX/RX/IFS, events accounting, times, counts */
+};
+
+void model_print_csv_header(FILE *f, unsigned groups);
+void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups);
+void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent);
+/* Rows = fields (detail groups), columns = the given rows (e.g. peripheral, central, total). */
+void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups);
+
+/* The assumptions block: profile, current table, crypto implementation, γ and sources. */
+void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix);
+/* The same as JSON members (no braces), each line starting with indent. */
+void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent);
+
+/* Writes s as a JSON string literal. */
+void model_json_string(FILE *f, const char *s);
+
+#endif
