@@ -9,8 +9,10 @@
 #include "pqpan/error.h"
 #include "pqpan/ieee802154.h"
 #include "pqpan/kem.h"
+#include "pqpan/kmac.h"
 #include "pqpan/ledger.h"
 #include "pqpan/pcap.h"
+#include "pqpan/pqke.h"
 #include "pqpan/sha3.h"
 #include "pqpan/trace.h"
 
