@@ -335,6 +335,173 @@ static void test_estimate_lesc(void **state)
     assert_int_equal(e.latency_ns, 13u * 50000000u);
 }
 
+/* --reply same-event: each Confirmation takes the pair after its indication, so the 5
+ * indications + 5 Confirmations (10 pairs) share one 50 ms event. */
+static void test_same_event_reply(void **state)
+{
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l = link_1m(251);
+    struct pqpan_ble_counts c;
+    uint32_t n;
+    (void)state;
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_INDICATE, 1, PQPAN_MLKEM768_EK_BYTES,
+                                            247, PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_OK);
+    l.same_event_reply = 1;
+    memset(&c, 0, sizeof c);
+    pqpan_ble_schedule(NULL, NULL, &c, NULL, &l, NULL, t, n);
+    assert_int_equal(c.events, 1);
+    assert_int_equal(c.data_pdus_tx[PQPAN_BLE_CENTRAL], 5);
+}
+
+/* An encrypted link adds the 4-octet MIC to the 5 data PDUs (5·32 µs) but not to the
+ * 5 empty ACKs. */
+static void test_encrypted_mic(void **state)
+{
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l = link_1m(251);
+    struct pqpan_ledger led[2];
+    uint32_t n, i;
+    (void)state;
+    pqpan_ledger_init(&led[0]);
+    pqpan_ledger_init(&led[1]);
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES,
+                                            247, PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_OK);
+    for (i = 0; i < n; i++) {
+        t[i].encrypted = 1;
+    }
+    pqpan_ble_schedule(NULL, led, NULL, NULL, &l, NULL, t, n);
+    assert_int_equal(pqpan_ledger_state_ns(&led[1], PQPAN_STATE_TX), 10152000 + 5 * 32000);
+    assert_int_equal(pqpan_ledger_state_ns(&led[0], PQPAN_STATE_TX), 400000);
+}
+
+/* Per-event costs: one event, HFXO start and pre/post CPU on both sides, ramp to TX on
+ * the central and to RX on the peripheral, and window widening on the peripheral:
+ * (50 + 50) ppm × 50 ms = 5 µs of extra RX. */
+static void test_event_costs(void **state)
+{
+    static const struct pqpan_ble_device d = {64000000u, 360000u, 40000u, 60000u, 40000u, 50u};
+    struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_link l = link_1m(251);
+    struct pqpan_ledger led[2], bits[2];
+    uint32_t n;
+    int i;
+    (void)state;
+    for (i = 0; i < 2; i++) {
+        pqpan_ledger_init(&led[i]);
+        pqpan_ledger_init(&bits[i]);
+    }
+    assert_int_equal(pqpan_ble_plan_message(t, &n, PQPAN_BLE_NOTIFY, 1, PQPAN_MLKEM768_EK_BYTES,
+                                            247, PQPAN_BLE_PERIPHERAL, PQPAN_PHASE_KEY_TRANSFER),
+                     PQPAN_OK);
+    pqpan_ble_schedule(led, bits, NULL, NULL, &l, &d, t, n);
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(pqpan_ledger_state_ns(&led[i], PQPAN_STATE_HFXO_START), 360000);
+        assert_int_equal(pqpan_ledger_state_ns(&led[i], PQPAN_STATE_CPU), 100000);
+        assert_int_equal(pqpan_ledger_state_ns(&bits[i], PQPAN_STATE_CPU), 0);
+    }
+    assert_int_equal(pqpan_ledger_state_ns(&led[0], PQPAN_STATE_RAMP_TX), 40000);
+    assert_int_equal(pqpan_ledger_state_ns(&led[1], PQPAN_STATE_RAMP_RX), 40000);
+    assert_int_equal(pqpan_ledger_state_ns(&led[1], PQPAN_STATE_RX) -
+                         pqpan_ledger_state_ns(&bits[1], PQPAN_STATE_RX),
+                     5000);
+    assert_int_equal(pqpan_ledger_state_ns(&led[0], PQPAN_STATE_RX),
+                     pqpan_ledger_state_ns(&bits[0], PQPAN_STATE_RX));
+}
+
+/* A connMaxTxTime of 1000 µs on LE 1M allows 115 octets (see test_payload_for_time). */
+static void test_max_tx_time(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    cfg.ll_octets = 251;
+    cfg.max_tx_time_us = 1000;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(e.ll_octets_eff, 115);
+}
+
+/* Negotiation on LE 2M with DLE and ATT_MTU 403: LL_PHY_REQ/RSP (2 events), LL_PHY_
+ * UPDATE_IND (1), 5 idle events to the instant, LL_LENGTH_REQ/RSP (2), Exchange MTU (2). */
+static void test_negotiation(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    cfg.phy = PQPAN_BLE_PHY_2M;
+    cfg.ll_octets = 251;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(e.counts.negotiate_events, 12);
+    assert_int_equal(e.negotiate_ns, 12u * 50000000u);
+    assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_CENTRAL], 3);
+    assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 2);
+    assert_int_equal(pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_NEGOTIATE), 0);
+}
+
+/* Properties over levels × PHYs × LL sizes × transfers × keygen sides: what one side
+ * sends the other receives; both spend the same T_IFS; the bits ledger never exceeds the
+ * full one; the exchange phases of each side fill exactly its latency (sleep included). */
+static void test_properties(void **state)
+{
+    static const uint32_t lls[] = {27, 100, 251};
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    size_t k, l;
+    int p, t, s, side;
+    (void)state;
+    for (k = 0; k < PQPAN_KEM_COUNT; k++)
+        for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+            for (l = 0; l < 3; l++)
+                for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                    for (s = 0; s < 2; s++) {
+                        const struct pqpan_kem *kem = pqpan_kem_at(k);
+                        pqpan_ble_config_default(&cfg);
+                        cfg.ek_bytes = (uint32_t)kem->ek_bytes;
+                        cfg.ct_bytes = (uint32_t)kem->ct_bytes;
+                        cfg.phy = (enum pqpan_ble_phy)p;
+                        cfg.ll_octets = lls[l];
+                        cfg.transfer = (enum pqpan_ble_transfer)t;
+                        cfg.keygen_side = (enum pqpan_ble_role)s;
+                        cfg.att_mtu = 517;
+                        assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
+                        assert_int_equal(pqpan_ledger_state_ns(&e.bits[0], PQPAN_STATE_TX),
+                                         pqpan_ledger_state_ns(&e.bits[1], PQPAN_STATE_RX));
+                        assert_int_equal(pqpan_ledger_state_ns(&e.bits[1], PQPAN_STATE_TX),
+                                         pqpan_ledger_state_ns(&e.bits[0], PQPAN_STATE_RX));
+                        assert_int_equal(pqpan_ledger_state_ns(&e.bits[0], PQPAN_STATE_IFS),
+                                         pqpan_ledger_state_ns(&e.bits[1], PQPAN_STATE_IFS));
+                        assert_int_equal(e.bits[0].pdus_tx, e.bits[1].pdus_rx);
+                        for (side = 0; side < 2; side++) {
+                            const struct pqpan_ledger *f = &e.ledger[side], *b = &e.bits[side];
+                            assert_true(pqpan_ledger_state_ns(f, PQPAN_STATE_TX) >=
+                                        pqpan_ledger_state_ns(b, PQPAN_STATE_TX));
+                            assert_true(pqpan_ledger_state_ns(f, PQPAN_STATE_RX) >=
+                                        pqpan_ledger_state_ns(b, PQPAN_STATE_RX));
+                            assert_int_equal(
+                                pqpan_ledger_phase_ns(f, PQPAN_PHASE_KEY_TRANSFER) +
+                                    pqpan_ledger_phase_ns(f, PQPAN_PHASE_CRYPTO) +
+                                    pqpan_ledger_phase_ns(f, PQPAN_PHASE_CONFIRM),
+                                e.latency_ns);
+                        }
+                    }
+}
+
+/* LE SC encryption start, peripheral's bits in CONFIRM: LL_ENC_RSP 13 octets
+ * ((1+4+2+13+3)·8 = 184 µs) + LL_START_ENC_REQ 1 (88 µs) + its encrypted
+ * LL_START_ENC_RSP 1 + MIC (120 µs) + 2 empty ACKs (160 µs) = 552 µs. */
+static void test_lesc_confirm_phase(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    assert_int_equal(pqpan_ble_estimate_lesc(&e, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(e.bits[PQPAN_BLE_PERIPHERAL].ns[PQPAN_PHASE_CONFIRM][PQPAN_STATE_TX], 552000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,7 +512,10 @@ int main(void)
         cmocka_unit_test(test_study_pdus),       cmocka_unit_test(test_plan_rejects),
         cmocka_unit_test(test_event_capacity),   cmocka_unit_test(test_ledger_airtime),
         cmocka_unit_test(test_estimate_study),   cmocka_unit_test(test_estimate_rejects),
-        cmocka_unit_test(test_estimate_lesc),
+        cmocka_unit_test(test_estimate_lesc),    cmocka_unit_test(test_same_event_reply),
+        cmocka_unit_test(test_encrypted_mic),    cmocka_unit_test(test_event_costs),
+        cmocka_unit_test(test_max_tx_time),      cmocka_unit_test(test_negotiation),
+        cmocka_unit_test(test_properties),       cmocka_unit_test(test_lesc_confirm_phase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
