@@ -2,6 +2,7 @@
  * -> FAILED. Runs ML-KEM KeyGen and Decaps (FIPS 203 Alg. 19, 21). */
 #include <string.h>
 
+#include "crypto/ct_testing.h"
 #include "pqke/pqke_internal.h"
 
 /* Wipes every secret, records err, and zeroes the caller's output. */
@@ -91,6 +92,14 @@ static int check_resp(const struct pqpan_pqke_initiator *ctx, struct pqpan_pqke_
     return rc;
 }
 
+/* Constant-time comparison; only the verdict is public (it decides the reply). */
+static int tags_equal(const uint8_t a[PQPAN_PQKE_TAG_BYTES], const uint8_t b[PQPAN_PQKE_TAG_BYTES])
+{
+    int equal = pqpan_ct_equal(a, b, PQPAN_PQKE_TAG_BYTES);
+    PQPAN_CT_DECLASSIFY(&equal, sizeof equal);
+    return equal;
+}
+
 /* Decaps, key schedule over th = SHA3-256(INIT || RESP without its tag), checks tag_r in
  * constant time, then writes FIN with tag_i. */
 int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx, const uint8_t *in,
@@ -126,7 +135,7 @@ int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx, const uint8_t 
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_confirm_tag(tag, &keys, PQPAN_PQKE_ROLE_RESPONDER, th);
     }
-    if (rc == PQPAN_OK && !pqpan_ct_equal(tag, m.tag, PQPAN_PQKE_TAG_BYTES)) {
+    if (rc == PQPAN_OK && !tags_equal(tag, m.tag)) {
         rc = PQPAN_ERR_AUTH;
     }
     if (rc == PQPAN_OK) {

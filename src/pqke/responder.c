@@ -2,6 +2,7 @@
  * -> FAILED. Runs ML-KEM Encaps (FIPS 203 Alg. 20) and enforces the suite policy. */
 #include <string.h>
 
+#include "crypto/ct_testing.h"
 #include "pqke/pqke_internal.h"
 
 static int fail(struct pqpan_pqke_responder *ctx, int err, uint8_t *out, size_t out_cap,
@@ -125,6 +126,7 @@ static int handle_fin(struct pqpan_pqke_responder *ctx, const uint8_t *in, size_
                       size_t *out_len)
 {
     struct pqpan_pqke_fin_msg m;
+    int equal;
     int rc = pqpan_pqke_check_type(in, in_len, PQPAN_PQKE_MSG_FIN);
     if (rc == PQPAN_OK && pqpan_pqke_header_suite(in) != ctx->suite) {
         rc = PQPAN_ERR_SUITE;
@@ -132,8 +134,10 @@ static int handle_fin(struct pqpan_pqke_responder *ctx, const uint8_t *in, size_
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_fin_parse(&m, in, in_len);
     }
-    if (rc == PQPAN_OK && !pqpan_ct_equal(m.tag, ctx->fin_tag, PQPAN_PQKE_TAG_BYTES)) {
-        rc = PQPAN_ERR_AUTH;
+    if (rc == PQPAN_OK) {
+        equal = pqpan_ct_equal(m.tag, ctx->fin_tag, PQPAN_PQKE_TAG_BYTES);
+        PQPAN_CT_DECLASSIFY(&equal, sizeof equal); /* the verdict is public */
+        rc = equal ? PQPAN_OK : PQPAN_ERR_AUTH;
     }
     if (rc == PQPAN_OK) {
         pqpan_wipe(ctx->fin_tag, sizeof ctx->fin_tag);
