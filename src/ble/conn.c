@@ -11,6 +11,29 @@
 
 #include "pqpan/ble.h"
 
+/* Air time is affine in the PDU octets on every PHY (phy.c): t(n) = t(0) + n·per_octet,
+ * octets(n) = octets(0) + n. The coefficients come from phy.c once per schedule call, so
+ * the closed forms below need no per-PDU call. */
+struct air {
+    uint64_t t_empty;     /* empty PDU */
+    uint64_t per_octet;   /* ns per PDU octet */
+    uint64_t oct_empty;
+};
+
+static void air_of(struct air *a, enum pqpan_ble_phy phy)
+{
+    a->t_empty = pqpan_ble_packet_ns(phy, 0, 0);
+    a->per_octet = pqpan_ble_packet_ns(phy, 1, 0) - a->t_empty;
+    a->oct_empty = pqpan_ble_packet_octets(phy, 0, 0);
+}
+
+/* Air time of one PDU with a payload of n octets (MIC when encrypted and n > 0). */
+static uint64_t air_ns(const struct air *a, uint32_t n, int enc)
+{
+    uint64_t mic = (enc && n > 0u) ? PQPAN_BLE_MIC_BYTES : 0u;
+    return a->t_empty + (n + mic) * a->per_octet;
+}
+
 /* One message as LL PDUs: fragments, total air time and total octets on the air. */
 struct shape {
     struct pqpan_ble_frags f;
@@ -18,20 +41,24 @@ struct shape {
     uint64_t octets;
 };
 
-static void shape_of(struct shape *s, const struct pqpan_ble_link *l, uint32_t len,
-                     int ll_control, int enc)
+static void shape_of(struct shape *s, const struct pqpan_ble_link *l, const struct air *a,
+                     uint32_t len, int ll_control, int enc)
 {
+    uint64_t payload;
     if (ll_control) {
         s->f.count = 1u;
         s->f.full = len;
         s->f.last = len;
+        payload = len;
     } else {
         pqpan_ble_fragment(&s->f, len, l->ll_octets);
+        payload = (uint64_t)len + PQPAN_L2CAP_HDR_BYTES;
     }
-    s->ns = (uint64_t)(s->f.count - 1u) * pqpan_ble_packet_ns(l->phy, s->f.full, enc) +
-            pqpan_ble_packet_ns(l->phy, s->f.last, enc);
-    s->octets = (uint64_t)(s->f.count - 1u) * pqpan_ble_packet_octets(l->phy, s->f.full, enc) +
-                pqpan_ble_packet_octets(l->phy, s->f.last, enc);
+    if (enc && payload > 0u) {
+        payload += (uint64_t)s->f.count * PQPAN_BLE_MIC_BYTES;
+    }
+    s->ns = s->f.count * a->t_empty + payload * a->per_octet;
+    s->octets = s->f.count * a->oct_empty + payload;
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -41,10 +68,11 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
 
 /* Pairs that fit in one event when the longer PDU of a pair takes data_ns:
  * k pairs take k·(data + empty + 2·T_IFS) − T_IFS ≤ event length. At least one. */
-static uint64_t pairs_per_event(const struct pqpan_ble_link *l, uint64_t data_ns, int enc)
+static uint64_t pairs_per_event(const struct pqpan_ble_link *l, const struct air *a,
+                                uint64_t data_ns)
 {
     uint64_t len = l->event_len_ns;
-    uint64_t pair = data_ns + pqpan_ble_packet_ns(l->phy, 0, enc) + 2u * PQPAN_BLE_T_IFS_NS;
+    uint64_t pair = data_ns + a->t_empty + 2u * PQPAN_BLE_T_IFS_NS;
     uint64_t k;
     if (len == 0u) {
         len = l->ci_ns > PQPAN_BLE_T_IFS_NS ? l->ci_ns - PQPAN_BLE_T_IFS_NS : 0u;
@@ -103,7 +131,8 @@ static void add_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
 }
 
 /* The pairs and events of one transaction run; see the file comment for the rules. */
-static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct pqpan_ble_txn *t)
+static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct air *air,
+                    const struct pqpan_ble_txn *t)
 {
     struct shape a, b, rsp;
     uint32_t biggest;
@@ -114,15 +143,14 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
 
     memset(r, 0, sizeof *r);
     memset(&rsp, 0, sizeof rsp);
-    shape_of(&a, l, t->len, t->ll_control, t->encrypted);
-    shape_of(&b, l, t->last_len, t->ll_control, t->encrypted);
+    shape_of(&a, l, air, t->len, t->ll_control, t->encrypted);
+    shape_of(&b, l, air, t->last_len, t->ll_control, t->encrypted);
     if (confirmed) {
-        shape_of(&rsp, l, t->rsp_len, t->ll_control, t->encrypted);
+        shape_of(&rsp, l, air, t->rsp_len, t->ll_control, t->encrypted);
     }
     biggest = a.f.full > b.f.full ? a.f.full : b.f.full;
     biggest = rsp.f.full > biggest ? rsp.f.full : biggest;
-    per_event = pairs_per_event(l, pqpan_ble_packet_ns(l->phy, biggest, t->encrypted),
-                                t->encrypted);
+    per_event = pairs_per_event(l, air, air_ns(air, biggest, t->encrypted));
     n_req = (uint64_t)(t->count - 1u) * a.f.count + b.f.count;
     r->pairs = n_req + (uint64_t)t->count * rsp.f.count;
     if (confirmed && !l->same_event_reply) {
@@ -132,17 +160,17 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
     } else {
         r->events = ceil_div(r->pairs, per_event);
     }
-    t0 = pqpan_ble_packet_ns(l->phy, 0, t->encrypted);
+    t0 = air->t_empty;
     r->side[s].data_tx = n_req;
     r->side[s].empty_tx = (uint64_t)t->count * rsp.f.count;
     r->side[s].tx_ns = (uint64_t)(t->count - 1u) * a.ns + b.ns + r->side[s].empty_tx * t0;
     r->side[s].octets_tx = (uint64_t)(t->count - 1u) * a.octets + b.octets +
-                           r->side[s].empty_tx * pqpan_ble_packet_octets(l->phy, 0, 0);
+                           r->side[s].empty_tx * air->oct_empty;
     r->side[o].data_tx = (uint64_t)t->count * rsp.f.count;
     r->side[o].empty_tx = n_req;
     r->side[o].tx_ns = (uint64_t)t->count * rsp.ns + n_req * t0;
     r->side[o].octets_tx = (uint64_t)t->count * rsp.octets +
-                           n_req * pqpan_ble_packet_octets(l->phy, 0, 0);
+                           n_req * air->oct_empty;
     r->side[s].rx_ns = r->side[o].tx_ns;
     r->side[o].rx_ns = r->side[s].tx_ns;
     r->side[s].octets_rx = r->side[o].octets_tx;
@@ -150,10 +178,10 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
 }
 
 /* `events` events with one pair of empty PDUs each (the link kept alive, latency 0). */
-static void run_idle(struct run *r, const struct pqpan_ble_link *l, uint64_t events)
+static void run_idle(struct run *r, const struct air *a, uint64_t events)
 {
-    uint64_t t0 = pqpan_ble_packet_ns(l->phy, 0, 0);
-    uint64_t o0 = pqpan_ble_packet_octets(l->phy, 0, 0);
+    uint64_t t0 = a->t_empty;
+    uint64_t o0 = a->oct_empty;
     int i;
     memset(r, 0, sizeof *r);
     r->pairs = events;
@@ -193,13 +221,15 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
                         const struct pqpan_ble_link *link, const struct pqpan_ble_device *dev,
                         const struct pqpan_ble_txn *txns, uint32_t n)
 {
+    struct air air;
     uint32_t k;
+    air_of(&air, link->phy);
     for (k = 0; k < n; k++) {
         const struct pqpan_ble_txn *t = &txns[k];
         struct run r;
         uint64_t idle = t->wait_ns > 0u ? ceil_div(t->wait_ns, link->ci_ns) - 1u : 0u;
         if (idle > 0u) {
-            run_idle(&r, link, idle);
+            run_idle(&r, &air, idle);
             book(led, NULL, link, dev, &r, t->wait_phase);
             if (counts != NULL) {
                 counts->idle_events += idle;
@@ -213,7 +243,7 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         if (t->count == 0u) {
             continue;
         }
-        run_txn(&r, link, t);
+        run_txn(&r, link, &air, t);
         book(led, bits, link, dev, &r, t->phase);
         if (counts != NULL) {
             int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
