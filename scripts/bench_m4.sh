@@ -188,8 +188,8 @@ cat <<TXT
 Painted: the stack below the caller's frame is filled with a pattern before the call and
 scanned after it (m4/bench_main.c); keys and ciphertext live in the caller's frame, as in
 pqm4. Call graph: the deepest chain of gcc \`-fcallgraph-info=su\` frame sizes from the
-entry point (static frames, no dynamic allocation), the upper bound the painting must not
-exceed by more than the call overhead.
+entry point (all frames static, no dynamic allocation); it should match the painted figure
+to within the call overhead.
 
 | scheme | op | painted -Os | call graph -Os | painted -O2 | pqm4 clean | pqm4 m4fstack | -Os vs clean | -Os vs m4fstack |
 |---|---|---|---|---|---|---|---|---|
