@@ -176,7 +176,7 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
 
 /* ---- running one configuration ---- */
 
-static enum pqpan_radio_mode radio_of(enum pqpan_ble_phy phy)
+enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy)
 {
     switch (phy) {
     case PQPAN_BLE_PHY_2M:
@@ -200,22 +200,16 @@ static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
     return EXIT_OK;
 }
 
-static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env, const char *kem,
-                    struct pqpan_ble_config *cfg, const char *cmd)
+int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
+                const struct model_env *env, const char *kem, const char *cmd)
 {
-    uint64_t cycles[PQPAN_OP_COUNT] = {0};
     const struct pqpan_kem *k;
     const char *impl = env->in.crypto_impl;
     int rc;
+    memset(cycles, 0, PQPAN_OP_COUNT * sizeof cycles[0]);
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
         rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, cmd);
-        if (rc == EXIT_OK) {
-            rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, cmd);
-        }
-        return rc != EXIT_OK ? rc
-                             : (pqpan_ble_estimate_lesc(est, cfg, &env->dev, cycles) == PQPAN_OK
-                                    ? EXIT_OK
-                                    : cli_usage_error(cmd, "configuration out of range"));
+        return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, cmd);
     }
     k = pqpan_kem_by_name(kem);
     if (k == NULL) {
@@ -228,11 +222,21 @@ static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env,
     if (rc == EXIT_OK) {
         rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, cmd);
     }
-    if (rc == EXIT_OK) {
-        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, cmd);
-    }
+    return rc != EXIT_OK ? rc : lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, cmd);
+}
+
+static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env, const char *kem,
+                    struct pqpan_ble_config *cfg, const char *cmd)
+{
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc = model_setup(cycles, cfg, env, kem, cmd);
     if (rc != EXIT_OK) {
         return rc;
+    }
+    if (strcmp(kem, MODEL_LESC_NAME) == 0) {
+        return pqpan_ble_estimate_lesc(est, cfg, &env->dev, cycles) == PQPAN_OK
+                   ? EXIT_OK
+                   : cli_usage_error(cmd, "configuration out of range");
     }
     if (pqpan_ble_estimate_pqke(est, cfg, &env->dev, cycles) != PQPAN_OK) {
         return cli_usage_error(cmd, "configuration out of range (ATT_MTU 23..517, and >= 403 for "
@@ -246,7 +250,7 @@ static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
 {
     struct pqpan_energy_opts o = env->eopts;
     int rc;
-    o.radio = radio_of(phy);
+    o.radio = model_radio_of(phy);
     rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
     if (rc == PQPAN_ERR_UNSUPPORTED) {
         fprintf(stderr,
@@ -319,48 +323,43 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     r->idle_events = est->counts.idle_events;
 }
 
-int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
-              const struct pqpan_ble_config *cfg_in, const char *cmd)
+int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+               const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
+               const char *cmd)
 {
     static const char *const side_names[MODEL_SIDES] = {"peripheral", "central", "total"};
     static const enum pqpan_ble_role role_of[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
-    struct pqpan_ble_config cfg = *cfg_in;
-    struct pqpan_ble_estimate est;
     struct pqpan_ledger led[MODEL_SIDES], bl[MODEL_SIDES];
     struct pqpan_energy full, bits;
     int s, rc;
 
     memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
-    rc = estimate(&est, env, kem, &cfg, cmd);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
     pqpan_ledger_init(&led[MODEL_TOTAL]);
     pqpan_ledger_init(&bl[MODEL_TOTAL]);
     for (s = 0; s < 2; s++) {
-        led[s] = est.ledger[role_of[s]];
-        bl[s] = est.bits[role_of[s]];
+        led[s] = est->ledger[role_of[s]];
+        bl[s] = est->bits[role_of[s]];
         pqpan_ledger_accumulate(&led[MODEL_TOTAL], &led[s]);
         pqpan_ledger_accumulate(&bl[MODEL_TOTAL], &bl[s]);
     }
     for (s = 0; s < MODEL_SIDES; s++) {
         struct model_row *r = &rows[s];
-        rc = energy(&full, &led[s], env, cfg.phy, cmd);
+        rc = energy(&full, &led[s], env, cfg->phy, cmd);
         if (rc == EXIT_OK) {
-            rc = energy(&bits, &bl[s], env, cfg.phy, cmd);
+            rc = energy(&bits, &bl[s], env, cfg->phy, cmd);
         }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
             return rc;
         }
         r->side = side_names[s];
-        fill_config(r, kem, &cfg, &est);
+        fill_config(r, kem, cfg, est);
         fill_row(r, &full, &bits, &led[s], &bl[s]);
         if (s < 2) {
             int role = role_of[s] == PQPAN_BLE_CENTRAL ? 0 : 1;
-            r->data_pdus_tx = est.counts.data_pdus_tx[role];
-            r->empty_pdus_tx = est.counts.empty_pdus_tx[role];
-            r->att_pdus_tx = est.counts.att_pdus[role];
+            r->data_pdus_tx = est->counts.data_pdus_tx[role];
+            r->empty_pdus_tx = est->counts.empty_pdus_tx[role];
+            r->att_pdus_tx = est->counts.att_pdus[role];
         } else {
             r->data_pdus_tx = rows[0].data_pdus_tx + rows[1].data_pdus_tx;
             r->empty_pdus_tx = rows[0].empty_pdus_tx + rows[1].empty_pdus_tx;
@@ -368,6 +367,17 @@ int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, c
         }
     }
     return EXIT_OK;
+}
+
+int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+              const struct pqpan_ble_config *cfg_in, const char *cmd)
+{
+    struct pqpan_ble_config cfg = *cfg_in;
+    struct pqpan_ble_estimate est;
+    int rc;
+    memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+    rc = estimate(&est, env, kem, &cfg, cmd);
+    return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, cmd);
 }
 
 /* ---- the field table ---- */

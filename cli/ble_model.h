@@ -77,6 +77,20 @@ struct model_row {
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
               const struct pqpan_ble_config *cfg, const char *cmd);
 
+/* The energy model's radio mode for a PHY. */
+enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy);
+
+/* The KEM's sizes into cfg (ek_bytes, ct_bytes) and the cycles of its operations (or of
+ * P-256 for MODEL_LESC_NAME) from the loaded tables. A cli.h exit code, message printed. */
+int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
+                const struct model_env *env, const char *kem, const char *cmd);
+
+/* Rows from per-side ledgers and counts in est (the estimator's, or a simulated run's in
+ * the same form), energy from env. A cli.h exit code, message printed. */
+int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+               const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
+               const char *cmd);
+
 /* Field table printers. Which fields a command prints is a mask of groups. */
 enum model_group {
     GROUP_CONFIG = 1,  /* side, kem, phy, att_mtu, ll_octets, dle, transfer, ci_ms, keygen_side */

@@ -13,4 +13,7 @@ void cli_estimate_help(FILE *out);
 int cli_reproduce_run(int argc, char **argv);
 void cli_reproduce_help(FILE *out);
 
+int cli_simulate_run(int argc, char **argv);
+void cli_simulate_help(FILE *out);
+
 #endif

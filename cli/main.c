@@ -11,6 +11,7 @@ const struct cli_command cli_commands[] = {
     {"estimate", "energy and latency of one key exchange over BLE, per side (analytic model)", cli_estimate_run, cli_estimate_help},
     {"reproduce", "the SenSys '26 study's matrix and headline figures beside the model's", cli_reproduce_run, cli_reproduce_help},
     {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
+    {"simulate", "one key exchange PDU by PDU over a simulated BLE link (pcap, current trace)", cli_simulate_run, cli_simulate_help},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -20,7 +20,7 @@ gcc-arm-none-eabi          Cortex-M4 cross build (make m4, QEMU tests)
 libnewlib-arm-none-eabi    Cortex-M4: memcpy/memset from newlib-nano
 qemu-system-arm            Cortex-M4 tests and instruction counts (mps2-an386)
 time                       integration: peak RSS of pqpan trace (/usr/bin/time)
-tshark                     integration tests: dissects the 802.15.4/6LoWPAN pcaps
+tshark                     integration tests: dissects the BLE and 802.15.4/6LoWPAN pcaps
 "
 
 wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')

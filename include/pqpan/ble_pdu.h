@@ -233,4 +233,43 @@ PQPAN_MUST_CHECK int pqpan_att_pdu_write(uint8_t *out, size_t cap, const struct 
 /* Parses one ATT PDU (fixed parts length-checked per opcode). */
 PQPAN_MUST_CHECK int pqpan_att_pdu_parse(struct pqpan_att_pdu *p, const uint8_t *in, size_t len);
 
+/* ---- capture records: LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256) ------------------- */
+
+/* The 10-octet pseudo-header (tcpdump.org/linktypes/LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR):
+ * RF channel, signal power, noise power, access address offenses, reference access
+ * address (4, LE), flags (2, LE); then the LE packet without preamble: access address,
+ * on LE Coded the coding indicator octet, PDU, CRC. Flag values as Wireshark's btle_rf
+ * dissector reads them. */
+#define PQPAN_PCAP_BLE_PHDR_BYTES 10
+#define PQPAN_PCAP_BLE_DEWHITENED 0x0001u
+#define PQPAN_PCAP_BLE_REF_AA_VALID 0x0010u
+#define PQPAN_PCAP_BLE_PDU_TYPE_SHIFT 7       /* bits 7-9 */
+#define PQPAN_PCAP_BLE_CRC_CHECKED 0x0400u
+#define PQPAN_PCAP_BLE_CRC_VALID 0x0800u
+#define PQPAN_PCAP_BLE_PHY_SHIFT 14           /* bits 14-15 */
+#define PQPAN_PCAP_BLE_RECORD_MAX (PQPAN_PCAP_BLE_PHDR_BYTES + PQPAN_LL_AA_BYTES + 1 + \
+                                   PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_CRC_BYTES)
+
+enum pqpan_pcap_ble_pdu_type {
+    PQPAN_PCAP_BLE_ADV = 0,       /* advertising (or data, direction unspecified) */
+    PQPAN_PCAP_BLE_DATA_C_TO_P = 2,
+    PQPAN_PCAP_BLE_DATA_P_TO_C = 3
+};
+
+/* PHY field values: 0 LE 1M, 1 LE 2M, 2 LE Coded. */
+struct pqpan_pcap_ble_info {
+    uint8_t rf_channel;       /* 0..39 */
+    uint8_t pdu_type;         /* enum pqpan_pcap_ble_pdu_type */
+    uint8_t phy;              /* 0, 1, 2 */
+    uint8_t coding_s2;        /* LE Coded: 1 = S=2, 0 = S=8 (CI, Vol 6 Part B §2.2.3) */
+    uint8_t crc_valid;        /* the receiver's CRC check (always marked checked) */
+    uint32_t access_address;
+};
+
+/* Writes pseudo-header + access address (+ CI) + pdu[0..len) (header, payload and CRC)
+ * into out[0..cap); PQPAN_ERR_BUFFER_TOO_SMALL / PQPAN_ERR_INVALID_ARG. */
+PQPAN_MUST_CHECK int pqpan_pcap_ble_record(uint8_t *out, size_t cap,
+                                           const struct pqpan_pcap_ble_info *info,
+                                           const uint8_t *pdu, size_t len, size_t *written);
+
 #endif

@@ -236,6 +236,36 @@ static void test_att(void **state)
     assert_int_equal(pqpan_att_pdu_parse(&back, b, 3), PQPAN_ERR_UNSUPPORTED);
 }
 
+/* LINKTYPE 256 pseudo-header: channel, signal, noise, AA offenses, reference AA (LE),
+ * flags (LE) = dewhitened 0x1 | ref AA valid 0x10 | PDU type 3 << 7 | CRC checked 0x400
+ * | CRC valid 0x800 | PHY 1 << 14 = 0x4D91; then AA and the PDU with its CRC. */
+static void test_pcap_ble_record(void **state)
+{
+    static const uint8_t pdu[5] = {0x01, 0x00, 0xAA, 0xBB, 0xCC};
+    static const uint8_t want[19] = {7, 0, 0, 0, 0x7B, 0x4A, 0x65, 0x50, 0x91, 0x4D,
+                                     0x7B, 0x4A, 0x65, 0x50, 0x01, 0x00, 0xAA, 0xBB, 0xCC};
+    struct pqpan_pcap_ble_info i;
+    uint8_t b[PQPAN_PCAP_BLE_RECORD_MAX];
+    size_t n;
+    (void)state;
+    memset(&i, 0, sizeof i);
+    i.rf_channel = 7;
+    i.pdu_type = PQPAN_PCAP_BLE_DATA_P_TO_C;
+    i.phy = 1;
+    i.crc_valid = 1;
+    i.access_address = 0x50654A7Bu;
+    assert_int_equal(pqpan_pcap_ble_record(b, sizeof b, &i, pdu, sizeof pdu, &n), 0);
+    assert_int_equal(n, sizeof want);
+    assert_memory_equal(b, want, sizeof want);
+    assert_int_equal(pqpan_pcap_ble_record(b, 18, &i, pdu, sizeof pdu, &n), PQPAN_ERR_BUFFER_TOO_SMALL);
+    i.phy = 2; /* LE Coded: a coding-indicator octet follows the AA */
+    assert_int_equal(pqpan_pcap_ble_record(b, sizeof b, &i, pdu, sizeof pdu, &n), 0);
+    assert_int_equal(n, sizeof want + 1);
+    assert_int_equal(b[14], 0);
+    i.rf_channel = 40;
+    assert_int_equal(pqpan_pcap_ble_record(b, sizeof b, &i, pdu, sizeof pdu, &n), PQPAN_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_connect_ind),
         cmocka_unit_test(test_l2cap),
         cmocka_unit_test(test_att),
+        cmocka_unit_test(test_pcap_ble_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

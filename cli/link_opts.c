@@ -1,0 +1,135 @@
+#include <string.h>
+
+#include "ble_model.h"
+#include "cli.h"
+#include "link_opts.h"
+
+void link_opts_init(struct link_opts *o)
+{
+    pqpan_ble_config_default(&o->cfg);
+    o->kem = "ML-KEM-768";
+}
+
+void link_opts_help(FILE *out)
+{
+    fprintf(out,
+            "link options:\n"
+            "  --kem NAME             ML-KEM-512, ML-KEM-768, ML-KEM-1024, or %s for the LE Secure\n"
+            "                         Connections pairing baseline (default ML-KEM-768)\n"
+            "  --phy 1M|2M|S2|S8      LE PHY; S2/S8 = LE Coded (default 1M)\n"
+            "  --att-mtu N            ATT_MTU after the MTU exchange, 23..517 (default 403)\n"
+            "  --ll-octets N          LL data payload octets, 27..251; > 27 = DLE (default 27)\n"
+            "  --max-tx-time-us N     connMaxTxTime limit in us, 328..17040 (default: none)\n"
+            "  --transfer METHOD      notify, indicate, write-req, write-cmd, long-write, or study:\n"
+            "                         ek as <= 400 B indications, ct as Write Requests of one\n"
+            "                         frame-number byte + <= 392 B (needs ATT_MTU >= 403) (default study)\n"
+            "  --ci-ms X              connection interval in ms, 7.5..4000 (default 50)\n"
+            "  --event-len-ms X       longest connection event in ms (default: the interval minus\n"
+            "                         T_IFS)\n"
+            "  --max-pdus-per-event N  most PDU pairs per event, 0 = no cap (default 0)\n"
+            "  --reply next-event|same-event  when an ATT/SMP reply can be sent: in the event after\n"
+            "                         the request (default) or in the same one (fast host)\n"
+            "  --keygen-side peripheral|central  who runs KeyGen and Decaps (default peripheral)\n"
+            "  --encrypted            the link is already encrypted (4-octet MIC on data PDUs)\n",
+            MODEL_LESC_NAME);
+}
+
+static int parse_role(enum pqpan_ble_role *r, const char *v)
+{
+    if (strcmp(v, "peripheral") == 0) {
+        *r = PQPAN_BLE_PERIPHERAL;
+    } else if (strcmp(v, "central") == 0) {
+        *r = PQPAN_BLE_CENTRAL;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_ms(uint64_t *ns, const char *v, double lo, double hi)
+{
+    double ms;
+    if (cli_parse_double(v, lo, hi, &ms) != 0) {
+        return -1;
+    }
+    *ns = (uint64_t)(ms * 1e6 + 0.5);
+    return 0;
+}
+
+/* One option with its value: 1 ok, 0 not a link option, -1 bad value. */
+static int value_opt(struct link_opts *o, const char *opt, const char *v)
+{
+    unsigned long long u;
+    struct pqpan_ble_config *c = &o->cfg;
+    int bad = 0;
+    if (strcmp(opt, "--kem") == 0) {
+        o->kem = v;
+    } else if (strcmp(opt, "--phy") == 0) {
+        bad = pqpan_ble_phy_parse(&c->phy, v) != PQPAN_OK;
+    } else if (strcmp(opt, "--att-mtu") == 0) {
+        bad = cli_parse_uint(v, PQPAN_ATT_DEFAULT_MTU, PQPAN_ATT_MAX_MTU, &u) != 0;
+        c->att_mtu = (uint32_t)u;
+    } else if (strcmp(opt, "--ll-octets") == 0) {
+        bad = cli_parse_uint(v, PQPAN_LL_DATA_MIN_PAYLOAD, PQPAN_LL_DATA_MAX_PAYLOAD, &u) != 0;
+        c->ll_octets = (uint32_t)u;
+    } else if (strcmp(opt, "--max-tx-time-us") == 0) {
+        bad = cli_parse_uint(v, 328, 17040, &u) != 0;
+        c->max_tx_time_us = (uint32_t)u;
+    } else if (strcmp(opt, "--transfer") == 0) {
+        bad = pqpan_ble_transfer_parse(&c->transfer, v) != PQPAN_OK;
+    } else if (strcmp(opt, "--ci-ms") == 0) {
+        bad = parse_ms(&c->ci_ns, v, 7.5, 4000.0) != 0;
+    } else if (strcmp(opt, "--event-len-ms") == 0) {
+        bad = parse_ms(&c->event_len_ns, v, 0.0, 4000.0) != 0;
+    } else if (strcmp(opt, "--max-pdus-per-event") == 0) {
+        bad = cli_parse_uint(v, 0, 1000000, &u) != 0;
+        c->max_pairs = (uint32_t)u;
+    } else if (strcmp(opt, "--reply") == 0) {
+        bad = strcmp(v, "next-event") != 0 && strcmp(v, "same-event") != 0;
+        c->same_event_reply = strcmp(v, "same-event") == 0;
+    } else if (strcmp(opt, "--keygen-side") == 0) {
+        bad = parse_role(&c->keygen_side, v) != 0;
+    } else {
+        return 0;
+    }
+    return bad ? -1 : 1;
+}
+
+static const char *const value_opts[] = {
+    "--kem", "--phy", "--att-mtu", "--ll-octets", "--max-tx-time-us", "--transfer", "--ci-ms",
+    "--event-len-ms", "--max-pdus-per-event", "--reply", "--keygen-side",
+};
+
+static int is_value_opt(const char *opt)
+{
+    size_t k;
+    for (k = 0; k < sizeof value_opts / sizeof value_opts[0]; k++) {
+        if (strcmp(opt, value_opts[k]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    int rc;
+    if (strcmp(argv[*i], "--encrypted") == 0) {
+        o->cfg.encrypted = 1;
+        return 1;
+    }
+    if (!is_value_opt(argv[*i])) {
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        cli_usage_error(cmd, "%s needs a value", argv[*i]);
+        return -1;
+    }
+    rc = value_opt(o, argv[*i], argv[*i + 1]);
+    if (rc < 0) {
+        cli_usage_error(cmd, "bad value for %s: '%s' (see pqpan help %s)", argv[*i], argv[*i + 1], cmd);
+        return -1;
+    }
+    *i += 1;
+    return 1;
+}

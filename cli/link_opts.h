@@ -1,0 +1,26 @@
+/* The BLE link options shared by `estimate` and `simulate` (and anything else that runs
+ * one BLE configuration): KEM, PHY, ATT_MTU, LL size, transfer method, connection
+ * interval and event limits, reply timing, KeyGen side, encryption. */
+#ifndef PQPAN_CLI_LINK_OPTS_H
+#define PQPAN_CLI_LINK_OPTS_H
+
+#include <stdio.h>
+
+#include "pqpan/ble.h"
+
+struct link_opts {
+    struct pqpan_ble_config cfg;
+    const char *kem;
+};
+
+/* The study's defaults (pqpan_ble_config_default) and ML-KEM-768. */
+void link_opts_init(struct link_opts *o);
+
+/* Tries argv[*i] (and its value) as a link option. Returns 1 if consumed (*i advanced past
+ * its value), 0 if it is not one, or -1 after printing a usage error. */
+int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i);
+
+/* Help lines for the link options (with units and defaults). */
+void link_opts_help(FILE *out);
+
+#endif

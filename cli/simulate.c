@@ -1,0 +1,489 @@
+/* pqpan simulate: one key exchange carried PDU by PDU over a simulated BLE connection
+ * (src/sim), with the same breakdown as `estimate` plus what only a simulation shows:
+ * retransmissions, CRC errors, connection events, and the capture (--pcap) and supply
+ * current (--trace) of the run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ble_model.h"
+#include "commands.h"
+#include "link_opts.h"
+#include "pqpan/pcap.h"
+#include "pqpan/sim.h"
+#include "pqpan/trace.h"
+
+#define CMD "simulate"
+/* PPK2 sampling: 100 kS/s (Nordic PPK2 product specification). */
+#define TRACE_STEP_NS 10000u
+
+struct sim_opts {
+    struct model_opts m;
+    struct link_opts l;
+    enum pqpan_sim_transport transport;
+    double per, ber;
+    unsigned long long seed;
+    unsigned long long timeout_ms;
+    const char *pcap;
+    const char *trace;
+    int trace_side;
+};
+
+void cli_simulate_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan simulate [OPTIONS]\n\n"
+            "Runs one key exchange PDU by PDU over a simulated BLE connection: CONNECT_IND, PHY,\n"
+            "data length and ATT MTU (or L2CAP credit-based channel) set-up, then the messages as\n"
+            "real ATT/L2CAP PDUs in LL PDUs with SN/NESN acknowledgement, MD bit and CRC-24, over a\n"
+            "channel that damages packets at the given error rate (a damaged packet fails its CRC\n"
+            "and is sent again). Prints the breakdown of `pqpan estimate` for the simulated run\n"
+            "plus packets sent and retransmitted per side, connection events and latency.\n"
+            "The messages are the estimator's (ek, then ct, sized by --kem).\n\n");
+    link_opts_help(out);
+    fprintf(out,
+            "\nsimulation options:\n"
+            "  --transport gatt|l2cap-coc  GATT with --transfer (default) or an LE credit-based\n"
+            "                         L2CAP channel (K-frames of one LL PDU, 8 credits)\n"
+            "  --per P                packet error rate in each direction, 0..1 (default 0)\n"
+            "  --ber B                bit error rate in each direction, 0..1 (default 0)\n"
+            "  --seed S               seed of the channel's random numbers (default 1); the same\n"
+            "                         seed gives byte-identical outputs\n"
+            "  --supervision-timeout-ms N  connection supervision timeout, 100..32000 (default 4000)\n"
+            "  --pcap FILE            write the packets as received (LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR,\n"
+            "                         starting with the CONNECT_IND; open with Wireshark)\n"
+            "  --trace FILE           write the simulated supply current of one side as a PPK2 CSV\n"
+            "                         export (Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high\n"
+            "                         during crypto, D1 while the radio is active)\n"
+            "  --trace-side peripheral|central  the side --trace records (default peripheral)\n\n"
+            "energy options:\n");
+    model_opts_help(out);
+    fprintf(out,
+            "\nOutput: table (default), csv (one line per side) or json (the objects of\n"
+            "`pqpan estimate` plus a \"simulation\" object).\n"
+            "Exit codes: 0 exchange completed, 1 exchange failed (link lost, timeout, damaged\n"
+            "message), 2 usage, 3 bad data file, 4 I/O.\n");
+}
+
+static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
+{
+    int bad = 0;
+    if (strcmp(opt, "--transport") == 0) {
+        bad = strcmp(v, "gatt") != 0 && strcmp(v, "l2cap-coc") != 0;
+        o->transport = strcmp(v, "l2cap-coc") == 0 ? PQPAN_SIM_L2CAP_COC : PQPAN_SIM_GATT;
+    } else if (strcmp(opt, "--per") == 0) {
+        bad = cli_parse_double(v, 0.0, 1.0, &o->per) != 0;
+    } else if (strcmp(opt, "--ber") == 0) {
+        bad = cli_parse_double(v, 0.0, 1.0, &o->ber) != 0;
+    } else if (strcmp(opt, "--seed") == 0) {
+        bad = cli_parse_uint(v, 0, ~0ull, &o->seed) != 0;
+    } else if (strcmp(opt, "--supervision-timeout-ms") == 0) {
+        bad = cli_parse_uint(v, 100, 32000, &o->timeout_ms) != 0;
+    } else if (strcmp(opt, "--pcap") == 0) {
+        o->pcap = v;
+    } else if (strcmp(opt, "--trace") == 0) {
+        o->trace = v;
+    } else if (strcmp(opt, "--trace-side") == 0) {
+        bad = strcmp(v, "peripheral") != 0 && strcmp(v, "central") != 0;
+        o->trace_side = strcmp(v, "central") == 0 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
+    } else {
+        return cli_usage_error(CMD, "unknown option '%s'", opt);
+    }
+    return bad ? cli_usage_error(CMD, "bad value for %s: '%s'", opt, v) : EXIT_OK;
+}
+
+static int parse_args(struct sim_opts *o, int argc, char **argv)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    link_opts_init(&o->l);
+    o->seed = 1;
+    o->timeout_ms = 4000;
+    o->trace_side = PQPAN_BLE_PERIPHERAL;
+    for (i = 1; i < argc; i++) {
+        int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        if (rc == 0) {
+            rc = link_opts_parse(&o->l, CMD, argc, argv, &i);
+        }
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 1) {
+            continue;
+        }
+        if (strncmp(argv[i], "--", 2) != 0) {
+            return cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+        }
+        if (i + 1 >= argc) {
+            return cli_usage_error(CMD, "%s needs a value", argv[i]);
+        }
+        rc = sim_value_opt(o, argv[i], argv[i + 1]);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        i++;
+    }
+    if (o->l.cfg.encrypted) {
+        return cli_usage_error(CMD, "--encrypted is not simulated (no LL encryption)");
+    }
+    if (strcmp(o->l.kem, MODEL_LESC_NAME) == 0) {
+        return cli_usage_error(CMD, "%s is not simulated; use pqpan estimate", MODEL_LESC_NAME);
+    }
+    return EXIT_OK;
+}
+
+/* ---- observers: pcap and the current trace ---------------------------------------- */
+
+struct span_list {
+    struct pqpan_sim_span *v;
+    size_t n, cap;
+    int failed;
+};
+
+struct observe {
+    FILE *pcap;
+    struct pqpan_pcap_writer w;
+    int pcap_failed;
+    int trace_side;
+    struct span_list spans;
+};
+
+static int file_write(void *ctx, const uint8_t *data, size_t len)
+{
+    return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
+}
+
+static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
+{
+    struct observe *ob = ctx;
+    struct pqpan_pcap_ble_info info;
+    uint8_t rec[PQPAN_PCAP_BLE_RECORD_MAX];
+    size_t n;
+    if (ob->pcap == NULL || ob->pcap_failed) {
+        return;
+    }
+    memset(&info, 0, sizeof info);
+    info.rf_channel = p->rf_channel;
+    info.pdu_type = p->advertising ? PQPAN_PCAP_BLE_ADV
+                    : p->sender == PQPAN_BLE_CENTRAL ? PQPAN_PCAP_BLE_DATA_C_TO_P
+                                                     : PQPAN_PCAP_BLE_DATA_P_TO_C;
+    info.phy = p->phy == PQPAN_BLE_PHY_1M ? 0u : p->phy == PQPAN_BLE_PHY_2M ? 1u : 2u;
+    info.coding_s2 = p->phy == PQPAN_BLE_PHY_CODED_S2;
+    info.crc_valid = p->crc_ok;
+    info.access_address = p->access_address;
+    if (pqpan_pcap_ble_record(rec, sizeof rec, &info, p->pdu, p->len, &n) != PQPAN_OK ||
+        pqpan_pcap_write_packet(&ob->w, p->t_ns, rec, n) != PQPAN_OK) {
+        ob->pcap_failed = 1;
+    }
+}
+
+static void on_span(void *ctx, const struct pqpan_sim_span *s)
+{
+    struct observe *ob = ctx;
+    struct span_list *l = &ob->spans;
+    if (s->side != ob->trace_side || l->failed) {
+        return;
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 4096;
+        struct pqpan_sim_span *v = realloc(l->v, cap * sizeof *v);
+        if (v == NULL) {
+            l->failed = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *s;
+}
+
+/* Current of a state on this side's profile (µA); crypto and event CPU at the CPU current. */
+static double state_ua(const struct model_env *env, enum pqpan_ble_phy phy, int state)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    double ua = 0.0;
+    switch (state) {
+    case PQPAN_STATE_CPU:
+        return p->cpu_ua;
+    case PQPAN_STATE_HFXO_START:
+        return p->hfxo_start_ua;
+    case PQPAN_STATE_TX:
+    case PQPAN_STATE_RAMP_TX:
+        return pqpan_profile_tx_ua(p, env->table, env->eopts.tx_dbm, &ua) == PQPAN_OK ? ua : 0.0;
+    default: /* RX, RX ramp-up, T_IFS: at the RX current */
+        return pqpan_profile_rx_ua(p, env->table, model_radio_of(phy), &ua) == PQPAN_OK ? ua : 0.0;
+    }
+}
+
+static int is_radio(int state)
+{
+    return state == PQPAN_STATE_RAMP_TX || state == PQPAN_STATE_RAMP_RX || state == PQPAN_STATE_TX ||
+           state == PQPAN_STATE_RX || state == PQPAN_STATE_IFS;
+}
+
+/* Samples every 10 µs from 0 to end_ns: sleep current plus the time-weighted current of
+ * every span overlapping the sample; D0/D1 high if any crypto / radio span overlaps. */
+static int write_trace(const char *path, const struct observe *ob, const struct model_env *env,
+                       enum pqpan_ble_phy phy, uint64_t end_ns)
+{
+    size_t nsamp = (size_t)(end_ns / TRACE_STEP_NS) + 1u, k, i;
+    double *ua = calloc(nsamp, sizeof *ua);
+    uint8_t *dig = calloc(nsamp, 1);
+    char line[PQPAN_PPK2_LINE_MAX + 1];
+    FILE *f = NULL;
+    size_t w;
+    int rc = EXIT_IO;
+    if (ua == NULL || dig == NULL || ob->spans.failed) {
+        fprintf(stderr, "pqpan %s: out of memory for the trace\n", CMD);
+        goto out;
+    }
+    for (i = 0; i < ob->spans.n; i++) {
+        const struct pqpan_sim_span *s = &ob->spans.v[i];
+        double cur = state_ua(env, phy, s->state);
+        for (k = (size_t)(s->t0_ns / TRACE_STEP_NS); k < nsamp && (uint64_t)k * TRACE_STEP_NS < s->t1_ns; k++) {
+            uint64_t a = (uint64_t)k * TRACE_STEP_NS, b = a + TRACE_STEP_NS;
+            uint64_t lo = s->t0_ns > a ? s->t0_ns : a, hi = s->t1_ns < b ? s->t1_ns : b;
+            ua[k] += cur * (double)(hi - lo) / TRACE_STEP_NS;
+            if (s->state == PQPAN_STATE_CPU && s->phase == PQPAN_PHASE_CRYPTO) {
+                dig[k] |= 1u;
+            }
+            if (is_radio(s->state)) {
+                dig[k] |= 2u;
+            }
+        }
+    }
+    f = fopen(path, "wb");
+    if (f == NULL || pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
+        fwrite(line, 1, w, f) != w) {
+        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+        goto out;
+    }
+    for (k = 0; k < nsamp; k++) {
+        struct pqpan_ppk2_sample smp;
+        int c;
+        memset(&smp, 0, sizeof smp);
+        smp.time_ns = (int64_t)((uint64_t)k * TRACE_STEP_NS);
+        smp.current_ua = env->in.profile.sleep_ua + ua[k];
+        smp.channels = PQPAN_PPK2_CHANNELS;
+        for (c = 0; c < PQPAN_PPK2_CHANNELS; c++) {
+            smp.digital[c] = (uint8_t)(((unsigned)dig[k] >> (unsigned)c) & 1u);
+        }
+        if (pqpan_ppk2_write_row(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &smp, &w) != PQPAN_OK ||
+            fwrite(line, 1, w, f) != w) {
+            fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+            goto out;
+        }
+    }
+    rc = EXIT_OK;
+out:
+    if (f != NULL && fclose(f) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+        rc = EXIT_IO;
+    }
+    free(ua);
+    free(dig);
+    return rc;
+}
+
+/* ---- output ----------------------------------------------------------------------- */
+
+static void as_estimate(struct pqpan_ble_estimate *e, const struct pqpan_sim_result *r)
+{
+    memset(e, 0, sizeof *e);
+    e->ledger[0] = r->ledger[0];
+    e->ledger[1] = r->ledger[1];
+    e->bits[0] = r->bits[0];
+    e->bits[1] = r->bits[1];
+    e->counts = r->counts;
+    e->ll_octets_eff = r->ll_octets;
+    e->latency_ns = r->latency_ns;
+    e->negotiate_ns = r->negotiate_ns;
+}
+
+static const char *status_text(int status)
+{
+    return status == PQPAN_OK ? "completed" : pqpan_strerror(status);
+}
+
+static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r)
+{
+    static const char *const names[2] = {"central", "peripheral"};
+    int i;
+    printf("\nsimulation (seed %llu, PER %g, BER %g, %s):\n", o->seed, o->per, o->ber,
+           o->transport == PQPAN_SIM_GATT ? "GATT" : "L2CAP CoC");
+    for (i = 0; i < 2; i++) {
+        printf("  %-10s  packets sent %llu, retransmitted %llu, CRC errors received %llu, "
+               "missed %llu\n",
+               names[i], (unsigned long long)r->ledger[i].pdus_tx,
+               (unsigned long long)r->retransmissions[i], (unsigned long long)r->crc_errors[i],
+               (unsigned long long)r->missed[i]);
+    }
+    printf("  connection events %llu, negotiated ATT_MTU %u, LL octets %u\n",
+           (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
+    printf("  exchange latency %.3f ms, simulated time %.3f ms\n", (double)r->latency_ns * 1e-6,
+           (double)r->end_ns * 1e-6);
+    printf("  result: %s\n", status_text(r->status));
+}
+
+static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r)
+{
+    static const char *const names[2] = {"central", "peripheral"};
+    int i;
+    printf("  \"simulation\": {\n    \"seed\": %llu,\n    \"per\": %.17g,\n    \"ber\": %.17g,\n",
+           o->seed, o->per, o->ber);
+    printf("    \"transport\": \"%s\",\n", o->transport == PQPAN_SIM_GATT ? "gatt" : "l2cap-coc");
+    for (i = 0; i < 2; i++) {
+        printf("    \"%s\": {\"packets_tx\": %llu, \"retransmissions\": %llu, \"crc_errors_rx\": %llu, "
+               "\"missed_rx\": %llu},\n",
+               names[i], (unsigned long long)r->ledger[i].pdus_tx,
+               (unsigned long long)r->retransmissions[i], (unsigned long long)r->crc_errors[i],
+               (unsigned long long)r->missed[i]);
+    }
+    printf("    \"conn_events\": %llu,\n    \"att_mtu\": %u,\n    \"ll_octets\": %u,\n",
+           (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
+    printf("    \"latency_ms\": %.6f,\n    \"sim_time_ms\": %.6f,\n    \"result\": \"%s\"\n  },\n",
+           (double)r->latency_ns * 1e-6, (double)r->end_ns * 1e-6, status_text(r->status));
+}
+
+static void print_rows(const struct sim_opts *o, const struct model_env *env,
+                       const struct model_row rows[MODEL_SIDES], const struct pqpan_sim_result *r)
+{
+    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
+    int s;
+    if (o->m.format == FORMAT_TABLE) {
+        const struct model_row *x = &rows[0];
+        printf("pqpan simulate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
+               "CI %.2f ms,\n  KeyGen+Decaps on the %s\n",
+               x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
+               x->ci_ms, x->keygen_side);
+        model_print_assumptions(stdout, env, "  ");
+        putchar('\n');
+        model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
+        print_sim_table(o, r);
+    } else if (o->m.format == FORMAT_CSV) {
+        model_print_csv_header(stdout, all);
+        for (s = 0; s < MODEL_SIDES; s++) {
+            model_print_csv_row(stdout, &rows[s], all);
+        }
+    } else {
+        printf("{\n");
+        model_print_assumptions_json(stdout, env, "  ");
+        print_sim_json(o, r);
+        printf("  \"sides\": [\n");
+        for (s = 0; s < MODEL_SIDES; s++) {
+            model_print_json_row(stdout, &rows[s], all, "    ");
+            printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
+        }
+        printf("  ]\n}\n");
+    }
+}
+
+/* ---- running ---------------------------------------------------------------------- */
+
+static int open_pcap(struct observe *ob, const char *path)
+{
+    ob->pcap = fopen(path, "wb");
+    if (ob->pcap == NULL ||
+        pqpan_pcap_writer_init(&ob->w, file_write, ob->pcap,
+                               PQPAN_PCAP_LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR, 1) != PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+static int simulate(const struct sim_opts *o, struct model_env *env, struct pqpan_sim *s,
+                    struct observe *ob)
+{
+    struct pqpan_sim_config c;
+    struct pqpan_sim_synth app;
+    struct pqpan_sim_observer obs = {on_packet, on_span};
+    int rc;
+    pqpan_sim_config_default(&c);
+    c.ble = o->l.cfg;
+    rc = model_setup(c.cycles, &c.ble, env, o->l.kem, CMD);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    c.dev = env->dev;
+    c.transport = o->transport;
+    c.chan[0].per = c.chan[1].per = o->per;
+    c.chan[0].ber = c.chan[1].ber = o->ber;
+    c.seed = o->seed;
+    c.supervision_timeout_ms = (uint32_t)o->timeout_ms;
+    if (pqpan_sim_init(s, &c) != PQPAN_OK) {
+        return cli_usage_error(CMD, "configuration out of range (CI a multiple of 1.25 ms, "
+                                    "supervision timeout > 2 intervals, --transfer study needs "
+                                    "ATT_MTU >= 403)");
+    }
+    pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
+    ob->trace_side = o->trace_side;
+    /* A failed exchange still has a result to print; the caller reports res.status. */
+    return pqpan_sim_run(s, pqpan_sim_synth_app(), &app, &obs, ob) == PQPAN_ERR_INVALID_ARG
+               ? EXIT_FAILURE_RUN
+               : EXIT_OK;
+}
+
+int cli_simulate_run(int argc, char **argv)
+{
+    struct sim_opts o;
+    struct model_env *env = NULL;
+    struct pqpan_sim *s = NULL;
+    struct observe ob;
+    struct model_row rows[MODEL_SIDES];
+    struct pqpan_ble_estimate est;
+    int rc;
+
+    memset(&ob, 0, sizeof ob);
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        cli_simulate_help(stdout);
+        return EXIT_OK;
+    }
+    rc = parse_args(&o, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    env = malloc(sizeof *env);
+    s = malloc(sizeof *s);
+    if (env == NULL || s == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        rc = EXIT_FAILURE_RUN;
+        goto out;
+    }
+    rc = model_env_load(env, &o.m, CMD);
+    if (rc == EXIT_OK && o.pcap != NULL) {
+        rc = open_pcap(&ob, o.pcap);
+    }
+    if (rc == EXIT_OK) {
+        rc = simulate(&o, env, s, &ob);
+    }
+    if (rc == EXIT_OK && ob.pcap != NULL) {
+        if (fclose(ob.pcap) != 0 || ob.pcap_failed) {
+            fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o.pcap);
+            rc = EXIT_IO;
+        }
+        ob.pcap = NULL;
+    }
+    if (rc == EXIT_OK && o.trace != NULL) {
+        rc = write_trace(o.trace, &ob, env, o.l.cfg.phy, s->res.end_ns);
+    }
+    if (rc == EXIT_OK) {
+        as_estimate(&est, &s->res);
+        rc = model_fill(rows, env, o.l.kem, &s->cfg.ble, &est, CMD);
+    }
+    if (rc == EXIT_OK) {
+        print_rows(&o, env, rows, &s->res);
+        if (s->res.status != PQPAN_OK) {
+            fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, pqpan_strerror(s->res.status));
+            rc = EXIT_FAILURE_RUN;
+        }
+    }
+out:
+    if (ob.pcap != NULL) {
+        fclose(ob.pcap);
+    }
+    free(ob.spans.v);
+    free(env);
+    free(s);
+    return rc;
+}

@@ -1,0 +1,71 @@
+#!/bin/sh
+# tshark checks the simulator's captures: `pqpan simulate --pcap` over several transfer
+# methods, PHYs and transports must give no malformed packet, no expert warning or
+# error, no incorrect CRC, and reassembled ATT values / L2CAP SDUs whose sizes add up to
+# the messages (ML-KEM ek and ct sizes, FIPS 203 Table 3).
+# Usage: ble_tshark.sh CLI SRCDIR BUILDDIR. Exit 77 (skip) only without tshark.
+set -u
+cli=$1
+command -v tshark >/dev/null 2>&1 || { echo "tshark not installed (scripts/deps.sh)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# FIPS 203 Table 3: encapsulation key and ciphertext octets.
+sizes() {
+    case $1 in
+    ML-KEM-512) echo "800 768" ;;
+    ML-KEM-768) echo "1184 1088" ;;
+    ML-KEM-1024) echo "1568 1568" ;;
+    esac
+}
+
+check() { # name kem transfer|coc extra-args...
+    name=$1 kem=$2 how=$3
+    shift 3
+    pcap=$tmp/$name.pcap
+    if ! "$cli" simulate --kem "$kem" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
+        echo "$name: simulate failed"; cat "$tmp/$name.err"; fail=1; return
+    fi
+    bad=$(tshark -r "$pcap" -Y '_ws.malformed or btle.crc.incorrect or btle_rf.flags.crc_valid == 0' 2>/dev/null | wc -l)
+    [ "$bad" -eq 0 ] || { echo "$name: $bad malformed or bad-CRC packets"; fail=1; }
+    if tshark -r "$pcap" -q -z expert,warn 2>/dev/null | grep -qE '^(Errors|Warns) \('; then
+        echo "$name: expert warnings:"; tshark -r "$pcap" -q -z expert,warn 2>/dev/null; fail=1
+    fi
+    first=$(tshark -r "$pcap" -c 1 -T fields -e btle.advertising_header.pdu_type 2>/dev/null)
+    [ "$first" = "0x05" ] || [ "$first" = "0x5" ] || { echo "$name: first packet is not CONNECT_IND ($first)"; fail=1; }
+    set -- $(sizes "$kem")
+    want="$1 $2"
+    if [ "$how" = coc ]; then
+        got=$(tshark -r "$pcap" -Y btl2cap.le_sdu.reassembled.length -T fields \
+              -e btl2cap.le_sdu.reassembled.length 2>/dev/null | tr '\n' ' ' | sed 's/ $//')
+    else
+        # Per direction (PDU type 3 = peripheral to central), the values of the message
+        # PDUs: notifications, indications, write requests/commands (handle + value), and
+        # prepare write requests (handle + offset + value); the study's writes carry one
+        # frame-number octet each.
+        got=$(tshark -r "$pcap" -Y 'btatt.opcode == 0x1b or btatt.opcode == 0x1d or btatt.opcode == 0x12 or btatt.opcode == 0x52 or btatt.opcode == 0x16' -T fields \
+              -e btle_rf.pdu_type -e btatt.opcode -e btl2cap.length 2>/dev/null |
+              awk -v study="$how" '
+                { hdr = ($2 == "0x16") ? 5 : 3; v = $3 - hdr;
+                  if (study == "study" && $2 == "0x12") v -= 1;
+                  sum[$1] += v }
+                END { printf "%d %d", sum[3], sum[2] }')
+        # keygen on the peripheral: ek from it (type 3), ct from the central (type 2)
+    fi
+    if [ "$got" != "$want" ]; then
+        echo "$name: message sizes in the capture '$got', want '$want'"; fail=1
+    else
+        echo "$name: ok ($got octets, $(tshark -r "$pcap" 2>/dev/null | wc -l) packets)"
+    fi
+}
+
+check study ML-KEM-768 study
+check notify-2m ML-KEM-512 notify --phy 2M --ll-octets 251 --att-mtu 247 --transfer notify --currents radio-only
+check indicate ML-KEM-1024 indicate --transfer indicate --att-mtu 185 --ll-octets 100
+check write-req ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
+check write-cmd ML-KEM-512 write-cmd --transfer write-cmd --att-mtu 23
+check long-write ML-KEM-1024 long-write --transfer long-write --att-mtu 247 --ll-octets 251
+check coc ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
+check coc-27 ML-KEM-1024 coc --transport l2cap-coc
+exit $fail
