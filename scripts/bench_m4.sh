@@ -150,8 +150,10 @@ data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
 - \`pqpan_m4_test\`: SHA-3 FIPS 202 example values (one-shot and every split of the
   1600-bit message), the NIST ACVP ML-KEM cases embedded at build time (m4/gen_acvp.cmake,
   first 10 of each group: keyGen, encapsulation, decapsulation valid and modified,
-  encapsulationKeyCheck, decapsulationKeyCheck, for ML-KEM-512/768/1024) and, once the
-  protocol exists, a PQKE exchange. Any failure exits QEMU non-zero and fails the test.
+  encapsulationKeyCheck, decapsulationKeyCheck, for ML-KEM-512/768/1024, plus an ek with
+  a coefficient >= q) and, when src/pqke is in the build, a full PQKE exchange between two
+  in-memory parties for each suite and a tampered RESP that must be rejected. Built at
+  -Os and at -O2; any failure exits QEMU non-zero and fails the test.
 - \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
 - \`pqpan_m4_bench\` with the instruction counter: the calibration function of exactly 52
   instructions must count exactly 53 (with its BL), and every operation must succeed.
@@ -171,9 +173,9 @@ os_sha=$(awk -F, '$1 == "crypto/sha3" { print $2 + $3 }' "$work/pqpan-m4.sizes")
 o2_sha=$(awk -F, '$1 == "crypto/sha3" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
 cat <<TXT
 
-ML-KEM beside pqm4 (pqm4 counts the scheme's own code, one build per parameter set, not
-its shared FIPS 202 code; pqpan's crypto/mlkem is one build serving all three sets, and
-crypto/sha3 adds $os_sha B at -Os, $o2_sha B at -O2):
+ML-KEM beside pqm4. pqm4's figures are per parameter set, and the CSV does not record
+whether they include pqm4's shared Keccak code; pqpan's crypto/mlkem is one build serving
+all three sets, without SHA-3 (crypto/sha3 adds $os_sha B at -Os, $o2_sha B at -O2):
 
 | | pqpan-m4 | pqpan-m4-o2 | pqm4 clean | pqm4 m4fspeed | pqm4 m4fstack |
 |---|---|---|---|---|---|
