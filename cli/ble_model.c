@@ -219,6 +219,9 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
     cfg->ek_bytes = (uint32_t)k->ek_bytes;
     cfg->ct_bytes = (uint32_t)k->ct_bytes;
     rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, cmd);
+    if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, cmd);
+    }
     if (rc == EXIT_OK) {
         rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, cmd);
     }
@@ -309,6 +312,9 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
                         const struct pqpan_ble_estimate *est)
 {
     r->kem = kem;
+    r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
+                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan"
+                                                           : "study";
     r->phy = pqpan_ble_phy_name(cfg->phy);
     r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : pqpan_ble_transfer_name(cfg->transfer);
     r->keygen_side = cfg->keygen_side == PQPAN_BLE_CENTRAL ? "central" : "peripheral";
@@ -399,6 +405,7 @@ struct field {
 static const struct field fields[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
+    {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
     {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
     {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
@@ -418,6 +425,7 @@ static const struct field fields[] = {
      OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},
     {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,
      OP_OFF(PQPAN_OP_KEM_DECAPS), 3},
+    {"e_comp_kdf_uj", "  key schedule, KDF (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_KDF), 3},
     {"e_comp_ecdh_keygen_uj", "  P-256 key generation (uJ)", GROUP_DETAIL, F_DBL,
      OP_OFF(PQPAN_OP_ECDH_KEYGEN), 3},
     {"e_comp_ecdh_shared_uj", "  P-256 ECDH (uJ)", GROUP_DETAIL, F_DBL,

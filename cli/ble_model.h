@@ -56,6 +56,7 @@ enum model_side { MODEL_PERIPHERAL = 0, MODEL_CENTRAL, MODEL_TOTAL, MODEL_SIDES 
 struct model_row {
     const char *side;
     const char *kem;
+    const char *protocol;
     const char *phy;
     const char *transfer;
     const char *keygen_side;

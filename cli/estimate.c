@@ -22,7 +22,11 @@ void cli_estimate_help(FILE *out)
             "ciphertext transfer, Decaps) between a BLE central and peripheral: computation per\n"
             "operation and communication (TX, RX, T_IFS) per side and in total, shares, latency and\n"
             "PDU counts, in both accountings (bits: the study's; events: adds per-event costs and\n"
-            "the negotiation). Defaults are the study's set-up (SenSys '26, arXiv 2602.18708).\n\n");
+            "the negotiation). Defaults are the study's set-up (SenSys '26, arXiv 2602.18708).\n\n"
+            "protocol:\n"
+            "  --protocol study|pqpan  study: raw ek and ct as in the study's prototype; pqpan:\n"
+            "                         pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on\n"
+            "                         both sides) and key confirmation (default study)\n\n");
     link_opts_help(out);
     fprintf(out, "\nenergy options:\n");
     model_opts_help(out);
@@ -39,7 +43,17 @@ static int parse_args(struct estimate_opts *o, int argc, char **argv)
     model_opts_init(&o->m);
     link_opts_init(&o->l);
     for (i = 1; i < argc; i++) {
-        int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        int rc;
+        if (strcmp(argv[i], "--protocol") == 0) {
+            if (i + 1 >= argc ||
+                (strcmp(argv[i + 1], "study") != 0 && strcmp(argv[i + 1], "pqpan") != 0)) {
+                return cli_usage_error(CMD, "--protocol: want study or pqpan");
+            }
+            o->l.cfg.protocol =
+                strcmp(argv[++i], "pqpan") == 0 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+            continue;
+        }
+        rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc == 0) {
             rc = link_opts_parse(&o->l, CMD, argc, argv, &i);
         }
@@ -57,10 +71,10 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
                         const struct model_row rows[MODEL_SIDES])
 {
     const struct model_row *r = &rows[0];
-    printf("pqpan estimate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
-           "CI %.2f ms,\n  KeyGen+Decaps on the %s, %s link\n",
-           r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
-           r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
+    printf("pqpan estimate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s),\n"
+           "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
+           r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
+           r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, "  ");
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);

@@ -164,7 +164,14 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
 
 /* ---- the analytic estimator (src/ble/estimate.c) ---- */
 
+/* Which messages the exchange sends. */
+enum pqpan_ble_protocol {
+    PQPAN_BLE_PROTO_STUDY = 0, /* the study's prototype: raw ek, raw ct, no KDF, no confirmation */
+    PQPAN_BLE_PROTO_PQPAN      /* pqpan's INIT / RESP / FIN with key schedule (pqke.h) */
+};
+
 struct pqpan_ble_config {
+    enum pqpan_ble_protocol protocol;
     enum pqpan_ble_phy phy;
     uint32_t att_mtu;           /* 23..517 */
     uint32_t ll_octets;         /* 27..251; > 27 means DLE (LL_LENGTH_REQ/RSP) */
@@ -190,7 +197,8 @@ struct pqpan_ble_estimate {
 };
 
 /* Estimates one PQKE: negotiation, KeyGen on keygen_side, ek transfer, Encaps on the
- * other side, ct transfer, Decaps. cycles[op] are the cycles of one execution.
+ * other side, ct transfer, Decaps (with protocol PQPAN_BLE_PROTO_PQPAN: INIT, RESP after
+ * Encaps + KDF, FIN after Decaps + KDF). cycles[op] are the cycles of one execution.
  * Errors: PQPAN_ERR_INVALID_ARG (out-of-range configuration); *out is zeroed. */
 PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out,
                                              const struct pqpan_ble_config *cfg,

@@ -5,6 +5,7 @@
 
 #include "pqpan/ble.h"
 #include "pqpan/kem.h"
+#include "pqpan/pqke.h"
 
 /* Vol 6 Part B §2.4.2: LL control PDU payloads (opcode + CtrData). */
 #define LL_ENC_REQ_BYTES 23u       /* §2.4.2.4: Rand 8, EDIV 2, SKD_C 8, IV_C 4 */
@@ -40,7 +41,8 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
            c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= CI_MIN_NS &&
            c->ci_ns <= CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
-           c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u;
+           c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
+           (c->protocol == PQPAN_BLE_PROTO_STUDY || c->protocol == PQPAN_BLE_PROTO_PQPAN);
 }
 
 static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
@@ -176,47 +178,92 @@ static void finish(struct pqpan_ble_estimate *out, const struct pqpan_ble_link *
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
 }
 
+/* Appends the transactions of one message to t[*n..); the first waits wait_ns of the
+ * sender's CPU work. */
+static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_ble_config *c,
+                       int is_ek, uint32_t len, enum pqpan_ble_role sender, enum pqpan_phase ph,
+                       uint64_t wait_ns)
+{
+    uint32_t m = 0, i;
+    int rc = pqpan_ble_plan_message(t + *n, &m, c->transfer, is_ek, len, c->att_mtu, sender, ph);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    for (i = *n; i < *n + m; i++) {
+        t[i].encrypted = c->encrypted;
+    }
+    t[*n].wait_ns = wait_ns;
+    t[*n].wait_phase = PQPAN_PHASE_CRYPTO;
+    *n += m;
+    return PQPAN_OK;
+}
+
+/* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
+ * after KeyGen, ct after Encaps, then Decaps. pqpan's protocol (include/pqpan/pqke.h,
+ * docs/PROTOCOL.md): INIT (header, nonce, ek) after KeyGen; RESP (header, ct, nonce, tag)
+ * after Encaps + key schedule; FIN (header, tag) after Decaps + key schedule, in the
+ * CONFIRM phase. Returns the CPU time that follows the last message (Decaps, or 0). */
+static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
+                         const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
+                         const uint64_t cycles[])
+{
+    enum pqpan_ble_role k = c->keygen_side;
+    enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER;
+    uint64_t kdf = cpu_ns(cycles[PQPAN_OP_KDF], d);
+    int rc;
+    *n = 0;
+    if (c->protocol == PQPAN_BLE_PROTO_STUDY) {
+        rc = add_message(t, n, c, 1, c->ek_bytes, k, kt, cpu_ns(cycles[PQPAN_OP_KEM_KEYGEN], d));
+        if (rc == PQPAN_OK) {
+            rc = add_message(t, n, c, 0, c->ct_bytes, o, kt,
+                             cpu_ns(cycles[PQPAN_OP_KEM_ENCAPS], d));
+        }
+        *tail_ns = cpu_ns(cycles[PQPAN_OP_KEM_DECAPS], d);
+        return rc;
+    }
+    rc = add_message(t, n, c, 1, PQPAN_PQKE_INIT_BYTES(c->ek_bytes), k, kt,
+                     cpu_ns(cycles[PQPAN_OP_KEM_KEYGEN], d));
+    if (rc == PQPAN_OK) {
+        rc = add_message(t, n, c, 0, PQPAN_PQKE_RESP_BYTES(c->ct_bytes), o, kt,
+                         cpu_ns(cycles[PQPAN_OP_KEM_ENCAPS], d) + kdf);
+    }
+    if (rc == PQPAN_OK) {
+        rc = add_message(t, n, c, 1, PQPAN_PQKE_FIN_BYTES, k, PQPAN_PHASE_CONFIRM,
+                         cpu_ns(cycles[PQPAN_OP_KEM_DECAPS], d) + kdf);
+    }
+    *tail_ns = 0;
+    return rc;
+}
+
 int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                             const struct pqpan_ble_device *dev,
                             const uint64_t cycles[PQPAN_OP_COUNT])
 {
-    struct pqpan_ble_txn t[2 * PQPAN_BLE_TXN_MAX];
+    struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX];
     struct pqpan_ble_link l;
     enum pqpan_ble_role k = cfg->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
-    uint32_t n_ek = 0, n_ct = 0, i;
-    uint64_t elapsed = 0;
-    int rc;
+    uint32_t n = 0;
+    uint64_t elapsed = 0, tail = 0;
 
     memset(out, 0, sizeof *out);
-    if (!config_ok(cfg, dev)) {
+    if (!config_ok(cfg, dev) || plan_exchange(t, &n, &tail, cfg, dev, cycles) != PQPAN_OK) {
+        memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = pqpan_ble_plan_message(t, &n_ek, cfg->transfer, 1, cfg->ek_bytes, cfg->att_mtu, k,
-                                PQPAN_PHASE_KEY_TRANSFER);
-    if (rc == PQPAN_OK) {
-        rc = pqpan_ble_plan_message(t + n_ek, &n_ct, cfg->transfer, 0, cfg->ct_bytes,
-                                    cfg->att_mtu, o, PQPAN_PHASE_KEY_TRANSFER);
-    }
-    if (rc != PQPAN_OK) {
-        memset(out, 0, sizeof *out);
-        return rc;
-    }
-    for (i = 0; i < n_ek + n_ct; i++) {
-        t[i].encrypted = cfg->encrypted;
-    }
-    t[0].wait_ns = cpu_ns(cycles[PQPAN_OP_KEM_KEYGEN], dev);
-    t[0].wait_phase = PQPAN_PHASE_CRYPTO;
-    t[n_ek].wait_ns = cpu_ns(cycles[PQPAN_OP_KEM_ENCAPS], dev);
-    t[n_ek].wait_phase = PQPAN_PHASE_CRYPTO;
     negotiate(out, cfg, dev);
     out->ll_octets_eff = effective_octets(cfg);
     link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
-    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n_ek + n_ct);
+    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
     run_op(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, cycles, dev);
     run_op(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, cycles, dev);
     run_op(&out->ledger[k], PQPAN_OP_KEM_DECAPS, cycles, dev);
-    finish(out, &l, dev, elapsed, cpu_ns(cycles[PQPAN_OP_KEM_DECAPS], dev));
+    if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, dev);
+        run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, dev);
+    }
+    finish(out, &l, dev, elapsed, tail);
     return PQPAN_OK;
 }
 

@@ -502,6 +502,32 @@ static void test_lesc_confirm_phase(void **state)
     assert_int_equal(e.bits[PQPAN_BLE_PERIPHERAL].ns[PQPAN_PHASE_CONFIRM][PQPAN_STATE_TX], 552000);
 }
 
+/* pqpan's protocol at ML-KEM-768 on the study preset, LL 27 (sizes from pqke.h):
+ *   INIT 5+32+1184 = 1221 → indications 400,400,400,21 → L2CAP 407×3 + 28 → 16×3 + 2 = 50
+ *   RESP 5+1088+32+32 = 1157 → 3 frames of 386,386,385 (+1) → L2CAP 394,394,393 → 15×3 = 45
+ *   FIN 5+32 = 37 → one indication → L2CAP 44 → 2 PDUs, booked in the CONFIRM phase.
+ * 4+3+1 confirmed messages → 16 events (+2 for the MTU exchange); every computation
+ * (KeyGen; Encaps + KDF; Decaps + KDF) ends within one 50 ms interval → latency 800 ms. */
+static void test_estimate_pqpan_protocol(void **state)
+{
+    static const uint64_t cyc[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 253000, 0, 0};
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cyc), PQPAN_OK);
+    assert_int_equal(e.counts.data_pdus_tx[PQPAN_BLE_PERIPHERAL], 50 + 2 + 3 + 1);
+    assert_int_equal(e.counts.data_pdus_tx[PQPAN_BLE_CENTRAL], 45 + 4 + 1 + 1);
+    assert_int_equal(e.counts.events, 16 + 2);
+    assert_int_equal(e.latency_ns, 800000000u);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KDF], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_KDF], 1);
+    /* FIN: 2 indication fragments (27 + 17 octets) → (37 + 27)·8 µs = 512 µs TX, plus the
+     * empty PDU that answers the central's Confirmation, 80 µs */
+    assert_int_equal(e.bits[PQPAN_BLE_PERIPHERAL].ns[PQPAN_PHASE_CONFIRM][PQPAN_STATE_TX], 592000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_encrypted_mic),    cmocka_unit_test(test_event_costs),
         cmocka_unit_test(test_max_tx_time),      cmocka_unit_test(test_negotiation),
         cmocka_unit_test(test_properties),       cmocka_unit_test(test_lesc_confirm_phase),
+        cmocka_unit_test(test_estimate_pqpan_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
