@@ -26,6 +26,14 @@ struct sim_opts {
     const char *pcap;
     const char *trace;
     int trace_side;
+    int raw_messages;
+};
+
+/* What the run proved about the keys (real protocol only). */
+struct keys_result {
+    int protocol;   /* 1 = PQKE ran, 0 = the estimator's raw messages */
+    int equal;
+    int confirmed;
 };
 
 void cli_simulate_help(FILE *out)
@@ -37,8 +45,8 @@ void cli_simulate_help(FILE *out)
             "real ATT/L2CAP PDUs in LL PDUs with SN/NESN acknowledgement, MD bit and CRC-24, over a\n"
             "channel that damages packets at the given error rate (a damaged packet fails its CRC\n"
             "and is sent again). Prints the breakdown of `pqpan estimate` for the simulated run\n"
-            "plus packets sent and retransmitted per side, connection events and latency.\n"
-            "The messages are the estimator's (ek, then ct, sized by --kem).\n\n");
+            "plus packets sent and retransmitted per side, connection events and latency, and\n"
+            "whether both sides derived the same session key with a verified confirmation.\n\n");
     link_opts_help(out);
     fprintf(out,
             "\nsimulation options:\n"
@@ -54,7 +62,11 @@ void cli_simulate_help(FILE *out)
             "  --trace FILE           write the simulated supply current of one side as a PPK2 CSV\n"
             "                         export (Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high\n"
             "                         during crypto, D1 while the radio is active)\n"
-            "  --trace-side peripheral|central  the side --trace records (default peripheral)\n\n"
+            "  --trace-side peripheral|central  the side --trace records (default peripheral)\n"
+            "  --messages pqke|estimate  pqke (default): the real protocol (INIT, RESP, FIN with\n"
+            "                         ML-KEM and key confirmation; randomness from --seed, for\n"
+            "                         simulation only); estimate: the estimator's messages (ek,\n"
+            "                         then ct, no protocol header, no FIN) for comparisons\n\n"
             "energy options:\n");
     model_opts_help(out);
     fprintf(out,
@@ -82,6 +94,9 @@ static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
         o->pcap = v;
     } else if (strcmp(opt, "--trace") == 0) {
         o->trace = v;
+    } else if (strcmp(opt, "--messages") == 0) {
+        bad = strcmp(v, "pqke") != 0 && strcmp(v, "estimate") != 0;
+        o->raw_messages = strcmp(v, "estimate") == 0;
     } else if (strcmp(opt, "--trace-side") == 0) {
         bad = strcmp(v, "peripheral") != 0 && strcmp(v, "central") != 0;
         o->trace_side = strcmp(v, "central") == 0 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
@@ -305,7 +320,18 @@ static const char *status_text(int status)
     return status == PQPAN_OK ? "completed" : pqpan_strerror(status);
 }
 
-static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r)
+static const char *keys_text(const struct keys_result *k)
+{
+    return !k->protocol ? "n/a (--messages estimate)" : k->equal ? "yes" : "no";
+}
+
+static const char *confirm_text(const struct keys_result *k)
+{
+    return !k->protocol ? "n/a" : k->confirmed ? "ok (both tags verified)" : "failed";
+}
+
+static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r,
+                            const struct keys_result *k)
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
@@ -323,9 +349,11 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
     printf("  exchange latency %.3f ms, simulated time %.3f ms\n", (double)r->latency_ns * 1e-6,
            (double)r->end_ns * 1e-6);
     printf("  result: %s\n", status_text(r->status));
+    printf("  session keys equal: %s\n  key confirmation: %s\n", keys_text(k), confirm_text(k));
 }
 
-static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r)
+static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r,
+                           const struct keys_result *k)
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
@@ -341,12 +369,20 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
     }
     printf("    \"conn_events\": %llu,\n    \"att_mtu\": %u,\n    \"ll_octets\": %u,\n",
            (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
-    printf("    \"latency_ms\": %.6f,\n    \"sim_time_ms\": %.6f,\n    \"result\": \"%s\"\n  },\n",
+    printf("    \"latency_ms\": %.6f,\n    \"sim_time_ms\": %.6f,\n    \"result\": \"%s\",\n",
            (double)r->latency_ns * 1e-6, (double)r->end_ns * 1e-6, status_text(r->status));
+    printf("    \"messages\": \"%s\",\n", k->protocol ? "pqke" : "estimate");
+    if (k->protocol) {
+        printf("    \"keys_equal\": %s,\n    \"key_confirmation\": \"%s\"\n  },\n",
+               k->equal ? "true" : "false", k->confirmed ? "ok" : "failed");
+    } else {
+        printf("    \"keys_equal\": null,\n    \"key_confirmation\": null\n  },\n");
+    }
 }
 
 static void print_rows(const struct sim_opts *o, const struct model_env *env,
-                       const struct model_row rows[MODEL_SIDES], const struct pqpan_sim_result *r)
+                       const struct model_row rows[MODEL_SIDES], const struct pqpan_sim_result *r,
+                       const struct keys_result *k)
 {
     unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
     int s;
@@ -359,7 +395,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
         model_print_assumptions(stdout, env, "  ");
         putchar('\n');
         model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
-        print_sim_table(o, r);
+        print_sim_table(o, r, k);
     } else if (o->m.format == FORMAT_CSV) {
         model_print_csv_header(stdout, all);
         for (s = 0; s < MODEL_SIDES; s++) {
@@ -368,7 +404,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
     } else {
         printf("{\n");
         model_print_assumptions_json(stdout, env, "  ");
-        print_sim_json(o, r);
+        print_sim_json(o, r, k);
         printf("  \"sides\": [\n");
         for (s = 0; s < MODEL_SIDES; s++) {
             model_print_json_row(stdout, &rows[s], all, "    ");
@@ -392,11 +428,20 @@ static int open_pcap(struct observe *ob, const char *path)
     return EXIT_OK;
 }
 
+static unsigned suite_of(const char *kem)
+{
+    if (strcmp(kem, "ML-KEM-512") == 0) {
+        return PQPAN_PQKE_SUITE_MLKEM512;
+    }
+    return strcmp(kem, "ML-KEM-1024") == 0 ? PQPAN_PQKE_SUITE_MLKEM1024 : PQPAN_PQKE_SUITE_MLKEM768;
+}
+
 static int simulate(const struct sim_opts *o, struct model_env *env, struct pqpan_sim *s,
-                    struct observe *ob)
+                    struct observe *ob, struct pqpan_sim_pqke *pq, struct keys_result *k)
 {
     struct pqpan_sim_config c;
     struct pqpan_sim_synth app;
+    int run;
     struct pqpan_sim_observer obs = {on_packet, on_span};
     int rc;
     pqpan_sim_config_default(&c);
@@ -416,12 +461,24 @@ static int simulate(const struct sim_opts *o, struct model_env *env, struct pqpa
                                     "supervision timeout > 2 intervals, --transfer study needs "
                                     "ATT_MTU >= 403)");
     }
-    pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
     ob->trace_side = o->trace_side;
+    memset(k, 0, sizeof *k);
+    if (o->raw_messages) {
+        pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
+        run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, &obs, ob);
+    } else {
+        if (pqpan_sim_pqke_init(pq, suite_of(o->l.kem), c.ble.keygen_side, o->seed) != PQPAN_OK) {
+            fprintf(stderr, "pqpan %s: cannot set up the protocol\n", CMD);
+            return EXIT_FAILURE_RUN;
+        }
+        run = pqpan_sim_run(s, pqpan_sim_pqke_app(), pq, &obs, ob);
+        k->protocol = 1;
+        k->equal = pqpan_sim_pqke_keys_equal(pq);
+        k->confirmed = pqpan_sim_pqke_confirmed(pq);
+        pqpan_sim_pqke_wipe(pq);
+    }
     /* A failed exchange still has a result to print; the caller reports res.status. */
-    return pqpan_sim_run(s, pqpan_sim_synth_app(), &app, &obs, ob) == PQPAN_ERR_INVALID_ARG
-               ? EXIT_FAILURE_RUN
-               : EXIT_OK;
+    return run == PQPAN_ERR_INVALID_ARG ? EXIT_FAILURE_RUN : EXIT_OK;
 }
 
 int cli_simulate_run(int argc, char **argv)
@@ -429,6 +486,8 @@ int cli_simulate_run(int argc, char **argv)
     struct sim_opts o;
     struct model_env *env = NULL;
     struct pqpan_sim *s = NULL;
+    struct pqpan_sim_pqke *pq = NULL;
+    struct keys_result keys;
     struct observe ob;
     struct model_row rows[MODEL_SIDES];
     struct pqpan_ble_estimate est;
@@ -445,7 +504,9 @@ int cli_simulate_run(int argc, char **argv)
     }
     env = malloc(sizeof *env);
     s = malloc(sizeof *s);
-    if (env == NULL || s == NULL) {
+    pq = malloc(sizeof *pq);
+    memset(&keys, 0, sizeof keys);
+    if (env == NULL || s == NULL || pq == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
         goto out;
@@ -455,7 +516,7 @@ int cli_simulate_run(int argc, char **argv)
         rc = open_pcap(&ob, o.pcap);
     }
     if (rc == EXIT_OK) {
-        rc = simulate(&o, env, s, &ob);
+        rc = simulate(&o, env, s, &ob, pq, &keys);
     }
     if (rc == EXIT_OK && ob.pcap != NULL) {
         if (fclose(ob.pcap) != 0 || ob.pcap_failed) {
@@ -472,9 +533,12 @@ int cli_simulate_run(int argc, char **argv)
         rc = model_fill(rows, env, o.l.kem, &s->cfg.ble, &est, CMD);
     }
     if (rc == EXIT_OK) {
-        print_rows(&o, env, rows, &s->res);
+        print_rows(&o, env, rows, &s->res, &keys);
         if (s->res.status != PQPAN_OK) {
             fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, pqpan_strerror(s->res.status));
+            rc = EXIT_FAILURE_RUN;
+        } else if (keys.protocol && !(keys.equal && keys.confirmed)) {
+            fprintf(stderr, "pqpan %s: the exchange ended without equal confirmed keys\n", CMD);
             rc = EXIT_FAILURE_RUN;
         }
     }
@@ -485,5 +549,6 @@ out:
     free(ob.spans.v);
     free(env);
     free(s);
+    free(pq);
     return rc;
 }

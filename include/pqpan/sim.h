@@ -30,6 +30,7 @@
 #include "pqpan/ble_pdu.h"
 #include "pqpan/error.h"
 #include "pqpan/ledger.h"
+#include "pqpan/pqke.h"
 
 /* ---- PRNG: xoshiro256** seeded through splitmix64 (Blackman & Vigna 2018) ---------- */
 
@@ -332,5 +333,30 @@ struct pqpan_sim_synth {
 void pqpan_sim_synth_init(struct pqpan_sim_synth *a, uint32_t ek_bytes, uint32_t ct_bytes,
                           enum pqpan_ble_role keygen_side);
 const struct pqpan_sim_app *pqpan_sim_synth_app(void);
+
+/* ---- the real protocol: PQKE (pqke.h) between the two sides ----------------------- */
+
+/* The initiator (KeyGen, Decaps) is keygen_side. Randomness comes from a PRNG seeded
+ * with seed, so a run is reproducible: for simulation only, never for real keys. Each
+ * party reports KeyGen/Encaps/Decaps and one KDF per key schedule as its work. */
+struct pqpan_sim_pqke {
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder rsp;
+    struct pqpan_prng rng;
+    uint8_t suite;
+    uint8_t initiator_side;
+    uint8_t fin_sent;
+};
+
+PQPAN_MUST_CHECK int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite,
+                                         enum pqpan_ble_role initiator_side, uint64_t seed);
+const struct pqpan_sim_app *pqpan_sim_pqke_app(void);
+
+/* After a run: 1 if both parties are DONE (each verified the other's confirmation tag). */
+int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a);
+/* 1 if both parties hold a session key and the two are equal, else 0. */
+int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a);
+/* Wipes both parties. */
+void pqpan_sim_pqke_wipe(struct pqpan_sim_pqke *a);
 
 #endif

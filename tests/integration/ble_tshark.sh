@@ -2,7 +2,9 @@
 # tshark checks the simulator's captures: `pqpan simulate --pcap` over several transfer
 # methods, PHYs and transports must give no malformed packet, no expert warning or
 # error, no incorrect CRC, and reassembled ATT values / L2CAP SDUs whose sizes add up to
-# the messages (ML-KEM ek and ct sizes, FIPS 203 Table 3).
+# the messages: PQKE INIT (5-octet header, 32-octet nonce, ek), RESP (header, ct, nonce,
+# 32-octet tag) and FIN (header, tag) of docs/PROTOCOL.md, with the ek and ct sizes of
+# FIPS 203 Table 3.
 # Usage: ble_tshark.sh CLI SRCDIR BUILDDIR. Exit 77 (skip) only without tshark.
 set -u
 cli=$1
@@ -35,10 +37,20 @@ check() { # name kem transfer|coc extra-args...
     first=$(tshark -r "$pcap" -c 1 -T fields -e btle.advertising_header.pdu_type 2>/dev/null)
     [ "$first" = "0x05" ] || [ "$first" = "0x5" ] || { echo "$name: first packet is not CONNECT_IND ($first)"; fail=1; }
     set -- $(sizes "$kem")
-    want="$1 $2"
+    init=$(( 5 + 32 + $1 )) resp=$(( 5 + $2 + 32 + 32 )) fin=$(( 5 + 32 ))
+    # keygen (initiator) on the peripheral: INIT and FIN from it, RESP from the central
+    want="$(( init + fin )) $resp"
     if [ "$how" = coc ]; then
-        got=$(tshark -r "$pcap" -Y btl2cap.le_sdu.reassembled.length -T fields \
-              -e btl2cap.le_sdu.reassembled.length 2>/dev/null | tr '\n' ' ' | sed 's/ $//')
+        want="$init $resp $fin"
+        # The SDU length of each SDU's first K-frame, and the reassembled length of every
+        # SDU that spans more than one K-frame, must both be the message sizes.
+        got=$(tshark -r "$pcap" -Y btl2cap.le_sdu_length -T fields -e btl2cap.le_sdu_length \
+              2>/dev/null | tr '\n' ' ' | sed 's/ $//')
+        tshark -r "$pcap" -Y btl2cap.le_sdu.reassembled.length -T fields \
+            -e btl2cap.le_sdu.reassembled.length 2>/dev/null > "$tmp/reasm"
+        while read -r n; do
+            case " $want " in *" $n "*) ;; *) echo "$name: reassembled SDU of $n octets"; fail=1 ;; esac
+        done < "$tmp/reasm"
     else
         # Per direction (PDU type 3 = peripheral to central), the values of the message
         # PDUs: notifications, indications, write requests/commands (handle + value), and
@@ -51,7 +63,6 @@ check() { # name kem transfer|coc extra-args...
                   if (study == "study" && $2 == "0x12") v -= 1;
                   sum[$1] += v }
                 END { printf "%d %d", sum[3], sum[2] }')
-        # keygen on the peripheral: ek from it (type 3), ct from the central (type 2)
     fi
     if [ "$got" != "$want" ]; then
         echo "$name: message sizes in the capture '$got', want '$want'"; fail=1

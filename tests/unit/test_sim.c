@@ -164,6 +164,77 @@ static void test_loss_levels(void **state)
     assert_true(ok >= 300);
 }
 
+static int run_pqke(struct pqpan_sim *s, struct pqpan_sim_pqke *a, const struct pqpan_sim_config *c,
+                    unsigned suite)
+{
+    int rc = pqpan_sim_init(s, c);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    rc = pqpan_sim_pqke_init(a, suite, c->ble.keygen_side, c->seed);
+    return rc != PQPAN_OK ? rc : pqpan_sim_run(s, pqpan_sim_pqke_app(), a, NULL, NULL);
+}
+
+/* The real protocol over every method and both transports: equal, confirmed keys. */
+static void test_pqke_all_methods(void **state)
+{
+    static struct pqpan_sim s;
+    static struct pqpan_sim_pqke a;
+    struct pqpan_sim_config c;
+    int t;
+    (void)state;
+    for (t = 0; t <= PQPAN_BLE_TRANSFER_COUNT; t++) {
+        base_config(&c);
+        c.ble.att_mtu = 403;
+        c.ble.ll_octets = 251;
+        c.ble.keygen_side = t % 2 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
+        if (t == PQPAN_BLE_TRANSFER_COUNT) {
+            c.transport = PQPAN_SIM_L2CAP_COC;
+        } else {
+            c.ble.transfer = (enum pqpan_ble_transfer)t;
+        }
+        assert_int_equal(run_pqke(&s, &a, &c, PQPAN_PQKE_SUITE_MLKEM512 + (unsigned)t % 3u), PQPAN_OK);
+        assert_true(pqpan_sim_pqke_confirmed(&a));
+        assert_true(pqpan_sim_pqke_keys_equal(&a));
+        assert_int_equal(s.res.ledger[0].op_count[PQPAN_OP_KDF] + s.res.ledger[1].op_count[PQPAN_OP_KDF], 2);
+    }
+}
+
+/* 100 runs per PER level up to 30 % with the real protocol: equal confirmed keys or a
+ * defined error, never a completed run with different keys. */
+static void test_pqke_loss(void **state)
+{
+    static struct pqpan_sim s;
+    static struct pqpan_sim_pqke a;
+    struct pqpan_sim_config c;
+    static const double per[3] = {0.1, 0.2, 0.3};
+    int lvl, seed, ok = 0;
+    (void)state;
+    for (lvl = 0; lvl < 3; lvl++) {
+        for (seed = 1; seed <= 100; seed++) {
+            int rc;
+            base_config(&c);
+            c.ble.ll_octets = 251;
+            c.ble.ci_ns = 7500000u;
+            c.ble.transfer = (enum pqpan_ble_transfer)(seed % PQPAN_BLE_TRANSFER_COUNT);
+            c.chan[0].per = per[lvl];
+            c.chan[1].per = per[lvl];
+            c.chan[1].ber = seed % 5 == 0 ? 1e-4 : 0.0;
+            c.seed = (uint64_t)seed;
+            rc = run_pqke(&s, &a, &c, PQPAN_PQKE_SUITE_MLKEM768);
+            if (rc == PQPAN_OK) {
+                assert_true(pqpan_sim_pqke_confirmed(&a));
+                assert_true(pqpan_sim_pqke_keys_equal(&a));
+                ok++;
+            } else {
+                assert_false(pqpan_sim_pqke_confirmed(&a));
+                assert_true(rc == PQPAN_ERR_LINK_LOST || rc == PQPAN_ERR_TIMEOUT || rc < 0);
+            }
+        }
+    }
+    assert_true(ok >= 250);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +243,8 @@ int main(void)
         cmocka_unit_test(test_zero_loss_all_methods),
         cmocka_unit_test(test_same_seed_same_run),
         cmocka_unit_test(test_loss_levels),
+        cmocka_unit_test(test_pqke_all_methods),
+        cmocka_unit_test(test_pqke_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
