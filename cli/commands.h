@@ -6,6 +6,10 @@
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
+int cli_kem_run(int argc, char **argv);
+void cli_kem_help(FILE *out);
+int cli_bench_run(int argc, char **argv);
+void cli_bench_help(FILE *out);
 int cmd_profiles_run(int argc, char **argv);
 void cmd_profiles_help(FILE *out);
 int cli_estimate_run(int argc, char **argv);

@@ -8,6 +8,8 @@
 
 const struct cli_command cli_commands[] = {
     {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
+    {"kem", "ML-KEM (FIPS 203) keygen / encaps / decaps and ACVP vector runs", cli_kem_run, cli_kem_help},
+    {"bench", "cycles and time per ML-KEM operation on this machine", cli_bench_run, cli_bench_help},
     {"estimate", "energy and latency of one key exchange over BLE, per side (analytic model)", cli_estimate_run, cli_estimate_help},
     {"reproduce", "the SenSys '26 study's matrix and headline figures beside the model's", cli_reproduce_run, cli_reproduce_help},
     {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},

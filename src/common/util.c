@@ -1,20 +1,21 @@
 #include "pqpan/common.h"
 
+#include <string.h>
+
 #ifndef PQPAN_VERSION_STRING
 #define PQPAN_VERSION_STRING "0.0.0"
 #endif
 
-/* Stores through a volatile pointer cannot be proven dead, so they are not removed. */
+/* memset called through a volatile function pointer: the compiler cannot know which
+ * function runs, so it cannot prove the stores dead and remove them (the technique of
+ * OpenSSL's OPENSSL_cleanse). memset itself writes whole words, unlike a byte loop. */
 void pqpan_wipe(void *p, size_t len)
 {
-    volatile uint8_t *q = (volatile uint8_t *)p;
-    size_t i;
+    void *(*volatile const wipe_fn)(void *, int, size_t) = memset;
     if (p == 0) {
         return;
     }
-    for (i = 0; i < len; i++) {
-        q[i] = 0;
-    }
+    wipe_fn(p, 0, len);
 }
 
 int pqpan_ct_equal(const uint8_t *a, const uint8_t *b, size_t len)

@@ -22,38 +22,67 @@ static const int16_t zetas[128] = {
  * with a factor R that cancels the R^-1 of the Montgomery base multiplication. */
 #define INVNTT_SCALE 1441
 
-/* FIPS 203 Alg. 9: Cooley-Tukey butterflies, len = 128 .. 2. Without reductions the
- * coefficients grow by less than q per layer, so |a_i| < q + 7q = 8q < 2^15. */
-void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
+/* One layer of Alg. 9 (lines 5-10) with the butterfly distance len; *k indexes zetas.
+ * Inlined with a constant len so that the compiler can vectorize the inner loop. */
+static inline void ntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned *k)
 {
-    unsigned len, start, j, i = 1;
-    for (len = 128; len >= 2; len >>= 1) {
-        for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
-            const int16_t zeta = zetas[i++];
-            for (j = start; j < start + len; j++) {
-                int16_t t = mlkem_fqmul(zeta, a[j + len]);
-                a[j + len] = (int16_t)(a[j] - t);
-                a[j] = (int16_t)(a[j] + t);
-            }
+    unsigned start, j;
+    for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
+        const int16_t zeta = zetas[(*k)++];
+        for (j = start; j < start + len; j++) {
+            int16_t t = mlkem_fqmul(zeta, a[j + len]);
+            a[j + len] = (int16_t)(a[j] - t);
+            a[j] = (int16_t)(a[j] + t);
         }
     }
 }
 
-/* FIPS 203 Alg. 10: Gentleman-Sande butterflies, len = 2 .. 128, with a Barrett
- * reduction on each sum so that no coefficient leaves int16. */
-void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
+/* FIPS 203 Alg. 9: Cooley-Tukey butterflies, len = 128 .. 2. Without reductions the
+ * coefficients grow by less than q per layer, so |a_i| < q + 7q = 8q < 2^15. */
+void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
 {
-    unsigned len, start, j, i = 127;
-    for (len = 2; len <= 128; len <<= 1) {
-        for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
-            const int16_t zeta = zetas[i--];
-            for (j = start; j < start + len; j++) {
-                int16_t t = a[j];
-                a[j] = mlkem_barrett_reduce((int16_t)(t + a[j + len]));
-                a[j + len] = mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
-            }
+    unsigned k = 1;
+    ntt_layer(a, 128, &k);
+    ntt_layer(a, 64, &k);
+    ntt_layer(a, 32, &k);
+    ntt_layer(a, 16, &k);
+    ntt_layer(a, 8, &k);
+    ntt_layer(a, 4, &k);
+    ntt_layer(a, 2, &k);
+}
+
+/* One layer of Alg. 10 (lines 5-10), len constant after inlining as in ntt_layer. The
+ * sums are Barrett-reduced when reduce is set. */
+static inline void invntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned *k,
+                                int reduce)
+{
+    unsigned start, j;
+    for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
+        const int16_t zeta = zetas[(*k)--];
+        for (j = start; j < start + len; j++) {
+            int16_t t = a[j];
+            int16_t sum = (int16_t)(t + a[j + len]);
+            a[j] = reduce ? mlkem_barrett_reduce(sum) : sum;
+            a[j + len] = mlkem_fqmul(zeta, (int16_t)(a[j + len] - t));
         }
     }
+}
+
+/* FIPS 203 Alg. 10: Gentleman-Sande butterflies, len = 2 .. 128. Each difference goes
+ * through a Montgomery multiplication (|result| < q); the sums double their bound per
+ * layer, so entering a layer with |a_i| < 4q keeps every sum and difference below
+ * 8q < 2^15. Starting from |a_i| < q, the sums are Barrett-reduced only in the layers
+ * len = 8 and len = 64, which keeps every layer's input below 4q. */
+void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
+{
+    unsigned j, k = 127;
+    invntt_layer(a, 2, &k, 0);
+    invntt_layer(a, 4, &k, 0);
+    invntt_layer(a, 8, &k, 1);
+    invntt_layer(a, 16, &k, 0);
+    invntt_layer(a, 32, &k, 0);
+    invntt_layer(a, 64, &k, 1);
+    invntt_layer(a, 128, &k, 0);
     for (j = 0; j < PQPAN_MLKEM_N; j++) {
         a[j] = mlkem_fqmul(a[j], INVNTT_SCALE);
     }

@@ -20,10 +20,15 @@ static inline int16_t mlkem_montgomery_reduce(int32_t a)
     return (int16_t)((a - (int32_t)t * PQPAN_MLKEM_Q) >> 16);
 }
 
-/* a * b * R^-1 mod q. */
+/* a * b * R^-1 mod q, |result| < q for |b| < q/2 or |a b| < 2^15 q. Montgomery
+ * reduction on 16-bit halves: with t = lo16(lo16(a b) q^-1), a b - t q is divisible by
+ * 2^16 and its low halves agree, so (a b - t q) / 2^16 = hi16(a b) - hi16(t q) exactly.
+ * Compilers map hi16/lo16 products to 16-bit SIMD multiplies. */
 static inline int16_t mlkem_fqmul(int16_t a, int16_t b)
 {
-    return mlkem_montgomery_reduce((int32_t)a * b);
+    const int32_t ab = (int32_t)a * b;
+    const int16_t t = (int16_t)((int16_t)ab * PQPAN_MLKEM_QINV);
+    return (int16_t)((int16_t)(ab >> 16) - (int16_t)(((int32_t)t * PQPAN_MLKEM_Q) >> 16));
 }
 
 /* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2], with

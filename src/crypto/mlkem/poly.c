@@ -111,37 +111,81 @@ static int16_t decompress(uint32_t y, unsigned d)
     return (int16_t)((y * PQPAN_MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
-/* ByteEncode_d (FIPS 203 Alg. 5): values of d bits packed least significant bit first.
- * The loop structure depends on d only. */
-static void pack_bits(uint8_t *out, const uint16_t v[PQPAN_MLKEM_N], unsigned d)
+/* ByteEncode_d (FIPS 203 Alg. 5): values of d bits packed least significant bit first,
+ * in groups of 8 values (d bytes), so that every group starts on a byte boundary. */
+static inline void pack_bits(uint8_t *out, const uint16_t v[PQPAN_MLKEM_N], unsigned d)
 {
-    uint32_t acc = 0;
-    unsigned bits = 0, i;
-    for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        acc |= (uint32_t)v[i] << bits;
-        bits += d;
-        while (bits >= 8) {
-            *out++ = (uint8_t)acc;
-            acc >>= 8;
-            bits -= 8;
+    unsigned g, i;
+    for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
+        uint32_t acc = 0;
+        unsigned bits = 0;
+        for (i = 0; i < 8; i++) {
+            acc |= (uint32_t)v[8 * g + i] << bits;
+            bits += d;
+            while (bits >= 8) {
+                *out++ = (uint8_t)acc;
+                acc >>= 8;
+                bits -= 8;
+            }
         }
     }
 }
 
-/* ByteDecode_d (FIPS 203 Alg. 6) for d < 12: no reduction needed (2^d < q). */
-static void unpack_bits(uint16_t v[PQPAN_MLKEM_N], const uint8_t *in, unsigned d)
+/* ByteDecode_d (FIPS 203 Alg. 6) for d < 12, in the same groups: no reduction needed
+ * (2^d < q). */
+static inline void unpack_bits(uint16_t v[PQPAN_MLKEM_N], const uint8_t *in, unsigned d)
 {
-    uint32_t acc = 0;
     const uint32_t mask = (1u << d) - 1;
-    unsigned bits = 0, i;
-    for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        while (bits < d) {
-            acc |= (uint32_t)*in++ << bits;
-            bits += 8;
+    unsigned g, i;
+    for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
+        uint32_t acc = 0;
+        unsigned bits = 0;
+        for (i = 0; i < 8; i++) {
+            while (bits < d) {
+                acc |= (uint32_t)*in++ << bits;
+                bits += 8;
+            }
+            v[8 * g + i] = (uint16_t)(acc & mask);
+            acc >>= d;
+            bits -= d;
         }
-        v[i] = (uint16_t)(acc & mask);
-        acc >>= d;
-        bits -= d;
+    }
+}
+
+/* The packers with d as a constant, so the compiler unrolls each group completely. */
+static void pack_d(uint8_t *out, const uint16_t v[PQPAN_MLKEM_N], unsigned d)
+{
+    switch (d) {
+    case 4:
+        pack_bits(out, v, 4);
+        break;
+    case 5:
+        pack_bits(out, v, 5);
+        break;
+    case 10:
+        pack_bits(out, v, 10);
+        break;
+    default:
+        pack_bits(out, v, 11);
+        break;
+    }
+}
+
+static void unpack_d(uint16_t v[PQPAN_MLKEM_N], const uint8_t *in, unsigned d)
+{
+    switch (d) {
+    case 4:
+        unpack_bits(v, in, 4);
+        break;
+    case 5:
+        unpack_bits(v, in, 5);
+        break;
+    case 10:
+        unpack_bits(v, in, 10);
+        break;
+    default:
+        unpack_bits(v, in, 11);
+        break;
     }
 }
 
@@ -152,14 +196,14 @@ void pqpan_mlkem_poly_compress(uint8_t *r, const struct mlkem_poly *p, unsigned 
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
         v[i] = pqpan_mlkem_compress(mlkem_to_unsigned(p->c[i]), d);
     }
-    pack_bits(r, v, d);
+    pack_d(r, v, d);
 }
 
 void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigned d)
 {
     uint16_t v[PQPAN_MLKEM_N];
     unsigned i;
-    unpack_bits(v, a, d);
+    unpack_d(v, a, d);
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
         p->c[i] = decompress(v[i], d);
     }

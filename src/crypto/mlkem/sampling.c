@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "common/bytes.h"
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
@@ -11,12 +12,30 @@
  * squeezed one at a time. 168 is a multiple of 3, so no candidate straddles two blocks. */
 #define SAMPLE_NTT_FIRST_BLOCKS 3
 
+static uint32_t load24_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+/* Alg. 7 lines 5-14 on len bytes: d1, d2 are the two 12-bit halves of each 3 bytes, taken
+ * if < q. While four more values fit, 6 bytes (two triples) are read as one 64-bit word,
+ * every candidate is stored and the count advanced only when it is accepted; near the
+ * end, one triple at a time. buf must have 2 readable bytes after len. */
 static unsigned rejection_sample(int16_t *a, unsigned count, const uint8_t *buf, size_t len)
 {
-    size_t pos;
-    for (pos = 0; pos + 3 <= len && count < PQPAN_MLKEM_N; pos += 3) {
-        const unsigned d1 = (unsigned)buf[pos] | (((unsigned)buf[pos + 1] & 0x0F) << 8);
-        const unsigned d2 = ((unsigned)buf[pos + 1] >> 4) | ((unsigned)buf[pos + 2] << 4);
+    size_t pos = 0;
+    for (; pos + 6 <= len && count + 4 <= PQPAN_MLKEM_N; pos += 6) {
+        const uint64_t t = pqpan_load64_le(buf + pos);
+        unsigned j;
+        for (j = 0; j < 4; j++) {
+            const uint32_t d = (uint32_t)(t >> (12 * j)) & 0xFFF;
+            a[count] = (int16_t)d;
+            count += d < PQPAN_MLKEM_Q;
+        }
+    }
+    for (; pos + 3 <= len && count < PQPAN_MLKEM_N; pos += 3) {
+        const uint32_t t = load24_le(buf + pos);
+        const uint32_t d1 = t & 0xFFF, d2 = t >> 12;
         if (d1 < PQPAN_MLKEM_Q) {
             a[count++] = (int16_t)d1;
         }
@@ -32,7 +51,7 @@ void pqpan_mlkem_sample_ntt(struct mlkem_poly *a, const uint8_t rho[PQPAN_MLKEM_
                             uint8_t x, uint8_t y)
 {
     struct pqpan_shake128_ctx xof;
-    uint8_t buf[SAMPLE_NTT_FIRST_BLOCKS * PQPAN_SHAKE128_RATE];
+    uint8_t buf[SAMPLE_NTT_FIRST_BLOCKS * PQPAN_SHAKE128_RATE + 2];
     uint8_t idx[2];
     unsigned count;
     idx[0] = x;
@@ -41,17 +60,14 @@ void pqpan_mlkem_sample_ntt(struct mlkem_poly *a, const uint8_t rho[PQPAN_MLKEM_
     pqpan_shake128_absorb(&xof, rho, PQPAN_MLKEM_SYMBYTES);
     pqpan_shake128_absorb(&xof, idx, sizeof idx);
     pqpan_shake128_finalize(&xof);
+    buf[sizeof buf - 2] = 0;
+    buf[sizeof buf - 1] = 0;
     pqpan_shake128_squeezeblocks(&xof, buf, SAMPLE_NTT_FIRST_BLOCKS);
-    count = rejection_sample(a->c, 0, buf, sizeof buf);
+    count = rejection_sample(a->c, 0, buf, SAMPLE_NTT_FIRST_BLOCKS * PQPAN_SHAKE128_RATE);
     while (count < PQPAN_MLKEM_N) {
         pqpan_shake128_squeezeblocks(&xof, buf, 1);
         count = rejection_sample(a->c, count, buf, PQPAN_SHAKE128_RATE);
     }
-}
-
-static uint32_t load24_le(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
 }
 
 static uint32_t load32_le(const uint8_t *p)

@@ -1,0 +1,292 @@
+/* pqpan bench: median cycles (time-stamp counter) and nanoseconds per ML-KEM operation. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "platform.h"
+#include "pqpan/kem.h"
+
+#define CMD "bench"
+#define DEFAULT_ITERATIONS 1000ULL
+#define MAX_ITERATIONS 100000000ULL
+
+enum kem_op { OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"keygen", "encaps", "decaps"};
+
+void cli_bench_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan bench kem [--param P] [--op keygen|encaps|decaps] [--iterations N]\n"
+            "                       [--format table|csv|json]\n\n"
+            "Runs ML-KEM operations on this machine and prints, per parameter set and\n"
+            "operation, the median over N runs of the time-stamp-counter cycles\n"
+            "(median_cycles; x86_64 only, otherwise empty / null) and of the wall-clock time\n"
+            "(median_ns, CLOCK_MONOTONIC). keygen is KeyGen_internal (Alg. 16), encaps\n"
+            "Encaps_internal with the ek check (Alg. 17), decaps Decaps with the dk check\n"
+            "(Alg. 21); seeds vary from run to run.\n\n"
+            "options:\n"
+            "  --param P         ML-KEM-512, ML-KEM-768 or ML-KEM-1024 (default: all three)\n"
+            "  --op OP           keygen, encaps or decaps (default: all three)\n"
+            "  --iterations N    runs per operation, 1 to %llu (default %llu). With --op,\n"
+            "                    exactly N operations of that kind run after one setup (a key\n"
+            "                    pair, and a ciphertext for decaps), so an instruction count\n"
+            "                    (valgrind --tool=callgrind) divided by N is per operation\n"
+            "  --format F        table (default), csv or json\n",
+            MAX_ITERATIONS, DEFAULT_ITERATIONS);
+}
+
+struct bench_opts {
+    const struct pqpan_kem *kem; /* NULL: all */
+    int op;                      /* -1: all */
+    unsigned long long iterations;
+    enum cli_format format;
+};
+
+struct bench_row {
+    const char *param;
+    const char *op;
+    unsigned long long iterations;
+    unsigned long long median_cycles;
+    unsigned long long median_ns;
+};
+
+static int parse_op(const char *s)
+{
+    int i;
+    for (i = 0; i < OP_COUNT; i++) {
+        if (strcmp(s, op_names[i]) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int parse_value(struct bench_opts *o, const char *name, const char *value)
+{
+    if (strcmp(name, "--param") == 0) {
+        o->kem = pqpan_kem_by_name(value);
+        return o->kem ? EXIT_OK : cli_usage_error(CMD, "unknown parameter set '%s'", value);
+    }
+    if (strcmp(name, "--op") == 0) {
+        o->op = parse_op(value);
+        return o->op >= 0 ? EXIT_OK : cli_usage_error(CMD, "unknown operation '%s'", value);
+    }
+    if (strcmp(name, "--iterations") == 0) {
+        return cli_parse_uint(value, 1, MAX_ITERATIONS, &o->iterations) == 0
+                   ? EXIT_OK
+                   : cli_usage_error(CMD, "--iterations wants 1..%llu", MAX_ITERATIONS);
+    }
+    if (strcmp(name, "--format") == 0) {
+        return cli_parse_format(value, &o->format) == 0
+                   ? EXIT_OK
+                   : cli_usage_error(CMD, "--format wants table, csv or json");
+    }
+    return cli_usage_error(CMD, "unknown option '%s'", name);
+}
+
+static int parse_args(int argc, char **argv, struct bench_opts *o)
+{
+    int i;
+    o->kem = NULL;
+    o->op = -1;
+    o->iterations = DEFAULT_ITERATIONS;
+    o->format = FORMAT_TABLE;
+    if (argc < 2 || strcmp(argv[1], "kem") != 0) {
+        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem)");
+    }
+    for (i = 2; i < argc; i += 2) {
+        int rc;
+        if (i + 1 >= argc) {
+            return cli_usage_error(CMD, "option '%s' is unknown or needs a value", argv[i]);
+        }
+        rc = parse_value(o, argv[i], argv[i + 1]);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint64_t median(uint64_t *v, size_t n)
+{
+    qsort(v, n, sizeof v[0], cmp_u64);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Keys and ciphertext for one parameter set, made once before the timed runs. */
+struct kem_state {
+    uint8_t d[32], z[32], m[32];
+    uint8_t ek[PQPAN_KEM_EK_MAX_BYTES], dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t ct[PQPAN_KEM_CT_MAX_BYTES], ss[32];
+};
+
+static int setup(const struct pqpan_kem *kem, int op, struct kem_state *s)
+{
+    memset(s, 0, sizeof *s);
+    memset(s->d, 0xD0, sizeof s->d);
+    memset(s->z, 0x2A, sizeof s->z);
+    memset(s->m, 0x4D, sizeof s->m);
+    if (op == OP_KEYGEN) {
+        return 0;
+    }
+    if (kem->keypair_derand(s->ek, s->dk, s->d, s->z) != 0) {
+        return -1;
+    }
+    return op == OP_DECAPS ? kem->encaps_derand(s->ct, s->ss, s->ek, s->m) : 0;
+}
+
+/* One operation; the seed bytes change with i so rejection sampling varies. */
+static int run_op(const struct pqpan_kem *kem, int op, struct kem_state *s, unsigned long long i)
+{
+    switch (op) {
+    case OP_KEYGEN:
+        memcpy(s->d, &i, sizeof i);
+        return kem->keypair_derand(s->ek, s->dk, s->d, s->z);
+    case OP_ENCAPS:
+        memcpy(s->m, &i, sizeof i);
+        return kem->encaps_derand(s->ct, s->ss, s->ek, s->m);
+    default:
+        return kem->decaps(s->ss, s->ct, s->dk);
+    }
+}
+
+static int measure(const struct pqpan_kem *kem, int op, unsigned long long n,
+                   struct bench_row *row, uint64_t *cycles, uint64_t *ns)
+{
+    static struct kem_state s;
+    unsigned long long i;
+    int failed = setup(kem, op, &s);
+    for (i = 0; i < n && !failed; i++) {
+        const uint64_t c0 = cli_cycles_now(), t0 = now_ns();
+        failed = run_op(kem, op, &s, i);
+        ns[i] = now_ns() - t0;
+        cycles[i] = cli_cycles_now() - c0;
+    }
+    row->param = kem->name;
+    row->op = op_names[op];
+    row->iterations = n;
+    row->median_cycles = median(cycles, (size_t)n);
+    row->median_ns = median(ns, (size_t)n);
+    return failed;
+}
+
+/* The output columns (STYLE.md habit 10): one row drives table, CSV and JSON. */
+struct column {
+    const char *name;
+    int width;
+    int is_text;
+    int is_cycles;
+};
+
+static const struct column columns[] = {
+    {"param", 12, 1, 0},          {"op", 7, 1, 0},        {"iterations", 11, 0, 0},
+    {"median_cycles", 14, 0, 1}, {"median_ns", 11, 0, 0},
+};
+#define N_COLUMNS (sizeof columns / sizeof columns[0])
+
+static void cell(const struct bench_row *r, size_t c, char *buf, size_t len)
+{
+    const unsigned long long nums[] = {0, 0, r->iterations, r->median_cycles, r->median_ns};
+    if (columns[c].is_text) {
+        snprintf(buf, len, "%s", c == 0 ? r->param : r->op);
+    } else if (columns[c].is_cycles && !PQPAN_CLI_HAVE_CYCLES) {
+        buf[0] = '\0';
+    } else {
+        snprintf(buf, len, "%llu", nums[c]);
+    }
+}
+
+static void print_rows(const struct bench_row *rows, size_t n, enum cli_format format)
+{
+    char buf[64];
+    size_t r, c;
+    for (c = 0; c < N_COLUMNS && format != FORMAT_JSON; c++) {
+        if (format == FORMAT_TABLE) {
+            printf(columns[c].is_text ? "%s%-*s" : "%s%*s", c ? " " : "", columns[c].width,
+                   columns[c].name);
+        } else {
+            printf(c ? ",%s" : "%s", columns[c].name);
+        }
+    }
+    printf(format == FORMAT_JSON ? "[" : "\n");
+    for (r = 0; r < n; r++) {
+        for (c = 0; c < N_COLUMNS; c++) {
+            cell(&rows[r], c, buf, sizeof buf);
+            if (format == FORMAT_TABLE) {
+                printf(columns[c].is_text ? "%s%-*s" : "%s%*s", c ? " " : "", columns[c].width,
+                       buf[0] ? buf : "-");
+            } else if (format == FORMAT_CSV) {
+                printf(c ? ",%s" : "%s", buf);
+            } else {
+                printf("%s\"%s\":", c ? "," : (r ? ",{" : "{"), columns[c].name);
+                printf(columns[c].is_text ? "\"%s\"" : "%s", buf[0] ? buf : "null");
+            }
+        }
+        printf(format == FORMAT_JSON ? "}" : "\n");
+    }
+    if (format == FORMAT_JSON) {
+        printf("]\n");
+    }
+}
+
+int cli_bench_run(int argc, char **argv)
+{
+    struct bench_opts o;
+    struct bench_row rows[PQPAN_KEM_COUNT * OP_COUNT];
+    uint64_t *cycles, *ns;
+    size_t n_rows = 0, k;
+    int rc, op, i;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_bench_help(stdout);
+            return EXIT_OK;
+        }
+    }
+    rc = parse_args(argc, argv, &o);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    cycles = malloc((size_t)o.iterations * sizeof *cycles);
+    ns = malloc((size_t)o.iterations * sizeof *ns);
+    for (k = 0; k < PQPAN_KEM_COUNT && cycles != NULL && ns != NULL && rc == EXIT_OK; k++) {
+        const struct pqpan_kem *kem = pqpan_kem_at(k);
+        if (o.kem != NULL && o.kem != kem) {
+            continue;
+        }
+        for (op = 0; op < OP_COUNT && rc == EXIT_OK; op++) {
+            if (o.op >= 0 && o.op != op) {
+                continue;
+            }
+            if (measure(kem, op, o.iterations, &rows[n_rows++], cycles, ns) != 0) {
+                fprintf(stderr, "pqpan bench: %s %s failed\n", kem->name, op_names[op]);
+                rc = EXIT_FAILURE_RUN;
+            }
+        }
+    }
+    if (cycles == NULL || ns == NULL) {
+        fprintf(stderr, "pqpan bench: out of memory\n");
+        rc = EXIT_FAILURE_RUN;
+    }
+    if (rc == EXIT_OK) {
+        print_rows(rows, n_rows, o.format);
+    }
+    free(cycles);
+    free(ns);
+    return rc;
+}
