@@ -238,7 +238,6 @@ struct pqpan_sim_node {
     uint16_t coc_sdu_left;      /* octets of the SDU being received */
     uint16_t coc_rx_frames;     /* K-frames consumed since credits were last returned */
     uint8_t sig_id;
-    uint8_t msg_phase;          /* enum pqpan_phase of the message being sent */
     uint8_t is_ek;              /* the message is the keygen side's (study preset) */
     uint8_t done;
 };

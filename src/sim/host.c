@@ -227,9 +227,10 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     }
     nd->is_ek = (uint8_t)is_ek_of(s, n);
     s->messages++;
-    nd->msg_phase = s->messages <= 2u ? PQPAN_PHASE_KEY_TRANSFER : PQPAN_PHASE_CONFIRM;
-    rc = s->cfg.transport == PQPAN_SIM_L2CAP_COC ? PQPAN_OK : pqpan_ble_plan_message(t, &cnt, s->cfg.ble.transfer, nd->is_ek, (uint32_t)len, s->att_mtu,
-                                (enum pqpan_ble_role)n, (enum pqpan_phase)nd->msg_phase);
+    rc = s->cfg.transport == PQPAN_SIM_L2CAP_COC
+             ? PQPAN_OK
+             : pqpan_ble_plan_message(t, &cnt, s->cfg.ble.transfer, nd->is_ek, (uint32_t)len,
+                                      s->att_mtu, (enum pqpan_ble_role)n, PQPAN_PHASE_KEY_TRANSFER);
     if (rc != PQPAN_OK) {
         return rc;
     }

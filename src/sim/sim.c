@@ -450,7 +450,8 @@ static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observe
     int i;
     for (i = 0; i < 2; i++) {
         merge_event(&s->res.ledger[i], &s->ev_led[i], ph);
-        if (s->event_has_data) {
+        /* The bits accounting (the study's) covers the exchange's data events only. */
+        if (s->event_has_data && ph >= PQPAN_PHASE_KEY_TRANSFER) {
             merge_event(&s->res.bits[i], &s->ev_led[i], ph);
         }
         s->res.counts.data_pdus_tx[i] += s->ev_data_tx[i];
@@ -649,7 +650,8 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
         s->event_pairs++;
     }
     if (payload > 0 && s->phase >= PQPAN_PHASE_KEY_TRANSFER) {
-        s->event_data_phase = s->node[n].msg_phase;
+        /* Data and the replies to it belong to the latest message's phase. */
+        s->event_data_phase = s->messages <= 2u ? PQPAN_PHASE_KEY_TRANSFER : PQPAN_PHASE_CONFIRM;
     }
     return push(s, s->now_ns + air_ns, EV_RX, other(n));
 }
