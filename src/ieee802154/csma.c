@@ -1,6 +1,7 @@
 /* Unslotted CSMA-CA, IEEE 802.15.4-2020 §6.2.5.1 (Figure 6-2, nonbeacon-enabled PAN). */
 #include <string.h>
 
+#include "ieee802154/internal.h"
 #include "pqpan/ieee802154.h"
 
 /* Table 8-94 ranges: macMaxBE 3..8, macMinBE 0..macMaxBE, macMaxCsmaBackoffs 0..5,
@@ -31,7 +32,7 @@ int pqpan_802154_csma_params_check(const struct pqpan_802154_csma_params *p)
 }
 
 /* random(2^be - 1): uniform on 0..2^be-1 from one octet (be <= 8). */
-static int draw_periods(uint32_t *periods, uint8_t be, pqpan_rng_fn rng, void *rng_ctx)
+int pqpan_802154_csma_draw(uint32_t *periods, uint8_t be, pqpan_rng_fn rng, void *rng_ctx)
 {
     uint8_t octet = 0;
     if (rng(rng_ctx, &octet, 1) != 0) {
@@ -59,7 +60,7 @@ int pqpan_802154_csma_run(struct pqpan_802154_csma_result *res,
     }
     be = p->min_be;
     for (;;) {
-        rc = draw_periods(&periods, be, rng, rng_ctx);
+        rc = pqpan_802154_csma_draw(&periods, be, rng, rng_ctx);
         if (rc != PQPAN_OK) {
             memset(res, 0, sizeof *res);
             return rc;

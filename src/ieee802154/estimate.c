@@ -3,50 +3,33 @@
  * frames of the shared planner. Fills one ledger per node. */
 #include <string.h>
 
+#include "ieee802154/internal.h"
 #include "pqpan/ieee802154.h"
 
 #define MAX_BUSY 1.0
 
-/* Where the time of the current segment (one message, or one node's computation) goes. */
-struct segment {
-    enum pqpan_phase phase;
-    uint64_t len_ns;
-    uint64_t busy_ns[2];
-};
-
 struct est {
     struct pqpan_802154_estimate *out;
     const struct pqpan_802154_est_config *c;
-    struct segment seg;
+    struct pqpan_802154_seg seg;
+    uint64_t seg_len_ns;
 };
 
 static void book(struct est *e, unsigned node, enum pqpan_state state, uint64_t ns, int bits)
 {
-    pqpan_ledger_add(&e->out->ledger[node], e->seg.phase, state, ns);
-    if (bits) {
-        pqpan_ledger_add(&e->out->bits[node], e->seg.phase, state, ns);
-    }
-    e->seg.busy_ns[node] += ns;
+    pqpan_802154_seg_book(&e->seg, e->out->ledger, bits ? e->out->bits : 0, node, state, ns);
 }
 
 static void seg_begin(struct est *e, enum pqpan_phase phase)
 {
-    memset(&e->seg, 0, sizeof e->seg);
-    e->seg.phase = phase;
+    pqpan_802154_seg_begin(&e->seg, phase, e->out->latency_ns);
+    e->seg_len_ns = 0;
 }
 
-/* A node busy for less than the segment is idle for the rest: listening or asleep. */
 static void seg_end(struct est *e)
 {
-    unsigned n;
-    enum pqpan_state idle = e->c->rx_always_on ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP;
-    for (n = 0; n < 2; n++) {
-        if (e->seg.len_ns > e->seg.busy_ns[n]) {
-            pqpan_ledger_add(&e->out->ledger[n], e->seg.phase, idle,
-                             e->seg.len_ns - e->seg.busy_ns[n]);
-        }
-    }
-    e->out->latency_ns += e->seg.len_ns;
+    e->out->latency_ns += e->seg_len_ns;
+    pqpan_802154_seg_end(&e->seg, e->out->ledger, e->out->latency_ns, e->c->rx_always_on);
 }
 
 static void compute(struct est *e, unsigned node, enum pqpan_op op, const uint64_t cycles[])
@@ -54,7 +37,7 @@ static void compute(struct est *e, unsigned node, enum pqpan_op op, const uint64
     uint64_t ns = cycles[op] * 1000000000u / e->c->cpu_hz;
     pqpan_ledger_add_op(&e->out->ledger[node], op, cycles[op]);
     book(e, node, PQPAN_STATE_CPU, ns, 0);
-    e->seg.len_ns += ns;
+    e->seg_len_ns += ns;
 }
 
 /* One acknowledged data frame from node s to node r. */
@@ -76,7 +59,7 @@ static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_pla
     book(e, r, PQPAN_STATE_IFS, p->turnaround_ns, 1);
     book(e, r, PQPAN_STATE_TX, p->ack_airtime_ns, 1);
     book(e, s, PQPAN_STATE_RX, p->ack_airtime_ns, 1);
-    e->seg.len_ns += backoff_ns + cca_ns + PQPAN_802154_TURNAROUND_NS + f->airtime_ns +
+    e->seg_len_ns += backoff_ns + cca_ns + PQPAN_802154_TURNAROUND_NS + f->airtime_ns +
                      p->turnaround_ns + p->ack_airtime_ns + f->ifs_ns;
     e->out->ledger[s].pdus_tx++;
     e->out->ledger[r].pdus_rx++;

@@ -7,12 +7,17 @@
  * usage: ieee802154_exchange OUT.pcap [ns]
  * stdout: one line per datagram: "<udp_payload_octets> <frames>".
  *
+ * usage: ieee802154_exchange OUT.pcap contention SEED
+ * writes the air of one seeded contention-simulator run instead (10 nodes, 8 of them
+ * sending 127-octet broadcasts at 10 frames/s); stdout: "<status> <frames on air>".
+ *
  * Message sizes are plausible PQKE sizes until docs/PROTOCOL.md fixes them:
  *   INIT = version 1 + suite 1 + nonce 32 + ML-KEM encapsulation key (800/1184/1568)
  *   RESP = version 1 + suite 1 + ciphertext (768/1088/1568) + confirmation tag 32
  *   FIN  = version 1 + suite 1 + confirmation tag 32 */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pqpan/ieee802154.h"
@@ -52,6 +57,13 @@ static int channel_idle(void *ctx, uint64_t t_ns)
     (void)ctx;
     (void)t_ns;
     return 0;
+}
+
+static void pcap_frame(void *ctx, uint64_t t_ns, const uint8_t *psdu, size_t len)
+{
+    if (pqpan_pcap_write_packet((struct pqpan_pcap_writer *)ctx, t_ns, psdu, len) != PQPAN_OK) {
+        fprintf(stderr, "ieee802154_exchange: pcap write failed\n");
+    }
 }
 
 static int fail(const char *what, int rc)
@@ -198,15 +210,40 @@ static struct pqpan_802154_link_cfg link_cfg(int ext, int reverse)
     return c;
 }
 
+/* One contention-simulator run with ML-KEM-768 sizes; the pcap shows every frame. */
+static int contention(struct pqpan_pcap_writer *w, uint64_t seed)
+{
+    static struct pqpan_802154_csim ws;
+    struct pqpan_802154_csim_config c;
+    struct pqpan_802154_csim_result r;
+    uint64_t cycles[PQPAN_OP_COUNT] = {0};
+    int rc;
+    cycles[PQPAN_OP_KEM_KEYGEN] = 640000;
+    cycles[PQPAN_OP_KEM_ENCAPS] = 768000;
+    cycles[PQPAN_OP_KEM_DECAPS] = 832000;
+    cycles[PQPAN_OP_KDF] = 64000;
+    memset(&c, 0, sizeof c);
+    pqpan_802154_est_config_default(&c.exch);
+    c.nodes = 10;
+    c.load_fps = 10.0;
+    c.load_psdu = 127;
+    rc = pqpan_802154_csim_run(&r, &ws, &c, cycles, rng_bytes, &seed, pcap_frame, w);
+    if (rc != PQPAN_OK) {
+        return fail("contention", rc);
+    }
+    printf("%d %u\n", r.status, w->packets);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* {INIT, RESP, FIN} for ML-KEM-512, -768, -1024. */
     static const size_t sizes[3][3] = {{834, 802, 34}, {1218, 1122, 34}, {1602, 1602, 34}};
     struct run r;
     FILE *out;
-    int level, msg, rc = 0;
-    if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: ieee802154_exchange OUT.pcap [ns]\n");
+    int level, msg, rc = 0, sim = argc == 4 && strcmp(argv[2], "contention") == 0;
+    if (argc < 2 || argc > 4 || (argc == 4 && !sim)) {
+        fprintf(stderr, "usage: ieee802154_exchange OUT.pcap [ns | contention SEED]\n");
         return 2;
     }
     out = fopen(argv[1], "wb");
@@ -221,7 +258,10 @@ int main(int argc, char **argv)
                                argc == 3) != PQPAN_OK) {
         rc = 4;
     }
-    for (level = 0; level < 3 && rc == 0; level++) {
+    if (sim && rc == 0) {
+        rc = contention(&r.pcap, strtoull(argv[3], 0, 10));
+    }
+    for (level = 0; level < 3 && rc == 0 && !sim; level++) {
         for (msg = 0; msg < 3 && rc == 0; msg++) {
             /* ML-KEM-512 with short addresses, the others with extended addresses. */
             struct pqpan_802154_link_cfg c = link_cfg(level != 0, msg == 1);

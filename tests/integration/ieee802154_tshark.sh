@@ -3,7 +3,9 @@
 # writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of PQKE-sized UDP datagrams, fragmented
 # and acknowledged; tshark must find every FCS correct, every datagram reassembled by the
 # 6lowpan dissector with the right size, every UDP checksum good, and no malformed packet
-# or expert info. A corrupted copy must be caught (the check can fail).
+# or expert info. A corrupted copy must be caught (the check can fail). Then the same
+# checks on the air of a seeded contention-simulator run (retransmissions, background
+# 6LoWPAN broadcasts).
 # usage: ieee802154_tshark.sh CLI SRCDIR BUILDDIR    (exit 77: tshark not installed)
 set -eu
 build=$3
@@ -64,4 +66,18 @@ printf '\125' | dd of="$work/bad.pcap" bs=1 seek=60 conv=notrunc 2>/dev/null
 badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
 [ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
 echo "corrupted copy: $badfcs bad FCS detected"
+
+# Contention run (10 nodes, seed 1): the exchange must complete, every frame dissect cleanly.
+set -- $("$prog" "$work/c.pcap" contention 1) || fail "contention run failed"
+[ "$1" -eq 0 ] || fail "contention run: exchange status $1"
+got=$(tsr "$work/c.pcap" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
+[ "$got" -eq "$2" ] || fail "contention: $got of $2 frames with a correct FCS"
+bad=$(tsr "$work/c.pcap" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad" | wc -l)
+[ "$bad" -eq 0 ] || fail "contention: $bad frames with expert info or malformed"
+badsum=$(tsr "$work/c.pcap" -Y "udp && udp.checksum.status != 1" | wc -l)
+[ "$badsum" -eq 0 ] || fail "contention: $badsum UDP checksums not good"
+reasm=$(tsr "$work/c.pcap" -Y "udp.length == 1226 || udp.length == 1130 || udp.length == 42" \
+    -T fields -e 6lowpan.reassembled.length | tr '\n' ' ')
+[ "$reasm" = "1266 1170  " ] || fail "contention: INIT/RESP/FIN reassembled as '$reasm'"
+echo "contention run: $2 frames, all FCS correct, UDP checksums good, INIT/RESP/FIN reassembled"
 echo "PASS"
