@@ -450,6 +450,7 @@ static int simulate(const struct sim_opts *o, struct model_env *env, struct pqpa
     if (rc != EXIT_OK) {
         return rc;
     }
+    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
     c.dev = env->dev;
     c.transport = o->transport;
     c.chan[0].per = c.chan[1].per = o->per;

@@ -201,7 +201,8 @@ struct pqpan_sim_node {
     struct pqpan_sim_pdu cur;
     struct pqpan_sim_ctrl llq[PQPAN_SIM_LLQ];
     uint8_t llq_n;
-    struct pqpan_sim_l2cap txq[PQPAN_SIM_TXQ]; /* txq[0] is being fragmented */
+    struct pqpan_sim_l2cap txq[PQPAN_SIM_TXQ]; /* a ring; txq[txq_head] is being fragmented */
+    uint8_t txq_head;
     uint8_t txq_n;
     uint16_t frag_off;
     struct pqpan_sim_l2cap rx;  /* L2CAP PDU being reassembled from LL fragments */

@@ -45,7 +45,10 @@ int pqpan_evq_pop(struct pqpan_evq *q, struct pqpan_ev *ev)
         return 0;
     }
     *ev = q->heap[0];
-    q->heap[0] = q->heap[--q->n];
+    if (--q->n == 0) {
+        return 1;
+    }
+    q->heap[0] = q->heap[q->n];
     for (;;) {
         uint32_t l = 2 * i + 1, r = l + 1, m = i;
         struct pqpan_ev tmp;

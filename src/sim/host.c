@@ -99,15 +99,6 @@ static int reply_opcode(struct pqpan_sim *s, int n, uint8_t opcode)
     return reply_att(s, n, &p);
 }
 
-static int push_txq(struct pqpan_sim_node *nd, const struct pqpan_sim_l2cap *pdu)
-{
-    if (nd->txq_n == PQPAN_SIM_TXQ) {
-        return PQPAN_ERR_CAPACITY;
-    }
-    nd->txq[nd->txq_n++] = *pdu;
-    return PQPAN_OK;
-}
-
 /* ---- sending a message ------------------------------------------------------------ */
 
 /* The next ATT PDU of a GATT message (value sizes from pqpan_ble_plan_message). */
@@ -189,7 +180,7 @@ int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
     enum xfer x = xfer_of(s, nd->is_ek);
     while (nd->out_busy && !nd->out_ready_pending && !nd->wait_rsp &&
            nd->txq_n < PQPAN_SIM_TXQ) {
-        struct pqpan_sim_l2cap pdu;
+        struct pqpan_sim_l2cap *pdu = txq_at(nd, nd->txq_n);
         int rc;
         if (nd->out_sent == nd->out_len && !(x == X_LONG && nd->lw_value_len != 0u)) {
             nd->out_busy = 0;
@@ -199,14 +190,14 @@ int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
             if (nd->coc_credits == 0u) {
                 break;
             }
-            rc = next_kframe(s, n, &pdu);
+            rc = next_kframe(s, n, pdu);
         } else {
-            rc = next_att(s, n, &pdu);
+            rc = next_att(s, n, pdu);
         }
-        rc = rc != PQPAN_OK ? rc : push_txq(nd, &pdu);
         if (rc != PQPAN_OK) {
             return rc;
         }
+        nd->txq_n++;
     }
     return PQPAN_OK;
 }

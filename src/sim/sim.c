@@ -168,7 +168,7 @@ void pqpan_sim_release_replies(struct pqpan_sim *s, int n)
     memmove(&nd->hostllq[0], &nd->hostllq[i], (size_t)(nd->hostllq_n - i) * sizeof nd->hostllq[0]);
     nd->hostllq_n = (uint8_t)(nd->hostllq_n - i);
     for (i = 0; i < nd->hostq_n && nd->txq_n < PQPAN_SIM_TXQ; i++) {
-        nd->txq[nd->txq_n++] = nd->hostq[i];
+        *txq_at(nd, nd->txq_n++) = nd->hostq[i];
     }
     memmove(&nd->hostq[0], &nd->hostq[i], (size_t)(nd->hostq_n - i) * sizeof nd->hostq[0]);
     nd->hostq_n = (uint8_t)(nd->hostq_n - i);
@@ -260,7 +260,7 @@ static int node_has_more(const struct pqpan_sim_node *nd)
 }
 
 /* Payload octets of the PDU side n would send next (for the event-length check). */
-static uint32_t next_payload(const struct pqpan_sim *s, const struct pqpan_sim_node *nd)
+static uint32_t next_payload(const struct pqpan_sim *s, struct pqpan_sim_node *nd)
 {
     uint32_t left;
     if (nd->have_pdu) {
@@ -272,7 +272,7 @@ static uint32_t next_payload(const struct pqpan_sim *s, const struct pqpan_sim_n
     if (nd->txq_n == 0) {
         return 0;
     }
-    left = (uint32_t)nd->txq[0].len - nd->frag_off;
+    left = (uint32_t)txq_at(nd, 0)->len - nd->frag_off;
     return left < s->ll_octets ? left : s->ll_octets;
 }
 
@@ -284,7 +284,7 @@ static void pop_llq(struct pqpan_sim_node *nd)
 
 static void pop_txq(struct pqpan_sim_node *nd)
 {
-    memmove(&nd->txq[0], &nd->txq[1], (size_t)(nd->txq_n - 1u) * sizeof nd->txq[0]);
+    nd->txq_head = (uint8_t)((nd->txq_head + 1u) % PQPAN_SIM_TXQ);
     nd->txq_n--;
     nd->frag_off = 0;
 }
@@ -304,12 +304,13 @@ static void build_pdu(struct pqpan_sim *s, int n)
         pop_llq(nd);
         s->res.counts.llctrl_pdus[n]++;
     } else if (nd->txq_n > 0) {
-        uint32_t left = (uint32_t)nd->txq[0].len - nd->frag_off;
+        const struct pqpan_sim_l2cap *head = txq_at(nd, 0);
+        uint32_t left = (uint32_t)head->len - nd->frag_off;
         len = left < s->ll_octets ? left : s->ll_octets;
         b[0] = nd->frag_off == 0 ? PQPAN_LLID_START : PQPAN_LLID_CONTINUE;
-        memcpy(b + 2, nd->txq[0].b + nd->frag_off, len);
+        memcpy(b + 2, head->b + nd->frag_off, len);
         nd->frag_off = (uint16_t)(nd->frag_off + len);
-        if (nd->frag_off == nd->txq[0].len) {
+        if (nd->frag_off == head->len) {
             pop_txq(nd);
         }
     } else {
@@ -679,8 +680,8 @@ static void report_packet(struct pqpan_sim *s, int crc_ok, const struct pqpan_si
  * a CRC error counts as more) and the pair fits in the event (§4.5.6). */
 static int central_continues(struct pqpan_sim *s, int peer_md)
 {
-    const struct pqpan_sim_node *c = &s->node[PQPAN_BLE_CENTRAL];
-    const struct pqpan_sim_node *p = &s->node[PQPAN_BLE_PERIPHERAL];
+    struct pqpan_sim_node *c = &s->node[PQPAN_BLE_CENTRAL];
+    struct pqpan_sim_node *p = &s->node[PQPAN_BLE_PERIPHERAL];
     uint64_t t;
     int more = peer_md || node_has_more(c) || (c->have_pdu && c->cur.b[1] > 0);
     if (!more || s->stop) {

@@ -17,6 +17,12 @@
  * Vol 3 Part F §3.2.2). */
 #define SIM_ATT_HANDLE 0x0012u
 
+/* The i-th L2CAP PDU waiting in side n's link-layer ring (0 = the one being sent). */
+static inline struct pqpan_sim_l2cap *txq_at(struct pqpan_sim_node *nd, unsigned i)
+{
+    return &nd->txq[(nd->txq_head + i) % PQPAN_SIM_TXQ];
+}
+
 /* Host side, called by the engine. All return PQPAN_OK or a negative error that stops
  * the run. */
 

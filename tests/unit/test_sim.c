@@ -263,6 +263,21 @@ static void test_pqke_all_methods(void **state)
         assert_true(pqpan_sim_pqke_confirmed(&a));
         assert_true(pqpan_sim_pqke_keys_equal(&a));
         assert_int_equal(s.res.ledger[0].op_count[PQPAN_OP_KDF] + s.res.ledger[1].op_count[PQPAN_OP_KDF], 2);
+        if (c.transport == PQPAN_SIM_GATT) {
+            /* The estimator's pqpan protocol: the same INIT/RESP/FIN PDUs and bits. */
+            struct pqpan_ble_estimate e;
+            struct pqpan_pqke_sizes z = pqpan_pqke_suite_sizes(PQPAN_PQKE_SUITE_MLKEM512 + (unsigned)t % 3u);
+            int side;
+            c.ble.protocol = PQPAN_BLE_PROTO_PQPAN;
+            c.ble.ek_bytes = (uint32_t)z.ek_bytes;
+            c.ble.ct_bytes = (uint32_t)z.ct_bytes;
+            assert_int_equal(pqpan_ble_estimate_pqke(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
+            for (side = 0; side < 2; side++) {
+                assert_int_equal(s.res.counts.data_pdus_tx[side], e.counts.data_pdus_tx[side]);
+                assert_true(rel_diff(pqpan_ledger_state_ns(&s.res.bits[side], PQPAN_STATE_TX),
+                                     pqpan_ledger_state_ns(&e.bits[side], PQPAN_STATE_TX)) <= 0.01);
+            }
+        }
     }
 }
 
