@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ble_model.h"
 #include "pqpan/kem.h"
@@ -619,6 +620,19 @@ static const char *gamma_source(const struct model_env *env)
                                              "\"gamma defaults\")";
 }
 
+/* Where the ML-KEM cycle counts of impl come from: the source column of its first row. */
+static const char *kem_cycles_source(const struct pqpan_cycle_table *t, const char *impl)
+{
+    size_t i;
+    for (i = 0; i < t->count; i++) {
+        const struct pqpan_cycle_row *r = &t->rows[i];
+        if (strncasecmp(r->scheme, "ML-KEM", 6) == 0 && strcasecmp(r->impl, impl) == 0) {
+            return r->source;
+        }
+    }
+    return "no table row";
+}
+
 void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix)
 {
     const struct pqpan_profile *p = &env->in.profile;
@@ -629,9 +643,8 @@ void model_print_assumptions(FILE *f, const struct model_env *env, const char *p
     fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
             prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
             env->ramp_normal ? "normal" : "fast");
-    fprintf(f, "%scrypto cycles: ML-KEM %s (data/cycles/pqm4_cortex_m4.csv), P-256 "
-               "data/cycles/classical_ecc_cortex_m4.csv\n",
-            prefix, env->in.crypto_impl);
+    fprintf(f, "%scrypto cycles: ML-KEM %s (%s), P-256 data/cycles/classical_ecc_cortex_m4.csv\n",
+            prefix, env->in.crypto_impl, kem_cycles_source(&env->in.cycles, env->in.crypto_impl));
     fprintf(f, "%sgamma (assumptions, source: %s): comm %.2f;", prefix, gamma_source(env), g->comm);
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         fprintf(f, " %s %.2f", pqpan_op_name((enum pqpan_op)op), g->comp[op]);
