@@ -7,15 +7,15 @@
 #include "pqpan/common.h"
 
 const struct cli_command cli_commands[] = {
-    {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
-    {"kem", "ML-KEM (FIPS 203) keygen / encaps / decaps and ACVP vector runs", cli_kem_run, cli_kem_help},
-    {"bench", "cycles and time per ML-KEM operation on this machine", cli_bench_run, cli_bench_help},
-    {"estimate", "energy and latency of one key exchange over BLE, per side (analytic model)", cli_estimate_run, cli_estimate_help},
+    {"estimate", "energy and latency of one key exchange, per side (analytic; BLE or 802.15.4)", cli_estimate_run, cli_estimate_help},
+    {"simulate", "one key exchange packet by packet over a simulated BLE or 802.15.4 link (pcap, trace)", cli_simulate_run, cli_simulate_help},
     {"reproduce", "the SenSys '26 study's matrix and headline figures beside the model's", cli_reproduce_run, cli_reproduce_help},
-    {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
-    {"simulate", "one key exchange PDU by PDU over a simulated BLE link (pcap, current trace)", cli_simulate_run, cli_simulate_help},
     {"compare", "PQKE over BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 % channel load", cli_compare_run, cli_compare_help},
     {"calibrate", "fit gamma_comp / gamma_comm to measured PPK2 traces, write a calibration file", cli_calibrate_run, cli_calibrate_help},
+    {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
+    {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
+    {"kem", "ML-KEM (FIPS 203) keygen / encaps / decaps and ACVP vector runs", cli_kem_run, cli_kem_help},
+    {"bench", "cycles and time per ML-KEM operation on this machine", cli_bench_run, cli_bench_help},
     {NULL, NULL, NULL, NULL},
 };
 
