@@ -89,19 +89,22 @@ static void matrix_row_times(struct mlkem_poly *out, const uint8_t rho[SYM], uns
 static void kpke_keygen(const struct mlkem_params *prm, const struct ntt_vec *s, uint8_t *ek,
                         uint8_t *dk_pke, const uint8_t d[SYM])
 {
-    uint8_t seed_in[SYM + 1];
     uint8_t rho_sigma[2 * SYM];
     const uint8_t *rho = rho_sigma, *sigma = rho_sigma + SYM;
-    struct mlkem_poly t, e;
     unsigned i;
 
-    memcpy(seed_in, d, SYM);
-    seed_in[SYM] = (uint8_t)prm->k; /* line 1: (rho, sigma) = G(d || k) */
-    pqpan_sha3_512(rho_sigma, seed_in, sizeof seed_in);
+    { /* block scopes let seed_in share its stack slot with t and e */
+        uint8_t seed_in[SYM + 1];
+        memcpy(seed_in, d, SYM);
+        seed_in[SYM] = (uint8_t)prm->k; /* line 1: (rho, sigma) = G(d || k) */
+        pqpan_sha3_512(rho_sigma, seed_in, sizeof seed_in);
+        pqpan_wipe(seed_in, sizeof seed_in);
+    }
     PQPAN_CT_DECLASSIFY(rho_sigma, SYM); /* rho is published in ek */
 
     sample_ntt_vec(s, prm->k, sigma, 0, prm->eta1); /* lines 8-11, 16 */
     for (i = 0; i < prm->k; i++) {
+        struct mlkem_poly t, e;
         matrix_row_times(&t, rho, prm->k, i, 0, s); /* line 18 */
         pqpan_mlkem_poly_tomont(&t);
         pqpan_mlkem_sample_cbd(&e, sigma, (uint8_t)(prm->k + i), prm->eta1); /* 12-15 */
@@ -110,14 +113,13 @@ static void kpke_keygen(const struct mlkem_params *prm, const struct ntt_vec *s,
         pqpan_mlkem_poly_reduce(&t);
         pqpan_mlkem_poly_tobytes(ek + POLYBYTES * i, &t); /* line 19 */
         pqpan_mlkem_poly_tobytes(dk_pke + POLYBYTES * i, &s->p[i]); /* line 20 */
+        pqpan_wipe(&t, sizeof t);
+        pqpan_wipe(&e, sizeof e);
     }
     memcpy(ek + POLYBYTES * prm->k, rho, SYM);
 
-    pqpan_wipe(seed_in, sizeof seed_in);
     pqpan_wipe(rho_sigma, sizeof rho_sigma);
     wipe_ntt_vec(s, prm->k);
-    pqpan_wipe(&t, sizeof t);
-    pqpan_wipe(&e, sizeof e);
 }
 
 /* Where K-PKE.Encrypt puts its ciphertext: into out, or, when out is NULL, compared
@@ -225,7 +227,7 @@ static unsigned kpke_encrypt(const struct mlkem_params *prm, const struct ntt_ve
 static void kpke_decrypt(const struct mlkem_params *prm, uint8_t m[SYM], const uint8_t *dk_pke,
                          const uint8_t *c)
 {
-    struct mlkem_poly u, s, w;
+    struct mlkem_poly u, s; /* s also holds w once the sum is done */
     int16_t cache[PQPAN_MLKEM_N / 2];
     int32_t acc[PQPAN_MLKEM_N];
     unsigned i;
@@ -239,15 +241,14 @@ static void kpke_decrypt(const struct mlkem_params *prm, uint8_t m[SYM], const u
         pqpan_mlkem_poly_frombytes(&s, dk_pke + POLYBYTES * i); /* line 5 */
         pqpan_mlkem_basemul_acc(acc, s.c, u.c, cache);
     }
-    pqpan_mlkem_poly_from_acc(&w, acc); /* line 6: w = v - NTT^-1(s^T o NTT(u)) */
-    pqpan_mlkem_invntt(w.c);
+    pqpan_mlkem_poly_from_acc(&s, acc); /* line 6: w = v - NTT^-1(s^T o NTT(u)) */
+    pqpan_mlkem_invntt(s.c);
     pqpan_mlkem_poly_decompress(&u, c + PQPAN_MLKEM_N / 8 * prm->du * prm->k, prm->dv); /* 4 */
-    pqpan_mlkem_poly_sub(&w, &u, &w);
-    pqpan_mlkem_poly_reduce(&w);
-    pqpan_mlkem_poly_tomsg(m, &w); /* line 7 */
+    pqpan_mlkem_poly_sub(&s, &u, &s);
+    pqpan_mlkem_poly_reduce(&s);
+    pqpan_mlkem_poly_tomsg(m, &s); /* line 7 */
 
     pqpan_wipe(&s, sizeof s);
-    pqpan_wipe(&w, sizeof w);
     pqpan_wipe(acc, sizeof acc);
 }
 
