@@ -16,6 +16,8 @@ int cli_estimate_run(int argc, char **argv);
 void cli_estimate_help(FILE *out);
 int cli_reproduce_run(int argc, char **argv);
 void cli_reproduce_help(FILE *out);
+int cli_calibrate_run(int argc, char **argv);
+void cli_calibrate_help(FILE *out);
 
 int cli_simulate_run(int argc, char **argv);
 void cli_simulate_help(FILE *out);

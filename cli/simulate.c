@@ -61,7 +61,10 @@ void cli_simulate_help(FILE *out)
             "                         starting with the CONNECT_IND; open with Wireshark)\n"
             "  --trace FILE           write the simulated supply current of one side as a PPK2 CSV\n"
             "                         export (Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high\n"
-            "                         during crypto, D1 while the radio is active)\n"
+            "                         during crypto, D1 while the radio is active). Currents are\n"
+            "                         the profile's, a crypto operation's times its gamma_comp\n"
+            "                         and the radio states' times gamma_comm (the gamma in use),\n"
+            "                         as `pqpan calibrate --comm-model radio` fits them\n"
             "  --trace-side peripheral|central  the side --trace records (default peripheral)\n"
             "  --messages pqke|estimate  pqke (default): the real protocol (INIT, RESP, FIN with\n"
             "                         ML-KEM and key confirmation; randomness from --seed, for\n"
@@ -236,6 +239,18 @@ static int is_radio(int state)
            state == PQPAN_STATE_RX || state == PQPAN_STATE_IFS;
 }
 
+/* The trace is the supply current of a board whose consumption departs from the
+ * profile's currents as the γ in use say: a crypto operation draws γ_comp(op) × its
+ * current, a radio state γ_comm × its current (so `pqpan calibrate --comm-model radio`
+ * finds those γ again, docs/CLI.md). */
+static double span_gamma(const struct model_env *env, const struct pqpan_sim_span *s)
+{
+    if (s->op < PQPAN_OP_COUNT) {
+        return env->in.gamma.comp[s->op];
+    }
+    return is_radio(s->state) ? env->in.gamma.comm : 1.0;
+}
+
 /* Samples every 10 µs from 0 to end_ns: sleep current plus the time-weighted current of
  * every span overlapping the sample; D0/D1 high if any crypto / radio span overlaps. */
 static int write_trace(const char *path, const struct observe *ob, const struct model_env *env,
@@ -254,7 +269,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
     }
     for (i = 0; i < ob->spans.n; i++) {
         const struct pqpan_sim_span *s = &ob->spans.v[i];
-        double cur = state_ua(env, phy, s->state);
+        double cur = state_ua(env, phy, s->state) * span_gamma(env, s);
         for (k = (size_t)(s->t0_ns / TRACE_STEP_NS); k < nsamp && (uint64_t)k * TRACE_STEP_NS < s->t1_ns; k++) {
             uint64_t a = (uint64_t)k * TRACE_STEP_NS, b = a + TRACE_STEP_NS;
             uint64_t lo = s->t0_ns > a ? s->t0_ns : a, hi = s->t1_ns < b ? s->t1_ns : b;

@@ -4,6 +4,7 @@
 
 #include "pqpan/ble.h"
 #include "pqpan/ble_pdu.h"
+#include "pqpan/calibrate.h"
 #include "pqpan/common.h"
 #include "pqpan/energy.h"
 #include "pqpan/error.h"

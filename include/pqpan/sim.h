@@ -143,6 +143,7 @@ struct pqpan_sim_span {
     uint8_t side;   /* enum pqpan_ble_role */
     uint8_t state;  /* enum pqpan_state */
     uint8_t phase;  /* enum pqpan_phase */
+    uint8_t op;     /* enum pqpan_op of a crypto operation's CPU span, else PQPAN_OP_COUNT */
 };
 
 struct pqpan_sim_observer {

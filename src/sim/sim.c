@@ -46,8 +46,8 @@ static int push(struct pqpan_sim *s, uint64_t t, enum ev_kind k, int node)
     return pqpan_evq_push(&s->q, t, (uint8_t)k, (uint8_t)node);
 }
 
-static void emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
-                      int phase, uint64_t t0, uint64_t t1)
+static void emit_op_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
+                         int phase, int op, uint64_t t0, uint64_t t1)
 {
     struct pqpan_sim_span sp;
     if (obs == NULL || obs->span == NULL || t1 <= t0) {
@@ -58,7 +58,14 @@ static void emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side,
     sp.side = (uint8_t)side;
     sp.state = (uint8_t)state;
     sp.phase = (uint8_t)phase;
+    sp.op = (uint8_t)op;
     obs->span(ctx, &sp);
+}
+
+static void emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
+                      int phase, uint64_t t0, uint64_t t1)
+{
+    emit_op_span(obs, ctx, side, state, phase, PQPAN_OP_COUNT, t0, t1);
 }
 
 /* Data channel index → RF channel (Vol 6 Part A §2, Table 2.1): data 0-10 are RF 1-11,
@@ -488,7 +495,7 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_si
             uint64_t ns = c * NS_PER_S / s->cfg.dev.cpu_hz;
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, c);
             pqpan_ledger_add(&s->res.ledger[n], PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, ns);
-            emit_span(obs, obs_ctx, n, PQPAN_STATE_CPU, PQPAN_PHASE_CRYPTO, t, t + ns);
+            emit_op_span(obs, obs_ctx, n, PQPAN_STATE_CPU, PQPAN_PHASE_CRYPTO, op, t, t + ns);
             t += ns;
         }
     }

@@ -1,0 +1,958 @@
+/* pqpan calibrate: fits γ_comp per operation and γ_comm to measured PPK2 traces
+ * (docs/MODEL.md "Calibration", docs/CLI.md "pqpan calibrate").
+ *
+ * Each trace is one side of one key exchange. Its crypto channel (D0) segments are the
+ * crypto operations in the order they ran; their gross energy is compared with the
+ * model's E_comp of that operation at γ = 1. The radio channel (D1) segments together are
+ * the measured communication energy, compared with the bits accounting at γ_comm = 1. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ble_model.h"
+#include "commands.h"
+#include "link_opts.h"
+#include "pqpan/calibrate.h"
+#include "pqpan/common.h"
+#include "pqpan/trace.h"
+
+#define CMD "calibrate"
+#define MAX_TRACES 64
+#define MAX_OPS 8          /* crypto segments per trace */
+#define OP_SKIP (-1)       /* a segment --ops maps to "-" */
+#define Q_COMM PQPAN_OP_COUNT /* quantity index of the communication energy */
+#define N_QUANT (PQPAN_OP_COUNT + 1)
+#define CHUNK_BYTES 65536
+#define PH_CRYPTO 0
+#define PH_RADIO 1
+
+struct cal_opts {
+    struct link_opts link;
+    struct model_opts m;
+    const char *paths[MAX_TRACES];
+    int side_of[MAX_TRACES];      /* MODEL_PERIPHERAL / MODEL_CENTRAL, -1 = --side */
+    size_t n_traces;
+    int side;
+    double voltage_v;             /* <= 0: the profile's supply voltage */
+    double baseline_ua;
+    int ops[MAX_OPS];             /* enum pqpan_op or OP_SKIP */
+    size_t n_ops;                 /* 0: the default order for the side */
+    uint8_t ch[2];                /* digital channel of PH_CRYPTO, PH_RADIO */
+    int comm_radio;               /* --comm-model radio (else bits) */
+    const char *out;
+};
+
+/* What one trace measured. */
+struct cal_trace {
+    const char *path;
+    int side;
+    uint64_t rows_read;
+    size_t n_crypto;              /* crypto segments seen (even beyond MAX_OPS) */
+    double crypto_uj[MAX_OPS];
+    uint64_t n_radio;
+    double radio_uj;
+    uint64_t overlap_rows;        /* rows with crypto and radio both high (counted as radio) */
+    double events_radio_uj;       /* model: events accounting, radio states (TX/RX/IFS/ramp) */
+};
+
+/* One data point of one fit. */
+struct point {
+    size_t trace;
+    int quantity;                 /* enum pqpan_op or Q_COMM */
+    double measured_uj;
+    double predicted_uj;          /* model at γ = 1 */
+};
+
+struct cal_state {
+    struct cal_opts o;
+    struct model_env env;
+    struct model_row rows[MODEL_SIDES];
+    struct cal_trace tr[MAX_TRACES];
+    struct point pts[MAX_TRACES * (MAX_OPS + 1)];
+    size_t n_pts;
+    struct pqpan_calibrate_fit fit[N_QUANT];
+    int fitted[N_QUANT];
+    double voltage_v;
+    struct pqpan_trace_bin ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
+};
+
+void cli_calibrate_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan calibrate --trace FILE [--trace FILE ...] [OPTIONS]\n\n"
+            "Fits the energy model's correction factors to measured Power Profiler Kit II\n"
+            "captures (CSV with digital channels): gamma_comp per crypto operation and gamma_comm,\n"
+            "by least squares through the origin over all traces, gamma = sum(m*p) / sum(p^2),\n"
+            "m the measured and p the model's energy at gamma = 1 for the same configuration\n"
+            "(the link and energy options below, as for `pqpan estimate`). Prints the fit, its\n"
+            "standard error, per-trace residuals, and writes a calibration overlay (--out) that\n"
+            "estimate, simulate and reproduce read with --calibration FILE.\n\n"
+            "Each trace is one side of one key exchange. Measured quantities (gross energy, no\n"
+            "baseline subtracted unless --baseline-ua; the profile's currents are whole-chip):\n"
+            "  crypto  each segment of the crypto channel (default D0 high) is one operation, in\n"
+            "          the order run: KeyGen side kem_keygen,kem_decaps; the other side\n"
+            "          kem_encaps; %s: ecdh_keygen,ecdh_shared on both sides\n"
+            "  comm    the sum over the radio channel's segments (default D1 high), against\n"
+            "          --comm-model bits: the bits accounting (TX/RX/T_IFS of the key transfer)\n"
+            "          at gamma_comm = 1, so gamma_comm absorbs ramp-up, negotiation and idle\n"
+            "          events as in the study (default); radio: the radio states of the events\n"
+            "          accounting (TX/RX/T_IFS/ramp-up of every phase), so gamma_comm is a\n"
+            "          correction of the radio currents alone\n"
+            "  Rows with both channels high (a connection event during a crypto operation)\n"
+            "  count as radio and are taken out of that operation.\n\n"
+            "trace options:\n"
+            "  --trace [SIDE:]FILE    a PPK2 CSV export; SIDE peripheral or central overrides\n"
+            "                         --side for this file (repeatable, at most %d)\n"
+            "  --side peripheral|central  the side the traces were captured on (default peripheral)\n"
+            "  --voltage V            supply voltage of the captures in volts (default: the\n"
+            "                         profile's supply voltage)\n"
+            "  --baseline-ua X        subtract X uA from every current (default 0)\n"
+            "  --phases LIST          digital channels, e.g. d0=crypto,d1=radio (the default)\n"
+            "  --ops LIST             operation of each crypto segment in order, comma-separated\n"
+            "                         op names or - to ignore a segment (e.g. a KDF the model\n"
+            "                         does not run), for every trace (default: by side, above)\n"
+            "  --comm-model bits|radio  what the radio energy is compared with (above; default bits)\n"
+            "  --out FILE             write the calibration overlay JSON (pqpan-calibration/1)\n\n",
+            MODEL_LESC_NAME, MAX_TRACES);
+    link_opts_help(out);
+    fprintf(out, "\nenergy options (--calibration and --gamma-* do not apply: the fit uses gamma = 1):\n");
+    model_opts_help(out);
+    fprintf(out,
+            "\nWarns (stderr) when a fitted gamma is outside the study's ranges (gamma_comp\n"
+            "%.2f-%.2f, gamma_comm %.2f-%.2f); never clamps. With one point a standard error\n"
+            "cannot be estimated and is reported as such.\n"
+            "Exit codes: 0 ok, 2 usage, 3 bad trace (names the file and line) or segments that do\n"
+            "not match the operations, 4 I/O.\n",
+            PQPAN_GAMMA_COMP_STUDY_MIN, PQPAN_GAMMA_COMP_STUDY_MAX, PQPAN_GAMMA_COMM_STUDY_MIN,
+            PQPAN_GAMMA_COMM_STUDY_MAX);
+}
+
+/* ---- options ---- */
+
+static int parse_side(const char *v, size_t len)
+{
+    if (len == strlen("peripheral") && strncmp(v, "peripheral", len) == 0) {
+        return MODEL_PERIPHERAL;
+    }
+    if (len == strlen("central") && strncmp(v, "central", len) == 0) {
+        return MODEL_CENTRAL;
+    }
+    return -1;
+}
+
+static int add_trace(struct cal_opts *o, const char *v)
+{
+    const char *colon = strchr(v, ':');
+    int side = colon != NULL ? parse_side(v, (size_t)(colon - v)) : -1;
+    if (o->n_traces == MAX_TRACES) {
+        return cli_usage_error(CMD, "at most %d --trace files", MAX_TRACES);
+    }
+    o->side_of[o->n_traces] = side;
+    o->paths[o->n_traces++] = side >= 0 ? colon + 1 : v;
+    return EXIT_OK;
+}
+
+static int op_of(const char *s, size_t len)
+{
+    int op;
+    if (len == 1 && s[0] == '-') {
+        return OP_SKIP;
+    }
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        const char *name = pqpan_op_name((enum pqpan_op)op);
+        if (strlen(name) == len && strncmp(name, s, len) == 0) {
+            return op;
+        }
+    }
+    return -2;
+}
+
+static int parse_ops(struct cal_opts *o, const char *v)
+{
+    const char *s = v;
+    o->n_ops = 0;
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        int op = op_of(s, len);
+        if (op == -2 || o->n_ops == MAX_OPS) {
+            return cli_usage_error(CMD, "--ops %s: want at most %d of kem_keygen, kem_encaps, "
+                                        "kem_decaps, kdf, ecdh_keygen, ecdh_shared or -",
+                                   v, MAX_OPS);
+        }
+        o->ops[o->n_ops++] = op;
+        if (s[len] == '\0') {
+            return EXIT_OK;
+        }
+        s += len + 1;
+    }
+}
+
+/* d<N>=crypto / d<N>=radio items. */
+static int parse_phases(struct cal_opts *o, const char *v)
+{
+    const char *s = v;
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        int ph = -1;
+        if (len >= 4 && (s[0] == 'd' || s[0] == 'D') && s[1] >= '0' && s[1] <= '7' && s[2] == '=') {
+            if (len == 9 && strncmp(s + 3, "crypto", 6) == 0) {
+                ph = PH_CRYPTO;
+            } else if (len == 8 && strncmp(s + 3, "radio", 5) == 0) {
+                ph = PH_RADIO;
+            }
+        }
+        if (ph < 0) {
+            return cli_usage_error(CMD, "--phases %s: want dN=crypto and/or dN=radio, N 0..7", v);
+        }
+        o->ch[ph] = (uint8_t)(s[1] - '0');
+        if (s[len] == '\0') {
+            break;
+        }
+        s += len + 1;
+    }
+    return o->ch[PH_CRYPTO] == o->ch[PH_RADIO]
+               ? cli_usage_error(CMD, "--phases %s: crypto and radio need different channels", v)
+               : EXIT_OK;
+}
+
+static int value_option(struct cal_opts *o, const char *opt, const char *v)
+{
+    if (strcmp(opt, "--trace") == 0) {
+        return add_trace(o, v);
+    }
+    if (strcmp(opt, "--side") == 0) {
+        o->side = parse_side(v, strlen(v));
+        return o->side < 0 ? cli_usage_error(CMD, "--side %s: want peripheral or central", v)
+                           : EXIT_OK;
+    }
+    if (strcmp(opt, "--voltage") == 0) {
+        return cli_parse_double(v, 0.1, 100.0, &o->voltage_v) != 0
+                   ? cli_usage_error(CMD, "--voltage %s: want volts in 0.1..100", v)
+                   : EXIT_OK;
+    }
+    if (strcmp(opt, "--baseline-ua") == 0) {
+        return cli_parse_double(v, 0.0, 1e9, &o->baseline_ua) != 0
+                   ? cli_usage_error(CMD, "--baseline-ua %s: want a current >= 0 in uA", v)
+                   : EXIT_OK;
+    }
+    if (strcmp(opt, "--ops") == 0) {
+        return parse_ops(o, v);
+    }
+    if (strcmp(opt, "--phases") == 0) {
+        return parse_phases(o, v);
+    }
+    if (strcmp(opt, "--comm-model") == 0) {
+        o->comm_radio = strcmp(v, "radio") == 0;
+        return o->comm_radio || strcmp(v, "bits") == 0
+                   ? EXIT_OK
+                   : cli_usage_error(CMD, "--comm-model %s: want bits or radio", v);
+    }
+    if (strcmp(opt, "--out") == 0) {
+        o->out = v;
+        return EXIT_OK;
+    }
+    return cli_usage_error(CMD, "unknown option '%s'", opt);
+}
+
+static int gamma_options_given(const struct model_opts *m)
+{
+    int op, given = m->calibration != NULL || m->gamma_comm > 0.0;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        given |= m->gamma_comp[op] > 0.0;
+    }
+    return given;
+}
+
+static int parse_args(struct cal_opts *o, int argc, char **argv)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    link_opts_init(&o->link);
+    model_opts_init(&o->m);
+    o->side = MODEL_PERIPHERAL;
+    o->ch[PH_CRYPTO] = PQPAN_PPK2_CH_CRYPTO;
+    o->ch[PH_RADIO] = PQPAN_PPK2_CH_RADIO;
+    for (i = 1; i < argc; i++) {
+        int rc = link_opts_parse(&o->link, CMD, argc, argv, &i);
+        if (rc == 0) {
+            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        }
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 1) {
+            continue;
+        }
+        if (strncmp(argv[i], "--", 2) != 0) {
+            return cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+        }
+        if (i + 1 >= argc) {
+            return strcmp(argv[i], "--trace") == 0 || strcmp(argv[i], "--side") == 0 ||
+                           strcmp(argv[i], "--voltage") == 0 || strcmp(argv[i], "--out") == 0 ||
+                           strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--phases") == 0 ||
+                           strcmp(argv[i], "--comm-model") == 0 ||
+                           strcmp(argv[i], "--baseline-ua") == 0
+                       ? cli_usage_error(CMD, "%s needs a value", argv[i])
+                       : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+        }
+        rc = value_option(o, argv[i], argv[i + 1]);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        i++;
+    }
+    if (o->n_traces == 0) {
+        return cli_usage_error(CMD, "no --trace FILE given");
+    }
+    if (gamma_options_given(&o->m)) {
+        return cli_usage_error(CMD, "--calibration, --gamma-comm and --gamma-comp do not apply: "
+                                    "calibrate compares with the model at gamma = 1");
+    }
+    return EXIT_OK;
+}
+
+/* ---- measuring one trace ---- */
+
+struct measure {
+    struct pqpan_trace t;
+    struct pqpan_trace_bin *ws;
+    struct cal_trace *ct;
+    double voltage_v;
+    double baseline_ua;
+    uint8_t ch[2];
+    struct pqpan_ppk2_sample prev;
+    int have_prev;
+    double overlap_ua_ms[MAX_OPS]; /* charge of the radio rows inside each crypto segment */
+    int64_t overlap_ns[MAX_OPS];
+};
+
+static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
+{
+    struct measure *ms = ctx;
+    double uj = pqpan_trace_energy_uj(g->charge_ua_ms, (double)g->duration_ns * 1e-6,
+                                      ms->baseline_ua, ms->voltage_v);
+    if (g->phase == PH_CRYPTO) {
+        size_t k = ms->ct->n_crypto;
+        if (k < MAX_OPS) {
+            ms->ct->crypto_uj[k] =
+                uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k], (double)ms->overlap_ns[k] * 1e-6,
+                                           ms->baseline_ua, ms->voltage_v);
+        }
+        ms->ct->n_crypto++;
+    } else {
+        ms->ct->n_radio++;
+        ms->ct->radio_uj += uj;
+    }
+    return PQPAN_OK;
+}
+
+static int high(const struct pqpan_ppk2_sample *s, uint8_t ch)
+{
+    return s->channels > ch && s->digital[ch] == PQPAN_PPK2_DIG_HIGH;
+}
+
+/* The interval from the previous row belongs to that row's phases (as in the analysis).
+ * If both channels were high, the radio was active during a crypto operation (the link
+ * layer preempts the CPU for a connection event): the interval counts as radio, and is
+ * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
+static void track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
+{
+    const struct pqpan_ppk2_sample *p = &ms->prev;
+    size_t k = ms->ct->n_crypto;
+    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && high(p, ms->ch[PH_RADIO]) && k < MAX_OPS) {
+        int64_t dt = s->time_ns - p->time_ns;
+        ms->overlap_ua_ms[k] += 0.5 * (p->current_ua + s->current_ua) * (double)dt * 1e-6;
+        ms->overlap_ns[k] += dt;
+        ms->ct->overlap_rows++;
+    }
+    ms->prev = *s;
+    ms->have_prev = 1;
+}
+
+static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
+{
+    struct measure *ms = ctx;
+    track_overlap(ms, s); /* first: adding s may end the crypto segment of that interval */
+    return pqpan_trace_add(&ms->t, ms->ws, s);
+}
+
+static int parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc)
+{
+    const char *why = p->error != PQPAN_PPK2_E_CALLBACK ? pqpan_ppk2_error_text(p->error)
+                      : rc == PQPAN_ERR_UNSUPPORTED
+                          ? "no digital channels: calibration needs D0 (crypto) and D1 (radio)"
+                          : pqpan_strerror(rc);
+    fprintf(stderr, "pqpan %s: %s:%llu: %s\n", CMD, path, (unsigned long long)p->error_line, why);
+    return EXIT_BAD_INPUT;
+}
+
+static int stream(FILE *f, const char *path, struct measure *ms)
+{
+    static uint8_t chunk[CHUNK_BYTES];
+    struct pqpan_ppk2_parser p;
+    size_t n;
+    int rc;
+    pqpan_ppk2_parser_init(&p, 0);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        rc = pqpan_ppk2_feed(&p, chunk, n, on_sample, ms);
+        if (rc != PQPAN_OK) {
+            return parse_error(path, &p, rc);
+        }
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "pqpan %s: %s: read error: %s\n", CMD, path, strerror(errno));
+        return EXIT_IO;
+    }
+    rc = pqpan_ppk2_finish(&p, on_sample, ms);
+    if (rc != PQPAN_OK) {
+        return parse_error(path, &p, rc);
+    }
+    ms->ct->rows_read = p.rows_read;
+    return pqpan_trace_end(&ms->t) == PQPAN_OK ? EXIT_OK : EXIT_BAD_INPUT;
+}
+
+static void trace_config(struct pqpan_trace_config *cfg, const struct cal_opts *o, double v)
+{
+    static const char *const names[2] = {"crypto", "radio"};
+    size_t ph;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->voltage_v = v;
+    cfg->baseline = PQPAN_TRACE_BASELINE_NONE;
+    cfg->n_phases = 2;
+    for (ph = 0; ph < 2; ph++) {
+        strcpy(cfg->phases[ph].name, names[ph]);
+        cfg->phases[ph].kind = PQPAN_TRACE_PHASE_DIGITAL;
+        cfg->phases[ph].channel = o->ch[ph];
+    }
+}
+
+static int measure_trace(struct cal_state *st, struct cal_trace *ct)
+{
+    struct pqpan_trace_config cfg;
+    struct measure ms;
+    FILE *f;
+    int rc;
+    trace_config(&cfg, &st->o, st->voltage_v);
+    memset(&ms, 0, sizeof ms);
+    ms.ws = st->ws;
+    ms.ct = ct;
+    ms.voltage_v = st->voltage_v;
+    ms.baseline_ua = st->o.baseline_ua;
+    ms.ch[PH_CRYPTO] = st->o.ch[PH_CRYPTO];
+    ms.ch[PH_RADIO] = st->o.ch[PH_RADIO];
+    if (pqpan_trace_init(&ms.t, &cfg, st->ws, sizeof st->ws / sizeof st->ws[0]) != PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: bad trace configuration\n", CMD);
+        return EXIT_USAGE;
+    }
+    pqpan_trace_on_segment(&ms.t, on_segment, &ms);
+    f = fopen(ct->path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "pqpan %s: %s: %s\n", CMD, ct->path, strerror(errno));
+        return EXIT_IO;
+    }
+    rc = stream(f, ct->path, &ms);
+    fclose(f);
+    return rc;
+}
+
+/* ---- model and points ---- */
+
+static size_t default_ops(int ops[MAX_OPS], const struct cal_opts *o, int side)
+{
+    int keygen_side = o->link.cfg.keygen_side == PQPAN_BLE_CENTRAL ? MODEL_CENTRAL : MODEL_PERIPHERAL;
+    if (strcmp(o->link.kem, MODEL_LESC_NAME) == 0) {
+        ops[0] = PQPAN_OP_ECDH_KEYGEN;
+        ops[1] = PQPAN_OP_ECDH_SHARED;
+        return 2;
+    }
+    if (side == keygen_side) {
+        ops[0] = PQPAN_OP_KEM_KEYGEN;
+        ops[1] = PQPAN_OP_KEM_DECAPS;
+        return 2;
+    }
+    ops[0] = PQPAN_OP_KEM_ENCAPS;
+    return 1;
+}
+
+static void op_list(char *buf, size_t cap, const int *ops, size_t n)
+{
+    size_t k, used = 0;
+    buf[0] = '\0';
+    for (k = 0; k < n && used < cap; k++) {
+        int w = snprintf(buf + used, cap - used, "%s%s", k > 0 ? "," : "",
+                         ops[k] == OP_SKIP ? "-" : pqpan_op_name((enum pqpan_op)ops[k]));
+        used += w > 0 ? (size_t)w : 0;
+    }
+}
+
+static const char *side_name(int side)
+{
+    return side == MODEL_CENTRAL ? "central" : "peripheral";
+}
+
+static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
+{
+    const struct cal_trace *ct = &st->tr[t];
+    if (!(p > 0.0)) {
+        fprintf(stderr, "pqpan %s: %s: the model runs no %s on the %s; check --side / --ops\n",
+                CMD, ct->path, q == Q_COMM ? "key transfer" : pqpan_op_name((enum pqpan_op)q),
+                side_name(ct->side));
+        return EXIT_USAGE;
+    }
+    st->pts[st->n_pts].trace = t;
+    st->pts[st->n_pts].quantity = q;
+    st->pts[st->n_pts].measured_uj = m;
+    st->pts[st->n_pts].predicted_uj = p;
+    st->n_pts++;
+    return EXIT_OK;
+}
+
+/* The model's communication energy at γ = 1 the radio channel is compared with. */
+static double comm_prediction(const struct cal_opts *o, const struct model_row *row)
+{
+    return o->comm_radio ? row->e_ev_radio_uj + row->e_ev_ramp_uj : row->e_comm_uj;
+}
+
+static const char *comm_model_name(const struct cal_opts *o)
+{
+    return o->comm_radio ? "radio" : "bits";
+}
+
+static int trace_points(struct cal_state *st, size_t t)
+{
+    const struct cal_trace *ct = &st->tr[t];
+    const struct model_row *row = &st->rows[ct->side];
+    int ops[MAX_OPS];
+    size_t n_ops, k;
+    char list[160];
+    int rc = EXIT_OK;
+    if (st->o.n_ops > 0) {
+        n_ops = st->o.n_ops;
+        memcpy(ops, st->o.ops, sizeof ops);
+    } else {
+        n_ops = default_ops(ops, &st->o, ct->side);
+    }
+    if (ct->n_crypto != n_ops) {
+        op_list(list, sizeof list, ops, n_ops);
+        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s the model's %s "
+                        "runs %zu operation(s) (%s); check --side or map them with --ops\n",
+                CMD, ct->path, ct->n_crypto, (unsigned)st->o.ch[PH_CRYPTO], st->o.link.kem,
+                side_name(ct->side), n_ops, list);
+        return EXIT_BAD_INPUT;
+    }
+    if (ct->n_radio == 0) {
+        fprintf(stderr, "pqpan %s: %s: no radio segment (D%u never high)\n", CMD, ct->path,
+                (unsigned)st->o.ch[PH_RADIO]);
+        return EXIT_BAD_INPUT;
+    }
+    for (k = 0; k < n_ops && rc == EXIT_OK; k++) {
+        if (ops[k] != OP_SKIP) {
+            rc = add_point(st, t, ops[k], ct->crypto_uj[k], row->e_comp_op_uj[ops[k]]);
+        }
+    }
+    return rc == EXIT_OK ? add_point(st, t, Q_COMM, ct->radio_uj, comm_prediction(&st->o, row))
+                         : rc;
+}
+
+static void fit_all(struct cal_state *st)
+{
+    static double m[MAX_TRACES * (MAX_OPS + 1)], p[MAX_TRACES * (MAX_OPS + 1)];
+    int q;
+    for (q = 0; q < N_QUANT; q++) {
+        size_t k, n = 0;
+        for (k = 0; k < st->n_pts; k++) {
+            if (st->pts[k].quantity == q) {
+                m[n] = st->pts[k].measured_uj;
+                p[n] = st->pts[k].predicted_uj;
+                n++;
+            }
+        }
+        st->fitted[q] = n > 0 && pqpan_calibrate_fit(&st->fit[q], m, p, n) == PQPAN_OK;
+    }
+}
+
+/* ---- output ---- */
+
+static const char *quantity_name(int q)
+{
+    return q == Q_COMM ? "comm" : pqpan_op_name((enum pqpan_op)q);
+}
+
+static double study_min(int q)
+{
+    return q == Q_COMM ? PQPAN_GAMMA_COMM_STUDY_MIN : PQPAN_GAMMA_COMP_STUDY_MIN;
+}
+
+static double study_max(int q)
+{
+    return q == Q_COMM ? PQPAN_GAMMA_COMM_STUDY_MAX : PQPAN_GAMMA_COMP_STUDY_MAX;
+}
+
+static int in_range(int q, double g)
+{
+    return pqpan_calibrate_in_range(g, study_min(q), study_max(q));
+}
+
+static void warn_ranges(const struct cal_state *st)
+{
+    int q;
+    for (q = 0; q < N_QUANT; q++) {
+        if (st->fitted[q] && !in_range(q, st->fit[q].gamma)) {
+            fprintf(stderr,
+                    "pqpan %s: warning: %s%s = %.4f is outside the study's range "
+                    "%.2f-%.2f (kept as fitted)\n",
+                    CMD, q == Q_COMM ? "gamma_comm" : "gamma_comp ",
+                    q == Q_COMM ? "" : quantity_name(q), st->fit[q].gamma,
+                    study_min(q), study_max(q));
+        }
+    }
+}
+
+static double fitted_uj(const struct cal_state *st, const struct point *pt)
+{
+    return st->fit[pt->quantity].gamma * pt->predicted_uj;
+}
+
+static double residual_pct(const struct cal_state *st, const struct point *pt)
+{
+    double f = fitted_uj(st, pt);
+    return f != 0.0 ? 100.0 * (pt->measured_uj - f) / f : 0.0;
+}
+
+static int all_se_valid(const struct cal_state *st)
+{
+    int q, ok = 1;
+    for (q = 0; q < N_QUANT; q++) {
+        ok &= !st->fitted[q] || st->fit[q].se_valid;
+    }
+    return ok;
+}
+
+/* v rounded to 1/scale, never -0 (so a zero residual prints as 0.000, not -0.000). */
+static double round_to(double v, double scale)
+{
+    double r = round(v * scale) / scale;
+    return r == 0.0 ? 0.0 : r;
+}
+
+static void print_table(const struct cal_state *st)
+{
+    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
+    size_t k;
+    int q;
+    printf("pqpan calibrate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
+           "CI %.2f ms; %zu trace%s at %.3f V\n",
+           r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
+           r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
+    model_print_assumptions(stdout, &st->env, "  ");
+    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s)\n",
+           st->o.comm_radio ? "radio states of the events accounting" : "bits accounting");
+    printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
+    for (q = 0; q < N_QUANT; q++) {
+        const struct pqpan_calibrate_fit *f = &st->fit[q];
+        char se[16];
+        if (!st->fitted[q]) {
+            continue;
+        }
+        if (f->se_valid) {
+            snprintf(se, sizeof se, "%.4f", f->se);
+        } else {
+            snprintf(se, sizeof se, "n/a");
+        }
+        printf("  %-12s %8.4f %8s %6zu  %.2f-%.2f%s\n", quantity_name(q), f->gamma, se, f->n,
+               study_min(q), study_max(q), in_range(q, f->gamma) ? "" : "  OUTSIDE");
+    }
+    printf("\nresiduals (m - gamma*p):\n");
+    printf("  %-5s %-10s %-11s %12s %12s %12s %12s %8s\n", "trace", "side", "quantity",
+           "measured_uj", "model_g1_uj", "fitted_uj", "residual_uj", "resid_%");
+    for (k = 0; k < st->n_pts; k++) {
+        const struct point *pt = &st->pts[k];
+        printf("  %-5zu %-10s %-11s %12.3f %12.3f %12.3f %12.3f %8.3f\n", pt->trace + 1,
+               side_name(st->tr[pt->trace].side), quantity_name(pt->quantity), pt->measured_uj,
+               pt->predicted_uj, fitted_uj(st, pt), round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
+               round_to(residual_pct(st, pt), 1e3));
+    }
+    printf("\ntraces (radio: measured D%u energy vs the events accounting's radio states):\n",
+           (unsigned)st->o.ch[PH_RADIO]);
+    printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s  %s\n", "trace", "side", "rows", "crypto",
+           "radio", "overlap", "radio_uj", "ev_radio_uj", "file");
+    for (k = 0; k < st->o.n_traces; k++) {
+        const struct cal_trace *ct = &st->tr[k];
+        printf("  %-5zu %-10s %10llu %8zu %8llu %8llu %12.3f %14.3f  %s\n", k + 1,
+               side_name(ct->side), (unsigned long long)ct->rows_read, ct->n_crypto,
+               (unsigned long long)ct->n_radio, (unsigned long long)ct->overlap_rows, ct->radio_uj,
+               ct->events_radio_uj, ct->path);
+    }
+    for (q = 0; q < N_QUANT; q++) {
+        if (st->fitted[q] && !st->fit[q].se_valid) {
+            printf("\n%s: one point, so its standard error cannot be estimated (add traces)",
+                   quantity_name(q));
+        }
+    }
+    if (!all_se_valid(st)) {
+        putchar('\n');
+    }
+}
+
+static void print_csv(const struct cal_state *st)
+{
+    size_t k;
+    printf("trace,file,side,quantity,measured_uj,model_g1_uj,gamma,gamma_se,points,fitted_uj,"
+           "residual_uj,residual_pct\n");
+    for (k = 0; k < st->n_pts; k++) {
+        const struct point *pt = &st->pts[k];
+        const struct pqpan_calibrate_fit *f = &st->fit[pt->quantity];
+        printf("%zu,%s,%s,%s,%.3f,%.3f,%.6f,", pt->trace + 1, st->tr[pt->trace].path,
+               side_name(st->tr[pt->trace].side), quantity_name(pt->quantity), pt->measured_uj,
+               pt->predicted_uj, f->gamma);
+        if (f->se_valid) {
+            printf("%.6f", f->se);
+        }
+        printf(",%zu,%.3f,%.3f,%.3f\n", f->n, fitted_uj(st, pt),
+               round_to(pt->measured_uj - fitted_uj(st, pt), 1e3), round_to(residual_pct(st, pt), 1e3));
+    }
+}
+
+static cJSON *json_fit(const struct cal_state *st)
+{
+    cJSON *arr = cJSON_CreateArray();
+    int q;
+    for (q = 0; q < N_QUANT; q++) {
+        const struct pqpan_calibrate_fit *f = &st->fit[q];
+        cJSON *o;
+        if (!st->fitted[q]) {
+            continue;
+        }
+        o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "parameter", quantity_name(q));
+        cJSON_AddNumberToObject(o, "gamma", round_to(f->gamma, 1e6));
+        if (f->se_valid) {
+            cJSON_AddNumberToObject(o, "gamma_se", round_to(f->se, 1e6));
+        } else {
+            cJSON_AddNullToObject(o, "gamma_se");
+        }
+        cJSON_AddNumberToObject(o, "points", (double)f->n);
+        cJSON_AddNumberToObject(o, "study_min", study_min(q));
+        cJSON_AddNumberToObject(o, "study_max", study_max(q));
+        cJSON_AddBoolToObject(o, "in_study_range", in_range(q, f->gamma));
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *json_residuals(const struct cal_state *st)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t k;
+    for (k = 0; k < st->n_pts; k++) {
+        const struct point *pt = &st->pts[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "trace", (double)(pt->trace + 1));
+        cJSON_AddStringToObject(o, "side", side_name(st->tr[pt->trace].side));
+        cJSON_AddStringToObject(o, "quantity", quantity_name(pt->quantity));
+        cJSON_AddNumberToObject(o, "measured_uj", round_to(pt->measured_uj, 1e3));
+        cJSON_AddNumberToObject(o, "model_g1_uj", round_to(pt->predicted_uj, 1e3));
+        cJSON_AddNumberToObject(o, "fitted_uj", round_to(fitted_uj(st, pt), 1e3));
+        cJSON_AddNumberToObject(o, "residual_uj",
+                                round_to(pt->measured_uj - fitted_uj(st, pt), 1e3));
+        cJSON_AddNumberToObject(o, "residual_pct", round_to(residual_pct(st, pt), 1e3));
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static cJSON *json_traces(const struct cal_state *st)
+{
+    cJSON *arr = cJSON_CreateArray();
+    size_t k;
+    for (k = 0; k < st->o.n_traces; k++) {
+        const struct cal_trace *ct = &st->tr[k];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "trace", (double)(k + 1));
+        cJSON_AddStringToObject(o, "file", ct->path);
+        cJSON_AddStringToObject(o, "side", side_name(ct->side));
+        cJSON_AddNumberToObject(o, "rows_read", (double)ct->rows_read);
+        cJSON_AddNumberToObject(o, "crypto_segments", (double)ct->n_crypto);
+        cJSON_AddNumberToObject(o, "radio_segments", (double)ct->n_radio);
+        cJSON_AddNumberToObject(o, "overlap_rows", (double)ct->overlap_rows);
+        cJSON_AddNumberToObject(o, "radio_uj", round_to(ct->radio_uj, 1e3));
+        cJSON_AddNumberToObject(o, "events_radio_model_uj", round_to(ct->events_radio_uj, 1e3));
+        cJSON_AddItemToArray(arr, o);
+    }
+    return arr;
+}
+
+static int print_json_doc(cJSON *root)
+{
+    char *text = cJSON_Print(root);
+    if (text == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        return EXIT_FAILURE_RUN;
+    }
+    printf("%s\n", text);
+    free(text);
+    return EXIT_OK;
+}
+
+static int print_json(const struct cal_state *st)
+{
+    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
+    cJSON *root = cJSON_CreateObject();
+    int rc;
+    cJSON_AddStringToObject(root, "kem", r->kem);
+    cJSON_AddStringToObject(root, "phy", r->phy);
+    cJSON_AddNumberToObject(root, "att_mtu", r->att_mtu);
+    cJSON_AddNumberToObject(root, "ll_octets", r->ll_octets);
+    cJSON_AddStringToObject(root, "transfer", r->transfer);
+    cJSON_AddNumberToObject(root, "ci_ms", r->ci_ms);
+    cJSON_AddStringToObject(root, "profile", st->env.in.profile.name);
+    cJSON_AddStringToObject(root, "currents", pqpan_current_table_name(st->env.table));
+    cJSON_AddStringToObject(root, "crypto_impl", st->env.in.crypto_impl);
+    cJSON_AddStringToObject(root, "comm_model", comm_model_name(&st->o));
+    cJSON_AddNumberToObject(root, "voltage_v", st->voltage_v);
+    cJSON_AddItemToObject(root, "fit", json_fit(st));
+    cJSON_AddItemToObject(root, "residuals", json_residuals(st));
+    cJSON_AddItemToObject(root, "traces", json_traces(st));
+    rc = print_json_doc(root);
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* The overlay file (docs/MODEL.md "Calibration file format"). */
+static cJSON *overlay(const struct cal_state *st)
+{
+    cJSON *root = cJSON_CreateObject(), *comp = cJSON_CreateObject();
+    cJSON *prov = cJSON_CreateObject(), *files = cJSON_CreateArray();
+    char source[96];
+    size_t k;
+    int q;
+    cJSON_AddStringToObject(root, "format", "pqpan-calibration/1");
+    for (q = 0; q < PQPAN_OP_COUNT; q++) {
+        if (st->fitted[q]) {
+            cJSON_AddNumberToObject(comp, quantity_name(q), round_to(st->fit[q].gamma, 1e6));
+        }
+    }
+    cJSON_AddItemToObject(root, "gamma_comp", comp);
+    cJSON_AddNumberToObject(root, "gamma_comm", round_to(st->fit[Q_COMM].gamma, 1e6));
+    snprintf(source, sizeof source, "pqpan calibrate, %zu PPK2 trace%s", st->o.n_traces,
+             st->o.n_traces == 1 ? "" : "s");
+    cJSON_AddStringToObject(prov, "source", source);
+    snprintf(source, sizeof source, "pqpan %s", pqpan_version());
+    cJSON_AddStringToObject(prov, "tool", source);
+    for (k = 0; k < st->o.n_traces; k++) {
+        cJSON_AddItemToArray(files, cJSON_CreateString(st->tr[k].path));
+    }
+    cJSON_AddItemToObject(prov, "traces", files);
+    cJSON_AddStringToObject(prov, "kem", st->o.link.kem);
+    cJSON_AddStringToObject(prov, "profile", st->env.in.profile.name);
+    cJSON_AddStringToObject(prov, "comm_model", comm_model_name(&st->o));
+    cJSON_AddItemToObject(prov, "fit", json_fit(st));
+    cJSON_AddItemToObject(root, "provenance", prov);
+    return root;
+}
+
+static int write_overlay(const struct cal_state *st)
+{
+    cJSON *root = overlay(st);
+    char *text = cJSON_Print(root);
+    FILE *f;
+    int ok;
+    cJSON_Delete(root);
+    if (text == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        return EXIT_FAILURE_RUN;
+    }
+    f = fopen(st->o.out, "w");
+    ok = f != NULL && fprintf(f, "%s\n", text) >= 0;
+    ok = f != NULL && fclose(f) == 0 && ok;
+    free(text);
+    if (!ok) {
+        fprintf(stderr, "pqpan %s: %s: cannot write: %s\n", CMD, st->o.out, strerror(errno));
+        return EXIT_IO;
+    }
+    fprintf(stderr, "pqpan %s: wrote %s\n", CMD, st->o.out);
+    return EXIT_OK;
+}
+
+/* ---- run ---- */
+
+/* The model the measurements are compared with: every γ = 1 (the assumptions block says so). */
+static void gamma_one(struct data_energy_inputs *in)
+{
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        in->gamma.comp[op] = 1.0;
+    }
+    in->gamma.comm = 1.0;
+    snprintf(in->calibration, sizeof in->calibration, "none, the fit compares with gamma = 1");
+}
+
+static int measure_all(struct cal_state *st)
+{
+    size_t k;
+    int rc = EXIT_OK;
+    for (k = 0; k < st->o.n_traces && rc == EXIT_OK; k++) {
+        struct cal_trace *ct = &st->tr[k];
+        ct->path = st->o.paths[k];
+        ct->side = st->o.side_of[k] >= 0 ? st->o.side_of[k] : st->o.side;
+        rc = measure_trace(st, ct);
+        if (rc == EXIT_OK) {
+            const struct model_row *row = &st->rows[ct->side];
+            ct->events_radio_uj = row->e_ev_radio_uj + row->e_ev_ramp_uj;
+            rc = trace_points(st, k);
+        }
+    }
+    return rc;
+}
+
+static int calibrate(struct cal_state *st)
+{
+    int rc = model_env_load(&st->env, &st->o.m, CMD);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    gamma_one(&st->env.in);
+    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, CMD);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    st->voltage_v = st->o.voltage_v > 0.0 ? st->o.voltage_v : st->env.in.profile.supply_v;
+    rc = measure_all(st);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    fit_all(st);
+    warn_ranges(st);
+    if (st->o.m.format == FORMAT_TABLE) {
+        print_table(st);
+    } else if (st->o.m.format == FORMAT_CSV) {
+        print_csv(st);
+    } else {
+        rc = print_json(st);
+    }
+    return rc == EXIT_OK && st->o.out != NULL ? write_overlay(st) : rc;
+}
+
+int cli_calibrate_run(int argc, char **argv)
+{
+    struct cal_state *st;
+    int rc;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        cli_calibrate_help(stdout);
+        return EXIT_OK;
+    }
+    st = calloc(1, sizeof *st);
+    if (st == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        return EXIT_FAILURE_RUN;
+    }
+    rc = parse_args(&st->o, argc, argv);
+    if (rc == EXIT_OK) {
+        rc = calibrate(st);
+    }
+    free(st);
+    return rc;
+}
