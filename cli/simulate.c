@@ -461,11 +461,11 @@ static int simulate(const struct sim_opts *o, struct model_env *env, struct pqpa
     int rc;
     pqpan_sim_config_default(&c);
     c.ble = o->l.cfg;
+    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
     rc = model_setup(c.cycles, &c.ble, env, o->l.kem, CMD);
     if (rc != EXIT_OK) {
         return rc;
     }
-    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
     c.dev = env->dev;
     c.transport = o->transport;
     c.chan[0].per = c.chan[1].per = o->per;

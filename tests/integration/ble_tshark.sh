@@ -29,12 +29,18 @@ check() { # name kem transfer|coc extra-args...
     if ! "$cli" simulate --kem "$kem" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
         echo "$name: simulate failed"; cat "$tmp/$name.err"; fail=1; return
     fi
-    bad=$(tshark -r "$pcap" -Y '_ws.malformed or btle.crc.incorrect or btle_rf.flags.crc_valid == 0' 2>/dev/null | wc -l)
+    # One dissection pass for the per-packet fields, one for the expert summary.
+    tshark -r "$pcap" -T fields -E separator=/t -E occurrence=l \
+        -e frame.number -e _ws.malformed -e btle.crc.incorrect -e btle_rf.flags.crc_valid \
+        -e btle.advertising_header.pdu_type -e btle_rf.pdu_type -e btatt.opcode \
+        -e btl2cap.length -e btl2cap.le_sdu_length -e btl2cap.le_sdu.reassembled.length \
+        2>/dev/null > "$tmp/fields"
+    bad=$(awk -F'\t' '$2 != "" || $3 != "" || $4 == "0" || $4 == "False"' "$tmp/fields" | wc -l)
     [ "$bad" -eq 0 ] || { echo "$name: $bad malformed or bad-CRC packets"; fail=1; }
     if tshark -r "$pcap" -q -z expert,warn 2>/dev/null | grep -qE '^(Errors|Warns) \('; then
         echo "$name: expert warnings:"; tshark -r "$pcap" -q -z expert,warn 2>/dev/null; fail=1
     fi
-    first=$(tshark -r "$pcap" -c 1 -T fields -e btle.advertising_header.pdu_type 2>/dev/null)
+    first=$(awk -F'\t' 'NR == 1 { print $5 }' "$tmp/fields")
     [ "$first" = "0x05" ] || [ "$first" = "0x5" ] || { echo "$name: first packet is not CONNECT_IND ($first)"; fail=1; }
     set -- $(sizes "$kem")
     init=$(( 5 + 32 + $1 )) resp=$(( 5 + $2 + 32 + 32 )) fin=$(( 5 + 32 ))
@@ -44,30 +50,26 @@ check() { # name kem transfer|coc extra-args...
         want="$init $resp $fin"
         # The SDU length of each SDU's first K-frame, and the reassembled length of every
         # SDU that spans more than one K-frame, must both be the message sizes.
-        got=$(tshark -r "$pcap" -Y btl2cap.le_sdu_length -T fields -e btl2cap.le_sdu_length \
-              2>/dev/null | tr '\n' ' ' | sed 's/ $//')
-        tshark -r "$pcap" -Y btl2cap.le_sdu.reassembled.length -T fields \
-            -e btl2cap.le_sdu.reassembled.length 2>/dev/null > "$tmp/reasm"
-        while read -r n; do
+        got=$(awk -F'\t' '$9 != "" { printf "%s%s", sep, $9; sep = " " }' "$tmp/fields")
+        for n in $(awk -F'\t' '$10 != "" { print $10 }' "$tmp/fields"); do
             case " $want " in *" $n "*) ;; *) echo "$name: reassembled SDU of $n octets"; fail=1 ;; esac
-        done < "$tmp/reasm"
+        done
     else
         # Per direction (PDU type 3 = peripheral to central), the values of the message
-        # PDUs: notifications, indications, write requests/commands (handle + value), and
-        # prepare write requests (handle + offset + value); the study's writes carry one
-        # frame-number octet each.
-        got=$(tshark -r "$pcap" -Y 'btatt.opcode == 0x1b or btatt.opcode == 0x1d or btatt.opcode == 0x12 or btatt.opcode == 0x52 or btatt.opcode == 0x16' -T fields \
-              -e btle_rf.pdu_type -e btatt.opcode -e btl2cap.length 2>/dev/null |
-              awk -v study="$how" '
-                { hdr = ($2 == "0x16") ? 5 : 3; v = $3 - hdr;
-                  if (study == "study" && $2 == "0x12") v -= 1;
-                  sum[$1] += v }
-                END { printf "%d %d", sum[3], sum[2] }')
+        # PDUs: notifications 0x1b, indications 0x1d, write requests 0x12 / commands 0x52
+        # (handle + value), prepare write requests 0x16 (handle + offset + value); the
+        # study's writes carry one frame-number octet each.
+        got=$(awk -F'\t' -v study="$how" '
+                $7 == "0x1b" || $7 == "0x1d" || $7 == "0x12" || $7 == "0x52" || $7 == "0x16" {
+                  hdr = ($7 == "0x16") ? 5 : 3; v = $8 - hdr;
+                  if (study == "study" && $7 == "0x12") v -= 1;
+                  sum[$6] += v }
+                END { printf "%d %d", sum[3], sum[2] }' "$tmp/fields")
     fi
     if [ "$got" != "$want" ]; then
         echo "$name: message sizes in the capture '$got', want '$want'"; fail=1
     else
-        echo "$name: ok ($got octets, $(tshark -r "$pcap" 2>/dev/null | wc -l) packets)"
+        echo "$name: ok ($got octets, $(wc -l < "$tmp/fields") packets)"
     fi
 }
 
