@@ -249,11 +249,11 @@ static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env,
 }
 
 static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                  const struct model_env *env, enum pqpan_ble_phy phy, const char *cmd)
+                  const struct model_env *env, enum pqpan_radio_mode radio, const char *cmd)
 {
     struct pqpan_energy_opts o = env->eopts;
     int rc;
-    o.radio = model_radio_of(phy);
+    o.radio = radio;
     rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
     if (rc == PQPAN_ERR_UNSUPPORTED) {
         fprintf(stderr,
@@ -308,6 +308,21 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->bytes_rx = bl->bytes_rx;
 }
 
+int model_fill_side(struct model_row *r, const struct model_env *env,
+                    enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
+                    const struct pqpan_ledger *bits_led, const char *cmd)
+{
+    struct pqpan_energy full, bits;
+    int rc = energy(&full, led, env, radio, cmd);
+    if (rc == EXIT_OK) {
+        rc = energy(&bits, bits_led, env, radio, cmd);
+    }
+    if (rc == EXIT_OK) {
+        fill_row(r, &full, &bits, led, bits_led);
+    }
+    return rc;
+}
+
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
@@ -350,9 +365,9 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
     }
     for (s = 0; s < MODEL_SIDES; s++) {
         struct model_row *r = &rows[s];
-        rc = energy(&full, &led[s], env, cfg->phy, cmd);
+        rc = energy(&full, &led[s], env, model_radio_of(cfg->phy), cmd);
         if (rc == EXIT_OK) {
-            rc = energy(&bits, &bl[s], env, cfg->phy, cmd);
+            rc = energy(&bits, &bl[s], env, model_radio_of(cfg->phy), cmd);
         }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
@@ -407,12 +422,12 @@ static const struct field fields[] = {
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
     {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
-    {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
-    {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
-    {"dle", "DLE", GROUP_CONFIG, F_INT, ROW_OFF(dle), 0},
-    {"transfer", "transfer", GROUP_CONFIG, F_STR, ROW_OFF(transfer), 0},
-    {"ci_ms", "connection interval (ms)", GROUP_CONFIG, F_DBL, ROW_OFF(ci_ms), 2},
-    {"keygen_side", "KeyGen side", GROUP_CONFIG, F_STR, ROW_OFF(keygen_side), 0},
+    {"att_mtu", "ATT_MTU", GROUP_CONFIG | GROUP_BLE, F_UINT, ROW_OFF(att_mtu), 0},
+    {"ll_octets", "LL payload octets", GROUP_CONFIG | GROUP_BLE, F_UINT, ROW_OFF(ll_octets), 0},
+    {"dle", "DLE", GROUP_CONFIG | GROUP_BLE, F_INT, ROW_OFF(dle), 0},
+    {"transfer", "transfer", GROUP_CONFIG | GROUP_BLE, F_STR, ROW_OFF(transfer), 0},
+    {"ci_ms", "connection interval (ms)", GROUP_CONFIG | GROUP_BLE, F_DBL, ROW_OFF(ci_ms), 2},
+    {"keygen_side", "KeyGen side", GROUP_CONFIG | GROUP_BLE, F_STR, ROW_OFF(keygen_side), 0},
     {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
     {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
     {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
@@ -445,27 +460,34 @@ static const struct field fields[] = {
      3},
     {"comm_share_events_pct", "communication share, events (%)", GROUP_DETAIL, F_DBL,
      ROW_OFF(comm_share_events_pct), 1},
-    {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL, F_DBL,
+    {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL | GROUP_BLE, F_DBL,
      ROW_OFF(negotiate_ms), 3},
     {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
     {"t_rx_ms", "time RX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
     {"t_ifs_ms", "time T_IFS (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_ifs_ms), 3},
     {"t_crypto_ms", "time crypto CPU (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_crypto_ms), 3},
-    {"ll_octets_eff", "LL payload octets in use", GROUP_DETAIL, F_UINT, ROW_OFF(ll_octets_eff), 0},
+    {"ll_octets_eff", "LL payload octets in use", GROUP_DETAIL | GROUP_BLE, F_UINT, ROW_OFF(ll_octets_eff), 0},
     {"pdus_tx", "LL PDUs sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_tx), 0},
     {"pdus_rx", "LL PDUs received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
     {"bytes_tx", "octets sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
     {"bytes_rx", "octets received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
-    {"data_pdus_tx", "LL PDUs with payload sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(data_pdus_tx),
+    {"data_pdus_tx", "LL PDUs with payload sent, all", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(data_pdus_tx),
      0},
-    {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(empty_pdus_tx), 0},
-    {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL, F_ULL, ROW_OFF(att_pdus_tx), 0},
-    {"events", "connection events, all", GROUP_DETAIL, F_ULL, ROW_OFF(events), 0},
-    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
+    {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(empty_pdus_tx), 0},
+    {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(att_pdus_tx), 0},
+    {"events", "connection events, all", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(events), 0},
+    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(idle_events),
      0},
 };
 
 #define N_FIELDS (sizeof fields / sizeof fields[0])
+
+/* Whether field f is printed for the mask groups. */
+static int shown(const struct field *f, unsigned groups)
+{
+    return (f->group & groups & GROUP_ALL) != 0 &&
+           ((f->group & GROUP_BLE) == 0 || (groups & GROUP_NO_BLE) == 0);
+}
 
 static const void *at(const struct model_row *r, const struct field *f)
 {
@@ -503,7 +525,7 @@ void model_print_csv_header(FILE *f, unsigned groups)
     size_t i;
     int first = 1;
     for (i = 0; i < N_FIELDS; i++) {
-        if (fields[i].group & groups) {
+        if (shown(&fields[i], groups)) {
             fprintf(f, "%s%s", first ? "" : ",", fields[i].name);
             first = 0;
         }
@@ -516,7 +538,7 @@ void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
     size_t i;
     int first = 1;
     for (i = 0; i < N_FIELDS; i++) {
-        if (fields[i].group & groups) {
+        if (shown(&fields[i], groups)) {
             if (!first) {
                 fputc(',', f);
             }
@@ -533,7 +555,7 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
     int first = 1;
     fprintf(f, "%s{", indent);
     for (i = 0; i < N_FIELDS; i++) {
-        if (fields[i].group & groups) {
+        if (shown(&fields[i], groups)) {
             fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, fields[i].name);
             print_value(f, r, &fields[i], 1);
             first = 0;
@@ -552,7 +574,7 @@ void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned gr
     }
     fputc('\n', f);
     for (i = 0; i < N_FIELDS; i++) {
-        if ((fields[i].group & groups) == 0 || fields[i].type == F_STR) {
+        if (!shown(&fields[i], groups) || fields[i].type == F_STR) {
             continue;
         }
         fprintf(f, "%-38s", fields[i].label);

@@ -92,11 +92,21 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                const char *cmd);
 
+/* Energy and times of one side from its ledgers (everything, and the bits of the
+ * exchange) for a radio mode; config and count fields are left to the caller. A cli.h
+ * exit code, message printed. */
+int model_fill_side(struct model_row *r, const struct model_env *env,
+                    enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
+                    const struct pqpan_ledger *bits_led, const char *cmd);
+
 /* Field table printers. Which fields a command prints is a mask of groups. */
 enum model_group {
     GROUP_CONFIG = 1,  /* side, kem, phy, att_mtu, ll_octets, dle, transfer, ci_ms, keygen_side */
     GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
-    GROUP_DETAIL = 4   /* per-op computation, TX/RX/IFS, events accounting, times, counts */
+    GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
+    GROUP_ALL = 7,
+    GROUP_BLE = 8,     /* field marker: BLE-only (ATT, LL, connection events) */
+    GROUP_NO_BLE = 16  /* mask flag: skip the BLE-only fields (other links) */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);

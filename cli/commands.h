@@ -21,5 +21,7 @@ void cli_calibrate_help(FILE *out);
 
 int cli_simulate_run(int argc, char **argv);
 void cli_simulate_help(FILE *out);
+int cli_compare_run(int argc, char **argv);
+void cli_compare_help(FILE *out);
 
 #endif

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "ble_model.h"
-#include "link_opts.h"
 #include "commands.h"
+#include "link_opts.h"
+#include "lowpan_model.h"
 
 #define CMD "estimate"
 
@@ -28,6 +29,17 @@ void cli_estimate_help(FILE *out)
             "                         pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on\n"
             "                         both sides) and key confirmation (default study)\n\n");
     link_opts_help(out);
+    fprintf(out,
+            "\nIEEE 802.15.4 (--link 802154): the same exchange as pqpan's INIT / RESP / FIN in\n"
+            "UDP/IPv6 datagrams, 6LoWPAN-compressed and fragmented (RFC 6282, RFC 4944), one\n"
+            "acknowledged frame after another with unslotted CSMA-CA; no contention, the expected\n"
+            "CSMA cost in closed form for a channel-busy probability (use `simulate --link 802154`\n"
+            "for contention). Sides: initiator (KeyGen, Decaps; sends INIT and FIN) and responder.\n"
+            "Receivers listen whenever they are not sending or computing. BLE options do not apply.\n");
+    lowpan_opts_help(out);
+    fprintf(out,
+            "  --busy P               probability that a CCA finds the channel busy, 0..0.99\n"
+            "                         (default 0: idle channel)\n");
     fprintf(out, "\nenergy options:\n");
     model_opts_help(out);
     fprintf(out,
@@ -94,6 +106,122 @@ static void print_json(const struct model_env *env, const struct model_row rows[
     printf("  ]\n}\n");
 }
 
+/* ---- --link 802154 ---- */
+
+static int parse_lowpan(struct model_opts *m, struct lowpan_opts *l, int argc, char **argv)
+{
+    int i;
+    model_opts_init(m);
+    lowpan_opts_init(l);
+    for (i = 1; i < argc; i++) {
+        int rc = model_opts_parse(m, CMD, argc, argv, &i);
+        if (rc == 0) {
+            rc = lowpan_opts_parse(l, CMD, argc, argv, &i);
+        }
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
+            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
+        }
+    }
+    return EXIT_OK;
+}
+
+static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
+                               const struct pqpan_802154_estimate *e,
+                               const struct model_row rows[MODEL_SIDES])
+{
+    printf("pqpan estimate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4 (250 kb/s),\n"
+           "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
+           l->kem, l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy);
+    model_print_assumptions(stdout, env, "  ");
+    printf("  data frames: INIT %u, RESP %u, FIN %u; expected CCAs %.3f, backoff %.3f ms;\n"
+           "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
+           (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
+           e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
+    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE);
+}
+
+static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
+                              const struct pqpan_802154_estimate *e,
+                              const struct model_row rows[MODEL_SIDES])
+{
+    int s;
+    printf("{\n  \"link\": \"802154\",\n");
+    model_print_assumptions_json(stdout, env, "  ");
+    printf("  \"ieee802154\": {\n    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
+           "    \"busy\": %.4f,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
+           "    \"frames_fin\": %u,\n    \"expected_ccas\": %.4f,\n"
+           "    \"expected_backoff_ms\": %.4f,\n    \"p_frame_access_failure\": %.6f,\n"
+           "    \"p_success\": %.6f\n  },\n",
+           l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy,
+           (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
+           e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
+    printf("  \"sides\": [\n");
+    for (s = 0; s < MODEL_SIDES; s++) {
+        model_print_json_row(stdout, &rows[s],
+                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE, "    ");
+        printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
+    }
+    printf("  ]\n}\n");
+}
+
+static int lowpan_estimate(const struct model_opts *m, const struct lowpan_opts *l,
+                           const struct model_env *env)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    struct model_row rows[MODEL_SIDES];
+    uint64_t cycles[PQPAN_OP_COUNT];
+    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE;
+    int rc = lowpan_setup(&c, cycles, env, l, CMD);
+    int s;
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_estimate_pqke(&e, &c, cycles) != PQPAN_OK) {
+        return cli_usage_error(CMD, "802.15.4 configuration out of range");
+    }
+    rc = lowpan_fill(rows, env, l->kem, e.ledger, e.bits, e.latency_ns, CMD);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (m->format == FORMAT_TABLE) {
+        print_lowpan_table(l, env, &e, rows);
+    } else if (m->format == FORMAT_CSV) {
+        model_print_csv_header(stdout, all);
+        for (s = 0; s < MODEL_SIDES; s++) {
+            model_print_csv_row(stdout, &rows[s], all);
+        }
+    } else {
+        print_lowpan_json(l, env, &e, rows);
+    }
+    return EXIT_OK;
+}
+
+static int run_lowpan(int argc, char **argv)
+{
+    struct model_opts m;
+    struct lowpan_opts l;
+    struct model_env *env;
+    int rc = parse_lowpan(&m, &l, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    env = malloc(sizeof *env);
+    if (env == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        return EXIT_FAILURE_RUN;
+    }
+    rc = model_env_load(env, &m, CMD);
+    if (rc == EXIT_OK) {
+        rc = lowpan_estimate(&m, &l, env);
+    }
+    free(env);
+    return rc;
+}
+
 int cli_estimate_run(int argc, char **argv)
 {
     struct estimate_opts o;
@@ -105,6 +233,9 @@ int cli_estimate_run(int argc, char **argv)
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         cli_estimate_help(stdout);
         return EXIT_OK;
+    }
+    if (lowpan_link_requested(argc, argv)) {
+        return run_lowpan(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
     if (rc != EXIT_OK) {

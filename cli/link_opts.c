@@ -118,6 +118,10 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         o->cfg.encrypted = 1;
         return 1;
     }
+    if (strcmp(argv[*i], "--link") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
+        ++*i; /* the BLE link is the default; --link 802154 is dispatched before parsing */
+        return 1;
+    }
     if (!is_value_opt(argv[*i])) {
         return 0;
     }

@@ -14,6 +14,7 @@ const struct cli_command cli_commands[] = {
     {"reproduce", "the SenSys '26 study's matrix and headline figures beside the model's", cli_reproduce_run, cli_reproduce_help},
     {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
     {"simulate", "one key exchange PDU by PDU over a simulated BLE link (pcap, current trace)", cli_simulate_run, cli_simulate_help},
+    {"compare", "PQKE over BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 % channel load", cli_compare_run, cli_compare_help},
     {"calibrate", "fit gamma_comp / gamma_comm to measured PPK2 traces, write a calibration file", cli_calibrate_run, cli_calibrate_help},
     {NULL, NULL, NULL, NULL},
 };

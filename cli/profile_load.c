@@ -57,7 +57,8 @@ static const struct scalar scalars[] = {
     {"sca_ppm", KIND_PPM, offsetof(struct pqpan_profile, sca_ppm), 0},
 };
 
-static const char *const other_keys[] = {"format", "name", "description", "currents", "notes"};
+static const char *const other_keys[] = {"format", "name", "description", "datasheet", "currents",
+                                          "notes"};
 
 static const char *const mode_keys[PQPAN_RADIO_MODE_COUNT] = {
     "ble_1m", "ble_2m", "ble_coded", "ieee802154",
@@ -317,6 +318,10 @@ static int read_header(const struct ctx *c, const cJSON *root, struct pqpan_prof
     rc = read_text(c, root, "name", p->name, sizeof p->name, 1);
     if (rc == EXIT_OK) {
         rc = read_text(c, root, "description", p->description, sizeof p->description, 0);
+    }
+    if (rc == EXIT_OK) {
+        char sheet[256];
+        rc = read_text(c, root, "datasheet", sheet, sizeof sheet, 0);
     }
     return rc;
 }

@@ -43,8 +43,11 @@ static void visit_array(const cJSON *node, const char *path, leaf_fn fn, void *c
     {
         const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
         char sub[96];
-        snprintf(sub, sizeof sub, "%s.%ddbm", path, cJSON_IsNumber(dbm) ? dbm->valueint : 0);
-        visit_sourced(e, sub, fn, ctx);
+        int n = snprintf(sub, sizeof sub, "%s.%ddbm", path,
+                         cJSON_IsNumber(dbm) ? dbm->valueint : 0);
+        if (n > 0 && (size_t)n < sizeof sub) { /* longer paths exist in no valid profile */
+            visit_sourced(e, sub, fn, ctx);
+        }
     }
 }
 
@@ -63,11 +66,14 @@ static void visit(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
     cJSON_ArrayForEach(child, node)
     {
         char sub[96];
+        int n;
         if (!cJSON_IsObject(child) && !cJSON_IsArray(child)) {
             continue;
         }
-        snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", child->string);
-        visit(child, sub, fn, ctx);
+        n = snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", child->string);
+        if (n > 0 && (size_t)n < sizeof sub) { /* longer paths exist in no valid profile */
+            visit(child, sub, fn, ctx);
+        }
     }
 }
 
@@ -87,6 +93,7 @@ struct cell {
     int given;
     double number;
     char text[CELL_TEXT];
+    const char *source; /* the figure's source in the profile document, or NULL */
 };
 
 enum {
@@ -100,25 +107,29 @@ enum {
     COL_TX0_RADIO,
     COL_RX1M_RADIO,
     COL_ASSUMPTIONS,
+    COL_DATASHEET,
     COL_DESCRIPTION,
     COL_COUNT
 };
 
+/* Output columns; figure is the profile-file path whose source the JSON output quotes. */
 static const struct {
     const char *name;
     int width;
+    const char *figure;
 } columns[COL_COUNT] = {
-    {"name", 10},
-    {"supply_v", 8},
-    {"cpu_mhz", 7},
-    {"cpu_ua", 7},
-    {"sleep_ua", 8},
-    {"tx_0dbm_system_ua", 17},
-    {"rx_1m_system_ua", 15},
-    {"tx_0dbm_radio_only_ua", 21},
-    {"rx_1m_radio_only_ua", 19},
-    {"assumptions", 11},
-    {"description", 0},
+    {"name", 10, NULL},
+    {"supply_v", 8, "supply_v"},
+    {"cpu_mhz", 7, "cpu_hz"},
+    {"cpu_ua", 7, "cpu_ua"},
+    {"sleep_ua", 8, "sleep_ua"},
+    {"tx_0dbm_system_ua", 17, "currents.system.tx_ua.0dbm"},
+    {"rx_1m_system_ua", 15, "currents.system.rx_ua.ble_1m"},
+    {"tx_0dbm_radio_only_ua", 21, "currents.radio_only.tx_ua.0dbm"},
+    {"rx_1m_radio_only_ua", 19, "currents.radio_only.rx_ua.ble_1m"},
+    {"assumptions", 11, NULL},
+    {"datasheet", -35, NULL},
+    {"description", 0, NULL},
 };
 
 static void set_number(struct cell *c, int given, double x)
@@ -147,8 +158,34 @@ static void count_assumption(const struct leaf *l, void *ctx)
     }
 }
 
+struct source_query {
+    const char *path;
+    const char *source;
+};
+
+static void find_source(const struct leaf *l, void *ctx)
+{
+    struct source_query *q = ctx;
+    if (strcmp(l->path, q->path) == 0) {
+        q->source = l->source;
+    }
+}
+
+static void fill_sources(struct cell row[COL_COUNT], const cJSON *doc)
+{
+    int i;
+    for (i = 0; i < COL_COUNT; i++) {
+        struct source_query q = {columns[i].figure, NULL};
+        if (q.path != NULL) {
+            visit(doc, "", find_source, &q);
+        }
+        row[i].source = q.source;
+    }
+}
+
 static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, const cJSON *doc)
 {
+    const cJSON *sheet = cJSON_GetObjectItemCaseSensitive(doc, "datasheet");
     double ua;
     int assumptions = 0;
     int ok;
@@ -167,7 +204,9 @@ static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, 
     set_number(&row[COL_RX1M_RADIO], ok, ua);
     visit(doc, "", count_assumption, &assumptions);
     set_number(&row[COL_ASSUMPTIONS], 1, assumptions);
+    set_text(&row[COL_DATASHEET], cJSON_IsString(sheet) ? sheet->valuestring : "");
     set_text(&row[COL_DESCRIPTION], p->description);
+    fill_sources(row, doc);
 }
 
 static void print_table_row(const struct cell row[COL_COUNT], int header)
@@ -175,7 +214,7 @@ static void print_table_row(const struct cell row[COL_COUNT], int header)
     int i;
     for (i = 0; i < COL_COUNT; i++) {
         const char *s = header ? columns[i].name : row[i].text;
-        if (columns[i].width > 0) {
+        if (columns[i].width != 0) {
             printf(i == 0 ? "%-*s" : "  %*s", columns[i].width, s);
         } else {
             printf("  %s", s);
@@ -219,6 +258,7 @@ static void print_csv_row(const struct cell row[COL_COUNT], int header)
 static cJSON *json_row(const struct cell row[COL_COUNT])
 {
     cJSON *o = cJSON_CreateObject();
+    cJSON *sources = cJSON_CreateObject();
     int i;
     for (i = 0; i < COL_COUNT; i++) {
         if (!row[i].given) {
@@ -228,7 +268,11 @@ static cJSON *json_row(const struct cell row[COL_COUNT])
         } else {
             cJSON_AddStringToObject(o, columns[i].name, row[i].text);
         }
+        if (row[i].source != NULL) {
+            cJSON_AddStringToObject(sources, columns[i].name, row[i].source);
+        }
     }
+    cJSON_AddItemToObject(o, "sources", sources);
     return o;
 }
 
@@ -279,7 +323,6 @@ static int list_profiles(enum cli_format fmt)
             return rc;
         }
         fill_row(row, &p, doc);
-        cJSON_Delete(doc);
         if (fmt == FORMAT_TABLE) {
             print_table_row(row, 0);
         } else if (fmt == FORMAT_CSV) {
@@ -287,6 +330,7 @@ static int list_profiles(enum cli_format fmt)
         } else {
             cJSON_AddItemToArray(arr, json_row(row));
         }
+        cJSON_Delete(doc); /* after the row: its sources point into doc */
     }
     if (fmt == FORMAT_JSON) {
         emit_json(arr);
@@ -372,8 +416,9 @@ void cmd_profiles_help(FILE *out)
             "  --format F      table (default), csv or json\n\n"
             "Columns of the list: supply_v (V), cpu_mhz (MHz), cpu_ua (CPU running, µA),\n"
             "sleep_ua (µA), TX 0 dBm and RX 1M currents (µA) from the system-level table and the\n"
-            "radio-only table ('n/a' where the datasheet gives none), and the number of figures\n"
-            "that are assumptions rather than datasheet values.\n"
+            "radio-only table ('n/a' where the datasheet gives none), the number of figures that\n"
+            "are assumptions rather than datasheet values, and the main datasheet. The JSON\n"
+            "output adds each figure's source.\n"
             "Exit codes: 0 ok, 2 usage (unknown option or profile name), 3 invalid profile file,\n"
             "4 file not readable.\n");
 }

@@ -2,13 +2,12 @@
  * transfer preset, plus the LE Secure Connections baseline) and its headline figures
  * beside the ranges the study reports (Liu, Ramachandran, Jurdak, SenSys '26,
  * arXiv 2602.18708; DESIGN.md "What the study found"). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ble_model.h"
 #include "commands.h"
+#include "figure.h"
 
 #define CMD "reproduce"
 #define N_LEVELS 3
@@ -254,30 +253,9 @@ static void print_json(const struct repro *r, const struct model_env *env,
 
 /* ---- --out DIR: data files and gnuplot figures ---- */
 
-static FILE *open_out(const char *dir, const char *name)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "pqpan %s: cannot write %s: %s\n", CMD, path, strerror(errno));
-    }
-    return f;
-}
-
-static int close_out(FILE *f, const char *name)
-{
-    if (fclose(f) != 0) {
-        fprintf(stderr, "pqpan %s: error writing %s\n", CMD, name);
-        return EXIT_IO;
-    }
-    return EXIT_OK;
-}
-
 static int write_bars(const char *dir, const struct repro *r)
 {
-    FILE *f = open_out(dir, "bars.dat");
+    FILE *f = figure_open(CMD, dir, "bars.dat");
     int i;
     if (f == NULL) {
         return EXIT_IO;
@@ -288,10 +266,10 @@ static int write_bars(const char *dir, const struct repro *r)
         fprintf(f, "\"%s %s\" %.3f %.3f\n", w->kem, w->dle ? "DLE" : "noDLE", w->e_comp_uj,
                 w->e_comm_uj);
     }
-    if (close_out(f, "bars.dat") != EXIT_OK) {
+    if (figure_close(CMD, f, "bars.dat") != EXIT_OK) {
         return EXIT_IO;
     }
-    f = open_out(dir, "bars.gp");
+    f = figure_open(CMD, dir, "bars.gp");
     if (f == NULL) {
         return EXIT_IO;
     }
@@ -305,14 +283,14 @@ static int write_bars(const char *dir, const struct repro *r)
                "  set output 'bars.'.t\n"
                "  plot 'bars.dat' using 2:xtic(1) title 'computation', '' using 3 title 'communication'\n"
                "}\n");
-    return close_out(f, "bars.gp");
+    return figure_close(CMD, f, "bars.gp");
 }
 
 static int write_sweep(const char *dir, const struct model_env *env)
 {
     struct model_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
-    FILE *f = open_out(dir, "ll_sweep.dat");
+    FILE *f = figure_open(CMD, dir, "ll_sweep.dat");
     unsigned ll;
     int k, rc = EXIT_OK;
     if (f == NULL) {
@@ -328,10 +306,10 @@ static int write_sweep(const char *dir, const struct model_env *env)
         }
         fputc('\n', f);
     }
-    if (close_out(f, "ll_sweep.dat") != EXIT_OK || rc != EXIT_OK) {
+    if (figure_close(CMD, f, "ll_sweep.dat") != EXIT_OK || rc != EXIT_OK) {
         return rc != EXIT_OK ? rc : EXIT_IO;
     }
-    f = open_out(dir, "ll_sweep.gp");
+    f = figure_open(CMD, dir, "ll_sweep.gp");
     if (f == NULL) {
         return EXIT_IO;
     }
@@ -345,21 +323,7 @@ static int write_sweep(const char *dir, const struct model_env *env)
                "       '' using 1:3 with lines lw 2 title 'ML-KEM-768', \\\n"
                "       '' using 1:4 with lines lw 2 title 'ML-KEM-1024'\n"
                "}\n");
-    return close_out(f, "ll_sweep.gp");
-}
-
-static int run_gnuplot(const char *dir, const char *script)
-{
-    char cmd[2048];
-    int st;
-    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot '%s' 2>&1", dir, script);
-    st = system(cmd);
-    if (st != 0) {
-        fprintf(stderr, "pqpan %s: gnuplot %s/%s failed (is gnuplot installed?)\n", CMD, dir,
-                script);
-        return EXIT_FAILURE_RUN;
-    }
-    return EXIT_OK;
+    return figure_close(CMD, f, "ll_sweep.gp");
 }
 
 static int write_out(const char *dir, const struct repro *r, const struct model_env *env,
@@ -367,25 +331,22 @@ static int write_out(const char *dir, const struct repro *r, const struct model_
 {
     FILE *f;
     int rc;
-    if (strchr(dir, '\'') != NULL) {
-        return cli_usage_error(CMD, "--out: a directory name without quotes, please");
+    rc = figure_dir(CMD, dir);
+    if (rc != EXIT_OK) {
+        return rc;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "pqpan %s: cannot create %s: %s\n", CMD, dir, strerror(errno));
-        return EXIT_IO;
-    }
-    f = open_out(dir, "reproduce.csv");
+    f = figure_open(CMD, dir, "reproduce.csv");
     if (f == NULL) {
         return EXIT_IO;
     }
     print_csv(f, r);
-    rc = close_out(f, "reproduce.csv");
-    f = rc == EXIT_OK ? open_out(dir, "headline.csv") : NULL;
+    rc = figure_close(CMD, f, "reproduce.csv");
+    f = rc == EXIT_OK ? figure_open(CMD, dir, "headline.csv") : NULL;
     if (f == NULL) {
         return EXIT_IO;
     }
     print_headline_csv(f, h);
-    rc = close_out(f, "headline.csv");
+    rc = figure_close(CMD, f, "headline.csv");
     if (rc == EXIT_OK) {
         rc = write_bars(dir, r);
     }
@@ -393,10 +354,10 @@ static int write_out(const char *dir, const struct repro *r, const struct model_
         rc = write_sweep(dir, env);
     }
     if (rc == EXIT_OK) {
-        rc = run_gnuplot(dir, "bars.gp");
+        rc = figure_gnuplot(CMD, dir, "bars.gp");
     }
     if (rc == EXIT_OK) {
-        rc = run_gnuplot(dir, "ll_sweep.gp");
+        rc = figure_gnuplot(CMD, dir, "ll_sweep.gp");
     }
     return rc;
 }

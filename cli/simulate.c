@@ -8,6 +8,7 @@
 #include "ble_model.h"
 #include "commands.h"
 #include "link_opts.h"
+#include "lowpan_model.h"
 #include "pqpan/pcap.h"
 #include "pqpan/sim.h"
 #include "pqpan/trace.h"
@@ -72,6 +73,7 @@ void cli_simulate_help(FILE *out)
             "                         then ct, no protocol header, no FIN) for comparisons\n\n"
             "energy options:\n");
     model_opts_help(out);
+    simulate_802154_help(out);
     fprintf(out,
             "\nOutput: table (default), csv (one line per side) or json (the objects of\n"
             "`pqpan estimate` plus a \"simulation\" object).\n"
@@ -513,6 +515,9 @@ int cli_simulate_run(int argc, char **argv)
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         cli_simulate_help(stdout);
         return EXIT_OK;
+    }
+    if (lowpan_link_requested(argc, argv)) {
+        return simulate_802154_run(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
     if (rc != EXIT_OK) {

@@ -5,6 +5,8 @@
 
 #include "ieee802154/internal.h"
 #include "pqpan/ieee802154.h"
+#include "pqpan/kem.h"
+#include "pqpan/pqke.h"
 
 #define MAX_BUSY 1.0
 
@@ -130,9 +132,10 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->link.src_port = 0xF0B1;
     c->link.dst_port = 0xF0B2;
     c->csma = pqpan_802154_csma_ieee();
-    c->msg_octets[0] = 1 + 1 + 32 + 1184; /* INIT with an ML-KEM-768 encapsulation key */
-    c->msg_octets[1] = 1 + 1 + 1088 + 32; /* RESP with an ML-KEM-768 ciphertext and a tag */
-    c->msg_octets[2] = 1 + 1 + 32;        /* FIN: a confirmation tag */
+    /* PQKE messages for ML-KEM-768 (pqke.h, docs/PROTOCOL.md) */
+    c->msg_octets[0] = PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM768_EK_BYTES);
+    c->msg_octets[1] = PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM768_CT_BYTES);
+    c->msg_octets[2] = PQPAN_PQKE_FIN_BYTES;
     c->cpu_hz = 64000000u;                /* nRF52840 */
     c->rx_always_on = 1;
 }

@@ -1,8 +1,9 @@
 /* libFuzzer target: the PQKE parties fed arbitrary bytes. Input byte 0 picks the party
  * (0: a fresh responder, 1: an initiator waiting for RESP, 2: a responder waiting for
- * FIN), byte 1 the suite; the rest is the message. The waiting parties come from a fixed
- * deterministic exchange. Neither waiting party may ever reach DONE (that would need a
- * forged confirmation tag); every refusal must leave the party FAILED with no key.
+ * FIN), byte 1 the suite; the rest is the message. The waiting parties come from one
+ * deterministic exchange per suite, run once and cloned by struct copy for each input.
+ * Neither waiting party may ever reach DONE (that would need a forged confirmation tag);
+ * every refusal must leave the party FAILED with no key.
  * Seeds (tests/fuzz/corpus/pqke_handle/): for each suite, the INIT, RESP and FIN of one
  * real exchange run with other randomness than the target's, each behind its party byte. */
 #include <stdint.h>
@@ -38,18 +39,40 @@ static void check_no_key(int rc, enum pqpan_pqke_state state, int err, int key_r
     require(key_rc == PQPAN_ERR_STATE && memcmp(key, zero, sizeof zero) == 0);
 }
 
+/* The waiting parties of one deterministic exchange per suite, built on first use and
+ * then cloned by struct copy for every input (contexts hold no pointers). */
+struct waiting {
+    int ready;
+    struct pqpan_pqke_initiator ini;  /* WAIT_RESP */
+    struct pqpan_pqke_responder resp; /* WAIT_FIN */
+};
+
+static const struct waiting *waiting_for(unsigned suite)
+{
+    static struct waiting cache[3];
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], answer[PQPAN_PQKE_RESP_MAX_BYTES];
+    struct waiting *w = &cache[suite - PQPAN_PQKE_SUITE_MLKEM512];
+    uint32_t seed = 1;
+    size_t init_len, answer_len;
+    if (!w->ready) {
+        require(pqpan_pqke_initiator_init(&w->ini, suite) == PQPAN_OK);
+        require(pqpan_pqke_responder_init(&w->resp, PQPAN_PQKE_SUITES_ALL) == PQPAN_OK);
+        require(pqpan_pqke_initiator_start(&w->ini, counter_rng, &seed, init, sizeof init,
+                                           &init_len) == PQPAN_OK);
+        require(pqpan_pqke_responder_handle(&w->resp, counter_rng, &seed, init, init_len, answer,
+                                            sizeof answer, &answer_len) == PQPAN_OK);
+        w->ready = 1;
+    }
+    return w;
+}
+
 static void run_initiator(unsigned suite, const uint8_t *msg, size_t len, uint8_t *buf,
                           size_t cap)
 {
-    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_initiator ini = waiting_for(suite)->ini;
     uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
-    uint32_t seed = 1;
     size_t out_len;
-    int rc;
-    require(pqpan_pqke_initiator_init(&ini, suite) == PQPAN_OK);
-    require(pqpan_pqke_initiator_start(&ini, counter_rng, &seed, buf, cap, &out_len) ==
-            PQPAN_OK);
-    rc = pqpan_pqke_initiator_handle(&ini, msg, len, buf, cap, &out_len);
+    int rc = pqpan_pqke_initiator_handle(&ini, msg, len, buf, cap, &out_len);
     check_no_key(rc, pqpan_pqke_initiator_state(&ini), pqpan_pqke_initiator_error(&ini),
                  pqpan_pqke_initiator_session_key(&ini, key), key);
 }
@@ -57,20 +80,15 @@ static void run_initiator(unsigned suite, const uint8_t *msg, size_t len, uint8_
 static void run_responder(unsigned suite, int waiting, const uint8_t *msg, size_t len,
                           uint8_t *buf, size_t cap)
 {
-    struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
-    uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES];
     uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
     uint32_t seed = 2;
-    size_t init_len, out_len;
+    size_t out_len;
     int rc;
-    require(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL) == PQPAN_OK);
     if (waiting) {
-        require(pqpan_pqke_initiator_init(&ini, suite) == PQPAN_OK);
-        require(pqpan_pqke_initiator_start(&ini, counter_rng, &seed, init, sizeof init,
-                                           &init_len) == PQPAN_OK);
-        require(pqpan_pqke_responder_handle(&resp, counter_rng, &seed, init, init_len, buf, cap,
-                                            &out_len) == PQPAN_OK);
+        resp = waiting_for(suite)->resp;
+    } else {
+        require(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL) == PQPAN_OK);
     }
     rc = pqpan_pqke_responder_handle(&resp, counter_rng, &seed, msg, len, buf, cap, &out_len);
     if (!waiting && rc == PQPAN_OK) {

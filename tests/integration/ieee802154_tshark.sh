@@ -76,8 +76,8 @@ bad=$(tsr "$work/c.pcap" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad" | wc -
 [ "$bad" -eq 0 ] || fail "contention: $bad frames with expert info or malformed"
 badsum=$(tsr "$work/c.pcap" -Y "udp && udp.checksum.status != 1" | wc -l)
 [ "$badsum" -eq 0 ] || fail "contention: $badsum UDP checksums not good"
-reasm=$(tsr "$work/c.pcap" -Y "udp.length == 1226 || udp.length == 1130 || udp.length == 42" \
+reasm=$(tsr "$work/c.pcap" -Y "udp.length == 1229 || udp.length == 1165 || udp.length == 45" \
     -T fields -e 6lowpan.reassembled.length | tr '\n' ' ')
-[ "$reasm" = "1266 1170  " ] || fail "contention: INIT/RESP/FIN reassembled as '$reasm'"
+[ "$reasm" = "1269 1205  " ] || fail "contention: INIT/RESP/FIN reassembled as '$reasm'"
 echo "contention run: $2 frames, all FCS correct, UDP checksums good, INIT/RESP/FIN reassembled"
 echo "PASS"

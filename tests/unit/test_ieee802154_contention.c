@@ -63,6 +63,9 @@ static void config(struct pqpan_802154_csim_config *c, uint32_t nodes, double fp
 {
     memset(c, 0, sizeof *c);
     pqpan_802154_est_config_default(&c->exch);
+    c->exch.msg_octets[0] = 1218; /* the sizes the frame counts below were computed for */
+    c->exch.msg_octets[1] = 1122;
+    c->exch.msg_octets[2] = 34;
     c->exch.rx_always_on = 0;
     c->nodes = nodes;
     c->load_fps = fps;

@@ -33,6 +33,15 @@ static void cycles_of(uint64_t cycles[PQPAN_OP_COUNT])
     cycles[PQPAN_OP_KDF] = 64000;
 }
 
+/* The message sizes the hand computations below use (INIT 1218, RESP 1122, FIN 34 octets
+ * of UDP payload), independent of the PQKE sizes the default configuration carries. */
+static void hand_sizes(struct pqpan_802154_est_config *c)
+{
+    c->msg_octets[0] = 1218;
+    c->msg_octets[1] = 1122;
+    c->msg_octets[2] = 34;
+}
+
 static uint64_t total_ns(const struct pqpan_ledger *l)
 {
     uint64_t t = 0;
@@ -41,6 +50,17 @@ static uint64_t total_ns(const struct pqpan_ledger *l)
         t += pqpan_ledger_state_ns(l, (enum pqpan_state)s);
     }
     return t;
+}
+
+static void test_default_sizes_are_pqke_ml_kem_768(void **state)
+{
+    struct pqpan_802154_est_config c;
+    (void)state;
+    pqpan_802154_est_config_default(&c);
+    /* docs/PROTOCOL.md: INIT = 5 + 32 + 1184, RESP = 5 + 1088 + 32 + 32, FIN = 5 + 32. */
+    assert_int_equal(c.msg_octets[0], 1221);
+    assert_int_equal(c.msg_octets[1], 1157);
+    assert_int_equal(c.msg_octets[2], 37);
 }
 
 static void test_idle_channel_hand_computed(void **state)
@@ -52,6 +72,7 @@ static void test_idle_channel_hand_computed(void **state)
     (void)state;
     cycles_of(cycles);
     pqpan_802154_est_config_default(&c);
+    hand_sizes(&c);
     c.rx_always_on = 0;
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
     assert_int_equal(e.frames[0], 13);
@@ -100,6 +121,7 @@ static void test_busy_channel_and_always_on(void **state)
     (void)state;
     cycles_of(cycles);
     pqpan_802154_est_config_default(&c);
+    hand_sizes(&c);
     assert_int_equal(pqpan_802154_estimate_pqke(&idle, &c, cycles), PQPAN_OK);
     /* Always-on receivers listen instead of sleeping. */
     assert_int_equal(pqpan_ledger_state_ns(&idle.ledger[0], PQPAN_STATE_SLEEP), 0);
@@ -122,6 +144,7 @@ static void test_busy_channel_and_always_on(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_sizes_are_pqke_ml_kem_768),
         cmocka_unit_test(test_idle_channel_hand_computed),
         cmocka_unit_test(test_busy_channel_and_always_on),
     };

@@ -1,0 +1,317 @@
+/* pqpan compare: for each ML-KEM level, the PQKE over BLE (study preset, LL 27 without
+ * DLE and LL 251 with DLE, analytic) against IEEE 802.15.4 / 6LoWPAN at 0 %, 10 % and 30 %
+ * channel load (contention simulator, Monte Carlo): energy, latency, failure rate. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "figure.h"
+#include "lowpan_model.h"
+
+#define CMD "compare"
+#define N_KEMS 3
+#define N_LINKS 5 /* BLE no DLE, BLE DLE, 802.15.4 at 0, 10, 30 % */
+/* Background traffic that makes up a channel load: BG_NODES nodes sending BG_PSDU-octet
+ * frames, each at load / (BG_NODES x airtime(BG_PSDU)) frames/s. */
+#define BG_NODES 10u
+#define BG_PSDU 60u
+
+static const char *const kems[N_KEMS] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"};
+static const double load_pct[3] = {0.0, 10.0, 30.0};
+
+struct compare_opts {
+    struct model_opts m;
+    unsigned runs;
+    unsigned long long seed;
+    const char *out;
+};
+
+struct cell {
+    const char *kem;
+    const char *link;
+    double load_pct, load_fps;
+    unsigned nodes;
+    double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms, failure_rate;
+};
+
+void cli_compare_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan compare [OPTIONS]\n\n"
+            "The PQKE (pqpan's INIT / RESP / FIN) for ML-KEM-512, -768 and -1024 over:\n"
+            "  ble-noDLE, ble-DLE      BLE, the study's preset with LL payloads of 27 and 251\n"
+            "                          octets (analytic estimator, no losses: failure rate 0)\n"
+            "  802154-0, -10, -30      6LoWPAN over IEEE 802.15.4 (IEEE CSMA-CA defaults,\n"
+            "                          extended addresses) at 0 %%, 10 %% and 30 %% channel load\n"
+            "                          (contention simulator, --runs seeded runs)\n"
+            "Channel load X %% = %u background nodes, each sending %u-octet frames (PSDU;\n"
+            "%.3f ms on air) at X / (%u x %.3f ms) frames/s, Poisson; 0 %% = the pair alone.\n"
+            "Energy is both sides together, events accounting (every radio and CPU state),\n"
+            "mean and p90 over the runs; latency is KeyGen start to the last acknowledgement.\n\n"
+            "options:\n"
+            "  --runs R               Monte Carlo runs per 802.15.4 cell, 1..100000 (default 200)\n"
+            "  --seed S               run i uses seed S + i (default 1); same seed, same output\n"
+            "  --out DIR              also write DIR/compare.csv and a gnuplot figure\n"
+            "                         (compare.dat, compare.gp, compare.svg, compare.png)\n",
+            BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU), BG_NODES, lowpan_frame_ms(BG_PSDU));
+    model_opts_help(out);
+    fprintf(out, "\nExit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n");
+}
+
+static int parse_args(struct compare_opts *o, int argc, char **argv)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    o->runs = 200;
+    o->seed = 1;
+    for (i = 1; i < argc; i++) {
+        unsigned long long u;
+        int rc;
+        if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
+            if (cli_parse_uint(argv[++i], 1, 100000, &u) != 0) {
+                return cli_usage_error(CMD, "--runs %s: want 1..100000", argv[i]);
+            }
+            o->runs = (unsigned)u;
+            continue;
+        }
+        if (i + 1 < argc && strcmp(argv[i], "--seed") == 0) {
+            if (cli_parse_uint(argv[++i], 0, ~0ull, &o->seed) != 0) {
+                return cli_usage_error(CMD, "--seed %s: want an unsigned integer", argv[i]);
+            }
+            continue;
+        }
+        if (i + 1 < argc && strcmp(argv[i], "--out") == 0) {
+            o->out = argv[++i];
+            continue;
+        }
+        rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
+            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+        }
+    }
+    return EXIT_OK;
+}
+
+static int ble_cell(struct cell *c, const struct model_env *env, const char *kem, unsigned ll)
+{
+    struct model_row rows[MODEL_SIDES];
+    struct pqpan_ble_config cfg;
+    int rc;
+    pqpan_ble_config_default(&cfg);
+    cfg.ll_octets = ll;
+    cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
+    rc = model_run(rows, env, kem, &cfg, CMD);
+    c->kem = kem;
+    c->nodes = 2;
+    c->link = ll > PQPAN_LL_DATA_MIN_PAYLOAD ? "ble-DLE" : "ble-noDLE";
+    c->energy_uj = rows[MODEL_TOTAL].e_total_events_uj;
+    c->energy_p90_uj = c->energy_uj;
+    c->latency_ms = rows[MODEL_TOTAL].latency_ms;
+    c->latency_p90_ms = c->latency_ms;
+    return rc;
+}
+
+static int lowpan_cell(struct cell *c, const struct model_env *env, const char *kem, int k,
+                       const struct compare_opts *o)
+{
+    static const char *const names[3] = {"802154-0", "802154-10", "802154-30"};
+    struct lowpan_opts l;
+    struct lowpan_sim_cfg s;
+    struct lowpan_series r;
+    int rc;
+    lowpan_opts_init(&l);
+    l.kem = kem;
+    memset(&s, 0, sizeof s);
+    s.nodes = load_pct[k] > 0.0 ? BG_NODES + 2u : 2u;
+    s.frame_psdu = BG_PSDU;
+    s.load_fps = load_pct[k] > 0.0
+                     ? load_pct[k] / 100.0 / ((double)BG_NODES * lowpan_frame_ms(BG_PSDU) * 1e-3)
+                     : 0.0;
+    s.runs = o->runs;
+    s.seed = o->seed;
+    rc = lowpan_simulate(&r, env, &l, &s, CMD);
+    c->kem = kem;
+    c->link = names[k];
+    c->load_pct = load_pct[k];
+    c->load_fps = s.load_fps;
+    c->nodes = s.nodes;
+    c->energy_uj = r.energy_uj[MODEL_TOTAL].mean;
+    c->energy_p90_uj = r.energy_uj[MODEL_TOTAL].p90;
+    c->latency_ms = r.latency_ms.mean;
+    c->latency_p90_ms = r.latency_ms.p90;
+    c->failure_rate = r.runs > 0 ? (double)r.failed / (double)r.runs : 0.0;
+    return rc;
+}
+
+static int run_all(struct cell cells[N_KEMS][N_LINKS], const struct model_env *env,
+                   const struct compare_opts *o)
+{
+    int k, j, rc = EXIT_OK;
+    memset(cells, 0, N_KEMS * sizeof cells[0]);
+    for (k = 0; k < N_KEMS && rc == EXIT_OK; k++) {
+        rc = ble_cell(&cells[k][0], env, kems[k], PQPAN_LL_DATA_MIN_PAYLOAD);
+        if (rc == EXIT_OK) {
+            rc = ble_cell(&cells[k][1], env, kems[k], 251);
+        }
+        for (j = 0; j < 3 && rc == EXIT_OK; j++) {
+            rc = lowpan_cell(&cells[k][2 + j], env, kems[k], j, o);
+        }
+    }
+    return rc;
+}
+
+static void print_csv(FILE *f, struct cell cells[N_KEMS][N_LINKS])
+{
+    int k, j;
+    fprintf(f, "kem,link,channel_load_pct,nodes,load_fps,energy_uj,energy_p90_uj,latency_ms,"
+               "latency_p90_ms,failure_rate\n");
+    for (k = 0; k < N_KEMS; k++) {
+        for (j = 0; j < N_LINKS; j++) {
+            const struct cell *c = &cells[k][j];
+            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n", c->kem, c->link,
+                    c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
+                    c->latency_ms, c->latency_p90_ms, c->failure_rate);
+        }
+    }
+}
+
+static void print_table(const struct compare_opts *o, struct cell cells[N_KEMS][N_LINKS])
+{
+    int k, j;
+    printf("pqpan compare: PQKE (pqpan protocol), both sides, events accounting; BLE analytic\n"
+           "  (study preset), 802.15.4 simulated (%u runs, seeds %llu..%llu); channel load X %% =\n"
+           "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n\n",
+           o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
+           BG_NODES, lowpan_frame_ms(BG_PSDU));
+    printf("%-12s %-10s %9s %12s %12s %11s %11s %8s\n", "KEM", "link", "load fps", "energy uJ",
+           "p90 uJ", "latency ms", "p90 ms", "failed");
+    for (k = 0; k < N_KEMS; k++) {
+        for (j = 0; j < N_LINKS; j++) {
+            const struct cell *c = &cells[k][j];
+            printf("%-12s %-10s %9.3f %12.3f %12.3f %11.3f %11.3f %8.4f\n", c->kem, c->link,
+                   c->load_fps, c->energy_uj, c->energy_p90_uj, c->latency_ms, c->latency_p90_ms,
+                   c->failure_rate);
+        }
+    }
+}
+
+static void print_json(struct cell cells[N_KEMS][N_LINKS])
+{
+    int k, j;
+    printf("[\n");
+    for (k = 0; k < N_KEMS; k++) {
+        for (j = 0; j < N_LINKS; j++) {
+            const struct cell *c = &cells[k][j];
+            printf("  {\"kem\": \"%s\", \"link\": \"%s\", \"channel_load_pct\": %.1f, "
+                   "\"nodes\": %u, \"load_fps\": %.3f, \"energy_uj\": %.3f, "
+                   "\"energy_p90_uj\": %.3f, \"latency_ms\": %.3f, \"latency_p90_ms\": %.3f, "
+                   "\"failure_rate\": %.4f}%s\n",
+                   c->kem, c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj,
+                   c->energy_p90_uj, c->latency_ms, c->latency_p90_ms, c->failure_rate,
+                   k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
+        }
+    }
+    printf("]\n");
+}
+
+static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
+{
+    FILE *f = figure_open(CMD, dir, "compare.dat");
+    int k, j;
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    fprintf(f, "# energy (uJ, both sides, events accounting) per link; rows: ML-KEM levels\n"
+               "kem");
+    for (j = 0; j < N_LINKS; j++) {
+        fprintf(f, " %s", cells[0][j].link);
+    }
+    fputc('\n', f);
+    for (k = 0; k < N_KEMS; k++) {
+        fprintf(f, "%s", kems[k]);
+        for (j = 0; j < N_LINKS; j++) {
+            fprintf(f, " %.3f", cells[k][j].energy_uj);
+        }
+        fputc('\n', f);
+    }
+    if (figure_close(CMD, f, "compare.dat") != EXIT_OK) {
+        return EXIT_IO;
+    }
+    f = figure_open(CMD, dir, "compare.gp");
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
+               "set style fill solid 0.8 border -1\nset key top left autotitle columnhead\n"
+               "set ylabel 'energy, both sides (uJ)'\nset grid ytics\n"
+               "set title 'PQKE energy: BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 %% load'\n"
+               "do for [t in 'svg png'] {\n"
+               "  if (t eq 'svg') { set terminal svg size 900,540 } else { set terminal png size 900,540 }\n"
+               "  set output 'compare.'.t\n"
+               "  plot for [c=2:%d] 'compare.dat' using c:xtic(1)\n"
+               "}\n",
+            N_LINKS + 1);
+    return figure_close(CMD, f, "compare.gp");
+}
+
+static int write_out(const char *dir, struct cell cells[N_KEMS][N_LINKS])
+{
+    FILE *f;
+    int rc = figure_dir(CMD, dir);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    f = figure_open(CMD, dir, "compare.csv");
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    print_csv(f, cells);
+    rc = figure_close(CMD, f, "compare.csv");
+    if (rc == EXIT_OK) {
+        rc = write_figure(dir, cells);
+    }
+    return rc == EXIT_OK ? figure_gnuplot(CMD, dir, "compare.gp") : rc;
+}
+
+int cli_compare_run(int argc, char **argv)
+{
+    struct compare_opts o;
+    struct model_env *env;
+    struct cell cells[N_KEMS][N_LINKS];
+    int rc;
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        cli_compare_help(stdout);
+        return EXIT_OK;
+    }
+    rc = parse_args(&o, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    env = malloc(sizeof *env);
+    if (env == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        return EXIT_FAILURE_RUN;
+    }
+    rc = model_env_load(env, &o.m, CMD);
+    if (rc == EXIT_OK) {
+        rc = run_all(cells, env, &o);
+    }
+    if (rc == EXIT_OK) {
+        if (o.m.format == FORMAT_TABLE) {
+            print_table(&o, cells);
+        } else if (o.m.format == FORMAT_CSV) {
+            print_csv(stdout, cells);
+        } else {
+            print_json(cells);
+        }
+        if (o.out != NULL) {
+            rc = write_out(o.out, cells);
+        }
+    }
+    free(env);
+    return rc;
+}

@@ -1,0 +1,80 @@
+/* The PQKE over 6LoWPAN / IEEE 802.15.4 as the CLI runs it (`estimate --link 802154`,
+ * `simulate --link 802154`, `compare`): options, the analytic estimator
+ * (src/ieee802154/estimate.c) and the contention simulator (src/ieee802154/contention.c)
+ * → per-side rows of the BLE model's field table (ble_model.h), energy from src/energy. */
+#ifndef PQPAN_CLI_LOWPAN_MODEL_H
+#define PQPAN_CLI_LOWPAN_MODEL_H
+
+#include <stdio.h>
+
+#include "ble_model.h"
+#include "pqpan/ieee802154.h"
+
+/* Options of the 802.15.4 link shared by estimate, simulate and compare. */
+struct lowpan_opts {
+    const char *kem;
+    double busy;      /* channel-busy probability of one CCA (estimate) */
+    int contiki;      /* 1: Contiki-NG CSMA parameters, 0: IEEE defaults */
+    int short_addr;   /* 1: 16-bit short addresses, 0: extended (EUI-64) */
+};
+
+void lowpan_opts_init(struct lowpan_opts *o);
+
+/* Tries argv[*i] as an 802.15.4 link option (--link 802154 included). Returns 1 if
+ * consumed, 0 if not one, -1 after a usage error. */
+int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i);
+
+/* Help lines for the link options. */
+void lowpan_opts_help(FILE *out);
+
+/* 1 if argv holds "--link 802154". */
+int lowpan_link_requested(int argc, char **argv);
+
+/* The estimator configuration (message sizes of the KEM's PQKE suite, pqke.h; CSMA set,
+ * addressing, busy probability, CPU clock of the profile) and the crypto cycles. A cli.h
+ * exit code, message printed. */
+int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
+                 const struct model_env *env, const struct lowpan_opts *o, const char *cmd);
+
+/* Rows (initiator, responder, total) from per-node ledgers, latency, and the energy model
+ * (radio mode ieee802154). A cli.h exit code, message printed. */
+int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+                const char *kem, const struct pqpan_ledger led[2],
+                const struct pqpan_ledger bits[2], uint64_t latency_ns, const char *cmd);
+
+/* Airtime of one frame of psdu octets (SHR + PHR + PSDU), ms. */
+double lowpan_frame_ms(unsigned psdu);
+
+/* Fraction of the channel the background offers: bg_nodes × fps × frame airtime. */
+double lowpan_channel_load(unsigned bg_nodes, double fps, unsigned psdu);
+
+/* One Monte Carlo series of the contention simulator. */
+struct lowpan_stats {
+    double mean, p50, p90, p99;
+};
+
+struct lowpan_series {
+    unsigned runs, failed;
+    struct lowpan_stats energy_uj[MODEL_SIDES]; /* events accounting (every state) */
+    struct lowpan_stats latency_ms;
+};
+
+struct lowpan_sim_cfg {
+    unsigned nodes;
+    double load_fps;
+    unsigned frame_psdu;
+    unsigned runs;
+    unsigned long long seed;
+    FILE *pcap; /* NULL: none; else the first run's frames (LINKTYPE 195) */
+};
+
+/* Runs s->runs seeded exchanges. A cli.h exit code, message printed. */
+int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
+                    const struct lowpan_opts *o, const struct lowpan_sim_cfg *s,
+                    const char *cmd);
+
+/* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
+void simulate_802154_help(FILE *out);
+int simulate_802154_run(int argc, char **argv);
+
+#endif
