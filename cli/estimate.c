@@ -128,6 +128,41 @@ static int parse_lowpan(struct model_opts *m, struct lowpan_opts *l, int argc, c
     return EXIT_OK;
 }
 
+/* The CSMA-CA lines under the table: initiator, responder, total columns. */
+static void print_csma_table(const struct pqpan_802154_estimate *e, const struct model_env *env)
+{
+    static const char *const labels[5] = {
+        "data frames sent", "  CSMA: CCA time (ms)", "  CSMA: CCA energy, RX (uJ)",
+        "  CSMA: backoff time (ms)", "  CSMA: backoff energy, RX (uJ)"};
+    struct lowpan_csma_side c[2];
+    int k, s;
+    lowpan_csma_split(c, e, env);
+    for (k = 0; k < 5; k++) {
+        double v[2];
+        for (s = 0; s < 2; s++) {
+            const double all[5] = {(double)c[s].frames_tx, c[s].t_cca_ms, c[s].e_cca_uj,
+                                   c[s].t_backoff_ms, c[s].e_backoff_uj};
+            v[s] = all[k];
+        }
+        printf("%-38s %14.*f %14.*f %14.*f\n", labels[k], k ? 3 : 0, v[0], k ? 3 : 0, v[1],
+               k ? 3 : 0, v[0] + v[1]);
+    }
+}
+
+static void print_csma_json(const struct pqpan_802154_estimate *e, const struct model_env *env)
+{
+    static const char *const names[2] = {"initiator", "responder"};
+    struct lowpan_csma_side c[2];
+    int s;
+    lowpan_csma_split(c, e, env);
+    for (s = 0; s < 2; s++) {
+        printf("    \"%s\": {\"frames_tx\": %u, \"t_cca_ms\": %.3f, \"e_cca_uj\": %.3f, "
+               "\"t_backoff_ms\": %.3f, \"e_backoff_uj\": %.3f},\n",
+               names[s], c[s].frames_tx, c[s].t_cca_ms, c[s].e_cca_uj, c[s].t_backoff_ms,
+               c[s].e_backoff_uj);
+    }
+}
+
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
                                const struct pqpan_802154_estimate *e,
                                const struct model_row rows[MODEL_SIDES])
@@ -141,6 +176,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
            e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE);
+    print_csma_table(e, env);
 }
 
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
@@ -150,7 +186,9 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     int s;
     printf("{\n  \"link\": \"802154\",\n");
     model_print_assumptions_json(stdout, env, "  ");
-    printf("  \"ieee802154\": {\n    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
+    printf("  \"ieee802154\": {\n");
+    print_csma_json(e, env);
+    printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
            "    \"busy\": %.4f,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
            "    \"frames_fin\": %u,\n    \"expected_ccas\": %.4f,\n"
            "    \"expected_backoff_ms\": %.4f,\n    \"p_frame_access_failure\": %.6f,\n"

@@ -146,6 +146,29 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
     return rc;
 }
 
+void lowpan_csma_split(struct lowpan_csma_side out[2], const struct pqpan_802154_estimate *e,
+                       const struct model_env *env)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    unsigned total = e->frames[0] + e->frames[1] + e->frames[2];
+    double ua = 0.0;
+    int s;
+    memset(out, 0, 2 * sizeof out[0]);
+    if (pqpan_profile_rx_ua(p, env->table, PQPAN_RADIO_IEEE802154, &ua) != PQPAN_OK || total == 0) {
+        return;
+    }
+    out[PQPAN_802154_INITIATOR].frames_tx = e->frames[0] + e->frames[2];
+    out[PQPAN_802154_RESPONDER].frames_tx = e->frames[1];
+    for (s = 0; s < 2; s++) {
+        double share = (double)out[s].frames_tx / (double)total;
+        out[s].t_cca_ms = e->ccas * share * (double)PQPAN_802154_CCA_NS * 1e-6;
+        out[s].t_backoff_ms = e->backoff_ns * share * 1e-6;
+        /* uA x V = uW; uW x ms = nJ */
+        out[s].e_cca_uj = ua * p->supply_v * out[s].t_cca_ms * 1e-3;
+        out[s].e_backoff_uj = ua * p->supply_v * out[s].t_backoff_ms * 1e-3;
+    }
+}
+
 double lowpan_frame_ms(unsigned psdu)
 {
     return (double)pqpan_802154_phy_ppdu_ns(psdu) * 1e-6;

@@ -42,6 +42,18 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const char *kem, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, const char *cmd);
 
+/* The expected CSMA-CA share of one side's communication (estimate): its data frames,
+ * the time and energy of their CCAs and of the random backoff before them. Both are
+ * inside the events accounting's radio energy (the node listens: RX current); this only
+ * splits them out. */
+struct lowpan_csma_side {
+    unsigned frames_tx;
+    double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_uj;
+};
+
+void lowpan_csma_split(struct lowpan_csma_side out[2], const struct pqpan_802154_estimate *e,
+                       const struct model_env *env);
+
 /* Airtime of one frame of psdu octets (SHR + PHR + PSDU), ms. */
 double lowpan_frame_ms(unsigned psdu);
 
