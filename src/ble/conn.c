@@ -252,7 +252,10 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
         struct packing pa = {0u, 0u}, pa1 = {0u, 0u}, pb, pr;
         if (t->count > 1u) {
             pack(&pa, l, air, &qa, per_event, &none);
-            pack(&pa1, l, air, &qa, per_event, head);
+            pa1 = pa;
+            if (head->pairs > 0u) {
+                pack(&pa1, l, air, &qa, per_event, head);
+            }
             pack(&pb, l, air, &qb, per_event, &none);
         } else {
             pack(&pb, l, air, &qb, per_event, head);
