@@ -129,6 +129,8 @@ struct pqpan_ble_link {
     uint64_t event_len_ns;     /* longest connection event; 0 = interval - T_IFS */
     uint32_t max_pairs;        /* most PDU pairs (central+peripheral) per event; 0 = no cap */
     int same_event_reply;      /* replies may go in the same event (fast host), see MODEL.md */
+    uint64_t start_close_ns;   /* close of the event before the first txn, from its anchor:
+                                  a computation waiting before the first txn starts then */
 };
 
 /* Device timing of one side for the per-event costs (events accounting). */
@@ -150,6 +152,11 @@ struct pqpan_ble_counts {
     uint64_t negotiate_events;
     uint64_t att_pdus[2];      /* L2CAP SDUs (ATT/SMP PDUs) sent */
     uint64_t llctrl_pdus[2];
+    /* Timeline of the last pqpan_ble_schedule call, in ns from one interval before the
+     * anchor its elapsed time started at (so the link's start_close_ns is at 0 + it). */
+    uint64_t crypto_start_ns;  /* the first computation (a CRYPTO wait) starts */
+    uint64_t crypto_end_ns;    /* the last computation ends */
+    uint64_t last_close_ns;    /* close of the last event with data, from its anchor */
 };
 
 /* Schedules txns[0..n) in order over link; adds each side's radio time (TX/RX/IFS per
@@ -217,5 +224,17 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
  * interval, keygen on the peripheral, unencrypted, events as long as the interval
  * allows (event_len_ns 0), no PDU cap, replies in the next event. */
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+
+/* ---- per-event costs of the link model (src/ble/ble_event.c) ---------------------- */
+
+/* Adds `events` connection events' fixed costs of one side (ble.h struct
+ * pqpan_ble_device): HFXO start, CPU before and after, radio ramp-up (TX for the central,
+ * RX for the peripheral) and the peripheral's receive-window widening. */
+void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
+                           const struct pqpan_ble_device *d, uint64_t ci_ns,
+                           enum pqpan_ble_role role, uint64_t events);
+/* Vol 6 Part B §4.2.4: the peripheral widens its receive window by (centralSCA +
+ * peripheralSCA)/10^6 × the time since the last anchor; both ends use d's SCA. */
+uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns);
 
 #endif

@@ -308,18 +308,6 @@ PQPAN_MUST_CHECK int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_a
                                    void *app_ctx, const struct pqpan_sim_observer *obs,
                                    void *obs_ctx);
 
-/* ---- per-event costs of the link model (src/ble/ble_event.c) ---------------------- */
-
-/* Adds `events` connection events' fixed costs of one side (ble.h struct
- * pqpan_ble_device): HFXO start, CPU before and after, radio ramp-up (TX for the central,
- * RX for the peripheral) and the peripheral's receive-window widening. */
-void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
-                           const struct pqpan_ble_device *d, uint64_t ci_ns,
-                           enum pqpan_ble_role role, uint64_t events);
-/* Vol 6 Part B §4.2.4: the peripheral widens its receive window by (centralSCA +
- * peripheralSCA)/10^6 × the time since the last anchor; both ends use d's SCA. */
-uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns);
-
 /* ---- a synthetic application: the estimator's messages, no real crypto -------------- */
 
 /* Sends the ek (ek_bytes) from keygen_side after KeyGen, the ct (ct_bytes) back after

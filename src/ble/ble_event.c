@@ -1,6 +1,6 @@
 /* Per-event fixed costs of a connection event for one side, shared by the estimator's
  * schedule and the packet simulator (docs/MODEL.md "Link model", events accounting). */
-#include "pqpan/sim.h"
+#include "pqpan/ble.h"
 
 uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns)
 {

@@ -6,7 +6,10 @@
  * PDU, T_IFS, the peripheral's PDU, T_IFS — kept open by the MD bit while either side has
  * data, until the event length is used up. A side without data answers with an empty PDU
  * (which also carries the acknowledgement, SN/NESN §4.5.9). A reply produced by a host
- * (ATT Confirmation/Response, the next SMP PDU) goes in the next event. */
+ * (ATT Confirmation/Response, the next SMP PDU) goes in the next event; a computation
+ * starts when the event that delivered its input closes and its output joins the
+ * reply's event when ready by its anchor. The packing and timeline mirror the packet
+ * simulator (src/sim/sim.c), which the unit tests hold it to. */
 #include <string.h>
 
 #include "pqpan/ble.h"
@@ -66,17 +69,23 @@ static uint64_t ceil_div(uint64_t a, uint64_t b)
     return (a + b - 1u) / b;
 }
 
+/* Longest event the link allows (0 = the interval minus T_IFS). */
+static uint64_t event_len(const struct pqpan_ble_link *l)
+{
+    if (l->event_len_ns != 0u) {
+        return l->event_len_ns;
+    }
+    return l->ci_ns > PQPAN_BLE_T_IFS_NS ? l->ci_ns - PQPAN_BLE_T_IFS_NS : 0u;
+}
+
 /* Pairs that fit in one event when the longer PDU of a pair takes data_ns:
  * k pairs take k·(data + empty + 2·T_IFS) − T_IFS ≤ event length. At least one. */
 static uint64_t pairs_per_event(const struct pqpan_ble_link *l, const struct air *a,
                                 uint64_t data_ns)
 {
-    uint64_t len = l->event_len_ns;
+    uint64_t len = event_len(l);
     uint64_t pair = data_ns + a->t_empty + 2u * PQPAN_BLE_T_IFS_NS;
     uint64_t k;
-    if (len == 0u) {
-        len = l->ci_ns > PQPAN_BLE_T_IFS_NS ? l->ci_ns - PQPAN_BLE_T_IFS_NS : 0u;
-    }
     k = (len + PQPAN_BLE_T_IFS_NS) / pair;
     if (k == 0u) {
         k = 1u;
@@ -97,6 +106,10 @@ struct side_air {
 struct run {
     uint64_t pairs, events;
     struct side_air side[2];
+    uint64_t replies;       /* reply events after the last data event */
+    uint64_t data_close_ns; /* close of the last data event, from its anchor */
+    uint64_t reply_close_ns;
+    uint64_t reply_pairs;
 };
 
 static void add_air(struct pqpan_ledger *l, enum pqpan_phase ph, const struct side_air *a,
@@ -111,29 +124,109 @@ static void add_air(struct pqpan_ledger *l, enum pqpan_phase ph, const struct si
     l->events += events;
 }
 
-/* Per-event costs of the events accounting, for `events` events of one side. */
-static void add_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
-                            const struct pqpan_ble_device *d, const struct pqpan_ble_link *lk,
-                            enum pqpan_ble_role role, uint64_t events)
+/* The data PDUs of a run: n_a L2CAP PDUs shaped a, then one shaped b; fragments are
+ * numbered in sending order. */
+struct seq {
+    const struct shape *a, *b;
+    uint64_t n_a;
+    int enc;
+    int by_peripheral; /* the peripheral sends the data */
+};
+
+/* Air time of the first j fragments (j <= count) of one PDU. */
+static uint64_t part_prefix_ns(const struct air *air, const struct shape *s, uint64_t j, int enc)
 {
-    /* §4.2.4: the peripheral widens its receive window by
-     * (centralSCA + peripheralSCA)/10^6 × time since the last anchor; both ends use the
-     * same profile here, so ww = 2·SCA·CI/10^6 before each anchor. */
-    uint64_t ww = 2u * (uint64_t)d->sca_ppm * lk->ci_ns / 1000000u;
-    pqpan_ledger_add(l, ph, PQPAN_STATE_HFXO_START, events * d->hfxo_start_ns);
-    pqpan_ledger_add(l, ph, PQPAN_STATE_CPU, events * ((uint64_t)d->pre_ns + d->post_ns));
-    if (role == PQPAN_BLE_CENTRAL) {
-        pqpan_ledger_add(l, ph, PQPAN_STATE_RAMP_TX, events * d->ramp_ns);
-    } else {
-        pqpan_ledger_add(l, ph, PQPAN_STATE_RAMP_RX, events * d->ramp_ns);
-        pqpan_ledger_add(l, ph, PQPAN_STATE_RX, events * ww);
+    return j < s->f.count ? j * air_ns(air, s->f.full, enc) : s->ns;
+}
+
+/* Air time of the first j fragments of a sequence. */
+static uint64_t seq_prefix_ns(const struct air *air, const struct seq *q, uint64_t j)
+{
+    uint64_t na = q->n_a * q->a->f.count;
+    if (j <= na) {
+        return j / q->a->f.count * q->a->ns + part_prefix_ns(air, q->a, j % q->a->f.count, q->enc);
+    }
+    return q->n_a * q->a->ns + part_prefix_ns(air, q->b, j - na, q->enc);
+}
+
+/* Close of an event of m pairs, one side sending data_ns of PDUs, the other empty PDUs:
+ * the event ends with the last received PDU (§4.5.6). */
+static uint64_t event_close_ns(const struct air *air, uint64_t m, uint64_t data_ns)
+{
+    return m * (air->t_empty + 2u * PQPAN_BLE_T_IFS_NS) - PQPAN_BLE_T_IFS_NS + data_ns;
+}
+
+struct packing {
+    uint64_t events;        /* events opened (a head event is not opened here) */
+    uint64_t last_close_ns; /* close of the last event, from its anchor */
+};
+
+/* An event the run joins: it already holds `pairs` pairs (the previous reply) and
+ * closes at close_ns; pairs = 0 for none. */
+struct head {
+    uint64_t pairs;
+    uint64_t close_ns;
+};
+
+/* Whether k more pairs carrying data_ns fit after what an event already holds. */
+static int fits(const struct pqpan_ble_link *l, const struct air *air, const struct head *h,
+                uint64_t k, uint64_t data_ns)
+{
+    uint64_t end = event_close_ns(air, k, data_ns);
+    if (h->pairs > 0u) {
+        end += h->close_ns + PQPAN_BLE_T_IFS_NS;
+    }
+    return end <= event_len(l) && (l->max_pairs == 0u || h->pairs + k <= l->max_pairs);
+}
+
+/* The air time the central assumes for fragment j when it decides whether the pair
+ * fits: its own fragment's, or, when the peripheral sends, the peripheral's last packet's
+ * (the central cannot know the peripheral's next length; src/sim/sim.c does the same). */
+static uint64_t next_guess_ns(const struct air *air, const struct seq *q, uint64_t j)
+{
+    if (q->by_peripheral && j > 0u) {
+        j--;
+    }
+    return seq_prefix_ns(air, q, j + 1u) - seq_prefix_ns(air, q, j);
+}
+
+/* Packs the fragments of q into events as the central does (§4.5.6): a pair goes in the
+ * event while it ends within the event length and under the pair cap, at least one pair
+ * per new event; the first fragments may join a head event. lo (pairs of the longest
+ * fragment that fit a new event) is a lower bound, so the loop runs about once per
+ * event. */
+static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
+                 const struct seq *q, uint64_t lo, const struct head *head)
+{
+    uint64_t n = q->n_a * q->a->f.count + q->b->f.count;
+    uint64_t i = 0;
+    struct head h = *head;
+    pk->events = 0;
+    pk->last_close_ns = h.close_ns;
+    while (i < n) {
+        uint64_t base = seq_prefix_ns(air, q, i);
+        uint64_t k = h.pairs > 0u ? 0u : (lo < n - i ? lo : n - i);
+        while (i + k < n && fits(l, air, &h, k + 1u, seq_prefix_ns(air, q, i + k) - base +
+                                                        next_guess_ns(air, q, i + k))) {
+            k++;
+        }
+        if (h.pairs == 0u) {
+            pk->events++;
+            pk->last_close_ns = event_close_ns(air, k, seq_prefix_ns(air, q, i + k) - base);
+        } else if (k > 0u) {
+            pk->last_close_ns = h.close_ns + PQPAN_BLE_T_IFS_NS +
+                                event_close_ns(air, k, seq_prefix_ns(air, q, i + k) - base);
+        }
+        h.pairs = 0u;
+        i += k;
     }
 }
 
 /* The pairs and events of one transaction run; see the file comment for the rules. */
 static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct air *air,
-                    const struct pqpan_ble_txn *t)
+                    const struct pqpan_ble_txn *t, const struct head *head)
 {
+    static const struct head none = {0u, 0u};
     struct shape a, b, rsp;
     uint32_t biggest;
     uint64_t per_event, n_req, t0;
@@ -154,11 +247,35 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
     n_req = (uint64_t)(t->count - 1u) * a.f.count + b.f.count;
     r->pairs = n_req + (uint64_t)t->count * rsp.f.count;
     if (confirmed && !l->same_event_reply) {
-        uint64_t reply_events = ceil_div(rsp.f.count, per_event);
-        r->events = (uint64_t)(t->count - 1u) * (ceil_div(a.f.count, per_event) + reply_events) +
-                    ceil_div(b.f.count, per_event) + reply_events;
+        struct seq qa = {&a, &a, 0u, t->encrypted, s}, qb = {&a, &b, 0u, t->encrypted, s};
+        struct seq qr = {&rsp, &rsp, 0u, t->encrypted, o};
+        struct packing pa = {0u, 0u}, pa1 = {0u, 0u}, pb, pr;
+        if (t->count > 1u) {
+            pack(&pa, l, air, &qa, per_event, &none);
+            pa1 = pa;
+            if (head->pairs > 0u) {
+                pack(&pa1, l, air, &qa, per_event, head);
+            }
+            pack(&pb, l, air, &qb, per_event, &none);
+        } else {
+            pack(&pb, l, air, &qb, per_event, head);
+        }
+        pack(&pr, l, air, &qr, per_event, &none);
+        r->events = (uint64_t)(t->count - 1u) * (pa.events + pr.events) + pb.events + pr.events;
+        if (t->count > 1u) {
+            r->events = r->events - pa.events + pa1.events;
+        }
+        r->replies = pr.events;
+        r->reply_pairs = rsp.f.count;
+        r->data_close_ns = pb.last_close_ns;
+        r->reply_close_ns = pr.last_close_ns;
     } else {
-        r->events = ceil_div(r->pairs, per_event);
+        /* same-event replies: the replies share the data's events (pairs counted whole) */
+        struct seq q = {&a, &b, (uint64_t)(t->count - 1u), t->encrypted, s};
+        struct packing p;
+        pack(&p, l, air, &q, per_event, confirmed ? &none : head);
+        r->events = confirmed ? ceil_div(r->pairs, per_event) : p.events;
+        r->data_close_ns = p.last_close_ns;
     }
     t0 = air->t_empty;
     r->side[s].data_tx = n_req;
@@ -206,7 +323,7 @@ static void book(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
             add_air(&led[i], ph, &r->side[i], ifs, r->events);
             led[i].pdus_rx += r->side[1 - i].data_tx + r->side[1 - i].empty_tx;
             if (dev != NULL) {
-                add_event_costs(&led[i], ph, dev, l, (enum pqpan_ble_role)i, r->events);
+                pqpan_ble_event_costs(&led[i], ph, dev, l->ci_ns, (enum pqpan_ble_role)i, r->events);
             }
         }
         if (bits != NULL) {
@@ -216,18 +333,93 @@ static void book(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
     }
 }
 
+/* Where the schedule stands: the last data event's close (from its anchor), the reply
+ * events booked after it, and the elapsed time (anchor after the last event). */
+struct cursor {
+    uint64_t close_ns;
+    uint64_t replies;
+    uint64_t reply_close_ns;
+    uint64_t reply_pairs;
+    uint64_t elapsed;
+};
+
+/* Idle events before a txn, and whether its first PDUs join the previous reply event.
+ * A computation (a CRYPTO wait) starts when the event that delivered its input closes
+ * and its output goes at the first anchor after it ends (Vol 6 Part B §4.5.1: data is
+ * sent at anchors); if that is the anchor of the reply event the two share it (§4.5.6,
+ * MD). Other waits (the PHY instant) count whole intervals from the last event. */
+static uint64_t idle_before(const struct pqpan_ble_txn *t, const struct pqpan_ble_link *l,
+                            struct cursor *c, struct pqpan_ble_counts *counts, int *join)
+{
+    uint64_t d;
+    *join = 0;
+    if (t->wait_ns == 0u) {
+        return 0u;
+    }
+    if (t->wait_phase != PQPAN_PHASE_CRYPTO) {
+        return ceil_div(t->wait_ns, l->ci_ns) - 1u;
+    }
+    if (counts != NULL) {
+        uint64_t start = c->elapsed - c->replies * l->ci_ns + c->close_ns;
+        if (counts->crypto_end_ns == 0u) {
+            counts->crypto_start_ns = start;
+        }
+        counts->crypto_end_ns = start + t->wait_ns;
+    }
+    d = ceil_div(c->close_ns + t->wait_ns, l->ci_ns);
+    if (d <= c->replies) {
+        *join = t->count > 0u;
+        return 0u;
+    }
+    return d - 1u - c->replies;
+}
+
+static void count_run(struct pqpan_ble_counts *counts, const struct pqpan_ble_txn *t,
+                      const struct run *r)
+{
+    int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
+    counts->events += r->events;
+    counts->data_pdus_tx[s] += r->side[s].data_tx;
+    counts->data_pdus_tx[1 - s] += r->side[1 - s].data_tx;
+    counts->empty_pdus_tx[0] += r->side[0].empty_tx;
+    counts->empty_pdus_tx[1] += r->side[1].empty_tx;
+    if (t->ll_control) {
+        counts->llctrl_pdus[s] += t->count;
+        counts->llctrl_pdus[1 - s] += t->rsp_len != 0u ? t->count : 0u;
+    } else {
+        counts->att_pdus[s] += t->count;
+        counts->att_pdus[1 - s] += t->rsp_len != 0u ? t->count : 0u;
+    }
+}
+
+/* Moves the cursor past a run. */
+static void advance(struct cursor *c, const struct run *r, uint64_t ci_ns)
+{
+    c->close_ns = r->data_close_ns;
+    c->replies = r->replies;
+    c->reply_close_ns = r->reply_close_ns;
+    c->reply_pairs = r->reply_pairs;
+    c->elapsed += r->events * ci_ns;
+}
+
 void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
                         struct pqpan_ble_counts *counts, uint64_t *elapsed_ns,
                         const struct pqpan_ble_link *link, const struct pqpan_ble_device *dev,
                         const struct pqpan_ble_txn *txns, uint32_t n)
 {
     struct air air;
+    struct cursor cur;
     uint32_t k;
     air_of(&air, link->phy);
+    memset(&cur, 0, sizeof cur);
+    cur.close_ns = link->start_close_ns;
+    cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
     for (k = 0; k < n; k++) {
         const struct pqpan_ble_txn *t = &txns[k];
         struct run r;
-        uint64_t idle = t->wait_ns > 0u ? ceil_div(t->wait_ns, link->ci_ns) - 1u : 0u;
+        struct head head;
+        int join;
+        uint64_t idle = idle_before(t, link, &cur, counts, &join);
         if (idle > 0u) {
             run_idle(&r, &air, idle);
             book(led, NULL, link, dev, &r, t->wait_phase);
@@ -236,32 +428,23 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
                 counts->empty_pdus_tx[0] += idle;
                 counts->empty_pdus_tx[1] += idle;
             }
-            if (elapsed_ns != NULL) {
-                *elapsed_ns += idle * link->ci_ns;
-            }
+            cur.elapsed += idle * link->ci_ns;
+            cur.replies = 0u;
         }
         if (t->count == 0u) {
             continue;
         }
-        run_txn(&r, link, &air, t);
+        head.pairs = join ? cur.reply_pairs : 0u;
+        head.close_ns = cur.reply_close_ns;
+        run_txn(&r, link, &air, t, &head);
         book(led, bits, link, dev, &r, t->phase);
         if (counts != NULL) {
-            int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
-            counts->events += r.events;
-            counts->data_pdus_tx[s] += r.side[s].data_tx;
-            counts->data_pdus_tx[1 - s] += r.side[1 - s].data_tx;
-            counts->empty_pdus_tx[0] += r.side[0].empty_tx;
-            counts->empty_pdus_tx[1] += r.side[1].empty_tx;
-            if (t->ll_control) {
-                counts->llctrl_pdus[s] += t->count;
-                counts->llctrl_pdus[1 - s] += t->rsp_len != 0u ? t->count : 0u;
-            } else {
-                counts->att_pdus[s] += t->count;
-                counts->att_pdus[1 - s] += t->rsp_len != 0u ? t->count : 0u;
-            }
+            count_run(counts, t, &r);
+            counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
         }
-        if (elapsed_ns != NULL) {
-            *elapsed_ns += r.events * link->ci_ns;
-        }
+        advance(&cur, &r, link->ci_ns);
+    }
+    if (elapsed_ns != NULL) {
+        *elapsed_ns = cur.elapsed;
     }
 }

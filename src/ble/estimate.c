@@ -102,9 +102,36 @@ static void add_sleep(struct pqpan_ledger led[2], uint64_t span, unsigned mask,
     }
 }
 
+#define MASK_CONNECT (1u << PQPAN_PHASE_CONNECT)
 #define MASK_NEGOTIATE (1u << PQPAN_PHASE_NEGOTIATE)
 #define MASK_EXCHANGE \
     ((1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) | (1u << PQPAN_PHASE_CONFIRM))
+
+/* Vol 6 Part B §4.5.3: transmitWindowDelay between the CONNECT_IND and the first
+ * anchor on LE 1M (WinOffset 0). */
+#define TRANSMIT_WINDOW_DELAY_NS 1250000u
+
+/* Connection set-up: the CONNECT_IND on an advertising channel (Vol 6 Part B §2.3.3.1,
+ * LE 1M), then the first connection event (§4.5.3), a pair of empty PDUs; the
+ * negotiation (or the exchange) starts when it closes. */
+static void connect_phase(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
+                          const struct pqpan_ble_device *d)
+{
+    struct pqpan_ble_txn x;
+    struct pqpan_ble_link l;
+    uint64_t air = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, PQPAN_CONNECT_IND_PAYLOAD, 0);
+    uint64_t close = 2u * pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 0, 0) + PQPAN_BLE_T_IFS_NS;
+    pqpan_ledger_add(&out->ledger[PQPAN_BLE_CENTRAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_TX, air);
+    pqpan_ledger_add(&out->ledger[PQPAN_BLE_PERIPHERAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_RX, air);
+    memset(&x, 0, sizeof x);
+    x.wait_ns = 2u * c->ci_ns;
+    x.wait_phase = PQPAN_PHASE_CONNECT;
+    link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
+    pqpan_ble_schedule(out->ledger, NULL, &out->counts, NULL, &l, d, &x, 1u);
+    out->counts.idle_events -= 1u; /* the set-up event is not one of the exchange's */
+    out->counts.last_close_ns = close;
+    add_sleep(out->ledger, air + TRANSMIT_WINDOW_DELAY_NS + close, MASK_CONNECT, PQPAN_PHASE_CONNECT);
+}
 
 /* LL_PHY_REQ/RSP + LL_PHY_UPDATE_IND on LE 1M (Vol 6 Part B §5.1.10), then the data
  * length update (§5.1.9) and the ATT MTU exchange (Vol 3 Part G §4.3.1) on the new PHY,
@@ -116,6 +143,7 @@ static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_con
     struct pqpan_ble_link l;
     uint64_t before = out->counts.events + out->counts.idle_events;
     uint32_t n = 0;
+    connect_phase(out, c, d);
     if (c->phy != PQPAN_BLE_PHY_1M) {
         struct pqpan_ble_txn *x;
         txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_REQ_CTR_BYTES,
@@ -155,27 +183,34 @@ static uint32_t effective_octets(const struct pqpan_ble_config *c)
     return o;
 }
 
-/* Events during the last computation (anchors that pass while it runs). */
-static void tail_idle(struct pqpan_ble_estimate *out, const struct pqpan_ble_link *l,
-                      const struct pqpan_ble_device *d, uint64_t t_ns)
+/* The last computation (Decaps of the study's exchange) after the last message: the
+ * events that pass while it runs, as a txn with only a wait. */
+static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
 {
-    struct pqpan_ble_txn x;
-    uint64_t events = t_ns / l->ci_ns;
-    if (events == 0u) {
+    struct pqpan_ble_txn *x;
+    if (tail_ns == 0u) {
         return;
     }
-    memset(&x, 0, sizeof x);
-    x.wait_ns = (events + 1u) * l->ci_ns;
-    x.wait_phase = PQPAN_PHASE_CRYPTO;
-    pqpan_ble_schedule(out->ledger, NULL, &out->counts, NULL, l, d, &x, 1u);
+    x = &t[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->wait_ns = tail_ns;
+    x->wait_phase = PQPAN_PHASE_CRYPTO;
 }
 
-static void finish(struct pqpan_ble_estimate *out, const struct pqpan_ble_link *l,
-                   const struct pqpan_ble_device *d, uint64_t elapsed, uint64_t tail_ns)
+/* The exchange on the link, which starts when the last negotiation event closes; the
+ * latency runs from the first computation's start to the last one's end. */
+static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                     const struct pqpan_ble_device *dev, const struct pqpan_ble_txn *t, uint32_t n)
 {
-    tail_idle(out, l, d, tail_ns);
-    out->latency_ns = elapsed + tail_ns;
-    add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
+    struct pqpan_ble_link l;
+    uint64_t elapsed = 0;
+    out->ll_octets_eff = effective_octets(cfg);
+    link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
+    l.start_close_ns = out->counts.last_close_ns;
+    out->counts.crypto_start_ns = 0u;
+    out->counts.crypto_end_ns = 0u;
+    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
+    out->latency_ns = out->counts.crypto_end_ns - out->counts.crypto_start_ns;
 }
 
 /* Appends the transactions of one message to t[*n..); the first waits wait_ns of the
@@ -240,22 +275,20 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
                             const struct pqpan_ble_device *dev,
                             const uint64_t cycles[PQPAN_OP_COUNT])
 {
-    struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX];
-    struct pqpan_ble_link l;
+    struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX + 1];
     enum pqpan_ble_role k = cfg->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     uint32_t n = 0;
-    uint64_t elapsed = 0, tail = 0;
+    uint64_t tail = 0;
 
     memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev) || plan_exchange(t, &n, &tail, cfg, dev, cycles) != PQPAN_OK) {
         memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
+    add_tail(t, &n, tail);
     negotiate(out, cfg, dev);
-    out->ll_octets_eff = effective_octets(cfg);
-    link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
-    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
+    exchange(out, cfg, dev, t, n);
     run_op(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, cycles, dev);
     run_op(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, cycles, dev);
     run_op(&out->ledger[k], PQPAN_OP_KEM_DECAPS, cycles, dev);
@@ -263,7 +296,7 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
         run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, dev);
         run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, dev);
     }
-    finish(out, &l, dev, elapsed, tail);
+    add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
 }
 
@@ -278,12 +311,10 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
                             const uint64_t cycles[PQPAN_OP_COUNT])
 {
     struct pqpan_ble_txn t[16];
-    struct pqpan_ble_link l;
     struct pqpan_ble_txn *x;
     const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, p = PQPAN_BLE_PERIPHERAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER, cf = PQPAN_PHASE_CONFIRM;
     uint32_t n = 0;
-    uint64_t elapsed = 0;
     int i;
 
     memset(out, 0, sizeof *out);
@@ -312,13 +343,11 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
     txn_add(t, &n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
     txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
     negotiate(out, cfg, dev);
-    out->ll_octets_eff = effective_octets(cfg);
-    link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
-    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
+    exchange(out, cfg, dev, t, n);
     for (i = 0; i < 2; i++) {
         run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, dev);
         run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, dev);
     }
-    finish(out, &l, dev, elapsed, 0u);
+    add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
 }

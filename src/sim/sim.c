@@ -683,14 +683,20 @@ static void report_packet(struct pqpan_sim *s, int crc_ok, const struct pqpan_si
     obs->packet(obs_ctx, &p);
 }
 
-/* Whether the central starts another pair: more data on either side (an unknown MD after
- * a CRC error counts as more) and the pair fits in the event (§4.5.6). */
+/* Whether the central starts another pair (§4.5.6): either side set MD in its last packet
+ * (an unknown MD after a CRC error counts as set) or the central's packet awaits
+ * retransmission, and the pair fits in the event. If neither side set MD the
+ * peripheral's packet closes the event, even if the central's host queued data since it
+ * sent (that data waits for the next anchor), except with same_event_reply, which
+ * models a host fast enough to set MD for its reply. */
 static int central_continues(struct pqpan_sim *s, int peer_md)
 {
     struct pqpan_sim_node *c = &s->node[PQPAN_BLE_CENTRAL];
     struct pqpan_sim_node *p = &s->node[PQPAN_BLE_PERIPHERAL];
     uint64_t t;
-    int more = peer_md || node_has_more(c) || (c->have_pdu && c->cur.b[1] > 0);
+    int sent_md = (c->cur.b[0] >> 4) & 1;
+    int more = peer_md || sent_md || (c->have_pdu && c->cur.b[1] > 0) ||
+               (s->cfg.ble.same_event_reply && node_has_more(c));
     if (!more || s->stop) {
         return 0;
     }

@@ -14,8 +14,6 @@
 #define PQPAN_MLKEM_SYMBYTES 32
 /* ByteEncode_12 of one polynomial: 256 * 12 / 8 bytes (FIPS 203 Alg. 5). */
 #define PQPAN_MLKEM_POLYBYTES (PQPAN_MLKEM_N * 12 / 8)
-/* Largest module rank k over the three parameter sets. */
-#define PQPAN_MLKEM_K_MAX 4
 
 /* Table 2: k, eta1, eta2, du, dv. eta2 = 2 for every set. */
 #define PQPAN_MLKEM_ETA2 2
