@@ -46,6 +46,21 @@ void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len)
     }
 }
 
+int pqpan_pqke_release_key(uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES], int have_ctx,
+                           unsigned state,
+                           const uint8_t session_key[PQPAN_PQKE_SESSION_KEY_BYTES])
+{
+    if (key == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (!have_ctx || state != PQPAN_PQKE_STATE_DONE) {
+        pqpan_wipe(key, PQPAN_PQKE_SESSION_KEY_BYTES);
+        return have_ctx ? PQPAN_ERR_STATE : PQPAN_ERR_INVALID_ARG;
+    }
+    memcpy(key, session_key, PQPAN_PQKE_SESSION_KEY_BYTES);
+    return PQPAN_OK;
+}
+
 int pqpan_pqke_header_parse(struct pqpan_pqke_header *h, const uint8_t *in, size_t in_len)
 {
     if (h == 0) {

@@ -57,4 +57,10 @@ uint8_t pqpan_pqke_header_suite(const uint8_t *in);
 /* Zeroes the first min(cap, PQPAN_PQKE_MSG_MAX_BYTES) bytes of out and *out_len. */
 void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len);
 
+/* Releases a party's session key: copies it to key only when state is DONE (have_ctx
+ * non-zero); otherwise zeroes key and returns INVALID_ARG (no context) or STATE. */
+PQPAN_MUST_CHECK int pqpan_pqke_release_key(uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES],
+                                            int have_ctx, unsigned state,
+                                            const uint8_t session_key[PQPAN_PQKE_SESSION_KEY_BYTES]);
+
 #endif

@@ -179,15 +179,8 @@ int pqpan_pqke_responder_handle(struct pqpan_pqke_responder *ctx, pqpan_rng_fn r
 int pqpan_pqke_responder_session_key(const struct pqpan_pqke_responder *ctx,
                                      uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES])
 {
-    if (key == 0) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    if (ctx == 0 || ctx->state != PQPAN_PQKE_STATE_DONE) {
-        pqpan_wipe(key, PQPAN_PQKE_SESSION_KEY_BYTES);
-        return ctx == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_STATE;
-    }
-    memcpy(key, ctx->session_key, PQPAN_PQKE_SESSION_KEY_BYTES);
-    return PQPAN_OK;
+    return pqpan_pqke_release_key(key, ctx != 0, ctx != 0 ? (unsigned)ctx->state : 0u,
+                                  ctx != 0 ? ctx->session_key : 0);
 }
 
 enum pqpan_pqke_state pqpan_pqke_responder_state(const struct pqpan_pqke_responder *ctx)

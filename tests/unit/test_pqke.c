@@ -926,10 +926,27 @@ static void test_abort_wipes_and_fails(void **state)
     assert_responder_failed(&resp, PQPAN_ERR_STATE);
 }
 
+/* No context or no output buffer: an error, and a given buffer is zeroed. */
+static void test_session_key_without_context_or_buffer(void **state)
+{
+    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
+    struct pqpan_pqke_responder resp;
+    (void)state;
+    memset(key, 0xEE, sizeof key);
+    assert_int_equal(pqpan_pqke_initiator_session_key(NULL, key), PQPAN_ERR_INVALID_ARG);
+    assert_true(all_zero(key, sizeof key));
+    memset(key, 0xEE, sizeof key);
+    assert_int_equal(pqpan_pqke_responder_session_key(NULL, key), PQPAN_ERR_INVALID_ARG);
+    assert_true(all_zero(key, sizeof key));
+    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_session_key(&resp, NULL), PQPAN_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_message_sizes_per_suite),
+        cmocka_unit_test(test_session_key_without_context_or_buffer),
         cmocka_unit_test(test_codecs_write_documented_bytes_and_parse_back),
         cmocka_unit_test(test_codec_errors_in_documented_order),
         cmocka_unit_test(test_key_schedule_matches_independent_model),
