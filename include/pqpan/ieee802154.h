@@ -393,6 +393,8 @@ struct pqpan_802154_est_config {
     uint32_t cpu_hz;     /* crypto cycles -> time */
     uint8_t rx_always_on; /* 1: a node neither sending nor computing listens (RX), as a
                              non-duty-cycled 6LoWPAN node; 0: it sleeps (ideal wake-up) */
+    uint8_t backoff_rx;   /* 1: the radio listens (RX) through a CSMA-CA random backoff;
+                             0: it is off (SLEEP) until the CCA. The profile says which */
 };
 
 struct pqpan_802154_estimate {
@@ -413,7 +415,7 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
 
 /* Estimates one PQKE: KeyGen (initiator), INIT, Encaps + KDF (responder), RESP,
  * Decaps + KDF (initiator), FIN. Each frame costs its expected unslotted CSMA-CA run
- * (closed form for p_busy; backoff counted as idle, CCAs as RX, then aTurnaroundTime as
+ * (closed form for p_busy; backoff as RX or SLEEP per backoff_rx, CCAs as RX, then aTurnaroundTime as
  * RAMP_TX), the data frame (TX / RX), aTurnaroundTime before the Imm-Ack (IFS state on
  * both nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). Costs assume every
  * frame gets the channel; p_success says how likely that is. cycles[op] are the cycles

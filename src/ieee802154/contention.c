@@ -109,6 +109,8 @@ static void backoff(struct sim *s, uint32_t n)
     }
     x->state = ST_BACKOFF;
     x->t_main = s->now + (uint64_t)periods * PQPAN_802154_UNIT_BACKOFF_NS;
+    book(s, n, s->c->exch.backoff_rx ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP,
+         (uint64_t)periods * PQPAN_802154_UNIT_BACKOFF_NS);
 }
 
 static void csma_start(struct sim *s, uint32_t n)

@@ -53,6 +53,7 @@ static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_pla
     uint64_t backoff_ns = (uint64_t)(backoff + 0.5);
     e->out->backoff_ns += backoff;
     e->out->ccas += ccas;
+    book(e, s, e->c->backoff_rx ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP, backoff_ns, 0);
     book(e, s, PQPAN_STATE_RX, cca_ns, 0);
     book(e, s, PQPAN_STATE_RAMP_TX, PQPAN_802154_TURNAROUND_NS, 0);
     book(e, s, PQPAN_STATE_TX, f->airtime_ns, 1);
@@ -138,6 +139,7 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->msg_octets[2] = PQPAN_PQKE_FIN_BYTES;
     c->cpu_hz = 64000000u;                /* nRF52840 */
     c->rx_always_on = 1;
+    c->backoff_rx = 1;
 }
 
 static void crypto_step(struct est *e, unsigned node, enum pqpan_op op1, enum pqpan_op op2,

@@ -67,6 +67,7 @@ static void config(struct pqpan_802154_csim_config *c, uint32_t nodes, double fp
     c->exch.msg_octets[1] = 1122;
     c->exch.msg_octets[2] = 34;
     c->exch.rx_always_on = 0;
+    c->exch.backoff_rx = 0;
     c->nodes = nodes;
     c->load_fps = fps;
     c->load_psdu = 60;

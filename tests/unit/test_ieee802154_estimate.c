@@ -63,6 +63,33 @@ static void test_default_sizes_are_pqke_ml_kem_768(void **state)
     assert_int_equal(c.msg_octets[2], 37);
 }
 
+/* A radio that listens through its backoffs spends E[backoff] = (2^macMinBE - 1)/2 unit
+ * periods = 3.5 x 320 us = 1 120 us more in RX per frame sent on an idle channel
+ * (§6.2.5.1), moved out of sleep: the initiator sends 14 frames. */
+static void test_backoff_listening_moves_backoff_to_rx(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate off, on;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    const struct pqpan_ledger *a, *b;
+    (void)state;
+    cycles_of(cycles);
+    pqpan_802154_est_config_default(&c);
+    hand_sizes(&c);
+    c.rx_always_on = 0;
+    c.backoff_rx = 0;
+    assert_int_equal(pqpan_802154_estimate_pqke(&off, &c, cycles), PQPAN_OK);
+    c.backoff_rx = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&on, &c, cycles), PQPAN_OK);
+    a = &off.ledger[PQPAN_802154_INITIATOR];
+    b = &on.ledger[PQPAN_802154_INITIATOR];
+    assert_int_equal(pqpan_ledger_state_ns(b, PQPAN_STATE_RX) - pqpan_ledger_state_ns(a, PQPAN_STATE_RX),
+                     14 * 1120 * US);
+    assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_SLEEP) - pqpan_ledger_state_ns(b, PQPAN_STATE_SLEEP),
+                     14 * 1120 * US);
+    assert_int_equal(on.latency_ns, off.latency_ns);
+}
+
 static void test_idle_channel_hand_computed(void **state)
 {
     struct pqpan_802154_est_config c;
@@ -74,6 +101,7 @@ static void test_idle_channel_hand_computed(void **state)
     pqpan_802154_est_config_default(&c);
     hand_sizes(&c);
     c.rx_always_on = 0;
+    c.backoff_rx = 0;
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
     assert_int_equal(e.frames[0], 13);
     assert_int_equal(e.frames[1], 12);
@@ -146,6 +174,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_sizes_are_pqke_ml_kem_768),
         cmocka_unit_test(test_idle_channel_hand_computed),
+        cmocka_unit_test(test_backoff_listening_moves_backoff_to_rx),
         cmocka_unit_test(test_busy_channel_and_always_on),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
