@@ -22,7 +22,7 @@ void simulate_802154_help(FILE *out)
             "\nIEEE 802.15.4 (--link 802154): the exchange (pqpan's INIT / RESP / FIN over 6LoWPAN,\n"
             "acknowledged frames, unslotted CSMA-CA, retries) between two nodes that share one\n"
             "channel with N - 2 background nodes (all in range, no capture effect), repeated over\n"
-            "R seeded runs. Prints mean, p50, p90, p99 of the energy (events accounting: every\n"
+            "R seeded runs. Prints mean, p50, p90, p99 of the energy (all-states accounting: every\n"
             "radio and CPU state, uJ) of the initiator, responder and both, of the latency (ms,\n"
             "KeyGen start to FIN acknowledged, or to the failure), and the fraction of failed\n"
             "exchanges (a frame out of attempts). Channel load = (N - 2) x L x airtime of one\n"
@@ -118,15 +118,18 @@ static double load_pct(const struct lowpan_sim_opts *o)
     return 100.0 * lowpan_channel_load(o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu);
 }
 
-static void print_table(const struct lowpan_sim_opts *o, const struct lowpan_series *r)
+static void print_table(const struct lowpan_sim_opts *o, const struct model_env *env,
+                        const struct lowpan_series *r)
 {
     int k;
     printf("pqpan simulate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
            "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
-           "%.2f %%)\n  %u runs, seeds %llu..%llu; energy: events accounting (every state)\n\n",
+           "%.2f %%)\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
            o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
            o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.runs,
            o->s.seed, o->s.seed + o->s.runs - 1u);
+    lowpan_print_assumptions(stdout, env, &o->l, "  ");
+    putchar('\n');
     printf("%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
@@ -137,17 +140,20 @@ static void print_table(const struct lowpan_sim_opts *o, const struct lowpan_ser
            (double)r->failed / (double)r->runs);
 }
 
-static void print_csv(const struct lowpan_sim_opts *o, const struct lowpan_series *r)
+static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *env,
+                      const struct lowpan_series *r)
 {
+    const char *idle = lowpan_idle_listens(&o->l, env) ? "listen" : "sleep";
+    const char *backoff = lowpan_backoff_listens(&o->l, env) ? "listen" : "sleep";
     int k;
     printf("kem,nodes,load_fps,frame_bytes,channel_load_pct,runs,seed,failed,failure_rate,"
-           "metric,mean,p50,p90,p99\n");
+           "metric,mean,p50,p90,p99,currents,idle,backoff\n");
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
-        printf("%s,%u,%.3f,%u,%.3f,%u,%llu,%u,%.6f,%s,%.3f,%.3f,%.3f,%.3f\n", o->l.kem,
+        printf("%s,%u,%.3f,%u,%.3f,%u,%llu,%u,%.6f,%s,%.3f,%.3f,%.3f,%.3f,%s,%s,%s\n", o->l.kem,
                o->s.nodes, o->s.load_fps, o->s.frame_psdu, load_pct(o), r->runs, o->s.seed,
                r->failed, (double)r->failed / (double)r->runs, metric_names[k], st->mean,
-               st->p50, st->p90, st->p99);
+               st->p50, st->p90, st->p99, pqpan_current_table_name(env->table), idle, backoff);
     }
 }
 
@@ -156,7 +162,7 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
 {
     int k;
     printf("{\n  \"link\": \"802154\",\n");
-    model_print_assumptions_json(stdout, env, "  ");
+    lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
            "  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n  \"channel_load_pct\": %.3f,\n"
            "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
@@ -191,9 +197,9 @@ static int run(struct lowpan_sim_opts *o, const struct model_env *env)
         return rc;
     }
     if (o->m.format == FORMAT_TABLE) {
-        print_table(o, &r);
+        print_table(o, env, &r);
     } else if (o->m.format == FORMAT_CSV) {
-        print_csv(o, &r);
+        print_csv(o, env, &r);
     } else {
         print_json(o, env, &r);
     }
