@@ -149,13 +149,11 @@ static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_con
         txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_REQ_CTR_BYTES,
                 PQPAN_LL_PHY_REQ_CTR_BYTES, 1);
         txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
-        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
-        pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
-        n = 0;
         x = txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, 0u, 0u, 1);
         x->count = 0u;
         x->wait_ns = PHY_INSTANT_EVENTS * c->ci_ns;
         x->wait_phase = PQPAN_PHASE_NEGOTIATE;
+        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
         pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
         n = 0;
     }
