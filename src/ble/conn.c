@@ -189,8 +189,8 @@ static int fits(const struct pqpan_ble_link *l, const struct air *air, uint64_t 
  * peripheral sends, the peripheral's last packet's (it cannot know the peripheral's next
  * length; src/sim/sim.c does the same). The prefix sums walk along with j: end is the
  * air time of fragments [0, i+k), prev of [0, i+k-1), base of [0, i). */
-static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
-                 const struct seq *q, uint64_t lo, const struct head *head)
+static void pack_events(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
+                        const struct seq *q, uint64_t lo, const struct head *head)
 {
     uint64_t len_ns = event_len(l);
     uint64_t i = 0, base = 0;
@@ -225,17 +225,46 @@ static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struc
     }
 }
 
+/* pack_events, short-cut when no head event is joined and all of q fits the first event
+ * (at most lo fragments): the loop would take them in one step. */
+static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
+                 const struct seq *q, uint64_t lo, const struct head *head)
+{
+    if (head->pairs == 0u && q->n <= lo) {
+        pk->events = 1u;
+        pk->last_close_ns = event_close_ns(air, q->n, q->na_ns + q->b->ns);
+        return;
+    }
+    pack_events(pk, l, air, q, lo, head);
+}
+
+/* The pairs per event of the longest PDU of a run (pairs_per_event), the lower bound
+ * pack and the same-event count need. A packing of single fragments needs only lo >= 1,
+ * so a run of one-fragment PDUs whose replies go in later events skips the division. */
+static uint64_t lower_pairs(const struct pqpan_ble_link *l, const struct air *air,
+                            const struct pqpan_ble_txn *t, const struct shape *a,
+                            const struct shape *b, const struct shape *rsp, int separate)
+{
+    uint32_t biggest;
+    if (a->f.count == 1u && b->f.count == 1u && rsp->f.count <= 1u && separate) {
+        return 1u;
+    }
+    biggest = a->f.full > b->f.full ? a->f.full : b->f.full;
+    biggest = rsp->f.full > biggest ? rsp->f.full : biggest;
+    return pairs_per_event(l, air, air_ns(air, biggest, t->encrypted));
+}
+
 /* The pairs and events of one transaction run; see the file comment for the rules. */
 static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct air *air,
                     const struct pqpan_ble_txn *t, const struct head *head)
 {
     static const struct head none = {0u, 0u};
     struct shape a, b, rsp;
-    uint32_t biggest;
     uint64_t per_event, n_req, t0;
     int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
     int o = 1 - s;
     int confirmed = t->rsp_len != 0u;
+    int separate = confirmed && !l->same_event_reply;
 
     memset(r, 0, sizeof *r);
     memset(&rsp, 0, sizeof rsp);
@@ -248,22 +277,20 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
     if (confirmed) {
         shape_of(&rsp, l, air, t->rsp_len, t->ll_control, t->encrypted);
     }
-    biggest = a.f.full > b.f.full ? a.f.full : b.f.full;
-    biggest = rsp.f.full > biggest ? rsp.f.full : biggest;
-    per_event = pairs_per_event(l, air, air_ns(air, biggest, t->encrypted));
+    per_event = lower_pairs(l, air, t, &a, &b, &rsp, separate);
     n_req = (uint64_t)(t->count - 1u) * a.f.count + b.f.count;
     r->pairs = n_req + (uint64_t)t->count * rsp.f.count;
-    if (confirmed && !l->same_event_reply) {
+    if (separate) {
         struct seq qa, qb, qr;
         struct packing pa = {0u, 0u}, pa1 = {0u, 0u}, pb, pr;
-        seq_of(&qa, &a, &a, 0u, s);
         seq_of(&qb, &a, &b, 0u, s);
         seq_of(&qr, &rsp, &rsp, 0u, o);
         if (t->count > 1u) {
+            seq_of(&qa, &a, &a, 0u, s);
             pack(&pa, l, air, &qa, per_event, &none);
             pa1 = pa;
             if (head->pairs > 0u) {
-                pack(&pa1, l, air, &qa, per_event, head);
+                pack_events(&pa1, l, air, &qa, per_event, head);
             }
             pack(&pb, l, air, &qb, per_event, &none);
         } else {
@@ -316,76 +343,37 @@ static void run_idle(struct run *r, const struct air *a, uint64_t events)
     }
 }
 
-/* The runs one schedule call books in one phase, summed: they reach the ledgers once,
- * when the call ends (flush_tally). Sums lose nothing — air time, T_IFS, PDUs, octets
- * and events add up, and every per-event cost is linear in the events. */
-struct tally {
-    struct side_air side[2];
-    uint64_t ifs_ns;
-    uint64_t events;
-};
-
-/* The tallies of one schedule call: everything (led) and the bits accounting (bits, runs
- * with data only), one per phase; a mask bit (1 << phase) marks a phase in use. */
-struct bookings {
-    struct tally led[PQPAN_PHASE_COUNT];
-    struct tally bits[PQPAN_PHASE_COUNT];
-    unsigned led_phases, bits_phases;
-};
-
-static void tally_add(struct tally t[PQPAN_PHASE_COUNT], unsigned *phases, enum pqpan_phase ph,
-                      const struct run *r)
+/* Adds a run to both sides' ledgers: what one side sends, the other receives. */
+static void add_run(struct pqpan_ledger led[2], enum pqpan_phase ph, const struct run *r)
 {
-    struct tally *x = &t[ph];
+    uint64_t ifs = (2u * r->pairs - r->events) * PQPAN_BLE_T_IFS_NS;
     int i;
-    if ((*phases & (1u << ph)) == 0u) {
-        memset(x, 0, sizeof *x);
-        *phases |= 1u << ph;
-    }
     for (i = 0; i < 2; i++) {
-        x->side[i].tx_ns += r->side[i].tx_ns;
-        x->side[i].data_tx += r->side[i].data_tx;
-        x->side[i].empty_tx += r->side[i].empty_tx;
-        x->side[i].octets_tx += r->side[i].octets_tx;
-    }
-    x->ifs_ns += (2u * r->pairs - r->events) * PQPAN_BLE_T_IFS_NS;
-    x->events += r->events;
-}
-
-static void book(struct bookings *b, const struct run *r, enum pqpan_phase ph, int with_bits)
-{
-    tally_add(b->led, &b->led_phases, ph, r);
-    if (with_bits) {
-        tally_add(b->bits, &b->bits_phases, ph, r);
+        const struct side_air *me = &r->side[i], *peer = &r->side[1 - i];
+        led[i].ns[ph][PQPAN_STATE_TX] += me->tx_ns;
+        led[i].ns[ph][PQPAN_STATE_RX] += peer->tx_ns;
+        led[i].ns[ph][PQPAN_STATE_IFS] += ifs;
+        led[i].pdus_tx += me->data_tx + me->empty_tx;
+        led[i].pdus_rx += peer->data_tx + peer->empty_tx;
+        led[i].bytes_tx += me->octets_tx;
+        led[i].bytes_rx += peer->octets_tx;
+        led[i].events += r->events;
     }
 }
 
-/* Adds the tallies to both sides' ledgers: what one side sends, the other receives; with
- * dev != NULL also the per-event costs. */
-static void flush_tally(struct pqpan_ledger led[2], const struct tally t[PQPAN_PHASE_COUNT],
-                        unsigned phases, const struct pqpan_ble_link *l,
-                        const struct pqpan_ble_device *dev)
+/* The per-event costs (HFXO, ramp, CPU, window widening) are linear in the events, so a
+ * schedule call counts its events per phase and books their costs once, at its end. */
+static void add_event_costs(struct pqpan_ledger led[2], const uint64_t events[PQPAN_PHASE_COUNT],
+                            const struct pqpan_ble_link *l, const struct pqpan_ble_device *dev)
 {
     int p, i;
     for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
-        if ((phases & (1u << p)) == 0u) {
+        if (events[p] == 0u) {
             continue;
         }
         for (i = 0; i < 2; i++) {
-            const struct side_air *me = &t[p].side[i], *peer = &t[p].side[1 - i];
-            enum pqpan_phase ph = (enum pqpan_phase)p;
-            pqpan_ledger_add(&led[i], ph, PQPAN_STATE_TX, me->tx_ns);
-            pqpan_ledger_add(&led[i], ph, PQPAN_STATE_RX, peer->tx_ns);
-            pqpan_ledger_add(&led[i], ph, PQPAN_STATE_IFS, t[p].ifs_ns);
-            led[i].pdus_tx += me->data_tx + me->empty_tx;
-            led[i].pdus_rx += peer->data_tx + peer->empty_tx;
-            led[i].bytes_tx += me->octets_tx;
-            led[i].bytes_rx += peer->octets_tx;
-            led[i].events += t[p].events;
-            if (dev != NULL) {
-                pqpan_ble_event_costs(&led[i], ph, dev, l->ci_ns, (enum pqpan_ble_role)i,
-                                      t[p].events);
-            }
+            pqpan_ble_event_costs(&led[i], (enum pqpan_phase)p, dev, l->ci_ns,
+                                  (enum pqpan_ble_role)i, events[p]);
         }
     }
 }
@@ -466,13 +454,11 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
 {
     struct air air;
     struct cursor cur;
-    struct bookings bk;
+    uint64_t events[PQPAN_PHASE_COUNT] = {0u};
     struct pqpan_ble_link lk = *link;
     uint32_t k;
     air_of(&air, link->phy);
     lk.event_len_ns = event_len(link);
-    bk.led_phases = 0u;
-    bk.bits_phases = 0u;
     memset(&cur, 0, sizeof cur);
     cur.close_ns = link->start_close_ns;
     cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
@@ -484,7 +470,10 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         uint64_t idle = idle_before(t, link, &cur, counts, &join);
         if (idle > 0u) {
             run_idle(&r, &air, idle);
-            book(&bk, &r, t->wait_phase, 0);
+            if (led != NULL) {
+                add_run(led, t->wait_phase, &r);
+                events[t->wait_phase] += r.events;
+            }
             if (counts != NULL) {
                 counts->idle_events += idle;
                 counts->empty_pdus_tx[0] += idle;
@@ -499,18 +488,21 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         head.pairs = join ? cur.reply_pairs : 0u;
         head.close_ns = cur.reply_close_ns;
         run_txn(&r, &lk, &air, t, &head);
-        book(&bk, &r, t->phase, 1);
+        if (led != NULL) {
+            add_run(led, t->phase, &r);
+            events[t->phase] += r.events;
+        }
+        if (bits != NULL) {
+            add_run(bits, t->phase, &r);
+        }
         if (counts != NULL) {
             count_run(counts, t, &r);
             counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
         }
         advance(&cur, &r, link->ci_ns);
     }
-    if (led != NULL) {
-        flush_tally(led, bk.led, bk.led_phases, link, dev);
-    }
-    if (bits != NULL) {
-        flush_tally(bits, bk.bits, bk.bits_phases, link, NULL);
+    if (led != NULL && dev != NULL) {
+        add_event_costs(led, events, link, dev);
     }
     if (elapsed_ns != NULL) {
         *elapsed_ns = cur.elapsed;
