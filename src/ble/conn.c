@@ -266,7 +266,9 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
     int confirmed = t->rsp_len != 0u;
     int separate = confirmed && !l->same_event_reply;
 
-    memset(r, 0, sizeof *r);
+    r->replies = 0u; /* the reply fields stay 0 unless replies take events of their own */
+    r->reply_close_ns = 0u;
+    r->reply_pairs = 0u;
     memset(&rsp, 0, sizeof rsp);
     shape_of(&a, l, air, t->len, t->ll_control, t->encrypted);
     if (t->last_len == t->len) {
@@ -454,8 +456,8 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
 {
     struct air air;
     struct cursor cur;
-    uint64_t events[PQPAN_PHASE_COUNT] = {0u};
-    struct pqpan_ble_link lk = *link;
+    uint64_t events[PQPAN_PHASE_COUNT] = {0u}; /* per phase, for add_event_costs */
+    struct pqpan_ble_link lk = *link;           /* with its event length resolved once */
     uint32_t k;
     air_of(&air, link->phy);
     lk.event_len_ns = event_len(link);
