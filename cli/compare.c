@@ -125,7 +125,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     int rc;
     lowpan_opts_init(&l);
     l.kem = kem;
-    memset(&s, 0, sizeof s);
+    lowpan_sim_cfg_init(&s);
     s.nodes = load_pct[k] > 0.0 ? BG_NODES + 2u : 2u;
     s.frame_psdu = BG_PSDU;
     s.load_fps = load_pct[k] > 0.0

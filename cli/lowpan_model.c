@@ -8,6 +8,7 @@
 #include "pqpan/pcap.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sim.h"
+#include "pqpan/sim154.h"
 
 void lowpan_opts_init(struct lowpan_opts *o)
 {
@@ -181,16 +182,6 @@ double lowpan_channel_load(unsigned bg_nodes, double fps, unsigned psdu)
 
 /* ---- Monte Carlo ---- */
 
-static int prng_bytes(void *ctx, uint8_t *out, size_t len)
-{
-    struct pqpan_prng *r = ctx;
-    size_t i;
-    for (i = 0; i < len; i++) {
-        out[i] = (uint8_t)(pqpan_prng_next(r) >> 56);
-    }
-    return 0;
-}
-
 static int file_write(void *ctx, const uint8_t *data, size_t len)
 {
     return fwrite(data, 1, len, (FILE *)ctx) == len ? 0 : -1;
@@ -237,35 +228,71 @@ static void stats_of(struct lowpan_stats *st, double *v, unsigned n)
 }
 
 struct mc {
-    struct pqpan_802154_csim ws;
-    struct pqpan_802154_csim_config c;
-    struct pqpan_802154_csim_result res;
-    uint64_t cycles[PQPAN_OP_COUNT];
+    struct pqpan_sim154 sim;
+    struct pqpan_sim154_config c;
+    struct pqpan_sim_pqke app;
+    unsigned suite;
     struct model_row rows[MODEL_SIDES];
     struct capture cap;
 };
 
+static void add_counts(struct lowpan_counts *sum, const struct pqpan_sim154_result *r)
+{
+    int n;
+    for (n = 0; n < 2; n++) {
+        sum->frames += r->frames[n];
+        sum->retries += r->retries[n];
+        sum->access_failures += r->access_failures[n];
+        sum->ccas += r->ccas[n];
+        sum->rx_lost += r->rx_lost[n];
+        sum->dgram_retx += r->dgram_retx[n];
+        sum->reasm_timeouts += r->reasm_timeouts[n];
+        sum->duplicates += r->duplicates[n];
+    }
+}
+
+static void scale_counts(struct lowpan_counts *c, unsigned runs)
+{
+    double k = 1.0 / (double)runs;
+    c->frames *= k;
+    c->retries *= k;
+    c->access_failures *= k;
+    c->ccas *= k;
+    c->rx_lost *= k;
+    c->dgram_retx *= k;
+    c->reasm_timeouts *= k;
+    c->duplicates *= k;
+}
+
+/* One seeded exchange: the real PQKE (seed S + run for the channel and the parties). */
 static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, unsigned run,
                    const struct model_env *env, const struct lowpan_opts *o,
                    const struct lowpan_sim_cfg *s, const char *cmd)
 {
-    struct pqpan_prng rng;
+    const struct pqpan_sim154_result *res = &m->sim.res;
     struct pqpan_ledger none[2];
     int rc, side, capture = s->pcap != NULL && run == 0;
-    pqpan_prng_seed(&rng, s->seed + run);
-    rc = pqpan_802154_csim_run(&m->res, &m->ws, &m->c, m->cycles, prng_bytes, &rng,
-                               capture ? on_frame : NULL, capture ? &m->cap : NULL);
+    m->c.seed = s->seed + run;
+    rc = pqpan_sim_pqke_init(&m->app, m->suite, (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_sim154_init(&m->sim, &m->c);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_sim154_run(&m->sim, pqpan_sim_pqke_app(), &m->app, capture ? on_frame : NULL,
+                              capture ? &m->cap : NULL);
+    }
+    pqpan_sim_pqke_wipe(&m->app);
     if (rc != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: contention simulator: %s\n", cmd, pqpan_strerror(rc));
+        fprintf(stderr, "pqpan %s: 802.15.4 simulator: %s\n", cmd, pqpan_strerror(rc));
         return rc == PQPAN_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAILURE_RUN;
     }
     pqpan_ledger_init(&none[0]);
     pqpan_ledger_init(&none[1]);
-    rc = lowpan_fill(m->rows, env, o->kem, m->res.ledger, none, m->res.latency_ns, cmd);
+    rc = lowpan_fill(m->rows, env, o->kem, res->ledger, none, res->latency_ns, cmd);
     for (side = 0; side < MODEL_SIDES && rc == EXIT_OK; side++) {
         energy[side][run] = m->rows[side].e_total_events_uj;
     }
-    latency[run] = (double)m->res.latency_ns * 1e-6;
+    latency[run] = (double)res->latency_ns * 1e-6;
     return rc;
 }
 
@@ -277,6 +304,17 @@ static int open_capture(struct capture *cap, FILE *f, const char *cmd)
         return EXIT_IO;
     }
     return EXIT_OK;
+}
+
+void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nodes = 2;
+    s->frame_psdu = 60;
+    s->runs = 100;
+    s->seed = 1;
+    s->reasm_timeout_ms = PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT;
+    s->dgram_retries = PQPAN_SIM154_DGRAM_RETRIES_DEFAULT;
 }
 
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
@@ -299,16 +337,24 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     for (side = 0; side < MODEL_SIDES; side++) {
         energy[side] = buf + (size_t)side * s->runs;
     }
-    rc = lowpan_setup(&m->c.exch, m->cycles, env, o, cmd);
+    pqpan_sim154_config_default(&m->c);
+    rc = lowpan_setup(&m->c.exch, m->c.cycles, env, o, cmd);
     m->c.nodes = s->nodes;
+    m->c.hidden = s->hidden;
     m->c.load_fps = s->load_fps;
     m->c.load_psdu = (uint8_t)s->frame_psdu;
+    m->c.reasm_timeout_ms = s->reasm_timeout_ms;
+    m->c.dgram_retries = s->dgram_retries;
+    if (rc == EXIT_OK) {
+        m->suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(o->kem)->id);
+    }
     if (rc == EXIT_OK && s->pcap != NULL) {
         rc = open_capture(&m->cap, s->pcap, cmd);
     }
     for (run = 0; run < s->runs && rc == EXIT_OK; run++) {
         rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, cmd);
-        out->failed += m->res.status != PQPAN_OK;
+        out->failed += m->sim.res.status != PQPAN_OK;
+        add_counts(&out->counts, &m->sim.res);
     }
     if (rc == EXIT_OK && m->cap.failed) {
         fprintf(stderr, "pqpan %s: cannot write the pcap file\n", cmd);
@@ -320,6 +366,7 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
             stats_of(&out->energy_uj[side], energy[side], s->runs);
         }
         stats_of(&out->latency_ms, buf + (size_t)MODEL_SIDES * s->runs, s->runs);
+        scale_counts(&out->counts, s->runs);
     }
     free(m);
     free(buf);

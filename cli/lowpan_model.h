@@ -1,6 +1,6 @@
 /* The PQKE over 6LoWPAN / IEEE 802.15.4 as the CLI runs it (`estimate --link 802154`,
  * `simulate --link 802154`, `compare`): options, the analytic estimator
- * (src/ieee802154/estimate.c) and the contention simulator (src/ieee802154/contention.c)
+ * (src/ieee802154/estimate.c) and the contention simulator (src/sim/net154.c)
  * → per-side rows of the BLE model's field table (ble_model.h), energy from src/energy. */
 #ifndef PQPAN_CLI_LOWPAN_MODEL_H
 #define PQPAN_CLI_LOWPAN_MODEL_H
@@ -65,20 +65,34 @@ struct lowpan_stats {
     double mean, p50, p90, p99;
 };
 
+/* Counts of both exchanging nodes, mean per run (pqpan_sim154_result). */
+struct lowpan_counts {
+    double frames, retries, access_failures, ccas, rx_lost, dgram_retx, reasm_timeouts,
+        duplicates;
+};
+
 struct lowpan_series {
     unsigned runs, failed;
     struct lowpan_stats energy_uj[MODEL_SIDES]; /* events accounting (every state) */
     struct lowpan_stats latency_ms;
+    struct lowpan_counts counts;
 };
 
 struct lowpan_sim_cfg {
     unsigned nodes;
+    unsigned hidden;            /* background nodes hidden from the initiator */
     double load_fps;
     unsigned frame_psdu;
+    unsigned reasm_timeout_ms;  /* RFC 4944 §5.3 reassembly timeout */
+    unsigned dgram_retries;     /* whole-message retransmissions by the application */
     unsigned runs;
     unsigned long long seed;
     FILE *pcap; /* NULL: none; else the first run's frames (LINKTYPE 195) */
 };
+
+/* Defaults: 2 nodes, no load, 60-octet background frames, no hidden node, 100 runs,
+ * seed 1, the simulator's reassembly timeout and datagram retries (sim154.h). */
+void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s);
 
 /* Runs s->runs seeded exchanges. A cli.h exit code, message printed. */
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,

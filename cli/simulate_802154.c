@@ -1,11 +1,14 @@
-/* pqpan simulate --link 802154: Monte Carlo runs of the contention simulator
- * (src/ieee802154/contention.c): the exchanging pair plus background senders on one
- * channel; energy and latency percentiles and the failure rate. */
+/* pqpan simulate --link 802154: Monte Carlo runs of the 802.15.4 packet simulator
+ * (src/sim/net154.c): the real PQKE between the exchanging pair plus background senders
+ * on one channel; energy and latency percentiles, link and datagram counts, the failure
+ * rate. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "lowpan_model.h"
+#include "pqpan/sim154.h"
 
 #define CMD "simulate"
 
@@ -19,25 +22,42 @@ struct lowpan_sim_opts {
 void simulate_802154_help(FILE *out)
 {
     fprintf(out,
-            "\nIEEE 802.15.4 (--link 802154): the exchange (pqpan's INIT / RESP / FIN over 6LoWPAN,\n"
+            "\nIEEE 802.15.4 (--link 802154): the real exchange (pqpan's INIT / RESP / FIN with\n"
+            "ML-KEM, each message one UDP datagram over 6LoWPAN: IPHC, RFC 4944 fragments,\n"
             "acknowledged frames, unslotted CSMA-CA, retries) between two nodes that share one\n"
-            "channel with N - 2 background nodes (all in range, no capture effect), repeated over\n"
-            "R seeded runs. Prints mean, p50, p90, p99 of the energy (events accounting: every\n"
-            "radio and CPU state, uJ) of the initiator, responder and both, of the latency (ms,\n"
-            "KeyGen start to FIN acknowledged, or to the failure), and the fraction of failed\n"
-            "exchanges (a frame out of attempts). Channel load = (N - 2) x L x airtime of one\n"
-            "background frame. BLE options do not apply.\n");
+            "channel with N - 2 background nodes (no capture effect), repeated over R seeded runs.\n"
+            "A fragment out of MAC attempts loses its datagram (RFC 4944 has no per-fragment\n"
+            "recovery): the receiver drops the partial datagram after the reassembly timeout,\n"
+            "the sender's application sends the whole message again after the same time (or\n"
+            "when no answer came within it; a repeated message is answered again). Prints\n"
+            "mean, p50, p90, p99 of the energy (events accounting: every radio and CPU state, uJ)\n"
+            "of the initiator, responder and both, of the latency (ms, KeyGen start to the end of\n"
+            "the exchange, or to the failure), the mean per run of the pair's counts, and the\n"
+            "fraction of failed exchanges (datagram retries exhausted, or keys not confirmed and\n"
+            "equal). Channel load = (N - 2) x L x airtime of one background frame. BLE options do\n"
+            "not apply.\n");
     lowpan_opts_help(out);
     fprintf(out,
-            "  --nodes N              nodes on the channel, 2..200 (default 2: the pair alone)\n"
+            "  --nodes N              nodes on the channel, 2..%u (default 2: the pair alone)\n"
             "  --load L               background frames/s offered by each background node,\n"
             "                         Poisson arrivals, 0..1000 (default 0)\n"
-            "  --frame-bytes B        background frame PSDU octets, 17..127 (default 60)\n"
+            "  --frame-bytes B        background frame PSDU octets, %u..127 (default 60)\n"
+            "  --hidden K             background nodes hidden from the initiator (they and the\n"
+            "                         initiator do not hear each other; the responder hears\n"
+            "                         all), 0..N-2 (default 0)\n"
+            "  --reasm-timeout MS     6LoWPAN reassembly timeout, ms, 1..%u (default %u:\n"
+            "                         Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC 4944 s5.3 caps\n"
+            "                         it at 60 s); also the wait before a message is resent\n"
+            "  --dgram-retries N      whole-message retransmissions after a lost datagram,\n"
+            "                         0..%u (default %u, as CoAP's MAX_RETRANSMIT, RFC 7252 s4.8)\n"
             "  --runs R               Monte Carlo runs, 1..100000 (default 100)\n"
             "  --seed S               run i uses seed S + i (default 1); the same seed gives\n"
             "                         byte-identical outputs\n"
-            "  --pcap FILE            the frames of the FIRST run only (data, ACKs, background),\n"
-            "                         LINKTYPE_IEEE802_15_4_WITHFCS (195)\n");
+            "  --pcap FILE            the frames of the FIRST run only (data with the real PQKE\n"
+            "                         bytes, ACKs, background), LINKTYPE_IEEE802_15_4_WITHFCS (195)\n",
+            PQPAN_SIM154_MAX_NODES, PQPAN_SIM154_MIN_BG_PSDU, PQPAN_SIM154_REASM_TIMEOUT_MS_MAX,
+            PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT, PQPAN_SIM154_DGRAM_RETRIES_MAX,
+            PQPAN_SIM154_DGRAM_RETRIES_DEFAULT);
 }
 
 static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *v)
@@ -45,12 +65,21 @@ static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *v)
     unsigned long long u = 0;
     int bad = 0;
     if (strcmp(opt, "--nodes") == 0) {
-        bad = cli_parse_uint(v, 2, PQPAN_802154_CSIM_MAX_NODES, &u) != 0;
+        bad = cli_parse_uint(v, 2, PQPAN_SIM154_MAX_NODES, &u) != 0;
         o->s.nodes = (unsigned)u;
+    } else if (strcmp(opt, "--hidden") == 0) {
+        bad = cli_parse_uint(v, 0, PQPAN_SIM154_MAX_NODES - 2u, &u) != 0;
+        o->s.hidden = (unsigned)u;
+    } else if (strcmp(opt, "--reasm-timeout") == 0) {
+        bad = cli_parse_uint(v, 1, PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, &u) != 0;
+        o->s.reasm_timeout_ms = (unsigned)u;
+    } else if (strcmp(opt, "--dgram-retries") == 0) {
+        bad = cli_parse_uint(v, 0, PQPAN_SIM154_DGRAM_RETRIES_MAX, &u) != 0;
+        o->s.dgram_retries = (unsigned)u;
     } else if (strcmp(opt, "--load") == 0) {
         bad = cli_parse_double(v, 0.0, 1000.0, &o->s.load_fps) != 0;
     } else if (strcmp(opt, "--frame-bytes") == 0) {
-        bad = cli_parse_uint(v, 17, PQPAN_802154_MAX_PSDU, &u) != 0;
+        bad = cli_parse_uint(v, PQPAN_SIM154_MIN_BG_PSDU, PQPAN_802154_MAX_PSDU, &u) != 0;
         o->s.frame_psdu = (unsigned)u;
     } else if (strcmp(opt, "--runs") == 0) {
         bad = cli_parse_uint(v, 1, 100000, &u) != 0;
@@ -75,10 +104,7 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
     lowpan_opts_init(&o->l);
-    o->s.nodes = 2;
-    o->s.frame_psdu = 60;
-    o->s.runs = 100;
-    o->s.seed = 1;
+    lowpan_sim_cfg_init(&o->s);
     for (i = 1; i < argc; i++) {
         int rc = 0;
         if (strcmp(argv[i], "--busy") == 0) {
@@ -102,6 +128,10 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
             return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
         }
     }
+    if (o->s.hidden > o->s.nodes - 2u) {
+        return cli_usage_error(CMD, "--hidden %u: at most N - 2 = %u background nodes", o->s.hidden,
+                               o->s.nodes - 2u);
+    }
     return EXIT_OK;
 }
 
@@ -111,6 +141,34 @@ static const char *const metric_names[MODEL_SIDES + 1] = {
 static const struct lowpan_stats *metric(const struct lowpan_series *r, int k)
 {
     return k < MODEL_SIDES ? &r->energy_uj[k] : &r->latency_ms;
+}
+
+/* The pair's counts, mean per run: one row drives table, CSV and JSON. */
+static const struct {
+    const char *name;
+    size_t off;
+} count_fields[] = {
+    {"data_frames", offsetof(struct lowpan_counts, frames)},
+    {"mac_retries", offsetof(struct lowpan_counts, retries)},
+    {"access_failures", offsetof(struct lowpan_counts, access_failures)},
+    {"ccas", offsetof(struct lowpan_counts, ccas)},
+    {"frames_lost_rx", offsetof(struct lowpan_counts, rx_lost)},
+    {"datagram_retransmissions", offsetof(struct lowpan_counts, dgram_retx)},
+    {"reassembly_timeouts", offsetof(struct lowpan_counts, reasm_timeouts)},
+    {"duplicate_datagrams", offsetof(struct lowpan_counts, duplicates)},
+};
+#define N_COUNTS (sizeof count_fields / sizeof count_fields[0])
+
+static double count_of(const struct lowpan_series *r, size_t k)
+{
+    double v;
+    memcpy(&v, (const char *)&r->counts + count_fields[k].off, sizeof v);
+    return v;
+}
+
+static double failure_rate(const struct lowpan_series *r)
+{
+    return (double)r->failed / (double)r->runs;
 }
 
 static double load_pct(const struct lowpan_sim_opts *o)
@@ -123,31 +181,42 @@ static void print_table(const struct lowpan_sim_opts *o, const struct lowpan_ser
     int k;
     printf("pqpan simulate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
            "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
-           "%.2f %%)\n  %u runs, seeds %llu..%llu; energy: events accounting (every state)\n\n",
+           "%.2f %%)\n  %u hidden from the initiator; reassembly timeout %u ms, %u datagram "
+           "retries\n  %u runs, seeds %llu..%llu; energy: events accounting (every state)\n\n",
            o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
-           o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.runs,
-           o->s.seed, o->s.seed + o->s.runs - 1u);
+           o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
+           o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
+           o->s.seed + o->s.runs - 1u);
     printf("%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
         printf("%-22s %12.3f %12.3f %12.3f %12.3f\n", metric_names[k], st->mean, st->p50,
                st->p90, st->p99);
     }
-    printf("\nfailed exchanges: %u of %u (%.4f)\n", r->failed, r->runs,
-           (double)r->failed / (double)r->runs);
+    printf("\nper run, both nodes (mean)\n");
+    for (k = 0; k < (int)N_COUNTS; k++) {
+        printf("%-26s %12.3f\n", count_fields[k].name, count_of(r, (size_t)k));
+    }
+    printf("\nfailed exchanges: %u of %u (%.4f)\n", r->failed, r->runs, failure_rate(r));
 }
 
 static void print_csv(const struct lowpan_sim_opts *o, const struct lowpan_series *r)
 {
     int k;
-    printf("kem,nodes,load_fps,frame_bytes,channel_load_pct,runs,seed,failed,failure_rate,"
-           "metric,mean,p50,p90,p99\n");
-    for (k = 0; k <= MODEL_SIDES; k++) {
-        const struct lowpan_stats *st = metric(r, k);
-        printf("%s,%u,%.3f,%u,%.3f,%u,%llu,%u,%.6f,%s,%.3f,%.3f,%.3f,%.3f\n", o->l.kem,
-               o->s.nodes, o->s.load_fps, o->s.frame_psdu, load_pct(o), r->runs, o->s.seed,
-               r->failed, (double)r->failed / (double)r->runs, metric_names[k], st->mean,
-               st->p50, st->p90, st->p99);
+    printf("kem,nodes,hidden,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
+           "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99\n");
+    for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
+        printf("%s,%u,%u,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes, o->s.hidden,
+               o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.reasm_timeout_ms,
+               o->s.dgram_retries, r->runs, o->s.seed, r->failed, failure_rate(r));
+        if (k <= MODEL_SIDES) {
+            const struct lowpan_stats *st = metric(r, k);
+            printf("%s,%.3f,%.3f,%.3f,%.3f\n", metric_names[k], st->mean, st->p50, st->p90,
+                   st->p99);
+        } else {
+            size_t c = (size_t)(k - MODEL_SIDES - 1);
+            printf("%s_per_run,%.3f,,,\n", count_fields[c].name, count_of(r, c));
+        }
     }
 }
 
@@ -158,17 +227,23 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
     printf("{\n  \"link\": \"802154\",\n");
     model_print_assumptions_json(stdout, env, "  ");
     printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
-           "  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n  \"channel_load_pct\": %.3f,\n"
+           "  \"hidden\": %u,\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
+           "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
            "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
            o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
-           o->s.nodes, o->s.load_fps, o->s.frame_psdu, load_pct(o), r->runs, o->s.seed,
-           r->failed, (double)r->failed / (double)r->runs);
+           o->s.nodes, o->s.hidden, o->s.load_fps, o->s.frame_psdu, load_pct(o),
+           o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
+           failure_rate(r));
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
-        printf("  \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f}%s\n",
-               metric_names[k], st->mean, st->p50, st->p90, st->p99, k < MODEL_SIDES ? "," : "");
+        printf("  \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f},\n",
+               metric_names[k], st->mean, st->p50, st->p90, st->p99);
     }
-    printf("}\n");
+    printf("  \"per_run_mean\": {");
+    for (k = 0; k < (int)N_COUNTS; k++) {
+        printf("%s\"%s\": %.3f", k > 0 ? ", " : "", count_fields[k].name, count_of(r, (size_t)k));
+    }
+    printf("}\n}\n");
 }
 
 static int run(struct lowpan_sim_opts *o, const struct model_env *env)

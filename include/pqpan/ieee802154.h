@@ -425,82 +425,14 @@ PQPAN_MUST_CHECK int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *ou
                                                 const struct pqpan_802154_est_config *c,
                                                 const uint64_t cycles[PQPAN_OP_COUNT]);
 
-/* ---- Contention simulator (src/ieee802154/contention.c) ---- */
+/* ---- Ledger segments (the estimator's and the simulator's bookkeeping) ---- */
 
-/* N nodes on one channel, all in range of each other (no hidden terminals, no capture
- * effect): the exchanging pair (nodes 0 and 1, as in the estimator) plus nodes - 2
- * background senders. Every node runs unslotted CSMA-CA; a CCA is busy if any other
- * transmission overlaps it; a frame or ACK is lost at its receiver if another
- * transmission overlaps it or the receiver was transmitting. A missing ACK or a channel
- * access failure uses up one of the macMaxFrameRetries + 1 attempts (as Contiki-NG's
- * CSMA does; IEEE 802.15.4 itself gives up on a channel access failure at once); a frame
- * that runs out of attempts loses its datagram and the exchange fails. Time is integer
- * nanoseconds; all randomness comes from the injected rng, so a run is reproducible. */
-#define PQPAN_802154_CSIM_MAX_NODES 200u
-#define PQPAN_802154_CSIM_MAX_AIR 1024u
-
-struct pqpan_802154_csim_config {
-    struct pqpan_802154_est_config exch; /* the exchange; p_busy is unused (contention is simulated) */
-    uint32_t nodes;     /* 2 .. PQPAN_802154_CSIM_MAX_NODES */
-    double load_fps;    /* offered load of each background node, frames/s (Poisson arrivals) */
-    uint8_t load_psdu;  /* background frame PSDU octets (6LoWPAN UDP broadcast, no ACK), 17..127 */
-    uint64_t max_ns;    /* simulated-time limit; 0 = 60 s */
+/* Time of an exchange cut into segments (one message on the air, one node computing); a
+ * node's time in a segment not booked to a state is idle (src/ieee802154/segment.c). */
+struct pqpan_802154_seg {
+    enum pqpan_phase phase;
+    uint64_t start_ns;
+    uint64_t busy_ns[2];
 };
-
-struct pqpan_802154_csim_result {
-    struct pqpan_ledger ledger[2]; /* exchanging nodes, as the estimator's */
-    int status;            /* PQPAN_OK, or PQPAN_ERR_TIMEOUT (a frame ran out of attempts,
-                              or the time limit) */
-    uint64_t latency_ns;   /* KeyGen start .. FIN acknowledged, or .. the failure */
-    uint32_t frames[2];    /* data frame transmissions, retransmissions included */
-    uint32_t retries[2];   /* extra attempts after a missing ACK or access failure */
-    uint32_t access_failures[2];
-    uint32_t ccas[2];
-    uint32_t lost[2];      /* own data frames or ACKs lost to collisions */
-    uint64_t bg_frames;    /* background frames sent */
-};
-
-/* The simulator's workspace (fields are internal); the caller owns it, e.g. statically. */
-struct pqpan_802154_csim_node {
-    uint64_t t_main, t_arrival, t_ack, t_ack_end;
-    uint64_t cca_start, tx_start;
-    uint32_t pending;
-    uint16_t psdu_len;
-    uint8_t state, nb, be, attempts, seq, ack_seq;
-};
-
-struct pqpan_802154_csim_air {
-    uint64_t start_ns, end_ns;
-    uint32_t node;
-};
-
-struct pqpan_802154_csim {
-    struct pqpan_802154_csim_node node[PQPAN_802154_CSIM_MAX_NODES];
-    struct pqpan_802154_csim_air air[PQPAN_802154_CSIM_MAX_AIR];
-    uint32_t air_n;
-    struct pqpan_802154_frame_plan plan[PQPAN_802154_MAX_FRAMES];
-    uint8_t payload[PQPAN_6LOWPAN_MAX_DATAGRAM];
-    uint8_t dgram[PQPAN_6LOWPAN_MAX_DATAGRAM + 1u];
-    uint8_t comp[PQPAN_6LOWPAN_MAX_COMP_HDR];
-    size_t dgram_len, comp_len, uncomp_len, frames, frame;
-    struct pqpan_802154_link_cfg link; /* of the message on the air */
-    uint32_t msg;
-    uint16_t tag;
-};
-
-/* Called for every transmission (data frames, ACKs, background frames) at its start,
- * with the real PSDU (FCS included): e.g. a pcap writer. */
-typedef void (*pqpan_802154_frame_fn)(void *ctx, uint64_t t_ns, const uint8_t *psdu, size_t len);
-
-/* Runs one exchange. cycles[op] as for the estimator; on_frame may be NULL.
- * Errors (returned, *res zeroed): PQPAN_ERR_INVALID_ARG, PQPAN_ERR_RNG,
- * PQPAN_ERR_CAPACITY (more simultaneous transmissions than the workspace holds). The
- * outcome of the exchange itself is res->status. */
-PQPAN_MUST_CHECK int pqpan_802154_csim_run(struct pqpan_802154_csim_result *res,
-                                           struct pqpan_802154_csim *ws,
-                                           const struct pqpan_802154_csim_config *c,
-                                           const uint64_t cycles[PQPAN_OP_COUNT],
-                                           pqpan_rng_fn rng, void *rng_ctx,
-                                           pqpan_802154_frame_fn on_frame, void *frame_ctx);
 
 #endif

@@ -46,20 +46,38 @@ int pqpan_prng_chance(struct pqpan_prng *r, double p);
 
 /* ---- event queue ------------------------------------------------------------------ */
 
-#define PQPAN_EVQ_MAX 32
-
+/* One event. gen lets a simulator cancel a timer lazily: it keeps a generation counter per
+ * timer, stamps each event it schedules with it and bumps it to cancel; a popped event
+ * whose gen no longer matches is stale and skipped. */
 struct pqpan_ev {
     uint64_t t_ns;
     uint32_t seq;  /* insertion order: equal times pop first-in first-out */
+    uint32_t gen;
     uint8_t kind;
     uint8_t node;
 };
 
-/* A binary min-heap on (t_ns, seq). */
-struct pqpan_evq {
-    struct pqpan_ev heap[PQPAN_EVQ_MAX];
+/* A binary min-heap on (t_ns, seq) over caller-given storage heap[0..cap): the counters
+ * live here, the array with the caller (a fixed array in a context, no pointer kept), so
+ * one implementation serves the BLE simulator's small queue and the 802.15.4 simulator's
+ * large one. */
+struct pqpan_evheap {
     uint32_t n;
     uint32_t next_seq;
+};
+void pqpan_evheap_init(struct pqpan_evheap *h);
+/* Adds ev (its seq is assigned here). PQPAN_ERR_CAPACITY when n == cap. */
+PQPAN_MUST_CHECK int pqpan_evheap_push(struct pqpan_evheap *h, struct pqpan_ev *heap, uint32_t cap,
+                                       uint64_t t_ns, uint8_t kind, uint8_t node, uint32_t gen);
+/* 0 if empty, else 1 and the earliest event in *ev. */
+int pqpan_evheap_pop(struct pqpan_evheap *h, struct pqpan_ev *heap, struct pqpan_ev *ev);
+
+/* The BLE simulator's queue: the heap with 32 entries of its own. */
+#define PQPAN_EVQ_MAX 32
+
+struct pqpan_evq {
+    struct pqpan_ev heap[PQPAN_EVQ_MAX];
+    struct pqpan_evheap h;
 };
 void pqpan_evq_init(struct pqpan_evq *q);
 /* PQPAN_ERR_CAPACITY when full. */
@@ -113,13 +131,16 @@ struct pqpan_sim_work {
  * once the link is set up; receive() on every message delivered. Both may write one
  * message to out[0..cap) (set *out_len, 0 = nothing to send). expect() gives the size of
  * the next message a side waits for (GATT carries no message boundaries). A negative
- * return ends the run with that error. */
+ * return ends the run with that error. verify() (may be NULL) judges a run in which both
+ * sides reported done: PQPAN_OK if its outcome is sound (PQKE: both confirmed, keys
+ * equal), else an error; the 802.15.4 simulator makes that its status. */
 struct pqpan_sim_app {
     int (*start)(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t cap, size_t *out_len,
                  struct pqpan_sim_work *work);
     int (*receive)(void *ctx, enum pqpan_ble_role side, const uint8_t *msg, size_t len,
                    uint8_t *out, size_t cap, size_t *out_len, struct pqpan_sim_work *work);
     size_t (*expect)(void *ctx, enum pqpan_ble_role side);
+    int (*verify)(void *ctx);
 };
 
 /* ---- observers (pcap, current trace) ---------------------------------------------- */

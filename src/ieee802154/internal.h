@@ -9,17 +9,13 @@
 #include <stdint.h>
 
 #include "pqpan/common.h"
+#include "pqpan/ieee802154.h"
 #include "pqpan/ledger.h"
 
 /* random(2^be - 1) unit backoff periods from one rng octet (be <= 8), §6.2.5.1. */
 int pqpan_802154_csma_draw(uint32_t *periods, uint8_t be, pqpan_rng_fn rng, void *rng_ctx);
 
-struct pqpan_802154_seg {
-    enum pqpan_phase phase;
-    uint64_t start_ns;
-    uint64_t busy_ns[2];
-};
-
+/* struct pqpan_802154_seg is in pqpan/ieee802154.h (the simulator's context holds one). */
 void pqpan_802154_seg_begin(struct pqpan_802154_seg *s, enum pqpan_phase phase, uint64_t start_ns);
 
 /* Books ns in state st to node's ledger (and to bits[node] when bits is not NULL). */

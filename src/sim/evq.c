@@ -1,5 +1,5 @@
-/* The simulator's event queue: a fixed-size binary min-heap ordered by time, then by
- * insertion (so simultaneous events run in the order they were scheduled). */
+/* The simulators' event queue: a binary min-heap ordered by time, then by insertion (so
+ * simultaneous events run in the order they were scheduled), over caller-given storage. */
 #include "pqpan/sim.h"
 
 static int before(const struct pqpan_ev *a, const struct pqpan_ev *b)
@@ -7,64 +7,82 @@ static int before(const struct pqpan_ev *a, const struct pqpan_ev *b)
     return a->t_ns < b->t_ns || (a->t_ns == b->t_ns && a->seq < b->seq);
 }
 
-void pqpan_evq_init(struct pqpan_evq *q)
+static void swap(struct pqpan_ev *heap, uint32_t i, uint32_t j)
 {
-    q->n = 0;
-    q->next_seq = 0;
+    struct pqpan_ev tmp = heap[i];
+    heap[i] = heap[j];
+    heap[j] = tmp;
 }
 
-int pqpan_evq_push(struct pqpan_evq *q, uint64_t t_ns, uint8_t kind, uint8_t node)
+void pqpan_evheap_init(struct pqpan_evheap *h)
+{
+    h->n = 0;
+    h->next_seq = 0;
+}
+
+int pqpan_evheap_push(struct pqpan_evheap *h, struct pqpan_ev *heap, uint32_t cap, uint64_t t_ns,
+                      uint8_t kind, uint8_t node, uint32_t gen)
 {
     uint32_t i;
-    if (q->n == PQPAN_EVQ_MAX) {
+    if (h->n >= cap) {
         return PQPAN_ERR_CAPACITY;
     }
-    i = q->n++;
-    q->heap[i].t_ns = t_ns;
-    q->heap[i].seq = q->next_seq++;
-    q->heap[i].kind = kind;
-    q->heap[i].node = node;
+    i = h->n++;
+    heap[i].t_ns = t_ns;
+    heap[i].seq = h->next_seq++;
+    heap[i].gen = gen;
+    heap[i].kind = kind;
+    heap[i].node = node;
     while (i > 0) {
         uint32_t parent = (i - 1) / 2;
-        struct pqpan_ev tmp;
-        if (!before(&q->heap[i], &q->heap[parent])) {
+        if (!before(&heap[i], &heap[parent])) {
             break;
         }
-        tmp = q->heap[i];
-        q->heap[i] = q->heap[parent];
-        q->heap[parent] = tmp;
+        swap(heap, i, parent);
         i = parent;
     }
     return PQPAN_OK;
 }
 
-int pqpan_evq_pop(struct pqpan_evq *q, struct pqpan_ev *ev)
+int pqpan_evheap_pop(struct pqpan_evheap *h, struct pqpan_ev *heap, struct pqpan_ev *ev)
 {
     uint32_t i = 0;
-    if (q->n == 0) {
+    if (h->n == 0) {
         return 0;
     }
-    *ev = q->heap[0];
-    if (--q->n == 0) {
+    *ev = heap[0];
+    if (--h->n == 0) {
         return 1;
     }
-    q->heap[0] = q->heap[q->n];
+    heap[0] = heap[h->n];
     for (;;) {
         uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        struct pqpan_ev tmp;
-        if (l < q->n && before(&q->heap[l], &q->heap[m])) {
+        if (l < h->n && before(&heap[l], &heap[m])) {
             m = l;
         }
-        if (r < q->n && before(&q->heap[r], &q->heap[m])) {
+        if (r < h->n && before(&heap[r], &heap[m])) {
             m = r;
         }
         if (m == i) {
             break;
         }
-        tmp = q->heap[i];
-        q->heap[i] = q->heap[m];
-        q->heap[m] = tmp;
+        swap(heap, i, m);
         i = m;
     }
     return 1;
+}
+
+void pqpan_evq_init(struct pqpan_evq *q)
+{
+    pqpan_evheap_init(&q->h);
+}
+
+int pqpan_evq_push(struct pqpan_evq *q, uint64_t t_ns, uint8_t kind, uint8_t node)
+{
+    return pqpan_evheap_push(&q->h, q->heap, PQPAN_EVQ_MAX, t_ns, kind, node, 0);
+}
+
+int pqpan_evq_pop(struct pqpan_evq *q, struct pqpan_ev *ev)
+{
+    return pqpan_evheap_pop(&q->h, q->heap, ev);
 }

@@ -93,7 +93,14 @@ static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
     }
 }
 
-static const struct pqpan_sim_app pqke_app = {pqke_start, pqke_receive, pqke_expect};
+/* Both parties DONE and holding the same session key, else PQPAN_ERR_AUTH. */
+static int pqke_verify(void *ctx)
+{
+    const struct pqpan_sim_pqke *a = ctx;
+    return pqpan_sim_pqke_confirmed(a) && pqpan_sim_pqke_keys_equal(a) ? PQPAN_OK : PQPAN_ERR_AUTH;
+}
+
+static const struct pqpan_sim_app pqke_app = {pqke_start, pqke_receive, pqke_expect, pqke_verify};
 
 const struct pqpan_sim_app *pqpan_sim_pqke_app(void)
 {

@@ -94,7 +94,7 @@ static size_t synth_expect(void *ctx, enum pqpan_ble_role side)
     return a->stage[side] == 0u ? a->ek_bytes : 0u;
 }
 
-static const struct pqpan_sim_app synth_app = {synth_start, synth_receive, synth_expect};
+static const struct pqpan_sim_app synth_app = {synth_start, synth_receive, synth_expect, NULL};
 
 const struct pqpan_sim_app *pqpan_sim_synth_app(void)
 {

@@ -1,20 +1,17 @@
-/* Writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of a PQKE-sized UDP exchange over 6LoWPAN
+/* Writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of the PQKE's UDP datagrams over 6LoWPAN
  * on IEEE 802.15.4: every datagram compressed (IPHC + NHC UDP), fragmented (RFC 4944),
  * framed with FCS, each frame acknowledged by an Imm-Ack, frames spaced by unslotted
  * CSMA-CA on an idle channel. Before writing, it checks its own output: every frame
  * parses, reassembly gives back the datagram, and the planner predicted the same frames.
+ * Message sizes are pqke.h's (docs/PROTOCOL.md §2.5): INIT, RESP and FIN of each suite.
  *
  * usage: ieee802154_exchange OUT.pcap [ns]
  * stdout: one line per datagram: "<udp_payload_octets> <frames>".
  *
- * usage: ieee802154_exchange OUT.pcap contention SEED
- * writes the air of one seeded contention-simulator run instead (10 nodes, 8 of them
- * sending 127-octet broadcasts at 10 frames/s); stdout: "<status> <frames on air>".
- *
- * Message sizes are plausible PQKE sizes until docs/PROTOCOL.md fixes them:
- *   INIT = version 1 + suite 1 + nonce 32 + ML-KEM encapsulation key (800/1184/1568)
- *   RESP = version 1 + suite 1 + ciphertext (768/1088/1568) + confirmation tag 32
- *   FIN  = version 1 + suite 1 + confirmation tag 32 */
+ * usage: ieee802154_exchange OUT.pcap sim SEED LEVEL
+ * writes the air of one seeded run of the 802.15.4 packet simulator instead (src/sim/
+ * net154.c: the real PQKE of ML-KEM-LEVEL, 10 nodes, 8 of them sending 127-octet
+ * broadcasts at 10 frames/s); stdout: "<status> <datagrams lost> <frames on air>". */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +19,8 @@
 
 #include "pqpan/ieee802154.h"
 #include "pqpan/pcap.h"
+#include "pqpan/pqke.h"
+#include "pqpan/sim154.h"
 
 #define MAX_FRAMES 32
 
@@ -210,40 +209,60 @@ static struct pqpan_802154_link_cfg link_cfg(int ext, int reverse)
     return c;
 }
 
-/* One contention-simulator run with ML-KEM-768 sizes; the pcap shows every frame. */
-static int contention(struct pqpan_pcap_writer *w, uint64_t seed)
+/* One seeded simulator run of the real PQKE at suite; the pcap shows every frame. */
+static int simulate(struct pqpan_pcap_writer *w, uint64_t seed, unsigned suite)
 {
-    static struct pqpan_802154_csim ws;
-    struct pqpan_802154_csim_config c;
-    struct pqpan_802154_csim_result r;
-    uint64_t cycles[PQPAN_OP_COUNT] = {0};
+    static struct pqpan_sim154 sim;
+    static struct pqpan_sim_pqke app;
+    struct pqpan_sim154_config c;
     int rc;
-    cycles[PQPAN_OP_KEM_KEYGEN] = 640000;
-    cycles[PQPAN_OP_KEM_ENCAPS] = 768000;
-    cycles[PQPAN_OP_KEM_DECAPS] = 832000;
-    cycles[PQPAN_OP_KDF] = 64000;
-    memset(&c, 0, sizeof c);
-    pqpan_802154_est_config_default(&c.exch);
+    pqpan_sim154_config_default(&c);
+    c.cycles[PQPAN_OP_KEM_KEYGEN] = 640000;
+    c.cycles[PQPAN_OP_KEM_ENCAPS] = 768000;
+    c.cycles[PQPAN_OP_KEM_DECAPS] = 832000;
+    c.cycles[PQPAN_OP_KDF] = 64000;
     c.nodes = 10;
     c.load_fps = 10.0;
     c.load_psdu = 127;
-    rc = pqpan_802154_csim_run(&r, &ws, &c, cycles, rng_bytes, &seed, pcap_frame, w);
-    if (rc != PQPAN_OK) {
-        return fail("contention", rc);
+    c.seed = seed;
+    rc = pqpan_sim_pqke_init(&app, suite, (enum pqpan_ble_role)c.initiator_side, seed);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_sim154_init(&sim, &c);
     }
-    printf("%d %u\n", r.status, w->packets);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_sim154_run(&sim, pqpan_sim_pqke_app(), &app, pcap_frame, w);
+    }
+    pqpan_sim_pqke_wipe(&app);
+    if (rc != PQPAN_OK) {
+        return fail("simulator", rc);
+    }
+    printf("%d %u %u\n", sim.res.status, sim.res.dgram_failed[0] + sim.res.dgram_failed[1],
+           w->packets);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
-    /* {INIT, RESP, FIN} for ML-KEM-512, -768, -1024. */
-    static const size_t sizes[3][3] = {{834, 802, 34}, {1218, 1122, 34}, {1602, 1602, 34}};
+    /* {INIT, RESP, FIN} for ML-KEM-512, -768, -1024 (pqke.h). */
+    static const size_t sizes[3][3] = {
+        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM512_EK_BYTES), PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM512_CT_BYTES),
+         PQPAN_PQKE_FIN_BYTES},
+        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM768_EK_BYTES), PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM768_CT_BYTES),
+         PQPAN_PQKE_FIN_BYTES},
+        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM1024_EK_BYTES),
+         PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM1024_CT_BYTES), PQPAN_PQKE_FIN_BYTES}};
     struct run r;
     FILE *out;
-    int level, msg, rc = 0, sim = argc == 4 && strcmp(argv[2], "contention") == 0;
-    if (argc < 2 || argc > 4 || (argc == 4 && !sim)) {
-        fprintf(stderr, "usage: ieee802154_exchange OUT.pcap [ns | contention SEED]\n");
+    unsigned suite = 0;
+    int level, msg, rc = 0, sim = argc == 5 && strcmp(argv[2], "sim") == 0;
+    if (sim) {
+        unsigned long lv = strtoul(argv[4], 0, 10);
+        suite = lv == 512 ? PQPAN_PQKE_SUITE_MLKEM512
+                : lv == 768 ? PQPAN_PQKE_SUITE_MLKEM768
+                : lv == 1024 ? PQPAN_PQKE_SUITE_MLKEM1024 : 0u;
+    }
+    if (argc < 2 || argc > 5 || argc == 4 || (argc == 5 && suite == 0)) {
+        fprintf(stderr, "usage: ieee802154_exchange OUT.pcap [ns | sim SEED 512|768|1024]\n");
         return 2;
     }
     out = fopen(argv[1], "wb");
@@ -259,7 +278,7 @@ int main(int argc, char **argv)
         rc = 4;
     }
     if (sim && rc == 0) {
-        rc = contention(&r.pcap, strtoull(argv[3], 0, 10));
+        rc = simulate(&r.pcap, strtoull(argv[3], 0, 10), suite);
     }
     for (level = 0; level < 3 && rc == 0 && !sim; level++) {
         for (msg = 0; msg < 3 && rc == 0; msg++) {

@@ -1,11 +1,12 @@
 #!/bin/sh
 # Wireshark checks the 802.15.4 / 6LoWPAN framing: the test program ieee802154_exchange
-# writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of PQKE-sized UDP datagrams, fragmented
+# writes a pcap (LINKTYPE_IEEE802_15_4_WITHFCS) of the PQKE's UDP datagrams, fragmented
 # and acknowledged; tshark must find every FCS correct, every datagram reassembled by the
 # 6lowpan dissector with the right size, every UDP checksum good, and no malformed packet
 # or expert info. A corrupted copy must be caught (the check can fail). Then the same
-# checks on the air of a seeded contention-simulator run (retransmissions, background
-# 6LoWPAN broadcasts).
+# checks on the air of seeded runs of the 802.15.4 packet simulator carrying the real
+# PQKE (ML-KEM-512/768/1024) among background 6LoWPAN broadcasts: the reassembled UDP
+# payloads must have the sizes of docs/PROTOCOL.md §2.5.
 # usage: ieee802154_tshark.sh CLI SRCDIR BUILDDIR    (exit 77: tshark not installed)
 set -eu
 build=$3
@@ -67,17 +68,28 @@ badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
 [ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
 echo "corrupted copy: $badfcs bad FCS detected"
 
-# Contention run (10 nodes, seed 1): the exchange must complete, every frame dissect cleanly.
-set -- $("$prog" "$work/c.pcap" contention 1) || fail "contention run failed"
-[ "$1" -eq 0 ] || fail "contention run: exchange status $1"
-got=$(tsr "$work/c.pcap" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
-[ "$got" -eq "$2" ] || fail "contention: $got of $2 frames with a correct FCS"
-bad=$(tsr "$work/c.pcap" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad" | wc -l)
-[ "$bad" -eq 0 ] || fail "contention: $bad frames with expert info or malformed"
-badsum=$(tsr "$work/c.pcap" -Y "udp && udp.checksum.status != 1" | wc -l)
-[ "$badsum" -eq 0 ] || fail "contention: $badsum UDP checksums not good"
-reasm=$(tsr "$work/c.pcap" -Y "udp.length == 1229 || udp.length == 1165 || udp.length == 45" \
-    -T fields -e 6lowpan.reassembled.length | tr '\n' ' ')
-[ "$reasm" = "1269 1205  " ] || fail "contention: INIT/RESP/FIN reassembled as '$reasm'"
-echo "contention run: $2 frames, all FCS correct, UDP checksums good, INIT/RESP/FIN reassembled"
+# Simulator runs (10 nodes, seed 1): the real exchange; sizes from docs/PROTOCOL.md §2.5.
+for spec in "512 837 837 37" "768 1221 1157 37" "1024 1605 1637 37"; do
+    set -- $spec
+    level=$1 init=$2 resp=$3 fin=$4
+    pc=$work/sim$level.pcap
+    set -- $("$prog" "$pc" sim 1 "$level") || fail "simulator run ($level) failed"
+    [ "$1" -eq 0 ] || fail "ML-KEM-$level: exchange status $1"
+    [ "$2" -eq 0 ] || fail "ML-KEM-$level: $2 datagrams lost (choose a seed without loss)"
+    got=$(tsr "$pc" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
+    [ "$got" -eq "$3" ] || fail "ML-KEM-$level: $got of $3 frames with a correct FCS"
+    bad=$(tsr "$pc" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad" | wc -l)
+    [ "$bad" -eq 0 ] || fail "ML-KEM-$level: $bad frames with expert info or malformed"
+    badsum=$(tsr "$pc" -Y "udp && udp.checksum.status != 1" | wc -l)
+    [ "$badsum" -eq 0 ] || fail "ML-KEM-$level: $badsum UDP checksums not good"
+    # The pair's datagrams (background broadcasts use port 0xF0BA = 61626): UDP length and
+    # 6LoWPAN reassembled length of each, once per distinct datagram size.
+    pair=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length \
+        -e 6lowpan.reassembled.length | sort -u | tr '\t\n' ': ')
+    want="$((fin + 8)): $((init + 8)):$((init + 48)) $((resp + 8)):$((resp + 48)) "
+    want=$(printf '%s' "$want" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
+    pair=$(printf '%s' "$pair" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
+    [ "$pair" = "$want" ] || fail "ML-KEM-$level: UDP/reassembled lengths '$pair', expected '$want'"
+    echo "simulator ML-KEM-$level: $3 frames, FCS and UDP checksums good, INIT $init / RESP $resp / FIN $fin reassembled"
+done
 echo "PASS"

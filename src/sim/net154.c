@@ -1,0 +1,939 @@
+/* The packet simulator on IEEE 802.15.4 / 6LoWPAN (include/pqpan/sim154.h): unslotted
+ * CSMA-CA (IEEE 802.15.4-2020 §6.2.5.1), Imm-Ack and retransmissions (§6.7.4), RFC 4944
+ * fragmentation and reassembly (§5.3) with RFC 6282 IPHC, the application's real messages
+ * in UDP, on the event heap shared with the BLE simulator (src/sim/evq.c). */
+#include <math.h>
+#include <string.h>
+
+#include "ieee802154/internal.h"
+#include "pqpan/sim154.h"
+
+#define DEFAULT_MAX_NS 600000000000ull
+#define AIR_KEEP_NS 10000000ull /* a transmission matters for 10 ms (> longest frame) */
+#define BG_SHORT_BASE 0x0100u    /* short address of background node n: 0x0100 + n */
+#define BG_PORT 0xF0BAu          /* compressible by NHC UDP (RFC 6282 §4.3.3) */
+#define BG_HOP_LIMIT 64u
+#define ZONE_INITIATOR 1u        /* hearing zones: nodes hear each other iff they share one */
+#define ZONE_HIDDEN 2u
+#define UDP_CHECKSUM_OFF (PQPAN_IPV6_HDR_OCTETS + 6u) /* RFC 768 */
+#define IPV6_NEXT_HEADER_OFF 6u                       /* RFC 8200 §3 */
+
+enum mac_state { ST_IDLE = 0, ST_BACKOFF, ST_CCA, ST_TURN, ST_TX, ST_WAIT_ACK, ST_IFS };
+
+enum ev_kind {
+    EV_MAIN = 0,  /* the node's MAC timer (gen_main) */
+    EV_ARRIVAL,   /* a background frame arrives */
+    EV_ACK_START, /* the receiver sends its Imm-Ack */
+    EV_ACK_END,
+    EV_CPU,       /* the application's crypto is done (gen_cpu) */
+    EV_RTX,       /* the application sends its message again (gen_rtx) */
+    EV_REASM,     /* the reassembly timeout of a partial datagram (gen_reasm) */
+    EV_DELIVER    /* a complete datagram goes up the stack */
+};
+
+struct run {
+    struct pqpan_sim154 *s;
+    const struct pqpan_sim_app *app;
+    void *app_ctx;
+    pqpan_sim154_frame_fn on_frame;
+    void *frame_ctx;
+    int err; /* a library error: stops the run */
+};
+
+static int is_party(unsigned n)
+{
+    return n < 2u;
+}
+
+static void schedule(struct run *r, uint64_t t_ns, enum ev_kind k, unsigned n, uint32_t gen)
+{
+    struct pqpan_sim154 *s = r->s;
+    int rc = pqpan_evheap_push(&s->q, s->heap, PQPAN_SIM154_EVQ_MAX, t_ns, (uint8_t)k, (uint8_t)n, gen);
+    if (rc != PQPAN_OK) {
+        r->err = rc;
+    }
+}
+
+static void set_main(struct run *r, unsigned n, uint64_t t_ns)
+{
+    struct pqpan_sim154_node *x = &r->s->node[n];
+    schedule(r, t_ns, EV_MAIN, n, ++x->gen_main);
+}
+
+static void book(struct run *r, unsigned n, enum pqpan_state st, uint64_t ns)
+{
+    if (is_party(n)) {
+        pqpan_802154_seg_book(&r->s->seg, r->s->res.ledger, NULL, n, st, ns);
+    }
+}
+
+static void seg_switch(struct run *r, enum pqpan_phase phase)
+{
+    struct pqpan_sim154 *s = r->s;
+    pqpan_802154_seg_end(&s->seg, s->res.ledger, s->now_ns, s->cfg.exch.rx_always_on);
+    pqpan_802154_seg_begin(&s->seg, phase, s->now_ns);
+}
+
+static void stop(struct run *r, int status)
+{
+    r->s->res.status = status;
+    r->s->stop = 1;
+}
+
+/* ---- who hears whom, and the air ---- */
+
+static int hears(const struct pqpan_sim154 *s, unsigned a, unsigned b)
+{
+    return (s->node[a].zone & s->node[b].zone) != 0;
+}
+
+static const struct pqpan_sim154_air *air_at(const struct pqpan_sim154 *s, uint32_t i)
+{
+    return &s->air[(s->air_head + i) % PQPAN_SIM154_AIR_MAX];
+}
+
+/* Transmissions start in time order, so the oldest are at the head of the ring. */
+static void air_add(struct run *r, unsigned n, uint64_t start, uint64_t end)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_air *a;
+    while (s->air_n > 0 && s->air[s->air_head].start_ns + AIR_KEEP_NS < start) {
+        s->air_head = (s->air_head + 1u) % PQPAN_SIM154_AIR_MAX;
+        s->air_n--;
+    }
+    if (s->air_n == PQPAN_SIM154_AIR_MAX) {
+        r->err = PQPAN_ERR_CAPACITY;
+        return;
+    }
+    a = &s->air[(s->air_head + s->air_n) % PQPAN_SIM154_AIR_MAX];
+    a->start_ns = start;
+    a->end_ns = end;
+    a->node = (uint8_t)n;
+    s->air_n++;
+}
+
+/* Does a transmission that `listener` hears, by anyone but `listener` and `except`,
+ * overlap [a, b)? (No capture effect: any overlap destroys.) */
+static int air_heard(const struct pqpan_sim154 *s, unsigned listener, uint64_t a, uint64_t b,
+                     unsigned except)
+{
+    uint32_t i;
+    for (i = 0; i < s->air_n; i++) {
+        const struct pqpan_sim154_air *x = air_at(s, i);
+        if (x->node != listener && x->node != except && x->start_ns < b && x->end_ns > a &&
+            hears(s, listener, x->node)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Was n itself transmitting during [a, b)? (Half duplex.) */
+static int air_own(const struct pqpan_sim154 *s, unsigned n, uint64_t a, uint64_t b)
+{
+    uint32_t i;
+    for (i = 0; i < s->air_n; i++) {
+        const struct pqpan_sim154_air *x = air_at(s, i);
+        if (x->node == n && x->start_ns < b && x->end_ns > a) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- unslotted CSMA-CA, §6.2.5.1 ---- */
+
+static void backoff(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    uint64_t ns = pqpan_prng_below(&s->rng, 1ull << x->be) * PQPAN_802154_UNIT_BACKOFF_NS;
+    x->state = ST_BACKOFF;
+    set_main(r, n, s->now_ns + ns);
+    book(r, n, s->cfg.exch.backoff_rx ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP, ns);
+}
+
+static void csma_start(struct run *r, unsigned n)
+{
+    struct pqpan_sim154_node *x = &r->s->node[n];
+    x->nb = 0;
+    x->be = r->s->cfg.exch.csma.min_be;
+    backoff(r, n);
+}
+
+/* ---- frames ---- */
+
+/* The link configuration of party n's messages: node 0 -> node 1 as configured, node 1
+ * with addresses and ports swapped. */
+static void party_link(struct pqpan_802154_link_cfg *l, const struct pqpan_802154_link_cfg *fwd,
+                       unsigned n)
+{
+    *l = *fwd;
+    if (n == 1u) {
+        l->src = fwd->dst;
+        l->dst = fwd->src;
+        l->src_port = fwd->dst_port;
+        l->dst_port = fwd->src_port;
+    }
+}
+
+/* Builds party n's current fragment as a data frame (RFC 4944 §5.3 piece in a MAC frame
+ * with FCS, §7.2) into its psdu buffer; retransmissions send it unchanged (§6.7.4). */
+static void build_fragment(struct run *r, unsigned n)
+{
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    struct pqpan_sim154_node *x = &r->s->node[n];
+    struct pqpan_6lowpan_frag f;
+    struct pqpan_802154_mhr h;
+    uint8_t lowpan[PQPAN_802154_MAX_PSDU];
+    size_t lowpan_len = 0, psdu_len = 0;
+    int rc;
+    pqpan_802154_plan_mhr(&h, &p->link, x->seq);
+    rc = pqpan_6lowpan_frag_piece(&f, p->frame, p->comp_len, p->uncomp_len,
+                                  (size_t)p->dgram_len - p->uncomp_len,
+                                  pqpan_802154_mac_max_payload(&h));
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_frag_write(lowpan, sizeof lowpan, &lowpan_len, &f, p->dgram_len, p->tag,
+                                      p->comp, p->dgram + p->uncomp_len);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_802154_mac_build_data(p->psdu, sizeof p->psdu, &psdu_len, &h, lowpan, lowpan_len);
+    }
+    if (rc != PQPAN_OK) {
+        r->err = rc;
+        return;
+    }
+    x->psdu_len = (uint16_t)psdu_len;
+}
+
+/* A background frame: an unacknowledged 6LoWPAN UDP datagram (IPHC + NHC UDP) of zeros
+ * from short address 0x0100 + n to the broadcast address, built only for the observer. */
+static void emit_background(struct run *r, unsigned n)
+{
+    const struct pqpan_sim154_config *c = &r->s->cfg;
+    struct pqpan_6lowpan_udp_spec spec;
+    struct pqpan_802154_mhr h;
+    uint8_t zeros[PQPAN_802154_MAX_PSDU];
+    uint8_t dgram[PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + PQPAN_802154_MAX_PSDU];
+    uint8_t lowpan[PQPAN_802154_MAX_PSDU], psdu[PQPAN_802154_MAX_PSDU];
+    size_t dlen = 0, clen = 0, ulen = 0, len = 0;
+    int rc;
+    memset(&h, 0, sizeof h);
+    h.frame_type = PQPAN_802154_FRAME_DATA;
+    h.frame_version = 1;
+    h.pan_id_compression = 1;
+    h.seq = r->s->node[n].seq;
+    h.dst_pan = c->exch.link.pan_id;
+    h.dst.mode = PQPAN_802154_ADDR_SHORT;
+    h.dst.short_addr = 0xFFFF;
+    h.src.mode = PQPAN_802154_ADDR_SHORT;
+    h.src.short_addr = (uint16_t)(BG_SHORT_BASE + n);
+    memset(&spec, 0, sizeof spec);
+    spec.src_mac = h.src;
+    spec.dst_mac = h.dst;
+    spec.hop_limit = BG_HOP_LIMIT;
+    spec.src_port = BG_PORT;
+    spec.dst_port = BG_PORT;
+    memset(zeros, 0, sizeof zeros);
+    rc = pqpan_6lowpan_build_udp(dgram, sizeof dgram, &dlen, &spec, zeros,
+                                 (size_t)c->load_psdu - PQPAN_SIM154_MIN_BG_PSDU);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_compress(lowpan, sizeof lowpan, &clen, &ulen, dgram, dlen, &h.src, &h.dst, 1);
+    }
+    if (rc == PQPAN_OK && clen + dlen - ulen <= sizeof lowpan) {
+        memcpy(lowpan + clen, dgram + ulen, dlen - ulen);
+        rc = pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, lowpan, clen + dlen - ulen);
+    }
+    if (rc != PQPAN_OK || len != c->load_psdu) {
+        r->err = rc != PQPAN_OK ? rc : PQPAN_ERR_INVALID_ARG;
+        return;
+    }
+    r->on_frame(r->frame_ctx, r->s->now_ns, psdu, len);
+}
+
+static void count_tx(struct pqpan_ledger *l, size_t psdu)
+{
+    l->pdus_tx++;
+    l->bytes_tx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + psdu;
+}
+
+static void count_rx(struct pqpan_ledger *l, size_t psdu)
+{
+    l->pdus_rx++;
+    l->bytes_rx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + psdu;
+}
+
+static void tx_start(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    uint64_t air;
+    if (!is_party(n)) {
+        x->psdu_len = s->cfg.load_psdu;
+    }
+    air = pqpan_802154_phy_ppdu_ns(x->psdu_len);
+    x->state = ST_TX;
+    x->tx_start_ns = s->now_ns;
+    set_main(r, n, s->now_ns + air);
+    air_add(r, n, s->now_ns, s->now_ns + air);
+    book(r, n, PQPAN_STATE_TX, air);
+    if (!is_party(n)) {
+        s->res.bg_frames++;
+        if (r->on_frame != NULL) {
+            emit_background(r, n);
+        }
+        return;
+    }
+    s->res.frames[n]++;
+    s->res.ledger[n].events++;
+    count_tx(&s->res.ledger[n], x->psdu_len);
+    if (r->on_frame != NULL) {
+        r->on_frame(r->frame_ctx, s->now_ns, s->party[n].psdu, x->psdu_len);
+    }
+}
+
+/* ---- the application and its datagrams ---- */
+
+static unsigned side_of(const struct pqpan_sim154 *s, unsigned n)
+{
+    return n == 0u ? s->cfg.initiator_side : 1u - s->cfg.initiator_side;
+}
+
+/* Both done and nothing left to send: the run ends, judged by the application. */
+static void check_end(struct run *r)
+{
+    const struct pqpan_sim154_party *p = r->s->party;
+    unsigned n;
+    for (n = 0; n < 2; n++) {
+        if (!p[n].done || p[n].sending || p[n].has_next || p[n].rtx_pending || p[n].computing) {
+            return;
+        }
+    }
+    stop(r, r->app->verify != NULL ? r->app->verify(r->app_ctx) : PQPAN_OK);
+}
+
+/* Builds party n's datagram from its message (RFC 768 UDP in IPv6, RFC 6282 IPHC) and
+ * starts its first fragment; a new datagram tag each time (RFC 4944 §5.3). */
+static void start_datagram(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_party *p = &s->party[n];
+    struct pqpan_6lowpan_udp_spec spec;
+    struct pqpan_802154_mhr h;
+    size_t dlen = 0, clen = 0, ulen = 0, frames = 0;
+    int rc;
+    memset(&spec, 0, sizeof spec);
+    spec.src_mac = p->link.src;
+    spec.dst_mac = p->link.dst;
+    spec.hop_limit = p->link.hop_limit;
+    spec.src_port = p->link.src_port;
+    spec.dst_port = p->link.dst_port;
+    pqpan_802154_plan_mhr(&h, &p->link, 0);
+    rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, &dlen, &spec, p->msg, p->msg_len);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_compress(p->comp, sizeof p->comp, &clen, &ulen, p->dgram, dlen,
+                                    &p->link.src, &p->link.dst, p->link.nhc_udp);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_frag_count(&frames, clen, ulen, dlen - ulen, pqpan_802154_mac_max_payload(&h));
+    }
+    if (rc != PQPAN_OK) {
+        r->err = rc;
+        return;
+    }
+    p->dgram_len = (uint16_t)dlen;
+    p->comp_len = (uint16_t)clen;
+    p->uncomp_len = (uint16_t)ulen;
+    p->frames = (uint16_t)frames;
+    p->frame = 0;
+    p->tag++;
+    p->sending = 1;
+    s->res.dgrams[n]++;
+    seg_switch(r, (enum pqpan_phase)p->phase);
+    s->node[n].attempts = 0;
+    build_fragment(r, n);
+    csma_start(r, n);
+}
+
+/* Party n's retransmission timer: reassembly_timeout from now (by then the receiver has
+ * dropped any partial datagram of the message). */
+static void arm_retry(struct run *r, unsigned n)
+{
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    p->rtx_pending = 1;
+    schedule(r, r->s->now_ns + (uint64_t)r->s->cfg.reasm_timeout_ms * 1000000u, EV_RTX, n,
+             ++p->gen_rtx);
+}
+
+static void cancel_retry(struct pqpan_sim154_party *p)
+{
+    p->rtx_pending = 0;
+    p->gen_rtx++;
+}
+
+/* The application of party n has a message: sent at once, or after the datagram the MAC
+ * is busy with. A new message supersedes a pending retransmission. */
+static void queue_message(struct run *r, unsigned n, const uint8_t *msg, size_t len)
+{
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    cancel_retry(p);
+    p->retries_used = 0;
+    p->phase = (uint8_t)(p->done ? PQPAN_PHASE_CONFIRM : PQPAN_PHASE_KEY_TRANSFER);
+    if (p->sending) {
+        memcpy(p->next, msg, len);
+        p->next_len = (uint16_t)len;
+        p->has_next = 1;
+        return;
+    }
+    memcpy(p->msg, msg, len);
+    p->msg_len = (uint16_t)len;
+    start_datagram(r, n);
+}
+
+/* An application step: its operations become CPU time (cycles / cpu_hz each, as the
+ * estimator), its message is released when they end. */
+static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_work *w, size_t out_len)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_party *p = &s->party[n];
+    uint64_t ns = 0;
+    unsigned op, k;
+    if (rc != PQPAN_OK) {
+        stop(r, rc);
+        return;
+    }
+    if (out_len > sizeof p->out) {
+        r->err = PQPAN_ERR_BUFFER_TOO_SMALL;
+        return;
+    }
+    p->done = p->done || w->done;
+    s->res.done[n] = p->done;
+    p->out_len = (uint16_t)out_len;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        for (k = 0; k < w->ops[op]; k++) {
+            uint64_t t = s->cfg.cycles[op] * 1000000000u / s->cfg.exch.cpu_hz;
+            if (ns == 0 && t != 0) {
+                seg_switch(r, PQPAN_PHASE_CRYPTO);
+            }
+            pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, s->cfg.cycles[op]);
+            book(r, n, PQPAN_STATE_CPU, t);
+            ns += t;
+        }
+    }
+    p->computing = 1;
+    schedule(r, s->now_ns + ns, EV_CPU, n, ++p->gen_cpu);
+}
+
+static void on_cpu_done(struct run *r, unsigned n, uint32_t gen)
+{
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    if (gen != p->gen_cpu) {
+        return;
+    }
+    p->computing = 0;
+    if (p->out_len != 0) {
+        queue_message(r, n, p->out, p->out_len);
+        p->out_len = 0;
+    }
+    check_end(r);
+}
+
+/* Party n's datagram is over: every fragment acknowledged (ok) or one out of attempts.
+ * The application sends the message again when the timer fires: after a loss, or when a
+ * party still waiting for an answer gets none (the receiver may have dropped a datagram
+ * whose fragments were all acknowledged but arrived later than its reassembly timeout). */
+static void datagram_done(struct run *r, unsigned n, int ok)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_party *p = &s->party[n];
+    s->node[n].state = ST_IDLE;
+    s->node[n].gen_main++;
+    s->node[n].seq++;
+    p->sending = 0;
+    if (!ok) {
+        s->res.dgram_failed[n]++;
+    }
+    if (p->has_next) {
+        memcpy(p->msg, p->next, p->next_len);
+        p->msg_len = p->next_len;
+        p->has_next = 0;
+        start_datagram(r, n);
+        return;
+    }
+    if (!ok || !p->done) {
+        arm_retry(r, n);
+        return;
+    }
+    check_end(r);
+}
+
+/* The retransmission timer: the message again (a new datagram), or, with no retries left,
+ * the end: failed unless both parties are done. */
+static void on_rtx(struct run *r, unsigned n, uint32_t gen)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_party *p = &s->party[n];
+    if (gen != p->gen_rtx || !p->rtx_pending) {
+        return;
+    }
+    p->rtx_pending = 0;
+    if (p->retries_used >= s->cfg.dgram_retries) {
+        if (!(s->party[0].done && s->party[1].done)) {
+            stop(r, PQPAN_ERR_TIMEOUT);
+            return;
+        }
+        check_end(r);
+        return;
+    }
+    p->retries_used++;
+    s->res.dgram_retx[n]++;
+    start_datagram(r, n);
+}
+
+/* A reassembled IPv6 datagram carries UDP (RFC 8200 §3) with a good checksum (RFC 768,
+ * pseudo-header of RFC 8200 §8.1) and the right length. */
+static int udp_ok(const uint8_t *d, size_t len)
+{
+    uint16_t sum = 0;
+    size_t udp_len;
+    if (len < PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS ||
+        d[IPV6_NEXT_HEADER_OFF] != PQPAN_IPV6_NEXT_HEADER_UDP) {
+        return 0;
+    }
+    udp_len = ((size_t)d[PQPAN_IPV6_HDR_OCTETS + 4] << 8) | d[PQPAN_IPV6_HDR_OCTETS + 5];
+    return udp_len == len - PQPAN_IPV6_HDR_OCTETS &&
+           pqpan_6lowpan_udp_checksum(&sum, d, len) == PQPAN_OK &&
+           sum == (uint16_t)(((unsigned)d[UDP_CHECKSUM_OFF] << 8) | d[UDP_CHECKSUM_OFF + 1]);
+}
+
+/* The MAC is done with the frame that completed a datagram (ACK sent, IFS over): the UDP
+ * payload goes to the application unless it duplicates the last one. */
+static void on_deliver(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_party *p = &s->party[n];
+    const uint8_t *msg = p->rx + PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
+    struct pqpan_sim_work w;
+    size_t len, out_len = 0;
+    int rc;
+    if (!udp_ok(p->rx, p->rx_len)) {
+        r->err = PQPAN_ERR_MALFORMED;
+        return;
+    }
+    len = (size_t)p->rx_len - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS;
+    p->rx_len = 0;
+    if (len > sizeof p->last_in) {
+        r->err = PQPAN_ERR_BUFFER_TOO_SMALL;
+        return;
+    }
+    if (len == p->last_in_len && memcmp(msg, p->last_in, len) == 0) {
+        /* The peer sent its message again: our answer was lost; send it again. */
+        s->res.duplicates[n]++;
+        if (p->answered && !p->sending && !p->has_next && !p->computing) {
+            cancel_retry(p);
+            s->res.dgram_retx[n]++;
+            start_datagram(r, n);
+        }
+        return;
+    }
+    memcpy(p->last_in, msg, len);
+    p->last_in_len = (uint16_t)len;
+    /* The peer's message answers ours: no retransmission of ours any more. */
+    cancel_retry(p);
+    memset(&w, 0, sizeof w);
+    rc = r->app->receive(r->app_ctx, (enum pqpan_ble_role)side_of(s, n), p->last_in, len, p->out,
+                         sizeof p->out, &out_len, &w);
+    p->answered = rc == PQPAN_OK && out_len != 0;
+    app_step(r, n, rc, &w, out_len);
+}
+
+/* Data frame from party snd received intact by party rcv (§6.7.4.2: the ACK is sent, a
+ * duplicate sequence number is then rejected); its payload goes through reassembly. */
+static void receive_frame(struct run *r, unsigned rcv, unsigned snd)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_party *p = &s->party[rcv];
+    const struct pqpan_sim154_node *x = &s->node[snd];
+    struct pqpan_802154_frame f;
+    size_t dlen = 0;
+    int rc;
+    count_rx(&s->res.ledger[rcv], x->psdu_len);
+    if (s->node[rcv].ack_seq == x->seq && p->have_rx_seq) {
+        return;
+    }
+    s->node[rcv].ack_seq = x->seq;
+    p->have_rx_seq = 1;
+    rc = pqpan_802154_mac_parse(&f, s->party[snd].psdu, x->psdu_len);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_reasm_input(&p->reasm, p->rx, sizeof p->rx, &dlen,
+                                       s->party[snd].psdu + f.payload_off, f.payload_len,
+                                       &f.mhr.src, &f.mhr.dst, s->now_ns);
+    }
+    if (rc != PQPAN_OK) {
+        r->err = rc;
+        return;
+    }
+    if (p->reasm.active && p->reasm.start_ns == s->now_ns) {
+        schedule(r, s->now_ns + p->reasm.timeout_ns + 1u, EV_REASM, rcv, ++p->gen_reasm);
+    }
+    if (dlen != 0) {
+        p->rx_len = (uint16_t)dlen;
+        schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS +
+                        pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU) +
+                        pqpan_802154_mac_ifs_ns(x->psdu_len),
+                 EV_DELIVER, rcv, 0);
+    }
+}
+
+static void on_reasm_timeout(struct run *r, unsigned n, uint32_t gen)
+{
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    if (gen == p->gen_reasm && pqpan_6lowpan_reasm_expire(&p->reasm, r->s->now_ns)) {
+        r->s->res.reasm_timeouts[n]++;
+    }
+}
+
+/* ---- the MAC of one node ---- */
+
+static void background_next(struct run *r, unsigned n)
+{
+    struct pqpan_sim154_node *x = &r->s->node[n];
+    x->pending--;
+    x->seq++;
+    if (x->pending != 0) {
+        csma_start(r, n);
+    } else {
+        x->state = ST_IDLE;
+    }
+}
+
+/* One attempt failed (no ACK, or channel access failure): again, or the datagram is lost
+ * (RFC 4944 has no per-fragment recovery). */
+static void attempt_failed(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    if (!is_party(n)) {
+        background_next(r, n);
+        return;
+    }
+    x->attempts++;
+    if (x->attempts > s->cfg.exch.csma.max_frame_retries) {
+        datagram_done(r, n, 0);
+        return;
+    }
+    s->res.retries[n]++;
+    csma_start(r, n);
+}
+
+static void on_cca_end(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    const struct pqpan_802154_csma_params *cp = &s->cfg.exch.csma;
+    book(r, n, PQPAN_STATE_RX, PQPAN_802154_CCA_NS);
+    if (is_party(n)) {
+        s->res.ccas[n]++;
+    }
+    if (!air_heard(s, n, x->cca_start_ns, s->now_ns, n)) {
+        book(r, n, PQPAN_STATE_RAMP_TX, PQPAN_802154_TURNAROUND_NS);
+        x->state = ST_TURN;
+        set_main(r, n, s->now_ns + PQPAN_802154_TURNAROUND_NS);
+        return;
+    }
+    x->nb++;
+    x->be = (uint8_t)(x->be + 1u < cp->max_be ? x->be + 1u : cp->max_be);
+    if (x->nb > cp->max_backoffs) {
+        if (is_party(n)) {
+            s->res.access_failures[n]++;
+        }
+        attempt_failed(r, n);
+        return;
+    }
+    backoff(r, n);
+}
+
+static void on_tx_end(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    unsigned rcv = 1u - n;
+    if (!is_party(n)) {
+        x->state = ST_IFS;
+        set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
+        return;
+    }
+    book(r, rcv, PQPAN_STATE_RX, s->now_ns - x->tx_start_ns);
+    if (!air_heard(s, rcv, x->tx_start_ns, s->now_ns, n) &&
+        !air_own(s, rcv, x->tx_start_ns, s->now_ns)) {
+        receive_frame(r, rcv, n);
+        schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS, EV_ACK_START, rcv, 0);
+    } else {
+        s->res.rx_lost[rcv]++;
+    }
+    x->state = ST_WAIT_ACK;
+    set_main(r, n, s->now_ns + pqpan_802154_mac_ack_wait_ns());
+}
+
+static void on_ack_start(struct run *r, unsigned rcv)
+{
+    struct pqpan_sim154 *s = r->s;
+    uint8_t ack[PQPAN_802154_ACK_PSDU];
+    uint64_t air = pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
+    if (s->node[rcv].state == ST_TX) {
+        return; /* half duplex: busy sending its own frame */
+    }
+    air_add(r, rcv, s->now_ns, s->now_ns + air);
+    book(r, rcv, PQPAN_STATE_IFS, PQPAN_802154_TURNAROUND_NS);
+    book(r, rcv, PQPAN_STATE_TX, air);
+    count_tx(&s->res.ledger[rcv], PQPAN_802154_ACK_PSDU);
+    schedule(r, s->now_ns + air, EV_ACK_END, rcv, 0);
+    if (r->on_frame != NULL) {
+        pqpan_802154_mac_build_ack(ack, s->node[rcv].ack_seq, 0);
+        r->on_frame(r->frame_ctx, s->now_ns, ack, sizeof ack);
+    }
+}
+
+static void on_ack_end(struct run *r, unsigned rcv)
+{
+    struct pqpan_sim154 *s = r->s;
+    unsigned n = 1u - rcv;
+    struct pqpan_sim154_node *x = &s->node[n];
+    uint64_t air = pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
+    if (x->state != ST_WAIT_ACK || s->node[rcv].ack_seq != x->seq) {
+        return;
+    }
+    if (air_heard(s, n, s->now_ns - air, s->now_ns, rcv)) {
+        s->res.rx_lost[n]++;
+        return;
+    }
+    book(r, n, PQPAN_STATE_IFS, PQPAN_802154_TURNAROUND_NS);
+    book(r, n, PQPAN_STATE_RX, air);
+    count_rx(&s->res.ledger[n], PQPAN_802154_ACK_PSDU);
+    x->state = ST_IFS;
+    set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
+}
+
+/* Frame acknowledged (or broadcast) and IFS over: the next fragment, or the datagram done. */
+static void on_ifs_end(struct run *r, unsigned n)
+{
+    struct pqpan_sim154_party *p;
+    if (!is_party(n)) {
+        background_next(r, n);
+        return;
+    }
+    p = &r->s->party[n];
+    p->frame++;
+    if (p->frame == p->frames) {
+        datagram_done(r, n, 1);
+        return;
+    }
+    r->s->node[n].seq++;
+    r->s->node[n].attempts = 0;
+    build_fragment(r, n);
+    csma_start(r, n);
+}
+
+static void on_main(struct run *r, unsigned n, uint32_t gen)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    if (gen != x->gen_main) {
+        return;
+    }
+    switch (x->state) {
+    case ST_BACKOFF:
+        x->state = ST_CCA;
+        x->cca_start_ns = s->now_ns;
+        set_main(r, n, s->now_ns + PQPAN_802154_CCA_NS);
+        break;
+    case ST_CCA:
+        on_cca_end(r, n);
+        break;
+    case ST_TURN:
+        tx_start(r, n);
+        break;
+    case ST_TX:
+        on_tx_end(r, n);
+        break;
+    case ST_WAIT_ACK:
+        book(r, n, PQPAN_STATE_RX, pqpan_802154_mac_ack_wait_ns());
+        attempt_failed(r, n);
+        break;
+    case ST_IFS:
+        on_ifs_end(r, n);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Poisson arrivals: exponential gaps with mean 1/load_fps, from 53 random bits. */
+static void next_arrival(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    double u = ((double)(pqpan_prng_next(&s->rng) >> 11) + 1.0) / 9007199254740993.0; /* (0, 1] */
+    schedule(r, s->now_ns + (uint64_t)(-log(u) / s->cfg.load_fps * 1e9), EV_ARRIVAL, n, 0);
+}
+
+static void on_arrival(struct run *r, unsigned n)
+{
+    struct pqpan_sim154_node *x = &r->s->node[n];
+    x->pending++;
+    if (x->state == ST_IDLE) {
+        csma_start(r, n);
+    }
+    next_arrival(r, n);
+}
+
+static void dispatch(struct run *r, const struct pqpan_ev *ev)
+{
+    unsigned n = ev->node;
+    switch ((enum ev_kind)ev->kind) {
+    case EV_MAIN:
+        on_main(r, n, ev->gen);
+        break;
+    case EV_ARRIVAL:
+        on_arrival(r, n);
+        break;
+    case EV_ACK_START:
+        on_ack_start(r, n);
+        break;
+    case EV_ACK_END:
+        on_ack_end(r, n);
+        break;
+    case EV_CPU:
+        on_cpu_done(r, n, ev->gen);
+        break;
+    case EV_RTX:
+        on_rtx(r, n, ev->gen);
+        break;
+    case EV_REASM:
+        on_reasm_timeout(r, n, ev->gen);
+        break;
+    default:
+        on_deliver(r, n);
+        break;
+    }
+}
+
+/* ---- configuration and the run ---- */
+
+void pqpan_sim154_config_default(struct pqpan_sim154_config *c)
+{
+    memset(c, 0, sizeof *c);
+    pqpan_802154_est_config_default(&c->exch);
+    c->initiator_side = PQPAN_BLE_PERIPHERAL;
+    c->nodes = 2;
+    c->load_psdu = 60;
+    c->reasm_timeout_ms = PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT;
+    c->dgram_retries = PQPAN_SIM154_DGRAM_RETRIES_DEFAULT;
+    c->seed = 1;
+}
+
+int pqpan_sim154_config_check(const struct pqpan_sim154_config *c)
+{
+    const struct pqpan_802154_est_config *e;
+    int bg_ok;
+    if (c == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    e = &c->exch;
+    bg_ok = c->nodes == 2u || c->load_fps == 0.0 ||
+            (c->load_psdu >= PQPAN_SIM154_MIN_BG_PSDU && c->load_psdu <= PQPAN_802154_MAX_PSDU);
+    if (c->nodes < 2u || c->nodes > PQPAN_SIM154_MAX_NODES || c->hidden > c->nodes - 2u ||
+        !(c->load_fps >= 0.0 && c->load_fps < 1e6) || !bg_ok || c->initiator_side > 1u ||
+        c->reasm_timeout_ms == 0 || c->reasm_timeout_ms > PQPAN_SIM154_REASM_TIMEOUT_MS_MAX ||
+        c->dgram_retries > PQPAN_SIM154_DGRAM_RETRIES_MAX || e->cpu_hz == 0 ||
+        !e->link.ack_request || e->link.src.mode == PQPAN_802154_ADDR_NONE ||
+        e->link.dst.mode == PQPAN_802154_ADDR_NONE ||
+        pqpan_802154_csma_params_check(&e->csma) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return PQPAN_OK;
+}
+
+int pqpan_sim154_init(struct pqpan_sim154 *s, const struct pqpan_sim154_config *cfg)
+{
+    unsigned n;
+    int rc;
+    if (s == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(s, 0, sizeof *s);
+    rc = pqpan_sim154_config_check(cfg);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    s->cfg = *cfg;
+    pqpan_prng_seed(&s->rng, cfg->seed);
+    pqpan_evheap_init(&s->q);
+    for (n = 0; n < cfg->nodes; n++) {
+        s->node[n].zone = (uint8_t)(ZONE_INITIATOR | ZONE_HIDDEN);
+    }
+    s->node[0].zone = ZONE_INITIATOR;
+    for (n = cfg->nodes - cfg->hidden; n < cfg->nodes; n++) {
+        s->node[n].zone = ZONE_HIDDEN;
+    }
+    for (n = 0; n < 2; n++) {
+        party_link(&s->party[n].link, &cfg->exch.link, n);
+        s->party[n].tag = (uint16_t)(n << 15);
+        pqpan_6lowpan_reasm_init(&s->party[n].reasm, (uint64_t)cfg->reasm_timeout_ms * 1000000u);
+        pqpan_ledger_init(&s->res.ledger[n]);
+    }
+    s->res.status = PQPAN_ERR_TIMEOUT;
+    return PQPAN_OK;
+}
+
+static void run_start(struct run *r)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim_work w;
+    size_t out_len = 0;
+    unsigned n;
+    int rc;
+    for (n = 2; n < s->cfg.nodes && s->cfg.load_fps > 0.0; n++) {
+        next_arrival(r, n);
+    }
+    pqpan_802154_seg_begin(&s->seg, PQPAN_PHASE_CRYPTO, 0);
+    memset(&w, 0, sizeof w);
+    rc = r->app->start(r->app_ctx, (enum pqpan_ble_role)side_of(s, 0), s->party[0].out,
+                       sizeof s->party[0].out, &out_len, &w);
+    app_step(r, 0, rc, &w, out_len);
+}
+
+int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, void *app_ctx,
+                     pqpan_sim154_frame_fn on_frame, void *frame_ctx)
+{
+    struct run r;
+    struct pqpan_ev ev;
+    uint64_t limit;
+    if (s == NULL || app == NULL || app->start == NULL || app->receive == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(&r, 0, sizeof r);
+    r.s = s;
+    r.app = app;
+    r.app_ctx = app_ctx;
+    r.on_frame = on_frame;
+    r.frame_ctx = frame_ctx;
+    limit = s->cfg.max_ns != 0 ? s->cfg.max_ns : DEFAULT_MAX_NS;
+    run_start(&r);
+    while (!s->stop && r.err == PQPAN_OK && pqpan_evheap_pop(&s->q, s->heap, &ev)) {
+        if (ev.t_ns > limit) {
+            s->now_ns = limit;
+            break;
+        }
+        s->now_ns = ev.t_ns;
+        s->res.events++;
+        dispatch(&r, &ev);
+    }
+    if (r.err != PQPAN_OK) {
+        memset(&s->res, 0, sizeof s->res);
+        s->res.status = r.err;
+        return r.err;
+    }
+    pqpan_802154_seg_end(&s->seg, s->res.ledger, s->now_ns, s->cfg.exch.rx_always_on);
+    s->res.latency_ns = s->now_ns;
+    return PQPAN_OK;
+}
