@@ -15,9 +15,10 @@
  * Loss as on real stacks: RFC 4944 has no per-fragment recovery, so a fragment out of MAC
  * attempts costs its sender the whole datagram; the receiver drops the partial datagram
  * when its reassembly timeout expires; the application sends the whole message again (a
- * new datagram tag) reassembly_timeout after the failure, up to dgram_retries times.
- * Duplicate complete datagrams (delivered, but the ACK of the last fragment lost) are
- * dropped before the application.
+ * new datagram tag) reassembly_timeout after the failure, or after a delivered message
+ * that got no answer within that time, up to dgram_retries times; a repeated request is
+ * answered again. Duplicate complete datagrams (delivered, but the ACK of the last
+ * fragment lost) are dropped before the application.
  *
  * Reception: a node hears another per a symmetric predicate (zones: a and b hear each
  * other iff zone[a] & zone[b] != 0). With hidden = K, the last K background nodes are
@@ -41,8 +42,10 @@
 #include "pqpan/sim.h"
 
 #define PQPAN_SIM154_MAX_NODES 200u
-/* Events pending at once: at most 6 live timers per node plus superseded ones. */
-#define PQPAN_SIM154_EVQ_MAX 4096u
+/* Events pending at once: per background node at most 2 (MAC timer, next arrival), per
+ * exchanging node a few live timers plus superseded ones (a cancelled MAC timer until it
+ * falls due, a retransmission or reassembly timer per datagram): well under 1024. */
+#define PQPAN_SIM154_EVQ_MAX 1024u
 /* Transmissions remembered for CCA and collision checks (those of the last 10 ms). */
 #define PQPAN_SIM154_AIR_MAX 1024u
 /* Smallest background frame: MHR 9 (short addresses, PAN ID compression) + IPHC and NHC
