@@ -9,7 +9,7 @@
 void pqpan_ble_fragment(struct pqpan_ble_frags *out, uint32_t sdu_len, uint32_t ll_octets)
 {
     uint32_t total = sdu_len + PQPAN_L2CAP_HDR_BYTES;
-    out->count = (total + ll_octets - 1u) / ll_octets;
+    out->count = total <= ll_octets ? 1u : (total + ll_octets - 1u) / ll_octets;
     out->full = out->count > 1u ? ll_octets : total;
     out->last = total - (out->count - 1u) * ll_octets;
 }

@@ -37,11 +37,13 @@ static uint64_t air_ns(const struct air *a, uint32_t n, int enc)
     return a->t_empty + (n + mic) * a->per_octet;
 }
 
-/* One message as LL PDUs: fragments, total air time and total octets on the air. */
+/* One message as LL PDUs: fragments, total air time and total octets on the air, and
+ * the air time of one full fragment (kept so the packing does not recompute it). */
 struct shape {
     struct pqpan_ble_frags f;
     uint64_t ns;
     uint64_t octets;
+    uint64_t full_ns;
 };
 
 static void shape_of(struct shape *s, const struct pqpan_ble_link *l, const struct air *a,
@@ -62,6 +64,7 @@ static void shape_of(struct shape *s, const struct pqpan_ble_link *l, const stru
     }
     s->ns = s->f.count * a->t_empty + payload * a->per_octet;
     s->octets = s->f.count * a->oct_empty + payload;
+    s->full_ns = air_ns(a, s->f.full, enc);
 }
 
 static uint64_t ceil_div(uint64_t a, uint64_t b)
@@ -96,11 +99,11 @@ static uint64_t pairs_per_event(const struct pqpan_ble_link *l, const struct air
     return k;
 }
 
-/* Radio activity of one side during a run of pairs. */
+/* What one side sends during a run of pairs (the other side receives it). */
 struct side_air {
-    uint64_t tx_ns, rx_ns;
+    uint64_t tx_ns;
     uint64_t data_tx, empty_tx;
-    uint64_t octets_tx, octets_rx;
+    uint64_t octets_tx;
 };
 
 struct run {
@@ -112,41 +115,39 @@ struct run {
     uint64_t reply_pairs;
 };
 
-static void add_air(struct pqpan_ledger *l, enum pqpan_phase ph, const struct side_air *a,
-                    uint64_t ifs_ns, uint64_t events)
-{
-    pqpan_ledger_add(l, ph, PQPAN_STATE_TX, a->tx_ns);
-    pqpan_ledger_add(l, ph, PQPAN_STATE_RX, a->rx_ns);
-    pqpan_ledger_add(l, ph, PQPAN_STATE_IFS, ifs_ns);
-    l->pdus_tx += a->data_tx + a->empty_tx;
-    l->bytes_tx += a->octets_tx;
-    l->bytes_rx += a->octets_rx;
-    l->events += events;
-}
-
 /* The data PDUs of a run: n_a L2CAP PDUs shaped a, then one shaped b; fragments are
- * numbered in sending order. */
+ * numbered in sending order. na_frags and na_ns (the fragments and air time of the n_a
+ * PDUs) and n (all fragments) are derived once by seq_of. */
 struct seq {
     const struct shape *a, *b;
-    uint64_t n_a;
-    int enc;
+    uint64_t na_frags, na_ns, n;
     int by_peripheral; /* the peripheral sends the data */
 };
 
-/* Air time of the first j fragments (j <= count) of one PDU. */
-static uint64_t part_prefix_ns(const struct air *air, const struct shape *s, uint64_t j, int enc)
+static void seq_of(struct seq *q, const struct shape *a, const struct shape *b, uint64_t n_a,
+                   int by_peripheral)
 {
-    return j < s->f.count ? j * air_ns(air, s->f.full, enc) : s->ns;
+    q->a = a;
+    q->b = b;
+    q->na_frags = n_a * a->f.count;
+    q->na_ns = n_a * a->ns;
+    q->n = q->na_frags + b->f.count;
+    q->by_peripheral = by_peripheral;
+}
+
+/* Air time of the first j fragments (j <= count) of one PDU. */
+static uint64_t part_prefix_ns(const struct shape *s, uint64_t j)
+{
+    return j < s->f.count ? j * s->full_ns : s->ns;
 }
 
 /* Air time of the first j fragments of a sequence. */
-static uint64_t seq_prefix_ns(const struct air *air, const struct seq *q, uint64_t j)
+static uint64_t seq_prefix_ns(const struct seq *q, uint64_t j)
 {
-    uint64_t na = q->n_a * q->a->f.count;
-    if (j <= na) {
-        return j / q->a->f.count * q->a->ns + part_prefix_ns(air, q->a, j % q->a->f.count, q->enc);
+    if (j >= q->na_frags) {
+        return q->na_ns + part_prefix_ns(q->b, j - q->na_frags);
     }
-    return q->n_a * q->a->ns + part_prefix_ns(air, q->b, j - na, q->enc);
+    return j / q->a->f.count * q->a->ns + part_prefix_ns(q->a, j % q->a->f.count);
 }
 
 /* Close of an event of m pairs, one side sending data_ns of PDUs, the other empty PDUs:
@@ -168,58 +169,89 @@ struct head {
     uint64_t close_ns;
 };
 
-/* Whether k more pairs carrying data_ns fit after what an event already holds. */
-static int fits(const struct pqpan_ble_link *l, const struct air *air, const struct head *h,
-                uint64_t k, uint64_t data_ns)
+/* Whether k more pairs carrying data_ns fit after what an event already holds, in an
+ * event of at most len_ns. */
+static int fits(const struct pqpan_ble_link *l, const struct air *air, uint64_t len_ns,
+                const struct head *h, uint64_t k, uint64_t data_ns)
 {
     uint64_t end = event_close_ns(air, k, data_ns);
     if (h->pairs > 0u) {
         end += h->close_ns + PQPAN_BLE_T_IFS_NS;
     }
-    return end <= event_len(l) && (l->max_pairs == 0u || h->pairs + k <= l->max_pairs);
-}
-
-/* The air time the central assumes for fragment j when it decides whether the pair
- * fits: its own fragment's, or, when the peripheral sends, the peripheral's last packet's
- * (the central cannot know the peripheral's next length; src/sim/sim.c does the same). */
-static uint64_t next_guess_ns(const struct air *air, const struct seq *q, uint64_t j)
-{
-    if (q->by_peripheral && j > 0u) {
-        j--;
-    }
-    return seq_prefix_ns(air, q, j + 1u) - seq_prefix_ns(air, q, j);
+    return end <= len_ns && (l->max_pairs == 0u || h->pairs + k <= l->max_pairs);
 }
 
 /* Packs the fragments of q into events as the central does (§4.5.6): a pair goes in the
  * event while it ends within the event length and under the pair cap, at least one pair
  * per new event; the first fragments may join a head event. lo (pairs of the longest
  * fragment that fit a new event) is a lower bound, so the loop runs about once per
- * event. */
-static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
-                 const struct seq *q, uint64_t lo, const struct head *head)
+ * event. The central assumes for fragment j its own fragment's air time or, when the
+ * peripheral sends, the peripheral's last packet's (it cannot know the peripheral's next
+ * length; src/sim/sim.c does the same). The prefix sums walk along with j: end is the
+ * air time of fragments [0, i+k), prev of [0, i+k-1), base of [0, i). */
+static void pack_events(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
+                        const struct seq *q, uint64_t lo, const struct head *head)
 {
-    uint64_t n = q->n_a * q->a->f.count + q->b->f.count;
-    uint64_t i = 0;
+    uint64_t len_ns = event_len(l);
+    uint64_t i = 0, base = 0;
     struct head h = *head;
     pk->events = 0;
     pk->last_close_ns = h.close_ns;
-    while (i < n) {
-        uint64_t base = seq_prefix_ns(air, q, i);
-        uint64_t k = h.pairs > 0u ? 0u : (lo < n - i ? lo : n - i);
-        while (i + k < n && fits(l, air, &h, k + 1u, seq_prefix_ns(air, q, i + k) - base +
-                                                        next_guess_ns(air, q, i + k))) {
+    while (i < q->n) {
+        uint64_t k = h.pairs > 0u ? 0u : (lo < q->n - i ? lo : q->n - i);
+        uint64_t end = seq_prefix_ns(q, i + k);
+        int guess_last = q->by_peripheral && i + k > 0u && i + k < q->n;
+        uint64_t prev = guess_last ? seq_prefix_ns(q, i + k - 1u) : 0u;
+        while (i + k < q->n) {
+            uint64_t next = seq_prefix_ns(q, i + k + 1u);
+            uint64_t guess = guess_last ? end - prev : next - end;
+            if (!fits(l, air, len_ns, &h, k + 1u, end - base + guess)) {
+                break;
+            }
+            prev = end;
+            end = next;
+            guess_last = q->by_peripheral;
             k++;
         }
         if (h.pairs == 0u) {
             pk->events++;
-            pk->last_close_ns = event_close_ns(air, k, seq_prefix_ns(air, q, i + k) - base);
+            pk->last_close_ns = event_close_ns(air, k, end - base);
         } else if (k > 0u) {
-            pk->last_close_ns = h.close_ns + PQPAN_BLE_T_IFS_NS +
-                                event_close_ns(air, k, seq_prefix_ns(air, q, i + k) - base);
+            pk->last_close_ns = h.close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(air, k, end - base);
         }
         h.pairs = 0u;
         i += k;
+        base = end;
     }
+}
+
+/* pack_events, short-cut when no head event is joined and all of q fits the first event
+ * (at most lo fragments): the loop would take them in one step. */
+static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
+                 const struct seq *q, uint64_t lo, const struct head *head)
+{
+    if (head->pairs == 0u && q->n <= lo) {
+        pk->events = 1u;
+        pk->last_close_ns = event_close_ns(air, q->n, q->na_ns + q->b->ns);
+        return;
+    }
+    pack_events(pk, l, air, q, lo, head);
+}
+
+/* The pairs per event of the longest PDU of a run (pairs_per_event), the lower bound
+ * pack and the same-event count need. A packing of single fragments needs only lo >= 1,
+ * so a run of one-fragment PDUs whose replies go in later events skips the division. */
+static uint64_t lower_pairs(const struct pqpan_ble_link *l, const struct air *air,
+                            const struct pqpan_ble_txn *t, const struct shape *a,
+                            const struct shape *b, const struct shape *rsp, int separate)
+{
+    uint32_t biggest;
+    if (a->f.count == 1u && b->f.count == 1u && rsp->f.count <= 1u && separate) {
+        return 1u;
+    }
+    biggest = a->f.full > b->f.full ? a->f.full : b->f.full;
+    biggest = rsp->f.full > biggest ? rsp->f.full : biggest;
+    return pairs_per_event(l, air, air_ns(air, biggest, t->encrypted));
 }
 
 /* The pairs and events of one transaction run; see the file comment for the rules. */
@@ -228,33 +260,39 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
 {
     static const struct head none = {0u, 0u};
     struct shape a, b, rsp;
-    uint32_t biggest;
     uint64_t per_event, n_req, t0;
     int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
     int o = 1 - s;
     int confirmed = t->rsp_len != 0u;
+    int separate = confirmed && !l->same_event_reply;
 
-    memset(r, 0, sizeof *r);
+    r->replies = 0u; /* the reply fields stay 0 unless replies take events of their own */
+    r->reply_close_ns = 0u;
+    r->reply_pairs = 0u;
     memset(&rsp, 0, sizeof rsp);
     shape_of(&a, l, air, t->len, t->ll_control, t->encrypted);
-    shape_of(&b, l, air, t->last_len, t->ll_control, t->encrypted);
+    if (t->last_len == t->len) {
+        b = a;
+    } else {
+        shape_of(&b, l, air, t->last_len, t->ll_control, t->encrypted);
+    }
     if (confirmed) {
         shape_of(&rsp, l, air, t->rsp_len, t->ll_control, t->encrypted);
     }
-    biggest = a.f.full > b.f.full ? a.f.full : b.f.full;
-    biggest = rsp.f.full > biggest ? rsp.f.full : biggest;
-    per_event = pairs_per_event(l, air, air_ns(air, biggest, t->encrypted));
+    per_event = lower_pairs(l, air, t, &a, &b, &rsp, separate);
     n_req = (uint64_t)(t->count - 1u) * a.f.count + b.f.count;
     r->pairs = n_req + (uint64_t)t->count * rsp.f.count;
-    if (confirmed && !l->same_event_reply) {
-        struct seq qa = {&a, &a, 0u, t->encrypted, s}, qb = {&a, &b, 0u, t->encrypted, s};
-        struct seq qr = {&rsp, &rsp, 0u, t->encrypted, o};
+    if (separate) {
+        struct seq qa, qb, qr;
         struct packing pa = {0u, 0u}, pa1 = {0u, 0u}, pb, pr;
+        seq_of(&qb, &a, &b, 0u, s);
+        seq_of(&qr, &rsp, &rsp, 0u, o);
         if (t->count > 1u) {
+            seq_of(&qa, &a, &a, 0u, s);
             pack(&pa, l, air, &qa, per_event, &none);
             pa1 = pa;
             if (head->pairs > 0u) {
-                pack(&pa1, l, air, &qa, per_event, head);
+                pack_events(&pa1, l, air, &qa, per_event, head);
             }
             pack(&pb, l, air, &qb, per_event, &none);
         } else {
@@ -271,8 +309,9 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
         r->reply_close_ns = pr.last_close_ns;
     } else {
         /* same-event replies: the replies share the data's events (pairs counted whole) */
-        struct seq q = {&a, &b, (uint64_t)(t->count - 1u), t->encrypted, s};
+        struct seq q;
         struct packing p;
+        seq_of(&q, &a, &b, (uint64_t)(t->count - 1u), s);
         pack(&p, l, air, &q, per_event, confirmed ? &none : head);
         r->events = confirmed ? ceil_div(r->pairs, per_event) : p.events;
         r->data_close_ns = p.last_close_ns;
@@ -288,10 +327,6 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
     r->side[o].tx_ns = (uint64_t)t->count * rsp.ns + n_req * t0;
     r->side[o].octets_tx = (uint64_t)t->count * rsp.octets +
                            n_req * air->oct_empty;
-    r->side[s].rx_ns = r->side[o].tx_ns;
-    r->side[o].rx_ns = r->side[s].tx_ns;
-    r->side[s].octets_rx = r->side[o].octets_tx;
-    r->side[o].octets_rx = r->side[s].octets_tx;
 }
 
 /* `events` events with one pair of empty PDUs each (the link kept alive, latency 0). */
@@ -306,29 +341,41 @@ static void run_idle(struct run *r, const struct air *a, uint64_t events)
     for (i = 0; i < 2; i++) {
         r->side[i].empty_tx = events;
         r->side[i].tx_ns = events * t0;
-        r->side[i].rx_ns = events * t0;
         r->side[i].octets_tx = events * o0;
-        r->side[i].octets_rx = events * o0;
     }
 }
 
-static void book(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
-                 const struct pqpan_ble_link *l, const struct pqpan_ble_device *dev,
-                 const struct run *r, enum pqpan_phase ph)
+/* Adds a run to both sides' ledgers: what one side sends, the other receives. */
+static void add_run(struct pqpan_ledger led[2], enum pqpan_phase ph, const struct run *r)
 {
     uint64_t ifs = (2u * r->pairs - r->events) * PQPAN_BLE_T_IFS_NS;
     int i;
     for (i = 0; i < 2; i++) {
-        if (led != NULL) {
-            add_air(&led[i], ph, &r->side[i], ifs, r->events);
-            led[i].pdus_rx += r->side[1 - i].data_tx + r->side[1 - i].empty_tx;
-            if (dev != NULL) {
-                pqpan_ble_event_costs(&led[i], ph, dev, l->ci_ns, (enum pqpan_ble_role)i, r->events);
-            }
+        const struct side_air *me = &r->side[i], *peer = &r->side[1 - i];
+        led[i].ns[ph][PQPAN_STATE_TX] += me->tx_ns;
+        led[i].ns[ph][PQPAN_STATE_RX] += peer->tx_ns;
+        led[i].ns[ph][PQPAN_STATE_IFS] += ifs;
+        led[i].pdus_tx += me->data_tx + me->empty_tx;
+        led[i].pdus_rx += peer->data_tx + peer->empty_tx;
+        led[i].bytes_tx += me->octets_tx;
+        led[i].bytes_rx += peer->octets_tx;
+        led[i].events += r->events;
+    }
+}
+
+/* The per-event costs (HFXO, ramp, CPU, window widening) are linear in the events, so a
+ * schedule call counts its events per phase and books their costs once, at its end. */
+static void add_event_costs(struct pqpan_ledger led[2], const uint64_t events[PQPAN_PHASE_COUNT],
+                            const struct pqpan_ble_link *l, const struct pqpan_ble_device *dev)
+{
+    int p, i;
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+        if (events[p] == 0u) {
+            continue;
         }
-        if (bits != NULL) {
-            add_air(&bits[i], ph, &r->side[i], ifs, r->events);
-            bits[i].pdus_rx += r->side[1 - i].data_tx + r->side[1 - i].empty_tx;
+        for (i = 0; i < 2; i++) {
+            pqpan_ble_event_costs(&led[i], (enum pqpan_phase)p, dev, l->ci_ns,
+                                  (enum pqpan_ble_role)i, events[p]);
         }
     }
 }
@@ -409,8 +456,11 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
 {
     struct air air;
     struct cursor cur;
+    uint64_t events[PQPAN_PHASE_COUNT] = {0u}; /* per phase, for add_event_costs */
+    struct pqpan_ble_link lk = *link;           /* with its event length resolved once */
     uint32_t k;
     air_of(&air, link->phy);
+    lk.event_len_ns = event_len(link);
     memset(&cur, 0, sizeof cur);
     cur.close_ns = link->start_close_ns;
     cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
@@ -422,7 +472,10 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         uint64_t idle = idle_before(t, link, &cur, counts, &join);
         if (idle > 0u) {
             run_idle(&r, &air, idle);
-            book(led, NULL, link, dev, &r, t->wait_phase);
+            if (led != NULL) {
+                add_run(led, t->wait_phase, &r);
+                events[t->wait_phase] += r.events;
+            }
             if (counts != NULL) {
                 counts->idle_events += idle;
                 counts->empty_pdus_tx[0] += idle;
@@ -436,13 +489,22 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         }
         head.pairs = join ? cur.reply_pairs : 0u;
         head.close_ns = cur.reply_close_ns;
-        run_txn(&r, link, &air, t, &head);
-        book(led, bits, link, dev, &r, t->phase);
+        run_txn(&r, &lk, &air, t, &head);
+        if (led != NULL) {
+            add_run(led, t->phase, &r);
+            events[t->phase] += r.events;
+        }
+        if (bits != NULL) {
+            add_run(bits, t->phase, &r);
+        }
         if (counts != NULL) {
             count_run(counts, t, &r);
             counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
         }
         advance(&cur, &r, link->ci_ns);
+    }
+    if (led != NULL && dev != NULL) {
+        add_event_costs(led, events, link, dev);
     }
     if (elapsed_ns != NULL) {
         *elapsed_ns = cur.elapsed;

@@ -78,11 +78,22 @@ static uint64_t cpu_ns(uint64_t cycles, const struct pqpan_ble_device *d)
     return cycles * 1000000000u / d->cpu_hz;
 }
 
+/* ns[op] = cpu_ns(cycles[op]) for the ops first..last, each computed once. */
+static void ops_ns(uint64_t ns[PQPAN_OP_COUNT], const uint64_t cycles[PQPAN_OP_COUNT],
+                   const struct pqpan_ble_device *d, enum pqpan_op first, enum pqpan_op last)
+{
+    int op;
+    for (op = (int)first; op <= (int)last; op++) {
+        ns[op] = cpu_ns(cycles[op], d);
+    }
+}
+
+/* One execution of op: its cycles, and its CPU time ns[op] (cpu_ns of its cycles). */
 static void run_op(struct pqpan_ledger *l, enum pqpan_op op, const uint64_t cycles[],
-                   const struct pqpan_ble_device *d)
+                   const uint64_t ns[])
 {
     pqpan_ledger_add_op(l, op, cycles[op]);
-    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, cpu_ns(cycles[op], d));
+    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, ns[op]);
 }
 
 /* Sleep fills the part of span a side spends in none of the other states of the phases
@@ -149,13 +160,11 @@ static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_con
         txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_REQ_CTR_BYTES,
                 PQPAN_LL_PHY_REQ_CTR_BYTES, 1);
         txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
-        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
-        pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
-        n = 0;
         x = txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, 0u, 0u, 1);
         x->count = 0u;
         x->wait_ns = PHY_INSTANT_EVENTS * c->ci_ns;
         x->wait_phase = PQPAN_PHASE_NEGOTIATE;
+        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
         pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
         n = 0;
     }
@@ -239,33 +248,31 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
  * after Encaps + key schedule; FIN (header, tag) after Decaps + key schedule, in the
  * CONFIRM phase. Returns the CPU time that follows the last message (Decaps, or 0). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
-                         const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
-                         const uint64_t cycles[])
+                         const struct pqpan_ble_config *c, const uint64_t ns[])
 {
     enum pqpan_ble_role k = c->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER;
-    uint64_t kdf = cpu_ns(cycles[PQPAN_OP_KDF], d);
+    uint64_t kdf = ns[PQPAN_OP_KDF];
     int rc;
     *n = 0;
     if (c->protocol == PQPAN_BLE_PROTO_STUDY) {
-        rc = add_message(t, n, c, 1, c->ek_bytes, k, kt, cpu_ns(cycles[PQPAN_OP_KEM_KEYGEN], d));
+        rc = add_message(t, n, c, 1, c->ek_bytes, k, kt, ns[PQPAN_OP_KEM_KEYGEN]);
         if (rc == PQPAN_OK) {
-            rc = add_message(t, n, c, 0, c->ct_bytes, o, kt,
-                             cpu_ns(cycles[PQPAN_OP_KEM_ENCAPS], d));
+            rc = add_message(t, n, c, 0, c->ct_bytes, o, kt, ns[PQPAN_OP_KEM_ENCAPS]);
         }
-        *tail_ns = cpu_ns(cycles[PQPAN_OP_KEM_DECAPS], d);
+        *tail_ns = ns[PQPAN_OP_KEM_DECAPS];
         return rc;
     }
     rc = add_message(t, n, c, 1, PQPAN_PQKE_INIT_BYTES(c->ek_bytes), k, kt,
-                     cpu_ns(cycles[PQPAN_OP_KEM_KEYGEN], d));
+                     ns[PQPAN_OP_KEM_KEYGEN]);
     if (rc == PQPAN_OK) {
         rc = add_message(t, n, c, 0, PQPAN_PQKE_RESP_BYTES(c->ct_bytes), o, kt,
-                         cpu_ns(cycles[PQPAN_OP_KEM_ENCAPS], d) + kdf);
+                         ns[PQPAN_OP_KEM_ENCAPS] + kdf);
     }
     if (rc == PQPAN_OK) {
         rc = add_message(t, n, c, 1, PQPAN_PQKE_FIN_BYTES, k, PQPAN_PHASE_CONFIRM,
-                         cpu_ns(cycles[PQPAN_OP_KEM_DECAPS], d) + kdf);
+                         ns[PQPAN_OP_KEM_DECAPS] + kdf);
     }
     *tail_ns = 0;
     return rc;
@@ -280,21 +287,27 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     uint32_t n = 0;
     uint64_t tail = 0;
+    uint64_t ns[PQPAN_OP_COUNT] = {0u};
 
     memset(out, 0, sizeof *out);
-    if (!config_ok(cfg, dev) || plan_exchange(t, &n, &tail, cfg, dev, cycles) != PQPAN_OK) {
+    if (!config_ok(cfg, dev)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    ops_ns(ns, cycles, dev, PQPAN_OP_KEM_KEYGEN,
+           cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS);
+    if (plan_exchange(t, &n, &tail, cfg, ns) != PQPAN_OK) {
         memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(t, &n, tail);
     negotiate(out, cfg, dev);
     exchange(out, cfg, dev, t, n);
-    run_op(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, cycles, dev);
-    run_op(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, cycles, dev);
-    run_op(&out->ledger[k], PQPAN_OP_KEM_DECAPS, cycles, dev);
+    run_op(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, cycles, ns);
+    run_op(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, cycles, ns);
+    run_op(&out->ledger[k], PQPAN_OP_KEM_DECAPS, cycles, ns);
     if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, dev);
-        run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, dev);
+        run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, ns);
+        run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, ns);
     }
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
@@ -315,26 +328,28 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
     const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, p = PQPAN_BLE_PERIPHERAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER, cf = PQPAN_PHASE_CONFIRM;
     uint32_t n = 0;
+    uint64_t ns[PQPAN_OP_COUNT] = {0u};
     int i;
 
     memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev)) {
         return PQPAN_ERR_INVALID_ARG;
     }
+    ops_ns(ns, cycles, dev, PQPAN_OP_ECDH_KEYGEN, PQPAN_OP_ECDH_SHARED);
     txn_add(t, &n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
     txn_add(t, &n, p, kt, SMP_PAIRING_BYTES, 0u, 0);
     x = txn_add(t, &n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
-    x->wait_ns = cpu_ns(cycles[PQPAN_OP_ECDH_KEYGEN], dev);
+    x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
     x = txn_add(t, &n, p, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
     x->count = 2u;
     x->last_len = SMP_VALUE16_BYTES;
-    x->wait_ns = cpu_ns(cycles[PQPAN_OP_ECDH_KEYGEN], dev);
+    x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
     txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
     txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
     x = txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
-    x->wait_ns = cpu_ns(cycles[PQPAN_OP_ECDH_SHARED], dev);
+    x->wait_ns = ns[PQPAN_OP_ECDH_SHARED];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
     txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
     txn_add(t, &n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
@@ -345,8 +360,8 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
     negotiate(out, cfg, dev);
     exchange(out, cfg, dev, t, n);
     for (i = 0; i < 2; i++) {
-        run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, dev);
-        run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, dev);
+        run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, ns);
+        run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, ns);
     }
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;

@@ -537,6 +537,140 @@ static void test_estimate_pqpan_protocol(void **state)
     assert_int_equal(e.bits[PQPAN_BLE_PERIPHERAL].ns[PQPAN_PHASE_CONFIRM][PQPAN_STATE_TX], 592000);
 }
 
+/* ---- estimator fingerprint: the schedule's outputs over a wide sweep, pinned ---------
+ * FNV-1a (64-bit) over every output field of pqpan_ble_estimate_pqke and _lesc, for every
+ * PHY × LL octets 27..251 × encryption × protocol × transfer, and a cross sweep of KEM ×
+ * PHY × LL × transfer × interval × keygen side × event rules × ATT_MTU. The value was
+ * produced by the straightforward scheduler of commit 33b3fed (before the packing was
+ * made incremental and the booking batched per phase), so it holds any speed-up to
+ * "no result changes". A deliberate change of the link model changes it: update it
+ * together with the golden CLI outputs, and say so in the commit. */
+#define FNV_OFFSET UINT64_C(14695981039346656037)
+#define FNV_PRIME UINT64_C(1099511628211)
+
+static uint64_t fold(uint64_t h, uint64_t v)
+{
+    int i;
+    for (i = 0; i < 8; i++) {
+        h ^= (v >> (8 * i)) & 0xffu;
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static uint64_t fold_ledger(uint64_t h, const struct pqpan_ledger *l)
+{
+    int p, s, op;
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++)
+        for (s = 0; s < PQPAN_STATE_COUNT; s++) {
+            h = fold(h, l->ns[p][s]);
+        }
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        h = fold(fold(h, l->op_count[op]), l->op_cycles[op]);
+    }
+    h = fold(fold(h, l->pdus_tx), l->pdus_rx);
+    h = fold(fold(h, l->bytes_tx), l->bytes_rx);
+    return fold(h, l->events);
+}
+
+static uint64_t fold_estimate(uint64_t h, int rc, const struct pqpan_ble_estimate *e)
+{
+    const struct pqpan_ble_counts *c = &e->counts;
+    int i;
+    h = fold(h, (uint64_t)(int64_t)rc);
+    for (i = 0; i < 2; i++) {
+        h = fold_ledger(fold_ledger(h, &e->ledger[i]), &e->bits[i]);
+        h = fold(fold(h, c->data_pdus_tx[i]), c->empty_pdus_tx[i]);
+        h = fold(fold(h, c->att_pdus[i]), c->llctrl_pdus[i]);
+    }
+    h = fold(fold(fold(h, c->events), c->idle_events), c->negotiate_events);
+    h = fold(fold(fold(h, c->crypto_start_ns), c->crypto_end_ns), c->last_close_ns);
+    h = fold(h, e->ll_octets_eff);
+    return fold(fold(h, e->latency_ns), e->negotiate_ns);
+}
+
+/* Every device field non-zero, so each per-event cost shows in the fingerprint. */
+static const struct pqpan_ble_device fp_dev = {64000000u, 256000u, 40000u, 60000u, 60000u, 50u};
+static const uint64_t fp_cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 253000, 327000, 906000};
+
+static uint64_t fold_config(uint64_t h, const struct pqpan_ble_config *cfg)
+{
+    struct pqpan_ble_estimate e;
+    h = fold_estimate(h, pqpan_ble_estimate_pqke(&e, cfg, &fp_dev, fp_cycles), &e);
+    return fold_estimate(h, pqpan_ble_estimate_lesc(&e, cfg, &fp_dev, fp_cycles), &e);
+}
+
+/* Variant v of the event rules: default; replies in the same event; short events with a
+ * pair cap; an encrypted link with pqpan's protocol and a connMaxTxTime limit. */
+static void fp_variant(struct pqpan_ble_config *cfg, int v)
+{
+    cfg->same_event_reply = v == 1;
+    cfg->event_len_ns = v == 2 ? 2500000u : 0u;
+    cfg->max_pairs = v == 2 ? 4u : 0u;
+    cfg->encrypted = v == 3;
+    cfg->protocol = v == 3 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+    cfg->max_tx_time_us = v == 3 ? 1000u : 0u;
+}
+
+static uint64_t fingerprint_ll_sweep(uint64_t h)
+{
+    struct pqpan_ble_config cfg;
+    uint32_t ll;
+    int p, enc, t;
+    pqpan_ble_config_default(&cfg);
+    cfg.att_mtu = 517;
+    for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+        for (ll = PQPAN_LL_DATA_MIN_PAYLOAD; ll <= PQPAN_LL_DATA_MAX_PAYLOAD; ll++)
+            for (enc = 0; enc < 2; enc++)
+                for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++) {
+                    cfg.phy = (enum pqpan_ble_phy)p;
+                    cfg.ll_octets = ll;
+                    cfg.encrypted = enc;
+                    cfg.protocol = enc ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                    h = fold_config(h, &cfg);
+                }
+    return h;
+}
+
+static uint64_t fingerprint_cross_sweep(uint64_t h)
+{
+    static const uint32_t lls[] = {27, 65, 123, 185, 251};
+    static const uint64_t cis[] = {7500000u, 30000000u, 100000000u};
+    static const uint32_t mtus[] = {185, 517};
+    struct pqpan_ble_config cfg;
+    size_t k, l, c, m;
+    int p, t, s, v;
+    pqpan_ble_config_default(&cfg);
+    for (k = 0; k < PQPAN_KEM_COUNT; k++)
+        for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+            for (l = 0; l < 5; l++)
+                for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                    for (c = 0; c < 3; c++)
+                        for (s = 0; s < 2; s++)
+                            for (v = 0; v < 4; v++)
+                                for (m = 0; m < 2; m++) {
+                                    cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
+                                    cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
+                                    cfg.phy = (enum pqpan_ble_phy)p;
+                                    cfg.ll_octets = lls[l];
+                                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                                    cfg.ci_ns = cis[c];
+                                    cfg.keygen_side = (enum pqpan_ble_role)s;
+                                    cfg.att_mtu = mtus[m];
+                                    fp_variant(&cfg, v);
+                                    h = fold_config(h, &cfg);
+                                }
+    return h;
+}
+
+static void test_estimator_fingerprint(void **state)
+{
+    (void)state;
+    assert_int_equal(fingerprint_ll_sweep(FNV_OFFSET), UINT64_C(12550916873206112203));
+    assert_int_equal(fingerprint_cross_sweep(FNV_OFFSET), UINT64_C(14924406165334549092));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_max_tx_time),      cmocka_unit_test(test_negotiation),
         cmocka_unit_test(test_properties),       cmocka_unit_test(test_lesc_confirm_phase),
         cmocka_unit_test(test_estimate_pqpan_protocol),
+        cmocka_unit_test(test_estimator_fingerprint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
