@@ -256,6 +256,14 @@ static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
     int rc;
     o.radio = radio;
     rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
+    if (rc == PQPAN_ERR_UNSUPPORTED && radio == PQPAN_RADIO_IEEE802154) {
+        fprintf(stderr,
+                "pqpan %s: profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
+                "(its ieee802154 section); try another --currents table or --tx-dbm, or a "
+                "profile with 802.15.4 figures (nrf52840)\n",
+                cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
+        return EXIT_USAGE;
+    }
     if (rc == PQPAN_ERR_UNSUPPORTED) {
         fprintf(stderr,
                 "pqpan %s: profile %s gives no %s current for TX %d dBm / RX %s; try another "
@@ -418,17 +426,17 @@ struct field {
 #define ROW_OFF(m) offsetof(struct model_row, m)
 #define OP_OFF(op) (ROW_OFF(e_comp_op_uj) + (size_t)(op) * sizeof(double))
 
-static const struct field fields[] = {
+static const struct field fields_ble[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
     {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
-    {"att_mtu", "ATT_MTU", GROUP_CONFIG | GROUP_BLE, F_UINT, ROW_OFF(att_mtu), 0},
-    {"ll_octets", "LL payload octets", GROUP_CONFIG | GROUP_BLE, F_UINT, ROW_OFF(ll_octets), 0},
-    {"dle", "DLE", GROUP_CONFIG | GROUP_BLE, F_INT, ROW_OFF(dle), 0},
-    {"transfer", "transfer", GROUP_CONFIG | GROUP_BLE, F_STR, ROW_OFF(transfer), 0},
-    {"ci_ms", "connection interval (ms)", GROUP_CONFIG | GROUP_BLE, F_DBL, ROW_OFF(ci_ms), 2},
-    {"keygen_side", "KeyGen side", GROUP_CONFIG | GROUP_BLE, F_STR, ROW_OFF(keygen_side), 0},
+    {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
+    {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
+    {"dle", "DLE", GROUP_CONFIG, F_INT, ROW_OFF(dle), 0},
+    {"transfer", "transfer", GROUP_CONFIG, F_STR, ROW_OFF(transfer), 0},
+    {"ci_ms", "connection interval (ms)", GROUP_CONFIG, F_DBL, ROW_OFF(ci_ms), 2},
+    {"keygen_side", "KeyGen side", GROUP_CONFIG, F_STR, ROW_OFF(keygen_side), 0},
     {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
     {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
     {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
@@ -461,33 +469,100 @@ static const struct field fields[] = {
      3},
     {"comm_share_events_pct", "communication share, events (%)", GROUP_DETAIL, F_DBL,
      ROW_OFF(comm_share_events_pct), 1},
-    {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL | GROUP_BLE, F_DBL,
+    {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL, F_DBL,
      ROW_OFF(negotiate_ms), 3},
     {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
     {"t_rx_ms", "time RX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
     {"t_ifs_ms", "time T_IFS (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_ifs_ms), 3},
     {"t_crypto_ms", "time crypto CPU (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_crypto_ms), 3},
-    {"ll_octets_eff", "LL payload octets in use", GROUP_DETAIL | GROUP_BLE, F_UINT, ROW_OFF(ll_octets_eff), 0},
+    {"ll_octets_eff", "LL payload octets in use", GROUP_DETAIL, F_UINT, ROW_OFF(ll_octets_eff), 0},
     {"pdus_tx", "LL PDUs sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_tx), 0},
     {"pdus_rx", "LL PDUs received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
     {"bytes_tx", "octets sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
     {"bytes_rx", "octets received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
-    {"data_pdus_tx", "LL PDUs with payload sent, all", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(data_pdus_tx),
+    {"data_pdus_tx", "LL PDUs with payload sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(data_pdus_tx),
      0},
-    {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(empty_pdus_tx), 0},
-    {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(att_pdus_tx), 0},
-    {"events", "connection events, all", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(events), 0},
-    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL | GROUP_BLE, F_ULL, ROW_OFF(idle_events),
+    {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(empty_pdus_tx), 0},
+    {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL, F_ULL, ROW_OFF(att_pdus_tx), 0},
+    {"events", "connection events, all", GROUP_DETAIL, F_ULL, ROW_OFF(events), 0},
+    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
      0},
 };
 
-#define N_FIELDS (sizeof fields / sizeof fields[0])
+/* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
+ * aTurnaroundTime, CCA and CSMA-CA backoff; no ATT/LL/connection-event rows, no HFXO or
+ * per-event CPU rows (the 802.15.4 model books neither). */
+static const struct field fields_802154[] = {
+    {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
+    {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
+    {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
+    {"radio_mode", "radio mode", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
+    {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
+    {"backoff", "backoff radio", GROUP_CONFIG, F_STR, ROW_OFF(backoff), 0},
+    {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
+    {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
+    {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
+    {"comm_share_pct", "communication share, bits (%)", GROUP_HEADLINE, F_DBL,
+     ROW_OFF(comm_share_pct), 1},
+    {"latency_ms", "latency (ms)", GROUP_HEADLINE, F_DBL, ROW_OFF(latency_ms), 3},
+    {"e_comp_kem_keygen_uj", "  KEM KeyGen (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_KEM_KEYGEN), 3},
+    {"e_comp_kem_encaps_uj", "  KEM Encaps (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},
+    {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,
+     OP_OFF(PQPAN_OP_KEM_DECAPS), 3},
+    {"e_comp_kdf_uj", "  key schedule, KDF (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_KDF), 3},
+    {"e_comm_tx_uj", "  bits: TX, data + Imm-Ack frames (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_comm_tx_uj), 3},
+    {"e_comm_rx_uj", "  bits: RX, data + Imm-Ack frames (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_comm_rx_uj), 3},
+    {"e_comm_turnaround_uj", "  bits: turnaround to Imm-Ack, RX (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_comm_ifs_uj), 3},
+    {"e_comm_events_uj", "communication, all states (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_comm_events_uj), 3},
+    {"e_radio_uj", "  radio TX/RX/turnaround to Ack (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_radio_uj), 3},
+    {"e_cca_uj", "    of which CCA, RX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_cca_uj), 3},
+    {"e_backoff_listen_uj", "    of which backoff, listening (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_backoff_rx_uj), 3},
+    {"e_turnaround_cca_tx_uj", "  turnaround CCA->frame, TX (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_ramp_uj), 3},
+    {"e_sleep_uj", "  sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
+    {"e_backoff_sleep_uj", "    of which backoff, asleep (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_backoff_sleep_uj), 3},
+    {"e_total_events_uj", "total, all states (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_total_events_uj), 3},
+    {"comm_share_events_pct", "communication share, all states (%)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(comm_share_events_pct), 1},
+    {"t_tx_ms", "time TX, data + Imm-Ack frames (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
+    {"t_rx_ms", "time RX, data + Imm-Ack frames (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
+    {"t_turnaround_ms", "time turnaround to Imm-Ack (ms)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(t_ifs_ms), 3},
+    {"t_cca_ms", "time CCA (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_cca_ms), 3},
+    {"t_backoff_ms", "time CSMA-CA backoff (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_backoff_ms), 3},
+    {"t_crypto_ms", "time crypto CPU (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_crypto_ms), 3},
+    {"data_frames_tx", "data frames sent", GROUP_DETAIL, F_ULL, ROW_OFF(data_frames_tx), 0},
+    {"acks_tx", "Imm-Acks sent", GROUP_DETAIL, F_ULL, ROW_OFF(acks_tx), 0},
+    {"frames_rx", "frames received (data + Imm-Ack)", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
+    {"octets_tx", "octets sent (SHR+PHR+PSDU)", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
+    {"octets_rx", "octets received (SHR+PHR+PSDU)", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
+};
+
+/* The field table a mask selects: 802.15.4's with GROUP_802154, else BLE's. */
+static const struct field *table_of(unsigned groups, size_t *n)
+{
+    if (groups & GROUP_802154) {
+        *n = sizeof fields_802154 / sizeof fields_802154[0];
+        return fields_802154;
+    }
+    *n = sizeof fields_ble / sizeof fields_ble[0];
+    return fields_ble;
+}
 
 /* Whether field f is printed for the mask groups. */
 static int shown(const struct field *f, unsigned groups)
 {
-    return (f->group & groups & GROUP_ALL) != 0 &&
-           ((f->group & GROUP_BLE) == 0 || (groups & GROUP_NO_BLE) == 0);
+    return (f->group & groups & GROUP_ALL) != 0;
 }
 
 static const void *at(const struct model_row *r, const struct field *f)
@@ -523,11 +598,12 @@ static void print_value(FILE *out, const struct model_row *r, const struct field
 
 void model_print_csv_header(FILE *f, unsigned groups)
 {
-    size_t i;
+    size_t i, nf;
+    const struct field *tab = table_of(groups, &nf);
     int first = 1;
-    for (i = 0; i < N_FIELDS; i++) {
-        if (shown(&fields[i], groups)) {
-            fprintf(f, "%s%s", first ? "" : ",", fields[i].name);
+    for (i = 0; i < nf; i++) {
+        if (shown(&tab[i], groups)) {
+            fprintf(f, "%s%s", first ? "" : ",", tab[i].name);
             first = 0;
         }
     }
@@ -536,14 +612,15 @@ void model_print_csv_header(FILE *f, unsigned groups)
 
 void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
 {
-    size_t i;
+    size_t i, nf;
+    const struct field *tab = table_of(groups, &nf);
     int first = 1;
-    for (i = 0; i < N_FIELDS; i++) {
-        if (shown(&fields[i], groups)) {
+    for (i = 0; i < nf; i++) {
+        if (shown(&tab[i], groups)) {
             if (!first) {
                 fputc(',', f);
             }
-            print_value(f, r, &fields[i], 0);
+            print_value(f, r, &tab[i], 0);
             first = 0;
         }
     }
@@ -552,13 +629,14 @@ void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
 
 void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent)
 {
-    size_t i;
+    size_t i, nf;
+    const struct field *tab = table_of(groups, &nf);
     int first = 1;
     fprintf(f, "%s{", indent);
-    for (i = 0; i < N_FIELDS; i++) {
-        if (shown(&fields[i], groups)) {
-            fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, fields[i].name);
-            print_value(f, r, &fields[i], 1);
+    for (i = 0; i < nf; i++) {
+        if (shown(&tab[i], groups)) {
+            fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, tab[i].name);
+            print_value(f, r, &tab[i], 1);
             first = 0;
         }
     }
@@ -567,28 +645,29 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
 
 void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups)
 {
-    size_t i;
+    size_t i, nf;
+    const struct field *tab = table_of(groups, &nf);
     int k;
     fprintf(f, "%-38s", "");
     for (k = 0; k < n; k++) {
         fprintf(f, " %14s", rows[k].side);
     }
     fputc('\n', f);
-    for (i = 0; i < N_FIELDS; i++) {
-        if (!shown(&fields[i], groups) || fields[i].type == F_STR) {
+    for (i = 0; i < nf; i++) {
+        if (!shown(&tab[i], groups) || tab[i].type == F_STR) {
             continue;
         }
-        fprintf(f, "%-38s", fields[i].label);
+        fprintf(f, "%-38s", tab[i].label);
         for (k = 0; k < n; k++) {
             fputc(' ', f);
-            if (fields[i].type == F_DBL) {
-                fprintf(f, "%14.*f", fields[i].decimals, *(const double *)at(&rows[k], &fields[i]));
-            } else if (fields[i].type == F_ULL) {
-                fprintf(f, "%14llu", *(const unsigned long long *)at(&rows[k], &fields[i]));
-            } else if (fields[i].type == F_UINT) {
-                fprintf(f, "%14u", *(const unsigned *)at(&rows[k], &fields[i]));
+            if (tab[i].type == F_DBL) {
+                fprintf(f, "%14.*f", tab[i].decimals, *(const double *)at(&rows[k], &tab[i]));
+            } else if (tab[i].type == F_ULL) {
+                fprintf(f, "%14llu", *(const unsigned long long *)at(&rows[k], &tab[i]));
+            } else if (tab[i].type == F_UINT) {
+                fprintf(f, "%14u", *(const unsigned *)at(&rows[k], &tab[i]));
             } else {
-                fprintf(f, "%14d", *(const int *)at(&rows[k], &fields[i]));
+                fprintf(f, "%14d", *(const int *)at(&rows[k], &tab[i]));
             }
         }
         fputc('\n', f);
@@ -633,23 +712,34 @@ static const char *kem_cycles_source(const struct pqpan_cycle_table *t, const ch
     return "no table row";
 }
 
-void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix)
+void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix)
 {
     const struct pqpan_profile *p = &env->in.profile;
-    const struct pqpan_gamma *g = &env->in.gamma;
-    int op;
     fprintf(f, "%sprofile: %s (%s); %.2f V, CPU %.0f MHz at %.0f uA; sources in the profile file\n",
             prefix, p->name, p->description, p->supply_v, (double)p->cpu_hz * 1e-6, p->cpu_ua);
-    fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
-            prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
-            env->ramp_normal ? "normal" : "fast");
+}
+
+void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *prefix)
+{
+    const struct pqpan_gamma *g = &env->in.gamma;
+    int op;
     fprintf(f, "%scrypto cycles: ML-KEM %s (%s), P-256 data/cycles/classical_ecc_cortex_m4.csv\n",
             prefix, env->in.crypto_impl, kem_cycles_source(&env->in.cycles, env->in.crypto_impl));
     fprintf(f, "%sgamma (assumptions, source: %s): comm %.2f;", prefix, gamma_source(env), g->comm);
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         fprintf(f, " %s %.2f", pqpan_op_name((enum pqpan_op)op), g->comp[op]);
     }
-    fprintf(f, "\n%saccountings: e_comm_uj/e_total_uj = bits (the study's: PDU bits + T_IFS of the "
+    fputc('\n', f);
+}
+
+void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix)
+{
+    model_print_profile_line(f, env, prefix);
+    fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
+            prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
+            env->ramp_normal ? "normal" : "fast");
+    model_print_crypto_gamma(f, env, prefix);
+    fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (the study's: PDU bits + T_IFS of the "
                "exchange x gamma_comm);\n%s  *_events_* = events (adds HFXO, ramp-up, CPU per "
                "event, window widening, idle events,\n%s  sleep and the MTU/length/PHY "
                "negotiation; no gamma)\n",
@@ -658,14 +748,19 @@ void model_print_assumptions(FILE *f, const struct model_env *env, const char *p
 
 void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent)
 {
-    const struct pqpan_profile *p = &env->in.profile;
-    const struct pqpan_gamma *g = &env->in.gamma;
-    int op;
     fprintf(f, "%s\"profile\": ", indent);
-    model_json_string(f, p->name);
+    model_json_string(f, env->in.profile.name);
     fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"tx_dbm\": %d,\n%s\"ramp\": \"%s\",\n", indent,
             pqpan_current_table_name(env->table), indent, env->eopts.tx_dbm, indent,
             env->ramp_normal ? "normal" : "fast");
+    model_print_crypto_gamma_json(f, env, indent);
+    fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
+}
+
+void model_print_crypto_gamma_json(FILE *f, const struct model_env *env, const char *indent)
+{
+    const struct pqpan_gamma *g = &env->in.gamma;
+    int op;
     fprintf(f, "%s\"crypto_impl\": ", indent);
     model_json_string(f, env->in.crypto_impl);
     fprintf(f, ",\n%s\"gamma_source\": ", indent);
@@ -675,5 +770,4 @@ void model_print_assumptions_json(FILE *f, const struct model_env *env, const ch
         fprintf(f, "%s\"gamma_comp_%s\": %.4f,\n", indent, pqpan_op_name((enum pqpan_op)op),
                 g->comp[op]);
     }
-    fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }

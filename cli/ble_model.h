@@ -71,6 +71,10 @@ struct model_row {
     double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
     unsigned long long att_pdus_tx, events, idle_events;
+    /* IEEE 802.15.4 only (cli/lowpan_model.c) */
+    const char *idle, *backoff; /* radio state between frames / in a CSMA-CA backoff: "listen", "sleep" */
+    double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
+    unsigned long long data_frames_tx, acks_tx;
 };
 
 /* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
@@ -105,8 +109,7 @@ enum model_group {
     GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
     GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
     GROUP_ALL = 7,
-    GROUP_BLE = 8,     /* field marker: BLE-only (ATT, LL, connection events) */
-    GROUP_NO_BLE = 16  /* mask flag: skip the BLE-only fields (other links) */
+    GROUP_802154 = 16  /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);
@@ -119,6 +122,11 @@ void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned gr
 void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix);
 /* The same as JSON members (no braces), each line starting with indent. */
 void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent);
+/* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
+ * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
+void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);
+void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *prefix);
+void model_print_crypto_gamma_json(FILE *f, const struct model_env *env, const char *indent);
 
 /* Writes s as a JSON string literal. */
 void model_json_string(FILE *f, const char *s);

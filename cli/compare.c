@@ -21,6 +21,7 @@ static const double load_pct[3] = {0.0, 10.0, 30.0};
 
 struct compare_opts {
     struct model_opts m;
+    struct lowpan_opts l; /* only --idle and --backoff are taken */
     unsigned runs;
     unsigned long long seed;
     const char *out;
@@ -32,6 +33,7 @@ struct cell {
     double load_pct, load_fps;
     unsigned nodes;
     double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms, failure_rate;
+    const char *idle, *backoff; /* 802.15.4 radio states ("listen", "sleep"); BLE: "n/a" */
 };
 
 void cli_compare_help(FILE *out)
@@ -46,10 +48,15 @@ void cli_compare_help(FILE *out)
             "                          (contention simulator, --runs seeded runs)\n"
             "Channel load X %% = %u background nodes, each sending %u-octet frames (PSDU;\n"
             "%.3f ms on air) at X / (%u x %.3f ms) frames/s, Poisson; 0 %% = the pair alone.\n"
-            "Energy is both sides together, events accounting (every radio and CPU state),\n"
-            "mean and p90 over the runs; latency is KeyGen start to the last acknowledgement.\n\n"
+            "Energy is both sides together, every radio and CPU state (BLE: events accounting;\n"
+            "802.15.4: all-states accounting with the profile's ieee802154 currents), mean and\n"
+            "p90 over the runs; latency is KeyGen start to the last acknowledgement.\n\n"
             "options:\n"
             "  --runs R               Monte Carlo runs per 802.15.4 cell, 1..100000 (default 200)\n"
+            "  --idle listen|sleep    802.15.4 radio when idle: listen (RX current) or sleep\n"
+            "                         (default: the profile's ieee802154.idle)\n"
+            "  --backoff listen|sleep 802.15.4 radio during a CSMA-CA backoff (default: the\n"
+            "                         profile's ieee802154.backoff; CCAs always at the RX current)\n"
             "  --seed S               run i uses seed S + i (default 1); same seed, same output\n"
             "  --out DIR              also write DIR/compare.csv and a gnuplot figure\n"
             "                         (compare.dat, compare.gp, compare.svg, compare.png)\n",
@@ -63,6 +70,7 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
     int i;
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
+    lowpan_opts_init(&o->l);
     o->runs = 200;
     o->seed = 1;
     for (i = 1; i < argc; i++) {
@@ -83,6 +91,12 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
         }
         if (i + 1 < argc && strcmp(argv[i], "--out") == 0) {
             o->out = argv[++i];
+            continue;
+        }
+        if (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0) {
+            if (lowpan_opts_parse(&o->l, CMD, argc, argv, &i) < 0) {
+                return EXIT_USAGE;
+            }
             continue;
         }
         rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
@@ -112,6 +126,8 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     c->energy_p90_uj = c->energy_uj;
     c->latency_ms = rows[MODEL_TOTAL].latency_ms;
     c->latency_p90_ms = c->latency_ms;
+    c->idle = "n/a";
+    c->backoff = "n/a";
     return rc;
 }
 
@@ -125,6 +141,8 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     int rc;
     lowpan_opts_init(&l);
     l.kem = kem;
+    l.idle = o->l.idle;
+    l.backoff = o->l.backoff;
     lowpan_sim_cfg_init(&s);
     s.nodes = load_pct[k] > 0.0 ? BG_NODES + 2u : 2u;
     s.frame_psdu = BG_PSDU;
@@ -144,6 +162,8 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     c->latency_ms = r.latency_ms.mean;
     c->latency_p90_ms = r.latency_ms.p90;
     c->failure_rate = r.runs > 0 ? (double)r.failed / (double)r.runs : 0.0;
+    c->idle = lowpan_idle_listens(&l, env) ? "listen" : "sleep";
+    c->backoff = lowpan_backoff_listens(&l, env) ? "listen" : "sleep";
     return rc;
 }
 
@@ -168,25 +188,29 @@ static void print_csv(FILE *f, struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
     fprintf(f, "kem,link,channel_load_pct,nodes,load_fps,energy_uj,energy_p90_uj,latency_ms,"
-               "latency_p90_ms,failure_rate\n");
+               "latency_p90_ms,failure_rate,idle_802154,backoff_802154\n");
     for (k = 0; k < N_KEMS; k++) {
         for (j = 0; j < N_LINKS; j++) {
             const struct cell *c = &cells[k][j];
-            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f\n", c->kem, c->link,
+            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s\n", c->kem, c->link,
                     c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
-                    c->latency_ms, c->latency_p90_ms, c->failure_rate);
+                    c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle, c->backoff);
         }
     }
 }
 
-static void print_table(const struct compare_opts *o, struct cell cells[N_KEMS][N_LINKS])
+static void print_table(const struct compare_opts *o, const struct model_env *env,
+                        struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
-    printf("pqpan compare: PQKE (pqpan protocol), both sides, events accounting; BLE analytic\n"
+    printf("pqpan compare: PQKE (pqpan protocol), both sides, every state; BLE analytic\n"
            "  (study preset), 802.15.4 simulated (%u runs, seeds %llu..%llu); channel load X %% =\n"
-           "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n\n",
+           "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n",
            o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
            BG_NODES, lowpan_frame_ms(BG_PSDU));
+    printf("802.15.4 radio and energy inputs:\n");
+    lowpan_print_assumptions(stdout, env, &o->l, "  ");
+    putchar('\n');
     printf("%-12s %-10s %9s %12s %12s %11s %11s %8s\n", "KEM", "link", "load fps", "energy uJ",
            "p90 uJ", "latency ms", "p90 ms", "failed");
     for (k = 0; k < N_KEMS; k++) {
@@ -209,10 +233,11 @@ static void print_json(struct cell cells[N_KEMS][N_LINKS])
             printf("  {\"kem\": \"%s\", \"link\": \"%s\", \"channel_load_pct\": %.1f, "
                    "\"nodes\": %u, \"load_fps\": %.3f, \"energy_uj\": %.3f, "
                    "\"energy_p90_uj\": %.3f, \"latency_ms\": %.3f, \"latency_p90_ms\": %.3f, "
-                   "\"failure_rate\": %.4f}%s\n",
+                   "\"failure_rate\": %.4f, \"idle_802154\": \"%s\", "
+                   "\"backoff_802154\": \"%s\"}%s\n",
                    c->kem, c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj,
-                   c->energy_p90_uj, c->latency_ms, c->latency_p90_ms, c->failure_rate,
-                   k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
+                   c->energy_p90_uj, c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle,
+                   c->backoff, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
         }
     }
     printf("]\n");
@@ -225,7 +250,7 @@ static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
     if (f == NULL) {
         return EXIT_IO;
     }
-    fprintf(f, "# energy (uJ, both sides, events accounting) per link; rows: ML-KEM levels\n"
+    fprintf(f, "# energy (uJ, both sides, every state) per link; rows: ML-KEM levels\n"
                "kem");
     for (j = 0; j < N_LINKS; j++) {
         fprintf(f, " %s", cells[0][j].link);
@@ -302,7 +327,7 @@ int cli_compare_run(int argc, char **argv)
     }
     if (rc == EXIT_OK) {
         if (o.m.format == FORMAT_TABLE) {
-            print_table(&o, cells);
+            print_table(&o, env, cells);
         } else if (o.m.format == FORMAT_CSV) {
             print_csv(stdout, cells);
         } else {

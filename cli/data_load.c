@@ -146,7 +146,8 @@ int data_profile_text(struct data_text *out, const char *name_or_path, char *err
     return EXIT_USAGE;
 }
 
-int data_profile_load(struct pqpan_profile *p, const char *name_or_path, char *err, size_t errlen)
+int data_profile_load_sourced(struct pqpan_profile *p, struct data_802154_sources *src,
+                              const char *name_or_path, char *err, size_t errlen)
 {
     struct data_text t;
     int rc;
@@ -155,9 +156,14 @@ int data_profile_load(struct pqpan_profile *p, const char *name_or_path, char *e
     if (rc != EXIT_OK) {
         return rc;
     }
-    rc = data_profile_parse(p, t.text, t.len, t.origin, err, errlen);
+    rc = data_profile_parse_sourced(p, src, t.text, t.len, t.origin, err, errlen);
     data_text_free(&t);
     return rc;
+}
+
+int data_profile_load(struct pqpan_profile *p, const char *name_or_path, char *err, size_t errlen)
+{
+    return data_profile_load_sourced(p, NULL, name_or_path, err, errlen);
 }
 
 int data_gamma_load(struct pqpan_gamma *g, const char *path, char *err, size_t errlen)
@@ -224,8 +230,8 @@ int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
     const char *impl = crypto_impl != NULL ? crypto_impl : DATA_DEFAULT_CRYPTO_IMPL;
     int rc;
     memset(in, 0, sizeof *in);
-    rc = data_profile_load(&in->profile, profile != NULL ? profile : DATA_DEFAULT_PROFILE, err,
-                           errlen);
+    rc = data_profile_load_sourced(&in->profile, &in->src802154,
+                                   profile != NULL ? profile : DATA_DEFAULT_PROFILE, err, errlen);
     pqpan_gamma_default(&in->gamma);
     if (rc == EXIT_OK && calibration != NULL) {
         rc = data_gamma_load(&in->gamma, calibration, err, errlen);

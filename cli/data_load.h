@@ -43,6 +43,26 @@ int data_profile_parse(struct pqpan_profile *p, const char *text, size_t len, co
 int data_profile_load(struct pqpan_profile *p, const char *name_or_path, char *err,
                       size_t errlen);
 
+/* The sources of a profile's "ieee802154" section, for the outputs (each truncated to
+ * DATA_SOURCE_MAX - 1 characters); tx[table][i] belongs to p->ieee802154.tx_dbm[i]. */
+#define DATA_SOURCE_MAX 512
+
+struct data_802154_sources {
+    char rx[PQPAN_CURRENT_TABLE_COUNT][DATA_SOURCE_MAX];
+    char tx[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX][DATA_SOURCE_MAX];
+    char ramp_tx_fast[DATA_SOURCE_MAX];
+    char ramp_tx_normal[DATA_SOURCE_MAX];
+    char idle[DATA_SOURCE_MAX];
+    char backoff[DATA_SOURCE_MAX];
+};
+
+/* The same, also keeping the section's sources in *src (src may be NULL). */
+int data_profile_parse_sourced(struct pqpan_profile *p, struct data_802154_sources *src,
+                               const char *text, size_t len, const char *origin, char *err,
+                               size_t errlen);
+int data_profile_load_sourced(struct pqpan_profile *p, struct data_802154_sources *src,
+                              const char *name_or_path, char *err, size_t errlen);
+
 /* Overlays the γ values a calibration file gives onto *g (the others stay). */
 int data_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, const char *origin,
                      char *err, size_t errlen);
@@ -68,6 +88,7 @@ struct data_energy_inputs {
     struct pqpan_cycle_table cycles;
     char crypto_impl[24];
     char calibration[256]; /* the --calibration file, "" when the defaults are used */
+    struct data_802154_sources src802154; /* sources of the profile's ieee802154 section */
 };
 
 int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,

@@ -128,41 +128,6 @@ static int parse_lowpan(struct model_opts *m, struct lowpan_opts *l, int argc, c
     return EXIT_OK;
 }
 
-/* The CSMA-CA lines under the table: initiator, responder, total columns. */
-static void print_csma_table(const struct pqpan_802154_estimate *e, const struct model_env *env)
-{
-    static const char *const labels[5] = {
-        "data frames sent", "  CSMA: CCA time (ms)", "  CSMA: CCA energy, RX (uJ)",
-        "  CSMA: backoff time (ms)", "  CSMA: backoff energy, RX (uJ)"};
-    struct lowpan_csma_side c[2];
-    int k, s;
-    lowpan_csma_split(c, e, env);
-    for (k = 0; k < 5; k++) {
-        double v[2];
-        for (s = 0; s < 2; s++) {
-            const double all[5] = {(double)c[s].frames_tx, c[s].t_cca_ms, c[s].e_cca_uj,
-                                   c[s].t_backoff_ms, c[s].e_backoff_uj};
-            v[s] = all[k];
-        }
-        printf("%-38s %14.*f %14.*f %14.*f\n", labels[k], k ? 3 : 0, v[0], k ? 3 : 0, v[1],
-               k ? 3 : 0, v[0] + v[1]);
-    }
-}
-
-static void print_csma_json(const struct pqpan_802154_estimate *e, const struct model_env *env)
-{
-    static const char *const names[2] = {"initiator", "responder"};
-    struct lowpan_csma_side c[2];
-    int s;
-    lowpan_csma_split(c, e, env);
-    for (s = 0; s < 2; s++) {
-        printf("    \"%s\": {\"frames_tx\": %u, \"t_cca_ms\": %.3f, \"e_cca_uj\": %.3f, "
-               "\"t_backoff_ms\": %.3f, \"e_backoff_uj\": %.3f},\n",
-               names[s], c[s].frames_tx, c[s].t_cca_ms, c[s].e_cca_uj, c[s].t_backoff_ms,
-               c[s].e_backoff_uj);
-    }
-}
-
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
                                const struct pqpan_802154_estimate *e,
                                const struct model_row rows[MODEL_SIDES])
@@ -170,13 +135,12 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
     printf("pqpan estimate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4 (250 kb/s),\n"
            "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
            l->kem, l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy);
-    model_print_assumptions(stdout, env, "  ");
+    lowpan_print_assumptions(stdout, env, l, "  ");
     printf("  data frames: INIT %u, RESP %u, FIN %u; expected CCAs %.3f, backoff %.3f ms;\n"
            "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
            e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
-    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE);
-    print_csma_table(e, env);
+    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154);
 }
 
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
@@ -185,9 +149,8 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
 {
     int s;
     printf("{\n  \"link\": \"802154\",\n");
-    model_print_assumptions_json(stdout, env, "  ");
+    lowpan_print_assumptions_json(stdout, env, l, "  ");
     printf("  \"ieee802154\": {\n");
-    print_csma_json(e, env);
     printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
            "    \"busy\": %.4f,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
            "    \"frames_fin\": %u,\n    \"expected_ccas\": %.4f,\n"
@@ -199,7 +162,7 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_json_row(stdout, &rows[s],
-                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE, "    ");
+                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154, "    ");
         printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
     }
     printf("  ]\n}\n");
@@ -212,7 +175,7 @@ static int lowpan_estimate(const struct model_opts *m, const struct lowpan_opts 
     struct pqpan_802154_estimate e;
     struct model_row rows[MODEL_SIDES];
     uint64_t cycles[PQPAN_OP_COUNT];
-    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_NO_BLE;
+    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154;
     int rc = lowpan_setup(&c, cycles, env, l, CMD);
     int s;
     if (rc != EXIT_OK) {
@@ -225,6 +188,7 @@ static int lowpan_estimate(const struct model_opts *m, const struct lowpan_opts 
     if (rc != EXIT_OK) {
         return rc;
     }
+    lowpan_fill_802154(rows, &e, &c, env);
     if (m->format == FORMAT_TABLE) {
         print_lowpan_table(l, env, &e, rows);
     } else if (m->format == FORMAT_CSV) {

@@ -14,6 +14,8 @@ void lowpan_opts_init(struct lowpan_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->kem = "ML-KEM-768";
+    o->idle = -1;
+    o->backoff = -1;
 }
 
 void lowpan_opts_help(FILE *out)
@@ -25,7 +27,15 @@ void lowpan_opts_help(FILE *out)
             "                         are pqpan's INIT / RESP / FIN (docs/PROTOCOL.md) in UDP\n"
             "  --csma ieee|contiki    CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs,\n"
             "                         3 retries; default) or contiki (3, 5, 5, 7: Contiki-NG)\n"
-            "  --addr short|extended  MAC addressing: 16-bit short or 64-bit extended (default)\n");
+            "  --addr short|extended  MAC addressing: 16-bit short or 64-bit extended (default)\n"
+            "  --idle listen|sleep    the radio when a node neither sends, receives nor computes\n"
+            "                         (SIFS/LIFS, waiting for the other side): listen = RX current\n"
+            "                         (a non-duty-cycled node), sleep = sleep current (ideal\n"
+            "                         wake-up); default: the profile's ieee802154.idle\n"
+            "  --backoff listen|sleep the radio during a CSMA-CA random backoff (0..2^BE-1 periods\n"
+            "                         of 320 us): listen = RX current, sleep = sleep current;\n"
+            "                         default: the profile's ieee802154.backoff. CCAs (128 us each)\n"
+            "                         are always charged at the RX current\n");
 }
 
 int lowpan_link_requested(int argc, char **argv)
@@ -45,7 +55,8 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     const char *v;
     int bad = 0;
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
-        strcmp(opt, "--csma") != 0 && strcmp(opt, "--addr") != 0) {
+        strcmp(opt, "--csma") != 0 && strcmp(opt, "--addr") != 0 && strcmp(opt, "--idle") != 0 &&
+        strcmp(opt, "--backoff") != 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
@@ -62,9 +73,13 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     } else if (strcmp(opt, "--csma") == 0) {
         bad = strcmp(v, "ieee") != 0 && strcmp(v, "contiki") != 0;
         o->contiki = strcmp(v, "contiki") == 0;
-    } else {
+    } else if (strcmp(opt, "--addr") == 0) {
         bad = strcmp(v, "short") != 0 && strcmp(v, "extended") != 0;
         o->short_addr = strcmp(v, "short") == 0;
+    } else {
+        int *state = strcmp(opt, "--idle") == 0 ? &o->idle : &o->backoff;
+        bad = strcmp(v, "listen") != 0 && strcmp(v, "sleep") != 0;
+        *state = strcmp(v, "listen") == 0;
     }
     if (bad) {
         cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, v);
@@ -108,8 +123,25 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     c->csma = o->contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
     c->p_busy = o->busy;
     c->cpu_hz = env->in.profile.cpu_hz;
+    c->rx_always_on = (uint8_t)lowpan_idle_listens(o, env);
+    c->backoff_rx = (uint8_t)lowpan_backoff_listens(o, env);
     set_addressing(&c->link, o->short_addr);
     return EXIT_OK;
+}
+
+int lowpan_idle_listens(const struct lowpan_opts *o, const struct model_env *env)
+{
+    return o->idle >= 0 ? o->idle : env->in.profile.ieee802154.idle_rx;
+}
+
+int lowpan_backoff_listens(const struct lowpan_opts *o, const struct model_env *env)
+{
+    return o->backoff >= 0 ? o->backoff : env->in.profile.ieee802154.backoff_rx;
+}
+
+static const char *state_word(int listens)
+{
+    return listens ? "listen" : "sleep";
 }
 
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
@@ -147,27 +179,141 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
     return rc;
 }
 
-void lowpan_csma_split(struct lowpan_csma_side out[2], const struct pqpan_802154_estimate *e,
-                       const struct model_env *env)
+/* µA × V × ms = nJ; / 1000 = µJ */
+static double uj(double ua, double v, double ms)
+{
+    return ua * v * ms * 1e-3;
+}
+
+/* Expected CCA and backoff time of n of the exchange's total data frames (every frame
+ * has the same closed-form expectation). */
+static void csma_share(struct model_row *r, const struct pqpan_802154_estimate *e, unsigned n,
+                       unsigned total)
+{
+    double share = total > 0 ? (double)n / (double)total : 0.0;
+    r->t_cca_ms = e->ccas * share * (double)PQPAN_802154_CCA_NS * 1e-6;
+    r->t_backoff_ms = e->backoff_ns * share * 1e-6;
+}
+
+void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
+                        const struct pqpan_802154_est_config *c, const struct model_env *env)
 {
     const struct pqpan_profile *p = &env->in.profile;
-    unsigned total = e->frames[0] + e->frames[1] + e->frames[2];
-    double ua = 0.0;
+    unsigned data[2], total = e->frames[0] + e->frames[1] + e->frames[2];
+    double rx_ua = 0.0;
     int s;
-    memset(out, 0, 2 * sizeof out[0]);
-    if (pqpan_profile_rx_ua(p, env->table, PQPAN_RADIO_IEEE802154, &ua) != PQPAN_OK || total == 0) {
-        return;
+    data[PQPAN_802154_INITIATOR] = e->frames[0] + e->frames[2];
+    data[PQPAN_802154_RESPONDER] = e->frames[1];
+    if (pqpan_profile_rx_ua(p, env->table, PQPAN_RADIO_IEEE802154, &rx_ua) != PQPAN_OK) {
+        rx_ua = 0.0; /* lowpan_fill has reported the missing current already */
     }
-    out[PQPAN_802154_INITIATOR].frames_tx = e->frames[0] + e->frames[2];
-    out[PQPAN_802154_RESPONDER].frames_tx = e->frames[1];
-    for (s = 0; s < 2; s++) {
-        double share = (double)out[s].frames_tx / (double)total;
-        out[s].t_cca_ms = e->ccas * share * (double)PQPAN_802154_CCA_NS * 1e-6;
-        out[s].t_backoff_ms = e->backoff_ns * share * 1e-6;
-        /* uA x V = uW; uW x ms = nJ */
-        out[s].e_cca_uj = ua * p->supply_v * out[s].t_cca_ms * 1e-3;
-        out[s].e_backoff_uj = ua * p->supply_v * out[s].t_backoff_ms * 1e-3;
+    for (s = 0; s < MODEL_SIDES; s++) {
+        struct model_row *r = &rows[s];
+        r->idle = state_word(c->rx_always_on);
+        r->backoff = state_word(c->backoff_rx);
+        r->data_frames_tx = s < 2 ? data[s] : total;
+        r->acks_tx = s < 2 ? data[1 - s] : total;
+        csma_share(r, e, (unsigned)r->data_frames_tx, total);
+        r->e_cca_uj = uj(rx_ua, p->supply_v, r->t_cca_ms);
+        r->e_backoff_rx_uj = c->backoff_rx ? uj(rx_ua, p->supply_v, r->t_backoff_ms) : 0.0;
+        r->e_backoff_sleep_uj = c->backoff_rx ? 0.0 : uj(p->sleep_ua, p->supply_v, r->t_backoff_ms);
     }
+}
+
+/* ---- assumptions ---- */
+
+/* The 802.15.4 TX level at the --tx-dbm in use (its index), or -1. */
+static int tx_level(const struct model_env *env)
+{
+    const struct pqpan_profile_802154 *s = &env->in.profile.ieee802154;
+    size_t i;
+    for (i = 0; i < s->tx_level_count && i < PQPAN_PROFILE_TX_LEVELS_MAX; i++) {
+        if (s->tx_dbm[i] == env->eopts.tx_dbm && s->tx_given[env->table][i]) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static const char *given_or(const char *src, int given)
+{
+    return given ? src : "not given";
+}
+
+/* "from the profile: SOURCE" or "--OPT (command line)". */
+static void print_origin(FILE *f, int override, const char *opt, const char *src)
+{
+    if (override >= 0) {
+        fprintf(f, "--%s (command line)", opt);
+    } else {
+        fprintf(f, "profile: %s", src);
+    }
+}
+
+void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                              const char *prefix)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct data_802154_sources *src = &env->in.src802154;
+    int lvl = tx_level(env), idle = lowpan_idle_listens(o, env);
+    int backoff = lowpan_backoff_listens(o, env);
+    int rx_given = p->rx_given[env->table][PQPAN_RADIO_IEEE802154];
+    model_print_profile_line(f, env, prefix);
+    fprintf(f, "%scurrents: profile section ieee802154, %s table: TX %d dBm %.0f uA, RX %.0f uA\n",
+            prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
+            lvl >= 0 ? p->ieee802154.tx_ua[env->table][lvl] : 0.0,
+            p->rx_ua[env->table][PQPAN_RADIO_IEEE802154]);
+    fprintf(f, "%s  TX source: %s\n%s  RX source: %s\n", prefix,
+            lvl >= 0 ? src->tx[env->table][lvl] : "not given", prefix,
+            given_or(src->rx[env->table], rx_given));
+    fprintf(f, "%sidle radio (SIFS/LIFS, waiting for the other side): %s, %s current; ", prefix,
+            state_word(idle), idle ? "RX" : "sleep");
+    print_origin(f, o->idle, "idle", src->idle);
+    fprintf(f, "\n%sCSMA-CA backoff: %s, %s current; ", prefix, state_word(backoff),
+            backoff ? "RX" : "sleep");
+    print_origin(f, o->backoff, "backoff", src->backoff);
+    fprintf(f, "\n%sCCA (aCcaTime 128 us) at the RX current; aTurnaroundTime (192 us) CCA to data "
+               "frame at the TX current,\n%s  data frame to Imm-Ack at the RX current; TX ramp-up "
+               "in 802.15.4 mode (tTXEN) fast %.0f us,\n%s  normal %.0f us (0: not given; inside "
+               "the turnaround, not charged on top)\n",
+            prefix, prefix, (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, prefix,
+            (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    model_print_crypto_gamma(f, env, prefix);
+    fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (data frames, Imm-Acks and the "
+               "turnaround between them\n%s  x gamma_comm); e_comm_events_uj/e_total_events_uj = "
+               "all states (adds CCA, backoff,\n%s  the turnaround before each data frame, idle "
+               "listening or sleep; no gamma)\n",
+            prefix, prefix, prefix);
+}
+
+void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
+                                   const struct lowpan_opts *o, const char *indent)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct data_802154_sources *src = &env->in.src802154;
+    int lvl = tx_level(env), idle = lowpan_idle_listens(o, env);
+    int backoff = lowpan_backoff_listens(o, env);
+    int rx_given = p->rx_given[env->table][PQPAN_RADIO_IEEE802154];
+    fprintf(f, "%s\"profile\": ", indent);
+    model_json_string(f, p->name);
+    fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"currents_section\": \"ieee802154\",\n"
+               "%s\"tx_dbm\": %d,\n%s\"tx_ua\": %.1f,\n%s\"tx_source\": ",
+            indent, pqpan_current_table_name(env->table), indent, indent, env->eopts.tx_dbm,
+            indent, lvl >= 0 ? p->ieee802154.tx_ua[env->table][lvl] : 0.0, indent);
+    model_json_string(f, lvl >= 0 ? src->tx[env->table][lvl] : "not given");
+    fprintf(f, ",\n%s\"rx_ua\": %.1f,\n%s\"rx_source\": ", indent,
+            p->rx_ua[env->table][PQPAN_RADIO_IEEE802154], indent);
+    model_json_string(f, given_or(src->rx[env->table], rx_given));
+    fprintf(f, ",\n%s\"idle\": \"%s\",\n%s\"idle_source\": ", indent, state_word(idle), indent);
+    model_json_string(f, o->idle >= 0 ? "--idle (command line)" : src->idle);
+    fprintf(f, ",\n%s\"backoff\": \"%s\",\n%s\"backoff_source\": ", indent,
+            state_word(backoff), indent);
+    model_json_string(f, o->backoff >= 0 ? "--backoff (command line)" : src->backoff);
+    fprintf(f, ",\n%s\"ramp_tx_fast_us\": %.1f,\n%s\"ramp_tx_normal_us\": %.1f,\n", indent,
+            (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, indent,
+            (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    model_print_crypto_gamma_json(f, env, indent);
+    fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }
 
 double lowpan_frame_ms(unsigned psdu)

@@ -16,6 +16,8 @@ struct lowpan_opts {
     double busy;      /* channel-busy probability of one CCA (estimate) */
     int contiki;      /* 1: Contiki-NG CSMA parameters, 0: IEEE defaults */
     int short_addr;   /* 1: 16-bit short addresses, 0: extended (EUI-64) */
+    int idle;         /* --idle: 1 listen, 0 sleep, -1 the profile's ieee802154.idle */
+    int backoff;      /* --backoff: 1 listen, 0 sleep, -1 the profile's ieee802154.backoff */
 };
 
 void lowpan_opts_init(struct lowpan_opts *o);
@@ -42,17 +44,26 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const char *kem, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, const char *cmd);
 
-/* The expected CSMA-CA share of one side's communication (estimate): its data frames,
- * the time and energy of their CCAs and of the random backoff before them. Both are
- * inside the events accounting's radio energy (the node listens: RX current); this only
- * splits them out. */
-struct lowpan_csma_side {
-    unsigned frames_tx;
-    double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_uj;
-};
+/* Whether the radio listens (1) or sleeps (0) when idle / in a CSMA-CA backoff: the
+ * option if given, else the profile's ieee802154 section. */
+int lowpan_idle_listens(const struct lowpan_opts *o, const struct model_env *env);
+int lowpan_backoff_listens(const struct lowpan_opts *o, const struct model_env *env);
 
-void lowpan_csma_split(struct lowpan_csma_side out[2], const struct pqpan_802154_estimate *e,
-                       const struct model_env *env);
+/* The 802.15.4 fields of the estimate's rows (model_row, "IEEE 802.15.4 only"): idle and
+ * backoff state, data frames and Imm-Acks sent, and the expected CCA and backoff time and
+ * energy of the side's data frames. They are parts of the all-states accounting (CCA at
+ * the RX current, backoff at the RX or sleep current as c->backoff_rx says), split out. */
+void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
+                        const struct pqpan_802154_est_config *c, const struct model_env *env);
+
+/* The assumptions block of an 802.15.4 result: profile, the current table and section
+ * used with the TX/RX figures and their sources, the idle and backoff radio states and
+ * where they come from, CCA/turnaround charging, crypto cycles, γ and the accountings;
+ * the JSON form as members (no braces). */
+void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                              const char *prefix);
+void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
+                                   const struct lowpan_opts *o, const char *indent);
 
 /* Airtime of one frame of psdu octets (SHR + PHR + PSDU), ms. */
 double lowpan_frame_ms(unsigned psdu);

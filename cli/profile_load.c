@@ -58,12 +58,23 @@ static const struct scalar scalars[] = {
 };
 
 static const char *const other_keys[] = {"format", "name", "description", "datasheet", "currents",
-                                          "notes"};
+                                          "ieee802154", "notes"};
 
 static const char *const mode_keys[PQPAN_RADIO_MODE_COUNT] = {
     "ble_1m", "ble_2m", "ble_coded", "ieee802154",
 };
 static const char *const table_keys[PQPAN_CURRENT_TABLE_COUNT] = {"system", "radio_only"};
+
+static int listed(const char *key, const char *const *list, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (strcmp(key, list[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static int known_key(const char *key)
 {
@@ -73,26 +84,44 @@ static int known_key(const char *key)
             return 1;
         }
     }
-    for (i = 0; i < sizeof other_keys / sizeof other_keys[0]; i++) {
-        if (strcmp(key, other_keys[i]) == 0) {
-            return 1;
-        }
-    }
-    return 0;
+    return listed(key, other_keys, sizeof other_keys / sizeof other_keys[0]);
 }
 
-/* {"value": number | null, "source": "non-empty"} → *value, *given. */
-static int read_sourced(const struct ctx *c, const cJSON *obj, const char *path, int nullable,
-                        double *value, int *given)
+/* The "source" text of {"value": ..., "source": "non-empty"}; NULL after a failure. */
+static const char *source_of(const struct ctx *c, const cJSON *obj, const char *path)
 {
-    const cJSON *v, *src;
+    const cJSON *src;
     if (!cJSON_IsObject(obj)) {
-        return fail(c, path, "missing, or not an object {\"value\": ..., \"source\": ...}");
+        fail(c, path, "missing, or not an object {\"value\": ..., \"source\": ...}");
+        return NULL;
     }
     src = cJSON_GetObjectItemCaseSensitive(obj, "source");
     if (!cJSON_IsString(src) || src->valuestring[0] == '\0') {
-        return fail(c, path, "\"source\" missing or empty: every number needs its source");
+        fail(c, path, "\"source\" missing or empty: every number needs its source");
+        return NULL;
     }
+    return src->valuestring;
+}
+
+/* Copies a source text for the outputs (truncated to fit). */
+static void keep_source(char *dst, const char *src)
+{
+    if (dst != NULL) {
+        snprintf(dst, DATA_SOURCE_MAX, "%s", src);
+    }
+}
+
+/* {"value": number | null, "source": "non-empty"} → *value, *given; the source into
+ * keep (DATA_SOURCE_MAX bytes) unless keep is NULL. */
+static int read_sourced_keep(const struct ctx *c, const cJSON *obj, const char *path,
+                             int nullable, double *value, int *given, char *keep)
+{
+    const cJSON *v;
+    const char *src = source_of(c, obj, path);
+    if (src == NULL) {
+        return EXIT_BAD_INPUT;
+    }
+    keep_source(keep, src);
     v = cJSON_GetObjectItemCaseSensitive(obj, "value");
     if (v == NULL) {
         return fail(c, path, "\"value\" missing");
@@ -114,6 +143,12 @@ static int read_sourced(const struct ctx *c, const cJSON *obj, const char *path,
     *given = 1;
     *value = v->valuedouble;
     return EXIT_OK;
+}
+
+static int read_sourced(const struct ctx *c, const cJSON *obj, const char *path, int nullable,
+                        double *value, int *given)
+{
+    return read_sourced_keep(c, obj, path, nullable, value, given, NULL);
 }
 
 static int store_scalar(const struct ctx *c, struct pqpan_profile *p, const struct scalar *s,
@@ -193,7 +228,11 @@ static int read_rx(const struct ctx *c, const cJSON *rx, int t, struct pqpan_pro
         snprintf(path, sizeof path, "currents.%s.rx_ua", table_keys[t]);
         return fail(c, path, "missing or not an object");
     }
-    for (m = 0; m < PQPAN_RADIO_MODE_COUNT; m++) {
+    if (cJSON_GetObjectItemCaseSensitive(rx, mode_keys[PQPAN_RADIO_IEEE802154]) != NULL) {
+        snprintf(path, sizeof path, "currents.%s.rx_ua.ieee802154", table_keys[t]);
+        return fail(c, path, "moved: the 802.15.4 RX current is ieee802154.rx_ua.<table>");
+    }
+    for (m = 0; m < PQPAN_RADIO_IEEE802154; m++) {
         int given, rc;
         snprintf(path, sizeof path, "currents.%s.rx_ua.%s", table_keys[t], mode_keys[m]);
         rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(rx, mode_keys[m]), path, 1,
@@ -209,65 +248,79 @@ static int read_rx(const struct ctx *c, const cJSON *rx, int t, struct pqpan_pro
     return EXIT_OK;
 }
 
-/* The index of TX level dbm in p, added if new; -1 if the profile has no room left. */
-static int tx_level_index(struct pqpan_profile *p, int32_t dbm)
+/* Where one list of TX levels is stored: the BLE levels or the 802.15.4 ones. */
+struct levels {
+    size_t *count;
+    int32_t *dbm;
+    double (*ua)[PQPAN_PROFILE_TX_LEVELS_MAX];
+    uint8_t (*given)[PQPAN_PROFILE_TX_LEVELS_MAX];
+    char (*sources)[PQPAN_PROFILE_TX_LEVELS_MAX][DATA_SOURCE_MAX]; /* NULL: not kept */
+};
+
+/* The index of TX level dbm in l, added if new; -1 if the list has no room left. */
+static int tx_level_index(const struct levels *l, int32_t dbm)
 {
     size_t i;
-    for (i = 0; i < p->tx_level_count; i++) {
-        if (p->tx_dbm[i] == dbm) {
+    for (i = 0; i < *l->count; i++) {
+        if (l->dbm[i] == dbm) {
             return (int)i;
         }
     }
-    if (p->tx_level_count >= PQPAN_PROFILE_TX_LEVELS_MAX) {
+    if (*l->count >= PQPAN_PROFILE_TX_LEVELS_MAX) {
         return -1;
     }
-    p->tx_dbm[p->tx_level_count] = dbm;
-    return (int)p->tx_level_count++;
+    l->dbm[*l->count] = dbm;
+    return (int)(*l->count)++;
 }
 
 static int read_tx_entry(const struct ctx *c, const cJSON *e, const char *path, int t,
-                         struct pqpan_profile *p)
+                         const struct levels *l)
 {
     const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
+    char src[DATA_SOURCE_MAX];
     double x;
     int given, idx, rc;
     if (!cJSON_IsNumber(dbm) || floor(dbm->valuedouble) != dbm->valuedouble ||
         dbm->valuedouble < -100.0 || dbm->valuedouble > 40.0) {
         return fail(c, path, "\"dbm\" missing or not an integer in -100..40");
     }
-    rc = read_sourced(c, e, path, 1, &x, &given);
+    rc = read_sourced_keep(c, e, path, 1, &x, &given, src);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (given && x == 0.0) {
         return fail(c, path, "\"value\" must be greater than 0");
     }
-    idx = tx_level_index(p, (int32_t)dbm->valuedouble);
+    idx = tx_level_index(l, (int32_t)dbm->valuedouble);
     if (idx < 0) {
         return fail(c, path, "too many TX power levels");
     }
-    if (p->tx_given[t][idx]) {
+    if (l->given[t][idx]) {
         return fail(c, path, "TX level listed twice");
     }
-    p->tx_ua[t][idx] = x;
-    p->tx_given[t][idx] = (uint8_t)given;
+    l->ua[t][idx] = x;
+    l->given[t][idx] = (uint8_t)given;
+    if (l->sources != NULL) {
+        keep_source(l->sources[t][idx], src);
+    }
     return EXIT_OK;
 }
 
-static int read_tx(const struct ctx *c, const cJSON *tx, int t, struct pqpan_profile *p)
+/* tx is the array at path (e.g. "currents.system.tx_ua"), table t. */
+static int read_tx(const struct ctx *c, const cJSON *tx, const char *where, int t,
+                   const struct levels *l)
 {
     char path[96];
     const cJSON *e;
     int i = 0;
     if (!cJSON_IsArray(tx)) {
-        snprintf(path, sizeof path, "currents.%s.tx_ua", table_keys[t]);
-        return fail(c, path, "missing or not an array");
+        return fail(c, where, "missing or not an array");
     }
     cJSON_ArrayForEach(e, tx)
     {
         int rc;
-        snprintf(path, sizeof path, "currents.%s.tx_ua[%d]", table_keys[t], i++);
-        rc = read_tx_entry(c, e, path, t, p);
+        snprintf(path, sizeof path, "%s[%d]", where, i++);
+        rc = read_tx_entry(c, e, path, t, l);
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -278,6 +331,7 @@ static int read_tx(const struct ctx *c, const cJSON *tx, int t, struct pqpan_pro
 static int read_currents(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
 {
     const cJSON *cur = cJSON_GetObjectItemCaseSensitive(root, "currents");
+    const struct levels ble = {&p->tx_level_count, p->tx_dbm, p->tx_ua, p->tx_given, NULL};
     int t;
     if (!cJSON_IsObject(cur)) {
         return fail(c, "currents", "missing or not an object");
@@ -292,13 +346,166 @@ static int read_currents(const struct ctx *c, const cJSON *root, struct pqpan_pr
         }
         rc = read_rx(c, cJSON_GetObjectItemCaseSensitive(tab, "rx_ua"), t, p);
         if (rc == EXIT_OK) {
-            rc = read_tx(c, cJSON_GetObjectItemCaseSensitive(tab, "tx_ua"), t, p);
+            snprintf(path, sizeof path, "currents.%s.tx_ua", table_keys[t]);
+            rc = read_tx(c, cJSON_GetObjectItemCaseSensitive(tab, "tx_ua"), path, t, &ble);
         }
         if (rc != EXIT_OK) {
             return rc;
         }
     }
     return EXIT_OK;
+}
+
+/* ---- the "ieee802154" section ---- */
+
+#define SECTION "ieee802154"
+
+static const char *const section_keys[] = {"description", "rx_ua", "tx_ua", "ramp_tx_fast_us",
+                                            "ramp_tx_normal_us", "idle", "backoff"};
+
+static int section_keys_known(const struct ctx *c, const cJSON *sec)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, sec)
+    {
+        char path[96];
+        if (!listed(item->string, section_keys, sizeof section_keys / sizeof section_keys[0])) {
+            snprintf(path, sizeof path, SECTION ".%s", item->string);
+            return fail(c, path, "unknown field");
+        }
+    }
+    return EXIT_OK;
+}
+
+/* ieee802154.rx_ua.<table> for every table. */
+static int read_section_rx(const struct ctx *c, const cJSON *sec, struct pqpan_profile *p,
+                           struct data_802154_sources *src)
+{
+    const cJSON *rx = cJSON_GetObjectItemCaseSensitive(sec, "rx_ua");
+    int t;
+    if (!cJSON_IsObject(rx)) {
+        return fail(c, SECTION ".rx_ua", "missing or not an object {\"system\": ..., "
+                                         "\"radio_only\": ...}");
+    }
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        char path[96];
+        double *ua = &p->rx_ua[t][PQPAN_RADIO_IEEE802154];
+        int given, rc;
+        snprintf(path, sizeof path, SECTION ".rx_ua.%s", table_keys[t]);
+        rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(rx, table_keys[t]), path, 1,
+                               ua, &given, src != NULL ? src->rx[t] : NULL);
+        if (rc == EXIT_OK && given && *ua == 0.0) {
+            rc = fail(c, path, "\"value\" must be greater than 0");
+        }
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        p->rx_given[t][PQPAN_RADIO_IEEE802154] = (uint8_t)given;
+    }
+    return EXIT_OK;
+}
+
+/* ieee802154.tx_ua.<table>: a list of {"dbm", "value", "source"}. */
+static int read_section_tx(const struct ctx *c, const cJSON *sec, struct pqpan_profile *p,
+                           struct data_802154_sources *src)
+{
+    struct pqpan_profile_802154 *s = &p->ieee802154;
+    const struct levels l = {&s->tx_level_count, s->tx_dbm, s->tx_ua, s->tx_given,
+                             src != NULL ? src->tx : NULL};
+    const cJSON *tx = cJSON_GetObjectItemCaseSensitive(sec, "tx_ua");
+    int t;
+    if (!cJSON_IsObject(tx)) {
+        return fail(c, SECTION ".tx_ua", "missing or not an object {\"system\": [...], "
+                                         "\"radio_only\": [...]}");
+    }
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        char path[96];
+        int rc;
+        snprintf(path, sizeof path, SECTION ".tx_ua.%s", table_keys[t]);
+        rc = read_tx(c, cJSON_GetObjectItemCaseSensitive(tx, table_keys[t]), path, t, &l);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* A ramp-up time in µs (null: not given) into ns. */
+static int read_section_ramp(const struct ctx *c, const cJSON *sec, const char *key,
+                             uint32_t *ns, char *keep)
+{
+    char path[96];
+    double us;
+    int given, rc;
+    snprintf(path, sizeof path, SECTION ".%s", key);
+    rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(sec, key), path, 1, &us, &given,
+                           keep);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (given && (us <= 0.0 || us > 100000.0)) {
+        return fail(c, path, "\"value\" must be in (0, 100000] us");
+    }
+    *ns = given ? (uint32_t)llround(us * 1000.0) : 0u;
+    return EXIT_OK;
+}
+
+/* {"value": "rx" | "sleep", "source": "..."} → *rx (1 for "rx"). */
+static int read_section_state(const struct ctx *c, const cJSON *sec, const char *key,
+                              uint8_t *rx, char *keep)
+{
+    char path[96];
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(sec, key), *v;
+    const char *src;
+    snprintf(path, sizeof path, SECTION ".%s", key);
+    src = source_of(c, obj, path);
+    if (src == NULL) {
+        return EXIT_BAD_INPUT;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(obj, "value");
+    if (!cJSON_IsString(v) || (strcmp(v->valuestring, "rx") != 0 &&
+                               strcmp(v->valuestring, "sleep") != 0)) {
+        return fail(c, path, "\"value\" must be \"rx\" (the radio listens) or \"sleep\" "
+                             "(the radio is off)");
+    }
+    *rx = strcmp(v->valuestring, "rx") == 0;
+    keep_source(keep, src);
+    return EXIT_OK;
+}
+
+static int read_section(const struct ctx *c, const cJSON *root, struct pqpan_profile *p,
+                        struct data_802154_sources *src)
+{
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, SECTION);
+    struct pqpan_profile_802154 *s = &p->ieee802154;
+    int rc;
+    if (!cJSON_IsObject(sec)) {
+        return fail(c, SECTION, "missing or not an object (the IEEE 802.15.4 radio figures: "
+                                "rx_ua, tx_ua, ramp_tx_fast_us, ramp_tx_normal_us, idle, backoff)");
+    }
+    rc = section_keys_known(c, sec);
+    if (rc == EXIT_OK) {
+        rc = read_section_rx(c, sec, p, src);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_section_tx(c, sec, p, src);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_section_ramp(c, sec, "ramp_tx_fast_us", &s->ramp_tx_fast_ns,
+                               src != NULL ? src->ramp_tx_fast : NULL);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_section_ramp(c, sec, "ramp_tx_normal_us", &s->ramp_tx_normal_ns,
+                               src != NULL ? src->ramp_tx_normal : NULL);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_section_state(c, sec, "idle", &s->idle_rx, src != NULL ? src->idle : NULL);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_section_state(c, sec, "backoff", &s->backoff_rx,
+                                src != NULL ? src->backoff : NULL);
+    }
+    return rc;
 }
 
 static int read_header(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
@@ -326,13 +533,17 @@ static int read_header(const struct ctx *c, const cJSON *root, struct pqpan_prof
     return rc;
 }
 
-int data_profile_parse(struct pqpan_profile *p, const char *text, size_t len, const char *origin,
-                       char *err, size_t errlen)
+int data_profile_parse_sourced(struct pqpan_profile *p, struct data_802154_sources *src,
+                               const char *text, size_t len, const char *origin, char *err,
+                               size_t errlen)
 {
     const struct ctx c = {origin, err, errlen};
     cJSON *root;
     int rc;
     memset(p, 0, sizeof *p);
+    if (src != NULL) {
+        memset(src, 0, sizeof *src);
+    }
     root = cJSON_ParseWithLength(text, len);
     if (root == NULL || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
@@ -345,12 +556,24 @@ int data_profile_parse(struct pqpan_profile *p, const char *text, size_t len, co
     if (rc == EXIT_OK) {
         rc = read_currents(&c, root, p);
     }
+    if (rc == EXIT_OK) {
+        rc = read_section(&c, root, p, src);
+    }
     if (rc == EXIT_OK && pqpan_profile_check(p) != PQPAN_OK) {
         rc = fail(&c, "currents", "needs at least one TX level and one RX mode with a value");
     }
     cJSON_Delete(root);
     if (rc != EXIT_OK) {
         memset(p, 0, sizeof *p);
+        if (src != NULL) {
+            memset(src, 0, sizeof *src);
+        }
     }
     return rc;
+}
+
+int data_profile_parse(struct pqpan_profile *p, const char *text, size_t len, const char *origin,
+                       char *err, size_t errlen)
+{
+    return data_profile_parse_sourced(p, NULL, text, len, origin, err, errlen);
 }

@@ -17,6 +17,7 @@ struct leaf {
     char path[96];
     int given;
     double value;
+    const char *text; /* a string value (ieee802154.idle, .backoff: "rx", "sleep"), else NULL */
     const char *source;
 };
 
@@ -32,6 +33,7 @@ static void visit_sourced(const cJSON *node, const char *path, leaf_fn fn, void 
     snprintf(l.path, sizeof l.path, "%s", path);
     l.given = cJSON_IsNumber(v);
     l.value = l.given ? v->valuedouble : 0.0;
+    l.text = cJSON_IsString(v) ? v->valuestring : NULL;
     l.source = cJSON_IsString(s) ? s->valuestring : "";
     fn(&l, ctx);
 }
@@ -354,10 +356,13 @@ static void show_leaf(const struct leaf *l, void *vctx)
     struct show_ctx *ctx = vctx;
     char num[64];
     format_number(num, sizeof num, l->value);
+    if (l->text != NULL) {
+        snprintf(num, sizeof num, "%s", l->text);
+    }
     if (ctx->fmt == FORMAT_TABLE) {
-        printf("%-34s  %10s  %s\n", l->path, l->given ? num : "n/a", l->source);
+        printf("%-34s  %10s  %s\n", l->path, l->given || l->text ? num : "n/a", l->source);
     } else if (ctx->fmt == FORMAT_CSV) {
-        printf("%s,%s,", l->path, l->given ? num : "");
+        printf("%s,%s,", l->path, l->given || l->text ? num : "");
         print_csv_text(l->source);
         putchar('\n');
     } else {
@@ -365,6 +370,8 @@ static void show_leaf(const struct leaf *l, void *vctx)
         cJSON_AddStringToObject(o, "field", l->path);
         if (l->given) {
             cJSON_AddNumberToObject(o, "value", l->value);
+        } else if (l->text != NULL) {
+            cJSON_AddStringToObject(o, "value", l->text);
         } else {
             cJSON_AddNullToObject(o, "value");
         }

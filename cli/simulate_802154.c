@@ -30,7 +30,7 @@ void simulate_802154_help(FILE *out)
             "recovery): the receiver drops the partial datagram after the reassembly timeout,\n"
             "the sender's application sends the whole message again after the same time (or\n"
             "when no answer came within it; a repeated message is answered again). Prints\n"
-            "mean, p50, p90, p99 of the energy (events accounting: every radio and CPU state, uJ)\n"
+            "mean, p50, p90, p99 of the energy (all states: every radio and CPU state, uJ)\n"
             "of the initiator, responder and both, of the latency (ms, KeyGen start to the end of\n"
             "the exchange, or to the failure), the mean per run of the pair's counts, and the\n"
             "fraction of failed exchanges (datagram retries exhausted, or keys not confirmed and\n"
@@ -176,17 +176,20 @@ static double load_pct(const struct lowpan_sim_opts *o)
     return 100.0 * lowpan_channel_load(o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu);
 }
 
-static void print_table(const struct lowpan_sim_opts *o, const struct lowpan_series *r)
+static void print_table(const struct lowpan_sim_opts *o, const struct model_env *env,
+                        const struct lowpan_series *r)
 {
     int k;
     printf("pqpan simulate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
            "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
            "%.2f %%)\n  %u hidden from the initiator; reassembly timeout %u ms, %u datagram "
-           "retries\n  %u runs, seeds %llu..%llu; energy: events accounting (every state)\n\n",
+           "retries\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
            o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
            o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
            o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
            o->s.seed + o->s.runs - 1u);
+    lowpan_print_assumptions(stdout, env, &o->l, "  ");
+    putchar('\n');
     printf("%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
@@ -200,23 +203,28 @@ static void print_table(const struct lowpan_sim_opts *o, const struct lowpan_ser
     printf("\nfailed exchanges: %u of %u (%.4f)\n", r->failed, r->runs, failure_rate(r));
 }
 
-static void print_csv(const struct lowpan_sim_opts *o, const struct lowpan_series *r)
+static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *env,
+                      const struct lowpan_series *r)
 {
+    const char *idle = lowpan_idle_listens(&o->l, env) ? "listen" : "sleep";
+    const char *backoff = lowpan_backoff_listens(&o->l, env) ? "listen" : "sleep";
     int k;
     printf("kem,nodes,hidden,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
-           "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99\n");
+           "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
+           "backoff\n");
     for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
         printf("%s,%u,%u,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes, o->s.hidden,
                o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.reasm_timeout_ms,
                o->s.dgram_retries, r->runs, o->s.seed, r->failed, failure_rate(r));
         if (k <= MODEL_SIDES) {
             const struct lowpan_stats *st = metric(r, k);
-            printf("%s,%.3f,%.3f,%.3f,%.3f\n", metric_names[k], st->mean, st->p50, st->p90,
+            printf("%s,%.3f,%.3f,%.3f,%.3f,", metric_names[k], st->mean, st->p50, st->p90,
                    st->p99);
         } else {
             size_t c = (size_t)(k - MODEL_SIDES - 1);
-            printf("%s_per_run,%.3f,,,\n", count_fields[c].name, count_of(r, c));
+            printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
         }
+        printf("%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff);
     }
 }
 
@@ -225,7 +233,7 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
 {
     int k;
     printf("{\n  \"link\": \"802154\",\n");
-    model_print_assumptions_json(stdout, env, "  ");
+    lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
            "  \"hidden\": %u,\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
            "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
@@ -266,9 +274,9 @@ static int run(struct lowpan_sim_opts *o, const struct model_env *env)
         return rc;
     }
     if (o->m.format == FORMAT_TABLE) {
-        print_table(o, &r);
+        print_table(o, env, &r);
     } else if (o->m.format == FORMAT_CSV) {
-        print_csv(o, &r);
+        print_csv(o, env, &r);
     } else {
         print_json(o, env, &r);
     }

@@ -39,6 +39,21 @@ enum pqpan_current_table {
 
 #define PQPAN_PROFILE_TX_LEVELS_MAX 16
 
+/* The IEEE 802.15.4 figures of a profile (its "ieee802154" section): TX currents in
+ * 802.15.4 mode per output power, the radio's TX ramp-up in that mode, and what the radio
+ * does when it neither sends nor receives a frame. The RX current in 802.15.4 mode is
+ * rx_ua[table][PQPAN_RADIO_IEEE802154] of struct pqpan_profile. */
+struct pqpan_profile_802154 {
+    size_t tx_level_count;
+    int32_t tx_dbm[PQPAN_PROFILE_TX_LEVELS_MAX];
+    double tx_ua[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX];
+    uint8_t tx_given[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX];
+    uint32_t ramp_tx_fast_ns;   /* TXEN to READY, fast ramp-up; 0 = not given */
+    uint32_t ramp_tx_normal_ns; /* TXEN to READY, default ramp-up; 0 = not given */
+    uint8_t idle_rx;    /* 1: between frames and messages the radio listens (RX); 0: off */
+    uint8_t backoff_rx; /* 1: through a CSMA-CA random backoff the radio listens; 0: off */
+};
+
 /* A device profile. Currents in µA, times in ns. A figure the datasheet does not give is
  * marked by its *_given flag being 0; using it is PQPAN_ERR_UNSUPPORTED. */
 struct pqpan_profile {
@@ -64,6 +79,7 @@ struct pqpan_profile {
     int32_t tx_dbm[PQPAN_PROFILE_TX_LEVELS_MAX]; /* output power of each TX level */
     double tx_ua[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX];
     uint8_t tx_given[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX];
+    struct pqpan_profile_802154 ieee802154;
 };
 
 /* Empirical correction factors (the study's γ). */
@@ -100,7 +116,8 @@ const char *pqpan_radio_mode_name(enum pqpan_radio_mode m);
 const char *pqpan_current_table_name(enum pqpan_current_table t);
 
 /* Checks a profile: finite positive voltage, clock and currents, at least one TX level and
- * one RX mode given, no duplicate TX level. PQPAN_ERR_INVALID_ARG otherwise. */
+ * one RX mode given, no duplicate TX level (BLE or 802.15.4), idle_rx and backoff_rx 0 or
+ * 1. PQPAN_ERR_INVALID_ARG otherwise. */
 PQPAN_MUST_CHECK int pqpan_profile_check(const struct pqpan_profile *p);
 
 /* TX current at exactly tx_dbm / RX current in a mode, from one table (µA).
@@ -108,6 +125,12 @@ PQPAN_MUST_CHECK int pqpan_profile_check(const struct pqpan_profile *p);
 PQPAN_MUST_CHECK int pqpan_profile_tx_ua(const struct pqpan_profile *p,
                                          enum pqpan_current_table table, int tx_dbm,
                                          double *ua);
+/* TX current at exactly tx_dbm in a radio mode: the 802.15.4 levels for
+ * PQPAN_RADIO_IEEE802154, the BLE levels (pqpan_profile_tx_ua) otherwise. */
+PQPAN_MUST_CHECK int pqpan_profile_tx_mode_ua(const struct pqpan_profile *p,
+                                              enum pqpan_current_table table,
+                                              enum pqpan_radio_mode mode, int tx_dbm,
+                                              double *ua);
 PQPAN_MUST_CHECK int pqpan_profile_rx_ua(const struct pqpan_profile *p,
                                          enum pqpan_current_table table,
                                          enum pqpan_radio_mode mode, double *ua);

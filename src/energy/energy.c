@@ -57,7 +57,7 @@ struct currents {
 static int select_currents(struct currents *c, const struct pqpan_profile *p,
                            const struct pqpan_energy_opts *o)
 {
-    int err = pqpan_profile_tx_ua(p, o->table, o->tx_dbm, &c->tx);
+    int err = pqpan_profile_tx_mode_ua(p, o->table, o->radio, o->tx_dbm, &c->tx);
     if (err != PQPAN_OK) {
         return err;
     }

@@ -56,34 +56,54 @@ static int check_rx(const struct pqpan_profile *p)
     return any;
 }
 
-static int check_tx(const struct pqpan_profile *p)
+/* A TX level table: at most PQPAN_PROFILE_TX_LEVELS_MAX levels, no level twice, every
+ * given current positive. *any is set when some current is given. */
+static int check_levels(size_t count, const int32_t dbm[],
+                        const double ua[][PQPAN_PROFILE_TX_LEVELS_MAX],
+                        const uint8_t given[][PQPAN_PROFILE_TX_LEVELS_MAX], int *any)
 {
     size_t i, j;
-    int t, any = 0;
-    if (p->tx_level_count == 0 || p->tx_level_count > PQPAN_PROFILE_TX_LEVELS_MAX) {
+    int t;
+    *any = 0;
+    if (count > PQPAN_PROFILE_TX_LEVELS_MAX) {
         return 0;
     }
-    for (i = 0; i < p->tx_level_count; i++) {
-        for (j = i + 1; j < p->tx_level_count; j++) {
-            if (p->tx_dbm[i] == p->tx_dbm[j]) {
+    for (i = 0; i < count; i++) {
+        for (j = i + 1; j < count; j++) {
+            if (dbm[i] == dbm[j]) {
                 return 0;
             }
         }
         for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
-            if (p->tx_given[t][i]) {
-                if (!positive(p->tx_ua[t][i])) {
+            if (given[t][i]) {
+                if (!positive(ua[t][i])) {
                     return 0;
                 }
-                any = 1;
+                *any = 1;
             }
         }
     }
-    return any;
+    return 1;
+}
+
+static int check_tx(const struct pqpan_profile *p)
+{
+    int any;
+    return p->tx_level_count > 0 &&
+           check_levels(p->tx_level_count, p->tx_dbm, p->tx_ua, p->tx_given, &any) && any;
+}
+
+static int check_802154(const struct pqpan_profile_802154 *s)
+{
+    int any;
+    return check_levels(s->tx_level_count, s->tx_dbm, s->tx_ua, s->tx_given, &any) &&
+           s->idle_rx <= 1 && s->backoff_rx <= 1;
 }
 
 int pqpan_profile_check(const struct pqpan_profile *p)
 {
-    if (p == NULL || !check_scalars(p) || !check_rx(p) || !check_tx(p)) {
+    if (p == NULL || !check_scalars(p) || !check_rx(p) || !check_tx(p) ||
+        !check_802154(&p->ieee802154)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     return PQPAN_OK;
@@ -94,24 +114,53 @@ static int table_ok(enum pqpan_current_table table)
     return table >= 0 && table < PQPAN_CURRENT_TABLE_COUNT;
 }
 
-int pqpan_profile_tx_ua(const struct pqpan_profile *p, enum pqpan_current_table table,
-                        int tx_dbm, double *ua)
+/* The current of level tx_dbm in one table of a TX level list. */
+static int level_ua(size_t count, const int32_t dbm[], const double ua_of[],
+                    const uint8_t given[], int tx_dbm, double *ua)
 {
     size_t i;
-    if (ua == NULL) {
+    if (count > PQPAN_PROFILE_TX_LEVELS_MAX) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    *ua = 0.0;
-    if (p == NULL || !table_ok(table) || p->tx_level_count > PQPAN_PROFILE_TX_LEVELS_MAX) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    for (i = 0; i < p->tx_level_count; i++) {
-        if (p->tx_dbm[i] == tx_dbm && p->tx_given[table][i]) {
-            *ua = p->tx_ua[table][i];
+    for (i = 0; i < count; i++) {
+        if (dbm[i] == tx_dbm && given[i]) {
+            *ua = ua_of[i];
             return PQPAN_OK;
         }
     }
     return PQPAN_ERR_UNSUPPORTED;
+}
+
+int pqpan_profile_tx_ua(const struct pqpan_profile *p, enum pqpan_current_table table,
+                        int tx_dbm, double *ua)
+{
+    if (ua == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    *ua = 0.0;
+    if (p == NULL || !table_ok(table)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return level_ua(p->tx_level_count, p->tx_dbm, p->tx_ua[table], p->tx_given[table], tx_dbm,
+                    ua);
+}
+
+int pqpan_profile_tx_mode_ua(const struct pqpan_profile *p, enum pqpan_current_table table,
+                             enum pqpan_radio_mode mode, int tx_dbm, double *ua)
+{
+    const struct pqpan_profile_802154 *s;
+    if (mode != PQPAN_RADIO_IEEE802154) {
+        return pqpan_profile_tx_ua(p, table, tx_dbm, ua);
+    }
+    if (ua == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    *ua = 0.0;
+    if (p == NULL || !table_ok(table)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    s = &p->ieee802154;
+    return level_ua(s->tx_level_count, s->tx_dbm, s->tx_ua[table], s->tx_given[table], tx_dbm, ua);
 }
 
 int pqpan_profile_rx_ua(const struct pqpan_profile *p, enum pqpan_current_table table,

@@ -6,9 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "data_load.h"
@@ -66,6 +68,117 @@ static void test_nrf52840_figures(void **state)
                      PQPAN_ERR_UNSUPPORTED);
 }
 
+/* The nRF52840's 802.15.4 section: PS v1.7 §5.2 IRADIO_TX5 6.40 mA, IRADIO_RX2 6.53 mA,
+ * tTXEN,FAST / tTXEN in 802.15.4 mode 40 / 130 µs, the radio listening when idle and in
+ * backoff; each with its source. */
+static void test_nrf52840_802154_section(void **state)
+{
+    struct pqpan_profile p;
+    struct data_802154_sources *src = malloc(sizeof *src);
+    char err[DATA_ERR_MAX];
+    double ua;
+    (void)state;
+    assert_non_null(src);
+    assert_int_equal(data_profile_load_sourced(&p, src, "nrf52840", err, sizeof err), EXIT_OK);
+    assert_int_equal(pqpan_profile_tx_mode_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_IEEE802154,
+                                              0, &ua),
+                     PQPAN_OK);
+    assert_true(ua == 6400.0);
+    assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_IEEE802154, &ua),
+                     PQPAN_OK);
+    assert_true(ua == 6530.0);
+    assert_int_equal(pqpan_profile_tx_mode_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_IEEE802154,
+                                              8, &ua),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_IEEE802154,
+                                         &ua),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(p.ieee802154.ramp_tx_fast_ns, 40000);
+    assert_int_equal(p.ieee802154.ramp_tx_normal_ns, 130000);
+    assert_int_equal(p.ieee802154.idle_rx, 1);
+    assert_int_equal(p.ieee802154.backoff_rx, 1);
+    assert_non_null(strstr(src->tx[PQPAN_CURRENTS_SYSTEM][0], "IRADIO_TX5"));
+    assert_non_null(strstr(src->rx[PQPAN_CURRENTS_SYSTEM], "IRADIO_RX2"));
+    assert_non_null(strstr(src->ramp_tx_fast, "tTXEN,FAST,IEEE 802.15.4"));
+    assert_non_null(strstr(src->backoff, "nrf_802154_csma_ca.c"));
+    assert_non_null(strstr(src->idle, "csma.c"));
+    free(src);
+}
+
+/* One {"value", "source"} number of the section, read with cJSON here (not the loader). */
+static double json_number(const cJSON *sec, const char *key, const char *sub, int *given)
+{
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(sec, key);
+    const cJSON *v;
+    if (sub != NULL) {
+        o = cJSON_GetObjectItemCaseSensitive(o, sub);
+    }
+    v = cJSON_GetObjectItemCaseSensitive(o, "value");
+    *given = cJSON_IsNumber(v);
+    return *given ? v->valuedouble : 0.0;
+}
+
+static void check_section_read_back(const struct pqpan_profile *p, const cJSON *sec)
+{
+    static const char *const tables[PQPAN_CURRENT_TABLE_COUNT] = {"system", "radio_only"};
+    int t, given;
+    double x;
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        const cJSON *e;
+        x = json_number(sec, "rx_ua", tables[t], &given);
+        assert_int_equal(p->rx_given[t][PQPAN_RADIO_IEEE802154], given);
+        assert_true(p->rx_ua[t][PQPAN_RADIO_IEEE802154] == x);
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(
+                                  cJSON_GetObjectItemCaseSensitive(sec, "tx_ua"), tables[t]))
+        {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, "value");
+            int dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm")->valueint;
+            double ua;
+            int rc = pqpan_profile_tx_mode_ua(p, (enum pqpan_current_table)t,
+                                              PQPAN_RADIO_IEEE802154, dbm, &ua);
+            assert_int_equal(rc, cJSON_IsNumber(v) ? PQPAN_OK : PQPAN_ERR_UNSUPPORTED);
+            assert_true(ua == (cJSON_IsNumber(v) ? v->valuedouble : 0.0));
+        }
+    }
+    x = json_number(sec, "ramp_tx_fast_us", NULL, &given);
+    assert_int_equal(p->ieee802154.ramp_tx_fast_ns, (uint32_t)(x * 1000.0));
+    x = json_number(sec, "ramp_tx_normal_us", NULL, &given);
+    assert_int_equal(p->ieee802154.ramp_tx_normal_ns, (uint32_t)(x * 1000.0));
+    assert_int_equal(p->ieee802154.idle_rx,
+                     strcmp(cJSON_GetObjectItemCaseSensitive(
+                                cJSON_GetObjectItemCaseSensitive(sec, "idle"), "value")
+                                ->valuestring,
+                            "rx") == 0);
+    assert_int_equal(p->ieee802154.backoff_rx,
+                     strcmp(cJSON_GetObjectItemCaseSensitive(
+                                cJSON_GetObjectItemCaseSensitive(sec, "backoff"), "value")
+                                ->valuestring,
+                            "rx") == 0);
+}
+
+/* Every built-in profile and the minimal fixture: the loaded section equals the JSON. */
+static void test_802154_section_reads_back(void **state)
+{
+    char err[DATA_ERR_MAX], name[64];
+    size_t i, n = data_profile_builtin_count();
+    (void)state;
+    for (i = 0; i <= n; i++) {
+        const char *nm = i < n ? data_profile_builtin_name(i, name, sizeof name)
+                               : FIXTURES "profiles/minimal.json";
+        struct data_text t;
+        struct pqpan_profile p;
+        cJSON *doc;
+        assert_int_equal(data_profile_text(&t, nm, err, sizeof err), EXIT_OK);
+        assert_int_equal(data_profile_parse(&p, t.text, t.len, t.origin, err, sizeof err),
+                         EXIT_OK);
+        doc = cJSON_ParseWithLength(t.text, t.len);
+        assert_non_null(doc);
+        check_section_read_back(&p, cJSON_GetObjectItemCaseSensitive(doc, "ieee802154"));
+        cJSON_Delete(doc);
+        data_text_free(&t);
+    }
+}
+
 static void test_user_profile_file(void **state)
 {
     struct pqpan_profile p;
@@ -78,6 +191,11 @@ static void test_user_profile_file(void **state)
     assert_int_equal(p.tx_level_count, 1);
     assert_int_equal(p.hfxo_start_ns, 400000);
     assert_int_equal(p.pre_event_ns, 0);
+    /* its ieee802154 section: idle sleeps, backoff listens, one 0 dBm level of 5900 µA */
+    assert_int_equal(p.ieee802154.idle_rx, 0);
+    assert_int_equal(p.ieee802154.backoff_rx, 1);
+    assert_int_equal(p.ieee802154.tx_level_count, 2);
+    assert_int_equal(p.ieee802154.ramp_tx_normal_ns, 0);
 }
 
 /* Each malformed file fails with exit 3 and a message naming the file and the field. */
@@ -98,6 +216,13 @@ static void test_malformed_profiles(void **state)
         {"bad_no_radio.json", "currents"},
         {"bad_dup_tx.json", "currents.system.tx_ua[1]"},
         {"bad_truncated.json", "(file)"},
+        {"bad_no_section.json", "ieee802154"},
+        {"bad_section_state.json", "ieee802154.idle"},
+        {"bad_section_tx.json", "ieee802154.tx_ua.system[0]"},
+        {"bad_section_no_source.json", "ieee802154.backoff"},
+        {"bad_section_old_rx.json", "currents.system.rx_ua.ieee802154"},
+        {"bad_section_unknown.json", "ieee802154.tx_dbm"},
+        {"bad_section_zero_rx.json", "ieee802154.rx_ua.system"},
     };
     size_t i;
     (void)state;
@@ -319,6 +444,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builtin_profile_loads),
         cmocka_unit_test(test_nrf52840_figures),
+        cmocka_unit_test(test_nrf52840_802154_section),
+        cmocka_unit_test(test_802154_section_reads_back),
         cmocka_unit_test(test_user_profile_file),
         cmocka_unit_test(test_malformed_profiles),
         cmocka_unit_test(test_profile_names_and_paths),

@@ -255,6 +255,46 @@ static void test_profile_check(void **state)
     assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
 }
 
+/* In 802.15.4 mode TX comes from the profile's 802.15.4 levels, not the BLE ones; RX from
+ * rx_ua[.][PQPAN_RADIO_IEEE802154]. make_ledger: bits TX 1.1 ms, RX 0.5 ms, IFS 0.3 ms. */
+static void test_802154_currents(void **state)
+{
+    const struct pqpan_energy_opts o = {PQPAN_RADIO_IEEE802154, PQPAN_CURRENTS_SYSTEM, 0};
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    double ua;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    p.rx_ua[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_IEEE802154] = 6100.0;
+    p.rx_given[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_IEEE802154] = 1;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_ERR_UNSUPPORTED);
+    p.ieee802154.tx_level_count = 1;
+    p.ieee802154.tx_dbm[0] = 0;
+    p.ieee802154.tx_ua[PQPAN_CURRENTS_SYSTEM][0] = 5500.0;
+    p.ieee802154.tx_given[PQPAN_CURRENTS_SYSTEM][0] = 1;
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &o, &g), PQPAN_OK);
+    assert_uj(e.bits_tx_uj, 1.2 * 1.1e-3 * 5500.0 * 2.0); /* 14.52, not the BLE 6000 µA */
+    assert_uj(e.bits_rx_uj, 1.2 * 0.5e-3 * 6100.0 * 2.0);
+    assert_int_equal(pqpan_profile_tx_mode_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_BLE_1M, 0,
+                                              &ua),
+                     PQPAN_OK);
+    assert_true(ua == 6000.0);
+    assert_int_equal(pqpan_profile_tx_mode_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_IEEE802154,
+                                              4, &ua),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_true(ua == 0.0);
+    p.ieee802154.tx_level_count = 2;
+    p.ieee802154.tx_dbm[1] = 0; /* duplicate 802.15.4 level */
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    p.ieee802154.tx_level_count = 1;
+    p.ieee802154.backoff_rx = 2;
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+}
+
 static void test_gamma_defaults_in_study_ranges(void **state)
 {
     struct pqpan_gamma g;
@@ -338,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_missing_figures),
         cmocka_unit_test(test_invalid_inputs),
         cmocka_unit_test(test_profile_check),
+        cmocka_unit_test(test_802154_currents),
         cmocka_unit_test(test_gamma_defaults_in_study_ranges),
         cmocka_unit_test(test_cycles_lookup),
         cmocka_unit_test(test_cycles_capacity),

@@ -1,0 +1,148 @@
+/* Tests for the CLI's IEEE 802.15.4 model (cli/lowpan_model.h): the radio states the
+ * profile's ieee802154 section and --idle/--backoff choose, and the energy they cost,
+ * against hand-computed values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lowpan_model.h"
+
+#define FIXTURES PQPAN_SOURCE_DIR "/tests/fixtures/"
+
+static struct model_env *load_env(const char *profile)
+{
+    struct model_opts mo;
+    struct model_env *env = malloc(sizeof *env);
+    assert_non_null(env);
+    model_opts_init(&mo);
+    mo.profile = profile;
+    assert_int_equal(model_env_load(env, &mo, "test"), EXIT_OK);
+    return env;
+}
+
+/* Estimate rows of one ML-KEM-768 exchange for the options. */
+static void estimate(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+                     const struct lowpan_opts *o)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    assert_int_equal(lowpan_setup(&c, cycles, env, o, "test"), EXIT_OK);
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(lowpan_fill(rows, env, o->kem, e.ledger, e.bits, e.latency_ns, "test"),
+                     EXIT_OK);
+    lowpan_fill_802154(rows, &e, &c, env);
+}
+
+static void assert_close(double got, double want, double tol)
+{
+    if (got < want - tol || got > want + tol) {
+        fail_msg("got %.9f, want %.9f (+-%g)", got, want, tol);
+    }
+}
+
+/* nRF52840, idle channel: each of the 13 + 13 + 1 data frames waits on average
+ * (2^macMinBE - 1) / 2 = 3.5 unit backoff periods of 320 us = 1.12 ms (IEEE 802.15.4-2020
+ * §6.2.5.1, macMinBE 3): 30.24 ms in all. Sleeping through the backoff instead of
+ * listening saves (6530 - 3.16) uA x 3 V x 30.24 ms = 592.1146... uJ, and nothing else. */
+static void test_backoff_sleep_saves_rx_minus_sleep(void **state)
+{
+    struct model_env *env = load_env(NULL);
+    struct model_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
+    struct lowpan_opts o;
+    const double backoff_ms = 27 * 3.5 * 0.320;
+    const double saved_uj = (6530.0 - 3.16) * 3.0 * backoff_ms * 1e-3;
+    (void)state;
+    lowpan_opts_init(&o);
+    o.backoff = 1;
+    estimate(listen, env, &o);
+    o.backoff = 0;
+    estimate(sleep, env, &o);
+    assert_int_equal(listen[MODEL_TOTAL].data_frames_tx, 27);
+    assert_close(listen[MODEL_TOTAL].t_backoff_ms, backoff_ms, 1e-9);
+    assert_close(listen[MODEL_TOTAL].e_total_events_uj - sleep[MODEL_TOTAL].e_total_events_uj,
+                 saved_uj, 1e-6);
+    assert_close(listen[MODEL_TOTAL].e_backoff_rx_uj, 6530.0 * 3.0 * backoff_ms * 1e-3, 1e-6);
+    assert_close(sleep[MODEL_TOTAL].e_backoff_sleep_uj, 3.16 * 3.0 * backoff_ms * 1e-3, 1e-9);
+    assert_close(listen[MODEL_TOTAL].e_total_uj, sleep[MODEL_TOTAL].e_total_uj, 1e-9);
+    assert_close(listen[MODEL_TOTAL].latency_ms, sleep[MODEL_TOTAL].latency_ms, 1e-9);
+    assert_string_equal(sleep[PQPAN_802154_INITIATOR].backoff, "sleep");
+    free(env);
+}
+
+/* Idle sleep instead of listening moves every idle nanosecond from RX to SLEEP: the
+ * saving is (RX - sleep) x V x the sleep time the sleeping run books. */
+static void test_idle_sleep_saves_rx_minus_sleep(void **state)
+{
+    struct model_env *env = load_env(NULL);
+    struct model_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
+    struct lowpan_opts o;
+    double sleep_ms;
+    (void)state;
+    lowpan_opts_init(&o);
+    o.idle = 1;
+    estimate(listen, env, &o);
+    o.idle = 0;
+    estimate(sleep, env, &o);
+    assert_close(listen[MODEL_TOTAL].e_ev_sleep_uj, 0.0, 1e-12);
+    sleep_ms = sleep[MODEL_TOTAL].e_ev_sleep_uj / (3.16 * 3.0) * 1e3;
+    assert_true(sleep_ms > 60.0); /* at least the other side's crypto, 62.8 ms in all */
+    assert_close(listen[MODEL_TOTAL].e_total_events_uj - sleep[MODEL_TOTAL].e_total_events_uj,
+                 (6530.0 - 3.16) * 3.0 * sleep_ms * 1e-3, 1e-6);
+    free(env);
+}
+
+/* Defaults come from the profile's section (the minimal fixture: idle sleep, backoff rx);
+ * the options override them. */
+static void test_profile_sets_the_states(void **state)
+{
+    struct model_env *env = load_env(FIXTURES "profiles/minimal.json");
+    struct pqpan_802154_est_config c;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    struct lowpan_opts o;
+    (void)state;
+    lowpan_opts_init(&o);
+    assert_int_equal(lowpan_setup(&c, cycles, env, &o, "test"), EXIT_OK);
+    assert_int_equal(c.rx_always_on, 0);
+    assert_int_equal(c.backoff_rx, 1);
+    o.idle = 1;
+    o.backoff = 0;
+    assert_int_equal(lowpan_setup(&c, cycles, env, &o, "test"), EXIT_OK);
+    assert_int_equal(c.rx_always_on, 1);
+    assert_int_equal(c.backoff_rx, 0);
+    free(env);
+}
+
+static void test_options_parse(void **state)
+{
+    static char *argv[] = {"estimate", "--idle", "sleep", "--backoff", "listen", "--idle", "off"};
+    struct lowpan_opts o;
+    int i;
+    (void)state;
+    lowpan_opts_init(&o);
+    assert_int_equal(o.idle, -1);
+    i = 1;
+    assert_int_equal(lowpan_opts_parse(&o, "test", 7, argv, &i), 1);
+    assert_int_equal(o.idle, 0);
+    i = 3;
+    assert_int_equal(lowpan_opts_parse(&o, "test", 7, argv, &i), 1);
+    assert_int_equal(o.backoff, 1);
+    i = 5;
+    assert_int_equal(lowpan_opts_parse(&o, "test", 7, argv, &i), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_backoff_sleep_saves_rx_minus_sleep),
+        cmocka_unit_test(test_idle_sleep_saves_rx_minus_sleep),
+        cmocka_unit_test(test_profile_sets_the_states),
+        cmocka_unit_test(test_options_parse),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
