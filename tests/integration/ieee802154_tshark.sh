@@ -9,6 +9,7 @@
 # payloads must have the sizes of docs/PROTOCOL.md §2.5.
 # usage: ieee802154_tshark.sh CLI SRCDIR BUILDDIR    (exit 77: tshark not installed)
 set -eu
+cli=$1
 build=$3
 prog=$build/tests/ieee802154_exchange
 if ! command -v tshark >/dev/null 2>&1; then
@@ -92,4 +93,15 @@ for spec in "512 837 837 37" "768 1221 1157 37" "1024 1605 1637 37"; do
     [ "$pair" = "$want" ] || fail "ML-KEM-$level: UDP/reassembled lengths '$pair', expected '$want'"
     echo "simulator ML-KEM-$level: $3 frames, FCS and UDP checksums good, INIT $init / RESP $resp / FIN $fin reassembled"
 done
+# The CLI's capture (first run of `simulate --link 802154 --pcap`): the same checks.
+"$cli" simulate --link 802154 --kem ML-KEM-512 --nodes 6 --load 10 --runs 1 --seed 3 \
+    --pcap "$work/cli.pcap" > /dev/null || fail "pqpan simulate --pcap failed"
+n=$(tsr "$work/cli.pcap" -T fields -e frame.number | wc -l)
+ok=$(tsr "$work/cli.pcap" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
+[ "$n" -gt 0 ] && [ "$ok" -eq "$n" ] || fail "CLI capture: $ok of $n frames with a correct FCS"
+bad=$(tsr "$work/cli.pcap" -Y "_ws.expert || _ws.malformed || (udp && udp.checksum.status != 1)" | wc -l)
+[ "$bad" -eq 0 ] || fail "CLI capture: $bad bad frames"
+sizes=$(tsr "$work/cli.pcap" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -un | tr '\n' ' ')
+[ "$sizes" = "45 845 " ] || fail "CLI capture: UDP lengths '$sizes', expected '45 845 ' (ML-KEM-512)"
+echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 837 and FIN 37"
 echo "PASS"

@@ -3,8 +3,8 @@
  * agrees with the analytic estimator (src/ieee802154/estimate.c) on every ledger term;
  * seeded runs are reproducible byte for byte (whole results, every frame); the keys are
  * confirmed and equal, and a failing verdict is the run's status; a lost datagram costs
- * the reassembly timeout; hidden terminals cost the responder more frames; bad
- * configurations are refused. */
+ * the reassembly timeout; duplicate datagrams stay away from the application; hidden
+ * terminals cost the responder more frames; bad configurations are refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -241,6 +241,27 @@ static void test_lost_datagram_costs_the_timeout(void **state)
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
 }
 
+/* A datagram delivered but not known to be (the ACK of its last fragment lost, or the
+ * answer late) is sent again; the copy must not reach the application: a PQKE party
+ * fed a repeated INIT or RESP would end the run with a protocol error. */
+static void test_duplicates_never_reach_the_application(void **state)
+{
+    struct pqpan_sim154_config c;
+    const struct pqpan_sim154_result *r = &sim_a.res;
+    int found = 0;
+    (void)state;
+    config(&c, 12, 10.0);
+    c.exch.csma.max_frame_retries = 1;
+    c.reasm_timeout_ms = 250;
+    for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
+        assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
+        found = r->duplicates[0] + r->duplicates[1] > 0;
+    }
+    assert_true(found);
+    assert_int_equal(r->status, PQPAN_OK);
+    assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
+}
+
 /* Without datagram retries a lost datagram fails the exchange. */
 static void test_no_retries_left_fails(void **state)
 {
@@ -327,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_failed_verdict_is_the_status),
         cmocka_unit_test(test_seeded_runs_are_reproducible),
         cmocka_unit_test(test_lost_datagram_costs_the_timeout),
+        cmocka_unit_test(test_duplicates_never_reach_the_application),
         cmocka_unit_test(test_no_retries_left_fails),
         cmocka_unit_test(test_hidden_terminals_cost_the_responder),
         cmocka_unit_test(test_rejects_bad_config),
