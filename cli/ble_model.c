@@ -260,7 +260,7 @@ static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
         fprintf(stderr,
                 "pqpan %s: profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
                 "(its ieee802154 section); try another --currents table or --tx-dbm, or a "
-                "profile with 802.15.4 figures (nrf52840)\n",
+                "profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)\n",
                 cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
         return EXIT_USAGE;
     }
