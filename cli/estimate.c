@@ -35,7 +35,10 @@ void cli_estimate_help(FILE *out)
             "acknowledged frame after another with unslotted CSMA-CA; no contention, the expected\n"
             "CSMA cost in closed form for a channel-busy probability (use `simulate --link 802154`\n"
             "for contention). Sides: initiator (KeyGen, Decaps; sends INIT and FIN) and responder.\n"
-            "Receivers listen whenever they are not sending or computing. BLE options do not apply.\n");
+            "Energy: the profile's ieee802154 section (TX, RX currents; whether the radio listens\n"
+            "or sleeps when idle and in a backoff, unless --idle / --backoff say). BLE options do\n"
+            "not apply. Output fields: docs/CLI.md (802.15.4 terms: data frames, Imm-Acks, CCA,\n"
+            "backoff, aTurnaroundTime).\n");
     lowpan_opts_help(out);
     fprintf(out,
             "  --busy P               probability that a CCA finds the channel busy, 0..0.99\n"
