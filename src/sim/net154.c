@@ -547,8 +547,10 @@ static void on_deliver(struct run *r, unsigned n)
     app_step(r, n, rc, &w, out_len);
 }
 
-/* Data frame from party snd received intact by party rcv (§6.7.4.2: the ACK is sent, a
- * duplicate sequence number is then rejected); its payload goes through reassembly. */
+/* Data frame from party snd received intact by party rcv: it is acknowledged (§6.7.4);
+ * a repeat of the last frame (same DSN: its ACK was lost) is then dropped, as Contiki-NG's
+ * CSMA does (os/net/mac/mac-sequence.c); the payload goes through reassembly (RFC 4944
+ * §5.3). */
 static void receive_frame(struct run *r, unsigned rcv, unsigned snd)
 {
     struct pqpan_sim154 *s = r->s;
@@ -607,8 +609,9 @@ static void background_next(struct run *r, unsigned n)
     }
 }
 
-/* One attempt failed (no ACK, or channel access failure): again, or the datagram is lost
- * (RFC 4944 has no per-fragment recovery). */
+/* One attempt failed (no ACK, or channel access failure): again while attempts remain
+ * (macMaxFrameRetries, §6.7.4), else the datagram is lost (RFC 4944 has no per-fragment
+ * recovery). */
 static void attempt_failed(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -626,6 +629,8 @@ static void attempt_failed(struct run *r, unsigned n)
     csma_start(r, n);
 }
 
+/* CCA over (§6.2.5.1): idle -> aTurnaroundTime then the frame; busy -> NB + 1,
+ * BE = min(BE + 1, macMaxBE), another backoff or a channel access failure. */
 static void on_cca_end(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -653,6 +658,9 @@ static void on_cca_end(struct run *r, unsigned n)
     backoff(r, n);
 }
 
+/* Frame sent: a broadcast waits its IFS (§6.2.4); a data frame of the pair reaches the
+ * peer unless a transmission the peer hears overlapped it, and waits for its Imm-Ack up
+ * to macAckWaitDuration (§6.7.4). */
 static void on_tx_end(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -675,6 +683,7 @@ static void on_tx_end(struct run *r, unsigned n)
     set_main(r, n, s->now_ns + pqpan_802154_mac_ack_wait_ns());
 }
 
+/* The Imm-Ack, aTurnaroundTime after the data frame (§6.7.4). */
 static void on_ack_start(struct run *r, unsigned rcv)
 {
     struct pqpan_sim154 *s = r->s;
@@ -694,6 +703,8 @@ static void on_ack_start(struct run *r, unsigned rcv)
     }
 }
 
+/* The ACK reaches the sender unless a transmission it hears overlapped it; then the IFS
+ * after the acknowledged frame (§6.2.4). */
 static void on_ack_end(struct run *r, unsigned rcv)
 {
     struct pqpan_sim154 *s = r->s;
