@@ -940,7 +940,7 @@ int cli_calibrate_run(int argc, char **argv)
 {
     struct cal_state *st;
     int rc;
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (cli_wants_help(argc, argv)) {
         cli_calibrate_help(stdout);
         return EXIT_OK;
     }

@@ -31,6 +31,9 @@ extern const struct cli_command cli_commands[];
 /* Prints "pqpan CMD: usage: ..." style short usage to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
+int cli_wants_help(int argc, char **argv);
+
 /* Parses --format VALUE. Returns 0 on success, -1 if VALUE is not table|csv|json. */
 int cli_parse_format(const char *value, enum cli_format *out);
 

@@ -308,7 +308,7 @@ int cli_compare_run(int argc, char **argv)
     struct model_env *env;
     struct cell cells[N_KEMS][N_LINKS];
     int rc;
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (cli_wants_help(argc, argv)) {
         cli_compare_help(stdout);
         return EXIT_OK;
     }

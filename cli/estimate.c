@@ -235,7 +235,7 @@ int cli_estimate_run(int argc, char **argv)
     unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
     int rc, s;
 
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (cli_wants_help(argc, argv)) {
         cli_estimate_help(stdout);
         return EXIT_OK;
     }

@@ -395,7 +395,7 @@ int cli_reproduce_run(int argc, char **argv)
     const char *out_dir;
     int rc;
 
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (cli_wants_help(argc, argv)) {
         cli_reproduce_help(stdout);
         return EXIT_OK;
     }

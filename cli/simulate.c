@@ -512,7 +512,7 @@ int cli_simulate_run(int argc, char **argv)
     int rc;
 
     memset(&ob, 0, sizeof ob);
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    if (cli_wants_help(argc, argv)) {
         cli_simulate_help(stdout);
         return EXIT_OK;
     }

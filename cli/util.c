@@ -17,6 +17,17 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_wants_help(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cli_parse_format(const char *value, enum cli_format *out)
 {
     if (strcmp(value, "table") == 0) {
