@@ -487,6 +487,7 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     rc = lowpan_setup(&m->c.exch, m->c.cycles, env, o, cmd);
     m->c.nodes = s->nodes;
     m->c.hidden = s->hidden;
+    m->c.capture = s->capture_first ? PQPAN_SIM154_CAPTURE_FIRST : PQPAN_SIM154_CAPTURE_NONE;
     m->c.load_fps = s->load_fps;
     m->c.load_psdu = (uint8_t)s->frame_psdu;
     m->c.reasm_timeout_ms = s->reasm_timeout_ms;

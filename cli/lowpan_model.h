@@ -92,6 +92,7 @@ struct lowpan_series {
 struct lowpan_sim_cfg {
     unsigned nodes;
     unsigned hidden;            /* background nodes hidden from the initiator */
+    int capture_first;          /* PQPAN_SIM154_CAPTURE_FIRST, else none */
     double load_fps;
     unsigned frame_psdu;
     unsigned reasm_timeout_ms;  /* RFC 4944 §5.3 reassembly timeout */

@@ -25,7 +25,7 @@ void simulate_802154_help(FILE *out)
             "\nIEEE 802.15.4 (--link 802154): the real exchange (pqpan's INIT / RESP / FIN with\n"
             "ML-KEM, each message one UDP datagram over 6LoWPAN: IPHC, RFC 4944 fragments,\n"
             "acknowledged frames, unslotted CSMA-CA, retries) between two nodes that share one\n"
-            "channel with N - 2 background nodes (no capture effect), repeated over R seeded runs.\n"
+            "channel with N - 2 background nodes, repeated over R seeded runs.\n"
             "A fragment out of MAC attempts loses its datagram (RFC 4944 has no per-fragment\n"
             "recovery): the receiver drops the partial datagram after the reassembly timeout,\n"
             "the sender's application sends the whole message again after the same time (or\n"
@@ -45,6 +45,11 @@ void simulate_802154_help(FILE *out)
             "  --hidden K             background nodes hidden from the initiator (they and the\n"
             "                         initiator do not hear each other; the responder hears\n"
             "                         all), 0..N-2 (default 0)\n"
+            "  --capture none|first   none (default): a frame overlapped at its receiver by a\n"
+            "                         transmission the receiver hears is lost; first: a receiver\n"
+            "                         that has the frame's SHR (160 us) keeps it whatever starts\n"
+            "                         later, as if it were always the stronger signal (an\n"
+            "                         optimistic bound: no received powers are modelled)\n"
             "  --reasm-timeout MS     6LoWPAN reassembly timeout, ms, 1..%u (default %u:\n"
             "                         Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC 4944 s5.3 caps\n"
             "                         it at 60 s); also the wait before a message is resent\n"
@@ -70,6 +75,9 @@ static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *v)
     } else if (strcmp(opt, "--hidden") == 0) {
         bad = cli_parse_uint(v, 0, PQPAN_SIM154_MAX_NODES - 2u, &u) != 0;
         o->s.hidden = (unsigned)u;
+    } else if (strcmp(opt, "--capture") == 0) {
+        bad = strcmp(v, "none") != 0 && strcmp(v, "first") != 0;
+        o->s.capture_first = strcmp(v, "first") == 0;
     } else if (strcmp(opt, "--reasm-timeout") == 0) {
         bad = cli_parse_uint(v, 1, PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, &u) != 0;
         o->s.reasm_timeout_ms = (unsigned)u;
@@ -92,7 +100,7 @@ static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *v)
         return 0;
     }
     if (bad) {
-        cli_usage_error(CMD, "%s %s: out of range (see --help)", opt, v);
+        cli_usage_error(CMD, "%s %s: not an allowed value (see --help)", opt, v);
         return -1;
     }
     return 1;
@@ -176,17 +184,22 @@ static double load_pct(const struct lowpan_sim_opts *o)
     return 100.0 * lowpan_channel_load(o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu);
 }
 
+static const char *capture_name(const struct lowpan_sim_opts *o)
+{
+    return o->s.capture_first ? "first" : "none";
+}
+
 static void print_table(const struct lowpan_sim_opts *o, const struct model_env *env,
                         const struct lowpan_series *r)
 {
     int k;
     printf("pqpan simulate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
            "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
-           "%.2f %%)\n  %u hidden from the initiator; reassembly timeout %u ms, %u datagram "
-           "retries\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
+           "%.2f %%)\n  %u hidden from the initiator; capture %s; reassembly timeout %u ms, %u "
+           "datagram retries\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
            o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
            o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
-           o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
+           capture_name(o), o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
            o->s.seed + o->s.runs - 1u);
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
     putchar('\n');
@@ -209,13 +222,13 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     const char *idle = lowpan_idle_listens(&o->l, env) ? "listen" : "sleep";
     const char *backoff = lowpan_backoff_listens(&o->l, env) ? "listen" : "sleep";
     int k;
-    printf("kem,nodes,hidden,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
+    printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
            "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
            "backoff\n");
     for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
-        printf("%s,%u,%u,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes, o->s.hidden,
-               o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.reasm_timeout_ms,
-               o->s.dgram_retries, r->runs, o->s.seed, r->failed, failure_rate(r));
+        printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes,
+               o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
+               o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed, failure_rate(r));
         if (k <= MODEL_SIDES) {
             const struct lowpan_stats *st = metric(r, k);
             printf("%s,%.3f,%.3f,%.3f,%.3f,", metric_names[k], st->mean, st->p50, st->p90,
@@ -235,11 +248,11 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
-           "  \"hidden\": %u,\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
+           "  \"hidden\": %u,\n  \"capture\": \"%s\",\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
            "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
            "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
            o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
-           o->s.nodes, o->s.hidden, o->s.load_fps, o->s.frame_psdu, load_pct(o),
+           o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
            o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
            failure_rate(r));
     for (k = 0; k <= MODEL_SIDES; k++) {

@@ -25,7 +25,11 @@
  * hidden from node 0 (neither hears the other) but hear node 1 and the other background
  * nodes. A CCA is busy if a transmission the node hears overlaps it; a frame is lost at
  * its receiver if another transmission the receiver hears overlaps it, or the receiver was
- * transmitting (no capture effect).
+ * transmitting. Capture: none by default (any overlap destroys both frames); with
+ * PQPAN_SIM154_CAPTURE_FIRST a receiver that has synchronised to a frame (its SHR,
+ * IEEE 802.15.4-2020 §12.1.1, received whole) keeps it whatever starts later, as if the
+ * first frame were always the stronger: an optimistic bound, the simulator has no
+ * received powers to decide capture by.
  *
  * Discrete events on the event heap of sim.h (timers cancelled lazily by generation);
  * integer nanoseconds; randomness from the PRNG of sim.h seeded with cfg.seed. The context
@@ -62,6 +66,11 @@
 #define PQPAN_SIM154_DGRAM_RETRIES_DEFAULT 4u
 #define PQPAN_SIM154_DGRAM_RETRIES_MAX 16u
 
+enum pqpan_sim154_capture {
+    PQPAN_SIM154_CAPTURE_NONE = 0, /* any overlap destroys the frame (default) */
+    PQPAN_SIM154_CAPTURE_FIRST     /* a frame whose SHR was received survives later starts */
+};
+
 struct pqpan_sim154_config {
     /* The pair's link (node 0 -> node 1; node 1 swaps addresses and ports), CSMA-CA set,
      * cpu_hz, rx_always_on (idle = RX or SLEEP) and backoff_rx (backoff = RX or SLEEP).
@@ -75,6 +84,7 @@ struct pqpan_sim154_config {
     uint8_t load_psdu;       /* background PSDU octets, PQPAN_SIM154_MIN_BG_PSDU .. 127 */
     uint32_t reasm_timeout_ms; /* 1 .. PQPAN_SIM154_REASM_TIMEOUT_MS_MAX */
     uint32_t dgram_retries;  /* 0 .. PQPAN_SIM154_DGRAM_RETRIES_MAX */
+    uint8_t capture;         /* enum pqpan_sim154_capture */
     uint64_t seed;
     uint64_t max_ns;         /* simulated-time limit (status PQPAN_ERR_TIMEOUT); 0 = 600 s */
 };

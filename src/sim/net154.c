@@ -113,19 +113,32 @@ static void air_add(struct run *r, unsigned n, uint64_t start, uint64_t end)
 }
 
 /* Does a transmission that `listener` hears, by anyone but `listener` and `except`,
- * overlap [a, b)? (No capture effect: any overlap destroys.) */
+ * overlap [a, b) and start before `latest` (later starts do not count: capture)? */
 static int air_heard(const struct pqpan_sim154 *s, unsigned listener, uint64_t a, uint64_t b,
-                     unsigned except)
+                     unsigned except, uint64_t latest)
 {
     uint32_t i;
     for (i = 0; i < s->air_n; i++) {
         const struct pqpan_sim154_air *x = air_at(s, i);
         if (x->node != listener && x->node != except && x->start_ns < b && x->end_ns > a &&
-            hears(s, listener, x->node)) {
+            x->start_ns < latest && hears(s, listener, x->node)) {
             return 1;
         }
     }
     return 0;
+}
+
+/* Is a frame on the air during [a, b), sent by `sender`, destroyed at `listener` by
+ * another transmission it hears? Without capture any overlap destroys it; with
+ * PQPAN_SIM154_CAPTURE_FIRST only a transmission that began before the frame's SHR was
+ * over (§12.1.1: the receiver synchronises on the SHR). */
+static int air_destroys(const struct pqpan_sim154 *s, unsigned listener, uint64_t a, uint64_t b,
+                        unsigned sender)
+{
+    uint64_t latest = s->cfg.capture == PQPAN_SIM154_CAPTURE_FIRST
+                          ? a + (uint64_t)PQPAN_802154_SHR_OCTETS * PQPAN_802154_OCTET_NS
+                          : b;
+    return air_heard(s, listener, a, b, sender, latest);
 }
 
 /* Was n itself transmitting during [a, b)? (Half duplex.) */
@@ -640,7 +653,7 @@ static void on_cca_end(struct run *r, unsigned n)
     if (is_party(n)) {
         s->res.ccas[n]++;
     }
-    if (!air_heard(s, n, x->cca_start_ns, s->now_ns, n)) {
+    if (!air_heard(s, n, x->cca_start_ns, s->now_ns, n, s->now_ns)) {
         book(r, n, PQPAN_STATE_RAMP_TX, PQPAN_802154_TURNAROUND_NS);
         x->state = ST_TURN;
         set_main(r, n, s->now_ns + PQPAN_802154_TURNAROUND_NS);
@@ -672,7 +685,7 @@ static void on_tx_end(struct run *r, unsigned n)
         return;
     }
     book(r, rcv, PQPAN_STATE_RX, s->now_ns - x->tx_start_ns);
-    if (!air_heard(s, rcv, x->tx_start_ns, s->now_ns, n) &&
+    if (!air_destroys(s, rcv, x->tx_start_ns, s->now_ns, n) &&
         !air_own(s, rcv, x->tx_start_ns, s->now_ns)) {
         receive_frame(r, rcv, n);
         schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS, EV_ACK_START, rcv, 0);
@@ -714,7 +727,7 @@ static void on_ack_end(struct run *r, unsigned rcv)
     if (x->state != ST_WAIT_ACK || s->node[rcv].ack_seq != x->seq) {
         return;
     }
-    if (air_heard(s, n, s->now_ns - air, s->now_ns, rcv)) {
+    if (air_destroys(s, n, s->now_ns - air, s->now_ns, rcv)) {
         s->res.rx_lost[n]++;
         return;
     }
@@ -855,7 +868,8 @@ int pqpan_sim154_config_check(const struct pqpan_sim154_config *c)
     if (c->nodes < 2u || c->nodes > PQPAN_SIM154_MAX_NODES || c->hidden > c->nodes - 2u ||
         !(c->load_fps >= 0.0 && c->load_fps < 1e6) || !bg_ok || c->initiator_side > 1u ||
         c->reasm_timeout_ms == 0 || c->reasm_timeout_ms > PQPAN_SIM154_REASM_TIMEOUT_MS_MAX ||
-        c->dgram_retries > PQPAN_SIM154_DGRAM_RETRIES_MAX || e->cpu_hz == 0 ||
+        c->dgram_retries > PQPAN_SIM154_DGRAM_RETRIES_MAX ||
+        c->capture > PQPAN_SIM154_CAPTURE_FIRST || e->cpu_hz == 0 ||
         !e->link.ack_request || e->link.src.mode == PQPAN_802154_ADDR_NONE ||
         e->link.dst.mode == PQPAN_802154_ADDR_NONE ||
         pqpan_802154_csma_params_check(&e->csma) != PQPAN_OK) {
