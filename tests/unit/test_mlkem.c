@@ -404,12 +404,13 @@ static void test_compress_exhaustive(void **state)
     }
 }
 
-/* NTT-domain multiplication against schoolbook multiplication in Z_q[X]/(X^256 + 1). */
+/* NTT-domain multiplication against schoolbook multiplication in Z_q[X]/(X^256 + 1); the
+ * second operand goes in encoded and the product is formed in two runs of factors, as
+ * the streamed matrix products do. */
 static void test_ntt_multiplication(void **state)
 {
     struct mlkem_poly a, b, r;
-    int16_t cache[128];
-    int32_t acc[256];
+    uint8_t b_bytes[PQPAN_MLKEM_POLYBYTES];
     int64_t want[256];
     uint64_t seed = 99;
     int trial, i, j;
@@ -434,15 +435,40 @@ static void test_ntt_multiplication(void **state)
         pqpan_mlkem_ntt(b.c);
         pqpan_mlkem_poly_reduce(&a);
         pqpan_mlkem_poly_reduce(&b);
-        pqpan_mlkem_mulcache(cache, b.c);
-        memset(acc, 0, sizeof acc);
-        pqpan_mlkem_basemul_acc(acc, a.c, b.c, cache);
-        pqpan_mlkem_poly_from_acc(&r, acc);
+        pqpan_mlkem_poly_tobytes(b_bytes, &b);
+        memset(&r, 0, sizeof r);
+        pqpan_mlkem_basemul_acc_bytes(r.c, a.c, b_bytes, 0, 37);
+        pqpan_mlkem_basemul_acc_bytes(r.c, a.c + 74, b_bytes, 37, 128 - 37);
         pqpan_mlkem_invntt(r.c);
         for (i = 0; i < 256; i++) {
             int64_t w = ((want[i] % Q) + Q) % Q;
             int64_t g = ((r.c[i] % Q) + Q) % Q;
             assert_int_equal(g, w);
+        }
+    }
+}
+
+/* The streamed ciphertext comparison of Decaps: 0 for the encoding itself, non-zero for
+ * any single changed byte, for every d. */
+static void test_compress_diff(void **state)
+{
+    static const unsigned ds[4] = {4, 5, 10, 11};
+    struct mlkem_poly p;
+    uint8_t enc[32 * 11];
+    uint64_t seed = 7;
+    unsigned t, i, pos;
+    (void)state;
+    for (t = 0; t < 4; t++) {
+        const unsigned d = ds[t];
+        for (i = 0; i < 256; i++) {
+            p.c[i] = (int16_t)((int)(splitmix64(&seed) % Q) - (Q - 1) / 2);
+        }
+        pqpan_mlkem_poly_compress(enc, &p, d);
+        assert_int_equal(pqpan_mlkem_poly_compress_diff(enc, &p, d), 0);
+        for (pos = 0; pos < 32 * d; pos += 7) {
+            enc[pos] ^= 0x10;
+            assert_true(pqpan_mlkem_poly_compress_diff(enc, &p, d) != 0);
+            enc[pos] ^= 0x10;
         }
     }
 }
@@ -458,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_descriptors),
         cmocka_unit_test(test_compress_exhaustive),
         cmocka_unit_test(test_ntt_multiplication),
+        cmocka_unit_test(test_compress_diff),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,6 +2,7 @@
  * interface (§7) for ML-KEM-512/768/1024, and the parameter-generic descriptors. */
 #include <string.h>
 
+#include "common/compiler.h"
 #include "crypto/ct_testing.h"
 #include "crypto/mlkem/ntt.h"
 #include "crypto/mlkem/params.h"
@@ -30,70 +31,71 @@ static const struct mlkem_params params1024 = {
 #define SYM PQPAN_MLKEM_SYMBYTES
 #define POLYBYTES PQPAN_MLKEM_POLYBYTES
 
-/* A vector of k polynomials in the NTT domain with their base-multiplication cache. The
- * storage is declared by the per-parameter-set entry points (PQPAN_MLKEM_VEC below), so
- * the stack of each set holds exactly k polynomials. */
-struct ntt_vec {
-    struct mlkem_poly *p;
-    int16_t (*cache)[PQPAN_MLKEM_N / 2];
-};
+/* The stack is kept small by never holding a whole vector or matrix of polynomials
+ * unencoded: the matrix entries are generated block by block inside the products
+ * (pqpan_mlkem_matacc), s_hat goes straight into dk and is read back from there, y_hat
+ * is kept as ByteEncode_12 (384 bytes per polynomial, storage declared by the
+ * per-parameter-set entry points below), and each output polynomial is encoded into the
+ * caller's buffer, or compared with the expected ciphertext, as soon as it is complete.
+ * At most two polynomials are alive at a time. */
 
-/* Declares storage for a vector of k polynomials and the ntt_vec `name` viewing it. */
-#define PQPAN_MLKEM_VEC(name, k)                         \
-    struct mlkem_poly name##_p[k];                       \
-    int16_t name##_cache[k][PQPAN_MLKEM_N / 2];          \
-    struct ntt_vec name = {name##_p, name##_cache}
-
-static void wipe_ntt_vec(const struct ntt_vec *v, unsigned k)
+/* out[i] = ByteEncode_12(NTT(SamplePolyCBD_eta(PRF_eta(seed, i)))) for i < k, reduced
+ * to [0, q) (Alg. 13 lines 8-11, 16, 20 for s_hat; Alg. 14 lines 9-12, 18 for y_hat). */
+static void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SYM],
+                                 unsigned eta)
 {
-    pqpan_wipe(v->p, k * sizeof *v->p);
-    pqpan_wipe(v->cache, k * sizeof *v->cache);
-}
-
-/* v[i] = NTT(SamplePolyCBD_eta(PRF_eta(seed, nonce0 + i))) for i < k, reduced to
- * |c| < q, with the cache for multiplying by them. */
-static void sample_ntt_vec(const struct ntt_vec *v, unsigned k, const uint8_t seed[SYM],
-                           unsigned nonce0, unsigned eta)
-{
+    struct mlkem_poly p;
     unsigned i;
     for (i = 0; i < k; i++) {
-        pqpan_mlkem_sample_cbd(&v->p[i], seed, (uint8_t)(nonce0 + i), eta);
-        pqpan_mlkem_ntt(v->p[i].c);
-        pqpan_mlkem_poly_reduce(&v->p[i]);
-        pqpan_mlkem_mulcache(v->cache[i], v->p[i].c);
+        pqpan_mlkem_sample_cbd(&p, seed, (uint8_t)i, eta);
+        pqpan_mlkem_ntt(p.c);
+        pqpan_mlkem_poly_reduce(&p);
+        pqpan_mlkem_poly_tobytes(out + POLYBYTES * i, &p);
     }
+    pqpan_wipe(&p, sizeof p);
 }
 
-/* out * R^-1 = sum_j A'[row][j] o v[j], where A'[row][j] = SampleNTT(rho || x || y) with
- * (x, y) = (j, row) for A (Alg. 13 line 18) or (row, j) for A^T (Alg. 14 line 19).
- * Matrix entries are generated one at a time and never stored whole. */
-static void matrix_row_times(struct mlkem_poly *out, const uint8_t rho[SYM], unsigned k,
-                             unsigned row, int transposed, const struct ntt_vec *v)
+/* acc += R^-1 sum_j A'[row][j] o v[j], v given as k encoded polynomials, where
+ * A'[row][j] = SampleNTT(rho || x || y) with (x, y) = (j, row) for A (Alg. 13 line 18)
+ * or (row, j) for A^T (Alg. 14 line 19). |acc_i| grows by less than k q. */
+static void matrix_row_acc(struct mlkem_poly *acc, const uint8_t rho[SYM], unsigned k,
+                           unsigned row, int transposed, const uint8_t *v)
 {
-    int32_t acc[PQPAN_MLKEM_N];
-    struct mlkem_poly a;
     unsigned j;
-    memset(acc, 0, sizeof acc);
     for (j = 0; j < k; j++) {
         const uint8_t x = (uint8_t)(transposed ? row : j);
         const uint8_t y = (uint8_t)(transposed ? j : row);
-        pqpan_mlkem_sample_ntt(&a, rho, x, y);
-        pqpan_mlkem_basemul_acc(acc, a.c, v->p[j].c, v->cache[j]);
+        pqpan_mlkem_matacc(acc->c, rho, x, y, v + POLYBYTES * j);
     }
-    pqpan_mlkem_poly_from_acc(out, acc);
-    pqpan_wipe(acc, sizeof acc);
 }
 
-/* K-PKE.KeyGen (FIPS 203 Alg. 13): ek_pke = ByteEncode_12(t) || rho, dk_pke =
- * ByteEncode_12(s). */
-static void kpke_keygen(const struct mlkem_params *prm, const struct ntt_vec *s, uint8_t *ek,
-                        uint8_t *dk_pke, const uint8_t d[SYM])
+/* Row i of t_hat = A o s_hat + e_hat (Alg. 13 lines 12-15, 17-19) into t_out. The one
+ * polynomial starts as NTT(e_i) R^-1, so that the products (each carrying R^-1) add to
+ * it, and a final multiplication by R leaves t_hat[i]: |t_i| < q after tomont. */
+static void keygen_t_row(const struct mlkem_params *prm, uint8_t t_out[POLYBYTES],
+                         const uint8_t rho[SYM], const uint8_t sigma[SYM],
+                         const uint8_t *s_hat, unsigned i)
+{
+    struct mlkem_poly t;
+    pqpan_mlkem_sample_cbd(&t, sigma, (uint8_t)(prm->k + i), prm->eta1); /* lines 12-15 */
+    pqpan_mlkem_ntt(t.c);                                              /* line 17 */
+    pqpan_mlkem_poly_frommont(&t);
+    matrix_row_acc(&t, rho, prm->k, i, 0, s_hat); /* line 18 */
+    pqpan_mlkem_poly_tomont(&t);
+    pqpan_mlkem_poly_tobytes(t_out, &t); /* line 19 */
+    pqpan_wipe(&t, sizeof t);
+}
+
+/* K-PKE.KeyGen (FIPS 203 Alg. 13): ek_pke = ByteEncode_12(t_hat) || rho, dk_pke =
+ * ByteEncode_12(s_hat). s_hat is written to dk_pke first and read from there. */
+static void kpke_keygen(const struct mlkem_params *prm, uint8_t *ek, uint8_t *dk_pke,
+                        const uint8_t d[SYM])
 {
     uint8_t rho_sigma[2 * SYM];
     const uint8_t *rho = rho_sigma, *sigma = rho_sigma + SYM;
     unsigned i;
 
-    { /* block scopes let seed_in share its stack slot with t and e */
+    { /* the block scope lets seed_in share its stack slot */
         uint8_t seed_in[SYM + 1];
         memcpy(seed_in, d, SYM);
         seed_in[SYM] = (uint8_t)prm->k; /* line 1: (rho, sigma) = G(d || k) */
@@ -102,24 +104,12 @@ static void kpke_keygen(const struct mlkem_params *prm, const struct ntt_vec *s,
     }
     PQPAN_CT_DECLASSIFY(rho_sigma, SYM); /* rho is published in ek */
 
-    sample_ntt_vec(s, prm->k, sigma, 0, prm->eta1); /* lines 8-11, 16 */
+    sample_ntt_vec_bytes(dk_pke, prm->k, sigma, prm->eta1); /* lines 8-11, 16, 20 */
     for (i = 0; i < prm->k; i++) {
-        struct mlkem_poly t, e;
-        matrix_row_times(&t, rho, prm->k, i, 0, s); /* line 18 */
-        pqpan_mlkem_poly_tomont(&t);
-        pqpan_mlkem_sample_cbd(&e, sigma, (uint8_t)(prm->k + i), prm->eta1); /* 12-15 */
-        pqpan_mlkem_ntt(e.c);                                                 /* line 17 */
-        pqpan_mlkem_poly_add(&t, &t, &e);
-        pqpan_mlkem_poly_reduce(&t);
-        pqpan_mlkem_poly_tobytes(ek + POLYBYTES * i, &t); /* line 19 */
-        pqpan_mlkem_poly_tobytes(dk_pke + POLYBYTES * i, &s->p[i]); /* line 20 */
-        pqpan_wipe(&t, sizeof t);
-        pqpan_wipe(&e, sizeof e);
+        keygen_t_row(prm, ek + POLYBYTES * i, rho, sigma, dk_pke, i);
     }
     memcpy(ek + POLYBYTES * prm->k, rho, SYM);
-
     pqpan_wipe(rho_sigma, sizeof rho_sigma);
-    wipe_ntt_vec(s, prm->k);
 }
 
 /* Where K-PKE.Encrypt puts its ciphertext: into out, or, when out is NULL, compared
@@ -129,127 +119,114 @@ struct ct_sink {
     const uint8_t *expected;
 };
 
-/* Largest ByteEncode_d(Compress_d(p)) of one polynomial: d = du = 11 of ML-KEM-1024
- * (FIPS 203 Table 2). */
-#define COMPRESSED_MAX (PQPAN_MLKEM_N / 8 * PQPAN_MLKEM1024_DU)
-
 /* ByteEncode_d(Compress_d(p)) at byte offset off of the sink (Alg. 14 lines 22-23).
  * Returns the OR of the byte differences from the expected ciphertext (0 when writing). */
 static unsigned emit_compressed(const struct ct_sink *sink, size_t off,
                                 const struct mlkem_poly *p, unsigned d)
 {
-    uint8_t buf[COMPRESSED_MAX];
-    const size_t len = PQPAN_MLKEM_N / 8 * d;
-    unsigned diff = 0;
-    size_t i;
     if (sink->out != NULL) {
         pqpan_mlkem_poly_compress(sink->out + off, p, d);
         return 0;
     }
-    pqpan_mlkem_poly_compress(buf, p, d);
-    for (i = 0; i < len; i++) {
-        diff |= (unsigned)(buf[i] ^ sink->expected[off + i]);
-    }
-    pqpan_wipe(buf, sizeof buf);
-    return diff;
+    return pqpan_mlkem_poly_compress_diff(sink->expected + off, p, d);
 }
 
-/* Row i of u = NTT^-1(A^T o y) + e1 (FIPS 203 Alg. 14 lines 13-16, 19), emitted as
+/* Row i of u = NTT^-1(A^T o y_hat) + e1 (FIPS 203 Alg. 14 lines 13-16, 19), emitted as
  * c1 part i (line 22). */
-static unsigned encrypt_u_row(const struct mlkem_params *prm, const struct ntt_vec *y,
+static unsigned encrypt_u_row(const struct mlkem_params *prm, const uint8_t *y_hat,
                               unsigned i, const struct ct_sink *sink, const uint8_t rho[SYM],
                               const uint8_t r[SYM])
 {
-    struct mlkem_poly u, noise;
+    struct mlkem_poly u;
     unsigned diff;
-    matrix_row_times(&u, rho, prm->k, i, 1, y); /* line 19 */
+    memset(&u, 0, sizeof u);
+    matrix_row_acc(&u, rho, prm->k, i, 1, y_hat); /* line 19 */
+    pqpan_mlkem_poly_reduce(&u);
     pqpan_mlkem_invntt(u.c);
-    pqpan_mlkem_sample_cbd(&noise, r, (uint8_t)(prm->k + i), PQPAN_MLKEM_ETA2); /* 13-16 */
-    pqpan_mlkem_poly_add(&u, &u, &noise);
+    pqpan_mlkem_add_cbd(&u, r, (uint8_t)(prm->k + i), PQPAN_MLKEM_ETA2); /* 13-16 */
     pqpan_mlkem_poly_reduce(&u);
     diff = emit_compressed(sink, PQPAN_MLKEM_N / 8 * prm->du * i, &u, prm->du); /* 22 */
     pqpan_wipe(&u, sizeof u);
-    pqpan_wipe(&noise, sizeof noise);
     return diff;
 }
 
-/* v = NTT^-1(t^T o y) + e2 + mu (FIPS 203 Alg. 14 lines 2, 17, 20-21), emitted as c2
- * (line 23). */
-static unsigned encrypt_v(const struct mlkem_params *prm, const struct ntt_vec *y,
+/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), |v_i| < q. Out of line, so
+ * that the decoded t_hat[i] is gone before encrypt_v samples its noise. t_hat is public. */
+static PQPAN_NOINLINE void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek,
+                                     const uint8_t *y_hat)
+{
+    struct mlkem_poly t;
+    unsigned i;
+    memset(v, 0, sizeof *v);
+    for (i = 0; i < k; i++) {
+        pqpan_mlkem_poly_frombytes(&t, ek + POLYBYTES * i); /* line 2 */
+        pqpan_mlkem_basemul_acc_bytes(v->c, t.c, y_hat + POLYBYTES * i, 0, PQPAN_MLKEM_N / 2);
+    }
+    pqpan_mlkem_poly_reduce(v);
+}
+
+/* v = NTT^-1(t_hat^T o y_hat) + e2 + mu (FIPS 203 Alg. 14 lines 2, 17, 20-21), emitted
+ * as c2 (line 23). */
+static unsigned encrypt_v(const struct mlkem_params *prm, const uint8_t *y_hat,
                           const struct ct_sink *sink, const uint8_t *ek, const uint8_t m[SYM],
                           const uint8_t r[SYM])
 {
     const unsigned k = prm->k;
-    struct mlkem_poly v, t;
-    int32_t acc[PQPAN_MLKEM_N];
-    unsigned i, diff;
+    struct mlkem_poly v;
+    unsigned diff;
 
-    memset(acc, 0, sizeof acc);
-    for (i = 0; i < k; i++) {
-        pqpan_mlkem_poly_frombytes(&t, ek + POLYBYTES * i); /* line 2 */
-        pqpan_mlkem_basemul_acc(acc, t.c, y->p[i].c, y->cache[i]);
-    }
-    pqpan_mlkem_poly_from_acc(&v, acc);
+    t_times_y(&v, k, ek, y_hat);
     pqpan_mlkem_invntt(v.c);
-    pqpan_mlkem_sample_cbd(&t, r, (uint8_t)(2 * k), PQPAN_MLKEM_ETA2); /* line 17 */
-    pqpan_mlkem_poly_add(&v, &v, &t);
-    pqpan_mlkem_poly_frommsg(&t, m); /* line 20 */
-    pqpan_mlkem_poly_add(&v, &v, &t);
+    pqpan_mlkem_add_cbd(&v, r, (uint8_t)(2 * k), PQPAN_MLKEM_ETA2); /* line 17 */
+    pqpan_mlkem_poly_add_msg(&v, m);                                /* lines 20-21 */
     pqpan_mlkem_poly_reduce(&v);
     diff = emit_compressed(sink, PQPAN_MLKEM_N / 8 * prm->du * k, &v, prm->dv); /* 23 */
-
     pqpan_wipe(&v, sizeof v);
-    pqpan_wipe(&t, sizeof t);
-    pqpan_wipe(acc, sizeof acc);
     return diff;
 }
 
-/* K-PKE.Encrypt (FIPS 203 Alg. 14) with ek_pke already checked (§7.2), y the workspace
- * for the vector y. Returns the OR of the byte differences from sink->expected (0 when
- * the sink writes). */
-static unsigned kpke_encrypt(const struct mlkem_params *prm, const struct ntt_vec *y,
+/* K-PKE.Encrypt (FIPS 203 Alg. 14) with ek_pke already checked (§7.2), y_hat the
+ * workspace of k encoded polynomials. Returns the OR of the byte differences from
+ * sink->expected (0 when the sink writes). */
+static unsigned kpke_encrypt(const struct mlkem_params *prm, uint8_t *y_hat,
                              const struct ct_sink *sink, const uint8_t *ek,
                              const uint8_t m[SYM], const uint8_t r[SYM])
 {
     const uint8_t *rho = ek + POLYBYTES * prm->k;
     unsigned i, diff = 0;
 
-    sample_ntt_vec(y, prm->k, r, 0, prm->eta1); /* lines 9-12, 18 */
+    sample_ntt_vec_bytes(y_hat, prm->k, r, prm->eta1); /* lines 9-12, 18 */
     for (i = 0; i < prm->k; i++) {
-        diff |= encrypt_u_row(prm, y, i, sink, rho, r);
+        diff |= encrypt_u_row(prm, y_hat, i, sink, rho, r);
     }
-    diff |= encrypt_v(prm, y, sink, ek, m, r);
-    wipe_ntt_vec(y, prm->k);
+    diff |= encrypt_v(prm, y_hat, sink, ek, m, r);
+    pqpan_wipe(y_hat, POLYBYTES * prm->k);
     return diff;
 }
 
-/* K-PKE.Decrypt (FIPS 203 Alg. 15). */
-static void kpke_decrypt(const struct mlkem_params *prm, uint8_t m[SYM], const uint8_t *dk_pke,
+/* K-PKE.Decrypt (FIPS 203 Alg. 15); s_hat is read from dk_pke pair by pair. Out of line,
+ * so that its two polynomials are not in Decaps' frame during the re-encryption. */
+static PQPAN_NOINLINE void kpke_decrypt(const struct mlkem_params *prm, uint8_t m[SYM], const uint8_t *dk_pke,
                          const uint8_t *c)
 {
-    struct mlkem_poly u, s; /* s also holds w once the sum is done */
-    int16_t cache[PQPAN_MLKEM_N / 2];
-    int32_t acc[PQPAN_MLKEM_N];
+    struct mlkem_poly u, w;
     unsigned i;
 
-    memset(acc, 0, sizeof acc);
+    memset(&w, 0, sizeof w);
     for (i = 0; i < prm->k; i++) {
         pqpan_mlkem_poly_decompress(&u, c + PQPAN_MLKEM_N / 8 * prm->du * i, prm->du); /* 3 */
         pqpan_mlkem_ntt(u.c);
         pqpan_mlkem_poly_reduce(&u);
-        pqpan_mlkem_mulcache(cache, u.c);
-        pqpan_mlkem_poly_frombytes(&s, dk_pke + POLYBYTES * i); /* line 5 */
-        pqpan_mlkem_basemul_acc(acc, s.c, u.c, cache);
+        pqpan_mlkem_basemul_acc_bytes(w.c, u.c, dk_pke + POLYBYTES * i, 0,
+                                      PQPAN_MLKEM_N / 2); /* line 5 */
     }
-    pqpan_mlkem_poly_from_acc(&s, acc); /* line 6: w = v - NTT^-1(s^T o NTT(u)) */
-    pqpan_mlkem_invntt(s.c);
+    pqpan_mlkem_poly_reduce(&w); /* line 6: w = v - NTT^-1(s_hat^T o NTT(u)) */
+    pqpan_mlkem_invntt(w.c);
     pqpan_mlkem_poly_decompress(&u, c + PQPAN_MLKEM_N / 8 * prm->du * prm->k, prm->dv); /* 4 */
-    pqpan_mlkem_poly_sub(&s, &u, &s);
-    pqpan_mlkem_poly_reduce(&s);
-    pqpan_mlkem_poly_tomsg(m, &s); /* line 7 */
-
-    pqpan_wipe(&s, sizeof s);
-    pqpan_wipe(acc, sizeof acc);
+    pqpan_mlkem_poly_sub(&w, &u, &w);
+    pqpan_mlkem_poly_reduce(&w);
+    pqpan_mlkem_poly_tomsg(m, &w); /* line 7 */
+    pqpan_wipe(&w, sizeof w);
 }
 
 /* FIPS 203 §7.2 modulus check: ByteEncode_12(ByteDecode_12(ek)) == ek for the k
@@ -294,8 +271,8 @@ static int check_dk(const struct mlkem_params *prm, const uint8_t *dk)
 }
 
 /* ML-KEM.KeyGen_internal (FIPS 203 Alg. 16). */
-static int keypair_derand(const struct mlkem_params *prm, const struct ntt_vec *s, uint8_t *ek,
-                          uint8_t *dk, const uint8_t d[SYM], const uint8_t z[SYM])
+static int keypair_derand(const struct mlkem_params *prm, uint8_t *ek, uint8_t *dk,
+                          const uint8_t d[SYM], const uint8_t z[SYM])
 {
     if (ek == NULL || dk == NULL || d == NULL || z == NULL) {
         if (ek != NULL) {
@@ -306,7 +283,7 @@ static int keypair_derand(const struct mlkem_params *prm, const struct ntt_vec *
         }
         return PQPAN_ERR_INVALID_ARG;
     }
-    kpke_keygen(prm, s, ek, dk, d);
+    kpke_keygen(prm, ek, dk, d);
     memcpy(dk + dk_ek_offset(prm), ek, prm->ek_bytes);
     pqpan_sha3_256(dk + dk_hash_offset(prm), ek, prm->ek_bytes);
     memcpy(dk + dk_hash_offset(prm) + SYM, z, SYM);
@@ -314,21 +291,21 @@ static int keypair_derand(const struct mlkem_params *prm, const struct ntt_vec *
 }
 
 /* ML-KEM.KeyGen (FIPS 203 Alg. 19): d, then z, from the random source. */
-static int keypair(const struct mlkem_params *prm, const struct ntt_vec *s, uint8_t *ek,
-                   uint8_t *dk, pqpan_rng_fn rng, void *rng_ctx)
+static int keypair(const struct mlkem_params *prm, uint8_t *ek, uint8_t *dk, pqpan_rng_fn rng,
+                   void *rng_ctx)
 {
     uint8_t d[SYM], z[SYM];
     int ret;
     if (rng == NULL) {
-        ret = keypair_derand(prm, s, ek, dk, NULL, NULL);
+        ret = keypair_derand(prm, ek, dk, NULL, NULL);
         goto out;
     }
     if (rng(rng_ctx, d, SYM) != 0 || rng(rng_ctx, z, SYM) != 0) {
-        (void)keypair_derand(prm, s, ek, dk, NULL, NULL); /* zeroes the outputs */
+        (void)keypair_derand(prm, ek, dk, NULL, NULL); /* zeroes the outputs */
         ret = PQPAN_ERR_RNG;
         goto out;
     }
-    ret = keypair_derand(prm, s, ek, dk, d, z);
+    ret = keypair_derand(prm, ek, dk, d, z);
 out:
     pqpan_wipe(d, sizeof d);
     pqpan_wipe(z, sizeof z);
@@ -345,11 +322,32 @@ static void zero_ct_ss(const struct mlkem_params *prm, uint8_t *ct, uint8_t *ss)
     }
 }
 
+/* G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings. */
+static void hash_g(uint8_t out[2 * SYM], const uint8_t a[SYM], const uint8_t b[SYM])
+{
+    uint8_t in[2 * SYM];
+    memcpy(in, a, SYM);
+    memcpy(in + SYM, b, SYM);
+    pqpan_sha3_512(out, in, sizeof in);
+    pqpan_wipe(in, sizeof in);
+}
+
+/* J(z || c) = SHAKE256(z || c, 32 bytes) (FIPS 203 §4.1 eq. 4.4). */
+static void hash_j(uint8_t out[SYM], const uint8_t z[SYM], const uint8_t *c, size_t c_len)
+{
+    struct pqpan_shake256_ctx ctx;
+    pqpan_shake256_init(&ctx);
+    pqpan_shake256_absorb(&ctx, z, SYM);
+    pqpan_shake256_absorb(&ctx, c, c_len);
+    pqpan_shake256_squeeze(&ctx, out, SYM);
+    pqpan_wipe(&ctx, sizeof ctx);
+}
+
 /* ML-KEM.Encaps_internal (FIPS 203 Alg. 17) after the §7.2 input check. */
-static int encaps_derand(const struct mlkem_params *prm, const struct ntt_vec *y, uint8_t *ct,
+static int encaps_derand(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ct,
                          uint8_t *ss, const uint8_t *ek, const uint8_t m[SYM])
 {
-    uint8_t g_in[2 * SYM], k_r[2 * SYM];
+    uint8_t h_ek[SYM], k_r[2 * SYM];
     struct ct_sink sink;
     int ret;
     if (ct == NULL || ss == NULL || m == NULL) {
@@ -360,14 +358,12 @@ static int encaps_derand(const struct mlkem_params *prm, const struct ntt_vec *y
     if (ret != PQPAN_OK) {
         goto fail;
     }
-    memcpy(g_in, m, SYM); /* line 1: (K, r) = G(m || H(ek)) */
-    pqpan_sha3_256(g_in + SYM, ek, prm->ek_bytes);
-    pqpan_sha3_512(k_r, g_in, sizeof g_in);
+    pqpan_sha3_256(h_ek, ek, prm->ek_bytes); /* line 1: (K, r) = G(m || H(ek)) */
+    hash_g(k_r, m, h_ek);
     sink.out = ct;
     sink.expected = NULL;
-    (void)kpke_encrypt(prm, y, &sink, ek, m, k_r + SYM); /* line 2 */
+    (void)kpke_encrypt(prm, y_hat, &sink, ek, m, k_r + SYM); /* line 2 */
     memcpy(ss, k_r, SYM);
-    pqpan_wipe(g_in, sizeof g_in);
     pqpan_wipe(k_r, sizeof k_r);
     return PQPAN_OK;
 fail:
@@ -376,7 +372,7 @@ fail:
 }
 
 /* ML-KEM.Encaps (FIPS 203 Alg. 20). */
-static int encaps(const struct mlkem_params *prm, const struct ntt_vec *y, uint8_t *ct,
+static int encaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ct,
                   uint8_t *ss, const uint8_t *ek, pqpan_rng_fn rng, void *rng_ctx)
 {
     uint8_t m[SYM];
@@ -390,7 +386,7 @@ static int encaps(const struct mlkem_params *prm, const struct ntt_vec *y, uint8
         ret = PQPAN_ERR_RNG;
         goto out;
     }
-    ret = encaps_derand(prm, y, ct, ss, ek, m);
+    ret = encaps_derand(prm, y_hat, ct, ss, ek, m);
 out:
     pqpan_wipe(m, sizeof m);
     return ret;
@@ -410,11 +406,10 @@ static void ct_select(uint8_t *out, const uint8_t *x, size_t len, unsigned b)
 
 /* ML-KEM.Decaps (FIPS 203 Alg. 21): §7.3 check, then ML-KEM.Decaps_internal (Alg. 18)
  * with implicit rejection. */
-static int decaps(const struct mlkem_params *prm, const struct ntt_vec *y, uint8_t *ss,
+static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
                   const uint8_t *ct, const uint8_t *dk)
 {
-    uint8_t m[SYM], g_in[2 * SYM], k_r[2 * SYM], k_bar[SYM];
-    struct pqpan_shake256_ctx j_ctx;
+    uint8_t m[SYM], k_r[2 * SYM], k_bar[SYM];
     struct ct_sink sink;
     const uint8_t *ek, *h, *z;
     unsigned diff, same;
@@ -433,25 +428,18 @@ static int decaps(const struct mlkem_params *prm, const struct ntt_vec *y, uint8
     z = h + SYM;
 
     kpke_decrypt(prm, m, dk, ct); /* line 5 */
-    memcpy(g_in, m, SYM);         /* line 6: (K', r') = G(m' || h) */
-    memcpy(g_in + SYM, h, SYM);
-    pqpan_sha3_512(k_r, g_in, sizeof g_in);
-    pqpan_shake256_init(&j_ctx); /* line 7: K_bar = J(z || c) */
-    pqpan_shake256_absorb(&j_ctx, z, SYM);
-    pqpan_shake256_absorb(&j_ctx, ct, prm->ct_bytes);
-    pqpan_shake256_squeeze(&j_ctx, k_bar, SYM);
-    sink.out = NULL; /* line 8, compared with c on the fly (line 9) */
+    hash_g(k_r, m, h);            /* line 6: (K', r') = G(m' || h) */
+    sink.out = NULL;              /* line 8, compared with c on the fly (line 9) */
     sink.expected = ct;
-    diff = kpke_encrypt(prm, y, &sink, ek, m, k_r + SYM);
+    diff = kpke_encrypt(prm, y_hat, &sink, ek, m, k_r + SYM);
+    hash_j(k_bar, z, ct, prm->ct_bytes); /* line 7, after the re-encryption's peak */
     same = 1u & ((diff - 1u) >> 8); /* diff <= 255: 1 iff diff == 0, without a branch */
     ct_select(k_r, k_bar, SYM, 1u - same); /* lines 9-11 */
     memcpy(ss, k_r, SYM);
 
     pqpan_wipe(m, sizeof m);
-    pqpan_wipe(g_in, sizeof g_in);
     pqpan_wipe(k_r, sizeof k_r);
     pqpan_wipe(k_bar, sizeof k_bar);
-    pqpan_wipe(&j_ctx, sizeof j_ctx);
     return PQPAN_OK;
 fail:
     if (ss != NULL) {
@@ -460,36 +448,35 @@ fail:
     return ret;
 }
 
-/* The public entry points of one parameter set, all forwarding to the generic code; the
- * K-dependent vector storage lives here, sized for this set's k. */
+/* The public entry points of one parameter set, all forwarding to the generic code;
+ * encaps and decaps declare here the y_hat workspace of k encoded polynomials, sized for
+ * this set's k. */
 #define PQPAN_MLKEM_DEFINE_API(N)                                                            \
     int pqpan_mlkem##N##_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t d[32],      \
                                         const uint8_t z[32])                                 \
     {                                                                                        \
-        PQPAN_MLKEM_VEC(s, PQPAN_MLKEM##N##_K);                                              \
-        return keypair_derand(&params##N, &s, ek, dk, d, z);                                 \
+        return keypair_derand(&params##N, ek, dk, d, z);                                     \
     }                                                                                        \
     int pqpan_mlkem##N##_keypair(uint8_t *ek, uint8_t *dk, pqpan_rng_fn rng, void *rng_ctx) \
     {                                                                                        \
-        PQPAN_MLKEM_VEC(s, PQPAN_MLKEM##N##_K);                                              \
-        return keypair(&params##N, &s, ek, dk, rng, rng_ctx);                                \
+        return keypair(&params##N, ek, dk, rng, rng_ctx);                                    \
     }                                                                                        \
     int pqpan_mlkem##N##_encaps_derand(uint8_t *ct, uint8_t ss[32], const uint8_t *ek,      \
                                        const uint8_t m[32])                                  \
     {                                                                                        \
-        PQPAN_MLKEM_VEC(y, PQPAN_MLKEM##N##_K);                                              \
-        return encaps_derand(&params##N, &y, ct, ss, ek, m);                                 \
+        uint8_t y_hat[PQPAN_MLKEM##N##_K * POLYBYTES];                                       \
+        return encaps_derand(&params##N, y_hat, ct, ss, ek, m);                              \
     }                                                                                        \
     int pqpan_mlkem##N##_encaps(uint8_t *ct, uint8_t ss[32], const uint8_t *ek,             \
                                 pqpan_rng_fn rng, void *rng_ctx)                             \
     {                                                                                        \
-        PQPAN_MLKEM_VEC(y, PQPAN_MLKEM##N##_K);                                              \
-        return encaps(&params##N, &y, ct, ss, ek, rng, rng_ctx);                             \
+        uint8_t y_hat[PQPAN_MLKEM##N##_K * POLYBYTES];                                       \
+        return encaps(&params##N, y_hat, ct, ss, ek, rng, rng_ctx);                          \
     }                                                                                        \
     int pqpan_mlkem##N##_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)       \
     {                                                                                        \
-        PQPAN_MLKEM_VEC(y, PQPAN_MLKEM##N##_K);                                              \
-        return decaps(&params##N, &y, ss, ct, dk);                                           \
+        uint8_t y_hat[PQPAN_MLKEM##N##_K * POLYBYTES];                                       \
+        return decaps(&params##N, y_hat, ss, ct, dk);                                        \
     }                                                                                        \
     int pqpan_mlkem##N##_check_ek(const uint8_t *ek, size_t len)                             \
     {                                                                                        \

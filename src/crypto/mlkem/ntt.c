@@ -88,29 +88,47 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
     }
 }
 
-/* gamma_i = zeta^(2 BitRev7(i) + 1) (FIPS 203 Alg. 11): for the pair 2m it is
- * zetas[64 + m], for the pair 2m + 1 its negative. */
-void pqpan_mlkem_mulcache(int16_t cache[PQPAN_MLKEM_N / 2], const int16_t b[PQPAN_MLKEM_N])
+/* Alg. 12 on one degree-2 factor with gamma (times R) g: c0 = a0 b0 + a1 (b1 gamma),
+ * c1 = a0 b1 + a1 b0. With b_i < 2^12 and |a_i| < q both sums stay below 2^15 q, the
+ * input range of the Montgomery reduction; each adds less than q to |acc_i|. */
+static inline void basemul_pair(int16_t acc[2], const int16_t a[2], int32_t b0, int32_t b1,
+                                int16_t g)
 {
-    unsigned m;
-    for (m = 0; m < PQPAN_MLKEM_N / 4; m++) {
-        const int16_t zeta = zetas[64 + m];
-        cache[2 * m] = mlkem_fqmul(b[4 * m + 1], zeta);
-        cache[2 * m + 1] = mlkem_fqmul(b[4 * m + 3], (int16_t)-zeta);
-    }
+    const int32_t a0 = a[0], a1 = a[1];
+    const int32_t b1g = mlkem_fqmul((int16_t)b1, g);
+    acc[0] = (int16_t)(acc[0] + mlkem_montgomery_reduce(a0 * b0 + a1 * b1g));
+    acc[1] = (int16_t)(acc[1] + mlkem_montgomery_reduce(a0 * b1 + a1 * b0));
 }
 
-/* FIPS 203 Alg. 12 on every pair: c0 = a0 b0 + a1 b1 gamma, c1 = a0 b1 + a1 b0, with
- * b1 gamma taken from the cache; the Montgomery reduction happens once per sum later. */
-void pqpan_mlkem_basemul_acc(int32_t acc[PQPAN_MLKEM_N], const int16_t a[PQPAN_MLKEM_N],
-                             const int16_t b[PQPAN_MLKEM_N],
-                             const int16_t cache[PQPAN_MLKEM_N / 2])
+/* gamma_i = zeta^(2 BitRev7(i) + 1) of the factor i (FIPS 203 Alg. 11), times R: for
+ * i = 2m it is zetas[64 + m], for i = 2m + 1 its negative. The factors go two at a time
+ * (four coefficients of a, six bytes of b, one zeta) after a leading odd one; the loop
+ * bounds are public. */
+void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
+                                   const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
+                                   unsigned count)
 {
-    unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N / 2; i++) {
-        const int32_t a0 = a[2 * i], a1 = a[2 * i + 1];
-        const int32_t b0 = b[2 * i], b1 = b[2 * i + 1];
-        acc[2 * i] += a0 * b0 + a1 * cache[i];
-        acc[2 * i + 1] += a0 * b1 + a1 * b0;
+    const unsigned end = first + count;
+    unsigned i = first;
+    if ((i & 1u) != 0 && i < end) {
+        const uint8_t *bb = b + 3 * i;
+        basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
+                     (int16_t)-zetas[64 + i / 2]);
+        a += 2;
+        i++;
+    }
+    for (; i + 2 <= end; i += 2) {
+        const uint8_t *bb = b + 3 * i;
+        const int16_t zeta = zetas[64 + i / 2];
+        basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
+                     zeta);
+        basemul_pair(acc + 2 * i + 2, a + 2, bb[3] | ((bb[4] & 0x0F) << 8),
+                     (bb[4] >> 4) | (bb[5] << 4), (int16_t)-zeta);
+        a += 4;
+    }
+    if (i < end) {
+        const uint8_t *bb = b + 3 * i;
+        basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
+                     zetas[64 + i / 2]);
     }
 }

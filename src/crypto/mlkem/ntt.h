@@ -55,15 +55,13 @@ void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N]);
  * that the R^-1 left by pqpan_mlkem_basemul_* cancels; output |a_i| < q. */
 void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N]);
 
-/* For the 128 degree-2 factors X^2 - gamma_i of FIPS 203 Alg. 11/12:
- * cache[i] = b[2i+1] * gamma_i mod q, |cache[i]| < q, computed once per operand so that
- * every product with b needs no further multiplication by gamma. */
-void pqpan_mlkem_mulcache(int16_t cache[PQPAN_MLKEM_N / 2], const int16_t b[PQPAN_MLKEM_N]);
-
-/* acc += a o b (FIPS 203 Alg. 11 MultiplyNTTs, Alg. 12 BaseCaseMultiply) without any
- * reduction: |a_i| < q, |b_i| < q, |cache_i| < q; acc holds at most 8 such sums. */
-void pqpan_mlkem_basemul_acc(int32_t acc[PQPAN_MLKEM_N], const int16_t a[PQPAN_MLKEM_N],
-                             const int16_t b[PQPAN_MLKEM_N],
-                             const int16_t cache[PQPAN_MLKEM_N / 2]);
+/* acc += (a o b) * R^-1 (FIPS 203 Alg. 11 MultiplyNTTs, Alg. 12 BaseCaseMultiply) on the
+ * count degree-2 factors first .. first + count - 1: a holds their 2 count coefficients
+ * (a[0] is coefficient 2 first), b is ByteEncode_12 of the whole second operand, decoded
+ * pair by pair. Each product is Montgomery-reduced, so |a_i| < q and 12-bit b_i (taken
+ * mod q, as ByteDecode_12 would) add less than q to |acc_i|; acc is never reduced here. */
+void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
+                                   const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
+                                   unsigned count);
 
 #endif

@@ -2,6 +2,7 @@
 #include "crypto/mlkem/poly.h"
 
 #include "crypto/mlkem/ntt.h"
+#include "pqpan/common.h"
 
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)
 {
@@ -37,11 +38,11 @@ void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
     }
 }
 
-void pqpan_mlkem_poly_from_acc(struct mlkem_poly *p, const int32_t acc[PQPAN_MLKEM_N])
+void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        p->c[i] = mlkem_montgomery_reduce(acc[i]);
+        p->c[i] = mlkem_montgomery_reduce(p->c[i]);
     }
 }
 
@@ -111,112 +112,140 @@ static int16_t decompress(uint32_t y, unsigned d)
     return (int16_t)((y * PQPAN_MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
-/* ByteEncode_d (FIPS 203 Alg. 5): values of d bits packed least significant bit first,
- * in groups of 8 values (d bytes), so that every group starts on a byte boundary. */
-static inline void pack_bits(uint8_t *out, const uint16_t v[PQPAN_MLKEM_N], unsigned d)
+/* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits packed
+ * least significant bit first into d bytes, so every group of 8 starts on a byte
+ * boundary. */
+static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
 {
-    unsigned g, i;
-    for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        uint32_t acc = 0;
-        unsigned bits = 0;
-        for (i = 0; i < 8; i++) {
-            acc |= (uint32_t)v[8 * g + i] << bits;
-            bits += d;
-            while (bits >= 8) {
-                *out++ = (uint8_t)acc;
-                acc >>= 8;
-                bits -= 8;
-            }
+    uint16_t v[8];
+    uint32_t acc = 0;
+    unsigned bits = 0, i;
+    for (i = 0; i < 8; i++) { /* a loop of its own, so that it vectorizes */
+        v[i] = pqpan_mlkem_compress(mlkem_to_unsigned(c[i]), d);
+    }
+    for (i = 0; i < 8; i++) {
+        acc |= (uint32_t)v[i] << bits;
+        bits += d;
+        while (bits >= 8) {
+            *out++ = (uint8_t)acc;
+            acc >>= 8;
+            bits -= 8;
         }
     }
 }
 
-/* ByteDecode_d (FIPS 203 Alg. 6) for d < 12, in the same groups: no reduction needed
- * (2^d < q). */
-static inline void unpack_bits(uint16_t v[PQPAN_MLKEM_N], const uint8_t *in, unsigned d)
+/* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes; no
+ * reduction is needed (2^d < q). */
+static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d)
 {
     const uint32_t mask = (1u << d) - 1;
-    unsigned g, i;
+    uint32_t acc = 0;
+    unsigned bits = 0, i;
+    for (i = 0; i < 8; i++) {
+        while (bits < d) {
+            acc |= (uint32_t)*in++ << bits;
+            bits += 8;
+        }
+        c[i] = decompress(acc & mask, d);
+        acc >>= d;
+        bits -= d;
+    }
+}
+
+static inline void compress_all(uint8_t *r, const struct mlkem_poly *p, unsigned d)
+{
+    unsigned g;
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        uint32_t acc = 0;
-        unsigned bits = 0;
-        for (i = 0; i < 8; i++) {
-            while (bits < d) {
-                acc |= (uint32_t)*in++ << bits;
-                bits += 8;
-            }
-            v[8 * g + i] = (uint16_t)(acc & mask);
-            acc >>= d;
-            bits -= d;
+        compress_group(r + d * g, p->c + 8 * g, d);
+    }
+}
+
+/* Compares group by group; the group buffer holds secret-derived bytes and is wiped. */
+static inline unsigned compress_diff_all(const uint8_t *expected, const struct mlkem_poly *p,
+                                         unsigned d)
+{
+    uint8_t buf[11];
+    unsigned diff = 0, g, i;
+    for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
+        compress_group(buf, p->c + 8 * g, d);
+        for (i = 0; i < d; i++) {
+            diff |= (unsigned)(buf[i] ^ expected[d * g + i]);
         }
     }
+    pqpan_wipe(buf, sizeof buf);
+    return diff;
 }
 
-/* The packers with d as a constant, so the compiler unrolls each group completely. */
-static void pack_d(uint8_t *out, const uint16_t v[PQPAN_MLKEM_N], unsigned d)
+static inline void decompress_all(struct mlkem_poly *p, const uint8_t *a, unsigned d)
 {
-    switch (d) {
-    case 4:
-        pack_bits(out, v, 4);
-        break;
-    case 5:
-        pack_bits(out, v, 5);
-        break;
-    case 10:
-        pack_bits(out, v, 10);
-        break;
-    default:
-        pack_bits(out, v, 11);
-        break;
+    unsigned g;
+    for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
+        decompress_group(p->c + 8 * g, a + d * g, d);
     }
 }
 
-static void unpack_d(uint16_t v[PQPAN_MLKEM_N], const uint8_t *in, unsigned d)
-{
-    switch (d) {
-    case 4:
-        unpack_bits(v, in, 4);
-        break;
-    case 5:
-        unpack_bits(v, in, 5);
-        break;
-    case 10:
-        unpack_bits(v, in, 10);
-        break;
-    default:
-        unpack_bits(v, in, 11);
-        break;
-    }
-}
-
+/* The public functions dispatch on d so that each inlined copy has d constant and the
+ * compiler unrolls the groups completely. */
 void pqpan_mlkem_poly_compress(uint8_t *r, const struct mlkem_poly *p, unsigned d)
 {
-    uint16_t v[PQPAN_MLKEM_N];
-    unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        v[i] = pqpan_mlkem_compress(mlkem_to_unsigned(p->c[i]), d);
+    switch (d) {
+    case 4:
+        compress_all(r, p, 4);
+        break;
+    case 5:
+        compress_all(r, p, 5);
+        break;
+    case 10:
+        compress_all(r, p, 10);
+        break;
+    default:
+        compress_all(r, p, 11);
+        break;
     }
-    pack_d(r, v, d);
+}
+
+unsigned pqpan_mlkem_poly_compress_diff(const uint8_t *expected, const struct mlkem_poly *p,
+                                        unsigned d)
+{
+    switch (d) {
+    case 4:
+        return compress_diff_all(expected, p, 4);
+    case 5:
+        return compress_diff_all(expected, p, 5);
+    case 10:
+        return compress_diff_all(expected, p, 10);
+    default:
+        return compress_diff_all(expected, p, 11);
+    }
 }
 
 void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigned d)
 {
-    uint16_t v[PQPAN_MLKEM_N];
-    unsigned i;
-    unpack_d(v, a, d);
-    for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        p->c[i] = decompress(v[i], d);
+    switch (d) {
+    case 4:
+        decompress_all(p, a, 4);
+        break;
+    case 5:
+        decompress_all(p, a, 5);
+        break;
+    case 10:
+        decompress_all(p, a, 10);
+        break;
+    default:
+        decompress_all(p, a, 11);
+        break;
     }
 }
 
 /* Decompress_1 of bit b is round(q / 2) b = 1665 b, computed with a mask. */
-void pqpan_mlkem_poly_frommsg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
+void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
 {
     unsigned i, j;
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
         for (j = 0; j < 8; j++) {
-            uint16_t bit = (uint16_t)((m[i] >> j) & 1u);
-            p->c[8 * i + j] = (int16_t)((uint16_t)(0u - bit) & ((PQPAN_MLKEM_Q + 1) / 2));
+            const uint16_t bit = (uint16_t)((m[i] >> j) & 1u);
+            const uint16_t add = (uint16_t)((uint16_t)(0u - bit) & ((PQPAN_MLKEM_Q + 1) / 2));
+            p->c[8 * i + j] = (int16_t)(p->c[8 * i + j] + (int16_t)add);
         }
     }
 }

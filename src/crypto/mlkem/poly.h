@@ -19,8 +19,8 @@ void pqpan_mlkem_poly_sub(struct mlkem_poly *r, const struct mlkem_poly *a,
                           const struct mlkem_poly *b);
 /* p = p * R mod q (into the Montgomery domain); output |p_i| < q. */
 void pqpan_mlkem_poly_tomont(struct mlkem_poly *p);
-/* p = acc * R^-1 mod q, |p_i| < q, for accumulators filled by pqpan_mlkem_basemul_acc. */
-void pqpan_mlkem_poly_from_acc(struct mlkem_poly *p, const int32_t acc[PQPAN_MLKEM_N]);
+/* p = p * R^-1 mod q (out of the Montgomery domain) for |p_i| < 2^15; output |p_i| < q. */
+void pqpan_mlkem_poly_frommont(struct mlkem_poly *p);
 
 /* ByteEncode_12 (FIPS 203 Alg. 5) of p with |p_i| < q, writing the representative in
  * [0, q) of each coefficient: 384 bytes. */
@@ -34,10 +34,16 @@ int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
 /* ByteEncode_d(Compress_d(p)) (FIPS 203 §4.2.1 eq. 4.7, Alg. 5) for d in {4, 5, 10, 11}:
  * 32 d bytes; |p_i| < q. */
 void pqpan_mlkem_poly_compress(uint8_t *r, const struct mlkem_poly *p, unsigned d);
+/* The OR of the byte differences between ByteEncode_d(Compress_d(p)) and the 32 d bytes
+ * of expected: 0 iff they are equal, at most 255. Constant time; no copy of the encoding
+ * is held beyond one group of 8 coefficients. */
+unsigned pqpan_mlkem_poly_compress_diff(const uint8_t *expected, const struct mlkem_poly *p,
+                                        unsigned d);
 /* Decompress_d(ByteDecode_d(a)) (eq. 4.8, Alg. 6), d in {4, 5, 10, 11}; p_i in [0, q). */
 void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigned d);
-/* Decompress_1(ByteDecode_1(m)) (FIPS 203 Alg. 14 line 20): bit i -> 0 or 1665. */
-void pqpan_mlkem_poly_frommsg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES]);
+/* p += Decompress_1(ByteDecode_1(m)) (FIPS 203 Alg. 14 lines 20-21): bit i adds 0 or
+ * 1665. */
+void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES]);
 /* ByteEncode_1(Compress_1(p)) (FIPS 203 Alg. 15 line 7); |p_i| < q. */
 void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p);
 

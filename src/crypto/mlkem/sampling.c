@@ -4,27 +4,29 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
-/* Three SHAKE128 blocks (504 bytes) give 336 candidates, enough for 256 accepted values
- * in almost every case (each is accepted with probability q / 4096); more blocks are
- * squeezed one at a time. 168 is a multiple of 3, so no candidate straddles two blocks. */
-#define SAMPLE_NTT_FIRST_BLOCKS 3
+/* One SHAKE128 block of 168 bytes holds 56 triples, i.e. at most 112 candidates. 168 is a
+ * multiple of 3, so no candidate straddles two blocks. */
+#define BLOCK_CANDIDATES (PQPAN_SHAKE128_RATE / 3 * 2)
 
 static uint32_t load24_le(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
 }
 
-/* Alg. 7 lines 5-14 on len bytes: d1, d2 are the two 12-bit halves of each 3 bytes, taken
- * if < q. While four more values fit, 6 bytes (two triples) are read as one 64-bit word,
- * every candidate is stored and the count advanced only when it is accepted; near the
- * end, one triple at a time. buf must have 2 readable bytes after len. */
-static unsigned rejection_sample(int16_t *a, unsigned count, const uint8_t *buf, size_t len)
+/* Alg. 7 lines 5-14 on len bytes, appending to a[count] until max values are held: d1, d2
+ * are the two 12-bit halves of each 3 bytes, taken if < q. While four more values fit, 6
+ * bytes (two triples) are read as one 64-bit word, every candidate is stored and the
+ * count advanced only when it is accepted; near the end, one triple at a time. buf must
+ * have 2 readable bytes after len. Returns the new count. */
+static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const uint8_t *buf,
+                                 size_t len)
 {
     size_t pos = 0;
-    for (; pos + 6 <= len && count + 4 <= PQPAN_MLKEM_N; pos += 6) {
+    for (; pos + 6 <= len && count + 4 <= max; pos += 6) {
         const uint64_t t = pqpan_load64_le(buf + pos);
         unsigned j;
         for (j = 0; j < 4; j++) {
@@ -33,40 +35,49 @@ static unsigned rejection_sample(int16_t *a, unsigned count, const uint8_t *buf,
             count += d < PQPAN_MLKEM_Q;
         }
     }
-    for (; pos + 3 <= len && count < PQPAN_MLKEM_N; pos += 3) {
+    for (; pos + 3 <= len && count < max; pos += 3) {
         const uint32_t t = load24_le(buf + pos);
         const uint32_t d1 = t & 0xFFF, d2 = t >> 12;
         if (d1 < PQPAN_MLKEM_Q) {
             a[count++] = (int16_t)d1;
         }
-        if (d2 < PQPAN_MLKEM_Q && count < PQPAN_MLKEM_N) {
+        if (d2 < PQPAN_MLKEM_Q && count < max) {
             a[count++] = (int16_t)d2;
         }
     }
     return count;
 }
 
-/* FIPS 203 Alg. 7. The loop bound depends on rho, which is public. */
-void pqpan_mlkem_sample_ntt(struct mlkem_poly *a, const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
-                            uint8_t x, uint8_t y)
+/* FIPS 203 Alg. 7, one block at a time: the accepted values of a block (and one left
+ * over from the previous block, when their number was odd) are multiplied into acc pair
+ * by pair. The loop bound depends on rho, which is public. */
+void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
+                        uint8_t x, uint8_t y, const uint8_t b[PQPAN_MLKEM_POLYBYTES])
 {
     struct pqpan_shake128_ctx xof;
-    uint8_t buf[SAMPLE_NTT_FIRST_BLOCKS * PQPAN_SHAKE128_RATE + 2];
+    uint8_t buf[PQPAN_SHAKE128_RATE + 2];
+    int16_t vals[BLOCK_CANDIDATES + 1];
     uint8_t idx[2];
-    unsigned count;
+    unsigned done = 0, held = 0;
     idx[0] = x;
     idx[1] = y;
     pqpan_shake128_init(&xof);
     pqpan_shake128_absorb(&xof, rho, PQPAN_MLKEM_SYMBYTES);
     pqpan_shake128_absorb(&xof, idx, sizeof idx);
     pqpan_shake128_finalize(&xof);
-    buf[sizeof buf - 2] = 0;
-    buf[sizeof buf - 1] = 0;
-    pqpan_shake128_squeezeblocks(&xof, buf, SAMPLE_NTT_FIRST_BLOCKS);
-    count = rejection_sample(a->c, 0, buf, SAMPLE_NTT_FIRST_BLOCKS * PQPAN_SHAKE128_RATE);
-    while (count < PQPAN_MLKEM_N) {
+    buf[PQPAN_SHAKE128_RATE] = 0;
+    buf[PQPAN_SHAKE128_RATE + 1] = 0;
+    while (done < PQPAN_MLKEM_N) {
+        unsigned pairs;
         pqpan_shake128_squeezeblocks(&xof, buf, 1);
-        count = rejection_sample(a->c, count, buf, PQPAN_SHAKE128_RATE);
+        held = rejection_sample(vals, held, PQPAN_MLKEM_N - done, buf, PQPAN_SHAKE128_RATE);
+        pairs = held / 2;
+        pqpan_mlkem_basemul_acc_bytes(acc, vals, b, done / 2, pairs);
+        done += 2 * pairs;
+        held -= 2 * pairs;
+        if (held != 0) {
+            vals[0] = vals[2 * pairs]; /* the odd one out opens the next pair */
+        }
     }
 }
 
@@ -75,9 +86,10 @@ static uint32_t load32_le(const uint8_t *p)
     return load24_le(p) | (uint32_t)p[3] << 24;
 }
 
-/* Alg. 8 with eta = 2: per 4 input bits b0..b3, f = (b0 + b1) - (b2 + b3). The bit sums
- * are formed for eight coefficients at once from a 32-bit word. */
-static void cbd2(struct mlkem_poly *p, const uint8_t buf[128])
+/* Alg. 8 with eta = 2, written to p or (add = 1) added to it: per 4 input bits b0..b3,
+ * f = (b0 + b1) - (b2 + b3). The bit sums are formed for eight coefficients at once from a
+ * 32-bit word. Inlined with add constant. */
+static inline void cbd2(struct mlkem_poly *p, const uint8_t buf[128], int add)
 {
     unsigned i, j;
     for (i = 0; i < PQPAN_MLKEM_N / 8; i++) {
@@ -86,14 +98,15 @@ static void cbd2(struct mlkem_poly *p, const uint8_t buf[128])
         for (j = 0; j < 8; j++) {
             const int16_t x = (int16_t)((d >> (4 * j)) & 3u);
             const int16_t y = (int16_t)((d >> (4 * j + 2)) & 3u);
-            p->c[8 * i + j] = (int16_t)(x - y);
+            const int16_t old = add ? p->c[8 * i + j] : 0;
+            p->c[8 * i + j] = (int16_t)(old + x - y);
         }
     }
 }
 
-/* Alg. 8 with eta = 3: per 6 input bits, (b0 + b1 + b2) - (b3 + b4 + b5), four
- * coefficients per 24-bit word. */
-static void cbd3(struct mlkem_poly *p, const uint8_t buf[192])
+/* Alg. 8 with eta = 3, written or added as cbd2: per 6 input bits, (b0 + b1 + b2) -
+ * (b3 + b4 + b5), four coefficients per 24-bit word. */
+static inline void cbd3(struct mlkem_poly *p, const uint8_t buf[192], int add)
 {
     unsigned i, j;
     for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
@@ -102,14 +115,16 @@ static void cbd3(struct mlkem_poly *p, const uint8_t buf[192])
         for (j = 0; j < 4; j++) {
             const int16_t x = (int16_t)((d >> (6 * j)) & 7u);
             const int16_t y = (int16_t)((d >> (6 * j + 3)) & 7u);
-            p->c[4 * i + j] = (int16_t)(x - y);
+            const int16_t old = add ? p->c[4 * i + j] : 0;
+            p->c[4 * i + j] = (int16_t)(old + x - y);
         }
     }
 }
 
-/* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203 eq. 4.3), then Alg. 8. */
-void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
-                            uint8_t nonce, unsigned eta)
+/* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203 eq. 4.3), then Alg. 8 written to
+ * or added to p. */
+static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], uint8_t nonce,
+                unsigned eta, int add)
 {
     uint8_t in[PQPAN_MLKEM_SYMBYTES + 1];
     uint8_t buf[64 * 3];
@@ -117,10 +132,28 @@ void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM
     in[PQPAN_MLKEM_SYMBYTES] = nonce;
     pqpan_shake256(buf, 64 * (size_t)eta, in, sizeof in);
     if (eta == 2) {
-        cbd2(p, buf);
+        if (add) {
+            cbd2(p, buf, 1);
+        } else {
+            cbd2(p, buf, 0);
+        }
+    } else if (add) {
+        cbd3(p, buf, 1);
     } else {
-        cbd3(p, buf);
+        cbd3(p, buf, 0);
     }
     pqpan_wipe(in, sizeof in);
     pqpan_wipe(buf, sizeof buf);
+}
+
+void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
+                            uint8_t nonce, unsigned eta)
+{
+    cbd(p, seed, nonce, eta, 0);
+}
+
+void pqpan_mlkem_add_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
+                         uint8_t nonce, unsigned eta)
+{
+    cbd(p, seed, nonce, eta, 1);
 }

@@ -7,14 +7,22 @@
 
 #include "crypto/mlkem/poly.h"
 
-/* SampleNTT(rho || x || y) (FIPS 203 Alg. 7): coefficients in [0, q). The matrix entry
- * A[i][j] of Alg. 13/14 is SampleNTT(rho || j || i), i.e. x = j, y = i. rho is public. */
-void pqpan_mlkem_sample_ntt(struct mlkem_poly *a, const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
-                            uint8_t x, uint8_t y);
+/* acc += (SampleNTT(rho || x || y) o b) * R^-1 (FIPS 203 Alg. 7, then Alg. 11): one entry
+ * of the matrix times one polynomial b given as ByteEncode_12 of its NTT. The entry is
+ * never held whole: each SHAKE128 block is rejection-sampled and multiplied in at once.
+ * The matrix entry A[i][j] of Alg. 13/14 is SampleNTT(rho || j || i), i.e. x = j, y = i.
+ * rho is public; |acc_i| grows by less than q. */
+void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
+                        uint8_t x, uint8_t y, const uint8_t b[PQPAN_MLKEM_POLYBYTES]);
 
-/* SamplePolyCBD_eta(PRF_eta(seed, nonce)) (FIPS 203 Alg. 8, §4.1 eq. 4.3), eta in {2, 3}:
- * coefficients in [-eta, eta]. Constant time in seed. */
+/* p = SamplePolyCBD_eta(PRF_eta(seed, nonce)) (FIPS 203 Alg. 8, §4.1 eq. 4.3), eta in
+ * {2, 3}: coefficients in [-eta, eta]. Constant time in seed. */
 void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
                             uint8_t nonce, unsigned eta);
+
+/* p += SamplePolyCBD_eta(PRF_eta(seed, nonce)) (FIPS 203 Alg. 8, §4.1 eq. 4.3), eta in
+ * {2, 3}, added: the noise terms of Alg. 14 lines 19-21. Constant time in seed. */
+void pqpan_mlkem_add_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
+                         uint8_t nonce, unsigned eta);
 
 #endif
