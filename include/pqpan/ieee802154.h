@@ -425,14 +425,4 @@ PQPAN_MUST_CHECK int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *ou
                                                 const struct pqpan_802154_est_config *c,
                                                 const uint64_t cycles[PQPAN_OP_COUNT]);
 
-/* ---- Ledger segments (the estimator's and the simulator's bookkeeping) ---- */
-
-/* Time of an exchange cut into segments (one message on the air, one node computing); a
- * node's time in a segment not booked to a state is idle (src/ieee802154/segment.c). */
-struct pqpan_802154_seg {
-    enum pqpan_phase phase;
-    uint64_t start_ns;
-    uint64_t busy_ns[2];
-};
-
 #endif

@@ -165,6 +165,7 @@ struct pqpan_sim154_party {
     uint8_t computing;
     uint8_t answered;       /* msg answers last_in: a duplicate of last_in gets it again */
     uint8_t done;
+    uint64_t acct_ns;       /* the ledger holds this node's time up to here */
 };
 
 struct pqpan_sim154_air {
@@ -183,7 +184,7 @@ struct pqpan_sim154 {
     uint32_t air_head, air_n;
     struct pqpan_sim154_result res;
     uint64_t now_ns;
-    struct pqpan_802154_seg seg; /* ledger segment being booked */
+    uint8_t phase;  /* enum pqpan_phase the time now is booked to (CPU time: CRYPTO) */
     uint8_t stop;
 };
 

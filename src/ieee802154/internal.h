@@ -1,8 +1,8 @@
-/* Internal to src/ieee802154: the CSMA-CA backoff draw, and the ledger bookkeeping
- * shared by the 802.15.4 estimator and simulator. Time of
- * the exchange is cut into segments (one message on the air, or one node computing); a
- * node's time in a segment not booked to a state is idle: RX when receivers are always
- * on, else SLEEP. */
+/* Internal to src/ieee802154: the CSMA-CA backoff draw, and the estimator's ledger
+ * bookkeeping. Time of the exchange is cut into segments (one message on the air, or one
+ * node computing); a node's time in a segment not booked to a state is idle: RX when
+ * receivers are always on, else SLEEP. (The simulator, src/sim/net154.c, books each
+ * node's time as it passes instead: its nodes can be busy across segments.) */
 #ifndef PQPAN_IEEE802154_INTERNAL_H
 #define PQPAN_IEEE802154_INTERNAL_H
 
@@ -15,7 +15,12 @@
 /* random(2^be - 1) unit backoff periods from one rng octet (be <= 8), §6.2.5.1. */
 int pqpan_802154_csma_draw(uint32_t *periods, uint8_t be, pqpan_rng_fn rng, void *rng_ctx);
 
-/* struct pqpan_802154_seg is in pqpan/ieee802154.h (the simulator's context holds one). */
+struct pqpan_802154_seg {
+    enum pqpan_phase phase;
+    uint64_t start_ns;
+    uint64_t busy_ns[2];
+};
+
 void pqpan_802154_seg_begin(struct pqpan_802154_seg *s, enum pqpan_phase phase, uint64_t start_ns);
 
 /* Books ns in state st to node's ledger (and to bits[node] when bits is not NULL). */

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "ieee802154/internal.h"
 #include "pqpan/sim154.h"
 
 #define DEFAULT_MAX_NS 600000000000ull
@@ -60,18 +59,88 @@ static void set_main(struct run *r, unsigned n, uint64_t t_ns)
     schedule(r, t_ns, EV_MAIN, n, ++x->gen_main);
 }
 
-static void book(struct run *r, unsigned n, enum pqpan_state st, uint64_t ns)
+/* ---- the ledgers: every nanosecond of a party booked once ----
+ * Each party's ledger is accounted up to acct_ns. Time is booked after it has passed: on
+ * every MAC state change, computation start and end, and phase change, the time since
+ * acct_ns goes to the state the node was in (fill_state); a received frame, an Imm-Ack
+ * sent or received is booked as an explicit span [a, b), clipped to what is not booked yet.
+ * So a node's states never overlap and its ledger adds up to the latency. */
+
+/* The state of node n since acct_ns: its MAC's radio activity, else computing, else the
+ * backoff's or the idle radio state of the configuration. */
+static enum pqpan_state fill_state(const struct pqpan_sim154 *s, unsigned n)
 {
-    if (is_party(n)) {
-        pqpan_802154_seg_book(&r->s->seg, r->s->res.ledger, NULL, n, st, ns);
+    switch (s->node[n].state) {
+    case ST_CCA:
+    case ST_WAIT_ACK:
+        return PQPAN_STATE_RX;
+    case ST_TURN:
+        return PQPAN_STATE_RAMP_TX;
+    case ST_TX:
+        return PQPAN_STATE_TX;
+    default:
+        break;
     }
+    if (s->party[n].computing) {
+        return PQPAN_STATE_CPU;
+    }
+    if (s->node[n].state == ST_BACKOFF) {
+        return s->cfg.exch.backoff_rx ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP;
+    }
+    return s->cfg.exch.rx_always_on ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP;
+}
+
+/* Books party n's time from acct_ns to t in its current state (CPU time always in the
+ * CRYPTO phase). */
+static void catch_up(struct pqpan_sim154 *s, unsigned n, uint64_t t)
+{
+    struct pqpan_sim154_party *p;
+    enum pqpan_state st;
+    if (!is_party(n) || t <= s->party[n].acct_ns) {
+        return;
+    }
+    p = &s->party[n];
+    st = fill_state(s, n);
+    pqpan_ledger_add(&s->res.ledger[n], st == PQPAN_STATE_CPU ? PQPAN_PHASE_CRYPTO
+                                                               : (enum pqpan_phase)s->phase,
+                     st, t - p->acct_ns);
+    p->acct_ns = t;
+}
+
+/* Books [a, b) of party n in state st, the part not booked already. */
+static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, uint64_t a, uint64_t b)
+{
+    struct pqpan_sim154_party *p;
+    if (!is_party(n)) {
+        return;
+    }
+    p = &s->party[n];
+    catch_up(s, n, a);
+    if (b > p->acct_ns) {
+        pqpan_ledger_add(&s->res.ledger[n], (enum pqpan_phase)s->phase, st, b - p->acct_ns);
+        p->acct_ns = b;
+    }
+}
+
+/* Node n's MAC enters state st (enum mac_state) now. */
+static void set_state(struct pqpan_sim154 *s, unsigned n, uint8_t st)
+{
+    catch_up(s, n, s->now_ns);
+    s->node[n].state = st;
+}
+
+static void set_computing(struct pqpan_sim154 *s, unsigned n, uint8_t on)
+{
+    catch_up(s, n, s->now_ns);
+    s->party[n].computing = on;
 }
 
 static void seg_switch(struct run *r, enum pqpan_phase phase)
 {
     struct pqpan_sim154 *s = r->s;
-    pqpan_802154_seg_end(&s->seg, s->res.ledger, s->now_ns, s->cfg.exch.rx_always_on);
-    pqpan_802154_seg_begin(&s->seg, phase, s->now_ns);
+    catch_up(s, 0, s->now_ns);
+    catch_up(s, 1, s->now_ns);
+    s->phase = (uint8_t)phase;
 }
 
 static void stop(struct run *r, int status)
@@ -161,9 +230,8 @@ static void backoff(struct run *r, unsigned n)
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_node *x = &s->node[n];
     uint64_t ns = pqpan_prng_below(&s->rng, 1ull << x->be) * PQPAN_802154_UNIT_BACKOFF_NS;
-    x->state = ST_BACKOFF;
+    set_state(s, n, ST_BACKOFF);
     set_main(r, n, s->now_ns + ns);
-    book(r, n, s->cfg.exch.backoff_rx ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP, ns);
 }
 
 static void csma_start(struct run *r, unsigned n)
@@ -285,11 +353,10 @@ static void tx_start(struct run *r, unsigned n)
         x->psdu_len = s->cfg.load_psdu;
     }
     air = pqpan_802154_phy_ppdu_ns(x->psdu_len);
-    x->state = ST_TX;
+    set_state(s, n, ST_TX);
     x->tx_start_ns = s->now_ns;
     set_main(r, n, s->now_ns + air);
     air_add(r, n, s->now_ns, s->now_ns + air);
-    book(r, n, PQPAN_STATE_TX, air);
     if (!is_party(n)) {
         s->res.bg_frames++;
         if (r->on_frame != NULL) {
@@ -429,11 +496,10 @@ static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_w
                 seg_switch(r, PQPAN_PHASE_CRYPTO);
             }
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, s->cfg.cycles[op]);
-            book(r, n, PQPAN_STATE_CPU, t);
             ns += t;
         }
     }
-    p->computing = 1;
+    set_computing(s, n, 1);
     schedule(r, s->now_ns + ns, EV_CPU, n, ++p->gen_cpu);
 }
 
@@ -443,7 +509,7 @@ static void on_cpu_done(struct run *r, unsigned n, uint32_t gen)
     if (gen != p->gen_cpu) {
         return;
     }
-    p->computing = 0;
+    set_computing(r->s, n, 0);
     if (p->out_len != 0) {
         queue_message(r, n, p->out, p->out_len);
         p->out_len = 0;
@@ -459,7 +525,7 @@ static void datagram_done(struct run *r, unsigned n, int ok)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
-    s->node[n].state = ST_IDLE;
+    set_state(s, n, ST_IDLE);
     s->node[n].gen_main++;
     s->node[n].seq++;
     p->sending = 0;
@@ -618,7 +684,7 @@ static void background_next(struct run *r, unsigned n)
     if (x->pending != 0) {
         csma_start(r, n);
     } else {
-        x->state = ST_IDLE;
+        set_state(r->s, n, ST_IDLE);
     }
 }
 
@@ -649,13 +715,11 @@ static void on_cca_end(struct run *r, unsigned n)
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_node *x = &s->node[n];
     const struct pqpan_802154_csma_params *cp = &s->cfg.exch.csma;
-    book(r, n, PQPAN_STATE_RX, PQPAN_802154_CCA_NS);
     if (is_party(n)) {
         s->res.ccas[n]++;
     }
     if (!air_heard(s, n, x->cca_start_ns, s->now_ns, n, s->now_ns)) {
-        book(r, n, PQPAN_STATE_RAMP_TX, PQPAN_802154_TURNAROUND_NS);
-        x->state = ST_TURN;
+        set_state(s, n, ST_TURN);
         set_main(r, n, s->now_ns + PQPAN_802154_TURNAROUND_NS);
         return;
     }
@@ -679,20 +743,23 @@ static void on_tx_end(struct run *r, unsigned n)
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_node *x = &s->node[n];
     unsigned rcv = 1u - n;
+    int own;
     if (!is_party(n)) {
-        x->state = ST_IFS;
+        set_state(s, n, ST_IFS);
         set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
         return;
     }
-    book(r, rcv, PQPAN_STATE_RX, s->now_ns - x->tx_start_ns);
-    if (!air_destroys(s, rcv, x->tx_start_ns, s->now_ns, n) &&
-        !air_own(s, rcv, x->tx_start_ns, s->now_ns)) {
+    own = air_own(s, rcv, x->tx_start_ns, s->now_ns);
+    if (!own) {
+        book_span(s, rcv, PQPAN_STATE_RX, x->tx_start_ns, s->now_ns);
+    }
+    if (!own && !air_destroys(s, rcv, x->tx_start_ns, s->now_ns, n)) {
         receive_frame(r, rcv, n);
         schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS, EV_ACK_START, rcv, 0);
     } else {
         s->res.rx_lost[rcv]++;
     }
-    x->state = ST_WAIT_ACK;
+    set_state(s, n, ST_WAIT_ACK);
     set_main(r, n, s->now_ns + pqpan_802154_mac_ack_wait_ns());
 }
 
@@ -706,8 +773,7 @@ static void on_ack_start(struct run *r, unsigned rcv)
         return; /* half duplex: busy sending its own frame */
     }
     air_add(r, rcv, s->now_ns, s->now_ns + air);
-    book(r, rcv, PQPAN_STATE_IFS, PQPAN_802154_TURNAROUND_NS);
-    book(r, rcv, PQPAN_STATE_TX, air);
+    book_span(s, rcv, PQPAN_STATE_IFS, s->now_ns - PQPAN_802154_TURNAROUND_NS, s->now_ns);
     count_tx(&s->res.ledger[rcv], PQPAN_802154_ACK_PSDU);
     schedule(r, s->now_ns + air, EV_ACK_END, rcv, 0);
     if (r->on_frame != NULL) {
@@ -724,6 +790,7 @@ static void on_ack_end(struct run *r, unsigned rcv)
     unsigned n = 1u - rcv;
     struct pqpan_sim154_node *x = &s->node[n];
     uint64_t air = pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
+    book_span(s, rcv, PQPAN_STATE_TX, s->now_ns - air, s->now_ns);
     if (x->state != ST_WAIT_ACK || s->node[rcv].ack_seq != x->seq) {
         return;
     }
@@ -731,10 +798,10 @@ static void on_ack_end(struct run *r, unsigned rcv)
         s->res.rx_lost[n]++;
         return;
     }
-    book(r, n, PQPAN_STATE_IFS, PQPAN_802154_TURNAROUND_NS);
-    book(r, n, PQPAN_STATE_RX, air);
+    book_span(s, n, PQPAN_STATE_IFS, s->now_ns - air - PQPAN_802154_TURNAROUND_NS, s->now_ns - air);
+    book_span(s, n, PQPAN_STATE_RX, s->now_ns - air, s->now_ns);
     count_rx(&s->res.ledger[n], PQPAN_802154_ACK_PSDU);
-    x->state = ST_IFS;
+    set_state(s, n, ST_IFS);
     set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
 }
 
@@ -767,7 +834,7 @@ static void on_main(struct run *r, unsigned n, uint32_t gen)
     }
     switch (x->state) {
     case ST_BACKOFF:
-        x->state = ST_CCA;
+        set_state(s, n, ST_CCA);
         x->cca_start_ns = s->now_ns;
         set_main(r, n, s->now_ns + PQPAN_802154_CCA_NS);
         break;
@@ -781,7 +848,6 @@ static void on_main(struct run *r, unsigned n, uint32_t gen)
         on_tx_end(r, n);
         break;
     case ST_WAIT_ACK:
-        book(r, n, PQPAN_STATE_RX, pqpan_802154_mac_ack_wait_ns());
         attempt_failed(r, n);
         break;
     case ST_IFS:
@@ -920,7 +986,7 @@ static void run_start(struct run *r)
     for (n = 2; n < s->cfg.nodes && s->cfg.load_fps > 0.0; n++) {
         next_arrival(r, n);
     }
-    pqpan_802154_seg_begin(&s->seg, PQPAN_PHASE_CRYPTO, 0);
+    s->phase = PQPAN_PHASE_CRYPTO;
     memset(&w, 0, sizeof w);
     rc = r->app->start(r->app_ctx, (enum pqpan_ble_role)side_of(s, 0), s->party[0].out,
                        sizeof s->party[0].out, &out_len, &w);
@@ -958,7 +1024,8 @@ int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, vo
         s->res.status = r.err;
         return r.err;
     }
-    pqpan_802154_seg_end(&s->seg, s->res.ledger, s->now_ns, s->cfg.exch.rx_always_on);
+    catch_up(s, 0, s->now_ns);
+    catch_up(s, 1, s->now_ns);
     s->res.latency_ns = s->now_ns;
     return PQPAN_OK;
 }

@@ -328,6 +328,46 @@ static void test_capture_keeps_frames_hit_after_their_shr(void **state)
     assert_true(2u * lost[1] + 10u < lost[0]);
 }
 
+/* Every nanosecond of a party is booked once: on loaded channels (both parties sending
+ * at once after losses, frames received while computing or backing off) and in runs cut
+ * by the time limit, each party's ledger adds up to the latency. */
+static void check_ledgers_add_up(const struct pqpan_sim154_config *base, int runs)
+{
+    struct pqpan_sim154_config c = *base;
+    int i, n;
+    for (i = 0; i < runs; i++) {
+        c.seed = 1u + (uint64_t)i;
+        assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
+        for (n = 0; n < 2; n++) {
+            uint64_t sum = 0;
+            int st;
+            for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+                sum += state_ns(&sim_a.res.ledger[n], st);
+            }
+            assert_int_equal(sum, sim_a.res.latency_ns);
+        }
+    }
+}
+
+static void test_ledgers_add_up_to_the_latency(void **state)
+{
+    struct pqpan_sim154_config c;
+    (void)state;
+    config(&c, 12, 10.0);
+    c.exch.csma.max_frame_retries = 1;
+    c.reasm_timeout_ms = 250;
+    check_ledgers_add_up(&c, 60);
+    c.exch.rx_always_on = 1;
+    c.exch.backoff_rx = 1;
+    c.hidden = 4;
+    check_ledgers_add_up(&c, 60);
+    config(&c, 12, 10.0);
+    c.max_ns = 20000000u; /* cut in the middle: computing, sending or backing off */
+    check_ledgers_add_up(&c, 20);
+    assert_int_equal(sim_a.res.status, PQPAN_ERR_TIMEOUT);
+    assert_int_equal(sim_a.res.latency_ns, c.max_ns);
+}
+
 static void test_rejects_bad_config(void **state)
 {
     struct pqpan_sim154_config c;
@@ -380,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_no_retries_left_fails),
         cmocka_unit_test(test_hidden_terminals_cost_the_responder),
         cmocka_unit_test(test_capture_keeps_frames_hit_after_their_shr),
+        cmocka_unit_test(test_ledgers_add_up_to_the_latency),
         cmocka_unit_test(test_rejects_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
