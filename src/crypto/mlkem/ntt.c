@@ -1,6 +1,8 @@
 /* The NTT of FIPS 203 §4.3 with Montgomery arithmetic (R = 2^16). */
 #include "crypto/mlkem/ntt.h"
 
+#include "pqpan/common.h"
+
 /* zetas[i] = zeta^BitRev7(i) * R mod q, zeta = 17 (FIPS 203 §4.3, the list in Appendix A
  * times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
  * pow(17, brv7(i), 3329) * 65536 % 3329, then centred. */
@@ -88,76 +90,91 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
     }
 }
 
-/* Alg. 12 on one degree-2 factor with gamma (times R) g: c0 = a0 b0 + a1 (b1 gamma),
- * c1 = a0 b1 + a1 b0. With b_i < 2^12 and |a_i| < 2^12 both sums stay below 2^15 q, the
- * input range of the Montgomery reduction; each adds less than q to |acc_i|. */
-static inline void basemul_pair(int16_t acc[2], const int16_t a[2], int32_t b0, int32_t b1,
-                                int16_t g)
+/* gamma_i = zeta^(2 BitRev7(i) + 1) * R mod q of the degree-2 factor i (FIPS 203 Alg. 11,
+ * the second list of Appendix A times R), centred: gammas[2m] = zetas[64 + m] and
+ * gammas[2m + 1] = -zetas[64 + m]. Computed as pow(17, 2 brv7(i) + 1, 3329) * 65536 % 3329,
+ * then centred. */
+static const int16_t gammas[128] = {
+    -1103, 1103,  430,   -430,  555,   -555,  843,   -843,  -1251, 1251,  871,   -871,
+    1550,  -1550, 105,   -105,  422,   -422,  587,   -587,  177,   -177,  -235,  235,
+    -291,  291,   -460,  460,   1574,  -1574, 1653,  -1653, -246,  246,   778,   -778,
+    1159,  -1159, -147,  147,   -777,  777,   1483,  -1483, -602,  602,   1119,  -1119,
+    -1590, 1590,  644,   -644,  -872,  872,   349,   -349,  418,   -418,  329,   -329,
+    -156,  156,   -75,   75,    817,   -817,  1097,  -1097, 603,   -603,  610,   -610,
+    1322,  -1322, -1285, 1285,  -1465, 1465,  384,   -384,  -1215, 1215,  -136,  136,
+    1218,  -1218, -1335, 1335,  -874,  874,   220,   -220,  -1187, 1187,  -1659, 1659,
+    -1185, 1185,  -1530, 1530,  -1278, 1278,  794,   -794,  -1510, 1510,  -854,  854,
+    -870,  870,   478,   -478,  -108,  108,   -308,  308,   996,   -996,  991,   -991,
+    958,   -958,  -1460, 1460,  1522,  -1522, 1628,  -1628,
+};
+
+/* The base multiplication works on runs of RUN_PAIRS factors whose 12-bit operands are
+ * first decoded into int16 arrays, so that the product loop has a constant trip count,
+ * reads contiguous int16 data and vectorizes. */
+#define RUN_PAIRS PQPAN_MLKEM_BASEMUL_RUN
+
+/* ByteDecode_12 (FIPS 203 Alg. 6) of one run (2 RUN_PAIRS values), without the reduction
+ * mod q: the 12-bit values stay below 2^12. Six bytes (four values) at a time, read as a
+ * 32-bit and a 16-bit word. */
+static inline void decode12_run(int16_t out[2 * RUN_PAIRS], const uint8_t *in)
 {
-    const int32_t a0 = a[0], a1 = a[1];
-    const int32_t b1g = mlkem_fqmul((int16_t)b1, g);
-    acc[0] = (int16_t)(acc[0] + mlkem_montgomery_reduce(a0 * b0 + a1 * b1g));
-    acc[1] = (int16_t)(acc[1] + mlkem_montgomery_reduce(a0 * b1 + a1 * b0));
+    unsigned i;
+    for (i = 0; i < 2 * RUN_PAIRS / 4; i++) {
+        const uint8_t *p = in + 6 * i;
+        const uint32_t w0 = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                            (uint32_t)p[3] << 24;
+        const uint32_t w1 = (uint32_t)p[4] | (uint32_t)p[5] << 8;
+        out[4 * i] = (int16_t)(w0 & 0xFFF);
+        out[4 * i + 1] = (int16_t)((w0 >> 12) & 0xFFF);
+        out[4 * i + 2] = (int16_t)((w0 >> 24) | ((w1 & 0x0F) << 8));
+        out[4 * i + 3] = (int16_t)(w1 >> 4);
+    }
 }
 
-/* gamma_i = zeta^(2 BitRev7(i) + 1) of the factor i (FIPS 203 Alg. 11), times R: for
- * i = 2m it is zetas[64 + m], for i = 2m + 1 its negative. The factors go two at a time
- * (four coefficients of a, six bytes of b, one zeta) after a leading odd one; the loop
- * bounds are public. */
+/* Alg. 12 on the RUN_PAIRS factors first .. first + RUN_PAIRS - 1 with both operands as
+ * int16 values, a and b starting at the first factor: c0 = a0 b0 + a1 (b1 gamma),
+ * c1 = a0 b1 + a1 b0, each product a Montgomery multiplication on 16-bit halves
+ * (mlkem_fqmul), which compilers vectorize. With |a_i|, |b_i| < 2^12 each product is
+ * below q/2 + 2^8 in magnitude, so each sum adds less than 2q to |acc_i|. */
+static inline void basemul_run(int16_t *restrict acc, const int16_t *restrict a,
+                               const int16_t *restrict b, unsigned first)
+{
+    const int16_t *g = gammas + first;
+    unsigned i;
+    for (i = 0; i < RUN_PAIRS; i++) {
+        const int16_t a0 = a[2 * i], a1 = a[2 * i + 1], b0 = b[2 * i], b1 = b[2 * i + 1];
+        const int16_t b1g = mlkem_fqmul(b1, g[i]);
+        acc[2 * i] = (int16_t)(acc[2 * i] + mlkem_fqmul(a0, b0) + mlkem_fqmul(a1, b1g));
+        acc[2 * i + 1] = (int16_t)(acc[2 * i + 1] + mlkem_fqmul(a0, b1) + mlkem_fqmul(a1, b0));
+    }
+}
+
+/* Run by run: b decoded RUN_PAIRS factors at a time; the loop bounds are public. */
 void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
                                    const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
                                    unsigned count)
 {
-    const unsigned end = first + count;
-    unsigned i = first;
-    if ((i & 1u) != 0 && i < end) {
-        const uint8_t *bb = b + 3 * i;
-        basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
-                     (int16_t)-zetas[64 + i / 2]);
-        a += 2;
-        i++;
+    int16_t bv[2 * RUN_PAIRS];
+    unsigned i;
+    for (i = first; i < first + count; i += RUN_PAIRS) {
+        decode12_run(bv, b + 3 * i);
+        basemul_run(acc + 2 * i, a + 2 * (i - first), bv, i);
     }
-    for (; i + 2 <= end; i += 2) { /* six bytes as a 32-bit and a 16-bit word */
-        const uint8_t *bb = b + 3 * i;
-        const uint32_t w0 = (uint32_t)bb[0] | (uint32_t)bb[1] << 8 | (uint32_t)bb[2] << 16 |
-                            (uint32_t)bb[3] << 24;
-        const uint32_t w1 = (uint32_t)bb[4] | (uint32_t)bb[5] << 8;
-        const int16_t zeta = zetas[64 + i / 2];
-        basemul_pair(acc + 2 * i, a, (int32_t)(w0 & 0xFFF), (int32_t)((w0 >> 12) & 0xFFF), zeta);
-        basemul_pair(acc + 2 * i + 2, a + 2, (int32_t)((w0 >> 24) | ((w1 & 0x0F) << 8)),
-                     (int32_t)(w1 >> 4), (int16_t)-zeta);
-        a += 4;
-    }
-    if (i < end) {
-        const uint8_t *bb = b + 3 * i;
-        basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
-                     zetas[64 + i / 2]);
-    }
+    pqpan_wipe(bv, sizeof bv);
 }
 
-/* The factors two at a time as above; a is decoded like b, a 12-bit value at most 4095
- * taken mod q. */
+/* Both operands decoded RUN_PAIRS factors at a time. */
 void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
                                      const uint8_t a[PQPAN_MLKEM_POLYBYTES],
                                      const uint8_t b[PQPAN_MLKEM_POLYBYTES])
 {
+    int16_t av[2 * RUN_PAIRS], bv[2 * RUN_PAIRS];
     unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N / 2; i += 2) {
-        const uint8_t *aa = a + 3 * i, *bb = b + 3 * i;
-        const uint32_t a0 = (uint32_t)aa[0] | (uint32_t)aa[1] << 8 | (uint32_t)aa[2] << 16 |
-                            (uint32_t)aa[3] << 24;
-        const uint32_t a1 = (uint32_t)aa[4] | (uint32_t)aa[5] << 8;
-        const uint32_t b0 = (uint32_t)bb[0] | (uint32_t)bb[1] << 8 | (uint32_t)bb[2] << 16 |
-                            (uint32_t)bb[3] << 24;
-        const uint32_t b1 = (uint32_t)bb[4] | (uint32_t)bb[5] << 8;
-        const int16_t zeta = zetas[64 + i / 2];
-        int16_t av[4];
-        av[0] = (int16_t)(a0 & 0xFFF);
-        av[1] = (int16_t)((a0 >> 12) & 0xFFF);
-        av[2] = (int16_t)((a0 >> 24) | ((a1 & 0x0F) << 8));
-        av[3] = (int16_t)(a1 >> 4);
-        basemul_pair(acc + 2 * i, av, (int32_t)(b0 & 0xFFF), (int32_t)((b0 >> 12) & 0xFFF), zeta);
-        basemul_pair(acc + 2 * i + 2, av + 2, (int32_t)((b0 >> 24) | ((b1 & 0x0F) << 8)),
-                     (int32_t)(b1 >> 4), (int16_t)-zeta);
+    for (i = 0; i < PQPAN_MLKEM_N / 2; i += RUN_PAIRS) {
+        decode12_run(av, a + 3 * i);
+        decode12_run(bv, b + 3 * i);
+        basemul_run(acc + 2 * i, av, bv, i);
     }
+    pqpan_wipe(av, sizeof av);
+    pqpan_wipe(bv, sizeof bv);
 }

@@ -99,11 +99,16 @@ int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES])
 
 /* Compress_d(x) = round(2^d x / q) mod 2^d (FIPS 203 eq. 4.7). Since q is odd, rounding
  * never ties and round(y / q) = floor((y + (q - 1) / 2) / q). */
-uint16_t pqpan_mlkem_compress(uint16_t x, unsigned d)
+static inline uint16_t compress(uint16_t x, unsigned d)
 {
     uint32_t n = ((uint32_t)x << d) + (PQPAN_MLKEM_Q - 1) / 2;
     uint32_t quot = (uint32_t)(((uint64_t)n * DIV_Q_MAGIC) >> 32);
     return (uint16_t)(quot & ((1u << d) - 1));
+}
+
+uint16_t pqpan_mlkem_compress(uint16_t x, unsigned d)
+{
+    return compress(x, d);
 }
 
 /* Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d) (eq. 4.8). */
@@ -121,7 +126,7 @@ static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
     uint32_t acc = 0;
     unsigned bits = 0, i;
     for (i = 0; i < 8; i++) { /* a loop of its own, so that it vectorizes */
-        v[i] = pqpan_mlkem_compress(mlkem_to_unsigned(c[i]), d);
+        v[i] = compress(mlkem_to_unsigned(c[i]), d);
     }
     for (i = 0; i < 8; i++) {
         acc |= (uint32_t)v[i] << bits;
@@ -256,7 +261,7 @@ void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
         unsigned byte = 0;
         for (j = 0; j < 8; j++) {
-            byte |= (unsigned)pqpan_mlkem_compress(mlkem_to_unsigned(p->c[8 * i + j]), 1) << j;
+            byte |= (unsigned)compress(mlkem_to_unsigned(p->c[8 * i + j]), 1) << j;
         }
         m[i] = (uint8_t)byte;
     }

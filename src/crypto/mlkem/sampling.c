@@ -8,28 +8,36 @@
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
-/* SampleNTT squeezes half a SHAKE128 block (84 bytes, 28 triples, at most 56 candidates)
- * at a time, which halves the buffers on the stack; 84 is a multiple of 3, so no candidate
- * straddles two pieces, and two pieces cost the same permutation as one block. */
+/* SampleNTT squeezes half a SHAKE128 block (84 bytes, 28 triples) at a time, which halves
+ * the byte buffer on the stack; 84 is a multiple of 3, so no candidate straddles two
+ * pieces, and two pieces cost the same permutation as one block. The accepted values are
+ * gathered half a polynomial (128 coefficients, 64 degree-2 factors) at a time and then
+ * multiplied in with one call, whose product loop has a constant trip count. */
 #define XOF_PIECE (PQPAN_SHAKE128_RATE / 2)
-#define PIECE_CANDIDATES (XOF_PIECE / 3 * 2)
+#define HALF_COEFFS (PQPAN_MLKEM_N / 2)
+
+_Static_assert(XOF_PIECE % 3 == 0, "SampleNTT pieces hold whole triples");
+_Static_assert(HALF_COEFFS / 2 % PQPAN_MLKEM_BASEMUL_RUN == 0, "half a polynomial is whole runs");
 
 static uint32_t load24_le(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
 }
 
-/* Alg. 7 lines 5-14 on len bytes, appending to a[count] until max values are held: d1, d2
- * are the two 12-bit halves of each 3 bytes, taken if < q. While four more values fit, 6
- * bytes (two triples) are read as one 64-bit word, every candidate is stored and the
- * count advanced only when it is accepted; near the end, one triple at a time. buf must
- * have 2 readable bytes after len. Returns the new count. */
+/* Alg. 7 lines 5-14 on buf[*pos .. len), appending to a[count] until at least max values
+ * are held or the bytes run out: d1, d2 are the two 12-bit halves of each 3 bytes, taken
+ * if < q. Every candidate is stored and the count advanced only when it is accepted (no
+ * branch per candidate). While four more values fit, 6 bytes (two triples) are read as
+ * one 64-bit word; near max, one triple at a time, so the count stops at max or max + 1
+ * (the second value of the last triple): a must have max + 1 slots. buf must have 2
+ * readable bytes after len. Advances *pos to the first unread triple; returns the new
+ * count. */
 static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const uint8_t *buf,
-                                 size_t len)
+                                 size_t len, size_t *pos)
 {
-    size_t pos = 0;
-    for (; pos + 6 <= len && count + 4 <= max; pos += 6) {
-        const uint64_t t = pqpan_load64_le(buf + pos);
+    size_t p = *pos;
+    for (; p + 6 <= len && count + 4 <= max; p += 6) {
+        const uint64_t t = pqpan_load64_le(buf + p);
         unsigned j;
         for (j = 0; j < 4; j++) {
             const uint32_t d = (uint32_t)(t >> (12 * j)) & 0xFFF;
@@ -37,30 +45,31 @@ static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const
             count += d < PQPAN_MLKEM_Q;
         }
     }
-    for (; pos + 3 <= len && count < max; pos += 3) {
-        const uint32_t t = load24_le(buf + pos);
+    for (; p + 3 <= len && count < max; p += 3) {
+        const uint32_t t = load24_le(buf + p);
         const uint32_t d1 = t & 0xFFF, d2 = t >> 12;
-        if (d1 < PQPAN_MLKEM_Q) {
-            a[count++] = (int16_t)d1;
-        }
-        if (d2 < PQPAN_MLKEM_Q && count < max) {
-            a[count++] = (int16_t)d2;
-        }
+        a[count] = (int16_t)d1;
+        count += d1 < PQPAN_MLKEM_Q;
+        a[count] = (int16_t)d2;
+        count += d2 < PQPAN_MLKEM_Q;
     }
+    *pos = p;
     return count;
 }
 
-/* FIPS 203 Alg. 7, one half block at a time: the accepted values of a piece (and one left
- * over from the previous piece, when their number was odd) are multiplied into acc pair
- * by pair. The loop bound depends on rho, which is public. */
+/* FIPS 203 Alg. 7, half a polynomial at a time: once 128 values are accepted they are
+ * multiplied into acc; a 129th (the second value of the triple that completed the first
+ * half) opens the second half, and after the second half it is dropped, as Alg. 7 stops
+ * at j = 256. The loop bounds depend on rho, which is public. */
 void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
                         uint8_t x, uint8_t y, const uint8_t b[PQPAN_MLKEM_POLYBYTES])
 {
     struct pqpan_shake128_ctx xof;
     uint8_t buf[XOF_PIECE + 2];
-    int16_t vals[PIECE_CANDIDATES + 1];
+    int16_t vals[HALF_COEFFS + 1];
     uint8_t idx[2];
-    unsigned done = 0, held = 0;
+    size_t pos = XOF_PIECE;
+    unsigned held = 0, half;
     idx[0] = x;
     idx[1] = y;
     pqpan_shake128_init(&xof);
@@ -69,16 +78,18 @@ void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKE
     pqpan_shake128_finalize(&xof);
     buf[XOF_PIECE] = 0;
     buf[XOF_PIECE + 1] = 0;
-    while (done < PQPAN_MLKEM_N) {
-        unsigned pairs;
-        pqpan_shake128_squeeze(&xof, buf, XOF_PIECE);
-        held = rejection_sample(vals, held, PQPAN_MLKEM_N - done, buf, XOF_PIECE);
-        pairs = held / 2;
-        pqpan_mlkem_basemul_acc_bytes(acc, vals, b, done / 2, pairs);
-        done += 2 * pairs;
-        held -= 2 * pairs;
+    for (half = 0; half < 2; half++) {
+        while (held < HALF_COEFFS) {
+            if (pos == XOF_PIECE) {
+                pqpan_shake128_squeeze(&xof, buf, XOF_PIECE);
+                pos = 0;
+            }
+            held = rejection_sample(vals, held, HALF_COEFFS, buf, XOF_PIECE, &pos);
+        }
+        pqpan_mlkem_basemul_acc_bytes(acc, vals, b, half * HALF_COEFFS / 2, HALF_COEFFS / 2);
+        held -= HALF_COEFFS;
         if (held != 0) {
-            vals[0] = vals[2 * pairs]; /* the odd one out opens the next pair */
+            vals[0] = vals[HALF_COEFFS];
         }
     }
 }
