@@ -194,20 +194,22 @@ entry point (all frames static, no dynamic allocation); it should match the pain
 to within the call overhead.
 
 How ML-KEM keeps its stack small (src/crypto/mlkem/kem.c, sampling.c): no matrix entry
-is ever held whole: each SHAKE128 block of SampleNTT (FIPS 203 Alg. 7) is
-rejection-sampled and multiplied into the output polynomial at once
-(\`pqpan_mlkem_matacc\`: one 168-byte block and its at most 112 values), with a Montgomery
-reduction per product so the accumulator is one 16-bit polynomial. KeyGen writes s_hat
-straight into dk and reads it back from there for t_hat = A s_hat + e, which it computes
-row by row into ek (the row starts as NTT(e_i), so one polynomial is alive): its stack
-does not grow with k. Encaps and decaps hold y_hat as ByteEncode_12 (384 bytes per
-polynomial, in the entry points, sized for the set's k), the only part that grows with
-k; u is computed row by row and v last, each compressed straight into the ciphertext or,
-in decaps, compared with the received one group of 8 coefficients at a time, so no second
-ciphertext exists; the noise e1, e2 is added in place, and K_bar = J(z || c) is hashed
-after the re-encryption. Decrypt and the t_hat^T y_hat product run out of line so their
-polynomials are gone before the deeper calls. The Keccak-f[1600] frame (the last row) is
-part of every operation's peak.
+is ever held whole: SampleNTT (FIPS 203 Alg. 7) squeezes SHAKE128 half a block (84 bytes)
+at a time, and the at most 56 values of each piece are multiplied into the output
+polynomial at once (\`pqpan_mlkem_matacc\`), with a Montgomery reduction per product so
+the accumulator is one 16-bit polynomial, the other operand being decoded from its
+12-bit encoding pair by pair. KeyGen writes s_hat straight into dk and reads it back
+from there for t_hat = A s_hat + e, which it computes row by row into ek (the row starts
+as NTT(e_i), so one polynomial is alive): its stack does not depend on k. Encaps and
+decaps hold y_hat as ByteEncode_12 (384 bytes per polynomial, in the entry points, sized
+for the set's k), the only part that grows with k; u is computed row by row and v last,
+each compressed straight into the ciphertext or, in decaps, compared with the received
+one group of 8 coefficients at a time, so no second ciphertext exists. The CBD noise is
+read from SHAKE256 in pieces of 64 coefficients and e1, e2 are added in place; K_bar =
+J(z || c) is hashed after the re-encryption. Functions whose locals are not needed during
+the deepest calls (decrypt, a t_hat row, the t_hat^T y_hat product, G, J) are kept out of
+line (src/common/compiler.h). The Keccak-f[1600] frame (the last row) is part of every
+operation's peak.
 
 | scheme | op | painted -Os | call graph -Os | painted -O2 | pqm4 clean | pqm4 m4fstack | -Os vs clean | -Os vs m4fstack |
 |---|---|---|---|---|---|---|---|---|

@@ -71,10 +71,12 @@ static void matrix_row_acc(struct mlkem_poly *acc, const uint8_t rho[SYM], unsig
 
 /* Row i of t_hat = A o s_hat + e_hat (Alg. 13 lines 12-15, 17-19) into t_out. The one
  * polynomial starts as NTT(e_i) R^-1, so that the products (each carrying R^-1) add to
- * it, and a final multiplication by R leaves t_hat[i]: |t_i| < q after tomont. */
-static void keygen_t_row(const struct mlkem_params *prm, uint8_t t_out[POLYBYTES],
-                         const uint8_t rho[SYM], const uint8_t sigma[SYM],
-                         const uint8_t *s_hat, unsigned i)
+ * it, and a final multiplication by R leaves t_hat[i]: |t_i| < q after tomont. Out of
+ * line, so that the polynomial is not in KeyGen's frame while s_hat is sampled. */
+static PQPAN_NOINLINE void keygen_t_row(const struct mlkem_params *prm,
+                                        uint8_t t_out[POLYBYTES], const uint8_t rho[SYM],
+                                        const uint8_t sigma[SYM], const uint8_t *s_hat,
+                                        unsigned i)
 {
     struct mlkem_poly t;
     pqpan_mlkem_sample_cbd(&t, sigma, (uint8_t)(prm->k + i), prm->eta1); /* lines 12-15 */
@@ -206,8 +208,8 @@ static unsigned kpke_encrypt(const struct mlkem_params *prm, uint8_t *y_hat,
 
 /* K-PKE.Decrypt (FIPS 203 Alg. 15); s_hat is read from dk_pke pair by pair. Out of line,
  * so that its two polynomials are not in Decaps' frame during the re-encryption. */
-static PQPAN_NOINLINE void kpke_decrypt(const struct mlkem_params *prm, uint8_t m[SYM], const uint8_t *dk_pke,
-                         const uint8_t *c)
+static PQPAN_NOINLINE void kpke_decrypt(const struct mlkem_params *prm, uint8_t m[SYM],
+                                        const uint8_t *dk_pke, const uint8_t *c)
 {
     struct mlkem_poly u, w;
     unsigned i;
@@ -322,8 +324,9 @@ static void zero_ct_ss(const struct mlkem_params *prm, uint8_t *ct, uint8_t *ss)
     }
 }
 
-/* G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings. */
-static void hash_g(uint8_t out[2 * SYM], const uint8_t a[SYM], const uint8_t b[SYM])
+/* G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings. Out of line, so
+ * that its input copy is not in the callers' frames during K-PKE.Encrypt. */
+static PQPAN_NOINLINE void hash_g(uint8_t out[2 * SYM], const uint8_t a[SYM], const uint8_t b[SYM])
 {
     uint8_t in[2 * SYM];
     memcpy(in, a, SYM);
@@ -332,8 +335,10 @@ static void hash_g(uint8_t out[2 * SYM], const uint8_t a[SYM], const uint8_t b[S
     pqpan_wipe(in, sizeof in);
 }
 
-/* J(z || c) = SHAKE256(z || c, 32 bytes) (FIPS 203 §4.1 eq. 4.4). */
-static void hash_j(uint8_t out[SYM], const uint8_t z[SYM], const uint8_t *c, size_t c_len)
+/* J(z || c) = SHAKE256(z || c, 32 bytes) (FIPS 203 §4.1 eq. 4.4). Out of line, so that
+ * its SHAKE256 state is not in Decaps' frame during the re-encryption. */
+static PQPAN_NOINLINE void hash_j(uint8_t out[SYM], const uint8_t z[SYM], const uint8_t *c,
+                                  size_t c_len)
 {
     struct pqpan_shake256_ctx ctx;
     pqpan_shake256_init(&ctx);

@@ -117,13 +117,15 @@ void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
         a += 2;
         i++;
     }
-    for (; i + 2 <= end; i += 2) {
+    for (; i + 2 <= end; i += 2) { /* six bytes as a 32-bit and a 16-bit word */
         const uint8_t *bb = b + 3 * i;
+        const uint32_t w0 = (uint32_t)bb[0] | (uint32_t)bb[1] << 8 | (uint32_t)bb[2] << 16 |
+                            (uint32_t)bb[3] << 24;
+        const uint32_t w1 = (uint32_t)bb[4] | (uint32_t)bb[5] << 8;
         const int16_t zeta = zetas[64 + i / 2];
-        basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
-                     zeta);
-        basemul_pair(acc + 2 * i + 2, a + 2, bb[3] | ((bb[4] & 0x0F) << 8),
-                     (bb[4] >> 4) | (bb[5] << 4), (int16_t)-zeta);
+        basemul_pair(acc + 2 * i, a, (int32_t)(w0 & 0xFFF), (int32_t)((w0 >> 12) & 0xFFF), zeta);
+        basemul_pair(acc + 2 * i + 2, a + 2, (int32_t)((w0 >> 24) | ((w1 & 0x0F) << 8)),
+                     (int32_t)(w1 >> 4), (int16_t)-zeta);
         a += 4;
     }
     if (i < end) {

@@ -8,9 +8,11 @@
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
-/* One SHAKE128 block of 168 bytes holds 56 triples, i.e. at most 112 candidates. 168 is a
- * multiple of 3, so no candidate straddles two blocks. */
-#define BLOCK_CANDIDATES (PQPAN_SHAKE128_RATE / 3 * 2)
+/* SampleNTT squeezes half a SHAKE128 block (84 bytes, 28 triples, at most 56 candidates)
+ * at a time, which halves the buffers on the stack; 84 is a multiple of 3, so no candidate
+ * straddles two pieces, and two pieces cost the same permutation as one block. */
+#define XOF_PIECE (PQPAN_SHAKE128_RATE / 2)
+#define PIECE_CANDIDATES (XOF_PIECE / 3 * 2)
 
 static uint32_t load24_le(const uint8_t *p)
 {
@@ -48,15 +50,15 @@ static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const
     return count;
 }
 
-/* FIPS 203 Alg. 7, one block at a time: the accepted values of a block (and one left
- * over from the previous block, when their number was odd) are multiplied into acc pair
+/* FIPS 203 Alg. 7, one half block at a time: the accepted values of a piece (and one left
+ * over from the previous piece, when their number was odd) are multiplied into acc pair
  * by pair. The loop bound depends on rho, which is public. */
 void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
                         uint8_t x, uint8_t y, const uint8_t b[PQPAN_MLKEM_POLYBYTES])
 {
     struct pqpan_shake128_ctx xof;
-    uint8_t buf[PQPAN_SHAKE128_RATE + 2];
-    int16_t vals[BLOCK_CANDIDATES + 1];
+    uint8_t buf[XOF_PIECE + 2];
+    int16_t vals[PIECE_CANDIDATES + 1];
     uint8_t idx[2];
     unsigned done = 0, held = 0;
     idx[0] = x;
@@ -65,12 +67,12 @@ void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKE
     pqpan_shake128_absorb(&xof, rho, PQPAN_MLKEM_SYMBYTES);
     pqpan_shake128_absorb(&xof, idx, sizeof idx);
     pqpan_shake128_finalize(&xof);
-    buf[PQPAN_SHAKE128_RATE] = 0;
-    buf[PQPAN_SHAKE128_RATE + 1] = 0;
+    buf[XOF_PIECE] = 0;
+    buf[XOF_PIECE + 1] = 0;
     while (done < PQPAN_MLKEM_N) {
         unsigned pairs;
-        pqpan_shake128_squeezeblocks(&xof, buf, 1);
-        held = rejection_sample(vals, held, PQPAN_MLKEM_N - done, buf, PQPAN_SHAKE128_RATE);
+        pqpan_shake128_squeeze(&xof, buf, XOF_PIECE);
+        held = rejection_sample(vals, held, PQPAN_MLKEM_N - done, buf, XOF_PIECE);
         pairs = held / 2;
         pqpan_mlkem_basemul_acc_bytes(acc, vals, b, done / 2, pairs);
         done += 2 * pairs;
@@ -86,63 +88,72 @@ static uint32_t load32_le(const uint8_t *p)
     return load24_le(p) | (uint32_t)p[3] << 24;
 }
 
-/* Alg. 8 with eta = 2, written to p or (add = 1) added to it: per 4 input bits b0..b3,
- * f = (b0 + b1) - (b2 + b3). The bit sums are formed for eight coefficients at once from a
- * 32-bit word. Inlined with add constant. */
-static inline void cbd2(struct mlkem_poly *p, const uint8_t buf[128], int add)
+/* SamplePolyCBD reads the PRF output in four pieces of 16 eta bytes, 64 coefficients
+ * each, so that only one piece is on the stack. */
+#define CBD_PIECE_COEFFS 64
+
+/* Alg. 8 with eta = 2 on one piece, written to c or (add = 1) added to it: per 4 input
+ * bits b0..b3, f = (b0 + b1) - (b2 + b3). The bit sums are formed for eight coefficients
+ * at once from a 32-bit word. Inlined with add constant. */
+static inline void cbd2(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[32], int add)
 {
     unsigned i, j;
-    for (i = 0; i < PQPAN_MLKEM_N / 8; i++) {
+    for (i = 0; i < CBD_PIECE_COEFFS / 8; i++) {
         const uint32_t t = load32_le(buf + 4 * i);
         const uint32_t d = (t & 0x55555555u) + ((t >> 1) & 0x55555555u);
         for (j = 0; j < 8; j++) {
             const int16_t x = (int16_t)((d >> (4 * j)) & 3u);
             const int16_t y = (int16_t)((d >> (4 * j + 2)) & 3u);
-            const int16_t old = add ? p->c[8 * i + j] : 0;
-            p->c[8 * i + j] = (int16_t)(old + x - y);
+            const int16_t old = add ? c[8 * i + j] : 0;
+            c[8 * i + j] = (int16_t)(old + x - y);
         }
     }
 }
 
-/* Alg. 8 with eta = 3, written or added as cbd2: per 6 input bits, (b0 + b1 + b2) -
- * (b3 + b4 + b5), four coefficients per 24-bit word. */
-static inline void cbd3(struct mlkem_poly *p, const uint8_t buf[192], int add)
+/* Alg. 8 with eta = 3 on one piece, written or added as cbd2: per 6 input bits,
+ * (b0 + b1 + b2) - (b3 + b4 + b5), four coefficients per 24-bit word. */
+static inline void cbd3(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[48], int add)
 {
     unsigned i, j;
-    for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
+    for (i = 0; i < CBD_PIECE_COEFFS / 4; i++) {
         const uint32_t t = load24_le(buf + 3 * i);
         const uint32_t d = (t & 0x00249249u) + ((t >> 1) & 0x00249249u) + ((t >> 2) & 0x00249249u);
         for (j = 0; j < 4; j++) {
             const int16_t x = (int16_t)((d >> (6 * j)) & 7u);
             const int16_t y = (int16_t)((d >> (6 * j + 3)) & 7u);
-            const int16_t old = add ? p->c[4 * i + j] : 0;
-            p->c[4 * i + j] = (int16_t)(old + x - y);
+            const int16_t old = add ? c[4 * i + j] : 0;
+            c[4 * i + j] = (int16_t)(old + x - y);
         }
     }
 }
 
 /* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203 eq. 4.3), then Alg. 8 written to
- * or added to p. */
+ * or added to p, piece by piece. */
 static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], uint8_t nonce,
                 unsigned eta, int add)
 {
-    uint8_t in[PQPAN_MLKEM_SYMBYTES + 1];
-    uint8_t buf[64 * 3];
-    memcpy(in, seed, PQPAN_MLKEM_SYMBYTES);
-    in[PQPAN_MLKEM_SYMBYTES] = nonce;
-    pqpan_shake256(buf, 64 * (size_t)eta, in, sizeof in);
-    if (eta == 2) {
-        if (add) {
-            cbd2(p, buf, 1);
+    struct pqpan_shake256_ctx prf;
+    uint8_t buf[CBD_PIECE_COEFFS / 4 * 3];
+    unsigned off;
+    pqpan_shake256_init(&prf);
+    pqpan_shake256_absorb(&prf, seed, PQPAN_MLKEM_SYMBYTES);
+    pqpan_shake256_absorb(&prf, &nonce, 1);
+    for (off = 0; off < PQPAN_MLKEM_N; off += CBD_PIECE_COEFFS) {
+        int16_t *c = p->c + off;
+        pqpan_shake256_squeeze(&prf, buf, CBD_PIECE_COEFFS / 4 * (size_t)eta);
+        if (eta == 2) {
+            if (add) {
+                cbd2(c, buf, 1);
+            } else {
+                cbd2(c, buf, 0);
+            }
+        } else if (add) {
+            cbd3(c, buf, 1);
         } else {
-            cbd2(p, buf, 0);
+            cbd3(c, buf, 0);
         }
-    } else if (add) {
-        cbd3(p, buf, 1);
-    } else {
-        cbd3(p, buf, 0);
     }
-    pqpan_wipe(in, sizeof in);
+    pqpan_wipe(&prf, sizeof prf);
     pqpan_wipe(buf, sizeof buf);
 }
 

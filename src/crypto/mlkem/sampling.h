@@ -9,7 +9,7 @@
 
 /* acc += (SampleNTT(rho || x || y) o b) * R^-1 (FIPS 203 Alg. 7, then Alg. 11): one entry
  * of the matrix times one polynomial b given as ByteEncode_12 of its NTT. The entry is
- * never held whole: each SHAKE128 block is rejection-sampled and multiplied in at once.
+ * never held whole: each half SHAKE128 block is rejection-sampled and multiplied in at once.
  * The matrix entry A[i][j] of Alg. 13/14 is SampleNTT(rho || j || i), i.e. x = j, y = i.
  * rho is public; |acc_i| grows by less than q. */
 void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
