@@ -206,9 +206,9 @@ for the set's k), the only part that grows with k; u is computed row by row and 
 each compressed straight into the ciphertext or, in decaps, compared with the received
 one group of 8 coefficients at a time, so no second ciphertext exists. The CBD noise is
 read from SHAKE256 in pieces of 64 coefficients and e1, e2 are added in place; K_bar =
-J(z || c) is hashed after the re-encryption. Functions whose locals are not needed during
-the deepest calls (decrypt, a t_hat row, the t_hat^T y_hat product, G, J) are kept out of
-line (src/common/compiler.h). The Keccak-f[1600] frame (the last row) is part of every
+J(z || c) is hashed after the re-encryption; t_hat^T y_hat decodes both operands pair by
+pair. Functions whose locals are not needed during the deepest calls (decrypt, a t_hat
+row, G, J) are kept out of line (src/common/compiler.h). The Keccak-f[1600] frame (the last row) is part of every
 operation's peak.
 
 | scheme | op | painted -Os | call graph -Os | painted -O2 | pqm4 clean | pqm4 m4fstack | -Os vs clean | -Os vs m4fstack |

@@ -406,11 +406,11 @@ static void test_compress_exhaustive(void **state)
 
 /* NTT-domain multiplication against schoolbook multiplication in Z_q[X]/(X^256 + 1); the
  * second operand goes in encoded and the product is formed in two runs of factors, as
- * the streamed matrix products do. */
+ * the streamed matrix products do, and once more with both operands encoded. */
 static void test_ntt_multiplication(void **state)
 {
-    struct mlkem_poly a, b, r;
-    uint8_t b_bytes[PQPAN_MLKEM_POLYBYTES];
+    struct mlkem_poly a, b, r, r2;
+    uint8_t a_bytes[PQPAN_MLKEM_POLYBYTES], b_bytes[PQPAN_MLKEM_POLYBYTES];
     int64_t want[256];
     uint64_t seed = 99;
     int trial, i, j;
@@ -440,10 +440,16 @@ static void test_ntt_multiplication(void **state)
         pqpan_mlkem_basemul_acc_bytes(r.c, a.c, b_bytes, 0, 37);
         pqpan_mlkem_basemul_acc_bytes(r.c, a.c + 74, b_bytes, 37, 128 - 37);
         pqpan_mlkem_invntt(r.c);
+        memset(&r2, 0, sizeof r2);
+        pqpan_mlkem_poly_tobytes(a_bytes, &a);
+        pqpan_mlkem_basemul_acc_encoded(r2.c, a_bytes, b_bytes);
+        pqpan_mlkem_invntt(r2.c);
         for (i = 0; i < 256; i++) {
             int64_t w = ((want[i] % Q) + Q) % Q;
             int64_t g = ((r.c[i] % Q) + Q) % Q;
+            int64_t g2 = ((r2.c[i] % Q) + Q) % Q;
             assert_int_equal(g, w);
+            assert_int_equal(g2, w);
         }
     }
 }

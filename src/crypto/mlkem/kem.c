@@ -152,17 +152,14 @@ static unsigned encrypt_u_row(const struct mlkem_params *prm, const uint8_t *y_h
     return diff;
 }
 
-/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), |v_i| < q. Out of line, so
- * that the decoded t_hat[i] is gone before encrypt_v samples its noise. t_hat is public. */
-static PQPAN_NOINLINE void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek,
-                                     const uint8_t *y_hat)
+/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), |v_i| < q, both operands
+ * decoded from their encodings pair by pair. */
+static void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek, const uint8_t *y_hat)
 {
-    struct mlkem_poly t;
     unsigned i;
     memset(v, 0, sizeof *v);
     for (i = 0; i < k; i++) {
-        pqpan_mlkem_poly_frombytes(&t, ek + POLYBYTES * i); /* line 2 */
-        pqpan_mlkem_basemul_acc_bytes(v->c, t.c, y_hat + POLYBYTES * i, 0, PQPAN_MLKEM_N / 2);
+        pqpan_mlkem_basemul_acc_encoded(v->c, ek + POLYBYTES * i, y_hat + POLYBYTES * i); /* 2 */
     }
     pqpan_mlkem_poly_reduce(v);
 }

@@ -89,7 +89,7 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
 }
 
 /* Alg. 12 on one degree-2 factor with gamma (times R) g: c0 = a0 b0 + a1 (b1 gamma),
- * c1 = a0 b1 + a1 b0. With b_i < 2^12 and |a_i| < q both sums stay below 2^15 q, the
+ * c1 = a0 b1 + a1 b0. With b_i < 2^12 and |a_i| < 2^12 both sums stay below 2^15 q, the
  * input range of the Montgomery reduction; each adds less than q to |acc_i|. */
 static inline void basemul_pair(int16_t acc[2], const int16_t a[2], int32_t b0, int32_t b1,
                                 int16_t g)
@@ -132,5 +132,32 @@ void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
         const uint8_t *bb = b + 3 * i;
         basemul_pair(acc + 2 * i, a, bb[0] | ((bb[1] & 0x0F) << 8), (bb[1] >> 4) | (bb[2] << 4),
                      zetas[64 + i / 2]);
+    }
+}
+
+/* The factors two at a time as above; a is decoded like b, a 12-bit value at most 4095
+ * taken mod q. */
+void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
+                                     const uint8_t a[PQPAN_MLKEM_POLYBYTES],
+                                     const uint8_t b[PQPAN_MLKEM_POLYBYTES])
+{
+    unsigned i;
+    for (i = 0; i < PQPAN_MLKEM_N / 2; i += 2) {
+        const uint8_t *aa = a + 3 * i, *bb = b + 3 * i;
+        const uint32_t a0 = (uint32_t)aa[0] | (uint32_t)aa[1] << 8 | (uint32_t)aa[2] << 16 |
+                            (uint32_t)aa[3] << 24;
+        const uint32_t a1 = (uint32_t)aa[4] | (uint32_t)aa[5] << 8;
+        const uint32_t b0 = (uint32_t)bb[0] | (uint32_t)bb[1] << 8 | (uint32_t)bb[2] << 16 |
+                            (uint32_t)bb[3] << 24;
+        const uint32_t b1 = (uint32_t)bb[4] | (uint32_t)bb[5] << 8;
+        const int16_t zeta = zetas[64 + i / 2];
+        int16_t av[4];
+        av[0] = (int16_t)(a0 & 0xFFF);
+        av[1] = (int16_t)((a0 >> 12) & 0xFFF);
+        av[2] = (int16_t)((a0 >> 24) | ((a1 & 0x0F) << 8));
+        av[3] = (int16_t)(a1 >> 4);
+        basemul_pair(acc + 2 * i, av, (int32_t)(b0 & 0xFFF), (int32_t)((b0 >> 12) & 0xFFF), zeta);
+        basemul_pair(acc + 2 * i + 2, av + 2, (int32_t)((b0 >> 24) | ((b1 & 0x0F) << 8)),
+                     (int32_t)(b1 >> 4), (int16_t)-zeta);
     }
 }

@@ -58,10 +58,16 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N]);
 /* acc += (a o b) * R^-1 (FIPS 203 Alg. 11 MultiplyNTTs, Alg. 12 BaseCaseMultiply) on the
  * count degree-2 factors first .. first + count - 1: a holds their 2 count coefficients
  * (a[0] is coefficient 2 first), b is ByteEncode_12 of the whole second operand, decoded
- * pair by pair. Each product is Montgomery-reduced, so |a_i| < q and 12-bit b_i (taken
+ * pair by pair. Each product is Montgomery-reduced, so |a_i| < 2^12 and 12-bit b_i (taken
  * mod q, as ByteDecode_12 would) add less than q to |acc_i|; acc is never reduced here. */
 void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
                                    const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
                                    unsigned count);
+
+/* acc += (a o b) * R^-1 over all 128 factors, both operands given as ByteEncode_12 and
+ * decoded pair by pair (12-bit values taken mod q); |acc_i| grows by less than q. */
+void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
+                                     const uint8_t a[PQPAN_MLKEM_POLYBYTES],
+                                     const uint8_t b[PQPAN_MLKEM_POLYBYTES]);
 
 #endif
