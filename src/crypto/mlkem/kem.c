@@ -321,8 +321,9 @@ static void zero_ct_ss(const struct mlkem_params *prm, uint8_t *ct, uint8_t *ss)
     }
 }
 
-/* G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings. Out of line, so
- * that its input copy is not in the callers' frames during K-PKE.Encrypt. */
+/* G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings; out may overlap a
+ * or b (both are copied first). Out of line, so that its input copy is not in the
+ * callers' frames during K-PKE.Encrypt. */
 static PQPAN_NOINLINE void hash_g(uint8_t out[2 * SYM], const uint8_t a[SYM], const uint8_t b[SYM])
 {
     uint8_t in[2 * SYM];
@@ -349,7 +350,7 @@ static PQPAN_NOINLINE void hash_j(uint8_t out[SYM], const uint8_t z[SYM], const 
 static int encaps_derand(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ct,
                          uint8_t *ss, const uint8_t *ek, const uint8_t m[SYM])
 {
-    uint8_t h_ek[SYM], k_r[2 * SYM];
+    uint8_t k_r[2 * SYM];
     struct ct_sink sink;
     int ret;
     if (ct == NULL || ss == NULL || m == NULL) {
@@ -360,8 +361,8 @@ static int encaps_derand(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t
     if (ret != PQPAN_OK) {
         goto fail;
     }
-    pqpan_sha3_256(h_ek, ek, prm->ek_bytes); /* line 1: (K, r) = G(m || H(ek)) */
-    hash_g(k_r, m, h_ek);
+    pqpan_sha3_256(k_r + SYM, ek, prm->ek_bytes); /* line 1: (K, r) = G(m || H(ek)) */
+    hash_g(k_r, m, k_r + SYM);
     sink.out = ct;
     sink.expected = NULL;
     (void)kpke_encrypt(prm, y_hat, &sink, ek, m, k_r + SYM); /* line 2 */
@@ -411,7 +412,7 @@ static void ct_select(uint8_t *out, const uint8_t *x, size_t len, unsigned b)
 static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
                   const uint8_t *ct, const uint8_t *dk)
 {
-    uint8_t m[SYM], k_r[2 * SYM], k_bar[SYM];
+    uint8_t m[SYM], k_r[2 * SYM];
     struct ct_sink sink;
     const uint8_t *ek, *h, *z;
     unsigned diff, same;
@@ -434,14 +435,12 @@ static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
     sink.out = NULL;              /* line 8, compared with c on the fly (line 9) */
     sink.expected = ct;
     diff = kpke_encrypt(prm, y_hat, &sink, ek, m, k_r + SYM);
-    hash_j(k_bar, z, ct, prm->ct_bytes); /* line 7, after the re-encryption's peak */
-    same = 1u & ((diff - 1u) >> 8); /* diff <= 255: 1 iff diff == 0, without a branch */
-    ct_select(k_r, k_bar, SYM, 1u - same); /* lines 9-11 */
-    memcpy(ss, k_r, SYM);
+    hash_j(ss, z, ct, prm->ct_bytes); /* line 7 into ss, after the re-encryption's peak */
+    same = 1u & ((diff - 1u) >> 8);   /* diff <= 255: 1 iff diff == 0, without a branch */
+    ct_select(ss, k_r, SYM, same);    /* lines 9-11: K' if c == c', else K_bar */
 
     pqpan_wipe(m, sizeof m);
     pqpan_wipe(k_r, sizeof k_r);
-    pqpan_wipe(k_bar, sizeof k_bar);
     return PQPAN_OK;
 fail:
     if (ss != NULL) {
