@@ -136,7 +136,8 @@ static void set_computing(struct pqpan_sim154 *s, unsigned n, uint8_t on)
     s->party[n].computing = on;
 }
 
-static void seg_switch(struct run *r, enum pqpan_phase phase)
+/* From now on time goes to phase; both parties' time so far to the phase before. */
+static void phase_switch(struct run *r, enum pqpan_phase phase)
 {
     struct pqpan_sim154 *s = r->s;
     catch_up(s, 0, s->now_ns);
@@ -430,7 +431,7 @@ static void start_datagram(struct run *r, unsigned n)
     p->tag++;
     p->sending = 1;
     s->res.dgrams[n]++;
-    seg_switch(r, (enum pqpan_phase)p->phase);
+    phase_switch(r, (enum pqpan_phase)p->phase);
     s->node[n].attempts = 0;
     build_fragment(r, n);
     csma_start(r, n);
@@ -494,7 +495,7 @@ static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_w
         for (k = 0; k < w->ops[op]; k++) {
             uint64_t t = s->cfg.cycles[op] * 1000000000u / s->cfg.exch.cpu_hz;
             if (ns == 0 && t != 0) {
-                seg_switch(r, PQPAN_PHASE_CRYPTO);
+                phase_switch(r, PQPAN_PHASE_CRYPTO);
             }
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, s->cfg.cycles[op]);
             ns += t;
