@@ -18,6 +18,10 @@ struct ctx {
     size_t errlen;
 };
 
+/* The largest number a profile may give (µA, V, Hz, ppm, µs): far above any device's, yet
+ * small enough that energies computed from it stay finite (no "inf" in the outputs). */
+#define VALUE_MAX 1e10
+
 static int fail(const struct ctx *c, const char *field, const char *problem)
 {
     snprintf(c->err, c->errlen, "%s: %s: %s", c->origin, field, problem);
@@ -139,6 +143,9 @@ static int read_sourced_keep(const struct ctx *c, const cJSON *obj, const char *
     }
     if (v->valuedouble < 0.0) {
         return fail(c, path, "\"value\" is negative");
+    }
+    if (v->valuedouble > VALUE_MAX) {
+        return fail(c, path, "\"value\" out of range (at most 1e10)");
     }
     *given = 1;
     *value = v->valuedouble;

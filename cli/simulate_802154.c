@@ -65,8 +65,11 @@ void simulate_802154_help(FILE *out)
             PQPAN_SIM154_DGRAM_RETRIES_DEFAULT);
 }
 
-static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *v)
+/* An option of simulate --link 802154 and its value (given is NULL when the command line
+ * ends after opt): 1 taken, 0 not one of these, -1 a usage error (reported). */
+static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *given)
 {
+    const char *v = given != NULL ? given : "";
     unsigned long long u = 0;
     int bad = 0;
     if (strcmp(opt, "--nodes") == 0) {
@@ -99,6 +102,10 @@ static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *v)
     } else {
         return 0;
     }
+    if (given == NULL) {
+        cli_usage_error(CMD, "%s needs a value", opt);
+        return -1;
+    }
     if (bad) {
         cli_usage_error(CMD, "%s %s: not an allowed value (see --help)", opt, v);
         return -1;
@@ -119,10 +126,8 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
             return cli_usage_error(CMD, "--busy is for estimate; simulate contends with --nodes "
                                         "and --load");
         }
-        if (i + 1 < argc) {
-            rc = value_opt(o, argv[i], argv[i + 1]);
-            i += rc > 0;
-        }
+        rc = value_opt(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+        i += rc > 0;
         if (rc == 0) {
             rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         }

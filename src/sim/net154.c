@@ -37,6 +37,7 @@ struct run {
     pqpan_sim154_frame_fn on_frame;
     void *frame_ctx;
     int err; /* a library error: stops the run */
+    uint64_t limit_ns; /* simulated-time limit */
 };
 
 static int is_party(unsigned n)
@@ -135,7 +136,8 @@ static void set_computing(struct pqpan_sim154 *s, unsigned n, uint8_t on)
     s->party[n].computing = on;
 }
 
-static void seg_switch(struct run *r, enum pqpan_phase phase)
+/* From now on time goes to phase; both parties' time so far to the phase before. */
+static void phase_switch(struct run *r, enum pqpan_phase phase)
 {
     struct pqpan_sim154 *s = r->s;
     catch_up(s, 0, s->now_ns);
@@ -429,7 +431,7 @@ static void start_datagram(struct run *r, unsigned n)
     p->tag++;
     p->sending = 1;
     s->res.dgrams[n]++;
-    seg_switch(r, (enum pqpan_phase)p->phase);
+    phase_switch(r, (enum pqpan_phase)p->phase);
     s->node[n].attempts = 0;
     build_fragment(r, n);
     csma_start(r, n);
@@ -493,7 +495,7 @@ static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_w
         for (k = 0; k < w->ops[op]; k++) {
             uint64_t t = s->cfg.cycles[op] * 1000000000u / s->cfg.exch.cpu_hz;
             if (ns == 0 && t != 0) {
-                seg_switch(r, PQPAN_PHASE_CRYPTO);
+                phase_switch(r, PQPAN_PHASE_CRYPTO);
             }
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, s->cfg.cycles[op]);
             ns += t;
@@ -858,12 +860,20 @@ static void on_main(struct run *r, unsigned n, uint32_t gen)
     }
 }
 
-/* Poisson arrivals: exponential gaps with mean 1/load_fps, from 53 random bits. */
+/* Poisson arrivals: exponential gaps with mean 1/load_fps, from 53 random bits. A gap
+ * past the time limit (at a very low load it may not even fit in 64 bits) is an arrival
+ * just after the limit: the run ends there either way. */
 static void next_arrival(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
     double u = ((double)(pqpan_prng_next(&s->rng) >> 11) + 1.0) / 9007199254740993.0; /* (0, 1] */
-    schedule(r, s->now_ns + (uint64_t)(-log(u) / s->cfg.load_fps * 1e9), EV_ARRIVAL, n, 0);
+    double gap_ns = -log(u) / s->cfg.load_fps * 1e9;
+    uint64_t left = r->limit_ns - s->now_ns;
+    uint64_t t = r->limit_ns < UINT64_MAX ? r->limit_ns + 1u : r->limit_ns;
+    if (gap_ns <= (double)left && (uint64_t)gap_ns <= left) {
+        t = s->now_ns + (uint64_t)gap_ns;
+    }
+    schedule(r, t, EV_ARRIVAL, n, 0);
 }
 
 static void on_arrival(struct run *r, unsigned n)
@@ -1009,6 +1019,7 @@ int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, vo
     r.on_frame = on_frame;
     r.frame_ctx = frame_ctx;
     limit = s->cfg.max_ns != 0 ? s->cfg.max_ns : DEFAULT_MAX_NS;
+    r.limit_ns = limit;
     run_start(&r);
     while (!s->stop && r.err == PQPAN_OK && pqpan_evheap_pop(&s->q, s->heap, &ev)) {
         if (ev.t_ns > limit) {

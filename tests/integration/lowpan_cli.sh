@@ -3,7 +3,8 @@
 #  1. the analytic estimate and the mean of simulated runs agree within 1 % (two nodes,
 #     no background load: the simulator's only randomness is the backoff);
 #  2. seeded runs with contention are reproducible byte for byte (stdout and pcap);
-#  3. compare: the same seed gives the same CSV twice.
+#  3. an option of simulate --link 802154 given last, without its value, says so;
+#  4. compare: the same seed gives the same CSV twice.
 # usage: lowpan_cli.sh CLI SRCDIR BUILDDIR
 set -eu
 cli=$1
@@ -36,6 +37,12 @@ cmp "$work/a.pcap" "$work/b.pcap" || fail "same seed, different pcap"
 "$cli" $args --seed 43 > "$work/c.json" || fail "simulate seed 43"
 ! cmp -s "$work/a.json" "$work/c.json" || fail "different seeds, same output"
 echo "seeded runs reproducible (json and pcap), other seed differs"
+
+for opt in --nodes --load --hidden --capture --reasm-timeout --dgram-retries --runs --pcap; do
+    if "$cli" simulate --link 802154 $opt > /dev/null 2> "$work/err"; then fail "$opt without a value accepted"; fi
+    grep -q -- "$opt needs a value" "$work/err" || fail "$opt without a value: $(cat "$work/err")"
+done
+echo "options without a value are named as such"
 
 "$cli" compare --runs 4 --seed 9 --format csv > "$work/c1.csv" || fail "compare"
 "$cli" compare --runs 4 --seed 9 --format csv > "$work/c2.csv" || fail "compare (again)"

@@ -223,6 +223,7 @@ static void test_malformed_profiles(void **state)
         {"bad_section_old_rx.json", "currents.system.rx_ua.ieee802154"},
         {"bad_section_unknown.json", "ieee802154.tx_dbm"},
         {"bad_section_zero_rx.json", "ieee802154.rx_ua.system"},
+        {"bad_huge_current.json", "ieee802154.rx_ua.system"}, /* 1e308 uA: inf energies */
     };
     size_t i;
     (void)state;

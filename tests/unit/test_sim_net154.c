@@ -368,6 +368,20 @@ static void test_ledgers_add_up_to_the_latency(void **state)
     assert_int_equal(sim_a.res.latency_ns, c.max_ns);
 }
 
+/* A background node at 1e-12 frames/s draws gaps of ~1e21 ns, beyond 64 bits: such an
+ * arrival falls after the time limit (converting it was undefined behaviour, caught by
+ * the sanitizer build's float-cast-overflow), so the pair runs as if alone. */
+static void test_tiny_load_arrives_after_the_limit(void **state)
+{
+    struct pqpan_sim154_config c;
+    (void)state;
+    config(&c, 3, 1e-12);
+    c.seed = 3;
+    assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
+    assert_int_equal(sim_a.res.status, PQPAN_OK);
+    assert_true(sim_a.res.bg_frames == 0);
+}
+
 static void test_rejects_bad_config(void **state)
 {
     struct pqpan_sim154_config c;
@@ -421,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_hidden_terminals_cost_the_responder),
         cmocka_unit_test(test_capture_keeps_frames_hit_after_their_shr),
         cmocka_unit_test(test_ledgers_add_up_to_the_latency),
+        cmocka_unit_test(test_tiny_load_arrives_after_the_limit),
         cmocka_unit_test(test_rejects_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
