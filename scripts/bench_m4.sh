@@ -195,10 +195,11 @@ to within the call overhead.
 
 How ML-KEM keeps its stack small (src/crypto/mlkem/kem.c, sampling.c): no matrix entry
 is ever held whole: SampleNTT (FIPS 203 Alg. 7) squeezes SHAKE128 half a block (84 bytes)
-at a time, and the at most 56 values of each piece are multiplied into the output
-polynomial at once (\`pqpan_mlkem_matacc\`), with a Montgomery reduction per product so
-the accumulator is one 16-bit polynomial, the other operand being decoded from its
-12-bit encoding pair by pair. KeyGen writes s_hat straight into dk and reads it back
+at a time, and each 64 accepted values are multiplied into the output polynomial at once
+(\`pqpan_mlkem_matacc\`), with a Montgomery reduction per base-case sum so the
+accumulator is one 16-bit polynomial, the other operand being decoded from its 12-bit
+encoding 64 coefficients at a time (a constant-length product loop, which x86 compilers
+vectorize). KeyGen writes s_hat straight into dk and reads it back
 from there for t_hat = A s_hat + e, which it computes row by row into ek (the row starts
 as NTT(e_i), so one polynomial is alive): its stack does not depend on k. Encaps and
 decaps hold y_hat as ByteEncode_12 (384 bytes per polynomial, in the entry points, sized
@@ -206,8 +207,8 @@ for the set's k), the only part that grows with k; u is computed row by row and 
 each compressed straight into the ciphertext or, in decaps, compared with the received
 one group of 8 coefficients at a time, so no second ciphertext exists. The CBD noise is
 read from SHAKE256 in pieces of 64 coefficients and e1, e2 are added in place; K_bar =
-J(z || c) is hashed after the re-encryption; t_hat^T y_hat decodes both operands pair by
-pair. Functions whose locals are not needed during the deepest calls (decrypt, a t_hat
+J(z || c) is hashed after the re-encryption; t_hat^T y_hat decodes both operands 64
+coefficients at a time. Functions whose locals are not needed during the deepest calls (decrypt, a t_hat
 row, G, J) are kept out of line (src/common/compiler.h). The Keccak-f[1600] frame (the last row) is part of every
 operation's peak.
 

@@ -57,7 +57,7 @@ static void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SY
 
 /* acc += R^-1 sum_j A'[row][j] o v[j], v given as k encoded polynomials, where
  * A'[row][j] = SampleNTT(rho || x || y) with (x, y) = (j, row) for A (Alg. 13 line 18)
- * or (row, j) for A^T (Alg. 14 line 19). |acc_i| grows by less than 2 k q. */
+ * or (row, j) for A^T (Alg. 14 line 19). |acc_i| grows by less than k q. */
 static void matrix_row_acc(struct mlkem_poly *acc, const uint8_t rho[SYM], unsigned k,
                            unsigned row, int transposed, const uint8_t *v)
 {

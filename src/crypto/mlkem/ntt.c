@@ -113,39 +113,43 @@ static const int16_t gammas[128] = {
  * reads contiguous int16 data and vectorizes. */
 #define RUN_PAIRS PQPAN_MLKEM_BASEMUL_RUN
 
+static inline uint32_t load32_le(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 /* ByteDecode_12 (FIPS 203 Alg. 6) of one run (2 RUN_PAIRS values), without the reduction
- * mod q: the 12-bit values stay below 2^12. Six bytes (four values) at a time, read as a
- * 32-bit and a 16-bit word. */
+ * mod q: the 12-bit values stay below 2^12. Six bytes (four values, bits 0-47) at a time,
+ * read as two overlapping 32-bit words, bytes 0-3 and 2-5, so that each value is one
+ * shift and one mask of a word. */
 static inline void decode12_run(int16_t out[2 * RUN_PAIRS], const uint8_t *in)
 {
     unsigned i;
     for (i = 0; i < 2 * RUN_PAIRS / 4; i++) {
-        const uint8_t *p = in + 6 * i;
-        const uint32_t w0 = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                            (uint32_t)p[3] << 24;
-        const uint32_t w1 = (uint32_t)p[4] | (uint32_t)p[5] << 8;
-        out[4 * i] = (int16_t)(w0 & 0xFFF);
-        out[4 * i + 1] = (int16_t)((w0 >> 12) & 0xFFF);
-        out[4 * i + 2] = (int16_t)((w0 >> 24) | ((w1 & 0x0F) << 8));
-        out[4 * i + 3] = (int16_t)(w1 >> 4);
+        const uint32_t lo = load32_le(in + 6 * i), hi = load32_le(in + 6 * i + 2);
+        out[4 * i] = (int16_t)(lo & 0xFFF);
+        out[4 * i + 1] = (int16_t)((lo >> 12) & 0xFFF);
+        out[4 * i + 2] = (int16_t)((hi >> 8) & 0xFFF);
+        out[4 * i + 3] = (int16_t)(hi >> 20);
     }
 }
 
 /* Alg. 12 on the RUN_PAIRS factors first .. first + RUN_PAIRS - 1 with both operands as
  * int16 values, a and b starting at the first factor: c0 = a0 b0 + a1 (b1 gamma),
- * c1 = a0 b1 + a1 b0, each product a Montgomery multiplication on 16-bit halves
- * (mlkem_fqmul), which compilers vectorize. With |a_i|, |b_i| < 2^12 each product is
- * below q/2 + 2^8 in magnitude, so each sum adds less than 2q to |acc_i|. */
+ * c1 = a0 b1 + a1 b0, each sum Montgomery-reduced once. The trip count is constant and the
+ * three arrays are distinct, so compilers vectorize the loop. With |a_i|, b_i < 2^12 and
+ * |b1 gamma| < q both sums stay below 2^15 q, the input range of the Montgomery
+ * reduction, and each adds less than q to |acc_i|. */
 static inline void basemul_run(int16_t *restrict acc, const int16_t *restrict a,
                                const int16_t *restrict b, unsigned first)
 {
     const int16_t *g = gammas + first;
     unsigned i;
     for (i = 0; i < RUN_PAIRS; i++) {
-        const int16_t a0 = a[2 * i], a1 = a[2 * i + 1], b0 = b[2 * i], b1 = b[2 * i + 1];
-        const int16_t b1g = mlkem_fqmul(b1, g[i]);
-        acc[2 * i] = (int16_t)(acc[2 * i] + mlkem_fqmul(a0, b0) + mlkem_fqmul(a1, b1g));
-        acc[2 * i + 1] = (int16_t)(acc[2 * i + 1] + mlkem_fqmul(a0, b1) + mlkem_fqmul(a1, b0));
+        const int32_t a0 = a[2 * i], a1 = a[2 * i + 1], b0 = b[2 * i], b1 = b[2 * i + 1];
+        const int32_t b1g = mlkem_fqmul((int16_t)b1, g[i]);
+        acc[2 * i] = (int16_t)(acc[2 * i] + mlkem_montgomery_reduce(a0 * b0 + a1 * b1g));
+        acc[2 * i + 1] = (int16_t)(acc[2 * i + 1] + mlkem_montgomery_reduce(a0 * b1 + a1 * b0));
     }
 }
 

@@ -32,11 +32,15 @@ static inline int16_t mlkem_fqmul(int16_t a, int16_t b)
 }
 
 /* Barrett reduction: the representative of a mod q in [-(q-1)/2, (q-1)/2], with
- * v = round(2^26 / q) = 20159. */
+ * v = round(2^26 / q) = 20159 and t = round(v a / 2^26). Since 2^25 is a multiple of
+ * 2^16, floor((v a + 2^25) / 2^26) = floor((floor(v a / 2^16) + 2^9) / 2^10): the
+ * quotient is taken from the high half of the 16 x 16-bit product, which compilers map
+ * to a 16-bit SIMD multiply. */
 static inline int16_t mlkem_barrett_reduce(int16_t a)
 {
     const int32_t v = ((1 << 26) + PQPAN_MLKEM_Q / 2) / PQPAN_MLKEM_Q;
-    int32_t t = (v * a + (1 << 25)) >> 26;
+    const int16_t hi = (int16_t)((v * a) >> 16);
+    const int16_t t = (int16_t)((hi + (1 << 9)) >> 10);
     return (int16_t)(a - t * PQPAN_MLKEM_Q);
 }
 
@@ -63,15 +67,14 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N]);
  * count degree-2 factors first .. first + count - 1 (both multiples of
  * PQPAN_MLKEM_BASEMUL_RUN): a holds their 2 count coefficients (a[0] is coefficient
  * 2 first), |a_i| < 2^12; b is ByteEncode_12 of the whole second operand, decoded run by
- * run (12-bit values taken mod q, as ByteDecode_12 would). Each product is
- * Montgomery-reduced on its own, so |acc_i| grows by less than 2q; acc is never reduced
- * here. */
+ * run (12-bit values taken mod q, as ByteDecode_12 would). Each sum of Alg. 12 is
+ * Montgomery-reduced, so |acc_i| grows by less than q; acc is never reduced here. */
 void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
                                    const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
                                    unsigned count);
 
 /* acc += (a o b) * R^-1 over all 128 factors, both operands given as ByteEncode_12 and
- * decoded run by run (12-bit values taken mod q); |acc_i| grows by less than 2q. */
+ * decoded run by run (12-bit values taken mod q); |acc_i| grows by less than q. */
 void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
                                      const uint8_t a[PQPAN_MLKEM_POLYBYTES],
                                      const uint8_t b[PQPAN_MLKEM_POLYBYTES]);

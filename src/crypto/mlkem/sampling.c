@@ -11,13 +11,14 @@
 /* SampleNTT squeezes half a SHAKE128 block (84 bytes, 28 triples) at a time, which halves
  * the byte buffer on the stack; 84 is a multiple of 3, so no candidate straddles two
  * pieces, and two pieces cost the same permutation as one block. The accepted values are
- * gathered half a polynomial (128 coefficients, 64 degree-2 factors) at a time and then
- * multiplied in with one call, whose product loop has a constant trip count. */
+ * gathered one run of the base multiplication at a time (PART_COEFFS = 64 coefficients,
+ * 32 degree-2 factors) and then multiplied in with one call, whose product loop has a
+ * constant trip count. */
 #define XOF_PIECE (PQPAN_SHAKE128_RATE / 2)
-#define HALF_COEFFS (PQPAN_MLKEM_N / 2)
+#define PART_COEFFS (2 * PQPAN_MLKEM_BASEMUL_RUN)
 
 _Static_assert(XOF_PIECE % 3 == 0, "SampleNTT pieces hold whole triples");
-_Static_assert(HALF_COEFFS / 2 % PQPAN_MLKEM_BASEMUL_RUN == 0, "half a polynomial is whole runs");
+_Static_assert(PQPAN_MLKEM_N % PART_COEFFS == 0, "a polynomial is whole parts");
 
 static uint32_t load24_le(const uint8_t *p)
 {
@@ -57,19 +58,19 @@ static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const
     return count;
 }
 
-/* FIPS 203 Alg. 7, half a polynomial at a time: once 128 values are accepted they are
- * multiplied into acc; a 129th (the second value of the triple that completed the first
- * half) opens the second half, and after the second half it is dropped, as Alg. 7 stops
- * at j = 256. The loop bounds depend on rho, which is public. */
+/* FIPS 203 Alg. 7, one part at a time: once PART_COEFFS values are accepted they are
+ * multiplied into acc; one more (the second value of the triple that completed the part)
+ * opens the next part, and after the last part it is dropped, as Alg. 7 stops at
+ * j = 256. The loop bounds depend on rho, which is public. */
 void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
                         uint8_t x, uint8_t y, const uint8_t b[PQPAN_MLKEM_POLYBYTES])
 {
     struct pqpan_shake128_ctx xof;
     uint8_t buf[XOF_PIECE + 2];
-    int16_t vals[HALF_COEFFS + 1];
+    int16_t vals[PART_COEFFS + 1];
     uint8_t idx[2];
     size_t pos = XOF_PIECE;
-    unsigned held = 0, half;
+    unsigned held = 0, part;
     idx[0] = x;
     idx[1] = y;
     pqpan_shake128_init(&xof);
@@ -78,18 +79,18 @@ void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKE
     pqpan_shake128_finalize(&xof);
     buf[XOF_PIECE] = 0;
     buf[XOF_PIECE + 1] = 0;
-    for (half = 0; half < 2; half++) {
-        while (held < HALF_COEFFS) {
+    for (part = 0; part < PQPAN_MLKEM_N / PART_COEFFS; part++) {
+        while (held < PART_COEFFS) {
             if (pos == XOF_PIECE) {
                 pqpan_shake128_squeeze(&xof, buf, XOF_PIECE);
                 pos = 0;
             }
-            held = rejection_sample(vals, held, HALF_COEFFS, buf, XOF_PIECE, &pos);
+            held = rejection_sample(vals, held, PART_COEFFS, buf, XOF_PIECE, &pos);
         }
-        pqpan_mlkem_basemul_acc_bytes(acc, vals, b, half * HALF_COEFFS / 2, HALF_COEFFS / 2);
-        held -= HALF_COEFFS;
+        pqpan_mlkem_basemul_acc_bytes(acc, vals, b, part * PART_COEFFS / 2, PART_COEFFS / 2);
+        held -= PART_COEFFS;
         if (held != 0) {
-            vals[0] = vals[HALF_COEFFS];
+            vals[0] = vals[PART_COEFFS];
         }
     }
 }

@@ -9,9 +9,10 @@
 
 /* acc += (SampleNTT(rho || x || y) o b) * R^-1 (FIPS 203 Alg. 7, then Alg. 11): one entry
  * of the matrix times one polynomial b given as ByteEncode_12 of its NTT. The entry is
- * never held whole: its values are rejection-sampled and multiplied in half a polynomial at a time.
+ * never held whole: its values are rejection-sampled and multiplied in 64 coefficients
+ * at a time.
  * The matrix entry A[i][j] of Alg. 13/14 is SampleNTT(rho || j || i), i.e. x = j, y = i.
- * rho is public; |acc_i| grows by less than 2q. */
+ * rho is public; |acc_i| grows by less than q. */
 void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKEM_SYMBYTES],
                         uint8_t x, uint8_t y, const uint8_t b[PQPAN_MLKEM_POLYBYTES]);
 
