@@ -99,6 +99,10 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
             }
             continue;
         }
+        if (i + 1 == argc && (strcmp(argv[i], "--runs") == 0 || strcmp(argv[i], "--seed") == 0 ||
+                              strcmp(argv[i], "--out") == 0)) {
+            return cli_usage_error(CMD, "%s needs a value", argv[i]);
+        }
         rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;

@@ -51,7 +51,8 @@ int pqpan_prng_chance(struct pqpan_prng *r, double p);
  * whose gen no longer matches is stale and skipped. */
 struct pqpan_ev {
     uint64_t t_ns;
-    uint32_t seq;  /* insertion order: equal times pop first-in first-out */
+    uint64_t seq;  /* insertion order: equal times pop first-in first-out (64 bits: no
+                      wrap within any run) */
     uint32_t gen;
     uint8_t kind;
     uint8_t node;
@@ -63,7 +64,7 @@ struct pqpan_ev {
  * large one. */
 struct pqpan_evheap {
     uint32_t n;
-    uint32_t next_seq;
+    uint64_t next_seq;
 };
 void pqpan_evheap_init(struct pqpan_evheap *h);
 /* Adds ev (its seq is assigned here). PQPAN_ERR_CAPACITY when n == cap. */

@@ -75,7 +75,7 @@ static struct pqpan_ble_txn *txn_add(struct pqpan_ble_txn *t, uint32_t *n,
 
 static uint64_t cpu_ns(uint64_t cycles, const struct pqpan_ble_device *d)
 {
-    return cycles * 1000000000u / d->cpu_hz;
+    return pqpan_cycles_to_ns(cycles, d->cpu_hz);
 }
 
 /* ns[op] = cpu_ns(cycles[op]) for the ops first..last, each computed once. */

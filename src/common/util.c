@@ -18,6 +18,12 @@ void pqpan_wipe(void *p, size_t len)
     wipe_fn(p, 0, len);
 }
 
+uint64_t pqpan_cycles_to_ns(uint64_t cycles, uint32_t hz)
+{
+    const uint64_t ns_per_s = 1000000000u;
+    return cycles / hz * ns_per_s + cycles % hz * ns_per_s / hz;
+}
+
 int pqpan_ct_equal(const uint8_t *a, const uint8_t *b, size_t len)
 {
     uint32_t diff = 0;

@@ -36,7 +36,7 @@ static void seg_end(struct est *e)
 
 static void compute(struct est *e, unsigned node, enum pqpan_op op, const uint64_t cycles[])
 {
-    uint64_t ns = cycles[op] * 1000000000u / e->c->cpu_hz;
+    uint64_t ns = pqpan_cycles_to_ns(cycles[op], e->c->cpu_hz);
     pqpan_ledger_add_op(&e->out->ledger[node], op, cycles[op]);
     book(e, node, PQPAN_STATE_CPU, ns, 0);
     e->seg_len_ns += ns;

@@ -493,7 +493,7 @@ static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_w
     p->out_len = (uint16_t)out_len;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         for (k = 0; k < w->ops[op]; k++) {
-            uint64_t t = s->cfg.cycles[op] * 1000000000u / s->cfg.exch.cpu_hz;
+            uint64_t t = pqpan_cycles_to_ns(s->cfg.cycles[op], s->cfg.exch.cpu_hz);
             if (ns == 0 && t != 0) {
                 phase_switch(r, PQPAN_PHASE_CRYPTO);
             }

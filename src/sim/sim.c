@@ -27,7 +27,6 @@ enum ev_kind { EV_ANCHOR = 1, EV_TX, EV_RX, EV_CLOSE, EV_HOST };
 /* CONNECT_IND on the primary advertising channel 37 (RF channel 0) on LE 1M. */
 #define ADV_RF_CHANNEL 0u
 #define DEFAULT_MAX_SIM_NS 600000000000u
-#define NS_PER_S 1000000000u
 
 /* ---- small helpers ---------------------------------------------------------------- */
 
@@ -492,7 +491,7 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_si
         uint32_t k;
         for (k = 0; k < w->ops[op]; k++) {
             uint64_t c = s->cfg.cycles[op];
-            uint64_t ns = c * NS_PER_S / s->cfg.dev.cpu_hz;
+            uint64_t ns = pqpan_cycles_to_ns(c, s->cfg.dev.cpu_hz);
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, c);
             pqpan_ledger_add(&s->res.ledger[n], PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, ns);
             emit_op_span(obs, obs_ctx, n, PQPAN_STATE_CPU, PQPAN_PHASE_CRYPTO, op, t, t + ns);

@@ -42,6 +42,10 @@ for opt in --nodes --load --hidden --capture --reasm-timeout --dgram-retries --r
     if "$cli" simulate --link 802154 $opt > /dev/null 2> "$work/err"; then fail "$opt without a value accepted"; fi
     grep -q -- "$opt needs a value" "$work/err" || fail "$opt without a value: $(cat "$work/err")"
 done
+for opt in --runs --seed --out; do
+    if "$cli" compare $opt > /dev/null 2> "$work/err"; then fail "compare $opt without a value accepted"; fi
+    grep -q -- "$opt needs a value" "$work/err" || fail "compare $opt without a value: $(cat "$work/err")"
+done
 echo "options without a value are named as such"
 
 "$cli" compare --runs 4 --seed 9 --format csv > "$work/c1.csv" || fail "compare"
