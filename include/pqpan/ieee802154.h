@@ -373,6 +373,16 @@ PQPAN_MUST_CHECK int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan,
                                            const struct pqpan_802154_link_cfg *c,
                                            size_t udp_payload_len);
 
+/* The configuration of the way back: c with source and destination addresses and ports
+ * swapped (the responder's messages). */
+void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
+                               const struct pqpan_802154_link_cfg *c);
+
+/* The IPv6/UDP header fields of configuration c's datagrams (link-local addresses from the
+ * MAC addresses, hop limit, ports) for pqpan_6lowpan_build_udp. */
+void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
+                                const struct pqpan_802154_link_cfg *c);
+
 /* The MAC header the planner uses for configuration c (data frame, version 1). */
 void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154_link_cfg *c,
                            uint8_t seq);

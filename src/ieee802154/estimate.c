@@ -77,16 +77,6 @@ static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_pla
     }
 }
 
-/* The responder's link configuration: addresses and ports swapped. */
-static void reverse_link(struct pqpan_802154_link_cfg *l, const struct pqpan_802154_link_cfg *fwd)
-{
-    *l = *fwd;
-    l->src = fwd->dst;
-    l->dst = fwd->src;
-    l->src_port = fwd->dst_port;
-    l->dst_port = fwd->src_port;
-}
-
 static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phase phase)
 {
     struct pqpan_802154_frame_plan f[PQPAN_802154_MAX_FRAMES];
@@ -97,7 +87,7 @@ static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phas
     if (sender == PQPAN_802154_INITIATOR) {
         link = e->c->link;
     } else {
-        reverse_link(&link, &e->c->link);
+        pqpan_802154_link_reverse(&link, &e->c->link);
     }
     rc = pqpan_802154_plan_udp(&p, f, sizeof f / sizeof f[0], &link, e->c->msg_octets[msg]);
     if (rc != PQPAN_OK) {

@@ -20,6 +20,27 @@ void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154
     h->src = c->src;
 }
 
+void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
+                               const struct pqpan_802154_link_cfg *c)
+{
+    *back = *c;
+    back->src = c->dst;
+    back->dst = c->src;
+    back->src_port = c->dst_port;
+    back->dst_port = c->src_port;
+}
+
+void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
+                                const struct pqpan_802154_link_cfg *c)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->src_mac = c->src;
+    spec->dst_mac = c->dst;
+    spec->hop_limit = c->hop_limit;
+    spec->src_port = c->src_port;
+    spec->dst_port = c->dst_port;
+}
+
 /* Compressed and uncompressed header sizes for configuration c, measured by compressing a
  * header-only datagram (the sizes do not depend on the payload length). */
 static int header_sizes(size_t *comp, size_t *uncomp, const struct pqpan_802154_link_cfg *c)
@@ -29,12 +50,7 @@ static int header_sizes(size_t *comp, size_t *uncomp, const struct pqpan_802154_
     struct pqpan_6lowpan_udp_spec s;
     size_t len;
     int rc;
-    memset(&s, 0, sizeof s);
-    s.src_mac = c->src;
-    s.dst_mac = c->dst;
-    s.hop_limit = c->hop_limit;
-    s.src_port = c->src_port;
-    s.dst_port = c->dst_port;
+    pqpan_802154_link_udp_spec(&s, c);
     rc = pqpan_6lowpan_build_udp(dgram, sizeof dgram, &len, &s, 0, 0);
     if (rc != PQPAN_OK) {
         return rc;

@@ -246,20 +246,6 @@ static void csma_start(struct run *r, unsigned n)
 
 /* ---- frames ---- */
 
-/* The link configuration of party n's messages: node 0 -> node 1 as configured, node 1
- * with addresses and ports swapped. */
-static void party_link(struct pqpan_802154_link_cfg *l, const struct pqpan_802154_link_cfg *fwd,
-                       unsigned n)
-{
-    *l = *fwd;
-    if (n == 1u) {
-        l->src = fwd->dst;
-        l->dst = fwd->src;
-        l->src_port = fwd->dst_port;
-        l->dst_port = fwd->src_port;
-    }
-}
-
 /* Builds party n's current fragment as a data frame (RFC 4944 §5.3 piece in a MAC frame
  * with FCS, §7.2) into its psdu buffer; retransmissions send it unchanged (§6.7.4). */
 static void build_fragment(struct run *r, unsigned n)
@@ -404,12 +390,7 @@ static void start_datagram(struct run *r, unsigned n)
     struct pqpan_802154_mhr h;
     size_t dlen = 0, clen = 0, ulen = 0, frames = 0;
     int rc;
-    memset(&spec, 0, sizeof spec);
-    spec.src_mac = p->link.src;
-    spec.dst_mac = p->link.dst;
-    spec.hop_limit = p->link.hop_limit;
-    spec.src_port = p->link.src_port;
-    spec.dst_port = p->link.dst_port;
+    pqpan_802154_link_udp_spec(&spec, &p->link);
     pqpan_802154_plan_mhr(&h, &p->link, 0);
     rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, &dlen, &spec, p->msg, p->msg_len);
     if (rc == PQPAN_OK) {
@@ -976,8 +957,10 @@ int pqpan_sim154_init(struct pqpan_sim154 *s, const struct pqpan_sim154_config *
     for (n = cfg->nodes - cfg->hidden; n < cfg->nodes; n++) {
         s->node[n].zone = ZONE_HIDDEN;
     }
+    /* Node 0 sends as configured, node 1 the way back. */
+    s->party[0].link = cfg->exch.link;
+    pqpan_802154_link_reverse(&s->party[1].link, &cfg->exch.link);
     for (n = 0; n < 2; n++) {
-        party_link(&s->party[n].link, &cfg->exch.link, n);
         s->party[n].tag = (uint16_t)(n << 15);
         pqpan_6lowpan_reasm_init(&s->party[n].reasm, (uint64_t)cfg->reasm_timeout_ms * 1000000u);
         pqpan_ledger_init(&s->res.ledger[n]);

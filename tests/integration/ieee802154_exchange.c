@@ -132,12 +132,7 @@ static int send_datagram(struct run *r, const struct pqpan_802154_link_cfg *c, s
     for (i = 0; i < udp_len; i++) {
         payload[i] = (uint8_t)(i * 7 + udp_len);
     }
-    memset(&s, 0, sizeof s);
-    s.src_mac = c->src;
-    s.dst_mac = c->dst;
-    s.hop_limit = c->hop_limit;
-    s.src_port = c->src_port;
-    s.dst_port = c->dst_port;
+    pqpan_802154_link_udp_spec(&s, c);
     pqpan_802154_plan_mhr(&h, c, 0);
     rc = pqpan_6lowpan_build_udp(dgram, sizeof dgram, &len, &s, payload, udp_len);
     if (rc == PQPAN_OK) {

@@ -36,6 +36,33 @@ static struct pqpan_802154_link_cfg ext_cfg(void)
  *   Each frame is acknowledged: + 9 x (192 µs turnaround + 352 µs ACK) = 4 896 µs.
  *   Every frame is longer than 18 octets, so LIFS (40 symbols = 640 µs) follows each:
  *   + 9 x 640 µs = 5 760 µs. */
+/* The way back swaps addresses and ports and keeps the rest; the UDP spec carries the
+ * configuration's addresses, hop limit and ports. */
+static void test_link_reverse_and_udp_spec(void **state)
+{
+    struct pqpan_802154_link_cfg c = ext_cfg(), back, again;
+    struct pqpan_6lowpan_udp_spec spec;
+    (void)state;
+    pqpan_802154_link_reverse(&back, &c);
+    assert_int_equal(back.src.ext_addr, c.dst.ext_addr);
+    assert_int_equal(back.dst.ext_addr, c.src.ext_addr);
+    assert_int_equal(back.src_port, 0xF0B2);
+    assert_int_equal(back.dst_port, 0xF0B1);
+    assert_int_equal(back.pan_id, c.pan_id);
+    assert_int_equal(back.hop_limit, c.hop_limit);
+    pqpan_802154_link_reverse(&again, &back);
+    assert_int_equal(again.src.ext_addr, c.src.ext_addr);
+    assert_int_equal(again.dst.ext_addr, c.dst.ext_addr);
+    assert_int_equal(again.src_port, c.src_port);
+    assert_int_equal(again.dst_port, c.dst_port);
+    pqpan_802154_link_udp_spec(&spec, &back);
+    assert_int_equal(spec.src_mac.ext_addr, c.dst.ext_addr);
+    assert_int_equal(spec.dst_mac.ext_addr, c.src.ext_addr);
+    assert_int_equal(spec.hop_limit, 64);
+    assert_int_equal(spec.src_port, 0xF0B2);
+    assert_int_equal(spec.dst_port, 0xF0B1);
+}
+
 static void test_plan_848_octet_datagram(void **state)
 {
     struct pqpan_802154_link_cfg c = ext_cfg();
@@ -120,6 +147,7 @@ int main(void)
         cmocka_unit_test(test_plan_848_octet_datagram),
         cmocka_unit_test(test_plan_small_and_short_addresses),
         cmocka_unit_test(test_plan_pqke_sizes),
+        cmocka_unit_test(test_link_reverse_and_udp_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
