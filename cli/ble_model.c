@@ -175,6 +175,22 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
     return EXIT_OK;
 }
 
+int model_env_new(struct model_env **env, const struct model_opts *o, const char *cmd)
+{
+    int rc;
+    *env = malloc(sizeof **env);
+    if (*env == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", cmd);
+        return EXIT_FAILURE_RUN;
+    }
+    rc = model_env_load(*env, o, cmd);
+    if (rc != EXIT_OK) {
+        free(*env);
+        *env = NULL;
+    }
+    return rc;
+}
+
 /* ---- running one configuration ---- */
 
 enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy)

@@ -50,6 +50,10 @@ struct model_env {
  * exit code, message printed. env is large (cycle table): callers allocate it. */
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd);
 
+/* Allocates *env and loads it (model_env_load). On failure *env is NULL and the returned
+ * cli.h exit code's message is printed. The caller frees *env. */
+int model_env_new(struct model_env **env, const struct model_opts *o, const char *cmd);
+
 enum model_side { MODEL_PERIPHERAL = 0, MODEL_CENTRAL, MODEL_TOTAL, MODEL_SIDES };
 
 /* One side of one configuration, flat (every numeric field is a double or a count). */

@@ -320,12 +320,7 @@ int cli_compare_run(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    env = malloc(sizeof *env);
-    if (env == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
-    }
-    rc = model_env_load(env, &o.m, CMD);
+    rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK) {
         rc = run_all(cells, env, &o);
     }

@@ -214,12 +214,7 @@ static int run_lowpan(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    env = malloc(sizeof *env);
-    if (env == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
-    }
-    rc = model_env_load(env, &m, CMD);
+    rc = model_env_new(&env, &m, CMD);
     if (rc == EXIT_OK) {
         rc = lowpan_estimate(&m, &l, env);
     }
@@ -246,12 +241,7 @@ int cli_estimate_run(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    env = malloc(sizeof *env);
-    if (env == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
-    }
-    rc = model_env_load(env, &o.m, CMD);
+    rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK) {
         rc = model_run(rows, env, o.l.kem, &o.l.cfg, CMD);
     }

@@ -403,14 +403,13 @@ int cli_reproduce_run(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    env = malloc(sizeof *env);
     r = malloc(sizeof *r);
-    if (env == NULL || r == NULL) {
+    if (r == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
     }
     if (rc == EXIT_OK) {
-        rc = model_env_load(env, &o, CMD);
+        rc = model_env_new(&env, &o, CMD);
     }
     if (rc == EXIT_OK) {
         rc = run_matrix(r, env);

@@ -523,16 +523,15 @@ int cli_simulate_run(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    env = malloc(sizeof *env);
     s = malloc(sizeof *s);
     pq = malloc(sizeof *pq);
     memset(&keys, 0, sizeof keys);
-    if (env == NULL || s == NULL || pq == NULL) {
+    if (s == NULL || pq == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
         goto out;
     }
-    rc = model_env_load(env, &o.m, CMD);
+    rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK && o.pcap != NULL) {
         rc = open_pcap(&ob, o.pcap);
     }

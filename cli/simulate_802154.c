@@ -309,12 +309,7 @@ int simulate_802154_run(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    env = malloc(sizeof *env);
-    if (env == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
-    }
-    rc = model_env_load(env, &o.m, CMD);
+    rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK) {
         rc = run(&o, env);
     }
