@@ -65,6 +65,37 @@ void cli_compare_help(FILE *out)
     fprintf(out, "\nExit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n");
 }
 
+/* compare's own options with a value (--runs, --seed, --out): 1 taken, 0 not one of them,
+ * -1 usage error (message printed). */
+static int compare_opt(struct compare_opts *o, int argc, char **argv, int *i)
+{
+    const char *opt = argv[*i];
+    unsigned long long u;
+    if (strcmp(opt, "--runs") != 0 && strcmp(opt, "--seed") != 0 && strcmp(opt, "--out") != 0) {
+        return 0;
+    }
+    if (*i + 1 >= argc) {
+        cli_usage_error(CMD, "%s needs a value", opt);
+        return -1;
+    }
+    ++*i;
+    if (strcmp(opt, "--runs") == 0) {
+        if (cli_parse_uint(argv[*i], 1, 100000, &u) != 0) {
+            cli_usage_error(CMD, "--runs %s: want 1..100000", argv[*i]);
+            return -1;
+        }
+        o->runs = (unsigned)u;
+    } else if (strcmp(opt, "--seed") == 0) {
+        if (cli_parse_uint(argv[*i], 0, ~0ull, &o->seed) != 0) {
+            cli_usage_error(CMD, "--seed %s: want an unsigned integer", argv[*i]);
+            return -1;
+        }
+    } else {
+        o->out = argv[*i];
+    }
+    return 1;
+}
+
 static int parse_args(struct compare_opts *o, int argc, char **argv)
 {
     int i;
@@ -74,36 +105,13 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
     o->runs = 200;
     o->seed = 1;
     for (i = 1; i < argc; i++) {
-        unsigned long long u;
-        int rc;
-        if (i + 1 < argc && strcmp(argv[i], "--runs") == 0) {
-            if (cli_parse_uint(argv[++i], 1, 100000, &u) != 0) {
-                return cli_usage_error(CMD, "--runs %s: want 1..100000", argv[i]);
-            }
-            o->runs = (unsigned)u;
-            continue;
+        int rc = compare_opt(o, argc, argv, &i);
+        if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0)) {
+            rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
         }
-        if (i + 1 < argc && strcmp(argv[i], "--seed") == 0) {
-            if (cli_parse_uint(argv[++i], 0, ~0ull, &o->seed) != 0) {
-                return cli_usage_error(CMD, "--seed %s: want an unsigned integer", argv[i]);
-            }
-            continue;
+        if (rc == 0) {
+            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         }
-        if (i + 1 < argc && strcmp(argv[i], "--out") == 0) {
-            o->out = argv[++i];
-            continue;
-        }
-        if (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0) {
-            if (lowpan_opts_parse(&o->l, CMD, argc, argv, &i) < 0) {
-                return EXIT_USAGE;
-            }
-            continue;
-        }
-        if (i + 1 == argc && (strcmp(argv[i], "--runs") == 0 || strcmp(argv[i], "--seed") == 0 ||
-                              strcmp(argv[i], "--out") == 0)) {
-            return cli_usage_error(CMD, "%s needs a value", argv[i]);
-        }
-        rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }
