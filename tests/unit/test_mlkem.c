@@ -13,8 +13,10 @@
 #include <cJSON.h>
 #include <cmocka.h>
 
+#include "cli.h"
 #include "crypto/mlkem/ntt.h"
 #include "crypto/mlkem/poly.h"
+#include "data_load.h"
 #include "pqpan/kem.h"
 #include "pqpan/sha3.h"
 
@@ -23,41 +25,15 @@
 
 static cJSON *load_json(const char *relpath)
 {
-    char path[1024];
-    FILE *f;
-    long size;
-    char *text;
+    char path[1024], err[256];
+    struct data_text t;
     cJSON *json;
     snprintf(path, sizeof path, "%s/%s", PQPAN_VECTORS_DIR, relpath);
-    f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    assert_true(size > 0);
-    rewind(f);
-    text = malloc((size_t)size + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
-    text[size] = '\0';
-    fclose(f);
-    json = cJSON_Parse(text);
-    free(text);
+    assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
+    json = cJSON_ParseWithLength(t.text, t.len);
+    data_text_free(&t);
     assert_non_null(json);
     return json;
-}
-
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
 }
 
 /* Field `name` of the test, else of its group (ACVP allows both), decoded from hex into
@@ -67,19 +43,16 @@ static size_t get_hex_any(uint8_t *out, size_t cap, const cJSON *test, const cJS
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(test, name);
     const char *s;
-    size_t i;
+    size_t len;
     if (item == NULL) {
         item = cJSON_GetObjectItemCaseSensitive(group, name);
     }
     assert_true(cJSON_IsString(item));
     s = item->valuestring;
-    assert_true(strlen(s) % 2 == 0 && strlen(s) / 2 <= cap);
-    for (i = 0; i < strlen(s) / 2; i++) {
-        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
-        assert_true(hi >= 0 && lo >= 0);
-        out[i] = (uint8_t)(hi * 16 + lo);
-    }
-    return i;
+    len = strlen(s) / 2;
+    assert_true(len <= cap);
+    assert_int_equal(cli_hex_decode(out, len, s), 0);
+    return len;
 }
 
 /* As get_hex_any, but the field must hold exactly `want` bytes. */

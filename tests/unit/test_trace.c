@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "cli.h"
+#include "data_load.h"
 #include "pqpan/trace.h"
 
 #define MAX_ROWS 64
@@ -61,24 +63,15 @@ static int parse_text(struct pqpan_ppk2_parser *p, unsigned flags, const char *t
     return rc;
 }
 
+/* The fixture's text, NUL-terminated; the caller frees it. */
 static char *read_fixture(const char *name)
 {
-    char path[512];
-    FILE *f;
-    long size;
-    char *buf;
+    char path[512], err[256];
+    struct data_text t;
     snprintf(path, sizeof path, "%s/tests/fixtures/ppk2/%s", PQPAN_SOURCE_DIR, name);
-    f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    size = ftell(f);
-    assert_true(size > 0);
-    rewind(f);
-    buf = calloc(1, (size_t)size + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)size, f), (size_t)size);
-    fclose(f);
-    return buf;
+    assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
+    assert_non_null(t.owned);
+    return t.owned;
 }
 
 /* ---- Parser: the four header variants ---- */
