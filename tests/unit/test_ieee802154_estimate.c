@@ -63,6 +63,16 @@ static void test_default_sizes_are_pqke_ml_kem_768(void **state)
     assert_int_equal(c.msg_octets[2], 37);
 }
 
+/* The hand-computed configuration: default link, hand_sizes messages, radios asleep when
+ * idle and during backoff. */
+static void hand_config(struct pqpan_802154_est_config *c)
+{
+    pqpan_802154_est_config_default(c);
+    hand_sizes(c);
+    c->rx_always_on = 0;
+    c->backoff_rx = 0;
+}
+
 /* A radio that listens through its backoffs spends E[backoff] = (2^macMinBE - 1)/2 unit
  * periods = 3.5 x 320 us = 1 120 us more in RX per frame sent on an idle channel
  * (§6.2.5.1), moved out of sleep: the initiator sends 14 frames. */
@@ -74,10 +84,7 @@ static void test_backoff_listening_moves_backoff_to_rx(void **state)
     const struct pqpan_ledger *a, *b;
     (void)state;
     cycles_of(cycles);
-    pqpan_802154_est_config_default(&c);
-    hand_sizes(&c);
-    c.rx_always_on = 0;
-    c.backoff_rx = 0;
+    hand_config(&c);
     assert_int_equal(pqpan_802154_estimate_pqke(&off, &c, cycles), PQPAN_OK);
     c.backoff_rx = 1;
     assert_int_equal(pqpan_802154_estimate_pqke(&on, &c, cycles), PQPAN_OK);
@@ -98,10 +105,7 @@ static void test_idle_channel_hand_computed(void **state)
     const struct pqpan_ledger *ini, *rsp;
     (void)state;
     cycles_of(cycles);
-    pqpan_802154_est_config_default(&c);
-    hand_sizes(&c);
-    c.rx_always_on = 0;
-    c.backoff_rx = 0;
+    hand_config(&c);
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
     assert_int_equal(e.frames[0], 13);
     assert_int_equal(e.frames[1], 12);
