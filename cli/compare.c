@@ -258,6 +258,7 @@ static void print_json(struct cell cells[N_KEMS][N_LINKS])
 static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
 {
     FILE *f = figure_open(CMD, dir, "compare.dat");
+    char plot[96];
     int k, j;
     if (f == NULL) {
         return EXIT_IO;
@@ -285,13 +286,9 @@ static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
     fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
                "set style fill solid 0.8 border -1\nset key top left autotitle columnhead\n"
                "set ylabel 'energy, both sides (uJ)'\nset grid ytics\n"
-               "set title 'PQKE energy: BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 %% load'\n"
-               "do for [t in 'svg png'] {\n"
-               "  if (t eq 'svg') { set terminal svg size 900,540 } else { set terminal png size 900,540 }\n"
-               "  set output 'compare.'.t\n"
-               "  plot for [c=2:%d] 'compare.dat' using c:xtic(1)\n"
-               "}\n",
-            N_LINKS + 1);
+               "set title 'PQKE energy: BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 %% load'\n");
+    snprintf(plot, sizeof plot, "plot for [c=2:%d] 'compare.dat' using c:xtic(1)\n", N_LINKS + 1);
+    figure_render(f, "compare", plot);
     return figure_close(CMD, f, "compare.gp");
 }
 

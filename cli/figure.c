@@ -51,3 +51,14 @@ int figure_gnuplot(const char *cmd, const char *dir, const char *script)
     }
     return EXIT_OK;
 }
+
+void figure_render(FILE *f, const char *stem, const char *plot)
+{
+    fprintf(f,
+            "do for [t in 'svg png'] {\n"
+            "  if (t eq 'svg') { set terminal svg size 900,540 } else { set terminal png size 900,540 }\n"
+            "  set output '%s.'.t\n"
+            "  %s"
+            "}\n",
+            stem, plot);
+}

@@ -277,12 +277,10 @@ static int write_bars(const char *dir, const struct repro *r)
                "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key top left\n"
                "set ylabel 'peripheral energy (uJ)'\nset xtics rotate by -30\n"
                "set title 'PQKE energy, computation + communication (bits accounting)'\n"
-               "set grid ytics\n"
-               "do for [t in 'svg png'] {\n"
-               "  if (t eq 'svg') { set terminal svg size 900,540 } else { set terminal png size 900,540 }\n"
-               "  set output 'bars.'.t\n"
-               "  plot 'bars.dat' using 2:xtic(1) title 'computation', '' using 3 title 'communication'\n"
-               "}\n");
+               "set grid ytics\n");
+    figure_render(f, "bars",
+                  "plot 'bars.dat' using 2:xtic(1) title 'computation', '' using 3 title "
+                  "'communication'\n");
     return figure_close(CMD, f, "bars.gp");
 }
 
@@ -315,14 +313,11 @@ static int write_sweep(const char *dir, const struct model_env *env)
     }
     fprintf(f, "set xlabel 'LL payload octets'\nset ylabel 'peripheral energy (uJ)'\n"
                "set title 'PQKE energy vs LL payload size (study preset, bits accounting)'\n"
-               "set grid\nset key top right\nset xrange [27:251]\n"
-               "do for [t in 'svg png'] {\n"
-               "  if (t eq 'svg') { set terminal svg size 900,540 } else { set terminal png size 900,540 }\n"
-               "  set output 'll_sweep.'.t\n"
-               "  plot 'll_sweep.dat' using 1:2 with lines lw 2 title 'ML-KEM-512', \\\n"
-               "       '' using 1:3 with lines lw 2 title 'ML-KEM-768', \\\n"
-               "       '' using 1:4 with lines lw 2 title 'ML-KEM-1024'\n"
-               "}\n");
+               "set grid\nset key top right\nset xrange [27:251]\n");
+    figure_render(f, "ll_sweep",
+                  "plot 'll_sweep.dat' using 1:2 with lines lw 2 title 'ML-KEM-512', \\\n"
+                  "       '' using 1:3 with lines lw 2 title 'ML-KEM-768', \\\n"
+                  "       '' using 1:4 with lines lw 2 title 'ML-KEM-1024'\n");
     return figure_close(CMD, f, "ll_sweep.gp");
 }
 
