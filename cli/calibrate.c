@@ -513,7 +513,8 @@ static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
 /* The model's communication energy at γ = 1 the radio channel is compared with. */
 static double comm_prediction(const struct cal_opts *o, const struct model_row *row)
 {
-    return o->comm_radio ? row->e_ev_radio_uj + row->e_ev_ramp_uj : row->e_comm_uj;
+    return o->comm_radio ? row->e_ev_radio_uj + row->e_ev_ramp_uj + row->e_ev_rx_window_uj
+                         : row->e_comm_uj;
 }
 
 static const char *comm_model_name(const struct cal_opts *o)
@@ -647,7 +648,7 @@ static void print_table(const struct cal_state *st)
            "CI %.2f ms; %zu trace%s at %.3f V\n",
            r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
-    model_print_assumptions(stdout, &st->env, "  ");
+    model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
     printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s)\n",
            st->o.comm_radio ? "radio states of the events accounting" : "bits accounting");
     printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
@@ -901,7 +902,7 @@ static int measure_all(struct cal_state *st)
         rc = measure_trace(st, ct);
         if (rc == EXIT_OK) {
             const struct model_row *row = &st->rows[ct->side];
-            ct->events_radio_uj = row->e_ev_radio_uj + row->e_ev_ramp_uj;
+            ct->events_radio_uj = row->e_ev_radio_uj + row->e_ev_ramp_uj + row->e_ev_rx_window_uj;
             rc = trace_points(st, k);
         }
     }

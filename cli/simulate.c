@@ -217,28 +217,21 @@ static void on_span(void *ctx, const struct pqpan_sim_span *s)
     l->v[l->n++] = *s;
 }
 
-/* Current of a state on this side's profile (µA); crypto and event CPU at the CPU current. */
+/* Current of a state on this side's profile (µA), as the energy model charges it. */
 static double state_ua(const struct model_env *env, enum pqpan_ble_phy phy, int state)
 {
-    const struct pqpan_profile *p = &env->in.profile;
-    double ua = 0.0;
-    switch (state) {
-    case PQPAN_STATE_CPU:
-        return p->cpu_ua;
-    case PQPAN_STATE_HFXO_START:
-        return p->hfxo_start_ua;
-    case PQPAN_STATE_TX:
-    case PQPAN_STATE_RAMP_TX:
-        return pqpan_profile_tx_ua(p, env->table, env->eopts.tx_dbm, &ua) == PQPAN_OK ? ua : 0.0;
-    default: /* RX, RX ramp-up, T_IFS: at the RX current */
-        return pqpan_profile_rx_ua(p, env->table, model_radio_of(phy), &ua) == PQPAN_OK ? ua : 0.0;
-    }
+    struct pqpan_energy_opts o = env->eopts;
+    double ua;
+    o.radio = model_radio_of(phy);
+    return pqpan_energy_state_ua(&ua, &env->in.profile, &o, (enum pqpan_state)state) == PQPAN_OK
+               ? ua
+               : 0.0;
 }
 
 static int is_radio(int state)
 {
     return state == PQPAN_STATE_RAMP_TX || state == PQPAN_STATE_RAMP_RX || state == PQPAN_STATE_TX ||
-           state == PQPAN_STATE_RX || state == PQPAN_STATE_IFS;
+           state == PQPAN_STATE_RX || state == PQPAN_STATE_IFS || state == PQPAN_STATE_RX_WINDOW;
 }
 
 /* The trace is the supply current of a board whose consumption departs from the
@@ -409,7 +402,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
                "CI %.2f ms,\n  KeyGen+Decaps on the %s\n",
                x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
                x->ci_ms, x->keygen_side);
-        model_print_assumptions(stdout, env, "  ");
+        model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         putchar('\n');
         model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
         print_sim_table(o, r, k);
@@ -420,7 +413,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
         }
     } else {
         printf("{\n");
-        model_print_assumptions_json(stdout, env, "  ");
+        model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         print_sim_json(o, r, k);
         printf("  \"sides\": [\n");
         for (s = 0; s < MODEL_SIDES; s++) {
