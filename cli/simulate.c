@@ -52,10 +52,12 @@ void cli_simulate_help(FILE *out)
             "                         starting with the CONNECT_IND; open with Wireshark)\n"
             "  --trace FILE           write the simulated supply current of one side as a PPK2 CSV\n"
             "                         export (Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high\n"
-            "                         during crypto, D1 while the radio is active). Currents are\n"
+            "                         during each crypto operation, low for one sample between\n"
+            "                         two back to back, D1 while the radio is active). Currents are\n"
             "                         the profile's, a crypto operation's times its gamma_comp\n"
             "                         and the radio states' times gamma_comm (the gamma in use),\n"
-            "                         as `pqpan calibrate --comm-model radio` fits them\n"
+            "                         as `pqpan calibrate --comm-model radio --overlap concurrent`\n"
+            "                         fits them (with --protocol pqpan for --messages pqke)\n"
             "  --trace-side peripheral|central  the side --trace records (default peripheral)\n"
             "  --messages pqke|estimate  pqke (default): the real protocol (INIT, RESP, FIN with\n"
             "                         ML-KEM and key confirmation; randomness from --seed, for\n"
@@ -237,6 +239,34 @@ static double span_gamma(const struct model_env *env, const struct pqpan_sim_spa
     return is_radio(s->state) ? env->in.gamma.comm : 1.0;
 }
 
+/* A crypto operation's CPU time (not the CPU of a connection event in the crypto phase). */
+static int is_crypto_op(const struct pqpan_sim_span *s)
+{
+    return s->op < PQPAN_OP_COUNT;
+}
+
+/* Firmware marks each crypto operation with its own D0 pulse. Two operations back to
+ * back (Encaps or Decaps, then the key schedule) need D0 low for a whole sample between
+ * them, or the PPK2, which samples the digital inputs with the current at 100 kS/s, shows
+ * one segment: the sample in which the second one starts is written with D0 low. Its
+ * energy (at most 10 µs of CPU) then counts in neither operation. */
+static void mark_op_starts(uint8_t *dig, size_t nsamp, const struct span_list *l)
+{
+    const struct pqpan_sim_span *prev = NULL;
+    size_t i, k;
+    for (i = 0; i < l->n; i++) {
+        const struct pqpan_sim_span *s = &l->v[i];
+        if (!is_crypto_op(s)) {
+            continue;
+        }
+        k = (size_t)(s->t0_ns / TRACE_STEP_NS);
+        if (prev != NULL && prev->t1_ns == s->t0_ns && k < nsamp) {
+            dig[k] &= (uint8_t)~1u;
+        }
+        prev = s;
+    }
+}
+
 /* Samples every 10 µs from 0 to end_ns: sleep current plus the time-weighted current of
  * every span overlapping the sample; D0/D1 high if any crypto / radio span overlaps. */
 static int write_trace(const char *path, const struct observe *ob, const struct model_env *env,
@@ -260,7 +290,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
             uint64_t a = (uint64_t)k * TRACE_STEP_NS, b = a + TRACE_STEP_NS;
             uint64_t lo = s->t0_ns > a ? s->t0_ns : a, hi = s->t1_ns < b ? s->t1_ns : b;
             ua[k] += cur * (double)(hi - lo) / TRACE_STEP_NS;
-            if (s->state == PQPAN_STATE_CPU && s->phase == PQPAN_PHASE_CRYPTO) {
+            if (is_crypto_op(s)) {
                 dig[k] |= 1u;
             }
             if (is_radio(s->state)) {
@@ -268,6 +298,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
             }
         }
     }
+    mark_op_starts(dig, nsamp, &ob->spans);
     f = fopen(path, "wb");
     if (f == NULL || pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
         fwrite(line, 1, w, f) != w) {
