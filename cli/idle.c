@@ -176,6 +176,7 @@ static int compute(struct idle_result *r, const struct idle_opts *o, const struc
     const struct pqpan_ledger *l;
     struct pqpan_energy e;
     struct pqpan_energy_opts eo = env->eopts;
+    struct cli_msg msg;
     double v = env->in.profile.supply_v, sleep_uc;
     size_t k;
     int rc;
@@ -193,7 +194,7 @@ static int compute(struct idle_result *r, const struct idle_opts *o, const struc
     }
     l = &r->link.ledger[o->role];
     eo.radio = model_radio_of(o->cfg.phy);
-    rc = model_energy(&e, l, env, eo.radio, CMD);
+    rc = cli_msg_report(CMD, model_energy(&e, l, env, eo.radio, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }
