@@ -1102,13 +1102,14 @@ static int measure_all(struct cal_state *st)
 
 static int calibrate(struct cal_state *st)
 {
+    struct cli_msg msg;
     int rc = model_env_load(&st->env, &st->o.m, CMD);
     if (rc != EXIT_OK) {
         return rc;
     }
     gamma_one(&st->env.in);
-    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, CMD);
-    if (rc != EXIT_OK) {
+    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, &msg);
+    if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }
     st->voltage_v = st->o.voltage_v > 0.0 ? st->o.voltage_v : st->env.in.profile.supply_v;
