@@ -55,7 +55,7 @@ static void make_profile(struct pqpan_profile *p)
 }
 
 /* Ledger: keygen 1e6 cycles, ECDH 5e5 cycles; KEY_TRANSFER TX 1 ms, RX 0.5 ms, IFS 0.3 ms;
- * CONFIRM TX 0.1 ms; NEGOTIATE TX 2 ms; CRYPTO CPU 20 ms (latency only) + sleep 10 ms;
+ * CONFIRM TX 0.1 ms; MTU_EXCHANGE TX 2 ms; CRYPTO CPU 20 ms (latency only) + sleep 10 ms;
  * CONNECT HFXO 0.4 ms, ramp TX 40 µs, ramp RX 140 µs, CPU 0.1 ms. */
 static void make_ledger(struct pqpan_ledger *l)
 {
@@ -66,7 +66,7 @@ static void make_ledger(struct pqpan_ledger *l)
     pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, 500000u);
     pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_IFS, 300000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CONFIRM, PQPAN_STATE_TX, 100000u);
-    pqpan_ledger_add(l, PQPAN_PHASE_NEGOTIATE, PQPAN_STATE_TX, 2000000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_MTU_EXCHANGE, PQPAN_STATE_TX, 2000000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, 20000000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_SLEEP, 10000000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_HFXO_START, 400000u);
