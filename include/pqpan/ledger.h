@@ -20,6 +20,9 @@ enum pqpan_state {
     PQPAN_STATE_TX,          /* transmitting PHY bits */
     PQPAN_STATE_RX,          /* receiving PHY bits, window widening and idle listening */
     PQPAN_STATE_IFS,         /* inter-frame space between a PDU and its reply (T_IFS) */
+    PQPAN_STATE_PRE,         /* CPU pre-processing of a radio event (stack, radio set-up) */
+    PQPAN_STATE_POST,        /* CPU post-processing of a radio event (PDU bookkeeping) */
+    PQPAN_STATE_RX_WINDOW,   /* receiver open before a packet: window widening + margin */
     PQPAN_STATE_COUNT
 };
 
@@ -82,9 +85,10 @@ uint64_t pqpan_ledger_phase_ns(const struct pqpan_ledger *l, enum pqpan_phase ph
 void pqpan_ledger_accumulate(struct pqpan_ledger *a, const struct pqpan_ledger *b);
 
 /* Stable lower-case names for output field names: "sleep", "cpu", "hfxo_start",
- * "ramp_tx", "ramp_rx", "tx", "rx", "ifs"; "advertise", "connect", "features", "conn_update",
- * "phy_update", "length_update", "mtu_exchange", "discovery", "key_transfer", "crypto",
- * "confirm", "idle"; "kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
+ * "ramp_tx", "ramp_rx", "tx", "rx", "ifs", "event_pre", "event_post", "rx_window";
+ * "advertise", "connect", "features", "conn_update", "phy_update", "length_update",
+ * "mtu_exchange", "discovery", "key_transfer", "crypto", "confirm", "idle"; "kem_keygen",
+ * "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
 const char *pqpan_state_name(enum pqpan_state s);
 const char *pqpan_phase_name(enum pqpan_phase p);
 const char *pqpan_op_name(enum pqpan_op op);

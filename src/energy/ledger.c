@@ -3,7 +3,8 @@
 #include "pqpan/ledger.h"
 
 static const char *const state_names[PQPAN_STATE_COUNT] = {
-    "sleep", "cpu", "hfxo_start", "ramp_tx", "ramp_rx", "tx", "rx", "ifs",
+    "sleep", "cpu", "hfxo_start", "ramp_tx", "ramp_rx", "tx",
+    "rx",    "ifs", "event_pre",  "event_post", "rx_window",
 };
 static const char *const phase_names[PQPAN_PHASE_COUNT] = {
     "advertise",     "connect",      "features",     "conn_update",
