@@ -179,7 +179,7 @@ static void print_table(const struct repro *r, const struct model_env *env,
     printf("pqpan reproduce: the SenSys '26 study (arXiv 2602.18708) with the analytic model\n"
            "  study preset: ek as <= 400 B indications (ATT_MTU 403), ct as Write Requests with a\n"
            "  frame-number byte; LE 1M, CI 50 ms, KeyGen+Decaps on the peripheral, unencrypted\n");
-    model_print_assumptions(stdout, env, "  ");
+    model_print_assumptions(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
     for (i = 0; i < N_CONFIGS; i++) {
@@ -240,7 +240,7 @@ static void print_json(const struct repro *r, const struct model_env *env,
     struct hl_line l[4];
     int i, s, n = fill_lines(l, h);
     printf("{\n");
-    model_print_assumptions_json(stdout, env, "  ");
+    model_print_assumptions_json(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
     printf("  \"headline_side\": \"peripheral\",\n  \"rows\": [\n");
     for (i = 0; i < N_CONFIGS; i++) {
         for (s = 0; s < MODEL_SIDES; s++) {

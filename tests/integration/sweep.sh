@@ -73,8 +73,8 @@ compare_with_estimate() { # SWEEP_CSV
     echo "rows = estimate: $n configurations of $1 compared field by field"
 }
 
-"$cli" sweep --kem ML-KEM-512,LESC-P256 --phy 1M,2M --ll-octets 27,251 --att-mtu 23,403 \
-    --transfer study,notify --profile nrf52840,nrf54l15 --protocol study,pqpan > "$work/ble.csv"
+"$cli" sweep --kem ML-KEM-512,LESC-P256 --phy 1M,S8 --ll-octets 27,251 --att-mtu 23,403 \
+    --profile nrf52840,cc2340r5 --currents system,radio-only --protocol study,pqpan > "$work/ble.csv"
 grep -q ',ok,' "$work/ble.csv" || fail "no valid row"
 grep -q 'ATT_MTU' "$work/ble.csv" || fail "no row with an ATT_MTU status"
 grep -q 'gives no' "$work/ble.csv" || fail "no row with a missing current"
