@@ -10,6 +10,8 @@
  * decimals, so every value fits an int64_t exactly. */
 #define DIGITS_MAX 18
 #define DECIMALS_MAX 9
+/* Characters of a range value after its prefix: sign, digits, point. */
+#define NUMBER_MAX (DIGITS_MAX + 2)
 
 /* A decimal number in s[0..len): [-+]digits[.digits]. Returns 0 with its digits as an
  * integer and its decimals, or -1. */
@@ -111,6 +113,10 @@ static int range_parse(struct sweep_item *it, const char *opt, const char *item)
     prefix = prefix_of(item, (size_t)(dots - item));
     if (!looks_numeric(item + prefix, (size_t)(dots - item) - prefix)) {
         return 0;
+    }
+    if (prefix + NUMBER_MAX >= SWEEP_VALUE_MAX) {
+        range_error(opt, item, "PREFIX too long");
+        return -1;
     }
     if (decimal_parse(item + prefix, (size_t)(dots - item) - prefix, &a, &da) != 0) {
         range_error(opt, item, "A must be a decimal number of at most 18 digits, 9 decimals");
@@ -294,6 +300,7 @@ const char *sweep_value(const struct sweep_opt *o, uint64_t k, char buf[SWEEP_VA
             if (it->step == 0) {
                 return it->word;
             }
+            /* prefix_len + NUMBER_MAX < SWEEP_VALUE_MAX (range_parse) */
             n = snprintf(buf, SWEEP_VALUE_MAX, "%.*s", (int)it->prefix_len, it->word);
             decimal_format(buf + n, SWEEP_VALUE_MAX - (size_t)n,
                            it->first + (int64_t)k * it->step, it->decimals);

@@ -9,7 +9,8 @@
 #  4. --per with one run equals `pqpan simulate` with the seed the row names;
 #  5. SIGINT leaves a valid file: exit 130, renamed into place, the header and complete
 #     rows of configurations 0, 1, ... in order;
-#  6. a write error is exit 4.
+#  6. the progress line goes to stderr only when it is a terminal;
+#  7. a write error is exit 4.
 # usage: sweep.sh CLI SRCDIR BUILDDIR
 set -eu
 cli=$1
@@ -188,7 +189,17 @@ awk "$csv_split"'
 [ "$(tail -c 1 "$work/int.csv" | od -An -c | tr -d ' ')" = '\n' ] || fail "SIGINT: last row cut short"
 echo "SIGINT: exit 130, $(($(wc -l < "$work/int.csv") - 1)) complete rows in order"
 
-# 6. a write error
+# 6. the progress line: on stderr when it is a terminal (script(1) gives a pty), else nothing
+"$cli" sweep --kem all --ll-octets 27..251:8 > /dev/null 2> "$work/quiet.err"
+[ ! -s "$work/quiet.err" ] || fail "stderr not a terminal, yet: $(cat "$work/quiet.err")"
+if command -v script > /dev/null 2>&1; then
+    script -qec "$cli sweep --kem all --ll-octets 27..251:8 > /dev/null" /dev/null > "$work/tty.err"
+    grep -q 'pqpan sweep: 116/116 configurations, .*/s, ETA 0:00:00' "$work/tty.err" ||
+        fail "no progress line on a terminal: $(cat "$work/tty.err")"
+    echo "progress line on a terminal only"
+fi
+
+# 7. a write error
 if [ -w /dev/full ]; then
     rc=0
     "$cli" sweep --kem all --ll-octets 27..251:1 > /dev/full 2> /dev/null || rc=$?

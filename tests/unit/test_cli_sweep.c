@@ -105,6 +105,9 @@ static void test_bad_lists(void **state)
     assert_bad("--ci-ms", "all");               /* no fixed set */
     assert_bad("--busy", "0.1234567891..1:1");  /* more than 9 decimals */
     assert_bad("--att-mtu", "1..1000000000000000000:1"); /* more than 18 digits */
+    /* a prefix whose values would not fit SWEEP_VALUE_MAX (found by fuzz_sweep_list) */
+    assert_bad("--gamma-comp", "kem_keygen_kem_keygen_kem_keygen_kem_keygen_kem_keygen_kem_keygen_"
+                               "kem_keygen_kem_keygen=1..2:1");
 }
 
 /* Energy options outermost, then the others, each in command-line order; the last
