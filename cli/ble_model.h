@@ -77,6 +77,7 @@ struct model_row {
     unsigned long long att_pdus_tx, events, idle_events;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
     const char *idle, *backoff; /* radio state between frames / in a CSMA-CA backoff: "listen", "sleep" */
+    const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
     double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
     unsigned long long data_frames_tx, acks_tx;
 };

@@ -16,6 +16,42 @@ void lowpan_opts_init(struct lowpan_opts *o)
     o->kem = "ML-KEM-768";
     o->idle = -1;
     o->backoff = -1;
+    o->key_id_mode = 1;
+}
+
+/* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
+ * 2015). */
+static const struct {
+    const char *name;
+    int level;
+} sec_names[] = {
+    {"none", PQPAN_802154_SEC_NONE},           {"mic32", PQPAN_802154_SEC_MIC_32},
+    {"mic64", PQPAN_802154_SEC_MIC_64},        {"mic128", PQPAN_802154_SEC_MIC_128},
+    {"enc-mic32", PQPAN_802154_SEC_ENC_MIC_32}, {"enc-mic64", PQPAN_802154_SEC_ENC_MIC_64},
+    {"enc-mic128", PQPAN_802154_SEC_ENC_MIC_128},
+};
+
+const char *lowpan_sec_name(int level)
+{
+    size_t i;
+    for (i = 0; i < sizeof sec_names / sizeof sec_names[0]; i++) {
+        if (sec_names[i].level == level) {
+            return sec_names[i].name;
+        }
+    }
+    return NULL;
+}
+
+/* The level named v, or -1. */
+static int sec_level_of(const char *v)
+{
+    size_t i;
+    for (i = 0; i < sizeof sec_names / sizeof sec_names[0]; i++) {
+        if (strcmp(sec_names[i].name, v) == 0) {
+            return sec_names[i].level;
+        }
+    }
+    return -1;
 }
 
 void lowpan_opts_help(FILE *out)
@@ -35,7 +71,16 @@ void lowpan_opts_help(FILE *out)
             "  --backoff listen|sleep the radio during a CSMA-CA random backoff (0..2^BE-1 periods\n"
             "                         of 320 us): listen = RX current, sleep = sleep current;\n"
             "                         default: the profile's ieee802154.backoff. CCAs (128 us each)\n"
-            "                         are always charged at the RX current\n");
+            "                         are always charged at the RX current. A radio that sleeps\n"
+            "                         wakes (crystal start + the profile's ieee802154.wake_cpu_us\n"
+            "                         of CPU) before each frame it sends or receives / each CCA\n"
+            "  --mac-security LEVEL   MAC frame security (IEEE 802.15.4-2015 s9): none (default),\n"
+            "                         mic32, mic64, mic128, enc-mic32 (Thread), enc-mic64,\n"
+            "                         enc-mic128: auxiliary security header and a 0/4/8/16-octet\n"
+            "                         MIC on every data frame (Imm-Acks stay unsecured)\n"
+            "  --key-id-mode 0..3     key identifier mode of the auxiliary security header:\n"
+            "                         0 implicit, 1 key index (default, Thread), 2 and 3 with a\n"
+            "                         4- or 8-octet key source: header 5, 6, 10 or 14 octets\n");
 }
 
 int lowpan_link_requested(int argc, char **argv)
@@ -56,7 +101,8 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     int bad = 0;
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
         strcmp(opt, "--csma") != 0 && strcmp(opt, "--addr") != 0 && strcmp(opt, "--idle") != 0 &&
-        strcmp(opt, "--backoff") != 0) {
+        strcmp(opt, "--backoff") != 0 && strcmp(opt, "--mac-security") != 0 &&
+        strcmp(opt, "--key-id-mode") != 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
@@ -76,6 +122,13 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     } else if (strcmp(opt, "--addr") == 0) {
         bad = strcmp(v, "short") != 0 && strcmp(v, "extended") != 0;
         o->short_addr = strcmp(v, "short") == 0;
+    } else if (strcmp(opt, "--mac-security") == 0) {
+        o->sec_level = sec_level_of(v);
+        bad = o->sec_level < 0;
+    } else if (strcmp(opt, "--key-id-mode") == 0) {
+        unsigned long long u = 0;
+        bad = cli_parse_uint(v, 0, PQPAN_802154_KEY_ID_MODE_MAX, &u) != 0;
+        o->key_id_mode = (int)u;
     } else {
         int *state = strcmp(opt, "--idle") == 0 ? &o->idle : &o->backoff;
         bad = strcmp(v, "listen") != 0 && strcmp(v, "sleep") != 0;
@@ -88,14 +141,31 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     return 1;
 }
 
-static void set_addressing(struct pqpan_802154_link_cfg *l, int short_addr)
+void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)
 {
-    if (short_addr) {
+    if (o->short_addr) {
         l->src.mode = PQPAN_802154_ADDR_SHORT;
         l->src.short_addr = 0x0001;
         l->dst.mode = PQPAN_802154_ADDR_SHORT;
         l->dst.short_addr = 0x0002;
     }
+    l->sec_level = (uint8_t)o->sec_level;
+    l->key_id_mode = (uint8_t)o->key_id_mode;
+}
+
+int lowpan_wake(uint64_t *xtal_ns, uint64_t *cpu_ns, const struct model_env *env,
+                const char *cmd)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    *xtal_ns = p->hfxo_start_ns;
+    *cpu_ns = p->ieee802154.wake_cpu_ns;
+    if (!p->ieee802154.wake_cpu_given) {
+        return cli_usage_error(cmd, "profile %s gives no ieee802154.wake_cpu_us: a radio that "
+                                    "sleeps wakes before its frames and needs it (or use "
+                                    "--idle listen --backoff listen)",
+                               p->name);
+    }
+    return EXIT_OK;
 }
 
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
@@ -125,7 +195,10 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     c->cpu_hz = env->in.profile.cpu_hz;
     c->rx_always_on = (uint8_t)lowpan_idle_listens(o, env);
     c->backoff_rx = (uint8_t)lowpan_backoff_listens(o, env);
-    set_addressing(&c->link, o->short_addr);
+    lowpan_link(&c->link, o);
+    if (!c->rx_always_on || !c->backoff_rx) {
+        return lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, cmd);
+    }
     return EXIT_OK;
 }
 
@@ -211,6 +284,7 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
         struct model_row *r = &rows[s];
         r->idle = state_word(c->rx_always_on);
         r->backoff = state_word(c->backoff_rx);
+        r->mac_security = lowpan_sec_name(c->link.sec_level);
         r->data_frames_tx = s < 2 ? data[s] : total;
         r->acks_tx = s < 2 ? data[1 - s] : total;
         csma_share(r, e, (unsigned)r->data_frames_tx, total);
@@ -250,6 +324,58 @@ static void print_origin(FILE *f, int override, const char *opt, const char *src
     }
 }
 
+/* Octets the auxiliary security header adds to a data frame. */
+static size_t aux_octets(const struct lowpan_opts *o)
+{
+    return pqpan_802154_sec_aux_len((uint8_t)o->sec_level, (uint8_t)o->key_id_mode);
+}
+
+void lowpan_print_security_wake(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                                int wakes, const char *prefix)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    if (o->sec_level == PQPAN_802154_SEC_NONE) {
+        fprintf(f, "%sMAC security: none\n", prefix);
+    } else {
+        fprintf(f, "%sMAC security: %s, key identifier mode %d: auxiliary security header %zu + "
+                   "MIC %zu octets\n%s  per frame (IEEE 802.15.4-2015 §9.4, Table 9-6), AES-128 "
+                   "CCM*; Imm-Acks unsecured\n",
+                prefix, lowpan_sec_name(o->sec_level), o->key_id_mode, aux_octets(o),
+                pqpan_802154_sec_mic_len((uint8_t)o->sec_level), prefix);
+    }
+    if (!wakes) {
+        fprintf(f, "%swake-ups: none (the radio never sleeps: it listens when idle and in the "
+                   "backoff)\n",
+                prefix);
+        return;
+    }
+    fprintf(f, "%swake-up from sleep: crystal start %.0f us at %.0f uA (profile hfxo_start_us, "
+               "hfxo_start_ua)\n%s  + CPU %.0f us at %.0f uA (profile ieee802154.wake_cpu_us: %s)\n",
+            prefix, (double)p->hfxo_start_ns * 1e-3, p->hfxo_start_ua, prefix,
+            (double)p->ieee802154.wake_cpu_ns * 1e-3, p->cpu_ua, env->in.src802154.wake_cpu);
+}
+
+void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
+                                     const struct lowpan_opts *o, int wakes, const char *indent)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    fprintf(f, "%s\"mac_security\": \"%s\",\n%s\"key_id_mode\": %d,\n%s\"aux_header_octets\": "
+               "%zu,\n%s\"mic_octets\": %zu,\n%s\"wake_ups\": %s,\n%s\"wake_xtal_us\": %.1f,\n"
+               "%s\"wake_xtal_ua\": %.1f,\n%s\"wake_cpu_us\": ",
+            indent, lowpan_sec_name(o->sec_level), indent, o->key_id_mode, indent, aux_octets(o),
+            indent, pqpan_802154_sec_mic_len((uint8_t)o->sec_level), indent,
+            wakes ? "true" : "false", indent, (double)p->hfxo_start_ns * 1e-3, indent,
+            p->hfxo_start_ua, indent);
+    if (p->ieee802154.wake_cpu_given) {
+        fprintf(f, "%.1f", (double)p->ieee802154.wake_cpu_ns * 1e-3);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\n%s\"wake_cpu_ua\": %.1f,\n%s\"wake_cpu_source\": ", indent, p->cpu_ua, indent);
+    model_json_string(f, env->in.src802154.wake_cpu);
+    fputs(",\n", f);
+}
+
 void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
                               const char *prefix)
 {
@@ -278,6 +404,7 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
                "the turnaround, not charged on top)\n",
             prefix, prefix, (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, prefix,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    lowpan_print_security_wake(f, env, o, !idle || !backoff, prefix);
     model_print_crypto_gamma(f, env, prefix);
     fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (data frames, Imm-Acks and the "
                "turnaround between them\n%s  x gamma_comm); e_comm_events_uj/e_total_events_uj = "
@@ -312,6 +439,7 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     fprintf(f, ",\n%s\"ramp_tx_fast_us\": %.1f,\n%s\"ramp_tx_normal_us\": %.1f,\n", indent,
             (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, indent,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);
     fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }

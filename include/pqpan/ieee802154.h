@@ -511,6 +511,69 @@ void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
 void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154_link_cfg *c,
                            uint8_t seq);
 
+/* ---- A sleepy end device's data poll ---- */
+
+/* A sleepy end device (a Thread SED) wakes every poll period, asks its parent for pending
+ * data with a Data Request command (§7.5.5, acknowledged, unslotted CSMA-CA), gets an
+ * Imm-Ack with Frame Pending 0 (no data) and goes back to sleep with the radio off. The
+ * phases of one period, in order: */
+enum pqpan_802154_poll_phase {
+    PQPAN_802154_POLL_WAKE_XTAL = 0, /* crystal start of the wake-ups (HFXO_START) */
+    PQPAN_802154_POLL_WAKE_CPU,      /* their CPU part (CPU) */
+    PQPAN_802154_POLL_BACKOFF,       /* CSMA-CA random backoff (RX, or SLEEP with the radio off) */
+    PQPAN_802154_POLL_CCA,           /* aCcaTime per CCA (RX) */
+    PQPAN_802154_POLL_TURNAROUND,    /* aTurnaroundTime RX-to-TX before the frame (RAMP_TX) */
+    PQPAN_802154_POLL_TX,            /* the Data Request PPDU (TX) */
+    PQPAN_802154_POLL_ACK_WAIT,      /* aTurnaroundTime TX-to-RX + the Imm-Ack PPDU (RX) */
+    PQPAN_802154_POLL_SLEEP,         /* the rest of the period (SLEEP) */
+    PQPAN_802154_POLL_PHASES
+};
+
+/* Stable output names: "wake_xtal", "wake_cpu", "backoff", "cca", "turnaround", "tx",
+ * "ack_wait", "sleep". */
+const char *pqpan_802154_poll_phase_name(enum pqpan_802154_poll_phase ph);
+
+struct pqpan_802154_poll_cfg {
+    struct pqpan_802154_link_cfg link; /* src: the end device, dst: its parent; addressing,
+                                          PAN ID, MAC security (ports etc. unused) */
+    struct pqpan_802154_csma_params csma;
+    double p_busy;        /* probability that a CCA finds the channel busy, 0 <= p < 1 */
+    uint8_t backoff_rx;   /* the radio listens through the backoff (1) or is off (0) */
+    uint64_t wake_xtal_ns; /* one wake-up: crystal start, then ... */
+    uint64_t wake_cpu_ns;  /* ... CPU */
+    uint64_t period_ns;    /* poll period */
+};
+
+struct pqpan_802154_poll {
+    uint64_t ns[PQPAN_802154_POLL_PHASES];    /* expected time of each phase in one period */
+    uint8_t state[PQPAN_802154_POLL_PHASES];  /* enum pqpan_state each is charged at */
+    size_t request_psdu; /* Data Request PSDU octets, from the frame builder */
+    double wakes;        /* expected wake-ups per poll (ieee802154.h "Wake-ups") */
+    double ccas;         /* expected CCAs per poll */
+    uint64_t active_ns;  /* every phase but sleep */
+};
+
+/* Plans one poll period (expected values, closed-form CSMA-CA as the estimator; the poll
+ * assumed to get the channel and its ACK). PQPAN_ERR_INVALID_ARG for a bad configuration
+ * or a period shorter than the active part (*out then holds the active part, for the
+ * message). */
+PQPAN_MUST_CHECK int pqpan_802154_poll_plan(struct pqpan_802154_poll *out,
+                                            const struct pqpan_802154_poll_cfg *c);
+
+/* Charge of one poll period from the current of each power state (ua, µA, indexed by
+ * enum pqpan_state): per phase (µC = µA x s), the poll (every phase but sleep), the sleep,
+ * and the average current over the period. */
+struct pqpan_802154_poll_charge {
+    double uc[PQPAN_802154_POLL_PHASES];
+    double poll_uc;
+    double sleep_uc;
+    double avg_ua;
+};
+
+void pqpan_802154_poll_charge(struct pqpan_802154_poll_charge *out,
+                              const struct pqpan_802154_poll *p,
+                              const double ua[PQPAN_STATE_COUNT]);
+
 /* ---- Analytic estimator of one PQKE over 6LoWPAN / IEEE 802.15.4 ---- */
 
 /* Index of the two nodes: the initiator runs KeyGen and sends INIT and FIN, the
