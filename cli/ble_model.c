@@ -60,16 +60,19 @@ static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
     return -1;
 }
 
+/* --currents words, in enum pqpan_current_table order; --ramp words (fast = 0). */
+static const char *const table_words[PQPAN_CURRENT_TABLE_COUNT + 1] = {"system", "radio-only",
+                                                                       NULL};
+static const char *const ramp_words[] = {"fast", "normal", NULL};
+
 static int table_opt(struct model_opts *o, const char *cmd, const char *v)
 {
-    if (strcmp(v, "system") == 0) {
-        o->table = PQPAN_CURRENTS_SYSTEM;
-    } else if (strcmp(v, "radio-only") == 0) {
-        o->table = PQPAN_CURRENTS_RADIO_ONLY;
-    } else {
+    int k = cli_word_index(table_words, v);
+    if (k < 0) {
         cli_usage_error(cmd, "--currents %s: want system or radio-only", v);
         return -1;
     }
+    o->table = (enum pqpan_current_table)k;
     return 1;
 }
 
@@ -92,11 +95,11 @@ static int value_opt(struct model_opts *o, const char *cmd, const char *opt, con
         }
         o->tx_dbm = neg ? -(int)u : (int)u;
     } else if (strcmp(opt, "--ramp") == 0) {
-        if (strcmp(v, "fast") != 0 && strcmp(v, "normal") != 0) {
+        o->ramp_normal = cli_word_index(ramp_words, v);
+        if (o->ramp_normal < 0) {
             cli_usage_error(cmd, "--ramp %s: want fast or normal", v);
             return -1;
         }
-        o->ramp_normal = strcmp(v, "normal") == 0;
     } else if (strcmp(opt, "--gamma-comm") == 0) {
         if (cli_parse_double(v, 0.01, 100.0, &o->gamma_comm) != 0) {
             cli_usage_error(cmd, "--gamma-comm %s: want a number in 0.01..100", v);
@@ -141,6 +144,63 @@ int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **arg
     return rc;
 }
 
+/* Every implementation some ML-KEM row of the built-in cycle tables has, once each. */
+static void crypto_impls(cli_word_fn add, void *ctx)
+{
+    struct pqpan_cycle_table *t = malloc(sizeof *t);
+    char err[DATA_ERR_MAX];
+    size_t i, j;
+    if (t == NULL || data_cycles_load_builtin(t, err, sizeof err) != EXIT_OK) {
+        free(t);
+        return;
+    }
+    for (i = 0; i < t->count; i++) {
+        const struct pqpan_cycle_row *r = &t->rows[i];
+        for (j = 0; j < i; j++) {
+            if (t->rows[j].op == PQPAN_OP_KEM_KEYGEN && strcasecmp(t->rows[j].impl, r->impl) == 0) {
+                break;
+            }
+        }
+        if (r->op == PQPAN_OP_KEM_KEYGEN && j == i && strcmp(r->impl, "*") != 0) {
+            add(ctx, r->impl);
+        }
+    }
+    free(t);
+}
+
+static void builtin_profiles(cli_word_fn add, void *ctx)
+{
+    char name[64];
+    size_t i;
+    for (i = 0; i < data_profile_builtin_count(); i++) {
+        add(ctx, data_profile_builtin_name(i, name, sizeof name));
+    }
+}
+
+void model_kem_names(cli_word_fn add, void *ctx)
+{
+    size_t k;
+    for (k = 0; pqpan_kem_at(k) != NULL; k++) {
+        add(ctx, pqpan_kem_at(k)->name);
+    }
+}
+
+int model_opts_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    if (strcmp(opt, "--profile") == 0) {
+        builtin_profiles(add, ctx);
+    } else if (strcmp(opt, "--crypto-impl") == 0) {
+        crypto_impls(add, ctx);
+    } else if (strcmp(opt, "--currents") == 0) {
+        cli_words_each(table_words, add, ctx);
+    } else if (strcmp(opt, "--ramp") == 0) {
+        cli_words_each(ramp_words, add, ctx);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)
 {
     char err[DATA_ERR_MAX];
@@ -169,9 +229,10 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
     env->dev.cpu_hz = p->cpu_hz;
     env->dev.hfxo_start_ns = p->hfxo_start_ns;
     env->dev.ramp_ns = o->ramp_normal ? p->ramp_normal_ns : p->ramp_fast_ns;
-    env->dev.pre_ns = p->pre_event_ns;
-    env->dev.post_ns = p->post_event_ns;
+    env->dev.pre_ns = p->ble_event.pre_ns;
+    env->dev.post_ns = p->ble_event.post_ns;
     env->dev.sca_ppm = (uint32_t)(p->sca_ppm + 0.5);
+    env->dev.rx_margin_ns = p->ble_event.rx_margin_ns;
     return EXIT_OK;
 }
 
@@ -207,92 +268,114 @@ enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy)
 }
 
 static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
-                  const char *scheme, const char *impl, enum pqpan_op op, const char *cmd)
+                  const char *scheme, const char *impl, enum pqpan_op op, struct cli_msg *msg)
 {
     if (pqpan_cycles_lookup(&env->in.cycles, scheme, impl, op, &cycles[op]) != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: no cycle count for %s %s (%s) in data/cycles/\n", cmd, scheme,
-                pqpan_op_name(op), impl != NULL ? impl : "any implementation");
-        return EXIT_USAGE;
+        return cli_msg_set(msg, EXIT_USAGE, "no cycle count for %s %s (%s) in data/cycles/",
+                           scheme, pqpan_op_name(op), impl != NULL ? impl : "any implementation");
     }
     return EXIT_OK;
 }
 
 int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
-                const struct model_env *env, const char *kem, const char *cmd)
+                const struct model_env *env, const char *kem, struct cli_msg *msg)
 {
     const struct pqpan_kem *k;
     const char *impl = env->in.crypto_impl;
     int rc;
     memset(cycles, 0, PQPAN_OP_COUNT * sizeof cycles[0]);
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
-        rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, cmd);
-        return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, cmd);
+        rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, msg);
+        return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, msg);
     }
     k = pqpan_kem_by_name(kem);
     if (k == NULL) {
-        return cli_usage_error(cmd, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, ML-KEM-1024, %s)",
-                               kem, MODEL_LESC_NAME);
+        return cli_msg_set(msg, EXIT_USAGE, "unknown KEM '%s' (%s)", kem, MODEL_KEM_NAMES);
     }
     cfg->ek_bytes = (uint32_t)k->ek_bytes;
     cfg->ct_bytes = (uint32_t)k->ct_bytes;
-    rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, cmd);
+    rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, msg);
     if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, cmd);
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, msg);
     }
     if (rc == EXIT_OK) {
-        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, cmd);
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, msg);
     }
-    return rc != EXIT_OK ? rc : lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, cmd);
+    return rc != EXIT_OK ? rc : lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, msg);
 }
 
 static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env, const char *kem,
-                    struct pqpan_ble_config *cfg, const char *cmd)
+                    struct pqpan_ble_config *cfg, struct cli_msg *msg)
 {
     uint64_t cycles[PQPAN_OP_COUNT];
-    int rc = model_setup(cycles, cfg, env, kem, cmd);
+    int rc = model_setup(cycles, cfg, env, kem, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
         return pqpan_ble_estimate_lesc(est, cfg, &env->dev, cycles) == PQPAN_OK
                    ? EXIT_OK
-                   : cli_usage_error(cmd, "configuration out of range");
+                   : cli_msg_set(msg, EXIT_USAGE, "configuration out of range");
     }
     if (pqpan_ble_estimate_pqke(est, cfg, &env->dev, cycles) != PQPAN_OK) {
-        return cli_usage_error(cmd, "configuration out of range (ATT_MTU 23..517, and >= 403 for "
-                                    "--transfer study; LL octets 27..251; CI 7.5..4000 ms)");
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "configuration out of range (ATT_MTU 23..517, and >= 403 for "
+                           "--transfer study; LL octets 27..251; CI 7.5..4000 ms)");
     }
     return EXIT_OK;
 }
 
-static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                  const struct model_env *env, enum pqpan_radio_mode radio, const char *cmd)
+/* The figure a run on radio mode `radio` lacks (for the message), or NULL. */
+static const char *missing_figure(const struct model_env *env, enum pqpan_radio_mode radio,
+                                  char *buf, size_t len)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    double ua;
+    if (pqpan_profile_tx_mode_ua(p, env->table, radio, env->eopts.tx_dbm, &ua) != PQPAN_OK) {
+        snprintf(buf, len, "TX %d dBm", env->eopts.tx_dbm);
+    } else if (pqpan_profile_rx_ua(p, env->table, radio, &ua) != PQPAN_OK) {
+        snprintf(buf, len, "RX %s", pqpan_radio_mode_name(radio));
+    } else if (radio != PQPAN_RADIO_IEEE802154 && !p->ble_event.ramp_given[env->table]) {
+        snprintf(buf, len, "radio start-up (ble_event.ramp_ua)");
+    } else {
+        return NULL;
+    }
+    return buf;
+}
+
+int model_energy(struct pqpan_energy *e, const struct pqpan_ledger *l, const struct model_env *env,
+                 enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
     struct pqpan_energy_opts o = env->eopts;
+    char what[64];
     int rc;
     o.radio = radio;
     rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
     if (rc == PQPAN_ERR_UNSUPPORTED && radio == PQPAN_RADIO_IEEE802154) {
-        fprintf(stderr,
-                "pqpan %s: profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
-                "(its ieee802154 section); try another --currents table or --tx-dbm, or a "
-                "profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)\n",
-                cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
-        return EXIT_USAGE;
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
+                           "(its ieee802154 section); try another --currents table or --tx-dbm, "
+                           "or a profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)",
+                           env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
     }
     if (rc == PQPAN_ERR_UNSUPPORTED) {
-        fprintf(stderr,
-                "pqpan %s: profile %s gives no %s current for TX %d dBm / RX %s; try another "
-                "--currents table, --tx-dbm or --phy\n",
-                cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm,
-                pqpan_radio_mode_name(o.radio));
-        return EXIT_USAGE;
+        const char *m = missing_figure(env, radio, what, sizeof what);
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "profile %s gives no %s current for %s; try another --currents "
+                           "table, --tx-dbm or --phy",
+                           env->in.profile.name, pqpan_current_table_name(env->table),
+                           m != NULL ? m : "this configuration");
     }
     if (rc != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: energy model: %s\n", cmd, pqpan_strerror(rc));
-        return EXIT_BAD_INPUT;
+        return cli_msg_set(msg, EXIT_BAD_INPUT, "energy model: %s", pqpan_strerror(rc));
     }
     return EXIT_OK;
+}
+
+double model_row_link_event_uj(const struct model_row *r)
+{
+    return r->e_ev_radio_uj + r->e_ev_ramp_uj + r->e_ev_rx_window_uj + r->e_ev_hfxo_uj +
+           r->e_ev_pre_uj + r->e_ev_post_uj;
 }
 
 static double pct(double part, double whole)
@@ -319,7 +402,10 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->e_ev_radio_uj = full->ev_radio_uj;
     r->e_ev_hfxo_uj = full->ev_hfxo_uj;
     r->e_ev_ramp_uj = full->ev_ramp_uj;
+    r->e_ev_pre_uj = full->ev_pre_uj;
     r->e_ev_cpu_uj = full->ev_cpu_radio_uj;
+    r->e_ev_post_uj = full->ev_post_uj;
+    r->e_ev_rx_window_uj = full->ev_rx_window_uj;
     r->e_ev_sleep_uj = full->ev_sleep_uj;
     r->e_total_events_uj = full->total_events_uj;
     r->comm_share_events_pct = pct(r->e_comm_events_uj, r->e_total_events_uj);
@@ -335,12 +421,12 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
 
 int model_fill_side(struct model_row *r, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
-                    const struct pqpan_ledger *bits_led, const char *cmd)
+                    const struct pqpan_ledger *bits_led, struct cli_msg *msg)
 {
     struct pqpan_energy full, bits;
-    int rc = energy(&full, led, env, radio, cmd);
+    int rc = model_energy(&full, led, env, radio, msg);
     if (rc == EXIT_OK) {
-        rc = energy(&bits, bits_led, env, radio, cmd);
+        rc = model_energy(&bits, bits_led, env, radio, msg);
     }
     if (rc == EXIT_OK) {
         fill_row(r, &full, &bits, led, bits_led);
@@ -371,7 +457,7 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
 
 int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
-               const char *cmd)
+               struct cli_msg *msg)
 {
     static const char *const side_names[MODEL_SIDES] = {"peripheral", "central", "total"};
     static const enum pqpan_ble_role role_of[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
@@ -390,9 +476,9 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
     }
     for (s = 0; s < MODEL_SIDES; s++) {
         struct model_row *r = &rows[s];
-        rc = energy(&full, &led[s], env, model_radio_of(cfg->phy), cmd);
+        rc = model_energy(&full, &led[s], env, model_radio_of(cfg->phy), msg);
         if (rc == EXIT_OK) {
-            rc = energy(&bits, &bl[s], env, model_radio_of(cfg->phy), cmd);
+            rc = model_energy(&bits, &bl[s], env, model_radio_of(cfg->phy), msg);
         }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
@@ -416,14 +502,14 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
 }
 
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
-              const struct pqpan_ble_config *cfg_in, const char *cmd)
+              const struct pqpan_ble_config *cfg_in, struct cli_msg *msg)
 {
     struct pqpan_ble_config cfg = *cfg_in;
     struct pqpan_ble_estimate est;
     int rc;
     memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
-    rc = estimate(&est, env, kem, &cfg, cmd);
-    return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, cmd);
+    rc = estimate(&est, env, kem, &cfg, msg);
+    return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, msg);
 }
 
 /* ---- the field table ---- */
@@ -479,7 +565,12 @@ static const struct field fields_ble[] = {
      ROW_OFF(e_ev_radio_uj), 3},
     {"e_ev_hfxo_uj", "  events: HFXO start (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_hfxo_uj), 3},
     {"e_ev_ramp_uj", "  events: ramp-up (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_ramp_uj), 3},
-    {"e_ev_cpu_uj", "  events: CPU pre/post (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_cpu_uj), 3},
+    {"e_ev_pre_uj", "  events: CPU pre-processing (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_pre_uj), 3},
+    {"e_ev_rx_window_uj", "  events: RX window (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_rx_window_uj), 3},
+    {"e_ev_post_uj", "  events: CPU post-processing (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_post_uj), 3},
     {"e_ev_sleep_uj", "  events: sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
     {"e_total_events_uj", "total, events (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_total_events_uj),
      3},
@@ -506,8 +597,8 @@ static const struct field fields_ble[] = {
 };
 
 /* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
- * aTurnaroundTime, CCA and CSMA-CA backoff; no ATT/LL/connection-event rows, no HFXO or
- * per-event CPU rows (the 802.15.4 model books neither). */
+ * aTurnaroundTime, CCA and CSMA-CA backoff, wake-ups from sleep (crystal start and CPU);
+ * no ATT/LL/connection-event rows. */
 static const struct field fields_802154[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
@@ -752,12 +843,114 @@ void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *
     fputc('\n', f);
 }
 
-void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix)
+/* Whether a run on radio mode `radio` uses the profile figure at `path` (a
+ * profile_walk.h path): the RX current of its mode and the TX current of its level in the
+ * table in use, the chip-level scalars (not the CPU + radio figures, which no model uses;
+ * only the ramp-up time in use), and the connection-event phases (BLE) or the ieee802154
+ * section (802.15.4). */
+int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path)
+{
+    const char *table = pqpan_current_table_name(env->table);
+    char want[PROFILE_PATH_MAX];
+    if (strchr(path, '.') == NULL) {
+        return strcmp(path, "cpu_tx_ua") != 0 && strcmp(path, "cpu_rx_ua") != 0 &&
+               strcmp(path, env->ramp_normal ? "ramp_fast_us" : "ramp_normal_us") != 0;
+    }
+    if (radio == PQPAN_RADIO_IEEE802154) {
+        if (strncmp(path, "ieee802154.rx_ua.", 17) == 0) {
+            return strcmp(path + 17, table) == 0;
+        }
+        snprintf(want, sizeof want, "ieee802154.tx_ua.%s.%ddbm", table, env->eopts.tx_dbm);
+        if (strncmp(path, "ieee802154.tx_ua.", 17) == 0) {
+            return strcmp(path, want) == 0;
+        }
+        return strncmp(path, "ieee802154.", 11) == 0;
+    }
+    if (strncmp(path, "ble_event.ramp_ua.", 18) == 0) {
+        return strcmp(path + 18, table) == 0;
+    }
+    if (strncmp(path, "ble_event.", 10) == 0) {
+        return 1;
+    }
+    snprintf(want, sizeof want, "currents.%s.rx_ua.%s", table, pqpan_radio_mode_name(radio));
+    if (strcmp(path, want) == 0) {
+        return 1;
+    }
+    snprintf(want, sizeof want, "currents.%s.tx_ua.%ddbm", table, env->eopts.tx_dbm);
+    return strcmp(path, want) == 0;
+}
+
+/* model_figure_used as a model_figure_pred: ctx points to the radio mode. */
+static int radio_uses(const struct model_env *env, const char *path, const void *ctx)
+{
+    return model_figure_used(env, *(const enum pqpan_radio_mode *)ctx, path);
+}
+
+/* One line per derived figure the run uses (none: nothing printed). */
+void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
+                               const void *ctx, const char *prefix)
+{
+    const struct profile_derived_list *d = &env->in.derived;
+    size_t i;
+    int header = 0;
+    for (i = 0; i < d->count; i++) {
+        if (!used(env, d->item[i].path, ctx)) {
+            continue;
+        }
+        if (!header) {
+            fprintf(f, "%sderived figures used (computed from sourced ones, not read from a "
+                       "datasheet):\n", prefix);
+            header = 1;
+        }
+        fprintf(f, "%s  %s = %.6g: %s\n", prefix, d->item[i].path, d->item[i].value, d->item[i].how);
+    }
+}
+
+void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent)
+{
+    const struct profile_derived_list *d = &env->in.derived;
+    size_t i;
+    int first = 1;
+    fprintf(f, "%s\"derived_figures\": [", indent);
+    for (i = 0; i < d->count; i++) {
+        if (!used(env, d->item[i].path, ctx)) {
+            continue;
+        }
+        fprintf(f, "%s\n%s  {\"field\": ", first ? "" : ",", indent);
+        model_json_string(f, d->item[i].path);
+        fprintf(f, ", \"value\": %.6g, \"derived\": ", d->item[i].value);
+        model_json_string(f, d->item[i].how);
+        fputc('}', f);
+        first = 0;
+    }
+    if (first) {
+        fprintf(f, "],\n");
+    } else {
+        fprintf(f, "\n%s],\n", indent);
+    }
+}
+
+void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                         const char *prefix)
+{
+    model_print_derived_where(f, env, radio_uses, &radio, prefix);
+}
+
+void model_print_derived_json(FILE *f, const struct model_env *env,
+                              enum pqpan_radio_mode radio, const char *indent)
+{
+    model_print_derived_where_json(f, env, radio_uses, &radio, indent);
+}
+
+void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                             const char *prefix)
 {
     model_print_profile_line(f, env, prefix);
     fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
             prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
             env->ramp_normal ? "normal" : "fast");
+    model_print_derived(f, env, radio, prefix);
     model_print_crypto_gamma(f, env, prefix);
     fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (the study's: PDU bits + T_IFS of the "
                "exchange x gamma_comm);\n%s  *_events_* = events (adds HFXO, ramp-up, CPU per "
@@ -766,13 +959,15 @@ void model_print_assumptions(FILE *f, const struct model_env *env, const char *p
             prefix, prefix, prefix);
 }
 
-void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent)
+void model_print_assumptions_json(FILE *f, const struct model_env *env,
+                                  enum pqpan_radio_mode radio, const char *indent)
 {
     fprintf(f, "%s\"profile\": ", indent);
     model_json_string(f, env->in.profile.name);
     fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"tx_dbm\": %d,\n%s\"ramp\": \"%s\",\n", indent,
             pqpan_current_table_name(env->table), indent, env->eopts.tx_dbm, indent,
             env->ramp_normal ? "normal" : "fast");
+    model_print_derived_json(f, env, radio, indent);
     model_print_crypto_gamma_json(f, env, indent);
     fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }

@@ -2,7 +2,8 @@
  * (docs/MODEL.md "Calibration", docs/CLI.md "pqpan calibrate").
  *
  * Each trace is one side of one key exchange. Its crypto channel (D0) segments are the
- * crypto operations in the order they ran; their gross energy is compared with the
+ * crypto operations in the order they ran (that side's operations in the exchange
+ * --protocol names, pqpan_calibrate_side_ops); their gross energy is compared with the
  * model's E_comp of that operation at γ = 1. The radio channel (D1) segments together are
  * the measured communication energy, compared with the bits accounting at γ_comm = 1. */
 #include <errno.h>
@@ -23,6 +24,7 @@
 #define MAX_TRACES 64
 #define MAX_OPS 8          /* crypto segments per trace */
 #define OP_SKIP (-1)       /* a segment --ops maps to "-" */
+_Static_assert(PQPAN_CALIBRATE_SIDE_OPS_MAX <= MAX_OPS, "a side's default operations fit --ops");
 #define Q_COMM PQPAN_OP_COUNT /* quantity index of the communication energy */
 #define N_QUANT (PQPAN_OP_COUNT + 1)
 #define CHUNK_BYTES 65536
@@ -42,6 +44,7 @@ struct cal_opts {
     size_t n_ops;                 /* 0: the default order for the side */
     uint8_t ch[2];                /* digital channel of PH_CRYPTO, PH_RADIO */
     int comm_radio;               /* --comm-model radio (else bits) */
+    int concurrent;               /* --overlap concurrent (else preempt) */
     const char *out;
 };
 
@@ -55,7 +58,7 @@ struct cal_trace {
     uint64_t n_radio;
     double radio_uj;
     uint64_t overlap_rows;        /* rows with crypto and radio both high (counted as radio) */
-    double events_radio_uj;       /* model: events accounting, radio states (TX/RX/IFS/ramp) */
+    double events_radio_uj;       /* model: events accounting, link-layer event states */
 };
 
 /* One data point of one fit. */
@@ -93,17 +96,26 @@ void cli_calibrate_help(FILE *out)
             "Each trace is one side of one key exchange. Measured quantities (gross energy, no\n"
             "baseline subtracted unless --baseline-ua; the profile's currents are whole-chip):\n"
             "  crypto  each segment of the crypto channel (default D0 high) is one operation, in\n"
-            "          the order run: KeyGen side kem_keygen,kem_decaps; the other side\n"
-            "          kem_encaps; %s: ecdh_keygen,ecdh_shared on both sides\n"
-            "  comm    the sum over the radio channel's segments (default D1 high), against\n"
+            "          the order run (--protocol study: KeyGen side kem_keygen,kem_decaps, the\n"
+            "          other side kem_encaps; pqpan: KeyGen side kem_keygen,kem_decaps,kdf, the\n"
+            "          other side kem_encaps,kdf, each key schedule its own segment; %s:\n"
+            "          ecdh_keygen,ecdh_shared on both sides)\n"
+            "  comm    the sum over the radio channel's segments (default D1 high: a link-layer\n"
+            "          event, from its CPU pre-processing to its post-processing), against\n"
             "          --comm-model bits: the bits accounting (TX/RX/T_IFS of the key transfer)\n"
             "          at gamma_comm = 1, so gamma_comm absorbs ramp-up, negotiation and idle\n"
-            "          events as in the study (default); radio: the radio states of the events\n"
-            "          accounting (TX/RX/T_IFS/ramp-up of every phase), so gamma_comm is a\n"
-            "          correction of the radio currents alone\n"
+            "          events as in the study (default); radio: the link-layer event states of the\n"
+            "          events accounting (pre-/post-processing, crystal start, ramp-up, receive\n"
+            "          window, TX/RX/T_IFS, every phase), so gamma_comm corrects those currents\n"
             "  Rows with both channels high (a connection event during a crypto operation)\n"
-            "  count as radio and are taken out of that operation.\n\n"
+            "  count as radio and are taken out of that operation (--overlap preempt), or\n"
+            "  are shared between them (--overlap concurrent).\n\n"
             "trace options:\n"
+            "  --protocol study|pqpan  the exchange the traces ran, and so the model they are\n"
+            "                         compared with: study (default), the study's prototype (raw\n"
+            "                         ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with the\n"
+            "                         key schedule (kdf) on both sides, as `pqpan estimate\n"
+            "                         --protocol pqpan` and `pqpan simulate` (default) run it\n"
             "  --trace [SIDE:]FILE    a PPK2 CSV export; SIDE peripheral or central overrides\n"
             "                         --side for this file (repeatable, at most %d)\n"
             "  --side peripheral|central  the side the traces were captured on (default peripheral)\n"
@@ -112,9 +124,18 @@ void cli_calibrate_help(FILE *out)
             "  --baseline-ua X        subtract X uA from every current (default 0)\n"
             "  --phases LIST          digital channels, e.g. d0=crypto,d1=radio (the default)\n"
             "  --ops LIST             operation of each crypto segment in order, comma-separated\n"
-            "                         op names or - to ignore a segment (e.g. a KDF the model\n"
-            "                         does not run), for every trace (default: by side, above)\n"
+            "                         op names (kdf only with --protocol pqpan) or - to ignore\n"
+            "                         a segment (e.g. a KDF the study protocol does not run), for\n"
+            "                         every trace (default: by side and protocol, above)\n"
             "  --comm-model bits|radio  what the radio energy is compared with (above; default bits)\n"
+            "  --overlap preempt|concurrent  rows with both channels high: preempt (default), the\n"
+            "                         link layer suspended the operation for the connection\n"
+            "                         event, the rows are radio; concurrent, the operation ran\n"
+            "                         at a steady current through its whole segment, events\n"
+            "                         adding to it (as the model and `pqpan simulate` have it):\n"
+            "                         the median current of its rows with only the crypto\n"
+            "                         channel high, times the segment's time; the radio gives\n"
+            "                         back that current over the rows with both high\n"
             "  --out FILE             write the calibration overlay JSON (pqpan-calibration/1)\n\n",
             MODEL_LESC_NAME, MAX_TRACES);
     link_opts_help(out);
@@ -124,10 +145,11 @@ void cli_calibrate_help(FILE *out)
             "\nWarns (stderr) when a fitted gamma is outside the study's ranges (gamma_comp\n"
             "%.2f-%.2f, gamma_comm %.2f-%.2f); never clamps. With one point a standard error\n"
             "cannot be estimated and is reported as such.\n"
-            "Exit codes: 0 ok, 2 usage, 3 bad trace (names the file and line) or segments that do\n"
+            "Exit codes: 0 ok, 2 usage (also an --ops operation the exchange does not run, or\n"
+            "--protocol pqpan with %s), 3 bad trace (names the file and line) or segments that do\n"
             "not match the operations, 4 I/O.\n",
             PQPAN_GAMMA_COMP_STUDY_MIN, PQPAN_GAMMA_COMP_STUDY_MAX, PQPAN_GAMMA_COMM_STUDY_MIN,
-            PQPAN_GAMMA_COMM_STUDY_MAX);
+            PQPAN_GAMMA_COMM_STUDY_MAX, MODEL_LESC_NAME);
 }
 
 /* ---- options ---- */
@@ -190,6 +212,15 @@ static int parse_ops(struct cal_opts *o, const char *v)
     }
 }
 
+static int parse_protocol(struct cal_opts *o, const char *v)
+{
+    if (strcmp(v, "study") == 0 || strcmp(v, "pqpan") == 0) {
+        o->link.cfg.protocol = v[0] == 'p' ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+        return EXIT_OK;
+    }
+    return cli_usage_error(CMD, "--protocol %s: want study or pqpan", v);
+}
+
 /* d<N>=crypto / d<N>=radio items. */
 static int parse_phases(struct cal_opts *o, const char *v)
 {
@@ -241,6 +272,9 @@ static int value_option(struct cal_opts *o, const char *opt, const char *v)
     if (strcmp(opt, "--ops") == 0) {
         return parse_ops(o, v);
     }
+    if (strcmp(opt, "--protocol") == 0) {
+        return parse_protocol(o, v);
+    }
     if (strcmp(opt, "--phases") == 0) {
         return parse_phases(o, v);
     }
@@ -249,6 +283,12 @@ static int value_option(struct cal_opts *o, const char *opt, const char *v)
         return o->comm_radio || strcmp(v, "bits") == 0
                    ? EXIT_OK
                    : cli_usage_error(CMD, "--comm-model %s: want bits or radio", v);
+    }
+    if (strcmp(opt, "--overlap") == 0) {
+        o->concurrent = strcmp(v, "concurrent") == 0;
+        return o->concurrent || strcmp(v, "preempt") == 0
+                   ? EXIT_OK
+                   : cli_usage_error(CMD, "--overlap %s: want preempt or concurrent", v);
     }
     if (strcmp(opt, "--out") == 0) {
         o->out = v;
@@ -264,6 +304,57 @@ static int gamma_options_given(const struct model_opts *m)
         given |= m->gamma_comp[op] > 0.0;
     }
     return given;
+}
+
+static enum pqpan_calibrate_exchange exchange_of(const struct cal_opts *o)
+{
+    if (strcmp(o->link.kem, MODEL_LESC_NAME) == 0) {
+        return PQPAN_CALIBRATE_LESC;
+    }
+    return o->link.cfg.protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_CALIBRATE_PQPAN
+                                                         : PQPAN_CALIBRATE_STUDY;
+}
+
+/* 1 if either side of the exchange runs op. */
+static int exchange_runs(enum pqpan_calibrate_exchange x, int op)
+{
+    enum pqpan_op ops[PQPAN_CALIBRATE_SIDE_OPS_MAX];
+    int keygen_side;
+    for (keygen_side = 0; keygen_side < 2; keygen_side++) {
+        size_t k, n = pqpan_calibrate_side_ops(ops, x, keygen_side);
+        for (k = 0; k < n; k++) {
+            if ((int)ops[k] == op) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* --protocol and --ops against the exchange: pqpan's protocol is a KEM exchange, and
+ * every operation --ops names must be one the exchange runs. */
+static int exchange_ok(const struct cal_opts *o)
+{
+    enum pqpan_calibrate_exchange x = exchange_of(o);
+    size_t k;
+    if (x == PQPAN_CALIBRATE_LESC && o->link.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
+        return cli_usage_error(CMD, "--protocol pqpan runs ML-KEM; %s is LE Secure Connections "
+                                    "(leave --protocol out)", MODEL_LESC_NAME);
+    }
+    for (k = 0; k < o->n_ops; k++) {
+        if (o->ops[k] == PQPAN_OP_KDF && x == PQPAN_CALIBRATE_STUDY) {
+            return cli_usage_error(CMD, "--ops kdf: the study protocol runs no KDF (its key is "
+                                        "the KEM's shared secret); for pqpan's key schedule use "
+                                        "--protocol pqpan, or - to ignore the segment");
+        }
+        if (o->ops[k] != OP_SKIP && !exchange_runs(x, o->ops[k])) {
+            return cli_usage_error(CMD, "--ops %s: the %s exchange runs no such operation",
+                                   pqpan_op_name((enum pqpan_op)o->ops[k]),
+                                   x == PQPAN_CALIBRATE_LESC ? MODEL_LESC_NAME
+                                   : x == PQPAN_CALIBRATE_PQPAN ? "pqpan" : "study");
+        }
+    }
+    return EXIT_OK;
 }
 
 static int parse_args(struct cal_opts *o, int argc, char **argv)
@@ -294,7 +385,9 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
                            strcmp(argv[i], "--voltage") == 0 || strcmp(argv[i], "--out") == 0 ||
                            strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--phases") == 0 ||
                            strcmp(argv[i], "--comm-model") == 0 ||
-                           strcmp(argv[i], "--baseline-ua") == 0
+                           strcmp(argv[i], "--baseline-ua") == 0 ||
+                           strcmp(argv[i], "--protocol") == 0 ||
+                           strcmp(argv[i], "--overlap") == 0
                        ? cli_usage_error(CMD, "%s needs a value", argv[i])
                        : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
@@ -311,10 +404,23 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
         return cli_usage_error(CMD, "--calibration, --gamma-comm and --gamma-comp do not apply: "
                                     "calibrate compares with the model at gamma = 1");
     }
-    return EXIT_OK;
+    return exchange_ok(o);
 }
 
 /* ---- measuring one trace ---- */
+
+/* One interval of a crypto segment where only the crypto channel was high: its mean
+ * current (trapezoid) and length. */
+struct level {
+    double ua;
+    int64_t ns;
+};
+
+/* The intervals of the open crypto segment (--overlap concurrent), grown on demand. */
+struct levels {
+    struct level *v;
+    size_t n, cap;
+};
 
 struct measure {
     struct pqpan_trace t;
@@ -322,12 +428,55 @@ struct measure {
     struct cal_trace *ct;
     double voltage_v;
     double baseline_ua;
+    int concurrent;
+    struct levels lv;
+    int out_of_memory;
     uint8_t ch[2];
     struct pqpan_ppk2_sample prev;
     int have_prev;
     double overlap_ua_ms[MAX_OPS]; /* charge of the radio rows inside each crypto segment */
     int64_t overlap_ns[MAX_OPS];
 };
+
+static int by_current(const void *a, const void *b)
+{
+    double x = ((const struct level *)a)->ua, y = ((const struct level *)b)->ua;
+    return (x > y) - (x < y);
+}
+
+/* The time-weighted median current of the intervals (sorts them); 0 if there are none. */
+static double median_ua(struct levels *lv)
+{
+    int64_t total = 0, seen = 0;
+    size_t i;
+    for (i = 0; i < lv->n; i++) {
+        total += lv->v[i].ns;
+    }
+    qsort(lv->v, lv->n, sizeof lv->v[0], by_current);
+    for (i = 0; i < lv->n; i++) {
+        seen += lv->v[i].ns;
+        if (2 * seen >= total) {
+            return lv->v[i].ua;
+        }
+    }
+    return 0.0;
+}
+
+/* --overlap concurrent: the operation ran at a steady power through its whole segment,
+ * connection events adding to it (the model's and the simulator's assumption). Its
+ * current is the time-weighted median over the intervals where only the crypto channel
+ * is high, so an event's radio rows (D1 high) and its HFXO start and CPU processing (a
+ * few rows above the operation's level) do not count in it. Sets the operation's energy
+ * over the segment and returns its part of the overlap rows, which the radio gives back. */
+static double concurrent_op(struct measure *ms, double *op_uj, int64_t seg_ns, int64_t overlap_ns)
+{
+    double ua = median_ua(&ms->lv);
+    ms->lv.n = 0;
+    *op_uj = pqpan_trace_energy_uj(ua * (double)seg_ns * 1e-6, (double)seg_ns * 1e-6,
+                                   ms->baseline_ua, ms->voltage_v);
+    return pqpan_trace_energy_uj(ua * (double)overlap_ns * 1e-6, (double)overlap_ns * 1e-6,
+                                 ms->baseline_ua, ms->voltage_v);
+}
 
 static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
 {
@@ -340,6 +489,10 @@ static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
             ms->ct->crypto_uj[k] =
                 uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k], (double)ms->overlap_ns[k] * 1e-6,
                                            ms->baseline_ua, ms->voltage_v);
+            if (ms->concurrent) {
+                ms->ct->radio_uj -= concurrent_op(ms, &ms->ct->crypto_uj[k], g->duration_ns,
+                                                  ms->overlap_ns[k]);
+            }
         }
         ms->ct->n_crypto++;
     } else {
@@ -358,33 +511,65 @@ static int high(const struct pqpan_ppk2_sample *s, uint8_t ch)
  * If both channels were high, the radio was active during a crypto operation (the link
  * layer preempts the CPU for a connection event): the interval counts as radio, and is
  * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
-static void track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
+/* Keeps an interval where only the crypto channel is high (--overlap concurrent). */
+static int add_level(struct levels *lv, double ua, int64_t ns)
+{
+    if (lv->n == lv->cap) {
+        size_t cap = lv->cap ? 2 * lv->cap : 4096;
+        struct level *v = realloc(lv->v, cap * sizeof *v);
+        if (v == NULL) {
+            return PQPAN_ERR_CAPACITY;
+        }
+        lv->v = v;
+        lv->cap = cap;
+    }
+    lv->v[lv->n].ua = ua;
+    lv->v[lv->n].ns = ns;
+    lv->n++;
+    return PQPAN_OK;
+}
+
+static int track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
 {
     const struct pqpan_ppk2_sample *p = &ms->prev;
     size_t k = ms->ct->n_crypto;
-    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && high(p, ms->ch[PH_RADIO]) && k < MAX_OPS) {
+    int rc = PQPAN_OK;
+    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && k < MAX_OPS) {
         int64_t dt = s->time_ns - p->time_ns;
-        ms->overlap_ua_ms[k] += 0.5 * (p->current_ua + s->current_ua) * (double)dt * 1e-6;
-        ms->overlap_ns[k] += dt;
-        ms->ct->overlap_rows++;
+        double ua = 0.5 * (p->current_ua + s->current_ua);
+        if (high(p, ms->ch[PH_RADIO])) {
+            ms->overlap_ua_ms[k] += ua * (double)dt * 1e-6;
+            ms->overlap_ns[k] += dt;
+            ms->ct->overlap_rows++;
+        } else if (ms->concurrent) {
+            rc = add_level(&ms->lv, ua, dt);
+            ms->out_of_memory = rc != PQPAN_OK;
+        }
     }
     ms->prev = *s;
     ms->have_prev = 1;
+    return rc;
 }
 
 static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
 {
     struct measure *ms = ctx;
-    track_overlap(ms, s); /* first: adding s may end the crypto segment of that interval */
-    return pqpan_trace_add(&ms->t, ms->ws, s);
+    /* first: adding s may end the crypto segment of that interval */
+    int rc = track_overlap(ms, s);
+    return rc != PQPAN_OK ? rc : pqpan_trace_add(&ms->t, ms->ws, s);
 }
 
-static int parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc)
+static int parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc,
+                       const struct measure *ms)
 {
     const char *why = p->error != PQPAN_PPK2_E_CALLBACK ? pqpan_ppk2_error_text(p->error)
                       : rc == PQPAN_ERR_UNSUPPORTED
                           ? "no digital channels: calibration needs D0 (crypto) and D1 (radio)"
                           : pqpan_strerror(rc);
+    if (ms->out_of_memory) {
+        fprintf(stderr, "pqpan %s: %s: out of memory\n", CMD, path);
+        return EXIT_FAILURE_RUN;
+    }
     fprintf(stderr, "pqpan %s: %s:%llu: %s\n", CMD, path, (unsigned long long)p->error_line, why);
     return EXIT_BAD_INPUT;
 }
@@ -399,7 +584,7 @@ static int stream(FILE *f, const char *path, struct measure *ms)
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         rc = pqpan_ppk2_feed(&p, chunk, n, on_sample, ms);
         if (rc != PQPAN_OK) {
-            return parse_error(path, &p, rc);
+            return parse_error(path, &p, rc, ms);
         }
     }
     if (ferror(f)) {
@@ -408,7 +593,7 @@ static int stream(FILE *f, const char *path, struct measure *ms)
     }
     rc = pqpan_ppk2_finish(&p, on_sample, ms);
     if (rc != PQPAN_OK) {
-        return parse_error(path, &p, rc);
+        return parse_error(path, &p, rc, ms);
     }
     ms->ct->rows_read = p.rows_read;
     return pqpan_trace_end(&ms->t) == PQPAN_OK ? EXIT_OK : EXIT_BAD_INPUT;
@@ -441,6 +626,7 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     ms.ct = ct;
     ms.voltage_v = st->voltage_v;
     ms.baseline_ua = st->o.baseline_ua;
+    ms.concurrent = st->o.concurrent;
     ms.ch[PH_CRYPTO] = st->o.ch[PH_CRYPTO];
     ms.ch[PH_RADIO] = st->o.ch[PH_RADIO];
     if (pqpan_trace_init(&ms.t, &cfg, st->ws, sizeof st->ws / sizeof st->ws[0]) != PQPAN_OK) {
@@ -455,26 +641,22 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     }
     rc = stream(f, ct->path, &ms);
     fclose(f);
+    free(ms.lv.v);
     return rc;
 }
 
 /* ---- model and points ---- */
 
+/* The operations the side runs in the exchange, in order (one crypto segment each). */
 static size_t default_ops(int ops[MAX_OPS], const struct cal_opts *o, int side)
 {
     int keygen_side = o->link.cfg.keygen_side == PQPAN_BLE_CENTRAL ? MODEL_CENTRAL : MODEL_PERIPHERAL;
-    if (strcmp(o->link.kem, MODEL_LESC_NAME) == 0) {
-        ops[0] = PQPAN_OP_ECDH_KEYGEN;
-        ops[1] = PQPAN_OP_ECDH_SHARED;
-        return 2;
+    enum pqpan_op side_ops[PQPAN_CALIBRATE_SIDE_OPS_MAX];
+    size_t k, n = pqpan_calibrate_side_ops(side_ops, exchange_of(o), side == keygen_side);
+    for (k = 0; k < n; k++) {
+        ops[k] = (int)side_ops[k];
     }
-    if (side == keygen_side) {
-        ops[0] = PQPAN_OP_KEM_KEYGEN;
-        ops[1] = PQPAN_OP_KEM_DECAPS;
-        return 2;
-    }
-    ops[0] = PQPAN_OP_KEM_ENCAPS;
-    return 1;
+    return n;
 }
 
 static void op_list(char *buf, size_t cap, const int *ops, size_t n)
@@ -513,12 +695,17 @@ static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
 /* The model's communication energy at γ = 1 the radio channel is compared with. */
 static double comm_prediction(const struct cal_opts *o, const struct model_row *row)
 {
-    return o->comm_radio ? row->e_ev_radio_uj + row->e_ev_ramp_uj : row->e_comm_uj;
+    return o->comm_radio ? model_row_link_event_uj(row) : row->e_comm_uj;
 }
 
 static const char *comm_model_name(const struct cal_opts *o)
 {
     return o->comm_radio ? "radio" : "bits";
+}
+
+static const char *overlap_name(const struct cal_opts *o)
+{
+    return o->concurrent ? "concurrent" : "preempt";
 }
 
 static int trace_points(struct cal_state *st, size_t t)
@@ -537,10 +724,11 @@ static int trace_points(struct cal_state *st, size_t t)
     }
     if (ct->n_crypto != n_ops) {
         op_list(list, sizeof list, ops, n_ops);
-        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s the model's %s "
-                        "runs %zu operation(s) (%s); check --side or map them with --ops\n",
+        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s (%s protocol) "
+                        "the model's %s runs %zu operation(s) (%s); check --side and --protocol "
+                        "or map them with --ops\n",
                 CMD, ct->path, ct->n_crypto, (unsigned)st->o.ch[PH_CRYPTO], st->o.link.kem,
-                side_name(ct->side), n_ops, list);
+                row->protocol, side_name(ct->side), n_ops, list);
         return EXIT_BAD_INPUT;
     }
     if (ct->n_radio == 0) {
@@ -643,13 +831,14 @@ static void print_table(const struct cal_state *st)
     const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
     int q;
-    printf("pqpan calibrate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
-           "CI %.2f ms; %zu trace%s at %.3f V\n",
-           r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
+    printf("pqpan calibrate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s), "
+           "transfer %s, CI %.2f ms; %zu trace%s at %.3f V\n",
+           r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
-    model_print_assumptions(stdout, &st->env, "  ");
-    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s)\n",
-           st->o.comm_radio ? "radio states of the events accounting" : "bits accounting");
+    model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
+    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
+           st->o.comm_radio ? "link-layer events of the events accounting" : "bits accounting",
+           overlap_name(&st->o));
     printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
     for (q = 0; q < N_QUANT; q++) {
         const struct pqpan_calibrate_fit *f = &st->fit[q];
@@ -675,7 +864,7 @@ static void print_table(const struct cal_state *st)
                pt->predicted_uj, fitted_uj(st, pt), round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
                round_to(residual_pct(st, pt), 1e3));
     }
-    printf("\ntraces (radio: measured D%u energy vs the events accounting's radio states):\n",
+    printf("\ntraces (radio: measured D%u energy vs the events accounting's link-layer events):\n",
            (unsigned)st->o.ch[PH_RADIO]);
     printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s  %s\n", "trace", "side", "rows", "crypto",
            "radio", "overlap", "radio_uj", "ev_radio_uj", "file");
@@ -803,6 +992,7 @@ static int print_json(const struct cal_state *st)
     cJSON *root = cJSON_CreateObject();
     int rc;
     cJSON_AddStringToObject(root, "kem", r->kem);
+    cJSON_AddStringToObject(root, "protocol", r->protocol);
     cJSON_AddStringToObject(root, "phy", r->phy);
     cJSON_AddNumberToObject(root, "att_mtu", r->att_mtu);
     cJSON_AddNumberToObject(root, "ll_octets", r->ll_octets);
@@ -812,6 +1002,7 @@ static int print_json(const struct cal_state *st)
     cJSON_AddStringToObject(root, "currents", pqpan_current_table_name(st->env.table));
     cJSON_AddStringToObject(root, "crypto_impl", st->env.in.crypto_impl);
     cJSON_AddStringToObject(root, "comm_model", comm_model_name(&st->o));
+    cJSON_AddStringToObject(root, "overlap", overlap_name(&st->o));
     cJSON_AddNumberToObject(root, "voltage_v", st->voltage_v);
     cJSON_AddItemToObject(root, "fit", json_fit(st));
     cJSON_AddItemToObject(root, "residuals", json_residuals(st));
@@ -847,8 +1038,10 @@ static cJSON *overlay(const struct cal_state *st)
     }
     cJSON_AddItemToObject(prov, "traces", files);
     cJSON_AddStringToObject(prov, "kem", st->o.link.kem);
+    cJSON_AddStringToObject(prov, "protocol", st->rows[MODEL_PERIPHERAL].protocol);
     cJSON_AddStringToObject(prov, "profile", st->env.in.profile.name);
     cJSON_AddStringToObject(prov, "comm_model", comm_model_name(&st->o));
+    cJSON_AddStringToObject(prov, "overlap", overlap_name(&st->o));
     cJSON_AddItemToObject(prov, "fit", json_fit(st));
     cJSON_AddItemToObject(root, "provenance", prov);
     return root;
@@ -901,7 +1094,7 @@ static int measure_all(struct cal_state *st)
         rc = measure_trace(st, ct);
         if (rc == EXIT_OK) {
             const struct model_row *row = &st->rows[ct->side];
-            ct->events_radio_uj = row->e_ev_radio_uj + row->e_ev_ramp_uj;
+            ct->events_radio_uj = model_row_link_event_uj(row);
             rc = trace_points(st, k);
         }
     }
@@ -910,13 +1103,14 @@ static int measure_all(struct cal_state *st)
 
 static int calibrate(struct cal_state *st)
 {
+    struct cli_msg msg;
     int rc = model_env_load(&st->env, &st->o.m, CMD);
     if (rc != EXIT_OK) {
         return rc;
     }
     gamma_one(&st->env.in);
-    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, CMD);
-    if (rc != EXIT_OK) {
+    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, &msg);
+    if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }
     st->voltage_v = st->o.voltage_v > 0.0 ? st->o.voltage_v : st->env.in.profile.supply_v;

@@ -131,6 +131,7 @@ static int setup(struct pqpan_802154_poll_cfg *c, const struct idle154_opts *o,
                  const struct model_env *env)
 {
     struct pqpan_802154_est_config d;
+    struct cli_msg msg;
     pqpan_802154_est_config_default(&d);
     memset(c, 0, sizeof *c);
     c->link = d.link;
@@ -139,7 +140,7 @@ static int setup(struct pqpan_802154_poll_cfg *c, const struct idle154_opts *o,
     c->p_busy = o->l.busy;
     c->backoff_rx = (uint8_t)lowpan_backoff_listens(&o->l, env);
     c->period_ns = (uint64_t)(o->poll_ms * 1e6 + 0.5);
-    return lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, CMD);
+    return cli_msg_report(CMD, lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, &msg), &msg);
 }
 
 struct result {
@@ -186,6 +187,7 @@ static void print_table(const struct idle154_opts *o, const struct model_env *en
     printf("  CSMA-CA backoff: %s (%s)\n", backoff_name(r),
            o->l.backoff >= 0 ? "--backoff, command line" : "profile ieee802154.backoff");
     lowpan_print_security_wake(stdout, env, &o->l, 1, "  ");
+    lowpan_print_derived(stdout, env, 1, "  ");
     printf("  Data Request %zu octets (PSDU), %.0f us on air; Imm-Ack %u octets, %.0f us;\n"
            "  expected CCAs %.4f, wake-ups %.4f per poll\n\n",
            r->p.request_psdu, (double)r->p.ns[PQPAN_802154_POLL_TX] * 1e-3,
@@ -256,6 +258,7 @@ static void print_json(const struct idle154_opts *o, const struct model_env *env
     model_json_string(stdout, o->l.backoff >= 0 ? "--backoff (command line)" : src->backoff);
     printf(",\n");
     lowpan_print_security_wake_json(stdout, env, &o->l, 1, "  ");
+    lowpan_print_derived_json(stdout, env, 1, "  ");
     printf("  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"busy\": %.4f,\n  \"poll_ms\": %.3f,\n"
            "  \"request_psdu_octets\": %zu,\n  \"ack_psdu_octets\": %u,\n"
            "  \"expected_ccas\": %.4f,\n  \"expected_wake_ups\": %.4f,\n  \"phases\": [\n",

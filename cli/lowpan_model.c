@@ -1,5 +1,6 @@
 /* The PQKE over 6LoWPAN / IEEE 802.15.4 for the CLI (see lowpan_model.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,37 +22,22 @@ void lowpan_opts_init(struct lowpan_opts *o)
 
 /* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
  * 2015). */
-static const struct {
-    const char *name;
-    int level;
-} sec_names[] = {
-    {"none", PQPAN_802154_SEC_NONE},           {"mic32", PQPAN_802154_SEC_MIC_32},
-    {"mic64", PQPAN_802154_SEC_MIC_64},        {"mic128", PQPAN_802154_SEC_MIC_128},
-    {"enc-mic32", PQPAN_802154_SEC_ENC_MIC_32}, {"enc-mic64", PQPAN_802154_SEC_ENC_MIC_64},
-    {"enc-mic128", PQPAN_802154_SEC_ENC_MIC_128},
-};
+static const char *const sec_words[] = {"none",      "mic32",     "mic64",      "mic128",
+                                        "enc-mic32", "enc-mic64", "enc-mic128", NULL};
+static const int sec_levels[] = {
+    PQPAN_802154_SEC_NONE,       PQPAN_802154_SEC_MIC_32,     PQPAN_802154_SEC_MIC_64,
+    PQPAN_802154_SEC_MIC_128,    PQPAN_802154_SEC_ENC_MIC_32, PQPAN_802154_SEC_ENC_MIC_64,
+    PQPAN_802154_SEC_ENC_MIC_128};
 
 const char *lowpan_sec_name(int level)
 {
     size_t i;
-    for (i = 0; i < sizeof sec_names / sizeof sec_names[0]; i++) {
-        if (sec_names[i].level == level) {
-            return sec_names[i].name;
+    for (i = 0; i < sizeof sec_levels / sizeof sec_levels[0]; i++) {
+        if (sec_levels[i] == level) {
+            return sec_words[i];
         }
     }
     return NULL;
-}
-
-/* The level named v, or -1. */
-static int sec_level_of(const char *v)
-{
-    size_t i;
-    for (i = 0; i < sizeof sec_names / sizeof sec_names[0]; i++) {
-        if (strcmp(sec_names[i].name, v) == 0) {
-            return sec_names[i].level;
-        }
-    }
-    return -1;
 }
 
 void lowpan_opts_help(FILE *out)
@@ -94,51 +80,98 @@ int lowpan_link_requested(int argc, char **argv)
     return 0;
 }
 
+/* Options of the 802.15.4 link that take one word of a set: the word's index goes into an
+ * int of lowpan_opts (--csma: contiki = 1, --addr: short = 1, --idle / --backoff:
+ * listen = 1). */
+static const char *const csma_words[] = {"ieee", "contiki", NULL};
+static const char *const addr_words[] = {"extended", "short", NULL};
+static const char *const state_words[] = {"sleep", "listen", NULL};
+/* --key-id-mode: the word's index is the mode. */
+static const char *const key_id_words[] = {"0", "1", "2", "3", NULL};
+
+static const struct {
+    const char *opt;
+    const char *const *words;
+    size_t off;
+} word_opts[] = {
+    {"--csma", csma_words, offsetof(struct lowpan_opts, contiki)},
+    {"--addr", addr_words, offsetof(struct lowpan_opts, short_addr)},
+    {"--idle", state_words, offsetof(struct lowpan_opts, idle)},
+    {"--backoff", state_words, offsetof(struct lowpan_opts, backoff)},
+    {"--key-id-mode", key_id_words, offsetof(struct lowpan_opts, key_id_mode)},
+};
+#define N_WORD_OPTS (sizeof word_opts / sizeof word_opts[0])
+
+static int word_opt_index(const char *opt)
+{
+    size_t k;
+    for (k = 0; k < N_WORD_OPTS; k++) {
+        if (strcmp(opt, word_opts[k].opt) == 0) {
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
+/* An option with its value: 1 ok, -1 bad value. */
+static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
+{
+    int w = word_opt_index(opt);
+    if (w >= 0) {
+        int k = cli_word_index(word_opts[w].words, v);
+        memcpy((char *)o + word_opts[w].off, &k, sizeof k);
+        return k < 0 ? -1 : 1;
+    }
+    if (strcmp(opt, "--link") == 0) {
+        return strcmp(v, "802154") == 0 ? 1 : -1;
+    }
+    if (strcmp(opt, "--kem") == 0) {
+        o->kem = v;
+        return pqpan_kem_by_name(v) != NULL ? 1 : -1;
+    }
+    if (strcmp(opt, "--mac-security") == 0) {
+        int k = cli_word_index(sec_words, v);
+        o->sec_level = k >= 0 ? sec_levels[k] : 0;
+        return k < 0 ? -1 : 1;
+    }
+    return cli_parse_double(v, 0.0, 0.99, &o->busy) == 0 ? 1 : -1; /* --busy */
+}
+
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
-    const char *v;
-    int bad = 0;
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
-        strcmp(opt, "--csma") != 0 && strcmp(opt, "--addr") != 0 && strcmp(opt, "--idle") != 0 &&
-        strcmp(opt, "--backoff") != 0 && strcmp(opt, "--mac-security") != 0 &&
-        strcmp(opt, "--key-id-mode") != 0) {
+        strcmp(opt, "--mac-security") != 0 && word_opt_index(opt) < 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
         cli_usage_error(cmd, "%s needs a value", opt);
         return -1;
     }
-    v = argv[++*i];
-    if (strcmp(opt, "--link") == 0) {
-        bad = strcmp(v, "802154") != 0;
-    } else if (strcmp(opt, "--kem") == 0) {
-        o->kem = v;
-    } else if (strcmp(opt, "--busy") == 0) {
-        bad = cli_parse_double(v, 0.0, 0.99, &o->busy) != 0;
-    } else if (strcmp(opt, "--csma") == 0) {
-        bad = strcmp(v, "ieee") != 0 && strcmp(v, "contiki") != 0;
-        o->contiki = strcmp(v, "contiki") == 0;
-    } else if (strcmp(opt, "--addr") == 0) {
-        bad = strcmp(v, "short") != 0 && strcmp(v, "extended") != 0;
-        o->short_addr = strcmp(v, "short") == 0;
-    } else if (strcmp(opt, "--mac-security") == 0) {
-        o->sec_level = sec_level_of(v);
-        bad = o->sec_level < 0;
-    } else if (strcmp(opt, "--key-id-mode") == 0) {
-        unsigned long long u = 0;
-        bad = cli_parse_uint(v, 0, PQPAN_802154_KEY_ID_MODE_MAX, &u) != 0;
-        o->key_id_mode = (int)u;
-    } else {
-        int *state = strcmp(opt, "--idle") == 0 ? &o->idle : &o->backoff;
-        bad = strcmp(v, "listen") != 0 && strcmp(v, "sleep") != 0;
-        *state = strcmp(v, "listen") == 0;
-    }
-    if (bad) {
-        cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, v);
+    ++*i;
+    if (value_opt(o, opt, argv[*i]) < 0) {
+        cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, argv[*i]);
         return -1;
     }
     return 1;
+}
+
+int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    int w = word_opt_index(opt);
+    if (w >= 0) {
+        cli_words_each(word_opts[w].words, add, ctx);
+        return 1;
+    }
+    if (strcmp(opt, "--kem") == 0) {
+        model_kem_names(add, ctx);
+        return 1;
+    }
+    if (strcmp(opt, "--mac-security") == 0) {
+        cli_words_each(sec_words, add, ctx);
+        return 1;
+    }
+    return 0;
 }
 
 void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)
@@ -154,22 +187,22 @@ void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)
 }
 
 int lowpan_wake(uint64_t *xtal_ns, uint64_t *cpu_ns, const struct model_env *env,
-                const char *cmd)
+                struct cli_msg *msg)
 {
     const struct pqpan_profile *p = &env->in.profile;
     *xtal_ns = p->hfxo_start_ns;
     *cpu_ns = p->ieee802154.wake_cpu_ns;
     if (!p->ieee802154.wake_cpu_given) {
-        return cli_usage_error(cmd, "profile %s gives no ieee802154.wake_cpu_us: a radio that "
-                                    "sleeps wakes before its frames and needs it (or use "
-                                    "--idle listen --backoff listen)",
-                               p->name);
+        return cli_msg_set(msg, EXIT_USAGE, "profile %s gives no ieee802154.wake_cpu_us: a radio "
+                                            "that sleeps wakes before its frames and needs it "
+                                            "(or use --idle listen --backoff listen)",
+                           p->name);
     }
     return EXIT_OK;
 }
 
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
-                 const struct model_env *env, const struct lowpan_opts *o, const char *cmd)
+                 const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg)
 {
     const struct pqpan_kem *k = pqpan_kem_by_name(o->kem);
     struct pqpan_ble_config ble;
@@ -177,12 +210,12 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     int rc;
     pqpan_802154_est_config_default(c);
     if (k == NULL) {
-        return cli_usage_error(cmd, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, ML-KEM-1024)",
-                               o->kem);
+        return cli_msg_set(msg, EXIT_USAGE, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, "
+                           "ML-KEM-1024)", o->kem);
     }
     pqpan_ble_config_default(&ble);
     ble.protocol = PQPAN_BLE_PROTO_PQPAN;
-    rc = model_setup(cycles, &ble, env, o->kem, cmd);
+    rc = model_setup(cycles, &ble, env, o->kem, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -197,7 +230,7 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     c->backoff_rx = (uint8_t)lowpan_backoff_listens(o, env);
     lowpan_link(&c->link, o);
     if (!c->rx_always_on || !c->backoff_rx) {
-        return lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, cmd);
+        return lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, msg);
     }
     return EXIT_OK;
 }
@@ -219,7 +252,7 @@ static const char *state_word(int listens)
 
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const char *kem, const struct pqpan_ledger led[2],
-                const struct pqpan_ledger bits[2], uint64_t latency_ns, const char *cmd)
+                const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
 {
     static const char *const side_names[MODEL_SIDES] = {"initiator", "responder", "total"};
     struct pqpan_ledger l[MODEL_SIDES], b[MODEL_SIDES];
@@ -235,7 +268,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
     }
     for (s = 0; s < MODEL_SIDES && rc == EXIT_OK; s++) {
         struct model_row *r = &rows[s];
-        rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], cmd);
+        rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], msg);
         r->side = side_names[s];
         r->kem = kem;
         r->protocol = "pqpan";
@@ -294,6 +327,26 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
     }
 }
 
+int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_estimate *e,
+                    const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg)
+{
+    struct pqpan_802154_est_config c;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc = lowpan_setup(&c, cycles, env, o, msg);
+    memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_estimate_pqke(e, &c, cycles) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "802.15.4 configuration out of range");
+    }
+    rc = lowpan_fill(rows, env, o->kem, e->ledger, e->bits, e->latency_ns, msg);
+    if (rc == EXIT_OK) {
+        lowpan_fill_802154(rows, e, &c, env);
+    }
+    return rc;
+}
+
 /* ---- assumptions ---- */
 
 /* The 802.15.4 TX level at the --tx-dbm in use (its index), or -1. */
@@ -322,6 +375,17 @@ static void print_origin(FILE *f, int override, const char *opt, const char *src
     } else {
         fprintf(f, "profile: %s", src);
     }
+}
+
+/* Whether an 802.15.4 run uses the profile figure at path: as model_figure_used says for
+ * the link, but the crystal-start figures only when wake-ups are charged (*ctx != 0). */
+static int lowpan_uses(const struct model_env *env, const char *path, const void *ctx)
+{
+    int wakes = *(const int *)ctx;
+    if (!wakes && strncmp(path, "hfxo_start_", 11) == 0) {
+        return 0;
+    }
+    return model_figure_used(env, PQPAN_RADIO_IEEE802154, path);
 }
 
 /* Octets the auxiliary security header adds to a data frame. */
@@ -353,6 +417,16 @@ void lowpan_print_security_wake(FILE *f, const struct model_env *env, const stru
                "hfxo_start_ua)\n%s  + CPU %.0f us at %.0f uA (profile ieee802154.wake_cpu_us: %s)\n",
             prefix, (double)p->hfxo_start_ns * 1e-3, p->hfxo_start_ua, prefix,
             (double)p->ieee802154.wake_cpu_ns * 1e-3, p->cpu_ua, env->in.src802154.wake_cpu);
+}
+
+void lowpan_print_derived(FILE *f, const struct model_env *env, int wakes, const char *prefix)
+{
+    model_print_derived_where(f, env, lowpan_uses, &wakes, prefix);
+}
+
+void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes, const char *indent)
+{
+    model_print_derived_where_json(f, env, lowpan_uses, &wakes, indent);
 }
 
 void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
@@ -405,6 +479,7 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
             prefix, prefix, (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, prefix,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
     lowpan_print_security_wake(f, env, o, !idle || !backoff, prefix);
+    lowpan_print_derived(f, env, !idle || !backoff, prefix);
     model_print_crypto_gamma(f, env, prefix);
     fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (data frames, Imm-Acks and the "
                "turnaround between them\n%s  x gamma_comm); e_comm_events_uj/e_total_events_uj = "
@@ -440,6 +515,7 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
             (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, indent,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
     lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
+    lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);
     fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }
@@ -541,7 +617,7 @@ static void scale_counts(struct lowpan_counts *c, unsigned runs)
 /* One seeded exchange: the real PQKE (seed S + run for the channel and the parties). */
 static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, unsigned run,
                    const struct model_env *env, const struct lowpan_opts *o,
-                   const struct lowpan_sim_cfg *s, const char *cmd)
+                   const struct lowpan_sim_cfg *s, struct cli_msg *msg)
 {
     const struct pqpan_sim154_result *res = &m->sim.res;
     struct pqpan_ledger none[2];
@@ -557,12 +633,12 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     }
     pqpan_sim_pqke_wipe(&m->app);
     if (rc != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: 802.15.4 simulator: %s\n", cmd, pqpan_strerror(rc));
-        return rc == PQPAN_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAILURE_RUN;
+        return cli_msg_set(msg, rc == PQPAN_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAILURE_RUN,
+                           "802.15.4 simulator: %s", pqpan_strerror(rc));
     }
     pqpan_ledger_init(&none[0]);
     pqpan_ledger_init(&none[1]);
-    rc = lowpan_fill(m->rows, env, o->kem, res->ledger, none, res->latency_ns, cmd);
+    rc = lowpan_fill(m->rows, env, o->kem, res->ledger, none, res->latency_ns, msg);
     for (side = 0; side < MODEL_SIDES && rc == EXIT_OK; side++) {
         energy[side][run] = m->rows[side].e_total_events_uj;
     }
@@ -570,12 +646,11 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     return rc;
 }
 
-static int open_capture(struct capture *cap, FILE *f, const char *cmd)
+static int open_capture(struct capture *cap, FILE *f, struct cli_msg *msg)
 {
     if (pqpan_pcap_writer_init(&cap->w, file_write, f, PQPAN_PCAP_LINKTYPE_IEEE802_15_4_WITHFCS,
                                1) != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: cannot write the pcap file\n", cmd);
-        return EXIT_IO;
+        return cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
     }
     return EXIT_OK;
 }
@@ -593,7 +668,7 @@ void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s)
 
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
                     const struct lowpan_opts *o, const struct lowpan_sim_cfg *s,
-                    const char *cmd)
+                    struct cli_msg *msg)
 {
     struct mc *m = malloc(sizeof *m);
     double *buf = malloc((MODEL_SIDES + 1u) * s->runs * sizeof(double));
@@ -604,15 +679,14 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     if (m == NULL || buf == NULL || s->runs == 0) {
         free(m);
         free(buf);
-        fprintf(stderr, "pqpan %s: out of memory\n", cmd);
-        return EXIT_FAILURE_RUN;
+        return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory");
     }
     memset(m, 0, sizeof *m);
     for (side = 0; side < MODEL_SIDES; side++) {
         energy[side] = buf + (size_t)side * s->runs;
     }
     pqpan_sim154_config_default(&m->c);
-    rc = lowpan_setup(&m->c.exch, m->c.cycles, env, o, cmd);
+    rc = lowpan_setup(&m->c.exch, m->c.cycles, env, o, msg);
     m->c.nodes = s->nodes;
     m->c.hidden = s->hidden;
     m->c.capture = s->capture_first ? PQPAN_SIM154_CAPTURE_FIRST : PQPAN_SIM154_CAPTURE_NONE;
@@ -624,16 +698,15 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
         m->suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(o->kem)->id);
     }
     if (rc == EXIT_OK && s->pcap != NULL) {
-        rc = open_capture(&m->cap, s->pcap, cmd);
+        rc = open_capture(&m->cap, s->pcap, msg);
     }
     for (run = 0; run < s->runs && rc == EXIT_OK; run++) {
-        rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, cmd);
+        rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, msg);
         out->failed += m->sim.res.status != PQPAN_OK;
         add_counts(&out->counts, &m->sim.res);
     }
     if (rc == EXIT_OK && m->cap.failed) {
-        fprintf(stderr, "pqpan %s: cannot write the pcap file\n", cmd);
-        rc = EXIT_IO;
+        rc = cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
     }
     if (rc == EXIT_OK) {
         out->runs = s->runs;

@@ -70,6 +70,14 @@ static void study_config(struct pqpan_ble_config *cfg, unsigned ll)
     cfg->ll_octets = ll;
 }
 
+/* model_run, its message printed. */
+static int run_one(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+                   const char *kem, const struct pqpan_ble_config *cfg)
+{
+    struct cli_msg msg;
+    return cli_msg_report(CMD, model_run(rows, env, kem, cfg, &msg), &msg);
+}
+
 static int run_matrix(struct repro *r, const struct model_env *env)
 {
     struct pqpan_ble_config cfg;
@@ -77,12 +85,12 @@ static int run_matrix(struct repro *r, const struct model_env *env)
     for (d = 0; d < N_DLE; d++) {
         study_config(&cfg, ll_of_dle[d]);
         for (k = 0; k < N_LEVELS; k++) {
-            rc = model_run(r->rows[k * N_DLE + d], env, levels[k], &cfg, CMD);
+            rc = run_one(r->rows[k * N_DLE + d], env, levels[k], &cfg);
             if (rc != EXIT_OK) {
                 return rc;
             }
         }
-        rc = model_run(r->rows[N_LEVELS * N_DLE + d], env, MODEL_LESC_NAME, &cfg, CMD);
+        rc = run_one(r->rows[N_LEVELS * N_DLE + d], env, MODEL_LESC_NAME, &cfg);
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -171,7 +179,7 @@ static void print_table(const struct repro *r, const struct model_env *env,
     printf("pqpan reproduce: the SenSys '26 study (arXiv 2602.18708) with the analytic model\n"
            "  study preset: ek as <= 400 B indications (ATT_MTU 403), ct as Write Requests with a\n"
            "  frame-number byte; LE 1M, CI 50 ms, KeyGen+Decaps on the peripheral, unencrypted\n");
-    model_print_assumptions(stdout, env, "  ");
+    model_print_assumptions(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
     for (i = 0; i < N_CONFIGS; i++) {
@@ -232,7 +240,7 @@ static void print_json(const struct repro *r, const struct model_env *env,
     struct hl_line l[4];
     int i, s, n = fill_lines(l, h);
     printf("{\n");
-    model_print_assumptions_json(stdout, env, "  ");
+    model_print_assumptions_json(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
     printf("  \"headline_side\": \"peripheral\",\n  \"rows\": [\n");
     for (i = 0; i < N_CONFIGS; i++) {
         for (s = 0; s < MODEL_SIDES; s++) {
@@ -299,7 +307,7 @@ static int write_sweep(const char *dir, const struct model_env *env)
         study_config(&cfg, ll);
         fprintf(f, "%u", ll);
         for (k = 0; k < N_LEVELS && rc == EXIT_OK; k++) {
-            rc = model_run(rows, env, levels[k], &cfg, CMD);
+            rc = run_one(rows, env, levels[k], &cfg);
             fprintf(f, " %.3f", rows[MODEL_PERIPHERAL].e_total_uj);
         }
         fputc('\n', f);
