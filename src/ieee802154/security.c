@@ -43,7 +43,7 @@ struct aes128 {
 /* x · {02} in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (FIPS 197 §4.2.1, xtime). */
 static uint8_t xtime(uint8_t x)
 {
-    return (uint8_t)((x << 1) ^ ((x & 0x80u) ? 0x1bu : 0u));
+    return (uint8_t)(((unsigned)x << 1) ^ ((x & 0x80u) ? 0x1bu : 0u));
 }
 
 /* FIPS 197 §5.2 KeyExpansion, Nk = 4: w[i] = w[i-4] ^ SubWord(RotWord(w[i-1])) ^ Rcon
