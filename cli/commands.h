@@ -29,5 +29,7 @@ void cli_idle_help(FILE *out);
  * section after its own. */
 int cli_idle_802154_run(int argc, char **argv);
 void cli_idle_802154_help(FILE *out);
+int cli_advise_run(int argc, char **argv);
+void cli_advise_help(FILE *out);
 
 #endif
