@@ -82,7 +82,9 @@ struct model_row {
     double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
     double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
     double e_total_events_uj, comm_share_events_pct;
-    double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    double latency_ms, setup_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    double e_phase_uj[PQPAN_PHASE_COUNT]; /* events accounting by phase (E_comp in CRYPTO) */
+    double t_phase_ms[PQPAN_PHASE_COUNT]; /* span of each set-up phase */
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
     unsigned long long att_pdus_tx, events, idle_events;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
@@ -160,6 +162,10 @@ void model_print_derived_json(FILE *f, const struct model_env *env,
                               enum pqpan_radio_mode radio, const char *indent);
 /* Whether a run on radio mode `radio` uses the profile figure at path (profile_walk.h). */
 int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path);
+/* The set-up before the exchange that cfg asks for, and its assumptions (text lines, or
+ * JSON members setup_*). */
+void model_print_setup(FILE *f, const struct pqpan_ble_config *cfg, const char *prefix);
+void model_print_setup_json(FILE *f, const struct pqpan_ble_config *cfg, const char *indent);
 /* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
  * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);
