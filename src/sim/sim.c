@@ -5,8 +5,8 @@
  * TX(peripheral) → RX(central) → TX(central) ... → CLOSE. The hosts run at CLOSE (or at
  * once with same_event_reply), so a reply goes in the next event, as in the estimator.
  * Radio time of an event is collected per side and booked at CLOSE in the event's phase:
- * NEGOTIATE or the message's phase when it carried data, CRYPTO when it was idle while a
- * side computed. */
+ * the running set-up procedure's phase (ADVERTISE .. DISCOVERY) or the message's phase
+ * when it carried data, CRYPTO when it was idle while a side computed. */
 #include <string.h>
 
 #include "pqpan/sim.h"
