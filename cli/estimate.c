@@ -127,6 +127,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+    model_print_setup(stdout, &o->l.cfg, "  ");
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
 }
@@ -137,6 +138,7 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
     int s;
     printf("{\n");
     model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+    model_print_setup_json(stdout, &o->l.cfg, "  ");
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_json_row(stdout, &rows[s], GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL,

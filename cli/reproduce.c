@@ -174,12 +174,15 @@ static const char *verdict(const struct hl_line *l)
 static void print_table(const struct repro *r, const struct model_env *env,
                         const struct headline *h)
 {
+    struct pqpan_ble_config cfg;
     struct hl_line l[4];
     int i, s, n = fill_lines(l, h);
     printf("pqpan reproduce: the SenSys '26 study (arXiv 2602.18708) with the analytic model\n"
            "  study preset: ek as <= 400 B indications (ATT_MTU 403), ct as Write Requests with a\n"
            "  frame-number byte; LE 1M, CI 50 ms, KeyGen+Decaps on the peripheral, unencrypted\n");
     model_print_assumptions(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
+    study_config(&cfg, ll_of_dle[0]);
+    model_print_setup(stdout, &cfg, "  ");
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
     for (i = 0; i < N_CONFIGS; i++) {
@@ -237,10 +240,13 @@ static void print_headline_csv(FILE *f, const struct headline *h)
 static void print_json(const struct repro *r, const struct model_env *env,
                        const struct headline *h)
 {
+    struct pqpan_ble_config cfg;
     struct hl_line l[4];
     int i, s, n = fill_lines(l, h);
     printf("{\n");
     model_print_assumptions_json(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
+    study_config(&cfg, ll_of_dle[0]);
+    model_print_setup_json(stdout, &cfg, "  ");
     printf("  \"headline_side\": \"peripheral\",\n  \"rows\": [\n");
     for (i = 0; i < N_CONFIGS; i++) {
         for (s = 0; s < MODEL_SIDES; s++) {
