@@ -60,16 +60,19 @@ static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
     return -1;
 }
 
+/* --currents words, in enum pqpan_current_table order; --ramp words (fast = 0). */
+static const char *const table_words[PQPAN_CURRENT_TABLE_COUNT + 1] = {"system", "radio-only",
+                                                                       NULL};
+static const char *const ramp_words[] = {"fast", "normal", NULL};
+
 static int table_opt(struct model_opts *o, const char *cmd, const char *v)
 {
-    if (strcmp(v, "system") == 0) {
-        o->table = PQPAN_CURRENTS_SYSTEM;
-    } else if (strcmp(v, "radio-only") == 0) {
-        o->table = PQPAN_CURRENTS_RADIO_ONLY;
-    } else {
+    int k = cli_word_index(table_words, v);
+    if (k < 0) {
         cli_usage_error(cmd, "--currents %s: want system or radio-only", v);
         return -1;
     }
+    o->table = (enum pqpan_current_table)k;
     return 1;
 }
 
@@ -92,11 +95,11 @@ static int value_opt(struct model_opts *o, const char *cmd, const char *opt, con
         }
         o->tx_dbm = neg ? -(int)u : (int)u;
     } else if (strcmp(opt, "--ramp") == 0) {
-        if (strcmp(v, "fast") != 0 && strcmp(v, "normal") != 0) {
+        o->ramp_normal = cli_word_index(ramp_words, v);
+        if (o->ramp_normal < 0) {
             cli_usage_error(cmd, "--ramp %s: want fast or normal", v);
             return -1;
         }
-        o->ramp_normal = strcmp(v, "normal") == 0;
     } else if (strcmp(opt, "--gamma-comm") == 0) {
         if (cli_parse_double(v, 0.01, 100.0, &o->gamma_comm) != 0) {
             cli_usage_error(cmd, "--gamma-comm %s: want a number in 0.01..100", v);
@@ -139,6 +142,63 @@ int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **arg
         *i += 1;
     }
     return rc;
+}
+
+/* Every implementation some ML-KEM row of the built-in cycle tables has, once each. */
+static void crypto_impls(cli_word_fn add, void *ctx)
+{
+    struct pqpan_cycle_table *t = malloc(sizeof *t);
+    char err[DATA_ERR_MAX];
+    size_t i, j;
+    if (t == NULL || data_cycles_load_builtin(t, err, sizeof err) != EXIT_OK) {
+        free(t);
+        return;
+    }
+    for (i = 0; i < t->count; i++) {
+        const struct pqpan_cycle_row *r = &t->rows[i];
+        for (j = 0; j < i; j++) {
+            if (t->rows[j].op == PQPAN_OP_KEM_KEYGEN && strcasecmp(t->rows[j].impl, r->impl) == 0) {
+                break;
+            }
+        }
+        if (r->op == PQPAN_OP_KEM_KEYGEN && j == i && strcmp(r->impl, "*") != 0) {
+            add(ctx, r->impl);
+        }
+    }
+    free(t);
+}
+
+static void builtin_profiles(cli_word_fn add, void *ctx)
+{
+    char name[64];
+    size_t i;
+    for (i = 0; i < data_profile_builtin_count(); i++) {
+        add(ctx, data_profile_builtin_name(i, name, sizeof name));
+    }
+}
+
+void model_kem_names(cli_word_fn add, void *ctx)
+{
+    size_t k;
+    for (k = 0; pqpan_kem_at(k) != NULL; k++) {
+        add(ctx, pqpan_kem_at(k)->name);
+    }
+}
+
+int model_opts_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    if (strcmp(opt, "--profile") == 0) {
+        builtin_profiles(add, ctx);
+    } else if (strcmp(opt, "--crypto-impl") == 0) {
+        crypto_impls(add, ctx);
+    } else if (strcmp(opt, "--currents") == 0) {
+        cli_words_each(table_words, add, ctx);
+    } else if (strcmp(opt, "--ramp") == 0) {
+        cli_words_each(ramp_words, add, ctx);
+    } else {
+        return 0;
+    }
+    return 1;
 }
 
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)
@@ -207,90 +267,86 @@ enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy)
 }
 
 static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
-                  const char *scheme, const char *impl, enum pqpan_op op, const char *cmd)
+                  const char *scheme, const char *impl, enum pqpan_op op, struct cli_msg *msg)
 {
     if (pqpan_cycles_lookup(&env->in.cycles, scheme, impl, op, &cycles[op]) != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: no cycle count for %s %s (%s) in data/cycles/\n", cmd, scheme,
-                pqpan_op_name(op), impl != NULL ? impl : "any implementation");
-        return EXIT_USAGE;
+        return cli_msg_set(msg, EXIT_USAGE, "no cycle count for %s %s (%s) in data/cycles/",
+                           scheme, pqpan_op_name(op), impl != NULL ? impl : "any implementation");
     }
     return EXIT_OK;
 }
 
 int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
-                const struct model_env *env, const char *kem, const char *cmd)
+                const struct model_env *env, const char *kem, struct cli_msg *msg)
 {
     const struct pqpan_kem *k;
     const char *impl = env->in.crypto_impl;
     int rc;
     memset(cycles, 0, PQPAN_OP_COUNT * sizeof cycles[0]);
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
-        rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, cmd);
-        return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, cmd);
+        rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, msg);
+        return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, msg);
     }
     k = pqpan_kem_by_name(kem);
     if (k == NULL) {
-        return cli_usage_error(cmd, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, ML-KEM-1024, %s)",
-                               kem, MODEL_LESC_NAME);
+        return cli_msg_set(msg, EXIT_USAGE, "unknown KEM '%s' (%s)", kem, MODEL_KEM_NAMES);
     }
     cfg->ek_bytes = (uint32_t)k->ek_bytes;
     cfg->ct_bytes = (uint32_t)k->ct_bytes;
-    rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, cmd);
+    rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, msg);
     if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, cmd);
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, msg);
     }
     if (rc == EXIT_OK) {
-        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, cmd);
+        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, msg);
     }
-    return rc != EXIT_OK ? rc : lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, cmd);
+    return rc != EXIT_OK ? rc : lookup(cycles, env, kem, impl, PQPAN_OP_KEM_DECAPS, msg);
 }
 
 static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env, const char *kem,
-                    struct pqpan_ble_config *cfg, const char *cmd)
+                    struct pqpan_ble_config *cfg, struct cli_msg *msg)
 {
     uint64_t cycles[PQPAN_OP_COUNT];
-    int rc = model_setup(cycles, cfg, env, kem, cmd);
+    int rc = model_setup(cycles, cfg, env, kem, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
         return pqpan_ble_estimate_lesc(est, cfg, &env->dev, cycles) == PQPAN_OK
                    ? EXIT_OK
-                   : cli_usage_error(cmd, "configuration out of range");
+                   : cli_msg_set(msg, EXIT_USAGE, "configuration out of range");
     }
     if (pqpan_ble_estimate_pqke(est, cfg, &env->dev, cycles) != PQPAN_OK) {
-        return cli_usage_error(cmd, "configuration out of range (ATT_MTU 23..517, and >= 403 for "
-                                    "--transfer study; LL octets 27..251; CI 7.5..4000 ms)");
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "configuration out of range (ATT_MTU 23..517, and >= 403 for "
+                           "--transfer study; LL octets 27..251; CI 7.5..4000 ms)");
     }
     return EXIT_OK;
 }
 
 static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                  const struct model_env *env, enum pqpan_radio_mode radio, const char *cmd)
+                  const struct model_env *env, enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
     struct pqpan_energy_opts o = env->eopts;
     int rc;
     o.radio = radio;
     rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
     if (rc == PQPAN_ERR_UNSUPPORTED && radio == PQPAN_RADIO_IEEE802154) {
-        fprintf(stderr,
-                "pqpan %s: profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
-                "(its ieee802154 section); try another --currents table or --tx-dbm, or a "
-                "profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)\n",
-                cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
-        return EXIT_USAGE;
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
+                           "(its ieee802154 section); try another --currents table or --tx-dbm, "
+                           "or a profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)",
+                           env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
     }
     if (rc == PQPAN_ERR_UNSUPPORTED) {
-        fprintf(stderr,
-                "pqpan %s: profile %s gives no %s current for TX %d dBm / RX %s; try another "
-                "--currents table, --tx-dbm or --phy\n",
-                cmd, env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm,
-                pqpan_radio_mode_name(o.radio));
-        return EXIT_USAGE;
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "profile %s gives no %s current for TX %d dBm / RX %s; try another "
+                           "--currents table, --tx-dbm or --phy",
+                           env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm,
+                           pqpan_radio_mode_name(o.radio));
     }
     if (rc != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: energy model: %s\n", cmd, pqpan_strerror(rc));
-        return EXIT_BAD_INPUT;
+        return cli_msg_set(msg, EXIT_BAD_INPUT, "energy model: %s", pqpan_strerror(rc));
     }
     return EXIT_OK;
 }
@@ -335,12 +391,12 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
 
 int model_fill_side(struct model_row *r, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
-                    const struct pqpan_ledger *bits_led, const char *cmd)
+                    const struct pqpan_ledger *bits_led, struct cli_msg *msg)
 {
     struct pqpan_energy full, bits;
-    int rc = energy(&full, led, env, radio, cmd);
+    int rc = energy(&full, led, env, radio, msg);
     if (rc == EXIT_OK) {
-        rc = energy(&bits, bits_led, env, radio, cmd);
+        rc = energy(&bits, bits_led, env, radio, msg);
     }
     if (rc == EXIT_OK) {
         fill_row(r, &full, &bits, led, bits_led);
@@ -371,7 +427,7 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
 
 int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
-               const char *cmd)
+               struct cli_msg *msg)
 {
     static const char *const side_names[MODEL_SIDES] = {"peripheral", "central", "total"};
     static const enum pqpan_ble_role role_of[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
@@ -390,9 +446,9 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
     }
     for (s = 0; s < MODEL_SIDES; s++) {
         struct model_row *r = &rows[s];
-        rc = energy(&full, &led[s], env, model_radio_of(cfg->phy), cmd);
+        rc = energy(&full, &led[s], env, model_radio_of(cfg->phy), msg);
         if (rc == EXIT_OK) {
-            rc = energy(&bits, &bl[s], env, model_radio_of(cfg->phy), cmd);
+            rc = energy(&bits, &bl[s], env, model_radio_of(cfg->phy), msg);
         }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
@@ -416,14 +472,14 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
 }
 
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
-              const struct pqpan_ble_config *cfg_in, const char *cmd)
+              const struct pqpan_ble_config *cfg_in, struct cli_msg *msg)
 {
     struct pqpan_ble_config cfg = *cfg_in;
     struct pqpan_ble_estimate est;
     int rc;
     memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
-    rc = estimate(&est, env, kem, &cfg, cmd);
-    return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, cmd);
+    rc = estimate(&est, env, kem, &cfg, msg);
+    return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, msg);
 }
 
 /* ---- the field table ---- */

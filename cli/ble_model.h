@@ -14,6 +14,8 @@
 
 /* The LE Secure Connections baseline is asked for as this "KEM" name. */
 #define MODEL_LESC_NAME "LESC-P256"
+/* The --kem values of the BLE model, for messages. */
+#define MODEL_KEM_NAMES "ML-KEM-512, ML-KEM-768, ML-KEM-1024, " MODEL_LESC_NAME
 
 /* Options shared by estimate and reproduce (energy side). */
 struct model_opts {
@@ -36,6 +38,13 @@ int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **arg
 
 /* Help lines for the shared options. */
 void model_opts_help(FILE *out);
+
+/* If opt takes one word of a finite set (--profile: the built-in profiles, --currents,
+ * ...), passes each to add (which copies what it keeps) and returns 1; else 0. */
+int model_opts_choices(const char *opt, cli_word_fn add, void *ctx);
+
+/* The ML-KEM parameter set names, in increasing security (the LESC baseline is not one). */
+void model_kem_names(cli_word_fn add, void *ctx);
 
 /* Loaded energy inputs + the device timing the link model needs. */
 struct model_env {
@@ -83,30 +92,32 @@ struct model_row {
 };
 
 /* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
- * rows[MODEL_SIDES]. Returns a cli.h exit code, message printed. */
+ * rows[MODEL_SIDES]. Returns a cli.h exit code; on failure the reason is in *msg (what
+ * `estimate` prints, e.g. a configuration out of range or a current the profile lacks) and
+ * the rows are zero. */
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
-              const struct pqpan_ble_config *cfg, const char *cmd);
+              const struct pqpan_ble_config *cfg, struct cli_msg *msg);
 
 /* The energy model's radio mode for a PHY. */
 enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy);
 
 /* The KEM's sizes into cfg (ek_bytes, ct_bytes) and the cycles of its operations (or of
- * P-256 for MODEL_LESC_NAME) from the loaded tables. A cli.h exit code, message printed. */
+ * P-256 for MODEL_LESC_NAME) from the loaded tables. A cli.h exit code, message in *msg. */
 int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
-                const struct model_env *env, const char *kem, const char *cmd);
+                const struct model_env *env, const char *kem, struct cli_msg *msg);
 
 /* Rows from per-side ledgers and counts in est (the estimator's, or a simulated run's in
- * the same form), energy from env. A cli.h exit code, message printed. */
+ * the same form), energy from env. A cli.h exit code, message in *msg. */
 int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
-               const char *cmd);
+               struct cli_msg *msg);
 
 /* Energy and times of one side from its ledgers (everything, and the bits of the
  * exchange) for a radio mode; config and count fields are left to the caller. A cli.h
- * exit code, message printed. */
+ * exit code, message in *msg. */
 int model_fill_side(struct model_row *r, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
-                    const struct pqpan_ledger *bits_led, const char *cmd);
+                    const struct pqpan_ledger *bits_led, struct cli_msg *msg);
 
 /* Field table printers. Which fields a command prints is a mask of groups. */
 enum model_group {

@@ -2,7 +2,8 @@
  * (docs/MODEL.md "Calibration", docs/CLI.md "pqpan calibrate").
  *
  * Each trace is one side of one key exchange. Its crypto channel (D0) segments are the
- * crypto operations in the order they ran; their gross energy is compared with the
+ * crypto operations in the order they ran (that side's operations in the exchange
+ * --protocol names, pqpan_calibrate_side_ops); their gross energy is compared with the
  * model's E_comp of that operation at γ = 1. The radio channel (D1) segments together are
  * the measured communication energy, compared with the bits accounting at γ_comm = 1. */
 #include <errno.h>
@@ -23,6 +24,7 @@
 #define MAX_TRACES 64
 #define MAX_OPS 8          /* crypto segments per trace */
 #define OP_SKIP (-1)       /* a segment --ops maps to "-" */
+_Static_assert(PQPAN_CALIBRATE_SIDE_OPS_MAX <= MAX_OPS, "a side's default operations fit --ops");
 #define Q_COMM PQPAN_OP_COUNT /* quantity index of the communication energy */
 #define N_QUANT (PQPAN_OP_COUNT + 1)
 #define CHUNK_BYTES 65536
@@ -42,6 +44,7 @@ struct cal_opts {
     size_t n_ops;                 /* 0: the default order for the side */
     uint8_t ch[2];                /* digital channel of PH_CRYPTO, PH_RADIO */
     int comm_radio;               /* --comm-model radio (else bits) */
+    int concurrent;               /* --overlap concurrent (else preempt) */
     const char *out;
 };
 
@@ -93,8 +96,10 @@ void cli_calibrate_help(FILE *out)
             "Each trace is one side of one key exchange. Measured quantities (gross energy, no\n"
             "baseline subtracted unless --baseline-ua; the profile's currents are whole-chip):\n"
             "  crypto  each segment of the crypto channel (default D0 high) is one operation, in\n"
-            "          the order run: KeyGen side kem_keygen,kem_decaps; the other side\n"
-            "          kem_encaps; %s: ecdh_keygen,ecdh_shared on both sides\n"
+            "          the order run (--protocol study: KeyGen side kem_keygen,kem_decaps, the\n"
+            "          other side kem_encaps; pqpan: KeyGen side kem_keygen,kem_decaps,kdf, the\n"
+            "          other side kem_encaps,kdf, each key schedule its own segment; %s:\n"
+            "          ecdh_keygen,ecdh_shared on both sides)\n"
             "  comm    the sum over the radio channel's segments (default D1 high), against\n"
             "          --comm-model bits: the bits accounting (TX/RX/T_IFS of the key transfer)\n"
             "          at gamma_comm = 1, so gamma_comm absorbs ramp-up, negotiation and idle\n"
@@ -102,8 +107,14 @@ void cli_calibrate_help(FILE *out)
             "          accounting (TX/RX/T_IFS/ramp-up of every phase), so gamma_comm is a\n"
             "          correction of the radio currents alone\n"
             "  Rows with both channels high (a connection event during a crypto operation)\n"
-            "  count as radio and are taken out of that operation.\n\n"
+            "  count as radio and are taken out of that operation (--overlap preempt), or\n"
+            "  are shared between them (--overlap concurrent).\n\n"
             "trace options:\n"
+            "  --protocol study|pqpan  the exchange the traces ran, and so the model they are\n"
+            "                         compared with: study (default), the study's prototype (raw\n"
+            "                         ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with the\n"
+            "                         key schedule (kdf) on both sides, as `pqpan estimate\n"
+            "                         --protocol pqpan` and `pqpan simulate` (default) run it\n"
             "  --trace [SIDE:]FILE    a PPK2 CSV export; SIDE peripheral or central overrides\n"
             "                         --side for this file (repeatable, at most %d)\n"
             "  --side peripheral|central  the side the traces were captured on (default peripheral)\n"
@@ -112,9 +123,16 @@ void cli_calibrate_help(FILE *out)
             "  --baseline-ua X        subtract X uA from every current (default 0)\n"
             "  --phases LIST          digital channels, e.g. d0=crypto,d1=radio (the default)\n"
             "  --ops LIST             operation of each crypto segment in order, comma-separated\n"
-            "                         op names or - to ignore a segment (e.g. a KDF the model\n"
-            "                         does not run), for every trace (default: by side, above)\n"
+            "                         op names (kdf only with --protocol pqpan) or - to ignore\n"
+            "                         a segment (e.g. a KDF the study protocol does not run), for\n"
+            "                         every trace (default: by side and protocol, above)\n"
             "  --comm-model bits|radio  what the radio energy is compared with (above; default bits)\n"
+            "  --overlap preempt|concurrent  rows with both channels high: preempt (default), the\n"
+            "                         link layer suspended the operation for the connection\n"
+            "                         event, the rows are radio; concurrent, the operation kept\n"
+            "                         running (as the model and `pqpan simulate` have it), so it\n"
+            "                         is charged its mean power over the rest of its segment for\n"
+            "                         them and the radio the remainder\n"
             "  --out FILE             write the calibration overlay JSON (pqpan-calibration/1)\n\n",
             MODEL_LESC_NAME, MAX_TRACES);
     link_opts_help(out);
@@ -124,10 +142,11 @@ void cli_calibrate_help(FILE *out)
             "\nWarns (stderr) when a fitted gamma is outside the study's ranges (gamma_comp\n"
             "%.2f-%.2f, gamma_comm %.2f-%.2f); never clamps. With one point a standard error\n"
             "cannot be estimated and is reported as such.\n"
-            "Exit codes: 0 ok, 2 usage, 3 bad trace (names the file and line) or segments that do\n"
+            "Exit codes: 0 ok, 2 usage (also an --ops operation the exchange does not run, or\n"
+            "--protocol pqpan with %s), 3 bad trace (names the file and line) or segments that do\n"
             "not match the operations, 4 I/O.\n",
             PQPAN_GAMMA_COMP_STUDY_MIN, PQPAN_GAMMA_COMP_STUDY_MAX, PQPAN_GAMMA_COMM_STUDY_MIN,
-            PQPAN_GAMMA_COMM_STUDY_MAX);
+            PQPAN_GAMMA_COMM_STUDY_MAX, MODEL_LESC_NAME);
 }
 
 /* ---- options ---- */
@@ -190,6 +209,15 @@ static int parse_ops(struct cal_opts *o, const char *v)
     }
 }
 
+static int parse_protocol(struct cal_opts *o, const char *v)
+{
+    if (strcmp(v, "study") == 0 || strcmp(v, "pqpan") == 0) {
+        o->link.cfg.protocol = v[0] == 'p' ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+        return EXIT_OK;
+    }
+    return cli_usage_error(CMD, "--protocol %s: want study or pqpan", v);
+}
+
 /* d<N>=crypto / d<N>=radio items. */
 static int parse_phases(struct cal_opts *o, const char *v)
 {
@@ -241,6 +269,9 @@ static int value_option(struct cal_opts *o, const char *opt, const char *v)
     if (strcmp(opt, "--ops") == 0) {
         return parse_ops(o, v);
     }
+    if (strcmp(opt, "--protocol") == 0) {
+        return parse_protocol(o, v);
+    }
     if (strcmp(opt, "--phases") == 0) {
         return parse_phases(o, v);
     }
@@ -249,6 +280,12 @@ static int value_option(struct cal_opts *o, const char *opt, const char *v)
         return o->comm_radio || strcmp(v, "bits") == 0
                    ? EXIT_OK
                    : cli_usage_error(CMD, "--comm-model %s: want bits or radio", v);
+    }
+    if (strcmp(opt, "--overlap") == 0) {
+        o->concurrent = strcmp(v, "concurrent") == 0;
+        return o->concurrent || strcmp(v, "preempt") == 0
+                   ? EXIT_OK
+                   : cli_usage_error(CMD, "--overlap %s: want preempt or concurrent", v);
     }
     if (strcmp(opt, "--out") == 0) {
         o->out = v;
@@ -264,6 +301,57 @@ static int gamma_options_given(const struct model_opts *m)
         given |= m->gamma_comp[op] > 0.0;
     }
     return given;
+}
+
+static enum pqpan_calibrate_exchange exchange_of(const struct cal_opts *o)
+{
+    if (strcmp(o->link.kem, MODEL_LESC_NAME) == 0) {
+        return PQPAN_CALIBRATE_LESC;
+    }
+    return o->link.cfg.protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_CALIBRATE_PQPAN
+                                                         : PQPAN_CALIBRATE_STUDY;
+}
+
+/* 1 if either side of the exchange runs op. */
+static int exchange_runs(enum pqpan_calibrate_exchange x, int op)
+{
+    enum pqpan_op ops[PQPAN_CALIBRATE_SIDE_OPS_MAX];
+    int keygen_side;
+    for (keygen_side = 0; keygen_side < 2; keygen_side++) {
+        size_t k, n = pqpan_calibrate_side_ops(ops, x, keygen_side);
+        for (k = 0; k < n; k++) {
+            if ((int)ops[k] == op) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* --protocol and --ops against the exchange: pqpan's protocol is a KEM exchange, and
+ * every operation --ops names must be one the exchange runs. */
+static int exchange_ok(const struct cal_opts *o)
+{
+    enum pqpan_calibrate_exchange x = exchange_of(o);
+    size_t k;
+    if (x == PQPAN_CALIBRATE_LESC && o->link.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
+        return cli_usage_error(CMD, "--protocol pqpan runs ML-KEM; %s is LE Secure Connections "
+                                    "(leave --protocol out)", MODEL_LESC_NAME);
+    }
+    for (k = 0; k < o->n_ops; k++) {
+        if (o->ops[k] == PQPAN_OP_KDF && x == PQPAN_CALIBRATE_STUDY) {
+            return cli_usage_error(CMD, "--ops kdf: the study protocol runs no KDF (its key is "
+                                        "the KEM's shared secret); for pqpan's key schedule use "
+                                        "--protocol pqpan, or - to ignore the segment");
+        }
+        if (o->ops[k] != OP_SKIP && !exchange_runs(x, o->ops[k])) {
+            return cli_usage_error(CMD, "--ops %s: the %s exchange runs no such operation",
+                                   pqpan_op_name((enum pqpan_op)o->ops[k]),
+                                   x == PQPAN_CALIBRATE_LESC ? MODEL_LESC_NAME
+                                   : x == PQPAN_CALIBRATE_PQPAN ? "pqpan" : "study");
+        }
+    }
+    return EXIT_OK;
 }
 
 static int parse_args(struct cal_opts *o, int argc, char **argv)
@@ -294,7 +382,9 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
                            strcmp(argv[i], "--voltage") == 0 || strcmp(argv[i], "--out") == 0 ||
                            strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--phases") == 0 ||
                            strcmp(argv[i], "--comm-model") == 0 ||
-                           strcmp(argv[i], "--baseline-ua") == 0
+                           strcmp(argv[i], "--baseline-ua") == 0 ||
+                           strcmp(argv[i], "--protocol") == 0 ||
+                           strcmp(argv[i], "--overlap") == 0
                        ? cli_usage_error(CMD, "%s needs a value", argv[i])
                        : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
@@ -311,7 +401,7 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
         return cli_usage_error(CMD, "--calibration, --gamma-comm and --gamma-comp do not apply: "
                                     "calibrate compares with the model at gamma = 1");
     }
-    return EXIT_OK;
+    return exchange_ok(o);
 }
 
 /* ---- measuring one trace ---- */
@@ -322,12 +412,23 @@ struct measure {
     struct cal_trace *ct;
     double voltage_v;
     double baseline_ua;
+    int concurrent;
     uint8_t ch[2];
     struct pqpan_ppk2_sample prev;
     int have_prev;
     double overlap_ua_ms[MAX_OPS]; /* charge of the radio rows inside each crypto segment */
     int64_t overlap_ns[MAX_OPS];
 };
+
+/* --overlap concurrent: the operation kept running through the connection events that
+ * overlap it, at the mean power it draws in the rest of its segment (own_uj over the
+ * segment's time without them); that much of the overlap rows is the operation's. */
+static double concurrent_share_uj(double own_uj, int64_t seg_ns, int64_t overlap_ns)
+{
+    return overlap_ns > 0 && seg_ns > overlap_ns
+               ? own_uj * (double)overlap_ns / (double)(seg_ns - overlap_ns)
+               : 0.0;
+}
 
 static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
 {
@@ -337,9 +438,14 @@ static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
     if (g->phase == PH_CRYPTO) {
         size_t k = ms->ct->n_crypto;
         if (k < MAX_OPS) {
-            ms->ct->crypto_uj[k] =
-                uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k], (double)ms->overlap_ns[k] * 1e-6,
-                                           ms->baseline_ua, ms->voltage_v);
+            double own_uj = uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k],
+                                                       (double)ms->overlap_ns[k] * 1e-6,
+                                                       ms->baseline_ua, ms->voltage_v);
+            double share_uj = ms->concurrent ? concurrent_share_uj(own_uj, g->duration_ns,
+                                                                   ms->overlap_ns[k])
+                                             : 0.0;
+            ms->ct->crypto_uj[k] = own_uj + share_uj;
+            ms->ct->radio_uj -= share_uj;
         }
         ms->ct->n_crypto++;
     } else {
@@ -441,6 +547,7 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     ms.ct = ct;
     ms.voltage_v = st->voltage_v;
     ms.baseline_ua = st->o.baseline_ua;
+    ms.concurrent = st->o.concurrent;
     ms.ch[PH_CRYPTO] = st->o.ch[PH_CRYPTO];
     ms.ch[PH_RADIO] = st->o.ch[PH_RADIO];
     if (pqpan_trace_init(&ms.t, &cfg, st->ws, sizeof st->ws / sizeof st->ws[0]) != PQPAN_OK) {
@@ -460,21 +567,16 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
 
 /* ---- model and points ---- */
 
+/* The operations the side runs in the exchange, in order (one crypto segment each). */
 static size_t default_ops(int ops[MAX_OPS], const struct cal_opts *o, int side)
 {
     int keygen_side = o->link.cfg.keygen_side == PQPAN_BLE_CENTRAL ? MODEL_CENTRAL : MODEL_PERIPHERAL;
-    if (strcmp(o->link.kem, MODEL_LESC_NAME) == 0) {
-        ops[0] = PQPAN_OP_ECDH_KEYGEN;
-        ops[1] = PQPAN_OP_ECDH_SHARED;
-        return 2;
+    enum pqpan_op side_ops[PQPAN_CALIBRATE_SIDE_OPS_MAX];
+    size_t k, n = pqpan_calibrate_side_ops(side_ops, exchange_of(o), side == keygen_side);
+    for (k = 0; k < n; k++) {
+        ops[k] = (int)side_ops[k];
     }
-    if (side == keygen_side) {
-        ops[0] = PQPAN_OP_KEM_KEYGEN;
-        ops[1] = PQPAN_OP_KEM_DECAPS;
-        return 2;
-    }
-    ops[0] = PQPAN_OP_KEM_ENCAPS;
-    return 1;
+    return n;
 }
 
 static void op_list(char *buf, size_t cap, const int *ops, size_t n)
@@ -521,6 +623,11 @@ static const char *comm_model_name(const struct cal_opts *o)
     return o->comm_radio ? "radio" : "bits";
 }
 
+static const char *overlap_name(const struct cal_opts *o)
+{
+    return o->concurrent ? "concurrent" : "preempt";
+}
+
 static int trace_points(struct cal_state *st, size_t t)
 {
     const struct cal_trace *ct = &st->tr[t];
@@ -537,10 +644,11 @@ static int trace_points(struct cal_state *st, size_t t)
     }
     if (ct->n_crypto != n_ops) {
         op_list(list, sizeof list, ops, n_ops);
-        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s the model's %s "
-                        "runs %zu operation(s) (%s); check --side or map them with --ops\n",
+        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s (%s protocol) "
+                        "the model's %s runs %zu operation(s) (%s); check --side and --protocol "
+                        "or map them with --ops\n",
                 CMD, ct->path, ct->n_crypto, (unsigned)st->o.ch[PH_CRYPTO], st->o.link.kem,
-                side_name(ct->side), n_ops, list);
+                row->protocol, side_name(ct->side), n_ops, list);
         return EXIT_BAD_INPUT;
     }
     if (ct->n_radio == 0) {
@@ -643,13 +751,14 @@ static void print_table(const struct cal_state *st)
     const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
     int q;
-    printf("pqpan calibrate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
-           "CI %.2f ms; %zu trace%s at %.3f V\n",
-           r->kem, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
+    printf("pqpan calibrate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s), "
+           "transfer %s, CI %.2f ms; %zu trace%s at %.3f V\n",
+           r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
     model_print_assumptions(stdout, &st->env, "  ");
-    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s)\n",
-           st->o.comm_radio ? "radio states of the events accounting" : "bits accounting");
+    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
+           st->o.comm_radio ? "radio states of the events accounting" : "bits accounting",
+           overlap_name(&st->o));
     printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
     for (q = 0; q < N_QUANT; q++) {
         const struct pqpan_calibrate_fit *f = &st->fit[q];
@@ -803,6 +912,7 @@ static int print_json(const struct cal_state *st)
     cJSON *root = cJSON_CreateObject();
     int rc;
     cJSON_AddStringToObject(root, "kem", r->kem);
+    cJSON_AddStringToObject(root, "protocol", r->protocol);
     cJSON_AddStringToObject(root, "phy", r->phy);
     cJSON_AddNumberToObject(root, "att_mtu", r->att_mtu);
     cJSON_AddNumberToObject(root, "ll_octets", r->ll_octets);
@@ -812,6 +922,7 @@ static int print_json(const struct cal_state *st)
     cJSON_AddStringToObject(root, "currents", pqpan_current_table_name(st->env.table));
     cJSON_AddStringToObject(root, "crypto_impl", st->env.in.crypto_impl);
     cJSON_AddStringToObject(root, "comm_model", comm_model_name(&st->o));
+    cJSON_AddStringToObject(root, "overlap", overlap_name(&st->o));
     cJSON_AddNumberToObject(root, "voltage_v", st->voltage_v);
     cJSON_AddItemToObject(root, "fit", json_fit(st));
     cJSON_AddItemToObject(root, "residuals", json_residuals(st));
@@ -847,8 +958,10 @@ static cJSON *overlay(const struct cal_state *st)
     }
     cJSON_AddItemToObject(prov, "traces", files);
     cJSON_AddStringToObject(prov, "kem", st->o.link.kem);
+    cJSON_AddStringToObject(prov, "protocol", st->rows[MODEL_PERIPHERAL].protocol);
     cJSON_AddStringToObject(prov, "profile", st->env.in.profile.name);
     cJSON_AddStringToObject(prov, "comm_model", comm_model_name(&st->o));
+    cJSON_AddStringToObject(prov, "overlap", overlap_name(&st->o));
     cJSON_AddItemToObject(prov, "fit", json_fit(st));
     cJSON_AddItemToObject(root, "provenance", prov);
     return root;
@@ -910,13 +1023,14 @@ static int measure_all(struct cal_state *st)
 
 static int calibrate(struct cal_state *st)
 {
+    struct cli_msg msg;
     int rc = model_env_load(&st->env, &st->o.m, CMD);
     if (rc != EXIT_OK) {
         return rc;
     }
     gamma_one(&st->env.in);
-    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, CMD);
-    if (rc != EXIT_OK) {
+    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, &msg);
+    if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }
     st->voltage_v = st->o.voltage_v > 0.0 ? st->o.voltage_v : st->env.in.profile.supply_v;

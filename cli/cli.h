@@ -34,6 +34,29 @@ int cli_usage_error(const char *cmd, const char *fmt, ...);
 /* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
 int cli_wants_help(int argc, char **argv);
 
+/* A message a function keeps instead of printing, so that its caller can print it
+ * (estimate) or put it in an output (sweep's status column). */
+#define CLI_MSG_MAX 320
+
+struct cli_msg {
+    char text[CLI_MSG_MAX];
+};
+
+/* Formats the message into *m (truncated to fit) and returns rc. */
+int cli_msg_set(struct cli_msg *m, int rc, const char *fmt, ...);
+
+/* Prints "pqpan CMD: MESSAGE" on stderr when rc is not EXIT_OK. Returns rc. */
+int cli_msg_report(const char *cmd, int rc, const struct cli_msg *m);
+
+/* Index of v in words (terminated by NULL), or -1. */
+int cli_word_index(const char *const *words, const char *v);
+
+/* Receives the words an option takes, one call each (e.g. `pqpan sweep --phy all`). */
+typedef void (*cli_word_fn)(void *ctx, const char *word);
+
+/* Passes every word of words (terminated by NULL) to add. */
+void cli_words_each(const char *const *words, cli_word_fn add, void *ctx);
+
 /* Parses --format VALUE. Returns 0 on success, -1 if VALUE is not table|csv|json. */
 int cli_parse_format(const char *value, enum cli_format *out);
 

@@ -126,11 +126,12 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
 {
     struct model_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
+    struct cli_msg msg;
     int rc;
     pqpan_ble_config_default(&cfg);
     cfg.ll_octets = ll;
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
-    rc = model_run(rows, env, kem, &cfg, CMD);
+    rc = cli_msg_report(CMD, model_run(rows, env, kem, &cfg, &msg), &msg);
     c->kem = kem;
     c->nodes = 2;
     c->link = ll > PQPAN_LL_DATA_MIN_PAYLOAD ? "ble-DLE" : "ble-noDLE";
@@ -150,6 +151,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     struct lowpan_opts l;
     struct lowpan_sim_cfg s;
     struct lowpan_series r;
+    struct cli_msg msg;
     int rc;
     lowpan_opts_init(&l);
     l.kem = kem;
@@ -163,7 +165,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
                      : 0.0;
     s.runs = o->runs;
     s.seed = o->seed;
-    rc = lowpan_simulate(&r, env, &l, &s, CMD);
+    rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &l, &s, &msg), &msg);
     c->kem = kem;
     c->link = names[k];
     c->load_pct = load_pct[k];

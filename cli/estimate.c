@@ -3,17 +3,66 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ble_model.h"
 #include "commands.h"
-#include "link_opts.h"
-#include "lowpan_model.h"
+#include "estimate.h"
 
 #define CMD "estimate"
 
-struct estimate_opts {
-    struct model_opts m;
-    struct link_opts l;
-};
+/* --protocol words, in enum pqpan_ble_protocol order. */
+static const char *const protocol_words[] = {"study", "pqpan", NULL};
+
+void estimate_opts_init(struct estimate_opts *o, int lowpan)
+{
+    o->lowpan = lowpan;
+    model_opts_init(&o->m);
+    link_opts_init(&o->l);
+    lowpan_opts_init(&o->w);
+}
+
+static int protocol_opt(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    int k = *i + 1 < argc ? cli_word_index(protocol_words, argv[*i + 1]) : -1;
+    if (k < 0) {
+        cli_usage_error(cmd, "--protocol: want study or pqpan");
+        return -1;
+    }
+    o->l.cfg.protocol = (enum pqpan_ble_protocol)k;
+    ++*i;
+    return 1;
+}
+
+int estimate_link_parse(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    if (o->lowpan) {
+        return lowpan_opts_parse(&o->w, cmd, argc, argv, i);
+    }
+    if (strcmp(argv[*i], "--protocol") == 0) {
+        return protocol_opt(o, cmd, argc, argv, i);
+    }
+    return link_opts_parse(&o->l, cmd, argc, argv, i);
+}
+
+int estimate_opts_parse(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    int rc = model_opts_parse(&o->m, cmd, argc, argv, i);
+    return rc != 0 ? rc : estimate_link_parse(o, cmd, argc, argv, i);
+}
+
+int estimate_opts_choices(const struct estimate_opts *o, const char *opt, cli_word_fn add,
+                          void *ctx)
+{
+    if (model_opts_choices(opt, add, ctx)) {
+        return 1;
+    }
+    if (o->lowpan) {
+        return lowpan_opts_choices(opt, add, ctx);
+    }
+    if (strcmp(opt, "--protocol") == 0) {
+        cli_words_each(protocol_words, add, ctx);
+        return 1;
+    }
+    return link_opts_choices(opt, add, ctx);
+}
 
 void cli_estimate_help(FILE *out)
 {
@@ -52,31 +101,18 @@ void cli_estimate_help(FILE *out)
             "Exit codes: 0 ok, 2 usage (unknown or out-of-range option), 3 bad data file, 4 I/O.\n");
 }
 
-static int parse_args(struct estimate_opts *o, int argc, char **argv)
+static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv)
 {
     int i;
-    model_opts_init(&o->m);
-    link_opts_init(&o->l);
+    estimate_opts_init(o, lowpan);
     for (i = 1; i < argc; i++) {
-        int rc;
-        if (strcmp(argv[i], "--protocol") == 0) {
-            if (i + 1 >= argc ||
-                (strcmp(argv[i + 1], "study") != 0 && strcmp(argv[i + 1], "pqpan") != 0)) {
-                return cli_usage_error(CMD, "--protocol: want study or pqpan");
-            }
-            o->l.cfg.protocol =
-                strcmp(argv[++i], "pqpan") == 0 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
-            continue;
-        }
-        rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = link_opts_parse(&o->l, CMD, argc, argv, &i);
-        }
+        int rc = estimate_opts_parse(o, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_usage_error(CMD, "unknown option %s'%s'",
+                                   lowpan ? "for --link 802154 " : "", argv[i]);
         }
     }
     return EXIT_OK;
@@ -110,26 +146,6 @@ static void print_json(const struct model_env *env, const struct model_row rows[
 }
 
 /* ---- --link 802154 ---- */
-
-static int parse_lowpan(struct model_opts *m, struct lowpan_opts *l, int argc, char **argv)
-{
-    int i;
-    model_opts_init(m);
-    lowpan_opts_init(l);
-    for (i = 1; i < argc; i++) {
-        int rc = model_opts_parse(m, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = lowpan_opts_parse(l, CMD, argc, argv, &i);
-        }
-        if (rc < 0) {
-            return EXIT_USAGE;
-        }
-        if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
-        }
-    }
-    return EXIT_OK;
-}
 
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
                                const struct pqpan_802154_est_config *c,
@@ -177,91 +193,70 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     printf("  ]\n}\n");
 }
 
-static int lowpan_estimate(const struct model_opts *m, const struct lowpan_opts *l,
-                           const struct model_env *env)
+static void print_csv(const struct model_row rows[MODEL_SIDES], unsigned groups)
+{
+    int s;
+    model_print_csv_header(stdout, groups);
+    for (s = 0; s < MODEL_SIDES; s++) {
+        model_print_csv_row(stdout, &rows[s], groups);
+    }
+}
+
+static int run_lowpan(const struct estimate_opts *o, const struct model_env *env)
 {
     struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
     struct model_row rows[MODEL_SIDES];
-    uint64_t cycles[PQPAN_OP_COUNT];
-    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154;
-    int rc = lowpan_setup(&c, cycles, env, l, CMD);
-    int s;
+    struct cli_msg msg;
+    int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }
-    if (pqpan_802154_estimate_pqke(&e, &c, cycles) != PQPAN_OK) {
-        return cli_usage_error(CMD, "802.15.4 configuration out of range");
-    }
-    rc = lowpan_fill(rows, env, l->kem, e.ledger, e.bits, e.latency_ns, CMD);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    lowpan_fill_802154(rows, &e, &c, env);
-    if (m->format == FORMAT_TABLE) {
-        print_lowpan_table(l, env, &c, &e, rows);
-    } else if (m->format == FORMAT_CSV) {
-        model_print_csv_header(stdout, all);
-        for (s = 0; s < MODEL_SIDES; s++) {
-            model_print_csv_row(stdout, &rows[s], all);
-        }
+    if (o->m.format == FORMAT_TABLE) {
+        print_lowpan_table(&o->w, env, &c, &e, rows);
+    } else if (o->m.format == FORMAT_CSV) {
+        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154);
     } else {
-        print_lowpan_json(l, env, &c, &e, rows);
+        print_lowpan_json(&o->w, env, &c, &e, rows);
     }
     return EXIT_OK;
 }
 
-static int run_lowpan(int argc, char **argv)
+static int run_ble(const struct estimate_opts *o, const struct model_env *env)
 {
-    struct model_opts m;
-    struct lowpan_opts l;
-    struct model_env *env;
-    int rc = parse_lowpan(&m, &l, argc, argv);
+    struct model_row rows[MODEL_SIDES];
+    struct cli_msg msg;
+    int rc = cli_msg_report(CMD, model_run(rows, env, o->l.kem, &o->l.cfg, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }
-    rc = model_env_new(&env, &m, CMD);
-    if (rc == EXIT_OK) {
-        rc = lowpan_estimate(&m, &l, env);
+    if (o->m.format == FORMAT_TABLE) {
+        print_table(o, env, rows);
+    } else if (o->m.format == FORMAT_CSV) {
+        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL);
+    } else {
+        print_json(env, rows);
     }
-    free(env);
-    return rc;
+    return EXIT_OK;
 }
 
 int cli_estimate_run(int argc, char **argv)
 {
     struct estimate_opts o;
     struct model_env *env;
-    struct model_row rows[MODEL_SIDES];
-    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
-    int rc, s;
+    int rc;
 
     if (cli_wants_help(argc, argv)) {
         cli_estimate_help(stdout);
         return EXIT_OK;
     }
-    if (lowpan_link_requested(argc, argv)) {
-        return run_lowpan(argc, argv);
-    }
-    rc = parse_args(&o, argc, argv);
+    rc = parse_args(&o, lowpan_link_requested(argc, argv), argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
     rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK) {
-        rc = model_run(rows, env, o.l.kem, &o.l.cfg, CMD);
-    }
-    if (rc == EXIT_OK) {
-        if (o.m.format == FORMAT_TABLE) {
-            print_table(&o, env, rows);
-        } else if (o.m.format == FORMAT_CSV) {
-            model_print_csv_header(stdout, all);
-            for (s = 0; s < MODEL_SIDES; s++) {
-                model_print_csv_row(stdout, &rows[s], all);
-            }
-        } else {
-            print_json(env, rows);
-        }
+        rc = o.lowpan ? run_lowpan(&o, env) : run_ble(&o, env);
     }
     free(env);
     return rc;

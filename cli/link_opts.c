@@ -3,6 +3,7 @@
 #include "ble_model.h"
 #include "cli.h"
 #include "link_opts.h"
+#include "pqpan/kem.h"
 
 void link_opts_init(struct link_opts *o)
 {
@@ -34,16 +35,21 @@ void link_opts_help(FILE *out)
             MODEL_LESC_NAME);
 }
 
+/* --keygen-side words (enum pqpan_ble_role order: central = 0) and --reply words. */
+static const char *const role_words[] = {"central", "peripheral", NULL};
+static const char *const reply_words[] = {"next-event", "same-event", NULL};
+
 static int parse_role(enum pqpan_ble_role *r, const char *v)
 {
-    if (strcmp(v, "peripheral") == 0) {
-        *r = PQPAN_BLE_PERIPHERAL;
-    } else if (strcmp(v, "central") == 0) {
-        *r = PQPAN_BLE_CENTRAL;
-    } else {
-        return -1;
-    }
-    return 0;
+    int k = cli_word_index(role_words, v);
+    *r = k == 0 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
+    return k < 0 ? -1 : 0;
+}
+
+/* An ML-KEM name or the LESC baseline. */
+static int kem_known(const char *v)
+{
+    return pqpan_kem_by_name(v) != NULL || strcmp(v, MODEL_LESC_NAME) == 0;
 }
 
 static int parse_ms(uint64_t *ns, const char *v, double lo, double hi)
@@ -64,6 +70,7 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
     int bad = 0;
     if (strcmp(opt, "--kem") == 0) {
         o->kem = v;
+        bad = !kem_known(v);
     } else if (strcmp(opt, "--phy") == 0) {
         bad = pqpan_ble_phy_parse(&c->phy, v) != PQPAN_OK;
     } else if (strcmp(opt, "--att-mtu") == 0) {
@@ -85,8 +92,9 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
         bad = cli_parse_uint(v, 0, 1000000, &u) != 0;
         c->max_pairs = (uint32_t)u;
     } else if (strcmp(opt, "--reply") == 0) {
-        bad = strcmp(v, "next-event") != 0 && strcmp(v, "same-event") != 0;
-        c->same_event_reply = strcmp(v, "same-event") == 0;
+        int k = cli_word_index(reply_words, v);
+        bad = k < 0;
+        c->same_event_reply = k == 1;
     } else if (strcmp(opt, "--keygen-side") == 0) {
         bad = parse_role(&c->keygen_side, v) != 0;
     } else {
@@ -135,5 +143,29 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         return -1;
     }
     *i += 1;
+    return 1;
+}
+
+int link_opts_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    int k;
+    if (strcmp(opt, "--kem") == 0) {
+        model_kem_names(add, ctx);
+        add(ctx, MODEL_LESC_NAME);
+    } else if (strcmp(opt, "--phy") == 0) {
+        for (k = 0; k < PQPAN_BLE_PHY_COUNT; k++) {
+            add(ctx, pqpan_ble_phy_name((enum pqpan_ble_phy)k));
+        }
+    } else if (strcmp(opt, "--transfer") == 0) {
+        for (k = 0; k < PQPAN_BLE_TRANSFER_COUNT; k++) {
+            add(ctx, pqpan_ble_transfer_name((enum pqpan_ble_transfer)k));
+        }
+    } else if (strcmp(opt, "--reply") == 0) {
+        cli_words_each(reply_words, add, ctx);
+    } else if (strcmp(opt, "--keygen-side") == 0) {
+        cli_words_each(role_words, add, ctx);
+    } else {
+        return 0;
+    }
     return 1;
 }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "cli.h"
 #include "pqpan/ble.h"
 
 struct link_opts {
@@ -22,5 +23,9 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
 
 /* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
+
+/* If opt takes one word of a finite set (--kem, --phy, --transfer, --reply,
+ * --keygen-side), passes each to add and returns 1; else 0. */
+int link_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 
 #endif

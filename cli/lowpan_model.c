@@ -1,5 +1,6 @@
 /* The PQKE over 6LoWPAN / IEEE 802.15.4 for the CLI (see lowpan_model.h). */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,43 +50,86 @@ int lowpan_link_requested(int argc, char **argv)
     return 0;
 }
 
+/* Options of the 802.15.4 link that take one word of a set: the word's index goes into an
+ * int of lowpan_opts (--csma: contiki = 1, --addr: short = 1, --idle / --backoff:
+ * listen = 1). */
+static const char *const csma_words[] = {"ieee", "contiki", NULL};
+static const char *const addr_words[] = {"extended", "short", NULL};
+static const char *const state_words[] = {"sleep", "listen", NULL};
+
+static const struct {
+    const char *opt;
+    const char *const *words;
+    size_t off;
+} word_opts[] = {
+    {"--csma", csma_words, offsetof(struct lowpan_opts, contiki)},
+    {"--addr", addr_words, offsetof(struct lowpan_opts, short_addr)},
+    {"--idle", state_words, offsetof(struct lowpan_opts, idle)},
+    {"--backoff", state_words, offsetof(struct lowpan_opts, backoff)},
+};
+#define N_WORD_OPTS (sizeof word_opts / sizeof word_opts[0])
+
+static int word_opt_index(const char *opt)
+{
+    size_t k;
+    for (k = 0; k < N_WORD_OPTS; k++) {
+        if (strcmp(opt, word_opts[k].opt) == 0) {
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
+/* An option with its value: 1 ok, -1 bad value. */
+static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
+{
+    int w = word_opt_index(opt);
+    if (w >= 0) {
+        int k = cli_word_index(word_opts[w].words, v);
+        memcpy((char *)o + word_opts[w].off, &k, sizeof k);
+        return k < 0 ? -1 : 1;
+    }
+    if (strcmp(opt, "--link") == 0) {
+        return strcmp(v, "802154") == 0 ? 1 : -1;
+    }
+    if (strcmp(opt, "--kem") == 0) {
+        o->kem = v;
+        return pqpan_kem_by_name(v) != NULL ? 1 : -1;
+    }
+    return cli_parse_double(v, 0.0, 0.99, &o->busy) == 0 ? 1 : -1; /* --busy */
+}
+
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
-    const char *v;
-    int bad = 0;
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
-        strcmp(opt, "--csma") != 0 && strcmp(opt, "--addr") != 0 && strcmp(opt, "--idle") != 0 &&
-        strcmp(opt, "--backoff") != 0) {
+        word_opt_index(opt) < 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
         cli_usage_error(cmd, "%s needs a value", opt);
         return -1;
     }
-    v = argv[++*i];
-    if (strcmp(opt, "--link") == 0) {
-        bad = strcmp(v, "802154") != 0;
-    } else if (strcmp(opt, "--kem") == 0) {
-        o->kem = v;
-    } else if (strcmp(opt, "--busy") == 0) {
-        bad = cli_parse_double(v, 0.0, 0.99, &o->busy) != 0;
-    } else if (strcmp(opt, "--csma") == 0) {
-        bad = strcmp(v, "ieee") != 0 && strcmp(v, "contiki") != 0;
-        o->contiki = strcmp(v, "contiki") == 0;
-    } else if (strcmp(opt, "--addr") == 0) {
-        bad = strcmp(v, "short") != 0 && strcmp(v, "extended") != 0;
-        o->short_addr = strcmp(v, "short") == 0;
-    } else {
-        int *state = strcmp(opt, "--idle") == 0 ? &o->idle : &o->backoff;
-        bad = strcmp(v, "listen") != 0 && strcmp(v, "sleep") != 0;
-        *state = strcmp(v, "listen") == 0;
-    }
-    if (bad) {
-        cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, v);
+    ++*i;
+    if (value_opt(o, opt, argv[*i]) < 0) {
+        cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, argv[*i]);
         return -1;
     }
     return 1;
+}
+
+int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    int w = word_opt_index(opt);
+    if (w >= 0) {
+        cli_words_each(word_opts[w].words, add, ctx);
+        return 1;
+    }
+    if (strcmp(opt, "--kem") == 0) {
+        model_kem_names(add, ctx);
+        return 1;
+    }
+    return 0;
 }
 
 static void set_addressing(struct pqpan_802154_link_cfg *l, int short_addr)
@@ -99,7 +143,7 @@ static void set_addressing(struct pqpan_802154_link_cfg *l, int short_addr)
 }
 
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
-                 const struct model_env *env, const struct lowpan_opts *o, const char *cmd)
+                 const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg)
 {
     const struct pqpan_kem *k = pqpan_kem_by_name(o->kem);
     struct pqpan_ble_config ble;
@@ -107,12 +151,12 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     int rc;
     pqpan_802154_est_config_default(c);
     if (k == NULL) {
-        return cli_usage_error(cmd, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, ML-KEM-1024)",
-                               o->kem);
+        return cli_msg_set(msg, EXIT_USAGE, "unknown KEM '%s' (ML-KEM-512, ML-KEM-768, "
+                           "ML-KEM-1024)", o->kem);
     }
     pqpan_ble_config_default(&ble);
     ble.protocol = PQPAN_BLE_PROTO_PQPAN;
-    rc = model_setup(cycles, &ble, env, o->kem, cmd);
+    rc = model_setup(cycles, &ble, env, o->kem, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -146,7 +190,7 @@ static const char *state_word(int listens)
 
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const char *kem, const struct pqpan_ledger led[2],
-                const struct pqpan_ledger bits[2], uint64_t latency_ns, const char *cmd)
+                const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
 {
     static const char *const side_names[MODEL_SIDES] = {"initiator", "responder", "total"};
     struct pqpan_ledger l[MODEL_SIDES], b[MODEL_SIDES];
@@ -162,7 +206,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
     }
     for (s = 0; s < MODEL_SIDES && rc == EXIT_OK; s++) {
         struct model_row *r = &rows[s];
-        rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], cmd);
+        rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], msg);
         r->side = side_names[s];
         r->kem = kem;
         r->protocol = "pqpan";
@@ -218,6 +262,26 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
         r->e_backoff_rx_uj = c->backoff_rx ? uj(rx_ua, p->supply_v, r->t_backoff_ms) : 0.0;
         r->e_backoff_sleep_uj = c->backoff_rx ? 0.0 : uj(p->sleep_ua, p->supply_v, r->t_backoff_ms);
     }
+}
+
+int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
+                    struct pqpan_802154_estimate *e, const struct model_env *env,
+                    const struct lowpan_opts *o, struct cli_msg *msg)
+{
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc = lowpan_setup(c, cycles, env, o, msg);
+    memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_estimate_pqke(e, c, cycles) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "802.15.4 configuration out of range");
+    }
+    rc = lowpan_fill(rows, env, o->kem, e->ledger, e->bits, e->latency_ns, msg);
+    if (rc == EXIT_OK) {
+        lowpan_fill_802154(rows, e, c, env);
+    }
+    return rc;
 }
 
 /* ---- assumptions ---- */
@@ -413,7 +477,7 @@ static void scale_counts(struct lowpan_counts *c, unsigned runs)
 /* One seeded exchange: the real PQKE (seed S + run for the channel and the parties). */
 static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, unsigned run,
                    const struct model_env *env, const struct lowpan_opts *o,
-                   const struct lowpan_sim_cfg *s, const char *cmd)
+                   const struct lowpan_sim_cfg *s, struct cli_msg *msg)
 {
     const struct pqpan_sim154_result *res = &m->sim.res;
     struct pqpan_ledger none[2];
@@ -429,12 +493,12 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     }
     pqpan_sim_pqke_wipe(&m->app);
     if (rc != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: 802.15.4 simulator: %s\n", cmd, pqpan_strerror(rc));
-        return rc == PQPAN_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAILURE_RUN;
+        return cli_msg_set(msg, rc == PQPAN_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAILURE_RUN,
+                           "802.15.4 simulator: %s", pqpan_strerror(rc));
     }
     pqpan_ledger_init(&none[0]);
     pqpan_ledger_init(&none[1]);
-    rc = lowpan_fill(m->rows, env, o->kem, res->ledger, none, res->latency_ns, cmd);
+    rc = lowpan_fill(m->rows, env, o->kem, res->ledger, none, res->latency_ns, msg);
     for (side = 0; side < MODEL_SIDES && rc == EXIT_OK; side++) {
         energy[side][run] = m->rows[side].e_total_events_uj;
     }
@@ -442,12 +506,11 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     return rc;
 }
 
-static int open_capture(struct capture *cap, FILE *f, const char *cmd)
+static int open_capture(struct capture *cap, FILE *f, struct cli_msg *msg)
 {
     if (pqpan_pcap_writer_init(&cap->w, file_write, f, PQPAN_PCAP_LINKTYPE_IEEE802_15_4_WITHFCS,
                                1) != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: cannot write the pcap file\n", cmd);
-        return EXIT_IO;
+        return cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
     }
     return EXIT_OK;
 }
@@ -465,7 +528,7 @@ void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s)
 
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
                     const struct lowpan_opts *o, const struct lowpan_sim_cfg *s,
-                    const char *cmd)
+                    struct cli_msg *msg)
 {
     struct mc *m = malloc(sizeof *m);
     double *buf = malloc((MODEL_SIDES + 1u) * s->runs * sizeof(double));
@@ -476,15 +539,14 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     if (m == NULL || buf == NULL || s->runs == 0) {
         free(m);
         free(buf);
-        fprintf(stderr, "pqpan %s: out of memory\n", cmd);
-        return EXIT_FAILURE_RUN;
+        return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory");
     }
     memset(m, 0, sizeof *m);
     for (side = 0; side < MODEL_SIDES; side++) {
         energy[side] = buf + (size_t)side * s->runs;
     }
     pqpan_sim154_config_default(&m->c);
-    rc = lowpan_setup(&m->c.exch, m->c.cycles, env, o, cmd);
+    rc = lowpan_setup(&m->c.exch, m->c.cycles, env, o, msg);
     m->c.nodes = s->nodes;
     m->c.hidden = s->hidden;
     m->c.capture = s->capture_first ? PQPAN_SIM154_CAPTURE_FIRST : PQPAN_SIM154_CAPTURE_NONE;
@@ -496,16 +558,15 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
         m->suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(o->kem)->id);
     }
     if (rc == EXIT_OK && s->pcap != NULL) {
-        rc = open_capture(&m->cap, s->pcap, cmd);
+        rc = open_capture(&m->cap, s->pcap, msg);
     }
     for (run = 0; run < s->runs && rc == EXIT_OK; run++) {
-        rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, cmd);
+        rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, msg);
         out->failed += m->sim.res.status != PQPAN_OK;
         add_counts(&out->counts, &m->sim.res);
     }
     if (rc == EXIT_OK && m->cap.failed) {
-        fprintf(stderr, "pqpan %s: cannot write the pcap file\n", cmd);
-        rc = EXIT_IO;
+        rc = cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
     }
     if (rc == EXIT_OK) {
         out->runs = s->runs;

@@ -26,6 +26,10 @@ void lowpan_opts_init(struct lowpan_opts *o);
  * consumed, 0 if not one, -1 after a usage error. */
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i);
 
+/* If opt takes one word of a finite set (--kem, --csma, --addr, --idle, --backoff),
+ * passes each to add and returns 1; else 0. */
+int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx);
+
 /* Help lines for the link options. */
 void lowpan_opts_help(FILE *out);
 
@@ -34,15 +38,15 @@ int lowpan_link_requested(int argc, char **argv);
 
 /* The estimator configuration (message sizes of the KEM's PQKE suite, pqke.h; CSMA set,
  * addressing, busy probability, CPU clock of the profile) and the crypto cycles. A cli.h
- * exit code, message printed. */
+ * exit code, message in *msg. */
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
-                 const struct model_env *env, const struct lowpan_opts *o, const char *cmd);
+                 const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg);
 
 /* Rows (initiator, responder, total) from per-node ledgers, latency, and the energy model
- * (radio mode ieee802154). A cli.h exit code, message printed. */
+ * (radio mode ieee802154). A cli.h exit code, message in *msg. */
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const char *kem, const struct pqpan_ledger led[2],
-                const struct pqpan_ledger bits[2], uint64_t latency_ns, const char *cmd);
+                const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg);
 
 /* Whether the radio listens (1) or sleeps (0) when idle / in a CSMA-CA backoff: the
  * option if given, else the profile's ieee802154 section. */
@@ -55,6 +59,13 @@ int lowpan_backoff_listens(const struct lowpan_opts *o, const struct model_env *
  * the RX current, backoff at the RX or sleep current as c->backoff_rx says), split out. */
 void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
                         const struct pqpan_802154_est_config *c, const struct model_env *env);
+
+/* `estimate --link 802154` for one configuration: the configuration it ran in *c (message
+ * sizes, link), the estimator's result in *e and the rows with their 802.15.4 fields. A
+ * cli.h exit code; on failure the reason is in *msg and the rows are zero. */
+int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
+                    struct pqpan_802154_estimate *e, const struct model_env *env,
+                    const struct lowpan_opts *o, struct cli_msg *msg);
 
 /* The assumptions block of an 802.15.4 result: profile, the current table and section
  * used with the TX/RX figures and their sources, the idle and backoff radio states and
@@ -106,10 +117,10 @@ struct lowpan_sim_cfg {
  * seed 1, the simulator's reassembly timeout and datagram retries (sim154.h). */
 void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s);
 
-/* Runs s->runs seeded exchanges. A cli.h exit code, message printed. */
+/* Runs s->runs seeded exchanges. A cli.h exit code, message in *msg. */
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
                     const struct lowpan_opts *o, const struct lowpan_sim_cfg *s,
-                    const char *cmd);
+                    struct cli_msg *msg);
 
 /* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
 void simulate_802154_help(FILE *out);

@@ -104,6 +104,14 @@ static void study_config(struct pqpan_ble_config *cfg, unsigned ll, enum pqpan_b
     cfg->bits_ifs = ifs;
 }
 
+/* model_run, its message printed. */
+static int run_one(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+                   const char *kem, const struct pqpan_ble_config *cfg)
+{
+    struct cli_msg msg;
+    return cli_msg_report(CMD, model_run(rows, env, kem, cfg, &msg), &msg);
+}
+
 static int run_matrix(struct reading_run *r, const char *name)
 {
     struct pqpan_ble_config cfg;
@@ -111,12 +119,12 @@ static int run_matrix(struct reading_run *r, const char *name)
     for (d = 0; d < N_DLE; d++) {
         study_config(&cfg, ll_of_dle[d], r->bits_ifs);
         for (k = 0; k < N_LEVELS; k++) {
-            rc = model_run(r->rows[k * N_DLE + d], r->env, levels[k], &cfg, CMD);
+            rc = run_one(r->rows[k * N_DLE + d], r->env, levels[k], &cfg);
             if (rc != EXIT_OK) {
                 return rc;
             }
         }
-        rc = model_run(r->rows[N_LEVELS * N_DLE + d], r->env, MODEL_LESC_NAME, &cfg, CMD);
+        rc = run_one(r->rows[N_LEVELS * N_DLE + d], r->env, MODEL_LESC_NAME, &cfg);
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -381,7 +389,7 @@ static int write_sweep(const char *dir, const struct reading_run *r, const char 
         study_config(&cfg, ll, r->bits_ifs);
         fprintf(f, "%u", ll);
         for (k = 0; k < N_LEVELS && rc == EXIT_OK; k++) {
-            rc = model_run(rows, r->env, levels[k], &cfg, CMD);
+            rc = run_one(rows, r->env, levels[k], &cfg);
             fprintf(f, " %.3f", rows[MODEL_PERIPHERAL].e_total_uj);
         }
         fputc('\n', f);

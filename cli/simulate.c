@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ble_model.h"
+#include "ble_sim.h"
 #include "commands.h"
 #include "link_opts.h"
 #include "lowpan_model.h"
@@ -20,21 +21,10 @@
 struct sim_opts {
     struct model_opts m;
     struct link_opts l;
-    enum pqpan_sim_transport transport;
-    double per, ber;
-    unsigned long long seed;
-    unsigned long long timeout_ms;
+    struct ble_sim_opts s;
     const char *pcap;
     const char *trace;
     int trace_side;
-    int raw_messages;
-};
-
-/* What the run proved about the keys (real protocol only). */
-struct keys_result {
-    int protocol;   /* 1 = PQKE ran, 0 = the estimator's raw messages */
-    int equal;
-    int confirmed;
 };
 
 void cli_simulate_help(FILE *out)
@@ -62,10 +52,12 @@ void cli_simulate_help(FILE *out)
             "                         starting with the CONNECT_IND; open with Wireshark)\n"
             "  --trace FILE           write the simulated supply current of one side as a PPK2 CSV\n"
             "                         export (Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high\n"
-            "                         during crypto, D1 while the radio is active). Currents are\n"
+            "                         during each crypto operation, low for one sample between\n"
+            "                         two back to back, D1 while the radio is active). Currents are\n"
             "                         the profile's, a crypto operation's times its gamma_comp\n"
             "                         and the radio states' times gamma_comm (the gamma in use),\n"
-            "                         as `pqpan calibrate --comm-model radio` fits them\n"
+            "                         as `pqpan calibrate --comm-model radio --overlap concurrent`\n"
+            "                         fits them (with --protocol pqpan for --messages pqke)\n"
             "  --trace-side peripheral|central  the side --trace records (default peripheral)\n"
             "  --messages pqke|estimate  pqke (default): the real protocol (INIT, RESP, FIN with\n"
             "                         ML-KEM and key confirmation; randomness from --seed, for\n"
@@ -86,22 +78,22 @@ static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
     int bad = 0;
     if (strcmp(opt, "--transport") == 0) {
         bad = strcmp(v, "gatt") != 0 && strcmp(v, "l2cap-coc") != 0;
-        o->transport = strcmp(v, "l2cap-coc") == 0 ? PQPAN_SIM_L2CAP_COC : PQPAN_SIM_GATT;
+        o->s.transport = strcmp(v, "l2cap-coc") == 0 ? PQPAN_SIM_L2CAP_COC : PQPAN_SIM_GATT;
     } else if (strcmp(opt, "--per") == 0) {
-        bad = cli_parse_double(v, 0.0, 1.0, &o->per) != 0;
+        bad = cli_parse_double(v, 0.0, 1.0, &o->s.per) != 0;
     } else if (strcmp(opt, "--ber") == 0) {
-        bad = cli_parse_double(v, 0.0, 1.0, &o->ber) != 0;
+        bad = cli_parse_double(v, 0.0, 1.0, &o->s.ber) != 0;
     } else if (strcmp(opt, "--seed") == 0) {
-        bad = cli_parse_uint(v, 0, ~0ull, &o->seed) != 0;
+        bad = cli_parse_uint(v, 0, ~0ull, &o->s.seed) != 0;
     } else if (strcmp(opt, "--supervision-timeout-ms") == 0) {
-        bad = cli_parse_uint(v, 100, 32000, &o->timeout_ms) != 0;
+        bad = cli_parse_uint(v, 100, 32000, &o->s.timeout_ms) != 0;
     } else if (strcmp(opt, "--pcap") == 0) {
         o->pcap = v;
     } else if (strcmp(opt, "--trace") == 0) {
         o->trace = v;
     } else if (strcmp(opt, "--messages") == 0) {
         bad = strcmp(v, "pqke") != 0 && strcmp(v, "estimate") != 0;
-        o->raw_messages = strcmp(v, "estimate") == 0;
+        o->s.raw_messages = strcmp(v, "estimate") == 0;
     } else if (strcmp(opt, "--trace-side") == 0) {
         bad = strcmp(v, "peripheral") != 0 && strcmp(v, "central") != 0;
         o->trace_side = strcmp(v, "central") == 0 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
@@ -113,12 +105,12 @@ static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
 
 static int parse_args(struct sim_opts *o, int argc, char **argv)
 {
+    struct cli_msg msg;
     int i;
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
     link_opts_init(&o->l);
-    o->seed = 1;
-    o->timeout_ms = 4000;
+    ble_sim_opts_init(&o->s);
     o->trace_side = PQPAN_BLE_PERIPHERAL;
     for (i = 1; i < argc; i++) {
         int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
@@ -143,13 +135,7 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
         }
         i++;
     }
-    if (o->l.cfg.encrypted) {
-        return cli_usage_error(CMD, "--encrypted is not simulated (no LL encryption)");
-    }
-    if (strcmp(o->l.kem, MODEL_LESC_NAME) == 0) {
-        return cli_usage_error(CMD, "%s is not simulated; use pqpan estimate", MODEL_LESC_NAME);
-    }
-    return EXIT_OK;
+    return cli_msg_report(CMD, ble_sim_check(&o->l, &msg), &msg);
 }
 
 /* ---- observers: pcap and the current trace ---------------------------------------- */
@@ -253,6 +239,34 @@ static double span_gamma(const struct model_env *env, const struct pqpan_sim_spa
     return is_radio(s->state) ? env->in.gamma.comm : 1.0;
 }
 
+/* A crypto operation's CPU time (not the CPU of a connection event in the crypto phase). */
+static int is_crypto_op(const struct pqpan_sim_span *s)
+{
+    return s->op < PQPAN_OP_COUNT;
+}
+
+/* Firmware marks each crypto operation with its own D0 pulse. Two operations back to
+ * back (Encaps or Decaps, then the key schedule) need D0 low for a whole sample between
+ * them, or the PPK2, which samples the digital inputs with the current at 100 kS/s, shows
+ * one segment: the sample in which the second one starts is written with D0 low. Its
+ * energy (at most 10 µs of CPU) then counts in neither operation. */
+static void mark_op_starts(uint8_t *dig, size_t nsamp, const struct span_list *l)
+{
+    const struct pqpan_sim_span *prev = NULL;
+    size_t i, k;
+    for (i = 0; i < l->n; i++) {
+        const struct pqpan_sim_span *s = &l->v[i];
+        if (!is_crypto_op(s)) {
+            continue;
+        }
+        k = (size_t)(s->t0_ns / TRACE_STEP_NS);
+        if (prev != NULL && prev->t1_ns == s->t0_ns && k < nsamp) {
+            dig[k] &= (uint8_t)~1u;
+        }
+        prev = s;
+    }
+}
+
 /* Samples every 10 µs from 0 to end_ns: sleep current plus the time-weighted current of
  * every span overlapping the sample; D0/D1 high if any crypto / radio span overlaps. */
 static int write_trace(const char *path, const struct observe *ob, const struct model_env *env,
@@ -276,7 +290,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
             uint64_t a = (uint64_t)k * TRACE_STEP_NS, b = a + TRACE_STEP_NS;
             uint64_t lo = s->t0_ns > a ? s->t0_ns : a, hi = s->t1_ns < b ? s->t1_ns : b;
             ua[k] += cur * (double)(hi - lo) / TRACE_STEP_NS;
-            if (s->state == PQPAN_STATE_CPU && s->phase == PQPAN_PHASE_CRYPTO) {
+            if (is_crypto_op(s)) {
                 dig[k] |= 1u;
             }
             if (is_radio(s->state)) {
@@ -284,6 +298,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
             }
         }
     }
+    mark_op_starts(dig, nsamp, &ob->spans);
     f = fopen(path, "wb");
     if (f == NULL || pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
         fwrite(line, 1, w, f) != w) {
@@ -319,41 +334,28 @@ out:
 
 /* ---- output ----------------------------------------------------------------------- */
 
-static void as_estimate(struct pqpan_ble_estimate *e, const struct pqpan_sim_result *r)
-{
-    memset(e, 0, sizeof *e);
-    e->ledger[0] = r->ledger[0];
-    e->ledger[1] = r->ledger[1];
-    e->bits[0] = r->bits[0];
-    e->bits[1] = r->bits[1];
-    e->counts = r->counts;
-    e->ll_octets_eff = r->ll_octets;
-    e->latency_ns = r->latency_ns;
-    e->negotiate_ns = r->negotiate_ns;
-}
-
 static const char *status_text(int status)
 {
     return status == PQPAN_OK ? "completed" : pqpan_strerror(status);
 }
 
-static const char *keys_text(const struct keys_result *k)
+static const char *keys_text(const struct ble_sim_keys *k)
 {
     return !k->protocol ? "n/a (--messages estimate)" : k->equal ? "yes" : "no";
 }
 
-static const char *confirm_text(const struct keys_result *k)
+static const char *confirm_text(const struct ble_sim_keys *k)
 {
     return !k->protocol ? "n/a" : k->confirmed ? "ok (both tags verified)" : "failed";
 }
 
 static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                            const struct keys_result *k)
+                            const struct ble_sim_keys *k)
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
-    printf("\nsimulation (seed %llu, PER %g, BER %g, %s):\n", o->seed, o->per, o->ber,
-           o->transport == PQPAN_SIM_GATT ? "GATT" : "L2CAP CoC");
+    printf("\nsimulation (seed %llu, PER %g, BER %g, %s):\n", o->s.seed, o->s.per, o->s.ber,
+           o->s.transport == PQPAN_SIM_GATT ? "GATT" : "L2CAP CoC");
     for (i = 0; i < 2; i++) {
         printf("  %-10s  packets sent %llu, retransmitted %llu, CRC errors received %llu, "
                "missed %llu\n",
@@ -370,13 +372,13 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
 }
 
 static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                           const struct keys_result *k)
+                           const struct ble_sim_keys *k)
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
     printf("  \"simulation\": {\n    \"seed\": %llu,\n    \"per\": %.17g,\n    \"ber\": %.17g,\n",
-           o->seed, o->per, o->ber);
-    printf("    \"transport\": \"%s\",\n", o->transport == PQPAN_SIM_GATT ? "gatt" : "l2cap-coc");
+           o->s.seed, o->s.per, o->s.ber);
+    printf("    \"transport\": \"%s\",\n", o->s.transport == PQPAN_SIM_GATT ? "gatt" : "l2cap-coc");
     for (i = 0; i < 2; i++) {
         printf("    \"%s\": {\"packets_tx\": %llu, \"retransmissions\": %llu, \"crc_errors_rx\": %llu, "
                "\"missed_rx\": %llu},\n",
@@ -399,7 +401,7 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
 
 static void print_rows(const struct sim_opts *o, const struct model_env *env,
                        const struct model_row rows[MODEL_SIDES], const struct pqpan_sim_result *r,
-                       const struct keys_result *k)
+                       const struct ble_sim_keys *k)
 {
     unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
     int s;
@@ -445,70 +447,16 @@ static int open_pcap(struct observe *ob, const char *path)
     return EXIT_OK;
 }
 
-static unsigned suite_of(const char *kem)
-{
-    if (strcmp(kem, "ML-KEM-512") == 0) {
-        return PQPAN_PQKE_SUITE_MLKEM512;
-    }
-    return strcmp(kem, "ML-KEM-1024") == 0 ? PQPAN_PQKE_SUITE_MLKEM1024 : PQPAN_PQKE_SUITE_MLKEM768;
-}
-
-static int simulate(const struct sim_opts *o, struct model_env *env, struct pqpan_sim *s,
-                    struct observe *ob, struct pqpan_sim_pqke *pq, struct keys_result *k)
-{
-    struct pqpan_sim_config c;
-    struct pqpan_sim_synth app;
-    int run;
-    struct pqpan_sim_observer obs = {on_packet, on_span};
-    int rc;
-    pqpan_sim_config_default(&c);
-    c.ble = o->l.cfg;
-    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
-    rc = model_setup(c.cycles, &c.ble, env, o->l.kem, CMD);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    c.dev = env->dev;
-    c.transport = o->transport;
-    c.chan[0].per = c.chan[1].per = o->per;
-    c.chan[0].ber = c.chan[1].ber = o->ber;
-    c.seed = o->seed;
-    c.supervision_timeout_ms = (uint32_t)o->timeout_ms;
-    if (pqpan_sim_init(s, &c) != PQPAN_OK) {
-        return cli_usage_error(CMD, "configuration out of range (CI a multiple of 1.25 ms, "
-                                    "supervision timeout > 2 intervals, --transfer study needs "
-                                    "ATT_MTU >= 403)");
-    }
-    ob->trace_side = o->trace_side;
-    memset(k, 0, sizeof *k);
-    if (o->raw_messages) {
-        pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
-        run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, &obs, ob);
-    } else {
-        if (pqpan_sim_pqke_init(pq, suite_of(o->l.kem), c.ble.keygen_side, o->seed) != PQPAN_OK) {
-            fprintf(stderr, "pqpan %s: cannot set up the protocol\n", CMD);
-            return EXIT_FAILURE_RUN;
-        }
-        run = pqpan_sim_run(s, pqpan_sim_pqke_app(), pq, &obs, ob);
-        k->protocol = 1;
-        k->equal = pqpan_sim_pqke_keys_equal(pq);
-        k->confirmed = pqpan_sim_pqke_confirmed(pq);
-        pqpan_sim_pqke_wipe(pq);
-    }
-    /* A failed exchange still has a result to print; the caller reports res.status. */
-    return run == PQPAN_ERR_INVALID_ARG ? EXIT_FAILURE_RUN : EXIT_OK;
-}
-
 int cli_simulate_run(int argc, char **argv)
 {
     struct sim_opts o;
     struct model_env *env = NULL;
     struct pqpan_sim *s = NULL;
     struct pqpan_sim_pqke *pq = NULL;
-    struct keys_result keys;
+    struct ble_sim_keys keys;
     struct observe ob;
     struct model_row rows[MODEL_SIDES];
-    struct pqpan_ble_estimate est;
+    struct cli_msg msg;
     int rc;
 
     memset(&ob, 0, sizeof ob);
@@ -536,7 +484,10 @@ int cli_simulate_run(int argc, char **argv)
         rc = open_pcap(&ob, o.pcap);
     }
     if (rc == EXIT_OK) {
-        rc = simulate(&o, env, s, &ob, pq, &keys);
+        struct pqpan_sim_observer obs = {on_packet, on_span};
+        ob.trace_side = o.trace_side;
+        rc = ble_sim_run(s, pq, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
+        rc = cli_msg_report(CMD, rc, &msg);
     }
     if (rc == EXIT_OK && ob.pcap != NULL) {
         if (fclose(ob.pcap) != 0 || ob.pcap_failed) {
@@ -549,15 +500,14 @@ int cli_simulate_run(int argc, char **argv)
         rc = write_trace(o.trace, &ob, env, o.l.cfg.phy, s->res.end_ns);
     }
     if (rc == EXIT_OK) {
-        as_estimate(&est, &s->res);
-        rc = model_fill(rows, env, o.l.kem, &s->cfg.ble, &est, CMD);
+        rc = cli_msg_report(CMD, ble_sim_rows(rows, env, o.l.kem, s, &msg), &msg);
     }
     if (rc == EXIT_OK) {
         print_rows(&o, env, rows, &s->res, &keys);
         if (s->res.status != PQPAN_OK) {
             fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, pqpan_strerror(s->res.status));
             rc = EXIT_FAILURE_RUN;
-        } else if (keys.protocol && !(keys.equal && keys.confirmed)) {
+        } else if (!ble_sim_succeeded(s, &keys)) {
             fprintf(stderr, "pqpan %s: the exchange ended without equal confirmed keys\n", CMD);
             rc = EXIT_FAILURE_RUN;
         }

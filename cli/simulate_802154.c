@@ -275,6 +275,7 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
 static int run(struct lowpan_sim_opts *o, const struct model_env *env)
 {
     struct lowpan_series r;
+    struct cli_msg msg;
     int rc;
     if (o->pcap != NULL) {
         o->s.pcap = fopen(o->pcap, "wb");
@@ -283,7 +284,7 @@ static int run(struct lowpan_sim_opts *o, const struct model_env *env)
             return EXIT_IO;
         }
     }
-    rc = lowpan_simulate(&r, env, &o->l, &o->s, CMD);
+    rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &o->l, &o->s, &msg), &msg);
     if (o->s.pcap != NULL && fclose(o->s.pcap) != 0 && rc == EXIT_OK) {
         fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o->pcap);
         rc = EXIT_IO;

@@ -17,6 +17,42 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_msg_set(struct cli_msg *m, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->text, sizeof m->text, fmt, ap);
+    va_end(ap);
+    return rc;
+}
+
+int cli_msg_report(const char *cmd, int rc, const struct cli_msg *m)
+{
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan %s: %s\n", cmd, m->text);
+    }
+    return rc;
+}
+
+int cli_word_index(const char *const *words, const char *v)
+{
+    int k;
+    for (k = 0; words[k] != NULL; k++) {
+        if (strcmp(words[k], v) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+void cli_words_each(const char *const *words, cli_word_fn add, void *ctx)
+{
+    size_t k;
+    for (k = 0; words[k] != NULL; k++) {
+        add(ctx, words[k]);
+    }
+}
+
 int cli_wants_help(int argc, char **argv)
 {
     int i;

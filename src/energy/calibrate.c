@@ -53,3 +53,27 @@ int pqpan_calibrate_in_range(double gamma, double lo, double hi)
 {
     return gamma >= lo && gamma <= hi;
 }
+
+size_t pqpan_calibrate_side_ops(enum pqpan_op ops[PQPAN_CALIBRATE_SIDE_OPS_MAX],
+                                enum pqpan_calibrate_exchange x, int runs_keygen)
+{
+    size_t n = 0;
+    if (x == PQPAN_CALIBRATE_LESC) {
+        ops[n++] = PQPAN_OP_ECDH_KEYGEN;
+        ops[n++] = PQPAN_OP_ECDH_SHARED;
+        return n;
+    }
+    if (x != PQPAN_CALIBRATE_STUDY && x != PQPAN_CALIBRATE_PQPAN) {
+        return 0;
+    }
+    if (runs_keygen) {
+        ops[n++] = PQPAN_OP_KEM_KEYGEN;
+        ops[n++] = PQPAN_OP_KEM_DECAPS;
+    } else {
+        ops[n++] = PQPAN_OP_KEM_ENCAPS;
+    }
+    if (x == PQPAN_CALIBRATE_PQPAN) {
+        ops[n++] = PQPAN_OP_KDF;
+    }
+    return n;
+}

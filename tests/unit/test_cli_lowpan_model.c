@@ -31,12 +31,8 @@ static void estimate(struct model_row rows[MODEL_SIDES], const struct model_env 
 {
     struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
-    uint64_t cycles[PQPAN_OP_COUNT];
-    assert_int_equal(lowpan_setup(&c, cycles, env, o, "test"), EXIT_OK);
-    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
-    assert_int_equal(lowpan_fill(rows, env, o->kem, e.ledger, e.bits, e.latency_ns, "test"),
-                     EXIT_OK);
-    lowpan_fill_802154(rows, &e, &c, env);
+    struct cli_msg msg;
+    assert_int_equal(lowpan_estimate(rows, &c, &e, env, o, &msg), EXIT_OK);
 }
 
 static void assert_close(double got, double want, double tol)
@@ -105,14 +101,15 @@ static void test_profile_sets_the_states(void **state)
     struct pqpan_802154_est_config c;
     uint64_t cycles[PQPAN_OP_COUNT];
     struct lowpan_opts o;
+    struct cli_msg msg;
     (void)state;
     lowpan_opts_init(&o);
-    assert_int_equal(lowpan_setup(&c, cycles, env, &o, "test"), EXIT_OK);
+    assert_int_equal(lowpan_setup(&c, cycles, env, &o, &msg), EXIT_OK);
     assert_int_equal(c.rx_always_on, 0);
     assert_int_equal(c.backoff_rx, 1);
     o.idle = 1;
     o.backoff = 0;
-    assert_int_equal(lowpan_setup(&c, cycles, env, &o, "test"), EXIT_OK);
+    assert_int_equal(lowpan_setup(&c, cycles, env, &o, &msg), EXIT_OK);
     assert_int_equal(c.rx_always_on, 1);
     assert_int_equal(c.backoff_rx, 0);
     free(env);

@@ -1,0 +1,98 @@
+/* One BLE key exchange in the packet simulator (see ble_sim.h). */
+#include <string.h>
+
+#include "ble_sim.h"
+#include "pqpan/kem.h"
+#include "pqpan/pqke.h"
+
+void ble_sim_opts_init(struct ble_sim_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->transport = PQPAN_SIM_GATT;
+    o->seed = 1;
+    o->timeout_ms = 4000;
+}
+
+int ble_sim_check(const struct link_opts *l, struct cli_msg *msg)
+{
+    if (l->cfg.encrypted) {
+        return cli_msg_set(msg, EXIT_USAGE, "--encrypted is not simulated (no LL encryption)");
+    }
+    if (strcmp(l->kem, MODEL_LESC_NAME) == 0) {
+        return cli_msg_set(msg, EXIT_USAGE, "%s is not simulated; use pqpan estimate",
+                           MODEL_LESC_NAME);
+    }
+    return EXIT_OK;
+}
+
+int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_keys *k,
+                const struct model_env *env, const struct link_opts *l,
+                const struct ble_sim_opts *o, const struct pqpan_sim_observer *obs,
+                void *obs_ctx, struct cli_msg *msg)
+{
+    struct pqpan_sim_config c;
+    struct pqpan_sim_synth app;
+    int run, rc = ble_sim_check(l, msg);
+    memset(k, 0, sizeof *k);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    pqpan_sim_config_default(&c);
+    c.ble = l->cfg;
+    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
+    rc = model_setup(c.cycles, &c.ble, env, l->kem, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    c.dev = env->dev;
+    c.transport = o->transport;
+    c.chan[0].per = c.chan[1].per = o->per;
+    c.chan[0].ber = c.chan[1].ber = o->ber;
+    c.seed = o->seed;
+    c.supervision_timeout_ms = (uint32_t)o->timeout_ms;
+    if (pqpan_sim_init(s, &c) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (CI a multiple of 1.25 "
+                                            "ms, supervision timeout > 2 intervals, --transfer "
+                                            "study needs ATT_MTU >= 403)");
+    }
+    if (o->raw_messages) {
+        pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
+        run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, obs, obs_ctx);
+    } else {
+        unsigned suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(l->kem)->id);
+        if (pqpan_sim_pqke_init(pq, suite, c.ble.keygen_side, o->seed) != PQPAN_OK) {
+            return cli_msg_set(msg, EXIT_FAILURE_RUN, "cannot set up the protocol");
+        }
+        run = pqpan_sim_run(s, pqpan_sim_pqke_app(), pq, obs, obs_ctx);
+        k->protocol = 1;
+        k->equal = pqpan_sim_pqke_keys_equal(pq);
+        k->confirmed = pqpan_sim_pqke_confirmed(pq);
+        pqpan_sim_pqke_wipe(pq);
+    }
+    /* A failed exchange still has a result; s->res.status says why. */
+    return run == PQPAN_ERR_INVALID_ARG
+               ? cli_msg_set(msg, EXIT_FAILURE_RUN, "simulator: %s", pqpan_strerror(run))
+               : EXIT_OK;
+}
+
+int ble_sim_succeeded(const struct pqpan_sim *s, const struct ble_sim_keys *k)
+{
+    return s->res.status == PQPAN_OK && (!k->protocol || (k->equal && k->confirmed));
+}
+
+int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+                 const struct pqpan_sim *s, struct cli_msg *msg)
+{
+    const struct pqpan_sim_result *r = &s->res;
+    struct pqpan_ble_estimate e;
+    memset(&e, 0, sizeof e);
+    e.ledger[0] = r->ledger[0];
+    e.ledger[1] = r->ledger[1];
+    e.bits[0] = r->bits[0];
+    e.bits[1] = r->bits[1];
+    e.counts = r->counts;
+    e.ll_octets_eff = r->ll_octets;
+    e.latency_ns = r->latency_ns;
+    e.negotiate_ns = r->negotiate_ns;
+    return model_fill(rows, env, kem, &s->cfg.ble, &e, msg);
+}

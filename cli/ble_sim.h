@@ -1,0 +1,50 @@
+/* One key exchange in the BLE packet simulator (src/sim) as the CLI runs it: `simulate`
+ * and the Monte Carlo columns of `sweep --per`. */
+#ifndef PQPAN_CLI_BLE_SIM_H
+#define PQPAN_CLI_BLE_SIM_H
+
+#include "ble_model.h"
+#include "link_opts.h"
+#include "pqpan/sim.h"
+
+struct ble_sim_opts {
+    enum pqpan_sim_transport transport;
+    double per, ber;              /* packet and bit error rate, each direction */
+    unsigned long long seed;      /* the channel's and the protocol's randomness */
+    unsigned long long timeout_ms; /* supervision timeout */
+    int raw_messages;             /* 1: the estimator's messages (ek, ct), 0: the real PQKE */
+};
+
+/* GATT, an error-free channel, seed 1, supervision timeout 4000 ms, the real PQKE. */
+void ble_sim_opts_init(struct ble_sim_opts *o);
+
+/* What the run proved about the keys (real protocol only). */
+struct ble_sim_keys {
+    int protocol; /* 1 = the PQKE ran, 0 = the estimator's raw messages */
+    int equal;
+    int confirmed;
+};
+
+/* EXIT_OK if l's configuration can be simulated, else EXIT_USAGE with the reason in *msg
+ * (LESC-P256 and --encrypted are not). */
+int ble_sim_check(const struct link_opts *l, struct cli_msg *msg);
+
+/* Sets *s up for l's configuration (sizes and cycles from env, the protocol o says) and
+ * runs one exchange; obs may be NULL. A failed exchange (link lost, damaged message) is
+ * EXIT_OK with s->res.status saying why; a configuration that cannot be simulated
+ * (ble_sim_check, values out of the simulator's range) is a cli.h exit code with the
+ * reason in *msg. */
+int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_keys *k,
+                const struct model_env *env, const struct link_opts *l,
+                const struct ble_sim_opts *o, const struct pqpan_sim_observer *obs,
+                void *obs_ctx, struct cli_msg *msg);
+
+/* 1 if the run ended with the exchange done and, for the real protocol, equal confirmed
+ * keys. */
+int ble_sim_succeeded(const struct pqpan_sim *s, const struct ble_sim_keys *k);
+
+/* The rows of `estimate` for the run *s (its ledgers, counts and latency). */
+int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+                 const struct pqpan_sim *s, struct cli_msg *msg);
+
+#endif
