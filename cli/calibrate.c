@@ -129,10 +129,12 @@ void cli_calibrate_help(FILE *out)
             "  --comm-model bits|radio  what the radio energy is compared with (above; default bits)\n"
             "  --overlap preempt|concurrent  rows with both channels high: preempt (default), the\n"
             "                         link layer suspended the operation for the connection\n"
-            "                         event, the rows are radio; concurrent, the operation kept\n"
-            "                         running (as the model and `pqpan simulate` have it), so it\n"
-            "                         is charged its mean power over the rest of its segment for\n"
-            "                         them and the radio the remainder\n"
+            "                         event, the rows are radio; concurrent, the operation ran\n"
+            "                         at a steady current through its whole segment, events\n"
+            "                         adding to it (as the model and `pqpan simulate` have it):\n"
+            "                         the median current of its rows with only the crypto\n"
+            "                         channel high, times the segment's time; the radio gives\n"
+            "                         back that current over the rows with both high\n"
             "  --out FILE             write the calibration overlay JSON (pqpan-calibration/1)\n\n",
             MODEL_LESC_NAME, MAX_TRACES);
     link_opts_help(out);
@@ -406,6 +408,19 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
 
 /* ---- measuring one trace ---- */
 
+/* One interval of a crypto segment where only the crypto channel was high: its mean
+ * current (trapezoid) and length. */
+struct level {
+    double ua;
+    int64_t ns;
+};
+
+/* The intervals of the open crypto segment (--overlap concurrent), grown on demand. */
+struct levels {
+    struct level *v;
+    size_t n, cap;
+};
+
 struct measure {
     struct pqpan_trace t;
     struct pqpan_trace_bin *ws;
@@ -413,6 +428,8 @@ struct measure {
     double voltage_v;
     double baseline_ua;
     int concurrent;
+    struct levels lv;
+    int out_of_memory;
     uint8_t ch[2];
     struct pqpan_ppk2_sample prev;
     int have_prev;
@@ -420,14 +437,44 @@ struct measure {
     int64_t overlap_ns[MAX_OPS];
 };
 
-/* --overlap concurrent: the operation kept running through the connection events that
- * overlap it, at the mean power it draws in the rest of its segment (own_uj over the
- * segment's time without them); that much of the overlap rows is the operation's. */
-static double concurrent_share_uj(double own_uj, int64_t seg_ns, int64_t overlap_ns)
+static int by_current(const void *a, const void *b)
 {
-    return overlap_ns > 0 && seg_ns > overlap_ns
-               ? own_uj * (double)overlap_ns / (double)(seg_ns - overlap_ns)
-               : 0.0;
+    double x = ((const struct level *)a)->ua, y = ((const struct level *)b)->ua;
+    return (x > y) - (x < y);
+}
+
+/* The time-weighted median current of the intervals (sorts them); 0 if there are none. */
+static double median_ua(struct levels *lv)
+{
+    int64_t total = 0, seen = 0;
+    size_t i;
+    for (i = 0; i < lv->n; i++) {
+        total += lv->v[i].ns;
+    }
+    qsort(lv->v, lv->n, sizeof lv->v[0], by_current);
+    for (i = 0; i < lv->n; i++) {
+        seen += lv->v[i].ns;
+        if (2 * seen >= total) {
+            return lv->v[i].ua;
+        }
+    }
+    return 0.0;
+}
+
+/* --overlap concurrent: the operation ran at a steady power through its whole segment,
+ * connection events adding to it (the model's and the simulator's assumption). Its
+ * current is the time-weighted median over the intervals where only the crypto channel
+ * is high, so an event's radio rows (D1 high) and its HFXO start and CPU processing (a
+ * few rows above the operation's level) do not count in it. Sets the operation's energy
+ * over the segment and returns its part of the overlap rows, which the radio gives back. */
+static double concurrent_op(struct measure *ms, double *op_uj, int64_t seg_ns, int64_t overlap_ns)
+{
+    double ua = median_ua(&ms->lv);
+    ms->lv.n = 0;
+    *op_uj = pqpan_trace_energy_uj(ua * (double)seg_ns * 1e-6, (double)seg_ns * 1e-6,
+                                   ms->baseline_ua, ms->voltage_v);
+    return pqpan_trace_energy_uj(ua * (double)overlap_ns * 1e-6, (double)overlap_ns * 1e-6,
+                                 ms->baseline_ua, ms->voltage_v);
 }
 
 static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
@@ -438,14 +485,13 @@ static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
     if (g->phase == PH_CRYPTO) {
         size_t k = ms->ct->n_crypto;
         if (k < MAX_OPS) {
-            double own_uj = uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k],
-                                                       (double)ms->overlap_ns[k] * 1e-6,
-                                                       ms->baseline_ua, ms->voltage_v);
-            double share_uj = ms->concurrent ? concurrent_share_uj(own_uj, g->duration_ns,
-                                                                   ms->overlap_ns[k])
-                                             : 0.0;
-            ms->ct->crypto_uj[k] = own_uj + share_uj;
-            ms->ct->radio_uj -= share_uj;
+            ms->ct->crypto_uj[k] =
+                uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k], (double)ms->overlap_ns[k] * 1e-6,
+                                           ms->baseline_ua, ms->voltage_v);
+            if (ms->concurrent) {
+                ms->ct->radio_uj -= concurrent_op(ms, &ms->ct->crypto_uj[k], g->duration_ns,
+                                                  ms->overlap_ns[k]);
+            }
         }
         ms->ct->n_crypto++;
     } else {
@@ -464,33 +510,65 @@ static int high(const struct pqpan_ppk2_sample *s, uint8_t ch)
  * If both channels were high, the radio was active during a crypto operation (the link
  * layer preempts the CPU for a connection event): the interval counts as radio, and is
  * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
-static void track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
+/* Keeps an interval where only the crypto channel is high (--overlap concurrent). */
+static int add_level(struct levels *lv, double ua, int64_t ns)
+{
+    if (lv->n == lv->cap) {
+        size_t cap = lv->cap ? 2 * lv->cap : 4096;
+        struct level *v = realloc(lv->v, cap * sizeof *v);
+        if (v == NULL) {
+            return PQPAN_ERR_CAPACITY;
+        }
+        lv->v = v;
+        lv->cap = cap;
+    }
+    lv->v[lv->n].ua = ua;
+    lv->v[lv->n].ns = ns;
+    lv->n++;
+    return PQPAN_OK;
+}
+
+static int track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
 {
     const struct pqpan_ppk2_sample *p = &ms->prev;
     size_t k = ms->ct->n_crypto;
-    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && high(p, ms->ch[PH_RADIO]) && k < MAX_OPS) {
+    int rc = PQPAN_OK;
+    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && k < MAX_OPS) {
         int64_t dt = s->time_ns - p->time_ns;
-        ms->overlap_ua_ms[k] += 0.5 * (p->current_ua + s->current_ua) * (double)dt * 1e-6;
-        ms->overlap_ns[k] += dt;
-        ms->ct->overlap_rows++;
+        double ua = 0.5 * (p->current_ua + s->current_ua);
+        if (high(p, ms->ch[PH_RADIO])) {
+            ms->overlap_ua_ms[k] += ua * (double)dt * 1e-6;
+            ms->overlap_ns[k] += dt;
+            ms->ct->overlap_rows++;
+        } else if (ms->concurrent) {
+            rc = add_level(&ms->lv, ua, dt);
+            ms->out_of_memory = rc != PQPAN_OK;
+        }
     }
     ms->prev = *s;
     ms->have_prev = 1;
+    return rc;
 }
 
 static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
 {
     struct measure *ms = ctx;
-    track_overlap(ms, s); /* first: adding s may end the crypto segment of that interval */
-    return pqpan_trace_add(&ms->t, ms->ws, s);
+    /* first: adding s may end the crypto segment of that interval */
+    int rc = track_overlap(ms, s);
+    return rc != PQPAN_OK ? rc : pqpan_trace_add(&ms->t, ms->ws, s);
 }
 
-static int parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc)
+static int parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc,
+                       const struct measure *ms)
 {
     const char *why = p->error != PQPAN_PPK2_E_CALLBACK ? pqpan_ppk2_error_text(p->error)
                       : rc == PQPAN_ERR_UNSUPPORTED
                           ? "no digital channels: calibration needs D0 (crypto) and D1 (radio)"
                           : pqpan_strerror(rc);
+    if (ms->out_of_memory) {
+        fprintf(stderr, "pqpan %s: %s: out of memory\n", CMD, path);
+        return EXIT_FAILURE_RUN;
+    }
     fprintf(stderr, "pqpan %s: %s:%llu: %s\n", CMD, path, (unsigned long long)p->error_line, why);
     return EXIT_BAD_INPUT;
 }
@@ -505,7 +583,7 @@ static int stream(FILE *f, const char *path, struct measure *ms)
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
         rc = pqpan_ppk2_feed(&p, chunk, n, on_sample, ms);
         if (rc != PQPAN_OK) {
-            return parse_error(path, &p, rc);
+            return parse_error(path, &p, rc, ms);
         }
     }
     if (ferror(f)) {
@@ -514,7 +592,7 @@ static int stream(FILE *f, const char *path, struct measure *ms)
     }
     rc = pqpan_ppk2_finish(&p, on_sample, ms);
     if (rc != PQPAN_OK) {
-        return parse_error(path, &p, rc);
+        return parse_error(path, &p, rc, ms);
     }
     ms->ct->rows_read = p.rows_read;
     return pqpan_trace_end(&ms->t) == PQPAN_OK ? EXIT_OK : EXIT_BAD_INPUT;
@@ -562,6 +640,7 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     }
     rc = stream(f, ct->path, &ms);
     fclose(f);
+    free(ms.lv.v);
     return rc;
 }
 
