@@ -19,7 +19,7 @@ static double now_s(void)
 int main(void)
 {
     static const struct pqpan_ble_device dev = {64000000u, 256000u, 40000u, 60000u,
-                                                60000u,    50u};
+                                                60000u,    50u, 32000u};
     static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 0, 327000, 906000};
     static const uint32_t lls[] = {27, 65, 123, 185, 251};
     static const uint64_t cis[] = {7500000u, 15000000u, 30000000u, 50000000u, 100000000u};

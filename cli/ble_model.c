@@ -229,9 +229,10 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
     env->dev.cpu_hz = p->cpu_hz;
     env->dev.hfxo_start_ns = p->hfxo_start_ns;
     env->dev.ramp_ns = o->ramp_normal ? p->ramp_normal_ns : p->ramp_fast_ns;
-    env->dev.pre_ns = p->pre_event_ns;
-    env->dev.post_ns = p->post_event_ns;
+    env->dev.pre_ns = p->ble_event.pre_ns;
+    env->dev.post_ns = p->ble_event.post_ns;
     env->dev.sca_ppm = (uint32_t)(p->sca_ppm + 0.5);
+    env->dev.rx_margin_ns = p->ble_event.rx_margin_ns;
     return EXIT_OK;
 }
 
@@ -324,10 +325,29 @@ static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env,
     return EXIT_OK;
 }
 
-static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                  const struct model_env *env, enum pqpan_radio_mode radio, struct cli_msg *msg)
+/* The figure a run on radio mode `radio` lacks (for the message), or NULL. */
+static const char *missing_figure(const struct model_env *env, enum pqpan_radio_mode radio,
+                                  char *buf, size_t len)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    double ua;
+    if (pqpan_profile_tx_mode_ua(p, env->table, radio, env->eopts.tx_dbm, &ua) != PQPAN_OK) {
+        snprintf(buf, len, "TX %d dBm", env->eopts.tx_dbm);
+    } else if (pqpan_profile_rx_ua(p, env->table, radio, &ua) != PQPAN_OK) {
+        snprintf(buf, len, "RX %s", pqpan_radio_mode_name(radio));
+    } else if (radio != PQPAN_RADIO_IEEE802154 && !p->ble_event.ramp_given[env->table]) {
+        snprintf(buf, len, "radio start-up (ble_event.ramp_ua)");
+    } else {
+        return NULL;
+    }
+    return buf;
+}
+
+int model_energy(struct pqpan_energy *e, const struct pqpan_ledger *l, const struct model_env *env,
+                 enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
     struct pqpan_energy_opts o = env->eopts;
+    char what[64];
     int rc;
     o.radio = radio;
     rc = pqpan_energy_compute(e, l, &env->in.profile, &o, &env->in.gamma);
@@ -339,16 +359,23 @@ static int energy(struct pqpan_energy *e, const struct pqpan_ledger *l,
                            env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm);
     }
     if (rc == PQPAN_ERR_UNSUPPORTED) {
+        const char *m = missing_figure(env, radio, what, sizeof what);
         return cli_msg_set(msg, EXIT_USAGE,
-                           "profile %s gives no %s current for TX %d dBm / RX %s; try another "
-                           "--currents table, --tx-dbm or --phy",
-                           env->in.profile.name, pqpan_current_table_name(env->table), o.tx_dbm,
-                           pqpan_radio_mode_name(o.radio));
+                           "profile %s gives no %s current for %s; try another --currents "
+                           "table, --tx-dbm or --phy",
+                           env->in.profile.name, pqpan_current_table_name(env->table),
+                           m != NULL ? m : "this configuration");
     }
     if (rc != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_BAD_INPUT, "energy model: %s", pqpan_strerror(rc));
     }
     return EXIT_OK;
+}
+
+double model_row_link_event_uj(const struct model_row *r)
+{
+    return r->e_ev_radio_uj + r->e_ev_ramp_uj + r->e_ev_rx_window_uj + r->e_ev_hfxo_uj +
+           r->e_ev_pre_uj + r->e_ev_post_uj;
 }
 
 static double pct(double part, double whole)
@@ -375,7 +402,9 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->e_ev_radio_uj = full->ev_radio_uj;
     r->e_ev_hfxo_uj = full->ev_hfxo_uj;
     r->e_ev_ramp_uj = full->ev_ramp_uj;
-    r->e_ev_cpu_uj = full->ev_cpu_radio_uj;
+    r->e_ev_pre_uj = full->ev_pre_uj;
+    r->e_ev_post_uj = full->ev_post_uj;
+    r->e_ev_rx_window_uj = full->ev_rx_window_uj;
     r->e_ev_sleep_uj = full->ev_sleep_uj;
     r->e_total_events_uj = full->total_events_uj;
     r->comm_share_events_pct = pct(r->e_comm_events_uj, r->e_total_events_uj);
@@ -394,9 +423,9 @@ int model_fill_side(struct model_row *r, const struct model_env *env,
                     const struct pqpan_ledger *bits_led, struct cli_msg *msg)
 {
     struct pqpan_energy full, bits;
-    int rc = energy(&full, led, env, radio, msg);
+    int rc = model_energy(&full, led, env, radio, msg);
     if (rc == EXIT_OK) {
-        rc = energy(&bits, bits_led, env, radio, msg);
+        rc = model_energy(&bits, bits_led, env, radio, msg);
     }
     if (rc == EXIT_OK) {
         fill_row(r, &full, &bits, led, bits_led);
@@ -446,9 +475,9 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
     }
     for (s = 0; s < MODEL_SIDES; s++) {
         struct model_row *r = &rows[s];
-        rc = energy(&full, &led[s], env, model_radio_of(cfg->phy), msg);
+        rc = model_energy(&full, &led[s], env, model_radio_of(cfg->phy), msg);
         if (rc == EXIT_OK) {
-            rc = energy(&bits, &bl[s], env, model_radio_of(cfg->phy), msg);
+            rc = model_energy(&bits, &bl[s], env, model_radio_of(cfg->phy), msg);
         }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
@@ -536,7 +565,12 @@ static const struct field fields_ble[] = {
      ROW_OFF(e_ev_radio_uj), 3},
     {"e_ev_hfxo_uj", "  events: HFXO start (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_hfxo_uj), 3},
     {"e_ev_ramp_uj", "  events: ramp-up (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_ramp_uj), 3},
-    {"e_ev_cpu_uj", "  events: CPU pre/post (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_cpu_uj), 3},
+    {"e_ev_pre_uj", "  events: CPU pre-processing (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_pre_uj), 3},
+    {"e_ev_rx_window_uj", "  events: RX window (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_rx_window_uj), 3},
+    {"e_ev_post_uj", "  events: CPU post-processing (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_post_uj), 3},
     {"e_ev_sleep_uj", "  events: sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
     {"e_total_events_uj", "total, events (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_total_events_uj),
      3},
@@ -805,12 +839,96 @@ void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *
     fputc('\n', f);
 }
 
-void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix)
+/* Whether a run on radio mode `radio` uses the profile figure at `path` (a
+ * profile_walk.h path): the RX current of its mode and the TX current of its level in the
+ * table in use, the chip-level scalars (not the CPU + radio figures, which no model uses;
+ * only the ramp-up time in use), and the connection-event phases (BLE) or the ieee802154
+ * section (802.15.4). */
+int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path)
+{
+    const char *table = pqpan_current_table_name(env->table);
+    char want[PROFILE_PATH_MAX];
+    if (strchr(path, '.') == NULL) {
+        return strcmp(path, "cpu_tx_ua") != 0 && strcmp(path, "cpu_rx_ua") != 0 &&
+               strcmp(path, env->ramp_normal ? "ramp_fast_us" : "ramp_normal_us") != 0;
+    }
+    if (radio == PQPAN_RADIO_IEEE802154) {
+        if (strncmp(path, "ieee802154.rx_ua.", 17) == 0) {
+            return strcmp(path + 17, table) == 0;
+        }
+        snprintf(want, sizeof want, "ieee802154.tx_ua.%s.%ddbm", table, env->eopts.tx_dbm);
+        if (strncmp(path, "ieee802154.tx_ua.", 17) == 0) {
+            return strcmp(path, want) == 0;
+        }
+        return strncmp(path, "ieee802154.", 11) == 0;
+    }
+    if (strncmp(path, "ble_event.ramp_ua.", 18) == 0) {
+        return strcmp(path + 18, table) == 0;
+    }
+    if (strncmp(path, "ble_event.", 10) == 0) {
+        return 1;
+    }
+    snprintf(want, sizeof want, "currents.%s.rx_ua.%s", table, pqpan_radio_mode_name(radio));
+    if (strcmp(path, want) == 0) {
+        return 1;
+    }
+    snprintf(want, sizeof want, "currents.%s.tx_ua.%ddbm", table, env->eopts.tx_dbm);
+    return strcmp(path, want) == 0;
+}
+
+/* One line per derived figure the run uses (none: nothing printed). */
+void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                         const char *prefix)
+{
+    const struct profile_derived_list *d = &env->in.derived;
+    size_t i;
+    int header = 0;
+    for (i = 0; i < d->count; i++) {
+        if (!model_figure_used(env, radio, d->item[i].path)) {
+            continue;
+        }
+        if (!header) {
+            fprintf(f, "%sderived figures used (computed from sourced ones, not read from a "
+                       "datasheet):\n", prefix);
+            header = 1;
+        }
+        fprintf(f, "%s  %s = %.6g: %s\n", prefix, d->item[i].path, d->item[i].value, d->item[i].how);
+    }
+}
+
+void model_print_derived_json(FILE *f, const struct model_env *env,
+                              enum pqpan_radio_mode radio, const char *indent)
+{
+    const struct profile_derived_list *d = &env->in.derived;
+    size_t i;
+    int first = 1;
+    fprintf(f, "%s\"derived_figures\": [", indent);
+    for (i = 0; i < d->count; i++) {
+        if (!model_figure_used(env, radio, d->item[i].path)) {
+            continue;
+        }
+        fprintf(f, "%s\n%s  {\"field\": ", first ? "" : ",", indent);
+        model_json_string(f, d->item[i].path);
+        fprintf(f, ", \"value\": %.6g, \"derived\": ", d->item[i].value);
+        model_json_string(f, d->item[i].how);
+        fputc('}', f);
+        first = 0;
+    }
+    if (first) {
+        fprintf(f, "],\n");
+    } else {
+        fprintf(f, "\n%s],\n", indent);
+    }
+}
+
+void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                             const char *prefix)
 {
     model_print_profile_line(f, env, prefix);
     fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
             prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
             env->ramp_normal ? "normal" : "fast");
+    model_print_derived(f, env, radio, prefix);
     model_print_crypto_gamma(f, env, prefix);
     fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (the study's: PDU bits + T_IFS of the "
                "exchange x gamma_comm);\n%s  *_events_* = events (adds HFXO, ramp-up, CPU per "
@@ -819,13 +937,15 @@ void model_print_assumptions(FILE *f, const struct model_env *env, const char *p
             prefix, prefix, prefix);
 }
 
-void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent)
+void model_print_assumptions_json(FILE *f, const struct model_env *env,
+                                  enum pqpan_radio_mode radio, const char *indent)
 {
     fprintf(f, "%s\"profile\": ", indent);
     model_json_string(f, env->in.profile.name);
     fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"tx_dbm\": %d,\n%s\"ramp\": \"%s\",\n", indent,
             pqpan_current_table_name(env->table), indent, env->eopts.tx_dbm, indent,
             env->ramp_normal ? "normal" : "fast");
+    model_print_derived_json(f, env, radio, indent);
     model_print_crypto_gamma_json(f, env, indent);
     fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }

@@ -80,7 +80,8 @@ struct model_row {
     double e_comp_uj, e_comp_op_uj[PQPAN_OP_COUNT];
     double e_comm_uj, e_comm_tx_uj, e_comm_rx_uj, e_comm_ifs_uj;
     double e_total_uj, comm_share_pct;
-    double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_cpu_uj, e_ev_sleep_uj;
+    double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
+    double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
     double e_total_events_uj, comm_share_events_pct;
     double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
@@ -112,12 +113,21 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg);
 
+/* The energy of one ledger on radio mode `radio` with env's profile, table, TX level and
+ * γ. A cli.h exit code; a missing figure is EXIT_USAGE with a message naming it in *msg. */
+int model_energy(struct pqpan_energy *e, const struct pqpan_ledger *l, const struct model_env *env,
+                 enum pqpan_radio_mode radio, struct cli_msg *msg);
+
 /* Energy and times of one side from its ledgers (everything, and the bits of the
  * exchange) for a radio mode; config and count fields are left to the caller. A cli.h
  * exit code, message in *msg. */
 int model_fill_side(struct model_row *r, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
                     const struct pqpan_ledger *bits_led, struct cli_msg *msg);
+
+/* The energy of a row's link-layer events in the events accounting: every state from an
+ * event's pre-processing to its post-processing (what a trace's radio-event channel spans). */
+double model_row_link_event_uj(const struct model_row *r);
 
 /* Field table printers. Which fields a command prints is a mask of groups. */
 enum model_group {
@@ -135,10 +145,23 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
 /* Rows = fields (detail groups), columns = the given rows (e.g. peripheral, central, total). */
 void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups);
 
-/* The assumptions block: profile, current table, crypto implementation, γ and sources. */
-void model_print_assumptions(FILE *f, const struct model_env *env, const char *prefix);
-/* The same as JSON members (no braces), each line starting with indent. */
-void model_print_assumptions_json(FILE *f, const struct model_env *env, const char *indent);
+/* The assumptions block of a run on radio mode `radio`: profile, current table, the
+ * derived figures it uses (each with how it is computed), crypto implementation, γ and
+ * sources. */
+void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                             const char *prefix);
+/* The same as JSON members (no braces), each line starting with indent; the derived figures
+ * as "derived_figures": [{"field", "value", "derived"}, ...]. */
+void model_print_assumptions_json(FILE *f, const struct model_env *env,
+                                  enum pqpan_radio_mode radio, const char *indent);
+/* The derived figures a run on radio mode `radio` uses, one line each with how it is
+ * computed (nothing when none); JSON: the "derived_figures" member and its comma. */
+void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                         const char *prefix);
+void model_print_derived_json(FILE *f, const struct model_env *env,
+                              enum pqpan_radio_mode radio, const char *indent);
+/* Whether a run on radio mode `radio` uses the profile figure at path (profile_walk.h). */
+int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path);
 /* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
  * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);

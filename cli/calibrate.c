@@ -58,7 +58,7 @@ struct cal_trace {
     uint64_t n_radio;
     double radio_uj;
     uint64_t overlap_rows;        /* rows with crypto and radio both high (counted as radio) */
-    double events_radio_uj;       /* model: events accounting, radio states (TX/RX/IFS/ramp) */
+    double events_radio_uj;       /* model: events accounting, link-layer event states */
 };
 
 /* One data point of one fit. */
@@ -100,12 +100,13 @@ void cli_calibrate_help(FILE *out)
             "          other side kem_encaps; pqpan: KeyGen side kem_keygen,kem_decaps,kdf, the\n"
             "          other side kem_encaps,kdf, each key schedule its own segment; %s:\n"
             "          ecdh_keygen,ecdh_shared on both sides)\n"
-            "  comm    the sum over the radio channel's segments (default D1 high), against\n"
+            "  comm    the sum over the radio channel's segments (default D1 high: a link-layer\n"
+            "          event, from its CPU pre-processing to its post-processing), against\n"
             "          --comm-model bits: the bits accounting (TX/RX/T_IFS of the key transfer)\n"
             "          at gamma_comm = 1, so gamma_comm absorbs ramp-up, negotiation and idle\n"
-            "          events as in the study (default); radio: the radio states of the events\n"
-            "          accounting (TX/RX/T_IFS/ramp-up of every phase), so gamma_comm is a\n"
-            "          correction of the radio currents alone\n"
+            "          events as in the study (default); radio: the link-layer event states of the\n"
+            "          events accounting (pre-/post-processing, crystal start, ramp-up, receive\n"
+            "          window, TX/RX/T_IFS, every phase), so gamma_comm corrects those currents\n"
             "  Rows with both channels high (a connection event during a crypto operation)\n"
             "  count as radio and are taken out of that operation (--overlap preempt), or\n"
             "  are shared between them (--overlap concurrent).\n\n"
@@ -694,7 +695,7 @@ static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
 /* The model's communication energy at γ = 1 the radio channel is compared with. */
 static double comm_prediction(const struct cal_opts *o, const struct model_row *row)
 {
-    return o->comm_radio ? row->e_ev_radio_uj + row->e_ev_ramp_uj : row->e_comm_uj;
+    return o->comm_radio ? model_row_link_event_uj(row) : row->e_comm_uj;
 }
 
 static const char *comm_model_name(const struct cal_opts *o)
@@ -834,9 +835,9 @@ static void print_table(const struct cal_state *st)
            "transfer %s, CI %.2f ms; %zu trace%s at %.3f V\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
-    model_print_assumptions(stdout, &st->env, "  ");
+    model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
     printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
-           st->o.comm_radio ? "radio states of the events accounting" : "bits accounting",
+           st->o.comm_radio ? "link-layer events of the events accounting" : "bits accounting",
            overlap_name(&st->o));
     printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
     for (q = 0; q < N_QUANT; q++) {
@@ -863,7 +864,7 @@ static void print_table(const struct cal_state *st)
                pt->predicted_uj, fitted_uj(st, pt), round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
                round_to(residual_pct(st, pt), 1e3));
     }
-    printf("\ntraces (radio: measured D%u energy vs the events accounting's radio states):\n",
+    printf("\ntraces (radio: measured D%u energy vs the events accounting's link-layer events):\n",
            (unsigned)st->o.ch[PH_RADIO]);
     printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s  %s\n", "trace", "side", "rows", "crypto",
            "radio", "overlap", "radio_uj", "ev_radio_uj", "file");
@@ -1093,7 +1094,7 @@ static int measure_all(struct cal_state *st)
         rc = measure_trace(st, ct);
         if (rc == EXIT_OK) {
             const struct model_row *row = &st->rows[ct->side];
-            ct->events_radio_uj = row->e_ev_radio_uj + row->e_ev_ramp_uj;
+            ct->events_radio_uj = model_row_link_event_uj(row);
             rc = trace_points(st, k);
         }
     }

@@ -223,6 +223,31 @@ static int kem_impl_known(const struct pqpan_cycle_table *t, const char *impl)
     return 0;
 }
 
+/* The profile, its ieee802154 sources and its derived figures (at most
+ * PROFILE_DERIVED_MAX, so every output can name each one it uses). */
+static int load_profile_derived(struct data_energy_inputs *in, const char *name_or_path,
+                                char *err, size_t errlen)
+{
+    struct data_text t;
+    size_t dropped;
+    int rc = data_profile_text(&t, name_or_path, err, errlen);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    rc = data_profile_parse_sourced(&in->profile, &in->src802154, t.text, t.len, t.origin, err,
+                                    errlen);
+    if (rc == EXIT_OK) {
+        profile_derived_collect(&in->derived, &dropped, t.text, t.len);
+        if (dropped > 0) {
+            snprintf(err, errlen, "%s: more than %d derived figures", t.origin,
+                     PROFILE_DERIVED_MAX);
+            rc = EXIT_BAD_INPUT;
+        }
+    }
+    data_text_free(&t);
+    return rc;
+}
+
 int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
                             const char *calibration, const char *crypto_impl, char *err,
                             size_t errlen)
@@ -230,8 +255,7 @@ int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
     const char *impl = crypto_impl != NULL ? crypto_impl : DATA_DEFAULT_CRYPTO_IMPL;
     int rc;
     memset(in, 0, sizeof *in);
-    rc = data_profile_load_sourced(&in->profile, &in->src802154,
-                                   profile != NULL ? profile : DATA_DEFAULT_PROFILE, err, errlen);
+    rc = load_profile_derived(in, profile != NULL ? profile : DATA_DEFAULT_PROFILE, err, errlen);
     pqpan_gamma_default(&in->gamma);
     if (rc == EXIT_OK && calibration != NULL) {
         rc = data_gamma_load(&in->gamma, calibration, err, errlen);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "pqpan/energy.h"
+#include "profile_walk.h"
 
 #define DATA_ERR_MAX 512
 
@@ -89,6 +90,7 @@ struct data_energy_inputs {
     char crypto_impl[24];
     char calibration[256]; /* the --calibration file, "" when the defaults are used */
     struct data_802154_sources src802154; /* sources of the profile's ieee802154 section */
+    struct profile_derived_list derived;  /* the profile's derived figures */
 };
 
 int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,

@@ -126,16 +126,17 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
-    model_print_assumptions(stdout, env, "  ");
+    model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
 }
 
-static void print_json(const struct model_env *env, const struct model_row rows[MODEL_SIDES])
+static void print_json(const struct estimate_opts *o, const struct model_env *env,
+                       const struct model_row rows[MODEL_SIDES])
 {
     int s;
     printf("{\n");
-    model_print_assumptions_json(stdout, env, "  ");
+    model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_json_row(stdout, &rows[s], GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL,
@@ -235,7 +236,7 @@ static int run_ble(const struct estimate_opts *o, const struct model_env *env)
     } else if (o->m.format == FORMAT_CSV) {
         print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL);
     } else {
-        print_json(env, rows);
+        print_json(o, env, rows);
     }
     return EXIT_OK;
 }

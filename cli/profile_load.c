@@ -56,13 +56,21 @@ static const struct scalar scalars[] = {
     {"hfxo_start_us", KIND_US_TO_NS, offsetof(struct pqpan_profile, hfxo_start_ns), 0},
     {"ramp_fast_us", KIND_US_TO_NS, offsetof(struct pqpan_profile, ramp_fast_ns), 0},
     {"ramp_normal_us", KIND_US_TO_NS, offsetof(struct pqpan_profile, ramp_normal_ns), 0},
-    {"pre_event_us", KIND_US_TO_NS0, offsetof(struct pqpan_profile, pre_event_ns), 0},
-    {"post_event_us", KIND_US_TO_NS0, offsetof(struct pqpan_profile, post_event_ns), 0},
     {"sca_ppm", KIND_PPM, offsetof(struct pqpan_profile, sca_ppm), 0},
 };
 
-static const char *const other_keys[] = {"format", "name", "description", "datasheet", "currents",
-                                          "ieee802154", "notes"};
+/* The "ble_event" section: the phases of a connection event (struct pqpan_profile_ble_event). */
+#define BLE_EVENT(m) (offsetof(struct pqpan_profile, ble_event) + offsetof(struct pqpan_profile_ble_event, m))
+static const struct scalar ble_event_scalars[] = {
+    {"pre_us", KIND_US_TO_NS0, BLE_EVENT(pre_ns), 0},
+    {"pre_ua", KIND_CURRENT, BLE_EVENT(pre_ua), 0},
+    {"post_us", KIND_US_TO_NS0, BLE_EVENT(post_ns), 0},
+    {"post_ua", KIND_CURRENT, BLE_EVENT(post_ua), 0},
+    {"rx_margin_us", KIND_US_TO_NS0, BLE_EVENT(rx_margin_ns), 0},
+};
+
+static const char *const other_keys[] = {"format",     "name",      "description", "datasheet",
+                                          "currents",   "ble_event", "ieee802154",  "notes"};
 
 static const char *const mode_keys[PQPAN_RADIO_MODE_COUNT] = {
     "ble_1m", "ble_2m", "ble_coded", "ieee802154",
@@ -91,12 +99,38 @@ static int known_key(const char *key)
     return listed(key, other_keys, sizeof other_keys / sizeof other_keys[0]);
 }
 
+/* The members a figure object may have: value, source, derived (how a derived figure is
+ * computed) and, in a TX level list, dbm. */
+static int figure_keys_ok(const struct ctx *c, const cJSON *obj, const char *path)
+{
+    static const char *const keys[] = {"value", "source", "derived", "dbm"};
+    const cJSON *item, *derived = cJSON_GetObjectItemCaseSensitive(obj, "derived");
+    cJSON_ArrayForEach(item, obj)
+    {
+        if (!listed(item->string, keys, sizeof keys / sizeof keys[0])) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "unknown member \"%.40s\" (a figure has value, source and "
+                                      "optionally derived)", item->string);
+            fail(c, path, msg);
+            return 0;
+        }
+    }
+    if (derived != NULL && (!cJSON_IsString(derived) || derived->valuestring[0] == '\0')) {
+        fail(c, path, "\"derived\" must be a non-empty text saying how the figure is computed");
+        return 0;
+    }
+    return 1;
+}
+
 /* The "source" text of {"value": ..., "source": "non-empty"}; NULL after a failure. */
 static const char *source_of(const struct ctx *c, const cJSON *obj, const char *path)
 {
     const cJSON *src;
     if (!cJSON_IsObject(obj)) {
         fail(c, path, "missing, or not an object {\"value\": ..., \"source\": ...}");
+        return NULL;
+    }
+    if (!figure_keys_ok(c, obj, path)) {
         return NULL;
     }
     src = cJSON_GetObjectItemCaseSensitive(obj, "source");
@@ -159,14 +193,14 @@ static int read_sourced(const struct ctx *c, const cJSON *obj, const char *path,
 }
 
 static int store_scalar(const struct ctx *c, struct pqpan_profile *p, const struct scalar *s,
-                        double x)
+                        double x, const char *path)
 {
     unsigned char *base = (unsigned char *)p + s->offset;
     double scaled = (s->kind == KIND_US_TO_NS || s->kind == KIND_US_TO_NS0) ? x * 1000.0 : x;
     uint32_t u;
     double d;
     if (x == 0.0 && s->kind != KIND_PPM && s->kind != KIND_US_TO_NS0) {
-        return fail(c, s->key, "\"value\" must be greater than 0");
+        return fail(c, path, "\"value\" must be greater than 0");
     }
     if (s->kind == KIND_CURRENT || s->kind == KIND_VOLT || s->kind == KIND_PPM) {
         d = x;
@@ -174,11 +208,27 @@ static int store_scalar(const struct ctx *c, struct pqpan_profile *p, const stru
         return EXIT_OK;
     }
     if (scaled > 4294967295.0 || (s->kind == KIND_HZ && floor(x) != x)) {
-        return fail(c, s->key, "\"value\" out of range");
+        return fail(c, path, "\"value\" out of range");
     }
     u = (uint32_t)llround(scaled);
     memcpy(base, &u, sizeof u);
     return EXIT_OK;
+}
+
+/* One scalar figure of obj (the document or a section; prefix names it in messages). */
+static int read_scalar(const struct ctx *c, const cJSON *obj, const char *prefix,
+                       struct pqpan_profile *p, const struct scalar *s, int *given)
+{
+    char path[96];
+    double x;
+    int rc;
+    snprintf(path, sizeof path, "%s%s", prefix, s->key);
+    rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(obj, s->key), path, s->nullable, &x,
+                      given);
+    if (rc == EXIT_OK && *given) {
+        rc = store_scalar(c, p, s, x, path);
+    }
+    return rc;
 }
 
 static int read_scalars(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
@@ -187,13 +237,8 @@ static int read_scalars(const struct ctx *c, const cJSON *root, struct pqpan_pro
     int given_tx = 0, given_rx = 0;
     for (i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
         const struct scalar *s = &scalars[i];
-        double x;
-        int given, rc;
-        rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(root, s->key), s->key, s->nullable,
-                          &x, &given);
-        if (rc == EXIT_OK && given) {
-            rc = store_scalar(c, p, s, x);
-        }
+        int given;
+        int rc = read_scalar(c, root, "", p, s, &given);
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -361,6 +406,68 @@ static int read_currents(const struct ctx *c, const cJSON *root, struct pqpan_pr
         }
     }
     return EXIT_OK;
+}
+
+/* ---- the "ble_event" section ---- */
+
+/* ble_event.ramp_ua.<table>: the radio start-up current per current table (null: not
+ * given; a BLE run on that table is then an error). */
+static int read_ble_event_ramp(const struct ctx *c, const cJSON *sec,
+                               struct pqpan_profile_ble_event *e)
+{
+    const cJSON *ramp = cJSON_GetObjectItemCaseSensitive(sec, "ramp_ua");
+    int t;
+    if (!cJSON_IsObject(ramp) || cJSON_GetObjectItemCaseSensitive(ramp, "source") != NULL) {
+        return fail(c, "ble_event.ramp_ua", "missing or not an object {\"system\": ..., "
+                                            "\"radio_only\": ...}");
+    }
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        char path[96];
+        int given, rc;
+        snprintf(path, sizeof path, "ble_event.ramp_ua.%s", table_keys[t]);
+        rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(ramp, table_keys[t]), path, 1,
+                          &e->ramp_ua[t], &given);
+        if (rc == EXIT_OK && given && e->ramp_ua[t] == 0.0) {
+            rc = fail(c, path, "\"value\" must be greater than 0");
+        }
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        e->ramp_given[t] = (uint8_t)given;
+    }
+    return EXIT_OK;
+}
+
+static int read_ble_event(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
+{
+    static const char *const other_members[] = {"description", "ramp_ua"};
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, "ble_event");
+    const cJSON *item;
+    size_t i;
+    if (!cJSON_IsObject(sec)) {
+        return fail(c, "ble_event", "missing or not an object (the connection-event phases: "
+                                    "pre_us, pre_ua, post_us, post_ua, ramp_ua, rx_margin_us)");
+    }
+    cJSON_ArrayForEach(item, sec)
+    {
+        int known = listed(item->string, other_members, 2);
+        for (i = 0; i < sizeof ble_event_scalars / sizeof ble_event_scalars[0]; i++) {
+            known |= strcmp(item->string, ble_event_scalars[i].key) == 0;
+        }
+        if (!known) {
+            char path[96];
+            snprintf(path, sizeof path, "ble_event.%.60s", item->string);
+            return fail(c, path, "unknown field");
+        }
+    }
+    for (i = 0; i < sizeof ble_event_scalars / sizeof ble_event_scalars[0]; i++) {
+        int given;
+        int rc = read_scalar(c, sec, "ble_event.", p, &ble_event_scalars[i], &given);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    return read_ble_event_ramp(c, sec, &p->ble_event);
 }
 
 /* ---- the "ieee802154" section ---- */
@@ -559,6 +666,9 @@ int data_profile_parse_sourced(struct pqpan_profile *p, struct data_802154_sourc
     rc = read_header(&c, root, p);
     if (rc == EXIT_OK) {
         rc = read_scalars(&c, root, p);
+    }
+    if (rc == EXIT_OK) {
+        rc = read_ble_event(&c, root, p);
     }
     if (rc == EXIT_OK) {
         rc = read_currents(&c, root, p);

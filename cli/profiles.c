@@ -9,75 +9,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "data_load.h"
+#include "profile_walk.h"
 
 #define CELL_TEXT 128
-
-/* One figure of a profile file: its dotted path, value (or absent) and source. */
-struct leaf {
-    char path[96];
-    int given;
-    double value;
-    const char *text; /* a string value (ieee802154.idle, .backoff: "rx", "sleep"), else NULL */
-    const char *source;
-};
-
-typedef void (*leaf_fn)(const struct leaf *l, void *ctx);
-
-static void visit(const cJSON *node, const char *path, leaf_fn fn, void *ctx);
-
-static void visit_sourced(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(node, "value");
-    const cJSON *s = cJSON_GetObjectItemCaseSensitive(node, "source");
-    struct leaf l;
-    snprintf(l.path, sizeof l.path, "%s", path);
-    l.given = cJSON_IsNumber(v);
-    l.value = l.given ? v->valuedouble : 0.0;
-    l.text = cJSON_IsString(v) ? v->valuestring : NULL;
-    l.source = cJSON_IsString(s) ? s->valuestring : "";
-    fn(&l, ctx);
-}
-
-static void visit_array(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, node)
-    {
-        const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
-        char sub[96];
-        int n = snprintf(sub, sizeof sub, "%s.%ddbm", path,
-                         cJSON_IsNumber(dbm) ? dbm->valueint : 0);
-        if (n > 0 && (size_t)n < sizeof sub) { /* longer paths exist in no valid profile */
-            visit_sourced(e, sub, fn, ctx);
-        }
-    }
-}
-
-/* Walks a profile document in file order, calling fn for every {"value","source"} figure. */
-static void visit(const cJSON *node, const char *path, leaf_fn fn, void *ctx)
-{
-    const cJSON *child;
-    if (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "source") != NULL) {
-        visit_sourced(node, path, fn, ctx);
-        return;
-    }
-    if (cJSON_IsArray(node)) {
-        visit_array(node, path, fn, ctx);
-        return;
-    }
-    cJSON_ArrayForEach(child, node)
-    {
-        char sub[96];
-        int n;
-        if (!cJSON_IsObject(child) && !cJSON_IsArray(child)) {
-            continue;
-        }
-        n = snprintf(sub, sizeof sub, "%s%s%s", path, path[0] ? "." : "", child->string);
-        if (n > 0 && (size_t)n < sizeof sub) { /* longer paths exist in no valid profile */
-            visit(child, sub, fn, ctx);
-        }
-    }
-}
 
 static void format_number(char *out, size_t outlen, double x)
 {
@@ -109,6 +43,7 @@ enum {
     COL_TX0_RADIO,
     COL_RX1M_RADIO,
     COL_ASSUMPTIONS,
+    COL_DERIVED,
     COL_DATASHEET,
     COL_DESCRIPTION,
     COL_COUNT
@@ -130,6 +65,7 @@ static const struct {
     {"tx_0dbm_radio_only_ua", 21, "currents.radio_only.tx_ua.0dbm"},
     {"rx_1m_radio_only_ua", 19, "currents.radio_only.rx_ua.ble_1m"},
     {"assumptions", 11, NULL},
+    {"derived", 7, NULL},
     {"datasheet", -35, NULL},
     {"description", 0, NULL},
 };
@@ -153,10 +89,19 @@ static void set_text(struct cell *c, const char *s)
     snprintf(c->text, sizeof c->text, "%s", s);
 }
 
-static void count_assumption(const struct leaf *l, void *ctx)
+/* How many figures of a profile are assumptions and how many derived from others. */
+struct figure_kinds {
+    int assumptions, derived;
+};
+
+static void count_kinds(const struct profile_figure *l, void *ctx)
 {
+    struct figure_kinds *k = ctx;
     if (strncmp(l->source, "assumption", 10) == 0) {
-        ++*(int *)ctx;
+        k->assumptions++;
+    }
+    if (l->derived != NULL) {
+        k->derived++;
     }
 }
 
@@ -165,7 +110,7 @@ struct source_query {
     const char *source;
 };
 
-static void find_source(const struct leaf *l, void *ctx)
+static void find_source(const struct profile_figure *l, void *ctx)
 {
     struct source_query *q = ctx;
     if (strcmp(l->path, q->path) == 0) {
@@ -179,7 +124,7 @@ static void fill_sources(struct cell row[COL_COUNT], const cJSON *doc)
     for (i = 0; i < COL_COUNT; i++) {
         struct source_query q = {columns[i].figure, NULL};
         if (q.path != NULL) {
-            visit(doc, "", find_source, &q);
+            profile_walk(doc, find_source, &q);
         }
         row[i].source = q.source;
     }
@@ -189,7 +134,7 @@ static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, 
 {
     const cJSON *sheet = cJSON_GetObjectItemCaseSensitive(doc, "datasheet");
     double ua;
-    int assumptions = 0;
+    struct figure_kinds kinds = {0, 0};
     int ok;
     set_text(&row[COL_NAME], p->name);
     set_number(&row[COL_SUPPLY_V], 1, p->supply_v);
@@ -204,8 +149,9 @@ static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, 
     set_number(&row[COL_TX0_RADIO], ok, ua);
     ok = pqpan_profile_rx_ua(p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_1M, &ua) == PQPAN_OK;
     set_number(&row[COL_RX1M_RADIO], ok, ua);
-    visit(doc, "", count_assumption, &assumptions);
-    set_number(&row[COL_ASSUMPTIONS], 1, assumptions);
+    profile_walk(doc, count_kinds, &kinds);
+    set_number(&row[COL_ASSUMPTIONS], 1, kinds.assumptions);
+    set_number(&row[COL_DERIVED], 1, kinds.derived);
     set_text(&row[COL_DATASHEET], cJSON_IsString(sheet) ? sheet->valuestring : "");
     set_text(&row[COL_DESCRIPTION], p->description);
     fill_sources(row, doc);
@@ -351,7 +297,7 @@ struct show_ctx {
     cJSON *arr;
 };
 
-static void show_leaf(const struct leaf *l, void *vctx)
+static void show_leaf(const struct profile_figure *l, void *vctx)
 {
     struct show_ctx *ctx = vctx;
     char num[64];
@@ -360,10 +306,16 @@ static void show_leaf(const struct leaf *l, void *vctx)
         snprintf(num, sizeof num, "%s", l->text);
     }
     if (ctx->fmt == FORMAT_TABLE) {
-        printf("%-34s  %10s  %s\n", l->path, l->given || l->text ? num : "n/a", l->source);
+        printf("%-34s  %10s  ", l->path, l->given || l->text ? num : "n/a");
+        if (l->derived != NULL) {
+            printf("derived: %s; from: ", l->derived);
+        }
+        printf("%s\n", l->source);
     } else if (ctx->fmt == FORMAT_CSV) {
         printf("%s,%s,", l->path, l->given || l->text ? num : "");
         print_csv_text(l->source);
+        putchar(',');
+        print_csv_text(l->derived != NULL ? l->derived : "");
         putchar('\n');
     } else {
         cJSON *o = cJSON_CreateObject();
@@ -376,6 +328,9 @@ static void show_leaf(const struct leaf *l, void *vctx)
             cJSON_AddNullToObject(o, "value");
         }
         cJSON_AddStringToObject(o, "source", l->source);
+        if (l->derived != NULL) {
+            cJSON_AddStringToObject(o, "derived", l->derived);
+        }
         cJSON_AddItemToArray(ctx->arr, o);
     }
 }
@@ -394,9 +349,9 @@ static int show_profile(const char *name, enum cli_format fmt)
     if (fmt == FORMAT_TABLE) {
         printf("%s: %s\n\n%-34s  %10s  %s\n", p.name, p.description, "field", "value", "source");
     } else if (fmt == FORMAT_CSV) {
-        printf("field,value,source\n");
+        printf("field,value,source,derived\n");
     }
-    visit(doc, "", show_leaf, &ctx);
+    profile_walk(doc, show_leaf, &ctx);
     if (fmt == FORMAT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "name", p.name);
@@ -424,8 +379,10 @@ void cmd_profiles_help(FILE *out)
             "Columns of the list: supply_v (V), cpu_mhz (MHz), cpu_ua (CPU running, µA),\n"
             "sleep_ua (µA), TX 0 dBm and RX 1M currents (µA) from the system-level table and the\n"
             "radio-only table ('n/a' where the datasheet gives none), the number of figures that\n"
-            "are assumptions rather than datasheet values, and the main datasheet. The JSON\n"
-            "output adds each figure's source.\n"
+            "are assumptions rather than datasheet values, the number derived from other figures\n"
+            "(each says how), and the main datasheet. The JSON output adds each figure's source.\n"
+            "show: every figure with its source; a derived figure also says how it is computed\n"
+            "(table: 'derived: HOW; from: SOURCE'; CSV: a derived column; JSON: a derived member).\n"
             "Exit codes: 0 ok, 2 usage (unknown option or profile name), 3 invalid profile file,\n"
             "4 file not readable.\n");
 }

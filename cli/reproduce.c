@@ -218,7 +218,7 @@ static void print_reading_table(const struct reading_run *r, int which)
     int i, s;
     fill_lines(l, h);
     printf("\n== reading: %s\n  %s\n", reading_names[which], reading_about[which]);
-    model_print_assumptions(stdout, r->env, "  ");
+    model_print_assumptions(stdout, r->env, PQPAN_RADIO_BLE_1M, "  ");
     printf("  bits accounting, T_IFS: %s\n", bits_ifs_about(r->bits_ifs));
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
@@ -297,7 +297,7 @@ static void print_json(const struct repro *r)
     printf("{\n  \"headline_side\": \"peripheral\",\n  \"readings\": [\n");
     for (k = r->first; k <= r->last; k++) {
         printf("    {\n      \"reading\": \"%s\",\n", reading_names[k]);
-        model_print_assumptions_json(stdout, r->run[k].env, "      ");
+        model_print_assumptions_json(stdout, r->run[k].env, PQPAN_RADIO_BLE_1M, "      ");
         printf("      \"bits_ifs\": \"%s\"\n    }%s\n", pqpan_ble_bits_ifs_name(r->run[k].bits_ifs),
                k < r->last ? "," : "");
     }

@@ -203,40 +203,39 @@ static void on_span(void *ctx, const struct pqpan_sim_span *s)
     l->v[l->n++] = *s;
 }
 
-/* Current of a state on this side's profile (µA); crypto and event CPU at the CPU current. */
+/* Current of a state on this side's profile (µA), as the energy model charges it. */
 static double state_ua(const struct model_env *env, enum pqpan_ble_phy phy, int state)
 {
-    const struct pqpan_profile *p = &env->in.profile;
-    double ua = 0.0;
-    switch (state) {
-    case PQPAN_STATE_CPU:
-        return p->cpu_ua;
-    case PQPAN_STATE_HFXO_START:
-        return p->hfxo_start_ua;
-    case PQPAN_STATE_TX:
-    case PQPAN_STATE_RAMP_TX:
-        return pqpan_profile_tx_ua(p, env->table, env->eopts.tx_dbm, &ua) == PQPAN_OK ? ua : 0.0;
-    default: /* RX, RX ramp-up, T_IFS: at the RX current */
-        return pqpan_profile_rx_ua(p, env->table, model_radio_of(phy), &ua) == PQPAN_OK ? ua : 0.0;
-    }
+    struct pqpan_energy_opts o = env->eopts;
+    double ua;
+    o.radio = model_radio_of(phy);
+    return pqpan_energy_state_ua(&ua, &env->in.profile, &o, (enum pqpan_state)state) == PQPAN_OK
+               ? ua
+               : 0.0;
 }
 
-static int is_radio(int state)
+/* D1: the link layer's radio event is active, from its CPU pre-processing through its
+ * post-processing (crystal start, ramp-up, receive window, PDUs and T_IFS between), as a
+ * controller's radio-event signal (e.g. the SoftDevice's Radio Notification ACTIVE) spans
+ * it. */
+static int is_link_event(int state)
 {
-    return state == PQPAN_STATE_RAMP_TX || state == PQPAN_STATE_RAMP_RX || state == PQPAN_STATE_TX ||
-           state == PQPAN_STATE_RX || state == PQPAN_STATE_IFS;
+    return state == PQPAN_STATE_PRE || state == PQPAN_STATE_HFXO_START ||
+           state == PQPAN_STATE_RAMP_TX || state == PQPAN_STATE_RAMP_RX ||
+           state == PQPAN_STATE_RX_WINDOW || state == PQPAN_STATE_TX || state == PQPAN_STATE_RX ||
+           state == PQPAN_STATE_IFS || state == PQPAN_STATE_POST;
 }
 
 /* The trace is the supply current of a board whose consumption departs from the
  * profile's currents as the γ in use say: a crypto operation draws γ_comp(op) × its
- * current, a radio state γ_comm × its current (so `pqpan calibrate --comm-model radio`
+ * current, a state of a link-layer event γ_comm × its current (so `pqpan calibrate --comm-model radio`
  * finds those γ again, docs/CLI.md). */
 static double span_gamma(const struct model_env *env, const struct pqpan_sim_span *s)
 {
     if (s->op < PQPAN_OP_COUNT) {
         return env->in.gamma.comp[s->op];
     }
-    return is_radio(s->state) ? env->in.gamma.comm : 1.0;
+    return is_link_event(s->state) ? env->in.gamma.comm : 1.0;
 }
 
 /* A crypto operation's CPU time (not the CPU of a connection event in the crypto phase). */
@@ -268,7 +267,7 @@ static void mark_op_starts(uint8_t *dig, size_t nsamp, const struct span_list *l
 }
 
 /* Samples every 10 µs from 0 to end_ns: sleep current plus the time-weighted current of
- * every span overlapping the sample; D0/D1 high if any crypto / radio span overlaps. */
+ * every span overlapping the sample; D0/D1 high if any crypto / link-event span overlaps. */
 static int write_trace(const char *path, const struct observe *ob, const struct model_env *env,
                        enum pqpan_ble_phy phy, uint64_t end_ns)
 {
@@ -293,7 +292,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
             if (is_crypto_op(s)) {
                 dig[k] |= 1u;
             }
-            if (is_radio(s->state)) {
+            if (is_link_event(s->state)) {
                 dig[k] |= 2u;
             }
         }
@@ -411,7 +410,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
                "CI %.2f ms,\n  KeyGen+Decaps on the %s\n",
                x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
                x->ci_ms, x->keygen_side);
-        model_print_assumptions(stdout, env, "  ");
+        model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         putchar('\n');
         model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
         print_sim_table(o, r, k);
@@ -422,7 +421,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
         }
     } else {
         printf("{\n");
-        model_print_assumptions_json(stdout, env, "  ");
+        model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         print_sim_json(o, r, k);
         printf("  \"sides\": [\n");
         for (s = 0; s < MODEL_SIDES; s++) {

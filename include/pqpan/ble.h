@@ -44,6 +44,10 @@ uint32_t pqpan_ble_packet_octets(enum pqpan_ble_phy phy, uint32_t payload_len, i
  * length update procedure restricts it (Vol 6 Part B §4.5.10); 27 if even that does not. */
 uint32_t pqpan_ble_payload_for_time(enum pqpan_ble_phy phy, uint32_t max_time_us, int encrypted);
 
+/* Air time (ns) of a packet's preamble and access address on phy: how long a receiver
+ * listens before it knows a packet has come (Vol 6 Part B §2.1, §2.2). */
+uint64_t pqpan_ble_sync_ns(enum pqpan_ble_phy phy);
+
 /* "1M", "2M", "S2", "S8"; parse accepts those (returns PQPAN_ERR_INVALID_ARG otherwise). */
 const char *pqpan_ble_phy_name(enum pqpan_ble_phy phy);
 PQPAN_MUST_CHECK int pqpan_ble_phy_parse(enum pqpan_ble_phy *out, const char *name);
@@ -149,7 +153,8 @@ struct pqpan_ble_link {
     enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits ledgers */
 };
 
-/* Device timing of one side for the per-event costs (events accounting). */
+/* Device timing of one side for the per-event costs (events accounting), in the order an
+ * event runs them (docs/MODEL.md "Connection events"). */
 struct pqpan_ble_device {
     uint32_t cpu_hz;          /* crypto cycles → ns */
     uint32_t hfxo_start_ns;   /* crystal start before each event */
@@ -157,6 +162,8 @@ struct pqpan_ble_device {
     uint32_t pre_ns;          /* CPU before the event (scheduling, radio set-up) */
     uint32_t post_ns;         /* CPU after the event (PDU processing) */
     uint32_t sca_ppm;         /* sleep clock accuracy (Vol 6 Part B §4.2.2) */
+    uint32_t rx_margin_ns;    /* peripheral: receiver opened this long before the widened
+                                 window (the controller's fixed margin) */
 };
 
 /* Counters the schedule produces, per side (index enum pqpan_ble_role). */
@@ -245,13 +252,57 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
 /* ---- per-event costs of the link model (src/ble/ble_event.c) ---------------------- */
 
 /* Adds `events` connection events' fixed costs of one side (ble.h struct
- * pqpan_ble_device): HFXO start, CPU before and after, radio ramp-up (TX for the central,
- * RX for the peripheral) and the peripheral's receive-window widening. */
+ * pqpan_ble_device): CPU pre-processing (PRE), HFXO start, radio ramp-up (TX for the
+ * central, RX for the peripheral), the peripheral's early receive window (RX_WINDOW:
+ * window widening + the fixed margin) and CPU post-processing (POST). */
 void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
                            const struct pqpan_ble_device *d, uint64_t ci_ns,
                            enum pqpan_ble_role role, uint64_t events);
 /* Vol 6 Part B §4.2.4: the peripheral widens its receive window by (centralSCA +
  * peripheralSCA)/10^6 × the time since the last anchor; both ends use d's SCA. */
 uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns);
+
+/* The peripheral's receiver time before the central's first packet of an event whose
+ * last anchor heard lies since_anchor_ns back: widening + the fixed margin. */
+uint64_t pqpan_ble_event_rx_window_ns(const struct pqpan_ble_device *d,
+                                      uint64_t since_anchor_ns);
+
+/* ---- an idle connection (src/ble/idle.c; docs/MODEL.md "Idle connection") -------- */
+
+/* Vol 6 Part B §4.5.2: connSupervisionTimeout is at most 32 s and must exceed
+ * (1 + connPeripheralLatency) × connInterval × 2, so one latency period stays below 16 s. */
+#define PQPAN_BLE_IDLE_PERIOD_MAX_NS 16000000000ull
+/* Vol 4 Part E §7.8.12 (HCI LE Create Connection, Max_Latency): 0 .. 0x01F3. */
+#define PQPAN_BLE_LATENCY_MAX 499u
+/* Vol 6 Part B §4.2.1: a packet answering another starts T_IFS ± 2 µs after it. */
+#define PQPAN_BLE_T_IFS_TOLERANCE_NS 2000u
+
+struct pqpan_ble_idle_config {
+    enum pqpan_ble_phy phy;
+    uint64_t ci_ns;   /* connection interval, 7.5 ms .. 4 s */
+    uint32_t latency; /* connPeripheralLatency: events the peripheral may skip */
+};
+
+/* One latency period ((latency + 1) intervals) of a connection with nothing to send: the
+ * central sends an empty PDU at every anchor; the peripheral wakes at one anchor of the
+ * period and answers it (Vol 6 Part B §4.5.1). ledger[role] holds that side's time in
+ * phase IDLE, sleep included, so it sums to period_ns. */
+struct pqpan_ble_idle {
+    struct pqpan_ledger ledger[2];
+    uint64_t period_ns;
+    uint32_t events[2];         /* events each side wakes for in the period */
+    uint32_t unanswered_events; /* central events with no answer (the peripheral skips) */
+};
+
+/* Fills *out. Per event each side pays the per-event costs of dev (pre-processing, HFXO
+ * start, ramp-up, post-processing; the peripheral its receive window, widened over the
+ * whole period); an answered event is empty PDU, T_IFS, empty PDU; an unanswered one is
+ * the central's empty PDU, T_IFS and a receive window of ±T_IFS tolerance plus one
+ * preamble + access address (then it gives up). Errors: PQPAN_ERR_INVALID_ARG (NULL,
+ * PHY, interval or latency out of range, a period of 16 s or more, a receive window
+ * wider than the Core allows: widening ≥ connInterval/2 − T_IFS, §4.2.4); *out zeroed. */
+PQPAN_MUST_CHECK int pqpan_ble_idle(struct pqpan_ble_idle *out,
+                                    const struct pqpan_ble_idle_config *cfg,
+                                    const struct pqpan_ble_device *dev);
 
 #endif

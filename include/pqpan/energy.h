@@ -7,7 +7,8 @@
  *   E_comm (bits)     = γ_comm · V · (t_TX·I_TX + t_RX·I_RX + t_IFS·I_IFS), times of the
  *                       KEY_TRANSFER and CONFIRM phases only (the study's accounting)
  *   E_comm (events)   = V · Σ over every phase of every non-crypto state (sleep, HFXO start,
- *                       ramp-up, TX, RX, IFS, CPU outside the CRYPTO phase), no γ_comm
+ *                       event pre-/post-processing, radio start-up, receive window, TX, RX,
+ *                       IFS, CPU outside the CRYPTO phase), no γ_comm
  *
  * The CPU time the ledger holds for the CRYPTO phase is latency only: its energy is E_comp.
  * Profiles and cycle tables are plain data (no pointers: a struct copy clones them); the
@@ -54,6 +55,21 @@ struct pqpan_profile_802154 {
     uint8_t backoff_rx; /* 1: through a CSMA-CA random backoff the radio listens; 0: off */
 };
 
+/* The phases of a BLE connection event that are not PDUs (the profile's "ble_event"
+ * section; docs/MODEL.md "Connection events"), as the vendors' power profiles split an
+ * event: CPU pre-processing, crystal start (the profile's hfxo_start_*), radio start-up,
+ * the peripheral's receive window (window widening + a fixed margin), the PDUs with their
+ * turnarounds, CPU post-processing, back to sleep. */
+struct pqpan_profile_ble_event {
+    uint32_t pre_ns;       /* CPU pre-processing before each radio event */
+    double pre_ua;         /* current during it */
+    uint32_t post_ns;      /* CPU post-processing after each radio event */
+    double post_ua;        /* current during it */
+    double ramp_ua[PQPAN_CURRENT_TABLE_COUNT]; /* radio start-up (TXRU/RXRU), BLE modes */
+    uint8_t ramp_given[PQPAN_CURRENT_TABLE_COUNT];
+    uint32_t rx_margin_ns; /* peripheral: receiver opened this long before anchor - widening */
+};
+
 /* A device profile. Currents in µA, times in ns. A figure the datasheet does not give is
  * marked by its *_given flag being 0; using it is PQPAN_ERR_UNSUPPORTED. */
 struct pqpan_profile {
@@ -70,9 +86,8 @@ struct pqpan_profile {
     uint32_t hfxo_start_ns;
     uint32_t ramp_fast_ns;   /* radio ramp-up (TXRU/RXRU), fast mode */
     uint32_t ramp_normal_ns; /* radio ramp-up, normal (legacy) mode */
-    uint32_t pre_event_ns;   /* CPU time before each connection event (stack, scheduling) */
-    uint32_t post_event_ns;  /* CPU time after each connection event */
     double sca_ppm;          /* sleep clock accuracy, for receive-window widening */
+    struct pqpan_profile_ble_event ble_event;
     double rx_ua[PQPAN_CURRENT_TABLE_COUNT][PQPAN_RADIO_MODE_COUNT];
     uint8_t rx_given[PQPAN_CURRENT_TABLE_COUNT][PQPAN_RADIO_MODE_COUNT];
     size_t tx_level_count;
@@ -103,8 +118,11 @@ struct pqpan_energy {
     /* events accounting: every phase, every non-crypto state, no γ */
     double ev_hfxo_uj;      /* HFXO_START */
     double ev_ramp_uj;      /* RAMP_TX + RAMP_RX */
-    double ev_cpu_radio_uj; /* CPU outside the CRYPTO phase (event pre/post-processing, host) */
+    double ev_pre_uj;       /* PRE: CPU pre-processing of radio events */
+    double ev_post_uj;      /* POST: CPU post-processing of radio events */
+    double ev_cpu_radio_uj; /* CPU outside the CRYPTO phase (host work) */
     double ev_sleep_uj;     /* SLEEP */
+    double ev_rx_window_uj; /* RX_WINDOW: receiver open before a packet (widening + margin) */
     double ev_radio_uj;     /* TX + RX + IFS */
     double comm_events_uj;
     double total_bits_uj;   /* comp_uj + comm_bits_uj */
@@ -115,9 +133,9 @@ struct pqpan_energy {
 const char *pqpan_radio_mode_name(enum pqpan_radio_mode m);
 const char *pqpan_current_table_name(enum pqpan_current_table t);
 
-/* Checks a profile: finite positive voltage, clock and currents, at least one TX level and
- * one RX mode given, no duplicate TX level (BLE or 802.15.4), idle_rx and backoff_rx 0 or
- * 1. PQPAN_ERR_INVALID_ARG otherwise. */
+/* Checks a profile: finite positive voltage, clock and currents (connection-event phase
+ * currents included), at least one TX level and one RX mode given, no duplicate TX level
+ * (BLE or 802.15.4), idle_rx and backoff_rx 0 or 1. PQPAN_ERR_INVALID_ARG otherwise. */
 PQPAN_MUST_CHECK int pqpan_profile_check(const struct pqpan_profile *p);
 
 /* TX current at exactly tx_dbm / RX current in a mode, from one table (µA).
@@ -141,6 +159,13 @@ void pqpan_gamma_default(struct pqpan_gamma *g);
 /* 1 if every γ is finite and > 0, else 0. Values below 1 are allowed: a calibration may
  * find the model pessimistic. */
 int pqpan_gamma_valid(const struct pqpan_gamma *g);
+
+/* The current (µA) the energy model charges for time in `state` with profile p and radio
+ * set-up o (CPU: the CoreMark current, which E_comp uses for crypto). Errors as
+ * pqpan_energy_compute; *ua = 0 on error. */
+PQPAN_MUST_CHECK int pqpan_energy_state_ua(double *ua, const struct pqpan_profile *p,
+                                           const struct pqpan_energy_opts *o,
+                                           enum pqpan_state state);
 
 /* The energy of the node whose ledger is l. Errors: PQPAN_ERR_INVALID_ARG (NULL, bad
  * profile, bad γ, mode/table out of range), PQPAN_ERR_UNSUPPORTED (the profile lacks the

@@ -20,6 +20,9 @@ enum pqpan_state {
     PQPAN_STATE_TX,          /* transmitting PHY bits */
     PQPAN_STATE_RX,          /* receiving PHY bits, window widening and idle listening */
     PQPAN_STATE_IFS,         /* inter-frame space between a PDU and its reply (T_IFS) */
+    PQPAN_STATE_PRE,         /* CPU pre-processing of a radio event (stack, radio set-up) */
+    PQPAN_STATE_POST,        /* CPU post-processing of a radio event (PDU bookkeeping) */
+    PQPAN_STATE_RX_WINDOW,   /* receiver open before a packet: window widening + margin */
     PQPAN_STATE_COUNT
 };
 
@@ -30,6 +33,7 @@ enum pqpan_phase {
     PQPAN_PHASE_KEY_TRANSFER, /* the key-exchange messages (ek, ct, tags) on the air */
     PQPAN_PHASE_CRYPTO,       /* KeyGen / Encaps / Decaps / KDF / ECDH on the CPU */
     PQPAN_PHASE_CONFIRM,      /* key confirmation / LL encryption start */
+    PQPAN_PHASE_IDLE,         /* an idle connection or sleepy-node poll (pqpan idle) */
     PQPAN_PHASE_COUNT
 };
 
@@ -72,8 +76,9 @@ uint64_t pqpan_ledger_phase_ns(const struct pqpan_ledger *l, enum pqpan_phase ph
 void pqpan_ledger_accumulate(struct pqpan_ledger *a, const struct pqpan_ledger *b);
 
 /* Stable lower-case names for output field names: "sleep", "cpu", "hfxo_start",
- * "ramp_tx", "ramp_rx", "tx", "rx", "ifs"; "connect", "negotiate", "key_transfer", "crypto",
- * "confirm"; "kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
+ * "ramp_tx", "ramp_rx", "tx", "rx", "ifs", "event_pre", "event_post", "rx_window";
+ * "connect", "negotiate", "key_transfer", "crypto", "confirm", "idle"; "kem_keygen", "kem_encaps",
+ * "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
 const char *pqpan_state_name(enum pqpan_state s);
 const char *pqpan_phase_name(enum pqpan_phase p);
 const char *pqpan_op_name(enum pqpan_op op);

@@ -45,6 +45,15 @@ uint64_t pqpan_ble_packet_ns(enum pqpan_ble_phy phy, uint32_t payload_len, int e
            8u * uncoded_ns_per_bit[phy];
 }
 
+/* Coded: the preamble plus the access address, which FEC block 1 codes at S=8 (§2.2). */
+uint64_t pqpan_ble_sync_ns(enum pqpan_ble_phy phy)
+{
+    if (is_coded(phy)) {
+        return CODED_PREAMBLE_NS + 32u * 8u * 1000u;
+    }
+    return (uint64_t)(uncoded_preamble[phy] + PQPAN_LL_AA_BYTES) * 8u * uncoded_ns_per_bit[phy];
+}
+
 uint32_t pqpan_ble_packet_octets(enum pqpan_ble_phy phy, uint32_t payload_len, int encrypted)
 {
     uint32_t pre = is_coded(phy) ? 0u : uncoded_preamble[phy];

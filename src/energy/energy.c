@@ -47,26 +47,67 @@ int pqpan_gamma_valid(const struct pqpan_gamma *g)
     return 1;
 }
 
-/* The currents one computation uses (µA). */
-struct currents {
-    double tx, rx, ifs;
-};
-
-/* I_IFS: during T_IFS the radio turns around between a PDU and its reply; the model
- * charges it at the RX current of the mode (assumption, docs/MODEL.md). */
-static int select_currents(struct currents *c, const struct pqpan_profile *p,
-                           const struct pqpan_energy_opts *o)
+static int opts_ok(const struct pqpan_energy_opts *o)
 {
-    int err = pqpan_profile_tx_mode_ua(p, o->table, o->radio, o->tx_dbm, &c->tx);
+    return o->radio >= 0 && o->radio < PQPAN_RADIO_MODE_COUNT && o->table >= 0 &&
+           o->table < PQPAN_CURRENT_TABLE_COUNT;
+}
+
+/* The current of every ledger state (µA) for one profile and radio set-up. CPU is the
+ * CoreMark current; T_IFS, while the radio turns around between a PDU and its reply, is
+ * charged at the RX current of the mode (assumption, docs/MODEL.md). Radio start-up: in
+ * the BLE modes the profile's connection-event figure; in 802.15.4 RAMP_TX holds
+ * aTurnaroundTime before a frame, charged at the TX current, and RAMP_RX at the RX
+ * current (docs/MODEL.md "IEEE 802.15.4 energy"). */
+static int state_currents(double ua[PQPAN_STATE_COUNT], const struct pqpan_profile *p,
+                          const struct pqpan_energy_opts *o)
+{
+    const struct pqpan_profile_ble_event *ev = &p->ble_event;
+    int err = pqpan_profile_tx_mode_ua(p, o->table, o->radio, o->tx_dbm, &ua[PQPAN_STATE_TX]);
+    if (err == PQPAN_OK) {
+        err = pqpan_profile_rx_ua(p, o->table, o->radio, &ua[PQPAN_STATE_RX]);
+    }
+    if (err == PQPAN_OK && o->radio != PQPAN_RADIO_IEEE802154 && !ev->ramp_given[o->table]) {
+        err = PQPAN_ERR_UNSUPPORTED;
+    }
     if (err != PQPAN_OK) {
         return err;
     }
-    err = pqpan_profile_rx_ua(p, o->table, o->radio, &c->rx);
-    if (err != PQPAN_OK) {
-        return err;
+    ua[PQPAN_STATE_SLEEP] = p->sleep_ua;
+    ua[PQPAN_STATE_CPU] = p->cpu_ua;
+    ua[PQPAN_STATE_HFXO_START] = p->hfxo_start_ua;
+    ua[PQPAN_STATE_IFS] = ua[PQPAN_STATE_RX];
+    ua[PQPAN_STATE_RX_WINDOW] = ua[PQPAN_STATE_RX];
+    ua[PQPAN_STATE_PRE] = ev->pre_ua;
+    ua[PQPAN_STATE_POST] = ev->post_ua;
+    if (o->radio == PQPAN_RADIO_IEEE802154) {
+        ua[PQPAN_STATE_RAMP_TX] = ua[PQPAN_STATE_TX];
+        ua[PQPAN_STATE_RAMP_RX] = ua[PQPAN_STATE_RX];
+    } else {
+        ua[PQPAN_STATE_RAMP_TX] = ev->ramp_ua[o->table];
+        ua[PQPAN_STATE_RAMP_RX] = ev->ramp_ua[o->table];
     }
-    c->ifs = c->rx;
     return PQPAN_OK;
+}
+
+int pqpan_energy_state_ua(double *ua, const struct pqpan_profile *p,
+                          const struct pqpan_energy_opts *o, enum pqpan_state state)
+{
+    double all[PQPAN_STATE_COUNT];
+    int err;
+    if (ua == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    *ua = 0.0;
+    if (p == NULL || o == NULL || !opts_ok(o) || state < 0 || state >= PQPAN_STATE_COUNT ||
+        pqpan_profile_check(p) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    err = state_currents(all, p, o);
+    if (err == PQPAN_OK) {
+        *ua = all[state];
+    }
+    return err;
 }
 
 /* µA · V · ns → µJ */
@@ -89,7 +130,7 @@ static void compute_comp(struct pqpan_energy *e, const struct pqpan_ledger *l,
 
 /* The study's accounting: PHY time of the key-exchange PDUs (and the confirmation). */
 static void compute_bits(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                         const struct pqpan_profile *p, const struct currents *c,
+                         const struct pqpan_profile *p, const double ua[PQPAN_STATE_COUNT],
                          double gamma_comm)
 {
     static const enum pqpan_phase phases[] = {PQPAN_PHASE_KEY_TRANSFER, PQPAN_PHASE_CONFIRM};
@@ -97,47 +138,60 @@ static void compute_bits(struct pqpan_energy *e, const struct pqpan_ledger *l,
     size_t i;
     for (i = 0; i < sizeof phases / sizeof phases[0]; i++) {
         const uint64_t *ns = l->ns[phases[i]];
-        e->bits_tx_uj += gamma_comm * uj_from_ns(ns[PQPAN_STATE_TX], c->tx, v);
-        e->bits_rx_uj += gamma_comm * uj_from_ns(ns[PQPAN_STATE_RX], c->rx, v);
-        e->bits_ifs_uj += gamma_comm * uj_from_ns(ns[PQPAN_STATE_IFS], c->ifs, v);
+        e->bits_tx_uj += gamma_comm * uj_from_ns(ns[PQPAN_STATE_TX], ua[PQPAN_STATE_TX], v);
+        e->bits_rx_uj += gamma_comm * uj_from_ns(ns[PQPAN_STATE_RX], ua[PQPAN_STATE_RX], v);
+        e->bits_ifs_uj += gamma_comm * uj_from_ns(ns[PQPAN_STATE_IFS], ua[PQPAN_STATE_IFS], v);
     }
     e->comm_bits_uj = e->bits_tx_uj + e->bits_rx_uj + e->bits_ifs_uj;
 }
 
-/* Every phase, every state except CPU time of the CRYPTO phase (that is E_comp). */
-static void compute_events(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                           const struct pqpan_profile *p, const struct currents *c)
+/* Where the events accounting puts the energy of each state (CPU of the CRYPTO phase is
+ * E_comp and left out). */
+static double *events_field(struct pqpan_energy *e, enum pqpan_state st)
 {
-    double v = p->supply_v;
-    int ph;
-    for (ph = 0; ph < PQPAN_PHASE_COUNT; ph++) {
-        const uint64_t *ns = l->ns[ph];
-        e->ev_sleep_uj += uj_from_ns(ns[PQPAN_STATE_SLEEP], p->sleep_ua, v);
-        e->ev_hfxo_uj += uj_from_ns(ns[PQPAN_STATE_HFXO_START], p->hfxo_start_ua, v);
-        e->ev_ramp_uj += uj_from_ns(ns[PQPAN_STATE_RAMP_TX], c->tx, v) +
-                         uj_from_ns(ns[PQPAN_STATE_RAMP_RX], c->rx, v);
-        e->ev_radio_uj += uj_from_ns(ns[PQPAN_STATE_TX], c->tx, v) +
-                          uj_from_ns(ns[PQPAN_STATE_RX], c->rx, v) +
-                          uj_from_ns(ns[PQPAN_STATE_IFS], c->ifs, v);
-        if (ph != PQPAN_PHASE_CRYPTO) {
-            e->ev_cpu_radio_uj += uj_from_ns(ns[PQPAN_STATE_CPU], p->cpu_ua, v);
-        }
+    switch (st) {
+    case PQPAN_STATE_SLEEP:
+        return &e->ev_sleep_uj;
+    case PQPAN_STATE_CPU:
+        return &e->ev_cpu_radio_uj;
+    case PQPAN_STATE_HFXO_START:
+        return &e->ev_hfxo_uj;
+    case PQPAN_STATE_RAMP_TX:
+    case PQPAN_STATE_RAMP_RX:
+        return &e->ev_ramp_uj;
+    case PQPAN_STATE_PRE:
+        return &e->ev_pre_uj;
+    case PQPAN_STATE_POST:
+        return &e->ev_post_uj;
+    case PQPAN_STATE_RX_WINDOW:
+        return &e->ev_rx_window_uj;
+    default: /* TX, RX, IFS */
+        return &e->ev_radio_uj;
     }
-    e->comm_events_uj =
-        e->ev_hfxo_uj + e->ev_ramp_uj + e->ev_cpu_radio_uj + e->ev_sleep_uj + e->ev_radio_uj;
 }
 
-static int opts_ok(const struct pqpan_energy_opts *o)
+/* Every phase, every state except CPU time of the CRYPTO phase (that is E_comp). */
+static void compute_events(struct pqpan_energy *e, const struct pqpan_ledger *l,
+                           const struct pqpan_profile *p, const double ua[PQPAN_STATE_COUNT])
 {
-    return o->radio >= 0 && o->radio < PQPAN_RADIO_MODE_COUNT && o->table >= 0 &&
-           o->table < PQPAN_CURRENT_TABLE_COUNT;
+    int ph, st;
+    for (ph = 0; ph < PQPAN_PHASE_COUNT; ph++) {
+        for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+            if (ph == PQPAN_PHASE_CRYPTO && st == PQPAN_STATE_CPU) {
+                continue;
+            }
+            *events_field(e, (enum pqpan_state)st) += uj_from_ns(l->ns[ph][st], ua[st], p->supply_v);
+        }
+    }
+    e->comm_events_uj = e->ev_hfxo_uj + e->ev_ramp_uj + e->ev_pre_uj + e->ev_post_uj +
+                        e->ev_cpu_radio_uj + e->ev_sleep_uj + e->ev_rx_window_uj + e->ev_radio_uj;
 }
 
 int pqpan_energy_compute(struct pqpan_energy *out, const struct pqpan_ledger *l,
                          const struct pqpan_profile *p, const struct pqpan_energy_opts *o,
                          const struct pqpan_gamma *g)
 {
-    struct currents c;
+    double ua[PQPAN_STATE_COUNT];
     int err;
     if (out == NULL) {
         return PQPAN_ERR_INVALID_ARG;
@@ -147,13 +201,13 @@ int pqpan_energy_compute(struct pqpan_energy *out, const struct pqpan_ledger *l,
         pqpan_profile_check(p) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    err = select_currents(&c, p, o);
+    err = state_currents(ua, p, o);
     if (err != PQPAN_OK) {
         return err;
     }
     compute_comp(out, l, p, g);
-    compute_bits(out, l, p, &c, g->comm);
-    compute_events(out, l, p, &c);
+    compute_bits(out, l, p, ua, g->comm);
+    compute_events(out, l, p, ua);
     out->total_bits_uj = out->comp_uj + out->comm_bits_uj;
     out->total_events_uj = out->comp_uj + out->comm_events_uj;
     return PQPAN_OK;

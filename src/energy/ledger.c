@@ -3,10 +3,11 @@
 #include "pqpan/ledger.h"
 
 static const char *const state_names[PQPAN_STATE_COUNT] = {
-    "sleep", "cpu", "hfxo_start", "ramp_tx", "ramp_rx", "tx", "rx", "ifs",
+    "sleep", "cpu", "hfxo_start", "ramp_tx", "ramp_rx", "tx",
+    "rx",    "ifs", "event_pre",  "event_post", "rx_window",
 };
 static const char *const phase_names[PQPAN_PHASE_COUNT] = {
-    "connect", "negotiate", "key_transfer", "crypto", "confirm",
+    "connect", "negotiate", "key_transfer", "crypto", "confirm", "idle",
 };
 static const char *const op_names[PQPAN_OP_COUNT] = {
     "kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared",

@@ -40,6 +40,19 @@ static int check_scalars(const struct pqpan_profile *p)
     return p->name[0] != '\0';
 }
 
+/* Currents of the connection-event phases are > 0 (a radio start-up current where
+ * given); their durations may be 0. */
+static int check_ble_event(const struct pqpan_profile_ble_event *e)
+{
+    int t;
+    for (t = 0; t < PQPAN_CURRENT_TABLE_COUNT; t++) {
+        if (e->ramp_given[t] > 1 || (e->ramp_given[t] && !positive(e->ramp_ua[t]))) {
+            return 0;
+        }
+    }
+    return positive(e->pre_ua) && positive(e->post_ua);
+}
+
 static int check_rx(const struct pqpan_profile *p)
 {
     int t, m, any = 0;
@@ -102,7 +115,8 @@ static int check_802154(const struct pqpan_profile_802154 *s)
 
 int pqpan_profile_check(const struct pqpan_profile *p)
 {
-    if (p == NULL || !check_scalars(p) || !check_rx(p) || !check_tx(p) ||
+    if (p == NULL || !check_scalars(p) || !check_ble_event(&p->ble_event) || !check_rx(p) ||
+        !check_tx(p) ||
         !check_802154(&p->ieee802154)) {
         return PQPAN_ERR_INVALID_ARG;
     }

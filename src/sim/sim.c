@@ -415,26 +415,26 @@ static void merge_event(struct pqpan_ledger *dst, const struct pqpan_ledger *ev,
     dst->events += 1u;
 }
 
-/* The per-event costs of the events accounting (ble.h struct pqpan_ble_device). */
+/* The per-event costs of the events accounting (ble.h struct pqpan_ble_device), traced in
+ * the order an event runs them: PRE, HFXO start, ramp-up, (peripheral) receive window up
+ * to the anchor; POST after the event closes. */
 static void account_event_costs(struct pqpan_sim *s, int ph, const struct pqpan_sim_observer *obs,
                                 void *obs_ctx)
 {
     const struct pqpan_ble_device *d = &s->cfg.dev;
-    uint64_t a = s->anchor_ns;
-    uint64_t ww = pqpan_ble_event_widening_ns(d, s->ci_ns);
+    uint64_t win = pqpan_ble_event_rx_window_ns(d, s->ci_ns);
     int i;
     for (i = 0; i < 2; i++) {
+        uint64_t radio = s->anchor_ns - (i ? win : 0u); /* the receiver or transmitter is on */
+        uint64_t ramp = radio - d->ramp_ns;
+        uint64_t hfxo = ramp - d->hfxo_start_ns;
         pqpan_ble_event_costs(&s->res.ledger[i], (enum pqpan_phase)ph, d, s->ci_ns,
                               (enum pqpan_ble_role)i, 1u);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_HFXO_START, ph,
-                  a - d->ramp_ns - d->pre_ns - d->hfxo_start_ns - (i ? ww : 0u),
-                  a - d->ramp_ns - d->pre_ns - (i ? ww : 0u));
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_CPU, ph, a - d->ramp_ns - d->pre_ns - (i ? ww : 0u),
-                  a - d->ramp_ns - (i ? ww : 0u));
-        emit_span(obs, obs_ctx, i, i ? PQPAN_STATE_RAMP_RX : PQPAN_STATE_RAMP_TX, ph,
-                  a - d->ramp_ns - (i ? ww : 0u), a - (i ? ww : 0u));
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_RX, ph, a - (i ? ww : 0u), a);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_CPU, ph, s->now_ns, s->now_ns + d->post_ns);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_PRE, ph, hfxo - d->pre_ns, hfxo);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_HFXO_START, ph, hfxo, ramp);
+        emit_span(obs, obs_ctx, i, i ? PQPAN_STATE_RAMP_RX : PQPAN_STATE_RAMP_TX, ph, ramp, radio);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_RX_WINDOW, ph, radio, s->anchor_ns);
+        emit_span(obs, obs_ctx, i, PQPAN_STATE_POST, ph, s->now_ns, s->now_ns + d->post_ns);
     }
 }
 

@@ -3,6 +3,7 @@
  * against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,8 +65,69 @@ static void test_nrf52840_figures(void **state)
     assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_2M, &ua),
                      PQPAN_OK);
     assert_true(ua == 5200.0);
+    /* derived: radio-only RX 2M + (system - radio-only) at 1M = 5.2 + 6.26 - 4.6 mA */
     assert_int_equal(pqpan_profile_rx_ua(&p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_BLE_2M, &ua),
-                     PQPAN_ERR_UNSUPPORTED);
+                     PQPAN_OK);
+    assert_true(fabs(ua - (5200.0 + 6260.0 - 4600.0)) < 1e-9);
+    /* S140 SDS tSlaveNominalWindow: 16 + 16 us of fixed margin per side */
+    assert_int_equal(p.ble_event.rx_margin_ns, 32000);
+    assert_int_equal(p.ble_event.pre_ns, 40000 + 18000);
+    assert_int_equal(p.ble_event.post_ns, 90000 + 30000);
+}
+
+/* Every built-in profile prices all four PHYs on its system table at 0 dBm (through
+ * derived figures where the datasheet has no row), with the connection-event figures. */
+static void test_builtin_profiles_price_every_phy(void **state)
+{
+    static const enum pqpan_radio_mode modes[] = {PQPAN_RADIO_BLE_1M, PQPAN_RADIO_BLE_2M,
+                                                  PQPAN_RADIO_BLE_CODED};
+    size_t i, m, n = data_profile_builtin_count();
+    (void)state;
+    assert_true(n >= 3);
+    for (i = 0; i < n; i++) {
+        struct pqpan_profile p;
+        char err[DATA_ERR_MAX], name[64];
+        assert_int_equal(data_profile_load(&p, data_profile_builtin_name(i, name, sizeof name),
+                                           err, sizeof err),
+                         EXIT_OK);
+        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            const struct pqpan_energy_opts o = {modes[m], PQPAN_CURRENTS_SYSTEM, 0};
+            double ua;
+            int st;
+            for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+                assert_int_equal(pqpan_energy_state_ua(&ua, &p, &o, (enum pqpan_state)st),
+                                 PQPAN_OK);
+                assert_true(ua > 0.0);
+            }
+        }
+    }
+}
+
+/* The derived figures of a profile are collected with their path, value and derivation. */
+static void test_derived_figures_collected(void **state)
+{
+    struct profile_derived_list *d = malloc(sizeof *d);
+    struct data_text t;
+    char err[DATA_ERR_MAX];
+    size_t i, dropped;
+    int seen_2m = 0;
+    (void)state;
+    assert_non_null(d);
+    assert_int_equal(data_profile_text(&t, "nrf52840", err, sizeof err), EXIT_OK);
+    profile_derived_collect(d, &dropped, t.text, t.len);
+    data_text_free(&t);
+    assert_int_equal(dropped, 0);
+    assert_true(d->count >= 5);
+    for (i = 0; i < d->count; i++) {
+        assert_true(d->item[i].how[0] != '\0');
+        if (strcmp(d->item[i].path, "currents.system.rx_ua.ble_2m") == 0) {
+            seen_2m = 1;
+            assert_true(d->item[i].value == 6860.0);
+            assert_non_null(strstr(d->item[i].how, "radio-only RX 2M"));
+        }
+    }
+    assert_true(seen_2m);
+    free(d);
 }
 
 /* The nRF52840's 802.15.4 section: PS v1.7 §5.2 IRADIO_TX5 6.40 mA, IRADIO_RX2 6.53 mA,
@@ -190,7 +252,10 @@ static void test_user_profile_file(void **state)
     assert_int_equal(p.cpu_radio_given, 0);
     assert_int_equal(p.tx_level_count, 1);
     assert_int_equal(p.hfxo_start_ns, 400000);
-    assert_int_equal(p.pre_event_ns, 0);
+    assert_int_equal(p.ble_event.pre_ns, 0);
+    assert_int_equal(p.ble_event.rx_margin_ns, 32000);
+    assert_true(p.ble_event.ramp_ua[PQPAN_CURRENTS_SYSTEM] == 5000.0);
+    assert_int_equal(p.ble_event.ramp_given[PQPAN_CURRENTS_RADIO_ONLY], 0);
     /* its ieee802154 section: idle sleeps, backoff listens, one 0 dBm level of 5900 µA */
     assert_int_equal(p.ieee802154.idle_rx, 0);
     assert_int_equal(p.ieee802154.backoff_rx, 1);
@@ -224,6 +289,12 @@ static void test_malformed_profiles(void **state)
         {"bad_section_unknown.json", "ieee802154.tx_dbm"},
         {"bad_section_zero_rx.json", "ieee802154.rx_ua.system"},
         {"bad_huge_current.json", "ieee802154.rx_ua.system"}, /* 1e308 uA: inf energies */
+        {"bad_no_ble_event.json", "ble_event"},
+        {"bad_ble_event_unknown.json", "ble_event.pre_ms"},
+        {"bad_ble_event_zero.json", "ble_event.ramp_ua.system"},
+        {"bad_ble_event_null.json", "ble_event.post_ua"},
+        {"bad_derived_empty.json", "sleep_ua"},
+        {"bad_figure_member.json", "cpu_ua"},
     };
     size_t i;
     (void)state;
@@ -445,6 +516,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builtin_profile_loads),
         cmocka_unit_test(test_nrf52840_figures),
+        cmocka_unit_test(test_builtin_profiles_price_every_phy),
+        cmocka_unit_test(test_derived_figures_collected),
         cmocka_unit_test(test_nrf52840_802154_section),
         cmocka_unit_test(test_802154_section_reads_back),
         cmocka_unit_test(test_user_profile_file),

@@ -23,7 +23,9 @@ static void check_uj(double got, double want, const char *file, int line)
 /* A made-up profile with round numbers so every expected value is easy to redo by hand:
  * V = 2 V, f = 50 MHz, I_CPU = 4000 µA, sleep 2 µA, HFXO start 1000 µA.
  * TX 0 dBm: system 6000 µA, radio-only 5000 µA; TX 4 dBm: system 8000 µA only.
- * RX 1M: system 6500 µA, radio-only 4500 µA; RX 2M: system 7000 µA only. */
+ * RX 1M: system 6500 µA, radio-only 4500 µA; RX 2M: system 7000 µA only.
+ * Connection events: pre-processing at 3000 µA, post-processing at 2500 µA, radio start-up
+ * 5000 µA (system) / 3500 µA (radio-only). */
 static void make_profile(struct pqpan_profile *p)
 {
     memset(p, 0, sizeof *p);
@@ -37,6 +39,12 @@ static void make_profile(struct pqpan_profile *p)
     p->ramp_fast_ns = 40000u;
     p->ramp_normal_ns = 140000u;
     p->sca_ppm = 50.0;
+    p->ble_event.pre_ua = 3000.0;
+    p->ble_event.post_ua = 2500.0;
+    p->ble_event.ramp_ua[PQPAN_CURRENTS_SYSTEM] = 5000.0;
+    p->ble_event.ramp_given[PQPAN_CURRENTS_SYSTEM] = 1;
+    p->ble_event.ramp_ua[PQPAN_CURRENTS_RADIO_ONLY] = 3500.0;
+    p->ble_event.ramp_given[PQPAN_CURRENTS_RADIO_ONLY] = 1;
     p->tx_level_count = 2;
     p->tx_dbm[0] = 0;
     p->tx_ua[PQPAN_CURRENTS_SYSTEM][0] = 6000.0;
@@ -56,7 +64,8 @@ static void make_profile(struct pqpan_profile *p)
 
 /* Ledger: keygen 1e6 cycles, ECDH 5e5 cycles; KEY_TRANSFER TX 1 ms, RX 0.5 ms, IFS 0.3 ms;
  * CONFIRM TX 0.1 ms; NEGOTIATE TX 2 ms; CRYPTO CPU 20 ms (latency only) + sleep 10 ms;
- * CONNECT HFXO 0.4 ms, ramp TX 40 µs, ramp RX 140 µs, CPU 0.1 ms. */
+ * CONNECT HFXO 0.4 ms, ramp TX 40 µs, ramp RX 140 µs, CPU 0.1 ms, pre-processing 60 µs,
+ * post-processing 120 µs, receive window 37 µs. */
 static void make_ledger(struct pqpan_ledger *l)
 {
     pqpan_ledger_init(l);
@@ -73,6 +82,9 @@ static void make_ledger(struct pqpan_ledger *l)
     pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_RAMP_TX, 40000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_RAMP_RX, 140000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_CPU, 100000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_PRE, 60000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_POST, 120000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_RX_WINDOW, 37000u);
 }
 
 static void make_gamma(struct pqpan_gamma *g)
@@ -138,14 +150,56 @@ static void test_events_accounting(void **state)
     assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
     /* radio, all phases, no γ: TX 3.1 ms · 6000 · 2 = 37.2; RX 6.5; IFS 3.9 */
     assert_uj(e.ev_radio_uj, 47.6);
-    /* ramp: 40 µs · 6000 · 2 = 0.48 plus 140 µs · 6500 · 2 = 1.82 */
-    assert_uj(e.ev_ramp_uj, 2.3);
+    /* ramp at the start-up current: (40 + 140) µs · 5000 · 2 = 1.8 */
+    assert_uj(e.ev_ramp_uj, 1.8);
     assert_uj(e.ev_hfxo_uj, 0.8);   /* 0.4 ms · 1000 · 2 */
     assert_uj(e.ev_sleep_uj, 0.04); /* 10 ms · 2 · 2 */
     /* CPU: only the 0.1 ms outside CRYPTO: 0.1 ms · 4000 · 2; the 20 ms of CRYPTO is E_comp */
     assert_uj(e.ev_cpu_radio_uj, 0.8);
-    assert_uj(e.comm_events_uj, 51.54);
-    assert_uj(e.total_events_uj, 371.54);
+    assert_uj(e.ev_pre_uj, 0.36);        /* 60 µs · 3000 · 2 */
+    assert_uj(e.ev_post_uj, 0.6);        /* 120 µs · 2500 · 2 */
+    assert_uj(e.ev_rx_window_uj, 0.481); /* 37 µs · 6500 (RX) · 2 */
+    assert_uj(e.comm_events_uj, 52.481);
+    assert_uj(e.total_events_uj, 372.481);
+}
+
+/* The per-state currents the events accounting uses, one by one; a BLE run on a table
+ * without a radio start-up current is UNSUPPORTED, an 802.15.4 one charges its ramp
+ * (aTurnaroundTime) at the TX current instead. */
+static void test_state_currents(void **state)
+{
+    struct pqpan_profile p;
+    const struct pqpan_energy_opts radio_only = {PQPAN_RADIO_BLE_1M, PQPAN_CURRENTS_RADIO_ONLY, 0};
+    const struct pqpan_energy_opts o154 = {PQPAN_RADIO_IEEE802154, PQPAN_CURRENTS_SYSTEM, 0};
+    double ua;
+    (void)state;
+    make_profile(&p);
+    p.ieee802154.tx_level_count = 1;
+    p.ieee802154.tx_ua[PQPAN_CURRENTS_SYSTEM][0] = 6400.0;
+    p.ieee802154.tx_given[PQPAN_CURRENTS_SYSTEM][0] = 1;
+    p.rx_ua[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_IEEE802154] = 6530.0;
+    p.rx_given[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_IEEE802154] = 1;
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &sys_1m_0dbm, PQPAN_STATE_PRE), PQPAN_OK);
+    assert_true(ua == 3000.0);
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &sys_1m_0dbm, PQPAN_STATE_POST), PQPAN_OK);
+    assert_true(ua == 2500.0);
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &sys_1m_0dbm, PQPAN_STATE_RAMP_TX), PQPAN_OK);
+    assert_true(ua == 5000.0);
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &sys_1m_0dbm, PQPAN_STATE_RX_WINDOW),
+                     PQPAN_OK);
+    assert_true(ua == 6500.0);
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &radio_only, PQPAN_STATE_RAMP_RX), PQPAN_OK);
+    assert_true(ua == 3500.0);
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &o154, PQPAN_STATE_RAMP_TX), PQPAN_OK);
+    assert_true(ua == 6400.0);
+    p.ble_event.ramp_given[PQPAN_CURRENTS_RADIO_ONLY] = 0;
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &radio_only, PQPAN_STATE_TX),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_true(ua == 0.0);
+    assert_int_equal(pqpan_energy_state_ua(&ua, &p, &sys_1m_0dbm, PQPAN_STATE_COUNT),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_energy_state_ua(NULL, &p, &sys_1m_0dbm, PQPAN_STATE_TX),
+                     PQPAN_ERR_INVALID_ARG);
 }
 
 static void test_gamma_applies_to_its_terms_only(void **state)
@@ -253,6 +307,14 @@ static void test_profile_check(void **state)
     make_profile(&p);
     p.name[0] = '\0';
     assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    make_profile(&p);
+    p.ble_event.post_ua = 0.0;
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    make_profile(&p);
+    p.ble_event.ramp_ua[PQPAN_CURRENTS_RADIO_ONLY] = -5.0;
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_ERR_INVALID_ARG);
+    p.ble_event.ramp_given[PQPAN_CURRENTS_RADIO_ONLY] = 0; /* an absent figure's value is moot */
+    assert_int_equal(pqpan_profile_check(&p), PQPAN_OK);
 }
 
 /* In 802.15.4 mode TX comes from the profile's 802.15.4 levels, not the BLE ones; RX from
@@ -378,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_missing_figures),
         cmocka_unit_test(test_invalid_inputs),
         cmocka_unit_test(test_profile_check),
+        cmocka_unit_test(test_state_currents),
         cmocka_unit_test(test_802154_currents),
         cmocka_unit_test(test_gamma_defaults_in_study_ranges),
         cmocka_unit_test(test_cycles_lookup),
