@@ -17,9 +17,6 @@
 #define SMP_PAIRING_BYTES 7u   /* §3.5.1/2: IO cap, OOB, AuthReq, key size, 2 key dists */
 #define SMP_PUBLIC_KEY_BYTES 65u /* §3.5.6: X 32 + Y 32 */
 #define SMP_VALUE16_BYTES 17u  /* §3.5.3/4/7: Confirm, Random, DHKey Check (16 octets) */
-/* Vol 6 Part B §4.5.1: connInterval 7.5 ms .. 4 s. */
-#define CI_MIN_NS 7500000u
-#define CI_MAX_NS 4000000000u
 
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
 {
@@ -38,8 +35,8 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
 {
     return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
-           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= CI_MIN_NS &&
-           c->ci_ns <= CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= PQPAN_BLE_CI_MIN_NS &&
+           c->ci_ns <= PQPAN_BLE_CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
            (c->protocol == PQPAN_BLE_PROTO_STUDY || c->protocol == PQPAN_BLE_PROTO_PQPAN) &&
