@@ -158,16 +158,20 @@ region_reproduce_lesc() {
     }' "$tmp/reproduce.csv"
 }
 
-# The 802.15.4 example: pqpan's messages for ML-KEM-768 and their frames.
+# The 802.15.4 example: pqpan's messages for ML-KEM-768 and their frames, unsecured and
+# at ENC-MIC-32.
 region_lowpan_sizes() {
     run estimate --link 802154 --kem ML-KEM-768 || return 1
+    mv "$tmp/out" "$tmp/plain"
+    run estimate --link 802154 --kem ML-KEM-768 --mac-security enc-mic32 || return 1
     awk '
     /^  messages \(UDP payload octets/ { gsub(/,/, ""); i = $7; r = $9; f = $11 }
-    /^  data frames:/ { gsub(/[,;]/, ""); fi = $4; fr = $6; ff = $8 }
+    /^  data frames:/ { gsub(/[,;]/, ""); n++; fi[n] = $4; fr[n] = $6; ff[n] = $8 }
     END {
         printf "ML-KEM-768 with pqpan'"'"'s messages (docs/PROTOCOL.md: INIT %d, RESP %d, FIN %d octets of UDP\n", i, r, f
-        printf "payload; `pqpan estimate --link 802154`) → %d, %d and %d frames.\n", fi, fr, ff
-    }' "$tmp/out"
+        printf "payload; `pqpan estimate --link 802154`) → %d, %d and %d frames; %d, %d and %d with\n", fi[1], fr[1], ff[1], fi[2], fr[2], ff[2]
+        printf "`--mac-security enc-mic32`.\n"
+    }' "$tmp/plain" "$tmp/out"
 }
 
 # Splices the regions of one file (region outputs in $tmp/region.NAME), each generated
