@@ -572,6 +572,7 @@ struct field {
 #define PH_T_OFF(p) (ROW_OFF(t_phase_ms) + (size_t)(p) * sizeof(double))
 
 static const struct field fields_ble[] = {
+    {"reading", "reading", GROUP_READING, F_STR, ROW_OFF(reading), 0},
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
@@ -748,7 +749,7 @@ static const struct field *table_of(unsigned groups, size_t *n)
 /* Whether field f is printed for the mask groups. */
 static int shown(const struct field *f, unsigned groups)
 {
-    return (f->group & groups & GROUP_ALL) != 0;
+    return (f->group & groups & (GROUP_ALL | GROUP_READING)) != 0;
 }
 
 static const void *at(const struct model_row *r, const struct field *f)

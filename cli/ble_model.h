@@ -67,6 +67,7 @@ enum model_side { MODEL_PERIPHERAL = 0, MODEL_CENTRAL, MODEL_TOTAL, MODEL_SIDES 
 
 /* One side of one configuration, flat (every numeric field is a double or a count). */
 struct model_row {
+    const char *reading; /* reproduce only (GROUP_READING): "defaults" or "study" */
     const char *side;
     const char *kem;
     const char *protocol;
@@ -139,6 +140,7 @@ enum model_group {
     GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
     GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
     GROUP_ALL = 7,
+    GROUP_READING = 8, /* mask flag: the reading field first (reproduce) */
     GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
     GROUP_NO_SIDE = 32 /* mask flag: without the side column (model_print_flat) */
 };

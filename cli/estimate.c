@@ -151,6 +151,7 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
 /* ---- --link 802154 ---- */
 
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
+                               const struct pqpan_802154_est_config *c,
                                const struct pqpan_802154_estimate *e,
                                const struct model_row rows[MODEL_SIDES])
 {
@@ -158,6 +159,8 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
            l->kem, l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy);
     lowpan_print_assumptions(stdout, env, l, "  ");
+    printf("  messages (UDP payload octets, docs/PROTOCOL.md): INIT %u, RESP %u, FIN %u\n",
+           (unsigned)c->msg_octets[0], (unsigned)c->msg_octets[1], (unsigned)c->msg_octets[2]);
     printf("  data frames: INIT %u, RESP %u, FIN %u; expected CCAs %.3f, backoff %.3f ms;\n"
            "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
@@ -166,6 +169,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
 }
 
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
+                              const struct pqpan_802154_est_config *c,
                               const struct pqpan_802154_estimate *e,
                               const struct model_row rows[MODEL_SIDES])
 {
@@ -174,11 +178,13 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     lowpan_print_assumptions_json(stdout, env, l, "  ");
     printf("  \"ieee802154\": {\n");
     printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
-           "    \"busy\": %.4f,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
+           "    \"busy\": %.4f,\n    \"octets_init\": %u,\n    \"octets_resp\": %u,\n"
+           "    \"octets_fin\": %u,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
            "    \"frames_fin\": %u,\n    \"expected_ccas\": %.4f,\n"
            "    \"expected_backoff_ms\": %.4f,\n    \"p_frame_access_failure\": %.6f,\n"
            "    \"p_success\": %.6f\n  },\n",
            l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy,
+           (unsigned)c->msg_octets[0], (unsigned)c->msg_octets[1], (unsigned)c->msg_octets[2],
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
            e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
     printf("  \"sides\": [\n");
@@ -201,19 +207,20 @@ static void print_csv(const struct model_row rows[MODEL_SIDES], unsigned groups)
 
 static int run_lowpan(const struct estimate_opts *o, const struct model_env *env)
 {
+    struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
     struct model_row rows[MODEL_SIDES];
     struct cli_msg msg;
-    int rc = cli_msg_report(CMD, lowpan_estimate(rows, &e, env, &o->w, &msg), &msg);
+    int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (o->m.format == FORMAT_TABLE) {
-        print_lowpan_table(&o->w, env, &e, rows);
+        print_lowpan_table(&o->w, env, &c, &e, rows);
     } else if (o->m.format == FORMAT_CSV) {
         print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154);
     } else {
-        print_lowpan_json(&o->w, env, &e, rows);
+        print_lowpan_json(&o->w, env, &c, &e, rows);
     }
     return EXIT_OK;
 }

@@ -128,6 +128,21 @@ PQPAN_MUST_CHECK int pqpan_ble_plan_message(struct pqpan_ble_txn out[PQPAN_BLE_T
                                             enum pqpan_ble_role sender,
                                             enum pqpan_phase phase);
 
+/* How the bits accounting (the study's, `bits` ledgers) counts T_IFS. The study's text
+ * ("PHY bits ... headers, ACKs and inter-frame spacing included") does not say how many;
+ * the events accounting (`led`) always books every T_IFS (docs/MODEL.md "Reproducing the
+ * study"). */
+enum pqpan_ble_bits_ifs {
+    PQPAN_BLE_BITS_IFS_EACH = 0,     /* every T_IFS of an event, on both sides: 2 per pair,
+                                        none after the event's last PDU (default) */
+    PQPAN_BLE_BITS_IFS_PER_PDU_SENT, /* one T_IFS per PDU the side sends (per-frame air
+                                        time + T_IFS): 1 per pair */
+    PQPAN_BLE_BITS_IFS_COUNT
+};
+
+/* "each", "per-pdu-sent". */
+const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b);
+
 /* Link parameters the scheduler needs. */
 struct pqpan_ble_link {
     enum pqpan_ble_phy phy;
@@ -138,6 +153,7 @@ struct pqpan_ble_link {
     int same_event_reply;      /* replies may go in the same event (fast host), see MODEL.md */
     uint64_t start_close_ns;   /* close of the event before the first txn, from its anchor:
                                   a computation waiting before the first txn starts then */
+    enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits ledgers */
 };
 
 /* Device timing of one side for the per-event costs (events accounting), in the order an
@@ -213,6 +229,7 @@ struct pqpan_ble_config {
                                    it to ci_ns (connection parameters request procedure) */
     uint64_t idle_ci_ns;        /* the connection's interval before the update */
     int discovery;              /* GATT discovery + the CCCD write, by the central */
+    enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits accounting (default each) */
 };
 
 struct pqpan_ble_estimate {

@@ -57,7 +57,8 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
            c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
-           (c->protocol == PQPAN_BLE_PROTO_STUDY || c->protocol == PQPAN_BLE_PROTO_PQPAN);
+           (c->protocol == PQPAN_BLE_PROTO_STUDY || c->protocol == PQPAN_BLE_PROTO_PQPAN) &&
+           c->bits_ifs >= 0 && c->bits_ifs < PQPAN_BLE_BITS_IFS_COUNT;
 }
 
 static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
@@ -70,6 +71,7 @@ static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
     l->event_len_ns = c->event_len_ns;
     l->max_pairs = c->max_pairs;
     l->same_event_reply = c->same_event_reply;
+    l->bits_ifs = c->bits_ifs;
 }
 
 static uint64_t cpu_ns(uint64_t cycles, const struct pqpan_ble_device *d)

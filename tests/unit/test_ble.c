@@ -318,6 +318,40 @@ static void test_estimate_study(void **state)
     assert_int_equal(e.counts.idle_events, 3);
 }
 
+/* The bits accounting's T_IFS rules (ble.h enum pqpan_ble_bits_ifs), by hand. The study
+ * preset at ML-KEM-768, LL 27: each side sends 95 PDUs (one per pair: 47 ek fragments + 3
+ * Write Responses + 45 empty ACKs on the peripheral) in 11 exchange events, so "each"
+ * books (2 * 95 - 11) * 150 us = 26.85 ms of T_IFS per side and "per-pdu-sent" 95 * 150 us
+ * = 14.25 ms. TX and RX time and the events accounting do not depend on the rule. */
+static void test_bits_ifs_rules(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate each, per_pdu;
+    int side;
+    (void)state;
+    assert_string_equal(pqpan_ble_bits_ifs_name(PQPAN_BLE_BITS_IFS_EACH), "each");
+    assert_string_equal(pqpan_ble_bits_ifs_name(PQPAN_BLE_BITS_IFS_PER_PDU_SENT), "per-pdu-sent");
+    pqpan_ble_config_default(&cfg);
+    assert_int_equal(cfg.bits_ifs, PQPAN_BLE_BITS_IFS_EACH);
+    assert_int_equal(pqpan_ble_estimate_pqke(&each, &cfg, &nrf, cycles), PQPAN_OK);
+    cfg.bits_ifs = PQPAN_BLE_BITS_IFS_PER_PDU_SENT;
+    assert_int_equal(pqpan_ble_estimate_pqke(&per_pdu, &cfg, &nrf, cycles), PQPAN_OK);
+    for (side = 0; side < 2; side++) {
+        const struct pqpan_ledger *a = &each.bits[side], *b = &per_pdu.bits[side];
+        assert_int_equal(a->pdus_tx, 95);
+        assert_int_equal(a->events, 11);
+        assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_IFS), (2 * 95 - 11) * 150000u);
+        assert_int_equal(pqpan_ledger_state_ns(b, PQPAN_STATE_IFS), 95 * 150000u);
+        assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_TX),
+                         pqpan_ledger_state_ns(b, PQPAN_STATE_TX));
+        assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_RX),
+                         pqpan_ledger_state_ns(b, PQPAN_STATE_RX));
+        assert_memory_equal(&each.ledger[side], &per_pdu.ledger[side], sizeof each.ledger[side]);
+    }
+    cfg.bits_ifs = PQPAN_BLE_BITS_IFS_COUNT;
+    assert_int_equal(pqpan_ble_estimate_pqke(&per_pdu, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
+}
+
 static void test_estimate_rejects(void **state)
 {
     struct pqpan_ble_config cfg;
@@ -905,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_setup_features),   cmocka_unit_test(test_setup_discovery),
         cmocka_unit_test(test_setup_advertising_event),
         cmocka_unit_test(test_link_switch),
+        cmocka_unit_test(test_bits_ifs_rules),
         cmocka_unit_test(test_estimator_fingerprint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
