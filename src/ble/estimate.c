@@ -264,14 +264,14 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
         *tail_ns = ns[PQPAN_OP_KEM_DECAPS];
         return rc;
     }
-    rc = add_message(t, n, c, 1, PQPAN_PQKE_INIT_BYTES(c->ek_bytes), k, kt,
+    rc = add_message(t, n, c, 1, PQPAN_PQKE_INIT_BYTES(c->ek_bytes, 0, 0), k, kt,
                      ns[PQPAN_OP_KEM_KEYGEN]);
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 0, PQPAN_PQKE_RESP_BYTES(c->ct_bytes), o, kt,
+        rc = add_message(t, n, c, 0, PQPAN_PQKE_RESP_BYTES(c->ct_bytes, 0), o, kt,
                          ns[PQPAN_OP_KEM_ENCAPS] + kdf);
     }
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 1, PQPAN_PQKE_FIN_BYTES, k, PQPAN_PHASE_CONFIRM,
+        rc = add_message(t, n, c, 1, PQPAN_PQKE_FIN_BYTES(0), k, PQPAN_PHASE_CONFIRM,
                          ns[PQPAN_OP_KEM_DECAPS] + kdf);
     }
     *tail_ns = 0;
