@@ -2,9 +2,9 @@
 # tshark checks the simulator's captures: `pqpan simulate --pcap` over several transfer
 # methods, PHYs and transports must give no malformed packet, no expert warning or
 # error, no incorrect CRC, and reassembled ATT values / L2CAP SDUs whose sizes add up to
-# the messages: PQKE INIT (5-octet header, 32-octet nonce, ek), RESP (header, ct, nonce,
-# 32-octet tag) and FIN (header, tag) of docs/PROTOCOL.md, with the ek and ct sizes of
-# FIPS 203 Table 3.
+# the messages: PQKE v2 (mode none) INIT (6-octet header, 2-octet offer, 32-octet nonce,
+# ek), RESP (header, 2-octet accepted sets, ct, nonce, 32-octet tag) and FIN (header, tag)
+# of docs/PROTOCOL.md §2, with the ek and ct sizes of FIPS 203 Table 3.
 # Usage: ble_tshark.sh CLI SRCDIR BUILDDIR. Exit 77 (skip) only without tshark.
 set -u
 cli=$1
@@ -43,7 +43,7 @@ check() { # name kem transfer|coc extra-args...
     first=$(awk -F'\t' 'NR == 1 { print $5 }' "$tmp/fields")
     [ "$first" = "0x05" ] || [ "$first" = "0x5" ] || { echo "$name: first packet is not CONNECT_IND ($first)"; fail=1; }
     set -- $(sizes "$kem")
-    init=$(( 5 + 32 + $1 )) resp=$(( 5 + $2 + 32 + 32 )) fin=$(( 5 + 32 ))
+    init=$(( 6 + 2 + 32 + $1 )) resp=$(( 6 + 2 + $2 + 32 + 32 )) fin=$(( 6 + 32 ))
     # keygen (initiator) on the peripheral: INIT and FIN from it, RESP from the central
     want="$(( init + fin )) $resp"
     if [ "$how" = coc ]; then

@@ -69,8 +69,9 @@ badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
 [ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
 echo "corrupted copy: $badfcs bad FCS detected"
 
-# Simulator runs (10 nodes, seed 1): the real exchange; sizes from docs/PROTOCOL.md §2.5.
-for spec in "512 837 837 37" "768 1221 1157 37" "1024 1605 1637 37"; do
+# Simulator runs (10 nodes, seed 1): the real exchange (mode none); sizes from
+# docs/PROTOCOL.md §2.5.
+for spec in "512 840 840 38" "768 1224 1160 38" "1024 1608 1640 38"; do
     set -- $spec
     level=$1 init=$2 resp=$3 fin=$4
     pc=$work/sim$level.pcap
@@ -102,6 +103,6 @@ ok=$(tsr "$work/cli.pcap" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
 bad=$(tsr "$work/cli.pcap" -Y "_ws.expert || _ws.malformed || (udp && udp.checksum.status != 1)" | wc -l)
 [ "$bad" -eq 0 ] || fail "CLI capture: $bad bad frames"
 sizes=$(tsr "$work/cli.pcap" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -un | tr '\n' ' ')
-[ "$sizes" = "45 845 " ] || fail "CLI capture: UDP lengths '$sizes', expected '45 845 ' (ML-KEM-512)"
-echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 837 and FIN 37"
+[ "$sizes" = "46 848 " ] || fail "CLI capture: UDP lengths '$sizes', expected '46 848 ' (ML-KEM-512)"
+echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 840 and FIN 38"
 echo "PASS"
