@@ -115,6 +115,12 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
                                    lowpan ? "for --link 802154 " : "", argv[i]);
         }
     }
+    if (!lowpan && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE &&
+        (o->l.cfg.protocol != PQPAN_BLE_PROTO_PQPAN || strcmp(o->l.kem, MODEL_LESC_NAME) == 0)) {
+        return cli_usage_error(CMD, "--auth %s applies to pqpan's protocol: add --protocol pqpan "
+                                    "(and an ML-KEM --kem)",
+                               pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
+    }
     return EXIT_OK;
 }
 
