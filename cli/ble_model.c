@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "ble_model.h"
+#include "pqpan/advise.h"
 #include "pqpan/kem.h"
 
 void model_opts_init(struct model_opts *o)
@@ -256,15 +257,7 @@ int model_env_new(struct model_env **env, const struct model_opts *o, const char
 
 enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy)
 {
-    switch (phy) {
-    case PQPAN_BLE_PHY_2M:
-        return PQPAN_RADIO_BLE_2M;
-    case PQPAN_BLE_PHY_CODED_S2:
-    case PQPAN_BLE_PHY_CODED_S8:
-        return PQPAN_RADIO_BLE_CODED;
-    default:
-        return PQPAN_RADIO_BLE_1M;
-    }
+    return pqpan_advise_radio_mode(phy);
 }
 
 static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
@@ -423,6 +416,7 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->e_ev_hfxo_uj = full->ev_hfxo_uj;
     r->e_ev_ramp_uj = full->ev_ramp_uj;
     r->e_ev_pre_uj = full->ev_pre_uj;
+    r->e_ev_cpu_uj = full->ev_cpu_radio_uj;
     r->e_ev_post_uj = full->ev_post_uj;
     r->e_ev_rx_window_uj = full->ev_rx_window_uj;
     r->e_ev_sleep_uj = full->ev_sleep_uj;
@@ -483,11 +477,25 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     r->idle_events = est->counts.idle_events;
 }
 
+/* The events accounting of the exchange's own phases (PQPAN_ADVISE_EXCHANGE_PHASES): what
+ * one key exchange costs on a link that is already up, set-up and negotiation left out. */
+static int exchange_energy(double *uj, const struct pqpan_ledger *led,
+                           const struct model_env *env, enum pqpan_radio_mode radio,
+                           struct cli_msg *msg)
+{
+    struct pqpan_ledger ex;
+    struct pqpan_energy e;
+    int rc;
+    pqpan_advise_ledger_phases(&ex, led, PQPAN_ADVISE_EXCHANGE_PHASES);
+    rc = model_energy(&e, &ex, env, radio, msg);
+    *uj = rc == EXIT_OK ? e.total_events_uj : 0.0;
+    return rc;
+}
+
 int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg)
 {
-    static const char *const side_names[MODEL_SIDES] = {"peripheral", "central", "total"};
     static const enum pqpan_ble_role role_of[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
     struct pqpan_ledger led[MODEL_SIDES], bl[MODEL_SIDES];
     struct pqpan_energy full, bits;
@@ -512,9 +520,14 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
             return rc;
         }
-        r->side = side_names[s];
+        r->side = model_side_name(0, s);
         fill_config(r, kem, cfg, est);
         fill_row(r, &full, &bits, &led[s], &bl[s]);
+        rc = exchange_energy(&r->e_exchange_events_uj, &led[s], env, model_radio_of(cfg->phy), msg);
+        if (rc != EXIT_OK) {
+            memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+            return rc;
+        }
         if (s < 2) {
             int role = role_of[s] == PQPAN_BLE_CENTRAL ? 0 : 1;
             r->data_pdus_tx = est->counts.data_pdus_tx[role];
@@ -604,6 +617,8 @@ static const struct field fields_ble[] = {
      3},
     {"comm_share_events_pct", "communication share, events (%)", GROUP_DETAIL, F_DBL,
      ROW_OFF(comm_share_events_pct), 1},
+    {"e_exchange_events_uj", "exchange on an open link, events (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_exchange_events_uj), 3},
     {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL, F_DBL,
      ROW_OFF(negotiate_ms), 3},
     {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
@@ -625,8 +640,8 @@ static const struct field fields_ble[] = {
 };
 
 /* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
- * aTurnaroundTime, CCA and CSMA-CA backoff; no ATT/LL/connection-event rows, no HFXO or
- * per-event CPU rows (the 802.15.4 model books neither). */
+ * aTurnaroundTime, CCA and CSMA-CA backoff, wake-ups from sleep (crystal start and CPU);
+ * no ATT/LL/connection-event rows. */
 static const struct field fields_802154[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
@@ -634,6 +649,7 @@ static const struct field fields_802154[] = {
     {"radio_mode", "radio mode", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
     {"backoff", "backoff radio", GROUP_CONFIG, F_STR, ROW_OFF(backoff), 0},
+    {"mac_security", "MAC security", GROUP_CONFIG, F_STR, ROW_OFF(mac_security), 0},
     {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
     {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
     {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
@@ -662,6 +678,9 @@ static const struct field fields_802154[] = {
      ROW_OFF(e_backoff_rx_uj), 3},
     {"e_turnaround_cca_tx_uj", "  turnaround CCA->frame, TX (uJ)", GROUP_DETAIL, F_DBL,
      ROW_OFF(e_ev_ramp_uj), 3},
+    {"e_wake_xtal_uj", "  wake-ups: crystal start (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_hfxo_uj), 3},
+    {"e_wake_cpu_uj", "  wake-ups: CPU (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_cpu_uj), 3},
     {"e_sleep_uj", "  sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
     {"e_backoff_sleep_uj", "    of which backoff, asleep (uJ)", GROUP_DETAIL, F_DBL,
      ROW_OFF(e_backoff_sleep_uj), 3},
@@ -705,30 +724,46 @@ static const void *at(const struct model_row *r, const struct field *f)
     return (const unsigned char *)r + f->off;
 }
 
-static void print_value(FILE *out, const struct model_row *r, const struct field *f, int json)
+/* A number field into buf (at least CLI_FIXED_MAX bytes); returns its length. */
+static int format_number(char *buf, const struct model_row *r, const struct field *f)
 {
     const void *p = at(r, f);
     switch (f->type) {
-    case F_STR:
-        if (json) {
-            model_json_string(out, *(const char *const *)p);
-        } else {
-            fputs(*(const char *const *)p, out);
-        }
-        break;
     case F_UINT:
-        fprintf(out, "%u", *(const unsigned *)p);
-        break;
+        return snprintf(buf, CLI_FIXED_MAX, "%u", *(const unsigned *)p);
     case F_INT:
-        fprintf(out, "%d", *(const int *)p);
-        break;
+        return snprintf(buf, CLI_FIXED_MAX, "%d", *(const int *)p);
     case F_ULL:
-        fprintf(out, "%llu", *(const unsigned long long *)p);
-        break;
+        return snprintf(buf, CLI_FIXED_MAX, "%llu", *(const unsigned long long *)p);
     default:
-        fprintf(out, "%.*f", f->decimals, *(const double *)p);
-        break;
+        return cli_format_fixed(buf, *(const double *)p, f->decimals);
     }
+}
+
+/* lead (a separator, or "") and the value of field f of r; when r is NULL, lead and an
+ * empty value (CSV) or null (JSON). */
+static void print_value(FILE *out, const struct model_row *r, const struct field *f, int json,
+                        const char *lead)
+{
+    char buf[CLI_FIXED_MAX + 8];
+    size_t n = strlen(lead);
+    if (r == NULL) {
+        fputs(lead, out);
+        fputs(json ? "null" : "", out);
+        return;
+    }
+    if (f->type == F_STR) {
+        fputs(lead, out);
+        if (json) {
+            model_json_string(out, *(const char *const *)at(r, f));
+        } else {
+            fputs(*(const char *const *)at(r, f), out);
+        }
+        return;
+    }
+    memcpy(buf, lead, n);
+    n += (size_t)format_number(buf + n, r, f);
+    fwrite(buf, 1, n, out); /* one call per field: sweep writes millions of fields/s */
 }
 
 void model_print_csv_header(FILE *f, unsigned groups)
@@ -752,10 +787,7 @@ void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
     int first = 1;
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
-            if (!first) {
-                fputc(',', f);
-            }
-            print_value(f, r, &tab[i], 0);
+            print_value(f, r, &tab[i], 0, first ? "" : ",");
             first = 0;
         }
     }
@@ -771,11 +803,39 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
             fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, tab[i].name);
-            print_value(f, r, &tab[i], 1);
+            print_value(f, r, &tab[i], 1, "");
             first = 0;
         }
     }
     fprintf(f, "\n%s}", indent);
+}
+
+void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
+                      enum model_flat style)
+{
+    size_t i, nf;
+    const struct field *tab = table_of(groups, &nf);
+    for (i = 0; i < nf; i++) {
+        if (!shown(&tab[i], groups) ||
+            ((groups & GROUP_NO_SIDE) && tab[i].off == ROW_OFF(side))) {
+            continue;
+        }
+        if (style == FLAT_CSV) {
+            print_value(f, r, &tab[i], 0, ",");
+            continue;
+        }
+        fprintf(f, style == FLAT_JSON ? ",\"%s%s\":" : ",%s%s", prefix, tab[i].name);
+        if (style == FLAT_JSON) {
+            print_value(f, r, &tab[i], 1, "");
+        }
+    }
+}
+
+const char *model_side_name(unsigned groups, int s)
+{
+    static const char *const ble[MODEL_SIDES] = {"peripheral", "central", "total"};
+    static const char *const ieee802154[MODEL_SIDES] = {"initiator", "responder", "total"};
+    return (groups & GROUP_802154) ? ieee802154[s] : ble[s];
 }
 
 void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups)
@@ -904,15 +964,21 @@ int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, 
     return strcmp(path, want) == 0;
 }
 
+/* model_figure_used as a model_figure_pred: ctx points to the radio mode. */
+static int radio_uses(const struct model_env *env, const char *path, const void *ctx)
+{
+    return model_figure_used(env, *(const enum pqpan_radio_mode *)ctx, path);
+}
+
 /* One line per derived figure the run uses (none: nothing printed). */
-void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
-                         const char *prefix)
+void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
+                               const void *ctx, const char *prefix)
 {
     const struct profile_derived_list *d = &env->in.derived;
     size_t i;
     int header = 0;
     for (i = 0; i < d->count; i++) {
-        if (!model_figure_used(env, radio, d->item[i].path)) {
+        if (!used(env, d->item[i].path, ctx)) {
             continue;
         }
         if (!header) {
@@ -924,15 +990,15 @@ void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_
     }
 }
 
-void model_print_derived_json(FILE *f, const struct model_env *env,
-                              enum pqpan_radio_mode radio, const char *indent)
+void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent)
 {
     const struct profile_derived_list *d = &env->in.derived;
     size_t i;
     int first = 1;
     fprintf(f, "%s\"derived_figures\": [", indent);
     for (i = 0; i < d->count; i++) {
-        if (!model_figure_used(env, radio, d->item[i].path)) {
+        if (!used(env, d->item[i].path, ctx)) {
             continue;
         }
         fprintf(f, "%s\n%s  {\"field\": ", first ? "" : ",", indent);
@@ -947,6 +1013,18 @@ void model_print_derived_json(FILE *f, const struct model_env *env,
     } else {
         fprintf(f, "\n%s],\n", indent);
     }
+}
+
+void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                         const char *prefix)
+{
+    model_print_derived_where(f, env, radio_uses, &radio, prefix);
+}
+
+void model_print_derived_json(FILE *f, const struct model_env *env,
+                              enum pqpan_radio_mode radio, const char *indent)
+{
+    model_print_derived_where_json(f, env, radio_uses, &radio, indent);
 }
 
 void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,

@@ -90,12 +90,15 @@ struct model_row {
     double e_total_uj, comm_share_pct;
     double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
     double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
+    double e_ev_cpu_uj; /* CPU outside the CRYPTO phase and event pre/post (802.15.4 wake-ups) */
     double e_total_events_uj, comm_share_events_pct;
+    double e_exchange_events_uj; /* events accounting of the exchange's phases only (BLE) */
     double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
     unsigned long long att_pdus_tx, events, idle_events;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
     const char *idle, *backoff; /* radio state between frames / in a CSMA-CA backoff: "listen", "sleep" */
+    const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
     double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
     unsigned long long data_frames_tx, acks_tx;
 };
@@ -143,12 +146,24 @@ enum model_group {
     GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
     GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
     GROUP_ALL = 7,
-    GROUP_802154 = 16  /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
+    GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
+    GROUP_NO_SIDE = 32 /* mask flag: without the side column (model_print_flat) */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);
 void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups);
 void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent);
+/* The fields of one row on the current line, each after a comma: FLAT_CSV_NAMES their
+ * names, FLAT_CSV their values, FLAT_JSON "name":value members; every name is prefixed
+ * with prefix (e.g. "central_"). r NULL: empty CSV values, JSON nulls. */
+enum model_flat { FLAT_CSV_NAMES, FLAT_CSV, FLAT_JSON };
+void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
+                      enum model_flat style);
+
+/* The name of side s (enum model_side) in the rows of the field table groups selects:
+ * peripheral, central, total; with GROUP_802154 initiator, responder, total. */
+const char *model_side_name(unsigned groups, int s);
+
 /* Rows = fields (detail groups), columns = the given rows (e.g. peripheral, central, total). */
 void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups);
 
@@ -169,6 +184,12 @@ void model_print_derived_json(FILE *f, const struct model_env *env,
                               enum pqpan_radio_mode radio, const char *indent);
 /* Whether a run on radio mode `radio` uses the profile figure at path (profile_walk.h). */
 int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path);
+/* The same two printers for the derived figures a predicate selects (ctx passed on). */
+typedef int (*model_figure_pred)(const struct model_env *env, const char *path, const void *ctx);
+void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
+                               const void *ctx, const char *prefix);
+void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent);
 /* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
  * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);

@@ -6,6 +6,7 @@
 
 #include "ble_model.h"
 #include "commands.h"
+#include "lowpan_model.h"
 
 #define CMD "idle"
 
@@ -69,6 +70,7 @@ void cli_idle_help(FILE *out)
             "this is the events accounting.\n"
             "Exit codes: 0 ok, 2 usage (unknown or out-of-range option, a figure the profile\n"
             "lacks), 3 bad data file, 4 I/O.\n");
+    cli_idle_802154_help(out);
 }
 
 static int parse_role(struct idle_opts *o, const char *v)
@@ -83,21 +85,12 @@ static int parse_role(struct idle_opts *o, const char *v)
     return EXIT_OK;
 }
 
-/* Vol 6 Part B §4.5.1: connInterval = 1.25 ms × (6 .. 3200). */
 static int parse_ci(struct idle_opts *o, const char *v)
 {
-    double ms;
-    double units;
-    if (cli_parse_double(v, 7.5, 4000.0, &ms) != 0) {
-        return cli_usage_error(CMD, "--ci-ms %s: want 7.5..4000", v);
+    if (cli_parse_conn_interval(v, &o->cfg.ci_ns) != 0) {
+        return cli_usage_error(CMD, "--ci-ms %s: want 7.5..4000 in steps of 1.25 ms (Core v5.4 "
+                                    "Vol 6 Part B §4.5.1)", v);
     }
-    units = ms / 1.25;
-    if (units - (double)(uint64_t)(units + 0.5) > 1e-9 ||
-        (double)(uint64_t)(units + 0.5) - units > 1e-9) {
-        return cli_usage_error(CMD, "--ci-ms %s: a connection interval is a multiple of 1.25 ms "
-                                    "(Core v5.4 Vol 6 Part B §4.5.1)", v);
-    }
-    o->cfg.ci_ns = (uint64_t)(units + 0.5) * 1250000u;
     return EXIT_OK;
 }
 
@@ -310,6 +303,9 @@ int cli_idle_run(int argc, char **argv)
     if (cli_wants_help(argc, argv)) {
         cli_idle_help(stdout);
         return EXIT_OK;
+    }
+    if (lowpan_link_requested(argc, argv)) {
+        return cli_idle_802154_run(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
     if (rc != EXIT_OK) {

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -119,6 +120,51 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len)
     }
 }
 
+int cli_format_fixed(char out[CLI_FIXED_MAX], double x, int decimals)
+{
+#if LDBL_MANT_DIG >= 64
+    /* |x| x 10^d has at most 53 + 7 significant bits (1000 = 125 x 8): exact, so the
+     * rounding below is the correctly rounded (ties to even) decimal printf writes. */
+    static const long double scale[4] = {1.0L, 10.0L, 100.0L, 1000.0L};
+    if (decimals >= 0 && decimals <= 3 && isfinite(x) && fabs(x) < 1e15) {
+        long double y = fabsl((long double)x) * scale[decimals];
+        long double whole = floorl(y), frac = y - whole;
+        unsigned long long q = (unsigned long long)whole;
+        char digits[24];
+        int n = 0, len = 0;
+        if (frac > 0.5L || (frac == 0.5L && (q & 1u) != 0)) {
+            q++;
+        }
+        do {
+            digits[n++] = (char)('0' + q % 10u);
+            q /= 10u;
+        } while (q > 0 || n <= decimals);
+        if (signbit(x)) {
+            out[len++] = '-';
+        }
+        while (n > decimals) {
+            out[len++] = digits[--n];
+        }
+        if (decimals > 0) {
+            out[len++] = '.';
+            while (n > 0) {
+                out[len++] = digits[--n];
+            }
+        }
+        out[len] = '\0';
+        return len;
+    }
+#endif
+    return snprintf(out, CLI_FIXED_MAX, "%.*f", decimals, x);
+}
+
+void cli_print_fixed(FILE *f, double x, int decimals)
+{
+    char buf[CLI_FIXED_MAX];
+    int n = cli_format_fixed(buf, x, decimals);
+    fwrite(buf, 1, (size_t)n, f);
+}
+
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out)
 {
@@ -149,5 +195,21 @@ int cli_parse_double(const char *s, double min, double max, double *out)
         return -1;
     }
     *out = v;
+    return 0;
+}
+
+int cli_parse_conn_interval(const char *s, uint64_t *ns)
+{
+    double ms, units;
+    uint64_t n;
+    if (cli_parse_double(s, 7.5, 4000.0, &ms) != 0) {
+        return -1;
+    }
+    units = ms / 1.25;
+    n = (uint64_t)(units + 0.5);
+    if (fabs(units - (double)n) > 1e-9) {
+        return -1;
+    }
+    *ns = n * 1250000u;
     return 0;
 }
