@@ -11,6 +11,7 @@
 
 #include "pqpan/ble.h"
 #include "pqpan/kem.h"
+#include "pqpan/pqke.h"
 
 /* Uncoded: (preamble + AA 4 + header 2 + payload + MIC + CRC 3) octets × 8 bits.
  *   1M empty: (1+4+2+3)·8 = 80 µs; 2M empty: (2+4+2+3)·8 / 2 = 44 µs;
@@ -560,6 +561,62 @@ static void test_estimate_pqpan_protocol(void **state)
     assert_int_equal(e.bits[PQPAN_BLE_PERIPHERAL].ns[PQPAN_PHASE_CONFIRM][PQPAN_STATE_TX], 600000);
 }
 
+static long message_octets(const struct pqpan_ble_estimate *e, enum pqpan_ble_role side)
+{
+    const struct pqpan_ledger *l = &e->ledger[side];
+    uint64_t data = e->counts.data_pdus_tx[side];
+    return (long)l->bytes_tx - 17 * (long)data - 10 * ((long)l->pdus_tx - (long)data);
+}
+
+/* PQKE modes: the ML-KEM operations each side books (docs/PROTOCOL.md §3.4) and the octets
+ * of the mode's messages. kem-auth-mutual, keygen on the peripheral (the initiator):
+ * KeyGen 1, Encaps 1, Decaps 2 there; Encaps 2, Decaps 1 on the central; one KDF each.
+ * kem-auth adds ct (1088 octets at ML-KEM-768) to INIT, kem-auth-mutual also to RESP;
+ * numeric 32 to INIT and FIN; psk nothing. A reserved mode is refused. */
+static void test_estimate_pqke_modes(void **state)
+{
+    static const uint64_t cyc[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 253000, 0, 0};
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+                                     PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_NUMERIC};
+    /* The value octets each side sends beyond mode none: write commands at ATT_MTU 23
+     * carry 20 value octets per LL PDU (27 = L2CAP 4 + ATT 3 + 20), so a PDU with data is
+     * 1 + 4 + 2 + 27 + 3 = 37 octets on the air, 17 of them not message; an empty PDU is
+     * 10. PHY octets sent - 17 x data PDUs - 10 x empty PDUs = message octets (the other
+     * PDUs are the same in every mode and cancel in the difference). */
+    static const long extra_p[] = {0, 0, 1088, 1088, 64}, extra_c[] = {0, 0, 0, 1088, 0};
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e, none;
+    size_t m;
+    (void)state;
+    pqpan_ble_config_default(&cfg);
+    cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
+    cfg.transfer = PQPAN_BLE_WRITE_CMD;
+    cfg.att_mtu = 23;
+    assert_int_equal(pqpan_ble_estimate_pqke(&none, &cfg, &nrf, cyc), PQPAN_OK);
+    for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        long dp, dc;
+        cfg.pqke_mode = modes[m];
+        assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cyc), PQPAN_OK);
+        assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KDF], 1);
+        assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_KDF], 1);
+        dp = message_octets(&e, PQPAN_BLE_PERIPHERAL) - message_octets(&none, PQPAN_BLE_PERIPHERAL);
+        dc = message_octets(&e, PQPAN_BLE_CENTRAL) - message_octets(&none, PQPAN_BLE_CENTRAL);
+        assert_int_equal(dp, extra_p[m]);
+        assert_int_equal(dc, extra_c[m]);
+    }
+    cfg.pqke_mode = PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cyc), PQPAN_OK);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KEM_KEYGEN], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KEM_ENCAPS], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_PERIPHERAL].op_count[PQPAN_OP_KEM_DECAPS], 2);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_KEM_ENCAPS], 2);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_KEM_DECAPS], 1);
+    assert_int_equal(e.ledger[PQPAN_BLE_CENTRAL].op_count[PQPAN_OP_KEM_KEYGEN], 0);
+    cfg.pqke_mode = PQPAN_PQKE_MODE_SIG;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cyc), PQPAN_ERR_INVALID_ARG);
+}
+
 /* ---- estimator fingerprint: the schedule's outputs over a wide sweep, pinned ---------
  * FNV-1a (64-bit) over every output field of pqpan_ble_estimate_pqke and _lesc, for every
  * PHY × LL octets 27..251 × encryption × protocol × transfer, and a cross sweep of KEM ×
@@ -711,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_max_tx_time),      cmocka_unit_test(test_negotiation),
         cmocka_unit_test(test_properties),       cmocka_unit_test(test_lesc_confirm_phase),
         cmocka_unit_test(test_estimate_pqpan_protocol),
+        cmocka_unit_test(test_estimate_pqke_modes),
         cmocka_unit_test(test_estimator_fingerprint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
