@@ -230,6 +230,7 @@ struct pqpan_ble_config {
     uint64_t idle_ci_ns;        /* the connection's interval before the update */
     int discovery;              /* GATT discovery + the CCCD write, by the central */
     enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits accounting (default each) */
+    unsigned pqke_mode;         /* protocol pqpan: enum pqpan_pqke_mode (default none) */
 };
 
 struct pqpan_ble_estimate {
