@@ -12,12 +12,12 @@
  * bit shifted out (MSB_1(X)) is 1; the XOR is masked, not branched on (X is secret). */
 static void double_block(uint8_t out[BLOCK], const uint8_t in[BLOCK])
 {
-    uint8_t msb_mask = (uint8_t)(0u - (unsigned)(in[0] >> 7));
+    unsigned msb_mask = 0u - ((unsigned)in[0] >> 7);
     unsigned i;
     for (i = 0; i + 1 < BLOCK; i++) {
-        out[i] = (uint8_t)((in[i] << 1) | (in[i + 1] >> 7));
+        out[i] = (uint8_t)(((unsigned)in[i] << 1) | ((unsigned)in[i + 1] >> 7));
     }
-    out[BLOCK - 1] = (uint8_t)((in[BLOCK - 1] << 1) ^ (msb_mask & RB));
+    out[BLOCK - 1] = (uint8_t)(((unsigned)in[BLOCK - 1] << 1) ^ (msb_mask & RB));
 }
 
 static void xor_block(uint8_t *x, const uint8_t *y, size_t len)
