@@ -233,12 +233,14 @@ static void compressed_small(uint8_t out[CPK_BYTES], unsigned v, int odd)
 /* Adds p to the x-coordinate of an encoding (x small, so x + p < 2^256). */
 static void add_p_to_x(uint8_t *enc)
 {
+    static const uint32_t field_p[P256_LIMBS] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0, 0, 0, 1,
+                                                 0xffffffffu}; /* SP 800-186 §3.2.1.3 */
     uint32_t x[P256_LIMBS];
     uint64_t carry = 0;
     unsigned i;
     pqpan_p256_from_bytes(x, enc + 1);
     for (i = 0; i < P256_LIMBS; i++) {
-        uint64_t s = (uint64_t)x[i] + pqpan_p256_p[i] + carry;
+        uint64_t s = (uint64_t)x[i] + field_p[i] + carry;
         x[i] = (uint32_t)s;
         carry = s >> 32;
     }

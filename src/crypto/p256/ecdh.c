@@ -27,7 +27,7 @@ static uint32_t scalar_valid(const uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES])
     uint32_t k[P256_LIMBS];
     uint32_t ok;
     pqpan_p256_from_bytes(k, sk);
-    ok = pqpan_p256_less_than(k, pqpan_p256_n) & (pqpan_p256_is_zero(k) ^ 1u);
+    ok = pqpan_p256_below_n(k) & (pqpan_p256_is_zero(k) ^ 1u);
     pqpan_wipe(k, sizeof k);
     return ok;
 }
@@ -38,7 +38,7 @@ static int coord_decode(struct pqpan_p256_fe *out, const uint8_t in[P256_BYTES])
 {
     uint32_t v[P256_LIMBS];
     pqpan_p256_from_bytes(v, in);
-    if (!pqpan_p256_less_than(v, pqpan_p256_p)) {
+    if (!pqpan_p256_below_p(v)) {
         return 0;
     }
     pqpan_p256_fe_to_mont(out, v);

@@ -11,9 +11,9 @@
  * p = ffffffff 00000001 00000000 00000000 00000000 ffffffff ffffffff ffffffff
  * n = ffffffff 00000000 ffffffff ffffffff bce6faad a7179e84 f3b9cac2 fc632551
  * b = 5ac635d8 aa3a93e7 b3ebbd55 769886bc 651d06b0 cc53b0f6 3bce3c3e 27d2604b (below) */
-const uint32_t pqpan_p256_p[P256_LIMBS] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0x00000000u,
+static const uint32_t field_p[P256_LIMBS] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0x00000000u,
                                            0x00000000u, 0x00000000u, 0x00000001u, 0xffffffffu};
-const uint32_t pqpan_p256_n[P256_LIMBS] = {0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu,
+static const uint32_t order_n[P256_LIMBS] = {0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu,
                                            0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu};
 /* b · 2^256 mod p: b (above) in Montgomery form, derived; test_ecdh converts it back and
  * compares with b as SP 800-186 prints it. */
@@ -58,10 +58,16 @@ static uint32_t sub_limbs(uint32_t r[P256_LIMBS], const uint32_t a[P256_LIMBS],
     return (uint32_t)borrow;
 }
 
-uint32_t pqpan_p256_less_than(const uint32_t a[P256_LIMBS], const uint32_t m[P256_LIMBS])
+uint32_t pqpan_p256_below_p(const uint32_t a[P256_LIMBS])
 {
     uint32_t scratch[P256_LIMBS];
-    return sub_limbs(scratch, a, m);
+    return sub_limbs(scratch, a, field_p);
+}
+
+uint32_t pqpan_p256_below_n(const uint32_t a[P256_LIMBS])
+{
+    uint32_t scratch[P256_LIMBS];
+    return sub_limbs(scratch, a, order_n);
 }
 
 uint32_t pqpan_p256_is_zero(const uint32_t a[P256_LIMBS])
@@ -78,7 +84,7 @@ uint32_t pqpan_p256_is_zero(const uint32_t a[P256_LIMBS])
 static void reduce_once(uint32_t r[P256_LIMBS], const uint32_t t[P256_LIMBS], uint32_t hi)
 {
     uint32_t d[P256_LIMBS];
-    uint32_t borrow = sub_limbs(d, t, pqpan_p256_p);
+    uint32_t borrow = sub_limbs(d, t, field_p);
     /* keep d when the subtraction did not underflow or the value had a 257th bit */
     uint32_t use_d = (0u - hi) | (borrow - 1u);
     unsigned i;
@@ -109,7 +115,7 @@ void pqpan_p256_fe_sub(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
     uint64_t carry = 0;
     unsigned i;
     for (i = 0; i < P256_LIMBS; i++) {
-        uint64_t s = (uint64_t)t[i] + (pqpan_p256_p[i] & mask) + carry;
+        uint64_t s = (uint64_t)t[i] + (field_p[i] & mask) + carry;
         r->w[i] = (uint32_t)s;
         carry = s >> 32;
     }
@@ -134,9 +140,9 @@ void pqpan_p256_fe_mul(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
         t[P256_LIMBS] = (uint32_t)c;
         t[P256_LIMBS + 1] = (uint32_t)(c >> 32);
         m = t[0];
-        c = ((uint64_t)m * pqpan_p256_p[0] + t[0]) >> 32;
+        c = ((uint64_t)m * field_p[0] + t[0]) >> 32;
         for (j = 1; j < P256_LIMBS; j++) {
-            uint64_t s = (uint64_t)m * pqpan_p256_p[j] + t[j] + c;
+            uint64_t s = (uint64_t)m * field_p[j] + t[j] + c;
             t[j - 1] = (uint32_t)s;
             c = s >> 32;
         }

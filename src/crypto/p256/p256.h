@@ -33,13 +33,11 @@ struct pqpan_p256_point {
 /* Big-endian 32 bytes <-> limbs (the value as is, no Montgomery conversion). */
 void pqpan_p256_from_bytes(uint32_t out[P256_LIMBS], const uint8_t in[P256_BYTES]);
 void pqpan_p256_to_bytes(uint8_t out[P256_BYTES], const uint32_t in[P256_LIMBS]);
-/* 1 if a < m, else 0 (constant time). */
-uint32_t pqpan_p256_less_than(const uint32_t a[P256_LIMBS], const uint32_t m[P256_LIMBS]);
+/* 1 if a < p (the field prime), resp. a < n (the group order), else 0; constant time. */
+uint32_t pqpan_p256_below_p(const uint32_t a[P256_LIMBS]);
+uint32_t pqpan_p256_below_n(const uint32_t a[P256_LIMBS]);
 /* 1 if every limb is zero, else 0 (constant time). */
 uint32_t pqpan_p256_is_zero(const uint32_t a[P256_LIMBS]);
-
-extern const uint32_t pqpan_p256_p[P256_LIMBS]; /* the field prime */
-extern const uint32_t pqpan_p256_n[P256_LIMBS]; /* the group order */
 
 /* ---- the field GF(p), Montgomery form ---- */
 
