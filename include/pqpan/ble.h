@@ -23,6 +23,9 @@ enum pqpan_ble_phy {
     PQPAN_BLE_PHY_COUNT
 };
 
+/* Vol 6 Part B §4.5.1: connInterval = 1.25 ms × (6 .. 3200), 7.5 ms .. 4 s. */
+#define PQPAN_BLE_CI_MIN_NS 7500000u
+#define PQPAN_BLE_CI_MAX_NS 4000000000u
 /* Vol 6 Part B §4.1.1: inter frame space T_IFS = 150 µs. */
 #define PQPAN_BLE_T_IFS_NS 150000u
 /* Vol 6 Part B §2.4: MIC 4 octets on an encrypted link, never on a PDU with an empty
@@ -138,7 +141,7 @@ struct pqpan_ble_link {
 };
 
 /* Device timing of one side for the per-event costs (events accounting), in the order an
- * event runs them (docs/MODEL.md "Connection events"). */
+ * event runs them (docs/MODEL.md "Connection-event phases"). */
 struct pqpan_ble_device {
     uint32_t cpu_hz;          /* crypto cycles → ns */
     uint32_t hfxo_start_ns;   /* crystal start before each event */

@@ -56,7 +56,7 @@ struct pqpan_profile_802154 {
 };
 
 /* The phases of a BLE connection event that are not PDUs (the profile's "ble_event"
- * section; docs/MODEL.md "Connection events"), as the vendors' power profiles split an
+ * section; docs/MODEL.md "Connection-event phases"), as the vendors' power profiles split an
  * event: CPU pre-processing, crystal start (the profile's hfxo_start_*), radio start-up,
  * the peripheral's receive window (window widening + a fixed margin), the PDUs with their
  * turnarounds, CPU post-processing, back to sleep. */

@@ -26,14 +26,23 @@ enum pqpan_state {
     PQPAN_STATE_COUNT
 };
 
-/* Phases of one key establishment. */
+/* Phases of a connection's life around one key establishment, in the order they happen
+ * (docs/MODEL.md "Link model": set-up, exchange). The set-up phases before KEY_TRANSFER
+ * belong to the events accounting only; the bits accounting (the study's) sees
+ * KEY_TRANSFER and CONFIRM. */
 enum pqpan_phase {
-    PQPAN_PHASE_CONNECT = 0,  /* connection set-up (CONNECT_IND to first event) */
-    PQPAN_PHASE_NEGOTIATE,    /* ATT MTU exchange, LL_LENGTH_REQ/RSP, LL_PHY_* procedures */
-    PQPAN_PHASE_KEY_TRANSFER, /* the key-exchange messages (ek, ct, tags) on the air */
-    PQPAN_PHASE_CRYPTO,       /* KeyGen / Encaps / Decaps / KDF / ECDH on the CPU */
-    PQPAN_PHASE_CONFIRM,      /* key confirmation / LL encryption start */
-    PQPAN_PHASE_IDLE,         /* an idle connection or sleepy-node poll (pqpan idle) */
+    PQPAN_PHASE_ADVERTISE = 0, /* connectable advertising until the CONNECT_IND */
+    PQPAN_PHASE_CONNECT,       /* connection set-up (CONNECT_IND to the first event) */
+    PQPAN_PHASE_FEATURES,      /* LL feature exchange + version exchange */
+    PQPAN_PHASE_CONN_UPDATE,   /* connection parameters request / update to the exchange's */
+    PQPAN_PHASE_PHY_UPDATE,    /* LL_PHY_REQ/RSP, LL_PHY_UPDATE_IND and its instant */
+    PQPAN_PHASE_LENGTH_UPDATE, /* LL_LENGTH_REQ/RSP (data length update) */
+    PQPAN_PHASE_MTU_EXCHANGE,  /* ATT Exchange MTU (or an L2CAP credit-based channel's set-up) */
+    PQPAN_PHASE_DISCOVERY,     /* GATT service / characteristic / descriptor discovery, CCCD write */
+    PQPAN_PHASE_KEY_TRANSFER,  /* the key-exchange messages (ek, ct, tags) on the air */
+    PQPAN_PHASE_CRYPTO,        /* KeyGen / Encaps / Decaps / KDF / ECDH on the CPU */
+    PQPAN_PHASE_CONFIRM,       /* key confirmation / LL encryption start */
+    PQPAN_PHASE_IDLE,          /* an idle connection / a sleepy node's polls (`pqpan idle`) */
     PQPAN_PHASE_COUNT
 };
 
@@ -77,8 +86,9 @@ void pqpan_ledger_accumulate(struct pqpan_ledger *a, const struct pqpan_ledger *
 
 /* Stable lower-case names for output field names: "sleep", "cpu", "hfxo_start",
  * "ramp_tx", "ramp_rx", "tx", "rx", "ifs", "event_pre", "event_post", "rx_window";
- * "connect", "negotiate", "key_transfer", "crypto", "confirm", "idle"; "kem_keygen", "kem_encaps",
- * "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
+ * "advertise", "connect", "features", "conn_update", "phy_update", "length_update",
+ * "mtu_exchange", "discovery", "key_transfer", "crypto", "confirm", "idle"; "kem_keygen",
+ * "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
 const char *pqpan_state_name(enum pqpan_state s);
 const char *pqpan_phase_name(enum pqpan_phase p);
 const char *pqpan_op_name(enum pqpan_op op);

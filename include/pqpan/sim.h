@@ -185,6 +185,9 @@ struct pqpan_sim_result {
     uint64_t conn_events;          /* every connection event, idle ones included */
     uint64_t latency_ns;           /* first crypto operation start .. last one end */
     uint64_t negotiate_ns;         /* connection set-up .. link ready */
+    uint64_t span_ns[PQPAN_PHASE_COUNT]; /* time of each set-up phase, from the close of the
+                                            last event of the one before (0 for CONNECT) to
+                                            the close of its own last event */
     uint64_t end_ns;               /* simulated time at the end */
     uint32_t att_mtu;              /* negotiated */
     uint32_t ll_octets;            /* negotiated connMaxTxOctets */
@@ -294,8 +297,9 @@ struct pqpan_sim {
     uint8_t nego_advance;        /* start the next step when the event closes */
     uint8_t link_ready;
     uint8_t messages;            /* application messages started so far */
-    uint64_t connect_ns;         /* CONNECT_IND .. end of the first event */
     uint64_t nego_start_ns;
+    uint64_t last_close_ns;      /* close of the last connection event */
+    uint64_t phase_start_ns;     /* where the current set-up phase's span starts */
     uint8_t phase;               /* enum pqpan_phase booked now */
     uint8_t in_event;
     uint8_t event_has_data;

@@ -1,5 +1,5 @@
 /* Per-event fixed costs of a connection event for one side, shared by the estimator's
- * schedule and the packet simulator (docs/MODEL.md "Connection events"). The phases are
+ * schedule and the packet simulator (docs/MODEL.md "Connection-event phases"). The phases are
  * the vendors' (Nordic SoftDevice Specification, "Bluetooth Low Energy power profiles":
  * pre-processing (CPU), standby + HFXO ramp, radio startup, radio RX/TX/switch,
  * post-processing (CPU), standby), their figures the profile's. */

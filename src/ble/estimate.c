@@ -17,9 +17,6 @@
 #define SMP_PAIRING_BYTES 7u   /* §3.5.1/2: IO cap, OOB, AuthReq, key size, 2 key dists */
 #define SMP_PUBLIC_KEY_BYTES 65u /* §3.5.6: X 32 + Y 32 */
 #define SMP_VALUE16_BYTES 17u  /* §3.5.3/4/7: Confirm, Random, DHKey Check (16 octets) */
-/* Vol 6 Part B §4.5.1: connInterval 7.5 ms .. 4 s. */
-#define CI_MIN_NS 7500000u
-#define CI_MAX_NS 4000000000u
 
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
 {
@@ -38,8 +35,8 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
 {
     return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
-           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= CI_MIN_NS &&
-           c->ci_ns <= CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= PQPAN_BLE_CI_MIN_NS &&
+           c->ci_ns <= PQPAN_BLE_CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
            (c->protocol == PQPAN_BLE_PROTO_STUDY || c->protocol == PQPAN_BLE_PROTO_PQPAN);
@@ -114,7 +111,6 @@ static void add_sleep(struct pqpan_ledger led[2], uint64_t span, unsigned mask,
 }
 
 #define MASK_CONNECT (1u << PQPAN_PHASE_CONNECT)
-#define MASK_NEGOTIATE (1u << PQPAN_PHASE_NEGOTIATE)
 #define MASK_EXCHANGE \
     ((1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) | (1u << PQPAN_PHASE_CONFIRM))
 
@@ -144,42 +140,69 @@ static void connect_phase(struct pqpan_ble_estimate *out, const struct pqpan_ble
     add_sleep(out->ledger, air + TRANSMIT_WINDOW_DELAY_NS + close, MASK_CONNECT, PQPAN_PHASE_CONNECT);
 }
 
+/* Close of an event with one pair of empty PDUs (an idle event), from its anchor. */
+static uint64_t idle_close_ns(enum pqpan_ble_phy phy)
+{
+    return 2u * pqpan_ble_packet_ns(phy, 0, 0) + PQPAN_BLE_T_IFS_NS;
+}
+
+/* One set-up procedure in phase ph: txns on link l. Its span runs from the close of the
+ * last event before it to the close of its own last event (as the packet simulator
+ * measures it); sleep fills what each side does not spend otherwise in it. */
+static void setup_step(struct pqpan_ble_estimate *out, enum pqpan_phase ph,
+                       const struct pqpan_ble_link *l, const struct pqpan_ble_device *d,
+                       const struct pqpan_ble_txn *t, uint32_t n)
+{
+    uint64_t elapsed = 0;
+    uint64_t start = out->counts.last_close_ns;
+    uint64_t span;
+    pqpan_ble_schedule(out->ledger, NULL, &out->counts, &elapsed, l, d, t, n);
+    if (t[n - 1u].count == 0u) {
+        out->counts.last_close_ns = idle_close_ns(l->phy);
+    }
+    span = elapsed + out->counts.last_close_ns - start;
+    add_sleep(out->ledger, span, 1u << ph, ph);
+    out->negotiate_ns += span;
+}
+
 /* LL_PHY_REQ/RSP + LL_PHY_UPDATE_IND on LE 1M (Vol 6 Part B §5.1.10), then the data
  * length update (§5.1.9) and the ATT MTU exchange (Vol 3 Part G §4.3.1) on the new PHY,
- * each only when the configuration departs from the default. */
+ * each only when the configuration departs from the default, each in its own phase. */
 static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
                       const struct pqpan_ble_device *d)
 {
-    struct pqpan_ble_txn t[4];
+    struct pqpan_ble_txn t[3];
     struct pqpan_ble_link l;
     uint64_t before = out->counts.events + out->counts.idle_events;
     uint32_t n = 0;
     connect_phase(out, c, d);
     if (c->phy != PQPAN_BLE_PHY_1M) {
         struct pqpan_ble_txn *x;
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_REQ_CTR_BYTES,
+        const enum pqpan_phase ph = PQPAN_PHASE_PHY_UPDATE;
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, PQPAN_LL_PHY_REQ_CTR_BYTES,
                 PQPAN_LL_PHY_REQ_CTR_BYTES, 1);
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
-        x = txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, 0u, 0u, 1);
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
+        x = txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, 0u, 0u, 1);
         x->count = 0u;
         x->wait_ns = PHY_INSTANT_EVENTS * c->ci_ns;
-        x->wait_phase = PQPAN_PHASE_NEGOTIATE;
+        x->wait_phase = ph;
         link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
-        pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
-        n = 0;
-    }
-    if (c->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_LL_LENGTH_CTR_BYTES,
-                PQPAN_LL_LENGTH_CTR_BYTES, 1);
-    }
-    if (c->att_mtu > PQPAN_ATT_DEFAULT_MTU) {
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_NEGOTIATE, PQPAN_ATT_MTU_REQ_BYTES,
-                PQPAN_ATT_MTU_REQ_BYTES, 0);
+        setup_step(out, ph, &l, d, t, n);
     }
     link_of(&l, c, c->phy, PQPAN_LL_DATA_MIN_PAYLOAD);
-    pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->negotiate_ns, &l, d, t, n);
+    if (c->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
+        n = 0;
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_LENGTH_UPDATE, PQPAN_LL_LENGTH_CTR_BYTES,
+                PQPAN_LL_LENGTH_CTR_BYTES, 1);
+        setup_step(out, PQPAN_PHASE_LENGTH_UPDATE, &l, d, t, n);
+    }
+    if (c->att_mtu > PQPAN_ATT_DEFAULT_MTU) {
+        n = 0;
+        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_MTU_EXCHANGE, PQPAN_ATT_MTU_REQ_BYTES,
+                PQPAN_ATT_MTU_REQ_BYTES, 0);
+        setup_step(out, PQPAN_PHASE_MTU_EXCHANGE, &l, d, t, n);
+    }
     out->counts.negotiate_events = out->counts.events + out->counts.idle_events - before;
-    add_sleep(out->ledger, out->negotiate_ns, MASK_NEGOTIATE, PQPAN_PHASE_NEGOTIATE);
 }
 
 static uint32_t effective_octets(const struct pqpan_ble_config *c)

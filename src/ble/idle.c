@@ -4,15 +4,12 @@
 
 #include "pqpan/ble.h"
 
-/* §4.5.1: connInterval 7.5 ms .. 4 s. */
-#define CI_MIN_NS 7500000u
-#define CI_MAX_NS 4000000000u
 
 static int config_ok(const struct pqpan_ble_idle_config *c)
 {
     uint64_t period = ((uint64_t)c->latency + 1u) * c->ci_ns;
-    return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->ci_ns >= CI_MIN_NS &&
-           c->ci_ns <= CI_MAX_NS && c->latency <= PQPAN_BLE_LATENCY_MAX &&
+    return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->ci_ns >= PQPAN_BLE_CI_MIN_NS &&
+           c->ci_ns <= PQPAN_BLE_CI_MAX_NS && c->latency <= PQPAN_BLE_LATENCY_MAX &&
            period < PQPAN_BLE_IDLE_PERIOD_MAX_NS;
 }
 

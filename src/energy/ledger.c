@@ -7,7 +7,9 @@ static const char *const state_names[PQPAN_STATE_COUNT] = {
     "rx",    "ifs", "event_pre",  "event_post", "rx_window",
 };
 static const char *const phase_names[PQPAN_PHASE_COUNT] = {
-    "connect", "negotiate", "key_transfer", "crypto", "confirm", "idle",
+    "advertise",     "connect",      "features",     "conn_update",
+    "phy_update",    "length_update", "mtu_exchange", "discovery",
+    "key_transfer",  "crypto",       "confirm",      "idle",
 };
 static const char *const op_names[PQPAN_OP_COUNT] = {
     "kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared",

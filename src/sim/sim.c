@@ -180,7 +180,7 @@ void pqpan_sim_release_replies(struct pqpan_sim *s, int n)
     nd->hostq_n = (uint8_t)(nd->hostq_n - i);
 }
 
-/* ---- negotiation (the estimator's order: PHY, data length, then ATT MTU / CoC) ---- */
+/* ---- set-up (the estimator's order: PHY, data length, then ATT MTU / CoC) ---------- */
 
 enum nego_step { NEGO_PHY = 0, NEGO_LENGTH, NEGO_TRANSPORT, NEGO_DONE };
 
@@ -218,34 +218,65 @@ static int queue_length(struct pqpan_sim *s, int n, uint8_t opcode)
     return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
 }
 
-/* Starts the next negotiation step that the configuration needs; returns 1 when none
- * is left. */
+static int phy_needed(const struct pqpan_sim *s)
+{
+    return s->cfg.ble.phy != PQPAN_BLE_PHY_1M;
+}
+
+static int length_needed(const struct pqpan_sim *s)
+{
+    return s->cfg.ble.ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD;
+}
+
+static int transport_needed(const struct pqpan_sim *s)
+{
+    return s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU;
+}
+
+static int start_phy(struct pqpan_sim *s)
+{
+    return queue_phy_req(s);
+}
+
+static int start_length(struct pqpan_sim *s)
+{
+    return queue_length(s, PQPAN_BLE_CENTRAL, PQPAN_LL_LENGTH_REQ);
+}
+
+/* The set-up steps in order, each in its own ledger phase: when it is needed, and what
+ * the central queues to start it. */
+struct setup_row {
+    enum pqpan_phase phase;
+    int (*needed)(const struct pqpan_sim *s);
+    int (*start)(struct pqpan_sim *s);
+};
+
+static const struct setup_row setup_steps[NEGO_DONE] = {
+    {PQPAN_PHASE_PHY_UPDATE, phy_needed, start_phy},
+    {PQPAN_PHASE_LENGTH_UPDATE, length_needed, start_length},
+    {PQPAN_PHASE_MTU_EXCHANGE, transport_needed, pqpan_sim_host_connect_transport},
+};
+
+/* Books the span of the phase that ends (from its start to the close of the last event)
+ * and starts phase ph there. */
+static void set_phase(struct pqpan_sim *s, enum pqpan_phase ph)
+{
+    s->res.span_ns[s->phase] += s->last_close_ns - s->phase_start_ns;
+    s->phase_start_ns = s->last_close_ns;
+    s->phase = (uint8_t)ph;
+}
+
+/* Starts the next set-up step that the configuration needs; returns 1 when none is left. */
 static int start_negotiation_step(struct pqpan_sim *s, int *rc)
 {
     *rc = PQPAN_OK;
     while (s->negotiation_step < NEGO_DONE) {
-        switch (s->negotiation_step) {
-        case NEGO_PHY:
-            if (s->cfg.ble.phy != PQPAN_BLE_PHY_1M) {
-                *rc = queue_phy_req(s);
-                pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
-                return 0;
-            }
-            break;
-        case NEGO_LENGTH:
-            if (s->cfg.ble.ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
-                *rc = queue_length(s, PQPAN_BLE_CENTRAL, PQPAN_LL_LENGTH_REQ);
-                pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
-                return 0;
-            }
-            break;
-        default:
-            if (s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU) {
-                *rc = pqpan_sim_host_connect_transport(s);
-                pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
-                return 0;
-            }
-            break;
+        const struct setup_row *r = &setup_steps[s->negotiation_step];
+        if (r->needed(s)) {
+            set_phase(s, r->phase);
+            *rc = r->start(s);
+            pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
+            return 0;
         }
         s->negotiation_step++;
     }
@@ -441,7 +472,7 @@ static void account_event_costs(struct pqpan_sim *s, int ph, const struct pqpan_
 /* The phase an event is booked in. */
 static int event_phase(const struct pqpan_sim *s)
 {
-    if (s->phase == PQPAN_PHASE_CONNECT || s->phase == PQPAN_PHASE_NEGOTIATE) {
+    if (s->phase < PQPAN_PHASE_KEY_TRANSFER) {
         return s->phase;
     }
     if (s->event_has_data) {
@@ -472,7 +503,7 @@ static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observe
         } else {
             s->res.counts.idle_events++;
         }
-        if (ph == PQPAN_PHASE_NEGOTIATE) {
+        if (ph > PQPAN_PHASE_CONNECT && ph < PQPAN_PHASE_KEY_TRANSFER) {
             s->res.counts.negotiate_events++;
         }
     }
@@ -787,14 +818,16 @@ static void finish(struct pqpan_sim *s)
 {
     const unsigned exchange = (1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) |
                               (1u << PQPAN_PHASE_CONFIRM);
+    int ph;
     s->res.latency_ns = s->crypto_started ? s->crypto_last_ns - s->crypto_first_ns : 0u;
     s->res.end_ns = s->now_ns;
     s->res.att_mtu = s->att_mtu;
     s->res.ll_octets = s->ll_octets;
     s->res.done[0] = s->node[0].done;
     s->res.done[1] = s->node[1].done;
-    (void)sleep_fill(s, s->connect_ns, 1u << PQPAN_PHASE_CONNECT, PQPAN_PHASE_CONNECT);
-    (void)sleep_fill(s, s->res.negotiate_ns, 1u << PQPAN_PHASE_NEGOTIATE, PQPAN_PHASE_NEGOTIATE);
+    for (ph = 0; ph < PQPAN_PHASE_KEY_TRANSFER; ph++) {
+        (void)sleep_fill(s, s->res.span_ns[ph], 1u << ph, ph);
+    }
     (void)sleep_fill(s, s->res.latency_ns, exchange, PQPAN_PHASE_KEY_TRANSFER);
 }
 
@@ -810,7 +843,7 @@ static int advance_negotiation(struct pqpan_sim *s, const struct pqpan_sim_app *
         return rc;
     }
     s->link_ready = 1;
-    s->phase = PQPAN_PHASE_KEY_TRANSFER;
+    set_phase(s, PQPAN_PHASE_KEY_TRANSFER);
     s->res.negotiate_ns = s->now_ns - s->nego_start_ns;
     return pqpan_sim_host_start_app(s, app, app_ctx, obs, obs_ctx);
 }
@@ -821,9 +854,8 @@ static int do_close(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *
     int rc, i;
     close_accounting(s, obs, obs_ctx);
     s->in_event = 0;
+    s->last_close_ns = s->now_ns;
     if (s->phase == PQPAN_PHASE_CONNECT) {
-        s->phase = PQPAN_PHASE_NEGOTIATE;
-        s->connect_ns = s->now_ns;
         s->nego_start_ns = s->now_ns;
         s->nego_advance = 1;
     }

@@ -435,21 +435,39 @@ static void test_max_tx_time(void **state)
 }
 
 /* Negotiation on LE 2M with DLE and ATT_MTU 403: LL_PHY_REQ/RSP (2 events), LL_PHY_
- * UPDATE_IND (1), 5 idle events to the instant, LL_LENGTH_REQ/RSP (2), Exchange MTU (2). */
+ * UPDATE_IND (1), 5 idle events to the instant, LL_LENGTH_REQ/RSP (2), Exchange MTU (2).
+ * Each procedure is its own phase, whose span runs from the close of the event before
+ * to the close of its last one. Closes (central's PDU, T_IFS, peripheral's PDU): the
+ * first event and the idle events on 1M 80 + 150 + 80 = 310 µs; LL_LENGTH_RSP on 2M
+ * (9-octet payload: (2+4+2+9+3)·4 = 80 µs) 44 + 150 + 80 = 274 µs; Exchange MTU Response
+ * (3 + 4 octets: (2+4+2+7+3)·4 = 72 µs) 44 + 150 + 72 = 266 µs. Spans: PHY 8 CI;
+ * length 2 CI − 36 µs; MTU 2 CI − 8 µs. */
 static void test_negotiation(void **state)
 {
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
+    int side;
     (void)state;
     pqpan_ble_config_default(&cfg);
     cfg.phy = PQPAN_BLE_PHY_2M;
     cfg.ll_octets = 251;
     assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
     assert_int_equal(e.counts.negotiate_events, 12);
-    assert_int_equal(e.negotiate_ns, 12u * 50000000u);
+    assert_int_equal(e.negotiate_ns, 12u * 50000000u - 44000u);
     assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_CENTRAL], 3);
     assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 2);
-    assert_int_equal(pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_NEGOTIATE), 0);
+    assert_int_equal(pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_PHY_UPDATE) +
+                         pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_LENGTH_UPDATE) +
+                         pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_MTU_EXCHANGE),
+                     0);
+    for (side = 0; side < 2; side++) {
+        assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], PQPAN_PHASE_PHY_UPDATE),
+                         8u * 50000000u);
+        assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], PQPAN_PHASE_LENGTH_UPDATE),
+                         2u * 50000000u - 36000u);
+        assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], PQPAN_PHASE_MTU_EXCHANGE),
+                         2u * 50000000u - 8000u);
+    }
 }
 
 /* Properties over levels × PHYs × LL sizes × transfers × keygen sides: what one side
@@ -671,8 +689,8 @@ static uint64_t fingerprint_cross_sweep(uint64_t h)
 static void test_estimator_fingerprint(void **state)
 {
     (void)state;
-    assert_int_equal(fingerprint_ll_sweep(FNV_OFFSET), UINT64_C(9448960351800651589));
-    assert_int_equal(fingerprint_cross_sweep(FNV_OFFSET), UINT64_C(4342316766871436989));
+    assert_int_equal(fingerprint_ll_sweep(FNV_OFFSET), UINT64_C(14413110555714530721));
+    assert_int_equal(fingerprint_cross_sweep(FNV_OFFSET), UINT64_C(11810107101929567269));
 }
 
 int main(void)

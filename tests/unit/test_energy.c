@@ -63,7 +63,7 @@ static void make_profile(struct pqpan_profile *p)
 }
 
 /* Ledger: keygen 1e6 cycles, ECDH 5e5 cycles; KEY_TRANSFER TX 1 ms, RX 0.5 ms, IFS 0.3 ms;
- * CONFIRM TX 0.1 ms; NEGOTIATE TX 2 ms; CRYPTO CPU 20 ms (latency only) + sleep 10 ms;
+ * CONFIRM TX 0.1 ms; MTU_EXCHANGE TX 2 ms; CRYPTO CPU 20 ms (latency only) + sleep 10 ms;
  * CONNECT HFXO 0.4 ms, ramp TX 40 µs, ramp RX 140 µs, CPU 0.1 ms, pre-processing 60 µs,
  * post-processing 120 µs, receive window 37 µs. */
 static void make_ledger(struct pqpan_ledger *l)
@@ -75,7 +75,7 @@ static void make_ledger(struct pqpan_ledger *l)
     pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, 500000u);
     pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_IFS, 300000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CONFIRM, PQPAN_STATE_TX, 100000u);
-    pqpan_ledger_add(l, PQPAN_PHASE_NEGOTIATE, PQPAN_STATE_TX, 2000000u);
+    pqpan_ledger_add(l, PQPAN_PHASE_MTU_EXCHANGE, PQPAN_STATE_TX, 2000000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, 20000000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_SLEEP, 10000000u);
     pqpan_ledger_add(l, PQPAN_PHASE_CONNECT, PQPAN_STATE_HFXO_START, 400000u);
@@ -128,7 +128,7 @@ static void test_bits_accounting(void **state)
     make_ledger(&l);
     make_gamma(&g);
     assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
-    /* TX: 1.2 · (1.0 + 0.1) ms · 6000 µA · 2 V = 15.84 µJ (the 2 ms NEGOTIATE TX is out) */
+    /* TX: 1.2 · (1.0 + 0.1) ms · 6000 µA · 2 V = 15.84 µJ (the 2 ms MTU_EXCHANGE TX is out) */
     assert_uj(e.bits_tx_uj, 15.84);
     /* RX: 1.2 · 0.5 ms · 6500 · 2 = 7.8; IFS at the RX current: 1.2 · 0.3 ms · 6500 · 2 */
     assert_uj(e.bits_rx_uj, 7.8);
