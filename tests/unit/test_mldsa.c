@@ -103,7 +103,7 @@ static void test_acvp_siggen(void **state)
 /* Bit i of a byte string, least significant first (BytesToBits, FIPS 204 Alg. 13). */
 static unsigned get_bit(const uint8_t *p, size_t i)
 {
-    return (p[i / 8] >> (i % 8)) & 1u;
+    return ((unsigned)p[i / 8] >> (i % 8)) & 1u;
 }
 
 /* max |z_i| of a signature, decoded bit by bit (BitUnpack(., gamma1 - 1, gamma1),
