@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "ble_model.h"
+#include "pqpan/advise.h"
 #include "pqpan/kem.h"
 
 void model_opts_init(struct model_opts *o)
@@ -256,15 +257,7 @@ int model_env_new(struct model_env **env, const struct model_opts *o, const char
 
 enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy)
 {
-    switch (phy) {
-    case PQPAN_BLE_PHY_2M:
-        return PQPAN_RADIO_BLE_2M;
-    case PQPAN_BLE_PHY_CODED_S2:
-    case PQPAN_BLE_PHY_CODED_S8:
-        return PQPAN_RADIO_BLE_CODED;
-    default:
-        return PQPAN_RADIO_BLE_1M;
-    }
+    return pqpan_advise_radio_mode(phy);
 }
 
 static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
@@ -454,6 +447,21 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     r->idle_events = est->counts.idle_events;
 }
 
+/* The events accounting of the exchange's own phases (PQPAN_ADVISE_EXCHANGE_PHASES): what
+ * one key exchange costs on a link that is already up, set-up and negotiation left out. */
+static int exchange_energy(double *uj, const struct pqpan_ledger *led,
+                           const struct model_env *env, enum pqpan_radio_mode radio,
+                           struct cli_msg *msg)
+{
+    struct pqpan_ledger ex;
+    struct pqpan_energy e;
+    int rc;
+    pqpan_advise_ledger_phases(&ex, led, PQPAN_ADVISE_EXCHANGE_PHASES);
+    rc = model_energy(&e, &ex, env, radio, msg);
+    *uj = rc == EXIT_OK ? e.total_events_uj : 0.0;
+    return rc;
+}
+
 int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg)
@@ -486,6 +494,11 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
         r->side = side_names[s];
         fill_config(r, kem, cfg, est);
         fill_row(r, &full, &bits, &led[s], &bl[s]);
+        rc = exchange_energy(&r->e_exchange_events_uj, &led[s], env, model_radio_of(cfg->phy), msg);
+        if (rc != EXIT_OK) {
+            memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+            return rc;
+        }
         if (s < 2) {
             int role = role_of[s] == PQPAN_BLE_CENTRAL ? 0 : 1;
             r->data_pdus_tx = est->counts.data_pdus_tx[role];
@@ -575,6 +588,8 @@ static const struct field fields_ble[] = {
      3},
     {"comm_share_events_pct", "communication share, events (%)", GROUP_DETAIL, F_DBL,
      ROW_OFF(comm_share_events_pct), 1},
+    {"e_exchange_events_uj", "exchange on an open link, events (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_exchange_events_uj), 3},
     {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL, F_DBL,
      ROW_OFF(negotiate_ms), 3},
     {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},

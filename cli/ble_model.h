@@ -82,6 +82,7 @@ struct model_row {
     double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
     double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
     double e_total_events_uj, comm_share_events_pct;
+    double e_exchange_events_uj; /* events accounting of the exchange's phases only (BLE) */
     double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
     unsigned long long att_pdus_tx, events, idle_events;

@@ -74,4 +74,8 @@ int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max
 /* Parses a finite double in [min, max]. Returns 0 or -1. */
 int cli_parse_double(const char *s, double min, double max, double *out);
 
+/* A BLE connection interval in ms: 7.5 .. 4000 in steps of 1.25 ms (Core v5.4 Vol 6 Part B
+ * §4.5.1: connInterval = 1.25 ms x 6 .. 3200), into *ns. Returns 0 or -1. */
+int cli_parse_conn_interval(const char *s, uint64_t *ns);
+
 #endif

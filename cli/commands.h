@@ -25,5 +25,7 @@ int cli_compare_run(int argc, char **argv);
 void cli_compare_help(FILE *out);
 int cli_idle_run(int argc, char **argv);
 void cli_idle_help(FILE *out);
+int cli_advise_run(int argc, char **argv);
+void cli_advise_help(FILE *out);
 
 #endif

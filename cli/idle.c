@@ -83,21 +83,12 @@ static int parse_role(struct idle_opts *o, const char *v)
     return EXIT_OK;
 }
 
-/* Vol 6 Part B §4.5.1: connInterval = 1.25 ms × (6 .. 3200). */
 static int parse_ci(struct idle_opts *o, const char *v)
 {
-    double ms;
-    double units;
-    if (cli_parse_double(v, 7.5, 4000.0, &ms) != 0) {
-        return cli_usage_error(CMD, "--ci-ms %s: want 7.5..4000", v);
+    if (cli_parse_conn_interval(v, &o->cfg.ci_ns) != 0) {
+        return cli_usage_error(CMD, "--ci-ms %s: want 7.5..4000 in steps of 1.25 ms (Core v5.4 "
+                                    "Vol 6 Part B §4.5.1)", v);
     }
-    units = ms / 1.25;
-    if (units - (double)(uint64_t)(units + 0.5) > 1e-9 ||
-        (double)(uint64_t)(units + 0.5) - units > 1e-9) {
-        return cli_usage_error(CMD, "--ci-ms %s: a connection interval is a multiple of 1.25 ms "
-                                    "(Core v5.4 Vol 6 Part B §4.5.1)", v);
-    }
-    o->cfg.ci_ns = (uint64_t)(units + 0.5) * 1250000u;
     return EXIT_OK;
 }
 

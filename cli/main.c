@@ -12,6 +12,7 @@ const struct cli_command cli_commands[] = {
     {"reproduce", "the SenSys '26 study's matrix and headline figures beside the model's", cli_reproduce_run, cli_reproduce_help},
     {"compare", "PQKE over BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 % channel load", cli_compare_run, cli_compare_help},
     {"idle", "what an idle link costs: average current and charge per connection event", cli_idle_run, cli_idle_help},
+    {"advise", "the cheapest key-exchange settings for a battery device: battery life, floor", cli_advise_run, cli_advise_help},
     {"calibrate", "fit gamma_comp / gamma_comm to measured PPK2 traces, write a calibration file", cli_calibrate_run, cli_calibrate_help},
     {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
     {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},

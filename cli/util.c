@@ -151,3 +151,19 @@ int cli_parse_double(const char *s, double min, double max, double *out)
     *out = v;
     return 0;
 }
+
+int cli_parse_conn_interval(const char *s, uint64_t *ns)
+{
+    double ms, units;
+    uint64_t n;
+    if (cli_parse_double(s, 7.5, 4000.0, &ms) != 0) {
+        return -1;
+    }
+    units = ms / 1.25;
+    n = (uint64_t)(units + 0.5);
+    if (fabs(units - (double)n) > 1e-9) {
+        return -1;
+    }
+    *ns = n * 1250000u;
+    return 0;
+}

@@ -2,6 +2,7 @@
 #ifndef PQPAN_PQPAN_H
 #define PQPAN_PQPAN_H
 
+#include "pqpan/advise.h"
 #include "pqpan/ble.h"
 #include "pqpan/ble_pdu.h"
 #include "pqpan/calibrate.h"

@@ -1,0 +1,174 @@
+/* pqpan advise: recommends the cheapest key-exchange configuration for a battery-powered
+ * device under constraints, with its battery life and its distance to the physical floor
+ * (advise.h; docs/CLI.md "pqpan advise"; docs/MODEL.md "Advice"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "advise.h"
+#include "commands.h"
+#include "figure.h"
+
+void cli_advise_help(FILE *out)
+{
+    fprintf(out,
+            "usage: pqpan advise [OPTIONS]\n\n"
+            "Searches the configurations of one post-quantum key exchange over BLE for the one that\n"
+            "costs the battery-powered side the least energy, within the constraints, and prints it\n"
+            "with the next best, each with the energy of both sides, latency, the saving against the\n"
+            "study's configuration at the same level, the battery life it leaves and its distance to\n"
+            "the physical floor; then, per ML-KEM level, the battery life its best configuration\n"
+            "leaves. The exchange runs on a connection that is already up (set-up is not part of a\n"
+            "rekey), priced by the analytic link model (`pqpan estimate`) in the events accounting.\n\n"
+            "the device and its battery:\n"
+            "  --profile NAME|FILE    the battery-powered device (default nrf52840)\n"
+            "  --peer-profile NAME|FILE  the other side (default: the same as --profile)\n"
+            "  --battery-side peripheral|central|both  which side runs on the battery (default\n"
+            "                         peripheral; both: --profile is the peripheral)\n"
+            "  --battery-mah X        capacity in mAh (default %.0f: %s)\n"
+            "  --rekey-every DURATION  one key exchange every DURATION: a number and s, m, h or d\n"
+            "                         (30s, 15m, 1h, 1d, 7d; 1 s .. 3650 d; default 1d)\n\n"
+            "constraints:\n"
+            "  --min-level 1|3|5      lowest NIST security category: 1 ML-KEM-512, 3 ML-KEM-768,\n"
+            "                         5 ML-KEM-1024 (FIPS 203 Table 2) (default 1)\n"
+            "  --max-latency-ms X     longest exchange, first computation to last (default: none)\n"
+            "  --protocol study|pqpan  the messages: the study's raw ek/ct, or pqpan's INIT/RESP/FIN\n"
+            "                         with key schedule and confirmation (default pqpan)\n\n"
+            "the idle link the device runs between exchanges (priced as `pqpan idle`):\n"
+            "  --idle-phy 1M|2M|S2|S8  its PHY (default 1M)\n"
+            "  --idle-ci-ms X         its connection interval, 7.5..4000 ms in steps of 1.25\n"
+            "                         (default 1000)\n"
+            "  --idle-latency N       its peripheral latency, 0..499 (default 0)\n"
+            "  --idle-ll-octets N     its LL payload size, 27..251 (default 27: no DLE)\n\n"
+            "what the peer supports:\n"
+            "  --peer-phys LIST       comma-separated PHYs, e.g. 1M,2M (default 1M,2M,S2,S8)\n"
+            "  --peer-max-ll-octets N  largest LL payload, 27..251 (default 251)\n"
+            "  --peer-max-mtu N       largest ATT_MTU, 23..517 (default 517)\n\n"
+            "energy options (as estimate): --currents system|radio-only, --tx-dbm N, --ramp\n"
+            "fast|normal, --crypto-impl NAME (default clean), --calibration FILE, --gamma-comp OP=X\n"
+            "(gamma_comp applies to the computation; the events accounting has no gamma_comm)\n\n"
+            "output:\n"
+            "  --top N                how many configurations to list, 1..%u (default 5)\n"
+            "  --format table|json    (default table)\n"
+            "  --out DIR              also write gnuplot figures: energy against latency with the\n"
+            "                         Pareto front (advise_pareto.svg/.png, data in\n"
+            "                         advise_points.dat, advise_front.dat)\n\n",
+            ADV_CR2032_MAH, ADV_CR2032_SOURCE, PQPAN_ADVISE_TOP_MAX);
+    fprintf(out,
+            "Search space: ML-KEM-512/768/1024 (levels below --min-level are searched for the\n"
+            "security-level table only) x ATT_MTU 23, 55, ..., 503 (steps of 32) and 517, those <=\n"
+            "--peer-max-mtu, and --peer-max-mtu itself x the transfer methods notify, indicate,\n"
+            "write-req, write-cmd, long-write, study (the study transfer needs ATT_MTU >= 403) x\n"
+            "KeyGen on the peripheral or the central; the exchange runs at the idle link's PHY,\n"
+            "interval and LL size (the MTU is set once per connection). Every configuration is run;\n"
+            "the recommendation is the optimum of this space, ties broken by latency.\n\n"
+            "Objective: the battery side's energy per exchange (both: the sum), events accounting\n"
+            "of the exchange's own phases (every state: radio, per-event costs, idle events while a\n"
+            "side computes, sleep; gamma_comp on the computation). Battery life is charge-based\n"
+            "(energy / supply voltage = uC): per rekey interval the exchange, then the idle link.\n"
+            "Floor: the messages' payload bits alone on the peer PHY with the least energy per bit\n"
+            "(TX and RX currents of the profile, the PHY's bit time) plus the computation at the\n"
+            "fewest cycles any implementation in data/cycles/ has, no gamma.\n\n"
+            "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named) or\n"
+            "gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
+            "a profile lacks), 3 bad data file, 4 I/O (--out not writable).\n");
+}
+
+/* --out: created, and a file written in it, before any work. */
+static int check_out_dir(const char *dir)
+{
+    static const char probe[] = ".pqpan_advise_write_check";
+    char path[1024];
+    FILE *f;
+    int rc = figure_dir(ADV_CMD, dir);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    f = figure_open(ADV_CMD, dir, probe);
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    rc = figure_close(ADV_CMD, f, probe);
+    snprintf(path, sizeof path, "%s/%s", dir, probe);
+    remove(path);
+    return rc;
+}
+
+/* No configuration meets the constraints: why, and the nearest one. */
+static int report_none(const struct advise_ctx *c, const struct advise_result *r)
+{
+    struct advise_cfg cfg;
+    struct advise_eval ev;
+    struct cli_msg msg;
+    if (!r->nearest_found) {
+        fprintf(stderr, "pqpan %s: no configuration at NIST category >= %u runs on this link\n",
+                ADV_CMD, c->o->min_level);
+        return EXIT_FAILURE_RUN;
+    }
+    advise_cfg_of(&cfg, c, r->nearest.id);
+    if (cli_msg_report(ADV_CMD, advise_eval(&ev, c, &cfg, &msg), &msg) != EXIT_OK) {
+        return EXIT_FAILURE_RUN;
+    }
+    fprintf(stderr, "pqpan %s: no configuration meets the constraints: the fastest at NIST "
+                    "category >= %u takes %.3f ms",
+            ADV_CMD, c->o->min_level, ev.latency_ms);
+    if (c->o->max_latency_ms > 0.0 && ev.latency_ms > c->o->max_latency_ms) {
+        fprintf(stderr, " (--max-latency-ms %.3f)", c->o->max_latency_ms);
+    }
+    if (ev.t_s[0] >= c->o->rekey_s || ev.t_s[1] >= c->o->rekey_s) {
+        fprintf(stderr, " and occupies the link longer than --rekey-every %s", c->o->rekey_text);
+    }
+    fprintf(stderr, ": %s, LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s\n",
+            advise_kem_name(cfg.level), pqpan_ble_phy_name(cfg.phy), cfg.ll_octets, cfg.att_mtu,
+            pqpan_ble_transfer_name(cfg.transfer), (double)cfg.ci_ns * 1e-6,
+            cfg.keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral");
+    return EXIT_FAILURE_RUN;
+}
+
+static int run(const struct advise_opts *o)
+{
+    struct advise_ctx c;
+    struct advise_result *r;
+    int rc;
+    if (o->out_dir != NULL) {
+        rc = check_out_dir(o->out_dir);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    rc = advise_ctx_load(&c, o);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    r = malloc(sizeof *r);
+    if (r == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", ADV_CMD);
+        advise_ctx_free(&c);
+        return EXIT_FAILURE_RUN;
+    }
+    rc = advise_search(r, &c);
+    if (rc == EXIT_OK && r->feasible == 0) {
+        rc = report_none(&c, r);
+    }
+    if (rc == EXIT_OK) {
+        rc = o->m.format == FORMAT_JSON ? advise_print_json(&c, r) : advise_print_table(&c, r);
+    }
+    if (rc == EXIT_OK && o->out_dir != NULL) {
+        fflush(stdout);
+        rc = advise_write_figures(&c, r);
+    }
+    free(r);
+    advise_ctx_free(&c);
+    return rc;
+}
+
+int cli_advise_run(int argc, char **argv)
+{
+    struct advise_opts o;
+    int rc;
+    if (cli_wants_help(argc, argv)) {
+        cli_advise_help(stdout);
+        return EXIT_OK;
+    }
+    rc = advise_opts_parse(&o, argc, argv);
+    return rc != EXIT_OK ? rc : run(&o);
+}

@@ -1,0 +1,180 @@
+/* pqpan advise: the cheapest key exchange for a battery-powered device under constraints
+ * (docs/CLI.md "pqpan advise", docs/MODEL.md "Advice"). Options (advise_opts.c), the
+ * search over the link model (advise_search.c), the outputs and figures
+ * (advise_print.c); the arithmetic is the library's (include/pqpan/advise.h). */
+#ifndef PQPAN_CLI_ADVISE_H
+#define PQPAN_CLI_ADVISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ble_model.h"
+#include "pqpan/advise.h"
+
+#define ADV_CMD "advise"
+#define ADV_LEVELS 3 /* ML-KEM-512, -768, -1024 */
+
+/* Energizer CR2032 product datasheet (data.energizer.com/pdfs/cr2032.pdf, form
+ * 2032NA0618): "Typical Capacity 235 mAh (to 2.0 volts), rated at 15K ohms at 21°C". */
+#define ADV_CR2032_MAH 235.0
+#define ADV_CR2032_SOURCE                                                                   \
+    "Energizer CR2032 datasheet (data.energizer.com/pdfs/cr2032.pdf): typical capacity "    \
+    "235 mAh to 2.0 V at a 15 kohm load, 21 C"
+
+enum adv_battery { ADV_BATTERY_PERIPHERAL = 0, ADV_BATTERY_CENTRAL, ADV_BATTERY_BOTH };
+
+struct advise_opts {
+    struct model_opts m;        /* energy options; --profile is the battery-powered device */
+    const char *peer_profile;   /* NULL: the same as --profile */
+    unsigned min_level;         /* NIST category 1, 3 or 5 */
+    double max_latency_ms;      /* 0: no limit */
+    enum adv_battery battery;
+    double battery_mah;
+    double rekey_s;
+    const char *rekey_text;     /* --rekey-every as given */
+    struct pqpan_ble_idle_config idle; /* --idle-phy, --idle-ci-ms, --idle-latency */
+    uint32_t idle_ll_octets;
+    unsigned peer_phys;         /* bit 1u << enum pqpan_ble_phy */
+    uint32_t peer_max_ll;
+    uint32_t peer_max_mtu;
+    enum pqpan_ble_protocol protocol;
+    size_t top;
+    const char *out_dir;        /* NULL: no figures */
+};
+
+/* Parses argv[1..argc) into *o (defaults first). A cli.h exit code, message printed. */
+int advise_opts_parse(struct advise_opts *o, int argc, char **argv);
+
+/* "30s", "15m", "1h", "1d", "7d", "1.5h": a positive number and one unit s|m|h|d, from 1 s
+ * to 3650 d. 0 and *seconds set, or -1. */
+int advise_parse_duration(const char *text, double *seconds);
+
+/* A comma-separated list of PHY names (1M, 2M, S2, S8) into a bit mask; -1 on an empty
+ * list, an empty item or an unknown name. */
+int advise_parse_phys(const char *text, unsigned *mask);
+
+/* The grids of the search, in the order the ids enumerate them. */
+#define ADV_LL_MAX 40
+#define ADV_MTU_MAX 24
+#define ADV_CI_MAX 16
+#define ADV_TRANSFERS PQPAN_BLE_TRANSFER_COUNT
+#define ADV_KEYGEN 2
+
+struct advise_grid {
+    unsigned priced_phys;            /* the peer's PHYs that both profiles price */
+    enum pqpan_ble_phy phy[PQPAN_BLE_PHY_COUNT];
+    size_t n_phy;
+    uint32_t ll[ADV_LL_MAX];
+    size_t n_ll;
+    uint32_t mtu[ADV_MTU_MAX];
+    size_t n_mtu;
+    uint64_t ci_ns[ADV_CI_MAX];
+    size_t n_ci;
+};
+
+/* One configuration of the search. */
+struct advise_cfg {
+    int level;                       /* 0..ADV_LEVELS-1 */
+    size_t i_phy, i_ll, i_ci;        /* indices into the grid */
+    enum pqpan_ble_phy phy;
+    uint32_t ll_octets, att_mtu;
+    enum pqpan_ble_transfer transfer;
+    uint64_t ci_ns;
+    enum pqpan_ble_role keygen;
+};
+
+/* What one configuration costs. e_uj / t_s / charge are per role (enum pqpan_ble_role). */
+struct advise_eval {
+    double e_uj[2];        /* the exchange, events accounting */
+    double t_s[2];         /* the time the exchange occupies on that side */
+    double objective_uj;   /* the battery side's energy (both: the sum) */
+    double latency_ms;
+};
+
+/* Everything the search needs, loaded once. */
+struct advise_ctx {
+    const struct advise_opts *o;
+    struct model_env *env[2];          /* by role; the same pointer when no --peer-profile */
+    const struct model_env *timing;    /* the device whose timing the link model uses */
+    uint64_t cycles[ADV_LEVELS][PQPAN_OP_COUNT];
+    uint32_t ek_bytes[ADV_LEVELS], ct_bytes[ADV_LEVELS];
+    double idle_ua[2];                 /* the idle link's average current, by role */
+    struct advise_grid grid;
+    char dropped_phys[96];             /* peer PHYs a profile gives no current for */
+};
+
+/* Loads both profiles and checks what the search needs before it starts (cycle counts
+ * of every level, the idle link, the PHYs the profiles price). A cli.h exit code,
+ * message printed; on failure nothing is left to free. */
+int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o);
+void advise_ctx_free(struct advise_ctx *c);
+
+/* The KEM name and NIST category of level index k. */
+const char *advise_kem_name(int k);
+unsigned advise_category(int k);
+
+/* The configuration id enumerates (0 .. advise_space_size - 1). */
+uint32_t advise_space_size(const struct advise_ctx *c);
+void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t id);
+
+/* Runs one configuration. EXIT_OK, or EXIT_FAILURE_RUN when the link model rejects it
+ * (e.g. the study transfer below ATT_MTU 403): not a valid configuration. Other exit
+ * codes (a current a profile lacks) are errors, message in *msg. */
+int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                struct cli_msg *msg);
+
+/* The study's configuration at level k (1M, ATT_MTU 403, LL 27, study transfer, 50 ms,
+ * KeyGen on the peripheral) with --protocol's messages. */
+int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
+                      struct cli_msg *msg);
+
+/* Points kept for the energy/latency figure: per level, PHY, interval, transfer method and
+ * KeyGen side the cheapest configuration. */
+#define ADV_GROUPS (ADV_LEVELS * PQPAN_BLE_PHY_COUNT * ADV_CI_MAX * ADV_TRANSFERS * ADV_KEYGEN)
+
+struct advise_result {
+    uint32_t configs, invalid, feasible;
+    struct pqpan_advise_rank rank;
+    struct pqpan_advise_front front;
+    struct pqpan_advise_point level_best[ADV_LEVELS]; /* every constraint but the level's */
+    int level_found[ADV_LEVELS];
+    struct pqpan_advise_point nearest; /* no feasible configuration: the fastest valid one
+                                          at an allowed level */
+    int nearest_found;
+    struct pqpan_advise_point group[ADV_GROUPS];
+    int group_found[ADV_GROUPS];
+    struct advise_eval study[ADV_LEVELS];
+};
+
+/* Runs the whole search. A cli.h exit code, message printed. */
+int advise_search(struct advise_result *r, const struct advise_ctx *c);
+
+/* Battery life of one side for a configuration's evaluation (charge = energy / the side's
+ * supply voltage). A pqpan error code. */
+int advise_battery(struct pqpan_advise_battery *b, const struct advise_ctx *c,
+                   const struct advise_eval *ev, enum pqpan_ble_role role);
+
+/* The cycle-table row with the fewest cycles for level k's op, any implementation (NULL
+ * if none). */
+const struct pqpan_cycle_row *advise_cheapest(const struct advise_ctx *c, int level,
+                                              enum pqpan_op op);
+
+/* The executions of each operation role runs in cfg's exchange. */
+void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
+                     const struct advise_cfg *cfg, enum pqpan_ble_role role);
+
+/* The floor of one side for configuration cfg's level, protocol and KeyGen side, on the
+ * PHYs of grid.priced_phys, with the cheapest implementation of every operation. A pqpan
+ * error code. */
+int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
+                 const struct advise_cfg *cfg, enum pqpan_ble_role role);
+
+/* Whether role is a battery-powered side. */
+int advise_is_battery(const struct advise_opts *o, enum pqpan_ble_role role);
+
+/* Outputs (advise_print.c). Each returns a cli.h exit code, message printed. */
+int advise_print_table(const struct advise_ctx *c, const struct advise_result *r);
+int advise_print_json(const struct advise_ctx *c, const struct advise_result *r);
+int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r);
+
+#endif

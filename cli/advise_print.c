@@ -1,0 +1,487 @@
+/* pqpan advise: table, JSON and gnuplot figures (advise.h). Every number is the search's
+ * (advise_search.c) or the library's arithmetic (include/pqpan/advise.h). */
+#include <string.h>
+
+#include "advise.h"
+#include "figure.h"
+
+#define SECONDS_PER_YEAR (365.25 * 86400.0)
+
+static const char *const battery_names[] = {"peripheral", "central", "both"};
+
+static const char *role_name(enum pqpan_ble_role r)
+{
+    return r == PQPAN_BLE_CENTRAL ? "central" : "peripheral";
+}
+
+/* One recommendation with everything printed about it. */
+struct advise_row {
+    struct advise_cfg cfg;
+    struct advise_eval ev;
+    double vs_study_uj, vs_study_pct;
+    double floor_uj, floor_ratio;
+    double life_y;                           /* the shortest of the battery sides */
+    struct pqpan_advise_battery bat[2];      /* by role; battery sides only */
+    struct pqpan_advise_floor floor[2];      /* by role; battery sides only */
+};
+
+/* Fills *row for configuration id. A cli.h exit code (message printed). */
+static int row_of(struct advise_row *row, const struct advise_ctx *c,
+                  const struct advise_result *r, uint32_t id)
+{
+    struct cli_msg msg;
+    const struct advise_eval *study;
+    int role, rc;
+    memset(row, 0, sizeof *row);
+    advise_cfg_of(&row->cfg, c, id);
+    rc = cli_msg_report(ADV_CMD, advise_eval(&row->ev, c, &row->cfg, &msg), &msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    study = &r->study[row->cfg.level];
+    row->vs_study_uj = study->objective_uj - row->ev.objective_uj;
+    row->vs_study_pct = 100.0 * row->vs_study_uj / study->objective_uj;
+    row->life_y = -1.0;
+    for (role = 0; role < 2; role++) {
+        enum pqpan_ble_role ro = (enum pqpan_ble_role)role;
+        double life;
+        if (!advise_is_battery(c->o, ro)) {
+            continue;
+        }
+        if (advise_battery(&row->bat[role], c, &row->ev, ro) != PQPAN_OK ||
+            advise_floor(&row->floor[role], c, &row->cfg, ro) != PQPAN_OK) {
+            fprintf(stderr, "pqpan %s: battery or floor arithmetic out of range\n", ADV_CMD);
+            return EXIT_FAILURE_RUN;
+        }
+        row->floor_uj += row->floor[role].total_uj;
+        life = row->bat[role].life_s / SECONDS_PER_YEAR;
+        row->life_y = row->life_y < 0.0 || life < row->life_y ? life : row->life_y;
+    }
+    row->floor_ratio = row->ev.objective_uj / row->floor_uj;
+    return EXIT_OK;
+}
+
+static double ms(uint64_t ns)
+{
+    return (double)ns * 1e-6;
+}
+
+/* ---- table ---- */
+
+static void print_header(const struct advise_ctx *c, const struct advise_result *r)
+{
+    const struct advise_opts *o = c->o;
+    const struct advise_grid *g = &c->grid;
+    int role;
+    printf("pqpan advise: the cheapest post-quantum key exchange for a battery-powered %s\n",
+           o->battery == ADV_BATTERY_BOTH ? "peripheral and central" : battery_names[o->battery]);
+    printf("  battery: %.3f mAh; one key exchange every %s (%.0f s)\n", o->battery_mah,
+           o->rekey_text, o->rekey_s);
+    if (o->battery_mah == ADV_CR2032_MAH) {
+        printf("    (the default capacity, a CR2032: %s)\n", ADV_CR2032_SOURCE);
+    }
+    printf("  constraints: NIST category >= %u; latency ", o->min_level);
+    if (o->max_latency_ms > 0.0) {
+        printf("<= %.3f ms", o->max_latency_ms);
+    } else {
+        printf("not limited");
+    }
+    printf("; protocol %s\n",
+           o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
+    printf("  idle link: LE %s, CI %.2f ms, peripheral latency %u, LL %u octets; average current",
+           pqpan_ble_phy_name(o->idle.phy), ms(o->idle.ci_ns), o->idle.latency, o->idle_ll_octets);
+    for (role = 1; role >= 0; role--) {
+        printf(" %s %.3f uA", role_name((enum pqpan_ble_role)role), c->idle_ua[role]);
+    }
+    printf(" (pqpan idle)\n  peer supports: PHYs");
+    for (role = 0; role < PQPAN_BLE_PHY_COUNT; role++) {
+        if (o->peer_phys & (1u << role)) {
+            printf(" %s", pqpan_ble_phy_name((enum pqpan_ble_phy)role));
+        }
+    }
+    printf("; LL <= %u octets; ATT_MTU <= %u", o->peer_max_ll, o->peer_max_mtu);
+    if (c->dropped_phys[0] != '\0') {
+        printf(" (left out, no current in a profile: %s)", c->dropped_phys);
+    }
+    printf("\n  search: %u configurations, %u the link model rejects (the study transfer needs "
+           "ATT_MTU >= 403), %u meet the constraints\n",
+           r->configs, r->invalid, r->feasible);
+    printf("    ML-KEM-512/768/1024 x ATT_MTU %u..%u (%zu values) x 6 transfer methods x KeyGen on\n"
+           "    either side, at the idle link's PHY, interval and LL size\n",
+           g->mtu[0], g->mtu[g->n_mtu - 1u], g->n_mtu);
+    printf("  objective: %s energy per exchange, events accounting (every state of the\n"
+           "    exchange on an open link, no gamma); ties broken by latency\n",
+           o->battery == ADV_BATTERY_BOTH ? "the two sides' summed"
+           : o->battery == ADV_BATTERY_CENTRAL ? "the central's" : "the peripheral's");
+}
+
+static void print_assumptions(const struct advise_ctx *c)
+{
+    const struct model_env *dev = c->timing;
+    const struct model_env *peer = c->env[0] == dev ? c->env[1] : c->env[0];
+    model_print_profile_line(stdout, dev, "  ");
+    printf("  currents: %s table, TX %d dBm; ramp-up %s\n",
+           pqpan_current_table_name(dev->table), dev->eopts.tx_dbm,
+           dev->ramp_normal ? "normal" : "fast");
+    model_print_derived(stdout, dev, model_radio_of(c->o->idle.phy), "  ");
+    if (peer != dev) {
+        printf("  peer profile: %s (its currents price the peer's side; the link timeline uses\n"
+               "    %s's event timing for both sides)\n",
+               peer->in.profile.name, dev->in.profile.name);
+        model_print_derived(stdout, peer, model_radio_of(c->o->idle.phy), "    ");
+    }
+    model_print_crypto_gamma(stdout, dev, "  ");
+}
+
+static void print_configs(const struct advise_row *rows, size_t n)
+{
+    size_t i;
+    printf("\n%4s  %-11s %-3s %4s %7s  %-10s %9s  %-10s\n", "rank", "KEM", "PHY", "LL",
+           "ATT_MTU", "transfer", "CI (ms)", "KeyGen");
+    for (i = 0; i < n; i++) {
+        const struct advise_cfg *g = &rows[i].cfg;
+        printf("%4zu  %-11s %-3s %4u %7u  %-10s %9.2f  %-10s\n", i + 1, advise_kem_name(g->level),
+               pqpan_ble_phy_name(g->phy), g->ll_octets, g->att_mtu,
+               pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns), role_name(g->keygen));
+    }
+}
+
+static void print_costs(const struct advise_row *rows, size_t n)
+{
+    size_t i;
+    printf("\n%4s %16s %14s %13s %14s %13s %17s %10s\n", "rank", "peripheral (uJ)",
+           "central (uJ)", "latency (ms)", "vs study (uJ)", "vs study (%)", "battery life (y)",
+           "floor (x)");
+    for (i = 0; i < n; i++) {
+        const struct advise_row *w = &rows[i];
+        printf("%4zu %16.3f %14.3f %13.3f %14.3f %13.1f %17.3f %10.2f\n", i + 1,
+               w->ev.e_uj[PQPAN_BLE_PERIPHERAL], w->ev.e_uj[PQPAN_BLE_CENTRAL], w->ev.latency_ms,
+               w->vs_study_uj, w->vs_study_pct, w->life_y, w->floor_ratio);
+    }
+}
+
+static void print_battery(const struct advise_ctx *c, const struct advise_row *w)
+{
+    int role;
+    for (role = 1; role >= 0; role--) {
+        const struct pqpan_advise_battery *b = &w->bat[role];
+        double v = c->env[role]->in.profile.supply_v;
+        if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+            continue;
+        }
+        printf("  battery, %s: charge per exchange %.3f uC (%.3f uJ / %.2f V); exchanges per\n"
+               "    battery %.4g; average current %.4f uA idle, %.4f uA with one exchange every %s\n"
+               "    (rekeying %.4f uA, %.3f %%); battery life %.3f years without rekeying, %.3f "
+               "with\n",
+               role_name((enum pqpan_ble_role)role), w->ev.e_uj[role] / v, w->ev.e_uj[role], v,
+               b->exchanges, c->idle_ua[role], b->avg_ua, c->o->rekey_text, b->rekey_ua,
+               100.0 * b->rekey_share, b->life_idle_s / SECONDS_PER_YEAR,
+               b->life_s / SECONDS_PER_YEAR);
+    }
+}
+
+static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
+{
+    uint64_t count[PQPAN_OP_COUNT];
+    int role, op;
+    for (role = 1; role >= 0; role--) {
+        const struct pqpan_advise_floor *f = &w->floor[role];
+        if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+            continue;
+        }
+        printf("  floor, %s: %.3f uJ = the messages' payload bits on LE %s %.3f uJ + computation\n"
+               "    %.3f uJ at the fewest cycles in data/cycles/ per operation, no gamma;\n"
+               "    implementations:",
+               role_name((enum pqpan_ble_role)role), f->total_uj, pqpan_ble_phy_name(f->phy),
+               f->link_uj, f->comp_uj);
+        advise_side_ops(count, c, &w->cfg, (enum pqpan_ble_role)role);
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            const struct pqpan_cycle_row *row =
+                advise_cheapest(c, w->cfg.level, (enum pqpan_op)op);
+            if (count[op] != 0u && row != NULL) {
+                printf(" %s %s (%llu cycles)", pqpan_op_name((enum pqpan_op)op), row->impl,
+                       (unsigned long long)row->cycles);
+            }
+        }
+        putchar('\n');
+    }
+    printf("  distance to the floor: %.3f uJ / %.3f uJ = %.2fx\n", w->ev.objective_uj, w->floor_uj,
+           w->floor_ratio);
+}
+
+static void print_levels(const struct advise_ctx *c, const struct advise_result *r)
+{
+    int k;
+    printf("\nsecurity level by battery (each level's cheapest configuration within the latency "
+           "and\nrekey limits; battery life with rekeying, the shortest battery side):\n");
+    printf("%-11s %8s %13s %13s %17s\n", "KEM", "category", "energy (uJ)", "latency (ms)",
+           "battery life (y)");
+    for (k = 0; k < ADV_LEVELS; k++) {
+        struct advise_row w;
+        if (!r->level_found[k]) {
+            printf("%-11s %8u %13s %13s %17s  no configuration within the limits\n",
+                   advise_kem_name(k), advise_category(k), "-", "-", "-");
+            continue;
+        }
+        if (row_of(&w, c, r, r->level_best[k].id) != EXIT_OK) {
+            return;
+        }
+        printf("%-11s %8u %13.3f %13.3f %17.3f%s\n", advise_kem_name(k), advise_category(k),
+               w.ev.objective_uj, w.ev.latency_ms, w.life_y,
+               advise_category(k) < c->o->min_level ? "  below --min-level" : "");
+    }
+}
+
+static int rows_of(struct advise_row *rows, const struct advise_ctx *c,
+                   const struct advise_result *r)
+{
+    size_t i;
+    for (i = 0; i < r->rank.count; i++) {
+        int rc = row_of(&rows[i], c, r, r->rank.pt[i].id);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+int advise_print_table(const struct advise_ctx *c, const struct advise_result *r)
+{
+    struct advise_row rows[PQPAN_ADVISE_TOP_MAX];
+    int rc = rows_of(rows, c, r);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    print_header(c, r);
+    print_assumptions(c);
+    printf("  battery life is charge-based (uC, uA, mAh): energy / the profile's supply voltage,\n"
+           "    so no voltage conversion enters\n");
+    print_configs(rows, r->rank.count);
+    print_costs(rows, r->rank.count);
+    printf("\n(vs study: the energy saved against the study's configuration at the same level: LE "
+           "1M,\nLL 27, ATT_MTU 403, study transfer, 50 ms, KeyGen on the peripheral)\n");
+    printf("\nrecommendation 1 in detail:\n");
+    print_battery(c, &rows[0]);
+    print_floor(c, &rows[0]);
+    print_levels(c, r);
+    return EXIT_OK;
+}
+
+/* ---- JSON ---- */
+
+static void json_row(const struct advise_ctx *c, const struct advise_row *w, size_t rank,
+                     const char *sep)
+{
+    const struct advise_cfg *g = &w->cfg;
+    int role;
+    const char *comma = "";
+    printf("    {\"rank\": %zu, \"kem\": \"%s\", \"category\": %u, \"phy\": \"%s\", "
+           "\"ll_octets\": %u, \"att_mtu\": %u, \"transfer\": \"%s\", \"ci_ms\": %.2f, "
+           "\"keygen_side\": \"%s\",\n",
+           rank, advise_kem_name(g->level), advise_category(g->level), pqpan_ble_phy_name(g->phy),
+           g->ll_octets, g->att_mtu, pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns),
+           role_name(g->keygen));
+    printf("     \"energy_peripheral_uj\": %.3f, \"energy_central_uj\": %.3f, \"objective_uj\": "
+           "%.3f, \"latency_ms\": %.3f,\n     \"saving_vs_study_uj\": %.3f, "
+           "\"saving_vs_study_pct\": %.2f, \"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n"
+           "     \"battery\": [",
+           w->ev.e_uj[PQPAN_BLE_PERIPHERAL], w->ev.e_uj[PQPAN_BLE_CENTRAL], w->ev.objective_uj,
+           w->ev.latency_ms, w->vs_study_uj, w->vs_study_pct, w->floor_uj, w->floor_ratio);
+    for (role = 1; role >= 0; role--) {
+        const struct pqpan_advise_battery *b = &w->bat[role];
+        const struct pqpan_advise_floor *f = &w->floor[role];
+        if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+            continue;
+        }
+        printf("%s{\"side\": \"%s\", \"charge_per_exchange_uc\": %.4f, \"exchanges_per_battery\": "
+               "%.1f, \"idle_current_ua\": %.4f, \"avg_current_ua\": %.4f, \"rekey_current_ua\": "
+               "%.6f, \"rekey_share_pct\": %.4f, \"life_days\": %.3f, \"life_idle_days\": %.3f, "
+               "\"floor_uj\": %.3f, \"floor_phy\": \"%s\", \"floor_link_uj\": %.3f, "
+               "\"floor_comp_uj\": %.3f}",
+               comma,
+               role_name((enum pqpan_ble_role)role),
+               w->ev.e_uj[role] / c->env[role]->in.profile.supply_v, b->exchanges,
+               c->idle_ua[role], b->avg_ua, b->rekey_ua, 100.0 * b->rekey_share,
+               b->life_s / 86400.0, b->life_idle_s / 86400.0, f->total_uj,
+               pqpan_ble_phy_name(f->phy), f->link_uj, f->comp_uj);
+        comma = ", ";
+    }
+    printf("]}%s\n", sep);
+}
+
+static void json_header(const struct advise_ctx *c, const struct advise_result *r)
+{
+    const struct advise_opts *o = c->o;
+    const struct model_env *peer = c->env[0] == c->timing ? c->env[1] : c->env[0];
+    int phy;
+    const char *sep = "";
+    printf("{\n  \"profile\": ");
+    model_json_string(stdout, c->timing->in.profile.name);
+    printf(",\n  \"peer\": {\n");
+    model_print_derived_json(stdout, peer, model_radio_of(o->idle.phy), "    ");
+    printf("    \"profile\": ");
+    model_json_string(stdout, peer->in.profile.name);
+    printf("\n  },\n  \"battery_side\": \"%s\",\n  \"battery_mah\": %.3f,\n  \"battery_source\": ",
+           battery_names[o->battery], o->battery_mah);
+    model_json_string(stdout, o->battery_mah == ADV_CR2032_MAH ? ADV_CR2032_SOURCE : "--battery-mah");
+    printf(",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
+           "  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"min_category\": %u,\n"
+           "  \"max_latency_ms\": %.3f,\n",
+           o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", o->min_level,
+           o->max_latency_ms);
+    printf("  \"idle\": {\"phy\": \"%s\", \"ci_ms\": %.2f, \"latency\": %u, \"ll_octets\": %u, "
+           "\"peripheral_ua\": %.4f, \"central_ua\": %.4f},\n  \"peer_phys\": [",
+           pqpan_ble_phy_name(o->idle.phy), ms(o->idle.ci_ns), o->idle.latency,
+           o->idle_ll_octets, c->idle_ua[PQPAN_BLE_PERIPHERAL], c->idle_ua[PQPAN_BLE_CENTRAL]);
+    for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
+        if (c->grid.priced_phys & (1u << phy)) {
+            printf("%s\"%s\"", sep, pqpan_ble_phy_name((enum pqpan_ble_phy)phy));
+            sep = ", ";
+        }
+    }
+    printf("],\n  \"peer_max_ll_octets\": %u,\n  \"peer_max_mtu\": %u,\n", o->peer_max_ll,
+           o->peer_max_mtu);
+    printf("  \"configurations\": %u,\n  \"rejected\": %u,\n  \"feasible\": %u,\n", r->configs,
+           r->invalid, r->feasible);
+    printf("  \"objective\": \"battery side energy per exchange, events accounting, ties by "
+           "latency\",\n");
+    model_print_derived_json(stdout, c->timing, model_radio_of(o->idle.phy), "  ");
+    model_print_crypto_gamma_json(stdout, c->timing, "  ");
+}
+
+static int json_levels(const struct advise_ctx *c, const struct advise_result *r)
+{
+    int k;
+    printf("  \"levels\": [\n");
+    for (k = 0; k < ADV_LEVELS; k++) {
+        struct advise_row w;
+        const char *sep = k + 1 < ADV_LEVELS ? "," : "";
+        printf("    {\"kem\": \"%s\", \"category\": %u, \"meets_min_level\": %s", advise_kem_name(k),
+               advise_category(k), advise_category(k) >= c->o->min_level ? "true" : "false");
+        if (!r->level_found[k]) {
+            printf(", \"found\": false}%s\n", sep);
+            continue;
+        }
+        if (row_of(&w, c, r, r->level_best[k].id) != EXIT_OK) {
+            return EXIT_FAILURE_RUN;
+        }
+        printf(", \"found\": true, \"objective_uj\": %.3f, \"latency_ms\": %.3f, "
+               "\"life_years\": %.4f}%s\n",
+               w.ev.objective_uj, w.ev.latency_ms, w.life_y, sep);
+    }
+    printf("  ],\n");
+    return EXIT_OK;
+}
+
+static void json_front(const struct advise_result *r)
+{
+    size_t i;
+    printf("  \"pareto_front\": [");
+    for (i = 0; i < r->front.count; i++) {
+        printf("%s\n    {\"id\": %u, \"latency_ms\": %.3f, \"objective_uj\": %.3f}", i ? "," : "",
+               r->front.pt[i].id, r->front.pt[i].latency, r->front.pt[i].energy);
+    }
+    printf("\n  ]\n}\n");
+}
+
+int advise_print_json(const struct advise_ctx *c, const struct advise_result *r)
+{
+    struct advise_row rows[PQPAN_ADVISE_TOP_MAX];
+    size_t i;
+    int rc = rows_of(rows, c, r);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    json_header(c, r);
+    printf("  \"recommendations\": [\n");
+    for (i = 0; i < r->rank.count; i++) {
+        json_row(c, &rows[i], i + 1, i + 1 < r->rank.count ? "," : "");
+    }
+    printf("  ],\n");
+    rc = json_levels(c, r);
+    if (rc == EXIT_OK) {
+        json_front(r);
+    }
+    return rc;
+}
+
+/* ---- figures ---- */
+
+static int write_points(const struct advise_ctx *c, const struct advise_result *r, int have[])
+{
+    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_points.dat");
+    int k;
+    size_t g, per_level = ADV_GROUPS / ADV_LEVELS;
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    fprintf(f, "# latency_ms objective_uj: per level (one block each: ML-KEM-512, 768, 1024) the "
+               "cheapest configuration of each PHY, interval, transfer method and KeyGen side\n");
+    for (k = 0; k < ADV_LEVELS; k++) {
+        have[k] = 0;
+        for (g = (size_t)k * per_level; g < (size_t)(k + 1) * per_level; g++) {
+            if (r->group_found[g]) {
+                fprintf(f, "%.3f %.3f\n", r->group[g].latency, r->group[g].energy);
+                have[k] = 1;
+            }
+        }
+        fprintf(f, "\n\n");
+    }
+    return figure_close(ADV_CMD, f, "advise_points.dat");
+}
+
+static int write_front(const struct advise_ctx *c, const struct advise_result *r)
+{
+    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_front.dat");
+    size_t i;
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    fprintf(f, "# latency_ms objective_uj: the Pareto front (no configuration is both cheaper and "
+               "faster)\n");
+    for (i = 0; i < r->front.count; i++) {
+        fprintf(f, "%.3f %.3f\n", r->front.pt[i].latency, r->front.pt[i].energy);
+    }
+    return figure_close(ADV_CMD, f, "advise_front.dat");
+}
+
+static int write_pareto_gp(const struct advise_ctx *c, const int have[])
+{
+    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_pareto.gp");
+    char plot[1024];
+    size_t n = 0;
+    int k;
+    if (f == NULL) {
+        return EXIT_IO;
+    }
+    fprintf(f, "set xlabel 'latency (ms)'\nset ylabel '%s energy per exchange (uJ)'\n"
+               "set title 'Key exchange: energy against latency (events accounting)'\n"
+               "set logscale x\nset grid\nset key top right\n",
+            battery_names[c->o->battery]);
+    n += (size_t)snprintf(plot + n, sizeof plot - n, "plot ");
+    for (k = 0; k < ADV_LEVELS; k++) {
+        if (have[k]) {
+            n += (size_t)snprintf(plot + n, sizeof plot - n,
+                                  "'advise_points.dat' index %d with points pt 7 ps 0.6 title '%s', ",
+                                  k, advise_kem_name(k));
+        }
+    }
+    snprintf(plot + n, sizeof plot - n,
+             "'advise_front.dat' with linespoints lw 2 pt 6 ps 1.2 lc rgb 'black' "
+             "title 'Pareto front'\n");
+    figure_render(f, "advise_pareto", plot);
+    return figure_close(ADV_CMD, f, "advise_pareto.gp");
+}
+
+int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)
+{
+    int have[ADV_LEVELS];
+    int rc = write_points(c, r, have);
+    if (rc == EXIT_OK) {
+        rc = write_front(c, r);
+    }
+    if (rc == EXIT_OK) {
+        rc = write_pareto_gp(c, have);
+    }
+    return rc == EXIT_OK ? figure_gnuplot(ADV_CMD, c->o->out_dir, "advise_pareto.gp") : rc;
+}

@@ -1,0 +1,473 @@
+/* pqpan advise: the search space, one configuration's cost and the search (advise.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "advise.h"
+#include "pqpan/kem.h"
+#include "pqpan/pqke.h"
+
+const char *advise_kem_name(int k)
+{
+    return pqpan_kem_at((size_t)k)->name;
+}
+
+unsigned advise_category(int k)
+{
+    return pqpan_kem_at((size_t)k)->security_category;
+}
+
+int advise_is_battery(const struct advise_opts *o, enum pqpan_ble_role role)
+{
+    return o->battery == ADV_BATTERY_BOTH ||
+           (o->battery == ADV_BATTERY_PERIPHERAL) == (role == PQPAN_BLE_PERIPHERAL);
+}
+
+/* ---- loading ---- */
+
+/* Whether env prices a link on phy: TX at its level, RX and radio start-up of the mode. */
+static int phy_priced(const struct model_env *env, enum pqpan_ble_phy phy)
+{
+    struct pqpan_ledger l;
+    struct pqpan_energy e;
+    struct cli_msg msg;
+    pqpan_ledger_init(&l);
+    l.ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_TX] = 1u;
+    l.ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_RX] = 1u;
+    l.ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_RAMP_RX] = 1u;
+    return model_energy(&e, &l, env, model_radio_of(phy), &msg) == EXIT_OK;
+}
+
+/* The peer's PHYs that both profiles price (c->grid.priced_phys); the others are named in
+ * c->dropped_phys. */
+static int load_phys(struct advise_ctx *c)
+{
+    int phy;
+    c->grid.priced_phys = 0;
+    for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
+        enum pqpan_ble_phy p = (enum pqpan_ble_phy)phy;
+        if (!(c->o->peer_phys & (1u << phy))) {
+            continue;
+        }
+        if (phy_priced(c->env[0], p) && phy_priced(c->env[1], p)) {
+            c->grid.priced_phys |= 1u << phy;
+        } else {
+            size_t n = strlen(c->dropped_phys);
+            snprintf(c->dropped_phys + n, sizeof c->dropped_phys - n, "%s%s", n ? " " : "",
+                     pqpan_ble_phy_name(p));
+        }
+    }
+    if (!(c->grid.priced_phys & (1u << c->o->idle.phy))) {
+        return cli_usage_error(ADV_CMD, "empty search space: a profile gives no current for the "
+                                        "idle link's PHY %s (--currents %s, --tx-dbm %d)",
+                               pqpan_ble_phy_name(c->o->idle.phy),
+                               pqpan_current_table_name(c->o->m.table), c->o->m.tx_dbm);
+    }
+    return EXIT_OK;
+}
+
+/* The cycles and message sizes of every level from the timing device's tables. */
+static int load_levels(struct advise_ctx *c)
+{
+    int k;
+    for (k = 0; k < ADV_LEVELS; k++) {
+        struct pqpan_ble_config cfg;
+        struct cli_msg msg;
+        pqpan_ble_config_default(&cfg);
+        cfg.protocol = c->o->protocol;
+        if (cli_msg_report(ADV_CMD, model_setup(c->cycles[k], &cfg, c->timing, advise_kem_name(k), &msg),
+                           &msg) != EXIT_OK) {
+            return EXIT_USAGE;
+        }
+        c->ek_bytes[k] = cfg.ek_bytes;
+        c->ct_bytes[k] = cfg.ct_bytes;
+    }
+    return EXIT_OK;
+}
+
+/* The idle link's average current on each side (src/ble/idle.c, as `pqpan idle`). */
+static int load_idle(struct advise_ctx *c)
+{
+    int role;
+    for (role = 0; role < 2; role++) {
+        const struct model_env *env = c->env[role];
+        struct pqpan_ble_idle idle;
+        struct pqpan_energy e;
+        struct cli_msg msg;
+        int rc;
+        if (pqpan_ble_idle(&idle, &c->o->idle, &env->dev) != PQPAN_OK) {
+            return cli_usage_error(ADV_CMD, "idle link: the window widening over (--idle-latency + "
+                                            "1) x --idle-ci-ms reaches half the interval at %s's "
+                                            "sleep clock accuracy (Core v5.4 Vol 6 Part B §4.2.4)",
+                                   env->in.profile.name);
+        }
+        rc = model_energy(&e, &idle.ledger[role], env, model_radio_of(c->o->idle.phy), &msg);
+        if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+            return rc;
+        }
+        c->idle_ua[role] = e.comm_events_uj / env->in.profile.supply_v /
+                           ((double)idle.period_ns * 1e-9);
+    }
+    return EXIT_OK;
+}
+
+/* ATT_MTU grid: 23, 55, ..., 503 (steps of 32, so 247 = LL 251 - the L2CAP header is on
+ * it) and 517, those the peer allows, and the peer's maximum. */
+static void load_mtu_grid(struct advise_grid *g, uint32_t peer_max)
+{
+    uint32_t m;
+    g->n_mtu = 0;
+    for (m = PQPAN_ATT_DEFAULT_MTU; m <= PQPAN_ATT_MAX_MTU; m = m == 503u ? 517u : m + 32u) {
+        if (m <= peer_max) {
+            g->mtu[g->n_mtu++] = m;
+        }
+        if (m == PQPAN_ATT_MAX_MTU) {
+            break;
+        }
+    }
+    if (g->mtu[g->n_mtu - 1u] != peer_max) {
+        g->mtu[g->n_mtu++] = peer_max;
+    }
+}
+
+/* The exchange runs at the idle link's PHY, interval and LL size. */
+static void load_grid(struct advise_ctx *c)
+{
+    struct advise_grid *g = &c->grid;
+    g->n_phy = 1;
+    g->phy[0] = c->o->idle.phy;
+    g->n_ll = 1;
+    g->ll[0] = c->o->idle_ll_octets;
+    g->n_ci = 1;
+    g->ci_ns[0] = c->o->idle.ci_ns;
+    load_mtu_grid(g, c->o->peer_max_mtu);
+}
+
+static int load_envs(struct advise_ctx *c)
+{
+    struct model_opts peer = c->o->m;
+    struct model_env *dev, *other;
+    int rc = model_env_new(&dev, &c->o->m, ADV_CMD);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    other = dev;
+    if (c->o->peer_profile != NULL) {
+        peer.profile = c->o->peer_profile;
+        rc = model_env_new(&other, &peer, ADV_CMD);
+        if (rc != EXIT_OK) {
+            free(dev);
+            return rc;
+        }
+    }
+    /* --profile is the battery-powered side; with both sides on batteries, the peripheral. */
+    c->env[PQPAN_BLE_PERIPHERAL] = c->o->battery == ADV_BATTERY_CENTRAL ? other : dev;
+    c->env[PQPAN_BLE_CENTRAL] = c->o->battery == ADV_BATTERY_CENTRAL ? dev : other;
+    c->timing = dev;
+    return EXIT_OK;
+}
+
+void advise_ctx_free(struct advise_ctx *c)
+{
+    if (c->env[0] != c->env[1]) {
+        free(c->env[1]);
+    }
+    free(c->env[0]);
+    c->env[0] = c->env[1] = NULL;
+}
+
+int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o)
+{
+    int rc;
+    memset(c, 0, sizeof *c);
+    c->o = o;
+    rc = load_envs(c);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    rc = load_phys(c);
+    if (rc == EXIT_OK) {
+        rc = load_levels(c);
+    }
+    if (rc == EXIT_OK) {
+        rc = load_idle(c);
+    }
+    if (rc != EXIT_OK) {
+        advise_ctx_free(c);
+        return rc;
+    }
+    load_grid(c);
+    return EXIT_OK;
+}
+
+/* ---- the space ---- */
+
+uint32_t advise_space_size(const struct advise_ctx *c)
+{
+    const struct advise_grid *g = &c->grid;
+    return (uint32_t)(ADV_LEVELS * g->n_phy * g->n_ll * g->n_mtu * ADV_TRANSFERS * g->n_ci *
+                      ADV_KEYGEN);
+}
+
+void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t id)
+{
+    const struct advise_grid *g = &c->grid;
+    size_t i = id;
+    cfg->keygen = i % ADV_KEYGEN == 0 ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    i /= ADV_KEYGEN;
+    cfg->i_ci = i % g->n_ci;
+    cfg->ci_ns = g->ci_ns[cfg->i_ci];
+    i /= g->n_ci;
+    cfg->transfer = (enum pqpan_ble_transfer)(i % ADV_TRANSFERS);
+    i /= ADV_TRANSFERS;
+    cfg->att_mtu = g->mtu[i % g->n_mtu];
+    i /= g->n_mtu;
+    cfg->i_ll = i % g->n_ll;
+    cfg->ll_octets = g->ll[cfg->i_ll];
+    i /= g->n_ll;
+    cfg->i_phy = i % g->n_phy;
+    cfg->phy = g->phy[cfg->i_phy];
+    cfg->level = (int)(i / g->n_phy);
+}
+
+/* ---- one configuration ---- */
+
+static int eval_config(struct advise_eval *ev, const struct advise_ctx *c,
+                       const struct pqpan_ble_config *bc, int level, struct cli_msg *msg)
+{
+    struct pqpan_ble_estimate est;
+    int role;
+    memset(ev, 0, sizeof *ev);
+    if (pqpan_ble_estimate_pqke(&est, bc, &c->timing->dev, c->cycles[level]) != PQPAN_OK) {
+        return EXIT_FAILURE_RUN;
+    }
+    for (role = 0; role < 2; role++) {
+        struct pqpan_ledger ex;
+        struct pqpan_energy e;
+        int p, rc;
+        pqpan_advise_ledger_phases(&ex, &est.ledger[role], PQPAN_ADVISE_EXCHANGE_PHASES);
+        rc = model_energy(&e, &ex, c->env[role], model_radio_of(bc->phy), msg);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        ev->e_uj[role] = e.total_events_uj;
+        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+            ev->t_s[role] += (double)pqpan_ledger_phase_ns(&ex, (enum pqpan_phase)p) * 1e-9;
+        }
+        if (advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+            ev->objective_uj += ev->e_uj[role];
+        }
+    }
+    ev->latency_ms = (double)est.latency_ns * 1e-6;
+    return EXIT_OK;
+}
+
+static void base_config(struct pqpan_ble_config *bc, const struct advise_ctx *c, int level)
+{
+    pqpan_ble_config_default(bc);
+    bc->protocol = c->o->protocol;
+    bc->ek_bytes = c->ek_bytes[level];
+    bc->ct_bytes = c->ct_bytes[level];
+}
+
+int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                struct cli_msg *msg)
+{
+    struct pqpan_ble_config bc;
+    base_config(&bc, c, cfg->level);
+    bc.phy = cfg->phy;
+    bc.ll_octets = cfg->ll_octets;
+    bc.att_mtu = cfg->att_mtu;
+    bc.transfer = cfg->transfer;
+    bc.ci_ns = cfg->ci_ns;
+    bc.keygen_side = cfg->keygen;
+    return eval_config(ev, c, &bc, cfg->level, msg);
+}
+
+int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
+                      struct cli_msg *msg)
+{
+    struct pqpan_ble_config bc;
+    base_config(&bc, c, k);
+    return eval_config(ev, c, &bc, k, msg);
+}
+
+/* ---- the search ---- */
+
+/* Every constraint but the level's: the latency limit, and the exchange must end within
+ * the rekey interval on both sides. */
+static int meets_link_constraints(const struct advise_ctx *c, const struct advise_eval *ev)
+{
+    return (c->o->max_latency_ms <= 0.0 || ev->latency_ms <= c->o->max_latency_ms) &&
+           ev->t_s[0] < c->o->rekey_s && ev->t_s[1] < c->o->rekey_s;
+}
+
+static size_t group_of(const struct advise_cfg *cfg)
+{
+    size_t g = ((size_t)cfg->level * PQPAN_BLE_PHY_COUNT + (size_t)cfg->phy) * ADV_CI_MAX +
+               cfg->i_ci;
+    return (g * ADV_TRANSFERS + (size_t)cfg->transfer) * ADV_KEYGEN +
+           (cfg->keygen == PQPAN_BLE_CENTRAL);
+}
+
+static void keep_min(struct pqpan_advise_point *best, int *found,
+                     const struct pqpan_advise_point *p)
+{
+    if (!*found || pqpan_advise_point_before(p, best)) {
+        *best = *p;
+        *found = 1;
+    }
+}
+
+static int offer(struct advise_result *r, const struct advise_ctx *c,
+                 const struct advise_cfg *cfg, const struct advise_eval *ev, uint32_t id)
+{
+    struct pqpan_advise_point p;
+    size_t g = group_of(cfg);
+    int level_ok = advise_category(cfg->level) >= c->o->min_level;
+    p.energy = ev->objective_uj;
+    p.latency = ev->latency_ms;
+    p.id = id;
+    if (!meets_link_constraints(c, ev)) {
+        if (level_ok && (!r->nearest_found || p.latency < r->nearest.latency ||
+                         (p.latency == r->nearest.latency && pqpan_advise_point_before(&p, &r->nearest)))) {
+            r->nearest = p;
+            r->nearest_found = 1;
+        }
+        return EXIT_OK;
+    }
+    keep_min(&r->level_best[cfg->level], &r->level_found[cfg->level], &p);
+    if (!level_ok) {
+        return EXIT_OK;
+    }
+    r->feasible++;
+    pqpan_advise_rank_add(&r->rank, &p);
+    keep_min(&r->group[g], &r->group_found[g], &p);
+    if (pqpan_advise_front_add(&r->front, &p) != PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: more than %u Pareto-optimal configurations; narrow the search\n",
+                ADV_CMD, PQPAN_ADVISE_FRONT_MAX);
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
+static int study_baselines(struct advise_result *r, const struct advise_ctx *c)
+{
+    int k;
+    for (k = 0; k < ADV_LEVELS; k++) {
+        struct cli_msg msg;
+        int rc = advise_eval_study(&r->study[k], c, k, &msg);
+        if (rc == EXIT_FAILURE_RUN) {
+            cli_msg_set(&msg, rc, "the study's configuration at %s does not run",
+                        advise_kem_name(k));
+        }
+        if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+            return rc;
+        }
+    }
+    return EXIT_OK;
+}
+
+int advise_search(struct advise_result *r, const struct advise_ctx *c)
+{
+    uint32_t id, n = advise_space_size(c);
+    int rc;
+    memset(r, 0, sizeof *r);
+    pqpan_advise_rank_init(&r->rank, c->o->top);
+    pqpan_advise_front_init(&r->front);
+    rc = study_baselines(r, c);
+    for (id = 0; id < n && rc == EXIT_OK; id++) {
+        struct advise_cfg cfg;
+        struct advise_eval ev;
+        struct cli_msg msg;
+        advise_cfg_of(&cfg, c, id);
+        rc = advise_eval(&ev, c, &cfg, &msg);
+        r->configs++;
+        if (rc == EXIT_FAILURE_RUN) {
+            r->invalid++;
+            rc = EXIT_OK;
+            continue;
+        }
+        rc = cli_msg_report(ADV_CMD, rc, &msg);
+        if (rc == EXIT_OK) {
+            rc = offer(r, c, &cfg, &ev, id);
+        }
+    }
+    return rc;
+}
+
+/* ---- battery and floor ---- */
+
+int advise_battery(struct pqpan_advise_battery *b, const struct advise_ctx *c,
+                   const struct advise_eval *ev, enum pqpan_ble_role role)
+{
+    struct pqpan_advise_battery_in in;
+    in.capacity_mah = c->o->battery_mah;
+    in.idle_ua = c->idle_ua[role];
+    in.exchange_uc = ev->e_uj[role] / c->env[role]->in.profile.supply_v;
+    in.exchange_s = ev->t_s[role];
+    in.rekey_s = c->o->rekey_s;
+    return pqpan_advise_battery(b, &in);
+}
+
+const struct pqpan_cycle_row *advise_cheapest(const struct advise_ctx *c, int level,
+                                              enum pqpan_op op)
+{
+    const struct pqpan_cycle_table *t = &c->timing->in.cycles;
+    const struct pqpan_cycle_row *best = NULL;
+    size_t i;
+    for (i = 0; i < t->count; i++) {
+        const struct pqpan_cycle_row *row = &t->rows[i];
+        if (row->op == op && strcasecmp(row->scheme, advise_kem_name(level)) == 0 &&
+            (best == NULL || row->cycles < best->cycles)) {
+            best = row;
+        }
+    }
+    return best;
+}
+
+void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
+                     const struct advise_cfg *cfg, enum pqpan_ble_role role)
+{
+    memset(count, 0, PQPAN_OP_COUNT * sizeof count[0]);
+    if (role == cfg->keygen) {
+        count[PQPAN_OP_KEM_KEYGEN] = 1u;
+        count[PQPAN_OP_KEM_DECAPS] = 1u;
+    } else {
+        count[PQPAN_OP_KEM_ENCAPS] = 1u;
+    }
+    count[PQPAN_OP_KDF] = c->o->protocol == PQPAN_BLE_PROTO_PQPAN ? 1u : 0u;
+}
+
+/* The message octets role sends and receives (docs/MODEL.md "Protocols"). */
+static void side_octets(uint64_t *tx, uint64_t *rx, const struct advise_ctx *c,
+                        const struct advise_cfg *cfg, enum pqpan_ble_role role)
+{
+    uint64_t from_keygen, from_other;
+    uint32_t ek = c->ek_bytes[cfg->level], ct = c->ct_bytes[cfg->level];
+    if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        from_keygen = PQPAN_PQKE_INIT_BYTES(ek) + PQPAN_PQKE_FIN_BYTES;
+        from_other = PQPAN_PQKE_RESP_BYTES(ct);
+    } else {
+        from_keygen = ek;
+        from_other = ct;
+    }
+    *tx = role == cfg->keygen ? from_keygen : from_other;
+    *rx = role == cfg->keygen ? from_other : from_keygen;
+}
+
+int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
+                 const struct advise_cfg *cfg, enum pqpan_ble_role role)
+{
+    const struct model_env *env = c->env[role];
+    uint64_t cycles[PQPAN_OP_COUNT] = {0u}, count[PQPAN_OP_COUNT], tx, rx;
+    int op;
+    advise_side_ops(count, c, cfg, role);
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        const struct pqpan_cycle_row *row = advise_cheapest(c, cfg->level, (enum pqpan_op)op);
+        cycles[op] = row != NULL ? row->cycles : 0u;
+    }
+    side_octets(&tx, &rx, c, cfg, role);
+    return pqpan_advise_floor(f, &env->in.profile, env->table, env->eopts.tx_dbm,
+                              c->grid.priced_phys, tx, rx, cycles, count);
+}

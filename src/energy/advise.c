@@ -1,0 +1,223 @@
+/* The advisor's arithmetic (include/pqpan/advise.h; docs/MODEL.md "Advice"). */
+#include <math.h>
+#include <string.h>
+
+#include "pqpan/advise.h"
+
+void pqpan_advise_ledger_phases(struct pqpan_ledger *out, const struct pqpan_ledger *l,
+                                unsigned mask)
+{
+    int p;
+    pqpan_ledger_init(out);
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+        if (mask & (1u << p)) {
+            memcpy(out->ns[p], l->ns[p], sizeof out->ns[p]);
+        }
+    }
+    memcpy(out->op_count, l->op_count, sizeof out->op_count);
+    memcpy(out->op_cycles, l->op_cycles, sizeof out->op_cycles);
+}
+
+enum pqpan_radio_mode pqpan_advise_radio_mode(enum pqpan_ble_phy phy)
+{
+    switch (phy) {
+    case PQPAN_BLE_PHY_2M:
+        return PQPAN_RADIO_BLE_2M;
+    case PQPAN_BLE_PHY_CODED_S2:
+    case PQPAN_BLE_PHY_CODED_S8:
+        return PQPAN_RADIO_BLE_CODED;
+    default:
+        return PQPAN_RADIO_BLE_1M;
+    }
+}
+
+/* ---- battery ---- */
+
+/* 1 mAh = 1e-3 A × 3600 s = 3.6 C = 3.6e6 µC. */
+#define UC_PER_MAH 3.6e6
+
+static int finite_positive(double x)
+{
+    return isfinite(x) && x > 0.0;
+}
+
+static int battery_in_ok(const struct pqpan_advise_battery_in *in)
+{
+    return finite_positive(in->capacity_mah) && finite_positive(in->idle_ua) &&
+           finite_positive(in->exchange_uc) && isfinite(in->exchange_s) &&
+           in->exchange_s >= 0.0 && finite_positive(in->rekey_s) &&
+           in->exchange_s < in->rekey_s;
+}
+
+int pqpan_advise_battery(struct pqpan_advise_battery *out,
+                         const struct pqpan_advise_battery_in *in)
+{
+    double period_uc;
+    if (out == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (in == NULL || !battery_in_ok(in)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    out->capacity_uc = in->capacity_mah * UC_PER_MAH;
+    out->exchanges = out->capacity_uc / in->exchange_uc;
+    /* One rekey interval: the exchange (its own charge over exchange_s), then the idle
+     * link for the rest. µC / s = µA. */
+    period_uc = in->exchange_uc + in->idle_ua * (in->rekey_s - in->exchange_s);
+    out->avg_ua = period_uc / in->rekey_s;
+    out->rekey_ua = out->avg_ua - in->idle_ua;
+    out->rekey_share = out->rekey_ua / out->avg_ua;
+    out->life_s = out->capacity_uc / out->avg_ua;
+    out->life_idle_s = out->capacity_uc / in->idle_ua;
+    return PQPAN_OK;
+}
+
+/* ---- floor ---- */
+
+/* Energy (µJ) of the payload bits on one PHY, or a negative value if the profile lacks a
+ * current it needs. The air time of one more payload octet is 8 bit times on every PHY
+ * (uncoded: 8 µs on 1M, 4 µs on 2M; coded: 8·S µs, Vol 6 Part B §2.2). */
+static double link_uj(const struct pqpan_profile *p, enum pqpan_current_table t, int tx_dbm,
+                      enum pqpan_ble_phy phy, uint64_t tx_octets, uint64_t rx_octets)
+{
+    double tx_ua, rx_ua;
+    double octet_s = (double)(pqpan_ble_packet_ns(phy, 2, 0) - pqpan_ble_packet_ns(phy, 1, 0)) * 1e-9;
+    if (pqpan_profile_tx_ua(p, t, tx_dbm, &tx_ua) != PQPAN_OK ||
+        pqpan_profile_rx_ua(p, t, pqpan_advise_radio_mode(phy), &rx_ua) != PQPAN_OK) {
+        return -1.0;
+    }
+    return p->supply_v * octet_s * ((double)tx_octets * tx_ua + (double)rx_octets * rx_ua);
+}
+
+static double comp_uj(const struct pqpan_profile *p, const uint64_t cycles[PQPAN_OP_COUNT],
+                      const uint64_t count[PQPAN_OP_COUNT])
+{
+    double sum = 0.0;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        sum += (double)count[op] * (double)cycles[op];
+    }
+    return sum / (double)p->cpu_hz * p->supply_v * p->cpu_ua;
+}
+
+int pqpan_advise_floor(struct pqpan_advise_floor *out, const struct pqpan_profile *p,
+                       enum pqpan_current_table t, int tx_dbm, unsigned phys,
+                       uint64_t tx_octets, uint64_t rx_octets,
+                       const uint64_t cycles[PQPAN_OP_COUNT],
+                       const uint64_t count[PQPAN_OP_COUNT])
+{
+    int phy, found = 0;
+    if (out == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (p == NULL || cycles == NULL || count == NULL || t < 0 ||
+        t >= PQPAN_CURRENT_TABLE_COUNT || (phys & ((1u << PQPAN_BLE_PHY_COUNT) - 1u)) == 0u ||
+        pqpan_profile_check(p) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
+        double e;
+        if (!(phys & (1u << phy))) {
+            continue;
+        }
+        e = link_uj(p, t, tx_dbm, (enum pqpan_ble_phy)phy, tx_octets, rx_octets);
+        if (e >= 0.0 && (!found || e < out->link_uj)) {
+            out->phy = (enum pqpan_ble_phy)phy;
+            out->link_uj = e;
+            found = 1;
+        }
+    }
+    if (!found) {
+        memset(out, 0, sizeof *out);
+        return PQPAN_ERR_UNSUPPORTED;
+    }
+    out->comp_uj = comp_uj(p, cycles, count);
+    out->total_uj = out->link_uj + out->comp_uj;
+    return PQPAN_OK;
+}
+
+/* ---- rank and front ---- */
+
+int pqpan_advise_point_before(const struct pqpan_advise_point *a,
+                              const struct pqpan_advise_point *b)
+{
+    if (a->energy != b->energy) {
+        return a->energy < b->energy;
+    }
+    if (a->latency != b->latency) {
+        return a->latency < b->latency;
+    }
+    return a->id < b->id;
+}
+
+void pqpan_advise_rank_init(struct pqpan_advise_rank *r, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->n = n < 1u ? 1u : (n > PQPAN_ADVISE_TOP_MAX ? PQPAN_ADVISE_TOP_MAX : n);
+}
+
+int pqpan_advise_rank_add(struct pqpan_advise_rank *r, const struct pqpan_advise_point *p)
+{
+    size_t i = r->count;
+    if (i == r->n) {
+        if (!pqpan_advise_point_before(p, &r->pt[i - 1u])) {
+            return 0;
+        }
+        i--; /* the last one drops out */
+    } else {
+        r->count++;
+    }
+    while (i > 0u && pqpan_advise_point_before(p, &r->pt[i - 1u])) {
+        r->pt[i] = r->pt[i - 1u];
+        i--;
+    }
+    r->pt[i] = *p;
+    return 1;
+}
+
+void pqpan_advise_front_init(struct pqpan_advise_front *f)
+{
+    f->count = 0;
+}
+
+/* Index of the first point whose latency exceeds lat (points are by increasing latency). */
+static size_t first_later(const struct pqpan_advise_front *f, double lat)
+{
+    size_t lo = 0, hi = f->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (f->pt[mid].latency <= lat) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+int pqpan_advise_front_add(struct pqpan_advise_front *f, const struct pqpan_advise_point *p)
+{
+    size_t at = first_later(f, p->latency), end = at;
+    /* The point before has latency <= p's and the least energy of those: if it is not
+     * worse than p, p is beaten (or equal: the first stays). */
+    if (at > 0u && f->pt[at - 1u].energy <= p->energy) {
+        return PQPAN_OK;
+    }
+    /* Points of equal latency and more energy sit just before; p beats them. */
+    while (at > 0u && f->pt[at - 1u].latency == p->latency) {
+        at--;
+    }
+    /* Later points with no less energy are beaten too (energy decreases along the front). */
+    while (end < f->count && f->pt[end].energy >= p->energy) {
+        end++;
+    }
+    if (end == at && f->count == PQPAN_ADVISE_FRONT_MAX) {
+        return PQPAN_ERR_CAPACITY;
+    }
+    memmove(&f->pt[at + 1u], &f->pt[end], (f->count - end) * sizeof f->pt[0]);
+    f->pt[at] = *p;
+    f->count = f->count - (end - at) + 1u;
+    return PQPAN_OK;
+}
