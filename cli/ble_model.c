@@ -466,7 +466,6 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg)
 {
-    static const char *const side_names[MODEL_SIDES] = {"peripheral", "central", "total"};
     static const enum pqpan_ble_role role_of[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
     struct pqpan_ledger led[MODEL_SIDES], bl[MODEL_SIDES];
     struct pqpan_energy full, bits;
@@ -491,7 +490,7 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
             return rc;
         }
-        r->side = side_names[s];
+        r->side = model_side_name(0, s);
         fill_config(r, kem, cfg, est);
         fill_row(r, &full, &bits, &led[s], &bl[s]);
         rc = exchange_energy(&r->e_exchange_events_uj, &led[s], env, model_radio_of(cfg->phy), msg);
@@ -691,30 +690,46 @@ static const void *at(const struct model_row *r, const struct field *f)
     return (const unsigned char *)r + f->off;
 }
 
-static void print_value(FILE *out, const struct model_row *r, const struct field *f, int json)
+/* A number field into buf (at least CLI_FIXED_MAX bytes); returns its length. */
+static int format_number(char *buf, const struct model_row *r, const struct field *f)
 {
     const void *p = at(r, f);
     switch (f->type) {
-    case F_STR:
-        if (json) {
-            model_json_string(out, *(const char *const *)p);
-        } else {
-            fputs(*(const char *const *)p, out);
-        }
-        break;
     case F_UINT:
-        fprintf(out, "%u", *(const unsigned *)p);
-        break;
+        return snprintf(buf, CLI_FIXED_MAX, "%u", *(const unsigned *)p);
     case F_INT:
-        fprintf(out, "%d", *(const int *)p);
-        break;
+        return snprintf(buf, CLI_FIXED_MAX, "%d", *(const int *)p);
     case F_ULL:
-        fprintf(out, "%llu", *(const unsigned long long *)p);
-        break;
+        return snprintf(buf, CLI_FIXED_MAX, "%llu", *(const unsigned long long *)p);
     default:
-        fprintf(out, "%.*f", f->decimals, *(const double *)p);
-        break;
+        return cli_format_fixed(buf, *(const double *)p, f->decimals);
     }
+}
+
+/* lead (a separator, or "") and the value of field f of r; when r is NULL, lead and an
+ * empty value (CSV) or null (JSON). */
+static void print_value(FILE *out, const struct model_row *r, const struct field *f, int json,
+                        const char *lead)
+{
+    char buf[CLI_FIXED_MAX + 8];
+    size_t n = strlen(lead);
+    if (r == NULL) {
+        fputs(lead, out);
+        fputs(json ? "null" : "", out);
+        return;
+    }
+    if (f->type == F_STR) {
+        fputs(lead, out);
+        if (json) {
+            model_json_string(out, *(const char *const *)at(r, f));
+        } else {
+            fputs(*(const char *const *)at(r, f), out);
+        }
+        return;
+    }
+    memcpy(buf, lead, n);
+    n += (size_t)format_number(buf + n, r, f);
+    fwrite(buf, 1, n, out); /* one call per field: sweep writes millions of fields/s */
 }
 
 void model_print_csv_header(FILE *f, unsigned groups)
@@ -738,10 +753,7 @@ void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
     int first = 1;
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
-            if (!first) {
-                fputc(',', f);
-            }
-            print_value(f, r, &tab[i], 0);
+            print_value(f, r, &tab[i], 0, first ? "" : ",");
             first = 0;
         }
     }
@@ -757,11 +769,39 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
             fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, tab[i].name);
-            print_value(f, r, &tab[i], 1);
+            print_value(f, r, &tab[i], 1, "");
             first = 0;
         }
     }
     fprintf(f, "\n%s}", indent);
+}
+
+void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
+                      enum model_flat style)
+{
+    size_t i, nf;
+    const struct field *tab = table_of(groups, &nf);
+    for (i = 0; i < nf; i++) {
+        if (!shown(&tab[i], groups) ||
+            ((groups & GROUP_NO_SIDE) && tab[i].off == ROW_OFF(side))) {
+            continue;
+        }
+        if (style == FLAT_CSV) {
+            print_value(f, r, &tab[i], 0, ",");
+            continue;
+        }
+        fprintf(f, style == FLAT_JSON ? ",\"%s%s\":" : ",%s%s", prefix, tab[i].name);
+        if (style == FLAT_JSON) {
+            print_value(f, r, &tab[i], 1, "");
+        }
+    }
+}
+
+const char *model_side_name(unsigned groups, int s)
+{
+    static const char *const ble[MODEL_SIDES] = {"peripheral", "central", "total"};
+    static const char *const ieee802154[MODEL_SIDES] = {"initiator", "responder", "total"};
+    return (groups & GROUP_802154) ? ieee802154[s] : ble[s];
 }
 
 void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups)

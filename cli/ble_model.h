@@ -135,12 +135,24 @@ enum model_group {
     GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
     GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
     GROUP_ALL = 7,
-    GROUP_802154 = 16  /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
+    GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
+    GROUP_NO_SIDE = 32 /* mask flag: without the side column (model_print_flat) */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);
 void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups);
 void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent);
+/* The fields of one row on the current line, each after a comma: FLAT_CSV_NAMES their
+ * names, FLAT_CSV their values, FLAT_JSON "name":value members; every name is prefixed
+ * with prefix (e.g. "central_"). r NULL: empty CSV values, JSON nulls. */
+enum model_flat { FLAT_CSV_NAMES, FLAT_CSV, FLAT_JSON };
+void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
+                      enum model_flat style);
+
+/* The name of side s (enum model_side) in the rows of the field table groups selects:
+ * peripheral, central, total; with GROUP_802154 initiator, responder, total. */
+const char *model_side_name(unsigned groups, int s);
+
 /* Rows = fields (detail groups), columns = the given rows (e.g. peripheral, central, total). */
 void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups);
 

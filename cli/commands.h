@@ -23,6 +23,8 @@ int cli_simulate_run(int argc, char **argv);
 void cli_simulate_help(FILE *out);
 int cli_compare_run(int argc, char **argv);
 void cli_compare_help(FILE *out);
+int cli_sweep_run(int argc, char **argv);
+void cli_sweep_help(FILE *out);
 int cli_idle_run(int argc, char **argv);
 void cli_idle_help(FILE *out);
 int cli_advise_run(int argc, char **argv);

@@ -192,7 +192,6 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const char *kem, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
 {
-    static const char *const side_names[MODEL_SIDES] = {"initiator", "responder", "total"};
     struct pqpan_ledger l[MODEL_SIDES], b[MODEL_SIDES];
     int s, rc = EXIT_OK;
     memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
@@ -207,7 +206,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
     for (s = 0; s < MODEL_SIDES && rc == EXIT_OK; s++) {
         struct model_row *r = &rows[s];
         rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], msg);
-        r->side = side_names[s];
+        r->side = model_side_name(GROUP_802154, s);
         r->kem = kem;
         r->protocol = "pqpan";
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
@@ -416,8 +415,7 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Mean and nearest-rank percentiles of v[0..n) (sorts v). */
-static void stats_of(struct lowpan_stats *st, double *v, unsigned n)
+void lowpan_stats_of(struct lowpan_stats *st, double *v, unsigned n)
 {
     static const double q[3] = {50.0, 90.0, 99.0};
     double *out[3];
@@ -571,9 +569,9 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     if (rc == EXIT_OK) {
         out->runs = s->runs;
         for (side = 0; side < MODEL_SIDES; side++) {
-            stats_of(&out->energy_uj[side], energy[side], s->runs);
+            lowpan_stats_of(&out->energy_uj[side], energy[side], s->runs);
         }
-        stats_of(&out->latency_ms, buf + (size_t)MODEL_SIDES * s->runs, s->runs);
+        lowpan_stats_of(&out->latency_ms, buf + (size_t)MODEL_SIDES * s->runs, s->runs);
         scale_counts(&out->counts, s->runs);
     }
     free(m);

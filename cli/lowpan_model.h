@@ -86,6 +86,9 @@ struct lowpan_stats {
     double mean, p50, p90, p99;
 };
 
+/* Mean and nearest-rank percentiles of v[0..n), n > 0 (sorts v). */
+void lowpan_stats_of(struct lowpan_stats *st, double *v, unsigned n);
+
 /* Counts of both exchanging nodes, mean per run (pqpan_sim154_result). */
 struct lowpan_counts {
     double frames, retries, access_failures, ccas, rx_lost, dgram_retx, reasm_timeouts,

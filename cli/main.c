@@ -10,6 +10,7 @@ const struct cli_command cli_commands[] = {
     {"estimate", "energy and latency of one key exchange, per side (analytic; BLE or 802.15.4)", cli_estimate_run, cli_estimate_help},
     {"simulate", "one key exchange packet by packet over a simulated BLE or 802.15.4 link (pcap, trace)", cli_simulate_run, cli_simulate_help},
     {"reproduce", "the SenSys '26 study's matrix and headline figures beside the model's", cli_reproduce_run, cli_reproduce_help},
+    {"sweep", "estimate over a grid of configurations: one CSV / JSON Lines row each, threads, shards", cli_sweep_run, cli_sweep_help},
     {"compare", "PQKE over BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 % channel load", cli_compare_run, cli_compare_help},
     {"idle", "what an idle link costs: average current and charge per connection event", cli_idle_run, cli_idle_help},
     {"advise", "the cheapest key-exchange settings for a battery device: battery life, floor", cli_advise_run, cli_advise_help},
@@ -41,7 +42,8 @@ static void print_main_help(FILE *out)
             "  1  the job ran and failed (e.g. a simulated exchange failed)\n"
             "  2  usage error: unknown command or option, bad option value\n"
             "  3  invalid input data: bad hex, wrong length, failed key check, corrupt file\n"
-            "  4  a file could not be read or written\n");
+            "  4  a file could not be read or written\n"
+            "  130  pqpan sweep interrupted by SIGINT (the rows done are written)\n");
 }
 
 static const struct cli_command *find_command(const char *name)

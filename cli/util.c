@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -117,6 +118,51 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len)
         fputc(digits[p[i] >> 4], f);
         fputc(digits[p[i] & 15], f);
     }
+}
+
+int cli_format_fixed(char out[CLI_FIXED_MAX], double x, int decimals)
+{
+#if LDBL_MANT_DIG >= 64
+    /* |x| x 10^d has at most 53 + 7 significant bits (1000 = 125 x 8): exact, so the
+     * rounding below is the correctly rounded (ties to even) decimal printf writes. */
+    static const long double scale[4] = {1.0L, 10.0L, 100.0L, 1000.0L};
+    if (decimals >= 0 && decimals <= 3 && isfinite(x) && fabs(x) < 1e15) {
+        long double y = fabsl((long double)x) * scale[decimals];
+        long double whole = floorl(y), frac = y - whole;
+        unsigned long long q = (unsigned long long)whole;
+        char digits[24];
+        int n = 0, len = 0;
+        if (frac > 0.5L || (frac == 0.5L && (q & 1u) != 0)) {
+            q++;
+        }
+        do {
+            digits[n++] = (char)('0' + q % 10u);
+            q /= 10u;
+        } while (q > 0 || n <= decimals);
+        if (signbit(x)) {
+            out[len++] = '-';
+        }
+        while (n > decimals) {
+            out[len++] = digits[--n];
+        }
+        if (decimals > 0) {
+            out[len++] = '.';
+            while (n > 0) {
+                out[len++] = digits[--n];
+            }
+        }
+        out[len] = '\0';
+        return len;
+    }
+#endif
+    return snprintf(out, CLI_FIXED_MAX, "%.*f", decimals, x);
+}
+
+void cli_print_fixed(FILE *f, double x, int decimals)
+{
+    char buf[CLI_FIXED_MAX];
+    int n = cli_format_fixed(buf, x, decimals);
+    fwrite(buf, 1, (size_t)n, f);
 }
 
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
