@@ -396,6 +396,7 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->e_ev_hfxo_uj = full->ev_hfxo_uj;
     r->e_ev_ramp_uj = full->ev_ramp_uj;
     r->e_ev_pre_uj = full->ev_pre_uj;
+    r->e_ev_cpu_uj = full->ev_cpu_radio_uj;
     r->e_ev_post_uj = full->ev_post_uj;
     r->e_ev_rx_window_uj = full->ev_rx_window_uj;
     r->e_ev_sleep_uj = full->ev_sleep_uj;
@@ -610,8 +611,8 @@ static const struct field fields_ble[] = {
 };
 
 /* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
- * aTurnaroundTime, CCA and CSMA-CA backoff; no ATT/LL/connection-event rows, no HFXO or
- * per-event CPU rows (the 802.15.4 model books neither). */
+ * aTurnaroundTime, CCA and CSMA-CA backoff, wake-ups from sleep (crystal start and CPU);
+ * no ATT/LL/connection-event rows. */
 static const struct field fields_802154[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
@@ -619,6 +620,7 @@ static const struct field fields_802154[] = {
     {"radio_mode", "radio mode", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
     {"backoff", "backoff radio", GROUP_CONFIG, F_STR, ROW_OFF(backoff), 0},
+    {"mac_security", "MAC security", GROUP_CONFIG, F_STR, ROW_OFF(mac_security), 0},
     {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
     {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
     {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
@@ -647,6 +649,9 @@ static const struct field fields_802154[] = {
      ROW_OFF(e_backoff_rx_uj), 3},
     {"e_turnaround_cca_tx_uj", "  turnaround CCA->frame, TX (uJ)", GROUP_DETAIL, F_DBL,
      ROW_OFF(e_ev_ramp_uj), 3},
+    {"e_wake_xtal_uj", "  wake-ups: crystal start (uJ)", GROUP_DETAIL, F_DBL,
+     ROW_OFF(e_ev_hfxo_uj), 3},
+    {"e_wake_cpu_uj", "  wake-ups: CPU (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_cpu_uj), 3},
     {"e_sleep_uj", "  sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
     {"e_backoff_sleep_uj", "    of which backoff, asleep (uJ)", GROUP_DETAIL, F_DBL,
      ROW_OFF(e_backoff_sleep_uj), 3},
@@ -930,15 +935,21 @@ int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, 
     return strcmp(path, want) == 0;
 }
 
+/* model_figure_used as a model_figure_pred: ctx points to the radio mode. */
+static int radio_uses(const struct model_env *env, const char *path, const void *ctx)
+{
+    return model_figure_used(env, *(const enum pqpan_radio_mode *)ctx, path);
+}
+
 /* One line per derived figure the run uses (none: nothing printed). */
-void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
-                         const char *prefix)
+void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
+                               const void *ctx, const char *prefix)
 {
     const struct profile_derived_list *d = &env->in.derived;
     size_t i;
     int header = 0;
     for (i = 0; i < d->count; i++) {
-        if (!model_figure_used(env, radio, d->item[i].path)) {
+        if (!used(env, d->item[i].path, ctx)) {
             continue;
         }
         if (!header) {
@@ -950,15 +961,15 @@ void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_
     }
 }
 
-void model_print_derived_json(FILE *f, const struct model_env *env,
-                              enum pqpan_radio_mode radio, const char *indent)
+void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent)
 {
     const struct profile_derived_list *d = &env->in.derived;
     size_t i;
     int first = 1;
     fprintf(f, "%s\"derived_figures\": [", indent);
     for (i = 0; i < d->count; i++) {
-        if (!model_figure_used(env, radio, d->item[i].path)) {
+        if (!used(env, d->item[i].path, ctx)) {
             continue;
         }
         fprintf(f, "%s\n%s  {\"field\": ", first ? "" : ",", indent);
@@ -973,6 +984,18 @@ void model_print_derived_json(FILE *f, const struct model_env *env,
     } else {
         fprintf(f, "\n%s],\n", indent);
     }
+}
+
+void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
+                         const char *prefix)
+{
+    model_print_derived_where(f, env, radio_uses, &radio, prefix);
+}
+
+void model_print_derived_json(FILE *f, const struct model_env *env,
+                              enum pqpan_radio_mode radio, const char *indent)
+{
+    model_print_derived_where_json(f, env, radio_uses, &radio, indent);
 }
 
 void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,

@@ -81,6 +81,7 @@ struct model_row {
     double e_total_uj, comm_share_pct;
     double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
     double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
+    double e_ev_cpu_uj; /* CPU outside the CRYPTO phase and event pre/post (802.15.4 wake-ups) */
     double e_total_events_uj, comm_share_events_pct;
     double e_exchange_events_uj; /* events accounting of the exchange's phases only (BLE) */
     double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
@@ -88,6 +89,7 @@ struct model_row {
     unsigned long long att_pdus_tx, events, idle_events;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
     const char *idle, *backoff; /* radio state between frames / in a CSMA-CA backoff: "listen", "sleep" */
+    const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
     double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
     unsigned long long data_frames_tx, acks_tx;
 };
@@ -173,6 +175,12 @@ void model_print_derived_json(FILE *f, const struct model_env *env,
                               enum pqpan_radio_mode radio, const char *indent);
 /* Whether a run on radio mode `radio` uses the profile figure at path (profile_walk.h). */
 int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path);
+/* The same two printers for the derived figures a predicate selects (ctx passed on). */
+typedef int (*model_figure_pred)(const struct model_env *env, const char *path, const void *ctx);
+void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
+                               const void *ctx, const char *prefix);
+void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent);
 /* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
  * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);

@@ -27,6 +27,10 @@ int cli_sweep_run(int argc, char **argv);
 void cli_sweep_help(FILE *out);
 int cli_idle_run(int argc, char **argv);
 void cli_idle_help(FILE *out);
+/* idle --link 802154 (cli/idle_802154.c): cli/idle.c dispatches to it and prints its help
+ * section after its own. */
+int cli_idle_802154_run(int argc, char **argv);
+void cli_idle_802154_help(FILE *out);
 int cli_advise_run(int argc, char **argv);
 void cli_advise_help(FILE *out);
 

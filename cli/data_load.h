@@ -55,6 +55,7 @@ struct data_802154_sources {
     char ramp_tx_normal[DATA_SOURCE_MAX];
     char idle[DATA_SOURCE_MAX];
     char backoff[DATA_SOURCE_MAX];
+    char wake_cpu[DATA_SOURCE_MAX];
 };
 
 /* The same, also keeping the section's sources in *src (src may be NULL). */

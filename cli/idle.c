@@ -6,6 +6,7 @@
 
 #include "ble_model.h"
 #include "commands.h"
+#include "lowpan_model.h"
 
 #define CMD "idle"
 
@@ -69,6 +70,7 @@ void cli_idle_help(FILE *out)
             "this is the events accounting.\n"
             "Exit codes: 0 ok, 2 usage (unknown or out-of-range option, a figure the profile\n"
             "lacks), 3 bad data file, 4 I/O.\n");
+    cli_idle_802154_help(out);
 }
 
 static int parse_role(struct idle_opts *o, const char *v)
@@ -301,6 +303,9 @@ int cli_idle_run(int argc, char **argv)
     if (cli_wants_help(argc, argv)) {
         cli_idle_help(stdout);
         return EXIT_OK;
+    }
+    if (lowpan_link_requested(argc, argv)) {
+        return cli_idle_802154_run(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
     if (rc != EXIT_OK) {

@@ -17,6 +17,27 @@ void lowpan_opts_init(struct lowpan_opts *o)
     o->kem = "ML-KEM-768";
     o->idle = -1;
     o->backoff = -1;
+    o->key_id_mode = 1;
+}
+
+/* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
+ * 2015). */
+static const char *const sec_words[] = {"none",      "mic32",     "mic64",      "mic128",
+                                        "enc-mic32", "enc-mic64", "enc-mic128", NULL};
+static const int sec_levels[] = {
+    PQPAN_802154_SEC_NONE,       PQPAN_802154_SEC_MIC_32,     PQPAN_802154_SEC_MIC_64,
+    PQPAN_802154_SEC_MIC_128,    PQPAN_802154_SEC_ENC_MIC_32, PQPAN_802154_SEC_ENC_MIC_64,
+    PQPAN_802154_SEC_ENC_MIC_128};
+
+const char *lowpan_sec_name(int level)
+{
+    size_t i;
+    for (i = 0; i < sizeof sec_levels / sizeof sec_levels[0]; i++) {
+        if (sec_levels[i] == level) {
+            return sec_words[i];
+        }
+    }
+    return NULL;
 }
 
 void lowpan_opts_help(FILE *out)
@@ -36,7 +57,16 @@ void lowpan_opts_help(FILE *out)
             "  --backoff listen|sleep the radio during a CSMA-CA random backoff (0..2^BE-1 periods\n"
             "                         of 320 us): listen = RX current, sleep = sleep current;\n"
             "                         default: the profile's ieee802154.backoff. CCAs (128 us each)\n"
-            "                         are always charged at the RX current\n");
+            "                         are always charged at the RX current. A radio that sleeps\n"
+            "                         wakes (crystal start + the profile's ieee802154.wake_cpu_us\n"
+            "                         of CPU) before each frame it sends or receives / each CCA\n"
+            "  --mac-security LEVEL   MAC frame security (IEEE 802.15.4-2015 s9): none (default),\n"
+            "                         mic32, mic64, mic128, enc-mic32 (Thread), enc-mic64,\n"
+            "                         enc-mic128: auxiliary security header and a 0/4/8/16-octet\n"
+            "                         MIC on every data frame (Imm-Acks stay unsecured)\n"
+            "  --key-id-mode 0..3     key identifier mode of the auxiliary security header:\n"
+            "                         0 implicit, 1 key index (default, Thread), 2 and 3 with a\n"
+            "                         4- or 8-octet key source: header 5, 6, 10 or 14 octets\n");
 }
 
 int lowpan_link_requested(int argc, char **argv)
@@ -56,6 +86,8 @@ int lowpan_link_requested(int argc, char **argv)
 static const char *const csma_words[] = {"ieee", "contiki", NULL};
 static const char *const addr_words[] = {"extended", "short", NULL};
 static const char *const state_words[] = {"sleep", "listen", NULL};
+/* --key-id-mode: the word's index is the mode. */
+static const char *const key_id_words[] = {"0", "1", "2", "3", NULL};
 
 static const struct {
     const char *opt;
@@ -66,6 +98,7 @@ static const struct {
     {"--addr", addr_words, offsetof(struct lowpan_opts, short_addr)},
     {"--idle", state_words, offsetof(struct lowpan_opts, idle)},
     {"--backoff", state_words, offsetof(struct lowpan_opts, backoff)},
+    {"--key-id-mode", key_id_words, offsetof(struct lowpan_opts, key_id_mode)},
 };
 #define N_WORD_OPTS (sizeof word_opts / sizeof word_opts[0])
 
@@ -96,6 +129,11 @@ static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
         o->kem = v;
         return pqpan_kem_by_name(v) != NULL ? 1 : -1;
     }
+    if (strcmp(opt, "--mac-security") == 0) {
+        int k = cli_word_index(sec_words, v);
+        o->sec_level = k >= 0 ? sec_levels[k] : 0;
+        return k < 0 ? -1 : 1;
+    }
     return cli_parse_double(v, 0.0, 0.99, &o->busy) == 0 ? 1 : -1; /* --busy */
 }
 
@@ -103,7 +141,7 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
 {
     const char *opt = argv[*i];
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
-        word_opt_index(opt) < 0) {
+        strcmp(opt, "--mac-security") != 0 && word_opt_index(opt) < 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
@@ -129,17 +167,38 @@ int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
         model_kem_names(add, ctx);
         return 1;
     }
+    if (strcmp(opt, "--mac-security") == 0) {
+        cli_words_each(sec_words, add, ctx);
+        return 1;
+    }
     return 0;
 }
 
-static void set_addressing(struct pqpan_802154_link_cfg *l, int short_addr)
+void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)
 {
-    if (short_addr) {
+    if (o->short_addr) {
         l->src.mode = PQPAN_802154_ADDR_SHORT;
         l->src.short_addr = 0x0001;
         l->dst.mode = PQPAN_802154_ADDR_SHORT;
         l->dst.short_addr = 0x0002;
     }
+    l->sec_level = (uint8_t)o->sec_level;
+    l->key_id_mode = (uint8_t)o->key_id_mode;
+}
+
+int lowpan_wake(uint64_t *xtal_ns, uint64_t *cpu_ns, const struct model_env *env,
+                struct cli_msg *msg)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    *xtal_ns = p->hfxo_start_ns;
+    *cpu_ns = p->ieee802154.wake_cpu_ns;
+    if (!p->ieee802154.wake_cpu_given) {
+        return cli_msg_set(msg, EXIT_USAGE, "profile %s gives no ieee802154.wake_cpu_us: a radio "
+                                            "that sleeps wakes before its frames and needs it "
+                                            "(or use --idle listen --backoff listen)",
+                           p->name);
+    }
+    return EXIT_OK;
 }
 
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
@@ -169,7 +228,10 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     c->cpu_hz = env->in.profile.cpu_hz;
     c->rx_always_on = (uint8_t)lowpan_idle_listens(o, env);
     c->backoff_rx = (uint8_t)lowpan_backoff_listens(o, env);
-    set_addressing(&c->link, o->short_addr);
+    lowpan_link(&c->link, o);
+    if (!c->rx_always_on || !c->backoff_rx) {
+        return lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, msg);
+    }
     return EXIT_OK;
 }
 
@@ -254,6 +316,7 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
         struct model_row *r = &rows[s];
         r->idle = state_word(c->rx_always_on);
         r->backoff = state_word(c->backoff_rx);
+        r->mac_security = lowpan_sec_name(c->link.sec_level);
         r->data_frames_tx = s < 2 ? data[s] : total;
         r->acks_tx = s < 2 ? data[1 - s] : total;
         csma_share(r, e, (unsigned)r->data_frames_tx, total);
@@ -313,6 +376,79 @@ static void print_origin(FILE *f, int override, const char *opt, const char *src
     }
 }
 
+/* Whether an 802.15.4 run uses the profile figure at path: as model_figure_used says for
+ * the link, but the crystal-start figures only when wake-ups are charged (*ctx != 0). */
+static int lowpan_uses(const struct model_env *env, const char *path, const void *ctx)
+{
+    int wakes = *(const int *)ctx;
+    if (!wakes && strncmp(path, "hfxo_start_", 11) == 0) {
+        return 0;
+    }
+    return model_figure_used(env, PQPAN_RADIO_IEEE802154, path);
+}
+
+/* Octets the auxiliary security header adds to a data frame. */
+static size_t aux_octets(const struct lowpan_opts *o)
+{
+    return pqpan_802154_sec_aux_len((uint8_t)o->sec_level, (uint8_t)o->key_id_mode);
+}
+
+void lowpan_print_security_wake(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                                int wakes, const char *prefix)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    if (o->sec_level == PQPAN_802154_SEC_NONE) {
+        fprintf(f, "%sMAC security: none\n", prefix);
+    } else {
+        fprintf(f, "%sMAC security: %s, key identifier mode %d: auxiliary security header %zu + "
+                   "MIC %zu octets\n%s  per frame (IEEE 802.15.4-2015 §9.4, Table 9-6), AES-128 "
+                   "CCM*; Imm-Acks unsecured\n",
+                prefix, lowpan_sec_name(o->sec_level), o->key_id_mode, aux_octets(o),
+                pqpan_802154_sec_mic_len((uint8_t)o->sec_level), prefix);
+    }
+    if (!wakes) {
+        fprintf(f, "%swake-ups: none (the radio never sleeps: it listens when idle and in the "
+                   "backoff)\n",
+                prefix);
+        return;
+    }
+    fprintf(f, "%swake-up from sleep: crystal start %.0f us at %.0f uA (profile hfxo_start_us, "
+               "hfxo_start_ua)\n%s  + CPU %.0f us at %.0f uA (profile ieee802154.wake_cpu_us: %s)\n",
+            prefix, (double)p->hfxo_start_ns * 1e-3, p->hfxo_start_ua, prefix,
+            (double)p->ieee802154.wake_cpu_ns * 1e-3, p->cpu_ua, env->in.src802154.wake_cpu);
+}
+
+void lowpan_print_derived(FILE *f, const struct model_env *env, int wakes, const char *prefix)
+{
+    model_print_derived_where(f, env, lowpan_uses, &wakes, prefix);
+}
+
+void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes, const char *indent)
+{
+    model_print_derived_where_json(f, env, lowpan_uses, &wakes, indent);
+}
+
+void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
+                                     const struct lowpan_opts *o, int wakes, const char *indent)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    fprintf(f, "%s\"mac_security\": \"%s\",\n%s\"key_id_mode\": %d,\n%s\"aux_header_octets\": "
+               "%zu,\n%s\"mic_octets\": %zu,\n%s\"wake_ups\": %s,\n%s\"wake_xtal_us\": %.1f,\n"
+               "%s\"wake_xtal_ua\": %.1f,\n%s\"wake_cpu_us\": ",
+            indent, lowpan_sec_name(o->sec_level), indent, o->key_id_mode, indent, aux_octets(o),
+            indent, pqpan_802154_sec_mic_len((uint8_t)o->sec_level), indent,
+            wakes ? "true" : "false", indent, (double)p->hfxo_start_ns * 1e-3, indent,
+            p->hfxo_start_ua, indent);
+    if (p->ieee802154.wake_cpu_given) {
+        fprintf(f, "%.1f", (double)p->ieee802154.wake_cpu_ns * 1e-3);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ",\n%s\"wake_cpu_ua\": %.1f,\n%s\"wake_cpu_source\": ", indent, p->cpu_ua, indent);
+    model_json_string(f, env->in.src802154.wake_cpu);
+    fputs(",\n", f);
+}
+
 void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
                               const char *prefix)
 {
@@ -341,6 +477,8 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
                "the turnaround, not charged on top)\n",
             prefix, prefix, (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, prefix,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    lowpan_print_security_wake(f, env, o, !idle || !backoff, prefix);
+    lowpan_print_derived(f, env, !idle || !backoff, prefix);
     model_print_crypto_gamma(f, env, prefix);
     fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (data frames, Imm-Acks and the "
                "turnaround between them\n%s  x gamma_comm); e_comm_events_uj/e_total_events_uj = "
@@ -375,6 +513,8 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     fprintf(f, ",\n%s\"ramp_tx_fast_us\": %.1f,\n%s\"ramp_tx_normal_us\": %.1f,\n", indent,
             (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, indent,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
+    lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);
     fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }

@@ -18,7 +18,13 @@ struct lowpan_opts {
     int short_addr;   /* 1: 16-bit short addresses, 0: extended (EUI-64) */
     int idle;         /* --idle: 1 listen, 0 sleep, -1 the profile's ieee802154.idle */
     int backoff;      /* --backoff: 1 listen, 0 sleep, -1 the profile's ieee802154.backoff */
+    int sec_level;    /* --mac-security: enum pqpan_802154_sec_level (0 none) */
+    int key_id_mode;  /* --key-id-mode 0..3 (default 1, Thread's) */
 };
+
+/* The name of a MAC security level as --mac-security takes it ("none", "mic32", ...,
+ * "enc-mic128"; NULL for level 4, ENC, reserved in IEEE 802.15.4-2015 Table 9-6). */
+const char *lowpan_sec_name(int level);
 
 void lowpan_opts_init(struct lowpan_opts *o);
 
@@ -37,10 +43,32 @@ void lowpan_opts_help(FILE *out);
 int lowpan_link_requested(int argc, char **argv);
 
 /* The estimator configuration (message sizes of the KEM's PQKE suite, pqke.h; CSMA set,
- * addressing, busy probability, CPU clock of the profile) and the crypto cycles. A cli.h
- * exit code, message in *msg. */
+ * addressing, MAC security, busy probability, CPU clock and wake-up of the profile: its
+ * crystal start and ieee802154.wake_cpu_us, which a radio that sleeps needs) and the
+ * crypto cycles. A cli.h exit code, message in *msg. */
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
                  const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg);
+
+/* The link part of lowpan_setup (addressing, MAC security) over c's defaults. */
+void lowpan_link(struct pqpan_802154_link_cfg *c, const struct lowpan_opts *o);
+
+/* The wake-up times of the profile (crystal start, ieee802154.wake_cpu_us) into *xtal_ns
+ * and *cpu_ns; EXIT_USAGE (message in *msg) if the profile gives no wake_cpu_us. */
+int lowpan_wake(uint64_t *xtal_ns, uint64_t *cpu_ns, const struct model_env *env,
+                struct cli_msg *msg);
+
+/* The MAC security and wake-up lines of the assumptions (table: prefixed lines; JSON:
+ * members, each line ending with a comma). wakes: whether the radio ever sleeps, i.e.
+ * wake-ups are charged. */
+void lowpan_print_security_wake(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                                int wakes, const char *prefix);
+void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
+                                     const struct lowpan_opts *o, int wakes, const char *indent);
+/* The derived figures an 802.15.4 run uses (the crystal start's only with wake-ups): table
+ * lines / the JSON "derived_figures" member and its comma. */
+void lowpan_print_derived(FILE *f, const struct model_env *env, int wakes, const char *prefix);
+void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes,
+                               const char *indent);
 
 /* Rows (initiator, responder, total) from per-node ledgers, latency, and the energy model
  * (radio mode ieee802154). A cli.h exit code, message in *msg. */

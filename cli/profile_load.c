@@ -474,8 +474,9 @@ static int read_ble_event(const struct ctx *c, const cJSON *root, struct pqpan_p
 
 #define SECTION "ieee802154"
 
-static const char *const section_keys[] = {"description", "rx_ua", "tx_ua", "ramp_tx_fast_us",
-                                            "ramp_tx_normal_us", "idle", "backoff"};
+static const char *const section_keys[] = {"description", "rx_ua",   "tx_ua",
+                                            "ramp_tx_fast_us", "ramp_tx_normal_us", "idle",
+                                            "backoff", "wake_cpu_us"};
 
 static int section_keys_known(const struct ctx *c, const cJSON *sec)
 {
@@ -544,24 +545,34 @@ static int read_section_tx(const struct ctx *c, const cJSON *sec, struct pqpan_p
     return EXIT_OK;
 }
 
-/* A ramp-up time in µs (null: not given) into ns. */
-static int read_section_ramp(const struct ctx *c, const cJSON *sec, const char *key,
-                             uint32_t *ns, char *keep)
+/* A time in µs (null: not given, *given 0) into ns: in (0, 100000] µs, or [0, 100000]
+ * with zero_ok. */
+static int read_section_us(const struct ctx *c, const cJSON *sec, const char *key, int zero_ok,
+                           uint32_t *ns, int *given, char *keep)
 {
     char path[96];
     double us;
-    int given, rc;
+    int rc;
     snprintf(path, sizeof path, SECTION ".%s", key);
-    rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(sec, key), path, 1, &us, &given,
+    rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(sec, key), path, 1, &us, given,
                            keep);
     if (rc != EXIT_OK) {
         return rc;
     }
-    if (given && (us <= 0.0 || us > 100000.0)) {
-        return fail(c, path, "\"value\" must be in (0, 100000] us");
+    if (*given && ((zero_ok ? us < 0.0 : us <= 0.0) || us > 100000.0)) {
+        return fail(c, path, zero_ok ? "\"value\" must be in [0, 100000] us"
+                                     : "\"value\" must be in (0, 100000] us");
     }
-    *ns = given ? (uint32_t)llround(us * 1000.0) : 0u;
+    *ns = *given ? (uint32_t)llround(us * 1000.0) : 0u;
     return EXIT_OK;
+}
+
+/* A ramp-up time in µs (null: not given, 0 in the struct) into ns. */
+static int read_section_ramp(const struct ctx *c, const cJSON *sec, const char *key,
+                             uint32_t *ns, char *keep)
+{
+    int given;
+    return read_section_us(c, sec, key, 0, ns, &given, keep);
 }
 
 /* {"value": "rx" | "sleep", "source": "..."} → *rx (1 for "rx"). */
@@ -595,7 +606,8 @@ static int read_section(const struct ctx *c, const cJSON *root, struct pqpan_pro
     int rc;
     if (!cJSON_IsObject(sec)) {
         return fail(c, SECTION, "missing or not an object (the IEEE 802.15.4 radio figures: "
-                                "rx_ua, tx_ua, ramp_tx_fast_us, ramp_tx_normal_us, idle, backoff)");
+                                "rx_ua, tx_ua, ramp_tx_fast_us, ramp_tx_normal_us, idle, backoff, "
+                                "wake_cpu_us)");
     }
     rc = section_keys_known(c, sec);
     if (rc == EXIT_OK) {
@@ -618,6 +630,12 @@ static int read_section(const struct ctx *c, const cJSON *root, struct pqpan_pro
     if (rc == EXIT_OK) {
         rc = read_section_state(c, sec, "backoff", &s->backoff_rx,
                                 src != NULL ? src->backoff : NULL);
+    }
+    if (rc == EXIT_OK) {
+        int given;
+        rc = read_section_us(c, sec, "wake_cpu_us", 1, &s->wake_cpu_ns, &given,
+                             src != NULL ? src->wake_cpu : NULL);
+        s->wake_cpu_given = (uint8_t)given;
     }
     return rc;
 }

@@ -229,7 +229,7 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     int k;
     printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
            "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
-           "backoff\n");
+           "backoff,mac_security\n");
     for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
         printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes,
                o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
@@ -242,7 +242,8 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
             size_t c = (size_t)(k - MODEL_SIDES - 1);
             printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
         }
-        printf("%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff);
+        printf("%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
+               lowpan_sec_name(o->l.sec_level));
     }
 }
 

@@ -53,6 +53,9 @@ struct pqpan_profile_802154 {
     uint32_t ramp_tx_normal_ns; /* TXEN to READY, default ramp-up; 0 = not given */
     uint8_t idle_rx;    /* 1: between frames and messages the radio listens (RX); 0: off */
     uint8_t backoff_rx; /* 1: through a CSMA-CA random backoff the radio listens; 0: off */
+    uint32_t wake_cpu_ns; /* CPU time of one wake-up from sleep before radio work (after the
+                             crystal start, hfxo_start_ns), at cpu_ua */
+    uint8_t wake_cpu_given; /* 0: the profile gives no figure (null) */
 };
 
 /* The phases of a BLE connection event that are not PDUs (the profile's "ble_event"
@@ -135,7 +138,8 @@ const char *pqpan_current_table_name(enum pqpan_current_table t);
 
 /* Checks a profile: finite positive voltage, clock and currents (connection-event phase
  * currents included), at least one TX level and one RX mode given, no duplicate TX level
- * (BLE or 802.15.4), idle_rx and backoff_rx 0 or 1. PQPAN_ERR_INVALID_ARG otherwise. */
+ * (BLE or 802.15.4), idle_rx, backoff_rx and wake_cpu_given 0 or 1. PQPAN_ERR_INVALID_ARG
+ * otherwise. */
 PQPAN_MUST_CHECK int pqpan_profile_check(const struct pqpan_profile *p);
 
 /* TX current at exactly tx_dbm / RX current in a mode, from one table (µA).

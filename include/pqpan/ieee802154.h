@@ -6,8 +6,10 @@
  * Times are integer nanoseconds. Frames are written with Frame Version 1
  * (IEEE 802.15.4-2006): PAN ID Compression then means "source PAN ID omitted, equal to
  * the destination PAN ID" (2006 §7.2.1.1.5), which is what Contiki-NG's CSMA stack and
- * Wireshark expect for 6LoWPAN data frames. The parser accepts Frame Versions 0 and 1;
- * version 2 (2015 rules) and secured frames are reported as unsupported. */
+ * Wireshark expect for 6LoWPAN data frames. The parser accepts Frame Versions 0 and 1,
+ * secured frames of version 1 (auxiliary security header, IEEE 802.15.4-2015 §9.4, with
+ * the Frame Version 1 rules of 2006 §7.6: no frame counter suppression, no ASN in the
+ * nonce); version 2 (2015 rules) is reported as unsupported. */
 #ifndef PQPAN_IEEE802154_H
 #define PQPAN_IEEE802154_H
 
@@ -74,6 +76,89 @@ uint64_t pqpan_802154_phy_ppdu_ns(size_t psdu_octets);
 /* Frame Type values, §7.2 (Frame Control field), Table 7-1. */
 #define PQPAN_802154_FRAME_DATA 1u
 #define PQPAN_802154_FRAME_ACK 2u
+#define PQPAN_802154_FRAME_CMD 3u
+
+/* MAC command frames (IEEE 802.15.4-2015 §7.5): the MHR, then the Command ID (1 octet),
+ * then the command's content. The Data Request command (§7.5.5, Command ID
+ * 0x04) has no content: a device asks its coordinator (a sleepy end device its parent)
+ * for pending data; the Imm-Ack's Frame Pending bit says whether data follow. */
+#define PQPAN_802154_CMD_ID_OCTETS 1u
+#define PQPAN_802154_CMD_DATA_REQUEST 0x04u
+
+/* ---- MAC security (IEEE 802.15.4-2015 §9) ---- */
+
+/* Security levels, Table 9-6: MIC length 0/4/8/16 octets, levels 4..7 encrypt. */
+enum pqpan_802154_sec_level {
+    PQPAN_802154_SEC_NONE = 0,
+    PQPAN_802154_SEC_MIC_32,
+    PQPAN_802154_SEC_MIC_64,
+    PQPAN_802154_SEC_MIC_128,
+    PQPAN_802154_SEC_ENC,
+    PQPAN_802154_SEC_ENC_MIC_32,
+    PQPAN_802154_SEC_ENC_MIC_64,
+    PQPAN_802154_SEC_ENC_MIC_128
+};
+
+/* Key Identifier Mode (Security Control field, §9.4.2): 0 implicit key (no Key Identifier field),
+ * 1 Key Index (1 octet), 2 Key Source 4 octets + Key Index, 3 Key Source 8 + Key Index.
+ * Thread secures its MAC frames with level 5 (ENC-MIC-32) and mode 1. */
+#define PQPAN_802154_KEY_ID_MODE_MAX 3u
+#define PQPAN_802154_KEY_OCTETS 16u   /* AES-128 (Annex B) */
+#define PQPAN_802154_NONCE_OCTETS 13u /* CCM* nonce: source 8 + frame counter 4 + level 1 */
+/* Longest auxiliary security header: 1 + 4 + 9 octets (§9.4.1, mode 3). */
+#define PQPAN_802154_AUX_MAX 14u
+
+/* The fields of the auxiliary security header (§9.4). */
+struct pqpan_802154_aux {
+    uint8_t level;          /* enum pqpan_802154_sec_level, not 0 in a secured frame */
+    uint8_t key_id_mode;    /* 0..3 */
+    uint8_t key_index;      /* modes 1..3 */
+    uint64_t key_source;    /* modes 2 (low 32 bits) and 3 */
+    uint32_t frame_counter; /* §9.4.3 */
+};
+
+/* MIC octets of a security level (Table 9-6), 0 for none/ENC and unknown levels. */
+size_t pqpan_802154_sec_mic_len(uint8_t level);
+
+/* 1 if the level encrypts the private payload (levels 4..7, Table 9-6). */
+int pqpan_802154_sec_encrypts(uint8_t level);
+
+/* Octets of the auxiliary security header: Security Control 1 + Frame Counter 4 + Key
+ * Identifier 0/1/5/9 (§9.4.1, §9.4.4); 0 for level 0 or an invalid level or mode. */
+size_t pqpan_802154_sec_aux_len(uint8_t level, uint8_t key_id_mode);
+
+/* The CCM* nonce (IEEE 802.15.4-2006 §7.6.3.2; the same for Frame Version 1 frames in
+ * 2015): the originator's extended address and the frame counter, most significant octet
+ * first, then the security level. */
+void pqpan_802154_sec_nonce(uint8_t nonce[PQPAN_802154_NONCE_OCTETS], uint64_t src_ext,
+                            uint32_t frame_counter, uint8_t level);
+
+/* AES-128 on one block (FIPS 197 §5.1). Not constant time (a table-driven S-box): it
+ * secures the frames of a model, not a product's traffic. */
+void pqpan_802154_aes128_encrypt(uint8_t out[16], const uint8_t key[PQPAN_802154_KEY_OCTETS],
+                                 const uint8_t in[16]);
+
+/* CCM* (Annex B, L = 2): authenticates adata[0..a_len) and m, encrypts m in place and
+ * writes the encrypted MIC (mic_len octets: 0, 4, 6, ..., 16; 0 = encryption only).
+ * a_len < 65280. Decrypt reverses it; PQPAN_ERR_AUTH (m left as given) if the MIC does
+ * not verify. */
+PQPAN_MUST_CHECK int pqpan_802154_ccm_star_encrypt(uint8_t *m, size_t m_len, uint8_t *mic,
+                                                   size_t mic_len,
+                                                   const uint8_t key[PQPAN_802154_KEY_OCTETS],
+                                                   const uint8_t nonce[PQPAN_802154_NONCE_OCTETS],
+                                                   const uint8_t *adata, size_t a_len);
+PQPAN_MUST_CHECK int pqpan_802154_ccm_star_decrypt(uint8_t *m, size_t m_len, const uint8_t *mic,
+                                                   size_t mic_len,
+                                                   const uint8_t key[PQPAN_802154_KEY_OCTETS],
+                                                   const uint8_t nonce[PQPAN_802154_NONCE_OCTETS],
+                                                   const uint8_t *adata, size_t a_len);
+
+/* The keying material of one secured frame: the key and the extended address of the
+ * frame's originator (the nonce needs it even when the header carries a short address). */
+struct pqpan_802154_keying {
+    uint8_t key[PQPAN_802154_KEY_OCTETS];
+    uint64_t src_ext;
+};
 
 /* Addressing modes, §7.2 (Frame Control field), Table 7-3. */
 #define PQPAN_802154_ADDR_NONE 0u
@@ -89,11 +174,12 @@ struct pqpan_802154_addr {
     uint64_t ext_addr;
 };
 
-/* The MAC header fields of a data or Imm-Ack frame (flags are 0 or 1). */
+/* The MAC header fields of a data, MAC command or Imm-Ack frame (flags are 0 or 1). */
 struct pqpan_802154_mhr {
     uint8_t frame_type;    /* PQPAN_802154_FRAME_* */
-    uint8_t frame_version; /* 0 (2003) or 1 (2006) */
-    uint8_t security;      /* must be 0: security is not implemented */
+    uint8_t frame_version; /* 0 (2003) or 1 (2006); a secured frame needs 1 */
+    uint8_t security;      /* Security Enabled: aux follows the addresses */
+    struct pqpan_802154_aux aux;
     uint8_t frame_pending;
     uint8_t ack_request; /* AR */
     uint8_t pan_id_compression;
@@ -104,40 +190,68 @@ struct pqpan_802154_mhr {
     struct pqpan_802154_addr src;
 };
 
-/* A parsed frame: the header plus where the payload lies in the parsed buffer. */
+/* A parsed frame: the header (auxiliary security header included) plus where the payload
+ * lies in the parsed buffer. A command frame's payload starts with its Command ID. The
+ * MIC of a secured frame follows the payload. */
 struct pqpan_802154_frame {
     struct pqpan_802154_mhr mhr;
     size_t mhr_len;
     size_t payload_off;
     size_t payload_len;
+    size_t mic_len;
 };
 
 /* CRC-16/KERMIT (ITU-T polynomial x^16 + x^12 + x^5 + 1, reflected, initial value 0,
  * no final XOR) over data[0..len): the FCS field of §7.2. */
 uint16_t pqpan_802154_mac_fcs(const uint8_t *data, size_t len);
 
-/* Length of the MAC header h describes, or 0 if h is not a valid unsecured data frame
- * header of Frame Version 0 or 1. */
+/* Length of the MAC header h describes, auxiliary security header included, or 0 if h is
+ * not a valid data or MAC command frame header of Frame Version 0 or 1 (security only with
+ * version 1, a level 1..7 and a key identifier mode 0..3). */
 size_t pqpan_802154_mac_mhr_len(const struct pqpan_802154_mhr *h);
 
-/* The largest frame payload with header h: aMaxPhyPacketSize - MHR - FCS (0 if invalid). */
+/* The largest frame payload with header h: aMaxPhyPacketSize - MHR - MIC - FCS (0 if
+ * invalid). */
 size_t pqpan_802154_mac_max_payload(const struct pqpan_802154_mhr *h);
 
-/* Writes a data frame (MHR, payload, FCS little-endian) into psdu; *psdu_len is its
- * length (<= 127). */
-PQPAN_MUST_CHECK int pqpan_802154_mac_build_data(uint8_t *psdu, size_t cap, size_t *psdu_len,
-                                                 const struct pqpan_802154_mhr *h,
-                                                 const uint8_t *payload, size_t payload_len);
+/* Writes a data or MAC command frame (MHR, payload, MIC, FCS little-endian) into psdu;
+ * *psdu_len is its length (<= 127). A command frame's payload starts with its Command ID.
+ * A secured header (h->security) needs keying k, else k may be NULL: the frame is secured
+ * by CCM* (2006 §7.6.3 rules for Frame Version 1: the authentication data are the MHR,
+ * and for a command frame the Command ID; the rest of the payload is the private part,
+ * encrypted at levels 4..7; at levels 1..3 everything is authenticated, nothing
+ * encrypted). */
+PQPAN_MUST_CHECK int pqpan_802154_mac_build(uint8_t *psdu, size_t cap, size_t *psdu_len,
+                                            const struct pqpan_802154_mhr *h,
+                                            const uint8_t *payload, size_t payload_len,
+                                            const struct pqpan_802154_keying *k);
+
+/* The Data Request command (§7.5.5) with header h (frame_type set to command here). */
+PQPAN_MUST_CHECK int pqpan_802154_mac_build_data_request(uint8_t *psdu, size_t cap,
+                                                         size_t *psdu_len,
+                                                         const struct pqpan_802154_mhr *h,
+                                                         const struct pqpan_802154_keying *k);
 
 /* Writes the 5-octet Imm-Ack frame for sequence number seq (§7.3.3, Frame Version 0). */
 void pqpan_802154_mac_build_ack(uint8_t psdu[PQPAN_802154_ACK_PSDU], uint8_t seq,
                                 uint8_t frame_pending);
 
-/* Parses a PSDU (MAC frame with FCS). Checks the length, the FCS and the frame control
- * field; fills f. PQPAN_ERR_MALFORMED for a bad frame or FCS, PQPAN_ERR_UNSUPPORTED for
- * frame types other than data/ack, Frame Version 2 or security. */
+/* Parses a PSDU (MAC frame with FCS). Checks the length, the FCS, the frame control
+ * field and the auxiliary security header; fills f (a secured frame's payload stays as
+ * sent: pqpan_802154_mac_unsecure opens it). PQPAN_ERR_MALFORMED for a bad frame or FCS
+ * (an auxiliary security header with level 0 or the Frame Version 2 bits Frame Counter
+ * Suppression / ASN in Nonce included), PQPAN_ERR_UNSUPPORTED for frame types other than
+ * data/ack/command, Frame Version 2, security on a Frame Version 0 frame (2003 rules) or
+ * on an Imm-Ack. */
 PQPAN_MUST_CHECK int pqpan_802154_mac_parse(struct pqpan_802154_frame *f, const uint8_t *psdu,
                                             size_t len);
+
+/* Verifies the MIC of a secured frame parsed into f and decrypts its private payload in
+ * place (psdu as given to the parser). PQPAN_ERR_AUTH (psdu unchanged) if the MIC does
+ * not verify; PQPAN_ERR_INVALID_ARG if f is not secured. */
+PQPAN_MUST_CHECK int pqpan_802154_mac_unsecure(uint8_t *psdu, size_t len,
+                                               const struct pqpan_802154_frame *f,
+                                               const struct pqpan_802154_keying *k);
 
 /* macAckWaitDuration in nanoseconds (864 µs). */
 uint64_t pqpan_802154_mac_ack_wait_ns(void);
@@ -347,13 +461,22 @@ struct pqpan_802154_link_cfg {
     uint8_t hop_limit;
     uint16_t src_port;
     uint16_t dst_port;
+    uint8_t sec_level;   /* enum pqpan_802154_sec_level of the data frames (0: unsecured) */
+    uint8_t key_id_mode; /* their key identifier mode, with sec_level != 0 */
 };
+
+/* The Key Index written with key identifier modes 1..3 (Thread's first key: key sequence
+ * 0 -> index 1) and the Key Source of modes 2 and 3; a model's choice, they change no
+ * size. */
+#define PQPAN_802154_KEY_INDEX_DEFAULT 1u
+#define PQPAN_802154_KEY_SOURCE_DEFAULT 0x0000000100000001ull
 
 struct pqpan_802154_plan {
     size_t frames;
     size_t datagram_octets;  /* uncompressed IPv6 datagram: 40 + 8 + UDP payload */
     size_t comp_hdr_octets;  /* IPHC (+ NHC UDP) header */
-    size_t mhr_octets;       /* MAC header per frame */
+    size_t mhr_octets;       /* MAC header per frame, auxiliary security header included */
+    size_t mic_octets;       /* MIC per frame (Table 9-6) */
     size_t psdu_octets;      /* sum over frames */
     uint64_t data_airtime_ns; /* sum over frames */
     uint64_t ack_airtime_ns; /* one Imm-Ack PPDU (0 without AR) */
@@ -383,9 +506,73 @@ void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
 void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
                                 const struct pqpan_802154_link_cfg *c);
 
-/* The MAC header the planner uses for configuration c (data frame, version 1). */
+/* The MAC header the planner uses for configuration c (data frame, version 1; secured
+ * with c's level and key identifier mode, frame counter 0: the sender sets its own). */
 void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154_link_cfg *c,
                            uint8_t seq);
+
+/* ---- A sleepy end device's data poll ---- */
+
+/* A sleepy end device (a Thread SED) wakes every poll period, asks its parent for pending
+ * data with a Data Request command (§7.5.5, acknowledged, unslotted CSMA-CA), gets an
+ * Imm-Ack with Frame Pending 0 (no data) and goes back to sleep with the radio off. The
+ * phases of one period, in order: */
+enum pqpan_802154_poll_phase {
+    PQPAN_802154_POLL_WAKE_XTAL = 0, /* crystal start of the wake-ups (HFXO_START) */
+    PQPAN_802154_POLL_WAKE_CPU,      /* their CPU part (CPU) */
+    PQPAN_802154_POLL_BACKOFF,       /* CSMA-CA random backoff (RX, or SLEEP with the radio off) */
+    PQPAN_802154_POLL_CCA,           /* aCcaTime per CCA (RX) */
+    PQPAN_802154_POLL_TURNAROUND,    /* aTurnaroundTime RX-to-TX before the frame (RAMP_TX) */
+    PQPAN_802154_POLL_TX,            /* the Data Request PPDU (TX) */
+    PQPAN_802154_POLL_ACK_WAIT,      /* aTurnaroundTime TX-to-RX + the Imm-Ack PPDU (RX) */
+    PQPAN_802154_POLL_SLEEP,         /* the rest of the period (SLEEP) */
+    PQPAN_802154_POLL_PHASES
+};
+
+/* Stable output names: "wake_xtal", "wake_cpu", "backoff", "cca", "turnaround", "tx",
+ * "ack_wait", "sleep". */
+const char *pqpan_802154_poll_phase_name(enum pqpan_802154_poll_phase ph);
+
+struct pqpan_802154_poll_cfg {
+    struct pqpan_802154_link_cfg link; /* src: the end device, dst: its parent; addressing,
+                                          PAN ID, MAC security (ports etc. unused) */
+    struct pqpan_802154_csma_params csma;
+    double p_busy;        /* probability that a CCA finds the channel busy, 0 <= p < 1 */
+    uint8_t backoff_rx;   /* the radio listens through the backoff (1) or is off (0) */
+    uint64_t wake_xtal_ns; /* one wake-up: crystal start, then ... */
+    uint64_t wake_cpu_ns;  /* ... CPU */
+    uint64_t period_ns;    /* poll period */
+};
+
+struct pqpan_802154_poll {
+    uint64_t ns[PQPAN_802154_POLL_PHASES];    /* expected time of each phase in one period */
+    uint8_t state[PQPAN_802154_POLL_PHASES];  /* enum pqpan_state each is charged at */
+    size_t request_psdu; /* Data Request PSDU octets, from the frame builder */
+    double wakes;        /* expected wake-ups per poll (ieee802154.h "Wake-ups") */
+    double ccas;         /* expected CCAs per poll */
+    uint64_t active_ns;  /* every phase but sleep */
+};
+
+/* Plans one poll period (expected values, closed-form CSMA-CA as the estimator; the poll
+ * assumed to get the channel and its ACK). PQPAN_ERR_INVALID_ARG for a bad configuration
+ * or a period shorter than the active part (*out then holds the active part, for the
+ * message). */
+PQPAN_MUST_CHECK int pqpan_802154_poll_plan(struct pqpan_802154_poll *out,
+                                            const struct pqpan_802154_poll_cfg *c);
+
+/* Charge of one poll period from the current of each power state (ua, µA, indexed by
+ * enum pqpan_state): per phase (µC = µA x s), the poll (every phase but sleep), the sleep,
+ * and the average current over the period. */
+struct pqpan_802154_poll_charge {
+    double uc[PQPAN_802154_POLL_PHASES];
+    double poll_uc;
+    double sleep_uc;
+    double avg_ua;
+};
+
+void pqpan_802154_poll_charge(struct pqpan_802154_poll_charge *out,
+                              const struct pqpan_802154_poll *p,
+                              const double ua[PQPAN_STATE_COUNT]);
 
 /* ---- Analytic estimator of one PQKE over 6LoWPAN / IEEE 802.15.4 ---- */
 
@@ -405,7 +592,23 @@ struct pqpan_802154_est_config {
                              non-duty-cycled 6LoWPAN node; 0: it sleeps (ideal wake-up) */
     uint8_t backoff_rx;   /* 1: the radio listens (RX) through a CSMA-CA random backoff;
                              0: it is off (SLEEP) until the CCA. The profile says which */
+    uint64_t wake_xtal_ns; /* one wake-up from SLEEP: the crystal start (HFXO_START) */
+    uint64_t wake_cpu_ns;  /* ... then the CPU's part (CPU state, outside CRYPTO) */
 };
+
+/* Wake-ups. SLEEP is the chip asleep (crystal off): every return from SLEEP to work costs
+ * one wake-up, wake_xtal_ns in HFXO_START then wake_cpu_ns in CPU, before the work. So a
+ * node sleeps and wakes per frame when it sleeps while idle (rx_always_on 0: between the
+ * frames of a message, in the SIFS/LIFS, and while the other node computes) or in the
+ * backoff (backoff_rx 0: then before every CCA). A sender wakes before its CSMA-CA (or its
+ * CCA after a sleeping backoff), delaying it; a receiver wakes just before the frame it
+ * receives (no delay). The exchange starts awake (KeyGen), and a node that has been
+ * computing is awake (its CPU current includes the crystal). With rx_always_on and
+ * backoff_rx no node ever sleeps: no wake-up. */
+
+/* Wake-ups of a sender for one frame: before each CCA after a sleeping backoff (ccas of
+ * them), else one before the CSMA-CA if the node was asleep (asleep 1), else none. */
+double pqpan_802154_sender_wakes(uint8_t backoff_rx, int asleep, double ccas);
 
 struct pqpan_802154_estimate {
     struct pqpan_ledger ledger[2]; /* everything, index PQPAN_802154_INITIATOR/RESPONDER */
@@ -419,15 +622,18 @@ struct pqpan_802154_estimate {
 };
 
 /* Defaults: extended addresses, PAN ID 0xABCD with compression, AR, NHC UDP (ports
- * 0xF0B1/0xF0B2), hop limit 64, IEEE CSMA-CA defaults, idle channel, ML-KEM-768 message
- * sizes (pqke.h: INIT 1221, RESP 1157, FIN 37), 64 MHz CPU, receivers always on. */
+ * 0xF0B1/0xF0B2), hop limit 64, no MAC security, IEEE CSMA-CA defaults, idle channel,
+ * ML-KEM-768 message sizes (pqke.h: INIT 1221, RESP 1157, FIN 37), 64 MHz CPU, receivers
+ * always on and listening in the backoff (so no wake-up; its times are left 0). */
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
 
 /* Estimates one PQKE: KeyGen (initiator), INIT, Encaps + KDF (responder), RESP,
- * Decaps + KDF (initiator), FIN. Each frame costs its expected unslotted CSMA-CA run
- * (closed form for p_busy; backoff as RX or SLEEP per backoff_rx, CCAs as RX, then aTurnaroundTime as
- * RAMP_TX), the data frame (TX / RX), aTurnaroundTime before the Imm-Ack (IFS state on
- * both nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). Costs assume every
+ * Decaps + KDF (initiator), FIN. Each frame costs the sender's wake-ups (above), its
+ * expected unslotted CSMA-CA run (closed form for p_busy; backoff as RX or SLEEP per
+ * backoff_rx, CCAs as RX, then aTurnaroundTime as RAMP_TX), the data frame (TX / RX; the
+ * receiver's wake-up before it), aTurnaroundTime before the Imm-Ack (IFS state on both
+ * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). Encaps and Decaps follow a
+ * wake-up when idle nodes sleep. Costs assume every
  * frame gets the channel; p_success says how likely that is. cycles[op] are the cycles
  * of one execution. Errors: PQPAN_ERR_INVALID_ARG (configuration), PQPAN_ERR_BAD_LENGTH
  * (a message too large for 6LoWPAN fragmentation); *out is zeroed. */

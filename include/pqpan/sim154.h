@@ -71,10 +71,17 @@ enum pqpan_sim154_capture {
     PQPAN_SIM154_CAPTURE_FIRST     /* a frame whose SHR was received survives later starts */
 };
 
+/* The key that secures the pair's frames when exch.link.sec_level != 0 (background frames
+ * stay unsecured): a published test key, so that a pcap can be dissected with it
+ * (tshark -o 'uat:ieee802154_keys:"<hex>","1","No hash"'). Octets 0x70 0x71 .. 0x7f. */
+#define PQPAN_SIM154_KEY_FIRST_OCTET 0x70u
+
 struct pqpan_sim154_config {
-    /* The pair's link (node 0 -> node 1; node 1 swaps addresses and ports), CSMA-CA set,
-     * cpu_hz, rx_always_on (idle = RX or SLEEP) and backoff_rx (backoff = RX or SLEEP).
-     * p_busy and msg_octets are unused: contention is simulated, messages are real. */
+    /* The pair's link (node 0 -> node 1; node 1 swaps addresses and ports; its MAC
+     * security), CSMA-CA set, cpu_hz, rx_always_on (idle = RX or SLEEP), backoff_rx
+     * (backoff = RX or SLEEP) and the wake-up times (the rules of ieee802154.h
+     * "Wake-ups"). p_busy and msg_octets are unused: contention is simulated, messages
+     * are real. */
     struct pqpan_802154_est_config exch;
     uint64_t cycles[PQPAN_OP_COUNT]; /* cycles of one execution of each operation */
     uint8_t initiator_side;  /* the application side (enum pqpan_ble_role) node 0 plays */
@@ -166,6 +173,10 @@ struct pqpan_sim154_party {
     uint8_t answered;       /* msg answers last_in: a duplicate of last_in gets it again */
     uint8_t done;
     uint64_t acct_ns;       /* the ledger holds this node's time up to here */
+    uint8_t last_state;     /* enum pqpan_state of the time booked last (SLEEP: asleep), */
+    uint8_t last_phase;     /* its phase */
+    uint64_t last_start_ns; /* and where it began */
+    uint32_t frame_counter; /* of its next secured frame (§9.4.3) */
 };
 
 struct pqpan_sim154_air {

@@ -110,7 +110,8 @@ static int check_802154(const struct pqpan_profile_802154 *s)
 {
     int any;
     return check_levels(s->tx_level_count, s->tx_dbm, s->tx_ua, s->tx_given, &any) &&
-           s->idle_rx <= 1 && s->backoff_rx <= 1;
+           s->idle_rx <= 1 && s->backoff_rx <= 1 &&
+           s->wake_cpu_given <= 1;
 }
 
 int pqpan_profile_check(const struct pqpan_profile *p)

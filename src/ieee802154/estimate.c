@@ -42,17 +42,39 @@ static void compute(struct est *e, unsigned node, enum pqpan_op op, const uint64
     e->seg_len_ns += ns;
 }
 
-/* One acknowledged data frame from node s to node r. */
+double pqpan_802154_sender_wakes(uint8_t backoff_rx, int asleep, double ccas)
+{
+    if (!backoff_rx) {
+        return ccas;
+    }
+    return asleep ? 1.0 : 0.0;
+}
+
+/* count wake-ups of node: crystal start, then the CPU's part. Returns their time. */
+static uint64_t wake(struct est *e, unsigned node, double count)
+{
+    uint64_t xtal = (uint64_t)(count * (double)e->c->wake_xtal_ns + 0.5);
+    uint64_t cpu = (uint64_t)(count * (double)e->c->wake_cpu_ns + 0.5);
+    book(e, node, PQPAN_STATE_HFXO_START, xtal, 0);
+    book(e, node, PQPAN_STATE_CPU, cpu, 0);
+    return xtal + cpu;
+}
+
+/* One acknowledged data frame from node s to node r; first: the first of its message (the
+ * sender has been computing, so it is awake). */
 static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_plan *f,
-                  const struct pqpan_802154_plan *p)
+                  const struct pqpan_802154_plan *p, int first)
 {
     unsigned r = 1u - s;
     double backoff = pqpan_802154_csma_expected_backoff_ns(&e->c->csma, e->c->p_busy);
     double ccas = pqpan_802154_csma_expected_ccas(&e->c->csma, e->c->p_busy);
     uint64_t cca_ns = (uint64_t)(ccas * (double)PQPAN_802154_CCA_NS + 0.5);
     uint64_t backoff_ns = (uint64_t)(backoff + 0.5);
+    int idle_sleeps = !e->c->rx_always_on;
     e->out->backoff_ns += backoff;
     e->out->ccas += ccas;
+    e->seg_len_ns += wake(e, s, pqpan_802154_sender_wakes(e->c->backoff_rx, idle_sleeps && !first, ccas));
+    wake(e, r, idle_sleeps ? 1.0 : 0.0);
     book(e, s, e->c->backoff_rx ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP, backoff_ns, 0);
     book(e, s, PQPAN_STATE_RX, cca_ns, 0);
     book(e, s, PQPAN_STATE_RAMP_TX, PQPAN_802154_TURNAROUND_NS, 0);
@@ -95,7 +117,7 @@ static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phas
     }
     seg_begin(e, phase);
     for (i = 0; i < p.frames; i++) {
-        frame(e, sender, &f[i], &p);
+        frame(e, sender, &f[i], &p, i == 0);
     }
     seg_end(e);
     e->out->frames[msg] = (uint32_t)p.frames;
@@ -132,9 +154,16 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->backoff_rx = 1;
 }
 
+/* node computes op1 (and op2); after a message it has slept through the SIFS/LIFS when
+ * idle nodes sleep, so it wakes first (in the message's phase). */
 static void crypto_step(struct est *e, unsigned node, enum pqpan_op op1, enum pqpan_op op2,
-                        const uint64_t cycles[])
+                        const uint64_t cycles[], enum pqpan_phase after)
 {
+    if (after != PQPAN_PHASE_COUNT && !e->c->rx_always_on) {
+        seg_begin(e, after);
+        e->seg_len_ns += wake(e, node, 1.0);
+        seg_end(e);
+    }
     seg_begin(e, PQPAN_PHASE_CRYPTO);
     compute(e, node, op1, cycles);
     if (op2 != PQPAN_OP_COUNT) {
@@ -163,14 +192,17 @@ int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
     pqpan_ledger_init(&out->bits[1]);
     e.out = out;
     e.c = c;
-    crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_KEYGEN, PQPAN_OP_COUNT, cycles);
+    crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_KEYGEN, PQPAN_OP_COUNT, cycles,
+                PQPAN_PHASE_COUNT);
     rc = message(&e, PQPAN_802154_INITIATOR, 0, PQPAN_PHASE_KEY_TRANSFER);
     if (rc == PQPAN_OK) {
-        crypto_step(&e, PQPAN_802154_RESPONDER, PQPAN_OP_KEM_ENCAPS, PQPAN_OP_KDF, cycles);
+        crypto_step(&e, PQPAN_802154_RESPONDER, PQPAN_OP_KEM_ENCAPS, PQPAN_OP_KDF, cycles,
+                    PQPAN_PHASE_KEY_TRANSFER);
         rc = message(&e, PQPAN_802154_RESPONDER, 1, PQPAN_PHASE_KEY_TRANSFER);
     }
     if (rc == PQPAN_OK) {
-        crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_DECAPS, PQPAN_OP_KDF, cycles);
+        crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_DECAPS, PQPAN_OP_KDF, cycles,
+                    PQPAN_PHASE_KEY_TRANSFER);
         rc = message(&e, PQPAN_802154_INITIATOR, 2, PQPAN_PHASE_CONFIRM);
     }
     if (rc != PQPAN_OK) {

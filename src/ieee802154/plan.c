@@ -18,6 +18,13 @@ void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154
     h->src_pan = c->pan_id;
     h->dst = c->dst;
     h->src = c->src;
+    if (c->sec_level != PQPAN_802154_SEC_NONE) {
+        h->security = 1;
+        h->aux.level = c->sec_level;
+        h->aux.key_id_mode = c->key_id_mode;
+        h->aux.key_index = PQPAN_802154_KEY_INDEX_DEFAULT;
+        h->aux.key_source = PQPAN_802154_KEY_SOURCE_DEFAULT;
+    }
 }
 
 void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
@@ -73,7 +80,7 @@ static int plan_frames(struct pqpan_802154_plan *plan, struct pqpan_802154_frame
             return rc;
         }
         lowpan = f.hdr_len + f.comp_hdr_len + f.payload_len;
-        psdu = plan->mhr_octets + lowpan + PQPAN_802154_FCS_OCTETS;
+        psdu = plan->mhr_octets + lowpan + plan->mic_octets + PQPAN_802154_FCS_OCTETS;
         air = pqpan_802154_phy_ppdu_ns(psdu);
         plan->psdu_octets += psdu;
         plan->data_airtime_ns += air;
@@ -116,6 +123,7 @@ int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_fr
     plan->datagram_octets = PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + udp_payload_len;
     plan->comp_hdr_octets = comp;
     plan->mhr_octets = pqpan_802154_mac_mhr_len(&h);
+    plan->mic_octets = pqpan_802154_sec_mic_len(c->sec_level);
     plan->exceeds_mtu = plan->datagram_octets > PQPAN_6LOWPAN_IPV6_MTU;
     rc = pqpan_6lowpan_frag_count(&plan->frames, comp, uncomp, payload_len, max_payload);
     if (rc == PQPAN_OK && frames != 0 && cap < plan->frames) {

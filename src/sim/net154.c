@@ -91,21 +91,28 @@ static enum pqpan_state fill_state(const struct pqpan_sim154 *s, unsigned n)
     return s->cfg.exch.rx_always_on ? PQPAN_STATE_RX : PQPAN_STATE_SLEEP;
 }
 
+/* Books party n's time from acct_ns to t in state st and phase. */
+static void booked(struct pqpan_sim154 *s, unsigned n, enum pqpan_phase phase, enum pqpan_state st,
+                   uint64_t t)
+{
+    struct pqpan_sim154_party *p = &s->party[n];
+    pqpan_ledger_add(&s->res.ledger[n], phase, st, t - p->acct_ns);
+    p->last_start_ns = p->acct_ns;
+    p->last_phase = (uint8_t)phase;
+    p->last_state = (uint8_t)st;
+    p->acct_ns = t;
+}
+
 /* Books party n's time from acct_ns to t in its current state (CPU time always in the
  * CRYPTO phase). */
 static void catch_up(struct pqpan_sim154 *s, unsigned n, uint64_t t)
 {
-    struct pqpan_sim154_party *p;
     enum pqpan_state st;
     if (!is_party(n) || t <= s->party[n].acct_ns) {
         return;
     }
-    p = &s->party[n];
     st = fill_state(s, n);
-    pqpan_ledger_add(&s->res.ledger[n], st == PQPAN_STATE_CPU ? PQPAN_PHASE_CRYPTO
-                                                               : (enum pqpan_phase)s->phase,
-                     st, t - p->acct_ns);
-    p->acct_ns = t;
+    booked(s, n, st == PQPAN_STATE_CPU ? PQPAN_PHASE_CRYPTO : (enum pqpan_phase)s->phase, st, t);
 }
 
 /* Books [a, b) of party n in state st, the part not booked already. */
@@ -118,9 +125,59 @@ static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, u
     p = &s->party[n];
     catch_up(s, n, a);
     if (b > p->acct_ns) {
-        pqpan_ledger_add(&s->res.ledger[n], (enum pqpan_phase)s->phase, st, b - p->acct_ns);
-        p->acct_ns = b;
+        booked(s, n, (enum pqpan_phase)s->phase, st, b);
     }
+}
+
+/* Gives back the sleep booked last by party n after t (when it began before t): a wake-up
+ * found later takes that time. */
+static void unbook_sleep(struct pqpan_sim154 *s, unsigned n, uint64_t t)
+{
+    struct pqpan_sim154_party *p = &s->party[n];
+    if (p->acct_ns > t && p->last_state == PQPAN_STATE_SLEEP && p->last_start_ns <= t) {
+        s->res.ledger[n].ns[p->last_phase][PQPAN_STATE_SLEEP] -= p->acct_ns - t;
+        p->acct_ns = t;
+    }
+}
+
+/* ---- wake-ups (ieee802154.h "Wake-ups") ---- */
+
+/* Has party n been asleep up to now? (Its time is booked up to now, the last of it in
+ * SLEEP.) */
+static int asleep(struct pqpan_sim154 *s, unsigned n)
+{
+    if (!is_party(n)) {
+        return 0;
+    }
+    catch_up(s, n, s->now_ns);
+    return s->party[n].acct_ns == s->now_ns && s->party[n].last_state == PQPAN_STATE_SLEEP;
+}
+
+/* Party n wakes from now on: the crystal start, then the CPU's part, booked ahead in the
+ * current phase. Returns how long it takes (0 for a background node). */
+static uint64_t wake_up(struct pqpan_sim154 *s, unsigned n)
+{
+    uint64_t xtal = s->cfg.exch.wake_xtal_ns, cpu = s->cfg.exch.wake_cpu_ns, t = s->now_ns;
+    if (!is_party(n)) {
+        return 0;
+    }
+    book_span(s, n, PQPAN_STATE_HFXO_START, t, t + xtal);
+    book_span(s, n, PQPAN_STATE_CPU, t + xtal, t + xtal + cpu);
+    return xtal + cpu;
+}
+
+/* A sleeping receiver wakes just before a frame reaches it (ideal timing): the wake-up
+ * takes the sleep before now (booked already, in an earlier phase, if a phase began since;
+ * the wake-up goes to the frame's phase, as in the estimator). */
+static void wake_for_frame(struct pqpan_sim154 *s, unsigned n)
+{
+    uint64_t xtal = s->cfg.exch.wake_xtal_ns, cpu = s->cfg.exch.wake_cpu_ns, t = s->now_ns;
+    if (!is_party(n) || fill_state(s, n) != PQPAN_STATE_SLEEP || t < xtal + cpu) {
+        return;
+    }
+    unbook_sleep(s, n, t - xtal - cpu);
+    book_span(s, n, PQPAN_STATE_HFXO_START, t - xtal - cpu, t - cpu);
+    book_span(s, n, PQPAN_STATE_CPU, t - cpu, t);
 }
 
 /* Node n's MAC enters state st (enum mac_state) now. */
@@ -227,37 +284,69 @@ static int air_own(const struct pqpan_sim154 *s, unsigned n, uint64_t a, uint64_
 
 /* ---- unslotted CSMA-CA, §6.2.5.1 ---- */
 
-static void backoff(struct run *r, unsigned n)
+/* A random backoff from now + delay. */
+static void backoff(struct run *r, unsigned n, uint64_t delay)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_node *x = &s->node[n];
     uint64_t ns = pqpan_prng_below(&s->rng, 1ull << x->be) * PQPAN_802154_UNIT_BACKOFF_NS;
     set_state(s, n, ST_BACKOFF);
-    set_main(r, n, s->now_ns + ns);
+    set_main(r, n, s->now_ns + delay + ns);
 }
 
+/* A party that listens through its backoff and was asleep wakes first. */
 static void csma_start(struct run *r, unsigned n)
 {
     struct pqpan_sim154_node *x = &r->s->node[n];
+    uint64_t delay = 0;
     x->nb = 0;
     x->be = r->s->cfg.exch.csma.min_be;
-    backoff(r, n);
+    if (r->s->cfg.exch.backoff_rx && asleep(r->s, n)) {
+        delay = wake_up(r->s, n);
+    }
+    backoff(r, n, delay);
+}
+
+/* The backoff is over: the CCA, after a wake-up if the party slept through the backoff. */
+static void cca_start(struct run *r, unsigned n)
+{
+    struct pqpan_sim154 *s = r->s;
+    struct pqpan_sim154_node *x = &s->node[n];
+    uint64_t delay = s->cfg.exch.backoff_rx ? 0 : wake_up(s, n);
+    set_state(s, n, ST_CCA);
+    x->cca_start_ns = s->now_ns + delay;
+    set_main(r, n, x->cca_start_ns + PQPAN_802154_CCA_NS);
 }
 
 /* ---- frames ---- */
 
+/* The keying of frames sent by party n: the simulator's key and n's extended address
+ * (the CCM* nonce's, also when the header carries a short address). */
+static void keying_of(struct pqpan_802154_keying *k, const struct pqpan_sim154 *s, unsigned n)
+{
+    unsigned i;
+    for (i = 0; i < PQPAN_802154_KEY_OCTETS; i++) {
+        k->key[i] = (uint8_t)(PQPAN_SIM154_KEY_FIRST_OCTET + i);
+    }
+    k->src_ext = s->party[n].link.src.ext_addr;
+}
+
 /* Builds party n's current fragment as a data frame (RFC 4944 §5.3 piece in a MAC frame
- * with FCS, §7.2) into its psdu buffer; retransmissions send it unchanged (§6.7.4). */
+ * with FCS, §7.2; secured with the next frame counter if the link is, §9) into its psdu
+ * buffer; retransmissions send it unchanged (§6.7.4). */
 static void build_fragment(struct run *r, unsigned n)
 {
     struct pqpan_sim154_party *p = &r->s->party[n];
     struct pqpan_sim154_node *x = &r->s->node[n];
     struct pqpan_6lowpan_frag f;
     struct pqpan_802154_mhr h;
+    struct pqpan_802154_keying k;
     uint8_t lowpan[PQPAN_802154_MAX_PSDU];
     size_t lowpan_len = 0, psdu_len = 0;
     int rc;
     pqpan_802154_plan_mhr(&h, &p->link, x->seq);
+    h.aux.frame_counter = p->frame_counter++;
+    keying_of(&k, r->s, n);
     rc = pqpan_6lowpan_frag_piece(&f, p->frame, p->comp_len, p->uncomp_len,
                                   (size_t)p->dgram_len - p->uncomp_len,
                                   pqpan_802154_mac_max_payload(&h));
@@ -266,7 +355,7 @@ static void build_fragment(struct run *r, unsigned n)
                                       p->comp, p->dgram + p->uncomp_len);
     }
     if (rc == PQPAN_OK) {
-        rc = pqpan_802154_mac_build_data(p->psdu, sizeof p->psdu, &psdu_len, &h, lowpan, lowpan_len);
+        rc = pqpan_802154_mac_build(p->psdu, sizeof p->psdu, &psdu_len, &h, lowpan, lowpan_len, &k);
     }
     if (rc != PQPAN_OK) {
         r->err = rc;
@@ -311,7 +400,7 @@ static void emit_background(struct run *r, unsigned n)
     }
     if (rc == PQPAN_OK && clen + dlen - ulen <= sizeof lowpan) {
         memcpy(lowpan + clen, dgram + ulen, dlen - ulen);
-        rc = pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, lowpan, clen + dlen - ulen);
+        rc = pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, lowpan, clen + dlen - ulen, NULL);
     }
     if (rc != PQPAN_OK || len != c->load_psdu) {
         r->err = rc != PQPAN_OK ? rc : PQPAN_ERR_INVALID_ARG;
@@ -352,6 +441,7 @@ static void tx_start(struct run *r, unsigned n)
         }
         return;
     }
+    wake_for_frame(s, 1u - n);
     s->res.frames[n]++;
     s->res.ledger[n].events++;
     count_tx(&s->res.ledger[n], x->psdu_len);
@@ -453,13 +543,24 @@ static void queue_message(struct run *r, unsigned n, const uint8_t *msg, size_t 
     start_datagram(r, n);
 }
 
-/* An application step: its operations become CPU time (cycles / cpu_hz each, as the
- * estimator), its message is released when they end. */
+/* CPU time of an application step's operations (cycles / cpu_hz each, as the estimator). */
+static uint64_t work_ns(const struct pqpan_sim154 *s, const struct pqpan_sim_work *w)
+{
+    uint64_t ns = 0;
+    unsigned op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        ns += w->ops[op] * pqpan_cycles_to_ns(s->cfg.cycles[op], s->cfg.exch.cpu_hz);
+    }
+    return ns;
+}
+
+/* An application step: its operations become CPU time (in the CRYPTO phase, after a
+ * wake-up if the party was asleep), its message is released when they end. */
 static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_work *w, size_t out_len)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
-    uint64_t ns = 0;
+    uint64_t ns, wake_ns = 0;
     unsigned op, k;
     if (rc != PQPAN_OK) {
         stop(r, rc);
@@ -472,18 +573,18 @@ static void app_step(struct run *r, unsigned n, int rc, const struct pqpan_sim_w
     p->done = p->done || w->done;
     s->res.done[n] = p->done;
     p->out_len = (uint16_t)out_len;
+    ns = work_ns(s, w);
+    if (ns != 0) {
+        wake_ns = asleep(s, n) ? wake_up(s, n) : 0;
+        phase_switch(r, PQPAN_PHASE_CRYPTO);
+    }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         for (k = 0; k < w->ops[op]; k++) {
-            uint64_t t = pqpan_cycles_to_ns(s->cfg.cycles[op], s->cfg.exch.cpu_hz);
-            if (ns == 0 && t != 0) {
-                phase_switch(r, PQPAN_PHASE_CRYPTO);
-            }
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, s->cfg.cycles[op]);
-            ns += t;
         }
     }
     set_computing(s, n, 1);
-    schedule(r, s->now_ns + ns, EV_CPU, n, ++p->gen_cpu);
+    schedule(r, s->now_ns + wake_ns + ns, EV_CPU, n, ++p->gen_cpu);
 }
 
 static void on_cpu_done(struct run *r, unsigned n, uint32_t gen)
@@ -609,6 +710,23 @@ static void on_deliver(struct run *r, unsigned n)
     app_step(r, n, rc, &w, out_len);
 }
 
+/* Parses the frame party snd sent (a copy: the sender keeps its own for retransmissions)
+ * into psdu and f, and opens it if secured (MIC verified, payload decrypted, §9). */
+static int open_frame(const struct pqpan_sim154 *s, unsigned snd, struct pqpan_802154_frame *f,
+                      uint8_t psdu[PQPAN_802154_MAX_PSDU])
+{
+    size_t len = s->node[snd].psdu_len;
+    struct pqpan_802154_keying k;
+    int rc;
+    memcpy(psdu, s->party[snd].psdu, len);
+    rc = pqpan_802154_mac_parse(f, psdu, len);
+    if (rc == PQPAN_OK && f->mhr.security) {
+        keying_of(&k, s, snd);
+        rc = pqpan_802154_mac_unsecure(psdu, len, f, &k);
+    }
+    return rc;
+}
+
 /* Data frame from party snd received intact by party rcv: it is acknowledged (§6.7.4);
  * a repeat of the last frame (same DSN: its ACK was lost) is then dropped, as Contiki-NG's
  * CSMA does (os/net/mac/mac-sequence.c); the payload goes through reassembly (RFC 4944
@@ -619,6 +737,7 @@ static void receive_frame(struct run *r, unsigned rcv, unsigned snd)
     struct pqpan_sim154_party *p = &s->party[rcv];
     const struct pqpan_sim154_node *x = &s->node[snd];
     struct pqpan_802154_frame f;
+    uint8_t psdu[PQPAN_802154_MAX_PSDU];
     size_t dlen = 0;
     int rc;
     count_rx(&s->res.ledger[rcv], x->psdu_len);
@@ -627,11 +746,11 @@ static void receive_frame(struct run *r, unsigned rcv, unsigned snd)
     }
     s->node[rcv].ack_seq = x->seq;
     p->have_rx_seq = 1;
-    rc = pqpan_802154_mac_parse(&f, s->party[snd].psdu, x->psdu_len);
+    rc = open_frame(s, snd, &f, psdu);
     if (rc == PQPAN_OK) {
         rc = pqpan_6lowpan_reasm_input(&p->reasm, p->rx, sizeof p->rx, &dlen,
-                                       s->party[snd].psdu + f.payload_off, f.payload_len,
-                                       &f.mhr.src, &f.mhr.dst, s->now_ns);
+                                       psdu + f.payload_off, f.payload_len, &f.mhr.src,
+                                       &f.mhr.dst, s->now_ns);
     }
     if (rc != PQPAN_OK) {
         r->err = rc;
@@ -715,7 +834,7 @@ static void on_cca_end(struct run *r, unsigned n)
         attempt_failed(r, n);
         return;
     }
-    backoff(r, n);
+    backoff(r, n, 0);
 }
 
 /* Frame sent: a broadcast waits its IFS (§6.2.4); a data frame of the pair reaches the
@@ -817,9 +936,7 @@ static void on_main(struct run *r, unsigned n, uint32_t gen)
     }
     switch (x->state) {
     case ST_BACKOFF:
-        set_state(s, n, ST_CCA);
-        x->cca_start_ns = s->now_ns;
-        set_main(r, n, s->now_ns + PQPAN_802154_CCA_NS);
+        cca_start(r, n);
         break;
     case ST_CCA:
         on_cca_end(r, n);
@@ -928,6 +1045,8 @@ int pqpan_sim154_config_check(const struct pqpan_sim154_config *c)
         c->dgram_retries > PQPAN_SIM154_DGRAM_RETRIES_MAX ||
         c->capture > PQPAN_SIM154_CAPTURE_FIRST || e->cpu_hz == 0 ||
         !e->link.ack_request || e->link.src.mode == PQPAN_802154_ADDR_NONE ||
+        (e->link.sec_level != PQPAN_802154_SEC_NONE &&
+         pqpan_802154_sec_aux_len(e->link.sec_level, e->link.key_id_mode) == 0) ||
         e->link.dst.mode == PQPAN_802154_ADDR_NONE ||
         pqpan_802154_csma_params_check(&e->csma) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
@@ -963,6 +1082,7 @@ int pqpan_sim154_init(struct pqpan_sim154 *s, const struct pqpan_sim154_config *
     for (n = 0; n < 2; n++) {
         s->party[n].tag = (uint16_t)(n << 15);
         pqpan_6lowpan_reasm_init(&s->party[n].reasm, (uint64_t)cfg->reasm_timeout_ms * 1000000u);
+        s->party[n].last_state = PQPAN_STATE_CPU; /* the exchange starts awake */
         pqpan_ledger_init(&s->res.ledger[n]);
     }
     s->res.status = PQPAN_ERR_TIMEOUT;

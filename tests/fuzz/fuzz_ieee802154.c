@@ -1,21 +1,47 @@
-/* Fuzzes the IEEE 802.15.4 MAC frame parser, 6LoWPAN IPHC decompression and RFC 4944
- * reassembly. Input: a sequence of records [len:1][PSDU:len]; each PSDU whose FCS is
- * wrong gets it fixed up (so the fuzzer reaches the header parsers), is parsed, and its
- * payload is fed to one reassembly context with a small timeout. Every completed
- * datagram must be self-consistent (IPv6 payload length = size - 40). */
+/* Fuzzes the IEEE 802.15.4 MAC frame parser (auxiliary security header included), the
+ * opening of secured frames (CCM* with the simulator's key, sim154.h), 6LoWPAN IPHC
+ * decompression and RFC 4944 reassembly. Input: a sequence of records [len:1][PSDU:len];
+ * each PSDU whose FCS is wrong gets it fixed up (so the fuzzer reaches the header
+ * parsers), is parsed, opened if secured (a frame whose MIC fails must come back
+ * unchanged), and its payload is fed to one reassembly context with a small timeout.
+ * Every completed datagram must be self-consistent (IPv6 payload length = size - 40). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "pqpan/ieee802154.h"
+#include "pqpan/sim154.h"
 
-static void feed(struct pqpan_6lowpan_reasm *r, uint8_t *buf, size_t cap, const uint8_t *psdu,
+/* Opens a secured frame in place with the simulator's key and the source's extended
+ * address (0 for a short one); 0 if it does not verify. */
+static int open_secured(uint8_t *psdu, size_t len, const struct pqpan_802154_frame *f)
+{
+    struct pqpan_802154_keying k;
+    uint8_t before[PQPAN_802154_MAX_PSDU];
+    unsigned i;
+    int rc;
+    for (i = 0; i < PQPAN_802154_KEY_OCTETS; i++) {
+        k.key[i] = (uint8_t)(PQPAN_SIM154_KEY_FIRST_OCTET + i);
+    }
+    k.src_ext = f->mhr.src.ext_addr;
+    memcpy(before, psdu, len);
+    rc = pqpan_802154_mac_unsecure(psdu, len, f, &k);
+    if (rc != PQPAN_OK && memcmp(before, psdu, len) != 0) {
+        __builtin_trap();
+    }
+    return rc == PQPAN_OK;
+}
+
+static void feed(struct pqpan_6lowpan_reasm *r, uint8_t *buf, size_t cap, uint8_t *psdu,
                  size_t len, uint64_t t_ns)
 {
     struct pqpan_802154_frame f;
     uint8_t hdr[48];
     size_t got = 0, ulen, consumed;
     if (pqpan_802154_mac_parse(&f, psdu, len) != PQPAN_OK) {
+        return;
+    }
+    if (f.mhr.security && !open_secured(psdu, len, &f)) {
         return;
     }
     if (f.payload_len == 0) {

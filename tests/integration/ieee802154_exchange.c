@@ -86,7 +86,7 @@ static int send_frame(struct run *r, const struct pqpan_802154_link_cfg *c, cons
     }
     r->t_ns = cr.tx_start_ns;
     pqpan_802154_plan_mhr(&h, c, r->seq);
-    rc = pqpan_802154_mac_build_data(psdu, PQPAN_802154_MAX_PSDU, psdu_len, &h, lowpan, lowpan_len);
+    rc = pqpan_802154_mac_build(psdu, PQPAN_802154_MAX_PSDU, psdu_len, &h, lowpan, lowpan_len, NULL);
     if (rc == PQPAN_OK) {
         rc = pqpan_pcap_write_packet(&r->pcap, r->t_ns, psdu, *psdu_len);
     }

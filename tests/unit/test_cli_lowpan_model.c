@@ -41,17 +41,27 @@ static void assert_close(double got, double want, double tol)
     }
 }
 
+/* One wake-up on the nRF52840 profile: crystal start 267 uA x 1400 us + CPU 3300 uA x
+ * 100 us, at 3 V: (0.3738 + 0.33) uC x 3 V = 2.1114 uJ, taking 1.5 ms. */
+#define WAKE_UJ 2.1114
+#define WAKE_MS 1.5
+
 /* nRF52840, idle channel: each of the 13 + 13 + 1 data frames waits on average
  * (2^macMinBE - 1) / 2 = 3.5 unit backoff periods of 320 us = 1.12 ms (IEEE 802.15.4-2020
  * §6.2.5.1, macMinBE 3): 30.24 ms in all. Sleeping through the backoff instead of
- * listening saves (6530 - 3.16) uA x 3 V x 30.24 ms = 592.1146... uJ, and nothing else. */
-static void test_backoff_sleep_saves_rx_minus_sleep(void **state)
+ * listening saves (6530 - 3.16) uA x 3 V x 30.24 ms = 592.1149248 uJ, but the chip then
+ * wakes before each of the 27 CCAs (ieee802154.h "Wake-ups"): 27 x 2.1114 uJ, and each
+ * delays the exchange by 1.5 ms while the other node listens (idle: rx): 27 x 1.5 ms x
+ * 6530 uA x 3 V. Net 592.1149248 - 57.0078 - 793.395 = -258.2878752 uJ: with a 1.4 ms
+ * crystal start, sleeping through the backoff costs more than it saves. */
+static void test_backoff_sleep_hand_computed(void **state)
 {
     struct model_env *env = load_env(NULL);
     struct model_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
     struct lowpan_opts o;
     const double backoff_ms = 27 * 3.5 * 0.320;
-    const double saved_uj = (6530.0 - 3.16) * 3.0 * backoff_ms * 1e-3;
+    const double saved_uj = (6530.0 - 3.16) * 3.0 * backoff_ms * 1e-3 - 27 * WAKE_UJ -
+                            27 * WAKE_MS * 6530.0 * 3.0 * 1e-3;
     (void)state;
     lowpan_opts_init(&o);
     o.backoff = 1;
@@ -62,16 +72,25 @@ static void test_backoff_sleep_saves_rx_minus_sleep(void **state)
     assert_close(listen[MODEL_TOTAL].t_backoff_ms, backoff_ms, 1e-9);
     assert_close(listen[MODEL_TOTAL].e_total_events_uj - sleep[MODEL_TOTAL].e_total_events_uj,
                  saved_uj, 1e-6);
+    assert_close(saved_uj, -258.2878752, 1e-6);
     assert_close(listen[MODEL_TOTAL].e_backoff_rx_uj, 6530.0 * 3.0 * backoff_ms * 1e-3, 1e-6);
     assert_close(sleep[MODEL_TOTAL].e_backoff_sleep_uj, 3.16 * 3.0 * backoff_ms * 1e-3, 1e-9);
+    assert_close(sleep[MODEL_TOTAL].e_ev_hfxo_uj + sleep[MODEL_TOTAL].e_ev_cpu_uj, 27 * WAKE_UJ,
+                 1e-9);
     assert_close(listen[MODEL_TOTAL].e_total_uj, sleep[MODEL_TOTAL].e_total_uj, 1e-9);
-    assert_close(listen[MODEL_TOTAL].latency_ms, sleep[MODEL_TOTAL].latency_ms, 1e-9);
+    assert_close(sleep[MODEL_TOTAL].latency_ms - listen[MODEL_TOTAL].latency_ms, 27 * WAKE_MS,
+                 1e-9);
     assert_string_equal(sleep[PQPAN_802154_INITIATOR].backoff, "sleep");
     free(env);
 }
 
-/* Idle sleep instead of listening moves every idle nanosecond from RX to SLEEP: the
- * saving is (RX - sleep) x V x the sleep time the sleeping run books. */
+/* Idle sleep instead of listening moves the idle time from RX to SLEEP: (RX - sleep) x V x
+ * the sleep time the sleeping run books; but a sleeping node wakes (listening backoff):
+ * initiator 12 (INIT but its first frame) + 0 (FIN) as sender, 13 (RESP) as receiver, 1
+ * before Decaps = 26; responder 12 + 14 + 1 = 27: 53 x 2.1114 uJ. Of them 12 + 12 + 2 = 26
+ * delay the exchange, for both nodes: the sleeping run's 53 x 1.5 ms of wake-up replace
+ * 2 x 26 x 1.5 ms of sleep, and the listening run listens for 1 x 1.5 ms more than the
+ * sleeping run sleeps: + 6530 uA x 3 V x 1.5 ms. */
 static void test_idle_sleep_saves_rx_minus_sleep(void **state)
 {
     struct model_env *env = load_env(NULL);
@@ -87,8 +106,14 @@ static void test_idle_sleep_saves_rx_minus_sleep(void **state)
     assert_close(listen[MODEL_TOTAL].e_ev_sleep_uj, 0.0, 1e-12);
     sleep_ms = sleep[MODEL_TOTAL].e_ev_sleep_uj / (3.16 * 3.0) * 1e3;
     assert_true(sleep_ms > 60.0); /* at least the other side's crypto, 62.8 ms in all */
+    assert_close(sleep[MODEL_TOTAL].e_ev_hfxo_uj + sleep[MODEL_TOTAL].e_ev_cpu_uj, 53 * WAKE_UJ,
+                 1e-9);
+    assert_close(sleep[MODEL_TOTAL].latency_ms - listen[MODEL_TOTAL].latency_ms, 26 * WAKE_MS,
+                 1e-9);
     assert_close(listen[MODEL_TOTAL].e_total_events_uj - sleep[MODEL_TOTAL].e_total_events_uj,
-                 (6530.0 - 3.16) * 3.0 * sleep_ms * 1e-3, 1e-6);
+                 (6530.0 - 3.16) * 3.0 * sleep_ms * 1e-3 - 53 * WAKE_UJ +
+                     (53 - 2 * 26) * WAKE_MS * 6530.0 * 3.0 * 1e-3,
+                 1e-6);
     free(env);
 }
 
@@ -135,7 +160,7 @@ static void test_options_parse(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_backoff_sleep_saves_rx_minus_sleep),
+        cmocka_unit_test(test_backoff_sleep_hand_computed),
         cmocka_unit_test(test_idle_sleep_saves_rx_minus_sleep),
         cmocka_unit_test(test_profile_sets_the_states),
         cmocka_unit_test(test_options_parse),

@@ -216,6 +216,9 @@ static void check_section_read_back(const struct pqpan_profile *p, const cJSON *
                                 cJSON_GetObjectItemCaseSensitive(sec, "backoff"), "value")
                                 ->valuestring,
                             "rx") == 0);
+    x = json_number(sec, "wake_cpu_us", NULL, &given);
+    assert_int_equal(p->ieee802154.wake_cpu_given, given);
+    assert_int_equal(p->ieee802154.wake_cpu_ns, (uint32_t)(x * 1000.0));
 }
 
 /* Every built-in profile and the minimal fixture: the loaded section equals the JSON. */
@@ -261,6 +264,8 @@ static void test_user_profile_file(void **state)
     assert_int_equal(p.ieee802154.backoff_rx, 1);
     assert_int_equal(p.ieee802154.tx_level_count, 2);
     assert_int_equal(p.ieee802154.ramp_tx_normal_ns, 0);
+    assert_int_equal(p.ieee802154.wake_cpu_ns, 100000);
+    assert_int_equal(p.ieee802154.wake_cpu_given, 1);
 }
 
 /* Each malformed file fails with exit 3 and a message naming the file and the field. */
@@ -289,6 +294,8 @@ static void test_malformed_profiles(void **state)
         {"bad_section_unknown.json", "ieee802154.tx_dbm"},
         {"bad_section_zero_rx.json", "ieee802154.rx_ua.system"},
         {"bad_huge_current.json", "ieee802154.rx_ua.system"}, /* 1e308 uA: inf energies */
+        {"bad_section_wake_cpu.json", "ieee802154.wake_cpu_us"},
+        {"bad_section_no_wake_cpu.json", "ieee802154.wake_cpu_us"},
         {"bad_no_ble_event.json", "ble_event"},
         {"bad_ble_event_unknown.json", "ble_event.pre_ms"},
         {"bad_ble_event_zero.json", "ble_event.ramp_ua.system"},

@@ -145,6 +145,93 @@ static void test_idle_channel_hand_computed(void **state)
     assert_true(e.p_success == 1.0);
 }
 
+/* Wake-ups (ieee802154.h "Wake-ups"), crystal 360 us + CPU 100 us = 460 us each.
+ * Radio asleep when idle and in the backoff: a sender wakes before each CCA (1 per frame on
+ * an idle channel), a receiver before each frame, a node before Encaps / Decaps (after the
+ * LIFS it slept through); KeyGen starts awake. Initiator: 14 sent + 12 received + Decaps =
+ * 27 wake-ups, responder: 12 + 14 + Encaps = 27. The senders' 26 wake-ups and the two
+ * before crypto add 28 x 460 us to the latency. */
+static void test_wake_ups_sleeping_radio(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    const struct pqpan_ledger *ini, *rsp;
+    (void)state;
+    cycles_of(cycles);
+    hand_config(&c);
+    c.wake_xtal_ns = 360 * US;
+    c.wake_cpu_ns = 100 * US;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832 + 28 * 460) * US);
+    ini = &e.ledger[PQPAN_802154_INITIATOR];
+    rsp = &e.ledger[PQPAN_802154_RESPONDER];
+    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_HFXO_START), 27 * 360 * US);
+    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_CPU), (24000 + 27 * 100) * US);
+    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_HFXO_START), 27 * 360 * US);
+    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_CPU), (13000 + 27 * 100) * US);
+    /* the wake-up CPU time is not crypto: outside the CRYPTO phase */
+    assert_int_equal(ini->ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU], 24000 * US);
+    assert_int_equal(total_ns(ini), e.latency_ns);
+    assert_int_equal(total_ns(rsp), e.latency_ns);
+}
+
+/* Asleep when idle but listening in the backoff: a sender wakes before its CSMA-CA except
+ * for the first frame of a message (it has been computing): initiator 12 (INIT) + 0 (FIN)
+ * sent + 12 received + Decaps = 25, responder 11 (RESP) + 14 + Encaps = 26; on the
+ * latency 12 + 11 + 0 + 2 = 25 wake-ups. No wake-up at all when the radio listens when
+ * idle too. */
+static void test_wake_ups_listening_backoff(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    (void)state;
+    cycles_of(cycles);
+    hand_config(&c);
+    c.backoff_rx = 1;
+    c.wake_xtal_ns = 360 * US;
+    c.wake_cpu_ns = 100 * US;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832 + 25 * 460) * US);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[0], PQPAN_STATE_HFXO_START), 25 * 360 * US);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[1], PQPAN_STATE_HFXO_START), 26 * 360 * US);
+    c.rx_always_on = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[0], PQPAN_STATE_HFXO_START), 0);
+    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832) * US);
+}
+
+/* ENC-MIC-32, key identifier mode 1: MHR 21 + aux 6 = 27, MIC 4, FCS 2 leave 94 octets of
+ * 6LoWPAN. FRAG1: 4 + IPHC/NHC 6 + 80 payload octets (covering 48 + 80 = 128 of the
+ * datagram), PSDU 27 + 90 + 4 + 2 = 123; FRAGN: 5 + 88, PSDU 126.
+ *   INIT 1218 -> datagram 1266 = 128 + 12 x 88 + 82: 14 frames, PSDUs 123, 12 x 126, 120;
+ *        airtime (129 + 12 x 132 + 126) x 32 us = 58 848 us.
+ *   RESP 1122 -> 1170 = 128 + 11 x 88 + 74: 13 frames, PSDUs 123, 11 x 126, 112;
+ *        (129 + 11 x 132 + 118) x 32 = 54 368 us.
+ *   FIN 34 -> 6 + 34 = 40 octets: PSDU 27 + 40 + 4 + 2 = 73, 79 x 32 = 2 528 us.
+ * Per frame 2 624 us besides it (idle channel), as unsecured: 28 frames. */
+static void test_secured_frames_hand_computed(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    (void)state;
+    cycles_of(cycles);
+    hand_config(&c);
+    c.link.sec_level = PQPAN_802154_SEC_ENC_MIC_32;
+    c.link.key_id_mode = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.frames[0], 14);
+    assert_int_equal(e.frames[1], 13);
+    assert_int_equal(e.frames[2], 1);
+    assert_int_equal(e.latency_ns, (37000 + 14 * 2624 + 58848 + 13 * 2624 + 54368 + 2624 + 2528) * US);
+    /* octets sent by the initiator: SHR + PHR 6 per frame + PSDUs, 13 Imm-Acks of 11 */
+    assert_int_equal(e.ledger[0].bytes_tx, (129 + 12 * 132 + 126) + 79 + 13 * 11);
+    c.link.key_id_mode = 4;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_ERR_INVALID_ARG);
+}
+
 static void test_busy_channel_and_always_on(void **state)
 {
     struct pqpan_802154_est_config c;
@@ -180,6 +267,9 @@ int main(void)
         cmocka_unit_test(test_idle_channel_hand_computed),
         cmocka_unit_test(test_backoff_listening_moves_backoff_to_rx),
         cmocka_unit_test(test_busy_channel_and_always_on),
+        cmocka_unit_test(test_wake_ups_sleeping_radio),
+        cmocka_unit_test(test_wake_ups_listening_backoff),
+        cmocka_unit_test(test_secured_frames_hand_computed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

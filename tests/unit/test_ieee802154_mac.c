@@ -103,7 +103,7 @@ static void test_build_data_frame_bytes(void **state)
     size_t len;
     uint16_t fcs;
     (void)state;
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, 3), PQPAN_OK);
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, 3, NULL), PQPAN_OK);
     assert_int_equal(len, 21 + 3 + 2);
     assert_memory_equal(psdu, expect_mhr, 21);
     assert_memory_equal(psdu + 21, payload, 3);
@@ -113,7 +113,7 @@ static void test_build_data_frame_bytes(void **state)
 
     h = data_mhr(short_addr(0xFFFF), short_addr(0x0001));
     h.ack_request = 0;
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, 0), PQPAN_OK);
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, 0, NULL), PQPAN_OK);
     /* 0x9841: type 1, PAN ID comp, dst short, version 1, src short. */
     assert_int_equal(psdu[0], 0x41);
     assert_int_equal(psdu[1], 0x98);
@@ -127,15 +127,15 @@ static void test_build_rejects(void **state)
     size_t len = 99;
     (void)state;
     memset(payload, 0, sizeof payload);
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, 105),
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, 105, NULL),
                      PQPAN_ERR_BAD_LENGTH);
     assert_int_equal(len, 0);
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, 104), PQPAN_OK);
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, 104, NULL), PQPAN_OK);
     assert_int_equal(len, 127);
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, 126, &len, &h, payload, 104),
+    assert_int_equal(pqpan_802154_mac_build(psdu, 126, &len, &h, payload, 104, NULL),
                      PQPAN_ERR_BUFFER_TOO_SMALL);
     h.security = 1;
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, 1),
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, 1, NULL),
                      PQPAN_ERR_INVALID_ARG);
 }
 
@@ -147,7 +147,7 @@ static void roundtrip(struct pqpan_802154_mhr h, size_t payload_len)
     for (i = 0; i < payload_len; i++) {
         payload[i] = (uint8_t)(i * 13 + 5);
     }
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, payload_len),
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, payload_len, NULL),
                      PQPAN_OK);
     assert_int_equal(pqpan_802154_mac_parse(&f, psdu, len), PQPAN_OK);
     assert_int_equal(f.mhr.frame_type, h.frame_type);
@@ -209,7 +209,7 @@ static void test_parse_rejects(void **state)
     size_t len;
     uint16_t fcs;
     (void)state;
-    assert_int_equal(pqpan_802154_mac_build_data(psdu, sizeof psdu, &len, &h, payload, 8), PQPAN_OK);
+    assert_int_equal(pqpan_802154_mac_build(psdu, sizeof psdu, &len, &h, payload, 8, NULL), PQPAN_OK);
     psdu[5] ^= 0x01; /* any bit error breaks the FCS */
     assert_int_equal(pqpan_802154_mac_parse(&f, psdu, len), PQPAN_ERR_MALFORMED);
     assert_int_equal(f.mhr.seq, 0);

@@ -1,0 +1,324 @@
+/* pqpan idle --link 802154: a sleepy end device's periodic data poll to its parent
+ * (src/ieee802154/poll.c): the time and charge of every phase of one poll period from
+ * the profile's figures, the charge per poll and the average current. cli/idle.c (the
+ * command, its help and the BLE idle connection) dispatches here on --link 802154. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "lowpan_model.h"
+
+#define CMD "idle"
+#define POLL_MS_MAX 86400000.0 /* one day */
+
+struct idle154_opts {
+    struct model_opts m;
+    struct lowpan_opts l;
+    double poll_ms; /* < 0: not given */
+};
+
+void cli_idle_802154_help(FILE *out)
+{
+    fprintf(out,
+            "\nIEEE 802.15.4 (--link 802154 --poll-ms X): a sleepy end device (a Thread SED) that\n"
+            "wakes every X ms, sends its parent a Data Request command (IEEE 802.15.4-2015\n"
+            "s7.5.5; acknowledged, unslotted CSMA-CA), gets an Imm-Ack with Frame Pending 0 (no\n"
+            "data waiting) and sleeps with the radio off until the next poll. Prints each phase\n"
+            "of one period (wake-up: crystal start and CPU; backoff; CCA; turnaround; the Data\n"
+            "Request; ACK wait: turnaround + Imm-Ack; sleep) with its time, current and charge,\n"
+            "the charge per poll (every phase but sleep, uC) and the average current (uA).\n"
+            "Expected values on a channel that is idle or busy with probability --busy; the poll\n"
+            "is assumed to get the channel and its ACK. Currents: the profile's ieee802154\n"
+            "section (TX, RX), sleep_ua, hfxo_start_ua, cpu_ua; times: hfxo_start_us and\n"
+            "ieee802154.wake_cpu_us.\n"
+            "  --poll-ms X            poll period, ms, up to 86400000 (required); shorter than one\n"
+            "                         poll's active part is exit 2\n"
+            "  --addr short|extended  addresses of the device and its parent (default extended)\n"
+            "  --csma ieee|contiki    CSMA-CA set (default ieee)\n"
+            "  --busy P               probability that a CCA finds the channel busy, 0..0.99\n"
+            "  --backoff listen|sleep the radio in the random backoff (default: the profile's\n"
+            "                         ieee802154.backoff); with sleep the wake-up is before each CCA\n"
+            "  --mac-security LEVEL   none (default), mic32, mic64, mic128, enc-mic32 (Thread),\n"
+            "                         enc-mic64, enc-mic128 (auxiliary security header + MIC on\n"
+            "                         the Data Request; the Imm-Ack stays unsecured)\n"
+            "  --key-id-mode 0..3     key identifier mode (default 1, Thread)\n"
+            "  --profile P, --currents system|radio_only, --tx-dbm N, --format table|csv|json\n"
+            "                         as for estimate\n");
+}
+
+/* Options of estimate --link 802154 that a poll has no use for. */
+static int not_for_idle(const char *opt)
+{
+    static const char *const opts[] = {"--kem",        "--idle",       "--calibration",
+                                       "--crypto-impl", "--ramp",      "--gamma-comm",
+                                       "--gamma-comp"};
+    size_t k;
+    for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        if (strcmp(opt, opts[k]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int parse_args(struct idle154_opts *o, int argc, char **argv)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    lowpan_opts_init(&o->l);
+    o->poll_ms = -1.0;
+    for (i = 1; i < argc; i++) {
+        int rc;
+        if (not_for_idle(argv[i])) {
+            return cli_usage_error(CMD, "%s does not apply to --link 802154 (a sleepy end device "
+                                        "sleeps between polls; no key exchange runs)",
+                                   argv[i]);
+        }
+        if (strcmp(argv[i], "--poll-ms") == 0) {
+            if (i + 1 >= argc || cli_parse_double(argv[i + 1], 0.001, POLL_MS_MAX, &o->poll_ms)) {
+                return cli_usage_error(CMD, "--poll-ms needs a period in ms, 0.001..%.0f",
+                                       POLL_MS_MAX);
+            }
+            i++;
+            continue;
+        }
+        rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        if (rc == 0) {
+            rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
+        }
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
+            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
+        }
+    }
+    if (o->poll_ms < 0.0) {
+        return cli_usage_error(CMD, "--link 802154 needs --poll-ms X (the poll period)");
+    }
+    return EXIT_OK;
+}
+
+/* The current of each ledger state for the poll: the 802.15.4 TX level at --tx-dbm and RX
+ * from the --currents table, the profile's sleep, CPU and crystal-start currents. */
+static int poll_currents(double ua[PQPAN_STATE_COUNT], const struct model_env *env)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    double tx = 0.0, rx = 0.0;
+    if (pqpan_profile_tx_mode_ua(p, env->table, PQPAN_RADIO_IEEE802154, env->eopts.tx_dbm, &tx) !=
+            PQPAN_OK ||
+        pqpan_profile_rx_ua(p, env->table, PQPAN_RADIO_IEEE802154, &rx) != PQPAN_OK) {
+        fprintf(stderr,
+                "pqpan %s: profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
+                "(its ieee802154 section); try another --currents table or --tx-dbm, or a "
+                "profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)\n",
+                CMD, p->name, pqpan_current_table_name(env->table), env->eopts.tx_dbm);
+        return EXIT_USAGE;
+    }
+    memset(ua, 0, PQPAN_STATE_COUNT * sizeof ua[0]);
+    ua[PQPAN_STATE_SLEEP] = p->sleep_ua;
+    ua[PQPAN_STATE_CPU] = p->cpu_ua;
+    ua[PQPAN_STATE_HFXO_START] = p->hfxo_start_ua;
+    ua[PQPAN_STATE_RAMP_TX] = tx;
+    ua[PQPAN_STATE_TX] = tx;
+    ua[PQPAN_STATE_RX] = rx;
+    ua[PQPAN_STATE_IFS] = rx;
+    return EXIT_OK;
+}
+
+static int setup(struct pqpan_802154_poll_cfg *c, const struct idle154_opts *o,
+                 const struct model_env *env)
+{
+    struct pqpan_802154_est_config d;
+    struct cli_msg msg;
+    pqpan_802154_est_config_default(&d);
+    memset(c, 0, sizeof *c);
+    c->link = d.link;
+    lowpan_link(&c->link, &o->l);
+    c->csma = o->l.contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
+    c->p_busy = o->l.busy;
+    c->backoff_rx = (uint8_t)lowpan_backoff_listens(&o->l, env);
+    c->period_ns = (uint64_t)(o->poll_ms * 1e6 + 0.5);
+    return cli_msg_report(CMD, lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, &msg), &msg);
+}
+
+struct result {
+    struct pqpan_802154_poll p;
+    struct pqpan_802154_poll_charge q;
+    double ua[PQPAN_STATE_COUNT];
+};
+
+static const char *state_name(const struct result *r, int ph)
+{
+    return pqpan_state_name((enum pqpan_state)r->p.state[ph]);
+}
+
+static double phase_ua(const struct result *r, int ph)
+{
+    return r->ua[r->p.state[ph]];
+}
+
+static const char *addr_name(const struct idle154_opts *o)
+{
+    return o->l.short_addr ? "short" : "extended";
+}
+
+static const char *backoff_name(const struct result *r)
+{
+    return r->p.state[PQPAN_802154_POLL_BACKOFF] == PQPAN_STATE_RX ? "listen" : "sleep";
+}
+
+static void print_table(const struct idle154_opts *o, const struct model_env *env,
+                        const struct result *r)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    int ph;
+    printf("pqpan idle: a sleepy IEEE 802.15.4 end device polls its parent every %.3f ms\n"
+           "  (Data Request command, IEEE 802.15.4-2015 §7.5.5, acknowledged; Imm-Ack with Frame\n"
+           "  Pending 0, then the radio off until the next poll); %s addresses, CSMA-CA %s,\n"
+           "  channel busy p = %.3f\n",
+           o->poll_ms, addr_name(o), o->l.contiki ? "contiki" : "ieee", o->l.busy);
+    model_print_profile_line(stdout, env, "  ");
+    printf("  currents: profile section ieee802154, %s table: TX %d dBm %.0f uA, RX %.0f uA;\n"
+           "    sleep %.2f uA (sleep_ua), CPU %.0f uA (cpu_ua), crystal start %.0f uA (hfxo_start_ua)\n",
+           pqpan_current_table_name(env->table), env->eopts.tx_dbm, r->ua[PQPAN_STATE_TX],
+           r->ua[PQPAN_STATE_RX], p->sleep_ua, p->cpu_ua, p->hfxo_start_ua);
+    printf("  CSMA-CA backoff: %s (%s)\n", backoff_name(r),
+           o->l.backoff >= 0 ? "--backoff, command line" : "profile ieee802154.backoff");
+    lowpan_print_security_wake(stdout, env, &o->l, 1, "  ");
+    lowpan_print_derived(stdout, env, 1, "  ");
+    printf("  Data Request %zu octets (PSDU), %.0f us on air; Imm-Ack %u octets, %.0f us;\n"
+           "  expected CCAs %.4f, wake-ups %.4f per poll\n\n",
+           r->p.request_psdu, (double)r->p.ns[PQPAN_802154_POLL_TX] * 1e-3,
+           (unsigned)PQPAN_802154_ACK_PSDU,
+           (double)pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU) * 1e-3, r->p.ccas, r->p.wakes);
+    printf("%-12s %-11s %14s %14s %14s\n", "phase", "state", "time (us)", "current (uA)",
+           "charge (uC)");
+    for (ph = 0; ph < PQPAN_802154_POLL_PHASES; ph++) {
+        printf("%-12s %-11s %14.3f %14.3f %14.6f\n",
+               pqpan_802154_poll_phase_name((enum pqpan_802154_poll_phase)ph), state_name(r, ph),
+               (double)r->p.ns[ph] * 1e-3, phase_ua(r, ph), r->q.uc[ph]);
+    }
+    printf("\ncharge per poll, all but sleep (uC)  %14.6f\n"
+           "active time per poll (us)            %14.3f\n"
+           "sleep charge per period (uC)         %14.6f\n"
+           "average current (uA)                 %14.6f\n",
+           r->q.poll_uc, (double)r->p.active_ns * 1e-3, r->q.sleep_uc, r->q.avg_ua);
+}
+
+static void csv_row(const struct idle154_opts *o, const struct model_env *env,
+                    const struct result *r, const char *phase, const char *state, double us,
+                    double ua, double uc)
+{
+    printf("%.3f,%s,%d,%s,%s,%s,%d,%s,%s,%.3f,%.3f,%.6f\n", o->poll_ms,
+           lowpan_sec_name(o->l.sec_level), o->l.key_id_mode, addr_name(o), backoff_name(r),
+           pqpan_current_table_name(env->table), env->eopts.tx_dbm, phase, state, us, ua, uc);
+}
+
+/* One row per phase, then "poll" (every phase but sleep) and "period" (whose current is the
+ * average current). */
+static void print_csv(const struct idle154_opts *o, const struct model_env *env,
+                      const struct result *r)
+{
+    int ph;
+    printf("poll_ms,mac_security,key_id_mode,addr,backoff,currents,tx_dbm,phase,state,time_us,"
+           "current_ua,charge_uc\n");
+    for (ph = 0; ph < PQPAN_802154_POLL_PHASES; ph++) {
+        csv_row(o, env, r, pqpan_802154_poll_phase_name((enum pqpan_802154_poll_phase)ph),
+                state_name(r, ph), (double)r->p.ns[ph] * 1e-3, phase_ua(r, ph), r->q.uc[ph]);
+    }
+    csv_row(o, env, r, "poll", "", (double)r->p.active_ns * 1e-3,
+            r->q.poll_uc / ((double)r->p.active_ns * 1e-9), r->q.poll_uc);
+    csv_row(o, env, r, "period", "", o->poll_ms * 1e3, r->q.avg_ua, r->q.poll_uc + r->q.sleep_uc);
+}
+
+static void print_json(const struct idle154_opts *o, const struct model_env *env,
+                       const struct result *r)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct data_802154_sources *src = &env->in.src802154;
+    int ph, lvl = -1;
+    size_t i;
+    for (i = 0; i < p->ieee802154.tx_level_count; i++) {
+        if (p->ieee802154.tx_dbm[i] == env->eopts.tx_dbm) {
+            lvl = (int)i;
+        }
+    }
+    printf("{\n  \"link\": \"802154\",\n  \"profile\": ");
+    model_json_string(stdout, p->name);
+    printf(",\n  \"currents\": \"%s\",\n  \"tx_dbm\": %d,\n  \"tx_ua\": %.1f,\n  \"tx_source\": ",
+           pqpan_current_table_name(env->table), env->eopts.tx_dbm, r->ua[PQPAN_STATE_TX]);
+    model_json_string(stdout, lvl >= 0 ? src->tx[env->table][lvl] : "");
+    printf(",\n  \"rx_ua\": %.1f,\n  \"rx_source\": ", r->ua[PQPAN_STATE_RX]);
+    model_json_string(stdout, src->rx[env->table]);
+    printf(",\n  \"sleep_ua\": %.2f,\n  \"cpu_ua\": %.1f,\n  \"backoff\": \"%s\",\n"
+           "  \"backoff_source\": ",
+           p->sleep_ua, p->cpu_ua, backoff_name(r));
+    model_json_string(stdout, o->l.backoff >= 0 ? "--backoff (command line)" : src->backoff);
+    printf(",\n");
+    lowpan_print_security_wake_json(stdout, env, &o->l, 1, "  ");
+    lowpan_print_derived_json(stdout, env, 1, "  ");
+    printf("  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"busy\": %.4f,\n  \"poll_ms\": %.3f,\n"
+           "  \"request_psdu_octets\": %zu,\n  \"ack_psdu_octets\": %u,\n"
+           "  \"expected_ccas\": %.4f,\n  \"expected_wake_ups\": %.4f,\n  \"phases\": [\n",
+           addr_name(o), o->l.contiki ? "contiki" : "ieee", o->l.busy, o->poll_ms,
+           r->p.request_psdu, (unsigned)PQPAN_802154_ACK_PSDU, r->p.ccas, r->p.wakes);
+    for (ph = 0; ph < PQPAN_802154_POLL_PHASES; ph++) {
+        printf("    {\"phase\": \"%s\", \"state\": \"%s\", \"time_us\": %.3f, \"current_ua\": %.3f, "
+               "\"charge_uc\": %.6f}%s\n",
+               pqpan_802154_poll_phase_name((enum pqpan_802154_poll_phase)ph), state_name(r, ph),
+               (double)r->p.ns[ph] * 1e-3, phase_ua(r, ph), r->q.uc[ph],
+               ph + 1 < PQPAN_802154_POLL_PHASES ? "," : "");
+    }
+    printf("  ],\n  \"active_us\": %.3f,\n  \"charge_per_poll_uc\": %.6f,\n"
+           "  \"sleep_charge_uc\": %.6f,\n  \"avg_current_ua\": %.6f\n}\n",
+           (double)r->p.active_ns * 1e-3, r->q.poll_uc, r->q.sleep_uc, r->q.avg_ua);
+}
+
+static int run(const struct idle154_opts *o, const struct model_env *env)
+{
+    struct pqpan_802154_poll_cfg c;
+    struct result r;
+    int rc = setup(&c, o, env);
+    if (rc == EXIT_OK) {
+        rc = poll_currents(r.ua, env);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_poll_plan(&r.p, &c) != PQPAN_OK) {
+        return cli_usage_error(CMD, "--poll-ms %.3f is shorter than one poll's active part "
+                                    "(%.3f ms)",
+                               o->poll_ms, (double)r.p.active_ns * 1e-6);
+    }
+    pqpan_802154_poll_charge(&r.q, &r.p, r.ua);
+    if (o->m.format == FORMAT_TABLE) {
+        print_table(o, env, &r);
+    } else if (o->m.format == FORMAT_CSV) {
+        print_csv(o, env, &r);
+    } else {
+        print_json(o, env, &r);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pqpan %s: cannot write the output\n", CMD);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
+int cli_idle_802154_run(int argc, char **argv)
+{
+    struct idle154_opts o;
+    struct model_env *env;
+    int rc = parse_args(&o, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    rc = model_env_new(&env, &o.m, CMD);
+    if (rc == EXIT_OK) {
+        rc = run(&o, env);
+    }
+    free(env);
+    return rc;
+}
