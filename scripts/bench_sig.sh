@@ -7,7 +7,7 @@
 # loop (FIPS 204 Alg. 7); keygen and verify are the same for every input up to rejection
 # sampling of the matrix and secrets.
 # Usage: scripts/bench_sig.sh PQPAN_BINARY [N [DOC]]. Prints a table; with DOC (docs/SIG.md)
-# also writes it, with the `pqpan bench sig` distribution over N messages, between the
+# also writes it, with the `pqpan bench sig` distribution over 1000 messages, between the
 # markers <!-- bench_sig begin --> and <!-- bench_sig end --> of DOC. Exits 0 without
 # valgrind.
 set -eu
@@ -47,11 +47,11 @@ done
     echo
     cat "$table"
     echo
-    echo "\`pqpan bench sig --iterations $n\` on the same machine (wall-clock time depends on"
+    echo "\`pqpan bench sig\` (1000 messages) on the same machine (wall-clock time depends on"
     echo "its load; the instruction counts above do not):"
     echo
     echo '```'
-    "$cli" bench sig --iterations "$n"
+    "$cli" bench sig
     echo '```'
 } >"$tmp/block.md"
 awk -v block="$tmp/block.md" '
