@@ -701,11 +701,11 @@ static int format_number(char *buf, const struct model_row *r, const struct fiel
     const void *p = at(r, f);
     switch (f->type) {
     case F_UINT:
-        return snprintf(buf, CLI_FIXED_MAX, "%u", *(const unsigned *)p);
+        return cli_format_uint(buf, *(const unsigned *)p);
     case F_INT:
-        return snprintf(buf, CLI_FIXED_MAX, "%d", *(const int *)p);
+        return cli_format_int(buf, *(const int *)p);
     case F_ULL:
-        return snprintf(buf, CLI_FIXED_MAX, "%llu", *(const unsigned long long *)p);
+        return cli_format_uint(buf, *(const unsigned long long *)p);
     default:
         return cli_format_fixed(buf, *(const double *)p, f->decimals);
     }

@@ -101,14 +101,18 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out);
 
-/* x as printf's "%.*f" with decimals digits writes it (the same bytes), in out: fast for
- * 0..3 decimals, where x * 10^decimals is exact in long double (64-bit significand;
- * elsewhere, and for other cases, snprintf). Returns the length. */
+/* x as printf's "%.*f" with decimals digits writes it (the same bytes), in out: in
+ * integer arithmetic for 0..3 decimals and |x| < 10^15, else snprintf. Returns the
+ * length. */
 #define CLI_FIXED_MAX 64
 int cli_format_fixed(char out[CLI_FIXED_MAX], double x, int decimals);
 
 /* The same, written to f. */
 void cli_print_fixed(FILE *f, double x, int decimals);
+
+/* An integer as printf's %lld / %llu writes it. Returns the length. */
+int cli_format_int(char out[CLI_FIXED_MAX], long long v);
+int cli_format_uint(char out[CLI_FIXED_MAX], unsigned long long v);
 
 /* Parses a finite double in [min, max]. Returns 0 or -1. */
 int cli_parse_double(const char *s, double min, double max, double *out);

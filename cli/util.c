@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -120,42 +119,68 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len)
     }
 }
 
-int cli_format_fixed(char out[CLI_FIXED_MAX], double x, int decimals)
+/* round(|x| x 10^decimals) as printf rounds it, for |x| < 2^53 and decimals 0..3: |x| is
+ * m x 2^e exactly (m < 2^53, e < 0), so m x 10^decimals < 2^63 is an exact integer and
+ * the bits shifted out decide the rounding: ties to even on the exact value. */
+static uint64_t scaled_round(double x, int decimals)
 {
-#if LDBL_MANT_DIG >= 64
-    /* |x| x 10^d has at most 53 + 7 significant bits (1000 = 125 x 8): exact, so the
-     * rounding below is the correctly rounded (ties to even) decimal printf writes. */
-    static const long double scale[4] = {1.0L, 10.0L, 100.0L, 1000.0L};
-    if (decimals >= 0 && decimals <= 3 && isfinite(x) && fabs(x) < 1e15) {
-        long double y = fabsl((long double)x) * scale[decimals];
-        long double whole = floorl(y), frac = y - whole;
-        unsigned long long q = (unsigned long long)whole;
-        char digits[24];
-        int n = 0, len = 0;
-        if (frac > 0.5L || (frac == 0.5L && (q & 1u) != 0)) {
-            q++;
-        }
-        do {
-            digits[n++] = (char)('0' + q % 10u);
-            q /= 10u;
-        } while (q > 0 || n <= decimals);
-        if (signbit(x)) {
-            out[len++] = '-';
-        }
-        while (n > decimals) {
+    static const uint64_t scale[4] = {1u, 10u, 100u, 1000u};
+    int exp, sh;
+    double fr = frexp(fabs(x), &exp); /* |x| = fr x 2^exp, fr in [0.5, 1) or 0 */
+    uint64_t ms = (uint64_t)ldexp(fr, 53) * scale[decimals], q, rest, half;
+    sh = 53 - exp;
+    if (sh >= 64) {
+        return 0; /* below 2^63 / 2^64 = 0.5 */
+    }
+    q = ms >> sh;
+    rest = ms & ((UINT64_C(1) << sh) - 1u);
+    half = UINT64_C(1) << (sh - 1);
+    return q + (rest > half || (rest == half && (q & 1u) != 0));
+}
+
+/* q / 10^decimals in decimal, with decimals digits after the point, after a minus when
+ * neg; returns the length. */
+static int write_decimal(char *out, uint64_t q, int decimals, int neg)
+{
+    char digits[24];
+    int n = 0, len = 0;
+    do {
+        digits[n++] = (char)('0' + q % 10u);
+        q /= 10u;
+    } while (q > 0 || n <= decimals);
+    if (neg) {
+        out[len++] = '-';
+    }
+    while (n > decimals) {
+        out[len++] = digits[--n];
+    }
+    if (decimals > 0) {
+        out[len++] = '.';
+        while (n > 0) {
             out[len++] = digits[--n];
         }
-        if (decimals > 0) {
-            out[len++] = '.';
-            while (n > 0) {
-                out[len++] = digits[--n];
-            }
-        }
-        out[len] = '\0';
-        return len;
     }
-#endif
-    return snprintf(out, CLI_FIXED_MAX, "%.*f", decimals, x);
+    out[len] = '\0';
+    return len;
+}
+
+int cli_format_fixed(char out[CLI_FIXED_MAX], double x, int decimals)
+{
+    if (decimals < 0 || decimals > 3 || !isfinite(x) || fabs(x) >= 1e15) {
+        return snprintf(out, CLI_FIXED_MAX, "%.*f", decimals, x);
+    }
+    return write_decimal(out, scaled_round(x, decimals), decimals, signbit(x) != 0);
+}
+
+int cli_format_int(char out[CLI_FIXED_MAX], long long v)
+{
+    uint64_t mag = v < 0 ? (uint64_t)(-(v + 1)) + 1u : (uint64_t)v;
+    return write_decimal(out, mag, 0, v < 0);
+}
+
+int cli_format_uint(char out[CLI_FIXED_MAX], unsigned long long v)
+{
+    return write_decimal(out, v, 0, 0);
 }
 
 void cli_print_fixed(FILE *f, double x, int decimals)

@@ -1,6 +1,8 @@
-/* Tests for pqpan sweep's grid (cli/sweep_grid.c) and the fixed-decimal writer its rows
- * use (cli_format_fixed): range values computed by hand, the errors of bad lists, the
- * nested-loop order, and the writer against the C library's printf. */
+/* Tests for pqpan sweep's grid (cli/sweep_grid.c) and the number writers its rows use
+ * (cli_format_fixed, cli_format_int, cli_format_uint): range values computed by hand, the
+ * errors of bad lists, the nested-loop order, and the writers against the C library's
+ * printf. */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -204,6 +206,22 @@ static void test_fixed_is_printf(void **state)
     assert_fixed(INFINITY, 2);
 }
 
+static void test_int_is_printf(void **state)
+{
+    static const long long v[] = {0, 1, -1, 9, 10, -10, 4294967295LL, LLONG_MAX, LLONG_MIN};
+    char got[CLI_FIXED_MAX], want[CLI_FIXED_MAX];
+    size_t k;
+    (void)state;
+    for (k = 0; k < sizeof v / sizeof v[0]; k++) {
+        cli_format_int(got, v[k]);
+        snprintf(want, sizeof want, "%lld", v[k]);
+        assert_string_equal(got, want);
+        cli_format_uint(got, (unsigned long long)v[k]);
+        snprintf(want, sizeof want, "%llu", (unsigned long long)v[k]);
+        assert_string_equal(got, want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -213,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_product_overflow),
         cmocka_unit_test(test_fixed_is_printf),
+        cmocka_unit_test(test_int_is_printf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
