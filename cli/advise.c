@@ -27,6 +27,17 @@ void cli_advise_help(FILE *out)
             "  --battery-mah X        capacity in mAh (default %.0f: %s)\n"
             "  --rekey-every DURATION  one key exchange every DURATION: a number and s, m, h or d\n"
             "                         (30s, 15m, 1h, 1d, 7d; 1 s .. 3650 d; default 1d)\n\n"
+            "  --link ble|802154|both  the link(s) searched (default ble). 802.15.4: the device is a\n"
+            "                         sleepy end device polling its parent (a Thread SED), the\n"
+            "                         exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate\n"
+            "                         --link 802154 (the device is --profile; --battery-side\n"
+            "                         both and --protocol study are for BLE only)\n"
+            "  --poll-ms X            802.15.4: the device's poll period between exchanges, priced as\n"
+            "                         `pqpan idle --link 802154` (default: --idle-ci-ms)\n"
+            "  --busy P, --csma ieee|contiki, --idle listen|sleep, --backoff listen|sleep,\n"
+            "  --mac-security LEVEL, --key-id-mode N   802.15.4 link options as estimate --link\n"
+            "                         802154, except --idle: default sleep (a sleepy device's\n"
+            "                         radio is off between frames)\n\n"
             "constraints:\n"
             "  --min-level 1|3|5      lowest NIST security category: 1 ML-KEM-512, 3 ML-KEM-768,\n"
             "                         5 ML-KEM-1024 (FIPS 203 Table 2) (default 1)\n"
@@ -59,8 +70,10 @@ void cli_advise_help(FILE *out)
             "--peer-max-mtu, and --peer-max-mtu itself x the transfer methods notify, indicate,\n"
             "write-req, write-cmd, long-write, study (the study transfer needs ATT_MTU >= 403) x\n"
             "KeyGen on the peripheral or the central; the exchange runs at the idle link's PHY,\n"
-            "interval and LL size (the MTU is set once per connection). Every configuration is run;\n"
-            "the recommendation is the optimum of this space, ties broken by latency.\n\n"
+            "interval and LL size (the MTU is set once per connection). 802.15.4: ML-KEM-512/768/1024\n"
+            "x extended or short addresses x KeyGen on the device or its parent. Every\n"
+            "configuration is run; the recommendation is the optimum of this space, ties broken\n"
+            "by latency.\n\n"
             "Objective: the battery side's energy per exchange (both: the sum), events accounting\n"
             "of the exchange's own phases (every state: radio, per-event costs, idle events while a\n"
             "side computes, sleep; gamma_comp on the computation). Battery life is charge-based\n"
@@ -99,6 +112,7 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     struct advise_cfg cfg;
     struct advise_eval ev;
     struct cli_msg msg;
+    char d[160];
     if (!r->nearest_found) {
         fprintf(stderr, "pqpan %s: no configuration at NIST category >= %u runs on this link\n",
                 ADV_CMD, c->o->min_level);
@@ -117,10 +131,8 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     if (ev.t_s[0] >= c->o->rekey_s || ev.t_s[1] >= c->o->rekey_s) {
         fprintf(stderr, " and occupies the link longer than --rekey-every %s", c->o->rekey_text);
     }
-    fprintf(stderr, ": %s, LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s\n",
-            advise_kem_name(cfg.level), pqpan_ble_phy_name(cfg.phy), cfg.ll_octets, cfg.att_mtu,
-            pqpan_ble_transfer_name(cfg.transfer), (double)cfg.ci_ns * 1e-6,
-            cfg.keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral");
+    advise_describe(d, sizeof d, c, &cfg);
+    fprintf(stderr, ": %s, %s\n", advise_kem_name(cfg.level), d);
     return EXIT_FAILURE_RUN;
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ble_model.h"
+#include "lowpan_model.h"
 #include "pqpan/advise.h"
 
 #define ADV_CMD "advise"
@@ -22,6 +23,10 @@
     "235 mAh to 2.0 V at a 15 kohm load, 21 C"
 
 enum adv_battery { ADV_BATTERY_PERIPHERAL = 0, ADV_BATTERY_CENTRAL, ADV_BATTERY_BOTH };
+
+/* --link: bits of the links searched. */
+#define ADV_LINK_BLE 1u
+#define ADV_LINK_802154 2u
 
 struct advise_opts {
     struct model_opts m;        /* energy options; --profile is the battery-powered device */
@@ -40,6 +45,9 @@ struct advise_opts {
     enum pqpan_ble_protocol protocol;
     size_t top;
     const char *out_dir;        /* NULL: no figures */
+    unsigned links;             /* ADV_LINK_* bits */
+    double poll_ms;             /* 802.15.4 poll period; <= 0: the idle interval's */
+    struct lowpan_opts lowpan;  /* 802.15.4 link options (--busy, --csma, --idle, ...) */
 };
 
 /* Parses argv[1..argc) into *o (defaults first). A cli.h exit code, message printed. */
@@ -72,19 +80,29 @@ struct advise_grid {
     size_t n_ci;
 };
 
+/* The 802.15.4 part of the space: level x addressing (extended, short) x the node that
+ * runs KeyGen (the device, its peer). */
+#define ADV_802154_CONFIGS (ADV_LEVELS * 2 * 2)
+
 /* One configuration of the search. */
 struct advise_cfg {
+    unsigned link;                   /* ADV_LINK_BLE or ADV_LINK_802154 */
+    int short_addr;                  /* 802.15.4: 16-bit short addresses (else EUI-64) */
     int level;                       /* 0..ADV_LEVELS-1 */
     size_t i_phy, i_ll, i_ci;        /* indices into the grid */
     enum pqpan_ble_phy phy;
     uint32_t ll_octets, att_mtu;
     enum pqpan_ble_transfer transfer;
     uint64_t ci_ns;
-    enum pqpan_ble_role keygen;
+    enum pqpan_ble_role keygen;      /* the role index of the node running KeyGen (802.15.4:
+                                        the initiator; the device has the battery's index) */
 };
 
 /* What one configuration costs. e_uj / t_s / charge are per role (enum pqpan_ble_role). */
 struct advise_eval {
+    unsigned link;         /* ADV_LINK_* */
+    int short_addr;        /* 802.15.4: the addressing (the poll uses it too) */
+    double exchange_uj[2]; /* the exchange alone (estimate's e_exchange_events_uj) */
     double e_uj[2];        /* the exchange, events accounting */
     double t_s[2];         /* the time the exchange occupies on that side */
     double objective_uj;   /* the battery side's energy (both: the sum) */
@@ -95,10 +113,16 @@ struct advise_eval {
 struct advise_ctx {
     const struct advise_opts *o;
     struct model_env *env[2];          /* by role; the same pointer when no --peer-profile */
-    const struct model_env *timing;    /* the device whose timing the link model uses */
+    const struct model_env *timing;    /* the device (--profile), whose timing the link
+                                          model uses */
+    enum pqpan_ble_role dev_role;      /* its role index (the peer has the other) */
+    uint32_t n_ble;                    /* ids 0..n_ble-1 are BLE, the next 802.15.4 */
     uint64_t cycles[ADV_LEVELS][PQPAN_OP_COUNT];
     uint32_t ek_bytes[ADV_LEVELS], ct_bytes[ADV_LEVELS];
-    double idle_ua[2];                 /* the idle link's average current, by role */
+    double idle_ua[2];                 /* the idle BLE link's average current, by role */
+    double poll_ms;                    /* 802.15.4: the device's poll period */
+    double idle154_ua[2];              /* 802.15.4: the device's average current polling,
+                                          [short addresses] */
     struct advise_grid grid;
     char dropped_phys[96];             /* peer PHYs a profile gives no current for */
 };
@@ -129,8 +153,13 @@ int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
                       struct cli_msg *msg);
 
 /* Points kept for the energy/latency figure: per level, PHY, interval, transfer method and
- * KeyGen side the cheapest configuration. */
-#define ADV_GROUPS (ADV_LEVELS * PQPAN_BLE_PHY_COUNT * ADV_CI_MAX * ADV_TRANSFERS * ADV_KEYGEN)
+ * KeyGen side the cheapest BLE configuration, then every 802.15.4 configuration. */
+#define ADV_GROUPS_BLE (ADV_LEVELS * PQPAN_BLE_PHY_COUNT * ADV_CI_MAX * ADV_TRANSFERS * ADV_KEYGEN)
+#define ADV_GROUPS (ADV_GROUPS_BLE + ADV_802154_CONFIGS)
+
+/* One line describing configuration cfg ("LE 2M, LL 251, ..." or "802.15.4, ..."). */
+void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
+                     const struct advise_cfg *cfg);
 
 struct advise_result {
     uint32_t configs, invalid, feasible;
@@ -168,6 +197,9 @@ void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
  * error code. */
 int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
                  const struct advise_cfg *cfg, enum pqpan_ble_role role);
+
+/* The other side's role index. */
+enum pqpan_ble_role advise_other_role(enum pqpan_ble_role r);
 
 /* Whether role is a battery-powered side. */
 int advise_is_battery(const struct advise_opts *o, enum pqpan_ble_role role);

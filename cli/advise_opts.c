@@ -27,6 +27,11 @@ static void defaults(struct advise_opts *o)
     o->peer_max_mtu = PQPAN_ATT_MAX_MTU;
     o->protocol = PQPAN_BLE_PROTO_PQPAN;
     o->top = 5;
+    o->links = ADV_LINK_BLE;
+    lowpan_opts_init(&o->lowpan);
+    /* The battery device on 802.15.4 is a sleepy end device: its radio is off between the
+     * frames it sends and receives (estimate --link 802154 --idle sleep). */
+    o->lowpan.idle = 0;
 }
 
 int advise_parse_duration(const char *text, double *seconds)
@@ -147,12 +152,22 @@ static int requirement_opt(struct advise_opts *o, const char *opt, const char *v
 }
 
 /* The link options: the idle link and what the peer supports. */
+/* --link words: the ADV_LINK_* bits of each. */
+static const char *const link_words[] = {"ble", "802154", "both", NULL};
+
 static int link_opt(struct advise_opts *o, const char *opt, const char *v, int *done)
 {
     unsigned long long u = 0;
-    int rc = EXIT_OK;
+    int rc = EXIT_OK, k = 0;
     *done = 1;
-    if (strcmp(opt, "--idle-phy") == 0) {
+    if (strcmp(opt, "--link") == 0) {
+        rc = word_opt(&k, link_words, opt, v, "ble, 802154 or both");
+        o->links = (unsigned)k + 1u;
+    } else if (strcmp(opt, "--poll-ms") == 0) {
+        if (cli_parse_double(v, 0.001, 86400000.0, &o->poll_ms) != 0) {
+            return cli_usage_error(ADV_CMD, "--poll-ms %s: want 0.001..86400000", v);
+        }
+    } else if (strcmp(opt, "--idle-phy") == 0) {
         if (pqpan_ble_phy_parse(&o->idle.phy, v) != PQPAN_OK) {
             return cli_usage_error(ADV_CMD, "--idle-phy %s: want 1M, 2M, S2 or S8", v);
         }
@@ -199,14 +214,18 @@ static const char *const value_opts[] = {
     "--min-level",   "--max-latency-ms", "--battery-side",        "--battery-mah",
     "--rekey-every", "--protocol",       "--top",                 "--idle-phy",
     "--idle-ci-ms",  "--idle-latency",   "--idle-ll-octets",      "--peer-phys",
-    "--peer-max-ll-octets", "--peer-max-mtu", "--peer-profile",   "--out", NULL,
+    "--peer-max-ll-octets", "--peer-max-mtu", "--peer-profile",   "--out",
+    "--link",        "--poll-ms",        NULL,
 };
 
 /* What the options say together: checked before any work. */
-static int check_together(const struct advise_opts *o)
+static int check_together(struct advise_opts *o)
 {
     if (o->m.format == FORMAT_CSV) {
         return cli_usage_error(ADV_CMD, "--format csv: advise prints table or json");
+    }
+    if (o->poll_ms <= 0.0) {
+        o->poll_ms = (double)o->idle.ci_ns * 1e-6;
     }
     if (!(o->peer_phys & (1u << o->idle.phy))) {
         return cli_usage_error(ADV_CMD, "--idle-phy %s is not among --peer-phys: the idle link "
@@ -216,6 +235,15 @@ static int check_together(const struct advise_opts *o)
     if (o->idle_ll_octets > o->peer_max_ll) {
         return cli_usage_error(ADV_CMD, "--idle-ll-octets %u exceeds --peer-max-ll-octets %u",
                                o->idle_ll_octets, o->peer_max_ll);
+    }
+    if ((o->links & ADV_LINK_802154) && o->battery == ADV_BATTERY_BOTH) {
+        return cli_usage_error(ADV_CMD, "--battery-side both: over 802.15.4 the battery device is "
+                                        "a sleepy end device and its peer the parent that stays "
+                                        "awake; use --link ble");
+    }
+    if ((o->links & ADV_LINK_802154) && o->protocol == PQPAN_BLE_PROTO_STUDY) {
+        return cli_usage_error(ADV_CMD, "--protocol study: over 802.15.4 the exchange is pqpan's "
+                                        "INIT/RESP/FIN in UDP datagrams; use --link ble");
     }
     if (((uint64_t)o->idle.latency + 1u) * o->idle.ci_ns >= PQPAN_BLE_IDLE_PERIOD_MAX_NS) {
         return cli_usage_error(ADV_CMD, "(--idle-latency + 1) x --idle-ci-ms must stay below 16 s, "
@@ -235,7 +263,14 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
             return cli_usage_error(ADV_CMD, "--gamma-comm: advise ranks by the events accounting, "
                                             "which has no gamma_comm");
         }
+        if (strcmp(argv[i], "--kem") == 0 || strcmp(argv[i], "--addr") == 0) {
+            return cli_usage_error(ADV_CMD, "%s: advise searches every value (use --min-level "
+                                            "for the KEM)", argv[i]);
+        }
         rc = model_opts_parse(&o->m, ADV_CMD, argc, argv, &i);
+        if (rc == 0 && strcmp(argv[i], "--link") != 0) {
+            rc = lowpan_opts_parse(&o->lowpan, ADV_CMD, argc, argv, &i);
+        }
         if (rc < 0) {
             return EXIT_USAGE;
         }

@@ -66,28 +66,26 @@ static double ms(uint64_t ns)
     return (double)ns * 1e-6;
 }
 
+/* A side's name on a link: BLE's roles, or 802.15.4's sleepy device and its parent. */
+static const char *side_name(const struct advise_ctx *c, unsigned link, int role)
+{
+    if (link == ADV_LINK_802154) {
+        return role == (int)c->dev_role ? "device" : "parent";
+    }
+    return role_name((enum pqpan_ble_role)role);
+}
+
+static double idle_ua_of(const struct advise_ctx *c, const struct advise_eval *ev, int role)
+{
+    return ev->link == ADV_LINK_802154 ? c->idle154_ua[ev->short_addr] : c->idle_ua[role];
+}
+
 /* ---- table ---- */
 
-static void print_header(const struct advise_ctx *c, const struct advise_result *r)
+static void print_ble_idle(const struct advise_ctx *c)
 {
     const struct advise_opts *o = c->o;
-    const struct advise_grid *g = &c->grid;
     int role;
-    printf("pqpan advise: the cheapest post-quantum key exchange for a battery-powered %s\n",
-           o->battery == ADV_BATTERY_BOTH ? "peripheral and central" : battery_names[o->battery]);
-    printf("  battery: %.3f mAh; one key exchange every %s (%.0f s)\n", o->battery_mah,
-           o->rekey_text, o->rekey_s);
-    if (o->battery_mah == ADV_CR2032_MAH) {
-        printf("    (the default capacity, a CR2032: %s)\n", ADV_CR2032_SOURCE);
-    }
-    printf("  constraints: NIST category >= %u; latency ", o->min_level);
-    if (o->max_latency_ms > 0.0) {
-        printf("<= %.3f ms", o->max_latency_ms);
-    } else {
-        printf("not limited");
-    }
-    printf("; protocol %s\n",
-           o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
     printf("  idle link: LE %s, CI %.2f ms, peripheral latency %u, LL %u octets; average current",
            pqpan_ble_phy_name(o->idle.phy), ms(o->idle.ci_ns), o->idle.latency, o->idle_ll_octets);
     for (role = 1; role >= 0; role--) {
@@ -103,16 +101,55 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
     if (c->dropped_phys[0] != '\0') {
         printf(" (left out, no current in a profile: %s)", c->dropped_phys);
     }
-    printf("\n  search: %u configurations, %u the link model rejects (the study transfer needs "
+    putchar('\n');
+}
+
+static void print_header(const struct advise_ctx *c, const struct advise_result *r)
+{
+    const struct advise_opts *o = c->o;
+    const struct advise_grid *g = &c->grid;
+    printf("pqpan advise: the cheapest post-quantum key exchange for a battery-powered %s\n",
+           o->battery == ADV_BATTERY_BOTH ? "peripheral and central" : battery_names[o->battery]);
+    printf("  battery: %.3f mAh; one key exchange every %s (%.0f s)\n", o->battery_mah,
+           o->rekey_text, o->rekey_s);
+    if (o->battery_mah == ADV_CR2032_MAH) {
+        printf("    (the default capacity, a CR2032: %s)\n", ADV_CR2032_SOURCE);
+    }
+    printf("  constraints: NIST category >= %u; latency ", o->min_level);
+    if (o->max_latency_ms > 0.0) {
+        printf("<= %.3f ms", o->max_latency_ms);
+    } else {
+        printf("not limited");
+    }
+    printf("; protocol %s\n",
+           o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
+    if (o->links & ADV_LINK_BLE) {
+        print_ble_idle(c);
+    }
+    if (o->links & ADV_LINK_802154) {
+        printf("  802.15.4: the device polls its parent every %.3f ms (a sleepy end device): "
+               "%.4f uA\n    (extended addresses), %.4f uA (short; pqpan idle --link 802154); "
+               "between an exchange's\n    frames its radio %s\n",
+               c->poll_ms, c->idle154_ua[0], c->idle154_ua[1],
+               lowpan_idle_listens(&o->lowpan, c->timing) ? "listens" : "is off");
+    }
+    printf("  search: %u configurations, %u the link model rejects (the study transfer needs "
            "ATT_MTU >= 403), %u meet the constraints\n",
            r->configs, r->invalid, r->feasible);
-    printf("    ML-KEM-512/768/1024 x ATT_MTU %u..%u (%zu values) x 6 transfer methods x KeyGen on\n"
-           "    either side, at the idle link's PHY, interval and LL size\n",
-           g->mtu[0], g->mtu[g->n_mtu - 1u], g->n_mtu);
+    if (o->links & ADV_LINK_BLE) {
+        printf("    BLE: ML-KEM-512/768/1024 x ATT_MTU %u..%u (%zu values) x 6 transfer methods x\n"
+               "    KeyGen on either side, at the idle link's PHY, interval and LL size\n",
+               g->mtu[0], g->mtu[g->n_mtu - 1u], g->n_mtu);
+    }
+    if (o->links & ADV_LINK_802154) {
+        printf("    802.15.4: ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the "
+               "device or\n    its parent\n");
+    }
     printf("  objective: %s energy per exchange, events accounting (every state of the\n"
-           "    exchange on an open link, no gamma); ties broken by latency\n",
+           "    exchange on an open link, no gamma); ties broken by latency. device: --profile%s\n",
            o->battery == ADV_BATTERY_BOTH ? "the two sides' summed"
-           : o->battery == ADV_BATTERY_CENTRAL ? "the central's" : "the peripheral's");
+           : o->battery == ADV_BATTERY_CENTRAL ? "the central's" : "the peripheral's",
+           o->battery == ADV_BATTERY_CENTRAL ? ", the BLE central" : ", the BLE peripheral");
 }
 
 static void print_assumptions(const struct advise_ctx *c)
@@ -133,30 +170,28 @@ static void print_assumptions(const struct advise_ctx *c)
     model_print_crypto_gamma(stdout, dev, "  ");
 }
 
-static void print_configs(const struct advise_row *rows, size_t n)
+static void print_configs(const struct advise_ctx *c, const struct advise_row *rows, size_t n)
 {
     size_t i;
-    printf("\n%4s  %-11s %-3s %4s %7s  %-10s %9s  %-10s\n", "rank", "KEM", "PHY", "LL",
-           "ATT_MTU", "transfer", "CI (ms)", "KeyGen");
+    printf("\n%4s  %-11s  %s\n", "rank", "KEM", "configuration");
     for (i = 0; i < n; i++) {
-        const struct advise_cfg *g = &rows[i].cfg;
-        printf("%4zu  %-11s %-3s %4u %7u  %-10s %9.2f  %-10s\n", i + 1, advise_kem_name(g->level),
-               pqpan_ble_phy_name(g->phy), g->ll_octets, g->att_mtu,
-               pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns), role_name(g->keygen));
+        char d[160];
+        advise_describe(d, sizeof d, c, &rows[i].cfg);
+        printf("%4zu  %-11s  %s\n", i + 1, advise_kem_name(rows[i].cfg.level), d);
     }
 }
 
-static void print_costs(const struct advise_row *rows, size_t n)
+static void print_costs(const struct advise_ctx *c, const struct advise_row *rows, size_t n)
 {
+    int peer = (int)advise_other_role(c->dev_role);
     size_t i;
-    printf("\n%4s %16s %14s %13s %14s %13s %17s %10s\n", "rank", "peripheral (uJ)",
-           "central (uJ)", "latency (ms)", "vs study (uJ)", "vs study (%)", "battery life (y)",
-           "floor (x)");
+    printf("\n%4s %12s %12s %13s %14s %13s %17s %10s\n", "rank", "device (uJ)", "peer (uJ)",
+           "latency (ms)", "vs study (uJ)", "vs study (%)", "battery life (y)", "floor (x)");
     for (i = 0; i < n; i++) {
         const struct advise_row *w = &rows[i];
-        printf("%4zu %16.3f %14.3f %13.3f %14.3f %13.1f %17.3f %10.2f\n", i + 1,
-               w->ev.e_uj[PQPAN_BLE_PERIPHERAL], w->ev.e_uj[PQPAN_BLE_CENTRAL], w->ev.latency_ms,
-               w->vs_study_uj, w->vs_study_pct, w->life_y, w->floor_ratio);
+        printf("%4zu %12.3f %12.3f %13.3f %14.3f %13.1f %17.3f %10.2f\n", i + 1,
+               w->ev.e_uj[c->dev_role], w->ev.e_uj[peer], w->ev.latency_ms, w->vs_study_uj,
+               w->vs_study_pct, w->life_y, w->floor_ratio);
     }
 }
 
@@ -173,8 +208,8 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
                "    battery %.4g; average current %.4f uA idle, %.4f uA with one exchange every %s\n"
                "    (rekeying %.4f uA, %.3f %%); battery life %.3f years without rekeying, %.3f "
                "with\n",
-               role_name((enum pqpan_ble_role)role), w->ev.e_uj[role] / v, w->ev.e_uj[role], v,
-               b->exchanges, c->idle_ua[role], b->avg_ua, c->o->rekey_text, b->rekey_ua,
+               side_name(c, w->ev.link, role), w->ev.e_uj[role] / v, w->ev.e_uj[role], v,
+               b->exchanges, idle_ua_of(c, &w->ev, role), b->avg_ua, c->o->rekey_text, b->rekey_ua,
                100.0 * b->rekey_share, b->life_idle_s / SECONDS_PER_YEAR,
                b->life_s / SECONDS_PER_YEAR);
     }
@@ -189,11 +224,13 @@ static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
         if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
             continue;
         }
-        printf("  floor, %s: %.3f uJ = the messages' payload bits on LE %s %.3f uJ + computation\n"
+        printf("  floor, %s: %.3f uJ = the messages' payload bits on %s%s %.3f uJ + computation\n"
                "    %.3f uJ at the fewest cycles in data/cycles/ per operation, no gamma;\n"
                "    implementations:",
-               role_name((enum pqpan_ble_role)role), f->total_uj, pqpan_ble_phy_name(f->phy),
-               f->link_uj, f->comp_uj);
+               side_name(c, w->ev.link, role), f->total_uj,
+               w->ev.link == ADV_LINK_802154 ? "802.15.4" : "LE ",
+               w->ev.link == ADV_LINK_802154 ? "" : pqpan_ble_phy_name(f->phy), f->link_uj,
+               f->comp_uj);
         advise_side_ops(count, c, &w->cfg, (enum pqpan_ble_role)role);
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
             const struct pqpan_cycle_row *row =
@@ -256,8 +293,8 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
     print_assumptions(c);
     printf("  battery life is charge-based (uC, uA, mAh): energy / the profile's supply voltage,\n"
            "    so no voltage conversion enters\n");
-    print_configs(rows, r->rank.count);
-    print_costs(rows, r->rank.count);
+    print_configs(c, rows, r->rank.count);
+    print_costs(c, rows, r->rank.count);
     printf("\n(vs study: the energy saved against the study's configuration at the same level: LE "
            "1M,\nLL 27, ATT_MTU 403, study transfer, 50 ms, KeyGen on the peripheral)\n");
     printf("\nrecommendation 1 in detail:\n");
@@ -275,18 +312,26 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
     const struct advise_cfg *g = &w->cfg;
     int role;
     const char *comma = "";
-    printf("    {\"rank\": %zu, \"kem\": \"%s\", \"category\": %u, \"phy\": \"%s\", "
-           "\"ll_octets\": %u, \"att_mtu\": %u, \"transfer\": \"%s\", \"ci_ms\": %.2f, "
-           "\"keygen_side\": \"%s\",\n",
-           rank, advise_kem_name(g->level), advise_category(g->level), pqpan_ble_phy_name(g->phy),
-           g->ll_octets, g->att_mtu, pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns),
-           role_name(g->keygen));
-    printf("     \"energy_peripheral_uj\": %.3f, \"energy_central_uj\": %.3f, \"objective_uj\": "
-           "%.3f, \"latency_ms\": %.3f,\n     \"saving_vs_study_uj\": %.3f, "
+    printf("    {\"rank\": %zu, \"kem\": \"%s\", \"category\": %u, ", rank,
+           advise_kem_name(g->level), advise_category(g->level));
+    if (g->link == ADV_LINK_802154) {
+        printf("\"link\": \"802154\", \"addressing\": \"%s\", \"keygen_side\": \"%s\", "
+               "\"poll_ms\": %.3f,\n",
+               g->short_addr ? "short" : "extended", side_name(c, g->link, (int)g->keygen),
+               c->poll_ms);
+    } else {
+        printf("\"link\": \"ble\", \"phy\": \"%s\", \"ll_octets\": %u, \"att_mtu\": %u, "
+               "\"transfer\": \"%s\", \"ci_ms\": %.2f, \"keygen_side\": \"%s\",\n",
+               pqpan_ble_phy_name(g->phy), g->ll_octets, g->att_mtu,
+               pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns), role_name(g->keygen));
+    }
+    printf("     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
+           "\"objective_uj\": %.3f, \"latency_ms\": %.3f,\n     \"saving_vs_study_uj\": %.3f, "
            "\"saving_vs_study_pct\": %.2f, \"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n"
            "     \"battery\": [",
-           w->ev.e_uj[PQPAN_BLE_PERIPHERAL], w->ev.e_uj[PQPAN_BLE_CENTRAL], w->ev.objective_uj,
-           w->ev.latency_ms, w->vs_study_uj, w->vs_study_pct, w->floor_uj, w->floor_ratio);
+           side_name(c, g->link, (int)c->dev_role), w->ev.e_uj[c->dev_role],
+           w->ev.e_uj[advise_other_role(c->dev_role)], w->ev.objective_uj, w->ev.latency_ms,
+           w->vs_study_uj, w->vs_study_pct, w->floor_uj, w->floor_ratio);
     for (role = 1; role >= 0; role--) {
         const struct pqpan_advise_battery *b = &w->bat[role];
         const struct pqpan_advise_floor *f = &w->floor[role];
@@ -298,12 +343,12 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
                "%.6f, \"rekey_share_pct\": %.4f, \"life_days\": %.3f, \"life_idle_days\": %.3f, "
                "\"floor_uj\": %.3f, \"floor_phy\": \"%s\", \"floor_link_uj\": %.3f, "
                "\"floor_comp_uj\": %.3f}",
-               comma,
-               role_name((enum pqpan_ble_role)role),
+               comma, side_name(c, g->link, role),
                w->ev.e_uj[role] / c->env[role]->in.profile.supply_v, b->exchanges,
-               c->idle_ua[role], b->avg_ua, b->rekey_ua, 100.0 * b->rekey_share,
+               idle_ua_of(c, &w->ev, role), b->avg_ua, b->rekey_ua, 100.0 * b->rekey_share,
                b->life_s / 86400.0, b->life_idle_s / 86400.0, f->total_uj,
-               pqpan_ble_phy_name(f->phy), f->link_uj, f->comp_uj);
+               g->link == ADV_LINK_802154 ? "802154" : pqpan_ble_phy_name(f->phy), f->link_uj,
+               f->comp_uj);
         comma = ", ";
     }
     printf("]}%s\n", sep);
@@ -329,6 +374,13 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
            "  \"max_latency_ms\": %.3f,\n",
            o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", o->min_level,
            o->max_latency_ms);
+    printf("  \"links\": \"%s\",\n", o->links == ADV_LINK_BLE      ? "ble"
+                                      : o->links == ADV_LINK_802154 ? "802154"
+                                                                    : "both");
+    if (o->links & ADV_LINK_802154) {
+        printf("  \"poll\": {\"poll_ms\": %.3f, \"extended_ua\": %.4f, \"short_ua\": %.4f},\n",
+               c->poll_ms, c->idle154_ua[0], c->idle154_ua[1]);
+    }
     printf("  \"idle\": {\"phy\": \"%s\", \"ci_ms\": %.2f, \"latency\": %u, \"ll_octets\": %u, "
            "\"peripheral_ua\": %.4f, \"central_ua\": %.4f},\n  \"peer_phys\": [",
            pqpan_ble_phy_name(o->idle.phy), ms(o->idle.ci_ns), o->idle.latency,
@@ -411,15 +463,18 @@ static int write_points(const struct advise_ctx *c, const struct advise_result *
 {
     FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_points.dat");
     int k;
-    size_t g, per_level = ADV_GROUPS / ADV_LEVELS;
+    size_t g, per_level = ADV_GROUPS_BLE / ADV_LEVELS;
     if (f == NULL) {
         return EXIT_IO;
     }
     fprintf(f, "# latency_ms objective_uj: per level (one block each: ML-KEM-512, 768, 1024) the "
-               "cheapest configuration of each PHY, interval, transfer method and KeyGen side\n");
-    for (k = 0; k < ADV_LEVELS; k++) {
+               "cheapest BLE configuration of each PHY, interval, transfer method and KeyGen side; "
+               "a fourth block: every 802.15.4 configuration\n");
+    for (k = 0; k <= ADV_LEVELS; k++) {
+        size_t lo = (size_t)k * per_level;
+        size_t hi = k < ADV_LEVELS ? lo + per_level : ADV_GROUPS;
         have[k] = 0;
-        for (g = (size_t)k * per_level; g < (size_t)(k + 1) * per_level; g++) {
+        for (g = lo; g < hi; g++) {
             if (r->group_found[g]) {
                 fprintf(f, "%.3f %.3f\n", r->group[g].latency, r->group[g].energy);
                 have[k] = 1;
@@ -459,11 +514,13 @@ static int write_pareto_gp(const struct advise_ctx *c, const int have[])
                "set logscale x\nset grid\nset key top right\n",
             battery_names[c->o->battery]);
     n += (size_t)snprintf(plot + n, sizeof plot - n, "plot ");
-    for (k = 0; k < ADV_LEVELS; k++) {
+    for (k = 0; k <= ADV_LEVELS; k++) {
         if (have[k]) {
             n += (size_t)snprintf(plot + n, sizeof plot - n,
-                                  "'advise_points.dat' index %d with points pt 7 ps 0.6 title '%s', ",
-                                  k, advise_kem_name(k));
+                                  "'advise_points.dat' index %d with points pt %d ps 0.6 "
+                                  "title '%s', ",
+                                  k, k < ADV_LEVELS ? 7 : 5,
+                                  k < ADV_LEVELS ? advise_kem_name(k) : "802.15.4 (all levels)");
         }
     }
     snprintf(plot + n, sizeof plot - n,
@@ -475,7 +532,7 @@ static int write_pareto_gp(const struct advise_ctx *c, const int have[])
 
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)
 {
-    int have[ADV_LEVELS];
+    int have[ADV_LEVELS + 1];
     int rc = write_points(c, r, have);
     if (rc == EXIT_OK) {
         rc = write_front(c, r);

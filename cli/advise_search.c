@@ -164,7 +164,56 @@ static int load_envs(struct advise_ctx *c)
     c->env[PQPAN_BLE_PERIPHERAL] = c->o->battery == ADV_BATTERY_CENTRAL ? other : dev;
     c->env[PQPAN_BLE_CENTRAL] = c->o->battery == ADV_BATTERY_CENTRAL ? dev : other;
     c->timing = dev;
+    c->dev_role = c->o->battery == ADV_BATTERY_CENTRAL ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
     return EXIT_OK;
+}
+
+/* 802.15.4: both profiles price the radio in 802.15.4 mode, and the device's poll. */
+static int load_802154(struct advise_ctx *c)
+{
+    struct pqpan_802154_poll p;
+    struct pqpan_802154_poll_charge q;
+    double ua[PQPAN_STATE_COUNT];
+    struct cli_msg msg;
+    int role, rc, k;
+    for (role = 0; role < 2; role++) {
+        struct pqpan_ledger l;
+        struct pqpan_energy e;
+        pqpan_ledger_init(&l);
+        l.ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_TX] = 1u;
+        l.ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_RX] = 1u;
+        rc = model_energy(&e, &l, c->env[role], PQPAN_RADIO_IEEE802154, &msg);
+        if (rc != EXIT_OK) {
+            return cli_usage_error(ADV_CMD, "empty search space on 802.15.4: %s", msg.text);
+        }
+    }
+    c->poll_ms = c->o->poll_ms;
+    for (k = 0; k < 2; k++) {
+        struct lowpan_opts lo = c->o->lowpan;
+        lo.short_addr = k;
+        rc = lowpan_poll(&p, &q, ua, c->timing, &lo, c->poll_ms, &msg);
+        if (rc != EXIT_OK) {
+            return cli_usage_error(ADV_CMD, "802.15.4 poll: %s", msg.text);
+        }
+        c->idle154_ua[k] = q.avg_ua;
+    }
+    return EXIT_OK;
+}
+
+/* BLE: the PHYs, the idle connection and the grid. */
+static int load_ble(struct advise_ctx *c)
+{
+    const struct advise_grid *g = &c->grid;
+    int rc = load_phys(c);
+    if (rc == EXIT_OK) {
+        rc = load_idle(c);
+    }
+    if (rc == EXIT_OK) {
+        load_grid(c);
+        c->n_ble = (uint32_t)(ADV_LEVELS * g->n_phy * g->n_ll * g->n_mtu * ADV_TRANSFERS *
+                              g->n_ci * ADV_KEYGEN);
+    }
+    return rc;
 }
 
 void advise_ctx_free(struct advise_ctx *c)
@@ -185,34 +234,52 @@ int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o)
     if (rc != EXIT_OK) {
         return rc;
     }
-    rc = load_phys(c);
-    if (rc == EXIT_OK) {
-        rc = load_levels(c);
+    rc = load_levels(c);
+    if (rc == EXIT_OK && (o->links & ADV_LINK_BLE)) {
+        rc = load_ble(c);
     }
-    if (rc == EXIT_OK) {
-        rc = load_idle(c);
+    if (rc == EXIT_OK && (o->links & ADV_LINK_802154)) {
+        rc = load_802154(c);
     }
     if (rc != EXIT_OK) {
         advise_ctx_free(c);
-        return rc;
     }
-    load_grid(c);
-    return EXIT_OK;
+    return rc;
 }
 
 /* ---- the space ---- */
 
 uint32_t advise_space_size(const struct advise_ctx *c)
 {
-    const struct advise_grid *g = &c->grid;
-    return (uint32_t)(ADV_LEVELS * g->n_phy * g->n_ll * g->n_mtu * ADV_TRANSFERS * g->n_ci *
-                      ADV_KEYGEN);
+    return c->n_ble + ((c->o->links & ADV_LINK_802154) ? ADV_802154_CONFIGS : 0u);
+}
+
+enum pqpan_ble_role advise_other_role(enum pqpan_ble_role r)
+{
+    return r == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+}
+
+/* 802.15.4 id k: level, then addressing (extended, short), then KeyGen on the device or
+ * on its peer. */
+static void cfg_802154(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t k)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->link = ADV_LINK_802154;
+    cfg->keygen = k % 2u == 0u ? c->dev_role : advise_other_role(c->dev_role);
+    cfg->short_addr = (int)(k / 2u % 2u);
+    cfg->level = (int)(k / 4u);
 }
 
 void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t id)
 {
     const struct advise_grid *g = &c->grid;
     size_t i = id;
+    if (id >= c->n_ble) {
+        cfg_802154(cfg, c, id - c->n_ble);
+        return;
+    }
+    memset(cfg, 0, sizeof *cfg);
+    cfg->link = ADV_LINK_BLE;
     cfg->keygen = i % ADV_KEYGEN == 0 ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     i /= ADV_KEYGEN;
     cfg->i_ci = i % g->n_ci;
@@ -238,6 +305,7 @@ static int eval_config(struct advise_eval *ev, const struct advise_ctx *c,
     struct pqpan_ble_estimate est;
     int role;
     memset(ev, 0, sizeof *ev);
+    ev->link = ADV_LINK_BLE;
     if (pqpan_ble_estimate_pqke(&est, bc, &c->timing->dev, c->cycles[level]) != PQPAN_OK) {
         return EXIT_FAILURE_RUN;
     }
@@ -251,6 +319,7 @@ static int eval_config(struct advise_eval *ev, const struct advise_ctx *c,
             return rc;
         }
         ev->e_uj[role] = e.total_events_uj;
+        ev->exchange_uj[role] = e.total_events_uj;
         for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
             ev->t_s[role] += (double)pqpan_ledger_phase_ns(&ex, (enum pqpan_phase)p) * 1e-9;
         }
@@ -270,10 +339,58 @@ static void base_config(struct pqpan_ble_config *bc, const struct advise_ctx *c,
     bc->ct_bytes = c->ct_bytes[level];
 }
 
+/* One exchange over 802.15.4 (`estimate --link 802154`): the device's timing and CPU, each
+ * node priced with its own profile; every phase of the estimator's ledgers is the
+ * exchange's. */
+static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
+                       const struct advise_cfg *cfg, struct cli_msg *msg)
+{
+    struct lowpan_opts lo = c->o->lowpan;
+    struct pqpan_802154_est_config ec;
+    struct pqpan_802154_estimate est;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int role, rc;
+    memset(ev, 0, sizeof *ev);
+    ev->link = ADV_LINK_802154;
+    ev->short_addr = cfg->short_addr;
+    lo.kem = advise_kem_name(cfg->level);
+    lo.short_addr = cfg->short_addr;
+    rc = lowpan_setup(&ec, cycles, c->timing, &lo, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_estimate_pqke(&est, &ec, cycles) != PQPAN_OK) {
+        return EXIT_FAILURE_RUN;
+    }
+    for (role = 0; role < 2; role++) {
+        const struct pqpan_ledger *l =
+            &est.ledger[role == (int)cfg->keygen ? PQPAN_802154_INITIATOR : PQPAN_802154_RESPONDER];
+        struct pqpan_energy e;
+        int p;
+        rc = model_energy(&e, l, c->env[role], PQPAN_RADIO_IEEE802154, msg);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        ev->e_uj[role] = e.total_events_uj;
+        ev->exchange_uj[role] = e.total_events_uj;
+        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+            ev->t_s[role] += (double)pqpan_ledger_phase_ns(l, (enum pqpan_phase)p) * 1e-9;
+        }
+        if (advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+            ev->objective_uj += ev->e_uj[role];
+        }
+    }
+    ev->latency_ms = (double)est.latency_ns * 1e-6;
+    return EXIT_OK;
+}
+
 int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
                 struct cli_msg *msg)
 {
     struct pqpan_ble_config bc;
+    if (cfg->link == ADV_LINK_802154) {
+        return eval_802154(ev, c, cfg, msg);
+    }
     base_config(&bc, c, cfg->level);
     bc.phy = cfg->phy;
     bc.ll_octets = cfg->ll_octets;
@@ -302,8 +419,12 @@ static int meets_link_constraints(const struct advise_ctx *c, const struct advis
            ev->t_s[0] < c->o->rekey_s && ev->t_s[1] < c->o->rekey_s;
 }
 
-static size_t group_of(const struct advise_cfg *cfg)
+static size_t group_of(const struct advise_ctx *c, const struct advise_cfg *cfg)
 {
+    if (cfg->link == ADV_LINK_802154) {
+        return ADV_GROUPS_BLE + ((size_t)cfg->level * 2u + (size_t)cfg->short_addr) * 2u +
+               (cfg->keygen != c->dev_role);
+    }
     size_t g = ((size_t)cfg->level * PQPAN_BLE_PHY_COUNT + (size_t)cfg->phy) * ADV_CI_MAX +
                cfg->i_ci;
     return (g * ADV_TRANSFERS + (size_t)cfg->transfer) * ADV_KEYGEN +
@@ -323,7 +444,7 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
                  const struct advise_cfg *cfg, const struct advise_eval *ev, uint32_t id)
 {
     struct pqpan_advise_point p;
-    size_t g = group_of(cfg);
+    size_t g = group_of(c, cfg);
     int level_ok = advise_category(cfg->level) >= c->o->min_level;
     p.energy = ev->objective_uj;
     p.latency = ev->latency_ms;
@@ -403,7 +524,7 @@ int advise_battery(struct pqpan_advise_battery *b, const struct advise_ctx *c,
 {
     struct pqpan_advise_battery_in in;
     in.capacity_mah = c->o->battery_mah;
-    in.idle_ua = c->idle_ua[role];
+    in.idle_ua = ev->link == ADV_LINK_802154 ? c->idle154_ua[ev->short_addr] : c->idle_ua[role];
     in.exchange_uc = ev->e_uj[role] / c->env[role]->in.profile.supply_v;
     in.exchange_s = ev->t_s[role];
     in.rekey_s = c->o->rekey_s;
@@ -468,6 +589,26 @@ int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
         cycles[op] = row != NULL ? row->cycles : 0u;
     }
     side_octets(&tx, &rx, c, cfg, role);
+    if (cfg->link == ADV_LINK_802154) {
+        return pqpan_advise_floor_802154(f, &env->in.profile, env->table, env->eopts.tx_dbm, tx,
+                                         rx, cycles, count);
+    }
     return pqpan_advise_floor(f, &env->in.profile, env->table, env->eopts.tx_dbm,
                               c->grid.priced_phys, tx, rx, cycles, count);
+}
+
+void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
+                     const struct advise_cfg *cfg)
+{
+    if (cfg->link == ADV_LINK_802154) {
+        snprintf(buf, len, "802.15.4 O-QPSK 250 kb/s, %s addresses, KeyGen on the %s "
+                           "(initiator), %.3f ms polls",
+                 cfg->short_addr ? "short" : "extended",
+                 cfg->keygen == c->dev_role ? "device" : "peer", c->poll_ms);
+        return;
+    }
+    snprintf(buf, len, "LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s",
+             pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
+             pqpan_ble_transfer_name(cfg->transfer), (double)cfg->ci_ns * 1e-6,
+             cfg->keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral");
 }

@@ -102,19 +102,19 @@ static int parse_args(struct idle154_opts *o, int argc, char **argv)
 
 /* The current of each ledger state for the poll: the 802.15.4 TX level at --tx-dbm and RX
  * from the --currents table, the profile's sleep, CPU and crystal-start currents. */
-static int poll_currents(double ua[PQPAN_STATE_COUNT], const struct model_env *env)
+static int poll_currents(double ua[PQPAN_STATE_COUNT], const struct model_env *env,
+                         struct cli_msg *msg)
 {
     const struct pqpan_profile *p = &env->in.profile;
     double tx = 0.0, rx = 0.0;
     if (pqpan_profile_tx_mode_ua(p, env->table, PQPAN_RADIO_IEEE802154, env->eopts.tx_dbm, &tx) !=
             PQPAN_OK ||
         pqpan_profile_rx_ua(p, env->table, PQPAN_RADIO_IEEE802154, &rx) != PQPAN_OK) {
-        fprintf(stderr,
-                "pqpan %s: profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
-                "(its ieee802154 section); try another --currents table or --tx-dbm, or a "
-                "profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)\n",
-                CMD, p->name, pqpan_current_table_name(env->table), env->eopts.tx_dbm);
-        return EXIT_USAGE;
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX "
+                           "(its ieee802154 section); try another --currents table or --tx-dbm, "
+                           "or a profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)",
+                           p->name, pqpan_current_table_name(env->table), env->eopts.tx_dbm);
     }
     memset(ua, 0, PQPAN_STATE_COUNT * sizeof ua[0]);
     ua[PQPAN_STATE_SLEEP] = p->sleep_ua;
@@ -127,20 +127,39 @@ static int poll_currents(double ua[PQPAN_STATE_COUNT], const struct model_env *e
     return EXIT_OK;
 }
 
-static int setup(struct pqpan_802154_poll_cfg *c, const struct idle154_opts *o,
-                 const struct model_env *env)
+static int setup(struct pqpan_802154_poll_cfg *c, const struct lowpan_opts *l, double poll_ms,
+                 const struct model_env *env, struct cli_msg *msg)
 {
     struct pqpan_802154_est_config d;
-    struct cli_msg msg;
     pqpan_802154_est_config_default(&d);
     memset(c, 0, sizeof *c);
     c->link = d.link;
-    lowpan_link(&c->link, &o->l);
-    c->csma = o->l.contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
-    c->p_busy = o->l.busy;
-    c->backoff_rx = (uint8_t)lowpan_backoff_listens(&o->l, env);
-    c->period_ns = (uint64_t)(o->poll_ms * 1e6 + 0.5);
-    return cli_msg_report(CMD, lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, &msg), &msg);
+    lowpan_link(&c->link, l);
+    c->csma = l->contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
+    c->p_busy = l->busy;
+    c->backoff_rx = (uint8_t)lowpan_backoff_listens(l, env);
+    c->period_ns = (uint64_t)(poll_ms * 1e6 + 0.5);
+    return lowpan_wake(&c->wake_xtal_ns, &c->wake_cpu_ns, env, msg);
+}
+
+int lowpan_poll(struct pqpan_802154_poll *p, struct pqpan_802154_poll_charge *q,
+                double ua[PQPAN_STATE_COUNT], const struct model_env *env,
+                const struct lowpan_opts *l, double poll_ms, struct cli_msg *msg)
+{
+    struct pqpan_802154_poll_cfg c;
+    int rc = setup(&c, l, poll_ms, env, msg);
+    if (rc == EXIT_OK) {
+        rc = poll_currents(ua, env, msg);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_poll_plan(p, &c) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "--poll-ms %.3f is shorter than one poll's active "
+                           "part (%.3f ms)", poll_ms, (double)p->active_ns * 1e-6);
+    }
+    pqpan_802154_poll_charge(q, p, ua);
+    return EXIT_OK;
 }
 
 struct result {
@@ -278,21 +297,12 @@ static void print_json(const struct idle154_opts *o, const struct model_env *env
 
 static int run(const struct idle154_opts *o, const struct model_env *env)
 {
-    struct pqpan_802154_poll_cfg c;
     struct result r;
-    int rc = setup(&c, o, env);
-    if (rc == EXIT_OK) {
-        rc = poll_currents(r.ua, env);
-    }
-    if (rc != EXIT_OK) {
+    struct cli_msg msg;
+    int rc = lowpan_poll(&r.p, &r.q, r.ua, env, &o->l, o->poll_ms, &msg);
+    if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }
-    if (pqpan_802154_poll_plan(&r.p, &c) != PQPAN_OK) {
-        return cli_usage_error(CMD, "--poll-ms %.3f is shorter than one poll's active part "
-                                    "(%.3f ms)",
-                               o->poll_ms, (double)r.p.active_ns * 1e-6);
-    }
-    pqpan_802154_poll_charge(&r.q, &r.p, r.ua);
     if (o->m.format == FORMAT_TABLE) {
         print_table(o, env, &r);
     } else if (o->m.format == FORMAT_CSV) {

@@ -83,6 +83,16 @@ PQPAN_MUST_CHECK int pqpan_advise_floor(struct pqpan_advise_floor *out,
                                         const uint64_t cycles[PQPAN_OP_COUNT],
                                         const uint64_t count[PQPAN_OP_COUNT]);
 
+/* The same over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s: 32 µs per octet, IEEE Std
+ * 802.15.4-2020 §12), with the profile's ieee802154 TX level at tx_dbm and its RX current
+ * (phy is left 0). Errors as pqpan_advise_floor (UNSUPPORTED: no 802.15.4 current). */
+PQPAN_MUST_CHECK int pqpan_advise_floor_802154(struct pqpan_advise_floor *out,
+                                               const struct pqpan_profile *p,
+                                               enum pqpan_current_table t, int tx_dbm,
+                                               uint64_t tx_octets, uint64_t rx_octets,
+                                               const uint64_t cycles[PQPAN_OP_COUNT],
+                                               const uint64_t count[PQPAN_OP_COUNT]);
+
 /* ---- the best few, and the Pareto front ---- */
 
 /* One evaluated configuration: its objective (energy), latency and the caller's id. */

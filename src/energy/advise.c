@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pqpan/advise.h"
+#include "pqpan/ieee802154.h"
 
 void pqpan_advise_ledger_phases(struct pqpan_ledger *out, const struct pqpan_ledger *l,
                                 unsigned mask)
@@ -101,6 +102,37 @@ static double comp_uj(const struct pqpan_profile *p, const uint64_t cycles[PQPAN
     return sum / (double)p->cpu_hz * p->supply_v * p->cpu_ua;
 }
 
+static int floor_args_ok(const struct pqpan_profile *p, enum pqpan_current_table t,
+                         const uint64_t *cycles, const uint64_t *count)
+{
+    return p != NULL && cycles != NULL && count != NULL && t >= 0 &&
+           t < PQPAN_CURRENT_TABLE_COUNT && pqpan_profile_check(p) == PQPAN_OK;
+}
+
+int pqpan_advise_floor_802154(struct pqpan_advise_floor *out, const struct pqpan_profile *p,
+                              enum pqpan_current_table t, int tx_dbm, uint64_t tx_octets,
+                              uint64_t rx_octets, const uint64_t cycles[PQPAN_OP_COUNT],
+                              const uint64_t count[PQPAN_OP_COUNT])
+{
+    const double octet_s = (double)PQPAN_802154_OCTET_NS * 1e-9;
+    double tx_ua, rx_ua;
+    if (out == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (!floor_args_ok(p, t, cycles, count)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (pqpan_profile_tx_mode_ua(p, t, PQPAN_RADIO_IEEE802154, tx_dbm, &tx_ua) != PQPAN_OK ||
+        pqpan_profile_rx_ua(p, t, PQPAN_RADIO_IEEE802154, &rx_ua) != PQPAN_OK) {
+        return PQPAN_ERR_UNSUPPORTED;
+    }
+    out->link_uj = p->supply_v * octet_s * ((double)tx_octets * tx_ua + (double)rx_octets * rx_ua);
+    out->comp_uj = comp_uj(p, cycles, count);
+    out->total_uj = out->link_uj + out->comp_uj;
+    return PQPAN_OK;
+}
+
 int pqpan_advise_floor(struct pqpan_advise_floor *out, const struct pqpan_profile *p,
                        enum pqpan_current_table t, int tx_dbm, unsigned phys,
                        uint64_t tx_octets, uint64_t rx_octets,
@@ -112,9 +144,8 @@ int pqpan_advise_floor(struct pqpan_advise_floor *out, const struct pqpan_profil
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (p == NULL || cycles == NULL || count == NULL || t < 0 ||
-        t >= PQPAN_CURRENT_TABLE_COUNT || (phys & ((1u << PQPAN_BLE_PHY_COUNT) - 1u)) == 0u ||
-        pqpan_profile_check(p) != PQPAN_OK) {
+    if (!floor_args_ok(p, t, cycles, count) ||
+        (phys & ((1u << PQPAN_BLE_PHY_COUNT) - 1u)) == 0u) {
         return PQPAN_ERR_INVALID_ARG;
     }
     for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {

@@ -85,6 +85,45 @@ check "B (study, category 3, central, <= 1000 ms)"
 protocol=pqpan min=1 battery=both max_lat=600 idle_phy=1M idle_ci=50 idle_ll=100 peer_mtu=185
 check "C (pqpan, category 1, both sides, <= 600 ms)"
 
+# 802.15.4 (set D): the device is either node of every row of a sweep over levels and
+# addressing (KeyGen on the device: it is the initiator; on its parent: the responder).
+min=3 max_lat=300
+rows=$("$cli" sweep --link 802154 --kem "$(levels $min | tr ' ' ',')" --addr all --idle sleep \
+    --busy 0.1 --format csv) || fail "D: sweep exited $?"
+brute=$(printf '%s\n' "$rows" | awk -F, -v max="$max_lat" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["status"] != "ok" { next }
+    {
+        lat = $col["initiator_latency_ms"]
+        if (max != 0 && lat > max) next
+        for (k = 0; k < 2; k++) {
+            e = $col[(k ? "responder" : "initiator") "_e_total_events_uj"]
+            f++
+            if (f == 1 || e < be || (e == be && lat < bl)) { be = e; bl = lat }
+        }
+    }
+    END { printf "%d %.3f %.3f\n", f, be, bl }')
+set -- $brute
+json=$("$cli" advise --link 802154 --min-level $min --max-latency-ms $max_lat --busy 0.1 --top 1 \
+    --format json) || fail "D: advise exited $?"
+adv_e=$(printf '%s\n' "$json" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\),$/\1/p' | head -n 1)
+adv_l=$(printf '%s\n' "$json" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\),$/\2/p' | head -n 1)
+adv_f=$(printf '%s\n' "$json" | sed -n 's/^  "feasible": \([0-9]*\),$/\1/p')
+[ "$adv_e $adv_l" = "$2 $3" ] || fail "D: advise chose $adv_e uJ / $adv_l ms, brute force $2 / $3"
+[ "$adv_f" = "$1" ] || fail "D: advise counts $adv_f feasible, brute force $1"
+echo "D (802.15.4, category 3, <= $max_lat ms, channel busy 10 %): $1 feasible; optimum $2 uJ, $3 ms = advise's"
+
+# The 802.15.4 device's current between exchanges equals `pqpan idle --link 802154`'s.
+json=$("$cli" advise --link 802154 --poll-ms 250 --busy 0.1 --format json --top 1)
+for addr in extended short; do
+    idle=$("$cli" idle --link 802154 --poll-ms 250 --busy 0.1 --addr $addr --format json |
+        sed -n 's/^  "avg_current_ua": \([0-9.]*\),*$/\1/p')
+    adv=$(printf '%s\n' "$json" | sed -n "s/.*\"${addr}_ua\": \([0-9.]*\).*/\1/p" | head -n 1)
+    # advise prints 4 decimals, idle 6
+    same=$(awk -v a="${adv:-x}" -v b="${idle:-y}" 'BEGIN { print (a + 0 > 0 && sprintf("%.4f", b) == a) ? 1 : 0 }')
+    [ "$same" = 1 ] || fail "poll current, $addr: advise $adv, pqpan idle $idle"
+done
+
 # The idle link's average current, peripheral and central, equals `pqpan idle`'s.
 json=$("$cli" advise --idle-ci-ms 250 --idle-latency 2 --idle-phy 2M --format json --top 1)
 for role in peripheral central; do

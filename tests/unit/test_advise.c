@@ -56,6 +56,15 @@ static void load_nrf52840(struct pqpan_profile *p)
     assert_int_equal(data_profile_load(p, "nrf52840", err, sizeof err), EXIT_OK);
 }
 
+/* One KeyGen of 1e6 cycles and one Decaps of 2e6. */
+static void keygen_decaps(uint64_t cycles[PQPAN_OP_COUNT], uint64_t count[PQPAN_OP_COUNT])
+{
+    cycles[PQPAN_OP_KEM_KEYGEN] = 1000000u;
+    cycles[PQPAN_OP_KEM_DECAPS] = 2000000u;
+    count[PQPAN_OP_KEM_KEYGEN] = 1u;
+    count[PQPAN_OP_KEM_DECAPS] = 1u;
+}
+
 /* nRF52840 system table, 3.00 V, TX 0 dBm 6400 uA, RX 1M 6260, RX 2M 6860 (derived),
  * RX coded 6260 (derived), CPU 3300 uA at 64 MHz. 1000 octets sent, 500 received:
  *   1M  8 us/octet:  3 x 8e-6  x (1000 x 6400 + 500 x 6260) = 228.72 uJ
@@ -71,11 +80,8 @@ static void test_floor_hand(void **state)
     unsigned all = (1u << PQPAN_BLE_PHY_COUNT) - 1u;
     (void)state;
     load_nrf52840(&p);
-    cycles[PQPAN_OP_KEM_KEYGEN] = 1000000u;
+    keygen_decaps(cycles, count);
     cycles[PQPAN_OP_KEM_ENCAPS] = 5000000u;
-    cycles[PQPAN_OP_KEM_DECAPS] = 2000000u;
-    count[PQPAN_OP_KEM_KEYGEN] = 1u;
-    count[PQPAN_OP_KEM_DECAPS] = 1u;
     assert_int_equal(pqpan_advise_floor(&f, &p, PQPAN_CURRENTS_SYSTEM, 0, all, 1000u, 500u,
                                         cycles, count),
                      PQPAN_OK);
@@ -93,6 +99,27 @@ static void test_floor_hand(void **state)
                                         1u << PQPAN_BLE_PHY_CODED_S2, 1000u, 500u, cycles, count),
                      PQPAN_OK);
     assert_true(fabs(f.link_uj - 457.44) < 1e-9);
+}
+
+/* 802.15.4, nRF52840 system table: TX 0 dBm 6400 uA, RX 6530 uA, 32 us per octet:
+ * 3 x 32e-6 x (1000 x 6400 + 500 x 6530) = 927.84 uJ; computation as above. */
+static void test_floor_802154_hand(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_advise_floor f;
+    uint64_t cycles[PQPAN_OP_COUNT] = {0u}, count[PQPAN_OP_COUNT] = {0u};
+    (void)state;
+    load_nrf52840(&p);
+    keygen_decaps(cycles, count);
+    assert_int_equal(pqpan_advise_floor_802154(&f, &p, PQPAN_CURRENTS_SYSTEM, 0, 1000u, 500u,
+                                               cycles, count),
+                     PQPAN_OK);
+    assert_true(fabs(f.link_uj - 927.84) < 1e-9);
+    assert_true(fabs(f.comp_uj - 464.0625) < 1e-9);
+    /* the profile has no radio-only 802.15.4 figures */
+    assert_int_equal(pqpan_advise_floor_802154(&f, &p, PQPAN_CURRENTS_RADIO_ONLY, 0, 1000u, 500u,
+                                               cycles, count),
+                     PQPAN_ERR_UNSUPPORTED);
 }
 
 static void test_floor_rejects(void **state)
@@ -256,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_battery_hand),
         cmocka_unit_test(test_battery_rejects),
         cmocka_unit_test(test_floor_hand),
+        cmocka_unit_test(test_floor_802154_hand),
         cmocka_unit_test(test_floor_rejects),
         cmocka_unit_test(test_ledger_phases),
         cmocka_unit_test(test_rank_is_sorted_prefix),
