@@ -36,7 +36,8 @@ void model_opts_help(FILE *out)
             "  --calibration FILE     γ values from a calibration JSON (default: built-in defaults)\n"
             "  --gamma-comm X         γ_comm, bits accounting (default 1.15; study: 1.10-1.20)\n"
             "  --gamma-comp OP=X      γ_comp of one operation: kem_keygen, kem_encaps, kem_decaps,\n"
-            "                         kdf, ecdh_keygen, ecdh_shared (repeatable; study: 1.12-1.62)\n"
+            "                         kdf, ecdh_keygen, ecdh_shared, sig_keygen, sig_sign,\n"
+            "                         sig_verify (repeatable; study: 1.12-1.62)\n"
             "  --format table|csv|json  output format (default table)\n");
 }
 
@@ -57,7 +58,8 @@ static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
         }
     }
     cli_usage_error(cmd, "--gamma-comp %s: want OP=X with OP one of kem_keygen, kem_encaps, "
-                         "kem_decaps, kdf, ecdh_keygen, ecdh_shared", v);
+                         "kem_decaps, kdf, ecdh_keygen, ecdh_shared, sig_keygen, sig_sign, "
+                         "sig_verify", v);
     return -1;
 }
 
