@@ -328,11 +328,11 @@ static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env,
         return rc;
     }
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
-        return pqpan_ble_estimate_lesc(est, cfg, &env->dev, cycles) == PQPAN_OK
+        return pqpan_ble_estimate_lesc_cached(est, cfg, &env->dev, cycles, env->memo) == PQPAN_OK
                    ? EXIT_OK
                    : cli_msg_set(msg, EXIT_USAGE, "configuration out of range");
     }
-    if (pqpan_ble_estimate_pqke(est, cfg, &env->dev, cycles) != PQPAN_OK) {
+    if (pqpan_ble_estimate_pqke_cached(est, cfg, &env->dev, cycles, env->memo) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE,
                            "configuration out of range (ATT_MTU 23..517, and >= 403 for "
                            "--transfer study; LL octets 27..251; CI 7.5..4000 ms)");

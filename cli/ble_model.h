@@ -62,6 +62,9 @@ struct model_env {
     struct pqpan_ble_device dev;
     enum pqpan_current_table table;
     int ramp_normal;
+    /* The BLE estimator's set-up memo (ble.h), owned by the caller, one per thread (pqpan
+     * sweep's workers); NULL, as model_env_load leaves it: none. */
+    struct pqpan_ble_estimate_cache *memo;
 };
 
 /* Loads profile, cycle tables, calibration and applies the γ overrides. Returns a cli.h

@@ -18,6 +18,7 @@ struct mc {
 struct sweep_worker {
     const struct sweep_cfg *cfg;
     struct model_env *env; /* loaded for env_key */
+    struct pqpan_ble_estimate_cache *memo; /* this worker's (thread's) set-up memo */
     uint64_t env_key;
     int env_loaded;
     char (*bufs)[SWEEP_VALUE_MAX]; /* a range value of each option */
@@ -38,6 +39,7 @@ struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
     }
     w->cfg = cfg;
     w->env = malloc(sizeof *w->env);
+    w->memo = malloc(sizeof *w->memo);
     w->bufs = malloc(n * sizeof *w->bufs);
     w->values = malloc(n * sizeof *w->values);
     if (cfg->per) {
@@ -45,11 +47,12 @@ struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
         w->pq = malloc(sizeof *w->pq);
         w->samples = malloc((MODEL_SIDES + 1u) * cfg->runs * sizeof *w->samples);
     }
-    if (w->env == NULL || w->bufs == NULL || w->values == NULL ||
+    if (w->env == NULL || w->memo == NULL || w->bufs == NULL || w->values == NULL ||
         (cfg->per && (w->sim == NULL || w->pq == NULL || w->samples == NULL))) {
         sweep_worker_free(w);
         return NULL;
     }
+    pqpan_ble_estimate_cache_init(w->memo);
     return w;
 }
 
@@ -59,6 +62,7 @@ void sweep_worker_free(struct sweep_worker *w)
         return;
     }
     free(w->env);
+    free(w->memo);
     free(w->bufs);
     free(w->values);
     free(w->sim);
@@ -130,6 +134,7 @@ static int ensure_env(struct sweep_worker *w, uint64_t c, struct cli_msg *fatal)
         return cli_msg_set(fatal, rc, "configuration %llu: its energy options did not load",
                            (unsigned long long)c);
     }
+    w->env->memo = w->memo; /* its key holds the device timing: valid across environments */
     w->env_key = key;
     w->env_loaded = 1;
     return EXIT_OK;

@@ -3,8 +3,10 @@
  * buffer; this thread writes the buffers in block order, so the output is the same
  * bytes for any number of threads. At most SLOTS_PER_JOB blocks per worker are held at
  * once, so memory does not grow with the sweep. SIGINT stops the workers; every block
- * finished before the first unfinished one is written. POSIX threads (the CLI only: the
- * library has no threads). */
+ * finished before the first unfinished one is written. Each worker owns its state
+ * (sweep_worker_new: the loaded environment and the BLE estimator's set-up memo), so
+ * nothing computed is shared between threads and the rows do not depend on which worker
+ * ran them. POSIX threads (the CLI only: the library has no threads). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <signal.h>

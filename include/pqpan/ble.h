@@ -262,6 +262,53 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
                                              const struct pqpan_ble_device *dev,
                                              const uint64_t cycles[PQPAN_OP_COUNT]);
 
+/* ---- the estimator with a memo of the set-up (src/ble/estimate.c) ---- */
+
+/* The set-up before the exchange (advertising .. discovery, pqpan_ble_setup_run's part of
+ * an estimate) depends only on the link settings it switches between (PHY, interval, the
+ * opening interval, whether the LL payload or the ATT_MTU is raised), the set-up flags,
+ * the advertising interval, same_event_reply and the device's per-event timing; not on
+ * the KEM, the transfer method, the keygen side, the cycles or the bits accounting. A
+ * sweep has few distinct set-ups, so a memo keyed on those inputs spares all but the
+ * first of each. Internal to estimate.c; the caller only owns the storage. */
+#define PQPAN_BLE_SETUP_KEY_WORDS 15u
+#define PQPAN_BLE_ESTIMATE_CACHE_SLOTS 64u
+
+struct pqpan_ble_setup_memo {
+    uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
+    int valid;
+    struct pqpan_ledger ledger[2]; /* the estimate's fields the set-up writes */
+    struct pqpan_ble_counts counts;
+    uint64_t span_ns[PQPAN_PHASE_COUNT];
+    uint64_t setup_ns;
+};
+
+/* A memo owned by the caller (one per thread: it is written on every call); no pointers
+ * inside, so it may be copied or zeroed freely. hits / misses count the set-up's look-ups. */
+struct pqpan_ble_estimate_cache {
+    struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
+    uint64_t hits, misses;
+};
+
+/* Empties the memo (a zeroed struct is empty too). */
+void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
+
+/* pqpan_ble_estimate_pqke / pqpan_ble_estimate_lesc with the set-up taken from the memo
+ * when an earlier call had the same set-up inputs (and stored there otherwise): *out is
+ * bit for bit what the plain functions give (tests/unit/test_ble_cache.c checks it over a
+ * grid of every PHY, LL size, ATT_MTU, transfer, interval, KEM, protocol and side).
+ * cache NULL: no memo, the plain functions. */
+PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
+                                                    const struct pqpan_ble_config *cfg,
+                                                    const struct pqpan_ble_device *dev,
+                                                    const uint64_t cycles[PQPAN_OP_COUNT],
+                                                    struct pqpan_ble_estimate_cache *cache);
+PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
+                                                    const struct pqpan_ble_config *cfg,
+                                                    const struct pqpan_ble_device *dev,
+                                                    const uint64_t cycles[PQPAN_OP_COUNT],
+                                                    struct pqpan_ble_estimate_cache *cache);
+
 /* Fills cfg with the study's defaults: 1M, ATT_MTU 403, LL 27, study transfer, 50 ms
  * interval, keygen on the peripheral, unencrypted, events as long as the interval
  * allows (event_len_ns 0), no PDU cap, replies in the next event; and the whole set-up:

@@ -283,9 +283,90 @@ static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_c
     }
 }
 
-int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                            const struct pqpan_ble_device *dev,
-                            const uint64_t cycles[PQPAN_OP_COUNT])
+/* ---- the set-up memo (ble.h struct pqpan_ble_estimate_cache) ---- */
+
+void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache)
+{
+    memset(cache, 0, sizeof *cache);
+}
+
+/* Every input pqpan_ble_setup_run reads (src/ble/setup.c): the advertising interval, the
+ * interval the connection opens at (idle_ci_ns with conn_update, else ci_ns) and the
+ * exchange's; the PHY; whether the LL payload switches from 27 octets (the set-up compares
+ * ll_octets with 27 only) and whether the ATT_MTU exchange runs (att_mtu > 23); the
+ * features, discovery and same_event_reply flags (each read as a truth value); and the
+ * device's timing. 64-bit values as two words, so the key has no padding to compare. */
+static void setup_key(uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_ble_config *c,
+                      const struct pqpan_ble_device *d)
+{
+    const uint64_t wide[3] = {c->adv_interval_ns, c->conn_update ? c->idle_ci_ns : c->ci_ns,
+                              c->ci_ns};
+    int i;
+    for (i = 0; i < 3; i++) {
+        k[2 * i] = (uint32_t)wide[i];
+        k[2 * i + 1] = (uint32_t)(wide[i] >> 32);
+    }
+    k[6] = (uint32_t)c->phy;
+    k[7] = (uint32_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) |
+           (uint32_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 1 | (uint32_t)(c->features != 0) << 2 |
+           (uint32_t)(c->discovery != 0) << 3 | (uint32_t)(c->same_event_reply != 0) << 4;
+    k[8] = d->cpu_hz;
+    k[9] = d->hfxo_start_ns;
+    k[10] = d->ramp_ns;
+    k[11] = d->pre_ns;
+    k[12] = d->post_ns;
+    k[13] = d->sca_ppm;
+    k[14] = d->rx_margin_ns;
+}
+
+/* The key's slot: FNV-1a over the words, its high half folded onto the low bits. */
+static uint32_t setup_slot(const uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS])
+{
+    uint32_t h = 2166136261u;
+    unsigned i;
+    for (i = 0; i < PQPAN_BLE_SETUP_KEY_WORDS; i++) {
+        h = (h ^ k[i]) * 16777619u;
+    }
+    return (h ^ h >> 16) % PQPAN_BLE_ESTIMATE_CACHE_SLOTS;
+}
+
+/* pqpan_ble_setup_run on a zeroed *out, or its result copied from the memo. The set-up
+ * reads nothing of *out but zeros and writes only ledger, counts, span_ns and setup_ns,
+ * so a result stored for the same key is the same bytes. */
+static void setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                  const struct pqpan_ble_device *dev, struct pqpan_ble_estimate_cache *cache)
+{
+    uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
+    struct pqpan_ble_setup_memo *m;
+    if (cache == NULL) {
+        pqpan_ble_setup_run(out, cfg, dev);
+        return;
+    }
+    setup_key(key, cfg, dev);
+    m = &cache->slot[setup_slot(key)];
+    if (m->valid && memcmp(m->key, key, sizeof key) == 0) {
+        cache->hits++;
+        memcpy(out->ledger, m->ledger, sizeof out->ledger);
+        out->counts = m->counts;
+        memcpy(out->span_ns, m->span_ns, sizeof out->span_ns);
+        out->setup_ns = m->setup_ns;
+        return;
+    }
+    cache->misses++;
+    pqpan_ble_setup_run(out, cfg, dev);
+    memcpy(m->key, key, sizeof key);
+    m->valid = 1;
+    memcpy(m->ledger, out->ledger, sizeof m->ledger);
+    m->counts = out->counts;
+    memcpy(m->span_ns, out->span_ns, sizeof m->span_ns);
+    m->setup_ns = out->setup_ns;
+}
+
+/* ---- the estimates ---- */
+
+static int estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                         const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
+                         struct pqpan_ble_estimate_cache *cache)
 {
     struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX + 1];
     uint32_t n = 0;
@@ -303,11 +384,27 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(t, &n, tail);
-    pqpan_ble_setup_run(out, cfg, dev);
+    setup(out, cfg, dev, cache);
     exchange(out, cfg, dev, t, n);
     book_crypto(out, cfg, cycles, ns);
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
+}
+
+int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                            const struct pqpan_ble_device *dev,
+                            const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    return estimate_pqke(out, cfg, dev, cycles, NULL);
+}
+
+int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
+                                   const struct pqpan_ble_config *cfg,
+                                   const struct pqpan_ble_device *dev,
+                                   const uint64_t cycles[PQPAN_OP_COUNT],
+                                   struct pqpan_ble_estimate_cache *cache)
+{
+    return estimate_pqke(out, cfg, dev, cycles, cache);
 }
 
 /* LE Secure Connections, Just Works / Numeric Comparison (Vol 3 Part H §2.3.5.6.2 and
@@ -316,9 +413,9 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
  * goes in the next event. Then the encryption start (Vol 6 Part B §5.1.3.1): LL_ENC_REQ,
  * LL_ENC_RSP, LL_START_ENC_REQ (after the host's LTK reply), LL_START_ENC_RSP ×2
  * (encrypted). Phase 3 key distribution is not modelled (no keys distributed). */
-int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                            const struct pqpan_ble_device *dev,
-                            const uint64_t cycles[PQPAN_OP_COUNT])
+static int estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                         const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
+                         struct pqpan_ble_estimate_cache *cache)
 {
     struct pqpan_ble_txn t[16];
     struct pqpan_ble_txn *x;
@@ -354,7 +451,7 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
     pqpan_ble_txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1);
     pqpan_ble_txn_add(t, &n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
     pqpan_ble_txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
-    pqpan_ble_setup_run(out, cfg, dev);
+    setup(out, cfg, dev, cache);
     exchange(out, cfg, dev, t, n);
     for (i = 0; i < 2; i++) {
         run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, ns);
@@ -362,4 +459,20 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
     }
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
+}
+
+int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                            const struct pqpan_ble_device *dev,
+                            const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    return estimate_lesc(out, cfg, dev, cycles, NULL);
+}
+
+int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
+                                   const struct pqpan_ble_config *cfg,
+                                   const struct pqpan_ble_device *dev,
+                                   const uint64_t cycles[PQPAN_OP_COUNT],
+                                   struct pqpan_ble_estimate_cache *cache)
+{
+    return estimate_lesc(out, cfg, dev, cycles, cache);
 }

@@ -1,0 +1,243 @@
+/* Tests for the estimator's set-up memo (src/ble/estimate.c, struct
+ * pqpan_ble_estimate_cache): pqpan_ble_estimate_pqke_cached / _lesc_cached give, field for
+ * field, what the plain estimator gives, over grids where one memo serves configurations
+ * of every PHY, LL size, ATT_MTU, interval, KEM, transfer, protocol, side, event rule,
+ * set-up variant and device timing, so every hit reuses a set-up computed for another
+ * configuration. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pqpan/ble.h"
+#include "pqpan/kem.h"
+#include "pqpan/pqke.h"
+
+/* Two device timings differing in every field. */
+static const struct pqpan_ble_device devs[2] = {
+    {64000000u, 256000u, 40000u, 60000u, 60000u, 50u, 32000u},
+    {48000000u, 400000u, 130000u, 90000u, 80000u, 100u, 50000u},
+};
+static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 253000, 327000, 906000};
+
+/* Every output field of the two estimates is equal (the ledgers and counts hold only
+ * uint64_t, so memcmp compares their fields and nothing else). */
+static void assert_same(const struct pqpan_ble_estimate *a, const struct pqpan_ble_estimate *b)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        assert_memory_equal(&a->ledger[i], &b->ledger[i], sizeof a->ledger[i]);
+        assert_memory_equal(&a->bits[i], &b->bits[i], sizeof a->bits[i]);
+    }
+    assert_memory_equal(&a->counts, &b->counts, sizeof a->counts);
+    assert_int_equal(a->ll_octets_eff, b->ll_octets_eff);
+    assert_int_equal(a->latency_ns, b->latency_ns);
+    assert_int_equal(a->setup_ns, b->setup_ns);
+    assert_memory_equal(a->span_ns, b->span_ns, sizeof a->span_ns);
+}
+
+/* cfg through the plain and the cached estimator (PQKE and LE SC), compared. */
+static void check(const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
+                  struct pqpan_ble_estimate_cache *cache)
+{
+    static struct pqpan_ble_estimate plain, cached;
+    memset(&cached, 0xA5, sizeof cached); /* nothing left over may show through */
+    assert_int_equal(pqpan_ble_estimate_pqke(&plain, cfg, dev, cycles),
+                     pqpan_ble_estimate_pqke_cached(&cached, cfg, dev, cycles, cache));
+    assert_same(&plain, &cached);
+    memset(&cached, 0x5A, sizeof cached);
+    assert_int_equal(pqpan_ble_estimate_lesc(&plain, cfg, dev, cycles),
+                     pqpan_ble_estimate_lesc_cached(&cached, cfg, dev, cycles, cache));
+    assert_same(&plain, &cached);
+}
+
+/* Variant v: the event rules of test_ble.c's fingerprint (default; same-event replies;
+ * short events with a pair cap; encrypted pqpan protocol with a connMaxTxTime limit), then
+ * one set-up input changed at a time: no advertising; no feature exchange; no discovery;
+ * no connection update; an opening interval equal to the exchange's; another advertising
+ * interval; then pqpan's kem-auth mode; the bits accounting's per-PDU T_IFS. Variants are
+ * the innermost loop, so a set-up input missing from the key would hand one variant the
+ * set-up of the one before. */
+#define N_VARIANTS 12
+static void variant(struct pqpan_ble_config *cfg, int v)
+{
+    cfg->same_event_reply = v == 1;
+    cfg->event_len_ns = v == 2 ? 2500000u : 0u;
+    cfg->max_pairs = v == 2 ? 4u : 0u;
+    cfg->encrypted = v == 3;
+    cfg->protocol = v == 3 || v == 10 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+    cfg->max_tx_time_us = v == 3 ? 1000u : 0u;
+    cfg->adv_interval_ns = v == 4 ? 0u : v == 9 ? 1000000000u : PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS;
+    cfg->features = v != 5;
+    cfg->discovery = v != 6;
+    cfg->conn_update = v != 7;
+    cfg->idle_ci_ns = v == 8 ? cfg->ci_ns : PQPAN_BLE_IDLE_CI_DEFAULT_NS;
+    cfg->pqke_mode = v == 10 ? PQPAN_PQKE_MODE_KEM_AUTH : PQPAN_PQKE_MODE_NONE;
+    cfg->bits_ifs = v == 11 ? PQPAN_BLE_BITS_IFS_PER_PDU_SENT : PQPAN_BLE_BITS_IFS_EACH;
+}
+
+/* KEM × PHY × LL × ATT_MTU × interval × transfer × keygen side × variant, one memo for all
+ * (its slots overwritten many times: more distinct set-ups than slots). LL 27/28 and
+ * ATT_MTU 23/24 straddle the key's two thresholds. */
+static void test_cached_equals_plain_cross(void **state)
+{
+    static const uint32_t lls[] = {27, 28, 251};
+    static const uint32_t mtus[] = {23, 24, 517};
+    static const uint64_t cis[] = {7500000u, 100000000u, 4000000000u};
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_config cfg;
+    size_t k, l, m, c;
+    int p, t, s, v;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    for (k = 0; k < PQPAN_KEM_COUNT; k++)
+        for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+            for (l = 0; l < sizeof lls / sizeof lls[0]; l++)
+                for (m = 0; m < sizeof mtus / sizeof mtus[0]; m++)
+                    for (c = 0; c < sizeof cis / sizeof cis[0]; c++)
+                        for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                            for (s = 0; s < 2; s++)
+                                for (v = 0; v < N_VARIANTS; v++) {
+                                    cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
+                                    cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
+                                    cfg.phy = (enum pqpan_ble_phy)p;
+                                    cfg.ll_octets = lls[l];
+                                    cfg.att_mtu = mtus[m];
+                                    cfg.ci_ns = cis[c];
+                                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                                    cfg.keygen_side = (enum pqpan_ble_role)s;
+                                    variant(&cfg, v);
+                                    check(&cfg, &devs[0], cache);
+                                }
+    /* both ways through the memo were taken, and far more often hits */
+    assert_true(cache->misses > PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
+    assert_true(cache->hits > 10u * cache->misses);
+    free(cache);
+}
+
+/* Device timings that differ from devs[0] in one field each, innermost, over a smaller
+ * grid: a device field missing from the key would hand one device another's set-up. */
+static void test_cached_equals_plain_devices(void **state)
+{
+    static const uint64_t cis[] = {7500000u, 100000000u};
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_device d[8];
+    struct pqpan_ble_config cfg;
+    size_t c;
+    int p, t, s, i;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    for (i = 0; i < 8; i++) {
+        d[i] = devs[0];
+    }
+    d[1].cpu_hz = devs[1].cpu_hz;
+    d[2].hfxo_start_ns = devs[1].hfxo_start_ns;
+    d[3].ramp_ns = devs[1].ramp_ns;
+    d[4].pre_ns = devs[1].pre_ns;
+    d[5].post_ns = devs[1].post_ns;
+    d[6].sca_ppm = devs[1].sca_ppm;
+    d[7].rx_margin_ns = devs[1].rx_margin_ns;
+    pqpan_ble_config_default(&cfg);
+    cfg.ll_octets = 251;
+    for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+        for (c = 0; c < sizeof cis / sizeof cis[0]; c++)
+            for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                for (s = 0; s < 2; s++)
+                    for (i = 0; i < 8; i++) {
+                        cfg.phy = (enum pqpan_ble_phy)p;
+                        cfg.ci_ns = cis[c];
+                        cfg.transfer = (enum pqpan_ble_transfer)t;
+                        cfg.keygen_side = (enum pqpan_ble_role)s;
+                        check(&cfg, &d[i], cache);
+                    }
+    assert_true(cache->hits > 0u);
+    free(cache);
+}
+
+/* Every LL size 27..251 on every PHY and transfer, with and without encryption (and
+ * pqpan's protocol with it): configuration i of the grid, LL varying fastest. */
+static void test_cached_equals_plain_ll(void **state)
+{
+    const uint32_t n_ll = PQPAN_LL_DATA_MAX_PAYLOAD - PQPAN_LL_DATA_MIN_PAYLOAD + 1u;
+    const uint32_t n = n_ll * 2u * PQPAN_BLE_TRANSFER_COUNT * PQPAN_BLE_PHY_COUNT;
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_config cfg;
+    uint32_t i;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    cfg.att_mtu = 517;
+    for (i = 0; i < n; i++) {
+        uint32_t rest = i / n_ll;
+        cfg.ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD + i % n_ll;
+        cfg.encrypted = (int)(rest % 2u);
+        cfg.protocol = cfg.encrypted ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+        cfg.transfer = (enum pqpan_ble_transfer)(rest / 2u % PQPAN_BLE_TRANSFER_COUNT);
+        cfg.phy = (enum pqpan_ble_phy)(rest / 2u / PQPAN_BLE_TRANSFER_COUNT);
+        check(&cfg, &devs[0], cache);
+    }
+    free(cache);
+}
+
+/* What the key holds: a set-up is reused across KEM, transfer, keygen side, protocol and LL
+ * sizes above 27; a new interval, PHY, LL 27 or another device is a new set-up. */
+static void test_cache_key(void **state)
+{
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_estimate e;
+    struct pqpan_ble_config cfg;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    cfg.ll_octets = 251;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    assert_int_equal(cache->misses, 1);
+    cfg.ek_bytes = PQPAN_MLKEM512_EK_BYTES;
+    cfg.ct_bytes = PQPAN_MLKEM512_CT_BYTES;
+    cfg.transfer = PQPAN_BLE_NOTIFY;
+    cfg.keygen_side = PQPAN_BLE_CENTRAL;
+    cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
+    cfg.ll_octets = 100;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_lesc_cached(&e, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    assert_int_equal(cache->hits, 2);
+    cfg.ci_ns = 60000000u;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    cfg.phy = PQPAN_BLE_PHY_2M;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    cfg.ll_octets = 27;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[1], cycles, cache), PQPAN_OK);
+    assert_int_equal(cache->hits, 2);
+    assert_int_equal(cache->misses, 5);
+    /* a configuration out of range is refused before the memo, with *out zeroed */
+    cfg.att_mtu = 22;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, cache),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(e.latency_ns, 0);
+    assert_int_equal(cache->hits + cache->misses, 7);
+    /* without a memo the cached functions are the plain ones */
+    cfg.att_mtu = 247;
+    assert_int_equal(pqpan_ble_estimate_pqke_cached(&e, &cfg, &devs[0], cycles, NULL), PQPAN_OK);
+    free(cache);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cache_key),
+        cmocka_unit_test(test_cached_equals_plain_ll),
+        cmocka_unit_test(test_cached_equals_plain_cross),
+        cmocka_unit_test(test_cached_equals_plain_devices),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
