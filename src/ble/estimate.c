@@ -1,6 +1,7 @@
 /* The analytic estimator: one PQKE (or one LE Secure Connections pairing) over the link
  * model of conn.c/att.c/phy.c, counted instead of simulated (docs/MODEL.md "Link model").
  * Closed forms per transaction run, no per-PDU loop: a few hundred ns per configuration. */
+#include <stddef.h>
 #include <string.h>
 
 #include "ble/setup.h"
@@ -206,21 +207,40 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
     return PQPAN_OK;
 }
 
+/* The ML-KEM operations of each side (initiator = keygen side, responder) and, for
+ * pqpan's protocol, the message sizes: the study's exchange is KeyGen and Decaps on one
+ * side, Encaps on the other; pqpan's protocol those of the configuration's PQKE mode. */
+struct exchange_work {
+    struct pqpan_pqke_work ini, rsp;
+    struct pqpan_pqke_sizes sz;
+};
+
+static int exchange_work(struct exchange_work *w, const struct pqpan_ble_config *c)
+{
+    if (c->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        return pqke_work(&w->ini, &w->rsp, &w->sz, c);
+    }
+    memset(w, 0, sizeof *w);
+    w->ini.kem_keygen = 1;
+    w->ini.kem_decaps = 1;
+    w->rsp.kem_encaps = 1;
+    return PQPAN_OK;
+}
+
 /* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
  * after KeyGen, ct after Encaps, then Decaps. pqpan's protocol (include/pqpan/pqke.h,
- * docs/PROTOCOL.md), sizes and operations of the configuration's mode: INIT after KeyGen
- * (and kem-auth*'s Encaps to the responder's static key); RESP after the responder's
- * Encaps (kem-auth-mutual: two), Decaps (kem-auth*) and key schedule; FIN after the
- * initiator's Decaps (kem-auth-mutual: two) and key schedule, in the CONFIRM phase.
- * Returns the CPU time that follows the last message (Decaps, or 0). */
+ * docs/PROTOCOL.md), sizes and operations of the configuration's mode (w): INIT after
+ * KeyGen (and kem-auth*'s Encaps to the responder's static key); RESP after the
+ * responder's Encaps (kem-auth-mutual: two), Decaps (kem-auth*) and key schedule; FIN
+ * after the initiator's Decaps (kem-auth-mutual: two) and key schedule, in the CONFIRM
+ * phase. Returns the CPU time that follows the last message (Decaps, or 0). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
-                         const struct pqpan_ble_config *c, const uint64_t ns[])
+                         const struct pqpan_ble_config *c, const struct exchange_work *w,
+                         const uint64_t ns[])
 {
     enum pqpan_ble_role k = c->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER;
-    struct pqpan_pqke_work wi, wr;
-    struct pqpan_pqke_sizes sz;
     uint64_t kdf = ns[PQPAN_OP_KDF];
     int rc;
     *n = 0;
@@ -232,19 +252,16 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
         *tail_ns = ns[PQPAN_OP_KEM_DECAPS];
         return rc;
     }
-    rc = pqke_work(&wi, &wr, &sz, c);
+    rc = add_message(t, n, c, 1, (uint32_t)w->sz.init_bytes, k, kt,
+                     ns[PQPAN_OP_KEM_KEYGEN] + w->ini.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS]);
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 1, (uint32_t)sz.init_bytes, k, kt,
-                         ns[PQPAN_OP_KEM_KEYGEN] + wi.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS]);
+        rc = add_message(t, n, c, 0, (uint32_t)w->sz.resp_bytes, o, kt,
+                         w->rsp.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS] +
+                             w->rsp.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
     }
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 0, (uint32_t)sz.resp_bytes, o, kt,
-                         wr.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS] +
-                             wr.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
-    }
-    if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 1, (uint32_t)sz.fin_bytes, k, PQPAN_PHASE_CONFIRM,
-                         wi.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
+        rc = add_message(t, n, c, 1, (uint32_t)w->sz.fin_bytes, k, PQPAN_PHASE_CONFIRM,
+                         w->ini.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
     }
     *tail_ns = 0;
     return rc;
@@ -260,23 +277,19 @@ static void run_ops(struct pqpan_ledger *l, enum pqpan_op op, unsigned count,
     }
 }
 
-/* The crypto each side ran: the study's three operations, or the PQKE mode's (with one key
- * schedule per side). */
+/* The crypto each side ran (w): the study's three operations, or the PQKE mode's (with
+ * one key schedule per side). */
 static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                        const uint64_t cycles[], const uint64_t ns[])
+                        const struct exchange_work *w, const uint64_t cycles[],
+                        const uint64_t ns[])
 {
     enum pqpan_ble_role k = cfg->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
-    struct pqpan_pqke_work wi = {1, 0, 1, 0}, wr = {0, 1, 0, 0};
-    struct pqpan_pqke_sizes sz;
-    if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN && pqke_work(&wi, &wr, &sz, cfg) != PQPAN_OK) {
-        return;
-    }
-    run_ops(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, wi.kem_keygen, cycles, ns);
-    run_ops(&out->ledger[k], PQPAN_OP_KEM_ENCAPS, wi.kem_encaps, cycles, ns);
-    run_ops(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, wr.kem_encaps, cycles, ns);
-    run_ops(&out->ledger[o], PQPAN_OP_KEM_DECAPS, wr.kem_decaps, cycles, ns);
-    run_ops(&out->ledger[k], PQPAN_OP_KEM_DECAPS, wi.kem_decaps, cycles, ns);
+    run_ops(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, w->ini.kem_keygen, cycles, ns);
+    run_ops(&out->ledger[k], PQPAN_OP_KEM_ENCAPS, w->ini.kem_encaps, cycles, ns);
+    run_ops(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, w->rsp.kem_encaps, cycles, ns);
+    run_ops(&out->ledger[o], PQPAN_OP_KEM_DECAPS, w->rsp.kem_decaps, cycles, ns);
+    run_ops(&out->ledger[k], PQPAN_OP_KEM_DECAPS, w->ini.kem_decaps, cycles, ns);
     if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
         run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, ns);
         run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, ns);
@@ -330,15 +343,16 @@ static uint32_t setup_slot(const uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS])
     return (h ^ h >> 16) % PQPAN_BLE_ESTIMATE_CACHE_SLOTS;
 }
 
-/* pqpan_ble_setup_run on a zeroed *out, or its result copied from the memo. The set-up
- * reads nothing of *out but zeros and writes only ledger, counts, span_ns and setup_ns,
- * so a result stored for the same key is the same bytes. */
+/* Zeroes *out and runs pqpan_ble_setup_run on it, or writes the same bytes from the memo.
+ * The set-up reads nothing of *out but zeros and writes only ledger, counts, span_ns and
+ * setup_ns, so a result stored for the same key is the same bytes. */
 static void setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                   const struct pqpan_ble_device *dev, struct pqpan_ble_estimate_cache *cache)
 {
     uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
     struct pqpan_ble_setup_memo *m;
     if (cache == NULL) {
+        memset(out, 0, sizeof *out);
         pqpan_ble_setup_run(out, cfg, dev);
         return;
     }
@@ -346,13 +360,16 @@ static void setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_config 
     m = &cache->slot[setup_slot(key)];
     if (m->valid && memcmp(m->key, key, sizeof key) == 0) {
         cache->hits++;
+        /* the ledgers whole, everything after them zeroed, then the set-up's fields */
         memcpy(out->ledger, m->ledger, sizeof out->ledger);
+        memset(&out->bits, 0, sizeof *out - offsetof(struct pqpan_ble_estimate, bits));
         out->counts = m->counts;
         memcpy(out->span_ns, m->span_ns, sizeof out->span_ns);
         out->setup_ns = m->setup_ns;
         return;
     }
     cache->misses++;
+    memset(out, 0, sizeof *out);
     pqpan_ble_setup_run(out, cfg, dev);
     memcpy(m->key, key, sizeof key);
     m->valid = 1;
@@ -372,21 +389,22 @@ static int estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     uint32_t n = 0;
     uint64_t tail = 0;
     uint64_t ns[PQPAN_OP_COUNT] = {0u};
+    struct exchange_work w;
 
-    memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev)) {
+        memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
     ops_ns(ns, cycles, dev, PQPAN_OP_KEM_KEYGEN,
            cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS);
-    if (plan_exchange(t, &n, &tail, cfg, ns) != PQPAN_OK) {
+    if (exchange_work(&w, cfg) != PQPAN_OK || plan_exchange(t, &n, &tail, cfg, &w, ns) != PQPAN_OK) {
         memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(t, &n, tail);
     setup(out, cfg, dev, cache);
     exchange(out, cfg, dev, t, n);
-    book_crypto(out, cfg, cycles, ns);
+    book_crypto(out, cfg, &w, cycles, ns);
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
 }
@@ -425,8 +443,8 @@ static int estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     uint64_t ns[PQPAN_OP_COUNT] = {0u};
     int i;
 
-    memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev)) {
+        memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
     ops_ns(ns, cycles, dev, PQPAN_OP_ECDH_KEYGEN, PQPAN_OP_ECDH_SHARED);
