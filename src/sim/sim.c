@@ -22,8 +22,9 @@ enum ev_kind { EV_ANCHOR = 1, EV_TX, EV_RX, EV_CLOSE, EV_HOST };
 #define PHY_INSTANT_EVENTS 6u
 /* §4.5.8.1: 37 data channels; channel selection algorithm #1 (§4.5.8.2). */
 #define DATA_CHANNELS 37u
-/* §4.5.10: connMaxRxTime/TxTime ceiling and the LE 1M value for 27 octets. */
+/* §4.5.10: connMaxRxTime/TxTime ceiling and the LE 1M value for 27 octets, the floor. */
 #define LL_MAX_TIME_US 17040u
+#define LL_MIN_TIME_US 328u
 /* CONNECT_IND on the primary advertising channel 37 (RF channel 0) on LE 1M. */
 #define ADV_RF_CHANNEL 0u
 #define DEFAULT_MAX_SIM_NS 600000000000u
@@ -105,7 +106,9 @@ static int config_ok(const struct pqpan_sim_config *c)
            b->ci_ns <= 4000000000u && b->ci_ns % 1250000u == 0u && b->transfer >= 0 &&
            b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
            (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
-           c->dev.cpu_hz > 0u && (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC) &&
+           c->dev.cpu_hz > 0u &&
+           (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC ||
+            c->transport == PQPAN_SIM_SMP) &&
            chan_ok(&c->chan[0]) && chan_ok(&c->chan[1]) && c->supervision_timeout_ms >= 100u &&
            c->supervision_timeout_ms <= 32000u &&
            (uint64_t)c->supervision_timeout_ms * 1000000u > 2u * b->ci_ns;
@@ -200,6 +203,9 @@ static void length_params(const struct pqpan_sim *s, struct pqpan_ll_length *l)
     uint64_t us = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->cfg.ble.phy, s->cfg.ble.ll_octets, 0) / 1000u;
     if (us > LL_MAX_TIME_US) {
         us = LL_MAX_TIME_US;
+    }
+    if (us < LL_MIN_TIME_US) {
+        us = LL_MIN_TIME_US; /* LE 2M packets of fewer than ~70 octets are quicker */
     }
     l->max_rx_octets = (uint16_t)s->cfg.ble.ll_octets;
     l->max_tx_octets = (uint16_t)s->cfg.ble.ll_octets;
@@ -326,20 +332,43 @@ static void pop_txq(struct pqpan_sim_node *nd)
     nd->frag_off = 0;
 }
 
+/* What sending an LL control PDU of the encryption start sets in motion (Vol 6 Part B
+ * §5.1.3.1): after LL_ENC_RSP the peripheral's controller asks its host for the LTK and
+ * sends LL_START_ENC_REQ with the reply, which the host gives when it next runs (at the
+ * event's close: the request goes in the next event, as the estimator has it); from
+ * LL_START_ENC_REQ on it expects encrypted PDUs. */
+static int after_ctrl_sent(struct pqpan_sim *s, int n, uint8_t opcode)
+{
+    static const uint8_t start_enc_req = PQPAN_LL_START_ENC_REQ;
+    if (n != PQPAN_BLE_PERIPHERAL) {
+        return PQPAN_OK;
+    }
+    if (opcode == PQPAN_LL_ENC_RSP) {
+        return pqpan_sim_queue_ctrl(s, n, &start_enc_req, 1);
+    }
+    if (opcode == PQPAN_LL_START_ENC_REQ) {
+        s->node[n].enc_rx = 1;
+    }
+    return PQPAN_OK;
+}
+
 /* Builds the next new PDU of side n into cur: an LL control PDU first, else the next
  * fragment of the L2CAP PDU at the head of the queue (LLID start/continuation), else an
- * empty PDU. SN/NESN/MD are written at each transmission. */
-static void build_pdu(struct pqpan_sim *s, int n)
+ * empty PDU; encrypted (MIC appended) once the side sends encrypted. SN/NESN/MD are
+ * written at each transmission. */
+static int build_pdu(struct pqpan_sim *s, int n)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     uint8_t *b = nd->cur.b;
     uint32_t len;
+    int rc = PQPAN_OK;
     if (nd->llq_n > 0) {
         len = nd->llq[0].len;
         b[0] = PQPAN_LLID_CONTROL;
         memcpy(b + 2, nd->llq[0].b, len);
         pop_llq(nd);
         s->res.counts.llctrl_pdus[n]++;
+        rc = after_ctrl_sent(s, n, b[2]);
     } else if (nd->txq_n > 0) {
         const struct pqpan_sim_l2cap *head = txq_at(nd, 0);
         uint32_t left = (uint32_t)head->len - nd->frag_off;
@@ -355,9 +384,13 @@ static void build_pdu(struct pqpan_sim *s, int n)
         b[0] = PQPAN_LLID_CONTINUE;
     }
     b[1] = (uint8_t)len;
-    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + len);
+    if (rc == PQPAN_OK && nd->enc_tx) {
+        rc = pqpan_ll_crypt_encrypt(&nd->crypt, n, b, sizeof nd->cur.b - PQPAN_LL_CRC_BYTES);
+    }
+    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + b[1]);
     nd->have_pdu = 1;
     nd->sent_once = 0;
+    return rc;
 }
 
 /* ---- the channel ------------------------------------------------------------------ */
@@ -512,7 +545,7 @@ static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observe
     memset(s->ev_empty_tx, 0, sizeof s->ev_empty_tx);
 }
 
-uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_sim_work *w,
+uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
                                uint64_t now_ns, const struct pqpan_sim_observer *obs,
                                void *obs_ctx)
 {
@@ -520,7 +553,7 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_si
     int op;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         uint32_t k;
-        for (k = 0; k < w->ops[op]; k++) {
+        for (k = 0; k < ops[op]; k++) {
             uint64_t c = s->cfg.cycles[op];
             uint64_t ns = pqpan_cycles_to_ns(c, s->cfg.dev.cpu_hz);
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, c);
@@ -542,6 +575,97 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_si
         }
     }
     return t;
+}
+
+/* ---- the LL encryption start (Vol 6 Part B §5.1.3.1; Vol 6 Part E) ---------------- */
+
+/* A fresh SKD and IV from the run's random numbers (§2.4.2.4, §2.4.2.5: random values).
+ * Rand and EDIV stay 0: the LTK of LE Secure Connections has none (Vol 3 Part H
+ * §2.4.4). */
+static void random_enc(struct pqpan_sim *s, struct pqpan_ll_enc *e)
+{
+    uint64_t skd = pqpan_prng_next(&s->rng);
+    uint64_t iv = pqpan_prng_next(&s->rng);
+    unsigned i;
+    memset(e, 0, sizeof *e);
+    for (i = 0; i < PQPAN_LL_SKD_BYTES; i++) {
+        e->skd[i] = (uint8_t)(skd >> (8 * i));
+    }
+    for (i = 0; i < PQPAN_LL_IV_BYTES; i++) {
+        e->iv[i] = (uint8_t)(iv >> (8 * i));
+    }
+}
+
+int pqpan_sim_start_encryption(struct pqpan_sim *s)
+{
+    struct pqpan_sim_node *c = &s->node[PQPAN_BLE_CENTRAL];
+    uint8_t b[PQPAN_LL_ENC_REQ_CTR_BYTES];
+    size_t w;
+    int rc;
+    random_enc(s, &c->enc);
+    rc = pqpan_ll_pdu_enc_write(b, sizeof b, PQPAN_LL_ENC_REQ, &c->enc, &w);
+    rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, PQPAN_BLE_CENTRAL, b, w);
+    if (rc == PQPAN_OK) {
+        pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
+        s->enc_started = 1;
+    }
+    return rc;
+}
+
+/* The peripheral answers LL_ENC_REQ with LL_ENC_RSP (its SKD_P and IV_P) and derives the
+ * session key with the LTK its host gave; no LTK: the procedure cannot run. */
+static int enc_req_rx(struct pqpan_sim *s, const uint8_t *p, size_t len)
+{
+    struct pqpan_sim_node *nd = &s->node[PQPAN_BLE_PERIPHERAL];
+    struct pqpan_ll_enc req;
+    uint8_t b[PQPAN_LL_ENC_RSP_CTR_BYTES];
+    size_t w;
+    int rc = pqpan_ll_pdu_enc_parse(&req, p, len);
+    if (rc != PQPAN_OK || p[0] != PQPAN_LL_ENC_REQ) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    if (!nd->has_ltk) {
+        return PQPAN_ERR_STATE;
+    }
+    random_enc(s, &nd->enc);
+    pqpan_ll_crypt_init(&nd->crypt, nd->ltk, &req, &nd->enc);
+    rc = pqpan_ll_pdu_enc_write(b, sizeof b, PQPAN_LL_ENC_RSP, &nd->enc, &w);
+    return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, PQPAN_BLE_PERIPHERAL, b, w);
+}
+
+/* The central derives the session key when LL_ENC_RSP brings the peripheral's half. */
+static int enc_rsp_rx(struct pqpan_sim *s, const uint8_t *p, size_t len)
+{
+    struct pqpan_sim_node *nd = &s->node[PQPAN_BLE_CENTRAL];
+    struct pqpan_ll_enc rsp;
+    if (pqpan_ll_pdu_enc_parse(&rsp, p, len) != PQPAN_OK || p[0] != PQPAN_LL_ENC_RSP) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    pqpan_ll_crypt_init(&nd->crypt, nd->ltk, &nd->enc, &rsp);
+    return PQPAN_OK;
+}
+
+/* LL_START_ENC_REQ at the central: from now it sends and expects encrypted PDUs and
+ * answers with an encrypted LL_START_ENC_RSP; LL_START_ENC_RSP at the peripheral: it
+ * answers with its own, encrypted; at the central: encryption is on both ways. */
+static int start_enc_rx(struct pqpan_sim *s, int n, uint8_t opcode)
+{
+    static const uint8_t start_enc_rsp = PQPAN_LL_START_ENC_RSP;
+    struct pqpan_sim_node *nd = &s->node[n];
+    if (opcode == PQPAN_LL_START_ENC_REQ) {
+        if (n != PQPAN_BLE_CENTRAL) {
+            return PQPAN_ERR_MALFORMED;
+        }
+        nd->enc_tx = 1;
+        nd->enc_rx = 1;
+        return pqpan_sim_queue_ctrl(s, n, &start_enc_rsp, 1);
+    }
+    if (n == PQPAN_BLE_CENTRAL) {
+        s->res.encrypted = 1;
+        return PQPAN_OK;
+    }
+    nd->enc_tx = 1;
+    return pqpan_sim_queue_ctrl(s, n, &start_enc_rsp, 1);
 }
 
 /* ---- link layer: PDUs in (§4.5.9, §5.1.9, §5.1.10) -------------------------------- */
@@ -594,6 +718,16 @@ static int ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t le
         }
         break;
     }
+    case PQPAN_LL_ENC_REQ:
+        rc = n == PQPAN_BLE_PERIPHERAL ? enc_req_rx(s, p, len) : PQPAN_ERR_MALFORMED;
+        break;
+    case PQPAN_LL_ENC_RSP:
+        rc = n == PQPAN_BLE_CENTRAL ? enc_rsp_rx(s, p, len) : PQPAN_ERR_MALFORMED;
+        break;
+    case PQPAN_LL_START_ENC_REQ:
+    case PQPAN_LL_START_ENC_RSP:
+        rc = len == 1 ? start_enc_rx(s, n, p[0]) : PQPAN_ERR_MALFORMED;
+        break;
     default:
         rc = PQPAN_ERR_UNSUPPORTED;
         break;
@@ -632,7 +766,7 @@ static int l2cap_fragment_rx(struct pqpan_sim *s, int n, uint8_t llid, const uin
 }
 
 /* A packet with a valid CRC: acknowledgement, then new data (§4.5.9). */
-static int ll_rx(struct pqpan_sim *s, int n, const struct pqpan_ll_hdr *h, const uint8_t *payload)
+static int ll_rx(struct pqpan_sim *s, int n, struct pqpan_ll_hdr *h, const uint8_t *payload)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     if (h->nesn != nd->sn && nd->have_pdu && nd->sent_once) {
@@ -645,6 +779,14 @@ static int ll_rx(struct pqpan_sim *s, int n, const struct pqpan_ll_hdr *h, const
     nd->nesn ^= 1u;
     if (h->length == 0) {
         return PQPAN_OK;
+    }
+    if (nd->enc_rx) {
+        /* a new encrypted PDU (a resent one was skipped above: its counter is used) */
+        int rc = pqpan_ll_crypt_decrypt(&nd->crypt, other(n), s->air.b, s->air.len);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+        h->length = s->air.b[1];
     }
     if (h->llid == PQPAN_LLID_CONTROL) {
         return ll_control_rx(s, n, payload, h->length);
@@ -668,7 +810,10 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
     uint32_t payload;
     uint64_t air_ns;
     if (!nd->have_pdu) {
-        build_pdu(s, n);
+        int rc = build_pdu(s, n);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
     } else if (nd->sent_once && nd->cur.b[1] > 0) {
         s->res.retransmissions[n]++;
     }
@@ -688,8 +833,11 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
         s->event_pairs++;
     }
     if (payload > 0 && s->phase >= PQPAN_PHASE_KEY_TRANSFER) {
-        /* Data and the replies to it belong to the latest message's phase. */
-        s->event_data_phase = s->messages <= 2u ? PQPAN_PHASE_KEY_TRANSFER : PQPAN_PHASE_CONFIRM;
+        /* Data and the replies to it belong to the latest message's phase: the third
+         * message (PQKE's FIN) confirms; in an LE SC run the pairing is the transfer and
+         * the LL encryption start the confirmation (as the estimator books them). */
+        int confirm = s->cfg.transport == PQPAN_SIM_SMP ? s->enc_started : s->messages > 2u;
+        s->event_data_phase = confirm ? PQPAN_PHASE_CONFIRM : PQPAN_PHASE_KEY_TRANSFER;
     }
     return push(s, s->now_ns + air_ns, EV_RX, other(n));
 }
@@ -785,9 +933,14 @@ static int do_rx(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, vo
     return push(s, s->now_ns, EV_CLOSE, 0);
 }
 
+/* Both sides done, nothing left to send, and an LL encryption procedure, once started,
+ * complete at the central. */
 static int all_quiet(const struct pqpan_sim *s)
 {
     int i;
+    if (s->enc_started && !s->res.encrypted) {
+        return 0;
+    }
     for (i = 0; i < 2; i++) {
         const struct pqpan_sim_node *nd = &s->node[i];
         if (!nd->done || nd->out_busy || node_has_more(nd) || nd->hostq_n > 0 ||
@@ -950,8 +1103,10 @@ static int connect(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, vo
     uint64_t first;
     int rc, i;
     memset(&c, 0, sizeof c);
-    memcpy(c.init_addr, "\x01\x00\x00\x00\x00\xC0", 6); /* static random addresses */
-    memcpy(c.adv_addr, "\x02\x00\x00\x00\x00\xC0", 6);
+    static const uint8_t central_addr[6] = PQPAN_SIM_CENTRAL_ADDR;
+    static const uint8_t peripheral_addr[6] = PQPAN_SIM_PERIPHERAL_ADDR;
+    memcpy(c.init_addr, central_addr, 6); /* static random addresses */
+    memcpy(c.adv_addr, peripheral_addr, 6);
     c.tx_add_random = 1;
     c.rx_add_random = 1;
     c.access_address = s->access_address;
@@ -992,8 +1147,11 @@ static int dispatch(struct pqpan_sim *s, const struct pqpan_ev *ev, const struct
     case EV_CLOSE:
         return do_close(s, app, app_ctx, obs, obs_ctx);
     default:
+        /* A computation's output is sent from the first anchor after it ends (the link
+         * layer prepares an event's packets before its anchor; docs/MODEL.md "Link
+         * model"): ready during an event, it waits for the host run at its close. */
         s->node[ev->node].out_ready_pending = 0;
-        return pqpan_sim_host_pump(s, ev->node);
+        return s->in_event ? PQPAN_OK : pqpan_sim_host_pump(s, ev->node);
     }
 }
 

@@ -49,11 +49,14 @@ int pqpan_sim_queue_reply(struct pqpan_sim *s, int n, const uint8_t *l2cap, size
 int pqpan_sim_queue_ctrl(struct pqpan_sim *s, int n, const uint8_t *ctrl, size_t len);
 /* The negotiation step finished; the engine starts the next one. */
 void pqpan_sim_negotiation_done(struct pqpan_sim *s);
-/* Books a crypto run of side n starting now (cycles → CPU time, ledger, trace span);
- * returns its end time. */
-uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_sim_work *w,
+/* Books a crypto run of side n (ops[op] executions of each op) starting at now_ns (cycles
+ * → CPU time, ledger, trace span); returns its end time. */
+uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
                                uint64_t now_ns, const struct pqpan_sim_observer *obs,
                                void *obs_ctx);
+/* The central's host hands its link layer the LTK: LL_ENC_REQ goes out at the next anchor
+ * (Vol 6 Part B §5.1.3.1); the rest of the procedure follows in the link layer. */
+int pqpan_sim_start_encryption(struct pqpan_sim *s);
 /* Moves side n's host replies and LL control responses to its LL queues. */
 void pqpan_sim_release_replies(struct pqpan_sim *s, int n);
 /* Schedules side n's host to run at t_ns (its crypto result is ready). */
