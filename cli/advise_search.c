@@ -567,8 +567,9 @@ static void side_octets(uint64_t *tx, uint64_t *rx, const struct advise_ctx *c,
     uint64_t from_keygen, from_other;
     uint32_t ek = c->ek_bytes[cfg->level], ct = c->ct_bytes[cfg->level];
     if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        from_keygen = PQPAN_PQKE_INIT_BYTES(ek) + PQPAN_PQKE_FIN_BYTES;
-        from_other = PQPAN_PQKE_RESP_BYTES(ct);
+        /* mode none (advise prices the unauthenticated exchange) */
+        from_keygen = PQPAN_PQKE_INIT_BYTES(ek, 0u, 0u) + PQPAN_PQKE_FIN_BYTES(0u);
+        from_other = PQPAN_PQKE_RESP_BYTES(ct, 0u);
     } else {
         from_keygen = ek;
         from_other = ct;

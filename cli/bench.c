@@ -1,26 +1,28 @@
-/* pqpan bench: median cycles (time-stamp counter) and nanoseconds per ML-KEM operation. */
+/* pqpan bench: median cycles (time-stamp counter) and nanoseconds per ML-KEM operation
+ * (`bench kem`), and the shared pieces of cli/bench.h; `bench sig` is cli/bench_sig.c. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "cli.h"
 #include "commands.h"
 #include "platform.h"
 #include "pqpan/kem.h"
 
 #define CMD "bench"
-#define DEFAULT_ITERATIONS 1000ULL
 #define MAX_ITERATIONS 100000000ULL
 
 enum kem_op { OP_KEYGEN, OP_ENCAPS, OP_DECAPS, OP_COUNT };
-static const char *const op_names[OP_COUNT] = {"keygen", "encaps", "decaps"};
+static const char *const op_names[OP_COUNT + 1] = {"keygen", "encaps", "decaps", NULL};
 
 void cli_bench_help(FILE *out)
 {
     fprintf(out,
             "usage: pqpan bench kem [--param P] [--op keygen|encaps|decaps] [--iterations N]\n"
-            "                       [--format table|csv|json]\n\n"
+            "                       [--format table|csv|json]\n"
+            "       pqpan bench sig ... (ML-DSA; `pqpan bench sig --help`)\n\n"
             "Runs ML-KEM operations on this machine and prints, per parameter set and\n"
             "operation, the median over N runs of the time-stamp-counter cycles\n"
             "(median_cycles; x86_64 only, otherwise empty / null) and of the wall-clock time\n"
@@ -35,14 +37,12 @@ void cli_bench_help(FILE *out)
             "                    pair, and a ciphertext for decaps), so an instruction count\n"
             "                    (valgrind --tool=callgrind) divided by N is per operation\n"
             "  --format F        table (default), csv or json\n",
-            MAX_ITERATIONS, DEFAULT_ITERATIONS);
+            MAX_ITERATIONS, BENCH_DEFAULT_ITERATIONS);
 }
 
 struct bench_opts {
     const struct pqpan_kem *kem; /* NULL: all */
-    int op;                      /* -1: all */
-    unsigned long long iterations;
-    enum cli_format format;
+    struct bench_args a;
 };
 
 struct bench_row {
@@ -53,31 +53,21 @@ struct bench_row {
     unsigned long long median_ns;
 };
 
-static int parse_op(const char *s)
-{
-    int i;
-    for (i = 0; i < OP_COUNT; i++) {
-        if (strcmp(s, op_names[i]) == 0) {
-            return i;
-        }
-    }
-    return -1;
-}
-
-static int parse_value(struct bench_opts *o, const char *name, const char *value)
+static int parse_value(struct bench_args *o, const char *const *ops,
+                       unsigned long long max_iterations, const char *name, const char *value)
 {
     if (strcmp(name, "--param") == 0) {
-        o->kem = pqpan_kem_by_name(value);
-        return o->kem ? EXIT_OK : cli_usage_error(CMD, "unknown parameter set '%s'", value);
+        o->param = value;
+        return EXIT_OK;
     }
     if (strcmp(name, "--op") == 0) {
-        o->op = parse_op(value);
+        o->op = cli_word_index(ops, value);
         return o->op >= 0 ? EXIT_OK : cli_usage_error(CMD, "unknown operation '%s'", value);
     }
     if (strcmp(name, "--iterations") == 0) {
-        return cli_parse_uint(value, 1, MAX_ITERATIONS, &o->iterations) == 0
+        return cli_parse_uint(value, 1, max_iterations, &o->iterations) == 0
                    ? EXIT_OK
-                   : cli_usage_error(CMD, "--iterations wants 1..%llu", MAX_ITERATIONS);
+                   : cli_usage_error(CMD, "--iterations wants 1..%llu", max_iterations);
     }
     if (strcmp(name, "--format") == 0) {
         return cli_parse_format(value, &o->format) == 0
@@ -87,22 +77,20 @@ static int parse_value(struct bench_opts *o, const char *name, const char *value
     return cli_usage_error(CMD, "unknown option '%s'", name);
 }
 
-static int parse_args(int argc, char **argv, struct bench_opts *o)
+int bench_parse_args(int argc, char **argv, const char *const *ops,
+                     unsigned long long max_iterations, struct bench_args *o)
 {
     int i;
-    o->kem = NULL;
+    o->param = NULL;
     o->op = -1;
-    o->iterations = DEFAULT_ITERATIONS;
+    o->iterations = BENCH_DEFAULT_ITERATIONS;
     o->format = FORMAT_TABLE;
-    if (argc < 2 || strcmp(argv[1], "kem") != 0) {
-        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem)");
-    }
     for (i = 2; i < argc; i += 2) {
         int rc;
         if (i + 1 >= argc) {
             return cli_usage_error(CMD, "option '%s' is unknown or needs a value", argv[i]);
         }
-        rc = parse_value(o, argv[i], argv[i + 1]);
+        rc = parse_value(o, ops, max_iterations, argv[i], argv[i + 1]);
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -110,7 +98,24 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
     return EXIT_OK;
 }
 
-static uint64_t now_ns(void)
+static int parse_args(int argc, char **argv, struct bench_opts *o)
+{
+    int rc;
+    o->kem = NULL;
+    if (argc < 2 || strcmp(argv[1], "kem") != 0) {
+        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem, sig)");
+    }
+    rc = bench_parse_args(argc, argv, op_names, MAX_ITERATIONS, &o->a);
+    if (rc == EXIT_OK && o->a.param != NULL) {
+        o->kem = pqpan_kem_by_name(o->a.param);
+        if (o->kem == NULL) {
+            return cli_usage_error(CMD, "unknown parameter set '%s'", o->a.param);
+        }
+    }
+    return rc;
+}
+
+uint64_t bench_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -123,10 +128,22 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static uint64_t median(uint64_t *v, size_t n)
+uint64_t bench_median(uint64_t *v, size_t n)
 {
     qsort(v, n, sizeof v[0], cmp_u64);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void bench_distribution(struct bench_dist *d, uint64_t *v, size_t n)
+{
+    uint64_t sum = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        sum += v[i];
+    }
+    d->median = bench_median(v, n);
+    d->mean = (sum + n / 2) / n;
+    d->p99 = v[(99 * n + 99) / 100 - 1]; /* nearest rank: ceil(0.99 n) */
 }
 
 /* Keys and ciphertext for one parameter set, made once before the timed runs. */
@@ -173,16 +190,16 @@ static int measure(const struct pqpan_kem *kem, int op, unsigned long long n,
     unsigned long long i;
     int failed = setup(kem, op, &s);
     for (i = 0; i < n && !failed; i++) {
-        const uint64_t c0 = cli_cycles_now(), t0 = now_ns();
+        const uint64_t c0 = cli_cycles_now(), t0 = bench_now_ns();
         failed = run_op(kem, op, &s, i);
-        ns[i] = now_ns() - t0;
+        ns[i] = bench_now_ns() - t0;
         cycles[i] = cli_cycles_now() - c0;
     }
     row->param = kem->name;
     row->op = op_names[op];
     row->iterations = n;
-    row->median_cycles = median(cycles, (size_t)n);
-    row->median_ns = median(ns, (size_t)n);
+    row->median_cycles = bench_median(cycles, (size_t)n);
+    row->median_ns = bench_median(ns, (size_t)n);
     return failed;
 }
 
@@ -200,45 +217,67 @@ static const struct column columns[] = {
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
-static void cell(const struct bench_row *r, size_t c, char *buf, size_t len)
+/* Formats the numbers of one row: nums[c] for numeric column c (text columns are param and
+ * op); cycle columns are empty where the machine has no cycle counter. */
+static void format_cell(const struct column *col, const char *param, const char *op,
+                        unsigned long long num, int first, char *buf, size_t len)
 {
-    const unsigned long long nums[] = {0, 0, r->iterations, r->median_cycles, r->median_ns};
-    if (columns[c].is_text) {
-        snprintf(buf, len, "%s", c == 0 ? r->param : r->op);
-    } else if (columns[c].is_cycles && !PQPAN_CLI_HAVE_CYCLES) {
+    if (col->is_text) {
+        snprintf(buf, len, "%s", first ? param : op);
+    } else if (col->is_cycles && !PQPAN_CLI_HAVE_CYCLES) {
         buf[0] = '\0';
     } else {
-        snprintf(buf, len, "%llu", nums[c]);
+        snprintf(buf, len, "%llu", num);
     }
+}
+
+/* Prints the header (table, CSV) or opens the JSON array. */
+static void print_header(const struct column *cols, size_t n_cols, enum cli_format format)
+{
+    size_t c;
+    for (c = 0; c < n_cols && format != FORMAT_JSON; c++) {
+        if (format == FORMAT_TABLE) {
+            printf(cols[c].is_text ? "%s%-*s" : "%s%*s", c ? " " : "", cols[c].width, cols[c].name);
+        } else {
+            printf(c ? ",%s" : "%s", cols[c].name);
+        }
+    }
+    printf(format == FORMAT_JSON ? "[" : "\n");
+}
+
+/* Prints row r, its cells in cells[0..n_cols). */
+static void print_row(const struct column *cols, size_t n_cols, char cells[][64], size_t r,
+                      enum cli_format format)
+{
+    size_t c;
+    for (c = 0; c < n_cols; c++) {
+        const char *buf = cells[c];
+        if (format == FORMAT_TABLE) {
+            printf(cols[c].is_text ? "%s%-*s" : "%s%*s", c ? " " : "", cols[c].width,
+                   buf[0] ? buf : "-");
+        } else if (format == FORMAT_CSV) {
+            printf(c ? ",%s" : "%s", buf);
+        } else {
+            printf("%s\"%s\":", c ? "," : (r ? ",{" : "{"), cols[c].name);
+            printf(cols[c].is_text ? "\"%s\"" : "%s", buf[0] ? buf : "null");
+        }
+    }
+    printf(format == FORMAT_JSON ? "}" : "\n");
 }
 
 static void print_rows(const struct bench_row *rows, size_t n, enum cli_format format)
 {
-    char buf[64];
+    char cells[N_COLUMNS][64];
     size_t r, c;
-    for (c = 0; c < N_COLUMNS && format != FORMAT_JSON; c++) {
-        if (format == FORMAT_TABLE) {
-            printf(columns[c].is_text ? "%s%-*s" : "%s%*s", c ? " " : "", columns[c].width,
-                   columns[c].name);
-        } else {
-            printf(c ? ",%s" : "%s", columns[c].name);
-        }
-    }
-    printf(format == FORMAT_JSON ? "[" : "\n");
+    print_header(columns, N_COLUMNS, format);
     for (r = 0; r < n; r++) {
+        const unsigned long long nums[] = {0, 0, rows[r].iterations, rows[r].median_cycles,
+                                           rows[r].median_ns};
         for (c = 0; c < N_COLUMNS; c++) {
-            cell(&rows[r], c, buf, sizeof buf);
-            if (format == FORMAT_TABLE) {
-                printf(columns[c].is_text ? "%s%-*s" : "%s%*s", c ? " " : "", columns[c].width,
-                       buf[0] ? buf : "-");
-            } else if (format == FORMAT_CSV) {
-                printf(c ? ",%s" : "%s", buf);
-            } else {
-                printf("%s\"%s\":", c ? "," : (r ? ",{" : "{"), columns[c].name);
-                printf(columns[c].is_text ? "\"%s\"" : "%s", buf[0] ? buf : "null");
-            }
+            format_cell(&columns[c], rows[r].param, rows[r].op, nums[c], c == 0, cells[c],
+                        sizeof cells[c]);
         }
-        printf(format == FORMAT_JSON ? "}" : "\n");
+        print_row(columns, N_COLUMNS, cells, r, format);
     }
     if (format == FORMAT_JSON) {
         printf("]\n");
@@ -251,29 +290,34 @@ int cli_bench_run(int argc, char **argv)
     struct bench_row rows[PQPAN_KEM_COUNT * OP_COUNT];
     uint64_t *cycles, *ns;
     size_t n_rows = 0, k;
-    int rc, op, i;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            cli_bench_help(stdout);
+    int rc, op;
+    if (argc >= 2 && strcmp(argv[1], "sig") == 0) {
+        if (cli_wants_help(argc, argv)) {
+            cli_bench_sig_help(stdout);
             return EXIT_OK;
         }
+        return cli_bench_sig_run(argc, argv);
+    }
+    if (cli_wants_help(argc, argv)) {
+        cli_bench_help(stdout);
+        return EXIT_OK;
     }
     rc = parse_args(argc, argv, &o);
     if (rc != EXIT_OK) {
         return rc;
     }
-    cycles = malloc((size_t)o.iterations * sizeof *cycles);
-    ns = malloc((size_t)o.iterations * sizeof *ns);
+    cycles = malloc((size_t)o.a.iterations * sizeof *cycles);
+    ns = malloc((size_t)o.a.iterations * sizeof *ns);
     for (k = 0; k < PQPAN_KEM_COUNT && cycles != NULL && ns != NULL && rc == EXIT_OK; k++) {
         const struct pqpan_kem *kem = pqpan_kem_at(k);
         if (o.kem != NULL && o.kem != kem) {
             continue;
         }
         for (op = 0; op < OP_COUNT && rc == EXIT_OK; op++) {
-            if (o.op >= 0 && o.op != op) {
+            if (o.a.op >= 0 && o.a.op != op) {
                 continue;
             }
-            if (measure(kem, op, o.iterations, &rows[n_rows++], cycles, ns) != 0) {
+            if (measure(kem, op, o.a.iterations, &rows[n_rows++], cycles, ns) != 0) {
                 fprintf(stderr, "pqpan bench: %s %s failed\n", kem->name, op_names[op]);
                 rc = EXIT_FAILURE_RUN;
             }
@@ -284,9 +328,38 @@ int cli_bench_run(int argc, char **argv)
         rc = EXIT_FAILURE_RUN;
     }
     if (rc == EXIT_OK) {
-        print_rows(rows, n_rows, o.format);
+        print_rows(rows, n_rows, o.a.format);
     }
     free(cycles);
     free(ns);
     return rc;
+}
+
+/* The columns of a distribution benchmark (STYLE.md habit 10: one table drives table,
+ * CSV and JSON). */
+static const struct column dist_columns[] = {
+    {"param", 12, 1, 0},       {"op", 7, 1, 0},             {"iterations", 11, 0, 0},
+    {"mean_cycles", 12, 0, 1}, {"median_cycles", 14, 0, 1}, {"p99_cycles", 12, 0, 1},
+    {"mean_ns", 11, 0, 0},     {"median_ns", 11, 0, 0},     {"p99_ns", 11, 0, 0},
+};
+#define N_DIST_COLUMNS (sizeof dist_columns / sizeof dist_columns[0])
+
+void bench_print_dist(const struct bench_dist_row *rows, size_t n, enum cli_format format)
+{
+    char cells[N_DIST_COLUMNS][64];
+    size_t r, c;
+    print_header(dist_columns, N_DIST_COLUMNS, format);
+    for (r = 0; r < n; r++) {
+        const struct bench_dist_row *w = &rows[r];
+        const unsigned long long nums[] = {0, 0, w->iterations, w->cycles.mean, w->cycles.median,
+                                           w->cycles.p99, w->ns.mean, w->ns.median, w->ns.p99};
+        for (c = 0; c < N_DIST_COLUMNS; c++) {
+            format_cell(&dist_columns[c], w->param, w->op, nums[c], c == 0, cells[c],
+                        sizeof cells[c]);
+        }
+        print_row(dist_columns, N_DIST_COLUMNS, cells, r, format);
+    }
+    if (format == FORMAT_JSON) {
+        printf("]\n");
+    }
 }

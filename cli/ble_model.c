@@ -36,7 +36,8 @@ void model_opts_help(FILE *out)
             "  --calibration FILE     γ values from a calibration JSON (default: built-in defaults)\n"
             "  --gamma-comm X         γ_comm, bits accounting (default 1.15; study: 1.10-1.20)\n"
             "  --gamma-comp OP=X      γ_comp of one operation: kem_keygen, kem_encaps, kem_decaps,\n"
-            "                         kdf, ecdh_keygen, ecdh_shared (repeatable; study: 1.12-1.62)\n"
+            "                         kdf, ecdh_keygen, ecdh_shared, sig_keygen, sig_sign,\n"
+            "                         sig_verify (repeatable; study: 1.12-1.62)\n"
             "  --format table|csv|json  output format (default table)\n");
 }
 
@@ -57,7 +58,8 @@ static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
         }
     }
     cli_usage_error(cmd, "--gamma-comp %s: want OP=X with OP one of kem_keygen, kem_encaps, "
-                         "kem_decaps, kdf, ecdh_keygen, ecdh_shared", v);
+                         "kem_decaps, kdf, ecdh_keygen, ecdh_shared, sig_keygen, sig_sign, "
+                         "sig_verify", v);
     return -1;
 }
 
@@ -270,6 +272,23 @@ static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
     return EXIT_OK;
 }
 
+int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
+                    struct cli_msg *msg)
+{
+    unsigned suite = pqpan_pqke_suite_for_kem(k->id);
+    struct pqpan_pqke_work none, w;
+    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
+            PQPAN_OK ||
+        pqpan_pqke_side_work(&w, suite, mode, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "--auth %s is not implemented",
+                           pqpan_pqke_mode_name(mode) != NULL ? pqpan_pqke_mode_name(mode) : "?");
+    }
+    /* Rounded to the nearest cycle: kdf x permutations(mode) / permutations(none). */
+    cycles[PQPAN_OP_KDF] = (cycles[PQPAN_OP_KDF] * w.keccak_permutations +
+                            none.keccak_permutations / 2u) / none.keccak_permutations;
+    return EXIT_OK;
+}
+
 int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
                 const struct model_env *env, const char *kem, struct cli_msg *msg)
 {
@@ -290,6 +309,9 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
     rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, msg);
     if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
         rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, msg);
+    }
+    if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        rc = model_scale_kdf(cycles, k, cfg->pqke_mode, msg);
     }
     if (rc == EXIT_OK) {
         rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, msg);
@@ -427,12 +449,21 @@ int model_fill_side(struct model_row *r, const struct model_env *env,
     return rc;
 }
 
+/* The protocol field: "pqpan" for mode none (as before modes existed), else "pqpan-MODE". */
+static const char *pqpan_protocol_name(unsigned mode)
+{
+    static const char *const names[] = {"pqpan", "pqpan", "pqpan-psk", "pqpan-kem-auth",
+                                        "pqpan-kem-auth-mutual", "pqpan-sig", "pqpan-sig-mutual",
+                                        "pqpan-numeric"};
+    return mode < sizeof names / sizeof names[0] ? names[mode] : "pqpan";
+}
+
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
     r->kem = kem;
     r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
-                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan"
+                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? pqpan_protocol_name(cfg->pqke_mode)
                                                            : "study";
     r->phy = pqpan_ble_phy_name(cfg->phy);
     r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : pqpan_ble_transfer_name(cfg->transfer);

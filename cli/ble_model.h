@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "data_load.h"
 #include "pqpan/ble.h"
+#include "pqpan/kem.h"
+#include "pqpan/pqke.h"
 #include "pqpan/energy.h"
 
 /* The LE Secure Connections baseline is asked for as this "KEM" name. */
@@ -45,6 +47,13 @@ int model_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 
 /* The ML-KEM parameter set names, in increasing security (the LESC baseline is not one). */
 void model_kem_names(cli_word_fn add, void *ctx);
+
+/* The KDF row of the cycle tables is for mode none (docs/PROTOCOL.md §3.4: transcript
+ * hash and three KMAC calls); another PQKE mode hashes more (a longer transcript, the
+ * numeric commitment and value): cycles[KDF] is scaled by the ratio of Keccak-f[1600]
+ * permutations per side, pqpan_pqke_side_work (a derived figure). A cli.h exit code. */
+int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
+                    struct cli_msg *msg);
 
 /* Loaded energy inputs + the device timing the link model needs. */
 struct model_env {

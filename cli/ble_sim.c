@@ -60,7 +60,7 @@ int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_k
         run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, obs, obs_ctx);
     } else {
         unsigned suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(l->kem)->id);
-        if (pqpan_sim_pqke_init(pq, suite, c.ble.keygen_side, o->seed) != PQPAN_OK) {
+        if (pqpan_sim_pqke_init(pq, suite, c.ble.pqke_mode, c.ble.keygen_side, o->seed) != PQPAN_OK) {
             return cli_msg_set(msg, EXIT_FAILURE_RUN, "cannot set up the protocol");
         }
         run = pqpan_sim_run(s, pqpan_sim_pqke_app(), pq, obs, obs_ctx);

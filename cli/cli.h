@@ -64,6 +64,36 @@ int cli_parse_format(const char *value, enum cli_format *out);
  * Returns 0, or -1 on a bad digit / odd length / wrong length. */
 int cli_hex_decode(uint8_t *out, size_t want, const char *hex);
 
+/* Decodes hex of any even length up to cap bytes into out; *len gets the byte count.
+ * Returns 0, or -1 on an odd length, a bad digit or more than cap bytes. */
+int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex);
+
+/* len bytes from /dev/urandom (the CLI's random source; the library never reads it).
+ * Returns 0, or -1 when it cannot be read. */
+int cli_urandom(uint8_t *out, size_t len);
+
+/* An option that takes a value (or, in a flag table, takes none), stored at `offset` in the
+ * caller's argument struct as a const char * (values) or an int set to 1 (flags). */
+struct cli_option {
+    const char *name;
+    size_t offset;
+};
+
+/* Parses argv[first..argc) against the value options and flags of the tables; "--param V"
+ * goes to *param. Unknown options and missing values are usage errors of cmd. */
+int cli_parse_options(int argc, char **argv, int first, const char *cmd, void *args,
+                      const struct cli_option *values, size_t n_values,
+                      const struct cli_option *flags, size_t n_flags, const char **param);
+
+/* Decodes --name HEX into exactly want bytes; "pqpan CMD: --name: ..." on stderr and
+ * EXIT_BAD_INPUT otherwise. */
+int cli_decode_hex_exact(uint8_t *out, size_t want, const char *cmd, const char *name,
+                         const char *hex);
+
+/* Prints "name":"<lowercase hex>" to stdout, opening the JSON object when first, else
+ * after a comma. */
+void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int first);
+
 /* Writes len bytes as lowercase hex to f. */
 void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
 

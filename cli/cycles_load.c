@@ -109,12 +109,21 @@ static int find_columns(struct columns *c, const struct csv_row *h)
     return c->scheme >= 0 && c->impl >= 0 && c->op >= 0 && c->cycles >= 0;
 }
 
-/* Which modelled operation a row is; 0 if pqpan does not model it (ML-DSA, ECDSA, ...). */
+/* Which modelled operation a row is; 0 if pqpan does not model it (ECDSA, ...). */
 static int map_op(const char *scheme, const char *operation, enum pqpan_op *op)
 {
     int kem = strncasecmp(scheme, "ml-kem", 6) == 0;
     int ecc = strncasecmp(scheme, "ml-", 3) != 0;
-    if (strcmp(operation, "kdf") == 0 && kem) {
+    if (strncasecmp(scheme, "ml-dsa", 6) == 0) {
+        static const char *const names[] = {"keygen", "sign", "verify", NULL};
+        static const enum pqpan_op ops[] = {PQPAN_OP_SIG_KEYGEN, PQPAN_OP_SIG_SIGN,
+                                            PQPAN_OP_SIG_VERIFY};
+        const int k = cli_word_index(names, operation);
+        if (k < 0) {
+            return 0;
+        }
+        *op = ops[k];
+    } else if (strcmp(operation, "kdf") == 0 && kem) {
         *op = PQPAN_OP_KDF;
     } else if (strstr(operation, "keygen") != NULL && (kem || ecc)) {
         *op = kem ? PQPAN_OP_KEM_KEYGEN : PQPAN_OP_ECDH_KEYGEN;

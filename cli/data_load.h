@@ -70,8 +70,8 @@ int data_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, const 
                      char *err, size_t errlen);
 int data_gamma_load(struct pqpan_gamma *g, const char *path, char *err, size_t errlen);
 
-/* Appends the rows of one cycles CSV. Rows whose operation pqpan does not model (ML-DSA,
- * ECDSA, ...) are skipped. */
+/* Appends the rows of one cycles CSV. Rows whose operation pqpan does not model (ECDSA,
+ * ...) are skipped. */
 int data_cycles_parse(struct pqpan_cycle_table *t, const char *text, size_t len,
                       const char *origin, char *err, size_t errlen);
 /* Every built-in data/cycles/ CSV with a "cycles" or "cycles_mean" column, in file-name

@@ -115,6 +115,12 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
                                    lowpan ? "for --link 802154 " : "", argv[i]);
         }
     }
+    if (!lowpan && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE &&
+        (o->l.cfg.protocol != PQPAN_BLE_PROTO_PQPAN || strcmp(o->l.kem, MODEL_LESC_NAME) == 0)) {
+        return cli_usage_error(CMD, "--auth %s applies to pqpan's protocol: add --protocol pqpan "
+                                    "(and an ML-KEM --kem)",
+                               pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
+    }
     return EXIT_OK;
 }
 
@@ -127,6 +133,11 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+    if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
+        printf("  kdf (derived): the cycle table's kdf row (mode none) x the Keccak permutations of\n"
+               "    --auth %s over those of none (pqpan_pqke_side_work, docs/PROTOCOL.md 3.4)\n",
+               pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
+    }
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
 }

@@ -71,7 +71,7 @@ static int read_comp(struct pqpan_gamma *g, const cJSON *comp, char *err, size_t
         if (op < 0) {
             return fail(err, errlen, origin, path,
                         "unknown operation (kem_keygen, kem_encaps, kem_decaps, kdf, "
-                        "ecdh_keygen, ecdh_shared)");
+                        "ecdh_keygen, ecdh_shared, sig_keygen, sig_sign, sig_verify)");
         }
         if (!gamma_number(item, &g->comp[op])) {
             return fail(err, errlen, origin, path, "not a number greater than 0");

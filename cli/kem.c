@@ -1,13 +1,13 @@
-/* pqpan kem: ML-KEM key generation, encapsulation and decapsulation from hex inputs, and
- * the ACVP runner (cli/kem_acvp.c). */
+/* pqpan kem: ML-KEM key generation, encapsulation and decapsulation from hex inputs;
+ * `kem acvp` is `pqpan acvp` (cli/acvp.c). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "kem.h"
 #include "pqpan/kem.h"
+#include "read_input.h"
 
 #define CMD "kem"
 #define DEFAULT_PARAM "ML-KEM-768"
@@ -17,8 +17,8 @@ void cli_kem_help(FILE *out)
     fprintf(out,
             "usage: pqpan kem keygen [--param P] [--d HEX] [--z HEX]\n"
             "       pqpan kem encaps [--param P] --ek HEX [--m HEX]\n"
-            "       pqpan kem decaps [--param P] --dk HEX --c HEX\n"
-            "       pqpan kem acvp FILE\n\n"
+            "       pqpan kem decaps [--param P] (--dk HEX | --dk-file F) --c HEX\n"
+            "       pqpan kem acvp FILE (the same as pqpan acvp FILE)\n\n"
             "ML-KEM (FIPS 203). keygen prints {\"ek\":...,\"dk\":...}, encaps {\"c\":...,\"k\":...},\n"
             "decaps {\"k\":...}: one JSON object on one line, byte strings as lowercase hex.\n\n"
             "options:\n"
@@ -29,70 +29,39 @@ void cli_kem_help(FILE *out)
             "  --ek HEX    encapsulation key (800 / 1184 / 1568 bytes); checked per FIPS 203 7.2\n"
             "  --m HEX     encaps randomness m, 32 bytes; default: from /dev/urandom\n"
             "  --dk HEX    decapsulation key (1632 / 2400 / 3168 bytes); checked per 7.3\n"
+            "  --dk-file F the decapsulation key from file F ('-': stdin), as hex or as the\n"
+            "              JSON that keygen prints, so that it need not be on the command line\n"
             "  --c HEX     ciphertext (768 / 1088 / 1568 bytes)\n\n"
-            "acvp FILE runs a NIST ACVP ML-KEM vector file (mode keyGen or encapDecap, prompt\n"
-            "or internalProjection form, inputs at test or group level; FILE '-' is stdin) and\n"
-            "prints the ACVP response: testGroups[].tests[] with tcId and the computed ek/dk,\n"
-            "c/k, k or testPassed (hex in upper case as in ACVP).\n\n"
+            "acvp FILE runs a NIST ACVP vector file and prints the ACVP response (see\n"
+            "`pqpan acvp --help`: ML-KEM and ML-DSA sets, --expected FILE).\n\n"
             "Hex may be upper or lower case. Bad hex, a wrong length or a key that fails its\n"
             "FIPS 203 section 7 check: message on stderr, nothing on stdout, exit 3.\n");
-}
-
-int cli_kem_hex_any(uint8_t *out, size_t cap, size_t *len, const char *hex)
-{
-    const size_t digits = strlen(hex);
-    if (digits % 2 != 0 || digits / 2 > cap) {
-        return -1;
-    }
-    *len = digits / 2;
-    return cli_hex_decode(out, *len, hex);
 }
 
 /* The values given on the command line; NULL when absent. */
 struct kem_args {
     const struct pqpan_kem *kem;
-    const char *d, *z, *ek, *m, *dk, *c;
+    const char *d, *z, *ek, *m, *dk, *dk_file, *c;
 };
 
-/* The hex options and where parse_args stores each (STYLE.md habit 10: one row each). */
-static const struct {
-    const char *name;
-    size_t offset;
-} hex_options[] = {
+/* The options with a value and where parse_args stores each (STYLE.md habit 10: one row
+ * each). */
+static const struct cli_option value_options[] = {
     {"--d", offsetof(struct kem_args, d)},   {"--z", offsetof(struct kem_args, z)},
     {"--ek", offsetof(struct kem_args, ek)}, {"--m", offsetof(struct kem_args, m)},
-    {"--dk", offsetof(struct kem_args, dk)}, {"--c", offsetof(struct kem_args, c)},
+    {"--dk", offsetof(struct kem_args, dk)}, {"--dk-file", offsetof(struct kem_args, dk_file)},
+    {"--c", offsetof(struct kem_args, c)},
 };
-
-static const char **option_slot(struct kem_args *a, const char *name)
-{
-    size_t i;
-    for (i = 0; i < sizeof hex_options / sizeof hex_options[0]; i++) {
-        if (strcmp(name, hex_options[i].name) == 0) {
-            return (const char **)(void *)((char *)a + hex_options[i].offset);
-        }
-    }
-    return NULL;
-}
 
 static int parse_args(int argc, char **argv, struct kem_args *a)
 {
     const char *param = DEFAULT_PARAM;
-    int i;
+    int rc;
     memset(a, 0, sizeof *a);
-    for (i = 2; i < argc; i++) {
-        const char **slot = option_slot(a, argv[i]);
-        if (strcmp(argv[i], "--param") != 0 && slot == NULL) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
-        }
-        if (i + 1 >= argc) {
-            return cli_usage_error(CMD, "option %s needs a value", argv[i]);
-        }
-        if (slot != NULL) {
-            *slot = argv[++i];
-        } else {
-            param = argv[++i];
-        }
+    rc = cli_parse_options(argc, argv, 2, CMD, a, value_options,
+                           sizeof value_options / sizeof value_options[0], NULL, 0, &param);
+    if (rc != EXIT_OK) {
+        return rc;
     }
     a->kem = pqpan_kem_by_name(param);
     if (a->kem == NULL) {
@@ -105,28 +74,7 @@ static int parse_args(int argc, char **argv, struct kem_args *a)
 /* Decodes --name HEX into exactly want bytes; a message and EXIT_BAD_INPUT otherwise. */
 static int decode_input(uint8_t *out, size_t want, const char *name, const char *hex)
 {
-    const size_t digits = strlen(hex);
-    if (digits % 2 == 0 && digits / 2 != want) {
-        fprintf(stderr, "pqpan kem: --%s: %zu bytes, want %zu\n", name, digits / 2, want);
-        return EXIT_BAD_INPUT;
-    }
-    if (cli_hex_decode(out, want, hex) != 0) {
-        fprintf(stderr, "pqpan kem: --%s: not a hex string\n", name);
-        return EXIT_BAD_INPUT;
-    }
-    return EXIT_OK;
-}
-
-static int urandom_rng(void *ctx, uint8_t *out, size_t len)
-{
-    FILE *f = fopen("/dev/urandom", "rb");
-    size_t got = 0;
-    (void)ctx;
-    if (f != NULL) {
-        got = fread(out, 1, len, f);
-        fclose(f);
-    }
-    return got == len ? 0 : -1;
+    return cli_decode_hex_exact(out, want, CMD, name, hex);
 }
 
 /* A 32-byte seed from --name HEX, or from /dev/urandom when the option is absent. */
@@ -135,18 +83,11 @@ static int seed_input(uint8_t out[32], const char *name, const char *hex)
     if (hex != NULL) {
         return decode_input(out, 32, name, hex);
     }
-    if (urandom_rng(NULL, out, 32) != 0) {
+    if (cli_urandom(out, 32) != 0) {
         fprintf(stderr, "pqpan kem: cannot read /dev/urandom\n");
         return EXIT_IO;
     }
     return EXIT_OK;
-}
-
-static void print_hex_field(const char *name, const uint8_t *p, size_t len, int first)
-{
-    printf("%s\"%s\":\"", first ? "{" : ",", name);
-    cli_hex_print(stdout, p, len);
-    printf("\"");
 }
 
 static int report_lib_error(int ret)
@@ -168,8 +109,8 @@ static int run_keygen(const struct kem_args *a)
         rc = ret == PQPAN_OK ? EXIT_OK : report_lib_error(ret);
     }
     if (rc == EXIT_OK) {
-        print_hex_field("ek", ek, a->kem->ek_bytes, 1);
-        print_hex_field("dk", dk, a->kem->dk_bytes, 0);
+        cli_print_hex_field("ek", ek, a->kem->ek_bytes, 1);
+        cli_print_hex_field("dk", dk, a->kem->dk_bytes, 0);
         printf("}\n");
     }
     pqpan_wipe(d, sizeof d);
@@ -194,8 +135,8 @@ static int run_encaps(const struct kem_args *a)
         rc = ret == PQPAN_OK ? EXIT_OK : report_lib_error(ret);
     }
     if (rc == EXIT_OK) {
-        print_hex_field("c", c, a->kem->ct_bytes, 1);
-        print_hex_field("k", k, 32, 0);
+        cli_print_hex_field("c", c, a->kem->ct_bytes, 1);
+        cli_print_hex_field("k", k, 32, 0);
         printf("}\n");
     }
     pqpan_wipe(m, sizeof m);
@@ -207,10 +148,15 @@ static int run_decaps(const struct kem_args *a)
 {
     uint8_t dk[PQPAN_KEM_DK_MAX_BYTES], c[PQPAN_KEM_CT_MAX_BYTES], k[32];
     int rc, ret;
-    if (a->dk == NULL || a->c == NULL) {
-        return cli_usage_error(CMD, "decaps needs --dk and --c");
+    if ((a->dk == NULL && a->dk_file == NULL) || a->c == NULL) {
+        return cli_usage_error(CMD, "decaps needs --dk or --dk-file, and --c");
     }
-    rc = decode_input(dk, a->kem->dk_bytes, "dk", a->dk);
+    if (a->dk != NULL && a->dk_file != NULL) {
+        return cli_usage_error(CMD, "--dk and --dk-file exclude each other");
+    }
+    rc = a->dk != NULL ? decode_input(dk, a->kem->dk_bytes, "dk", a->dk)
+                       : cli_secret_from_file(dk, a->kem->dk_bytes, a->dk_file, "dk", CMD,
+                                              "--dk-file");
     if (rc == EXIT_OK) {
         rc = decode_input(c, a->kem->ct_bytes, "c", a->c);
     }
@@ -219,7 +165,7 @@ static int run_decaps(const struct kem_args *a)
         rc = ret == PQPAN_OK ? EXIT_OK : report_lib_error(ret);
     }
     if (rc == EXIT_OK) {
-        print_hex_field("k", k, 32, 1);
+        cli_print_hex_field("k", k, 32, 1);
         printf("}\n");
     }
     pqpan_wipe(dk, sizeof dk);
@@ -233,7 +179,7 @@ static int check_unused(const struct kem_args *a, const char *op)
     const int keygen = strcmp(op, "keygen") == 0, encaps = strcmp(op, "encaps") == 0;
     const int decaps = strcmp(op, "decaps") == 0;
     if ((!keygen && (a->d != NULL || a->z != NULL)) || (!encaps && (a->ek != NULL || a->m != NULL)) ||
-        (!decaps && (a->dk != NULL || a->c != NULL))) {
+        (!decaps && (a->dk != NULL || a->dk_file != NULL || a->c != NULL))) {
         return cli_usage_error(CMD, "option not used by '%s'", op);
     }
     return EXIT_OK;
@@ -253,10 +199,7 @@ int cli_kem_run(int argc, char **argv)
         return cli_usage_error(CMD, "missing operation (keygen, encaps, decaps, acvp)");
     }
     if (strcmp(argv[1], "acvp") == 0) {
-        if (argc != 3) {
-            return cli_usage_error(CMD, "usage: pqpan kem acvp FILE");
-        }
-        return cli_kem_acvp(argv[2]);
+        return cli_acvp_run(argc - 1, argv + 1);
     }
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "encaps") != 0 &&
         strcmp(argv[1], "decaps") != 0) {

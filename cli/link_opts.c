@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "link_opts.h"
 #include "pqpan/kem.h"
+#include "pqpan/pqke.h"
 
 void link_opts_init(struct link_opts *o)
 {
@@ -31,8 +32,32 @@ void link_opts_help(FILE *out)
             "  --reply next-event|same-event  when an ATT/SMP reply can be sent: in the event after\n"
             "                         the request (default) or in the same one (fast host)\n"
             "  --keygen-side peripheral|central  who runs KeyGen and Decaps (default peripheral)\n"
-            "  --encrypted            the link is already encrypted (4-octet MIC on data PDUs)\n",
+            "  --encrypted            the link is already encrypted (4-octet MIC on data PDUs)\n"
+            "  --auth MODE            pqpan protocol's authentication (docs/PROTOCOL.md): none (not\n"
+            "                         authenticated), psk, kem-auth (the responder), kem-auth-mutual,\n"
+            "                         numeric; message sizes and the extra ML-KEM operations and\n"
+            "                         hashing follow the mode (default none; sig, sig-mutual are\n"
+            "                         reserved until ML-DSA exists)\n",
             MODEL_LESC_NAME);
+}
+
+/* --auth MODE: an implemented PQKE mode; the reserved signature modes get their own message. */
+static int auth_opt(struct link_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    unsigned mode = *i + 1 < argc ? pqpan_pqke_mode_by_name(argv[*i + 1]) : 0u;
+    if (mode != 0 && !pqpan_pqke_mode_implemented(mode)) {
+        cli_usage_error(cmd, "--auth %s: reserved in the protocol, but ML-DSA signatures are not "
+                             "in this build yet (use none, psk, kem-auth, kem-auth-mutual or "
+                             "numeric)", argv[*i + 1]);
+        return -1;
+    }
+    if (mode == 0) {
+        cli_usage_error(cmd, "--auth: want none, psk, kem-auth, kem-auth-mutual or numeric");
+        return -1;
+    }
+    o->cfg.pqke_mode = mode;
+    ++*i;
+    return 1;
 }
 
 /* --keygen-side words (enum pqpan_ble_role order: central = 0) and --reply words. */
@@ -126,6 +151,9 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         o->cfg.encrypted = 1;
         return 1;
     }
+    if (strcmp(argv[*i], "--auth") == 0) {
+        return auth_opt(o, cmd, argc, argv, i);
+    }
     if (strcmp(argv[*i], "--link") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
         ++*i; /* the BLE link is the default; --link 802154 is dispatched before parsing */
         return 1;
@@ -149,7 +177,13 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
 int link_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 {
     int k;
-    if (strcmp(opt, "--kem") == 0) {
+    if (strcmp(opt, "--auth") == 0) {
+        for (k = 1; pqpan_pqke_mode_name((unsigned)k) != NULL; k++) {
+            if (pqpan_pqke_mode_implemented((unsigned)k)) {
+                add(ctx, pqpan_pqke_mode_name((unsigned)k));
+            }
+        }
+    } else if (strcmp(opt, "--kem") == 0) {
         model_kem_names(add, ctx);
         add(ctx, MODEL_LESC_NAME);
     } else if (strcmp(opt, "--phy") == 0) {

@@ -219,7 +219,7 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     if (rc != EXIT_OK) {
         return rc;
     }
-    sz = pqpan_pqke_suite_sizes(pqpan_pqke_suite_for_kem(k->id));
+    sz = pqpan_pqke_message_sizes(pqpan_pqke_suite_for_kem(k->id), PQPAN_PQKE_MODE_NONE);
     c->msg_octets[0] = (uint32_t)sz.init_bytes;
     c->msg_octets[1] = (uint32_t)sz.resp_bytes;
     c->msg_octets[2] = (uint32_t)sz.fin_bytes;
@@ -621,7 +621,7 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     struct pqpan_ledger none[2];
     int rc, side, capture = s->pcap != NULL && run == 0;
     m->c.seed = s->seed + run;
-    rc = pqpan_sim_pqke_init(&m->app, m->suite, (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
+    rc = pqpan_sim_pqke_init(&m->app, m->suite, PQPAN_PQKE_MODE_NONE, (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&m->sim, &m->c);
     }

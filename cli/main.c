@@ -17,8 +17,10 @@ const struct cli_command cli_commands[] = {
     {"calibrate", "fit gamma_comp / gamma_comm to measured PPK2 traces, write a calibration file", cli_calibrate_run, cli_calibrate_help},
     {"trace", "energy per phase of a measured PPK2 current trace (CSV)", cli_trace_run, cli_trace_help},
     {"profiles", "device profiles: key figures and the source of every number", cmd_profiles_run, cmd_profiles_help},
-    {"kem", "ML-KEM (FIPS 203) keygen / encaps / decaps and ACVP vector runs", cli_kem_run, cli_kem_help},
-    {"bench", "cycles and time per ML-KEM operation on this machine", cli_bench_run, cli_bench_help},
+    {"kem", "ML-KEM (FIPS 203) keygen / encaps / decaps", cli_kem_run, cli_kem_help},
+    {"sig", "ML-DSA (FIPS 204) keygen / sign / verify", cli_sig_run, cli_sig_help},
+    {"acvp", "run a NIST ACVP vector set (ML-KEM, ML-DSA), or check it against expected results", cli_acvp_run, cli_acvp_help},
+    {"bench", "cycles and time per ML-KEM / ML-DSA operation on this machine", cli_bench_run, cli_bench_help},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -135,6 +135,10 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
         }
         i++;
     }
+    if (o->s.raw_messages && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
+        return cli_usage_error(CMD, "--auth %s needs the real protocol (--messages pqke)",
+                               pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
+    }
     return cli_msg_report(CMD, ble_sim_check(&o->l, &msg), &msg);
 }
 

@@ -238,3 +238,91 @@ int cli_parse_conn_interval(const char *s, uint64_t *ns)
     *ns = n * 1250000u;
     return 0;
 }
+
+int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex)
+{
+    const size_t digits = strlen(hex);
+    if (digits % 2 != 0 || digits / 2 > cap) {
+        return -1;
+    }
+    *len = digits / 2;
+    return cli_hex_decode(out, *len, hex);
+}
+
+int cli_urandom(uint8_t *out, size_t len)
+{
+    FILE *f = fopen("/dev/urandom", "rb");
+    size_t got = 0;
+    if (f != NULL) {
+        got = fread(out, 1, len, f);
+        fclose(f);
+    }
+    return got == len ? 0 : -1;
+}
+
+/* The member of args at the table row's offset. */
+static void *option_member(void *args, const struct cli_option *row)
+{
+    return (char *)args + row->offset;
+}
+
+static const struct cli_option *find_option(const struct cli_option *table, size_t n,
+                                            const char *name)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (strcmp(name, table[i].name) == 0) {
+            return &table[i];
+        }
+    }
+    return NULL;
+}
+
+int cli_parse_options(int argc, char **argv, int first, const char *cmd, void *args,
+                      const struct cli_option *values, size_t n_values,
+                      const struct cli_option *flags, size_t n_flags, const char **param)
+{
+    int i;
+    for (i = first; i < argc; i++) {
+        const struct cli_option *flag = find_option(flags, n_flags, argv[i]);
+        const struct cli_option *value = find_option(values, n_values, argv[i]);
+        if (flag != NULL) {
+            *(int *)option_member(args, flag) = 1;
+            continue;
+        }
+        if (value == NULL && strcmp(argv[i], "--param") != 0) {
+            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+        }
+        if (i + 1 >= argc) {
+            return cli_usage_error(cmd, "option %s needs a value", argv[i]);
+        }
+        if (value != NULL) {
+            *(const char **)option_member(args, value) = argv[++i];
+        } else {
+            *param = argv[++i];
+        }
+    }
+    return EXIT_OK;
+}
+
+int cli_decode_hex_exact(uint8_t *out, size_t want, const char *cmd, const char *name,
+                         const char *hex)
+{
+    const size_t digits = strlen(hex);
+    if (digits % 2 == 0 && digits / 2 != want) {
+        fprintf(stderr, "pqpan %s: --%s: %zu bytes, want %zu\n", cmd, name, digits / 2, want);
+        return EXIT_BAD_INPUT;
+    }
+    if (cli_hex_decode(out, want, hex) != 0) {
+        fprintf(stderr, "pqpan %s: --%s: not a hex string\n", cmd, name);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int first)
+{
+    printf("%s\"%s\":\"", first ? "{" : ",", name);
+    cli_hex_print(stdout, p, len);
+    printf("\"");
+}

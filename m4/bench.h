@@ -16,7 +16,7 @@ void pqpan_m4_known_insns(void);
 /* One measured operation: its stack high-water mark below the caller's frame. The
  * instruction count of the same run comes from the plugin, in the same order. */
 struct pqpan_m4_result {
-    const char *scheme;    /* "ml-kem-768", "keccak", "pqke-ml-kem-768" ... */
+    const char *scheme;    /* "ml-kem-768", "ml-dsa-44", "keccak", "pqke-ml-kem-768" ... */
     const char *operation; /* "keygen", "encaps", "decaps", ... */
     uint32_t stack_bytes;
     int status;            /* the operation's return value (0 = success) */
@@ -39,6 +39,7 @@ static inline uintptr_t pqpan_m4_sp(void)
 
 /* Measurement suites, each reporting its operations in a fixed order. */
 int pqpan_m4_bench_kem(void);
+int pqpan_m4_bench_sig(void);
 int pqpan_m4_bench_pqke(void);
 
 #endif

@@ -81,6 +81,9 @@ static const struct bench benches[] = {
 #ifdef PQPAN_M4_HAVE_KEM
     {pqpan_m4_bench_kem},
 #endif
+#ifdef PQPAN_M4_HAVE_SIG
+    {pqpan_m4_bench_sig},
+#endif
 #ifdef PQPAN_M4_HAVE_PQKE
     {pqpan_m4_bench_pqke},
 #endif

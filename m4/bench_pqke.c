@@ -1,4 +1,4 @@
-/* Per-step measurements of a PQKE exchange on the Cortex-M4 (docs/PROTOCOL.md): the
+/* Per-step measurements of a PQKE exchange (mode none) on the Cortex-M4 (docs/PROTOCOL.md): the
  * initiator's start (KeyGen + INIT), the responder's INIT handling (Encaps + key schedule
  * + RESP), the initiator's RESP handling (Decaps + key schedule + tag check + FIN) and the
  * responder's FIN handling (tag check). Both parties and the messages live in the
@@ -12,7 +12,7 @@ struct parties {
     struct pqpan_pqke_responder rsp;
     uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES];
     uint8_t resp[PQPAN_PQKE_RESP_MAX_BYTES];
-    uint8_t fin[PQPAN_PQKE_FIN_BYTES];
+    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t init_len, resp_len, fin_len, done_len;
 };
 
@@ -29,21 +29,22 @@ static int bench_suite(struct parties *p, unsigned suite)
 {
     struct pqpan_m4_rng rng = {(uint8_t)suite, 0};
     struct pqpan_m4_result r = {scheme_names[suite], "initiator_start", 0, 0};
+    struct pqpan_pqke_policy policy = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE), 0, 0};
     uintptr_t top = pqpan_m4_sp();
-    int failed = pqpan_pqke_initiator_init(&p->ini, suite) != 0 ||
-                 pqpan_pqke_responder_init(&p->rsp, PQPAN_PQKE_SUITES_ALL) != 0;
+    int failed = pqpan_pqke_initiator_init(&p->ini, &policy, suite, PQPAN_PQKE_MODE_NONE) != 0 ||
+                 pqpan_pqke_responder_init(&p->rsp, &policy) != 0;
     int rc;
 
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_initiator_start(&p->ini, pqpan_m4_rng, &rng, p->init, sizeof p->init, &p->init_len);
+    rc = pqpan_pqke_initiator_start(&p->ini, NULL, pqpan_m4_rng, &rng, p->init, sizeof p->init, &p->init_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc | failed);
 
     r.operation = "responder_init";
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_responder_handle(&p->rsp, pqpan_m4_rng, &rng, p->init, p->init_len, p->resp, sizeof p->resp,
+    rc = pqpan_pqke_responder_handle(&p->rsp, NULL, pqpan_m4_rng, &rng, p->init, p->init_len, p->resp, sizeof p->resp,
                                      &p->resp_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc);
@@ -51,14 +52,14 @@ static int bench_suite(struct parties *p, unsigned suite)
     r.operation = "initiator_resp";
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_initiator_handle(&p->ini, p->resp, p->resp_len, p->fin, sizeof p->fin, &p->fin_len);
+    rc = pqpan_pqke_initiator_handle(&p->ini, NULL, p->resp, p->resp_len, p->fin, sizeof p->fin, &p->fin_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc);
 
     r.operation = "responder_fin";
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_responder_handle(&p->rsp, NULL, NULL, p->fin, p->fin_len, p->resp, sizeof p->resp, &p->done_len);
+    rc = pqpan_pqke_responder_handle(&p->rsp, NULL, NULL, NULL, p->fin, p->fin_len, p->resp, sizeof p->resp, &p->done_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc | (pqpan_pqke_responder_state(&p->rsp) != PQPAN_PQKE_STATE_DONE));
     return r.status != 0 || failed;

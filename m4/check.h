@@ -21,6 +21,7 @@ int pqpan_m4_all_zero(const uint8_t *p, size_t len);
 /* Suites (one per module of the portable core). */
 struct pqpan_m4_tally pqpan_m4_test_sha3(void);
 struct pqpan_m4_tally pqpan_m4_test_kem(void);
+struct pqpan_m4_tally pqpan_m4_test_sig(void);
 struct pqpan_m4_tally pqpan_m4_test_pqke(void);
 
 #endif

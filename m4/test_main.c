@@ -1,6 +1,6 @@
 /* The Cortex-M4 test program: runs every suite of the portable core under QEMU
  * mps2-an386 and exits non-zero (through semihosting) if any check failed. Suites for
- * modules not in this build (ML-KEM, PQKE before they exist) are left out by m4/CMakeLists.txt. */
+ * modules not in this build (ML-KEM, ML-DSA, PQKE before they exist) are left out by m4/CMakeLists.txt. */
 #include "check.h"
 #include "semihost.h"
 
@@ -13,6 +13,9 @@ static const struct suite suites[] = {
     {"sha3", pqpan_m4_test_sha3},
 #ifdef PQPAN_M4_HAVE_KEM
     {"ml-kem acvp", pqpan_m4_test_kem},
+#endif
+#ifdef PQPAN_M4_HAVE_SIG
+    {"ml-dsa acvp", pqpan_m4_test_sig},
 #endif
 #ifdef PQPAN_M4_HAVE_PQKE
     {"pqke exchange", pqpan_m4_test_pqke},

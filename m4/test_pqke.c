@@ -1,72 +1,113 @@
 /* A full PQKE exchange (docs/PROTOCOL.md) between two in-memory parties on the Cortex-M4,
- * for every suite: INIT, RESP, FIN; both parties must reach DONE with the same session
- * key. Then the same exchange with one ciphertext byte of RESP flipped: the initiator must
- * fail (its confirmation tag check) and release no key. */
+ * for every suite and every implemented mode: INIT, RESP, FIN (numeric: both devices show
+ * the same value and the user confirms); both parties must hand over the same session.
+ * Then the same exchange with one ciphertext byte of RESP flipped: the initiator must fail
+ * (its confirmation tag check) and release no session. The check id printed on a failure is
+ * 16 x suite + mode. */
 #include <string.h>
 
 #include "check.h"
 #include "pqke_rng.h"
+#include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+
+static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK, PQPAN_PQKE_MODE_KEM_AUTH,
+                                 PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, PQPAN_PQKE_MODE_NUMERIC};
 
 struct exchange {
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder rsp;
     uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES];
     uint8_t resp[PQPAN_PQKE_RESP_MAX_BYTES];
-    uint8_t fin[PQPAN_PQKE_FIN_BYTES];
+    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t init_len, resp_len, fin_len;
+    /* one device pair's long-term keys: PSK, the responder's and the initiator's static keys */
+    uint8_t psk[PQPAN_PQKE_PSK_BYTES];
+    uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES];
+    struct pqpan_pqke_credentials ci, cr;
 };
+
+static int provision(struct exchange *x, unsigned suite)
+{
+    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)suite);
+    struct pqpan_m4_rng rng = {(uint8_t)(0x80u + suite), 0};
+    memset(x->psk, 0x3C, sizeof x->psk);
+    x->ci.psk = x->psk;
+    x->ci.own_dk = x->i_dk;
+    x->ci.peer_ek = x->r_ek;
+    x->cr.psk = x->psk;
+    x->cr.own_dk = x->r_dk;
+    x->cr.peer_ek = x->i_ek;
+    return kem->keypair(x->r_ek, x->r_dk, pqpan_m4_rng, &rng) | kem->keypair(x->i_ek, x->i_dk, pqpan_m4_rng, &rng);
+}
 
 /* INIT and RESP; tamper flips a ciphertext byte of RESP before the initiator sees it.
  * Returns the initiator's result on RESP. */
-static int run_to_resp(struct exchange *x, unsigned suite, int tamper, struct pqpan_m4_rng *rng)
+static int run_to_resp(struct exchange *x, unsigned suite, unsigned mode, int tamper, struct pqpan_m4_rng *rng)
 {
-    if (pqpan_pqke_initiator_init(&x->ini, suite) != 0 || pqpan_pqke_responder_init(&x->rsp, PQPAN_PQKE_SUITES_ALL) != 0 ||
-        pqpan_pqke_initiator_start(&x->ini, pqpan_m4_rng, rng, x->init, sizeof x->init, &x->init_len) != 0 ||
-        pqpan_pqke_responder_handle(&x->rsp, pqpan_m4_rng, rng, x->init, x->init_len, x->resp, sizeof x->resp,
-                                    &x->resp_len) != 0) {
+    struct pqpan_pqke_policy p = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode), (const uint8_t *)"m4", 2};
+    if (pqpan_pqke_initiator_init(&x->ini, &p, suite, mode) != 0 || pqpan_pqke_responder_init(&x->rsp, &p) != 0 ||
+        pqpan_pqke_initiator_start(&x->ini, &x->ci, pqpan_m4_rng, rng, x->init, sizeof x->init, &x->init_len) != 0 ||
+        pqpan_pqke_responder_handle(&x->rsp, &x->cr, pqpan_m4_rng, rng, x->init, x->init_len, x->resp,
+                                    sizeof x->resp, &x->resp_len) != 0) {
         return -1;
     }
     if (tamper) {
-        x->resp[PQPAN_PQKE_HEADER_BYTES] ^= 0x01;
+        x->resp[PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES] ^= 0x01;
     }
-    return pqpan_pqke_initiator_handle(&x->ini, x->resp, x->resp_len, x->fin, sizeof x->fin, &x->fin_len);
+    return pqpan_pqke_initiator_handle(&x->ini, &x->ci, x->resp, x->resp_len, x->fin, sizeof x->fin, &x->fin_len);
 }
 
-static void exchange_ok(struct pqpan_m4_tally *t, struct exchange *x, unsigned suite)
+/* numeric: both devices show a value; the user confirms if they are equal. */
+static int user_compares(struct exchange *x)
 {
-    struct pqpan_m4_rng rng = {(uint8_t)suite, 0};
-    uint8_t k_ini[PQPAN_PQKE_SESSION_KEY_BYTES], k_rsp[PQPAN_PQKE_SESSION_KEY_BYTES];
+    uint32_t vi = 1, vr = 2;
+    if (pqpan_pqke_initiator_numeric_value(&x->ini, &vi) != 0 || pqpan_pqke_responder_numeric_value(&x->rsp, &vr) != 0 ||
+        vi != vr || vi >= PQPAN_PQKE_NUMERIC_MODULUS) {
+        return -1;
+    }
+    return pqpan_pqke_initiator_user_confirm(&x->ini, 1) | pqpan_pqke_responder_user_confirm(&x->rsp, 1);
+}
+
+static void exchange_ok(struct pqpan_m4_tally *t, struct exchange *x, unsigned suite, unsigned mode)
+{
+    struct pqpan_m4_rng rng = {(uint8_t)(suite * 16u + mode), 0};
+    struct pqpan_pqke_session s_ini, s_rsp;
     size_t none = 1;
-    struct pqpan_pqke_sizes sz = pqpan_pqke_suite_sizes(suite);
-    int ok = run_to_resp(x, suite, 0, &rng) == 0 && x->init_len == sz.init_bytes && x->resp_len == sz.resp_bytes &&
-             x->fin_len == sz.fin_bytes &&
-             pqpan_pqke_responder_handle(&x->rsp, NULL, NULL, x->fin, x->fin_len, x->resp, sizeof x->resp, &none) == 0 &&
-             none == 0 && pqpan_pqke_initiator_state(&x->ini) == PQPAN_PQKE_STATE_DONE &&
+    struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(suite, mode);
+    int ok = run_to_resp(x, suite, mode, 0, &rng) == 0 && x->init_len == sz.init_bytes &&
+             x->resp_len == sz.resp_bytes && x->fin_len == sz.fin_bytes &&
+             pqpan_pqke_responder_handle(&x->rsp, &x->cr, NULL, NULL, x->fin, x->fin_len, NULL, 0, &none) == 0 &&
+             none == 0 && (mode != PQPAN_PQKE_MODE_NUMERIC || user_compares(x) == 0) &&
+             pqpan_pqke_initiator_state(&x->ini) == PQPAN_PQKE_STATE_DONE &&
              pqpan_pqke_responder_state(&x->rsp) == PQPAN_PQKE_STATE_DONE &&
-             pqpan_pqke_initiator_session_key(&x->ini, k_ini) == 0 &&
-             pqpan_pqke_responder_session_key(&x->rsp, k_rsp) == 0 && memcmp(k_ini, k_rsp, sizeof k_ini) == 0 &&
-             !pqpan_m4_all_zero(k_ini, sizeof k_ini);
-    pqpan_m4_check(t, ok, "pqke exchange, suite", suite);
+             pqpan_pqke_initiator_take_session(&x->ini, &s_ini) == 0 &&
+             pqpan_pqke_responder_take_session(&x->rsp, &s_rsp) == 0 && memcmp(&s_ini, &s_rsp, sizeof s_ini) == 0 &&
+             s_ini.key_bytes == sz.key_bytes && !pqpan_m4_all_zero(s_ini.key_i2r, s_ini.key_bytes);
+    pqpan_m4_check(t, ok, "pqke exchange, 16 x suite + mode", suite * 16u + mode);
 }
 
-static void exchange_tampered(struct pqpan_m4_tally *t, struct exchange *x, unsigned suite)
+static void exchange_tampered(struct pqpan_m4_tally *t, struct exchange *x, unsigned suite, unsigned mode)
 {
-    struct pqpan_m4_rng rng = {(uint8_t)suite, 0};
-    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
-    int rc = run_to_resp(x, suite, 1, &rng);
+    struct pqpan_m4_rng rng = {(uint8_t)(suite * 16u + mode), 0};
+    struct pqpan_pqke_session s;
+    int rc = run_to_resp(x, suite, mode, 1, &rng);
     int ok = rc < 0 && x->fin_len == 0 && pqpan_pqke_initiator_state(&x->ini) == PQPAN_PQKE_STATE_FAILED &&
-             pqpan_pqke_initiator_session_key(&x->ini, key) < 0 && pqpan_m4_all_zero(key, sizeof key);
-    pqpan_m4_check(t, ok, "pqke tampered RESP rejected, suite", suite);
+             pqpan_pqke_initiator_take_session(&x->ini, &s) < 0 && pqpan_m4_all_zero((const uint8_t *)&s, sizeof s);
+    pqpan_m4_check(t, ok, "pqke tampered RESP rejected, 16 x suite + mode", suite * 16u + mode);
 }
 
 struct pqpan_m4_tally pqpan_m4_test_pqke(void)
 {
+    static struct exchange x;
     struct pqpan_m4_tally t = {0, 0};
-    struct exchange x;
     for (unsigned suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_MLKEM1024; suite++) {
-        exchange_ok(&t, &x, suite);
-        exchange_tampered(&t, &x, suite);
+        pqpan_m4_check(&t, provision(&x, suite) == 0, "pqke static keys, suite", suite);
+        for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            exchange_ok(&t, &x, suite, modes[m]);
+            exchange_tampered(&t, &x, suite, modes[m]);
+        }
     }
     return t;
 }

@@ -6,6 +6,8 @@
 #   stack per operation    painted in QEMU (m4/bench_main.c) and, as a cross-check, the
 #                          deepest call chain of the gcc -fcallgraph-info=su frame sizes
 #   instructions per op    counted exactly by tools/qemu-insn between the m4 markers
+#                          (ML-DSA signing on $PQPAN_M4_SIGN_RUNS messages per level, 100 by
+#                          default: mean, median and 99th percentile of its rejection loop)
 # and writes data/cycles/pqpan_m4.csv (pqm4's columns first, so the energy model's
 # loader reads it like data/cycles/pqm4_cortex_m4.csv) and docs/M4.md.
 # Usage: scripts/bench_m4.sh [HOST_BUILD_DIR]   (the host build holds the QEMU plugin)
@@ -20,6 +22,7 @@ plugin=$host/tools/qemu-insn/libpqpan_insn_count.so
 # Cycles are ESTIMATED from the counts with the Cortex-M4 TRM timings (docs/M4.md, "Cycles
 # from instructions"): cycles = instructions + memory reads + branch_penalty x blocks.
 branch_penalty=2
+sign_runs=${PQPAN_M4_SIGN_RUNS:-100}
 commit=$(git -C "$root" rev-parse HEAD)
 if [ -n "$(git -C "$root" status --porcelain -- src include m4 cmake tools)" ]; then
     commit="$commit-dirty"
@@ -33,12 +36,12 @@ mkdir -p "$work"
 # and $work/IMPL.sizes (module,text,data,bss).
 measure() {
     preset=$1 dir=$root/$2 impl=$3
-    cmake --preset "$preset" >/dev/null
+    cmake --preset "$preset" -DPQPAN_M4_SIGN_RUNS="$sign_runs" >/dev/null
     cmake --build "$dir" -j "$jobs" >/dev/null
     elf=$dir/m4/pqpan_m4_bench.elf
     sym() { arm-none-eabi-nm "$elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
     rm -f "$work/$impl.insn"
-    timeout 300 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
+    timeout 3600 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
         -semihosting-config enable=on,target=native -kernel "$elf" \
         -plugin "$plugin,begin=$(sym pqpan_m4_mark_begin),end=$(sym pqpan_m4_mark_end)" \
         -d plugin -D "$work/$impl.insn" >"$work/$impl.bench" 2>&1
@@ -81,6 +84,9 @@ measure() {
             ml-kem-*) level=${scheme#ml-kem-}
                       case $op in keygen) fn=keypair_derand ;; encaps) fn=encaps_derand ;; *) fn=$op ;; esac
                       cg=$(callgraph "pqpan_mlkem${level}_$fn") ;;
+            ml-dsa-*) level=${scheme#ml-dsa-}
+                      case $op in keygen) fn=keypair_derand ;; sign) fn=sign_derand ;; *) fn=$op ;; esac
+                      cg=$(callgraph "pqpan_mldsa${level}_$fn") ;;
             keccak) cg=$(callgraph pqpan_keccak_f1600) ;;
             pqke-*) case $op in
                         initiator_start) cg=$(callgraph pqpan_pqke_initiator_start) ;;
@@ -92,6 +98,23 @@ measure() {
         cycles=$((insns + reads + branch_penalty * blocks))
         echo "$scheme,$op,$stack,$insns,$cg,$reads,$blocks,$cycles" >>"$work/$impl.ops"
     done <"$work/$impl.raw"
+    # One line per operation, in the order measured: runs of the same operation (ML-DSA
+    # signing) give the largest stack, mean counts and the mean, median, 99th percentile
+    # (nearest rank), min and max of the estimated cycles.
+    awk -F, '
+        { k = $1 "," $2; if (!(k in n)) { order[++keys] = k; stack[k] = 0 }
+          i = ++n[k]; cyc[k, i] = $8; if ($3 > stack[k]) stack[k] = $3
+          insn[k] += $4; cg[k] = $5; reads[k] += $6; blocks[k] += $7; sum[k] += $8 }
+        END {
+            for (q = 1; q <= keys; q++) {
+                k = order[q]; m = n[k]
+                for (i = 2; i <= m; i++) { v = cyc[k, i]; for (j = i - 1; j >= 1 && cyc[k, j] > v; j--) cyc[k, j + 1] = cyc[k, j]; cyc[k, j + 1] = v }
+                med = m % 2 ? cyc[k, (m + 1) / 2] : int((cyc[k, m / 2] + cyc[k, m / 2 + 1]) / 2)
+                p99 = cyc[k, int((99 * m + 99) / 100)]
+                printf "%s,%d,%.0f,%s,%.0f,%.0f,%.0f,%d,%d,%d,%d,%d\n", k, stack[k], insn[k] / m, cg[k],
+                       reads[k] / m, blocks[k] / m, sum[k] / m, m, med, p99, cyc[k, 1], cyc[k, m]
+            }
+        }' "$work/$impl.ops" >"$work/$impl.agg"
     # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files.
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
         NR > 1 {
@@ -106,21 +129,25 @@ measure() {
 measure cortex-m4 build-m4 pqpan-m4
 measure cortex-m4-o2 build-m4-o2 pqpan-m4-o2
 
-# data/cycles/pqpan_m4.csv: ML-KEM rows, pqm4's seven columns first.
+# data/cycles/pqpan_m4.csv: ML-KEM and ML-DSA rows, pqm4's seven columns first; runs,
+# cycles_median and cycles_p99 give the spread where an operation was measured more than
+# once (ML-DSA signing).
 csv=$root/data/cycles/pqpan_m4.csv
 mkdir -p "$root/data/cycles"
 {
-    echo "scheme,implementation,operation,cycles_mean,stack_bytes,code_bytes,source_commit,instructions,mem_reads,blocks,cpi_estimated,stack_callgraph_bytes,compiler_flags,platform,source"
+    echo "scheme,implementation,operation,cycles_mean,stack_bytes,code_bytes,source_commit,instructions,mem_reads,blocks,cpi_estimated,stack_callgraph_bytes,compiler_flags,platform,source,runs,cycles_median,cycles_p99"
     for impl in pqpan-m4 pqpan-m4-o2; do
         case $impl in pqpan-m4) flags="-Os" ;; *) flags="-O2" ;; esac
-        code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
-        awk -F, -v impl="$impl" -v code="$code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
-            $1 ~ /^ml-kem-/ {
-                printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s\n", $1, impl, $2, $8, $3, code, commit, $4, $6, $7,
+        kem_code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
+        dsa_code=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/$impl.sizes")
+        awk -F, -v impl="$impl" -v kem_code="$kem_code" -v dsa_code="$dsa_code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
+            $1 ~ /^ml-(kem|dsa)-/ {
+                printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s\n", $1, impl, $2, $8, $3,
+                       $1 ~ /^ml-kem-/ ? kem_code : dsa_code, commit, $4, $6, $7,
                        $8 / $4, $5, "arm-none-eabi-gcc 12.2 -mcpu=cortex-m4 -mfloat-abi=hard " flags,
                        "QEMU 7.2 mps2-an386: instructions/reads/blocks counted; cycles estimated = instructions + mem_reads + " p " x blocks (Cortex-M4 TRM timings)",
-                       "make bench-m4 (scripts/bench_m4.sh; docs/M4.md)"
-            }' "$work/$impl.ops"
+                       "make bench-m4 (scripts/bench_m4.sh; docs/M4.md)", $9, $10, $11
+            }' "$work/$impl.agg"
     done
 } >"$csv"
 
@@ -129,9 +156,9 @@ pq() { awk -F, -v s="$1" -v i="$2" -v o="$3" -v c="$4" '
         NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
         $1 == s && $2 == i && $3 == o { print $col[c] }' "$pqm4"; }
 kb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1024 }'; }
-op_row() { awk -F, -v s="$1" -v o="$2" -v f="$3" '$1 == s && $2 == o { print $f }' "$work/$4.ops"; }
+op_row() { awk -F, -v s="$1" -v o="$2" -v f="$3" '$1 == s && $2 == o { print $f }' "$work/$4.agg"; }
 # "instructions | cycles (CPI)" of one operation.
-cyc() { awk -F, -v s="$1" -v o="$2" '$1 == s && $2 == o { printf "%s | %s (%.2f)", $4, $8, $8 / $4 }' "$work/$3.ops"; }
+cyc() { awk -F, -v s="$1" -v o="$2" '$1 == s && $2 == o { printf "%s | %s (%.2f)", $4, $8, $8 / $4 }' "$work/$3.agg"; }
 md=$root/docs/M4.md
 {
 cat <<HDR
@@ -151,7 +178,10 @@ data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
   1600-bit message), the NIST ACVP ML-KEM cases embedded at build time (m4/gen_acvp.cmake,
   first 10 of each group: keyGen, encapsulation, decapsulation valid and modified,
   encapsulationKeyCheck, decapsulationKeyCheck, for ML-KEM-512/768/1024, plus an ek with
-  a coefficient >= q) and, when src/pqke is in the build, a full PQKE exchange between two
+  a coefficient >= q), the NIST ACVP ML-DSA cases (m4/gen_acvp_mldsa.cmake: the first 2
+  keyGen cases per level and sigGen cases per group, deterministic and hedged, through
+  Sign_internal, and all 45 sigVer cases) with a round trip through Sign/Verify with a
+  context per level, and, when src/pqke is in the build, a full PQKE exchange between two
   in-memory parties for each suite and a tampered RESP that must be rejected. Built at
   -Os and at -O2; any failure exits QEMU non-zero and fails the test.
 - \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
@@ -252,6 +282,60 @@ for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
     done
 done
 echo "| keccak | f1600 | $(cyc keccak f1600 pqpan-m4) | $(cyc keccak f1600 pqpan-m4-o2) | | |"
+os_dsa=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4.sizes")
+o2_dsa=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
+if [ -n "$os_dsa" ]; then
+runs=$(op_row ml-dsa-44 sign 9 pqpan-m4)
+cat <<TXT
+
+## ML-DSA (FIPS 204)
+
+Code size: crypto/mldsa is $os_dsa B at -Os and $o2_dsa B at -O2 for all three parameter
+sets, without SHA-3 (pqm4 per set: clean $(pq ml-dsa-44 clean keygen code_bytes), m4f
+$(pq ml-dsa-44 m4f keygen code_bytes), m4fstack $(pq ml-dsa-44 m4fstack keygen code_bytes) B for ML-DSA-44).
+
+How the stack is kept small (src/crypto/mldsa/): no vector or matrix of polynomials is
+ever held. Each entry of A_hat is rejection-sampled straight from the SHAKE128 state and
+multiplied into the row being accumulated; row accumulators hold residues in 3 bytes
+(768 B instead of 1 KiB). Key generation samples s1 and s2 straight into sk and reads
+them back from there, and splits each row of t into t1 (pk) and t0 (sk) as it is
+finished. Signing squeezes the mask y straight into the z field of the caller's
+signature buffer (its bytes are BitPack(y)), recomputes the rows of w after the
+challenge instead of storing w, and turns y into z in place; its peak is c_hat, one
+operand and one accumulator. Verification checks the signature's form first, then
+computes w'_Approx row by row with c t1 2^d taken term by term over the tau non-zero
+coefficients of c, hashing each row of w1' as it is done.
+
+Stack per operation (bytes; painted, keys and signature in the caller's buffers, as pqm4
+measures). Signing is the largest figure over its $runs runs.
+
+| scheme | op | painted -Os | call graph -Os | painted -O2 | pqm4 clean | pqm4 m4f | pqm4 m4fstack | -Os vs m4fstack |
+|---|---|---|---|---|---|---|---|---|
+TXT
+for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
+    for o in keygen sign verify; do
+        st=$(op_row $s $o 3 pqpan-m4); fs=$(pq $s m4fstack $o stack_bytes)
+        dist=$(awk -v a="$st" -v b="$fs" 'BEGIN { printf "%+d (%.2fx)", a - b, a / b }')
+        echo "| $s | $o | $st | $(op_row $s $o 5 pqpan-m4) | $(op_row $s $o 3 pqpan-m4-o2) | $(pq $s clean $o stack_bytes) | $(pq $s m4f $o stack_bytes) | $fs | $dist |"
+    done
+done
+cat <<TXT
+
+Instructions and estimated cycles per operation (as for ML-KEM above). Signing runs
+FIPS 204 Alg. 7's rejection loop a random number of times: mean, median and 99th
+percentile (nearest rank) over $runs messages (data/cycles/pqpan_m4.csv keeps runs,
+cycles_median and cycles_p99; the energy model takes cycles_mean). pqm4's figures are
+means over its benchmark runs (measured cycles).
+
+| scheme | op | instructions -Os (mean) | est. cycles -Os mean | median | p99 | est. cycles -O2 mean | pqm4 clean | pqm4 m4f | pqm4 m4fstack |
+|---|---|---|---|---|---|---|---|---|---|
+TXT
+for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
+    for o in keygen sign verify; do
+        echo "| $s | $o | $(op_row $s $o 4 pqpan-m4) | $(op_row $s $o 8 pqpan-m4) | $(op_row $s $o 10 pqpan-m4) | $(op_row $s $o 11 pqpan-m4) | $(op_row $s $o 8 pqpan-m4-o2) | $(pq $s clean $o cycles_mean) | $(pq $s m4f $o cycles_mean) | $(pq $s m4fstack $o cycles_mean) |"
+    done
+done
+fi
 if grep -q '^pqke-' "$work/pqpan-m4.ops"; then
 cat <<TXT
 

@@ -202,6 +202,7 @@ struct pqpan_ble_config {
     int encrypted;              /* PQKE over an already encrypted link (MIC on PDUs) */
     uint32_t ek_bytes;          /* KEM sizes (FIPS 203 Table 3 via kem.h) */
     uint32_t ct_bytes;
+    unsigned pqke_mode;         /* protocol pqpan: enum pqpan_pqke_mode (default none) */
 };
 
 struct pqpan_ble_estimate {

@@ -20,13 +20,17 @@ enum pqpan_err {
     PQPAN_ERR_STATE = -8,         /* a call made in the wrong protocol state */
     PQPAN_ERR_AUTH = -9,          /* a confirmation tag or MAC that does not verify */
     PQPAN_ERR_VERSION = -10,      /* a protocol version this build does not speak */
-    PQPAN_ERR_SUITE = -11,        /* a cipher suite / KEM id this peer did not offer */
+    PQPAN_ERR_SUITE = -11,        /* a cipher suite / KEM id this peer does not accept */
     PQPAN_ERR_TIMEOUT = -12,      /* a simulated link or procedure that timed out */
     PQPAN_ERR_LINK_LOST = -13,    /* supervision timeout: the simulated connection ended */
     PQPAN_ERR_CAPACITY = -14,     /* a caller-given workspace or compile-time pool is full */
     PQPAN_ERR_IO = -15,           /* reading or writing a file failed */
-    PQPAN_ERR_NOT_FOUND = -16     /* a named profile, parameter set or table row not found */
+    PQPAN_ERR_NOT_FOUND = -16,    /* a named profile, parameter set or table row not found */
+    PQPAN_ERR_MODE = -17,         /* a PQKE authentication mode this peer does not accept */
+    PQPAN_ERR_DOWNGRADE = -18     /* a PQKE exchange weaker than the best both sides accept */
 };
+/* The last (most negative) code, for tests that walk every code. */
+#define PQPAN_ERR_LAST PQPAN_ERR_DOWNGRADE
 
 /* A short, static, English description of an error code (never NULL). */
 const char *pqpan_strerror(int err);

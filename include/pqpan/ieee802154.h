@@ -623,7 +623,7 @@ struct pqpan_802154_estimate {
 
 /* Defaults: extended addresses, PAN ID 0xABCD with compression, AR, NHC UDP (ports
  * 0xF0B1/0xF0B2), hop limit 64, no MAC security, IEEE CSMA-CA defaults, idle channel,
- * ML-KEM-768 message sizes (pqke.h: INIT 1221, RESP 1157, FIN 37), 64 MHz CPU, receivers
+ * ML-KEM-768 message sizes (pqke.h, mode none: INIT 1224, RESP 1160, FIN 38), 64 MHz CPU, receivers
  * always on and listening in the backoff (so no wake-up; its times are left 0). */
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
 

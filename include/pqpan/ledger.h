@@ -54,6 +54,9 @@ enum pqpan_op {
     PQPAN_OP_KDF,          /* key schedule + confirmation tags (SHA-3 based) */
     PQPAN_OP_ECDH_KEYGEN,  /* classical baseline: P-256 key generation */
     PQPAN_OP_ECDH_SHARED,  /* classical baseline: P-256 ECDH incl. public-key validation */
+    PQPAN_OP_SIG_KEYGEN,   /* ML-DSA (FIPS 204) key generation */
+    PQPAN_OP_SIG_SIGN,     /* ML-DSA signing: the mean over messages of a rejection loop */
+    PQPAN_OP_SIG_VERIFY,   /* ML-DSA verification */
     PQPAN_OP_COUNT
 };
 
@@ -88,7 +91,8 @@ void pqpan_ledger_accumulate(struct pqpan_ledger *a, const struct pqpan_ledger *
  * "ramp_tx", "ramp_rx", "tx", "rx", "ifs", "event_pre", "event_post", "rx_window";
  * "advertise", "connect", "features", "conn_update", "phy_update", "length_update",
  * "mtu_exchange", "discovery", "key_transfer", "crypto", "confirm", "idle"; "kem_keygen",
- * "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared". */
+ * "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared", "sig_keygen",
+ * "sig_sign", "sig_verify". */
 const char *pqpan_state_name(enum pqpan_state s);
 const char *pqpan_phase_name(enum pqpan_phase p);
 const char *pqpan_op_name(enum pqpan_op op);

@@ -20,6 +20,7 @@
 #include "pqpan/pcap.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sha3.h"
+#include "pqpan/sig.h"
 #include "pqpan/trace.h"
 
 #endif

@@ -129,7 +129,9 @@ void pqpan_sim_config_default(struct pqpan_sim_config *c);
 
 /* ---- the application carried over the link --------------------------------------- */
 
-#define PQPAN_SIM_MSG_MAX 2048
+/* The largest application message: PQKE's largest (pqke.h, kem-auth-mutual RESP for
+ * ML-KEM-1024, 3208 bytes) fits. */
+#define PQPAN_SIM_MSG_MAX 4096
 
 /* What one application step did: the crypto operations it ran (their cycles from the
  * configuration become CPU time before the output is sent), operations it runs after the
@@ -382,24 +384,40 @@ const struct pqpan_sim_app *pqpan_sim_synth_app(void);
 /* ---- the real protocol: PQKE (pqke.h) between the two sides ----------------------- */
 
 /* The initiator (KeyGen, Decaps) is keygen_side. Randomness comes from a PRNG seeded
- * with seed, so a run is reproducible: for simulation only, never for real keys. Each
- * party reports KeyGen/Encaps/Decaps and one KDF per key schedule as its work. */
+ * with seed, so a run is reproducible: for simulation only, never for real keys. The
+ * long-term credentials of the mode (a PSK, static ML-KEM key pairs) are made at init from
+ * their own PRNG stream: a device's provisioning, not part of the exchange or its cost.
+ * Both sides bind PQPAN_SIM_PQKE_PROLOGUE. In numeric mode the simulated user compares the
+ * two values and confirms when they are equal (the time a person takes is not modelled).
+ * Each party reports its ML-KEM operations and one KDF (key schedule, tags, numeric
+ * commitment and value) per key schedule as its work (pqpan_pqke_side_work). */
+#define PQPAN_SIM_PQKE_PROLOGUE "pqpan-sim"
 struct pqpan_sim_pqke {
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder rsp;
     struct pqpan_prng rng;
     uint8_t suite;
+    uint8_t mode;
     uint8_t initiator_side;
     uint8_t fin_sent;
+    uint8_t taken[2]; /* 1 once a party's session was taken (index: 0 responder, 1 initiator) */
+    struct pqpan_pqke_session session[2];
+    uint8_t psk[PQPAN_PQKE_PSK_BYTES];
+    uint8_t responder_ek[PQPAN_KEM_EK_MAX_BYTES];
+    uint8_t responder_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t initiator_ek[PQPAN_KEM_EK_MAX_BYTES];
+    uint8_t initiator_dk[PQPAN_KEM_DK_MAX_BYTES];
 };
 
-PQPAN_MUST_CHECK int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite,
+/* PQPAN_OK, or an error for a suite or mode this build does not implement. */
+PQPAN_MUST_CHECK int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
                                          enum pqpan_ble_role initiator_side, uint64_t seed);
 const struct pqpan_sim_app *pqpan_sim_pqke_app(void);
 
-/* After a run: 1 if both parties are DONE (each verified the other's confirmation tag). */
+/* After a run: 1 if both parties finished (each verified the other's confirmation tag; in
+ * numeric mode the user confirmed) and handed over their sessions. */
 int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a);
-/* 1 if both parties hold a session key and the two are equal, else 0. */
+/* 1 if both sessions were handed over and hold the same keys and transcript hash, else 0. */
 int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a);
 /* Wipes both parties. */
 void pqpan_sim_pqke_wipe(struct pqpan_sim_pqke *a);

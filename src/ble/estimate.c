@@ -29,6 +29,33 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     cfg->keygen_side = PQPAN_BLE_PERIPHERAL;
     cfg->ek_bytes = PQPAN_MLKEM768_EK_BYTES;
     cfg->ct_bytes = PQPAN_MLKEM768_CT_BYTES;
+    cfg->pqke_mode = PQPAN_PQKE_MODE_NONE;
+}
+
+/* The PQKE suite of the configuration's KEM sizes, 0 if none matches. */
+static unsigned suite_of(const struct pqpan_ble_config *c)
+{
+    size_t i;
+    for (i = 0; i < PQPAN_KEM_COUNT; i++) {
+        const struct pqpan_kem *k = pqpan_kem_at(i);
+        if (k->ek_bytes == c->ek_bytes && k->ct_bytes == c->ct_bytes) {
+            return pqpan_pqke_suite_for_kem(k->id);
+        }
+    }
+    return 0;
+}
+
+/* The work of each side (ML-KEM operations) in the configuration's PQKE mode. */
+static int pqke_work(struct pqpan_pqke_work *ini, struct pqpan_pqke_work *rsp,
+                     struct pqpan_pqke_sizes *sz, const struct pqpan_ble_config *c)
+{
+    unsigned suite = suite_of(c);
+    int rc = pqpan_pqke_side_work(ini, suite, c->pqke_mode, PQPAN_PQKE_ROLE_INITIATOR, 0);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_side_work(rsp, suite, c->pqke_mode, PQPAN_PQKE_ROLE_RESPONDER, 0);
+    }
+    *sz = pqpan_pqke_message_sizes(suite, c->pqke_mode);
+    return rc;
 }
 
 static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
@@ -39,7 +66,9 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
            c->ci_ns <= PQPAN_BLE_CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
-           (c->protocol == PQPAN_BLE_PROTO_STUDY || c->protocol == PQPAN_BLE_PROTO_PQPAN);
+           (c->protocol == PQPAN_BLE_PROTO_STUDY ||
+            (c->protocol == PQPAN_BLE_PROTO_PQPAN && pqpan_pqke_mode_implemented(c->pqke_mode) &&
+             suite_of(c) != 0));
 }
 
 static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
@@ -267,15 +296,19 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
 
 /* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
  * after KeyGen, ct after Encaps, then Decaps. pqpan's protocol (include/pqpan/pqke.h,
- * docs/PROTOCOL.md): INIT (header, nonce, ek) after KeyGen; RESP (header, ct, nonce, tag)
- * after Encaps + key schedule; FIN (header, tag) after Decaps + key schedule, in the
- * CONFIRM phase. Returns the CPU time that follows the last message (Decaps, or 0). */
+ * docs/PROTOCOL.md), sizes and operations of the configuration's mode: INIT after KeyGen
+ * (and kem-auth*'s Encaps to the responder's static key); RESP after the responder's
+ * Encaps (kem-auth-mutual: two), Decaps (kem-auth*) and key schedule; FIN after the
+ * initiator's Decaps (kem-auth-mutual: two) and key schedule, in the CONFIRM phase.
+ * Returns the CPU time that follows the last message (Decaps, or 0). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
                          const struct pqpan_ble_config *c, const uint64_t ns[])
 {
     enum pqpan_ble_role k = c->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER;
+    struct pqpan_pqke_work wi, wr;
+    struct pqpan_pqke_sizes sz;
     uint64_t kdf = ns[PQPAN_OP_KDF];
     int rc;
     *n = 0;
@@ -287,18 +320,55 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
         *tail_ns = ns[PQPAN_OP_KEM_DECAPS];
         return rc;
     }
-    rc = add_message(t, n, c, 1, PQPAN_PQKE_INIT_BYTES(c->ek_bytes), k, kt,
-                     ns[PQPAN_OP_KEM_KEYGEN]);
+    rc = pqke_work(&wi, &wr, &sz, c);
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 0, PQPAN_PQKE_RESP_BYTES(c->ct_bytes), o, kt,
-                         ns[PQPAN_OP_KEM_ENCAPS] + kdf);
+        rc = add_message(t, n, c, 1, (uint32_t)sz.init_bytes, k, kt,
+                         ns[PQPAN_OP_KEM_KEYGEN] + wi.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS]);
     }
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 1, PQPAN_PQKE_FIN_BYTES, k, PQPAN_PHASE_CONFIRM,
-                         ns[PQPAN_OP_KEM_DECAPS] + kdf);
+        rc = add_message(t, n, c, 0, (uint32_t)sz.resp_bytes, o, kt,
+                         wr.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS] +
+                             wr.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
+    }
+    if (rc == PQPAN_OK) {
+        rc = add_message(t, n, c, 1, (uint32_t)sz.fin_bytes, k, PQPAN_PHASE_CONFIRM,
+                         wi.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
     }
     *tail_ns = 0;
     return rc;
+}
+
+/* Books op count times on side l. */
+static void run_ops(struct pqpan_ledger *l, enum pqpan_op op, unsigned count,
+                    const uint64_t cycles[], const uint64_t ns[])
+{
+    unsigned i;
+    for (i = 0; i < count; i++) {
+        run_op(l, op, cycles, ns);
+    }
+}
+
+/* The crypto each side ran: the study's three operations, or the PQKE mode's (with one key
+ * schedule per side). */
+static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                        const uint64_t cycles[], const uint64_t ns[])
+{
+    enum pqpan_ble_role k = cfg->keygen_side;
+    enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    struct pqpan_pqke_work wi = {1, 0, 1, 0}, wr = {0, 1, 0, 0};
+    struct pqpan_pqke_sizes sz;
+    if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN && pqke_work(&wi, &wr, &sz, cfg) != PQPAN_OK) {
+        return;
+    }
+    run_ops(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, wi.kem_keygen, cycles, ns);
+    run_ops(&out->ledger[k], PQPAN_OP_KEM_ENCAPS, wi.kem_encaps, cycles, ns);
+    run_ops(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, wr.kem_encaps, cycles, ns);
+    run_ops(&out->ledger[o], PQPAN_OP_KEM_DECAPS, wr.kem_decaps, cycles, ns);
+    run_ops(&out->ledger[k], PQPAN_OP_KEM_DECAPS, wi.kem_decaps, cycles, ns);
+    if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, ns);
+        run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, ns);
+    }
 }
 
 int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
@@ -306,8 +376,6 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
                             const uint64_t cycles[PQPAN_OP_COUNT])
 {
     struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX + 1];
-    enum pqpan_ble_role k = cfg->keygen_side;
-    enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     uint32_t n = 0;
     uint64_t tail = 0;
     uint64_t ns[PQPAN_OP_COUNT] = {0u};
@@ -325,13 +393,7 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
     add_tail(t, &n, tail);
     negotiate(out, cfg, dev);
     exchange(out, cfg, dev, t, n);
-    run_op(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, cycles, ns);
-    run_op(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, cycles, ns);
-    run_op(&out->ledger[k], PQPAN_OP_KEM_DECAPS, cycles, ns);
-    if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, ns);
-        run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, ns);
-    }
+    book_crypto(out, cfg, cycles, ns);
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
     return PQPAN_OK;
 }

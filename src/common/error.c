@@ -25,6 +25,8 @@ static const struct err_row err_rows[] = {
     {PQPAN_ERR_CAPACITY, "workspace capacity exceeded"},
     {PQPAN_ERR_IO, "input/output error"},
     {PQPAN_ERR_NOT_FOUND, "not found"},
+    {PQPAN_ERR_MODE, "authentication mode not accepted"},
+    {PQPAN_ERR_DOWNGRADE, "downgrade: a better suite or mode is accepted by both sides"},
 };
 
 const char *pqpan_strerror(int err)

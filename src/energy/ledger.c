@@ -12,7 +12,8 @@ static const char *const phase_names[PQPAN_PHASE_COUNT] = {
     "key_transfer",  "crypto",       "confirm",      "idle",
 };
 static const char *const op_names[PQPAN_OP_COUNT] = {
-    "kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared",
+    "kem_keygen", "kem_encaps", "kem_decaps", "kdf",      "ecdh_keygen",
+    "ecdh_shared", "sig_keygen", "sig_sign",  "sig_verify",
 };
 
 void pqpan_ledger_init(struct pqpan_ledger *l)

@@ -1,38 +1,56 @@
-/* PQKE key schedule (docs/PROTOCOL.md §3): KMAC256 as the KDF of NIST SP 800-108r1 §4.4
- * (K_OUT = KMAC256(K_IN, Context, L, Label)) and as the MAC of the confirmation tags. */
+/* PQKE key schedule (docs/PROTOCOL.md §3). KMAC256 (NIST SP 800-185 §4) is used
+ *  - as the one-step key derivation of NIST SP 800-56C r2 §4 with the KMAC option, over a
+ *    shared secret that may be "hybrid" (SP 800-56C r2 §2: Z' = Z || T, a standard shared
+ *    secret followed by auxiliary ones): Z = ss_e || [ss_static_r] || [ss_static_i] || [psk];
+ *  - as the KDF in the form of SP 800-108r1 §4.4 (K_OUT = KMAC256(K_IN, Context, L, Label)):
+ *    K_IN = Z, Context = the transcript hash th, Label = the customization string;
+ *  - as the MAC of the confirmation tags and the numeric comparison's commitment and value.
+ * The PSK enters as an auxiliary secret after the KEM secret(s), as TLS 1.3 psk_dhe_ke feeds
+ * both the PSK and the (EC)DHE secret into one key schedule (RFC 8446 §7.1) and Noise's psk
+ * modifier mixes the PSK into the chaining key (Noise rev 34 §9.2). */
 #include <string.h>
 
+#include "crypto/ct_testing.h"
 #include "pqke/pqke_internal.h"
 #include "pqpan/kmac.h"
 
 /* The customization strings S (SP 800-185 §4.2), one per derived quantity. */
-static const char keys_label[] = "pqpan-pqke-v1 keys";
-static const char responder_label[] = "pqpan-pqke-v1 responder confirm";
-static const char initiator_label[] = "pqpan-pqke-v1 initiator confirm";
+static const char keys_label[] = "pqpan-pqke-v2 keys";
+static const char responder_label[] = "pqpan-pqke-v2 responder confirm";
+static const char initiator_label[] = "pqpan-pqke-v2 initiator confirm";
+static const char commit_label[] = "pqpan-pqke-v2 numeric commit";
+static const char value_label[] = "pqpan-pqke-v2 numeric value";
 
-#define KEYS_OUT_BYTES                                                                            \
-    (PQPAN_PQKE_SESSION_KEY_BYTES + PQKE_CONFIRM_KEY_BYTES + PQKE_CONFIRM_KEY_BYTES)
+#define KEYS_OUT_MAX_BYTES (2 * PQPAN_PQKE_KEY_MAX_BYTES + 2 * PQKE_CONFIRM_KEY_BYTES)
 
-_Static_assert(sizeof(struct pqpan_pqke_keys) == KEYS_OUT_BYTES,
-               "struct pqpan_pqke_keys is the 80-byte KDF output without padding");
-
-/* K_OUT = KMAC256(K_IN = ss, Context = th, L = 640, Label = keys_label), split as
- * session key (16) | responder confirmation key (32) | initiator confirmation key (32). */
-int pqpan_pqke_derive_keys(struct pqpan_pqke_keys *keys, const uint8_t ss[PQKE_SS_BYTES],
-                           const uint8_t th[PQKE_TH_BYTES])
+void pqpan_pqke_z_append(struct pqpan_pqke_z *z, const uint8_t *secret, size_t len)
 {
-    uint8_t out[KEYS_OUT_BYTES];
-    int rc = pqpan_kmac256(out, sizeof out, ss, PQKE_SS_BYTES, th, PQKE_TH_BYTES,
-                           (const uint8_t *)keys_label, sizeof keys_label - 1);
+    memcpy(z->bytes + z->len, secret, len);
+    z->len += len;
+}
+
+/* K_OUT = KMAC256(K_IN = Z, Context = th, L = 8 (2 key_bytes + 64), Label = keys_label),
+ * split as key_i2r | key_r2i | responder confirmation key | initiator confirmation key.
+ * The output length is an input of KMAC, so keys of 16 and of 32 bytes are unrelated. */
+int pqpan_pqke_derive_keys(struct pqpan_pqke_keys *keys, const struct pqpan_pqke_z *z,
+                           size_t key_bytes, const uint8_t th[PQKE_TH_BYTES])
+{
+    uint8_t out[KEYS_OUT_MAX_BYTES];
+    size_t n = 2 * key_bytes + 2 * PQKE_CONFIRM_KEY_BYTES;
+    int rc;
+    memset(keys, 0, sizeof *keys);
+    if (key_bytes == 0 || key_bytes > PQPAN_PQKE_KEY_MAX_BYTES) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = pqpan_kmac256(out, n, z->bytes, z->len, th, PQKE_TH_BYTES, (const uint8_t *)keys_label,
+                       sizeof keys_label - 1);
     if (rc == PQPAN_OK) {
-        memcpy(keys->session_key, out, PQPAN_PQKE_SESSION_KEY_BYTES);
-        memcpy(keys->responder_confirm_key, out + PQPAN_PQKE_SESSION_KEY_BYTES,
+        keys->key_bytes = key_bytes;
+        memcpy(keys->key_i2r, out, key_bytes);
+        memcpy(keys->key_r2i, out + key_bytes, key_bytes);
+        memcpy(keys->responder_confirm_key, out + 2 * key_bytes, PQKE_CONFIRM_KEY_BYTES);
+        memcpy(keys->initiator_confirm_key, out + 2 * key_bytes + PQKE_CONFIRM_KEY_BYTES,
                PQKE_CONFIRM_KEY_BYTES);
-        memcpy(keys->initiator_confirm_key,
-               out + PQPAN_PQKE_SESSION_KEY_BYTES + PQKE_CONFIRM_KEY_BYTES,
-               PQKE_CONFIRM_KEY_BYTES);
-    } else {
-        pqpan_wipe(keys, sizeof *keys);
     }
     pqpan_wipe(out, sizeof out);
     return rc;
@@ -47,4 +65,52 @@ int pqpan_pqke_confirm_tag(uint8_t tag[PQPAN_PQKE_TAG_BYTES], const struct pqpan
     const char *label = is_responder ? responder_label : initiator_label;
     return pqpan_kmac256(tag, PQPAN_PQKE_TAG_BYTES, key, PQKE_CONFIRM_KEY_BYTES, th,
                          PQKE_TH_BYTES, (const uint8_t *)label, strlen(label));
+}
+
+/* The commitment of LE Secure Connections' Numeric Comparison (Core v5.4 Vol 3 Part H
+ * §2.3.5.6.2: Cb = f4(PKbx, PKax, Nb, 0)) with KMAC256 as the commitment function and the
+ * roles swapped: the initiator commits to a 256-bit secret in INIT and reveals it in FIN,
+ * after it has seen the responder's nonce. KMAC256 keyed with the secret hides it; its
+ * 256-bit output binds it. */
+int pqpan_pqke_numeric_commit(uint8_t commit[PQPAN_PQKE_COMMIT_BYTES],
+                              const uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES])
+{
+    return pqpan_kmac256(commit, PQPAN_PQKE_COMMIT_BYTES, reveal, PQPAN_PQKE_REVEAL_BYTES, 0, 0,
+                         (const uint8_t *)commit_label, sizeof commit_label - 1);
+}
+
+/* The value both devices display, as Va = g2(PKax, PKbx, Na, Nb) mod 10^6 (Core v5.4 Vol 3
+ * Part H §2.3.5.6.2, §2.2.9): here 64 bits of KMAC256(reveal, th) mod 10^6 (th covers both
+ * nonces and every key share; the bias of a 64-bit value mod 10^6 is below 2^-44). */
+int pqpan_pqke_numeric_value(uint32_t *value, const uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES],
+                             const uint8_t th[PQKE_TH_BYTES])
+{
+    uint8_t out[8];
+    uint64_t v = 0;
+    size_t i;
+    int rc = pqpan_kmac256(out, sizeof out, reveal, PQPAN_PQKE_REVEAL_BYTES, th, PQKE_TH_BYTES,
+                           (const uint8_t *)value_label, sizeof value_label - 1);
+    for (i = 0; i < sizeof out; i++) {
+        v |= (uint64_t)out[i] << (8 * i);
+    }
+    /* The value is shown to the user: public by design (and the division may branch). */
+    PQPAN_CT_DECLASSIFY(&v, sizeof v);
+    *value = rc == PQPAN_OK ? (uint32_t)(v % PQPAN_PQKE_NUMERIC_MODULUS) : 0u;
+    pqpan_wipe(out, sizeof out);
+    return rc;
+}
+
+void pqpan_pqke_keep_secrets(struct pqpan_pqke_secrets *s, const struct pqpan_pqke_keys *keys,
+                             const uint8_t th[PQKE_TH_BYTES])
+{
+    memcpy(s->key_i2r, keys->key_i2r, sizeof s->key_i2r);
+    memcpy(s->key_r2i, keys->key_r2i, sizeof s->key_r2i);
+    memcpy(s->th, th, sizeof s->th);
+}
+
+int pqpan_pqke_tags_equal(const uint8_t *a, const uint8_t *b)
+{
+    int equal = pqpan_ct_equal(a, b, PQPAN_PQKE_TAG_BYTES);
+    PQPAN_CT_DECLASSIFY(&equal, sizeof equal);
+    return equal;
 }

@@ -1,5 +1,6 @@
 /* PQKE message codecs (docs/PROTOCOL.md §2): one parse/write pair per message, explicit
- * byte codecs, lengths checked before any field is read. */
+ * byte codecs, lengths checked before any field is read. Where each field sits is computed
+ * once, by pqpan_pqke_layout_of, from the message type, the suite and the mode. */
 #include <string.h>
 
 #include "pqke/pqke_internal.h"
@@ -7,7 +8,13 @@
 #define HDR_VERSION 0
 #define HDR_TYPE 1
 #define HDR_SUITE 2
-#define HDR_LENGTH 3 /* 16-bit little-endian */
+#define HDR_MODE 3
+#define HDR_LENGTH 4 /* 16-bit little-endian */
+
+/* Value 0 is never a suite or a mode, and no suite has value 7: those bits of a set byte must
+ * be clear. The bits of the reserved values may be set (a later build offers them). */
+#define SET_SUITE_BITS_VALID 0x7Eu
+#define SET_MODE_BITS_VALID 0xFEu
 
 static uint16_t get_le16(const uint8_t *p)
 {
@@ -20,20 +27,93 @@ static void put_le16(uint8_t *p, size_t v)
     p[1] = (uint8_t)((v >> 8) & 0xFFu);
 }
 
-/* The size of a message of this type and suite, 0 if either is unknown. */
-static size_t message_bytes(unsigned type, unsigned suite)
+/* SUITE / MODE for unknown values, UNSUPPORTED for reserved ones, else PQPAN_OK. */
+static int check_suite_mode(unsigned suite, unsigned mode)
 {
-    struct pqpan_pqke_sizes s = pqpan_pqke_suite_sizes(suite);
+    if (!pqpan_pqke_suite_known(suite)) {
+        return pqpan_pqke_suite_reserved(suite) ? PQPAN_ERR_UNSUPPORTED : PQPAN_ERR_SUITE;
+    }
+    if (!pqpan_pqke_mode_implemented(mode)) {
+        return pqpan_pqke_mode_reserved(mode) ? PQPAN_ERR_UNSUPPORTED : PQPAN_ERR_MODE;
+    }
+    return PQPAN_OK;
+}
+
+static void init_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_sizes *s, unsigned mode)
+{
+    size_t at = PQPAN_PQKE_HEADER_BYTES;
+    l->sets = at;
+    at += PQPAN_PQKE_SETS_BYTES;
+    l->nonce = at;
+    at += PQPAN_PQKE_NONCE_BYTES;
+    l->ek = at;
+    l->ek_len = s->ek_bytes;
+    at += s->ek_bytes;
+    if (pqpan_pqke_mode_ct_to_responder(mode)) {
+        l->ct_static = at;
+        l->ct_static_len = s->ct_bytes;
+        at += s->ct_bytes;
+    }
+    if (mode == PQPAN_PQKE_MODE_NUMERIC) {
+        l->commit = at;
+        at += PQPAN_PQKE_COMMIT_BYTES;
+    }
+    l->total = at;
+}
+
+static void resp_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_sizes *s, unsigned mode)
+{
+    size_t at = PQPAN_PQKE_HEADER_BYTES;
+    l->sets = at;
+    at += PQPAN_PQKE_SETS_BYTES;
+    l->ct = at;
+    l->ct_len = s->ct_bytes;
+    at += s->ct_bytes;
+    if (pqpan_pqke_mode_ct_to_initiator(mode)) {
+        l->ct_static = at;
+        l->ct_static_len = s->ct_bytes;
+        at += s->ct_bytes;
+    }
+    l->nonce = at;
+    at += PQPAN_PQKE_NONCE_BYTES;
+    l->tag = at;
+    l->total = at + PQPAN_PQKE_TAG_BYTES;
+}
+
+static void fin_layout(struct pqpan_pqke_layout *l, unsigned mode)
+{
+    size_t at = PQPAN_PQKE_HEADER_BYTES;
+    if (mode == PQPAN_PQKE_MODE_NUMERIC) {
+        l->reveal = at;
+        at += PQPAN_PQKE_REVEAL_BYTES;
+    }
+    l->tag = at;
+    l->total = at + PQPAN_PQKE_TAG_BYTES;
+}
+
+int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type, unsigned suite, unsigned mode)
+{
+    struct pqpan_pqke_sizes s;
+    int rc = check_suite_mode(suite, mode);
+    memset(l, 0, sizeof *l);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    s = pqpan_pqke_message_sizes(suite, mode);
     switch (type) {
     case PQPAN_PQKE_MSG_INIT:
-        return s.init_bytes;
+        init_layout(l, &s, mode);
+        break;
     case PQPAN_PQKE_MSG_RESP:
-        return s.resp_bytes;
+        resp_layout(l, &s, mode);
+        break;
     case PQPAN_PQKE_MSG_FIN:
-        return s.fin_bytes;
+        fin_layout(l, mode);
+        break;
     default:
-        return 0;
+        return PQPAN_ERR_MALFORMED;
     }
+    return PQPAN_OK;
 }
 
 void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len)
@@ -44,21 +124,6 @@ void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len)
     if (out_len != 0) {
         *out_len = 0;
     }
-}
-
-int pqpan_pqke_release_key(uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES], int have_ctx,
-                           unsigned state,
-                           const uint8_t session_key[PQPAN_PQKE_SESSION_KEY_BYTES])
-{
-    if (key == 0) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    if (!have_ctx || state != PQPAN_PQKE_STATE_DONE) {
-        pqpan_wipe(key, PQPAN_PQKE_SESSION_KEY_BYTES);
-        return have_ctx ? PQPAN_ERR_STATE : PQPAN_ERR_INVALID_ARG;
-    }
-    memcpy(key, session_key, PQPAN_PQKE_SESSION_KEY_BYTES);
-    return PQPAN_OK;
 }
 
 int pqpan_pqke_header_parse(struct pqpan_pqke_header *h, const uint8_t *in, size_t in_len)
@@ -76,175 +141,246 @@ int pqpan_pqke_header_parse(struct pqpan_pqke_header *h, const uint8_t *in, size
     h->version = in[HDR_VERSION];
     h->type = in[HDR_TYPE];
     h->suite = in[HDR_SUITE];
+    h->mode = in[HDR_MODE];
     h->length = get_le16(in + HDR_LENGTH);
     return PQPAN_OK;
 }
 
-/* The checks every parser shares, in the documented order; on success *suite is set. */
-static int check_message(const uint8_t *in, size_t in_len, unsigned type, uint8_t *suite)
+/* A set byte pair (suites, modes) is well formed if it has only valid bits and contains the
+ * message's own suite and mode. */
+static int sets_ok(uint8_t suites, uint8_t modes, unsigned suite, unsigned mode)
 {
-    struct pqpan_pqke_header h;
+    return (suites & ~SET_SUITE_BITS_VALID) == 0 && (modes & ~SET_MODE_BITS_VALID) == 0 &&
+           (suites & PQPAN_PQKE_SUITE_BIT(suite)) != 0 && (modes & PQPAN_PQKE_MODE_BIT(mode)) != 0;
+}
+
+/* The checks every parser shares, in the documented order; on success h and l are set. */
+static int check_message(const uint8_t *in, size_t in_len, unsigned type,
+                         struct pqpan_pqke_header *h, struct pqpan_pqke_layout *l)
+{
     int rc = pqpan_pqke_check_type(in, in_len, type);
     if (rc == PQPAN_ERR_STATE) {
         /* To a codec a message of another type is simply not this message. */
         rc = PQPAN_ERR_MALFORMED;
     }
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_header_parse(&h, in, in_len);
+        rc = pqpan_pqke_header_parse(h, in, in_len);
     }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_layout_of(l, type, h->suite, h->mode);
+    }
+    if (rc == PQPAN_OK && (h->length != in_len || in_len != l->total)) {
+        rc = PQPAN_ERR_BAD_LENGTH;
+    }
+    if (rc == PQPAN_OK && l->sets != 0 &&
+        !sets_ok(in[l->sets], in[l->sets + 1], h->suite, h->mode)) {
+        rc = PQPAN_ERR_MALFORMED;
+    }
+    return rc;
+}
+
+/* Checks a writer's suite, mode, set bytes and capacity and writes the header. */
+static int start_message(uint8_t *out, size_t out_cap, unsigned type, unsigned suite,
+                         unsigned mode, struct pqpan_pqke_layout *l)
+{
+    int rc = pqpan_pqke_layout_of(l, type, suite, mode);
     if (rc != PQPAN_OK) {
         return rc;
     }
-    if (!pqpan_pqke_suite_known(h.suite)) {
-        return PQPAN_ERR_SUITE;
-    }
-    if (h.length != in_len || in_len != message_bytes(type, h.suite)) {
-        return PQPAN_ERR_BAD_LENGTH;
-    }
-    *suite = h.suite;
-    return PQPAN_OK;
-}
-
-/* Checks a writer's suite and capacity and writes the header; returns the total size. */
-static int start_message(uint8_t *out, size_t out_cap, unsigned type, unsigned suite,
-                         size_t *total)
-{
-    size_t n = message_bytes(type, suite);
-    if (n == 0) {
-        return PQPAN_ERR_SUITE;
-    }
-    if (out == 0 || out_cap < n) {
+    if (out == 0 || out_cap < l->total) {
         return PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     out[HDR_VERSION] = PQPAN_PQKE_VERSION;
     out[HDR_TYPE] = (uint8_t)type;
     out[HDR_SUITE] = (uint8_t)suite;
-    put_le16(out + HDR_LENGTH, n);
-    *total = n;
+    out[HDR_MODE] = (uint8_t)mode;
+    put_le16(out + HDR_LENGTH, l->total);
     return PQPAN_OK;
 }
 
-/* INIT = header || nonce_i (32) || ek (docs/PROTOCOL.md §2.2). */
+/* Copies a field into its place; memmove, as callers build messages in place. */
+static void put_field(uint8_t *out, size_t at, const uint8_t *field, size_t len)
+{
+    memmove(out + at, field, len);
+}
+
+/* 1 if an optional field is present exactly when the layout has it, with its length. */
+static int field_matches(size_t at, const uint8_t *field, size_t len, size_t want_len)
+{
+    return at != 0 ? field != 0 && len == want_len : field == 0;
+}
+
+/* INIT = header || offer (suites, modes) || nonce_i || ek || [ct_static] || [commit]
+ * (docs/PROTOCOL.md §2.2). */
 int pqpan_pqke_init_parse(struct pqpan_pqke_init_msg *m, const uint8_t *in, size_t in_len)
 {
+    struct pqpan_pqke_header h;
+    struct pqpan_pqke_layout l;
     int rc;
     if (m == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(m, 0, sizeof *m);
-    rc = check_message(in, in_len, PQPAN_PQKE_MSG_INIT, &m->suite);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_INIT, &h, &l);
     if (rc != PQPAN_OK) {
-        memset(m, 0, sizeof *m);
         return rc;
     }
-    m->nonce = in + PQPAN_PQKE_HEADER_BYTES;
-    m->ek = m->nonce + PQPAN_PQKE_NONCE_BYTES;
-    m->ek_len = pqpan_pqke_suite_sizes(m->suite).ek_bytes;
+    m->suite = h.suite;
+    m->mode = h.mode;
+    m->offer_suites = in[l.sets];
+    m->offer_modes = in[l.sets + 1];
+    m->nonce = in + l.nonce;
+    m->ek = in + l.ek;
+    m->ek_len = l.ek_len;
+    m->ct_static = l.ct_static != 0 ? in + l.ct_static : 0;
+    m->ct_static_len = l.ct_static_len;
+    m->commit = l.commit != 0 ? in + l.commit : 0;
     return PQPAN_OK;
 }
 
 int pqpan_pqke_init_write(uint8_t *out, size_t out_cap, size_t *out_len,
                           const struct pqpan_pqke_init_msg *m)
 {
-    size_t total = 0;
+    struct pqpan_pqke_layout l;
     int rc;
     if (out_len == 0 || m == 0 || m->nonce == 0 || m->ek == 0) {
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_INIT, m->suite, &total);
-    if (rc == PQPAN_OK && m->ek_len != pqpan_pqke_suite_sizes(m->suite).ek_bytes) {
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_INIT, m->suite, m->mode, &l);
+    if (rc == PQPAN_OK &&
+        (m->ek_len != l.ek_len ||
+         !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len) ||
+         !field_matches(l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES, PQPAN_PQKE_COMMIT_BYTES))) {
         rc = PQPAN_ERR_BAD_LENGTH;
+    }
+    if (rc == PQPAN_OK && !sets_ok(m->offer_suites, m->offer_modes, m->suite, m->mode)) {
+        rc = PQPAN_ERR_MALFORMED;
     }
     if (rc != PQPAN_OK) {
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return rc;
     }
-    memmove(out + PQPAN_PQKE_HEADER_BYTES, m->nonce, PQPAN_PQKE_NONCE_BYTES);
-    memmove(out + PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_NONCE_BYTES, m->ek, m->ek_len);
-    *out_len = total;
+    out[l.sets] = m->offer_suites;
+    out[l.sets + 1] = m->offer_modes;
+    put_field(out, l.nonce, m->nonce, PQPAN_PQKE_NONCE_BYTES);
+    put_field(out, l.ek, m->ek, l.ek_len);
+    if (l.ct_static != 0) {
+        put_field(out, l.ct_static, m->ct_static, l.ct_static_len);
+    }
+    if (l.commit != 0) {
+        put_field(out, l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES);
+    }
+    *out_len = l.total;
     return PQPAN_OK;
 }
 
-/* RESP = header || ct || nonce_r (32) || tag_r (32) (docs/PROTOCOL.md §2.3). */
+/* RESP = header || accepted (suites, modes) || ct || [ct_static] || nonce_r || tag_r
+ * (docs/PROTOCOL.md §2.3). */
 int pqpan_pqke_resp_parse(struct pqpan_pqke_resp_msg *m, const uint8_t *in, size_t in_len)
 {
+    struct pqpan_pqke_header h;
+    struct pqpan_pqke_layout l;
     int rc;
     if (m == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(m, 0, sizeof *m);
-    rc = check_message(in, in_len, PQPAN_PQKE_MSG_RESP, &m->suite);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_RESP, &h, &l);
     if (rc != PQPAN_OK) {
-        memset(m, 0, sizeof *m);
         return rc;
     }
-    m->ct = in + PQPAN_PQKE_HEADER_BYTES;
-    m->ct_len = pqpan_pqke_suite_sizes(m->suite).ct_bytes;
-    m->nonce = m->ct + m->ct_len;
-    m->tag = m->nonce + PQPAN_PQKE_NONCE_BYTES;
+    m->suite = h.suite;
+    m->mode = h.mode;
+    m->accepted_suites = in[l.sets];
+    m->accepted_modes = in[l.sets + 1];
+    m->ct = in + l.ct;
+    m->ct_len = l.ct_len;
+    m->ct_static = l.ct_static != 0 ? in + l.ct_static : 0;
+    m->ct_static_len = l.ct_static_len;
+    m->nonce = in + l.nonce;
+    m->tag = in + l.tag;
     return PQPAN_OK;
 }
 
 int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t *out_len,
                           const struct pqpan_pqke_resp_msg *m)
 {
-    size_t total = 0;
-    uint8_t *p;
+    struct pqpan_pqke_layout l;
     int rc;
     if (out_len == 0 || m == 0 || m->ct == 0 || m->nonce == 0 || m->tag == 0) {
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_RESP, m->suite, &total);
-    if (rc == PQPAN_OK && m->ct_len != pqpan_pqke_suite_sizes(m->suite).ct_bytes) {
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_RESP, m->suite, m->mode, &l);
+    if (rc == PQPAN_OK &&
+        (m->ct_len != l.ct_len ||
+         !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len))) {
         rc = PQPAN_ERR_BAD_LENGTH;
+    }
+    if (rc == PQPAN_OK && !sets_ok(m->accepted_suites, m->accepted_modes, m->suite, m->mode)) {
+        rc = PQPAN_ERR_MALFORMED;
     }
     if (rc != PQPAN_OK) {
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return rc;
     }
-    p = out + PQPAN_PQKE_HEADER_BYTES;
-    memmove(p, m->ct, m->ct_len);
-    memmove(p + m->ct_len, m->nonce, PQPAN_PQKE_NONCE_BYTES);
-    memmove(p + m->ct_len + PQPAN_PQKE_NONCE_BYTES, m->tag, PQPAN_PQKE_TAG_BYTES);
-    *out_len = total;
+    out[l.sets] = m->accepted_suites;
+    out[l.sets + 1] = m->accepted_modes;
+    put_field(out, l.ct, m->ct, l.ct_len);
+    if (l.ct_static != 0) {
+        put_field(out, l.ct_static, m->ct_static, l.ct_static_len);
+    }
+    put_field(out, l.nonce, m->nonce, PQPAN_PQKE_NONCE_BYTES);
+    put_field(out, l.tag, m->tag, PQPAN_PQKE_TAG_BYTES);
+    *out_len = l.total;
     return PQPAN_OK;
 }
 
-/* FIN = header || tag_i (32) (docs/PROTOCOL.md §2.4). */
+/* FIN = header || [reveal] || tag_i (docs/PROTOCOL.md §2.4). */
 int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const uint8_t *in, size_t in_len)
 {
+    struct pqpan_pqke_header h;
+    struct pqpan_pqke_layout l;
     int rc;
     if (m == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(m, 0, sizeof *m);
-    rc = check_message(in, in_len, PQPAN_PQKE_MSG_FIN, &m->suite);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_FIN, &h, &l);
     if (rc != PQPAN_OK) {
-        memset(m, 0, sizeof *m);
         return rc;
     }
-    m->tag = in + PQPAN_PQKE_HEADER_BYTES;
+    m->suite = h.suite;
+    m->mode = h.mode;
+    m->reveal = l.reveal != 0 ? in + l.reveal : 0;
+    m->tag = in + l.tag;
     return PQPAN_OK;
 }
 
 int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
                          const struct pqpan_pqke_fin_msg *m)
 {
-    size_t total = 0;
+    struct pqpan_pqke_layout l;
     int rc;
     if (out_len == 0 || m == 0 || m->tag == 0) {
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_FIN, m->suite, &total);
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_FIN, m->suite, m->mode, &l);
+    if (rc == PQPAN_OK &&
+        !field_matches(l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES, PQPAN_PQKE_REVEAL_BYTES)) {
+        rc = PQPAN_ERR_BAD_LENGTH;
+    }
     if (rc != PQPAN_OK) {
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return rc;
     }
-    memmove(out + PQPAN_PQKE_HEADER_BYTES, m->tag, PQPAN_PQKE_TAG_BYTES);
-    *out_len = total;
+    if (l.reveal != 0) {
+        put_field(out, l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES);
+    }
+    put_field(out, l.tag, m->tag, PQPAN_PQKE_TAG_BYTES);
+    *out_len = l.total;
     return PQPAN_OK;
 }
 
@@ -267,4 +403,17 @@ int pqpan_pqke_check_type(const uint8_t *in, size_t in_len, unsigned type)
 uint8_t pqpan_pqke_header_suite(const uint8_t *in)
 {
     return in[HDR_SUITE];
+}
+
+uint8_t pqpan_pqke_header_mode(const uint8_t *in)
+{
+    return in[HDR_MODE];
+}
+
+int pqpan_pqke_check_run(const uint8_t *in, unsigned suite, unsigned mode)
+{
+    if (in[HDR_SUITE] != suite) {
+        return PQPAN_ERR_SUITE;
+    }
+    return in[HDR_MODE] != mode ? PQPAN_ERR_MODE : PQPAN_OK;
 }

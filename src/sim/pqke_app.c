@@ -1,8 +1,12 @@
 /* The simulator's application for the real protocol: a PQKE initiator on one side, a
- * responder on the other (pqke.h), each message carried over the simulated link. */
+ * responder on the other (pqke.h), in any implemented mode, each message carried over the
+ * simulated link. */
 #include <string.h>
 
 #include "pqpan/sim.h"
+
+#define SIDE_RESPONDER 0
+#define SIDE_INITIATOR 1
 
 static int prng_fill(void *ctx, uint8_t *out, size_t len)
 {
@@ -18,18 +22,69 @@ static int prng_fill(void *ctx, uint8_t *out, size_t len)
     return 0;
 }
 
-int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, enum pqpan_ble_role initiator_side,
-                        uint64_t seed)
+/* The mode's long-term credentials, from a PRNG stream apart from the exchange's: static
+ * key pairs for kem-auth (the responder's) and kem-auth-mutual (both), a PSK for psk. */
+static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
 {
+    const struct pqpan_kem *kem = 0;
+    struct pqpan_prng r;
+    size_t i;
+    int rc = PQPAN_OK;
+    pqpan_prng_seed(&r, seed ^ 0x50524F56u);
+    for (i = 0; i < PQPAN_KEM_COUNT && kem == 0; i++) {
+        if (pqpan_pqke_suite_for_kem(pqpan_kem_at(i)->id) == a->suite) {
+            kem = pqpan_kem_at(i);
+        }
+    }
+    if (kem == 0) {
+        return PQPAN_ERR_SUITE;
+    }
+    if (a->mode == PQPAN_PQKE_MODE_PSK) {
+        rc = prng_fill(&r, a->psk, sizeof a->psk) != 0 ? PQPAN_ERR_RNG : PQPAN_OK;
+    }
+    if (rc == PQPAN_OK && (a->mode == PQPAN_PQKE_MODE_KEM_AUTH ||
+                           a->mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL)) {
+        rc = kem->keypair(a->responder_ek, a->responder_dk, prng_fill, &r);
+    }
+    if (rc == PQPAN_OK && a->mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL) {
+        rc = kem->keypair(a->initiator_ek, a->initiator_dk, prng_fill, &r);
+    }
+    pqpan_wipe(&r, sizeof r);
+    return rc;
+}
+
+/* Each party's view of the credentials: its own secrets and the peer's pinned key. */
+static struct pqpan_pqke_credentials creds_of(const struct pqpan_sim_pqke *a, int side)
+{
+    struct pqpan_pqke_credentials c;
+    c.psk = a->psk;
+    c.own_dk = side == SIDE_INITIATOR ? a->initiator_dk : a->responder_dk;
+    c.peer_ek = side == SIDE_INITIATOR ? a->responder_ek : a->initiator_ek;
+    return c;
+}
+
+int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
+                        enum pqpan_ble_role initiator_side, uint64_t seed)
+{
+    static const char prologue[] = PQPAN_SIM_PQKE_PROLOGUE;
+    struct pqpan_pqke_policy policy;
     int rc;
     memset(a, 0, sizeof *a);
     a->suite = (uint8_t)suite;
+    a->mode = (uint8_t)mode;
     a->initiator_side = (uint8_t)initiator_side;
     /* A stream apart from the channel's: the same seed, a fixed offset. */
     pqpan_prng_seed(&a->rng, seed ^ 0x50514B45u);
-    rc = pqpan_pqke_initiator_init(&a->ini, suite);
+    policy.suites = suite < 8 ? PQPAN_PQKE_SUITE_BIT(suite) : 0u;
+    policy.modes = mode < 8 ? PQPAN_PQKE_MODE_BIT(mode) : 0u;
+    policy.prologue = (const uint8_t *)prologue;
+    policy.prologue_len = sizeof prologue - 1;
+    rc = pqpan_pqke_initiator_init(&a->ini, &policy, suite, mode);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_responder_init(&a->rsp, PQPAN_PQKE_SUITE_BIT(suite));
+        rc = pqpan_pqke_responder_init(&a->rsp, &policy);
+    }
+    if (rc == PQPAN_OK) {
+        rc = provision(a, seed);
     }
     if (rc != PQPAN_OK) {
         pqpan_sim_pqke_wipe(a);
@@ -37,41 +92,107 @@ int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, enum pqpan_ble
     return rc;
 }
 
+/* The work of one key-schedule step of a side (KDF once) and its ML-KEM operations. */
+static void report_work(const struct pqpan_sim_pqke *a, int side, int first_step,
+                        struct pqpan_sim_work *work)
+{
+    struct pqpan_pqke_work w;
+    if (pqpan_pqke_side_work(&w, a->suite, a->mode,
+                             side == SIDE_INITIATOR ? PQPAN_PQKE_ROLE_INITIATOR
+                                                    : PQPAN_PQKE_ROLE_RESPONDER,
+                             sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
+        return;
+    }
+    if (side == SIDE_INITIATOR && first_step) {
+        /* start: KeyGen and the Encaps to the responder's static key */
+        work->ops[PQPAN_OP_KEM_KEYGEN] = w.kem_keygen;
+        work->ops[PQPAN_OP_KEM_ENCAPS] = w.kem_encaps;
+        return;
+    }
+    work->ops[PQPAN_OP_KEM_ENCAPS] = side == SIDE_INITIATOR ? 0u : w.kem_encaps;
+    work->ops[PQPAN_OP_KEM_DECAPS] = w.kem_decaps;
+    work->ops[PQPAN_OP_KDF] = 1;
+}
+
 static int pqke_start(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t cap,
                       size_t *out_len, struct pqpan_sim_work *work)
 {
     struct pqpan_sim_pqke *a = ctx;
+    struct pqpan_pqke_credentials c = creds_of(a, SIDE_INITIATOR);
     *out_len = 0;
     if (side != a->initiator_side) {
         return PQPAN_ERR_STATE;
     }
-    work->ops[PQPAN_OP_KEM_KEYGEN] = 1;
-    return pqpan_pqke_initiator_start(&a->ini, prng_fill, &a->rng, out, cap, out_len);
+    report_work(a, SIDE_INITIATOR, 1, work);
+    return pqpan_pqke_initiator_start(&a->ini, &c, prng_fill, &a->rng, out, cap, out_len);
+}
+
+/* numeric: the simulated user compares the two values once both devices show one. */
+static int user_compares(struct pqpan_sim_pqke *a)
+{
+    uint32_t vi = 0, vr = 0;
+    int rc = pqpan_pqke_initiator_numeric_value(&a->ini, &vi);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_responder_numeric_value(&a->rsp, &vr);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_initiator_user_confirm(&a->ini, vi == vr);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_responder_user_confirm(&a->rsp, vi == vr);
+    }
+    return rc;
+}
+
+/* Hands both sessions over once both parties are DONE. */
+static int take_sessions(struct pqpan_sim_pqke *a)
+{
+    int rc = pqpan_pqke_initiator_take_session(&a->ini, &a->session[SIDE_INITIATOR]);
+    a->taken[SIDE_INITIATOR] = rc == PQPAN_OK;
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_responder_take_session(&a->rsp, &a->session[SIDE_RESPONDER]);
+        a->taken[SIDE_RESPONDER] = rc == PQPAN_OK;
+    }
+    return rc;
+}
+
+/* The responder has consumed FIN: the exchange is over on both sides. */
+static int finish(struct pqpan_sim_pqke *a)
+{
+    int rc = PQPAN_OK;
+    if (a->mode == PQPAN_PQKE_MODE_NUMERIC) {
+        rc = user_compares(a);
+    }
+    return rc == PQPAN_OK ? take_sessions(a) : rc;
 }
 
 static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg, size_t len,
                         uint8_t *out, size_t cap, size_t *out_len, struct pqpan_sim_work *work)
 {
     struct pqpan_sim_pqke *a = ctx;
+    int is_initiator = side == a->initiator_side;
+    struct pqpan_pqke_credentials c = creds_of(a, is_initiator ? SIDE_INITIATOR : SIDE_RESPONDER);
     int rc;
     *out_len = 0;
-    if (side == a->initiator_side) {
+    if (is_initiator) {
         /* RESP: Decaps, key schedule, the responder's tag; FIN out. */
-        work->ops[PQPAN_OP_KEM_DECAPS] = 1;
-        work->ops[PQPAN_OP_KDF] = 1;
-        rc = pqpan_pqke_initiator_handle(&a->ini, msg, len, out, cap, out_len);
+        report_work(a, SIDE_INITIATOR, 0, work);
+        rc = pqpan_pqke_initiator_handle(&a->ini, &c, msg, len, out, cap, out_len);
         work->done = rc == PQPAN_OK;
         a->fin_sent = rc == PQPAN_OK;
         return rc;
     }
     if (pqpan_pqke_responder_state(&a->rsp) == PQPAN_PQKE_STATE_IDLE) {
-        /* INIT: Encaps, key schedule; RESP out. */
-        work->ops[PQPAN_OP_KEM_ENCAPS] = 1;
-        work->ops[PQPAN_OP_KDF] = 1;
-        return pqpan_pqke_responder_handle(&a->rsp, prng_fill, &a->rng, msg, len, out, cap, out_len);
+        /* INIT: Encaps (and the mode's static-key operations), key schedule; RESP out. */
+        report_work(a, SIDE_RESPONDER, 0, work);
+        return pqpan_pqke_responder_handle(&a->rsp, &c, prng_fill, &a->rng, msg, len, out, cap,
+                                           out_len);
     }
-    /* FIN: the initiator's tag. */
-    rc = pqpan_pqke_responder_handle(&a->rsp, NULL, NULL, msg, len, out, cap, out_len);
+    /* FIN: the initiator's tag (numeric: the commitment opens). */
+    rc = pqpan_pqke_responder_handle(&a->rsp, &c, NULL, NULL, msg, len, out, cap, out_len);
+    if (rc == PQPAN_OK) {
+        rc = finish(a);
+    }
     work->done = rc == PQPAN_OK;
     return rc;
 }
@@ -79,7 +200,7 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
 static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
 {
     const struct pqpan_sim_pqke *a = ctx;
-    struct pqpan_pqke_sizes z = pqpan_pqke_suite_sizes(a->suite);
+    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode);
     if (side == a->initiator_side) {
         return pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_WAIT_RESP ? z.resp_bytes : 0u;
     }
@@ -93,7 +214,7 @@ static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
     }
 }
 
-/* Both parties DONE and holding the same session key, else PQPAN_ERR_AUTH. */
+/* Both parties finished and hold the same session, else PQPAN_ERR_AUTH. */
 static int pqke_verify(void *ctx)
 {
     const struct pqpan_sim_pqke *a = ctx;
@@ -109,19 +230,17 @@ const struct pqpan_sim_app *pqpan_sim_pqke_app(void)
 
 int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a)
 {
-    return pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_DONE &&
-           pqpan_pqke_responder_state(&a->rsp) == PQPAN_PQKE_STATE_DONE;
+    return a->taken[SIDE_INITIATOR] && a->taken[SIDE_RESPONDER];
 }
 
 int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a)
 {
-    uint8_t ki[PQPAN_PQKE_SESSION_KEY_BYTES], kr[PQPAN_PQKE_SESSION_KEY_BYTES];
-    int eq = pqpan_pqke_initiator_session_key(&a->ini, ki) == PQPAN_OK &&
-             pqpan_pqke_responder_session_key(&a->rsp, kr) == PQPAN_OK &&
-             pqpan_ct_equal(ki, kr, sizeof ki);
-    pqpan_wipe(ki, sizeof ki);
-    pqpan_wipe(kr, sizeof kr);
-    return eq;
+    const struct pqpan_pqke_session *i = &a->session[SIDE_INITIATOR];
+    const struct pqpan_pqke_session *r = &a->session[SIDE_RESPONDER];
+    return pqpan_sim_pqke_confirmed(a) && i->key_bytes == r->key_bytes && i->key_bytes != 0 &&
+           pqpan_ct_equal(i->key_i2r, r->key_i2r, sizeof i->key_i2r) &&
+           pqpan_ct_equal(i->key_r2i, r->key_r2i, sizeof i->key_r2i) &&
+           pqpan_ct_equal(i->transcript_hash, r->transcript_hash, sizeof i->transcript_hash);
 }
 
 void pqpan_sim_pqke_wipe(struct pqpan_sim_pqke *a)

@@ -1,19 +1,23 @@
-/* Constant-time check of the PQKE parties under valgrind memcheck: every byte the
- * injected random source hands out (nonces, KeyGen's d and z, Encaps' m) is marked
- * undefined, so any branch or memory index that depends on them or on anything derived
- * from them (dk, the shared secret, the derived keys, the tags) is reported and the run
- * fails. A tampered RESP goes through the implicit-rejection and refusal paths too.
- * Messages, once a party has sent them, are public and marked defined again; the
- * only secret-derived value a party may branch on is the tag comparison's verdict, which
- * the library declassifies (src/crypto/ct_testing.h). */
+/* Constant-time check of the PQKE parties under valgrind memcheck, every suite and every
+ * implemented mode: every byte the injected random source hands out (nonces, KeyGen's d and
+ * z, Encaps' m, the numeric secret) is marked undefined, and so are the long-term secrets
+ * (the PSK, the static decapsulation keys but their public parts), so any branch or memory
+ * index that depends on them or on anything derived from them (dk, the shared secrets, the
+ * derived keys, the tags, the commitment) is reported and the run fails. A tampered RESP
+ * goes through the implicit-rejection and refusal paths too. Messages, once a party has
+ * sent them, are public and marked defined again; the only secret-derived values a party
+ * may branch on are the tag comparisons' verdicts and, in numeric mode, the displayed value,
+ * which the library declassifies (src/crypto/ct_testing.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include <valgrind/memcheck.h>
 
+#include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
+#define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
 
 static int secret_rng(void *ctx, uint8_t *out, size_t len)
 {
@@ -23,52 +27,93 @@ static int secret_rng(void *ctx, uint8_t *out, size_t len)
         out[i] = (uint8_t)(*counter + 31 * i);
     }
     (*counter)++;
-    VALGRIND_MAKE_MEM_UNDEFINED(out, len);
+    SECRET(out, len);
     return 0;
 }
 
-/* dk_pke = 384 * k bytes = ek minus its 32-byte seed rho (FIPS 203 Alg. 13). */
-static size_t dk_pke_bytes(unsigned suite)
+static int public_rng(void *ctx, uint8_t *out, size_t len)
 {
-    return pqpan_pqke_suite_sizes(suite).ek_bytes - 32;
+    int rc = secret_rng(ctx, out, len);
+    PUBLIC(out, len);
+    return rc;
 }
 
-static int check_suite(unsigned suite)
+/* The public parts of an ML-KEM dk (FIPS 203 Alg. 16: dk = dk_pke || ek || H(ek) || z): ek and
+ * H(ek), which Decaps' §7.3 check branches on. */
+static void dk_public_parts(uint8_t *dk, size_t ek_bytes)
+{
+    PUBLIC(dk + ek_bytes - 32, ek_bytes + 32);
+}
+
+struct world {
+    uint8_t psk[PQPAN_PQKE_PSK_BYTES];
+    uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES];
+};
+
+/* Static keys made with public randomness (their generation is not under test), then the
+ * secret parts and the PSK marked secret. */
+static int provision(struct world *w, unsigned suite, uint8_t *counter)
+{
+    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)suite);
+    int rc = kem->keypair(w->r_ek, w->r_dk, public_rng, counter) |
+             kem->keypair(w->i_ek, w->i_dk, public_rng, counter);
+    memset(w->psk, 0x5A, sizeof w->psk);
+    SECRET(w->psk, sizeof w->psk);
+    SECRET(w->r_dk, kem->dk_bytes);
+    SECRET(w->i_dk, kem->dk_bytes);
+    dk_public_parts(w->r_dk, kem->ek_bytes);
+    dk_public_parts(w->i_dk, kem->ek_bytes);
+    return rc;
+}
+
+static int check(unsigned suite, unsigned mode)
 {
     static struct pqpan_pqke_initiator ini, twin;
     static struct pqpan_pqke_responder resp;
+    static struct world w;
     static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], answer[PQPAN_PQKE_RESP_MAX_BYTES];
-    uint8_t fin[PQPAN_PQKE_FIN_BYTES], k1[PQPAN_PQKE_SESSION_KEY_BYTES],
-        k2[PQPAN_PQKE_SESSION_KEY_BYTES];
-    uint8_t counter = (uint8_t)suite;
+    static const char prologue[] = "ct prologue";
+    struct pqpan_pqke_policy p = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode),
+                                  (const uint8_t *)prologue, sizeof prologue - 1};
+    struct pqpan_pqke_credentials ci = {w.psk, w.i_dk, w.r_ek}, cr = {w.psk, w.r_dk, w.i_ek};
+    struct pqpan_pqke_session s1, s2;
+    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    uint8_t counter = (uint8_t)(suite * 16 + mode);
     size_t init_len, resp_len, fin_len, none;
-    int rc = 0, refused;
+    size_t ek_bytes = pqpan_pqke_message_sizes(suite, mode).ek_bytes;
+    uint32_t vi = 0, vr = 0;
+    int rc = provision(&w, suite, &counter), refused;
 
-    rc |= pqpan_pqke_initiator_init(&ini, suite);
-    rc |= pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL);
-    rc |= pqpan_pqke_initiator_start(&ini, secret_rng, &counter, init, sizeof init, &init_len);
+    rc |= pqpan_pqke_initiator_init(&ini, &p, suite, mode);
+    rc |= pqpan_pqke_responder_init(&resp, &p);
+    rc |= pqpan_pqke_initiator_start(&ini, &ci, secret_rng, &counter, init, sizeof init, &init_len);
     PUBLIC(init, init_len);
-    /* The copy of ek and H(ek) inside dk is public (FIPS 203 Alg. 16: dk = dk_pke || ek ||
-     * H(ek) || z); Decaps' §7.3 check branches on it. */
-    PUBLIC(ini.dk + dk_pke_bytes(suite), pqpan_pqke_suite_sizes(suite).ek_bytes + 32);
-    rc |= pqpan_pqke_responder_handle(&resp, secret_rng, &counter, init, init_len, answer,
+    dk_public_parts(ini.dk, ek_bytes);
+    rc |= pqpan_pqke_responder_handle(&resp, &cr, secret_rng, &counter, init, init_len, answer,
                                       sizeof answer, &resp_len);
     PUBLIC(answer, resp_len);
     /* A tampered ciphertext: implicit rejection inside Decaps, then a refused tag. */
     twin = ini;
-    answer[PQPAN_PQKE_HEADER_BYTES] ^= 1;
-    refused = pqpan_pqke_initiator_handle(&twin, answer, resp_len, fin, sizeof fin, &fin_len);
-    answer[PQPAN_PQKE_HEADER_BYTES] ^= 1;
+    answer[PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES] ^= 1;
+    refused = pqpan_pqke_initiator_handle(&twin, &ci, answer, resp_len, fin, sizeof fin, &fin_len);
+    answer[PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES] ^= 1;
     rc |= refused == PQPAN_ERR_AUTH ? 0 : 1;
-    rc |= pqpan_pqke_initiator_handle(&ini, answer, resp_len, fin, sizeof fin, &fin_len);
+    rc |= pqpan_pqke_initiator_handle(&ini, &ci, answer, resp_len, fin, sizeof fin, &fin_len);
     PUBLIC(fin, fin_len);
-    rc |= pqpan_pqke_responder_handle(&resp, NULL, NULL, fin, fin_len, NULL, 0, &none);
-    rc |= pqpan_pqke_initiator_session_key(&ini, k1);
-    rc |= pqpan_pqke_responder_session_key(&resp, k2);
-    PUBLIC(k1, sizeof k1);
-    PUBLIC(k2, sizeof k2);
-    if (rc != 0 || memcmp(k1, k2, sizeof k1) != 0) {
-        fprintf(stderr, "suite %u: functional failure (%d)\n", suite, rc);
+    rc |= pqpan_pqke_responder_handle(&resp, &cr, NULL, NULL, fin, fin_len, NULL, 0, &none);
+    if (mode == PQPAN_PQKE_MODE_NUMERIC) {
+        rc |= pqpan_pqke_initiator_numeric_value(&ini, &vi);
+        rc |= pqpan_pqke_responder_numeric_value(&resp, &vr);
+        rc |= pqpan_pqke_initiator_user_confirm(&ini, vi == vr);
+        rc |= pqpan_pqke_responder_user_confirm(&resp, vi == vr);
+    }
+    rc |= pqpan_pqke_initiator_take_session(&ini, &s1);
+    rc |= pqpan_pqke_responder_take_session(&resp, &s2);
+    PUBLIC(&s1, sizeof s1);
+    PUBLIC(&s2, sizeof s2);
+    if (rc != 0 || memcmp(&s1, &s2, sizeof s1) != 0) {
+        fprintf(stderr, "suite %u mode %u: functional failure (%d)\n", suite, mode, rc);
         return 1;
     }
     return 0;
@@ -76,10 +121,16 @@ static int check_suite(unsigned suite)
 
 int main(void)
 {
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+                                     PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_NUMERIC};
     unsigned suite;
+    size_t m;
     int failed = 0;
     for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_MLKEM1024; suite++) {
-        failed |= check_suite(suite);
+        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            failed |= check(suite, modes[m]);
+        }
     }
     return failed;
 }

@@ -1,16 +1,23 @@
 /* libFuzzer target: the PQKE parties fed arbitrary bytes. Input byte 0 picks the party
  * (0: a fresh responder, 1: an initiator waiting for RESP, 2: a responder waiting for
- * FIN), byte 1 the suite; the rest is the message. The waiting parties come from one
- * deterministic exchange per suite, run once and cloned by struct copy for each input.
- * Neither waiting party may ever reach DONE (that would need a forged confirmation tag);
- * every refusal must leave the party FAILED with no key.
- * Seeds (tests/fuzz/corpus/pqke_handle/): for each suite, the INIT, RESP and FIN of one
- * real exchange run with other randomness than the target's, each behind its party byte. */
+ * FIN), byte 1 the suite, byte 2 the mode (every implemented one); the rest is the message.
+ * The waiting parties come from one deterministic exchange per suite and mode, run once and
+ * cloned by struct copy for each input. Neither waiting party may ever reach WAIT_USER or
+ * DONE (that would need a forged confirmation tag); every refusal must leave the party
+ * FAILED with no session. Seeds (tests/fuzz/corpus/pqke_handle/): for each suite and mode,
+ * the INIT, RESP and FIN of one real exchange run with other randomness than the target's,
+ * each behind its three selector bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+
+static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+                                 PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                 PQPAN_PQKE_MODE_NUMERIC};
+#define N_MODES (sizeof modes / sizeof modes[0])
 
 /* A counter-mode byte source: deterministic, good enough to drive the exchange. */
 static int counter_rng(void *ctx, uint8_t *out, size_t len)
@@ -31,73 +38,119 @@ static void require(int condition)
     }
 }
 
-static void check_no_key(int rc, enum pqpan_pqke_state state, int err, int key_rc,
-                         const uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES])
+static void check_no_session(int rc, enum pqpan_pqke_state state, int err, int take_rc,
+                             const struct pqpan_pqke_session *s)
 {
-    static const uint8_t zero[PQPAN_PQKE_SESSION_KEY_BYTES];
+    static const struct pqpan_pqke_session zero;
     require(rc < 0 && state == PQPAN_PQKE_STATE_FAILED && err == rc);
-    require(key_rc == PQPAN_ERR_STATE && memcmp(key, zero, sizeof zero) == 0);
+    require(take_rc == PQPAN_ERR_STATE && memcmp(s, &zero, sizeof zero) == 0);
 }
 
-/* The waiting parties of one deterministic exchange per suite, built on first use and
- * then cloned by struct copy for every input (contexts hold no pointers). */
+/* One device pair's long-term keys per suite (static key pairs, PSK). */
+struct keys {
+    uint8_t psk[PQPAN_PQKE_PSK_BYTES];
+    uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES];
+};
+
+/* The waiting parties of one deterministic exchange per suite and mode, built on first use
+ * and then cloned by struct copy for every input (contexts hold no pointers). */
 struct waiting {
     int ready;
     struct pqpan_pqke_initiator ini;  /* WAIT_RESP */
     struct pqpan_pqke_responder resp; /* WAIT_FIN */
 };
 
-static const struct waiting *waiting_for(unsigned suite)
+static struct keys key_cache[3];
+
+static const struct keys *keys_for(unsigned suite)
 {
-    static struct waiting cache[3];
+    static int ready[3];
+    struct keys *k = &key_cache[suite - 1];
+    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)suite);
+    uint32_t seed = 77;
+    if (!ready[suite - 1]) {
+        memset(k->psk, 0x42, sizeof k->psk);
+        require(kem->keypair(k->r_ek, k->r_dk, counter_rng, &seed) == PQPAN_OK);
+        require(kem->keypair(k->i_ek, k->i_dk, counter_rng, &seed) == PQPAN_OK);
+        ready[suite - 1] = 1;
+    }
+    return k;
+}
+
+static struct pqpan_pqke_policy policy_for(unsigned suite, unsigned mode)
+{
+    struct pqpan_pqke_policy p = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode),
+                                  (const uint8_t *)"fuzz", 4};
+    return p;
+}
+
+static struct pqpan_pqke_credentials cred(unsigned suite, int initiator)
+{
+    const struct keys *k = keys_for(suite);
+    struct pqpan_pqke_credentials c = {k->psk, initiator ? k->i_dk : k->r_dk,
+                                       initiator ? k->r_ek : k->i_ek};
+    return c;
+}
+
+static const struct waiting *waiting_for(unsigned suite, unsigned m)
+{
+    static struct waiting cache[3][N_MODES];
     static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], answer[PQPAN_PQKE_RESP_MAX_BYTES];
-    struct waiting *w = &cache[suite - PQPAN_PQKE_SUITE_MLKEM512];
+    struct waiting *w = &cache[suite - 1][m];
+    struct pqpan_pqke_policy p = policy_for(suite, modes[m]);
+    struct pqpan_pqke_credentials ci = cred(suite, 1), cr = cred(suite, 0);
     uint32_t seed = 1;
     size_t init_len, answer_len;
     if (!w->ready) {
-        require(pqpan_pqke_initiator_init(&w->ini, suite) == PQPAN_OK);
-        require(pqpan_pqke_responder_init(&w->resp, PQPAN_PQKE_SUITES_ALL) == PQPAN_OK);
-        require(pqpan_pqke_initiator_start(&w->ini, counter_rng, &seed, init, sizeof init,
+        require(pqpan_pqke_initiator_init(&w->ini, &p, suite, modes[m]) == PQPAN_OK);
+        require(pqpan_pqke_responder_init(&w->resp, &p) == PQPAN_OK);
+        require(pqpan_pqke_initiator_start(&w->ini, &ci, counter_rng, &seed, init, sizeof init,
                                            &init_len) == PQPAN_OK);
-        require(pqpan_pqke_responder_handle(&w->resp, counter_rng, &seed, init, init_len, answer,
-                                            sizeof answer, &answer_len) == PQPAN_OK);
+        require(pqpan_pqke_responder_handle(&w->resp, &cr, counter_rng, &seed, init, init_len,
+                                            answer, sizeof answer, &answer_len) == PQPAN_OK);
         w->ready = 1;
     }
     return w;
 }
 
-static void run_initiator(unsigned suite, const uint8_t *msg, size_t len, uint8_t *buf,
+static void run_initiator(unsigned suite, unsigned m, const uint8_t *msg, size_t len, uint8_t *buf,
                           size_t cap)
 {
-    struct pqpan_pqke_initiator ini = waiting_for(suite)->ini;
-    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
+    struct pqpan_pqke_initiator ini = waiting_for(suite, m)->ini, copy;
+    struct pqpan_pqke_credentials c = cred(suite, 1);
+    struct pqpan_pqke_session s;
     size_t out_len;
-    int rc = pqpan_pqke_initiator_handle(&ini, msg, len, buf, cap, &out_len);
-    check_no_key(rc, pqpan_pqke_initiator_state(&ini), pqpan_pqke_initiator_error(&ini),
-                 pqpan_pqke_initiator_session_key(&ini, key), key);
+    int rc = pqpan_pqke_initiator_handle(&ini, &c, msg, len, buf, cap, &out_len);
+    copy = ini;
+    check_no_session(rc, pqpan_pqke_initiator_state(&ini), pqpan_pqke_initiator_error(&ini),
+                     pqpan_pqke_initiator_take_session(&copy, &s), &s);
 }
 
-static void run_responder(unsigned suite, int waiting, const uint8_t *msg, size_t len,
+static void run_responder(unsigned suite, unsigned m, int waiting, const uint8_t *msg, size_t len,
                           uint8_t *buf, size_t cap)
 {
-    struct pqpan_pqke_responder resp;
-    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
+    struct pqpan_pqke_responder resp, copy;
+    struct pqpan_pqke_policy p = policy_for(suite, modes[m]);
+    struct pqpan_pqke_credentials c = cred(suite, 0);
+    struct pqpan_pqke_session s;
     uint32_t seed = 2;
     size_t out_len;
     int rc;
     if (waiting) {
-        resp = waiting_for(suite)->resp;
+        resp = waiting_for(suite, m)->resp;
     } else {
-        require(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL) == PQPAN_OK);
+        require(pqpan_pqke_responder_init(&resp, &p) == PQPAN_OK);
     }
-    rc = pqpan_pqke_responder_handle(&resp, counter_rng, &seed, msg, len, buf, cap, &out_len);
+    rc = pqpan_pqke_responder_handle(&resp, &c, counter_rng, &seed, msg, len, buf, cap, &out_len);
     if (!waiting && rc == PQPAN_OK) {
         /* A well-formed INIT is answered; the responder then waits for a FIN. */
         require(pqpan_pqke_responder_state(&resp) == PQPAN_PQKE_STATE_WAIT_FIN);
         return;
     }
-    check_no_key(rc, pqpan_pqke_responder_state(&resp), pqpan_pqke_responder_error(&resp),
-                 pqpan_pqke_responder_session_key(&resp, key), key);
+    copy = resp;
+    check_no_session(rc, pqpan_pqke_responder_state(&resp), pqpan_pqke_responder_error(&resp),
+                     pqpan_pqke_responder_take_session(&copy, &s), &s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -105,20 +158,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static uint8_t buf[PQPAN_PQKE_MSG_MAX_BYTES];
-    unsigned suite;
-    if (size < 2) {
+    unsigned suite, m;
+    if (size < 3) {
         return 0;
     }
     suite = PQPAN_PQKE_SUITE_MLKEM512 + data[1] % 3u;
+    m = data[2] % (unsigned)N_MODES;
     switch (data[0] % 3u) {
     case 0:
-        run_responder(suite, 0, data + 2, size - 2, buf, sizeof buf);
+        run_responder(suite, m, 0, data + 3, size - 3, buf, sizeof buf);
         break;
     case 1:
-        run_initiator(suite, data + 2, size - 2, buf, sizeof buf);
+        run_initiator(suite, m, data + 3, size - 3, buf, sizeof buf);
         break;
     default:
-        run_responder(suite, 1, data + 2, size - 2, buf, sizeof buf);
+        run_responder(suite, m, 1, data + 3, size - 3, buf, sizeof buf);
         break;
     }
     return 0;

@@ -1,7 +1,8 @@
-/* libFuzzer target: the PQKE message parsers (src/pqke/messages.c). Every input goes
- * through the header parser and the three message parsers; whatever parses must write
- * back to exactly the input bytes (parse/write round trip). Seeds: the INIT, RESP and FIN
- * of one real exchange per suite (tests/fuzz/corpus/pqke_parse/). */
+/* libFuzzer target: the PQKE message parsers (src/pqke/messages.c), every suite and mode.
+ * Every input goes through the header parser and the three message parsers; whatever parses
+ * must write back to exactly the input bytes (parse/write round trip), and its optional
+ * fields must be present exactly as the mode has them. Seeds: the INIT, RESP and FIN of one
+ * real exchange per suite and mode (tests/fuzz/corpus/pqke_parse/). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,13 @@ static uint8_t rewritten[PQPAN_PQKE_MSG_MAX_BYTES];
 static void check_same(int rc, size_t len, const uint8_t *data, size_t size)
 {
     if (rc != PQPAN_OK || len != size || memcmp(rewritten, data, size) != 0) {
+        abort();
+    }
+}
+
+static void require(int condition)
+{
+    if (!condition) {
         abort();
     }
 }
@@ -30,14 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     }
     if (pqpan_pqke_init_parse(&im, data, size) == PQPAN_OK) {
+        require((im.ct_static != NULL) == (im.mode == PQPAN_PQKE_MODE_KEM_AUTH ||
+                                           im.mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL));
+        require((im.commit != NULL) == (im.mode == PQPAN_PQKE_MODE_NUMERIC));
         check_same(pqpan_pqke_init_write(rewritten, sizeof rewritten, &len, &im), len, data,
                    size);
     }
     if (pqpan_pqke_resp_parse(&rm, data, size) == PQPAN_OK) {
+        require((rm.ct_static != NULL) == (rm.mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL));
         check_same(pqpan_pqke_resp_write(rewritten, sizeof rewritten, &len, &rm), len, data,
                    size);
     }
     if (pqpan_pqke_fin_parse(&fm, data, size) == PQPAN_OK) {
+        require((fm.reveal != NULL) == (fm.mode == PQPAN_PQKE_MODE_NUMERIC));
         check_same(pqpan_pqke_fin_write(rewritten, sizeof rewritten, &len, &fm), len, data,
                    size);
     }

@@ -2,9 +2,9 @@
 # tshark checks the simulator's captures: `pqpan simulate --pcap` over several transfer
 # methods, PHYs and transports must give no malformed packet, no expert warning or
 # error, no incorrect CRC, and reassembled ATT values / L2CAP SDUs whose sizes add up to
-# the messages: PQKE INIT (5-octet header, 32-octet nonce, ek), RESP (header, ct, nonce,
-# 32-octet tag) and FIN (header, tag) of docs/PROTOCOL.md, with the ek and ct sizes of
-# FIPS 203 Table 3.
+# the messages (in every --auth mode): PQKE v2 (mode none) INIT (6-octet header, 2-octet offer, 32-octet nonce,
+# ek), RESP (header, 2-octet accepted sets, ct, nonce, 32-octet tag) and FIN (header, tag)
+# of docs/PROTOCOL.md §2, with the ek and ct sizes of FIPS 203 Table 3.
 # Usage: ble_tshark.sh CLI SRCDIR BUILDDIR. Exit 77 (skip) only without tshark.
 set -u
 cli=$1
@@ -22,11 +22,14 @@ sizes() {
     esac
 }
 
+# The PQKE mode of the next checks (--auth); sizes per mode from docs/PROTOCOL.md §2.
+auth=none
+
 check() { # name kem transfer|coc extra-args...
     name=$1 kem=$2 how=$3
     shift 3
     pcap=$tmp/$name.pcap
-    if ! "$cli" simulate --kem "$kem" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
+    if ! "$cli" simulate --kem "$kem" --auth "$auth" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
         echo "$name: simulate failed"; cat "$tmp/$name.err"; fail=1; return
     fi
     # One dissection pass for the per-packet fields, one for the expert summary.
@@ -43,7 +46,12 @@ check() { # name kem transfer|coc extra-args...
     first=$(awk -F'\t' 'NR == 1 { print $5 }' "$tmp/fields")
     [ "$first" = "0x05" ] || [ "$first" = "0x5" ] || { echo "$name: first packet is not CONNECT_IND ($first)"; fail=1; }
     set -- $(sizes "$kem")
-    init=$(( 5 + 32 + $1 )) resp=$(( 5 + $2 + 32 + 32 )) fin=$(( 5 + 32 ))
+    init=$(( 6 + 2 + 32 + $1 )) resp=$(( 6 + 2 + $2 + 32 + 32 )) fin=$(( 6 + 32 ))
+    case $auth in
+    kem-auth) init=$(( init + $2 )) ;;
+    kem-auth-mutual) init=$(( init + $2 )) resp=$(( resp + $2 )) ;;
+    numeric) init=$(( init + 32 )) fin=$(( fin + 32 )) ;;
+    esac
     # keygen (initiator) on the peripheral: INIT and FIN from it, RESP from the central
     want="$(( init + fin )) $resp"
     if [ "$how" = coc ]; then
@@ -81,4 +89,9 @@ check write-cmd ML-KEM-512 write-cmd --transfer write-cmd --att-mtu 23
 check long-write ML-KEM-1024 long-write --transfer long-write --att-mtu 247 --ll-octets 251
 check coc ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
 check coc-27 ML-KEM-1024 coc --transport l2cap-coc
+# Every authentication mode, over GATT (write requests) and the L2CAP credit-based channel.
+for auth in psk kem-auth kem-auth-mutual numeric; do
+    check "$auth-write-req" ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
+    check "$auth-coc" ML-KEM-1024 coc --transport l2cap-coc --ll-octets 251
+done
 exit $fail

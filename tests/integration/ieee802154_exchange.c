@@ -220,7 +220,7 @@ static int simulate(struct pqpan_pcap_writer *w, uint64_t seed, unsigned suite)
     c.load_fps = 10.0;
     c.load_psdu = 127;
     c.seed = seed;
-    rc = pqpan_sim_pqke_init(&app, suite, (enum pqpan_ble_role)c.initiator_side, seed);
+    rc = pqpan_sim_pqke_init(&app, suite, PQPAN_PQKE_MODE_NONE, (enum pqpan_ble_role)c.initiator_side, seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&sim, &c);
     }
@@ -238,14 +238,14 @@ static int simulate(struct pqpan_pcap_writer *w, uint64_t seed, unsigned suite)
 
 int main(int argc, char **argv)
 {
-    /* {INIT, RESP, FIN} for ML-KEM-512, -768, -1024 (pqke.h). */
+    /* {INIT, RESP, FIN} for ML-KEM-512, -768, -1024 (pqke.h, mode none). */
     static const size_t sizes[3][3] = {
-        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM512_EK_BYTES), PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM512_CT_BYTES),
-         PQPAN_PQKE_FIN_BYTES},
-        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM768_EK_BYTES), PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM768_CT_BYTES),
-         PQPAN_PQKE_FIN_BYTES},
-        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM1024_EK_BYTES),
-         PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM1024_CT_BYTES), PQPAN_PQKE_FIN_BYTES}};
+        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM512_EK_BYTES, 0, 0),
+         PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM512_CT_BYTES, 0), PQPAN_PQKE_FIN_BYTES(0)},
+        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM768_EK_BYTES, 0, 0),
+         PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM768_CT_BYTES, 0), PQPAN_PQKE_FIN_BYTES(0)},
+        {PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM1024_EK_BYTES, 0, 0),
+         PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM1024_CT_BYTES, 0), PQPAN_PQKE_FIN_BYTES(0)}};
     struct run r;
     FILE *out;
     unsigned suite = 0;

@@ -69,8 +69,9 @@ badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
 [ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
 echo "corrupted copy: $badfcs bad FCS detected"
 
-# Simulator runs (10 nodes, seed 1): the real exchange; sizes from docs/PROTOCOL.md §2.5.
-for spec in "512 837 837 37" "768 1221 1157 37" "1024 1605 1637 37"; do
+# Simulator runs (10 nodes, seed 1): the real exchange (mode none); sizes from
+# docs/PROTOCOL.md §2.5.
+for spec in "512 840 840 38" "768 1224 1160 38" "1024 1608 1640 38"; do
     set -- $spec
     level=$1 init=$2 resp=$3 fin=$4
     pc=$work/sim$level.pcap
@@ -102,8 +103,8 @@ ok=$(tsr "$work/cli.pcap" -T fields -e wpan.fcs_ok | grep -c '^1$' || true)
 bad=$(tsr "$work/cli.pcap" -Y "_ws.expert || _ws.malformed || (udp && udp.checksum.status != 1)" | wc -l)
 [ "$bad" -eq 0 ] || fail "CLI capture: $bad bad frames"
 sizes=$(tsr "$work/cli.pcap" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -un | tr '\n' ' ')
-[ "$sizes" = "45 845 " ] || fail "CLI capture: UDP lengths '$sizes', expected '45 845 ' (ML-KEM-512)"
-echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 837 and FIN 37"
+[ "$sizes" = "46 848 " ] || fail "CLI capture: UDP lengths '$sizes', expected '46 848 ' (ML-KEM-512)"
+echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 840 and FIN 38"
 
 # Secured frames (IEEE 802.15.4-2015 §9): the pair's data frames carry the auxiliary
 # security header and MIC of --mac-security / --key-id-mode, secured with the simulator's
@@ -140,9 +141,9 @@ for spec in "enc-mic32 1 5" "mic64 2 2" "enc-mic128 0 7" "mic32 3 1"; do
     bad=$(awk -F'|' '$7 != "" || $8 != "" || ($11 != "" && $11 != 1)' "$work/sec.txt" | wc -l)
     [ "$bad" -eq 0 ] || fail "$sec: $bad frames not verified and decrypted, or bad"
     sizes=$(awk -F'|' '$10 != "" && $9 != "61626;61626" { print $10 }' "$work/sec.txt" | sort -un | tr '\n' ' ')
-    [ "$sizes" = "45 845 " ] || fail "$sec: UDP lengths '$sizes', expected '45 845 '"
+    [ "$sizes" = "46 848 " ] || fail "$sec: UDP lengths '$sizes', expected '46 848 '"
     nokey=$(tsr "$pc" -Y "wpan.security == 1 && _ws.expert" | wc -l)
     [ "$nokey" -eq "$nsec" ] || fail "$sec: $nokey of $nsec secured frames undecodable without the key"
-    echo "secured $sec (level $level, key id mode $kim): $nsec frames, every MIC verified and payload decrypted by Wireshark, UDP 45/845"
+    echo "secured $sec (level $level, key id mode $kim): $nsec frames, every MIC verified and payload decrypted by Wireshark, UDP 46/848"
 done
 echo "PASS"

@@ -60,7 +60,7 @@ static void test_strerror_names_every_code(void **state)
     int code;
     (void)state;
     assert_string_equal(pqpan_strerror(PQPAN_OK), "success");
-    for (code = PQPAN_ERR_INVALID_ARG; code >= PQPAN_ERR_NOT_FOUND; code--) {
+    for (code = PQPAN_ERR_INVALID_ARG; code >= PQPAN_ERR_LAST; code--) {
         assert_string_not_equal(pqpan_strerror(code), "unknown error");
     }
     assert_string_equal(pqpan_strerror(12345), "unknown error");

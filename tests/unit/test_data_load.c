@@ -405,6 +405,20 @@ static void test_builtin_cycles(void **state)
     assert_int_equal(pqpan_cycles_lookup(&table, "ML-KEM-768", "clean", PQPAN_OP_KDF, &c),
                      PQPAN_OK);
     assert_int_equal(c, 253000); /* estimate: 23 permutations x 11000 */
+    /* ML-DSA rows (pqm4 means; signing is the mean over its benchmark's messages) */
+    assert_int_equal(pqpan_cycles_lookup(&table, "ML-DSA-44", "m4fstack", PQPAN_OP_SIG_SIGN, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 12134284);
+    assert_int_equal(pqpan_cycles_lookup(&table, "ml-dsa-87", "clean", PQPAN_OP_SIG_VERIFY, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 5610203);
+    assert_int_equal(pqpan_cycles_lookup(&table, "ML-DSA-65", "m4f", PQPAN_OP_SIG_KEYGEN, &c),
+                     PQPAN_OK);
+    assert_int_equal(c, 2516006);
+    /* pqpan's own rows (make bench-m4; their values move with the code) */
+    assert_int_equal(pqpan_cycles_lookup(&table, "ML-DSA-44", "pqpan-m4", PQPAN_OP_SIG_SIGN, &c),
+                     PQPAN_OK);
+    assert_true(c > 0);
 }
 
 static void test_cycles_csv_file(void **state)
@@ -417,7 +431,10 @@ static void test_cycles_csv_file(void **state)
     assert_int_equal(data_read_file(&t, FIXTURES "cycles/good.csv", err, sizeof err), EXIT_OK);
     assert_int_equal(data_cycles_parse(&table, t.text, t.len, t.origin, err, sizeof err), EXIT_OK);
     data_text_free(&t);
-    assert_int_equal(table.count, 3); /* the ML-DSA row is skipped */
+    assert_int_equal(table.count, 4); /* the ECDSA row is skipped */
+    r = pqpan_cycles_find(&table, "ML-DSA-44", "mine", PQPAN_OP_SIG_KEYGEN);
+    assert_non_null(r);
+    assert_int_equal(r->cycles, 999);
     r = pqpan_cycles_find(&table, "ml-kem-768", "MINE", PQPAN_OP_KEM_KEYGEN);
     assert_non_null(r);
     assert_int_equal(r->cycles, 123456);

@@ -117,6 +117,25 @@ static void test_computation(void **state)
     assert_uj(e.comp_uj, 320.0);
 }
 
+/* A signature priced like any operation: pqm4's mean ML-DSA-44 m4fstack signing, 12134284
+ * cycles, at γ 1.0: 12134284 / 50e6 s · 2 V · 4000 µA = 1941.48544 µJ. */
+static void test_signature_operation(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ledger l;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    (void)state;
+    make_profile(&p);
+    make_gamma(&g);
+    pqpan_ledger_init(&l);
+    pqpan_ledger_add_op(&l, PQPAN_OP_SIG_SIGN, 12134284u);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_OK);
+    assert_uj(e.comp_op_uj[PQPAN_OP_SIG_SIGN], 1941.48544);
+    assert_uj(e.comp_uj, 1941.48544);
+    assert_string_equal(pqpan_op_name(PQPAN_OP_SIG_SIGN), "sig_sign");
+}
+
 static void test_bits_accounting(void **state)
 {
     struct pqpan_profile p;
@@ -433,6 +452,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_computation),
+        cmocka_unit_test(test_signature_operation),
         cmocka_unit_test(test_bits_accounting),
         cmocka_unit_test(test_events_accounting),
         cmocka_unit_test(test_gamma_applies_to_its_terms_only),

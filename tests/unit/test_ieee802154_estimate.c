@@ -57,10 +57,11 @@ static void test_default_sizes_are_pqke_ml_kem_768(void **state)
     struct pqpan_802154_est_config c;
     (void)state;
     pqpan_802154_est_config_default(&c);
-    /* docs/PROTOCOL.md: INIT = 5 + 32 + 1184, RESP = 5 + 1088 + 32 + 32, FIN = 5 + 32. */
-    assert_int_equal(c.msg_octets[0], 1221);
-    assert_int_equal(c.msg_octets[1], 1157);
-    assert_int_equal(c.msg_octets[2], 37);
+    /* docs/PROTOCOL.md (v2, mode none): INIT = 6 + 2 + 32 + 1184, RESP = 6 + 2 + 1088 + 32 +
+     * 32, FIN = 6 + 32. */
+    assert_int_equal(c.msg_octets[0], 1224);
+    assert_int_equal(c.msg_octets[1], 1160);
+    assert_int_equal(c.msg_octets[2], 38);
 }
 
 /* The hand-computed configuration: default link, hand_sizes messages, radios asleep when

@@ -13,74 +13,20 @@
 #include <cJSON.h>
 #include <cmocka.h>
 
-#include "cli.h"
 #include "crypto/mlkem/ntt.h"
 #include "crypto/mlkem/poly.h"
-#include "data_load.h"
 #include "pqpan/kem.h"
 #include "pqpan/sha3.h"
+#include "test_support.h"
 
 #define Q 3329
 #define MAX_BYTES PQPAN_KEM_DK_MAX_BYTES
 
-static cJSON *load_json(const char *relpath)
-{
-    char path[1024], err[256];
-    struct data_text t;
-    cJSON *json;
-    snprintf(path, sizeof path, "%s/%s", PQPAN_VECTORS_DIR, relpath);
-    assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
-    json = cJSON_ParseWithLength(t.text, t.len);
-    data_text_free(&t);
-    assert_non_null(json);
-    return json;
-}
-
-/* Field `name` of the test, else of its group (ACVP allows both), decoded from hex into
- * out (at most cap bytes); returns the number of bytes. */
-static size_t get_hex_any(uint8_t *out, size_t cap, const cJSON *test, const cJSON *group,
-                          const char *name)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(test, name);
-    const char *s;
-    size_t len;
-    if (item == NULL) {
-        item = cJSON_GetObjectItemCaseSensitive(group, name);
-    }
-    assert_true(cJSON_IsString(item));
-    s = item->valuestring;
-    len = strlen(s) / 2;
-    assert_true(len <= cap);
-    assert_int_equal(cli_hex_decode(out, len, s), 0);
-    return len;
-}
-
-/* As get_hex_any, but the field must hold exactly `want` bytes. */
-static void get_hex(uint8_t *out, size_t want, const cJSON *test, const cJSON *group,
-                    const char *name)
-{
-    assert_int_equal(get_hex_any(out, want, test, group, name), want);
-}
-
 static const struct pqpan_kem *group_kem(const cJSON *group)
 {
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(group, "parameterSet");
-    const struct pqpan_kem *kem;
-    assert_true(cJSON_IsString(p));
-    kem = pqpan_kem_by_name(p->valuestring);
+    const struct pqpan_kem *kem = pqpan_kem_by_name(group_param(group));
     assert_non_null(kem);
     return kem;
-}
-
-static int is_all_zero(const uint8_t *p, size_t len)
-{
-    size_t i;
-    for (i = 0; i < len; i++) {
-        if (p[i] != 0) {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 static void test_acvp_keygen(void **state)
@@ -136,13 +82,6 @@ static void run_decapsulation(const struct pqpan_kem *kem, const cJSON *group, c
     get_hex(k, 32, test, group, "k");
     assert_int_equal(kem->decaps(got_k, c, dk), 0);
     assert_memory_equal(got_k, k, 32);
-}
-
-static int test_passed(const cJSON *test)
-{
-    const cJSON *p = cJSON_GetObjectItemCaseSensitive(test, "testPassed");
-    assert_true(cJSON_IsBool(p));
-    return cJSON_IsTrue(p);
 }
 
 /* A key that fails its check must also be refused by encaps/decaps, outputs zeroed. The
@@ -220,37 +159,6 @@ static void test_acvp_encap_decap(void **state)
     assert_int_equal(n.ek_check, 30);
     assert_int_equal(n.dk_check, 30);
     cJSON_Delete(json);
-}
-
-/* splitmix64 (Steele, Lea, Flood, OOPSLA 2014): a small deterministic generator for seeds. */
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static void fill_random(uint64_t *s, uint8_t *out, size_t len)
-{
-    size_t i;
-    for (i = 0; i < len; i++) {
-        out[i] = (uint8_t)splitmix64(s);
-    }
-}
-
-static int test_rng(void *ctx, uint8_t *out, size_t len)
-{
-    fill_random(ctx, out, len);
-    return 0;
-}
-
-static int failing_rng(void *ctx, uint8_t *out, size_t len)
-{
-    (void)ctx;
-    (void)out;
-    (void)len;
-    return -1;
 }
 
 /* 1000 random (d, z, m) per level: decaps(encaps(ek)) == the encapsulated key; a flipped

@@ -1,9 +1,12 @@
-/* Tests for src/pqke: message codecs, key schedule, initiator and responder.
+/* Tests for src/pqke (PQKE v2): message codecs, negotiation, key schedule, initiator and
+ * responder in every implemented mode, and the attacker's moves: a man in the middle,
+ * single-bit flips, truncations, replays, reflections, downgrades.
  *
  * Independent references: message sizes computed by hand from the FIPS 203 §8 Table 3
- * sizes and the layout of docs/PROTOCOL.md; key-schedule outputs from a Python model
- * (pycryptodome's raw Keccak + SP 800-185 encodings written from the spec, the model of
- * test_kmac.c); the session key recomputed here from the documented formula. Every
+ * sizes and the layouts of docs/PROTOCOL.md §2; the session keys recomputed here from the
+ * documented formula (§3) with the KMAC256 of kmac.h (itself checked against the NIST SP
+ * 800-185 samples in test_kmac.c), from Z rebuilt by decapsulating the messages' ciphertexts
+ * with the test's own copies of the keys; Keccak permutation counts computed by hand. Every
  * rejection test checks the exact error code, the FAILED state and that no key comes out. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +24,13 @@
 
 static const unsigned all_suites[] = {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_SUITE_MLKEM768,
                                       PQPAN_PQKE_SUITE_MLKEM1024};
+static const unsigned all_modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+                                     PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_NUMERIC};
 #define N_SUITES (sizeof all_suites / sizeof all_suites[0])
+#define N_MODES (sizeof all_modes / sizeof all_modes[0])
+
+static const char test_prologue[] = "AA:BB:CC:DD:EE:01|AA:BB:CC:DD:EE:02|door-lock";
 
 /* ---- deterministic randomness (splitmix64) ---- */
 
@@ -62,102 +71,180 @@ static struct test_rng rng_seeded(uint64_t seed)
     return r;
 }
 
-/* ---- running both parties in memory (test-only helper) ---- */
+/* ---- long-term credentials: one set per "device pair" (victims) and one of an attacker ---- */
+
+struct keyset {
+    uint8_t psk[PQPAN_PQKE_PSK_BYTES];
+    uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES]; /* responder's static */
+    uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES]; /* initiator's static */
+};
+
+static const struct pqpan_kem *kem_of(unsigned suite)
+{
+    return pqpan_kem_by_id((enum pqpan_kem_id)suite); /* wire values 1..3 = kem ids 1..3 */
+}
+
+static void keyset_make(struct keyset *k, unsigned suite, uint64_t seed)
+{
+    struct test_rng r = rng_seeded(seed);
+    assert_int_equal(test_rng_fill(&r, k->psk, sizeof k->psk), 0);
+    assert_int_equal(kem_of(suite)->keypair(k->r_ek, k->r_dk, test_rng_fill, &r), PQPAN_OK);
+    assert_int_equal(kem_of(suite)->keypair(k->i_ek, k->i_dk, test_rng_fill, &r), PQPAN_OK);
+}
+
+static struct pqpan_pqke_credentials cred_initiator(const struct keyset *k)
+{
+    struct pqpan_pqke_credentials c = {k->psk, k->i_dk, k->r_ek};
+    return c;
+}
+
+static struct pqpan_pqke_credentials cred_responder(const struct keyset *k)
+{
+    struct pqpan_pqke_credentials c = {k->psk, k->r_dk, k->i_ek};
+    return c;
+}
+
+static struct pqpan_pqke_policy policy_of(uint32_t suites, uint32_t modes)
+{
+    struct pqpan_pqke_policy p;
+    p.suites = suites;
+    p.modes = modes;
+    p.prologue = (const uint8_t *)test_prologue;
+    p.prologue_len = sizeof test_prologue - 1;
+    return p;
+}
+
+/* ---- running both parties in memory ---- */
 
 struct exchange {
-    unsigned suite;
-    struct pqpan_pqke_initiator ini;      /* after INIT, before RESP */
-    struct pqpan_pqke_responder resp;     /* after RESP, before FIN */
+    unsigned suite, mode;
+    struct keyset keys;
+    struct pqpan_pqke_initiator ini;  /* after INIT, before RESP */
+    struct pqpan_pqke_responder resp; /* after RESP, before FIN */
     uint8_t init_msg[PQPAN_PQKE_INIT_MAX_BYTES];
     size_t init_len;
     uint8_t resp_msg[PQPAN_PQKE_RESP_MAX_BYTES];
     size_t resp_len;
-    uint8_t fin_msg[PQPAN_PQKE_FIN_BYTES];
+    uint8_t fin_msg[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t fin_len;
-    uint8_t ini_key[PQPAN_PQKE_SESSION_KEY_BYTES];
-    uint8_t resp_key[PQPAN_PQKE_SESSION_KEY_BYTES];
+    struct pqpan_pqke_session s_ini, s_resp;
 };
 
 /* Runs INIT and RESP; keeps the parties at WAIT_RESP / WAIT_FIN in x. */
-static void exchange_first_two(struct exchange *x, unsigned suite, uint64_t seed)
+static void exchange_first_two(struct exchange *x, unsigned suite, unsigned mode, uint64_t seed)
 {
     struct test_rng ri = rng_seeded(seed), rr = rng_seeded(seed ^ 0xABCDEF);
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode));
+    struct pqpan_pqke_credentials ci, cr;
     memset(x, 0, sizeof *x);
     x->suite = suite;
-    assert_int_equal(pqpan_pqke_initiator_init(&x->ini, suite), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&x->resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_start(&x->ini, test_rng_fill, &ri, x->init_msg,
+    x->mode = mode;
+    keyset_make(&x->keys, suite, 7000 + suite);
+    ci = cred_initiator(&x->keys);
+    cr = cred_responder(&x->keys);
+    assert_int_equal(pqpan_pqke_initiator_init(&x->ini, &p, suite, mode), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&x->resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&x->ini, &ci, test_rng_fill, &ri, x->init_msg,
                                                 sizeof x->init_msg, &x->init_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&x->resp, test_rng_fill, &rr, x->init_msg,
+    assert_int_equal(pqpan_pqke_responder_handle(&x->resp, &cr, test_rng_fill, &rr, x->init_msg,
                                                  x->init_len, x->resp_msg, sizeof x->resp_msg,
                                                  &x->resp_len),
                      PQPAN_OK);
 }
 
-/* Runs a whole exchange and collects both keys. */
-static void exchange_full(struct exchange *x, unsigned suite, uint64_t seed)
+/* In numeric mode both devices show a value; an honest user compares and confirms. */
+static void user_compares(struct pqpan_pqke_initiator *ini, struct pqpan_pqke_responder *resp)
+{
+    uint32_t vi = 99999999, vr = 88888888;
+    assert_int_equal(pqpan_pqke_initiator_state(ini), PQPAN_PQKE_STATE_WAIT_USER);
+    assert_int_equal(pqpan_pqke_responder_state(resp), PQPAN_PQKE_STATE_WAIT_USER);
+    assert_int_equal(pqpan_pqke_initiator_numeric_value(ini, &vi), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_numeric_value(resp, &vr), PQPAN_OK);
+    assert_int_equal(vi, vr);
+    assert_true(vi < PQPAN_PQKE_NUMERIC_MODULUS);
+    assert_int_equal(pqpan_pqke_initiator_user_confirm(ini, 1), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_user_confirm(resp, 1), PQPAN_OK);
+}
+
+/* Runs a whole exchange and takes both sessions. */
+static void exchange_full(struct exchange *x, unsigned suite, unsigned mode, uint64_t seed)
 {
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials ci, cr;
     size_t none = 99;
-    exchange_first_two(x, suite, seed);
+    exchange_first_two(x, suite, mode, seed);
+    ci = cred_initiator(&x->keys);
+    cr = cred_responder(&x->keys);
     ini = x->ini;
     resp = x->resp;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x->resp_msg, x->resp_len, x->fin_msg,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x->resp_msg, x->resp_len, x->fin_msg,
                                                  sizeof x->fin_msg, &x->fin_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, x->fin_msg, x->fin_len,
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, NULL, NULL, x->fin_msg, x->fin_len,
                                                  NULL, 0, &none),
                      PQPAN_OK);
     assert_int_equal(none, 0);
+    if (mode == PQPAN_PQKE_MODE_NUMERIC) {
+        user_compares(&ini, &resp);
+    }
     assert_int_equal(pqpan_pqke_initiator_state(&ini), PQPAN_PQKE_STATE_DONE);
     assert_int_equal(pqpan_pqke_responder_state(&resp), PQPAN_PQKE_STATE_DONE);
-    assert_int_equal(pqpan_pqke_initiator_session_key(&ini, x->ini_key), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_session_key(&resp, x->resp_key), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_take_session(&ini, &x->s_ini), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_take_session(&resp, &x->s_resp), PQPAN_OK);
 }
 
-static int all_zero(const uint8_t *p, size_t n)
+static int all_zero(const void *p, size_t n)
 {
+    const uint8_t *b = p;
     size_t i;
     uint8_t acc = 0;
     for (i = 0; i < n; i++) {
-        acc |= p[i];
+        acc |= b[i];
     }
     return acc == 0;
 }
 
-static void assert_initiator_failed(const struct pqpan_pqke_initiator *ini, int err)
+static void assert_initiator_failed(struct pqpan_pqke_initiator *ini, int err)
 {
-    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
-    memset(key, 0xEE, sizeof key);
+    struct pqpan_pqke_session s;
+    struct pqpan_pqke_initiator copy = *ini;
+    memset(&s, 0xEE, sizeof s);
     assert_int_equal(pqpan_pqke_initiator_state(ini), PQPAN_PQKE_STATE_FAILED);
     assert_int_equal(pqpan_pqke_initiator_error(ini), err);
-    assert_int_equal(pqpan_pqke_initiator_session_key(ini, key), PQPAN_ERR_STATE);
-    assert_true(all_zero(key, sizeof key));
     assert_true(all_zero(ini->dk, sizeof ini->dk));
-    assert_true(all_zero(ini->session_key, sizeof ini->session_key));
+    assert_true(all_zero(ini->ss_static, sizeof ini->ss_static));
+    assert_true(all_zero(ini->reveal, sizeof ini->reveal));
+    assert_true(all_zero(&ini->secrets, sizeof ini->secrets));
+    assert_int_equal(pqpan_pqke_initiator_take_session(&copy, &s), PQPAN_ERR_STATE);
+    assert_true(all_zero(&s, sizeof s));
+    assert_int_equal(pqpan_pqke_initiator_error(&copy), err); /* the first error is kept */
 }
 
-static void assert_responder_failed(const struct pqpan_pqke_responder *resp, int err)
+static void assert_responder_failed(struct pqpan_pqke_responder *resp, int err)
 {
-    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
-    memset(key, 0xEE, sizeof key);
+    struct pqpan_pqke_session s;
+    struct pqpan_pqke_responder copy = *resp;
+    memset(&s, 0xEE, sizeof s);
     assert_int_equal(pqpan_pqke_responder_state(resp), PQPAN_PQKE_STATE_FAILED);
     assert_int_equal(pqpan_pqke_responder_error(resp), err);
-    assert_int_equal(pqpan_pqke_responder_session_key(resp, key), PQPAN_ERR_STATE);
-    assert_true(all_zero(key, sizeof key));
     assert_true(all_zero(resp->fin_tag, sizeof resp->fin_tag));
-    assert_true(all_zero(resp->session_key, sizeof resp->session_key));
+    assert_true(all_zero(resp->commit, sizeof resp->commit));
+    assert_true(all_zero(&resp->secrets, sizeof resp->secrets));
+    assert_int_equal(pqpan_pqke_responder_take_session(&copy, &s), PQPAN_ERR_STATE);
+    assert_true(all_zero(&s, sizeof s));
+    assert_int_equal(pqpan_pqke_responder_error(&copy), err);
 }
 
 /* Feeds a (modified) RESP to a clone of the waiting initiator; returns its result. */
 static int initiator_try(const struct exchange *x, const uint8_t *msg, size_t len)
 {
     struct pqpan_pqke_initiator ini = x->ini;
-    uint8_t out[PQPAN_PQKE_FIN_BYTES];
+    struct pqpan_pqke_credentials c = cred_initiator(&x->keys);
+    uint8_t out[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t out_len = 77;
-    int rc = pqpan_pqke_initiator_handle(&ini, msg, len, out, sizeof out, &out_len);
+    int rc = pqpan_pqke_initiator_handle(&ini, &c, msg, len, out, sizeof out, &out_len);
     if (rc != PQPAN_OK) {
         assert_initiator_failed(&ini, rc);
         assert_int_equal(out_len, 0);
@@ -170,8 +257,9 @@ static int initiator_try(const struct exchange *x, const uint8_t *msg, size_t le
 static int responder_try_fin(const struct exchange *x, const uint8_t *msg, size_t len)
 {
     struct pqpan_pqke_responder resp = x->resp;
+    struct pqpan_pqke_credentials c = cred_responder(&x->keys);
     size_t out_len = 77;
-    int rc = pqpan_pqke_responder_handle(&resp, NULL, NULL, msg, len, NULL, 0, &out_len);
+    int rc = pqpan_pqke_responder_handle(&resp, &c, NULL, NULL, msg, len, NULL, 0, &out_len);
     if (rc != PQPAN_OK) {
         assert_responder_failed(&resp, rc);
         assert_int_equal(out_len, 0);
@@ -179,219 +267,456 @@ static int responder_try_fin(const struct exchange *x, const uint8_t *msg, size_
     return rc;
 }
 
-/* ---- sizes and codecs ---- */
-
-static void test_message_sizes_per_suite(void **state)
+/* Feeds a (modified) INIT to a fresh responder of x's policy; on success *out holds RESP. */
+static int responder_try_init(const struct exchange *x, const uint8_t *msg, size_t len,
+                              uint64_t seed, uint8_t *out, size_t *out_len)
 {
-    /* header 5 + nonce 32 + ek; header 5 + ct + nonce 32 + tag 32; header 5 + tag 32.
-     * ek / ct sizes: FIPS 203 §8 Table 3 (800/768, 1184/1088, 1568/1568). */
-    static const size_t want[3][3] = {{837, 837, 37}, {1221, 1157, 37}, {1605, 1637, 37}};
-    size_t i;
+    struct pqpan_pqke_policy p =
+        policy_of(PQPAN_PQKE_SUITE_BIT(x->suite), PQPAN_PQKE_MODE_BIT(x->mode));
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials c = cred_responder(&x->keys);
+    struct test_rng r = rng_seeded(seed);
+    int rc;
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    rc = pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r, msg, len, out,
+                                     PQPAN_PQKE_RESP_MAX_BYTES, out_len);
+    if (rc != PQPAN_OK) {
+        assert_responder_failed(&resp, rc);
+        assert_int_equal(*out_len, 0);
+    }
+    return rc;
+}
+
+/* ---- sizes, names, codecs ---- */
+
+static void test_message_sizes_per_suite_and_mode(void **state)
+{
+    /* header 6 + sets 2 + nonce 32 + ek [+ ct] [+ commit 32]; header 6 + sets 2 + ct [+ ct]
+     * + nonce 32 + tag 32; header 6 [+ reveal 32] + tag 32. ek / ct: FIPS 203 §8 Table 3
+     * (800/768, 1184/1088, 1568/1568). Rows: none, psk, kem-auth, kem-auth-mutual, numeric. */
+    static const size_t want[3][5][4] = {
+        {{840, 840, 38, 16}, {840, 840, 38, 16}, {1608, 840, 38, 16}, {1608, 1608, 38, 16},
+         {872, 840, 70, 16}},
+        {{1224, 1160, 38, 32}, {1224, 1160, 38, 32}, {2312, 1160, 38, 32}, {2312, 2248, 38, 32},
+         {1256, 1160, 70, 32}},
+        {{1608, 1640, 38, 32}, {1608, 1640, 38, 32}, {3176, 1640, 38, 32}, {3176, 3208, 38, 32},
+         {1640, 1640, 70, 32}}};
+    size_t i, j;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
-        struct pqpan_pqke_sizes s = pqpan_pqke_suite_sizes(all_suites[i]);
-        assert_int_equal(s.init_bytes, want[i][0]);
-        assert_int_equal(s.resp_bytes, want[i][1]);
-        assert_int_equal(s.fin_bytes, want[i][2]);
+        for (j = 0; j < N_MODES; j++) {
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j]);
+            assert_int_equal(s.init_bytes, want[i][j][0]);
+            assert_int_equal(s.resp_bytes, want[i][j][1]);
+            assert_int_equal(s.fin_bytes, want[i][j][2]);
+            assert_int_equal(s.key_bytes, want[i][j][3]);
+        }
     }
-    assert_int_equal(PQPAN_PQKE_INIT_MAX_BYTES, 1605);
-    assert_int_equal(PQPAN_PQKE_RESP_MAX_BYTES, 1637);
-    assert_int_equal(PQPAN_PQKE_MSG_MAX_BYTES, 1637);
-    assert_int_equal(pqpan_pqke_suite_sizes(0).init_bytes, 0);
-    assert_int_equal(pqpan_pqke_suite_sizes(4).resp_bytes, 0);
+    assert_int_equal(PQPAN_PQKE_INIT_MAX_BYTES, 3176);
+    assert_int_equal(PQPAN_PQKE_RESP_MAX_BYTES, 3208);
+    assert_int_equal(PQPAN_PQKE_FIN_MAX_BYTES, 70);
+    assert_int_equal(PQPAN_PQKE_MSG_MAX_BYTES, 3208);
+    /* docs/PROTOCOL.md §4 footprint (the host the unit tests run on: x86-64) */
+    assert_int_equal(sizeof(struct pqpan_pqke_initiator), 3560);
+    assert_int_equal(sizeof(struct pqpan_pqke_responder), 392);
+    /* reserved and unknown values have no sizes */
+    assert_int_equal(pqpan_pqke_message_sizes(PQPAN_PQKE_SUITE_P256_MLKEM768, 1).init_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG).resp_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(0, 1).fin_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(2, 8).fin_bytes, 0);
+}
+
+static void test_names_and_mode_properties(void **state)
+{
+    size_t i;
+    (void)state;
     assert_string_equal(pqpan_pqke_suite_name(PQPAN_PQKE_SUITE_MLKEM768), "ML-KEM-768");
+    assert_string_equal(pqpan_pqke_suite_name(PQPAN_PQKE_SUITE_P256_MLKEM1024),
+                        "P-256+ML-KEM-1024");
     assert_null(pqpan_pqke_suite_name(9));
     assert_int_equal(pqpan_pqke_suite_for_kem(PQPAN_KEM_MLKEM1024), PQPAN_PQKE_SUITE_MLKEM1024);
-    assert_int_equal(pqpan_pqke_suite_for_kem(PQPAN_KEM_MLKEM512), PQPAN_PQKE_SUITE_MLKEM512);
     assert_int_equal(pqpan_pqke_suite_for_kem((enum pqpan_kem_id)0), 0);
+    for (i = 1; i <= 7; i++) {
+        assert_int_equal(pqpan_pqke_mode_by_name(pqpan_pqke_mode_name((unsigned)i)), i);
+    }
+    assert_int_equal(pqpan_pqke_mode_by_name("kem-auth-mutual"), PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL);
+    assert_int_equal(pqpan_pqke_mode_by_name("KEM-AUTH"), 0);
+    assert_int_equal(pqpan_pqke_mode_by_name(NULL), 0);
+    assert_null(pqpan_pqke_mode_name(0));
+    assert_false(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_SIG));
+    assert_false(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    assert_true(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_NUMERIC));
+    /* Which modes authenticate whom: none authenticates nobody. */
+    assert_false(pqpan_pqke_mode_authenticates_responder(PQPAN_PQKE_MODE_NONE));
+    assert_false(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_NONE));
+    assert_true(pqpan_pqke_mode_authenticates_responder(PQPAN_PQKE_MODE_KEM_AUTH));
+    assert_false(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_KEM_AUTH));
+    assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL));
+    assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_PSK));
+    assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_NUMERIC));
 }
 
 static void test_codecs_write_documented_bytes_and_parse_back(void **state)
 {
-    uint8_t nonce[PQPAN_PQKE_NONCE_BYTES], tag[PQPAN_PQKE_TAG_BYTES];
-    uint8_t body[PQPAN_MLKEM1024_EK_BYTES];
+    uint8_t nonce[32], tag[32], commit[32], reveal[32];
+    uint8_t body[PQPAN_MLKEM1024_EK_BYTES], body2[PQPAN_MLKEM1024_CT_BYTES];
     uint8_t buf[PQPAN_PQKE_MSG_MAX_BYTES];
-    struct pqpan_pqke_init_msg im = {PQPAN_PQKE_SUITE_MLKEM768, nonce, body,
-                                     PQPAN_MLKEM768_EK_BYTES};
-    struct pqpan_pqke_resp_msg rm = {PQPAN_PQKE_SUITE_MLKEM512, body, PQPAN_MLKEM512_CT_BYTES,
-                                     nonce, tag};
-    struct pqpan_pqke_fin_msg fm = {PQPAN_PQKE_SUITE_MLKEM1024, tag};
-    struct pqpan_pqke_init_msg ip;
-    struct pqpan_pqke_resp_msg rp;
-    struct pqpan_pqke_fin_msg fp;
+    struct pqpan_pqke_init_msg im, ip;
+    struct pqpan_pqke_resp_msg rm, rp;
+    struct pqpan_pqke_fin_msg fm, fp;
     size_t len, i;
     (void)state;
     for (i = 0; i < sizeof body; i++) {
         body[i] = (uint8_t)(i * 13 + 1);
+        body2[i] = (uint8_t)(i * 7 + 3);
     }
     memset(nonce, 0x4E, sizeof nonce);
     memset(tag, 0x7A, sizeof tag);
+    memset(commit, 0xC0, sizeof commit);
+    memset(reveal, 0x5E, sizeof reveal);
 
+    /* kem-auth INIT for ML-KEM-768: 6 + 2 + 32 + 1184 + 1088 = 2312 = 0x0908 */
+    memset(&im, 0, sizeof im);
+    im.suite = PQPAN_PQKE_SUITE_MLKEM768;
+    im.mode = PQPAN_PQKE_MODE_KEM_AUTH;
+    im.offer_suites = 0x0C; /* 768, 1024 */
+    im.offer_modes = 0x0A;  /* none, kem-auth */
+    im.nonce = nonce;
+    im.ek = body;
+    im.ek_len = PQPAN_MLKEM768_EK_BYTES;
+    im.ct_static = body2;
+    im.ct_static_len = PQPAN_MLKEM768_CT_BYTES;
     assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_OK);
-    /* version 1, type INIT, suite 2, length 1221 = 0x04C5 little-endian */
-    assert_memory_equal(buf, ((const uint8_t[]){0x01, 0x01, 0x02, 0xC5, 0x04}), 5);
-    assert_int_equal(len, 1221);
-    assert_memory_equal(buf + 5, nonce, 32);
-    assert_memory_equal(buf + 37, body, PQPAN_MLKEM768_EK_BYTES);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x01, 0x02, 0x03, 0x08, 0x09, 0x0C, 0x0A}), 8);
+    assert_int_equal(len, 2312);
+    assert_memory_equal(buf + 8, nonce, 32);
+    assert_memory_equal(buf + 40, body, 1184);
+    assert_memory_equal(buf + 1224, body2, 1088);
     assert_int_equal(pqpan_pqke_init_parse(&ip, buf, len), PQPAN_OK);
-    assert_int_equal(ip.suite, 2);
-    assert_ptr_equal(ip.nonce, buf + 5);
-    assert_ptr_equal(ip.ek, buf + 37);
-    assert_int_equal(ip.ek_len, PQPAN_MLKEM768_EK_BYTES);
+    assert_int_equal(ip.offer_suites, 0x0C);
+    assert_int_equal(ip.offer_modes, 0x0A);
+    assert_ptr_equal(ip.ek, buf + 40);
+    assert_ptr_equal(ip.ct_static, buf + 1224);
+    assert_null(ip.commit);
 
+    /* numeric INIT for ML-KEM-512: commit after ek, 6 + 2 + 32 + 800 + 32 = 872 */
+    im.suite = PQPAN_PQKE_SUITE_MLKEM512;
+    im.mode = PQPAN_PQKE_MODE_NUMERIC;
+    im.offer_suites = 0x02;
+    im.offer_modes = 0x80;
+    im.ek_len = PQPAN_MLKEM512_EK_BYTES;
+    im.ct_static = NULL;
+    im.ct_static_len = 0;
+    im.commit = commit;
+    assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_OK);
+    assert_int_equal(len, 872);
+    assert_memory_equal(buf + 840, commit, 32);
+    assert_int_equal(pqpan_pqke_init_parse(&ip, buf, len), PQPAN_OK);
+    assert_ptr_equal(ip.commit, buf + 840);
+
+    /* kem-auth-mutual RESP for ML-KEM-512: 6 + 2 + 768 + 768 + 32 + 32 = 1608 = 0x0648 */
+    memset(&rm, 0, sizeof rm);
+    rm.suite = PQPAN_PQKE_SUITE_MLKEM512;
+    rm.mode = PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL;
+    rm.accepted_suites = 0x0E;
+    rm.accepted_modes = 0x12;
+    rm.ct = body;
+    rm.ct_len = 768;
+    rm.ct_static = body2;
+    rm.ct_static_len = 768;
+    rm.nonce = nonce;
+    rm.tag = tag;
     assert_int_equal(pqpan_pqke_resp_write(buf, sizeof buf, &len, &rm), PQPAN_OK);
-    /* 837 = 0x0345 */
-    assert_memory_equal(buf, ((const uint8_t[]){0x01, 0x02, 0x01, 0x45, 0x03}), 5);
-    assert_int_equal(len, 837);
-    assert_memory_equal(buf + 5, body, 768);
-    assert_memory_equal(buf + 773, nonce, 32);
-    assert_memory_equal(buf + 805, tag, 32);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x02, 0x01, 0x04, 0x48, 0x06, 0x0E, 0x12}), 8);
+    assert_int_equal(len, 1608);
+    assert_memory_equal(buf + 8, body, 768);
+    assert_memory_equal(buf + 776, body2, 768);
+    assert_memory_equal(buf + 1544, nonce, 32);
+    assert_memory_equal(buf + 1576, tag, 32);
     assert_int_equal(pqpan_pqke_resp_parse(&rp, buf, len), PQPAN_OK);
-    assert_ptr_equal(rp.ct, buf + 5);
-    assert_ptr_equal(rp.nonce, buf + 773);
-    assert_ptr_equal(rp.tag, buf + 805);
+    assert_ptr_equal(rp.ct_static, buf + 776);
+    assert_ptr_equal(rp.tag, buf + 1576);
 
+    /* numeric FIN: 6 + 32 + 32 = 70 */
+    fm.suite = PQPAN_PQKE_SUITE_MLKEM1024;
+    fm.mode = PQPAN_PQKE_MODE_NUMERIC;
+    fm.reveal = reveal;
+    fm.tag = tag;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_OK);
-    assert_memory_equal(buf, ((const uint8_t[]){0x01, 0x03, 0x03, 0x25, 0x00}), 5);
-    assert_int_equal(len, 37);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x03, 0x03, 0x07, 0x46, 0x00}), 6);
+    assert_memory_equal(buf + 6, reveal, 32);
+    assert_memory_equal(buf + 38, tag, 32);
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_OK);
-    assert_ptr_equal(fp.tag, buf + 5);
+    assert_ptr_equal(fp.reveal, buf + 6);
+    /* a field the mode does not have, or lacks one it has: refused */
+    fm.mode = PQPAN_PQKE_MODE_PSK;
+    assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_BAD_LENGTH);
+    fm.mode = PQPAN_PQKE_MODE_NUMERIC;
+    fm.reveal = NULL;
+    assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_BAD_LENGTH);
+    /* an offer without the message's own mode: refused */
+    im.offer_modes = 0x02;
+    assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_ERR_MALFORMED);
 }
 
 static void test_codec_errors_in_documented_order(void **state)
 {
-    uint8_t tag[PQPAN_PQKE_TAG_BYTES] = {0};
+    uint8_t tag[32] = {0};
     uint8_t buf[64];
-    struct pqpan_pqke_fin_msg fm = {PQPAN_PQKE_SUITE_MLKEM512, tag};
+    struct pqpan_pqke_fin_msg fm = {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, NULL, tag};
     struct pqpan_pqke_fin_msg fp;
     struct pqpan_pqke_init_msg ip;
     size_t len;
     (void)state;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, 4), PQPAN_ERR_BAD_LENGTH);
+    assert_int_equal(len, 38);
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, 5), PQPAN_ERR_BAD_LENGTH);
     assert_null(fp.tag);
-    buf[0] = 2;
+    buf[0] = 1; /* version 1 messages are refused */
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_VERSION);
-    buf[0] = 1;
+    buf[0] = 2;
     assert_int_equal(pqpan_pqke_init_parse(&ip, buf, len), PQPAN_ERR_MALFORMED);
     buf[1] = 0x42;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_MALFORMED);
     buf[1] = 3;
     buf[2] = 0;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_SUITE);
+    buf[2] = PQPAN_PQKE_SUITE_P256_MLKEM512;
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_UNSUPPORTED);
     buf[2] = 1;
-    buf[3] = 38;
+    buf[3] = 9;
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_MODE);
+    buf[3] = PQPAN_PQKE_MODE_SIG_MUTUAL;
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_UNSUPPORTED);
+    buf[3] = 1;
+    buf[4] = 39;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_BAD_LENGTH);
-    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, 38), PQPAN_ERR_BAD_LENGTH);
-    buf[3] = 37;
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, 39), PQPAN_ERR_BAD_LENGTH);
+    buf[4] = 38;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_OK);
+    buf[3] = PQPAN_PQKE_MODE_NUMERIC; /* numeric FIN is 70 bytes */
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_BAD_LENGTH);
 
     memset(buf, 0xCC, sizeof buf);
     len = 5;
-    assert_int_equal(pqpan_pqke_fin_write(buf, 36, &len, &fm), PQPAN_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(pqpan_pqke_fin_write(buf, 37, &len, &fm), PQPAN_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(len, 0);
-    assert_true(all_zero(buf, 36));
-    assert_int_equal(buf[36], 0xCC);
+    assert_true(all_zero(buf, 37));
+    assert_int_equal(buf[37], 0xCC);
     fm.suite = 7;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_SUITE);
 }
 
-/* ---- key schedule ---- */
-
-static void test_key_schedule_matches_independent_model(void **state)
+/* Set bytes: bit 0 (no value 0), bit 7 of the suites (no suite 7) and sets without the
+ * message's own suite or mode are malformed; bits of reserved values are allowed. */
+static void test_set_bytes_are_checked(void **state)
 {
-    uint8_t ss[32], th[32], tag[32];
-    struct pqpan_pqke_keys keys;
-    size_t i;
+    struct exchange x;
+    struct pqpan_pqke_init_msg m;
+    uint8_t msg[PQPAN_PQKE_INIT_MAX_BYTES];
     (void)state;
-    for (i = 0; i < 32; i++) {
-        ss[i] = (uint8_t)i;
-        th[i] = (uint8_t)(32 + i);
-    }
-    assert_int_equal(pqpan_pqke_derive_keys(&keys, ss, th), PQPAN_OK);
-    assert_memory_equal(keys.session_key,
-                        ((const uint8_t[]){0x37, 0x40, 0xe0, 0x5b, 0xa6, 0xf3, 0x8b, 0x9d, 0x3b,
-                                           0x0a, 0x8c, 0x6e, 0xa9, 0x6f, 0xab, 0xba}),
-                        16);
-    assert_memory_equal(
-        keys.responder_confirm_key,
-        ((const uint8_t[]){0xd9, 0xe5, 0x65, 0x07, 0xe7, 0xd8, 0x8e, 0x27, 0xb3, 0xd4, 0x32,
-                           0xfd, 0xbb, 0xa0, 0x13, 0xda, 0xf1, 0x9c, 0x8c, 0x69, 0xae, 0xb2,
-                           0xe9, 0x69, 0xd6, 0xe8, 0x8c, 0x79, 0x0b, 0x69, 0xfe, 0x65}),
-        32);
-    assert_memory_equal(
-        keys.initiator_confirm_key,
-        ((const uint8_t[]){0x24, 0xa7, 0x01, 0x6b, 0xc6, 0xa0, 0xca, 0xad, 0x3c, 0x54, 0x3e,
-                           0x4b, 0x7a, 0xe2, 0xa2, 0xe9, 0x02, 0x19, 0x8d, 0x0c, 0xd5, 0x2a,
-                           0x93, 0x01, 0xb2, 0x2a, 0x8e, 0x1d, 0xf3, 0x81, 0x78, 0x77}),
-        32);
-    assert_int_equal(pqpan_pqke_confirm_tag(tag, &keys, PQPAN_PQKE_ROLE_RESPONDER, th),
-                     PQPAN_OK);
-    assert_memory_equal(
-        tag,
-        ((const uint8_t[]){0xbe, 0xea, 0x61, 0xcb, 0x6c, 0x01, 0xf7, 0x8a, 0x02, 0x31, 0x3d,
-                           0xe0, 0x00, 0xec, 0xa7, 0xc7, 0xb6, 0x2d, 0x8c, 0x39, 0xfb, 0x41,
-                           0xa5, 0x6d, 0xca, 0x69, 0x1f, 0x4a, 0xec, 0x43, 0x1c, 0xa6}),
-        32);
-    assert_int_equal(pqpan_pqke_confirm_tag(tag, &keys, PQPAN_PQKE_ROLE_INITIATOR, th),
-                     PQPAN_OK);
-    assert_memory_equal(
-        tag,
-        ((const uint8_t[]){0xf4, 0xc6, 0x51, 0x67, 0xda, 0xdf, 0xe7, 0xc3, 0xae, 0x47, 0x1f,
-                           0x29, 0x27, 0x2c, 0xb1, 0xeb, 0xe9, 0x2b, 0x16, 0xe0, 0x2f, 0xb8,
-                           0xe2, 0xf7, 0x9e, 0x3b, 0xe5, 0x02, 0x40, 0xe1, 0xa4, 0xfe}),
-        32);
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, 3);
+    memcpy(msg, x.init_msg, x.init_len);
+    assert_int_equal(msg[6], PQPAN_PQKE_SUITE_BIT(1));
+    assert_int_equal(msg[7], PQPAN_PQKE_MODE_BIT(1));
+    msg[6] |= 0x01;
+    assert_int_equal(pqpan_pqke_init_parse(&m, msg, x.init_len), PQPAN_ERR_MALFORMED);
+    msg[6] = 0x80 | 0x02;
+    assert_int_equal(pqpan_pqke_init_parse(&m, msg, x.init_len), PQPAN_ERR_MALFORMED);
+    msg[6] = 0x04;
+    assert_int_equal(pqpan_pqke_init_parse(&m, msg, x.init_len), PQPAN_ERR_MALFORMED);
+    msg[6] = 0x02 | PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM512);
+    msg[7] = 0x02 | PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG);
+    assert_int_equal(pqpan_pqke_init_parse(&m, msg, x.init_len), PQPAN_OK);
+    msg[7] = 0x01 | 0x02;
+    assert_int_equal(pqpan_pqke_init_parse(&m, msg, x.init_len), PQPAN_ERR_MALFORMED);
 }
 
-/* The session key is KMAC256(ss, SHA3-256(INIT || RESP minus tag), 640, label)[0..16),
- * with ss recomputed here by decapsulating RESP's ciphertext with the initiator's dk. */
-static void test_session_key_follows_documented_formula(void **state)
+/* ---- key schedule, recomputed from the documented formula ---- */
+
+/* Z from the messages and the test's own copy of the keys: ss_e by decapsulating RESP's ct
+ * with the initiator's ephemeral dk, ss_static_r by decapsulating INIT's ct_static with the
+ * responder's static dk, ss_static_i from RESP's ct_static and the initiator's static dk,
+ * then the PSK. */
+static void rebuild_z(struct pqpan_pqke_z *z, const struct exchange *x, const uint8_t *dk_e)
 {
-    size_t i;
+    struct pqpan_pqke_init_msg im;
+    struct pqpan_pqke_resp_msg rm;
+    uint8_t ss[32];
+    assert_int_equal(pqpan_pqke_init_parse(&im, x->init_msg, x->init_len), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_resp_parse(&rm, x->resp_msg, x->resp_len), PQPAN_OK);
+    z->len = 0;
+    assert_int_equal(kem_of(x->suite)->decaps(ss, rm.ct, dk_e), PQPAN_OK);
+    pqpan_pqke_z_append(z, ss, 32);
+    if (im.ct_static != NULL) {
+        assert_int_equal(kem_of(x->suite)->decaps(ss, im.ct_static, x->keys.r_dk), PQPAN_OK);
+        pqpan_pqke_z_append(z, ss, 32);
+    }
+    if (rm.ct_static != NULL) {
+        assert_int_equal(kem_of(x->suite)->decaps(ss, rm.ct_static, x->keys.i_dk), PQPAN_OK);
+        pqpan_pqke_z_append(z, ss, 32);
+    }
+    if (x->mode == PQPAN_PQKE_MODE_PSK) {
+        pqpan_pqke_z_append(z, x->keys.psk, 32);
+    }
+}
+
+/* th = SHA3-256(LE16(len) || prologue || INIT || RESP minus tag); K_OUT = KMAC256(Z, th,
+ * 8 (2 kb + 64), "pqpan-pqke-v2 keys") = key_i2r | key_r2i | confirm_r | confirm_i; tags =
+ * KMAC256(confirm key, th, 256, label). */
+static void test_session_follows_documented_formula(void **state)
+{
+    size_t i, j;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
-        struct exchange x;
-        struct pqpan_pqke_initiator before;
-        struct pqpan_sha3_256_ctx h;
-        struct pqpan_pqke_keys keys;
-        uint8_t ss[32], th[32];
-        exchange_first_two(&x, all_suites[i], 1000 + i);
-        before = x.ini;
-        exchange_full(&x, all_suites[i], 1000 + i);
-        assert_int_equal(pqpan_pqke_kem_decaps(all_suites[i], ss, x.resp_msg + 5, before.dk),
-                         PQPAN_OK);
-        pqpan_sha3_256_init(&h);
-        pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
-        pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len - 32);
-        pqpan_sha3_256_final(&h, th);
-        assert_int_equal(pqpan_kmac256((uint8_t *)&keys, sizeof keys, ss, 32, th, 32,
-                                       (const uint8_t *)"pqpan-pqke-v1 keys", 18),
-                         PQPAN_OK);
-        assert_memory_equal(x.ini_key, keys.session_key, 16);
+        for (j = 0; j < N_MODES; j++) {
+            struct exchange x;
+            struct pqpan_pqke_initiator before;
+            struct pqpan_sha3_256_ctx h;
+            struct pqpan_pqke_z z;
+            uint8_t th[32], kout[128], tag[32];
+            uint8_t len2[2] = {(uint8_t)(sizeof test_prologue - 1), 0};
+            size_t kb = all_suites[i] == PQPAN_PQKE_SUITE_MLKEM512 ? 16 : 32;
+            exchange_first_two(&x, all_suites[i], all_modes[j], 1000 + i);
+            before = x.ini;
+            exchange_full(&x, all_suites[i], all_modes[j], 1000 + i);
+            rebuild_z(&z, &x, before.dk);
+            pqpan_sha3_256_init(&h);
+            pqpan_sha3_256_absorb(&h, len2, 2);
+            pqpan_sha3_256_absorb(&h, (const uint8_t *)test_prologue, sizeof test_prologue - 1);
+            pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
+            pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len - 32);
+            pqpan_sha3_256_final(&h, th);
+            assert_int_equal(pqpan_kmac256(kout, 2 * kb + 64, z.bytes, z.len, th, 32,
+                                           (const uint8_t *)"pqpan-pqke-v2 keys", 18),
+                             PQPAN_OK);
+            assert_int_equal(x.s_ini.key_bytes, kb);
+            assert_memory_equal(x.s_ini.key_i2r, kout, kb);
+            assert_memory_equal(x.s_ini.key_r2i, kout + kb, kb);
+            assert_memory_equal(x.s_resp.key_i2r, kout, kb);
+            assert_memory_equal(x.s_resp.key_r2i, kout + kb, kb);
+            assert_memory_equal(x.s_ini.transcript_hash, th, 32);
+            assert_int_equal(pqpan_kmac256(tag, 32, kout + 2 * kb, 32, th, 32,
+                                           (const uint8_t *)"pqpan-pqke-v2 responder confirm", 31),
+                             PQPAN_OK);
+            assert_memory_equal(tag, x.resp_msg + x.resp_len - 32, 32);
+            assert_int_equal(pqpan_kmac256(tag, 32, kout + 2 * kb + 32, 32, th, 32,
+                                           (const uint8_t *)"pqpan-pqke-v2 initiator confirm", 31),
+                             PQPAN_OK);
+            assert_memory_equal(tag, x.fin_msg + x.fin_len - 32, 32);
+        }
     }
+}
+
+/* numeric: commit = KMAC256(reveal, "", 256, "pqpan-pqke-v2 numeric commit"), value =
+ * LE64(KMAC256(reveal, th, 64, "pqpan-pqke-v2 numeric value")) mod 10^6. */
+static void test_numeric_commitment_and_value_follow_formula(void **state)
+{
+    struct exchange x;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_credentials ci;
+    uint8_t commit[32], v8[8], fin[70];
+    uint64_t v = 0;
+    uint32_t shown = 0;
+    size_t fin_len, k;
+    (void)state;
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NUMERIC, 5);
+    assert_int_equal(pqpan_kmac256(commit, 32, x.ini.reveal, 32, NULL, 0,
+                                   (const uint8_t *)"pqpan-pqke-v2 numeric commit", 28),
+                     PQPAN_OK);
+    assert_memory_equal(commit, x.init_msg + 1224, 32);
+    ini = x.ini;
+    ci = cred_initiator(&x.keys);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, fin,
+                                                 sizeof fin, &fin_len),
+                     PQPAN_OK);
+    assert_memory_equal(fin + 6, x.ini.reveal, 32); /* the reveal opens the commitment */
+    assert_int_equal(pqpan_kmac256(v8, 8, x.ini.reveal, 32, ini.secrets.th, 32,
+                                   (const uint8_t *)"pqpan-pqke-v2 numeric value", 27),
+                     PQPAN_OK);
+    for (k = 0; k < 8; k++) {
+        v |= (uint64_t)v8[k] << (8 * k);
+    }
+    assert_int_equal(pqpan_pqke_initiator_numeric_value(&ini, &shown), PQPAN_OK);
+    assert_int_equal(shown, (uint32_t)(v % 1000000u));
+}
+
+/* Keccak-f[1600] permutations per side, counted by hand (prologue of 9 bytes): SHA3-256
+ * (rate 136) of 2 + 9 + INIT + RESP - 32 bytes = n / 136 + 1 permutations; each KMAC256 call
+ * 3 (the bytepad'ed "KMAC" and label prefix, the bytepad'ed key of at most 128 bytes, the
+ * 32-byte X with right_encode(L) and the padding; outputs of at most 136 bytes need no
+ * further permutation) x 3 calls; numeric 2 more calls. ML-KEM-768 none: 2363 / 136 + 1 =
+ * 18, + 9 = 27; kem-auth: 3451 / 136 + 1 = 26, + 9 = 35; numeric: 2395 / 136 + 1 = 18, + 15
+ * = 33; ML-KEM-1024 kem-auth-mutual: 2 + 9 + 3176 + 3208 - 32 = 6363: 47 + 9 = 56. */
+static void test_side_work_counts(void **state)
+{
+    struct pqpan_pqke_work w;
+    (void)state;
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_ROLE_INITIATOR, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 27);
+    assert_int_equal(w.kem_keygen, 1);
+    assert_int_equal(w.kem_encaps, 0);
+    assert_int_equal(w.kem_decaps, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_ROLE_INITIATOR, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 35);
+    assert_int_equal(w.kem_encaps, 1);
+    assert_int_equal(w.kem_decaps, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.kem_keygen, 0);
+    assert_int_equal(w.kem_encaps, 1);
+    assert_int_equal(w.kem_decaps, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_NUMERIC, PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 33);
+    assert_int_equal(pqpan_pqke_side_work(&w, 3, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                          PQPAN_PQKE_ROLE_INITIATOR, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 56);
+    assert_int_equal(w.kem_keygen, 1);
+    assert_int_equal(w.kem_encaps, 1);
+    assert_int_equal(w.kem_decaps, 2);
+    assert_int_equal(pqpan_pqke_side_work(&w, 3, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                          PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.kem_encaps, 2);
+    assert_int_equal(w.kem_decaps, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG, PQPAN_PQKE_ROLE_RESPONDER, 0),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(w.keccak_permutations, 0);
+    assert_int_equal(pqpan_pqke_side_work(&w, 9, 1, PQPAN_PQKE_ROLE_RESPONDER, 0), PQPAN_ERR_SUITE);
 }
 
 /* ---- full exchanges ---- */
 
-static void test_full_exchange_each_level_gives_equal_keys(void **state)
+static void test_every_suite_and_mode_gives_equal_keys(void **state)
 {
-    size_t i;
+    size_t i, j;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
-        struct exchange x, y;
-        struct pqpan_pqke_sizes s = pqpan_pqke_suite_sizes(all_suites[i]);
-        exchange_full(&x, all_suites[i], 1 + i);
-        assert_int_equal(x.init_len, s.init_bytes);
-        assert_int_equal(x.resp_len, s.resp_bytes);
-        assert_int_equal(x.fin_len, s.fin_bytes);
-        assert_memory_equal(x.ini_key, x.resp_key, PQPAN_PQKE_SESSION_KEY_BYTES);
-        assert_false(all_zero(x.ini_key, sizeof x.ini_key));
-        exchange_full(&y, all_suites[i], 100 + i);
-        assert_memory_not_equal(x.ini_key, y.ini_key, sizeof x.ini_key);
-        /* Same seeds, same run: the parties are deterministic given their randomness. */
-        exchange_full(&y, all_suites[i], 1 + i);
-        assert_memory_equal(x.init_msg, y.init_msg, x.init_len);
-        assert_memory_equal(x.ini_key, y.ini_key, sizeof x.ini_key);
+        for (j = 0; j < N_MODES; j++) {
+            struct exchange x, y;
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j]);
+            exchange_full(&x, all_suites[i], all_modes[j], 1 + i);
+            assert_int_equal(x.init_len, s.init_bytes);
+            assert_int_equal(x.resp_len, s.resp_bytes);
+            assert_int_equal(x.fin_len, s.fin_bytes);
+            assert_int_equal(x.s_ini.key_bytes, s.key_bytes);
+            assert_int_equal(x.s_resp.key_bytes, s.key_bytes);
+            assert_int_equal(x.s_ini.mode, all_modes[j]);
+            assert_memory_equal(&x.s_ini, &x.s_resp, sizeof x.s_ini);
+            assert_false(all_zero(x.s_ini.key_i2r, s.key_bytes));
+            assert_memory_not_equal(x.s_ini.key_i2r, x.s_ini.key_r2i, s.key_bytes);
+            assert_true(all_zero(x.s_ini.key_i2r + s.key_bytes, 32 - s.key_bytes));
+            exchange_full(&y, all_suites[i], all_modes[j], 100 + i);
+            assert_memory_not_equal(x.s_ini.key_i2r, y.s_ini.key_i2r, s.key_bytes);
+            /* Same seeds, same run: the parties are deterministic given their randomness. */
+            exchange_full(&y, all_suites[i], all_modes[j], 1 + i);
+            assert_memory_equal(x.init_msg, y.init_msg, x.init_len);
+            assert_memory_equal(&x.s_ini, &y.s_ini, sizeof x.s_ini);
+        }
     }
 }
 
@@ -399,40 +724,40 @@ static void test_full_exchange_each_level_gives_equal_keys(void **state)
  * splitmix64 randomness above, ML-KEM's bytes are fixed by FIPS 203 and the rest by
  * docs/PROTOCOL.md, so any correct implementation reproduces them; a change means the wire
  * format, the key schedule or the order of random draws changed. Pinned: SHA3-256(INIT ||
- * RESP || FIN) and the session key of exchange_full(suite, seed 2026). */
-#define PIN_DIGEST_512 "5fa31b9d30d549ff737c8e13703faa1fcfe906a3865d29bc72408d0893fe966e"
-#define PIN_DIGEST_768 "7e5be7aef32735998fe9fef503b49dddce1374f99adedb0715b14ff4594d009f"
-#define PIN_DIGEST_1024 "449e8a6292daa6ea6b7b24f3ff40a41e196b5bf1a11fd21894f9b95893f2d16f"
-#define PIN_KEY_512 "11f4ad7ca12a296c9aa8a70030d17095"
-#define PIN_KEY_768 "4bd93183f2686fb78c6a55ab154be103"
-#define PIN_KEY_1024 "cea7e56d219993c5655526b2065f5e09"
-
-static void test_seeded_run_is_pinned(void **state)
+ * RESP || FIN || key_i2r || key_r2i) of exchange_full(ML-KEM-768, mode, seed 2026). */
+static void test_seeded_runs_are_pinned(void **state)
 {
-    static const char *const want_digest[3] = {PIN_DIGEST_512, PIN_DIGEST_768, PIN_DIGEST_1024};
-    static const char *const want_key[3] = {PIN_KEY_512, PIN_KEY_768, PIN_KEY_1024};
-    size_t i, j;
+    static const char *const want[N_MODES] = {
+        "812c9c9ee51280be57ba648f1719f42e7404545f67f290c6fe7b07bb76d7eff6",
+        "5da2ce09550e1c54965035dd1e7a7f5fdbc08c8f6b8751e89c55679ffdfabfaf",
+        "f1d60af8db45e0e8f1c802b9818834a769651ce8fabb3b2f32ec61031422989f",
+        "612d169dddb1244d6285cdde8498a170db87d33e5aa0696c3b9d274674c844c7",
+        "d6687688ad12a895c441fb7b18a4d592e2315dfb63623ec038c2863a3d28c910"};
+    size_t j, k;
+    int wrong = 0;
     (void)state;
-    for (i = 0; i < N_SUITES; i++) {
+    for (j = 0; j < N_MODES; j++) {
         struct exchange x;
         struct pqpan_sha3_256_ctx h;
         uint8_t digest[32];
         char hex[65];
-        exchange_full(&x, all_suites[i], 2026);
+        exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM768, all_modes[j], 2026);
         pqpan_sha3_256_init(&h);
         pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
         pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len);
         pqpan_sha3_256_absorb(&h, x.fin_msg, x.fin_len);
+        pqpan_sha3_256_absorb(&h, x.s_ini.key_i2r, 32);
+        pqpan_sha3_256_absorb(&h, x.s_ini.key_r2i, 32);
         pqpan_sha3_256_final(&h, digest);
-        for (j = 0; j < 32; j++) {
-            snprintf(hex + 2 * j, 3, "%02x", digest[j]);
+        for (k = 0; k < 32; k++) {
+            snprintf(hex + 2 * k, 3, "%02x", digest[k]);
         }
-        assert_string_equal(hex, want_digest[i]);
-        for (j = 0; j < 16; j++) {
-            snprintf(hex + 2 * j, 3, "%02x", x.ini_key[j]);
+        if (strcmp(hex, want[j]) != 0) {
+            print_message("mode %u digest %s\n", all_modes[j], hex);
+            wrong++;
         }
-        assert_string_equal(hex, want_key[i]);
     }
+    assert_int_equal(wrong, 0);
 }
 
 /* A struct copy clones a party: two copies of one waiting initiator both finish. */
@@ -440,30 +765,232 @@ static void test_context_copy_clones_a_party(void **state)
 {
     struct exchange x;
     struct pqpan_pqke_initiator a, b;
-    uint8_t fa[64], fb[64], ka[16], kb[16];
+    struct pqpan_pqke_credentials c;
+    struct pqpan_pqke_session sa, sb;
+    uint8_t fa[80], fb[80];
     size_t la, lb;
     (void)state;
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, 7);
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 7);
+    c = cred_initiator(&x.keys);
     a = x.ini;
     b = a;
-    assert_int_equal(pqpan_pqke_initiator_handle(&a, x.resp_msg, x.resp_len, fa, sizeof fa, &la),
+    assert_int_equal(pqpan_pqke_initiator_handle(&a, &c, x.resp_msg, x.resp_len, fa, sizeof fa, &la),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&b, x.resp_msg, x.resp_len, fb, sizeof fb, &lb),
+    assert_int_equal(pqpan_pqke_initiator_handle(&b, &c, x.resp_msg, x.resp_len, fb, sizeof fb, &lb),
                      PQPAN_OK);
     assert_int_equal(la, lb);
     assert_memory_equal(fa, fb, la);
-    assert_int_equal(pqpan_pqke_initiator_session_key(&a, ka), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_session_key(&b, kb), PQPAN_OK);
-    assert_memory_equal(ka, kb, 16);
-    assert_true(all_zero(a.dk, sizeof a.dk)); /* dk wiped once done */
+    assert_true(all_zero(a.dk, sizeof a.dk)); /* dk and static secret wiped once done */
+    assert_true(all_zero(a.ss_static, sizeof a.ss_static));
+    assert_int_equal(pqpan_pqke_initiator_take_session(&a, &sa), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_take_session(&b, &sb), PQPAN_OK);
+    assert_memory_equal(&sa, &sb, sizeof sa);
 }
 
-/* ---- tampering: flip each byte of each message with XOR 0x01 and XOR 0x80 ---- */
+/* take_session hands the session over once and wipes it from the context. */
+static void test_take_session_wipes_and_releases_once(void **state)
+{
+    struct exchange x;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_session s;
+    uint8_t fin[80];
+    size_t fin_len, none;
+    (void)state;
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_PSK, 8);
+    ci = cred_initiator(&x.keys);
+    cr = cred_responder(&x.keys);
+    ini = x.ini;
+    resp = x.resp;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, fin,
+                                                 sizeof fin, &fin_len),
+                     PQPAN_OK);
+    assert_false(all_zero(&ini.secrets, sizeof ini.secrets));
+    assert_int_equal(pqpan_pqke_initiator_take_session(&ini, &s), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_state(&ini), PQPAN_PQKE_STATE_RELEASED);
+    assert_int_equal(pqpan_pqke_initiator_error(&ini), PQPAN_OK);
+    assert_true(all_zero(&ini.secrets, sizeof ini.secrets));
+    assert_true(all_zero(&ini.transcript, sizeof ini.transcript));
+    assert_int_equal(pqpan_pqke_initiator_take_session(&ini, &s), PQPAN_ERR_STATE);
+    assert_true(all_zero(&s, sizeof s));
+    assert_initiator_failed(&ini, PQPAN_ERR_STATE);
+    /* Before DONE: refused, and the party fails. */
+    assert_int_equal(pqpan_pqke_responder_take_session(&resp, &s), PQPAN_ERR_STATE);
+    assert_responder_failed(&resp, PQPAN_ERR_STATE);
+    /* The responder's FIN, then take. */
+    resp = x.resp;
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, NULL, NULL, fin, fin_len, NULL, 0,
+                                                 &none),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_take_session(&resp, NULL), PQPAN_ERR_INVALID_ARG);
+    assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
+}
 
-static const uint8_t flip_masks[] = {0x01, 0x80};
+/* ---- the man in the middle: a third party running both sides ---- */
 
-/* The error a flipped header byte must give; body bytes are handled by the callers. */
-static int header_flip_error(size_t pos, uint8_t flipped, int for_initial_init)
+struct mitm_result {
+    int ini_rc, resp_rc;           /* the victims' results on the attacker's RESP / FIN */
+    uint32_t ini_value, resp_value; /* numeric: what each victim displays */
+    int attacker_has_both_keys;    /* the attacker's two sessions equal the victims' */
+};
+
+/* The attacker M sits between a victim initiator I and a victim responder R with their own
+ * pinned keys / PSK (which M does not have). M answers I as a responder and opens its own
+ * exchange with R as an initiator, using credentials of its own for whatever it must
+ * supply; it relays nothing. */
+static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uint64_t seed)
+{
+    static struct keyset victims, attacker;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode));
+    struct pqpan_pqke_initiator vi, mi;
+    struct pqpan_pqke_responder vr, mr;
+    struct pqpan_pqke_credentials vic_i, vic_r, att_i, att_r;
+    struct test_rng r1 = rng_seeded(seed), r2 = rng_seeded(seed + 1), r3 = rng_seeded(seed + 2),
+                    r4 = rng_seeded(seed + 3);
+    uint8_t init1[PQPAN_PQKE_INIT_MAX_BYTES], resp1[PQPAN_PQKE_RESP_MAX_BYTES], fin1[80];
+    uint8_t init2[PQPAN_PQKE_INIT_MAX_BYTES], resp2[PQPAN_PQKE_RESP_MAX_BYTES], fin2[80];
+    size_t l_init1, l_resp1, l_fin1 = 0, l_init2, l_resp2, l_fin2 = 0, none;
+    struct pqpan_pqke_session s_vi, s_vr, s_mi, s_mr;
+    memset(res, 0, sizeof *res);
+    keyset_make(&victims, suite, 500 + suite);
+    keyset_make(&attacker, suite, 900 + suite);
+    vic_i = cred_initiator(&victims);
+    vic_r = cred_responder(&victims);
+    att_i = cred_initiator(&attacker); /* M's guesses: its own PSK and keys */
+    att_r = cred_responder(&attacker);
+    /* M pretends to R to be I: where kem-auth needs R's pinned key, M knows it (it is public). */
+    att_i.peer_ek = victims.r_ek;
+    assert_int_equal(pqpan_pqke_initiator_init(&vi, &p, suite, mode), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&vr, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_init(&mi, &p, suite, mode), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&mr, &p), PQPAN_OK);
+    /* I -> M: INIT1; M -> R: INIT2 (M's own); R -> M: RESP2; M -> I: RESP1 (M's own). */
+    assert_int_equal(pqpan_pqke_initiator_start(&vi, &vic_i, test_rng_fill, &r1, init1,
+                                                sizeof init1, &l_init1),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&mi, &att_i, test_rng_fill, &r2, init2,
+                                                sizeof init2, &l_init2),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&vr, &vic_r, test_rng_fill, &r3, init2, l_init2,
+                                                 resp2, sizeof resp2, &l_resp2),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&mr, &att_r, test_rng_fill, &r4, init1, l_init1,
+                                                 resp1, sizeof resp1, &l_resp1),
+                     PQPAN_OK);
+    /* M's initiator side on R's answer, and the victim initiator on M's answer. */
+    if (pqpan_pqke_initiator_handle(&mi, &att_i, resp2, l_resp2, fin2, sizeof fin2, &l_fin2) !=
+        PQPAN_OK) {
+        l_fin2 = 0;
+    }
+    res->ini_rc = pqpan_pqke_initiator_handle(&vi, &vic_i, resp1, l_resp1, fin1, sizeof fin1,
+                                              &l_fin1);
+    if (res->ini_rc == PQPAN_OK) {
+        assert_int_equal(pqpan_pqke_responder_handle(&mr, &att_r, NULL, NULL, fin1, l_fin1, NULL,
+                                                     0, &none),
+                         PQPAN_OK);
+    }
+    res->resp_rc = l_fin2 != 0 ? pqpan_pqke_responder_handle(&vr, &vic_r, NULL, NULL, fin2, l_fin2,
+                                                             NULL, 0, &none)
+                               : PQPAN_ERR_AUTH;
+    if (mode == PQPAN_PQKE_MODE_NUMERIC && res->ini_rc == PQPAN_OK && res->resp_rc == PQPAN_OK) {
+        /* The two victims display their values; the user compares them. */
+        assert_int_equal(pqpan_pqke_initiator_numeric_value(&vi, &res->ini_value), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_numeric_value(&vr, &res->resp_value), PQPAN_OK);
+        if (res->ini_value != res->resp_value) {
+            res->ini_rc = pqpan_pqke_initiator_user_confirm(&vi, 0);
+            res->resp_rc = pqpan_pqke_responder_user_confirm(&vr, 0);
+        }
+    }
+    if (res->ini_rc == PQPAN_OK && res->resp_rc == PQPAN_OK) {
+        assert_int_equal(pqpan_pqke_initiator_take_session(&vi, &s_vi), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_take_session(&vr, &s_vr), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_take_session(&mi, &s_mi), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_take_session(&mr, &s_mr), PQPAN_OK);
+        res->attacker_has_both_keys = memcmp(s_vi.key_i2r, s_mr.key_i2r, 32) == 0 &&
+                                      memcmp(s_vr.key_i2r, s_mi.key_i2r, 32) == 0 &&
+                                      memcmp(s_vi.key_r2i, s_mr.key_r2i, 32) == 0;
+        /* channel binding: the two transcript hashes differ, so a later check sees M */
+        assert_memory_not_equal(s_vi.transcript_hash, s_vr.transcript_hash, 32);
+    }
+}
+
+/* none: the attacker ends up holding both keys (and both victims are DONE). Every other
+ * mode: detected. psk: both victims refuse (AUTH). kem-auth: the victim initiator refuses
+ * (only the responder is authenticated; R talking to M as an unauthenticated initiator is
+ * the mode's documented limit). kem-auth-mutual: both refuse. numeric: the tags verify, but
+ * the displayed values differ and the user refuses on both devices. */
+static void test_man_in_the_middle_succeeds_only_in_none(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < N_SUITES; i++) {
+        struct mitm_result r;
+        unsigned s = all_suites[i];
+        run_mitm(&r, s, PQPAN_PQKE_MODE_NONE, 10 + i);
+        assert_int_equal(r.ini_rc, PQPAN_OK);
+        assert_int_equal(r.resp_rc, PQPAN_OK);
+        assert_true(r.attacker_has_both_keys);
+        run_mitm(&r, s, PQPAN_PQKE_MODE_PSK, 20 + i);
+        assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
+        assert_int_equal(r.resp_rc, PQPAN_ERR_AUTH);
+        run_mitm(&r, s, PQPAN_PQKE_MODE_KEM_AUTH, 30 + i);
+        assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
+        run_mitm(&r, s, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 40 + i);
+        assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
+        assert_int_equal(r.resp_rc, PQPAN_ERR_AUTH);
+        assert_false(r.attacker_has_both_keys);
+    }
+}
+
+/* numeric, many attempts: the values the two victims display never coincided in 300
+ * attacks (each attack succeeds with probability 1e-6, docs/PROTOCOL.md §5.5). */
+static void test_man_in_the_middle_numeric_values_differ(void **state)
+{
+    uint64_t seed;
+    (void)state;
+    for (seed = 0; seed < 300; seed++) {
+        struct mitm_result r;
+        run_mitm(&r, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NUMERIC, 1000 + 7 * seed);
+        assert_int_not_equal(r.ini_value, r.resp_value);
+        assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
+        assert_int_equal(r.resp_rc, PQPAN_ERR_AUTH);
+        assert_false(r.attacker_has_both_keys);
+    }
+}
+
+/* The user refusing a matching value (or confirming outside WAIT_USER) fails the party. */
+static void test_user_refusal_and_misuse_of_numeric_calls(void **state)
+{
+    struct exchange x;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_credentials ci;
+    uint8_t fin[80];
+    size_t fin_len;
+    uint32_t v = 5;
+    (void)state;
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NUMERIC, 9);
+    ci = cred_initiator(&x.keys);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_numeric_value(&ini, &v), PQPAN_ERR_STATE);
+    assert_int_equal(v, 0);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, fin,
+                                                 sizeof fin, &fin_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_user_confirm(&ini, 0), PQPAN_ERR_AUTH);
+    assert_initiator_failed(&ini, PQPAN_ERR_AUTH);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_user_confirm(&ini, 1), PQPAN_ERR_STATE);
+    assert_initiator_failed(&ini, PQPAN_ERR_STATE);
+    /* psk mode has no value to compare */
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_PSK, 9);
+    assert_int_equal(pqpan_pqke_responder_numeric_value(&x.resp, &v), PQPAN_ERR_STATE);
+}
+
+/* ---- tampering: every single-bit flip of every message, every mode ---- */
+
+/* The error a flipped header byte must give (bytes 0..5). */
+static int header_flip_error(size_t pos, uint8_t flipped)
 {
     switch (pos) {
     case 0:
@@ -471,270 +998,308 @@ static int header_flip_error(size_t pos, uint8_t flipped, int for_initial_init)
     case 1:
         return (flipped >= 1 && flipped <= 3) ? PQPAN_ERR_STATE : PQPAN_ERR_MALFORMED;
     case 2:
-        /* A responder in IDLE accepts every suite: another known suite then fails on
-         * length; otherwise the suite differs from the party's. */
-        if (for_initial_init && pqpan_pqke_suite_known(flipped)) {
-            return PQPAN_ERR_BAD_LENGTH;
-        }
-        return PQPAN_ERR_SUITE;
+        return PQPAN_ERR_SUITE; /* outside the single-suite policy, or not the run's suite */
+    case 3:
+        return PQPAN_ERR_MODE;
     default:
         return PQPAN_ERR_BAD_LENGTH;
     }
 }
 
-/* INIT flips: header flips are refused by the responder; body flips (nonce, ek) give a
- * RESP the responder cannot know is wrong, which the real initiator then refuses (AUTH)
- * because the transcripts differ. Either way neither side reaches DONE. */
-static void flip_init(unsigned suite)
+/* A flipped set byte: malformed if it breaks the set rules, else the message parses and the
+ * transcript differs (the receiving side learns of it through a tag: AUTH). */
+static int set_flip_malformed(const uint8_t *msg, size_t pos, unsigned suite, unsigned mode)
 {
-    struct exchange x;
-    size_t pos, k;
-    exchange_first_two(&x, suite, 11);
-    for (pos = 0; pos < x.init_len; pos++) {
-        for (k = 0; k < sizeof flip_masks; k++) {
-            struct pqpan_pqke_responder resp;
-            struct test_rng rr = rng_seeded(pos * 2 + k);
-            uint8_t msg[PQPAN_PQKE_INIT_MAX_BYTES];
-            uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
+    uint8_t suites = msg[6], modes = msg[7];
+    (void)pos;
+    return (suites & 0x81u) != 0 || (modes & 0x01u) != 0 || (suites & (1u << suite)) == 0 ||
+           (modes & (1u << mode)) == 0;
+}
+
+/* 1 if the byte at pos lies in an ML-KEM key or ciphertext field of the message (type t):
+ * there only the lowest and highest bit are flipped; every other byte gets all 8 flips. */
+static int in_kem_field(const struct exchange *x, unsigned t, size_t pos)
+{
+    struct pqpan_pqke_layout l;
+    size_t a, b;
+    assert_int_equal(pqpan_pqke_layout_of(&l, t, x->suite, x->mode), PQPAN_OK);
+    a = t == PQPAN_PQKE_MSG_INIT ? l.ek : l.ct;
+    b = a + (t == PQPAN_PQKE_MSG_INIT ? l.ek_len : l.ct_len);
+    if (t != PQPAN_PQKE_MSG_FIN && pos >= a && pos < b) {
+        return 1;
+    }
+    return l.ct_static != 0 && pos >= l.ct_static && pos < l.ct_static + l.ct_static_len;
+}
+
+/* The mask of the b-th flip at pos (b < flips_at(x, t, pos)). */
+static unsigned flips_at(const struct exchange *x, unsigned t, size_t pos)
+{
+    return in_kem_field(x, t, pos) ? 2u : 8u;
+}
+
+static uint8_t flip_mask(const struct exchange *x, unsigned t, size_t pos, unsigned b)
+{
+    return (uint8_t)(flips_at(x, t, pos) == 8u ? 1u << b : (b == 0 ? 0x01u : 0x80u));
+}
+
+struct flip_tally {
+    unsigned long flips;
+    unsigned long wrong_keys;
+};
+
+/* INIT flips: refused by the responder (header, sets, ek modulus) or answered, and then
+ * the real initiator refuses that answer (AUTH): neither side reaches a session. */
+static void flip_init(struct exchange *x, struct flip_tally *t)
+{
+    size_t pos;
+    unsigned b;
+    for (pos = 0; pos < x->init_len; pos++) {
+        for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_INIT, pos); b++) {
+            uint8_t msg[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
             size_t out_len = 0;
             int rc;
-            memcpy(msg, x.init_msg, x.init_len);
-            msg[pos] ^= flip_masks[k];
-            assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-            rc = pqpan_pqke_responder_handle(&resp, test_rng_fill, &rr, msg, x.init_len, out,
-                                             sizeof out, &out_len);
+            memcpy(msg, x->init_msg, x->init_len);
+            msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_INIT, pos, b);
+            rc = responder_try_init(x, msg, x->init_len, pos * 8 + b, out, &out_len);
+            t->flips++;
             if (pos < PQPAN_PQKE_HEADER_BYTES) {
-                assert_int_equal(rc, header_flip_error(pos, msg[pos], 1));
-                assert_responder_failed(&resp, rc);
+                assert_int_equal(rc, header_flip_error(pos, msg[pos]));
                 continue;
             }
-            /* ML-KEM Encaps may refuse an ek whose coefficients are not reduced (FIPS 203
-             * §7.2), otherwise the initiator must refuse the answer. */
+            if (pos < 8 && set_flip_malformed(msg, pos, x->suite, x->mode)) {
+                assert_int_equal(rc, PQPAN_ERR_MALFORMED);
+                continue;
+            }
             if (rc != PQPAN_OK) {
-                assert_int_equal(rc, PQPAN_ERR_BAD_KEY);
-                assert_responder_failed(&resp, rc);
+                assert_int_equal(rc, PQPAN_ERR_BAD_KEY); /* FIPS 203 §7.2 on the flipped ek */
                 continue;
             }
-            assert_int_equal(initiator_try(&x, out, out_len), PQPAN_ERR_AUTH);
+            rc = initiator_try(x, out, out_len);
+            assert_int_equal(rc, PQPAN_ERR_AUTH);
+            t->wrong_keys += rc == PQPAN_OK;
         }
     }
 }
 
-static void flip_resp(unsigned suite)
+static void flip_resp(struct exchange *x, struct flip_tally *t)
 {
-    struct exchange x;
-    size_t pos, k;
-    exchange_first_two(&x, suite, 12);
-    for (pos = 0; pos < x.resp_len; pos++) {
-        for (k = 0; k < sizeof flip_masks; k++) {
+    size_t pos;
+    unsigned b;
+    for (pos = 0; pos < x->resp_len; pos++) {
+        for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_RESP, pos); b++) {
             uint8_t msg[PQPAN_PQKE_RESP_MAX_BYTES];
-            int want;
-            memcpy(msg, x.resp_msg, x.resp_len);
-            msg[pos] ^= flip_masks[k];
-            want = pos < PQPAN_PQKE_HEADER_BYTES ? header_flip_error(pos, msg[pos], 0)
-                                                 : PQPAN_ERR_AUTH;
-            assert_int_equal(initiator_try(&x, msg, x.resp_len), want);
+            int want, rc;
+            memcpy(msg, x->resp_msg, x->resp_len);
+            msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_RESP, pos, b);
+            if (pos < PQPAN_PQKE_HEADER_BYTES) {
+                want = header_flip_error(pos, msg[pos]);
+            } else if (pos < 8 && set_flip_malformed(msg, pos, x->suite, x->mode)) {
+                want = PQPAN_ERR_MALFORMED;
+            } else {
+                want = PQPAN_ERR_AUTH;
+            }
+            rc = initiator_try(x, msg, x->resp_len);
+            assert_int_equal(rc, want);
+            t->flips++;
+            t->wrong_keys += rc == PQPAN_OK;
         }
     }
 }
 
-static void flip_fin(unsigned suite)
+static void flip_fin(struct exchange *x, struct flip_tally *t)
 {
-    struct exchange x;
-    size_t pos, k;
-    exchange_full(&x, suite, 13);
-    for (pos = 0; pos < x.fin_len; pos++) {
-        for (k = 0; k < sizeof flip_masks; k++) {
-            uint8_t msg[PQPAN_PQKE_FIN_BYTES];
-            int want;
-            memcpy(msg, x.fin_msg, x.fin_len);
-            msg[pos] ^= flip_masks[k];
-            want = pos < PQPAN_PQKE_HEADER_BYTES ? header_flip_error(pos, msg[pos], 0)
-                                                 : PQPAN_ERR_AUTH;
-            assert_int_equal(responder_try_fin(&x, msg, x.fin_len), want);
+    size_t pos;
+    unsigned b;
+    for (pos = 0; pos < x->fin_len; pos++) {
+        for (b = 0; b < 8; b++) {
+            uint8_t msg[PQPAN_PQKE_FIN_MAX_BYTES];
+            int want, rc;
+            memcpy(msg, x->fin_msg, x->fin_len);
+            msg[pos] ^= (uint8_t)(1u << b);
+            want = pos < PQPAN_PQKE_HEADER_BYTES ? header_flip_error(pos, msg[pos]) : PQPAN_ERR_AUTH;
+            rc = responder_try_fin(x, msg, x->fin_len);
+            assert_int_equal(rc, want);
+            t->flips++;
+            t->wrong_keys += rc == PQPAN_OK;
         }
     }
 }
 
-static void test_flipped_init_never_gives_a_key(void **state)
+/* Every suite and mode: all 8 single-bit flips of every byte of the header, the sets, the
+ * nonces, the tags, the commitment and the reveal; the lowest and the highest bit of every
+ * byte of the ML-KEM keys and ciphertexts (the same code path for every byte of them). */
+static void test_flipped_messages_never_give_a_key(void **state)
 {
-    size_t i;
+    struct flip_tally t = {0, 0};
+    size_t i, j;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
-        flip_init(all_suites[i]);
+        for (j = 0; j < N_MODES; j++) {
+            struct exchange x;
+            exchange_full(&x, all_suites[i], all_modes[j], 11 + j);
+            flip_init(&x, &t);
+            flip_resp(&x, &t);
+            flip_fin(&x, &t);
+        }
     }
-}
-
-static void test_flipped_resp_never_gives_a_key(void **state)
-{
-    size_t i;
-    (void)state;
-    for (i = 0; i < N_SUITES; i++) {
-        flip_resp(all_suites[i]);
-    }
-}
-
-static void test_flipped_fin_never_gives_a_key(void **state)
-{
-    size_t i;
-    (void)state;
-    for (i = 0; i < N_SUITES; i++) {
-        flip_fin(all_suites[i]);
-    }
+    print_message("single-bit flips tried: %lu, sessions from a flipped message: %lu\n", t.flips,
+                  t.wrong_keys);
+    assert_int_equal(t.wrong_keys, 0);
 }
 
 /* ---- truncated and oversized messages ---- */
 
 static void test_truncated_or_oversized_messages_are_bad_length(void **state)
 {
-    size_t i, len;
+    unsigned long tried = 0;
+    size_t i, j, len;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
-        struct exchange x;
-        uint8_t big[PQPAN_PQKE_MSG_MAX_BYTES + 1];
-        exchange_full(&x, all_suites[i], 21);
-        for (len = 0; len <= x.init_len + 1; len++) {
-            struct pqpan_pqke_responder resp;
-            struct test_rng rr = rng_seeded(len);
-            uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
+        for (j = 0; j < N_MODES; j++) {
+            struct exchange x;
+            static uint8_t big[PQPAN_PQKE_MSG_MAX_BYTES + 1], out[PQPAN_PQKE_RESP_MAX_BYTES];
             size_t out_len;
-            if (len == x.init_len) {
-                continue;
+            exchange_full(&x, all_suites[i], all_modes[j], 21);
+            for (len = 0; len <= x.init_len + 1; len++) {
+                if (len == x.init_len) {
+                    continue;
+                }
+                memset(big, 0, sizeof big);
+                memcpy(big, x.init_msg, len < x.init_len ? len : x.init_len);
+                assert_int_equal(responder_try_init(&x, big, len, len, out, &out_len),
+                                 PQPAN_ERR_BAD_LENGTH);
+                tried++;
             }
-            memset(big, 0, sizeof big);
-            memcpy(big, x.init_msg, len < x.init_len ? len : x.init_len);
-            assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-            assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &rr, big, len,
-                                                         out, sizeof out, &out_len),
-                             PQPAN_ERR_BAD_LENGTH);
-            assert_responder_failed(&resp, PQPAN_ERR_BAD_LENGTH);
-        }
-        for (len = 0; len <= x.resp_len + 1; len++) {
-            if (len == x.resp_len) {
-                continue;
+            for (len = 0; len <= x.resp_len + 1; len++) {
+                if (len == x.resp_len) {
+                    continue;
+                }
+                memset(big, 0, sizeof big);
+                memcpy(big, x.resp_msg, len < x.resp_len ? len : x.resp_len);
+                assert_int_equal(initiator_try(&x, big, len), PQPAN_ERR_BAD_LENGTH);
+                tried++;
             }
-            memset(big, 0, sizeof big);
-            memcpy(big, x.resp_msg, len < x.resp_len ? len : x.resp_len);
-            assert_int_equal(initiator_try(&x, big, len), PQPAN_ERR_BAD_LENGTH);
-        }
-        for (len = 0; len <= x.fin_len + 1; len++) {
-            if (len == x.fin_len) {
-                continue;
+            for (len = 0; len <= x.fin_len + 1; len++) {
+                if (len == x.fin_len) {
+                    continue;
+                }
+                memset(big, 0, sizeof big);
+                memcpy(big, x.fin_msg, len < x.fin_len ? len : x.fin_len);
+                assert_int_equal(responder_try_fin(&x, big, len), PQPAN_ERR_BAD_LENGTH);
+                tried++;
             }
-            memset(big, 0, sizeof big);
-            memcpy(big, x.fin_msg, len < x.fin_len ? len : x.fin_len);
-            assert_int_equal(responder_try_fin(&x, big, len), PQPAN_ERR_BAD_LENGTH);
         }
+    }
+    print_message("truncated / oversized messages tried: %lu\n", tried);
+}
+
+/* ---- order: duplicated, reordered, replayed, reflected ---- */
+
+static void test_duplicated_and_reordered_messages_are_state_errors(void **state)
+{
+    size_t j;
+    (void)state;
+    for (j = 0; j < N_MODES; j++) {
+        struct exchange x;
+        struct pqpan_pqke_responder resp;
+        struct pqpan_pqke_policy p;
+        struct pqpan_pqke_credentials cr;
+        struct test_rng r = rng_seeded(5);
+        static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+        size_t out_len;
+        exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM512, all_modes[j], 31);
+        p = policy_of(PQPAN_PQKE_SUITE_BIT(x.suite), PQPAN_PQKE_MODE_BIT(x.mode));
+        cr = cred_responder(&x.keys);
+        /* a second INIT, or the responder's own RESP reflected back, to a waiting responder */
+        resp = x.resp;
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+                                                     x.init_len, out, sizeof out, &out_len),
+                         PQPAN_ERR_STATE);
+        assert_responder_failed(&resp, PQPAN_ERR_STATE);
+        assert_int_equal(responder_try_fin(&x, x.resp_msg, x.resp_len), PQPAN_ERR_STATE);
+        /* FIN or RESP first to a fresh responder */
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.fin_msg,
+                                                     x.fin_len, out, sizeof out, &out_len),
+                         PQPAN_ERR_STATE);
+        assert_responder_failed(&resp, PQPAN_ERR_STATE);
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.resp_msg,
+                                                     x.resp_len, out, sizeof out, &out_len),
+                         PQPAN_ERR_STATE);
+        /* the initiator's own INIT or FIN reflected back to it */
+        assert_int_equal(initiator_try(&x, x.init_msg, x.init_len), PQPAN_ERR_STATE);
+        assert_int_equal(initiator_try(&x, x.fin_msg, x.fin_len), PQPAN_ERR_STATE);
     }
 }
 
-/* ---- order: duplicated, reordered, replayed ---- */
+/* Messages of one run fed into another run of the same suite and mode fail authentication;
+ * the responder's tag reflected as the initiator's fails too (the labels differ). */
+static void test_replayed_and_reflected_tags_fail_authentication(void **state)
+{
+    size_t j;
+    (void)state;
+    for (j = 0; j < N_MODES; j++) {
+        struct exchange a, b;
+        uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+        exchange_full(&a, PQPAN_PQKE_SUITE_MLKEM1024, all_modes[j], 41);
+        exchange_full(&b, PQPAN_PQKE_SUITE_MLKEM1024, all_modes[j], 42);
+        assert_int_equal(initiator_try(&b, a.resp_msg, a.resp_len), PQPAN_ERR_AUTH);
+        assert_int_equal(responder_try_fin(&b, a.fin_msg, a.fin_len), PQPAN_ERR_AUTH);
+        memcpy(fin, b.fin_msg, b.fin_len);
+        memcpy(fin + b.fin_len - 32, b.resp_msg + b.resp_len - 32, 32);
+        assert_int_equal(responder_try_fin(&b, fin, b.fin_len), PQPAN_ERR_AUTH);
+    }
+}
 
-static void test_duplicated_messages_are_state_errors(void **state)
+/* numeric: a FIN whose reveal does not open INIT's commitment (the tag is right) is refused. */
+static void test_numeric_reveal_must_open_the_commitment(void **state)
 {
     struct exchange x;
-    struct pqpan_pqke_initiator ini;
+    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    (void)state;
+    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NUMERIC, 43);
+    memcpy(fin, x.fin_msg, x.fin_len);
+    fin[6] ^= 0x20;
+    assert_int_equal(responder_try_fin(&x, fin, x.fin_len), PQPAN_ERR_AUTH);
+}
+
+/* ---- prologue, version, suite and mode policy ---- */
+
+static void test_different_prologues_fail_authentication(void **state)
+{
+    struct exchange x;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
     struct pqpan_pqke_responder resp;
-    struct test_rng r = rng_seeded(5);
-    uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+    struct pqpan_pqke_credentials cr;
+    struct test_rng r = rng_seeded(3);
+    uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
     size_t out_len;
     (void)state;
-    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM512, 31);
-    /* A second INIT to a responder already waiting for FIN. */
-    resp = x.resp;
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
+    exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NONE, 44);
+    cr = cred_responder(&x.keys);
+    p.prologue = (const uint8_t *)"another prologue";
+    p.prologue_len = 16;
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, sizeof out, &out_len),
-                     PQPAN_ERR_STATE);
-    assert_responder_failed(&resp, PQPAN_ERR_STATE);
-    /* A second RESP to an initiator that is done. */
-    ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, out, sizeof out,
-                                                 &out_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, out, sizeof out,
-                                                 &out_len),
-                     PQPAN_ERR_STATE);
-    assert_initiator_failed(&ini, PQPAN_ERR_STATE);
-    /* A second FIN to a responder that is done. */
-    resp = x.resp;
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, x.fin_msg, x.fin_len, NULL,
-                                                 0, &out_len),
-                     PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, x.fin_msg, x.fin_len, NULL,
-                                                 0, &out_len),
-                     PQPAN_ERR_STATE);
-    assert_responder_failed(&resp, PQPAN_ERR_STATE);
-    /* start twice */
-    ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_start(&ini, test_rng_fill, &r, out, sizeof out,
-                                                &out_len),
-                     PQPAN_ERR_STATE);
-    assert_initiator_failed(&ini, PQPAN_ERR_STATE);
+    assert_int_equal(initiator_try(&x, out, out_len), PQPAN_ERR_AUTH);
 }
-
-static void test_reordered_messages_are_state_errors(void **state)
-{
-    struct exchange x;
-    struct pqpan_pqke_initiator ini;
-    struct pqpan_pqke_responder resp;
-    struct test_rng r = rng_seeded(6);
-    uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
-    size_t out_len;
-    (void)state;
-    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM768, 32);
-    /* FIN or RESP first to a fresh responder. */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.fin_msg, x.fin_len,
-                                                 out, sizeof out, &out_len),
-                     PQPAN_ERR_STATE);
-    assert_responder_failed(&resp, PQPAN_ERR_STATE);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.resp_msg,
-                                                 x.resp_len, out, sizeof out, &out_len),
-                     PQPAN_ERR_STATE);
-    /* RESP to a responder waiting for FIN. */
-    assert_int_equal(responder_try_fin(&x, x.resp_msg, x.resp_len), PQPAN_ERR_STATE);
-    /* INIT or FIN to an initiator waiting for RESP. */
-    assert_int_equal(initiator_try(&x, x.init_msg, x.init_len), PQPAN_ERR_STATE);
-    assert_int_equal(initiator_try(&x, x.fin_msg, x.fin_len), PQPAN_ERR_STATE);
-    /* RESP to an initiator that never started. */
-    assert_int_equal(pqpan_pqke_initiator_init(&ini, PQPAN_PQKE_SUITE_MLKEM768), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, out, sizeof out,
-                                                 &out_len),
-                     PQPAN_ERR_STATE);
-    assert_initiator_failed(&ini, PQPAN_ERR_STATE);
-}
-
-/* Messages of one run fed into another run of the same suite fail authentication. */
-static void test_replayed_messages_fail_authentication(void **state)
-{
-    struct exchange a, b;
-    (void)state;
-    exchange_full(&a, PQPAN_PQKE_SUITE_MLKEM1024, 41);
-    exchange_full(&b, PQPAN_PQKE_SUITE_MLKEM1024, 42);
-    assert_int_equal(initiator_try(&b, a.resp_msg, a.resp_len), PQPAN_ERR_AUTH);
-    assert_int_equal(responder_try_fin(&b, a.fin_msg, a.fin_len), PQPAN_ERR_AUTH);
-}
-
-/* ---- version and suite ---- */
 
 static void test_wrong_version_is_refused_by_every_handler(void **state)
 {
-    static const uint8_t versions[] = {0x00, 0x02, 0xFF};
+    static const uint8_t versions[] = {0x00, 0x01, 0x03, 0xFF};
     struct exchange x;
     size_t v;
     (void)state;
-    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM512, 51);
+    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, 51);
     for (v = 0; v < sizeof versions; v++) {
-        struct pqpan_pqke_responder resp;
-        struct test_rng r = rng_seeded(v);
-        uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES], out[PQPAN_PQKE_MSG_MAX_BYTES];
+        static uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES], out[PQPAN_PQKE_MSG_MAX_BYTES];
         size_t out_len;
         memcpy(msg, x.init_msg, x.init_len);
         msg[0] = versions[v];
-        assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, msg, x.init_len,
-                                                     out, sizeof out, &out_len),
+        assert_int_equal(responder_try_init(&x, msg, x.init_len, v, out, &out_len),
                          PQPAN_ERR_VERSION);
         memcpy(msg, x.resp_msg, x.resp_len);
         msg[0] = versions[v];
@@ -745,89 +1310,248 @@ static void test_wrong_version_is_refused_by_every_handler(void **state)
     }
 }
 
-/* The responder's policy: a suite outside its set is refused before any work. */
-static void test_responder_suite_policy(void **state)
+/* The responder's policy: a suite or mode outside it is refused before any work. */
+static void test_responder_policy(void **state)
 {
     size_t i, j;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
         struct exchange x;
-        exchange_first_two(&x, all_suites[i], 61);
+        exchange_first_two(&x, all_suites[i], PQPAN_PQKE_MODE_PSK, 61);
         for (j = 0; j < N_SUITES; j++) {
+            struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(all_suites[j]),
+                                                   PQPAN_PQKE_MODES_ALL);
             struct pqpan_pqke_responder resp;
+            struct pqpan_pqke_credentials cr = cred_responder(&x.keys);
             struct test_rng r = rng_seeded(j);
-            uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+            static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
             size_t out_len;
             int want = i == j ? PQPAN_OK : PQPAN_ERR_SUITE;
-            assert_int_equal(
-                pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITE_BIT(all_suites[j])), PQPAN_OK);
-            assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
+            assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+            assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
                                                          x.init_len, out, sizeof out, &out_len),
                              want);
             if (want != PQPAN_OK) {
                 assert_responder_failed(&resp, want);
-                assert_int_equal(out_len, 0);
             }
+            /* the same suite without psk among the modes: MODE */
+            p.suites = PQPAN_PQKE_SUITES_ALL;
+            p.modes = PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE) |
+                      PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC);
+            assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+            assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+                                                         x.init_len, out, sizeof out, &out_len),
+                             PQPAN_ERR_MODE);
+            assert_responder_failed(&resp, PQPAN_ERR_MODE);
         }
     }
 }
 
-/* A whole valid RESP / FIN of another suite: refused as a suite mismatch. */
-static void test_messages_of_another_suite_are_suite_errors(void **state)
+/* A whole valid RESP / FIN of another suite or mode: refused as a mismatch of the run. */
+static void test_messages_of_another_suite_or_mode_are_refused(void **state)
 {
-    struct exchange a, b;
+    struct exchange a, b, c;
     (void)state;
-    exchange_full(&a, PQPAN_PQKE_SUITE_MLKEM512, 71);
-    exchange_full(&b, PQPAN_PQKE_SUITE_MLKEM768, 72);
+    exchange_full(&a, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, 71);
+    exchange_full(&b, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 72);
+    exchange_full(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_PSK, 73);
     assert_int_equal(initiator_try(&b, a.resp_msg, a.resp_len), PQPAN_ERR_SUITE);
     assert_int_equal(responder_try_fin(&b, a.fin_msg, a.fin_len), PQPAN_ERR_SUITE);
+    assert_int_equal(initiator_try(&b, c.resp_msg, c.resp_len), PQPAN_ERR_MODE);
+    assert_int_equal(responder_try_fin(&c, b.fin_msg, b.fin_len), PQPAN_ERR_MODE);
+}
+
+/* ---- downgrade: never fall back silently ---- */
+
+/* An initiator that accepts {768, 1024} x {kem-auth, none} retries with ML-KEM-768 or with
+ * none after its first INIT was dropped: a responder that accepts the better choice refuses
+ * (DOWNGRADE). With the responder that accepts only ML-KEM-768, the retry is the legitimate
+ * best choice and succeeds. */
+static void test_downgraded_retry_is_refused(void **state)
+{
+    static struct keyset k;
+    struct pqpan_pqke_policy both =
+        policy_of(PQPAN_PQKE_SUITE_BIT(2) | PQPAN_PQKE_SUITE_BIT(3),
+                  PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH) | PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE));
+    struct pqpan_pqke_policy only768 = both;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials ci, cr;
+    struct test_rng r = rng_seeded(81);
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
+    size_t init_len, out_len;
+    (void)state;
+    only768.suites = PQPAN_PQKE_SUITE_BIT(2);
+    keyset_make(&k, 2, 81);
+    ci = cred_initiator(&k);
+    cr = cred_responder(&k);
+    /* suite downgrade: 768 sent, 1024 accepted by both */
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &both, 2, PQPAN_PQKE_MODE_KEM_AUTH), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, init, sizeof init,
+                                                &init_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &both), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+                                                 out, sizeof out, &out_len),
+                     PQPAN_ERR_DOWNGRADE);
+    assert_responder_failed(&resp, PQPAN_ERR_DOWNGRADE);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &only768), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+                                                 out, sizeof out, &out_len),
+                     PQPAN_OK);
+    assert_int_equal(out[6], PQPAN_PQKE_SUITE_BIT(2)); /* the responder's accepted set */
+    /* mode downgrade: none sent, kem-auth accepted by both */
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &both, 2, PQPAN_PQKE_MODE_NONE), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, init, sizeof init,
+                                                &init_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &only768), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+                                                 out, sizeof out, &out_len),
+                     PQPAN_ERR_DOWNGRADE);
+}
+
+/* An attacker who strips the better suite from INIT's offer (so that the responder accepts
+ * the weaker one) changes the transcript: in an authenticated mode the initiator refuses. */
+static void test_stripped_offer_fails_authentication(void **state)
+{
+    static struct keyset k;
+    struct pqpan_pqke_policy ip = policy_of(PQPAN_PQKE_SUITE_BIT(2) | PQPAN_PQKE_SUITE_BIT(3),
+                                            PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_PSK));
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials ci, cr;
+    struct test_rng r = rng_seeded(82);
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES], fin[80];
+    size_t init_len, out_len, fin_len;
+    (void)state;
+    keyset_make(&k, 2, 82);
+    ci = cred_initiator(&k);
+    cr = cred_responder(&k);
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &ip, 2, PQPAN_PQKE_MODE_PSK), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, init, sizeof init,
+                                                &init_len),
+                     PQPAN_OK);
+    init[6] = PQPAN_PQKE_SUITE_BIT(2); /* the attacker's edit: "768 only" */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &ip), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+                                                 out, sizeof out, &out_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, out, out_len, fin, sizeof fin, &fin_len),
+                     PQPAN_ERR_AUTH);
+}
+
+/* The initiator's own check: a RESP (correctly tagged) whose accepted set shows a better
+ * common suite is refused. The RESP is built here from the documented formula, as a
+ * responder that skipped its downgrade check would build it. */
+static void test_initiator_refuses_resp_showing_better_choice(void **state)
+{
+    struct pqpan_pqke_policy ip = policy_of(PQPAN_PQKE_SUITE_BIT(1) | PQPAN_PQKE_SUITE_BIT(2),
+                                            PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE));
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_init_msg im;
+    struct pqpan_pqke_resp_msg rm;
+    struct pqpan_pqke_keys keys;
+    struct pqpan_pqke_z z;
+    struct pqpan_sha3_256_ctx h;
+    struct test_rng r = rng_seeded(83);
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], resp[PQPAN_PQKE_RESP_MAX_BYTES], fin[80];
+    uint8_t ct[PQPAN_MLKEM512_CT_BYTES], nonce[32], tag[32] = {0}, ss[32], th[32];
+    uint8_t len2[2] = {(uint8_t)(sizeof test_prologue - 1), 0};
+    size_t init_len, resp_len, fin_len;
+    (void)state;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &ip, 1, PQPAN_PQKE_MODE_NONE), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, NULL, test_rng_fill, &r, init, sizeof init,
+                                                &init_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_init_parse(&im, init, init_len), PQPAN_OK);
+    assert_int_equal(kem_of(1)->encaps(ct, ss, im.ek, test_rng_fill, &r), PQPAN_OK);
+    memset(nonce, 0x11, sizeof nonce);
+    memset(&rm, 0, sizeof rm);
+    rm.suite = 1;
+    rm.mode = PQPAN_PQKE_MODE_NONE;
+    rm.accepted_suites = PQPAN_PQKE_SUITE_BIT(1) | PQPAN_PQKE_SUITE_BIT(2); /* 768 is common */
+    rm.accepted_modes = PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE);
+    rm.ct = ct;
+    rm.ct_len = sizeof ct;
+    rm.nonce = nonce;
+    rm.tag = tag;
+    assert_int_equal(pqpan_pqke_resp_write(resp, sizeof resp, &resp_len, &rm), PQPAN_OK);
+    pqpan_sha3_256_init(&h);
+    pqpan_sha3_256_absorb(&h, len2, 2);
+    pqpan_sha3_256_absorb(&h, (const uint8_t *)test_prologue, sizeof test_prologue - 1);
+    pqpan_sha3_256_absorb(&h, init, init_len);
+    pqpan_sha3_256_absorb(&h, resp, resp_len - 32);
+    pqpan_sha3_256_final(&h, th);
+    z.len = 0;
+    pqpan_pqke_z_append(&z, ss, 32);
+    assert_int_equal(pqpan_pqke_derive_keys(&keys, &z, 16, th), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_confirm_tag(resp + resp_len - 32, &keys,
+                                            PQPAN_PQKE_ROLE_RESPONDER, th),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, resp, resp_len, fin, sizeof fin,
+                                                 &fin_len),
+                     PQPAN_ERR_DOWNGRADE);
+    assert_initiator_failed(&ini, PQPAN_ERR_DOWNGRADE);
+}
+
+static void test_negotiation_ranking(void **state)
+{
+    (void)state;
+    assert_int_equal(pqpan_pqke_best_suite(0x0E), PQPAN_PQKE_SUITE_MLKEM1024);
+    assert_int_equal(pqpan_pqke_best_suite(0x06), PQPAN_PQKE_SUITE_MLKEM768);
+    assert_int_equal(pqpan_pqke_best_suite(PQPAN_PQKE_SUITE_BIT(3) | PQPAN_PQKE_SUITE_BIT(5)),
+                     PQPAN_PQKE_SUITE_MLKEM1024);
+    assert_int_equal(pqpan_pqke_best_suite(PQPAN_PQKE_SUITE_BIT(2) | PQPAN_PQKE_SUITE_BIT(5)),
+                     PQPAN_PQKE_SUITE_P256_MLKEM768);
+    assert_int_equal(pqpan_pqke_best_suite(0), 0);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODES_ALL), PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(2) | PQPAN_PQKE_MODE_BIT(3)),
+                     PQPAN_PQKE_MODE_PSK);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(7) | PQPAN_PQKE_MODE_BIT(1)),
+                     PQPAN_PQKE_MODE_NUMERIC);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(3) | PQPAN_PQKE_MODE_BIT(7)),
+                     PQPAN_PQKE_MODE_KEM_AUTH);
 }
 
 /* ---- random garbage ---- */
 
-/* Random bytes (half of them behind a valid-looking header of a random type and suite
+/* Random bytes (half of them behind a valid-looking header of a random type, suite and mode
  * with a consistent length) to a fresh responder, a waiting initiator and a waiting
  * responder: never a key, always FAILED with a defined error. */
 static void test_random_garbage_never_gives_a_key(void **state)
 {
     static const int defined[] = {PQPAN_ERR_BAD_LENGTH, PQPAN_ERR_VERSION, PQPAN_ERR_MALFORMED,
                                   PQPAN_ERR_SUITE,      PQPAN_ERR_STATE,   PQPAN_ERR_AUTH,
-                                  PQPAN_ERR_BAD_KEY};
+                                  PQPAN_ERR_BAD_KEY,    PQPAN_ERR_MODE,    PQPAN_ERR_DOWNGRADE};
     struct exchange x;
     struct test_rng g = rng_seeded(0x5EED);
     int iter;
     (void)state;
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, 81);
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 81);
     for (iter = 0; iter < 3000; iter++) {
-        uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES + 8], out[PQPAN_PQKE_MSG_MAX_BYTES];
-        struct pqpan_pqke_responder fresh;
-        struct test_rng r = rng_seeded((uint64_t)iter);
-        size_t len = (size_t)(next64(&g) % sizeof msg), out_len, k;
+        static uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES + 8], out[PQPAN_PQKE_MSG_MAX_BYTES];
+        size_t len = (size_t)(next64(&g) % 2600), out_len, k;
         int rc[3], p, ok;
         assert_int_equal(test_rng_fill(&g, msg, len), 0);
         if ((iter & 1) && len >= PQPAN_PQKE_HEADER_BYTES) {
             unsigned type = 1 + (unsigned)(next64(&g) % 3), suite = 1 + (unsigned)(next64(&g) % 3);
-            struct pqpan_pqke_sizes s = pqpan_pqke_suite_sizes(suite);
+            unsigned mode = all_modes[next64(&g) % N_MODES];
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(suite, mode);
             len = type == 1 ? s.init_bytes : type == 2 ? s.resp_bytes : s.fin_bytes;
-            msg[0] = 1;
+            msg[0] = 2;
             msg[1] = (uint8_t)type;
             msg[2] = (uint8_t)suite;
-            msg[3] = (uint8_t)(len & 0xFF);
-            msg[4] = (uint8_t)(len >> 8);
+            msg[3] = (uint8_t)mode;
+            msg[4] = (uint8_t)(len & 0xFF);
+            msg[5] = (uint8_t)(len >> 8);
         }
-        assert_int_equal(pqpan_pqke_responder_init(&fresh, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-        rc[0] = pqpan_pqke_responder_handle(&fresh, test_rng_fill, &r, msg, len, out, sizeof out,
-                                            &out_len);
+        rc[0] = responder_try_init(&x, msg, len, (uint64_t)iter, out, &out_len);
         rc[1] = initiator_try(&x, msg, len);
         rc[2] = responder_try_fin(&x, msg, len);
-        /* A well-formed random INIT may be answered (the responder cannot authenticate it);
-         * the initiator and the waiting responder must refuse everything. */
+        /* A well-formed random INIT may be answered (the responder cannot authenticate it in
+         * mode none); the initiator and the waiting responder must refuse everything. */
         assert_true(rc[0] == PQPAN_OK || rc[0] < 0);
-        if (rc[0] == PQPAN_OK) {
-            assert_int_equal(pqpan_pqke_responder_state(&fresh), PQPAN_PQKE_STATE_WAIT_FIN);
-        } else {
-            assert_responder_failed(&fresh, rc[0]);
-        }
         for (p = 1; p < 3; p++) {
             ok = 0;
             for (k = 0; k < sizeof defined / sizeof defined[0]; k++) {
@@ -838,34 +1562,40 @@ static void test_random_garbage_never_gives_a_key(void **state)
     }
 }
 
-/* ---- local errors ---- */
+/* ---- local errors and API misuse ---- */
 
 static void test_rng_failure_fails_cleanly(void **state)
 {
     struct pqpan_pqke_initiator ini;
-    struct pqpan_pqke_responder resp;
     struct exchange x;
+    struct pqpan_pqke_credentials ci;
     struct test_rng r = rng_seeded(1);
-    uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+    static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
     size_t out_len = 5;
     int calls;
+    struct pqpan_pqke_policy p =
+        policy_of(PQPAN_PQKE_SUITE_BIT(1), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC));
     (void)state;
-    for (calls = 0; calls < 2; calls++) {
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NUMERIC, 91);
+    ci = cred_initiator(&x.keys);
+    /* numeric start draws nonce, d, z, the secret: each failing in turn */
+    for (calls = 0; calls < 4; calls++) {
         r.fail_after = calls;
-        assert_int_equal(pqpan_pqke_initiator_init(&ini, PQPAN_PQKE_SUITE_MLKEM512), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 1, PQPAN_PQKE_MODE_NUMERIC), PQPAN_OK);
         memset(out, 0xAB, sizeof out);
-        assert_int_equal(pqpan_pqke_initiator_start(&ini, test_rng_fill, &r, out, sizeof out,
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, out, sizeof out,
                                                     &out_len),
                          PQPAN_ERR_RNG);
         assert_initiator_failed(&ini, PQPAN_ERR_RNG);
         assert_int_equal(out_len, 0);
         assert_true(all_zero(out, sizeof out));
     }
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, 91);
     for (calls = 0; calls < 2; calls++) {
+        struct pqpan_pqke_responder resp;
+        struct pqpan_pqke_credentials cr = cred_responder(&x.keys);
         r.fail_after = calls;
-        assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
                                                      x.init_len, out, sizeof out, &out_len),
                          PQPAN_ERR_RNG);
         assert_responder_failed(&resp, PQPAN_ERR_RNG);
@@ -873,101 +1603,228 @@ static void test_rng_failure_fails_cleanly(void **state)
     }
 }
 
-static void test_small_buffers_and_bad_arguments(void **state)
+static void test_policies_and_credentials_are_checked(void **state)
+{
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
+    struct exchange x;
+    struct pqpan_pqke_credentials c;
+    struct test_rng r = rng_seeded(2);
+    static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+    size_t out_len;
+    (void)state;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 1, 1), PQPAN_ERR_INVALID_ARG); /* suite */
+    assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, 2), PQPAN_ERR_INVALID_ARG); /* mode */
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, NULL, 2, 1), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_SIG),
+                     PQPAN_ERR_INVALID_ARG);
+    p.modes = PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG); /* reserved: not in a local policy */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
+    p.modes = 0;
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    p.modes = 2;
+    p.suites = PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM768);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    p.suites = 4;
+    p.prologue = NULL; /* a length without bytes */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    p.prologue = out;
+    p.prologue_len = PQPAN_PQKE_PROLOGUE_MAX_BYTES + 1;
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    p.prologue = NULL;
+    p.prologue_len = 0; /* no prologue at all is fine */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    /* missing credentials: kem-auth without the pinned key, psk without the PSK */
+    p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH));
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_KEM_AUTH), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, NULL, test_rng_fill, &r, out, sizeof out,
+                                                &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    exchange_first_two(&x, 2, PQPAN_PQKE_MODE_PSK, 92);
+    c = cred_responder(&x.keys);
+    c.psk = NULL;
+    p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_PSK));
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r, x.init_msg,
+                                                 x.init_len, out, sizeof out, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, x.resp_msg, x.resp_len, out,
+                                                 sizeof out, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+}
+
+static void test_small_buffers(void **state)
 {
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
     struct exchange x;
+    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
     struct test_rng r = rng_seeded(2);
-    uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+    static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
     size_t out_len;
     (void)state;
-    assert_int_equal(pqpan_pqke_initiator_init(&ini, 0), PQPAN_ERR_INVALID_ARG);
-    assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, 0), PQPAN_ERR_INVALID_ARG);
-    assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITE_BIT(5)),
-                     PQPAN_ERR_INVALID_ARG);
-    assert_int_equal(pqpan_pqke_initiator_init(&ini, PQPAN_PQKE_SUITE_MLKEM768), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_start(&ini, test_rng_fill, &r, out, 1220, &out_len),
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, 1), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, NULL, test_rng_fill, &r, out, 1223, &out_len),
                      PQPAN_ERR_BUFFER_TOO_SMALL);
     assert_initiator_failed(&ini, PQPAN_ERR_BUFFER_TOO_SMALL);
-    assert_int_equal(pqpan_pqke_initiator_init(&ini, PQPAN_PQKE_SUITE_MLKEM768), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_start(&ini, NULL, NULL, out, sizeof out, &out_len),
-                     PQPAN_ERR_INVALID_ARG);
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, 92);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
+    exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NUMERIC, 93);
+    ci = cred_initiator(&x.keys);
+    cr = cred_responder(&x.keys);
+    p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC));
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, x.resp_len - 1, &out_len),
                      PQPAN_ERR_BUFFER_TOO_SMALL);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, x.init_msg, x.init_len, out,
-                                                 sizeof out, &out_len),
-                     PQPAN_ERR_INVALID_ARG);
     ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, out,
-                                                 PQPAN_PQKE_FIN_BYTES - 1, &out_len),
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, out, 69, &out_len),
                      PQPAN_ERR_BUFFER_TOO_SMALL);
     assert_initiator_failed(&ini, PQPAN_ERR_BUFFER_TOO_SMALL);
 }
 
-static void test_abort_wipes_and_fails(void **state)
+/* In-place use: an output buffer that overlaps the input is refused (the responder would
+ * overwrite the ek it is encapsulating to). */
+static void test_overlapping_buffers_are_refused(void **state)
+{
+    struct exchange x;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
+    struct test_rng r = rng_seeded(4);
+    static uint8_t buf[2 * PQPAN_PQKE_MSG_MAX_BYTES];
+    size_t out_len;
+    (void)state;
+    exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NONE, 94);
+    ci = cred_initiator(&x.keys);
+    cr = cred_responder(&x.keys);
+    memcpy(buf, x.init_msg, x.init_len);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, buf, x.init_len,
+                                                 buf, sizeof buf, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
+    memcpy(buf, x.init_msg, x.init_len);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, buf, x.init_len,
+                                                 buf + x.init_len - 1, 2000, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    memcpy(buf, x.resp_msg, x.resp_len);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, buf, x.resp_len, buf + 10, 100, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
+    /* adjacent, not overlapping: fine */
+    memcpy(buf, x.resp_msg, x.resp_len);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, buf, x.resp_len, buf + x.resp_len, 100,
+                                                 &out_len),
+                     PQPAN_OK);
+}
+
+/* NULL contexts: every call refuses with INVALID_ARG; state reads FAILED; outputs zeroed. */
+static void test_null_contexts(void **state)
+{
+    struct pqpan_pqke_session s;
+    struct pqpan_pqke_policy p = policy_of(2, 2);
+    uint8_t out[16];
+    size_t out_len = 3;
+    uint32_t v = 4;
+    (void)state;
+    memset(out, 0xAA, sizeof out);
+    memset(&s, 0xAA, sizeof s);
+    assert_int_equal(pqpan_pqke_initiator_init(NULL, &p, 1, 1), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(NULL, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_start(NULL, NULL, test_rng_fill, NULL, out, sizeof out,
+                                                &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_true(all_zero(out, sizeof out));
+    assert_int_equal(out_len, 0);
+    assert_int_equal(pqpan_pqke_initiator_handle(NULL, NULL, out, 1, out + 8, 8, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_handle(NULL, NULL, NULL, NULL, out, 1, out + 8, 8, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_take_session(NULL, &s), PQPAN_ERR_INVALID_ARG);
+    assert_true(all_zero(&s, sizeof s));
+    assert_int_equal(pqpan_pqke_responder_take_session(NULL, &s), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_numeric_value(NULL, &v), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(v, 0);
+    assert_int_equal(pqpan_pqke_responder_numeric_value(NULL, &v), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_user_confirm(NULL, 1), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_user_confirm(NULL, 1), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_initiator_state(NULL), PQPAN_PQKE_STATE_FAILED);
+    assert_int_equal(pqpan_pqke_responder_state(NULL), PQPAN_PQKE_STATE_FAILED);
+    assert_int_equal(pqpan_pqke_initiator_error(NULL), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_error(NULL), PQPAN_ERR_INVALID_ARG);
+    pqpan_pqke_initiator_abort(NULL);
+    pqpan_pqke_responder_abort(NULL);
+}
+
+static void test_abort_wipes_and_keeps_the_first_error(void **state)
 {
     struct exchange x;
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
     (void)state;
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, 93);
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_KEM_AUTH, 95);
     ini = x.ini;
     resp = x.resp;
     pqpan_pqke_initiator_abort(&ini);
     pqpan_pqke_responder_abort(&resp);
     assert_initiator_failed(&ini, PQPAN_ERR_STATE);
     assert_responder_failed(&resp, PQPAN_ERR_STATE);
-}
-
-/* No context or no output buffer: an error, and a given buffer is zeroed. */
-static void test_session_key_without_context_or_buffer(void **state)
-{
-    uint8_t key[PQPAN_PQKE_SESSION_KEY_BYTES];
-    struct pqpan_pqke_responder resp;
-    (void)state;
-    memset(key, 0xEE, sizeof key);
-    assert_int_equal(pqpan_pqke_initiator_session_key(NULL, key), PQPAN_ERR_INVALID_ARG);
-    assert_true(all_zero(key, sizeof key));
-    memset(key, 0xEE, sizeof key);
-    assert_int_equal(pqpan_pqke_responder_session_key(NULL, key), PQPAN_ERR_INVALID_ARG);
-    assert_true(all_zero(key, sizeof key));
-    assert_int_equal(pqpan_pqke_responder_init(&resp, PQPAN_PQKE_SUITES_ALL), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_session_key(&resp, NULL), PQPAN_ERR_INVALID_ARG);
+    /* a party failed by AUTH and then aborted still reports AUTH */
+    ini = x.ini;
+    assert_int_equal(initiator_try(&x, x.resp_msg, x.resp_len - 0), PQPAN_OK);
+    x.resp_msg[20] ^= 1;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, x.resp_msg, x.resp_len, NULL, 0, NULL),
+                     PQPAN_ERR_INVALID_ARG);
+    pqpan_pqke_initiator_abort(&ini);
+    assert_int_equal(pqpan_pqke_initiator_error(&ini), PQPAN_ERR_INVALID_ARG);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_message_sizes_per_suite),
-        cmocka_unit_test(test_session_key_without_context_or_buffer),
+        cmocka_unit_test(test_message_sizes_per_suite_and_mode),
+        cmocka_unit_test(test_names_and_mode_properties),
         cmocka_unit_test(test_codecs_write_documented_bytes_and_parse_back),
         cmocka_unit_test(test_codec_errors_in_documented_order),
-        cmocka_unit_test(test_key_schedule_matches_independent_model),
-        cmocka_unit_test(test_session_key_follows_documented_formula),
-        cmocka_unit_test(test_full_exchange_each_level_gives_equal_keys),
-        cmocka_unit_test(test_seeded_run_is_pinned),
+        cmocka_unit_test(test_set_bytes_are_checked),
+        cmocka_unit_test(test_session_follows_documented_formula),
+        cmocka_unit_test(test_numeric_commitment_and_value_follow_formula),
+        cmocka_unit_test(test_side_work_counts),
+        cmocka_unit_test(test_every_suite_and_mode_gives_equal_keys),
+        cmocka_unit_test(test_seeded_runs_are_pinned),
         cmocka_unit_test(test_context_copy_clones_a_party),
-        cmocka_unit_test(test_flipped_init_never_gives_a_key),
-        cmocka_unit_test(test_flipped_resp_never_gives_a_key),
-        cmocka_unit_test(test_flipped_fin_never_gives_a_key),
+        cmocka_unit_test(test_take_session_wipes_and_releases_once),
+        cmocka_unit_test(test_man_in_the_middle_succeeds_only_in_none),
+        cmocka_unit_test(test_man_in_the_middle_numeric_values_differ),
+        cmocka_unit_test(test_user_refusal_and_misuse_of_numeric_calls),
+        cmocka_unit_test(test_flipped_messages_never_give_a_key),
         cmocka_unit_test(test_truncated_or_oversized_messages_are_bad_length),
-        cmocka_unit_test(test_duplicated_messages_are_state_errors),
-        cmocka_unit_test(test_reordered_messages_are_state_errors),
-        cmocka_unit_test(test_replayed_messages_fail_authentication),
+        cmocka_unit_test(test_duplicated_and_reordered_messages_are_state_errors),
+        cmocka_unit_test(test_replayed_and_reflected_tags_fail_authentication),
+        cmocka_unit_test(test_numeric_reveal_must_open_the_commitment),
+        cmocka_unit_test(test_different_prologues_fail_authentication),
         cmocka_unit_test(test_wrong_version_is_refused_by_every_handler),
-        cmocka_unit_test(test_responder_suite_policy),
-        cmocka_unit_test(test_messages_of_another_suite_are_suite_errors),
+        cmocka_unit_test(test_responder_policy),
+        cmocka_unit_test(test_messages_of_another_suite_or_mode_are_refused),
+        cmocka_unit_test(test_downgraded_retry_is_refused),
+        cmocka_unit_test(test_stripped_offer_fails_authentication),
+        cmocka_unit_test(test_initiator_refuses_resp_showing_better_choice),
+        cmocka_unit_test(test_negotiation_ranking),
         cmocka_unit_test(test_random_garbage_never_gives_a_key),
         cmocka_unit_test(test_rng_failure_fails_cleanly),
-        cmocka_unit_test(test_small_buffers_and_bad_arguments),
-        cmocka_unit_test(test_abort_wipes_and_fails),
+        cmocka_unit_test(test_policies_and_credentials_are_checked),
+        cmocka_unit_test(test_small_buffers),
+        cmocka_unit_test(test_overlapping_buffers_are_refused),
+        cmocka_unit_test(test_null_contexts),
+        cmocka_unit_test(test_abort_wipes_and_keeps_the_first_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

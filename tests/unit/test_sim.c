@@ -250,7 +250,7 @@ static int run_pqke(struct pqpan_sim *s, struct pqpan_sim_pqke *a, const struct 
     if (rc != PQPAN_OK) {
         return rc;
     }
-    rc = pqpan_sim_pqke_init(a, suite, c->ble.keygen_side, c->seed);
+    rc = pqpan_sim_pqke_init(a, suite, PQPAN_PQKE_MODE_NONE, c->ble.keygen_side, c->seed);
     return rc != PQPAN_OK ? rc : pqpan_sim_run(s, pqpan_sim_pqke_app(), a, NULL, NULL);
 }
 
@@ -279,7 +279,8 @@ static void test_pqke_all_methods(void **state)
         if (c.transport == PQPAN_SIM_GATT) {
             /* The estimator's pqpan protocol: the same INIT/RESP/FIN PDUs and bits. */
             struct pqpan_ble_estimate e;
-            struct pqpan_pqke_sizes z = pqpan_pqke_suite_sizes(PQPAN_PQKE_SUITE_MLKEM512 + (unsigned)t % 3u);
+            struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(PQPAN_PQKE_SUITE_MLKEM512 + (unsigned)t % 3u,
+                                                                 PQPAN_PQKE_MODE_NONE);
             int side;
             c.ble.protocol = PQPAN_BLE_PROTO_PQPAN;
             c.ble.ek_bytes = (uint32_t)z.ek_bytes;

@@ -62,7 +62,7 @@ static void config(struct pqpan_sim154_config *c, uint32_t nodes, double fps)
 static int run(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a, const struct pqpan_sim154_config *c,
                struct capture *cap)
 {
-    int rc = pqpan_sim_pqke_init(a, PQPAN_PQKE_SUITE_MLKEM768,
+    int rc = pqpan_sim_pqke_init(a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE,
                                  (enum pqpan_ble_role)c->initiator_side, c->seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(s, c);
@@ -204,7 +204,7 @@ static void test_failed_verdict_is_the_status(void **state)
     (void)state;
     bad.verify = verify_fails;
     config(&c, 2, 0.0);
-    assert_int_equal(pqpan_sim_pqke_init(&app_a, PQPAN_PQKE_SUITE_MLKEM768,
+    assert_int_equal(pqpan_sim_pqke_init(&app_a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE,
                                          (enum pqpan_ble_role)c.initiator_side, 9),
                      PQPAN_OK);
     assert_int_equal(pqpan_sim154_init(&sim_a, &c), PQPAN_OK);

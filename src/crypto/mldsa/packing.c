@@ -1,0 +1,87 @@
+/* Bit packing of FIPS 204 §7.1-7.2 (Alg. 16-21, 28). */
+#include "crypto/mldsa/packing.h"
+
+/* Alg. 16 / 17 with Alg. 9 and 11: a 64-bit accumulator takes each value at the next free
+ * bit and hands out whole bytes; n bits is a multiple of 8 bytes' worth, so nothing is
+ * left at the end. The loop structure depends on n and bits only. */
+void pqpan_mldsa_pack(uint8_t *out, const int32_t *a, size_t n, unsigned bits, int32_t offset,
+                      int negate)
+{
+    const uint32_t mask = (1u << bits) - 1u;
+    uint64_t acc = 0;
+    unsigned have = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const int32_t v = negate ? offset - a[i] : a[i] - offset;
+        acc |= (uint64_t)((uint32_t)v & mask) << have;
+        have += bits;
+        while (have >= 8) {
+            *out++ = (uint8_t)acc;
+            acc >>= 8;
+            have -= 8;
+        }
+    }
+}
+
+/* Alg. 18 / 19 with Alg. 10 and 12. */
+void pqpan_mldsa_unpack(int32_t *a, const uint8_t *in, size_t n, unsigned bits, int32_t offset,
+                        int negate)
+{
+    const uint32_t mask = (1u << bits) - 1u;
+    uint64_t acc = 0;
+    unsigned have = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        int32_t v;
+        while (have < bits) {
+            acc |= (uint64_t)*in++ << have;
+            have += 8;
+        }
+        v = (int32_t)((uint32_t)acc & mask);
+        acc >>= bits;
+        have -= bits;
+        a[i] = negate ? offset - v : v + offset;
+    }
+}
+
+int pqpan_mldsa_values_at_most(const uint8_t *in, size_t n, unsigned bits, uint32_t max)
+{
+    const uint32_t mask = (1u << bits) - 1u;
+    uint32_t over = 0, acc = 0;
+    unsigned have = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        while (have < bits) {
+            acc |= (uint32_t)*in++ << have;
+            have += 8;
+        }
+        over |= max - (acc & mask); /* top bit set iff the value exceeds max */
+        acc >>= bits;
+        have -= bits;
+    }
+    return -(int)(over >> 31);
+}
+
+/* Alg. 21 lines 2-15, without building h (the caller reads the positions from y). */
+int pqpan_mldsa_hint_check(const uint8_t *y, unsigned k, unsigned omega)
+{
+    unsigned i, index = 0;
+    for (i = 0; i < k; i++) {
+        const unsigned end = y[omega + i];
+        const unsigned first = index;
+        if (end < index || end > omega) {
+            return -1;
+        }
+        for (; index < end; index++) {
+            if (index > first && y[index - 1] >= y[index]) {
+                return -1;
+            }
+        }
+    }
+    for (; index < omega; index++) {
+        if (y[index] != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,201 @@
+/* Pseudorandom sampling of FIPS 204 §7.3 on SHAKE128 (G) and SHAKE256 (H) (§3.7). */
+#include "crypto/mldsa/sampling.h"
+
+#include <string.h>
+
+#include "crypto/ct_testing.h"
+#include "crypto/mldsa/acc.h"
+#include "crypto/mldsa/ntt.h"
+#include "pqpan/common.h"
+#include "pqpan/sha3.h"
+
+/* Byte pos of the rate part of a Keccak state (FIPS 202 §3.1.2: lane pos / 8, byte
+ * pos % 8 of it). */
+static uint32_t state_byte(const uint64_t lanes[25], unsigned pos)
+{
+    return (uint32_t)(uint8_t)(lanes[pos / 8] >> (8 * (pos % 8)));
+}
+
+_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "RejNTTPoly candidates do not straddle blocks");
+
+/* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
+ * clears the top bit of the third byte and accepts values < q. The candidates are read
+ * straight from the SHAKE128 state, one block (56 candidates) per permutation: no copy
+ * of the output is held. */
+void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
+                        const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row,
+                        const int32_t b[PQPAN_MLDSA_N])
+{
+    struct pqpan_shake128_ctx xof;
+    const uint64_t *lanes = xof.sponge.lanes;
+    uint8_t idx[2];
+    unsigned n = 0, pos = PQPAN_SHAKE128_RATE;
+    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
+    idx[1] = (uint8_t)row;
+    pqpan_shake128_init(&xof);
+    pqpan_shake128_absorb(&xof, rho, PQPAN_MLDSA_SEEDBYTES);
+    pqpan_shake128_absorb(&xof, idx, sizeof idx);
+    pqpan_shake128_finalize(&xof);
+    while (n < PQPAN_MLDSA_N) {
+        int32_t z;
+        if (pos == PQPAN_SHAKE128_RATE) {
+            pqpan_keccak_f1600(xof.sponge.lanes); /* FIPS 202 Alg. 8 squeezing, one block */
+            pos = 0;
+        }
+        z = (int32_t)(state_byte(lanes, pos) | state_byte(lanes, pos + 1) << 8 |
+                      (state_byte(lanes, pos + 2) & 0x7F) << 16);
+        pos += 3;
+        if (z < PQPAN_MLDSA_Q) {
+            mldsa_acc_add(acc, n, mldsa_mont_mul(z, b[n]));
+            n++;
+        }
+    }
+}
+
+/* Streams packed coefficients of `bits` bits into a byte string (Alg. 17, 9, 11). */
+struct bit_writer {
+    uint8_t *out;
+    uint32_t acc;
+    unsigned have;
+};
+
+static void put_bits(struct bit_writer *w, uint32_t v, unsigned bits)
+{
+    w->acc |= v << w->have;
+    w->have += bits;
+    if (w->have >= 8) {
+        *w->out++ = (uint8_t)w->acc;
+        w->acc >>= 8;
+        w->have -= 8;
+    }
+}
+
+/* The packed value eta - CoeffFromHalfByte(b) (Alg. 15 then Alg. 24's BitPack(s, eta,
+ * eta)) of an accepted half-byte: b mod 5 for eta = 2 (b < 15), b itself for eta = 4
+ * (b < 9). b mod 5 = b - 5 floor(13 b / 64) for b < 15, without a division. */
+static uint32_t packed_eta_value(uint32_t b, unsigned eta)
+{
+    return eta == 2 ? b - 5 * ((13 * b) >> 6) : b;
+}
+
+/* 1 if the half-byte b is accepted (Alg. 15: b < 15 for eta = 2, b < 9 for eta = 4), as
+ * a value the caller may branch on: see the header. */
+static unsigned half_byte_accepted(uint32_t b, unsigned eta)
+{
+    unsigned ok = (unsigned)(((int32_t)b - (eta == 2 ? 15 : 9)) >> 31) & 1u;
+    PQPAN_CT_DECLASSIFY(&ok, sizeof ok);
+    return ok;
+}
+
+/* RejBoundedPoly (Alg. 31) into its BitPack encoding at out. */
+static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
+                               const uint8_t rhoprime[PQPAN_MLDSA_CRHBYTES], unsigned nonce)
+{
+    struct pqpan_shake256_ctx xof;
+    struct bit_writer w;
+    uint8_t buf[PQPAN_SHAKE256_RATE];
+    uint8_t idx[2];
+    unsigned n = 0, pos, half;
+    idx[0] = (uint8_t)nonce; /* Alg. 33 lines 3, 6: IntegerToBytes(r, 2) */
+    idx[1] = (uint8_t)(nonce >> 8);
+    w.out = out;
+    w.acc = 0;
+    w.have = 0;
+    pqpan_shake256_init(&xof);
+    pqpan_shake256_absorb(&xof, rhoprime, PQPAN_MLDSA_CRHBYTES);
+    pqpan_shake256_absorb(&xof, idx, sizeof idx);
+    pqpan_shake256_finalize(&xof);
+    while (n < PQPAN_MLDSA_N) {
+        pqpan_shake256_squeeze(&xof, buf, sizeof buf);
+        for (pos = 0; pos < sizeof buf && n < PQPAN_MLDSA_N; pos++) {
+            for (half = 0; half < 2 && n < PQPAN_MLDSA_N; half++) {
+                const uint32_t b = (uint32_t)(buf[pos] >> (4 * half)) & 15u;
+                if (half_byte_accepted(b, p->eta)) {
+                    put_bits(&w, packed_eta_value(b, p->eta), p->eta_bits);
+                    n++;
+                }
+            }
+        }
+    }
+    pqpan_wipe(&xof, sizeof xof);
+    pqpan_wipe(buf, sizeof buf);
+    pqpan_wipe(&w, sizeof w);
+}
+
+void pqpan_mldsa_expand_s(uint8_t *out, const struct mldsa_params *p,
+                          const uint8_t rhoprime[PQPAN_MLDSA_CRHBYTES])
+{
+    unsigned r;
+    for (r = 0; r < p->k + p->l; r++) {
+        rej_bounded_packed(out + r * mldsa_eta_poly_bytes(p), p, rhoprime, r);
+    }
+}
+
+void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
+                             const uint8_t rhopp[PQPAN_MLDSA_CRHBYTES], unsigned nonce)
+{
+    struct pqpan_shake256_ctx xof;
+    uint8_t idx[2];
+    idx[0] = (uint8_t)nonce; /* Alg. 34 line 4: IntegerToBytes(mu + r, 2) */
+    idx[1] = (uint8_t)(nonce >> 8);
+    pqpan_shake256_init(&xof);
+    pqpan_shake256_absorb(&xof, rhopp, PQPAN_MLDSA_CRHBYTES);
+    pqpan_shake256_absorb(&xof, idx, sizeof idx);
+    pqpan_shake256_squeeze(&xof, out, out_len);
+    pqpan_wipe(&xof, sizeof xof);
+}
+
+/* 0xFF if a == b, else 0, for a, b < 256, without a branch. */
+static uint8_t eq_mask(unsigned a, unsigned b)
+{
+    return (uint8_t)(0u - (((a ^ b) - 1u) >> 31));
+}
+
+/* The byte j of Alg. 29 lines 6-9: read until j <= i. */
+static unsigned next_position(struct pqpan_shake256_ctx *xof, unsigned i)
+{
+    for (;;) {
+        uint8_t j;
+        unsigned rejected;
+        pqpan_shake256_squeeze(xof, &j, 1);
+        rejected = j > i;
+        PQPAN_CT_DECLASSIFY(&rejected, sizeof rejected);
+        if (!rejected) {
+            return j;
+        }
+    }
+}
+
+void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
+                                unsigned tau)
+{
+    struct pqpan_shake256_ctx xof;
+    uint8_t s[8];
+    uint64_t signs = 0;
+    unsigned i, t, k;
+    memset(c, 0, PQPAN_MLDSA_N);
+    pqpan_shake256_init(&xof);
+    pqpan_shake256_absorb(&xof, seed, seed_len);
+    pqpan_shake256_squeeze(&xof, s, sizeof s); /* lines 3-4: h = BytesToBits(s) */
+    for (k = 0; k < 8; k++) {
+        signs |= (uint64_t)s[k] << (8 * k);
+    }
+    for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
+        const unsigned j = next_position(&xof, i);
+        /* line 10: c_i = c_j, read at every index so that j stays hidden */
+        int8_t cj = 0;
+        /* line 11: c_j = (-1)^h[i + tau - 256] */
+        const int8_t sign = (int8_t)(1 - 2 * (int)(signs & 1u));
+        for (t = 0; t <= i; t++) {
+            cj = (int8_t)(cj | (c[t] & (int8_t)eq_mask(t, j)));
+        }
+        c[i] = cj;
+        for (t = 0; t <= i; t++) {
+            const int8_t m = (int8_t)eq_mask(t, j);
+            c[t] = (int8_t)((c[t] & ~m) | (sign & m));
+        }
+        signs >>= 1;
+    }
+    pqpan_wipe(&xof, sizeof xof);
+    pqpan_wipe(s, sizeof s);
+}

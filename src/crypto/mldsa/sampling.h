@@ -1,0 +1,42 @@
+/* Pseudorandom sampling of FIPS 204 §7.3: RejNTTPoly for the matrix A_hat (Alg. 30, 32),
+ * RejBoundedPoly for s1, s2 (Alg. 31, 33), ExpandMask (Alg. 34) and SampleInBall
+ * (Alg. 29). */
+#ifndef PQPAN_MLDSA_SAMPLING_H
+#define PQPAN_MLDSA_SAMPLING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/mldsa/acc.h"
+#include "crypto/mldsa/params.h"
+
+/* acc_i = (acc_i + A_hat[row][col]_i b_i R^-1) mod q (Alg. 32 then Alg. 45), with
+ * A_hat[row][col] = RejNTTPoly(rho || col || row): one matrix entry times one polynomial
+ * in the NTT domain, |b_i| < 9q. The entry is never held: each coefficient is multiplied
+ * in as soon as it is accepted. acc is a 24-bit accumulator (acc.h). rho is public;
+ * constant time in b and acc. */
+void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
+                        const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row,
+                        const int32_t b[PQPAN_MLDSA_N]);
+
+/* ExpandS (Alg. 33) written straight into the secret key: s1[r] = RejBoundedPoly(rho' || r)
+ * for r < l and s2[r - l] for l <= r < k + l, each packed as BitPack(s, eta, eta)
+ * (Alg. 24) at out + r * 32 bitlen(2 eta). Which half-bytes are rejected is declassified
+ * for the constant-time test: it is independent of the values accepted. */
+void pqpan_mldsa_expand_s(uint8_t *out, const struct mldsa_params *p,
+                          const uint8_t rhoprime[PQPAN_MLDSA_CRHBYTES]);
+
+/* The packed mask polynomial y[r] of ExpandMask (Alg. 34): the 32 z_bits bytes
+ * H(rho'' || IntegerToBytes(nonce, 2)), which BitUnpack(., gamma1 - 1, gamma1) reads as
+ * y[r] and which therefore are also BitPack(y[r], gamma1 - 1, gamma1). */
+void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
+                             const uint8_t rhopp[PQPAN_MLDSA_CRHBYTES], unsigned nonce);
+
+/* SampleInBall (Alg. 29): c with tau coefficients +-1 and the others 0, from the seed c~
+ * of seed_len bytes. Constant time in c~ except for which bytes are rejected (j > i),
+ * which is declassified for the constant-time test: the positions accepted are uniform
+ * whatever the rejections. The swaps read and write c at every index up to i. */
+void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
+                                unsigned tau);
+
+#endif
