@@ -360,13 +360,17 @@ PQPAN_MUST_CHECK int pqpan_att_pdu_parse(struct pqpan_att_pdu *p, const uint8_t 
  * dissector reads them. */
 #define PQPAN_PCAP_BLE_PHDR_BYTES 10
 #define PQPAN_PCAP_BLE_DEWHITENED 0x0001u
+#define PQPAN_PCAP_BLE_DECRYPTED 0x0008u
 #define PQPAN_PCAP_BLE_REF_AA_VALID 0x0010u
 #define PQPAN_PCAP_BLE_PDU_TYPE_SHIFT 7       /* bits 7-9 */
 #define PQPAN_PCAP_BLE_CRC_CHECKED 0x0400u
 #define PQPAN_PCAP_BLE_CRC_VALID 0x0800u
+#define PQPAN_PCAP_BLE_MIC_CHECKED 0x1000u
+#define PQPAN_PCAP_BLE_MIC_VALID 0x2000u
 #define PQPAN_PCAP_BLE_PHY_SHIFT 14           /* bits 14-15 */
 #define PQPAN_PCAP_BLE_RECORD_MAX (PQPAN_PCAP_BLE_PHDR_BYTES + PQPAN_LL_AA_BYTES + 1 + \
-                                   PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_CRC_BYTES)
+                                   PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD +     \
+                                   PQPAN_LL_MIC_BYTES + PQPAN_LL_CRC_BYTES)
 
 enum pqpan_pcap_ble_pdu_type {
     PQPAN_PCAP_BLE_ADV = 0,       /* advertising (or data, direction unspecified) */
@@ -381,6 +385,9 @@ struct pqpan_pcap_ble_info {
     uint8_t phy;              /* 0, 1, 2 */
     uint8_t coding_s2;        /* LE Coded: 1 = S=2, 0 = S=8 (CI, Vol 6 Part B §2.2.3) */
     uint8_t crc_valid;        /* the receiver's CRC check (always marked checked) */
+    uint8_t decrypted;        /* an encrypted PDU given decrypted, its MIC checked and valid
+                                 (as a sniffer holding the LTK records it: the plaintext,
+                                 Length without the MIC, no MIC octets) */
     uint32_t access_address;
 };
 

@@ -175,6 +175,9 @@ struct pqpan_sim_packet {
     uint8_t sender;       /* enum pqpan_ble_role */
     uint8_t phy;          /* enum pqpan_ble_phy */
     uint8_t crc_ok;
+    uint8_t decrypted;    /* an encrypted PDU received intact, given decrypted: its
+                             plaintext header and payload (Length without the MIC), then
+                             the CRC sent; as a sniffer that holds the LTK records it */
     const uint8_t *pdu;   /* header, payload and 3 CRC octets */
     size_t len;
 };
@@ -265,6 +268,8 @@ struct pqpan_sim_node {
     uint8_t enc_tx, enc_rx;     /* this side sends / expects encrypted PDUs */
     struct pqpan_ll_enc enc;    /* its SKD and IV (and the central's Rand, EDIV) */
     struct pqpan_ll_crypt crypt;
+    struct pqpan_sim_pdu plain; /* cur before encryption, when cur_encrypted */
+    uint8_t cur_encrypted;
     /* host replies decided during an event, released at its end (or at once) */
     struct pqpan_sim_l2cap hostq[PQPAN_SIM_HOSTQ];
     uint8_t hostq_n;
@@ -339,6 +344,8 @@ struct pqpan_sim {
     uint32_t event_pairs;
     /* packet in flight */
     struct pqpan_sim_pdu air;
+    struct pqpan_sim_pdu air_plain; /* its plaintext when air_encrypted (for observers) */
+    uint8_t air_encrypted;
     uint8_t air_sender;
     uint8_t air_lost;
     uint8_t air_crc_ok;

@@ -63,8 +63,7 @@ int pqpan_ll_crypt_encrypt(struct pqpan_ll_crypt *c, int sender, uint8_t *pdu, s
     if (len == 0) {
         return PQPAN_OK;
     }
-    if (len + PQPAN_LL_MIC_BYTES > PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_MIC_BYTES ||
-        PQPAN_LL_HDR_BYTES + len + PQPAN_LL_MIC_BYTES > cap) {
+    if (len > PQPAN_LL_DATA_MAX_PAYLOAD || PQPAN_LL_HDR_BYTES + len + PQPAN_LL_MIC_BYTES > cap) {
         return PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     make_nonce(nonce, c, sender);

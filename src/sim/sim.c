@@ -384,7 +384,9 @@ static int build_pdu(struct pqpan_sim *s, int n)
         b[0] = PQPAN_LLID_CONTINUE;
     }
     b[1] = (uint8_t)len;
-    if (rc == PQPAN_OK && nd->enc_tx) {
+    nd->cur_encrypted = (uint8_t)(nd->enc_tx && len > 0);
+    if (rc == PQPAN_OK && nd->cur_encrypted) {
+        nd->plain = nd->cur;
         rc = pqpan_ll_crypt_encrypt(&nd->crypt, n, b, sizeof nd->cur.b - PQPAN_LL_CRC_BYTES);
     }
     nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + b[1]);
@@ -823,6 +825,11 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
                              ((unsigned)node_has_more(nd) << 4));
     memcpy(s->air.b, nd->cur.b, nd->cur.len);
     s->air.len = nd->cur.len;
+    s->air_encrypted = nd->cur_encrypted;
+    if (nd->cur_encrypted) {
+        s->air_plain = nd->plain;
+        s->air_plain.b[0] = nd->cur.b[0]; /* SN, NESN, MD as sent now */
+    }
     pqpan_crc24_append(s->crc_init, s->air.b, s->air.len);
     s->air_sender = (uint8_t)n;
     s->air_start_ns = s->now_ns;
@@ -846,18 +853,27 @@ static void report_packet(struct pqpan_sim *s, int crc_ok, const struct pqpan_si
                           void *obs_ctx)
 {
     struct pqpan_sim_packet p;
+    uint8_t plain[sizeof s->air.b];
     if (obs == NULL || obs->packet == NULL) {
         return;
     }
+    memset(&p, 0, sizeof p);
     p.t_ns = s->air_start_ns;
     p.access_address = s->access_address;
     p.rf_channel = rf_channel_of(s->channel);
-    p.advertising = 0;
     p.sender = s->air_sender;
     p.phy = s->phy;
     p.crc_ok = (uint8_t)crc_ok;
     p.pdu = s->air.b;
     p.len = (size_t)s->air.len + PQPAN_LL_CRC_BYTES;
+    if (crc_ok && s->air_encrypted) {
+        size_t n = (size_t)PQPAN_LL_HDR_BYTES + s->air_plain.b[1];
+        memcpy(plain, s->air_plain.b, n);
+        memcpy(plain + n, s->air.b + s->air.len, PQPAN_LL_CRC_BYTES);
+        p.pdu = plain;
+        p.len = n + PQPAN_LL_CRC_BYTES;
+        p.decrypted = 1;
+    }
     obs->packet(obs_ctx, &p);
 }
 
@@ -1081,6 +1097,7 @@ static void connect_ind_packet(const uint8_t *pdu, const struct pqpan_sim_observ
     if (obs == NULL || obs->packet == NULL) {
         return;
     }
+    memset(&p, 0, sizeof p);
     p.t_ns = 0;
     p.access_address = PQPAN_LL_ADV_AA;
     p.rf_channel = ADV_RF_CHANNEL;

@@ -200,6 +200,25 @@ static void assert_ledgers_agree(const struct pqpan_ledger *sim, const struct pq
     assert_int_equal(sim->bytes_rx, est->bytes_rx);
 }
 
+/* A simulated run against the estimate of the same configuration: both ledgers of both
+ * sides (assert_ledgers_agree), the data and empty PDU counts, the events of every kind
+ * and the latency equal. */
+static void assert_run_agrees(const struct pqpan_sim_result *r, const struct pqpan_ble_estimate *e,
+                              double *worst)
+{
+    int side;
+    for (side = 0; side < 2; side++) {
+        assert_ledgers_agree(&r->ledger[side], &e->ledger[side], worst);
+        assert_ledgers_agree(&r->bits[side], &e->bits[side], worst);
+        assert_int_equal(r->counts.data_pdus_tx[side], e->counts.data_pdus_tx[side]);
+        assert_int_equal(r->counts.empty_pdus_tx[side], e->counts.empty_pdus_tx[side]);
+    }
+    assert_int_equal(r->counts.events, e->counts.events);
+    assert_int_equal(r->counts.idle_events, e->counts.idle_events);
+    assert_int_equal(r->counts.negotiate_events, e->counts.negotiate_events);
+    assert_int_equal(r->latency_ns, e->latency_ns);
+}
+
 /* At zero loss the simulator and the estimator (same framing and timing code, ble.h)
  * agree on both accountings of both sides (every phase x state within 1 %, PDUs, octets
  * and cycles equal), on the PDU and event counts and on the latency, for every ML-KEM
@@ -212,7 +231,7 @@ static void test_agreement_with_estimator(void **state)
     static const uint32_t ek[3] = {800, 1184, 1568}, ct[3] = {768, 1088, 1568};
     static const uint32_t octets[3] = {27, 100, 251};
     double worst = 0.0;
-    int lv, phy, o, t, side;
+    int lv, phy, o, t;
     (void)state;
     for (lv = 0; lv < 3; lv++) {
         for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
@@ -226,16 +245,7 @@ static void test_agreement_with_estimator(void **state)
                     c.ble.transfer = (enum pqpan_ble_transfer)t;
                     assert_int_equal(run(&s, &c), PQPAN_OK);
                     assert_int_equal(pqpan_ble_estimate_pqke(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
-                    for (side = 0; side < 2; side++) {
-                        assert_ledgers_agree(&s.res.ledger[side], &e.ledger[side], &worst);
-                        assert_ledgers_agree(&s.res.bits[side], &e.bits[side], &worst);
-                        assert_int_equal(s.res.counts.data_pdus_tx[side], e.counts.data_pdus_tx[side]);
-                        assert_int_equal(s.res.counts.empty_pdus_tx[side], e.counts.empty_pdus_tx[side]);
-                    }
-                    assert_int_equal(s.res.counts.events, e.counts.events);
-                    assert_int_equal(s.res.counts.idle_events, e.counts.idle_events);
-                    assert_int_equal(s.res.counts.negotiate_events, e.counts.negotiate_events);
-                    assert_int_equal(s.res.latency_ns, e.latency_ns);
+                    assert_run_agrees(&s.res, &e, &worst);
                 }
             }
         }
@@ -383,18 +393,11 @@ static void test_lesc_agreement_with_estimator(void **state)
                     assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a));
                     assert_true(s.res.encrypted);
                     assert_int_equal(pqpan_ble_estimate_lesc(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
+                    assert_run_agrees(&s.res, &e, &worst);
                     for (side = 0; side < 2; side++) {
-                        assert_ledgers_agree(&s.res.ledger[side], &e.ledger[side], &worst);
-                        assert_ledgers_agree(&s.res.bits[side], &e.bits[side], &worst);
-                        assert_int_equal(s.res.counts.data_pdus_tx[side], e.counts.data_pdus_tx[side]);
-                        assert_int_equal(s.res.counts.empty_pdus_tx[side], e.counts.empty_pdus_tx[side]);
                         assert_int_equal(s.res.counts.att_pdus[side], e.counts.att_pdus[side]);
                         assert_int_equal(s.res.counts.llctrl_pdus[side], e.counts.llctrl_pdus[side]);
                     }
-                    assert_int_equal(s.res.counts.events, e.counts.events);
-                    assert_int_equal(s.res.counts.idle_events, e.counts.idle_events);
-                    assert_int_equal(s.res.counts.negotiate_events, e.counts.negotiate_events);
-                    assert_int_equal(s.res.latency_ns, e.latency_ns);
                     runs++;
                 }
             }
@@ -406,8 +409,9 @@ static void test_lesc_agreement_with_estimator(void **state)
 }
 
 /* What goes over the air, in order (Vol 3 Part H Figure 2.3 and Vol 6 Part B §5.1.3.1):
- * SMP codes as the L2CAP frames on CID 6 begin, LL control opcodes; the two
- * LL_START_ENC_RSP encrypted (opcode + MIC = 5 octets, the opcode not readable). */
+ * the sender (c, p; C, P for a PDU sent encrypted, which the observer is given
+ * decrypted), then the SMP code as an L2CAP frame on CID 6 begins ('A' + code) or the LL
+ * control opcode ('a' + opcode). */
 struct air_log {
     char seq[64];
     size_t n;
@@ -421,12 +425,12 @@ static void log_packet(void *ctx, const struct pqpan_sim_packet *p)
         return;
     }
     if ((p->pdu[0] & 3u) == PQPAN_LLID_CONTROL) {
-        code = p->pdu[1] == 5 ? 'E' : (char)('a' + p->pdu[2]); /* E: encrypted */
+        code = (char)('a' + p->pdu[2]);
     } else if ((p->pdu[0] & 3u) == PQPAN_LLID_START && p->pdu[1] >= 5 && p->pdu[4] == 0x06) {
         code = (char)('A' + p->pdu[6]); /* an SMP frame: CID 0x0006, code after it */
     }
     if (code != 0 && l->n + 2 < sizeof l->seq) {
-        l->seq[l->n++] = p->sender ? 'p' : 'c';
+        l->seq[l->n++] = (char)((p->sender ? 'p' : 'c') - (p->decrypted ? 'a' - 'A' : 0));
         l->seq[l->n++] = code;
         l->seq[l->n] = '\0';
     }
@@ -447,8 +451,8 @@ static void test_lesc_pairing_on_the_air(void **state)
     assert_int_equal(run_lesc(&s, &a, &c, &obs, &l), PQPAN_OK);
     /* LL_LENGTH_REQ/RSP (0x14/0x15), then Pairing Request (B) / Response (C), Public
      * Keys (M), Confirm (D), Randoms (E), DHKey Checks (N), LL_ENC_REQ (d), LL_ENC_RSP
-     * (e), LL_START_ENC_REQ (f), LL_START_ENC_RSP x 2 encrypted (E). */
-    assert_string_equal(l.seq, "cupvcBpCcMpMpDcEpEcNpNcdpepfcEpE");
+     * (e), LL_START_ENC_REQ (f), LL_START_ENC_RSP x 2 encrypted (g). */
+    assert_string_equal(l.seq, "cupvcBpCcMpMpDcEpEcNpNcdpepfCgPg");
     assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a) && s.res.encrypted);
     assert_int_equal(s.res.ledger[0].op_count[PQPAN_OP_ECDH_KEYGEN], 1);
     assert_int_equal(s.res.ledger[1].op_count[PQPAN_OP_ECDH_SHARED], 1);
