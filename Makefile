@@ -8,7 +8,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build run test test-unit test-asan test-fuzz bench m4 bench-m4 install clean
+.PHONY: all deps build run docs test test-unit test-asan test-fuzz bench m4 bench-m4 install clean
 
 all: build
 
@@ -21,6 +21,11 @@ build: deps
 
 run: build
 	./$(BUILD)/pqpan reproduce --out out
+
+# Rewrites the generated regions of docs/*.md from the CLI's output (scripts/gen_docs.sh;
+# tests/integration/docs_fresh.sh fails when they are stale).
+docs: build
+	scripts/gen_docs.sh ./$(BUILD)/pqpan .
 
 # The main suite runs last so its ctest summary closes the output.
 test: test-fuzz test-asan test-unit

@@ -461,6 +461,7 @@ static const char *pqpan_protocol_name(unsigned mode)
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
+    int p;
     r->kem = kem;
     r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
                   : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? pqpan_protocol_name(cfg->pqke_mode)
@@ -474,9 +475,34 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     r->dle = cfg->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD;
     r->ci_ms = (double)cfg->ci_ns * 1e-6;
     r->latency_ms = (double)est->latency_ns * 1e-6;
-    r->negotiate_ms = (double)est->negotiate_ns * 1e-6;
+    r->setup_ms = (double)est->setup_ns * 1e-6;
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+        r->t_phase_ms[p] = (double)est->span_ns[p] * 1e-6;
+    }
     r->events = est->counts.events + est->counts.idle_events;
     r->idle_events = est->counts.idle_events;
+}
+
+/* The events accounting of each phase alone: the ledger's time in that phase (and, for
+ * CRYPTO, the operations' cycles) through the energy model, so that the phases add up to
+ * e_total_events_uj. */
+static int fill_phases(struct model_row *r, const struct pqpan_ledger *l, const struct model_env *env,
+                       enum pqpan_radio_mode radio, struct cli_msg *msg)
+{
+    int p, rc = EXIT_OK;
+    for (p = 0; p < PQPAN_PHASE_COUNT && rc == EXIT_OK; p++) {
+        struct pqpan_ledger one;
+        struct pqpan_energy e;
+        pqpan_ledger_init(&one);
+        memcpy(one.ns[p], l->ns[p], sizeof one.ns[p]);
+        if (p == PQPAN_PHASE_CRYPTO) {
+            memcpy(one.op_count, l->op_count, sizeof one.op_count);
+            memcpy(one.op_cycles, l->op_cycles, sizeof one.op_cycles);
+        }
+        rc = model_energy(&e, &one, env, radio, msg);
+        r->e_phase_uj[p] = e.total_events_uj;
+    }
+    return rc;
 }
 
 /* The events accounting of the exchange's own phases (PQPAN_ADVISE_EXCHANGE_PHASES): what
@@ -517,6 +543,9 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
         rc = model_energy(&full, &led[s], env, model_radio_of(cfg->phy), msg);
         if (rc == EXIT_OK) {
             rc = model_energy(&bits, &bl[s], env, model_radio_of(cfg->phy), msg);
+        }
+        if (rc == EXIT_OK) {
+            rc = fill_phases(r, &led[s], env, model_radio_of(cfg->phy), msg);
         }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
@@ -570,8 +599,11 @@ struct field {
 
 #define ROW_OFF(m) offsetof(struct model_row, m)
 #define OP_OFF(op) (ROW_OFF(e_comp_op_uj) + (size_t)(op) * sizeof(double))
+#define PH_E_OFF(p) (ROW_OFF(e_phase_uj) + (size_t)(p) * sizeof(double))
+#define PH_T_OFF(p) (ROW_OFF(t_phase_ms) + (size_t)(p) * sizeof(double))
 
 static const struct field fields_ble[] = {
+    {"reading", "reading", GROUP_READING, F_STR, ROW_OFF(reading), 0},
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
@@ -621,8 +653,38 @@ static const struct field fields_ble[] = {
      ROW_OFF(comm_share_events_pct), 1},
     {"e_exchange_events_uj", "exchange on an open link, events (uJ)", GROUP_DETAIL, F_DBL,
      ROW_OFF(e_exchange_events_uj), 3},
-    {"negotiate_ms", "negotiation before the exchange (ms)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(negotiate_ms), 3},
+    {"e_advertise_uj", "events by phase: advertise (uJ)", GROUP_DETAIL, F_DBL,
+     PH_E_OFF(PQPAN_PHASE_ADVERTISE), 3},
+    {"e_connect_uj", "  connect (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_CONNECT), 3},
+    {"e_features_uj", "  features (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_FEATURES), 3},
+    {"e_conn_update_uj", "  conn_update (uJ)", GROUP_DETAIL, F_DBL,
+     PH_E_OFF(PQPAN_PHASE_CONN_UPDATE), 3},
+    {"e_phy_update_uj", "  phy_update (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_PHY_UPDATE),
+     3},
+    {"e_length_update_uj", "  length_update (uJ)", GROUP_DETAIL, F_DBL,
+     PH_E_OFF(PQPAN_PHASE_LENGTH_UPDATE), 3},
+    {"e_mtu_exchange_uj", "  mtu_exchange (uJ)", GROUP_DETAIL, F_DBL,
+     PH_E_OFF(PQPAN_PHASE_MTU_EXCHANGE), 3},
+    {"e_discovery_uj", "  discovery (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_DISCOVERY), 3},
+    {"e_key_transfer_uj", "  key_transfer (uJ)", GROUP_DETAIL, F_DBL,
+     PH_E_OFF(PQPAN_PHASE_KEY_TRANSFER), 3},
+    {"e_crypto_uj", "  crypto, with computation (uJ)", GROUP_DETAIL, F_DBL,
+     PH_E_OFF(PQPAN_PHASE_CRYPTO), 3},
+    {"e_confirm_uj", "  confirm (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_CONFIRM), 3},
+    {"setup_ms", "set-up before the exchange (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(setup_ms), 3},
+    {"t_advertise_ms", "  advertise, expected (ms)", GROUP_DETAIL, F_DBL,
+     PH_T_OFF(PQPAN_PHASE_ADVERTISE), 3},
+    {"t_connect_ms", "  connect (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_CONNECT), 3},
+    {"t_features_ms", "  features (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_FEATURES), 3},
+    {"t_conn_update_ms", "  conn_update (ms)", GROUP_DETAIL, F_DBL,
+     PH_T_OFF(PQPAN_PHASE_CONN_UPDATE), 3},
+    {"t_phy_update_ms", "  phy_update (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_PHY_UPDATE),
+     3},
+    {"t_length_update_ms", "  length_update (ms)", GROUP_DETAIL, F_DBL,
+     PH_T_OFF(PQPAN_PHASE_LENGTH_UPDATE), 3},
+    {"t_mtu_exchange_ms", "  mtu_exchange (ms)", GROUP_DETAIL, F_DBL,
+     PH_T_OFF(PQPAN_PHASE_MTU_EXCHANGE), 3},
+    {"t_discovery_ms", "  discovery (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_DISCOVERY), 3},
     {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
     {"t_rx_ms", "time RX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
     {"t_ifs_ms", "time T_IFS (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_ifs_ms), 3},
@@ -637,7 +699,7 @@ static const struct field fields_ble[] = {
     {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(empty_pdus_tx), 0},
     {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL, F_ULL, ROW_OFF(att_pdus_tx), 0},
     {"events", "connection events, all", GROUP_DETAIL, F_ULL, ROW_OFF(events), 0},
-    {"idle_events", "  of which idle (crypto, PHY instant)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
+    {"idle_events", "  of which idle (crypto, instants)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
      0},
 };
 
@@ -718,7 +780,7 @@ static const struct field *table_of(unsigned groups, size_t *n)
 /* Whether field f is printed for the mask groups. */
 static int shown(const struct field *f, unsigned groups)
 {
-    return (f->group & groups & GROUP_ALL) != 0;
+    return (f->group & groups & (GROUP_ALL | GROUP_READING)) != 0;
 }
 
 static const void *at(const struct model_row *r, const struct field *f)
@@ -1040,9 +1102,57 @@ void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_ra
     model_print_crypto_gamma(f, env, prefix);
     fprintf(f, "%saccountings: e_comm_uj/e_total_uj = bits (the study's: PDU bits + T_IFS of the "
                "exchange x gamma_comm);\n%s  *_events_* = events (adds HFXO, ramp-up, CPU per "
-               "event, window widening, idle events,\n%s  sleep and the MTU/length/PHY "
-               "negotiation; no gamma)\n",
+               "event, window widening, idle events,\n%s  sleep and the set-up before the "
+               "exchange, e_<phase>_uj / t_<phase>_ms; no gamma)\n",
             prefix, prefix, prefix);
+}
+
+/* Sources of the set-up's defaults and of the advertising phase's expected value. */
+static const char *const setup_assumption[] = {
+    "t_advertise_ms is the expected time to connect: the central scans continuously from a",
+    "uniformly distributed moment, advDelay uniform 0..10 ms (Vol 6 Part B 4.4.2.2); defaults:",
+    "advertising 100 ms = TGAP(adv_fast_interval2), idle interval 30 ms =",
+    "TGAP(initial_conn_interval), each its range's lower end (Vol 3 Part C Appendix A); the",
+    "set-up before the PHY update runs on LE 1M and is charged at the exchange PHY's currents",
+    NULL,
+};
+
+void model_print_setup(FILE *f, const struct pqpan_ble_config *c, const char *prefix)
+{
+    int i;
+    fprintf(f, "%sset-up (events accounting): ", prefix);
+    if (c->adv_interval_ns != 0u) {
+        fprintf(f, "advertising every %.3f ms until connected", (double)c->adv_interval_ns * 1e-6);
+    } else {
+        fputs("no advertising", f);
+    }
+    fprintf(f, ", feature exchange %s,\n%s  ", c->features ? "on" : "off", prefix);
+    if (c->conn_update && c->idle_ci_ns != c->ci_ns) {
+        fprintf(f, "connection at %.2f ms updated to %.2f ms", (double)c->idle_ci_ns * 1e-6,
+                (double)c->ci_ns * 1e-6);
+    } else {
+        fprintf(f, "connection at %.2f ms (no update)", (double)c->ci_ns * 1e-6);
+    }
+    fprintf(f, ", GATT discovery + CCCD write %s\n", c->discovery ? "on" : "off");
+    fprintf(f, "%sset-up assumptions:\n", prefix);
+    for (i = 0; setup_assumption[i] != NULL; i++) {
+        fprintf(f, "%s  %s\n", prefix, setup_assumption[i]);
+    }
+}
+
+void model_print_setup_json(FILE *f, const struct pqpan_ble_config *c, const char *indent)
+{
+    int i;
+    fprintf(f, "%s\"setup_adv_interval_ms\": %.3f,\n", indent, (double)c->adv_interval_ns * 1e-6);
+    fprintf(f, "%s\"setup_features\": %s,\n", indent, c->features ? "true" : "false");
+    fprintf(f, "%s\"setup_conn_update\": %s,\n", indent, c->conn_update ? "true" : "false");
+    fprintf(f, "%s\"setup_idle_ci_ms\": %.3f,\n", indent, (double)c->idle_ci_ns * 1e-6);
+    fprintf(f, "%s\"setup_discovery\": %s,\n", indent, c->discovery ? "true" : "false");
+    fprintf(f, "%s\"setup_assumptions\": \"", indent);
+    for (i = 0; setup_assumption[i] != NULL; i++) {
+        fprintf(f, "%s%s", i == 0 ? "" : " ", setup_assumption[i]);
+    }
+    fputs("\",\n", f);
 }
 
 void model_print_assumptions_json(FILE *f, const struct model_env *env,

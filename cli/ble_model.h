@@ -76,6 +76,7 @@ enum model_side { MODEL_PERIPHERAL = 0, MODEL_CENTRAL, MODEL_TOTAL, MODEL_SIDES 
 
 /* One side of one configuration, flat (every numeric field is a double or a count). */
 struct model_row {
+    const char *reading; /* reproduce only (GROUP_READING): "defaults" or "study" */
     const char *side;
     const char *kem;
     const char *protocol;
@@ -93,7 +94,9 @@ struct model_row {
     double e_ev_cpu_uj; /* CPU outside the CRYPTO phase and event pre/post (802.15.4 wake-ups) */
     double e_total_events_uj, comm_share_events_pct;
     double e_exchange_events_uj; /* events accounting of the exchange's phases only (BLE) */
-    double latency_ms, negotiate_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    double latency_ms, setup_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    double e_phase_uj[PQPAN_PHASE_COUNT]; /* events accounting by phase (E_comp in CRYPTO) */
+    double t_phase_ms[PQPAN_PHASE_COUNT]; /* span of each set-up phase */
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
     unsigned long long att_pdus_tx, events, idle_events;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
@@ -146,6 +149,7 @@ enum model_group {
     GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
     GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
     GROUP_ALL = 7,
+    GROUP_READING = 8, /* mask flag: the reading field first (reproduce) */
     GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
     GROUP_NO_SIDE = 32 /* mask flag: without the side column (model_print_flat) */
 };
@@ -184,6 +188,10 @@ void model_print_derived_json(FILE *f, const struct model_env *env,
                               enum pqpan_radio_mode radio, const char *indent);
 /* Whether a run on radio mode `radio` uses the profile figure at path (profile_walk.h). */
 int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path);
+/* The set-up before the exchange that cfg asks for, and its assumptions (text lines, or
+ * JSON members setup_*). */
+void model_print_setup(FILE *f, const struct pqpan_ble_config *cfg, const char *prefix);
+void model_print_setup_json(FILE *f, const struct pqpan_ble_config *cfg, const char *indent);
 /* The same two printers for the derived figures a predicate selects (ctx passed on). */
 typedef int (*model_figure_pred)(const struct model_env *env, const char *path, const void *ctx);
 void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,

@@ -77,10 +77,13 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
     c.chan[0].ber = c.chan[1].ber = o->ber;
     c.seed = o->seed;
     c.supervision_timeout_ms = (uint32_t)o->timeout_ms;
+    if (o->adv_mean) {
+        pqpan_ble_adv_mean(c.ble.adv_interval_ns, &c.adv_scan_channel, &c.adv_wait_ns);
+    }
     if (pqpan_sim_init(s, &c) != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (CI a multiple of 1.25 "
-                                            "ms, supervision timeout > 2 intervals, --transfer "
-                                            "study needs ATT_MTU >= 403)");
+        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (CI and idle CI "
+                                            "multiples of 1.25 ms, supervision timeout > 2 "
+                                            "intervals, --transfer study needs ATT_MTU >= 403)");
     }
     if (is_lesc(l)) {
         run = run_lesc(s, &apps->lesc, k, o, obs, obs_ctx);
@@ -123,6 +126,7 @@ int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env
     e.counts = r->counts;
     e.ll_octets_eff = r->ll_octets;
     e.latency_ns = r->latency_ns;
-    e.negotiate_ns = r->negotiate_ns;
+    e.setup_ns = r->setup_ns;
+    memcpy(e.span_ns, r->span_ns, sizeof e.span_ns);
     return model_fill(rows, env, kem, &s->cfg.ble, &e, msg);
 }

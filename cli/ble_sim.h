@@ -13,6 +13,7 @@ struct ble_sim_opts {
     unsigned long long seed;      /* the channel's and the protocol's randomness */
     unsigned long long timeout_ms; /* supervision timeout */
     int raw_messages;             /* 1: the estimator's messages (ek, ct), 0: the real PQKE */
+    int adv_mean;                 /* 1: the advertising phase's expected case, 0: drawn */
 };
 
 /* GATT, an error-free channel, seed 1, supervision timeout 4000 ms, the real PQKE. */

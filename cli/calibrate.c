@@ -836,6 +836,7 @@ static void print_table(const struct cal_state *st)
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
     model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
+    model_print_setup(stdout, &st->o.link.cfg, "  ");
     printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
            st->o.comm_radio ? "link-layer events of the events accounting" : "bits accounting",
            overlap_name(&st->o));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "data_load.h"
@@ -18,40 +19,87 @@ void data_text_free(struct data_text *t)
     memset(t, 0, sizeof *t);
 }
 
-int data_read_file(struct data_text *out, const char *path, char *err, size_t errlen)
+/* Reads all of f into out->owned (NUL-terminated), at most max bytes: a regular file's
+ * size is checked before anything is read, a pipe's as it comes. */
+static int read_stream(struct data_text *out, FILE *f, const char *path, size_t max, char *err,
+                       size_t errlen)
 {
+    size_t cap = 0, len = 0;
+    for (;;) {
+        size_t got;
+        if (len == cap) {
+            size_t next = cap == 0 ? 65536u : 2u * cap;
+            char *p;
+            if (cap > max) {
+                snprintf(err, errlen, "%s: larger than %zu bytes: not read", path, max);
+                return EXIT_IO;
+            }
+            p = realloc(out->owned, next + 1);
+            if (p == NULL) {
+                snprintf(err, errlen, "%s: out of memory", path);
+                return EXIT_IO;
+            }
+            out->owned = p;
+            cap = next;
+        }
+        got = fread(out->owned + len, 1, cap - len, f);
+        len += got;
+        if (len > max) {
+            snprintf(err, errlen, "%s: larger than %zu bytes: not read", path, max);
+            return EXIT_IO;
+        }
+        if (got == 0) {
+            break;
+        }
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return EXIT_IO;
+    }
+    out->owned[len] = '\0';
+    out->text = out->owned;
+    out->len = len;
+    return EXIT_OK;
+}
+
+int data_read_file_max(struct data_text *out, const char *path, size_t max, char *err,
+                       size_t errlen)
+{
+    int from_stdin = strcmp(path, "-") == 0;
+    struct stat st;
     FILE *f;
-    long size;
-    size_t got;
+    int rc;
     memset(out, 0, sizeof *out);
-    f = fopen(path, "rb");
+    if (!from_stdin && stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: is a directory", path);
+            return EXIT_IO;
+        }
+        if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+            snprintf(err, errlen, "%s: larger than %zu bytes: not read", path, max);
+            return EXIT_IO;
+        }
+    }
+    f = from_stdin ? stdin : fopen(path, "rb");
     if (f == NULL) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return EXIT_IO;
     }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    rc = read_stream(out, f, from_stdin ? "(stdin)" : path, max, err, errlen);
+    if (!from_stdin) {
         fclose(f);
-        return EXIT_IO;
     }
-    out->owned = malloc((size_t)size + 1);
-    if (out->owned == NULL) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        fclose(f);
-        return EXIT_IO;
-    }
-    got = fread(out->owned, 1, (size_t)size, f);
-    fclose(f);
-    if (got != (size_t)size) {
-        snprintf(err, errlen, "%s: short read", path);
+    if (rc != EXIT_OK) {
         data_text_free(out);
-        return EXIT_IO;
+        return rc;
     }
-    out->owned[got] = '\0';
-    out->text = out->owned;
-    out->len = got;
-    snprintf(out->origin, sizeof out->origin, "%s", path);
+    snprintf(out->origin, sizeof out->origin, "%s", from_stdin ? "(stdin)" : path);
     return EXIT_OK;
+}
+
+int data_read_file(struct data_text *out, const char *path, char *err, size_t errlen)
+{
+    return data_read_file_max(out, path, DATA_FILE_MAX, err, errlen);
 }
 
 static int has_prefix_suffix(const char *s, const char *prefix, const char *suffix)
@@ -104,7 +152,8 @@ static int looks_like_path(const char *s)
 {
     size_t n = strlen(s);
     FILE *f;
-    if (strchr(s, '/') != NULL || (n > 5 && strcmp(s + n - 5, ".json") == 0)) {
+    if (strcmp(s, "-") == 0 || strchr(s, '/') != NULL ||
+        (n > 5 && strcmp(s + n - 5, ".json") == 0)) {
         return 1;
     }
     f = fopen(s, "rb");
@@ -121,7 +170,7 @@ int data_profile_text(struct data_text *out, const char *name_or_path, char *err
     size_t i, count;
     memset(out, 0, sizeof *out);
     if (looks_like_path(name_or_path)) {
-        return data_read_file(out, name_or_path, err, errlen);
+        return data_read_file_max(out, name_or_path, DATA_SMALL_FILE_MAX, err, errlen);
     }
     count = data_profile_builtin_count();
     for (i = 0; i < count; i++) {
@@ -169,7 +218,7 @@ int data_profile_load(struct pqpan_profile *p, const char *name_or_path, char *e
 int data_gamma_load(struct pqpan_gamma *g, const char *path, char *err, size_t errlen)
 {
     struct data_text t;
-    int rc = data_read_file(&t, path, err, errlen);
+    int rc = data_read_file_max(&t, path, DATA_SMALL_FILE_MAX, err, errlen);
     if (rc != EXIT_OK) {
         return rc;
     }

@@ -98,7 +98,14 @@ int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
                             const char *calibration, const char *crypto_impl, char *err,
                             size_t errlen);
 
-/* Reads a whole file. EXIT_OK or EXIT_IO. */
+/* Reads a whole file ("-" = standard input, pipes included), at most max bytes (a regular
+ * file's size is checked before it is read). EXIT_OK, or EXIT_IO naming the file: cannot
+ * open, is a directory, larger than max, read error. */
+#define DATA_FILE_MAX ((size_t)64 << 20)       /* vector files, cycle tables, traces */
+#define DATA_SMALL_FILE_MAX ((size_t)1 << 20)  /* profiles, calibration files */
+int data_read_file_max(struct data_text *out, const char *path, size_t max, char *err,
+                       size_t errlen);
+/* The same with max = DATA_FILE_MAX. */
 int data_read_file(struct data_text *out, const char *path, char *err, size_t errlen);
 
 #endif

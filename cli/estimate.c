@@ -133,6 +133,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+    model_print_setup(stdout, &o->l.cfg, "  ");
     if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
         printf("  kdf (derived): the cycle table's kdf row (mode none) x the Keccak permutations of\n"
                "    --auth %s over those of none (pqpan_pqke_side_work, docs/PROTOCOL.md 3.4)\n",
@@ -148,6 +149,7 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
     int s;
     printf("{\n");
     model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+    model_print_setup_json(stdout, &o->l.cfg, "  ");
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_json_row(stdout, &rows[s], GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL,
@@ -160,6 +162,7 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
 /* ---- --link 802154 ---- */
 
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
+                               const struct pqpan_802154_est_config *c,
                                const struct pqpan_802154_estimate *e,
                                const struct model_row rows[MODEL_SIDES])
 {
@@ -167,6 +170,8 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
            l->kem, l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy);
     lowpan_print_assumptions(stdout, env, l, "  ");
+    printf("  messages (UDP payload octets, docs/PROTOCOL.md): INIT %u, RESP %u, FIN %u\n",
+           (unsigned)c->msg_octets[0], (unsigned)c->msg_octets[1], (unsigned)c->msg_octets[2]);
     printf("  data frames: INIT %u, RESP %u, FIN %u; expected CCAs %.3f, backoff %.3f ms;\n"
            "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
@@ -175,6 +180,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
 }
 
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
+                              const struct pqpan_802154_est_config *c,
                               const struct pqpan_802154_estimate *e,
                               const struct model_row rows[MODEL_SIDES])
 {
@@ -183,11 +189,13 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     lowpan_print_assumptions_json(stdout, env, l, "  ");
     printf("  \"ieee802154\": {\n");
     printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
-           "    \"busy\": %.4f,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
+           "    \"busy\": %.4f,\n    \"octets_init\": %u,\n    \"octets_resp\": %u,\n"
+           "    \"octets_fin\": %u,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
            "    \"frames_fin\": %u,\n    \"expected_ccas\": %.4f,\n"
            "    \"expected_backoff_ms\": %.4f,\n    \"p_frame_access_failure\": %.6f,\n"
            "    \"p_success\": %.6f\n  },\n",
            l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy,
+           (unsigned)c->msg_octets[0], (unsigned)c->msg_octets[1], (unsigned)c->msg_octets[2],
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
            e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
     printf("  \"sides\": [\n");
@@ -210,19 +218,20 @@ static void print_csv(const struct model_row rows[MODEL_SIDES], unsigned groups)
 
 static int run_lowpan(const struct estimate_opts *o, const struct model_env *env)
 {
+    struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
     struct model_row rows[MODEL_SIDES];
     struct cli_msg msg;
-    int rc = cli_msg_report(CMD, lowpan_estimate(rows, &e, env, &o->w, &msg), &msg);
+    int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (o->m.format == FORMAT_TABLE) {
-        print_lowpan_table(&o->w, env, &e, rows);
+        print_lowpan_table(&o->w, env, &c, &e, rows);
     } else if (o->m.format == FORMAT_CSV) {
         print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154);
     } else {
-        print_lowpan_json(&o->w, env, &e, rows);
+        print_lowpan_json(&o->w, env, &c, &e, rows);
     }
     return EXIT_OK;
 }

@@ -37,7 +37,20 @@ void link_opts_help(FILE *out)
             "                         authenticated), psk, kem-auth (the responder), kem-auth-mutual,\n"
             "                         numeric; message sizes and the extra ML-KEM operations and\n"
             "                         hashing follow the mode (default none; sig, sig-mutual are\n"
-            "                         reserved until ML-DSA exists)\n",
+            "                         reserved until ML-DSA exists)\n"
+            "set-up before the exchange (events accounting only; the bits accounting is the\n"
+            "exchange's):\n"
+            "  --adv-interval-ms X    connectable advertising until connected, advInterval in ms:\n"
+            "                         20..10485759.375 in steps of 0.625, or 0 for none (default\n"
+            "                         100); the central scans continuously and t_advertise_ms is\n"
+            "                         the expected time to connect (docs/MODEL.md \"Advertising\")\n"
+            "  --features on|off      LL feature exchange and version exchange (default on)\n"
+            "  --conn-update on|off   open the connection at --idle-ci-ms and update it to --ci-ms\n"
+            "                         (connection parameters request; default on)\n"
+            "  --idle-ci-ms X         the connection's interval before the update in ms, 7.5..4000\n"
+            "                         (default 30)\n"
+            "  --discovery on|off     GATT discovery of the key-exchange service and the CCCD\n"
+            "                         write enabling indications, by the central (default on)\n",
             MODEL_LESC_NAME);
 }
 
@@ -63,6 +76,8 @@ static int auth_opt(struct link_opts *o, const char *cmd, int argc, char **argv,
 /* --keygen-side words (enum pqpan_ble_role order: central = 0) and --reply words. */
 static const char *const role_words[] = {"central", "peripheral", NULL};
 static const char *const reply_words[] = {"next-event", "same-event", NULL};
+/* --features, --conn-update, --discovery words (off = 0). */
+static const char *const switch_words[] = {"off", "on", NULL};
 
 static int parse_role(enum pqpan_ble_role *r, const char *v)
 {
@@ -85,6 +100,25 @@ static int parse_ms(uint64_t *ns, const char *v, double lo, double hi)
     }
     *ns = (uint64_t)(ms * 1e6 + 0.5);
     return 0;
+}
+
+/* 0 (no advertising) or an advInterval of Vol 6 Part B §4.4.2.2. */
+static int parse_adv(uint64_t *ns, const char *v)
+{
+    if (parse_ms(ns, v, 0.0, (double)PQPAN_BLE_ADV_INTERVAL_MAX_NS * 1e-6) != 0) {
+        return -1;
+    }
+    return *ns == 0u || (*ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&
+                         *ns % PQPAN_BLE_ADV_INTERVAL_STEP_NS == 0u)
+               ? 0
+               : -1;
+}
+
+static int parse_switch(int *on, const char *v)
+{
+    int k = cli_word_index(switch_words, v);
+    *on = k == 1;
+    return k < 0 ? -1 : 0;
 }
 
 /* One option with its value: 1 ok, 0 not a link option, -1 bad value. */
@@ -122,6 +156,16 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
         c->same_event_reply = k == 1;
     } else if (strcmp(opt, "--keygen-side") == 0) {
         bad = parse_role(&c->keygen_side, v) != 0;
+    } else if (strcmp(opt, "--adv-interval-ms") == 0) {
+        bad = parse_adv(&c->adv_interval_ns, v) != 0;
+    } else if (strcmp(opt, "--features") == 0) {
+        bad = parse_switch(&c->features, v) != 0;
+    } else if (strcmp(opt, "--conn-update") == 0) {
+        bad = parse_switch(&c->conn_update, v) != 0;
+    } else if (strcmp(opt, "--idle-ci-ms") == 0) {
+        bad = parse_ms(&c->idle_ci_ns, v, 7.5, 4000.0) != 0;
+    } else if (strcmp(opt, "--discovery") == 0) {
+        bad = parse_switch(&c->discovery, v) != 0;
     } else {
         return 0;
     }
@@ -130,7 +174,8 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
 
 static const char *const value_opts[] = {
     "--kem", "--phy", "--att-mtu", "--ll-octets", "--max-tx-time-us", "--transfer", "--ci-ms",
-    "--event-len-ms", "--max-pdus-per-event", "--reply", "--keygen-side",
+    "--event-len-ms", "--max-pdus-per-event", "--reply", "--keygen-side", "--adv-interval-ms",
+    "--features", "--conn-update", "--idle-ci-ms", "--discovery",
 };
 
 static int is_value_opt(const char *opt)
@@ -198,6 +243,9 @@ int link_opts_choices(const char *opt, cli_word_fn add, void *ctx)
         cli_words_each(reply_words, add, ctx);
     } else if (strcmp(opt, "--keygen-side") == 0) {
         cli_words_each(role_words, add, ctx);
+    } else if (strcmp(opt, "--features") == 0 || strcmp(opt, "--conn-update") == 0 ||
+               strcmp(opt, "--discovery") == 0) {
+        cli_words_each(switch_words, add, ctx);
     } else {
         return 0;
     }

@@ -1,6 +1,7 @@
 /* The BLE link options shared by `estimate` and `simulate` (and anything else that runs
  * one BLE configuration): KEM, PHY, ATT_MTU, LL size, transfer method, connection
- * interval and event limits, reply timing, KeyGen side, encryption, and the pqpan
+ * interval and event limits, reply timing, KeyGen side, encryption, the set-up before
+ * the exchange (advertising, feature exchange, parameter update, discovery) and the pqpan
  * protocol's authentication mode (--auth; cfg.pqke_mode). */
 #ifndef PQPAN_CLI_LINK_OPTS_H
 #define PQPAN_CLI_LINK_OPTS_H
@@ -26,8 +27,8 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
 void link_opts_help(FILE *out);
 
 /* If opt takes one word of a finite set (--kem, --phy, --transfer, --reply,
- * --keygen-side, --auth: the implemented modes only), passes each to add and returns 1;
- * else 0. */
+ * --keygen-side, --features, --conn-update, --discovery, --auth: the implemented modes
+ * only), passes each to add and returns 1; else 0. */
 int link_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 
 #endif

@@ -326,22 +326,22 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
     }
 }
 
-int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_estimate *e,
-                    const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg)
+int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
+                    struct pqpan_802154_estimate *e, const struct model_env *env,
+                    const struct lowpan_opts *o, struct cli_msg *msg)
 {
-    struct pqpan_802154_est_config c;
     uint64_t cycles[PQPAN_OP_COUNT];
-    int rc = lowpan_setup(&c, cycles, env, o, msg);
+    int rc = lowpan_setup(c, cycles, env, o, msg);
     memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
     if (rc != EXIT_OK) {
         return rc;
     }
-    if (pqpan_802154_estimate_pqke(e, &c, cycles) != PQPAN_OK) {
+    if (pqpan_802154_estimate_pqke(e, c, cycles) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "802.15.4 configuration out of range");
     }
     rc = lowpan_fill(rows, env, o->kem, e->ledger, e->bits, e->latency_ns, msg);
     if (rc == EXIT_OK) {
-        lowpan_fill_802154(rows, e, &c, env);
+        lowpan_fill_802154(rows, e, c, env);
     }
     return rc;
 }

@@ -88,11 +88,12 @@ int lowpan_backoff_listens(const struct lowpan_opts *o, const struct model_env *
 void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
                         const struct pqpan_802154_est_config *c, const struct model_env *env);
 
-/* `estimate --link 802154` for one configuration: the estimator's result in *e and the
- * rows with their 802.15.4 fields. A cli.h exit code; on failure the reason is in *msg
- * and the rows are zero. */
-int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_estimate *e,
-                    const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg);
+/* `estimate --link 802154` for one configuration: the configuration it ran in *c (message
+ * sizes, link), the estimator's result in *e and the rows with their 802.15.4 fields. A
+ * cli.h exit code; on failure the reason is in *msg and the rows are zero. */
+int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
+                    struct pqpan_802154_estimate *e, const struct model_env *env,
+                    const struct lowpan_opts *o, struct cli_msg *msg);
 
 /* The assumptions block of an 802.15.4 result: profile, the current table and section
  * used with the TX/RX figures and their sources, the idle and backoff radio states and

@@ -1,4 +1,5 @@
 /* pqpan: dispatch only. Each subcommand lives in its own cli/<name>.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,7 +76,7 @@ static int run_help(int argc, char **argv)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     const struct cli_command *c;
     if (argc < 2) {
@@ -98,4 +99,21 @@ int main(int argc, char **argv)
         return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
     }
     return c->run(argc - 1, argv + 1);
+}
+
+/* Whatever a command printed must have reached stdout: a full disk, a closed pipe or
+ * /dev/full is exit 4, never a success (data lost silently). */
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    int lost = fflush(stdout) != 0 || ferror(stdout);
+    if (fclose(stdout) != 0) {
+        lost = 1;
+    }
+    if (lost) {
+        fprintf(stderr, "pqpan: cannot write the output (standard output): %s\n",
+                errno != 0 ? strerror(errno) : "write error");
+        return EXIT_IO;
+    }
+    return rc;
 }

@@ -1,7 +1,9 @@
 /* pqpan reproduce: the study's matrix (ML-KEM-512/768/1024 × no DLE / DLE on the `study`
  * transfer preset, plus the LE Secure Connections baseline) and its headline figures
  * beside the ranges the study reports (Liu, Ramachandran, Jurdak, SenSys '26,
- * arXiv 2602.18708; DESIGN.md "What the study found"). */
+ * arXiv 2602.18708; DESIGN.md "What the study found"), in two readings: the sourced
+ * defaults, and the study reading, which sets the two accounting choices the study leaves
+ * open the way its figures point (docs/MODEL.md "Reproducing the study"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,7 @@
 #define N_LEVELS 3
 #define N_DLE 2
 #define N_CONFIGS (N_LEVELS * N_DLE + N_DLE) /* PQKE matrix + baseline per DLE setting */
+#define N_LINES 4                            /* headline figures */
 
 static const char *const levels[N_LEVELS] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"};
 static const unsigned ll_of_dle[N_DLE] = {27, 251};
@@ -23,8 +26,16 @@ static const unsigned ll_of_dle[N_DLE] = {27, 251};
 #define STUDY_RATIO "2.5-8.5x"
 #define STUDY_SHARE_1024_DLE "about 37 %"
 
-struct repro {
-    struct model_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
+enum reading { READING_DEFAULTS = 0, READING_STUDY, N_READINGS };
+
+static const char *const reading_names[N_READINGS] = {"defaults", "study"};
+
+/* What each reading is, for the table header. */
+static const char *const reading_about[N_READINGS] = {
+    "the sourced defaults (and the options given)",
+    "the defaults with the two accounting choices the study leaves open set the way its\n"
+    "  figures point: radio-only currents, one T_IFS per PDU sent (docs/MODEL.md\n"
+    "  \"Reproducing the study\")",
 };
 
 struct range {
@@ -35,6 +46,19 @@ struct headline {
     struct range share_no_dle, dle_saving, ratio;
     double share_1024_dle;
     double share_no_dle_level[N_LEVELS], saving_level[N_LEVELS];
+};
+
+/* One reading: its energy inputs, its bits T_IFS rule, its rows and headline. */
+struct reading_run {
+    struct model_env *env;
+    enum pqpan_ble_bits_ifs bits_ifs;
+    struct model_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
+    struct headline h;
+};
+
+struct repro {
+    struct reading_run run[N_READINGS];
+    int first, last; /* the readings asked for: run[first..last] */
 };
 
 void cli_reproduce_help(FILE *out)
@@ -50,24 +74,34 @@ void cli_reproduce_help(FILE *out)
             "(25-34 %%), PQKE / LE SC energy ratio (2.5-8.5x), communication share with DLE at\n"
             "ML-KEM-1024 (about 37 %%). Headline figures are for the peripheral (the device that\n"
             "runs KeyGen and Decaps) in the bits accounting.\n\n"
+            "Two readings, each with its own rows and verdicts: `defaults` (the sourced defaults\n"
+            "and the options given) and `study` (the same, with the two accounting choices the\n"
+            "study does not state set the way its figures point: the radio-only current table and\n"
+            "one T_IFS per PDU sent in the bits accounting instead of every T_IFS of an event).\n\n"
             "options:\n"
-            "  --out DIR              also write DIR/reproduce.csv, DIR/headline.csv and gnuplot\n"
-            "                         figures (.dat, .gp, .svg, .png): stacked computation /\n"
-            "                         communication bars per level x DLE (bars.*) and energy vs LL\n"
-            "                         payload size 27..251 per level (ll_sweep.*)\n",
+            "  --reading defaults|study|both  which readings to run (default both)\n"
+            "  --out DIR              also write DIR/reproduce.csv, DIR/headline.csv and, per\n"
+            "                         reading R, gnuplot figures (.dat, .gp, .svg, .png): stacked\n"
+            "                         computation / communication bars per level x DLE\n"
+            "                         (bars_R.*) and energy vs LL payload size 27..251 per level\n"
+            "                         (ll_sweep_R.*)\n",
             MODEL_LESC_NAME);
     model_opts_help(out);
     fprintf(out,
-            "\nOutput: table (default); csv (one line per row and side); json ({\"rows\": [one\n"
-            "object per row and side], \"headline\": [...]}), kem = \"%s\" for the baseline.\n"
+            "  (the study reading always uses the radio-only table, whatever --currents says)\n"
+            "\nOutput: table (default); csv (one line per reading, row and side); json\n"
+            "({\"readings\": [assumptions per reading], \"rows\": [one object per reading, row and\n"
+            "side], \"headline\": [one object per reading and figure]}), each row and headline\n"
+            "object with \"reading\"; kem = \"%s\" for the baseline.\n"
             "Exit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n",
             MODEL_LESC_NAME);
 }
 
-static void study_config(struct pqpan_ble_config *cfg, unsigned ll)
+static void study_config(struct pqpan_ble_config *cfg, unsigned ll, enum pqpan_ble_bits_ifs ifs)
 {
     pqpan_ble_config_default(cfg);
     cfg->ll_octets = ll;
+    cfg->bits_ifs = ifs;
 }
 
 /* model_run, its message printed. */
@@ -78,21 +112,26 @@ static int run_one(struct model_row rows[MODEL_SIDES], const struct model_env *e
     return cli_msg_report(CMD, model_run(rows, env, kem, cfg, &msg), &msg);
 }
 
-static int run_matrix(struct repro *r, const struct model_env *env)
+static int run_matrix(struct reading_run *r, const char *name)
 {
     struct pqpan_ble_config cfg;
-    int k, d, rc;
+    int k, d, s, i, rc;
     for (d = 0; d < N_DLE; d++) {
-        study_config(&cfg, ll_of_dle[d]);
+        study_config(&cfg, ll_of_dle[d], r->bits_ifs);
         for (k = 0; k < N_LEVELS; k++) {
-            rc = run_one(r->rows[k * N_DLE + d], env, levels[k], &cfg);
+            rc = run_one(r->rows[k * N_DLE + d], r->env, levels[k], &cfg);
             if (rc != EXIT_OK) {
                 return rc;
             }
         }
-        rc = run_one(r->rows[N_LEVELS * N_DLE + d], env, MODEL_LESC_NAME, &cfg);
+        rc = run_one(r->rows[N_LEVELS * N_DLE + d], r->env, MODEL_LESC_NAME, &cfg);
         if (rc != EXIT_OK) {
             return rc;
+        }
+    }
+    for (i = 0; i < N_CONFIGS; i++) {
+        for (s = 0; s < MODEL_SIDES; s++) {
+            r->rows[i][s].reading = name;
         }
     }
     return EXIT_OK;
@@ -108,23 +147,24 @@ static void widen(struct range *r, double x, int first)
     }
 }
 
-static void compute_headline(struct headline *h, const struct repro *r)
+static void compute_headline(struct headline *h, const struct model_row (*rows)[MODEL_SIDES])
 {
     int k, d;
+    memset(h, 0, sizeof *h);
     for (k = 0; k < N_LEVELS; k++) {
-        const struct model_row *no = &r->rows[k * N_DLE][MODEL_PERIPHERAL];
-        const struct model_row *yes = &r->rows[k * N_DLE + 1][MODEL_PERIPHERAL];
+        const struct model_row *no = &rows[k * N_DLE][MODEL_PERIPHERAL];
+        const struct model_row *yes = &rows[k * N_DLE + 1][MODEL_PERIPHERAL];
         h->share_no_dle_level[k] = no->comm_share_pct;
         h->saving_level[k] = 100.0 * (1.0 - yes->e_total_uj / no->e_total_uj);
         widen(&h->share_no_dle, h->share_no_dle_level[k], k == 0);
         widen(&h->dle_saving, h->saving_level[k], k == 0);
         for (d = 0; d < N_DLE; d++) {
-            const struct model_row *base = &r->rows[N_LEVELS * N_DLE + d][MODEL_PERIPHERAL];
-            widen(&h->ratio, r->rows[k * N_DLE + d][MODEL_PERIPHERAL].e_total_uj / base->e_total_uj,
+            const struct model_row *base = &rows[N_LEVELS * N_DLE + d][MODEL_PERIPHERAL];
+            widen(&h->ratio, rows[k * N_DLE + d][MODEL_PERIPHERAL].e_total_uj / base->e_total_uj,
                   k == 0 && d == 0);
         }
     }
-    h->share_1024_dle = r->rows[(N_LEVELS - 1) * N_DLE + 1][MODEL_PERIPHERAL].comm_share_pct;
+    h->share_1024_dle = rows[(N_LEVELS - 1) * N_DLE + 1][MODEL_PERIPHERAL].comm_share_pct;
 }
 
 /* One headline line: name, model value, study value, whether the model falls in it. */
@@ -137,27 +177,19 @@ struct hl_line {
     double study_lo, study_hi;
 };
 
-static int fill_lines(struct hl_line out[4], const struct headline *h)
+static void fill_lines(struct hl_line out[N_LINES], const struct headline *h)
 {
-    struct hl_line l[4] = {
-        {"comm_share_no_dle_pct", "communication share without DLE (LL 27)", 0, 0, "%",
-         STUDY_SHARE_NO_DLE, 57.0, 63.0},
-        {"dle_saving_pct", "total energy saved by DLE (LL 251 vs 27)", 0, 0, "%", STUDY_DLE_SAVING,
-         25.0, 34.0},
-        {"pqke_lesc_ratio", "PQKE / LE SC energy ratio", 0, 0, "x", STUDY_RATIO, 2.5, 8.5},
-        {"comm_share_1024_dle_pct", "communication share with DLE, ML-KEM-1024", 0, 0, "%",
-         STUDY_SHARE_1024_DLE, 32.0, 42.0},
+    const struct hl_line l[N_LINES] = {
+        {"comm_share_no_dle_pct", "communication share without DLE (LL 27)", h->share_no_dle.lo,
+         h->share_no_dle.hi, "%", STUDY_SHARE_NO_DLE, 57.0, 63.0},
+        {"dle_saving_pct", "total energy saved by DLE (LL 251 vs 27)", h->dle_saving.lo,
+         h->dle_saving.hi, "%", STUDY_DLE_SAVING, 25.0, 34.0},
+        {"pqke_lesc_ratio", "PQKE / LE SC energy ratio", h->ratio.lo, h->ratio.hi, "x",
+         STUDY_RATIO, 2.5, 8.5},
+        {"comm_share_1024_dle_pct", "communication share with DLE, ML-KEM-1024",
+         h->share_1024_dle, h->share_1024_dle, "%", STUDY_SHARE_1024_DLE, 32.0, 42.0},
     };
-    l[0].lo = h->share_no_dle.lo;
-    l[0].hi = h->share_no_dle.hi;
-    l[1].lo = h->dle_saving.lo;
-    l[1].hi = h->dle_saving.hi;
-    l[2].lo = h->ratio.lo;
-    l[2].hi = h->ratio.hi;
-    l[3].lo = h->share_1024_dle;
-    l[3].hi = h->share_1024_dle;
     memcpy(out, l, sizeof l);
-    return 4;
 }
 
 static const char *verdict(const struct hl_line *l)
@@ -171,15 +203,26 @@ static const char *verdict(const struct hl_line *l)
     return "overlaps";
 }
 
-static void print_table(const struct repro *r, const struct model_env *env,
-                        const struct headline *h)
+static const char *bits_ifs_about(enum pqpan_ble_bits_ifs b)
 {
-    struct hl_line l[4];
-    int i, s, n = fill_lines(l, h);
-    printf("pqpan reproduce: the SenSys '26 study (arXiv 2602.18708) with the analytic model\n"
-           "  study preset: ek as <= 400 B indications (ATT_MTU 403), ct as Write Requests with a\n"
-           "  frame-number byte; LE 1M, CI 50 ms, KeyGen+Decaps on the peripheral, unencrypted\n");
-    model_print_assumptions(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
+    return b == PQPAN_BLE_BITS_IFS_PER_PDU_SENT
+               ? "one per PDU sent (1 per pair; the study reading's choice)"
+               : "every T_IFS of an event on both sides (2 per pair, none after the last PDU)";
+}
+
+static void print_reading_table(const struct reading_run *r, int which)
+{
+    struct pqpan_ble_config cfg;
+    struct hl_line l[N_LINES];
+    const struct headline *h = &r->h;
+    char title[64];
+    int i, s;
+    fill_lines(l, h);
+    printf("\n== reading: %s\n  %s\n", reading_names[which], reading_about[which]);
+    model_print_assumptions(stdout, r->env, PQPAN_RADIO_BLE_1M, "  ");
+    study_config(&cfg, ll_of_dle[0], r->bits_ifs);
+    model_print_setup(stdout, &cfg, "  ");
+    printf("  bits accounting, T_IFS: %s\n", bits_ifs_about(r->bits_ifs));
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
     for (i = 0; i < N_CONFIGS; i++) {
@@ -190,9 +233,9 @@ static void print_table(const struct repro *r, const struct model_env *env,
                    w->comm_share_pct, w->latency_ms, w->e_total_events_uj);
         }
     }
-    printf("\nheadline (peripheral, bits accounting)       model              study        "
-           "verdict\n");
-    for (i = 0; i < n; i++) {
+    snprintf(title, sizeof title, "headline (%s, peripheral, bits)", reading_names[which]);
+    printf("\n%-44s %-18s %-12s %s\n", title, "model", "study", "verdict");
+    for (i = 0; i < N_LINES; i++) {
         char model[32];
         if (l[i].lo == l[i].hi) {
             snprintf(model, sizeof model, "%.1f %s", l[i].lo, l[i].unit);
@@ -207,134 +250,198 @@ static void print_table(const struct repro *r, const struct model_env *env,
            "%.1f/%.1f/%.1f %%\n",
            h->share_no_dle_level[0], h->share_no_dle_level[1], h->share_no_dle_level[2],
            h->saving_level[0], h->saving_level[1], h->saving_level[2]);
-    printf("why the model differs from the study: docs/MODEL.md \"Reproducing the study\"\n");
 }
 
-static const unsigned repro_groups = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
+static void print_table(const struct repro *r)
+{
+    int k;
+    printf("pqpan reproduce: the SenSys '26 study (arXiv 2602.18708) with the analytic model\n"
+           "  study preset: ek as <= 400 B indications (ATT_MTU 403), ct as Write Requests with a\n"
+           "  frame-number byte; LE 1M, CI 50 ms, KeyGen+Decaps on the peripheral, unencrypted\n");
+    for (k = r->first; k <= r->last; k++) {
+        print_reading_table(&r->run[k], k);
+    }
+    printf("\nwhy the model differs from the study: docs/MODEL.md \"Reproducing the study\"\n");
+}
+
+static const unsigned repro_groups = GROUP_READING | GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
 
 static void print_csv(FILE *f, const struct repro *r)
 {
-    int i, s;
+    int k, i, s;
     model_print_csv_header(f, repro_groups);
-    for (i = 0; i < N_CONFIGS; i++) {
-        for (s = 0; s < MODEL_SIDES; s++) {
-            model_print_csv_row(f, &r->rows[i][s], repro_groups);
+    for (k = r->first; k <= r->last; k++) {
+        for (i = 0; i < N_CONFIGS; i++) {
+            for (s = 0; s < MODEL_SIDES; s++) {
+                model_print_csv_row(f, &r->run[k].rows[i][s], repro_groups);
+            }
         }
     }
 }
 
-static void print_headline_csv(FILE *f, const struct headline *h)
+static void print_headline_csv(FILE *f, const struct repro *r)
 {
-    struct hl_line l[4];
-    int i, n = fill_lines(l, h);
-    fprintf(f, "figure,side,model_lo,model_hi,study,study_lo,study_hi,verdict\n");
-    for (i = 0; i < n; i++) {
-        fprintf(f, "%s,peripheral,%.3f,%.3f,%s,%.1f,%.1f,%s\n", l[i].key, l[i].lo, l[i].hi,
-                l[i].study, l[i].study_lo, l[i].study_hi, verdict(&l[i]));
+    struct hl_line l[N_LINES];
+    int k, i;
+    fprintf(f, "reading,figure,side,model_lo,model_hi,study,study_lo,study_hi,verdict\n");
+    for (k = r->first; k <= r->last; k++) {
+        fill_lines(l, &r->run[k].h);
+        for (i = 0; i < N_LINES; i++) {
+            fprintf(f, "%s,%s,peripheral,%.3f,%.3f,%s,%.1f,%.1f,%s\n", reading_names[k], l[i].key,
+                    l[i].lo, l[i].hi, l[i].study, l[i].study_lo, l[i].study_hi, verdict(&l[i]));
+        }
     }
 }
 
-static void print_json(const struct repro *r, const struct model_env *env,
-                       const struct headline *h)
+static void print_json(const struct repro *r)
 {
-    struct hl_line l[4];
-    int i, s, n = fill_lines(l, h);
-    printf("{\n");
-    model_print_assumptions_json(stdout, env, PQPAN_RADIO_BLE_1M, "  ");
-    printf("  \"headline_side\": \"peripheral\",\n  \"rows\": [\n");
-    for (i = 0; i < N_CONFIGS; i++) {
-        for (s = 0; s < MODEL_SIDES; s++) {
-            model_print_json_row(stdout, &r->rows[i][s], repro_groups, "    ");
-            printf("%s\n", i + 1 < N_CONFIGS || s + 1 < MODEL_SIDES ? "," : "");
+    struct pqpan_ble_config cfg;
+    struct hl_line l[N_LINES];
+    int k, i, s;
+    printf("{\n  \"headline_side\": \"peripheral\",\n  \"readings\": [\n");
+    for (k = r->first; k <= r->last; k++) {
+        printf("    {\n      \"reading\": \"%s\",\n", reading_names[k]);
+        model_print_assumptions_json(stdout, r->run[k].env, PQPAN_RADIO_BLE_1M, "      ");
+        study_config(&cfg, ll_of_dle[0], r->run[k].bits_ifs);
+        model_print_setup_json(stdout, &cfg, "      ");
+        printf("      \"bits_ifs\": \"%s\"\n    }%s\n", pqpan_ble_bits_ifs_name(r->run[k].bits_ifs),
+               k < r->last ? "," : "");
+    }
+    printf("  ],\n  \"rows\": [\n");
+    for (k = r->first; k <= r->last; k++) {
+        for (i = 0; i < N_CONFIGS; i++) {
+            for (s = 0; s < MODEL_SIDES; s++) {
+                int more = k < r->last || i + 1 < N_CONFIGS || s + 1 < MODEL_SIDES;
+                model_print_json_row(stdout, &r->run[k].rows[i][s], repro_groups, "    ");
+                printf("%s\n", more ? "," : "");
+            }
         }
     }
     printf("  ],\n  \"headline\": [\n");
-    for (i = 0; i < n; i++) {
-        printf("    {\"figure\": \"%s\", \"side\": \"peripheral\", \"model_lo\": %.3f, "
-               "\"model_hi\": %.3f, \"study\": \"%s\", \"study_lo\": %.1f, \"study_hi\": %.1f, "
-               "\"verdict\": \"%s\"}%s\n",
-               l[i].key, l[i].lo, l[i].hi, l[i].study, l[i].study_lo, l[i].study_hi,
-               verdict(&l[i]), i + 1 < n ? "," : "");
+    for (k = r->first; k <= r->last; k++) {
+        fill_lines(l, &r->run[k].h);
+        for (i = 0; i < N_LINES; i++) {
+            printf("    {\"reading\": \"%s\", \"figure\": \"%s\", \"side\": \"peripheral\", "
+                   "\"model_lo\": %.3f, \"model_hi\": %.3f, \"study\": \"%s\", \"study_lo\": %.1f, "
+                   "\"study_hi\": %.1f, \"verdict\": \"%s\"}%s\n",
+                   reading_names[k], l[i].key, l[i].lo, l[i].hi, l[i].study, l[i].study_lo,
+                   l[i].study_hi, verdict(&l[i]), k < r->last || i + 1 < N_LINES ? "," : "");
+        }
     }
     printf("  ]\n}\n");
 }
 
-/* ---- --out DIR: data files and gnuplot figures ---- */
+/* ---- --out DIR: data files and gnuplot figures, per reading ---- */
 
-static int write_bars(const char *dir, const struct repro *r)
+static int write_bars(const char *dir, const struct reading_run *r, const char *name)
 {
-    FILE *f = figure_open(CMD, dir, "bars.dat");
+    char stem[32], dat[40], gp[40], plot[160];
+    FILE *f;
     int i;
+    snprintf(stem, sizeof stem, "bars_%s", name);
+    snprintf(dat, sizeof dat, "%s.dat", stem);
+    snprintf(gp, sizeof gp, "%s.gp", stem);
+    f = figure_open(CMD, dir, dat);
     if (f == NULL) {
         return EXIT_IO;
     }
-    fprintf(f, "# peripheral energy (uJ), bits accounting: label computation communication\n");
+    fprintf(f, "# %s reading: peripheral energy (uJ), bits accounting: label computation "
+               "communication\n",
+            name);
     for (i = 0; i < N_CONFIGS; i++) {
         const struct model_row *w = &r->rows[i][MODEL_PERIPHERAL];
         fprintf(f, "\"%s %s\" %.3f %.3f\n", w->kem, w->dle ? "DLE" : "noDLE", w->e_comp_uj,
                 w->e_comm_uj);
     }
-    if (figure_close(CMD, f, "bars.dat") != EXIT_OK) {
+    if (figure_close(CMD, f, dat) != EXIT_OK) {
         return EXIT_IO;
     }
-    f = figure_open(CMD, dir, "bars.gp");
+    f = figure_open(CMD, dir, gp);
     if (f == NULL) {
         return EXIT_IO;
     }
     fprintf(f, "set style data histograms\nset style histogram rowstacked\n"
                "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key top left\n"
                "set ylabel 'peripheral energy (uJ)'\nset xtics rotate by -30\n"
-               "set title 'PQKE energy, computation + communication (bits accounting)'\n"
-               "set grid ytics\n");
-    figure_render(f, "bars",
-                  "plot 'bars.dat' using 2:xtic(1) title 'computation', '' using 3 title "
-                  "'communication'\n");
-    return figure_close(CMD, f, "bars.gp");
+               "set title 'PQKE energy, computation + communication (bits accounting, %s "
+               "reading)'\nset grid ytics\n",
+            name);
+    snprintf(plot, sizeof plot,
+             "plot '%s' using 2:xtic(1) title 'computation', '' using 3 title 'communication'\n",
+             dat);
+    figure_render(f, stem, plot);
+    return figure_close(CMD, f, gp);
 }
 
-static int write_sweep(const char *dir, const struct model_env *env)
+static int write_sweep(const char *dir, const struct reading_run *r, const char *name)
 {
+    char stem[32], dat[40], gp[40], plot[400];
     struct model_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
-    FILE *f = figure_open(CMD, dir, "ll_sweep.dat");
+    FILE *f;
     unsigned ll;
     int k, rc = EXIT_OK;
+    snprintf(stem, sizeof stem, "ll_sweep_%s", name);
+    snprintf(dat, sizeof dat, "%s.dat", stem);
+    snprintf(gp, sizeof gp, "%s.gp", stem);
+    f = figure_open(CMD, dir, dat);
     if (f == NULL) {
         return EXIT_IO;
     }
-    fprintf(f, "# ll_octets, peripheral e_total_uj (bits) for ML-KEM-512 768 1024, study preset\n");
+    fprintf(f, "# %s reading: ll_octets, peripheral e_total_uj (bits) for ML-KEM-512 768 1024, "
+               "study preset\n",
+            name);
     for (ll = 27; ll <= 251 && rc == EXIT_OK; ll++) {
-        study_config(&cfg, ll);
+        study_config(&cfg, ll, r->bits_ifs);
         fprintf(f, "%u", ll);
         for (k = 0; k < N_LEVELS && rc == EXIT_OK; k++) {
-            rc = run_one(rows, env, levels[k], &cfg);
+            rc = run_one(rows, r->env, levels[k], &cfg);
             fprintf(f, " %.3f", rows[MODEL_PERIPHERAL].e_total_uj);
         }
         fputc('\n', f);
     }
-    if (figure_close(CMD, f, "ll_sweep.dat") != EXIT_OK || rc != EXIT_OK) {
+    if (figure_close(CMD, f, dat) != EXIT_OK || rc != EXIT_OK) {
         return rc != EXIT_OK ? rc : EXIT_IO;
     }
-    f = figure_open(CMD, dir, "ll_sweep.gp");
+    f = figure_open(CMD, dir, gp);
     if (f == NULL) {
         return EXIT_IO;
     }
     fprintf(f, "set xlabel 'LL payload octets'\nset ylabel 'peripheral energy (uJ)'\n"
-               "set title 'PQKE energy vs LL payload size (study preset, bits accounting)'\n"
-               "set grid\nset key top right\nset xrange [27:251]\n");
-    figure_render(f, "ll_sweep",
-                  "plot 'll_sweep.dat' using 1:2 with lines lw 2 title 'ML-KEM-512', \\\n"
-                  "       '' using 1:3 with lines lw 2 title 'ML-KEM-768', \\\n"
-                  "       '' using 1:4 with lines lw 2 title 'ML-KEM-1024'\n");
-    return figure_close(CMD, f, "ll_sweep.gp");
+               "set title 'PQKE energy vs LL payload size (study preset, bits accounting, %s "
+               "reading)'\nset grid\nset key top right\nset xrange [27:251]\n",
+            name);
+    snprintf(plot, sizeof plot,
+             "plot '%s' using 1:2 with lines lw 2 title 'ML-KEM-512', \\\n"
+             "       '' using 1:3 with lines lw 2 title 'ML-KEM-768', \\\n"
+             "       '' using 1:4 with lines lw 2 title 'ML-KEM-1024'\n",
+             dat);
+    figure_render(f, stem, plot);
+    return figure_close(CMD, f, gp);
 }
 
-static int write_out(const char *dir, const struct repro *r, const struct model_env *env,
-                     const struct headline *h)
+static int write_reading_figures(const char *dir, const struct reading_run *r, const char *name)
+{
+    char gp[64];
+    int rc = write_bars(dir, r, name);
+    if (rc == EXIT_OK) {
+        rc = write_sweep(dir, r, name);
+    }
+    snprintf(gp, sizeof gp, "bars_%s.gp", name);
+    if (rc == EXIT_OK) {
+        rc = figure_gnuplot(CMD, dir, gp);
+    }
+    snprintf(gp, sizeof gp, "ll_sweep_%s.gp", name);
+    if (rc == EXIT_OK) {
+        rc = figure_gnuplot(CMD, dir, gp);
+    }
+    return rc;
+}
+
+static int write_out(const char *dir, const struct repro *r)
 {
     FILE *f;
-    int rc;
-    rc = figure_dir(CMD, dir);
+    int k, rc = figure_dir(CMD, dir);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -348,91 +455,134 @@ static int write_out(const char *dir, const struct repro *r, const struct model_
     if (f == NULL) {
         return EXIT_IO;
     }
-    print_headline_csv(f, h);
+    print_headline_csv(f, r);
     rc = figure_close(CMD, f, "headline.csv");
-    if (rc == EXIT_OK) {
-        rc = write_bars(dir, r);
-    }
-    if (rc == EXIT_OK) {
-        rc = write_sweep(dir, env);
-    }
-    if (rc == EXIT_OK) {
-        rc = figure_gnuplot(CMD, dir, "bars.gp");
-    }
-    if (rc == EXIT_OK) {
-        rc = figure_gnuplot(CMD, dir, "ll_sweep.gp");
+    for (k = r->first; k <= r->last && rc == EXIT_OK; k++) {
+        rc = write_reading_figures(dir, &r->run[k], reading_names[k]);
     }
     return rc;
 }
 
-static int parse_args(struct model_opts *o, const char **out_dir, int argc, char **argv)
+/* ---- options and the run ---- */
+
+struct repro_opts {
+    struct model_opts m;
+    const char *out_dir;
+    int first, last;
+};
+
+static int reading_opt(struct repro_opts *o, const char *v)
+{
+    if (strcmp(v, "both") == 0) {
+        o->first = READING_DEFAULTS;
+        o->last = READING_STUDY;
+    } else if (strcmp(v, reading_names[READING_DEFAULTS]) == 0) {
+        o->first = o->last = READING_DEFAULTS;
+    } else if (strcmp(v, reading_names[READING_STUDY]) == 0) {
+        o->first = o->last = READING_STUDY;
+    } else {
+        return cli_usage_error(CMD, "--reading %s: want defaults, study or both", v);
+    }
+    return EXIT_OK;
+}
+
+static int parse_args(struct repro_opts *o, int argc, char **argv)
 {
     int i;
-    model_opts_init(o);
-    *out_dir = NULL;
+    model_opts_init(&o->m);
+    o->out_dir = NULL;
+    o->first = READING_DEFAULTS;
+    o->last = READING_STUDY;
     for (i = 1; i < argc; i++) {
-        int rc = model_opts_parse(o, CMD, argc, argv, &i);
+        int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }
         if (rc == 1) {
             continue;
         }
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            *out_dir = argv[++i];
+        if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--reading") == 0) {
+            if (i + 1 >= argc) {
+                return cli_usage_error(CMD, "%s needs a value", argv[i]);
+            }
+            if (strcmp(argv[i], "--out") == 0) {
+                o->out_dir = argv[++i];
+            } else if (reading_opt(o, argv[++i]) != EXIT_OK) {
+                return EXIT_USAGE;
+            }
             continue;
         }
-        return cli_usage_error(CMD, strcmp(argv[i], "--out") == 0 ? "--out needs a directory"
-                                                                  : "unknown option '%s'",
-                               argv[i]);
+        return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
     }
     return EXIT_OK;
 }
 
+/* Loads a reading's energy inputs and runs its matrix: the study reading takes the
+ * options with the radio-only table and one T_IFS per PDU sent. */
+static int run_reading(struct reading_run *r, const struct model_opts *given, int which)
+{
+    struct model_opts o = *given;
+    int rc;
+    r->bits_ifs = PQPAN_BLE_BITS_IFS_EACH;
+    if (which == READING_STUDY) {
+        o.table = PQPAN_CURRENTS_RADIO_ONLY;
+        r->bits_ifs = PQPAN_BLE_BITS_IFS_PER_PDU_SENT;
+    }
+    rc = model_env_new(&r->env, &o, CMD);
+    if (rc == EXIT_OK) {
+        rc = run_matrix(r, reading_names[which]);
+    }
+    if (rc == EXIT_OK) {
+        compute_headline(&r->h, (const struct model_row (*)[MODEL_SIDES])r->rows);
+    }
+    return rc;
+}
+
+static void print_out(const struct repro *r, enum cli_format format)
+{
+    if (format == FORMAT_TABLE) {
+        print_table(r);
+    } else if (format == FORMAT_CSV) {
+        print_csv(stdout, r);
+    } else {
+        print_json(r);
+    }
+}
+
 int cli_reproduce_run(int argc, char **argv)
 {
-    struct model_opts o;
-    struct model_env *env = NULL;
-    struct repro *r = NULL;
-    struct headline h;
-    const char *out_dir;
-    int rc;
+    struct repro_opts o;
+    struct repro *r;
+    int k, rc;
 
     if (cli_wants_help(argc, argv)) {
         cli_reproduce_help(stdout);
         return EXIT_OK;
     }
-    rc = parse_args(&o, &out_dir, argc, argv);
+    rc = parse_args(&o, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
-    r = malloc(sizeof *r);
+    r = calloc(1, sizeof *r);
     if (r == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        rc = EXIT_FAILURE_RUN;
+        return EXIT_FAILURE_RUN;
+    }
+    r->first = o.first;
+    r->last = o.last;
+    for (k = r->first; k <= r->last && rc == EXIT_OK; k++) {
+        rc = run_reading(&r->run[k], &o.m, k);
     }
     if (rc == EXIT_OK) {
-        rc = model_env_new(&env, &o, CMD);
-    }
-    if (rc == EXIT_OK) {
-        rc = run_matrix(r, env);
-    }
-    if (rc == EXIT_OK) {
-        memset(&h, 0, sizeof h);
-        compute_headline(&h, r);
-        if (o.format == FORMAT_TABLE) {
-            print_table(r, env, &h);
-        } else if (o.format == FORMAT_CSV) {
-            print_csv(stdout, r);
-        } else {
-            print_json(r, env, &h);
-        }
-        if (out_dir != NULL) {
+        print_out(r, o.m.format);
+        if (o.out_dir != NULL) {
             fflush(stdout);
-            rc = write_out(out_dir, r, env, &h);
+            rc = write_out(o.out_dir, r);
         }
+    }
+    for (k = 0; k < N_READINGS; k++) {
+        free(r->run[k].env);
     }
     free(r);
-    free(env);
     return rc;
 }

@@ -67,7 +67,12 @@ void cli_simulate_help(FILE *out)
             "  --messages pqke|estimate  pqke (default): the real protocol (INIT, RESP, FIN with\n"
             "                         ML-KEM and key confirmation; randomness from --seed, for\n"
             "                         simulation only); estimate: the estimator's messages (ek,\n"
-            "                         then ct, no protocol header, no FIN) for comparisons\n\n"
+            "                         then ct, no protocol header, no FIN) for comparisons\n"
+            "  --adv-case drawn|mean  the advertising phase (--adv-interval-ms): drawn (default)\n"
+            "                         from --seed (the scanner's channel uniform, its start at a\n"
+            "                         uniformly distributed moment of the advertiser's events), or\n"
+            "                         mean: the estimator's expected case (channel 38, the mean\n"
+            "                         wait)\n\n"
             "energy options:\n");
     model_opts_help(out);
     simulate_802154_help(out);
@@ -102,6 +107,9 @@ static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
     } else if (strcmp(opt, "--trace-side") == 0) {
         bad = strcmp(v, "peripheral") != 0 && strcmp(v, "central") != 0;
         o->trace_side = strcmp(v, "central") == 0 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
+    } else if (strcmp(opt, "--adv-case") == 0) {
+        bad = strcmp(v, "drawn") != 0 && strcmp(v, "mean") != 0;
+        o->s.adv_mean = strcmp(v, "mean") == 0;
     } else {
         return cli_usage_error(CMD, "unknown option '%s'", opt);
     }
@@ -439,6 +447,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
                x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
                x->ci_ms, x->keygen_side);
         model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+        model_print_setup(stdout, &o->l.cfg, "  ");
         putchar('\n');
         model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
         print_sim_table(o, r, k);
@@ -450,6 +459,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
     } else {
         printf("{\n");
         model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
+        model_print_setup_json(stdout, &o->l.cfg, "  ");
         print_sim_json(o, r, k);
         printf("  \"sides\": [\n");
         for (s = 0; s < MODEL_SIDES; s++) {

@@ -182,6 +182,7 @@ static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, i
 {
     const struct sweep_grid *g = &w->cfg->grid;
     struct estimate_opts eo;
+    struct pqpan_802154_est_config lc;
     struct pqpan_802154_estimate e;
     double per = 0.0;
     size_t i;
@@ -205,7 +206,7 @@ static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, i
         *fatal = 1;
         return rc;
     }
-    rc = w->cfg->lowpan ? lowpan_estimate(w->rows, &e, w->env, &eo.w, status)
+    rc = w->cfg->lowpan ? lowpan_estimate(w->rows, &lc, &e, w->env, &eo.w, status)
                         : model_run(w->rows, w->env, eo.l.kem, &eo.l.cfg, status);
     if (rc == EXIT_OK && w->cfg->per) {
         rc = monte_carlo(w, &eo, per, c, status);

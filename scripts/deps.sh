@@ -21,6 +21,8 @@ libnewlib-arm-none-eabi    Cortex-M4: memcpy/memset from newlib-nano
 qemu-system-arm            Cortex-M4 tests and instruction counts (mps2-an386)
 time                       integration: peak RSS of pqpan trace (/usr/bin/time)
 tshark                     integration tests: dissects the BLE and 802.15.4/6LoWPAN pcaps
+groff-base                 integration test: the installed man page renders without warnings
+binutils                   integration test: readelf checks the installed library's dependencies
 "
 
 wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')

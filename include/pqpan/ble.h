@@ -128,6 +128,21 @@ PQPAN_MUST_CHECK int pqpan_ble_plan_message(struct pqpan_ble_txn out[PQPAN_BLE_T
                                             enum pqpan_ble_role sender,
                                             enum pqpan_phase phase);
 
+/* How the bits accounting (the study's, `bits` ledgers) counts T_IFS. The study's text
+ * ("PHY bits ... headers, ACKs and inter-frame spacing included") does not say how many;
+ * the events accounting (`led`) always books every T_IFS (docs/MODEL.md "Reproducing the
+ * study"). */
+enum pqpan_ble_bits_ifs {
+    PQPAN_BLE_BITS_IFS_EACH = 0,     /* every T_IFS of an event, on both sides: 2 per pair,
+                                        none after the event's last PDU (default) */
+    PQPAN_BLE_BITS_IFS_PER_PDU_SENT, /* one T_IFS per PDU the side sends (per-frame air
+                                        time + T_IFS): 1 per pair */
+    PQPAN_BLE_BITS_IFS_COUNT
+};
+
+/* "each", "per-pdu-sent". */
+const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b);
+
 /* Link parameters the scheduler needs. */
 struct pqpan_ble_link {
     enum pqpan_ble_phy phy;
@@ -138,6 +153,7 @@ struct pqpan_ble_link {
     int same_event_reply;      /* replies may go in the same event (fast host), see MODEL.md */
     uint64_t start_close_ns;   /* close of the event before the first txn, from its anchor:
                                   a computation waiting before the first txn starts then */
+    enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits ledgers */
 };
 
 /* Device timing of one side for the per-event costs (events accounting), in the order an
@@ -157,9 +173,11 @@ struct pqpan_ble_device {
 struct pqpan_ble_counts {
     uint64_t data_pdus_tx[2];  /* PDUs with a payload */
     uint64_t empty_pdus_tx[2]; /* empty PDUs (acknowledgements, idle events) */
-    uint64_t events;           /* connection events with traffic of the exchange */
-    uint64_t idle_events;      /* events with only empty PDUs while a side computes */
-    uint64_t negotiate_events;
+    uint64_t events;           /* connection events with traffic (set-up and exchange) */
+    uint64_t idle_events;      /* events with only empty PDUs (a side computes, an instant
+                                  comes); the connection's first event is not counted */
+    uint64_t setup_events;     /* connection events of the set-up after the first one
+                                  (FEATURES .. DISCOVERY), idle ones included */
     uint64_t att_pdus[2];      /* L2CAP SDUs (ATT/SMP PDUs) sent */
     uint64_t llctrl_pdus[2];
     /* Timeline of the last pqpan_ble_schedule call, in ns from one interval before the
@@ -202,6 +220,16 @@ struct pqpan_ble_config {
     int encrypted;              /* PQKE over an already encrypted link (MIC on PDUs) */
     uint32_t ek_bytes;          /* KEM sizes (FIPS 203 Table 3 via kem.h) */
     uint32_t ct_bytes;
+    /* The set-up before the exchange, events accounting (docs/MODEL.md "Set-up"): */
+    uint64_t adv_interval_ns;   /* connectable advertising until connected at this advInterval
+                                   (Vol 6 Part B §4.4.2.2: 20 ms .. 10485.759375 s in steps of
+                                   0.625 ms); 0 = no advertising phase */
+    int features;               /* LL feature exchange + version exchange */
+    int conn_update;            /* the connection starts at idle_ci_ns and the central updates
+                                   it to ci_ns (connection parameters request procedure) */
+    uint64_t idle_ci_ns;        /* the connection's interval before the update */
+    int discovery;              /* GATT discovery + the CCCD write, by the central */
+    enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits accounting (default each) */
     unsigned pqke_mode;         /* protocol pqpan: enum pqpan_pqke_mode (default none) */
 };
 
@@ -211,10 +239,13 @@ struct pqpan_ble_estimate {
     struct pqpan_ble_counts counts;
     uint32_t ll_octets_eff;        /* after the max TX time restriction */
     uint64_t latency_ns;           /* first crypto operation start .. last one end */
-    uint64_t negotiate_ns;         /* MTU / length / PHY procedures before that */
+    uint64_t setup_ns;             /* the set-up before that: advertising .. discovery */
+    uint64_t span_ns[PQPAN_PHASE_COUNT]; /* the time of each set-up phase, from the close of
+                                            the event before it to the close of its last one
+                                            (the exchange's phases: 0, see latency_ns) */
 };
 
-/* Estimates one PQKE: negotiation, KeyGen on keygen_side, ek transfer, Encaps on the
+/* Estimates one PQKE: the set-up cfg asks for, KeyGen on keygen_side, ek transfer, Encaps on the
  * other side, ct transfer, Decaps (with protocol PQPAN_BLE_PROTO_PQPAN: INIT, RESP after
  * Encaps + KDF, FIN after Decaps + KDF). cycles[op] are the cycles of one execution.
  * Errors: PQPAN_ERR_INVALID_ARG (out-of-range configuration); *out is zeroed. */
@@ -233,8 +264,99 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
 
 /* Fills cfg with the study's defaults: 1M, ATT_MTU 403, LL 27, study transfer, 50 ms
  * interval, keygen on the peripheral, unencrypted, events as long as the interval
- * allows (event_len_ns 0), no PDU cap, replies in the next event. */
+ * allows (event_len_ns 0), no PDU cap, replies in the next event; and the whole set-up:
+ * advertising every PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS, feature exchange, a connection
+ * opened at PQPAN_BLE_IDLE_CI_DEFAULT_NS and updated to the exchange's, GATT discovery. */
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+
+/* Defaults of the set-up (assumptions, docs/MODEL.md "Set-up"): advertising at
+ * TGAP(adv_fast_interval2)'s lower end, 100 ms (Vol 3 Part C Appendix A: 100..150 ms);
+ * a connection opened at TGAP(initial_conn_interval)'s lower end, 30 ms (Vol 3 Part C
+ * §9.3.12.2, Appendix A: 30..50 ms, for the set-up procedures). */
+#define PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS 100000000u
+#define PQPAN_BLE_IDLE_CI_DEFAULT_NS 30000000u
+
+/* ---- set-up and link switches (src/ble/setup.c) ------------------------------------ */
+
+/* Advertising (Vol 6 Part B §4.4.2.2): T_advEvent = advInterval + advDelay, advDelay a
+ * pseudo-random value in 0..10 ms per event; advInterval 20 ms .. 10485.759375 s in steps
+ * of 0.625 ms. The primary channels are 37, 38, 39 (§1.4.1). */
+#define PQPAN_BLE_ADV_DELAY_MAX_NS 10000000u
+#define PQPAN_BLE_ADV_INTERVAL_MIN_NS 20000000u
+#define PQPAN_BLE_ADV_INTERVAL_MAX_NS UINT64_C(10485759375000)
+#define PQPAN_BLE_ADV_INTERVAL_STEP_NS 625000u
+#define PQPAN_BLE_ADV_FIRST_CHANNEL 37u
+#define PQPAN_BLE_ADV_MEAN_CHANNEL 38u
+/* ADV_IND payload (Vol 6 Part B §2.3.1.1): AdvA 6 + AdvData of the study's peripheral as
+ * pqpan models it: Flags (3: Length, AD Type 0x01, flags) + Complete List of 128-bit Service
+ * UUIDs (18: Length, AD Type 0x07, the service's UUID) (Vol 3 Part C §11; CSS Part A §1.1,
+ * §1.3) = 27 octets. */
+#define PQPAN_BLE_ADV_IND_PAYLOAD 27u
+/* After each ADV_IND the advertiser listens for a SCAN_REQ / CONNECT_IND, which would start
+ * T_IFS ± 2 µs after the ADV_IND's end (§4.1.1, §4.2.1): after T_IFS (booked as IFS) its
+ * receiver stays open (RX_WINDOW) for the tolerance both ways and a request's preamble and
+ * access address on LE 1M (§2.1), as a connection event's unanswered listen (idle.c):
+ * 2 · 2 + 40 = 44 µs. */
+uint64_t pqpan_ble_adv_listen_ns(void);
+
+/* The expected case of the advertising phase (docs/MODEL.md "Advertising"). Assumption:
+ * the central starts scanning continuously (scan window = scan interval) on one primary
+ * channel at a moment uniformly distributed over the advertiser's events, whose advDelay
+ * is uniform in 0..10 ms; no packet is lost. The wait W from the moment the scanner
+ * listens to the ADV_IND on its channel is the stationary residual of T_advEvent:
+ * E[W] = E[T²] / (2·E[T]) = E[T]/2 + 10²/(24·E[T]) ms, E[T] = advInterval + 5 ms. The
+ * scanner's channel is on average the event's second (channel 38 for the order 37, 38, 39;
+ * the mean is the same for a randomized order). Every cost of the phase is linear in W and
+ * in the channel's position, so the phase of this one case is the expected phase; only the
+ * case of a scan starting inside the answered event before its own ADV_IND (probability
+ * under (event length) / E[T]) is not corrected for. */
+void pqpan_ble_adv_mean(uint64_t adv_interval_ns, uint8_t *scan_channel, uint64_t *wait_ns);
+
+/* Link settings a switch changes. */
+struct pqpan_ble_link_settings {
+    enum pqpan_ble_phy phy;
+    uint32_t ll_octets; /* connMaxTxOctets both ways, 27..251 (27: no data length extension) */
+    uint64_t ci_ns;     /* connInterval, PQPAN_BLE_CI_MIN_NS .. PQPAN_BLE_CI_MAX_NS */
+};
+
+/* The cost of switching a connection from link settings `from` to `to`, each procedure
+ * initiated by the central and only when its setting changes, in this order:
+ *  - CONN_UPDATE (interval): connection parameters request procedure (Vol 6 Part B
+ *    §5.1.7): LL_CONNECTION_PARAM_REQ (24 octets) / LL_CONNECTION_PARAM_RSP (24) /
+ *    LL_CONNECTION_UPDATE_IND (12) at the old interval, 5 idle events, then the event at
+ *    the instant (6 events after the LL_CONNECTION_UPDATE_IND's, §5.5), the first at the
+ *    new interval, which comes one old interval after the one before (§5.1.1);
+ *  - PHY_UPDATE (PHY): LL_PHY_REQ (3) / LL_PHY_RSP (3) / LL_PHY_UPDATE_IND (5) on the old
+ *    PHY, 5 idle events, the instant's event on the new PHY (§5.1.10);
+ *  - LENGTH_UPDATE (LL octets): LL_LENGTH_REQ / LL_LENGTH_RSP (9 each, §5.1.9) on the new
+ *    PHY.
+ * A request's response comes in the next event (in the same one with same_event_reply,
+ * as for the exchange's PDUs), and a procedure completes when its instant has passed, so
+ * the next one starts in the event after it. Adds each side's time (per-event costs with
+ * dev != NULL) to led[role] in the procedure's phase, SLEEP so that each phase adds up to
+ * its span, the spans to span_ns[phase] and the events to counts. counts->last_close_ns is
+ * the close of the event before the switch (from its anchor) on entry and of its last event
+ * on return. For "optimise the link for the exchange, then switch back" call it for A → B
+ * before the exchange and B → A after. PQPAN_ERR_INVALID_ARG for settings out of range. */
+PQPAN_MUST_CHECK int pqpan_ble_link_switch(struct pqpan_ledger led[2],
+                                           struct pqpan_ble_counts *counts,
+                                           uint64_t span_ns[PQPAN_PHASE_COUNT],
+                                           const struct pqpan_ble_link_settings *from,
+                                           const struct pqpan_ble_link_settings *to,
+                                           int same_event_reply,
+                                           const struct pqpan_ble_device *dev);
+
+/* GATT discovery and CCCD write PDU sizes (Vol 3 Part F §3.4) on the study's server: one
+ * primary service with a 128-bit UUID, one characteristic, its CCCD. */
+#define PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES 23u /* §3.4.3.3: opcode, 2 handles, type, UUID 16 */
+#define PQPAN_ATT_FIND_BY_TYPE_RSP_BYTES 5u  /* §3.4.3.4: opcode, found handle, group end */
+#define PQPAN_ATT_ERROR_RSP_BYTES 5u         /* §3.4.1.1: opcode, request, handle, code */
+#define PQPAN_ATT_READ_BY_TYPE_REQ_BYTES 7u  /* §3.4.4.1: opcode, 2 handles, UUID 2 */
+#define PQPAN_ATT_READ_BY_TYPE_RSP_BYTES 23u /* §3.4.4.2: opcode, length, handle 2 +
+                                                declaration: properties 1, handle 2, UUID 16 */
+#define PQPAN_ATT_FIND_INFO_REQ_BYTES 5u     /* §3.4.3.1: opcode, 2 handles */
+#define PQPAN_ATT_FIND_INFO_RSP_BYTES 6u     /* §3.4.3.2: opcode, format, handle, UUID 2 */
+#define PQPAN_ATT_CCCD_WRITE_REQ_BYTES 5u    /* §3.4.5.1: opcode, handle, value 2 */
 
 /* ---- per-event costs of the link model (src/ble/ble_event.c) ---------------------- */
 

@@ -42,10 +42,16 @@ struct pqpan_ll_hdr {
 
 /* LL control PDU opcodes used by the simulator (§2.4.2, Table 2.18). */
 enum pqpan_ll_ctrl_opcode {
+    PQPAN_LL_CONNECTION_UPDATE_IND = 0x00,
     PQPAN_LL_ENC_REQ = 0x03,        /* §2.4.2.4 */
     PQPAN_LL_ENC_RSP = 0x04,        /* §2.4.2.5 */
     PQPAN_LL_START_ENC_REQ = 0x05,  /* §2.4.2.6 */
     PQPAN_LL_START_ENC_RSP = 0x06,  /* §2.4.2.7 */
+    PQPAN_LL_FEATURE_REQ = 0x08,
+    PQPAN_LL_FEATURE_RSP = 0x09,
+    PQPAN_LL_VERSION_IND = 0x0C,
+    PQPAN_LL_CONNECTION_PARAM_REQ = 0x0F,
+    PQPAN_LL_CONNECTION_PARAM_RSP = 0x10,
     PQPAN_LL_LENGTH_REQ = 0x14,
     PQPAN_LL_LENGTH_RSP = 0x15,
     PQPAN_LL_PHY_REQ = 0x16,
@@ -76,6 +82,48 @@ struct pqpan_ll_phy_update {
     uint8_t phy_p_to_c;
     uint16_t instant;
 };
+
+/* LL_FEATURE_REQ/RSP (§2.4.2.9, §2.4.2.10): FeatureSet, 8 octets; bit n of the set is bit
+ * n % 8 of octet n / 8 (§4.6). */
+#define PQPAN_LL_FEATURE_SET_BYTES 8
+#define PQPAN_LL_FEATURE_CTR_BYTES (1 + PQPAN_LL_FEATURE_SET_BYTES)
+
+/* LL_VERSION_IND (§2.4.2.13): VersNr 1, CompId 2, SubVersNr 2. */
+#define PQPAN_LL_VERSION_CTR_BYTES 6
+struct pqpan_ll_version {
+    uint8_t vers_nr;      /* Link Layer version (Assigned Numbers: 0x0D = Core 5.4) */
+    uint16_t comp_id;     /* company identifier (Assigned Numbers) */
+    uint16_t sub_vers_nr;
+};
+
+/* LL_CONNECTION_PARAM_REQ/RSP (§2.4.2.16, §2.4.2.17): Interval_Min, Interval_Max, Latency,
+ * Timeout (2 each), PreferredPeriodicity 1, ReferenceConnEventCount 2, Offset0..5 (2 each). */
+#define PQPAN_LL_CONN_PARAM_OFFSETS 6
+#define PQPAN_LL_CONN_PARAM_CTR_BYTES 24
+struct pqpan_ll_conn_param {
+    uint16_t interval_min;  /* units of 1.25 ms */
+    uint16_t interval_max;
+    uint16_t latency;       /* connection events */
+    uint16_t timeout;       /* units of 10 ms */
+    uint8_t preferred_periodicity;
+    uint16_t ref_conn_event_count;
+    uint16_t offset[PQPAN_LL_CONN_PARAM_OFFSETS]; /* 0xFFFF = no preference */
+};
+
+/* LL_CONNECTION_UPDATE_IND (§2.4.2.1): WinSize 1, WinOffset, Interval, Latency, Timeout,
+ * Instant (2 each). */
+#define PQPAN_LL_CONN_UPDATE_CTR_BYTES 12
+struct pqpan_ll_conn_update {
+    uint8_t win_size;     /* units of 1.25 ms */
+    uint16_t win_offset;  /* units of 1.25 ms */
+    uint16_t interval;    /* units of 1.25 ms */
+    uint16_t latency;
+    uint16_t timeout;     /* units of 10 ms */
+    uint16_t instant;     /* connEventCount at which the new parameters apply */
+};
+
+/* The largest LL control PDU payload the codecs write. */
+#define PQPAN_LL_CTRL_MAX_BYTES PQPAN_LL_CONN_PARAM_CTR_BYTES
 
 /* CRC-24 over a PDU (header + payload) with the LFSR of Vol 6 Part B §3.1.1
  * (x^24 + x^10 + x^9 + x^6 + x^4 + x^3 + x + 1, preset crc_init, bits in air order).
@@ -111,6 +159,29 @@ PQPAN_MUST_CHECK int pqpan_ll_pdu_phy_update_write(uint8_t *out, size_t cap,
                                                    size_t *written);
 PQPAN_MUST_CHECK int pqpan_ll_pdu_phy_update_parse(struct pqpan_ll_phy_update *u,
                                                    const uint8_t *in, size_t len);
+/* opcode PQPAN_LL_FEATURE_REQ or _RSP; parse accepts either. */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_feature_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                                const uint8_t features[PQPAN_LL_FEATURE_SET_BYTES],
+                                                size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_feature_parse(uint8_t features[PQPAN_LL_FEATURE_SET_BYTES],
+                                                const uint8_t *in, size_t len);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_version_write(uint8_t *out, size_t cap,
+                                                const struct pqpan_ll_version *v, size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_version_parse(struct pqpan_ll_version *v, const uint8_t *in,
+                                                size_t len);
+/* opcode PQPAN_LL_CONNECTION_PARAM_REQ or _RSP; parse accepts either and checks the
+ * ranges of §2.4.2.16 (PQPAN_ERR_MALFORMED outside them). */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_conn_param_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                                   const struct pqpan_ll_conn_param *p,
+                                                   size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_conn_param_parse(struct pqpan_ll_conn_param *p,
+                                                   const uint8_t *in, size_t len);
+/* parse checks the ranges of §2.4.2.1 and §5.1.1 (PQPAN_ERR_MALFORMED outside them). */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_conn_update_write(uint8_t *out, size_t cap,
+                                                    const struct pqpan_ll_conn_update *u,
+                                                    size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_conn_update_parse(struct pqpan_ll_conn_update *u,
+                                                    const uint8_t *in, size_t len);
 
 /* LL_ENC_REQ (§2.4.2.4): Opcode, Rand 8, EDIV 2, SKD_C 8, IV_C 4; LL_ENC_RSP (§2.4.2.5):
  * Opcode, SKD_P 8, IV_P 4. Rand, SKD and IV are octet strings as on the air (least
@@ -190,6 +261,25 @@ PQPAN_MUST_CHECK int pqpan_connect_ind_write(uint8_t out[PQPAN_CONNECT_IND_PDU],
                                              const struct pqpan_connect_ind *c);
 PQPAN_MUST_CHECK int pqpan_connect_ind_parse(struct pqpan_connect_ind *c, const uint8_t *in,
                                              size_t len);
+
+/* ---- ADV_IND: Vol 6 Part B §2.3.1.1 ---------------------------------------------- */
+
+#define PQPAN_BD_ADDR_BYTES 6
+#define PQPAN_ADV_DATA_MAX 31 /* AdvData 0..31 octets */
+#define PQPAN_ADV_IND_PDU_MAX (PQPAN_LL_HDR_BYTES + PQPAN_BD_ADDR_BYTES + PQPAN_ADV_DATA_MAX)
+
+struct pqpan_adv_ind {
+    uint8_t adv_addr[PQPAN_BD_ADDR_BYTES]; /* AdvA, little-endian as on the air */
+    uint8_t tx_add_random;                 /* TxAdd: AdvA is a random address */
+    uint8_t data[PQPAN_ADV_DATA_MAX];      /* AdvData: AD structures (Vol 3 Part C §11) */
+    uint8_t data_len;
+};
+
+/* Writes the advertising PDU (header + payload, no AA, no CRC) into out[0..cap). */
+PQPAN_MUST_CHECK int pqpan_adv_ind_write(uint8_t *out, size_t cap, const struct pqpan_adv_ind *a,
+                                         size_t *written);
+/* Parses an ADV_IND, checking that AdvData is a sequence of AD structures. */
+PQPAN_MUST_CHECK int pqpan_adv_ind_parse(struct pqpan_adv_ind *a, const uint8_t *in, size_t len);
 
 /* ---- L2CAP: Core v5.4 Vol 3 Part A ------------------------------------------------ */
 
@@ -315,8 +405,15 @@ PQPAN_MUST_CHECK int pqpan_smp_pdu_failed_parse(uint8_t *reason, const uint8_t *
 /* ---- ATT: Core v5.4 Vol 3 Part F §3.4 --------------------------------------------- */
 
 enum pqpan_att_opcode {
+    PQPAN_ATT_ERROR_RSP = 0x01,           /* §3.4.1.1 */
     PQPAN_ATT_EXCHANGE_MTU_REQ = 0x02,    /* §3.4.2.1 */
     PQPAN_ATT_EXCHANGE_MTU_RSP = 0x03,    /* §3.4.2.2 */
+    PQPAN_ATT_FIND_INFORMATION_REQ = 0x04, /* §3.4.3.1 */
+    PQPAN_ATT_FIND_INFORMATION_RSP = 0x05, /* §3.4.3.2 */
+    PQPAN_ATT_FIND_BY_TYPE_VALUE_REQ = 0x06, /* §3.4.3.3 */
+    PQPAN_ATT_FIND_BY_TYPE_VALUE_RSP = 0x07, /* §3.4.3.4 */
+    PQPAN_ATT_READ_BY_TYPE_REQ = 0x08,    /* §3.4.4.1 */
+    PQPAN_ATT_READ_BY_TYPE_RSP = 0x09,    /* §3.4.4.2 */
     PQPAN_ATT_WRITE_REQ = 0x12,           /* §3.4.5.1 */
     PQPAN_ATT_WRITE_RSP = 0x13,           /* §3.4.5.2 */
     PQPAN_ATT_PREPARE_WRITE_REQ = 0x16,   /* §3.4.6.1 */
@@ -329,6 +426,14 @@ enum pqpan_att_opcode {
     PQPAN_ATT_WRITE_CMD = 0x52            /* §3.4.5.3 */
 };
 
+/* §3.4.1.1, Table 3.4: error codes the GATT discovery meets. */
+#define PQPAN_ATT_ERR_INVALID_HANDLE 0x01u
+#define PQPAN_ATT_ERR_READ_NOT_PERMITTED 0x02u
+#define PQPAN_ATT_ERR_ATTRIBUTE_NOT_FOUND 0x0Au
+/* §3.4.3.2: Find Information Response formats. */
+#define PQPAN_ATT_FORMAT_UUID16 0x01u
+#define PQPAN_ATT_FORMAT_UUID128 0x02u
+
 #define PQPAN_ATT_DEFAULT_MTU 23   /* Vol 3 Part G §5.2.1: ATT_MTU for LE */
 #define PQPAN_ATT_MAX_MTU 517      /* Vol 3 Part F §3.2.9: attribute value ≤ 512 + 5 */
 
@@ -336,19 +441,29 @@ enum pqpan_att_opcode {
  * parsed buffer (no copy). */
 struct pqpan_att_pdu {
     uint8_t opcode;
-    uint16_t handle;     /* writes, prepare writes, notifications, indications */
+    uint16_t handle;     /* writes, prepare writes, notifications, indications; the starting
+                            handle of a range request; the handle in error */
+    uint16_t end_handle; /* ending handle of a range request (find, read by type) */
     uint16_t offset;     /* prepare write req/rsp */
     uint16_t mtu;        /* exchange MTU req/rsp */
+    uint16_t type16;     /* find by type value req: the attribute type */
     uint8_t flags;       /* execute write req: 0 cancel, 1 write */
-    const uint8_t *value;
+    uint8_t format;      /* find information rsp: Format; read by type rsp: Length */
+    uint8_t req_opcode;  /* error rsp: the request in error */
+    uint8_t error_code;  /* error rsp */
+    const uint8_t *value; /* the value; read by type req: the 2- or 16-octet UUID; the
+                             responses' lists of handles / handle-value pairs */
     size_t value_len;
 };
 
 /* Writes an ATT PDU into out[0..cap) from p (value copied). PQPAN_ERR_UNSUPPORTED for an
- * opcode not listed above, PQPAN_ERR_BUFFER_TOO_SMALL if it does not fit. */
+ * opcode not listed above, PQPAN_ERR_BUFFER_TOO_SMALL if it does not fit,
+ * PQPAN_ERR_INVALID_ARG for a UUID that is neither 2 nor 16 octets or a list that is empty
+ * or not made of whole items of its format. */
 PQPAN_MUST_CHECK int pqpan_att_pdu_write(uint8_t *out, size_t cap, const struct pqpan_att_pdu *p,
                                          size_t *written);
-/* Parses one ATT PDU (fixed parts length-checked per opcode). */
+/* Parses one ATT PDU (at most PQPAN_ATT_MAX_MTU octets; fixed parts length-checked per
+ * opcode; UUIDs and lists as for write, PQPAN_ERR_MALFORMED otherwise). */
 PQPAN_MUST_CHECK int pqpan_att_pdu_parse(struct pqpan_att_pdu *p, const uint8_t *in, size_t len);
 
 /* ---- capture records: LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256) ------------------- */

@@ -98,12 +98,6 @@ enum pqpan_sim_transport {
                                 Connections pairing); the set-up is GATT's */
 };
 
-/* The devices' static random addresses (the CONNECT_IND's InitA and AdvA, least
- * significant octet first as on the air; Vol 6 Part B §1.3.2.1: the two top bits of a
- * static address are 1). */
-#define PQPAN_SIM_CENTRAL_ADDR {0x01, 0x00, 0x00, 0x00, 0x00, 0xC0}
-#define PQPAN_SIM_PERIPHERAL_ADDR {0x02, 0x00, 0x00, 0x00, 0x00, 0xC0}
-
 /* Errors of one direction of the channel: each packet is damaged with probability per,
  * and each of its bits (access address to CRC) flips with probability ber. A damaged
  * access address loses the packet (no sync); other damage fails the CRC. */
@@ -120,7 +114,15 @@ struct pqpan_sim_config {
     struct pqpan_sim_channel chan[2]; /* index = transmitting role (enum pqpan_ble_role) */
     uint64_t seed;
     uint32_t supervision_timeout_ms; /* 100 .. 32000 (Vol 6 Part B §4.5.2) */
-    uint64_t max_sim_ns;             /* hard stop (PQPAN_ERR_TIMEOUT); 0 = 10 minutes */
+    uint64_t max_sim_ns;             /* hard stop (PQPAN_ERR_TIMEOUT) this long after the
+                                        CONNECT_IND; 0 = 10 minutes */
+    /* The advertising phase (ble.adv_interval_ns != 0): the primary channel the central
+     * scans (37..39) and the wait from the moment it listens to the ADV_IND on that
+     * channel. 0 = drawn from the seeded PRNG as in pqpan_ble_adv_mean's assumption
+     * (channel uniform, the wait the stationary residual of the advertiser's events);
+     * pqpan_ble_adv_mean gives the estimator's expected case. */
+    uint8_t adv_scan_channel;
+    uint64_t adv_wait_ns;
 };
 
 /* Defaults: the estimator's (pqpan_ble_config_default), GATT, no loss, seed 1,
@@ -207,10 +209,11 @@ struct pqpan_sim_result {
     uint64_t missed[2];            /* packets not received at all */
     uint64_t conn_events;          /* every connection event, idle ones included */
     uint64_t latency_ns;           /* first crypto operation start .. last one end */
-    uint64_t negotiate_ns;         /* connection set-up .. link ready */
-    uint64_t span_ns[PQPAN_PHASE_COUNT]; /* time of each set-up phase, from the close of the
-                                            last event of the one before (0 for CONNECT) to
-                                            the close of its own last event */
+    uint64_t setup_ns;             /* start .. link ready (the set-up phases' spans) */
+    uint64_t span_ns[PQPAN_PHASE_COUNT]; /* time of each set-up phase: ADVERTISE from the
+                                            start to the CONNECT_IND, CONNECT from there to
+                                            the close of the first event, the others from the
+                                            close of the event before to their last close */
     uint64_t end_ns;               /* simulated time at the end */
     uint32_t att_mtu;              /* negotiated */
     uint32_t ll_octets;            /* negotiated connMaxTxOctets */
@@ -237,11 +240,8 @@ struct pqpan_sim_l2cap {
     uint16_t len;
 };
 
-/* The longest LL control PDU the simulator sends: LL_ENC_REQ. */
-#define PQPAN_SIM_CTRL_MAX PQPAN_LL_ENC_REQ_CTR_BYTES
-
 struct pqpan_sim_ctrl {
-    uint8_t b[PQPAN_SIM_CTRL_MAX];
+    uint8_t b[PQPAN_LL_CTRL_MAX_BYTES];
     uint8_t len;
 };
 
@@ -326,15 +326,26 @@ struct pqpan_sim {
     uint8_t pending_phy;
     uint16_t phy_instant;
     uint8_t phy_update_pending;
+    uint64_t pending_ci_ns;      /* connection parameters update: the new interval */
+    uint16_t ci_instant;
+    uint8_t ci_update_pending;
     uint16_t ll_octets;          /* connEffectiveMaxTxOctets */
     uint16_t att_mtu;
     uint8_t established;         /* first packet received by the peripheral (§4.5.2) */
     uint8_t negotiation_step;
     uint8_t nego_advance;        /* start the next step when the event closes */
+    uint8_t version_sent[2];     /* LL_VERSION_IND sent (at most one, §5.1.5) */
+    uint8_t disc_state;          /* the central's GATT discovery (src/sim/gatt.c) */
+    uint16_t disc_service_start; /* handles found by it */
+    uint16_t disc_service_end;
+    uint16_t disc_value_handle;
+    uint16_t disc_cccd_handle;
+    uint16_t cccd;               /* the peripheral's CCCD value */
+    uint64_t connect_at_ns;      /* the CONNECT_IND's start */
+    uint8_t adv_channel;         /* the primary channel it goes on (37..39) */
     uint8_t link_ready;
     uint8_t messages;            /* application messages started so far */
     uint8_t enc_started;         /* the central sent LL_ENC_REQ (Vol 6 Part B §5.1.3.1) */
-    uint64_t nego_start_ns;
     uint64_t last_close_ns;      /* close of the last connection event */
     uint64_t phase_start_ns;     /* where the current set-up phase's span starts */
     uint8_t phase;               /* enum pqpan_phase booked now */
@@ -372,6 +383,12 @@ PQPAN_MUST_CHECK int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_
 PQPAN_MUST_CHECK int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app,
                                    void *app_ctx, const struct pqpan_sim_observer *obs,
                                    void *obs_ctx);
+
+/* The advertising phase's drawn wait: from a uniformly distributed moment to the next
+ * advertising event of an advertiser with advInterval adv_interval_ns and advDelay
+ * uniform in 0..10 ms (Vol 6 Part B §4.4.2.2) — the stationary residual of T_advEvent,
+ * whose mean is pqpan_ble_adv_mean's wait. */
+uint64_t pqpan_sim_adv_wait(struct pqpan_prng *r, uint64_t adv_interval_ns);
 
 /* ---- a synthetic application: the estimator's messages, no real crypto -------------- */
 

@@ -345,10 +345,18 @@ static void run_idle(struct run *r, const struct air *a, uint64_t events)
     }
 }
 
-/* Adds a run to both sides' ledgers: what one side sends, the other receives. */
-static void add_run(struct pqpan_ledger led[2], enum pqpan_phase ph, const struct run *r)
+const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b)
 {
-    uint64_t ifs = (2u * r->pairs - r->events) * PQPAN_BLE_T_IFS_NS;
+    return b == PQPAN_BLE_BITS_IFS_PER_PDU_SENT ? "per-pdu-sent" : "each";
+}
+
+/* Adds a run to both sides' ledgers: what one side sends, the other receives. Each side
+ * sends one PDU per pair; T_IFS per the rule (ble.h enum pqpan_ble_bits_ifs). */
+static void add_run(struct pqpan_ledger led[2], enum pqpan_phase ph, const struct run *r,
+                    enum pqpan_ble_bits_ifs rule)
+{
+    uint64_t n_ifs = rule == PQPAN_BLE_BITS_IFS_PER_PDU_SENT ? r->pairs : 2u * r->pairs - r->events;
+    uint64_t ifs = n_ifs * PQPAN_BLE_T_IFS_NS;
     int i;
     for (i = 0; i < 2; i++) {
         const struct side_air *me = &r->side[i], *peer = &r->side[1 - i];
@@ -473,7 +481,7 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         if (idle > 0u) {
             run_idle(&r, &air, idle);
             if (led != NULL) {
-                add_run(led, t->wait_phase, &r);
+                add_run(led, t->wait_phase, &r, PQPAN_BLE_BITS_IFS_EACH);
                 events[t->wait_phase] += r.events;
             }
             if (counts != NULL) {
@@ -491,11 +499,11 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         head.close_ns = cur.reply_close_ns;
         run_txn(&r, &lk, &air, t, &head);
         if (led != NULL) {
-            add_run(led, t->phase, &r);
+            add_run(led, t->phase, &r, PQPAN_BLE_BITS_IFS_EACH);
             events[t->phase] += r.events;
         }
         if (bits != NULL) {
-            add_run(bits, t->phase, &r);
+            add_run(bits, t->phase, &r, link->bits_ifs);
         }
         if (counts != NULL) {
             count_run(counts, t, &r);

@@ -3,6 +3,7 @@
  * Closed forms per transaction run, no per-PDU loop: a few hundred ns per configuration. */
 #include <string.h>
 
+#include "ble/setup.h"
 #include "pqpan/ble.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
@@ -11,8 +12,6 @@
 #define LL_ENC_REQ_BYTES 23u       /* §2.4.2.4: Rand 8, EDIV 2, SKD_C 8, IV_C 4 */
 #define LL_ENC_RSP_BYTES 13u       /* §2.4.2.5: SKD_P 8, IV_P 4 */
 #define LL_START_ENC_BYTES 1u      /* §2.4.2.6/7: opcode only */
-/* Vol 6 Part B §5.1.10 / §5.5.2: the instant is set at least 6 events ahead. */
-#define PHY_INSTANT_EVENTS 6u
 /* Vol 3 Part H §3.5: SMP PDU sizes (code + parameters). */
 #define SMP_PAIRING_BYTES 7u   /* §3.5.1/2: IO cap, OOB, AuthReq, key size, 2 key dists */
 #define SMP_PUBLIC_KEY_BYTES 65u /* §3.5.6: X 32 + Y 32 */
@@ -29,7 +28,25 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     cfg->keygen_side = PQPAN_BLE_PERIPHERAL;
     cfg->ek_bytes = PQPAN_MLKEM768_EK_BYTES;
     cfg->ct_bytes = PQPAN_MLKEM768_CT_BYTES;
+    cfg->adv_interval_ns = PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS;
+    cfg->features = 1;
+    cfg->conn_update = 1;
+    cfg->idle_ci_ns = PQPAN_BLE_IDLE_CI_DEFAULT_NS;
+    cfg->discovery = 1;
     cfg->pqke_mode = PQPAN_PQKE_MODE_NONE;
+}
+
+static int ci_ok(uint64_t ci_ns)
+{
+    return ci_ns >= PQPAN_BLE_CI_MIN_NS && ci_ns <= PQPAN_BLE_CI_MAX_NS;
+}
+
+/* No advertising (0), or an advInterval of Vol 6 Part B §4.4.2.2. */
+static int adv_ok(uint64_t adv_ns)
+{
+    return adv_ns == 0u || (adv_ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&
+                            adv_ns <= PQPAN_BLE_ADV_INTERVAL_MAX_NS &&
+                            adv_ns % PQPAN_BLE_ADV_INTERVAL_STEP_NS == 0u);
 }
 
 /* The PQKE suite of the configuration's KEM sizes, 0 if none matches. */
@@ -62,13 +79,15 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
 {
     return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
-           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= PQPAN_BLE_CI_MIN_NS &&
-           c->ci_ns <= PQPAN_BLE_CI_MAX_NS && c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && ci_ok(c->ci_ns) &&
+           (!c->conn_update || ci_ok(c->idle_ci_ns)) && adv_ok(c->adv_interval_ns) &&
+           c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
            (c->protocol == PQPAN_BLE_PROTO_STUDY ||
             (c->protocol == PQPAN_BLE_PROTO_PQPAN && pqpan_pqke_mode_implemented(c->pqke_mode) &&
-             suite_of(c) != 0));
+             suite_of(c) != 0)) &&
+           c->bits_ifs >= 0 && c->bits_ifs < PQPAN_BLE_BITS_IFS_COUNT;
 }
 
 static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
@@ -81,22 +100,7 @@ static void link_of(struct pqpan_ble_link *l, const struct pqpan_ble_config *c,
     l->event_len_ns = c->event_len_ns;
     l->max_pairs = c->max_pairs;
     l->same_event_reply = c->same_event_reply;
-}
-
-static struct pqpan_ble_txn *txn_add(struct pqpan_ble_txn *t, uint32_t *n,
-                                     enum pqpan_ble_role sender, enum pqpan_phase ph,
-                                     uint32_t len, uint32_t rsp_len, int ll_control)
-{
-    struct pqpan_ble_txn *x = &t[(*n)++];
-    memset(x, 0, sizeof *x);
-    x->sender = sender;
-    x->phase = ph;
-    x->count = 1u;
-    x->len = len;
-    x->last_len = len;
-    x->rsp_len = rsp_len;
-    x->ll_control = ll_control;
-    return x;
+    l->bits_ifs = c->bits_ifs;
 }
 
 static uint64_t cpu_ns(uint64_t cycles, const struct pqpan_ble_device *d)
@@ -139,100 +143,8 @@ static void add_sleep(struct pqpan_ledger led[2], uint64_t span, unsigned mask,
     }
 }
 
-#define MASK_CONNECT (1u << PQPAN_PHASE_CONNECT)
 #define MASK_EXCHANGE \
     ((1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) | (1u << PQPAN_PHASE_CONFIRM))
-
-/* Vol 6 Part B §4.5.3: transmitWindowDelay between the CONNECT_IND and the first
- * anchor on LE 1M (WinOffset 0). */
-#define TRANSMIT_WINDOW_DELAY_NS 1250000u
-
-/* Connection set-up: the CONNECT_IND on an advertising channel (Vol 6 Part B §2.3.3.1,
- * LE 1M), then the first connection event (§4.5.3), a pair of empty PDUs; the
- * negotiation (or the exchange) starts when it closes. */
-static void connect_phase(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
-                          const struct pqpan_ble_device *d)
-{
-    struct pqpan_ble_txn x;
-    struct pqpan_ble_link l;
-    uint64_t air = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, PQPAN_CONNECT_IND_PAYLOAD, 0);
-    uint64_t close = 2u * pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 0, 0) + PQPAN_BLE_T_IFS_NS;
-    pqpan_ledger_add(&out->ledger[PQPAN_BLE_CENTRAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_TX, air);
-    pqpan_ledger_add(&out->ledger[PQPAN_BLE_PERIPHERAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_RX, air);
-    memset(&x, 0, sizeof x);
-    x.wait_ns = 2u * c->ci_ns;
-    x.wait_phase = PQPAN_PHASE_CONNECT;
-    link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
-    pqpan_ble_schedule(out->ledger, NULL, &out->counts, NULL, &l, d, &x, 1u);
-    out->counts.idle_events -= 1u; /* the set-up event is not one of the exchange's */
-    out->counts.last_close_ns = close;
-    add_sleep(out->ledger, air + TRANSMIT_WINDOW_DELAY_NS + close, MASK_CONNECT, PQPAN_PHASE_CONNECT);
-}
-
-/* Close of an event with one pair of empty PDUs (an idle event), from its anchor. */
-static uint64_t idle_close_ns(enum pqpan_ble_phy phy)
-{
-    return 2u * pqpan_ble_packet_ns(phy, 0, 0) + PQPAN_BLE_T_IFS_NS;
-}
-
-/* One set-up procedure in phase ph: txns on link l. Its span runs from the close of the
- * last event before it to the close of its own last event (as the packet simulator
- * measures it); sleep fills what each side does not spend otherwise in it. */
-static void setup_step(struct pqpan_ble_estimate *out, enum pqpan_phase ph,
-                       const struct pqpan_ble_link *l, const struct pqpan_ble_device *d,
-                       const struct pqpan_ble_txn *t, uint32_t n)
-{
-    uint64_t elapsed = 0;
-    uint64_t start = out->counts.last_close_ns;
-    uint64_t span;
-    pqpan_ble_schedule(out->ledger, NULL, &out->counts, &elapsed, l, d, t, n);
-    if (t[n - 1u].count == 0u) {
-        out->counts.last_close_ns = idle_close_ns(l->phy);
-    }
-    span = elapsed + out->counts.last_close_ns - start;
-    add_sleep(out->ledger, span, 1u << ph, ph);
-    out->negotiate_ns += span;
-}
-
-/* LL_PHY_REQ/RSP + LL_PHY_UPDATE_IND on LE 1M (Vol 6 Part B §5.1.10), then the data
- * length update (§5.1.9) and the ATT MTU exchange (Vol 3 Part G §4.3.1) on the new PHY,
- * each only when the configuration departs from the default, each in its own phase. */
-static void negotiate(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
-                      const struct pqpan_ble_device *d)
-{
-    struct pqpan_ble_txn t[3];
-    struct pqpan_ble_link l;
-    uint64_t before = out->counts.events + out->counts.idle_events;
-    uint32_t n = 0;
-    connect_phase(out, c, d);
-    if (c->phy != PQPAN_BLE_PHY_1M) {
-        struct pqpan_ble_txn *x;
-        const enum pqpan_phase ph = PQPAN_PHASE_PHY_UPDATE;
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, PQPAN_LL_PHY_REQ_CTR_BYTES,
-                PQPAN_LL_PHY_REQ_CTR_BYTES, 1);
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, PQPAN_LL_PHY_UPDATE_CTR_BYTES, 0u, 1);
-        x = txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, 0u, 0u, 1);
-        x->count = 0u;
-        x->wait_ns = PHY_INSTANT_EVENTS * c->ci_ns;
-        x->wait_phase = ph;
-        link_of(&l, c, PQPAN_BLE_PHY_1M, PQPAN_LL_DATA_MIN_PAYLOAD);
-        setup_step(out, ph, &l, d, t, n);
-    }
-    link_of(&l, c, c->phy, PQPAN_LL_DATA_MIN_PAYLOAD);
-    if (c->ll_octets > PQPAN_LL_DATA_MIN_PAYLOAD) {
-        n = 0;
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_LENGTH_UPDATE, PQPAN_LL_LENGTH_CTR_BYTES,
-                PQPAN_LL_LENGTH_CTR_BYTES, 1);
-        setup_step(out, PQPAN_PHASE_LENGTH_UPDATE, &l, d, t, n);
-    }
-    if (c->att_mtu > PQPAN_ATT_DEFAULT_MTU) {
-        n = 0;
-        txn_add(t, &n, PQPAN_BLE_CENTRAL, PQPAN_PHASE_MTU_EXCHANGE, PQPAN_ATT_MTU_REQ_BYTES,
-                PQPAN_ATT_MTU_REQ_BYTES, 0);
-        setup_step(out, PQPAN_PHASE_MTU_EXCHANGE, &l, d, t, n);
-    }
-    out->counts.negotiate_events = out->counts.events + out->counts.idle_events - before;
-}
 
 static uint32_t effective_octets(const struct pqpan_ble_config *c)
 {
@@ -258,7 +170,7 @@ static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
     x->wait_phase = PQPAN_PHASE_CRYPTO;
 }
 
-/* The exchange on the link, which starts when the last negotiation event closes; the
+/* The exchange on the link, which starts when the last set-up event closes; the
  * latency runs from the first computation's start to the last one's end. */
 static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                      const struct pqpan_ble_device *dev, const struct pqpan_ble_txn *t, uint32_t n)
@@ -391,7 +303,7 @@ int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_b
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(t, &n, tail);
-    negotiate(out, cfg, dev);
+    pqpan_ble_setup_run(out, cfg, dev);
     exchange(out, cfg, dev, t, n);
     book_crypto(out, cfg, cycles, ns);
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
@@ -421,28 +333,28 @@ int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_b
         return PQPAN_ERR_INVALID_ARG;
     }
     ops_ns(ns, cycles, dev, PQPAN_OP_ECDH_KEYGEN, PQPAN_OP_ECDH_SHARED);
-    txn_add(t, &n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
-    txn_add(t, &n, p, kt, SMP_PAIRING_BYTES, 0u, 0);
-    x = txn_add(t, &n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, &n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, &n, p, kt, SMP_PAIRING_BYTES, 0u, 0);
+    x = pqpan_ble_txn_add(t, &n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
     x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
-    x = txn_add(t, &n, p, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
+    x = pqpan_ble_txn_add(t, &n, p, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
     x->count = 2u;
     x->last_len = SMP_VALUE16_BYTES;
     x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
-    txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
-    txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
-    x = txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
+    x = pqpan_ble_txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
     x->wait_ns = ns[PQPAN_OP_ECDH_SHARED];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
-    txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
-    txn_add(t, &n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
-    txn_add(t, &n, p, cf, LL_ENC_RSP_BYTES, 0u, 1);
-    txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1);
-    txn_add(t, &n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
-    txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
-    negotiate(out, cfg, dev);
+    pqpan_ble_txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, &n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
+    pqpan_ble_txn_add(t, &n, p, cf, LL_ENC_RSP_BYTES, 0u, 1);
+    pqpan_ble_txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1);
+    pqpan_ble_txn_add(t, &n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
+    pqpan_ble_txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
+    pqpan_ble_setup_run(out, cfg, dev);
     exchange(out, cfg, dev, t, n);
     for (i = 0; i < 2; i++) {
         run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, ns);

@@ -133,6 +133,8 @@ int pqpan_ll_pdu_phy_update_parse(struct pqpan_ll_phy_update *u, const uint8_t *
 
 /* §2.4.2.4 LL_ENC_REQ: Opcode, Rand, EDIV, SKD_C, IV_C; §2.4.2.5 LL_ENC_RSP: Opcode,
  * SKD_P, IV_P. */
+_Static_assert(PQPAN_LL_ENC_REQ_CTR_BYTES <= PQPAN_LL_CTRL_MAX_BYTES,
+               "the simulator's control PDU buffer holds an LL_ENC_REQ");
 int pqpan_ll_pdu_enc_write(uint8_t *out, size_t cap, uint8_t opcode, const struct pqpan_ll_enc *e,
                            size_t *written)
 {
@@ -172,5 +174,170 @@ int pqpan_ll_pdu_enc_parse(struct pqpan_ll_enc *e, const uint8_t *in, size_t len
     }
     memcpy(e->skd, at, PQPAN_LL_SKD_BYTES);
     memcpy(e->iv, at + PQPAN_LL_SKD_BYTES, PQPAN_LL_IV_BYTES);
+    return PQPAN_OK;
+}
+
+/* §2.4.2.9 LL_FEATURE_REQ, §2.4.2.10 LL_FEATURE_RSP: Opcode, FeatureSet (8 octets, bit n
+ * of the set is bit n%8 of octet n/8). */
+int pqpan_ll_pdu_feature_write(uint8_t *out, size_t cap, uint8_t opcode,
+                               const uint8_t features[PQPAN_LL_FEATURE_SET_BYTES], size_t *written)
+{
+    *written = 0;
+    if (opcode != PQPAN_LL_FEATURE_REQ && opcode != PQPAN_LL_FEATURE_RSP) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cap < PQPAN_LL_FEATURE_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = opcode;
+    memcpy(out + 1, features, PQPAN_LL_FEATURE_SET_BYTES);
+    *written = PQPAN_LL_FEATURE_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+int pqpan_ll_pdu_feature_parse(uint8_t features[PQPAN_LL_FEATURE_SET_BYTES], const uint8_t *in,
+                               size_t len)
+{
+    memset(features, 0, PQPAN_LL_FEATURE_SET_BYTES);
+    if (len != PQPAN_LL_FEATURE_CTR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if (in[0] != PQPAN_LL_FEATURE_REQ && in[0] != PQPAN_LL_FEATURE_RSP) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    memcpy(features, in + 1, PQPAN_LL_FEATURE_SET_BYTES);
+    return PQPAN_OK;
+}
+
+/* §2.4.2.13: Opcode, VersNr, CompId (2), SubVersNr (2). */
+int pqpan_ll_pdu_version_write(uint8_t *out, size_t cap, const struct pqpan_ll_version *v,
+                               size_t *written)
+{
+    *written = 0;
+    if (cap < PQPAN_LL_VERSION_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = PQPAN_LL_VERSION_IND;
+    out[1] = v->vers_nr;
+    put_le16(out + 2, v->comp_id);
+    put_le16(out + 4, v->sub_vers_nr);
+    *written = PQPAN_LL_VERSION_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+int pqpan_ll_pdu_version_parse(struct pqpan_ll_version *v, const uint8_t *in, size_t len)
+{
+    memset(v, 0, sizeof *v);
+    if (len != PQPAN_LL_VERSION_CTR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if (in[0] != PQPAN_LL_VERSION_IND) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    v->vers_nr = in[1];
+    v->comp_id = get_le16(in + 2);
+    v->sub_vers_nr = get_le16(in + 4);
+    return PQPAN_OK;
+}
+
+/* §2.4.2.16/17: Opcode, Interval_Min, Interval_Max, Latency, Timeout (2 each),
+ * PreferredPeriodicity (1), ReferenceConnEventCount (2), Offset0..Offset5 (2 each). */
+int pqpan_ll_pdu_conn_param_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                  const struct pqpan_ll_conn_param *p, size_t *written)
+{
+    int i;
+    *written = 0;
+    if (opcode != PQPAN_LL_CONNECTION_PARAM_REQ && opcode != PQPAN_LL_CONNECTION_PARAM_RSP) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cap < PQPAN_LL_CONN_PARAM_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = opcode;
+    put_le16(out + 1, p->interval_min);
+    put_le16(out + 3, p->interval_max);
+    put_le16(out + 5, p->latency);
+    put_le16(out + 7, p->timeout);
+    out[9] = p->preferred_periodicity;
+    put_le16(out + 10, p->ref_conn_event_count);
+    for (i = 0; i < PQPAN_LL_CONN_PARAM_OFFSETS; i++) {
+        put_le16(out + 12 + 2 * i, p->offset[i]);
+    }
+    *written = PQPAN_LL_CONN_PARAM_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+/* The ranges of §2.4.2.16: intervals 6..3200 (×1.25 ms) with min <= max, latency 0..499,
+ * timeout 10..3200 (×10 ms), preferred periodicity <= Interval_Max. */
+int pqpan_ll_pdu_conn_param_parse(struct pqpan_ll_conn_param *p, const uint8_t *in, size_t len)
+{
+    int i;
+    memset(p, 0, sizeof *p);
+    if (len != PQPAN_LL_CONN_PARAM_CTR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if (in[0] != PQPAN_LL_CONNECTION_PARAM_REQ && in[0] != PQPAN_LL_CONNECTION_PARAM_RSP) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    p->interval_min = get_le16(in + 1);
+    p->interval_max = get_le16(in + 3);
+    p->latency = get_le16(in + 5);
+    p->timeout = get_le16(in + 7);
+    p->preferred_periodicity = in[9];
+    p->ref_conn_event_count = get_le16(in + 10);
+    for (i = 0; i < PQPAN_LL_CONN_PARAM_OFFSETS; i++) {
+        p->offset[i] = get_le16(in + 12 + 2 * i);
+    }
+    if (p->interval_min < 6u || p->interval_max > 3200u || p->interval_min > p->interval_max ||
+        p->latency > 499u || p->timeout < 10u || p->timeout > 3200u ||
+        p->preferred_periodicity > p->interval_max) {
+        memset(p, 0, sizeof *p);
+        return PQPAN_ERR_MALFORMED;
+    }
+    return PQPAN_OK;
+}
+
+/* §2.4.2.1: Opcode, WinSize (1), WinOffset, Interval, Latency, Timeout, Instant (2 each). */
+int pqpan_ll_pdu_conn_update_write(uint8_t *out, size_t cap, const struct pqpan_ll_conn_update *u,
+                                   size_t *written)
+{
+    *written = 0;
+    if (cap < PQPAN_LL_CONN_UPDATE_CTR_BYTES) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = PQPAN_LL_CONNECTION_UPDATE_IND;
+    out[1] = u->win_size;
+    put_le16(out + 2, u->win_offset);
+    put_le16(out + 4, u->interval);
+    put_le16(out + 6, u->latency);
+    put_le16(out + 8, u->timeout);
+    put_le16(out + 10, u->instant);
+    *written = PQPAN_LL_CONN_UPDATE_CTR_BYTES;
+    return PQPAN_OK;
+}
+
+/* §2.4.2.1 with §5.1.1: interval 6..3200, timeout 10..3200, transmitWindowSize 1.25 ms to
+ * the lesser of 10 ms and connInterval - 1.25 ms, transmitWindowOffset 0..connInterval. */
+int pqpan_ll_pdu_conn_update_parse(struct pqpan_ll_conn_update *u, const uint8_t *in, size_t len)
+{
+    memset(u, 0, sizeof *u);
+    if (len != PQPAN_LL_CONN_UPDATE_CTR_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    if (in[0] != PQPAN_LL_CONNECTION_UPDATE_IND) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    u->win_size = in[1];
+    u->win_offset = get_le16(in + 2);
+    u->interval = get_le16(in + 4);
+    u->latency = get_le16(in + 6);
+    u->timeout = get_le16(in + 8);
+    u->instant = get_le16(in + 10);
+    if (u->interval < 6u || u->interval > 3200u || u->timeout < 10u || u->timeout > 3200u ||
+        u->win_size < 1u || u->win_size > 8u || u->win_size >= u->interval ||
+        u->win_offset > u->interval || u->latency > 499u) {
+        memset(u, 0, sizeof *u);
+        return PQPAN_ERR_MALFORMED;
+    }
     return PQPAN_OK;
 }

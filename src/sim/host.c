@@ -84,7 +84,7 @@ static int l2cap_to(struct pqpan_sim_l2cap *out, uint16_t cid, const uint8_t *in
 }
 
 /* An ATT PDU on the ATT fixed channel, into the reply queue. */
-static int reply_att(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
+int pqpan_sim_reply_att(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 {
     struct pqpan_sim_l2cap out;
     uint8_t b[PQPAN_ATT_MAX_MTU];
@@ -95,12 +95,12 @@ static int reply_att(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
     return rc != PQPAN_OK ? rc : pqpan_sim_queue_reply(s, n, out.b, out.len);
 }
 
-static int reply_opcode(struct pqpan_sim *s, int n, uint8_t opcode)
+int pqpan_sim_reply_opcode(struct pqpan_sim *s, int n, uint8_t opcode)
 {
     struct pqpan_att_pdu p;
     memset(&p, 0, sizeof p);
     p.opcode = opcode;
-    return reply_att(s, n, &p);
+    return pqpan_sim_reply_att(s, n, &p);
 }
 
 /* ---- sending a message ------------------------------------------------------------ */
@@ -369,7 +369,7 @@ static int on_mtu_req(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
     memset(&r, 0, sizeof r);
     r.opcode = PQPAN_ATT_EXCHANGE_MTU_RSP;
     r.mtu = (uint16_t)s->cfg.ble.att_mtu;
-    return reply_att(s, n, &r);
+    return pqpan_sim_reply_att(s, n, &r);
 }
 
 /* Vol 3 Part F §3.4.2.2: ATT_MTU = min(Client Rx MTU, Server Rx MTU). */
@@ -392,13 +392,18 @@ static int on_value(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 static int on_indication(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 {
     int rc = value_in(s, n, p);
-    return rc != PQPAN_OK ? rc : reply_opcode(s, n, PQPAN_ATT_HANDLE_VALUE_CFM);
+    return rc != PQPAN_OK ? rc : pqpan_sim_reply_opcode(s, n, PQPAN_ATT_HANDLE_VALUE_CFM);
 }
 
+/* A Write Request: to the CCCD (the discovery's last step) or of a message's value. */
 static int on_write_req(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 {
-    int rc = value_in(s, n, p);
-    return rc != PQPAN_OK ? rc : reply_opcode(s, n, PQPAN_ATT_WRITE_RSP);
+    int rc;
+    if (pqpan_sim_gatt_is_cccd(p->handle)) {
+        return pqpan_sim_gatt_write_cccd(s, n, p);
+    }
+    rc = value_in(s, n, p);
+    return rc != PQPAN_OK ? rc : pqpan_sim_reply_opcode(s, n, PQPAN_ATT_WRITE_RSP);
 }
 
 /* §3.4.6.1/2: parts queued in offset order; the response echoes the request. */
@@ -413,7 +418,7 @@ static int on_prepare_req(struct pqpan_sim *s, int n, const struct pqpan_att_pdu
     memcpy(nd->prep + nd->prep_len, p->value, p->value_len);
     nd->prep_len = (uint16_t)(nd->prep_len + p->value_len);
     r.opcode = PQPAN_ATT_PREPARE_WRITE_RSP;
-    return reply_att(s, n, &r);
+    return pqpan_sim_reply_att(s, n, &r);
 }
 
 static int on_execute_req(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
@@ -424,7 +429,7 @@ static int on_execute_req(struct pqpan_sim *s, int n, const struct pqpan_att_pdu
         rc = append_in(s, n, nd->prep, nd->prep_len);
     }
     nd->prep_len = 0;
-    return rc != PQPAN_OK ? rc : reply_opcode(s, n, PQPAN_ATT_EXECUTE_WRITE_RSP);
+    return rc != PQPAN_OK ? rc : pqpan_sim_reply_opcode(s, n, PQPAN_ATT_EXECUTE_WRITE_RSP);
 }
 
 /* A response or confirmation to this side's request: the host sends the next one. */
@@ -444,11 +449,23 @@ struct att_row {
     att_handler fn;
 };
 
+static int on_write_rsp(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
+{
+    return pqpan_sim_gatt_on_write_rsp(s, n) ? PQPAN_OK : on_response(s, n, p);
+}
+
 static const struct att_row att_handlers[] = {
+    {PQPAN_ATT_ERROR_RSP, pqpan_sim_gatt_on_error},
     {PQPAN_ATT_EXCHANGE_MTU_REQ, on_mtu_req},
     {PQPAN_ATT_EXCHANGE_MTU_RSP, on_mtu_rsp},
+    {PQPAN_ATT_FIND_INFORMATION_REQ, pqpan_sim_gatt_find_information},
+    {PQPAN_ATT_FIND_INFORMATION_RSP, pqpan_sim_gatt_on_find_info_rsp},
+    {PQPAN_ATT_FIND_BY_TYPE_VALUE_REQ, pqpan_sim_gatt_find_by_type},
+    {PQPAN_ATT_FIND_BY_TYPE_VALUE_RSP, pqpan_sim_gatt_on_find_by_type_rsp},
+    {PQPAN_ATT_READ_BY_TYPE_REQ, pqpan_sim_gatt_read_by_type},
+    {PQPAN_ATT_READ_BY_TYPE_RSP, pqpan_sim_gatt_on_read_by_type_rsp},
     {PQPAN_ATT_WRITE_REQ, on_write_req},
-    {PQPAN_ATT_WRITE_RSP, on_response},
+    {PQPAN_ATT_WRITE_RSP, on_write_rsp},
     {PQPAN_ATT_WRITE_CMD, on_value},
     {PQPAN_ATT_PREPARE_WRITE_REQ, on_prepare_req},
     {PQPAN_ATT_PREPARE_WRITE_RSP, on_response},
@@ -512,7 +529,7 @@ int pqpan_sim_host_connect_transport(struct pqpan_sim *s)
         memset(&p, 0, sizeof p);
         p.opcode = PQPAN_ATT_EXCHANGE_MTU_REQ;
         p.mtu = (uint16_t)s->cfg.ble.att_mtu;
-        return reply_att(s, PQPAN_BLE_CENTRAL, &p);
+        return pqpan_sim_reply_att(s, PQPAN_BLE_CENTRAL, &p);
     }
     conn_params(s, PQPAN_BLE_CENTRAL, &c);
     rc = pqpan_l2cap_pdu_le_conn_write(b, sizeof b, PQPAN_L2CAP_LE_CREDIT_CONN_REQ,

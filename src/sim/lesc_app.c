@@ -9,6 +9,7 @@
 #include "pqpan/ecdh.h"
 #include "pqpan/lesc.h"
 #include "pqpan/sim.h"
+#include "sim/sim_internal.h"
 
 enum stage {
     WAIT_PAIRING = 0, /* C: before start; P: for the Pairing Request */
@@ -48,13 +49,11 @@ static void iocap_of(uint8_t out[3], const struct pqpan_smp_pairing *p)
  * octet first, from the simulated connection's static random addresses. */
 static void address_of(uint8_t out[PQPAN_LESC_ADDR_BYTES], int role)
 {
-    static const uint8_t central[6] = PQPAN_SIM_CENTRAL_ADDR;
-    static const uint8_t peripheral[6] = PQPAN_SIM_PERIPHERAL_ADDR;
-    const uint8_t *air = role == C ? central : peripheral;
+    const char *air = role == C ? PQPAN_SIM_CENTRAL_ADDR : PQPAN_SIM_PERIPHERAL_ADDR;
     unsigned i;
     out[0] = 0x01;
-    for (i = 0; i < 6; i++) {
-        out[1 + i] = air[5 - i];
+    for (i = 0; i < PQPAN_BD_ADDR_BYTES; i++) {
+        out[1 + i] = (uint8_t)air[PQPAN_BD_ADDR_BYTES - 1u - i];
     }
 }
 

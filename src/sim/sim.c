@@ -5,8 +5,8 @@
  * TX(peripheral) → RX(central) → TX(central) ... → CLOSE. The hosts run at CLOSE (or at
  * once with same_event_reply), so a reply goes in the next event, as in the estimator.
  * Radio time of an event is collected per side and booked at CLOSE in the event's phase:
- * NEGOTIATE or the message's phase when it carried data, CRYPTO when it was idle while a
- * side computed. */
+ * the running set-up procedure's phase (ADVERTISE .. DISCOVERY) or the message's phase
+ * when it carried data, CRYPTO when it was idle while a side computed. */
 #include <string.h>
 
 #include "pqpan/sim.h"
@@ -18,15 +18,11 @@ enum ev_kind { EV_ANCHOR = 1, EV_TX, EV_RX, EV_CLOSE, EV_HOST };
 #define TRANSMIT_WINDOW_DELAY_NS 1250000u
 /* §4.5.2: a connection not established within 6 intervals is lost. */
 #define ESTABLISH_EVENTS 6u
-/* §5.1.10: the instant of LL_PHY_UPDATE_IND at least 6 events ahead (ble.h estimator). */
-#define PHY_INSTANT_EVENTS 6u
 /* §4.5.8.1: 37 data channels; channel selection algorithm #1 (§4.5.8.2). */
 #define DATA_CHANNELS 37u
-/* §4.5.10: connMaxRxTime/TxTime ceiling and the LE 1M value for 27 octets, the floor. */
-#define LL_MAX_TIME_US 17040u
-#define LL_MIN_TIME_US 328u
-/* CONNECT_IND on the primary advertising channel 37 (RF channel 0) on LE 1M. */
-#define ADV_RF_CHANNEL 0u
+/* Without an advertising phase the CONNECT_IND goes on the primary advertising channel
+ * 37 (LE 1M). */
+#define CONNECT_CHANNEL 37u
 #define DEFAULT_MAX_SIM_NS 600000000000u
 
 /* ---- small helpers ---------------------------------------------------------------- */
@@ -62,8 +58,8 @@ static void emit_op_span(const struct pqpan_sim_observer *obs, void *ctx, int si
     obs->span(ctx, &sp);
 }
 
-static void emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
-                      int phase, uint64_t t0, uint64_t t1)
+void pqpan_sim_emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
+                         int phase, uint64_t t0, uint64_t t1)
 {
     emit_op_span(obs, ctx, side, state, phase, PQPAN_OP_COUNT, t0, t1);
 }
@@ -97,21 +93,39 @@ static int chan_ok(const struct pqpan_sim_channel *c)
     return c->per >= 0.0 && c->per <= 1.0 && c->ber >= 0.0 && c->ber <= 1.0;
 }
 
+/* An interval the CONNECT_IND / LL_CONNECTION_UPDATE_IND can carry (§4.5.1: 1.25 ms ×
+ * 6..3200) that the supervision timeout covers twice over (§4.5.2). */
+static int ci_ok(uint64_t ci_ns, uint32_t timeout_ms)
+{
+    return ci_ns >= PQPAN_BLE_CI_MIN_NS && ci_ns <= PQPAN_BLE_CI_MAX_NS && ci_ns % 1250000u == 0u &&
+           (uint64_t)timeout_ms * 1000000u > 2u * ci_ns;
+}
+
+/* No advertising, or an advInterval of §4.4.2.2; a fixed scan channel is 37..39. */
+static int adv_ok(const struct pqpan_sim_config *c)
+{
+    uint64_t a = c->ble.adv_interval_ns;
+    return (a == 0u || (a >= PQPAN_BLE_ADV_INTERVAL_MIN_NS && a <= PQPAN_BLE_ADV_INTERVAL_MAX_NS &&
+                        a % PQPAN_BLE_ADV_INTERVAL_STEP_NS == 0u)) &&
+           (c->adv_scan_channel == 0u || (c->adv_scan_channel >= PQPAN_BLE_ADV_FIRST_CHANNEL &&
+                                          c->adv_scan_channel < PQPAN_BLE_ADV_FIRST_CHANNEL + 3u));
+}
+
 static int config_ok(const struct pqpan_sim_config *c)
 {
     const struct pqpan_ble_config *b = &c->ble;
     return b->phy >= 0 && b->phy < PQPAN_BLE_PHY_COUNT && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            b->att_mtu <= PQPAN_ATT_MAX_MTU && b->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
-           b->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && b->ci_ns >= 7500000u &&
-           b->ci_ns <= 4000000000u && b->ci_ns % 1250000u == 0u && b->transfer >= 0 &&
+           b->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && ci_ok(b->ci_ns, c->supervision_timeout_ms) &&
+           (!b->conn_update || ci_ok(b->idle_ci_ns, c->supervision_timeout_ms)) && adv_ok(c) &&
+           b->transfer >= 0 &&
            b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
            (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->dev.cpu_hz > 0u &&
            (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC ||
             c->transport == PQPAN_SIM_SMP) &&
            chan_ok(&c->chan[0]) && chan_ok(&c->chan[1]) && c->supervision_timeout_ms >= 100u &&
-           c->supervision_timeout_ms <= 32000u &&
-           (uint64_t)c->supervision_timeout_ms * 1000000u > 2u * b->ci_ns;
+           c->supervision_timeout_ms <= 32000u;
 }
 
 int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_config *cfg)
@@ -132,7 +146,8 @@ int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_config *cfg)
     s->access_address = 0x50654A7Bu;
     s->crc_init = (uint32_t)(pqpan_prng_next(&s->rng) & 0xFFFFFFu);
     s->hop = (uint8_t)(5u + pqpan_prng_below(&s->rng, 12u));
-    s->ci_ns = cfg->ble.ci_ns;
+    s->ci_ns = cfg->ble.conn_update ? cfg->ble.idle_ci_ns : cfg->ble.ci_ns;
+    s->adv_channel = CONNECT_CHANNEL;
     s->phy = PQPAN_BLE_PHY_1M;
     s->ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
     s->att_mtu = PQPAN_ATT_DEFAULT_MTU;
@@ -183,45 +198,26 @@ void pqpan_sim_release_replies(struct pqpan_sim *s, int n)
     nd->hostq_n = (uint8_t)(nd->hostq_n - i);
 }
 
-/* ---- set-up (the estimator's order: PHY, data length, then ATT MTU / CoC) ---------- */
+/* ---- set-up (the estimator's order, src/ble/setup.c) ------------------------------- */
 
-enum nego_step { NEGO_PHY = 0, NEGO_LENGTH, NEGO_TRANSPORT, NEGO_DONE };
+enum nego_step {
+    NEGO_FEATURES = 0,
+    NEGO_CONN_UPDATE,
+    NEGO_PHY,
+    NEGO_LENGTH,
+    NEGO_TRANSPORT,
+    NEGO_DISCOVERY,
+    NEGO_DONE
+};
 
-static int queue_phy_req(struct pqpan_sim *s)
+static int features_needed(const struct pqpan_sim *s)
 {
-    uint8_t b[PQPAN_LL_PHY_REQ_CTR_BYTES];
-    uint8_t mask = s->cfg.ble.phy == PQPAN_BLE_PHY_2M ? PQPAN_LL_PHY_2M : PQPAN_LL_PHY_CODED;
-    size_t n;
-    int rc = pqpan_ll_pdu_phy_req_write(b, sizeof b, PQPAN_LL_PHY_REQ, mask, mask, &n);
-    return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, PQPAN_BLE_CENTRAL, b, n);
+    return s->cfg.ble.features;
 }
 
-/* §4.5.10: both sides offer ll_octets and the time a packet of that size takes on the
- * PHY in use after the negotiation. */
-static void length_params(const struct pqpan_sim *s, struct pqpan_ll_length *l)
+static int conn_update_needed(const struct pqpan_sim *s)
 {
-    uint64_t us = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->cfg.ble.phy, s->cfg.ble.ll_octets, 0) / 1000u;
-    if (us > LL_MAX_TIME_US) {
-        us = LL_MAX_TIME_US;
-    }
-    if (us < LL_MIN_TIME_US) {
-        us = LL_MIN_TIME_US; /* LE 2M packets of fewer than ~70 octets are quicker */
-    }
-    l->max_rx_octets = (uint16_t)s->cfg.ble.ll_octets;
-    l->max_tx_octets = (uint16_t)s->cfg.ble.ll_octets;
-    l->max_rx_time_us = (uint16_t)us;
-    l->max_tx_time_us = (uint16_t)us;
-}
-
-static int queue_length(struct pqpan_sim *s, int n, uint8_t opcode)
-{
-    struct pqpan_ll_length l;
-    uint8_t b[PQPAN_LL_LENGTH_CTR_BYTES];
-    size_t w;
-    int rc;
-    length_params(s, &l);
-    rc = pqpan_ll_pdu_length_write(b, sizeof b, opcode, &l, &w);
-    return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
+    return s->cfg.ble.conn_update && s->cfg.ble.idle_ci_ns != s->cfg.ble.ci_ns;
 }
 
 static int phy_needed(const struct pqpan_sim *s)
@@ -239,14 +235,12 @@ static int transport_needed(const struct pqpan_sim *s)
     return s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU;
 }
 
-static int start_phy(struct pqpan_sim *s)
+/* The central's GATT discovery serves the GATT transfer (a credit-based channel has no
+ * characteristic to find); LE SC pairing over SMP keeps GATT's set-up, as the estimator
+ * (pqpan_ble_estimate_lesc) books it. */
+static int discovery_needed(const struct pqpan_sim *s)
 {
-    return queue_phy_req(s);
-}
-
-static int start_length(struct pqpan_sim *s)
-{
-    return queue_length(s, PQPAN_BLE_CENTRAL, PQPAN_LL_LENGTH_REQ);
+    return s->cfg.ble.discovery && s->cfg.transport != PQPAN_SIM_L2CAP_COC;
 }
 
 /* The set-up steps in order, each in its own ledger phase: when it is needed, and what
@@ -258,9 +252,12 @@ struct setup_row {
 };
 
 static const struct setup_row setup_steps[NEGO_DONE] = {
-    {PQPAN_PHASE_PHY_UPDATE, phy_needed, start_phy},
-    {PQPAN_PHASE_LENGTH_UPDATE, length_needed, start_length},
+    {PQPAN_PHASE_FEATURES, features_needed, pqpan_sim_start_features},
+    {PQPAN_PHASE_CONN_UPDATE, conn_update_needed, pqpan_sim_start_conn_update},
+    {PQPAN_PHASE_PHY_UPDATE, phy_needed, pqpan_sim_start_phy},
+    {PQPAN_PHASE_LENGTH_UPDATE, length_needed, pqpan_sim_start_length},
     {PQPAN_PHASE_MTU_EXCHANGE, transport_needed, pqpan_sim_host_connect_transport},
+    {PQPAN_PHASE_DISCOVERY, discovery_needed, pqpan_sim_start_discovery},
 };
 
 /* Books the span of the phase that ends (from its start to the close of the last event)
@@ -405,7 +402,7 @@ static void flip_bit(uint8_t *b, uint64_t bit)
 /* Damages the packet in flight per the sender's channel: PER flips one bit of PDU or
  * CRC (a CRC failure at the receiver); BER flips each bit of access address, PDU and CRC
  * with probability ber, a flipped access-address bit losing the packet. */
-static void apply_channel(struct pqpan_sim *s, int sender)
+void pqpan_sim_apply_channel(struct pqpan_sim *s, int sender)
 {
     const struct pqpan_sim_channel *c = &s->cfg.chan[sender];
     uint64_t pdu_bits = 8u * ((uint64_t)s->air.len + PQPAN_LL_CRC_BYTES);
@@ -453,8 +450,8 @@ static void account_packet(struct pqpan_sim *s, int sender, uint32_t payload, ui
     } else {
         s->ev_empty_tx[sender]++;
     }
-    emit_span(obs, obs_ctx, sender, PQPAN_STATE_TX, s->phase, s->now_ns, s->now_ns + air_ns);
-    emit_span(obs, obs_ctx, r, PQPAN_STATE_RX, s->phase, s->now_ns, s->now_ns + air_ns);
+    pqpan_sim_emit_span(obs, obs_ctx, sender, PQPAN_STATE_TX, s->phase, s->now_ns, s->now_ns + air_ns);
+    pqpan_sim_emit_span(obs, obs_ctx, r, PQPAN_STATE_RX, s->phase, s->now_ns, s->now_ns + air_ns);
 }
 
 static void account_ifs(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx)
@@ -462,7 +459,7 @@ static void account_ifs(struct pqpan_sim *s, const struct pqpan_sim_observer *ob
     int i;
     for (i = 0; i < 2; i++) {
         ev_add(s, i, PQPAN_STATE_IFS, PQPAN_BLE_T_IFS_NS);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_IFS, s->phase, s->now_ns,
+        pqpan_sim_emit_span(obs, obs_ctx, i, PQPAN_STATE_IFS, s->phase, s->now_ns,
                   s->now_ns + PQPAN_BLE_T_IFS_NS);
     }
 }
@@ -496,11 +493,11 @@ static void account_event_costs(struct pqpan_sim *s, int ph, const struct pqpan_
         uint64_t hfxo = ramp - d->hfxo_start_ns;
         pqpan_ble_event_costs(&s->res.ledger[i], (enum pqpan_phase)ph, d, s->ci_ns,
                               (enum pqpan_ble_role)i, 1u);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_PRE, ph, hfxo - d->pre_ns, hfxo);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_HFXO_START, ph, hfxo, ramp);
-        emit_span(obs, obs_ctx, i, i ? PQPAN_STATE_RAMP_RX : PQPAN_STATE_RAMP_TX, ph, ramp, radio);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_RX_WINDOW, ph, radio, s->anchor_ns);
-        emit_span(obs, obs_ctx, i, PQPAN_STATE_POST, ph, s->now_ns, s->now_ns + d->post_ns);
+        pqpan_sim_emit_span(obs, obs_ctx, i, PQPAN_STATE_PRE, ph, hfxo - d->pre_ns, hfxo);
+        pqpan_sim_emit_span(obs, obs_ctx, i, PQPAN_STATE_HFXO_START, ph, hfxo, ramp);
+        pqpan_sim_emit_span(obs, obs_ctx, i, i ? PQPAN_STATE_RAMP_RX : PQPAN_STATE_RAMP_TX, ph, ramp, radio);
+        pqpan_sim_emit_span(obs, obs_ctx, i, PQPAN_STATE_RX_WINDOW, ph, radio, s->anchor_ns);
+        pqpan_sim_emit_span(obs, obs_ctx, i, PQPAN_STATE_POST, ph, s->now_ns, s->now_ns + d->post_ns);
     }
 }
 
@@ -539,7 +536,7 @@ static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observe
             s->res.counts.idle_events++;
         }
         if (ph > PQPAN_PHASE_CONNECT && ph < PQPAN_PHASE_KEY_TRANSFER) {
-            s->res.counts.negotiate_events++;
+            s->res.counts.setup_events++;
         }
     }
     memset(s->ev_led, 0, sizeof s->ev_led);
@@ -579,163 +576,7 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQ
     return t;
 }
 
-/* ---- the LL encryption start (Vol 6 Part B §5.1.3.1; Vol 6 Part E) ---------------- */
-
-/* A fresh SKD and IV from the run's random numbers (§2.4.2.4, §2.4.2.5: random values).
- * Rand and EDIV stay 0: the LTK of LE Secure Connections has none (Vol 3 Part H
- * §2.4.4). */
-static void random_enc(struct pqpan_sim *s, struct pqpan_ll_enc *e)
-{
-    uint64_t skd = pqpan_prng_next(&s->rng);
-    uint64_t iv = pqpan_prng_next(&s->rng);
-    unsigned i;
-    memset(e, 0, sizeof *e);
-    for (i = 0; i < PQPAN_LL_SKD_BYTES; i++) {
-        e->skd[i] = (uint8_t)(skd >> (8 * i));
-    }
-    for (i = 0; i < PQPAN_LL_IV_BYTES; i++) {
-        e->iv[i] = (uint8_t)(iv >> (8 * i));
-    }
-}
-
-int pqpan_sim_start_encryption(struct pqpan_sim *s)
-{
-    struct pqpan_sim_node *c = &s->node[PQPAN_BLE_CENTRAL];
-    uint8_t b[PQPAN_LL_ENC_REQ_CTR_BYTES];
-    size_t w;
-    int rc;
-    random_enc(s, &c->enc);
-    rc = pqpan_ll_pdu_enc_write(b, sizeof b, PQPAN_LL_ENC_REQ, &c->enc, &w);
-    rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, PQPAN_BLE_CENTRAL, b, w);
-    if (rc == PQPAN_OK) {
-        pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
-        s->enc_started = 1;
-    }
-    return rc;
-}
-
-/* The peripheral answers LL_ENC_REQ with LL_ENC_RSP (its SKD_P and IV_P) and derives the
- * session key with the LTK its host gave; no LTK: the procedure cannot run. */
-static int enc_req_rx(struct pqpan_sim *s, const uint8_t *p, size_t len)
-{
-    struct pqpan_sim_node *nd = &s->node[PQPAN_BLE_PERIPHERAL];
-    struct pqpan_ll_enc req;
-    uint8_t b[PQPAN_LL_ENC_RSP_CTR_BYTES];
-    size_t w;
-    int rc = pqpan_ll_pdu_enc_parse(&req, p, len);
-    if (rc != PQPAN_OK || p[0] != PQPAN_LL_ENC_REQ) {
-        return PQPAN_ERR_MALFORMED;
-    }
-    if (!nd->has_ltk) {
-        return PQPAN_ERR_STATE;
-    }
-    random_enc(s, &nd->enc);
-    pqpan_ll_crypt_init(&nd->crypt, nd->ltk, &req, &nd->enc);
-    rc = pqpan_ll_pdu_enc_write(b, sizeof b, PQPAN_LL_ENC_RSP, &nd->enc, &w);
-    return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, PQPAN_BLE_PERIPHERAL, b, w);
-}
-
-/* The central derives the session key when LL_ENC_RSP brings the peripheral's half. */
-static int enc_rsp_rx(struct pqpan_sim *s, const uint8_t *p, size_t len)
-{
-    struct pqpan_sim_node *nd = &s->node[PQPAN_BLE_CENTRAL];
-    struct pqpan_ll_enc rsp;
-    if (pqpan_ll_pdu_enc_parse(&rsp, p, len) != PQPAN_OK || p[0] != PQPAN_LL_ENC_RSP) {
-        return PQPAN_ERR_MALFORMED;
-    }
-    pqpan_ll_crypt_init(&nd->crypt, nd->ltk, &nd->enc, &rsp);
-    return PQPAN_OK;
-}
-
-/* LL_START_ENC_REQ at the central: from now it sends and expects encrypted PDUs and
- * answers with an encrypted LL_START_ENC_RSP; LL_START_ENC_RSP at the peripheral: it
- * answers with its own, encrypted; at the central: encryption is on both ways. */
-static int start_enc_rx(struct pqpan_sim *s, int n, uint8_t opcode)
-{
-    static const uint8_t start_enc_rsp = PQPAN_LL_START_ENC_RSP;
-    struct pqpan_sim_node *nd = &s->node[n];
-    if (opcode == PQPAN_LL_START_ENC_REQ) {
-        if (n != PQPAN_BLE_CENTRAL) {
-            return PQPAN_ERR_MALFORMED;
-        }
-        nd->enc_tx = 1;
-        nd->enc_rx = 1;
-        return pqpan_sim_queue_ctrl(s, n, &start_enc_rsp, 1);
-    }
-    if (n == PQPAN_BLE_CENTRAL) {
-        s->res.encrypted = 1;
-        return PQPAN_OK;
-    }
-    nd->enc_tx = 1;
-    return pqpan_sim_queue_ctrl(s, n, &start_enc_rsp, 1);
-}
-
 /* ---- link layer: PDUs in (§4.5.9, §5.1.9, §5.1.10) -------------------------------- */
-
-static int ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t len)
-{
-    uint8_t b[PQPAN_LL_PHY_UPDATE_CTR_BYTES];
-    size_t w;
-    int rc = PQPAN_OK;
-    if (len == 0) {
-        return PQPAN_ERR_MALFORMED;
-    }
-    switch (p[0]) {
-    case PQPAN_LL_PHY_REQ:
-        if (n == PQPAN_BLE_PERIPHERAL && len == PQPAN_LL_PHY_REQ_CTR_BYTES) {
-            rc = pqpan_ll_pdu_phy_req_write(b, sizeof b, PQPAN_LL_PHY_RSP, p[1], p[2], &w);
-            rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
-        }
-        break;
-    case PQPAN_LL_PHY_RSP:
-        if (n == PQPAN_BLE_CENTRAL && len == PQPAN_LL_PHY_REQ_CTR_BYTES) {
-            struct pqpan_ll_phy_update u;
-            /* Sent in the next event (counter + 1); the new PHY from 6 events later. */
-            u.phy_c_to_p = (uint8_t)(p[1] & p[2]);
-            u.phy_p_to_c = u.phy_c_to_p;
-            u.instant = (uint16_t)(s->event_counter + 1u + PHY_INSTANT_EVENTS);
-            rc = pqpan_ll_pdu_phy_update_write(b, sizeof b, &u, &w);
-            rc = rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
-            s->pending_phy = (uint8_t)s->cfg.ble.phy;
-            s->phy_instant = u.instant;
-            s->phy_update_pending = 1;
-        }
-        break;
-    case PQPAN_LL_PHY_UPDATE_IND: {
-        struct pqpan_ll_phy_update u;
-        rc = pqpan_ll_pdu_phy_update_parse(&u, p, len);
-        break;
-    }
-    case PQPAN_LL_LENGTH_REQ:
-    case PQPAN_LL_LENGTH_RSP: {
-        struct pqpan_ll_length l;
-        rc = pqpan_ll_pdu_length_parse(&l, p, len);
-        if (rc == PQPAN_OK && p[0] == PQPAN_LL_LENGTH_REQ) {
-            rc = queue_length(s, n, PQPAN_LL_LENGTH_RSP);
-        } else if (rc == PQPAN_OK) {
-            /* §4.5.10: connEffectiveMaxTxOctets = min(own max TX, peer max RX). */
-            s->ll_octets = l.max_rx_octets < s->cfg.ble.ll_octets ? l.max_rx_octets
-                                                                  : (uint16_t)s->cfg.ble.ll_octets;
-            pqpan_sim_negotiation_done(s);
-        }
-        break;
-    }
-    case PQPAN_LL_ENC_REQ:
-        rc = n == PQPAN_BLE_PERIPHERAL ? enc_req_rx(s, p, len) : PQPAN_ERR_MALFORMED;
-        break;
-    case PQPAN_LL_ENC_RSP:
-        rc = n == PQPAN_BLE_CENTRAL ? enc_rsp_rx(s, p, len) : PQPAN_ERR_MALFORMED;
-        break;
-    case PQPAN_LL_START_ENC_REQ:
-    case PQPAN_LL_START_ENC_RSP:
-        rc = len == 1 ? start_enc_rx(s, n, p[0]) : PQPAN_ERR_MALFORMED;
-        break;
-    default:
-        rc = PQPAN_ERR_UNSUPPORTED;
-        break;
-    }
-    return rc;
-}
 
 /* LL data PDUs carry L2CAP PDUs in fragments (§2.4, Vol 3 Part A §7.2). */
 static int l2cap_fragment_rx(struct pqpan_sim *s, int n, uint8_t llid, const uint8_t *p, size_t len)
@@ -791,7 +632,7 @@ static int ll_rx(struct pqpan_sim *s, int n, struct pqpan_ll_hdr *h, const uint8
         h->length = s->air.b[1];
     }
     if (h->llid == PQPAN_LLID_CONTROL) {
-        return ll_control_rx(s, n, payload, h->length);
+        return pqpan_sim_ll_control_rx(s, n, payload, h->length);
     }
     return l2cap_fragment_rx(s, n, h->llid, payload, h->length);
 }
@@ -833,7 +674,7 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
     pqpan_crc24_append(s->crc_init, s->air.b, s->air.len);
     s->air_sender = (uint8_t)n;
     s->air_start_ns = s->now_ns;
-    apply_channel(s, n);
+    pqpan_sim_apply_channel(s, n);
     air_ns = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->phy, payload, 0);
     account_packet(s, n, payload, air_ns, obs, obs_ctx);
     if (n == PQPAN_BLE_CENTRAL) {
@@ -996,6 +837,7 @@ static void finish(struct pqpan_sim *s)
     s->res.done[1] = s->node[1].done;
     for (ph = 0; ph < PQPAN_PHASE_KEY_TRANSFER; ph++) {
         (void)sleep_fill(s, s->res.span_ns[ph], 1u << ph, ph);
+        s->res.setup_ns += s->res.span_ns[ph];
     }
     (void)sleep_fill(s, s->res.latency_ns, exchange, PQPAN_PHASE_KEY_TRANSFER);
 }
@@ -1013,7 +855,6 @@ static int advance_negotiation(struct pqpan_sim *s, const struct pqpan_sim_app *
     }
     s->link_ready = 1;
     set_phase(s, PQPAN_PHASE_KEY_TRANSFER);
-    s->res.negotiate_ns = s->now_ns - s->nego_start_ns;
     return pqpan_sim_host_start_app(s, app, app_ctx, obs, obs_ctx);
 }
 
@@ -1025,7 +866,6 @@ static int do_close(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *
     s->in_event = 0;
     s->last_close_ns = s->now_ns;
     if (s->phase == PQPAN_PHASE_CONNECT) {
-        s->nego_start_ns = s->now_ns;
         s->nego_advance = 1;
     }
     for (i = 0; i < 2; i++) {
@@ -1059,19 +899,7 @@ static int do_anchor(struct pqpan_sim *s)
     }
     s->anchor_ns = s->now_ns;
     next_channel(s);
-    if (s->phy_update_pending && s->event_counter == s->phy_instant) {
-        s->phy = s->pending_phy;
-        s->phy_update_pending = 0;
-        pqpan_sim_negotiation_done(s);
-        s->nego_advance = 0;
-        if (!start_negotiation_step(s, &i)) {
-            if (i != PQPAN_OK) {
-                return i;
-            }
-        } else {
-            s->nego_advance = 1;
-        }
-    }
+    pqpan_sim_ll_instant(s);
     for (i = 0; i < 2; i++) {
         /* §4.5.2: supervision timeout; before establishment, 6 intervals. */
         if (s->established ? s->now_ns - s->node[i].last_rx_ok_ns > timeout
@@ -1079,7 +907,7 @@ static int do_anchor(struct pqpan_sim *s)
             return PQPAN_ERR_LINK_LOST;
         }
     }
-    if (s->now_ns > s->cfg.max_sim_ns) {
+    if (s->now_ns - s->connect_at_ns > s->cfg.max_sim_ns) {
         return PQPAN_ERR_TIMEOUT;
     }
     s->in_event = 1;
@@ -1090,17 +918,17 @@ static int do_anchor(struct pqpan_sim *s)
     return push(s, s->now_ns, EV_TX, PQPAN_BLE_CENTRAL);
 }
 
-static void connect_ind_packet(const uint8_t *pdu, const struct pqpan_sim_observer *obs,
-                               void *obs_ctx)
+static void connect_ind_packet(const struct pqpan_sim *s, const uint8_t *pdu,
+                               const struct pqpan_sim_observer *obs, void *obs_ctx)
 {
     struct pqpan_sim_packet p;
     if (obs == NULL || obs->packet == NULL) {
         return;
     }
     memset(&p, 0, sizeof p);
-    p.t_ns = 0;
+    p.t_ns = s->connect_at_ns;
     p.access_address = PQPAN_LL_ADV_AA;
-    p.rf_channel = ADV_RF_CHANNEL;
+    p.rf_channel = pqpan_sim_adv_rf_channel(s->adv_channel);
     p.advertising = 1;
     p.sender = PQPAN_BLE_CENTRAL;
     p.phy = PQPAN_BLE_PHY_1M;
@@ -1110,20 +938,20 @@ static void connect_ind_packet(const uint8_t *pdu, const struct pqpan_sim_observ
     obs->packet(obs_ctx, &p);
 }
 
-/* §4.5.3: the central sends CONNECT_IND at t = 0 on channel 37; the first anchor is at
- * the start of the transmit window, transmitWindowDelay after it (WinOffset 0). */
+/* §4.5.3: the central sends CONNECT_IND at connect_at_ns on the channel it scans (37
+ * without an advertising phase), at the connection's interval (the idle one when it is
+ * updated later); the first anchor is at the start of the transmit window,
+ * transmitWindowDelay after it (WinOffset 0). */
 static int connect(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx)
 {
     struct pqpan_connect_ind c;
     uint8_t pdu[PQPAN_CONNECT_IND_PDU + PQPAN_LL_CRC_BYTES];
     uint64_t air = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, PQPAN_CONNECT_IND_PAYLOAD, 0);
-    uint64_t first;
+    uint64_t t0 = s->connect_at_ns, first;
     int rc, i;
     memset(&c, 0, sizeof c);
-    static const uint8_t central_addr[6] = PQPAN_SIM_CENTRAL_ADDR;
-    static const uint8_t peripheral_addr[6] = PQPAN_SIM_PERIPHERAL_ADDR;
-    memcpy(c.init_addr, central_addr, 6); /* static random addresses */
-    memcpy(c.adv_addr, peripheral_addr, 6);
+    memcpy(c.init_addr, PQPAN_SIM_CENTRAL_ADDR, PQPAN_BD_ADDR_BYTES);
+    memcpy(c.adv_addr, PQPAN_SIM_PERIPHERAL_ADDR, PQPAN_BD_ADDR_BYTES);
     c.tx_add_random = 1;
     c.rx_add_random = 1;
     c.access_address = s->access_address;
@@ -1139,12 +967,14 @@ static int connect(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, vo
         return rc;
     }
     pqpan_crc24_append(PQPAN_LL_ADV_CRC_INIT, pdu, PQPAN_CONNECT_IND_PDU);
-    connect_ind_packet(pdu, obs, obs_ctx);
+    connect_ind_packet(s, pdu, obs, obs_ctx);
     pqpan_ledger_add(&s->res.ledger[PQPAN_BLE_CENTRAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_TX, air);
     pqpan_ledger_add(&s->res.ledger[PQPAN_BLE_PERIPHERAL], PQPAN_PHASE_CONNECT, PQPAN_STATE_RX, air);
-    emit_span(obs, obs_ctx, PQPAN_BLE_CENTRAL, PQPAN_STATE_TX, PQPAN_PHASE_CONNECT, 0, air);
-    emit_span(obs, obs_ctx, PQPAN_BLE_PERIPHERAL, PQPAN_STATE_RX, PQPAN_PHASE_CONNECT, 0, air);
-    first = air + TRANSMIT_WINDOW_DELAY_NS;
+    pqpan_sim_emit_span(obs, obs_ctx, PQPAN_BLE_CENTRAL, PQPAN_STATE_TX, PQPAN_PHASE_CONNECT, t0,
+                        t0 + air);
+    pqpan_sim_emit_span(obs, obs_ctx, PQPAN_BLE_PERIPHERAL, PQPAN_STATE_RX, PQPAN_PHASE_CONNECT, t0,
+                        t0 + air);
+    first = t0 + air + TRANSMIT_WINDOW_DELAY_NS;
     for (i = 0; i < 2; i++) {
         s->node[i].last_rx_ok_ns = first;
     }
@@ -1185,7 +1015,16 @@ int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *ap
     if (app == NULL || app->start == NULL || app->receive == NULL || app->expect == NULL) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = connect(s, obs, obs_ctx);
+    rc = PQPAN_OK;
+    if (s->cfg.ble.adv_interval_ns != 0u) {
+        s->phase = PQPAN_PHASE_ADVERTISE;
+        rc = pqpan_sim_advertise(s, obs, obs_ctx);
+        s->last_close_ns = s->connect_at_ns;
+        set_phase(s, PQPAN_PHASE_CONNECT);
+    }
+    if (rc == PQPAN_OK) {
+        rc = connect(s, obs, obs_ctx);
+    }
     while (rc == PQPAN_OK && !s->stop && pqpan_evq_pop(&s->q, &ev)) {
         s->now_ns = ev.t_ns;
         rc = dispatch(s, &ev, app, app_ctx, obs, obs_ctx);

@@ -17,6 +17,11 @@
  * Vol 3 Part F §3.2.2). */
 #define SIM_ATT_HANDLE 0x0012u
 
+/* Static random device addresses (Vol 6 Part B §1.3.2.1: the two top bits 0b11) of the
+ * central (InitA) and the peripheral (AdvA), little-endian as on the air. */
+#define PQPAN_SIM_CENTRAL_ADDR "\x01\x00\x00\x00\x00\xC0"
+#define PQPAN_SIM_PERIPHERAL_ADDR "\x02\x00\x00\x00\x00\xC0"
+
 /* The i-th L2CAP PDU waiting in side n's link-layer ring (0 = the one being sent). */
 static inline struct pqpan_sim_l2cap *txq_at(struct pqpan_sim_node *nd, unsigned i)
 {
@@ -40,6 +45,40 @@ int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *ap
                              void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx);
 /* Queues the ATT MTU exchange (GATT) or the credit-based connection request (CoC). */
 int pqpan_sim_host_connect_transport(struct pqpan_sim *s);
+/* An ATT PDU (or one of just an opcode) from side n's host, into its reply queue. */
+int pqpan_sim_reply_att(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_reply_opcode(struct pqpan_sim *s, int n, uint8_t opcode);
+
+/* Link Layer control procedures of the set-up (llcp.c): the central queues the first PDU
+ * of each; pqpan_sim_ll_control_rx answers or completes them; pqpan_sim_ll_instant applies
+ * a PHY or interval at its instant's anchor. */
+int pqpan_sim_start_features(struct pqpan_sim *s);
+int pqpan_sim_start_conn_update(struct pqpan_sim *s);
+int pqpan_sim_start_phy(struct pqpan_sim *s);
+int pqpan_sim_start_length(struct pqpan_sim *s);
+int pqpan_sim_ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
+void pqpan_sim_ll_instant(struct pqpan_sim *s);
+
+/* GATT discovery (gatt.c): the central's client and the peripheral's server. */
+int pqpan_sim_start_discovery(struct pqpan_sim *s);
+const uint8_t *pqpan_sim_gatt_service_uuid(void);
+int pqpan_sim_gatt_find_by_type(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_read_by_type(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_find_information(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_on_find_by_type_rsp(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_on_read_by_type_rsp(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_on_find_info_rsp(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_on_error(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+int pqpan_sim_gatt_is_cccd(uint16_t handle);
+int pqpan_sim_gatt_write_cccd(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);
+/* 1 if a Write Response was the discovery's (its CCCD write, which ends it), else 0. */
+int pqpan_sim_gatt_on_write_rsp(struct pqpan_sim *s, int n);
+
+/* The advertising phase (adv.c): books it and sets connect_at_ns and adv_channel.
+ * PQPAN_ERR_TIMEOUT when no CONNECT_IND comes within max_sim_ns. */
+int pqpan_sim_advertise(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx);
+/* Primary advertising channel 37..39 → RF channel (Vol 6 Part A §2). */
+uint8_t pqpan_sim_adv_rf_channel(uint8_t channel);
 
 /* Engine side, called by the host. */
 
@@ -57,11 +96,24 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQ
 /* The central's host hands its link layer the LTK: LL_ENC_REQ goes out at the next anchor
  * (Vol 6 Part B §5.1.3.1); the rest of the procedure follows in the link layer. */
 int pqpan_sim_start_encryption(struct pqpan_sim *s);
+/* LL control PDUs of the encryption start received by side n (lesc_ll.c, dispatched by
+ * pqpan_sim_ll_control_rx): LL_ENC_REQ at the peripheral, LL_ENC_RSP at the central,
+ * LL_START_ENC_REQ / LL_START_ENC_RSP. PQPAN_ERR_MALFORMED for a PDU the side should not
+ * receive; PQPAN_ERR_STATE for LL_ENC_REQ before the peripheral's host has an LTK. */
+int pqpan_sim_on_enc_req(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
+int pqpan_sim_on_enc_rsp(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
+int pqpan_sim_on_start_enc(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
 /* Moves side n's host replies and LL control responses to its LL queues. */
 void pqpan_sim_release_replies(struct pqpan_sim *s, int n);
 /* Schedules side n's host to run at t_ns (its crypto result is ready). */
 int pqpan_sim_schedule_host(struct pqpan_sim *s, int n, uint64_t t_ns);
 /* Current simulated time. */
 uint64_t pqpan_sim_now(const struct pqpan_sim *s);
+/* Reports [t0, t1) of side n in a state and phase to the observer (not to the ledger). */
+void pqpan_sim_emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
+                         int phase, uint64_t t0, uint64_t t1);
+/* Damages s->air (s->air.len octets and the CRC after them) as the sender's channel does;
+ * sets s->air_lost when the access address is hit. */
+void pqpan_sim_apply_channel(struct pqpan_sim *s, int sender);
 
 #endif

@@ -2,9 +2,14 @@
 # tshark checks the simulator's captures: `pqpan simulate --pcap` over several transfer
 # methods, PHYs and transports must give no malformed packet, no expert warning or
 # error, no incorrect CRC, and reassembled ATT values / L2CAP SDUs whose sizes add up to
-# the messages (in every --auth mode): PQKE v2 (mode none) INIT (6-octet header, 2-octet offer, 32-octet nonce,
-# ek), RESP (header, 2-octet accepted sets, ct, nonce, 32-octet tag) and FIN (header, tag)
-# of docs/PROTOCOL.md §2, with the ek and ct sizes of FIPS 203 Table 3.
+# the messages (in every --auth mode): PQKE v2 INIT (6-octet header, 2-octet offer,
+# 32-octet nonce, ek), RESP (header, 2-octet accepted sets, ct, nonce, 32-octet tag) and
+# FIN (header, tag) of docs/PROTOCOL.md §2, with the ek and ct sizes of FIPS 203 Table 3.
+# The set-up before them must dissect as what it is (docs/MODEL.md "Set-up"): ADV_INDs
+# carrying the service's 128-bit UUID, then the CONNECT_IND; the LL control PDUs of the
+# feature, version and connection parameters exchanges (and of the PHY and data length
+# updates when asked for) in order; the GATT discovery's ATT PDUs in order and a CCCD
+# write enabling indications.
 # Usage: ble_tshark.sh CLI SRCDIR BUILDDIR. Exit 77 (skip) only without tshark.
 set -u
 cli=$1
@@ -67,6 +72,38 @@ sizes() {
     esac
 }
 
+# The set-up in the capture: advertising PDUs, all ADV_IND (PDU type 0) with the service's
+# UUID, then a CONNECT_IND (0x05) (the CONNECT_IND first with --adv-interval-ms 0); LL
+# control opcodes LL_FEATURE_REQ 08, LL_FEATURE_RSP 09, LL_VERSION_IND 0c twice,
+# LL_CONNECTION_PARAM_REQ 0f / RSP 10, LL_CONNECTION_UPDATE_IND 00, then LL_PHY_REQ 16 /
+# RSP 17 / LL_PHY_UPDATE_IND 18 off LE 1M and LL_LENGTH_REQ 14 / RSP 15 with DLE; over
+# GATT, before the first message the discovery's ATT opcodes: Find By Type Value 06 / 07,
+# again 06 answered by Error 01, Read By Type 08 / 09, again 08 / 01, Find Information
+# 04 / 05, Write Request 12 / Response 13 to the CCCD with indications enabled.
+setup_checks() { # name transfer|coc extra-args...
+    name=$1 how=$2
+    shift 2
+    adv=$(awk -F'\t' '$5 != "" { printf "%s%s", sep, $5; sep = " " }' "$tmp/fields")
+    case " $* " in
+    *" --adv-interval-ms 0 "*) want_adv="0x05" ;;
+    *) want_adv=$(awk -F'\t' '$5 == "0x00" { n++ } END { for (i = 0; i < n; i++) printf "0x00 "; print "0x05" }' "$tmp/fields") ;;
+    esac
+    [ "$adv" = "$want_adv" ] || { echo "$name: advertising PDUs '$adv', want '$want_adv'"; fail=1; }
+    uuids=$(awk -F'\t' '$5 == "0x00" && $13 != "4253459de84a4ac4af14a78d75a86b61" { n++ } END { print n + 0 }' "$tmp/fields")
+    [ "$uuids" = 0 ] || { echo "$name: $uuids ADV_INDs without the service's UUID"; fail=1; }
+    want_ll="0x08 0x09 0x0c 0x0c 0x0f 0x10 0x00"
+    case " $* " in *" --phy 2M "*|*" --phy S2 "*|*" --phy S8 "*) want_ll="$want_ll 0x16 0x17 0x18" ;; esac
+    case " $* " in *" --ll-octets "*) want_ll="$want_ll 0x14 0x15" ;; esac
+    ll=$(awk -F'\t' '$12 != "" { printf "%s%s", sep, $12; sep = " " }' "$tmp/fields")
+    [ "$ll" = "$want_ll" ] || { echo "$name: LL control PDUs '$ll', want '$want_ll'"; fail=1; }
+    [ "$how" = coc ] && return
+    disc=$(awk -F'\t' '$7 != "" && $7 != "0x02" && $7 != "0x03" && n < 12 { printf "%s%s", sep, $7; sep = " "; n++ }' "$tmp/fields")
+    want_disc="0x06 0x07 0x06 0x01 0x08 0x09 0x08 0x01 0x04 0x05 0x12 0x13"
+    [ "$disc" = "$want_disc" ] || { echo "$name: discovery ATT PDUs '$disc', want '$want_disc'"; fail=1; }
+    cccd=$(awk -F'\t' '$7 == "0x12" && $11 == "0x0013" { print $14 }' "$tmp/fields")
+    [ "$cccd" = "1" ] || [ "$cccd" = "True" ] || { echo "$name: the CCCD write does not enable indications ('$cccd')"; fail=1; }
+}
+
 # The PQKE mode of the next checks (--auth); sizes per mode from docs/PROTOCOL.md §2.
 auth=none
 
@@ -82,14 +119,15 @@ check() { # name kem transfer|coc extra-args...
         -e frame.number -e _ws.malformed -e btle.crc.incorrect -e btle_rf.flags.crc_valid \
         -e btle.advertising_header.pdu_type -e btle_rf.pdu_type -e btatt.opcode \
         -e btl2cap.length -e btl2cap.le_sdu_length -e btl2cap.le_sdu.reassembled.length \
+        -e btatt.handle -e btle.control_opcode -e btcommon.eir_ad.entry.custom_uuid_128 \
+        -e btatt.characteristic_configuration_client.indication \
         2>/dev/null > "$tmp/fields"
     bad=$(awk -F'\t' '$2 != "" || $3 != "" || $4 == "0" || $4 == "False"' "$tmp/fields" | wc -l)
     [ "$bad" -eq 0 ] || { echo "$name: $bad malformed or bad-CRC packets"; fail=1; }
     if tshark -r "$pcap" -q -z expert,warn 2>/dev/null | grep -qE '^(Errors|Warns) \('; then
         echo "$name: expert warnings:"; tshark -r "$pcap" -q -z expert,warn 2>/dev/null; fail=1
     fi
-    first=$(awk -F'\t' 'NR == 1 { print $5 }' "$tmp/fields")
-    [ "$first" = "0x05" ] || [ "$first" = "0x5" ] || { echo "$name: first packet is not CONNECT_IND ($first)"; fail=1; }
+    setup_checks "$name" "$how" "$@"
     set -- $(sizes "$kem")
     init=$(( 6 + 2 + 32 + $1 )) resp=$(( 6 + 2 + $2 + 32 + 32 )) fin=$(( 6 + 32 ))
     case $auth in
@@ -111,9 +149,11 @@ check() { # name kem transfer|coc extra-args...
         # Per direction (PDU type 3 = peripheral to central), the values of the message
         # PDUs: notifications 0x1b, indications 0x1d, write requests 0x12 / commands 0x52
         # (handle + value), prepare write requests 0x16 (handle + offset + value); the
-        # study's writes carry one frame-number octet each.
+        # study's writes carry one frame-number octet each. The CCCD (handle 0x0013)
+        # write of the discovery is no message.
         got=$(awk -F'\t' -v study="$how" '
-                $7 == "0x1b" || $7 == "0x1d" || $7 == "0x12" || $7 == "0x52" || $7 == "0x16" {
+                ($7 == "0x1b" || $7 == "0x1d" || $7 == "0x12" || $7 == "0x52" || $7 == "0x16") &&
+                $11 != "0x0013" {
                   hdr = ($7 == "0x16") ? 5 : 3; v = $8 - hdr;
                   if (study == "study" && $7 == "0x12") v -= 1;
                   sum[$6] += v }
@@ -130,7 +170,7 @@ check study ML-KEM-768 study
 check notify-2m ML-KEM-512 notify --phy 2M --ll-octets 251 --att-mtu 247 --transfer notify --currents radio-only
 check indicate ML-KEM-1024 indicate --transfer indicate --att-mtu 185 --ll-octets 100
 check write-req ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
-check write-cmd ML-KEM-512 write-cmd --transfer write-cmd --att-mtu 23
+check write-cmd ML-KEM-512 write-cmd --transfer write-cmd --att-mtu 23 --adv-interval-ms 0
 check long-write ML-KEM-1024 long-write --transfer long-write --att-mtu 247 --ll-octets 251
 check coc ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
 check coc-27 ML-KEM-1024 coc --transport l2cap-coc

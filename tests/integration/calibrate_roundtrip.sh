@@ -13,7 +13,8 @@
 # Each with three γ sets (inside, at the edges of and outside the study's ranges), KeyGen
 # on either side, in the study's set-up and with ML-KEM-1024 / DLE / notify. The simulator
 # and the estimator agree on the events accounting at zero loss (docs/MODEL.md "Simulator
-# versus estimator"), so the γ come back up to the trace's sampling. Prints the error of
+# versus estimator"; the advertising phase in the estimator's expected case,
+# `simulate --adv-case mean`), so the γ come back up to the trace's sampling. Prints the error of
 # every γ and the worst per parameter. Args: CLI SRCDIR BUILDDIR.
 set -eu
 cli=$1
@@ -42,8 +43,8 @@ roundtrip() {
     [ "$protocol" = study ] && messages=estimate
     for side in peripheral central; do
         # shellcheck disable=SC2086
-        "$cli" simulate "$@" $gammas --messages $messages --trace "$tmp/$name.$side.csv" \
-            --trace-side $side > /dev/null
+        "$cli" simulate "$@" $gammas --messages $messages --adv-case mean \
+            --trace "$tmp/$name.$side.csv" --trace-side $side > /dev/null
     done
     "$cli" calibrate "$@" --protocol "$protocol" --comm-model radio --overlap "$overlap" \
         --trace "$tmp/$name.peripheral.csv" --trace "central:$tmp/$name.central.csv" \

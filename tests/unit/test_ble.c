@@ -266,6 +266,18 @@ static void test_ledger_airtime(void **state)
     assert_int_equal(bits[1].bytes_tx, 4 * 261 + 225);
 }
 
+/* The study's defaults without the set-up a test is not about: no advertising, feature
+ * exchange, parameter update or discovery (the connection and the PHY / length / MTU
+ * procedures stay). */
+static void exchange_config(struct pqpan_ble_config *cfg)
+{
+    pqpan_ble_config_default(cfg);
+    cfg->adv_interval_ns = 0u;
+    cfg->features = 0;
+    cfg->conn_update = 0;
+    cfg->discovery = 0;
+}
+
 static const struct pqpan_ble_device nrf = {64000000u, 256000u, 40000u, 0u, 0u, 50u, 0u};
 static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 0, 327000, 906000};
 
@@ -282,10 +294,10 @@ static void test_estimate_study(void **state)
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
     (void)state;
-    pqpan_ble_config_default(&cfg);
+    exchange_config(&cfg);
     assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
     assert_int_equal(e.counts.events, 11 + 2);
-    assert_int_equal(e.counts.negotiate_events, 2);
+    assert_int_equal(e.counts.setup_events, 2);
     assert_int_equal(e.counts.idle_events, 0);
     assert_int_equal(e.latency_ns, 530571250u);
     /* peripheral: 47 ek fragments + 3 Write Responses with data; 42 empty ACKs of the ct
@@ -305,6 +317,40 @@ static void test_estimate_study(void **state)
     cfg.ci_ns = 10000000u;
     assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
     assert_int_equal(e.counts.idle_events, 3);
+}
+
+/* The bits accounting's T_IFS rules (ble.h enum pqpan_ble_bits_ifs), by hand. The study
+ * preset at ML-KEM-768, LL 27: each side sends 95 PDUs (one per pair: 47 ek fragments + 3
+ * Write Responses + 45 empty ACKs on the peripheral) in 11 exchange events, so "each"
+ * books (2 * 95 - 11) * 150 us = 26.85 ms of T_IFS per side and "per-pdu-sent" 95 * 150 us
+ * = 14.25 ms. TX and RX time and the events accounting do not depend on the rule. */
+static void test_bits_ifs_rules(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate each, per_pdu;
+    int side;
+    (void)state;
+    assert_string_equal(pqpan_ble_bits_ifs_name(PQPAN_BLE_BITS_IFS_EACH), "each");
+    assert_string_equal(pqpan_ble_bits_ifs_name(PQPAN_BLE_BITS_IFS_PER_PDU_SENT), "per-pdu-sent");
+    pqpan_ble_config_default(&cfg);
+    assert_int_equal(cfg.bits_ifs, PQPAN_BLE_BITS_IFS_EACH);
+    assert_int_equal(pqpan_ble_estimate_pqke(&each, &cfg, &nrf, cycles), PQPAN_OK);
+    cfg.bits_ifs = PQPAN_BLE_BITS_IFS_PER_PDU_SENT;
+    assert_int_equal(pqpan_ble_estimate_pqke(&per_pdu, &cfg, &nrf, cycles), PQPAN_OK);
+    for (side = 0; side < 2; side++) {
+        const struct pqpan_ledger *a = &each.bits[side], *b = &per_pdu.bits[side];
+        assert_int_equal(a->pdus_tx, 95);
+        assert_int_equal(a->events, 11);
+        assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_IFS), (2 * 95 - 11) * 150000u);
+        assert_int_equal(pqpan_ledger_state_ns(b, PQPAN_STATE_IFS), 95 * 150000u);
+        assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_TX),
+                         pqpan_ledger_state_ns(b, PQPAN_STATE_TX));
+        assert_int_equal(pqpan_ledger_state_ns(a, PQPAN_STATE_RX),
+                         pqpan_ledger_state_ns(b, PQPAN_STATE_RX));
+        assert_memory_equal(&each.ledger[side], &per_pdu.ledger[side], sizeof each.ledger[side]);
+    }
+    cfg.bits_ifs = PQPAN_BLE_BITS_IFS_COUNT;
+    assert_int_equal(pqpan_ble_estimate_pqke(&per_pdu, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
 }
 
 static void test_estimate_rejects(void **state)
@@ -333,7 +379,7 @@ static void test_estimate_lesc(void **state)
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
     (void)state;
-    pqpan_ble_config_default(&cfg);
+    exchange_config(&cfg);
     cfg.att_mtu = 23;
     assert_int_equal(pqpan_ble_estimate_lesc(&e, &cfg, &nrf, cycles), PQPAN_OK);
     assert_int_equal(e.counts.events, 13);
@@ -436,25 +482,32 @@ static void test_max_tx_time(void **state)
 }
 
 /* Negotiation on LE 2M with DLE and ATT_MTU 403: LL_PHY_REQ/RSP (2 events), LL_PHY_
- * UPDATE_IND (1), 5 idle events to the instant, LL_LENGTH_REQ/RSP (2), Exchange MTU (2).
- * Each procedure is its own phase, whose span runs from the close of the event before
- * to the close of its last one. Closes (central's PDU, T_IFS, peripheral's PDU): the
- * first event and the idle events on 1M 80 + 150 + 80 = 310 µs; LL_LENGTH_RSP on 2M
- * (9-octet payload: (2+4+2+9+3)·4 = 80 µs) 44 + 150 + 80 = 274 µs; Exchange MTU Response
- * (3 + 4 octets: (2+4+2+7+3)·4 = 72 µs) 44 + 150 + 72 = 266 µs. Spans: PHY 8 CI;
- * length 2 CI − 36 µs; MTU 2 CI − 8 µs. */
+ * UPDATE_IND (1), 5 idle events to the instant and the instant's event (idle, on LE 2M: the
+ * procedure completes when the instant has passed), LL_LENGTH_REQ/RSP (2), Exchange MTU
+ * (2): 13 events. Each procedure is its own phase, whose span runs from the close of the
+ * event before to the close of its last one. Closes (central's PDU, T_IFS, peripheral's
+ * PDU): the first event on 1M 80 + 150 + 80 = 310 µs; the instant's on 2M 44 + 150 + 44 =
+ * 238 µs; LL_LENGTH_RSP on 2M (9-octet payload: (2+4+2+9+3)·4 = 80 µs) 44 + 150 + 80 =
+ * 274 µs; Exchange MTU Response (3 + 4 octets: (2+4+2+7+3)·4 = 72 µs) 266 µs. Spans: PHY
+ * 9 CI − 72 µs; length 2 CI + 36 µs; MTU 2 CI − 8 µs; the connection before them
+ * (CONNECT_IND (1+4+2+34+3)·8 = 352 µs, transmitWindowDelay 1250 µs, the first event's
+ * close 310 µs) 1912 µs. */
 static void test_negotiation(void **state)
 {
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
     int side;
     (void)state;
-    pqpan_ble_config_default(&cfg);
+    exchange_config(&cfg);
     cfg.phy = PQPAN_BLE_PHY_2M;
     cfg.ll_octets = 251;
     assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
-    assert_int_equal(e.counts.negotiate_events, 12);
-    assert_int_equal(e.negotiate_ns, 12u * 50000000u - 44000u);
+    assert_int_equal(e.counts.setup_events, 13);
+    assert_int_equal(e.span_ns[PQPAN_PHASE_CONNECT], 1912000u);
+    assert_int_equal(e.span_ns[PQPAN_PHASE_PHY_UPDATE], 9u * 50000000u - 72000u);
+    assert_int_equal(e.span_ns[PQPAN_PHASE_LENGTH_UPDATE], 2u * 50000000u + 36000u);
+    assert_int_equal(e.span_ns[PQPAN_PHASE_MTU_EXCHANGE], 2u * 50000000u - 8000u);
+    assert_int_equal(e.setup_ns, 1912000u + 13u * 50000000u - 44000u);
     assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_CENTRAL], 3);
     assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 2);
     assert_int_equal(pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_PHY_UPDATE) +
@@ -462,13 +515,185 @@ static void test_negotiation(void **state)
                          pqpan_ledger_phase_ns(&e.bits[0], PQPAN_PHASE_MTU_EXCHANGE),
                      0);
     for (side = 0; side < 2; side++) {
-        assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], PQPAN_PHASE_PHY_UPDATE),
-                         8u * 50000000u);
-        assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], PQPAN_PHASE_LENGTH_UPDATE),
-                         2u * 50000000u - 36000u);
-        assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], PQPAN_PHASE_MTU_EXCHANGE),
-                         2u * 50000000u - 8000u);
+        int p;
+        for (p = PQPAN_PHASE_ADVERTISE; p < PQPAN_PHASE_KEY_TRANSFER; p++) {
+            assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[side], (enum pqpan_phase)p),
+                             e.span_ns[p]);
+        }
     }
+}
+
+/* The set-up's procedures by hand (LE 1M: a packet of n payload octets lasts
+ * (1+4+2+n+3)·8 µs; empty 80 µs; T_IFS 150 µs), one procedure on in turn. */
+static const struct pqpan_ble_device setup_dev = {64000000u, 256000u, 40000u, 60000u, 60000u,
+                                                  50u, 32000u};
+
+static uint64_t side_ns(const struct pqpan_ble_estimate *e, int side, enum pqpan_phase p,
+                        enum pqpan_state st)
+{
+    return e->ledger[side].ns[p][st];
+}
+
+/* Feature + version exchange (Vol 6 Part B §5.1.4.1, §5.1.5) at 50 ms: LL_FEATURE_REQ 9
+ * octets 152 µs, its response next event; LL_VERSION_IND 6 octets 128 µs, the peer's next
+ * event: 4 events. Each side sends one PDU with data and one empty PDU per procedure:
+ * 152 + 80 + 128 + 80 = 440 µs of TX and as much RX; T_IFS 4·150 = 600 µs; per event one
+ * HFXO start, PRE and POST (60 µs each), a ramp-up; the peripheral's receive window
+ * widening (50 + 50 ppm)·50 ms = 5 µs + margin 32 µs. Span: 4 intervals + the last close
+ * (80 + 150 + 128 = 358 µs) − the first event's close (310 µs) = 200.048 ms. */
+static void test_setup_features(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    const enum pqpan_phase f = PQPAN_PHASE_FEATURES;
+    int side;
+    (void)state;
+    exchange_config(&cfg);
+    cfg.features = 1;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &setup_dev, cycles), PQPAN_OK);
+    assert_int_equal(e.span_ns[f], 200048000u);
+    for (side = 0; side < 2; side++) {
+        uint64_t busy = 440000u + 440000u + 600000u + 4u * (256000u + 60000u + 60000u + 40000u);
+        assert_int_equal(side_ns(&e, side, f, PQPAN_STATE_TX), 440000u);
+        assert_int_equal(side_ns(&e, side, f, PQPAN_STATE_RX), 440000u);
+        assert_int_equal(side_ns(&e, side, f, PQPAN_STATE_IFS), 600000u);
+        assert_int_equal(side_ns(&e, side, f, PQPAN_STATE_HFXO_START), 4u * 256000u);
+        if (side == PQPAN_BLE_PERIPHERAL) {
+            busy += 4u * 37000u;
+            assert_int_equal(side_ns(&e, side, f, PQPAN_STATE_RX_WINDOW), 4u * 37000u);
+        }
+        assert_int_equal(side_ns(&e, side, f, PQPAN_STATE_SLEEP), 200048000u - busy);
+    }
+    assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_CENTRAL], 2);
+    assert_int_equal(e.counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 2);
+    assert_int_equal(e.counts.setup_events, 4 + 2); /* and the MTU exchange's 2 */
+}
+
+/* GATT discovery and the CCCD write (Vol 3 Part G §4.4.2, §4.6.1, §4.7.1, §4.12.3), each
+ * ATT PDU behind a 4-octet L2CAP header: the central's requests Find By Type Value 23 → 27
+ * octets (296 µs) twice, Read By Type 7 → 11 (168 µs) twice, Find Information 5 → 9
+ * (152 µs), the CCCD's Write Request 5 → 9 (152 µs); the peripheral's answers Find By Type
+ * Value Response 5 → 9 (152 µs), Error Response 5 → 9 (152 µs), Read By Type Response
+ * 23 → 27 (296 µs), Error Response (152 µs), Find Information Response 6 → 10 (160 µs),
+ * Write Response 1 → 5 (120 µs). Each request and answer its own event: 12 events, each
+ * side 6 empty PDUs (480 µs): central TX 592 + 336 + 152 + 152 + 480 = 1712 µs,
+ * peripheral TX 152 + 152 + 296 + 152 + 160 + 120 + 480 = 1512 µs; T_IFS 12·150 µs. Span:
+ * 12 intervals + the Write Response event's close (80 + 150 + 120 = 350 µs) − the MTU
+ * Response's (80 + 150 + 136 = 366 µs). */
+static void test_setup_discovery(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e, off;
+    const enum pqpan_phase d = PQPAN_PHASE_DISCOVERY;
+    const int c = PQPAN_BLE_CENTRAL, p = PQPAN_BLE_PERIPHERAL;
+    (void)state;
+    exchange_config(&cfg);
+    cfg.discovery = 1;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &setup_dev, cycles), PQPAN_OK);
+    assert_int_equal(side_ns(&e, c, d, PQPAN_STATE_TX), 1712000u);
+    assert_int_equal(side_ns(&e, p, d, PQPAN_STATE_TX), 1512000u);
+    assert_int_equal(side_ns(&e, c, d, PQPAN_STATE_RX), 1512000u);
+    assert_int_equal(side_ns(&e, p, d, PQPAN_STATE_IFS), 12u * 150000u);
+    assert_int_equal(side_ns(&e, c, d, PQPAN_STATE_PRE), 12u * 60000u);
+    assert_int_equal(e.span_ns[d], 12u * 50000000u - 16000u);
+    assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[c], d), e.span_ns[d]);
+    assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[p], d), e.span_ns[d]);
+    assert_int_equal(pqpan_ledger_phase_ns(&e.bits[c], d), 0);
+    cfg.discovery = 0; /* six ATT PDUs each way fewer */
+    assert_int_equal(pqpan_ble_estimate_pqke(&off, &cfg, &setup_dev, cycles), PQPAN_OK);
+    assert_int_equal(e.counts.att_pdus[c] - off.counts.att_pdus[c], 6);
+    assert_int_equal(e.counts.att_pdus[p] - off.counts.att_pdus[p], 6);
+    assert_int_equal(e.counts.setup_events - off.counts.setup_events, 12);
+}
+
+/* The expected wait to the ADV_IND on the scanner's channel, E[T]/2 + 10² ms² / (24 E[T])
+ * with E[T] = advInterval + 5 ms: at 100 ms 52.5 ms + 100/2520 ms = 52 539 682 ns; at 20 ms
+ * 12.5 ms + 100/600 ms = 12 666 666 ns. One advertising event (Vol 6 Part B §4.4.2) for
+ * 100 ms: ADV_IND of 27 octets (AdvA 6 + Flags 3 + 128-bit UUID list 18) 296 µs. The
+ * advertiser: PRE, HFXO start, ramp-up, ADV_IND on 37, T_IFS, listening 2·2 + 40 = 44 µs,
+ * ramp-up, ADV_IND on 38, T_IFS (the CONNECT_IND follows), POST. The scanner: PRE, HFXO
+ * start, RX ramp-up (60 + 256 + 40 µs), listening E[W], the ADV_IND, T_IFS. Span: 356 µs +
+ * E[W] + 296 + 150 µs; the advertiser sleeps the rest. */
+static void test_setup_advertising_event(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate e;
+    const enum pqpan_phase a = PQPAN_PHASE_ADVERTISE;
+    const int c = PQPAN_BLE_CENTRAL, p = PQPAN_BLE_PERIPHERAL;
+    const uint64_t wait = 52539682u, span = 356000u + wait + 296000u + 150000u;
+    uint64_t w;
+    uint8_t ch;
+    (void)state;
+    pqpan_ble_adv_mean(100000000u, &ch, &w);
+    assert_int_equal(ch, 38);
+    assert_int_equal(w, wait);
+    pqpan_ble_adv_mean(20000000u, &ch, &w);
+    assert_int_equal(w, 12666666u);
+    exchange_config(&cfg);
+    cfg.adv_interval_ns = 100000000u;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &setup_dev, cycles), PQPAN_OK);
+    assert_int_equal(e.span_ns[a], span);
+    assert_int_equal(side_ns(&e, p, a, PQPAN_STATE_TX), 2u * 296000u);
+    assert_int_equal(side_ns(&e, p, a, PQPAN_STATE_RAMP_TX), 2u * 40000u);
+    assert_int_equal(side_ns(&e, p, a, PQPAN_STATE_IFS), 2u * 150000u);
+    assert_int_equal(side_ns(&e, p, a, PQPAN_STATE_RX_WINDOW), 44000u);
+    assert_int_equal(side_ns(&e, p, a, PQPAN_STATE_PRE) + side_ns(&e, p, a, PQPAN_STATE_POST),
+                     120000u);
+    assert_int_equal(side_ns(&e, p, a, PQPAN_STATE_SLEEP),
+                     span - (60000u + 256000u + 80000u + 592000u + 300000u + 44000u + 60000u));
+    assert_int_equal(side_ns(&e, c, a, PQPAN_STATE_RX_WINDOW), wait);
+    assert_int_equal(side_ns(&e, c, a, PQPAN_STATE_RX), 296000u);
+    assert_int_equal(side_ns(&e, c, a, PQPAN_STATE_SLEEP), 0);
+    assert_int_equal(pqpan_ledger_phase_ns(&e.ledger[c], a), span);
+    assert_int_equal(e.ledger[p].pdus_tx - e.bits[p].pdus_tx - 1u /* the MTU Response */ -
+                         2u /* connect + MTU request events' empty PDUs */,
+                     2u);
+    cfg.adv_interval_ns = 20000000u + 312500u; /* not a multiple of 0.625 ms */
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &setup_dev, cycles), PQPAN_ERR_INVALID_ARG);
+}
+
+/* A switch from {1M, 27 octets, 30 ms} to {2M, 251, 50 ms} and back (ble.h
+ * pqpan_ble_link_switch), after an idle event on 1M (close 310 µs):
+ *  - connection update: LL_CONNECTION_PARAM_REQ / RSP, LL_CONNECTION_UPDATE_IND, 5 idle
+ *    events at 30 ms, the instant's event one 30 ms interval later: 9 events, 270 ms;
+ *  - PHY update at 50 ms: REQ / RSP / IND and 5 idle events on 1M, the instant's event on
+ *    2M (close 44 + 150 + 44 = 238 µs): 9 events, 450 ms − 72 µs;
+ *  - length update on 2M: 2 events, 100 ms + (274 − 238) µs.
+ * Back: update 8·50 ms + (238 − 274) µs + 50 ms (the instant comes one old interval
+ * later); PHY 8·30 ms + 30 ms + (310 − 238) µs; length on 1M 60 ms + (382 − 310) µs. */
+static void test_link_switch(void **state)
+{
+    struct pqpan_ledger led[2];
+    struct pqpan_ble_counts counts;
+    uint64_t span[PQPAN_PHASE_COUNT];
+    const struct pqpan_ble_link_settings a = {PQPAN_BLE_PHY_1M, 27u, 30000000u};
+    const struct pqpan_ble_link_settings b = {PQPAN_BLE_PHY_2M, 251u, 50000000u};
+    struct pqpan_ble_link_settings bad = b;
+    int side, ph;
+    (void)state;
+    memset(led, 0, sizeof led);
+    memset(&counts, 0, sizeof counts);
+    memset(span, 0, sizeof span);
+    counts.last_close_ns = 310000u;
+    assert_int_equal(pqpan_ble_link_switch(led, &counts, span, &a, &b, 0, &setup_dev), PQPAN_OK);
+    assert_int_equal(span[PQPAN_PHASE_CONN_UPDATE], 270000000u);
+    assert_int_equal(span[PQPAN_PHASE_PHY_UPDATE], 450000000u - 72000u);
+    assert_int_equal(span[PQPAN_PHASE_LENGTH_UPDATE], 100000000u + 36000u);
+    assert_int_equal(counts.events + counts.idle_events, 9 + 9 + 2);
+    assert_int_equal(counts.llctrl_pdus[PQPAN_BLE_CENTRAL], 2 + 2 + 1);
+    assert_int_equal(counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 1 + 1 + 1);
+    assert_int_equal(pqpan_ble_link_switch(led, &counts, span, &b, &a, 0, &setup_dev), PQPAN_OK);
+    assert_int_equal(span[PQPAN_PHASE_CONN_UPDATE], 270000000u + 450000000u - 36000u);
+    assert_int_equal(span[PQPAN_PHASE_PHY_UPDATE], 450000000u - 72000u + 270000000u + 72000u);
+    assert_int_equal(span[PQPAN_PHASE_LENGTH_UPDATE], 100000000u + 36000u + 60000000u + 72000u);
+    for (side = 0; side < 2; side++) {
+        for (ph = PQPAN_PHASE_CONN_UPDATE; ph <= PQPAN_PHASE_LENGTH_UPDATE; ph++) {
+            assert_int_equal(pqpan_ledger_phase_ns(&led[side], (enum pqpan_phase)ph), span[ph]);
+        }
+    }
+    bad.ci_ns = 5000000u;
+    assert_int_equal(pqpan_ble_link_switch(led, &counts, span, &a, &bad, 0, &setup_dev),
+                     PQPAN_ERR_INVALID_ARG);
 }
 
 /* Properties over levels × PHYs × LL sizes × transfers × keygen sides: what one side
@@ -547,7 +772,7 @@ static void test_estimate_pqpan_protocol(void **state)
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
     (void)state;
-    pqpan_ble_config_default(&cfg);
+    exchange_config(&cfg);
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
     assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cyc), PQPAN_OK);
     assert_int_equal(e.counts.data_pdus_tx[PQPAN_BLE_PERIPHERAL], 50 + 2 + 3 + 1);
@@ -664,10 +889,13 @@ static uint64_t fold_estimate(uint64_t h, int rc, const struct pqpan_ble_estimat
         h = fold(fold(h, c->data_pdus_tx[i]), c->empty_pdus_tx[i]);
         h = fold(fold(h, c->att_pdus[i]), c->llctrl_pdus[i]);
     }
-    h = fold(fold(fold(h, c->events), c->idle_events), c->negotiate_events);
+    h = fold(fold(fold(h, c->events), c->idle_events), c->setup_events);
     h = fold(fold(fold(h, c->crypto_start_ns), c->crypto_end_ns), c->last_close_ns);
     h = fold(h, e->ll_octets_eff);
-    return fold(fold(h, e->latency_ns), e->negotiate_ns);
+    for (i = 0; i < PQPAN_PHASE_COUNT; i++) {
+        h = fold(h, e->span_ns[i]);
+    }
+    return fold(fold(h, e->latency_ns), e->setup_ns);
 }
 
 /* Every device field non-zero, so each per-event cost shows in the fingerprint. */
@@ -749,8 +977,8 @@ static uint64_t fingerprint_cross_sweep(uint64_t h)
 static void test_estimator_fingerprint(void **state)
 {
     (void)state;
-    assert_int_equal(fingerprint_ll_sweep(FNV_OFFSET), UINT64_C(11449999579953968232));
-    assert_int_equal(fingerprint_cross_sweep(FNV_OFFSET), UINT64_C(13665532312653662673));
+    assert_int_equal(fingerprint_ll_sweep(FNV_OFFSET), UINT64_C(3219648005989498338));
+    assert_int_equal(fingerprint_cross_sweep(FNV_OFFSET), UINT64_C(12585093621802779441));
 }
 
 int main(void)
@@ -768,6 +996,10 @@ int main(void)
         cmocka_unit_test(test_max_tx_time),      cmocka_unit_test(test_negotiation),
         cmocka_unit_test(test_properties),       cmocka_unit_test(test_lesc_confirm_phase),
         cmocka_unit_test(test_estimate_pqpan_protocol),
+        cmocka_unit_test(test_setup_features),   cmocka_unit_test(test_setup_discovery),
+        cmocka_unit_test(test_setup_advertising_event),
+        cmocka_unit_test(test_link_switch),
+        cmocka_unit_test(test_bits_ifs_rules),
         cmocka_unit_test(test_estimate_pqke_modes),
         cmocka_unit_test(test_estimator_fingerprint),
     };

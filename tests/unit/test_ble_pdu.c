@@ -206,6 +206,7 @@ static void test_l2cap(void **state)
 static void test_att(void **state)
 {
     static const uint8_t val[4] = {0xDE, 0xAD, 0xBE, 0xEF};
+    static const uint8_t big[PQPAN_ATT_MAX_MTU + 1] = {PQPAN_ATT_HANDLE_VALUE_NTF, 0x12, 0x00};
     struct pqpan_att_pdu p, back;
     uint8_t b[16];
     size_t n;
@@ -236,6 +237,203 @@ static void test_att(void **state)
     assert_int_equal(back.opcode, PQPAN_ATT_HANDLE_VALUE_CFM);
     b[0] = 0x0A; /* Read Request: not used by the simulator */
     assert_int_equal(pqpan_att_pdu_parse(&back, b, 3), PQPAN_ERR_UNSUPPORTED);
+    /* a notification longer than the largest ATT_MTU (Part F §3.2.8) */
+    assert_int_equal(pqpan_att_pdu_parse(&back, big, PQPAN_ATT_MAX_MTU + 1), PQPAN_ERR_BAD_LENGTH);
+}
+
+/* The set-up's LL control PDUs, octets from the CtrData figures of Vol 6 Part B §2.4.2:
+ *   LL_FEATURE_REQ (§2.4.2.9): 08 | FeatureSet 8 octets (bit n = bit n%8 of octet n/8);
+ *   LL_VERSION_IND (§2.4.2.13): 0C | VersNr 0D | CompId FFFF | SubVersNr 0000;
+ *   LL_CONNECTION_PARAM_REQ (§2.4.2.16): 0F | Interval_Min 0028 (50 ms) | Interval_Max
+ *     0028 | Latency 0000 | Timeout 0190 (4 s) | PreferredPeriodicity 00 |
+ *     ReferenceConnEventCount 0000 | Offset0..5 FFFF (24 octets);
+ *   LL_CONNECTION_UPDATE_IND (§2.4.2.1): 00 | WinSize 01 | WinOffset 0000 | Interval 0028
+ *     | Latency 0000 | Timeout 0190 | Instant 000C (12 octets). */
+static void test_ll_setup_control(void **state)
+{
+    static const uint8_t feat[8] = {0x2F, 0x09, 0, 0, 0, 0, 0, 0};
+    static const uint8_t want_feat[9] = {0x08, 0x2F, 0x09, 0, 0, 0, 0, 0, 0};
+    static const uint8_t want_ver[6] = {0x0C, 0x0D, 0xFF, 0xFF, 0x00, 0x00};
+    static const uint8_t want_param[24] = {0x0F, 0x28, 0x00, 0x28, 0x00, 0x00, 0x00, 0x90,
+                                           0x01, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF,
+                                           0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    static const uint8_t want_upd[12] = {0x00, 0x01, 0x00, 0x00, 0x28, 0x00,
+                                         0x00, 0x00, 0x90, 0x01, 0x0C, 0x00};
+    struct pqpan_ll_version v = {0x0D, 0xFFFF, 0}, vb;
+    struct pqpan_ll_conn_param cp, cpb;
+    struct pqpan_ll_conn_update u = {1, 0, 40, 0, 400, 12}, ub;
+    uint8_t b[32], fb[8];
+    size_t n;
+    int i;
+    (void)state;
+    assert_int_equal(pqpan_ll_pdu_feature_write(b, sizeof b, PQPAN_LL_FEATURE_REQ, feat, &n), 0);
+    assert_int_equal(n, PQPAN_LL_FEATURE_CTR_BYTES);
+    assert_memory_equal(b, want_feat, 9);
+    assert_int_equal(pqpan_ll_pdu_feature_parse(fb, b, n), 0);
+    assert_memory_equal(fb, feat, 8);
+    assert_int_equal(pqpan_ll_pdu_feature_parse(fb, b, n - 1), PQPAN_ERR_BAD_LENGTH);
+    assert_int_equal(pqpan_ll_pdu_feature_write(b, sizeof b, PQPAN_LL_VERSION_IND, feat, &n),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_ll_pdu_version_write(b, sizeof b, &v, &n), 0);
+    assert_int_equal(n, PQPAN_LL_VERSION_CTR_BYTES);
+    assert_memory_equal(b, want_ver, 6);
+    assert_int_equal(pqpan_ll_pdu_version_parse(&vb, b, n), 0);
+    assert_int_equal(vb.vers_nr, v.vers_nr);
+    assert_int_equal(vb.comp_id, v.comp_id);
+    assert_int_equal(vb.sub_vers_nr, v.sub_vers_nr);
+    memset(&cp, 0, sizeof cp);
+    cp.interval_min = 40;
+    cp.interval_max = 40;
+    cp.timeout = 400;
+    for (i = 0; i < PQPAN_LL_CONN_PARAM_OFFSETS; i++) {
+        cp.offset[i] = 0xFFFF;
+    }
+    assert_int_equal(pqpan_ll_pdu_conn_param_write(b, sizeof b, PQPAN_LL_CONNECTION_PARAM_REQ, &cp,
+                                                   &n),
+                     0);
+    assert_int_equal(n, PQPAN_LL_CONN_PARAM_CTR_BYTES);
+    assert_memory_equal(b, want_param, 24);
+    assert_int_equal(pqpan_ll_pdu_conn_param_parse(&cpb, b, n), 0);
+    assert_int_equal(cpb.interval_max, 40);
+    assert_int_equal(cpb.timeout, 400);
+    assert_int_equal(cpb.offset[5], 0xFFFF);
+    b[1] = 5; /* Interval_Min below 6 (7.5 ms) */
+    assert_int_equal(pqpan_ll_pdu_conn_param_parse(&cpb, b, n), PQPAN_ERR_MALFORMED);
+    assert_int_equal(pqpan_ll_pdu_conn_update_write(b, sizeof b, &u, &n), 0);
+    assert_int_equal(n, PQPAN_LL_CONN_UPDATE_CTR_BYTES);
+    assert_memory_equal(b, want_upd, 12);
+    assert_int_equal(pqpan_ll_pdu_conn_update_parse(&ub, b, n), 0);
+    assert_int_equal(ub.interval, 40);
+    assert_int_equal(ub.instant, 12);
+    assert_int_equal(ub.win_size, 1);
+    b[1] = 0; /* transmitWindowSize 0: below 1.25 ms (§5.1.1) */
+    assert_int_equal(pqpan_ll_pdu_conn_update_parse(&ub, b, n), PQPAN_ERR_MALFORMED);
+    assert_int_equal(pqpan_ll_pdu_conn_update_write(b, 11, &u, &n), PQPAN_ERR_BUFFER_TOO_SMALL);
+}
+
+/* ADV_IND (Vol 6 Part B §2.3.1.1): header PDU type 0b0000 | TxAdd 0x40, Length 6 + 21;
+ * AdvA; AdvData: Flags (02 01 06) and the Complete List of 128-bit Service UUIDs (11 07
+ * UUID) (Vol 3 Part C §11). An AD structure running past the data is malformed. */
+static void test_adv_ind(void **state)
+{
+    struct pqpan_adv_ind a, back;
+    uint8_t b[PQPAN_ADV_IND_PDU_MAX];
+    size_t n;
+    int i;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    memcpy(a.adv_addr, "\x02\x00\x00\x00\x00\xC0", 6);
+    a.tx_add_random = 1;
+    memcpy(a.data, "\x02\x01\x06\x11\x07", 5);
+    for (i = 0; i < 16; i++) {
+        a.data[5 + i] = (uint8_t)i;
+    }
+    a.data_len = 21;
+    assert_int_equal(pqpan_adv_ind_write(b, sizeof b, &a, &n), PQPAN_OK);
+    assert_int_equal(n, 2 + 27);
+    assert_int_equal(b[0], 0x40);
+    assert_int_equal(b[1], 27);
+    assert_memory_equal(b + 2, "\x02\x00\x00\x00\x00\xC0\x02\x01\x06\x11\x07", 11);
+    assert_int_equal(pqpan_adv_ind_parse(&back, b, n), PQPAN_OK);
+    assert_memory_equal(&back, &a, sizeof a);
+    b[11] = 0x12; /* the UUID list claims 18 octets, 17 remain */
+    assert_int_equal(pqpan_adv_ind_parse(&back, b, n), PQPAN_ERR_MALFORMED);
+    b[0] = 0x45; /* a CONNECT_IND header */
+    assert_int_equal(pqpan_adv_ind_parse(&back, b, n), PQPAN_ERR_MALFORMED);
+    assert_int_equal(pqpan_adv_ind_parse(&back, b, n - 1), PQPAN_ERR_BAD_LENGTH);
+    a.data_len = 32;
+    assert_int_equal(pqpan_adv_ind_write(b, sizeof b, &a, &n), PQPAN_ERR_INVALID_ARG);
+}
+
+/* The GATT discovery's ATT PDUs (Vol 3 Part F §3.4), octets by hand:
+ *   Error Response (§3.4.1.1): 01 | request 06 | handle 0014 | Attribute Not Found 0A;
+ *   Find By Type Value Request (§3.4.3.3): 06 | 0001 | FFFF | «Primary Service» 2800 |
+ *     the 16-octet UUID: 23 octets;
+ *   Find By Type Value Response (§3.4.3.4): 07 | found 0010 | group end 0013;
+ *   Read By Type Request (§3.4.4.1): 08 | 0010 | 0013 | «Characteristic» 2803;
+ *   Read By Type Response (§3.4.4.2): 09 | length 15 (21) | 0011 | 28 0012 UUID16;
+ *   Find Information Request (§3.4.3.1): 04 | 0013 | 0013;
+ *   Find Information Response (§3.4.3.2): 05 | format 01 | 0013 | «CCCD» 2902. */
+static void test_att_discovery(void **state)
+{
+    static const uint8_t uuid[16] = {0x61, 0x6b, 0xa8, 0x75, 0x8d, 0xa7, 0x14, 0xaf,
+                                     0xc4, 0x4a, 0x4a, 0xe8, 0x9d, 0x45, 0x53, 0x42};
+    uint8_t b[32], list[32];
+    struct pqpan_att_pdu p, back;
+    size_t n;
+    (void)state;
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_ERROR_RSP;
+    p.req_opcode = PQPAN_ATT_FIND_BY_TYPE_VALUE_REQ;
+    p.handle = 0x0014;
+    p.error_code = PQPAN_ATT_ERR_ATTRIBUTE_NOT_FOUND;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_int_equal(n, 5);
+    assert_memory_equal(b, "\x01\x06\x14\x00\x0A", 5);
+    assert_int_equal(pqpan_att_pdu_parse(&back, b, n), 0);
+    assert_int_equal(back.error_code, 0x0A);
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_FIND_BY_TYPE_VALUE_REQ;
+    p.handle = 0x0001;
+    p.end_handle = 0xFFFF;
+    p.type16 = 0x2800;
+    p.value = uuid;
+    p.value_len = 16;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_int_equal(n, 23);
+    assert_memory_equal(b, "\x06\x01\x00\xFF\xFF\x00\x28", 7);
+    assert_int_equal(pqpan_att_pdu_parse(&back, b, n), 0);
+    assert_int_equal(back.end_handle, 0xFFFF);
+    assert_int_equal(back.type16, 0x2800);
+    assert_memory_equal(back.value, uuid, 16);
+    memcpy(list, "\x10\x00\x13\x00", 4);
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_FIND_BY_TYPE_VALUE_RSP;
+    p.value = list;
+    p.value_len = 4;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_memory_equal(b, "\x07\x10\x00\x13\x00", 5);
+    assert_int_equal(pqpan_att_pdu_parse(&back, b, 4), PQPAN_ERR_MALFORMED); /* 3-octet list */
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_READ_BY_TYPE_REQ;
+    p.handle = 0x0010;
+    p.end_handle = 0x0013;
+    p.value = (const uint8_t *)"\x03\x28";
+    p.value_len = 2;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_int_equal(n, 7);
+    assert_memory_equal(b, "\x08\x10\x00\x13\x00\x03\x28", 7);
+    assert_int_equal(pqpan_att_pdu_parse(&back, b, 6), PQPAN_ERR_MALFORMED); /* a 1-octet UUID */
+    memcpy(list, "\x11\x00\x28\x12\x00", 5);
+    memcpy(list + 5, uuid, 16);
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_READ_BY_TYPE_RSP;
+    p.format = 21;
+    p.value = list;
+    p.value_len = 21;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_int_equal(n, 23);
+    assert_memory_equal(b, "\x09\x15\x11\x00\x28\x12\x00", 7);
+    b[1] = 20; /* a length that does not divide the list */
+    assert_int_equal(pqpan_att_pdu_parse(&back, b, n), PQPAN_ERR_MALFORMED);
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_FIND_INFORMATION_REQ;
+    p.handle = 0x0013;
+    p.end_handle = 0x0013;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_memory_equal(b, "\x04\x13\x00\x13\x00", 5);
+    memset(&p, 0, sizeof p);
+    p.opcode = PQPAN_ATT_FIND_INFORMATION_RSP;
+    p.format = PQPAN_ATT_FORMAT_UUID16;
+    p.value = (const uint8_t *)"\x13\x00\x02\x29";
+    p.value_len = 4;
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), 0);
+    assert_int_equal(n, 6);
+    assert_memory_equal(b, "\x05\x01\x13\x00\x02\x29", 6);
+    b[1] = 3; /* no such format */
+    assert_int_equal(pqpan_att_pdu_parse(&back, b, n), PQPAN_ERR_MALFORMED);
+    p.format = PQPAN_ATT_FORMAT_UUID128; /* 4 octets are not one 18-octet item */
+    assert_int_equal(pqpan_att_pdu_write(b, sizeof b, &p, &n), PQPAN_ERR_INVALID_ARG);
 }
 
 /* LINKTYPE 256 pseudo-header: channel, signal, noise, AA offenses, reference AA (LE),
@@ -440,6 +638,9 @@ int main(void)
         cmocka_unit_test(test_crc_residue_zero),
         cmocka_unit_test(test_ll_header),
         cmocka_unit_test(test_ll_control),
+        cmocka_unit_test(test_ll_setup_control),
+        cmocka_unit_test(test_adv_ind),
+        cmocka_unit_test(test_att_discovery),
         cmocka_unit_test(test_connect_ind),
         cmocka_unit_test(test_l2cap),
         cmocka_unit_test(test_att),

@@ -60,9 +60,11 @@ static void assert_words_parse(const char *opt, int lowpan)
 
 static void test_every_word_parses(void **state)
 {
-    static const char *const ble[] = {"--kem", "--phy", "--transfer", "--reply", "--keygen-side",
-                                      "--protocol", "--profile", "--crypto-impl", "--currents",
-                                      "--ramp"};
+    static const char *const ble[] = {"--kem",        "--phy",         "--transfer",
+                                      "--reply",      "--keygen-side", "--protocol",
+                                      "--profile",    "--crypto-impl", "--currents",
+                                      "--ramp",       "--features",    "--conn-update",
+                                      "--discovery"};
     static const char *const lowpan[] = {"--kem", "--csma", "--addr", "--idle", "--backoff",
                                          "--profile", "--currents", "--ramp"};
     size_t k;
@@ -129,15 +131,16 @@ static void test_energy_words_load(void **state)
 /* Options that take a number or a file list no words. */
 static void test_open_options_list_none(void **state)
 {
-    static const char *const opts[] = {"--ci-ms", "--att-mtu", "--tx-dbm", "--calibration",
-                                       "--encrypted", "--busy"};
+    static const char *const opts[] = {"--ci-ms",       "--att-mtu",         "--tx-dbm",
+                                       "--calibration", "--adv-interval-ms", "--idle-ci-ms",
+                                       "--encrypted",   "--busy"};
     struct estimate_opts o;
     size_t k;
     (void)state;
     for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
         struct words ws;
         memset(&ws, 0, sizeof ws);
-        estimate_opts_init(&o, k == 5);
+        estimate_opts_init(&o, k == 7); /* --busy is 802.15.4's */
         assert_int_equal(estimate_opts_choices(&o, opts[k], add_word, &ws), 0);
         assert_int_equal(ws.n, 0);
     }

@@ -29,9 +29,10 @@ static struct model_env *load_env(const char *profile)
 static void estimate(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                      const struct lowpan_opts *o)
 {
+    struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
     struct cli_msg msg;
-    assert_int_equal(lowpan_estimate(rows, &e, env, o, &msg), EXIT_OK);
+    assert_int_equal(lowpan_estimate(rows, &c, &e, env, o, &msg), EXIT_OK);
 }
 
 static void assert_close(double got, double want, double tol)

@@ -535,6 +535,28 @@ static void test_energy_inputs(void **state)
                      EXIT_BAD_INPUT);
 }
 
+/* A directory is 'is a directory' (EXIT_IO), never 'out of memory'; a file over the
+ * limit is refused before it is read. */
+static void test_read_file_limits(void **state)
+{
+    struct data_text t;
+    char err[DATA_ERR_MAX];
+    (void)state;
+    assert_int_equal(data_read_file(&t, FIXTURES "profiles", err, sizeof err), EXIT_IO);
+    assert_non_null(strstr(err, "is a directory"));
+    assert_null(t.owned);
+    assert_int_equal(data_read_file_max(&t, FIXTURES "profiles/minimal.json", 100, err, sizeof err),
+                     EXIT_IO);
+    assert_non_null(strstr(err, "larger than 100 bytes"));
+    assert_int_equal(data_read_file_max(&t, FIXTURES "profiles/minimal.json", 1u << 20, err,
+                                        sizeof err),
+                     EXIT_OK);
+    assert_true(t.len > 100 && t.text[t.len] == '\0');
+    data_text_free(&t);
+    assert_int_equal(data_read_file(&t, FIXTURES "no/such/file", err, sizeof err), EXIT_IO);
+    assert_non_null(strstr(err, "cannot open"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -542,6 +564,7 @@ int main(void)
         cmocka_unit_test(test_nrf52840_figures),
         cmocka_unit_test(test_builtin_profiles_price_every_phy),
         cmocka_unit_test(test_derived_figures_collected),
+        cmocka_unit_test(test_read_file_limits),
         cmocka_unit_test(test_nrf52840_802154_section),
         cmocka_unit_test(test_802154_section_reads_back),
         cmocka_unit_test(test_user_profile_file),

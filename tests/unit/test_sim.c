@@ -12,9 +12,12 @@
 
 #include "pqpan/sim.h"
 
+/* The defaults (the whole set-up on), the advertising phase pinned to the estimator's
+ * expected case (pqpan_ble_adv_mean). */
 static void base_config(struct pqpan_sim_config *c)
 {
     pqpan_sim_config_default(c);
+    pqpan_ble_adv_mean(c->ble.adv_interval_ns, &c->adv_scan_channel, &c->adv_wait_ns);
     c->dev.cpu_hz = 64000000u;
     c->dev.hfxo_start_ns = 400000u;
     c->dev.ramp_ns = 40000u;
@@ -215,7 +218,7 @@ static void assert_run_agrees(const struct pqpan_sim_result *r, const struct pqp
     }
     assert_int_equal(r->counts.events, e->counts.events);
     assert_int_equal(r->counts.idle_events, e->counts.idle_events);
-    assert_int_equal(r->counts.negotiate_events, e->counts.negotiate_events);
+    assert_int_equal(r->counts.setup_events, e->counts.setup_events);
     assert_int_equal(r->latency_ns, e->latency_ns);
 }
 
@@ -449,10 +452,12 @@ static void test_lesc_pairing_on_the_air(void **state)
     c.ble.att_mtu = 23;
     c.ble.ll_octets = 251;
     assert_int_equal(run_lesc(&s, &a, &c, &obs, &l), PQPAN_OK);
-    /* LL_LENGTH_REQ/RSP (0x14/0x15), then Pairing Request (B) / Response (C), Public
+    /* The set-up: LL_FEATURE_REQ/RSP (0x08/0x09), LL_VERSION_IND x 2 (0x0C),
+     * LL_CONNECTION_PARAM_REQ/RSP (0x0F/0x10), LL_CONNECTION_UPDATE_IND (0x00),
+     * LL_LENGTH_REQ/RSP (0x14/0x15); then Pairing Request (B) / Response (C), Public
      * Keys (M), Confirm (D), Randoms (E), DHKey Checks (N), LL_ENC_REQ (d), LL_ENC_RSP
      * (e), LL_START_ENC_REQ (f), LL_START_ENC_RSP x 2 encrypted (g). */
-    assert_string_equal(l.seq, "cupvcBpCcMpMpDcEpEcNpNcdpepfCgPg");
+    assert_string_equal(l.seq, "cipjcmpmcppqcacupvcBpCcMpMpDcEpEcNpNcdpepfCgPg");
     assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a) && s.res.encrypted);
     assert_int_equal(s.res.ledger[0].op_count[PQPAN_OP_ECDH_KEYGEN], 1);
     assert_int_equal(s.res.ledger[1].op_count[PQPAN_OP_ECDH_SHARED], 1);
@@ -541,6 +546,92 @@ static void test_lesc_rejects_altered_messages(void **state)
     assert_int_equal(lesc_direct(&a, 0, 0), PQPAN_ERR_MALFORMED);
 }
 
+/* The advertising phase's draw (the scanner starting at a uniformly distributed moment of
+ * the advertiser's events, advDelay uniform 0..10 ms): its mean over 200 000 draws is the
+ * estimator's expected wait E[T]/2 + 10²/(24 E[T]) ms within 1 % (the draw's standard
+ * error is about 0.15 %), and no wait reaches the longest event interval. */
+static void test_adv_wait_draws(void **state)
+{
+    static const uint64_t intervals[2] = {20000000u, 100000000u};
+    struct pqpan_prng r;
+    int k, i;
+    (void)state;
+    pqpan_prng_seed(&r, 5);
+    for (k = 0; k < 2; k++) {
+        double sum = 0.0;
+        uint64_t want;
+        uint8_t ch;
+        pqpan_ble_adv_mean(intervals[k], &ch, &want);
+        for (i = 0; i < 200000; i++) {
+            uint64_t w = pqpan_sim_adv_wait(&r, intervals[k]);
+            assert_true(w < intervals[k] + PQPAN_BLE_ADV_DELAY_MAX_NS);
+            sum += (double)w;
+        }
+        assert_true(rel_diff((uint64_t)(sum / 200000.0), want) < 0.01);
+    }
+}
+
+struct capture {
+    int adv_ind[3];        /* ADV_INDs per channel 37..39 */
+    uint8_t connect_rf;    /* the CONNECT_IND's RF channel */
+    uint8_t last_adv_rf;   /* the ADV_IND just before it */
+    int att_opcodes[0x20]; /* ATT opcodes seen on the data channel */
+};
+
+static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
+{
+    struct capture *c = ctx;
+    if (p->advertising && (p->pdu[0] & 0x0Fu) == 0x0u) {
+        c->adv_ind[p->rf_channel == 0u ? 0 : p->rf_channel == 12u ? 1 : 2]++;
+        c->last_adv_rf = p->rf_channel;
+    } else if (p->advertising) {
+        c->connect_rf = p->rf_channel;
+    } else if ((p->pdu[0] & 3u) == PQPAN_LLID_START && p->len > 7u && p->pdu[4] == 0x04 && p->pdu[5] == 0x00 &&
+               p->pdu[6] < 0x20u) {
+        c->att_opcodes[p->pdu[6]]++; /* L2CAP on the ATT channel: header 2 + L2CAP 4 */
+    }
+}
+
+/* Drawn advertising (the CLI's default) over seeds: every set-up phase of each side adds
+ * up to its span; the CONNECT_IND goes on the channel of the ADV_IND it answers; the
+ * peripheral's server answered the discovery (its CCCD holds 0x0002, indications) with the
+ * PDUs of the estimator's count: two Find By Type Value and two Read By Type Requests, one
+ * Find Information Request, two Error Responses. */
+static void test_setup_drawn(void **state)
+{
+    static struct pqpan_sim s;
+    struct pqpan_sim_config c;
+    struct pqpan_sim_synth a;
+    struct pqpan_sim_observer obs = {on_packet, NULL};
+    int seed, side, ph;
+    (void)state;
+    for (seed = 1; seed <= 20; seed++) {
+        struct capture cap;
+        memset(&cap, 0, sizeof cap);
+        base_config(&c);
+        c.adv_scan_channel = 0;
+        c.adv_wait_ns = 0;
+        c.seed = (uint64_t)seed;
+        assert_int_equal(pqpan_sim_init(&s, &c), PQPAN_OK);
+        pqpan_sim_synth_init(&a, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
+        assert_int_equal(pqpan_sim_run(&s, pqpan_sim_synth_app(), &a, &obs, &cap), PQPAN_OK);
+        assert_true(s.res.span_ns[PQPAN_PHASE_ADVERTISE] > 0u);
+        assert_int_equal(cap.connect_rf, cap.last_adv_rf);
+        assert_true(cap.adv_ind[0] + cap.adv_ind[1] + cap.adv_ind[2] >= 1);
+        for (side = 0; side < 2; side++) {
+            for (ph = 0; ph < PQPAN_PHASE_KEY_TRANSFER; ph++) {
+                assert_int_equal(pqpan_ledger_phase_ns(&s.res.ledger[side], (enum pqpan_phase)ph),
+                                 s.res.span_ns[ph]);
+            }
+        }
+        assert_int_equal(s.cccd, 0x0002);
+        assert_int_equal(cap.att_opcodes[PQPAN_ATT_FIND_BY_TYPE_VALUE_REQ], 2);
+        assert_int_equal(cap.att_opcodes[PQPAN_ATT_READ_BY_TYPE_REQ], 2);
+        assert_int_equal(cap.att_opcodes[PQPAN_ATT_FIND_INFORMATION_REQ], 1);
+        assert_int_equal(cap.att_opcodes[PQPAN_ATT_ERROR_RSP], 2);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +647,8 @@ int main(void)
         cmocka_unit_test(test_lesc_pairing_on_the_air),
         cmocka_unit_test(test_lesc_loss),
         cmocka_unit_test(test_lesc_rejects_altered_messages),
+        cmocka_unit_test(test_adv_wait_draws),
+        cmocka_unit_test(test_setup_drawn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

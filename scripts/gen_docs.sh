@@ -1,0 +1,216 @@
+#!/bin/sh
+# Rewrites the generated regions of docs/*.md from the CLI's own output, so the numbers
+# there cannot drift from the code (`make docs`; checked by tests/integration/docs_fresh.sh).
+#
+# usage: scripts/gen_docs.sh PQPAN [TREE]
+#   PQPAN  the built CLI (e.g. build/pqpan)
+#   TREE   the tree whose docs/*.md are rewritten in place (default: this repository)
+#
+# A region is a line `<!-- gen:NAME -->`, the generated lines, and a line `<!-- /gen -->`.
+# Its lines are what the function region_NAME below prints; everything outside regions is
+# left alone. To add a region: write region_NAME (run "$pqpan", format with awk), put the
+# two marker lines in the doc, run `make docs`.
+# Exit: 0 ok; non-zero when a region has no function or no end marker, or pqpan fails.
+set -eu
+
+pqpan=${1:?usage: scripts/gen_docs.sh PQPAN [TREE]}
+tree=${2:-$(cd "$(dirname "$0")/.." && pwd)}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Runs pqpan with the given arguments into $tmp/out (a region function's input).
+run() {
+    "$pqpan" "$@" > "$tmp/out" || { echo "gen_docs: pqpan $* failed" >&2; return 1; }
+}
+
+# The outputs several regions share, run once.
+"$pqpan" reproduce > "$tmp/reproduce.txt"
+"$pqpan" reproduce --format csv > "$tmp/reproduce.csv"
+
+# awk over `pqpan reproduce` table output: per reading, the headline lines (model range,
+# verdict), the per-level line and the peripheral rows. Defines hl[reading, key],
+# vd[reading, key], lv_share[reading], lv_saving[reading], and per peripheral row
+# comp/comm/total[reading, kem, dle]; the caller's END block formats them.
+REPRO_AWK='
+function trim(s) { gsub(/^ +| +$/, "", s); return s }
+/^== reading: / { r = $3; sub(/:$/, "", r); next }
+/^communication share without DLE/ { k = "share" }
+/^total energy saved by DLE/ { k = "saving" }
+/^PQKE \/ LE SC energy ratio/ { k = "ratio" }
+/^communication share with DLE, ML-KEM-1024/ { k = "share1024" }
+k != "" { hl[r, k] = trim(substr($0, 46, 18)); vd[r, k] = $NF; k = ""; next }
+/^per level/ { lv_share[r] = $8; lv_saving[r] = $12; next }
+$3 == "peripheral" { comp[r, $1, $2] = $4; comm[r, $1, $2] = $5; total[r, $1, $2] = $6 }
+function slashes(s) { gsub(/\//, " / ", s); return s }
+function dash(s) { sub(/-/, "–", s); sub(/ x$/, " ×", s); return s }
+function uj(x) { return sprintf("%.1f", x) }
+'
+
+# The headline figures of both readings beside the study's (docs/MODEL.md).
+region_reproduce_headline() {
+    awk "$REPRO_AWK"'
+    function c1024(r,   c, m) {
+        c = comp[r, "ML-KEM-1024", "yes"]; m = comm[r, "ML-KEM-1024", "yes"]
+        return hl[r, "share1024"] " — " vd[r, "share1024"] "; computation " uj(c) \
+               (c > m ? " > " : " ≤ ") "communication " uj(m) " µJ: computation " \
+               (c > m ? "dominates" : "does not dominate")
+    }
+    END {
+        print "| figure | study | defaults reading | study reading |"
+        print "|---|---|---|---|"
+        print "| communication share without DLE, 512 / 768 / 1024 | 57–63 % | " \
+              slashes(lv_share["defaults"]) " % — " vd["defaults", "share"] " | " \
+              slashes(lv_share["study"]) " % — " vd["study", "share"] " |"
+        print "| total energy saved by DLE, 512 / 768 / 1024 | 25–34 % | " \
+              slashes(lv_saving["defaults"]) " % — " vd["defaults", "saving"] " | " \
+              slashes(lv_saving["study"]) " % — " vd["study", "saving"] " |"
+        print "| PQKE / LE SC energy ratio, over levels × DLE | 2.5–8.5 × | " \
+              dash(hl["defaults", "ratio"]) " — " vd["defaults", "ratio"] " | " \
+              dash(hl["study", "ratio"]) " — " vd["study", "ratio"] " |"
+        print "| communication share with DLE at ML-KEM-1024 | about 37 %: computation dominates | " \
+              c1024("defaults") " | " c1024("study") " |"
+    }' "$tmp/reproduce.txt"
+}
+
+# Peripheral energy per level, LL 27 -> LL 251, both readings.
+region_reproduce_uj() {
+    awk "$REPRO_AWK"'
+    function line(r, name,   k, n, s, kems) {
+        n = split("ML-KEM-512 ML-KEM-768 ML-KEM-1024 LESC-P256", kems, " ")
+        s = "- " name ":"
+        for (k = 1; k <= n; k++) {
+            s = s " " (k == n ? "LE SC" : kems[k]) " " uj(total[r, kems[k], "no"]) " → " \
+                uj(total[r, kems[k], "yes"]) (k == n ? " µJ." : ",")
+        }
+        print s
+    }
+    END { line("defaults", "defaults"); line("study", "study reading") }' "$tmp/reproduce.txt"
+}
+
+# The T_IFS figures of ML-KEM-768 at LL 27 (peripheral), both readings.
+region_reproduce_ifs() {
+    awk -F, '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["side"] == "peripheral" && $col["kem"] == "ML-KEM-768" && $col["dle"] == 0 {
+        r = $col["reading"]
+        tx[r] = $col["t_tx_ms"]; rx[r] = $col["t_rx_ms"]; ifs[r] = $col["t_ifs_ms"]
+        pairs[r] = $col["pdus_tx"]; ifs_pct[r] = 100 * $col["e_comm_ifs_uj"] / $col["e_comm_uj"]
+    }
+    END {
+        d = "defaults"; s = "study"
+        printf "At LL 27 the ML-KEM-768 exchange is %d PDU pairs: the peripheral spends %.1f ms in\n", pairs[d], tx[d]
+        printf "TX, %.1f ms in RX and %.1f ms in T_IFS (%d turnarounds: two per pair, none after the last\n", rx[d], ifs[d], ifs[d] / 0.150 + 0.5
+        printf "PDU of an event). T_IFS, charged at the RX current, is %.0f %% of the bits accounting;\n", ifs_pct[d]
+        printf "the empty PDUs that acknowledge each fragment (one per pair, 80 µs each on LE 1M) are\n"
+        printf "another %.0f %% of the TX + RX time. With one T_IFS per PDU sent (the study reading) the\n", 100 * pairs[d] * 0.080 / (tx[d] + rx[d])
+        printf "T_IFS time is %.2f ms, %.0f %% of that reading'"'"'s bits accounting.\n", ifs[s], ifs_pct[s]
+    }' "$tmp/reproduce.csv"
+}
+
+# The study reading's headline over the corners of the study's gamma ranges.
+region_reproduce_gamma_box() {
+    echo "| γ_comm | γ_comp (KeyGen, Encaps, Decaps) | comm share without DLE | DLE saving | PQKE / LE SC | comm share DLE, 1024 |"
+    echo "|---|---|---|---|---|---|"
+    for g in "1.10 1.12" "1.10 1.62" "1.15 1.37" "1.20 1.12" "1.20 1.62"; do
+        set -- $g
+        run reproduce --reading study --gamma-comm "$1" --gamma-comp "kem_keygen=$2" \
+            --gamma-comp "kem_encaps=$2" --gamma-comp "kem_decaps=$2" || return 1
+        awk -v gc="$1" -v gk="$2" "$REPRO_AWK"'
+        function f(k) { return dash(hl["study", k]) " " vd["study", k] }
+        END {
+            print "| " gc (gc == "1.15" ? " (default)" : "") " | " gk (gk == "1.37" ? " (default)" : "") \
+                  " | " f("share") " | " f("saving") " | " f("ratio") " | " f("share1024") " |"
+        }' "$tmp/out"
+    done
+}
+
+# The defaults' T_IFS rule at the gamma corner that lowers the DLE saving most, radio-only.
+region_reproduce_each_ifs() {
+    run reproduce --reading defaults --currents radio-only --gamma-comm 1.10 \
+        --gamma-comp kem_keygen=1.62 --gamma-comp kem_encaps=1.62 --gamma-comp kem_decaps=1.62 ||
+        return 1
+    awk "$REPRO_AWK"'
+    END {
+        print "With every T_IFS charged (the rule of the defaults), the radio-only table and the γ"
+        print "corner that lowers the saving most (γ_comm 1.10, γ_comp 1.62), the DLE saving is"
+        print slashes(lv_saving["defaults"]) " % (" vd["defaults", "saving"] "; communication share without DLE " \
+              dash(hl["defaults", "share"]) ", " vd["defaults", "share"] ")."
+    }' "$tmp/out"
+}
+
+# The ratio the LE SC baseline would need, and the ratio with the P-256 key pair reused.
+region_reproduce_lesc() {
+    run reproduce --reading study --gamma-comp ecdh_keygen=0.01 || return 1
+    reuse=$(awk "$REPRO_AWK"'END { print dash(hl["study", "ratio"]) }' "$tmp/out")
+    awk -F, -v reuse="$reuse" '
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    $col["reading"] == "study" && $col["side"] == "peripheral" {
+        e[$col["kem"], $col["dle"]] = $col["e_total_uj"]
+        c[$col["kem"], $col["dle"]] = $col["e_comp_uj"]
+    }
+    END {
+        printf "In the study reading the ratio runs from ML-KEM-512 with DLE (%.1f µJ) over LE SC with\n", e["ML-KEM-512", 1]
+        printf "DLE (%.1f µJ, of which P-256 %.1f µJ) to ML-KEM-1024 without DLE (%.1f µJ) over LE SC\n", e["LESC-P256", 1], c["LESC-P256", 1], e["ML-KEM-1024", 0]
+        printf "without DLE (%.1f µJ). The study'"'"'s 2.5 × and 8.5 × would need an LE SC pairing of\n", e["LESC-P256", 0]
+        printf "%.1f µJ and %.1f µJ: about its P-256 computation alone. With the P-256 key pair\n", e["ML-KEM-512", 1] / 2.5, e["ML-KEM-1024", 0] / 8.5
+        printf "reused (Zephyr generates it once per boot; `--gamma-comp ecdh_keygen=0.01` stands in\n"
+        printf "for leaving it out) the ratio is %s.\n", reuse
+    }' "$tmp/reproduce.csv"
+}
+
+# The 802.15.4 example: pqpan's messages for ML-KEM-768 and their frames, unsecured and
+# at ENC-MIC-32.
+region_lowpan_sizes() {
+    run estimate --link 802154 --kem ML-KEM-768 || return 1
+    mv "$tmp/out" "$tmp/plain"
+    run estimate --link 802154 --kem ML-KEM-768 --mac-security enc-mic32 || return 1
+    awk '
+    /^  messages \(UDP payload octets/ { gsub(/,/, ""); i = $7; r = $9; f = $11 }
+    /^  data frames:/ { gsub(/[,;]/, ""); n++; fi[n] = $4; fr[n] = $6; ff[n] = $8 }
+    END {
+        printf "ML-KEM-768 with pqpan'"'"'s messages (docs/PROTOCOL.md: INIT %d, RESP %d, FIN %d octets of UDP\n", i, r, f
+        printf "payload; `pqpan estimate --link 802154`) → %d, %d and %d frames; %d, %d and %d with\n", fi[1], fr[1], ff[1], fi[2], fr[2], ff[2]
+        printf "`--mac-security enc-mic32`.\n"
+    }' "$tmp/plain" "$tmp/out"
+}
+
+# Splices the regions of one file (region outputs in $tmp/region.NAME), each generated
+# line indented as its start marker is (a region inside a list item).
+splice() {
+    awk -v dir="$tmp" -v file="$1" '
+    /^ *<!-- gen:[a-z0-9_]+ -->$/ {
+        print
+        indent = substr($0, 1, match($0, /[^ ]/) - 1)
+        name = $2; sub(/^gen:/, "", name)
+        src = dir "/region." name
+        while ((getline line < src) > 0) print (line == "" ? "" : indent line)
+        close(src)
+        inside = 1
+        next
+    }
+    /^ *<!-- \/gen -->$/ { inside = 0 }
+    !inside { print }
+    END { if (inside) { print file ": region " name " has no <!-- /gen --> line" > "/dev/stderr"; exit 1 } }
+    ' "$1"
+}
+
+status=0
+for doc in "$tree"/docs/*.md; do
+    names=$(sed -n 's/^ *<!-- gen:\([a-z0-9_]*\) -->$/\1/p' "$doc")
+    [ -n "$names" ] || continue
+    for name in $names; do
+        if ! command -v "region_$name" >/dev/null 2>&1; then
+            echo "gen_docs: $doc: no generator for region '$name' (add region_$name to $0)" >&2
+            status=1
+            continue
+        fi
+        if ! "region_$name" > "$tmp/region.$name"; then
+            echo "gen_docs: $doc: region $name failed" >&2
+            exit 1
+        fi
+    done
+    [ "$status" -eq 0 ] || continue
+    splice "$doc" > "$tmp/doc.new"
+    cmp -s "$tmp/doc.new" "$doc" || cat "$tmp/doc.new" > "$doc"
+done
+exit "$status"

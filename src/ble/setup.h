@@ -1,0 +1,19 @@
+/* Shared inside src/ble: the set-up procedures (setup.c) that the estimator (estimate.c)
+ * runs before the exchange. */
+#ifndef PQPAN_BLE_SETUP_H
+#define PQPAN_BLE_SETUP_H
+
+#include "pqpan/ble.h"
+
+/* Appends a txn of one message of len octets (count 1) from sender in phase ph, waiting
+ * for a reply of rsp_len octets (0: none); LL control PDUs when ll_control != 0. */
+struct pqpan_ble_txn *pqpan_ble_txn_add(struct pqpan_ble_txn *t, uint32_t *n,
+                                        enum pqpan_ble_role sender, enum pqpan_phase ph,
+                                        uint32_t len, uint32_t rsp_len, int ll_control);
+
+/* Runs the set-up c asks for into out (ledgers, counts, span_ns, setup_ns): advertising,
+ * connection, feature exchange, link switch, MTU exchange, discovery. */
+void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
+                         const struct pqpan_ble_device *d);
+
+#endif
