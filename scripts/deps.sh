@@ -23,6 +23,10 @@ time                       integration: peak RSS of pqpan trace (/usr/bin/time)
 tshark                     integration tests: dissects the BLE and 802.15.4/6LoWPAN pcaps
 groff-base                 integration test: the installed man page renders without warnings
 binutils                   integration test: readelf checks the installed library's dependencies
+emscripten                 make web: libpqpan and the CLI compiled to WebAssembly
+dpkg-dev                   make web: apt-get source unpacks Debian's cJSON source (web/cjson_src.sh)
+nodejs                     make web (Emscripten's optimizer) and the browser test (tests/web)
+chromium                   browser test of the web page (tests/web, headless)
 "
 
 wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')
@@ -32,6 +36,9 @@ for p in $wanted; do
         missing="$missing $p"
     fi
 done
+
+# npm comes with some nodejs builds; Debian ships it as its own package.
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 
 if [ -z "$missing" ]; then
     exit 0
