@@ -46,12 +46,13 @@ struct timeline_out {
     unsigned long items;
 };
 
-/* Vol 6 Part B §2.4: the LLID is the low two bits of a data PDU's header (3 = LL control
- * PDU); a zero length is an empty PDU. */
+/* On the advertising channels the peripheral sends ADV_IND and the central answers with
+ * the CONNECT_IND (src/sim/adv.c, sim.c). On a connection, Vol 6 Part B §2.4: the LLID is
+ * the low two bits of a data PDU's header (3 = LL control PDU); a zero length is empty. */
 static const char *pdu_kind(const struct pqpan_sim_packet *p)
 {
     if (p->advertising) {
-        return "connect_ind";
+        return p->sender == PQPAN_BLE_CENTRAL ? "connect_ind" : "adv_ind";
     }
     if (p->len < 2) {
         return "short";
@@ -124,7 +125,7 @@ static void print_summary(const struct pqpan_sim *s)
     printf("  \"status\": \"%s\",\n  \"setup_us\": %.3f,\n  \"end_us\": %.3f,\n"
            "  \"conn_events\": %llu,\n  \"latency_ms\": %.3f,\n  \"att_mtu\": %u,\n"
            "  \"ll_octets\": %u\n}\n",
-           s->res.status == PQPAN_OK ? "ok" : pqpan_strerror(s->res.status),
+           s->res.status == PQPAN_OK ? "completed" : pqpan_strerror(s->res.status),
            (double)s->res.setup_ns * 1e-3, (double)s->res.end_ns * 1e-3,
            (unsigned long long)s->res.conn_events, (double)s->res.latency_ns * 1e-6,
            (unsigned)s->res.att_mtu, (unsigned)s->res.ll_octets);

@@ -36,8 +36,9 @@ const GRID = [
   { auth: 'kem-auth-mutual', transfer: 'write-cmd', 'att-mtu': '247' },
   { profile: 'nrf54l15', auth: 'numeric', transfer: 'indicate' },
   { profile: 'cc2340r5', protocol: 'study', transfer: 'long-write', 'ci-ms': '100' },
-  { profile: 'nrf52840', 'tx-dbm': '8', transfer: 'write-req', 'ci-ms': '30' },
-  { link: '802154', kem: 'ML-KEM-768', 'tx-dbm': '0' },
+  { profile: 'nrf52840', 'tx-dbm': '8', transfer: 'write-req', 'ci-ms': '30', 'crypto-impl': 'm4fspeed' },
+  { currents: 'radio-only', 'tx-dbm': '0', 'crypto-impl': 'm4fstack' },
+  { link: '802154', kem: 'ML-KEM-768', currents: 'system', 'tx-dbm': '0' },
   { kem: 'ML-KEM-1024', csma: 'contiki', addr: 'short', busy: '0.3' },
   { link: 'ble', kem: 'ML-KEM-512', phy: '2M', 'll-octets': '251', 'tx-dbm': '0' },
 ];
@@ -90,6 +91,53 @@ async function setControls(page, controls) {
 async function readFigures(page) {
   return page.$$eval('td[data-side][data-field]', (tds) => tds.map((td) => ({
     side: td.dataset.side, field: td.dataset.field, text: td.textContent, title: td.title })));
+}
+
+// The options of estimate without one option and its value.
+function without(args, opt) {
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === opt) i++;
+    else out.push(args[i]);
+  }
+  return out;
+}
+
+// The timeline's summary against the native packet simulator for the same options
+// (`pqpan simulate`: the estimator's messages for --protocol study, the real PQKE for
+// pqpan; the advertising phase's expected case, as the page runs it).
+function checkTimeline(check, name, args, summary) {
+  const study = args[args.indexOf('--protocol') + 1] === 'study';
+  const simArgs = without(args, '--protocol').concat(['--messages', study ? 'estimate' : 'pqke',
+    '--adv-case', 'mean', '--format', 'json']);
+  const r = spawnSync(pqpan, ['simulate'].concat(simArgs), { encoding: 'utf8' });
+  check(name + ': timeline = pqpan simulate ' + simArgs.join(' '), () => {
+    // Exit 1: the simulated exchange failed (its result says why, as the page does).
+    assert.ok(r.status === 0 || r.status === 1, r.stderr);
+    const sim = JSON.parse(r.stdout).simulation;
+    assert.ok(summary, 'no timeline drawn');
+    assert.strictEqual(summary.status, sim.result, 'result');
+    assert.strictEqual(Number(summary.connEvents), sim.conn_events, 'connection events');
+    assert.strictEqual(summary.latencyMs, sim.latency_ms.toFixed(3), 'latency');
+    assert.strictEqual(Number(summary.packetsCentral), sim.central.packets_tx, 'central packets');
+    assert.strictEqual(Number(summary.packetsPeripheral), sim.peripheral.packets_tx, 'peripheral packets');
+  });
+}
+
+// The LL-octets curves against `pqpan sweep` over the same grid (3 levels x 27..251:8).
+function checkCurve(check, name, args, curves) {
+  const sweepArgs = without(without(args, '--kem'), '--ll-octets').concat(['--kem',
+    'ML-KEM-512,ML-KEM-768,ML-KEM-1024', '--ll-octets', '27..251:8', '--format', 'jsonl']);
+  const r = spawnSync(pqpan, ['sweep'].concat(sweepArgs), { encoding: 'utf8' });
+  check(name + ': curves = pqpan sweep ' + sweepArgs.join(' '), () => {
+    assert.strictEqual(r.status, 0, r.stderr);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.strictEqual(curves.length, 6, 'curves drawn');
+    for (const c of curves) {
+      const want = rows.filter((row) => row.in_kem === c.kem).map((row) => row.status === 'ok' ? row[c.field] : null);
+      assert.deepStrictEqual(c.values, want, c.kem + ' ' + c.field);
+    }
+  });
 }
 
 function digitsOf(field) {
@@ -159,6 +207,16 @@ async function main() {
           assert.ok(f.title.length > 0, 'no source on hover');
         });
         compared++;
+      }
+      const isBle = !args.includes('802154');
+      if (isBle && !args.includes('LESC-P256')) {
+        const summary = await page.$eval('#timeline-summary', (e) => Object.assign({}, e.dataset)).catch(() => null);
+        checkTimeline(check, 'grid ' + k, args, summary);
+      }
+      if (isBle && (k === 0 || k === 7 || k === 11)) {
+        const curves = await page.$$eval('#curve path[data-kem]', (ps) => ps.map((p) => ({
+          kem: p.dataset.kem, field: p.dataset.field, values: JSON.parse(p.dataset.values) })));
+        checkCurve(check, 'grid ' + k, args, curves);
       }
       if (k === 0) {
         // The source on hover names the profile's own source text for the CPU current.

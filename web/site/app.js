@@ -67,7 +67,8 @@
   function isLowpan() { return $('link').value === '802154'; }
 
   function energyArgs() {
-    const a = ['--profile', $('profile').value];
+    const a = ['--profile', $('profile').value, '--currents', $('currents').value,
+      '--crypto-impl', $('crypto-impl').value];
     if ($('tx-dbm').value !== '') a.push('--tx-dbm', $('tx-dbm').value);
     return a;
   }
@@ -111,17 +112,22 @@
     return { ok: true, profile: p };
   }
 
-  // TX levels the profile lists for the current table (currents.<table>.tx_ua.<N>dbm).
+  // TX levels the profile lists for the link and current table
+  // (currents.<table>.tx_ua.<N>dbm; ieee802154.tx_ua.<table>.<N>dbm).
   function fillTxLevels() {
     const figs = profileFigures[$('profile').value] || {};
     const sel = $('tx-dbm');
     const keep = sel.value === '' ? '0' : sel.value;
+    const table = $('currents').value === 'radio-only' ? 'radio_only' : 'system';
+    const pattern = isLowpan() ? new RegExp('^ieee802154\\.tx_ua\\.' + table + '\\.(-?\\d+)dbm$')
+      : new RegExp('^currents\\.' + table + '\\.tx_ua\\.(-?\\d+)dbm$');
     const levels = Object.keys(figs)
-      .map((k) => /^currents\.system\.tx_ua\.(-?\d+)dbm$/.exec(k))
+      .map((k) => pattern.exec(k))
       .filter(Boolean).map((m) => Number(m[1])).sort((a, b) => b - a);
     sel.textContent = '';
     for (const l of levels) sel.appendChild(el('option', { value: String(l) }, l + ' dBm'));
-    sel.value = levels.indexOf(Number(keep)) >= 0 ? keep : (levels.indexOf(0) >= 0 ? '0' : String(levels[0]));
+    if (!levels.length) sel.appendChild(el('option', { value: '0' }, '0 dBm (no TX current in this table: the estimate says so)'));
+    sel.value = levels.indexOf(Number(keep)) >= 0 ? keep : (levels.indexOf(0) >= 0 || !levels.length ? '0' : String(levels[0]));
   }
 
   function figureSource(field) {
@@ -253,6 +259,10 @@
       return;
     }
     const items = tl.schedule.filter((s) => s.t_us >= tl.setup_us);
+    const sent = { central: 0, peripheral: 0 };
+    // Packets each side sent, counted as the simulator's ledgers count them (pqpan simulate's
+    // packets_tx): the ADV_INDs are the peripheral's, the CONNECT_IND is left out.
+    for (const s of tl.schedule) if (s.type === 'packet' && s.kind !== 'connect_ind') sent[s.side]++;
     const t0 = tl.setup_us, t1 = Math.max(tl.end_us, t0 + 1);
     const W = 640, left = 80, H = 110;
     const x = (t) => left + (t - t0) / (t1 - t0) * (W - left - 10);
@@ -277,10 +287,12 @@
     svg.appendChild(svgEl('text', { x: left, y: H - 4, class: 'lbl' })).textContent = (t0 / 1000).toFixed(1) + ' ms';
     svg.appendChild(svgEl('text', { x: W - 10, y: H - 4, 'text-anchor': 'end', class: 'lbl' })).textContent = (t1 / 1000).toFixed(1) + ' ms';
     box.appendChild(svg);
-    box.appendChild(el('p', { class: 'note', id: 'timeline-summary' },
+    box.appendChild(el('p', { class: 'note', id: 'timeline-summary', 'data-conn-events': tl.conn_events,
+      'data-latency-ms': tl.latency_ms.toFixed(3), 'data-status': tl.status, 'data-packets-central': sent.central,
+      'data-packets-peripheral': sent.peripheral },
       packets + ' packets after the set-up (' + (tl.setup_us / 1000).toFixed(1) + ' ms), ' + tl.conn_events +
       ' connection events in the whole run, simulated latency ' + tl.latency_ms.toFixed(3) +
-      ' ms; status ' + tl.status + '. Blue: data PDUs, grey: empty, orange: LL control, bars: crypto operations. ' +
+      ' ms; status ' + tl.status + '. Blue: data PDUs, grey: empty, orange: LL control and advertising, bars: crypto operations. ' +
       (($('protocol').value === 'study') ? 'Messages: the estimator\'s (simulate --messages estimate).' : 'Messages: the real PQKE (simulate --messages pqke).')));
   }
 
@@ -316,7 +328,7 @@
         let d = '';
         l[k].forEach((v, i) => { if (v !== null) d += (d ? 'L' : 'M') + x(curve.ll_octets[i]).toFixed(1) + ' ' + y(v).toFixed(1); });
         svg.appendChild(svgEl('path', { d: d, fill: 'none', stroke: LEVEL_COLOURS[l.kem], 'stroke-width': 2,
-          'stroke-dasharray': dash, 'data-kem': l.kem },
+          'stroke-dasharray': dash, 'data-kem': l.kem, 'data-field': k, 'data-values': JSON.stringify(l[k]) },
         l.kem + ', ' + (dash ? 'events' : 'bits') + ' accounting, both sides (web-curve: model_run per point)'));
       }
     }
@@ -372,7 +384,14 @@
         renderCurve(null, est);
       } else {
         const tl = run(['web-timeline'].concat(args));
-        renderTimeline(tl.rc === 0 ? JSON.parse(tl.out) : null, 'Not simulated: ' + tl.err);
+        const sim = tl.rc === 0 ? JSON.parse(tl.out) : null;
+        renderTimeline(sim, 'Not simulated: ' + tl.err);
+        if (sim && sim.status !== 'completed') {
+          $('verdicts').appendChild(el('li', { 'data-verdict': 'simulation', tabindex: '0',
+            title: 'web-timeline: the packet simulator (pqpan simulate) on this configuration' },
+          'the packet simulator\'s run of this exchange fails: ' + sim.status +
+            ' (the analytic estimate above does not model it)'));
+        }
         const c = run(['web-curve'].concat(args));
         renderCurve(c.rc === 0 ? JSON.parse(c.out) : null, est);
       }
@@ -428,7 +447,10 @@
     fillTxLevels();
     $('controls').addEventListener('change', (e) => {
       if (e.target.id === 'profile-file') return;
-      if (e.target.id === 'profile') fillTxLevels();
+      if (e.target.id === 'profile' || e.target.id === 'link' || e.target.id === 'currents') {
+        syncControls();
+        fillTxLevels();
+      }
       update();
     });
     $('controls').addEventListener('input', (e) => {
