@@ -44,9 +44,9 @@ warn="-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror"
 common="-O2 -std=c11 -I$root/include -DPQPAN_VERSION_STRING=\"$version\""
 
 # One batch per source folder (one emcc run each: Emscripten's start-up costs more than
-# compiling a file), "group kind sources..."; a batch is rebuilt when one of its files is
-# newer than its stamp. The library keeps the project's warnings; cJSON and the generated
-# table are compiled as they come. Headers are not tracked: `make clean` rebuilds all.
+# compiling a file), "group kind sources..."; a batch is rebuilt when one of its files
+# or a header of include/, src/ or cli/ is newer than its stamp. The library keeps the
+# project's warnings; cJSON and the generated table are compiled as they come.
 list=$obj/batches.txt
 : > "$list"
 for d in $(cd "$root" && find src -name '*.c' -exec dirname {} \; | LC_ALL=C sort -u); do
@@ -66,6 +66,7 @@ xargs -P "$jobs" -L 1 sh -c '
     stale=0
     [ -f "$dir/stamp" ] || stale=1
     for f in "$@"; do [ "$f" -nt "$dir/stamp" ] && stale=1; done
+    [ $stale = 1 ] || [ -z "$(find "$root/include" "$root/src" "$root/cli" -name "*.h" -newer "$dir/stamp" | head -n 1)" ] || stale=1
     [ $stale = 1 ] || exit 0
     case $kind in
     lib) flags="$common $warn -I$root/src" ;;
@@ -80,7 +81,10 @@ xargs -P "$jobs" -L 1 sh -c '
 
 # The module: callMain runs one command line (INVOKE_RUN=0: nothing runs at load); the
 # runtime stays up between calls (EXIT_RUNTIME=0); FS holds a user's profile file.
-emcc -O2 "$obj"/*/*.o -o "$out/pqpan.js" \
+# Only the batches listed now (a folder removed from the tree leaves its objects behind).
+objects=$(cut -d' ' -f1 "$list" | sed "s|^|$obj/|; s|\$|/*.o|")
+# shellcheck disable=SC2086
+emcc -O2 $objects -o "$out/pqpan.js" \
     -sMODULARIZE=1 -sEXPORT_NAME=createPqpan -sINVOKE_RUN=0 -sEXIT_RUNTIME=0 \
     -sALLOW_MEMORY_GROWTH=1 -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,node \
     -sEXPORTED_RUNTIME_METHODS=callMain,FS

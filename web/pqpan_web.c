@@ -8,7 +8,7 @@
  * and prints its per-PDU schedule as JSON, in time order: every packet as received (time,
  * sender, kind, length, CRC) and every crypto operation's CPU span, per side. --protocol study carries the
  * estimator's messages (ek, then ct; `simulate --messages estimate`), --protocol pqpan the
- * real PQKE (`simulate --messages pqke`).
+ * real PQKE (`simulate --messages pqke`), LESC-P256 the LE Secure Connections pairing.
  *
  *   web-curve [estimate's options]
  *
@@ -105,7 +105,7 @@ static int parse_args(struct estimate_opts *o, const char *cmd, int argc, char *
     return EXIT_OK;
 }
 
-static int run_schedule(struct pqpan_sim *s, struct pqpan_sim_pqke *pq,
+static int run_schedule(struct pqpan_sim *s, struct ble_sim_apps *apps,
                         const struct model_env *env, const struct estimate_opts *o,
                         const struct ble_sim_opts *so)
 {
@@ -115,7 +115,7 @@ static int run_schedule(struct pqpan_sim *s, struct pqpan_sim_pqke *pq,
     struct cli_msg msg;
     int rc;
     printf("{\n  \"schedule\": [");
-    rc = cli_msg_report(CMD, ble_sim_run(s, pq, &keys, env, &o->l, so, &obs, &t, &msg), &msg);
+    rc = cli_msg_report(CMD, ble_sim_run(s, apps, &keys, env, &o->l, so, &obs, &t, &msg), &msg);
     printf("\n  ],\n");
     return rc;
 }
@@ -137,31 +137,31 @@ static int timeline_run(int argc, char **argv)
     struct ble_sim_opts so;
     struct model_env *env = NULL;
     struct pqpan_sim *s = malloc(sizeof *s);
-    struct pqpan_sim_pqke *pq = malloc(sizeof *pq);
+    struct ble_sim_apps *apps = malloc(sizeof *apps);
     struct cli_msg msg;
     int rc = parse_args(&o, CMD, argc, argv);
     ble_sim_opts_init(&so);
-    so.raw_messages = o.l.cfg.protocol == PQPAN_BLE_PROTO_STUDY;
+    so.raw_messages = o.l.cfg.protocol == PQPAN_BLE_PROTO_STUDY && strcmp(o.l.kem, MODEL_LESC_NAME) != 0;
     so.adv_mean = 1;
-    if (rc == EXIT_OK && (s == NULL || pq == NULL)) {
+    if (rc == EXIT_OK && (s == NULL || apps == NULL)) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
     }
     if (rc == EXIT_OK) {
-        rc = cli_msg_report(CMD, ble_sim_check(&o.l, &msg), &msg);
+        rc = cli_msg_report(CMD, ble_sim_check(&o.l, &so, &msg), &msg);
     }
     if (rc == EXIT_OK) {
         rc = model_env_new(&env, &o.m, CMD);
     }
     if (rc == EXIT_OK) {
-        rc = run_schedule(s, pq, env, &o, &so);
+        rc = run_schedule(s, apps, env, &o, &so);
     }
     if (rc == EXIT_OK) {
         print_summary(s);
     }
     free(env);
     free(s);
-    free(pq);
+    free(apps);
     return rc;
 }
 

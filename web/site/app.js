@@ -293,7 +293,9 @@
       packets + ' packets after the set-up (' + (tl.setup_us / 1000).toFixed(1) + ' ms), ' + tl.conn_events +
       ' connection events in the whole run, simulated latency ' + tl.latency_ms.toFixed(3) +
       ' ms; status ' + tl.status + '. Blue: data PDUs, grey: empty, orange: LL control and advertising, bars: crypto operations. ' +
-      (($('protocol').value === 'study') ? 'Messages: the estimator\'s (simulate --messages estimate).' : 'Messages: the real PQKE (simulate --messages pqke).')));
+      ($('kem').value === 'LESC-P256' ? 'Messages: the LE Secure Connections pairing over SMP.'
+        : $('protocol').value === 'study' ? 'Messages: the estimator\'s (simulate --messages estimate).'
+          : 'Messages: the real PQKE (simulate --messages pqke).')));
   }
 
   function renderCurve(curve, est) {
