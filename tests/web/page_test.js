@@ -297,7 +297,11 @@ async function main() {
     check('keyboard: Tab moves from the profile to the file picker', () => assert.strictEqual(next, 'profile-file'));
 
     // Phone width: nothing wider than the screen but the scrollable table.
+    const beforeResize = await page.$eval('body', (b) => Number(b.dataset.updates));
     await page.setViewport({ width: 375, height: 800 });
+    await page.waitForFunction((n) => Number(document.body.dataset.updates) > n, {}, beforeResize);
+    const chartWidth = await page.$eval('#curve svg', (e) => e.viewBox.baseVal.width);
+    check('phone width: charts redrawn at the screen\'s width', () => assert.ok(chartWidth <= 375, chartWidth + ' px'));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
     check('phone width: no horizontal scrolling', () => assert.ok(overflow <= 375, 'page is ' + overflow + ' px wide'));
     await page.screenshot({ path: path.join(logDir, 'web_page_phone.png'), fullPage: true });

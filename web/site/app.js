@@ -21,7 +21,6 @@
     ['data_frames_tx', 'data frames sent', 0],
     ['acks_tx', 'Imm-Acks sent', 0],
   ];
-  const LEVEL_COLOURS = { 'ML-KEM-512': '#1b7837', 'ML-KEM-768': '#2166ac', 'ML-KEM-1024': '#b2182b' };
 
   const $ = (id) => document.getElementById(id);
   let mod = null;
@@ -176,6 +175,23 @@
 
   // ---- rendering -------------------------------------------------------------------
 
+  // Charts are drawn at the width they get (text stays 12 px on a phone).
+  function chartWidth(box) {
+    return Math.round(Math.min(760, Math.max(300, box.clientWidth || 640)));
+  }
+
+  // A legend below a chart, in HTML so that it wraps: [swatch class, text] pairs.
+  function legend(items) {
+    const ul = el('ul', { class: 'legend' });
+    for (const [cls, text] of items) {
+      const li = el('li');
+      li.appendChild(el('span', { class: 'swatch ' + cls, 'aria-hidden': 'true' }));
+      li.appendChild(document.createTextNode(text));
+      ul.appendChild(li);
+    }
+    return ul;
+  }
+
   function renderTable(est) {
     const sides = est.sides.map((s) => s.side);
     const thead = $('figures').tHead.rows[0];
@@ -228,7 +244,7 @@
       rows.push({ label: s.side + ', events', comp: s.e_comp_uj, comm: s.e_comm_events_uj, side: s.side, acc: 'events' });
     }
     const max = Math.max.apply(null, rows.map((r) => r.comp + r.comm)) || 1;
-    const W = 640, left = 130, rowH = 26, H = rows.length * rowH + 30;
+    const W = chartWidth(box), left = 130, rowH = 26, H = rows.length * rowH + 8;
     const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img',
       'aria-label': 'Stacked energy per side: computation and communication, both accountings' });
     rows.forEach((r, i) => {
@@ -243,12 +259,9 @@
       svg.appendChild(svgEl('text', { x: left + (r.comp + r.comm) * scale + 4, y: y + 15, class: 'val' })).textContent =
         (r.comp + r.comm).toFixed(1) + ' µJ';
     });
-    const ly = H - 10;
-    [['comp', 'computation'], ['comm-bits', 'communication (bits)'], ['comm-events', 'communication (events)']].forEach(([c, t], i) => {
-      svg.appendChild(svgEl('rect', { x: left + i * 170, y: ly - 9, width: 10, height: 10, class: c }));
-      svg.appendChild(svgEl('text', { x: left + i * 170 + 14, y: ly, class: 'lbl' })).textContent = t;
-    });
     box.appendChild(svg);
+    box.appendChild(legend([['comp', 'computation'], ['comm-bits', 'communication, bits accounting'],
+      ['comm-events', 'communication, events accounting']]));
   }
 
   function renderTimeline(tl, why) {
@@ -264,7 +277,7 @@
     // packets_tx): the ADV_INDs are the peripheral's, the CONNECT_IND is left out.
     for (const s of tl.schedule) if (s.type === 'packet' && s.kind !== 'connect_ind') sent[s.side]++;
     const t0 = tl.setup_us, t1 = Math.max(tl.end_us, t0 + 1);
-    const W = 640, left = 80, H = 110;
+    const W = chartWidth(box), left = 80, H = 110;
     const x = (t) => left + (t - t0) / (t1 - t0) * (W - left - 10);
     const lane = { central: 20, peripheral: 60 };
     const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img',
@@ -305,7 +318,7 @@
       box.appendChild(el('p', {}, 'LL payload octets apply to BLE only.'));
       return;
     }
-    const W = 640, H = 260, left = 70, right = 20, top = 10, bottom = 40;
+    const W = chartWidth(box), H = 260, left = 60, right = 14, top = 10, bottom = 40;
     const all = [];
     for (const l of curve.levels) for (const k of ['total_e_total_uj', 'total_e_total_events_uj']) for (const v of l[k]) if (v !== null) all.push(v);
     const total = est.sides[est.sides.length - 1];
@@ -317,7 +330,7 @@
       'aria-label': 'Total energy of both sides against LL payload octets for ML-KEM-512, 768 and 1024, current choice marked' });
     svg.appendChild(svgEl('line', { x1: left, y1: y(0), x2: W - right, y2: y(0), class: 'axis' }));
     svg.appendChild(svgEl('line', { x1: left, y1: top, x2: left, y2: y(0), class: 'axis' }));
-    for (const ll of [27, 75, 123, 171, 219, 251]) {
+    for (const ll of W < 480 ? [27, 123, 251] : [27, 75, 123, 171, 219, 251]) {
       svg.appendChild(svgEl('text', { x: x(ll), y: H - bottom + 16, 'text-anchor': 'middle', class: 'lbl' })).textContent = ll;
     }
     svg.appendChild(svgEl('text', { x: (left + W) / 2, y: H - 6, 'text-anchor': 'middle', class: 'lbl' })).textContent = 'LL payload octets';
@@ -329,7 +342,7 @@
       for (const [k, dash] of [['total_e_total_uj', ''], ['total_e_total_events_uj', '5 4']]) {
         let d = '';
         l[k].forEach((v, i) => { if (v !== null) d += (d ? 'L' : 'M') + x(curve.ll_octets[i]).toFixed(1) + ' ' + y(v).toFixed(1); });
-        svg.appendChild(svgEl('path', { d: d, fill: 'none', stroke: LEVEL_COLOURS[l.kem], 'stroke-width': 2,
+        svg.appendChild(svgEl('path', { d: d, class: 'curve level-' + l.kem,
           'stroke-dasharray': dash, 'data-kem': l.kem, 'data-field': k, 'data-values': JSON.stringify(l[k]) },
         l.kem + ', ' + (dash ? 'events' : 'bits') + ' accounting, both sides (web-curve: model_run per point)'));
       }
@@ -339,12 +352,9 @@
       svg.appendChild(svgEl('circle', { cx: x(ll), cy: y(v), r: 6, class: 'current', 'data-acc': acc },
         'current choice: ' + $('kem').value + ', LL ' + ll + ' octets, ' + v.toFixed(3) + ' µJ (' + acc + ' accounting)'));
     }
-    curve.levels.forEach((l, i) => {
-      svg.appendChild(svgEl('line', { x1: W - 170, y1: 18 + i * 16, x2: W - 150, y2: 18 + i * 16, stroke: LEVEL_COLOURS[l.kem], 'stroke-width': 2 }));
-      svg.appendChild(svgEl('text', { x: W - 145, y: 22 + i * 16, class: 'lbl' })).textContent = l.kem;
-    });
-    svg.appendChild(svgEl('text', { x: W - 170, y: 22 + 3 * 16, class: 'lbl' })).textContent = 'solid bits, dashed events';
     box.appendChild(svg);
+    box.appendChild(legend(curve.levels.map((l) => ['level-' + l.kem, l.kem]).concat([
+      ['mark', 'current choice'], ['none', 'solid: bits accounting, dashed: events accounting; total of both sides']])));
   }
 
   function showError(r, cmd) {
@@ -461,6 +471,18 @@
     $('controls').addEventListener('submit', (e) => e.preventDefault());
     $('profile-file').addEventListener('change', (e) => {
       if (e.target.files.length) loadUserProfile(e.target.files[0]);
+    });
+    // The charts follow the page's width: redrawn when it changes (a phone turned round).
+    let drawnWidth = chartWidth($('bars'));
+    let resizeTimer = 0;
+    window.addEventListener('resize', () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => {
+        if (chartWidth($('bars')) !== drawnWidth) {
+          drawnWidth = chartWidth($('bars'));
+          update();
+        }
+      }, 100);
     });
     update();
     window.pqpanPage = { run: run, update: update, timings: timings };
