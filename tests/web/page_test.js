@@ -10,17 +10,15 @@
 const assert = require('node:assert');
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const puppeteer = require('puppeteer-core');
+const { serve, launch } = require('./browser.js');
 
 const [site, pqpan, logDir] = process.argv.slice(2);
 if (!site || !pqpan || !logDir) {
   console.error('usage: node page_test.js SITE_DIR PQPAN_BINARY LOG_DIR');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 // The grid: each entry is the controls to set (id -> value); every other control keeps
 // its value from the entry before, as a user would leave it.
@@ -44,23 +42,6 @@ const GRID = [
 ];
 
 function log(msg) { process.stdout.write(msg + '\n'); }
-
-function serve(dir) {
-  const root = path.resolve(dir);
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
-  const server = http.createServer((req, res) => {
-    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '') || 'index.html';
-    const file = path.join(root, path.normalize(rel));
-    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 function cliEstimate(args) {
   const r = spawnSync(pqpan, ['estimate'].concat(args, ['--format', 'json']), { encoding: 'utf8' });
@@ -151,15 +132,7 @@ async function main() {
   fs.mkdirSync(logDir, { recursive: true });
   const server = await serve(site);
   const origin = 'http://127.0.0.1:' + server.address().port;
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pqpan-web-chromium-'));
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    userDataDir: profileDir,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-dev-shm-usage'],
-  });
+  const { browser, close } = await launch();
   let passed = 0;
   let failed = 0;
   const check = (name, fn) => {
@@ -314,9 +287,8 @@ async function main() {
     check('no console errors', () => assert.deepStrictEqual(consoleErrors, []));
     log('screenshots: ' + path.join(logDir, 'web_page.png') + ', web_page_phone.png');
   } finally {
-    await browser.close();
+    await close();
     server.close();
-    fs.rmSync(profileDir, { recursive: true, force: true });
   }
   log(passed + ' passed, ' + failed + ' failed');
   process.exit(failed ? 1 : 0);

@@ -1,11 +1,13 @@
 #!/bin/sh
-# The browser test of the web page (make test-web, in make test): installs the pinned
-# puppeteer-core (tests/web/package-lock.json) from the npm registry when it is missing,
-# then drives Debian's chromium over the built page (tests/web/page_test.js).
-#   tests/web/run.sh SITE_DIR PQPAN_BINARY LOG_DIR
+# Runs the browser test of the web page (make test-web, in make test:
+# tests/web/page_test.js) or its benchmark (make bench-web: tests/web/bench_page.js) in
+# Debian's chromium, after installing the pinned puppeteer-core
+# (tests/web/package-lock.json) from the npm registry when it is missing.
+#   tests/web/run.sh test SITE_DIR PQPAN_BINARY LOG_DIR
+#   tests/web/run.sh bench SITE_DIR
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-site=$1 pqpan=$2 logdir=$3
+mode=$1 site=$2
 
 for tool in node npm "${CHROMIUM:-chromium}"; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -23,5 +25,9 @@ if ! cmp -s "$here/package-lock.json" "$stamp" 2>/dev/null; then
     (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
     cp "$here/package-lock.json" "$stamp"
 fi
-mkdir -p "$logdir"
-NODE_PATH=$here/node_modules exec node "$here/page_test.js" "$site" "$pqpan" "$logdir"
+export NODE_PATH="$here/node_modules"
+if [ "$mode" = bench ]; then
+    exec node "$here/bench_page.js" "$site"
+fi
+mkdir -p "$4"
+exec node "$here/page_test.js" "$site" "$3" "$4"

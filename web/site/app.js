@@ -370,6 +370,20 @@
 
   // ---- update ----------------------------------------------------------------------
 
+  // The curves do not depend on --kem and --ll-octets (they sweep both): computed again
+  // only when another option changed.
+  let curveKey = null;
+  let curveData = null;
+  function curveFor(args) {
+    const key = JSON.stringify(args.filter((a, i) => !/^--(kem|ll-octets)$/.test(a) && !/^--(kem|ll-octets)$/.test(args[i - 1])));
+    if (key !== curveKey) {
+      const c = run(['web-curve'].concat(args));
+      curveData = c.rc === 0 ? JSON.parse(c.out) : null;
+      curveKey = key;
+    }
+    return curveData;
+  }
+
   const timings = [];
   function update() {
     syncControls();
@@ -404,8 +418,7 @@
           'the packet simulator\'s run of this exchange fails: ' + sim.status +
             ' (the analytic estimate above does not model it)'));
         }
-        const c = run(['web-curve'].concat(args));
-        renderCurve(c.rc === 0 ? JSON.parse(c.out) : null, est);
+        renderCurve(curveFor(args), est);
       }
     }
     const ms = performance.now() - t0;
@@ -424,6 +437,7 @@
       try { mod.FS.mkdir('/user'); } catch (e) { /* exists */ }
       mod.FS.writeFile(path, new Uint8Array(reader.result));
       delete profileFigures[path];
+      curveKey = null;
       const r = loadProfileFigures(path);
       const m = $('message');
       if (!r.ok) {
