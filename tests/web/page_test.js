@@ -198,6 +198,8 @@ async function main() {
         const cpuSource = JSON.parse(cpu).figures.find((x) => x.field === 'cpu_ua').source;
         const comp = figures.find((f) => f.field === 'e_comp_uj');
         check('source on hover of e_comp_uj cites cpu_ua', () => assert.ok(comp.title.includes(cpuSource)));
+        const barTitle = await page.$eval('#bars rect[data-part="comp"] title', (t) => t.textContent);
+        check('source on hover of the computation bar cites cpu_ua', () => assert.ok(barTitle.includes(cpuSource)));
         await page.screenshot({ path: path.join(logDir, 'web_page.png'), fullPage: true });
       }
     }

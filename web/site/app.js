@@ -252,10 +252,12 @@
       const scale = (W - left - 70) / max;
       svg.appendChild(svgEl('text', { x: left - 6, y: y + 15, 'text-anchor': 'end', class: 'lbl' })).textContent = r.label;
       svg.appendChild(svgEl('rect', { x: left, y: y, width: r.comp * scale, height: rowH - 8, class: 'comp',
-        'data-side': r.side, 'data-acc': r.acc, 'data-part': 'comp' }, 'computation ' + r.comp.toFixed(3) + ' µJ'));
+        'data-side': r.side, 'data-acc': r.acc, 'data-part': 'comp' },
+      'computation ' + r.comp.toFixed(3) + ' µJ\n' + sourceOf('e_comp_uj', est)));
       svg.appendChild(svgEl('rect', { x: left + r.comp * scale, y: y, width: r.comm * scale, height: rowH - 8,
         class: 'comm-' + r.acc, 'data-side': r.side, 'data-acc': r.acc, 'data-part': 'comm' },
-      'communication (' + r.acc + ' accounting) ' + r.comm.toFixed(3) + ' µJ'));
+      'communication (' + r.acc + ' accounting) ' + r.comm.toFixed(3) + ' µJ\n' +
+        sourceOf(r.acc === 'bits' ? 'e_comm_uj' : 'e_comm_events_uj', est)));
       svg.appendChild(svgEl('text', { x: left + (r.comp + r.comm) * scale + 4, y: y + 15, class: 'val' })).textContent =
         (r.comp + r.comm).toFixed(1) + ' µJ';
     });
