@@ -6,8 +6,20 @@ from pathlib import Path
 
 from cffi import FFI
 
-from ._cdef import CDEF, MACROS
 
+def _declarations():
+    """CDEF and MACROS: from $PQPAN_CDEF (a file python/tools/gen_cdef.py wrote from the
+    headers, e.g. the build's BUILD/python/_cdef.py), else the package's _cdef.py."""
+    path = os.environ.get("PQPAN_CDEF")
+    if path:
+        scope = {}
+        exec(compile(Path(path).read_text(), path, "exec"), scope)  # generated data only
+        return scope["CDEF"], scope["MACROS"]
+    from ._cdef import CDEF as cdef, MACROS as macros
+    return cdef, macros
+
+
+CDEF, MACROS = _declarations()
 ffi = FFI()
 ffi.cdef(CDEF)
 

@@ -376,27 +376,30 @@ class Profile:
 
 
 def _figure_entry(path, obj):
-    value = obj.get("value")
+    value, source, derived = obj.get("value"), obj.get("source"), obj.get("derived")
     entry = {"field": path,
-             "value": None if value is _json.NULL else value,
-             "source": obj.get("source")}
-    if obj.get("derived") is not None:
-        entry["derived"] = obj.get("derived")
+             "value": value if _json.is_number(value) or _json.is_string(value) else None,
+             "source": source if _json.is_string(source) else ""}
+    if _json.is_string(derived):
+        entry["derived"] = derived
     return entry
 
 
 def _walk(node, prefix, out):
-    if isinstance(node, _json.Obj):
-        if node.get("source") is not None and node.get("value") is not None:
-            if node.get("dbm") is None:
-                out.append(_figure_entry(prefix, node))
-            return
-        for key, value in node.items():
-            _walk(value, prefix + "." + key if prefix else key, out)
+    """The figures as `pqpan profiles show` walks them (cli/profile_walk.c): an object with
+    a source is a figure, a list holds TX levels (path.<dbm>dbm), other members nest."""
+    if isinstance(node, _json.Obj) and node.get("source") is not None:
+        out.append(_figure_entry(prefix, node))
     elif isinstance(node, list):
         for item in node:
-            if isinstance(item, _json.Obj) and _json.is_number(item.get("dbm")):
-                out.append(_figure_entry("%s[%d dBm]" % (prefix, int(item.get("dbm"))), item))
+            dbm = item.get("dbm") if isinstance(item, _json.Obj) else None
+            level = int(dbm) if _json.is_number(dbm) and math.isfinite(dbm) else 0
+            if isinstance(item, _json.Obj):
+                out.append(_figure_entry("%s.%ddbm" % (prefix, level), item))
+    elif isinstance(node, _json.Obj):
+        for key, value in node.items():
+            if isinstance(value, (_json.Obj, list)):
+                _walk(value, prefix + "." + key if prefix else key, out)
 
 
 def parse_profile(data, origin="(profile)"):

@@ -196,9 +196,11 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
                max_tx_time_us=None, transfer="study", ci_ms=50, event_len_ms=None,
                max_pdus_per_event=0, reply="next-event", keygen_side="peripheral",
                encrypted=False, auth="none", adv_interval_ms=None, features=True,
-               conn_update=True, idle_ci_ms=None, discovery=True):
+               conn_update=True, idle_ci_ms=None, discovery=True, bits_ifs="each"):
     """A struct pqpan_ble_config from the options of `pqpan estimate` (the same names with
-    '_' for '-', the same ranges); defaults are the library's (pqpan_ble_config_default)."""
+    '_' for '-', the same ranges); defaults are the library's (pqpan_ble_config_default).
+    bits_ifs ("each" or "per-pdu-sent", enum pqpan_ble_bits_ifs) is not an estimate option:
+    `pqpan reproduce` sets it for its study reading."""
     if kem not in KEM_NAMES and kem != LESC_NAME:
         raise UsageError("bad value for --kem: '%s' (%s, %s)" % (kem, ", ".join(KEM_NAMES),
                                                                  LESC_NAME))
@@ -236,6 +238,9 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
     if idle_ci_ms is not None:
         cfg.idle_ci_ns = _ms_to_ns("idle-ci-ms", idle_ci_ms, 7.5, 4000.0)
     cfg.discovery = _onoff("discovery", discovery)
+    ifs_words = tuple(cstr(lib.pqpan_ble_bits_ifs_name(b))
+                      for b in range(lib.PQPAN_BLE_BITS_IFS_COUNT))
+    cfg.bits_ifs = _word("bits-ifs", bits_ifs, ifs_words)
     if cfg.pqke_mode != lib.PQPAN_PQKE_MODE_NONE and (cfg.protocol != lib.PQPAN_BLE_PROTO_PQPAN
                                                       or kem == LESC_NAME):
         raise UsageError("--auth %s applies to pqpan's protocol: add --protocol pqpan (and an "
@@ -398,40 +403,51 @@ _BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "
              "att_pdus_tx", "events", "idle_events")
 
 
+CONFIG_FIELDS = ("kem", "protocol", "phy", "att_mtu", "ll_octets", "dle", "transfer", "ci_ms",
+                 "keygen_side")
+
+
+def side_fields():
+    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order."""
+    return (list(_BLE_HEADLINE) + ["e_comp_%s_uj" % op for op in _BLE_OPS] +
+            list(_BLE_EVENTS) + ["e_%s_uj" % ph for ph in _SETUP_PHASES + _EXCHANGE_PHASES] +
+            ["setup_ms"] + ["t_%s_ms" % ph for ph in _SETUP_PHASES] + list(_BLE_TAIL))
+
+
 def _ble_row(side, config, f, extra, phase_e, phase_t):
-    row = {"side": side}
-    row.update(config)
     values = dict(f)
+    values.update(f["ops"])
     values.update(extra)
-    for name in _BLE_HEADLINE:
-        row[name] = values[name]
-    for op in _BLE_OPS:
-        row["e_comp_%s_uj" % op] = f["ops"]["e_comp_%s_uj" % op]
-    for name in _BLE_EVENTS:
-        row[name] = values[name]
     phases = _phase_names()
     for ph in _SETUP_PHASES + _EXCHANGE_PHASES:
-        row["e_%s_uj" % ph] = phase_e[phases.index(ph)]
-    row["setup_ms"] = values["setup_ms"]
+        values["e_%s_uj" % ph] = phase_e[phases.index(ph)]
     for ph in _SETUP_PHASES:
-        row["t_%s_ms" % ph] = phase_t[phases.index(ph)]
-    for name in _BLE_TAIL:
-        row[name] = values[name]
+        values["t_%s_ms" % ph] = phase_t[phases.index(ph)]
+    row = {"side": side}
+    row.update(config)
+    row.update((name, values[name]) for name in side_fields())
     return row
 
 
-def fill_rows(env, kem, cfg, est):
-    """The three rows (peripheral, central, total) of one estimate or simulated run."""
-    roles = (lib.PQPAN_BLE_PERIPHERAL, lib.PQPAN_BLE_CENTRAL)
-    radio = lib.pqpan_advise_radio_mode(cfg.phy)
-    led = [ffi.new("struct pqpan_ledger *", est.ledger[r]) for r in roles]
-    bl = [ffi.new("struct pqpan_ledger *", est.bits[r]) for r in roles]
+def side_ledgers(ledgers, bits, order):
+    """([a, b, total], [a, b, total]): copies of the two sides' ledgers (everything, bits
+    accounting) in `order` (indexes into the arrays) and their sums."""
+    led = [ffi.new("struct pqpan_ledger *", ledgers[i]) for i in order]
+    bl = [ffi.new("struct pqpan_ledger *", bits[i]) for i in order]
     for group in (led, bl):
         total = ffi.new("struct pqpan_ledger *")
         lib.pqpan_ledger_init(total)
         for one in group:
             lib.pqpan_ledger_accumulate(total, one)
         group.append(total)
+    return led, bl
+
+
+def fill_rows(env, kem, cfg, est):
+    """The three rows (peripheral, central, total) of one estimate or simulated run."""
+    roles = (lib.PQPAN_BLE_PERIPHERAL, lib.PQPAN_BLE_CENTRAL)
+    radio = lib.pqpan_advise_radio_mode(cfg.phy)
+    led, bl = side_ledgers(est.ledger, est.bits, roles)
     config = _config_fields(kem, cfg, est)
     phase_t = [_ms(est.span_ns[p]) for p in range(lib.PQPAN_PHASE_COUNT)]
     rows, counts = [], []

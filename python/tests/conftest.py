@@ -26,7 +26,8 @@ class Cli:
         self.path = path
 
     def run(self, args, check=True):
-        proc = subprocess.run([self.path, *args], capture_output=True, text=True)
+        proc = subprocess.run([self.path, *args], capture_output=True, encoding="utf-8",
+                              errors="surrogateescape")
         if check and proc.returncode != 0:
             raise AssertionError("pqpan %s: exit %d: %s" % (" ".join(args), proc.returncode,
                                                             proc.stderr))
@@ -42,11 +43,12 @@ class NumberText(str):
 
 
 def same_number(py, text):
-    """True if py printed with the CLI's decimals is the CLI's text."""
+    """True if py printed with the CLI's decimals is the CLI's text (a float the CLI prints
+    with %.17g and no decimals, e.g. 0, must equal it exactly)."""
     if "." in text:
         decimals = len(text.split(".", 1)[1])
         return format(float(py), ".%df" % decimals) == text
-    return not isinstance(py, float) and str(int(py)) == text
+    return float(py) == float(text) if isinstance(py, float) else str(int(py)) == text
 
 
 def assert_same(py, cli, where):

@@ -16,6 +16,7 @@ def test_pip_install_offline(cli, source_dir, tmp_path):
     shutil.copytree(source_dir / "python", src / "python",
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     shutil.copytree(source_dir / "data", src / "data")
+    shutil.copytree(source_dir / "include", src / "include")  # setup.py regenerates _cdef.py
     venv = tmp_path / "venv"
     # Without its own pip: Debian's python3-pip is seen through the system site-packages.
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip",
