@@ -3,7 +3,8 @@
 simulated run plus a "simulation" object (packets, retransmissions, CRC errors, connection
 events, whether the keys agree). The exchange is the real PQKE (ML-KEM and key
 confirmation, randomness from the seed) or, with messages="estimate", the estimator's raw
-ek and ct."""
+ek and ct; for LESC-P256 the LE Secure Connections pairing over SMP with real values and
+the LL encryption start (src/sim/lesc_app.c)."""
 from . import model
 from ._lib import PqpanError, UsageError, cstr, ffi, lib
 
@@ -12,10 +13,15 @@ _SIDE_KEYS = ("central", "peripheral")  # enum pqpan_ble_role order
 
 def _sim_config(env, kem, cfg, transport, per, ber, seed, supervision_timeout_ms, messages,
                 adv_case):
+    lesc = kem == model.LESC_NAME
     if cfg.encrypted:
-        raise UsageError("--encrypted is not simulated (no LL encryption)")
-    if kem == model.LESC_NAME:
-        raise UsageError("%s is not simulated; use pqpan estimate" % model.LESC_NAME)
+        raise UsageError("--encrypted is not simulated (the exchange runs before the LL "
+                         "encryption)")
+    if lesc and transport != "gatt":
+        raise UsageError("%s pairs over SMP: --transport does not apply" % model.LESC_NAME)
+    if lesc and messages != "pqke":
+        raise UsageError("%s runs the real pairing: --messages does not apply"
+                         % model.LESC_NAME)
     c = ffi.new("struct pqpan_sim_config *")
     lib.pqpan_sim_config_default(c)
     c.ble = cfg[0]
@@ -23,7 +29,11 @@ def _sim_config(env, kem, cfg, transport, per, ber, seed, supervision_timeout_ms
                       else lib.PQPAN_BLE_PROTO_PQPAN)
     c.cycles = list(model.model_setup(env, c.ble, kem))
     c.dev = env.dev[0]
-    c.transport = lib.PQPAN_SIM_L2CAP_COC if transport == "l2cap-coc" else lib.PQPAN_SIM_GATT
+    if lesc:
+        c.transport = lib.PQPAN_SIM_SMP
+    else:
+        c.transport = (lib.PQPAN_SIM_L2CAP_COC if transport == "l2cap-coc"
+                       else lib.PQPAN_SIM_GATT)
     for ch in c.chan:
         ch.per, ch.ber = per, ber
     c.seed = seed
@@ -66,8 +76,16 @@ def run_once(env, kem, cfg, transport="gatt", per=0.0, ber=0.0, seed=1,
         raise UsageError("configuration out of range (CI and idle CI multiples of 1.25 ms, "
                          "supervision timeout > 2 intervals, --transfer study needs "
                          "ATT_MTU >= 403)")
-    keys = {"protocol": messages == "pqke", "equal": False, "confirmed": False}
-    if messages == "estimate":
+    keys = {"protocol": messages == "pqke", "lesc": kem == model.LESC_NAME, "equal": False,
+            "confirmed": False}
+    if keys["lesc"]:
+        app = ffi.new("struct pqpan_sim_lesc *")
+        lib.pqpan_sim_lesc_init(app, seed)
+        rc = lib.pqpan_sim_run(sim, lib.pqpan_sim_lesc_app(), app, ffi.NULL, ffi.NULL)
+        keys["equal"] = bool(lib.pqpan_sim_lesc_keys_equal(app))
+        keys["confirmed"] = bool(lib.pqpan_sim_lesc_confirmed(app))
+        lib.pqpan_sim_lesc_wipe(app)
+    elif messages == "estimate":
         app = ffi.new("struct pqpan_sim_synth *")
         lib.pqpan_sim_synth_init(app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side)
         rc = lib.pqpan_sim_run(sim, lib.pqpan_sim_synth_app(), app, ffi.NULL, ffi.NULL)
@@ -100,14 +118,21 @@ def sim_estimate(sim):
     return e
 
 
+def _confirmed(sim, keys):
+    """Key confirmation: both tags (PQKE), or both DHKey checks and the LL encryption
+    started (LE Secure Connections)."""
+    return keys["confirmed"] and (not keys["lesc"] or bool(sim.res.encrypted))
+
+
 def succeeded(sim, keys):
     return sim.res.status == lib.PQPAN_OK and (not keys["protocol"] or
-                                                (keys["equal"] and keys["confirmed"]))
+                                                (keys["equal"] and _confirmed(sim, keys)))
 
 
 def simulation_members(sim, keys, seed, per, ber, transport):
     r = sim.res
-    out = {"seed": seed, "per": float(per), "ber": float(ber), "transport": transport}
+    out = {"seed": seed, "per": float(per), "ber": float(ber),
+           "transport": "smp" if keys["lesc"] else transport}
     for role, name in enumerate(_SIDE_KEYS):
         out[name] = {"packets_tx": r.ledger[role].pdus_tx,
                      "retransmissions": r.retransmissions[role],
@@ -116,9 +141,10 @@ def simulation_members(sim, keys, seed, per, ber, transport):
                 "latency_ms": r.latency_ns * 1e-6, "sim_time_ms": r.end_ns * 1e-6,
                 "result": "completed" if r.status == lib.PQPAN_OK
                 else cstr(lib.pqpan_strerror(r.status)),
-                "messages": "pqke" if keys["protocol"] else "estimate",
+                "messages": "lesc" if keys["lesc"] else "pqke" if keys["protocol"]
+                else "estimate",
                 "keys_equal": keys["equal"] if keys["protocol"] else None,
-                "key_confirmation": ("ok" if keys["confirmed"] else "failed")
+                "key_confirmation": ("ok" if _confirmed(sim, keys) else "failed")
                 if keys["protocol"] else None})
     return out
 

@@ -89,6 +89,8 @@ SIM_CASES = [
     dict(messages="estimate", per=0.05, seed=3),
     dict(ber=0.0001, adv_case="mean", auth="psk"),
     dict(per=0.95, seed=2, supervision_timeout_ms=100, ci_ms=30),
+    dict(kem="LESC-P256"),
+    dict(kem="LESC-P256", per=0.2, seed=5, ll_octets=251, phy="2M"),
 ]
 
 
