@@ -38,7 +38,12 @@ void cli_simulate_help(FILE *out)
             "channel that damages packets at the given error rate (a damaged packet fails its CRC\n"
             "and is sent again). Prints the breakdown of `pqpan estimate` for the simulated run\n"
             "plus packets sent and retransmitted per side, connection events and latency, and\n"
-            "whether both sides derived the same session key with a verified confirmation.\n\n");
+            "whether both sides derived the same session key with a verified confirmation.\n"
+            "With --kem LESC-P256 it runs LE Secure Connections pairing (Just Works) with real\n"
+            "values instead: Pairing Request/Response, Public Keys (P-256), Confirm, Randoms and\n"
+            "DHKey Checks (f4, f5, f6 over AES-CMAC) as SMP PDUs, then the LL encryption start\n"
+            "(LL_ENC_REQ/RSP, LL_START_ENC_REQ, two encrypted LL_START_ENC_RSP with AES-CCM from\n"
+            "the derived LTK); keys and nonces from --seed, for simulation only.\n\n");
     link_opts_help(out);
     fprintf(out,
             "\nsimulation options:\n"
@@ -148,7 +153,7 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
         return cli_usage_error(CMD, "--auth %s needs the real protocol (--messages pqke)",
                                pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
     }
-    return cli_msg_report(CMD, ble_sim_check(&o->l, &msg), &msg);
+    return cli_msg_report(CMD, ble_sim_check(&o->l, &o->s, &msg), &msg);
 }
 
 /* ---- observers: pcap and the current trace ---------------------------------------- */
@@ -189,6 +194,7 @@ static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
     info.phy = p->phy == PQPAN_BLE_PHY_1M ? 0u : p->phy == PQPAN_BLE_PHY_2M ? 1u : 2u;
     info.coding_s2 = p->phy == PQPAN_BLE_PHY_CODED_S2;
     info.crc_valid = p->crc_ok;
+    info.decrypted = p->decrypted;
     info.access_address = p->access_address;
     if (pqpan_pcap_ble_record(rec, sizeof rec, &info, p->pdu, p->len, &n) != PQPAN_OK ||
         pqpan_pcap_write_packet(&ob->w, p->t_ns, rec, n) != PQPAN_OK) {
@@ -361,7 +367,23 @@ static const char *keys_text(const struct ble_sim_keys *k)
 
 static const char *confirm_text(const struct ble_sim_keys *k)
 {
+    if (k->lesc) {
+        return k->confirmed && k->encrypted ? "ok (both DHKey checks verified, LL encryption started)"
+                                            : "failed";
+    }
     return !k->protocol ? "n/a" : k->confirmed ? "ok (both tags verified)" : "failed";
+}
+
+/* The transport's name in the table (0) or in JSON (1). */
+static const char *transport_name(const struct sim_opts *o, const struct ble_sim_keys *k, int json)
+{
+    if (k->lesc) {
+        return json ? "smp" : "SMP";
+    }
+    if (o->s.transport == PQPAN_SIM_GATT) {
+        return json ? "gatt" : "GATT";
+    }
+    return json ? "l2cap-coc" : "L2CAP CoC";
 }
 
 static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r,
@@ -370,7 +392,7 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
     static const char *const names[2] = {"central", "peripheral"};
     int i;
     printf("\nsimulation (seed %llu, PER %g, BER %g, %s):\n", o->s.seed, o->s.per, o->s.ber,
-           o->s.transport == PQPAN_SIM_GATT ? "GATT" : "L2CAP CoC");
+           transport_name(o, k, 0));
     for (i = 0; i < 2; i++) {
         printf("  %-10s  packets sent %llu, retransmitted %llu, CRC errors received %llu, "
                "missed %llu\n",
@@ -383,7 +405,8 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
     printf("  exchange latency %.3f ms, simulated time %.3f ms\n", (double)r->latency_ns * 1e-6,
            (double)r->end_ns * 1e-6);
     printf("  result: %s\n", status_text(r->status));
-    printf("  session keys equal: %s\n  key confirmation: %s\n", keys_text(k), confirm_text(k));
+    printf("  %s equal: %s\n  key confirmation: %s\n", k->lesc ? "LTKs" : "session keys",
+           keys_text(k), confirm_text(k));
 }
 
 static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r,
@@ -393,7 +416,7 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
     int i;
     printf("  \"simulation\": {\n    \"seed\": %llu,\n    \"per\": %.17g,\n    \"ber\": %.17g,\n",
            o->s.seed, o->s.per, o->s.ber);
-    printf("    \"transport\": \"%s\",\n", o->s.transport == PQPAN_SIM_GATT ? "gatt" : "l2cap-coc");
+    printf("    \"transport\": \"%s\",\n", transport_name(o, k, 1));
     for (i = 0; i < 2; i++) {
         printf("    \"%s\": {\"packets_tx\": %llu, \"retransmissions\": %llu, \"crc_errors_rx\": %llu, "
                "\"missed_rx\": %llu},\n",
@@ -405,10 +428,11 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
            (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
     printf("    \"latency_ms\": %.6f,\n    \"sim_time_ms\": %.6f,\n    \"result\": \"%s\",\n",
            (double)r->latency_ns * 1e-6, (double)r->end_ns * 1e-6, status_text(r->status));
-    printf("    \"messages\": \"%s\",\n", k->protocol ? "pqke" : "estimate");
+    printf("    \"messages\": \"%s\",\n", k->lesc ? "lesc" : k->protocol ? "pqke" : "estimate");
     if (k->protocol) {
         printf("    \"keys_equal\": %s,\n    \"key_confirmation\": \"%s\"\n  },\n",
-               k->equal ? "true" : "false", k->confirmed ? "ok" : "failed");
+               k->equal ? "true" : "false",
+               k->confirmed && (!k->lesc || k->encrypted) ? "ok" : "failed");
     } else {
         printf("    \"keys_equal\": null,\n    \"key_confirmation\": null\n  },\n");
     }
@@ -469,7 +493,7 @@ int cli_simulate_run(int argc, char **argv)
     struct sim_opts o;
     struct model_env *env = NULL;
     struct pqpan_sim *s = NULL;
-    struct pqpan_sim_pqke *pq = NULL;
+    struct ble_sim_apps *apps = NULL;
     struct ble_sim_keys keys;
     struct observe ob;
     struct model_row rows[MODEL_SIDES];
@@ -492,9 +516,9 @@ int cli_simulate_run(int argc, char **argv)
         return rc;
     }
     s = malloc(sizeof *s);
-    pq = malloc(sizeof *pq);
+    apps = malloc(sizeof *apps);
     memset(&keys, 0, sizeof keys);
-    if (s == NULL || pq == NULL) {
+    if (s == NULL || apps == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
         goto out;
@@ -506,7 +530,7 @@ int cli_simulate_run(int argc, char **argv)
     if (rc == EXIT_OK) {
         struct pqpan_sim_observer obs = {on_packet, on_span};
         ob.trace_side = o.trace_side;
-        rc = ble_sim_run(s, pq, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
+        rc = ble_sim_run(s, apps, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
         rc = cli_msg_report(CMD, rc, &msg);
     }
     if (rc == EXIT_OK && ob.pcap.f != NULL) {
@@ -536,6 +560,6 @@ out:
     free(ob.spans.v);
     free(env);
     free(s);
-    free(pq);
+    free(apps);
     return rc;
 }
