@@ -111,16 +111,15 @@ static int check_out_dir(const char *dir)
 {
     static const char probe[] = ".pqpan_advise_write_check";
     char path[1024];
-    FILE *f;
+    struct cli_outfile o;
     int rc = figure_dir(ADV_CMD, dir);
     if (rc != EXIT_OK) {
         return rc;
     }
-    f = figure_open(ADV_CMD, dir, probe);
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, dir, probe) != EXIT_OK) {
         return EXIT_IO;
     }
-    rc = figure_close(ADV_CMD, f, probe);
+    rc = figure_close(&o, ADV_CMD);
     snprintf(path, sizeof path, "%s/%s", dir, probe);
     remove(path);
     return rc;

@@ -593,12 +593,14 @@ int advise_print_json(const struct advise_ctx *c, const struct advise_result *r)
 
 static int write_points(const struct advise_ctx *c, const struct advise_result *r, int have[])
 {
-    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_points.dat");
+    struct cli_outfile o;
+    FILE *f;
     int k;
     size_t g, per_level = ADV_GROUPS_BLE / ADV_LEVELS;
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_points.dat") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# latency_ms objective_uj: per level (one block each: ML-KEM-512, 768, 1024) the "
                "cheapest BLE configuration of each PHY, interval, transfer method and KeyGen side; "
                "a fourth block: every 802.15.4 configuration\n");
@@ -614,33 +616,37 @@ static int write_points(const struct advise_ctx *c, const struct advise_result *
         }
         fprintf(f, "\n\n");
     }
-    return figure_close(ADV_CMD, f, "advise_points.dat");
+    return figure_close(&o, ADV_CMD);
 }
 
 static int write_front(const struct advise_ctx *c, const struct advise_result *r)
 {
-    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_front.dat");
+    struct cli_outfile o;
+    FILE *f;
     size_t i;
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_front.dat") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# latency_ms objective_uj: the Pareto front (no configuration is both cheaper and "
                "faster)\n");
     for (i = 0; i < r->front.count; i++) {
         fprintf(f, "%.3f %.3f\n", r->front.pt[i].latency, r->front.pt[i].energy);
     }
-    return figure_close(ADV_CMD, f, "advise_front.dat");
+    return figure_close(&o, ADV_CMD);
 }
 
 static int write_pareto_gp(const struct advise_ctx *c, const int have[])
 {
-    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_pareto.gp");
+    struct cli_outfile o;
+    FILE *f;
     char plot[1024];
     size_t n = 0;
     int k;
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_pareto.gp") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "set xlabel 'latency (ms)'\nset ylabel '%s energy per exchange (uJ)'\n"
                "set title 'Key exchange: energy against latency (events accounting)'\n"
                "set logscale x\nset grid\nset key top right\n",
@@ -659,7 +665,7 @@ static int write_pareto_gp(const struct advise_ctx *c, const int have[])
              "'advise_front.dat' with linespoints lw 2 pt 6 ps 1.2 lc rgb 'black' "
              "title 'Pareto front'\n");
     figure_render(f, "advise_pareto", plot);
-    return figure_close(ADV_CMD, f, "advise_pareto.gp");
+    return figure_close(&o, ADV_CMD);
 }
 
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)
