@@ -13,26 +13,53 @@ void ble_sim_opts_init(struct ble_sim_opts *o)
     o->timeout_ms = 4000;
 }
 
-int ble_sim_check(const struct link_opts *l, struct cli_msg *msg)
+static int is_lesc(const struct link_opts *l)
+{
+    return strcmp(l->kem, MODEL_LESC_NAME) == 0;
+}
+
+int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg)
 {
     if (l->cfg.encrypted) {
-        return cli_msg_set(msg, EXIT_USAGE, "--encrypted is not simulated (no LL encryption)");
+        return cli_msg_set(msg, EXIT_USAGE, "--encrypted is not simulated (the exchange runs "
+                                            "before the LL encryption)");
     }
-    if (strcmp(l->kem, MODEL_LESC_NAME) == 0) {
-        return cli_msg_set(msg, EXIT_USAGE, "%s is not simulated; use pqpan estimate",
+    if (is_lesc(l) && o->transport != PQPAN_SIM_GATT) {
+        return cli_msg_set(msg, EXIT_USAGE, "%s pairs over SMP: --transport does not apply",
+                           MODEL_LESC_NAME);
+    }
+    if (is_lesc(l) && o->raw_messages) {
+        return cli_msg_set(msg, EXIT_USAGE, "%s runs the real pairing: --messages does not apply",
                            MODEL_LESC_NAME);
     }
     return EXIT_OK;
 }
 
-int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_keys *k,
+/* The LE Secure Connections pairing and the LL encryption start (src/sim/lesc_app.c). */
+static int run_lesc(struct pqpan_sim *s, struct pqpan_sim_lesc *a, struct ble_sim_keys *k,
+                    const struct ble_sim_opts *o, const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    int run;
+    pqpan_sim_lesc_init(a, o->seed);
+    run = pqpan_sim_run(s, pqpan_sim_lesc_app(), a, obs, obs_ctx);
+    k->protocol = 1;
+    k->lesc = 1;
+    k->equal = pqpan_sim_lesc_keys_equal(a);
+    k->confirmed = pqpan_sim_lesc_confirmed(a);
+    k->encrypted = s->res.encrypted;
+    pqpan_sim_lesc_wipe(a);
+    return run;
+}
+
+int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_keys *k,
                 const struct model_env *env, const struct link_opts *l,
                 const struct ble_sim_opts *o, const struct pqpan_sim_observer *obs,
                 void *obs_ctx, struct cli_msg *msg)
 {
     struct pqpan_sim_config c;
     struct pqpan_sim_synth app;
-    int run, rc = ble_sim_check(l, msg);
+    struct pqpan_sim_pqke *pq = &apps->pqke;
+    int run, rc = ble_sim_check(l, o, msg);
     memset(k, 0, sizeof *k);
     if (rc != EXIT_OK) {
         return rc;
@@ -45,7 +72,7 @@ int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_k
         return rc;
     }
     c.dev = env->dev;
-    c.transport = o->transport;
+    c.transport = is_lesc(l) ? PQPAN_SIM_SMP : o->transport;
     c.chan[0].per = c.chan[1].per = o->per;
     c.chan[0].ber = c.chan[1].ber = o->ber;
     c.seed = o->seed;
@@ -58,7 +85,9 @@ int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_k
                                             "multiples of 1.25 ms, supervision timeout > 2 "
                                             "intervals, --transfer study needs ATT_MTU >= 403)");
     }
-    if (o->raw_messages) {
+    if (is_lesc(l)) {
+        run = run_lesc(s, &apps->lesc, k, o, obs, obs_ctx);
+    } else if (o->raw_messages) {
         pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
         run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, obs, obs_ctx);
     } else {
@@ -80,7 +109,8 @@ int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_k
 
 int ble_sim_succeeded(const struct pqpan_sim *s, const struct ble_sim_keys *k)
 {
-    return s->res.status == PQPAN_OK && (!k->protocol || (k->equal && k->confirmed));
+    return s->res.status == PQPAN_OK &&
+           (!k->protocol || (k->equal && k->confirmed && (!k->lesc || k->encrypted)));
 }
 
 int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,

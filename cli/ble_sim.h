@@ -19,23 +19,32 @@ struct ble_sim_opts {
 /* GATT, an error-free channel, seed 1, supervision timeout 4000 ms, the real PQKE. */
 void ble_sim_opts_init(struct ble_sim_opts *o);
 
-/* What the run proved about the keys (real protocol only). */
+/* What the run proved about the keys (real protocols only). */
 struct ble_sim_keys {
-    int protocol; /* 1 = the PQKE ran, 0 = the estimator's raw messages */
-    int equal;
-    int confirmed;
+    int protocol; /* 1 = the PQKE or the LE SC pairing ran, 0 = the estimator's raw messages */
+    int lesc;     /* 1 = LE Secure Connections pairing (then encrypted counts too) */
+    int equal;    /* session keys / LTKs equal */
+    int confirmed; /* both tags / both DHKey checks verified */
+    int encrypted; /* LE SC: the LL encryption start completed */
 };
 
-/* EXIT_OK if l's configuration can be simulated, else EXIT_USAGE with the reason in *msg
- * (LESC-P256 and --encrypted are not). */
-int ble_sim_check(const struct link_opts *l, struct cli_msg *msg);
+/* The applications' state of one run (large: callers allocate it). */
+struct ble_sim_apps {
+    struct pqpan_sim_pqke pqke;
+    struct pqpan_sim_lesc lesc;
+};
+
+/* EXIT_OK if l's configuration can be simulated with o, else EXIT_USAGE with the reason in
+ * *msg (--encrypted is not; LESC-P256 runs its own pairing over SMP, so neither
+ * --transport l2cap-coc nor --messages estimate). */
+int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg);
 
 /* Sets *s up for l's configuration (sizes and cycles from env, the protocol o says) and
  * runs one exchange; obs may be NULL. A failed exchange (link lost, damaged message) is
  * EXIT_OK with s->res.status saying why; a configuration that cannot be simulated
  * (ble_sim_check, values out of the simulator's range) is a cli.h exit code with the
  * reason in *msg. */
-int ble_sim_run(struct pqpan_sim *s, struct pqpan_sim_pqke *pq, struct ble_sim_keys *k,
+int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_keys *k,
                 const struct model_env *env, const struct link_opts *l,
                 const struct ble_sim_opts *o, const struct pqpan_sim_observer *obs,
                 void *obs_ctx, struct cli_msg *msg);

@@ -8,6 +8,8 @@ int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
 int cli_kem_run(int argc, char **argv);
 void cli_kem_help(FILE *out);
+int cli_ecdh_run(int argc, char **argv);
+void cli_ecdh_help(FILE *out);
 int cli_acvp_run(int argc, char **argv);
 void cli_acvp_help(FILE *out);
 int cli_sig_run(int argc, char **argv);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "link_opts.h"
 #include "lowpan_model.h"
+#include "outfile.h"
 #include "pqpan/pcap.h"
 #include "pqpan/sim.h"
 #include "pqpan/trace.h"
@@ -37,7 +38,12 @@ void cli_simulate_help(FILE *out)
             "channel that damages packets at the given error rate (a damaged packet fails its CRC\n"
             "and is sent again). Prints the breakdown of `pqpan estimate` for the simulated run\n"
             "plus packets sent and retransmitted per side, connection events and latency, and\n"
-            "whether both sides derived the same session key with a verified confirmation.\n\n");
+            "whether both sides derived the same session key with a verified confirmation.\n"
+            "With --kem LESC-P256 it runs LE Secure Connections pairing (Just Works) with real\n"
+            "values instead: Pairing Request/Response, Public Keys (P-256), Confirm, Randoms and\n"
+            "DHKey Checks (f4, f5, f6 over AES-CMAC) as SMP PDUs, then the LL encryption start\n"
+            "(LL_ENC_REQ/RSP, LL_START_ENC_REQ, two encrypted LL_START_ENC_RSP with AES-CCM from\n"
+            "the derived LTK); keys and nonces from --seed, for simulation only.\n\n");
     link_opts_help(out);
     fprintf(out,
             "\nsimulation options:\n"
@@ -147,7 +153,7 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
         return cli_usage_error(CMD, "--auth %s needs the real protocol (--messages pqke)",
                                pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
     }
-    return cli_msg_report(CMD, ble_sim_check(&o->l, &msg), &msg);
+    return cli_msg_report(CMD, ble_sim_check(&o->l, &o->s, &msg), &msg);
 }
 
 /* ---- observers: pcap and the current trace ---------------------------------------- */
@@ -159,7 +165,7 @@ struct span_list {
 };
 
 struct observe {
-    FILE *pcap;
+    struct cli_outfile pcap; /* pcap.f NULL: no --pcap */
     struct pqpan_pcap_writer w;
     int pcap_failed;
     int trace_side;
@@ -177,7 +183,7 @@ static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
     struct pqpan_pcap_ble_info info;
     uint8_t rec[PQPAN_PCAP_BLE_RECORD_MAX];
     size_t n;
-    if (ob->pcap == NULL || ob->pcap_failed) {
+    if (ob->pcap.f == NULL || ob->pcap_failed) {
         return;
     }
     memset(&info, 0, sizeof info);
@@ -188,6 +194,7 @@ static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
     info.phy = p->phy == PQPAN_BLE_PHY_1M ? 0u : p->phy == PQPAN_BLE_PHY_2M ? 1u : 2u;
     info.coding_s2 = p->phy == PQPAN_BLE_PHY_CODED_S2;
     info.crc_valid = p->crc_ok;
+    info.decrypted = p->decrypted;
     info.access_address = p->access_address;
     if (pqpan_pcap_ble_record(rec, sizeof rec, &info, p->pdu, p->len, &n) != PQPAN_OK ||
         pqpan_pcap_write_packet(&ob->w, p->t_ns, rec, n) != PQPAN_OK) {
@@ -287,6 +294,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
     double *ua = calloc(nsamp, sizeof *ua);
     uint8_t *dig = calloc(nsamp, 1);
     char line[PQPAN_PPK2_LINE_MAX + 1];
+    struct cli_outfile out;
     FILE *f = NULL;
     size_t w;
     int rc = EXIT_IO;
@@ -310,8 +318,11 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
         }
     }
     mark_op_starts(dig, nsamp, &ob->spans);
-    f = fopen(path, "wb");
-    if (f == NULL || pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
+    if (cli_outfile_open(&out, CMD, path) != EXIT_OK) {
+        goto out;
+    }
+    f = out.f;
+    if (pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
         fwrite(line, 1, w, f) != w) {
         fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
         goto out;
@@ -334,8 +345,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
     }
     rc = EXIT_OK;
 out:
-    if (f != NULL && fclose(f) != 0 && rc == EXIT_OK) {
-        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+    if (f != NULL && cli_outfile_close(&out, CMD, rc == EXIT_OK) != EXIT_OK) {
         rc = EXIT_IO;
     }
     free(ua);
@@ -357,7 +367,23 @@ static const char *keys_text(const struct ble_sim_keys *k)
 
 static const char *confirm_text(const struct ble_sim_keys *k)
 {
+    if (k->lesc) {
+        return k->confirmed && k->encrypted ? "ok (both DHKey checks verified, LL encryption started)"
+                                            : "failed";
+    }
     return !k->protocol ? "n/a" : k->confirmed ? "ok (both tags verified)" : "failed";
+}
+
+/* The transport's name in the table (0) or in JSON (1). */
+static const char *transport_name(const struct sim_opts *o, const struct ble_sim_keys *k, int json)
+{
+    if (k->lesc) {
+        return json ? "smp" : "SMP";
+    }
+    if (o->s.transport == PQPAN_SIM_GATT) {
+        return json ? "gatt" : "GATT";
+    }
+    return json ? "l2cap-coc" : "L2CAP CoC";
 }
 
 static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r,
@@ -366,7 +392,7 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
     static const char *const names[2] = {"central", "peripheral"};
     int i;
     printf("\nsimulation (seed %llu, PER %g, BER %g, %s):\n", o->s.seed, o->s.per, o->s.ber,
-           o->s.transport == PQPAN_SIM_GATT ? "GATT" : "L2CAP CoC");
+           transport_name(o, k, 0));
     for (i = 0; i < 2; i++) {
         printf("  %-10s  packets sent %llu, retransmitted %llu, CRC errors received %llu, "
                "missed %llu\n",
@@ -379,7 +405,8 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
     printf("  exchange latency %.3f ms, simulated time %.3f ms\n", (double)r->latency_ns * 1e-6,
            (double)r->end_ns * 1e-6);
     printf("  result: %s\n", status_text(r->status));
-    printf("  session keys equal: %s\n  key confirmation: %s\n", keys_text(k), confirm_text(k));
+    printf("  %s equal: %s\n  key confirmation: %s\n", k->lesc ? "LTKs" : "session keys",
+           keys_text(k), confirm_text(k));
 }
 
 static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r,
@@ -389,7 +416,7 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
     int i;
     printf("  \"simulation\": {\n    \"seed\": %llu,\n    \"per\": %.17g,\n    \"ber\": %.17g,\n",
            o->s.seed, o->s.per, o->s.ber);
-    printf("    \"transport\": \"%s\",\n", o->s.transport == PQPAN_SIM_GATT ? "gatt" : "l2cap-coc");
+    printf("    \"transport\": \"%s\",\n", transport_name(o, k, 1));
     for (i = 0; i < 2; i++) {
         printf("    \"%s\": {\"packets_tx\": %llu, \"retransmissions\": %llu, \"crc_errors_rx\": %llu, "
                "\"missed_rx\": %llu},\n",
@@ -401,10 +428,11 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
            (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
     printf("    \"latency_ms\": %.6f,\n    \"sim_time_ms\": %.6f,\n    \"result\": \"%s\",\n",
            (double)r->latency_ns * 1e-6, (double)r->end_ns * 1e-6, status_text(r->status));
-    printf("    \"messages\": \"%s\",\n", k->protocol ? "pqke" : "estimate");
+    printf("    \"messages\": \"%s\",\n", k->lesc ? "lesc" : k->protocol ? "pqke" : "estimate");
     if (k->protocol) {
         printf("    \"keys_equal\": %s,\n    \"key_confirmation\": \"%s\"\n  },\n",
-               k->equal ? "true" : "false", k->confirmed ? "ok" : "failed");
+               k->equal ? "true" : "false",
+               k->confirmed && (!k->lesc || k->encrypted) ? "ok" : "failed");
     } else {
         printf("    \"keys_equal\": null,\n    \"key_confirmation\": null\n  },\n");
     }
@@ -450,14 +478,14 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
 
 static int open_pcap(struct observe *ob, const char *path)
 {
-    ob->pcap = fopen(path, "wb");
-    if (ob->pcap == NULL ||
-        pqpan_pcap_writer_init(&ob->w, file_write, ob->pcap,
+    int rc = cli_outfile_open(&ob->pcap, CMD, path);
+    if (rc == EXIT_OK &&
+        pqpan_pcap_writer_init(&ob->w, file_write, ob->pcap.f,
                                PQPAN_PCAP_LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR, 1) != PQPAN_OK) {
         fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
         return EXIT_IO;
     }
-    return EXIT_OK;
+    return rc;
 }
 
 int cli_simulate_run(int argc, char **argv)
@@ -465,7 +493,7 @@ int cli_simulate_run(int argc, char **argv)
     struct sim_opts o;
     struct model_env *env = NULL;
     struct pqpan_sim *s = NULL;
-    struct pqpan_sim_pqke *pq = NULL;
+    struct ble_sim_apps *apps = NULL;
     struct ble_sim_keys keys;
     struct observe ob;
     struct model_row rows[MODEL_SIDES];
@@ -481,13 +509,16 @@ int cli_simulate_run(int argc, char **argv)
         return simulate_802154_run(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
+    if (rc == EXIT_OK && o.trace != NULL) {
+        rc = cli_outfile_check(CMD, o.trace); /* before the run */
+    }
     if (rc != EXIT_OK) {
         return rc;
     }
     s = malloc(sizeof *s);
-    pq = malloc(sizeof *pq);
+    apps = malloc(sizeof *apps);
     memset(&keys, 0, sizeof keys);
-    if (s == NULL || pq == NULL) {
+    if (s == NULL || apps == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
         goto out;
@@ -499,15 +530,14 @@ int cli_simulate_run(int argc, char **argv)
     if (rc == EXIT_OK) {
         struct pqpan_sim_observer obs = {on_packet, on_span};
         ob.trace_side = o.trace_side;
-        rc = ble_sim_run(s, pq, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
+        rc = ble_sim_run(s, apps, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
         rc = cli_msg_report(CMD, rc, &msg);
     }
-    if (rc == EXIT_OK && ob.pcap != NULL) {
-        if (fclose(ob.pcap) != 0 || ob.pcap_failed) {
+    if (rc == EXIT_OK && ob.pcap.f != NULL) {
+        if (ob.pcap_failed || cli_outfile_close(&ob.pcap, CMD, 1) != EXIT_OK) {
             fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o.pcap);
             rc = EXIT_IO;
         }
-        ob.pcap = NULL;
     }
     if (rc == EXIT_OK && o.trace != NULL) {
         rc = write_trace(o.trace, &ob, env, o.l.cfg.phy, s->res.end_ns);
@@ -526,12 +556,10 @@ int cli_simulate_run(int argc, char **argv)
         }
     }
 out:
-    if (ob.pcap != NULL) {
-        fclose(ob.pcap);
-    }
+    (void)cli_outfile_close(&ob.pcap, CMD, 0);
     free(ob.spans.v);
     free(env);
     free(s);
-    free(pq);
+    free(apps);
     return rc;
 }

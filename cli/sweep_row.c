@@ -25,7 +25,7 @@ struct sweep_worker {
     struct model_row rows[MODEL_SIDES];
     struct mc mc;
     struct pqpan_sim *sim;
-    struct pqpan_sim_pqke *pq;
+    struct ble_sim_apps *apps;
     double *samples; /* (MODEL_SIDES + 1) x runs */
 };
 
@@ -42,11 +42,11 @@ struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
     w->values = malloc(n * sizeof *w->values);
     if (cfg->per) {
         w->sim = malloc(sizeof *w->sim);
-        w->pq = malloc(sizeof *w->pq);
+        w->apps = malloc(sizeof *w->apps);
         w->samples = malloc((MODEL_SIDES + 1u) * cfg->runs * sizeof *w->samples);
     }
     if (w->env == NULL || w->bufs == NULL || w->values == NULL ||
-        (cfg->per && (w->sim == NULL || w->pq == NULL || w->samples == NULL))) {
+        (cfg->per && (w->sim == NULL || w->apps == NULL || w->samples == NULL))) {
         sweep_worker_free(w);
         return NULL;
     }
@@ -62,7 +62,7 @@ void sweep_worker_free(struct sweep_worker *w)
     free(w->bufs);
     free(w->values);
     free(w->sim);
-    free(w->pq);
+    free(w->apps);
     free(w->samples);
     free(w);
 }
@@ -154,7 +154,7 @@ static int monte_carlo(struct sweep_worker *w, const struct estimate_opts *eo, d
     w->mc.seed = cfg->seed + (unsigned long long)c * cfg->runs;
     for (run = 0; run < cfg->runs && rc == EXIT_OK; run++) {
         so.seed = w->mc.seed + run;
-        rc = ble_sim_run(w->sim, w->pq, &keys, w->env, &eo->l, &so, NULL, NULL, status);
+        rc = ble_sim_run(w->sim, w->apps, &keys, w->env, &eo->l, &so, NULL, NULL, status);
         if (rc == EXIT_OK) {
             rc = ble_sim_rows(rows, w->env, eo->l.kem, w->sim, status);
         }

@@ -41,5 +41,6 @@ static inline uintptr_t pqpan_m4_sp(void)
 int pqpan_m4_bench_kem(void);
 int pqpan_m4_bench_sig(void);
 int pqpan_m4_bench_pqke(void);
+int pqpan_m4_bench_ecdh(void);
 
 #endif

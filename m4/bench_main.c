@@ -78,6 +78,7 @@ struct bench {
 static const struct bench benches[] = {
     {bench_calibration},
     {bench_keccak},
+    {pqpan_m4_bench_ecdh},
 #ifdef PQPAN_M4_HAVE_KEM
     {pqpan_m4_bench_kem},
 #endif

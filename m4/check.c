@@ -40,6 +40,19 @@ int pqpan_m4_equal_hex(const uint8_t *got, size_t len, const char *want)
     return want[2 * len] == '\0';
 }
 
+int pqpan_m4_from_hex(uint8_t *out, size_t len, const char *hex)
+{
+    for (size_t i = 0; i < len; i++) {
+        int hi = hex_value(hex[2 * i]);
+        int lo = hi < 0 ? -1 : hex_value(hex[2 * i + 1]);
+        if (lo < 0) {
+            return 0;
+        }
+        out[i] = (uint8_t)(hi * 16 + lo);
+    }
+    return hex[2 * len] == '\0';
+}
+
 int pqpan_m4_all_zero(const uint8_t *p, size_t len)
 {
     uint8_t acc = 0;

@@ -15,6 +15,8 @@ struct pqpan_m4_tally {
 void pqpan_m4_check(struct pqpan_m4_tally *t, int ok, const char *what, uint32_t id);
 /* 1 if got[0..len) equals the bytes of the lowercase hex string want (2*len digits). */
 int pqpan_m4_equal_hex(const uint8_t *got, size_t len, const char *want);
+/* Decodes the lowercase hex string hex (exactly 2*len digits) into out; 1 on success. */
+int pqpan_m4_from_hex(uint8_t *out, size_t len, const char *hex);
 /* 1 if p[0..len) is all zero. */
 int pqpan_m4_all_zero(const uint8_t *p, size_t len);
 
@@ -23,5 +25,7 @@ struct pqpan_m4_tally pqpan_m4_test_sha3(void);
 struct pqpan_m4_tally pqpan_m4_test_kem(void);
 struct pqpan_m4_tally pqpan_m4_test_sig(void);
 struct pqpan_m4_tally pqpan_m4_test_pqke(void);
+struct pqpan_m4_tally pqpan_m4_test_ecdh(void);
+struct pqpan_m4_tally pqpan_m4_test_lesc(void);
 
 #endif

@@ -11,6 +11,8 @@ struct suite {
 
 static const struct suite suites[] = {
     {"sha3", pqpan_m4_test_sha3},
+    {"p-256 ecdh", pqpan_m4_test_ecdh},
+    {"aes, cmac, le sc f4-g2", pqpan_m4_test_lesc},
 #ifdef PQPAN_M4_HAVE_KEM
     {"ml-kem acvp", pqpan_m4_test_kem},
 #endif

@@ -43,6 +43,10 @@ struct pqpan_ll_hdr {
 /* LL control PDU opcodes used by the simulator (§2.4.2, Table 2.18). */
 enum pqpan_ll_ctrl_opcode {
     PQPAN_LL_CONNECTION_UPDATE_IND = 0x00,
+    PQPAN_LL_ENC_REQ = 0x03,        /* §2.4.2.4 */
+    PQPAN_LL_ENC_RSP = 0x04,        /* §2.4.2.5 */
+    PQPAN_LL_START_ENC_REQ = 0x05,  /* §2.4.2.6 */
+    PQPAN_LL_START_ENC_RSP = 0x06,  /* §2.4.2.7 */
     PQPAN_LL_FEATURE_REQ = 0x08,
     PQPAN_LL_FEATURE_RSP = 0x09,
     PQPAN_LL_VERSION_IND = 0x0C,
@@ -179,6 +183,57 @@ PQPAN_MUST_CHECK int pqpan_ll_pdu_conn_update_write(uint8_t *out, size_t cap,
 PQPAN_MUST_CHECK int pqpan_ll_pdu_conn_update_parse(struct pqpan_ll_conn_update *u,
                                                     const uint8_t *in, size_t len);
 
+/* LL_ENC_REQ (§2.4.2.4): Opcode, Rand 8, EDIV 2, SKD_C 8, IV_C 4; LL_ENC_RSP (§2.4.2.5):
+ * Opcode, SKD_P 8, IV_P 4. Rand, SKD and IV are octet strings as on the air (least
+ * significant octet first). */
+#define PQPAN_LL_ENC_REQ_CTR_BYTES 23
+#define PQPAN_LL_ENC_RSP_CTR_BYTES 13
+#define PQPAN_LL_SKD_BYTES 8
+#define PQPAN_LL_IV_BYTES 4
+struct pqpan_ll_enc {
+    uint8_t rand[8];   /* LL_ENC_REQ only */
+    uint16_t ediv;     /* LL_ENC_REQ only */
+    uint8_t skd[PQPAN_LL_SKD_BYTES];
+    uint8_t iv[PQPAN_LL_IV_BYTES];
+};
+/* opcode PQPAN_LL_ENC_REQ or PQPAN_LL_ENC_RSP. */
+PQPAN_MUST_CHECK int pqpan_ll_pdu_enc_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                            const struct pqpan_ll_enc *e, size_t *written);
+PQPAN_MUST_CHECK int pqpan_ll_pdu_enc_parse(struct pqpan_ll_enc *e, const uint8_t *in,
+                                            size_t len);
+
+/* ---- LE encryption of data PDUs: Core v5.4 Vol 6 Part E §1, §2 -------------------- */
+
+#define PQPAN_LL_MIC_BYTES 4     /* Vol 6 Part E §2.3: MIC of 32 bits */
+#define PQPAN_LL_KEY_BYTES 16
+
+/* The state of one encrypted connection: the session key SK = e(LTK, SKD) with
+ * SKD = SKD_P || SKD_C (SKD_C its least significant half), the IV = IV_C || IV_P as the
+ * nonce carries it, and one 39-bit packet counter per direction (Vol 6 Part E §2.1). */
+struct pqpan_ll_crypt {
+    uint8_t sk[PQPAN_LL_KEY_BYTES];  /* most significant octet first (the AES key) */
+    uint8_t iv[2 * PQPAN_LL_IV_BYTES];
+    uint64_t counter[2];             /* index: the sending role, 0 central, 1 peripheral */
+};
+
+/* Derives SK from the LTK (most significant octet first, as f5 returns it) and the SKD
+ * and IV halves as the LL_ENC_REQ / LL_ENC_RSP carry them; counters start at 0. */
+void pqpan_ll_crypt_init(struct pqpan_ll_crypt *c, const uint8_t ltk[PQPAN_LL_KEY_BYTES],
+                         const struct pqpan_ll_enc *central, const struct pqpan_ll_enc *peripheral);
+
+/* Encrypts the data PDU pdu[0..2+length) sent by `sender` (0 central, 1 peripheral) in
+ * place with AES-CCM (Vol 6 Part E §2): the payload is encrypted, the MIC appended and the
+ * Length field grown by 4; the header's NESN, SN and MD bits are masked out of the
+ * authenticated data (§2.4). cap is the buffer size. A PDU with an empty payload is left
+ * as is (Vol 6 Part B §2.4: no MIC). PQPAN_ERR_BUFFER_TOO_SMALL / PQPAN_ERR_INVALID_ARG. */
+PQPAN_MUST_CHECK int pqpan_ll_crypt_encrypt(struct pqpan_ll_crypt *c, int sender, uint8_t *pdu,
+                                            size_t cap);
+/* The reverse on reception: verifies and strips the MIC (Length shrinks by 4) and
+ * advances the sender's counter; PQPAN_ERR_AUTH (pdu unchanged, counter kept) if the
+ * MIC does not verify, PQPAN_ERR_MALFORMED if the payload is shorter than a MIC. */
+PQPAN_MUST_CHECK int pqpan_ll_crypt_decrypt(struct pqpan_ll_crypt *c, int sender, uint8_t *pdu,
+                                            size_t len);
+
 /* ---- CONNECT_IND: Vol 6 Part B §2.3.3.1 ------------------------------------------- */
 
 #define PQPAN_CONNECT_IND_PAYLOAD 34 /* InitA 6 + AdvA 6 + LLData 22 */
@@ -284,6 +339,69 @@ PQPAN_MUST_CHECK int pqpan_l2cap_pdu_sig_parse(struct pqpan_l2cap_sig *s,
                                                struct pqpan_l2cap_le_conn *c,
                                                const uint8_t *in, size_t len);
 
+/* ---- SMP: Core v5.4 Vol 3 Part H §3 ----------------------------------------------- */
+
+#define PQPAN_L2CAP_CID_SMP 0x0006u   /* Vol 3 Part A §2.1, Table 2.3: Security Manager */
+
+/* SMP command codes (Vol 3 Part H §3.3, Table 3.3) of LE Secure Connections pairing. */
+enum pqpan_smp_code {
+    PQPAN_SMP_PAIRING_REQUEST = 0x01,    /* §3.5.1 */
+    PQPAN_SMP_PAIRING_RESPONSE = 0x02,   /* §3.5.2 */
+    PQPAN_SMP_PAIRING_CONFIRM = 0x03,    /* §3.5.3 */
+    PQPAN_SMP_PAIRING_RANDOM = 0x04,     /* §3.5.4 */
+    PQPAN_SMP_PAIRING_FAILED = 0x05,     /* §3.5.5 */
+    PQPAN_SMP_PAIRING_PUBLIC_KEY = 0x0C, /* §3.5.6 */
+    PQPAN_SMP_PAIRING_DHKEY_CHECK = 0x0D /* §3.5.7 */
+};
+
+#define PQPAN_SMP_PAIRING_BYTES 7      /* code + 6 parameter octets (§3.5.1, §3.5.2) */
+#define PQPAN_SMP_VALUE_BYTES 17       /* code + 16-octet value (§3.5.3, §3.5.4, §3.5.7) */
+#define PQPAN_SMP_PUBLIC_KEY_BYTES 65  /* code + X 32 + Y 32 (§3.5.6) */
+#define PQPAN_SMP_FAILED_BYTES 2       /* code + reason (§3.5.5) */
+/* AuthReq bits (§3.5.1, Figure 3.3): Bonding_Flags (2 bits), MITM, SC, Keypress, CT2. */
+#define PQPAN_SMP_AUTH_SC 0x08u
+/* IO Capability (§3.5.1, Table 3.4): NoInputNoOutput (Just Works). */
+#define PQPAN_SMP_IO_NO_INPUT_NO_OUTPUT 0x03u
+
+/* Pairing Request / Response parameters (§3.5.1, §3.5.2). */
+struct pqpan_smp_pairing {
+    uint8_t io_capability;     /* 0x00..0x04 */
+    uint8_t oob_data_flag;     /* 0x00, 0x01 */
+    uint8_t auth_req;
+    uint8_t max_key_size;      /* 7..16 */
+    uint8_t initiator_key_dist;
+    uint8_t responder_key_dist;
+};
+
+/* Octets of the SMP PDU with this code (code included); 0 for a code not listed above. */
+size_t pqpan_smp_pdu_len(uint8_t code);
+
+/* The writers put a whole SMP PDU (code + parameters) in out[0..cap), *written set. Values
+ * (confirm, random, DHKey check, coordinates) are given most significant octet first, as
+ * include/pqpan/lesc.h and ecdh.h use them, and go on the air least significant octet
+ * first (Vol 3 Part H §1.2.1); the parsers reverse them back. Parsers check the exact
+ * length (PQPAN_ERR_BAD_LENGTH) and code and ranges (PQPAN_ERR_MALFORMED). */
+PQPAN_MUST_CHECK int pqpan_smp_pdu_pairing_write(uint8_t *out, size_t cap, uint8_t code,
+                                                 const struct pqpan_smp_pairing *p,
+                                                 size_t *written);
+PQPAN_MUST_CHECK int pqpan_smp_pdu_pairing_parse(struct pqpan_smp_pairing *p, uint8_t code,
+                                                 const uint8_t *in, size_t len);
+/* Confirm, Random, DHKey Check: code + a 16-octet value. */
+PQPAN_MUST_CHECK int pqpan_smp_pdu_value_write(uint8_t *out, size_t cap, uint8_t code,
+                                               const uint8_t value[16], size_t *written);
+PQPAN_MUST_CHECK int pqpan_smp_pdu_value_parse(uint8_t value[16], uint8_t code, const uint8_t *in,
+                                               size_t len);
+/* Pairing Public Key: x and y of a P-256 point. */
+PQPAN_MUST_CHECK int pqpan_smp_pdu_public_key_write(uint8_t *out, size_t cap, const uint8_t x[32],
+                                                    const uint8_t y[32], size_t *written);
+PQPAN_MUST_CHECK int pqpan_smp_pdu_public_key_parse(uint8_t x[32], uint8_t y[32], const uint8_t *in,
+                                                    size_t len);
+/* Pairing Failed with a reason (§3.5.5, Table 3.7: 0x01..0x0F; e.g. 0x04 Confirm Value
+ * Failed, 0x0B DHKey Check Failed). */
+PQPAN_MUST_CHECK int pqpan_smp_pdu_failed_write(uint8_t *out, size_t cap, uint8_t reason,
+                                                size_t *written);
+PQPAN_MUST_CHECK int pqpan_smp_pdu_failed_parse(uint8_t *reason, const uint8_t *in, size_t len);
+
 /* ---- ATT: Core v5.4 Vol 3 Part F §3.4 --------------------------------------------- */
 
 enum pqpan_att_opcode {
@@ -357,13 +475,17 @@ PQPAN_MUST_CHECK int pqpan_att_pdu_parse(struct pqpan_att_pdu *p, const uint8_t 
  * dissector reads them. */
 #define PQPAN_PCAP_BLE_PHDR_BYTES 10
 #define PQPAN_PCAP_BLE_DEWHITENED 0x0001u
+#define PQPAN_PCAP_BLE_DECRYPTED 0x0008u
 #define PQPAN_PCAP_BLE_REF_AA_VALID 0x0010u
 #define PQPAN_PCAP_BLE_PDU_TYPE_SHIFT 7       /* bits 7-9 */
 #define PQPAN_PCAP_BLE_CRC_CHECKED 0x0400u
 #define PQPAN_PCAP_BLE_CRC_VALID 0x0800u
+#define PQPAN_PCAP_BLE_MIC_CHECKED 0x1000u
+#define PQPAN_PCAP_BLE_MIC_VALID 0x2000u
 #define PQPAN_PCAP_BLE_PHY_SHIFT 14           /* bits 14-15 */
 #define PQPAN_PCAP_BLE_RECORD_MAX (PQPAN_PCAP_BLE_PHDR_BYTES + PQPAN_LL_AA_BYTES + 1 + \
-                                   PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_CRC_BYTES)
+                                   PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD +     \
+                                   PQPAN_LL_MIC_BYTES + PQPAN_LL_CRC_BYTES)
 
 enum pqpan_pcap_ble_pdu_type {
     PQPAN_PCAP_BLE_ADV = 0,       /* advertising (or data, direction unspecified) */
@@ -378,6 +500,9 @@ struct pqpan_pcap_ble_info {
     uint8_t phy;              /* 0, 1, 2 */
     uint8_t coding_s2;        /* LE Coded: 1 = S=2, 0 = S=8 (CI, Vol 6 Part B §2.2.3) */
     uint8_t crc_valid;        /* the receiver's CRC check (always marked checked) */
+    uint8_t decrypted;        /* an encrypted PDU given decrypted, its MIC checked and valid
+                                 (as a sniffer holding the LTK records it: the plaintext,
+                                 Length without the MIC, no MIC octets) */
     uint32_t access_address;
 };
 

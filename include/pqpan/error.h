@@ -12,7 +12,8 @@ enum pqpan_err {
     PQPAN_OK = 0,
     PQPAN_ERR_INVALID_ARG = -1,   /* a NULL pointer, a zero length or an out-of-range option */
     PQPAN_ERR_BAD_LENGTH = -2,    /* an input whose length is wrong for its type */
-    PQPAN_ERR_BAD_KEY = -3,       /* a key that fails the FIPS 203 §7 input checks */
+    PQPAN_ERR_BAD_KEY = -3,       /* a key that fails its input checks (FIPS 203 §7, P-256
+                                     private-key range, public-key validation) */
     PQPAN_ERR_RNG = -4,           /* the injected random source failed */
     PQPAN_ERR_MALFORMED = -5,     /* a message, packet or file that does not parse */
     PQPAN_ERR_UNSUPPORTED = -6,   /* a well-formed request for something not implemented */

@@ -43,6 +43,9 @@ uint64_t pqpan_prng_next(struct pqpan_prng *r);
 uint64_t pqpan_prng_below(struct pqpan_prng *r, uint64_t n);
 /* 1 with probability p (p <= 0: never, p >= 1: always). */
 int pqpan_prng_chance(struct pqpan_prng *r, double p);
+/* A pqpan_rng_fn over the generator ctx (a struct pqpan_prng): simulated keys and nonces
+ * only, never real ones. Always returns 0. */
+int pqpan_prng_fill(void *ctx, uint8_t *out, size_t len);
 
 /* ---- event queue ------------------------------------------------------------------ */
 
@@ -90,7 +93,9 @@ int pqpan_evq_pop(struct pqpan_evq *q, struct pqpan_ev *ev);
 
 enum pqpan_sim_transport {
     PQPAN_SIM_GATT = 0,      /* ATT PDUs per cfg.ble.transfer */
-    PQPAN_SIM_L2CAP_COC      /* an LE credit-based connection-oriented channel */
+    PQPAN_SIM_L2CAP_COC,     /* an LE credit-based connection-oriented channel */
+    PQPAN_SIM_SMP            /* SMP PDUs on the Security Manager channel (LE Secure
+                                Connections pairing); the set-up is GATT's */
 };
 
 /* Errors of one direction of the channel: each packet is damaged with probability per,
@@ -131,15 +136,22 @@ void pqpan_sim_config_default(struct pqpan_sim_config *c);
 #define PQPAN_SIM_MSG_MAX 4096
 
 /* What one application step did: the crypto operations it ran (their cycles from the
- * configuration become CPU time before the output is sent) and whether this side is
- * finished (no more messages to send or receive). */
+ * configuration become CPU time before the output is sent), operations it runs after the
+ * output is sent (ops_after: off the message's path, e.g. an LE SC responder's DHKey
+ * while it waits for the initiator's nonce), whether this side is finished (no more
+ * messages to send or receive), and a Long Term Key (most significant octet first) the
+ * host hands its link layer: the central then starts the LL encryption procedure (Vol 6
+ * Part B §5.1.3.1), the peripheral answers it with that key. ops_after and ltk are the
+ * BLE simulator's; the 802.15.4 simulator (sim154.h) has no use for them. */
 struct pqpan_sim_work {
     uint32_t ops[PQPAN_OP_COUNT];
+    uint32_t ops_after[PQPAN_OP_COUNT];
     int done;
+    const uint8_t *ltk;
 };
 
-/* The two parties. start() runs on the side that speaks first (cfg.ble.keygen_side)
- * once the link is set up; receive() on every message delivered. Both may write one
+/* The two parties. start() runs on the side that speaks first (cfg.ble.keygen_side;
+ * the central, the SMP initiator, with PQPAN_SIM_SMP) once the link is set up; receive() on every message delivered. Both may write one
  * message to out[0..cap) (set *out_len, 0 = nothing to send). expect() gives the size of
  * the next message a side waits for (GATT carries no message boundaries). A negative
  * return ends the run with that error. verify() (may be NULL) judges a run in which both
@@ -165,6 +177,9 @@ struct pqpan_sim_packet {
     uint8_t sender;       /* enum pqpan_ble_role */
     uint8_t phy;          /* enum pqpan_ble_phy */
     uint8_t crc_ok;
+    uint8_t decrypted;    /* an encrypted PDU received intact, given decrypted: its
+                             plaintext header and payload (Length without the MIC), then
+                             the CRC sent; as a sniffer that holds the LTK records it */
     const uint8_t *pdu;   /* header, payload and 3 CRC octets */
     size_t len;
 };
@@ -203,6 +218,8 @@ struct pqpan_sim_result {
     uint32_t att_mtu;              /* negotiated */
     uint32_t ll_octets;            /* negotiated connMaxTxOctets */
     int done[2];                   /* the application finished on that side */
+    int encrypted;                 /* the LL encryption procedure completed (both
+                                      LL_START_ENC_RSP delivered) */
     int status;                    /* PQPAN_OK or why the run stopped */
 };
 
@@ -214,7 +231,7 @@ struct pqpan_sim_result {
 #define PQPAN_SIM_TXQ 8      /* L2CAP PDUs handed to the LL per side */
 
 struct pqpan_sim_pdu {
-    uint8_t b[PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_CRC_BYTES];
+    uint8_t b[PQPAN_LL_HDR_BYTES + PQPAN_LL_DATA_MAX_PAYLOAD + PQPAN_LL_MIC_BYTES + PQPAN_LL_CRC_BYTES];
     uint16_t len;        /* header + payload (CRC not included) */
 };
 
@@ -245,6 +262,14 @@ struct pqpan_sim_node {
     struct pqpan_sim_l2cap rx;  /* L2CAP PDU being reassembled from LL fragments */
     uint8_t rx_active;
     uint64_t last_rx_ok_ns;     /* supervision timer (§4.5.2) */
+    /* LL encryption (Vol 6 Part B §5.1.3.1, Part E) */
+    uint8_t ltk[PQPAN_LL_KEY_BYTES]; /* from the host (struct pqpan_sim_work ltk) */
+    uint8_t has_ltk;
+    uint8_t enc_tx, enc_rx;     /* this side sends / expects encrypted PDUs */
+    struct pqpan_ll_enc enc;    /* its SKD and IV (and the central's Rand, EDIV) */
+    struct pqpan_ll_crypt crypt;
+    struct pqpan_sim_pdu plain; /* cur before encryption, when cur_encrypted */
+    uint8_t cur_encrypted;
     /* host replies decided during an event, released at its end (or at once) */
     struct pqpan_sim_l2cap hostq[PQPAN_SIM_HOSTQ];
     uint8_t hostq_n;
@@ -320,6 +345,7 @@ struct pqpan_sim {
     uint8_t adv_channel;         /* the primary channel it goes on (37..39) */
     uint8_t link_ready;
     uint8_t messages;            /* application messages started so far */
+    uint8_t enc_started;         /* the central sent LL_ENC_REQ (Vol 6 Part B §5.1.3.1) */
     uint64_t last_close_ns;      /* close of the last connection event */
     uint64_t phase_start_ns;     /* where the current set-up phase's span starts */
     uint8_t phase;               /* enum pqpan_phase booked now */
@@ -329,6 +355,8 @@ struct pqpan_sim {
     uint32_t event_pairs;
     /* packet in flight */
     struct pqpan_sim_pdu air;
+    struct pqpan_sim_pdu air_plain; /* its plaintext when air_encrypted (for observers) */
+    uint8_t air_encrypted;
     uint8_t air_sender;
     uint8_t air_lost;
     uint8_t air_crc_ok;
@@ -417,5 +445,46 @@ int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a);
 int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a);
 /* Wipes both parties. */
 void pqpan_sim_pqke_wipe(struct pqpan_sim_pqke *a);
+
+/* ---- LE Secure Connections pairing between the two sides (run with PQPAN_SIM_SMP) --- */
+
+/* Phase 2 of LE Secure Connections pairing, Just Works (Core v5.4 Vol 3 Part H
+ * §2.3.5.6.1-§2.3.5.6.5, Figure 2.3), with real values: the central (initiator) sends the
+ * Pairing Request; after the Pairing Response it generates its P-256 key pair and sends
+ * its Public Key; the peripheral generates its key pair, sends its Public Key and the
+ * confirm value Cb = f4(PKbx, PKax, Nb, 0), then computes the DHKey while it waits; Na and
+ * Nb are exchanged, the central checks Cb, computes the DHKey, MacKey || LTK =
+ * f5(DHKey, Na, Nb, A, B) and sends Ea = f6(MacKey, Na, Nb, 0, IOcapA, A, B); the
+ * peripheral checks it and answers Eb = f6(MacKey, Nb, Na, 0, IOcapB, B, A). Both hand the
+ * LTK to their link layer, which starts encryption. Keys and nonces come from a PRNG
+ * seeded with the run's seed: for simulation only. Public keys are validated in full
+ * (ecdh.h); a failed check ends the run with PQPAN_ERR_AUTH (PQPAN_ERR_BAD_KEY for an
+ * invalid public key). Phase 3 (key distribution) is not run: both distribution fields
+ * are 0, as in the estimator's baseline. */
+struct pqpan_sim_lesc_side {
+    uint8_t sk[32];             /* P-256 private key */
+    uint8_t pk[65];             /* own public key, SEC 1 uncompressed */
+    uint8_t peer_pk[65];
+    uint8_t nonce[16], peer_nonce[16];
+    uint8_t peer_confirm[16];   /* the initiator keeps Cb until Nb comes */
+    uint8_t dhkey[32];
+    uint8_t mackey[16], ltk[16];
+    uint8_t stage;
+    uint8_t checked;            /* the peer's DHKey check verified */
+};
+
+struct pqpan_sim_lesc {
+    struct pqpan_sim_lesc_side side[2]; /* index enum pqpan_ble_role */
+    uint8_t iocap[2][3];                /* IOcapA, IOcapB (AuthReq || OOB || IO capability) */
+    struct pqpan_prng rng;
+};
+
+void pqpan_sim_lesc_init(struct pqpan_sim_lesc *a, uint64_t seed);
+const struct pqpan_sim_app *pqpan_sim_lesc_app(void);
+/* After a run: 1 if both sides verified the other's DHKey check. */
+int pqpan_sim_lesc_confirmed(const struct pqpan_sim_lesc *a);
+/* 1 if both sides derived an LTK and the two are equal. */
+int pqpan_sim_lesc_keys_equal(const struct pqpan_sim_lesc *a);
+void pqpan_sim_lesc_wipe(struct pqpan_sim_lesc *a);
 
 #endif

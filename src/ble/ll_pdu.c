@@ -131,6 +131,52 @@ int pqpan_ll_pdu_phy_update_parse(struct pqpan_ll_phy_update *u, const uint8_t *
     return PQPAN_OK;
 }
 
+/* §2.4.2.4 LL_ENC_REQ: Opcode, Rand, EDIV, SKD_C, IV_C; §2.4.2.5 LL_ENC_RSP: Opcode,
+ * SKD_P, IV_P. */
+_Static_assert(PQPAN_LL_ENC_REQ_CTR_BYTES <= PQPAN_LL_CTRL_MAX_BYTES,
+               "the simulator's control PDU buffer holds an LL_ENC_REQ");
+int pqpan_ll_pdu_enc_write(uint8_t *out, size_t cap, uint8_t opcode, const struct pqpan_ll_enc *e,
+                           size_t *written)
+{
+    size_t need = opcode == PQPAN_LL_ENC_REQ ? PQPAN_LL_ENC_REQ_CTR_BYTES : PQPAN_LL_ENC_RSP_CTR_BYTES;
+    uint8_t *at = out + 1;
+    *written = 0;
+    if (opcode != PQPAN_LL_ENC_REQ && opcode != PQPAN_LL_ENC_RSP) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cap < need) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    out[0] = opcode;
+    if (opcode == PQPAN_LL_ENC_REQ) {
+        memcpy(at, e->rand, sizeof e->rand);
+        put_le16(at + sizeof e->rand, e->ediv);
+        at += sizeof e->rand + 2u;
+    }
+    memcpy(at, e->skd, PQPAN_LL_SKD_BYTES);
+    memcpy(at + PQPAN_LL_SKD_BYTES, e->iv, PQPAN_LL_IV_BYTES);
+    *written = need;
+    return PQPAN_OK;
+}
+
+int pqpan_ll_pdu_enc_parse(struct pqpan_ll_enc *e, const uint8_t *in, size_t len)
+{
+    const uint8_t *at = in + 1;
+    memset(e, 0, sizeof *e);
+    if (len == PQPAN_LL_ENC_REQ_CTR_BYTES && in[0] == PQPAN_LL_ENC_REQ) {
+        memcpy(e->rand, at, sizeof e->rand);
+        e->ediv = get_le16(at + sizeof e->rand);
+        at += sizeof e->rand + 2u;
+    } else if (len != PQPAN_LL_ENC_RSP_CTR_BYTES || in[0] != PQPAN_LL_ENC_RSP) {
+        return len == 0 || (in[0] != PQPAN_LL_ENC_REQ && in[0] != PQPAN_LL_ENC_RSP)
+                   ? PQPAN_ERR_MALFORMED
+                   : PQPAN_ERR_BAD_LENGTH;
+    }
+    memcpy(e->skd, at, PQPAN_LL_SKD_BYTES);
+    memcpy(e->iv, at + PQPAN_LL_SKD_BYTES, PQPAN_LL_IV_BYTES);
+    return PQPAN_OK;
+}
+
 /* §2.4.2.9 LL_FEATURE_REQ, §2.4.2.10 LL_FEATURE_RSP: Opcode, FeatureSet (8 octets, bit n
  * of the set is bit n%8 of octet n/8). */
 int pqpan_ll_pdu_feature_write(uint8_t *out, size_t cap, uint8_t opcode,

@@ -11,7 +11,7 @@ static const struct err_row err_rows[] = {
     {PQPAN_OK, "success"},
     {PQPAN_ERR_INVALID_ARG, "invalid argument"},
     {PQPAN_ERR_BAD_LENGTH, "wrong input length"},
-    {PQPAN_ERR_BAD_KEY, "key fails the FIPS 203 section 7 input check"},
+    {PQPAN_ERR_BAD_KEY, "key fails its input check (FIPS 203 section 7; P-256 range or point validation)"},
     {PQPAN_ERR_RNG, "random source failed"},
     {PQPAN_ERR_MALFORMED, "malformed input"},
     {PQPAN_ERR_UNSUPPORTED, "not supported"},

@@ -28,6 +28,10 @@ int pqpan_pcap_ble_record(uint8_t *out, size_t cap, const struct pqpan_pcap_ble_
                        PQPAN_PCAP_BLE_CRC_CHECKED | (info->crc_valid ? PQPAN_PCAP_BLE_CRC_VALID : 0u) |
                        ((unsigned)info->pdu_type << PQPAN_PCAP_BLE_PDU_TYPE_SHIFT) |
                        ((unsigned)info->phy << PQPAN_PCAP_BLE_PHY_SHIFT));
+    if (info->decrypted) {
+        flags = (uint16_t)(flags | PQPAN_PCAP_BLE_DECRYPTED | PQPAN_PCAP_BLE_MIC_CHECKED |
+                           PQPAN_PCAP_BLE_MIC_VALID);
+    }
     out[0] = info->rf_channel;
     out[1] = 0; /* signal power: not valid (flag clear) */
     out[2] = 0; /* noise power: not valid */

@@ -1,6 +1,7 @@
 /* The simulator's hosts: L2CAP (basic frames, LE credit-based channel: Core v5.4 Vol 3
  * Part A §3.4, §4.22-§4.24, §10.1), ATT/GATT transfer of the application's messages
- * (Vol 3 Part F §3.4, Part G §4.9-§4.11) and the application itself.
+ * (Vol 3 Part F §3.4, Part G §4.9-§4.11) or SMP PDUs on the Security Manager channel
+ * (Vol 3 Part H §3), and the application itself.
  *
  * Receive paths are driven by a table of ATT opcode handlers. What a host decides while
  * an event runs (responses, confirmations, credits, the next message) becomes sendable
@@ -13,13 +14,16 @@
 
 #include "ble/le_bytes.h"
 
-/* How one message goes: the ATT procedure, or K-frames. */
-enum xfer { X_NOTIFY, X_INDICATE, X_WRITE_REQ, X_WRITE_CMD, X_LONG, X_COC };
+/* How one message goes: the ATT procedure, K-frames, or SMP PDUs. */
+enum xfer { X_NOTIFY, X_INDICATE, X_WRITE_REQ, X_WRITE_CMD, X_LONG, X_COC, X_SMP };
 
 static enum xfer xfer_of(const struct pqpan_sim *s, int is_ek)
 {
     if (s->cfg.transport == PQPAN_SIM_L2CAP_COC) {
         return X_COC;
+    }
+    if (s->cfg.transport == PQPAN_SIM_SMP) {
+        return X_SMP;
     }
     switch (s->cfg.ble.transfer) {
     case PQPAN_BLE_NOTIFY:
@@ -174,6 +178,21 @@ static int next_kframe(struct pqpan_sim *s, int n, struct pqpan_sim_l2cap *out)
     return l2cap_to(out, coc_cid(other_side(n)), b, head + v);
 }
 
+/* The next SMP PDU of the message: the message is SMP PDUs back to back, each of the
+ * length its code has (Vol 3 Part H §3.5), each sent in its own L2CAP basic frame on the
+ * Security Manager channel (Vol 3 Part H §3.2). */
+static int next_smp(struct pqpan_sim *s, int n, struct pqpan_sim_l2cap *out)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    size_t len = pqpan_smp_pdu_len(nd->out[nd->out_sent]);
+    if (len == 0 || len > (size_t)nd->out_len - nd->out_sent) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    nd->out_sent = (uint16_t)(nd->out_sent + len);
+    s->res.counts.att_pdus[n]++;
+    return l2cap_to(out, PQPAN_L2CAP_CID_SMP, nd->out + nd->out_sent - len, len);
+}
+
 int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
 {
     struct pqpan_sim_node *nd = &s->node[n];
@@ -191,6 +210,8 @@ int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
                 break;
             }
             rc = next_kframe(s, n, pdu);
+        } else if (x == X_SMP) {
+            rc = next_smp(s, n, pdu);
         } else {
             rc = next_att(s, n, pdu);
         }
@@ -218,7 +239,7 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     }
     nd->is_ek = (uint8_t)is_ek_of(s, n);
     s->messages++;
-    rc = s->cfg.transport == PQPAN_SIM_L2CAP_COC
+    rc = s->cfg.transport != PQPAN_SIM_GATT
              ? PQPAN_OK
              : pqpan_ble_plan_message(t, &cnt, s->cfg.ble.transfer, nd->is_ek, (uint32_t)len,
                                       s->att_mtu, (enum pqpan_ble_role)n, PQPAN_PHASE_KEY_TRANSFER);
@@ -241,6 +262,16 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
 
 /* ---- the application -------------------------------------------------------------- */
 
+/* The host takes an LTK from its application (struct pqpan_sim_work): the central
+ * starts the LL encryption with it at once. */
+static int take_ltk(struct pqpan_sim *s, int n, const uint8_t *ltk)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    memcpy(nd->ltk, ltk, sizeof nd->ltk);
+    nd->has_ltk = 1;
+    return n == PQPAN_BLE_CENTRAL ? pqpan_sim_start_encryption(s) : PQPAN_OK;
+}
+
 static int app_step(struct pqpan_sim *s, int n, int rc, const uint8_t *out, size_t out_len,
                     const struct pqpan_sim_work *w, const struct pqpan_sim_observer *obs,
                     void *obs_ctx)
@@ -249,11 +280,13 @@ static int app_step(struct pqpan_sim *s, int n, int rc, const uint8_t *out, size
     if (rc != PQPAN_OK) {
         return rc;
     }
-    ready = pqpan_sim_book_crypto(s, n, w, s->now_ns, obs, obs_ctx);
+    ready = pqpan_sim_book_crypto(s, n, w->ops, s->now_ns, obs, obs_ctx);
+    (void)pqpan_sim_book_crypto(s, n, w->ops_after, ready, obs, obs_ctx);
     if (w->done) {
         s->node[n].done = 1;
     }
-    return start_message(s, n, out, out_len, ready);
+    rc = start_message(s, n, out, out_len, ready);
+    return rc == PQPAN_OK && w->ltk != NULL ? take_ltk(s, n, w->ltk) : rc;
 }
 
 int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *app,
@@ -262,7 +295,9 @@ int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *ap
     uint8_t out[PQPAN_SIM_MSG_MAX];
     struct pqpan_sim_work w;
     size_t out_len = 0;
-    int k = (int)s->cfg.ble.keygen_side, i, rc;
+    /* SMP pairing starts at the central, the initiator (Vol 3 Part H §2.3) */
+    int k = s->cfg.transport == PQPAN_SIM_SMP ? PQPAN_BLE_CENTRAL : (int)s->cfg.ble.keygen_side;
+    int i, rc;
     memset(&w, 0, sizeof w);
     rc = app->start(app_ctx, (enum pqpan_ble_role)k, out, sizeof out, &out_len, &w);
     for (i = 0; i < 2; i++) {
@@ -490,7 +525,7 @@ int pqpan_sim_host_connect_transport(struct pqpan_sim *s)
     uint8_t b[32];
     size_t w;
     int rc;
-    if (s->cfg.transport == PQPAN_SIM_GATT) {
+    if (s->cfg.transport != PQPAN_SIM_L2CAP_COC) {
         memset(&p, 0, sizeof p);
         p.opcode = PQPAN_ATT_EXCHANGE_MTU_REQ;
         p.mtu = (uint16_t)s->cfg.ble.att_mtu;
@@ -576,6 +611,9 @@ int pqpan_sim_host_rx(struct pqpan_sim *s, int n, const uint8_t *l2cap, size_t l
     }
     if (s->cfg.transport == PQPAN_SIM_L2CAP_COC && h.cid == coc_cid(n)) {
         return kframe_rx(s, n, l2cap, h.length);
+    }
+    if (s->cfg.transport == PQPAN_SIM_SMP && h.cid == PQPAN_L2CAP_CID_SMP) {
+        return append_in(s, n, l2cap, h.length);
     }
     return PQPAN_ERR_MALFORMED;
 }

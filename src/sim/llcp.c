@@ -12,8 +12,9 @@
 /* §5.5: the Central should leave at least 6 connection events before an instant (the
  * estimator's pqpan_ble_link_switch uses the same 6). */
 #define INSTANT_EVENTS 6u
-/* §4.5.10: connMaxRxTime/TxTime ceiling. */
+/* §4.5.10: connMaxRxTime/TxTime ceiling and the LE 1M value for 27 octets, the floor. */
 #define LL_MAX_TIME_US 17040u
+#define LL_MIN_TIME_US 328u
 /* FeatureSet of both Link Layers (§4.6; bit n = bit n % 8 of octet n / 8): LE Encryption
  * (0), Connection Parameters Request procedure (1), Extended Reject Indication (2),
  * Peripheral-initiated Features Exchange (3), LE Data Packet Length Extension (5), LE 2M
@@ -258,6 +259,9 @@ static int write_length(struct pqpan_sim *s, uint8_t opcode, uint8_t *b, size_t 
     if (us > LL_MAX_TIME_US) {
         us = LL_MAX_TIME_US;
     }
+    if (us < LL_MIN_TIME_US) {
+        us = LL_MIN_TIME_US; /* LE 2M packets of fewer than ~70 octets are quicker */
+    }
     l.max_rx_octets = (uint16_t)s->cfg.ble.ll_octets;
     l.max_tx_octets = (uint16_t)s->cfg.ble.ll_octets;
     l.max_rx_time_us = (uint16_t)us;
@@ -320,6 +324,10 @@ static const struct ctrl_row ctrl_handlers[] = {
     {PQPAN_LL_PHY_REQ, on_phy_req},
     {PQPAN_LL_PHY_RSP, on_phy_rsp},
     {PQPAN_LL_PHY_UPDATE_IND, on_phy_update},
+    {PQPAN_LL_ENC_REQ, pqpan_sim_on_enc_req},
+    {PQPAN_LL_ENC_RSP, pqpan_sim_on_enc_rsp},
+    {PQPAN_LL_START_ENC_REQ, pqpan_sim_on_start_enc},
+    {PQPAN_LL_START_ENC_RSP, pqpan_sim_on_start_enc},
 };
 
 int pqpan_sim_ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t len)

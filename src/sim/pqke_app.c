@@ -8,20 +8,6 @@
 #define SIDE_RESPONDER 0
 #define SIDE_INITIATOR 1
 
-static int prng_fill(void *ctx, uint8_t *out, size_t len)
-{
-    struct pqpan_prng *r = ctx;
-    size_t i;
-    for (i = 0; i < len; i += 8) {
-        uint64_t x = pqpan_prng_next(r);
-        size_t k;
-        for (k = 0; k < 8 && i + k < len; k++) {
-            out[i + k] = (uint8_t)(x >> (8 * k));
-        }
-    }
-    return 0;
-}
-
 /* The mode's long-term credentials, from a PRNG stream apart from the exchange's: static
  * key pairs for kem-auth (the responder's) and kem-auth-mutual (both), a PSK for psk. */
 static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
@@ -40,14 +26,14 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
         return PQPAN_ERR_SUITE;
     }
     if (a->mode == PQPAN_PQKE_MODE_PSK) {
-        rc = prng_fill(&r, a->psk, sizeof a->psk) != 0 ? PQPAN_ERR_RNG : PQPAN_OK;
+        rc = pqpan_prng_fill(&r, a->psk, sizeof a->psk) != 0 ? PQPAN_ERR_RNG : PQPAN_OK;
     }
     if (rc == PQPAN_OK && (a->mode == PQPAN_PQKE_MODE_KEM_AUTH ||
                            a->mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL)) {
-        rc = kem->keypair(a->responder_ek, a->responder_dk, prng_fill, &r);
+        rc = kem->keypair(a->responder_ek, a->responder_dk, pqpan_prng_fill, &r);
     }
     if (rc == PQPAN_OK && a->mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL) {
-        rc = kem->keypair(a->initiator_ek, a->initiator_dk, prng_fill, &r);
+        rc = kem->keypair(a->initiator_ek, a->initiator_dk, pqpan_prng_fill, &r);
     }
     pqpan_wipe(&r, sizeof r);
     return rc;
@@ -124,7 +110,7 @@ static int pqke_start(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t 
         return PQPAN_ERR_STATE;
     }
     report_work(a, SIDE_INITIATOR, 1, work);
-    return pqpan_pqke_initiator_start(&a->ini, &c, prng_fill, &a->rng, out, cap, out_len);
+    return pqpan_pqke_initiator_start(&a->ini, &c, pqpan_prng_fill, &a->rng, out, cap, out_len);
 }
 
 /* numeric: the simulated user compares the two values once both devices show one. */
@@ -185,7 +171,7 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
     if (pqpan_pqke_responder_state(&a->rsp) == PQPAN_PQKE_STATE_IDLE) {
         /* INIT: Encaps (and the mode's static-key operations), key schedule; RESP out. */
         report_work(a, SIDE_RESPONDER, 0, work);
-        return pqpan_pqke_responder_handle(&a->rsp, &c, prng_fill, &a->rng, msg, len, out, cap,
+        return pqpan_pqke_responder_handle(&a->rsp, &c, pqpan_prng_fill, &a->rng, msg, len, out, cap,
                                            out_len);
     }
     /* FIN: the initiator's tag (numeric: the commitment opens). */

@@ -63,3 +63,19 @@ int pqpan_prng_chance(struct pqpan_prng *r, double p)
     }
     return (double)(pqpan_prng_next(r) >> 11) * (1.0 / 9007199254740992.0) < p;
 }
+
+/* As a pqpan_rng_fn (ctx: the struct pqpan_prng): each 64-bit output gives 8 octets,
+ * least significant first. For simulated keys and nonces only. */
+int pqpan_prng_fill(void *ctx, uint8_t *out, size_t len)
+{
+    struct pqpan_prng *r = ctx;
+    uint64_t word = 0;
+    size_t i;
+    for (i = 0; i < len; i++) {
+        if (i % 8 == 0) {
+            word = pqpan_prng_next(r);
+        }
+        out[i] = (uint8_t)(word >> (8 * (i % 8)));
+    }
+    return 0;
+}

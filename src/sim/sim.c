@@ -121,7 +121,9 @@ static int config_ok(const struct pqpan_sim_config *c)
            b->transfer >= 0 &&
            b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
            (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
-           c->dev.cpu_hz > 0u && (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC) &&
+           c->dev.cpu_hz > 0u &&
+           (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC ||
+            c->transport == PQPAN_SIM_SMP) &&
            chan_ok(&c->chan[0]) && chan_ok(&c->chan[1]) && c->supervision_timeout_ms >= 100u &&
            c->supervision_timeout_ms <= 32000u;
 }
@@ -234,10 +236,11 @@ static int transport_needed(const struct pqpan_sim *s)
 }
 
 /* The central's GATT discovery serves the GATT transfer (a credit-based channel has no
- * characteristic to find). */
+ * characteristic to find); LE SC pairing over SMP keeps GATT's set-up, as the estimator
+ * (pqpan_ble_estimate_lesc) books it. */
 static int discovery_needed(const struct pqpan_sim *s)
 {
-    return s->cfg.ble.discovery && s->cfg.transport == PQPAN_SIM_GATT;
+    return s->cfg.ble.discovery && s->cfg.transport != PQPAN_SIM_L2CAP_COC;
 }
 
 /* The set-up steps in order, each in its own ledger phase: when it is needed, and what
@@ -326,20 +329,43 @@ static void pop_txq(struct pqpan_sim_node *nd)
     nd->frag_off = 0;
 }
 
+/* What sending an LL control PDU of the encryption start sets in motion (Vol 6 Part B
+ * §5.1.3.1): after LL_ENC_RSP the peripheral's controller asks its host for the LTK and
+ * sends LL_START_ENC_REQ with the reply, which the host gives when it next runs (at the
+ * event's close: the request goes in the next event, as the estimator has it); from
+ * LL_START_ENC_REQ on it expects encrypted PDUs. */
+static int after_ctrl_sent(struct pqpan_sim *s, int n, uint8_t opcode)
+{
+    static const uint8_t start_enc_req = PQPAN_LL_START_ENC_REQ;
+    if (n != PQPAN_BLE_PERIPHERAL) {
+        return PQPAN_OK;
+    }
+    if (opcode == PQPAN_LL_ENC_RSP) {
+        return pqpan_sim_queue_ctrl(s, n, &start_enc_req, 1);
+    }
+    if (opcode == PQPAN_LL_START_ENC_REQ) {
+        s->node[n].enc_rx = 1;
+    }
+    return PQPAN_OK;
+}
+
 /* Builds the next new PDU of side n into cur: an LL control PDU first, else the next
  * fragment of the L2CAP PDU at the head of the queue (LLID start/continuation), else an
- * empty PDU. SN/NESN/MD are written at each transmission. */
-static void build_pdu(struct pqpan_sim *s, int n)
+ * empty PDU; encrypted (MIC appended) once the side sends encrypted. SN/NESN/MD are
+ * written at each transmission. */
+static int build_pdu(struct pqpan_sim *s, int n)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     uint8_t *b = nd->cur.b;
     uint32_t len;
+    int rc = PQPAN_OK;
     if (nd->llq_n > 0) {
         len = nd->llq[0].len;
         b[0] = PQPAN_LLID_CONTROL;
         memcpy(b + 2, nd->llq[0].b, len);
         pop_llq(nd);
         s->res.counts.llctrl_pdus[n]++;
+        rc = after_ctrl_sent(s, n, b[2]);
     } else if (nd->txq_n > 0) {
         const struct pqpan_sim_l2cap *head = txq_at(nd, 0);
         uint32_t left = (uint32_t)head->len - nd->frag_off;
@@ -355,9 +381,15 @@ static void build_pdu(struct pqpan_sim *s, int n)
         b[0] = PQPAN_LLID_CONTINUE;
     }
     b[1] = (uint8_t)len;
-    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + len);
+    nd->cur_encrypted = (uint8_t)(nd->enc_tx && len > 0);
+    if (rc == PQPAN_OK && nd->cur_encrypted) {
+        nd->plain = nd->cur;
+        rc = pqpan_ll_crypt_encrypt(&nd->crypt, n, b, sizeof nd->cur.b - PQPAN_LL_CRC_BYTES);
+    }
+    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + b[1]);
     nd->have_pdu = 1;
     nd->sent_once = 0;
+    return rc;
 }
 
 /* ---- the channel ------------------------------------------------------------------ */
@@ -512,7 +544,7 @@ static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observe
     memset(s->ev_empty_tx, 0, sizeof s->ev_empty_tx);
 }
 
-uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_sim_work *w,
+uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
                                uint64_t now_ns, const struct pqpan_sim_observer *obs,
                                void *obs_ctx)
 {
@@ -520,7 +552,7 @@ uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_si
     int op;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         uint32_t k;
-        for (k = 0; k < w->ops[op]; k++) {
+        for (k = 0; k < ops[op]; k++) {
             uint64_t c = s->cfg.cycles[op];
             uint64_t ns = pqpan_cycles_to_ns(c, s->cfg.dev.cpu_hz);
             pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, c);
@@ -577,7 +609,7 @@ static int l2cap_fragment_rx(struct pqpan_sim *s, int n, uint8_t llid, const uin
 }
 
 /* A packet with a valid CRC: acknowledgement, then new data (§4.5.9). */
-static int ll_rx(struct pqpan_sim *s, int n, const struct pqpan_ll_hdr *h, const uint8_t *payload)
+static int ll_rx(struct pqpan_sim *s, int n, struct pqpan_ll_hdr *h, const uint8_t *payload)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     if (h->nesn != nd->sn && nd->have_pdu && nd->sent_once) {
@@ -590,6 +622,14 @@ static int ll_rx(struct pqpan_sim *s, int n, const struct pqpan_ll_hdr *h, const
     nd->nesn ^= 1u;
     if (h->length == 0) {
         return PQPAN_OK;
+    }
+    if (nd->enc_rx) {
+        /* a new encrypted PDU (a resent one was skipped above: its counter is used) */
+        int rc = pqpan_ll_crypt_decrypt(&nd->crypt, other(n), s->air.b, s->air.len);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+        h->length = s->air.b[1];
     }
     if (h->llid == PQPAN_LLID_CONTROL) {
         return pqpan_sim_ll_control_rx(s, n, payload, h->length);
@@ -613,7 +653,10 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
     uint32_t payload;
     uint64_t air_ns;
     if (!nd->have_pdu) {
-        build_pdu(s, n);
+        int rc = build_pdu(s, n);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
     } else if (nd->sent_once && nd->cur.b[1] > 0) {
         s->res.retransmissions[n]++;
     }
@@ -623,6 +666,11 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
                              ((unsigned)node_has_more(nd) << 4));
     memcpy(s->air.b, nd->cur.b, nd->cur.len);
     s->air.len = nd->cur.len;
+    s->air_encrypted = nd->cur_encrypted;
+    if (nd->cur_encrypted) {
+        s->air_plain = nd->plain;
+        s->air_plain.b[0] = nd->cur.b[0]; /* SN, NESN, MD as sent now */
+    }
     pqpan_crc24_append(s->crc_init, s->air.b, s->air.len);
     s->air_sender = (uint8_t)n;
     s->air_start_ns = s->now_ns;
@@ -633,8 +681,11 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
         s->event_pairs++;
     }
     if (payload > 0 && s->phase >= PQPAN_PHASE_KEY_TRANSFER) {
-        /* Data and the replies to it belong to the latest message's phase. */
-        s->event_data_phase = s->messages <= 2u ? PQPAN_PHASE_KEY_TRANSFER : PQPAN_PHASE_CONFIRM;
+        /* Data and the replies to it belong to the latest message's phase: the third
+         * message (PQKE's FIN) confirms; in an LE SC run the pairing is the transfer and
+         * the LL encryption start the confirmation (as the estimator books them). */
+        int confirm = s->cfg.transport == PQPAN_SIM_SMP ? s->enc_started : s->messages > 2u;
+        s->event_data_phase = confirm ? PQPAN_PHASE_CONFIRM : PQPAN_PHASE_KEY_TRANSFER;
     }
     return push(s, s->now_ns + air_ns, EV_RX, other(n));
 }
@@ -643,18 +694,27 @@ static void report_packet(struct pqpan_sim *s, int crc_ok, const struct pqpan_si
                           void *obs_ctx)
 {
     struct pqpan_sim_packet p;
+    uint8_t plain[sizeof s->air.b];
     if (obs == NULL || obs->packet == NULL) {
         return;
     }
+    memset(&p, 0, sizeof p);
     p.t_ns = s->air_start_ns;
     p.access_address = s->access_address;
     p.rf_channel = rf_channel_of(s->channel);
-    p.advertising = 0;
     p.sender = s->air_sender;
     p.phy = s->phy;
     p.crc_ok = (uint8_t)crc_ok;
     p.pdu = s->air.b;
     p.len = (size_t)s->air.len + PQPAN_LL_CRC_BYTES;
+    if (crc_ok && s->air_encrypted) {
+        size_t n = (size_t)PQPAN_LL_HDR_BYTES + s->air_plain.b[1];
+        memcpy(plain, s->air_plain.b, n);
+        memcpy(plain + n, s->air.b + s->air.len, PQPAN_LL_CRC_BYTES);
+        p.pdu = plain;
+        p.len = n + PQPAN_LL_CRC_BYTES;
+        p.decrypted = 1;
+    }
     obs->packet(obs_ctx, &p);
 }
 
@@ -730,9 +790,14 @@ static int do_rx(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, vo
     return push(s, s->now_ns, EV_CLOSE, 0);
 }
 
+/* Both sides done, nothing left to send, and an LL encryption procedure, once started,
+ * complete at the central. */
 static int all_quiet(const struct pqpan_sim *s)
 {
     int i;
+    if (s->enc_started && !s->res.encrypted) {
+        return 0;
+    }
     for (i = 0; i < 2; i++) {
         const struct pqpan_sim_node *nd = &s->node[i];
         if (!nd->done || nd->out_busy || node_has_more(nd) || nd->hostq_n > 0 ||
@@ -860,6 +925,7 @@ static void connect_ind_packet(const struct pqpan_sim *s, const uint8_t *pdu,
     if (obs == NULL || obs->packet == NULL) {
         return;
     }
+    memset(&p, 0, sizeof p);
     p.t_ns = s->connect_at_ns;
     p.access_address = PQPAN_LL_ADV_AA;
     p.rf_channel = pqpan_sim_adv_rf_channel(s->adv_channel);
@@ -928,8 +994,11 @@ static int dispatch(struct pqpan_sim *s, const struct pqpan_ev *ev, const struct
     case EV_CLOSE:
         return do_close(s, app, app_ctx, obs, obs_ctx);
     default:
+        /* A computation's output is sent from the first anchor after it ends (the link
+         * layer prepares an event's packets before its anchor; docs/MODEL.md "Link
+         * model"): ready during an event, it waits for the host run at its close. */
         s->node[ev->node].out_ready_pending = 0;
-        return pqpan_sim_host_pump(s, ev->node);
+        return s->in_event ? PQPAN_OK : pqpan_sim_host_pump(s, ev->node);
     }
 }
 

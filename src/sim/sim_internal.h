@@ -88,11 +88,21 @@ int pqpan_sim_queue_reply(struct pqpan_sim *s, int n, const uint8_t *l2cap, size
 int pqpan_sim_queue_ctrl(struct pqpan_sim *s, int n, const uint8_t *ctrl, size_t len);
 /* The negotiation step finished; the engine starts the next one. */
 void pqpan_sim_negotiation_done(struct pqpan_sim *s);
-/* Books a crypto run of side n starting now (cycles → CPU time, ledger, trace span);
- * returns its end time. */
-uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const struct pqpan_sim_work *w,
+/* Books a crypto run of side n (ops[op] executions of each op) starting at now_ns (cycles
+ * → CPU time, ledger, trace span); returns its end time. */
+uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
                                uint64_t now_ns, const struct pqpan_sim_observer *obs,
                                void *obs_ctx);
+/* The central's host hands its link layer the LTK: LL_ENC_REQ goes out at the next anchor
+ * (Vol 6 Part B §5.1.3.1); the rest of the procedure follows in the link layer. */
+int pqpan_sim_start_encryption(struct pqpan_sim *s);
+/* LL control PDUs of the encryption start received by side n (lesc_ll.c, dispatched by
+ * pqpan_sim_ll_control_rx): LL_ENC_REQ at the peripheral, LL_ENC_RSP at the central,
+ * LL_START_ENC_REQ / LL_START_ENC_RSP. PQPAN_ERR_MALFORMED for a PDU the side should not
+ * receive; PQPAN_ERR_STATE for LL_ENC_REQ before the peripheral's host has an LTK. */
+int pqpan_sim_on_enc_req(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
+int pqpan_sim_on_enc_rsp(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
+int pqpan_sim_on_start_enc(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
 /* Moves side n's host replies and LL control responses to its LL queues. */
 void pqpan_sim_release_replies(struct pqpan_sim *s, int n);
 /* Schedules side n's host to run at t_ns (its crypto result is ready). */

@@ -18,6 +18,51 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
+# LE Secure Connections (`--kem LESC-P256`): the SMP PDUs of phase 2, Just Works, and the
+# LL encryption start, per direction and in order, dissected cleanly; the public keys on
+# the air (least significant octet first, Vol 3 Part H §3.5.6) are points on P-256 once
+# turned around (`pqpan ecdh` validates them); the two LL_START_ENC_RSP recorded decrypted.
+check_lesc() { # name extra-args...
+    name=$1
+    shift
+    pcap=$tmp/$name.pcap
+    if ! "$cli" simulate --kem LESC-P256 "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
+        echo "$name: simulate failed"; cat "$tmp/$name.err"; fail=1; return
+    fi
+    tshark -r "$pcap" -T fields -E separator=/t -E occurrence=l \
+        -e frame.number -e _ws.malformed -e btle.crc.incorrect -e btle_rf.flags.crc_valid \
+        -e btle_rf.pdu_type -e btsmp.opcode -e btle.control_opcode -e btle_rf.flags.decrypted \
+        -e btsmp.public_key_x -e btsmp.public_key_y -e btsmp.sc_flag -e btsmp.io_capability \
+        2>/dev/null > "$tmp/fields"
+    bad=$(awk -F'\t' '$2 != "" || $3 != "" || $4 == "0" || $4 == "False"' "$tmp/fields" | wc -l)
+    [ "$bad" -eq 0 ] || { echo "$name: $bad malformed or bad-CRC packets"; fail=1; }
+    if tshark -r "$pcap" -q -z expert,note 2>/dev/null | grep -qE '^(Errors|Warns|Notes) \('; then
+        echo "$name: expert notes:"; tshark -r "$pcap" -q -z expert,note 2>/dev/null; fail=1
+    fi
+    # Vol 3 Part H Figure 2.3 with Vol 6 Part B §5.1.3.1, from the first SMP PDU (the set-up
+    # procedures before it are checked above): c = central (PDU type 2), p = peripheral;
+    # SMP codes 01 02 0c 0c 03 04 04 0d 0d, LL control 03 04 05 06 06 (e: decrypted).
+    got=$(awk -F'\t' '$6 != "" { smp = 1 } smp && ($6 != "" || $7 != "") && ($5 == 2 || $5 == 3) {
+              printf "%s%s%s", sep, ($5 == 2 ? "c" : "p"), ($6 != "" ? $6 : "ll" $7 ($8 == 1 ? "e" : ""))
+              sep = " " }' "$tmp/fields")
+    want="c0x01 p0x02 c0x0c p0x0c p0x03 c0x04 p0x04 c0x0d p0x0d cll0x03 pll0x04 pll0x05 cll0x06e pll0x06e"
+    [ "$got" = "$want" ] || { echo "$name: PDUs '$got', want '$want'"; fail=1; return; }
+    [ "$(awk -F'\t' '$11 == "1" && $12 == "0x03"' "$tmp/fields" | wc -l)" -eq 2 ] ||
+        { echo "$name: the pairing PDUs do not both ask for SC, NoInputNoOutput"; fail=1; }
+    keys=0
+    for xy in $(awk -F'\t' '$9 != "" { print $9 ":" $10 }' "$tmp/fields"); do
+        x=$(echo "${xy%:*}" | sed 's/../& /g' | awk '{ for (i = NF; i > 0; i--) printf "%s", $i }')
+        y=$(echo "${xy#*:}" | sed 's/../& /g' | awk '{ for (i = NF; i > 0; i--) printf "%s", $i }')
+        if "$cli" ecdh shared --sk "$(printf '%064d' 1)" --pk "04$x$y" >/dev/null 2>&1; then
+            keys=$((keys + 1))
+        else
+            echo "$name: public key $x, $y is not a P-256 point"; fail=1
+        fi
+    done
+    [ "$keys" -eq 2 ] || { echo "$name: $keys valid public keys, want 2"; fail=1; }
+    echo "$name: ok ($got)"
+}
+
 # FIPS 203 Table 3: encapsulation key and ciphertext octets.
 sizes() {
     case $1 in
@@ -134,4 +179,7 @@ for auth in psk kem-auth kem-auth-mutual numeric; do
     check "$auth-write-req" ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
     check "$auth-coc" ML-KEM-1024 coc --transport l2cap-coc --ll-octets 251
 done
+check_lesc lesc
+check_lesc lesc-2m-251 --phy 2M --ll-octets 251 --att-mtu 23
+check_lesc lesc-coded --phy S8 --ci-ms 7.5
 exit $fail

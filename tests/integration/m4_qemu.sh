@@ -1,7 +1,9 @@
 #!/bin/sh
 # The portable core on a Cortex-M4 (QEMU mps2-an386): cross-builds m4/ with
 # cmake/toolchain-cortex-m4.cmake, then runs under QEMU
-#   pqpan_m4_test   SHA-3, ACVP ML-KEM and PQKE checks (-Os and -O2 builds): must exit 0;
+#   pqpan_m4_test   SHA-3, P-256 ECDH (all 25 CAVP ECC CDH cases, RFC 5903, Core spec
+#                   Appendix D.1), AES/CMAC and LE SC f4/f5/f6/g2, ACVP ML-KEM and ML-DSA,
+#                   and PQKE checks (-Os and -O2 builds): must exit 0;
 #   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
 #   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
 #                   count exactly, and every measured operation must succeed.

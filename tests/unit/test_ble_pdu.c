@@ -1,5 +1,6 @@
 /* Tests for the BLE byte codecs: src/ble/crc24.c, ll_pdu.c, connect_ind.c, l2cap_pdu.c,
- * att_pdu.c. The CRC is checked against a bit-serial model written from the LFSR figure of
+ * att_pdu.c, smp_pdu.c, and the LE encryption of ll_crypt.c (against the sample data of
+ * Core v5.4 Vol 6 Part C §1). The CRC is checked against a bit-serial model written from the LFSR figure of
  * Core v5.4 Vol 6 Part B §3.1.1 (not from the table code); field layouts against octets
  * worked out by hand from the spec's figures. tshark checks the same codecs end to end in
  * tests/integration/ble_tshark.sh. */
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cli.h"
 #include "pqpan/ble_pdu.h"
 
 /* Figure 3.4: positions 0..23 preset with crc_init (position 0 = LSB); each data bit, in
@@ -464,6 +466,171 @@ static void test_pcap_ble_record(void **state)
     assert_int_equal(pqpan_pcap_ble_record(b, sizeof b, &i, pdu, sizeof pdu, &n), PQPAN_ERR_INVALID_ARG);
 }
 
+/* SMP PDUs (Vol 3 Part H §3.5): octets by hand from the parameter tables; values go on the
+ * air least significant octet first, so an MSB-first value comes out reversed. */
+static void test_smp(void **state)
+{
+    static const uint8_t want_req[7] = {0x01, 0x03, 0x00, 0x08, 0x10, 0x00, 0x00};
+    struct pqpan_smp_pairing p = {PQPAN_SMP_IO_NO_INPUT_NO_OUTPUT, 0, PQPAN_SMP_AUTH_SC, 16, 0, 0};
+    struct pqpan_smp_pairing back;
+    uint8_t b[PQPAN_SMP_PUBLIC_KEY_BYTES], v[16], x[32], y[32], xb[32], yb[32], reason;
+    size_t n, i;
+    (void)state;
+    assert_int_equal(pqpan_smp_pdu_pairing_write(b, sizeof b, PQPAN_SMP_PAIRING_REQUEST, &p, &n), 0);
+    assert_int_equal(n, 7);
+    assert_memory_equal(b, want_req, 7);
+    assert_int_equal(pqpan_smp_pdu_pairing_parse(&back, PQPAN_SMP_PAIRING_REQUEST, b, n), 0);
+    assert_memory_equal(&back, &p, sizeof p);
+    assert_int_equal(pqpan_smp_pdu_pairing_parse(&back, PQPAN_SMP_PAIRING_RESPONSE, b, n),
+                     PQPAN_ERR_MALFORMED); /* a request is not a response */
+    assert_int_equal(pqpan_smp_pdu_pairing_parse(&back, PQPAN_SMP_PAIRING_REQUEST, b, 6),
+                     PQPAN_ERR_BAD_LENGTH);
+    b[4] = 6; /* key size below 7 */
+    assert_int_equal(pqpan_smp_pdu_pairing_parse(&back, PQPAN_SMP_PAIRING_REQUEST, b, n),
+                     PQPAN_ERR_MALFORMED);
+    for (i = 0; i < 16; i++) {
+        v[i] = (uint8_t)i;
+    }
+    assert_int_equal(pqpan_smp_pdu_value_write(b, sizeof b, PQPAN_SMP_PAIRING_CONFIRM, v, &n), 0);
+    assert_int_equal(n, 17);
+    assert_int_equal(b[0], 0x03);
+    assert_int_equal(b[1], 15); /* least significant octet first */
+    assert_int_equal(b[16], 0);
+    assert_int_equal(pqpan_smp_pdu_value_parse(x, PQPAN_SMP_PAIRING_CONFIRM, b, n), 0);
+    assert_memory_equal(x, v, 16);
+    assert_int_equal(pqpan_smp_pdu_value_parse(x, PQPAN_SMP_PAIRING_RANDOM, b, n), PQPAN_ERR_MALFORMED);
+    assert_int_equal(pqpan_smp_pdu_value_write(b, 16, PQPAN_SMP_PAIRING_RANDOM, v, &n),
+                     PQPAN_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(pqpan_smp_pdu_value_write(b, sizeof b, PQPAN_SMP_PAIRING_FAILED, v, &n),
+                     PQPAN_ERR_INVALID_ARG);
+    for (i = 0; i < 32; i++) {
+        x[i] = (uint8_t)i;
+        y[i] = (uint8_t)(0x80 + i);
+    }
+    assert_int_equal(pqpan_smp_pdu_public_key_write(b, sizeof b, x, y, &n), 0);
+    assert_int_equal(n, 65);
+    assert_int_equal(b[0], 0x0C);
+    assert_int_equal(b[1], 31);
+    assert_int_equal(b[33], 0x80 + 31);
+    assert_int_equal(pqpan_smp_pdu_public_key_parse(xb, yb, b, n), 0);
+    assert_memory_equal(xb, x, 32);
+    assert_memory_equal(yb, y, 32);
+    assert_int_equal(pqpan_smp_pdu_public_key_parse(xb, yb, b, 64), PQPAN_ERR_BAD_LENGTH);
+    assert_int_equal(pqpan_smp_pdu_failed_write(b, sizeof b, 0x0B, &n), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(pqpan_smp_pdu_failed_parse(&reason, b, n), 0);
+    assert_int_equal(reason, 0x0B);
+    assert_int_equal(pqpan_smp_pdu_failed_write(b, sizeof b, 0, &n), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_smp_pdu_len(0x0D), 17);
+    assert_int_equal(pqpan_smp_pdu_len(0x0A), 0); /* Identity Address Information: not used */
+}
+
+/* The LL encryption PDUs (Vol 6 Part B §2.4.2.4, §2.4.2.5), octet layout by hand. */
+static void test_ll_enc_pdus(void **state)
+{
+    struct pqpan_ll_enc e, back;
+    uint8_t b[PQPAN_LL_ENC_REQ_CTR_BYTES];
+    size_t n, i;
+    (void)state;
+    for (i = 0; i < 8; i++) {
+        e.rand[i] = (uint8_t)(0x10 + i);
+        e.skd[i] = (uint8_t)(0x20 + i);
+    }
+    e.ediv = 0x1234;
+    memcpy(e.iv, "\x30\x31\x32\x33", 4);
+    assert_int_equal(pqpan_ll_pdu_enc_write(b, sizeof b, PQPAN_LL_ENC_REQ, &e, &n), 0);
+    assert_int_equal(n, 23);
+    assert_int_equal(b[0], 0x03);
+    assert_int_equal(b[1], 0x10);
+    assert_int_equal(b[9], 0x34); /* EDIV little-endian */
+    assert_int_equal(b[10], 0x12);
+    assert_int_equal(b[11], 0x20);
+    assert_int_equal(b[19], 0x30);
+    assert_int_equal(pqpan_ll_pdu_enc_parse(&back, b, n), 0);
+    assert_memory_equal(&back, &e, sizeof e);
+    assert_int_equal(pqpan_ll_pdu_enc_write(b, sizeof b, PQPAN_LL_ENC_RSP, &e, &n), 0);
+    assert_int_equal(n, 13);
+    assert_int_equal(b[0], 0x04);
+    assert_int_equal(b[1], 0x20);
+    assert_int_equal(b[9], 0x30);
+    assert_int_equal(pqpan_ll_pdu_enc_parse(&back, b, n), 0);
+    assert_memory_equal(back.skd, e.skd, 8);
+    assert_int_equal(pqpan_ll_pdu_enc_parse(&back, b, 12), PQPAN_ERR_BAD_LENGTH);
+    b[0] = 0x05;
+    assert_int_equal(pqpan_ll_pdu_enc_parse(&back, b, 13), PQPAN_ERR_MALFORMED);
+}
+
+/* Core v5.4 Vol 6 Part C §1 (encryption sample data): LTK 0x4C68384139F574D836BCF34E9DFB01BF,
+ * SKDm 0xACBDCEDFE0F10213, SKDs 0x0213243546576879, IVm 0xBADCAB24, IVs 0xDEAFBABE give
+ * SK 0x99AD1B5226A37E3E058E3B8E27C2C666 (§1.1); the first and second packets each way
+ * (§1.2): LL_START_ENC_RSP1/2 and LL_DATA1/2 as sent on the air, header and MIC included. */
+struct ll_sample {
+    int sender;
+    uint8_t header;
+    const char *clear, *air;
+};
+
+static void hex_bytes(uint8_t *out, size_t n, const char *hex)
+{
+    assert_int_equal(strlen(hex), 2 * n);
+    assert_int_equal(cli_hex_decode(out, n, hex), 0);
+}
+
+static void test_ll_encryption_sample(void **state)
+{
+    static const struct ll_sample packets[4] = {
+        {0, 0x0f, "06", "9fcda7f448"},
+        {1, 0x07, "06", "a34c13a415"},
+        {0, 0x0e, "1700636465666768696a6b6c6d6e6f707131323334353637383930",
+         "7a70d66415226df26b17839a060405596bd6564f796b5b9ce6ff32f75a6d33"},
+        {1, 0x06, "170037363534333231304142434445464748494a4b4c4d4e4f5051",
+         "f38881e7bd94c9c369b9a66846dd4786aa8c39ce540d0dae3adcdf89b96088"},
+    };
+    struct pqpan_ll_enc central, peripheral;
+    struct pqpan_ll_crypt tx, rx;
+    uint8_t ltk[16], sk[16], pdu[2 + 27 + 4], air[27 + 4];
+    size_t i, ran = 0;
+    (void)state;
+    hex_bytes(ltk, 16, "4c68384139f574d836bcf34e9dfb01bf");
+    memset(&central, 0, sizeof central);
+    memset(&peripheral, 0, sizeof peripheral);
+    hex_bytes(central.skd, 8, "1302f1e0dfcebdac");    /* SKDm, on the air */
+    hex_bytes(peripheral.skd, 8, "7968574635241302"); /* SKDs */
+    hex_bytes(central.iv, 4, "24abdcba");             /* IVm */
+    hex_bytes(peripheral.iv, 4, "bebaafde");          /* IVs */
+    pqpan_ll_crypt_init(&tx, ltk, &central, &peripheral);
+    rx = tx;
+    hex_bytes(sk, 16, "99ad1b5226a37e3e058e3b8e27c2c666");
+    assert_memory_equal(tx.sk, sk, 16);
+    for (i = 0; i < 4; i++) {
+        const struct ll_sample *p = &packets[i];
+        size_t clear_len = strlen(p->clear) / 2;
+        pdu[0] = p->header;
+        pdu[1] = (uint8_t)clear_len;
+        hex_bytes(pdu + 2, clear_len, p->clear);
+        assert_int_equal(pqpan_ll_crypt_encrypt(&tx, p->sender, pdu, sizeof pdu), 0);
+        assert_int_equal(pdu[1], clear_len + 4);
+        hex_bytes(air, clear_len + 4, p->air);
+        assert_memory_equal(pdu + 2, air, clear_len + 4);
+        pdu[0] = (uint8_t)(pdu[0] ^ 0x1c); /* NESN, SN, MD are not authenticated */
+        assert_int_equal(pqpan_ll_crypt_decrypt(&rx, p->sender, pdu, sizeof pdu), 0);
+        assert_int_equal(pdu[1], clear_len);
+        ran++;
+    }
+    assert_int_equal(ran, 4);
+    /* a flipped MIC bit fails and leaves the counter where it was */
+    pdu[0] = 0x0f;
+    pdu[1] = 1;
+    pdu[2] = 0x06;
+    assert_int_equal(pqpan_ll_crypt_encrypt(&tx, 0, pdu, sizeof pdu), 0);
+    pdu[6] ^= 1;
+    assert_int_equal(pqpan_ll_crypt_decrypt(&rx, 0, pdu, sizeof pdu), PQPAN_ERR_AUTH);
+    assert_int_equal(rx.counter[0], 2);
+    pdu[1] = 0; /* empty PDUs are never encrypted */
+    assert_int_equal(pqpan_ll_crypt_encrypt(&tx, 0, pdu, sizeof pdu), 0);
+    assert_int_equal(pdu[1], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -478,6 +645,9 @@ int main(void)
         cmocka_unit_test(test_l2cap),
         cmocka_unit_test(test_att),
         cmocka_unit_test(test_pcap_ble_record),
+        cmocka_unit_test(test_smp),
+        cmocka_unit_test(test_ll_enc_pdus),
+        cmocka_unit_test(test_ll_encryption_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,6 +203,25 @@ static void assert_ledgers_agree(const struct pqpan_ledger *sim, const struct pq
     assert_int_equal(sim->bytes_rx, est->bytes_rx);
 }
 
+/* A simulated run against the estimate of the same configuration: both ledgers of both
+ * sides (assert_ledgers_agree), the data and empty PDU counts, the events of every kind
+ * and the latency equal. */
+static void assert_run_agrees(const struct pqpan_sim_result *r, const struct pqpan_ble_estimate *e,
+                              double *worst)
+{
+    int side;
+    for (side = 0; side < 2; side++) {
+        assert_ledgers_agree(&r->ledger[side], &e->ledger[side], worst);
+        assert_ledgers_agree(&r->bits[side], &e->bits[side], worst);
+        assert_int_equal(r->counts.data_pdus_tx[side], e->counts.data_pdus_tx[side]);
+        assert_int_equal(r->counts.empty_pdus_tx[side], e->counts.empty_pdus_tx[side]);
+    }
+    assert_int_equal(r->counts.events, e->counts.events);
+    assert_int_equal(r->counts.idle_events, e->counts.idle_events);
+    assert_int_equal(r->counts.setup_events, e->counts.setup_events);
+    assert_int_equal(r->latency_ns, e->latency_ns);
+}
+
 /* At zero loss the simulator and the estimator (same framing and timing code, ble.h)
  * agree on both accountings of both sides (every phase x state within 1 %, PDUs, octets
  * and cycles equal), on the PDU and event counts and on the latency, for every ML-KEM
@@ -215,7 +234,7 @@ static void test_agreement_with_estimator(void **state)
     static const uint32_t ek[3] = {800, 1184, 1568}, ct[3] = {768, 1088, 1568};
     static const uint32_t octets[3] = {27, 100, 251};
     double worst = 0.0;
-    int lv, phy, o, t, side;
+    int lv, phy, o, t;
     (void)state;
     for (lv = 0; lv < 3; lv++) {
         for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
@@ -229,16 +248,7 @@ static void test_agreement_with_estimator(void **state)
                     c.ble.transfer = (enum pqpan_ble_transfer)t;
                     assert_int_equal(run(&s, &c), PQPAN_OK);
                     assert_int_equal(pqpan_ble_estimate_pqke(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
-                    for (side = 0; side < 2; side++) {
-                        assert_ledgers_agree(&s.res.ledger[side], &e.ledger[side], &worst);
-                        assert_ledgers_agree(&s.res.bits[side], &e.bits[side], &worst);
-                        assert_int_equal(s.res.counts.data_pdus_tx[side], e.counts.data_pdus_tx[side]);
-                        assert_int_equal(s.res.counts.empty_pdus_tx[side], e.counts.empty_pdus_tx[side]);
-                    }
-                    assert_int_equal(s.res.counts.events, e.counts.events);
-                    assert_int_equal(s.res.counts.idle_events, e.counts.idle_events);
-                    assert_int_equal(s.res.counts.setup_events, e.counts.setup_events);
-                    assert_int_equal(s.res.latency_ns, e.latency_ns);
+                    assert_run_agrees(&s.res, &e, &worst);
                 }
             }
         }
@@ -331,6 +341,209 @@ static void test_pqke_loss(void **state)
         }
     }
     assert_true(ok >= 250);
+}
+
+/* ---- LE Secure Connections pairing (src/sim/lesc_app.c) ---- */
+
+static int run_lesc(struct pqpan_sim *s, struct pqpan_sim_lesc *a, struct pqpan_sim_config *c,
+                    const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    int rc;
+    c->transport = PQPAN_SIM_SMP;
+    /* P-256 key generation and ECDH with validation (the classical cycle table's figures) */
+    c->cycles[PQPAN_OP_ECDH_KEYGEN] = 327000u;
+    c->cycles[PQPAN_OP_ECDH_SHARED] = 906000u;
+    rc = pqpan_sim_init(s, c);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    pqpan_sim_lesc_init(a, c->seed);
+    return pqpan_sim_run(s, pqpan_sim_lesc_app(), a, obs, obs_ctx);
+}
+
+/* At zero loss the real pairing (SMP PDUs and the LL encryption start over the simulated
+ * link) and the estimator's LE SC baseline agree on both accountings of both sides
+ * (every phase x state within 1 %, PDUs, octets and cycles equal), on the event counts
+ * and on the latency, for every PHY x LL size x ATT_MTU x interval below. Left out:
+ * a PHY update that is the last set-up step (PHY other than 1M with LL 27 and ATT_MTU
+ * 23), where simulator and estimator differ by one event for any exchange, PQKE too (the
+ * simulator's application starts at the close of the instant's event, the estimator's
+ * one event earlier). */
+static void test_lesc_agreement_with_estimator(void **state)
+{
+    static struct pqpan_sim s;
+    static struct pqpan_sim_lesc a;
+    struct pqpan_sim_config c;
+    struct pqpan_ble_estimate e;
+    static const uint32_t octets[3] = {27, 60, 251}, mtu[2] = {23, 403};
+    static const uint64_t ci_ms10[3] = {75, 500, 1000};
+    double worst = 0.0;
+    int phy, o, m, i, side, runs = 0;
+    (void)state;
+    for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
+        for (o = 0; o < 3; o++) {
+            for (m = 0; m < 2; m++) {
+                for (i = 0; i < 3; i++) {
+                    if (phy != PQPAN_BLE_PHY_1M && octets[o] == 27u && mtu[m] == 23u) {
+                        continue;
+                    }
+                    base_config(&c);
+                    c.ble.phy = (enum pqpan_ble_phy)phy;
+                    c.ble.ll_octets = octets[o];
+                    c.ble.att_mtu = mtu[m];
+                    c.ble.ci_ns = ci_ms10[i] * 100000u;
+                    assert_int_equal(run_lesc(&s, &a, &c, NULL, NULL), PQPAN_OK);
+                    assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a));
+                    assert_true(s.res.encrypted);
+                    assert_int_equal(pqpan_ble_estimate_lesc(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
+                    assert_run_agrees(&s.res, &e, &worst);
+                    for (side = 0; side < 2; side++) {
+                        assert_int_equal(s.res.counts.att_pdus[side], e.counts.att_pdus[side]);
+                        assert_int_equal(s.res.counts.llctrl_pdus[side], e.counts.llctrl_pdus[side]);
+                    }
+                    runs++;
+                }
+            }
+        }
+    }
+    assert_int_equal(runs, 4 * 3 * 2 * 3 - 3 * 3);
+    print_message("LE SC sim vs estimate (%d configurations): worst phase x state time %.2f %%\n",
+                  runs, 100.0 * worst);
+}
+
+/* What goes over the air, in order (Vol 3 Part H Figure 2.3 and Vol 6 Part B §5.1.3.1):
+ * the sender (c, p; C, P for a PDU sent encrypted, which the observer is given
+ * decrypted), then the SMP code as an L2CAP frame on CID 6 begins ('A' + code) or the LL
+ * control opcode ('a' + opcode). */
+struct air_log {
+    char seq[64];
+    size_t n;
+};
+
+static void log_packet(void *ctx, const struct pqpan_sim_packet *p)
+{
+    struct air_log *l = ctx;
+    char code = 0;
+    if (p->advertising || p->len < 3 + 2 || p->pdu[1] == 0) {
+        return;
+    }
+    if ((p->pdu[0] & 3u) == PQPAN_LLID_CONTROL) {
+        code = (char)('a' + p->pdu[2]);
+    } else if ((p->pdu[0] & 3u) == PQPAN_LLID_START && p->pdu[1] >= 5 && p->pdu[4] == 0x06) {
+        code = (char)('A' + p->pdu[6]); /* an SMP frame: CID 0x0006, code after it */
+    }
+    if (code != 0 && l->n + 2 < sizeof l->seq) {
+        l->seq[l->n++] = (char)((p->sender ? 'p' : 'c') - (p->decrypted ? 'a' - 'A' : 0));
+        l->seq[l->n++] = code;
+        l->seq[l->n] = '\0';
+    }
+}
+
+static void test_lesc_pairing_on_the_air(void **state)
+{
+    static struct pqpan_sim s;
+    static struct pqpan_sim_lesc a;
+    struct pqpan_sim_config c;
+    struct air_log l;
+    struct pqpan_sim_observer obs = {log_packet, NULL};
+    (void)state;
+    memset(&l, 0, sizeof l);
+    base_config(&c);
+    c.ble.att_mtu = 23;
+    c.ble.ll_octets = 251;
+    assert_int_equal(run_lesc(&s, &a, &c, &obs, &l), PQPAN_OK);
+    /* The set-up: LL_FEATURE_REQ/RSP (0x08/0x09), LL_VERSION_IND x 2 (0x0C),
+     * LL_CONNECTION_PARAM_REQ/RSP (0x0F/0x10), LL_CONNECTION_UPDATE_IND (0x00),
+     * LL_LENGTH_REQ/RSP (0x14/0x15); then Pairing Request (B) / Response (C), Public
+     * Keys (M), Confirm (D), Randoms (E), DHKey Checks (N), LL_ENC_REQ (d), LL_ENC_RSP
+     * (e), LL_START_ENC_REQ (f), LL_START_ENC_RSP x 2 encrypted (g). */
+    assert_string_equal(l.seq, "cipjcmpmcppqcacupvcBpCcMpMpDcEpEcNpNcdpepfCgPg");
+    assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a) && s.res.encrypted);
+    assert_int_equal(s.res.ledger[0].op_count[PQPAN_OP_ECDH_KEYGEN], 1);
+    assert_int_equal(s.res.ledger[1].op_count[PQPAN_OP_ECDH_SHARED], 1);
+}
+
+/* 100 runs per PER level up to 30 %, with bit errors on some: the pairing and the LL
+ * encryption complete with equal LTKs, or the run ends with a defined error; the SMP and
+ * encrypted LL PDUs survive retransmission (a resent encrypted PDU keeps its counter). */
+static void test_lesc_loss(void **state)
+{
+    static struct pqpan_sim s;
+    static struct pqpan_sim_lesc a;
+    struct pqpan_sim_config c;
+    static const double per[3] = {0.1, 0.2, 0.3};
+    int lvl, seed, ok = 0;
+    (void)state;
+    for (lvl = 0; lvl < 3; lvl++) {
+        for (seed = 1; seed <= 100; seed++) {
+            int rc;
+            base_config(&c);
+            c.ble.ll_octets = seed % 2 ? 27u : 251u;
+            c.ble.ci_ns = 7500000u;
+            c.chan[0].per = per[lvl];
+            c.chan[1].per = per[lvl];
+            c.chan[0].ber = seed % 5 == 0 ? 1e-4 : 0.0;
+            c.seed = (uint64_t)seed;
+            rc = run_lesc(&s, &a, &c, NULL, NULL);
+            if (rc == PQPAN_OK) {
+                assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a));
+                assert_true(s.res.encrypted);
+                ok++;
+            } else {
+                assert_false(s.res.encrypted);
+                assert_true(rc == PQPAN_ERR_LINK_LOST || rc == PQPAN_ERR_TIMEOUT || rc < 0);
+            }
+        }
+    }
+    assert_true(ok >= 250);
+}
+
+/* The pairing driven message by message without a link, one message altered: the step
+ * that checks it fails with the defined error and the run never yields keys. Message i
+ * (0 = Pairing Request) gets octet `at` XORed with 1. */
+static int lesc_direct(struct pqpan_sim_lesc *a, int tamper, size_t at)
+{
+    const struct pqpan_sim_app *app = pqpan_sim_lesc_app();
+    struct pqpan_sim_work w;
+    uint8_t msg[PQPAN_SIM_MSG_MAX], next[PQPAN_SIM_MSG_MAX];
+    size_t len = 0, next_len;
+    int i, rc, side = PQPAN_BLE_CENTRAL;
+    pqpan_sim_lesc_init(a, 7);
+    memset(&w, 0, sizeof w);
+    rc = app->start(a, PQPAN_BLE_CENTRAL, msg, sizeof msg, &len, &w);
+    for (i = 0; rc == PQPAN_OK && len > 0; i++) {
+        if (i == tamper) {
+            msg[at] ^= 1;
+        }
+        side = 1 - side;
+        memset(&w, 0, sizeof w);
+        assert_int_equal(app->expect(a, (enum pqpan_ble_role)side), len);
+        rc = app->receive(a, (enum pqpan_ble_role)side, msg, len, next, sizeof next, &next_len, &w);
+        memcpy(msg, next, next_len);
+        len = next_len;
+    }
+    return rc;
+}
+
+static void test_lesc_rejects_altered_messages(void **state)
+{
+    static struct pqpan_sim_lesc a;
+    (void)state;
+    assert_int_equal(lesc_direct(&a, -1, 0), PQPAN_OK);
+    assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a));
+    /* message 2: the central's Public Key, x changed: not on the curve */
+    assert_int_equal(lesc_direct(&a, 2, 5), PQPAN_ERR_BAD_KEY);
+    /* message 3: the peripheral's Public Key + Confirm, a Confirm octet changed: the
+     * central's check of Cb against Nb fails (Confirm Value Failed) */
+    assert_int_equal(lesc_direct(&a, 3, PQPAN_SMP_PUBLIC_KEY_BYTES + 4), PQPAN_ERR_AUTH);
+    /* message 4 / 5: a nonce changed: Cb no longer matches, or the checks differ */
+    assert_int_equal(lesc_direct(&a, 5, 9), PQPAN_ERR_AUTH);
+    /* message 6 / 7: Ea or Eb changed: DHKey Check Failed */
+    assert_int_equal(lesc_direct(&a, 6, 1), PQPAN_ERR_AUTH);
+    assert_int_equal(lesc_direct(&a, 7, 16), PQPAN_ERR_AUTH);
+    assert_false(pqpan_sim_lesc_keys_equal(&a));
+    /* message 0: the code changed: not a Pairing Request */
+    assert_int_equal(lesc_direct(&a, 0, 0), PQPAN_ERR_MALFORMED);
 }
 
 /* The advertising phase's draw (the scanner starting at a uniformly distributed moment of
@@ -430,6 +643,10 @@ int main(void)
         cmocka_unit_test(test_agreement_with_estimator),
         cmocka_unit_test(test_pqke_all_methods),
         cmocka_unit_test(test_pqke_loss),
+        cmocka_unit_test(test_lesc_agreement_with_estimator),
+        cmocka_unit_test(test_lesc_pairing_on_the_air),
+        cmocka_unit_test(test_lesc_loss),
+        cmocka_unit_test(test_lesc_rejects_altered_messages),
         cmocka_unit_test(test_adv_wait_draws),
         cmocka_unit_test(test_setup_drawn),
     };
