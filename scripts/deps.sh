@@ -16,6 +16,13 @@ libcmocka-dev              unit tests
 libcjson-dev               JSON: ACVP vectors, device profiles
 valgrind                   constant-time tests, instruction counts
 gnuplot-nox                figures (reproduce --out)
+python3-cffi               Python package (python/): libpqpan.so through cffi, ABI mode
+python3-pytest             Python package: its test suite (python/tests)
+python3-setuptools         Python package: pip install ./python
+python3-pandas             Python package: pqpan.sweep() as a DataFrame (tests, examples)
+python3-matplotlib         Python package: the example figures (python/examples, tests)
+python3-venv               Python package test: pip install ./python into a venv
+python3-pip                Python package test: pip install ./python (offline, no build isolation)
 gcc-arm-none-eabi          Cortex-M4 cross build (make m4, QEMU tests)
 libnewlib-arm-none-eabi    Cortex-M4: memcpy/memset from newlib-nano
 qemu-system-arm            Cortex-M4 tests and instruction counts (mps2-an386)
