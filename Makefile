@@ -8,7 +8,10 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 FUZZ_SECONDS ?= 10
 
-.PHONY: all deps build run docs test test-unit test-asan test-fuzz bench m4 bench-m4 install clean
+WEB        ?= $(BUILD)/web
+WEB_PORT   ?= 8000
+
+.PHONY: all deps build run docs test test-unit test-asan test-fuzz test-web web web-serve bench bench-web m4 bench-m4 install clean
 
 all: build
 
@@ -27,8 +30,9 @@ run: build
 docs: build
 	scripts/gen_docs.sh ./$(BUILD)/pqpan .
 
-# The main suite runs last so its ctest summary closes the output.
-test: test-fuzz test-asan test-unit
+# The main suite runs last so its ctest summary closes the output. `make test NO_WEB=1`
+# leaves out the browser test (test-web) and says so.
+test: test-fuzz test-asan test-web test-unit
 
 test-unit: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -42,6 +46,27 @@ test-fuzz: deps
 	CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPQPAN_FUZZ=ON -DPQPAN_TESTS=OFF -DPQPAN_FUZZ_SECONDS=$(FUZZ_SECONDS) >/dev/null
 	cmake --build $(BUILD_FUZZ) -j $(JOBS)
 	ctest --test-dir $(BUILD_FUZZ) --output-on-failure -j $(JOBS) -L fuzz
+
+# The web page (docs/WEB.md): libpqpan and the CLI compiled with Emscripten into a static
+# site in $(WEB); web-serve serves it on http://127.0.0.1:$(WEB_PORT)/.
+web: deps
+	web/build.sh $(WEB) $(JOBS)
+
+web-serve: web
+	cd $(WEB) && python3 -m http.server --bind 127.0.0.1 $(WEB_PORT)
+
+# Headless chromium over the page: its figures against `pqpan estimate` (tests/web/).
+ifeq ($(NO_WEB),1)
+test-web:
+	@echo "test-web: SKIPPED: the browser test was left out on request (NO_WEB=1)"
+else
+test-web: build web
+	tests/web/run.sh test $(WEB) $(BUILD)/pqpan $(BUILD)/web-test
+endif
+
+# The page's update time in chromium against the < 50 ms target (tests/web/bench_page.js).
+bench-web: web
+	tests/web/run.sh bench $(WEB)
 
 # Cycles/op (pqpan bench kem, pqpan bench sig: ML-DSA signing over 1000 messages), then
 # instructions/op from callgrind when valgrind is present, then pqpan sweep's rows/s/core.

@@ -18,7 +18,9 @@ void cli_advise_help(FILE *out)
             "study's configuration at the same level, the battery life it leaves and its distance to\n"
             "the physical floor; then, per ML-KEM level, the battery life its best configuration\n"
             "leaves. The exchange runs on a connection that is already up (set-up is not part of a\n"
-            "rekey), priced by the analytic link model (`pqpan estimate`) in the events accounting.\n\n"
+            "rekey), priced by the analytic link model (`pqpan estimate`) in the events accounting;\n"
+            "when it runs on other link settings than the idle link's, with the cost of switching\n"
+            "there and back, and its net saving against the idle settings left unchanged.\n\n"
             "the device and its battery:\n"
             "  --profile NAME|FILE    the battery-powered device (default nrf52840)\n"
             "  --peer-profile NAME|FILE  the other side (default: the same as --profile)\n"
@@ -66,21 +68,39 @@ void cli_advise_help(FILE *out)
             ADV_CR2032_MAH, ADV_CR2032_SOURCE, PQPAN_ADVISE_TOP_MAX);
     fprintf(out,
             "Search space: ML-KEM-512/768/1024 (levels below --min-level are searched for the\n"
-            "security-level table only) x ATT_MTU 23, 55, ..., 503 (steps of 32) and 517, those <=\n"
+            "security-level table only) x the peer's PHYs that both profiles price x LL payload\n"
+            "27, 59, ..., 251 (steps of 32) up to --peer-max-ll-octets, that maximum and\n"
+            "--idle-ll-octets x ATT_MTU 23, 55, ..., 503 (steps of 32) and 517, those <=\n"
             "--peer-max-mtu, and --peer-max-mtu itself x the transfer methods notify, indicate,\n"
             "write-req, write-cmd, long-write, study (the study transfer needs ATT_MTU >= 403) x\n"
-            "KeyGen on the peripheral or the central; the exchange runs at the idle link's PHY,\n"
-            "interval and LL size (the MTU is set once per connection). 802.15.4: ML-KEM-512/768/1024\n"
-            "x extended or short addresses x KeyGen on the device or its parent. Every\n"
-            "configuration is run; the recommendation is the optimum of this space, ties broken\n"
-            "by latency.\n\n"
-            "Objective: the battery side's energy per exchange (both: the sum), events accounting\n"
-            "of the exchange's own phases (every state: radio, per-event costs, idle events while a\n"
-            "side computes, sleep; gamma_comp on the computation). Battery life is charge-based\n"
-            "(energy / supply voltage = uC): per rekey interval the exchange, then the idle link.\n"
+            "connection interval 7.5, 15, 30, 50, 100, 200, 500 ms and --idle-ci-ms x KeyGen on the\n"
+            "peripheral or the central (the MTU is set once per connection). 802.15.4:\n"
+            "ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the device or its\n"
+            "parent. Every configuration is run; the recommendation is the optimum of this\n"
+            "space, ties broken by latency.\n\n"
+            "Temporary link optimisation: a configuration whose PHY, LL size or interval differs\n"
+            "from the idle link's is priced with the switch there and back (link model, Core v5.4\n"
+            "Vol 6 Part B): the central runs, only for the settings that change, the connection\n"
+            "parameters request (LL_CONNECTION_PARAM_REQ/RSP, LL_CONNECTION_UPDATE_IND, §5.1.7),\n"
+            "the PHY update (LL_PHY_REQ/RSP, LL_PHY_UPDATE_IND, §5.1.10), each with its instant 6\n"
+            "connection events ahead (§5.5), and the data length update (LL_LENGTH_REQ/RSP,\n"
+            "§5.1.9); before the exchange the connection update comes first (at the idle interval),\n"
+            "after it the PHY and length updates come first (at the exchange's interval). A\n"
+            "switch's cost is every state of each side over the procedures' spans (uJ, events\n"
+            "accounting, each procedure at its PHY's currents) and its time (ms) the spans; the\n"
+            "peripheral listens at every event meanwhile. Net saving (vs idle, uJ) = the same\n"
+            "exchange on the idle settings - (this exchange + the switch), battery side(s);\n"
+            "when it is <= 0 switching does not pay and the output says to stay on the idle\n"
+            "settings.\n\n"
+            "Objective: the battery side's energy per exchange (both: the sum), link switch\n"
+            "included, events accounting of the exchange's own phases (every state: radio,\n"
+            "per-event costs, idle events while a side computes, sleep; gamma_comp on the\n"
+            "computation). Battery life is charge-based (energy / supply voltage = uC): per rekey\n"
+            "interval the switch and the exchange, then the idle link.\n"
             "Floor: the messages' payload bits alone on the peer PHY with the least energy per bit\n"
             "(TX and RX currents of the profile, the PHY's bit time) plus the computation at the\n"
-            "fewest cycles any implementation in data/cycles/ has, no gamma.\n\n"
+            "fewest cycles any implementation in data/cycles/ has, no gamma.\n\n");
+    fprintf(out,
             "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named) or\n"
             "gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
             "a profile lacks), 3 bad data file, 4 I/O (--out not writable).\n");
@@ -91,16 +111,15 @@ static int check_out_dir(const char *dir)
 {
     static const char probe[] = ".pqpan_advise_write_check";
     char path[1024];
-    FILE *f;
+    struct cli_outfile o;
     int rc = figure_dir(ADV_CMD, dir);
     if (rc != EXIT_OK) {
         return rc;
     }
-    f = figure_open(ADV_CMD, dir, probe);
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, dir, probe) != EXIT_OK) {
         return EXIT_IO;
     }
-    rc = figure_close(ADV_CMD, f, probe);
+    rc = figure_close(&o, ADV_CMD);
     snprintf(path, sizeof path, "%s/%s", dir, probe);
     remove(path);
     return rc;

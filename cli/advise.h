@@ -62,9 +62,9 @@ int advise_parse_duration(const char *text, double *seconds);
 int advise_parse_phys(const char *text, unsigned *mask);
 
 /* The grids of the search, in the order the ids enumerate them. */
-#define ADV_LL_MAX 40
+#define ADV_LL_MAX 12
 #define ADV_MTU_MAX 24
-#define ADV_CI_MAX 16
+#define ADV_CI_MAX 12
 #define ADV_TRANSFERS PQPAN_BLE_TRANSFER_COUNT
 #define ADV_KEYGEN 2
 
@@ -78,6 +78,17 @@ struct advise_grid {
     size_t n_mtu;
     uint64_t ci_ns[ADV_CI_MAX];
     size_t n_ci;
+    size_t idle_phy, idle_ll, idle_ci; /* the idle link's settings' indices */
+};
+
+/* Switching the link from the idle settings to one grid point for the exchange and back
+ * (pqpan_advise_round_trip), priced per side. */
+struct advise_switch {
+    double uj[2];          /* both legs, events accounting, by role */
+    double there_ms, back_ms;
+    unsigned procedures;   /* bit 1u << phase of each procedure of the way there (the way
+                              back runs the same ones) */
+    uint64_t llctrl_pdus;  /* LL control PDUs of both legs, both sides */
 };
 
 /* The 802.15.4 part of the space: level x addressing (extended, short) x the node that
@@ -103,10 +114,12 @@ struct advise_eval {
     unsigned link;         /* ADV_LINK_* */
     int short_addr;        /* 802.15.4: the addressing (the poll uses it too) */
     double exchange_uj[2]; /* the exchange alone (estimate's e_exchange_events_uj) */
-    double e_uj[2];        /* the exchange, events accounting */
-    double t_s[2];         /* the time the exchange occupies on that side */
-    double objective_uj;   /* the battery side's energy (both: the sum) */
-    double latency_ms;
+    double e_uj[2];        /* the exchange and the link switch there and back */
+    double t_s[2];         /* the time both occupy on that side */
+    double objective_uj;   /* the battery side's e_uj (both: the sum) */
+    double exchange_objective_uj; /* the same of exchange_uj */
+    double latency_ms;     /* the exchange's, first computation to last */
+    const struct advise_switch *sw; /* BLE: the switch priced in (NULL: 802.15.4) */
 };
 
 /* Everything the search needs, loaded once. */
@@ -124,6 +137,7 @@ struct advise_ctx {
     double idle154_ua[2];              /* 802.15.4: the device's average current polling,
                                           [short addresses] */
     struct advise_grid grid;
+    struct advise_switch sw[PQPAN_BLE_PHY_COUNT][ADV_LL_MAX][ADV_CI_MAX]; /* by grid index */
     char dropped_phys[96];             /* peer PHYs a profile gives no current for */
 };
 
@@ -146,6 +160,17 @@ void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t 
  * codes (a current a profile lacks) are errors, message in *msg. */
 int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
                 struct cli_msg *msg);
+
+/* cfg on the idle link's PHY, LL size and interval (no switch): BLE only. As advise_eval. */
+int advise_eval_idle(struct advise_eval *ev, const struct advise_ctx *c,
+                     const struct advise_cfg *cfg, struct cli_msg *msg);
+
+/* Every constraint but the level's: the latency limit, and the exchange with its link
+ * switch ends within the rekey interval on both sides. */
+int advise_meets_link_constraints(const struct advise_ctx *c, const struct advise_eval *ev);
+
+/* Whether cfg runs on the idle link's settings (BLE), so that no switch is priced. */
+int advise_on_idle(const struct advise_ctx *c, const struct advise_cfg *cfg);
 
 /* The study's configuration at level k (1M, ATT_MTU 403, LL 27, study transfer, 50 ms,
  * KeyGen on the peripheral) with --protocol's messages. */
@@ -172,6 +197,9 @@ struct advise_result {
     int nearest_found;
     struct pqpan_advise_point group[ADV_GROUPS];
     int group_found[ADV_GROUPS];
+    /* BLE, per level and LL size: the cheapest within every constraint but the level's */
+    struct pqpan_advise_point ll_best[ADV_LEVELS][ADV_LL_MAX];
+    int ll_found[ADV_LEVELS][ADV_LL_MAX];
     struct advise_eval study[ADV_LEVELS];
 };
 

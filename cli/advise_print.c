@@ -18,7 +18,11 @@ static const char *role_name(enum pqpan_ble_role r)
 struct advise_row {
     struct advise_cfg cfg;
     struct advise_eval ev;
+    struct advise_eval idle;                 /* BLE: the same on the idle settings */
+    int on_idle;                             /* BLE: cfg is on the idle settings (no switch) */
+    int idle_meets;                          /* the idle settings meet the constraints */
     double vs_study_uj, vs_study_pct;
+    double vs_idle_uj, vs_idle_pct;          /* BLE: saving (b), net of the switch */
     double floor_uj, floor_ratio;
     double life_y;                           /* the shortest of the battery sides */
     struct pqpan_advise_battery bat[2];      /* by role; battery sides only */
@@ -41,6 +45,16 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
     study = &r->study[row->cfg.level];
     row->vs_study_uj = study->objective_uj - row->ev.objective_uj;
     row->vs_study_pct = 100.0 * row->vs_study_uj / study->objective_uj;
+    if (row->cfg.link == ADV_LINK_BLE) {
+        rc = cli_msg_report(ADV_CMD, advise_eval_idle(&row->idle, c, &row->cfg, &msg), &msg);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        row->on_idle = advise_on_idle(c, &row->cfg);
+        row->idle_meets = advise_meets_link_constraints(c, &row->idle);
+        row->vs_idle_uj = row->idle.objective_uj - row->ev.objective_uj;
+        row->vs_idle_pct = 100.0 * row->vs_idle_uj / row->idle.objective_uj;
+    }
     row->life_y = -1.0;
     for (role = 0; role < 2; role++) {
         enum pqpan_ble_role ro = (enum pqpan_ble_role)role;
@@ -137,18 +151,23 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
            "ATT_MTU >= 403), %u meet the constraints\n",
            r->configs, r->invalid, r->feasible);
     if (o->links & ADV_LINK_BLE) {
-        printf("    BLE: ML-KEM-512/768/1024 x ATT_MTU %u..%u (%zu values) x 6 transfer methods x\n"
-               "    KeyGen on either side, at the idle link's PHY, interval and LL size\n",
-               g->mtu[0], g->mtu[g->n_mtu - 1u], g->n_mtu);
+        printf("    BLE: ML-KEM-512/768/1024 x %zu PHYs x LL %u..%u (%zu values) x ATT_MTU %u..%u "
+               "(%zu values) x\n    6 transfer methods x CI %.2f..%.2f ms (%zu values) x KeyGen "
+               "on either side; the link switched\n    from the idle settings and back when they "
+               "differ\n",
+               g->n_phy, g->ll[0], g->ll[g->n_ll - 1u], g->n_ll, g->mtu[0], g->mtu[g->n_mtu - 1u],
+               g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]), g->n_ci);
     }
     if (o->links & ADV_LINK_802154) {
         printf("    802.15.4: ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the "
                "device or\n    its parent\n");
     }
     printf("  objective: %s energy per exchange, events accounting (every state of the\n"
-           "    exchange on an open link, no gamma); ties broken by latency. device: --profile%s\n",
+           "    exchange on an open link%s, no gamma_comm);\n"
+           "    ties broken by latency. device: --profile%s\n",
            o->battery == ADV_BATTERY_BOTH ? "the two sides' summed"
            : o->battery == ADV_BATTERY_CENTRAL ? "the central's" : "the peripheral's",
+           (o->links & ADV_LINK_BLE) ? " and of the BLE link switch there and back" : "",
            o->battery == ADV_BATTERY_CENTRAL ? ", the BLE central" : ", the BLE peripheral");
 }
 
@@ -181,18 +200,101 @@ static void print_configs(const struct advise_ctx *c, const struct advise_row *r
     }
 }
 
+/* A saving column's text: the number, or "-" where it does not apply (802.15.4). */
+static const char *saving_text(char *buf, size_t len, int applies, const char *fmt, double v)
+{
+    if (!applies) {
+        return "-";
+    }
+    snprintf(buf, len, fmt, v);
+    return buf;
+}
+
 static void print_costs(const struct advise_ctx *c, const struct advise_row *rows, size_t n)
 {
     int peer = (int)advise_other_role(c->dev_role);
     size_t i;
-    printf("\n%4s %12s %12s %13s %14s %13s %17s %10s\n", "rank", "device (uJ)", "peer (uJ)",
-           "latency (ms)", "vs study (uJ)", "vs study (%)", "battery life (y)", "floor (x)");
+    printf("\n%4s %12s %12s %13s %14s %13s %13s %12s %17s %10s\n", "rank", "device (uJ)",
+           "peer (uJ)", "latency (ms)", "vs study (uJ)", "vs study (%)", "vs idle (uJ)",
+           "vs idle (%)", "battery life (y)", "floor (x)");
     for (i = 0; i < n; i++) {
         const struct advise_row *w = &rows[i];
-        printf("%4zu %12.3f %12.3f %13.3f %14.3f %13.1f %17.3f %10.2f\n", i + 1,
+        int ble = w->cfg.link == ADV_LINK_BLE;
+        char b1[32], b2[32];
+        printf("%4zu %12.3f %12.3f %13.3f %14.3f %13.1f %13s %12s %17.3f %10.2f\n", i + 1,
                w->ev.e_uj[c->dev_role], w->ev.e_uj[peer], w->ev.latency_ms, w->vs_study_uj,
-               w->vs_study_pct, w->life_y, w->floor_ratio);
+               w->vs_study_pct, saving_text(b1, sizeof b1, ble, "%.3f", w->vs_idle_uj),
+               saving_text(b2, sizeof b2, ble, "%.1f", w->vs_idle_pct), w->life_y,
+               w->floor_ratio);
     }
+}
+
+/* The procedures of a switch's way there, e.g. "conn+phy+length", or "none". */
+static const char *procedures_text(char *buf, size_t len, unsigned procedures)
+{
+    static const struct {
+        enum pqpan_phase ph;
+        const char *name;
+    } names[] = {{PQPAN_PHASE_CONN_UPDATE, "conn"},
+                 {PQPAN_PHASE_PHY_UPDATE, "phy"},
+                 {PQPAN_PHASE_LENGTH_UPDATE, "length"}};
+    size_t i, n = 0;
+    buf[0] = '\0';
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (procedures & (1u << names[i].ph)) {
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "+" : "", names[i].name);
+        }
+    }
+    return n ? buf : "none";
+}
+
+/* Whether switching pays, and what to do, in words. */
+static const char *verdict(const struct advise_row *w)
+{
+    if (w->on_idle) {
+        return "no switch: runs on the idle settings";
+    }
+    if (w->vs_idle_uj > 0.0) {
+        return "switching pays";
+    }
+    return w->idle_meets ? "does not pay: stay on the idle settings"
+                         : "does not pay, but the idle settings miss the constraints";
+}
+
+static void print_switching(const struct advise_ctx *c, const struct advise_row *rows, size_t n)
+{
+    int peer = (int)advise_other_role(c->dev_role);
+    size_t i;
+    printf("\ntemporary link optimisation: the central switches the idle link to the exchange's "
+           "PHY, LL size and\ninterval before it and back after it (events accounting, every state "
+           "over the procedures' spans):\n");
+    printf("%4s %-16s %11s %11s %11s %11s %13s %13s %13s  %s\n", "rank", "procedures",
+           "device (uJ)", "peer (uJ)", "there (ms)", "back (ms)", "on idle (uJ)",
+           "exchange (uJ)", "net (uJ)", "verdict");
+    for (i = 0; i < n; i++) {
+        const struct advise_row *w = &rows[i];
+        const struct advise_switch *sw = w->ev.sw;
+        char pr[32];
+        if (w->cfg.link != ADV_LINK_BLE) {
+            printf("%4zu %-16s %11s %11s %11s %11s %13s %13s %13s  %s\n", i + 1, "-", "-", "-",
+                   "-", "-", "-", "-", "-", "802.15.4: no link switch (the device polls)");
+            continue;
+        }
+        printf("%4zu %-16s %11.3f %11.3f %11.3f %11.3f %13.3f %13.3f %13.3f  %s\n", i + 1,
+               procedures_text(pr, sizeof pr, sw->procedures), sw->uj[c->dev_role],
+               sw->uj[peer], sw->there_ms, sw->back_ms, w->idle.objective_uj,
+               w->ev.exchange_objective_uj, w->vs_idle_uj, verdict(w));
+    }
+    printf("(device, peer: the switch there and back per side; on idle: the same exchange on the "
+           "idle\nsettings; net = on idle - (exchange + the battery side's switch) = vs idle. "
+           "Procedures, each\nonly when its setting changes (Core v5.4 Vol 6 Part B): conn = "
+           "connection parameters request,\nLL_CONNECTION_PARAM_REQ/RSP and "
+           "LL_CONNECTION_UPDATE_IND (§5.1.7, §5.1.1); phy = LL_PHY_REQ/RSP\nand "
+           "LL_PHY_UPDATE_IND (§5.1.10), each with its instant 6 events ahead (§5.5); length = "
+           "LL_LENGTH_REQ/RSP\n(§5.1.9). There: conn first, at the idle interval; back: phy and "
+           "length first, at the\nexchange's interval. Assumed: the peripheral listens at every "
+           "event while a procedure runs\n(no peripheral latency), each leg starts after an "
+           "empty event)\n");
 }
 
 static void print_battery(const struct advise_ctx *c, const struct advise_row *w)
@@ -297,6 +399,12 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
     print_costs(c, rows, r->rank.count);
     printf("\n(vs study: the energy saved against the study's configuration at the same level: LE "
            "1M,\nLL 27, ATT_MTU 403, study transfer, 50 ms, KeyGen on the peripheral)\n");
+    if (c->o->links & ADV_LINK_BLE) {
+        printf("(BLE: device, peer = the exchange and the link switch there and back; vs idle = "
+               "saved against\nthe same exchange on the idle settings left unchanged, net of "
+               "the switch)\n");
+        print_switching(c, rows, r->rank.count);
+    }
     printf("\nrecommendation 1 in detail:\n");
     print_battery(c, &rows[0]);
     print_floor(c, &rows[0]);
@@ -305,6 +413,29 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
 }
 
 /* ---- JSON ---- */
+
+/* saving (b) and the switch: members of a recommendation, then "battery". */
+static void json_switch(const struct advise_ctx *c, const struct advise_row *w)
+{
+    const struct advise_switch *sw = w->ev.sw;
+    char pr[32];
+    if (w->cfg.link != ADV_LINK_BLE) {
+        printf("\"saving_vs_idle_uj\": null, \"saving_vs_idle_pct\": null, \"switching\": null,\n"
+               "     \"battery\": [");
+        return;
+    }
+    printf("\"saving_vs_idle_uj\": %.3f, \"saving_vs_idle_pct\": %.2f,\n"
+           "     \"switching\": {\"procedures\": \"%s\", \"energy_device_uj\": %.3f, "
+           "\"energy_peer_uj\": %.3f, \"time_there_ms\": %.3f, \"time_back_ms\": %.3f, "
+           "\"llctrl_pdus\": %llu,\n       \"idle_settings_objective_uj\": %.3f, "
+           "\"exchange_objective_uj\": %.3f, \"net_saving_uj\": %.3f, \"pays\": %s, "
+           "\"stay_on_idle\": %s, \"verdict\": \"%s\"},\n     \"battery\": [",
+           w->vs_idle_uj, w->vs_idle_pct, procedures_text(pr, sizeof pr, sw->procedures),
+           sw->uj[c->dev_role], sw->uj[advise_other_role(c->dev_role)], sw->there_ms, sw->back_ms,
+           (unsigned long long)sw->llctrl_pdus, w->idle.objective_uj, w->ev.exchange_objective_uj,
+           w->vs_idle_uj, !w->on_idle && w->vs_idle_uj > 0.0 ? "true" : "false",
+           !w->on_idle && w->vs_idle_uj <= 0.0 ? "true" : "false", verdict(w));
+}
 
 static void json_row(const struct advise_ctx *c, const struct advise_row *w, size_t rank,
                      const char *sep)
@@ -327,11 +458,11 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
     }
     printf("     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
            "\"objective_uj\": %.3f, \"latency_ms\": %.3f,\n     \"saving_vs_study_uj\": %.3f, "
-           "\"saving_vs_study_pct\": %.2f, \"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n"
-           "     \"battery\": [",
+           "\"saving_vs_study_pct\": %.2f, \"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n     ",
            side_name(c, g->link, (int)c->dev_role), w->ev.e_uj[c->dev_role],
            w->ev.e_uj[advise_other_role(c->dev_role)], w->ev.objective_uj, w->ev.latency_ms,
            w->vs_study_uj, w->vs_study_pct, w->floor_uj, w->floor_ratio);
+    json_switch(c, w);
     for (role = 1; role >= 0; role--) {
         const struct pqpan_advise_battery *b = &w->bat[role];
         const struct pqpan_advise_floor *f = &w->floor[role];
@@ -395,8 +526,9 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
            o->peer_max_mtu);
     printf("  \"configurations\": %u,\n  \"rejected\": %u,\n  \"feasible\": %u,\n", r->configs,
            r->invalid, r->feasible);
-    printf("  \"objective\": \"battery side energy per exchange, events accounting, ties by "
-           "latency\",\n");
+    printf("  \"objective\": \"battery side energy per exchange, events accounting, %sties by "
+           "latency\",\n",
+           (o->links & ADV_LINK_BLE) ? "BLE link switch there and back included, " : "");
     model_print_derived_json(stdout, c->timing, model_radio_of(o->idle.phy), "  ");
     model_print_crypto_gamma_json(stdout, c->timing, "  ");
 }
@@ -461,12 +593,14 @@ int advise_print_json(const struct advise_ctx *c, const struct advise_result *r)
 
 static int write_points(const struct advise_ctx *c, const struct advise_result *r, int have[])
 {
-    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_points.dat");
+    struct cli_outfile o;
+    FILE *f;
     int k;
     size_t g, per_level = ADV_GROUPS_BLE / ADV_LEVELS;
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_points.dat") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# latency_ms objective_uj: per level (one block each: ML-KEM-512, 768, 1024) the "
                "cheapest BLE configuration of each PHY, interval, transfer method and KeyGen side; "
                "a fourth block: every 802.15.4 configuration\n");
@@ -482,33 +616,37 @@ static int write_points(const struct advise_ctx *c, const struct advise_result *
         }
         fprintf(f, "\n\n");
     }
-    return figure_close(ADV_CMD, f, "advise_points.dat");
+    return figure_close(&o, ADV_CMD);
 }
 
 static int write_front(const struct advise_ctx *c, const struct advise_result *r)
 {
-    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_front.dat");
+    struct cli_outfile o;
+    FILE *f;
     size_t i;
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_front.dat") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# latency_ms objective_uj: the Pareto front (no configuration is both cheaper and "
                "faster)\n");
     for (i = 0; i < r->front.count; i++) {
         fprintf(f, "%.3f %.3f\n", r->front.pt[i].latency, r->front.pt[i].energy);
     }
-    return figure_close(ADV_CMD, f, "advise_front.dat");
+    return figure_close(&o, ADV_CMD);
 }
 
 static int write_pareto_gp(const struct advise_ctx *c, const int have[])
 {
-    FILE *f = figure_open(ADV_CMD, c->o->out_dir, "advise_pareto.gp");
+    struct cli_outfile o;
+    FILE *f;
     char plot[1024];
     size_t n = 0;
     int k;
-    if (f == NULL) {
+    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_pareto.gp") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "set xlabel 'latency (ms)'\nset ylabel '%s energy per exchange (uJ)'\n"
                "set title 'Key exchange: energy against latency (events accounting)'\n"
                "set logscale x\nset grid\nset key top right\n",
@@ -527,7 +665,7 @@ static int write_pareto_gp(const struct advise_ctx *c, const int have[])
              "'advise_front.dat' with linespoints lw 2 pt 6 ps 1.2 lc rgb 'black' "
              "title 'Pareto front'\n");
     figure_render(f, "advise_pareto", plot);
-    return figure_close(ADV_CMD, f, "advise_pareto.gp");
+    return figure_close(&o, ADV_CMD);
 }
 
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)

@@ -130,16 +130,79 @@ static void load_mtu_grid(struct advise_grid *g, uint32_t peer_max)
     }
 }
 
-/* The exchange runs at the idle link's PHY, interval and LL size. */
+/* Inserts v into the sorted set a[0..*n) (capacity cap) unless it is there; returns its
+ * index. */
+static size_t set_insert_u64(uint64_t *a, size_t *n, size_t cap, uint64_t v)
+{
+    size_t i = 0, j;
+    while (i < *n && a[i] < v) {
+        i++;
+    }
+    if (i < *n && a[i] == v) {
+        return i;
+    }
+    if (*n == cap) {
+        return cap; /* not reached: the grids below stay under their capacity */
+    }
+    for (j = *n; j > i; j--) {
+        a[j] = a[j - 1u];
+    }
+    a[i] = v;
+    ++*n;
+    return i;
+}
+
+/* LL payload grid: 27, 59, ..., 251 (steps of 32) up to the peer's maximum, that maximum
+ * and the idle link's size. */
+static void load_ll_grid(struct advise_grid *g, const struct advise_opts *o)
+{
+    uint64_t v[ADV_LL_MAX];
+    size_t n = 0, i;
+    uint32_t ll;
+    for (ll = PQPAN_LL_DATA_MIN_PAYLOAD; ll <= o->peer_max_ll; ll += 32u) {
+        set_insert_u64(v, &n, ADV_LL_MAX, ll);
+    }
+    set_insert_u64(v, &n, ADV_LL_MAX, o->peer_max_ll);
+    set_insert_u64(v, &n, ADV_LL_MAX, o->idle_ll_octets);
+    for (i = 0; i < n; i++) {
+        g->ll[i] = (uint32_t)v[i];
+        if (v[i] == o->idle_ll_octets) {
+            g->idle_ll = i;
+        }
+    }
+    g->n_ll = n;
+}
+
+/* Connection interval grid: 7.5, 15, 30, 50, 100, 200, 500 ms and the idle link's interval. */
+static void load_ci_grid(struct advise_grid *g, const struct advise_opts *o)
+{
+    static const uint64_t ci_ns[] = {7500000u,  15000000u,  30000000u, 50000000u,
+                                     100000000u, 200000000u, 500000000u};
+    size_t i;
+    g->n_ci = 0;
+    for (i = 0; i < sizeof ci_ns / sizeof ci_ns[0]; i++) {
+        set_insert_u64(g->ci_ns, &g->n_ci, ADV_CI_MAX, ci_ns[i]);
+    }
+    g->idle_ci = set_insert_u64(g->ci_ns, &g->n_ci, ADV_CI_MAX, o->idle.ci_ns);
+}
+
+/* The exchange runs on any PHY both profiles price for the peer, any LL size and interval
+ * of the grids; the link switches there from the idle settings and back. */
 static void load_grid(struct advise_ctx *c)
 {
     struct advise_grid *g = &c->grid;
-    g->n_phy = 1;
-    g->phy[0] = c->o->idle.phy;
-    g->n_ll = 1;
-    g->ll[0] = c->o->idle_ll_octets;
-    g->n_ci = 1;
-    g->ci_ns[0] = c->o->idle.ci_ns;
+    int phy;
+    g->n_phy = 0;
+    for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
+        if (g->priced_phys & (1u << phy)) {
+            if (phy == (int)c->o->idle.phy) {
+                g->idle_phy = g->n_phy;
+            }
+            g->phy[g->n_phy++] = (enum pqpan_ble_phy)phy;
+        }
+    }
+    load_ll_grid(g, c->o);
+    load_ci_grid(g, c->o);
     load_mtu_grid(g, c->o->peer_max_mtu);
 }
 
@@ -200,7 +263,76 @@ static int load_802154(struct advise_ctx *c)
     return EXIT_OK;
 }
 
-/* BLE: the PHYs, the idle connection and the grid. */
+/* One side's events-accounting energy of a round trip: each procedure's phase priced at
+ * the currents of the PHY it runs on. */
+static int price_round_trip(double *uj, const struct pqpan_advise_round_trip *rt,
+                            const struct model_env *env, enum pqpan_ble_role role,
+                            struct cli_msg *msg)
+{
+    int leg, ph;
+    *uj = 0.0;
+    for (leg = 0; leg < PQPAN_ADVISE_LEGS; leg++) {
+        for (ph = 0; ph < PQPAN_PHASE_COUNT; ph++) {
+            struct pqpan_ledger part;
+            struct pqpan_energy e;
+            int rc;
+            if (!(rt->procedures[leg] & (1u << ph))) {
+                continue;
+            }
+            pqpan_advise_ledger_phases(&part, &rt->led[leg][role], 1u << ph);
+            rc = model_energy(&e, &part, env, model_radio_of(rt->phy[leg][ph]), msg);
+            if (rc != EXIT_OK) {
+                return rc;
+            }
+            *uj += e.total_events_uj;
+        }
+    }
+    return EXIT_OK;
+}
+
+/* The switch to grid point (phy, ll, ci) and back, for every point. */
+static int load_switches(struct advise_ctx *c)
+{
+    const struct advise_grid *g = &c->grid;
+    struct pqpan_ble_link_settings idle, opt;
+    struct pqpan_ble_config def;
+    size_t p, l, k;
+    pqpan_ble_config_default(&def);
+    idle.phy = c->o->idle.phy;
+    idle.ll_octets = c->o->idle_ll_octets;
+    idle.ci_ns = c->o->idle.ci_ns;
+    for (p = 0; p < g->n_phy; p++) {
+        for (l = 0; l < g->n_ll; l++) {
+            for (k = 0; k < g->n_ci; k++) {
+                struct advise_switch *sw = &c->sw[p][l][k];
+                struct pqpan_advise_round_trip rt;
+                struct cli_msg msg;
+                int role, rc;
+                opt.phy = g->phy[p];
+                opt.ll_octets = g->ll[l];
+                opt.ci_ns = g->ci_ns[k];
+                if (pqpan_advise_round_trip(&rt, &idle, &opt, def.same_event_reply,
+                                            &c->timing->dev) != PQPAN_OK) {
+                    return cli_usage_error(ADV_CMD, "link switch out of range");
+                }
+                for (role = 0; role < 2; role++) {
+                    rc = price_round_trip(&sw->uj[role], &rt, c->env[role],
+                                          (enum pqpan_ble_role)role, &msg);
+                    if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+                        return rc;
+                    }
+                }
+                sw->there_ms = (double)rt.span_ns[PQPAN_ADVISE_THERE] * 1e-6;
+                sw->back_ms = (double)rt.span_ns[PQPAN_ADVISE_BACK] * 1e-6;
+                sw->procedures = rt.procedures[PQPAN_ADVISE_THERE];
+                sw->llctrl_pdus = rt.counts.llctrl_pdus[0] + rt.counts.llctrl_pdus[1];
+            }
+        }
+    }
+    return EXIT_OK;
+}
+
+/* BLE: the PHYs, the idle connection, the grid and the switches to its points. */
 static int load_ble(struct advise_ctx *c)
 {
     const struct advise_grid *g = &c->grid;
@@ -210,6 +342,7 @@ static int load_ble(struct advise_ctx *c)
     }
     if (rc == EXIT_OK) {
         load_grid(c);
+        rc = load_switches(c);
         c->n_ble = (uint32_t)(ADV_LEVELS * g->n_phy * g->n_ll * g->n_mtu * ADV_TRANSFERS *
                               g->n_ci * ADV_KEYGEN);
     }
@@ -384,12 +517,32 @@ static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
     return EXIT_OK;
 }
 
+/* Adds the switch to cfg's link settings and back to *ev. */
+static void add_switch(struct advise_eval *ev, const struct advise_ctx *c,
+                       const struct advise_cfg *cfg)
+{
+    const struct advise_switch *sw = &c->sw[cfg->i_phy][cfg->i_ll][cfg->i_ci];
+    int role;
+    ev->sw = sw;
+    ev->exchange_objective_uj = ev->objective_uj;
+    for (role = 0; role < 2; role++) {
+        ev->e_uj[role] += sw->uj[role];
+        ev->t_s[role] += (sw->there_ms + sw->back_ms) * 1e-3;
+        if (advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+            ev->objective_uj += sw->uj[role];
+        }
+    }
+}
+
 int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
                 struct cli_msg *msg)
 {
     struct pqpan_ble_config bc;
+    int rc;
     if (cfg->link == ADV_LINK_802154) {
-        return eval_802154(ev, c, cfg, msg);
+        rc = eval_802154(ev, c, cfg, msg);
+        ev->exchange_objective_uj = ev->objective_uj;
+        return rc;
     }
     base_config(&bc, c, cfg->level);
     bc.phy = cfg->phy;
@@ -398,22 +551,48 @@ int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct
     bc.transfer = cfg->transfer;
     bc.ci_ns = cfg->ci_ns;
     bc.keygen_side = cfg->keygen;
-    return eval_config(ev, c, &bc, cfg->level, msg);
+    rc = eval_config(ev, c, &bc, cfg->level, msg);
+    if (rc == EXIT_OK) {
+        add_switch(ev, c, cfg);
+    }
+    return rc;
+}
+
+int advise_on_idle(const struct advise_ctx *c, const struct advise_cfg *cfg)
+{
+    const struct advise_grid *g = &c->grid;
+    return cfg->link == ADV_LINK_BLE && cfg->i_phy == g->idle_phy && cfg->i_ll == g->idle_ll &&
+           cfg->i_ci == g->idle_ci;
+}
+
+int advise_eval_idle(struct advise_eval *ev, const struct advise_ctx *c,
+                     const struct advise_cfg *cfg, struct cli_msg *msg)
+{
+    const struct advise_grid *g = &c->grid;
+    struct advise_cfg idle = *cfg;
+    idle.i_phy = g->idle_phy;
+    idle.phy = g->phy[g->idle_phy];
+    idle.i_ll = g->idle_ll;
+    idle.ll_octets = g->ll[g->idle_ll];
+    idle.i_ci = g->idle_ci;
+    idle.ci_ns = g->ci_ns[g->idle_ci];
+    return advise_eval(ev, c, &idle, msg);
 }
 
 int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
                       struct cli_msg *msg)
 {
     struct pqpan_ble_config bc;
+    int rc;
     base_config(&bc, c, k);
-    return eval_config(ev, c, &bc, k, msg);
+    rc = eval_config(ev, c, &bc, k, msg);
+    ev->exchange_objective_uj = ev->objective_uj;
+    return rc;
 }
 
 /* ---- the search ---- */
 
-/* Every constraint but the level's: the latency limit, and the exchange must end within
- * the rekey interval on both sides. */
-static int meets_link_constraints(const struct advise_ctx *c, const struct advise_eval *ev)
+int advise_meets_link_constraints(const struct advise_ctx *c, const struct advise_eval *ev)
 {
     return (c->o->max_latency_ms <= 0.0 || ev->latency_ms <= c->o->max_latency_ms) &&
            ev->t_s[0] < c->o->rekey_s && ev->t_s[1] < c->o->rekey_s;
@@ -449,7 +628,7 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
     p.energy = ev->objective_uj;
     p.latency = ev->latency_ms;
     p.id = id;
-    if (!meets_link_constraints(c, ev)) {
+    if (!advise_meets_link_constraints(c, ev)) {
         if (level_ok && (!r->nearest_found || p.latency < r->nearest.latency ||
                          (p.latency == r->nearest.latency && pqpan_advise_point_before(&p, &r->nearest)))) {
             r->nearest = p;
@@ -458,6 +637,9 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
         return EXIT_OK;
     }
     keep_min(&r->level_best[cfg->level], &r->level_found[cfg->level], &p);
+    if (cfg->link == ADV_LINK_BLE) {
+        keep_min(&r->ll_best[cfg->level][cfg->i_ll], &r->ll_found[cfg->level][cfg->i_ll], &p);
+    }
     if (!level_ok) {
         return EXIT_OK;
     }

@@ -49,7 +49,7 @@ static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
             const char *name = pqpan_op_name((enum pqpan_op)op);
             if (strlen(name) == (size_t)(eq - v) && strncmp(name, v, (size_t)(eq - v)) == 0) {
-                if (cli_parse_double(eq + 1, 0.01, 100.0, &o->gamma_comp[op]) != 0) {
+                if (cli_parse_double(eq + 1, CLI_GAMMA_MIN, CLI_GAMMA_MAX, &o->gamma_comp[op]) != 0) {
                     cli_usage_error(cmd, "--gamma-comp %s: want a number in 0.01..100", v);
                     return -1;
                 }
@@ -104,7 +104,7 @@ static int value_opt(struct model_opts *o, const char *cmd, const char *opt, con
             return -1;
         }
     } else if (strcmp(opt, "--gamma-comm") == 0) {
-        if (cli_parse_double(v, 0.01, 100.0, &o->gamma_comm) != 0) {
+        if (cli_parse_double(v, CLI_GAMMA_MIN, CLI_GAMMA_MAX, &o->gamma_comm) != 0) {
             cli_usage_error(cmd, "--gamma-comm %s: want a number in 0.01..100", v);
             return -1;
         }

@@ -15,6 +15,7 @@
 
 #include "ble_model.h"
 #include "commands.h"
+#include "outfile.h"
 #include "link_opts.h"
 #include "pqpan/calibrate.h"
 #include "pqpan/common.h"
@@ -1028,7 +1029,9 @@ static cJSON *overlay(const struct cal_state *st)
         }
     }
     cJSON_AddItemToObject(root, "gamma_comp", comp);
-    cJSON_AddNumberToObject(root, "gamma_comm", round_to(st->fit[Q_COMM].gamma, 1e6));
+    if (st->fitted[Q_COMM]) {
+        cJSON_AddNumberToObject(root, "gamma_comm", round_to(st->fit[Q_COMM].gamma, 1e6));
+    }
     snprintf(source, sizeof source, "pqpan calibrate, %zu PPK2 trace%s", st->o.n_traces,
              st->o.n_traces == 1 ? "" : "s");
     cJSON_AddStringToObject(prov, "source", source);
@@ -1048,27 +1051,61 @@ static cJSON *overlay(const struct cal_state *st)
     return root;
 }
 
+/* A calibration file holds only γ values that estimate accepts from it, the bounds of
+ * --gamma-comp / --gamma-comm (CLI_GAMMA_MIN..CLI_GAMMA_MAX): a fit outside them (γ <= 0
+ * when the baseline exceeds the measured current) is refused with the reason. */
+static int overlay_fits_valid(const struct cal_state *st)
+{
+    int q, any = 0;
+    for (q = 0; q < N_QUANT; q++) {
+        double g = round_to(st->fit[q].gamma, 1e6);
+        if (!st->fitted[q]) {
+            continue;
+        }
+        any = 1;
+        if (!(g >= CLI_GAMMA_MIN && g <= CLI_GAMMA_MAX)) {
+            fprintf(stderr,
+                    "pqpan %s: not writing %s: fitted %s%s = %g is outside %g..%g, the range a "
+                    "calibration file may hold (a γ <= 0 means the measured energy is not above "
+                    "the baseline: check --baseline-ua and the traces)\n",
+                    CMD, st->o.out, q == Q_COMM ? "gamma_comm" : "gamma_comp ",
+                    q == Q_COMM ? "" : quantity_name(q), g, CLI_GAMMA_MIN, CLI_GAMMA_MAX);
+            return EXIT_FAILURE_RUN;
+        }
+    }
+    if (!any) {
+        fprintf(stderr, "pqpan %s: not writing %s: no γ could be fitted\n", CMD, st->o.out);
+        return EXIT_FAILURE_RUN;
+    }
+    return EXIT_OK;
+}
+
 static int write_overlay(const struct cal_state *st)
 {
-    cJSON *root = overlay(st);
-    char *text = cJSON_Print(root);
-    FILE *f;
-    int ok;
+    cJSON *root;
+    char *text;
+    struct cli_outfile f;
+    int rc = overlay_fits_valid(st);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    root = overlay(st);
+    text = cJSON_Print(root);
     cJSON_Delete(root);
     if (text == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         return EXIT_FAILURE_RUN;
     }
-    f = fopen(st->o.out, "w");
-    ok = f != NULL && fprintf(f, "%s\n", text) >= 0;
-    ok = f != NULL && fclose(f) == 0 && ok;
-    free(text);
-    if (!ok) {
-        fprintf(stderr, "pqpan %s: %s: cannot write: %s\n", CMD, st->o.out, strerror(errno));
-        return EXIT_IO;
+    rc = cli_outfile_open(&f, CMD, st->o.out);
+    if (rc == EXIT_OK) {
+        fprintf(f.f, "%s\n", text);
+        rc = cli_outfile_close(&f, CMD, 1);
     }
-    fprintf(stderr, "pqpan %s: wrote %s\n", CMD, st->o.out);
-    return EXIT_OK;
+    free(text);
+    if (rc == EXIT_OK) {
+        fprintf(stderr, "pqpan %s: wrote %s\n", CMD, st->o.out);
+    }
+    return rc;
 }
 
 /* ---- run ---- */
@@ -1145,6 +1182,9 @@ int cli_calibrate_run(int argc, char **argv)
         return EXIT_FAILURE_RUN;
     }
     rc = parse_args(&st->o, argc, argv);
+    if (rc == EXIT_OK && st->o.out != NULL) {
+        rc = cli_outfile_check(CMD, st->o.out); /* before any work */
+    }
     if (rc == EXIT_OK) {
         rc = calibrate(st);
     }

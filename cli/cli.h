@@ -114,6 +114,12 @@ void cli_print_fixed(FILE *f, double x, int decimals);
 int cli_format_int(char out[CLI_FIXED_MAX], long long v);
 int cli_format_uint(char out[CLI_FIXED_MAX], unsigned long long v);
 
+/* The γ_comp / γ_comm values accepted anywhere (--gamma-comp, --gamma-comm, a calibration
+ * file, a file calibrate writes): a multiplier on modelled energy, so positive, and within
+ * two orders of magnitude of 1 (the study's fits lie in 1.0-1.5). */
+#define CLI_GAMMA_MIN 0.01
+#define CLI_GAMMA_MAX 100.0
+
 /* Parses a finite double in [min, max]. Returns 0 or -1. */
 int cli_parse_double(const char *s, double min, double max, double *out);
 

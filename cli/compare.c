@@ -267,12 +267,14 @@ static void print_json(struct cell cells[N_KEMS][N_LINKS])
 
 static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
 {
-    FILE *f = figure_open(CMD, dir, "compare.dat");
+    struct cli_outfile o;
     char plot[96];
+    FILE *f;
     int k, j;
-    if (f == NULL) {
+    if (figure_open(&o, CMD, dir, "compare.dat") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# energy (uJ, both sides, every state) per link; rows: ML-KEM levels\n"
                "kem");
     for (j = 0; j < N_LINKS; j++) {
@@ -286,35 +288,31 @@ static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
         }
         fputc('\n', f);
     }
-    if (figure_close(CMD, f, "compare.dat") != EXIT_OK) {
+    if (figure_close(&o, CMD) != EXIT_OK) {
         return EXIT_IO;
     }
-    f = figure_open(CMD, dir, "compare.gp");
-    if (f == NULL) {
+    if (figure_open(&o, CMD, dir, "compare.gp") != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
                "set style fill solid 0.8 border -1\nset key top left autotitle columnhead\n"
                "set ylabel 'energy, both sides (uJ)'\nset grid ytics\n"
                "set title 'PQKE energy: BLE (no DLE / DLE) vs IEEE 802.15.4 at 0, 10, 30 %% load'\n");
     snprintf(plot, sizeof plot, "plot for [c=2:%d] 'compare.dat' using c:xtic(1)\n", N_LINKS + 1);
     figure_render(f, "compare", plot);
-    return figure_close(CMD, f, "compare.gp");
+    return figure_close(&o, CMD);
 }
 
 static int write_out(const char *dir, struct cell cells[N_KEMS][N_LINKS])
 {
-    FILE *f;
-    int rc = figure_dir(CMD, dir);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    f = figure_open(CMD, dir, "compare.csv");
-    if (f == NULL) {
+    struct cli_outfile o;
+    int rc;
+    if (figure_open(&o, CMD, dir, "compare.csv") != EXIT_OK) {
         return EXIT_IO;
     }
-    print_csv(f, cells);
-    rc = figure_close(CMD, f, "compare.csv");
+    print_csv(o.f, cells);
+    rc = figure_close(&o, CMD);
     if (rc == EXIT_OK) {
         rc = write_figure(dir, cells);
     }
@@ -332,6 +330,9 @@ int cli_compare_run(int argc, char **argv)
         return EXIT_OK;
     }
     rc = parse_args(&o, argc, argv);
+    if (rc == EXIT_OK && o.out != NULL) {
+        rc = figure_dir(CMD, o.out); /* before any work: a bad --out fails at once */
+    }
     if (rc != EXIT_OK) {
         return rc;
     }

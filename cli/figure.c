@@ -1,14 +1,18 @@
 /* Output directories and gnuplot figures (see figure.h). */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "figure.h"
+#include "outfile.h"
 
 int figure_dir(const char *cmd, const char *dir)
 {
+    struct stat st;
     if (strchr(dir, '\'') != NULL) {
         return cli_usage_error(cmd, "--out: a directory name without quotes, please");
     }
@@ -16,28 +20,28 @@ int figure_dir(const char *cmd, const char *dir)
         fprintf(stderr, "pqpan %s: cannot create %s: %s\n", cmd, dir, strerror(errno));
         return EXIT_IO;
     }
-    return EXIT_OK;
-}
-
-FILE *figure_open(const char *cmd, const char *dir, const char *name)
-{
-    char path[1024];
-    FILE *f;
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (f == NULL) {
-        fprintf(stderr, "pqpan %s: cannot write %s: %s\n", cmd, path, strerror(errno));
-    }
-    return f;
-}
-
-int figure_close(const char *cmd, FILE *f, const char *name)
-{
-    if (fclose(f) != 0) {
-        fprintf(stderr, "pqpan %s: error writing %s\n", cmd, name);
+    errno = 0;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+        fprintf(stderr, "pqpan %s: cannot write into %s: %s\n", cmd, dir,
+                errno != 0 ? strerror(errno) : strerror(ENOTDIR));
         return EXIT_IO;
     }
     return EXIT_OK;
+}
+
+int figure_open(struct cli_outfile *o, const char *cmd, const char *dir, const char *name)
+{
+    char path[CLI_PATH_MAX];
+    if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path) {
+        fprintf(stderr, "pqpan %s: cannot write %s/%s: name too long\n", cmd, dir, name);
+        return EXIT_IO;
+    }
+    return cli_outfile_open(o, cmd, path);
+}
+
+int figure_close(struct cli_outfile *o, const char *cmd)
+{
+    return cli_outfile_close(o, cmd, 1);
 }
 
 int figure_gnuplot(const char *cmd, const char *dir, const char *script)

@@ -4,14 +4,17 @@
 
 #include <stdio.h>
 
+#include "outfile.h"
+
 /* Creates dir (if missing). A cli.h exit code, message printed. */
 int figure_dir(const char *cmd, const char *dir);
 
-/* Opens dir/name for writing, or prints why not and returns NULL. */
-FILE *figure_open(const char *cmd, const char *dir, const char *name);
+/* Opens dir/name for writing through a temporary name (cli/outfile.h); a cli.h exit code,
+ * message printed. */
+int figure_open(struct cli_outfile *o, const char *cmd, const char *dir, const char *name);
 
-/* Closes f; EXIT_IO (message printed) on a write error. */
-int figure_close(const char *cmd, FILE *f, const char *name);
+/* Closes o and renames it into place; EXIT_IO (message printed) on a write error. */
+int figure_close(struct cli_outfile *o, const char *cmd);
 
 /* Writes gnuplot commands that render plot (one plot command, newline-terminated) into
  * stem.svg and stem.png, 900 x 540 each. */

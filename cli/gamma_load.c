@@ -18,9 +18,11 @@ static int fail(char *err, size_t errlen, const char *origin, const char *field,
     return EXIT_BAD_INPUT;
 }
 
+/* The bounds of --gamma-comp / --gamma-comm: a file cannot give what the CLI refuses. */
 static int gamma_number(const cJSON *v, double *out)
 {
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble <= 0.0) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < CLI_GAMMA_MIN ||
+        v->valuedouble > CLI_GAMMA_MAX) {
         return 0;
     }
     *out = v->valuedouble;
@@ -74,7 +76,7 @@ static int read_comp(struct pqpan_gamma *g, const cJSON *comp, char *err, size_t
                         "ecdh_keygen, ecdh_shared, sig_keygen, sig_sign, sig_verify)");
         }
         if (!gamma_number(item, &g->comp[op])) {
-            return fail(err, errlen, origin, path, "not a number greater than 0");
+            return fail(err, errlen, origin, path, "not a number in 0.01..100 (the range of --gamma-comp / --gamma-comm)");
         }
     }
     return EXIT_OK;
@@ -110,7 +112,7 @@ static int read_all(struct pqpan_gamma *g, const cJSON *root, char *err, size_t 
         }
     }
     if (comm != NULL && !gamma_number(comm, &g->comm)) {
-        return fail(err, errlen, origin, "gamma_comm", "not a number greater than 0");
+        return fail(err, errlen, origin, "gamma_comm", "not a number in 0.01..100 (the range of --gamma-comp / --gamma-comm)");
     }
     return EXIT_OK;
 }

@@ -336,15 +336,16 @@ static void print_json(const struct repro *r)
 static int write_bars(const char *dir, const struct reading_run *r, const char *name)
 {
     char stem[32], dat[40], gp[40], plot[160];
+    struct cli_outfile o;
     FILE *f;
     int i;
     snprintf(stem, sizeof stem, "bars_%s", name);
     snprintf(dat, sizeof dat, "%s.dat", stem);
     snprintf(gp, sizeof gp, "%s.gp", stem);
-    f = figure_open(CMD, dir, dat);
-    if (f == NULL) {
+    if (figure_open(&o, CMD, dir, dat) != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# %s reading: peripheral energy (uJ), bits accounting: label computation "
                "communication\n",
             name);
@@ -353,13 +354,13 @@ static int write_bars(const char *dir, const struct reading_run *r, const char *
         fprintf(f, "\"%s %s\" %.3f %.3f\n", w->kem, w->dle ? "DLE" : "noDLE", w->e_comp_uj,
                 w->e_comm_uj);
     }
-    if (figure_close(CMD, f, dat) != EXIT_OK) {
+    if (figure_close(&o, CMD) != EXIT_OK) {
         return EXIT_IO;
     }
-    f = figure_open(CMD, dir, gp);
-    if (f == NULL) {
+    if (figure_open(&o, CMD, dir, gp) != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "set style data histograms\nset style histogram rowstacked\n"
                "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key top left\n"
                "set ylabel 'peripheral energy (uJ)'\nset xtics rotate by -30\n"
@@ -370,7 +371,7 @@ static int write_bars(const char *dir, const struct reading_run *r, const char *
              "plot '%s' using 2:xtic(1) title 'computation', '' using 3 title 'communication'\n",
              dat);
     figure_render(f, stem, plot);
-    return figure_close(CMD, f, gp);
+    return figure_close(&o, CMD);
 }
 
 static int write_sweep(const char *dir, const struct reading_run *r, const char *name)
@@ -378,16 +379,17 @@ static int write_sweep(const char *dir, const struct reading_run *r, const char 
     char stem[32], dat[40], gp[40], plot[400];
     struct model_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
+    struct cli_outfile o;
     FILE *f;
     unsigned ll;
     int k, rc = EXIT_OK;
     snprintf(stem, sizeof stem, "ll_sweep_%s", name);
     snprintf(dat, sizeof dat, "%s.dat", stem);
     snprintf(gp, sizeof gp, "%s.gp", stem);
-    f = figure_open(CMD, dir, dat);
-    if (f == NULL) {
+    if (figure_open(&o, CMD, dir, dat) != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "# %s reading: ll_octets, peripheral e_total_uj (bits) for ML-KEM-512 768 1024, "
                "study preset\n",
             name);
@@ -400,13 +402,13 @@ static int write_sweep(const char *dir, const struct reading_run *r, const char 
         }
         fputc('\n', f);
     }
-    if (figure_close(CMD, f, dat) != EXIT_OK || rc != EXIT_OK) {
+    if (figure_close(&o, CMD) != EXIT_OK || rc != EXIT_OK) {
         return rc != EXIT_OK ? rc : EXIT_IO;
     }
-    f = figure_open(CMD, dir, gp);
-    if (f == NULL) {
+    if (figure_open(&o, CMD, dir, gp) != EXIT_OK) {
         return EXIT_IO;
     }
+    f = o.f;
     fprintf(f, "set xlabel 'LL payload octets'\nset ylabel 'peripheral energy (uJ)'\n"
                "set title 'PQKE energy vs LL payload size (study preset, bits accounting, %s "
                "reading)'\nset grid\nset key top right\nset xrange [27:251]\n",
@@ -417,7 +419,7 @@ static int write_sweep(const char *dir, const struct reading_run *r, const char 
              "       '' using 1:4 with lines lw 2 title 'ML-KEM-1024'\n",
              dat);
     figure_render(f, stem, plot);
-    return figure_close(CMD, f, gp);
+    return figure_close(&o, CMD);
 }
 
 static int write_reading_figures(const char *dir, const struct reading_run *r, const char *name)
@@ -440,23 +442,18 @@ static int write_reading_figures(const char *dir, const struct reading_run *r, c
 
 static int write_out(const char *dir, const struct repro *r)
 {
-    FILE *f;
-    int k, rc = figure_dir(CMD, dir);
+    struct cli_outfile o;
+    int k, rc = figure_open(&o, CMD, dir, "reproduce.csv");
     if (rc != EXIT_OK) {
         return rc;
     }
-    f = figure_open(CMD, dir, "reproduce.csv");
-    if (f == NULL) {
+    print_csv(o.f, r);
+    rc = figure_close(&o, CMD);
+    if (rc != EXIT_OK || figure_open(&o, CMD, dir, "headline.csv") != EXIT_OK) {
         return EXIT_IO;
     }
-    print_csv(f, r);
-    rc = figure_close(CMD, f, "reproduce.csv");
-    f = rc == EXIT_OK ? figure_open(CMD, dir, "headline.csv") : NULL;
-    if (f == NULL) {
-        return EXIT_IO;
-    }
-    print_headline_csv(f, r);
-    rc = figure_close(CMD, f, "headline.csv");
+    print_headline_csv(o.f, r);
+    rc = figure_close(&o, CMD);
     for (k = r->first; k <= r->last && rc == EXIT_OK; k++) {
         rc = write_reading_figures(dir, &r->run[k], reading_names[k]);
     }
@@ -560,6 +557,9 @@ int cli_reproduce_run(int argc, char **argv)
         return EXIT_OK;
     }
     rc = parse_args(&o, argc, argv);
+    if (rc == EXIT_OK && o.out_dir != NULL) {
+        rc = figure_dir(CMD, o.out_dir); /* before any work: a bad --out fails at once */
+    }
     if (rc != EXIT_OK) {
         return rc;
     }

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "link_opts.h"
 #include "lowpan_model.h"
+#include "outfile.h"
 #include "pqpan/pcap.h"
 #include "pqpan/sim.h"
 #include "pqpan/trace.h"
@@ -164,7 +165,7 @@ struct span_list {
 };
 
 struct observe {
-    FILE *pcap;
+    struct cli_outfile pcap; /* pcap.f NULL: no --pcap */
     struct pqpan_pcap_writer w;
     int pcap_failed;
     int trace_side;
@@ -182,7 +183,7 @@ static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
     struct pqpan_pcap_ble_info info;
     uint8_t rec[PQPAN_PCAP_BLE_RECORD_MAX];
     size_t n;
-    if (ob->pcap == NULL || ob->pcap_failed) {
+    if (ob->pcap.f == NULL || ob->pcap_failed) {
         return;
     }
     memset(&info, 0, sizeof info);
@@ -293,6 +294,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
     double *ua = calloc(nsamp, sizeof *ua);
     uint8_t *dig = calloc(nsamp, 1);
     char line[PQPAN_PPK2_LINE_MAX + 1];
+    struct cli_outfile out;
     FILE *f = NULL;
     size_t w;
     int rc = EXIT_IO;
@@ -316,8 +318,11 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
         }
     }
     mark_op_starts(dig, nsamp, &ob->spans);
-    f = fopen(path, "wb");
-    if (f == NULL || pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
+    if (cli_outfile_open(&out, CMD, path) != EXIT_OK) {
+        goto out;
+    }
+    f = out.f;
+    if (pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
         fwrite(line, 1, w, f) != w) {
         fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
         goto out;
@@ -340,8 +345,7 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
     }
     rc = EXIT_OK;
 out:
-    if (f != NULL && fclose(f) != 0 && rc == EXIT_OK) {
-        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+    if (f != NULL && cli_outfile_close(&out, CMD, rc == EXIT_OK) != EXIT_OK) {
         rc = EXIT_IO;
     }
     free(ua);
@@ -474,14 +478,14 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
 
 static int open_pcap(struct observe *ob, const char *path)
 {
-    ob->pcap = fopen(path, "wb");
-    if (ob->pcap == NULL ||
-        pqpan_pcap_writer_init(&ob->w, file_write, ob->pcap,
+    int rc = cli_outfile_open(&ob->pcap, CMD, path);
+    if (rc == EXIT_OK &&
+        pqpan_pcap_writer_init(&ob->w, file_write, ob->pcap.f,
                                PQPAN_PCAP_LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR, 1) != PQPAN_OK) {
         fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
         return EXIT_IO;
     }
-    return EXIT_OK;
+    return rc;
 }
 
 int cli_simulate_run(int argc, char **argv)
@@ -505,6 +509,9 @@ int cli_simulate_run(int argc, char **argv)
         return simulate_802154_run(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
+    if (rc == EXIT_OK && o.trace != NULL) {
+        rc = cli_outfile_check(CMD, o.trace); /* before the run */
+    }
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -526,12 +533,11 @@ int cli_simulate_run(int argc, char **argv)
         rc = ble_sim_run(s, apps, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
         rc = cli_msg_report(CMD, rc, &msg);
     }
-    if (rc == EXIT_OK && ob.pcap != NULL) {
-        if (fclose(ob.pcap) != 0 || ob.pcap_failed) {
+    if (rc == EXIT_OK && ob.pcap.f != NULL) {
+        if (ob.pcap_failed || cli_outfile_close(&ob.pcap, CMD, 1) != EXIT_OK) {
             fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o.pcap);
             rc = EXIT_IO;
         }
-        ob.pcap = NULL;
     }
     if (rc == EXIT_OK && o.trace != NULL) {
         rc = write_trace(o.trace, &ob, env, o.l.cfg.phy, s->res.end_ns);
@@ -550,9 +556,7 @@ int cli_simulate_run(int argc, char **argv)
         }
     }
 out:
-    if (ob.pcap != NULL) {
-        fclose(ob.pcap);
-    }
+    (void)cli_outfile_close(&ob.pcap, CMD, 0);
     free(ob.spans.v);
     free(env);
     free(s);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "lowpan_model.h"
+#include "outfile.h"
 #include "pqpan/sim154.h"
 
 #define CMD "simulate"
@@ -276,18 +277,19 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
 static int run(struct lowpan_sim_opts *o, const struct model_env *env)
 {
     struct lowpan_series r;
+    struct cli_outfile pcap;
     struct cli_msg msg;
     int rc;
     if (o->pcap != NULL) {
-        o->s.pcap = fopen(o->pcap, "wb");
-        if (o->s.pcap == NULL) {
-            fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o->pcap);
-            return EXIT_IO;
+        rc = cli_outfile_open(&pcap, CMD, o->pcap);
+        if (rc != EXIT_OK) {
+            return rc;
         }
+        o->s.pcap = pcap.f;
     }
     rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &o->l, &o->s, &msg), &msg);
-    if (o->s.pcap != NULL && fclose(o->s.pcap) != 0 && rc == EXIT_OK) {
-        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o->pcap);
+    if (o->s.pcap != NULL && cli_outfile_close(&pcap, CMD, rc == EXIT_OK || rc == EXIT_FAILURE_RUN) != EXIT_OK &&
+        rc == EXIT_OK) {
         rc = EXIT_IO;
     }
     if (rc != EXIT_OK) {

@@ -10,6 +10,7 @@
 
 #include "ble_sim.h"
 #include "estimate.h"
+#include "outfile.h"
 
 #define SWEEP_CMD "sweep"
 
@@ -150,9 +151,9 @@ int sweep_run(FILE *out, const struct sweep_cfg *cfg);
 /* ---- sweep_output.c ---- */
 
 struct sweep_output {
-    FILE *f;
-    const char *path; /* NULL: stdout */
-    char *tmp;        /* path.tmp.PID while writing */
+    FILE *f;                 /* stdout or file.f */
+    const char *path;        /* NULL: stdout */
+    struct cli_outfile file; /* path through path.tmp.PID */
 };
 
 /* stdout (path NULL) or a temporary file next to path. EXIT_OK, or EXIT_IO (message

@@ -16,6 +16,13 @@ libcmocka-dev              unit tests
 libcjson-dev               JSON: ACVP vectors, device profiles
 valgrind                   constant-time tests, instruction counts
 gnuplot-nox                figures (reproduce --out)
+python3-cffi               Python package (python/): libpqpan.so through cffi, ABI mode
+python3-pytest             Python package: its test suite (python/tests)
+python3-setuptools         Python package: pip install ./python
+python3-pandas             Python package: pqpan.sweep() as a DataFrame (tests, examples)
+python3-matplotlib         Python package: the example figures (python/examples, tests)
+python3-venv               Python package test: pip install ./python into a venv
+python3-pip                Python package test: pip install ./python (offline, no build isolation)
 gcc-arm-none-eabi          Cortex-M4 cross build (make m4, QEMU tests)
 libnewlib-arm-none-eabi    Cortex-M4: memcpy/memset from newlib-nano
 qemu-system-arm            Cortex-M4 tests and instruction counts (mps2-an386)
@@ -23,6 +30,10 @@ time                       integration: peak RSS of pqpan trace (/usr/bin/time)
 tshark                     integration tests: dissects the BLE and 802.15.4/6LoWPAN pcaps
 groff-base                 integration test: the installed man page renders without warnings
 binutils                   integration test: readelf checks the installed library's dependencies
+emscripten                 make web: libpqpan and the CLI compiled to WebAssembly
+dpkg-dev                   make web: apt-get source unpacks Debian's cJSON source (web/cjson_src.sh)
+nodejs                     make web (Emscripten's optimizer) and the browser test (tests/web)
+chromium                   browser test of the web page (tests/web, headless)
 "
 
 wanted=$(printf '%s\n' "$PACKAGES" | awk 'NF { print $1 }')
@@ -32,6 +43,9 @@ for p in $wanted; do
         missing="$missing $p"
     fi
 done
+
+# npm comes with some nodejs builds; Debian ships it as its own package.
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 
 if [ -z "$missing" ]; then
     exit 0

@@ -174,6 +174,46 @@ region_lowpan_sizes() {
     }' "$tmp/plain" "$tmp/out"
 }
 
+# pqpan advise's temporary link optimisation with the defaults (nRF52840, idle link 1M,
+# 1000 ms, LL 27) at NIST category 3: the recommendation with no latency limit and with
+# at most 500 ms, each with its switch and net saving.
+region_advise_switch() {
+    : > "$tmp/adv"
+    for lat in none 500; do
+        if [ "$lat" = none ]; then
+            run advise --min-level 3 --top 1 --format json || return 1
+        else
+            run advise --min-level 3 --top 1 --max-latency-ms "$lat" --format json || return 1
+        fi
+        { echo "lat $lat"; cat "$tmp/out"; } >> "$tmp/adv"
+    done
+    awk '
+    function num(k,   v) {
+        if (!match(rec, "\"" k "\": [^,}]*")) return ""
+        v = substr(rec, RSTART + length(k) + 4, RLENGTH - length(k) - 4); gsub(/"/, "", v)
+        return v
+    }
+    /^lat / { lat = $2; rec = ""; on = 0; next }
+    /"rank": 1,/ { on = 1 }
+    on { rec = rec $0 }
+    on && /"battery": \[/ {
+        on = 0
+        sw = substr(rec, index(rec, "\"switching\""))
+        head = num("kem") ", LE " num("phy") ", LL " num("ll_octets") ", CI " num("ci_ms") " ms"
+        e = num("objective_uj"); l = num("latency_ms")
+        rec = sw
+        printf "| %s | %s | %s | %s | %s / %s | %s | %s | %s | %s |\n", \
+            (lat == "none" ? "none" : "≤ " lat " ms"), head, num("procedures"), \
+            num("energy_device_uj"), num("time_there_ms"), num("time_back_ms"), \
+            num("idle_settings_objective_uj"), num("exchange_objective_uj"), \
+            num("net_saving_uj"), num("verdict")
+    }
+    BEGIN {
+        print "| latency limit | recommendation | procedures | switch, peripheral (µJ) | there / back (ms) | on the idle settings (µJ) | exchange (µJ) | net saving (µJ) | verdict |"
+        print "|---|---|---|---|---|---|---|---|---|"
+    }' "$tmp/adv"
+}
+
 # Splices the regions of one file (region outputs in $tmp/region.NAME), each generated
 # line indented as its start marker is (a region inside a list item).
 splice() {

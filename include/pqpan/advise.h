@@ -93,6 +93,41 @@ PQPAN_MUST_CHECK int pqpan_advise_floor_802154(struct pqpan_advise_floor *out,
                                                const uint64_t cycles[PQPAN_OP_COUNT],
                                                const uint64_t count[PQPAN_OP_COUNT]);
 
+/* ---- temporary link optimisation: the link switched for the exchange and back ---- */
+
+/* The procedure phases of a link switch (ble.h pqpan_ble_link_switch). */
+#define PQPAN_ADVISE_SWITCH_PHASES                                                       \
+    ((1u << PQPAN_PHASE_CONN_UPDATE) | (1u << PQPAN_PHASE_PHY_UPDATE) |                  \
+     (1u << PQPAN_PHASE_LENGTH_UPDATE))
+
+/* The two legs of a round trip: idle settings to the exchange's before it, and back. */
+enum pqpan_advise_leg { PQPAN_ADVISE_THERE = 0, PQPAN_ADVISE_BACK, PQPAN_ADVISE_LEGS };
+
+struct pqpan_advise_round_trip {
+    struct pqpan_ledger led[PQPAN_ADVISE_LEGS][2]; /* [leg][role]: the procedures' time per
+                                                      state, SLEEP filling each span */
+    enum pqpan_ble_phy phy[PQPAN_ADVISE_LEGS][PQPAN_PHASE_COUNT]; /* the PHY a procedure's
+                                                      PDUs run on (its instant's event aside) */
+    uint64_t span_ns[PQPAN_ADVISE_LEGS];           /* each leg's duration */
+    unsigned procedures[PQPAN_ADVISE_LEGS];        /* bit 1u << phase of each procedure run */
+    struct pqpan_ble_counts counts;                /* events and LL control PDUs, both legs */
+};
+
+/* The link model's price of running the exchange on settings `opt` when the connection
+ * idles on `idle` (docs/MODEL.md "Advice"): before the exchange the central switches
+ * idle -> opt with pqpan_ble_link_switch (the connection update first, at the idle
+ * interval, so that the PHY and data length updates run at the exchange's interval);
+ * after it, opt -> idle with the PHY and data length updates first, still at the
+ * exchange's interval, and the connection update last. Each leg starts after an empty
+ * event on its PHY (2 empty PDUs and T_IFS). Procedures whose setting does not change are
+ * not run (idle == opt: everything zero). PQPAN_ERR_INVALID_ARG for NULL or settings out
+ * of range (*out zeroed). */
+PQPAN_MUST_CHECK int pqpan_advise_round_trip(struct pqpan_advise_round_trip *out,
+                                             const struct pqpan_ble_link_settings *idle,
+                                             const struct pqpan_ble_link_settings *opt,
+                                             int same_event_reply,
+                                             const struct pqpan_ble_device *dev);
+
 /* ---- the best few, and the Pareto front ---- */
 
 /* One evaluated configuration: its objective (energy), latency and the caller's id. */

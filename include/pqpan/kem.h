@@ -6,7 +6,10 @@
  * H(ek) does not match (§7.3); both give PQPAN_ERR_BAD_KEY. A ciphertext that does not
  * decrypt consistently is not an error: decapsulation then returns the implicit-rejection
  * key (FIPS 203 Alg. 18). Lengths are fixed per parameter set (the *_BYTES macros).
- * Randomized functions draw from the injected pqpan_rng_fn (32 bytes per call to it). */
+ * Randomized functions draw from the injected pqpan_rng_fn (32 bytes per call to it).
+ * Outputs must not overlap the inputs or each other (e.g. ct written over ek): such a call
+ * is refused with PQPAN_ERR_INVALID_ARG before anything is written, outputs included
+ * (zeroing them would destroy the input they share bytes with). */
 #ifndef PQPAN_KEM_H
 #define PQPAN_KEM_H
 

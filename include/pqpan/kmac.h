@@ -5,7 +5,10 @@
  * context holds key-dependent state: the *_final functions wipe it; wipe it yourself with
  * pqpan_wipe if you abandon it. Lengths are in bytes; every string length must be below
  * 2^61 bytes so that its length in bits fits the 64-bit encodings (SP 800-185 §2.3.1
- * allows more; larger inputs give PQPAN_ERR_INVALID_ARG). */
+ * allows more; larger inputs give PQPAN_ERR_INVALID_ARG). Misuse is refused as in sha3.h:
+ * absorbing after the output started, a second pqpan_kmac256_final, or any call on a
+ * context whose init failed returns PQPAN_ERR_STATE and writes nothing outside the
+ * output (which is zeroed). */
 #ifndef PQPAN_KMAC_H
 #define PQPAN_KMAC_H
 
@@ -32,9 +35,9 @@ struct pqpan_kmac256_ctx {
 PQPAN_MUST_CHECK int pqpan_cshake256_init(struct pqpan_cshake256_ctx *ctx, const uint8_t *name,
                                           size_t name_len, const uint8_t *custom,
                                           size_t custom_len);
-void pqpan_cshake256_absorb(struct pqpan_cshake256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_cshake256_absorb(struct pqpan_cshake256_ctx *ctx, const uint8_t *in, size_t len);
 /* Squeezes len bytes; calls may be split anywhere (the first one finalizes). */
-void pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size_t len);
 
 /* KMAC256(K, X, L, S) (SP 800-185 §4.3.1), incremental: init with key K and
  * customization S, absorb X in any pieces, final writes out_len bytes (L = 8 * out_len,
@@ -43,7 +46,7 @@ void pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size
 PQPAN_MUST_CHECK int pqpan_kmac256_init(struct pqpan_kmac256_ctx *ctx, const uint8_t *key,
                                         size_t key_len, const uint8_t *custom,
                                         size_t custom_len);
-void pqpan_kmac256_absorb(struct pqpan_kmac256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_kmac256_absorb(struct pqpan_kmac256_ctx *ctx, const uint8_t *in, size_t len);
 PQPAN_MUST_CHECK int pqpan_kmac256_final(struct pqpan_kmac256_ctx *ctx, uint8_t *out,
                                          size_t out_len);
 

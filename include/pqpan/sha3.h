@@ -4,7 +4,14 @@
  * (cSHAKE, KMAC, TupleHash of NIST SP 800-185) can be built on it: pick a rate and a
  * domain-separation byte, absorb, finalize, squeeze. Contexts hold no pointers, so a
  * struct copy clones a hash in progress. Callers own contexts; wipe them with pqpan_wipe
- * when they held secrets (the SHA3 *_final functions wipe their context themselves). */
+ * when they held secrets (the SHA3 *_final functions wipe their context themselves).
+ *
+ * Misuse is refused, never a write outside the context: absorbing after finalize (or after
+ * the first squeeze), finalizing twice, or any call on a context that a *_final wiped or
+ * whose init failed returns PQPAN_ERR_STATE and changes nothing (an output is zeroed); a
+ * NULL context, or a NULL buffer with a non-zero length, returns PQPAN_ERR_INVALID_ARG.
+ * These calls cannot fail otherwise, so callers that own a freshly initialised context may
+ * ignore the result. */
 #ifndef PQPAN_SHA3_H
 #define PQPAN_SHA3_H
 
@@ -44,24 +51,25 @@ void pqpan_keccak_f1600(uint64_t lanes[25]);
  * Returns PQPAN_ERR_INVALID_ARG (and leaves ctx zeroed) for any other rate. */
 PQPAN_MUST_CHECK int pqpan_keccak_init(struct pqpan_keccak_ctx *ctx, size_t rate_bytes,
                                        uint8_t dsbyte);
-/* Absorbs len bytes; only valid before pqpan_keccak_finalize (ignored after it). */
-void pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len);
-/* Pads (FIPS 202 §5.1 pad10*1 with the domain byte) and switches to squeezing. */
-void pqpan_keccak_finalize(struct pqpan_keccak_ctx *ctx);
+/* Absorbs len bytes; only before pqpan_keccak_finalize (PQPAN_ERR_STATE after it). */
+int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len);
+/* Pads (FIPS 202 §5.1 pad10*1 with the domain byte) and switches to squeezing; once
+ * (PQPAN_ERR_STATE the second time). */
+int pqpan_keccak_finalize(struct pqpan_keccak_ctx *ctx);
 /* Squeezes len output bytes; calls may be split anywhere. Finalizes first if needed. */
-void pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len);
 /* Squeezes nblocks whole blocks of ctx->rate bytes (fast path when the previous output
  * ended on a block boundary, e.g. right after finalize). */
-void pqpan_keccak_squeezeblocks(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t nblocks);
+int pqpan_keccak_squeezeblocks(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t nblocks);
 
 /* SHA3-256 (FIPS 202 §6.1). */
 struct pqpan_sha3_256_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_sha3_256_init(struct pqpan_sha3_256_ctx *ctx);
-void pqpan_sha3_256_absorb(struct pqpan_sha3_256_ctx *ctx, const uint8_t *in, size_t len);
-/* Writes the digest and wipes ctx. */
-void pqpan_sha3_256_final(struct pqpan_sha3_256_ctx *ctx, uint8_t out[PQPAN_SHA3_256_BYTES]);
+int pqpan_sha3_256_absorb(struct pqpan_sha3_256_ctx *ctx, const uint8_t *in, size_t len);
+/* Writes the digest and wipes ctx (a second call: PQPAN_ERR_STATE, out zeroed). */
+int pqpan_sha3_256_final(struct pqpan_sha3_256_ctx *ctx, uint8_t out[PQPAN_SHA3_256_BYTES]);
 void pqpan_sha3_256(uint8_t out[PQPAN_SHA3_256_BYTES], const uint8_t *in, size_t len);
 
 /* SHA3-512 (FIPS 202 §6.1). */
@@ -69,9 +77,9 @@ struct pqpan_sha3_512_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_sha3_512_init(struct pqpan_sha3_512_ctx *ctx);
-void pqpan_sha3_512_absorb(struct pqpan_sha3_512_ctx *ctx, const uint8_t *in, size_t len);
-/* Writes the digest and wipes ctx. */
-void pqpan_sha3_512_final(struct pqpan_sha3_512_ctx *ctx, uint8_t out[PQPAN_SHA3_512_BYTES]);
+int pqpan_sha3_512_absorb(struct pqpan_sha3_512_ctx *ctx, const uint8_t *in, size_t len);
+/* Writes the digest and wipes ctx (a second call: PQPAN_ERR_STATE, out zeroed). */
+int pqpan_sha3_512_final(struct pqpan_sha3_512_ctx *ctx, uint8_t out[PQPAN_SHA3_512_BYTES]);
 void pqpan_sha3_512(uint8_t out[PQPAN_SHA3_512_BYTES], const uint8_t *in, size_t len);
 
 /* SHAKE128 (FIPS 202 §6.2): absorb, then finalize once, then squeeze any amount. */
@@ -79,11 +87,11 @@ struct pqpan_shake128_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_shake128_init(struct pqpan_shake128_ctx *ctx);
-void pqpan_shake128_absorb(struct pqpan_shake128_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_shake128_finalize(struct pqpan_shake128_ctx *ctx);
-void pqpan_shake128_squeeze(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_shake128_absorb(struct pqpan_shake128_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_shake128_finalize(struct pqpan_shake128_ctx *ctx);
+int pqpan_shake128_squeeze(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t len);
 /* nblocks * PQPAN_SHAKE128_RATE bytes. */
-void pqpan_shake128_squeezeblocks(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t nblocks);
+int pqpan_shake128_squeezeblocks(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t nblocks);
 void pqpan_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 
 /* SHAKE256 (FIPS 202 §6.2). */
@@ -91,11 +99,11 @@ struct pqpan_shake256_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_shake256_init(struct pqpan_shake256_ctx *ctx);
-void pqpan_shake256_absorb(struct pqpan_shake256_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_shake256_finalize(struct pqpan_shake256_ctx *ctx);
-void pqpan_shake256_squeeze(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_shake256_absorb(struct pqpan_shake256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_shake256_finalize(struct pqpan_shake256_ctx *ctx);
+int pqpan_shake256_squeeze(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t len);
 /* nblocks * PQPAN_SHAKE256_RATE bytes. */
-void pqpan_shake256_squeezeblocks(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t nblocks);
+int pqpan_shake256_squeezeblocks(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t nblocks);
 void pqpan_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 
 #endif

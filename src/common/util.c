@@ -1,4 +1,5 @@
 #include "pqpan/common.h"
+#include "common/overlap.h"
 
 #include <string.h>
 
@@ -38,4 +39,16 @@ int pqpan_ct_equal(const uint8_t *a, const uint8_t *b, size_t len)
 const char *pqpan_version(void)
 {
     return PQPAN_VERSION_STRING;
+}
+
+/* Compared as integers (uintptr_t): relational operators on pointers into different objects
+ * are undefined in C, their integer values are not. */
+int pqpan_buffers_overlap(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+{
+    uintptr_t pa = (uintptr_t)a;
+    uintptr_t pb = (uintptr_t)b;
+    if (a == 0 || b == 0 || a_len == 0 || b_len == 0) {
+        return 0;
+    }
+    return pa < pb + b_len && pb < pa + a_len;
 }

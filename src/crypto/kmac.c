@@ -8,6 +8,10 @@
 /* left_encode / right_encode of a 64-bit value: at most 8 value bytes + 1 length byte. */
 #define ENCODE_MAX_BYTES 9
 
+/* The sponge of a cSHAKE / KMAC context, NULL for NULL: the sponge is the struct's first
+ * member (C11 §6.7.2.1 ¶15), so no dereference is needed to reach it. */
+#define AS_SPONGE(ctx) ((struct pqpan_keccak_ctx *)(void *)(ctx))
+
 /* "KMAC" as the cSHAKE function name N (SP 800-185 §4.3.1). */
 static const uint8_t kmac_name[4] = {0x4B, 0x4D, 0x41, 0x43};
 
@@ -111,14 +115,14 @@ int pqpan_cshake256_init(struct pqpan_cshake256_ctx *ctx, const uint8_t *name, s
     return PQPAN_OK;
 }
 
-void pqpan_cshake256_absorb(struct pqpan_cshake256_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_cshake256_absorb(struct pqpan_cshake256_ctx *ctx, const uint8_t *in, size_t len)
 {
-    pqpan_keccak_absorb(&ctx->sponge, in, len);
+    return pqpan_keccak_absorb(AS_SPONGE(ctx), in, len);
 }
 
-void pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size_t len)
+int pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size_t len)
 {
-    pqpan_keccak_squeeze(&ctx->sponge, out, len);
+    return pqpan_keccak_squeeze(AS_SPONGE(ctx), out, len);
 }
 
 /* SP 800-185 §4.3.1: newX = bytepad(encode_string(K), 136) || X || right_encode(L);
@@ -148,9 +152,9 @@ int pqpan_kmac256_init(struct pqpan_kmac256_ctx *ctx, const uint8_t *key, size_t
     return PQPAN_OK;
 }
 
-void pqpan_kmac256_absorb(struct pqpan_kmac256_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_kmac256_absorb(struct pqpan_kmac256_ctx *ctx, const uint8_t *in, size_t len)
 {
-    pqpan_keccak_absorb(&ctx->sponge, in, len);
+    return pqpan_keccak_absorb(AS_SPONGE(ctx), in, len);
 }
 
 /* SP 800-185 §4.3.1: absorb right_encode(L), then squeeze L bits. */
@@ -158,6 +162,7 @@ int pqpan_kmac256_final(struct pqpan_kmac256_ctx *ctx, uint8_t *out, size_t out_
 {
     uint8_t enc[ENCODE_MAX_BYTES];
     size_t n;
+    int rc;
     if (ctx == 0 || (out == 0 && out_len != 0) || !string_len_ok(out_len)) {
         if (ctx != 0) {
             pqpan_wipe(ctx, sizeof *ctx);
@@ -168,8 +173,14 @@ int pqpan_kmac256_final(struct pqpan_kmac256_ctx *ctx, uint8_t *out, size_t out_
         return PQPAN_ERR_INVALID_ARG;
     }
     n = right_encode(enc, (uint64_t)out_len * 8u);
-    pqpan_keccak_absorb(&ctx->sponge, enc, n);
-    pqpan_keccak_squeeze(&ctx->sponge, out, out_len);
+    rc = pqpan_keccak_absorb(&ctx->sponge, enc, n);
+    if (rc != PQPAN_OK) {
+        if (out != 0) {
+            pqpan_wipe(out, out_len);
+        }
+        return rc; /* a context already final (wiped) or never set up: left as it is */
+    }
+    (void)pqpan_keccak_squeeze(&ctx->sponge, out, out_len);
     pqpan_wipe(ctx, sizeof *ctx);
     return PQPAN_OK;
 }

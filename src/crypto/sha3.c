@@ -217,15 +217,36 @@ int pqpan_keccak_init(struct pqpan_keccak_ctx *ctx, size_t rate_bytes, uint8_t d
     return PQPAN_OK;
 }
 
+/* 1 if ctx is a sponge that an init set up and no *_final wiped: a rate the state can
+ * hold, a position inside it (below it while absorbing). A context whose init failed, or
+ * that a *_final wiped, has rate 0. */
+static int sponge_ok(const struct pqpan_keccak_ctx *ctx)
+{
+    return ctx->rate != 0 && ctx->rate < PQPAN_KECCAK_STATE_BYTES && ctx->rate % 8 == 0 &&
+           ctx->squeezing <= 1 && (ctx->squeezing ? ctx->pos <= ctx->rate : ctx->pos < ctx->rate);
+}
+
+/* PQPAN_OK when ctx may absorb (a sponge still absorbing, input present). */
+static int absorb_check(const struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len)
+{
+    if (ctx == NULL || (in == NULL && len != 0)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return sponge_ok(ctx) && !ctx->squeezing ? PQPAN_OK : PQPAN_ERR_STATE;
+}
+
 /* The sponge construction of FIPS 202 §4 (Alg. 8), absorbing phase, made incremental:
  * whole lanes where the position is lane-aligned, single bytes elsewhere. */
-void pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len)
 {
-    unsigned pos = ctx->pos;
-    const unsigned rate = ctx->rate;
-    if (ctx->squeezing) {
-        return;
+    unsigned pos;
+    unsigned rate;
+    int rc = absorb_check(ctx, in, len);
+    if (rc != PQPAN_OK) {
+        return rc;
     }
+    pos = ctx->pos;
+    rate = ctx->rate;
     while (len > 0) {
         if (pos % 8 == 0 && len >= 8) {
             ctx->lanes[pos / 8] ^= pqpan_load64_le(in);
@@ -244,28 +265,57 @@ void pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t
         }
     }
     ctx->pos = pos;
+    return PQPAN_OK;
 }
 
 /* pad10*1 (FIPS 202 §5.1) after the domain suffix: dsbyte carries the suffix bits and the
  * first 1 of the padding; the final 1 is the top bit of the last rate byte. */
-void pqpan_keccak_finalize(struct pqpan_keccak_ctx *ctx)
+static void pad_and_switch(struct pqpan_keccak_ctx *ctx)
 {
-    if (ctx->squeezing) {
-        return;
-    }
     xor_byte(ctx->lanes, ctx->pos, ctx->dsbyte);
     xor_byte(ctx->lanes, ctx->rate - 1, 0x80);
     ctx->squeezing = 1;
     ctx->pos = ctx->rate;
 }
 
+int pqpan_keccak_finalize(struct pqpan_keccak_ctx *ctx)
+{
+    int rc = absorb_check(ctx, NULL, 0);
+    if (rc == PQPAN_OK) {
+        pad_and_switch(ctx);
+    }
+    return rc;
+}
+
+/* PQPAN_OK when ctx may squeeze len bytes into out; else out (when given) is zeroed. */
+static int squeeze_check(const struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
+{
+    int rc = PQPAN_OK;
+    if (ctx == NULL || (out == NULL && len != 0)) {
+        rc = PQPAN_ERR_INVALID_ARG;
+    } else if (!sponge_ok(ctx)) {
+        rc = PQPAN_ERR_STATE;
+    }
+    if (rc != PQPAN_OK && out != NULL) {
+        memset(out, 0, len);
+    }
+    return rc;
+}
+
 /* FIPS 202 §4 (Alg. 8), squeezing phase, made incremental; whole lanes where aligned. */
-void pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
+int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
 {
     unsigned pos;
-    const unsigned rate = ctx->rate;
-    pqpan_keccak_finalize(ctx);
+    unsigned rate;
+    int rc = squeeze_check(ctx, out, len);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    if (!ctx->squeezing) {
+        pad_and_switch(ctx);
+    }
     pos = ctx->pos;
+    rate = ctx->rate;
     while (len > 0) {
         if (pos == rate) {
             pqpan_keccak_f1600(ctx->lanes);
@@ -283,12 +333,21 @@ void pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len
         }
     }
     ctx->pos = pos;
+    return PQPAN_OK;
 }
 
-void pqpan_keccak_squeezeblocks(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t nblocks)
+int pqpan_keccak_squeezeblocks(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t nblocks)
 {
-    pqpan_keccak_squeeze(ctx, out, nblocks * ctx->rate);
+    if (ctx == NULL || (ctx->rate != 0 && nblocks > SIZE_MAX / ctx->rate)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return pqpan_keccak_squeeze(ctx, out, nblocks * ctx->rate);
 }
+
+/* The sponge of a SHA-3 / SHAKE context, or NULL for a NULL context: each context struct
+ * has the sponge as its first (only) member, so a pointer to it converts to a pointer to
+ * the sponge (C11 §6.7.2.1 ¶15) without dereferencing it. */
+#define AS_SPONGE(ctx) ((struct pqpan_keccak_ctx *)(void *)(ctx))
 
 /* FIPS 202 §6.1: SHA3-256(M) = KECCAK[512](M || 01, 256). */
 void pqpan_sha3_256_init(struct pqpan_sha3_256_ctx *ctx)
@@ -296,23 +355,26 @@ void pqpan_sha3_256_init(struct pqpan_sha3_256_ctx *ctx)
     sponge_init(&ctx->sponge, PQPAN_SHA3_256_RATE, PQPAN_KECCAK_DS_SHA3);
 }
 
-void pqpan_sha3_256_absorb(struct pqpan_sha3_256_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_sha3_256_absorb(struct pqpan_sha3_256_ctx *ctx, const uint8_t *in, size_t len)
 {
-    pqpan_keccak_absorb(&ctx->sponge, in, len);
+    return pqpan_keccak_absorb(AS_SPONGE(ctx), in, len);
 }
 
-void pqpan_sha3_256_final(struct pqpan_sha3_256_ctx *ctx, uint8_t out[PQPAN_SHA3_256_BYTES])
+int pqpan_sha3_256_final(struct pqpan_sha3_256_ctx *ctx, uint8_t out[PQPAN_SHA3_256_BYTES])
 {
-    pqpan_keccak_squeeze(&ctx->sponge, out, PQPAN_SHA3_256_BYTES);
-    pqpan_wipe(ctx, sizeof *ctx);
+    int rc = pqpan_keccak_squeeze(AS_SPONGE(ctx), out, PQPAN_SHA3_256_BYTES);
+    if (rc == PQPAN_OK) {
+        pqpan_wipe(ctx, sizeof *ctx);
+    }
+    return rc;
 }
 
 void pqpan_sha3_256(uint8_t out[PQPAN_SHA3_256_BYTES], const uint8_t *in, size_t len)
 {
     struct pqpan_sha3_256_ctx ctx;
     pqpan_sha3_256_init(&ctx);
-    pqpan_sha3_256_absorb(&ctx, in, len);
-    pqpan_sha3_256_final(&ctx, out);
+    (void)pqpan_sha3_256_absorb(&ctx, in, len);
+    (void)pqpan_sha3_256_final(&ctx, out);
 }
 
 /* FIPS 202 §6.1: SHA3-512(M) = KECCAK[1024](M || 01, 512). */
@@ -321,23 +383,26 @@ void pqpan_sha3_512_init(struct pqpan_sha3_512_ctx *ctx)
     sponge_init(&ctx->sponge, PQPAN_SHA3_512_RATE, PQPAN_KECCAK_DS_SHA3);
 }
 
-void pqpan_sha3_512_absorb(struct pqpan_sha3_512_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_sha3_512_absorb(struct pqpan_sha3_512_ctx *ctx, const uint8_t *in, size_t len)
 {
-    pqpan_keccak_absorb(&ctx->sponge, in, len);
+    return pqpan_keccak_absorb(AS_SPONGE(ctx), in, len);
 }
 
-void pqpan_sha3_512_final(struct pqpan_sha3_512_ctx *ctx, uint8_t out[PQPAN_SHA3_512_BYTES])
+int pqpan_sha3_512_final(struct pqpan_sha3_512_ctx *ctx, uint8_t out[PQPAN_SHA3_512_BYTES])
 {
-    pqpan_keccak_squeeze(&ctx->sponge, out, PQPAN_SHA3_512_BYTES);
-    pqpan_wipe(ctx, sizeof *ctx);
+    int rc = pqpan_keccak_squeeze(AS_SPONGE(ctx), out, PQPAN_SHA3_512_BYTES);
+    if (rc == PQPAN_OK) {
+        pqpan_wipe(ctx, sizeof *ctx);
+    }
+    return rc;
 }
 
 void pqpan_sha3_512(uint8_t out[PQPAN_SHA3_512_BYTES], const uint8_t *in, size_t len)
 {
     struct pqpan_sha3_512_ctx ctx;
     pqpan_sha3_512_init(&ctx);
-    pqpan_sha3_512_absorb(&ctx, in, len);
-    pqpan_sha3_512_final(&ctx, out);
+    (void)pqpan_sha3_512_absorb(&ctx, in, len);
+    (void)pqpan_sha3_512_final(&ctx, out);
 }
 
 /* FIPS 202 §6.2: SHAKE128(M, d) = KECCAK[256](M || 1111, d). */
@@ -346,32 +411,32 @@ void pqpan_shake128_init(struct pqpan_shake128_ctx *ctx)
     sponge_init(&ctx->sponge, PQPAN_SHAKE128_RATE, PQPAN_KECCAK_DS_SHAKE);
 }
 
-void pqpan_shake128_absorb(struct pqpan_shake128_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_shake128_absorb(struct pqpan_shake128_ctx *ctx, const uint8_t *in, size_t len)
 {
-    pqpan_keccak_absorb(&ctx->sponge, in, len);
+    return pqpan_keccak_absorb(AS_SPONGE(ctx), in, len);
 }
 
-void pqpan_shake128_finalize(struct pqpan_shake128_ctx *ctx)
+int pqpan_shake128_finalize(struct pqpan_shake128_ctx *ctx)
 {
-    pqpan_keccak_finalize(&ctx->sponge);
+    return pqpan_keccak_finalize(AS_SPONGE(ctx));
 }
 
-void pqpan_shake128_squeeze(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t len)
+int pqpan_shake128_squeeze(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t len)
 {
-    pqpan_keccak_squeeze(&ctx->sponge, out, len);
+    return pqpan_keccak_squeeze(AS_SPONGE(ctx), out, len);
 }
 
-void pqpan_shake128_squeezeblocks(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t nblocks)
+int pqpan_shake128_squeezeblocks(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t nblocks)
 {
-    pqpan_keccak_squeezeblocks(&ctx->sponge, out, nblocks);
+    return pqpan_keccak_squeezeblocks(AS_SPONGE(ctx), out, nblocks);
 }
 
 void pqpan_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
 {
     struct pqpan_shake128_ctx ctx;
     pqpan_shake128_init(&ctx);
-    pqpan_shake128_absorb(&ctx, in, inlen);
-    pqpan_shake128_squeeze(&ctx, out, outlen);
+    (void)pqpan_shake128_absorb(&ctx, in, inlen);
+    (void)pqpan_shake128_squeeze(&ctx, out, outlen);
     pqpan_wipe(&ctx, sizeof ctx);
 }
 
@@ -381,31 +446,31 @@ void pqpan_shake256_init(struct pqpan_shake256_ctx *ctx)
     sponge_init(&ctx->sponge, PQPAN_SHAKE256_RATE, PQPAN_KECCAK_DS_SHAKE);
 }
 
-void pqpan_shake256_absorb(struct pqpan_shake256_ctx *ctx, const uint8_t *in, size_t len)
+int pqpan_shake256_absorb(struct pqpan_shake256_ctx *ctx, const uint8_t *in, size_t len)
 {
-    pqpan_keccak_absorb(&ctx->sponge, in, len);
+    return pqpan_keccak_absorb(AS_SPONGE(ctx), in, len);
 }
 
-void pqpan_shake256_finalize(struct pqpan_shake256_ctx *ctx)
+int pqpan_shake256_finalize(struct pqpan_shake256_ctx *ctx)
 {
-    pqpan_keccak_finalize(&ctx->sponge);
+    return pqpan_keccak_finalize(AS_SPONGE(ctx));
 }
 
-void pqpan_shake256_squeeze(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t len)
+int pqpan_shake256_squeeze(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t len)
 {
-    pqpan_keccak_squeeze(&ctx->sponge, out, len);
+    return pqpan_keccak_squeeze(AS_SPONGE(ctx), out, len);
 }
 
-void pqpan_shake256_squeezeblocks(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t nblocks)
+int pqpan_shake256_squeezeblocks(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t nblocks)
 {
-    pqpan_keccak_squeezeblocks(&ctx->sponge, out, nblocks);
+    return pqpan_keccak_squeezeblocks(AS_SPONGE(ctx), out, nblocks);
 }
 
 void pqpan_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen)
 {
     struct pqpan_shake256_ctx ctx;
     pqpan_shake256_init(&ctx);
-    pqpan_shake256_absorb(&ctx, in, inlen);
-    pqpan_shake256_squeeze(&ctx, out, outlen);
+    (void)pqpan_shake256_absorb(&ctx, in, inlen);
+    (void)pqpan_shake256_squeeze(&ctx, out, outlen);
     pqpan_wipe(&ctx, sizeof ctx);
 }

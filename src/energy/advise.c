@@ -169,6 +169,103 @@ int pqpan_advise_floor(struct pqpan_advise_floor *out, const struct pqpan_profil
     return PQPAN_OK;
 }
 
+/* ---- link round trip ---- */
+
+/* Close of an empty connection event from its anchor: the central's empty PDU, T_IFS, the
+ * peripheral's (Vol 6 Part B §4.5.1). */
+static uint64_t empty_event_close_ns(enum pqpan_ble_phy phy)
+{
+    return 2u * pqpan_ble_packet_ns(phy, 0, 0) + PQPAN_BLE_T_IFS_NS;
+}
+
+static uint64_t span_sum(const uint64_t span[PQPAN_PHASE_COUNT])
+{
+    uint64_t sum = 0;
+    int p;
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+        sum += span[p];
+    }
+    return sum;
+}
+
+/* The procedures pqpan_ble_link_switch runs from `from` to `to`, and the PHY each runs on:
+ * the connection and PHY updates on the PHY before them, the data length update after the
+ * PHY update. */
+static unsigned leg_procedures(enum pqpan_ble_phy phy[PQPAN_PHASE_COUNT],
+                               const struct pqpan_ble_link_settings *from,
+                               const struct pqpan_ble_link_settings *to)
+{
+    unsigned mask = 0;
+    if (from->ci_ns != to->ci_ns) {
+        mask |= 1u << PQPAN_PHASE_CONN_UPDATE;
+        phy[PQPAN_PHASE_CONN_UPDATE] = from->phy;
+    }
+    if (from->phy != to->phy) {
+        mask |= 1u << PQPAN_PHASE_PHY_UPDATE;
+        phy[PQPAN_PHASE_PHY_UPDATE] = from->phy;
+    }
+    if (from->ll_octets != to->ll_octets) {
+        mask |= 1u << PQPAN_PHASE_LENGTH_UPDATE;
+        phy[PQPAN_PHASE_LENGTH_UPDATE] = to->phy;
+    }
+    return mask;
+}
+
+/* One leg, as one or two switches: from -> via -> to (via NULL: from -> to). */
+static int run_leg(struct pqpan_advise_round_trip *out, enum pqpan_advise_leg leg,
+                   const struct pqpan_ble_link_settings *from,
+                   const struct pqpan_ble_link_settings *via,
+                   const struct pqpan_ble_link_settings *to, int same_event_reply,
+                   const struct pqpan_ble_device *dev)
+{
+    uint64_t span[PQPAN_PHASE_COUNT] = {0};
+    const struct pqpan_ble_link_settings *first = via != NULL ? via : to;
+    int rc;
+    out->counts.last_close_ns = empty_event_close_ns(from->phy);
+    out->procedures[leg] = leg_procedures(out->phy[leg], from, first);
+    rc = pqpan_ble_link_switch(out->led[leg], &out->counts, span, from, first,
+                               same_event_reply, dev);
+    if (rc == PQPAN_OK && via != NULL) {
+        out->procedures[leg] |= leg_procedures(out->phy[leg], via, to);
+        rc = pqpan_ble_link_switch(out->led[leg], &out->counts, span, via, to,
+                                   same_event_reply, dev);
+    }
+    out->span_ns[leg] = span_sum(span);
+    return rc;
+}
+
+int pqpan_advise_round_trip(struct pqpan_advise_round_trip *out,
+                            const struct pqpan_ble_link_settings *idle,
+                            const struct pqpan_ble_link_settings *opt, int same_event_reply,
+                            const struct pqpan_ble_device *dev)
+{
+    struct pqpan_ble_link_settings back_first;
+    int leg, role, rc;
+    if (out == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (idle == NULL || opt == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    for (leg = 0; leg < PQPAN_ADVISE_LEGS; leg++) {
+        for (role = 0; role < 2; role++) {
+            pqpan_ledger_init(&out->led[leg][role]);
+        }
+    }
+    /* Back: PHY and data length first, at the exchange's (short) interval. */
+    back_first = *idle;
+    back_first.ci_ns = opt->ci_ns;
+    rc = run_leg(out, PQPAN_ADVISE_THERE, idle, NULL, opt, same_event_reply, dev);
+    if (rc == PQPAN_OK) {
+        rc = run_leg(out, PQPAN_ADVISE_BACK, opt, &back_first, idle, same_event_reply, dev);
+    }
+    if (rc != PQPAN_OK) {
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}
+
 /* ---- rank and front ---- */
 
 int pqpan_advise_point_before(const struct pqpan_advise_point *a,

@@ -216,7 +216,7 @@ int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
         return fail(ctx, PQPAN_ERR_STATE, out, out_cap, out_len);
     }
     if ((in == 0 && in_len != 0) || out == 0 || out_len == 0 ||
-        pqpan_pqke_buffers_overlap(in, in_len, out, out_cap)) {
+        pqpan_buffers_overlap(in, in_len, out, out_cap)) {
         return fail(ctx, PQPAN_ERR_INVALID_ARG, out, out_cap, out_len);
     }
     rc = pqpan_pqke_check_credentials(cred, ctx->mode == PQPAN_PQKE_MODE_PSK,

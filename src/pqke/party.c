@@ -4,18 +4,6 @@
 
 #include "pqke/pqke_internal.h"
 
-/* Compared as integers (uintptr_t): relational operators on pointers into different objects
- * are undefined in C, their integer values are not. */
-int pqpan_pqke_buffers_overlap(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
-{
-    uintptr_t pa = (uintptr_t)a;
-    uintptr_t pb = (uintptr_t)b;
-    if (a == 0 || b == 0 || a_len == 0 || b_len == 0) {
-        return 0;
-    }
-    return pa < pb + b_len && pb < pa + a_len;
-}
-
 int pqpan_pqke_check_credentials(const struct pqpan_pqke_credentials *cred, int need_psk,
                                  int need_own_dk, int need_peer_ek)
 {

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/overlap.h"
 #include "pqpan/pqke.h"
 
 #define PQKE_SS_BYTES PQPAN_MLKEM_SS_BYTES
@@ -124,8 +125,6 @@ uint8_t pqpan_pqke_header_suite(const uint8_t *in);
 uint8_t pqpan_pqke_header_mode(const uint8_t *in);
 /* SUITE or MODE if a later message's header differs from the run's suite or mode. */
 PQPAN_MUST_CHECK int pqpan_pqke_check_run(const uint8_t *in, unsigned suite, unsigned mode);
-/* 1 if the byte ranges [a, a + a_len) and [b, b + b_len) overlap (NULL or empty: 0). */
-int pqpan_pqke_buffers_overlap(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len);
 /* INVALID_ARG unless the credentials the mode needs at this step are present. */
 PQPAN_MUST_CHECK int pqpan_pqke_check_credentials(const struct pqpan_pqke_credentials *cred,
                                                   int need_psk, int need_own_dk,

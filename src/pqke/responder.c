@@ -241,7 +241,7 @@ int pqpan_pqke_responder_handle(struct pqpan_pqke_responder *ctx,
         return PQPAN_ERR_INVALID_ARG;
     }
     if ((in == 0 && in_len != 0) || (out == 0 && out_cap != 0) || out_len == 0 ||
-        pqpan_pqke_buffers_overlap(in, in_len, out, out_cap)) {
+        pqpan_buffers_overlap(in, in_len, out, out_cap)) {
         return fail(ctx, PQPAN_ERR_INVALID_ARG, out, out_cap, out_len);
     }
     switch (ctx->state) {

@@ -160,6 +160,103 @@ static void test_ledger_phases(void **state)
     assert_int_equal(out.pdus_tx, 0);
 }
 
+/* A device's connection-event timing for the round trip (ble.h struct pqpan_ble_device:
+ * CPU 64 MHz, HFXO start 256 µs, ramp 40 µs, pre 60 µs, post 60 µs, 50 ppm, margin 32 µs);
+ * the spans below do not depend on it. */
+static const struct pqpan_ble_device rt_dev = {64000000u, 256000u, 40000u, 60000u, 60000u,
+                                               50u, 32000u};
+
+/* The round trip {1M, 27, 1000 ms} -> {2M, 251, 50 ms} -> back, by hand from the
+ * procedures (Core v5.4 Vol 6 Part B; each with an instant sits 6 events after its
+ * indication, §5.5, and the instant's event comes one old interval after the last one
+ * before, §5.1.1; a response comes in the next event). An empty event closes 2·80 + 150 =
+ * 310 µs after its anchor on 1M, 2·44 + 150 = 238 µs on 2M; the one where the peripheral
+ * answers the central's empty PDU with LL_LENGTH_RSP (9 octets of payload + 2 of header +
+ * access address 4 + CRC 3 + preamble 1 or 2: 152 µs on 1M, 80 µs on 2M, Vol 6 Part B
+ * §2.1) 80 + 150 + 152 = 382 µs on 1M, 44 + 150 + 80 = 274 µs on 2M.
+ * There, after an empty 1M event:
+ *  - connection update at 1000 ms on 1M (LL_CONNECTION_PARAM_REQ, RSP next event,
+ *    LL_CONNECTION_UPDATE_IND, 5 idle events, the instant's): 9 events, 9000 ms;
+ *  - PHY update at 50 ms (REQ, RSP, IND, 5 idle, the instant's event on 2M): 9 events,
+ *    450 ms − (310 − 238) µs;
+ *  - data length update on 2M: 2 events, 100 ms + (274 − 238) µs.
+ * Back, after an empty 2M event: PHY update 2M -> 1M at 50 ms, 450 ms + (310 − 238) µs;
+ * data length update on 1M, 100 ms + (382 − 310) µs; connection update 50 -> 1000 ms at
+ * 50 ms on 1M, 8 · 50 + 50 ms (the instant one old interval later) − (382 − 310) µs.
+ * LL control PDUs per leg: the central 2 + 2 + 1, the peripheral 1 + 1 + 1. */
+/* Every phase of a ledger. */
+static uint64_t all_phases_ns(const struct pqpan_ledger *l)
+{
+    uint64_t sum = 0;
+    int p;
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+        sum += pqpan_ledger_phase_ns(l, (enum pqpan_phase)p);
+    }
+    return sum;
+}
+
+static void test_round_trip_hand(void **state)
+{
+    static struct pqpan_advise_round_trip rt;
+    const struct pqpan_ble_link_settings idle = {PQPAN_BLE_PHY_1M, 27u, 1000000000u};
+    const struct pqpan_ble_link_settings opt = {PQPAN_BLE_PHY_2M, 251u, 50000000u};
+    const unsigned all = PQPAN_ADVISE_SWITCH_PHASES;
+    int leg, role;
+    (void)state;
+    assert_int_equal(pqpan_advise_round_trip(&rt, &idle, &opt, 0, &rt_dev), PQPAN_OK);
+    assert_int_equal(rt.span_ns[PQPAN_ADVISE_THERE],
+                     9000000000u + 450000000u - 72000u + 100000000u + 36000u);
+    assert_int_equal(rt.span_ns[PQPAN_ADVISE_BACK],
+                     450000000u + 72000u + 100000000u + 72000u + 450000000u - 72000u);
+    assert_int_equal(rt.procedures[PQPAN_ADVISE_THERE], all);
+    assert_int_equal(rt.procedures[PQPAN_ADVISE_BACK], all);
+    assert_int_equal(rt.counts.llctrl_pdus[PQPAN_BLE_CENTRAL], 2 * (2 + 2 + 1));
+    assert_int_equal(rt.counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 2 * (1 + 1 + 1));
+    assert_int_equal(rt.counts.events + rt.counts.idle_events, 2 * (9 + 9 + 2));
+    /* the PHY each procedure's PDUs run on */
+    assert_int_equal(rt.phy[PQPAN_ADVISE_THERE][PQPAN_PHASE_CONN_UPDATE], PQPAN_BLE_PHY_1M);
+    assert_int_equal(rt.phy[PQPAN_ADVISE_THERE][PQPAN_PHASE_PHY_UPDATE], PQPAN_BLE_PHY_1M);
+    assert_int_equal(rt.phy[PQPAN_ADVISE_THERE][PQPAN_PHASE_LENGTH_UPDATE], PQPAN_BLE_PHY_2M);
+    assert_int_equal(rt.phy[PQPAN_ADVISE_BACK][PQPAN_PHASE_PHY_UPDATE], PQPAN_BLE_PHY_2M);
+    assert_int_equal(rt.phy[PQPAN_ADVISE_BACK][PQPAN_PHASE_LENGTH_UPDATE], PQPAN_BLE_PHY_1M);
+    assert_int_equal(rt.phy[PQPAN_ADVISE_BACK][PQPAN_PHASE_CONN_UPDATE], PQPAN_BLE_PHY_1M);
+    /* each side's ledger fills each leg's span, in the procedures' phases only */
+    for (leg = 0; leg < PQPAN_ADVISE_LEGS; leg++) {
+        for (role = 0; role < 2; role++) {
+            const struct pqpan_ledger *l = &rt.led[leg][role];
+            assert_int_equal(pqpan_ledger_phase_ns(l, PQPAN_PHASE_CONN_UPDATE) +
+                                 pqpan_ledger_phase_ns(l, PQPAN_PHASE_PHY_UPDATE) +
+                                 pqpan_ledger_phase_ns(l, PQPAN_PHASE_LENGTH_UPDATE),
+                             rt.span_ns[leg]);
+            assert_int_equal(all_phases_ns(l), rt.span_ns[leg]);
+        }
+    }
+}
+
+/* Nothing changes: no procedure, nothing booked. Out of range: rejected, zeroed. */
+static void test_round_trip_none_and_rejects(void **state)
+{
+    static struct pqpan_advise_round_trip rt;
+    const struct pqpan_ble_link_settings idle = {PQPAN_BLE_PHY_2M, 100u, 30000000u};
+    struct pqpan_ble_link_settings bad = idle;
+    (void)state;
+    assert_int_equal(pqpan_advise_round_trip(&rt, &idle, &idle, 0, &rt_dev), PQPAN_OK);
+    assert_int_equal(rt.span_ns[PQPAN_ADVISE_THERE] + rt.span_ns[PQPAN_ADVISE_BACK], 0);
+    assert_int_equal(rt.procedures[PQPAN_ADVISE_THERE] | rt.procedures[PQPAN_ADVISE_BACK], 0);
+    assert_int_equal(all_phases_ns(&rt.led[PQPAN_ADVISE_THERE][PQPAN_BLE_PERIPHERAL]), 0);
+    /* only the LL size: one data length update each way, 2 events at 30 ms on 2M */
+    bad.ll_octets = 251u;
+    assert_int_equal(pqpan_advise_round_trip(&rt, &idle, &bad, 0, &rt_dev), PQPAN_OK);
+    assert_int_equal(rt.procedures[PQPAN_ADVISE_THERE], 1u << PQPAN_PHASE_LENGTH_UPDATE);
+    assert_int_equal(rt.span_ns[PQPAN_ADVISE_THERE], 60000000u + 36000u);
+    assert_int_equal(rt.span_ns[PQPAN_ADVISE_BACK], 60000000u + 36000u);
+    bad.ci_ns = 5000000u; /* below 7.5 ms (Vol 6 Part B §4.5.1) */
+    assert_int_equal(pqpan_advise_round_trip(&rt, &idle, &bad, 0, &rt_dev), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(rt.span_ns[PQPAN_ADVISE_THERE], 0);
+    assert_int_equal(pqpan_advise_round_trip(&rt, NULL, &idle, 0, &rt_dev), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_advise_round_trip(NULL, &idle, &idle, 0, &rt_dev), PQPAN_ERR_INVALID_ARG);
+}
+
 /* Random points on a coarse grid, so that ties in energy, latency and both occur. */
 #define N_RANDOM 3000
 
@@ -286,6 +383,8 @@ int main(void)
         cmocka_unit_test(test_floor_802154_hand),
         cmocka_unit_test(test_floor_rejects),
         cmocka_unit_test(test_ledger_phases),
+        cmocka_unit_test(test_round_trip_hand),
+        cmocka_unit_test(test_round_trip_none_and_rejects),
         cmocka_unit_test(test_rank_is_sorted_prefix),
         cmocka_unit_test(test_front_brute_force),
         cmocka_unit_test(test_front_capacity),

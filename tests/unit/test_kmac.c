@@ -224,6 +224,51 @@ static void test_kmac256_rejects_null_with_length(void **state)
     assert_true(pqpan_ct_equal(out, (const uint8_t[16]){0}, sizeof out));
 }
 
+/* A second final, absorbing after final, and a context whose init failed: each refused
+ * with PQPAN_ERR_STATE, no write past the context (guard intact), the output zeroed. */
+static void test_kmac256_misuse_refused_memory_untouched(void **state)
+{
+    struct {
+        struct pqpan_kmac256_ctx ctx;
+        uint8_t guard[512];
+    } g;
+    struct pqpan_kmac256_ctx zero;
+    uint8_t key[32], msg[300], out[32];
+    size_t i;
+    (void)state;
+    counting(key, sizeof key, 0x40);
+    memset(msg, 0x3C, sizeof msg);
+    memset(&zero, 0, sizeof zero);
+    memset(g.guard, 0x5A, sizeof g.guard);
+    assert_int_equal(pqpan_kmac256_init(&g.ctx, key, sizeof key, NULL, 0), PQPAN_OK);
+    assert_int_equal(pqpan_kmac256_final(&g.ctx, out, sizeof out), PQPAN_OK);
+    assert_int_equal(pqpan_kmac256_absorb(&g.ctx, msg, sizeof msg), PQPAN_ERR_STATE);
+    memset(out, 0xEE, sizeof out);
+    assert_int_equal(pqpan_kmac256_final(&g.ctx, out, sizeof out), PQPAN_ERR_STATE);
+    assert_true(pqpan_ct_equal(out, (const uint8_t[32]){0}, sizeof out));
+    assert_memory_equal(&g.ctx, &zero, sizeof zero);
+    assert_int_equal(pqpan_kmac256_init(&g.ctx, NULL, 5, NULL, 0), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_kmac256_absorb(&g.ctx, msg, sizeof msg), PQPAN_ERR_STATE);
+    assert_int_equal(pqpan_kmac256_final(&g.ctx, out, sizeof out), PQPAN_ERR_STATE);
+    assert_memory_equal(&g.ctx, &zero, sizeof zero);
+    for (i = 0; i < sizeof g.guard; i++) {
+        assert_int_equal(g.guard[i], 0x5A);
+    }
+}
+
+/* cSHAKE256: absorbing after the first squeeze is refused and changes nothing. */
+static void test_cshake256_absorb_after_squeeze_refused(void **state)
+{
+    struct pqpan_cshake256_ctx ctx, before;
+    uint8_t out[16];
+    (void)state;
+    assert_int_equal(pqpan_cshake256_init(&ctx, (const uint8_t *)"N", 1, NULL, 0), PQPAN_OK);
+    assert_int_equal(pqpan_cshake256_squeeze(&ctx, out, sizeof out), PQPAN_OK);
+    before = ctx;
+    assert_int_equal(pqpan_cshake256_absorb(&ctx, out, sizeof out), PQPAN_ERR_STATE);
+    assert_memory_equal(&ctx, &before, sizeof ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -234,6 +279,8 @@ int main(void)
         cmocka_unit_test(test_kmac256_output_length_changes_every_byte_prefix),
         cmocka_unit_test(test_kmac256_final_wipes_context),
         cmocka_unit_test(test_kmac256_rejects_null_with_length),
+        cmocka_unit_test(test_kmac256_misuse_refused_memory_untouched),
+        cmocka_unit_test(test_cshake256_absorb_after_squeeze_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -255,6 +255,43 @@ static void test_bad_keys_rejected(void **state)
     }
 }
 
+/* Outputs that overlap an input are refused before anything is written: ct over ek (the
+ * issue-15 case: it used to return success with a wrong ciphertext), ss inside ct or dk,
+ * ek over dk. Every buffer keeps its bytes. */
+static void test_overlapping_buffers_refused(void **state)
+{
+    static uint8_t ek[MAX_BYTES], dk[MAX_BYTES], buf[2 * MAX_BYTES], saved[2 * MAX_BYTES];
+    uint8_t d[32], z[32], m[32], k[32];
+    size_t level;
+    (void)state;
+    memset(d, 1, 32);
+    memset(z, 2, 32);
+    memset(m, 3, 32);
+    for (level = 0; level < PQPAN_KEM_COUNT; level++) {
+        const struct pqpan_kem *kem = pqpan_kem_at(level);
+        uint64_t seed = 11;
+        assert_int_equal(kem->keypair_derand(ek, dk, d, z), 0);
+        memcpy(buf, ek, kem->ek_bytes); /* ek at buf, ct written from buf + 16 */
+        memcpy(saved, buf, sizeof buf);
+        assert_int_equal(kem->encaps_derand(buf + 16, k, buf, m), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->encaps(buf + 16, k, buf, test_rng, &seed), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->encaps_derand(buf, buf + kem->ct_bytes - 8, ek, m),
+                         PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->encaps_derand(buf, k, ek, buf + 40), PQPAN_ERR_INVALID_ARG);
+        assert_memory_equal(buf, saved, sizeof buf);
+        assert_int_equal(kem->encaps_derand(buf, k, ek, m), 0);
+        memcpy(saved, buf, sizeof buf);
+        assert_int_equal(kem->decaps(buf + 4, buf, dk), PQPAN_ERR_INVALID_ARG);
+        assert_memory_equal(buf, saved, sizeof buf);
+        memcpy(buf, dk, kem->dk_bytes);
+        memcpy(saved, buf, sizeof buf);
+        assert_int_equal(kem->decaps(buf + 100, ek, buf), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->keypair_derand(buf, buf + 8, d, z), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->keypair_derand(buf + 64, dk, buf + 100, z), PQPAN_ERR_INVALID_ARG);
+        assert_memory_equal(buf, saved, sizeof buf);
+    }
+}
+
 static void test_descriptors(void **state)
 {
     (void)state;
@@ -382,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_random),
         cmocka_unit_test(test_randomized_api),
         cmocka_unit_test(test_bad_keys_rejected),
+        cmocka_unit_test(test_overlapping_buffers_refused),
         cmocka_unit_test(test_descriptors),
         cmocka_unit_test(test_compress_exhaustive),
         cmocka_unit_test(test_barrett_exhaustive),

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "pqpan/error.h"
 #include "pqpan/sha3.h"
 
 struct sha3_case {
@@ -262,6 +263,111 @@ static void test_context_copy_clones(void **state)
     assert_hex(out_a, cases[1].sha3_256);
 }
 
+/* A context followed by guard bytes: a write past the sponge lands in the guard. */
+struct guarded_sha3 {
+    struct pqpan_sha3_256_ctx ctx;
+    uint8_t guard[512];
+};
+
+static void guard_fill(struct guarded_sha3 *g)
+{
+    memset(g->guard, 0x5A, sizeof g->guard);
+}
+
+static void assert_guard_intact(const struct guarded_sha3 *g)
+{
+    size_t i;
+    for (i = 0; i < sizeof g->guard; i++) {
+        assert_int_equal(g->guard[i], 0x5A);
+    }
+}
+
+/* Absorbing into a context the final wiped, and finalising it again: both refused, the
+ * wiped context and the memory after it unchanged, the second digest zeroed. */
+static void test_sha3_absorb_and_final_after_final_refused(void **state)
+{
+    struct guarded_sha3 g;
+    struct pqpan_sha3_256_ctx wiped;
+    uint8_t msg[300], out[32];
+    (void)state;
+    memset(msg, 0xC3, sizeof msg);
+    guard_fill(&g);
+    pqpan_sha3_256_init(&g.ctx);
+    assert_int_equal(pqpan_sha3_256_absorb(&g.ctx, (const uint8_t *)"abc", 3), PQPAN_OK);
+    assert_int_equal(pqpan_sha3_256_final(&g.ctx, out), PQPAN_OK);
+    assert_hex(out, cases[1].sha3_256);
+    wiped = g.ctx;
+    assert_int_equal(pqpan_sha3_256_absorb(&g.ctx, msg, sizeof msg), PQPAN_ERR_STATE);
+    assert_memory_equal(&g.ctx, &wiped, sizeof wiped);
+    memset(out, 0xEE, sizeof out);
+    assert_int_equal(pqpan_sha3_256_final(&g.ctx, out), PQPAN_ERR_STATE);
+    assert_memory_equal(&g.ctx, &wiped, sizeof wiped);
+    assert_true(out[0] == 0 && memcmp(out, out + 1, sizeof out - 1) == 0);
+    assert_guard_intact(&g);
+}
+
+/* SHAKE: absorbing after finalize (or after a squeeze), finalising twice: refused. */
+static void test_shake_absorb_after_finalize_refused(void **state)
+{
+    struct pqpan_shake256_ctx ctx, before;
+    uint8_t out[64], want[64];
+    (void)state;
+    pqpan_shake256(want, sizeof want, (const uint8_t *)"abc", 3);
+    pqpan_shake256_init(&ctx);
+    assert_int_equal(pqpan_shake256_absorb(&ctx, (const uint8_t *)"abc", 3), PQPAN_OK);
+    assert_int_equal(pqpan_shake256_finalize(&ctx), PQPAN_OK);
+    before = ctx;
+    assert_int_equal(pqpan_shake256_finalize(&ctx), PQPAN_ERR_STATE);
+    assert_int_equal(pqpan_shake256_absorb(&ctx, (const uint8_t *)"x", 1), PQPAN_ERR_STATE);
+    assert_memory_equal(&ctx, &before, sizeof ctx);
+    assert_int_equal(pqpan_shake256_squeeze(&ctx, out, sizeof out), PQPAN_OK);
+    assert_memory_equal(out, want, sizeof out); /* the refused calls changed nothing */
+    assert_int_equal(pqpan_shake256_absorb(&ctx, (const uint8_t *)"x", 1), PQPAN_ERR_STATE);
+}
+
+/* A sponge whose init failed (bad rate: zeroed) refuses every call and is left zeroed. */
+static void test_failed_init_context_refused(void **state)
+{
+    struct {
+        struct pqpan_keccak_ctx ctx;
+        uint8_t guard[512];
+    } g;
+    struct pqpan_keccak_ctx zero;
+    uint8_t msg[300], out[16];
+    size_t i;
+    (void)state;
+    memset(&zero, 0, sizeof zero);
+    memset(msg, 0x11, sizeof msg);
+    memset(g.guard, 0x5A, sizeof g.guard);
+    assert_int_equal(pqpan_keccak_init(&g.ctx, 7, PQPAN_KECCAK_DS_SHAKE), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_keccak_absorb(&g.ctx, msg, sizeof msg), PQPAN_ERR_STATE);
+    assert_int_equal(pqpan_keccak_finalize(&g.ctx), PQPAN_ERR_STATE);
+    memset(out, 0xEE, sizeof out);
+    assert_int_equal(pqpan_keccak_squeeze(&g.ctx, out, sizeof out), PQPAN_ERR_STATE);
+    assert_int_equal(pqpan_keccak_squeezeblocks(&g.ctx, out, 1), PQPAN_ERR_STATE);
+    assert_memory_equal(&g.ctx, &zero, sizeof zero);
+    for (i = 0; i < sizeof out; i++) {
+        assert_int_equal(out[i], 0);
+    }
+    for (i = 0; i < sizeof g.guard; i++) {
+        assert_int_equal(g.guard[i], 0x5A);
+    }
+}
+
+/* NULL contexts and NULL buffers with a length: PQPAN_ERR_INVALID_ARG. */
+static void test_null_arguments_refused(void **state)
+{
+    struct pqpan_shake128_ctx ctx;
+    (void)state;
+    assert_int_equal(pqpan_shake128_absorb(NULL, (const uint8_t *)"a", 1), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_shake128_finalize(NULL), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_shake128_squeeze(NULL, NULL, 0), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_sha3_512_final(NULL, NULL), PQPAN_ERR_INVALID_ARG);
+    pqpan_shake128_init(&ctx);
+    assert_int_equal(pqpan_shake128_absorb(&ctx, NULL, 5), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_shake128_squeeze(&ctx, NULL, 5), PQPAN_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +379,10 @@ int main(void)
         cmocka_unit_test(test_squeezeblocks_matches_squeeze),
         cmocka_unit_test(test_generic_sponge),
         cmocka_unit_test(test_context_copy_clones),
+        cmocka_unit_test(test_sha3_absorb_and_final_after_final_refused),
+        cmocka_unit_test(test_shake_absorb_after_finalize_refused),
+        cmocka_unit_test(test_failed_init_context_refused),
+        cmocka_unit_test(test_null_arguments_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

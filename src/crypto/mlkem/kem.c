@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/compiler.h"
+#include "common/overlap.h"
 #include "crypto/ct_testing.h"
 #include "crypto/mlkem/ntt.h"
 #include "crypto/mlkem/params.h"
@@ -273,6 +274,13 @@ static int check_dk(const struct mlkem_params *prm, const uint8_t *dk)
 static int keypair_derand(const struct mlkem_params *prm, uint8_t *ek, uint8_t *dk,
                           const uint8_t d[SYM], const uint8_t z[SYM])
 {
+    if (pqpan_buffers_overlap(ek, prm->ek_bytes, dk, prm->dk_bytes) ||
+        pqpan_buffers_overlap(ek, prm->ek_bytes, d, SYM) ||
+        pqpan_buffers_overlap(ek, prm->ek_bytes, z, SYM) ||
+        pqpan_buffers_overlap(dk, prm->dk_bytes, d, SYM) ||
+        pqpan_buffers_overlap(dk, prm->dk_bytes, z, SYM)) {
+        return PQPAN_ERR_INVALID_ARG; /* nothing written: zeroing would destroy an input */
+    }
     if (ek == NULL || dk == NULL || d == NULL || z == NULL) {
         if (ek != NULL) {
             memset(ek, 0, prm->ek_bytes);
@@ -353,6 +361,12 @@ static int encaps_derand(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t
     uint8_t k_r[2 * SYM];
     struct ct_sink sink;
     int ret;
+    if (pqpan_buffers_overlap(ct, prm->ct_bytes, ek, prm->ek_bytes) ||
+        pqpan_buffers_overlap(ct, prm->ct_bytes, ss, SYM) ||
+        pqpan_buffers_overlap(ct, prm->ct_bytes, m, SYM) ||
+        pqpan_buffers_overlap(ss, SYM, ek, prm->ek_bytes) || pqpan_buffers_overlap(ss, SYM, m, SYM)) {
+        return PQPAN_ERR_INVALID_ARG; /* nothing written: zeroing would destroy an input */
+    }
     if (ct == NULL || ss == NULL || m == NULL) {
         ret = PQPAN_ERR_INVALID_ARG;
         goto fail;
@@ -383,6 +397,11 @@ static int encaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ct,
     if (rng == NULL) {
         zero_ct_ss(prm, ct, ss);
         return PQPAN_ERR_INVALID_ARG;
+    }
+    if (pqpan_buffers_overlap(ct, prm->ct_bytes, ek, prm->ek_bytes) ||
+        pqpan_buffers_overlap(ct, prm->ct_bytes, ss, SYM) ||
+        pqpan_buffers_overlap(ss, SYM, ek, prm->ek_bytes)) {
+        return PQPAN_ERR_INVALID_ARG; /* before drawing m; nothing written */
     }
     if (rng(rng_ctx, m, SYM) != 0) {
         zero_ct_ss(prm, ct, ss);
@@ -418,6 +437,10 @@ static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
     unsigned diff, same;
     int ret;
 
+    if (pqpan_buffers_overlap(ss, SYM, ct, prm->ct_bytes) ||
+        pqpan_buffers_overlap(ss, SYM, dk, prm->dk_bytes)) {
+        return PQPAN_ERR_INVALID_ARG; /* nothing written: zeroing would destroy an input */
+    }
     if (ss == NULL || ct == NULL) {
         ret = PQPAN_ERR_INVALID_ARG;
         goto fail;

@@ -1,0 +1,219 @@
+"""pqpan from Python: the energy and latency of post-quantum key establishment over BLE and
+IEEE 802.15.4, computed by the same C library as the `pqpan` command (libpqpan.so, loaded
+through cffi in ABI mode). Results have the fields and units of `pqpan ... --format json`.
+
+    >>> import pqpan
+    >>> r = pqpan.estimate(kem="ML-KEM-768", ll_octets=251)
+    >>> r["peripheral"]["e_total_uj"]
+
+See docs/PYTHON.md."""
+import inspect
+from typing import Dict, Optional, Union
+
+from . import data, kem, model
+from . import lowpan, simulate as _simulate, sweep as _sweep, trace as _trace
+from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
+                   version)
+from .data import Profile
+from .model import Result
+
+__all__ = ["trace", "estimate", "sweep", "simulate", "estimate_802154", "simulate_802154", "profiles", "load_profile", "kem", "PqpanError", "UsageError",
+           "DataError", "FileError", "Result", "Profile", "version", "strerror",
+           "LIBRARY_PATH"]
+
+__version__ = "0.1.0"
+
+_ENERGY_KEYS = ("profile", "calibration", "crypto_impl", "currents", "tx_dbm", "ramp",
+                "gamma_comm", "gamma_comp")
+_env_cache: Dict[tuple, "model.Env"] = {}
+
+
+def _env(options: dict) -> "model.Env":
+    """The energy inputs for options (cached per distinct set: loading the cycle tables and a
+    profile is the slow part of a small run)."""
+    energy = {k: options.pop(k) for k in _ENERGY_KEYS if k in options}
+    profile = energy.get("profile", data.DEFAULT_PROFILE)
+    if isinstance(profile, Profile):
+        return model.Env(**energy)
+    key = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, dict) else v)
+                       for k, v in energy.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return model.Env(**energy)
+    if key not in _env_cache:
+        if len(_env_cache) > 64:
+            _env_cache.clear()
+        _env_cache[key] = model.Env(**energy)
+    return _env_cache[key]
+
+
+def estimate(kem: str = "ML-KEM-768", *, protocol: str = "study", phy: str = "1M",
+             att_mtu: int = 403, ll_octets: int = 27, max_tx_time_us: Optional[int] = None,
+             transfer: str = "study", ci_ms: float = 50, event_len_ms: Optional[float] = None,
+             max_pdus_per_event: int = 0, reply: str = "next-event",
+             keygen_side: str = "peripheral", encrypted: bool = False, auth: str = "none",
+             adv_interval_ms: Optional[float] = None, features: Union[bool, str] = True,
+             conn_update: Union[bool, str] = True, idle_ci_ms: Optional[float] = None,
+             discovery: Union[bool, str] = True, bits_ifs: str = "each",
+             profile: Union[str, Profile] = "nrf52840", calibration: Optional[str] = None,
+             crypto_impl: Optional[str] = None, currents: str = "system", tx_dbm: int = 0,
+             ramp: str = "fast", gamma_comm: Optional[float] = None,
+             gamma_comp: Optional[Dict[str, float]] = None) -> Result:
+    """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict.
+
+    The options are the CLI's (`pqpan help estimate`), with '_' for '-': kem is ML-KEM-512,
+    ML-KEM-768, ML-KEM-1024 or LESC-P256; on/off options take True/False or "on"/"off";
+    gamma_comp maps an operation name (kem_keygen, ...) to its γ. Defaults are the study's
+    set-up. bits_ifs ("each", default, or "per-pdu-sent": how many T_IFS the bits accounting
+    books) is not an option of `pqpan estimate`; `pqpan reproduce` sets it for its study
+    reading. The result has the run's assumptions as members and "sides" (peripheral,
+    central, total), each side also as result["peripheral"] etc.; energies in µJ, times in
+    ms. Raises UsageError (an option out of range), DataError (a bad profile or calibration
+    file), FileError (a file that cannot be read)."""
+    options = dict(locals())
+    kem_name = options.pop("kem")
+    env = _env(options)
+    cfg = model.ble_config(kem=kem_name, **options)
+    return model.estimate_ble(env, kem_name, cfg)
+
+
+_SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "messages",
+             "adv_case")
+
+
+def simulate(kem: str = "ML-KEM-768", *, per: float = 0.0, ber: float = 0.0, seed: int = 1,
+             transport: str = "gatt", supervision_timeout_ms: int = 4000,
+             messages: str = "pqke", adv_case: str = "drawn", **options) -> Result:
+    """One key exchange PDU by PDU over a simulated BLE connection: `pqpan simulate --format
+    json` as a dict. options are estimate()'s (link and energy options); per and ber are
+    the packet and bit error rates in each direction, seed the channel's and the protocol's
+    randomness (the same seed gives the same result), transport "gatt" or "l2cap-coc",
+    messages "pqke" (the real protocol: ML-KEM and key confirmation) or "estimate" (the
+    estimator's raw ek and ct), adv_case "drawn" or "mean". The result is estimate()'s
+    for the simulated run plus "simulation" (packets, retransmissions, CRC errors,
+    connection events, latency, keys_equal, key_confirmation) and "succeeded" (False
+    when the exchange failed: link lost, damaged message; the CLI then exits 1)."""
+    estimate_defaults = {k: v.default for k, v in
+                         inspect.signature(estimate).parameters.items()
+                         if k != "kem"}
+    unknown = set(options) - set(estimate_defaults) | ({"protocol"} & set(options))
+    if unknown:
+        raise UsageError("unknown option(s) of simulate: %s (the messages option says the "
+                         "protocol)" % ", ".join(sorted(unknown)))
+    link = dict(estimate_defaults)
+    link.update(options)
+    # The messages say the protocol (cli/ble_sim.c): the real PQKE or the estimator's.
+    link["protocol"] = "pqpan" if messages == "pqke" else "study"
+    env = _env(link)
+    cfg = model.ble_config(kem=kem, **link)
+    return _simulate.simulate_ble(env, kem, cfg, per=per, ber=ber, seed=seed,
+                                  transport=transport,
+                                  supervision_timeout_ms=supervision_timeout_ms,
+                                  messages=messages, adv_case=adv_case,
+                                  auth=link.get("auth", "none"))
+
+
+def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "ieee",
+                    addr: str = "extended", idle: Optional[str] = None,
+                    backoff: Optional[str] = None, mac_security: str = "none",
+                    key_id_mode: int = 1, profile: Union[str, Profile] = "nrf52840",
+                    calibration: Optional[str] = None, crypto_impl: Optional[str] = None,
+                    currents: str = "system", tx_dbm: int = 0, ramp: str = "fast",
+                    gamma_comm: Optional[float] = None,
+                    gamma_comp: Optional[Dict[str, float]] = None) -> Result:
+    """The exchange over 6LoWPAN / IEEE 802.15.4 (pqpan's INIT / RESP / FIN, one acknowledged
+    frame after another with unslotted CSMA-CA, the closed-form cost for a channel-busy
+    probability `busy`): `pqpan estimate --link 802154 --format json` as a dict, sides
+    initiator, responder, total. idle / backoff: "listen" or "sleep" (None: the profile's
+    ieee802154 section); mac_security: none, mic32, mic64, mic128, enc-mic32, enc-mic64,
+    enc-mic128; key_id_mode 0..3."""
+    options = dict(locals())
+    env = _env(options)
+    return lowpan.estimate(env, lowpan.LinkOptions(**options))
+
+
+def simulate_802154(kem: str = "ML-KEM-768", *, nodes: int = 2, load: float = 0.0,
+                    frame_bytes: int = 60, hidden: int = 0, capture: str = "none",
+                    reasm_timeout: Optional[int] = None, dgram_retries: Optional[int] = None,
+                    runs: int = 100, seed: int = 1, **options) -> Result:
+    """A Monte Carlo of the real PQKE over a contended 802.15.4 channel: `pqpan simulate
+    --link 802154 --format json` as a dict. nodes (2..200) share the channel, the nodes - 2
+    background ones each offering `load` frames/s of frame_bytes octets (hidden of them
+    hidden from the initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of
+    each side's energy (all states) and of the latency, failures, per-run counts. options
+    are estimate_802154()'s link and energy options except busy (contention is
+    simulated)."""
+    known = set(inspect.signature(estimate_802154).parameters) - {"kem", "busy"}
+    unknown = set(options) - known
+    if unknown:
+        raise UsageError("unknown option(s) of simulate_802154: %s" % ", ".join(sorted(unknown)))
+    options["kem"] = kem
+    env = _env(options)
+    return lowpan.simulate(env, lowpan.LinkOptions(**options), nodes=nodes, load=load,
+                           frame_bytes=frame_bytes, hidden=hidden, capture=capture,
+                           reasm_timeout=reasm_timeout, dgram_retries=dgram_retries,
+                           runs=runs, seed=seed)
+
+
+def sweep(link: Optional[str] = None, **options):
+    """estimate() (or, with link="802154", estimate_802154()) over every combination of the
+    values given: each option takes a list (or range) of values or one value, e.g.
+    sweep(kem=["ML-KEM-512", "ML-KEM-768"], ll_octets=range(27, 252, 8), phy=["1M", "2M"]).
+    Returns a pandas.DataFrame when pandas is installed, else a list of dicts: one row per
+    configuration with the columns of `pqpan sweep` (config, configs, status, in_<option>,
+    the configuration's fields, <side>_<field> for every result field), in its order.
+    An option value out of range raises UsageError (the CLI refuses the whole sweep); a
+    configuration the model rejects gets its reason in "status" and None results. The
+    Monte Carlo columns of `pqpan sweep --per` are not computed here (pqpan.simulate())."""
+    if link not in (None, "ble", "802154"):
+        raise UsageError("--link %s: want ble or 802154" % (link,))
+    fn = estimate_802154 if link == "802154" else estimate
+    rows, columns = _sweep.rows(fn, link, options)
+    try:
+        import pandas
+    except ImportError:
+        return rows
+    frame = pandas.DataFrame(rows, columns=columns)
+    for name in columns:  # integer columns stay integers where invalid rows have None
+        values = [r[name] for r in rows if r[name] is not None]
+        if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            frame[name] = frame[name].astype("Int64")
+    return frame
+
+
+def trace(path: str, *, voltage: float = 3.0, phases: Optional[Dict[int, str]] = None,
+          windows: Optional[Dict[str, tuple]] = None,
+          baseline_ua: Union[None, float, str] = None, baseline_percentile: float = 5.0,
+          segments: bool = False, lenient: bool = False) -> dict:
+    """Per-phase statistics of a Power Profiler Kit II CSV export, as `pqpan trace FILE
+    --format json`: rows read and skipped, voltage, baseline, sampling intervals, and for
+    the whole trace ("total") and each phase ("phases") samples, segments, duration_ms,
+    energy_uj, avg / min / median / p99 / max current in µA (median and p99 within 0.25 %,
+    quantile_rel_error). phases maps a digital channel to a name ({0: "crypto", 1: "radio"},
+    the CLI's --phases d0=crypto,d1=radio); windows maps a name to (start_ms, end_ms);
+    baseline_ua subtracts a sleep current (a number, or "auto": the trace's
+    baseline_percentile); segments=True adds every segment of each channel phase (one
+    crypto operation each); lenient=True skips bad rows (counted) instead of raising
+    DataError at the first. The file is streamed: memory does not grow with its size."""
+    return _trace.analyse(path, voltage=voltage, phases=phases, windows=windows,
+                          baseline_ua=baseline_ua, baseline_percentile=baseline_percentile,
+                          segments=segments, lenient=lenient)
+
+
+def profiles() -> list:
+    """The built-in device profiles: one dict per profile with its name, description and
+    origin (data/profiles/NAME.json)."""
+    out = []
+    for name in data.builtin_profiles():
+        p = data.load_profile(name)
+        out.append({"name": p.name, "description": data.cstr(p.struct.description),
+                    "origin": p.origin})
+    return out
+
+
+def load_profile(name_or_path: str) -> Profile:
+    """A device profile, validated as `pqpan profiles show` validates it: a built-in name or a
+    path to a profile file (docs/MODEL.md "Profile file format"). Pass it as
+    estimate(profile=...). Raises DataError (with the CLI's message) or FileError."""
+    return data.load_profile(name_or_path)

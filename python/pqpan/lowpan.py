@@ -1,0 +1,356 @@
+"""The PQKE over 6LoWPAN / IEEE 802.15.4, as `pqpan estimate --link 802154` and `pqpan
+simulate --link 802154` run it (cli/lowpan_model.c, cli/simulate_802154.c): the library's
+closed-form estimator (pqpan_802154_estimate_pqke) and contention simulator
+(pqpan_sim154_*), rows with the 802.15.4 field names (initiator, responder, total)."""
+import math
+
+from . import model
+from ._lib import PqpanError, UsageError, cstr, ffi, lib, macro
+
+SIDES = ("initiator", "responder", "total")
+_SEC_WORDS = ("none", "mic32", "mic64", "mic128", "enc-mic32", "enc-mic64", "enc-mic128")
+_SEC_LEVELS = ("NONE", "MIC_32", "MIC_64", "MIC_128", "ENC_MIC_32", "ENC_MIC_64",
+               "ENC_MIC_128")
+
+
+def _sec_level(word):
+    if word not in _SEC_WORDS:
+        raise UsageError("--mac-security %s: see --help for the allowed values" % (word,))
+    return getattr(lib, "PQPAN_802154_SEC_" + _SEC_LEVELS[_SEC_WORDS.index(word)])
+
+
+def _sec_name(level):
+    for word, name in zip(_SEC_WORDS, _SEC_LEVELS):
+        if getattr(lib, "PQPAN_802154_SEC_" + name) == level:
+            return word
+    return None
+
+
+class LinkOptions:
+    """The 802.15.4 link options (cli/lowpan_model.c lowpan_opts), checked."""
+
+    def __init__(self, kem="ML-KEM-768", busy=0.0, csma="ieee", addr="extended", idle=None,
+                 backoff=None, mac_security="none", key_id_mode=1):
+        if lib.pqpan_kem_by_name(str(kem).encode()) == ffi.NULL:
+            raise UsageError("--kem %s: see --help for the allowed values" % (kem,))
+        for name, value, words in (("csma", csma, ("ieee", "contiki")),
+                                   ("addr", addr, ("extended", "short"))):
+            if value not in words:
+                raise UsageError("--%s %s: see --help for the allowed values" % (name, value))
+        for name, value in (("idle", idle), ("backoff", backoff)):
+            if value is not None and value not in ("sleep", "listen"):
+                raise UsageError("--%s %s: see --help for the allowed values" % (name, value))
+        if key_id_mode not in (0, 1, 2, 3) or isinstance(key_id_mode, bool):
+            raise UsageError("--key-id-mode %s: see --help for the allowed values"
+                             % (key_id_mode,))
+        if isinstance(busy, bool) or not isinstance(busy, (int, float)) or \
+                not 0.0 <= busy <= 0.99:
+            raise UsageError("--busy %s: see --help for the allowed values" % (busy,))
+        self.kem, self.busy = kem, float(busy)
+        self.contiki, self.short_addr = csma == "contiki", addr == "short"
+        self.idle = None if idle is None else idle == "listen"
+        self.backoff = None if backoff is None else backoff == "listen"
+        self.sec_level, self.key_id_mode = _sec_level(mac_security), key_id_mode
+
+    def idle_listens(self, env):
+        return self.idle if self.idle is not None else bool(
+            env.profile.struct.ieee802154.idle_rx)
+
+    def backoff_listens(self, env):
+        return self.backoff if self.backoff is not None else bool(
+            env.profile.struct.ieee802154.backoff_rx)
+
+
+def _link(link_cfg, o):
+    if o.short_addr:
+        link_cfg.src.mode = macro("PQPAN_802154_ADDR_SHORT")
+        link_cfg.src.short_addr = 0x0001
+        link_cfg.dst.mode = macro("PQPAN_802154_ADDR_SHORT")
+        link_cfg.dst.short_addr = 0x0002
+    link_cfg.sec_level = o.sec_level
+    link_cfg.key_id_mode = o.key_id_mode
+
+
+def setup(c, env, o):
+    """Fills the estimator configuration c and returns the cycles (lowpan_setup)."""
+    lib.pqpan_802154_est_config_default(c)
+    k = lib.pqpan_kem_by_name(o.kem.encode())
+    ble = ffi.new("struct pqpan_ble_config *")
+    lib.pqpan_ble_config_default(ble)
+    ble.protocol = lib.PQPAN_BLE_PROTO_PQPAN
+    cycles = model.model_setup(env, ble, o.kem)
+    sizes = lib.pqpan_pqke_message_sizes(lib.pqpan_pqke_suite_for_kem(k.id),
+                                         lib.PQPAN_PQKE_MODE_NONE)
+    c.msg_octets = [sizes.init_bytes, sizes.resp_bytes, sizes.fin_bytes]
+    c.csma = lib.pqpan_802154_csma_contiki() if o.contiki else lib.pqpan_802154_csma_ieee()
+    c.p_busy = o.busy
+    p = env.profile.struct
+    c.cpu_hz = p.cpu_hz
+    c.rx_always_on = int(o.idle_listens(env))
+    c.backoff_rx = int(o.backoff_listens(env))
+    _link(c.link, o)
+    if not c.rx_always_on or not c.backoff_rx:
+        c.wake_xtal_ns = p.hfxo_start_ns
+        c.wake_cpu_ns = p.ieee802154.wake_cpu_ns
+        if not p.ieee802154.wake_cpu_given:
+            raise UsageError("profile %s gives no ieee802154.wake_cpu_us: a radio that sleeps "
+                             "wakes before its frames and needs it (or use --idle listen "
+                             "--backoff listen)" % env.profile.name)
+    return cycles
+
+
+# The 802.15.4 field table (cli/ble_model.c fields_802154): (name, the BLE row's field).
+_FIELDS = (
+    ("e_comp_uj", "e_comp_uj"), ("e_comm_uj", "e_comm_uj"), ("e_total_uj", "e_total_uj"),
+    ("comm_share_pct", "comm_share_pct"), ("latency_ms", "latency_ms"),
+    ("e_comp_kem_keygen_uj", None), ("e_comp_kem_encaps_uj", None),
+    ("e_comp_kem_decaps_uj", None), ("e_comp_kdf_uj", None),
+    ("e_comm_tx_uj", "e_comm_tx_uj"), ("e_comm_rx_uj", "e_comm_rx_uj"),
+    ("e_comm_turnaround_uj", "e_comm_ifs_uj"), ("e_comm_events_uj", "e_comm_events_uj"),
+    ("e_radio_uj", "e_ev_radio_uj"), ("e_cca_uj", "e_cca_uj"),
+    ("e_backoff_listen_uj", "e_backoff_rx_uj"), ("e_turnaround_cca_tx_uj", "e_ev_ramp_uj"),
+    ("e_wake_xtal_uj", "e_ev_hfxo_uj"), ("e_wake_cpu_uj", "e_ev_cpu_uj"),
+    ("e_sleep_uj", "e_ev_sleep_uj"), ("e_backoff_sleep_uj", "e_backoff_sleep_uj"),
+    ("e_total_events_uj", "e_total_events_uj"),
+    ("comm_share_events_pct", "comm_share_events_pct"), ("t_tx_ms", "t_tx_ms"),
+    ("t_rx_ms", "t_rx_ms"), ("t_turnaround_ms", "t_ifs_ms"), ("t_cca_ms", "t_cca_ms"),
+    ("t_backoff_ms", "t_backoff_ms"), ("t_crypto_ms", "t_crypto_ms"),
+    ("data_frames_tx", "data_frames_tx"), ("acks_tx", "acks_tx"), ("frames_rx", "pdus_rx"),
+    ("octets_tx", "bytes_tx"), ("octets_rx", "bytes_rx"),
+)
+
+
+CONFIG_FIELDS = ("kem", "protocol", "radio_mode", "idle", "backoff", "mac_security")
+
+
+def side_fields():
+    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order."""
+    return [name for name, _ in _FIELDS]
+
+
+def fill(env, kem, ledgers, bits, latency_ns):
+    """Per-side energy values (lowpan_fill): dicts with the BLE row's names."""
+    led, bl = model.side_ledgers(ledgers, bits, (0, 1))
+    out = []
+    radio = lib.PQPAN_RADIO_IEEE802154
+    for s in range(3):
+        f = model.energy_fields(env.energy(led[s], radio), env.energy(bl[s], radio), led[s],
+                                bl[s])
+        f.update(f.pop("ops"))
+        f.update({"latency_ms": latency_ns * 1e-6, "pdus_tx": led[s].pdus_tx,
+                  "pdus_rx": led[s].pdus_rx, "bytes_tx": led[s].bytes_tx,
+                  "bytes_rx": led[s].bytes_rx})
+        out.append(f)
+    return out
+
+
+def _uj(ua, v, ms):
+    return ua * v * ms * 1e-3
+
+
+def add_802154_fields(values, e, c, env):
+    """CCA, backoff and frame counts of each side (lowpan_fill_802154)."""
+    p = env.profile.struct
+    total = e.frames[0] + e.frames[1] + e.frames[2]
+    data = {macro("PQPAN_802154_INITIATOR"): e.frames[0] + e.frames[2],
+            macro("PQPAN_802154_RESPONDER"): e.frames[1]}
+    ua = ffi.new("double *")
+    rx_ua = ua[0] if lib.pqpan_profile_rx_ua(p, env.table, lib.PQPAN_RADIO_IEEE802154,
+                                             ua) == lib.PQPAN_OK else 0.0
+    for s, v in enumerate(values):
+        v["data_frames_tx"] = data[s] if s < 2 else total
+        v["acks_tx"] = data[1 - s] if s < 2 else total
+        share = v["data_frames_tx"] / total if total > 0 else 0.0
+        v["t_cca_ms"] = e.ccas * share * macro("PQPAN_802154_CCA_NS") * 1e-6
+        v["t_backoff_ms"] = e.backoff_ns * share * 1e-6
+        v["e_cca_uj"] = _uj(rx_ua, p.supply_v, v["t_cca_ms"])
+        v["e_backoff_rx_uj"] = _uj(rx_ua, p.supply_v, v["t_backoff_ms"]) if c.backoff_rx else 0.0
+        v["e_backoff_sleep_uj"] = 0.0 if c.backoff_rx else _uj(p.sleep_ua, p.supply_v,
+                                                                  v["t_backoff_ms"])
+
+
+def rows(kem, values, c):
+    out = []
+    for s, v in enumerate(values):
+        row = {"side": SIDES[s], "kem": kem, "protocol": "pqpan",
+               "radio_mode": cstr(lib.pqpan_radio_mode_name(lib.PQPAN_RADIO_IEEE802154)),
+               "idle": "listen" if c.rx_always_on else "sleep",
+               "backoff": "listen" if c.backoff_rx else "sleep",
+               "mac_security": _sec_name(c.link.sec_level)}
+        for name, src in _FIELDS:
+            row[name] = v[src if src is not None else name]
+        out.append(row)
+    return out
+
+
+def _tx_level(env):
+    s = env.profile.struct.ieee802154
+    for i in range(min(s.tx_level_count, macro("PQPAN_PROFILE_TX_LEVELS_MAX"))):
+        if s.tx_dbm[i] == env.tx_dbm and s.tx_given[env.table][i]:
+            return i
+    return -1
+
+
+def assumption_members(env, o):
+    """The figure and name members of the assumptions (lowpan_print_assumptions_json) with
+    the profile's sources of its ieee802154 section."""
+    p = env.profile.struct
+    src = env.profile.sources_802154
+    lvl = _tx_level(env)
+    idle, backoff = o.idle_listens(env), o.backoff_listens(env)
+    rx_given = p.rx_given[env.table][lib.PQPAN_RADIO_IEEE802154]
+    out = {"link": "802154", "profile": env.profile.name,
+           "currents": cstr(lib.pqpan_current_table_name(env.table)),
+           "currents_section": "ieee802154", "tx_dbm": env.tx_dbm,
+           "tx_ua": p.ieee802154.tx_ua[env.table][lvl] if lvl >= 0 else 0.0,
+           "tx_source": src[("tx", env.table, lvl)] if lvl >= 0 else "not given",
+           "rx_ua": p.rx_ua[env.table][lib.PQPAN_RADIO_IEEE802154],
+           "rx_source": src[("rx", env.table)] if rx_given else "not given",
+           "idle": "listen" if idle else "sleep",
+           "idle_source": "--idle (command line)" if o.idle is not None else src["idle"],
+           "backoff": "listen" if backoff else "sleep",
+           "backoff_source": "--backoff (command line)" if o.backoff is not None
+           else src["backoff"],
+           "ramp_tx_fast_us": p.ieee802154.ramp_tx_fast_ns * 1e-3,
+           "ramp_tx_normal_us": p.ieee802154.ramp_tx_normal_ns * 1e-3,
+           "mac_security": _sec_name(o.sec_level), "key_id_mode": o.key_id_mode,
+           "aux_header_octets": lib.pqpan_802154_sec_aux_len(o.sec_level, o.key_id_mode),
+           "mic_octets": lib.pqpan_802154_sec_mic_len(o.sec_level),
+           "wake_ups": not idle or not backoff, "wake_xtal_us": p.hfxo_start_ns * 1e-3,
+           "wake_xtal_ua": p.hfxo_start_ua,
+           "wake_cpu_us": p.ieee802154.wake_cpu_ns * 1e-3
+           if p.ieee802154.wake_cpu_given else None,
+           "wake_cpu_ua": p.cpu_ua, "wake_cpu_source": src["wake_cpu"]}
+    members = env.members()
+    for key in ("profile", "currents", "tx_dbm", "ramp"):
+        members.pop(key)
+    out.update(members)
+    out["e_comm_accounting"] = "bits"
+    return out
+
+
+def estimate(env, o):
+    """The Result of `pqpan estimate --link 802154` for link options o."""
+    c = ffi.new("struct pqpan_802154_est_config *")
+    cycles = setup(c, env, o)
+    e = ffi.new("struct pqpan_802154_estimate *")
+    if lib.pqpan_802154_estimate_pqke(e, c, cycles) != lib.PQPAN_OK:
+        raise UsageError("802.15.4 configuration out of range")
+    values = fill(env, o.kem, e.ledger, e.bits, e.latency_ns)
+    add_802154_fields(values, e, c, env)
+    result = model.Result(assumption_members(env, o))
+    result["ieee802154"] = {
+        "addr": "short" if o.short_addr else "extended",
+        "csma": "contiki" if o.contiki else "ieee", "busy": o.busy,
+        "octets_init": c.msg_octets[0], "octets_resp": c.msg_octets[1],
+        "octets_fin": c.msg_octets[2], "frames_init": e.frames[0],
+        "frames_resp": e.frames[1], "frames_fin": e.frames[2], "expected_ccas": e.ccas,
+        "expected_backoff_ms": e.backoff_ns * 1e-6, "p_frame_access_failure": e.p_frame_fail,
+        "p_success": e.p_success}
+    result["sides"] = rows(o.kem, values, c)
+    return result
+
+
+# ---- the contention simulator (Monte Carlo) ----------------------------------------------
+
+_COUNTS = (("data_frames", "frames"), ("mac_retries", "retries"),
+           ("access_failures", "access_failures"), ("ccas", "ccas"),
+           ("frames_lost_rx", "rx_lost"), ("datagram_retransmissions", "dgram_retx"),
+           ("reassembly_timeouts", "reasm_timeouts"), ("duplicate_datagrams", "duplicates"))
+
+
+def stats(values):
+    """Mean and nearest-rank p50, p90, p99 (cli/lowpan_model.c lowpan_stats_of)."""
+    v = sorted(values)
+    n = len(v)
+    out = {"mean": sum(values) / n}
+    for q in (50, 90, 99):
+        rank = math.ceil(q / 100.0 * n)
+        out["p%d" % q] = v[rank - 1 if rank > 0 else 0]
+    return out
+
+
+def _uint_opt(name, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise UsageError("--%s %s: not an allowed value (see --help)" % (name, value))
+    return value
+
+
+def simulate(env, o, nodes=2, hidden=0, capture="none", load=0.0, frame_bytes=60,
+             reasm_timeout=None, dgram_retries=None, runs=100, seed=1):
+    """The Result of `pqpan simulate --link 802154` (runs seeded exchanges, seed + i)."""
+    reasm_timeout = (macro("PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT") if reasm_timeout is None
+                     else reasm_timeout)
+    dgram_retries = (macro("PQPAN_SIM154_DGRAM_RETRIES_DEFAULT") if dgram_retries is None
+                     else dgram_retries)
+    max_nodes = macro("PQPAN_SIM154_MAX_NODES")
+    _uint_opt("nodes", nodes, 2, max_nodes)
+    _uint_opt("hidden", hidden, 0, max_nodes - 2)
+    _uint_opt("reasm-timeout", reasm_timeout, 1, macro("PQPAN_SIM154_REASM_TIMEOUT_MS_MAX"))
+    _uint_opt("dgram-retries", dgram_retries, 0, macro("PQPAN_SIM154_DGRAM_RETRIES_MAX"))
+    _uint_opt("frame-bytes", frame_bytes, macro("PQPAN_SIM154_MIN_BG_PSDU"),
+              macro("PQPAN_802154_MAX_PSDU"))
+    _uint_opt("runs", runs, 1, 100000)
+    _uint_opt("seed", seed, 0, (1 << 64) - 1)
+    if capture not in ("none", "first"):
+        raise UsageError("--capture %s: not an allowed value (see --help)" % (capture,))
+    if isinstance(load, bool) or not isinstance(load, (int, float)) or not 0 <= load <= 1000:
+        raise UsageError("--load %s: not an allowed value (see --help)" % (load,))
+    if hidden > nodes - 2:
+        raise UsageError("--hidden %u: at most N - 2 = %u background nodes"
+                         % (hidden, nodes - 2))
+    c = ffi.new("struct pqpan_sim154_config *")
+    lib.pqpan_sim154_config_default(c)
+    cycles = setup(ffi.addressof(c, "exch"), env, o)
+    c.cycles = list(cycles)
+    c.nodes, c.hidden = nodes, hidden
+    c.capture = lib.PQPAN_SIM154_CAPTURE_FIRST if capture == "first" \
+        else lib.PQPAN_SIM154_CAPTURE_NONE
+    c.load_fps, c.load_psdu = float(load), frame_bytes
+    c.reasm_timeout_ms, c.dgram_retries = reasm_timeout, dgram_retries
+    suite = lib.pqpan_pqke_suite_for_kem(lib.pqpan_kem_by_name(o.kem.encode()).id)
+    sim = ffi.new("struct pqpan_sim154 *")
+    app = ffi.new("struct pqpan_sim_pqke *")
+    energy = [[], [], []]
+    latency, failed = [], 0
+    counts = {name: 0 for name, _ in _COUNTS}
+    none = ffi.new("struct pqpan_ledger[2]")
+    lib.pqpan_ledger_init(none + 0)
+    lib.pqpan_ledger_init(none + 1)
+    for run in range(runs):
+        c.seed = seed + run
+        rc = lib.pqpan_sim_pqke_init(app, suite, lib.PQPAN_PQKE_MODE_NONE, c.initiator_side,
+                                     c.seed)
+        if rc == lib.PQPAN_OK:
+            rc = lib.pqpan_sim154_init(sim, c)
+        if rc == lib.PQPAN_OK:
+            rc = lib.pqpan_sim154_run(sim, lib.pqpan_sim_pqke_app(), app, ffi.NULL, ffi.NULL)
+        lib.pqpan_sim_pqke_wipe(app)
+        if rc != lib.PQPAN_OK:
+            message = "802.15.4 simulator: %s" % cstr(lib.pqpan_strerror(rc))
+            if rc == lib.PQPAN_ERR_INVALID_ARG:
+                raise UsageError(message, code=rc)
+            raise PqpanError(rc, message, 1)
+        res = sim.res
+        values = fill(env, o.kem, res.ledger, none, res.latency_ns)
+        for s in range(3):
+            energy[s].append(values[s]["e_total_events_uj"])
+        latency.append(res.latency_ns * 1e-6)
+        failed += res.status != lib.PQPAN_OK
+        for name, member in _COUNTS:
+            counts[name] += getattr(res, member)[0] + getattr(res, member)[1]
+    result = model.Result(assumption_members(env, o))
+    bg = nodes - 2
+    frame_ms = lib.pqpan_802154_phy_ppdu_ns(frame_bytes) * 1e-6
+    result.update({
+        "kem": o.kem, "addr": "short" if o.short_addr else "extended",
+        "csma": "contiki" if o.contiki else "ieee", "nodes": nodes, "hidden": hidden,
+        "capture": capture, "load_fps": float(load), "frame_bytes": frame_bytes,
+        "channel_load_pct": 100.0 * bg * float(load) * frame_ms * 1e-3,
+        "reasm_timeout_ms": reasm_timeout, "dgram_retries": dgram_retries, "runs": runs,
+        "seed": seed, "failed": failed, "failure_rate": failed / runs})
+    for s, side in enumerate(SIDES):
+        result["energy_%s_uj" % side] = stats(energy[s])
+    result["latency_ms"] = stats(latency)
+    result["per_run_mean"] = {name: counts[name] / runs for name, _ in _COUNTS}
+    return result

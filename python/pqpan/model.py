@@ -1,0 +1,491 @@
+"""The BLE key-exchange model over the library, as `pqpan estimate` runs it: options →
+struct pqpan_ble_config + energy inputs → pqpan_ble_estimate_pqke / pqpan_ble_estimate_lesc →
+pqpan_energy_compute per side and per phase → one flat row per side with the CLI's field
+names and units (cli/ble_model.c model_run / model_fill). Every figure is computed by the
+library; this module only sums, converts ns to ms and names."""
+from . import data
+from ._lib import (DataError, PqpanError, UsageError, cstr, ffi, lib, macro)
+
+LESC_NAME = "LESC-P256"
+KEM_NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
+SIDES = ("peripheral", "central", "total")
+_TABLE_WORDS = ("system", "radio-only")
+_PROTOCOL_NAMES = {0: "pqpan", 1: "pqpan", 2: "pqpan-psk", 3: "pqpan-kem-auth",
+                   4: "pqpan-kem-auth-mutual", 5: "pqpan-sig", 6: "pqpan-sig-mutual",
+                   7: "pqpan-numeric"}
+
+
+def _op_names():
+    return data.op_names()
+
+
+def _phase_names():
+    return [cstr(lib.pqpan_phase_name(p)) for p in range(lib.PQPAN_PHASE_COUNT)]
+
+
+class Result(dict):
+    """A result as the CLI's JSON: the run's assumptions as members and "sides", a list of
+    one dict per side. A side is also reachable by its name: result["peripheral"]."""
+
+    def __missing__(self, key):
+        for side in dict.get(self, "sides", ()):
+            if side.get("side") == key:
+                return side
+        raise KeyError(key)
+
+
+class Env:
+    """The energy inputs of a run (the CLI's model_env): profile, γ, cycle tables, current
+    table, TX level and ramp-up mode."""
+
+    def __init__(self, profile=data.DEFAULT_PROFILE, calibration=None, crypto_impl=None,
+                 currents="system", tx_dbm=0, ramp="fast", gamma_comm=None, gamma_comp=None):
+        if isinstance(profile, data.Profile):
+            self.profile = profile
+        else:
+            self.profile = data.load_profile(profile)
+        self.calibration = calibration
+        self.gamma = ffi.new("struct pqpan_gamma *")
+        lib.pqpan_gamma_default(self.gamma)
+        if calibration is not None:
+            data.parse_calibration(self.gamma, data.read_file(calibration), str(calibration))
+        self.cycles = data.builtin_cycles()
+        self.crypto_impl = data.DEFAULT_CRYPTO_IMPL if crypto_impl is None else crypto_impl
+        self._check_impl()
+        self._apply_gamma_overrides(gamma_comm, gamma_comp or {})
+        if currents not in _TABLE_WORDS:
+            raise UsageError("--currents %s: want system or radio-only" % currents)
+        self.table = _TABLE_WORDS.index(currents)
+        if not isinstance(tx_dbm, int) or isinstance(tx_dbm, bool) or not -40 <= tx_dbm <= 40:
+            raise UsageError("--tx-dbm %s: want an integer in -40..40" % (tx_dbm,))
+        self.tx_dbm = tx_dbm
+        if ramp not in ("fast", "normal"):
+            raise UsageError("--ramp %s: want fast or normal" % ramp)
+        self.ramp_normal = ramp == "normal"
+        self.dev = self._device()
+
+    def _check_impl(self):
+        impl = self.crypto_impl
+        known = any(self.cycles.rows[i].op == lib.PQPAN_OP_KEM_KEYGEN and
+                    cstr(self.cycles.rows[i].impl).lower() == str(impl).lower()
+                    for i in range(self.cycles.count))
+        if not isinstance(impl, str) or len(impl.encode()) >= 24 or not known:
+            raise UsageError("--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
+                             "(clean, m4fspeed, m4fstack; pqpan-m4 once data/cycles/pqpan_m4.csv "
+                             "exists)" % (impl,))
+
+    def _apply_gamma_overrides(self, gamma_comm, gamma_comp):
+        if gamma_comm is not None:
+            self.gamma.comm = _gamma_value("--gamma-comm", gamma_comm)
+        names = _op_names()
+        for op, value in gamma_comp.items():
+            if op not in names:
+                raise UsageError("--gamma-comp %s=%s: want OP=X with OP one of %s"
+                                 % (op, value, ", ".join(names)))
+            self.gamma.comp[names.index(op)] = _gamma_value("--gamma-comp " + op, value)
+
+    def _device(self):
+        p = self.profile.struct
+        dev = ffi.new("struct pqpan_ble_device *")
+        dev.cpu_hz = p.cpu_hz
+        dev.hfxo_start_ns = p.hfxo_start_ns
+        dev.ramp_ns = p.ramp_normal_ns if self.ramp_normal else p.ramp_fast_ns
+        dev.pre_ns = p.ble_event.pre_ns
+        dev.post_ns = p.ble_event.post_ns
+        dev.sca_ppm = int(p.sca_ppm + 0.5)
+        dev.rx_margin_ns = p.ble_event.rx_margin_ns
+        return dev
+
+    def members(self):
+        """The assumption members of the CLI's JSON that are figures or names."""
+        out = {"profile": self.profile.name,
+               "currents": cstr(lib.pqpan_current_table_name(self.table)),
+               "tx_dbm": self.tx_dbm, "ramp": "normal" if self.ramp_normal else "fast",
+               "crypto_impl": self.crypto_impl, "gamma_comm": self.gamma.comm}
+        for op, name in enumerate(_op_names()):
+            out["gamma_comp_" + name] = self.gamma.comp[op]
+        return out
+
+    def energy(self, ledger, radio):
+        """pqpan_energy_compute for one ledger; a missing figure is the CLI's message."""
+        opts = ffi.new("struct pqpan_energy_opts *")
+        opts.radio = radio
+        opts.table = self.table
+        opts.tx_dbm = self.tx_dbm
+        e = ffi.new("struct pqpan_energy *")
+        rc = lib.pqpan_energy_compute(e, ledger, self.profile.struct, opts, self.gamma)
+        if rc == lib.PQPAN_ERR_UNSUPPORTED:
+            raise UsageError(self._missing_message(radio), code=rc)
+        if rc != lib.PQPAN_OK:
+            raise PqpanError(rc, "energy model: %s" % cstr(lib.pqpan_strerror(rc)), 3)
+        return e
+
+    def _missing_message(self, radio):
+        p, table = self.profile.struct, cstr(lib.pqpan_current_table_name(self.table))
+        if radio == lib.PQPAN_RADIO_IEEE802154:
+            return ("profile %s gives no %s current in 802.15.4 mode for TX %d dBm or RX (its "
+                    "ieee802154 section); try another --currents table or --tx-dbm, or a "
+                    "profile with 802.15.4 figures (built in: nrf52840 at 0 dBm)"
+                    % (self.profile.name, table, self.tx_dbm))
+        ua = ffi.new("double *")
+        if lib.pqpan_profile_tx_mode_ua(p, self.table, radio, self.tx_dbm, ua) != lib.PQPAN_OK:
+            what = "TX %d dBm" % self.tx_dbm
+        elif lib.pqpan_profile_rx_ua(p, self.table, radio, ua) != lib.PQPAN_OK:
+            what = "RX %s" % cstr(lib.pqpan_radio_mode_name(radio))
+        elif not p.ble_event.ramp_given[self.table]:
+            what = "radio start-up (ble_event.ramp_ua)"
+        else:
+            what = "this configuration"
+        return ("profile %s gives no %s current for %s; try another --currents table, "
+                "--tx-dbm or --phy" % (self.profile.name, table, what))
+
+    def lookup(self, cycles, scheme, impl, op):
+        out = ffi.new("uint64_t *")
+        if lib.pqpan_cycles_lookup(self.cycles, scheme.encode(),
+                                   ffi.NULL if impl is None else impl.encode(), op,
+                                   out) != lib.PQPAN_OK:
+            raise UsageError("no cycle count for %s %s (%s) in data/cycles/"
+                             % (scheme, cstr(lib.pqpan_op_name(op)),
+                                impl if impl is not None else "any implementation"),
+                             code=lib.PQPAN_ERR_NOT_FOUND)
+        cycles[op] = out[0]
+
+
+def _gamma_value(opt, value):
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        x = -1.0
+    if not 0.01 <= x <= 100.0:
+        raise UsageError("%s %s: want a number in 0.01..100" % (opt, value))
+    return x
+
+
+# ---- the link configuration ---------------------------------------------------------
+
+def _uint(name, value, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise UsageError("bad value for --%s: '%s' (want an integer in %d..%d)"
+                         % (name, value, lo, hi))
+    return value
+
+
+def _ms_to_ns(name, value, lo, hi):
+    try:
+        ms = float(value)
+    except (TypeError, ValueError):
+        ms = float("nan")
+    if isinstance(value, bool) or not lo <= ms <= hi:
+        raise UsageError("bad value for --%s: '%s' (want ms in %g..%g)" % (name, value, lo, hi))
+    return int(ms * 1e6 + 0.5)
+
+
+def _word(name, value, words):
+    if value not in words:
+        raise UsageError("bad value for --%s: '%s' (want %s)" % (name, value, " or ".join(words)))
+    return words.index(value)
+
+
+def _onoff(name, value):
+    if isinstance(value, bool):
+        return int(value)
+    return _word(name, value, ("off", "on"))
+
+
+def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_octets=27,
+               max_tx_time_us=None, transfer="study", ci_ms=50, event_len_ms=None,
+               max_pdus_per_event=0, reply="next-event", keygen_side="peripheral",
+               encrypted=False, auth="none", adv_interval_ms=None, features=True,
+               conn_update=True, idle_ci_ms=None, discovery=True, bits_ifs="each"):
+    """A struct pqpan_ble_config from the options of `pqpan estimate` (the same names with
+    '_' for '-', the same ranges); defaults are the library's (pqpan_ble_config_default).
+    bits_ifs ("each" or "per-pdu-sent", enum pqpan_ble_bits_ifs) is not an estimate option:
+    `pqpan reproduce` sets it for its study reading."""
+    if kem not in KEM_NAMES and kem != LESC_NAME:
+        raise UsageError("bad value for --kem: '%s' (%s, %s)" % (kem, ", ".join(KEM_NAMES),
+                                                                 LESC_NAME))
+    cfg = ffi.new("struct pqpan_ble_config *")
+    lib.pqpan_ble_config_default(cfg)
+    cfg.protocol = _word("protocol", protocol, ("study", "pqpan"))
+    phy_out = ffi.new("enum pqpan_ble_phy *")
+    if not isinstance(phy, str) or lib.pqpan_ble_phy_parse(phy_out, phy.encode()) != 0:
+        raise UsageError("bad value for --phy: '%s' (want 1M, 2M, S2 or S8)" % (phy,))
+    cfg.phy = phy_out[0]
+    cfg.att_mtu = _uint("att-mtu", att_mtu, macro("PQPAN_ATT_DEFAULT_MTU"),
+                        macro("PQPAN_ATT_MAX_MTU"))
+    cfg.ll_octets = _uint("ll-octets", ll_octets, macro("PQPAN_LL_DATA_MIN_PAYLOAD"),
+                          macro("PQPAN_LL_DATA_MAX_PAYLOAD"))
+    if max_tx_time_us is not None:
+        cfg.max_tx_time_us = _uint("max-tx-time-us", max_tx_time_us, 328, 17040)
+    tr = ffi.new("enum pqpan_ble_transfer *")
+    if not isinstance(transfer, str) or lib.pqpan_ble_transfer_parse(tr, transfer.encode()) != 0:
+        raise UsageError("bad value for --transfer: '%s'" % (transfer,))
+    cfg.transfer = tr[0]
+    cfg.ci_ns = _ms_to_ns("ci-ms", ci_ms, 7.5, 4000.0)
+    if event_len_ms is not None:
+        cfg.event_len_ns = _ms_to_ns("event-len-ms", event_len_ms, 0.0, 4000.0)
+    cfg.max_pairs = _uint("max-pdus-per-event", max_pdus_per_event, 0, 1000000)
+    cfg.same_event_reply = _word("reply", reply, ("next-event", "same-event"))
+    cfg.keygen_side = (lib.PQPAN_BLE_CENTRAL
+                       if _word("keygen-side", keygen_side, ("central", "peripheral")) == 0
+                       else lib.PQPAN_BLE_PERIPHERAL)
+    cfg.encrypted = int(bool(encrypted))
+    cfg.pqke_mode = _auth_mode(auth)
+    if adv_interval_ms is not None:
+        cfg.adv_interval_ns = _adv_interval(adv_interval_ms)
+    cfg.features = _onoff("features", features)
+    cfg.conn_update = _onoff("conn-update", conn_update)
+    if idle_ci_ms is not None:
+        cfg.idle_ci_ns = _ms_to_ns("idle-ci-ms", idle_ci_ms, 7.5, 4000.0)
+    cfg.discovery = _onoff("discovery", discovery)
+    ifs_words = tuple(cstr(lib.pqpan_ble_bits_ifs_name(b))
+                      for b in range(lib.PQPAN_BLE_BITS_IFS_COUNT))
+    cfg.bits_ifs = _word("bits-ifs", bits_ifs, ifs_words)
+    if cfg.pqke_mode != lib.PQPAN_PQKE_MODE_NONE and (cfg.protocol != lib.PQPAN_BLE_PROTO_PQPAN
+                                                      or kem == LESC_NAME):
+        raise UsageError("--auth %s applies to pqpan's protocol: add --protocol pqpan (and an "
+                         "ML-KEM --kem)" % auth)
+    return cfg
+
+
+def _auth_mode(auth):
+    mode = lib.pqpan_pqke_mode_by_name(auth.encode()) if isinstance(auth, str) else 0
+    if mode == 0 or not lib.pqpan_pqke_mode_implemented(mode):
+        names = [cstr(lib.pqpan_pqke_mode_name(m)) for m in range(1, 16)
+                 if lib.pqpan_pqke_mode_name(m) != ffi.NULL and lib.pqpan_pqke_mode_implemented(m)]
+        raise UsageError("--auth %s: want %s" % (auth, ", ".join(names)))
+    return mode
+
+
+def _adv_interval(value):
+    ns = _ms_to_ns("adv-interval-ms", value, 0.0,
+                   macro("PQPAN_BLE_ADV_INTERVAL_MAX_NS") * 1e-6)
+    if ns != 0 and (ns < macro("PQPAN_BLE_ADV_INTERVAL_MIN_NS") or
+                    ns % macro("PQPAN_BLE_ADV_INTERVAL_STEP_NS") != 0):
+        raise UsageError("bad value for --adv-interval-ms: '%s' (0, or 20..10485759.375 in "
+                         "steps of 0.625)" % (value,))
+    return ns
+
+
+# ---- one run --------------------------------------------------------------------------
+
+def _scale_kdf(cycles, kem_id, mode):
+    suite = lib.pqpan_pqke_suite_for_kem(kem_id)
+    none = ffi.new("struct pqpan_pqke_work *")
+    work = ffi.new("struct pqpan_pqke_work *")
+    if (lib.pqpan_pqke_side_work(none, suite, lib.PQPAN_PQKE_MODE_NONE,
+                                 lib.PQPAN_PQKE_ROLE_INITIATOR, 0) != lib.PQPAN_OK or
+            lib.pqpan_pqke_side_work(work, suite, mode, lib.PQPAN_PQKE_ROLE_INITIATOR,
+                                     0) != lib.PQPAN_OK):
+        raise UsageError("--auth %s is not implemented" % cstr(lib.pqpan_pqke_mode_name(mode)))
+    kdf = lib.PQPAN_OP_KDF
+    cycles[kdf] = ((cycles[kdf] * work.keccak_permutations + none.keccak_permutations // 2)
+                   // none.keccak_permutations)
+
+
+def model_setup(env, cfg, kem):
+    """The cycles of each operation (uint64_t[PQPAN_OP_COUNT]) and the KEM's sizes in cfg."""
+    cycles = ffi.new("uint64_t[]", lib.PQPAN_OP_COUNT)
+    if kem == LESC_NAME:
+        env.lookup(cycles, "P-256", None, lib.PQPAN_OP_ECDH_KEYGEN)
+        env.lookup(cycles, "P-256", None, lib.PQPAN_OP_ECDH_SHARED)
+        return cycles
+    k = lib.pqpan_kem_by_name(kem.encode())
+    cfg.ek_bytes = k.ek_bytes
+    cfg.ct_bytes = k.ct_bytes
+    impl = env.crypto_impl
+    env.lookup(cycles, kem, impl, lib.PQPAN_OP_KEM_KEYGEN)
+    if cfg.protocol == lib.PQPAN_BLE_PROTO_PQPAN:
+        env.lookup(cycles, kem, impl, lib.PQPAN_OP_KDF)
+        _scale_kdf(cycles, k.id, cfg.pqke_mode)
+    env.lookup(cycles, kem, impl, lib.PQPAN_OP_KEM_ENCAPS)
+    env.lookup(cycles, kem, impl, lib.PQPAN_OP_KEM_DECAPS)
+    return cycles
+
+
+def run_estimator(env, cfg, kem):
+    """pqpan_ble_estimate_pqke (or _lesc for LESC-P256): the per-side ledgers and counts."""
+    cycles = model_setup(env, cfg, kem)
+    est = ffi.new("struct pqpan_ble_estimate *")
+    if kem == LESC_NAME:
+        if lib.pqpan_ble_estimate_lesc(est, cfg, env.dev, cycles) != lib.PQPAN_OK:
+            raise UsageError("configuration out of range")
+    elif lib.pqpan_ble_estimate_pqke(est, cfg, env.dev, cycles) != lib.PQPAN_OK:
+        raise UsageError("configuration out of range (ATT_MTU 23..517, and >= 403 for "
+                         "--transfer study; LL octets 27..251; CI 7.5..4000 ms)")
+    return est
+
+
+def _pct(part, whole):
+    return 100.0 * part / whole if whole > 0.0 else 0.0
+
+
+def _ms(ns):
+    return ns * 1e-6
+
+
+def _config_fields(kem, cfg, est):
+    lesc = kem == LESC_NAME
+    if lesc:
+        protocol = "lesc"
+    elif cfg.protocol == lib.PQPAN_BLE_PROTO_PQPAN:
+        protocol = _PROTOCOL_NAMES.get(cfg.pqke_mode, "pqpan")
+    else:
+        protocol = "study"
+    return {"kem": kem, "protocol": protocol, "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
+            "att_mtu": cfg.att_mtu, "ll_octets": cfg.ll_octets,
+            "dle": int(cfg.ll_octets > macro("PQPAN_LL_DATA_MIN_PAYLOAD")),
+            "transfer": "smp" if lesc else cstr(lib.pqpan_ble_transfer_name(cfg.transfer)),
+            "ci_ms": _ms(cfg.ci_ns),
+            "keygen_side": "central" if cfg.keygen_side == lib.PQPAN_BLE_CENTRAL
+            else "peripheral"}
+
+
+def phase_energies(env, ledger, radio):
+    """The events accounting of each phase alone (e_<phase>_uj): the ledger's time in that
+    phase (and, for CRYPTO, the operations' cycles) through the energy model."""
+    out = []
+    for p in range(lib.PQPAN_PHASE_COUNT):
+        one = ffi.new("struct pqpan_ledger *")
+        lib.pqpan_ledger_init(one)
+        one.ns[p] = ledger.ns[p]
+        if p == lib.PQPAN_PHASE_CRYPTO:
+            one.op_count = ledger.op_count
+            one.op_cycles = ledger.op_cycles
+        out.append(env.energy(one, radio).total_events_uj)
+    return out
+
+
+def _exchange_energy(env, ledger, radio):
+    ex = ffi.new("struct pqpan_ledger *")
+    mask = ((1 << lib.PQPAN_PHASE_KEY_TRANSFER) | (1 << lib.PQPAN_PHASE_CRYPTO) |
+            (1 << lib.PQPAN_PHASE_CONFIRM))
+    lib.pqpan_advise_ledger_phases(ex, ledger, mask)
+    return env.energy(ex, radio).total_events_uj
+
+
+def energy_fields(full, bits, led, bl):
+    """The energy, time and count fields one side's two energies and ledgers give."""
+    ops = {"e_comp_%s_uj" % name: full.comp_op_uj[op] for op, name in enumerate(_op_names())}
+    e_total = full.comp_uj + bits.comm_bits_uj
+    return {
+        "e_comp_uj": full.comp_uj, "e_comm_uj": bits.comm_bits_uj, "e_total_uj": e_total,
+        "comm_share_pct": _pct(bits.comm_bits_uj, e_total), "ops": ops,
+        "e_comm_tx_uj": bits.bits_tx_uj, "e_comm_rx_uj": bits.bits_rx_uj,
+        "e_comm_ifs_uj": bits.bits_ifs_uj, "e_comm_events_uj": full.comm_events_uj,
+        "e_ev_radio_uj": full.ev_radio_uj, "e_ev_hfxo_uj": full.ev_hfxo_uj,
+        "e_ev_ramp_uj": full.ev_ramp_uj, "e_ev_pre_uj": full.ev_pre_uj,
+        "e_ev_rx_window_uj": full.ev_rx_window_uj, "e_ev_post_uj": full.ev_post_uj,
+        "e_ev_sleep_uj": full.ev_sleep_uj, "e_ev_cpu_uj": full.ev_cpu_radio_uj,
+        "e_total_events_uj": full.total_events_uj,
+        "comm_share_events_pct": _pct(full.comm_events_uj, full.total_events_uj),
+        "t_tx_ms": _ms(lib.pqpan_ledger_state_ns(bl, lib.PQPAN_STATE_TX)),
+        "t_rx_ms": _ms(lib.pqpan_ledger_state_ns(bl, lib.PQPAN_STATE_RX)),
+        "t_ifs_ms": _ms(lib.pqpan_ledger_state_ns(bl, lib.PQPAN_STATE_IFS)),
+        "t_crypto_ms": _ms(led.ns[lib.PQPAN_PHASE_CRYPTO][lib.PQPAN_STATE_CPU]),
+        "pdus_tx": bl.pdus_tx, "pdus_rx": bl.pdus_rx, "bytes_tx": bl.bytes_tx,
+        "bytes_rx": bl.bytes_rx,
+    }
+
+
+# The BLE field table of `pqpan estimate` (cli/ble_model.c fields_ble), in its order.
+_BLE_HEADLINE = ("e_comp_uj", "e_comm_uj", "e_total_uj", "comm_share_pct", "latency_ms")
+_BLE_OPS = ("kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared")
+_BLE_EVENTS = ("e_comm_tx_uj", "e_comm_rx_uj", "e_comm_ifs_uj", "e_comm_events_uj",
+               "e_ev_radio_uj", "e_ev_hfxo_uj", "e_ev_ramp_uj", "e_ev_pre_uj",
+               "e_ev_rx_window_uj", "e_ev_post_uj", "e_ev_sleep_uj", "e_total_events_uj",
+               "comm_share_events_pct", "e_exchange_events_uj")
+_SETUP_PHASES = ("advertise", "connect", "features", "conn_update", "phy_update",
+                 "length_update", "mtu_exchange", "discovery")
+_EXCHANGE_PHASES = ("key_transfer", "crypto", "confirm")
+_BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "pdus_tx",
+             "pdus_rx", "bytes_tx", "bytes_rx", "data_pdus_tx", "empty_pdus_tx",
+             "att_pdus_tx", "events", "idle_events")
+
+
+CONFIG_FIELDS = ("kem", "protocol", "phy", "att_mtu", "ll_octets", "dle", "transfer", "ci_ms",
+                 "keygen_side")
+
+
+def side_fields():
+    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order."""
+    return (list(_BLE_HEADLINE) + ["e_comp_%s_uj" % op for op in _BLE_OPS] +
+            list(_BLE_EVENTS) + ["e_%s_uj" % ph for ph in _SETUP_PHASES + _EXCHANGE_PHASES] +
+            ["setup_ms"] + ["t_%s_ms" % ph for ph in _SETUP_PHASES] + list(_BLE_TAIL))
+
+
+def _ble_row(side, config, f, extra, phase_e, phase_t):
+    values = dict(f)
+    values.update(f["ops"])
+    values.update(extra)
+    phases = _phase_names()
+    for ph in _SETUP_PHASES + _EXCHANGE_PHASES:
+        values["e_%s_uj" % ph] = phase_e[phases.index(ph)]
+    for ph in _SETUP_PHASES:
+        values["t_%s_ms" % ph] = phase_t[phases.index(ph)]
+    row = {"side": side}
+    row.update(config)
+    row.update((name, values[name]) for name in side_fields())
+    return row
+
+
+def side_ledgers(ledgers, bits, order):
+    """([a, b, total], [a, b, total]): copies of the two sides' ledgers (everything, bits
+    accounting) in `order` (indexes into the arrays) and their sums."""
+    led = [ffi.new("struct pqpan_ledger *", ledgers[i]) for i in order]
+    bl = [ffi.new("struct pqpan_ledger *", bits[i]) for i in order]
+    for group in (led, bl):
+        total = ffi.new("struct pqpan_ledger *")
+        lib.pqpan_ledger_init(total)
+        for one in group:
+            lib.pqpan_ledger_accumulate(total, one)
+        group.append(total)
+    return led, bl
+
+
+def fill_rows(env, kem, cfg, est):
+    """The three rows (peripheral, central, total) of one estimate or simulated run."""
+    roles = (lib.PQPAN_BLE_PERIPHERAL, lib.PQPAN_BLE_CENTRAL)
+    radio = lib.pqpan_advise_radio_mode(cfg.phy)
+    led, bl = side_ledgers(est.ledger, est.bits, roles)
+    config = _config_fields(kem, cfg, est)
+    phase_t = [_ms(est.span_ns[p]) for p in range(lib.PQPAN_PHASE_COUNT)]
+    rows, counts = [], []
+    for s, side in enumerate(SIDES):
+        full, bits = env.energy(led[s], radio), env.energy(bl[s], radio)
+        phase_e = phase_energies(env, led[s], radio)
+        if s < 2:
+            role = 0 if roles[s] == lib.PQPAN_BLE_CENTRAL else 1
+            c = (est.counts.data_pdus_tx[role], est.counts.empty_pdus_tx[role],
+                 est.counts.att_pdus[role])
+        else:
+            c = tuple(a + b for a, b in zip(counts[0], counts[1]))
+        counts.append(c)
+        extra = {"latency_ms": _ms(est.latency_ns), "setup_ms": _ms(est.setup_ns),
+                 "e_exchange_events_uj": _exchange_energy(env, led[s], radio),
+                 "ll_octets_eff": est.ll_octets_eff,
+                 "data_pdus_tx": c[0], "empty_pdus_tx": c[1], "att_pdus_tx": c[2],
+                 "events": est.counts.events + est.counts.idle_events,
+                 "idle_events": est.counts.idle_events}
+        rows.append(_ble_row(side, config, energy_fields(full, bits, led[s], bl[s]), extra,
+                             phase_e, phase_t))
+    return rows
+
+
+def setup_members(cfg):
+    return {"setup_adv_interval_ms": _ms(cfg.adv_interval_ns),
+            "setup_features": bool(cfg.features), "setup_conn_update": bool(cfg.conn_update),
+            "setup_idle_ci_ms": _ms(cfg.idle_ci_ns), "setup_discovery": bool(cfg.discovery)}
+
+
+def estimate_ble(env, kem, cfg):
+    """The Result of one BLE configuration."""
+    est = run_estimator(env, cfg, kem)
+    result = Result(env.members())
+    result["e_comm_accounting"] = "bits"
+    result.update(setup_members(cfg))
+    result["sides"] = fill_rows(env, kem, cfg, est)
+    return result
+
+
+__all__ = ["Env", "Result", "ble_config", "estimate_ble", "fill_rows", "DataError"]

@@ -1,0 +1,122 @@
+"""pqpan.estimate() equals `pqpan estimate --format json` field by field, at the CLI's
+printed precision, over a grid of configurations; errors carry the CLI's exit code and,
+for errors of the model (not of option parsing), its message."""
+import itertools
+
+import pytest
+
+import pqpan
+from conftest import assert_same, cli_only
+
+# Members of the CLI's JSON that are prose, not figures; pqpan.estimate() leaves them out
+# (docs/PYTHON.md). Every member the package gives must be the CLI's, equal.
+PROSE_MEMBERS = {"derived_figures", "gamma_source", "setup_assumptions"}
+
+
+def cli_args(options):
+    args = []
+    for key, value in options.items():
+        opt = "--" + key.replace("_", "-")
+        if key == "encrypted":
+            args += [opt] if value else []
+        elif key == "gamma_comp":
+            for op, g in value.items():
+                args += [opt, "%s=%s" % (op, g)]
+        elif isinstance(value, bool):
+            args += [opt, "on" if value else "off"]
+        else:
+            args += [opt, str(value)]
+    return args
+
+
+def compare(cli, options):
+    expected = cli.json(["estimate", *cli_args(options)])
+    got = pqpan.estimate(**options)
+    assert PROSE_MEMBERS <= set(expected) and not PROSE_MEMBERS & set(got)
+    for key in cli_only(list(got), [k for k in expected if k not in PROSE_MEMBERS],
+                        str(options)):
+        assert_same(got[key], expected[key], str(options) + ": " + key)
+    for side in expected["sides"]:
+        assert_same(got[side["side"]], side, str(options) + ": " + side["side"])
+
+
+GRID = [dict(kem=k, phy=p, ll_octets=ll, profile=prof)
+        for prof, k, p, ll in itertools.product(
+            ("nrf52840", "nrf54l15", "cc2340r5"),
+            ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024", "LESC-P256"),
+            ("1M", "2M", "S8"), (27, 251))]
+
+VARIANTS = [
+    dict(protocol="pqpan"),
+    dict(protocol="pqpan", auth="psk", kem="ML-KEM-512"),
+    dict(protocol="pqpan", auth="kem-auth-mutual", ll_octets=251, phy="2M"),
+    dict(protocol="pqpan", auth="numeric", transfer="indicate", att_mtu=247),
+    dict(transfer="notify", att_mtu=517, ll_octets=251),
+    dict(transfer="write-cmd", att_mtu=185, ll_octets=100, phy="S2"),
+    dict(transfer="long-write", att_mtu=23),
+    dict(keygen_side="central", encrypted=True, ci_ms=7.5),
+    dict(ci_ms=1000, reply="same-event", max_pdus_per_event=4, event_len_ms=3.75),
+    dict(max_tx_time_us=1064, ll_octets=251, phy="2M"),
+    dict(adv_interval_ms=0, features=False, conn_update=False, discovery=False),
+    dict(adv_interval_ms=1000.625, idle_ci_ms=7.5),
+    dict(currents="radio-only", tx_dbm=0, profile="nrf52840"),
+    dict(tx_dbm=8, ramp="normal"),
+    dict(crypto_impl="m4fspeed", kem="ML-KEM-1024"),
+    dict(crypto_impl="m4fstack", protocol="pqpan"),
+    dict(gamma_comm=1.0, gamma_comp={"kem_keygen": 1.0, "kem_decaps": 2.5}),
+]
+
+
+@pytest.mark.parametrize("options", GRID, ids=lambda o: "-".join(map(str, o.values())))
+def test_grid_equals_cli(cli, options):
+    compare(cli, options)
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: "-".join(map(str, o.values())))
+def test_variants_equal_cli(cli, options):
+    compare(cli, options)
+
+
+def test_calibration_file_equals_cli(cli, source_dir):
+    compare(cli, dict(calibration=str(source_dir / "tests/fixtures/calibration/good.json")))
+
+
+def test_issue_example(cli):
+    """The issue's check: the same number as `pqpan estimate --format json`."""
+    expected = cli.json(["estimate"])["sides"][0]
+    assert expected["side"] == "peripheral"
+    assert format(pqpan.estimate()["peripheral"]["e_total_uj"], ".3f") == expected["e_total_uj"]
+
+
+# Errors: (options, whether the CLI's message is the model's, which the package repeats).
+ERRORS = [
+    (dict(currents="radio-only", tx_dbm=8), True),
+    (dict(currents="radio-only", profile="cc2340r5"), True),
+    (dict(transfer="study", att_mtu=247), True),
+    (dict(crypto_impl="nosuch"), True),
+    (dict(att_mtu=22), False),
+    (dict(ll_octets=252), False),
+    (dict(ci_ms=4001), False),
+    (dict(kem="ML-KEM-2048"), False),
+    (dict(phy="3M"), False),
+    (dict(auth="psk"), False),
+    (dict(adv_interval_ms=20.1), False),
+    (dict(tx_dbm=41), False),
+    (dict(gamma_comm=0), False),
+    (dict(profile="nosuch"), False),
+    (dict(profile="/nonexistent/profile.json"), False),
+]
+
+
+@pytest.mark.parametrize("options,same_message", ERRORS,
+                         ids=lambda o: "-".join(map(str, o.values())) if isinstance(o, dict)
+                         else str(o))
+def test_errors_equal_cli(cli, options, same_message):
+    proc = cli.run(["estimate", *cli_args(options), "--format", "json"], check=False)
+    assert proc.returncode != 0 and proc.stdout == ""
+    with pytest.raises(pqpan.PqpanError) as info:
+        pqpan.estimate(**options)
+    assert info.value.exit_code == proc.returncode, (info.value, proc.stderr)
+    assert info.value.code < 0
+    if same_message:
+        assert proc.stderr.splitlines()[0] == "pqpan estimate: " + info.value.message

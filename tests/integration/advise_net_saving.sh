@@ -1,0 +1,108 @@
+#!/bin/sh
+# pqpan advise's temporary link optimisation against `pqpan estimate`: for a recommendation
+# where switching pays and one where it does not, the net saving advise prints must equal
+# estimate(idle settings) - (estimate(optimised) + the switch there and back), the
+# peripheral's (battery side) e_exchange_events_uj of each configuration run through the
+# CLI, and the switch from estimate's own set-up phases on LE 1M: its connection update
+# from --idle-ci-ms to --ci-ms, once each way, and its data length update (the same
+# LL_LENGTH_REQ/RSP pair of 9 octets whichever way, Core v5.4 Vol 6 Part B §5.1.9) twice,
+# at the exchange's interval. Agreement within 0.01 uJ (estimate's set-up starts after its
+# feature exchange, advise's switch after an empty event: the sleep before differs by some
+# 100 us). The verdict must follow the sign. Usage: advise_net_saving.sh CLI SRCDIR BUILDDIR.
+set -u
+cli=$1
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+# Member $2 of recommendation $1 in the JSON on stdin (numbers, true/false, strings); the
+# members of its "switching" object from there on.
+member() {
+    awk -v rank="$1" -v key="$2" '
+        index($0, "{\"rank\": " rank ",") { on = 1 }
+        on { buf = buf $0 }
+        on && /"battery": \[/ { exit }
+        END {
+            if (key ~ /^switching\./) {
+                buf = substr(buf, index(buf, "\"switching\": {")); key = substr(key, 11)
+            }
+            if (!match(buf, "\"" key "\": (\"[^\"]*\"|[^,}]*)")) exit 1
+            v = substr(buf, RSTART + length(key) + 4, RLENGTH - length(key) - 4)
+            gsub(/"/, "", v); print v
+        }'
+}
+
+# The peripheral's field $1 of `pqpan estimate` with the remaining arguments, CSV.
+est() {
+    f=$1; shift
+    "$cli" estimate --format csv "$@" | awk -F, -v f="$f" '
+        NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $1 == "peripheral" { print $col[f] }'
+}
+
+close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= t) ? 1 : 0 }'; }
+
+# case NAME RANK WANT_PAYS ADVISE_ARGS...: idle link 1M, $idle_ci ms, LL $idle_ll.
+check() {
+    name=$1 rank=$2 want=$3
+    shift 3
+    json=$("$cli" advise --min-level 3 --peer-phys 1M --idle-ci-ms "$idle_ci" \
+        --idle-ll-octets "$idle_ll" --format json "$@") || { fail "$name: advise exited $?"; return; }
+    table=$("$cli" advise --min-level 3 --peer-phys 1M --idle-ci-ms "$idle_ci" \
+        --idle-ll-octets "$idle_ll" "$@") || { fail "$name: advise table exited $?"; return; }
+    for k in kem ll_octets att_mtu transfer ci_ms keygen_side net_saving_uj pays \
+        switching.energy_device_uj idle_settings_objective_uj exchange_objective_uj; do
+        v=$(printf '%s\n' "$json" | member "$rank" $k) || { fail "$name: no $k"; return; }
+        eval "j_$(echo $k | tr . _)=\$v"
+    done
+    cfg="--kem $j_kem --protocol pqpan --phy 1M --att-mtu $j_att_mtu --transfer $j_transfer --keygen-side $j_keygen_side"
+    # shellcheck disable=SC2086
+    e_opt=$(est e_exchange_events_uj $cfg --ll-octets "$j_ll_octets" --ci-ms "$j_ci_ms")
+    # shellcheck disable=SC2086
+    e_idle=$(est e_exchange_events_uj $cfg --ll-octets "$idle_ll" --ci-ms "$idle_ci")
+    sw=0
+    if [ "$(close_to "$j_ci_ms" "$idle_ci" 0)" = 0 ]; then
+        there=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$idle_ci" --ci-ms "$j_ci_ms")
+        back=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$j_ci_ms" --ci-ms "$idle_ci")
+        sw=$(awk -v a="$sw" -v b="$there" -v c="$back" 'BEGIN { printf "%.6f", a + b + c }')
+    fi
+    if [ "$j_ll_octets" != "$idle_ll" ]; then
+        llu=$(est e_length_update_uj --phy 1M --ll-octets 251 --idle-ci-ms "$j_ci_ms" --ci-ms "$j_ci_ms")
+        sw=$(awk -v a="$sw" -v b="$llu" 'BEGIN { printf "%.6f", a + 2 * b }')
+    fi
+    net=$(awk -v i="$e_idle" -v o="$e_opt" -v s="$sw" 'BEGIN { printf "%.3f", i - (o + s) }')
+    [ "$(close_to "$j_net_saving_uj" "$net" 0.01)" = 1 ] ||
+        fail "$name: advise's net saving $j_net_saving_uj uJ, estimate $e_idle - ($e_opt + $sw) = $net"
+    [ "$(close_to "$j_idle_settings_objective_uj" "$e_idle" 0.0005)" = 1 ] ||
+        fail "$name: on the idle settings advise $j_idle_settings_objective_uj, estimate $e_idle"
+    [ "$(close_to "$j_exchange_objective_uj" "$e_opt" 0.0005)" = 1 ] ||
+        fail "$name: the exchange advise $j_exchange_objective_uj, estimate $e_opt"
+    [ "$(close_to "$j_switching_energy_device_uj" "$sw" 0.01)" = 1 ] ||
+        fail "$name: the switch advise $j_switching_energy_device_uj, estimate's set-up phases $sw"
+    pays=$(awk -v n="$net" 'BEGIN { print (n > 0) ? "true" : "false" }')
+    [ "$j_pays" = "$pays" ] && [ "$pays" = "$want" ] ||
+        fail "$name: pays $j_pays, net $net, this case wants $want"
+    verdict=$(printf '%s\n' "$table" | awk -v r="$rank" '/^rank procedures/ { on = 1; next }
+        on && $1 == r { sub(/.*  /, ""); print; exit }')
+    case "$want:$verdict" in
+    true:"switching pays" | false:"does not pay: stay on the idle settings") ;;
+    *) fail "$name: table verdict '$verdict' for pays $want" ;;
+    esac
+    echo "$name: ML-KEM $j_kem LL $j_ll_octets CI $j_ci_ms ms: estimate $e_idle - ($e_opt + switch $sw) = $net uJ = advise's $j_net_saving_uj ($verdict)"
+}
+
+# Idle 1000 ms / LL 27, at most 500 ms: the connection update and the data length update.
+idle_ci=1000 idle_ll=27
+check "pays" 1 true --max-latency-ms 500 --top 1
+# Idle 50 ms / LL 251: among the near ties, configurations at a smaller LL size that only
+# pay for the data length update there and back.
+idle_ci=50 idle_ll=251
+json=$("$cli" advise --min-level 3 --peer-phys 1M --idle-ci-ms 50 --idle-ll-octets 251 \
+    --top 50 --format json)
+rank=$(printf '%s\n' "$json" | awk '/^    \{"rank": / { r = $2; sub(/,/, "", r) }
+    /"pays": false, "stay_on_idle": true/ { print r; exit }')
+if [ -z "$rank" ]; then
+    fail "no recommendation of the idle-50-ms set where switching does not pay"
+else
+    check "does not pay" "$rank" false --top 50
+fi
+exit $status

@@ -1,0 +1,302 @@
+// The browser test of the web page (docs/WEB.md): serves build/web on loopback, drives
+// Debian's chromium headless with puppeteer-core, sets the page's controls for a grid of
+// configurations, reads the rendered figures and compares each with what the native CLI
+// prints for the same options (`pqpan estimate --format json`). Also: a bad profile file
+// gets the CLI's own message, a good one is used; the page makes no request to any other
+// host; a screenshot goes to the log directory.
+//   node tests/web/page_test.js SITE_DIR PQPAN_BINARY LOG_DIR
+'use strict';
+
+const assert = require('node:assert');
+const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { serve, launch } = require('./browser.js');
+
+const [site, pqpan, logDir] = process.argv.slice(2);
+if (!site || !pqpan || !logDir) {
+  console.error('usage: node page_test.js SITE_DIR PQPAN_BINARY LOG_DIR');
+  process.exit(2);
+}
+
+// The grid: each entry is the controls to set (id -> value); every other control keeps
+// its value from the entry before, as a user would leave it.
+const GRID = [
+  {},
+  { kem: 'ML-KEM-512' },
+  { kem: 'ML-KEM-1024', 'll-octets': '251' },
+  { phy: '2M', 'ci-ms': '7.5' },
+  { phy: 'S8', 'att-mtu': '517', transfer: 'notify' },
+  { kem: 'LESC-P256', phy: '1M', 'll-octets': '27', 'ci-ms': '50', transfer: 'study', 'att-mtu': '403' },
+  { kem: 'ML-KEM-768', protocol: 'pqpan', auth: 'none' },
+  { auth: 'psk', 'll-octets': '123', phy: 'S2' },
+  { auth: 'kem-auth-mutual', transfer: 'write-cmd', 'att-mtu': '247' },
+  { profile: 'nrf54l15', auth: 'numeric', transfer: 'indicate' },
+  { profile: 'cc2340r5', protocol: 'study', transfer: 'long-write', 'ci-ms': '100' },
+  { profile: 'nrf52840', 'tx-dbm': '8', transfer: 'write-req', 'ci-ms': '30', 'crypto-impl': 'm4fspeed' },
+  { currents: 'radio-only', 'tx-dbm': '0', 'crypto-impl': 'm4fstack' },
+  { link: '802154', kem: 'ML-KEM-768', currents: 'system', 'tx-dbm': '0' },
+  { kem: 'ML-KEM-1024', csma: 'contiki', addr: 'short', busy: '0.3' },
+  { link: 'ble', kem: 'ML-KEM-512', phy: '2M', 'll-octets': '251', 'tx-dbm': '0' },
+];
+
+function log(msg) { process.stdout.write(msg + '\n'); }
+
+function cliEstimate(args) {
+  const r = spawnSync(pqpan, ['estimate'].concat(args, ['--format', 'json']), { encoding: 'utf8' });
+  return { rc: r.status, out: r.stdout, err: r.stderr };
+}
+
+async function setControls(page, controls) {
+  // Link first (it shows and hides the other fieldsets), then the rest in order.
+  const keys = Object.keys(controls).sort((a, b) => (b === 'link') - (a === 'link'));
+  for (const id of keys) {
+    const before = await page.$eval('body', (b) => Number(b.dataset.updates));
+    const tag = await page.$eval('#' + id, (e) => e.tagName);
+    if (tag === 'SELECT') {
+      await page.select('#' + id, controls[id]);
+    } else {
+      // Typed as a user would: focus, select all, type, then leave the field.
+      await page.focus('#' + id);
+      await page.keyboard.down('Control');
+      await page.keyboard.press('KeyA');
+      await page.keyboard.up('Control');
+      await page.keyboard.type(controls[id]);
+      await page.keyboard.press('Tab');
+    }
+    await page.waitForFunction((n) => Number(document.body.dataset.updates) > n, {}, before);
+  }
+}
+
+async function readFigures(page) {
+  return page.$$eval('td[data-side][data-field]', (tds) => tds.map((td) => ({
+    side: td.dataset.side, field: td.dataset.field, text: td.textContent, title: td.title })));
+}
+
+// The options of estimate without one option and its value.
+function without(args, opt) {
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === opt) i++;
+    else out.push(args[i]);
+  }
+  return out;
+}
+
+// The timeline's summary against the native packet simulator for the same options
+// (`pqpan simulate`: the estimator's messages for --protocol study, the real PQKE for
+// pqpan, the LE SC pairing for LESC-P256; the advertising phase's expected case, as the
+// page runs it).
+function checkTimeline(check, name, args, summary) {
+  const raw = args[args.indexOf('--protocol') + 1] === 'study' && !args.includes('LESC-P256');
+  const simArgs = without(args, '--protocol').concat(['--messages', raw ? 'estimate' : 'pqke',
+    '--adv-case', 'mean', '--format', 'json']);
+  const r = spawnSync(pqpan, ['simulate'].concat(simArgs), { encoding: 'utf8' });
+  check(name + ': timeline = pqpan simulate ' + simArgs.join(' '), () => {
+    // Exit 1: the simulated exchange failed (its result says why, as the page does).
+    assert.ok(r.status === 0 || r.status === 1, r.stderr);
+    const sim = JSON.parse(r.stdout).simulation;
+    assert.ok(summary, 'no timeline drawn');
+    assert.strictEqual(summary.status, sim.result, 'result');
+    assert.strictEqual(Number(summary.connEvents), sim.conn_events, 'connection events');
+    assert.strictEqual(summary.latencyMs, sim.latency_ms.toFixed(3), 'latency');
+    assert.strictEqual(Number(summary.packetsCentral), sim.central.packets_tx, 'central packets');
+    assert.strictEqual(Number(summary.packetsPeripheral), sim.peripheral.packets_tx, 'peripheral packets');
+  });
+}
+
+// The LL-octets curves against `pqpan sweep` over the same grid (3 levels x 27..251:8).
+function checkCurve(check, name, args, curves) {
+  const sweepArgs = without(without(args, '--kem'), '--ll-octets').concat(['--kem',
+    'ML-KEM-512,ML-KEM-768,ML-KEM-1024', '--ll-octets', '27..251:8', '--format', 'jsonl']);
+  const r = spawnSync(pqpan, ['sweep'].concat(sweepArgs), { encoding: 'utf8' });
+  check(name + ': curves = pqpan sweep ' + sweepArgs.join(' '), () => {
+    assert.strictEqual(r.status, 0, r.stderr);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    assert.strictEqual(curves.length, 6, 'curves drawn');
+    for (const c of curves) {
+      const want = rows.filter((row) => row.in_kem === c.kem).map((row) => row.status === 'ok' ? row[c.field] : null);
+      assert.deepStrictEqual(c.values, want, c.kem + ' ' + c.field);
+    }
+  });
+}
+
+function digitsOf(field) {
+  if (field.endsWith('_pct')) return 1;
+  if (field.endsWith('_uj') || field.endsWith('_ms')) return 3;
+  return 0;
+}
+
+async function main() {
+  fs.mkdirSync(logDir, { recursive: true });
+  const server = await serve(site);
+  const origin = 'http://127.0.0.1:' + server.address().port;
+  const { browser, close } = await launch();
+  let passed = 0;
+  let failed = 0;
+  const check = (name, fn) => {
+    try {
+      fn();
+      passed++;
+    } catch (e) {
+      failed++;
+      log('FAIL ' + name + ': ' + e.message);
+    }
+  };
+  try {
+    const page = await browser.newPage();
+    const foreign = [];
+    const consoleErrors = [];
+    page.on('request', (r) => { if (!r.url().startsWith(origin + '/')) foreign.push(r.url()); });
+    const pageError = (text) => { consoleErrors.push(text); log('page: ' + text); };
+    page.on('console', (m) => { if (m.type() === 'error') pageError(m.text()); });
+    page.on('pageerror', (e) => pageError(String(e)));
+    await page.setViewport({ width: 1200, height: 900 });
+    await page.goto(origin + '/index.html', { waitUntil: 'load' });
+    await page.waitForFunction(() => document.body.dataset.state === 'ready', { timeout: 60000 });
+
+    // Every control has a label.
+    const unlabelled = await page.$$eval('select, input', (els) =>
+      els.filter((e) => !document.querySelector('label[for="' + e.id + '"]')).map((e) => e.id || e.name));
+    check('every control has a label', () => assert.deepStrictEqual(unlabelled, []));
+
+    let compared = 0;
+    for (let k = 0; k < GRID.length; k++) {
+      await setControls(page, GRID[k]);
+      const command = await page.$eval('#command', (e) => e.textContent);
+      const args = command.replace(/^pqpan estimate /, '').split(' ');
+      const cli = cliEstimate(args);
+      const figures = await readFigures(page);
+      check('grid ' + k + ' (' + command + '): CLI exit 0', () => assert.strictEqual(cli.rc, 0, cli.err));
+      if (cli.rc !== 0) continue;
+      const json = JSON.parse(cli.out);
+      check('grid ' + k + ': figures rendered', () => assert.ok(figures.length >= 3 * 9, 'only ' + figures.length));
+      for (const f of figures) {
+        const side = json.sides.find((s) => s.side === f.side);
+        check('grid ' + k + ' ' + f.side + ' ' + f.field, () => {
+          assert.ok(side && f.field in side, 'the CLI has no ' + f.side + ' ' + f.field);
+          assert.strictEqual(f.text, Number(side[f.field]).toFixed(digitsOf(f.field)),
+            command + ': ' + f.side + ' ' + f.field);
+          assert.ok(f.title.length > 0, 'no source on hover');
+        });
+        compared++;
+      }
+      const isBle = !args.includes('802154');
+      if (isBle) {
+        const summary = await page.$eval('#timeline-summary', (e) => Object.assign({}, e.dataset)).catch(() => null);
+        checkTimeline(check, 'grid ' + k, args, summary);
+      }
+      if (isBle && (k === 0 || k === 7 || k === 11)) {
+        const curves = await page.$$eval('#curve path[data-kem]', (ps) => ps.map((p) => ({
+          kem: p.dataset.kem, field: p.dataset.field, values: JSON.parse(p.dataset.values) })));
+        checkCurve(check, 'grid ' + k, args, curves);
+      }
+      if (k === 0) {
+        // The source on hover names the profile's own source text for the CPU current.
+        const cpu = json.profile && execFileSync(pqpan, ['profiles', 'show', json.profile, '--format', 'json'], { encoding: 'utf8' });
+        const cpuSource = JSON.parse(cpu).figures.find((x) => x.field === 'cpu_ua').source;
+        const comp = figures.find((f) => f.field === 'e_comp_uj');
+        check('source on hover of e_comp_uj cites cpu_ua', () => assert.ok(comp.title.includes(cpuSource)));
+        const barTitle = await page.$eval('#bars rect[data-part="comp"] title', (t) => t.textContent);
+        check('source on hover of the computation bar cites cpu_ua', () => assert.ok(barTitle.includes(cpuSource)));
+        await page.screenshot({ path: path.join(logDir, 'web_page.png'), fullPage: true });
+      }
+    }
+    log('compared ' + compared + ' figures over ' + GRID.length + ' configurations with pqpan estimate');
+
+    // An invalid configuration: the CLI's message, verbatim.
+    await setControls(page, { 'att-mtu': '100', transfer: 'study' });
+    const msg = await page.$eval('#message-text', (e) => e.textContent);
+    const cmd = (await page.$eval('#command', (e) => e.textContent)).replace(/^pqpan estimate /, '').split(' ');
+    const bad = cliEstimate(cmd);
+    check('invalid configuration: the CLI\'s message', () => {
+      assert.notStrictEqual(bad.rc, 0);
+      assert.strictEqual(msg.trim(), bad.err.trim());
+    });
+    await setControls(page, { 'att-mtu': '403' });
+
+    // A user profile: a broken file gets the CLI's message, a good one is used.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pqpan-web-profile-'));
+    const broken = path.join(tmp, 'broken.json');
+    fs.writeFileSync(broken, '{"name": "x", "supply_v": ');
+    const cliBroken = spawnSync(pqpan, ['profiles', 'show', broken], { encoding: 'utf8' });
+    const input = await page.$('#profile-file');
+    await input.uploadFile(broken);
+    await page.waitForFunction(() => document.querySelector('#message-text') && /refused/.test(document.querySelector('#message').textContent));
+    const pageBroken = await page.$eval('#message-text', (e) => e.textContent);
+    check('broken profile: same message as the CLI', () => {
+      assert.strictEqual(cliBroken.status, 3);
+      assert.strictEqual(pageBroken.replace('/user/broken.json', broken).trim(), cliBroken.stderr.trim());
+    });
+    const own = path.join(tmp, 'mine.json');
+    const nrf = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'data', 'profiles', 'nrf52840.json'), 'utf8'));
+    nrf.name = 'mine';
+    nrf.cpu_ua = Object.assign({}, nrf.cpu_ua, { value: nrf.cpu_ua.value * 2 });
+    fs.writeFileSync(own, JSON.stringify(nrf));
+    const before = await page.$eval('body', (b) => Number(b.dataset.updates));
+    await input.uploadFile(own);
+    await page.waitForFunction((n) => Number(document.body.dataset.updates) > n, {}, before);
+    const ownCmd = (await page.$eval('#command', (e) => e.textContent)).replace(/^pqpan estimate /, '').split(' ');
+    const ownCli = cliEstimate(ownCmd.map((a) => (a === '/user/mine.json' ? own : a)));
+    const ownFigures = await readFigures(page);
+    check('own profile used: its figures equal the CLI\'s with the same file', () => {
+      assert.strictEqual(ownCli.rc, 0, ownCli.err);
+      const j = JSON.parse(ownCli.out);
+      for (const f of ownFigures) {
+        const side = j.sides.find((s) => s.side === f.side);
+        assert.strictEqual(f.text, Number(side[f.field]).toFixed(digitsOf(f.field)), f.side + ' ' + f.field);
+      }
+      assert.ok(ownCmd.includes('/user/mine.json'));
+    });
+
+    // The charts are drawn: one stacked bar pair per side, the timeline's packets, the
+    // three levels' curves and the current choice's marks.
+    const charts = await page.evaluate(() => ({
+      bars: document.querySelectorAll('#bars rect[data-part]').length,
+      packets: document.querySelectorAll('#timeline rect[class^="pkt-"]').length,
+      curves: document.querySelectorAll('#curve path[data-kem]').length,
+      marks: document.querySelectorAll('#curve circle.current').length,
+    }));
+    check('charts drawn', () => {
+      assert.strictEqual(charts.bars, 8);
+      assert.ok(charts.packets > 10, charts.packets + ' packets');
+      assert.strictEqual(charts.curves, 6);
+      assert.strictEqual(charts.marks, 2);
+    });
+
+    // Keyboard: Tab reaches the controls in order.
+    await page.focus('#profile');
+    await page.keyboard.press('Tab');
+    const next = await page.evaluate(() => document.activeElement.id);
+    check('keyboard: Tab moves from the profile to the file picker', () => assert.strictEqual(next, 'profile-file'));
+
+    // Phone width: nothing wider than the screen but the scrollable table.
+    const beforeResize = await page.$eval('body', (b) => Number(b.dataset.updates));
+    await page.setViewport({ width: 375, height: 800 });
+    await page.waitForFunction((n) => Number(document.body.dataset.updates) > n, {}, beforeResize);
+    const chartWidth = await page.$eval('#curve svg', (e) => e.viewBox.baseVal.width);
+    check('phone width: charts redrawn at the screen\'s width', () => assert.ok(chartWidth <= 375, chartWidth + ' px'));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+    check('phone width: no horizontal scrolling', () => assert.ok(overflow <= 375, 'page is ' + overflow + ' px wide'));
+    await page.screenshot({ path: path.join(logDir, 'web_page_phone.png'), fullPage: true });
+
+    const timings = await page.evaluate(() => window.pqpanPage.timings.slice());
+    const sorted = timings.slice(1).sort((a, b) => a - b);
+    log('update times (ms, after the first): median ' + sorted[Math.floor(sorted.length / 2)].toFixed(1) +
+      ', max ' + sorted[sorted.length - 1].toFixed(1) + ' over ' + sorted.length + ' updates (not asserted: a shared machine)');
+    check('no request to another host', () => assert.deepStrictEqual(foreign, []));
+    check('no console errors', () => assert.deepStrictEqual(consoleErrors, []));
+    log('screenshots: ' + path.join(logDir, 'web_page.png') + ', web_page_phone.png');
+  } finally {
+    await close();
+    server.close();
+  }
+  log(passed + ' passed, ' + failed + ' failed');
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

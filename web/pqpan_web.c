@@ -1,0 +1,268 @@
+/* The WebAssembly entry point of the web page (make web, docs/WEB.md): pqpan's own CLI,
+ * built unchanged (cli/main.c compiled with main renamed to pqpan_cli_main), plus one
+ * two commands the page needs that the CLI has no output for:
+ *
+ *   web-timeline [estimate's options]
+ *
+ * runs the BLE packet simulator (src/sim, as `pqpan simulate` does) for the configuration
+ * and prints its per-PDU schedule as JSON, in time order: every packet as received (time,
+ * sender, kind, length, CRC) and every crypto operation's CPU span, per side. --protocol study carries the
+ * estimator's messages (ek, then ct; `simulate --messages estimate`), --protocol pqpan the
+ * real PQKE (`simulate --messages pqke`), LESC-P256 the LE Secure Connections pairing.
+ *
+ *   web-curve [estimate's options]
+ *
+ * runs the estimator (model_run, as `pqpan estimate` does) for ML-KEM-512, -768 and -1024
+ * at LL octets 27, 35, ..., 251 with the other options as given, and prints each side's
+ * total energy in both accountings as JSON (null where the configuration is invalid).
+ * The profile and tables are loaded once for the whole grid.
+ *
+ *   web-verdicts [estimate's options]
+ *
+ * prints what the configuration's key exchange authenticates (pqpan_pqke_mode_*: the
+ * study's exchange and --auth none authenticate neither side).
+ * Errors are the CLI's messages and exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ble_sim.h"
+#include "estimate.h"
+#include "pqpan/ledger.h"
+#include "pqpan/pqke.h"
+
+#define CMD "web-timeline"
+#define CMD_CURVE "web-curve"
+#define CMD_VERDICTS "web-verdicts"
+/* Vol 6 Part B §4.5.10: connMaxTxOctets 27..251; the curve steps by 8 octets. */
+#define CURVE_LL_MIN 27u
+#define CURVE_LL_MAX 251u
+#define CURVE_LL_STEP 8u
+
+int pqpan_cli_main(int argc, char **argv);
+
+/* The observer prints one "schedule" array element per packet or crypto span. */
+struct timeline_out {
+    unsigned long items;
+};
+
+/* On the advertising channels the peripheral sends ADV_IND and the central answers with
+ * the CONNECT_IND (src/sim/adv.c, sim.c). On a connection, Vol 6 Part B §2.4: the LLID is
+ * the low two bits of a data PDU's header (3 = LL control PDU); a zero length is empty. */
+static const char *pdu_kind(const struct pqpan_sim_packet *p)
+{
+    if (p->advertising) {
+        return p->sender == PQPAN_BLE_CENTRAL ? "connect_ind" : "adv_ind";
+    }
+    if (p->len < 2) {
+        return "short";
+    }
+    if ((p->pdu[0] & 3u) == 3u) {
+        return "control";
+    }
+    return p->pdu[1] == 0 ? "empty" : "data";
+}
+
+static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
+{
+    struct timeline_out *t = ctx;
+    printf("%s\n    {\"type\": \"packet\", \"t_us\": %.3f, \"side\": \"%s\", \"kind\": \"%s\", "
+           "\"octets\": %lu, \"rf_channel\": %u, \"crc_ok\": %d}",
+           t->items ? "," : "", (double)p->t_ns * 1e-3,
+           p->sender == PQPAN_BLE_CENTRAL ? "central" : "peripheral", pdu_kind(p),
+           (unsigned long)p->len, (unsigned)p->rf_channel, p->crc_ok ? 1 : 0);
+    t->items++;
+}
+
+/* Only the crypto operations' CPU spans: the packets already show the radio. */
+static void on_span(void *ctx, const struct pqpan_sim_span *s)
+{
+    struct timeline_out *t = ctx;
+    if (s->op >= PQPAN_OP_COUNT) {
+        return;
+    }
+    printf("%s\n    {\"type\": \"crypto\", \"t_us\": %.3f, \"t1_us\": %.3f, \"side\": \"%s\", "
+           "\"op\": \"%s\"}",
+           t->items ? "," : "", (double)s->t0_ns * 1e-3, (double)s->t1_ns * 1e-3,
+           s->side == PQPAN_BLE_CENTRAL ? "central" : "peripheral",
+           pqpan_op_name((enum pqpan_op)s->op));
+    t->items++;
+}
+
+static int parse_args(struct estimate_opts *o, const char *cmd, int argc, char **argv)
+{
+    int i;
+    estimate_opts_init(o, 0);
+    for (i = 1; i < argc; i++) {
+        int rc = estimate_opts_parse(o, cmd, argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
+            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+        }
+    }
+    return EXIT_OK;
+}
+
+static int run_schedule(struct pqpan_sim *s, struct ble_sim_apps *apps,
+                        const struct model_env *env, const struct estimate_opts *o,
+                        const struct ble_sim_opts *so)
+{
+    struct timeline_out t = {0};
+    struct pqpan_sim_observer obs = {on_packet, on_span};
+    struct ble_sim_keys keys;
+    struct cli_msg msg;
+    int rc;
+    printf("{\n  \"schedule\": [");
+    rc = cli_msg_report(CMD, ble_sim_run(s, apps, &keys, env, &o->l, so, &obs, &t, &msg), &msg);
+    printf("\n  ],\n");
+    return rc;
+}
+
+static void print_summary(const struct pqpan_sim *s)
+{
+    printf("  \"status\": \"%s\",\n  \"setup_us\": %.3f,\n  \"end_us\": %.3f,\n"
+           "  \"conn_events\": %llu,\n  \"latency_ms\": %.3f,\n  \"att_mtu\": %u,\n"
+           "  \"ll_octets\": %u\n}\n",
+           s->res.status == PQPAN_OK ? "completed" : pqpan_strerror(s->res.status),
+           (double)s->res.setup_ns * 1e-3, (double)s->res.end_ns * 1e-3,
+           (unsigned long long)s->res.conn_events, (double)s->res.latency_ns * 1e-6,
+           (unsigned)s->res.att_mtu, (unsigned)s->res.ll_octets);
+}
+
+static int timeline_run(int argc, char **argv)
+{
+    struct estimate_opts o;
+    struct ble_sim_opts so;
+    struct model_env *env = NULL;
+    struct pqpan_sim *s = malloc(sizeof *s);
+    struct ble_sim_apps *apps = malloc(sizeof *apps);
+    struct cli_msg msg;
+    int rc = parse_args(&o, CMD, argc, argv);
+    ble_sim_opts_init(&so);
+    so.raw_messages = o.l.cfg.protocol == PQPAN_BLE_PROTO_STUDY && strcmp(o.l.kem, MODEL_LESC_NAME) != 0;
+    so.adv_mean = 1;
+    if (rc == EXIT_OK && (s == NULL || apps == NULL)) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
+        rc = EXIT_FAILURE_RUN;
+    }
+    if (rc == EXIT_OK) {
+        rc = cli_msg_report(CMD, ble_sim_check(&o.l, &so, &msg), &msg);
+    }
+    if (rc == EXIT_OK) {
+        rc = model_env_new(&env, &o.m, CMD);
+    }
+    if (rc == EXIT_OK) {
+        rc = run_schedule(s, apps, env, &o, &so);
+    }
+    if (rc == EXIT_OK) {
+        print_summary(s);
+    }
+    free(env);
+    free(s);
+    free(apps);
+    return rc;
+}
+
+static void print_curve_values(const char *name, const double *v, const int *ok, size_t n)
+{
+    size_t k;
+    printf(", \"%s\": [", name);
+    for (k = 0; k < n; k++) {
+        if (ok[k]) {
+            printf("%s%.3f", k ? ", " : "", v[k]);
+        } else {
+            printf("%snull", k ? ", " : "");
+        }
+    }
+    printf("]");
+}
+
+/* One ML-KEM level's points: per side, bits and events accounting. */
+static void curve_level(const struct model_env *env, const char *kem, struct pqpan_ble_config cfg)
+{
+    enum { N = (CURVE_LL_MAX - CURVE_LL_MIN) / CURVE_LL_STEP + 1 };
+    static const char *const names[MODEL_SIDES][2] = {
+        {"peripheral_e_total_uj", "peripheral_e_total_events_uj"},
+        {"central_e_total_uj", "central_e_total_events_uj"},
+        {"total_e_total_uj", "total_e_total_events_uj"}};
+    double v[MODEL_SIDES][2][N];
+    int ok[N];
+    size_t k;
+    int side;
+    for (k = 0; k < N; k++) {
+        struct model_row rows[MODEL_SIDES];
+        struct cli_msg msg;
+        cfg.ll_octets = CURVE_LL_MIN + (uint32_t)k * CURVE_LL_STEP;
+        ok[k] = model_run(rows, env, kem, &cfg, &msg) == EXIT_OK;
+        for (side = 0; side < MODEL_SIDES; side++) {
+            v[side][0][k] = rows[side].e_total_uj;
+            v[side][1][k] = rows[side].e_total_events_uj;
+        }
+    }
+    printf("    {\"kem\": \"%s\"", kem);
+    for (side = 0; side < MODEL_SIDES; side++) {
+        print_curve_values(names[side][0], v[side][0], ok, N);
+        print_curve_values(names[side][1], v[side][1], ok, N);
+    }
+    printf("}");
+}
+
+static int curve_run(int argc, char **argv)
+{
+    static const char *const kems[] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"};
+    struct estimate_opts o;
+    struct model_env *env = NULL;
+    unsigned ll;
+    size_t k;
+    int rc = parse_args(&o, CMD_CURVE, argc, argv);
+    if (rc == EXIT_OK) {
+        rc = model_env_new(&env, &o.m, CMD_CURVE);
+    }
+    if (rc == EXIT_OK) {
+        printf("{\n  \"ll_octets\": [");
+        for (ll = CURVE_LL_MIN; ll <= CURVE_LL_MAX; ll += CURVE_LL_STEP) {
+            printf("%s%u", ll > CURVE_LL_MIN ? ", " : "", ll);
+        }
+        printf("],\n  \"levels\": [\n");
+        for (k = 0; k < sizeof kems / sizeof kems[0]; k++) {
+            curve_level(env, kems[k], o.l.cfg);
+            printf("%s\n", k + 1 < sizeof kems / sizeof kems[0] ? "," : "");
+        }
+        printf("  ]\n}\n");
+    }
+    free(env);
+    return rc;
+}
+
+static int verdicts_run(int argc, char **argv)
+{
+    struct estimate_opts o;
+    unsigned mode;
+    int rc = parse_args(&o, CMD_VERDICTS, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    mode = o.l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN ? o.l.cfg.pqke_mode : PQPAN_PQKE_MODE_NONE;
+    printf("{\"protocol\": \"%s\", \"auth\": \"%s\", \"authenticates_responder\": %s, "
+           "\"authenticates_initiator\": %s}\n",
+           o.l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", pqpan_pqke_mode_name(mode),
+           pqpan_pqke_mode_authenticates_responder(mode) ? "true" : "false",
+           pqpan_pqke_mode_authenticates_initiator(mode) ? "true" : "false");
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], CMD) == 0) {
+        return timeline_run(argc - 1, argv + 1);
+    }
+    if (argc >= 2 && strcmp(argv[1], CMD_CURVE) == 0) {
+        return curve_run(argc - 1, argv + 1);
+    }
+    if (argc >= 2 && strcmp(argv[1], CMD_VERDICTS) == 0) {
+        return verdicts_run(argc - 1, argv + 1);
+    }
+    return pqpan_cli_main(argc, argv);
+}
