@@ -449,8 +449,7 @@ int model_fill_side(struct model_row *r, const struct model_env *env,
     return rc;
 }
 
-/* The protocol field: "pqpan" for mode none (as before modes existed), else "pqpan-MODE". */
-static const char *pqpan_protocol_name(unsigned mode)
+const char *model_protocol_name(unsigned mode)
 {
     static const char *const names[] = {"pqpan", "pqpan", "pqpan-psk", "pqpan-kem-auth",
                                         "pqpan-kem-auth-mutual", "pqpan-sig", "pqpan-sig-mutual",
@@ -464,7 +463,7 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     int p;
     r->kem = kem;
     r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
-                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? pqpan_protocol_name(cfg->pqke_mode)
+                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? model_protocol_name(cfg->pqke_mode)
                                                            : "study";
     r->phy = pqpan_ble_phy_name(cfg->phy);
     r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : pqpan_ble_transfer_name(cfg->transfer);

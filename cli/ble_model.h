@@ -55,6 +55,10 @@ void model_kem_names(cli_word_fn add, void *ctx);
 int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
                     struct cli_msg *msg);
 
+/* The protocol field of pqpan's protocol in a PQKE mode: "pqpan" for mode none (as before
+ * modes existed), else "pqpan-MODE". */
+const char *model_protocol_name(unsigned mode);
+
 /* Loaded energy inputs + the device timing the link model needs. */
 struct model_env {
     struct data_energy_inputs in;

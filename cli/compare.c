@@ -21,7 +21,7 @@ static const double load_pct[3] = {0.0, 10.0, 30.0};
 
 struct compare_opts {
     struct model_opts m;
-    struct lowpan_opts l; /* only --idle and --backoff are taken */
+    struct lowpan_opts l; /* only --idle, --backoff and --auth are taken */
     unsigned runs;
     unsigned long long seed;
     const char *out;
@@ -34,6 +34,7 @@ struct cell {
     unsigned nodes;
     double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms, failure_rate;
     const char *idle, *backoff; /* 802.15.4 radio states ("listen", "sleep"); BLE: "n/a" */
+    const char *protocol;       /* "pqpan" (mode none) or "pqpan-MODE" */
 };
 
 void cli_compare_help(FILE *out)
@@ -59,6 +60,9 @@ void cli_compare_help(FILE *out)
             "                         (default: the profile's ieee802154.idle)\n"
             "  --backoff listen|sleep 802.15.4 radio during a CSMA-CA backoff (default: the\n"
             "                         profile's ieee802154.backoff; CCAs always at the RX current)\n"
+            "  --auth MODE            pqpan protocol's authentication on both links: none (default),\n"
+            "                         psk, kem-auth, kem-auth-mutual, numeric (messages and\n"
+            "                         operations of the mode; docs/PROTOCOL.md)\n"
             "  --seed S               run i uses seed S + i (default 1); same seed, same output\n"
             "  --out DIR              also write DIR/compare.csv and a gnuplot figure\n"
             "                         (compare.dat, compare.gp, compare.svg, compare.png)\n",
@@ -108,7 +112,8 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
     o->seed = 1;
     for (i = 1; i < argc; i++) {
         int rc = compare_opt(o, argc, argv, &i);
-        if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0)) {
+        if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0 ||
+                        strcmp(argv[i], "--auth") == 0)) {
             rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc == 0) {
@@ -124,7 +129,8 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
     return EXIT_OK;
 }
 
-static int ble_cell(struct cell *c, const struct model_env *env, const char *kem, unsigned ll)
+static int ble_cell(struct cell *c, const struct model_env *env, const char *kem, unsigned ll,
+                    const struct compare_opts *o)
 {
     struct model_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
@@ -133,6 +139,7 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     pqpan_ble_config_default(&cfg);
     cfg.ll_octets = ll;
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
+    cfg.pqke_mode = o->l.pqke_mode;
     /* the 802.15.4 side has no association or discovery: the BLE side keeps the connection
      * and its MTU exchange only */
     cfg.adv_interval_ns = 0u;
@@ -149,6 +156,7 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     c->latency_p90_ms = c->latency_ms;
     c->idle = "n/a";
     c->backoff = "n/a";
+    c->protocol = model_protocol_name(cfg.pqke_mode);
     return rc;
 }
 
@@ -165,6 +173,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     l.kem = kem;
     l.idle = o->l.idle;
     l.backoff = o->l.backoff;
+    l.pqke_mode = o->l.pqke_mode;
     lowpan_sim_cfg_init(&s);
     s.nodes = load_pct[k] > 0.0 ? BG_NODES + 2u : 2u;
     s.frame_psdu = BG_PSDU;
@@ -186,6 +195,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     c->failure_rate = r.runs > 0 ? (double)r.failed / (double)r.runs : 0.0;
     c->idle = lowpan_idle_listens(&l, env) ? "listen" : "sleep";
     c->backoff = lowpan_backoff_listens(&l, env) ? "listen" : "sleep";
+    c->protocol = model_protocol_name(l.pqke_mode);
     return rc;
 }
 
@@ -195,9 +205,9 @@ static int run_all(struct cell cells[N_KEMS][N_LINKS], const struct model_env *e
     int k, j, rc = EXIT_OK;
     memset(cells, 0, N_KEMS * sizeof cells[0]);
     for (k = 0; k < N_KEMS && rc == EXIT_OK; k++) {
-        rc = ble_cell(&cells[k][0], env, kems[k], PQPAN_LL_DATA_MIN_PAYLOAD);
+        rc = ble_cell(&cells[k][0], env, kems[k], PQPAN_LL_DATA_MIN_PAYLOAD, o);
         if (rc == EXIT_OK) {
-            rc = ble_cell(&cells[k][1], env, kems[k], 251);
+            rc = ble_cell(&cells[k][1], env, kems[k], 251, o);
         }
         for (j = 0; j < 3 && rc == EXIT_OK; j++) {
             rc = lowpan_cell(&cells[k][2 + j], env, kems[k], j, o);
@@ -210,13 +220,14 @@ static void print_csv(FILE *f, struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
     fprintf(f, "kem,link,channel_load_pct,nodes,load_fps,energy_uj,energy_p90_uj,latency_ms,"
-               "latency_p90_ms,failure_rate,idle_802154,backoff_802154\n");
+               "latency_p90_ms,failure_rate,idle_802154,backoff_802154,protocol\n");
     for (k = 0; k < N_KEMS; k++) {
         for (j = 0; j < N_LINKS; j++) {
             const struct cell *c = &cells[k][j];
-            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s\n", c->kem, c->link,
+            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s,%s\n", c->kem, c->link,
                     c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
-                    c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle, c->backoff);
+                    c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle, c->backoff,
+                    c->protocol);
         }
     }
 }
@@ -225,10 +236,10 @@ static void print_table(const struct compare_opts *o, const struct model_env *en
                         struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
-    printf("pqpan compare: PQKE (pqpan protocol), both sides, every state; BLE analytic\n"
+    printf("pqpan compare: PQKE (%s protocol), both sides, every state; BLE analytic\n"
            "  (study preset), 802.15.4 simulated (%u runs, seeds %llu..%llu); channel load X %% =\n"
            "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n",
-           o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
+           model_protocol_name(o->l.pqke_mode), o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
            BG_NODES, lowpan_frame_ms(BG_PSDU));
     printf("802.15.4 radio and energy inputs:\n");
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
@@ -256,10 +267,10 @@ static void print_json(struct cell cells[N_KEMS][N_LINKS])
                    "\"nodes\": %u, \"load_fps\": %.3f, \"energy_uj\": %.3f, "
                    "\"energy_p90_uj\": %.3f, \"latency_ms\": %.3f, \"latency_p90_ms\": %.3f, "
                    "\"failure_rate\": %.4f, \"idle_802154\": \"%s\", "
-                   "\"backoff_802154\": \"%s\"}%s\n",
+                   "\"backoff_802154\": \"%s\", \"protocol\": \"%s\"}%s\n",
                    c->kem, c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj,
                    c->energy_p90_uj, c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle,
-                   c->backoff, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
+                   c->backoff, c->protocol, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
         }
     }
     printf("]\n");

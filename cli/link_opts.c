@@ -54,8 +54,7 @@ void link_opts_help(FILE *out)
             MODEL_LESC_NAME);
 }
 
-/* --auth MODE: an implemented PQKE mode; the reserved signature modes get their own message. */
-static int auth_opt(struct link_opts *o, const char *cmd, int argc, char **argv, int *i)
+int link_opts_auth(unsigned *pqke_mode, const char *cmd, int argc, char **argv, int *i)
 {
     unsigned mode = *i + 1 < argc ? pqpan_pqke_mode_by_name(argv[*i + 1]) : 0u;
     if (mode != 0 && !pqpan_pqke_mode_implemented(mode)) {
@@ -68,7 +67,7 @@ static int auth_opt(struct link_opts *o, const char *cmd, int argc, char **argv,
         cli_usage_error(cmd, "--auth: want none, psk, kem-auth, kem-auth-mutual or numeric");
         return -1;
     }
-    o->cfg.pqke_mode = mode;
+    *pqke_mode = mode;
     ++*i;
     return 1;
 }
@@ -197,7 +196,7 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         return 1;
     }
     if (strcmp(argv[*i], "--auth") == 0) {
-        return auth_opt(o, cmd, argc, argv, i);
+        return link_opts_auth(&o->cfg.pqke_mode, cmd, argc, argv, i);
     }
     if (strcmp(argv[*i], "--link") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
         ++*i; /* the BLE link is the default; --link 802154 is dispatched before parsing */
@@ -219,15 +218,21 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
     return 1;
 }
 
+void link_opts_auth_choices(cli_word_fn add, void *ctx)
+{
+    unsigned k;
+    for (k = 1; pqpan_pqke_mode_name(k) != NULL; k++) {
+        if (pqpan_pqke_mode_implemented(k)) {
+            add(ctx, pqpan_pqke_mode_name(k));
+        }
+    }
+}
+
 int link_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 {
     int k;
     if (strcmp(opt, "--auth") == 0) {
-        for (k = 1; pqpan_pqke_mode_name((unsigned)k) != NULL; k++) {
-            if (pqpan_pqke_mode_implemented((unsigned)k)) {
-                add(ctx, pqpan_pqke_mode_name((unsigned)k));
-            }
-        }
+        link_opts_auth_choices(add, ctx);
     } else if (strcmp(opt, "--kem") == 0) {
         model_kem_names(add, ctx);
         add(ctx, MODEL_LESC_NAME);

@@ -23,6 +23,12 @@ void link_opts_init(struct link_opts *o);
  * its value), 0 if it is not one, or -1 after printing a usage error. */
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i);
 
+/* --auth MODE at argv[*i]: an implemented PQKE mode into *pqke_mode (*i advanced past it)
+ * and 1, or -1 after a usage error (reserved modes get their own message). */
+int link_opts_auth(unsigned *pqke_mode, const char *cmd, int argc, char **argv, int *i);
+/* The implemented PQKE modes' names, each passed to add. */
+void link_opts_auth_choices(cli_word_fn add, void *ctx);
+
 /* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link_opts.h"
 #include "lowpan_model.h"
 #include "pqpan/kem.h"
 #include "pqpan/pcap.h"
@@ -18,6 +19,7 @@ void lowpan_opts_init(struct lowpan_opts *o)
     o->idle = -1;
     o->backoff = -1;
     o->key_id_mode = 1;
+    o->pqke_mode = PQPAN_PQKE_MODE_NONE;
 }
 
 /* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
@@ -47,6 +49,12 @@ void lowpan_opts_help(FILE *out)
             "                         (2.4 GHz O-QPSK, 250 kb/s, acknowledged frames)\n"
             "  --kem NAME             ML-KEM-512, ML-KEM-768 (default), ML-KEM-1024; messages\n"
             "                         are pqpan's INIT / RESP / FIN (docs/PROTOCOL.md) in UDP\n"
+            "  --auth MODE            pqpan protocol's authentication: none (default), psk,\n"
+            "                         kem-auth, kem-auth-mutual, numeric; the mode's messages and\n"
+            "                         operations. A message over 1999 octets (the 2047-octet\n"
+            "                         datagram of RFC 4944 less IPv6 and UDP) goes in segments of a\n"
+            "                         2-octet header + <= 1230 octets, one datagram of <= 1280 each\n"
+            "                         (docs/MODEL.md \"PQKE messages over 6LoWPAN\")\n"
             "  --csma ieee|contiki    CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs,\n"
             "                         3 retries; default) or contiki (3, 5, 5, 7: Contiki-NG)\n"
             "  --addr short|extended  MAC addressing: 16-bit short or 64-bit extended (default)\n"
@@ -140,6 +148,9 @@ static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
+    if (strcmp(opt, "--auth") == 0) {
+        return link_opts_auth(&o->pqke_mode, cmd, argc, argv, i);
+    }
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
         strcmp(opt, "--mac-security") != 0 && word_opt_index(opt) < 0) {
         return 0;
@@ -169,6 +180,10 @@ int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
     }
     if (strcmp(opt, "--mac-security") == 0) {
         cli_words_each(sec_words, add, ctx);
+        return 1;
+    }
+    if (strcmp(opt, "--auth") == 0) {
+        link_opts_auth_choices(add, ctx);
         return 1;
     }
     return 0;
@@ -206,7 +221,6 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
 {
     const struct pqpan_kem *k = pqpan_kem_by_name(o->kem);
     struct pqpan_ble_config ble;
-    struct pqpan_pqke_sizes sz;
     int rc;
     pqpan_802154_est_config_default(c);
     if (k == NULL) {
@@ -215,14 +229,16 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     }
     pqpan_ble_config_default(&ble);
     ble.protocol = PQPAN_BLE_PROTO_PQPAN;
+    ble.pqke_mode = o->pqke_mode;
     rc = model_setup(cycles, &ble, env, o->kem, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
-    sz = pqpan_pqke_message_sizes(pqpan_pqke_suite_for_kem(k->id), PQPAN_PQKE_MODE_NONE);
-    c->msg_octets[0] = (uint32_t)sz.init_bytes;
-    c->msg_octets[1] = (uint32_t)sz.resp_bytes;
-    c->msg_octets[2] = (uint32_t)sz.fin_bytes;
+    if (pqpan_802154_est_config_pqke(c, pqpan_pqke_suite_for_kem(k->id), o->pqke_mode) !=
+        PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "--auth %s is not implemented",
+                           pqpan_pqke_mode_name(o->pqke_mode));
+    }
     c->csma = o->contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
     c->p_busy = o->busy;
     c->cpu_hz = env->in.profile.cpu_hz;
@@ -251,7 +267,7 @@ static const char *state_word(int listens)
 }
 
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
-                const char *kem, const struct pqpan_ledger led[2],
+                const struct lowpan_opts *o, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
 {
     struct pqpan_ledger l[MODEL_SIDES], b[MODEL_SIDES];
@@ -269,8 +285,8 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         struct model_row *r = &rows[s];
         rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], msg);
         r->side = model_side_name(GROUP_802154, s);
-        r->kem = kem;
-        r->protocol = "pqpan";
+        r->kem = o->kem;
+        r->protocol = model_protocol_name(o->pqke_mode);
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
         r->latency_ms = (double)latency_ns * 1e-6;
         r->pdus_tx = l[s].pdus_tx;
@@ -339,7 +355,7 @@ int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_
     if (pqpan_802154_estimate_pqke(e, c, cycles) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "802.15.4 configuration out of range");
     }
-    rc = lowpan_fill(rows, env, o->kem, e->ledger, e->bits, e->latency_ns, msg);
+    rc = lowpan_fill(rows, env, o, e->ledger, e->bits, e->latency_ns, msg);
     if (rc == EXIT_OK) {
         lowpan_fill_802154(rows, e, c, env);
     }
@@ -621,7 +637,8 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     struct pqpan_ledger none[2];
     int rc, side, capture = s->pcap != NULL && run == 0;
     m->c.seed = s->seed + run;
-    rc = pqpan_sim_pqke_init(&m->app, m->suite, PQPAN_PQKE_MODE_NONE, (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
+    rc = pqpan_sim_pqke_init(&m->app, m->suite, o->pqke_mode,
+                             (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&m->sim, &m->c);
     }
@@ -636,7 +653,7 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     }
     pqpan_ledger_init(&none[0]);
     pqpan_ledger_init(&none[1]);
-    rc = lowpan_fill(m->rows, env, o->kem, res->ledger, none, res->latency_ns, msg);
+    rc = lowpan_fill(m->rows, env, o, res->ledger, none, res->latency_ns, msg);
     for (side = 0; side < MODEL_SIDES && rc == EXIT_OK; side++) {
         energy[side][run] = m->rows[side].e_total_events_uj;
     }

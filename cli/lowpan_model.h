@@ -20,6 +20,7 @@ struct lowpan_opts {
     int backoff;      /* --backoff: 1 listen, 0 sleep, -1 the profile's ieee802154.backoff */
     int sec_level;    /* --mac-security: enum pqpan_802154_sec_level (0 none) */
     int key_id_mode;  /* --key-id-mode 0..3 (default 1, Thread's) */
+    unsigned pqke_mode; /* --auth: enum pqpan_pqke_mode (default none) */
 };
 
 /* The name of a MAC security level as --mac-security takes it ("none", "mic32", ...,
@@ -32,7 +33,7 @@ void lowpan_opts_init(struct lowpan_opts *o);
  * consumed, 0 if not one, -1 after a usage error. */
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i);
 
-/* If opt takes one word of a finite set (--kem, --csma, --addr, --idle, --backoff),
+/* If opt takes one word of a finite set (--kem, --auth, --csma, --addr, --idle, --backoff),
  * passes each to add and returns 1; else 0. */
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 
@@ -42,7 +43,8 @@ void lowpan_opts_help(FILE *out);
 /* 1 if argv holds "--link 802154". */
 int lowpan_link_requested(int argc, char **argv);
 
-/* The estimator configuration (message sizes of the KEM's PQKE suite, pqke.h; CSMA set,
+/* The estimator configuration (message sizes and steps of the KEM's PQKE suite in the
+ * --auth mode, pqke.h, with the KDF cycles scaled to the mode as model_setup does; CSMA set,
  * addressing, MAC security, busy probability, CPU clock and wake-up of the profile: its
  * crystal start and ieee802154.wake_cpu_us, which a radio that sleeps needs) and the
  * crypto cycles. A cli.h exit code, message in *msg. */
@@ -71,9 +73,10 @@ void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes,
                                const char *indent);
 
 /* Rows (initiator, responder, total) from per-node ledgers, latency, and the energy model
- * (radio mode ieee802154). A cli.h exit code, message in *msg. */
+ * (radio mode ieee802154); kem and protocol fields from o. A cli.h exit code, message in
+ * *msg. */
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
-                const char *kem, const struct pqpan_ledger led[2],
+                const struct lowpan_opts *o, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg);
 
 /* Whether the radio listens (1) or sleeps (0) when idle / in a CSMA-CA backoff: the

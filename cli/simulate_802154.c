@@ -199,12 +199,12 @@ static void print_table(const struct lowpan_sim_opts *o, const struct model_env 
                         const struct lowpan_series *r)
 {
     int k;
-    printf("pqpan simulate: %s (pqpan protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
+    printf("pqpan simulate: %s (%s protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
            "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
            "%.2f %%)\n  %u hidden from the initiator; capture %s; reassembly timeout %u ms, %u "
            "datagram retries\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
-           o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
-           o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
+           o->l.kem, model_protocol_name(o->l.pqke_mode), o->l.short_addr ? "short" : "extended",
+           o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
            capture_name(o), o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
            o->s.seed + o->s.runs - 1u);
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
@@ -230,7 +230,7 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     int k;
     printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
            "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
-           "backoff,mac_security\n");
+           "backoff,mac_security,protocol\n");
     for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
         printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes,
                o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
@@ -243,8 +243,8 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
             size_t c = (size_t)(k - MODEL_SIDES - 1);
             printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
         }
-        printf("%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
-               lowpan_sec_name(o->l.sec_level));
+        printf("%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
+               lowpan_sec_name(o->l.sec_level), model_protocol_name(o->l.pqke_mode));
     }
 }
 
@@ -254,12 +254,13 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
     int k;
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
-    printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
+    printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"addr\": \"%s\",\n"
+           "  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
            "  \"hidden\": %u,\n  \"capture\": \"%s\",\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
            "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
            "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
-           o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
-           o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
+           o->l.kem, model_protocol_name(o->l.pqke_mode), o->l.short_addr ? "short" : "extended",
+           o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
            o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
            failure_rate(r));
     for (k = 0; k <= MODEL_SIDES; k++) {

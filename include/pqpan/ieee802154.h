@@ -496,6 +496,41 @@ PQPAN_MUST_CHECK int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan,
                                            const struct pqpan_802154_link_cfg *c,
                                            size_t udp_payload_len);
 
+/* ---- PQKE messages in UDP datagrams (docs/MODEL.md "PQKE messages over 6LoWPAN") ----
+ * The 11-bit datagram_size of RFC 4944 §5.3 bounds an IPv6 datagram to 2047 octets, so a
+ * UDP payload to 2047 - 40 - 8 = 1999 octets. A PQKE message of at most that size is the
+ * payload of one datagram, unchanged. A longer one (kem-auth INIT and kem-auth-mutual RESP
+ * at ML-KEM-768 and -1024, signature modes) is cut by the application into segments, one
+ * datagram each, sent one after the other: a 2-octet segment header (0x80 | index, count;
+ * a PQKE message starts with its version, < 0x80, so the receiver tells the two apart by
+ * the first octet) followed by up to 1230 octets of the message, every segment but the
+ * last full. 1230 makes each segment's datagram at most 1280 octets, IPv6's minimum MTU
+ * that RFC 4944 §4 requires of the link (RFC 8200 §5), so any 6LoWPAN stack can reassemble
+ * it (Contiki-NG os/contiki-default-conf.h: UIP_CONF_BUFFER_SIZE 1280, "an upper bound on
+ * the largest IP packet that can be received"). The receiver appends segment i to
+ * segments 0..i-1 of the same message and hands the message over when the last arrives; segment 0 starts a message again (the
+ * sender retransmits whole messages). Each segment is priced like any datagram: its own
+ * IPHC header, FRAG1/FRAGN headers and frames. */
+#define PQPAN_802154_UDP_PAYLOAD_MAX                                                              \
+    (PQPAN_6LOWPAN_MAX_DATAGRAM - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS)
+#define PQPAN_802154_SEG_HDR_OCTETS 2u
+#define PQPAN_802154_SEG_FLAG 0x80u
+#define PQPAN_802154_SEG_DATA_MAX                                                                 \
+    (PQPAN_6LOWPAN_IPV6_MTU - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS -                   \
+     PQPAN_802154_SEG_HDR_OCTETS)
+#define PQPAN_802154_SEG_COUNT_MAX 127u /* the index's 7 bits */
+
+/* The datagrams a message of len octets takes (1 if len <= PQPAN_802154_UDP_PAYLOAD_MAX,
+ * else ceil(len / PQPAN_802154_SEG_DATA_MAX)); 0 if len is 0 or would need more than
+ * PQPAN_802154_SEG_COUNT_MAX segments. */
+size_t pqpan_802154_msg_datagrams(size_t len);
+/* The UDP payload octets of datagram i of a message of len octets (segment header
+ * included), 0 if there is no such datagram. */
+size_t pqpan_802154_msg_datagram_len(size_t len, size_t i);
+/* Writes datagram i's UDP payload of msg[0..len) into out: *out_len octets. */
+PQPAN_MUST_CHECK int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len,
+                                                     const uint8_t *msg, size_t len, size_t i);
+
 /* The configuration of the way back: c with source and destination addresses and ports
  * swapped (the responder's messages). */
 void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
@@ -581,12 +616,17 @@ void pqpan_802154_poll_charge(struct pqpan_802154_poll_charge *out,
 #define PQPAN_802154_INITIATOR 0u
 #define PQPAN_802154_RESPONDER 1u
 #define PQPAN_802154_MESSAGES 3u /* INIT, RESP, FIN */
+/* The steps of computation: the initiator before INIT, the responder before RESP, the
+ * initiator before FIN, the responder after FIN. */
+#define PQPAN_802154_STEPS 4u
 
 struct pqpan_802154_est_config {
     struct pqpan_802154_link_cfg link; /* initiator -> responder; RESP swaps the addresses and ports */
     struct pqpan_802154_csma_params csma;
     double p_busy;       /* probability that a CCA finds the channel busy, 0 <= p < 1 */
-    uint32_t msg_octets[PQPAN_802154_MESSAGES]; /* UDP payloads of INIT, RESP, FIN */
+    uint32_t msg_octets[PQPAN_802154_MESSAGES]; /* INIT, RESP, FIN (PQKE message octets) */
+    /* executions of each operation (enum pqpan_op) in each step (PQPAN_802154_STEPS) */
+    uint8_t step_ops[PQPAN_802154_STEPS][PQPAN_OP_COUNT];
     uint32_t cpu_hz;     /* crypto cycles -> time */
     uint8_t rx_always_on; /* 1: a node neither sending nor computing listens (RX), as a
                              non-duty-cycled 6LoWPAN node; 0: it sleeps (ideal wake-up) */
@@ -614,6 +654,7 @@ struct pqpan_802154_estimate {
     struct pqpan_ledger ledger[2]; /* everything, index PQPAN_802154_INITIATOR/RESPONDER */
     struct pqpan_ledger bits[2];   /* frames, ACKs and the turnaround between them only */
     uint32_t frames[PQPAN_802154_MESSAGES]; /* data frames of each message */
+    uint32_t datagrams[PQPAN_802154_MESSAGES]; /* datagrams (segments) of each message */
     double backoff_ns;   /* expected random backoff, all frames */
     double ccas;         /* expected CCAs, all frames */
     double p_frame_fail; /* P(channel access failure) of one frame: p^(macMaxCsmaBackoffs+1) */
@@ -623,20 +664,29 @@ struct pqpan_802154_estimate {
 
 /* Defaults: extended addresses, PAN ID 0xABCD with compression, AR, NHC UDP (ports
  * 0xF0B1/0xF0B2), hop limit 64, no MAC security, IEEE CSMA-CA defaults, idle channel,
- * ML-KEM-768 message sizes (pqke.h, mode none: INIT 1224, RESP 1160, FIN 38), 64 MHz CPU, receivers
- * always on and listening in the backoff (so no wake-up; its times are left 0). */
+ * ML-KEM-768 mode none (pqke.h: INIT 1224, RESP 1160, FIN 38; steps KeyGen | Encaps, KDF |
+ * Decaps, KDF | none), 64 MHz CPU, receivers always on and listening in the backoff (so no
+ * wake-up; its times are left 0). */
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
 
-/* Estimates one PQKE: KeyGen (initiator), INIT, Encaps + KDF (responder), RESP,
- * Decaps + KDF (initiator), FIN. Each frame costs the sender's wake-ups (above), its
+/* The message sizes (pqpan_pqke_message_sizes) and steps of a PQKE suite and mode into c
+ * (the operations of pqpan_pqke_side_work, each in the step the protocol runs it in).
+ * PQPAN_OK, or the error of pqpan_pqke_side_work (c unchanged). */
+PQPAN_MUST_CHECK int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c,
+                                                  unsigned suite, unsigned mode);
+
+/* Estimates one PQKE: the INIT step (initiator), INIT, the RESP step (responder), RESP,
+ * the FIN step (initiator), FIN, the AFTER_FIN step (responder, if it has operations);
+ * each message in its datagrams (segments above). Each frame costs the sender's wake-ups (above), its
  * expected unslotted CSMA-CA run (closed form for p_busy; backoff as RX or SLEEP per
  * backoff_rx, CCAs as RX, then aTurnaroundTime as RAMP_TX), the data frame (TX / RX; the
  * receiver's wake-up before it), aTurnaroundTime before the Imm-Ack (IFS state on both
- * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). Encaps and Decaps follow a
- * wake-up when idle nodes sleep. Costs assume every
+ * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). A step after a message
+ * follows a wake-up when idle nodes sleep. Costs assume every
  * frame gets the channel; p_success says how likely that is. cycles[op] are the cycles
  * of one execution. Errors: PQPAN_ERR_INVALID_ARG (configuration), PQPAN_ERR_BAD_LENGTH
- * (a message too large for 6LoWPAN fragmentation); *out is zeroed. */
+ * (a message of 0 octets or more than PQPAN_802154_SEG_COUNT_MAX segments); *out is
+ * zeroed. */
 PQPAN_MUST_CHECK int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
                                                 const struct pqpan_802154_est_config *c,
                                                 const uint64_t cycles[PQPAN_OP_COUNT]);

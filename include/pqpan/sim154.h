@@ -8,9 +8,11 @@
  * Every node runs unslotted CSMA-CA (IEEE 802.15.4-2020 §6.2.5.1); data frames of the
  * exchange ask for an Imm-Ack and are retransmitted up to macMaxFrameRetries times (§6.7.4;
  * a channel access failure also uses one attempt, as Contiki-NG's CSMA does). A message is
- * one UDP datagram (RFC 768) in IPv6 compressed by IPHC (RFC 6282) and fragmented per
- * RFC 4944 §5.3; the receiver feeds every frame it receives through the real reassembly,
- * checks the UDP checksum and hands the payload to the application.
+ * one UDP datagram (RFC 768), or a series of segments, one datagram each, when it is longer
+ * than a datagram can carry (ieee802154.h "PQKE messages in UDP datagrams"), in IPv6
+ * compressed by IPHC (RFC 6282) and fragmented per RFC 4944 §5.3; the receiver feeds every
+ * frame it receives through the real reassembly, checks the UDP checksum, joins the
+ * segments in order and hands the message to the application.
  *
  * Loss as on real stacks: RFC 4944 has no per-fragment recovery, so a fragment out of MAC
  * attempts costs its sender the whole datagram; the receiver drops the partial datagram
@@ -152,6 +154,7 @@ struct pqpan_sim154_party {
     uint8_t sending;        /* a datagram is being sent */
     uint8_t rtx_pending;    /* a retransmission is scheduled */
     uint8_t phase;          /* enum pqpan_phase of the message */
+    uint8_t seg;            /* the datagram of the message being sent (ieee802154.h segments) */
     uint32_t retries_used;
     uint32_t gen_rtx, gen_reasm, gen_cpu;
     uint8_t dgram[PQPAN_6LOWPAN_MAX_DATAGRAM + 1u];
@@ -164,6 +167,10 @@ struct pqpan_sim154_party {
     uint8_t rx[PQPAN_6LOWPAN_MAX_DATAGRAM + 1u];
     uint16_t rx_len;        /* a complete datagram waits for the MAC to finish (IFS) */
     uint8_t have_rx_seq;    /* a data frame was received: node.ack_seq is its DSN */
+    uint8_t seg_in[PQPAN_SIM_MSG_MAX]; /* a segmented message's segments so far */
+    uint16_t seg_in_len;
+    uint8_t seg_in_next;    /* the index of the segment expected next */
+    uint8_t seg_in_count;   /* the segments of that message */
     uint8_t last_in[PQPAN_SIM_MSG_MAX]; /* the last message handed to the application */
     uint16_t last_in_len;
     /* application */

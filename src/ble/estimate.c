@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ble/setup.h"
+#include "common/pqke_steps.h"
 #include "pqpan/ble.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
@@ -61,19 +62,6 @@ static unsigned suite_of(const struct pqpan_ble_config *c)
         }
     }
     return 0;
-}
-
-/* The work of each side (ML-KEM operations) in the configuration's PQKE mode. */
-static int pqke_work(struct pqpan_pqke_work *ini, struct pqpan_pqke_work *rsp,
-                     struct pqpan_pqke_sizes *sz, const struct pqpan_ble_config *c)
-{
-    unsigned suite = suite_of(c);
-    int rc = pqpan_pqke_side_work(ini, suite, c->pqke_mode, PQPAN_PQKE_ROLE_INITIATOR, 0);
-    if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_side_work(rsp, suite, c->pqke_mode, PQPAN_PQKE_ROLE_RESPONDER, 0);
-    }
-    *sz = pqpan_pqke_message_sizes(suite, c->pqke_mode);
-    return rc;
 }
 
 static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
@@ -207,33 +195,45 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
     return PQPAN_OK;
 }
 
-/* The ML-KEM operations of each side (initiator = keygen side, responder) and, for
- * pqpan's protocol, the message sizes: the study's exchange is KeyGen and Decaps on one
- * side, Encaps on the other; pqpan's protocol those of the configuration's PQKE mode. */
+/* The operations of each step (common/pqke_steps.h) and, for pqpan's protocol, the
+ * message sizes: the study's exchange is KeyGen before ek, Encaps before ct, and the
+ * keygen side's Decaps after it (booked as its FIN step, with no FIN message); pqpan's
+ * protocol those of the configuration's PQKE mode. */
 struct exchange_work {
-    struct pqpan_pqke_work ini, rsp;
+    struct pqke_steps st;
     struct pqpan_pqke_sizes sz;
 };
 
 static int exchange_work(struct exchange_work *w, const struct pqpan_ble_config *c)
 {
     if (c->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        return pqke_work(&w->ini, &w->rsp, &w->sz, c);
+        w->sz = pqpan_pqke_message_sizes(suite_of(c), c->pqke_mode);
+        return pqke_steps_of(&w->st, suite_of(c), c->pqke_mode, 0);
     }
     memset(w, 0, sizeof *w);
-    w->ini.kem_keygen = 1;
-    w->ini.kem_decaps = 1;
-    w->rsp.kem_encaps = 1;
+    w->st.ops[PQKE_STEP_INIT][PQPAN_OP_KEM_KEYGEN] = 1;
+    w->st.ops[PQKE_STEP_RESP][PQPAN_OP_KEM_ENCAPS] = 1;
+    w->st.ops[PQKE_STEP_FIN][PQPAN_OP_KEM_DECAPS] = 1;
     return PQPAN_OK;
+}
+
+/* CPU time of one step: its operations' times ns[op]. */
+static uint64_t step_ns(const struct exchange_work *w, enum pqke_step k, const uint64_t ns[])
+{
+    uint64_t t = 0;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        t += w->st.ops[k][op] * ns[op];
+    }
+    return t;
 }
 
 /* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
  * after KeyGen, ct after Encaps, then Decaps. pqpan's protocol (include/pqpan/pqke.h,
- * docs/PROTOCOL.md), sizes and operations of the configuration's mode (w): INIT after
- * KeyGen (and kem-auth*'s Encaps to the responder's static key); RESP after the
- * responder's Encaps (kem-auth-mutual: two), Decaps (kem-auth*) and key schedule; FIN
- * after the initiator's Decaps (kem-auth-mutual: two) and key schedule, in the CONFIRM
- * phase. Returns the CPU time that follows the last message (Decaps, or 0). */
+ * docs/PROTOCOL.md), sizes and steps of the configuration's mode (w): INIT after the
+ * INIT step, RESP after the RESP step, FIN (CONFIRM phase) after the FIN step. Returns the
+ * CPU time that follows the last message (the study's Decaps, the responder's AFTER_FIN
+ * step, or 0). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
                          const struct pqpan_ble_config *c, const struct exchange_work *w,
                          const uint64_t ns[])
@@ -241,58 +241,47 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
     enum pqpan_ble_role k = c->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER;
-    uint64_t kdf = ns[PQPAN_OP_KDF];
     int rc;
     *n = 0;
     if (c->protocol == PQPAN_BLE_PROTO_STUDY) {
-        rc = add_message(t, n, c, 1, c->ek_bytes, k, kt, ns[PQPAN_OP_KEM_KEYGEN]);
+        rc = add_message(t, n, c, 1, c->ek_bytes, k, kt, step_ns(w, PQKE_STEP_INIT, ns));
         if (rc == PQPAN_OK) {
-            rc = add_message(t, n, c, 0, c->ct_bytes, o, kt, ns[PQPAN_OP_KEM_ENCAPS]);
+            rc = add_message(t, n, c, 0, c->ct_bytes, o, kt, step_ns(w, PQKE_STEP_RESP, ns));
         }
-        *tail_ns = ns[PQPAN_OP_KEM_DECAPS];
+        *tail_ns = step_ns(w, PQKE_STEP_FIN, ns);
         return rc;
     }
-    rc = add_message(t, n, c, 1, (uint32_t)w->sz.init_bytes, k, kt,
-                     ns[PQPAN_OP_KEM_KEYGEN] + w->ini.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS]);
+    rc = add_message(t, n, c, 1, (uint32_t)w->sz.init_bytes, k, kt, step_ns(w, PQKE_STEP_INIT, ns));
     if (rc == PQPAN_OK) {
         rc = add_message(t, n, c, 0, (uint32_t)w->sz.resp_bytes, o, kt,
-                         w->rsp.kem_encaps * ns[PQPAN_OP_KEM_ENCAPS] +
-                             w->rsp.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
+                         step_ns(w, PQKE_STEP_RESP, ns));
     }
     if (rc == PQPAN_OK) {
         rc = add_message(t, n, c, 1, (uint32_t)w->sz.fin_bytes, k, PQPAN_PHASE_CONFIRM,
-                         w->ini.kem_decaps * ns[PQPAN_OP_KEM_DECAPS] + kdf);
+                         step_ns(w, PQKE_STEP_FIN, ns));
     }
-    *tail_ns = 0;
+    *tail_ns = step_ns(w, PQKE_STEP_AFTER_FIN, ns);
     return rc;
 }
 
-/* Books op count times on side l. */
-static void run_ops(struct pqpan_ledger *l, enum pqpan_op op, unsigned count,
-                    const uint64_t cycles[], const uint64_t ns[])
-{
-    unsigned i;
-    for (i = 0; i < count; i++) {
-        run_op(l, op, cycles, ns);
-    }
-}
-
-/* The crypto each side ran (w): the study's three operations, or the PQKE mode's (with
- * one key schedule per side). */
+/* Books the operations of every step on the side that runs it: INIT and FIN on the
+ * keygen side (the initiator), RESP and AFTER_FIN on the other. */
 static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                         const struct exchange_work *w, const uint64_t cycles[],
                         const uint64_t ns[])
 {
     enum pqpan_ble_role k = cfg->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
-    run_ops(&out->ledger[k], PQPAN_OP_KEM_KEYGEN, w->ini.kem_keygen, cycles, ns);
-    run_ops(&out->ledger[k], PQPAN_OP_KEM_ENCAPS, w->ini.kem_encaps, cycles, ns);
-    run_ops(&out->ledger[o], PQPAN_OP_KEM_ENCAPS, w->rsp.kem_encaps, cycles, ns);
-    run_ops(&out->ledger[o], PQPAN_OP_KEM_DECAPS, w->rsp.kem_decaps, cycles, ns);
-    run_ops(&out->ledger[k], PQPAN_OP_KEM_DECAPS, w->ini.kem_decaps, cycles, ns);
-    if (cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        run_op(&out->ledger[k], PQPAN_OP_KDF, cycles, ns);
-        run_op(&out->ledger[o], PQPAN_OP_KDF, cycles, ns);
+    int step, op;
+    unsigned i;
+    for (step = 0; step < PQKE_STEPS; step++) {
+        struct pqpan_ledger *l =
+            &out->ledger[step == PQKE_STEP_INIT || step == PQKE_STEP_FIN ? k : o];
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            for (i = 0; i < w->st.ops[step][op]; i++) {
+                run_op(l, (enum pqpan_op)op, cycles, ns);
+            }
+        }
     }
 }
 
@@ -395,8 +384,7 @@ static int estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_
         memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;
     }
-    ops_ns(ns, cycles, dev, PQPAN_OP_KEM_KEYGEN,
-           cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS);
+    ops_ns(ns, cycles, dev, PQPAN_OP_KEM_KEYGEN, PQPAN_OP_SIG_VERIFY);
     if (exchange_work(&w, cfg) != PQPAN_OK || plan_exchange(t, &n, &tail, cfg, &w, ns) != PQPAN_OK) {
         memset(out, 0, sizeof *out);
         return PQPAN_ERR_INVALID_ARG;

@@ -3,9 +3,9 @@
  * frames of the shared planner. Fills one ledger per node. */
 #include <string.h>
 
+#include "common/pqke_steps.h"
 #include "ieee802154/internal.h"
 #include "pqpan/ieee802154.h"
-#include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 
 #define MAX_BUSY 1.0
@@ -99,29 +99,44 @@ static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_pla
     }
 }
 
-static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phase phase)
+/* One datagram of a message from sender; first: the message's first (the sender has been
+ * computing, so it is awake). Adds its frames to *frames. */
+static int datagram(struct est *e, unsigned sender, const struct pqpan_802154_link_cfg *link,
+                    size_t udp_len, int first, uint32_t *frames)
 {
     struct pqpan_802154_frame_plan f[PQPAN_802154_MAX_FRAMES];
-    struct pqpan_802154_link_cfg link;
     struct pqpan_802154_plan p;
     size_t i;
-    int rc;
+    int rc = pqpan_802154_plan_udp(&p, f, sizeof f / sizeof f[0], link, udp_len);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    for (i = 0; i < p.frames; i++) {
+        frame(e, sender, &f[i], &p, first && i == 0);
+    }
+    *frames += (uint32_t)p.frames;
+    return PQPAN_OK;
+}
+
+/* Message msg in its datagrams (one, or segments: ieee802154.h), back to back. */
+static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phase phase)
+{
+    struct pqpan_802154_link_cfg link;
+    size_t len = e->c->msg_octets[msg], n = pqpan_802154_msg_datagrams(len), i;
+    int rc = n != 0 ? PQPAN_OK : PQPAN_ERR_BAD_LENGTH;
     if (sender == PQPAN_802154_INITIATOR) {
         link = e->c->link;
     } else {
         pqpan_802154_link_reverse(&link, &e->c->link);
     }
-    rc = pqpan_802154_plan_udp(&p, f, sizeof f / sizeof f[0], &link, e->c->msg_octets[msg]);
-    if (rc != PQPAN_OK) {
-        return rc;
-    }
     seg_begin(e, phase);
-    for (i = 0; i < p.frames; i++) {
-        frame(e, sender, &f[i], &p, i == 0);
+    for (i = 0; i < n && rc == PQPAN_OK; i++) {
+        rc = datagram(e, sender, &link, pqpan_802154_msg_datagram_len(len, i), i == 0,
+                      &e->out->frames[msg]);
     }
     seg_end(e);
-    e->out->frames[msg] = (uint32_t)p.frames;
-    return PQPAN_OK;
+    e->out->datagrams[msg] = (uint32_t)n;
+    return rc;
 }
 
 static int config_valid(const struct pqpan_802154_est_config *c)
@@ -145,29 +160,61 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->link.src_port = 0xF0B1;
     c->link.dst_port = 0xF0B2;
     c->csma = pqpan_802154_csma_ieee();
-    /* PQKE messages for ML-KEM-768 (pqke.h, docs/PROTOCOL.md) */
-    c->msg_octets[0] = PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM768_EK_BYTES, 0, 0);
-    c->msg_octets[1] = PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM768_CT_BYTES, 0);
-    c->msg_octets[2] = PQPAN_PQKE_FIN_BYTES(0);
+    /* PQKE for ML-KEM-768, mode none (pqke.h, docs/PROTOCOL.md) */
+    if (pqpan_802154_est_config_pqke(c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE) !=
+        PQPAN_OK) {
+        memset(c->msg_octets, 0, sizeof c->msg_octets); /* unreachable: both are implemented */
+    }
     c->cpu_hz = 64000000u;                /* nRF52840 */
     c->rx_always_on = 1;
     c->backoff_rx = 1;
 }
 
-/* node computes op1 (and op2); after a message it has slept through the SIFS/LIFS when
- * idle nodes sleep, so it wakes first (in the message's phase). */
-static void crypto_step(struct est *e, unsigned node, enum pqpan_op op1, enum pqpan_op op2,
-                        const uint64_t cycles[], enum pqpan_phase after)
+int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c, unsigned suite,
+                                 unsigned mode)
 {
+    struct pqke_steps st;
+    struct pqpan_pqke_sizes sz;
+    unsigned k, op;
+    int rc = c != 0 ? pqke_steps_of(&st, suite, mode, 0) : PQPAN_ERR_INVALID_ARG;
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    sz = pqpan_pqke_message_sizes(suite, mode);
+    c->msg_octets[0] = (uint32_t)sz.init_bytes;
+    c->msg_octets[1] = (uint32_t)sz.resp_bytes;
+    c->msg_octets[2] = (uint32_t)sz.fin_bytes;
+    for (k = 0; k < PQPAN_802154_STEPS; k++) {
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            c->step_ops[k][op] = (uint8_t)st.ops[k][op];
+        }
+    }
+    return PQPAN_OK;
+}
+
+/* node runs step k's operations; after a message it has slept through the SIFS/LIFS when
+ * idle nodes sleep, so it wakes first (in the message's phase). A step without operations
+ * books nothing. */
+static void crypto_step(struct est *e, unsigned node, unsigned k, const uint64_t cycles[],
+                        enum pqpan_phase after)
+{
+    unsigned op, i, any = 0;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        any |= e->c->step_ops[k][op];
+    }
+    if (!any) {
+        return;
+    }
     if (after != PQPAN_PHASE_COUNT && !e->c->rx_always_on) {
         seg_begin(e, after);
         e->seg_len_ns += wake(e, node, 1.0);
         seg_end(e);
     }
     seg_begin(e, PQPAN_PHASE_CRYPTO);
-    compute(e, node, op1, cycles);
-    if (op2 != PQPAN_OP_COUNT) {
-        compute(e, node, op2, cycles);
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        for (i = 0; i < e->c->step_ops[k][op]; i++) {
+            compute(e, node, (enum pqpan_op)op, cycles);
+        }
     }
     seg_end(e);
 }
@@ -192,18 +239,18 @@ int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
     pqpan_ledger_init(&out->bits[1]);
     e.out = out;
     e.c = c;
-    crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_KEYGEN, PQPAN_OP_COUNT, cycles,
-                PQPAN_PHASE_COUNT);
+    crypto_step(&e, PQPAN_802154_INITIATOR, PQKE_STEP_INIT, cycles, PQPAN_PHASE_COUNT);
     rc = message(&e, PQPAN_802154_INITIATOR, 0, PQPAN_PHASE_KEY_TRANSFER);
     if (rc == PQPAN_OK) {
-        crypto_step(&e, PQPAN_802154_RESPONDER, PQPAN_OP_KEM_ENCAPS, PQPAN_OP_KDF, cycles,
-                    PQPAN_PHASE_KEY_TRANSFER);
+        crypto_step(&e, PQPAN_802154_RESPONDER, PQKE_STEP_RESP, cycles, PQPAN_PHASE_KEY_TRANSFER);
         rc = message(&e, PQPAN_802154_RESPONDER, 1, PQPAN_PHASE_KEY_TRANSFER);
     }
     if (rc == PQPAN_OK) {
-        crypto_step(&e, PQPAN_802154_INITIATOR, PQPAN_OP_KEM_DECAPS, PQPAN_OP_KDF, cycles,
-                    PQPAN_PHASE_KEY_TRANSFER);
+        crypto_step(&e, PQPAN_802154_INITIATOR, PQKE_STEP_FIN, cycles, PQPAN_PHASE_KEY_TRANSFER);
         rc = message(&e, PQPAN_802154_INITIATOR, 2, PQPAN_PHASE_CONFIRM);
+    }
+    if (rc == PQPAN_OK) {
+        crypto_step(&e, PQPAN_802154_RESPONDER, PQKE_STEP_AFTER_FIN, cycles, PQPAN_PHASE_CONFIRM);
     }
     if (rc != PQPAN_OK) {
         memset(out, 0, sizeof *out);

@@ -148,3 +148,57 @@ int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_fr
                      (uint64_t)plan->frames * (plan->turnaround_ns + plan->ack_airtime_ns);
     return PQPAN_OK;
 }
+
+/* ---- PQKE messages in datagrams (segments, ieee802154.h) ---- */
+
+size_t pqpan_802154_msg_datagrams(size_t len)
+{
+    size_t n;
+    if (len == 0) {
+        return 0;
+    }
+    if (len <= PQPAN_802154_UDP_PAYLOAD_MAX) {
+        return 1;
+    }
+    n = (len + PQPAN_802154_SEG_DATA_MAX - 1u) / PQPAN_802154_SEG_DATA_MAX;
+    return n <= PQPAN_802154_SEG_COUNT_MAX ? n : 0u;
+}
+
+size_t pqpan_802154_msg_datagram_len(size_t len, size_t i)
+{
+    size_t n = pqpan_802154_msg_datagrams(len);
+    if (i >= n) {
+        return 0;
+    }
+    if (n == 1) {
+        return len;
+    }
+    return PQPAN_802154_SEG_HDR_OCTETS +
+           (i + 1 < n ? PQPAN_802154_SEG_DATA_MAX : len - i * PQPAN_802154_SEG_DATA_MAX);
+}
+
+int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len, const uint8_t *msg,
+                                    size_t len, size_t i)
+{
+    size_t n = pqpan_802154_msg_datagrams(len), dlen = pqpan_802154_msg_datagram_len(len, i);
+    if (out_len == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    *out_len = 0;
+    if (out == 0 || msg == 0 || dlen == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cap < dlen) {
+        return PQPAN_ERR_BUFFER_TOO_SMALL;
+    }
+    if (n == 1) {
+        memcpy(out, msg, len);
+    } else {
+        out[0] = (uint8_t)(PQPAN_802154_SEG_FLAG | i);
+        out[1] = (uint8_t)n;
+        memcpy(out + PQPAN_802154_SEG_HDR_OCTETS, msg + i * PQPAN_802154_SEG_DATA_MAX,
+               dlen - PQPAN_802154_SEG_HDR_OCTETS);
+    }
+    *out_len = dlen;
+    return PQPAN_OK;
+}

@@ -470,19 +470,24 @@ static void check_end(struct run *r)
     stop(r, r->app->verify != NULL ? r->app->verify(r->app_ctx) : PQPAN_OK);
 }
 
-/* Builds party n's datagram from its message (RFC 768 UDP in IPv6, RFC 6282 IPHC) and
- * starts its first fragment; a new datagram tag each time (RFC 4944 §5.3). */
+/* Builds party n's datagram p->seg of its message (the message, or one of its segments:
+ * ieee802154.h) (RFC 768 UDP in IPv6, RFC 6282 IPHC) and starts its first fragment; a new
+ * datagram tag each time (RFC 4944 §5.3). */
 static void start_datagram(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
     struct pqpan_6lowpan_udp_spec spec;
     struct pqpan_802154_mhr h;
-    size_t dlen = 0, clen = 0, ulen = 0, frames = 0;
+    uint8_t payload[PQPAN_802154_UDP_PAYLOAD_MAX];
+    size_t plen = 0, dlen = 0, clen = 0, ulen = 0, frames = 0;
     int rc;
     pqpan_802154_link_udp_spec(&spec, &p->link);
     pqpan_802154_plan_mhr(&h, &p->link, 0);
-    rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, &dlen, &spec, p->msg, p->msg_len);
+    rc = pqpan_802154_msg_datagram_write(payload, sizeof payload, &plen, p->msg, p->msg_len, p->seg);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, &dlen, &spec, payload, plen);
+    }
     if (rc == PQPAN_OK) {
         rc = pqpan_6lowpan_compress(p->comp, sizeof p->comp, &clen, &ulen, p->dgram, dlen,
                                     &p->link.src, &p->link.dst, p->link.nhc_udp);
@@ -506,6 +511,13 @@ static void start_datagram(struct run *r, unsigned n)
     s->node[n].attempts = 0;
     build_fragment(r, n);
     csma_start(r, n);
+}
+
+/* Party n sends its message (again) from its first datagram. */
+static void start_message(struct run *r, unsigned n)
+{
+    r->s->party[n].seg = 0;
+    start_datagram(r, n);
 }
 
 /* Party n's retransmission timer: reassembly_timeout from now (by then the receiver has
@@ -540,7 +552,7 @@ static void queue_message(struct run *r, unsigned n, const uint8_t *msg, size_t 
     }
     memcpy(p->msg, msg, len);
     p->msg_len = (uint16_t)len;
-    start_datagram(r, n);
+    start_message(r, n);
 }
 
 /* CPU time of an application step's operations (cycles / cpu_hz each, as the estimator). */
@@ -602,9 +614,10 @@ static void on_cpu_done(struct run *r, unsigned n, uint32_t gen)
 }
 
 /* Party n's datagram is over: every fragment acknowledged (ok) or one out of attempts.
- * The application sends the message again when the timer fires: after a loss, or when a
- * party still waiting for an answer gets none (the receiver may have dropped a datagram
- * whose fragments were all acknowledged but arrived later than its reassembly timeout). */
+ * The next segment of the message follows an acknowledged one. The application sends the
+ * whole message again when the timer fires: after a loss, or when a party still waiting
+ * for an answer gets none (the receiver may have dropped a datagram whose fragments were
+ * all acknowledged but arrived later than its reassembly timeout). */
 static void datagram_done(struct run *r, unsigned n, int ok)
 {
     struct pqpan_sim154 *s = r->s;
@@ -620,6 +633,11 @@ static void datagram_done(struct run *r, unsigned n, int ok)
         memcpy(p->msg, p->next, p->next_len);
         p->msg_len = p->next_len;
         p->has_next = 0;
+        start_message(r, n);
+        return;
+    }
+    if (ok && p->seg + 1u < pqpan_802154_msg_datagrams(p->msg_len)) {
+        p->seg++;
         start_datagram(r, n);
         return;
     }
@@ -650,7 +668,7 @@ static void on_rtx(struct run *r, unsigned n, uint32_t gen)
     }
     p->retries_used++;
     s->res.dgram_retx[n]++;
-    start_datagram(r, n);
+    start_message(r, n);
 }
 
 /* A reassembled IPv6 datagram carries UDP (RFC 8200 §3) with a good checksum (RFC 768,
@@ -669,8 +687,32 @@ static int udp_ok(const uint8_t *d, size_t len)
            sum == (uint16_t)(((unsigned)d[UDP_CHECKSUM_OFF] << 8) | d[UDP_CHECKSUM_OFF + 1]);
 }
 
-/* The MAC is done with the frame that completed a datagram (ACK sent, IFS over): the UDP
- * payload goes to the application unless it duplicates the last one. */
+/* A segment (ieee802154.h) of d_len octets at d: segment 0 starts a message, segment i
+ * follows segment i - 1 of the same count; any other (a stale or repeated segment) is
+ * ignored, the sender starting the message again from segment 0 if it is lost. Returns
+ * 1 when the last segment completed the message in p->seg_in. */
+static int segment_in(struct pqpan_sim154_party *p, const uint8_t *d, size_t d_len)
+{
+    unsigned i = d[0] & ~PQPAN_802154_SEG_FLAG & 0xFFu, count = d[1];
+    size_t data = d_len - PQPAN_802154_SEG_HDR_OCTETS;
+    if (i == 0) {
+        p->seg_in_len = 0;
+        p->seg_in_next = 0;
+        p->seg_in_count = (uint8_t)count;
+    }
+    if (i != p->seg_in_next || count != p->seg_in_count || count < 2u || i >= count ||
+        p->seg_in_len + data > sizeof p->seg_in) {
+        return 0;
+    }
+    memcpy(p->seg_in + p->seg_in_len, d + PQPAN_802154_SEG_HDR_OCTETS, data);
+    p->seg_in_len = (uint16_t)(p->seg_in_len + data);
+    p->seg_in_next++;
+    return p->seg_in_next == count;
+}
+
+/* The MAC is done with the frame that completed a datagram (ACK sent, IFS over): its UDP
+ * payload is the message, or a segment of one; a whole message goes to the application
+ * unless it duplicates the last one. */
 static void on_deliver(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -685,6 +727,13 @@ static void on_deliver(struct run *r, unsigned n)
     }
     len = (size_t)p->rx_len - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS;
     p->rx_len = 0;
+    if (len >= PQPAN_802154_SEG_HDR_OCTETS && (msg[0] & PQPAN_802154_SEG_FLAG) != 0) {
+        if (!segment_in(p, msg, len)) {
+            return;
+        }
+        msg = p->seg_in;
+        len = p->seg_in_len;
+    }
     if (len > sizeof p->last_in) {
         r->err = PQPAN_ERR_BUFFER_TOO_SMALL;
         return;
@@ -695,7 +744,7 @@ static void on_deliver(struct run *r, unsigned n)
         if (p->answered && !p->sending && !p->has_next && !p->computing) {
             cancel_retry(p);
             s->res.dgram_retx[n]++;
-            start_datagram(r, n);
+            start_message(r, n);
         }
         return;
     }

@@ -3,6 +3,7 @@
  * simulated link. */
 #include <string.h>
 
+#include "common/pqke_steps.h"
 #include "pqpan/sim.h"
 
 #define SIDE_RESPONDER 0
@@ -78,26 +79,18 @@ int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
     return rc;
 }
 
-/* The work of one key-schedule step of a side (KDF once) and its ML-KEM operations. */
-static void report_work(const struct pqpan_sim_pqke *a, int side, int first_step,
+/* The operations of step k of the exchange (common/pqke_steps.h) as the party's work. */
+static void report_work(const struct pqpan_sim_pqke *a, enum pqke_step k,
                         struct pqpan_sim_work *work)
 {
-    struct pqpan_pqke_work w;
-    if (pqpan_pqke_side_work(&w, a->suite, a->mode,
-                             side == SIDE_INITIATOR ? PQPAN_PQKE_ROLE_INITIATOR
-                                                    : PQPAN_PQKE_ROLE_RESPONDER,
-                             sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
+    struct pqke_steps st;
+    unsigned op;
+    if (pqke_steps_of(&st, a->suite, a->mode, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
         return;
     }
-    if (side == SIDE_INITIATOR && first_step) {
-        /* start: KeyGen and the Encaps to the responder's static key */
-        work->ops[PQPAN_OP_KEM_KEYGEN] = w.kem_keygen;
-        work->ops[PQPAN_OP_KEM_ENCAPS] = w.kem_encaps;
-        return;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        work->ops[op] = st.ops[k][op];
     }
-    work->ops[PQPAN_OP_KEM_ENCAPS] = side == SIDE_INITIATOR ? 0u : w.kem_encaps;
-    work->ops[PQPAN_OP_KEM_DECAPS] = w.kem_decaps;
-    work->ops[PQPAN_OP_KDF] = 1;
 }
 
 static int pqke_start(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t cap,
@@ -109,7 +102,7 @@ static int pqke_start(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t 
     if (side != a->initiator_side) {
         return PQPAN_ERR_STATE;
     }
-    report_work(a, SIDE_INITIATOR, 1, work);
+    report_work(a, PQKE_STEP_INIT, work);
     return pqpan_pqke_initiator_start(&a->ini, &c, pqpan_prng_fill, &a->rng, out, cap, out_len);
 }
 
@@ -162,7 +155,7 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
     *out_len = 0;
     if (is_initiator) {
         /* RESP: Decaps, key schedule, the responder's tag; FIN out. */
-        report_work(a, SIDE_INITIATOR, 0, work);
+        report_work(a, PQKE_STEP_FIN, work);
         rc = pqpan_pqke_initiator_handle(&a->ini, &c, msg, len, out, cap, out_len);
         work->done = rc == PQPAN_OK;
         a->fin_sent = rc == PQPAN_OK;
@@ -170,11 +163,12 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
     }
     if (pqpan_pqke_responder_state(&a->rsp) == PQPAN_PQKE_STATE_IDLE) {
         /* INIT: Encaps (and the mode's static-key operations), key schedule; RESP out. */
-        report_work(a, SIDE_RESPONDER, 0, work);
+        report_work(a, PQKE_STEP_RESP, work);
         return pqpan_pqke_responder_handle(&a->rsp, &c, pqpan_prng_fill, &a->rng, msg, len, out, cap,
                                            out_len);
     }
     /* FIN: the initiator's tag (numeric: the commitment opens). */
+    report_work(a, PQKE_STEP_AFTER_FIN, work);
     rc = pqpan_pqke_responder_handle(&a->rsp, &c, NULL, NULL, msg, len, out, cap, out_len);
     if (rc == PQPAN_OK) {
         rc = finish(a);

@@ -6,7 +6,7 @@
 # or expert info. A corrupted copy must be caught (the check can fail). Then the same
 # checks on the air of seeded runs of the 802.15.4 packet simulator carrying the real
 # PQKE (ML-KEM-512/768/1024) among background 6LoWPAN broadcasts: the reassembled UDP
-# payloads must have the sizes of docs/PROTOCOL.md §2.5.
+# payloads must have the sizes of docs/PROTOCOL.md §2.5, in every --auth mode.
 # usage: ieee802154_tshark.sh CLI SRCDIR BUILDDIR    (exit 77: tshark not installed)
 set -eu
 cli=$1
@@ -105,6 +105,34 @@ bad=$(tsr "$work/cli.pcap" -Y "_ws.expert || _ws.malformed || (udp && udp.checks
 sizes=$(tsr "$work/cli.pcap" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -un | tr '\n' ' ')
 [ "$sizes" = "46 848 " ] || fail "CLI capture: UDP lengths '$sizes', expected '46 848 ' (ML-KEM-512)"
 echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 840 and FIN 38"
+
+# Every --auth mode through the CLI's capture: a message over 1999 octets (kem-auth INIT,
+# kem-auth-mutual RESP at ML-KEM-768 and -1024) goes in segments, one datagram each, of a
+# 2-octet header + <= 1230 octets (ieee802154.h "PQKE messages in UDP datagrams"): UDP
+# lengths 1240 for full segments. Message sizes from docs/PROTOCOL.md §2.5; the exchange
+# must succeed (keys equal) and every frame dissect clean.
+udp_lens() {
+    len=$1
+    if [ "$len" -le 1999 ]; then echo $((len + 8)); return; fi
+    while [ "$len" -gt 1230 ]; do echo 1240; len=$((len - 1230)); done
+    echo $((len + 10))
+}
+for spec in "768 psk 1224 1160 38" "768 kem-auth 2312 1160 38" "768 kem-auth-mutual 2312 2248 38" \
+    "768 numeric 1256 1160 70" "1024 kem-auth 3176 1640 38" "1024 kem-auth-mutual 3176 3208 38"; do
+    set -- $spec
+    level=$1 auth=$2
+    pc=$work/auth_${auth}_$level.pcap
+    "$cli" simulate --link 802154 --kem "ML-KEM-$level" --auth "$auth" --nodes 6 --load 10 \
+        --runs 1 --seed 3 --pcap "$pc" > "$work/auth.out" || fail "simulate --auth $auth failed"
+    grep -q "failed exchanges: 0 of 1" "$work/auth.out" || fail "--auth $auth ML-KEM-$level: exchange failed"
+    n=$(tsr "$pc" -T fields -e frame.number | wc -l)
+    bad=$(tsr "$pc" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad || (udp && udp.checksum.status != 1)" | wc -l)
+    [ "$bad" -eq 0 ] || fail "--auth $auth ML-KEM-$level: $bad of $n frames bad"
+    want=$( (udp_lens "$3"; udp_lens "$4"; udp_lens "$5") | sort -n | tr '\n' ' ')
+    got=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -n | tr '\n' ' ')
+    [ "$got" = "$want" ] || fail "--auth $auth ML-KEM-$level: UDP lengths '$got', expected '$want'"
+    echo "--auth $auth ML-KEM-$level: $n frames clean, UDP lengths $got"
+done
 
 # Secured frames (IEEE 802.15.4-2015 §9): the pair's data frames carry the auxiliary
 # security header and MIC of --mac-security / --key-id-mode, secured with the simulator's

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "pqpan/ieee802154.h"
+#include "pqpan/pqke.h"
 
 #define US 1000ull
 
@@ -256,9 +257,96 @@ static void test_busy_channel_and_always_on(void **state)
     c.p_busy = 1.0;
     assert_int_equal(pqpan_802154_estimate_pqke(&busy, &c, cycles), PQPAN_ERR_INVALID_ARG);
     assert_int_equal(busy.latency_ns, 0);
-    c.p_busy = 0;
-    c.msg_octets[0] = 2100;
-    assert_int_equal(pqpan_802154_estimate_pqke(&busy, &c, cycles), PQPAN_ERR_BAD_LENGTH);
+}
+
+/* RFC 4944's 11-bit datagram_size: a UDP payload of at most 2047 - 48 = 1999 octets is one
+ * datagram, a longer message goes in segments of a 2-octet header + at most 1230 octets
+ * (datagrams of at most 1280 octets, the IPv6 minimum MTU). */
+static void test_segments_of_long_messages(void **state)
+{
+    uint8_t msg[3000], out[PQPAN_802154_UDP_PAYLOAD_MAX], joined[3000];
+    size_t i, len, at = 0;
+    (void)state;
+    assert_int_equal(pqpan_802154_msg_datagrams(0), 0);
+    assert_int_equal(pqpan_802154_msg_datagrams(1999), 1);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1999, 0), 1999);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1999, 1), 0);
+    assert_int_equal(pqpan_802154_msg_datagrams(2000), 2);
+    assert_int_equal(pqpan_802154_msg_datagram_len(2000, 0), 2 + 1230);
+    assert_int_equal(pqpan_802154_msg_datagram_len(2000, 1), 2 + 770);
+    assert_int_equal(pqpan_802154_msg_datagrams(127u * 1230u), 127);
+    assert_int_equal(pqpan_802154_msg_datagrams(127u * 1230u + 1u), 0);
+    for (i = 0; i < sizeof msg; i++) {
+        msg[i] = (uint8_t)(i * 7u + 1u);
+    }
+    for (i = 0; i < 3; i++) {
+        assert_int_equal(pqpan_802154_msg_datagram_write(out, sizeof out, &len, msg, sizeof msg, i),
+                         PQPAN_OK);
+        assert_int_equal(out[0], 0x80u | i);
+        assert_int_equal(out[1], 3);
+        memcpy(joined + at, out + 2, len - 2);
+        at += len - 2;
+    }
+    assert_int_equal(at, sizeof msg);
+    assert_memory_equal(joined, msg, sizeof msg);
+    assert_int_equal(pqpan_802154_msg_datagram_write(out, sizeof out, &len, msg, sizeof msg, 3),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(len, 0);
+    assert_int_equal(pqpan_802154_msg_datagram_write(out, 100, &len, msg, sizeof msg, 0),
+                     PQPAN_ERR_BUFFER_TOO_SMALL);
+    /* a message that fits is carried unchanged, without a segment header */
+    assert_int_equal(pqpan_802154_msg_datagram_write(out, sizeof out, &len, msg, 1224, 0), PQPAN_OK);
+    assert_int_equal(len, 1224);
+    assert_memory_equal(out, msg, 1224);
+}
+
+/* kem-auth at ML-KEM-768: INIT of 2312 octets in two segments, UDP payloads 1232 and 1084
+ * (datagrams 1280 and 1132): 136 + 11 x 96 + 88 -> 13 frames, 136 + 10 x 96 + 36 -> 12.
+ * The steps: KeyGen and Encaps (to the responder's static key) before INIT; Encaps, Decaps
+ * and KDF before RESP; Decaps and KDF before FIN (pqpan_pqke_side_work). */
+static void test_kem_auth_init_in_segments(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e, none;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    const struct pqpan_ledger *ini = &e.ledger[PQPAN_802154_INITIATOR];
+    const struct pqpan_ledger *rsp = &e.ledger[PQPAN_802154_RESPONDER];
+    (void)state;
+    cycles_of(cycles);
+    pqpan_802154_est_config_default(&c);
+    assert_int_equal(pqpan_802154_estimate_pqke(&none, &c, cycles), PQPAN_OK);
+    assert_int_equal(none.datagrams[0], 1);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768,
+                                                  PQPAN_PQKE_MODE_KEM_AUTH), PQPAN_OK);
+    assert_int_equal(c.msg_octets[0], 2312);
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.datagrams[0], 2);
+    assert_int_equal(e.frames[0], 13 + 12);
+    assert_int_equal(e.datagrams[1], 1);
+    assert_int_equal(e.frames[1], none.frames[1]);
+    assert_int_equal(ini->op_count[PQPAN_OP_KEM_KEYGEN], 1);
+    assert_int_equal(ini->op_count[PQPAN_OP_KEM_ENCAPS], 1);
+    assert_int_equal(ini->op_count[PQPAN_OP_KEM_DECAPS], 1);
+    assert_int_equal(ini->op_count[PQPAN_OP_KDF], 1);
+    assert_int_equal(rsp->op_count[PQPAN_OP_KEM_ENCAPS], 1);
+    assert_int_equal(rsp->op_count[PQPAN_OP_KEM_DECAPS], 1);
+    assert_int_equal(rsp->op_count[PQPAN_OP_KDF], 1);
+    /* one more Encaps (12 ms) and Decaps (13 ms) than none on the critical path */
+    assert_true(e.latency_ns > none.latency_ns + 25000 * US);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768,
+                                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.datagrams[1], 2);
+    assert_int_equal(ini->op_count[PQPAN_OP_KEM_DECAPS], 2);
+    assert_int_equal(rsp->op_count[PQPAN_OP_KEM_ENCAPS], 2);
+    /* a message too long for 127 segments, or empty, is refused */
+    c.msg_octets[0] = 127u * 1230u + 1u;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_ERR_BAD_LENGTH);
+    assert_int_equal(e.latency_ns, 0);
+    c.msg_octets[0] = 0;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_ERR_BAD_LENGTH);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768, 99),
+                     PQPAN_ERR_MODE);
 }
 
 int main(void)
@@ -271,6 +359,8 @@ int main(void)
         cmocka_unit_test(test_wake_ups_sleeping_radio),
         cmocka_unit_test(test_wake_ups_listening_backoff),
         cmocka_unit_test(test_secured_frames_hand_computed),
+        cmocka_unit_test(test_segments_of_long_messages),
+        cmocka_unit_test(test_kem_auth_init_in_segments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,12 +58,12 @@ static void config(struct pqpan_sim154_config *c, uint32_t nodes, double fps)
     c->load_fps = fps;
 }
 
-/* One real ML-KEM-768 PQKE; returns the simulator's return code. */
-static int run(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a, const struct pqpan_sim154_config *c,
-               struct capture *cap)
+/* One real PQKE of a suite and mode; returns the simulator's return code. */
+static int run_mode(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a,
+                    const struct pqpan_sim154_config *c, struct capture *cap, unsigned suite,
+                    unsigned mode)
 {
-    int rc = pqpan_sim_pqke_init(a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE,
-                                 (enum pqpan_ble_role)c->initiator_side, c->seed);
+    int rc = pqpan_sim_pqke_init(a, suite, mode, (enum pqpan_ble_role)c->initiator_side, c->seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(s, c);
     }
@@ -71,6 +71,22 @@ static int run(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a, const struct pq
         rc = pqpan_sim154_run(s, pqpan_sim_pqke_app(), a, cap != NULL ? on_frame : NULL, cap);
     }
     return rc;
+}
+
+/* 12 nodes at 10 frames/s each, one MAC retry, a 250 ms reassembly timeout: datagrams get
+ * lost within a few seeds. */
+static void lossy_config(struct pqpan_sim154_config *c)
+{
+    config(c, 12, 10.0);
+    c->exch.csma.max_frame_retries = 1;
+    c->reasm_timeout_ms = 250;
+}
+
+/* One real ML-KEM-768 PQKE in mode none. */
+static int run(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a, const struct pqpan_sim154_config *c,
+               struct capture *cap)
+{
+    return run_mode(s, a, c, cap, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE);
 }
 
 static void test_heap_over_caller_storage(void **state)
@@ -246,9 +262,7 @@ static void test_lost_datagram_costs_the_timeout(void **state)
     const uint64_t timeout_ns = 250000000u;
     int found = 0;
     (void)state;
-    config(&c, 12, 10.0);
-    c.exch.csma.max_frame_retries = 1;
-    c.reasm_timeout_ms = 250;
+    lossy_config(&c);
     for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
         assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
         found = r->status == PQPAN_OK && r->dgram_failed[0] + r->dgram_failed[1] > 0 &&
@@ -273,15 +287,76 @@ static void test_duplicates_never_reach_the_application(void **state)
     const struct pqpan_sim154_result *r = &sim_a.res;
     int found = 0;
     (void)state;
-    config(&c, 12, 10.0);
-    c.exch.csma.max_frame_retries = 1;
-    c.reasm_timeout_ms = 250;
+    lossy_config(&c);
     for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
         assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
         found = r->duplicates[0] + r->duplicates[1] > 0;
     }
     assert_true(found);
     assert_int_equal(r->status, PQPAN_OK);
+    assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
+}
+
+/* Messages over one datagram (ieee802154.h segments): kem-auth-mutual at ML-KEM-1024 (INIT
+ * 3176, RESP 3208 octets, three segments each) on an idle channel carries the same frames
+ * and operations as the estimator, and the keys agree; every mode at every level
+ * completes. */
+static void test_segmented_messages_agree_with_estimator(void **state)
+{
+    static struct pqpan_802154_estimate e;
+    struct pqpan_sim154_config c;
+    const struct pqpan_sim154_result *r = &sim_a.res;
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+                                     PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_NUMERIC};
+    unsigned suite, m, n, op;
+    (void)state;
+    config(&c, 2, 0.0);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c.exch, PQPAN_PQKE_SUITE_MLKEM1024,
+                                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c.exch, c.cycles), PQPAN_OK);
+    assert_int_equal(e.datagrams[0], 3);
+    assert_int_equal(e.datagrams[1], 3);
+    assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, PQPAN_PQKE_SUITE_MLKEM1024,
+                              PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
+    assert_int_equal(r->status, PQPAN_OK);
+    assert_int_equal(r->frames[0], e.frames[0] + e.frames[2]);
+    assert_int_equal(r->frames[1], e.frames[1]);
+    assert_int_equal(r->dgrams[0], e.datagrams[0] + e.datagrams[2]);
+    assert_int_equal(r->dgrams[1], e.datagrams[1]);
+    for (n = 0; n < 2; n++) {
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            assert_int_equal(r->ledger[n].op_count[op], e.ledger[n].op_count[op]);
+        }
+        assert_int_equal(r->ledger[n].bytes_tx, e.ledger[n].bytes_tx);
+    }
+    assert_true(pqpan_sim_pqke_keys_equal(&app_a));
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_MLKEM1024; suite++) {
+        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+            assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, suite, modes[m]), PQPAN_OK);
+            assert_int_equal(r->status, PQPAN_OK);
+            assert_true(pqpan_sim_pqke_keys_equal(&app_a));
+        }
+    }
+}
+
+/* A segment lost under load (a fragment out of MAC attempts) costs the whole message: the
+ * sender starts it again from segment 0 and the receiver, which had the first segments,
+ * starts over; the exchange still ends with equal keys. */
+static void test_lost_segment_resends_the_message(void **state)
+{
+    struct pqpan_sim154_config c;
+    const struct pqpan_sim154_result *r = &sim_a.res;
+    int found = 0;
+    (void)state;
+    lossy_config(&c);
+    for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
+        assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, PQPAN_PQKE_SUITE_MLKEM768,
+                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
+        found = r->status == PQPAN_OK && r->dgram_failed[0] + r->dgram_failed[1] > 0;
+    }
+    assert_true(found);
+    assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
 }
 
@@ -371,9 +446,7 @@ static void test_ledgers_add_up_to_the_latency(void **state)
 {
     struct pqpan_sim154_config c;
     (void)state;
-    config(&c, 12, 10.0);
-    c.exch.csma.max_frame_retries = 1;
-    c.reasm_timeout_ms = 250;
+    lossy_config(&c);
     check_ledgers_add_up(&c, 60);
     c.exch.rx_always_on = 1;
     c.exch.backoff_rx = 1;
@@ -451,6 +524,8 @@ int main(void)
         cmocka_unit_test(test_lost_datagram_costs_the_timeout),
         cmocka_unit_test(test_duplicates_never_reach_the_application),
         cmocka_unit_test(test_no_retries_left_fails),
+        cmocka_unit_test(test_segmented_messages_agree_with_estimator),
+        cmocka_unit_test(test_lost_segment_resends_the_message),
         cmocka_unit_test(test_hidden_terminals_cost_the_responder),
         cmocka_unit_test(test_capture_keeps_frames_hit_after_their_shr),
         cmocka_unit_test(test_ledgers_add_up_to_the_latency),
