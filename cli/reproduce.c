@@ -10,6 +10,7 @@
 #include "ble_model.h"
 #include "commands.h"
 #include "figure.h"
+#include "reproduce_modes.h"
 
 #define CMD "reproduce"
 #define N_LEVELS 3
@@ -54,6 +55,7 @@ struct reading_run {
     enum pqpan_ble_bits_ifs bits_ifs;
     struct model_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
     struct headline h;
+    struct modes_table modes; /* every PQKE mode against none and LE SC */
 };
 
 struct repro {
@@ -80,7 +82,8 @@ void cli_reproduce_help(FILE *out)
             "one T_IFS per PDU sent in the bits accounting instead of every T_IFS of an event).\n\n"
             "options:\n"
             "  --reading defaults|study|both  which readings to run (default both)\n"
-            "  --out DIR              also write DIR/reproduce.csv, DIR/headline.csv and, per\n"
+            "  --out DIR              also write DIR/reproduce.csv, DIR/headline.csv, DIR/modes.csv\n"
+            "                         (the per-mode table) and, per\n"
             "                         reading R, gnuplot figures (.dat, .gp, .svg, .png): stacked\n"
             "                         computation / communication bars per level x DLE\n"
             "                         (bars_R.*) and energy vs LL payload size 27..251 per level\n"
@@ -250,6 +253,7 @@ static void print_reading_table(const struct reading_run *r, int which)
            "%.1f/%.1f/%.1f %%\n",
            h->share_no_dle_level[0], h->share_no_dle_level[1], h->share_no_dle_level[2],
            h->saving_level[0], h->saving_level[1], h->saving_level[2]);
+    modes_print_table(stdout, &r->modes, levels);
 }
 
 static void print_table(const struct repro *r)
@@ -327,6 +331,10 @@ static void print_json(const struct repro *r)
                    reading_names[k], l[i].key, l[i].lo, l[i].hi, l[i].study, l[i].study_lo,
                    l[i].study_hi, verdict(&l[i]), k < r->last || i + 1 < N_LINES ? "," : "");
         }
+    }
+    printf("  ],\n  \"modes\": [\n");
+    for (k = r->first; k <= r->last; k++) {
+        modes_print_json(stdout, &r->run[k].modes, levels, reading_names[k], k < r->last);
     }
     printf("  ]\n}\n");
 }
@@ -454,6 +462,13 @@ static int write_out(const char *dir, const struct repro *r)
     }
     print_headline_csv(o.f, r);
     rc = figure_close(&o, CMD);
+    if (rc != EXIT_OK || figure_open(&o, CMD, dir, "modes.csv") != EXIT_OK) {
+        return EXIT_IO;
+    }
+    for (k = r->first; k <= r->last; k++) {
+        modes_print_csv(o.f, &r->run[k].modes, levels, reading_names[k], k == r->first);
+    }
+    rc = figure_close(&o, CMD);
     for (k = r->first; k <= r->last && rc == EXIT_OK; k++) {
         rc = write_reading_figures(dir, &r->run[k], reading_names[k]);
     }
@@ -531,6 +546,8 @@ static int run_reading(struct reading_run *r, const struct model_opts *given, in
     }
     if (rc == EXIT_OK) {
         compute_headline(&r->h, (const struct model_row (*)[MODEL_SIDES])r->rows);
+        rc = modes_run(&r->modes, r->env, r->bits_ifs, levels, ll_of_dle,
+                       (const struct model_row (*)[MODEL_SIDES])r->rows[N_LEVELS * N_DLE]);
     }
     return rc;
 }

@@ -15,6 +15,31 @@ done
 # 4 headline figures per reading, each line naming its reading
 [ "$(grep -c '^defaults,' "$dir/figs/headline.csv")" -eq 4 ] || { echo "headline.csv: defaults lines"; exit 1; }
 [ "$(grep -c '^study,' "$dir/figs/headline.csv")" -eq 4 ] || { echo "headline.csv: study lines"; exit 1; }
+# modes.csv: per reading, 3 levels x 2 DLE settings x the implemented modes x 2 sides; the
+# mode none rows are the reference (x_none 1), psk costs what none costs (same messages,
+# the same Keccak permutations), every authenticated mode other than psk costs more, and
+# the mode none rows' x_lesc is the matrix's PQKE / LE SC ratio for pqpan's protocol.
+modes="$dir/figs/modes.csv"
+[ -s "$modes" ] || { echo "missing or empty: modes.csv"; exit 1; }
+awk -F, '
+NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+{
+    key = $col["reading"] SUBSEP $col["kem"] SUBSEP $col["dle"] SUBSEP $col["side"]
+    e[key, $col["mode"]] = $col["e_total_uj"]; n[$col["reading"]]++; modes[$col["mode"]] = 1
+    if ($col["mode"] == "none" && $col["x_none"] != 1) bad = bad " none-ref"
+    if ($col["x_lesc"] <= 0) bad = bad " x_lesc"
+    keys[key] = 1
+}
+END {
+    for (k in keys) {
+        if (e[k, "psk"] != e[k, "none"]) bad = bad " psk"
+        for (m in modes) if (m != "none" && m != "psk" && e[k, m] <= e[k, "none"]) bad = bad " " m
+    }
+    nm = 0; for (m in modes) nm++
+    if (n["defaults"] != 12 * nm || n["study"] != 12 * nm) bad = bad " rows"
+    if (bad != "") { print "modes.csv:" bad; exit 1 }
+    print "modes.csv: " nm " modes, " n["defaults"] " rows per reading"
+}' "$modes" || exit 1
 for r in defaults study; do
     for f in bars_$r.dat bars_$r.gp bars_$r.svg bars_$r.png \
              ll_sweep_$r.dat ll_sweep_$r.gp ll_sweep_$r.svg ll_sweep_$r.png; do

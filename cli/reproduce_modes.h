@@ -1,0 +1,46 @@
+/* The per-mode table of `pqpan reproduce` (cli/reproduce_modes.c): for each ML-KEM level and
+ * DLE setting of the study's matrix, pqpan's protocol in every PQKE mode this build
+ * implements (include/pqpan/pqke.h), on the study preset, with each side's energy in the
+ * bits accounting against mode none and against LE Secure Connections pairing at the same
+ * DLE setting (the baseline rows of the matrix). */
+#ifndef PQPAN_CLI_REPRODUCE_MODES_H
+#define PQPAN_CLI_REPRODUCE_MODES_H
+
+#include <stdio.h>
+
+#include "ble_model.h"
+
+#define MODES_MAX 8
+#define MODES_LEVELS 3
+#define MODES_DLE 2
+#define MODES_SIDES 2 /* MODEL_PERIPHERAL (KeyGen side: the initiator), MODEL_CENTRAL */
+
+struct modes_cell {
+    double uj[MODES_SIDES];      /* e_total_uj, bits accounting */
+    double vs_none[MODES_SIDES]; /* uj / the same side's uj in mode none */
+    double vs_lesc[MODES_SIDES]; /* uj / the same side's LE SC pairing at this DLE setting */
+};
+
+struct modes_table {
+    unsigned n_modes;
+    unsigned mode[MODES_MAX]; /* enum pqpan_pqke_mode, none first */
+    struct modes_cell cell[MODES_LEVELS][MODES_DLE][MODES_MAX];
+};
+
+/* Runs every implemented mode at every level (levels[]) and DLE setting (ll_of_dle[]) with
+ * the study preset (bits T_IFS rule ifs) in env; lesc[d] are the matrix's LE SC rows at DLE
+ * setting d. A cli.h exit code, message printed. */
+int modes_run(struct modes_table *t, const struct model_env *env, enum pqpan_ble_bits_ifs ifs,
+              const char *const levels[MODES_LEVELS], const unsigned ll_of_dle[MODES_DLE],
+              const struct model_row (*lesc)[MODEL_SIDES]);
+
+/* The table (reading's name in its title), CSV rows (with a header line when header is 1)
+ * and JSON objects (each line starting with indent, a comma after all but the last when
+ * more is 0). */
+void modes_print_table(FILE *f, const struct modes_table *t, const char *const levels[MODES_LEVELS]);
+void modes_print_csv(FILE *f, const struct modes_table *t, const char *const levels[MODES_LEVELS],
+                     const char *reading, int header);
+void modes_print_json(FILE *f, const struct modes_table *t, const char *const levels[MODES_LEVELS],
+                      const char *reading, int more);
+
+#endif
