@@ -8,6 +8,7 @@
 #include "ble_model.h"
 #include "pqpan/advise.h"
 #include "pqpan/kem.h"
+#include "pqpan/sig.h"
 
 void model_opts_init(struct model_opts *o)
 {
@@ -272,21 +273,111 @@ static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
     return EXIT_OK;
 }
 
-int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
-                    struct cli_msg *msg)
+int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], unsigned suite, unsigned mode, unsigned sig,
+                    int hybrid, struct cli_msg *msg)
 {
-    unsigned suite = pqpan_pqke_suite_for_kem(k->id);
+    /* pqke.h: the hybrid suites follow the ML-KEM ones in the same order */
+    unsigned priced = hybrid ? suite - PQPAN_PQKE_SUITE_MLKEM512 + PQPAN_PQKE_SUITE_P256_MLKEM512
+                             : suite;
     struct pqpan_pqke_work none, w;
-    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
+    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
             PQPAN_OK ||
-        pqpan_pqke_side_work(&w, suite, mode, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "--auth %s is not implemented",
+        pqpan_pqke_side_work(&w, priced, mode, sig, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "--auth %s: no such PQKE mode",
                            pqpan_pqke_mode_name(mode) != NULL ? pqpan_pqke_mode_name(mode) : "?");
     }
     /* Rounded to the nearest cycle: kdf x permutations(mode) / permutations(none). */
     cycles[PQPAN_OP_KDF] = (cycles[PQPAN_OP_KDF] * w.keccak_permutations +
                             none.keccak_permutations / 2u) / none.keccak_permutations;
     return EXIT_OK;
+}
+
+int model_is_sig_mode(unsigned mode)
+{
+    return mode == PQPAN_PQKE_MODE_SIG || mode == PQPAN_PQKE_MODE_SIG_MUTUAL;
+}
+
+unsigned model_sig_for_kem(const struct pqpan_kem *k)
+{
+    /* NIST categories (FIPS 203 Table 2, FIPS 204 Table 1): ML-KEM-512 1, -768 3, -1024 5;
+     * ML-DSA-44 2, -65 3, -87 5: the smallest ML-DSA set of at least the KEM's category. */
+    size_t i;
+    for (i = 0; i < PQPAN_SIG_COUNT; i++) {
+        if (pqpan_sig_at(i)->security_category >= k->security_category) {
+            return (unsigned)pqpan_sig_at(i)->id;
+        }
+    }
+    return (unsigned)PQPAN_SIG_MLDSA87;
+}
+
+unsigned model_pqke_sig(unsigned mode, unsigned sig, const char *kem)
+{
+    const struct pqpan_kem *k = pqpan_kem_by_name(kem);
+    if (!model_is_sig_mode(mode) || k == NULL) {
+        return 0;
+    }
+    return sig != 0 ? sig : model_sig_for_kem(k);
+}
+
+int model_pqke_check(unsigned mode, unsigned sig, struct cli_msg *msg)
+{
+    if (sig != 0 && !model_is_sig_mode(mode)) {
+        return cli_msg_set(msg, EXIT_USAGE, "--sig applies to --auth sig or sig-mutual, not %s",
+                           pqpan_pqke_mode_name(mode) != NULL ? pqpan_pqke_mode_name(mode) : "?");
+    }
+    return EXIT_OK;
+}
+
+/* The ML-DSA set's Sign and Verify cycles: the row of the crypto implementation in use if
+ * the tables have one, else the clean (PQClean, pqm4) row. */
+static int lookup_sig(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env, unsigned sig,
+                      struct cli_msg *msg)
+{
+    const char *name = pqpan_sig_by_id((enum pqpan_sig_id)sig)->name;
+    const char *impl = model_sig_impl(env, sig);
+    int rc = lookup(cycles, env, name, impl, PQPAN_OP_SIG_SIGN, msg);
+    return rc != EXIT_OK ? rc : lookup(cycles, env, name, impl, PQPAN_OP_SIG_VERIFY, msg);
+}
+
+const char *model_sig_impl(const struct model_env *env, unsigned sig)
+{
+    const char *name = pqpan_sig_by_id((enum pqpan_sig_id)sig)->name;
+    const char *impl = env->in.crypto_impl;
+    uint64_t c;
+    return pqpan_cycles_lookup(&env->in.cycles, name, impl, PQPAN_OP_SIG_SIGN, &c) == PQPAN_OK
+               ? impl
+               : "clean";
+}
+
+/* The P-256 operations' cycles (the classical table, as for the LE SC baseline). */
+static int lookup_p256(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
+                       struct cli_msg *msg)
+{
+    int rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, msg);
+    return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, msg);
+}
+
+/* pqpan's protocol: the KDF row scaled to the mode, and the mode's ML-DSA and P-256
+ * operations. A sig mode without a set takes the KEM's category (model_sig_for_kem). */
+static int setup_pqke(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
+                      const struct model_env *env, const struct pqpan_kem *k, struct cli_msg *msg)
+{
+    int rc = model_pqke_check(cfg->pqke_mode, cfg->pqke_sig, msg);
+    cfg->pqke_sig = model_pqke_sig(cfg->pqke_mode, cfg->pqke_sig, k->name);
+    if (rc == EXIT_OK) {
+        rc = lookup(cycles, env, k->name, env->in.crypto_impl, PQPAN_OP_KDF, msg);
+    }
+    if (rc == EXIT_OK) {
+        rc = model_scale_kdf(cycles, pqpan_pqke_suite_for_kem(k->id), cfg->pqke_mode,
+                             cfg->pqke_sig, cfg->pqke_hybrid, msg);
+    }
+    if (rc == EXIT_OK && cfg->pqke_sig != 0) {
+        rc = lookup_sig(cycles, env, cfg->pqke_sig, msg);
+    }
+    if (rc == EXIT_OK && cfg->pqke_hybrid) {
+        rc = lookup_p256(cycles, env, msg);
+    }
+    return rc;
 }
 
 int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
@@ -297,8 +388,7 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
     int rc;
     memset(cycles, 0, PQPAN_OP_COUNT * sizeof cycles[0]);
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
-        rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, msg);
-        return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, msg);
+        return lookup_p256(cycles, env, msg);
     }
     k = pqpan_kem_by_name(kem);
     if (k == NULL) {
@@ -308,10 +398,7 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
     cfg->ct_bytes = (uint32_t)k->ct_bytes;
     rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_KEYGEN, msg);
     if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        rc = lookup(cycles, env, kem, impl, PQPAN_OP_KDF, msg);
-    }
-    if (rc == EXIT_OK && cfg->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        rc = model_scale_kdf(cycles, k, cfg->pqke_mode, msg);
+        rc = setup_pqke(cycles, cfg, env, k, msg);
     }
     if (rc == EXIT_OK) {
         rc = lookup(cycles, env, kem, impl, PQPAN_OP_KEM_ENCAPS, msg);
@@ -449,12 +536,46 @@ int model_fill_side(struct model_row *r, const struct model_env *env,
     return rc;
 }
 
-const char *model_protocol_name(unsigned mode)
+/* The protocol field of every variant of pqpan's protocol. */
+static const struct {
+    unsigned mode, sig;
+    int hybrid;
+    const char *name;
+} protocol_names[] = {
+    {1, 0, 0, "pqpan"},
+    {2, 0, 0, "pqpan-psk"},
+    {3, 0, 0, "pqpan-kem-auth"},
+    {4, 0, 0, "pqpan-kem-auth-mutual"},
+    {7, 0, 0, "pqpan-numeric"},
+    {5, 1, 0, "pqpan-sig-ML-DSA-44"},
+    {5, 2, 0, "pqpan-sig-ML-DSA-65"},
+    {5, 3, 0, "pqpan-sig-ML-DSA-87"},
+    {6, 1, 0, "pqpan-sig-mutual-ML-DSA-44"},
+    {6, 2, 0, "pqpan-sig-mutual-ML-DSA-65"},
+    {6, 3, 0, "pqpan-sig-mutual-ML-DSA-87"},
+    {1, 0, 1, "pqpan-p256"},
+    {2, 0, 1, "pqpan-p256-psk"},
+    {3, 0, 1, "pqpan-p256-kem-auth"},
+    {4, 0, 1, "pqpan-p256-kem-auth-mutual"},
+    {7, 0, 1, "pqpan-p256-numeric"},
+    {5, 1, 1, "pqpan-p256-sig-ML-DSA-44"},
+    {5, 2, 1, "pqpan-p256-sig-ML-DSA-65"},
+    {5, 3, 1, "pqpan-p256-sig-ML-DSA-87"},
+    {6, 1, 1, "pqpan-p256-sig-mutual-ML-DSA-44"},
+    {6, 2, 1, "pqpan-p256-sig-mutual-ML-DSA-65"},
+    {6, 3, 1, "pqpan-p256-sig-mutual-ML-DSA-87"},
+};
+
+const char *model_protocol_name(unsigned mode, unsigned sig, int hybrid)
 {
-    static const char *const names[] = {"pqpan", "pqpan", "pqpan-psk", "pqpan-kem-auth",
-                                        "pqpan-kem-auth-mutual", "pqpan-sig", "pqpan-sig-mutual",
-                                        "pqpan-numeric"};
-    return mode < sizeof names / sizeof names[0] ? names[mode] : "pqpan";
+    size_t i;
+    for (i = 0; i < sizeof protocol_names / sizeof protocol_names[0]; i++) {
+        if (protocol_names[i].mode == mode && protocol_names[i].sig == sig &&
+            protocol_names[i].hybrid == (hybrid != 0)) {
+            return protocol_names[i].name;
+        }
+    }
+    return "pqpan";
 }
 
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
@@ -463,8 +584,9 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     int p;
     r->kem = kem;
     r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
-                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? model_protocol_name(cfg->pqke_mode)
-                                                           : "study";
+                  : cfg->protocol == PQPAN_BLE_PROTO_PQPAN
+                      ? model_protocol_name(cfg->pqke_mode, cfg->pqke_sig, cfg->pqke_hybrid)
+                      : "study";
     r->phy = pqpan_ble_phy_name(cfg->phy);
     r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : pqpan_ble_transfer_name(cfg->transfer);
     r->keygen_side = cfg->keygen_side == PQPAN_BLE_CENTRAL ? "central" : "peripheral";
@@ -601,6 +723,24 @@ struct field {
 #define PH_E_OFF(p) (ROW_OFF(e_phase_uj) + (size_t)(p) * sizeof(double))
 #define PH_T_OFF(p) (ROW_OFF(t_phase_ms) + (size_t)(p) * sizeof(double))
 
+/* The computation of each operation, the same in both field tables. */
+#define OP_FIELDS                                                                                 \
+    {"e_comp_kem_keygen_uj", "  KEM KeyGen (uJ)", GROUP_DETAIL, F_DBL,                            \
+     OP_OFF(PQPAN_OP_KEM_KEYGEN), 3},                                                             \
+    {"e_comp_kem_encaps_uj", "  KEM Encaps (uJ)", GROUP_DETAIL, F_DBL,                            \
+     OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},                                                             \
+    {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,                            \
+     OP_OFF(PQPAN_OP_KEM_DECAPS), 3},                                                             \
+    {"e_comp_kdf_uj", "  key schedule, KDF (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_KDF), 3},  \
+    {"e_comp_ecdh_keygen_uj", "  P-256 key generation (uJ)", GROUP_DETAIL, F_DBL,                 \
+     OP_OFF(PQPAN_OP_ECDH_KEYGEN), 3},                                                            \
+    {"e_comp_ecdh_shared_uj", "  P-256 ECDH (uJ)", GROUP_DETAIL, F_DBL,                           \
+     OP_OFF(PQPAN_OP_ECDH_SHARED), 3},                                                            \
+    {"e_comp_sig_sign_uj", "  ML-DSA Sign (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_SIG_SIGN),  \
+     3},                                                                                          \
+    {"e_comp_sig_verify_uj", "  ML-DSA Verify (uJ)", GROUP_DETAIL, F_DBL,                         \
+     OP_OFF(PQPAN_OP_SIG_VERIFY), 3}
+
 static const struct field fields_ble[] = {
     {"reading", "reading", GROUP_READING, F_STR, ROW_OFF(reading), 0},
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
@@ -619,17 +759,7 @@ static const struct field fields_ble[] = {
     {"comm_share_pct", "communication share, bits (%)", GROUP_HEADLINE, F_DBL,
      ROW_OFF(comm_share_pct), 1},
     {"latency_ms", "latency (ms)", GROUP_HEADLINE, F_DBL, ROW_OFF(latency_ms), 3},
-    {"e_comp_kem_keygen_uj", "  KEM KeyGen (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_KEM_KEYGEN), 3},
-    {"e_comp_kem_encaps_uj", "  KEM Encaps (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},
-    {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_KEM_DECAPS), 3},
-    {"e_comp_kdf_uj", "  key schedule, KDF (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_KDF), 3},
-    {"e_comp_ecdh_keygen_uj", "  P-256 key generation (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_ECDH_KEYGEN), 3},
-    {"e_comp_ecdh_shared_uj", "  P-256 ECDH (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_ECDH_SHARED), 3},
+    OP_FIELDS,
     {"e_comm_tx_uj", "  bits: TX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_tx_uj), 3},
     {"e_comm_rx_uj", "  bits: RX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_rx_uj), 3},
     {"e_comm_ifs_uj", "  bits: T_IFS (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_ifs_uj), 3},
@@ -719,13 +849,7 @@ static const struct field fields_802154[] = {
     {"comm_share_pct", "communication share, bits (%)", GROUP_HEADLINE, F_DBL,
      ROW_OFF(comm_share_pct), 1},
     {"latency_ms", "latency (ms)", GROUP_HEADLINE, F_DBL, ROW_OFF(latency_ms), 3},
-    {"e_comp_kem_keygen_uj", "  KEM KeyGen (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_KEM_KEYGEN), 3},
-    {"e_comp_kem_encaps_uj", "  KEM Encaps (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},
-    {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,
-     OP_OFF(PQPAN_OP_KEM_DECAPS), 3},
-    {"e_comp_kdf_uj", "  key schedule, KDF (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_KDF), 3},
+    OP_FIELDS,
     {"e_comm_tx_uj", "  bits: TX, data + Imm-Ack frames (uJ)", GROUP_DETAIL, F_DBL,
      ROW_OFF(e_comm_tx_uj), 3},
     {"e_comm_rx_uj", "  bits: RX, data + Imm-Ack frames (uJ)", GROUP_DETAIL, F_DBL,

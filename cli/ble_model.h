@@ -48,16 +48,34 @@ int model_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 /* The ML-KEM parameter set names, in increasing security (the LESC baseline is not one). */
 void model_kem_names(cli_word_fn add, void *ctx);
 
-/* The KDF row of the cycle tables is for mode none (docs/PROTOCOL.md §3.4: transcript
- * hash and three KMAC calls); another PQKE mode hashes more (a longer transcript, the
- * numeric commitment and value): cycles[KDF] is scaled by the ratio of Keccak-f[1600]
- * permutations per side, pqpan_pqke_side_work (a derived figure). A cli.h exit code. */
-int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
-                    struct cli_msg *msg);
+struct model_env;
 
-/* The protocol field of pqpan's protocol in a PQKE mode: "pqpan" for mode none (as before
- * modes existed), else "pqpan-MODE". */
-const char *model_protocol_name(unsigned mode);
+/* The KDF row of the cycle tables is for mode none of the plain ML-KEM suite (docs/PROTOCOL.md
+ * §3.4: transcript hash and three KMAC calls); another variant hashes more (a longer
+ * transcript, pinned ML-DSA keys, the numeric commitment and value): cycles[KDF] is scaled
+ * by the ratio of Keccak-f[1600] permutations per side of (suite or its hybrid suite, mode,
+ * ML-DSA set sig) over (suite, none), pqpan_pqke_side_work (a derived figure). A cli.h exit
+ * code. */
+int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], unsigned suite, unsigned mode, unsigned sig,
+                    int hybrid, struct cli_msg *msg);
+
+/* 1 for the sig and sig-mutual modes. */
+int model_is_sig_mode(unsigned mode);
+/* The ML-DSA set (enum pqpan_sig_id) a sig mode takes by default with KEM k: the smallest of
+ * at least its NIST category (ML-KEM-512 -> ML-DSA-44, -768 -> -65, -1024 -> -87). */
+unsigned model_sig_for_kem(const struct pqpan_kem *k);
+/* The ML-DSA set a variant runs with KEM kem: sig (or, 0, model_sig_for_kem) in the sig
+ * modes, 0 in the others or for a name that is not an ML-KEM. */
+unsigned model_pqke_sig(unsigned mode, unsigned sig, const char *kem);
+/* EXIT_USAGE (message in *msg) for an ML-DSA set (--sig) without a sig mode, else EXIT_OK. */
+int model_pqke_check(unsigned mode, unsigned sig, struct cli_msg *msg);
+/* The cycle-table implementation the ML-DSA set's Sign and Verify come from: the crypto
+ * implementation in use if the tables have its row, else "clean". */
+const char *model_sig_impl(const struct model_env *env, unsigned sig);
+
+/* The protocol field of pqpan's protocol: "pqpan", then "-p256" (hybrid), "-MODE" (any mode
+ * but none) and "-ML-DSA-xx" (sig modes), e.g. "pqpan-p256-sig-mutual-ML-DSA-65". */
+const char *model_protocol_name(unsigned mode, unsigned sig, int hybrid);
 
 /* Loaded energy inputs + the device timing the link model needs. */
 struct model_env {

@@ -21,7 +21,7 @@ static const double load_pct[3] = {0.0, 10.0, 30.0};
 
 struct compare_opts {
     struct model_opts m;
-    struct lowpan_opts l; /* only --idle, --backoff and --auth are taken */
+    struct lowpan_opts l; /* only --idle, --backoff, --auth, --sig and --hybrid are taken */
     unsigned runs;
     unsigned long long seed;
     const char *out;
@@ -62,7 +62,9 @@ void cli_compare_help(FILE *out)
             "                         profile's ieee802154.backoff; CCAs always at the RX current)\n"
             "  --auth MODE            pqpan protocol's authentication on both links: none (default),\n"
             "                         psk, kem-auth, kem-auth-mutual, numeric (messages and\n"
-            "                         operations of the mode; docs/PROTOCOL.md)\n"
+            "                         operations of the mode; docs/PROTOCOL.md); --sig, --hybrid as\n"
+            "                         for estimate. The 802.15.4 cells run the real protocol, so\n"
+            "                         only the variants this build runs\n"
             "  --seed S               run i uses seed S + i (default 1); same seed, same output\n"
             "  --out DIR              also write DIR/compare.csv and a gnuplot figure\n"
             "                         (compare.dat, compare.gp, compare.svg, compare.png)\n",
@@ -113,7 +115,8 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
     for (i = 1; i < argc; i++) {
         int rc = compare_opt(o, argc, argv, &i);
         if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0 ||
-                        strcmp(argv[i], "--auth") == 0)) {
+                        strcmp(argv[i], "--auth") == 0 || strcmp(argv[i], "--sig") == 0 ||
+                        strcmp(argv[i], "--hybrid") == 0)) {
             rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc == 0) {
@@ -126,7 +129,7 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
             return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
     }
-    return EXIT_OK;
+    return lowpan_pqke_usable(&o->l, CMD);
 }
 
 static int ble_cell(struct cell *c, const struct model_env *env, const char *kem, unsigned ll,
@@ -139,7 +142,9 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     pqpan_ble_config_default(&cfg);
     cfg.ll_octets = ll;
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
-    cfg.pqke_mode = o->l.pqke_mode;
+    cfg.pqke_mode = o->l.pqke.mode;
+    cfg.pqke_sig = o->l.pqke.sig;
+    cfg.pqke_hybrid = o->l.pqke.hybrid;
     /* the 802.15.4 side has no association or discovery: the BLE side keeps the connection
      * and its MTU exchange only */
     cfg.adv_interval_ns = 0u;
@@ -156,7 +161,8 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     c->latency_p90_ms = c->latency_ms;
     c->idle = "n/a";
     c->backoff = "n/a";
-    c->protocol = model_protocol_name(cfg.pqke_mode);
+    c->protocol = model_protocol_name(cfg.pqke_mode, model_pqke_sig(cfg.pqke_mode, cfg.pqke_sig, kem),
+                                      cfg.pqke_hybrid);
     return rc;
 }
 
@@ -173,7 +179,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     l.kem = kem;
     l.idle = o->l.idle;
     l.backoff = o->l.backoff;
-    l.pqke_mode = o->l.pqke_mode;
+    l.pqke = o->l.pqke;
     lowpan_sim_cfg_init(&s);
     s.nodes = load_pct[k] > 0.0 ? BG_NODES + 2u : 2u;
     s.frame_psdu = BG_PSDU;
@@ -195,7 +201,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     c->failure_rate = r.runs > 0 ? (double)r.failed / (double)r.runs : 0.0;
     c->idle = lowpan_idle_listens(&l, env) ? "listen" : "sleep";
     c->backoff = lowpan_backoff_listens(&l, env) ? "listen" : "sleep";
-    c->protocol = model_protocol_name(l.pqke_mode);
+    c->protocol = lowpan_protocol_name(&l);
     return rc;
 }
 
@@ -236,10 +242,10 @@ static void print_table(const struct compare_opts *o, const struct model_env *en
                         struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
-    printf("pqpan compare: PQKE (%s protocol), both sides, every state; BLE analytic\n"
+    printf("pqpan compare: PQKE (pqpan protocol, --auth %s%s), both sides, every state; BLE analytic\n"
            "  (study preset), 802.15.4 simulated (%u runs, seeds %llu..%llu); channel load X %% =\n"
            "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n",
-           model_protocol_name(o->l.pqke_mode), o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
+           pqpan_pqke_mode_name(o->l.pqke.mode), o->l.pqke.hybrid ? ", --hybrid p256" : "", o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
            BG_NODES, lowpan_frame_ms(BG_PSDU));
     printf("802.15.4 radio and energy inputs:\n");
     lowpan_print_assumptions(stdout, env, &o->l, "  ");

@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "estimate.h"
+#include "pqpan/sig.h"
 
 #define CMD "estimate"
 
@@ -115,13 +116,38 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
                                    lowpan ? "for --link 802154 " : "", argv[i]);
         }
     }
-    if (!lowpan && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE &&
+    if (!lowpan && (o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE || o->l.cfg.pqke_sig != 0 ||
+                    o->l.cfg.pqke_hybrid) &&
         (o->l.cfg.protocol != PQPAN_BLE_PROTO_PQPAN || strcmp(o->l.kem, MODEL_LESC_NAME) == 0)) {
-        return cli_usage_error(CMD, "--auth %s applies to pqpan's protocol: add --protocol pqpan "
-                                    "(and an ML-KEM --kem)",
-                               pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
+        return cli_usage_error(CMD, "--auth, --sig and --hybrid apply to pqpan's protocol: add "
+                                    "--protocol pqpan (and an ML-KEM --kem)");
     }
     return EXIT_OK;
+}
+
+/* What the variant of pqpan's protocol adds to the cycle tables: the derived kdf figure of
+ * a mode other than none or a hybrid suite, the ML-DSA rows of a sig mode, P-256's. */
+static void print_pqke_variant(const struct pqpan_ble_config *cfg, const char *kem,
+                               const struct model_env *env, const char *prefix)
+{
+    unsigned sig = model_pqke_sig(cfg->pqke_mode, cfg->pqke_sig, kem);
+    if (cfg->pqke_mode != PQPAN_PQKE_MODE_NONE || cfg->pqke_hybrid) {
+        printf("%skdf (derived): the cycle table's kdf row (mode none) x the Keccak permutations "
+               "of\n%s  --auth %s%s over those of none (pqpan_pqke_side_work, docs/PROTOCOL.md "
+               "3.4)\n",
+               prefix, prefix, pqpan_pqke_mode_name(cfg->pqke_mode),
+               cfg->pqke_hybrid ? " --hybrid p256" : "");
+    }
+    if (sig != 0) {
+        printf("%s%s sign / verify: cycle table rows of implementation %s (sign: the mean over\n"
+               "%s  messages of its rejection loop)%s\n",
+               prefix, pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig),
+               prefix, cfg->pqke_sig == 0 ? "; the set: the default for the KEM's category" : "");
+    }
+    if (cfg->pqke_hybrid) {
+        printf("%sP-256 key pair and shared secret (hybrid): data/cycles/classical_ecc_cortex_m4.csv\n",
+               prefix);
+    }
 }
 
 static void print_table(const struct estimate_opts *o, const struct model_env *env,
@@ -134,10 +160,8 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
     model_print_setup(stdout, &o->l.cfg, "  ");
-    if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
-        printf("  kdf (derived): the cycle table's kdf row (mode none) x the Keccak permutations of\n"
-               "    --auth %s over those of none (pqpan_pqke_side_work, docs/PROTOCOL.md 3.4)\n",
-               pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
+    if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
+        print_pqke_variant(&o->l.cfg, o->l.kem, env, "  ");
     }
     putchar('\n');
     model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);

@@ -5,11 +5,20 @@
 #include "link_opts.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 void link_opts_init(struct link_opts *o)
 {
     pqpan_ble_config_default(&o->cfg);
     o->kem = "ML-KEM-768";
+    link_pqke_init(&o->pqke);
+}
+
+void link_pqke_init(struct link_pqke *p)
+{
+    p->mode = PQPAN_PQKE_MODE_NONE;
+    p->sig = 0;
+    p->hybrid = 0;
 }
 
 void link_opts_help(FILE *out)
@@ -35,9 +44,13 @@ void link_opts_help(FILE *out)
             "  --encrypted            the link is already encrypted (4-octet MIC on data PDUs)\n"
             "  --auth MODE            pqpan protocol's authentication (docs/PROTOCOL.md): none (not\n"
             "                         authenticated), psk, kem-auth (the responder), kem-auth-mutual,\n"
-            "                         numeric; message sizes and the extra ML-KEM operations and\n"
-            "                         hashing follow the mode (default none; sig, sig-mutual are\n"
-            "                         reserved until ML-DSA exists)\n"
+            "                         sig (the responder), sig-mutual, numeric; message sizes and the\n"
+            "                         extra ML-KEM, ML-DSA operations and hashing follow the mode\n"
+            "                         (default none)\n"
+            "  --sig ML-DSA-44|65|87  sig modes: the ML-DSA set (default: the smallest of at least\n"
+            "                         the KEM's NIST category: 512 -> 44, 768 -> 65, 1024 -> 87)\n"
+            "  --hybrid p256|none     P-256 ECDH combined with ML-KEM (the hybrid suite; P-256\n"
+            "                         cycles from the classical table) (default none)\n"
             "set-up before the exchange (events accounting only; the bits accounting is the\n"
             "exchange's):\n"
             "  --adv-interval-ms X    connectable advertising until connected, advInterval in ms:\n"
@@ -54,22 +67,93 @@ void link_opts_help(FILE *out)
             MODEL_LESC_NAME);
 }
 
-int link_opts_auth(unsigned *pqke_mode, const char *cmd, int argc, char **argv, int *i)
+/* --hybrid words (none = 0). */
+static const char *const hybrid_words[] = {"none", "p256", NULL};
+
+/* --auth MODE: any PQKE mode the protocol defines (the sig modes are priced from the
+ * protocol's sizes and work; `simulate` refuses the modes this build does not run). */
+static int auth_opt(struct link_pqke *p, const char *cmd, const char *v)
 {
-    unsigned mode = *i + 1 < argc ? pqpan_pqke_mode_by_name(argv[*i + 1]) : 0u;
-    if (mode != 0 && !pqpan_pqke_mode_implemented(mode)) {
-        cli_usage_error(cmd, "--auth %s: reserved in the protocol, but ML-DSA signatures are not "
-                             "in this build yet (use none, psk, kem-auth, kem-auth-mutual or "
-                             "numeric)", argv[*i + 1]);
-        return -1;
-    }
+    unsigned mode = v != NULL ? pqpan_pqke_mode_by_name(v) : 0u;
     if (mode == 0) {
-        cli_usage_error(cmd, "--auth: want none, psk, kem-auth, kem-auth-mutual or numeric");
+        cli_usage_error(cmd, "--auth: want none, psk, kem-auth, kem-auth-mutual, sig, "
+                             "sig-mutual or numeric");
         return -1;
     }
-    *pqke_mode = mode;
-    ++*i;
+    p->mode = mode;
     return 1;
+}
+
+static int sig_opt(struct link_pqke *p, const char *cmd, const char *v)
+{
+    const struct pqpan_sig *sig = v != NULL ? pqpan_sig_by_name(v) : NULL;
+    if (sig == NULL) {
+        cli_usage_error(cmd, "--sig: want ML-DSA-44, ML-DSA-65 or ML-DSA-87");
+        return -1;
+    }
+    p->sig = (unsigned)sig->id;
+    return 1;
+}
+
+static int hybrid_opt(struct link_pqke *p, const char *cmd, const char *v)
+{
+    int k = v != NULL ? cli_word_index(hybrid_words, v) : -1;
+    if (k < 0) {
+        cli_usage_error(cmd, "--hybrid: want p256 or none");
+        return -1;
+    }
+    p->hybrid = k;
+    return 1;
+}
+
+int link_pqke_parse(struct link_pqke *p, const char *cmd, int argc, char **argv, int *i)
+{
+    const char *opt = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    int rc;
+    if (strcmp(opt, "--auth") == 0) {
+        rc = auth_opt(p, cmd, v);
+    } else if (strcmp(opt, "--sig") == 0) {
+        rc = sig_opt(p, cmd, v);
+    } else if (strcmp(opt, "--hybrid") == 0) {
+        rc = hybrid_opt(p, cmd, v);
+    } else {
+        return 0;
+    }
+    *i += rc > 0;
+    return rc;
+}
+
+int link_pqke_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    unsigned k;
+    if (strcmp(opt, "--auth") == 0) {
+        for (k = 1; pqpan_pqke_mode_name(k) != NULL; k++) {
+            add(ctx, pqpan_pqke_mode_name(k));
+        }
+    } else if (strcmp(opt, "--sig") == 0) {
+        for (k = 0; pqpan_sig_at(k) != NULL; k++) {
+            add(ctx, pqpan_sig_at(k)->name);
+        }
+    } else if (strcmp(opt, "--hybrid") == 0) {
+        cli_words_each(hybrid_words, add, ctx);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+int link_pqke_runnable(const struct link_pqke *p, const char *cmd)
+{
+    if (!pqpan_pqke_mode_implemented(p->mode) || p->hybrid) {
+        cli_usage_error(cmd, "%s%s: the protocol does not run %s in this build yet, so there are "
+                             "no real messages to carry (estimate prices it from the protocol's "
+                             "sizes and work)",
+                        p->hybrid ? "--hybrid p256" : "--auth ",
+                        p->hybrid ? "" : pqpan_pqke_mode_name(p->mode),
+                        p->hybrid ? "the P-256 hybrid suites" : "this mode");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
 }
 
 /* --keygen-side words (enum pqpan_ble_role order: central = 0) and --reply words. */
@@ -195,8 +279,12 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         o->cfg.encrypted = 1;
         return 1;
     }
-    if (strcmp(argv[*i], "--auth") == 0) {
-        return link_opts_auth(&o->cfg.pqke_mode, cmd, argc, argv, i);
+    rc = link_pqke_parse(&o->pqke, cmd, argc, argv, i);
+    if (rc != 0) {
+        o->cfg.pqke_mode = o->pqke.mode;
+        o->cfg.pqke_sig = o->pqke.sig;
+        o->cfg.pqke_hybrid = o->pqke.hybrid;
+        return rc;
     }
     if (strcmp(argv[*i], "--link") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
         ++*i; /* the BLE link is the default; --link 802154 is dispatched before parsing */
@@ -218,22 +306,13 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
     return 1;
 }
 
-void link_opts_auth_choices(cli_word_fn add, void *ctx)
-{
-    unsigned k;
-    for (k = 1; pqpan_pqke_mode_name(k) != NULL; k++) {
-        if (pqpan_pqke_mode_implemented(k)) {
-            add(ctx, pqpan_pqke_mode_name(k));
-        }
-    }
-}
-
 int link_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 {
     int k;
-    if (strcmp(opt, "--auth") == 0) {
-        link_opts_auth_choices(add, ctx);
-    } else if (strcmp(opt, "--kem") == 0) {
+    if (link_pqke_choices(opt, add, ctx)) {
+        return 1;
+    }
+    if (strcmp(opt, "--kem") == 0) {
         model_kem_names(add, ctx);
         add(ctx, MODEL_LESC_NAME);
     } else if (strcmp(opt, "--phy") == 0) {

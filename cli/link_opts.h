@@ -11,10 +11,29 @@
 #include "cli.h"
 #include "pqpan/ble.h"
 
+/* pqpan's protocol variant: --auth, --sig, --hybrid (shared with the 802.15.4 options). */
+struct link_pqke {
+    unsigned mode; /* enum pqpan_pqke_mode */
+    unsigned sig;  /* sig modes: enum pqpan_sig_id; 0 = the KEM's category */
+    int hybrid;    /* 1: the P-256 + ML-KEM suite */
+};
+
 struct link_opts {
     struct pqpan_ble_config cfg;
     const char *kem;
+    struct link_pqke pqke; /* also copied into cfg.pqke_mode, pqke_sig, pqke_hybrid */
 };
+
+/* Mode none, no ML-DSA set, no hybrid. */
+void link_pqke_init(struct link_pqke *p);
+/* Tries argv[*i] as --auth, --sig or --hybrid with its value: 1 if consumed (*i advanced),
+ * 0 if not one of them, -1 after a usage error. */
+int link_pqke_parse(struct link_pqke *p, const char *cmd, int argc, char **argv, int *i);
+/* The words of --auth, --sig, --hybrid to add (1), or 0 for another option. */
+int link_pqke_choices(const char *opt, cli_word_fn add, void *ctx);
+/* EXIT_OK if this build's protocol runs the variant (so a simulator can carry its real
+ * messages), else EXIT_USAGE after a message saying so. */
+int link_pqke_runnable(const struct link_pqke *p, const char *cmd);
 
 /* The study's defaults (pqpan_ble_config_default) and ML-KEM-768. */
 void link_opts_init(struct link_opts *o);
@@ -23,18 +42,12 @@ void link_opts_init(struct link_opts *o);
  * its value), 0 if it is not one, or -1 after printing a usage error. */
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i);
 
-/* --auth MODE at argv[*i]: an implemented PQKE mode into *pqke_mode (*i advanced past it)
- * and 1, or -1 after a usage error (reserved modes get their own message). */
-int link_opts_auth(unsigned *pqke_mode, const char *cmd, int argc, char **argv, int *i);
-/* The implemented PQKE modes' names, each passed to add. */
-void link_opts_auth_choices(cli_word_fn add, void *ctx);
-
 /* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
 
 /* If opt takes one word of a finite set (--kem, --phy, --transfer, --reply,
- * --keygen-side, --features, --conn-update, --discovery, --auth: the implemented modes
- * only), passes each to add and returns 1; else 0. */
+ * --keygen-side, --features, --conn-update, --discovery, --auth, --sig, --hybrid), passes
+ * each to add and returns 1; else 0. */
 int link_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 
 #endif

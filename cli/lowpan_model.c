@@ -19,7 +19,7 @@ void lowpan_opts_init(struct lowpan_opts *o)
     o->idle = -1;
     o->backoff = -1;
     o->key_id_mode = 1;
-    o->pqke_mode = PQPAN_PQKE_MODE_NONE;
+    link_pqke_init(&o->pqke);
 }
 
 /* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
@@ -49,9 +49,9 @@ void lowpan_opts_help(FILE *out)
             "                         (2.4 GHz O-QPSK, 250 kb/s, acknowledged frames)\n"
             "  --kem NAME             ML-KEM-512, ML-KEM-768 (default), ML-KEM-1024; messages\n"
             "                         are pqpan's INIT / RESP / FIN (docs/PROTOCOL.md) in UDP\n"
-            "  --auth MODE            pqpan protocol's authentication: none (default), psk,\n"
-            "                         kem-auth, kem-auth-mutual, numeric; the mode's messages and\n"
-            "                         operations. A message over 1999 octets (the 2047-octet\n"
+            "  --auth MODE, --sig ML-DSA-44|65|87, --hybrid p256|none  pqpan protocol's\n"
+            "                         authentication, as on BLE (default none, no hybrid): the\n"
+            "                         variant's messages and operations. A message over 1999 octets (the 2047-octet\n"
             "                         datagram of RFC 4944 less IPv6 and UDP) goes in segments of a\n"
             "                         2-octet header + <= 1230 octets, one datagram of <= 1280 each\n"
             "                         (docs/MODEL.md \"PQKE messages over 6LoWPAN\")\n"
@@ -148,8 +148,9 @@ static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
-    if (strcmp(opt, "--auth") == 0) {
-        return link_opts_auth(&o->pqke_mode, cmd, argc, argv, i);
+    int rc = link_pqke_parse(&o->pqke, cmd, argc, argv, i);
+    if (rc != 0) {
+        return rc;
     }
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
         strcmp(opt, "--mac-security") != 0 && word_opt_index(opt) < 0) {
@@ -182,11 +183,7 @@ int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
         cli_words_each(sec_words, add, ctx);
         return 1;
     }
-    if (strcmp(opt, "--auth") == 0) {
-        link_opts_auth_choices(add, ctx);
-        return 1;
-    }
-    return 0;
+    return link_pqke_choices(opt, add, ctx);
 }
 
 void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)
@@ -216,6 +213,31 @@ int lowpan_wake(uint64_t *xtal_ns, uint64_t *cpu_ns, const struct model_env *env
     return EXIT_OK;
 }
 
+unsigned lowpan_suite(const struct lowpan_opts *o)
+{
+    const struct pqpan_kem *k = pqpan_kem_by_name(o->kem);
+    unsigned suite = k != NULL ? pqpan_pqke_suite_for_kem(k->id) : 0u;
+    /* pqke.h: the hybrid suites follow the ML-KEM ones in the same order */
+    return suite != 0 && o->pqke.hybrid
+               ? suite - PQPAN_PQKE_SUITE_MLKEM512 + PQPAN_PQKE_SUITE_P256_MLKEM512
+               : suite;
+}
+
+int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd)
+{
+    struct cli_msg msg;
+    if (model_pqke_check(o->pqke.mode, o->pqke.sig, &msg) != EXIT_OK) {
+        return cli_usage_error(cmd, "%s", msg.text);
+    }
+    return link_pqke_runnable(&o->pqke, cmd);
+}
+
+const char *lowpan_protocol_name(const struct lowpan_opts *o)
+{
+    return model_protocol_name(o->pqke.mode, model_pqke_sig(o->pqke.mode, o->pqke.sig, o->kem),
+                               o->pqke.hybrid);
+}
+
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
                  const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg)
 {
@@ -229,15 +251,16 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     }
     pqpan_ble_config_default(&ble);
     ble.protocol = PQPAN_BLE_PROTO_PQPAN;
-    ble.pqke_mode = o->pqke_mode;
+    ble.pqke_mode = o->pqke.mode;
+    ble.pqke_sig = o->pqke.sig;
+    ble.pqke_hybrid = o->pqke.hybrid;
     rc = model_setup(cycles, &ble, env, o->kem, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
-    if (pqpan_802154_est_config_pqke(c, pqpan_pqke_suite_for_kem(k->id), o->pqke_mode) !=
-        PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "--auth %s is not implemented",
-                           pqpan_pqke_mode_name(o->pqke_mode));
+    if (pqpan_802154_est_config_pqke(c, lowpan_suite(o), ble.pqke_mode, ble.pqke_sig) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "--auth %s: no such PQKE variant",
+                           pqpan_pqke_mode_name(o->pqke.mode));
     }
     c->csma = o->contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
     c->p_busy = o->busy;
@@ -286,7 +309,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], msg);
         r->side = model_side_name(GROUP_802154, s);
         r->kem = o->kem;
-        r->protocol = model_protocol_name(o->pqke_mode);
+        r->protocol = lowpan_protocol_name(o);
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
         r->latency_ms = (double)latency_ns * 1e-6;
         r->pdus_tx = l[s].pdus_tx;
@@ -637,7 +660,7 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     struct pqpan_ledger none[2];
     int rc, side, capture = s->pcap != NULL && run == 0;
     m->c.seed = s->seed + run;
-    rc = pqpan_sim_pqke_init(&m->app, m->suite, o->pqke_mode,
+    rc = pqpan_sim_pqke_init(&m->app, m->suite, o->pqke.mode,
                              (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&m->sim, &m->c);
@@ -710,7 +733,7 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     m->c.reasm_timeout_ms = s->reasm_timeout_ms;
     m->c.dgram_retries = s->dgram_retries;
     if (rc == EXIT_OK) {
-        m->suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(o->kem)->id);
+        m->suite = lowpan_suite(o);
     }
     if (rc == EXIT_OK && s->pcap != NULL) {
         rc = open_capture(&m->cap, s->pcap, msg);

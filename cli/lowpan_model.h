@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ble_model.h"
+#include "link_opts.h"
 #include "pqpan/ieee802154.h"
 
 /* Options of the 802.15.4 link shared by estimate, simulate and compare. */
@@ -20,7 +21,7 @@ struct lowpan_opts {
     int backoff;      /* --backoff: 1 listen, 0 sleep, -1 the profile's ieee802154.backoff */
     int sec_level;    /* --mac-security: enum pqpan_802154_sec_level (0 none) */
     int key_id_mode;  /* --key-id-mode 0..3 (default 1, Thread's) */
-    unsigned pqke_mode; /* --auth: enum pqpan_pqke_mode (default none) */
+    struct link_pqke pqke; /* --auth, --sig, --hybrid (link_opts.h) */
 };
 
 /* The name of a MAC security level as --mac-security takes it ("none", "mic32", ...,
@@ -50,6 +51,14 @@ int lowpan_link_requested(int argc, char **argv);
  * crypto cycles. A cli.h exit code, message in *msg. */
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
                  const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg);
+
+/* The PQKE suite of o's KEM (its P-256 hybrid with --hybrid p256), or 0. */
+unsigned lowpan_suite(const struct lowpan_opts *o);
+/* For the commands that run the real protocol (simulate, compare): EXIT_OK, or EXIT_USAGE
+ * after a message for --sig without a sig mode or a variant this build does not run. */
+int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd);
+/* The protocol field of o's variant (model_protocol_name, the ML-DSA set resolved). */
+const char *lowpan_protocol_name(const struct lowpan_opts *o);
 
 /* The link part of lowpan_setup (addressing, MAC security) over c's defaults. */
 void lowpan_link(struct pqpan_802154_link_cfg *c, const struct lowpan_opts *o);

@@ -1,8 +1,9 @@
 /* The per-mode table of `pqpan reproduce` (cli/reproduce_modes.c): for each ML-KEM level and
- * DLE setting of the study's matrix, pqpan's protocol in every PQKE mode this build
- * implements (include/pqpan/pqke.h), on the study preset, with each side's energy in the
- * bits accounting against mode none and against LE Secure Connections pairing at the same
- * DLE setting (the baseline rows of the matrix). */
+ * DLE setting of the study's matrix, pqpan's protocol in every PQKE mode (include/pqpan/pqke.h;
+ * the sig modes with the ML-DSA set of the level's category), alone and with the P-256
+ * hybrid suite, on the study preset, with each side's energy in the bits accounting against
+ * mode none and against LE Secure Connections pairing at the same DLE setting (the baseline
+ * rows of the matrix). */
 #ifndef PQPAN_CLI_REPRODUCE_MODES_H
 #define PQPAN_CLI_REPRODUCE_MODES_H
 
@@ -10,7 +11,7 @@
 
 #include "ble_model.h"
 
-#define MODES_MAX 8
+#define MODES_MAX 16 /* 7 modes x (alone, hybrid) */
 #define MODES_LEVELS 3
 #define MODES_DLE 2
 #define MODES_SIDES 2 /* MODEL_PERIPHERAL (KeyGen side: the initiator), MODEL_CENTRAL */
@@ -24,6 +25,7 @@ struct modes_cell {
 struct modes_table {
     unsigned n_modes;
     unsigned mode[MODES_MAX]; /* enum pqpan_pqke_mode, none first */
+    int hybrid[MODES_MAX];    /* the P-256 hybrid suite */
     struct modes_cell cell[MODES_LEVELS][MODES_DLE][MODES_MAX];
 };
 

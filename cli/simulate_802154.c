@@ -146,7 +146,7 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
         return cli_usage_error(CMD, "--hidden %u: at most N - 2 = %u background nodes", o->s.hidden,
                                o->s.nodes - 2u);
     }
-    return EXIT_OK;
+    return lowpan_pqke_usable(&o->l, CMD);
 }
 
 static const char *const metric_names[MODEL_SIDES + 1] = {
@@ -203,7 +203,7 @@ static void print_table(const struct lowpan_sim_opts *o, const struct model_env 
            "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
            "%.2f %%)\n  %u hidden from the initiator; capture %s; reassembly timeout %u ms, %u "
            "datagram retries\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
-           o->l.kem, model_protocol_name(o->l.pqke_mode), o->l.short_addr ? "short" : "extended",
+           o->l.kem, lowpan_protocol_name(&o->l), o->l.short_addr ? "short" : "extended",
            o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
            capture_name(o), o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
            o->s.seed + o->s.runs - 1u);
@@ -244,7 +244,7 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
             printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
         }
         printf("%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
-               lowpan_sec_name(o->l.sec_level), model_protocol_name(o->l.pqke_mode));
+               lowpan_sec_name(o->l.sec_level), lowpan_protocol_name(&o->l));
     }
 }
 
@@ -259,7 +259,7 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
            "  \"hidden\": %u,\n  \"capture\": \"%s\",\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
            "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
            "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
-           o->l.kem, model_protocol_name(o->l.pqke_mode), o->l.short_addr ? "short" : "extended",
+           o->l.kem, lowpan_protocol_name(&o->l), o->l.short_addr ? "short" : "extended",
            o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
            o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
            failure_rate(r));

@@ -159,13 +159,13 @@ region_reproduce_lesc() {
 }
 
 # Every PQKE mode per level and DLE setting, each side against mode none and LE SC
-# (reproduce's per-mode table, defaults reading).
+# (reproduce's per-mode table, defaults reading); the P-256 hybrid variants at ML-KEM-768.
 region_reproduce_modes() {
     awk '
     /^== reading: / { r = $3; next }
     /^per PQKE mode/ { on = (r == "defaults"); next }
     NF == 0 { on = 0 }
-    on && $1 ~ /^ML-KEM-/ {
+    on && $1 ~ /^ML-KEM-/ && ($3 !~ /\+p256$/ || $1 == "ML-KEM-768") {
         printf "| %s | %s | %s | %.1f | %.2f × | %.2f × | %.1f | %.2f × | %.2f × |\n", \
             $1, $2, $3, $4, $5, $6, $7, $8, $9
     }
@@ -178,18 +178,18 @@ region_reproduce_modes() {
 # Every PQKE mode over IEEE 802.15.4 (estimate --link 802154 defaults, bits accounting):
 # each side's energy against mode none, and the datagrams (segments) of INIT and RESP.
 region_lowpan_modes() {
-    run sweep --link 802154 --auth all --kem ML-KEM-512,ML-KEM-768,ML-KEM-1024 --format csv ||
-        return 1
+    run sweep --link 802154 --hybrid none,p256 --auth all --kem ML-KEM-512,ML-KEM-768,ML-KEM-1024 \
+        --format csv || return 1
     awk -F, '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     {
-        k = $col["in_kem"]; m = $col["in_auth"]
+        k = $col["in_kem"]; m = $col["in_auth"]; h = $col["in_hybrid"]
         ie = $col["initiator_e_total_uj"]; re = $col["responder_e_total_uj"]
-        if (m == "none") { ni[k] = ie; nr[k] = re }
-        printf "| %s | %s | %.1f | %.2f × | %.1f | %.2f × |\n", k, m, ie, ie / ni[k], re, re / nr[k]
+        if (m == "none" && h == "none") { ni[k] = ie; nr[k] = re }
+        printf "| %s | %s | %.1f | %.2f × | %.1f | %.2f × |\n", k, $col["protocol"], ie, ie / ni[k], re, re / nr[k]
     }
     BEGIN {
-        print "| KEM | mode | initiator µJ | × none | responder µJ | × none |"
+        print "| KEM | protocol | initiator µJ | × none | responder µJ | × none |"
         print "|---|---|---|---|---|---|"
     }' "$tmp/out"
 }

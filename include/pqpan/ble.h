@@ -231,6 +231,8 @@ struct pqpan_ble_config {
     int discovery;              /* GATT discovery + the CCCD write, by the central */
     enum pqpan_ble_bits_ifs bits_ifs; /* T_IFS in the bits accounting (default each) */
     unsigned pqke_mode;         /* protocol pqpan: enum pqpan_pqke_mode (default none) */
+    unsigned pqke_sig;          /* sig modes: the ML-DSA set, enum pqpan_sig_id of sig.h */
+    int pqke_hybrid;            /* protocol pqpan: the P-256 + ML-KEM suite of the KEM */
 };
 
 struct pqpan_ble_estimate {

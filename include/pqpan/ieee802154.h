@@ -669,11 +669,12 @@ struct pqpan_802154_estimate {
  * wake-up; its times are left 0). */
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
 
-/* The message sizes (pqpan_pqke_message_sizes) and steps of a PQKE suite and mode into c
- * (the operations of pqpan_pqke_side_work, each in the step the protocol runs it in).
- * PQPAN_OK, or the error of pqpan_pqke_side_work (c unchanged). */
+/* The message sizes (pqpan_pqke_message_sizes) and steps of a PQKE suite (hybrid ones
+ * included), mode and, in the sig modes, ML-DSA set sig (enum pqpan_sig_id) into c (the
+ * operations of pqpan_pqke_side_work, each in the step the protocol runs it in). PQPAN_OK,
+ * or the error of pqpan_pqke_side_work (c unchanged). */
 PQPAN_MUST_CHECK int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c,
-                                                  unsigned suite, unsigned mode);
+                                                  unsigned suite, unsigned mode, unsigned sig);
 
 /* Estimates one PQKE: the INIT step (initiator), INIT, the RESP step (responder), RESP,
  * the FIN step (initiator), FIN, the AFTER_FIN step (responder, if it has operations);

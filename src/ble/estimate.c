@@ -51,14 +51,16 @@ static int adv_ok(uint64_t adv_ns)
                             adv_ns % PQPAN_BLE_ADV_INTERVAL_STEP_NS == 0u);
 }
 
-/* The PQKE suite of the configuration's KEM sizes, 0 if none matches. */
+/* The PQKE suite of the configuration's KEM sizes (its hybrid suite with pqke_hybrid), 0
+ * if none matches. */
 static unsigned suite_of(const struct pqpan_ble_config *c)
 {
     size_t i;
     for (i = 0; i < PQPAN_KEM_COUNT; i++) {
         const struct pqpan_kem *k = pqpan_kem_at(i);
         if (k->ek_bytes == c->ek_bytes && k->ct_bytes == c->ct_bytes) {
-            return pqpan_pqke_suite_for_kem(k->id);
+            unsigned suite = pqpan_pqke_suite_for_kem(k->id);
+            return c->pqke_hybrid ? pqke_suite_hybrid(suite) : suite;
         }
     }
     return 0;
@@ -74,8 +76,7 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
            (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
            (c->protocol == PQPAN_BLE_PROTO_STUDY ||
-            (c->protocol == PQPAN_BLE_PROTO_PQPAN && pqpan_pqke_mode_implemented(c->pqke_mode) &&
-             suite_of(c) != 0)) &&
+            (c->protocol == PQPAN_BLE_PROTO_PQPAN && suite_of(c) != 0)) &&
            c->bits_ifs >= 0 && c->bits_ifs < PQPAN_BLE_BITS_IFS_COUNT;
 }
 
@@ -198,7 +199,8 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
 /* The operations of each step (common/pqke_steps.h) and, for pqpan's protocol, the
  * message sizes: the study's exchange is KeyGen before ek, Encaps before ct, and the
  * keygen side's Decaps after it (booked as its FIN step, with no FIN message); pqpan's
- * protocol those of the configuration's PQKE mode. */
+ * protocol those of the configuration's suite (hybrid or not), PQKE mode and ML-DSA set,
+ * from the protocol's own sizes and work, whether or not this build runs the mode. */
 struct exchange_work {
     struct pqke_steps st;
     struct pqpan_pqke_sizes sz;
@@ -207,8 +209,8 @@ struct exchange_work {
 static int exchange_work(struct exchange_work *w, const struct pqpan_ble_config *c)
 {
     if (c->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        w->sz = pqpan_pqke_message_sizes(suite_of(c), c->pqke_mode);
-        return pqke_steps_of(&w->st, suite_of(c), c->pqke_mode, 0);
+        w->sz = pqpan_pqke_message_sizes(suite_of(c), c->pqke_mode, c->pqke_sig);
+        return pqke_steps_of(&w->st, suite_of(c), c->pqke_mode, c->pqke_sig, 0);
     }
     memset(w, 0, sizeof *w);
     w->st.ops[PQKE_STEP_INIT][PQPAN_OP_KEM_KEYGEN] = 1;

@@ -24,12 +24,20 @@ struct pqke_steps {
     unsigned ops[PQKE_STEPS][PQPAN_OP_COUNT];
 };
 
-/* The steps of a suite and mode: the initiator's KeyGen and its Encaps to the
- * responder's static key (kem-auth*) before INIT; the responder's Encaps (two in
- * kem-auth-mutual), its Decaps of the static ciphertext and its key schedule (one KDF)
- * before RESP; the initiator's Decaps (two in kem-auth-mutual) and key schedule before
- * FIN; nothing after FIN (the responder's check of the initiator's tag is part of its
- * key schedule's cost). PQPAN_OK, or the error of pqpan_pqke_side_work (steps zeroed). */
-int pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, size_t prologue_len);
+/* The steps of a suite, mode and (sig modes) ML-DSA set sig (enum pqpan_sig_id; ignored in
+ * the other modes). The initiator before INIT: KeyGen, its P-256 key pair (hybrid) and its
+ * Encaps to the responder's static key (kem-auth*). The responder before RESP: its P-256 key
+ * pair and shared secret (hybrid), Encaps (two in kem-auth-mutual), the Decaps of the
+ * static ciphertext (kem-auth*), its key schedule (one KDF) and its signature (sig modes).
+ * The initiator before FIN: Decaps (two in kem-auth-mutual), its P-256 shared secret
+ * (hybrid), key schedule, the check of the responder's signature and its own (sig-mutual).
+ * The responder after FIN: the check of the initiator's signature (sig-mutual); its check
+ * of the initiator's tag is part of its key schedule's cost. PQPAN_OK, or the error of
+ * pqpan_pqke_side_work (steps zeroed). */
+int pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned sig,
+                  size_t prologue_len);
+
+/* The hybrid suite (P-256 ECDH + ML-KEM, pqke.h) of an ML-KEM suite, or 0. */
+unsigned pqke_suite_hybrid(unsigned suite);
 
 #endif

@@ -161,7 +161,7 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->link.dst_port = 0xF0B2;
     c->csma = pqpan_802154_csma_ieee();
     /* PQKE for ML-KEM-768, mode none (pqke.h, docs/PROTOCOL.md) */
-    if (pqpan_802154_est_config_pqke(c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE) !=
+    if (pqpan_802154_est_config_pqke(c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 0) !=
         PQPAN_OK) {
         memset(c->msg_octets, 0, sizeof c->msg_octets); /* unreachable: both are implemented */
     }
@@ -171,16 +171,16 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
 }
 
 int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c, unsigned suite,
-                                 unsigned mode)
+                                 unsigned mode, unsigned sig)
 {
     struct pqke_steps st;
     struct pqpan_pqke_sizes sz;
     unsigned k, op;
-    int rc = c != 0 ? pqke_steps_of(&st, suite, mode, 0) : PQPAN_ERR_INVALID_ARG;
+    int rc = c != 0 ? pqke_steps_of(&st, suite, mode, sig, 0) : PQPAN_ERR_INVALID_ARG;
     if (rc != PQPAN_OK) {
         return rc;
     }
-    sz = pqpan_pqke_message_sizes(suite, mode);
+    sz = pqpan_pqke_message_sizes(suite, mode, sig);
     c->msg_octets[0] = (uint32_t)sz.init_bytes;
     c->msg_octets[1] = (uint32_t)sz.resp_bytes;
     c->msg_octets[2] = (uint32_t)sz.fin_bytes;

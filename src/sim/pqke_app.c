@@ -6,6 +6,8 @@
 #include "common/pqke_steps.h"
 #include "pqpan/sim.h"
 
+_Static_assert(PQPAN_SIM_MSG_MAX >= PQPAN_PQKE_MSG_MAX_BYTES, "every PQKE message fits");
+
 #define SIDE_RESPONDER 0
 #define SIDE_INITIATOR 1
 
@@ -85,7 +87,7 @@ static void report_work(const struct pqpan_sim_pqke *a, enum pqke_step k,
 {
     struct pqke_steps st;
     unsigned op;
-    if (pqke_steps_of(&st, a->suite, a->mode, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
+    if (pqke_steps_of(&st, a->suite, a->mode, 0, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
         return;
     }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
@@ -180,7 +182,7 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
 static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
 {
     const struct pqpan_sim_pqke *a = ctx;
-    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode);
+    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode, 0);
     if (side == a->initiator_side) {
         return pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_WAIT_RESP ? z.resp_bytes : 0u;
     }

@@ -15,30 +15,34 @@ done
 # 4 headline figures per reading, each line naming its reading
 [ "$(grep -c '^defaults,' "$dir/figs/headline.csv")" -eq 4 ] || { echo "headline.csv: defaults lines"; exit 1; }
 [ "$(grep -c '^study,' "$dir/figs/headline.csv")" -eq 4 ] || { echo "headline.csv: study lines"; exit 1; }
-# modes.csv: per reading, 3 levels x 2 DLE settings x the implemented modes x 2 sides; the
-# mode none rows are the reference (x_none 1), psk costs what none costs (same messages,
-# the same Keccak permutations), every authenticated mode other than psk costs more, and
-# the mode none rows' x_lesc is the matrix's PQKE / LE SC ratio for pqpan's protocol.
+# modes.csv: per reading, 3 levels x 2 DLE settings x every mode alone and hybrid x 2
+# sides; the plain mode none rows are the reference (x_none 1), psk costs what none costs
+# (same messages, the same Keccak permutations), every other mode costs more than none of
+# the same suite, and the hybrid suite more than the plain one.
 modes="$dir/figs/modes.csv"
 [ -s "$modes" ] || { echo "missing or empty: modes.csv"; exit 1; }
 awk -F, '
 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 {
+    h = $col["hybrid"]
     key = $col["reading"] SUBSEP $col["kem"] SUBSEP $col["dle"] SUBSEP $col["side"]
-    e[key, $col["mode"]] = $col["e_total_uj"]; n[$col["reading"]]++; modes[$col["mode"]] = 1
-    if ($col["mode"] == "none" && $col["x_none"] != 1) bad = bad " none-ref"
+    e[key, h, $col["mode"]] = $col["e_total_uj"]; n[$col["reading"]]++; modes[$col["mode"]] = 1
+    if ($col["mode"] == "none" && h == 0 && $col["x_none"] != 1) bad = bad " none-ref"
     if ($col["x_lesc"] <= 0) bad = bad " x_lesc"
     keys[key] = 1
 }
 END {
     for (k in keys) {
-        if (e[k, "psk"] != e[k, "none"]) bad = bad " psk"
-        for (m in modes) if (m != "none" && m != "psk" && e[k, m] <= e[k, "none"]) bad = bad " " m
+        for (h = 0; h < 2; h++) {
+            if (e[k, h, "psk"] != e[k, h, "none"]) bad = bad " psk"
+            for (m in modes) if (m != "none" && m != "psk" && e[k, h, m] <= e[k, h, "none"]) bad = bad " " m
+        }
+        for (m in modes) if (e[k, 1, m] <= e[k, 0, m]) bad = bad " hybrid-" m
     }
     nm = 0; for (m in modes) nm++
-    if (n["defaults"] != 12 * nm || n["study"] != 12 * nm) bad = bad " rows"
+    if (n["defaults"] != 24 * nm || n["study"] != 24 * nm) bad = bad " rows"
     if (bad != "") { print "modes.csv:" bad; exit 1 }
-    print "modes.csv: " nm " modes, " n["defaults"] " rows per reading"
+    print "modes.csv: " nm " modes, alone and hybrid, " n["defaults"] " rows per reading"
 }' "$modes" || exit 1
 for r in defaults study; do
     for f in bars_$r.dat bars_$r.gp bars_$r.svg bars_$r.png \

@@ -22,6 +22,7 @@
 
 #include "pqpan/ieee802154.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 #define US 1000ull
 
@@ -317,7 +318,7 @@ static void test_kem_auth_init_in_segments(void **state)
     assert_int_equal(pqpan_802154_estimate_pqke(&none, &c, cycles), PQPAN_OK);
     assert_int_equal(none.datagrams[0], 1);
     assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768,
-                                                  PQPAN_PQKE_MODE_KEM_AUTH), PQPAN_OK);
+                                                  PQPAN_PQKE_MODE_KEM_AUTH, 0), PQPAN_OK);
     assert_int_equal(c.msg_octets[0], 2312);
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
     assert_int_equal(e.datagrams[0], 2);
@@ -334,7 +335,7 @@ static void test_kem_auth_init_in_segments(void **state)
     /* one more Encaps (12 ms) and Decaps (13 ms) than none on the critical path */
     assert_true(e.latency_ns > none.latency_ns + 25000 * US);
     assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768,
-                                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
+                                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 0), PQPAN_OK);
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
     assert_int_equal(e.datagrams[1], 2);
     assert_int_equal(ini->op_count[PQPAN_OP_KEM_DECAPS], 2);
@@ -345,8 +346,56 @@ static void test_kem_auth_init_in_segments(void **state)
     assert_int_equal(e.latency_ns, 0);
     c.msg_octets[0] = 0;
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_ERR_BAD_LENGTH);
-    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768, 99),
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768, 99, 0),
                      PQPAN_ERR_MODE);
+}
+
+/* sig-mutual with ML-DSA-65 over the P-256 hybrid suite of ML-KEM-768: the responder signs
+ * before RESP, the initiator verifies and signs before FIN, the responder verifies after
+ * FIN (a step after the last message, on the latency); each side makes a P-256 key pair and
+ * a shared secret (pqpan_pqke_side_work). The messages carry the signatures and keys. */
+static void test_sig_mutual_hybrid_steps(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e, none;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    const struct pqpan_ledger *ini = &e.ledger[PQPAN_802154_INITIATOR];
+    const struct pqpan_ledger *rsp = &e.ledger[PQPAN_802154_RESPONDER];
+    struct pqpan_pqke_sizes sz =
+        pqpan_pqke_message_sizes(PQPAN_PQKE_SUITE_P256_MLKEM768, PQPAN_PQKE_MODE_SIG_MUTUAL,
+                                 PQPAN_SIG_MLDSA65);
+    (void)state;
+    cycles_of(cycles);
+    cycles[PQPAN_OP_SIG_SIGN] = 6400000;   /* 100 ms */
+    cycles[PQPAN_OP_SIG_VERIFY] = 1280000; /* 20 ms */
+    cycles[PQPAN_OP_ECDH_KEYGEN] = 320000;
+    cycles[PQPAN_OP_ECDH_SHARED] = 640000;
+    pqpan_802154_est_config_default(&c);
+    assert_int_equal(pqpan_802154_estimate_pqke(&none, &c, cycles), PQPAN_OK);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_P256_MLKEM768,
+                                                  PQPAN_PQKE_MODE_SIG_MUTUAL, PQPAN_SIG_MLDSA65),
+                     PQPAN_OK);
+    assert_int_equal(c.msg_octets[1], sz.resp_bytes);
+    assert_int_equal(c.msg_octets[2], sz.fin_bytes);
+    assert_int_equal(c.step_ops[1][PQPAN_OP_SIG_SIGN], 1);
+    assert_int_equal(c.step_ops[2][PQPAN_OP_SIG_VERIFY], 1);
+    assert_int_equal(c.step_ops[2][PQPAN_OP_SIG_SIGN], 1);
+    assert_int_equal(c.step_ops[3][PQPAN_OP_SIG_VERIFY], 1);
+    assert_int_equal(c.step_ops[0][PQPAN_OP_ECDH_KEYGEN], 1);
+    assert_int_equal(c.step_ops[1][PQPAN_OP_ECDH_SHARED], 1);
+    assert_int_equal(c.step_ops[2][PQPAN_OP_ECDH_SHARED], 1);
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(ini->op_count[PQPAN_OP_SIG_SIGN], 1);
+    assert_int_equal(ini->op_count[PQPAN_OP_SIG_VERIFY], 1);
+    assert_int_equal(rsp->op_count[PQPAN_OP_SIG_SIGN], 1);
+    assert_int_equal(rsp->op_count[PQPAN_OP_SIG_VERIFY], 1);
+    assert_int_equal(ini->op_count[PQPAN_OP_ECDH_KEYGEN] + ini->op_count[PQPAN_OP_ECDH_SHARED], 2);
+    assert_int_equal(rsp->op_count[PQPAN_OP_ECDH_KEYGEN] + rsp->op_count[PQPAN_OP_ECDH_SHARED], 2);
+    assert_true(e.datagrams[1] > 1 && e.datagrams[2] > 1); /* the signatures need segments */
+    /* on the critical path: two signatures, two verifications, 4 P-256 operations */
+    assert_true(e.latency_ns > none.latency_ns + (200 + 40 + 30) * 1000 * US);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM768,
+                                                  PQPAN_PQKE_MODE_SIG, 9), PQPAN_ERR_INVALID_ARG);
 }
 
 int main(void)
@@ -361,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_secured_frames_hand_computed),
         cmocka_unit_test(test_segments_of_long_messages),
         cmocka_unit_test(test_kem_auth_init_in_segments),
+        cmocka_unit_test(test_sig_mutual_hybrid_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -313,7 +313,7 @@ static void test_segmented_messages_agree_with_estimator(void **state)
     (void)state;
     config(&c, 2, 0.0);
     assert_int_equal(pqpan_802154_est_config_pqke(&c.exch, PQPAN_PQKE_SUITE_MLKEM1024,
-                                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
+                                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 0), PQPAN_OK);
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c.exch, c.cycles), PQPAN_OK);
     assert_int_equal(e.datagrams[0], 3);
     assert_int_equal(e.datagrams[1], 3);
