@@ -114,9 +114,10 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
     o->seed = 1;
     for (i = 1; i < argc; i++) {
         int rc = compare_opt(o, argc, argv, &i);
-        if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0 ||
-                        strcmp(argv[i], "--auth") == 0 || strcmp(argv[i], "--sig") == 0 ||
-                        strcmp(argv[i], "--hybrid") == 0)) {
+        if (rc == 0) {
+            rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
+        }
+        if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0)) {
             rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc == 0) {

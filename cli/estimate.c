@@ -35,7 +35,8 @@ static int protocol_opt(struct estimate_opts *o, const char *cmd, int argc, char
 int estimate_link_parse(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     if (o->lowpan) {
-        return lowpan_opts_parse(&o->w, cmd, argc, argv, i);
+        int rc = link_pqke_parse(&o->w.pqke, cmd, argc, argv, i);
+        return rc != 0 ? rc : lowpan_opts_parse(&o->w, cmd, argc, argv, i);
     }
     if (strcmp(argv[*i], "--protocol") == 0) {
         return protocol_opt(o, cmd, argc, argv, i);
@@ -56,7 +57,7 @@ int estimate_opts_choices(const struct estimate_opts *o, const char *opt, cli_wo
         return 1;
     }
     if (o->lowpan) {
-        return lowpan_opts_choices(opt, add, ctx);
+        return link_pqke_choices(opt, add, ctx) || lowpan_opts_choices(opt, add, ctx);
     }
     if (strcmp(opt, "--protocol") == 0) {
         cli_words_each(protocol_words, add, ctx);

@@ -148,10 +148,6 @@ static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     const char *opt = argv[*i];
-    int rc = link_pqke_parse(&o->pqke, cmd, argc, argv, i);
-    if (rc != 0) {
-        return rc;
-    }
     if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
         strcmp(opt, "--mac-security") != 0 && word_opt_index(opt) < 0) {
         return 0;
@@ -183,7 +179,7 @@ int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
         cli_words_each(sec_words, add, ctx);
         return 1;
     }
-    return link_pqke_choices(opt, add, ctx);
+    return 0;
 }
 
 void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)

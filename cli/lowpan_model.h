@@ -21,7 +21,8 @@ struct lowpan_opts {
     int backoff;      /* --backoff: 1 listen, 0 sleep, -1 the profile's ieee802154.backoff */
     int sec_level;    /* --mac-security: enum pqpan_802154_sec_level (0 none) */
     int key_id_mode;  /* --key-id-mode 0..3 (default 1, Thread's) */
-    struct link_pqke pqke; /* --auth, --sig, --hybrid (link_opts.h) */
+    struct link_pqke pqke; /* --auth, --sig, --hybrid (link_opts.h; parsed by the commands
+                              that price or run the exchange: estimate, simulate, compare) */
 };
 
 /* The name of a MAC security level as --mac-security takes it ("none", "mic32", ...,
@@ -34,7 +35,7 @@ void lowpan_opts_init(struct lowpan_opts *o);
  * consumed, 0 if not one, -1 after a usage error. */
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i);
 
-/* If opt takes one word of a finite set (--kem, --auth, --csma, --addr, --idle, --backoff),
+/* If opt takes one word of a finite set (--kem, --csma, --addr, --idle, --backoff),
  * passes each to add and returns 1; else 0. */
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx);
 

@@ -133,6 +133,9 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
             rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         }
         if (rc == 0) {
+            rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
             rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc < 0) {
