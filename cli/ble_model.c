@@ -483,26 +483,23 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     r->idle_events = est->counts.idle_events;
 }
 
-/* The events accounting of each phase alone: the ledger's time in that phase (and, for
- * CRYPTO, the operations' cycles) through the energy model, so that the phases add up to
- * e_total_events_uj. */
+/* The events accounting of each phase alone (pqpan_energy_phases), so that the phases add
+ * up to e_total_events_uj. On an error model_energy, which checks the same inputs, words
+ * it. */
 static int fill_phases(struct model_row *r, const struct pqpan_ledger *l, const struct model_env *env,
                        enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
-    int p, rc = EXIT_OK;
-    for (p = 0; p < PQPAN_PHASE_COUNT && rc == EXIT_OK; p++) {
-        struct pqpan_ledger one;
-        struct pqpan_energy e;
-        pqpan_ledger_init(&one);
-        memcpy(one.ns[p], l->ns[p], sizeof one.ns[p]);
-        if (p == PQPAN_PHASE_CRYPTO) {
-            memcpy(one.op_count, l->op_count, sizeof one.op_count);
-            memcpy(one.op_cycles, l->op_cycles, sizeof one.op_cycles);
-        }
-        rc = model_energy(&e, &one, env, radio, msg);
-        r->e_phase_uj[p] = e.total_events_uj;
+    struct pqpan_energy_opts o = env->eopts;
+    struct pqpan_energy e;
+    int err, rc;
+    o.radio = radio;
+    err = pqpan_energy_phases(r->e_phase_uj, l, &env->in.profile, &o, &env->in.gamma);
+    if (err == PQPAN_OK) {
+        return EXIT_OK;
     }
-    return rc;
+    rc = model_energy(&e, l, env, radio, msg);
+    return rc != EXIT_OK ? rc
+                         : cli_msg_set(msg, EXIT_BAD_INPUT, "energy model: %s", pqpan_strerror(err));
 }
 
 /* The events accounting of the exchange's own phases (PQPAN_ADVISE_EXCHANGE_PHASES): what
