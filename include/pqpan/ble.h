@@ -272,7 +272,7 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
  * sweep has few distinct set-ups, so a memo keyed on those inputs spares all but the
  * first of each. Internal to estimate.c; the caller only owns the storage. */
 #define PQPAN_BLE_SETUP_KEY_WORDS 15u
-#define PQPAN_BLE_ESTIMATE_CACHE_SLOTS 64u
+#define PQPAN_BLE_ESTIMATE_CACHE_SLOTS 128u
 
 struct pqpan_ble_setup_memo {
     uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
@@ -286,29 +286,35 @@ struct pqpan_ble_setup_memo {
 
 /* The exchange after the set-up (KEY_TRANSFER, CRYPTO and CONFIRM: the schedule of the
  * messages, the crypto, the sleep that fills the latency) depends only on the link it
- * runs on (PHY, effective LL octets, interval, event rules, bits accounting), where the
- * set-up's last event closed, the messages (protocol, PQKE mode, KEM sizes, transfer,
- * ATT_MTU, keygen side, encryption), the cycles and CPU clock of the operations it runs
- * and the device's per-event timing; not on the advertising or the set-up flags. Two
- * configurations that differ elsewhere (the set-up, or options of the energy model only)
- * share it, and so do the transfers that send the same PDUs (notify and write-cmd,
- * indicate and write-req). A memo slot holds what the exchange adds to an estimate: the
- * tail of each ledger from phase KEY_TRANSFER on (those phases, IDLE, the operations and
- * the totals), the counts it adds, the effective LL octets and the latency. */
+ * runs on (PHY, the LL octets its PDUs are cut at, interval, event rules, bits
+ * accounting), where the set-up's last event closed, the messages (protocol, PQKE mode,
+ * KEM sizes, transfer, ATT_MTU, keygen side, encryption), the cycles and CPU clock of the
+ * operations it runs and the device's per-event timing; not on the advertising or the
+ * set-up flags. Two configurations that differ elsewhere (the set-up, or options of the
+ * energy model only) share it, and so do the transfers that send the same PDUs (notify
+ * and write-cmd, indicate and write-req), the LL sizes that all carry its largest PDU
+ * whole (ATT_MTU 23: every LL size above 27) and, for LE SC, every KEM, transfer and
+ * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
+ * from phase KEY_TRANSFER on (those phases, IDLE, the operations and the totals), the
+ * counts it adds and the latency. */
 #define PQPAN_BLE_EXCHANGE_KEY_WORDS 40u
-#define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 64u
-#define PQPAN_BLE_LEDGER_TAIL_WORDS                                                     \
-    ((PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER) * PQPAN_STATE_COUNT + 2 * PQPAN_OP_COUNT + \
-     5)
+#define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
+
+/* A ledger's part from phase KEY_TRANSFER on, field for field. */
+struct pqpan_ble_ledger_tail {
+    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t op_count[PQPAN_OP_COUNT];
+    uint64_t op_cycles[PQPAN_OP_COUNT];
+    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+};
 
 struct pqpan_ble_exchange_memo {
     uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     int valid;
     uint64_t stamp;
-    uint64_t tail[4][PQPAN_BLE_LEDGER_TAIL_WORDS]; /* ledger[0], ledger[1], bits[0], bits[1] */
+    struct pqpan_ble_ledger_tail tail[4]; /* ledger[0], ledger[1], bits[0], bits[1] */
     struct pqpan_ble_counts counts; /* added to the set-up's (crypto_start_ns, crypto_end_ns
                                        and last_close_ns replace them) */
-    uint32_t ll_octets_eff;
     uint64_t latency_ns;
 };
 

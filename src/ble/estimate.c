@@ -473,30 +473,46 @@ static void setup_key(uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_
     key_device(&k[8], d);
 }
 
-/* Every input of the exchange (run_plan after plan_of): which exchange, the fields of cfg
- * the messages and the link are made of (the transfer as the PDUs it sends), the close of the set-up's last event, the
- * device's timing and the cycles of the operations the exchange runs (the others are
- * not read and may hold anything). */
+/* The LL payload an exchange's L2CAP PDUs see: its effective LL octets, or fewer when even
+ * those cannot cut its largest L2CAP PDU (one fragment either way, pqpan_ble_fragment):
+ * an ATT PDU is at most ATT_MTU octets (Vol 3 Part F §3.2.8), an SMP PDU of LE Secure
+ * Connections at most its Public Key's 65 (Vol 3 Part H §3.2, §3.5.6); each behind the
+ * L2CAP basic header. So a sweep's LL sizes above that share one exchange. */
+static uint32_t fragment_octets(const struct pqpan_ble_config *c, uint32_t ll_eff, int lesc)
+{
+    uint32_t sdu_max = lesc ? SMP_PUBLIC_KEY_BYTES : c->att_mtu;
+    uint32_t pdu_max = sdu_max + PQPAN_L2CAP_HDR_BYTES;
+    return ll_eff < pdu_max ? ll_eff : pdu_max;
+}
+
+/* Every input of the exchange (run_plan after plan_of): which exchange; the fields of cfg
+ * its messages are made of (PQKE: protocol, PQKE mode (pqpan's protocol only), KEM sizes,
+ * the transfer as the PDUs it sends, ATT_MTU, keygen side; LE SC reads none of them); the
+ * link (PHY, the LL octets its PDUs see, interval, event rules, bits accounting,
+ * encryption); the close of the set-up's last event; the device's timing and the cycles of
+ * the operations the exchange runs (the others are not read and may hold anything). */
 static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                          const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
                          const uint64_t cycles[PQPAN_OP_COUNT], uint64_t start_close_ns,
-                         int lesc)
+                         uint32_t ll_eff, int lesc)
 {
     int op, first = lesc ? PQPAN_OP_ECDH_KEYGEN : PQPAN_OP_KEM_KEYGEN;
-    int last = lesc ? PQPAN_OP_ECDH_SHARED
-                    : c->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS;
+    int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    int last = lesc ? PQPAN_OP_ECDH_SHARED : pqpan ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS;
     memset(k, 0, PQPAN_BLE_EXCHANGE_KEY_WORDS * sizeof k[0]);
     k[0] = (uint32_t)lesc;
-    k[1] = (uint32_t)c->protocol;
-    k[2] = (uint32_t)pqpan_ble_transfer_pdus(c->transfer);
-    k[3] = c->att_mtu;
-    k[4] = c->ek_bytes;
-    k[5] = c->ct_bytes;
-    k[6] = (uint32_t)c->keygen_side;
+    if (!lesc) {
+        k[1] = (uint32_t)c->protocol;
+        k[2] = (uint32_t)pqpan_ble_transfer_pdus(c->transfer);
+        k[3] = c->att_mtu;
+        k[4] = c->ek_bytes;
+        k[5] = c->ct_bytes;
+        k[6] = (uint32_t)c->keygen_side;
+        k[8] = pqpan ? c->pqke_mode : 0u;
+    }
     k[7] = (uint32_t)(c->encrypted != 0) | (uint32_t)(c->same_event_reply != 0) << 1;
-    k[8] = c->pqke_mode;
     k[9] = (uint32_t)c->phy;
-    k[10] = effective_octets(c);
+    k[10] = fragment_octets(c, ll_eff, lesc);
     k[11] = c->max_pairs;
     k[12] = (uint32_t)c->bits_ifs;
     key_wide(&k[13], c->ci_ns);
@@ -538,16 +554,39 @@ static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_c
     return m;
 }
 
-/* The part of a ledger from phase KEY_TRANSFER on: what the exchange writes (the set-up
- * writes the phases before it and the totals). */
-#define TAIL_OFFSET offsetof(struct pqpan_ledger, ns[PQPAN_PHASE_KEY_TRANSFER])
-_Static_assert(sizeof(struct pqpan_ledger) - TAIL_OFFSET ==
-                   PQPAN_BLE_LEDGER_TAIL_WORDS * sizeof(uint64_t),
-               "PQPAN_BLE_LEDGER_TAIL_WORDS is the ledger's part from KEY_TRANSFER on");
+/* The part of a ledger from phase KEY_TRANSFER on is what the exchange writes (the set-up
+ * writes the phases before it and the totals). Copied field by field: each copy has a small
+ * fixed size, which the compiler moves in vector registers. */
+#define EXCHANGE_PHASES (PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER)
 
-static unsigned char *tail_of(struct pqpan_ledger *l)
+static void tail_take(struct pqpan_ble_ledger_tail *t, const struct pqpan_ledger *l)
 {
-    return (unsigned char *)l + TAIL_OFFSET;
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(t->ns[p], l->ns[PQPAN_PHASE_KEY_TRANSFER + p], sizeof t->ns[p]);
+    }
+    memcpy(t->op_count, l->op_count, sizeof t->op_count);
+    memcpy(t->op_cycles, l->op_cycles, sizeof t->op_cycles);
+    t->pdus_tx = l->pdus_tx;
+    t->pdus_rx = l->pdus_rx;
+    t->bytes_tx = l->bytes_tx;
+    t->bytes_rx = l->bytes_rx;
+    t->events = l->events;
+}
+
+static void tail_put(struct pqpan_ledger *l, const struct pqpan_ble_ledger_tail *t)
+{
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(l->ns[PQPAN_PHASE_KEY_TRANSFER + p], t->ns[p], sizeof t->ns[p]);
+    }
+    memcpy(l->op_count, t->op_count, sizeof t->op_count);
+    memcpy(l->op_cycles, t->op_cycles, sizeof t->op_cycles);
+    l->pdus_tx = t->pdus_tx;
+    l->pdus_rx = t->pdus_rx;
+    l->bytes_tx = t->bytes_tx;
+    l->bytes_rx = t->bytes_rx;
+    l->events = t->events;
 }
 
 /* out's four ledgers (ledger[0..1], bits[0..1]) in the order of a memo's tails. */
@@ -561,8 +600,11 @@ static struct pqpan_ledger *ledger_at(struct pqpan_ble_estimate *out, int j)
 static void put_setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_setup_memo *s)
 {
     int i;
+    int p;
     for (i = 0; i < 2; i++) {
-        memcpy(&out->ledger[i], &s->ledger[i], TAIL_OFFSET);
+        for (p = 0; p < PQPAN_PHASE_KEY_TRANSFER; p++) {
+            memcpy(out->ledger[i].ns[p], s->ledger[i].ns[p], sizeof out->ledger[i].ns[p]);
+        }
     }
     out->counts = s->counts;
     memcpy(out->span_ns, s->span_ns, sizeof out->span_ns);
@@ -609,11 +651,10 @@ static void put_exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_
 {
     int j;
     for (j = 0; j < 4; j++) {
-        memcpy(tail_of(ledger_at(out, j)), x->tail[j], sizeof x->tail[j]);
+        tail_put(ledger_at(out, j), &x->tail[j]);
     }
     add_setup_totals(out, s);
     counts_step(&out->counts, &x->counts, &s->counts, 1);
-    out->ll_octets_eff = x->ll_octets_eff;
     out->latency_ns = x->latency_ns;
 }
 
@@ -627,18 +668,18 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
                              const struct pqpan_ble_device *dev,
                              const uint64_t cycles[PQPAN_OP_COUNT])
 {
+    static const struct pqpan_ble_ledger_tail zero;
     struct pqpan_ble_estimate *out = &cache->out;
     int j;
     for (j = 0; j < 4; j++) {
-        memset(tail_of(ledger_at(out, j)), 0, sizeof x->tail[j]);
+        tail_put(ledger_at(out, j), &zero);
     }
     out->counts = s->counts;
     run_plan(out, p, cfg, dev, cycles);
     for (j = 0; j < 4; j++) {
-        memcpy(x->tail[j], tail_of(ledger_at(out, j)), sizeof x->tail[j]);
+        tail_take(&x->tail[j], ledger_at(out, j));
     }
     counts_step(&x->counts, &out->counts, &s->counts, -1);
-    x->ll_octets_eff = out->ll_octets_eff;
     x->latency_ns = out->latency_ns;
     memcpy(x->key, key, sizeof x->key);
     x->valid = 1;
@@ -655,12 +696,14 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     const struct pqpan_ble_setup_memo *s;
     struct pqpan_ble_exchange_memo *x;
     struct plan p;
+    uint32_t ll_eff;
     *res = NULL;
     if (!config_ok(cfg, dev)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     s = setup_memo(cache, cfg, dev);
-    exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, lesc);
+    ll_eff = effective_octets(cfg);
+    exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
     x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
     if (!(x->valid && memcmp(x->key, key, sizeof key) == 0) &&
@@ -682,6 +725,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         compute_exchange(cache, s, x, key, &p, cfg, dev, cycles);
     }
     cache->out_exchange_stamp = x->stamp;
+    cache->out.ll_octets_eff = ll_eff; /* the slot may come from a larger LL size */
     *res = &cache->out;
     return PQPAN_OK;
 }

@@ -306,7 +306,7 @@ static void test_memo_repeated_grid(void **state)
  * interval, no feature exchange: an exchange hit on a new set-up), nor does the transfer
  * beyond the PDUs it sends (write-cmd after notify: a hit), nor the cycles of operations
  * the exchange does not run (the study's protocol runs no KDF); the keygen side, the
- * interval and a device field do. */
+ * interval and a device field do; the LL size only where it cuts a PDU. */
 static void test_exchange_key(void **state)
 {
     struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
@@ -343,9 +343,33 @@ static void test_exchange_key(void **state)
     assert_same(&plain, memo);
     assert_int_equal(cache->exchange_misses, 4);
     assert_int_equal(cache->exchange_hits, 2);
+    /* ATT_MTU 23: every LL size above 27 carries each L2CAP PDU whole, so LL 100 takes
+     * LL 251's exchange (and keeps its own ll_octets_eff); LE SC's exchange is the same
+     * for every KEM, transfer and keygen side */
+    cfg.att_mtu = 23;
+    cfg.transfer = PQPAN_BLE_NOTIFY;
+    cfg.ll_octets = 251;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.ll_octets = 100;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &dev, cyc), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(memo->ll_octets_eff, 100);
+    assert_int_equal(cache->exchange_misses, 5);
+    assert_int_equal(cache->exchange_hits, 3);
+    assert_int_equal(pqpan_ble_estimate_lesc_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.transfer = PQPAN_BLE_LONG_WRITE;
+    cfg.keygen_side = PQPAN_BLE_PERIPHERAL;
+    cfg.ek_bytes = PQPAN_MLKEM1024_EK_BYTES;
+    assert_int_equal(pqpan_ble_estimate_lesc_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_lesc(&plain, &cfg, &dev, cyc), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(cache->exchange_misses, 6);
+    assert_int_equal(cache->exchange_hits, 4);
     /* a configuration whose messages do not fit: an error and no estimate */
     cfg.transfer = PQPAN_BLE_STUDY;
     cfg.att_mtu = 247;
+    cfg.ek_bytes = PQPAN_MLKEM768_EK_BYTES;
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache),
                      PQPAN_ERR_INVALID_ARG);
     assert_null(memo);
