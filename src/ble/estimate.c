@@ -426,16 +426,19 @@ static void key_wide(uint32_t *k, uint64_t v)
     k[1] = (uint32_t)(v >> 32);
 }
 
-/* A key's slot among `slots`: the words times distinct odd 64-bit constants, summed (the
- * products do not wait on each other, unlike FNV's chain), then mixed by splitmix64's
- * finaliser so that every word reaches the low bits. */
+/* A key's slot among `slots`: the words, two at a time as one 64-bit value, times distinct
+ * odd 64-bit constants, summed (the products do not wait on each other, unlike FNV's
+ * chain), then mixed by splitmix64's finaliser so that every word reaches the low bits. */
 static uint32_t key_slot(const uint32_t *k, unsigned words, uint32_t slots)
 {
     const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
     uint64_t h = 0;
     unsigned i;
-    for (i = 0; i < words; i++) {
-        h += k[i] * (golden * (2u * i + 1u));
+    for (i = 0; i + 1u < words; i += 2u) {
+        h += ((uint64_t)k[i] | (uint64_t)k[i + 1u] << 32) * (golden * (i + 1u));
+    }
+    if (i < words) {
+        h += k[i] * (golden * (i + 1u));
     }
     h = (h ^ h >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
     h = (h ^ h >> 27) * UINT64_C(0x94D049BB133111EB);
@@ -697,6 +700,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     struct pqpan_ble_exchange_memo *x;
     struct plan p;
     uint32_t ll_eff;
+    int hit;
     *res = NULL;
     if (!config_ok(cfg, dev)) {
         return PQPAN_ERR_INVALID_ARG;
@@ -706,8 +710,8 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
     x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
-    if (!(x->valid && memcmp(x->key, key, sizeof key) == 0) &&
-        plan_of(&p, cfg, dev, cycles, lesc) != PQPAN_OK) {
+    hit = x->valid && memcmp(x->key, key, sizeof key) == 0;
+    if (!hit && plan_of(&p, cfg, dev, cycles, lesc) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (cache->out_setup_stamp != s->stamp) {
@@ -715,7 +719,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         cache->out_setup_stamp = s->stamp;
         cache->out_exchange_stamp = 0;
     }
-    if (x->valid && memcmp(x->key, key, sizeof key) == 0) {
+    if (hit) {
         cache->exchange_hits++;
         if (cache->out_exchange_stamp != x->stamp) {
             put_exchange(&cache->out, s, x);
