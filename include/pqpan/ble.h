@@ -297,7 +297,7 @@ struct pqpan_ble_setup_memo {
  * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
  * from phase KEY_TRANSFER on (those phases, IDLE, the operations and the totals), the
  * counts it adds and the latency. */
-#define PQPAN_BLE_EXCHANGE_KEY_WORDS 40u
+#define PQPAN_BLE_EXCHANGE_KEY_WORDS (26u + 2u * PQPAN_OP_COUNT) /* 26, then every op's cycles */
 #define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
 
 /* A ledger's part from phase KEY_TRANSFER on, field for field. */

@@ -308,17 +308,29 @@ struct plan {
     int lesc;
 };
 
+/* The operations whose cycles an exchange reads, *first..*last: the plan's CPU times
+ * (ops_ns) and the memo's key both take them from here. */
+static void exchange_ops(enum pqpan_op *first, enum pqpan_op *last,
+                         const struct pqpan_ble_config *cfg, int lesc)
+{
+    *first = lesc ? PQPAN_OP_ECDH_KEYGEN : PQPAN_OP_KEM_KEYGEN;
+    *last = lesc                                     ? PQPAN_OP_ECDH_SHARED
+            : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF
+                                                     : PQPAN_OP_KEM_DECAPS;
+}
+
 /* The PQKE's plan: PQPAN_ERR_INVALID_ARG when its messages do not fit the configuration
  * (e.g. the study's transfer below ATT_MTU 403). */
 static int plan_pqke(struct plan *p, const struct pqpan_ble_config *cfg,
                      const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT])
 {
     uint64_t tail = 0;
+    enum pqpan_op first, last;
     memset(p->ns, 0, sizeof p->ns);
     p->n = 0;
     p->lesc = 0;
-    ops_ns(p->ns, cycles, dev, PQPAN_OP_KEM_KEYGEN,
-           cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS);
+    exchange_ops(&first, &last, cfg, 0);
+    ops_ns(p->ns, cycles, dev, first, last);
     if (exchange_work(&p->w, cfg) != PQPAN_OK ||
         plan_exchange(p->t, &p->n, &tail, cfg, &p->w, p->ns) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
@@ -340,10 +352,12 @@ static void plan_lesc(struct plan *p, const struct pqpan_ble_device *dev,
     const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, r = PQPAN_BLE_PERIPHERAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER, cf = PQPAN_PHASE_CONFIRM;
     uint32_t *n = &p->n;
+    enum pqpan_op first, last;
     memset(p->ns, 0, sizeof p->ns);
     p->n = 0;
     p->lesc = 1;
-    ops_ns(p->ns, cycles, dev, PQPAN_OP_ECDH_KEYGEN, PQPAN_OP_ECDH_SHARED);
+    exchange_ops(&first, &last, NULL, 1);
+    ops_ns(p->ns, cycles, dev, first, last);
     pqpan_ble_txn_add(t, n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
     pqpan_ble_txn_add(t, n, r, kt, SMP_PAIRING_BYTES, 0u, 0);
     x = pqpan_ble_txn_add(t, n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
@@ -499,9 +513,10 @@ static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                          const uint64_t cycles[PQPAN_OP_COUNT], uint64_t start_close_ns,
                          uint32_t ll_eff, int lesc)
 {
-    int op, first = lesc ? PQPAN_OP_ECDH_KEYGEN : PQPAN_OP_KEM_KEYGEN;
     int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
-    int last = lesc ? PQPAN_OP_ECDH_SHARED : pqpan ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS;
+    enum pqpan_op first, last;
+    int op;
+    exchange_ops(&first, &last, c, lesc);
     memset(k, 0, PQPAN_BLE_EXCHANGE_KEY_WORDS * sizeof k[0]);
     k[0] = (uint32_t)lesc;
     if (!lesc) {
@@ -522,8 +537,8 @@ static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
     key_wide(&k[15], c->event_len_ns);
     key_wide(&k[17], start_close_ns);
     key_device(&k[19], d);
-    for (op = first; op <= last; op++) {
-        key_wide(&k[26 + 2 * op], cycles[op]);
+    for (op = (int)first; op <= (int)last; op++) {
+        key_wide(&k[PQPAN_BLE_EXCHANGE_KEY_WORDS - 2u * (unsigned)(PQPAN_OP_COUNT - op)], cycles[op]);
     }
 }
 

@@ -376,9 +376,52 @@ static void test_exchange_key(void **state)
     free(cache);
 }
 
+/* Every cycle count an exchange reads is in its key: for the study's protocol, each
+ * implemented PQKE mode and LE SC, the memo holds the exchange of the base cycles, then
+ * each operation's cycles change in turn (the others back at the base): the estimate
+ * stays the plain one's, so no change is answered from the memo's old slot. */
+static void test_exchange_key_cycles(void **state)
+{
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_estimate plain;
+    const struct pqpan_ble_estimate *memo;
+    struct pqpan_ble_config cfg;
+    uint64_t cyc[PQPAN_OP_COUNT];
+    unsigned mode;
+    int op, lesc, rc;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    for (mode = 0; mode <= PQPAN_PQKE_MODE_NUMERIC + 1u; mode++) {
+        lesc = mode == PQPAN_PQKE_MODE_NUMERIC + 1u;
+        cfg.protocol = mode == 0 ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
+        cfg.pqke_mode = mode == 0 || lesc ? PQPAN_PQKE_MODE_NONE : mode;
+        if (cfg.protocol == PQPAN_BLE_PROTO_PQPAN && !pqpan_pqke_mode_implemented(cfg.pqke_mode)) {
+            continue;
+        }
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            memcpy(cyc, cycles, sizeof cyc);
+            rc = lesc ? pqpan_ble_estimate_lesc_memo(&memo, &cfg, &devs[0], cyc, cache)
+                      : pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cyc, cache);
+            assert_int_equal(rc, PQPAN_OK);
+            cyc[op] += 100000u;
+            rc = lesc ? pqpan_ble_estimate_lesc_memo(&memo, &cfg, &devs[0], cyc, cache)
+                      : pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cyc, cache);
+            assert_int_equal(rc, PQPAN_OK);
+            assert_int_equal(lesc ? pqpan_ble_estimate_lesc(&plain, &cfg, &devs[0], cyc)
+                                  : pqpan_ble_estimate_pqke(&plain, &cfg, &devs[0], cyc),
+                             PQPAN_OK);
+            assert_same(&plain, memo);
+        }
+    }
+    free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exchange_key_cycles),
         cmocka_unit_test(test_exchange_key),
         cmocka_unit_test(test_memo_repeated_grid),
         cmocka_unit_test(test_cache_key),
