@@ -2,11 +2,13 @@
  * target >= 10 million for `pqpan sweep`'s BLE estimator; DESIGN.md: >= 1 million). A grid
  * in the shape of a sweep (device timing × protocol × KEM level × PHY × LL octets ×
  * ATT_MTU × interval × transfer × keygen side, the last varying fastest as in `pqpan
- * sweep`), every configuration evaluated once per pass, so no result is reused: once by
- * pqpan_ble_estimate_pqke and once by pqpan_ble_estimate_pqke_cached with a memo that
- * starts empty each pass, alternating, best of PASSES each. Both passes fold their outputs
- * into a checksum, which must agree. The energy-only options of a sweep (--tx-dbm, γ, the
- * profile's currents) do not reach the estimator and are not in the grid. */
+ * sweep`), every configuration evaluated once per pass, so no estimate is asked for twice:
+ * by the plain pqpan_ble_estimate_pqke, by pqpan_ble_estimate_pqke_cached (the memo,
+ * copied out) and by pqpan_ble_estimate_pqke_memo (the memo's own estimate), each memo
+ * empty at its pass's start, in turn, best of PASSES each; the ratios are to the plain
+ * estimator's rate in the same run. The three fold their outputs into checksums, which
+ * must agree. The energy-only options of a sweep (--tx-dbm, γ, the profile's currents) do
+ * not reach the estimator and are not in the grid. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <string.h>
