@@ -277,9 +277,9 @@ int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, 
 {
     unsigned suite = pqpan_pqke_suite_for_kem(k->id);
     struct pqpan_pqke_work none, w;
-    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
+    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
             PQPAN_OK ||
-        pqpan_pqke_side_work(&w, suite, mode, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
+        pqpan_pqke_side_work(&w, suite, mode, 0, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "--auth %s is not implemented",
                            pqpan_pqke_mode_name(mode) != NULL ? pqpan_pqke_mode_name(mode) : "?");
     }

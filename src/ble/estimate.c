@@ -68,11 +68,11 @@ static int pqke_work(struct pqpan_pqke_work *ini, struct pqpan_pqke_work *rsp,
                      struct pqpan_pqke_sizes *sz, const struct pqpan_ble_config *c)
 {
     unsigned suite = suite_of(c);
-    int rc = pqpan_pqke_side_work(ini, suite, c->pqke_mode, PQPAN_PQKE_ROLE_INITIATOR, 0);
+    int rc = pqpan_pqke_side_work(ini, suite, c->pqke_mode, 0, PQPAN_PQKE_ROLE_INITIATOR, 0);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_side_work(rsp, suite, c->pqke_mode, PQPAN_PQKE_ROLE_RESPONDER, 0);
+        rc = pqpan_pqke_side_work(rsp, suite, c->pqke_mode, 0, PQPAN_PQKE_ROLE_RESPONDER, 0);
     }
-    *sz = pqpan_pqke_message_sizes(suite, c->pqke_mode);
+    *sz = pqpan_pqke_message_sizes(suite, c->pqke_mode, 0);
     return rc;
 }
 
