@@ -1,18 +1,21 @@
 /* A full PQKE exchange (docs/PROTOCOL.md) between two in-memory parties on the Cortex-M4,
- * for every suite and every implemented mode: INIT, RESP, FIN (numeric: both devices show
- * the same value and the user confirms); both parties must hand over the same session.
- * Then the same exchange with one ciphertext byte of RESP flipped: the initiator must fail
- * (its confirmation tag check) and release no session. The check id printed on a failure is
- * 16 x suite + mode. */
+ * for every suite (ML-KEM alone and with P-256) and every mode (sig modes with the ML-DSA set
+ * of the suite's category): INIT, RESP, FIN (numeric: both devices show the same value and
+ * the user confirms); both parties must hand over the same session. Then the same exchange
+ * with one ciphertext byte of RESP flipped: the initiator must fail (its confirmation tag
+ * check, or in the sig modes the responder's signature) and release no session. The check
+ * id printed on a failure is 16 x suite + mode. */
 #include <string.h>
 
 #include "check.h"
 #include "pqke_rng.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
-static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK, PQPAN_PQKE_MODE_KEM_AUTH,
-                                 PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, PQPAN_PQKE_MODE_NUMERIC};
+static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE,    PQPAN_PQKE_MODE_PSK, PQPAN_PQKE_MODE_KEM_AUTH,
+                                 PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, PQPAN_PQKE_MODE_NUMERIC,
+                                 PQPAN_PQKE_MODE_SIG,     PQPAN_PQKE_MODE_SIG_MUTUAL};
 
 struct exchange {
     struct pqpan_pqke_initiator ini;
@@ -25,21 +28,40 @@ struct exchange {
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];
     uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
     uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES];
+    /* ML-DSA key pairs of the level's set (sig modes) */
+    uint8_t r_pk[PQPAN_SIG_PK_MAX_BYTES], r_sk[PQPAN_SIG_SK_MAX_BYTES];
+    uint8_t i_pk[PQPAN_SIG_PK_MAX_BYTES], i_sk[PQPAN_SIG_SK_MAX_BYTES];
     struct pqpan_pqke_credentials ci, cr;
 };
 
-static int provision(struct exchange *x, unsigned suite)
+/* Keys of an ML-KEM level (1..3), and ML-DSA keys of the same category (44, 65, 87). */
+static int provision(struct exchange *x, unsigned level)
 {
-    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)suite);
-    struct pqpan_m4_rng rng = {(uint8_t)(0x80u + suite), 0};
+    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)level);
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)level);
+    struct pqpan_m4_rng rng = {(uint8_t)(0x80u + level), 0};
     memset(x->psk, 0x3C, sizeof x->psk);
     x->ci.psk = x->psk;
     x->ci.own_dk = x->i_dk;
     x->ci.peer_ek = x->r_ek;
+    x->ci.sig = level;
+    x->ci.own_sk = x->i_sk;
+    x->ci.peer_pk = x->r_pk;
     x->cr.psk = x->psk;
     x->cr.own_dk = x->r_dk;
     x->cr.peer_ek = x->i_ek;
-    return kem->keypair(x->r_ek, x->r_dk, pqpan_m4_rng, &rng) | kem->keypair(x->i_ek, x->i_dk, pqpan_m4_rng, &rng);
+    x->cr.sig = level;
+    x->cr.own_sk = x->r_sk;
+    x->cr.peer_pk = x->i_pk;
+    return kem->keypair(x->r_ek, x->r_dk, pqpan_m4_rng, &rng) | kem->keypair(x->i_ek, x->i_dk, pqpan_m4_rng, &rng) |
+           ds->keypair(x->r_pk, x->r_sk, pqpan_m4_rng, &rng) | ds->keypair(x->i_pk, x->i_sk, pqpan_m4_rng, &rng);
+}
+
+/* The first ciphertext byte of RESP: after the header, the sig modes' set byte and the sets. */
+static size_t resp_ct_at(unsigned mode)
+{
+    int sig = mode == PQPAN_PQKE_MODE_SIG || mode == PQPAN_PQKE_MODE_SIG_MUTUAL;
+    return PQPAN_PQKE_HEADER_BYTES + (sig ? PQPAN_PQKE_SIG_SET_BYTES : 0u) + PQPAN_PQKE_SETS_BYTES;
 }
 
 /* INIT and RESP; tamper flips a ciphertext byte of RESP before the initiator sees it.
@@ -54,7 +76,7 @@ static int run_to_resp(struct exchange *x, unsigned suite, unsigned mode, int ta
         return -1;
     }
     if (tamper) {
-        x->resp[PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES] ^= 0x01;
+        x->resp[resp_ct_at(mode)] ^= 0x01;
     }
     return pqpan_pqke_initiator_handle(&x->ini, &x->ci, x->resp, x->resp_len, x->fin, sizeof x->fin, &x->fin_len);
 }
@@ -75,7 +97,7 @@ static void exchange_ok(struct pqpan_m4_tally *t, struct exchange *x, unsigned s
     struct pqpan_m4_rng rng = {(uint8_t)(suite * 16u + mode), 0};
     struct pqpan_pqke_session s_ini, s_rsp;
     size_t none = 1;
-    struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(suite, mode, 0);
+    struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(suite, mode, x->ci.sig);
     int ok = run_to_resp(x, suite, mode, 0, &rng) == 0 && x->init_len == sz.init_bytes &&
              x->resp_len == sz.resp_bytes && x->fin_len == sz.fin_bytes &&
              pqpan_pqke_responder_handle(&x->rsp, &x->cr, NULL, NULL, x->fin, x->fin_len, NULL, 0, &none) == 0 &&
@@ -102,8 +124,8 @@ struct pqpan_m4_tally pqpan_m4_test_pqke(void)
 {
     static struct exchange x;
     struct pqpan_m4_tally t = {0, 0};
-    for (unsigned suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_MLKEM1024; suite++) {
-        pqpan_m4_check(&t, provision(&x, suite) == 0, "pqke static keys, suite", suite);
+    for (unsigned suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
+        pqpan_m4_check(&t, provision(&x, (suite - 1) % 3 + 1) == 0, "pqke static keys, suite", suite);
         for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             exchange_ok(&t, &x, suite, modes[m]);
             exchange_tampered(&t, &x, suite, modes[m]);

@@ -6,10 +6,14 @@
  *   responder -> initiator   RESP (the responder's accepted suites and modes, ciphertext,
  *                                  mode fields, nonce, responder confirmation tag)
  *   initiator -> responder   FIN  (mode fields, initiator confirmation tag)
- * The key schedule is KMAC256 (NIST SP 800-185) over every shared secret of the mode and
- * SHA3-256 of the transcript, which starts with a caller-given prologue (both BLE addresses,
- * an application label, ...). Per-direction session keys of 16 bytes (ML-KEM-512) or 32
- * bytes (ML-KEM-768, -1024), and the transcript hash for channel binding.
+ * The key schedule is KMAC256 (NIST SP 800-185) over every shared secret of the suite and
+ * mode and SHA3-256 of the transcript, which starts with a caller-given prologue (both BLE
+ * addresses, an application label, ...). Per-direction session keys of 16 bytes (ML-KEM-512)
+ * or 32 bytes (ML-KEM-768, -1024), and the transcript hash for channel binding.
+ *
+ * Suites: ML-KEM-512/768/1024 alone, or hybrid with P-256 ECDH (the LE Secure Connections
+ * curve): both shared secrets enter the key schedule, which stays secure while either of
+ * ML-KEM and ECDH is unbroken. Every mode below works with every suite.
  *
  * WHICH MODES AUTHENTICATE (a man in the middle who runs one exchange with each side):
  *   none             NOT authenticated: resists eavesdroppers (also ones with a quantum
@@ -20,12 +24,14 @@
  *                    responder's pinned static ML-KEM key, which only it can decapsulate.
  *   kem-auth-mutual  authenticates both: also the responder encapsulates to the
  *                    initiator's pinned static key.
+ *   sig              authenticates the responder only: it signs the transcript with ML-DSA
+ *                    (FIPS 204), verified with its raw public key pinned by the initiator.
+ *   sig-mutual       authenticates both: the initiator signs too, verified with its pinned
+ *                    public key.
  *   numeric          authenticates both if the user confirms that the two six-digit values
  *                    match (commitment before the reveal): a man in the middle succeeds
  *                    with probability at most 1e-6 per attempt. NOT authenticated until
  *                    the user confirms.
- * Reserved (wire values fixed, refused with PQPAN_ERR_UNSUPPORTED until their primitives
- * exist): modes sig and sig-mutual (ML-DSA), hybrid suites (P-256 ECDH + ML-KEM).
  * Never fall back silently: INIT carries every suite and mode the initiator accepts, the
  * transcript binds them, and each side refuses (PQPAN_ERR_DOWNGRADE) an exchange that is not
  * the best one both accept; an application that retries must offer the same set.
@@ -35,8 +41,8 @@
  * take randomness (pqpan_rng_fn) and credentials (struct pqpan_pqke_credentials) at the call
  * that needs them. Any error moves a party to the terminal FAILED state, wipes its secrets
  * and zeroes every output; the first error is kept. A session is released only in state
- * DONE, after the peer's confirmation tag verified (and, in numeric mode, the user
- * confirmed), and *_take_session hands it over and wipes it from the context.
+ * DONE, after the peer's confirmation tag (and signature) verified (and, in numeric mode,
+ * the user confirmed), and *_take_session hands it over and wipes it from the context.
  * Input and output buffers of one call must not overlap: an overlap is detected and refused
  * (PQPAN_ERR_INVALID_ARG). A NULL context gives PQPAN_ERR_INVALID_ARG everywhere; the state
  * of a NULL context reads as FAILED. */
@@ -47,6 +53,7 @@
 #include <stdint.h>
 
 #include "pqpan/common.h"
+#include "pqpan/ecdh.h"
 #include "pqpan/error.h"
 #include "pqpan/kem.h"
 #include "pqpan/sha3.h"
@@ -77,24 +84,24 @@ enum pqpan_pqke_msg_type {
 };
 
 /* Suites (header byte 2). Wire values are fixed, independent of enum pqpan_kem_id. The
- * hybrid suites (P-256 ECDH, the LE Secure Connections curve, with ML-KEM) are reserved. */
+ * hybrid suites add P-256 ECDH (the LE Secure Connections curve) to ML-KEM. */
 enum pqpan_pqke_suite {
     PQPAN_PQKE_SUITE_MLKEM512 = 1,
     PQPAN_PQKE_SUITE_MLKEM768 = 2,
     PQPAN_PQKE_SUITE_MLKEM1024 = 3,
-    PQPAN_PQKE_SUITE_P256_MLKEM512 = 4,  /* reserved */
-    PQPAN_PQKE_SUITE_P256_MLKEM768 = 5,  /* reserved */
-    PQPAN_PQKE_SUITE_P256_MLKEM1024 = 6  /* reserved */
+    PQPAN_PQKE_SUITE_P256_MLKEM512 = 4,
+    PQPAN_PQKE_SUITE_P256_MLKEM768 = 5,
+    PQPAN_PQKE_SUITE_P256_MLKEM1024 = 6
 };
 
-/* Authentication modes (header byte 3). sig and sig-mutual (ML-DSA) are reserved. */
+/* Authentication modes (header byte 3). */
 enum pqpan_pqke_mode {
     PQPAN_PQKE_MODE_NONE = 1,
     PQPAN_PQKE_MODE_PSK = 2,
     PQPAN_PQKE_MODE_KEM_AUTH = 3,
     PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL = 4,
-    PQPAN_PQKE_MODE_SIG = 5,        /* reserved */
-    PQPAN_PQKE_MODE_SIG_MUTUAL = 6, /* reserved */
+    PQPAN_PQKE_MODE_SIG = 5,
+    PQPAN_PQKE_MODE_SIG_MUTUAL = 6,
     PQPAN_PQKE_MODE_NUMERIC = 7
 };
 
@@ -102,14 +109,20 @@ enum pqpan_pqke_mode {
  * byte, so only values 1..7 are representable. */
 #define PQPAN_PQKE_SUITE_BIT(suite) (1u << (unsigned)(suite))
 #define PQPAN_PQKE_MODE_BIT(mode) (1u << (unsigned)(mode))
-#define PQPAN_PQKE_SUITES_ALL                                                                     \
+#define PQPAN_PQKE_SUITES_MLKEM                                                                   \
     (PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_MLKEM512) |                                        \
      PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_MLKEM768) |                                        \
      PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_MLKEM1024))
+#define PQPAN_PQKE_SUITES_HYBRID                                                                  \
+    (PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM512) |                                   \
+     PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM768) |                                   \
+     PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM1024))
+#define PQPAN_PQKE_SUITES_ALL (PQPAN_PQKE_SUITES_MLKEM | PQPAN_PQKE_SUITES_HYBRID)
 #define PQPAN_PQKE_MODES_ALL                                                                      \
     (PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE) | PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_PSK) |   \
      PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH) |                                          \
      PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL) |                                   \
+     PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG) | PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL) | \
      PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC))
 
 /* Message sizes (docs/PROTOCOL.md §2) for a sig-set field of sig_set bytes (sig modes), a KEM
@@ -154,20 +167,29 @@ struct pqpan_pqke_sizes {
     size_t sig_bytes;  /* sig modes: each ML-DSA signature, else 0 */
 };
 struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode, unsigned sig);
-/* "ML-KEM-768" etc. (also the reserved "P-256+ML-KEM-768"), or NULL for an unknown suite. */
+/* "ML-KEM-768", "P-256+ML-KEM-768" etc., or NULL for an unknown suite. */
 const char *pqpan_pqke_suite_name(unsigned suite);
-/* The suite that uses a KEM (enum pqpan_kem_id of kem.h), or 0 if none does. */
+/* The ML-KEM-only suite of a KEM (enum pqpan_kem_id of kem.h), or 0 if none uses it. */
 unsigned pqpan_pqke_suite_for_kem(enum pqpan_kem_id kem);
 /* "none", "psk", "kem-auth", "kem-auth-mutual", "sig", "sig-mutual", "numeric", or NULL. */
 const char *pqpan_pqke_mode_name(unsigned mode);
 /* The mode of a name above, or 0. */
 unsigned pqpan_pqke_mode_by_name(const char *name);
-/* 1 if the mode is implemented by this build (not reserved, not unknown). */
+/* 1 if the mode is implemented by this build (every known mode). */
 int pqpan_pqke_mode_implemented(unsigned mode);
-/* 1 if the mode authenticates the responder to the initiator (psk, kem-auth*, numeric once
- * the user confirmed), resp. the initiator to the responder (psk, kem-auth-mutual, numeric). */
+/* 1 if the mode authenticates the responder to the initiator (psk, kem-auth*, sig*, numeric
+ * once the user confirmed), resp. the initiator to the responder (psk, kem-auth-mutual,
+ * sig-mutual, numeric). */
 int pqpan_pqke_mode_authenticates_responder(unsigned mode);
 int pqpan_pqke_mode_authenticates_initiator(unsigned mode);
+/* 1 if the responder signs RESP (sig, sig-mutual: these modes need an ML-DSA set, and every
+ * message carries it), resp. the initiator signs FIN (sig-mutual). */
+int pqpan_pqke_mode_sig_responder(unsigned mode);
+int pqpan_pqke_mode_sig_initiator(unsigned mode);
+/* 1 if the suite is a hybrid one (P-256 ECDH beside ML-KEM). */
+int pqpan_pqke_suite_hybrid(unsigned suite);
+/* The hybrid suite of a KEM (P-256 + that ML-KEM), or 0 if none uses it. */
+unsigned pqpan_pqke_hybrid_suite_for_kem(enum pqpan_kem_id kem);
 
 /* The work one side does in an exchange (docs/PROTOCOL.md §3.4), for cost models: ML-KEM,
  * ML-DSA (of the exchange's set) and P-256 operations, and Keccak-f[1600] permutations of the
@@ -199,13 +221,14 @@ PQPAN_MUST_CHECK int pqpan_pqke_side_work(struct pqpan_pqke_work *work, unsigned
 /* ---- Message codecs (one parse/write pair per message) ----
  * A parsed message points into the caller's input buffer (valid while that buffer is).
  * Parsers check, in this order: at least a header's bytes (else BAD_LENGTH), version
- * (VERSION), type (MALFORMED), suite (unknown: SUITE; reserved: UNSUPPORTED), mode (unknown:
- * MODE; reserved: UNSUPPORTED), the length field equal to the input length and the input
- * length equal to the message size for the suite and mode (BAD_LENGTH), then a set byte
- * with bits outside the implemented values or without the message's own suite and mode
- * (MALFORMED). On error the parsed struct is zeroed. Writers check the suite and mode, the
- * variable fields' presence and lengths, then the capacity; on error *out_len = 0 and
- * out[0 .. min(out_cap, PQPAN_PQKE_MSG_MAX_BYTES)) is zeroed. */
+ * (VERSION), type (MALFORMED), suite (SUITE), mode (MODE), in the sig modes the ML-DSA set
+ * byte after the header (missing: BAD_LENGTH; not 1..3: MALFORMED), the length field equal
+ * to the input length and the input length equal to the message size for the suite, mode
+ * and set (BAD_LENGTH), then a set byte with bits outside the known values or without the
+ * message's own suite and mode (MALFORMED). On error the parsed struct is zeroed. Writers
+ * check the suite, mode and ML-DSA set, the variable fields' presence and lengths, then the
+ * capacity; on error *out_len = 0 and out[0 .. min(out_cap, PQPAN_PQKE_MSG_MAX_BYTES)) is
+ * zeroed. A signature is not verified by a parser, a P-256 key not validated. */
 
 struct pqpan_pqke_header {
     uint8_t version;
@@ -223,9 +246,11 @@ struct pqpan_pqke_init_msg {
     uint8_t mode;
     uint8_t offer_suites; /* every suite the initiator accepts */
     uint8_t offer_modes;  /* every mode the initiator accepts */
+    uint8_t sig;          /* sig modes: the ML-DSA set (enum pqpan_sig_id), else 0 */
     const uint8_t *nonce; /* PQPAN_PQKE_NONCE_BYTES */
     const uint8_t *ek;    /* the ephemeral encapsulation key */
     size_t ek_len;
+    const uint8_t *ecdh; /* hybrid: the P-256 public key, PQPAN_PQKE_ECDH_PUBLIC_BYTES, else NULL */
     const uint8_t *ct_static; /* kem-auth*: ciphertext to the responder's static key, else NULL */
     size_t ct_static_len;
     const uint8_t *commit; /* numeric: PQPAN_PQKE_COMMIT_BYTES, else NULL */
@@ -240,12 +265,16 @@ struct pqpan_pqke_resp_msg {
     uint8_t mode;
     uint8_t accepted_suites; /* every suite the responder accepts */
     uint8_t accepted_modes;  /* every mode the responder accepts */
+    uint8_t sig;             /* sig modes: the ML-DSA set, else 0 */
     const uint8_t *ct;       /* the ciphertext to the initiator's ephemeral key */
     size_t ct_len;
+    const uint8_t *ecdh; /* hybrid: the P-256 public key, else NULL */
     const uint8_t *ct_static; /* kem-auth-mutual: to the initiator's static key, else NULL */
     size_t ct_static_len;
-    const uint8_t *nonce; /* PQPAN_PQKE_NONCE_BYTES */
-    const uint8_t *tag;   /* PQPAN_PQKE_TAG_BYTES */
+    const uint8_t *nonce;     /* PQPAN_PQKE_NONCE_BYTES */
+    const uint8_t *signature; /* sig modes: the responder's ML-DSA signature, else NULL */
+    size_t signature_len;
+    const uint8_t *tag; /* PQPAN_PQKE_TAG_BYTES */
 };
 PQPAN_MUST_CHECK int pqpan_pqke_resp_parse(struct pqpan_pqke_resp_msg *m, const uint8_t *in,
                                            size_t in_len);
@@ -255,8 +284,11 @@ PQPAN_MUST_CHECK int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t 
 struct pqpan_pqke_fin_msg {
     uint8_t suite;
     uint8_t mode;
-    const uint8_t *reveal; /* numeric: PQPAN_PQKE_REVEAL_BYTES, else NULL */
-    const uint8_t *tag;    /* PQPAN_PQKE_TAG_BYTES */
+    uint8_t sig;              /* sig modes: the ML-DSA set, else 0 */
+    const uint8_t *reveal;    /* numeric: PQPAN_PQKE_REVEAL_BYTES, else NULL */
+    const uint8_t *signature; /* sig-mutual: the initiator's ML-DSA signature, else NULL */
+    size_t signature_len;
+    const uint8_t *tag; /* PQPAN_PQKE_TAG_BYTES */
 };
 PQPAN_MUST_CHECK int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const uint8_t *in,
                                           size_t in_len);
@@ -281,11 +313,21 @@ struct pqpan_pqke_policy {
  *            kem-auth-mutual, the initiator in kem-auth-mutual.
  *   peer_ek  the peer's pinned static encapsulation key: the initiator in kem-auth and
  *            kem-auth-mutual (the responder's), the responder in kem-auth-mutual (the
- *            initiator's). */
+ *            initiator's).
+ * ML-DSA keys (FIPS 204 encodings, Table 2 sizes) are all of one parameter set, sig:
+ *   sig      sig modes: enum pqpan_sig_id of the keys below. The initiator announces it in
+ *            INIT; a responder refuses another set (PQPAN_ERR_SUITE).
+ *   own_sk   this party's ML-DSA secret key: the responder in sig and sig-mutual, the
+ *            initiator in sig-mutual.
+ *   peer_pk  the peer's pinned raw ML-DSA public key (no certificate): the initiator in sig
+ *            and sig-mutual, the responder in sig-mutual. */
 struct pqpan_pqke_credentials {
     const uint8_t *psk;
     const uint8_t *own_dk;
     const uint8_t *peer_ek;
+    unsigned sig;
+    const uint8_t *own_sk;
+    const uint8_t *peer_pk;
 };
 
 /* ---- Parties (docs/PROTOCOL.md §4) ---- */
@@ -304,6 +346,7 @@ enum pqpan_pqke_state {
 struct pqpan_pqke_session {
     uint8_t suite;
     uint8_t mode;
+    uint8_t sig; /* sig modes: the ML-DSA set of the keys that authenticated, else 0 */
     size_t key_bytes;                                /* 16 (ML-KEM-512) or 32 */
     uint8_t key_i2r[PQPAN_PQKE_KEY_MAX_BYTES];       /* initiator -> responder traffic */
     uint8_t key_r2i[PQPAN_PQKE_KEY_MAX_BYTES];       /* responder -> initiator traffic */
@@ -323,12 +366,17 @@ struct pqpan_pqke_initiator {
     uint8_t mode;
     uint8_t offer_suites;
     uint8_t offer_modes;
+    uint8_t sig; /* sig modes: the ML-DSA set, from the credentials at start */
     int error; /* the first error, which moved the party to FAILED; else PQPAN_OK */
     uint32_t numeric_value; /* numeric, in WAIT_USER */
-    struct pqpan_sha3_256_ctx transcript;      /* prologue, INIT, then RESP up to its tag */
+    struct pqpan_sha3_256_ctx transcript;      /* prologue, [identities,] INIT, then RESP up to
+                                                  its tag */
     uint8_t dk[PQPAN_MLKEM1024_DK_BYTES];      /* the ephemeral decapsulation key */
+    uint8_t ecdh_sk[PQPAN_ECDH_P256_SECRET_BYTES]; /* hybrid: the ephemeral P-256 key */
     uint8_t ss_static[PQPAN_MLKEM_SS_BYTES];   /* kem-auth*: the secret encapsulated in INIT */
     uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES];   /* numeric: the committed secret */
+    uint8_t sig_rnd[PQPAN_MLDSA_RND_BYTES];    /* sig-mutual: rnd of the hedged signature in FIN,
+                                                  drawn at start */
     struct pqpan_pqke_secrets secrets;
 };
 
@@ -338,6 +386,7 @@ struct pqpan_pqke_responder {
     uint8_t mode;
     uint8_t accepted_suites;
     uint8_t accepted_modes;
+    uint8_t sig; /* sig modes: the ML-DSA set of the INIT accepted */
     int error;
     uint32_t numeric_value;
     struct pqpan_sha3_256_ctx transcript;    /* the prologue, absorbed at init */
@@ -352,14 +401,16 @@ struct pqpan_pqke_responder {
 PQPAN_MUST_CHECK int pqpan_pqke_initiator_init(struct pqpan_pqke_initiator *ctx,
                                                const struct pqpan_pqke_policy *policy,
                                                unsigned suite, unsigned mode);
-/* IDLE -> WAIT_RESP: ML-KEM KeyGen (and, kem-auth*, Encaps to cred->peer_ek; numeric, the
- * commitment) and writes INIT to out. */
+/* IDLE -> WAIT_RESP: ML-KEM KeyGen (and, hybrid, a P-256 key pair; kem-auth*, Encaps to
+ * cred->peer_ek; numeric, the commitment; sig*, the pinned identities into the transcript)
+ * and writes INIT to out. */
 PQPAN_MUST_CHECK int pqpan_pqke_initiator_start(struct pqpan_pqke_initiator *ctx,
                                                 const struct pqpan_pqke_credentials *cred,
                                                 pqpan_rng_fn rng, void *rng_ctx, uint8_t *out,
                                                 size_t out_cap, size_t *out_len);
-/* WAIT_RESP -> DONE (numeric: WAIT_USER): consumes RESP (Decaps, key schedule, the
- * responder's tag, the downgrade check) and writes FIN to out. */
+/* WAIT_RESP -> DONE (numeric: WAIT_USER): consumes RESP (sig*: the responder's signature;
+ * Decaps, hybrid ECDH, key schedule, the responder's tag, the downgrade check) and writes FIN
+ * to out (sig-mutual: signed). */
 PQPAN_MUST_CHECK int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
                                                  const struct pqpan_pqke_credentials *cred,
                                                  const uint8_t *in, size_t in_len, uint8_t *out,
@@ -383,9 +434,11 @@ void pqpan_pqke_initiator_abort(struct pqpan_pqke_initiator *ctx);
 /* Prepares a responder with its policy. INVALID_ARG (ctx FAILED) as for the initiator. */
 PQPAN_MUST_CHECK int pqpan_pqke_responder_init(struct pqpan_pqke_responder *ctx,
                                                const struct pqpan_pqke_policy *policy);
-/* IDLE: consumes INIT (policy and downgrade checks, Encaps, and per mode Decaps of the
- * static ciphertext / Encaps to cred->peer_ek; key schedule) and writes RESP -> WAIT_FIN.
- * WAIT_FIN: consumes FIN (the initiator's tag; numeric: the commitment), writes nothing
+/* IDLE: consumes INIT (policy and downgrade checks, Encaps, hybrid ECDH, and per mode Decaps
+ * of the static ciphertext / Encaps to cred->peer_ek / the signature; key schedule) and
+ * writes RESP -> WAIT_FIN.
+ * WAIT_FIN: consumes FIN (the initiator's tag; numeric: the commitment; sig-mutual: the
+ * initiator's signature), writes nothing
  * (*out_len = 0) -> DONE (numeric: WAIT_USER). rng is used for INIT only (may be NULL in
  * WAIT_FIN); out may be NULL with out_cap 0 for FIN. */
 PQPAN_MUST_CHECK int pqpan_pqke_responder_handle(struct pqpan_pqke_responder *ctx,

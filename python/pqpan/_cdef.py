@@ -1247,6 +1247,10 @@ unsigned pqpan_pqke_mode_by_name(const char *name);
 int pqpan_pqke_mode_implemented(unsigned mode);
 int pqpan_pqke_mode_authenticates_responder(unsigned mode);
 int pqpan_pqke_mode_authenticates_initiator(unsigned mode);
+int pqpan_pqke_mode_sig_responder(unsigned mode);
+int pqpan_pqke_mode_sig_initiator(unsigned mode);
+int pqpan_pqke_suite_hybrid(unsigned suite);
+unsigned pqpan_pqke_hybrid_suite_for_kem(enum pqpan_kem_id kem);
 enum pqpan_pqke_role {
     PQPAN_PQKE_ROLE_RESPONDER = 0,
     PQPAN_PQKE_ROLE_INITIATOR = 1
@@ -1278,9 +1282,11 @@ struct pqpan_pqke_init_msg {
     uint8_t mode;
     uint8_t offer_suites;
     uint8_t offer_modes;
+    uint8_t sig;
     const uint8_t *nonce;
     const uint8_t *ek;
     size_t ek_len;
+    const uint8_t *ecdh;
     const uint8_t *ct_static;
     size_t ct_static_len;
     const uint8_t *commit;
@@ -1294,11 +1300,15 @@ struct pqpan_pqke_resp_msg {
     uint8_t mode;
     uint8_t accepted_suites;
     uint8_t accepted_modes;
+    uint8_t sig;
     const uint8_t *ct;
     size_t ct_len;
+    const uint8_t *ecdh;
     const uint8_t *ct_static;
     size_t ct_static_len;
     const uint8_t *nonce;
+    const uint8_t *signature;
+    size_t signature_len;
     const uint8_t *tag;
 };
  int pqpan_pqke_resp_parse(struct pqpan_pqke_resp_msg *m, const uint8_t *in,
@@ -1308,7 +1318,10 @@ struct pqpan_pqke_resp_msg {
 struct pqpan_pqke_fin_msg {
     uint8_t suite;
     uint8_t mode;
+    uint8_t sig;
     const uint8_t *reveal;
+    const uint8_t *signature;
+    size_t signature_len;
     const uint8_t *tag;
 };
  int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const uint8_t *in,
@@ -1325,6 +1338,9 @@ struct pqpan_pqke_credentials {
     const uint8_t *psk;
     const uint8_t *own_dk;
     const uint8_t *peer_ek;
+    unsigned sig;
+    const uint8_t *own_sk;
+    const uint8_t *peer_pk;
 };
 enum pqpan_pqke_state {
     PQPAN_PQKE_STATE_IDLE = 0,
@@ -1338,6 +1354,7 @@ enum pqpan_pqke_state {
 struct pqpan_pqke_session {
     uint8_t suite;
     uint8_t mode;
+    uint8_t sig;
     size_t key_bytes;
     uint8_t key_i2r[32];
     uint8_t key_r2i[32];
@@ -1354,12 +1371,15 @@ struct pqpan_pqke_initiator {
     uint8_t mode;
     uint8_t offer_suites;
     uint8_t offer_modes;
+    uint8_t sig;
     int error;
     uint32_t numeric_value;
     struct pqpan_sha3_256_ctx transcript;
     uint8_t dk[3168];
+    uint8_t ecdh_sk[32];
     uint8_t ss_static[32];
     uint8_t reveal[32];
+    uint8_t sig_rnd[32];
     struct pqpan_pqke_secrets secrets;
 };
 struct pqpan_pqke_responder {
@@ -1368,6 +1388,7 @@ struct pqpan_pqke_responder {
     uint8_t mode;
     uint8_t accepted_suites;
     uint8_t accepted_modes;
+    uint8_t sig;
     int error;
     uint32_t numeric_value;
     struct pqpan_sha3_256_ctx transcript;

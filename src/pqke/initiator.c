@@ -1,10 +1,13 @@
 /* PQKE initiator (docs/PROTOCOL.md §4.1): IDLE -start-> WAIT_RESP -RESP-> DONE (numeric:
  * WAIT_USER -user confirms-> DONE) -take_session-> RELEASED; any error -> FAILED. Runs
- * ML-KEM KeyGen and Decaps (FIPS 203 Alg. 19, 21), and per mode an Encaps to the
- * responder's pinned static key (kem-auth*, as KEMTLS-PDK's client does) and a Decaps with
- * its own static key (kem-auth-mutual). */
+ * ML-KEM KeyGen and Decaps (FIPS 203 Alg. 19, 21), in the hybrid suites a P-256 key pair
+ * and shared secret, and per mode an Encaps to the responder's pinned static key (kem-auth*,
+ * as KEMTLS-PDK's client does), a Decaps with its own static key (kem-auth-mutual), the
+ * verification of the responder's ML-DSA signature (sig*) and its own signature
+ * (sig-mutual). */
 #include <string.h>
 
+#include "crypto/ct_testing.h"
 #include "pqke/pqke_internal.h"
 
 /* Wipes every secret, records the first error, and zeroes the caller's output. */
@@ -42,14 +45,37 @@ int pqpan_pqke_initiator_init(struct pqpan_pqke_initiator *ctx,
     return PQPAN_OK;
 }
 
-/* The mode's fields of INIT: the ciphertext to the responder's static key (kem-auth*) and
- * the commitment (numeric), written straight into their places in out. */
+/* What start needs of the credentials: the responder's pinned keys (kem-auth*, sig*) and, in
+ * sig-mutual, its own ML-DSA key (for its identity in the transcript). */
+static unsigned start_needs(unsigned mode)
+{
+    return (pqpan_pqke_mode_ct_to_responder(mode) ? PQKE_NEED_PEER_EK : 0u) |
+           (pqpan_pqke_mode_sig_responder(mode) ? PQKE_NEED_PEER_PK : 0u) |
+           (pqpan_pqke_mode_sig_initiator(mode) ? PQKE_NEED_OWN_SK : 0u);
+}
+
+/* What handling RESP needs: the PSK, its own static dk (kem-auth-mutual), the responder's
+ * ML-DSA key (sig*) and its own (sig-mutual). */
+static unsigned handle_needs(unsigned mode)
+{
+    return (mode == PQPAN_PQKE_MODE_PSK ? PQKE_NEED_PSK : 0u) |
+           (pqpan_pqke_mode_ct_to_initiator(mode) ? PQKE_NEED_OWN_DK : 0u) |
+           (pqpan_pqke_mode_sig_responder(mode) ? PQKE_NEED_PEER_PK : 0u) |
+           (pqpan_pqke_mode_sig_initiator(mode) ? PQKE_NEED_OWN_SK : 0u);
+}
+
+/* The suite's and mode's fields of INIT, written straight into their places in out: the
+ * P-256 public key (hybrid), the ciphertext to the responder's static key (kem-auth*) and
+ * the commitment (numeric); sig-mutual draws rnd for the signature FIN will carry. */
 static int init_mode_fields(struct pqpan_pqke_initiator *ctx,
                             const struct pqpan_pqke_credentials *cred, pqpan_rng_fn rng,
                             void *rng_ctx, uint8_t *out, const struct pqpan_pqke_layout *l)
 {
     int rc = PQPAN_OK;
-    if (l->ct_static != 0) {
+    if (l->ecdh != 0) {
+        rc = pqpan_pqke_ecdh_keypair(out + l->ecdh, ctx->ecdh_sk, rng, rng_ctx);
+    }
+    if (rc == PQPAN_OK && l->ct_static != 0) {
         rc = pqpan_pqke_kem_encaps(ctx->suite, out + l->ct_static, ctx->ss_static, cred->peer_ek,
                                    rng, rng_ctx);
     }
@@ -59,12 +85,18 @@ static int init_mode_fields(struct pqpan_pqke_initiator *ctx,
             rc = pqpan_pqke_numeric_commit(out + l->commit, ctx->reveal);
         }
     }
+    if (rc == PQPAN_OK && pqpan_pqke_mode_sig_initiator(ctx->mode) &&
+        rng(rng_ctx, ctx->sig_rnd, sizeof ctx->sig_rnd) != 0) {
+        rc = PQPAN_ERR_RNG;
+    }
     return rc;
 }
 
 /* INIT, built in place: nonce_i, KeyGen's ek and the mode's fields go straight into their
  * message fields; init_write then adds the header and the offer around them. Random draws,
- * in order: nonce_i, KeyGen's d and z, [Encaps' m], [the numeric secret]. */
+ * in order: nonce_i, KeyGen's d and z, [the P-256 key], [Encaps' m], [the numeric secret],
+ * [sig-mutual: the signature's rnd]. In the sig modes the pinned identities enter the
+ * transcript before INIT. */
 int pqpan_pqke_initiator_start(struct pqpan_pqke_initiator *ctx,
                                const struct pqpan_pqke_credentials *cred, pqpan_rng_fn rng,
                                void *rng_ctx, uint8_t *out, size_t out_cap, size_t *out_len)
@@ -79,12 +111,13 @@ int pqpan_pqke_initiator_start(struct pqpan_pqke_initiator *ctx,
     if (ctx->state != PQPAN_PQKE_STATE_IDLE) {
         return fail(ctx, PQPAN_ERR_STATE, out, out_cap, out_len);
     }
-    rc = pqpan_pqke_layout_of(&l, PQPAN_PQKE_MSG_INIT, ctx->suite, ctx->mode);
-    if (rc == PQPAN_OK && (rng == 0 || out == 0 || out_len == 0)) {
-        rc = PQPAN_ERR_INVALID_ARG;
+    rc = rng == 0 || out == 0 || out_len == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_OK;
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_check_credentials(cred, start_needs(ctx->mode), 0);
     }
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_check_credentials(cred, 0, 0, l.ct_static != 0);
+        ctx->sig = pqpan_pqke_mode_sig_responder(ctx->mode) ? (uint8_t)cred->sig : 0u;
+        rc = pqpan_pqke_layout_of(&l, PQPAN_PQKE_MSG_INIT, ctx->suite, ctx->mode, ctx->sig);
     }
     if (rc == PQPAN_OK && out_cap < l.total) {
         rc = PQPAN_ERR_BUFFER_TOO_SMALL;
@@ -104,9 +137,11 @@ int pqpan_pqke_initiator_start(struct pqpan_pqke_initiator *ctx,
         m.mode = ctx->mode;
         m.offer_suites = ctx->offer_suites;
         m.offer_modes = ctx->offer_modes;
+        m.sig = ctx->sig;
         m.nonce = out + l.nonce;
         m.ek = out + l.ek;
         m.ek_len = l.ek_len;
+        m.ecdh = l.ecdh != 0 ? out + l.ecdh : 0;
         m.ct_static = l.ct_static != 0 ? out + l.ct_static : 0;
         m.ct_static_len = l.ct_static_len;
         m.commit = l.commit != 0 ? out + l.commit : 0;
@@ -115,6 +150,10 @@ int pqpan_pqke_initiator_start(struct pqpan_pqke_initiator *ctx,
     if (rc != PQPAN_OK) {
         return fail(ctx, rc, out, out_cap, out_len);
     }
+    /* INIT is sent: public from here on (the transcript hash, signed and verified in the sig
+     * modes, derives from it). */
+    PQPAN_CT_DECLASSIFY(out, *out_len);
+    pqpan_pqke_absorb_identities(&ctx->transcript, ctx->mode, PQPAN_PQKE_ROLE_INITIATOR, cred);
     pqpan_sha3_256_absorb(&ctx->transcript, out, *out_len);
     ctx->state = PQPAN_PQKE_STATE_WAIT_RESP;
     return PQPAN_OK;
@@ -127,18 +166,42 @@ static int check_resp(const struct pqpan_pqke_initiator *ctx, struct pqpan_pqke_
 {
     int rc = pqpan_pqke_check_type(in, in_len, PQPAN_PQKE_MSG_RESP);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_check_run(in, ctx->suite, ctx->mode);
+        rc = pqpan_pqke_check_run(in, in_len, ctx->suite, ctx->mode, ctx->sig);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_resp_parse(m, in, in_len);
     }
-    if (rc == PQPAN_OK && out_cap < pqpan_pqke_message_sizes(ctx->suite, ctx->mode, 0).fin_bytes) {
+    if (rc == PQPAN_OK &&
+        out_cap < pqpan_pqke_message_sizes(ctx->suite, ctx->mode, ctx->sig).fin_bytes) {
         rc = PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     return rc;
 }
 
-/* Z = ss_e || [ss_static_r (kem-auth*)] || [ss_static_i (kem-auth-mutual)] || [psk]. */
+/* th = SHA3-256(prologue block || [identities] || INIT || RESP up to its tag). In the sig
+ * modes th_r, the same hash up to sig_r, is taken on the way, and sig_r must verify. */
+static int resp_transcript(struct pqpan_pqke_initiator *ctx,
+                           const struct pqpan_pqke_credentials *cred,
+                           const struct pqpan_pqke_resp_msg *m, const uint8_t *in, size_t in_len,
+                           uint8_t th[PQKE_TH_BYTES])
+{
+    const size_t upto = in_len - PQPAN_PQKE_TAG_BYTES;
+    const size_t sig_at = m->signature != 0 ? (size_t)(m->signature - in) : upto;
+    struct pqpan_sha3_256_ctx h;
+    int rc = PQPAN_OK;
+    pqpan_sha3_256_absorb(&ctx->transcript, in, sig_at);
+    if (m->signature != 0) {
+        h = ctx->transcript;
+        pqpan_sha3_256_final(&h, th);
+        rc = pqpan_pqke_verify(m->signature, cred, PQPAN_PQKE_ROLE_RESPONDER, th);
+        pqpan_sha3_256_absorb(&ctx->transcript, in + sig_at, upto - sig_at);
+    }
+    pqpan_sha3_256_final(&ctx->transcript, th);
+    return rc;
+}
+
+/* Z = ss_e || [ss_ecdh (hybrid)] || [ss_static_r (kem-auth*)] || [ss_static_i
+ * (kem-auth-mutual)] || [psk]. */
 static int initiator_z(struct pqpan_pqke_z *z, const struct pqpan_pqke_initiator *ctx,
                        const struct pqpan_pqke_credentials *cred,
                        const struct pqpan_pqke_resp_msg *m)
@@ -148,6 +211,12 @@ static int initiator_z(struct pqpan_pqke_z *z, const struct pqpan_pqke_initiator
     z->len = 0;
     if (rc == PQPAN_OK) {
         pqpan_pqke_z_append(z, ss, sizeof ss);
+    }
+    if (rc == PQPAN_OK && m->ecdh != 0) {
+        rc = pqpan_pqke_ecdh_shared(ss, ctx->ecdh_sk, m->ecdh);
+        pqpan_pqke_z_append(z, ss, sizeof ss);
+    }
+    if (rc == PQPAN_OK) {
         if (pqpan_pqke_mode_ct_to_responder(ctx->mode)) {
             pqpan_pqke_z_append(z, ctx->ss_static, sizeof ctx->ss_static);
         }
@@ -163,14 +232,40 @@ static int initiator_z(struct pqpan_pqke_z *z, const struct pqpan_pqke_initiator
     return rc;
 }
 
+/* FIN = header || [sig set] || [reveal] || [sig_i] || tag_i; sig-mutual signs th straight
+ * into its place in out. */
+static int write_fin(struct pqpan_pqke_initiator *ctx, const struct pqpan_pqke_credentials *cred,
+                     const uint8_t tag[PQPAN_PQKE_TAG_BYTES], const uint8_t th[PQKE_TH_BYTES],
+                     uint8_t *out, size_t out_cap, size_t *out_len)
+{
+    struct pqpan_pqke_fin_msg fin;
+    struct pqpan_pqke_layout l;
+    int rc = pqpan_pqke_layout_of(&l, PQPAN_PQKE_MSG_FIN, ctx->suite, ctx->mode, ctx->sig);
+    if (rc == PQPAN_OK && l.sig != 0) {
+        rc = pqpan_pqke_sign(out + l.sig, cred, PQPAN_PQKE_ROLE_INITIATOR, th, ctx->sig_rnd);
+    }
+    if (rc == PQPAN_OK) {
+        memset(&fin, 0, sizeof fin);
+        fin.suite = ctx->suite;
+        fin.mode = ctx->mode;
+        fin.sig = ctx->sig;
+        fin.reveal = l.reveal != 0 ? ctx->reveal : 0;
+        fin.signature = l.sig != 0 ? out + l.sig : 0;
+        fin.signature_len = l.sig_len;
+        fin.tag = tag;
+        rc = pqpan_pqke_fin_write(out, out_cap, out_len, &fin);
+    }
+    return rc;
+}
+
 /* Verifies tag_r, then that the responder's accepted sets (now authenticated as far as the
  * mode authenticates) leave no better common choice, then writes FIN with tag_i. */
 static int confirm_and_answer(struct pqpan_pqke_initiator *ctx,
+                              const struct pqpan_pqke_credentials *cred,
                               const struct pqpan_pqke_resp_msg *m,
                               const struct pqpan_pqke_keys *keys, const uint8_t th[PQKE_TH_BYTES],
                               uint8_t *out, size_t out_cap, size_t *out_len)
 {
-    struct pqpan_pqke_fin_msg fin;
     uint8_t tag[PQPAN_PQKE_TAG_BYTES];
     int rc = pqpan_pqke_confirm_tag(tag, keys, PQPAN_PQKE_ROLE_RESPONDER, th);
     if (rc == PQPAN_OK && !pqpan_pqke_tags_equal(tag, m->tag)) {
@@ -184,11 +279,7 @@ static int confirm_and_answer(struct pqpan_pqke_initiator *ctx,
         rc = pqpan_pqke_confirm_tag(tag, keys, PQPAN_PQKE_ROLE_INITIATOR, th);
     }
     if (rc == PQPAN_OK) {
-        fin.suite = ctx->suite;
-        fin.mode = ctx->mode;
-        fin.reveal = ctx->mode == PQPAN_PQKE_MODE_NUMERIC ? ctx->reveal : 0;
-        fin.tag = tag;
-        rc = pqpan_pqke_fin_write(out, out_cap, out_len, &fin);
+        rc = write_fin(ctx, cred, tag, th, out, out_cap, out_len);
     }
     if (rc == PQPAN_OK && ctx->mode == PQPAN_PQKE_MODE_NUMERIC) {
         rc = pqpan_pqke_numeric_value(&ctx->numeric_value, ctx->reveal, th);
@@ -197,8 +288,9 @@ static int confirm_and_answer(struct pqpan_pqke_initiator *ctx,
     return rc;
 }
 
-/* Decaps, key schedule over th = SHA3-256(prologue block || INIT || RESP without its tag),
- * the responder's tag in constant time, the downgrade check, then FIN. */
+/* sig_r (sig*), Decaps (and ECDH), key schedule over th = SHA3-256(prologue block ||
+ * [identities] || INIT || RESP without its tag), the responder's tag in constant time, the
+ * downgrade check, then FIN. */
 int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
                                 const struct pqpan_pqke_credentials *cred, const uint8_t *in,
                                 size_t in_len, uint8_t *out, size_t out_cap, size_t *out_len)
@@ -219,29 +311,32 @@ int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
         pqpan_buffers_overlap(in, in_len, out, out_cap)) {
         return fail(ctx, PQPAN_ERR_INVALID_ARG, out, out_cap, out_len);
     }
-    rc = pqpan_pqke_check_credentials(cred, ctx->mode == PQPAN_PQKE_MODE_PSK,
-                                      pqpan_pqke_mode_ct_to_initiator(ctx->mode), 0);
+    rc = pqpan_pqke_check_credentials(cred, handle_needs(ctx->mode), ctx->sig);
     if (rc == PQPAN_OK) {
         rc = check_resp(ctx, &m, in, in_len, out_cap);
     }
     if (rc != PQPAN_OK) {
         return fail(ctx, rc, out, out_cap, out_len);
     }
-    pqpan_sha3_256_absorb(&ctx->transcript, in, in_len - PQPAN_PQKE_TAG_BYTES);
-    pqpan_sha3_256_final(&ctx->transcript, th);
-    rc = initiator_z(&z, ctx, cred, &m);
+    z.len = 0;
+    rc = resp_transcript(ctx, cred, &m, in, in_len, th);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_derive_keys(&keys, &z, pqpan_pqke_message_sizes(ctx->suite, ctx->mode, 0).key_bytes,
-                                    th);
+        rc = initiator_z(&z, ctx, cred, &m);
     }
     if (rc == PQPAN_OK) {
-        rc = confirm_and_answer(ctx, &m, &keys, th, out, out_cap, out_len);
+        rc = pqpan_pqke_derive_keys(
+            &keys, &z, pqpan_pqke_message_sizes(ctx->suite, ctx->mode, ctx->sig).key_bytes, th);
+    }
+    if (rc == PQPAN_OK) {
+        rc = confirm_and_answer(ctx, cred, &m, &keys, th, out, out_cap, out_len);
     }
     if (rc == PQPAN_OK) {
         pqpan_pqke_keep_secrets(&ctx->secrets, &keys, th);
         pqpan_wipe(ctx->dk, sizeof ctx->dk);
+        pqpan_wipe(ctx->ecdh_sk, sizeof ctx->ecdh_sk);
         pqpan_wipe(ctx->ss_static, sizeof ctx->ss_static);
         pqpan_wipe(ctx->reveal, sizeof ctx->reveal);
+        pqpan_wipe(ctx->sig_rnd, sizeof ctx->sig_rnd);
         ctx->state = ctx->mode == PQPAN_PQKE_MODE_NUMERIC ? PQPAN_PQKE_STATE_WAIT_USER
                                                           : PQPAN_PQKE_STATE_DONE;
     }
@@ -279,7 +374,7 @@ int pqpan_pqke_initiator_take_session(struct pqpan_pqke_initiator *ctx,
     uint8_t kept[2];
     int rc = pqpan_pqke_copy_session(out, ctx != 0, ctx != 0 ? ctx->state : 0u,
                                      ctx != 0 ? ctx->suite : 0u, ctx != 0 ? ctx->mode : 0u,
-                                     ctx != 0 ? &ctx->secrets : 0);
+                                     ctx != 0 ? ctx->sig : 0u, ctx != 0 ? &ctx->secrets : 0);
     if (ctx == 0 || rc != PQPAN_OK) {
         return ctx != 0 ? fail(ctx, rc, 0, 0, 0) : rc;
     }

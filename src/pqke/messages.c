@@ -12,7 +12,7 @@
 #define HDR_LENGTH 4 /* 16-bit little-endian */
 
 /* Value 0 is never a suite or a mode, and no suite has value 7: those bits of a set byte must
- * be clear. The bits of the reserved values may be set (a later build offers them). */
+ * be clear. */
 #define SET_SUITE_BITS_VALID 0x7Eu
 #define SET_MODE_BITS_VALID 0xFEu
 
@@ -27,28 +27,44 @@ static void put_le16(uint8_t *p, size_t v)
     p[1] = (uint8_t)((v >> 8) & 0xFFu);
 }
 
-/* SUITE / MODE for unknown values, UNSUPPORTED for reserved ones, else PQPAN_OK. */
+/* SUITE / MODE for unknown values, else PQPAN_OK. */
 static int check_suite_mode(unsigned suite, unsigned mode)
 {
     if (!pqpan_pqke_suite_known(suite)) {
-        return pqpan_pqke_suite_reserved(suite) ? PQPAN_ERR_UNSUPPORTED : PQPAN_ERR_SUITE;
+        return PQPAN_ERR_SUITE;
     }
-    if (!pqpan_pqke_mode_implemented(mode)) {
-        return pqpan_pqke_mode_reserved(mode) ? PQPAN_ERR_UNSUPPORTED : PQPAN_ERR_MODE;
+    return pqpan_pqke_mode_implemented(mode) ? PQPAN_OK : PQPAN_ERR_MODE;
+}
+
+/* The fields every message starts with after the header: the ML-DSA set (sig modes), then
+ * (INIT, RESP) the sets. Returns the offset after them. */
+static size_t leading_fields(struct pqpan_pqke_layout *l, const struct pqpan_pqke_sizes *s,
+                             int has_sets)
+{
+    size_t at = PQPAN_PQKE_HEADER_BYTES;
+    if (s->sig_bytes != 0) {
+        l->sig_set = at;
+        at += PQPAN_PQKE_SIG_SET_BYTES;
     }
-    return PQPAN_OK;
+    if (has_sets) {
+        l->sets = at;
+        at += PQPAN_PQKE_SETS_BYTES;
+    }
+    return at;
 }
 
 static void init_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_sizes *s, unsigned mode)
 {
-    size_t at = PQPAN_PQKE_HEADER_BYTES;
-    l->sets = at;
-    at += PQPAN_PQKE_SETS_BYTES;
+    size_t at = leading_fields(l, s, 1);
     l->nonce = at;
     at += PQPAN_PQKE_NONCE_BYTES;
     l->ek = at;
     l->ek_len = s->ek_bytes;
     at += s->ek_bytes;
+    if (s->ecdh_bytes != 0) {
+        l->ecdh = at;
+        at += s->ecdh_bytes;
+    }
     if (pqpan_pqke_mode_ct_to_responder(mode)) {
         l->ct_static = at;
         l->ct_static_len = s->ct_bytes;
@@ -61,14 +77,26 @@ static void init_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_siz
     l->total = at;
 }
 
+/* A signature field at offset at, if present (len != 0); returns the offset after it. */
+static size_t signature_field(struct pqpan_pqke_layout *l, size_t at, size_t len)
+{
+    if (len != 0) {
+        l->sig = at;
+        l->sig_len = len;
+    }
+    return at + len;
+}
+
 static void resp_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_sizes *s, unsigned mode)
 {
-    size_t at = PQPAN_PQKE_HEADER_BYTES;
-    l->sets = at;
-    at += PQPAN_PQKE_SETS_BYTES;
+    size_t at = leading_fields(l, s, 1);
     l->ct = at;
     l->ct_len = s->ct_bytes;
     at += s->ct_bytes;
+    if (s->ecdh_bytes != 0) {
+        l->ecdh = at;
+        at += s->ecdh_bytes;
+    }
     if (pqpan_pqke_mode_ct_to_initiator(mode)) {
         l->ct_static = at;
         l->ct_static_len = s->ct_bytes;
@@ -76,30 +104,37 @@ static void resp_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_siz
     }
     l->nonce = at;
     at += PQPAN_PQKE_NONCE_BYTES;
+    at = signature_field(l, at, s->sig_bytes);
     l->tag = at;
     l->total = at + PQPAN_PQKE_TAG_BYTES;
 }
 
-static void fin_layout(struct pqpan_pqke_layout *l, unsigned mode)
+static void fin_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_sizes *s, unsigned mode)
 {
-    size_t at = PQPAN_PQKE_HEADER_BYTES;
+    size_t at = leading_fields(l, s, 0);
     if (mode == PQPAN_PQKE_MODE_NUMERIC) {
         l->reveal = at;
         at += PQPAN_PQKE_REVEAL_BYTES;
     }
+    at = signature_field(l, at, pqpan_pqke_mode_sig_initiator(mode) ? s->sig_bytes : 0u);
     l->tag = at;
     l->total = at + PQPAN_PQKE_TAG_BYTES;
 }
 
-int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type, unsigned suite, unsigned mode)
+int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type, unsigned suite, unsigned mode,
+                         unsigned sig)
 {
     struct pqpan_pqke_sizes s;
     int rc = check_suite_mode(suite, mode);
     memset(l, 0, sizeof *l);
+    if (rc == PQPAN_OK && pqpan_pqke_mode_sig_responder(mode) &&
+        pqpan_sig_by_id((enum pqpan_sig_id)sig) == 0) {
+        rc = PQPAN_ERR_MALFORMED;
+    }
     if (rc != PQPAN_OK) {
         return rc;
     }
-    s = pqpan_pqke_message_sizes(suite, mode, 0);
+    s = pqpan_pqke_message_sizes(suite, mode, sig);
     switch (type) {
     case PQPAN_PQKE_MSG_INIT:
         init_layout(l, &s, mode);
@@ -108,7 +143,7 @@ int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type, unsigned su
         resp_layout(l, &s, mode);
         break;
     case PQPAN_PQKE_MSG_FIN:
-        fin_layout(l, mode);
+        fin_layout(l, &s, mode);
         break;
     default:
         return PQPAN_ERR_MALFORMED;
@@ -154,11 +189,28 @@ static int sets_ok(uint8_t suites, uint8_t modes, unsigned suite, unsigned mode)
            (suites & PQPAN_PQKE_SUITE_BIT(suite)) != 0 && (modes & PQPAN_PQKE_MODE_BIT(mode)) != 0;
 }
 
-/* The checks every parser shares, in the documented order; on success h and l are set. */
+/* The ML-DSA set byte of a message of a sig mode (0 in the other modes); BAD_LENGTH if the
+ * message ends before it. */
+static int message_sig(unsigned *sig, const uint8_t *in, size_t in_len, unsigned mode)
+{
+    *sig = 0;
+    if (!pqpan_pqke_mode_sig_responder(mode)) {
+        return PQPAN_OK;
+    }
+    if (in_len < PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SIG_SET_BYTES) {
+        return PQPAN_ERR_BAD_LENGTH;
+    }
+    *sig = in[PQPAN_PQKE_HEADER_BYTES];
+    return PQPAN_OK;
+}
+
+/* The checks every parser shares, in the documented order; on success h, *sig and l are
+ * set. */
 static int check_message(const uint8_t *in, size_t in_len, unsigned type,
-                         struct pqpan_pqke_header *h, struct pqpan_pqke_layout *l)
+                         struct pqpan_pqke_header *h, unsigned *sig, struct pqpan_pqke_layout *l)
 {
     int rc = pqpan_pqke_check_type(in, in_len, type);
+    *sig = 0;
     if (rc == PQPAN_ERR_STATE) {
         /* To a codec a message of another type is simply not this message. */
         rc = PQPAN_ERR_MALFORMED;
@@ -167,7 +219,13 @@ static int check_message(const uint8_t *in, size_t in_len, unsigned type,
         rc = pqpan_pqke_header_parse(h, in, in_len);
     }
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_layout_of(l, type, h->suite, h->mode);
+        rc = check_suite_mode(h->suite, h->mode);
+    }
+    if (rc == PQPAN_OK) {
+        rc = message_sig(sig, in, in_len, h->mode);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_layout_of(l, type, h->suite, h->mode, *sig);
     }
     if (rc == PQPAN_OK && (h->length != in_len || in_len != l->total)) {
         rc = PQPAN_ERR_BAD_LENGTH;
@@ -179,11 +237,12 @@ static int check_message(const uint8_t *in, size_t in_len, unsigned type,
     return rc;
 }
 
-/* Checks a writer's suite, mode, set bytes and capacity and writes the header. */
+/* Checks a writer's suite, mode, ML-DSA set and capacity and writes the header (and the set
+ * byte). */
 static int start_message(uint8_t *out, size_t out_cap, unsigned type, unsigned suite,
-                         unsigned mode, struct pqpan_pqke_layout *l)
+                         unsigned mode, unsigned sig, struct pqpan_pqke_layout *l)
 {
-    int rc = pqpan_pqke_layout_of(l, type, suite, mode);
+    int rc = pqpan_pqke_layout_of(l, type, suite, mode, sig);
     if (rc != PQPAN_OK) {
         return rc;
     }
@@ -195,6 +254,9 @@ static int start_message(uint8_t *out, size_t out_cap, unsigned type, unsigned s
     out[HDR_SUITE] = (uint8_t)suite;
     out[HDR_MODE] = (uint8_t)mode;
     put_le16(out + HDR_LENGTH, l->total);
+    if (l->sig_set != 0) {
+        out[l->sig_set] = (uint8_t)sig;
+    }
     return PQPAN_OK;
 }
 
@@ -210,28 +272,31 @@ static int field_matches(size_t at, const uint8_t *field, size_t len, size_t wan
     return at != 0 ? field != 0 && len == want_len : field == 0;
 }
 
-/* INIT = header || offer (suites, modes) || nonce_i || ek || [ct_static] || [commit]
- * (docs/PROTOCOL.md §2.2). */
+/* INIT = header || [sig set] || offer (suites, modes) || nonce_i || ek || [ecdh_i] ||
+ * [ct_static] || [commit] (docs/PROTOCOL.md §2.2). */
 int pqpan_pqke_init_parse(struct pqpan_pqke_init_msg *m, const uint8_t *in, size_t in_len)
 {
     struct pqpan_pqke_header h;
     struct pqpan_pqke_layout l;
+    unsigned sig;
     int rc;
     if (m == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(m, 0, sizeof *m);
-    rc = check_message(in, in_len, PQPAN_PQKE_MSG_INIT, &h, &l);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_INIT, &h, &sig, &l);
     if (rc != PQPAN_OK) {
         return rc;
     }
     m->suite = h.suite;
     m->mode = h.mode;
+    m->sig = (uint8_t)sig;
     m->offer_suites = in[l.sets];
     m->offer_modes = in[l.sets + 1];
     m->nonce = in + l.nonce;
     m->ek = in + l.ek;
     m->ek_len = l.ek_len;
+    m->ecdh = l.ecdh != 0 ? in + l.ecdh : 0;
     m->ct_static = l.ct_static != 0 ? in + l.ct_static : 0;
     m->ct_static_len = l.ct_static_len;
     m->commit = l.commit != 0 ? in + l.commit : 0;
@@ -247,9 +312,10 @@ int pqpan_pqke_init_write(uint8_t *out, size_t out_cap, size_t *out_len,
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_INIT, m->suite, m->mode, &l);
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_INIT, m->suite, m->mode, m->sig, &l);
     if (rc == PQPAN_OK &&
         (m->ek_len != l.ek_len ||
+         !field_matches(l.ecdh, m->ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES, PQPAN_PQKE_ECDH_PUBLIC_BYTES) ||
          !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len) ||
          !field_matches(l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES, PQPAN_PQKE_COMMIT_BYTES))) {
         rc = PQPAN_ERR_BAD_LENGTH;
@@ -265,6 +331,9 @@ int pqpan_pqke_init_write(uint8_t *out, size_t out_cap, size_t *out_len,
     out[l.sets + 1] = m->offer_modes;
     put_field(out, l.nonce, m->nonce, PQPAN_PQKE_NONCE_BYTES);
     put_field(out, l.ek, m->ek, l.ek_len);
+    if (l.ecdh != 0) {
+        put_field(out, l.ecdh, m->ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES);
+    }
     if (l.ct_static != 0) {
         put_field(out, l.ct_static, m->ct_static, l.ct_static_len);
     }
@@ -275,30 +344,35 @@ int pqpan_pqke_init_write(uint8_t *out, size_t out_cap, size_t *out_len,
     return PQPAN_OK;
 }
 
-/* RESP = header || accepted (suites, modes) || ct || [ct_static] || nonce_r || tag_r
- * (docs/PROTOCOL.md §2.3). */
+/* RESP = header || [sig set] || accepted (suites, modes) || ct || [ecdh_r] || [ct_static] ||
+ * nonce_r || [sig_r] || tag_r (docs/PROTOCOL.md §2.3). */
 int pqpan_pqke_resp_parse(struct pqpan_pqke_resp_msg *m, const uint8_t *in, size_t in_len)
 {
     struct pqpan_pqke_header h;
     struct pqpan_pqke_layout l;
+    unsigned sig;
     int rc;
     if (m == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(m, 0, sizeof *m);
-    rc = check_message(in, in_len, PQPAN_PQKE_MSG_RESP, &h, &l);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_RESP, &h, &sig, &l);
     if (rc != PQPAN_OK) {
         return rc;
     }
     m->suite = h.suite;
     m->mode = h.mode;
+    m->sig = (uint8_t)sig;
     m->accepted_suites = in[l.sets];
     m->accepted_modes = in[l.sets + 1];
     m->ct = in + l.ct;
     m->ct_len = l.ct_len;
+    m->ecdh = l.ecdh != 0 ? in + l.ecdh : 0;
     m->ct_static = l.ct_static != 0 ? in + l.ct_static : 0;
     m->ct_static_len = l.ct_static_len;
     m->nonce = in + l.nonce;
+    m->signature = l.sig != 0 ? in + l.sig : 0;
+    m->signature_len = l.sig_len;
     m->tag = in + l.tag;
     return PQPAN_OK;
 }
@@ -312,10 +386,12 @@ int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t *out_len,
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_RESP, m->suite, m->mode, &l);
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_RESP, m->suite, m->mode, m->sig, &l);
     if (rc == PQPAN_OK &&
         (m->ct_len != l.ct_len ||
-         !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len))) {
+         !field_matches(l.ecdh, m->ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES, PQPAN_PQKE_ECDH_PUBLIC_BYTES) ||
+         !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len) ||
+         !field_matches(l.sig, m->signature, m->signature_len, l.sig_len))) {
         rc = PQPAN_ERR_BAD_LENGTH;
     }
     if (rc == PQPAN_OK && !sets_ok(m->accepted_suites, m->accepted_modes, m->suite, m->mode)) {
@@ -328,32 +404,42 @@ int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t *out_len,
     out[l.sets] = m->accepted_suites;
     out[l.sets + 1] = m->accepted_modes;
     put_field(out, l.ct, m->ct, l.ct_len);
+    if (l.ecdh != 0) {
+        put_field(out, l.ecdh, m->ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES);
+    }
     if (l.ct_static != 0) {
         put_field(out, l.ct_static, m->ct_static, l.ct_static_len);
     }
     put_field(out, l.nonce, m->nonce, PQPAN_PQKE_NONCE_BYTES);
+    if (l.sig != 0) {
+        put_field(out, l.sig, m->signature, l.sig_len);
+    }
     put_field(out, l.tag, m->tag, PQPAN_PQKE_TAG_BYTES);
     *out_len = l.total;
     return PQPAN_OK;
 }
 
-/* FIN = header || [reveal] || tag_i (docs/PROTOCOL.md §2.4). */
+/* FIN = header || [sig set] || [reveal] || [sig_i] || tag_i (docs/PROTOCOL.md §2.4). */
 int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const uint8_t *in, size_t in_len)
 {
     struct pqpan_pqke_header h;
     struct pqpan_pqke_layout l;
+    unsigned sig;
     int rc;
     if (m == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(m, 0, sizeof *m);
-    rc = check_message(in, in_len, PQPAN_PQKE_MSG_FIN, &h, &l);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_FIN, &h, &sig, &l);
     if (rc != PQPAN_OK) {
         return rc;
     }
     m->suite = h.suite;
     m->mode = h.mode;
+    m->sig = (uint8_t)sig;
     m->reveal = l.reveal != 0 ? in + l.reveal : 0;
+    m->signature = l.sig != 0 ? in + l.sig : 0;
+    m->signature_len = l.sig_len;
     m->tag = in + l.tag;
     return PQPAN_OK;
 }
@@ -367,9 +453,10 @@ int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_FIN, m->suite, m->mode, &l);
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_FIN, m->suite, m->mode, m->sig, &l);
     if (rc == PQPAN_OK &&
-        !field_matches(l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES, PQPAN_PQKE_REVEAL_BYTES)) {
+        (!field_matches(l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES, PQPAN_PQKE_REVEAL_BYTES) ||
+         !field_matches(l.sig, m->signature, m->signature_len, l.sig_len))) {
         rc = PQPAN_ERR_BAD_LENGTH;
     }
     if (rc != PQPAN_OK) {
@@ -378,6 +465,9 @@ int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
     }
     if (l.reveal != 0) {
         put_field(out, l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES);
+    }
+    if (l.sig != 0) {
+        put_field(out, l.sig, m->signature, l.sig_len);
     }
     put_field(out, l.tag, m->tag, PQPAN_PQKE_TAG_BYTES);
     *out_len = l.total;
@@ -410,10 +500,17 @@ uint8_t pqpan_pqke_header_mode(const uint8_t *in)
     return in[HDR_MODE];
 }
 
-int pqpan_pqke_check_run(const uint8_t *in, unsigned suite, unsigned mode)
+int pqpan_pqke_check_run(const uint8_t *in, size_t in_len, unsigned suite, unsigned mode,
+                         unsigned sig)
 {
+    unsigned got;
+    int rc;
     if (in[HDR_SUITE] != suite) {
         return PQPAN_ERR_SUITE;
     }
-    return in[HDR_MODE] != mode ? PQPAN_ERR_MODE : PQPAN_OK;
+    if (in[HDR_MODE] != mode) {
+        return PQPAN_ERR_MODE;
+    }
+    rc = message_sig(&got, in, in_len, mode);
+    return rc == PQPAN_OK && got != sig ? PQPAN_ERR_SUITE : rc;
 }

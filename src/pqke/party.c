@@ -4,21 +4,36 @@
 
 #include "pqke/pqke_internal.h"
 
-int pqpan_pqke_check_credentials(const struct pqpan_pqke_credentials *cred, int need_psk,
-                                 int need_own_dk, int need_peer_ek)
+/* 1 if a credential a step needs (bit of needs) is missing. */
+static int missing(unsigned needs, unsigned bit, const uint8_t *field)
 {
-    if (!need_psk && !need_own_dk && !need_peer_ek) {
+    return (needs & bit) != 0 && field == 0;
+}
+
+int pqpan_pqke_check_credentials(const struct pqpan_pqke_credentials *cred, unsigned needs,
+                                 unsigned sig)
+{
+    const unsigned sig_keys = PQKE_NEED_OWN_SK | PQKE_NEED_PEER_PK;
+    if (needs == 0) {
         return PQPAN_OK;
     }
-    if (cred == 0 || (need_psk && cred->psk == 0) || (need_own_dk && cred->own_dk == 0) ||
-        (need_peer_ek && cred->peer_ek == 0)) {
+    if (cred == 0 || missing(needs, PQKE_NEED_PSK, cred->psk) ||
+        missing(needs, PQKE_NEED_OWN_DK, cred->own_dk) ||
+        missing(needs, PQKE_NEED_PEER_EK, cred->peer_ek) ||
+        missing(needs, PQKE_NEED_OWN_SK, cred->own_sk) ||
+        missing(needs, PQKE_NEED_PEER_PK, cred->peer_pk)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if ((needs & sig_keys) != 0 && (pqpan_sig_by_id((enum pqpan_sig_id)cred->sig) == 0 ||
+                                    (sig != 0 && cred->sig != sig))) {
         return PQPAN_ERR_INVALID_ARG;
     }
     return PQPAN_OK;
 }
 
 int pqpan_pqke_copy_session(struct pqpan_pqke_session *out, int have_ctx, unsigned state,
-                            unsigned suite, unsigned mode, const struct pqpan_pqke_secrets *s)
+                            unsigned suite, unsigned mode, unsigned sig,
+                            const struct pqpan_pqke_secrets *s)
 {
     if (out != 0) {
         pqpan_wipe(out, sizeof *out);
@@ -31,7 +46,8 @@ int pqpan_pqke_copy_session(struct pqpan_pqke_session *out, int have_ctx, unsign
     }
     out->suite = (uint8_t)suite;
     out->mode = (uint8_t)mode;
-    out->key_bytes = pqpan_pqke_message_sizes(suite, mode, 0).key_bytes;
+    out->sig = (uint8_t)sig;
+    out->key_bytes = pqpan_pqke_message_sizes(suite, mode, sig).key_bytes;
     memcpy(out->key_i2r, s->key_i2r, out->key_bytes);
     memcpy(out->key_r2i, s->key_r2i, out->key_bytes);
     memcpy(out->transcript_hash, s->th, sizeof out->transcript_hash);

@@ -14,19 +14,44 @@
 #define PQKE_CONFIRM_KEY_BYTES 32
 /* A pinned ML-DSA identity in the transcript: tr = H(pk, 64) (FIPS 204 Alg. 6 line 8). */
 #define PQKE_ID_BYTES 64
-/* The longest Z = ss_e || ss_static_responder || ss_static_initiator (kem-auth-mutual), or
- * ss_e || psk; the reserved hybrid suites will add a 32-byte ECDH secret after ss_e. */
-#define PQKE_Z_MAX_BYTES (3 * PQKE_SS_BYTES)
+/* The longest Z = ss_e || ss_ecdh || ss_static_responder || ss_static_initiator (hybrid
+ * kem-auth-mutual); ss_e || ss_ecdh || psk is shorter. */
+#define PQKE_Z_MAX_BYTES (4 * PQKE_SS_BYTES)
 
-/* 1 if suite is an implemented suite, resp. a reserved (hybrid) one. */
+/* 1 if suite is a known suite. */
 int pqpan_pqke_suite_known(unsigned suite);
-int pqpan_pqke_suite_reserved(unsigned suite);
-/* 1 if mode is a reserved (signature) mode. */
-int pqpan_pqke_mode_reserved(unsigned mode);
 /* 1 if the mode carries a ciphertext to the responder's static key in INIT (kem-auth*),
  * resp. to the initiator's static key in RESP (kem-auth-mutual). */
 int pqpan_pqke_mode_ct_to_responder(unsigned mode);
 int pqpan_pqke_mode_ct_to_initiator(unsigned mode);
+
+/* ---- P-256 ECDH of the hybrid suites (NIST SP 800-56A r3 §5.7.1.2) ---- */
+
+/* A fresh key pair; the public key as the wire's X || Y (PQPAN_PQKE_ECDH_PUBLIC_BYTES). */
+PQPAN_MUST_CHECK int pqpan_pqke_ecdh_keypair(uint8_t pub[PQPAN_PQKE_ECDH_PUBLIC_BYTES],
+                                             uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES],
+                                             pqpan_rng_fn rng, void *rng_ctx);
+/* The shared X coordinate with the peer's wire public key, validated in full (BAD_KEY). */
+PQPAN_MUST_CHECK int pqpan_pqke_ecdh_shared(uint8_t ss[PQPAN_ECDH_P256_SHARED_BYTES],
+                                            const uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES],
+                                            const uint8_t peer[PQPAN_PQKE_ECDH_PUBLIC_BYTES]);
+
+/* ---- ML-DSA of the sig modes (FIPS 204) ---- */
+
+/* The transcript's pinned identities (docs/PROTOCOL.md §3): tr = H(pk, 64) of the responder
+ * and, in sig-mutual, of the initiator; a party takes its own tr from its secret key
+ * (skEncode, FIPS 204 Alg. 24: rho || K || tr || ...) and hashes the peer's pinned key. */
+void pqpan_pqke_absorb_identities(struct pqpan_sha3_256_ctx *t, unsigned mode,
+                                  enum pqpan_pqke_role role,
+                                  const struct pqpan_pqke_credentials *cred);
+/* sig = ML-DSA.Sign(own_sk, th, ctx = role's label) (FIPS 204 Alg. 2), hedged with rnd. */
+PQPAN_MUST_CHECK int pqpan_pqke_sign(uint8_t *sig, const struct pqpan_pqke_credentials *cred,
+                                     enum pqpan_pqke_role role, const uint8_t th[32],
+                                     const uint8_t rnd[PQPAN_MLDSA_RND_BYTES]);
+/* PQPAN_OK if sig (of the set's length) is the role's ML-DSA signature of th under
+ * cred->peer_pk, else AUTH (whatever FIPS 204 refuses it for). */
+PQPAN_MUST_CHECK int pqpan_pqke_verify(const uint8_t *sig, const struct pqpan_pqke_credentials *cred,
+                                       enum pqpan_pqke_role role, const uint8_t th[32]);
 
 /* ML-KEM (FIPS 203) of the suite: KeyGen (Alg. 19), Encaps (Alg. 20), Decaps (Alg. 21). */
 PQPAN_MUST_CHECK int pqpan_pqke_kem_keypair(unsigned suite, uint8_t *ek, uint8_t *dk,
@@ -50,14 +75,19 @@ struct pqpan_pqke_layout {
     size_t commit;
     size_t reveal;
     size_t tag;
+    size_t sig_set; /* sig modes: the ML-DSA set byte */
+    size_t ecdh;    /* hybrid: the P-256 public key */
+    size_t sig;     /* the signature (RESP: sig*, FIN: sig-mutual) */
     size_t ek_len;
     size_t ct_len;
     size_t ct_static_len;
+    size_t sig_len;
 };
-/* The layout of a message type for a suite and mode: SUITE / MODE for unknown values,
- * UNSUPPORTED for reserved ones, MALFORMED for an unknown type (l zeroed), else PQPAN_OK. */
+/* The layout of a message type for a suite, mode and (sig modes) ML-DSA set: SUITE / MODE for
+ * unknown values, MALFORMED for an unknown type or, in a sig mode, set (l zeroed), else
+ * PQPAN_OK. */
 PQPAN_MUST_CHECK int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type,
-                                          unsigned suite, unsigned mode);
+                                          unsigned suite, unsigned mode, unsigned sig);
 
 /* ---- Negotiation (docs/PROTOCOL.md §4.3) ---- */
 
@@ -125,12 +155,20 @@ PQPAN_MUST_CHECK int pqpan_pqke_check_type(const uint8_t *in, size_t in_len, uns
 /* The suite and mode bytes of a message whose header check_type accepted. */
 uint8_t pqpan_pqke_header_suite(const uint8_t *in);
 uint8_t pqpan_pqke_header_mode(const uint8_t *in);
-/* SUITE or MODE if a later message's header differs from the run's suite or mode. */
-PQPAN_MUST_CHECK int pqpan_pqke_check_run(const uint8_t *in, unsigned suite, unsigned mode);
-/* INVALID_ARG unless the credentials the mode needs at this step are present. */
+/* SUITE or MODE if a later message's header differs from the run's suite or mode, SUITE if
+ * (sig modes) its ML-DSA set byte differs from the run's set (BAD_LENGTH if it is missing). */
+PQPAN_MUST_CHECK int pqpan_pqke_check_run(const uint8_t *in, size_t in_len, unsigned suite,
+                                          unsigned mode, unsigned sig);
+/* What a step needs of the credentials (OR of the bits). */
+#define PQKE_NEED_PSK 1u
+#define PQKE_NEED_OWN_DK 2u
+#define PQKE_NEED_PEER_EK 4u
+#define PQKE_NEED_OWN_SK 8u  /* and a known ML-DSA set */
+#define PQKE_NEED_PEER_PK 16u /* and a known ML-DSA set */
+/* INVALID_ARG unless the credentials a step needs are present and, when it needs ML-DSA
+ * keys, cred->sig is a known set equal to the run's set sig (0: not known yet). */
 PQPAN_MUST_CHECK int pqpan_pqke_check_credentials(const struct pqpan_pqke_credentials *cred,
-                                                  int need_psk, int need_own_dk,
-                                                  int need_peer_ek);
+                                                  unsigned needs, unsigned sig);
 
 /* Zeroes the first min(cap, PQPAN_PQKE_MSG_MAX_BYTES) bytes of out and *out_len. */
 void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len);
@@ -138,7 +176,7 @@ void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len);
  * out and returns INVALID_ARG (out NULL or no context) or STATE. */
 PQPAN_MUST_CHECK int pqpan_pqke_copy_session(struct pqpan_pqke_session *out, int have_ctx,
                                              unsigned state, unsigned suite, unsigned mode,
-                                             const struct pqpan_pqke_secrets *s);
+                                             unsigned sig, const struct pqpan_pqke_secrets *s);
 /* The numeric value of a party in WAIT_USER (else *value = 0 and INVALID_ARG or STATE). */
 PQPAN_MUST_CHECK int pqpan_pqke_numeric_of(uint32_t *value, int have_ctx, unsigned state,
                                            uint32_t numeric);

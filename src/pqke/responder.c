@@ -1,10 +1,12 @@
 /* PQKE responder (docs/PROTOCOL.md §4.2): IDLE -INIT-> WAIT_FIN -FIN-> DONE (numeric:
  * WAIT_USER -user confirms-> DONE) -take_session-> RELEASED; any error -> FAILED. Runs
- * ML-KEM Encaps (FIPS 203 Alg. 20), and per mode a Decaps with its static key (kem-auth*)
- * and an Encaps to the initiator's pinned static key (kem-auth-mutual); enforces its policy
- * and refuses a downgrade. */
+ * ML-KEM Encaps (FIPS 203 Alg. 20), in the hybrid suites a P-256 key pair and shared secret,
+ * and per mode a Decaps with its static key (kem-auth*), an Encaps to the initiator's pinned
+ * static key (kem-auth-mutual), its ML-DSA signature (sig*) and the verification of the
+ * initiator's (sig-mutual); enforces its policy and refuses a downgrade. */
 #include <string.h>
 
+#include "crypto/ct_testing.h"
 #include "pqke/pqke_internal.h"
 
 static int fail(struct pqpan_pqke_responder *ctx, int err, uint8_t *out, size_t out_cap,
@@ -42,8 +44,21 @@ static int in_set(unsigned value, uint8_t set)
     return value < 8 && (set & (1u << value)) != 0;
 }
 
+/* What answering INIT needs of the credentials: the PSK, its static dk (kem-auth*), the
+ * initiator's pinned ek (kem-auth-mutual), its ML-DSA key (sig*) and the initiator's pinned
+ * one (sig-mutual, for the initiator's identity in the transcript). */
+static unsigned init_needs(unsigned mode)
+{
+    return (mode == PQPAN_PQKE_MODE_PSK ? PQKE_NEED_PSK : 0u) |
+           (pqpan_pqke_mode_ct_to_responder(mode) ? PQKE_NEED_OWN_DK : 0u) |
+           (pqpan_pqke_mode_ct_to_initiator(mode) ? PQKE_NEED_PEER_EK : 0u) |
+           (pqpan_pqke_mode_sig_responder(mode) ? PQKE_NEED_OWN_SK : 0u) |
+           (pqpan_pqke_mode_sig_initiator(mode) ? PQKE_NEED_PEER_PK : 0u);
+}
+
 /* Checks an INIT before any work: order, policy (suite, then mode), syntax, the downgrade
- * check against the initiator's offer, credentials, randomness, output room. */
+ * check against the initiator's offer, credentials (and their ML-DSA set), randomness,
+ * output room. */
 static int check_init(const struct pqpan_pqke_responder *ctx, struct pqpan_pqke_init_msg *m,
                       const struct pqpan_pqke_credentials *cred, pqpan_rng_fn rng,
                       const uint8_t *in, size_t in_len, size_t out_cap)
@@ -63,31 +78,51 @@ static int check_init(const struct pqpan_pqke_responder *ctx, struct pqpan_pqke_
                                    ctx->accepted_suites, ctx->accepted_modes);
     }
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_check_credentials(cred, m->mode == PQPAN_PQKE_MODE_PSK,
-                                          pqpan_pqke_mode_ct_to_responder(m->mode),
-                                          pqpan_pqke_mode_ct_to_initiator(m->mode));
+        rc = pqpan_pqke_check_credentials(cred, init_needs(m->mode), 0);
+    }
+    if (rc == PQPAN_OK && m->sig != 0 && m->sig != cred->sig) {
+        /* The initiator pinned keys of another ML-DSA set than this responder holds. */
+        rc = PQPAN_ERR_SUITE;
     }
     if (rc == PQPAN_OK && rng == 0) {
         rc = PQPAN_ERR_INVALID_ARG;
     }
-    if (rc == PQPAN_OK && out_cap < pqpan_pqke_message_sizes(m->suite, m->mode, 0).resp_bytes) {
+    if (rc == PQPAN_OK &&
+        out_cap < pqpan_pqke_message_sizes(m->suite, m->mode, m->sig).resp_bytes) {
         rc = PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     return rc;
 }
 
-/* Writes RESP's nonce and ciphertexts in place and collects Z = ss_e || [ss_static_r] ||
- * [ss_static_i] || [psk]. Random draws, in order: nonce_r, Encaps' m, [the second Encaps'
- * m]. */
+/* hybrid: the responder's P-256 key pair into RESP and the shared secret with INIT's key. */
+static int resp_ecdh(uint8_t ss[PQKE_SS_BYTES], const struct pqpan_pqke_init_msg *m,
+                     pqpan_rng_fn rng, void *rng_ctx, uint8_t *out,
+                     const struct pqpan_pqke_layout *l)
+{
+    uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES];
+    int rc = pqpan_pqke_ecdh_keypair(out + l->ecdh, sk, rng, rng_ctx);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_ecdh_shared(ss, sk, m->ecdh);
+    }
+    pqpan_wipe(sk, sizeof sk);
+    return rc;
+}
+
+/* Writes RESP's nonce, ciphertexts and P-256 key in place and collects Z = ss_e ||
+ * [ss_ecdh] || [ss_static_r] || [ss_static_i] || [psk]. Random draws, in order: nonce_r,
+ * Encaps' m, [the P-256 key], [the second Encaps' m]. */
 static int resp_fields(struct pqpan_pqke_z *z, const struct pqpan_pqke_init_msg *m,
                        const struct pqpan_pqke_credentials *cred, pqpan_rng_fn rng,
                        void *rng_ctx, uint8_t *out, const struct pqpan_pqke_layout *l)
 {
-    uint8_t ss_e[PQKE_SS_BYTES], ss_r[PQKE_SS_BYTES], ss_i[PQKE_SS_BYTES];
+    uint8_t ss_e[PQKE_SS_BYTES], ss_x[PQKE_SS_BYTES], ss_r[PQKE_SS_BYTES], ss_i[PQKE_SS_BYTES];
     int rc = rng(rng_ctx, out + l->nonce, PQPAN_PQKE_NONCE_BYTES) != 0 ? PQPAN_ERR_RNG : PQPAN_OK;
     z->len = 0;
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_kem_encaps(m->suite, out + l->ct, ss_e, m->ek, rng, rng_ctx);
+    }
+    if (rc == PQPAN_OK && l->ecdh != 0) {
+        rc = resp_ecdh(ss_x, m, rng, rng_ctx, out, l);
     }
     if (rc == PQPAN_OK && l->ct_static != 0) {
         rc = pqpan_pqke_kem_encaps(m->suite, out + l->ct_static, ss_i, cred->peer_ek, rng, rng_ctx);
@@ -97,6 +132,9 @@ static int resp_fields(struct pqpan_pqke_z *z, const struct pqpan_pqke_init_msg 
     }
     if (rc == PQPAN_OK) {
         pqpan_pqke_z_append(z, ss_e, sizeof ss_e);
+        if (l->ecdh != 0) {
+            pqpan_pqke_z_append(z, ss_x, sizeof ss_x);
+        }
         if (m->ct_static != 0) {
             pqpan_pqke_z_append(z, ss_r, sizeof ss_r);
         }
@@ -108,14 +146,48 @@ static int resp_fields(struct pqpan_pqke_z *z, const struct pqpan_pqke_init_msg 
         }
     }
     pqpan_wipe(ss_e, sizeof ss_e);
+    pqpan_wipe(ss_x, sizeof ss_x);
     pqpan_wipe(ss_r, sizeof ss_r);
     pqpan_wipe(ss_i, sizeof ss_i);
     return rc;
 }
 
-/* RESP = header || accepted || ct || [ct_static] || nonce_r || tag_r, built in place; the tag
- * last, over th = SHA3-256(prologue block || INIT || RESP[0 .. tag)). The party keeps the
- * tag FIN must carry, the session keys, th and (numeric) INIT's commitment. */
+/* th over the transcript: prologue block (in ctx), [identities], INIT, RESP up to its tag. In
+ * the sig modes th_r, the same hash up to sig_r, is signed into sig_r's place on the way
+ * (rnd drawn from rng: hedged ML-DSA, FIPS 204 §3.4). */
+static int resp_transcript(const struct pqpan_pqke_responder *ctx,
+                           const struct pqpan_pqke_credentials *cred, unsigned mode,
+                           pqpan_rng_fn rng, void *rng_ctx, const uint8_t *in, size_t in_len,
+                           uint8_t *out, const struct pqpan_pqke_layout *l,
+                           uint8_t th[PQKE_TH_BYTES])
+{
+    struct pqpan_sha3_256_ctx h = ctx->transcript, th_r;
+    uint8_t rnd[PQPAN_MLDSA_RND_BYTES];
+    const size_t sig_at = l->sig != 0 ? l->sig : l->tag;
+    int rc = PQPAN_OK;
+    /* RESP up to sig_r is sent as it is: public (its ciphertexts come from secret randomness) */
+    PQPAN_CT_DECLASSIFY(out, sig_at);
+    pqpan_pqke_absorb_identities(&h, mode, PQPAN_PQKE_ROLE_RESPONDER, cred);
+    pqpan_sha3_256_absorb(&h, in, in_len);
+    pqpan_sha3_256_absorb(&h, out, sig_at);
+    if (l->sig != 0) {
+        th_r = h;
+        pqpan_sha3_256_final(&th_r, th);
+        rc = rng(rng_ctx, rnd, sizeof rnd) != 0 ? PQPAN_ERR_RNG : PQPAN_OK;
+        if (rc == PQPAN_OK) {
+            rc = pqpan_pqke_sign(out + l->sig, cred, PQPAN_PQKE_ROLE_RESPONDER, th, rnd);
+        }
+        pqpan_sha3_256_absorb(&h, out + l->sig, l->sig_len);
+    }
+    pqpan_sha3_256_final(&h, th);
+    pqpan_wipe(rnd, sizeof rnd);
+    return rc;
+}
+
+/* RESP = header || [sig set] || accepted || ct || [ecdh_r] || [ct_static] || nonce_r ||
+ * [sig_r] || tag_r, built in place; the tag last, over th = SHA3-256(prologue block ||
+ * [identities] || INIT || RESP[0 .. tag)). The party keeps the tag FIN must carry, the
+ * session keys, th and (numeric) INIT's commitment. */
 static int answer_init(struct pqpan_pqke_responder *ctx, const struct pqpan_pqke_init_msg *m,
                        const struct pqpan_pqke_credentials *cred, pqpan_rng_fn rng,
                        void *rng_ctx, const uint8_t *in, size_t in_len, uint8_t *out,
@@ -126,9 +198,9 @@ static int answer_init(struct pqpan_pqke_responder *ctx, const struct pqpan_pqke
     struct pqpan_pqke_layout l;
     struct pqpan_pqke_keys keys;
     struct pqpan_pqke_z z;
-    struct pqpan_sha3_256_ctx h;
     uint8_t th[PQKE_TH_BYTES];
-    int rc = pqpan_pqke_layout_of(&l, PQPAN_PQKE_MSG_RESP, m->suite, m->mode);
+    int rc = pqpan_pqke_layout_of(&l, PQPAN_PQKE_MSG_RESP, m->suite, m->mode, m->sig);
+    z.len = 0;
     if (rc == PQPAN_OK) {
         rc = resp_fields(&z, m, cred, rng, rng_ctx, out, &l);
     }
@@ -138,21 +210,24 @@ static int answer_init(struct pqpan_pqke_responder *ctx, const struct pqpan_pqke
         r.mode = m->mode;
         r.accepted_suites = ctx->accepted_suites;
         r.accepted_modes = ctx->accepted_modes;
+        r.sig = m->sig;
         r.ct = out + l.ct;
         r.ct_len = l.ct_len;
+        r.ecdh = l.ecdh != 0 ? out + l.ecdh : 0;
         r.ct_static = l.ct_static != 0 ? out + l.ct_static : 0;
         r.ct_static_len = l.ct_static_len;
         r.nonce = out + l.nonce;
+        r.signature = l.sig != 0 ? out + l.sig : 0; /* signed after the header is written */
+        r.signature_len = l.sig_len;
         r.tag = zero_tag;
         rc = pqpan_pqke_resp_write(out, out_cap, out_len, &r);
     }
     if (rc == PQPAN_OK) {
-        h = ctx->transcript;
-        pqpan_sha3_256_absorb(&h, in, in_len);
-        pqpan_sha3_256_absorb(&h, out, *out_len - PQPAN_PQKE_TAG_BYTES);
-        pqpan_sha3_256_final(&h, th);
-        rc = pqpan_pqke_derive_keys(&keys, &z, pqpan_pqke_message_sizes(m->suite, m->mode, 0).key_bytes,
-                                    th);
+        rc = resp_transcript(ctx, cred, m->mode, rng, rng_ctx, in, in_len, out, &l, th);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_derive_keys(
+            &keys, &z, pqpan_pqke_message_sizes(m->suite, m->mode, m->sig).key_bytes, th);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_confirm_tag(out + l.tag, &keys, PQPAN_PQKE_ROLE_RESPONDER, th);
@@ -167,6 +242,7 @@ static int answer_init(struct pqpan_pqke_responder *ctx, const struct pqpan_pqke
         }
         ctx->suite = m->suite;
         ctx->mode = m->mode;
+        ctx->sig = m->sig;
         ctx->state = PQPAN_PQKE_STATE_WAIT_FIN;
     }
     pqpan_wipe(&keys, sizeof keys);
@@ -202,20 +278,28 @@ static int open_commitment(struct pqpan_pqke_responder *ctx, const uint8_t *reve
     return rc;
 }
 
-/* FIN: the initiator's tag, compared in constant time with the one expected. */
-static int handle_fin(struct pqpan_pqke_responder *ctx, const uint8_t *in, size_t in_len,
-                      size_t *out_len)
+/* FIN: the initiator's tag, compared in constant time with the one expected; sig-mutual:
+ * its signature of th under its pinned key. */
+static int handle_fin(struct pqpan_pqke_responder *ctx, const struct pqpan_pqke_credentials *cred,
+                      const uint8_t *in, size_t in_len, size_t *out_len)
 {
     struct pqpan_pqke_fin_msg m;
-    int rc = pqpan_pqke_check_type(in, in_len, PQPAN_PQKE_MSG_FIN);
+    int rc = pqpan_pqke_check_credentials(
+        cred, pqpan_pqke_mode_sig_initiator(ctx->mode) ? PQKE_NEED_PEER_PK : 0u, ctx->sig);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_check_run(in, ctx->suite, ctx->mode);
+        rc = pqpan_pqke_check_type(in, in_len, PQPAN_PQKE_MSG_FIN);
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_pqke_check_run(in, in_len, ctx->suite, ctx->mode, ctx->sig);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_fin_parse(&m, in, in_len);
     }
     if (rc == PQPAN_OK && !pqpan_pqke_tags_equal(m.tag, ctx->fin_tag)) {
         rc = PQPAN_ERR_AUTH;
+    }
+    if (rc == PQPAN_OK && m.signature != 0) {
+        rc = pqpan_pqke_verify(m.signature, cred, PQPAN_PQKE_ROLE_INITIATOR, ctx->secrets.th);
     }
     if (rc == PQPAN_OK && m.reveal != 0) {
         rc = open_commitment(ctx, m.reveal);
@@ -249,7 +333,7 @@ int pqpan_pqke_responder_handle(struct pqpan_pqke_responder *ctx,
         rc = handle_init(ctx, cred, rng, rng_ctx, in, in_len, out, out_cap, out_len);
         break;
     case PQPAN_PQKE_STATE_WAIT_FIN:
-        rc = handle_fin(ctx, in, in_len, out_len);
+        rc = handle_fin(ctx, cred, in, in_len, out_len);
         break;
     default:
         rc = PQPAN_ERR_STATE;
@@ -286,7 +370,7 @@ int pqpan_pqke_responder_take_session(struct pqpan_pqke_responder *ctx,
     uint8_t kept[2];
     int rc = pqpan_pqke_copy_session(out, ctx != 0, ctx != 0 ? ctx->state : 0u,
                                      ctx != 0 ? ctx->suite : 0u, ctx != 0 ? ctx->mode : 0u,
-                                     ctx != 0 ? &ctx->secrets : 0);
+                                     ctx != 0 ? ctx->sig : 0u, ctx != 0 ? &ctx->secrets : 0);
     if (ctx == 0 || rc != PQPAN_OK) {
         return ctx != 0 ? fail(ctx, rc, 0, 0, 0) : rc;
     }

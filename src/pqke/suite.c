@@ -10,23 +10,21 @@ struct suite_row {
     unsigned suite;
     enum pqpan_kem_id kem;
     const char *name;
-    int ecdh;     /* hybrid: P-256 ECDH beside ML-KEM */
-    int reserved; /* the parties do not run it yet (its sizes and work are defined) */
+    int ecdh; /* hybrid: P-256 ECDH beside ML-KEM */
 };
 
 static const struct suite_row suite_rows[] = {
-    {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_KEM_MLKEM512, "ML-KEM-512", 0, 0},
-    {PQPAN_PQKE_SUITE_MLKEM768, PQPAN_KEM_MLKEM768, "ML-KEM-768", 0, 0},
-    {PQPAN_PQKE_SUITE_MLKEM1024, PQPAN_KEM_MLKEM1024, "ML-KEM-1024", 0, 0},
-    {PQPAN_PQKE_SUITE_P256_MLKEM512, PQPAN_KEM_MLKEM512, "P-256+ML-KEM-512", 1, 1},
-    {PQPAN_PQKE_SUITE_P256_MLKEM768, PQPAN_KEM_MLKEM768, "P-256+ML-KEM-768", 1, 1},
-    {PQPAN_PQKE_SUITE_P256_MLKEM1024, PQPAN_KEM_MLKEM1024, "P-256+ML-KEM-1024", 1, 1},
+    {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_KEM_MLKEM512, "ML-KEM-512", 0},
+    {PQPAN_PQKE_SUITE_MLKEM768, PQPAN_KEM_MLKEM768, "ML-KEM-768", 0},
+    {PQPAN_PQKE_SUITE_MLKEM1024, PQPAN_KEM_MLKEM1024, "ML-KEM-1024", 0},
+    {PQPAN_PQKE_SUITE_P256_MLKEM512, PQPAN_KEM_MLKEM512, "P-256+ML-KEM-512", 1},
+    {PQPAN_PQKE_SUITE_P256_MLKEM768, PQPAN_KEM_MLKEM768, "P-256+ML-KEM-768", 1},
+    {PQPAN_PQKE_SUITE_P256_MLKEM1024, PQPAN_KEM_MLKEM1024, "P-256+ML-KEM-1024", 1},
 };
 
 struct mode_row {
     unsigned mode;
     const char *name;
-    int reserved;          /* the parties do not run it yet (its sizes and work are defined) */
     int ct_to_responder;   /* INIT carries a ciphertext to the responder's static key */
     int ct_to_initiator;   /* RESP carries a ciphertext to the initiator's static key */
     int sig_responder;     /* RESP carries the responder's ML-DSA signature (and every
@@ -37,13 +35,13 @@ struct mode_row {
 };
 
 static const struct mode_row mode_rows[] = {
-    {PQPAN_PQKE_MODE_NONE, "none", 0, 0, 0, 0, 0, 0, 0},
-    {PQPAN_PQKE_MODE_PSK, "psk", 0, 0, 0, 0, 0, 1, 1},
-    {PQPAN_PQKE_MODE_KEM_AUTH, "kem-auth", 0, 1, 0, 0, 0, 1, 0},
-    {PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, "kem-auth-mutual", 0, 1, 1, 0, 0, 1, 1},
-    {PQPAN_PQKE_MODE_SIG, "sig", 1, 0, 0, 1, 0, 1, 0},
-    {PQPAN_PQKE_MODE_SIG_MUTUAL, "sig-mutual", 1, 0, 0, 1, 1, 1, 1},
-    {PQPAN_PQKE_MODE_NUMERIC, "numeric", 0, 0, 0, 0, 0, 1, 1},
+    {PQPAN_PQKE_MODE_NONE, "none", 0, 0, 0, 0, 0, 0},
+    {PQPAN_PQKE_MODE_PSK, "psk", 0, 0, 0, 0, 1, 1},
+    {PQPAN_PQKE_MODE_KEM_AUTH, "kem-auth", 1, 0, 0, 0, 1, 0},
+    {PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, "kem-auth-mutual", 1, 1, 0, 0, 1, 1},
+    {PQPAN_PQKE_MODE_SIG, "sig", 0, 0, 1, 0, 1, 0},
+    {PQPAN_PQKE_MODE_SIG_MUTUAL, "sig-mutual", 0, 0, 1, 1, 1, 1},
+    {PQPAN_PQKE_MODE_NUMERIC, "numeric", 0, 0, 0, 0, 1, 1},
 };
 
 /* The protocol's fixed preference order, best first (docs/PROTOCOL.md §4.3). Suites: the
@@ -86,11 +84,11 @@ static const struct mode_row *mode_row(unsigned mode)
     return 0;
 }
 
-/* The KEM of an implemented suite, or NULL. */
+/* The ML-KEM parameter set of a suite, or NULL. */
 static const struct pqpan_kem *suite_kem(unsigned suite)
 {
     const struct suite_row *r = suite_row(suite);
-    return r != 0 && !r->reserved ? pqpan_kem_by_id(r->kem) : 0;
+    return r != 0 ? pqpan_kem_by_id(r->kem) : 0;
 }
 
 int pqpan_pqke_suite_known(unsigned suite)
@@ -98,22 +96,27 @@ int pqpan_pqke_suite_known(unsigned suite)
     return suite_kem(suite) != 0;
 }
 
-int pqpan_pqke_suite_reserved(unsigned suite)
+int pqpan_pqke_suite_hybrid(unsigned suite)
 {
     const struct suite_row *r = suite_row(suite);
-    return r != 0 && r->reserved;
+    return r != 0 && r->ecdh;
 }
 
 int pqpan_pqke_mode_implemented(unsigned mode)
 {
-    const struct mode_row *r = mode_row(mode);
-    return r != 0 && !r->reserved;
+    return mode_row(mode) != 0;
 }
 
-int pqpan_pqke_mode_reserved(unsigned mode)
+int pqpan_pqke_mode_sig_responder(unsigned mode)
 {
     const struct mode_row *r = mode_row(mode);
-    return r != 0 && r->reserved;
+    return r != 0 && r->sig_responder;
+}
+
+int pqpan_pqke_mode_sig_initiator(unsigned mode)
+{
+    const struct mode_row *r = mode_row(mode);
+    return r != 0 && r->sig_initiator;
 }
 
 int pqpan_pqke_mode_ct_to_responder(unsigned mode)
@@ -163,15 +166,26 @@ const char *pqpan_pqke_suite_name(unsigned suite)
     return r != 0 ? r->name : 0;
 }
 
-unsigned pqpan_pqke_suite_for_kem(enum pqpan_kem_id kem)
+/* The suite of a KEM alone (ecdh 0) or with P-256 (ecdh 1), or 0. */
+static unsigned suite_of_kem(enum pqpan_kem_id kem, int ecdh)
 {
     size_t i;
     for (i = 0; i < N_ROWS(suite_rows); i++) {
-        if (suite_rows[i].kem == kem && !suite_rows[i].reserved) {
+        if (suite_rows[i].kem == kem && suite_rows[i].ecdh == ecdh) {
             return suite_rows[i].suite;
         }
     }
     return 0;
+}
+
+unsigned pqpan_pqke_suite_for_kem(enum pqpan_kem_id kem)
+{
+    return suite_of_kem(kem, 0);
+}
+
+unsigned pqpan_pqke_hybrid_suite_for_kem(enum pqpan_kem_id kem)
+{
+    return suite_of_kem(kem, 1);
 }
 
 /* 16-byte session keys for ML-KEM-512 (NIST category 1, AES-128), 32 bytes for categories

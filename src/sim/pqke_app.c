@@ -46,6 +46,7 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
 static struct pqpan_pqke_credentials creds_of(const struct pqpan_sim_pqke *a, int side)
 {
     struct pqpan_pqke_credentials c;
+    memset(&c, 0, sizeof c); /* no ML-DSA keys: the simulator does not run the sig modes */
     c.psk = a->psk;
     c.own_dk = side == SIDE_INITIATOR ? a->initiator_dk : a->responder_dk;
     c.peer_ek = side == SIDE_INITIATOR ? a->responder_ek : a->initiator_ek;

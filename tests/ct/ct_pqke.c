@@ -1,13 +1,16 @@
-/* Constant-time check of the PQKE parties under valgrind memcheck, every suite and every
- * implemented mode: every byte the injected random source hands out (nonces, KeyGen's d and
- * z, Encaps' m, the numeric secret) is marked undefined, and so are the long-term secrets
- * (the PSK, the static decapsulation keys but their public parts), so any branch or memory
- * index that depends on them or on anything derived from them (dk, the shared secrets, the
- * derived keys, the tags, the commitment) is reported and the run fails. A tampered RESP
- * goes through the implicit-rejection and refusal paths too. Messages, once a party has
- * sent them, are public and marked defined again; the only secret-derived values a party
- * may branch on are the tag comparisons' verdicts and, in numeric mode, the displayed value,
- * which the library declassifies (src/crypto/ct_testing.h). */
+/* Constant-time check of the PQKE parties under valgrind memcheck, every suite (ML-KEM alone
+ * and with P-256) and every mode: every byte the injected random source hands out (nonces,
+ * KeyGen's d and z, Encaps' m, the P-256 private keys, the numeric secret, ML-DSA's rnd) is
+ * marked undefined, and so are the long-term secrets (the PSK, the static decapsulation keys
+ * and the ML-DSA secret keys but their public parts), so any branch or memory index that
+ * depends on them or on anything derived from them (dk, the shared secrets, the derived
+ * keys, the tags, the commitment, the signing state) is reported and the run fails. A
+ * tampered RESP goes through the implicit-rejection (or, in the sig modes, the signature
+ * refusal) and refusal paths too. Messages, once a party has sent them, are public and
+ * marked defined again; the only secret-derived values a party may branch on are the tag
+ * comparisons' verdicts, in numeric mode the displayed value, and what ML-DSA and P-256
+ * declassify themselves (docs/SIG.md, docs/ECDH.md: how many signing attempts, whether a
+ * drawn P-256 key is in range, the public outputs), all through src/crypto/ct_testing.h. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +18,7 @@
 
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 #define PUBLIC(p, n) VALGRIND_MAKE_MEM_DEFINED((p), (n))
 #define SECRET(p, n) VALGRIND_MAKE_MEM_UNDEFINED((p), (n))
@@ -45,25 +49,40 @@ static void dk_public_parts(uint8_t *dk, size_t ek_bytes)
     PUBLIC(dk + ek_bytes - 32, ek_bytes + 32);
 }
 
+/* The secret parts of an ML-DSA sk (FIPS 204 Alg. 24: rho || K || tr || s1 || s2 || t0): all
+ * but rho (in pk) and tr = H(pk), which PQKE puts into the transcript. */
+static void sk_secret_parts(uint8_t *sk, size_t sk_bytes)
+{
+    SECRET(sk + 32, 32);
+    SECRET(sk + 128, sk_bytes - 128);
+}
+
 struct world {
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];
     uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
     uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t r_pk[PQPAN_SIG_PK_MAX_BYTES], r_sk[PQPAN_SIG_SK_MAX_BYTES];
+    uint8_t i_pk[PQPAN_SIG_PK_MAX_BYTES], i_sk[PQPAN_SIG_SK_MAX_BYTES];
 };
 
 /* Static keys made with public randomness (their generation is not under test), then the
- * secret parts and the PSK marked secret. */
+ * secret parts and the PSK marked secret. ML-DSA keys of the set of the suite's category. */
 static int provision(struct world *w, unsigned suite, uint8_t *counter)
 {
-    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)suite);
+    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)((suite - 1) % 3 + 1));
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)((suite - 1) % 3 + 1));
     int rc = kem->keypair(w->r_ek, w->r_dk, public_rng, counter) |
-             kem->keypair(w->i_ek, w->i_dk, public_rng, counter);
+             kem->keypair(w->i_ek, w->i_dk, public_rng, counter) |
+             ds->keypair(w->r_pk, w->r_sk, public_rng, counter) |
+             ds->keypair(w->i_pk, w->i_sk, public_rng, counter);
     memset(w->psk, 0x5A, sizeof w->psk);
     SECRET(w->psk, sizeof w->psk);
     SECRET(w->r_dk, kem->dk_bytes);
     SECRET(w->i_dk, kem->dk_bytes);
     dk_public_parts(w->r_dk, kem->ek_bytes);
     dk_public_parts(w->i_dk, kem->ek_bytes);
+    sk_secret_parts(w->r_sk, ds->sk_bytes);
+    sk_secret_parts(w->i_sk, ds->sk_bytes);
     return rc;
 }
 
@@ -76,12 +95,17 @@ static int check(unsigned suite, unsigned mode)
     static const char prologue[] = "ct prologue";
     struct pqpan_pqke_policy p = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode),
                                   (const uint8_t *)prologue, sizeof prologue - 1};
-    struct pqpan_pqke_credentials ci = {w.psk, w.i_dk, w.r_ek}, cr = {w.psk, w.r_dk, w.i_ek};
+    const unsigned sig = (suite - 1) % 3 + 1;
+    struct pqpan_pqke_credentials ci = {w.psk, w.i_dk, w.r_ek, sig, w.i_sk, w.r_pk},
+                                  cr = {w.psk, w.r_dk, w.i_ek, sig, w.r_sk, w.i_pk};
     struct pqpan_pqke_session s1, s2;
-    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    static uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
     uint8_t counter = (uint8_t)(suite * 16 + mode);
     size_t init_len, resp_len, fin_len, none;
-    size_t ek_bytes = pqpan_pqke_message_sizes(suite, mode, 0).ek_bytes;
+    size_t ek_bytes = pqpan_pqke_message_sizes(suite, mode, sig).ek_bytes;
+    /* the first ciphertext byte of RESP: after the header, the sig modes' set byte, the sets */
+    size_t ct_at = PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES +
+                   (pqpan_pqke_message_sizes(suite, mode, sig).sig_bytes != 0 ? 1u : 0u);
     uint32_t vi = 0, vr = 0;
     int rc = provision(&w, suite, &counter), refused;
 
@@ -93,11 +117,12 @@ static int check(unsigned suite, unsigned mode)
     rc |= pqpan_pqke_responder_handle(&resp, &cr, secret_rng, &counter, init, init_len, answer,
                                       sizeof answer, &resp_len);
     PUBLIC(answer, resp_len);
-    /* A tampered ciphertext: implicit rejection inside Decaps, then a refused tag. */
+    /* A tampered ciphertext: implicit rejection inside Decaps, then a refused tag (sig modes:
+     * the responder's signature refused first). */
     twin = ini;
-    answer[PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES] ^= 1;
+    answer[ct_at] ^= 1;
     refused = pqpan_pqke_initiator_handle(&twin, &ci, answer, resp_len, fin, sizeof fin, &fin_len);
-    answer[PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES] ^= 1;
+    answer[ct_at] ^= 1;
     rc |= refused == PQPAN_ERR_AUTH ? 0 : 1;
     rc |= pqpan_pqke_initiator_handle(&ini, &ci, answer, resp_len, fin, sizeof fin, &fin_len);
     PUBLIC(fin, fin_len);
@@ -121,13 +146,14 @@ static int check(unsigned suite, unsigned mode)
 
 int main(void)
 {
-    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE,     PQPAN_PQKE_MODE_PSK,
                                      PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_SIG,      PQPAN_PQKE_MODE_SIG_MUTUAL,
                                      PQPAN_PQKE_MODE_NUMERIC};
     unsigned suite;
     size_t m;
     int failed = 0;
-    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_MLKEM1024; suite++) {
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
         for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             failed |= check(suite, modes[m]);
         }

@@ -1,6 +1,7 @@
 /* libFuzzer target: the PQKE parties fed arbitrary bytes. Input byte 0 picks the party
  * (0: a fresh responder, 1: an initiator waiting for RESP, 2: a responder waiting for
- * FIN), byte 1 the suite, byte 2 the mode (every implemented one); the rest is the message.
+ * FIN), byte 1 the suite (of six: ML-KEM alone and with P-256), byte 2 the mode (of seven,
+ * the sig modes with the ML-DSA set of the suite's category); the rest is the message.
  * The waiting parties come from one deterministic exchange per suite and mode, run once and
  * cloned by struct copy for each input. Neither waiting party may ever reach WAIT_USER or
  * DONE (that would need a forged confirmation tag); every refusal must leave the party
@@ -13,11 +14,15 @@
 
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
-static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE,     PQPAN_PQKE_MODE_PSK,
                                  PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
-                                 PQPAN_PQKE_MODE_NUMERIC};
+                                 PQPAN_PQKE_MODE_NUMERIC,  PQPAN_PQKE_MODE_SIG,
+                                 PQPAN_PQKE_MODE_SIG_MUTUAL};
 #define N_MODES (sizeof modes / sizeof modes[0])
+#define N_SUITES 6
+#define N_LEVELS 3 /* ML-KEM-512/768/1024 (and ML-DSA-44/65/87) */
 
 /* A counter-mode byte source: deterministic, good enough to drive the exchange. */
 static int counter_rng(void *ctx, uint8_t *out, size_t len)
@@ -46,11 +51,13 @@ static void check_no_session(int rc, enum pqpan_pqke_state state, int err, int t
     require(take_rc == PQPAN_ERR_STATE && memcmp(s, &zero, sizeof zero) == 0);
 }
 
-/* One device pair's long-term keys per suite (static key pairs, PSK). */
+/* One device pair's long-term keys per level (static key pairs, PSK, ML-DSA key pairs). */
 struct keys {
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];
     uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
     uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t r_pk[PQPAN_SIG_PK_MAX_BYTES], r_sk[PQPAN_SIG_SK_MAX_BYTES];
+    uint8_t i_pk[PQPAN_SIG_PK_MAX_BYTES], i_sk[PQPAN_SIG_SK_MAX_BYTES];
 };
 
 /* The waiting parties of one deterministic exchange per suite and mode, built on first use
@@ -61,19 +68,29 @@ struct waiting {
     struct pqpan_pqke_responder resp; /* WAIT_FIN */
 };
 
-static struct keys key_cache[3];
+static struct keys key_cache[N_LEVELS];
+
+/* The level of a suite: 0, 1, 2 for ML-KEM-512, -768, -1024, alone or with P-256. */
+static unsigned level_of(unsigned suite)
+{
+    return (suite - 1) % N_LEVELS;
+}
 
 static const struct keys *keys_for(unsigned suite)
 {
-    static int ready[3];
-    struct keys *k = &key_cache[suite - 1];
-    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)suite);
+    static int ready[N_LEVELS];
+    const unsigned lv = level_of(suite);
+    struct keys *k = &key_cache[lv];
+    const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)(lv + 1));
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)(lv + 1));
     uint32_t seed = 77;
-    if (!ready[suite - 1]) {
+    if (!ready[lv]) {
         memset(k->psk, 0x42, sizeof k->psk);
         require(kem->keypair(k->r_ek, k->r_dk, counter_rng, &seed) == PQPAN_OK);
         require(kem->keypair(k->i_ek, k->i_dk, counter_rng, &seed) == PQPAN_OK);
-        ready[suite - 1] = 1;
+        require(ds->keypair(k->r_pk, k->r_sk, counter_rng, &seed) == PQPAN_OK);
+        require(ds->keypair(k->i_pk, k->i_sk, counter_rng, &seed) == PQPAN_OK);
+        ready[lv] = 1;
     }
     return k;
 }
@@ -88,14 +105,18 @@ static struct pqpan_pqke_policy policy_for(unsigned suite, unsigned mode)
 static struct pqpan_pqke_credentials cred(unsigned suite, int initiator)
 {
     const struct keys *k = keys_for(suite);
-    struct pqpan_pqke_credentials c = {k->psk, initiator ? k->i_dk : k->r_dk,
-                                       initiator ? k->r_ek : k->i_ek};
+    struct pqpan_pqke_credentials c = {k->psk,
+                                       initiator ? k->i_dk : k->r_dk,
+                                       initiator ? k->r_ek : k->i_ek,
+                                       level_of(suite) + 1,
+                                       initiator ? k->i_sk : k->r_sk,
+                                       initiator ? k->r_pk : k->i_pk};
     return c;
 }
 
 static const struct waiting *waiting_for(unsigned suite, unsigned m)
 {
-    static struct waiting cache[3][N_MODES];
+    static struct waiting cache[N_SUITES][N_MODES];
     static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], answer[PQPAN_PQKE_RESP_MAX_BYTES];
     struct waiting *w = &cache[suite - 1][m];
     struct pqpan_pqke_policy p = policy_for(suite, modes[m]);
@@ -162,7 +183,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 3) {
         return 0;
     }
-    suite = PQPAN_PQKE_SUITE_MLKEM512 + data[1] % 3u;
+    suite = PQPAN_PQKE_SUITE_MLKEM512 + data[1] % (unsigned)N_SUITES;
     m = data[2] % (unsigned)N_MODES;
     switch (data[0] % 3u) {
     case 0:

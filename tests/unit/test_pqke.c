@@ -1,12 +1,15 @@
 /* Tests for src/pqke (PQKE v2): message codecs, negotiation, key schedule, initiator and
- * responder in every implemented mode, and the attacker's moves: a man in the middle,
- * single-bit flips, truncations, replays, reflections, downgrades.
+ * responder in every suite (ML-KEM alone and hybrid with P-256) and every mode, and the
+ * attacker's moves: a man in the middle, single-bit flips, truncations, replays,
+ * reflections, downgrades.
  *
  * Independent references: message sizes computed by hand from the FIPS 203 §8 Table 3
  * sizes and the layouts of docs/PROTOCOL.md §2; the session keys recomputed here from the
  * documented formula (§3) with the KMAC256 of kmac.h (itself checked against the NIST SP
  * 800-185 samples in test_kmac.c), from Z rebuilt by decapsulating the messages' ciphertexts
- * with the test's own copies of the keys; Keccak permutation counts computed by hand. Every
+ * with the test's own copies of the keys (and the P-256 secret from the initiator's ephemeral
+ * key), the signatures verified with ML-DSA.Verify of sig.h over the documented transcript
+ * hashes; Keccak permutation counts computed by hand. Every
  * rejection test checks the exact error code, the FAILED state and that no key comes out. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,17 +21,24 @@
 #include <cmocka.h>
 
 #include "pqke/pqke_internal.h"
+#include "pqpan/ecdh.h"
 #include "pqpan/kmac.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sha3.h"
+#include "pqpan/sig.h"
 
-static const unsigned all_suites[] = {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_SUITE_MLKEM768,
-                                      PQPAN_PQKE_SUITE_MLKEM1024};
-static const unsigned all_modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+static const unsigned all_suites[] = {PQPAN_PQKE_SUITE_MLKEM512,      PQPAN_PQKE_SUITE_MLKEM768,
+                                      PQPAN_PQKE_SUITE_MLKEM1024,     PQPAN_PQKE_SUITE_P256_MLKEM512,
+                                      PQPAN_PQKE_SUITE_P256_MLKEM768, PQPAN_PQKE_SUITE_P256_MLKEM1024};
+/* The modes of version 2's first release first (the pinned digests follow this order). */
+static const unsigned all_modes[] = {PQPAN_PQKE_MODE_NONE,     PQPAN_PQKE_MODE_PSK,
                                      PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
-                                     PQPAN_PQKE_MODE_NUMERIC};
+                                     PQPAN_PQKE_MODE_NUMERIC,  PQPAN_PQKE_MODE_SIG,
+                                     PQPAN_PQKE_MODE_SIG_MUTUAL};
 #define N_SUITES (sizeof all_suites / sizeof all_suites[0])
 #define N_MODES (sizeof all_modes / sizeof all_modes[0])
+#define N_MLKEM_SUITES 3 /* all_suites[0..3): ML-KEM alone */
+#define N_V1_MODES 5     /* all_modes[0..5): no signatures */
 
 static const char test_prologue[] = "AA:BB:CC:DD:EE:01|AA:BB:CC:DD:EE:02|door-lock";
 
@@ -77,30 +87,50 @@ struct keyset {
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];
     uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES]; /* responder's static */
     uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES]; /* initiator's static */
+    unsigned sig; /* the ML-DSA set of the signature keys */
+    uint8_t r_pk[PQPAN_SIG_PK_MAX_BYTES], r_sk[PQPAN_SIG_SK_MAX_BYTES]; /* responder's ML-DSA */
+    uint8_t i_pk[PQPAN_SIG_PK_MAX_BYTES], i_sk[PQPAN_SIG_SK_MAX_BYTES]; /* initiator's ML-DSA */
 };
 
 static const struct pqpan_kem *kem_of(unsigned suite)
 {
-    return pqpan_kem_by_id((enum pqpan_kem_id)suite); /* wire values 1..3 = kem ids 1..3 */
+    /* wire values 1..3 and 4..6 (with P-256) = kem ids 1..3 */
+    return pqpan_kem_by_id((enum pqpan_kem_id)((suite - 1) % 3 + 1));
+}
+
+/* The tests pair each ML-KEM level with the ML-DSA set of its category: 44, 65, 87. */
+static unsigned sig_of_suite(unsigned suite)
+{
+    return (suite - 1) % 3 + 1;
+}
+
+/* The ML-DSA set a run of (suite, mode) announces: 0 outside the sig modes. */
+static unsigned run_sig(unsigned suite, unsigned mode)
+{
+    return pqpan_pqke_mode_sig_responder(mode) ? sig_of_suite(suite) : 0u;
 }
 
 static void keyset_make(struct keyset *k, unsigned suite, uint64_t seed)
 {
     struct test_rng r = rng_seeded(seed);
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)sig_of_suite(suite));
     assert_int_equal(test_rng_fill(&r, k->psk, sizeof k->psk), 0);
     assert_int_equal(kem_of(suite)->keypair(k->r_ek, k->r_dk, test_rng_fill, &r), PQPAN_OK);
     assert_int_equal(kem_of(suite)->keypair(k->i_ek, k->i_dk, test_rng_fill, &r), PQPAN_OK);
+    k->sig = ds->id;
+    assert_int_equal(ds->keypair(k->r_pk, k->r_sk, test_rng_fill, &r), PQPAN_OK);
+    assert_int_equal(ds->keypair(k->i_pk, k->i_sk, test_rng_fill, &r), PQPAN_OK);
 }
 
 static struct pqpan_pqke_credentials cred_initiator(const struct keyset *k)
 {
-    struct pqpan_pqke_credentials c = {k->psk, k->i_dk, k->r_ek};
+    struct pqpan_pqke_credentials c = {k->psk, k->i_dk, k->r_ek, k->sig, k->i_sk, k->r_pk};
     return c;
 }
 
 static struct pqpan_pqke_credentials cred_responder(const struct keyset *k)
 {
-    struct pqpan_pqke_credentials c = {k->psk, k->r_dk, k->i_ek};
+    struct pqpan_pqke_credentials c = {k->psk, k->r_dk, k->i_ek, k->sig, k->r_sk, k->i_pk};
     return c;
 }
 
@@ -117,7 +147,7 @@ static struct pqpan_pqke_policy policy_of(uint32_t suites, uint32_t modes)
 /* ---- running both parties in memory ---- */
 
 struct exchange {
-    unsigned suite, mode;
+    unsigned suite, mode, sig;
     struct keyset keys;
     struct pqpan_pqke_initiator ini;  /* after INIT, before RESP */
     struct pqpan_pqke_responder resp; /* after RESP, before FIN */
@@ -139,6 +169,7 @@ static void exchange_first_two(struct exchange *x, unsigned suite, unsigned mode
     memset(x, 0, sizeof *x);
     x->suite = suite;
     x->mode = mode;
+    x->sig = run_sig(suite, mode);
     keyset_make(&x->keys, suite, 7000 + suite);
     ci = cred_initiator(&x->keys);
     cr = cred_responder(&x->keys);
@@ -216,6 +247,8 @@ static void assert_initiator_failed(struct pqpan_pqke_initiator *ini, int err)
     assert_true(all_zero(ini->dk, sizeof ini->dk));
     assert_true(all_zero(ini->ss_static, sizeof ini->ss_static));
     assert_true(all_zero(ini->reveal, sizeof ini->reveal));
+    assert_true(all_zero(ini->ecdh_sk, sizeof ini->ecdh_sk));
+    assert_true(all_zero(ini->sig_rnd, sizeof ini->sig_rnd));
     assert_true(all_zero(&ini->secrets, sizeof ini->secrets));
     assert_int_equal(pqpan_pqke_initiator_take_session(&copy, &s), PQPAN_ERR_STATE);
     assert_true(all_zero(&s, sizeof s));
@@ -303,8 +336,8 @@ static void test_message_sizes_per_suite_and_mode(void **state)
          {1640, 1640, 70, 32}}};
     size_t i, j;
     (void)state;
-    for (i = 0; i < N_SUITES; i++) {
-        for (j = 0; j < N_MODES; j++) {
+    for (i = 0; i < N_MLKEM_SUITES; i++) {
+        for (j = 0; j < N_V1_MODES; j++) {
             struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j], 0);
             assert_int_equal(s.init_bytes, want[i][j][0]);
             assert_int_equal(s.resp_bytes, want[i][j][1]);
@@ -320,7 +353,7 @@ static void test_message_sizes_per_suite_and_mode(void **state)
     assert_int_equal(PQPAN_PQKE_FIN_MAX_BYTES, 4666);
     assert_int_equal(PQPAN_PQKE_MSG_MAX_BYTES, 6332);
     /* docs/PROTOCOL.md §4 footprint (the host the unit tests run on: x86-64) */
-    assert_int_equal(sizeof(struct pqpan_pqke_initiator), 3560);
+    assert_int_equal(sizeof(struct pqpan_pqke_initiator), 3624);
     assert_int_equal(sizeof(struct pqpan_pqke_responder), 392);
     /* unknown values, and a sig mode without a known ML-DSA set, have no sizes */
     assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG, 0).resp_bytes, 0);
@@ -360,6 +393,11 @@ static void test_message_sizes_of_sig_modes_and_hybrid_suites(void **state)
         /* 6+1+2+32+1568+64 = 1673; 6+1+2+1568+64+32+4627+32 = 6332; 6+1+4627+32 = 4666 */
         {6, PQPAN_PQKE_MODE_SIG_MUTUAL, 3, 1673, 6332, 4666, 32, 64, 4627},
         {4, PQPAN_PQKE_MODE_SIG, 3, 905, 5532, 39, 16, 64, 4627},
+        /* docs/PROTOCOL.md §2.5's rows: 6+1+2+32+800 = 841, 3261, 39 + 2420 = 2459; for
+         * ML-KEM-1024 with ML-DSA-87: 1609, 6+1+2+1568+32+4627+32 = 6268, 39 (+ 4627) */
+        {1, PQPAN_PQKE_MODE_SIG_MUTUAL, 1, 841, 3261, 2459, 16, 0, 2420},
+        {3, PQPAN_PQKE_MODE_SIG, 3, 1609, 6268, 39, 32, 0, 4627},
+        {3, PQPAN_PQKE_MODE_SIG_MUTUAL, 3, 1609, 6268, 4666, 32, 0, 4627},
     };
     size_t i;
     (void)state;
@@ -384,6 +422,12 @@ static void test_names_and_mode_properties(void **state)
     assert_null(pqpan_pqke_suite_name(9));
     assert_int_equal(pqpan_pqke_suite_for_kem(PQPAN_KEM_MLKEM1024), PQPAN_PQKE_SUITE_MLKEM1024);
     assert_int_equal(pqpan_pqke_suite_for_kem((enum pqpan_kem_id)0), 0);
+    assert_int_equal(pqpan_pqke_hybrid_suite_for_kem(PQPAN_KEM_MLKEM768), PQPAN_PQKE_SUITE_P256_MLKEM768);
+    assert_int_equal(pqpan_pqke_hybrid_suite_for_kem((enum pqpan_kem_id)0), 0);
+    assert_true(pqpan_pqke_mode_sig_responder(PQPAN_PQKE_MODE_SIG));
+    assert_false(pqpan_pqke_mode_sig_initiator(PQPAN_PQKE_MODE_SIG));
+    assert_true(pqpan_pqke_mode_sig_initiator(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    assert_false(pqpan_pqke_mode_sig_responder(PQPAN_PQKE_MODE_KEM_AUTH));
     for (i = 1; i <= 7; i++) {
         assert_int_equal(pqpan_pqke_mode_by_name(pqpan_pqke_mode_name((unsigned)i)), i);
     }
@@ -391,9 +435,13 @@ static void test_names_and_mode_properties(void **state)
     assert_int_equal(pqpan_pqke_mode_by_name("KEM-AUTH"), 0);
     assert_int_equal(pqpan_pqke_mode_by_name(NULL), 0);
     assert_null(pqpan_pqke_mode_name(0));
-    assert_false(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_SIG));
-    assert_false(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    assert_true(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_SIG));
+    assert_true(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_SIG_MUTUAL));
     assert_true(pqpan_pqke_mode_implemented(PQPAN_PQKE_MODE_NUMERIC));
+    assert_false(pqpan_pqke_mode_implemented(8));
+    assert_string_equal(pqpan_pqke_suite_name(PQPAN_PQKE_SUITE_P256_MLKEM768), "P-256+ML-KEM-768");
+    assert_true(pqpan_pqke_suite_hybrid(PQPAN_PQKE_SUITE_P256_MLKEM512));
+    assert_false(pqpan_pqke_suite_hybrid(PQPAN_PQKE_SUITE_MLKEM1024));
     /* Which modes authenticate whom: none authenticates nobody. */
     assert_false(pqpan_pqke_mode_authenticates_responder(PQPAN_PQKE_MODE_NONE));
     assert_false(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_NONE));
@@ -402,6 +450,10 @@ static void test_names_and_mode_properties(void **state)
     assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL));
     assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_PSK));
     assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_NUMERIC));
+    assert_true(pqpan_pqke_mode_authenticates_responder(PQPAN_PQKE_MODE_SIG));
+    assert_false(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_SIG));
+    assert_true(pqpan_pqke_mode_authenticates_responder(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    assert_true(pqpan_pqke_mode_authenticates_initiator(PQPAN_PQKE_MODE_SIG_MUTUAL));
 }
 
 static void test_codecs_write_documented_bytes_and_parse_back(void **state)
@@ -511,11 +563,14 @@ static void test_codec_errors_in_documented_order(void **state)
 {
     uint8_t tag[32] = {0};
     uint8_t buf[64];
-    struct pqpan_pqke_fin_msg fm = {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, NULL, tag};
-    struct pqpan_pqke_fin_msg fp;
+    struct pqpan_pqke_fin_msg fm, fp;
     struct pqpan_pqke_init_msg ip;
     size_t len;
     (void)state;
+    memset(&fm, 0, sizeof fm);
+    fm.suite = PQPAN_PQKE_SUITE_MLKEM512;
+    fm.mode = PQPAN_PQKE_MODE_NONE;
+    fm.tag = tag;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_OK);
     assert_int_equal(len, 38);
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, 5), PQPAN_ERR_BAD_LENGTH);
@@ -529,13 +584,17 @@ static void test_codec_errors_in_documented_order(void **state)
     buf[1] = 3;
     buf[2] = 0;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_SUITE);
-    buf[2] = PQPAN_PQKE_SUITE_P256_MLKEM512;
-    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_UNSUPPORTED);
+    buf[2] = PQPAN_PQKE_SUITE_P256_MLKEM512; /* the hybrid FIN has the same layout */
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_OK);
     buf[2] = 1;
     buf[3] = 9;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_MODE);
-    buf[3] = PQPAN_PQKE_MODE_SIG_MUTUAL;
-    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_UNSUPPORTED);
+    buf[3] = PQPAN_PQKE_MODE_SIG_MUTUAL; /* byte 6 (tag[0] = 0) is not an ML-DSA set */
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_MALFORMED);
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, 6), PQPAN_ERR_BAD_LENGTH); /* no set byte */
+    buf[6] = PQPAN_SIG_MLDSA44; /* a set, but sig-mutual's FIN is 39 + 2420 bytes */
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_BAD_LENGTH);
+    buf[6] = 0;
     buf[3] = 1;
     buf[4] = 39;
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_ERR_BAD_LENGTH);
@@ -555,8 +614,112 @@ static void test_codec_errors_in_documented_order(void **state)
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_SUITE);
 }
 
+/* The hybrid and sig fields by hand (docs/PROTOCOL.md §2): P-256+ML-KEM-512, sig-mutual,
+ * ML-DSA-44 (FIPS 204 Table 2: signature 2420 bytes). */
+static void test_codecs_of_hybrid_suites_and_sig_modes(void **state)
+{
+    static uint8_t nonce[32], tag[32], ecdh[64], body[800], sig[2420], buf[PQPAN_PQKE_MSG_MAX_BYTES];
+    struct pqpan_pqke_init_msg im, ip;
+    struct pqpan_pqke_resp_msg rm, rp;
+    struct pqpan_pqke_fin_msg fm, fp;
+    size_t len, i;
+    (void)state;
+    for (i = 0; i < sizeof sig; i++) {
+        sig[i] = (uint8_t)(i * 5 + 2);
+        body[i % sizeof body] = (uint8_t)(i * 3 + 9);
+        ecdh[i % sizeof ecdh] = (uint8_t)(i + 0x40);
+    }
+    memset(nonce, 0x4E, sizeof nonce);
+    memset(tag, 0x7A, sizeof tag);
+    /* INIT: 6 + 1 + 2 + 32 + 800 + 64 = 905 = 0x0389; set byte 6, offer 7..8, nonce 9, ek 41,
+     * ecdh 841 */
+    memset(&im, 0, sizeof im);
+    im.suite = PQPAN_PQKE_SUITE_P256_MLKEM512;
+    im.mode = PQPAN_PQKE_MODE_SIG_MUTUAL;
+    im.sig = PQPAN_SIG_MLDSA44;
+    im.offer_suites = 0x10;
+    im.offer_modes = 0x40;
+    im.nonce = nonce;
+    im.ek = body;
+    im.ek_len = 800;
+    im.ecdh = ecdh;
+    assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_OK);
+    assert_int_equal(len, 905);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x01, 0x04, 0x06, 0x89, 0x03, 0x01, 0x10, 0x40}), 9);
+    assert_memory_equal(buf + 9, nonce, 32);
+    assert_memory_equal(buf + 41, body, 800);
+    assert_memory_equal(buf + 841, ecdh, 64);
+    assert_int_equal(pqpan_pqke_init_parse(&ip, buf, len), PQPAN_OK);
+    assert_int_equal(ip.sig, PQPAN_SIG_MLDSA44);
+    assert_ptr_equal(ip.ecdh, buf + 841);
+    assert_null(ip.ct_static);
+    buf[6] = 4; /* not an ML-DSA set */
+    assert_int_equal(pqpan_pqke_init_parse(&ip, buf, len), PQPAN_ERR_MALFORMED);
+    im.ecdh = NULL;
+    assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_ERR_BAD_LENGTH);
+    im.ecdh = ecdh;
+    im.sig = 0;
+    assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_ERR_MALFORMED);
+    /* RESP: 6 + 1 + 2 + 768 + 64 + 32 + 2420 + 32 = 3325 = 0x0CFD; ct 9, ecdh 777, nonce 841,
+     * sig_r 873, tag 3293 */
+    memset(&rm, 0, sizeof rm);
+    rm.suite = PQPAN_PQKE_SUITE_P256_MLKEM512;
+    rm.mode = PQPAN_PQKE_MODE_SIG_MUTUAL;
+    rm.sig = PQPAN_SIG_MLDSA44;
+    rm.accepted_suites = 0x12;
+    rm.accepted_modes = 0x42;
+    rm.ct = body;
+    rm.ct_len = 768;
+    rm.ecdh = ecdh;
+    rm.nonce = nonce;
+    rm.signature = sig;
+    rm.signature_len = sizeof sig;
+    rm.tag = tag;
+    assert_int_equal(pqpan_pqke_resp_write(buf, sizeof buf, &len, &rm), PQPAN_OK);
+    assert_int_equal(len, 3325);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x02, 0x04, 0x06, 0xFD, 0x0C, 0x01, 0x12, 0x42}), 9);
+    assert_memory_equal(buf + 9, body, 768);
+    assert_memory_equal(buf + 777, ecdh, 64);
+    assert_memory_equal(buf + 841, nonce, 32);
+    assert_memory_equal(buf + 873, sig, sizeof sig);
+    assert_memory_equal(buf + 3293, tag, 32);
+    assert_int_equal(pqpan_pqke_resp_parse(&rp, buf, len), PQPAN_OK);
+    assert_ptr_equal(rp.signature, buf + 873);
+    assert_int_equal(rp.signature_len, 2420);
+    assert_ptr_equal(rp.ecdh, buf + 777);
+    rm.signature_len = 3309;
+    assert_int_equal(pqpan_pqke_resp_write(buf, sizeof buf, &len, &rm), PQPAN_ERR_BAD_LENGTH);
+    rm.signature_len = sizeof sig;
+    rm.mode = PQPAN_PQKE_MODE_KEM_AUTH; /* a signature where the mode has none */
+    rm.accepted_modes = 0x08;
+    assert_int_equal(pqpan_pqke_resp_write(buf, sizeof buf, &len, &rm), PQPAN_ERR_BAD_LENGTH);
+    /* FIN: 6 + 1 + 2420 + 32 = 2459 = 0x099B; sig_i 7, tag 2427 */
+    memset(&fm, 0, sizeof fm);
+    fm.suite = PQPAN_PQKE_SUITE_P256_MLKEM512;
+    fm.mode = PQPAN_PQKE_MODE_SIG_MUTUAL;
+    fm.sig = PQPAN_SIG_MLDSA44;
+    fm.signature = sig;
+    fm.signature_len = sizeof sig;
+    fm.tag = tag;
+    assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_OK);
+    assert_int_equal(len, 2459);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x03, 0x04, 0x06, 0x9B, 0x09, 0x01}), 7);
+    assert_memory_equal(buf + 7, sig, sizeof sig);
+    assert_memory_equal(buf + 2427, tag, 32);
+    assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_OK);
+    assert_ptr_equal(fp.signature, buf + 7);
+    /* sig's FIN: the set byte and the tag only, 39 bytes */
+    fm.mode = PQPAN_PQKE_MODE_SIG;
+    assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_BAD_LENGTH);
+    fm.signature = NULL;
+    fm.signature_len = 0;
+    assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_OK);
+    assert_int_equal(len, 39);
+    assert_int_equal(buf[6], PQPAN_SIG_MLDSA44);
+}
+
 /* Set bytes: bit 0 (no value 0), bit 7 of the suites (no suite 7) and sets without the
- * message's own suite or mode are malformed; bits of reserved values are allowed. */
+ * message's own suite or mode are malformed; bits of other known values are allowed. */
 static void test_set_bytes_are_checked(void **state)
 {
     struct exchange x;
@@ -583,19 +746,26 @@ static void test_set_bytes_are_checked(void **state)
 /* ---- key schedule, recomputed from the documented formula ---- */
 
 /* Z from the messages and the test's own copy of the keys: ss_e by decapsulating RESP's ct
- * with the initiator's ephemeral dk, ss_static_r by decapsulating INIT's ct_static with the
- * responder's static dk, ss_static_i from RESP's ct_static and the initiator's static dk,
- * then the PSK. */
-static void rebuild_z(struct pqpan_pqke_z *z, const struct exchange *x, const uint8_t *dk_e)
+ * with the initiator's ephemeral dk, ss_ecdh from the initiator's ephemeral P-256 key and
+ * RESP's public key (ecdh.h with the SEC 1 prefix 04), ss_static_r by decapsulating INIT's
+ * ct_static with the responder's static dk, ss_static_i from RESP's ct_static and the
+ * initiator's static dk, then the PSK. */
+static void rebuild_z(struct pqpan_pqke_z *z, const struct exchange *x,
+                      const struct pqpan_pqke_initiator *before)
 {
     struct pqpan_pqke_init_msg im;
     struct pqpan_pqke_resp_msg rm;
-    uint8_t ss[32];
+    uint8_t ss[32], sec1[65] = {0x04};
     assert_int_equal(pqpan_pqke_init_parse(&im, x->init_msg, x->init_len), PQPAN_OK);
     assert_int_equal(pqpan_pqke_resp_parse(&rm, x->resp_msg, x->resp_len), PQPAN_OK);
     z->len = 0;
-    assert_int_equal(kem_of(x->suite)->decaps(ss, rm.ct, dk_e), PQPAN_OK);
+    assert_int_equal(kem_of(x->suite)->decaps(ss, rm.ct, before->dk), PQPAN_OK);
     pqpan_pqke_z_append(z, ss, 32);
+    if (rm.ecdh != NULL) {
+        memcpy(sec1 + 1, rm.ecdh, 64);
+        assert_int_equal(pqpan_ecdh_p256_shared(ss, before->ecdh_sk, sec1, sizeof sec1), PQPAN_OK);
+        pqpan_pqke_z_append(z, ss, 32);
+    }
     if (im.ct_static != NULL) {
         assert_int_equal(kem_of(x->suite)->decaps(ss, im.ct_static, x->keys.r_dk), PQPAN_OK);
         pqpan_pqke_z_append(z, ss, 32);
@@ -609,9 +779,66 @@ static void rebuild_z(struct pqpan_pqke_z *z, const struct exchange *x, const ui
     }
 }
 
-/* th = SHA3-256(LE16(len) || prologue || INIT || RESP minus tag); K_OUT = KMAC256(Z, th,
- * 8 (2 kb + 64), "pqpan-pqke-v2 keys") = key_i2r | key_r2i | confirm_r | confirm_i; tags =
- * KMAC256(confirm key, th, 256, label). */
+/* The transcript up to RESP[0 .. upto): SHA3-256(LE16(len) || prologue || [H(pk_R, 64) ||
+ * [H(pk_I, 64)]] || INIT || RESP[0 .. upto)), the identities hashed here from the public
+ * keys (FIPS 204 Alg. 6 line 8: tr = H(pk, 64) with H = SHAKE256). */
+static void transcript_upto(uint8_t th[32], const struct exchange *x, size_t upto)
+{
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)x->keys.sig);
+    struct pqpan_sha3_256_ctx h;
+    uint8_t len2[2] = {(uint8_t)(sizeof test_prologue - 1), 0}, tr[64];
+    pqpan_sha3_256_init(&h);
+    pqpan_sha3_256_absorb(&h, len2, 2);
+    pqpan_sha3_256_absorb(&h, (const uint8_t *)test_prologue, sizeof test_prologue - 1);
+    if (pqpan_pqke_mode_sig_responder(x->mode)) {
+        pqpan_shake256(tr, sizeof tr, x->keys.r_pk, ds->pk_bytes);
+        pqpan_sha3_256_absorb(&h, tr, sizeof tr);
+    }
+    if (pqpan_pqke_mode_sig_initiator(x->mode)) {
+        pqpan_shake256(tr, sizeof tr, x->keys.i_pk, ds->pk_bytes);
+        pqpan_sha3_256_absorb(&h, tr, sizeof tr);
+    }
+    pqpan_sha3_256_absorb(&h, x->init_msg, x->init_len);
+    pqpan_sha3_256_absorb(&h, x->resp_msg, upto);
+    pqpan_sha3_256_final(&h, th);
+}
+
+/* sig modes: sig_r = ML-DSA.Sign(sk_R, th_r, ctx "pqpan-pqke-v2 responder signature") over the
+ * transcript up to sig_r, sig_i (sig-mutual) over th with "... initiator signature": both
+ * verify under the pinned public keys (ML-DSA.Verify, FIPS 204 Alg. 3). */
+static void assert_signatures_follow_formula(const struct exchange *x, const uint8_t th[32])
+{
+    static const char ctx_r[] = "pqpan-pqke-v2 responder signature";
+    static const char ctx_i[] = "pqpan-pqke-v2 initiator signature";
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)x->keys.sig);
+    struct pqpan_pqke_resp_msg rm;
+    struct pqpan_pqke_fin_msg fm;
+    uint8_t th_r[32];
+    assert_int_equal(pqpan_pqke_resp_parse(&rm, x->resp_msg, x->resp_len), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_fin_parse(&fm, x->fin_msg, x->fin_len), PQPAN_OK);
+    if (rm.signature == NULL) {
+        assert_null(fm.signature);
+        return;
+    }
+    transcript_upto(th_r, x, (size_t)(rm.signature - x->resp_msg));
+    assert_int_equal(ds->verify(x->keys.r_pk, th_r, 32, (const uint8_t *)ctx_r, sizeof ctx_r - 1,
+                                rm.signature, rm.signature_len),
+                     PQPAN_OK);
+    assert_int_not_equal(ds->verify(x->keys.r_pk, th, 32, (const uint8_t *)ctx_r,
+                                    sizeof ctx_r - 1, rm.signature, rm.signature_len),
+                         PQPAN_OK);
+    if (pqpan_pqke_mode_sig_initiator(x->mode)) {
+        assert_int_equal(ds->verify(x->keys.i_pk, th, 32, (const uint8_t *)ctx_i, sizeof ctx_i - 1,
+                                    fm.signature, fm.signature_len),
+                         PQPAN_OK);
+    } else {
+        assert_null(fm.signature);
+    }
+}
+
+/* th = SHA3-256(LE16(len) || prologue || [identities] || INIT || RESP minus tag); K_OUT =
+ * KMAC256(Z, th, 8 (2 kb + 64), "pqpan-pqke-v2 keys") = key_i2r | key_r2i | confirm_r |
+ * confirm_i; tags = KMAC256(confirm key, th, 256, label); the signatures as above. */
 static void test_session_follows_documented_formula(void **state)
 {
     size_t i, j;
@@ -620,21 +847,16 @@ static void test_session_follows_documented_formula(void **state)
         for (j = 0; j < N_MODES; j++) {
             struct exchange x;
             struct pqpan_pqke_initiator before;
-            struct pqpan_sha3_256_ctx h;
             struct pqpan_pqke_z z;
             uint8_t th[32], kout[128], tag[32];
-            uint8_t len2[2] = {(uint8_t)(sizeof test_prologue - 1), 0};
-            size_t kb = all_suites[i] == PQPAN_PQKE_SUITE_MLKEM512 ? 16 : 32;
+            size_t kb = kem_of(all_suites[i])->security_category <= 1 ? 16 : 32;
             exchange_first_two(&x, all_suites[i], all_modes[j], 1000 + i);
             before = x.ini;
             exchange_full(&x, all_suites[i], all_modes[j], 1000 + i);
-            rebuild_z(&z, &x, before.dk);
-            pqpan_sha3_256_init(&h);
-            pqpan_sha3_256_absorb(&h, len2, 2);
-            pqpan_sha3_256_absorb(&h, (const uint8_t *)test_prologue, sizeof test_prologue - 1);
-            pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
-            pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len - 32);
-            pqpan_sha3_256_final(&h, th);
+            rebuild_z(&z, &x, &before);
+            transcript_upto(th, &x, x.resp_len - 32);
+            assert_signatures_follow_formula(&x, th);
+            assert_int_equal(x.s_ini.sig, x.sig);
             assert_int_equal(pqpan_kmac256(kout, 2 * kb + 64, z.bytes, z.len, th, 32,
                                            (const uint8_t *)"pqpan-pqke-v2 keys", 18),
                              PQPAN_OK);
@@ -801,6 +1023,34 @@ static void test_side_work_of_sig_modes_and_hybrid_suites(void **state)
     assert_int_equal(w.ecdh_keygen, 1);
 }
 
+/* docs/PROTOCOL.md §3.4's table, empty prologue, per ML-KEM level with the ML-DSA set of its
+ * category: sig initiator 51 / 68 / 89 (e.g. ML-KEM-512, ML-DSA-44: 2 + 64 + 841 + 3261 - 32 =
+ * 4136 -> 31, + 1 + 9 + 1312 / 136 + 1 = 10: 51), sig responder 41 / 53 / 69, sig-mutual 51 /
+ * 68 / 89 on both sides (2 + 128 + 841 + 3261 - 32 = 4200 -> 31); P-256 none 23 / 28 / 34. */
+static void test_side_work_table_of_the_protocol_doc(void **state)
+{
+    static const unsigned sig_i[3] = {51, 68, 89}, sig_r[3] = {41, 53, 69}, hybrid[3] = {23, 28, 34};
+    struct pqpan_pqke_work w;
+    unsigned lv;
+    (void)state;
+    for (lv = 1; lv <= 3; lv++) {
+        assert_int_equal(pqpan_pqke_side_work(&w, lv, PQPAN_PQKE_MODE_SIG, lv, PQPAN_PQKE_ROLE_INITIATOR, 0),
+                         PQPAN_OK);
+        assert_int_equal(w.keccak_permutations, sig_i[lv - 1]);
+        assert_int_equal(pqpan_pqke_side_work(&w, lv, PQPAN_PQKE_MODE_SIG, lv, PQPAN_PQKE_ROLE_RESPONDER, 0),
+                         PQPAN_OK);
+        assert_int_equal(w.keccak_permutations, sig_r[lv - 1]);
+        assert_int_equal(pqpan_pqke_side_work(&w, lv, PQPAN_PQKE_MODE_SIG_MUTUAL, lv,
+                                              PQPAN_PQKE_ROLE_RESPONDER, 0),
+                         PQPAN_OK);
+        assert_int_equal(w.keccak_permutations, sig_i[lv - 1]);
+        assert_int_equal(pqpan_pqke_side_work(&w, lv + 3, PQPAN_PQKE_MODE_NONE, 0,
+                                              PQPAN_PQKE_ROLE_INITIATOR, 0),
+                         PQPAN_OK);
+        assert_int_equal(w.keccak_permutations, hybrid[lv - 1]);
+    }
+}
+
 /* ---- full exchanges ---- */
 
 static void test_every_suite_and_mode_gives_equal_keys(void **state)
@@ -810,7 +1060,8 @@ static void test_every_suite_and_mode_gives_equal_keys(void **state)
     for (i = 0; i < N_SUITES; i++) {
         for (j = 0; j < N_MODES; j++) {
             struct exchange x, y;
-            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j], 0);
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(
+                all_suites[i], all_modes[j], run_sig(all_suites[i], all_modes[j]));
             exchange_full(&x, all_suites[i], all_modes[j], 1 + i);
             assert_int_equal(x.init_len, s.init_bytes);
             assert_int_equal(x.resp_len, s.resp_bytes);
@@ -818,6 +1069,7 @@ static void test_every_suite_and_mode_gives_equal_keys(void **state)
             assert_int_equal(x.s_ini.key_bytes, s.key_bytes);
             assert_int_equal(x.s_resp.key_bytes, s.key_bytes);
             assert_int_equal(x.s_ini.mode, all_modes[j]);
+            assert_int_equal(x.s_ini.sig, x.sig);
             assert_memory_equal(&x.s_ini, &x.s_resp, sizeof x.s_ini);
             assert_false(all_zero(x.s_ini.key_i2r, s.key_bytes));
             assert_memory_not_equal(x.s_ini.key_i2r, x.s_ini.key_r2i, s.key_bytes);
@@ -835,38 +1087,52 @@ static void test_every_suite_and_mode_gives_equal_keys(void **state)
 /* Regression pin (values produced by this implementation, not independent): with the
  * splitmix64 randomness above, ML-KEM's bytes are fixed by FIPS 203 and the rest by
  * docs/PROTOCOL.md, so any correct implementation reproduces them; a change means the wire
- * format, the key schedule or the order of random draws changed. Pinned: SHA3-256(INIT ||
- * RESP || FIN || key_i2r || key_r2i) of exchange_full(ML-KEM-768, mode, seed 2026). */
+ * format, the key schedule or the order of random draws changed (ML-DSA and P-256 are
+ * deterministic given their random bytes: hedged signing takes rnd from the same source).
+ * Pinned: SHA3-256(INIT || RESP || FIN || key_i2r || key_r2i) of exchange_full(suite, mode,
+ * seed 2026), ML-KEM-768 alone and with P-256. */
 static void test_seeded_runs_are_pinned(void **state)
 {
-    static const char *const want[N_MODES] = {
-        "812c9c9ee51280be57ba648f1719f42e7404545f67f290c6fe7b07bb76d7eff6",
-        "5da2ce09550e1c54965035dd1e7a7f5fdbc08c8f6b8751e89c55679ffdfabfaf",
-        "f1d60af8db45e0e8f1c802b9818834a769651ce8fabb3b2f32ec61031422989f",
-        "612d169dddb1244d6285cdde8498a170db87d33e5aa0696c3b9d274674c844c7",
-        "d6687688ad12a895c441fb7b18a4d592e2315dfb63623ec038c2863a3d28c910"};
-    size_t j, k;
+    static const unsigned suites[2] = {PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_SUITE_P256_MLKEM768};
+    static const char *const want[2][N_MODES] = {
+        {"812c9c9ee51280be57ba648f1719f42e7404545f67f290c6fe7b07bb76d7eff6",
+         "5da2ce09550e1c54965035dd1e7a7f5fdbc08c8f6b8751e89c55679ffdfabfaf",
+         "f1d60af8db45e0e8f1c802b9818834a769651ce8fabb3b2f32ec61031422989f",
+         "612d169dddb1244d6285cdde8498a170db87d33e5aa0696c3b9d274674c844c7",
+         "d6687688ad12a895c441fb7b18a4d592e2315dfb63623ec038c2863a3d28c910",
+         "6a785f15b243b1df7b2d4cb2afe54f99c9cd5e6d896698c6f0fede3deee551a7",
+         "d8c25adef872cb38cbdf70cce4309cce6d55083c3c07cfb719f9cd6019048c1b"},
+        {"05535894e499e8f782581129a4bda15288dec185fd67349cd7f3bdf0a24ae629",
+         "c66556809152c9fd556bebb9552c691a8aaaf098d9a375f48d49299e8bf95661",
+         "36fc1e3d20116a94c33fb3a03bfec19ec11319cb0f8b1a3d75f98ddcf15c1a6f",
+         "0c9943d9daa5e1cfa68d4af3650a9f995ed4b94ae67ebfc06793f247bd732ef9",
+         "39f93f7e9f00b2a7e269142109ecd7a04d1d6d729b3b3fdf7fe56754345bdb61",
+         "11ac7ce6088091bdf97c83a16ff1955b2da177e35846d1ab0ecd7e2bec6b0908",
+         "ddad48d9a7be51240faef5c3ee48c073e641d093ac1bc4a19f0c417ddb6ee794"}};
+    size_t i, j, k;
     int wrong = 0;
     (void)state;
-    for (j = 0; j < N_MODES; j++) {
-        struct exchange x;
-        struct pqpan_sha3_256_ctx h;
-        uint8_t digest[32];
-        char hex[65];
-        exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM768, all_modes[j], 2026);
-        pqpan_sha3_256_init(&h);
-        pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
-        pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len);
-        pqpan_sha3_256_absorb(&h, x.fin_msg, x.fin_len);
-        pqpan_sha3_256_absorb(&h, x.s_ini.key_i2r, 32);
-        pqpan_sha3_256_absorb(&h, x.s_ini.key_r2i, 32);
-        pqpan_sha3_256_final(&h, digest);
-        for (k = 0; k < 32; k++) {
-            snprintf(hex + 2 * k, 3, "%02x", digest[k]);
-        }
-        if (strcmp(hex, want[j]) != 0) {
-            print_message("mode %u digest %s\n", all_modes[j], hex);
-            wrong++;
+    for (i = 0; i < 2; i++) {
+        for (j = 0; j < N_MODES; j++) {
+            struct exchange x;
+            struct pqpan_sha3_256_ctx h;
+            uint8_t digest[32];
+            char hex[65];
+            exchange_full(&x, suites[i], all_modes[j], 2026);
+            pqpan_sha3_256_init(&h);
+            pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
+            pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len);
+            pqpan_sha3_256_absorb(&h, x.fin_msg, x.fin_len);
+            pqpan_sha3_256_absorb(&h, x.s_ini.key_i2r, 32);
+            pqpan_sha3_256_absorb(&h, x.s_ini.key_r2i, 32);
+            pqpan_sha3_256_final(&h, digest);
+            for (k = 0; k < 32; k++) {
+                snprintf(hex + 2 * k, 3, "%02x", digest[k]);
+            }
+            if (strcmp(hex, want[i][j]) != 0) {
+                print_message("suite %u mode %u digest %s\n", suites[i], all_modes[j], hex);
+                wrong++;
+            }
         }
     }
     assert_int_equal(wrong, 0);
@@ -960,8 +1226,9 @@ static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uin
     struct pqpan_pqke_credentials vic_i, vic_r, att_i, att_r;
     struct test_rng r1 = rng_seeded(seed), r2 = rng_seeded(seed + 1), r3 = rng_seeded(seed + 2),
                     r4 = rng_seeded(seed + 3);
-    uint8_t init1[PQPAN_PQKE_INIT_MAX_BYTES], resp1[PQPAN_PQKE_RESP_MAX_BYTES], fin1[80];
-    uint8_t init2[PQPAN_PQKE_INIT_MAX_BYTES], resp2[PQPAN_PQKE_RESP_MAX_BYTES], fin2[80];
+    static uint8_t init1[PQPAN_PQKE_INIT_MAX_BYTES], resp1[PQPAN_PQKE_RESP_MAX_BYTES];
+    static uint8_t init2[PQPAN_PQKE_INIT_MAX_BYTES], resp2[PQPAN_PQKE_RESP_MAX_BYTES];
+    static uint8_t fin1[PQPAN_PQKE_FIN_MAX_BYTES], fin2[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t l_init1, l_resp1, l_fin1 = 0, l_init2, l_resp2, l_fin2 = 0, none;
     struct pqpan_pqke_session s_vi, s_vr, s_mi, s_mr;
     memset(res, 0, sizeof *res);
@@ -971,8 +1238,10 @@ static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uin
     vic_r = cred_responder(&victims);
     att_i = cred_initiator(&attacker); /* M's guesses: its own PSK and keys */
     att_r = cred_responder(&attacker);
-    /* M pretends to R to be I: where kem-auth needs R's pinned key, M knows it (it is public). */
+    /* M pretends to R to be I: where kem-auth and sig need R's pinned key, M knows it (it is
+     * public). */
     att_i.peer_ek = victims.r_ek;
+    att_i.peer_pk = victims.r_pk;
     assert_int_equal(pqpan_pqke_initiator_init(&vi, &p, suite, mode), PQPAN_OK);
     assert_int_equal(pqpan_pqke_responder_init(&vr, &p), PQPAN_OK);
     assert_int_equal(pqpan_pqke_initiator_init(&mi, &p, suite, mode), PQPAN_OK);
@@ -1027,11 +1296,13 @@ static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uin
     }
 }
 
-/* none: the attacker ends up holding both keys (and both victims are DONE). Every other
- * mode: detected. psk: both victims refuse (AUTH). kem-auth: the victim initiator refuses
- * (only the responder is authenticated; R talking to M as an unauthenticated initiator is
- * the mode's documented limit). kem-auth-mutual: both refuse. numeric: the tags verify, but
- * the displayed values differ and the user refuses on both devices. */
+/* none: the attacker ends up holding both keys (and both victims are DONE), in every suite:
+ * the hybrid suites add secrecy, not authentication. Every other mode: detected. psk: both
+ * victims refuse (AUTH). kem-auth and sig: the victim initiator refuses (only the responder
+ * is authenticated; R talking to M as an unauthenticated initiator is the mode's documented
+ * limit). kem-auth-mutual and sig-mutual: both refuse (sig-mutual: M cannot even finish its
+ * exchange with R, whose identity binding differs, so R never gets a FIN). numeric: the tags
+ * verify, but the displayed values differ and the user refuses on both devices. */
 static void test_man_in_the_middle_succeeds_only_in_none(void **state)
 {
     size_t i;
@@ -1043,6 +1314,14 @@ static void test_man_in_the_middle_succeeds_only_in_none(void **state)
         assert_int_equal(r.ini_rc, PQPAN_OK);
         assert_int_equal(r.resp_rc, PQPAN_OK);
         assert_true(r.attacker_has_both_keys);
+        run_mitm(&r, s, PQPAN_PQKE_MODE_SIG, 50 + i);
+        assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
+        assert_int_equal(r.resp_rc, PQPAN_OK); /* R cannot tell M from I: one-sided */
+        assert_false(r.attacker_has_both_keys);
+        run_mitm(&r, s, PQPAN_PQKE_MODE_SIG_MUTUAL, 60 + i);
+        assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
+        assert_int_equal(r.resp_rc, PQPAN_ERR_AUTH);
+        assert_false(r.attacker_has_both_keys);
         run_mitm(&r, s, PQPAN_PQKE_MODE_PSK, 20 + i);
         assert_int_equal(r.ini_rc, PQPAN_ERR_AUTH);
         assert_int_equal(r.resp_rc, PQPAN_ERR_AUTH);
@@ -1118,35 +1397,74 @@ static int header_flip_error(size_t pos, uint8_t flipped)
     }
 }
 
-/* A flipped set byte: malformed if it breaks the set rules, else the message parses and the
- * transcript differs (the receiving side learns of it through a tag: AUTH). */
-static int set_flip_malformed(const uint8_t *msg, size_t pos, unsigned suite, unsigned mode)
+/* The layout of message type t of x's run. */
+static struct pqpan_pqke_layout layout_of_run(const struct exchange *x, unsigned t)
 {
-    uint8_t suites = msg[6], modes = msg[7];
-    (void)pos;
+    struct pqpan_pqke_layout l;
+    assert_int_equal(pqpan_pqke_layout_of(&l, t, x->suite, x->mode, x->sig), PQPAN_OK);
+    return l;
+}
+
+/* A flipped set byte: malformed if it breaks the set rules, else the message parses and the
+ * transcript differs (the receiving side learns of it through a tag or signature: AUTH). */
+static int set_flip_malformed(const uint8_t *msg, const struct pqpan_pqke_layout *l,
+                              unsigned suite, unsigned mode)
+{
+    uint8_t suites = msg[l->sets], modes = msg[l->sets + 1];
     return (suites & 0x81u) != 0 || (modes & 0x01u) != 0 || (suites & (1u << suite)) == 0 ||
            (modes & (1u << mode)) == 0;
 }
 
-/* 1 if the byte at pos lies in an ML-KEM key or ciphertext field of the message (type t):
- * there only the lowest and highest bit are flipped; every other byte gets all 8 flips. */
-static int in_kem_field(const struct exchange *x, unsigned t, size_t pos)
+static int in_sets(const struct pqpan_pqke_layout *l, size_t pos)
 {
-    struct pqpan_pqke_layout l;
-    size_t a, b;
-    assert_int_equal(pqpan_pqke_layout_of(&l, t, x->suite, x->mode), PQPAN_OK);
-    a = t == PQPAN_PQKE_MSG_INIT ? l.ek : l.ct;
-    b = a + (t == PQPAN_PQKE_MSG_INIT ? l.ek_len : l.ct_len);
-    if (t != PQPAN_PQKE_MSG_FIN && pos >= a && pos < b) {
-        return 1;
-    }
-    return l.ct_static != 0 && pos >= l.ct_static && pos < l.ct_static + l.ct_static_len;
+    return l->sets != 0 && pos >= l->sets && pos < l->sets + 2;
 }
 
-/* The mask of the b-th flip at pos (b < flips_at(x, t, pos)). */
+static int in_field(size_t at, size_t len, size_t pos)
+{
+    return at != 0 && pos >= at && pos < at + len;
+}
+
+/* Where pos lies in a field of message t after the header, the set byte and the sets: 1 and
+ * *off = pos - the field's start, *large = 1 for the ML-KEM keys and ciphertexts and the
+ * ML-DSA signatures; else 0. */
+static int body_field(const struct exchange *x, unsigned t, size_t pos, size_t *off, int *large)
+{
+    const struct pqpan_pqke_layout l = layout_of_run(x, t);
+    const size_t starts[9] = {l.ek, l.ct, l.ct_static, l.sig, l.nonce, l.ecdh, l.commit, l.reveal, l.tag};
+    const size_t lens[9] = {l.ek_len, l.ct_len, l.ct_static_len, l.sig_len, PQPAN_PQKE_NONCE_BYTES,
+                            PQPAN_PQKE_ECDH_PUBLIC_BYTES, PQPAN_PQKE_COMMIT_BYTES,
+                            PQPAN_PQKE_REVEAL_BYTES, PQPAN_PQKE_TAG_BYTES};
+    size_t f;
+    for (f = 0; f < 9; f++) {
+        if (in_field(starts[f], lens[f], pos)) {
+            *off = pos - starts[f];
+            *large = f < 4;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Flips per byte. The ML-KEM-only suites without signatures (version 2's first modes): all 8
+ * flips of every byte but the large fields, whose bytes all take the same code path: there
+ * the lowest and the highest bit of every byte. The hybrid suites and the sig modes, where a
+ * refusal may run ML-DSA signing and verification and P-256 scalar multiplications (tens of
+ * milliseconds per flip, messages up to 6 KB): all 8 flips of the header, the ML-DSA set
+ * byte and the sets; in every other field the lowest and the highest bit of its first byte
+ * and of every 97th byte after it (a sample, so the test stays within seconds). */
+#define FLIP_SAMPLE_STRIDE 97
 static unsigned flips_at(const struct exchange *x, unsigned t, size_t pos)
 {
-    return in_kem_field(x, t, pos) ? 2u : 8u;
+    size_t off;
+    int large;
+    if (!body_field(x, t, pos, &off, &large)) {
+        return 8u;
+    }
+    if (pqpan_pqke_suite_hybrid(x->suite) || x->sig != 0) {
+        return off % FLIP_SAMPLE_STRIDE == 0 ? 2u : 0u;
+    }
+    return large ? 2u : 8u;
 }
 
 static uint8_t flip_mask(const struct exchange *x, unsigned t, size_t pos, unsigned b)
@@ -1154,36 +1472,60 @@ static uint8_t flip_mask(const struct exchange *x, unsigned t, size_t pos, unsig
     return (uint8_t)(flips_at(x, t, pos) == 8u ? 1u << b : (b == 0 ? 0x01u : 0x80u));
 }
 
+/* The error for a flipped ML-DSA set byte: not a set at all, or another set than the run's
+ * (the responder's keys, the initiator's run). */
+static int sig_set_flip_error(uint8_t flipped)
+{
+    return pqpan_sig_by_id((enum pqpan_sig_id)flipped) == NULL ? PQPAN_ERR_MALFORMED
+                                                                : PQPAN_ERR_SUITE;
+}
+
 struct flip_tally {
     unsigned long flips;
     unsigned long wrong_keys;
 };
 
-/* INIT flips: refused by the responder (header, sets, ek modulus) or answered, and then
- * the real initiator refuses that answer (AUTH): neither side reaches a session. */
+/* The responder's verdict on a flipped INIT byte, if it is decided by the syntax (else
+ * PQPAN_OK: the message parses). */
+static int init_flip_syntax_error(const struct exchange *x, const uint8_t *msg, size_t pos)
+{
+    const struct pqpan_pqke_layout l = layout_of_run(x, PQPAN_PQKE_MSG_INIT);
+    if (pos < PQPAN_PQKE_HEADER_BYTES) {
+        return header_flip_error(pos, msg[pos]);
+    }
+    if (pos == l.sig_set && l.sig_set != 0) {
+        return sig_set_flip_error(msg[pos]);
+    }
+    if (in_sets(&l, pos) && set_flip_malformed(msg, &l, x->suite, x->mode)) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    return PQPAN_OK;
+}
+
+/* INIT flips: refused by the responder (header, set byte, sets, ek modulus, P-256 point) or
+ * answered, and then the real initiator refuses that answer (AUTH): neither side reaches a
+ * session. */
 static void flip_init(struct exchange *x, struct flip_tally *t)
 {
     size_t pos;
     unsigned b;
     for (pos = 0; pos < x->init_len; pos++) {
         for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_INIT, pos); b++) {
-            uint8_t msg[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
+            static uint8_t msg[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
             size_t out_len = 0;
-            int rc;
+            int rc, want;
             memcpy(msg, x->init_msg, x->init_len);
             msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_INIT, pos, b);
             rc = responder_try_init(x, msg, x->init_len, pos * 8 + b, out, &out_len);
             t->flips++;
-            if (pos < PQPAN_PQKE_HEADER_BYTES) {
-                assert_int_equal(rc, header_flip_error(pos, msg[pos]));
-                continue;
-            }
-            if (pos < 8 && set_flip_malformed(msg, pos, x->suite, x->mode)) {
-                assert_int_equal(rc, PQPAN_ERR_MALFORMED);
+            want = init_flip_syntax_error(x, msg, pos);
+            if (want != PQPAN_OK) {
+                assert_int_equal(rc, want);
                 continue;
             }
             if (rc != PQPAN_OK) {
-                assert_int_equal(rc, PQPAN_ERR_BAD_KEY); /* FIPS 203 §7.2 on the flipped ek */
+                /* FIPS 203 §7.2 on the flipped ek, SP 800-56A §5.6.2.3.3 on the P-256 key */
+                assert_int_equal(rc, PQPAN_ERR_BAD_KEY);
                 continue;
             }
             rc = initiator_try(x, out, out_len);
@@ -1193,42 +1535,60 @@ static void flip_init(struct exchange *x, struct flip_tally *t)
     }
 }
 
+/* The initiator's verdict on a flipped RESP byte: the syntax as for INIT (the set byte must be
+ * the run's: SUITE); then a signature over a changed transcript (sig modes: AUTH, checked
+ * first); a P-256 key off the curve (BAD_KEY); else the tag (AUTH). */
+static int resp_flip_error(const struct exchange *x, const uint8_t *msg, size_t pos)
+{
+    const struct pqpan_pqke_layout l = layout_of_run(x, PQPAN_PQKE_MSG_RESP);
+    if (pos < PQPAN_PQKE_HEADER_BYTES) {
+        return header_flip_error(pos, msg[pos]);
+    }
+    if (pos == l.sig_set && l.sig_set != 0) {
+        return PQPAN_ERR_SUITE;
+    }
+    if (in_sets(&l, pos) && set_flip_malformed(msg, &l, x->suite, x->mode)) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    if (x->sig == 0 && in_field(l.ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES, pos)) {
+        return PQPAN_ERR_BAD_KEY;
+    }
+    return PQPAN_ERR_AUTH;
+}
+
 static void flip_resp(struct exchange *x, struct flip_tally *t)
 {
     size_t pos;
     unsigned b;
     for (pos = 0; pos < x->resp_len; pos++) {
         for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_RESP, pos); b++) {
-            uint8_t msg[PQPAN_PQKE_RESP_MAX_BYTES];
-            int want, rc;
+            static uint8_t msg[PQPAN_PQKE_RESP_MAX_BYTES];
+            int rc;
             memcpy(msg, x->resp_msg, x->resp_len);
             msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_RESP, pos, b);
-            if (pos < PQPAN_PQKE_HEADER_BYTES) {
-                want = header_flip_error(pos, msg[pos]);
-            } else if (pos < 8 && set_flip_malformed(msg, pos, x->suite, x->mode)) {
-                want = PQPAN_ERR_MALFORMED;
-            } else {
-                want = PQPAN_ERR_AUTH;
-            }
             rc = initiator_try(x, msg, x->resp_len);
-            assert_int_equal(rc, want);
+            assert_int_equal(rc, resp_flip_error(x, msg, pos));
             t->flips++;
             t->wrong_keys += rc == PQPAN_OK;
         }
     }
 }
 
+/* FIN flips: the header, the set byte (SUITE), else the tag, the commitment or sig_i (AUTH). */
 static void flip_fin(struct exchange *x, struct flip_tally *t)
 {
+    const struct pqpan_pqke_layout l = layout_of_run(x, PQPAN_PQKE_MSG_FIN);
     size_t pos;
     unsigned b;
     for (pos = 0; pos < x->fin_len; pos++) {
-        for (b = 0; b < 8; b++) {
-            uint8_t msg[PQPAN_PQKE_FIN_MAX_BYTES];
+        for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_FIN, pos); b++) {
+            static uint8_t msg[PQPAN_PQKE_FIN_MAX_BYTES];
             int want, rc;
             memcpy(msg, x->fin_msg, x->fin_len);
-            msg[pos] ^= (uint8_t)(1u << b);
-            want = pos < PQPAN_PQKE_HEADER_BYTES ? header_flip_error(pos, msg[pos]) : PQPAN_ERR_AUTH;
+            msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_FIN, pos, b);
+            want = pos < PQPAN_PQKE_HEADER_BYTES        ? header_flip_error(pos, msg[pos])
+                   : pos == l.sig_set && l.sig_set != 0 ? PQPAN_ERR_SUITE
+                                                        : PQPAN_ERR_AUTH;
             rc = responder_try_fin(x, msg, x->fin_len);
             assert_int_equal(rc, want);
             t->flips++;
@@ -1237,9 +1597,9 @@ static void flip_fin(struct exchange *x, struct flip_tally *t)
     }
 }
 
-/* Every suite and mode: all 8 single-bit flips of every byte of the header, the sets, the
- * nonces, the tags, the commitment and the reveal; the lowest and the highest bit of every
- * byte of the ML-KEM keys and ciphertexts (the same code path for every byte of them). */
+/* Every suite and mode, the flips of flips_at: exhaustive over the bytes (sampled bits in the
+ * large fields) for the ML-KEM-only suites without signatures, sampled for the hybrid suites
+ * and the sig modes. */
 static void test_flipped_messages_never_give_a_key(void **state)
 {
     struct flip_tally t = {0, 0};
@@ -1257,6 +1617,7 @@ static void test_flipped_messages_never_give_a_key(void **state)
     print_message("single-bit flips tried: %lu, sessions from a flipped message: %lu\n", t.flips,
                   t.wrong_keys);
     assert_int_equal(t.wrong_keys, 0);
+    assert_int_equal(t.flips, 118078); /* the count docs/PROTOCOL.md §5.1 gives */
 }
 
 /* ---- truncated and oversized messages ---- */
@@ -1303,6 +1664,7 @@ static void test_truncated_or_oversized_messages_are_bad_length(void **state)
         }
     }
     print_message("truncated / oversized messages tried: %lu\n", tried);
+    assert_int_equal(tried, 189878); /* the count docs/PROTOCOL.md §5.1 gives */
 }
 
 /* ---- order: duplicated, reordered, replayed, reflected ---- */
@@ -1361,7 +1723,46 @@ static void test_replayed_and_reflected_tags_fail_authentication(void **state)
         memcpy(fin, b.fin_msg, b.fin_len);
         memcpy(fin + b.fin_len - 32, b.resp_msg + b.resp_len - 32, 32);
         assert_int_equal(responder_try_fin(&b, fin, b.fin_len), PQPAN_ERR_AUTH);
+        if (all_modes[j] == PQPAN_PQKE_MODE_SIG_MUTUAL) {
+            /* the responder's signature reflected as the initiator's (same set and length) */
+            size_t sig_len = b.fin_len - 39;
+            memcpy(fin, b.fin_msg, b.fin_len);
+            memcpy(fin + 7, b.resp_msg + b.resp_len - 32 - sig_len, sig_len);
+            assert_int_equal(responder_try_fin(&b, fin, b.fin_len), PQPAN_ERR_AUTH);
+            /* another run's valid sig_i (of another transcript) with this run's tag */
+            memcpy(fin, b.fin_msg, b.fin_len);
+            memcpy(fin + 7, a.fin_msg + 7, sig_len);
+            assert_int_equal(responder_try_fin(&b, fin, b.fin_len), PQPAN_ERR_AUTH);
+        }
     }
+}
+
+/* Identity misbinding (unknown key share): E, who holds its own ML-DSA key, relays I's INIT
+ * to a responder R that pinned E's key as its peer's, hoping to make R believe it talks to
+ * E while it talks to I (E would swap I's sig_i for its own signature of the same th). The
+ * pinned identities are in the transcript: R's th binds E's key, I's binds its own, so R's
+ * tag and signature fail at I and I never sends FIN. */
+static void test_identity_misbinding_is_refused(void **state)
+{
+    static struct keyset victims, eve;
+    struct exchange x;
+    struct pqpan_pqke_credentials cr;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(6));
+    struct test_rng r = rng_seeded(45);
+    static uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
+    size_t out_len;
+    (void)state;
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_SIG_MUTUAL, 45);
+    victims = x.keys;
+    keyset_make(&eve, PQPAN_PQKE_SUITE_MLKEM768, 46);
+    cr = cred_responder(&victims);
+    cr.peer_pk = eve.i_pk;
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+                                                 x.init_len, out, sizeof out, &out_len),
+                     PQPAN_OK);
+    assert_int_equal(initiator_try(&x, out, out_len), PQPAN_ERR_AUTH);
 }
 
 /* numeric: a FIN whose reveal does not open INIT's commitment (the tag is right) is refused. */
@@ -1473,6 +1874,28 @@ static void test_messages_of_another_suite_or_mode_are_refused(void **state)
     assert_int_equal(responder_try_fin(&c, b.fin_msg, b.fin_len), PQPAN_ERR_MODE);
 }
 
+/* sig modes: the ML-DSA set is the run's. An INIT announcing another set than the
+ * responder's keys is refused (SUITE) before any work; so are a RESP and a FIN whose set byte
+ * is not the run's. */
+static void test_ml_dsa_set_must_be_the_runs(void **state)
+{
+    static struct exchange a;
+    static uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
+    size_t out_len;
+    (void)state;
+    exchange_full(&a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_SIG_MUTUAL, 74);
+    assert_int_equal(a.init_msg[6], PQPAN_SIG_MLDSA65);
+    memcpy(msg, a.init_msg, a.init_len);
+    msg[6] = PQPAN_SIG_MLDSA44;
+    assert_int_equal(responder_try_init(&a, msg, a.init_len, 1, out, &out_len), PQPAN_ERR_SUITE);
+    memcpy(msg, a.resp_msg, a.resp_len);
+    msg[6] = PQPAN_SIG_MLDSA87;
+    assert_int_equal(initiator_try(&a, msg, a.resp_len), PQPAN_ERR_SUITE);
+    memcpy(msg, a.fin_msg, a.fin_len);
+    msg[6] = PQPAN_SIG_MLDSA44;
+    assert_int_equal(responder_try_fin(&a, msg, a.fin_len), PQPAN_ERR_SUITE);
+}
+
 /* ---- downgrade: never fall back silently ---- */
 
 /* An initiator that accepts {768, 1024} x {kem-auth, none} retries with ML-KEM-768 or with
@@ -1521,6 +1944,84 @@ static void test_downgraded_retry_is_refused(void **state)
     assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
                                                  out, sizeof out, &out_len),
                      PQPAN_ERR_DOWNGRADE);
+}
+
+/* Runs start with (suite, mode) under the initiator policy ip and INIT to a responder of
+ * policy rp; returns the responder's result (*ini left waiting for RESP, out holding it). */
+static int offer_to(struct pqpan_pqke_initiator *ini, const struct pqpan_pqke_policy *ip,
+                    const struct pqpan_pqke_policy *rp, unsigned suite, unsigned mode,
+                    const struct keyset *k, uint8_t *out, size_t *out_len)
+{
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES];
+    struct pqpan_pqke_credentials ci = cred_initiator(k), cr = cred_responder(k);
+    struct pqpan_pqke_responder resp;
+    struct test_rng r = rng_seeded(84 + suite * 8 + mode);
+    size_t init_len;
+    assert_int_equal(pqpan_pqke_initiator_init(ini, ip, suite, mode), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(ini, &ci, test_rng_fill, &r, init, sizeof init,
+                                                &init_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, rp), PQPAN_OK);
+    return pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len, out,
+                                       PQPAN_PQKE_RESP_MAX_BYTES, out_len);
+}
+
+/* Hybrid suites and signature modes in the policies: an initiator that accepts
+ * {ML-KEM-768, P-256+ML-KEM-768} x {sig, sig-mutual} retries with ML-KEM-768 alone or with
+ * the one-sided sig: a responder that accepts the better choice refuses (DOWNGRADE); the best
+ * common choice, P-256+ML-KEM-768 sig-mutual, goes through. */
+static void test_downgrade_from_hybrid_or_mutual_signature_is_refused(void **state)
+{
+    static struct keyset k;
+    static uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
+    const unsigned hybrid = PQPAN_PQKE_SUITE_P256_MLKEM768;
+    struct pqpan_pqke_policy both = policy_of(
+        PQPAN_PQKE_SUITE_BIT(2) | PQPAN_PQKE_SUITE_BIT(hybrid),
+        PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG) | PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    struct pqpan_pqke_initiator ini;
+    size_t out_len;
+    (void)state;
+    keyset_make(&k, 2, 84);
+    assert_int_equal(offer_to(&ini, &both, &both, 2, PQPAN_PQKE_MODE_SIG_MUTUAL, &k, out, &out_len),
+                     PQPAN_ERR_DOWNGRADE);
+    assert_int_equal(offer_to(&ini, &both, &both, hybrid, PQPAN_PQKE_MODE_SIG, &k, out, &out_len),
+                     PQPAN_ERR_DOWNGRADE);
+    assert_int_equal(offer_to(&ini, &both, &both, hybrid, PQPAN_PQKE_MODE_SIG_MUTUAL, &k, out,
+                              &out_len),
+                     PQPAN_OK);
+}
+
+/* An attacker who strips the hybrid suite from a sig-mode INIT's offer changes the transcript
+ * the responder signs: the initiator refuses the signature (AUTH). */
+static void test_stripped_hybrid_offer_fails_the_signature(void **state)
+{
+    static struct keyset k;
+    static uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES], init[PQPAN_PQKE_INIT_MAX_BYTES];
+    struct pqpan_pqke_policy ip =
+        policy_of(PQPAN_PQKE_SUITE_BIT(2) | PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM768),
+                  PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG));
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials ci, cr;
+    struct test_rng r = rng_seeded(85);
+    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    size_t init_len, out_len, fin_len;
+    (void)state;
+    keyset_make(&k, 2, 85);
+    ci = cred_initiator(&k);
+    cr = cred_responder(&k);
+    /* ML-KEM-768 is sent (the hybrid suite was refused earlier, or so the attacker claims) */
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &ip, 2, PQPAN_PQKE_MODE_SIG), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, init, sizeof init,
+                                                &init_len),
+                     PQPAN_OK);
+    init[7] = PQPAN_PQKE_SUITE_BIT(2); /* the attacker's edit of the offer (after the set byte) */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &ip), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+                                                 out, sizeof out, &out_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, out, out_len, fin, sizeof fin, &fin_len),
+                     PQPAN_ERR_AUTH);
 }
 
 /* An attacker who strips the better suite from INIT's offer (so that the responder accepts
@@ -1624,6 +2125,20 @@ static void test_negotiation_ranking(void **state)
                      PQPAN_PQKE_MODE_NUMERIC);
     assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(3) | PQPAN_PQKE_MODE_BIT(7)),
                      PQPAN_PQKE_MODE_KEM_AUTH);
+    /* hybrid above ML-KEM alone at equal category; mutual signatures above the PSK, the KEM
+     * modes above the signature modes at equal authentication */
+    assert_int_equal(pqpan_pqke_best_suite(PQPAN_PQKE_SUITE_BIT(3) | PQPAN_PQKE_SUITE_BIT(6)),
+                     PQPAN_PQKE_SUITE_P256_MLKEM1024);
+    assert_int_equal(pqpan_pqke_best_suite(PQPAN_PQKE_SUITE_BIT(3) | PQPAN_PQKE_SUITE_BIT(5)),
+                     PQPAN_PQKE_SUITE_MLKEM1024);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(2) | PQPAN_PQKE_MODE_BIT(6)),
+                     PQPAN_PQKE_MODE_SIG_MUTUAL);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(4) | PQPAN_PQKE_MODE_BIT(6)),
+                     PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(3) | PQPAN_PQKE_MODE_BIT(5)),
+                     PQPAN_PQKE_MODE_KEM_AUTH);
+    assert_int_equal(pqpan_pqke_best_mode(PQPAN_PQKE_MODE_BIT(5) | PQPAN_PQKE_MODE_BIT(7)),
+                     PQPAN_PQKE_MODE_SIG);
 }
 
 /* ---- random garbage ---- */
@@ -1645,12 +2160,13 @@ static void test_random_garbage_never_gives_a_key(void **state)
         static uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES + 8], out[PQPAN_PQKE_MSG_MAX_BYTES];
         size_t len = (size_t)(next64(&g) % 2600), out_len, k;
         int rc[3], p, ok;
-        assert_int_equal(test_rng_fill(&g, msg, len), 0);
+        assert_int_equal(test_rng_fill(&g, msg, sizeof msg), 0);
         if ((iter & 1) && len >= PQPAN_PQKE_HEADER_BYTES) {
-            unsigned type = 1 + (unsigned)(next64(&g) % 3), suite = 1 + (unsigned)(next64(&g) % 3);
-            unsigned mode = all_modes[next64(&g) % N_MODES];
-            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(suite, mode, 0);
+            unsigned type = 1 + (unsigned)(next64(&g) % 3), suite = 1 + (unsigned)(next64(&g) % 6);
+            unsigned mode = all_modes[next64(&g) % N_MODES], sig = 1 + (unsigned)(next64(&g) % 3);
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(suite, mode, sig);
             len = type == 1 ? s.init_bytes : type == 2 ? s.resp_bytes : s.fin_bytes;
+            msg[6] = (uint8_t)sig; /* the ML-DSA set byte of the sig modes */
             msg[0] = 2;
             msg[1] = (uint8_t)type;
             msg[2] = (uint8_t)suite;
@@ -1690,7 +2206,8 @@ static void test_rng_failure_fails_cleanly(void **state)
     (void)state;
     exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NUMERIC, 91);
     ci = cred_initiator(&x.keys);
-    /* numeric start draws nonce, d, z, the secret: each failing in turn */
+    /* numeric start draws nonce, d, z, the secret: each failing in turn; then P-256+ML-KEM-512
+     * sig-mutual: nonce, d, z, the P-256 key, the signature's rnd */
     for (calls = 0; calls < 4; calls++) {
         r.fail_after = calls;
         assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 1, PQPAN_PQKE_MODE_NUMERIC), PQPAN_OK);
@@ -1713,6 +2230,87 @@ static void test_rng_failure_fails_cleanly(void **state)
         assert_responder_failed(&resp, PQPAN_ERR_RNG);
         assert_true(all_zero(out, sizeof out));
     }
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_P256_MLKEM512, PQPAN_PQKE_MODE_SIG_MUTUAL, 96);
+    ci = cred_initiator(&x.keys);
+    p = policy_of(PQPAN_PQKE_SUITE_BIT(4), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    for (calls = 0; calls < 5; calls++) {
+        r.fail_after = calls;
+        assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 4, PQPAN_PQKE_MODE_SIG_MUTUAL),
+                         PQPAN_OK);
+        memset(out, 0xAB, sizeof out);
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, out, sizeof out,
+                                                    &out_len),
+                         PQPAN_ERR_RNG);
+        assert_initiator_failed(&ini, PQPAN_ERR_RNG);
+        assert_true(all_zero(out, sizeof out));
+    }
+    /* the responder: nonce, Encaps' m, the P-256 key, the signature's rnd */
+    for (calls = 0; calls < 4; calls++) {
+        struct pqpan_pqke_responder resp;
+        struct pqpan_pqke_credentials cr = cred_responder(&x.keys);
+        r.fail_after = calls;
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+        memset(out, 0xAB, sizeof out);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+                                                     x.init_len, out, sizeof out, &out_len),
+                         PQPAN_ERR_RNG);
+        assert_responder_failed(&resp, PQPAN_ERR_RNG);
+        assert_true(all_zero(out, sizeof out));
+    }
+}
+
+/* sig modes: the pinned public key, the own secret key and a known ML-DSA set, at every step
+ * that needs them (INVALID_ARG); the initiator's set must stay the one it announced. */
+static void assert_sig_credentials_are_checked(void)
+{
+    static struct exchange x;
+    static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
+    struct pqpan_pqke_policy p =
+        policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL));
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials c;
+    struct test_rng r = rng_seeded(97);
+    size_t out_len;
+    exchange_full(&x, 2, PQPAN_PQKE_MODE_SIG_MUTUAL, 97);
+    c = cred_initiator(&x.keys);
+    c.peer_pk = NULL;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_SIG_MUTUAL), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r, out, sizeof out,
+                                                &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    c = cred_initiator(&x.keys);
+    c.own_sk = NULL; /* sig-mutual: the initiator's own identity */
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_SIG_MUTUAL), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r, out, sizeof out,
+                                                &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    c = cred_initiator(&x.keys);
+    c.sig = 4;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_SIG_MUTUAL), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r, out, sizeof out,
+                                                &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    c = cred_initiator(&x.keys);
+    c.sig = PQPAN_SIG_MLDSA87; /* not the set INIT announced */
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &c, x.resp_msg, x.resp_len, out,
+                                                 sizeof out, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
+    c = cred_responder(&x.keys);
+    c.own_sk = NULL;
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r, x.init_msg,
+                                                 x.init_len, out, sizeof out, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    c = cred_responder(&x.keys);
+    c.peer_pk = NULL; /* FIN's signature cannot be checked */
+    resp = x.resp;
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, NULL, NULL, x.fin_msg, x.fin_len,
+                                                 NULL, 0, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
 }
 
 static void test_policies_and_credentials_are_checked(void **state)
@@ -1732,13 +2330,13 @@ static void test_policies_and_credentials_are_checked(void **state)
     assert_int_equal(pqpan_pqke_initiator_init(&ini, NULL, 2, 1), PQPAN_ERR_INVALID_ARG);
     assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_SIG),
                      PQPAN_ERR_INVALID_ARG);
-    p.modes = PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG); /* reserved: not in a local policy */
+    p.modes = 1u << 8; /* no mode 8 */
     assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
     assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
     p.modes = 0;
     assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
     p.modes = 2;
-    p.suites = PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_P256_MLKEM768);
+    p.suites = PQPAN_PQKE_SUITE_BIT(7); /* no suite 7 */
     assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
     p.suites = 4;
     p.prologue = NULL; /* a length without bytes */
@@ -1767,6 +2365,7 @@ static void test_policies_and_credentials_are_checked(void **state)
     assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, x.resp_msg, x.resp_len, out,
                                                  sizeof out, &out_len),
                      PQPAN_ERR_INVALID_ARG);
+    assert_sig_credentials_are_checked();
 }
 
 static void test_small_buffers(void **state)
@@ -1907,11 +2506,13 @@ int main(void)
         cmocka_unit_test(test_names_and_mode_properties),
         cmocka_unit_test(test_codecs_write_documented_bytes_and_parse_back),
         cmocka_unit_test(test_codec_errors_in_documented_order),
+        cmocka_unit_test(test_codecs_of_hybrid_suites_and_sig_modes),
         cmocka_unit_test(test_set_bytes_are_checked),
         cmocka_unit_test(test_session_follows_documented_formula),
         cmocka_unit_test(test_numeric_commitment_and_value_follow_formula),
         cmocka_unit_test(test_side_work_counts),
         cmocka_unit_test(test_side_work_of_sig_modes_and_hybrid_suites),
+        cmocka_unit_test(test_side_work_table_of_the_protocol_doc),
         cmocka_unit_test(test_every_suite_and_mode_gives_equal_keys),
         cmocka_unit_test(test_seeded_runs_are_pinned),
         cmocka_unit_test(test_context_copy_clones_a_party),
@@ -1923,13 +2524,17 @@ int main(void)
         cmocka_unit_test(test_truncated_or_oversized_messages_are_bad_length),
         cmocka_unit_test(test_duplicated_and_reordered_messages_are_state_errors),
         cmocka_unit_test(test_replayed_and_reflected_tags_fail_authentication),
+        cmocka_unit_test(test_identity_misbinding_is_refused),
         cmocka_unit_test(test_numeric_reveal_must_open_the_commitment),
         cmocka_unit_test(test_different_prologues_fail_authentication),
         cmocka_unit_test(test_wrong_version_is_refused_by_every_handler),
         cmocka_unit_test(test_responder_policy),
         cmocka_unit_test(test_messages_of_another_suite_or_mode_are_refused),
+        cmocka_unit_test(test_ml_dsa_set_must_be_the_runs),
         cmocka_unit_test(test_downgraded_retry_is_refused),
         cmocka_unit_test(test_stripped_offer_fails_authentication),
+        cmocka_unit_test(test_downgrade_from_hybrid_or_mutual_signature_is_refused),
+        cmocka_unit_test(test_stripped_hybrid_offer_fails_the_signature),
         cmocka_unit_test(test_initiator_refuses_resp_showing_better_choice),
         cmocka_unit_test(test_negotiation_ranking),
         cmocka_unit_test(test_random_garbage_never_gives_a_key),
