@@ -24,7 +24,7 @@ static double cpu_s(void)
 static int one_run(const struct pqpan_sim154_config *c, uint64_t *frames)
 {
     const struct pqpan_sim154_result *r = &sim.res;
-    int rc = pqpan_sim_pqke_init(&app, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE,
+    int rc = pqpan_sim_pqke_init(&app, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 0,
                                  (enum pqpan_ble_role)c->initiator_side, c->seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&sim, c);

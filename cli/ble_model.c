@@ -273,12 +273,11 @@ static int lookup(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
     return EXIT_OK;
 }
 
-int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], unsigned suite, unsigned mode, unsigned sig,
-                    int hybrid, struct cli_msg *msg)
+int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
+                    unsigned sig, int hybrid, struct cli_msg *msg)
 {
-    /* pqke.h: the hybrid suites follow the ML-KEM ones in the same order */
-    unsigned priced = hybrid ? suite - PQPAN_PQKE_SUITE_MLKEM512 + PQPAN_PQKE_SUITE_P256_MLKEM512
-                             : suite;
+    unsigned suite = pqpan_pqke_suite_for_kem(k->id);
+    unsigned priced = hybrid ? pqpan_pqke_hybrid_suite_for_kem(k->id) : suite;
     struct pqpan_pqke_work none, w;
     if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
             PQPAN_OK ||
@@ -368,8 +367,7 @@ static int setup_pqke(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *
         rc = lookup(cycles, env, k->name, env->in.crypto_impl, PQPAN_OP_KDF, msg);
     }
     if (rc == EXIT_OK) {
-        rc = model_scale_kdf(cycles, pqpan_pqke_suite_for_kem(k->id), cfg->pqke_mode,
-                             cfg->pqke_sig, cfg->pqke_hybrid, msg);
+        rc = model_scale_kdf(cycles, k, cfg->pqke_mode, cfg->pqke_sig, cfg->pqke_hybrid, msg);
     }
     if (rc == EXIT_OK && cfg->pqke_sig != 0) {
         rc = lookup_sig(cycles, env, cfg->pqke_sig, msg);

@@ -56,8 +56,8 @@ struct model_env;
  * by the ratio of Keccak-f[1600] permutations per side of (suite or its hybrid suite, mode,
  * ML-DSA set sig) over (suite, none), pqpan_pqke_side_work (a derived figure). A cli.h exit
  * code. */
-int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], unsigned suite, unsigned mode, unsigned sig,
-                    int hybrid, struct cli_msg *msg);
+int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, unsigned mode,
+                    unsigned sig, int hybrid, struct cli_msg *msg);
 
 /* 1 for the sig and sig-mutual modes. */
 int model_is_sig_mode(unsigned mode);

@@ -91,8 +91,11 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
         pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
         run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, obs, obs_ctx);
     } else {
-        unsigned suite = pqpan_pqke_suite_for_kem(pqpan_kem_by_name(l->kem)->id);
-        if (pqpan_sim_pqke_init(pq, suite, c.ble.pqke_mode, c.ble.keygen_side, o->seed) != PQPAN_OK) {
+        enum pqpan_kem_id id = pqpan_kem_by_name(l->kem)->id;
+        unsigned suite = c.ble.pqke_hybrid ? pqpan_pqke_hybrid_suite_for_kem(id)
+                                           : pqpan_pqke_suite_for_kem(id);
+        if (pqpan_sim_pqke_init(pq, suite, c.ble.pqke_mode, c.ble.pqke_sig, c.ble.keygen_side,
+                                o->seed) != PQPAN_OK) {
             return cli_msg_set(msg, EXIT_FAILURE_RUN, "cannot set up the protocol");
         }
         run = pqpan_sim_run(s, pqpan_sim_pqke_app(), pq, obs, obs_ctx);

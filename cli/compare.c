@@ -63,8 +63,7 @@ void cli_compare_help(FILE *out)
             "  --auth MODE            pqpan protocol's authentication on both links: none (default),\n"
             "                         psk, kem-auth, kem-auth-mutual, numeric (messages and\n"
             "                         operations of the mode; docs/PROTOCOL.md); --sig, --hybrid as\n"
-            "                         for estimate. The 802.15.4 cells run the real protocol, so\n"
-            "                         only the variants this build runs\n"
+            "                         for estimate\n"
             "  --seed S               run i uses seed S + i (default 1); same seed, same output\n"
             "  --out DIR              also write DIR/compare.csv and a gnuplot figure\n"
             "                         (compare.dat, compare.gp, compare.svg, compare.png)\n",

@@ -142,20 +142,6 @@ int link_pqke_choices(const char *opt, cli_word_fn add, void *ctx)
     return 1;
 }
 
-int link_pqke_runnable(const struct link_pqke *p, const char *cmd)
-{
-    if (!pqpan_pqke_mode_implemented(p->mode) || p->hybrid) {
-        cli_usage_error(cmd, "%s%s: the protocol does not run %s in this build yet, so there are "
-                             "no real messages to carry (estimate prices it from the protocol's "
-                             "sizes and work)",
-                        p->hybrid ? "--hybrid p256" : "--auth ",
-                        p->hybrid ? "" : pqpan_pqke_mode_name(p->mode),
-                        p->hybrid ? "the P-256 hybrid suites" : "this mode");
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
 /* --keygen-side words (enum pqpan_ble_role order: central = 0) and --reply words. */
 static const char *const role_words[] = {"central", "peripheral", NULL};
 static const char *const reply_words[] = {"next-event", "same-event", NULL};

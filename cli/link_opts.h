@@ -31,9 +31,6 @@ void link_pqke_init(struct link_pqke *p);
 int link_pqke_parse(struct link_pqke *p, const char *cmd, int argc, char **argv, int *i);
 /* The words of --auth, --sig, --hybrid to add (1), or 0 for another option. */
 int link_pqke_choices(const char *opt, cli_word_fn add, void *ctx);
-/* EXIT_OK if this build's protocol runs the variant (so a simulator can carry its real
- * messages), else EXIT_USAGE after a message saying so. */
-int link_pqke_runnable(const struct link_pqke *p, const char *cmd);
 
 /* The study's defaults (pqpan_ble_config_default) and ML-KEM-768. */
 void link_opts_init(struct link_opts *o);

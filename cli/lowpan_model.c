@@ -212,11 +212,10 @@ int lowpan_wake(uint64_t *xtal_ns, uint64_t *cpu_ns, const struct model_env *env
 unsigned lowpan_suite(const struct lowpan_opts *o)
 {
     const struct pqpan_kem *k = pqpan_kem_by_name(o->kem);
-    unsigned suite = k != NULL ? pqpan_pqke_suite_for_kem(k->id) : 0u;
-    /* pqke.h: the hybrid suites follow the ML-KEM ones in the same order */
-    return suite != 0 && o->pqke.hybrid
-               ? suite - PQPAN_PQKE_SUITE_MLKEM512 + PQPAN_PQKE_SUITE_P256_MLKEM512
-               : suite;
+    if (k == NULL) {
+        return 0;
+    }
+    return o->pqke.hybrid ? pqpan_pqke_hybrid_suite_for_kem(k->id) : pqpan_pqke_suite_for_kem(k->id);
 }
 
 int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd)
@@ -225,7 +224,7 @@ int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd)
     if (model_pqke_check(o->pqke.mode, o->pqke.sig, &msg) != EXIT_OK) {
         return cli_usage_error(cmd, "%s", msg.text);
     }
-    return link_pqke_runnable(&o->pqke, cmd);
+    return EXIT_OK;
 }
 
 const char *lowpan_protocol_name(const struct lowpan_opts *o)
@@ -657,6 +656,7 @@ static int one_run(struct mc *m, double *energy[MODEL_SIDES], double *latency, u
     int rc, side, capture = s->pcap != NULL && run == 0;
     m->c.seed = s->seed + run;
     rc = pqpan_sim_pqke_init(&m->app, m->suite, o->pqke.mode,
+                             model_pqke_sig(o->pqke.mode, o->pqke.sig, o->kem),
                              (enum pqpan_ble_role)m->c.initiator_side, m->c.seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&m->sim, &m->c);

@@ -56,7 +56,7 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
 /* The PQKE suite of o's KEM (its P-256 hybrid with --hybrid p256), or 0. */
 unsigned lowpan_suite(const struct lowpan_opts *o);
 /* For the commands that run the real protocol (simulate, compare): EXIT_OK, or EXIT_USAGE
- * after a message for --sig without a sig mode or a variant this build does not run. */
+ * after a message for --sig without a sig mode. */
 int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd);
 /* The protocol field of o's variant (model_protocol_name, the ML-DSA set resolved). */
 const char *lowpan_protocol_name(const struct lowpan_opts *o);

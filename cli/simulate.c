@@ -156,9 +156,6 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
     if (model_pqke_check(o->l.pqke.mode, o->l.pqke.sig, &msg) != EXIT_OK) {
         return cli_usage_error(CMD, "%s", msg.text);
     }
-    if (link_pqke_runnable(&o->l.pqke, CMD) != EXIT_OK) {
-        return EXIT_USAGE;
-    }
     return cli_msg_report(CMD, ble_sim_check(&o->l, &o->s, &msg), &msg);
 }
 

@@ -31,6 +31,7 @@
 #include "pqpan/error.h"
 #include "pqpan/ledger.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 /* ---- PRNG: xoshiro256** seeded through splitmix64 (Blackman & Vigna 2018) ---------- */
 
@@ -410,7 +411,7 @@ const struct pqpan_sim_app *pqpan_sim_synth_app(void);
 
 /* The initiator (KeyGen, Decaps) is keygen_side. Randomness comes from a PRNG seeded
  * with seed, so a run is reproducible: for simulation only, never for real keys. The
- * long-term credentials of the mode (a PSK, static ML-KEM key pairs) are made at init from
+ * long-term credentials of the mode (a PSK, static ML-KEM or ML-DSA key pairs) are made at init from
  * their own PRNG stream: a device's provisioning, not part of the exchange or its cost.
  * Both sides bind PQPAN_SIM_PQKE_PROLOGUE. In numeric mode the simulated user compares the
  * two values and confirms when they are equal (the time a person takes is not modelled).
@@ -432,11 +433,19 @@ struct pqpan_sim_pqke {
     uint8_t responder_dk[PQPAN_KEM_DK_MAX_BYTES];
     uint8_t initiator_ek[PQPAN_KEM_EK_MAX_BYTES];
     uint8_t initiator_dk[PQPAN_KEM_DK_MAX_BYTES];
+    uint8_t sig; /* sig modes: the ML-DSA set (enum pqpan_sig_id), else 0 */
+    uint8_t responder_pk[PQPAN_SIG_PK_MAX_BYTES]; /* ML-DSA: the responder's (sig*) */
+    uint8_t responder_sk[PQPAN_SIG_SK_MAX_BYTES];
+    uint8_t initiator_pk[PQPAN_SIG_PK_MAX_BYTES]; /* ML-DSA: the initiator's (sig-mutual) */
+    uint8_t initiator_sk[PQPAN_SIG_SK_MAX_BYTES];
 };
 
-/* PQPAN_OK, or an error for a suite or mode this build does not implement. */
+/* suite: any of pqke.h (the hybrid ones too); sig: the ML-DSA set (enum pqpan_sig_id) of
+ * the sig modes, ignored in the others. PQPAN_OK, or an error for a suite, mode or set this
+ * build does not implement. */
 PQPAN_MUST_CHECK int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
-                                         enum pqpan_ble_role initiator_side, uint64_t seed);
+                                         unsigned sig, enum pqpan_ble_role initiator_side,
+                                         uint64_t seed);
 const struct pqpan_sim_app *pqpan_sim_pqke_app(void);
 
 /* After a run: 1 if both parties finished (each verified the other's confirmation tag; in

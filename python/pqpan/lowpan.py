@@ -319,7 +319,7 @@ def simulate(env, o, nodes=2, hidden=0, capture="none", load=0.0, frame_bytes=60
     lib.pqpan_ledger_init(none + 1)
     for run in range(runs):
         c.seed = seed + run
-        rc = lib.pqpan_sim_pqke_init(app, suite, lib.PQPAN_PQKE_MODE_NONE, c.initiator_side,
+        rc = lib.pqpan_sim_pqke_init(app, suite, lib.PQPAN_PQKE_MODE_NONE, 0, c.initiator_side,
                                      c.seed)
         if rc == lib.PQPAN_OK:
             rc = lib.pqpan_sim154_init(sim, c)

@@ -92,7 +92,7 @@ def run_once(env, kem, cfg, transport="gatt", per=0.0, ber=0.0, seed=1,
     else:
         pq = ffi.new("struct pqpan_sim_pqke *")
         suite = lib.pqpan_pqke_suite_for_kem(lib.pqpan_kem_by_name(kem.encode()).id)
-        if lib.pqpan_sim_pqke_init(pq, suite, c.ble.pqke_mode, c.ble.keygen_side,
+        if lib.pqpan_sim_pqke_init(pq, suite, c.ble.pqke_mode, c.ble.pqke_sig, c.ble.keygen_side,
                                    seed) != lib.PQPAN_OK:
             raise PqpanError(lib.PQPAN_ERR_STATE, "cannot set up the protocol", 1)
         rc = lib.pqpan_sim_run(sim, lib.pqpan_sim_pqke_app(), pq, ffi.NULL, ffi.NULL)

@@ -59,8 +59,8 @@ static unsigned suite_of(const struct pqpan_ble_config *c)
     for (i = 0; i < PQPAN_KEM_COUNT; i++) {
         const struct pqpan_kem *k = pqpan_kem_at(i);
         if (k->ek_bytes == c->ek_bytes && k->ct_bytes == c->ct_bytes) {
-            unsigned suite = pqpan_pqke_suite_for_kem(k->id);
-            return c->pqke_hybrid ? pqke_suite_hybrid(suite) : suite;
+            return c->pqke_hybrid ? pqpan_pqke_hybrid_suite_for_kem(k->id)
+                                  : pqpan_pqke_suite_for_kem(k->id);
         }
     }
     return 0;

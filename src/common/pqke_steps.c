@@ -33,10 +33,3 @@ int pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned 
     af[PQPAN_OP_SIG_VERIFY] = rsp.sig_verify;
     return PQPAN_OK;
 }
-
-unsigned pqke_suite_hybrid(unsigned suite)
-{
-    return suite >= PQPAN_PQKE_SUITE_MLKEM512 && suite <= PQPAN_PQKE_SUITE_MLKEM1024
-               ? suite - PQPAN_PQKE_SUITE_MLKEM512 + PQPAN_PQKE_SUITE_P256_MLKEM512
-               : 0u;
-}

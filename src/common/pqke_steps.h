@@ -37,7 +37,4 @@ struct pqke_steps {
 int pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned sig,
                   size_t prologue_len);
 
-/* The hybrid suite (P-256 ECDH + ML-KEM, pqke.h) of an ML-KEM suite, or 0. */
-unsigned pqke_suite_hybrid(unsigned suite);
-
 #endif

@@ -11,8 +11,25 @@ _Static_assert(PQPAN_SIM_MSG_MAX >= PQPAN_PQKE_MSG_MAX_BYTES, "every PQKE messag
 #define SIDE_RESPONDER 0
 #define SIDE_INITIATOR 1
 
+/* The ML-DSA key pairs of the sig modes: the responder's, and in sig-mutual the
+ * initiator's, of the set a->sig. */
+static int provision_sig(struct pqpan_sim_pqke *a, struct pqpan_prng *r)
+{
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)a->sig);
+    int rc;
+    if (ds == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = ds->keypair(a->responder_pk, a->responder_sk, pqpan_prng_fill, r);
+    if (rc == PQPAN_OK && a->mode == PQPAN_PQKE_MODE_SIG_MUTUAL) {
+        rc = ds->keypair(a->initiator_pk, a->initiator_sk, pqpan_prng_fill, r);
+    }
+    return rc;
+}
+
 /* The mode's long-term credentials, from a PRNG stream apart from the exchange's: static
- * key pairs for kem-auth (the responder's) and kem-auth-mutual (both), a PSK for psk. */
+ * key pairs for kem-auth (the responder's) and kem-auth-mutual (both), a PSK for psk,
+ * ML-DSA key pairs for sig (the responder's) and sig-mutual (both). */
 static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
 {
     const struct pqpan_kem *kem = 0;
@@ -21,7 +38,8 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
     int rc = PQPAN_OK;
     pqpan_prng_seed(&r, seed ^ 0x50524F56u);
     for (i = 0; i < PQPAN_KEM_COUNT && kem == 0; i++) {
-        if (pqpan_pqke_suite_for_kem(pqpan_kem_at(i)->id) == a->suite) {
+        enum pqpan_kem_id id = pqpan_kem_at(i)->id;
+        if (pqpan_pqke_suite_for_kem(id) == a->suite || pqpan_pqke_hybrid_suite_for_kem(id) == a->suite) {
             kem = pqpan_kem_at(i);
         }
     }
@@ -38,6 +56,9 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
     if (rc == PQPAN_OK && a->mode == PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL) {
         rc = kem->keypair(a->initiator_ek, a->initiator_dk, pqpan_prng_fill, &r);
     }
+    if (rc == PQPAN_OK && a->sig != 0) {
+        rc = provision_sig(a, &r);
+    }
     pqpan_wipe(&r, sizeof r);
     return rc;
 }
@@ -46,14 +67,16 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
 static struct pqpan_pqke_credentials creds_of(const struct pqpan_sim_pqke *a, int side)
 {
     struct pqpan_pqke_credentials c;
-    memset(&c, 0, sizeof c); /* no ML-DSA keys: the simulator does not run the sig modes */
     c.psk = a->psk;
     c.own_dk = side == SIDE_INITIATOR ? a->initiator_dk : a->responder_dk;
     c.peer_ek = side == SIDE_INITIATOR ? a->responder_ek : a->initiator_ek;
+    c.sig = a->sig;
+    c.own_sk = side == SIDE_INITIATOR ? a->initiator_sk : a->responder_sk;
+    c.peer_pk = side == SIDE_INITIATOR ? a->responder_pk : a->initiator_pk;
     return c;
 }
 
-int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
+int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode, unsigned sig,
                         enum pqpan_ble_role initiator_side, uint64_t seed)
 {
     static const char prologue[] = PQPAN_SIM_PQKE_PROLOGUE;
@@ -63,6 +86,7 @@ int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
     a->suite = (uint8_t)suite;
     a->mode = (uint8_t)mode;
     a->initiator_side = (uint8_t)initiator_side;
+    a->sig = (uint8_t)(mode == PQPAN_PQKE_MODE_SIG || mode == PQPAN_PQKE_MODE_SIG_MUTUAL ? sig : 0u);
     /* A stream apart from the channel's: the same seed, a fixed offset. */
     pqpan_prng_seed(&a->rng, seed ^ 0x50514B45u);
     policy.suites = suite < 8 ? PQPAN_PQKE_SUITE_BIT(suite) : 0u;
@@ -88,7 +112,8 @@ static void report_work(const struct pqpan_sim_pqke *a, enum pqke_step k,
 {
     struct pqke_steps st;
     unsigned op;
-    if (pqke_steps_of(&st, a->suite, a->mode, 0, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
+    if (pqke_steps_of(&st, a->suite, a->mode, a->sig, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) !=
+        PQPAN_OK) {
         return;
     }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
@@ -183,7 +208,7 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
 static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
 {
     const struct pqpan_sim_pqke *a = ctx;
-    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode, 0);
+    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode, a->sig);
     if (side == a->initiator_side) {
         return pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_WAIT_RESP ? z.resp_bytes : 0u;
     }

@@ -104,14 +104,21 @@ setup_checks() { # name transfer|coc extra-args...
     [ "$cccd" = "1" ] || [ "$cccd" = "True" ] || { echo "$name: the CCCD write does not enable indications ('$cccd')"; fail=1; }
 }
 
-# The PQKE mode of the next checks (--auth); sizes per mode from docs/PROTOCOL.md §2.
+# The PQKE mode and suite of the next checks (--auth, --hybrid); sizes per mode from
+# docs/PROTOCOL.md §2: the sig modes add the ML-DSA set octet to each message and a
+# signature (the set of the level's category) to RESP (sig-mutual: also to FIN); the P-256
+# hybrid a 64-octet public key to INIT and RESP.
 auth=none
+hybrid=none
+sig_octets() { # ML-DSA signature of the default set of an ML-KEM level (FIPS 204 Table 2)
+    case $1 in ML-KEM-512) echo 2420 ;; ML-KEM-768) echo 3309 ;; *) echo 4627 ;; esac
+}
 
 check() { # name kem transfer|coc extra-args...
     name=$1 kem=$2 how=$3
     shift 3
     pcap=$tmp/$name.pcap
-    if ! "$cli" simulate --kem "$kem" --auth "$auth" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
+    if ! "$cli" simulate --kem "$kem" --auth "$auth" --hybrid "$hybrid" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
         echo "$name: simulate failed"; cat "$tmp/$name.err"; fail=1; return
     fi
     # One dissection pass for the per-packet fields, one for the expert summary.
@@ -134,7 +141,10 @@ check() { # name kem transfer|coc extra-args...
     kem-auth) init=$(( init + $2 )) ;;
     kem-auth-mutual) init=$(( init + $2 )) resp=$(( resp + $2 )) ;;
     numeric) init=$(( init + 32 )) fin=$(( fin + 32 )) ;;
+    sig) init=$(( init + 1 )) resp=$(( resp + 1 + $(sig_octets "$kem") )) fin=$(( fin + 1 )) ;;
+    sig-mutual) s=$(sig_octets "$kem"); init=$(( init + 1 )) resp=$(( resp + 1 + s )) fin=$(( fin + 1 + s )) ;;
     esac
+    if [ "$hybrid" = p256 ]; then init=$(( init + 64 )) resp=$(( resp + 64 )); fi
     # keygen (initiator) on the peripheral: INIT and FIN from it, RESP from the central
     want="$(( init + fin )) $resp"
     if [ "$how" = coc ]; then
@@ -175,10 +185,17 @@ check long-write ML-KEM-1024 long-write --transfer long-write --att-mtu 247 --ll
 check coc ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
 check coc-27 ML-KEM-1024 coc --transport l2cap-coc
 # Every authentication mode, over GATT (write requests) and the L2CAP credit-based channel.
-for auth in psk kem-auth kem-auth-mutual numeric; do
+for auth in psk kem-auth kem-auth-mutual sig sig-mutual numeric; do
     check "$auth-write-req" ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
     check "$auth-coc" ML-KEM-1024 coc --transport l2cap-coc --ll-octets 251
 done
+# The P-256 hybrid suites, unauthenticated and with both signatures.
+hybrid=p256
+for auth in none sig-mutual; do
+    check "p256-$auth-write-req" ML-KEM-512 write-req --transfer write-req --att-mtu 247 --ll-octets 251
+    check "p256-$auth-coc" ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
+done
+hybrid=none
 check_lesc lesc
 check_lesc lesc-2m-251 --phy 2M --ll-octets 251 --att-mtu 23
 check_lesc lesc-coded --phy S8 --ci-ms 7.5

@@ -220,7 +220,7 @@ static int simulate(struct pqpan_pcap_writer *w, uint64_t seed, unsigned suite)
     c.load_fps = 10.0;
     c.load_psdu = 127;
     c.seed = seed;
-    rc = pqpan_sim_pqke_init(&app, suite, PQPAN_PQKE_MODE_NONE, (enum pqpan_ble_role)c.initiator_side, seed);
+    rc = pqpan_sim_pqke_init(&app, suite, PQPAN_PQKE_MODE_NONE, 0, (enum pqpan_ble_role)c.initiator_side, seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(&sim, &c);
     }

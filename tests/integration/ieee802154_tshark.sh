@@ -117,21 +117,28 @@ udp_lens() {
     while [ "$len" -gt 1230 ]; do echo 1240; len=$((len - 1230)); done
     echo $((len + 10))
 }
-for spec in "768 psk 1224 1160 38" "768 kem-auth 2312 1160 38" "768 kem-auth-mutual 2312 2248 38" \
-    "768 numeric 1256 1160 70" "1024 kem-auth 3176 1640 38" "1024 kem-auth-mutual 3176 3208 38"; do
+# The sig modes (ML-DSA set of the level's category, FIPS 204 Table 2 signature sizes: the
+# set octet in every message, the signature in RESP and, sig-mutual, in FIN) and the P-256
+# hybrid (a 64-octet public key in INIT and RESP) likewise.
+for spec in "768 psk none 1224 1160 38" "768 kem-auth none 2312 1160 38" \
+    "768 kem-auth-mutual none 2312 2248 38" "768 numeric none 1256 1160 70" \
+    "1024 kem-auth none 3176 1640 38" "1024 kem-auth-mutual none 3176 3208 38" \
+    "768 sig none 1225 4470 39" "768 sig-mutual none 1225 4470 3348" \
+    "512 none p256 904 904 38" "1024 sig-mutual p256 1673 6332 4666"; do
     set -- $spec
-    level=$1 auth=$2
-    pc=$work/auth_${auth}_$level.pcap
-    "$cli" simulate --link 802154 --kem "ML-KEM-$level" --auth "$auth" --nodes 6 --load 10 \
-        --runs 1 --seed 3 --pcap "$pc" > "$work/auth.out" || fail "simulate --auth $auth failed"
+    level=$1 auth=$2 hybrid=$3
+    pc=$work/auth_${auth}_${hybrid}_$level.pcap
+    "$cli" simulate --link 802154 --kem "ML-KEM-$level" --auth "$auth" --hybrid "$hybrid" \
+        --nodes 6 --load 10 --runs 1 --seed 3 --pcap "$pc" > "$work/auth.out" ||
+        fail "simulate --auth $auth --hybrid $hybrid failed"
     grep -q "failed exchanges: 0 of 1" "$work/auth.out" || fail "--auth $auth ML-KEM-$level: exchange failed"
     n=$(tsr "$pc" -T fields -e frame.number | wc -l)
     bad=$(tsr "$pc" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad || (udp && udp.checksum.status != 1)" | wc -l)
     [ "$bad" -eq 0 ] || fail "--auth $auth ML-KEM-$level: $bad of $n frames bad"
-    want=$( (udp_lens "$3"; udp_lens "$4"; udp_lens "$5") | sort -n | tr '\n' ' ')
+    want=$( (udp_lens "$4"; udp_lens "$5"; udp_lens "$6") | sort -n | tr '\n' ' ')
     got=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -n | tr '\n' ' ')
     [ "$got" = "$want" ] || fail "--auth $auth ML-KEM-$level: UDP lengths '$got', expected '$want'"
-    echo "--auth $auth ML-KEM-$level: $n frames clean, UDP lengths $got"
+    echo "--auth $auth --hybrid $hybrid ML-KEM-$level: $n frames clean, UDP lengths $got"
 done
 
 # Secured frames (IEEE 802.15.4-2015 §9): the pair's data frames carry the auxiliary

@@ -214,7 +214,7 @@ static void check_sim_order(enum pqpan_calibrate_exchange x, enum pqpan_ble_role
     memset(&got, 0, sizeof got);
     assert_int_equal(pqpan_sim_init(&s, &c), PQPAN_OK);
     if (x == PQPAN_CALIBRATE_PQPAN) {
-        assert_int_equal(pqpan_sim_pqke_init(&pq, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, keygen_side, 1u),
+        assert_int_equal(pqpan_sim_pqke_init(&pq, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NONE, 0, keygen_side, 1u),
                          PQPAN_OK);
         assert_int_equal(pqpan_sim_run(&s, pqpan_sim_pqke_app(), &pq, &obs, &got), PQPAN_OK);
         pqpan_sim_pqke_wipe(&pq);

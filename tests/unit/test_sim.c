@@ -263,7 +263,7 @@ static int run_pqke(struct pqpan_sim *s, struct pqpan_sim_pqke *a, const struct 
     if (rc != PQPAN_OK) {
         return rc;
     }
-    rc = pqpan_sim_pqke_init(a, suite, PQPAN_PQKE_MODE_NONE, c->ble.keygen_side, c->seed);
+    rc = pqpan_sim_pqke_init(a, suite, PQPAN_PQKE_MODE_NONE, 0, c->ble.keygen_side, c->seed);
     return rc != PQPAN_OK ? rc : pqpan_sim_run(s, pqpan_sim_pqke_app(), a, NULL, NULL);
 }
 

@@ -58,12 +58,14 @@ static void config(struct pqpan_sim154_config *c, uint32_t nodes, double fps)
     c->load_fps = fps;
 }
 
-/* One real PQKE of a suite and mode; returns the simulator's return code. */
+/* One real PQKE of a suite and mode (the sig modes with ML-DSA-65); returns the simulator's
+ * return code. */
 static int run_mode(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a,
                     const struct pqpan_sim154_config *c, struct capture *cap, unsigned suite,
                     unsigned mode)
 {
-    int rc = pqpan_sim_pqke_init(a, suite, mode, (enum pqpan_ble_role)c->initiator_side, c->seed);
+    int rc = pqpan_sim_pqke_init(a, suite, mode, PQPAN_SIG_MLDSA65,
+                                 (enum pqpan_ble_role)c->initiator_side, c->seed);
     if (rc == PQPAN_OK) {
         rc = pqpan_sim154_init(s, c);
     }
@@ -220,7 +222,7 @@ static void test_failed_verdict_is_the_status(void **state)
     (void)state;
     bad.verify = verify_fails;
     config(&c, 2, 0.0);
-    assert_int_equal(pqpan_sim_pqke_init(&app_a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE,
+    assert_int_equal(pqpan_sim_pqke_init(&app_a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 0,
                                          (enum pqpan_ble_role)c.initiator_side, 9),
                      PQPAN_OK);
     assert_int_equal(pqpan_sim154_init(&sim_a, &c), PQPAN_OK);
@@ -299,15 +301,16 @@ static void test_duplicates_never_reach_the_application(void **state)
 
 /* Messages over one datagram (ieee802154.h segments): kem-auth-mutual at ML-KEM-1024 (INIT
  * 3176, RESP 3208 octets, three segments each) on an idle channel carries the same frames
- * and operations as the estimator, and the keys agree; every mode at every level
- * completes. */
+ * and operations as the estimator, and the keys agree; every mode of every suite (the P-256
+ * hybrids too; the sig modes with ML-DSA-65) completes with equal keys. */
 static void test_segmented_messages_agree_with_estimator(void **state)
 {
     static struct pqpan_802154_estimate e;
     struct pqpan_sim154_config c;
     const struct pqpan_sim154_result *r = &sim_a.res;
-    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE,     PQPAN_PQKE_MODE_PSK,
                                      PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_SIG,      PQPAN_PQKE_MODE_SIG_MUTUAL,
                                      PQPAN_PQKE_MODE_NUMERIC};
     unsigned suite, m, n, op;
     (void)state;
@@ -331,7 +334,7 @@ static void test_segmented_messages_agree_with_estimator(void **state)
         assert_int_equal(r->ledger[n].bytes_tx, e.ledger[n].bytes_tx);
     }
     assert_true(pqpan_sim_pqke_keys_equal(&app_a));
-    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_MLKEM1024; suite++) {
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
         for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
             assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, suite, modes[m]), PQPAN_OK);
             assert_int_equal(r->status, PQPAN_OK);
