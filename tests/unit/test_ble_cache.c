@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "pqpan/ble.h"
+#include "pqpan/sig.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 
@@ -393,6 +394,7 @@ static void test_exchange_key_cycles(void **state)
     assert_non_null(cache);
     pqpan_ble_estimate_cache_init(cache);
     pqpan_ble_config_default(&cfg);
+    cfg.pqke_sig = PQPAN_SIG_MLDSA65; /* the sig modes' set; the other modes ignore it */
     for (mode = 0; mode <= PQPAN_PQKE_MODE_NUMERIC + 1u; mode++) {
         lesc = mode == PQPAN_PQKE_MODE_NUMERIC + 1u;
         cfg.protocol = mode == 0 ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
