@@ -3,7 +3,9 @@
 # cmake/toolchain-cortex-m4.cmake, then runs under QEMU
 #   pqpan_m4_test   SHA-3, P-256 ECDH (all 25 CAVP ECC CDH cases, RFC 5903, Core spec
 #                   Appendix D.1), AES/CMAC and LE SC f4/f5/f6/g2, ACVP ML-KEM and ML-DSA,
-#                   and PQKE checks (-Os and -O2 builds): must exit 0;
+#                   and PQKE checks, with the assembly backend (PQPAN_M4_ASM, which also
+#                   compares the assembly with the portable C) at -Os and -O2 and without
+#                   it at -Os: must exit 0;
 #   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
 #   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
 #                   count exactly, and every measured operation must succeed.
@@ -19,10 +21,11 @@ for tool in arm-none-eabi-gcc qemu-system-arm; do
     fi
 done
 
-# cross_build DIR OPT: configures and builds m4/ with one optimisation level.
+# cross_build DIR OPT ASM: configures and builds m4/ with one optimisation level, with
+# (ASM=ON) or without the assembly backend.
 cross_build() {
     cmake -S "$src" -B "$1" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-cortex-m4.cmake" \
-        -DPQPAN_M4_OPT="$2" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
+        -DPQPAN_M4_OPT="$2" -DPQPAN_M4_ASM="$3" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
     cmake --build "$1" -j 2 >"$1.build.log" 2>&1 || { cat "$1.build.log"; exit 1; }
 }
 
@@ -32,12 +35,15 @@ qemu() {
 }
 
 m4=$build/m4-cross
-cross_build "$m4" -Os
-cross_build "$m4-o2" -O2
-echo "== pqpan_m4_test -Os (Cortex-M4, QEMU mps2-an386)"
+cross_build "$m4" -Os ON
+cross_build "$m4-o2" -O2 ON
+cross_build "$m4-portable" -Os OFF
+echo "== pqpan_m4_test -Os, assembly backend (Cortex-M4, QEMU mps2-an386)"
 qemu "$m4/m4/pqpan_m4_test.elf" 2>&1
-echo "== pqpan_m4_test -O2"
+echo "== pqpan_m4_test -O2, assembly backend"
 qemu "$m4-o2/m4/pqpan_m4_test.elf" 2>&1
+echo "== pqpan_m4_test -Os, portable C"
+qemu "$m4-portable/m4/pqpan_m4_test.elf" 2>&1
 echo "== pqpan_m4_fault (must fail)"
 if out=$(qemu "$m4/m4/pqpan_m4_fault.elf" 2>&1); then
     echo "$out"; echo "FAIL: a HardFault did not end QEMU with a non-zero status"; exit 1
