@@ -1,11 +1,15 @@
 /* ML-KEM on the Cortex-M4 against the NIST ACVP vectors embedded at build time
  * (m4/gen_acvp.cmake): keyGen (FIPS 203 Alg. 16), encapsulation (Alg. 17), decapsulation
  * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
- * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set. */
+ * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set.
+ * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT and base multiplications
+ * against the portable C on pseudo-random inputs. */
 #include <string.h>
 
 #include "acvp_kat.h"
 #include "check.h"
+#include "crypto/m4/backend.h"
+#include "crypto/mlkem/ntt.h"
 #include "kem_table.h"
 
 static int equal(const uint8_t *a, const uint8_t *b, size_t len)
@@ -87,9 +91,67 @@ static void dk_check(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, c
     }
 }
 
+#ifdef PQPAN_M4_ASM
+/* Both base multiplications on pseudo-random operands: 12-bit values (the bound of both
+ * functions' inputs) as int16 and as ByteEncode_12 bytes, accumulating into a
+ * polynomial with coefficients in (-q, q); the _bytes form on one run of factors. */
+static void basemul_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[PQPAN_MLKEM_N], c[PQPAN_MLKEM_N], a[2 * PQPAN_MLKEM_BASEMUL_RUN];
+    uint8_t ea[PQPAN_MLKEM_POLYBYTES], eb[PQPAN_MLKEM_POLYBYTES];
+    const unsigned first = (run % (PQPAN_MLKEM_N / 2 / PQPAN_MLKEM_BASEMUL_RUN)) * PQPAN_MLKEM_BASEMUL_RUN;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4[i] = c[i] = (int16_t)((int32_t)(pqpan_m4_random(seed) % (2 * PQPAN_MLKEM_Q - 1)) - (PQPAN_MLKEM_Q - 1));
+    }
+    for (size_t i = 0; i < sizeof ea; i++) {
+        ea[i] = (uint8_t)pqpan_m4_random(seed);
+        eb[i] = (uint8_t)pqpan_m4_random(seed);
+    }
+    for (size_t i = 0; i < 2 * PQPAN_MLKEM_BASEMUL_RUN; i++) {
+        a[i] = (int16_t)(pqpan_m4_random(seed) & 0xFFF);
+    }
+    pqpan_mlkem_basemul_acc_encoded(m4, ea, eb);
+    pqpan_mlkem_basemul_acc_encoded_portable(c, ea, eb);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "basemul_acc_encoded vs portable", run);
+    pqpan_mlkem_basemul_acc_bytes(m4, a, eb, first, PQPAN_MLKEM_BASEMUL_RUN);
+    pqpan_mlkem_basemul_acc_bytes_portable(c, a, eb, first, PQPAN_MLKEM_BASEMUL_RUN);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "basemul_acc_bytes vs portable", run);
+}
+
+/* The backend's transforms equal the portable C coefficient for coefficient on 64
+ * polynomials with coefficients in [-(q-1), q-1] (the input range of both), the last
+ * one all q-1 and -(q-1) alternately. */
+static void kernels_against_portable(struct pqpan_m4_tally *t)
+{
+    uint64_t seed = 0x2545f4914f6cdd1dULL;
+    for (uint32_t run = 0; run < 64; run++) {
+        int16_t m4[PQPAN_MLKEM_N], c[PQPAN_MLKEM_N];
+        for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+            int32_t v = (int32_t)(pqpan_m4_random(&seed) % (2 * PQPAN_MLKEM_Q - 1)) - (PQPAN_MLKEM_Q - 1);
+            m4[i] = (int16_t)(run == 63 ? (i % 2 ? -(PQPAN_MLKEM_Q - 1) : PQPAN_MLKEM_Q - 1) : v);
+        }
+        memcpy(c, m4, sizeof c);
+        pqpan_mlkem_ntt(m4);
+        pqpan_mlkem_ntt_portable(c);
+        pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "ntt vs portable", run);
+        memcpy(m4, c, sizeof c);
+        for (size_t i = 0; i < PQPAN_MLKEM_N; i++) { /* back into (-q, q), the input range */
+            m4[i] = c[i] = (int16_t)(c[i] % PQPAN_MLKEM_Q);
+        }
+        pqpan_mlkem_invntt(m4);
+        pqpan_mlkem_invntt_portable(c);
+        pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
+        basemul_against_portable(t, &seed, run);
+    }
+}
+#endif
+
 struct pqpan_m4_tally pqpan_m4_test_kem(void)
 {
     struct pqpan_m4_tally t = {0, 0};
+#ifdef PQPAN_M4_ASM
+    kernels_against_portable(&t);
+#endif
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         const struct pqpan_m4_kem *kem = &pqpan_m4_kems[l];
         const struct pqpan_m4_kat_level *lv = &pqpan_m4_kat_levels[l];

@@ -62,15 +62,6 @@ static void incremental(struct pqpan_m4_tally *t, const uint8_t *a3)
 }
 
 #ifdef PQPAN_M4_ASM
-/* xorshift64 (Marsaglia 2003): test inputs only, not a source of secrets. */
-static uint64_t next_random(uint64_t *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-
 /* The assembly Keccak-f[1600] equals the portable C on 64 pseudo-random states, each
  * permuted 3 times in a row, and on the all-ones state. */
 static void asm_against_portable(struct pqpan_m4_tally *t)
@@ -80,7 +71,7 @@ static void asm_against_portable(struct pqpan_m4_tally *t)
         uint64_t asm_lanes[25];
         uint64_t c_lanes[25];
         for (size_t i = 0; i < 25; i++) {
-            asm_lanes[i] = run == 64 ? ~0ULL : next_random(&seed);
+            asm_lanes[i] = run == 64 ? ~0ULL : pqpan_m4_random(&seed);
         }
         memcpy(c_lanes, asm_lanes, sizeof c_lanes);
         for (int k = 0; k < 3; k++) {

@@ -209,10 +209,11 @@ use of malloc or stdio in the core would fail to link.
 
 ## Code size (bytes, text+rodata / data / bss per module)
 
-The assembly backend's objects (src/crypto/m4/) are counted with the module they serve:
-the Keccak-f[1600] assembly with crypto/sha3 (where it replaces the C permutation, which
-the asm builds keep only as the tests' reference: the linker drops it from programs that
-do not call it, but it stays in the library objects counted here).
+The backend's objects (src/crypto/m4/) are counted with the module they serve: the
+NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly with
+crypto/sha3 (where each replaces C functions, which
+the asm builds keep only as the tests' reference: the linker drops them from programs
+that do not call them, but they stay in the library objects counted here).
 
 | module | pqpan-m4 (-Os) | pqpan-m4-o2 (-O2) | pqpan-m4-asm (-Os) | pqpan-m4-asm-o2 (-O2) |
 |---|---|---|---|---|
@@ -447,12 +448,20 @@ so far:
   the state (the only branches are the fixed-count loops). The caller's lanes are
   interleaved on entry and de-interleaved on exit (about 2300 of its instructions), so
   the sponge code and the public \`lanes\` layout are unchanged. Stack: $(op_row keccak f1600 3 pqpan-m4-asm) B painted.
-- NTT, inverse NTT and base multiplication are still the portable C in this build.
+- NTT, inverse NTT and both base multiplications: src/crypto/m4/ntt_m4.c, C with one
+  DSP instruction per inline-assembly helper (SMULBB/SMULTB/SMULTT, SMLABT, SMUAD,
+  SMUADX, SADD16, SSUB16, PKHTB: single-cycle on the Cortex-M4, TRM Table 3-1), two
+  coefficients per 32-bit word, two layers per pass over the polynomial, the inverse
+  transform's scaling folded into its last layer, and the 12-bit operands of the base
+  multiplication decoded in registers (no buffer). Results equal the portable C
+  coefficient for coefficient (same reductions and representatives). The sampling of A,
+  the noise, compression and the sponge code around Keccak are still the portable C.
 
 Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
-compare the assembly with the portable C (kept as \`pqpan_keccak_f1600_portable\`) on
-65 states, each permuted three times; the portable -Os build runs the same suites.
+compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
+65 states, each permuted three times, NTT, inverse NTT and both base multiplications on
+64 pseudo-random inputs each; the portable -Os build runs the same suites.
 
 ## Cycles from instructions (an estimate)
 

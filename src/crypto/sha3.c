@@ -30,11 +30,7 @@ static const uint64_t round_constants[24] = {
  * scripts/gen_keccak_rounds.py. The Cortex-M4 backend (PQPAN_M4_ASM, src/crypto/m4/)
  * provides pqpan_keccak_f1600 in assembly; this C code then stays the reference it is
  * checked against (m4/test_sha3.c) under the name pqpan_keccak_f1600_portable. */
-#ifdef PQPAN_M4_ASM
-void pqpan_keccak_f1600_portable(uint64_t lanes[25])
-#else
-void pqpan_keccak_f1600(uint64_t lanes[25])
-#endif
+void PQPAN_M4_PORTABLE(pqpan_keccak_f1600)(uint64_t lanes[25])
 {
     uint64_t a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12;
     uint64_t a13, a14, a15, a16, a17, a18, a19, a20, a21, a22, a23, a24;

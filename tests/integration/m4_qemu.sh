@@ -8,7 +8,11 @@
 #                   it at -Os: must exit 0;
 #   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
 #   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
-#                   count exactly, and every measured operation must succeed.
+#                   count exactly, and every measured operation must succeed;
+#   pqpan_m4_ct     with the plugin's trace=on, in the three builds: each ML-KEM operation
+#                   of each level must execute the same blocks and touch the same addresses
+#                   in the same order for different secrets, and both planted leaks (canary)
+#                   must be seen.
 # Usage: m4_qemu.sh CLI SRCDIR BUILDDIR. Exit 77 (skipped) only without the toolchain.
 set -eu
 src=$2
@@ -75,3 +79,42 @@ awk -F, -v known="$known" '
     }' "$log" - <<EOT
 $bench
 EOT
+
+# ct_check DIR: the constant-time trace check (m4/ct_main.c) on one build.
+ct_check() {
+    elf=$1/m4/pqpan_m4_ct.elf
+    [ -f "$elf" ] || { echo "FAIL: $elf not built"; exit 1; }
+    log=$1/m4-ct.log
+    rm -f "$log"
+    out=$(qemu "$elf" -plugin "$plugin,begin=$(addr pqpan_m4_mark_begin),end=$(addr pqpan_m4_mark_end),trace=on" \
+          -d plugin -D "$log" 2>&1) || { echo "$out"; echo "FAIL: pqpan_m4_ct exited non-zero"; exit 1; }
+    awk -F, '
+        NR == FNR { if ($1 == "trace") { hash[++n] = $2; events[n] = $3 } next }
+        $1 == "ct" {
+            k = $2 "," $3; m++
+            if ($4 != 0) { print "FAIL: " k " returned an error"; bad = 1 }
+            if (!(k in first)) { first[k] = hash[m]; order[++keys] = k; same[k] = 1; runs[k] = 0 }
+            else if (hash[m] != first[k]) same[k] = 0
+            runs[k]++; ev[k] = events[m]
+        }
+        END {
+            if (n != m) { print "FAIL: " n " traces for " m " runs"; exit 1 }
+            for (i = 1; i <= keys; i++) {
+                k = order[i]
+                if (k ~ /^canary,/) {
+                    if (same[k]) { print "FAIL: planted leak " k " not seen by the trace"; bad = 1 }
+                    else print "planted leak " k ": traces differ, as they must"
+                } else if (!same[k]) { print "FAIL: " k " trace depends on the secret"; bad = 1 }
+                else print k ": " runs[k] " runs with different secrets, identical trace (" ev[k] " events)"
+            }
+            exit bad
+        }' "$log" - <<EOT
+$out
+EOT
+}
+echo "== constant-time trace check, -Os, assembly backend"
+ct_check "$m4"
+echo "== constant-time trace check, -O2, assembly backend"
+ct_check "$m4-o2"
+echo "== constant-time trace check, -Os, portable C"
+ct_check "$m4-portable"
