@@ -2,14 +2,15 @@
  * (m4/gen_acvp.cmake): keyGen (FIPS 203 Alg. 16), encapsulation (Alg. 17), decapsulation
  * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
  * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set.
- * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT and base multiplications
- * against the portable C on pseudo-random inputs. */
+ * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT, base multiplications and
+ * SamplePolyCBD_2 against the portable C on pseudo-random inputs. */
 #include <string.h>
 
 #include "acvp_kat.h"
 #include "check.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
+#include "crypto/mlkem/sampling.h"
 #include "kem_table.h"
 
 static int equal(const uint8_t *a, const uint8_t *b, size_t len)
@@ -118,6 +119,25 @@ static void basemul_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, u
     pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "basemul_acc_bytes vs portable", run);
 }
 
+/* SamplePolyCBD_2, written and added, on pseudo-random PRF bytes. */
+static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[64], c[64];
+    uint8_t buf[32];
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)pqpan_m4_random(seed);
+    }
+    for (size_t i = 0; i < 64; i++) {
+        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
+    }
+    pqpan_mlkem_cbd2_piece(m4, buf, 1);
+    pqpan_mlkem_cbd2_piece_portable(c, buf, 1);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 add vs portable", run);
+    pqpan_mlkem_cbd2_piece(m4, buf, 0);
+    pqpan_mlkem_cbd2_piece_portable(c, buf, 0);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
+}
+
 /* The backend's transforms equal the portable C coefficient for coefficient on 64
  * polynomials with coefficients in [-(q-1), q-1] (the input range of both), the last
  * one all q-1 and -(q-1) alternately. */
@@ -142,6 +162,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_mlkem_invntt_portable(c);
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
         basemul_against_portable(t, &seed, run);
+        cbd2_against_portable(t, &seed, run);
     }
 }
 #endif

@@ -1,5 +1,6 @@
-/* The NTT and inverse NTT of FIPS 203 §4.3 (Alg. 9 and 10) for the Cortex-M4 with the
- * DSP extension of ARMv7E-M (PQPAN_M4_ASM): two coefficients per 32-bit word, the
+/* The NTT and inverse NTT of FIPS 203 §4.3 (Alg. 9 and 10), the base multiplications
+ * (Alg. 11, 12) and SamplePolyCBD_2 (Alg. 8) for the Cortex-M4 with the DSP extension of
+ * ARMv7E-M (PQPAN_M4_ASM): two coefficients per 32-bit word, the
  * Montgomery products taken with the 16 x 16-bit multiplies SMULBB / SMULBT / SMULTB and
  * SMLABT, sums and differences with SADD16 / SSUB16. Each of these executes in one cycle
  * on the Cortex-M4 whatever its operands (Cortex-M4 TRM, Arm DDI 0439B, §3.3.1 Table 3-1),
@@ -45,6 +46,30 @@ DSP2(sadd16)
 DSP2(ssub16)
 DSP2(smuad)
 DSP2(smuadx)
+DSP2(ssub8)
+
+/* Bytes 0 and 2 of a (ror 0) or 1 and 3 (ror 8), sign-extended into the two halves. */
+M4_INLINE uint32_t sxtb16(uint32_t a)
+{
+    uint32_t r;
+    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(a));
+    return r;
+}
+
+M4_INLINE uint32_t sxtb16_ror8(uint32_t a)
+{
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(a));
+    return r;
+}
+
+/* Bottom half of bottom, top half from the bottom half of top. */
+M4_INLINE uint32_t pkhbt_lsl16(uint32_t bottom, uint32_t top)
+{
+    uint32_t r;
+    __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(bottom), "r"(top));
+    return r;
+}
 
 /* a.bottom * b.top + c (32-bit). */
 M4_INLINE uint32_t smlabt(uint32_t a, uint32_t b, uint32_t c)
@@ -282,6 +307,33 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
     invntt_two_layers(a, 8, 1, 0);
     invntt_two_layers(a, 32, 0, 1);
     invntt_last_layer(a);
+}
+
+/* SamplePolyCBD_2 (FIPS 203 Alg. 8, eta = 2) of one piece, 8 coefficients per input word:
+ * d holds the bit sums of each 2-bit pair, so nibble j of d is x_j (bits 0-1) and y_j
+ * (bits 2-3); SSUB8 forms x - y for the even and the odd nibbles in the four byte lanes,
+ * SXTB16 sign-extends two bytes into halves and PKHBT / PKHTB put the coefficients back
+ * in order. Equal to the portable cbd2 (16-bit wrap-around of the sums included). */
+void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add)
+{
+    const uint32_t m2 = 0x03030303u;
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t t, w[4];
+        memcpy(&t, buf + 4 * i, sizeof t);
+        const uint32_t d = t - ((t >> 1) & 0x55555555u);
+        const uint32_t even = ssub8(d & m2, (d >> 2) & m2);       /* c[8i + 2k] in byte k */
+        const uint32_t odd = ssub8((d >> 4) & m2, (d >> 6) & m2); /* c[8i + 2k + 1] */
+        const uint32_t e02 = sxtb16(even), o02 = sxtb16(odd);
+        const uint32_t e13 = sxtb16_ror8(even), o13 = sxtb16_ror8(odd);
+        w[0] = pkhbt_lsl16(e02, o02);
+        w[1] = pkhbt_lsl16(e13, o13);
+        w[2] = pkhtb_asr16(o02, e02);
+        w[3] = pkhtb_asr16(o13, e13);
+        for (unsigned k = 0; k < 4; k++) {
+            int16_t *p = c + 8 * i + 2 * k;
+            store_word(p, add ? sadd16(load_word(p), w[k]) : w[k]);
+        }
+    }
 }
 
 #endif

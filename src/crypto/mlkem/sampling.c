@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
@@ -126,6 +127,17 @@ static inline void cbd2(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[32], int 
     }
 }
 
+/* cbd2 on one piece of 64 coefficients with add as a parameter: the function the M4
+ * backend replaces (src/crypto/m4/ntt_m4.c). */
+void PQPAN_M4_PORTABLE(pqpan_mlkem_cbd2_piece)(int16_t c[64], const uint8_t buf[32], int add)
+{
+    if (add) {
+        cbd2(c, buf, 1);
+    } else {
+        cbd2(c, buf, 0);
+    }
+}
+
 /* Alg. 8 with eta = 3 on one piece, written or added as cbd2: per 6 input bits,
  * (b0 + b1 + b2) - (b3 + b4 + b5), four coefficients per 24-bit word. */
 static inline void cbd3(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[48], int add)
@@ -158,11 +170,7 @@ static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], 
         int16_t *c = p->c + off;
         pqpan_shake256_squeeze(&prf, buf, CBD_PIECE_COEFFS / 4 * (size_t)eta);
         if (eta == 2) {
-            if (add) {
-                cbd2(c, buf, 1);
-            } else {
-                cbd2(c, buf, 0);
-            }
+            pqpan_mlkem_cbd2_piece(c, buf, add);
         } else if (add) {
             cbd3(c, buf, 1);
         } else {
