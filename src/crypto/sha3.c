@@ -238,6 +238,13 @@ static int absorb_check(const struct pqpan_keccak_ctx *ctx, const uint8_t *in, s
     return sponge_ok(ctx) && !ctx->squeezing ? PQPAN_OK : PQPAN_ERR_STATE;
 }
 
+/* Bytes in the whole lanes that fit both what is left of the rate (a multiple of 8 at a
+ * lane-aligned position) and len: the run copied by one inner loop. */
+static size_t whole_lanes(unsigned left_in_rate, size_t len)
+{
+    return (left_in_rate < len ? left_in_rate : len) & ~(size_t)7;
+}
+
 /* The sponge construction of FIPS 202 §4 (Alg. 8), absorbing phase, made incremental:
  * whole lanes where the position is lane-aligned, single bytes elsewhere. */
 int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len)
@@ -252,10 +259,13 @@ int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t 
     rate = ctx->rate;
     while (len > 0) {
         if (pos % 8 == 0 && len >= 8) {
-            ctx->lanes[pos / 8] ^= pqpan_load64_le(in);
-            in += 8;
-            len -= 8;
-            pos += 8;
+            const size_t n = whole_lanes(rate - pos, len);
+            for (size_t i = 0; i < n; i += 8) {
+                ctx->lanes[(pos + i) / 8] ^= pqpan_load64_le(in + i);
+            }
+            in += n;
+            len -= n;
+            pos += (unsigned)n;
         } else {
             xor_byte(ctx->lanes, pos, *in);
             in++;
@@ -325,10 +335,13 @@ int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
             pos = 0;
         }
         if (pos % 8 == 0 && len >= 8) {
-            pqpan_store64_le(out, ctx->lanes[pos / 8]);
-            out += 8;
-            len -= 8;
-            pos += 8;
+            const size_t n = whole_lanes(rate - pos, len);
+            for (size_t i = 0; i < n; i += 8) {
+                pqpan_store64_le(out + i, ctx->lanes[(pos + i) / 8]);
+            }
+            out += n;
+            len -= n;
+            pos += (unsigned)n;
         } else {
             *out++ = get_byte(ctx->lanes, pos);
             pos++;
