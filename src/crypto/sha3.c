@@ -189,15 +189,46 @@ void PQPAN_M4_PORTABLE(pqpan_keccak_f1600)(uint64_t lanes[25])
     lanes[20] = a20; lanes[21] = a21; lanes[22] = a22; lanes[23] = a23; lanes[24] = a24;
 }
 
+/* The sponge's state: the standard lanes, or, with the Cortex-M4 backend, the
+ * interleaved form its assembly permutation works on (src/crypto/m4/sponge_m4.c), which
+ * the sponge converts only lane by lane as it absorbs and squeezes. */
+static void sponge_permute(uint64_t state[25])
+{
+#ifdef PQPAN_M4_ASM
+    pqpan_keccak_m4_permute(state);
+#else
+    pqpan_keccak_f1600(state);
+#endif
+}
+
+static void lane_xor(uint64_t state[25], unsigned i, uint64_t v)
+{
+#ifdef PQPAN_M4_ASM
+    pqpan_keccak_m4_xor_lane(state, i, v);
+#else
+    state[i] ^= v;
+#endif
+}
+
+static uint64_t lane_get(const uint64_t state[25], unsigned i)
+{
+#ifdef PQPAN_M4_ASM
+    return pqpan_keccak_m4_lane(state, i);
+#else
+    return state[i];
+#endif
+}
+
 /* Byte i of the rate is byte i % 8 of lane i / 8 (FIPS 202 §3.1.2 and B.1 bit order). */
 static void xor_byte(uint64_t lanes[25], unsigned pos, uint8_t b)
 {
-    lanes[pos / 8] ^= (uint64_t)b << (8 * (pos % 8));
+    lane_xor(lanes, pos / 8, (uint64_t)b << (8 * (pos % 8)));
 }
 
-static uint8_t get_byte(const uint64_t lanes[25], unsigned pos)
+/* Bytes up to the end of the lane holding pos, at most len. */
+static size_t rest_of_lane(unsigned pos, size_t len)
 {
-    return (uint8_t)(lanes[pos / 8] >> (8 * (pos % 8)));
+    return 8 - pos % 8 < len ? 8 - pos % 8 : len;
 }
 
 static void sponge_init(struct pqpan_keccak_ctx *ctx, unsigned rate, uint8_t dsbyte)
@@ -246,7 +277,7 @@ static size_t whole_lanes(unsigned left_in_rate, size_t len)
 }
 
 /* The sponge construction of FIPS 202 §4 (Alg. 8), absorbing phase, made incremental:
- * whole lanes where the position is lane-aligned, single bytes elsewhere. */
+ * whole lanes where the position is lane-aligned, the part of one lane elsewhere. */
 int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len)
 {
     unsigned pos;
@@ -261,19 +292,24 @@ int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t 
         if (pos % 8 == 0 && len >= 8) {
             const size_t n = whole_lanes(rate - pos, len);
             for (size_t i = 0; i < n; i += 8) {
-                ctx->lanes[(pos + i) / 8] ^= pqpan_load64_le(in + i);
+                lane_xor(ctx->lanes, (pos + (unsigned)i) / 8, pqpan_load64_le(in + i));
             }
             in += n;
             len -= n;
             pos += (unsigned)n;
-        } else {
-            xor_byte(ctx->lanes, pos, *in);
-            in++;
-            len--;
-            pos++;
+        } else { /* part of one lane, gathered and XORed at once */
+            const size_t n = rest_of_lane(pos, len);
+            uint64_t v = 0;
+            for (size_t k = 0; k < n; k++) {
+                v |= (uint64_t)in[k] << (8 * (pos % 8 + k));
+            }
+            lane_xor(ctx->lanes, pos / 8, v);
+            in += n;
+            len -= n;
+            pos += (unsigned)n;
         }
         if (pos == rate) {
-            pqpan_keccak_f1600(ctx->lanes);
+            sponge_permute(ctx->lanes);
             pos = 0;
         }
     }
@@ -331,21 +367,26 @@ int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
     rate = ctx->rate;
     while (len > 0) {
         if (pos == rate) {
-            pqpan_keccak_f1600(ctx->lanes);
+            sponge_permute(ctx->lanes);
             pos = 0;
         }
         if (pos % 8 == 0 && len >= 8) {
             const size_t n = whole_lanes(rate - pos, len);
             for (size_t i = 0; i < n; i += 8) {
-                pqpan_store64_le(out + i, ctx->lanes[(pos + i) / 8]);
+                pqpan_store64_le(out + i, lane_get(ctx->lanes, (pos + (unsigned)i) / 8));
             }
             out += n;
             len -= n;
             pos += (unsigned)n;
-        } else {
-            *out++ = get_byte(ctx->lanes, pos);
-            pos++;
-            len--;
+        } else { /* part of one lane, read once */
+            const size_t n = rest_of_lane(pos, len);
+            const uint64_t v = lane_get(ctx->lanes, pos / 8) >> (8 * (pos % 8));
+            for (size_t k = 0; k < n; k++) {
+                out[k] = (uint8_t)(v >> (8 * k));
+            }
+            out += n;
+            len -= n;
+            pos += (unsigned)n;
         }
     }
     ctx->pos = pos;

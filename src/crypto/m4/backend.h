@@ -13,6 +13,14 @@
 /* The name a portable function is compiled under: NAME_portable when the backend
  * provides NAME, else NAME. */
 #define PQPAN_M4_PORTABLE(name) name##_portable
+/* The sponge's state in the backend (src/crypto/m4/sponge_m4.c): lanes interleaved and
+ * framed as the assembly permutation pqpan_keccak_m4_permute works on them. */
+void pqpan_keccak_m4_permute(uint64_t state[25]);
+/* Frame of each of the 50 words (scripts/gen_keccak_m4.py). */
+extern const uint8_t pqpan_keccak_m4_frames[50];
+/* Lane i of the state XORed with v / read, in the standard layout. */
+void pqpan_keccak_m4_xor_lane(uint64_t state[25], unsigned i, uint64_t v);
+uint64_t pqpan_keccak_m4_lane(const uint64_t state[25], unsigned i);
 /* Keccak-f[1600] of src/crypto/sha3.c (the assembly is pqpan_keccak_f1600). */
 void pqpan_keccak_f1600_portable(uint64_t lanes[25]);
 /* NTT and inverse NTT of src/crypto/mlkem/ntt.c (the DSP versions, src/crypto/m4/ntt_m4.c,
