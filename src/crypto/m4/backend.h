@@ -13,6 +13,13 @@
 /* The name a portable function is compiled under: NAME_portable when the backend
  * provides NAME, else NAME. */
 #define PQPAN_M4_PORTABLE(name) name##_portable
+/* Tables of src/crypto/mlkem/ntt.c the backend shares; static (not exported) in the
+ * other builds. */
+#define PQPAN_M4_SHARED
+/* zeta^BitRev7(i) R mod q for i = 0..127, centred. */
+extern const int16_t pqpan_mlkem_zetas[128];
+/* gamma_i = zeta^(2 BitRev7(i) + 1) R mod q of the degree-2 factor i, centred. */
+extern const int16_t pqpan_mlkem_gammas[128];
 /* The sponge's state in the backend (src/crypto/m4/sponge_m4.c): lanes interleaved and
  * framed as the assembly permutation pqpan_keccak_m4_permute works on them. */
 void pqpan_keccak_m4_permute(uint64_t state[25]);
@@ -36,6 +43,7 @@ void pqpan_mlkem_basemul_acc_encoded_portable(int16_t acc[256], const uint8_t a[
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
 #else
 #define PQPAN_M4_PORTABLE(name) name
+#define PQPAN_M4_SHARED static
 #endif
 
 #endif

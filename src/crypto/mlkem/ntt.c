@@ -7,7 +7,7 @@
 /* zetas[i] = zeta^BitRev7(i) * R mod q, zeta = 17 (FIPS 203 §4.3, the list in Appendix A
  * times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
  * pow(17, brv7(i), 3329) * 65536 % 3329, then centred. */
-const int16_t pqpan_mlkem_zetas[128] = {
+PQPAN_M4_SHARED const int16_t pqpan_mlkem_zetas[128] = {
     -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,
     962,   -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,
     -681,  1017,  732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,
@@ -95,7 +95,7 @@ void PQPAN_M4_PORTABLE(pqpan_mlkem_invntt)(int16_t a[PQPAN_MLKEM_N])
  * the second list of Appendix A times R), centred: gammas[2m] = zetas[64 + m] and
  * gammas[2m + 1] = -zetas[64 + m]. Computed as pow(17, 2 brv7(i) + 1, 3329) * 65536 % 3329,
  * then centred. Shared with the Cortex-M4 backend. */
-const int16_t pqpan_mlkem_gammas[128] = {
+PQPAN_M4_SHARED const int16_t pqpan_mlkem_gammas[128] = {
     -1103, 1103,  430,   -430,  555,   -555,  843,   -843,  -1251, 1251,  871,   -871,
     1550,  -1550, 105,   -105,  422,   -422,  587,   -587,  177,   -177,  -235,  235,
     -291,  291,   -460,  460,   1574,  -1574, 1653,  -1653, -246,  246,   778,   -778,

@@ -51,11 +51,6 @@ static inline uint16_t mlkem_to_unsigned(int16_t a)
     return (uint16_t)r;
 }
 
-/* zeta^BitRev7(i) R mod q for i = 0..127, centred (src/crypto/mlkem/ntt.c). */
-extern const int16_t pqpan_mlkem_zetas[128];
-/* gamma_i = zeta^(2 BitRev7(i) + 1) R mod q of the degree-2 factor i, centred. */
-extern const int16_t pqpan_mlkem_gammas[128];
-
 /* Forward NTT (FIPS 203 Alg. 9) in place: input |a_i| < q, output |a_i| < 8q, in the
  * bit-reversed order of the spec. */
 void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N]);
