@@ -2,14 +2,15 @@
  * (m4/gen_acvp.cmake): keyGen (FIPS 203 Alg. 16), encapsulation (Alg. 17), decapsulation
  * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
  * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set.
- * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT, base multiplications and
- * SamplePolyCBD_2 against the portable C on pseudo-random inputs. */
+ * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT, base multiplications,
+ * SamplePolyCBD_2 and Barrett reduction against the portable C on pseudo-random inputs. */
 #include <string.h>
 
 #include "acvp_kat.h"
 #include "check.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
+#include "crypto/mlkem/poly.h"
 #include "crypto/mlkem/sampling.h"
 #include "kem_table.h"
 
@@ -138,6 +139,18 @@ static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint
     pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
 }
 
+/* The Barrett reduction of a polynomial over the whole int16 range. */
+static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    struct mlkem_poly m4, c;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_reduce(&m4);
+    pqpan_mlkem_poly_reduce_portable(&c);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
+}
+
 /* The backend's transforms equal the portable C coefficient for coefficient on 64
  * polynomials with coefficients in [-(q-1), q-1] (the input range of both), the last
  * one all q-1 and -(q-1) alternately. */
@@ -163,6 +176,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
         basemul_against_portable(t, &seed, run);
         cbd2_against_portable(t, &seed, run);
+        reduce_against_portable(t, &seed, run);
     }
 }
 #endif

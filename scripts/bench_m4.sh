@@ -95,7 +95,7 @@ measure() {
             ml-dsa-*) level=${scheme#ml-dsa-}
                       case $op in keygen) fn=keypair_derand ;; sign) fn=sign_derand ;; *) fn=$op ;; esac
                       cg=$(callgraph "pqpan_mldsa${level}_$fn") ;;
-            keccak) cg=$(callgraph pqpan_keccak_f1600) ;;
+            keccak) case $op in m4_permute) cg=$(callgraph pqpan_keccak_m4_permute) ;; *) cg=$(callgraph pqpan_keccak_f1600) ;; esac ;;
             pqke-*) case $op in
                         initiator_start) cg=$(callgraph pqpan_pqke_initiator_start) ;;
                         initiator_resp) cg=$(callgraph pqpan_pqke_initiator_handle) ;;
@@ -327,6 +327,7 @@ for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
     done
 done
 echo "| keccak | f1600 | $(cyc keccak f1600 pqpan-m4-asm) | $(cyc keccak f1600 pqpan-m4-asm-o2) | | | |"
+echo "| keccak | m4_permute | $(cyc keccak m4_permute pqpan-m4-asm) | $(cyc keccak m4_permute pqpan-m4-asm-o2) | | | |"
 for k in $kernels; do
     echo "| mlkem-kernel | $k | $(cyc mlkem-kernel $k pqpan-m4-asm) | $(cyc mlkem-kernel $k pqpan-m4-asm-o2) | | | |"
 done
@@ -445,23 +446,60 @@ so far:
   register model against a plain Keccak). Bit-interleaved 32-bit words, every rotation
   folded into the shifted operand of an EOR or BIC, theta's parities accumulated while
   chi's outputs are stored, D in FPU registers s0..s9. No branch or address depends on
-  the state (the only branches are the fixed-count loops). The caller's lanes are
-  interleaved on entry and de-interleaved on exit (about 2300 of its instructions), so
-  the sponge code and the public \`lanes\` layout are unchanged. Stack: $(op_row keccak f1600 3 pqpan-m4-asm) B painted.
+  the state (the only branches are the fixed-count loops). The sponge (src/crypto/sha3.c
+  with src/crypto/m4/sponge_m4.c) keeps its state in that interleaved, framed form
+  between permutations and converts only the lanes it absorbs or squeezes; the rounds
+  alone (\`pqpan_keccak_m4_permute\`, the row keccak m4_permute) take
+  $(op_row keccak m4_permute 4 pqpan-m4-asm) instructions and $(op_row keccak m4_permute 3 pqpan-m4-asm) B of stack. The public
+  \`pqpan_keccak_f1600\` (row keccak f1600) keeps the standard lane layout by converting
+  all 25 lanes on entry and exit. ML-DSA's RejNTTPoly now squeezes 24-byte pieces instead
+  of reading the state directly, in every build.
 - NTT, inverse NTT and both base multiplications: src/crypto/m4/ntt_m4.c, C with one
   DSP instruction per inline-assembly helper (SMULBB/SMULTB/SMULTT, SMLABT, SMUAD,
   SMUADX, SADD16, SSUB16, PKHTB: single-cycle on the Cortex-M4, TRM Table 3-1), two
   coefficients per 32-bit word, two layers per pass over the polynomial, the inverse
   transform's scaling folded into its last layer, and the 12-bit operands of the base
   multiplication decoded in registers (no buffer). Results equal the portable C
-  coefficient for coefficient (same reductions and representatives). The sampling of A,
-  the noise, compression and the sponge code around Keccak are still the portable C.
+  coefficient for coefficient (same reductions and representatives).
+- SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
+  SXTB16 and PKHBT/PKHTB.
+- Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
+  in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
+  reductions, compression and the byte encodings.
+
+What limits the ratio to pqm4 m4fspeed: Keccak-f[1600] with the conversion of the lanes
+absorbed and squeezed is still about 60 % of the instructions of an ML-KEM operation
+(ML-KEM-768 encapsulation: about 45 permutations; both figures from a per-function
+profile of the QEMU run at the time of this change, not recomputed by make bench-m4),
+and its rounds cost about as much as a bit-interleaved ARMv7-M Keccak can (per round:
+50 loads, 50 stores, 50 D moves, 100 chi and 50 parity instructions); the estimate
+also charges 2 cycles per load where a real M4 pipelines neighbouring loads (see below),
+which counts against pqpan in this comparison with pqm4's measured cycles. Next steps:
+the Barrett reduction and compression with DSP instructions, three NTT layers per pass,
+and SampleNTT in assembly.
 
 Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
-65 states, each permuted three times, NTT, inverse NTT and both base multiplications on
-64 pseudo-random inputs each; the portable -Os build runs the same suites.
+65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
+SamplePolyCBD_2 on 64 pseudo-random inputs each; the portable -Os build runs the same
+suites.
+
+Constant time, checked (tests/integration/m4_qemu.sh, m4/ct_main.c, in the asm -Os,
+asm -O2 and portable -Os builds): the instruction-count plugin with \`trace=on\` folds
+the address of every executed block and of every data access (reads and writes) between
+the markers, in order, into a 64-bit FNV-1a hash. Each ML-KEM operation of each level
+runs with the same public inputs (and buffers) and different secrets, and all its runs
+must give the same hash: encapsulation with three messages; decapsulation of a valid
+ciphertext, of one with a byte flipped (implicit rejection) and with a changed secret
+vector s; key generation with two values of z only, because d also determines rho, and
+SampleNTT's rejection loop runs a rho-dependent (public) number of times, so different
+d give different traces without leaking a secret (keygen's secret vectors go through
+the same NTT, base multiplication and CBD code that the encaps and decaps runs cover).
+Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
+give different hashes, which shows the check can fail. What it does not see: timing
+that depends on data without changing the instruction or address sequence (none on the
+Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts).
 
 ## Cycles from instructions (an estimate)
 

@@ -39,6 +39,10 @@ void pqpan_mlkem_basemul_acc_bytes_portable(int16_t acc[256], const int16_t *a, 
                                             unsigned first, unsigned count);
 void pqpan_mlkem_basemul_acc_encoded_portable(int16_t acc[256], const uint8_t a[384],
                                               const uint8_t b[384]);
+/* Barrett reduction of every coefficient, src/crypto/mlkem/poly.c (int16_t c[256] is
+ * struct mlkem_poly's only member). */
+struct mlkem_poly;
+void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
 /* SamplePolyCBD_2 of one piece, src/crypto/mlkem/sampling.c. */
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
 #else

@@ -13,6 +13,7 @@
 
 #include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
+#include "crypto/mlkem/poly.h"
 
 _Static_assert(PQPAN_MLKEM_N % 8 == 0 && PQPAN_MLKEM_BASEMUL_RUN % 2 == 0,
                "the backend takes two coefficients per word, two layers or two factors at a time");
@@ -71,6 +72,17 @@ M4_INLINE uint32_t pkhbt_lsl16(uint32_t bottom, uint32_t top)
     return r;
 }
 
+/* a.bottom * b.bottom + c and a.top * b.bottom + c (32-bit). */
+#define DSP3(name)                                                                   \
+    M4_INLINE uint32_t name(uint32_t a, uint32_t b, uint32_t c)                      \
+    {                                                                                \
+        uint32_t r;                                                                  \
+        __asm__(#name " %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));         \
+        return r;                                                                    \
+    }
+DSP3(smlabb)
+DSP3(smlatb)
+
 /* a.bottom * b.top + c (32-bit). */
 M4_INLINE uint32_t smlabt(uint32_t a, uint32_t b, uint32_t c)
 {
@@ -108,13 +120,13 @@ M4_INLINE uint32_t fqmul2(uint32_t zeta, uint32_t w)
     return pkhtb_asr16(montgomery_top(smultb(w, zeta)), montgomery_top(smulbb(w, zeta)));
 }
 
-/* mlkem_barrett_reduce on both halves: t = floor((v a + 2^25) / 2^26), a - t q. */
+/* mlkem_barrett_reduce on both halves: t = floor((v a + 2^25) / 2^26) (SMLABB / SMLATB
+ * with the rounding constant as accumulator), a - t q on both halves at once (SSUB16). */
 M4_INLINE uint32_t barrett2(uint32_t w)
 {
-    const int32_t t_lo = ((int32_t)smulbb(w, BARRETT_V) + (1 << 25)) >> 26;
-    const int32_t t_hi = ((int32_t)smultb(w, BARRETT_V) + (1 << 25)) >> 26;
-    const uint32_t tq = ((uint32_t)(t_lo * PQPAN_MLKEM_Q) & 0xFFFFu) | (uint32_t)(t_hi * PQPAN_MLKEM_Q) << 16;
-    return ssub16(w, tq);
+    const int32_t t_lo = (int32_t)smlabb(w, BARRETT_V, 1u << 25) >> 26;
+    const int32_t t_hi = (int32_t)smlatb(w, BARRETT_V, 1u << 25) >> 26;
+    return ssub16(w, pkhbt_lsl16((uint32_t)(t_lo * PQPAN_MLKEM_Q), (uint32_t)(t_hi * PQPAN_MLKEM_Q)));
 }
 
 M4_INLINE uint32_t load_word(const int16_t *p)
@@ -333,6 +345,15 @@ void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add)
             int16_t *p = c + 8 * i + 2 * k;
             store_word(p, add ? sadd16(load_word(p), w[k]) : w[k]);
         }
+    }
+}
+
+/* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
+ * time; equal to the portable pqpan_mlkem_poly_reduce. */
+void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)
+{
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 2) {
+        store_word(p->c + j, barrett2(load_word(p->c + j)));
     }
 }
 
