@@ -9,27 +9,23 @@
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
-/* Byte pos of the rate part of a Keccak state (FIPS 202 §3.1.2: lane pos / 8, byte
- * pos % 8 of it). */
-static uint32_t state_byte(const uint64_t lanes[25], unsigned pos)
-{
-    return (uint32_t)(uint8_t)(lanes[pos / 8] >> (8 * (pos % 8)));
-}
-
-_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "RejNTTPoly candidates do not straddle blocks");
+/* RejNTTPoly reads the SHAKE128 output 8 candidates (24 bytes) at a time: 24 divides the
+ * rate, so every piece is whole lanes of one block. */
+#define REJ_PIECE 24
+_Static_assert(PQPAN_SHAKE128_RATE % REJ_PIECE == 0, "RejNTTPoly pieces do not straddle blocks");
 
 /* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
- * clears the top bit of the third byte and accepts values < q. The candidates are read
- * straight from the SHAKE128 state, one block (56 candidates) per permutation: no copy
- * of the output is held. */
+ * clears the top bit of the third byte and accepts values < q. The candidates are
+ * squeezed a piece at a time into a 24-byte buffer (the sponge's state is not read
+ * directly: with the Cortex-M4 backend it is held interleaved). */
 void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
                         const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row,
                         const int32_t b[PQPAN_MLDSA_N])
 {
     struct pqpan_shake128_ctx xof;
-    const uint64_t *lanes = xof.sponge.lanes;
+    uint8_t buf[REJ_PIECE];
     uint8_t idx[2];
-    unsigned n = 0, pos = PQPAN_SHAKE128_RATE;
+    unsigned n = 0, pos = REJ_PIECE;
     idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
     idx[1] = (uint8_t)row;
     pqpan_shake128_init(&xof);
@@ -38,12 +34,12 @@ void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
     pqpan_shake128_finalize(&xof);
     while (n < PQPAN_MLDSA_N) {
         int32_t z;
-        if (pos == PQPAN_SHAKE128_RATE) {
-            pqpan_keccak_f1600(xof.sponge.lanes); /* FIPS 202 Alg. 8 squeezing, one block */
+        if (pos == REJ_PIECE) {
+            pqpan_shake128_squeeze(&xof, buf, REJ_PIECE); /* FIPS 202 Alg. 8 squeezing */
             pos = 0;
         }
-        z = (int32_t)(state_byte(lanes, pos) | state_byte(lanes, pos + 1) << 8 |
-                      (state_byte(lanes, pos + 2) & 0x7F) << 16);
+        z = (int32_t)((uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 |
+                      ((uint32_t)buf[pos + 2] & 0x7F) << 16);
         pos += 3;
         if (z < PQPAN_MLDSA_Q) {
             mldsa_acc_add(acc, n, mldsa_mont_mul(z, b[n]));
