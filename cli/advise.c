@@ -64,7 +64,9 @@ void cli_advise_help(FILE *out)
             "  --format table|json    (default table)\n"
             "  --out DIR              also write gnuplot figures: energy against latency with the\n"
             "                         Pareto front (advise_pareto.svg/.png, data in\n"
-            "                         advise_points.dat, advise_front.dat)\n\n",
+            "                         advise_points.dat, advise_front.dat) and, over BLE, energy\n"
+            "                         against LL payload size per ML-KEM level (advise_ll.svg/.png,\n"
+            "                         data in advise_ll.dat)\n\n",
             ADV_CR2032_MAH, ADV_CR2032_SOURCE, PQPAN_ADVISE_TOP_MAX);
     fprintf(out,
             "Search space: ML-KEM-512/768/1024 (levels below --min-level are searched for the\n"
@@ -91,7 +93,9 @@ void cli_advise_help(FILE *out)
             "peripheral listens at every event meanwhile. Net saving (vs idle, uJ) = the same\n"
             "exchange on the idle settings - (this exchange + the switch), battery side(s);\n"
             "when it is <= 0 switching does not pay and the output says to stay on the idle\n"
-            "settings.\n\n"
+            "settings. The switching decision then compares, over the whole search, the cheapest\n"
+            "configuration on the idle settings with the cheapest with a switch (both within the\n"
+            "constraints) and says whether switching pays, with the figures.\n\n"
             "Objective: the battery side's energy per exchange (both: the sum), link switch\n"
             "included, events accounting of the exchange's own phases (every state: radio,\n"
             "per-event costs, idle events while a side computes, sleep; gamma_comp on the\n"

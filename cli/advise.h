@@ -201,6 +201,10 @@ struct advise_result {
     struct pqpan_advise_point ll_best[ADV_LEVELS][ADV_LL_MAX];
     int ll_found[ADV_LEVELS][ADV_LL_MAX];
     struct advise_eval study[ADV_LEVELS];
+    /* BLE, within the constraints: the cheapest configuration on the idle link's settings
+     * (no switch) and the cheapest with a switch there and back: whether switching pays */
+    struct pqpan_advise_point best_on_idle, best_switched;
+    int on_idle_found, switched_found;
 };
 
 /* Runs the whole search. A cli.h exit code, message printed. */

@@ -264,8 +264,9 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
                                             "which has no gamma_comm");
         }
         if (strcmp(argv[i], "--kem") == 0 || strcmp(argv[i], "--addr") == 0) {
-            return cli_usage_error(ADV_CMD, "%s: advise searches every value (use --min-level "
-                                            "for the KEM)", argv[i]);
+            return cli_usage_error(ADV_CMD, "%s: advise searches every value (%s)", argv[i],
+                                   argv[i][2] == 'k' ? "use --min-level for the KEM"
+                                                     : "extended and short addresses");
         }
         rc = model_opts_parse(&o->m, ADV_CMD, argc, argv, &i);
         if (rc == 0 && strcmp(argv[i], "--link") != 0) {

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "advise.h"
-#include "figure.h"
 
 #define SECONDS_PER_YEAR (365.25 * 86400.0)
 
@@ -16,6 +15,7 @@ static const char *role_name(enum pqpan_ble_role r)
 
 /* One recommendation with everything printed about it. */
 struct advise_row {
+    uint32_t id;                             /* the configuration's id in the search */
     struct advise_cfg cfg;
     struct advise_eval ev;
     struct advise_eval idle;                 /* BLE: the same on the idle settings */
@@ -37,6 +37,7 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
     const struct advise_eval *study;
     int role, rc;
     memset(row, 0, sizeof *row);
+    row->id = id;
     advise_cfg_of(&row->cfg, c, id);
     rc = cli_msg_report(ADV_CMD, advise_eval(&row->ev, c, &row->cfg, &msg), &msg);
     if (rc != EXIT_OK) {
@@ -93,6 +94,22 @@ static double idle_ua_of(const struct advise_ctx *c, const struct advise_eval *e
 {
     return ev->link == ADV_LINK_802154 ? c->idle154_ua[ev->short_addr] : c->idle_ua[role];
 }
+
+/* Where the idle current between exchanges comes from. */
+static const char *idle_source(unsigned link)
+{
+    return link == ADV_LINK_802154
+               ? "pqpan idle --link 802154's model, the sleepy end device's data polls "
+                 "(src/ieee802154/poll.c, docs/MODEL.md \"Sleepy end device poll\")"
+               : "pqpan idle's model of the idle BLE connection (src/ble/idle.c, "
+                 "docs/MODEL.md \"Idle connection\")";
+}
+
+/* How the battery figures are derived from the sourced ones. */
+#define BATTERY_DERIVATION                                                                   \
+    "derived: charge = energy / supply voltage; exchanges per battery = capacity / charge per " \
+    "exchange; average current = (the exchange's charge + the idle current over the rest of "  \
+    "the rekey interval) / the rekey interval; battery life = capacity / average current"
 
 /* ---- table ---- */
 
@@ -297,6 +314,72 @@ static void print_switching(const struct advise_ctx *c, const struct advise_row 
            "empty event)\n");
 }
 
+/* Whether switching pays overall: the cheapest configuration with a switch against the
+ * cheapest on the idle settings, both within the constraints (BLE). */
+struct advise_decision {
+    int have_idle, have_switched;
+    struct advise_row idle, switched;
+    double net_uj; /* idle's objective - switched's (both found) */
+    const char *verdict;
+};
+
+static int decision_of(struct advise_decision *d, const struct advise_ctx *c,
+                       const struct advise_result *r)
+{
+    int rc = EXIT_OK;
+    memset(d, 0, sizeof *d);
+    d->have_idle = r->on_idle_found;
+    d->have_switched = r->switched_found;
+    if (d->have_idle) {
+        rc = row_of(&d->idle, c, r, r->best_on_idle.id);
+    }
+    if (rc == EXIT_OK && d->have_switched) {
+        rc = row_of(&d->switched, c, r, r->best_switched.id);
+    }
+    if (d->have_idle && d->have_switched) {
+        d->net_uj = d->idle.ev.objective_uj - d->switched.ev.objective_uj;
+        d->verdict = d->net_uj > 0.0 ? "switching pays" : "switching does not pay";
+    } else if (d->have_switched) {
+        d->verdict = "switching is needed: no configuration on the idle settings meets the "
+                     "constraints";
+    } else {
+        d->verdict = "no configuration with a switch meets the constraints: stay on the idle "
+                     "settings";
+    }
+    return rc;
+}
+
+/* One side of the decision: the configuration, its exchange, switch and latency. */
+static void print_decision_side(const struct advise_ctx *c, const char *what,
+                                const struct advise_row *w)
+{
+    char d[160];
+    advise_describe(d, sizeof d, c, &w->cfg);
+    printf("  cheapest %s: %s, %s\n    exchange %.3f uJ + switch %.3f uJ = %.3f uJ, latency "
+           "%.3f ms\n",
+           what, advise_kem_name(w->cfg.level), d, w->ev.exchange_objective_uj,
+           w->ev.objective_uj - w->ev.exchange_objective_uj, w->ev.objective_uj,
+           w->ev.latency_ms);
+}
+
+static void print_decision(const struct advise_ctx *c, const struct advise_decision *d)
+{
+    printf("\nswitching decision (BLE, within the constraints; the battery side's energy): %s\n",
+           d->verdict);
+    if (d->have_idle) {
+        print_decision_side(c, "on the idle settings", &d->idle);
+    }
+    if (d->have_switched) {
+        print_decision_side(c, "with a switch there and back", &d->switched);
+    }
+    if (d->have_idle && d->have_switched) {
+        printf("  net saving of switching: %.3f - %.3f = %.3f uJ per exchange: %s\n",
+               d->idle.ev.objective_uj, d->switched.ev.objective_uj, d->net_uj,
+               d->net_uj > 0.0 ? "switch for the exchange and back"
+                               : "stay on the idle settings");
+    }
+}
+
 static void print_battery(const struct advise_ctx *c, const struct advise_row *w)
 {
     int role;
@@ -315,6 +398,11 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
                100.0 * b->rekey_share, b->life_idle_s / SECONDS_PER_YEAR,
                b->life_s / SECONDS_PER_YEAR);
     }
+    printf("    (idle current from %s;\n    derived figures: charge = energy / supply voltage; "
+           "exchanges per battery = capacity /\n    charge per exchange; average current = (the "
+           "exchange's charge + the idle current over\n    the rest of the rekey interval) / the "
+           "rekey interval; battery life = capacity / average current)\n",
+           idle_source(w->ev.link));
 }
 
 static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
@@ -403,7 +491,13 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
         printf("(BLE: device, peer = the exchange and the link switch there and back; vs idle = "
                "saved against\nthe same exchange on the idle settings left unchanged, net of "
                "the switch)\n");
+        struct advise_decision d;
         print_switching(c, rows, r->rank.count);
+        rc = decision_of(&d, c, r);
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+        print_decision(c, &d);
     }
     printf("\nrecommendation 1 in detail:\n");
     print_battery(c, &rows[0]);
@@ -473,13 +567,15 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
                "%.1f, \"idle_current_ua\": %.4f, \"avg_current_ua\": %.4f, \"rekey_current_ua\": "
                "%.6f, \"rekey_share_pct\": %.4f, \"life_days\": %.3f, \"life_idle_days\": %.3f, "
                "\"floor_uj\": %.3f, \"floor_phy\": \"%s\", \"floor_link_uj\": %.3f, "
-               "\"floor_comp_uj\": %.3f}",
+               "\"floor_comp_uj\": %.3f, \"idle_current_source\": ",
                comma, side_name(c, g->link, role),
                w->ev.e_uj[role] / c->env[role]->in.profile.supply_v, b->exchanges,
                idle_ua_of(c, &w->ev, role), b->avg_ua, b->rekey_ua, 100.0 * b->rekey_share,
                b->life_s / 86400.0, b->life_idle_s / 86400.0, f->total_uj,
                g->link == ADV_LINK_802154 ? "802154" : pqpan_ble_phy_name(f->phy), f->link_uj,
                f->comp_uj);
+        model_json_string(stdout, idle_source(g->link));
+        putchar('}');
         comma = ", ";
     }
     printf("]}%s\n", sep);
@@ -501,7 +597,8 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
            battery_names[o->battery], o->battery_mah);
     model_json_string(stdout, o->battery_mah == ADV_CR2032_MAH ? ADV_CR2032_SOURCE : "--battery-mah");
     printf(",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
-           "  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"min_category\": %u,\n"
+           "  \"battery_derivation\": \"%s\",\n", BATTERY_DERIVATION);
+    printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"min_category\": %u,\n"
            "  \"max_latency_ms\": %.3f,\n",
            o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", o->min_level,
            o->max_latency_ms);
@@ -531,6 +628,50 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
            (o->links & ADV_LINK_BLE) ? "BLE link switch there and back included, " : "");
     model_print_derived_json(stdout, c->timing, model_radio_of(o->idle.phy), "  ");
     model_print_crypto_gamma_json(stdout, c->timing, "  ");
+}
+
+static void json_decision_side(const struct advise_ctx *c, const char *name, int found,
+                               const struct advise_row *w)
+{
+    char d[160];
+    printf("    \"%s\": ", name);
+    if (!found) {
+        printf("null");
+        return;
+    }
+    advise_describe(d, sizeof d, c, &w->cfg);
+    printf("{\"id\": %u, \"kem\": \"%s\", \"configuration\": \"%s\", "
+           "\"exchange_objective_uj\": %.3f,\n      \"switch_objective_uj\": %.3f, "
+           "\"objective_uj\": %.3f, \"latency_ms\": %.3f}",
+           w->id, advise_kem_name(w->cfg.level), d, w->ev.exchange_objective_uj,
+           w->ev.objective_uj - w->ev.exchange_objective_uj, w->ev.objective_uj,
+           w->ev.latency_ms);
+}
+
+/* "switching_decision": whether switching pays overall (BLE). */
+static int json_decision(const struct advise_ctx *c, const struct advise_result *r)
+{
+    struct advise_decision d;
+    int rc;
+    if (!(c->o->links & ADV_LINK_BLE)) {
+        return EXIT_OK;
+    }
+    rc = decision_of(&d, c, r);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    printf("  \"switching_decision\": {\n    \"verdict\": \"%s\",\n", d.verdict);
+    if (d.have_idle && d.have_switched) {
+        printf("    \"pays\": %s, \"net_saving_uj\": %.3f,\n", d.net_uj > 0.0 ? "true" : "false",
+               d.net_uj);
+    } else {
+        printf("    \"pays\": %s, \"net_saving_uj\": null,\n", d.have_idle ? "false" : "true");
+    }
+    json_decision_side(c, "on_idle", d.have_idle, &d.idle);
+    printf(",\n");
+    json_decision_side(c, "switched", d.have_switched, &d.switched);
+    printf("\n  },\n");
+    return EXIT_OK;
 }
 
 static int json_levels(const struct advise_ctx *c, const struct advise_result *r)
@@ -582,101 +723,12 @@ int advise_print_json(const struct advise_ctx *c, const struct advise_result *r)
         json_row(c, &rows[i], i + 1, i + 1 < r->rank.count ? "," : "");
     }
     printf("  ],\n");
-    rc = json_levels(c, r);
+    rc = json_decision(c, r);
+    if (rc == EXIT_OK) {
+        rc = json_levels(c, r);
+    }
     if (rc == EXIT_OK) {
         json_front(r);
     }
     return rc;
-}
-
-/* ---- figures ---- */
-
-static int write_points(const struct advise_ctx *c, const struct advise_result *r, int have[])
-{
-    struct cli_outfile o;
-    FILE *f;
-    int k;
-    size_t g, per_level = ADV_GROUPS_BLE / ADV_LEVELS;
-    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_points.dat") != EXIT_OK) {
-        return EXIT_IO;
-    }
-    f = o.f;
-    fprintf(f, "# latency_ms objective_uj: per level (one block each: ML-KEM-512, 768, 1024) the "
-               "cheapest BLE configuration of each PHY, interval, transfer method and KeyGen side; "
-               "a fourth block: every 802.15.4 configuration\n");
-    for (k = 0; k <= ADV_LEVELS; k++) {
-        size_t lo = (size_t)k * per_level;
-        size_t hi = k < ADV_LEVELS ? lo + per_level : ADV_GROUPS;
-        have[k] = 0;
-        for (g = lo; g < hi; g++) {
-            if (r->group_found[g]) {
-                fprintf(f, "%.3f %.3f\n", r->group[g].latency, r->group[g].energy);
-                have[k] = 1;
-            }
-        }
-        fprintf(f, "\n\n");
-    }
-    return figure_close(&o, ADV_CMD);
-}
-
-static int write_front(const struct advise_ctx *c, const struct advise_result *r)
-{
-    struct cli_outfile o;
-    FILE *f;
-    size_t i;
-    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_front.dat") != EXIT_OK) {
-        return EXIT_IO;
-    }
-    f = o.f;
-    fprintf(f, "# latency_ms objective_uj: the Pareto front (no configuration is both cheaper and "
-               "faster)\n");
-    for (i = 0; i < r->front.count; i++) {
-        fprintf(f, "%.3f %.3f\n", r->front.pt[i].latency, r->front.pt[i].energy);
-    }
-    return figure_close(&o, ADV_CMD);
-}
-
-static int write_pareto_gp(const struct advise_ctx *c, const int have[])
-{
-    struct cli_outfile o;
-    FILE *f;
-    char plot[1024];
-    size_t n = 0;
-    int k;
-    if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_pareto.gp") != EXIT_OK) {
-        return EXIT_IO;
-    }
-    f = o.f;
-    fprintf(f, "set xlabel 'latency (ms)'\nset ylabel '%s energy per exchange (uJ)'\n"
-               "set title 'Key exchange: energy against latency (events accounting)'\n"
-               "set logscale x\nset grid\nset key top right\n",
-            battery_names[c->o->battery]);
-    n += (size_t)snprintf(plot + n, sizeof plot - n, "plot ");
-    for (k = 0; k <= ADV_LEVELS; k++) {
-        if (have[k]) {
-            n += (size_t)snprintf(plot + n, sizeof plot - n,
-                                  "'advise_points.dat' index %d with points pt %d ps 0.6 "
-                                  "title '%s', ",
-                                  k, k < ADV_LEVELS ? 7 : 5,
-                                  k < ADV_LEVELS ? advise_kem_name(k) : "802.15.4 (all levels)");
-        }
-    }
-    snprintf(plot + n, sizeof plot - n,
-             "'advise_front.dat' with linespoints lw 2 pt 6 ps 1.2 lc rgb 'black' "
-             "title 'Pareto front'\n");
-    figure_render(f, "advise_pareto", plot);
-    return figure_close(&o, ADV_CMD);
-}
-
-int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)
-{
-    int have[ADV_LEVELS + 1];
-    int rc = write_points(c, r, have);
-    if (rc == EXIT_OK) {
-        rc = write_front(c, r);
-    }
-    if (rc == EXIT_OK) {
-        rc = write_pareto_gp(c, have);
-    }
-    return rc == EXIT_OK ? figure_gnuplot(ADV_CMD, c->o->out_dir, "advise_pareto.gp") : rc;
 }

@@ -644,6 +644,11 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
         return EXIT_OK;
     }
     r->feasible++;
+    if (cfg->link == ADV_LINK_BLE && advise_on_idle(c, cfg)) {
+        keep_min(&r->best_on_idle, &r->on_idle_found, &p);
+    } else if (cfg->link == ADV_LINK_BLE) {
+        keep_min(&r->best_switched, &r->switched_found, &p);
+    }
     pqpan_advise_rank_add(&r->rank, &p);
     keep_min(&r->group[g], &r->group_found[g], &p);
     if (pqpan_advise_front_add(&r->front, &p) != PQPAN_OK) {

@@ -250,6 +250,41 @@ region_advise_switch() {
     }' "$tmp/adv"
 }
 
+# pqpan advise's switching decision at NIST category 3 (nRF52840, idle link 1M): the
+# cheapest configuration on the idle settings against the cheapest with a switch, for the
+# default idle link (1000 ms, LL 27) and for 100 ms with DLE (LL 251).
+region_advise_decision() {
+    : > "$tmp/dec"
+    for idle in "1000 27" "100 251"; do
+        set -- $idle
+        run advise --min-level 3 --top 1 --idle-ci-ms "$1" --idle-ll-octets "$2" --format json || return 1
+        { echo "idle $1 $2"; sed -n '/"switching_decision"/,/^  },$/p' "$tmp/out"; } >> "$tmp/dec"
+    done
+    awk '
+    function num(k, rec,   v) {
+        if (!match(rec, "\"" k "\": (\"[^\"]*\"|[^,}]*)")) return ""
+        v = substr(rec, RSTART + length(k) + 4, RLENGTH - length(k) - 4); gsub(/"/, "", v)
+        return v
+    }
+    function row() {
+        if (ci == "") return
+        printf "| %s ms, LL %s | %s, %s: %s | %s, %s: %s + %s = %s | %s | %s |\n", ci, ll, \
+            num("kem", on_idle), num("configuration", on_idle), num("objective_uj", on_idle), \
+            num("kem", sw), num("configuration", sw), \
+            num("exchange_objective_uj", sw), num("switch_objective_uj", sw), \
+            num("objective_uj", sw), num("net_saving_uj", head), num("verdict", head)
+    }
+    /^idle / { row(); ci = $2; ll = $3; head = on_idle = sw = ""; part = "head"; next }
+    /"on_idle": / { part = "on_idle" }
+    /"switched": / { part = "sw" }
+    { if (part == "head") head = head $0; else if (part == "on_idle") on_idle = on_idle $0; else sw = sw $0 }
+    END { row() }
+    BEGIN {
+        print "| idle link (LE 1M) | cheapest on the idle settings (µJ) | cheapest with a switch: exchange + switch (µJ) | net saving (µJ) | verdict |"
+        print "|---|---|---|---|---|"
+    }' "$tmp/dec"
+}
+
 # Splices the regions of one file (region outputs in $tmp/region.NAME), each generated
 # line indented as its start marker is (a region inside a list item).
 splice() {

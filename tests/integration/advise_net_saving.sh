@@ -41,6 +41,22 @@ est() {
 
 close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; print (d <= t) ? 1 : 0 }'; }
 
+# The peripheral's switch from the idle link (1M, $idle_ci ms, LL $idle_ll) to LL $1 and
+# interval $2 ms and back, from estimate's set-up phases on LE 1M.
+switch_uj() {
+    sw=0
+    if [ "$(close_to "$2" "$idle_ci" 0)" = 0 ]; then
+        there=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$idle_ci" --ci-ms "$2")
+        back=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$2" --ci-ms "$idle_ci")
+        sw=$(awk -v a="$sw" -v b="$there" -v c="$back" 'BEGIN { printf "%.6f", a + b + c }')
+    fi
+    if [ "$1" != "$idle_ll" ]; then
+        llu=$(est e_length_update_uj --phy 1M --ll-octets 251 --idle-ci-ms "$2" --ci-ms "$2")
+        sw=$(awk -v a="$sw" -v b="$llu" 'BEGIN { printf "%.6f", a + 2 * b }')
+    fi
+    echo "$sw"
+}
+
 # case NAME RANK WANT_PAYS ADVISE_ARGS...: idle link 1M, $idle_ci ms, LL $idle_ll.
 check() {
     name=$1 rank=$2 want=$3
@@ -59,16 +75,7 @@ check() {
     e_opt=$(est e_exchange_events_uj $cfg --ll-octets "$j_ll_octets" --ci-ms "$j_ci_ms")
     # shellcheck disable=SC2086
     e_idle=$(est e_exchange_events_uj $cfg --ll-octets "$idle_ll" --ci-ms "$idle_ci")
-    sw=0
-    if [ "$(close_to "$j_ci_ms" "$idle_ci" 0)" = 0 ]; then
-        there=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$idle_ci" --ci-ms "$j_ci_ms")
-        back=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$j_ci_ms" --ci-ms "$idle_ci")
-        sw=$(awk -v a="$sw" -v b="$there" -v c="$back" 'BEGIN { printf "%.6f", a + b + c }')
-    fi
-    if [ "$j_ll_octets" != "$idle_ll" ]; then
-        llu=$(est e_length_update_uj --phy 1M --ll-octets 251 --idle-ci-ms "$j_ci_ms" --ci-ms "$j_ci_ms")
-        sw=$(awk -v a="$sw" -v b="$llu" 'BEGIN { printf "%.6f", a + 2 * b }')
-    fi
+    sw=$(switch_uj "$j_ll_octets" "$j_ci_ms")
     net=$(awk -v i="$e_idle" -v o="$e_opt" -v s="$sw" 'BEGIN { printf "%.3f", i - (o + s) }')
     [ "$(close_to "$j_net_saving_uj" "$net" 0.01)" = 1 ] ||
         fail "$name: advise's net saving $j_net_saving_uj uJ, estimate $e_idle - ($e_opt + $sw) = $net"
@@ -89,6 +96,50 @@ check() {
     esac
     echo "$name: ML-KEM $j_kem LL $j_ll_octets CI $j_ci_ms ms: estimate $e_idle - ($e_opt + switch $sw) = $net uJ = advise's $j_net_saving_uj ($verdict)"
 }
+
+# decision NAME WANT_PAYS: the overall verdict (JSON "switching_decision", the table's
+# "switching decision" line): its net saving = estimate(the cheapest configuration on the
+# idle settings) - (estimate(the cheapest with a switch) + its switch there and back), and
+# the verdict follows the sign. Idle link 1M, $idle_ci ms, LL $idle_ll.
+decision() {
+    name=$1 want=$2
+    set -- --min-level 3 --peer-phys 1M --idle-ci-ms "$idle_ci" --idle-ll-octets "$idle_ll" --top 1
+    json=$("$cli" advise "$@" --format json) || { fail "$name: advise exited $?"; return; }
+    table=$("$cli" advise "$@") || { fail "$name: advise table exited $?"; return; }
+    for side in on_idle switched; do
+        # kem ll mtu transfer ci keygen exchange_objective_uj switch_objective_uj
+        f=$(printf '%s\n' "$json" | sed -n "/^    \"$side\": {/{N;p;}" | tr -d '\n' | sed -n \
+            's/.*"kem": "\([^"]*\)", "configuration": "LE 1M, LL \([0-9]*\), ATT_MTU \([0-9]*\), \([a-z-]*\), CI \([0-9.]*\) ms, KeyGen on the \([a-z]*\)", "exchange_objective_uj": \([0-9.]*\), *"switch_objective_uj": \([0-9.]*\),.*/\1 \2 \3 \4 \5 \6 \7 \8/p')
+        [ -n "$f" ] || { fail "$name: no $side configuration in the JSON"; return; }
+        # shellcheck disable=SC2086
+        set -- $f
+        e=$(est e_exchange_events_uj --kem "$1" --protocol pqpan --phy 1M --ll-octets "$2" \
+            --att-mtu "$3" --transfer "$4" --ci-ms "$5" --keygen-side "$6")
+        sw=$(switch_uj "$2" "$5")
+        [ "$(close_to "$7" "$e" 0.0005)" = 1 ] || fail "$name: $side exchange advise $7, estimate $e"
+        [ "$(close_to "$8" "$sw" 0.01)" = 1 ] || fail "$name: $side switch advise $8, estimate's set-up phases $sw"
+        eval "e_$side=\$e sw_$side=\$sw"
+    done
+    [ "$sw_on_idle" = 0 ] || fail "$name: the configuration on the idle settings has a switch ($sw_on_idle)"
+    net=$(awk -v i="$e_on_idle" -v o="$e_switched" -v s="$sw_switched" 'BEGIN { printf "%.3f", i - (o + s) }')
+    j_net=$(printf '%s\n' "$json" | sed -n 's/^    "pays": [a-z]*, "net_saving_uj": \([-0-9.]*\),$/\1/p')
+    j_pays=$(printf '%s\n' "$json" | sed -n 's/^    "pays": \([a-z]*\), .*/\1/p')
+    [ "$(close_to "${j_net:-x}" "$net" 0.01)" = 1 ] ||
+        fail "$name: decision's net saving $j_net uJ, estimate $e_on_idle - ($e_switched + $sw_switched) = $net"
+    pays=$(awk -v n="$net" 'BEGIN { print (n > 0) ? "true" : "false" }')
+    [ "$j_pays" = "$pays" ] && [ "$pays" = "$want" ] || fail "$name: pays $j_pays, net $net, want $want"
+    verdict=$(printf '%s\n' "$table" | sed -n 's/^switching decision ([^)]*): //p')
+    case "$want:$verdict" in
+    "true:switching pays" | "false:switching does not pay") ;;
+    *) fail "$name: table verdict '$verdict' for pays $want" ;;
+    esac
+    echo "$name: estimate $e_on_idle (idle settings) - ($e_switched + switch $sw_switched) = $net uJ = advise's $j_net ($verdict)"
+}
+
+idle_ci=1000 idle_ll=27
+decision "decision, idle 1000 ms / LL 27" true
+idle_ci=100 idle_ll=251
+decision "decision, idle 100 ms / LL 251" false
 
 # Idle 1000 ms / LL 27, at most 500 ms: the connection update and the data length update.
 idle_ci=1000 idle_ll=27
