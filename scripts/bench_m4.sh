@@ -315,7 +315,9 @@ signature buffer (its bytes are BitPack(y)), recomputes the rows of w after the
 challenge instead of storing w, and turns y into z in place; its peak is c_hat, one
 operand and one accumulator. Verification checks the signature's form first, then
 computes w'_Approx row by row with c t1 2^d taken term by term over the tau non-zero
-coefficients of c, hashing each row of w1' as it is done.
+coefficients of c, hashing each row of w1' as it is done; its row accumulator shares the
+memory of the row's one polynomial and NTT(z_j) is computed a quarter (64 coefficients)
+at a time, so its peak is one polynomial and a quarter (docs/SIG.md, "Small memory").
 
 Stack per operation (bytes; painted, keys and signature in the caller's buffers, as pqm4
 measures). Signing is the largest figure over its $runs runs.

@@ -18,38 +18,52 @@ static uint32_t state_byte(const uint64_t lanes[25], unsigned pos)
 
 _Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "RejNTTPoly candidates do not straddle blocks");
 
+void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
+                             const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row)
+{
+    uint8_t idx[2];
+    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
+    idx[1] = (uint8_t)row;
+    pqpan_shake128_init(&e->xof);
+    pqpan_shake128_absorb(&e->xof, rho, PQPAN_MLDSA_SEEDBYTES);
+    pqpan_shake128_absorb(&e->xof, idx, sizeof idx);
+    pqpan_shake128_finalize(&e->xof);
+    e->pos = PQPAN_SHAKE128_RATE;
+}
+
 /* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
  * clears the top bit of the third byte and accepts values < q. The candidates are read
  * straight from the SHAKE128 state, one block (56 candidates) per permutation: no copy
  * of the output is held. */
-void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
-                        const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row,
-                        const int32_t b[PQPAN_MLDSA_N])
+void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entry_stream *e,
+                           unsigned first, unsigned count, const int32_t *b)
 {
-    struct pqpan_shake128_ctx xof;
-    const uint64_t *lanes = xof.sponge.lanes;
-    uint8_t idx[2];
-    unsigned n = 0, pos = PQPAN_SHAKE128_RATE;
-    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
-    idx[1] = (uint8_t)row;
-    pqpan_shake128_init(&xof);
-    pqpan_shake128_absorb(&xof, rho, PQPAN_MLDSA_SEEDBYTES);
-    pqpan_shake128_absorb(&xof, idx, sizeof idx);
-    pqpan_shake128_finalize(&xof);
-    while (n < PQPAN_MLDSA_N) {
+    const uint64_t *lanes = e->xof.sponge.lanes;
+    unsigned n = 0, pos = e->pos;
+    while (n < count) {
         int32_t z;
         if (pos == PQPAN_SHAKE128_RATE) {
-            pqpan_keccak_f1600(xof.sponge.lanes); /* FIPS 202 Alg. 8 squeezing, one block */
+            pqpan_keccak_f1600(e->xof.sponge.lanes); /* FIPS 202 Alg. 8 squeezing, one block */
             pos = 0;
         }
         z = (int32_t)(state_byte(lanes, pos) | state_byte(lanes, pos + 1) << 8 |
                       (state_byte(lanes, pos + 2) & 0x7F) << 16);
         pos += 3;
         if (z < PQPAN_MLDSA_Q) {
-            mldsa_acc_add(acc, n, mldsa_mont_mul(z, b[n]));
+            mldsa_acc_add(acc, first + n, mldsa_mont_mul(z, b[n]));
             n++;
         }
     }
+    e->pos = pos;
+}
+
+void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
+                        const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row,
+                        const int32_t b[PQPAN_MLDSA_N])
+{
+    struct mldsa_entry_stream e;
+    pqpan_mldsa_entry_start(&e, rho, col, row);
+    pqpan_mldsa_entry_acc(acc, &e, 0, PQPAN_MLDSA_N, b);
 }
 
 /* Streams packed coefficients of `bits` bits into a byte string (Alg. 17, 9, 11). */
