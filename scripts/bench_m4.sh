@@ -192,9 +192,12 @@ data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
   a coefficient >= q), the NIST ACVP ML-DSA cases (m4/gen_acvp_mldsa.cmake: the first 2
   keyGen cases per level and sigGen cases per group, deterministic and hedged, through
   Sign_internal, and all 45 sigVer cases) with a round trip through Sign/Verify with a
-  context per level, and, when src/pqke is in the build, a full PQKE exchange between two
-  in-memory parties for each suite and a tampered RESP that must be rejected. Built at
-  -Os and at -O2; any failure exits QEMU non-zero and fails the test.
+  context per level, the P-256 and LE SC known answers (all 25 NIST CAVP ECC CDH P-256
+  cases embedded by m4/gen_ecc_cdh.cmake, RFC 5903 §8.1, the Core spec's Appendix D
+  values for P-256, f4, f5, f6 and g2, FIPS 197 AES and SP 800-38B CMAC examples:
+  m4/test_ecdh.c, m4/test_lesc.c), and, when src/pqke is in the build, a full PQKE
+  exchange between two in-memory parties for each suite and a tampered RESP that must be
+  rejected. Built at -Os and at -O2; any failure exits QEMU non-zero and fails the test.
 - \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
 - \`pqpan_m4_bench\` with the instruction counter: the calibration function of exactly 52
   instructions must count exactly 53 (with its BL), and every operation must succeed.
