@@ -81,8 +81,9 @@ bench: build
 	scripts/bench_ir.sh ./$(BUILD)/pqpan ecdh
 	scripts/bench_sweep.sh ./$(BUILD)/pqpan
 
-# Cortex-M4 cross build of the portable core (CMakePresets.json `cortex-m4`, -Os; the
-# `cortex-m4-o2` preset builds build-m4-o2 with -O2). Its QEMU tests run in `make test`.
+# Cortex-M4 cross build of the core with the assembly backend (CMakePresets.json
+# `cortex-m4`, -Os; `cortex-m4-o2` builds build-m4-o2 with -O2, `cortex-m4-portable[-o2]`
+# the portable C alone). Its QEMU tests run in `make test`.
 m4: deps
 	cmake --preset cortex-m4 >/dev/null
 	cmake --build $(BUILD_M4) -j $(JOBS)
@@ -96,4 +97,4 @@ install: build
 	cmake --install $(BUILD)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_M4) $(BUILD_M4)-o2 out
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ) $(BUILD_M4) $(BUILD_M4)-o2 $(BUILD_M4)-portable $(BUILD_M4)-portable-o2 out

@@ -317,7 +317,8 @@ int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
                           !kem_impl_known(&in->cycles, impl))) {
         snprintf(err, errlen,
                  "--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
-                 "(clean, m4fspeed, m4fstack; pqpan-m4 once data/cycles/pqpan_m4.csv exists)",
+                 "(clean, m4fspeed, m4fstack; pqpan-m4, pqpan-m4-o2, pqpan-m4-asm, "
+                 "pqpan-m4-asm-o2 from data/cycles/pqpan_m4.csv)",
                  impl);
         rc = EXIT_USAGE;
     }

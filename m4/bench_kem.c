@@ -2,7 +2,10 @@
  * encaps, decaps; deterministic inputs so every run executes the same instructions).
  * The keys and ciphertext live in this frame, above the painted area, as in pqm4's
  * stack benchmark: the figure is the operation's own stack. */
+#include <string.h>
+
 #include "bench.h"
+#include "crypto/mlkem/ntt.h"
 #include "kem_table.h"
 
 struct kem_buffers {
@@ -48,10 +51,51 @@ static int bench_level(const struct pqpan_m4_kem *kem, struct kem_buffers *b)
     return r.status != 0;
 }
 
+/* The ML-KEM kernels the assembly backend targets, alone (scheme "mlkem-kernel"):
+ * forward and inverse NTT of one polynomial, and one full base multiplication with
+ * accumulation from two ByteEncode_12 operands. */
+struct kernel_operands {
+    int16_t poly[PQPAN_MLKEM_N];
+    uint8_t enc_a[PQPAN_MLKEM_POLYBYTES], enc_b[PQPAN_MLKEM_POLYBYTES];
+};
+
+static void run_ntt(struct kernel_operands *k) { pqpan_mlkem_ntt(k->poly); }
+static void run_invntt(struct kernel_operands *k) { pqpan_mlkem_invntt(k->poly); }
+static void run_basemul(struct kernel_operands *k)
+{
+    pqpan_mlkem_basemul_acc_encoded(k->poly, k->enc_a, k->enc_b);
+}
+
+static int bench_kernels(void)
+{
+    static const struct {
+        const char *name;
+        void (*run)(struct kernel_operands *k);
+    } kernels[] = {{"ntt", run_ntt}, {"invntt", run_invntt}, {"basemul_acc_encoded", run_basemul}};
+    static struct kernel_operands k;
+    uintptr_t top = pqpan_m4_sp();
+
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        k.poly[i] = (int16_t)((i * 1021u) % PQPAN_MLKEM_Q);
+    }
+    memset(k.enc_a, 0x5a, sizeof k.enc_a);
+    memset(k.enc_b, 0x3c, sizeof k.enc_b);
+    for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++) {
+        struct pqpan_m4_result r = {"mlkem-kernel", kernels[i].name, 0, 0};
+        pqpan_m4_stack_paint();
+        pqpan_m4_mark_begin();
+        kernels[i].run(&k);
+        pqpan_m4_mark_end();
+        r.stack_bytes = pqpan_m4_stack_used(top);
+        pqpan_m4_report(&r);
+    }
+    return 0;
+}
+
 int pqpan_m4_bench_kem(void)
 {
     struct kem_buffers b;
-    int failed = 0;
+    int failed = bench_kernels();
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         failed |= bench_level(&pqpan_m4_kems[l], &b);
     }

@@ -61,3 +61,11 @@ int pqpan_m4_all_zero(const uint8_t *p, size_t len)
     }
     return acc == 0;
 }
+
+uint64_t pqpan_m4_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}

@@ -17,6 +17,9 @@ void pqpan_m4_check(struct pqpan_m4_tally *t, int ok, const char *what, uint32_t
 int pqpan_m4_equal_hex(const uint8_t *got, size_t len, const char *want);
 /* Decodes the lowercase hex string hex (exactly 2*len digits) into out; 1 on success. */
 int pqpan_m4_from_hex(uint8_t *out, size_t len, const char *hex);
+/* xorshift64 (G. Marsaglia, "Xorshift RNGs", J. Stat. Softw. 8(14), 2003) on *state
+ * (non-zero): test inputs only, never a source of secrets. */
+uint64_t pqpan_m4_random(uint64_t *state);
 /* 1 if p[0..len) is all zero. */
 int pqpan_m4_all_zero(const uint8_t *p, size_t len);
 

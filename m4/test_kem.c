@@ -1,11 +1,17 @@
 /* ML-KEM on the Cortex-M4 against the NIST ACVP vectors embedded at build time
  * (m4/gen_acvp.cmake): keyGen (FIPS 203 Alg. 16), encapsulation (Alg. 17), decapsulation
  * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
- * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set. */
+ * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set.
+ * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT, base multiplications,
+ * SamplePolyCBD_2 and Barrett reduction against the portable C on pseudo-random inputs. */
 #include <string.h>
 
 #include "acvp_kat.h"
 #include "check.h"
+#include "crypto/m4/backend.h"
+#include "crypto/mlkem/ntt.h"
+#include "crypto/mlkem/poly.h"
+#include "crypto/mlkem/sampling.h"
 #include "kem_table.h"
 
 static int equal(const uint8_t *a, const uint8_t *b, size_t len)
@@ -87,9 +93,100 @@ static void dk_check(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, c
     }
 }
 
+#ifdef PQPAN_M4_ASM
+/* Both base multiplications on pseudo-random operands: 12-bit values (the bound of both
+ * functions' inputs) as int16 and as ByteEncode_12 bytes, accumulating into a
+ * polynomial with coefficients in (-q, q); the _bytes form on one run of factors. */
+static void basemul_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[PQPAN_MLKEM_N], c[PQPAN_MLKEM_N], a[2 * PQPAN_MLKEM_BASEMUL_RUN];
+    uint8_t ea[PQPAN_MLKEM_POLYBYTES], eb[PQPAN_MLKEM_POLYBYTES];
+    const unsigned first = (run % (PQPAN_MLKEM_N / 2 / PQPAN_MLKEM_BASEMUL_RUN)) * PQPAN_MLKEM_BASEMUL_RUN;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4[i] = c[i] = (int16_t)((int32_t)(pqpan_m4_random(seed) % (2 * PQPAN_MLKEM_Q - 1)) - (PQPAN_MLKEM_Q - 1));
+    }
+    for (size_t i = 0; i < sizeof ea; i++) {
+        ea[i] = (uint8_t)pqpan_m4_random(seed);
+        eb[i] = (uint8_t)pqpan_m4_random(seed);
+    }
+    for (size_t i = 0; i < 2 * PQPAN_MLKEM_BASEMUL_RUN; i++) {
+        a[i] = (int16_t)(pqpan_m4_random(seed) & 0xFFF);
+    }
+    pqpan_mlkem_basemul_acc_encoded(m4, ea, eb);
+    pqpan_mlkem_basemul_acc_encoded_portable(c, ea, eb);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "basemul_acc_encoded vs portable", run);
+    pqpan_mlkem_basemul_acc_bytes(m4, a, eb, first, PQPAN_MLKEM_BASEMUL_RUN);
+    pqpan_mlkem_basemul_acc_bytes_portable(c, a, eb, first, PQPAN_MLKEM_BASEMUL_RUN);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "basemul_acc_bytes vs portable", run);
+}
+
+/* SamplePolyCBD_2, written and added, on pseudo-random PRF bytes. */
+static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[64], c[64];
+    uint8_t buf[32];
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)pqpan_m4_random(seed);
+    }
+    for (size_t i = 0; i < 64; i++) {
+        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
+    }
+    pqpan_mlkem_cbd2_piece(m4, buf, 1);
+    pqpan_mlkem_cbd2_piece_portable(c, buf, 1);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 add vs portable", run);
+    pqpan_mlkem_cbd2_piece(m4, buf, 0);
+    pqpan_mlkem_cbd2_piece_portable(c, buf, 0);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
+}
+
+/* The Barrett reduction of a polynomial over the whole int16 range. */
+static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    struct mlkem_poly m4, c;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_reduce(&m4);
+    pqpan_mlkem_poly_reduce_portable(&c);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
+}
+
+/* The backend's transforms equal the portable C coefficient for coefficient on 64
+ * polynomials with coefficients in [-(q-1), q-1] (the input range of both), the last
+ * one all q-1 and -(q-1) alternately. */
+static void kernels_against_portable(struct pqpan_m4_tally *t)
+{
+    uint64_t seed = 0x2545f4914f6cdd1dULL;
+    for (uint32_t run = 0; run < 64; run++) {
+        int16_t m4[PQPAN_MLKEM_N], c[PQPAN_MLKEM_N];
+        for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+            int32_t v = (int32_t)(pqpan_m4_random(&seed) % (2 * PQPAN_MLKEM_Q - 1)) - (PQPAN_MLKEM_Q - 1);
+            m4[i] = (int16_t)(run == 63 ? (i % 2 ? -(PQPAN_MLKEM_Q - 1) : PQPAN_MLKEM_Q - 1) : v);
+        }
+        memcpy(c, m4, sizeof c);
+        pqpan_mlkem_ntt(m4);
+        pqpan_mlkem_ntt_portable(c);
+        pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "ntt vs portable", run);
+        memcpy(m4, c, sizeof c);
+        for (size_t i = 0; i < PQPAN_MLKEM_N; i++) { /* back into (-q, q), the input range */
+            m4[i] = c[i] = (int16_t)(c[i] % PQPAN_MLKEM_Q);
+        }
+        pqpan_mlkem_invntt(m4);
+        pqpan_mlkem_invntt_portable(c);
+        pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
+        basemul_against_portable(t, &seed, run);
+        cbd2_against_portable(t, &seed, run);
+        reduce_against_portable(t, &seed, run);
+    }
+}
+#endif
+
 struct pqpan_m4_tally pqpan_m4_test_kem(void)
 {
     struct pqpan_m4_tally t = {0, 0};
+#ifdef PQPAN_M4_ASM
+    kernels_against_portable(&t);
+#endif
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         const struct pqpan_m4_kem *kem = &pqpan_m4_kems[l];
         const struct pqpan_m4_kat_level *lv = &pqpan_m4_kat_levels[l];

@@ -1,7 +1,9 @@
 #!/bin/sh
-# `make bench-m4`: measures the portable core on the Cortex-M4 (QEMU mps2-an386), for the
-# -Os (preset cortex-m4, implementation "pqpan-m4") and -O2 (cortex-m4-o2, "pqpan-m4-o2")
-# builds:
+# `make bench-m4`: measures the core on the Cortex-M4 (QEMU mps2-an386) in four builds:
+# the portable C at -Os (preset cortex-m4-portable, implementation "pqpan-m4") and -O2
+# (cortex-m4-portable-o2, "pqpan-m4-o2"), and with the assembly backend PQPAN_M4_ASM
+# (src/crypto/m4/, issue 18) at -Os (cortex-m4, "pqpan-m4-asm") and -O2 (cortex-m4-o2,
+# "pqpan-m4-asm-o2"):
 #   code size per module   arm-none-eabi-size on every object of the M4 libpqpan.a
 #   stack per operation    painted in QEMU (m4/bench_main.c) and, as a cross-check, the
 #                          deepest call chain of the gcc -fcallgraph-info=su frame sizes
@@ -47,6 +49,12 @@ measure() {
         -d plugin -D "$work/$impl.insn" >"$work/$impl.bench" 2>&1
     objdir=$dir/m4/CMakeFiles/pqpan_m4.dir
     find "$objdir" -name '*.ci' | sort | xargs cat >"$work/$impl.ci"
+    # gcc writes no .ci for assembly: each .S names its frame in a "@ callgraph-frame
+    # FUNCTION BYTES" line (a leaf: no calls), added as a node when the build has it.
+    if find "$objdir" -name '*.S.obj' | grep -q .; then
+        sed -n 's/^@ callgraph-frame \([a-z0-9_]*\) \([0-9]*\)$/node: { title: "\1" label: "\1\\n\2 bytes (static)" }/p' \
+            "$root"/src/crypto/m4/*.S >>"$work/$impl.ci"
+    fi
     # Worst-case stack of each entry point: its frame plus the deepest callee chain.
     callgraph() {
         awk -v entry="$1" '
@@ -87,7 +95,7 @@ measure() {
             ml-dsa-*) level=${scheme#ml-dsa-}
                       case $op in keygen) fn=keypair_derand ;; sign) fn=sign_derand ;; *) fn=$op ;; esac
                       cg=$(callgraph "pqpan_mldsa${level}_$fn") ;;
-            keccak) cg=$(callgraph pqpan_keccak_f1600) ;;
+            keccak) case $op in m4_permute) cg=$(callgraph pqpan_keccak_m4_permute) ;; *) cg=$(callgraph pqpan_keccak_f1600) ;; esac ;;
             p-256) case $op in
                        keygen) cg=$(callgraph pqpan_ecdh_p256_keypair_derand) ;;
                        point_decompression) cg=$(callgraph pqpan_ecdh_p256_public_decode) ;;
@@ -121,19 +129,26 @@ measure() {
                        reads[k] / m, blocks[k] / m, sum[k] / m, m, med, p99, cyc[k, 1], cyc[k, m]
             }
         }' "$work/$impl.ops" >"$work/$impl.agg"
-    # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files.
+    # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files; the
+    # assembly backend counts with the module it serves (Keccak: crypto/sha3, the rest
+    # crypto/mlkem).
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
         NR > 1 {
             f = $6; sub(/.*\/src\//, "", f); n = split(f, p, "/")
             if (n == 2 && p[1] == "crypto") { m = "crypto/" p[2]; sub(/\.c\.obj$/, "", m) }
+            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : "crypto/mlkem" }
             else { m = p[1]; for (i = 2; i < n; i++) m = m "/" p[i] }
             text[m] += $1; data[m] += $2; bss[m] += $3
         }
         END { for (m in text) print m "," text[m] "," data[m] "," bss[m] }' | sort >"$work/$impl.sizes"
 }
 
-measure cortex-m4 build-m4 pqpan-m4
-measure cortex-m4-o2 build-m4-o2 pqpan-m4-o2
+impls="pqpan-m4 pqpan-m4-o2 pqpan-m4-asm pqpan-m4-asm-o2"
+kernels="ntt invntt basemul_acc_encoded"
+measure cortex-m4-portable build-m4-portable pqpan-m4
+measure cortex-m4-portable-o2 build-m4-portable-o2 pqpan-m4-o2
+measure cortex-m4 build-m4 pqpan-m4-asm
+measure cortex-m4-o2 build-m4-o2 pqpan-m4-asm-o2
 
 # data/cycles/pqpan_m4.csv: ML-KEM, ML-DSA, P-256 and LE SC (f4, f5, f6, g2) rows, pqm4's
 # seven columns first; runs, cycles_median and cycles_p99 give the spread where an
@@ -143,8 +158,9 @@ csv=$root/data/cycles/pqpan_m4.csv
 mkdir -p "$root/data/cycles"
 {
     echo "scheme,implementation,operation,cycles_mean,stack_bytes,code_bytes,source_commit,instructions,mem_reads,blocks,cpi_estimated,stack_callgraph_bytes,compiler_flags,platform,source,runs,cycles_median,cycles_p99"
-    for impl in pqpan-m4 pqpan-m4-o2; do
-        case $impl in pqpan-m4) flags="-Os" ;; *) flags="-O2" ;; esac
+    for impl in $impls; do
+        case $impl in *-o2) flags="-O2" ;; *) flags="-Os" ;; esac
+        case $impl in *-asm*) flags="$flags PQPAN_M4_ASM" ;; esac
         kem_code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
         dsa_code=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/$impl.sizes")
         ecc_code=$(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$impl.sizes")
@@ -207,25 +223,31 @@ use of malloc or stdio in the core would fail to link.
 
 ## Code size (bytes, text+rodata / data / bss per module)
 
-| module | pqpan-m4 (-Os) | pqpan-m4-o2 (-O2) |
-|---|---|---|
+The backend's objects (src/crypto/m4/) are counted with the module they serve: the
+NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly with
+crypto/sha3 (where each replaces C functions, which
+the asm builds keep only as the tests' reference: the linker drops them from programs
+that do not call them, but they stay in the library objects counted here).
+
+| module | pqpan-m4 (-Os) | pqpan-m4-o2 (-O2) | pqpan-m4-asm (-Os) | pqpan-m4-asm-o2 (-O2) |
+|---|---|---|---|---|
 HDR
-join -t, "$work/pqpan-m4.sizes" "$work/pqpan-m4-o2.sizes" | awk -F, '{ printf "| %s | %d / %d / %d | %d / %d / %d |\n", $1, $2, $3, $4, $5, $6, $7 }'
-os_kem=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/pqpan-m4.sizes")
-o2_kem=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
-os_sha=$(awk -F, '$1 == "crypto/sha3" { print $2 + $3 }' "$work/pqpan-m4.sizes")
-o2_sha=$(awk -F, '$1 == "crypto/sha3" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
+join -t, "$work/pqpan-m4.sizes" "$work/pqpan-m4-o2.sizes" | join -t, - "$work/pqpan-m4-asm.sizes" |
+    join -t, - "$work/pqpan-m4-asm-o2.sizes" |
+    awk -F, '{ printf "| %s | %d / %d / %d | %d / %d / %d | %d / %d / %d | %d / %d / %d |\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }'
+code() { awk -F, -v m="$1" '$1 == m { print $2 + $3 }' "$work/$2.sizes"; }
 cat <<TXT
 
 ML-KEM beside pqm4. pqm4's figures are per parameter set, and the CSV does not record
 whether they include pqm4's shared Keccak code; pqpan's crypto/mlkem is one build serving
-all three sets, without SHA-3 (crypto/sha3 adds $os_sha B at -Os, $o2_sha B at -O2):
+all three sets, without SHA-3 (crypto/sha3 adds $(code crypto/sha3 pqpan-m4) B at -Os, $(code crypto/sha3 pqpan-m4-o2) B at -O2;
+with the backend $(code crypto/sha3 pqpan-m4-asm) B and $(code crypto/sha3 pqpan-m4-asm-o2) B):
 
-| | pqpan-m4 | pqpan-m4-o2 | pqm4 clean | pqm4 m4fspeed | pqm4 m4fstack |
-|---|---|---|---|---|---|
+| | pqpan-m4 | pqpan-m4-o2 | pqpan-m4-asm | pqpan-m4-asm-o2 | pqm4 clean | pqm4 m4fspeed | pqm4 m4fstack |
+|---|---|---|---|---|---|---|---|
 TXT
 for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
-    echo "| $s | $os_kem (all sets) | $o2_kem (all sets) | $(pq $s clean keygen code_bytes) | $(pq $s m4fspeed keygen code_bytes) | $(pq $s m4fstack keygen code_bytes) |"
+    echo "| $s | $(code crypto/mlkem pqpan-m4) (all sets) | $(code crypto/mlkem pqpan-m4-o2) (all sets) | $(code crypto/mlkem pqpan-m4-asm) (all sets) | $(code crypto/mlkem pqpan-m4-asm-o2) (all sets) | $(pq $s clean keygen code_bytes) | $(pq $s m4fspeed keygen code_bytes) | $(pq $s m4fstack keygen code_bytes) |"
 done
 cat <<TXT
 
@@ -256,26 +278,25 @@ coefficients at a time. Functions whose locals are not needed during the deepest
 row, G, J) are kept out of line (src/common/compiler.h). The Keccak-f[1600] frame (the last row) is part of every
 operation's peak.
 
-| scheme | op | painted -Os | call graph -Os | painted -O2 | pqm4 clean | pqm4 m4fstack | -Os vs clean | -Os vs m4fstack |
-|---|---|---|---|---|---|---|---|---|
+| scheme | op | painted -Os | call graph -Os | painted -O2 | asm -Os | asm call graph | asm -O2 | pqm4 clean | pqm4 m4fstack | -Os vs m4fstack | asm -Os vs m4fstack |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 TXT
 stack_vs=
 for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
     for o in keygen encaps decaps; do
         st=$(op_row $s $o 3 pqpan-m4); cg=$(op_row $s $o 5 pqpan-m4); st2=$(op_row $s $o 3 pqpan-m4-o2)
+        sa=$(op_row $s $o 3 pqpan-m4-asm); ca=$(op_row $s $o 5 pqpan-m4-asm); sa2=$(op_row $s $o 3 pqpan-m4-asm-o2)
         cl=$(pq $s clean $o stack_bytes); fs=$(pq $s m4fstack $o stack_bytes)
-        verdict=$(awk -v a="$st" -v b="$cl" 'BEGIN { print (a <= b ? "at or below" : "ABOVE") " (" a - b ")" }')
-        dist=$(awk -v a="$st" -v b="$fs" 'BEGIN { printf "%+d (%.1fx)", a - b, a / b }')
-        echo "| $s | $o | $st | $cg | $st2 | $cl | $fs | $verdict | $dist |"
-        stack_vs="$stack_vs $st,$cl,$fs"
+        dist=$(awk -v a="$st" -v b="$fs" 'BEGIN { printf "%+d (%.2fx)", a - b, a / b }')
+        dista=$(awk -v a="$sa" -v b="$fs" 'BEGIN { printf "%+d (%.2fx)", a - b, a / b }')
+        echo "| $s | $o | $st | $cg | $st2 | $sa | $ca | $sa2 | $cl | $fs | $dist | $dista |"
+        stack_vs="$stack_vs $st,$sa,$sa2,$fs"
     done
 done
-stack_summary=$(echo "$stack_vs" | tr ' ' '\n' | awk -F, 'NF == 3 {
-        n++; if ($1 > $2) above++
-        r = $1 / $3; if (n == 1 || r < lo) lo = r; if (n == 1 || r > hi) hi = r }
-    END { printf "%d of %d ML-KEM operations (-Os, painted) are above pqm4 clean; they use %.1fx to %.1fx the stack of pqm4 m4fstack.", above, n, lo, hi }')
-kst=$(op_row keccak f1600 3 pqpan-m4); kcg=$(op_row keccak f1600 5 pqpan-m4)
-echo "| keccak | f1600 | $kst | $kcg | $(op_row keccak f1600 3 pqpan-m4-o2) | | | | |"
+stack_summary=$(echo "$stack_vs" | tr ' ' '\n' | awk -F, 'NF == 4 {
+        n++; if ($1 > $4) above++; if ($2 > $4) above_asm++; if ($3 > $4) above_asm2++ }
+    END { printf "Above pqm4 m4fstack: %d of %d ML-KEM operations for pqpan-m4 (-Os), %d for pqpan-m4-asm (-Os), %d for pqpan-m4-asm-o2 (-O2).", above, n, above_asm, above_asm2 }')
+echo "| keccak | f1600 | $(op_row keccak f1600 3 pqpan-m4) | $(op_row keccak f1600 5 pqpan-m4) | $(op_row keccak f1600 3 pqpan-m4-o2) | $(op_row keccak f1600 3 pqpan-m4-asm) | $(op_row keccak f1600 5 pqpan-m4-asm) | $(op_row keccak f1600 3 pqpan-m4-asm-o2) | | | | |"
 echo
 echo "$stack_summary"
 cat <<TXT
@@ -285,7 +306,9 @@ cat <<TXT
 Instructions are counted exactly (tools/qemu-insn, a TCG plugin: inline counter on every
 executed instruction, snapshots at the two markers, the empty-marker overhead subtracted).
 Estimated cycles = instructions + memory reads + $branch_penalty x executed blocks (see
-below); the CPI column is estimated cycles / instructions. pqm4 cycles are measured.
+below); the CPI column is estimated cycles / instructions. pqm4 cycles are measured. The
+mlkem-kernel rows are single calls of the NTT, inverse NTT and one full base
+multiplication with accumulation (m4/bench_kem.c), the parts the assembly backend targets.
 
 | scheme | op | instructions -Os | est. cycles -Os (CPI) | instructions -O2 | est. cycles -O2 (CPI) | pqm4 clean | pqm4 m4fspeed |
 |---|---|---|---|---|---|---|---|
@@ -296,6 +319,35 @@ for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
     done
 done
 echo "| keccak | f1600 | $(cyc keccak f1600 pqpan-m4) | $(cyc keccak f1600 pqpan-m4-o2) | | |"
+for k in $kernels; do
+    echo "| mlkem-kernel | $k | $(cyc mlkem-kernel $k pqpan-m4) | $(cyc mlkem-kernel $k pqpan-m4-o2) | | |"
+done
+cat <<TXT
+
+With the assembly backend (PQPAN_M4_ASM; see "The Cortex-M4 assembly backend" below),
+against pqm4's fastest variant; the last two columns are estimated cycles / pqm4 m4fspeed's
+measured cycles.
+
+| scheme | op | asm instructions -Os | asm est. cycles -Os (CPI) | asm instructions -O2 | asm est. cycles -O2 (CPI) | pqm4 m4fspeed | asm -Os / m4fspeed | asm -O2 / m4fspeed |
+|---|---|---|---|---|---|---|---|---|
+TXT
+ratios=
+for s in ml-kem-512 ml-kem-768 ml-kem-1024; do
+    for o in keygen encaps decaps; do
+        fs=$(pq $s m4fspeed $o cycles_mean); a=$(op_row $s $o 8 pqpan-m4-asm); a2=$(op_row $s $o 8 pqpan-m4-asm-o2)
+        r=$(awk -v a="$a" -v b="$fs" 'BEGIN { printf "%.2f", a / b }'); r2=$(awk -v a="$a2" -v b="$fs" 'BEGIN { printf "%.2f", a / b }')
+        echo "| $s | $o | $(cyc $s $o pqpan-m4-asm) | $(cyc $s $o pqpan-m4-asm-o2) | $fs | $r | $r2 |"
+        ratios="$ratios $r $r2"
+    done
+done
+echo "| keccak | f1600 | $(cyc keccak f1600 pqpan-m4-asm) | $(cyc keccak f1600 pqpan-m4-asm-o2) | | | |"
+echo "| keccak | m4_permute | $(cyc keccak m4_permute pqpan-m4-asm) | $(cyc keccak m4_permute pqpan-m4-asm-o2) | | | |"
+for k in $kernels; do
+    echo "| mlkem-kernel | $k | $(cyc mlkem-kernel $k pqpan-m4-asm) | $(cyc mlkem-kernel $k pqpan-m4-asm-o2) | | | |"
+done
+echo
+echo "$ratios" | tr ' ' '\n' | awk 'NF { if (n == 0 || $1 < lo) lo = $1; if (n == 0 || $1 > hi) hi = $1; n++ }
+    END { printf "The backend reaches %.2fx to %.2fx pqm4 m4fspeed'"'"'s cycles (goal: at most 1.00x).\n", lo, hi }'
 os_dsa=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4.sizes")
 o2_dsa=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes")
 if [ -n "$os_dsa" ]; then
@@ -431,6 +483,72 @@ TXT
 fi
 cat <<TXT
 
+## The Cortex-M4 assembly backend (PQPAN_M4_ASM, issue 18)
+
+ON in the presets cortex-m4 and cortex-m4-o2 (\`make m4\`), OFF elsewhere (the presets
+cortex-m4-portable and cortex-m4-portable-o2 build the portable C alone). What it replaces
+so far:
+
+- Keccak-f[1600]: src/crypto/m4/keccak_f1600.S, generated by scripts/gen_keccak_m4.py
+  (its docstring gives the method; \`--selftest\` runs the generated round code on a
+  register model against a plain Keccak). Bit-interleaved 32-bit words, every rotation
+  folded into the shifted operand of an EOR or BIC, theta's parities accumulated while
+  chi's outputs are stored, D in FPU registers s0..s9. No branch or address depends on
+  the state (the only branches are the fixed-count loops). The sponge (src/crypto/sha3.c
+  with src/crypto/m4/sponge_m4.c) keeps its state in that interleaved, framed form
+  between permutations and converts only the lanes it absorbs or squeezes; the rounds
+  alone (\`pqpan_keccak_m4_permute\`, the row keccak m4_permute) take
+  $(op_row keccak m4_permute 4 pqpan-m4-asm) instructions and $(op_row keccak m4_permute 3 pqpan-m4-asm) B of stack. The public
+  \`pqpan_keccak_f1600\` (row keccak f1600) keeps the standard lane layout by converting
+  all 25 lanes on entry and exit. ML-DSA's RejNTTPoly now squeezes 24-byte pieces instead
+  of reading the state directly, in every build.
+- NTT, inverse NTT and both base multiplications: src/crypto/m4/ntt_m4.c, C with one
+  DSP instruction per inline-assembly helper (SMULBB/SMULTB/SMULTT, SMLABT, SMUAD,
+  SMUADX, SADD16, SSUB16, PKHTB: single-cycle on the Cortex-M4, TRM Table 3-1), two
+  coefficients per 32-bit word, two layers per pass over the polynomial, the inverse
+  transform's scaling folded into its last layer, and the 12-bit operands of the base
+  multiplication decoded in registers (no buffer). Results equal the portable C
+  coefficient for coefficient (same reductions and representatives).
+- SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
+  SXTB16 and PKHBT/PKHTB.
+- Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
+  in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
+  reductions, compression and the byte encodings.
+
+What limits the ratio to pqm4 m4fspeed: Keccak-f[1600] with the conversion of the lanes
+absorbed and squeezed is still about 60 % of the instructions of an ML-KEM operation
+(ML-KEM-768 encapsulation: about 45 permutations; both figures from a per-function
+profile of the QEMU run at the time of this change, not recomputed by make bench-m4),
+and its rounds cost about as much as a bit-interleaved ARMv7-M Keccak can (per round:
+50 loads, 50 stores, 50 D moves, 100 chi and 50 parity instructions); the estimate
+also charges 2 cycles per load where a real M4 pipelines neighbouring loads (see below),
+which counts against pqpan in this comparison with pqm4's measured cycles. Next steps:
+the Barrett reduction and compression with DSP instructions, three NTT layers per pass,
+and SampleNTT in assembly.
+
+Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
+-O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
+compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
+65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
+SamplePolyCBD_2 on 64 pseudo-random inputs each; the portable -Os build runs the same
+suites.
+
+Constant time, checked (tests/integration/m4_qemu.sh, m4/ct_main.c, in the asm -Os,
+asm -O2 and portable -Os builds): the instruction-count plugin with \`trace=on\` folds
+the address of every executed block and of every data access (reads and writes) between
+the markers, in order, into a 64-bit FNV-1a hash. Each ML-KEM operation of each level
+runs with the same public inputs (and buffers) and different secrets, and all its runs
+must give the same hash: encapsulation with three messages; decapsulation of a valid
+ciphertext, of one with a byte flipped (implicit rejection) and with a changed secret
+vector s; key generation with two values of z only, because d also determines rho, and
+SampleNTT's rejection loop runs a rho-dependent (public) number of times, so different
+d give different traces without leaking a secret (keygen's secret vectors go through
+the same NTT, base multiplication and CBD code that the encaps and decaps runs cover).
+Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
+give different hashes, which shows the check can fail. What it does not see: timing
+that depends on data without changing the instruction or address sequence (none on the
+Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts).
+
 ## Cycles from instructions (an estimate)
 
 QEMU executes instructions, not cycles. The plugin also counts, per operation, the data
@@ -446,6 +564,21 @@ Specification v1.7, NVMC, ICACHECNF); the estimate assumes cache hits (no wait s
 the hot loops. It is an ASSUMPTION, not a measurement: the CSV keeps instructions,
 mem_reads and blocks so the cycles can be recomputed with another model (pqm4's own
 figures are measured cycles on an STM32F407 at 24 MHz with zero wait states).
+
+How far the estimate can be from a real Cortex-M4, and what that means for the ratios to
+pqm4: (1) loads are counted at 2 cycles each, but back-to-back loads pipeline (TRM Table
+3-1 note: N+1 for N neighbouring loads), so code dense in loads (the Keccak round loads
+each of its 50 words once) is over-estimated by up to one cycle per load; (2) every
+executed block is charged $branch_penalty refill cycles, where a taken branch costs 1 to 3
+and a not-taken one none; (3) flash wait states are not modelled at all: pqm4 measures at
+24 MHz, where the STM32F407 flash needs no wait state, while at 64 MHz from flash a fetch
+that misses the nRF52840's instruction cache waits, which the estimate leaves out. Straight
+unrolled code such as the Keccak rounds (about 3.5 KB per pass) fits the cache, so a
+loop's later iterations hit it; its first pass and every cold call do not. Within the
+model the asm and portable builds are compared like for like; against pqm4's measured
+cycles, (1) and (2) make the ratios pessimistic for pqpan by roughly the mem_reads and
+blocks columns' share of the estimate, and (3) would add cycles on both sides on a
+device with wait states.
 TXT
 } >"$md"
 echo "bench-m4: wrote $csv and $md (commit $commit)"

@@ -37,7 +37,10 @@
 #define PQPAN_KECCAK_DS_CSHAKE 0x04
 
 struct pqpan_keccak_ctx {
-    uint64_t lanes[25]; /* lane (x, y) at index x + 5y, byte i of a lane is bits 8i..8i+7 */
+    /* lane (x, y) at index x + 5y, byte i of a lane is bits 8i..8i+7; with the Cortex-M4
+     * backend (PQPAN_M4_ASM) in its interleaved form instead: read the output through
+     * the squeeze functions, not from here */
+    uint64_t lanes[25];
     uint32_t rate;      /* bytes absorbed / squeezed per permutation */
     uint32_t pos;       /* next byte within the rate; == rate when output is used up */
     uint8_t dsbyte;     /* suffix + first padding bit, see PQPAN_KECCAK_DS_* */

@@ -3,10 +3,16 @@
 # cmake/toolchain-cortex-m4.cmake, then runs under QEMU
 #   pqpan_m4_test   SHA-3, P-256 ECDH (all 25 CAVP ECC CDH cases, RFC 5903, Core spec
 #                   Appendix D.1), AES/CMAC and LE SC f4/f5/f6/g2, ACVP ML-KEM and ML-DSA,
-#                   and PQKE checks (-Os and -O2 builds): must exit 0;
+#                   and PQKE checks, with the assembly backend (PQPAN_M4_ASM, which also
+#                   compares the assembly with the portable C) at -Os and -O2 and without
+#                   it at -Os: must exit 0;
 #   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
 #   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
-#                   count exactly, and every measured operation must succeed.
+#                   count exactly, and every measured operation must succeed;
+#   pqpan_m4_ct     with the plugin's trace=on, in the three builds: each ML-KEM operation
+#                   of each level must execute the same blocks and touch the same addresses
+#                   in the same order for different secrets, and both planted leaks (canary)
+#                   must be seen.
 # Usage: m4_qemu.sh CLI SRCDIR BUILDDIR. Exit 77 (skipped) only without the toolchain.
 set -eu
 src=$2
@@ -19,10 +25,11 @@ for tool in arm-none-eabi-gcc qemu-system-arm; do
     fi
 done
 
-# cross_build DIR OPT: configures and builds m4/ with one optimisation level.
+# cross_build DIR OPT ASM: configures and builds m4/ with one optimisation level, with
+# (ASM=ON) or without the assembly backend.
 cross_build() {
     cmake -S "$src" -B "$1" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-cortex-m4.cmake" \
-        -DPQPAN_M4_OPT="$2" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
+        -DPQPAN_M4_OPT="$2" -DPQPAN_M4_ASM="$3" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
     cmake --build "$1" -j 2 >"$1.build.log" 2>&1 || { cat "$1.build.log"; exit 1; }
 }
 
@@ -32,12 +39,15 @@ qemu() {
 }
 
 m4=$build/m4-cross
-cross_build "$m4" -Os
-cross_build "$m4-o2" -O2
-echo "== pqpan_m4_test -Os (Cortex-M4, QEMU mps2-an386)"
+cross_build "$m4" -Os ON
+cross_build "$m4-o2" -O2 ON
+cross_build "$m4-portable" -Os OFF
+echo "== pqpan_m4_test -Os, assembly backend (Cortex-M4, QEMU mps2-an386)"
 qemu "$m4/m4/pqpan_m4_test.elf" 2>&1
-echo "== pqpan_m4_test -O2"
+echo "== pqpan_m4_test -O2, assembly backend"
 qemu "$m4-o2/m4/pqpan_m4_test.elf" 2>&1
+echo "== pqpan_m4_test -Os, portable C"
+qemu "$m4-portable/m4/pqpan_m4_test.elf" 2>&1
 echo "== pqpan_m4_fault (must fail)"
 if out=$(qemu "$m4/m4/pqpan_m4_fault.elf" 2>&1); then
     echo "$out"; echo "FAIL: a HardFault did not end QEMU with a non-zero status"; exit 1
@@ -69,3 +79,42 @@ awk -F, -v known="$known" '
     }' "$log" - <<EOT
 $bench
 EOT
+
+# ct_check DIR: the constant-time trace check (m4/ct_main.c) on one build.
+ct_check() {
+    elf=$1/m4/pqpan_m4_ct.elf
+    [ -f "$elf" ] || { echo "FAIL: $elf not built"; exit 1; }
+    log=$1/m4-ct.log
+    rm -f "$log"
+    out=$(qemu "$elf" -plugin "$plugin,begin=$(addr pqpan_m4_mark_begin),end=$(addr pqpan_m4_mark_end),trace=on" \
+          -d plugin -D "$log" 2>&1) || { echo "$out"; echo "FAIL: pqpan_m4_ct exited non-zero"; exit 1; }
+    awk -F, '
+        NR == FNR { if ($1 == "trace") { hash[++n] = $2; events[n] = $3 } next }
+        $1 == "ct" {
+            k = $2 "," $3; m++
+            if ($4 != 0) { print "FAIL: " k " returned an error"; bad = 1 }
+            if (!(k in first)) { first[k] = hash[m]; order[++keys] = k; same[k] = 1; runs[k] = 0 }
+            else if (hash[m] != first[k]) same[k] = 0
+            runs[k]++; ev[k] = events[m]
+        }
+        END {
+            if (n != m) { print "FAIL: " n " traces for " m " runs"; exit 1 }
+            for (i = 1; i <= keys; i++) {
+                k = order[i]
+                if (k ~ /^canary,/) {
+                    if (same[k]) { print "FAIL: planted leak " k " not seen by the trace"; bad = 1 }
+                    else print "planted leak " k ": traces differ, as they must"
+                } else if (!same[k]) { print "FAIL: " k " trace depends on the secret"; bad = 1 }
+                else print k ": " runs[k] " runs with different secrets, identical trace (" ev[k] " events)"
+            }
+            exit bad
+        }' "$log" - <<EOT
+$out
+EOT
+}
+echo "== constant-time trace check, -Os, assembly backend"
+ct_check "$m4"
+echo "== constant-time trace check, -O2, assembly backend"
+ct_check "$m4-o2"
+echo "== constant-time trace check, -Os, portable C"
+ct_check "$m4-portable"

@@ -375,6 +375,22 @@ static void test_malformed_calibrations(void **state)
 static struct pqpan_cycle_table table;
 
 /* Values straight from data/cycles/ (pqm4 commit cc2c1b99, Emill/P256-Cortex-M4 README). */
+/* Both pqpan M4 builds have a row for every ML-KEM level and operation (--crypto-impl
+ * pqpan-m4 and pqpan-m4-asm), and the assembly backend is never the slower. */
+static void kem_rows_of_both_m4_builds(void)
+{
+    static const char *const kems[] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"};
+    static const enum pqpan_op ops[] = {PQPAN_OP_KEM_KEYGEN, PQPAN_OP_KEM_ENCAPS, PQPAN_OP_KEM_DECAPS};
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t o = 0; o < 3; o++) {
+            uint64_t portable, backend;
+            assert_int_equal(pqpan_cycles_lookup(&table, kems[k], "pqpan-m4", ops[o], &portable), PQPAN_OK);
+            assert_int_equal(pqpan_cycles_lookup(&table, kems[k], "pqpan-m4-asm", ops[o], &backend), PQPAN_OK);
+            assert_true(backend > 0 && backend < portable);
+        }
+    }
+}
+
 static void test_builtin_cycles(void **state)
 {
     char err[DATA_ERR_MAX];
@@ -419,6 +435,7 @@ static void test_builtin_cycles(void **state)
     assert_int_equal(pqpan_cycles_lookup(&table, "ML-DSA-44", "pqpan-m4", PQPAN_OP_SIG_SIGN, &c),
                      PQPAN_OK);
     assert_true(c > 0);
+    kem_rows_of_both_m4_builds();
 }
 
 static void test_cycles_csv_file(void **state)

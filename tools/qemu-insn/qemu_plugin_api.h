@@ -60,6 +60,19 @@ void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, enum qe
 /* Applies op inline on every execution of the translation block tb. */
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op, void *ptr,
                                               uint64_t imm);
+/* The guest address of the first instruction of tb. */
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+/* Runs cb before every execution of the translation block tb. */
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags, void *userdata);
+/* "qemu_plugin_meminfo_t": size, sign, endianness and direction of one access, packed. */
+typedef uint32_t qemu_plugin_meminfo_t;
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+                                          uint64_t vaddr, void *userdata);
+/* Runs cb on every memory access of insn of kind rw, with the guest virtual address. */
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+                                      void *userdata);
 /* Writes to QEMU's log: shown with `-d plugin`, to the file given by -D. */
 void qemu_plugin_outs(const char *string);
 

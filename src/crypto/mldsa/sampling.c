@@ -9,14 +9,10 @@
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
-/* Byte pos of the rate part of a Keccak state (FIPS 202 §3.1.2: lane pos / 8, byte
- * pos % 8 of it). */
-static uint32_t state_byte(const uint64_t lanes[25], unsigned pos)
-{
-    return (uint32_t)(uint8_t)(lanes[pos / 8] >> (8 * (pos % 8)));
-}
-
-_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "RejNTTPoly candidates do not straddle blocks");
+/* RejNTTPoly reads the SHAKE128 output 8 candidates (24 bytes) at a time: 24 divides the
+ * rate, so every piece is whole lanes of one block. */
+_Static_assert(PQPAN_SHAKE128_RATE % PQPAN_MLDSA_REJ_PIECE == 0,
+               "RejNTTPoly pieces do not straddle blocks");
 
 void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
                              const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row)
@@ -28,26 +24,25 @@ void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
     pqpan_shake128_absorb(&e->xof, rho, PQPAN_MLDSA_SEEDBYTES);
     pqpan_shake128_absorb(&e->xof, idx, sizeof idx);
     pqpan_shake128_finalize(&e->xof);
-    e->pos = PQPAN_SHAKE128_RATE;
+    e->pos = PQPAN_MLDSA_REJ_PIECE;
 }
 
 /* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
- * clears the top bit of the third byte and accepts values < q. The candidates are read
- * straight from the SHAKE128 state, one block (56 candidates) per permutation: no copy
- * of the output is held. */
+ * clears the top bit of the third byte and accepts values < q. The candidates are
+ * squeezed a piece at a time into the stream's 24-byte buffer (the sponge's state is not
+ * read directly: with the Cortex-M4 backend it is held interleaved). */
 void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entry_stream *e,
                            unsigned first, unsigned count, const int32_t *b)
 {
-    const uint64_t *lanes = e->xof.sponge.lanes;
     unsigned n = 0, pos = e->pos;
     while (n < count) {
         int32_t z;
-        if (pos == PQPAN_SHAKE128_RATE) {
-            pqpan_keccak_f1600(e->xof.sponge.lanes); /* FIPS 202 Alg. 8 squeezing, one block */
+        if (pos == PQPAN_MLDSA_REJ_PIECE) {
+            pqpan_shake128_squeeze(&e->xof, e->buf, PQPAN_MLDSA_REJ_PIECE); /* FIPS 202 Alg. 8 */
             pos = 0;
         }
-        z = (int32_t)(state_byte(lanes, pos) | state_byte(lanes, pos + 1) << 8 |
-                      (state_byte(lanes, pos + 2) & 0x7F) << 16);
+        z = (int32_t)((uint32_t)e->buf[pos] | (uint32_t)e->buf[pos + 1] << 8 |
+                      ((uint32_t)e->buf[pos + 2] & 0x7F) << 16);
         pos += 3;
         if (z < PQPAN_MLDSA_Q) {
             mldsa_acc_add(acc, first + n, mldsa_mont_mul(z, b[n]));

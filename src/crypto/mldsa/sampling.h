@@ -11,10 +11,14 @@
 #include "crypto/mldsa/params.h"
 #include "pqpan/sha3.h"
 
+/* Bytes of SHAKE128 output RejNTTPoly squeezes at a time (8 candidates). */
+#define PQPAN_MLDSA_REJ_PIECE 24
+
 /* One entry A_hat[row][col] = RejNTTPoly(rho || col || row) (Alg. 32, 30) as a stream:
- * the SHAKE128 state and the next candidate's byte in its rate part. */
+ * the SHAKE128 state, the last piece squeezed and the next candidate's byte in it. */
 struct mldsa_entry_stream {
     struct pqpan_shake128_ctx xof;
+    uint8_t buf[PQPAN_MLDSA_REJ_PIECE];
     unsigned pos;
 };
 

@@ -1,12 +1,13 @@
 /* The NTT of FIPS 203 §4.3 with Montgomery arithmetic (R = 2^16). */
 #include "crypto/mlkem/ntt.h"
 
+#include "crypto/m4/backend.h"
 #include "pqpan/common.h"
 
 /* zetas[i] = zeta^BitRev7(i) * R mod q, zeta = 17 (FIPS 203 §4.3, the list in Appendix A
  * times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
  * pow(17, brv7(i), 3329) * 65536 % 3329, then centred. */
-static const int16_t zetas[128] = {
+PQPAN_M4_SHARED const int16_t pqpan_mlkem_zetas[128] = {
     -1044, -758,  -359,  -1517, 1493,  1422,  287,   202,   -171,  622,   1577,  182,
     962,   -1202, -1474, 1468,  573,   -1325, 264,   383,   -829,  1458,  -1602, -130,
     -681,  1017,  732,   608,   -1542, 411,   -205,  -1571, 1223,  652,   -552,  1015,
@@ -30,7 +31,7 @@ static inline void ntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned *k
 {
     unsigned start, j;
     for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
-        const int16_t zeta = zetas[(*k)++];
+        const int16_t zeta = pqpan_mlkem_zetas[(*k)++];
         for (j = start; j < start + len; j++) {
             int16_t t = mlkem_fqmul(zeta, a[j + len]);
             a[j + len] = (int16_t)(a[j] - t);
@@ -41,7 +42,7 @@ static inline void ntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned *k
 
 /* FIPS 203 Alg. 9: Cooley-Tukey butterflies, len = 128 .. 2. Without reductions the
  * coefficients grow by less than q per layer, so |a_i| < q + 7q = 8q < 2^15. */
-void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
+void PQPAN_M4_PORTABLE(pqpan_mlkem_ntt)(int16_t a[PQPAN_MLKEM_N])
 {
     unsigned k = 1;
     ntt_layer(a, 128, &k);
@@ -60,7 +61,7 @@ static inline void invntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned
 {
     unsigned start, j;
     for (start = 0; start < PQPAN_MLKEM_N; start += 2 * len) {
-        const int16_t zeta = zetas[(*k)--];
+        const int16_t zeta = pqpan_mlkem_zetas[(*k)--];
         for (j = start; j < start + len; j++) {
             int16_t t = a[j];
             int16_t sum = (int16_t)(t + a[j + len]);
@@ -75,7 +76,7 @@ static inline void invntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned
  * layer, so entering a layer with |a_i| < 4q keeps every sum and difference below
  * 8q < 2^15. Starting from |a_i| < q, the sums are Barrett-reduced only in the layers
  * len = 8 and len = 64, which keeps every layer's input below 4q. */
-void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
+void PQPAN_M4_PORTABLE(pqpan_mlkem_invntt)(int16_t a[PQPAN_MLKEM_N])
 {
     unsigned j, k = 127;
     invntt_layer(a, 2, &k, 0);
@@ -93,8 +94,8 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
 /* gamma_i = zeta^(2 BitRev7(i) + 1) * R mod q of the degree-2 factor i (FIPS 203 Alg. 11,
  * the second list of Appendix A times R), centred: gammas[2m] = zetas[64 + m] and
  * gammas[2m + 1] = -zetas[64 + m]. Computed as pow(17, 2 brv7(i) + 1, 3329) * 65536 % 3329,
- * then centred. */
-static const int16_t gammas[128] = {
+ * then centred. Shared with the Cortex-M4 backend. */
+PQPAN_M4_SHARED const int16_t pqpan_mlkem_gammas[128] = {
     -1103, 1103,  430,   -430,  555,   -555,  843,   -843,  -1251, 1251,  871,   -871,
     1550,  -1550, 105,   -105,  422,   -422,  587,   -587,  177,   -177,  -235,  235,
     -291,  291,   -460,  460,   1574,  -1574, 1653,  -1653, -246,  246,   778,   -778,
@@ -143,7 +144,7 @@ static inline void decode12_run(int16_t out[2 * RUN_PAIRS], const uint8_t *in)
 static inline void basemul_run(int16_t *restrict acc, const int16_t *restrict a,
                                const int16_t *restrict b, unsigned first)
 {
-    const int16_t *g = gammas + first;
+    const int16_t *g = pqpan_mlkem_gammas + first;
     unsigned i;
     for (i = 0; i < RUN_PAIRS; i++) {
         const int32_t a0 = a[2 * i], a1 = a[2 * i + 1], b0 = b[2 * i], b1 = b[2 * i + 1];
@@ -154,7 +155,7 @@ static inline void basemul_run(int16_t *restrict acc, const int16_t *restrict a,
 }
 
 /* Run by run: b decoded RUN_PAIRS factors at a time; the loop bounds are public. */
-void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
+void PQPAN_M4_PORTABLE(pqpan_mlkem_basemul_acc_bytes)(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
                                    const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
                                    unsigned count)
 {
@@ -168,7 +169,7 @@ void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
 }
 
 /* Both operands decoded RUN_PAIRS factors at a time. */
-void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
+void PQPAN_M4_PORTABLE(pqpan_mlkem_basemul_acc_encoded)(int16_t acc[PQPAN_MLKEM_N],
                                      const uint8_t a[PQPAN_MLKEM_POLYBYTES],
                                      const uint8_t b[PQPAN_MLKEM_POLYBYTES])
 {

@@ -1,10 +1,11 @@
 /* Polynomial arithmetic, compression and encodings of FIPS 203 §4.2. */
 #include "crypto/mlkem/poly.h"
 
+#include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
 
-void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_reduce)(struct mlkem_poly *p)
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {

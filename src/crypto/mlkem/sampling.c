@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
@@ -33,26 +34,30 @@ static uint32_t load24_le(const uint8_t *p)
  * (the second value of the last triple): a must have max + 1 slots. buf must have 2
  * readable bytes after len. Advances *pos to the first unread triple; returns the new
  * count. */
+/* Stores candidate d at a[count]; the new count (advanced if d < q). */
+static inline unsigned keep_if_below_q(int16_t *a, unsigned count, uint32_t d)
+{
+    a[count] = (int16_t)d;
+    return count + (d < PQPAN_MLKEM_Q);
+}
+
 static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const uint8_t *buf,
                                  size_t len, size_t *pos)
 {
     size_t p = *pos;
     for (; p + 6 <= len && count + 4 <= max; p += 6) {
+        /* the four 12-bit values of the 48 bits, from the two 32-bit halves */
         const uint64_t t = pqpan_load64_le(buf + p);
-        unsigned j;
-        for (j = 0; j < 4; j++) {
-            const uint32_t d = (uint32_t)(t >> (12 * j)) & 0xFFF;
-            a[count] = (int16_t)d;
-            count += d < PQPAN_MLKEM_Q;
-        }
+        const uint32_t lo = (uint32_t)t, hi = (uint32_t)(t >> 32);
+        count = keep_if_below_q(a, count, lo & 0xFFF);
+        count = keep_if_below_q(a, count, (lo >> 12) & 0xFFF);
+        count = keep_if_below_q(a, count, ((lo >> 24) | (hi << 8)) & 0xFFF);
+        count = keep_if_below_q(a, count, (hi >> 4) & 0xFFF);
     }
     for (; p + 3 <= len && count < max; p += 3) {
         const uint32_t t = load24_le(buf + p);
-        const uint32_t d1 = t & 0xFFF, d2 = t >> 12;
-        a[count] = (int16_t)d1;
-        count += d1 < PQPAN_MLKEM_Q;
-        a[count] = (int16_t)d2;
-        count += d2 < PQPAN_MLKEM_Q;
+        count = keep_if_below_q(a, count, t & 0xFFF);
+        count = keep_if_below_q(a, count, t >> 12);
     }
     *pos = p;
     return count;
@@ -122,6 +127,17 @@ static inline void cbd2(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[32], int 
     }
 }
 
+/* cbd2 on one piece of 64 coefficients with add as a parameter: the function the M4
+ * backend replaces (src/crypto/m4/ntt_m4.c). */
+void PQPAN_M4_PORTABLE(pqpan_mlkem_cbd2_piece)(int16_t c[64], const uint8_t buf[32], int add)
+{
+    if (add) {
+        cbd2(c, buf, 1);
+    } else {
+        cbd2(c, buf, 0);
+    }
+}
+
 /* Alg. 8 with eta = 3 on one piece, written or added as cbd2: per 6 input bits,
  * (b0 + b1 + b2) - (b3 + b4 + b5), four coefficients per 24-bit word. */
 static inline void cbd3(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[48], int add)
@@ -154,11 +170,7 @@ static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], 
         int16_t *c = p->c + off;
         pqpan_shake256_squeeze(&prf, buf, CBD_PIECE_COEFFS / 4 * (size_t)eta);
         if (eta == 2) {
-            if (add) {
-                cbd2(c, buf, 1);
-            } else {
-                cbd2(c, buf, 0);
-            }
+            pqpan_mlkem_cbd2_piece(c, buf, add);
         } else if (add) {
             cbd3(c, buf, 1);
         } else {

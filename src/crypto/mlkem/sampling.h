@@ -18,6 +18,10 @@ void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKE
 
 /* p = SamplePolyCBD_eta(PRF_eta(seed, nonce)) (FIPS 203 Alg. 8, §4.1 eq. 4.3), eta in
  * {2, 3}: coefficients in [-eta, eta]. Constant time in seed. */
+/* SamplePolyCBD_2 (FIPS 203 Alg. 8, eta = 2) of 32 PRF bytes into 64 coefficients,
+ * written to c or (add = 1) added to it. */
+void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add);
+
 void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
                             uint8_t nonce, unsigned eta);
 

@@ -1,0 +1,360 @@
+/* The NTT and inverse NTT of FIPS 203 §4.3 (Alg. 9 and 10), the base multiplications
+ * (Alg. 11, 12) and SamplePolyCBD_2 (Alg. 8) for the Cortex-M4 with the DSP extension of
+ * ARMv7E-M (PQPAN_M4_ASM): two coefficients per 32-bit word, the
+ * Montgomery products taken with the 16 x 16-bit multiplies SMULBB / SMULBT / SMULTB and
+ * SMLABT, sums and differences with SADD16 / SSUB16. Each of these executes in one cycle
+ * on the Cortex-M4 whatever its operands (Cortex-M4 TRM, Arm DDI 0439B, §3.3.1 Table 3-1),
+ * and no branch or address depends on a coefficient. The results equal the portable C
+ * (src/crypto/mlkem/ntt.c) coefficient for coefficient: same reductions, same
+ * representatives; m4/test_kem.c checks it on pseudo-random inputs. Every build compiles
+ * this file (src/ is globbed by the host, M4 and web builds); only the M4 backend build
+ * (PQPAN_M4_ASM) gets the code, the others only the static assertion. */
+#include <string.h>
+
+#include "crypto/m4/backend.h"
+#include "crypto/mlkem/ntt.h"
+#include "crypto/mlkem/poly.h"
+
+_Static_assert(PQPAN_MLKEM_N % 8 == 0 && PQPAN_MLKEM_BASEMUL_RUN % 2 == 0,
+               "the backend takes two coefficients per word, two layers or two factors at a time");
+
+#ifdef PQPAN_M4_ASM
+
+/* Every helper below is forced inline, also at -Os: called, they would spill the words. */
+#define M4_INLINE static inline __attribute__((always_inline))
+
+/* Bottom half q^-1 mod 2^16 (as PQPAN_MLKEM_QINV), top half -q: the Montgomery reduction
+ * t = lo16(p) q^-1, p - t q takes one SMULBB and one SMLABT with this one register. */
+#define QINV_NEGQ ((uint32_t)(uint16_t)(-PQPAN_MLKEM_Q) << 16 | (uint32_t)(uint16_t)PQPAN_MLKEM_QINV)
+/* Barrett (mlkem_barrett_reduce): v = round(2^26 / q). */
+#define BARRETT_V (((1 << 26) + PQPAN_MLKEM_Q / 2) / PQPAN_MLKEM_Q)
+/* The two scalings of src/crypto/mlkem/ntt.c: INVNTT_SCALE = 128^-1 R^2 mod q. */
+#define INVNTT_SCALE 1441
+
+/* The DSP instructions, one per function (ARMv7-M ARM, Arm DDI 0403E, §A7.7: SMULBB,
+ * SMULTB, SMLABT, SADD16, SSUB16, PKHTB); words carry two int16 halves. */
+#define DSP2(name)                                                                   \
+    M4_INLINE uint32_t name(uint32_t a, uint32_t b)                              \
+    {                                                                                \
+        uint32_t r;                                                                  \
+        __asm__(#name " %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));                     \
+        return r;                                                                    \
+    }
+DSP2(smulbb)
+DSP2(smultb)
+DSP2(smultt)
+DSP2(sadd16)
+DSP2(ssub16)
+DSP2(smuad)
+DSP2(smuadx)
+DSP2(ssub8)
+
+/* Bytes 0 and 2 of a (ror 0) or 1 and 3 (ror 8), sign-extended into the two halves. */
+M4_INLINE uint32_t sxtb16(uint32_t a)
+{
+    uint32_t r;
+    __asm__("sxtb16 %0, %1" : "=r"(r) : "r"(a));
+    return r;
+}
+
+M4_INLINE uint32_t sxtb16_ror8(uint32_t a)
+{
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(a));
+    return r;
+}
+
+/* Bottom half of bottom, top half from the bottom half of top. */
+M4_INLINE uint32_t pkhbt_lsl16(uint32_t bottom, uint32_t top)
+{
+    uint32_t r;
+    __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(bottom), "r"(top));
+    return r;
+}
+
+/* a.bottom * b.bottom + c and a.top * b.bottom + c (32-bit). */
+#define DSP3(name)                                                                   \
+    M4_INLINE uint32_t name(uint32_t a, uint32_t b, uint32_t c)                      \
+    {                                                                                \
+        uint32_t r;                                                                  \
+        __asm__(#name " %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));         \
+        return r;                                                                    \
+    }
+DSP3(smlabb)
+DSP3(smlatb)
+
+/* a.bottom * b.top + c (32-bit). */
+M4_INLINE uint32_t smlabt(uint32_t a, uint32_t b, uint32_t c)
+{
+    uint32_t r;
+    __asm__("smlabt %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+
+/* Top half of top, bottom half of bottom >> 16. */
+M4_INLINE uint32_t pkhtb_asr16(uint32_t top, uint32_t bottom)
+{
+    uint32_t r;
+    __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(top), "r"(bottom));
+    return r;
+}
+
+/* Top half of top, bottom half of bottom. */
+M4_INLINE uint32_t pkhtb0(uint32_t top, uint32_t bottom)
+{
+    uint32_t r;
+    __asm__("pkhtb %0, %1, %2" : "=r"(r) : "r"(top), "r"(bottom));
+    return r;
+}
+
+/* p R^-1 mod q in the top half (|p| < 2^15 q gives a result in (-q, q)), exactly as
+ * mlkem_montgomery_reduce: t = lo16(p) q^-1 (SMULBB), p - t q (SMLABT). */
+M4_INLINE uint32_t montgomery_top(uint32_t p)
+{
+    return smlabt(smulbb(p, QINV_NEGQ), QINV_NEGQ, p);
+}
+
+/* (fqmul(z, w.bottom), fqmul(z, w.top)) packed, z in the bottom half of zeta. */
+M4_INLINE uint32_t fqmul2(uint32_t zeta, uint32_t w)
+{
+    return pkhtb_asr16(montgomery_top(smultb(w, zeta)), montgomery_top(smulbb(w, zeta)));
+}
+
+/* mlkem_barrett_reduce on both halves: t = floor((v a + 2^25) / 2^26) (SMLABB / SMLATB
+ * with the rounding constant as accumulator), a - t q on both halves at once (SSUB16). */
+M4_INLINE uint32_t barrett2(uint32_t w)
+{
+    const int32_t t_lo = (int32_t)smlabb(w, BARRETT_V, 1u << 25) >> 26;
+    const int32_t t_hi = (int32_t)smlatb(w, BARRETT_V, 1u << 25) >> 26;
+    return ssub16(w, pkhbt_lsl16((uint32_t)(t_lo * PQPAN_MLKEM_Q), (uint32_t)(t_hi * PQPAN_MLKEM_Q)));
+}
+
+M4_INLINE uint32_t load_word(const int16_t *p)
+{
+    uint32_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+M4_INLINE void store_word(int16_t *p, uint32_t w)
+{
+    memcpy(p, &w, sizeof w);
+}
+
+/* Cooley-Tukey butterflies on the word pair (*x, *y) (FIPS 203 Alg. 9, lines 8-10). */
+M4_INLINE void ct2(uint32_t *x, uint32_t *y, uint32_t zeta)
+{
+    const uint32_t t = fqmul2(zeta, *y);
+    *y = ssub16(*x, t);
+    *x = sadd16(*x, t);
+}
+
+/* Gentleman-Sande butterflies on (*x, *y) (Alg. 10, lines 8-10), the sum Barrett-reduced
+ * when reduce is set. */
+M4_INLINE void gs2(uint32_t *x, uint32_t *y, uint32_t zeta, int reduce)
+{
+    const uint32_t sum = sadd16(*x, *y);
+    *y = fqmul2(zeta, ssub16(*y, *x));
+    *x = reduce ? barrett2(sum) : sum;
+}
+
+M4_INLINE uint32_t zeta_at(unsigned i)
+{
+    return (uint16_t)pqpan_mlkem_zetas[i];
+}
+
+/* Two layers of Alg. 9, distances len and len / 2 (len / 2 >= 2), on four words at a time:
+ * the group of 2 len coefficients starting at start uses zeta 128 / len + group in the
+ * first layer, and its two halves zetas 256 / len + 2 group (+1) in the second. */
+M4_INLINE void ntt_two_layers(int16_t a[PQPAN_MLKEM_N], unsigned len)
+{
+    const unsigned h = len / 2;
+    for (unsigned start = 0, g = 0; start < PQPAN_MLKEM_N; start += 2 * len, g++) {
+        const uint32_t z1 = zeta_at(128 / len + g);
+        const uint32_t z2 = zeta_at(256 / len + 2 * g), z3 = zeta_at(256 / len + 2 * g + 1);
+        for (unsigned j = start; j < start + h; j += 2) {
+            uint32_t w0 = load_word(a + j), w1 = load_word(a + j + h);
+            uint32_t w2 = load_word(a + j + len), w3 = load_word(a + j + len + h);
+            ct2(&w0, &w2, z1);
+            ct2(&w1, &w3, z1);
+            ct2(&w0, &w1, z2);
+            ct2(&w2, &w3, z3);
+            store_word(a + j, w0);
+            store_word(a + j + h, w1);
+            store_word(a + j + len, w2);
+            store_word(a + j + len + h, w3);
+        }
+    }
+}
+
+/* The last layer of Alg. 9 (len = 2): one word pair per zeta 64 .. 127. */
+M4_INLINE void ntt_last_layer(int16_t a[PQPAN_MLKEM_N])
+{
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 4) {
+        uint32_t w0 = load_word(a + j), w1 = load_word(a + j + 2);
+        ct2(&w0, &w1, zeta_at(64 + j / 4));
+        store_word(a + j, w0);
+        store_word(a + j + 2, w1);
+    }
+}
+
+void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
+{
+    ntt_two_layers(a, 128);
+    ntt_two_layers(a, 32);
+    ntt_two_layers(a, 8);
+    ntt_last_layer(a);
+}
+
+/* Two layers of Alg. 10, distances len and 2 len, on four words at a time: the first
+ * layer's groups of 2 len coefficients use zetas 256 / len - 1 - group (k counting down),
+ * the second layer's group of 4 len coefficients zeta 128 / len - 1 - group. reduce1 and
+ * reduce2 select the Barrett reduction of each layer's sums. */
+M4_INLINE void invntt_two_layers(int16_t a[PQPAN_MLKEM_N], unsigned len, int reduce1, int reduce2)
+{
+    for (unsigned start = 0, g = 0; start < PQPAN_MLKEM_N; start += 4 * len, g++) {
+        const uint32_t z1 = zeta_at(256 / len - 1 - 2 * g), z2 = zeta_at(256 / len - 2 - 2 * g);
+        const uint32_t z3 = zeta_at(128 / len - 1 - g);
+        for (unsigned j = start; j < start + len; j += 2) {
+            uint32_t w0 = load_word(a + j), w1 = load_word(a + j + len);
+            uint32_t w2 = load_word(a + j + 2 * len), w3 = load_word(a + j + 3 * len);
+            gs2(&w0, &w1, z1, reduce1);
+            gs2(&w2, &w3, z2, reduce1);
+            gs2(&w0, &w2, z3, reduce2);
+            gs2(&w1, &w3, z3, reduce2);
+            store_word(a + j, w0);
+            store_word(a + j + len, w1);
+            store_word(a + j + 2 * len, w2);
+            store_word(a + j + 3 * len, w3);
+        }
+    }
+}
+
+/* The last layer of Alg. 10 (len = 128, zeta 1) followed by the scaling by
+ * INVNTT_SCALE (Alg. 10 line 14 times R), each word loaded and stored once. */
+M4_INLINE void invntt_last_layer(int16_t a[PQPAN_MLKEM_N])
+{
+    for (unsigned j = 0; j < 128; j += 2) {
+        uint32_t w0 = load_word(a + j), w1 = load_word(a + j + 128);
+        gs2(&w0, &w1, zeta_at(1), 0);
+        store_word(a + j, fqmul2(INVNTT_SCALE, w0));
+        store_word(a + j + 128, fqmul2(INVNTT_SCALE, w1));
+    }
+}
+
+/* Alg. 12 for one degree-2 factor, a = (a0, a1), b = (b0, b1) and b1g = fqmul(b1, gamma)
+ * in the top half: (c0, c1) = (mont(a0 b0 + a1 b1g), mont(a0 b1 + a1 b0)), the sums taken
+ * by SMUAD and SMUADX, as basemul_run of the portable C. */
+M4_INLINE uint32_t basecase(uint32_t a, uint32_t b, uint32_t b1g)
+{
+    const uint32_t c0 = montgomery_top(smuad(a, pkhtb0(b1g, b)));
+    const uint32_t c1 = montgomery_top(smuadx(a, b));
+    return pkhtb_asr16(c1, c0);
+}
+
+/* Two 12-bit values (bits 0-11 and 12-23 of t) as one word. */
+M4_INLINE uint32_t pack12(uint32_t t)
+{
+    return (t & 0xFFFu) | ((t << 4) & 0x0FFF0000u);
+}
+
+/* ByteDecode_12 (FIPS 203 Alg. 6, without the reduction mod q) of 6 bytes: the
+ * coefficient pairs of two factors. */
+M4_INLINE void decode_two(const uint8_t *p, uint32_t *f0, uint32_t *f1)
+{
+    uint32_t w;
+    uint16_t h;
+    memcpy(&w, p, sizeof w);
+    memcpy(&h, p + 4, sizeof h);
+    *f0 = pack12(w);
+    *f1 = pack12(w >> 24 | (uint32_t)h << 8);
+}
+
+/* acc += a o b on the factors 2m and 2m + 1 (gammas g and -g of pqpan_mlkem_gammas). */
+M4_INLINE void basemul_two(int16_t *acc, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1,
+                           uint32_t gammas)
+{
+    const uint32_t c0 = basecase(a0, b0, montgomery_top(smultb(b0, gammas)));
+    const uint32_t c1 = basecase(a1, b1, montgomery_top(smultt(b1, gammas)));
+    store_word(acc, sadd16(load_word(acc), c0));
+    store_word(acc + 2, sadd16(load_word(acc + 2), c1));
+}
+
+M4_INLINE uint32_t gamma_pair(unsigned factor)
+{
+    uint32_t w;
+    memcpy(&w, pqpan_mlkem_gammas + factor, sizeof w);
+    return w;
+}
+
+void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
+                                   const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
+                                   unsigned count)
+{
+    for (unsigned i = first; i < first + count; i += 2) {
+        uint32_t b0, b1;
+        decode_two(b + 3 * i, &b0, &b1);
+        basemul_two(acc + 2 * i, load_word(a + 2 * (i - first)), load_word(a + 2 * (i - first) + 2),
+                    b0, b1, gamma_pair(i));
+    }
+}
+
+void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
+                                     const uint8_t a[PQPAN_MLKEM_POLYBYTES],
+                                     const uint8_t b[PQPAN_MLKEM_POLYBYTES])
+{
+    for (unsigned i = 0; i < PQPAN_MLKEM_N / 2; i += 2) {
+        uint32_t a0, a1, b0, b1;
+        decode_two(a + 3 * i, &a0, &a1);
+        decode_two(b + 3 * i, &b0, &b1);
+        basemul_two(acc + 2 * i, a0, a1, b0, b1, gamma_pair(i));
+    }
+}
+
+/* Layers 2 .. 128 as in the portable pqpan_mlkem_invntt, sums reduced after the layers
+ * len = 8 and len = 64. */
+void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
+{
+    invntt_two_layers(a, 2, 0, 0);
+    invntt_two_layers(a, 8, 1, 0);
+    invntt_two_layers(a, 32, 0, 1);
+    invntt_last_layer(a);
+}
+
+/* SamplePolyCBD_2 (FIPS 203 Alg. 8, eta = 2) of one piece, 8 coefficients per input word:
+ * d holds the bit sums of each 2-bit pair, so nibble j of d is x_j (bits 0-1) and y_j
+ * (bits 2-3); SSUB8 forms x - y for the even and the odd nibbles in the four byte lanes,
+ * SXTB16 sign-extends two bytes into halves and PKHBT / PKHTB put the coefficients back
+ * in order. Equal to the portable cbd2 (16-bit wrap-around of the sums included). */
+void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add)
+{
+    const uint32_t m2 = 0x03030303u;
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t t, w[4];
+        memcpy(&t, buf + 4 * i, sizeof t);
+        const uint32_t d = t - ((t >> 1) & 0x55555555u);
+        const uint32_t even = ssub8(d & m2, (d >> 2) & m2);       /* c[8i + 2k] in byte k */
+        const uint32_t odd = ssub8((d >> 4) & m2, (d >> 6) & m2); /* c[8i + 2k + 1] */
+        const uint32_t e02 = sxtb16(even), o02 = sxtb16(odd);
+        const uint32_t e13 = sxtb16_ror8(even), o13 = sxtb16_ror8(odd);
+        w[0] = pkhbt_lsl16(e02, o02);
+        w[1] = pkhbt_lsl16(e13, o13);
+        w[2] = pkhtb_asr16(o02, e02);
+        w[3] = pkhtb_asr16(o13, e13);
+        for (unsigned k = 0; k < 4; k++) {
+            int16_t *p = c + 8 * i + 2 * k;
+            store_word(p, add ? sadd16(load_word(p), w[k]) : w[k]);
+        }
+    }
+}
+
+/* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
+ * time; equal to the portable pqpan_mlkem_poly_reduce. */
+void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)
+{
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 2) {
+        store_word(p->c + j, barrett2(load_word(p->c + j)));
+    }
+}
+
+#endif
