@@ -68,14 +68,17 @@ endif
 bench-web: web
 	tests/web/run.sh bench $(WEB)
 
-# Cycles/op (pqpan bench kem, pqpan bench sig: ML-DSA signing over 1000 messages), then
-# instructions/op from callgrind when valgrind is present, then pqpan sweep's rows/s/core.
+# Cycles/op (pqpan bench kem; pqpan bench sig: ML-DSA signing over 1000 messages; pqpan
+# bench ecdh: P-256), then instructions/op from callgrind when valgrind is present, then
+# pqpan sweep's rows/s/core.
 bench: build
 	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] || continue; echo "== $$b"; "$$b" || exit 1; done
 	./$(BUILD)/pqpan bench kem
 	./$(BUILD)/pqpan bench sig
+	./$(BUILD)/pqpan bench ecdh
 	scripts/bench_kem.sh ./$(BUILD)/pqpan
-	scripts/bench_sig.sh ./$(BUILD)/pqpan
+	scripts/bench_ir.sh ./$(BUILD)/pqpan sig
+	scripts/bench_ir.sh ./$(BUILD)/pqpan ecdh
 	scripts/bench_sweep.sh ./$(BUILD)/pqpan
 
 # Cortex-M4 cross build of the core with the assembly backend (CMakePresets.json

@@ -1,5 +1,6 @@
 /* pqpan bench: median cycles (time-stamp counter) and nanoseconds per ML-KEM operation
- * (`bench kem`), and the shared pieces of cli/bench.h; `bench sig` is cli/bench_sig.c. */
+ * (`bench kem`), and the shared pieces of cli/bench.h; `bench sig` is cli/bench_sig.c,
+ * `bench ecdh` cli/bench_ecdh.c. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@ void cli_bench_help(FILE *out)
     fprintf(out,
             "usage: pqpan bench kem [--param P] [--op keygen|encaps|decaps] [--iterations N]\n"
             "                       [--format table|csv|json]\n"
-            "       pqpan bench sig ... (ML-DSA; `pqpan bench sig --help`)\n\n"
+            "       pqpan bench sig ... (ML-DSA; `pqpan bench sig --help`)\n"
+            "       pqpan bench ecdh ... (P-256; `pqpan bench ecdh --help`)\n\n"
             "Runs ML-KEM operations on this machine and prints, per parameter set and\n"
             "operation, the median over N runs of the time-stamp-counter cycles\n"
             "(median_cycles; x86_64 only, otherwise empty / null) and of the wall-clock time\n"
@@ -103,7 +105,7 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
     int rc;
     o->kem = NULL;
     if (argc < 2 || strcmp(argv[1], "kem") != 0) {
-        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem, sig)");
+        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem, sig, ecdh)");
     }
     rc = bench_parse_args(argc, argv, op_names, MAX_ITERATIONS, &o->a);
     if (rc == EXIT_OK && o->a.param != NULL) {
@@ -284,6 +286,14 @@ static void print_rows(const struct bench_row *rows, size_t n, enum cli_format f
     }
 }
 
+/* The distribution benchmarks, each in its own file. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    void (*help)(FILE *out);
+} dist_benches[] = {{"sig", cli_bench_sig_run, cli_bench_sig_help},
+                    {"ecdh", cli_bench_ecdh_run, cli_bench_ecdh_help}};
+
 int cli_bench_run(int argc, char **argv)
 {
     struct bench_opts o;
@@ -291,12 +301,14 @@ int cli_bench_run(int argc, char **argv)
     uint64_t *cycles, *ns;
     size_t n_rows = 0, k;
     int rc, op;
-    if (argc >= 2 && strcmp(argv[1], "sig") == 0) {
-        if (cli_wants_help(argc, argv)) {
-            cli_bench_sig_help(stdout);
-            return EXIT_OK;
+    for (k = 0; argc >= 2 && k < sizeof dist_benches / sizeof dist_benches[0]; k++) {
+        if (strcmp(argv[1], dist_benches[k].name) == 0) {
+            if (cli_wants_help(argc, argv)) {
+                dist_benches[k].help(stdout);
+                return EXIT_OK;
+            }
+            return dist_benches[k].run(argc, argv);
         }
-        return cli_bench_sig_run(argc, argv);
     }
     if (cli_wants_help(argc, argv)) {
         cli_bench_help(stdout);

@@ -1,5 +1,5 @@
 /* Pieces shared by the `pqpan bench` benchmarks (cli/bench.c for ML-KEM, cli/bench_sig.c
- * for ML-DSA). */
+ * for ML-DSA, cli/bench_ecdh.c for P-256; cli/bench_dist.c drives the last two). */
 #ifndef PQPAN_CLI_BENCH_H
 #define PQPAN_CLI_BENCH_H
 
@@ -52,8 +52,29 @@ struct bench_dist_row {
  * cycle counter). */
 void bench_print_dist(const struct bench_dist_row *rows, size_t n, enum cli_format format);
 
-/* `pqpan bench sig` (cli/bench_sig.c): argv[0] = "bench", argv[1] = "sig". */
+/* A distribution benchmark: parameter sets 0..n_params-1, operations ops[] (NULL-
+ * terminated). setup(k, op) prepares set k for op once (keys, a signature); run(k, op, i)
+ * is the i-th measured call, with inputs varied by i where the operation's cost depends on
+ * them. Both return 0 on success. */
+struct bench_dist_spec {
+    const char *const *ops;
+    size_t n_params;
+    const char *(*param_name)(size_t k);
+    int (*setup)(size_t k, int op);
+    int (*run)(size_t k, int op, unsigned long long i);
+    unsigned long long max_iterations;
+};
+/* Rows a distribution benchmark may print (parameter sets x operations). */
+#define BENCH_DIST_MAX_ROWS 16
+
+/* Parses the options (bench_parse_args), measures and prints (bench_print_dist). */
+int bench_dist_run(int argc, char **argv, const struct bench_dist_spec *spec);
+
+/* `pqpan bench sig` (cli/bench_sig.c), `pqpan bench ecdh` (cli/bench_ecdh.c): argv[0] =
+ * "bench", argv[1] = "sig" / "ecdh". */
 int cli_bench_sig_run(int argc, char **argv);
 void cli_bench_sig_help(FILE *out);
+int cli_bench_ecdh_run(int argc, char **argv);
+void cli_bench_ecdh_help(FILE *out);
 
 #endif

@@ -96,6 +96,12 @@ measure() {
                       case $op in keygen) fn=keypair_derand ;; sign) fn=sign_derand ;; *) fn=$op ;; esac
                       cg=$(callgraph "pqpan_mldsa${level}_$fn") ;;
             keccak) case $op in m4_permute) cg=$(callgraph pqpan_keccak_m4_permute) ;; *) cg=$(callgraph pqpan_keccak_f1600) ;; esac ;;
+            p-256) case $op in
+                       keygen) cg=$(callgraph pqpan_ecdh_p256_keypair_derand) ;;
+                       point_decompression) cg=$(callgraph pqpan_ecdh_p256_public_decode) ;;
+                       *) cg=$(callgraph pqpan_ecdh_p256_shared) ;;
+                   esac ;;
+            le-sc) cg=$(callgraph "pqpan_lesc_$op") ;;
             pqke-*) case $op in
                         initiator_start) cg=$(callgraph pqpan_pqke_initiator_start) ;;
                         initiator_resp) cg=$(callgraph pqpan_pqke_initiator_handle) ;;
@@ -144,9 +150,10 @@ measure cortex-m4-portable-o2 build-m4-portable-o2 pqpan-m4-o2
 measure cortex-m4 build-m4 pqpan-m4-asm
 measure cortex-m4-o2 build-m4-o2 pqpan-m4-asm-o2
 
-# data/cycles/pqpan_m4.csv: ML-KEM and ML-DSA rows, pqm4's seven columns first; runs,
-# cycles_median and cycles_p99 give the spread where an operation was measured more than
-# once (ML-DSA signing).
+# data/cycles/pqpan_m4.csv: ML-KEM, ML-DSA, P-256 and LE SC (f4, f5, f6, g2) rows, pqm4's
+# seven columns first; runs, cycles_median and cycles_p99 give the spread where an
+# operation was measured more than once (ML-DSA signing). code_bytes is the module's:
+# crypto/mlkem, crypto/mldsa, crypto/p256, and for LE SC crypto/lesc + aes + aes_cmac.
 csv=$root/data/cycles/pqpan_m4.csv
 mkdir -p "$root/data/cycles"
 {
@@ -156,10 +163,14 @@ mkdir -p "$root/data/cycles"
         case $impl in *-asm*) flags="$flags PQPAN_M4_ASM" ;; esac
         kem_code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
         dsa_code=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/$impl.sizes")
-        awk -F, -v impl="$impl" -v kem_code="$kem_code" -v dsa_code="$dsa_code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
-            $1 ~ /^ml-(kem|dsa)-/ {
+        ecc_code=$(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$impl.sizes")
+        lesc_code=$(awk -F, '$1 ~ /^crypto\/(lesc|aes|aes_cmac)$/ { n += $2 + $3 } END { print n }' "$work/$impl.sizes")
+        awk -F, -v impl="$impl" -v kem_code="$kem_code" -v dsa_code="$dsa_code" -v ecc_code="$ecc_code" \
+            -v lesc_code="$lesc_code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
+            $1 ~ /^(ml-(kem|dsa)-|p-256$|le-sc$)/ {
+                code = $1 ~ /^ml-kem-/ ? kem_code : $1 ~ /^ml-dsa-/ ? dsa_code : $1 == "p-256" ? ecc_code : lesc_code
                 printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%.3f,%s,%s,%s,%s,%s,%s,%s\n", $1, impl, $2, $8, $3,
-                       $1 ~ /^ml-kem-/ ? kem_code : dsa_code, commit, $4, $6, $7,
+                       code, commit, $4, $6, $7,
                        $8 / $4, $5, "arm-none-eabi-gcc 12.2 -mcpu=cortex-m4 -mfloat-abi=hard " flags,
                        "QEMU 7.2 mps2-an386: instructions/reads/blocks counted; cycles estimated = instructions + mem_reads + " p " x blocks (Cortex-M4 TRM timings)",
                        "make bench-m4 (scripts/bench_m4.sh; docs/M4.md)", $9, $10, $11
@@ -197,9 +208,12 @@ data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
   a coefficient >= q), the NIST ACVP ML-DSA cases (m4/gen_acvp_mldsa.cmake: the first 2
   keyGen cases per level and sigGen cases per group, deterministic and hedged, through
   Sign_internal, and all 45 sigVer cases) with a round trip through Sign/Verify with a
-  context per level, and, when src/pqke is in the build, a full PQKE exchange between two
-  in-memory parties for each suite and a tampered RESP that must be rejected. Built at
-  -Os and at -O2; any failure exits QEMU non-zero and fails the test.
+  context per level, the P-256 and LE SC known answers (all 25 NIST CAVP ECC CDH P-256
+  cases embedded by m4/gen_ecc_cdh.cmake, RFC 5903 §8.1, the Core spec's Appendix D
+  values for P-256, f4, f5, f6 and g2, FIPS 197 AES and SP 800-38B CMAC examples:
+  m4/test_ecdh.c, m4/test_lesc.c), and, when src/pqke is in the build, a full PQKE
+  exchange between two in-memory parties for each suite and a tampered RESP that must be
+  rejected. Built at -Os and at -O2; any failure exits QEMU non-zero and fails the test.
 - \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
 - \`pqpan_m4_bench\` with the instruction counter: the calibration function of exactly 52
   instructions must count exactly 53 (with its BL), and every operation must succeed.
@@ -356,7 +370,9 @@ signature buffer (its bytes are BitPack(y)), recomputes the rows of w after the
 challenge instead of storing w, and turns y into z in place; its peak is c_hat, one
 operand and one accumulator. Verification checks the signature's form first, then
 computes w'_Approx row by row with c t1 2^d taken term by term over the tau non-zero
-coefficients of c, hashing each row of w1' as it is done.
+coefficients of c, hashing each row of w1' as it is done; its row accumulator shares the
+memory of the row's one polynomial and NTT(z_j) is computed a quarter (64 coefficients)
+at a time, so its peak is one polynomial and a quarter (docs/SIG.md, "Small memory").
 
 Stack per operation (bytes; painted, keys and signature in the caller's buffers, as pqm4
 measures). Signing is the largest figure over its $runs runs.
@@ -388,6 +404,38 @@ for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
     done
 done
 fi
+ecc() { awk -F, -v o="$1" -v c="$2" 'NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
+        $1 == "P-256" && $3 == o { print $col[c] }' "$root/data/cycles/classical_ecc_cortex_m4.csv"; }
+cat <<TXT
+
+## P-256 ECDH and the LE Secure Connections functions
+
+src/crypto/p256 (complete formulas, fixed 4-bit window, 32-bit limbs; docs/ECDH.md):
+$(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/pqpan-m4.sizes") B at -Os, $(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/pqpan-m4-o2.sizes") B at -O2. Inputs are RFC 5903 §8.1's key
+pairs (m4/bench_ecdh.c); the scalar multiplication runs the same instructions for every
+key. "shared (compressed)" decompresses the peer's key first. Beside it, the
+hand-optimised assembly of Emill/P256-Cortex-M4 (data/cycles/classical_ecc_cortex_m4.csv:
+measured cycles on an nRF52840, stack "at most 2 kB" per its README), the figures the
+energy model uses for LE SC.
+
+| op | stack -Os | call graph -Os | stack -O2 | instructions -Os | est. cycles -Os (CPI) | instructions -O2 | est. cycles -O2 (CPI) | Emill cycles | Emill stack |
+|---|---|---|---|---|---|---|---|---|---|
+TXT
+for o in keygen ecdh_shared_secret ecdh_shared_secret_compressed point_decompression; do
+    case $o in ecdh_shared_secret_compressed) eo=ecdh_shared_secret ;; *) eo=$o ;; esac
+    echo "| $o | $(op_row p-256 $o 3 pqpan-m4) | $(op_row p-256 $o 5 pqpan-m4) | $(op_row p-256 $o 3 pqpan-m4-o2) | $(cyc p-256 $o pqpan-m4) | $(cyc p-256 $o pqpan-m4-o2) | $(ecc $eo cycles) | $(ecc $eo stack_bytes) |"
+done
+cat <<TXT
+
+LE SC pairing functions (Core v5.4 Vol 3 Part H §2.2.6-2.2.9) on AES-CMAC (crypto/lesc,
+crypto/aes, crypto/aes_cmac: $(awk -F, '$1 ~ /^crypto\/(lesc|aes|aes_cmac)$/ { n += $2 + $3 } END { print n }' "$work/pqpan-m4.sizes") B at -Os):
+
+| function | stack -Os | call graph -Os | instructions -Os | est. cycles -Os (CPI) | instructions -O2 | est. cycles -O2 (CPI) |
+|---|---|---|---|---|---|---|
+TXT
+for o in f4 f5 f6 g2; do
+    echo "| $o | $(op_row le-sc $o 3 pqpan-m4) | $(op_row le-sc $o 5 pqpan-m4) | $(cyc le-sc $o pqpan-m4) | $(cyc le-sc $o pqpan-m4-o2) |"
+done
 if grep -q '^pqke-' "$work/pqpan-m4.ops"; then
 cat <<TXT
 

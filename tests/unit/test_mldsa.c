@@ -14,6 +14,7 @@
 #include <cJSON.h>
 #include <cmocka.h>
 
+#include "crypto/mldsa/mldsa.h"
 #include "crypto/mldsa/ntt.h"
 #include "crypto/mldsa/packing.h"
 #include "crypto/mldsa/params.h"
@@ -433,6 +434,40 @@ static void test_ntt_multiplication(void **state)
     }
 }
 
+/* One matrix row computed with NTT(v_j) in quarters (verification's small-stack path) equals
+ * the row with whole NTTs (pqpan_mldsa_matrix_row), for random packed z-like vectors at
+ * both z widths and for s1-like ones, and all-zero / all-ones encodings (v_j = +-bound). */
+static void test_matrix_row_parts(void **state)
+{
+    static uint8_t v[7 * 640], want[PQPAN_MLDSA_ACC_BYTES], got[PQPAN_MLDSA_ACC_BYTES];
+    static const struct {
+        unsigned l, bits;
+        int32_t offset;
+    } cases[] = {{4, 18, 1 << 17}, {5, 20, 1 << 19}, {7, 20, 1 << 19}, {4, 3, 2}, {5, 4, 4}};
+    int32_t tmp[256];
+    uint8_t rho[32];
+    uint64_t seed = 0x7175617274ULL;
+    size_t c, i;
+    int fill;
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const size_t stride = 32 * cases[c].bits;
+        for (fill = -1; fill < 2; fill++) {
+            for (i = 0; i < sizeof rho; i++) {
+                rho[i] = (uint8_t)splitmix64(&seed);
+            }
+            for (i = 0; i < cases[c].l * stride; i++) {
+                v[i] = fill < 0 ? (uint8_t)splitmix64(&seed) : (uint8_t)(fill * 0xFF);
+            }
+            pqpan_mldsa_matrix_row(want, tmp, rho, (unsigned)c, cases[c].l, v, stride,
+                                   cases[c].bits, cases[c].offset);
+            pqpan_mldsa_matrix_row_parts(got, rho, (unsigned)c, cases[c].l, v, stride,
+                                         cases[c].bits, cases[c].offset);
+            assert_memory_equal(got, want, sizeof want);
+        }
+    }
+}
+
 /* FIPS 204 Alg. 36 Decompose, written with % and / (r in [0, q)). */
 static int32_t ref_decompose(int32_t *r0, int32_t r, int32_t gamma2)
 {
@@ -587,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_input_checks),
         cmocka_unit_test(test_descriptors),
         cmocka_unit_test(test_ntt_multiplication),
+        cmocka_unit_test(test_matrix_row_parts),
         cmocka_unit_test(test_rounding_exhaustive),
         cmocka_unit_test(test_hints),
         cmocka_unit_test(test_sample_in_ball),

@@ -33,7 +33,17 @@ void pqpan_mldsa_matrix_row(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], int32_t tmp[PQPA
                             const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned row, unsigned l,
                             const uint8_t *v, size_t stride, unsigned bits, int32_t offset);
 
-/* a = the residues of the accumulator acc, in [0, q). */
+/* The same row as pqpan_mldsa_matrix_row, with NTT(v_j) computed a quarter at a time
+ * (coefficients 0..63, 64..127, ...) while the stream of A_hat[row][j] is consumed: the
+ * workspace is 64 coefficients in this function's frame, none from the caller. Costs
+ * four unpackings of v_j and 512 more multiplications per entry. */
+void pqpan_mldsa_matrix_row_parts(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
+                                  const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned row,
+                                  unsigned l, const uint8_t *v, size_t stride, unsigned bits,
+                                  int32_t offset);
+
+/* a = the residues of the accumulator acc, in [0, q). acc may be the first
+ * PQPAN_MLDSA_ACC_BYTES bytes of a. */
 void pqpan_mldsa_acc_to_poly(int32_t a[PQPAN_MLDSA_N], const uint8_t acc[PQPAN_MLDSA_ACC_BYTES]);
 
 /* NTT(offset - the bits-bit values at in) into a (BitUnpack then NTT). */

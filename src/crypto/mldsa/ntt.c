@@ -46,13 +46,16 @@ static const int32_t zetas[PQPAN_MLDSA_N] = {
 
 /* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1. Each product is a
  * Montgomery multiplication by zeta R (|t| < q), so every layer grows the bound by less
- * than q: 8 layers from |a_i| < q stay below 9q. */
-void pqpan_mldsa_ntt(int32_t a[PQPAN_MLDSA_N])
+ * than q: 8 layers from |a_i| < q stay below 9q. The layers below len = n / 2 of the
+ * coefficients [offset, offset + n) touch only those: a holds them, and block b of the
+ * layer with length len (coefficients start = 2 len b ..) uses zetas[128 / len + b]
+ * (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32, ...). */
+void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
 {
-    unsigned len, start, j, m = 0;
-    for (len = 128; len > 0; len >>= 1) {
-        for (start = 0; start < PQPAN_MLDSA_N; start += 2 * len) {
-            const int32_t zeta = zetas[++m];
+    unsigned len, start, j;
+    for (len = n / 2; len > 0; len >>= 1) {
+        for (start = 0; start < n; start += 2 * len) {
+            const int32_t zeta = zetas[128 / len + (offset + start) / (2 * len)];
             for (j = start; j < start + len; j++) {
                 const int32_t t = mldsa_mont_mul(zeta, a[j + len]);
                 a[j + len] = a[j] - t;
@@ -60,6 +63,16 @@ void pqpan_mldsa_ntt(int32_t a[PQPAN_MLDSA_N])
             }
         }
     }
+}
+
+void pqpan_mldsa_ntt(int32_t a[PQPAN_MLDSA_N])
+{
+    pqpan_mldsa_ntt_layers(a, PQPAN_MLDSA_N, 0);
+}
+
+int32_t pqpan_mldsa_ntt_zeta(unsigned m)
+{
+    return zetas[m];
 }
 
 /* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, with -zetas[m] for m

@@ -64,6 +64,14 @@ static inline int32_t mldsa_abs(int32_t a)
  * bit-reversed order of the spec. */
 void pqpan_mldsa_ntt(int32_t a[PQPAN_MLDSA_N]);
 
+/* The layers of the NTT with len < n (n a power of two, 2..256) on the n coefficients
+ * [offset, offset + n) of a polynomial, held in a[0..n), after the layers with len >= n
+ * are done: with n = 64, a quarter of the NTT, computed in a quarter of the memory. */
+void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset);
+
+/* zeta^BitRev8(m) R mod q, the factor of Alg. 41's m-th block (1 <= m < 256). */
+int32_t pqpan_mldsa_ntt_zeta(unsigned m);
+
 /* NTT^-1 (FIPS 204 Alg. 42) in place of a product computed with pqpan_mldsa_pointwise
  * (which leaves a factor R^-1): the final scaling by 256^-1 also multiplies by R. Input
  * a_i <= 2^31 - 2^22 - 1 in absolute value (reduced first), output |a_i| < q. */

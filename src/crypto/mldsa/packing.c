@@ -1,19 +1,20 @@
 /* Bit packing of FIPS 204 §7.1-7.2 (Alg. 16-21, 28). */
 #include "crypto/mldsa/packing.h"
 
-/* Alg. 16 / 17 with Alg. 9 and 11: a 64-bit accumulator takes each value at the next free
- * bit and hands out whole bytes; n bits is a multiple of 8 bytes' worth, so nothing is
- * left at the end. The loop structure depends on n and bits only. */
+/* Alg. 16 / 17 with Alg. 9 and 11: a 32-bit accumulator takes each value at the next free
+ * bit (at most 7 bits are pending, so 7 + 24 bits fit) and hands out whole bytes; n bits
+ * is a multiple of 8 bytes' worth, so nothing is left at the end. The loop structure
+ * depends on n and bits only. */
 void pqpan_mldsa_pack(uint8_t *out, const int32_t *a, size_t n, unsigned bits, int32_t offset,
                       int negate)
 {
     const uint32_t mask = (1u << bits) - 1u;
-    uint64_t acc = 0;
+    uint32_t acc = 0;
     unsigned have = 0;
     size_t i;
     for (i = 0; i < n; i++) {
         const int32_t v = negate ? offset - a[i] : a[i] - offset;
-        acc |= (uint64_t)((uint32_t)v & mask) << have;
+        acc |= ((uint32_t)v & mask) << have;
         have += bits;
         while (have >= 8) {
             *out++ = (uint8_t)acc;
@@ -23,18 +24,19 @@ void pqpan_mldsa_pack(uint8_t *out, const int32_t *a, size_t n, unsigned bits, i
     }
 }
 
-/* Alg. 18 / 19 with Alg. 10 and 12. */
+/* Alg. 18 / 19 with Alg. 10 and 12: bytes enter a 32-bit accumulator while fewer than
+ * bits (<= 24) bits are pending, so at most 23 + 8 bits are held. */
 void pqpan_mldsa_unpack(int32_t *a, const uint8_t *in, size_t n, unsigned bits, int32_t offset,
                         int negate)
 {
     const uint32_t mask = (1u << bits) - 1u;
-    uint64_t acc = 0;
+    uint32_t acc = 0;
     unsigned have = 0;
     size_t i;
     for (i = 0; i < n; i++) {
         int32_t v;
         while (have < bits) {
-            acc |= (uint64_t)*in++ << have;
+            acc |= (uint32_t)*in++ << have;
             have += 8;
         }
         v = (int32_t)((uint32_t)acc & mask);

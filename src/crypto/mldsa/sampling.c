@@ -11,41 +11,54 @@
 
 /* RejNTTPoly reads the SHAKE128 output 8 candidates (24 bytes) at a time: 24 divides the
  * rate, so every piece is whole lanes of one block. */
-#define REJ_PIECE 24
-_Static_assert(PQPAN_SHAKE128_RATE % REJ_PIECE == 0, "RejNTTPoly pieces do not straddle blocks");
+_Static_assert(PQPAN_SHAKE128_RATE % PQPAN_MLDSA_REJ_PIECE == 0,
+               "RejNTTPoly pieces do not straddle blocks");
+
+void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
+                             const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row)
+{
+    uint8_t idx[2];
+    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
+    idx[1] = (uint8_t)row;
+    pqpan_shake128_init(&e->xof);
+    pqpan_shake128_absorb(&e->xof, rho, PQPAN_MLDSA_SEEDBYTES);
+    pqpan_shake128_absorb(&e->xof, idx, sizeof idx);
+    pqpan_shake128_finalize(&e->xof);
+    e->pos = PQPAN_MLDSA_REJ_PIECE;
+}
 
 /* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
  * clears the top bit of the third byte and accepts values < q. The candidates are
- * squeezed a piece at a time into a 24-byte buffer (the sponge's state is not read
- * directly: with the Cortex-M4 backend it is held interleaved). */
+ * squeezed a piece at a time into the stream's 24-byte buffer (the sponge's state is not
+ * read directly: with the Cortex-M4 backend it is held interleaved). */
+void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entry_stream *e,
+                           unsigned first, unsigned count, const int32_t *b)
+{
+    unsigned n = 0, pos = e->pos;
+    while (n < count) {
+        int32_t z;
+        if (pos == PQPAN_MLDSA_REJ_PIECE) {
+            pqpan_shake128_squeeze(&e->xof, e->buf, PQPAN_MLDSA_REJ_PIECE); /* FIPS 202 Alg. 8 */
+            pos = 0;
+        }
+        z = (int32_t)((uint32_t)e->buf[pos] | (uint32_t)e->buf[pos + 1] << 8 |
+                      ((uint32_t)e->buf[pos + 2] & 0x7F) << 16);
+        pos += 3;
+        if (z < PQPAN_MLDSA_Q) {
+            mldsa_acc_add(acc, first + n, mldsa_mont_mul(z, b[n]));
+            n++;
+        }
+    }
+    e->pos = pos;
+}
+
 void pqpan_mldsa_matacc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
                         const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row,
                         const int32_t b[PQPAN_MLDSA_N])
 {
-    struct pqpan_shake128_ctx xof;
-    uint8_t buf[REJ_PIECE];
-    uint8_t idx[2];
-    unsigned n = 0, pos = REJ_PIECE;
-    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
-    idx[1] = (uint8_t)row;
-    pqpan_shake128_init(&xof);
-    pqpan_shake128_absorb(&xof, rho, PQPAN_MLDSA_SEEDBYTES);
-    pqpan_shake128_absorb(&xof, idx, sizeof idx);
-    pqpan_shake128_finalize(&xof);
-    while (n < PQPAN_MLDSA_N) {
-        int32_t z;
-        if (pos == REJ_PIECE) {
-            pqpan_shake128_squeeze(&xof, buf, REJ_PIECE); /* FIPS 202 Alg. 8 squeezing */
-            pos = 0;
-        }
-        z = (int32_t)((uint32_t)buf[pos] | (uint32_t)buf[pos + 1] << 8 |
-                      ((uint32_t)buf[pos + 2] & 0x7F) << 16);
-        pos += 3;
-        if (z < PQPAN_MLDSA_Q) {
-            mldsa_acc_add(acc, n, mldsa_mont_mul(z, b[n]));
-            n++;
-        }
-    }
+    struct mldsa_entry_stream e;
+    pqpan_mldsa_entry_start(&e, rho, col, row);
+    pqpan_mldsa_entry_acc(acc, &e, 0, PQPAN_MLDSA_N, b);
 }
 
 /* Streams packed coefficients of `bits` bits into a byte string (Alg. 17, 9, 11). */

@@ -9,6 +9,28 @@
 
 #include "crypto/mldsa/acc.h"
 #include "crypto/mldsa/params.h"
+#include "pqpan/sha3.h"
+
+/* Bytes of SHAKE128 output RejNTTPoly squeezes at a time (8 candidates). */
+#define PQPAN_MLDSA_REJ_PIECE 24
+
+/* One entry A_hat[row][col] = RejNTTPoly(rho || col || row) (Alg. 32, 30) as a stream:
+ * the SHAKE128 state, the last piece squeezed and the next candidate's byte in it. */
+struct mldsa_entry_stream {
+    struct pqpan_shake128_ctx xof;
+    uint8_t buf[PQPAN_MLDSA_REJ_PIECE];
+    unsigned pos;
+};
+
+/* Starts the stream of A_hat[row][col]. */
+void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
+                             const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row);
+
+/* The next count coefficients of the entry, which are its coefficients first ..
+ * first + count - 1 when the stream has given first so far: acc_i = (acc_i + A_hat_i
+ * b_{i - first} R^-1) mod q for those i, |b| < 9q. Constant time in b and acc. */
+void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entry_stream *e,
+                           unsigned first, unsigned count, const int32_t *b);
 
 /* acc_i = (acc_i + A_hat[row][col]_i b_i R^-1) mod q (Alg. 32 then Alg. 45), with
  * A_hat[row][col] = RejNTTPoly(rho || col || row): one matrix entry times one polynomial

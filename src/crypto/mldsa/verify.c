@@ -2,7 +2,8 @@
  * checked first (HintBitUnpack, Alg. 21, and the bound on z), then w'_Approx is computed
  * one row at a time, turned into w1' with the hints of that row and hashed straight into
  * c~'. The product c t1 2^d is taken term by term over the tau non-zero coefficients of c
- * (public here), so that one polynomial and one 24-bit accumulator (acc.h) are alive.
+ * (public here) with t1 read from pk, and the accumulator (acc.h) shares the memory of the
+ * one polynomial, so that one polynomial and a quarter of one are alive.
  * Inputs are public: this code branches on them. */
 #include <string.h>
 
@@ -14,8 +15,9 @@
 #include "crypto/mldsa/sampling.h"
 #include "pqpan/common.h"
 
-/* 1 if every coefficient of z is below gamma1 - beta in absolute value (Alg. 8 line 13). */
-static int z_in_bound(const struct mldsa_params *p, const uint8_t *sig)
+/* 1 if every coefficient of z is below gamma1 - beta in absolute value (Alg. 8 line 13).
+ * Out of line, so that its buffer is not in the frame of the rows. */
+static PQPAN_NOINLINE int z_in_bound(const struct mldsa_params *p, const uint8_t *sig)
 {
     const uint8_t *in = sig + p->ctilde_bytes;
     int32_t z[8];
@@ -32,10 +34,10 @@ static int z_in_bound(const struct mldsa_params *p, const uint8_t *sig)
 }
 
 /* c = SampleInBall(c~) (Alg. 8 line 8) as its tau non-zero coefficients: positions in
- * increasing order, bit t of neg set when coefficient t is -1. */
+ * increasing order, neg[t] = 1 when coefficient t is -1. */
 struct sparse_c {
     uint8_t pos[PQPAN_MLDSA87_TAU];
-    uint64_t neg;
+    uint8_t neg[PQPAN_MLDSA87_TAU];
     unsigned count;
 };
 
@@ -47,59 +49,56 @@ static PQPAN_NOINLINE void challenge_sparse(struct sparse_c *sc, const struct ml
     unsigned pos;
     pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau);
     sc->count = 0;
-    sc->neg = 0;
     for (pos = 0; pos < PQPAN_MLDSA_N; pos++) {
         if (c[pos] != 0) {
-            sc->neg |= (uint64_t)(c[pos] < 0) << sc->count;
+            sc->neg[sc->count] = c[pos] < 0;
             sc->pos[sc->count++] = (uint8_t)pos;
         }
     }
 }
 
 /* w -= c (t1 2^d) in R_q (X^256 = -1), term by term over the non-zero coefficients of c,
- * t1 read from the accumulator t1 (its 10-bit values). |w_i| stays below
- * q + tau 2^23 < 2^31. */
-static void sub_c_t1(int32_t w[PQPAN_MLDSA_N], const struct sparse_c *sc,
-                     const uint8_t t1[PQPAN_MLDSA_ACC_BYTES])
+ * t1 unpacked from pk (SimpleBitPack in 10 bits, Alg. 22) 8 coefficients at a time.
+ * |w_i| stays below q + tau 2^23 < 2^31. */
+static void sub_c_t1(int32_t w[PQPAN_MLDSA_N], const struct sparse_c *sc, const uint8_t *t1)
 {
-    unsigned t, m;
-    for (t = 0; t < sc->count; t++) {
-        const unsigned pos = sc->pos[t];
-        const int32_t sign = (sc->neg >> t) & 1 ? -1 : 1;
-        for (m = 0; m < PQPAN_MLDSA_N - pos; m++) {
-            w[pos + m] -= sign * (mldsa_acc_get(t1, m) << PQPAN_MLDSA_D);
-        }
-        for (; m < PQPAN_MLDSA_N; m++) {
-            w[pos + m - PQPAN_MLDSA_N] += sign * (mldsa_acc_get(t1, m) << PQPAN_MLDSA_D);
+    int32_t v[8];
+    unsigned m, c, t;
+    for (m = 0; m < PQPAN_MLDSA_N; m += 8) {
+        pqpan_mldsa_unpack(v, t1 + m * PQPAN_MLDSA_T1_BITS / 8, 8, PQPAN_MLDSA_T1_BITS, 0, 0);
+        for (c = 0; c < 8; c++) {
+            const int32_t term = v[c] << PQPAN_MLDSA_D;
+            for (t = 0; t < sc->count; t++) {
+                const unsigned k = sc->pos[t] + m + c; /* X^k = -X^(k - 256) for k >= 256 */
+                const int negative = sc->neg[t] ^ (k >= PQPAN_MLDSA_N);
+                w[k % PQPAN_MLDSA_N] += negative ? term : -term;
+            }
         }
     }
 }
 
 /* Row i of w'_Approx = NTT^-1(A_hat o NTT(z) - NTT(c) o NTT(t1 2^d)) (Alg. 8 line 9), then
  * w1' = UseHint(h, w'_Approx) (line 10) with the hint positions y[first .. end) of row i,
- * w1Encode absorbed into h (line 12). The accumulator holds A_hat o NTT(z), then t1. */
+ * w1Encode absorbed into h (line 12). A_hat o NTT(z) is accumulated in the first 768
+ * bytes of w (acc.h), NTT(z_j) a quarter polynomial at a time, then widened in place: w is
+ * the only polynomial in this frame and none is in the frames below it. */
 static PQPAN_NOINLINE void verify_row(const struct mldsa_params *p, struct pqpan_shake256_ctx *h,
                                       const uint8_t *pk, const struct sparse_c *sc,
                                       const uint8_t *sig, unsigned i)
 {
-    uint8_t acc[PQPAN_MLDSA_ACC_BYTES];
-    int32_t w[PQPAN_MLDSA_N], t1[8];
-    const uint8_t *t1_in = pk + PQPAN_MLDSA_SEEDBYTES + i * PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T1_BITS);
+    int32_t w[PQPAN_MLDSA_N];
+    uint8_t *acc = (uint8_t *)w;
+    const uint8_t *t1 = pk + PQPAN_MLDSA_SEEDBYTES + i * PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T1_BITS);
     const uint8_t *y = sig + mldsa_sig_hint_offset(p);
     unsigned index = i == 0 ? 0 : y[p->omega + i - 1];
     const unsigned end = y[p->omega + i];
-    unsigned n, c;
-    pqpan_mldsa_matrix_row(acc, w, pk, i, p->l, sig + p->ctilde_bytes, mldsa_z_poly_bytes(p),
-                           p->z_bits, p->gamma1);
+    unsigned n;
+    _Static_assert(sizeof w >= PQPAN_MLDSA_ACC_BYTES, "the accumulator fits in w");
+    pqpan_mldsa_matrix_row_parts(acc, pk, i, p->l, sig + p->ctilde_bytes,
+                                 mldsa_z_poly_bytes(p), p->z_bits, p->gamma1);
     pqpan_mldsa_acc_to_poly(w, acc);
     pqpan_mldsa_invntt(w);
-    for (n = 0; n < PQPAN_MLDSA_N; n += 8) {
-        pqpan_mldsa_unpack(t1, t1_in + n * PQPAN_MLDSA_T1_BITS / 8, 8, PQPAN_MLDSA_T1_BITS, 0, 0);
-        for (c = 0; c < 8; c++) {
-            mldsa_acc_set(acc, n + c, t1[c]);
-        }
-    }
-    sub_c_t1(w, sc, acc);
+    sub_c_t1(w, sc, t1);
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
         const unsigned hint = index < end && y[index] == n;
         index += hint;

@@ -121,6 +121,29 @@ void pqpan_p256_fe_sub(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
     }
 }
 
+/* t = (t + m p) / 2^32 over limbs 0..7 for m = t_0, the carry out of limb 7 returned:
+ * the CIOS reduction loop with p's limbs (2^32 - 1, 2^32 - 1, 2^32 - 1, 0, 0, 0, 1,
+ * 2^32 - 1) put in. m (2^32 - 1) + t_j + m = m 2^32 + t_j for j = 0, 1, 2, so those
+ * limbs carry exactly m; limbs 3..5 add the carry (and m at limb 6); limb 7 multiplies.
+ * The same value as the generic loop, without its seven other multiplications. */
+static uint64_t reduce_step(uint32_t t[P256_LIMBS + 2], uint32_t m)
+{
+    uint64_t s;
+    t[0] = t[1];
+    t[1] = t[2];
+    s = (uint64_t)t[3] + m;
+    t[2] = (uint32_t)s;
+    s = (uint64_t)t[4] + (s >> 32);
+    t[3] = (uint32_t)s;
+    s = (uint64_t)t[5] + (s >> 32);
+    t[4] = (uint32_t)s;
+    s = (uint64_t)t[6] + m + (s >> 32);
+    t[5] = (uint32_t)s;
+    s = ((uint64_t)m << 32) - m + t[7] + (s >> 32);
+    t[6] = (uint32_t)s;
+    return s >> 32;
+}
+
 /* CIOS: for each limb b_i, t += a · b_i, then t = (t + m·p) / 2^32 with m = t_0 (since
  * -p^-1 = 1 mod 2^32), which clears the low limb. t stays below 2p (9 limbs). */
 void pqpan_p256_fe_mul(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
@@ -140,12 +163,7 @@ void pqpan_p256_fe_mul(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
         t[P256_LIMBS] = (uint32_t)c;
         t[P256_LIMBS + 1] = (uint32_t)(c >> 32);
         m = t[0];
-        c = ((uint64_t)m * field_p[0] + t[0]) >> 32;
-        for (j = 1; j < P256_LIMBS; j++) {
-            uint64_t s = (uint64_t)m * field_p[j] + t[j] + c;
-            t[j - 1] = (uint32_t)s;
-            c = s >> 32;
-        }
+        c = reduce_step(t, m);
         c += t[P256_LIMBS];
         t[P256_LIMBS - 1] = (uint32_t)c;
         t[P256_LIMBS] = t[P256_LIMBS + 1] + (uint32_t)(c >> 32);
