@@ -210,7 +210,7 @@ static int exchange_work(struct exchange_work *w, const struct pqpan_ble_config 
 {
     if (c->protocol == PQPAN_BLE_PROTO_PQPAN) {
         w->sz = pqpan_pqke_message_sizes(suite_of(c), c->pqke_mode, c->pqke_sig);
-        return pqke_steps_of(&w->st, suite_of(c), c->pqke_mode, c->pqke_sig, 0);
+        return pqpan_pqke_steps_of(&w->st, suite_of(c), c->pqke_mode, c->pqke_sig, 0);
     }
     memset(w, 0, sizeof *w);
     w->st.ops[PQKE_STEP_INIT][PQPAN_OP_KEM_KEYGEN] = 1;

@@ -2,7 +2,7 @@
 
 #include "common/pqke_steps.h"
 
-int pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned sig,
+int pqpan_pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned sig,
                   size_t prologue_len)
 {
     struct pqpan_pqke_work ini, rsp;

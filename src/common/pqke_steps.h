@@ -34,7 +34,7 @@ struct pqke_steps {
  * The responder after FIN: the check of the initiator's signature (sig-mutual); its check
  * of the initiator's tag is part of its key schedule's cost. PQPAN_OK, or the error of
  * pqpan_pqke_side_work (steps zeroed). */
-int pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned sig,
+int pqpan_pqke_steps_of(struct pqke_steps *s, unsigned suite, unsigned mode, unsigned sig,
                   size_t prologue_len);
 
 #endif

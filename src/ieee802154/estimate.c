@@ -176,7 +176,7 @@ int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c, unsigned sui
     struct pqke_steps st;
     struct pqpan_pqke_sizes sz;
     unsigned k, op;
-    int rc = c != 0 ? pqke_steps_of(&st, suite, mode, sig, 0) : PQPAN_ERR_INVALID_ARG;
+    int rc = c != 0 ? pqpan_pqke_steps_of(&st, suite, mode, sig, 0) : PQPAN_ERR_INVALID_ARG;
     if (rc != PQPAN_OK) {
         return rc;
     }

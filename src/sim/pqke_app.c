@@ -112,7 +112,7 @@ static void report_work(const struct pqpan_sim_pqke *a, enum pqke_step k,
 {
     struct pqke_steps st;
     unsigned op;
-    if (pqke_steps_of(&st, a->suite, a->mode, a->sig, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) !=
+    if (pqpan_pqke_steps_of(&st, a->suite, a->mode, a->sig, sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) !=
         PQPAN_OK) {
         return;
     }
