@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "ble_model.h"
+#include "link_opts.h"
 #include "pqpan/advise.h"
 #include "pqpan/kem.h"
 
@@ -323,7 +324,10 @@ static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env,
                     struct pqpan_ble_config *cfg, struct cli_msg *msg)
 {
     uint64_t cycles[PQPAN_OP_COUNT];
-    int rc = model_setup(cycles, cfg, env, kem, msg);
+    int rc = link_opts_check(cfg, msg);
+    if (rc == EXIT_OK) {
+        rc = model_setup(cycles, cfg, env, kem, msg);
+    }
     if (rc != EXIT_OK) {
         return rc;
     }

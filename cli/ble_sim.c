@@ -20,6 +20,10 @@ static int is_lesc(const struct link_opts *l)
 
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg)
 {
+    int rc = link_opts_check(&l->cfg, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
     if (l->cfg.encrypted) {
         return cli_msg_set(msg, EXIT_USAGE, "--encrypted is not simulated (the exchange runs "
                                             "before the LL encryption)");
@@ -81,9 +85,9 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
         pqpan_ble_adv_mean(c.ble.adv_interval_ns, &c.adv_scan_channel, &c.adv_wait_ns);
     }
     if (pqpan_sim_init(s, &c) != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (CI and idle CI "
-                                            "multiples of 1.25 ms, supervision timeout > 2 "
-                                            "intervals, --transfer study needs ATT_MTU >= 403)");
+        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (--supervision-timeout-ms "
+                                            "more than twice --ci-ms and --idle-ci-ms; --transfer "
+                                            "study needs --att-mtu >= 403)");
     }
     if (is_lesc(l)) {
         run = run_lesc(s, &apps->lesc, k, o, obs, obs_ctx);

@@ -372,8 +372,9 @@ struct pqpan_sim {
     uint8_t stop;
 };
 
-/* Checks cfg (ranges of ble.h and the channel), seeds the PRNG, zeroes the result.
- * PQPAN_ERR_INVALID_ARG on a bad configuration. */
+/* Checks cfg (ranges of ble.h, a link that can hold: pqpan_ble_config_fault, and the
+ * channel), seeds the PRNG, zeroes the result. PQPAN_ERR_INVALID_ARG on a bad
+ * configuration. */
 PQPAN_MUST_CHECK int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_config *cfg);
 
 /* Runs one exchange to its end: both sides done (PQPAN_OK), the application failing (its
