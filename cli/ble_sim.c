@@ -134,3 +134,15 @@ int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env
     memcpy(e.span_ns, r->span_ns, sizeof e.span_ns);
     return model_fill(rows, env, kem, &s->cfg.ble, &e, msg);
 }
+
+const char *ble_sim_status_text(const struct pqpan_sim_result *r)
+{
+    if (r->status == PQPAN_ERR_LINK_LOST && !r->established) {
+        return "link lost (not established: no packet received in the first 6 connection "
+               "events, Core v5.4 Vol 6 Part B 4.5.2)";
+    }
+    if (r->status == PQPAN_ERR_TIMEOUT && r->conn_events == 0u) {
+        return "timed out before a connection (no CONNECT_IND received)";
+    }
+    return r->status == PQPAN_OK ? "completed" : pqpan_strerror(r->status);
+}

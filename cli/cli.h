@@ -97,6 +97,9 @@ void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int fir
 /* Writes len bytes as lowercase hex to f. */
 void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
 
+/* s as a CSV field, quoted when it holds a comma, quote or line end (RFC 4180). */
+void cli_csv_string(FILE *f, const char *s);
+
 /* Parses a decimal unsigned integer in [min, max]. Returns 0 or -1. */
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out);

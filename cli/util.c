@@ -320,6 +320,22 @@ int cli_decode_hex_exact(uint8_t *out, size_t want, const char *cmd, const char 
     return EXIT_OK;
 }
 
+void cli_csv_string(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s != '\0'; s++) {
+        if (*s == '"') {
+            fputc('"', f);
+        }
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
 void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int first)
 {
     printf("%s\"%s\":\"", first ? "{" : ",", name);

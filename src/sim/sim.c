@@ -1058,6 +1058,7 @@ int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *ap
         rc = dispatch(s, &ev, app, app_ctx, obs, obs_ctx);
     }
     finish(s);
+    s->res.established = s->established;
     s->res.status = rc;
     return rc;
 }

@@ -702,6 +702,35 @@ static void test_max_tx_time(void **state)
     assert_true(s.res.ll_octets < 251u);
 }
 
+/* A channel that loses everything: without advertising the connection is never
+ * established and is lost by the six-interval rule (res.established 0, Vol 6 Part B
+ * §4.5.2), not by the supervision timeout; with advertising no CONNECT_IND is ever
+ * received and the run times out with the scanner's listening booked up to its end (it
+ * used to book nothing for the central and end at time 0). */
+static void test_total_loss(void **state)
+{
+    static struct pqpan_sim s;
+    struct pqpan_sim_config c;
+    (void)state;
+    base_config(&c);
+    c.ble.adv_interval_ns = 0u;
+    c.chan[0].per = c.chan[1].per = 1.0;
+    assert_int_equal(run(&s, &c), PQPAN_ERR_LINK_LOST);
+    assert_int_equal(s.res.established, 0);
+    assert_int_equal(s.res.conn_events, 6u);
+    c.chan[0].per = c.chan[1].per = 0.0;
+    assert_int_equal(run(&s, &c), PQPAN_OK);
+    assert_int_equal(s.res.established, 1);
+    base_config(&c);
+    c.chan[0].per = c.chan[1].per = 1.0;
+    c.max_sim_ns = 2000000000u;
+    assert_int_equal(run(&s, &c), PQPAN_ERR_TIMEOUT);
+    assert_int_equal(s.res.conn_events, 0u);
+    assert_true(s.res.end_ns > c.max_sim_ns);
+    assert_true(pqpan_ledger_phase_ns(&s.res.ledger[PQPAN_BLE_CENTRAL], PQPAN_PHASE_ADVERTISE) >
+                c.max_sim_ns);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -722,6 +751,7 @@ int main(void)
         cmocka_unit_test(test_link_that_cannot_hold),
         cmocka_unit_test(test_late_data_waits),
         cmocka_unit_test(test_max_tx_time),
+        cmocka_unit_test(test_total_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
