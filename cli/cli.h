@@ -100,7 +100,13 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
 /* s as a CSV field, quoted when it holds a comma, quote or line end (RFC 4180). */
 void cli_csv_string(FILE *f, const char *s);
 
-/* Parses a decimal unsigned integer in [min, max]. Returns 0 or -1. */
+/* Numbers on the command line and in every text file the CLI reads are spelled as JSON
+ * numbers (RFC 8259 §6), the grammar the profile and calibration files already have:
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, nothing around it. Refused, wherever the
+ * number comes from: leading or trailing spaces, '+', hex, leading zeros, "inf", "nan",
+ * and values that overflow or underflow. */
+
+/* Parses a decimal unsigned integer (digits only) in [min, max]. Returns 0 or -1. */
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out);
 
