@@ -57,6 +57,19 @@ typedef void (*cli_word_fn)(void *ctx, const char *word);
 /* Passes every word of words (terminated by NULL) to add. */
 void cli_words_each(const char *const *words, cli_word_fn add, void *ctx);
 
+/* The words an option takes, joined with ", " into buf (truncated to fit), for a message
+ * naming what is allowed. choices is an *_choices function (returns 0 for an option
+ * without words: buf is then empty). */
+#define CLI_WORDS_MAX 160
+typedef int (*cli_choices_fn)(const char *opt, cli_word_fn add, void *ctx);
+const char *cli_words_join(char buf[CLI_WORDS_MAX], cli_choices_fn choices, const char *opt);
+
+/* "--NAME=VALUE" as the two arguments "--NAME" "VALUE", for every command: argv's strings
+ * are split in place (the '=' becomes the end of the name) into out, which holds
+ * 2 * argc + 1 pointers; returns the new count. Only the first '=' splits, and only
+ * after a name of letters, digits and '-'. */
+int cli_split_assignments(int argc, char **argv, char **out);
+
 /* Parses --format VALUE. Returns 0 on success, -1 if VALUE is not table|csv|json. */
 int cli_parse_format(const char *value, enum cli_format *out);
 

@@ -111,8 +111,8 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option %s'%s'",
-                                   lowpan ? "for --link 802154 " : "", argv[i]);
+            return lowpan ? cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i])
+                          : lowpan_unknown_option(CMD, argv[i], 0);
         }
     }
     if (!lowpan && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE &&

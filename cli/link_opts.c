@@ -234,26 +234,55 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
     return bad ? -1 : 1;
 }
 
-static const char *const value_opts[] = {
-    "--kem", "--phy", "--att-mtu", "--ll-octets", "--max-tx-time-us", "--transfer", "--ci-ms",
-    "--event-len-ms", "--max-pdus-per-event", "--reply", "--keygen-side", "--adv-interval-ms",
-    "--features", "--conn-update", "--idle-ci-ms", "--discovery",
+/* The link options that take a value, and what they allow (NULL: the words
+ * link_opts_choices lists), for the message on a bad value. */
+static const struct {
+    const char *name, *allowed;
+} value_opts[] = {
+    {"--kem", NULL},
+    {"--phy", NULL},
+    {"--att-mtu", "an integer in 23..517"},
+    {"--ll-octets", "an integer in 27..251"},
+    {"--max-tx-time-us", "an integer in 328..17040"},
+    {"--transfer", NULL},
+    {"--ci-ms", "7.5..4000 in steps of 1.25"},
+    {"--event-len-ms", "0..4000"},
+    {"--max-pdus-per-event", "an integer in 0..1000000"},
+    {"--reply", NULL},
+    {"--keygen-side", NULL},
+    {"--adv-interval-ms", "0, or 20..10485759.375 in steps of 0.625"},
+    {"--features", NULL},
+    {"--conn-update", NULL},
+    {"--idle-ci-ms", "7.5..4000 in steps of 1.25"},
+    {"--discovery", NULL},
 };
 
-static int is_value_opt(const char *opt)
+/* The row of value_opts for opt, or -1. */
+static int value_opt_index(const char *opt)
 {
     size_t k;
     for (k = 0; k < sizeof value_opts / sizeof value_opts[0]; k++) {
-        if (strcmp(opt, value_opts[k]) == 0) {
-            return 1;
+        if (strcmp(opt, value_opts[k].name) == 0) {
+            return (int)k;
         }
     }
-    return 0;
+    return -1;
+}
+
+/* --link: ble here; 802154 was dispatched before parsing (lowpan_link_requested). */
+static int link_opt(const char *cmd, int argc, char **argv, int *i)
+{
+    if (*i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
+        ++*i;
+        return 1;
+    }
+    cli_usage_error(cmd, "--link %s: want ble or 802154", *i + 1 < argc ? argv[*i + 1] : "");
+    return -1;
 }
 
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
-    int rc;
+    int rc, k;
     if (strcmp(argv[*i], "--encrypted") == 0) {
         o->cfg.encrypted = 1;
         return 1;
@@ -261,11 +290,11 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
     if (strcmp(argv[*i], "--auth") == 0) {
         return auth_opt(o, cmd, argc, argv, i);
     }
-    if (strcmp(argv[*i], "--link") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
-        ++*i; /* the BLE link is the default; --link 802154 is dispatched before parsing */
-        return 1;
+    if (strcmp(argv[*i], "--link") == 0) {
+        return link_opt(cmd, argc, argv, i);
     }
-    if (!is_value_opt(argv[*i])) {
+    k = value_opt_index(argv[*i]);
+    if (k < 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
@@ -274,7 +303,11 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
     }
     rc = value_opt(o, argv[*i], argv[*i + 1]);
     if (rc < 0) {
-        cli_usage_error(cmd, "bad value for %s: '%s' (see pqpan help %s)", argv[*i], argv[*i + 1], cmd);
+        char words[CLI_WORDS_MAX];
+        cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", argv[*i], argv[*i + 1],
+                        value_opts[k].allowed != NULL
+                            ? value_opts[k].allowed
+                            : cli_words_join(words, link_opts_choices, argv[*i]));
         return -1;
     }
     *i += 1;

@@ -150,10 +150,32 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     }
     ++*i;
     if (value_opt(o, opt, argv[*i]) < 0) {
-        cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, argv[*i]);
+        char words[CLI_WORDS_MAX];
+        cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", opt, argv[*i],
+                        strcmp(opt, "--busy") == 0   ? "a probability in 0..0.99"
+                        : strcmp(opt, "--link") == 0 ? "ble or 802154"
+                                                     : cli_words_join(words, lowpan_opts_choices, opt));
         return -1;
     }
     return 1;
+}
+
+int lowpan_only_option(const char *opt, int sim)
+{
+    /* simulate --link 802154's own options (cli/simulate_802154.c) */
+    static const char *const sim_opts[] = {"--nodes", "--hidden", "--capture", "--reasm-timeout",
+                                           "--dgram-retries", "--load", "--frame-bytes", NULL};
+    return word_opt_index(opt) >= 0 || strcmp(opt, "--busy") == 0 ||
+           strcmp(opt, "--mac-security") == 0 || (sim && cli_word_index(sim_opts, opt) >= 0);
+}
+
+int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
+{
+    if (lowpan_only_option(opt, sim)) {
+        return cli_usage_error(cmd, "%s is an option of the IEEE 802.15.4 link: add --link 802154",
+                               opt);
+    }
+    return cli_usage_error(cmd, "unknown option '%s'", opt);
 }
 
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)

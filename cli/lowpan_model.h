@@ -42,6 +42,14 @@ void lowpan_opts_help(FILE *out);
 /* 1 if argv holds "--link 802154". */
 int lowpan_link_requested(int argc, char **argv);
 
+/* Whether opt is an option of --link 802154 only (estimate's, and with sim set also
+ * simulate's): a BLE run names it in its message instead of calling it unknown. */
+int lowpan_only_option(const char *opt, int sim);
+
+/* "unknown option" for opt on the BLE link of cmd, or that it needs --link 802154.
+ * Returns EXIT_USAGE. */
+int lowpan_unknown_option(const char *cmd, const char *opt, int sim);
+
 /* The estimator configuration (message sizes of the KEM's PQKE suite, pqke.h; CSMA set,
  * addressing, MAC security, busy probability, CPU clock and wake-up of the profile: its
  * crystal start and ieee802154.wake_cpu_us, which a radio that sleeps needs) and the

@@ -112,9 +112,10 @@ static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
         bad = strcmp(v, "drawn") != 0 && strcmp(v, "mean") != 0;
         o->s.adv_mean = strcmp(v, "mean") == 0;
     } else {
-        return cli_usage_error(CMD, "unknown option '%s'", opt);
+        return lowpan_unknown_option(CMD, opt, 1);
     }
-    return bad ? cli_usage_error(CMD, "bad value for %s: '%s'", opt, v) : EXIT_OK;
+    return bad ? cli_usage_error(CMD, "bad value for %s: '%s' (see pqpan help %s)", opt, v, CMD)
+               : EXIT_OK;
 }
 
 static int parse_args(struct sim_opts *o, int argc, char **argv)

@@ -66,6 +66,31 @@ void simulate_802154_help(FILE *out)
             PQPAN_SIM154_DGRAM_RETRIES_DEFAULT);
 }
 
+/* What each option of simulate --link 802154 allows, for the message on a bad value. */
+static void allowed_text(char *buf, size_t len, const char *opt)
+{
+    if (strcmp(opt, "--nodes") == 0) {
+        snprintf(buf, len, "an integer in 2..%u", (unsigned)PQPAN_SIM154_MAX_NODES);
+    } else if (strcmp(opt, "--hidden") == 0) {
+        snprintf(buf, len, "an integer in 0..%u", (unsigned)PQPAN_SIM154_MAX_NODES - 2u);
+    } else if (strcmp(opt, "--capture") == 0) {
+        snprintf(buf, len, "none or first");
+    } else if (strcmp(opt, "--reasm-timeout") == 0) {
+        snprintf(buf, len, "an integer in 1..%u", (unsigned)PQPAN_SIM154_REASM_TIMEOUT_MS_MAX);
+    } else if (strcmp(opt, "--dgram-retries") == 0) {
+        snprintf(buf, len, "an integer in 0..%u", (unsigned)PQPAN_SIM154_DGRAM_RETRIES_MAX);
+    } else if (strcmp(opt, "--load") == 0) {
+        snprintf(buf, len, "frames per second in 0..1000");
+    } else if (strcmp(opt, "--frame-bytes") == 0) {
+        snprintf(buf, len, "an integer in %u..%u", (unsigned)PQPAN_SIM154_MIN_BG_PSDU,
+                 (unsigned)PQPAN_802154_MAX_PSDU);
+    } else if (strcmp(opt, "--runs") == 0) {
+        snprintf(buf, len, "an integer in 1..100000");
+    } else {
+        snprintf(buf, len, "an integer in 0..18446744073709551615"); /* --seed */
+    }
+}
+
 /* An option of simulate --link 802154 and its value (given is NULL when the command line
  * ends after opt): 1 taken, 0 not one of these, -1 a usage error (reported). */
 static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *given)
@@ -108,7 +133,9 @@ static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *giv
         return -1;
     }
     if (bad) {
-        cli_usage_error(CMD, "%s %s: not an allowed value (see --help)", opt, v);
+        char allowed[64];
+        allowed_text(allowed, sizeof allowed, opt);
+        cli_usage_error(CMD, "bad value for %s: '%s' (want %s)", opt, v, allowed);
         return -1;
     }
     return 1;

@@ -53,6 +53,59 @@ void cli_words_each(const char *const *words, cli_word_fn add, void *ctx)
     }
 }
 
+struct joined {
+    char *buf;
+    size_t len;
+};
+
+static void join_word(void *ctx, const char *word)
+{
+    struct joined *j = ctx;
+    int n = snprintf(j->buf + j->len, CLI_WORDS_MAX - j->len, "%s%s", j->len > 0 ? ", " : "", word);
+    if (n > 0) {
+        j->len += (size_t)n < CLI_WORDS_MAX - j->len ? (size_t)n : CLI_WORDS_MAX - 1u - j->len;
+    }
+}
+
+const char *cli_words_join(char buf[CLI_WORDS_MAX], cli_choices_fn choices, const char *opt)
+{
+    struct joined j = {buf, 0};
+    buf[0] = '\0';
+    (void)choices(opt, join_word, &j);
+    return buf;
+}
+
+/* Whether a is "--NAME=..." with NAME of letters, digits and '-': the '=' in it, or NULL. */
+static char *assignment(char *a)
+{
+    char *p;
+    if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+        return NULL;
+    }
+    for (p = a + 2; *p != '\0' && *p != '='; p++) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-')) {
+            return NULL;
+        }
+    }
+    return *p == '=' ? p : NULL;
+}
+
+int cli_split_assignments(int argc, char **argv, char **out)
+{
+    int i, n = 0;
+    for (i = 0; i < argc; i++) {
+        char *eq = assignment(argv[i]);
+        out[n++] = argv[i];
+        if (eq != NULL) {
+            *eq = '\0';
+            out[n++] = eq + 1;
+        }
+    }
+    out[n] = NULL;
+    return n;
+}
+
 int cli_wants_help(int argc, char **argv)
 {
     int i;
