@@ -31,6 +31,10 @@ extern const struct cli_command cli_commands[];
 /* Prints "pqpan CMD: usage: ..." style short usage to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* Prints "pqpan CMD: warning: ..." on stderr: an option or input that has no effect, or
+ * figures that describe an unlikely case (the run goes on, exit status unchanged). */
+void cli_warn(const char *cmd, const char *fmt, ...);
+
 /* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
 int cli_wants_help(int argc, char **argv);
 

@@ -161,6 +161,10 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
 
 /* ---- --link 802154 ---- */
 
+/* Below this P(every frame gets the channel) the estimate (of an exchange that succeeds)
+ * describes a rare case: said on stderr. */
+#define LOWPAN_P_SUCCESS_WARN 0.01
+
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
                                const struct pqpan_802154_est_config *c,
                                const struct pqpan_802154_estimate *e,
@@ -225,6 +229,11 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
     int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
+    }
+    if (e.p_success < LOWPAN_P_SUCCESS_WARN) {
+        cli_warn(CMD, "with --busy %g every frame gets the channel with probability %.3g: the "
+                      "figures are those of the rare exchange in which it does",
+                 o->w.busy, e.p_success);
     }
     if (o->m.format == FORMAT_TABLE) {
         print_lowpan_table(&o->w, env, &c, &e, rows);

@@ -173,6 +173,10 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
         return cli_usage_error(CMD, "--hidden %u: at most N - 2 = %u background nodes", o->s.hidden,
                                o->s.nodes - 2u);
     }
+    if (o->s.nodes == 2u && o->s.load_fps > 0.0) {
+        cli_warn(CMD, "--load has no effect with --nodes 2: the background load is sent by the "
+                      "N - 2 other nodes (add --nodes)");
+    }
     return EXIT_OK;
 }
 

@@ -21,6 +21,7 @@ struct trace_opts {
     enum cli_format format;
     unsigned parser_flags;
     int segments;
+    int percentile_given; /* --baseline-percentile was given */
     struct pqpan_trace_config cfg;
 };
 
@@ -216,6 +217,7 @@ static int parse_value_option(struct trace_opts *o, const char *name, const char
         return parse_baseline(&o->cfg, v);
     }
     if (strcmp(name, "--baseline-percentile") == 0) {
+        o->percentile_given = 1;
         if (cli_parse_double(v, 0.0, 100.0, &o->cfg.baseline_percentile) != 0 ||
             o->cfg.baseline_percentile <= 0.0 || o->cfg.baseline_percentile >= 100.0) {
             return cli_usage_error(CMD, "bad --baseline-percentile '%s' (0 < P < 100)", v);
@@ -271,6 +273,13 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
     }
     if (o->path == NULL) {
         return cli_usage_error(CMD, "no FILE given");
+    }
+    if (o->percentile_given && o->cfg.baseline != PQPAN_TRACE_BASELINE_PERCENTILE) {
+        cli_warn(CMD, "--baseline-percentile has no effect without --baseline-ua auto");
+    }
+    if (o->segments && o->cfg.n_phases == 0) {
+        cli_warn(CMD, "--segments lists the segments of --phases phases: without --phases "
+                      "there are none");
     }
     return EXIT_OK;
 }
@@ -620,6 +629,9 @@ static int print_result(const struct trace_opts *o, const struct pqpan_ppk2_pars
     if (s.seg_file != NULL && fseek(s.seg_file, 0, SEEK_SET) != 0) {
         fprintf(stderr, "pqpan trace: reading back the segment list failed\n");
         return EXIT_IO;
+    }
+    if (p->rows_read == 0) {
+        cli_warn(CMD, "%s has no samples (a header only?): every figure is 0", o->path);
     }
     if (p->rows_skipped > 0) {
         fprintf(stderr, "pqpan trace: %s: skipped %llu bad rows (first: line %llu: %s)\n", o->path,

@@ -17,6 +17,16 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pqpan %s: warning: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
 int cli_msg_set(struct cli_msg *m, int rc, const char *fmt, ...)
 {
     va_list ap;
