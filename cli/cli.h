@@ -85,9 +85,9 @@ int cli_hex_decode(uint8_t *out, size_t want, const char *hex);
  * Returns 0, or -1 on an odd length, a bad digit or more than cap bytes. */
 int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex);
 
-/* len bytes from /dev/urandom (the CLI's random source; the library never reads it).
- * Returns 0, or -1 when it cannot be read. */
-int cli_urandom(uint8_t *out, size_t len);
+/* len bytes of the operating system's randomness (getrandom(2), platform.h: the CLI's
+ * random source; the library never reads one). Returns 0, or -1 when it fails. */
+int cli_random(uint8_t *out, size_t len);
 
 /* An option that takes a value (or, in a flag table, takes none), stored at `offset` in the
  * caller's argument struct as a const char * (values) or an int set to 1 (flags). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "platform.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -353,15 +354,9 @@ int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex)
     return cli_hex_decode(out, *len, hex);
 }
 
-int cli_urandom(uint8_t *out, size_t len)
+int cli_random(uint8_t *out, size_t len)
 {
-    FILE *f = fopen("/dev/urandom", "rb");
-    size_t got = 0;
-    if (f != NULL) {
-        got = fread(out, 1, len, f);
-        fclose(f);
-    }
-    return got == len ? 0 : -1;
+    return cli_os_random(out, len);
 }
 
 /* The member of args at the table row's offset. */
