@@ -191,6 +191,7 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     int s;
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, l, "  ");
+    printf("  \"e_comm_accounting\": \"bits\",\n");
     printf("  \"ieee802154\": {\n");
     printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
            "    \"busy\": %.4f,\n    \"octets_init\": %u,\n    \"octets_resp\": %u,\n"

@@ -538,7 +538,6 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
     lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);
-    fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }
 
 double lowpan_frame_ms(unsigned psdu)

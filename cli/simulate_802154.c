@@ -279,30 +279,35 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     }
 }
 
+/* The assumptions and the link as estimate --link 802154 prints them, the accounting of
+ * every energy here (all states, no gamma), then the Monte Carlo in a "simulation" object,
+ * as simulate prints it for BLE. */
 static void print_json(const struct lowpan_sim_opts *o, const struct model_env *env,
                        const struct lowpan_series *r)
 {
     int k;
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
-    printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
-           "  \"hidden\": %u,\n  \"capture\": \"%s\",\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
-           "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
-           "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
-           o->l.kem, o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee",
+    printf("  \"energy_accounting\": \"all-states\",\n");
+    printf("  \"kem\": \"%s\",\n  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n", o->l.kem,
+           o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee");
+    printf("  \"simulation\": {\n    \"nodes\": %u,\n    \"hidden\": %u,\n    \"capture\": \"%s\",\n"
+           "    \"load_fps\": %.3f,\n    \"frame_bytes\": %u,\n    \"channel_load_pct\": %.3f,\n"
+           "    \"reasm_timeout_ms\": %u,\n    \"dgram_retries\": %u,\n    \"runs\": %u,\n"
+           "    \"seed\": %llu,\n    \"failed\": %u,\n    \"failure_rate\": %.6f,\n",
            o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
            o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
            failure_rate(r));
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
-        printf("  \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f},\n",
+        printf("    \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f},\n",
                metric_names[k], st->mean, st->p50, st->p90, st->p99);
     }
-    printf("  \"per_run_mean\": {");
+    printf("    \"per_run_mean\": {");
     for (k = 0; k < (int)N_COUNTS; k++) {
         printf("%s\"%s\": %.3f", k > 0 ? ", " : "", count_fields[k].name, count_of(r, (size_t)k));
     }
-    printf("}\n}\n");
+    printf("}\n  }\n}\n");
 }
 
 static int run(struct lowpan_sim_opts *o, const struct model_env *env)
