@@ -64,7 +64,10 @@ void cli_trace_help(FILE *out)
             "  --format table|csv|json  output format (default table)\n\n"
             "At most %d phases. Median and p99 come from a histogram with bins %.1f %% wide:\n"
             "each is within %.2f %% (or %.2f uA near zero) of the exact value, exact when its\n"
-            "bin holds one repeated value; min and max are exact.\n"
+            "bin holds one repeated value; min and max are exact. min, median, p99 and max are\n"
+            "over the phase's rows; avg is energy / (V x duration), a mean of the trapezoids of\n"
+            "the phase's intervals, which end at the row after the phase (or a window's cut):\n"
+            "when the current jumps there, avg can lie outside [min, max].\n"
             "Exit codes: 0 ok, 2 usage, 3 bad input (names the line), 4 I/O.\n",
             PQPAN_TRACE_MAX_PHASES, PQPAN_TRACE_HIST_STEP * 100.0,
             PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
