@@ -27,7 +27,8 @@ void model_opts_help(FILE *out)
     fprintf(out,
             "  --profile NAME|FILE    device profile: a built-in name (see `pqpan profiles`) or a\n"
             "                         profile JSON file (default nrf52840)\n"
-            "  --crypto-impl NAME     cycle table rows for ML-KEM: clean, m4fspeed, m4fstack\n"
+            "  --crypto-impl NAME     cycle table rows for ML-KEM: clean, m4fspeed, m4fstack, or\n"
+            "                         pqpan-m4, pqpan-m4-o2 (pqpan's own code, make bench-m4)\n"
             "                         (default clean, the study's PQClean code); P-256 from the\n"
             "                         classical table\n"
             "  --currents system|radio-only  which current table of the profile (default system:\n"
