@@ -35,6 +35,20 @@ int cli_usage_error(const char *cmd, const char *fmt, ...);
  * figures that describe an unlikely case (the run goes on, exit status unchanged). */
 void cli_warn(const char *cmd, const char *fmt, ...);
 
+/* A progress line for long runs, on stderr only when it is a terminal ("\rpqpan CMD: WHAT
+ * k/N", rewritten when the percentage changes, erased at the end): data and files are
+ * never touched. */
+struct cli_progress {
+    const char *cmd, *what;
+    unsigned long long total;
+    unsigned last_pct;
+    int on;
+};
+void cli_progress_start(struct cli_progress *p, const char *cmd, const char *what,
+                        unsigned long long total);
+void cli_progress_step(struct cli_progress *p, unsigned long long done);
+void cli_progress_end(struct cli_progress *p);
+
 /* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
 int cli_wants_help(int argc, char **argv);
 

@@ -692,6 +692,7 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     struct mc *m = malloc(sizeof *m);
     double *buf = malloc((MODEL_SIDES + 1u) * s->runs * sizeof(double));
     double *energy[MODEL_SIDES];
+    struct cli_progress progress;
     unsigned run, side;
     int rc = EXIT_OK;
     memset(out, 0, sizeof *out);
@@ -719,11 +720,14 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     if (rc == EXIT_OK && s->pcap != NULL) {
         rc = open_capture(&m->cap, s->pcap, msg);
     }
+    cli_progress_start(&progress, s->progress_cmd, "802.15.4 run", s->progress_cmd ? s->runs : 0u);
     for (run = 0; run < s->runs && rc == EXIT_OK; run++) {
         rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, msg);
         out->failed += m->sim.res.status != PQPAN_OK;
         add_counts(&out->counts, &m->sim.res);
+        cli_progress_step(&progress, run + 1u);
     }
+    cli_progress_end(&progress);
     if (rc == EXIT_OK && m->cap.failed) {
         rc = cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
     }

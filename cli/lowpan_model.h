@@ -158,6 +158,7 @@ struct lowpan_sim_cfg {
     unsigned runs;
     unsigned long long seed;
     FILE *pcap; /* NULL: none; else the first run's frames (LINKTYPE 195) */
+    const char *progress_cmd; /* NULL: quiet; else a progress line for this command (cli.h) */
 };
 
 /* Defaults: 2 nodes, no load, 60-octet background frames, no hidden node, 100 runs,

@@ -8,6 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <unistd.h>
+
+/* 1 if standard error is a terminal (a progress line is shown there, never in a file). */
+static inline int cli_stderr_is_tty(void)
+{
+    return isatty(STDERR_FILENO);
+}
+
 #if defined(__EMSCRIPTEN__)
 /* Emscripten's getentropy (library.js: the browser's crypto.getRandomValues), declared by
  * its unistd.h only with _GNU_SOURCE / _BSD_SOURCE. */

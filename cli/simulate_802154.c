@@ -323,6 +323,7 @@ static int run(struct lowpan_sim_opts *o, const struct model_env *env)
         }
         o->s.pcap = pcap.f;
     }
+    o->s.progress_cmd = CMD;
     rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &o->l, &o->s, &msg), &msg);
     if (o->s.pcap != NULL && cli_outfile_close(&pcap, CMD, rc == EXIT_OK || rc == EXIT_FAILURE_RUN) != EXIT_OK &&
         rc == EXIT_OK) {

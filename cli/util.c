@@ -28,6 +28,38 @@ void cli_warn(const char *cmd, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+void cli_progress_start(struct cli_progress *p, const char *cmd, const char *what,
+                        unsigned long long total)
+{
+    p->cmd = cmd;
+    p->what = what;
+    p->total = total;
+    p->last_pct = 101u;
+    p->on = total > 1u && cli_stderr_is_tty();
+}
+
+void cli_progress_step(struct cli_progress *p, unsigned long long done)
+{
+    unsigned pct;
+    if (!p->on) {
+        return;
+    }
+    pct = (unsigned)(done * 100u / p->total);
+    if (pct != p->last_pct) {
+        p->last_pct = pct;
+        fprintf(stderr, "\rpqpan %s: %s %llu/%llu (%u %%)", p->cmd, p->what, done, p->total, pct);
+        fflush(stderr);
+    }
+}
+
+void cli_progress_end(struct cli_progress *p)
+{
+    if (p->on) {
+        fprintf(stderr, "\r%*s\r", 72, "");
+        fflush(stderr);
+    }
+}
+
 int cli_msg_set(struct cli_msg *m, int rc, const char *fmt, ...)
 {
     va_list ap;
