@@ -173,6 +173,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
                      : 0.0;
     s.runs = o->runs;
     s.seed = o->seed;
+    s.progress_cmd = CMD;
     rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &l, &s, &msg), &msg);
     c->kem = kem;
     c->link = names[k];
