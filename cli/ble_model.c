@@ -279,9 +279,9 @@ int model_scale_kdf(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_kem *k, 
 {
     unsigned suite = pqpan_pqke_suite_for_kem(k->id);
     struct pqpan_pqke_work none, w;
-    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
+    if (pqpan_pqke_side_work(&none, suite, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_INITIATOR, 0) !=
             PQPAN_OK ||
-        pqpan_pqke_side_work(&w, suite, mode, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
+        pqpan_pqke_side_work(&w, suite, mode, 0, PQPAN_PQKE_ROLE_INITIATOR, 0) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "--auth %s is not implemented",
                            pqpan_pqke_mode_name(mode) != NULL ? pqpan_pqke_mode_name(mode) : "?");
     }
@@ -488,26 +488,23 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     r->idle_events = est->counts.idle_events;
 }
 
-/* The events accounting of each phase alone: the ledger's time in that phase (and, for
- * CRYPTO, the operations' cycles) through the energy model, so that the phases add up to
- * e_total_events_uj. */
+/* The events accounting of each phase alone (pqpan_energy_phases), so that the phases add
+ * up to e_total_events_uj. On an error model_energy, which checks the same inputs, words
+ * it. */
 static int fill_phases(struct model_row *r, const struct pqpan_ledger *l, const struct model_env *env,
                        enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
-    int p, rc = EXIT_OK;
-    for (p = 0; p < PQPAN_PHASE_COUNT && rc == EXIT_OK; p++) {
-        struct pqpan_ledger one;
-        struct pqpan_energy e;
-        pqpan_ledger_init(&one);
-        memcpy(one.ns[p], l->ns[p], sizeof one.ns[p]);
-        if (p == PQPAN_PHASE_CRYPTO) {
-            memcpy(one.op_count, l->op_count, sizeof one.op_count);
-            memcpy(one.op_cycles, l->op_cycles, sizeof one.op_cycles);
-        }
-        rc = model_energy(&e, &one, env, radio, msg);
-        r->e_phase_uj[p] = e.total_events_uj;
+    struct pqpan_energy_opts o = env->eopts;
+    struct pqpan_energy e;
+    int err, rc;
+    o.radio = radio;
+    err = pqpan_energy_phases(r->e_phase_uj, l, &env->in.profile, &o, &env->in.gamma);
+    if (err == PQPAN_OK) {
+        return EXIT_OK;
     }
-    return rc;
+    rc = model_energy(&e, l, env, radio, msg);
+    return rc != EXIT_OK ? rc
+                         : cli_msg_set(msg, EXIT_BAD_INPUT, "energy model: %s", pqpan_strerror(err));
 }
 
 /* The events accounting of the exchange's own phases (PQPAN_ADVISE_EXCHANGE_PHASES): what
@@ -809,30 +806,66 @@ static int format_number(char *buf, const struct model_row *r, const struct fiel
     }
 }
 
+/* Output gathered in memory and written in pieces of up to its size: a sweep writes
+ * millions of short fields per second, and a stdio call costs more than a field. */
+struct out_buf {
+    FILE *f;
+    size_t n;
+    char b[4096];
+};
+
+static void ob_flush(struct out_buf *o)
+{
+    fwrite(o->b, 1, o->n, o->f);
+    o->n = 0;
+}
+
+/* Room for len more bytes (flushing first when they do not fit). */
+static char *ob_room(struct out_buf *o, size_t len)
+{
+    if (o->n + len > sizeof o->b) {
+        ob_flush(o);
+    }
+    return o->b + o->n;
+}
+
+static void ob_puts(struct out_buf *o, const char *s)
+{
+    size_t len = strlen(s);
+    if (len > sizeof o->b) {
+        ob_flush(o);
+        fwrite(s, 1, len, o->f);
+        return;
+    }
+    memcpy(ob_room(o, len), s, len);
+    o->n += len;
+}
+
 /* lead (a separator, or "") and the value of field f of r; when r is NULL, lead and an
  * empty value (CSV) or null (JSON). */
-static void print_value(FILE *out, const struct model_row *r, const struct field *f, int json,
-                        const char *lead)
+static void print_value(struct out_buf *o, const struct model_row *r, const struct field *f,
+                        int json, const char *lead)
 {
-    char buf[CLI_FIXED_MAX + 8];
     size_t n = strlen(lead);
+    char *p;
     if (r == NULL) {
-        fputs(lead, out);
-        fputs(json ? "null" : "", out);
+        ob_puts(o, lead);
+        ob_puts(o, json ? "null" : "");
         return;
     }
     if (f->type == F_STR) {
-        fputs(lead, out);
+        ob_puts(o, lead);
         if (json) {
-            model_json_string(out, *(const char *const *)at(r, f));
+            ob_flush(o);
+            model_json_string(o->f, *(const char *const *)at(r, f));
         } else {
-            fputs(*(const char *const *)at(r, f), out);
+            ob_puts(o, *(const char *const *)at(r, f));
         }
         return;
     }
-    memcpy(buf, lead, n);
-    n += (size_t)format_number(buf + n, r, f);
-    fwrite(buf, 1, n, out); /* one call per field: sweep writes millions of fields/s */
+    p = ob_room(o, n + CLI_FIXED_MAX);
+    memcpy(p, lead, n);
+    o->n += n + (size_t)format_number(p + n, r, f);
 }
 
 void model_print_csv_header(FILE *f, unsigned groups)
@@ -851,16 +884,20 @@ void model_print_csv_header(FILE *f, unsigned groups)
 
 void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
 {
+    struct out_buf o;
     size_t i, nf;
     const struct field *tab = table_of(groups, &nf);
     int first = 1;
+    o.f = f;
+    o.n = 0;
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
-            print_value(f, r, &tab[i], 0, first ? "" : ",");
+            print_value(&o, r, &tab[i], 0, first ? "" : ",");
             first = 0;
         }
     }
-    fputc('\n', f);
+    ob_puts(&o, "\n");
+    ob_flush(&o);
 }
 
 void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent)
@@ -868,36 +905,48 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
     size_t i, nf;
     const struct field *tab = table_of(groups, &nf);
     int first = 1;
+    struct out_buf o;
+    o.f = f;
+    o.n = 0;
     fprintf(f, "%s{", indent);
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
+            ob_flush(&o);
             fprintf(f, "%s\n%s  \"%s\": ", first ? "" : ",", indent, tab[i].name);
-            print_value(f, r, &tab[i], 1, "");
+            print_value(&o, r, &tab[i], 1, "");
             first = 0;
         }
     }
+    ob_flush(&o);
     fprintf(f, "\n%s}", indent);
 }
 
 void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
                       enum model_flat style)
 {
+    struct out_buf o;
     size_t i, nf;
     const struct field *tab = table_of(groups, &nf);
+    o.f = f;
+    o.n = 0;
     for (i = 0; i < nf; i++) {
         if (!shown(&tab[i], groups) ||
             ((groups & GROUP_NO_SIDE) && tab[i].off == ROW_OFF(side))) {
             continue;
         }
         if (style == FLAT_CSV) {
-            print_value(f, r, &tab[i], 0, ",");
+            print_value(&o, r, &tab[i], 0, ",");
             continue;
         }
-        fprintf(f, style == FLAT_JSON ? ",\"%s%s\":" : ",%s%s", prefix, tab[i].name);
+        ob_puts(&o, style == FLAT_JSON ? ",\"" : ",");
+        ob_puts(&o, prefix);
+        ob_puts(&o, tab[i].name);
         if (style == FLAT_JSON) {
-            print_value(f, r, &tab[i], 1, "");
+            ob_puts(&o, "\":");
+            print_value(&o, r, &tab[i], 1, "");
         }
     }
+    ob_flush(&o);
 }
 
 const char *model_side_name(unsigned groups, int s)

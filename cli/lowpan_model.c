@@ -241,7 +241,7 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
     if (rc != EXIT_OK) {
         return rc;
     }
-    sz = pqpan_pqke_message_sizes(pqpan_pqke_suite_for_kem(k->id), PQPAN_PQKE_MODE_NONE);
+    sz = pqpan_pqke_message_sizes(pqpan_pqke_suite_for_kem(k->id), PQPAN_PQKE_MODE_NONE, 0);
     c->msg_octets[0] = (uint32_t)sz.init_bytes;
     c->msg_octets[1] = (uint32_t)sz.resp_bytes;
     c->msg_octets[2] = (uint32_t)sz.fin_bytes;

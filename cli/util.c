@@ -216,15 +216,23 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len)
 }
 
 /* round(|x| x 10^decimals) as printf rounds it, for |x| < 2^53 and decimals 0..3: |x| is
- * m x 2^e exactly (m < 2^53, e < 0), so m x 10^decimals < 2^63 is an exact integer and
- * the bits shifted out decide the rounding: ties to even on the exact value. */
+ * m x 2^(e-53) exactly (IEEE 754 binary64: m the 52 fraction bits under an implicit 1, e
+ * the biased exponent less 1022; no libm call), so m x 10^decimals < 2^63 is an exact
+ * integer and the bits shifted out decide the rounding: ties to even on the exact value.
+ * Zero and subnormals (|x| < 2^-1022) round to 0. */
 static uint64_t scaled_round(double x, int decimals)
 {
     static const uint64_t scale[4] = {1u, 10u, 100u, 1000u};
-    int exp, sh;
-    double fr = frexp(fabs(x), &exp); /* |x| = fr x 2^exp, fr in [0.5, 1) or 0 */
-    uint64_t ms = (uint64_t)ldexp(fr, 53) * scale[decimals], q, rest, half;
-    sh = 53 - exp;
+    const uint64_t frac_mask = (UINT64_C(1) << 52) - 1u;
+    uint64_t bits, ms, q, rest, half;
+    int biased, sh;
+    memcpy(&bits, &x, sizeof bits);
+    biased = (int)(bits >> 52 & 0x7FFu);
+    if (biased == 0) {
+        return 0;
+    }
+    ms = ((bits & frac_mask) | (UINT64_C(1) << 52)) * scale[decimals];
+    sh = 53 - (biased - 1022);
     if (sh >= 64) {
         return 0; /* below 2^63 / 2^64 = 0.5 */
     }

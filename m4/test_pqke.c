@@ -75,7 +75,7 @@ static void exchange_ok(struct pqpan_m4_tally *t, struct exchange *x, unsigned s
     struct pqpan_m4_rng rng = {(uint8_t)(suite * 16u + mode), 0};
     struct pqpan_pqke_session s_ini, s_rsp;
     size_t none = 1;
-    struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(suite, mode);
+    struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(suite, mode, 0);
     int ok = run_to_resp(x, suite, mode, 0, &rng) == 0 && x->init_len == sz.init_bytes &&
              x->resp_len == sz.resp_bytes && x->fin_len == sz.fin_bytes &&
              pqpan_pqke_responder_handle(&x->rsp, &x->cr, NULL, NULL, x->fin, x->fin_len, NULL, 0, &none) == 0 &&

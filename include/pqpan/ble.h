@@ -273,32 +273,76 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
  * sweep has few distinct set-ups, so a memo keyed on those inputs spares all but the
  * first of each. Internal to estimate.c; the caller only owns the storage. */
 #define PQPAN_BLE_SETUP_KEY_WORDS 15u
-#define PQPAN_BLE_ESTIMATE_CACHE_SLOTS 64u
+#define PQPAN_BLE_ESTIMATE_CACHE_SLOTS 128u
 
 struct pqpan_ble_setup_memo {
     uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
     int valid;
+    uint64_t stamp;                /* when it was stored (the cache's store count) */
     struct pqpan_ledger ledger[2]; /* the estimate's fields the set-up writes */
     struct pqpan_ble_counts counts;
     uint64_t span_ns[PQPAN_PHASE_COUNT];
     uint64_t setup_ns;
 };
 
+/* The exchange after the set-up (KEY_TRANSFER, CRYPTO and CONFIRM: the schedule of the
+ * messages, the crypto, the sleep that fills the latency) depends only on the link it
+ * runs on (PHY, the LL octets its PDUs are cut at, interval, event rules, bits
+ * accounting), where the set-up's last event closed, the messages (protocol, PQKE mode,
+ * KEM sizes, transfer, ATT_MTU, keygen side, encryption), the cycles and CPU clock of the
+ * operations it runs and the device's per-event timing; not on the advertising or the
+ * set-up flags. Two configurations that differ elsewhere (the set-up, or options of the
+ * energy model only) share it, and so do the transfers that send the same PDUs (notify
+ * and write-cmd, indicate and write-req), the LL sizes that all carry its largest PDU
+ * whole (ATT_MTU 23: every LL size above 27) and, for LE SC, every KEM, transfer and
+ * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
+ * from phase KEY_TRANSFER on (those phases, IDLE, the operations and the totals), the
+ * counts it adds and the latency. */
+#define PQPAN_BLE_EXCHANGE_KEY_WORDS (26u + 2u * PQPAN_OP_COUNT) /* 26, then every op's cycles */
+#define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
+
+/* A ledger's part from phase KEY_TRANSFER on, field for field. */
+struct pqpan_ble_ledger_tail {
+    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t op_count[PQPAN_OP_COUNT];
+    uint64_t op_cycles[PQPAN_OP_COUNT];
+    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+};
+
+struct pqpan_ble_exchange_memo {
+    uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    int valid;
+    uint64_t stamp;
+    struct pqpan_ble_ledger_tail tail[4]; /* ledger[0], ledger[1], bits[0], bits[1] */
+    struct pqpan_ble_counts counts; /* added to the set-up's (crypto_start_ns, crypto_end_ns
+                                       and last_close_ns replace them) */
+    uint64_t latency_ns;
+};
+
 /* A memo owned by the caller (one per thread: it is written on every call); no pointers
- * inside, so it may be copied or zeroed freely. hits / misses count the set-up's look-ups. */
+ * inside, so it may be copied or zeroed freely. It also holds the last estimate it gave
+ * (out) and which slots that estimate was built from, so that a configuration sharing the
+ * set-up or the exchange with the one before rewrites only the other part. hits / misses
+ * count the set-up's look-ups, exchange_hits / exchange_misses the exchange's. */
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
+    struct pqpan_ble_exchange_memo exchange[PQPAN_BLE_EXCHANGE_CACHE_SLOTS];
     uint64_t hits, misses;
+    uint64_t exchange_hits, exchange_misses;
+    uint64_t stores;                      /* slots stored so far: the next stamp */
+    struct pqpan_ble_estimate out;        /* the last estimate pqpan_ble_estimate_*_memo gave */
+    uint64_t out_setup_stamp;             /* the stamps of the slots it holds (0: none) */
+    uint64_t out_exchange_stamp;
 };
 
 /* Empties the memo (a zeroed struct is empty too). */
 void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
 
-/* pqpan_ble_estimate_pqke / pqpan_ble_estimate_lesc with the set-up taken from the memo
- * when an earlier call had the same set-up inputs (and stored there otherwise): *out is
- * bit for bit what the plain functions give (tests/unit/test_ble_cache.c checks it over a
- * grid of every PHY, LL size, ATT_MTU, transfer, interval, KEM, protocol and side).
- * cache NULL: no memo, the plain functions. */
+/* pqpan_ble_estimate_pqke / pqpan_ble_estimate_lesc with the set-up and the exchange taken
+ * from the memo when an earlier call had the same inputs for them (and stored there
+ * otherwise): *out is bit for bit what the plain functions give (tests/unit/test_ble_cache.c
+ * checks it over grids of every PHY, LL size, ATT_MTU, transfer, interval, KEM, protocol,
+ * side, set-up variant and device timing). cache NULL: no memo, the plain functions. */
 PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
                                                     const struct pqpan_ble_config *cfg,
                                                     const struct pqpan_ble_device *dev,
@@ -309,6 +353,21 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *o
                                                     const struct pqpan_ble_device *dev,
                                                     const uint64_t cycles[PQPAN_OP_COUNT],
                                                     struct pqpan_ble_estimate_cache *cache);
+
+/* The same estimates without the copy: *out points to the memo's own estimate (cache->out),
+ * which stays valid until the next call with this memo, and which only the fields that
+ * differ from the previous estimate's were rewritten in (a sweep's neighbours share the
+ * set-up, often the exchange). On an error *out is NULL. cache must not be NULL. */
+PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke_memo(const struct pqpan_ble_estimate **out,
+                                                  const struct pqpan_ble_config *cfg,
+                                                  const struct pqpan_ble_device *dev,
+                                                  const uint64_t cycles[PQPAN_OP_COUNT],
+                                                  struct pqpan_ble_estimate_cache *cache);
+PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimate **out,
+                                                  const struct pqpan_ble_config *cfg,
+                                                  const struct pqpan_ble_device *dev,
+                                                  const uint64_t cycles[PQPAN_OP_COUNT],
+                                                  struct pqpan_ble_estimate_cache *cache);
 
 /* Fills cfg with the study's defaults: 1M, ATT_MTU 403, LL 27, study transfer, 50 ms
  * interval, keygen on the peripheral, unencrypted, events as long as the interval

@@ -180,6 +180,17 @@ PQPAN_MUST_CHECK int pqpan_energy_compute(struct pqpan_energy *out,
                                           const struct pqpan_energy_opts *o,
                                           const struct pqpan_gamma *g);
 
+/* The events accounting of each phase alone: uj[ph] is the total_events_uj that
+ * pqpan_energy_compute gives, bit for bit, for a ledger holding only phase ph of l (and,
+ * for PQPAN_PHASE_CRYPTO, l's operations, so the phases add up to l's total_events_uj);
+ * the inputs checked once for all phases. Errors as pqpan_energy_compute; uj zeroed on
+ * error. */
+PQPAN_MUST_CHECK int pqpan_energy_phases(double uj[PQPAN_PHASE_COUNT],
+                                         const struct pqpan_ledger *l,
+                                         const struct pqpan_profile *p,
+                                         const struct pqpan_energy_opts *o,
+                                         const struct pqpan_gamma *g);
+
 /* Cycle tables (data/cycles/ (CSV)), filled by the caller (the CLI parses the CSV). */
 #define PQPAN_CYCLE_ROWS_MAX 256
 

@@ -50,6 +50,7 @@
 #include "pqpan/error.h"
 #include "pqpan/kem.h"
 #include "pqpan/sha3.h"
+#include "pqpan/sig.h"
 
 /* ---- Wire constants (docs/PROTOCOL.md §2) ---- */
 
@@ -65,6 +66,8 @@
 #define PQPAN_PQKE_TRANSCRIPT_HASH_BYTES 32
 #define PQPAN_PQKE_PROLOGUE_MAX_BYTES 65535 /* its length is encoded in 16 bits */
 #define PQPAN_PQKE_NUMERIC_MODULUS 1000000u /* six decimal digits */
+#define PQPAN_PQKE_SIG_SET_BYTES 1 /* sig modes: the ML-DSA parameter set, after the header */
+#define PQPAN_PQKE_ECDH_PUBLIC_BYTES 64 /* hybrid: a P-256 public key, X || Y (big-endian) */
 
 /* Message types (header byte 1). */
 enum pqpan_pqke_msg_type {
@@ -109,29 +112,37 @@ enum pqpan_pqke_mode {
      PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL) |                                   \
      PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC))
 
-/* Message sizes for a KEM with encapsulation key ek and ciphertext ct bytes:
- * INIT = header || offer || nonce_i || ek || [ct to the responder's static key] || [commit]
- * RESP = header || accepted || ct || [ct to the initiator's static key] || nonce_r || tag_r
- * FIN  = header || [reveal] || tag_i. */
-#define PQPAN_PQKE_INIT_BYTES(ek, ct_static, commit)                                              \
-    (PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES + PQPAN_PQKE_NONCE_BYTES + (ek) +        \
-     (ct_static) + (commit))
-#define PQPAN_PQKE_RESP_BYTES(ct, ct_static)                                                      \
-    (PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES + (ct) + (ct_static) +                   \
-     PQPAN_PQKE_NONCE_BYTES + PQPAN_PQKE_TAG_BYTES)
-#define PQPAN_PQKE_FIN_BYTES(reveal) (PQPAN_PQKE_HEADER_BYTES + (reveal) + PQPAN_PQKE_TAG_BYTES)
-/* Largest messages of the implemented modes (ML-KEM-1024; kem-auth INIT, kem-auth-mutual
- * RESP, numeric FIN): buffers of these sizes always suffice. */
+/* Message sizes (docs/PROTOCOL.md §2) for a sig-set field of sig_set bytes (sig modes), a KEM
+ * with encapsulation key ek and ciphertext ct bytes, P-256 public keys of ecdh bytes
+ * (hybrid suites) and ML-DSA signatures of sig bytes:
+ * INIT = header || [sig set] || offer || nonce_i || ek || [ecdh_i] || [ct to the responder's
+ *        static key] || [commit]
+ * RESP = header || [sig set] || accepted || ct || [ecdh_r] || [ct to the initiator's static
+ *        key] || nonce_r || [sig_r] || tag_r
+ * FIN  = header || [sig set] || [reveal] || [sig_i] || tag_i. */
+#define PQPAN_PQKE_INIT_BYTES(sig_set, ek, ecdh, ct_static, commit)                              \
+    (PQPAN_PQKE_HEADER_BYTES + (sig_set) + PQPAN_PQKE_SETS_BYTES + PQPAN_PQKE_NONCE_BYTES +     \
+     (ek) + (ecdh) + (ct_static) + (commit))
+#define PQPAN_PQKE_RESP_BYTES(sig_set, ct, ecdh, ct_static, sig)                                 \
+    (PQPAN_PQKE_HEADER_BYTES + (sig_set) + PQPAN_PQKE_SETS_BYTES + (ct) + (ecdh) +              \
+     (ct_static) + PQPAN_PQKE_NONCE_BYTES + (sig) + PQPAN_PQKE_TAG_BYTES)
+#define PQPAN_PQKE_FIN_BYTES(sig_set, reveal, sig)                                                \
+    (PQPAN_PQKE_HEADER_BYTES + (sig_set) + (reveal) + (sig) + PQPAN_PQKE_TAG_BYTES)
+/* Largest messages (ML-KEM-1024 with P-256; the kem-auth INIT, the sig-mutual RESP with
+ * ML-DSA-87, the sig-mutual FIN with ML-DSA-87): buffers of these sizes always suffice. */
 #define PQPAN_PQKE_INIT_MAX_BYTES                                                                 \
-    PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM1024_EK_BYTES, PQPAN_MLKEM1024_CT_BYTES, 0)
+    PQPAN_PQKE_INIT_BYTES(0, PQPAN_MLKEM1024_EK_BYTES, PQPAN_PQKE_ECDH_PUBLIC_BYTES,             \
+                          PQPAN_MLKEM1024_CT_BYTES, 0)
 #define PQPAN_PQKE_RESP_MAX_BYTES                                                                 \
-    PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM1024_CT_BYTES, PQPAN_MLKEM1024_CT_BYTES)
-#define PQPAN_PQKE_FIN_MAX_BYTES PQPAN_PQKE_FIN_BYTES(PQPAN_PQKE_REVEAL_BYTES)
-#define PQPAN_PQKE_MSG_MAX_BYTES                                                                  \
-    (PQPAN_PQKE_INIT_MAX_BYTES > PQPAN_PQKE_RESP_MAX_BYTES ? PQPAN_PQKE_INIT_MAX_BYTES        \
-                                                           : PQPAN_PQKE_RESP_MAX_BYTES)
+    PQPAN_PQKE_RESP_BYTES(PQPAN_PQKE_SIG_SET_BYTES, PQPAN_MLKEM1024_CT_BYTES,                    \
+                          PQPAN_PQKE_ECDH_PUBLIC_BYTES, 0, PQPAN_MLDSA87_SIG_BYTES)
+#define PQPAN_PQKE_FIN_MAX_BYTES                                                                  \
+    PQPAN_PQKE_FIN_BYTES(PQPAN_PQKE_SIG_SET_BYTES, 0, PQPAN_MLDSA87_SIG_BYTES)
+#define PQPAN_PQKE_MSG_MAX_BYTES PQPAN_PQKE_RESP_MAX_BYTES
 
-/* Sizes of one suite and mode; 0 in every field unless both are implemented. */
+/* Sizes of one suite and mode (and, in the sig modes, ML-DSA parameter set sig, enum
+ * pqpan_sig_id of sig.h; ignored in the other modes); 0 in every field for an unknown suite,
+ * mode or (sig modes) parameter set. */
 struct pqpan_pqke_sizes {
     size_t ek_bytes;
     size_t ct_bytes;
@@ -139,8 +150,10 @@ struct pqpan_pqke_sizes {
     size_t init_bytes;
     size_t resp_bytes;
     size_t fin_bytes;
+    size_t ecdh_bytes; /* hybrid: each P-256 public key field, else 0 */
+    size_t sig_bytes;  /* sig modes: each ML-DSA signature, else 0 */
 };
-struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode);
+struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode, unsigned sig);
 /* "ML-KEM-768" etc. (also the reserved "P-256+ML-KEM-768"), or NULL for an unknown suite. */
 const char *pqpan_pqke_suite_name(unsigned suite);
 /* The suite that uses a KEM (enum pqpan_kem_id of kem.h), or 0 if none does. */
@@ -156,10 +169,12 @@ int pqpan_pqke_mode_implemented(unsigned mode);
 int pqpan_pqke_mode_authenticates_responder(unsigned mode);
 int pqpan_pqke_mode_authenticates_initiator(unsigned mode);
 
-/* The work one side does in an exchange (docs/PROTOCOL.md §3.4), for cost models: ML-KEM
- * operations and Keccak-f[1600] permutations of the key schedule (transcript hash over a
- * prologue of prologue_len bytes, KMAC calls, numeric commitment and value), counted from
- * the message sizes and the SP 800-185 encodings. */
+/* The work one side does in an exchange (docs/PROTOCOL.md §3.4), for cost models: ML-KEM,
+ * ML-DSA (of the exchange's set) and P-256 operations, and Keccak-f[1600] permutations of the
+ * key schedule (transcript hash over a prologue of prologue_len bytes, the hash of a pinned
+ * ML-DSA public key, KMAC calls, numeric commitment and value), counted from the message
+ * sizes and the SP 800-185 encodings. The permutations inside ML-KEM, ML-DSA and P-256 are
+ * part of those operations, not counted here. */
 enum pqpan_pqke_role {
     PQPAN_PQKE_ROLE_RESPONDER = 0,
     PQPAN_PQKE_ROLE_INITIATOR = 1
@@ -169,10 +184,16 @@ struct pqpan_pqke_work {
     unsigned kem_encaps;
     unsigned kem_decaps;
     unsigned keccak_permutations;
+    unsigned sig_sign;    /* ML-DSA.Sign (FIPS 204 Alg. 2), sig modes */
+    unsigned sig_verify;  /* ML-DSA.Verify (FIPS 204 Alg. 3), sig modes */
+    unsigned ecdh_keygen; /* P-256 ephemeral key pair, hybrid suites */
+    unsigned ecdh_shared; /* P-256 shared secret with public-key validation, hybrid suites */
 };
-/* PQPAN_OK, or PQPAN_ERR_SUITE / PQPAN_ERR_UNSUPPORTED (work zeroed). */
+/* PQPAN_OK, or PQPAN_ERR_SUITE / PQPAN_ERR_MODE for an unknown suite or mode,
+ * PQPAN_ERR_INVALID_ARG for a sig mode with an unknown set sig (work zeroed). sig is ignored
+ * in the other modes. */
 PQPAN_MUST_CHECK int pqpan_pqke_side_work(struct pqpan_pqke_work *work, unsigned suite,
-                                          unsigned mode, enum pqpan_pqke_role role,
+                                          unsigned mode, unsigned sig, enum pqpan_pqke_role role,
                                           size_t prologue_len);
 
 /* ---- Message codecs (one parse/write pair per message) ----

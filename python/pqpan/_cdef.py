@@ -37,6 +37,10 @@ struct pqpan_ll_hdr {
 };
 enum pqpan_ll_ctrl_opcode {
     PQPAN_LL_CONNECTION_UPDATE_IND = 0x00,
+    PQPAN_LL_ENC_REQ = 0x03,
+    PQPAN_LL_ENC_RSP = 0x04,
+    PQPAN_LL_START_ENC_REQ = 0x05,
+    PQPAN_LL_START_ENC_RSP = 0x06,
     PQPAN_LL_FEATURE_REQ = 0x08,
     PQPAN_LL_FEATURE_RSP = 0x09,
     PQPAN_LL_VERSION_IND = 0x0C,
@@ -120,6 +124,27 @@ int pqpan_crc24_check(uint32_t crc_init, const uint8_t *pdu, size_t len);
                                                     size_t *written);
  int pqpan_ll_pdu_conn_update_parse(struct pqpan_ll_conn_update *u,
                                                     const uint8_t *in, size_t len);
+struct pqpan_ll_enc {
+    uint8_t rand[8];
+    uint16_t ediv;
+    uint8_t skd[8];
+    uint8_t iv[4];
+};
+ int pqpan_ll_pdu_enc_write(uint8_t *out, size_t cap, uint8_t opcode,
+                                            const struct pqpan_ll_enc *e, size_t *written);
+ int pqpan_ll_pdu_enc_parse(struct pqpan_ll_enc *e, const uint8_t *in,
+                                            size_t len);
+struct pqpan_ll_crypt {
+    uint8_t sk[16];
+    uint8_t iv[2 * 4];
+    uint64_t counter[2];
+};
+void pqpan_ll_crypt_init(struct pqpan_ll_crypt *c, const uint8_t ltk[16],
+                         const struct pqpan_ll_enc *central, const struct pqpan_ll_enc *peripheral);
+ int pqpan_ll_crypt_encrypt(struct pqpan_ll_crypt *c, int sender, uint8_t *pdu,
+                                            size_t cap);
+ int pqpan_ll_crypt_decrypt(struct pqpan_ll_crypt *c, int sender, uint8_t *pdu,
+                                            size_t len);
 struct pqpan_connect_ind {
     uint8_t init_addr[6];
     uint8_t adv_addr[6];
@@ -185,6 +210,40 @@ struct pqpan_l2cap_sig {
  int pqpan_l2cap_pdu_sig_parse(struct pqpan_l2cap_sig *s,
                                                struct pqpan_l2cap_le_conn *c,
                                                const uint8_t *in, size_t len);
+enum pqpan_smp_code {
+    PQPAN_SMP_PAIRING_REQUEST = 0x01,
+    PQPAN_SMP_PAIRING_RESPONSE = 0x02,
+    PQPAN_SMP_PAIRING_CONFIRM = 0x03,
+    PQPAN_SMP_PAIRING_RANDOM = 0x04,
+    PQPAN_SMP_PAIRING_FAILED = 0x05,
+    PQPAN_SMP_PAIRING_PUBLIC_KEY = 0x0C,
+    PQPAN_SMP_PAIRING_DHKEY_CHECK = 0x0D
+};
+struct pqpan_smp_pairing {
+    uint8_t io_capability;
+    uint8_t oob_data_flag;
+    uint8_t auth_req;
+    uint8_t max_key_size;
+    uint8_t initiator_key_dist;
+    uint8_t responder_key_dist;
+};
+size_t pqpan_smp_pdu_len(uint8_t code);
+ int pqpan_smp_pdu_pairing_write(uint8_t *out, size_t cap, uint8_t code,
+                                                 const struct pqpan_smp_pairing *p,
+                                                 size_t *written);
+ int pqpan_smp_pdu_pairing_parse(struct pqpan_smp_pairing *p, uint8_t code,
+                                                 const uint8_t *in, size_t len);
+ int pqpan_smp_pdu_value_write(uint8_t *out, size_t cap, uint8_t code,
+                                               const uint8_t value[16], size_t *written);
+ int pqpan_smp_pdu_value_parse(uint8_t value[16], uint8_t code, const uint8_t *in,
+                                               size_t len);
+ int pqpan_smp_pdu_public_key_write(uint8_t *out, size_t cap, const uint8_t x[32],
+                                                    const uint8_t y[32], size_t *written);
+ int pqpan_smp_pdu_public_key_parse(uint8_t x[32], uint8_t y[32], const uint8_t *in,
+                                                    size_t len);
+ int pqpan_smp_pdu_failed_write(uint8_t *out, size_t cap, uint8_t reason,
+                                                size_t *written);
+ int pqpan_smp_pdu_failed_parse(uint8_t *reason, const uint8_t *in, size_t len);
 enum pqpan_att_opcode {
     PQPAN_ATT_ERROR_RSP = 0x01,
     PQPAN_ATT_EXCHANGE_MTU_REQ = 0x02,
@@ -234,6 +293,7 @@ struct pqpan_pcap_ble_info {
     uint8_t phy;
     uint8_t coding_s2;
     uint8_t crc_valid;
+    uint8_t decrypted;
     uint32_t access_address;
 };
  int pqpan_pcap_ble_record(uint8_t *out, size_t cap,
@@ -433,6 +493,29 @@ struct pqpan_ble_estimate {
                                              const struct pqpan_ble_config *cfg,
                                              const struct pqpan_ble_device *dev,
                                              const uint64_t cycles[PQPAN_OP_COUNT]);
+struct pqpan_ble_setup_memo {
+    uint32_t key[15u];
+    int valid;
+    struct pqpan_ledger ledger[2];
+    struct pqpan_ble_counts counts;
+    uint64_t span_ns[PQPAN_PHASE_COUNT];
+    uint64_t setup_ns;
+};
+struct pqpan_ble_estimate_cache {
+    struct pqpan_ble_setup_memo slot[64u];
+    uint64_t hits, misses;
+};
+void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
+ int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
+                                                    const struct pqpan_ble_config *cfg,
+                                                    const struct pqpan_ble_device *dev,
+                                                    const uint64_t cycles[PQPAN_OP_COUNT],
+                                                    struct pqpan_ble_estimate_cache *cache);
+ int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
+                                                    const struct pqpan_ble_config *cfg,
+                                                    const struct pqpan_ble_device *dev,
+                                                    const uint64_t cycles[PQPAN_OP_COUNT],
+                                                    struct pqpan_ble_estimate_cache *cache);
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
 uint64_t pqpan_ble_adv_listen_ns(void);
 void pqpan_ble_adv_mean(uint64_t adv_interval_ns, uint8_t *scan_channel, uint64_t *wait_ns);
@@ -633,6 +716,19 @@ struct pqpan_advise_floor {
                                                uint64_t tx_octets, uint64_t rx_octets,
                                                const uint64_t cycles[PQPAN_OP_COUNT],
                                                const uint64_t count[PQPAN_OP_COUNT]);
+enum pqpan_advise_leg { PQPAN_ADVISE_THERE = 0, PQPAN_ADVISE_BACK, PQPAN_ADVISE_LEGS };
+struct pqpan_advise_round_trip {
+    struct pqpan_ledger led[PQPAN_ADVISE_LEGS][2];
+    enum pqpan_ble_phy phy[PQPAN_ADVISE_LEGS][PQPAN_PHASE_COUNT];
+    uint64_t span_ns[PQPAN_ADVISE_LEGS];
+    unsigned procedures[PQPAN_ADVISE_LEGS];
+    struct pqpan_ble_counts counts;
+};
+ int pqpan_advise_round_trip(struct pqpan_advise_round_trip *out,
+                                             const struct pqpan_ble_link_settings *idle,
+                                             const struct pqpan_ble_link_settings *opt,
+                                             int same_event_reply,
+                                             const struct pqpan_ble_device *dev);
 struct pqpan_advise_point {
     double energy;
     double latency;
@@ -1044,42 +1140,73 @@ struct pqpan_keccak_ctx {
 void pqpan_keccak_f1600(uint64_t lanes[25]);
  int pqpan_keccak_init(struct pqpan_keccak_ctx *ctx, size_t rate_bytes,
                                        uint8_t dsbyte);
-void pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_keccak_finalize(struct pqpan_keccak_ctx *ctx);
-void pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len);
-void pqpan_keccak_squeezeblocks(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t nblocks);
+int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_keccak_finalize(struct pqpan_keccak_ctx *ctx);
+int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_keccak_squeezeblocks(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t nblocks);
 struct pqpan_sha3_256_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_sha3_256_init(struct pqpan_sha3_256_ctx *ctx);
-void pqpan_sha3_256_absorb(struct pqpan_sha3_256_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_sha3_256_final(struct pqpan_sha3_256_ctx *ctx, uint8_t out[32]);
+int pqpan_sha3_256_absorb(struct pqpan_sha3_256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_sha3_256_final(struct pqpan_sha3_256_ctx *ctx, uint8_t out[32]);
 void pqpan_sha3_256(uint8_t out[32], const uint8_t *in, size_t len);
 struct pqpan_sha3_512_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_sha3_512_init(struct pqpan_sha3_512_ctx *ctx);
-void pqpan_sha3_512_absorb(struct pqpan_sha3_512_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_sha3_512_final(struct pqpan_sha3_512_ctx *ctx, uint8_t out[64]);
+int pqpan_sha3_512_absorb(struct pqpan_sha3_512_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_sha3_512_final(struct pqpan_sha3_512_ctx *ctx, uint8_t out[64]);
 void pqpan_sha3_512(uint8_t out[64], const uint8_t *in, size_t len);
 struct pqpan_shake128_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_shake128_init(struct pqpan_shake128_ctx *ctx);
-void pqpan_shake128_absorb(struct pqpan_shake128_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_shake128_finalize(struct pqpan_shake128_ctx *ctx);
-void pqpan_shake128_squeeze(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t len);
-void pqpan_shake128_squeezeblocks(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t nblocks);
+int pqpan_shake128_absorb(struct pqpan_shake128_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_shake128_finalize(struct pqpan_shake128_ctx *ctx);
+int pqpan_shake128_squeeze(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_shake128_squeezeblocks(struct pqpan_shake128_ctx *ctx, uint8_t *out, size_t nblocks);
 void pqpan_shake128(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
 struct pqpan_shake256_ctx {
     struct pqpan_keccak_ctx sponge;
 };
 void pqpan_shake256_init(struct pqpan_shake256_ctx *ctx);
-void pqpan_shake256_absorb(struct pqpan_shake256_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_shake256_finalize(struct pqpan_shake256_ctx *ctx);
-void pqpan_shake256_squeeze(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t len);
-void pqpan_shake256_squeezeblocks(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t nblocks);
+int pqpan_shake256_absorb(struct pqpan_shake256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_shake256_finalize(struct pqpan_shake256_ctx *ctx);
+int pqpan_shake256_squeeze(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_shake256_squeezeblocks(struct pqpan_shake256_ctx *ctx, uint8_t *out, size_t nblocks);
 void pqpan_shake256(uint8_t *out, size_t outlen, const uint8_t *in, size_t inlen);
+ int pqpan_mldsa44_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);  int pqpan_mldsa44_keypair(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa44_sign_derand( uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);  int pqpan_mldsa44_sign(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa44_sign_internal(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime, size_t mprime_len, const uint8_t rnd[32]);  int pqpan_mldsa44_verify(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);  int pqpan_mldsa44_verify_internal(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len, const uint8_t *sig, size_t sig_len);
+ int pqpan_mldsa65_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);  int pqpan_mldsa65_keypair(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa65_sign_derand( uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);  int pqpan_mldsa65_sign(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa65_sign_internal(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime, size_t mprime_len, const uint8_t rnd[32]);  int pqpan_mldsa65_verify(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);  int pqpan_mldsa65_verify_internal(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len, const uint8_t *sig, size_t sig_len);
+ int pqpan_mldsa87_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);  int pqpan_mldsa87_keypair(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa87_sign_derand( uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);  int pqpan_mldsa87_sign(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa87_sign_internal(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime, size_t mprime_len, const uint8_t rnd[32]);  int pqpan_mldsa87_verify(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);  int pqpan_mldsa87_verify_internal(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len, const uint8_t *sig, size_t sig_len);
+enum pqpan_sig_id {
+    PQPAN_SIG_MLDSA44 = 1,
+    PQPAN_SIG_MLDSA65 = 2,
+    PQPAN_SIG_MLDSA87 = 3
+};
+struct pqpan_sig {
+    enum pqpan_sig_id id;
+    const char *name;
+    unsigned security_category;
+    size_t pk_bytes;
+    size_t sk_bytes;
+    size_t sig_bytes;
+    int (*keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);
+    int (*keypair)(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);
+    int (*sign_derand)(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len,
+                       const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);
+    int (*sign)(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len,
+                const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);
+    int (*sign_internal)(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime,
+                         size_t mprime_len, const uint8_t rnd[32]);
+    int (*verify)(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
+                  size_t ctx_len, const uint8_t *sig, size_t sig_len);
+    int (*verify_internal)(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len,
+                           const uint8_t *sig, size_t sig_len);
+};
+const struct pqpan_sig *pqpan_sig_by_id(enum pqpan_sig_id id);
+const struct pqpan_sig *pqpan_sig_by_name(const char *name);
+const struct pqpan_sig *pqpan_sig_at(size_t i);
 enum pqpan_pqke_msg_type {
     PQPAN_PQKE_MSG_INIT = 1,
     PQPAN_PQKE_MSG_RESP = 2,
@@ -1109,8 +1236,10 @@ struct pqpan_pqke_sizes {
     size_t init_bytes;
     size_t resp_bytes;
     size_t fin_bytes;
+    size_t ecdh_bytes;
+    size_t sig_bytes;
 };
-struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode);
+struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode, unsigned sig);
 const char *pqpan_pqke_suite_name(unsigned suite);
 unsigned pqpan_pqke_suite_for_kem(enum pqpan_kem_id kem);
 const char *pqpan_pqke_mode_name(unsigned mode);
@@ -1127,9 +1256,13 @@ struct pqpan_pqke_work {
     unsigned kem_encaps;
     unsigned kem_decaps;
     unsigned keccak_permutations;
+    unsigned sig_sign;
+    unsigned sig_verify;
+    unsigned ecdh_keygen;
+    unsigned ecdh_shared;
 };
  int pqpan_pqke_side_work(struct pqpan_pqke_work *work, unsigned suite,
-                                          unsigned mode, enum pqpan_pqke_role role,
+                                          unsigned mode, unsigned sig, enum pqpan_pqke_role role,
                                           size_t prologue_len);
 struct pqpan_pqke_header {
     uint8_t version;
@@ -1285,6 +1418,7 @@ void pqpan_prng_seed(struct pqpan_prng *r, uint64_t seed);
 uint64_t pqpan_prng_next(struct pqpan_prng *r);
 uint64_t pqpan_prng_below(struct pqpan_prng *r, uint64_t n);
 int pqpan_prng_chance(struct pqpan_prng *r, double p);
+int pqpan_prng_fill(void *ctx, uint8_t *out, size_t len);
 struct pqpan_ev {
     uint64_t t_ns;
     uint64_t seq;
@@ -1309,7 +1443,8 @@ void pqpan_evq_init(struct pqpan_evq *q);
 int pqpan_evq_pop(struct pqpan_evq *q, struct pqpan_ev *ev);
 enum pqpan_sim_transport {
     PQPAN_SIM_GATT = 0,
-    PQPAN_SIM_L2CAP_COC
+    PQPAN_SIM_L2CAP_COC,
+    PQPAN_SIM_SMP
 };
 struct pqpan_sim_channel {
     double per;
@@ -1330,7 +1465,9 @@ struct pqpan_sim_config {
 void pqpan_sim_config_default(struct pqpan_sim_config *c);
 struct pqpan_sim_work {
     uint32_t ops[PQPAN_OP_COUNT];
+    uint32_t ops_after[PQPAN_OP_COUNT];
     int done;
+    const uint8_t *ltk;
 };
 struct pqpan_sim_app {
     int (*start)(void *ctx, enum pqpan_ble_role side, uint8_t *out, size_t cap, size_t *out_len,
@@ -1348,6 +1485,7 @@ struct pqpan_sim_packet {
     uint8_t sender;
     uint8_t phy;
     uint8_t crc_ok;
+    uint8_t decrypted;
     const uint8_t *pdu;
     size_t len;
 };
@@ -1377,10 +1515,11 @@ struct pqpan_sim_result {
     uint32_t att_mtu;
     uint32_t ll_octets;
     int done[2];
+    int encrypted;
     int status;
 };
 struct pqpan_sim_pdu {
-    uint8_t b[2 + 251 + 3];
+    uint8_t b[2 + 251 + 4 + 3];
     uint16_t len;
 };
 struct pqpan_sim_l2cap {
@@ -1406,6 +1545,13 @@ struct pqpan_sim_node {
     struct pqpan_sim_l2cap rx;
     uint8_t rx_active;
     uint64_t last_rx_ok_ns;
+    uint8_t ltk[16];
+    uint8_t has_ltk;
+    uint8_t enc_tx, enc_rx;
+    struct pqpan_ll_enc enc;
+    struct pqpan_ll_crypt crypt;
+    struct pqpan_sim_pdu plain;
+    uint8_t cur_encrypted;
     struct pqpan_sim_l2cap hostq[8];
     uint8_t hostq_n;
     struct pqpan_sim_ctrl hostllq[4];
@@ -1475,6 +1621,7 @@ struct pqpan_sim {
     uint8_t adv_channel;
     uint8_t link_ready;
     uint8_t messages;
+    uint8_t enc_started;
     uint64_t last_close_ns;
     uint64_t phase_start_ns;
     uint8_t phase;
@@ -1483,6 +1630,8 @@ struct pqpan_sim {
     uint8_t event_data_phase;
     uint32_t event_pairs;
     struct pqpan_sim_pdu air;
+    struct pqpan_sim_pdu air_plain;
+    uint8_t air_encrypted;
     uint8_t air_sender;
     uint8_t air_lost;
     uint8_t air_crc_ok;
@@ -1532,6 +1681,27 @@ const struct pqpan_sim_app *pqpan_sim_pqke_app(void);
 int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a);
 int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a);
 void pqpan_sim_pqke_wipe(struct pqpan_sim_pqke *a);
+struct pqpan_sim_lesc_side {
+    uint8_t sk[32];
+    uint8_t pk[65];
+    uint8_t peer_pk[65];
+    uint8_t nonce[16], peer_nonce[16];
+    uint8_t peer_confirm[16];
+    uint8_t dhkey[32];
+    uint8_t mackey[16], ltk[16];
+    uint8_t stage;
+    uint8_t checked;
+};
+struct pqpan_sim_lesc {
+    struct pqpan_sim_lesc_side side[2];
+    uint8_t iocap[2][3];
+    struct pqpan_prng rng;
+};
+void pqpan_sim_lesc_init(struct pqpan_sim_lesc *a, uint64_t seed);
+const struct pqpan_sim_app *pqpan_sim_lesc_app(void);
+int pqpan_sim_lesc_confirmed(const struct pqpan_sim_lesc *a);
+int pqpan_sim_lesc_keys_equal(const struct pqpan_sim_lesc *a);
+void pqpan_sim_lesc_wipe(struct pqpan_sim_lesc *a);
 enum pqpan_sim154_capture {
     PQPAN_SIM154_CAPTURE_NONE = 0,
     PQPAN_SIM154_CAPTURE_FIRST
@@ -1643,12 +1813,12 @@ struct pqpan_kmac256_ctx {
  int pqpan_cshake256_init(struct pqpan_cshake256_ctx *ctx, const uint8_t *name,
                                           size_t name_len, const uint8_t *custom,
                                           size_t custom_len);
-void pqpan_cshake256_absorb(struct pqpan_cshake256_ctx *ctx, const uint8_t *in, size_t len);
-void pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size_t len);
+int pqpan_cshake256_absorb(struct pqpan_cshake256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_cshake256_squeeze(struct pqpan_cshake256_ctx *ctx, uint8_t *out, size_t len);
  int pqpan_kmac256_init(struct pqpan_kmac256_ctx *ctx, const uint8_t *key,
                                         size_t key_len, const uint8_t *custom,
                                         size_t custom_len);
-void pqpan_kmac256_absorb(struct pqpan_kmac256_ctx *ctx, const uint8_t *in, size_t len);
+int pqpan_kmac256_absorb(struct pqpan_kmac256_ctx *ctx, const uint8_t *in, size_t len);
  int pqpan_kmac256_final(struct pqpan_kmac256_ctx *ctx, uint8_t *out,
                                          size_t out_len);
  int pqpan_kmac256(uint8_t *out, size_t out_len, const uint8_t *key,
@@ -1683,37 +1853,6 @@ void pqpan_pcap_global_header(uint8_t out[24u], uint32_t linktype,
                                             void *ctx, uint32_t linktype, int nanosecond);
  int pqpan_pcap_write_packet(struct pqpan_pcap_writer *w, uint64_t t_ns,
                                              const uint8_t *data, size_t len);
- int pqpan_mldsa44_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);  int pqpan_mldsa44_keypair(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa44_sign_derand( uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);  int pqpan_mldsa44_sign(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa44_sign_internal(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime, size_t mprime_len, const uint8_t rnd[32]);  int pqpan_mldsa44_verify(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);  int pqpan_mldsa44_verify_internal(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len, const uint8_t *sig, size_t sig_len);
- int pqpan_mldsa65_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);  int pqpan_mldsa65_keypair(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa65_sign_derand( uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);  int pqpan_mldsa65_sign(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa65_sign_internal(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime, size_t mprime_len, const uint8_t rnd[32]);  int pqpan_mldsa65_verify(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);  int pqpan_mldsa65_verify_internal(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len, const uint8_t *sig, size_t sig_len);
- int pqpan_mldsa87_keypair_derand(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);  int pqpan_mldsa87_keypair(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa87_sign_derand( uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);  int pqpan_mldsa87_sign(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);  int pqpan_mldsa87_sign_internal(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime, size_t mprime_len, const uint8_t rnd[32]);  int pqpan_mldsa87_verify(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx, size_t ctx_len, const uint8_t *sig, size_t sig_len);  int pqpan_mldsa87_verify_internal(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len, const uint8_t *sig, size_t sig_len);
-enum pqpan_sig_id {
-    PQPAN_SIG_MLDSA44 = 1,
-    PQPAN_SIG_MLDSA65 = 2,
-    PQPAN_SIG_MLDSA87 = 3
-};
-struct pqpan_sig {
-    enum pqpan_sig_id id;
-    const char *name;
-    unsigned security_category;
-    size_t pk_bytes;
-    size_t sk_bytes;
-    size_t sig_bytes;
-    int (*keypair_derand)(uint8_t *pk, uint8_t *sk, const uint8_t xi[32]);
-    int (*keypair)(uint8_t *pk, uint8_t *sk, pqpan_rng_fn rng, void *rng_ctx);
-    int (*sign_derand)(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len,
-                       const uint8_t *ctx, size_t ctx_len, const uint8_t rnd[32]);
-    int (*sign)(uint8_t *sig, const uint8_t *sk, const uint8_t *msg, size_t msg_len,
-                const uint8_t *ctx, size_t ctx_len, pqpan_rng_fn rng, void *rng_ctx);
-    int (*sign_internal)(uint8_t *sig, const uint8_t *sk, const uint8_t *mprime,
-                         size_t mprime_len, const uint8_t rnd[32]);
-    int (*verify)(const uint8_t *pk, const uint8_t *msg, size_t msg_len, const uint8_t *ctx,
-                  size_t ctx_len, const uint8_t *sig, size_t sig_len);
-    int (*verify_internal)(const uint8_t *pk, const uint8_t *mprime, size_t mprime_len,
-                           const uint8_t *sig, size_t sig_len);
-};
-const struct pqpan_sig *pqpan_sig_by_id(enum pqpan_sig_id id);
-const struct pqpan_sig *pqpan_sig_by_name(const char *name);
-const struct pqpan_sig *pqpan_sig_at(size_t i);
 enum pqpan_ppk2_layout {
     PQPAN_PPK2_LAYOUT_NONE = 0,
     PQPAN_PPK2_LAYOUT_CURRENT,
@@ -1958,10 +2097,12 @@ MACROS = {
     'PQPAN_BLE_ATT_VALUE_MAX': 512,
     'PQPAN_BLE_CI_MAX_NS': 4000000000,
     'PQPAN_BLE_CI_MIN_NS': 7500000,
+    'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 64,
     'PQPAN_BLE_IDLE_CI_DEFAULT_NS': 30000000,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
     'PQPAN_BLE_MIC_BYTES': 4,
+    'PQPAN_BLE_SETUP_KEY_WORDS': 15,
     'PQPAN_BLE_TXN_MAX': 8,
     'PQPAN_BLE_T_IFS_NS': 150000,
     'PQPAN_BLE_T_IFS_TOLERANCE_NS': 2000,
@@ -1992,6 +2133,7 @@ MACROS = {
     'PQPAN_KMAC256_RATE': 136,
     'PQPAN_L2CAP_CID_ATT': 4,
     'PQPAN_L2CAP_CID_LE_SIGNALING': 5,
+    'PQPAN_L2CAP_CID_SMP': 6,
     'PQPAN_L2CAP_FLOW_CONTROL_CREDIT_BYTES': 4,
     'PQPAN_L2CAP_HDR_BYTES': 4,
     'PQPAN_L2CAP_LE_CREDIT_CONN_REQ_BYTES': 10,
@@ -2013,16 +2155,22 @@ MACROS = {
     'PQPAN_LL_CTRL_MAX_BYTES': 24,
     'PQPAN_LL_DATA_MAX_PAYLOAD': 251,
     'PQPAN_LL_DATA_MIN_PAYLOAD': 27,
+    'PQPAN_LL_ENC_REQ_CTR_BYTES': 23,
+    'PQPAN_LL_ENC_RSP_CTR_BYTES': 13,
     'PQPAN_LL_FEATURE_CTR_BYTES': 9,
     'PQPAN_LL_FEATURE_SET_BYTES': 8,
     'PQPAN_LL_HDR_BYTES': 2,
+    'PQPAN_LL_IV_BYTES': 4,
+    'PQPAN_LL_KEY_BYTES': 16,
     'PQPAN_LL_LENGTH_CTR_BYTES': 9,
+    'PQPAN_LL_MIC_BYTES': 4,
     'PQPAN_LL_PACKET_MAX': 260,
     'PQPAN_LL_PHY_1M': 1,
     'PQPAN_LL_PHY_2M': 2,
     'PQPAN_LL_PHY_CODED': 4,
     'PQPAN_LL_PHY_REQ_CTR_BYTES': 3,
     'PQPAN_LL_PHY_UPDATE_CTR_BYTES': 5,
+    'PQPAN_LL_SKD_BYTES': 8,
     'PQPAN_LL_VERSION_CTR_BYTES': 6,
     'PQPAN_MLDSA44_PK_BYTES': 1312,
     'PQPAN_MLDSA44_SIG_BYTES': 2420,
@@ -2049,11 +2197,14 @@ MACROS = {
     'PQPAN_MLKEM_SS_BYTES': 32,
     'PQPAN_PCAP_BLE_CRC_CHECKED': 1024,
     'PQPAN_PCAP_BLE_CRC_VALID': 2048,
+    'PQPAN_PCAP_BLE_DECRYPTED': 8,
     'PQPAN_PCAP_BLE_DEWHITENED': 1,
+    'PQPAN_PCAP_BLE_MIC_CHECKED': 4096,
+    'PQPAN_PCAP_BLE_MIC_VALID': 8192,
     'PQPAN_PCAP_BLE_PDU_TYPE_SHIFT': 7,
     'PQPAN_PCAP_BLE_PHDR_BYTES': 10,
     'PQPAN_PCAP_BLE_PHY_SHIFT': 14,
-    'PQPAN_PCAP_BLE_RECORD_MAX': 271,
+    'PQPAN_PCAP_BLE_RECORD_MAX': 275,
     'PQPAN_PCAP_BLE_REF_AA_VALID': 16,
     'PQPAN_PCAP_GLOBAL_HDR_OCTETS': 24,
     'PQPAN_PCAP_LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR': 256,
@@ -2071,6 +2222,7 @@ MACROS = {
     'PQPAN_PPK2_TIME_MAX_MS': 4000000000000,
     'PQPAN_PPK2_TIME_MAX_NS': 4000000000000000000,
     'PQPAN_PQKE_COMMIT_BYTES': 32,
+    'PQPAN_PQKE_ECDH_PUBLIC_BYTES': 64,
     'PQPAN_PQKE_HEADER_BYTES': 6,
     'PQPAN_PQKE_KEY_MAX_BYTES': 32,
     'PQPAN_PQKE_NONCE_BYTES': 32,
@@ -2079,6 +2231,7 @@ MACROS = {
     'PQPAN_PQKE_PSK_BYTES': 32,
     'PQPAN_PQKE_REVEAL_BYTES': 32,
     'PQPAN_PQKE_SETS_BYTES': 2,
+    'PQPAN_PQKE_SIG_SET_BYTES': 1,
     'PQPAN_PQKE_TAG_BYTES': 32,
     'PQPAN_PQKE_TRANSCRIPT_HASH_BYTES': 32,
     'PQPAN_PQKE_VERSION': 2,
@@ -2107,6 +2260,12 @@ MACROS = {
     'PQPAN_SIM_LLQ': 4,
     'PQPAN_SIM_MSG_MAX': 4096,
     'PQPAN_SIM_TXQ': 8,
+    'PQPAN_SMP_AUTH_SC': 8,
+    'PQPAN_SMP_FAILED_BYTES': 2,
+    'PQPAN_SMP_IO_NO_INPUT_NO_OUTPUT': 3,
+    'PQPAN_SMP_PAIRING_BYTES': 7,
+    'PQPAN_SMP_PUBLIC_KEY_BYTES': 65,
+    'PQPAN_SMP_VALUE_BYTES': 17,
     'PQPAN_TRACE_HIST_BINS': 8313,
     'PQPAN_TRACE_HIST_FLOOR_UA': 0.01,
     'PQPAN_TRACE_HIST_SIDE': 4156,

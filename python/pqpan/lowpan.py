@@ -80,7 +80,7 @@ def setup(c, env, o):
     ble.protocol = lib.PQPAN_BLE_PROTO_PQPAN
     cycles = model.model_setup(env, ble, o.kem)
     sizes = lib.pqpan_pqke_message_sizes(lib.pqpan_pqke_suite_for_kem(k.id),
-                                         lib.PQPAN_PQKE_MODE_NONE)
+                                         lib.PQPAN_PQKE_MODE_NONE, 0)
     c.msg_octets = [sizes.init_bytes, sizes.resp_bytes, sizes.fin_bytes]
     c.csma = lib.pqpan_802154_csma_contiki() if o.contiki else lib.pqpan_802154_csma_ieee()
     c.p_busy = o.busy

@@ -278,9 +278,9 @@ def _scale_kdf(cycles, kem_id, mode):
     suite = lib.pqpan_pqke_suite_for_kem(kem_id)
     none = ffi.new("struct pqpan_pqke_work *")
     work = ffi.new("struct pqpan_pqke_work *")
-    if (lib.pqpan_pqke_side_work(none, suite, lib.PQPAN_PQKE_MODE_NONE,
+    if (lib.pqpan_pqke_side_work(none, suite, lib.PQPAN_PQKE_MODE_NONE, 0,
                                  lib.PQPAN_PQKE_ROLE_INITIATOR, 0) != lib.PQPAN_OK or
-            lib.pqpan_pqke_side_work(work, suite, mode, lib.PQPAN_PQKE_ROLE_INITIATOR,
+            lib.pqpan_pqke_side_work(work, suite, mode, 0, lib.PQPAN_PQKE_ROLE_INITIATOR,
                                      0) != lib.PQPAN_OK):
         raise UsageError("--auth %s is not implemented" % cstr(lib.pqpan_pqke_mode_name(mode)))
     kdf = lib.PQPAN_OP_KDF

@@ -2,6 +2,7 @@
  * (Core v5.4 Vol 3 Part A §3.1, §7.2; Vol 3 Part F §3.4; Vol 3 Part G §4.9–§4.11). */
 #include <string.h>
 
+#include "ble/setup.h"
 #include "pqpan/ble.h"
 
 /* Vol 3 Part A §7.2 + Vol 6 Part B §2.4: the L2CAP PDU (basic header + information
@@ -111,6 +112,14 @@ static void plan_study(struct plan *p, int is_ek, uint32_t msg_len)
                 PQPAN_ATT_OPCODE_ONLY_BYTES);
 }
 
+enum pqpan_ble_transfer pqpan_ble_transfer_pdus(enum pqpan_ble_transfer t)
+{
+    if (t == PQPAN_BLE_WRITE_CMD) {
+        return PQPAN_BLE_NOTIFY;
+    }
+    return t == PQPAN_BLE_WRITE_REQ ? PQPAN_BLE_INDICATE : t;
+}
+
 int pqpan_ble_plan_message(struct pqpan_ble_txn out[PQPAN_BLE_TXN_MAX], uint32_t *n,
                            enum pqpan_ble_transfer t, int is_ek, uint32_t msg_len,
                            uint32_t att_mtu, enum pqpan_ble_role sender,
@@ -128,13 +137,11 @@ int pqpan_ble_plan_message(struct pqpan_ble_txn out[PQPAN_BLE_TXN_MAX], uint32_t
     p.n = 0;
     p.sender = sender;
     p.phase = phase;
-    switch (t) {
+    switch (pqpan_ble_transfer_pdus(t)) {
     case PQPAN_BLE_NOTIFY:
-    case PQPAN_BLE_WRITE_CMD:
         plan_values(&p, msg_len, value_max, PQPAN_ATT_HANDLE_VALUE_HDR, 0u, 0u);
         break;
     case PQPAN_BLE_INDICATE:
-    case PQPAN_BLE_WRITE_REQ:
         plan_values(&p, msg_len, value_max, PQPAN_ATT_HANDLE_VALUE_HDR, 0u,
                     PQPAN_ATT_OPCODE_ONLY_BYTES);
         break;

@@ -120,11 +120,11 @@ static int pqke_work(struct pqpan_pqke_work *ini, struct pqpan_pqke_work *rsp,
                      struct pqpan_pqke_sizes *sz, const struct pqpan_ble_config *c)
 {
     unsigned suite = suite_of(c);
-    int rc = pqpan_pqke_side_work(ini, suite, c->pqke_mode, PQPAN_PQKE_ROLE_INITIATOR, 0);
+    int rc = pqpan_pqke_side_work(ini, suite, c->pqke_mode, 0, PQPAN_PQKE_ROLE_INITIATOR, 0);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_side_work(rsp, suite, c->pqke_mode, PQPAN_PQKE_ROLE_RESPONDER, 0);
+        rc = pqpan_pqke_side_work(rsp, suite, c->pqke_mode, 0, PQPAN_PQKE_ROLE_RESPONDER, 0);
     }
-    *sz = pqpan_pqke_message_sizes(suite, c->pqke_mode);
+    *sz = pqpan_pqke_message_sizes(suite, c->pqke_mode, 0);
     return rc;
 }
 
@@ -338,133 +338,47 @@ static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_c
     }
 }
 
-/* ---- the set-up memo (ble.h struct pqpan_ble_estimate_cache) ---- */
+/* ---- the plans of the exchanges ---- */
 
-void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache)
-{
-    memset(cache, 0, sizeof *cache);
-}
-
-/* Every input pqpan_ble_setup_run reads (src/ble/setup.c): the advertising interval, the
- * interval the connection opens at (idle_ci_ns with conn_update, else ci_ns) and the
- * exchange's; the PHY; whether the LL payload switches from 27 octets (the set-up compares
- * ll_octets with 27 only) and whether the ATT_MTU exchange runs (att_mtu > 23); the
- * features, discovery and same_event_reply flags (each read as a truth value); and the
- * device's timing. 64-bit values as two words, so the key has no padding to compare. */
-static void setup_key(uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_ble_config *c,
-                      const struct pqpan_ble_device *d)
-{
-    const uint64_t wide[3] = {c->adv_interval_ns, c->conn_update ? c->idle_ci_ns : c->ci_ns,
-                              c->ci_ns};
-    int i;
-    for (i = 0; i < 3; i++) {
-        k[2 * i] = (uint32_t)wide[i];
-        k[2 * i + 1] = (uint32_t)(wide[i] >> 32);
-    }
-    k[6] = (uint32_t)c->phy;
-    k[7] = (uint32_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) |
-           (uint32_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 1 | (uint32_t)(c->features != 0) << 2 |
-           (uint32_t)(c->discovery != 0) << 3 | (uint32_t)(c->same_event_reply != 0) << 4;
-    k[8] = d->cpu_hz;
-    k[9] = d->hfxo_start_ns;
-    k[10] = d->ramp_ns;
-    k[11] = d->pre_ns;
-    k[12] = d->post_ns;
-    k[13] = d->sca_ppm;
-    k[14] = d->rx_margin_ns;
-}
-
-/* The key's slot: FNV-1a over the words, its high half folded onto the low bits. */
-static uint32_t setup_slot(const uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS])
-{
-    uint32_t h = 2166136261u;
-    unsigned i;
-    for (i = 0; i < PQPAN_BLE_SETUP_KEY_WORDS; i++) {
-        h = (h ^ k[i]) * 16777619u;
-    }
-    return (h ^ h >> 16) % PQPAN_BLE_ESTIMATE_CACHE_SLOTS;
-}
-
-/* Zeroes *out and runs pqpan_ble_setup_run on it, or writes the same bytes from the memo.
- * The set-up reads nothing of *out but zeros and writes only ledger, counts, span_ns and
- * setup_ns, so a result stored for the same key is the same bytes. */
-static void setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                  const struct pqpan_ble_device *dev, struct pqpan_ble_estimate_cache *cache)
-{
-    uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
-    struct pqpan_ble_setup_memo *m;
-    if (cache == NULL) {
-        memset(out, 0, sizeof *out);
-        pqpan_ble_setup_run(out, cfg, dev);
-        return;
-    }
-    setup_key(key, cfg, dev);
-    m = &cache->slot[setup_slot(key)];
-    if (m->valid && memcmp(m->key, key, sizeof key) == 0) {
-        cache->hits++;
-        /* the ledgers whole, everything after them zeroed, then the set-up's fields */
-        memcpy(out->ledger, m->ledger, sizeof out->ledger);
-        memset(&out->bits, 0, sizeof *out - offsetof(struct pqpan_ble_estimate, bits));
-        out->counts = m->counts;
-        memcpy(out->span_ns, m->span_ns, sizeof out->span_ns);
-        out->setup_ns = m->setup_ns;
-        return;
-    }
-    cache->misses++;
-    memset(out, 0, sizeof *out);
-    pqpan_ble_setup_run(out, cfg, dev);
-    memcpy(m->key, key, sizeof key);
-    m->valid = 1;
-    memcpy(m->ledger, out->ledger, sizeof m->ledger);
-    m->counts = out->counts;
-    memcpy(m->span_ns, out->span_ns, sizeof m->span_ns);
-    m->setup_ns = out->setup_ns;
-}
-
-/* ---- the estimates ---- */
-
-static int estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                         const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
-                         struct pqpan_ble_estimate_cache *cache)
-{
+/* What an exchange sends and computes: its transactions, the CPU time of each operation
+ * and (PQKE) the work of each side. */
+struct plan {
     struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX + 1];
-    uint32_t n = 0;
-    uint64_t tail = 0;
-    uint64_t ns[PQPAN_OP_COUNT] = {0u};
+    uint32_t n;
+    uint64_t ns[PQPAN_OP_COUNT];
     struct exchange_work w;
+    int lesc;
+};
 
-    if (!config_ok(cfg, dev)) {
-        memset(out, 0, sizeof *out);
+/* The operations whose cycles an exchange reads, *first..*last: the plan's CPU times
+ * (ops_ns) and the memo's key both take them from here. */
+static void exchange_ops(enum pqpan_op *first, enum pqpan_op *last,
+                         const struct pqpan_ble_config *cfg, int lesc)
+{
+    *first = lesc ? PQPAN_OP_ECDH_KEYGEN : PQPAN_OP_KEM_KEYGEN;
+    *last = lesc                                     ? PQPAN_OP_ECDH_SHARED
+            : cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF
+                                                     : PQPAN_OP_KEM_DECAPS;
+}
+
+/* The PQKE's plan: PQPAN_ERR_INVALID_ARG when its messages do not fit the configuration
+ * (e.g. the study's transfer below ATT_MTU 403). */
+static int plan_pqke(struct plan *p, const struct pqpan_ble_config *cfg,
+                     const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    uint64_t tail = 0;
+    enum pqpan_op first, last;
+    memset(p->ns, 0, sizeof p->ns);
+    p->n = 0;
+    p->lesc = 0;
+    exchange_ops(&first, &last, cfg, 0);
+    ops_ns(p->ns, cycles, dev, first, last);
+    if (exchange_work(&p->w, cfg) != PQPAN_OK ||
+        plan_exchange(p->t, &p->n, &tail, cfg, &p->w, p->ns) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    ops_ns(ns, cycles, dev, PQPAN_OP_KEM_KEYGEN,
-           cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_OP_KDF : PQPAN_OP_KEM_DECAPS);
-    if (exchange_work(&w, cfg) != PQPAN_OK || plan_exchange(t, &n, &tail, cfg, &w, ns) != PQPAN_OK) {
-        memset(out, 0, sizeof *out);
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    add_tail(t, &n, tail);
-    setup(out, cfg, dev, cache);
-    exchange(out, cfg, dev, t, n);
-    book_crypto(out, cfg, &w, cycles, ns);
-    add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
+    add_tail(p->t, &p->n, tail);
     return PQPAN_OK;
-}
-
-int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                            const struct pqpan_ble_device *dev,
-                            const uint64_t cycles[PQPAN_OP_COUNT])
-{
-    return estimate_pqke(out, cfg, dev, cycles, NULL);
-}
-
-int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
-                                   const struct pqpan_ble_config *cfg,
-                                   const struct pqpan_ble_device *dev,
-                                   const uint64_t cycles[PQPAN_OP_COUNT],
-                                   struct pqpan_ble_estimate_cache *cache)
-{
-    return estimate_pqke(out, cfg, dev, cycles, cache);
 }
 
 /* LE Secure Connections, Just Works / Numeric Comparison (Vol 3 Part H §2.3.5.6.2 and
@@ -473,59 +387,453 @@ int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
  * goes in the next event. Then the encryption start (Vol 6 Part B §5.1.3.1): LL_ENC_REQ,
  * LL_ENC_RSP, LL_START_ENC_REQ (after the host's LTK reply), LL_START_ENC_RSP ×2
  * (encrypted). Phase 3 key distribution is not modelled (no keys distributed). */
-static int estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                         const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
-                         struct pqpan_ble_estimate_cache *cache)
+static void plan_lesc(struct plan *p, const struct pqpan_ble_device *dev,
+                      const uint64_t cycles[PQPAN_OP_COUNT])
 {
-    struct pqpan_ble_txn t[16];
-    struct pqpan_ble_txn *x;
-    const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, p = PQPAN_BLE_PERIPHERAL;
+    struct pqpan_ble_txn *t = p->t, *x;
+    const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, r = PQPAN_BLE_PERIPHERAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER, cf = PQPAN_PHASE_CONFIRM;
-    uint32_t n = 0;
-    uint64_t ns[PQPAN_OP_COUNT] = {0u};
-    int i;
-
-    if (!config_ok(cfg, dev)) {
-        memset(out, 0, sizeof *out);
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    ops_ns(ns, cycles, dev, PQPAN_OP_ECDH_KEYGEN, PQPAN_OP_ECDH_SHARED);
-    pqpan_ble_txn_add(t, &n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
-    pqpan_ble_txn_add(t, &n, p, kt, SMP_PAIRING_BYTES, 0u, 0);
-    x = pqpan_ble_txn_add(t, &n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
-    x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
+    uint32_t *n = &p->n;
+    enum pqpan_op first, last;
+    memset(p->ns, 0, sizeof p->ns);
+    p->n = 0;
+    p->lesc = 1;
+    exchange_ops(&first, &last, NULL, 1);
+    ops_ns(p->ns, cycles, dev, first, last);
+    pqpan_ble_txn_add(t, n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, n, r, kt, SMP_PAIRING_BYTES, 0u, 0);
+    x = pqpan_ble_txn_add(t, n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
+    x->wait_ns = p->ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
-    x = pqpan_ble_txn_add(t, &n, p, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
+    x = pqpan_ble_txn_add(t, n, r, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
     x->count = 2u;
     x->last_len = SMP_VALUE16_BYTES;
-    x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
+    x->wait_ns = p->ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
-    pqpan_ble_txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
-    pqpan_ble_txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
-    x = pqpan_ble_txn_add(t, &n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
-    x->wait_ns = ns[PQPAN_OP_ECDH_SHARED];
+    pqpan_ble_txn_add(t, n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, n, r, kt, SMP_VALUE16_BYTES, 0u, 0);
+    x = pqpan_ble_txn_add(t, n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
+    x->wait_ns = p->ns[PQPAN_OP_ECDH_SHARED];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
-    pqpan_ble_txn_add(t, &n, p, kt, SMP_VALUE16_BYTES, 0u, 0);
-    pqpan_ble_txn_add(t, &n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
-    pqpan_ble_txn_add(t, &n, p, cf, LL_ENC_RSP_BYTES, 0u, 1);
-    pqpan_ble_txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1);
-    pqpan_ble_txn_add(t, &n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
-    pqpan_ble_txn_add(t, &n, p, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
-    setup(out, cfg, dev, cache);
-    exchange(out, cfg, dev, t, n);
-    for (i = 0; i < 2; i++) {
-        run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, ns);
-        run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, ns);
+    pqpan_ble_txn_add(t, n, r, kt, SMP_VALUE16_BYTES, 0u, 0);
+    pqpan_ble_txn_add(t, n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
+    pqpan_ble_txn_add(t, n, r, cf, LL_ENC_RSP_BYTES, 0u, 1);
+    pqpan_ble_txn_add(t, n, r, cf, LL_START_ENC_BYTES, 0u, 1);
+    pqpan_ble_txn_add(t, n, c, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
+    pqpan_ble_txn_add(t, n, r, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
+}
+
+static int plan_of(struct plan *p, const struct pqpan_ble_config *cfg,
+                   const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
+                   int lesc)
+{
+    if (lesc) {
+        plan_lesc(p, dev, cycles);
+        return PQPAN_OK;
+    }
+    return plan_pqke(p, cfg, dev, cycles);
+}
+
+/* The exchange of plan p after the set-up *out holds: the messages on the link, each
+ * side's crypto, the sleep that fills the latency. */
+static void run_plan(struct pqpan_ble_estimate *out, const struct plan *p,
+                     const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
+                     const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    int i;
+    exchange(out, cfg, dev, p->t, p->n);
+    if (p->lesc) {
+        for (i = 0; i < 2; i++) {
+            run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, p->ns);
+            run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, p->ns);
+        }
+    } else {
+        book_crypto(out, cfg, &p->w, cycles, p->ns);
     }
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
+}
+
+/* The plain estimator: the plan, the set-up, the exchange, everything computed. */
+static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                          const struct pqpan_ble_device *dev,
+                          const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
+{
+    struct plan p;
+    memset(out, 0, sizeof *out);
+    if (!config_ok(cfg, dev) || plan_of(&p, cfg, dev, cycles, lesc) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    pqpan_ble_setup_run(out, cfg, dev);
+    run_plan(out, &p, cfg, dev, cycles);
     return PQPAN_OK;
+}
+
+/* ---- the memo (ble.h struct pqpan_ble_estimate_cache) ---- */
+
+void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache)
+{
+    memset(cache, 0, sizeof *cache);
+}
+
+/* A 64-bit value as two key words (low, high), so a key has no padding to compare. */
+static void key_wide(uint32_t *k, uint64_t v)
+{
+    k[0] = (uint32_t)v;
+    k[1] = (uint32_t)(v >> 32);
+}
+
+/* A key's slot among `slots`: the words, two at a time as one 64-bit value, times distinct
+ * odd 64-bit constants, summed (the products do not wait on each other, unlike FNV's
+ * chain), then mixed by splitmix64's finaliser so that every word reaches the low bits. */
+static uint32_t key_slot(const uint32_t *k, unsigned words, uint32_t slots)
+{
+    const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = 0;
+    unsigned i;
+    for (i = 0; i + 1u < words; i += 2u) {
+        h += ((uint64_t)k[i] | (uint64_t)k[i + 1u] << 32) * (golden * (i + 1u));
+    }
+    if (i < words) {
+        h += k[i] * (golden * (i + 1u));
+    }
+    h = (h ^ h >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
+    h = (h ^ h >> 27) * UINT64_C(0x94D049BB133111EB);
+    return (uint32_t)((h ^ h >> 31) % slots);
+}
+
+/* The device's per-event timing, seven words from k on. */
+static void key_device(uint32_t *k, const struct pqpan_ble_device *d)
+{
+    k[0] = d->hfxo_start_ns;
+    k[1] = d->ramp_ns;
+    k[2] = d->pre_ns;
+    k[3] = d->post_ns;
+    k[4] = d->sca_ppm;
+    k[5] = d->rx_margin_ns;
+    k[6] = d->cpu_hz;
+}
+
+/* Every input pqpan_ble_setup_run reads (src/ble/setup.c): the advertising interval, the
+ * interval the connection opens at (idle_ci_ns with conn_update, else ci_ns) and the
+ * exchange's; the PHY; whether the LL payload switches from 27 octets (the set-up compares
+ * ll_octets with 27 only) and whether the ATT_MTU exchange runs (att_mtu > 23); the
+ * features, discovery and same_event_reply flags (each read as a truth value); and the
+ * device's timing. */
+static void setup_key(uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_ble_config *c,
+                      const struct pqpan_ble_device *d)
+{
+    key_wide(&k[0], c->adv_interval_ns);
+    key_wide(&k[2], c->conn_update ? c->idle_ci_ns : c->ci_ns);
+    key_wide(&k[4], c->ci_ns);
+    k[6] = (uint32_t)c->phy;
+    k[7] = (uint32_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) |
+           (uint32_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 1 | (uint32_t)(c->features != 0) << 2 |
+           (uint32_t)(c->discovery != 0) << 3 | (uint32_t)(c->same_event_reply != 0) << 4;
+    key_device(&k[8], d);
+}
+
+/* The LL payload an exchange's L2CAP PDUs see: its effective LL octets, or fewer when even
+ * those cannot cut its largest L2CAP PDU (one fragment either way, pqpan_ble_fragment):
+ * an ATT PDU is at most ATT_MTU octets (Vol 3 Part F §3.2.8), an SMP PDU of LE Secure
+ * Connections at most its Public Key's 65 (Vol 3 Part H §3.2, §3.5.6); each behind the
+ * L2CAP basic header. So a sweep's LL sizes above that share one exchange. */
+static uint32_t fragment_octets(const struct pqpan_ble_config *c, uint32_t ll_eff, int lesc)
+{
+    uint32_t sdu_max = lesc ? SMP_PUBLIC_KEY_BYTES : c->att_mtu;
+    uint32_t pdu_max = sdu_max + PQPAN_L2CAP_HDR_BYTES;
+    return ll_eff < pdu_max ? ll_eff : pdu_max;
+}
+
+/* Every input of the exchange (run_plan after plan_of): which exchange; the fields of cfg
+ * its messages are made of (PQKE: protocol, PQKE mode (pqpan's protocol only), KEM sizes,
+ * the transfer as the PDUs it sends, ATT_MTU, keygen side; LE SC reads none of them); the
+ * link (PHY, the LL octets its PDUs see, interval, event rules, bits accounting,
+ * encryption); the close of the set-up's last event; the device's timing and the cycles of
+ * the operations the exchange runs (the others are not read and may hold anything). */
+static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+                         const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
+                         const uint64_t cycles[PQPAN_OP_COUNT], uint64_t start_close_ns,
+                         uint32_t ll_eff, int lesc)
+{
+    int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    enum pqpan_op first, last;
+    int op;
+    exchange_ops(&first, &last, c, lesc);
+    memset(k, 0, PQPAN_BLE_EXCHANGE_KEY_WORDS * sizeof k[0]);
+    k[0] = (uint32_t)lesc;
+    if (!lesc) {
+        k[1] = (uint32_t)c->protocol;
+        k[2] = (uint32_t)pqpan_ble_transfer_pdus(c->transfer);
+        k[3] = c->att_mtu;
+        k[4] = c->ek_bytes;
+        k[5] = c->ct_bytes;
+        k[6] = (uint32_t)c->keygen_side;
+        k[8] = pqpan ? c->pqke_mode : 0u;
+    }
+    k[7] = (uint32_t)(c->encrypted != 0) | (uint32_t)(c->same_event_reply != 0) << 1;
+    k[9] = (uint32_t)c->phy;
+    k[10] = fragment_octets(c, ll_eff, lesc);
+    k[11] = c->max_pairs;
+    k[12] = (uint32_t)c->bits_ifs;
+    key_wide(&k[13], c->ci_ns);
+    key_wide(&k[15], c->event_len_ns);
+    key_wide(&k[17], start_close_ns);
+    key_device(&k[19], d);
+    for (op = (int)first; op <= (int)last; op++) {
+        key_wide(&k[PQPAN_BLE_EXCHANGE_KEY_WORDS - 2u * (unsigned)(PQPAN_OP_COUNT - op)], cycles[op]);
+    }
+}
+
+/* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
+ * stored there. */
+static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_cache *cache,
+                                                     const struct pqpan_ble_config *cfg,
+                                                     const struct pqpan_ble_device *dev)
+{
+    uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
+    struct pqpan_ble_setup_memo *m;
+    struct pqpan_ble_estimate *out = &cache->out;
+    setup_key(key, cfg, dev);
+    m = &cache->slot[key_slot(key, PQPAN_BLE_SETUP_KEY_WORDS, PQPAN_BLE_ESTIMATE_CACHE_SLOTS)];
+    if (m->valid && memcmp(m->key, key, sizeof key) == 0) {
+        cache->hits++;
+        return m;
+    }
+    cache->misses++;
+    memset(out, 0, sizeof *out);
+    pqpan_ble_setup_run(out, cfg, dev);
+    memcpy(m->key, key, sizeof key);
+    m->valid = 1;
+    m->stamp = ++cache->stores;
+    memcpy(m->ledger, out->ledger, sizeof m->ledger);
+    m->counts = out->counts;
+    memcpy(m->span_ns, out->span_ns, sizeof m->span_ns);
+    m->setup_ns = out->setup_ns;
+    cache->out_setup_stamp = m->stamp;
+    cache->out_exchange_stamp = 0;
+    return m;
+}
+
+/* The part of a ledger from phase KEY_TRANSFER on is what the exchange writes (the set-up
+ * writes the phases before it and the totals). Copied field by field: each copy has a small
+ * fixed size, which the compiler moves in vector registers. */
+#define EXCHANGE_PHASES (PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER)
+
+static void tail_take(struct pqpan_ble_ledger_tail *t, const struct pqpan_ledger *l)
+{
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(t->ns[p], l->ns[PQPAN_PHASE_KEY_TRANSFER + p], sizeof t->ns[p]);
+    }
+    memcpy(t->op_count, l->op_count, sizeof t->op_count);
+    memcpy(t->op_cycles, l->op_cycles, sizeof t->op_cycles);
+    t->pdus_tx = l->pdus_tx;
+    t->pdus_rx = l->pdus_rx;
+    t->bytes_tx = l->bytes_tx;
+    t->bytes_rx = l->bytes_rx;
+    t->events = l->events;
+}
+
+static void tail_put(struct pqpan_ledger *l, const struct pqpan_ble_ledger_tail *t)
+{
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(l->ns[PQPAN_PHASE_KEY_TRANSFER + p], t->ns[p], sizeof t->ns[p]);
+    }
+    memcpy(l->op_count, t->op_count, sizeof t->op_count);
+    memcpy(l->op_cycles, t->op_cycles, sizeof t->op_cycles);
+    l->pdus_tx = t->pdus_tx;
+    l->pdus_rx = t->pdus_rx;
+    l->bytes_tx = t->bytes_tx;
+    l->bytes_rx = t->bytes_rx;
+    l->events = t->events;
+}
+
+/* out's four ledgers (ledger[0..1], bits[0..1]) in the order of a memo's tails. */
+static struct pqpan_ledger *ledger_at(struct pqpan_ble_estimate *out, int j)
+{
+    return j < 2 ? &out->ledger[j] : &out->bits[j - 2];
+}
+
+/* The set-up's parts of out: the phases before KEY_TRANSFER, its counts and spans (the
+ * totals and the rest follow with the exchange). */
+static void put_setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_setup_memo *s)
+{
+    int i;
+    int p;
+    for (i = 0; i < 2; i++) {
+        for (p = 0; p < PQPAN_PHASE_KEY_TRANSFER; p++) {
+            memcpy(out->ledger[i].ns[p], s->ledger[i].ns[p], sizeof out->ledger[i].ns[p]);
+        }
+    }
+    out->counts = s->counts;
+    memcpy(out->span_ns, s->span_ns, sizeof out->span_ns);
+    out->setup_ns = s->setup_ns;
+}
+
+/* The ledgers' totals: the set-up's added to the exchange's. */
+static void add_setup_totals(struct pqpan_ble_estimate *out, const struct pqpan_ble_setup_memo *s)
+{
+    int i;
+    for (i = 0; i < 2; i++) {
+        out->ledger[i].pdus_tx += s->ledger[i].pdus_tx;
+        out->ledger[i].pdus_rx += s->ledger[i].pdus_rx;
+        out->ledger[i].bytes_tx += s->ledger[i].bytes_tx;
+        out->ledger[i].bytes_rx += s->ledger[i].bytes_rx;
+        out->ledger[i].events += s->ledger[i].events;
+    }
+}
+
+/* d = a - b over the counts the exchange adds to; the three it sets are a's. With
+ * sign = +1 and b the set-up's, counts_step(a, s, d) gives back the exchange's result. */
+static void counts_step(struct pqpan_ble_counts *d, const struct pqpan_ble_counts *a,
+                        const struct pqpan_ble_counts *b, int sign)
+{
+    int i;
+    uint64_t m = sign > 0 ? 1u : UINT64_MAX; /* b × m: +b or −b modulo 2^64 */
+    for (i = 0; i < 2; i++) {
+        d->data_pdus_tx[i] = a->data_pdus_tx[i] + b->data_pdus_tx[i] * m;
+        d->empty_pdus_tx[i] = a->empty_pdus_tx[i] + b->empty_pdus_tx[i] * m;
+        d->att_pdus[i] = a->att_pdus[i] + b->att_pdus[i] * m;
+        d->llctrl_pdus[i] = a->llctrl_pdus[i] + b->llctrl_pdus[i] * m;
+    }
+    d->events = a->events + b->events * m;
+    d->idle_events = a->idle_events + b->idle_events * m;
+    d->setup_events = a->setup_events + b->setup_events * m;
+    d->crypto_start_ns = a->crypto_start_ns;
+    d->crypto_end_ns = a->crypto_end_ns;
+    d->last_close_ns = a->last_close_ns;
+}
+
+/* The exchange of slot x after the set-up s on out, which holds s's parts. */
+static void put_exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_setup_memo *s,
+                         const struct pqpan_ble_exchange_memo *x)
+{
+    int j;
+    for (j = 0; j < 4; j++) {
+        tail_put(ledger_at(out, j), &x->tail[j]);
+    }
+    add_setup_totals(out, s);
+    counts_step(&out->counts, &x->counts, &s->counts, 1);
+    out->latency_ns = x->latency_ns;
+}
+
+/* Runs plan p on out after the set-up s (out holds s's parts) and stores what it adds in
+ * slot x under key. */
+static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
+                             const struct pqpan_ble_setup_memo *s,
+                             struct pqpan_ble_exchange_memo *x,
+                             const uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+                             const struct plan *p, const struct pqpan_ble_config *cfg,
+                             const struct pqpan_ble_device *dev,
+                             const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    static const struct pqpan_ble_ledger_tail zero;
+    struct pqpan_ble_estimate *out = &cache->out;
+    int j;
+    for (j = 0; j < 4; j++) {
+        tail_put(ledger_at(out, j), &zero);
+    }
+    out->counts = s->counts;
+    run_plan(out, p, cfg, dev, cycles);
+    for (j = 0; j < 4; j++) {
+        tail_take(&x->tail[j], ledger_at(out, j));
+    }
+    counts_step(&x->counts, &out->counts, &s->counts, -1);
+    x->latency_ns = out->latency_ns;
+    memcpy(x->key, key, sizeof x->key);
+    x->valid = 1;
+    x->stamp = ++cache->stores;
+    add_setup_totals(out, s);
+}
+
+static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqpan_ble_config *cfg,
+                         const struct pqpan_ble_device *dev,
+                         const uint64_t cycles[PQPAN_OP_COUNT],
+                         struct pqpan_ble_estimate_cache *cache, int lesc)
+{
+    uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    const struct pqpan_ble_setup_memo *s;
+    struct pqpan_ble_exchange_memo *x;
+    struct plan p;
+    uint32_t ll_eff;
+    int hit;
+    *res = NULL;
+    if (!config_ok(cfg, dev)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    s = setup_memo(cache, cfg, dev);
+    ll_eff = effective_octets(cfg);
+    exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
+    x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
+                                  PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
+    hit = x->valid && memcmp(x->key, key, sizeof key) == 0;
+    if (!hit && plan_of(&p, cfg, dev, cycles, lesc) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (cache->out_setup_stamp != s->stamp) {
+        put_setup(&cache->out, s);
+        cache->out_setup_stamp = s->stamp;
+        cache->out_exchange_stamp = 0;
+    }
+    if (hit) {
+        cache->exchange_hits++;
+        if (cache->out_exchange_stamp != x->stamp) {
+            put_exchange(&cache->out, s, x);
+        }
+    } else {
+        cache->exchange_misses++;
+        compute_exchange(cache, s, x, key, &p, cfg, dev, cycles);
+    }
+    cache->out_exchange_stamp = x->stamp;
+    cache->out.ll_octets_eff = ll_eff; /* the slot may come from a larger LL size */
+    *res = &cache->out;
+    return PQPAN_OK;
+}
+
+/* The memo's estimate copied to out (zeroed on an error), or the plain estimator. */
+static int estimate_copy(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                         const struct pqpan_ble_device *dev,
+                         const uint64_t cycles[PQPAN_OP_COUNT],
+                         struct pqpan_ble_estimate_cache *cache, int lesc)
+{
+    const struct pqpan_ble_estimate *e;
+    int rc;
+    if (cache == NULL) {
+        return estimate_plain(out, cfg, dev, cycles, lesc);
+    }
+    rc = estimate_memo(&e, cfg, dev, cycles, cache, lesc);
+    if (rc != PQPAN_OK) {
+        memset(out, 0, sizeof *out);
+        return rc;
+    }
+    memcpy(out, e, sizeof *out);
+    return PQPAN_OK;
+}
+
+/* ---- the entry points ---- */
+
+int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                            const struct pqpan_ble_device *dev,
+                            const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    return estimate_plain(out, cfg, dev, cycles, 0);
 }
 
 int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                             const struct pqpan_ble_device *dev,
                             const uint64_t cycles[PQPAN_OP_COUNT])
 {
-    return estimate_lesc(out, cfg, dev, cycles, NULL);
+    return estimate_plain(out, cfg, dev, cycles, 1);
+}
+
+int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
+                                   const struct pqpan_ble_config *cfg,
+                                   const struct pqpan_ble_device *dev,
+                                   const uint64_t cycles[PQPAN_OP_COUNT],
+                                   struct pqpan_ble_estimate_cache *cache)
+{
+    return estimate_copy(out, cfg, dev, cycles, cache, 0);
 }
 
 int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
@@ -534,5 +842,23 @@ int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
                                    const uint64_t cycles[PQPAN_OP_COUNT],
                                    struct pqpan_ble_estimate_cache *cache)
 {
-    return estimate_lesc(out, cfg, dev, cycles, cache);
+    return estimate_copy(out, cfg, dev, cycles, cache, 1);
+}
+
+int pqpan_ble_estimate_pqke_memo(const struct pqpan_ble_estimate **out,
+                                 const struct pqpan_ble_config *cfg,
+                                 const struct pqpan_ble_device *dev,
+                                 const uint64_t cycles[PQPAN_OP_COUNT],
+                                 struct pqpan_ble_estimate_cache *cache)
+{
+    return estimate_memo(out, cfg, dev, cycles, cache, 0);
+}
+
+int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimate **out,
+                                 const struct pqpan_ble_config *cfg,
+                                 const struct pqpan_ble_device *dev,
+                                 const uint64_t cycles[PQPAN_OP_COUNT],
+                                 struct pqpan_ble_estimate_cache *cache)
+{
+    return estimate_memo(out, cfg, dev, cycles, cache, 1);
 }

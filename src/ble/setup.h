@@ -11,6 +11,12 @@ struct pqpan_ble_txn *pqpan_ble_txn_add(struct pqpan_ble_txn *t, uint32_t *n,
                                         enum pqpan_ble_role sender, enum pqpan_phase ph,
                                         uint32_t len, uint32_t rsp_len, int ll_control);
 
+/* The transfer whose ATT transactions pqpan_ble_plan_message gives for t (att.c): a Write
+ * Command carries what a notification carries, a Write Request what an indication does
+ * (the same header sizes, and a one-octet reply for the confirmed ones: Vol 3 Part F
+ * §3.4.5.1–3, §3.4.7.1–3); every other transfer is its own. */
+enum pqpan_ble_transfer pqpan_ble_transfer_pdus(enum pqpan_ble_transfer t);
+
 /* Runs the set-up c asks for into out (ledgers, counts, span_ns, setup_ns): advertising,
  * connection, feature exchange, link switch, MTU exchange, discovery. */
 void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,

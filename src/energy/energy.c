@@ -176,12 +176,13 @@ static double *events_field(struct pqpan_energy *e, enum pqpan_state st)
     }
 }
 
-/* Every phase, every state except CPU time of the CRYPTO phase (that is E_comp). */
+/* Phases first..last, every state except CPU time of the CRYPTO phase (that is E_comp). */
 static void compute_events(struct pqpan_energy *e, const struct pqpan_ledger *l,
-                           const struct pqpan_profile *p, const double ua[PQPAN_STATE_COUNT])
+                           const struct pqpan_profile *p, const double ua[PQPAN_STATE_COUNT],
+                           int first, int last)
 {
     int ph, st;
-    for (ph = 0; ph < PQPAN_PHASE_COUNT; ph++) {
+    for (ph = first; ph <= last; ph++) {
         for (st = 0; st < PQPAN_STATE_COUNT; st++) {
             if (ph == PQPAN_PHASE_CRYPTO && st == PQPAN_STATE_CPU) {
                 continue;
@@ -191,6 +192,18 @@ static void compute_events(struct pqpan_energy *e, const struct pqpan_ledger *l,
     }
     e->comm_events_uj = e->ev_hfxo_uj + e->ev_ramp_uj + e->ev_pre_uj + e->ev_post_uj +
                         e->ev_cpu_radio_uj + e->ev_sleep_uj + e->ev_rx_window_uj + e->ev_radio_uj;
+}
+
+/* The checks of pqpan_energy_compute, then the current of every state. */
+static int energy_inputs(double ua[PQPAN_STATE_COUNT], const struct pqpan_ledger *l,
+                         const struct pqpan_profile *p, const struct pqpan_energy_opts *o,
+                         const struct pqpan_gamma *g)
+{
+    if (l == NULL || o == NULL || !opts_ok(o) || !pqpan_gamma_valid(g) ||
+        pqpan_profile_check(p) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return state_currents(ua, p, o);
 }
 
 int pqpan_energy_compute(struct pqpan_energy *out, const struct pqpan_ledger *l,
@@ -203,18 +216,43 @@ int pqpan_energy_compute(struct pqpan_energy *out, const struct pqpan_ledger *l,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (l == NULL || o == NULL || !opts_ok(o) || !pqpan_gamma_valid(g) ||
-        pqpan_profile_check(p) != PQPAN_OK) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    err = state_currents(ua, p, o);
+    err = energy_inputs(ua, l, p, o, g);
     if (err != PQPAN_OK) {
         return err;
     }
     compute_comp(out, l, p, g);
     compute_bits(out, l, p, ua, g->comm);
-    compute_events(out, l, p, ua);
+    compute_events(out, l, p, ua, 0, PQPAN_PHASE_COUNT - 1);
     out->total_bits_uj = out->comp_uj + out->comm_bits_uj;
     out->total_events_uj = out->comp_uj + out->comm_events_uj;
+    return PQPAN_OK;
+}
+
+/* Phase ph alone: the events of that phase and, for CRYPTO, E_comp, summed as
+ * pqpan_energy_compute sums them (the other phases' zero times add +0.0, which changes
+ * no sum, so the result is that function's for the one-phase ledger, bit for bit). */
+int pqpan_energy_phases(double uj[PQPAN_PHASE_COUNT], const struct pqpan_ledger *l,
+                        const struct pqpan_profile *p, const struct pqpan_energy_opts *o,
+                        const struct pqpan_gamma *g)
+{
+    double ua[PQPAN_STATE_COUNT];
+    int ph, err;
+    if (uj == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(uj, 0, PQPAN_PHASE_COUNT * sizeof uj[0]);
+    err = energy_inputs(ua, l, p, o, g);
+    if (err != PQPAN_OK) {
+        return err;
+    }
+    for (ph = 0; ph < PQPAN_PHASE_COUNT; ph++) {
+        struct pqpan_energy e;
+        memset(&e, 0, sizeof e);
+        if (ph == PQPAN_PHASE_CRYPTO) {
+            compute_comp(&e, l, p, g);
+        }
+        compute_events(&e, l, p, ua, ph, ph);
+        uj[ph] = e.comp_uj + e.comm_events_uj;
+    }
     return PQPAN_OK;
 }

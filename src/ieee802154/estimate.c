@@ -146,9 +146,9 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->link.dst_port = 0xF0B2;
     c->csma = pqpan_802154_csma_ieee();
     /* PQKE messages for ML-KEM-768 (pqke.h, docs/PROTOCOL.md) */
-    c->msg_octets[0] = PQPAN_PQKE_INIT_BYTES(PQPAN_MLKEM768_EK_BYTES, 0, 0);
-    c->msg_octets[1] = PQPAN_PQKE_RESP_BYTES(PQPAN_MLKEM768_CT_BYTES, 0);
-    c->msg_octets[2] = PQPAN_PQKE_FIN_BYTES(0);
+    c->msg_octets[0] = PQPAN_PQKE_INIT_BYTES(0, PQPAN_MLKEM768_EK_BYTES, 0, 0, 0);
+    c->msg_octets[1] = PQPAN_PQKE_RESP_BYTES(0, PQPAN_MLKEM768_CT_BYTES, 0, 0, 0);
+    c->msg_octets[2] = PQPAN_PQKE_FIN_BYTES(0, 0, 0);
     c->cpu_hz = 64000000u;                /* nRF52840 */
     c->rx_always_on = 1;
     c->backoff_rx = 1;

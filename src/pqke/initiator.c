@@ -132,7 +132,7 @@ static int check_resp(const struct pqpan_pqke_initiator *ctx, struct pqpan_pqke_
     if (rc == PQPAN_OK) {
         rc = pqpan_pqke_resp_parse(m, in, in_len);
     }
-    if (rc == PQPAN_OK && out_cap < pqpan_pqke_message_sizes(ctx->suite, ctx->mode).fin_bytes) {
+    if (rc == PQPAN_OK && out_cap < pqpan_pqke_message_sizes(ctx->suite, ctx->mode, 0).fin_bytes) {
         rc = PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     return rc;
@@ -231,7 +231,7 @@ int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
     pqpan_sha3_256_final(&ctx->transcript, th);
     rc = initiator_z(&z, ctx, cred, &m);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_derive_keys(&keys, &z, pqpan_pqke_message_sizes(ctx->suite, ctx->mode).key_bytes,
+        rc = pqpan_pqke_derive_keys(&keys, &z, pqpan_pqke_message_sizes(ctx->suite, ctx->mode, 0).key_bytes,
                                     th);
     }
     if (rc == PQPAN_OK) {

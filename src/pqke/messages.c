@@ -99,7 +99,7 @@ int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type, unsigned su
     if (rc != PQPAN_OK) {
         return rc;
     }
-    s = pqpan_pqke_message_sizes(suite, mode);
+    s = pqpan_pqke_message_sizes(suite, mode, 0);
     switch (type) {
     case PQPAN_PQKE_MSG_INIT:
         init_layout(l, &s, mode);

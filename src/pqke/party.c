@@ -31,7 +31,7 @@ int pqpan_pqke_copy_session(struct pqpan_pqke_session *out, int have_ctx, unsign
     }
     out->suite = (uint8_t)suite;
     out->mode = (uint8_t)mode;
-    out->key_bytes = pqpan_pqke_message_sizes(suite, mode).key_bytes;
+    out->key_bytes = pqpan_pqke_message_sizes(suite, mode, 0).key_bytes;
     memcpy(out->key_i2r, s->key_i2r, out->key_bytes);
     memcpy(out->key_r2i, s->key_r2i, out->key_bytes);
     memcpy(out->transcript_hash, s->th, sizeof out->transcript_hash);

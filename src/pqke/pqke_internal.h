@@ -12,6 +12,8 @@
 #define PQKE_SS_BYTES PQPAN_MLKEM_SS_BYTES
 #define PQKE_TH_BYTES PQPAN_PQKE_TRANSCRIPT_HASH_BYTES
 #define PQKE_CONFIRM_KEY_BYTES 32
+/* A pinned ML-DSA identity in the transcript: tr = H(pk, 64) (FIPS 204 Alg. 6 line 8). */
+#define PQKE_ID_BYTES 64
 /* The longest Z = ss_e || ss_static_responder || ss_static_initiator (kem-auth-mutual), or
  * ss_e || psk; the reserved hybrid suites will add a 32-byte ECDH secret after ss_e. */
 #define PQKE_Z_MAX_BYTES (3 * PQKE_SS_BYTES)

@@ -70,7 +70,7 @@ static int check_init(const struct pqpan_pqke_responder *ctx, struct pqpan_pqke_
     if (rc == PQPAN_OK && rng == 0) {
         rc = PQPAN_ERR_INVALID_ARG;
     }
-    if (rc == PQPAN_OK && out_cap < pqpan_pqke_message_sizes(m->suite, m->mode).resp_bytes) {
+    if (rc == PQPAN_OK && out_cap < pqpan_pqke_message_sizes(m->suite, m->mode, 0).resp_bytes) {
         rc = PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     return rc;
@@ -151,7 +151,7 @@ static int answer_init(struct pqpan_pqke_responder *ctx, const struct pqpan_pqke
         pqpan_sha3_256_absorb(&h, in, in_len);
         pqpan_sha3_256_absorb(&h, out, *out_len - PQPAN_PQKE_TAG_BYTES);
         pqpan_sha3_256_final(&h, th);
-        rc = pqpan_pqke_derive_keys(&keys, &z, pqpan_pqke_message_sizes(m->suite, m->mode).key_bytes,
+        rc = pqpan_pqke_derive_keys(&keys, &z, pqpan_pqke_message_sizes(m->suite, m->mode, 0).key_bytes,
                                     th);
     }
     if (rc == PQPAN_OK) {

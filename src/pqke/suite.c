@@ -10,36 +10,40 @@ struct suite_row {
     unsigned suite;
     enum pqpan_kem_id kem;
     const char *name;
-    int reserved; /* hybrid P-256 + ML-KEM: the wire value is fixed, not implemented yet */
+    int ecdh;     /* hybrid: P-256 ECDH beside ML-KEM */
+    int reserved; /* the parties do not run it yet (its sizes and work are defined) */
 };
 
 static const struct suite_row suite_rows[] = {
-    {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_KEM_MLKEM512, "ML-KEM-512", 0},
-    {PQPAN_PQKE_SUITE_MLKEM768, PQPAN_KEM_MLKEM768, "ML-KEM-768", 0},
-    {PQPAN_PQKE_SUITE_MLKEM1024, PQPAN_KEM_MLKEM1024, "ML-KEM-1024", 0},
-    {PQPAN_PQKE_SUITE_P256_MLKEM512, PQPAN_KEM_MLKEM512, "P-256+ML-KEM-512", 1},
-    {PQPAN_PQKE_SUITE_P256_MLKEM768, PQPAN_KEM_MLKEM768, "P-256+ML-KEM-768", 1},
-    {PQPAN_PQKE_SUITE_P256_MLKEM1024, PQPAN_KEM_MLKEM1024, "P-256+ML-KEM-1024", 1},
+    {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_KEM_MLKEM512, "ML-KEM-512", 0, 0},
+    {PQPAN_PQKE_SUITE_MLKEM768, PQPAN_KEM_MLKEM768, "ML-KEM-768", 0, 0},
+    {PQPAN_PQKE_SUITE_MLKEM1024, PQPAN_KEM_MLKEM1024, "ML-KEM-1024", 0, 0},
+    {PQPAN_PQKE_SUITE_P256_MLKEM512, PQPAN_KEM_MLKEM512, "P-256+ML-KEM-512", 1, 1},
+    {PQPAN_PQKE_SUITE_P256_MLKEM768, PQPAN_KEM_MLKEM768, "P-256+ML-KEM-768", 1, 1},
+    {PQPAN_PQKE_SUITE_P256_MLKEM1024, PQPAN_KEM_MLKEM1024, "P-256+ML-KEM-1024", 1, 1},
 };
 
 struct mode_row {
     unsigned mode;
     const char *name;
-    int reserved;          /* sig modes: ML-DSA does not exist in this build yet */
+    int reserved;          /* the parties do not run it yet (its sizes and work are defined) */
     int ct_to_responder;   /* INIT carries a ciphertext to the responder's static key */
     int ct_to_initiator;   /* RESP carries a ciphertext to the initiator's static key */
+    int sig_responder;     /* RESP carries the responder's ML-DSA signature (and every
+                              message the ML-DSA set) */
+    int sig_initiator;     /* FIN carries the initiator's ML-DSA signature */
     int auth_responder;    /* the responder is authenticated to the initiator */
     int auth_initiator;    /* the initiator is authenticated to the responder */
 };
 
 static const struct mode_row mode_rows[] = {
-    {PQPAN_PQKE_MODE_NONE, "none", 0, 0, 0, 0, 0},
-    {PQPAN_PQKE_MODE_PSK, "psk", 0, 0, 0, 1, 1},
-    {PQPAN_PQKE_MODE_KEM_AUTH, "kem-auth", 0, 1, 0, 1, 0},
-    {PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, "kem-auth-mutual", 0, 1, 1, 1, 1},
-    {PQPAN_PQKE_MODE_SIG, "sig", 1, 0, 0, 1, 0},
-    {PQPAN_PQKE_MODE_SIG_MUTUAL, "sig-mutual", 1, 0, 0, 1, 1},
-    {PQPAN_PQKE_MODE_NUMERIC, "numeric", 0, 0, 0, 1, 1},
+    {PQPAN_PQKE_MODE_NONE, "none", 0, 0, 0, 0, 0, 0, 0},
+    {PQPAN_PQKE_MODE_PSK, "psk", 0, 0, 0, 0, 0, 1, 1},
+    {PQPAN_PQKE_MODE_KEM_AUTH, "kem-auth", 0, 1, 0, 0, 0, 1, 0},
+    {PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, "kem-auth-mutual", 0, 1, 1, 0, 0, 1, 1},
+    {PQPAN_PQKE_MODE_SIG, "sig", 1, 0, 0, 1, 0, 1, 0},
+    {PQPAN_PQKE_MODE_SIG_MUTUAL, "sig-mutual", 1, 0, 0, 1, 1, 1, 1},
+    {PQPAN_PQKE_MODE_NUMERIC, "numeric", 0, 0, 0, 0, 0, 1, 1},
 };
 
 /* The protocol's fixed preference order, best first (docs/PROTOCOL.md §4.3). Suites: the
@@ -178,24 +182,46 @@ static size_t key_bytes_for(const struct pqpan_kem *kem)
     return kem->security_category <= 1 ? 16u : 32u;
 }
 
-struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode)
+/* The ML-DSA parameter set of a sig mode (NULL for an unknown set), or NULL in another mode;
+ * *ok = 0 for a sig mode without a known set or an unknown mode. */
+static const struct pqpan_sig *mode_sig(const struct mode_row *mr, unsigned sig, int *ok)
+{
+    const struct pqpan_sig *ds = 0;
+    *ok = mr != 0;
+    if (mr != 0 && mr->sig_responder) {
+        ds = pqpan_sig_by_id((enum pqpan_sig_id)sig);
+        *ok = ds != 0;
+    }
+    return ds;
+}
+
+struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode, unsigned sig)
 {
     struct pqpan_pqke_sizes s;
-    const struct pqpan_kem *kem = suite_kem(suite);
+    const struct suite_row *sr = suite_row(suite);
+    const struct mode_row *mr = mode_row(mode);
+    const struct pqpan_kem *kem = sr != 0 ? pqpan_kem_by_id(sr->kem) : 0;
+    int ok;
+    const struct pqpan_sig *ds = mode_sig(mr, sig, &ok);
+    size_t sig_set;
     memset(&s, 0, sizeof s);
-    if (kem == 0 || !pqpan_pqke_mode_implemented(mode)) {
+    if (kem == 0 || !ok) {
         return s;
     }
+    sig_set = ds != 0 ? (size_t)PQPAN_PQKE_SIG_SET_BYTES : 0u;
     s.ek_bytes = kem->ek_bytes;
     s.ct_bytes = kem->ct_bytes;
     s.key_bytes = key_bytes_for(kem);
+    s.ecdh_bytes = sr->ecdh ? (size_t)PQPAN_PQKE_ECDH_PUBLIC_BYTES : 0u;
+    s.sig_bytes = ds != 0 ? ds->sig_bytes : 0u;
     s.init_bytes = PQPAN_PQKE_INIT_BYTES(
-        kem->ek_bytes, pqpan_pqke_mode_ct_to_responder(mode) ? kem->ct_bytes : 0u,
+        sig_set, kem->ek_bytes, s.ecdh_bytes, mr->ct_to_responder ? kem->ct_bytes : 0u,
         mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_COMMIT_BYTES : 0u);
-    s.resp_bytes =
-        PQPAN_PQKE_RESP_BYTES(kem->ct_bytes, pqpan_pqke_mode_ct_to_initiator(mode) ? kem->ct_bytes : 0u);
-    s.fin_bytes = PQPAN_PQKE_FIN_BYTES(mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_REVEAL_BYTES
-                                                                       : 0u);
+    s.resp_bytes = PQPAN_PQKE_RESP_BYTES(sig_set, kem->ct_bytes, s.ecdh_bytes,
+                                         mr->ct_to_initiator ? kem->ct_bytes : 0u, s.sig_bytes);
+    s.fin_bytes = PQPAN_PQKE_FIN_BYTES(
+        sig_set, mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_REVEAL_BYTES : 0u,
+        mr->sig_initiator ? s.sig_bytes : 0u);
     return s;
 }
 
@@ -296,37 +322,79 @@ static unsigned sha3_256_permutations(size_t n)
  * 31 bytes); every label is at most this long, so each call has the same prefix cost. */
 #define LABEL_MAX_BYTES 31
 
+/* SHAKE256(pk, 64) (FIPS 202 §6.2; tr = H(pk, 64) of FIPS 204 Alg. 6 line 8) of a pinned
+ * ML-DSA public key: one permutation per full block, one for the padded last block; the 64
+ * bytes fit in the first squeezed block. */
+static unsigned pk_hash_permutations(const struct pqpan_sig *ds)
+{
+    return (unsigned)(ds->pk_bytes / PQPAN_SHAKE256_RATE + 1);
+}
+
+/* The operations of one side, by role: ML-KEM as in PROTOCOL.md §1, one P-256 key pair and
+ * shared secret per side in the hybrid suites, an ML-DSA signature per authenticated side and
+ * its verification by the peer. */
+static void side_operations(struct pqpan_pqke_work *work, const struct suite_row *sr,
+                            const struct mode_row *mr, enum pqpan_pqke_role role)
+{
+    const unsigned to_r = (unsigned)mr->ct_to_responder, to_i = (unsigned)mr->ct_to_initiator;
+    const unsigned sig_r = (unsigned)mr->sig_responder, sig_i = (unsigned)mr->sig_initiator;
+    if (role == PQPAN_PQKE_ROLE_INITIATOR) {
+        work->kem_keygen = 1;
+        work->kem_encaps = to_r;
+        work->kem_decaps = 1 + to_i;
+        work->sig_sign = sig_i;
+        work->sig_verify = sig_r;
+    } else {
+        work->kem_encaps = 1 + to_i;
+        work->kem_decaps = to_r;
+        work->sig_sign = sig_r;
+        work->sig_verify = sig_i;
+    }
+    work->ecdh_keygen = (unsigned)sr->ecdh;
+    work->ecdh_shared = (unsigned)sr->ecdh;
+}
+
 int pqpan_pqke_side_work(struct pqpan_pqke_work *work, unsigned suite, unsigned mode,
-                         enum pqpan_pqke_role role, size_t prologue_len)
+                         unsigned sig, enum pqpan_pqke_role role, size_t prologue_len)
 {
     struct pqpan_pqke_sizes s;
-    size_t z_len;
-    unsigned static_ct = 0;
+    const struct suite_row *sr = suite_row(suite);
+    const struct mode_row *mr = mode_row(mode);
+    const struct pqpan_sig *ds;
+    size_t z_len, ids_len = 0;
+    int ok;
     if (work == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(work, 0, sizeof *work);
-    if (!pqpan_pqke_suite_known(suite)) {
-        return pqpan_pqke_suite_reserved(suite) ? PQPAN_ERR_UNSUPPORTED : PQPAN_ERR_SUITE;
+    if (sr == 0) {
+        return PQPAN_ERR_SUITE;
     }
-    if (!pqpan_pqke_mode_implemented(mode)) {
-        return pqpan_pqke_mode_reserved(mode) ? PQPAN_ERR_UNSUPPORTED : PQPAN_ERR_MODE;
+    if (mr == 0) {
+        return PQPAN_ERR_MODE;
     }
-    s = pqpan_pqke_message_sizes(suite, mode);
-    static_ct = (unsigned)pqpan_pqke_mode_ct_to_responder(mode);
-    if (role == PQPAN_PQKE_ROLE_INITIATOR) {
-        work->kem_keygen = 1;
-        work->kem_encaps = static_ct;
-        work->kem_decaps = 1 + (unsigned)pqpan_pqke_mode_ct_to_initiator(mode);
-    } else {
-        work->kem_encaps = 1 + (unsigned)pqpan_pqke_mode_ct_to_initiator(mode);
-        work->kem_decaps = static_ct;
+    ds = mode_sig(mr, sig, &ok);
+    if (!ok) {
+        return PQPAN_ERR_INVALID_ARG;
     }
-    z_len = PQKE_SS_BYTES * (1u + static_ct + (unsigned)pqpan_pqke_mode_ct_to_initiator(mode)) +
+    s = pqpan_pqke_message_sizes(suite, mode, sig);
+    side_operations(work, sr, mr, role);
+    z_len = PQKE_SS_BYTES * (1u + (unsigned)sr->ecdh + (unsigned)mr->ct_to_responder +
+                             (unsigned)mr->ct_to_initiator) +
             (mode == PQPAN_PQKE_MODE_PSK ? (size_t)PQPAN_PQKE_PSK_BYTES : 0u);
+    if (ds != 0) {
+        /* The pinned identities (tr of each authenticated side) enter the transcript; a side
+         * hashes each peer key it pinned, and th_r is one more final block. */
+        ids_len = PQKE_ID_BYTES * (1u + (unsigned)mr->sig_initiator);
+        work->keccak_permutations =
+            (role == PQPAN_PQKE_ROLE_INITIATOR ? 1u : (unsigned)mr->sig_initiator) *
+                pk_hash_permutations(ds) +
+            1u;
+    }
     /* Transcript hash, then keys, tag_r and tag_i. */
-    work->keccak_permutations =
-        sha3_256_permutations(2 + prologue_len + s.init_bytes + s.resp_bytes - PQPAN_PQKE_TAG_BYTES) +
+    work->keccak_permutations +=
+        sha3_256_permutations(2 + prologue_len + ids_len + s.init_bytes + s.resp_bytes -
+                              PQPAN_PQKE_TAG_BYTES) +
         kmac_permutations(z_len, PQKE_TH_BYTES, 2 * s.key_bytes + 2 * PQKE_CONFIRM_KEY_BYTES,
                           LABEL_MAX_BYTES) +
         2 * kmac_permutations(PQKE_CONFIRM_KEY_BYTES, PQKE_TH_BYTES, PQPAN_PQKE_TAG_BYTES,

@@ -83,7 +83,7 @@ static void report_work(const struct pqpan_sim_pqke *a, int side, int first_step
                         struct pqpan_sim_work *work)
 {
     struct pqpan_pqke_work w;
-    if (pqpan_pqke_side_work(&w, a->suite, a->mode,
+    if (pqpan_pqke_side_work(&w, a->suite, a->mode, 0,
                              side == SIDE_INITIATOR ? PQPAN_PQKE_ROLE_INITIATOR
                                                     : PQPAN_PQKE_ROLE_RESPONDER,
                              sizeof PQPAN_SIM_PQKE_PROLOGUE - 1) != PQPAN_OK) {
@@ -186,7 +186,7 @@ static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg,
 static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
 {
     const struct pqpan_sim_pqke *a = ctx;
-    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode);
+    struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode, 0);
     if (side == a->initiator_side) {
         return pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_WAIT_RESP ? z.resp_bytes : 0u;
     }

@@ -81,7 +81,7 @@ static int check(unsigned suite, unsigned mode)
     uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
     uint8_t counter = (uint8_t)(suite * 16 + mode);
     size_t init_len, resp_len, fin_len, none;
-    size_t ek_bytes = pqpan_pqke_message_sizes(suite, mode).ek_bytes;
+    size_t ek_bytes = pqpan_pqke_message_sizes(suite, mode, 0).ek_bytes;
     uint32_t vi = 0, vr = 0;
     int rc = provision(&w, suite, &counter), refused;
 

@@ -1,9 +1,10 @@
-/* Tests for the estimator's set-up memo (src/ble/estimate.c, struct
- * pqpan_ble_estimate_cache): pqpan_ble_estimate_pqke_cached / _lesc_cached give, field for
+/* Tests for the estimator's memo (src/ble/estimate.c, struct pqpan_ble_estimate_cache: the
+ * set-up's and the exchange's slots, and the memo's own last estimate):
+ * pqpan_ble_estimate_pqke_cached / _lesc_cached and the _memo functions give, field for
  * field, what the plain estimator gives, over grids where one memo serves configurations
  * of every PHY, LL size, ATT_MTU, interval, KEM, transfer, protocol, side, event rule,
- * set-up variant and device timing, so every hit reuses a set-up computed for another
- * configuration. */
+ * set-up variant and device timing, so every hit reuses a set-up or an exchange computed
+ * for another configuration, and slots are overwritten many times. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,19 +41,42 @@ static void assert_same(const struct pqpan_ble_estimate *a, const struct pqpan_b
     assert_memory_equal(a->span_ns, b->span_ns, sizeof a->span_ns);
 }
 
-/* cfg through the plain and the cached estimator (PQKE and LE SC), compared. */
+/* The memo's own estimate against the plain one: the same return code, and on success
+ * the same fields (on an error no estimate). */
+static void assert_memo_same(int rc, const struct pqpan_ble_estimate *memo,
+                             const struct pqpan_ble_estimate *plain)
+{
+    if (rc != PQPAN_OK) {
+        assert_null(memo);
+        return;
+    }
+    assert_non_null(memo);
+    assert_same(plain, memo);
+}
+
+/* cfg through the plain and the cached estimator (PQKE and LE SC), compared; then the
+ * memo's own estimate (the PQKE right after LE SC on the same set-up, so only the
+ * exchange is rewritten; LE SC again, an exchange hit on a rewritten estimate). */
 static void check(const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
                   struct pqpan_ble_estimate_cache *cache)
 {
-    static struct pqpan_ble_estimate plain, cached;
+    static struct pqpan_ble_estimate plain, cached, plain_lesc;
+    const struct pqpan_ble_estimate *memo;
+    int rc;
     memset(&cached, 0xA5, sizeof cached); /* nothing left over may show through */
     assert_int_equal(pqpan_ble_estimate_pqke(&plain, cfg, dev, cycles),
                      pqpan_ble_estimate_pqke_cached(&cached, cfg, dev, cycles, cache));
     assert_same(&plain, &cached);
     memset(&cached, 0x5A, sizeof cached);
-    assert_int_equal(pqpan_ble_estimate_lesc(&plain, cfg, dev, cycles),
+    assert_int_equal(pqpan_ble_estimate_lesc(&plain_lesc, cfg, dev, cycles),
                      pqpan_ble_estimate_lesc_cached(&cached, cfg, dev, cycles, cache));
-    assert_same(&plain, &cached);
+    assert_same(&plain_lesc, &cached);
+    rc = pqpan_ble_estimate_pqke_memo(&memo, cfg, dev, cycles, cache);
+    assert_int_equal(rc, pqpan_ble_estimate_pqke(&plain, cfg, dev, cycles));
+    assert_memo_same(rc, memo, &plain);
+    rc = pqpan_ble_estimate_lesc_memo(&memo, cfg, dev, cycles, cache);
+    assert_int_equal(rc, PQPAN_OK);
+    assert_memo_same(rc, memo, &plain_lesc);
 }
 
 /* Variant v: the event rules of test_ble.c's fingerprint (default; same-event replies;
@@ -115,9 +139,12 @@ static void test_cached_equals_plain_cross(void **state)
                                     variant(&cfg, v);
                                     check(&cfg, &devs[0], cache);
                                 }
-    /* both ways through the memo were taken, and far more often hits */
+    /* both ways through the memo were taken, and far more often hits; the exchange's
+     * slots were overwritten (more distinct exchanges than slots) and hit too */
     assert_true(cache->misses > PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
     assert_true(cache->hits > 10u * cache->misses);
+    assert_true(cache->exchange_misses > PQPAN_BLE_EXCHANGE_CACHE_SLOTS);
+    assert_true(cache->exchange_hits > cache->exchange_misses);
     free(cache);
 }
 
@@ -231,9 +258,172 @@ static void test_cache_key(void **state)
     free(cache);
 }
 
+/* The memo's own estimate over a grid swept twice, as a sweep runs its inner grid once per
+ * value of an energy option (--tx-dbm: the estimator's inputs repeat) and per profile
+ * (another device timing), each pass with the devices alternating innermost so that
+ * neighbours share no slot: every estimate equals the plain one, whether the memo has
+ * it, had it and lost it to another key, or never had it. */
+static void test_memo_repeated_grid(void **state)
+{
+    static const uint64_t cis[] = {7500000u, 45000000u};
+    static struct pqpan_ble_estimate plain;
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    const struct pqpan_ble_estimate *memo;
+    struct pqpan_ble_config cfg;
+    size_t k, c;
+    int pass, p, t, s, d, rc;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    cfg.att_mtu = 517;
+    cfg.ll_octets = 251;
+    for (pass = 0; pass < 2; pass++)
+        for (k = 0; k < PQPAN_KEM_COUNT; k++)
+            for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+                for (c = 0; c < sizeof cis / sizeof cis[0]; c++)
+                    for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                        for (s = 0; s < 2; s++)
+                            for (d = 0; d < 2; d++) {
+                                cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
+                                cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
+                                cfg.phy = (enum pqpan_ble_phy)p;
+                                cfg.ci_ns = cis[c];
+                                cfg.transfer = (enum pqpan_ble_transfer)t;
+                                cfg.keygen_side = (enum pqpan_ble_role)s;
+                                rc = pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[d], cycles,
+                                                                  cache);
+                                assert_int_equal(rc, pqpan_ble_estimate_pqke(&plain, &cfg,
+                                                                             &devs[d], cycles));
+                                assert_memo_same(rc, memo, &plain);
+                            }
+    assert_true(cache->exchange_misses > PQPAN_BLE_EXCHANGE_CACHE_SLOTS);
+    assert_true(cache->exchange_hits > 0u);
+    free(cache);
+}
+
+/* What the exchange's key holds: the set-up's inputs do not enter it (another advertising
+ * interval, no feature exchange: an exchange hit on a new set-up), nor does the transfer
+ * beyond the PDUs it sends (write-cmd after notify: a hit), nor the cycles of operations
+ * the exchange does not run (the study's protocol runs no KDF); the keygen side, the
+ * interval and a device field do; the LL size only where it cuts a PDU. */
+static void test_exchange_key(void **state)
+{
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_estimate plain;
+    const struct pqpan_ble_estimate *memo;
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_device dev = devs[0];
+    uint64_t cyc[PQPAN_OP_COUNT];
+    (void)state;
+    assert_non_null(cache);
+    memcpy(cyc, cycles, sizeof cyc);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    cfg.transfer = PQPAN_BLE_NOTIFY;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.adv_interval_ns = 1000000000u;
+    cfg.features = 0;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.transfer = PQPAN_BLE_WRITE_CMD;
+    cyc[PQPAN_OP_KDF] = 12345u;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &dev, cyc), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(cache->misses, 2);
+    assert_int_equal(cache->exchange_misses, 1);
+    assert_int_equal(cache->exchange_hits, 2);
+    cfg.keygen_side = PQPAN_BLE_CENTRAL;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.ci_ns = 60000000u;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    dev.rx_margin_ns++;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &dev, cyc), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(cache->exchange_misses, 4);
+    assert_int_equal(cache->exchange_hits, 2);
+    /* ATT_MTU 23: every LL size above 27 carries each L2CAP PDU whole, so LL 100 takes
+     * LL 251's exchange (and keeps its own ll_octets_eff); LE SC's exchange is the same
+     * for every KEM, transfer and keygen side */
+    cfg.att_mtu = 23;
+    cfg.transfer = PQPAN_BLE_NOTIFY;
+    cfg.ll_octets = 251;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.ll_octets = 100;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &dev, cyc), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(memo->ll_octets_eff, 100);
+    assert_int_equal(cache->exchange_misses, 5);
+    assert_int_equal(cache->exchange_hits, 3);
+    assert_int_equal(pqpan_ble_estimate_lesc_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    cfg.transfer = PQPAN_BLE_LONG_WRITE;
+    cfg.keygen_side = PQPAN_BLE_PERIPHERAL;
+    cfg.ek_bytes = PQPAN_MLKEM1024_EK_BYTES;
+    assert_int_equal(pqpan_ble_estimate_lesc_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_lesc(&plain, &cfg, &dev, cyc), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(cache->exchange_misses, 6);
+    assert_int_equal(cache->exchange_hits, 4);
+    /* a configuration whose messages do not fit: an error and no estimate */
+    cfg.transfer = PQPAN_BLE_STUDY;
+    cfg.att_mtu = 247;
+    cfg.ek_bytes = PQPAN_MLKEM768_EK_BYTES;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_null(memo);
+    free(cache);
+}
+
+/* Every cycle count an exchange reads is in its key: for the study's protocol, each
+ * implemented PQKE mode and LE SC, the memo holds the exchange of the base cycles, then
+ * each operation's cycles change in turn (the others back at the base): the estimate
+ * stays the plain one's, so no change is answered from the memo's old slot. */
+static void test_exchange_key_cycles(void **state)
+{
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_estimate plain;
+    const struct pqpan_ble_estimate *memo;
+    struct pqpan_ble_config cfg;
+    uint64_t cyc[PQPAN_OP_COUNT];
+    unsigned mode;
+    int op, lesc, rc;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    for (mode = 0; mode <= PQPAN_PQKE_MODE_NUMERIC + 1u; mode++) {
+        lesc = mode == PQPAN_PQKE_MODE_NUMERIC + 1u;
+        cfg.protocol = mode == 0 ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
+        cfg.pqke_mode = mode == 0 || lesc ? PQPAN_PQKE_MODE_NONE : mode;
+        if (cfg.protocol == PQPAN_BLE_PROTO_PQPAN && !pqpan_pqke_mode_implemented(cfg.pqke_mode)) {
+            continue;
+        }
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            memcpy(cyc, cycles, sizeof cyc);
+            rc = lesc ? pqpan_ble_estimate_lesc_memo(&memo, &cfg, &devs[0], cyc, cache)
+                      : pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cyc, cache);
+            assert_int_equal(rc, PQPAN_OK);
+            cyc[op] += 100000u;
+            rc = lesc ? pqpan_ble_estimate_lesc_memo(&memo, &cfg, &devs[0], cyc, cache)
+                      : pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cyc, cache);
+            assert_int_equal(rc, PQPAN_OK);
+            assert_int_equal(lesc ? pqpan_ble_estimate_lesc(&plain, &cfg, &devs[0], cyc)
+                                  : pqpan_ble_estimate_pqke(&plain, &cfg, &devs[0], cyc),
+                             PQPAN_OK);
+            assert_same(&plain, memo);
+        }
+    }
+    free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exchange_key_cycles),
+        cmocka_unit_test(test_exchange_key),
+        cmocka_unit_test(test_memo_repeated_grid),
         cmocka_unit_test(test_cache_key),
         cmocka_unit_test(test_cached_equals_plain_ll),
         cmocka_unit_test(test_cached_equals_plain_cross),

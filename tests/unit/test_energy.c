@@ -182,6 +182,47 @@ static void test_events_accounting(void **state)
     assert_uj(e.total_events_uj, 372.481);
 }
 
+/* pqpan_energy_phases: each phase's figure is, bit for bit, pqpan_energy_compute's
+ * total_events_uj for a ledger holding that phase alone (CRYPTO: with the operations), on
+ * two radio set-ups; a bad input zeroes every phase and gives compute's error. */
+static void test_phases_alone(void **state)
+{
+    static const struct pqpan_energy_opts radio_2m = {PQPAN_RADIO_BLE_2M, PQPAN_CURRENTS_SYSTEM, 0};
+    const struct pqpan_energy_opts *opts[2] = {&sys_1m_0dbm, &radio_2m};
+    struct pqpan_profile p;
+    struct pqpan_ledger l, one;
+    struct pqpan_gamma g;
+    struct pqpan_energy e;
+    double uj[PQPAN_PHASE_COUNT];
+    int i, ph;
+    (void)state;
+    make_profile(&p);
+    make_ledger(&l);
+    make_gamma(&g);
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(pqpan_energy_phases(uj, &l, &p, opts[i], &g), PQPAN_OK);
+        for (ph = 0; ph < PQPAN_PHASE_COUNT; ph++) {
+            pqpan_ledger_init(&one);
+            memcpy(one.ns[ph], l.ns[ph], sizeof one.ns[ph]);
+            if (ph == PQPAN_PHASE_CRYPTO) {
+                memcpy(one.op_count, l.op_count, sizeof one.op_count);
+                memcpy(one.op_cycles, l.op_cycles, sizeof one.op_cycles);
+            }
+            assert_int_equal(pqpan_energy_compute(&e, &one, &p, opts[i], &g), PQPAN_OK);
+            assert_memory_equal(&uj[ph], &e.total_events_uj, sizeof uj[ph]);
+        }
+    }
+    assert_true(uj[PQPAN_PHASE_CONNECT] > 0.0 && uj[PQPAN_PHASE_CRYPTO] > 0.0);
+    g.comm = 0.0;
+    assert_int_equal(pqpan_energy_phases(uj, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_INVALID_ARG);
+    assert_true(uj[PQPAN_PHASE_CONNECT] == 0.0 && uj[PQPAN_PHASE_CRYPTO] == 0.0);
+    make_gamma(&g);
+    p.tx_given[PQPAN_CURRENTS_SYSTEM][0] = 0; /* no 0 dBm figure */
+    assert_int_equal(pqpan_energy_phases(uj, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(pqpan_energy_compute(&e, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(pqpan_energy_phases(NULL, &l, &p, &sys_1m_0dbm, &g), PQPAN_ERR_INVALID_ARG);
+}
+
 /* The per-state currents the events accounting uses, one by one; a BLE run on a table
  * without a radio start-up current is UNSUPPORTED, an 802.15.4 one charges its ramp
  * (aTurnaroundTime) at the TX current instead. */
@@ -455,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_signature_operation),
         cmocka_unit_test(test_bits_accounting),
         cmocka_unit_test(test_events_accounting),
+        cmocka_unit_test(test_phases_alone),
         cmocka_unit_test(test_gamma_applies_to_its_terms_only),
         cmocka_unit_test(test_radio_only_table),
         cmocka_unit_test(test_missing_figures),

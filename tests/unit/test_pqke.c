@@ -305,25 +305,73 @@ static void test_message_sizes_per_suite_and_mode(void **state)
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
         for (j = 0; j < N_MODES; j++) {
-            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j]);
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j], 0);
             assert_int_equal(s.init_bytes, want[i][j][0]);
             assert_int_equal(s.resp_bytes, want[i][j][1]);
             assert_int_equal(s.fin_bytes, want[i][j][2]);
             assert_int_equal(s.key_bytes, want[i][j][3]);
         }
     }
-    assert_int_equal(PQPAN_PQKE_INIT_MAX_BYTES, 3176);
-    assert_int_equal(PQPAN_PQKE_RESP_MAX_BYTES, 3208);
-    assert_int_equal(PQPAN_PQKE_FIN_MAX_BYTES, 70);
-    assert_int_equal(PQPAN_PQKE_MSG_MAX_BYTES, 3208);
+    /* ML-KEM-1024 with P-256: kem-auth INIT 6 + 2 + 32 + 1568 + 64 + 1568; sig-mutual RESP
+     * with ML-DSA-87 (FIPS 204 Table 2: 4627) 6 + 1 + 2 + 1568 + 64 + 32 + 4627 + 32; its FIN
+     * 6 + 1 + 4627 + 32. */
+    assert_int_equal(PQPAN_PQKE_INIT_MAX_BYTES, 3240);
+    assert_int_equal(PQPAN_PQKE_RESP_MAX_BYTES, 6332);
+    assert_int_equal(PQPAN_PQKE_FIN_MAX_BYTES, 4666);
+    assert_int_equal(PQPAN_PQKE_MSG_MAX_BYTES, 6332);
     /* docs/PROTOCOL.md §4 footprint (the host the unit tests run on: x86-64) */
     assert_int_equal(sizeof(struct pqpan_pqke_initiator), 3560);
     assert_int_equal(sizeof(struct pqpan_pqke_responder), 392);
-    /* reserved and unknown values have no sizes */
-    assert_int_equal(pqpan_pqke_message_sizes(PQPAN_PQKE_SUITE_P256_MLKEM768, 1).init_bytes, 0);
-    assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG).resp_bytes, 0);
-    assert_int_equal(pqpan_pqke_message_sizes(0, 1).fin_bytes, 0);
-    assert_int_equal(pqpan_pqke_message_sizes(2, 8).fin_bytes, 0);
+    /* unknown values, and a sig mode without a known ML-DSA set, have no sizes */
+    assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG, 0).resp_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG_MUTUAL, 4).init_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(0, 1, 0).fin_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(7, 1, 0).init_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(2, 8, 0).fin_bytes, 0);
+    assert_int_equal(pqpan_pqke_message_sizes(2, 0, 2).fin_bytes, 0);
+}
+
+/* The sig modes and the hybrid suites, by hand from docs/PROTOCOL.md §2: the sig modes add a
+ * set byte to every message, sig_r to RESP and (sig-mutual) sig_i to FIN (ML-DSA-44/65/87:
+ * 2420 / 3309 / 4627 bytes, FIPS 204 Table 2); the hybrid suites a 64-byte P-256 public key
+ * to INIT and to RESP. The set is ignored outside the sig modes. */
+static void test_message_sizes_of_sig_modes_and_hybrid_suites(void **state)
+{
+    static const struct {
+        unsigned suite, mode, sig;
+        size_t init, resp, fin, key, ecdh, sig_bytes;
+    } rows[] = {
+        /* 6+1+2+32+800 = 841; 6+1+2+768+32+2420+32 = 3261; 6+1+32 = 39 */
+        {1, PQPAN_PQKE_MODE_SIG, 1, 841, 3261, 39, 16, 0, 2420},
+        /* 6+1+2+32+1184 = 1225; 6+1+2+1088+32+3309+32 = 4470; 39 (+ 3309) */
+        {2, PQPAN_PQKE_MODE_SIG, 2, 1225, 4470, 39, 32, 0, 3309},
+        {2, PQPAN_PQKE_MODE_SIG_MUTUAL, 2, 1225, 4470, 3348, 32, 0, 3309},
+        /* 6+1+2+32+1568 = 1609; 6+1+2+1568+32+2420+32 = 4061; 39 + 2420 */
+        {3, PQPAN_PQKE_MODE_SIG_MUTUAL, 1, 1609, 4061, 2459, 32, 0, 2420},
+        /* 6+2+32+1184+64 = 1288; 6+2+1088+64+32+32 = 1224 */
+        {5, PQPAN_PQKE_MODE_NONE, 3, 1288, 1224, 38, 32, 64, 0},
+        {5, PQPAN_PQKE_MODE_PSK, 0, 1288, 1224, 38, 32, 64, 0},
+        /* 6+2+32+800+64+32 = 936; 6+2+768+64+32+32 = 904; 6+32+32 = 70 */
+        {4, PQPAN_PQKE_MODE_NUMERIC, 0, 936, 904, 70, 16, 64, 0},
+        /* 6+2+32+800+64+768 = 1672; 6+2+768+64+32+32 = 904 */
+        {4, PQPAN_PQKE_MODE_KEM_AUTH, 0, 1672, 904, 38, 16, 64, 0},
+        /* 6+2+32+1568+64+1568 = 3240; 6+2+1568+64+1568+32+32 = 3272 */
+        {6, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 0, 3240, 3272, 38, 32, 64, 0},
+        /* 6+1+2+32+1568+64 = 1673; 6+1+2+1568+64+32+4627+32 = 6332; 6+1+4627+32 = 4666 */
+        {6, PQPAN_PQKE_MODE_SIG_MUTUAL, 3, 1673, 6332, 4666, 32, 64, 4627},
+        {4, PQPAN_PQKE_MODE_SIG, 3, 905, 5532, 39, 16, 64, 4627},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(rows[i].suite, rows[i].mode, rows[i].sig);
+        assert_int_equal(s.init_bytes, rows[i].init);
+        assert_int_equal(s.resp_bytes, rows[i].resp);
+        assert_int_equal(s.fin_bytes, rows[i].fin);
+        assert_int_equal(s.key_bytes, rows[i].key);
+        assert_int_equal(s.ecdh_bytes, rows[i].ecdh);
+        assert_int_equal(s.sig_bytes, rows[i].sig_bytes);
+    }
 }
 
 static void test_names_and_mode_properties(void **state)
@@ -652,41 +700,105 @@ static void test_side_work_counts(void **state)
 {
     struct pqpan_pqke_work w;
     (void)state;
-    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_ROLE_INITIATOR, 9),
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_INITIATOR, 9),
                      PQPAN_OK);
     assert_int_equal(w.keccak_permutations, 27);
     assert_int_equal(w.kem_keygen, 1);
     assert_int_equal(w.kem_encaps, 0);
     assert_int_equal(w.kem_decaps, 1);
-    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_ROLE_INITIATOR, 9),
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_KEM_AUTH, 0, PQPAN_PQKE_ROLE_INITIATOR, 9),
                      PQPAN_OK);
     assert_int_equal(w.keccak_permutations, 35);
     assert_int_equal(w.kem_encaps, 1);
     assert_int_equal(w.kem_decaps, 1);
-    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_ROLE_RESPONDER, 9),
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_KEM_AUTH, 0, PQPAN_PQKE_ROLE_RESPONDER, 9),
                      PQPAN_OK);
     assert_int_equal(w.kem_keygen, 0);
     assert_int_equal(w.kem_encaps, 1);
     assert_int_equal(w.kem_decaps, 1);
-    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_NUMERIC, PQPAN_PQKE_ROLE_RESPONDER, 9),
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_NUMERIC, 0, PQPAN_PQKE_ROLE_RESPONDER, 9),
                      PQPAN_OK);
     assert_int_equal(w.keccak_permutations, 33);
-    assert_int_equal(pqpan_pqke_side_work(&w, 3, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+    assert_int_equal(pqpan_pqke_side_work(&w, 3, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 0,
                                           PQPAN_PQKE_ROLE_INITIATOR, 9),
                      PQPAN_OK);
     assert_int_equal(w.keccak_permutations, 56);
     assert_int_equal(w.kem_keygen, 1);
     assert_int_equal(w.kem_encaps, 1);
     assert_int_equal(w.kem_decaps, 2);
-    assert_int_equal(pqpan_pqke_side_work(&w, 3, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+    assert_int_equal(pqpan_pqke_side_work(&w, 3, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 0,
                                           PQPAN_PQKE_ROLE_RESPONDER, 9),
                      PQPAN_OK);
     assert_int_equal(w.kem_encaps, 2);
     assert_int_equal(w.kem_decaps, 1);
-    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG, PQPAN_PQKE_ROLE_RESPONDER, 0),
-                     PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(w.sig_sign + w.sig_verify + w.ecdh_keygen + w.ecdh_shared, 0);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG, 0, PQPAN_PQKE_ROLE_RESPONDER, 0),
+                     PQPAN_ERR_INVALID_ARG);
     assert_int_equal(w.keccak_permutations, 0);
-    assert_int_equal(pqpan_pqke_side_work(&w, 9, 1, PQPAN_PQKE_ROLE_RESPONDER, 0), PQPAN_ERR_SUITE);
+    assert_int_equal(pqpan_pqke_side_work(&w, 9, 1, 0, PQPAN_PQKE_ROLE_RESPONDER, 0), PQPAN_ERR_SUITE);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, 8, 0, PQPAN_PQKE_ROLE_RESPONDER, 0), PQPAN_ERR_MODE);
+    assert_int_equal(pqpan_pqke_side_work(NULL, 2, 1, 0, PQPAN_PQKE_ROLE_RESPONDER, 0),
+                     PQPAN_ERR_INVALID_ARG);
+}
+
+/* The sig modes and hybrid suites, by hand. Transcript: prologue block 2 + 9, the pinned
+ * identities (64 bytes per authenticated side), INIT, RESP without tag_r; th_r is one more
+ * final block; a side hashes each pinned peer key (SHAKE256 of 1952 bytes for ML-DSA-65:
+ * 1952 / 136 + 1 = 15 permutations). ML-KEM-768 sig, ML-DSA-65: 2 + 9 + 64 + 1225 + 4470 - 32
+ * = 5738: 42 + 1 = 43, + 1 (th_r) + 9 (KMAC) = 53 for the responder, + 15 = 68 for the
+ * initiator; sig-mutual: 5802 -> 43 + 1 + 15 + 9 = 68 for both. P-256+ML-KEM-768 none: 2 + 9
+ * + 1288 + 1224 - 32 = 2491 -> 19, + 9 = 28 (Z = 64 bytes, one key block). P-256+ML-KEM-1024
+ * kem-auth-mutual: 2 + 9 + 3240 + 3272 - 32 = 6491 -> 48, + 9 = 57 (Z = 128 bytes: 2 + 3 + 128
+ * = 133 <= 136, still one key block). */
+static void test_side_work_of_sig_modes_and_hybrid_suites(void **state)
+{
+    struct pqpan_pqke_work w;
+    (void)state;
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG, 2, PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 53);
+    assert_int_equal(w.kem_encaps, 1);
+    assert_int_equal(w.kem_decaps, 0);
+    assert_int_equal(w.sig_sign, 1);
+    assert_int_equal(w.sig_verify, 0);
+    assert_int_equal(w.ecdh_keygen + w.ecdh_shared, 0);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG, 2, PQPAN_PQKE_ROLE_INITIATOR, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 68);
+    assert_int_equal(w.kem_keygen, 1);
+    assert_int_equal(w.kem_decaps, 1);
+    assert_int_equal(w.sig_sign, 0);
+    assert_int_equal(w.sig_verify, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG_MUTUAL, 2,
+                                          PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 68);
+    assert_int_equal(w.sig_sign, 1);
+    assert_int_equal(w.sig_verify, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 2, PQPAN_PQKE_MODE_SIG_MUTUAL, 2,
+                                          PQPAN_PQKE_ROLE_INITIATOR, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 68);
+    assert_int_equal(w.sig_sign, 1);
+    assert_int_equal(w.sig_verify, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 5, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_INITIATOR, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 28);
+    assert_int_equal(w.ecdh_keygen, 1);
+    assert_int_equal(w.ecdh_shared, 1);
+    assert_int_equal(w.sig_sign + w.sig_verify, 0);
+    assert_int_equal(pqpan_pqke_side_work(&w, 5, PQPAN_PQKE_MODE_NONE, 0, PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.ecdh_keygen, 1);
+    assert_int_equal(w.ecdh_shared, 1);
+    assert_int_equal(w.kem_encaps, 1);
+    assert_int_equal(pqpan_pqke_side_work(&w, 6, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 0,
+                                          PQPAN_PQKE_ROLE_RESPONDER, 9),
+                     PQPAN_OK);
+    assert_int_equal(w.keccak_permutations, 57);
+    assert_int_equal(w.kem_encaps, 2);
+    assert_int_equal(w.kem_decaps, 1);
+    assert_int_equal(w.ecdh_keygen, 1);
 }
 
 /* ---- full exchanges ---- */
@@ -698,7 +810,7 @@ static void test_every_suite_and_mode_gives_equal_keys(void **state)
     for (i = 0; i < N_SUITES; i++) {
         for (j = 0; j < N_MODES; j++) {
             struct exchange x, y;
-            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j]);
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(all_suites[i], all_modes[j], 0);
             exchange_full(&x, all_suites[i], all_modes[j], 1 + i);
             assert_int_equal(x.init_len, s.init_bytes);
             assert_int_equal(x.resp_len, s.resp_bytes);
@@ -1537,7 +1649,7 @@ static void test_random_garbage_never_gives_a_key(void **state)
         if ((iter & 1) && len >= PQPAN_PQKE_HEADER_BYTES) {
             unsigned type = 1 + (unsigned)(next64(&g) % 3), suite = 1 + (unsigned)(next64(&g) % 3);
             unsigned mode = all_modes[next64(&g) % N_MODES];
-            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(suite, mode);
+            struct pqpan_pqke_sizes s = pqpan_pqke_message_sizes(suite, mode, 0);
             len = type == 1 ? s.init_bytes : type == 2 ? s.resp_bytes : s.fin_bytes;
             msg[0] = 2;
             msg[1] = (uint8_t)type;
@@ -1791,6 +1903,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_message_sizes_per_suite_and_mode),
+        cmocka_unit_test(test_message_sizes_of_sig_modes_and_hybrid_suites),
         cmocka_unit_test(test_names_and_mode_properties),
         cmocka_unit_test(test_codecs_write_documented_bytes_and_parse_back),
         cmocka_unit_test(test_codec_errors_in_documented_order),
@@ -1798,6 +1911,7 @@ int main(void)
         cmocka_unit_test(test_session_follows_documented_formula),
         cmocka_unit_test(test_numeric_commitment_and_value_follow_formula),
         cmocka_unit_test(test_side_work_counts),
+        cmocka_unit_test(test_side_work_of_sig_modes_and_hybrid_suites),
         cmocka_unit_test(test_every_suite_and_mode_gives_equal_keys),
         cmocka_unit_test(test_seeded_runs_are_pinned),
         cmocka_unit_test(test_context_copy_clones_a_party),

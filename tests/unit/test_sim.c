@@ -293,7 +293,7 @@ static void test_pqke_all_methods(void **state)
             /* The estimator's pqpan protocol: the same INIT/RESP/FIN PDUs and bits. */
             struct pqpan_ble_estimate e;
             struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(PQPAN_PQKE_SUITE_MLKEM512 + (unsigned)t % 3u,
-                                                                 PQPAN_PQKE_MODE_NONE);
+                                                                 PQPAN_PQKE_MODE_NONE, 0);
             int side;
             c.ble.protocol = PQPAN_BLE_PROTO_PQPAN;
             c.ble.ek_bytes = (uint32_t)z.ek_bytes;
