@@ -763,7 +763,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         return PQPAN_ERR_INVALID_ARG;
     }
     s = setup_memo(cache, cfg, dev);
-    ll_eff = effective_octets(cfg);
+    ll_eff = pqpan_ble_config_ll_octets(cfg);
     exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
     x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
