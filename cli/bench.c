@@ -189,14 +189,18 @@ static int measure(const struct pqpan_kem *kem, int op, unsigned long long n,
                    struct bench_row *row, uint64_t *cycles, uint64_t *ns)
 {
     static struct kem_state s;
+    struct cli_progress progress;
     unsigned long long i;
     int failed = setup(kem, op, &s);
+    cli_progress_start(&progress, CMD, kem->name, n);
     for (i = 0; i < n && !failed; i++) {
         const uint64_t c0 = cli_cycles_now(), t0 = bench_now_ns();
         failed = run_op(kem, op, &s, i);
         ns[i] = bench_now_ns() - t0;
         cycles[i] = cli_cycles_now() - c0;
+        cli_progress_step(&progress, i + 1u); /* outside the timed span */
     }
+    cli_progress_end(&progress);
     row->param = kem->name;
     row->op = op_names[op];
     row->iterations = n;

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "ble_model.h"
+#include "link_opts.h"
 #include "pqpan/advise.h"
 #include "pqpan/kem.h"
 #include "pqpan/sig.h"
@@ -27,7 +28,8 @@ void model_opts_help(FILE *out)
     fprintf(out,
             "  --profile NAME|FILE    device profile: a built-in name (see `pqpan profiles`) or a\n"
             "                         profile JSON file (default nrf52840)\n"
-            "  --crypto-impl NAME     cycle table rows for ML-KEM: clean, m4fspeed, m4fstack\n"
+            "  --crypto-impl NAME     cycle table rows for ML-KEM: clean, m4fspeed, m4fstack, or\n"
+            "                         pqpan-m4, pqpan-m4-o2 (pqpan's own code, make bench-m4)\n"
             "                         (default clean, the study's PQClean code); P-256 from the\n"
             "                         classical table\n"
             "  --currents system|radio-only  which current table of the profile (default system:\n"
@@ -408,7 +410,10 @@ static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env,
                     struct pqpan_ble_config *cfg, struct cli_msg *msg)
 {
     uint64_t cycles[PQPAN_OP_COUNT];
-    int rc = model_setup(cycles, cfg, env, kem, msg);
+    int rc = link_opts_check(cfg, msg);
+    if (rc == EXIT_OK) {
+        rc = model_setup(cycles, cfg, env, kem, msg);
+    }
     if (rc != EXIT_OK) {
         return rc;
     }

@@ -20,6 +20,10 @@ static int is_lesc(const struct link_opts *l)
 
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg)
 {
+    int rc = link_opts_check(&l->cfg, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
     if (l->cfg.encrypted) {
         return cli_msg_set(msg, EXIT_USAGE, "--encrypted is not simulated (the exchange runs "
                                             "before the LL encryption)");
@@ -81,9 +85,9 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
         pqpan_ble_adv_mean(c.ble.adv_interval_ns, &c.adv_scan_channel, &c.adv_wait_ns);
     }
     if (pqpan_sim_init(s, &c) != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (CI and idle CI "
-                                            "multiples of 1.25 ms, supervision timeout > 2 "
-                                            "intervals, --transfer study needs ATT_MTU >= 403)");
+        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (--supervision-timeout-ms "
+                                            "more than twice --ci-ms and --idle-ci-ms; --transfer "
+                                            "study needs --att-mtu >= 403)");
     }
     if (is_lesc(l)) {
         run = run_lesc(s, &apps->lesc, k, o, obs, obs_ctx);
@@ -132,4 +136,16 @@ int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env
     e.setup_ns = r->setup_ns;
     memcpy(e.span_ns, r->span_ns, sizeof e.span_ns);
     return model_fill(rows, env, kem, &s->cfg.ble, &e, msg);
+}
+
+const char *ble_sim_status_text(const struct pqpan_sim_result *r)
+{
+    if (r->status == PQPAN_ERR_LINK_LOST && !r->established) {
+        return "link lost (not established: no packet received in the first 6 connection "
+               "events, Core v5.4 Vol 6 Part B 4.5.2)";
+    }
+    if (r->status == PQPAN_ERR_TIMEOUT && r->conn_events == 0u) {
+        return "timed out before a connection (no CONNECT_IND received)";
+    }
+    return r->status == PQPAN_OK ? "completed" : pqpan_strerror(r->status);
 }

@@ -53,6 +53,11 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
  * keys. */
 int ble_sim_succeeded(const struct pqpan_sim *s, const struct ble_sim_keys *k);
 
+/* Why the run stopped, as `simulate` and the web page's timeline say it: "completed", or
+ * the error with the six-interval establishment rule and an advertiser never heard told
+ * apart from the supervision timeout and the time limit. */
+const char *ble_sim_status_text(const struct pqpan_sim_result *r);
+
 /* The rows of `estimate` for the run *s (its ledgers, counts and latency). */
 int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                  const struct pqpan_sim *s, struct cli_msg *msg);

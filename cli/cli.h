@@ -31,6 +31,24 @@ extern const struct cli_command cli_commands[];
 /* Prints "pqpan CMD: usage: ..." style short usage to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* Prints "pqpan CMD: warning: ..." on stderr: an option or input that has no effect, or
+ * figures that describe an unlikely case (the run goes on, exit status unchanged). */
+void cli_warn(const char *cmd, const char *fmt, ...);
+
+/* A progress line for long runs, on stderr only when it is a terminal ("\rpqpan CMD: WHAT
+ * k/N", rewritten when the percentage changes, erased at the end): data and files are
+ * never touched. */
+struct cli_progress {
+    const char *cmd, *what;
+    unsigned long long total;
+    unsigned last_pct;
+    int on;
+};
+void cli_progress_start(struct cli_progress *p, const char *cmd, const char *what,
+                        unsigned long long total);
+void cli_progress_step(struct cli_progress *p, unsigned long long done);
+void cli_progress_end(struct cli_progress *p);
+
 /* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
 int cli_wants_help(int argc, char **argv);
 
@@ -57,6 +75,19 @@ typedef void (*cli_word_fn)(void *ctx, const char *word);
 /* Passes every word of words (terminated by NULL) to add. */
 void cli_words_each(const char *const *words, cli_word_fn add, void *ctx);
 
+/* The words an option takes, joined with ", " into buf (truncated to fit), for a message
+ * naming what is allowed. choices is an *_choices function (returns 0 for an option
+ * without words: buf is then empty). */
+#define CLI_WORDS_MAX 160
+typedef int (*cli_choices_fn)(const char *opt, cli_word_fn add, void *ctx);
+const char *cli_words_join(char buf[CLI_WORDS_MAX], cli_choices_fn choices, const char *opt);
+
+/* "--NAME=VALUE" as the two arguments "--NAME" "VALUE", for every command: argv's strings
+ * are split in place (the '=' becomes the end of the name) into out, which holds
+ * 2 * argc + 1 pointers; returns the new count. Only the first '=' splits, and only
+ * after a name of letters, digits and '-'. */
+int cli_split_assignments(int argc, char **argv, char **out);
+
 /* Parses --format VALUE. Returns 0 on success, -1 if VALUE is not table|csv|json. */
 int cli_parse_format(const char *value, enum cli_format *out);
 
@@ -68,9 +99,9 @@ int cli_hex_decode(uint8_t *out, size_t want, const char *hex);
  * Returns 0, or -1 on an odd length, a bad digit or more than cap bytes. */
 int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex);
 
-/* len bytes from /dev/urandom (the CLI's random source; the library never reads it).
- * Returns 0, or -1 when it cannot be read. */
-int cli_urandom(uint8_t *out, size_t len);
+/* len bytes of the operating system's randomness (getrandom(2), platform.h: the CLI's
+ * random source; the library never reads one). Returns 0, or -1 when it fails. */
+int cli_random(uint8_t *out, size_t len);
 
 /* An option that takes a value (or, in a flag table, takes none), stored at `offset` in the
  * caller's argument struct as a const char * (values) or an int set to 1 (flags). */
@@ -97,7 +128,16 @@ void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int fir
 /* Writes len bytes as lowercase hex to f. */
 void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
 
-/* Parses a decimal unsigned integer in [min, max]. Returns 0 or -1. */
+/* s as a CSV field, quoted when it holds a comma, quote or line end (RFC 4180). */
+void cli_csv_string(FILE *f, const char *s);
+
+/* Numbers on the command line and in every text file the CLI reads are spelled as JSON
+ * numbers (RFC 8259 §6), the grammar the profile and calibration files already have:
+ * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, nothing around it. Refused, wherever the
+ * number comes from: leading or trailing spaces, '+', hex, leading zeros, "inf", "nan",
+ * and values that overflow or underflow. */
+
+/* Parses a decimal unsigned integer (digits only) in [min, max]. Returns 0 or -1. */
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out);
 

@@ -188,6 +188,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
                      : 0.0;
     s.runs = o->runs;
     s.seed = o->seed;
+    s.progress_cmd = CMD;
     rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &l, &s, &msg), &msg);
     c->kem = kem;
     c->link = names[k];
@@ -262,14 +263,23 @@ static void print_table(const struct compare_opts *o, const struct model_env *en
     }
 }
 
-static void print_json(struct cell cells[N_KEMS][N_LINKS])
+/* One object like every command's JSON: what was run and on what inputs (the 802.15.4
+ * assumptions block), then one row per KEM and link. */
+static void print_json(const struct compare_opts *o, const struct model_env *env,
+                       struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
-    printf("[\n");
+    printf("{\n  \"protocol\": \"pqpan\",\n  \"energy_accounting\": \"all-states\",\n"
+           "  \"ble\": \"analytic (estimator, study preset, events accounting from the "
+           "CONNECT_IND)\",\n  \"ieee802154\": \"simulated\",\n  \"runs\": %u,\n  \"seed\": %llu,\n"
+           "  \"background_nodes\": %u,\n  \"background_frame_bytes\": %u,\n",
+           o->runs, o->seed, BG_NODES, BG_PSDU);
+    lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
+    printf("  \"rows\": [\n");
     for (k = 0; k < N_KEMS; k++) {
         for (j = 0; j < N_LINKS; j++) {
             const struct cell *c = &cells[k][j];
-            printf("  {\"kem\": \"%s\", \"link\": \"%s\", \"channel_load_pct\": %.1f, "
+            printf("    {\"kem\": \"%s\", \"link\": \"%s\", \"channel_load_pct\": %.1f, "
                    "\"nodes\": %u, \"load_fps\": %.3f, \"energy_uj\": %.3f, "
                    "\"energy_p90_uj\": %.3f, \"latency_ms\": %.3f, \"latency_p90_ms\": %.3f, "
                    "\"failure_rate\": %.4f, \"idle_802154\": \"%s\", "
@@ -279,7 +289,7 @@ static void print_json(struct cell cells[N_KEMS][N_LINKS])
                    c->backoff, c->protocol, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
         }
     }
-    printf("]\n");
+    printf("  ]\n}\n");
 }
 
 static int write_figure(const char *dir, struct cell cells[N_KEMS][N_LINKS])
@@ -363,7 +373,7 @@ int cli_compare_run(int argc, char **argv)
         } else if (o.m.format == FORMAT_CSV) {
             print_csv(stdout, cells);
         } else {
-            print_json(cells);
+            print_json(&o, env, cells);
         }
         if (o.out != NULL) {
             rc = write_out(o.out, cells);

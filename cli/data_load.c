@@ -272,6 +272,25 @@ static int kem_impl_known(const struct pqpan_cycle_table *t, const char *impl)
     return 0;
 }
 
+/* The implementations of t's ML-KEM rows, each once, joined with ", " into buf. */
+static const char *kem_impls(char buf[CLI_WORDS_MAX], const struct pqpan_cycle_table *t)
+{
+    size_t i, j, len = 0;
+    buf[0] = '\0';
+    for (i = 0; i < t->count; i++) {
+        const char *impl = t->rows[i].impl;
+        int seen = t->rows[i].op != PQPAN_OP_KEM_KEYGEN;
+        for (j = 0; j < i && !seen; j++) {
+            seen = t->rows[j].op == PQPAN_OP_KEM_KEYGEN && strcasecmp(t->rows[j].impl, impl) == 0;
+        }
+        if (!seen && len + strlen(impl) + 3u < CLI_WORDS_MAX) {
+            len += (size_t)snprintf(buf + len, CLI_WORDS_MAX - len, "%s%s", len > 0 ? ", " : "",
+                                    impl);
+        }
+    }
+    return buf;
+}
+
 /* The profile, its ieee802154 sources and its derived figures (at most
  * PROFILE_DERIVED_MAX, so every output can name each one it uses). */
 static int load_profile_derived(struct data_energy_inputs *in, const char *name_or_path,
@@ -315,11 +334,10 @@ int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
     }
     if (rc == EXIT_OK && (strlen(impl) >= sizeof in->crypto_impl ||
                           !kem_impl_known(&in->cycles, impl))) {
-        snprintf(err, errlen,
-                 "--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
-                 "(clean, m4fspeed, m4fstack; pqpan-m4, pqpan-m4-o2, pqpan-m4-asm, "
-                 "pqpan-m4-asm-o2 from data/cycles/pqpan_m4.csv)",
-                 impl);
+        char known[CLI_WORDS_MAX];
+        snprintf(err, errlen, "--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
+                              "(want %s)",
+                 impl, kem_impls(known, &in->cycles));
         rc = EXIT_USAGE;
     }
     if (rc != EXIT_OK) {

@@ -22,7 +22,7 @@ void cli_ecdh_help(FILE *out)
             "the x-coordinate of sk * pk (32 bytes). Numbers are big-endian hex.\n\n"
             "options:\n"
             "  --sk HEX     private key, 32 bytes, 1 <= sk <= n - 1; keygen default: drawn from\n"
-            "               /dev/urandom (rejection sampling into that range)\n"
+            "               the OS, getrandom (rejection sampling into that range)\n"
             "  --sk-file F  the private key from file F ('-': stdin), as hex or as the JSON that\n"
             "               keygen prints, so that it need not be on the command line\n"
             "  --pk HEX     the peer's public key, SEC 1 uncompressed (65 bytes, 04 || X || Y)\n"
@@ -94,11 +94,11 @@ static int private_key(uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES], const struct ec
     return EXIT_OK;
 }
 
-/* A pqpan_rng_fn on /dev/urandom (the CLI's random source). */
-static int urandom_rng(void *ctx, uint8_t *out, size_t len)
+/* A pqpan_rng_fn on the OS random source (cli_random). */
+static int os_rng(void *ctx, uint8_t *out, size_t len)
 {
     (void)ctx;
-    return cli_urandom(out, len);
+    return cli_random(out, len);
 }
 
 static int run_keygen(const struct ecdh_args *a)
@@ -108,7 +108,7 @@ static int run_keygen(const struct ecdh_args *a)
     int rc = private_key(sk, a, &given);
     if (rc == EXIT_OK) {
         ret = given ? pqpan_ecdh_p256_keypair_derand(pk, sk)
-                    : pqpan_ecdh_p256_keypair(pk, sk, urandom_rng, NULL);
+                    : pqpan_ecdh_p256_keypair(pk, sk, os_rng, NULL);
         rc = ret == PQPAN_OK ? EXIT_OK : report_lib_error("--sk", ret);
     }
     if (rc == EXIT_OK) {

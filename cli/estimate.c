@@ -113,8 +113,8 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option %s'%s'",
-                                   lowpan ? "for --link 802154 " : "", argv[i]);
+            return lowpan ? cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i])
+                          : lowpan_unknown_option(CMD, argv[i], 0);
         }
     }
     if (!lowpan && (o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE || o->l.cfg.pqke_sig != 0 ||
@@ -186,6 +186,10 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
 
 /* ---- --link 802154 ---- */
 
+/* Below this P(every frame gets the channel) the estimate (of an exchange that succeeds)
+ * describes a rare case: said on stderr. */
+#define LOWPAN_P_SUCCESS_WARN 0.01
+
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
                                const struct pqpan_802154_est_config *c,
                                const struct pqpan_802154_estimate *e,
@@ -221,6 +225,7 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     int s;
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, l, "  ");
+    printf("  \"e_comm_accounting\": \"bits\",\n");
     printf("  \"ieee802154\": {\n");
     printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
            "    \"busy\": %.4f,\n    \"octets_init\": %u,\n    \"octets_resp\": %u,\n"
@@ -261,6 +266,11 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
     int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
+    }
+    if (e.p_success < LOWPAN_P_SUCCESS_WARN) {
+        cli_warn(CMD, "with --busy %g every frame gets the channel with probability %.3g: the "
+                      "figures are those of the rare exchange in which it does",
+                 o->w.busy, e.p_success);
     }
     if (o->m.format == FORMAT_TABLE) {
         print_lowpan_table(&o->w, env, &c, &e, rows);

@@ -24,10 +24,10 @@ void cli_kem_help(FILE *out)
             "options:\n"
             "  --param P   parameter set: ML-KEM-512, ML-KEM-768 or ML-KEM-1024\n"
             "              (default " DEFAULT_PARAM ")\n"
-            "  --d HEX     keygen seed d, 32 bytes (64 hex digits); default: from /dev/urandom\n"
-            "  --z HEX     keygen implicit-rejection seed z, 32 bytes; default: /dev/urandom\n"
+            "  --d HEX     keygen seed d, 32 bytes (64 hex digits); default: from the OS (getrandom)\n"
+            "  --z HEX     keygen implicit-rejection seed z, 32 bytes; default: from the OS\n"
             "  --ek HEX    encapsulation key (800 / 1184 / 1568 bytes); checked per FIPS 203 7.2\n"
-            "  --m HEX     encaps randomness m, 32 bytes; default: from /dev/urandom\n"
+            "  --m HEX     encaps randomness m, 32 bytes; default: from the OS (getrandom)\n"
             "  --dk HEX    decapsulation key (1632 / 2400 / 3168 bytes); checked per 7.3\n"
             "  --dk-file F the decapsulation key from file F ('-': stdin), as hex or as the\n"
             "              JSON that keygen prints, so that it need not be on the command line\n"
@@ -77,14 +77,14 @@ static int decode_input(uint8_t *out, size_t want, const char *name, const char 
     return cli_decode_hex_exact(out, want, CMD, name, hex);
 }
 
-/* A 32-byte seed from --name HEX, or from /dev/urandom when the option is absent. */
+/* A 32-byte seed from --name HEX, or from the OS (getrandom) when the option is absent. */
 static int seed_input(uint8_t out[32], const char *name, const char *hex)
 {
     if (hex != NULL) {
         return decode_input(out, 32, name, hex);
     }
-    if (cli_urandom(out, 32) != 0) {
-        fprintf(stderr, "pqpan kem: cannot read /dev/urandom\n");
+    if (cli_random(out, 32) != 0) {
+        fprintf(stderr, "pqpan kem: cannot read the OS random source (getrandom)\n");
         return EXIT_IO;
     }
     return EXIT_OK;

@@ -34,9 +34,11 @@ void link_opts_help(FILE *out)
             "  --transfer METHOD      notify, indicate, write-req, write-cmd, long-write, or study:\n"
             "                         ek as <= 400 B indications, ct as Write Requests of one\n"
             "                         frame-number byte + <= 392 B (needs ATT_MTU >= 403) (default study)\n"
-            "  --ci-ms X              connection interval in ms, 7.5..4000 (default 50)\n"
-            "  --event-len-ms X       longest connection event in ms (default: the interval minus\n"
-            "                         T_IFS)\n"
+            "  --ci-ms X              connection interval in ms, 7.5..4000 in steps of 1.25\n"
+            "                         (default 50)\n"
+            "  --event-len-ms X       longest connection event in ms, at most the interval\n"
+            "                         (default: the interval minus T_IFS); a data PDU of the LL\n"
+            "                         size and the empty PDU answering it must fit in one\n"            "                         (estimate and simulate refuse other links)\n"
             "  --max-pdus-per-event N  most PDU pairs per event, 0 = no cap (default 0)\n"
             "  --reply next-event|same-event  when an ATT/SMP reply can be sent: in the event after\n"
             "                         the request (default) or in the same one (fast host)\n"
@@ -61,10 +63,70 @@ void link_opts_help(FILE *out)
             "  --conn-update on|off   open the connection at --idle-ci-ms and update it to --ci-ms\n"
             "                         (connection parameters request; default on)\n"
             "  --idle-ci-ms X         the connection's interval before the update in ms, 7.5..4000\n"
-            "                         (default 30)\n"
+            "                         in steps of 1.25 (default 30)\n"
             "  --discovery on|off     GATT discovery of the key-exchange service and the CCCD\n"
             "                         write enabling indications, by the central (default on)\n",
             MODEL_LESC_NAME);
+}
+
+/* ns as milliseconds, up to 3 decimals without trailing zeros, in buf. */
+static const char *ms_text(char buf[CLI_FIXED_MAX], uint64_t ns)
+{
+    int n = cli_format_fixed(buf, (double)ns * 1e-6, 3);
+    while (buf[n - 1] == '0') {
+        buf[--n] = '\0';
+    }
+    if (buf[n - 1] == '.') {
+        buf[n - 1] = '\0';
+    }
+    return buf;
+}
+
+/* The longest pair's message: what the pair holds, how long it takes, the event. */
+static int pair_msg(const struct pqpan_ble_config *cfg, struct cli_msg *msg)
+{
+    char pair[CLI_FIXED_MAX], event[CLI_FIXED_MAX], ci[CLI_FIXED_MAX];
+    const int given = cfg->event_len_ns != 0u;
+    return cli_msg_set(
+        msg, EXIT_USAGE,
+        "a data PDU of %u LL octets on %s and the empty PDU answering it take %s ms, longer "
+        "than a connection event (%s ms: %s%s%s): the link cannot carry its own payload; use "
+        "a faster --phy, fewer --ll-octets, a --max-tx-time-us limit or a longer %s",
+        (unsigned)pqpan_ble_config_ll_octets(cfg), pqpan_ble_phy_name(cfg->phy),
+        ms_text(pair, pqpan_ble_config_pair_ns(cfg)),
+        ms_text(event, pqpan_ble_config_event_ns(cfg)), given ? "--event-len-ms" : "--ci-ms ",
+        given ? "" : ms_text(ci, cfg->ci_ns), given ? "" : " minus T_IFS",
+        given ? "--event-len-ms" : "--ci-ms");
+}
+
+int link_opts_check(const struct pqpan_ble_config *cfg, struct cli_msg *msg)
+{
+    char a[CLI_FIXED_MAX], b[CLI_FIXED_MAX];
+    switch (pqpan_ble_config_fault(cfg)) {
+    case PQPAN_BLE_CONFIG_OK:
+        return EXIT_OK;
+    case PQPAN_BLE_CONFIG_RANGE:
+        return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (--phy 1M, 2M, S2, S8; "
+                                            "--ll-octets 27..251; --ci-ms and --idle-ci-ms "
+                                            "7.5..4000)");
+    case PQPAN_BLE_CONFIG_CI_STEP:
+        return cli_msg_set(msg, EXIT_USAGE, "--ci-ms %s: a connection interval is a multiple of "
+                                            "1.25 ms in 7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)",
+                           ms_text(a, cfg->ci_ns));
+    case PQPAN_BLE_CONFIG_IDLE_CI_STEP:
+        return cli_msg_set(msg, EXIT_USAGE, "--idle-ci-ms %s: a connection interval is a multiple "
+                                            "of 1.25 ms in 7.5..4000 (Core v5.4 Vol 6 Part B "
+                                            "§4.5.1)",
+                           ms_text(a, cfg->idle_ci_ns));
+    case PQPAN_BLE_CONFIG_EVENT_LEN:
+        return cli_msg_set(msg, EXIT_USAGE, "--event-len-ms %s is longer than the connection "
+                                            "interval (--ci-ms %s): an event ends before the next "
+                                            "one starts",
+                           ms_text(a, cfg->event_len_ns), ms_text(b, cfg->ci_ns));
+    case PQPAN_BLE_CONFIG_PAIR:
+        return pair_msg(cfg, msg);
+    }
+    return cli_msg_set(msg, EXIT_USAGE, "configuration out of range");
 }
 
 /* --hybrid words (none = 0). */
@@ -241,26 +303,55 @@ static int value_opt(struct link_opts *o, const char *opt, const char *v)
     return bad ? -1 : 1;
 }
 
-static const char *const value_opts[] = {
-    "--kem", "--phy", "--att-mtu", "--ll-octets", "--max-tx-time-us", "--transfer", "--ci-ms",
-    "--event-len-ms", "--max-pdus-per-event", "--reply", "--keygen-side", "--adv-interval-ms",
-    "--features", "--conn-update", "--idle-ci-ms", "--discovery",
+/* The link options that take a value, and what they allow (NULL: the words
+ * link_opts_choices lists), for the message on a bad value. */
+static const struct {
+    const char *name, *allowed;
+} value_opts[] = {
+    {"--kem", NULL},
+    {"--phy", NULL},
+    {"--att-mtu", "an integer in 23..517"},
+    {"--ll-octets", "an integer in 27..251"},
+    {"--max-tx-time-us", "an integer in 328..17040"},
+    {"--transfer", NULL},
+    {"--ci-ms", "7.5..4000 in steps of 1.25"},
+    {"--event-len-ms", "0..4000"},
+    {"--max-pdus-per-event", "an integer in 0..1000000"},
+    {"--reply", NULL},
+    {"--keygen-side", NULL},
+    {"--adv-interval-ms", "0, or 20..10485759.375 in steps of 0.625"},
+    {"--features", NULL},
+    {"--conn-update", NULL},
+    {"--idle-ci-ms", "7.5..4000 in steps of 1.25"},
+    {"--discovery", NULL},
 };
 
-static int is_value_opt(const char *opt)
+/* The row of value_opts for opt, or -1. */
+static int value_opt_index(const char *opt)
 {
     size_t k;
     for (k = 0; k < sizeof value_opts / sizeof value_opts[0]; k++) {
-        if (strcmp(opt, value_opts[k]) == 0) {
-            return 1;
+        if (strcmp(opt, value_opts[k].name) == 0) {
+            return (int)k;
         }
     }
-    return 0;
+    return -1;
+}
+
+/* --link: ble here; 802154 was dispatched before parsing (lowpan_link_requested). */
+static int link_opt(const char *cmd, int argc, char **argv, int *i)
+{
+    if (*i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
+        ++*i;
+        return 1;
+    }
+    cli_usage_error(cmd, "--link %s: want ble or 802154", *i + 1 < argc ? argv[*i + 1] : "");
+    return -1;
 }
 
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
-    int rc;
+    int rc, k;
     if (strcmp(argv[*i], "--encrypted") == 0) {
         o->cfg.encrypted = 1;
         return 1;
@@ -272,11 +363,11 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
         o->cfg.pqke_hybrid = o->pqke.hybrid;
         return rc;
     }
-    if (strcmp(argv[*i], "--link") == 0 && *i + 1 < argc && strcmp(argv[*i + 1], "ble") == 0) {
-        ++*i; /* the BLE link is the default; --link 802154 is dispatched before parsing */
-        return 1;
+    if (strcmp(argv[*i], "--link") == 0) {
+        return link_opt(cmd, argc, argv, i);
     }
-    if (!is_value_opt(argv[*i])) {
+    k = value_opt_index(argv[*i]);
+    if (k < 0) {
         return 0;
     }
     if (*i + 1 >= argc) {
@@ -285,7 +376,11 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
     }
     rc = value_opt(o, argv[*i], argv[*i + 1]);
     if (rc < 0) {
-        cli_usage_error(cmd, "bad value for %s: '%s' (see pqpan help %s)", argv[*i], argv[*i + 1], cmd);
+        char words[CLI_WORDS_MAX];
+        cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", argv[*i], argv[*i + 1],
+                        value_opts[k].allowed != NULL
+                            ? value_opts[k].allowed
+                            : cli_words_join(words, link_opts_choices, argv[*i]));
         return -1;
     }
     *i += 1;

@@ -39,6 +39,11 @@ void link_opts_init(struct link_opts *o);
  * its value), 0 if it is not one, or -1 after printing a usage error. */
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i);
 
+/* EXIT_OK if cfg's link can hold (pqpan_ble_config_fault), else EXIT_USAGE with the rule
+ * it breaks and the options involved in *msg: what `estimate` and `simulate` both check
+ * before any work. */
+int link_opts_check(const struct pqpan_ble_config *cfg, struct cli_msg *msg);
+
 /* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
 

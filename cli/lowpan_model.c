@@ -158,10 +158,32 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     }
     ++*i;
     if (value_opt(o, opt, argv[*i]) < 0) {
-        cli_usage_error(cmd, "%s %s: see --help for the allowed values", opt, argv[*i]);
+        char words[CLI_WORDS_MAX];
+        cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", opt, argv[*i],
+                        strcmp(opt, "--busy") == 0   ? "a probability in 0..0.99"
+                        : strcmp(opt, "--link") == 0 ? "ble or 802154"
+                                                     : cli_words_join(words, lowpan_opts_choices, opt));
         return -1;
     }
     return 1;
+}
+
+int lowpan_only_option(const char *opt, int sim)
+{
+    /* simulate --link 802154's own options (cli/simulate_802154.c) */
+    static const char *const sim_opts[] = {"--nodes", "--hidden", "--capture", "--reasm-timeout",
+                                           "--dgram-retries", "--load", "--frame-bytes", NULL};
+    return word_opt_index(opt) >= 0 || strcmp(opt, "--busy") == 0 ||
+           strcmp(opt, "--mac-security") == 0 || (sim && cli_word_index(sim_opts, opt) >= 0);
+}
+
+int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
+{
+    if (lowpan_only_option(opt, sim)) {
+        return cli_usage_error(cmd, "%s is an option of the IEEE 802.15.4 link: add --link 802154",
+                               opt);
+    }
+    return cli_usage_error(cmd, "unknown option '%s'", opt);
 }
 
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
@@ -550,7 +572,6 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
     lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);
-    fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }
 
 double lowpan_frame_ms(unsigned psdu)
@@ -707,6 +728,7 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     struct mc *m = malloc(sizeof *m);
     double *buf = malloc((MODEL_SIDES + 1u) * s->runs * sizeof(double));
     double *energy[MODEL_SIDES];
+    struct cli_progress progress;
     unsigned run, side;
     int rc = EXIT_OK;
     memset(out, 0, sizeof *out);
@@ -734,11 +756,14 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
     if (rc == EXIT_OK && s->pcap != NULL) {
         rc = open_capture(&m->cap, s->pcap, msg);
     }
+    cli_progress_start(&progress, s->progress_cmd, "802.15.4 run", s->progress_cmd ? s->runs : 0u);
     for (run = 0; run < s->runs && rc == EXIT_OK; run++) {
         rc = one_run(m, energy, buf + (size_t)MODEL_SIDES * s->runs, run, env, o, s, msg);
         out->failed += m->sim.res.status != PQPAN_OK;
         add_counts(&out->counts, &m->sim.res);
+        cli_progress_step(&progress, run + 1u);
     }
+    cli_progress_end(&progress);
     if (rc == EXIT_OK && m->cap.failed) {
         rc = cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
     }

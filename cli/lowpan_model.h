@@ -45,6 +45,14 @@ void lowpan_opts_help(FILE *out);
 /* 1 if argv holds "--link 802154". */
 int lowpan_link_requested(int argc, char **argv);
 
+/* Whether opt is an option of --link 802154 only (estimate's, and with sim set also
+ * simulate's): a BLE run names it in its message instead of calling it unknown. */
+int lowpan_only_option(const char *opt, int sim);
+
+/* "unknown option" for opt on the BLE link of cmd, or that it needs --link 802154.
+ * Returns EXIT_USAGE. */
+int lowpan_unknown_option(const char *cmd, const char *opt, int sim);
+
 /* The estimator configuration (message sizes and steps of the KEM's PQKE suite in the
  * --auth mode, pqke.h, with the KDF cycles scaled to the mode as model_setup does; CSMA set,
  * addressing, MAC security, busy probability, CPU clock and wake-up of the profile: its
@@ -163,6 +171,7 @@ struct lowpan_sim_cfg {
     unsigned runs;
     unsigned long long seed;
     FILE *pcap; /* NULL: none; else the first run's frames (LINKTYPE 195) */
+    const char *progress_cmd; /* NULL: quiet; else a progress line for this command (cli.h) */
 };
 
 /* Defaults: 2 nodes, no load, 60-octet background frames, no hidden node, 100 runs,

@@ -1,6 +1,7 @@
 /* pqpan: dispatch only. Each subcommand lives in its own cli/<name>.c. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -101,11 +102,25 @@ static int dispatch(int argc, char **argv)
     return c->run(argc - 1, argv + 1);
 }
 
+/* dispatch with "--NAME=VALUE" arguments as "--NAME" "VALUE" (cli_split_assignments). */
+static int dispatch_split(int argc, char **argv)
+{
+    char **args = malloc((2u * (size_t)argc + 1u) * sizeof *args);
+    int rc;
+    if (args == NULL) {
+        fprintf(stderr, "pqpan: out of memory\n");
+        return EXIT_FAILURE_RUN;
+    }
+    rc = dispatch(cli_split_assignments(argc, argv, args), args);
+    free(args);
+    return rc;
+}
+
 /* Whatever a command printed must have reached stdout: a full disk, a closed pipe or
  * /dev/full is exit 4, never a success (data lost silently). */
 int main(int argc, char **argv)
 {
-    int rc = dispatch(argc, argv);
+    int rc = dispatch_split(argc, argv);
     int lost = fflush(stdout) != 0 || ferror(stdout);
     if (fclose(stdout) != 0) {
         lost = 1;

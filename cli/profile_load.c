@@ -28,6 +28,41 @@ static int fail(const struct ctx *c, const char *field, const char *problem)
     return EXIT_BAD_INPUT;
 }
 
+/* Plausibility limits (assumptions, far outside any BLE / 802.15.4 SoC's datasheet figure,
+ * so that only typos and unit mistakes hit them): supply 0.5..10 V (the SoCs run at
+ * 1.7..3.6 V); currents up to 1 A (their radios draw under 0.1 A); CPU clock 1 kHz..10 GHz;
+ * sleep clock accuracy up to 1000 ppm (Core v5.4 Vol 6 Part B §4.2.2 allows 500); times
+ * up to 1 s. */
+#define VOLT_MIN 0.5
+#define VOLT_MAX 10.0
+#define CURRENT_MAX_UA 1e6
+#define HZ_MIN 1e3
+#define HZ_MAX 1e10
+#define PPM_MAX 1000.0
+#define US_MAX 1e6
+
+/* x within [lo, hi] (unit for the message), else the failure. */
+static int plausible(const struct ctx *c, const char *path, double x, double lo, double hi,
+                     const char *unit)
+{
+    char msg[128];
+    if (x >= lo && x <= hi) {
+        return EXIT_OK;
+    }
+    snprintf(msg, sizeof msg, "\"value\" %g is outside the plausible %g..%g %s (a unit mistake?)",
+             x, lo, hi, unit);
+    return fail(c, path, msg);
+}
+
+/* A current that is given: greater than 0, at most CURRENT_MAX_UA. */
+static int current_ok(const struct ctx *c, const char *path, double ua)
+{
+    if (ua == 0.0) {
+        return fail(c, path, "\"value\" must be greater than 0");
+    }
+    return plausible(c, path, ua, 0.0, CURRENT_MAX_UA, "uA");
+}
+
 /* What a scalar field may hold. */
 enum kind {
     KIND_CURRENT,  /* double, µA, > 0 */
@@ -199,8 +234,21 @@ static int store_scalar(const struct ctx *c, struct pqpan_profile *p, const stru
     double scaled = (s->kind == KIND_US_TO_NS || s->kind == KIND_US_TO_NS0) ? x * 1000.0 : x;
     uint32_t u;
     double d;
+    static const struct {
+        double lo, hi;
+        const char *unit;
+    } limit[] = {
+        [KIND_CURRENT] = {0.0, CURRENT_MAX_UA, "uA"}, [KIND_VOLT] = {VOLT_MIN, VOLT_MAX, "V"},
+        [KIND_PPM] = {0.0, PPM_MAX, "ppm"},           [KIND_HZ] = {HZ_MIN, HZ_MAX, "Hz"},
+        [KIND_US_TO_NS] = {0.0, US_MAX, "us"},        [KIND_US_TO_NS0] = {0.0, US_MAX, "us"},
+    };
+    int rc;
     if (x == 0.0 && s->kind != KIND_PPM && s->kind != KIND_US_TO_NS0) {
         return fail(c, path, "\"value\" must be greater than 0");
+    }
+    rc = plausible(c, path, x, limit[s->kind].lo, limit[s->kind].hi, limit[s->kind].unit);
+    if (rc != EXIT_OK) {
+        return rc;
     }
     if (s->kind == KIND_CURRENT || s->kind == KIND_VOLT || s->kind == KIND_PPM) {
         d = x;
@@ -289,8 +337,8 @@ static int read_rx(const struct ctx *c, const cJSON *rx, int t, struct pqpan_pro
         snprintf(path, sizeof path, "currents.%s.rx_ua.%s", table_keys[t], mode_keys[m]);
         rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(rx, mode_keys[m]), path, 1,
                           &p->rx_ua[t][m], &given);
-        if (rc == EXIT_OK && given && p->rx_ua[t][m] == 0.0) {
-            rc = fail(c, path, "\"value\" must be greater than 0");
+        if (rc == EXIT_OK && given) {
+            rc = current_ok(c, path, p->rx_ua[t][m]);
         }
         if (rc != EXIT_OK) {
             return rc;
@@ -340,8 +388,8 @@ static int read_tx_entry(const struct ctx *c, const cJSON *e, const char *path, 
     if (rc != EXIT_OK) {
         return rc;
     }
-    if (given && x == 0.0) {
-        return fail(c, path, "\"value\" must be greater than 0");
+    if (given && current_ok(c, path, x) != EXIT_OK) {
+        return EXIT_BAD_INPUT;
     }
     idx = tx_level_index(l, (int32_t)dbm->valuedouble);
     if (idx < 0) {
@@ -427,8 +475,8 @@ static int read_ble_event_ramp(const struct ctx *c, const cJSON *sec,
         snprintf(path, sizeof path, "ble_event.ramp_ua.%s", table_keys[t]);
         rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(ramp, table_keys[t]), path, 1,
                           &e->ramp_ua[t], &given);
-        if (rc == EXIT_OK && given && e->ramp_ua[t] == 0.0) {
-            rc = fail(c, path, "\"value\" must be greater than 0");
+        if (rc == EXIT_OK && given) {
+            rc = current_ok(c, path, e->ramp_ua[t]);
         }
         if (rc != EXIT_OK) {
             return rc;
@@ -509,8 +557,8 @@ static int read_section_rx(const struct ctx *c, const cJSON *sec, struct pqpan_p
         snprintf(path, sizeof path, SECTION ".rx_ua.%s", table_keys[t]);
         rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(rx, table_keys[t]), path, 1,
                                ua, &given, src != NULL ? src->rx[t] : NULL);
-        if (rc == EXIT_OK && given && *ua == 0.0) {
-            rc = fail(c, path, "\"value\" must be greater than 0");
+        if (rc == EXIT_OK && given) {
+            rc = current_ok(c, path, *ua);
         }
         if (rc != EXIT_OK) {
             return rc;

@@ -25,7 +25,7 @@ void cli_sig_help(FILE *out)
             "options:\n"
             "  --param P       ML-DSA-44, ML-DSA-65 or ML-DSA-87 (default " DEFAULT_PARAM ")\n"
             "  --seed HEX      keygen seed xi, 32 bytes (KeyGen_internal, Alg. 6); default: from\n"
-            "                  /dev/urandom (KeyGen, Alg. 1)\n"
+            "                  the OS, getrandom (KeyGen, Alg. 1)\n"
             "  --sk HEX        secret key (2560 / 4032 / 4896 bytes)\n"
             "  --sk-file F     the secret key from file F ('-': stdin), as hex or as the JSON\n"
             "                  that keygen prints, so that it need not be on the command line\n"
@@ -33,7 +33,7 @@ void cli_sig_help(FILE *out)
             "  --context HEX   context string, at most 255 bytes (default empty; Alg. 2, 3)\n"
             "  --rnd HEX       signing randomness, 32 bytes; without --rnd or --hedged the\n"
             "                  signature is deterministic (rnd = 32 zero bytes, FIPS 204 3.4)\n"
-            "  --hedged        rnd from /dev/urandom (hedged signing)\n"
+            "  --hedged        rnd from the OS, getrandom (hedged signing)\n"
             "  --internal      take the message as M' of Sign_internal / Verify_internal\n"
             "                  (Alg. 7, 8): no context, no 0 || |ctx| || ctx prefix\n"
             "  --pk HEX        public key (1312 / 1952 / 2592 bytes)\n"
@@ -42,7 +42,7 @@ void cli_sig_help(FILE *out)
             "2 usage; 3 bad hex, a wrong length, a secret key with coefficients out of range, or\n"
             "a signature whose hints HintBitUnpack (Alg. 21) refuses or whose ||z|| reaches\n"
             "gamma1 - beta (verify then prints {\"valid\":false} and the reason on stderr);\n"
-            "4 a file or /dev/urandom cannot be read.\n");
+            "4 a file or the OS random source cannot be read.\n");
 }
 
 /* The values given on the command line; NULL / 0 when absent. */
@@ -133,9 +133,9 @@ static int run_keygen(const struct sig_args *a)
 {
     uint8_t seed[PQPAN_MLDSA_SEED_BYTES], pk[PQPAN_SIG_PK_MAX_BYTES], sk[PQPAN_SIG_SK_MAX_BYTES];
     int rc = a->seed != NULL ? decode_input(seed, sizeof seed, "seed", a->seed)
-                             : (cli_urandom(seed, sizeof seed) == 0 ? EXIT_OK : EXIT_IO);
+                             : (cli_random(seed, sizeof seed) == 0 ? EXIT_OK : EXIT_IO);
     if (rc == EXIT_IO) {
-        fprintf(stderr, "pqpan sig: cannot read /dev/urandom\n");
+        fprintf(stderr, "pqpan sig: cannot read the OS random source (getrandom)\n");
     }
     if (rc == EXIT_OK && a->sig->keypair_derand(pk, sk, seed) != PQPAN_OK) {
         rc = EXIT_FAILURE_RUN;
@@ -169,8 +169,8 @@ static int signing_rnd(uint8_t rnd[PQPAN_MLDSA_RND_BYTES], const struct sig_args
     if (a->rnd != NULL) {
         return decode_input(rnd, PQPAN_MLDSA_RND_BYTES, "rnd", a->rnd);
     }
-    if (a->hedged && cli_urandom(rnd, PQPAN_MLDSA_RND_BYTES) != 0) {
-        fprintf(stderr, "pqpan sig: cannot read /dev/urandom\n");
+    if (a->hedged && cli_random(rnd, PQPAN_MLDSA_RND_BYTES) != 0) {
+        fprintf(stderr, "pqpan sig: cannot read the OS random source (getrandom)\n");
         return EXIT_IO;
     }
     return EXIT_OK;

@@ -112,9 +112,10 @@ static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
         bad = strcmp(v, "drawn") != 0 && strcmp(v, "mean") != 0;
         o->s.adv_mean = strcmp(v, "mean") == 0;
     } else {
-        return cli_usage_error(CMD, "unknown option '%s'", opt);
+        return lowpan_unknown_option(CMD, opt, 1);
     }
-    return bad ? cli_usage_error(CMD, "bad value for %s: '%s'", opt, v) : EXIT_OK;
+    return bad ? cli_usage_error(CMD, "bad value for %s: '%s' (see pqpan help %s)", opt, v, CMD)
+               : EXIT_OK;
 }
 
 static int parse_args(struct sim_opts *o, int argc, char **argv)
@@ -358,9 +359,10 @@ out:
 
 /* ---- output ----------------------------------------------------------------------- */
 
-static const char *status_text(int status)
+/* 1 when the run stopped early: its energy is what was drawn until then. */
+static int run_failed(const struct pqpan_sim_result *r)
 {
-    return status == PQPAN_OK ? "completed" : pqpan_strerror(status);
+    return r->status != PQPAN_OK;
 }
 
 static const char *keys_text(const struct ble_sim_keys *k)
@@ -389,8 +391,22 @@ static const char *transport_name(const struct sim_opts *o, const struct ble_sim
     return json ? "l2cap-coc" : "L2CAP CoC";
 }
 
+/* A failed run's energy: the events accounting holds all both sides drew until the run
+ * stopped; computation and the bits accounting hold only the crypto operations and the
+ * exchange PDUs done by then (0 when it stopped in the set-up). */
+static void print_until_failure(const struct model_row rows[MODEL_SIDES])
+{
+    printf("  energy until failure (events accounting: all drawn until the run stopped):\n"
+           "    peripheral %.3f uJ, central %.3f uJ, total %.3f uJ\n"
+           "    computation (%.3f uJ) and the bits accounting (%.3f uJ) count only the crypto\n"
+           "    operations and the exchange PDUs done before the failure\n",
+           rows[MODEL_PERIPHERAL].e_total_events_uj, rows[MODEL_CENTRAL].e_total_events_uj,
+           rows[MODEL_TOTAL].e_total_events_uj, rows[MODEL_TOTAL].e_comp_uj,
+           rows[MODEL_TOTAL].e_comm_uj);
+}
+
 static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                            const struct ble_sim_keys *k)
+                            const struct ble_sim_keys *k, const struct model_row rows[MODEL_SIDES])
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
@@ -407,13 +423,16 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
            (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
     printf("  exchange latency %.3f ms, simulated time %.3f ms\n", (double)r->latency_ns * 1e-6,
            (double)r->end_ns * 1e-6);
-    printf("  result: %s\n", status_text(r->status));
+    printf("  result: %s\n", ble_sim_status_text(r));
+    if (run_failed(r)) {
+        print_until_failure(rows);
+    }
     printf("  %s equal: %s\n  key confirmation: %s\n", k->lesc ? "LTKs" : "session keys",
            keys_text(k), confirm_text(k));
 }
 
 static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                           const struct ble_sim_keys *k)
+                           const struct ble_sim_keys *k, const struct model_row rows[MODEL_SIDES])
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
@@ -430,7 +449,15 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
     printf("    \"conn_events\": %llu,\n    \"att_mtu\": %u,\n    \"ll_octets\": %u,\n",
            (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets);
     printf("    \"latency_ms\": %.6f,\n    \"sim_time_ms\": %.6f,\n    \"result\": \"%s\",\n",
-           (double)r->latency_ns * 1e-6, (double)r->end_ns * 1e-6, status_text(r->status));
+           (double)r->latency_ns * 1e-6, (double)r->end_ns * 1e-6, ble_sim_status_text(r));
+    if (run_failed(r)) {
+        printf("    \"energy_until_failure_uj\": {\"peripheral\": %.3f, \"central\": %.3f, "
+               "\"total\": %.3f, \"accounting\": \"events\"},\n",
+               rows[MODEL_PERIPHERAL].e_total_events_uj, rows[MODEL_CENTRAL].e_total_events_uj,
+               rows[MODEL_TOTAL].e_total_events_uj);
+    } else {
+        printf("    \"energy_until_failure_uj\": null,\n");
+    }
     printf("    \"messages\": \"%s\",\n", k->lesc ? "lesc" : k->protocol ? "pqke" : "estimate");
     if (k->protocol) {
         printf("    \"keys_equal\": %s,\n    \"key_confirmation\": \"%s\"\n  },\n",
@@ -439,6 +466,44 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
     } else {
         printf("    \"keys_equal\": null,\n    \"key_confirmation\": null\n  },\n");
     }
+}
+
+/* The simulation's columns of the CSV, after the estimate's: the run's settings, one
+ * side's packet counts (total: both sides'), the run's outcome and, for a failed run,
+ * the side's energy until failure (events accounting; empty when the run completed). */
+#define SIM_CSV_NAMES                                                                        \
+    "seed,per,ber,transport,messages,packets_tx,retransmissions,crc_errors_rx,missed_rx,"  \
+    "conn_events,negotiated_att_mtu,negotiated_ll_octets,sim_time_ms,result,keys_equal,"   \
+    "key_confirmation,energy_until_failure_uj"
+
+/* A counter of side s (enum model_side; MODEL_TOTAL: the sum of both). */
+static unsigned long long side_count(const uint64_t v[2], int s)
+{
+    return s == MODEL_PERIPHERAL ? v[PQPAN_BLE_PERIPHERAL]
+           : s == MODEL_CENTRAL  ? v[PQPAN_BLE_CENTRAL]
+                                 : v[0] + v[1];
+}
+
+static void print_sim_csv(const struct sim_opts *o, const struct pqpan_sim_result *r,
+                          const struct ble_sim_keys *k, const struct model_row *row, int side)
+{
+    const uint64_t tx[2] = {r->ledger[0].pdus_tx, r->ledger[1].pdus_tx};
+    printf(",%llu,%.17g,%.17g,%s,%s,%llu,%llu,%llu,%llu,%llu,%u,%u,%.6f,", o->s.seed, o->s.per,
+           o->s.ber, transport_name(o, k, 1), k->lesc ? "lesc" : k->protocol ? "pqke" : "estimate",
+           side_count(tx, side), side_count(r->retransmissions, side),
+           side_count(r->crc_errors, side), side_count(r->missed, side),
+           (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets, (double)r->end_ns * 1e-6);
+    cli_csv_string(stdout, ble_sim_status_text(r));
+    if (k->protocol) {
+        printf(",%s,%s,", k->equal ? "true" : "false",
+               k->confirmed && (!k->lesc || k->encrypted) ? "ok" : "failed");
+    } else {
+        printf(",,,");
+    }
+    if (run_failed(r)) {
+        printf("%.3f", row->e_total_events_uj);
+    }
+    putchar('\n');
 }
 
 static void print_rows(const struct sim_opts *o, const struct model_env *env,
@@ -457,17 +522,21 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
         model_print_setup(stdout, &o->l.cfg, "  ");
         putchar('\n');
         model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
-        print_sim_table(o, r, k);
+        print_sim_table(o, r, k, rows);
     } else if (o->m.format == FORMAT_CSV) {
-        model_print_csv_header(stdout, all);
+        printf("side");
+        model_print_flat(stdout, NULL, all | GROUP_NO_SIDE, "", FLAT_CSV_NAMES);
+        printf(",%s\n", SIM_CSV_NAMES);
         for (s = 0; s < MODEL_SIDES; s++) {
-            model_print_csv_row(stdout, &rows[s], all);
+            printf("%s", rows[s].side);
+            model_print_flat(stdout, &rows[s], all | GROUP_NO_SIDE, "", FLAT_CSV);
+            print_sim_csv(o, r, k, &rows[s], s);
         }
     } else {
         printf("{\n");
         model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         model_print_setup_json(stdout, &o->l.cfg, "  ");
-        print_sim_json(o, r, k);
+        print_sim_json(o, r, k, rows);
         printf("  \"sides\": [\n");
         for (s = 0; s < MODEL_SIDES; s++) {
             model_print_json_row(stdout, &rows[s], all, "    ");
@@ -551,7 +620,7 @@ int cli_simulate_run(int argc, char **argv)
     if (rc == EXIT_OK) {
         print_rows(&o, env, rows, &s->res, &keys);
         if (s->res.status != PQPAN_OK) {
-            fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, pqpan_strerror(s->res.status));
+            fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, ble_sim_status_text(&s->res));
             rc = EXIT_FAILURE_RUN;
         } else if (!ble_sim_succeeded(s, &keys)) {
             fprintf(stderr, "pqpan %s: the exchange ended without equal confirmed keys\n", CMD);

@@ -66,6 +66,31 @@ void simulate_802154_help(FILE *out)
             PQPAN_SIM154_DGRAM_RETRIES_DEFAULT);
 }
 
+/* What each option of simulate --link 802154 allows, for the message on a bad value. */
+static void allowed_text(char *buf, size_t len, const char *opt)
+{
+    if (strcmp(opt, "--nodes") == 0) {
+        snprintf(buf, len, "an integer in 2..%u", (unsigned)PQPAN_SIM154_MAX_NODES);
+    } else if (strcmp(opt, "--hidden") == 0) {
+        snprintf(buf, len, "an integer in 0..%u", (unsigned)PQPAN_SIM154_MAX_NODES - 2u);
+    } else if (strcmp(opt, "--capture") == 0) {
+        snprintf(buf, len, "none or first");
+    } else if (strcmp(opt, "--reasm-timeout") == 0) {
+        snprintf(buf, len, "an integer in 1..%u", (unsigned)PQPAN_SIM154_REASM_TIMEOUT_MS_MAX);
+    } else if (strcmp(opt, "--dgram-retries") == 0) {
+        snprintf(buf, len, "an integer in 0..%u", (unsigned)PQPAN_SIM154_DGRAM_RETRIES_MAX);
+    } else if (strcmp(opt, "--load") == 0) {
+        snprintf(buf, len, "frames per second in 0..1000");
+    } else if (strcmp(opt, "--frame-bytes") == 0) {
+        snprintf(buf, len, "an integer in %u..%u", (unsigned)PQPAN_SIM154_MIN_BG_PSDU,
+                 (unsigned)PQPAN_802154_MAX_PSDU);
+    } else if (strcmp(opt, "--runs") == 0) {
+        snprintf(buf, len, "an integer in 1..100000");
+    } else {
+        snprintf(buf, len, "an integer in 0..18446744073709551615"); /* --seed */
+    }
+}
+
 /* An option of simulate --link 802154 and its value (given is NULL when the command line
  * ends after opt): 1 taken, 0 not one of these, -1 a usage error (reported). */
 static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *given)
@@ -108,7 +133,9 @@ static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *giv
         return -1;
     }
     if (bad) {
-        cli_usage_error(CMD, "%s %s: not an allowed value (see --help)", opt, v);
+        char allowed[64];
+        allowed_text(allowed, sizeof allowed, opt);
+        cli_usage_error(CMD, "bad value for %s: '%s' (want %s)", opt, v, allowed);
         return -1;
     }
     return 1;
@@ -148,6 +175,10 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
     if (o->s.hidden > o->s.nodes - 2u) {
         return cli_usage_error(CMD, "--hidden %u: at most N - 2 = %u background nodes", o->s.hidden,
                                o->s.nodes - 2u);
+    }
+    if (o->s.nodes == 2u && o->s.load_fps > 0.0) {
+        cli_warn(CMD, "--load has no effect with --nodes 2: the background load is sent by the "
+                      "N - 2 other nodes (add --nodes)");
     }
     return lowpan_pqke_usable(&o->l, CMD);
 }
@@ -251,31 +282,37 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     }
 }
 
+/* The assumptions and the link as estimate --link 802154 prints them, the accounting of
+ * every energy here (all states, no gamma), then the Monte Carlo in a "simulation" object,
+ * as simulate prints it for BLE. */
 static void print_json(const struct lowpan_sim_opts *o, const struct model_env *env,
                        const struct lowpan_series *r)
 {
     int k;
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
+    printf("  \"energy_accounting\": \"all-states\",\n");
     printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"addr\": \"%s\",\n"
-           "  \"csma\": \"%s\",\n  \"nodes\": %u,\n"
-           "  \"hidden\": %u,\n  \"capture\": \"%s\",\n  \"load_fps\": %.3f,\n  \"frame_bytes\": %u,\n"
-           "  \"channel_load_pct\": %.3f,\n  \"reasm_timeout_ms\": %u,\n  \"dgram_retries\": %u,\n"
-           "  \"runs\": %u,\n  \"seed\": %llu,\n  \"failed\": %u,\n  \"failure_rate\": %.6f,\n",
-           o->l.kem, lowpan_protocol_name(&o->l), o->l.short_addr ? "short" : "extended",
-           o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
+           "  \"csma\": \"%s\",\n",
+           o->l.kem, lowpan_protocol_name(&o->l),
+           o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee");
+    printf("  \"simulation\": {\n    \"nodes\": %u,\n    \"hidden\": %u,\n    \"capture\": \"%s\",\n"
+           "    \"load_fps\": %.3f,\n    \"frame_bytes\": %u,\n    \"channel_load_pct\": %.3f,\n"
+           "    \"reasm_timeout_ms\": %u,\n    \"dgram_retries\": %u,\n    \"runs\": %u,\n"
+           "    \"seed\": %llu,\n    \"failed\": %u,\n    \"failure_rate\": %.6f,\n",
+           o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
            o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
            failure_rate(r));
     for (k = 0; k <= MODEL_SIDES; k++) {
         const struct lowpan_stats *st = metric(r, k);
-        printf("  \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f},\n",
+        printf("    \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f},\n",
                metric_names[k], st->mean, st->p50, st->p90, st->p99);
     }
-    printf("  \"per_run_mean\": {");
+    printf("    \"per_run_mean\": {");
     for (k = 0; k < (int)N_COUNTS; k++) {
         printf("%s\"%s\": %.3f", k > 0 ? ", " : "", count_fields[k].name, count_of(r, (size_t)k));
     }
-    printf("}\n}\n");
+    printf("}\n  }\n}\n");
 }
 
 static int run(struct lowpan_sim_opts *o, const struct model_env *env)
@@ -291,6 +328,7 @@ static int run(struct lowpan_sim_opts *o, const struct model_env *env)
         }
         o->s.pcap = pcap.f;
     }
+    o->s.progress_cmd = CMD;
     rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &o->l, &o->s, &msg), &msg);
     if (o->s.pcap != NULL && cli_outfile_close(&pcap, CMD, rc == EXIT_OK || rc == EXIT_FAILURE_RUN) != EXIT_OK &&
         rc == EXIT_OK) {

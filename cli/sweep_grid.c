@@ -13,15 +13,15 @@
 /* Characters of a range value after its prefix: sign, digits, point. */
 #define NUMBER_MAX (DIGITS_MAX + 2)
 
-/* A decimal number in s[0..len): [-+]digits[.digits]. Returns 0 with its digits as an
+/* A decimal number in s[0..len): -?digits[.digits] (no '+', as cli_parse_double). Returns 0 with its digits as an
  * integer and its decimals, or -1. */
 static int decimal_parse(const char *s, size_t len, int64_t *mant, int *decimals)
 {
     size_t i = 0;
     int neg = 0, digits = 0, dec = -1;
     int64_t v = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+')) {
-        neg = s[i] == '-';
+    if (i < len && s[i] == '-') {
+        neg = 1;
         i++;
     }
     for (; i < len; i++) {

@@ -231,22 +231,6 @@ static unsigned side_groups(const struct sweep_cfg *cfg)
     return GROUP_HEADLINE | GROUP_DETAIL | (cfg->lowpan ? GROUP_802154 : 0u);
 }
 
-/* s as a CSV field, quoted when it holds a comma, quote or line end (RFC 4180). */
-static void csv_string(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\r\n") == NULL) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s != '\0'; s++) {
-        if (*s == '"') {
-            fputc('"', f);
-        }
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static const char *const stat_names[4] = {"mean", "p50", "p90", "p99"};
 
@@ -350,7 +334,7 @@ static void write_mc(FILE *f, const struct sweep_worker *w, int valid)
         model_json_string(f, per_value(w));
     } else {
         fputc(',', f);
-        csv_string(f, per_value(w));
+        cli_csv_string(f, per_value(w));
     }
     count(f, json, "sim_runs", 1, cfg->runs);
     count(f, json, "sim_seed", valid, w->mc.seed);
@@ -386,7 +370,7 @@ static void write_row(FILE *f, const struct sweep_worker *w, uint64_t c, int val
         model_json_string(f, status);
     } else {
         fprintf(f, "%llu,%llu,", (unsigned long long)c, (unsigned long long)g->total);
-        csv_string(f, status);
+        cli_csv_string(f, status);
     }
     for (i = 0; i < g->n; i++) {
         if (g->opts[i].kind == SWEEP_PER) {
@@ -397,7 +381,7 @@ static void write_row(FILE *f, const struct sweep_worker *w, uint64_t c, int val
             model_json_string(f, input_value(w, i));
         } else {
             fputc(',', f);
-            csv_string(f, input_value(w, i));
+            cli_csv_string(f, input_value(w, i));
         }
     }
     model_print_flat(f, valid ? &w->rows[0] : NULL, config_groups(cfg), "", style);

@@ -21,6 +21,7 @@ struct trace_opts {
     enum cli_format format;
     unsigned parser_flags;
     int segments;
+    int percentile_given; /* --baseline-percentile was given */
     struct pqpan_trace_config cfg;
 };
 
@@ -63,7 +64,10 @@ void cli_trace_help(FILE *out)
             "  --format table|csv|json  output format (default table)\n\n"
             "At most %d phases. Median and p99 come from a histogram with bins %.1f %% wide:\n"
             "each is within %.2f %% (or %.2f uA near zero) of the exact value, exact when its\n"
-            "bin holds one repeated value; min and max are exact.\n"
+            "bin holds one repeated value; min and max are exact. min, median, p99 and max are\n"
+            "over the phase's rows; avg is energy / (V x duration), a mean of the trapezoids of\n"
+            "the phase's intervals, which end at the row after the phase (or a window's cut):\n"
+            "when the current jumps there, avg can lie outside [min, max].\n"
             "Exit codes: 0 ok, 2 usage, 3 bad input (names the line), 4 I/O.\n",
             PQPAN_TRACE_MAX_PHASES, PQPAN_TRACE_HIST_STEP * 100.0,
             PQPAN_TRACE_QUANTILE_REL_ERROR * 100.0, PQPAN_TRACE_HIST_FLOOR_UA);
@@ -216,6 +220,7 @@ static int parse_value_option(struct trace_opts *o, const char *name, const char
         return parse_baseline(&o->cfg, v);
     }
     if (strcmp(name, "--baseline-percentile") == 0) {
+        o->percentile_given = 1;
         if (cli_parse_double(v, 0.0, 100.0, &o->cfg.baseline_percentile) != 0 ||
             o->cfg.baseline_percentile <= 0.0 || o->cfg.baseline_percentile >= 100.0) {
             return cli_usage_error(CMD, "bad --baseline-percentile '%s' (0 < P < 100)", v);
@@ -271,6 +276,13 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
     }
     if (o->path == NULL) {
         return cli_usage_error(CMD, "no FILE given");
+    }
+    if (o->percentile_given && o->cfg.baseline != PQPAN_TRACE_BASELINE_PERCENTILE) {
+        cli_warn(CMD, "--baseline-percentile has no effect without --baseline-ua auto");
+    }
+    if (o->segments && o->cfg.n_phases == 0) {
+        cli_warn(CMD, "--segments lists the segments of --phases phases: without --phases "
+                      "there are none");
     }
     return EXIT_OK;
 }
@@ -620,6 +632,9 @@ static int print_result(const struct trace_opts *o, const struct pqpan_ppk2_pars
     if (s.seg_file != NULL && fseek(s.seg_file, 0, SEEK_SET) != 0) {
         fprintf(stderr, "pqpan trace: reading back the segment list failed\n");
         return EXIT_IO;
+    }
+    if (p->rows_read == 0) {
+        cli_warn(CMD, "%s has no samples (a header only?): every figure is 0", o->path);
     }
     if (p->rows_skipped > 0) {
         fprintf(stderr, "pqpan trace: %s: skipped %llu bad rows (first: line %llu: %s)\n", o->path,

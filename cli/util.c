@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "platform.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -15,6 +16,48 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry 'pqpan help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
     return EXIT_USAGE;
+}
+
+void cli_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "pqpan %s: warning: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_progress_start(struct cli_progress *p, const char *cmd, const char *what,
+                        unsigned long long total)
+{
+    p->cmd = cmd;
+    p->what = what;
+    p->total = total;
+    p->last_pct = 101u;
+    p->on = total > 1u && cli_stderr_is_tty();
+}
+
+void cli_progress_step(struct cli_progress *p, unsigned long long done)
+{
+    unsigned pct;
+    if (!p->on) {
+        return;
+    }
+    pct = (unsigned)(done * 100u / p->total);
+    if (pct != p->last_pct) {
+        p->last_pct = pct;
+        fprintf(stderr, "\rpqpan %s: %s %llu/%llu (%u %%)", p->cmd, p->what, done, p->total, pct);
+        fflush(stderr);
+    }
+}
+
+void cli_progress_end(struct cli_progress *p)
+{
+    if (p->on) {
+        fprintf(stderr, "\r%*s\r", 72, "");
+        fflush(stderr);
+    }
 }
 
 int cli_msg_set(struct cli_msg *m, int rc, const char *fmt, ...)
@@ -51,6 +94,59 @@ void cli_words_each(const char *const *words, cli_word_fn add, void *ctx)
     for (k = 0; words[k] != NULL; k++) {
         add(ctx, words[k]);
     }
+}
+
+struct joined {
+    char *buf;
+    size_t len;
+};
+
+static void join_word(void *ctx, const char *word)
+{
+    struct joined *j = ctx;
+    int n = snprintf(j->buf + j->len, CLI_WORDS_MAX - j->len, "%s%s", j->len > 0 ? ", " : "", word);
+    if (n > 0) {
+        j->len += (size_t)n < CLI_WORDS_MAX - j->len ? (size_t)n : CLI_WORDS_MAX - 1u - j->len;
+    }
+}
+
+const char *cli_words_join(char buf[CLI_WORDS_MAX], cli_choices_fn choices, const char *opt)
+{
+    struct joined j = {buf, 0};
+    buf[0] = '\0';
+    (void)choices(opt, join_word, &j);
+    return buf;
+}
+
+/* Whether a is "--NAME=..." with NAME of letters, digits and '-': the '=' in it, or NULL. */
+static char *assignment(char *a)
+{
+    char *p;
+    if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+        return NULL;
+    }
+    for (p = a + 2; *p != '\0' && *p != '='; p++) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-')) {
+            return NULL;
+        }
+    }
+    return *p == '=' ? p : NULL;
+}
+
+int cli_split_assignments(int argc, char **argv, char **out)
+{
+    int i, n = 0;
+    for (i = 0; i < argc; i++) {
+        char *eq = assignment(argv[i]);
+        out[n++] = argv[i];
+        if (eq != NULL) {
+            *eq = '\0';
+            out[n++] = eq + 1;
+        }
+    }
+    out[n] = NULL;
+    return n;
 }
 
 int cli_wants_help(int argc, char **argv)
@@ -198,17 +294,59 @@ void cli_print_fixed(FILE *f, double x, int decimals)
     fwrite(buf, 1, (size_t)n, f);
 }
 
+/* The digits at s: their count. */
+static size_t digits_at(const char *s)
+{
+    size_t n = 0;
+    while (s[n] >= '0' && s[n] <= '9') {
+        n++;
+    }
+    return n;
+}
+
+/* Whether s is all one number of JSON's grammar (RFC 8259 §6):
+ * -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; an integer only (no sign, fraction or
+ * exponent) when integer is set. Nothing else: no spaces, '+', hex, "inf" or "nan". */
+static int json_number(const char *s, int integer)
+{
+    size_t n;
+    if (!integer && *s == '-') {
+        s++;
+    }
+    n = digits_at(s);
+    if (n == 0 || (s[0] == '0' && n > 1)) {
+        return 0;
+    }
+    s += n;
+    if (!integer && *s == '.') {
+        n = digits_at(++s);
+        if (n == 0) {
+            return 0;
+        }
+        s += n;
+    }
+    if (!integer && (*s == 'e' || *s == 'E')) {
+        s++;
+        s += *s == '+' || *s == '-';
+        n = digits_at(s);
+        if (n == 0) {
+            return 0;
+        }
+        s += n;
+    }
+    return *s == '\0';
+}
+
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out)
 {
-    char *end;
     unsigned long long v;
-    if (s == NULL || *s == '\0' || *s == '-' || *s == '+') {
+    if (s == NULL || !json_number(s, 1)) {
         return -1;
     }
     errno = 0;
-    v = strtoull(s, &end, 10);
-    if (errno != 0 || *end != '\0' || v < min || v > max) {
+    v = strtoull(s, NULL, 10);
+    if (errno != 0 || v < min || v > max) {
         return -1;
     }
     *out = v;
@@ -217,14 +355,13 @@ int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max
 
 int cli_parse_double(const char *s, double min, double max, double *out)
 {
-    char *end;
     double v;
-    if (s == NULL || *s == '\0') {
+    if (s == NULL || !json_number(s, 0)) {
         return -1;
     }
     errno = 0;
-    v = strtod(s, &end);
-    if (errno != 0 || *end != '\0' || !isfinite(v) || v < min || v > max) {
+    v = strtod(s, NULL);
+    if (errno != 0 || !isfinite(v) || v < min || v > max) {
         return -1;
     }
     *out = v;
@@ -257,15 +394,9 @@ int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex)
     return cli_hex_decode(out, *len, hex);
 }
 
-int cli_urandom(uint8_t *out, size_t len)
+int cli_random(uint8_t *out, size_t len)
 {
-    FILE *f = fopen("/dev/urandom", "rb");
-    size_t got = 0;
-    if (f != NULL) {
-        got = fread(out, 1, len, f);
-        fclose(f);
-    }
-    return got == len ? 0 : -1;
+    return cli_os_random(out, len);
 }
 
 /* The member of args at the table row's offset. */
@@ -326,6 +457,22 @@ int cli_decode_hex_exact(uint8_t *out, size_t want, const char *cmd, const char 
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
+}
+
+void cli_csv_string(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s != '\0'; s++) {
+        if (*s == '"') {
+            fputc('"', f);
+        }
+        fputc(*s, f);
+    }
+    fputc('"', f);
 }
 
 void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int first)

@@ -125,7 +125,7 @@ static void print_summary(const struct pqpan_sim *s)
     printf("  \"status\": \"%s\",\n  \"setup_us\": %.3f,\n  \"end_us\": %.3f,\n"
            "  \"conn_events\": %llu,\n  \"latency_ms\": %.3f,\n  \"att_mtu\": %u,\n"
            "  \"ll_octets\": %u\n}\n",
-           s->res.status == PQPAN_OK ? "completed" : pqpan_strerror(s->res.status),
+           ble_sim_status_text(&s->res),
            (double)s->res.setup_ns * 1e-3, (double)s->res.end_ns * 1e-3,
            (unsigned long long)s->res.conn_events, (double)s->res.latency_ns * 1e-6,
            (unsigned)s->res.att_mtu, (unsigned)s->res.ll_octets);

@@ -24,6 +24,7 @@ enum pqpan_ble_phy {
 };
 
 /* Vol 6 Part B §4.5.1: connInterval = 1.25 ms × (6 .. 3200), 7.5 ms .. 4 s. */
+#define PQPAN_BLE_CI_STEP_NS 1250000u
 #define PQPAN_BLE_CI_MIN_NS 7500000u
 #define PQPAN_BLE_CI_MAX_NS 4000000000u
 /* Vol 6 Part B §4.1.1: inter frame space T_IFS = 150 µs. */
@@ -376,6 +377,40 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimat
  * advertising every PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS, feature exchange, a connection
  * opened at PQPAN_BLE_IDLE_CI_DEFAULT_NS and updated to the exchange's, GATT discovery. */
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+
+/* ---- whether a configuration's link can hold (src/ble/estimate.c) ---- */
+
+/* The first rule a configuration's link timing breaks. The estimator books at least one
+ * PDU pair per event whatever the event length, so it returns figures for a link that
+ * cannot exist; pqpan_sim_init refuses such a link (pqpan_ble_config_fault), and so do
+ * the CLI's estimate and simulate before any work. */
+enum pqpan_ble_config_fault {
+    PQPAN_BLE_CONFIG_OK = 0,
+    PQPAN_BLE_CONFIG_RANGE,     /* PHY, LL octets or interval outside their ranges */
+    PQPAN_BLE_CONFIG_CI_STEP,   /* ci_ns not a multiple of 1.25 ms (Vol 6 Part B §4.5.1) */
+    PQPAN_BLE_CONFIG_IDLE_CI_STEP, /* idle_ci_ns (with conn_update) not one either */
+    PQPAN_BLE_CONFIG_EVENT_LEN, /* event_len_ns longer than the interval: an event would
+                                   still run at the next one's anchor (§4.5.1) */
+    PQPAN_BLE_CONFIG_PAIR       /* the longest PDU pair (pqpan_ble_config_pair_ns) is longer
+                                   than an event (pqpan_ble_config_event_ns) */
+};
+
+enum pqpan_ble_config_fault pqpan_ble_config_fault(const struct pqpan_ble_config *cfg);
+
+/* The longest connection event of cfg's exchange: event_len_ns, or the interval minus
+ * T_IFS when it is 0. */
+uint64_t pqpan_ble_config_event_ns(const struct pqpan_ble_config *cfg);
+
+/* The exchange's LL payload: ll_octets, or fewer when max_tx_time_us limits the packet
+ * (Vol 6 Part B §4.5.10, pqpan_ble_payload_for_time). */
+uint32_t pqpan_ble_config_ll_octets(const struct pqpan_ble_config *cfg);
+
+/* The shortest PDU pair that carries the longest data PDU of cfg's exchange
+ * (docs/MODEL.md "Connection events"): a data PDU of the effective LL payload
+ * (pqpan_ble_config_ll_octets, with the MIC when encrypted), T_IFS, and an empty PDU
+ * (the other side's data waits for the next event when it does not fit too). cfg's PHY
+ * and LL octets must be in range. */
+uint64_t pqpan_ble_config_pair_ns(const struct pqpan_ble_config *cfg);
 
 /* Defaults of the set-up (assumptions, docs/MODEL.md "Set-up"): advertising at
  * TGAP(adv_fast_interval2)'s lower end, 100 ms (Vol 3 Part C Appendix A: 100..150 ms);

@@ -222,6 +222,10 @@ struct pqpan_sim_result {
     int done[2];                   /* the application finished on that side */
     int encrypted;                 /* the LL encryption procedure completed (both
                                       LL_START_ENC_RSP delivered) */
+    int established;               /* a data packet was received (Vol 6 Part B §4.5.2); with
+                                      status PQPAN_ERR_LINK_LOST and 0 here, the link was
+                                      lost by the six-interval establishment rule, not the
+                                      supervision timeout */
     int status;                    /* PQPAN_OK or why the run stopped */
 };
 
@@ -343,7 +347,8 @@ struct pqpan_sim {
     uint16_t disc_value_handle;
     uint16_t disc_cccd_handle;
     uint16_t cccd;               /* the peripheral's CCCD value */
-    uint64_t connect_at_ns;      /* the CONNECT_IND's start */
+    uint64_t connect_at_ns;      /* the CONNECT_IND's start (advertising never heard: the
+                                    end of the run) */
     uint8_t adv_channel;         /* the primary channel it goes on (37..39) */
     uint8_t link_ready;
     uint8_t messages;            /* application messages started so far */
@@ -374,12 +379,14 @@ struct pqpan_sim {
     uint8_t stop;
 };
 
-/* Checks cfg (ranges of ble.h and the channel), seeds the PRNG, zeroes the result.
- * PQPAN_ERR_INVALID_ARG on a bad configuration. */
+/* Checks cfg (ranges of ble.h, a link that can hold: pqpan_ble_config_fault, and the
+ * channel), seeds the PRNG, zeroes the result. PQPAN_ERR_INVALID_ARG on a bad
+ * configuration. */
 PQPAN_MUST_CHECK int pqpan_sim_init(struct pqpan_sim *s, const struct pqpan_sim_config *cfg);
 
 /* Runs one exchange to its end: both sides done (PQPAN_OK), the application failing (its
- * error), the supervision timeout (PQPAN_ERR_LINK_LOST) or max_sim_ns
+ * error), the link lost (PQPAN_ERR_LINK_LOST: the supervision timeout, or no packet in
+ * the first 6 intervals when res.established is 0) or max_sim_ns
  * (PQPAN_ERR_TIMEOUT). The result is in s->res either way (status = the return value).
  * obs may be NULL; its callbacks get obs_ctx. */
 PQPAN_MUST_CHECK int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app,

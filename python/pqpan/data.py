@@ -23,6 +23,13 @@ DEFAULT_CRYPTO_IMPL = "clean"
 SMALL_FILE_MAX = 1 << 20
 # The largest number a profile may give (cli/profile_load.c VALUE_MAX).
 VALUE_MAX = 1e10
+# Plausibility limits per kind of figure, (low, high, unit): cli/profile_load.c's
+# (assumptions far outside any SoC's figures, so that only typos and unit mistakes hit).
+CURRENT_MAX_UA = 1e6
+_PLAUSIBLE = {
+    "current": (0.0, CURRENT_MAX_UA, "uA"), "volt": (0.5, 10.0, "V"), "ppm": (0.0, 1000.0, "ppm"),
+    "hz": (1e3, 1e10, "Hz"), "us": (0.0, 1e6, "us"), "us0": (0.0, 1e6, "us"),
+}
 
 MODE_KEYS = ("ble_1m", "ble_2m", "ble_coded", "ieee802154")
 TABLE_KEYS = ("system", "radio_only")
@@ -115,11 +122,19 @@ class _Reader:
         return v, 1, src
 
     def positive(self, obj, path):
-        """sourced() of a figure that may be null but not 0."""
+        """sourced() of a current that may be null but not 0, and is plausible."""
         x, given, src = self.sourced(obj, path, True)
         if given and x == 0.0:
             self.fail(path, '"value" must be greater than 0')
+        if given:
+            self.plausible(path, x, "current")
         return x, given, src
+
+    def plausible(self, path, x, kind):
+        lo, hi, unit = _PLAUSIBLE[kind]
+        if not lo <= x <= hi:
+            self.fail(path, '"value" %g is outside the plausible %g..%g %s (a unit mistake?)'
+                      % (x, lo, hi, unit))
 
 
 # (key, kind, struct member, nullable); kinds as cli/profile_load.c's.
@@ -157,6 +172,7 @@ def _store_scalar(r, target, member, kind, x, path):
     scaled = x * 1000.0 if kind in ("us", "us0") else x
     if x == 0.0 and kind not in ("ppm", "us0"):
         r.fail(path, '"value" must be greater than 0')
+    r.plausible(path, x, kind)
     if kind in ("current", "volt", "ppm"):
         setattr(target, member, x)
         return

@@ -225,7 +225,6 @@ def assumption_members(env, o):
     for key in ("profile", "currents", "tx_dbm", "ramp"):
         members.pop(key)
     out.update(members)
-    out["e_comm_accounting"] = "bits"
     return out
 
 
@@ -239,6 +238,7 @@ def estimate(env, o):
     values = fill(env, o.kem, e.ledger, e.bits, e.latency_ns)
     add_802154_fields(values, e, c, env)
     result = model.Result(assumption_members(env, o))
+    result["e_comm_accounting"] = "bits"
     result["ieee802154"] = {
         "addr": "short" if o.short_addr else "extended",
         "csma": "contiki" if o.contiki else "ieee", "busy": o.busy,
@@ -343,14 +343,17 @@ def simulate(env, o, nodes=2, hidden=0, capture="none", load=0.0, frame_bytes=60
     bg = nodes - 2
     frame_ms = lib.pqpan_802154_phy_ppdu_ns(frame_bytes) * 1e-6
     result.update({
-        "kem": o.kem, "addr": "short" if o.short_addr else "extended",
-        "csma": "contiki" if o.contiki else "ieee", "nodes": nodes, "hidden": hidden,
+        "energy_accounting": "all-states", "kem": o.kem,
+        "addr": "short" if o.short_addr else "extended", "csma": "contiki" if o.contiki else "ieee"})
+    simulation = {
+        "nodes": nodes, "hidden": hidden,
         "capture": capture, "load_fps": float(load), "frame_bytes": frame_bytes,
         "channel_load_pct": 100.0 * bg * float(load) * frame_ms * 1e-3,
         "reasm_timeout_ms": reasm_timeout, "dgram_retries": dgram_retries, "runs": runs,
-        "seed": seed, "failed": failed, "failure_rate": failed / runs})
+        "seed": seed, "failed": failed, "failure_rate": failed / runs}
     for s, side in enumerate(SIDES):
-        result["energy_%s_uj" % side] = stats(energy[s])
-    result["latency_ms"] = stats(latency)
-    result["per_run_mean"] = {name: counts[name] / runs for name, _ in _COUNTS}
+        simulation["energy_%s_uj" % side] = stats(energy[s])
+    simulation["latency_ms"] = stats(latency)
+    simulation["per_run_mean"] = {name: counts[name] / runs for name, _ in _COUNTS}
+    result["simulation"] = simulation
     return result

@@ -70,9 +70,14 @@ class Env:
                     cstr(self.cycles.rows[i].impl).lower() == str(impl).lower()
                     for i in range(self.cycles.count))
         if not isinstance(impl, str) or len(impl.encode()) >= 24 or not known:
+            impls = []
+            for i in range(self.cycles.count):
+                name = cstr(self.cycles.rows[i].impl)
+                if self.cycles.rows[i].op == lib.PQPAN_OP_KEM_KEYGEN and \
+                        name.lower() not in [n.lower() for n in impls]:
+                    impls.append(name)
             raise UsageError("--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
-                             "(clean, m4fspeed, m4fstack; pqpan-m4 once data/cycles/pqpan_m4.csv "
-                             "exists)" % (impl,))
+                             "(want %s)" % (impl, ", ".join(impls)))
 
     def _apply_gamma_overrides(self, gamma_comm, gamma_comp):
         if gamma_comm is not None:

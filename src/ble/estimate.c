@@ -43,6 +43,58 @@ static int ci_ok(uint64_t ci_ns)
     return ci_ns >= PQPAN_BLE_CI_MIN_NS && ci_ns <= PQPAN_BLE_CI_MAX_NS;
 }
 
+/* An interval of 1.25 ms × (6..3200) (Vol 6 Part B §4.5.1). */
+static int ci_on_step(uint64_t ci_ns)
+{
+    return ci_ok(ci_ns) && ci_ns % PQPAN_BLE_CI_STEP_NS == 0u;
+}
+
+uint32_t pqpan_ble_config_ll_octets(const struct pqpan_ble_config *c)
+{
+    uint32_t o = c->ll_octets;
+    if (c->max_tx_time_us != 0u) {
+        uint32_t by_time = pqpan_ble_payload_for_time(c->phy, c->max_tx_time_us, c->encrypted);
+        o = by_time < o ? by_time : o;
+    }
+    return o;
+}
+
+uint64_t pqpan_ble_config_event_ns(const struct pqpan_ble_config *cfg)
+{
+    if (cfg->event_len_ns != 0u) {
+        return cfg->event_len_ns;
+    }
+    return cfg->ci_ns > PQPAN_BLE_T_IFS_NS ? cfg->ci_ns - PQPAN_BLE_T_IFS_NS : 0u;
+}
+
+uint64_t pqpan_ble_config_pair_ns(const struct pqpan_ble_config *cfg)
+{
+    return pqpan_ble_packet_ns(cfg->phy, pqpan_ble_config_ll_octets(cfg), cfg->encrypted) +
+           PQPAN_BLE_T_IFS_NS + pqpan_ble_packet_ns(cfg->phy, 0u, 0);
+}
+
+enum pqpan_ble_config_fault pqpan_ble_config_fault(const struct pqpan_ble_config *cfg)
+{
+    if (cfg->phy < 0 || cfg->phy >= PQPAN_BLE_PHY_COUNT ||
+        cfg->ll_octets < PQPAN_LL_DATA_MIN_PAYLOAD || cfg->ll_octets > PQPAN_LL_DATA_MAX_PAYLOAD ||
+        !ci_ok(cfg->ci_ns) || (cfg->conn_update && !ci_ok(cfg->idle_ci_ns))) {
+        return PQPAN_BLE_CONFIG_RANGE;
+    }
+    if (!ci_on_step(cfg->ci_ns)) {
+        return PQPAN_BLE_CONFIG_CI_STEP;
+    }
+    if (cfg->conn_update && !ci_on_step(cfg->idle_ci_ns)) {
+        return PQPAN_BLE_CONFIG_IDLE_CI_STEP;
+    }
+    if (cfg->event_len_ns > cfg->ci_ns) {
+        return PQPAN_BLE_CONFIG_EVENT_LEN;
+    }
+    if (pqpan_ble_config_pair_ns(cfg) > pqpan_ble_config_event_ns(cfg)) {
+        return PQPAN_BLE_CONFIG_PAIR;
+    }
+    return PQPAN_BLE_CONFIG_OK;
+}
+
 /* No advertising (0), or an advInterval of Vol 6 Part B §4.4.2.2. */
 static int adv_ok(uint64_t adv_ns)
 {
@@ -136,16 +188,6 @@ static void add_sleep(struct pqpan_ledger led[2], uint64_t span, unsigned mask,
 #define MASK_EXCHANGE \
     ((1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) | (1u << PQPAN_PHASE_CONFIRM))
 
-static uint32_t effective_octets(const struct pqpan_ble_config *c)
-{
-    uint32_t o = c->ll_octets;
-    if (c->max_tx_time_us != 0u) {
-        uint32_t by_time = pqpan_ble_payload_for_time(c->phy, c->max_tx_time_us, c->encrypted);
-        o = by_time < o ? by_time : o;
-    }
-    return o;
-}
-
 /* The last computation (Decaps of the study's exchange) after the last message: the
  * events that pass while it runs, as a txn with only a wait. */
 static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
@@ -167,7 +209,7 @@ static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_conf
 {
     struct pqpan_ble_link l;
     uint64_t elapsed = 0;
-    out->ll_octets_eff = effective_octets(cfg);
+    out->ll_octets_eff = pqpan_ble_config_ll_octets(cfg);
     link_of(&l, cfg, cfg->phy, out->ll_octets_eff);
     l.start_close_ns = out->counts.last_close_ns;
     out->counts.crypto_start_ns = 0u;
@@ -713,7 +755,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         return PQPAN_ERR_INVALID_ARG;
     }
     s = setup_memo(cache, cfg, dev);
-    ll_eff = effective_octets(cfg);
+    ll_eff = pqpan_ble_config_ll_octets(cfg);
     exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
     x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];

@@ -157,6 +157,16 @@ static int64_t adv_event(struct adv_run *a, int64_t e)
     return -1;
 }
 
+/* The central's start of scanning: CPU, crystal start and ramp-up before it listens. */
+static void scanner_start(struct adv_run *a)
+{
+    const struct pqpan_ble_device *d = &a->s->cfg.dev;
+    const int c = PQPAN_BLE_CENTRAL;
+    book(a, c, PQPAN_STATE_PRE, 0, d->pre_ns);
+    book(a, c, PQPAN_STATE_HFXO_START, d->pre_ns, (int64_t)d->pre_ns + d->hfxo_start_ns);
+    book(a, c, PQPAN_STATE_RAMP_RX, (int64_t)d->pre_ns + d->hfxo_start_ns, a->lead);
+}
+
 int pqpan_sim_advertise(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx)
 {
     const struct pqpan_ble_device *d = &s->cfg.dev;
@@ -189,14 +199,16 @@ int pqpan_sim_advertise(struct pqpan_sim *s, const struct pqpan_sim_observer *ob
     e = a.lead + (int64_t)wait - (int64_t)before_ch;
     while (connect_at < 0) {
         if (e > (int64_t)s->cfg.max_sim_ns) {
+            /* never heard: the scanner listened the whole time, the run ends there */
+            scanner_start(&a);
+            book(&a, c, PQPAN_STATE_RX_WINDOW, a.lead, e);
+            s->connect_at_ns = s->now_ns = (uint64_t)e;
             return PQPAN_ERR_TIMEOUT;
         }
         connect_at = adv_event(&a, e);
         e += (int64_t)(adv_ns + pqpan_prng_below(&s->rng, PQPAN_BLE_ADV_DELAY_MAX_NS + 1u));
     }
-    book(&a, c, PQPAN_STATE_PRE, 0, d->pre_ns);
-    book(&a, c, PQPAN_STATE_HFXO_START, d->pre_ns, (int64_t)d->pre_ns + d->hfxo_start_ns);
-    book(&a, c, PQPAN_STATE_RAMP_RX, (int64_t)d->pre_ns + d->hfxo_start_ns, a.lead);
+    scanner_start(&a);
     book(&a, c, PQPAN_STATE_RX_WINDOW, a.lead, a.heard_at);
     book(&a, c, PQPAN_STATE_RX, a.heard_at, connect_at - PQPAN_BLE_T_IFS_NS);
     book(&a, c, PQPAN_STATE_IFS, connect_at - PQPAN_BLE_T_IFS_NS, connect_at);

@@ -250,22 +250,32 @@ static int on_phy_update(struct pqpan_sim *s, int n, const uint8_t *p, size_t le
 
 /* ---- data length update ------------------------------------------------------------ */
 
+/* A time limit in LL_LENGTH_REQ/RSP's range (§4.5.10). */
+static uint64_t length_time_us(uint64_t us)
+{
+    if (us > LL_MAX_TIME_US) {
+        return LL_MAX_TIME_US;
+    }
+    return us < LL_MIN_TIME_US ? LL_MIN_TIME_US : us; /* LE 2M packets of fewer than ~70
+                                                         octets are quicker */
+}
+
 /* §4.5.10: both sides offer ll_octets and the time a packet of that size takes on the
- * PHY in use after the set-up. */
+ * PHY in use after the set-up; as sender, no more than connMaxTxTime (max_tx_time_us)
+ * when the configuration limits it. */
 static int write_length(struct pqpan_sim *s, uint8_t opcode, uint8_t *b, size_t cap, size_t *w)
 {
     struct pqpan_ll_length l;
-    uint64_t us = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->cfg.ble.phy, s->cfg.ble.ll_octets, 0) / 1000u;
-    if (us > LL_MAX_TIME_US) {
-        us = LL_MAX_TIME_US;
-    }
-    if (us < LL_MIN_TIME_US) {
-        us = LL_MIN_TIME_US; /* LE 2M packets of fewer than ~70 octets are quicker */
+    uint64_t us = length_time_us(
+        pqpan_ble_packet_ns((enum pqpan_ble_phy)s->cfg.ble.phy, s->cfg.ble.ll_octets, 0) / 1000u);
+    uint64_t tx_us = us;
+    if (s->cfg.ble.max_tx_time_us != 0u && s->cfg.ble.max_tx_time_us < us) {
+        tx_us = length_time_us(s->cfg.ble.max_tx_time_us);
     }
     l.max_rx_octets = (uint16_t)s->cfg.ble.ll_octets;
     l.max_tx_octets = (uint16_t)s->cfg.ble.ll_octets;
     l.max_rx_time_us = (uint16_t)us;
-    l.max_tx_time_us = (uint16_t)us;
+    l.max_tx_time_us = (uint16_t)tx_us;
     return pqpan_ll_pdu_length_write(b, cap, opcode, &l, w);
 }
 
@@ -296,9 +306,17 @@ static int on_length(struct pqpan_sim *s, int n, const uint8_t *p, size_t len)
     if (p[0] == PQPAN_LL_LENGTH_REQ) {
         return queue(s, n, write_length_rsp);
     }
-    /* §4.5.10: connEffectiveMaxTxOctets = min(own max TX, peer max RX). */
+    /* §4.5.10: connEffectiveMaxTxOctets = min(own max TX, peer max RX), and no more than
+     * a packet of connEffectiveMaxTxTime = min(own max TX time, peer max RX time) holds
+     * (both sides offer the same, so the central's limits are the link's). */
     s->ll_octets = l.max_rx_octets < s->cfg.ble.ll_octets ? l.max_rx_octets
                                                           : (uint16_t)s->cfg.ble.ll_octets;
+    if (s->cfg.ble.max_tx_time_us != 0u) {
+        uint32_t tx_us = (uint32_t)length_time_us(s->cfg.ble.max_tx_time_us);
+        uint32_t time_us = tx_us < l.max_rx_time_us ? tx_us : l.max_rx_time_us;
+        uint32_t by_time = pqpan_ble_payload_for_time((enum pqpan_ble_phy)s->cfg.ble.phy, time_us, 0);
+        s->ll_octets = by_time < s->ll_octets ? (uint16_t)by_time : s->ll_octets;
+    }
     pqpan_sim_negotiation_done(s);
     return PQPAN_OK;
 }

@@ -93,12 +93,11 @@ static int chan_ok(const struct pqpan_sim_channel *c)
     return c->per >= 0.0 && c->per <= 1.0 && c->ber >= 0.0 && c->ber <= 1.0;
 }
 
-/* An interval the CONNECT_IND / LL_CONNECTION_UPDATE_IND can carry (§4.5.1: 1.25 ms ×
- * 6..3200) that the supervision timeout covers twice over (§4.5.2). */
-static int ci_ok(uint64_t ci_ns, uint32_t timeout_ms)
+/* An interval (one the CONNECT_IND / LL_CONNECTION_UPDATE_IND can carry: §4.5.1,
+ * pqpan_ble_config_fault) that the supervision timeout covers twice over (§4.5.2). */
+static int timeout_covers(uint64_t ci_ns, uint32_t timeout_ms)
 {
-    return ci_ns >= PQPAN_BLE_CI_MIN_NS && ci_ns <= PQPAN_BLE_CI_MAX_NS && ci_ns % 1250000u == 0u &&
-           (uint64_t)timeout_ms * 1000000u > 2u * ci_ns;
+    return (uint64_t)timeout_ms * 1000000u > 2u * ci_ns;
 }
 
 /* No advertising, or an advInterval of §4.4.2.2; a fixed scan channel is 37..39. */
@@ -114,10 +113,9 @@ static int adv_ok(const struct pqpan_sim_config *c)
 static int config_ok(const struct pqpan_sim_config *c)
 {
     const struct pqpan_ble_config *b = &c->ble;
-    return b->phy >= 0 && b->phy < PQPAN_BLE_PHY_COUNT && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
-           b->att_mtu <= PQPAN_ATT_MAX_MTU && b->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
-           b->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && ci_ok(b->ci_ns, c->supervision_timeout_ms) &&
-           (!b->conn_update || ci_ok(b->idle_ci_ns, c->supervision_timeout_ms)) && adv_ok(c) &&
+    return pqpan_ble_config_fault(b) == PQPAN_BLE_CONFIG_OK && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
+           b->att_mtu <= PQPAN_ATT_MAX_MTU && timeout_covers(b->ci_ns, c->supervision_timeout_ms) &&
+           (!b->conn_update || timeout_covers(b->idle_ci_ns, c->supervision_timeout_ms)) && adv_ok(c) &&
            b->transfer >= 0 &&
            b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
            (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
@@ -349,6 +347,24 @@ static int after_ctrl_sent(struct pqpan_sim *s, int n, uint8_t opcode)
     return PQPAN_OK;
 }
 
+/* The PDU of side n with its LLID and payload in cur.b[2..] and len payload octets:
+ * the length, the encryption, and no transmission yet. rc passed on. */
+static int pdu_built(struct pqpan_sim *s, int n, uint32_t len, int rc)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    uint8_t *b = nd->cur.b;
+    b[1] = (uint8_t)len;
+    nd->cur_encrypted = (uint8_t)(nd->enc_tx && len > 0);
+    if (rc == PQPAN_OK && nd->cur_encrypted) {
+        nd->plain = nd->cur;
+        rc = pqpan_ll_crypt_encrypt(&nd->crypt, n, b, sizeof nd->cur.b - PQPAN_LL_CRC_BYTES);
+    }
+    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + b[1]);
+    nd->have_pdu = 1;
+    nd->sent_once = 0;
+    return rc;
+}
+
 /* Builds the next new PDU of side n into cur: an LL control PDU first, else the next
  * fragment of the L2CAP PDU at the head of the queue (LLID start/continuation), else an
  * empty PDU; encrypted (MIC appended) once the side sends encrypted. SN/NESN/MD are
@@ -380,16 +396,14 @@ static int build_pdu(struct pqpan_sim *s, int n)
         len = 0;
         b[0] = PQPAN_LLID_CONTINUE;
     }
-    b[1] = (uint8_t)len;
-    nd->cur_encrypted = (uint8_t)(nd->enc_tx && len > 0);
-    if (rc == PQPAN_OK && nd->cur_encrypted) {
-        nd->plain = nd->cur;
-        rc = pqpan_ll_crypt_encrypt(&nd->crypt, n, b, sizeof nd->cur.b - PQPAN_LL_CRC_BYTES);
-    }
-    nd->cur.len = (uint16_t)(PQPAN_LL_HDR_BYTES + b[1]);
-    nd->have_pdu = 1;
-    nd->sent_once = 0;
-    return rc;
+    return pdu_built(s, n, len, rc);
+}
+
+/* An empty PDU in place of the queued data, which waits for a later event. */
+static int build_empty(struct pqpan_sim *s, int n)
+{
+    s->node[n].cur.b[0] = PQPAN_LLID_CONTINUE;
+    return pdu_built(s, n, 0u, PQPAN_OK);
 }
 
 /* ---- the channel ------------------------------------------------------------------ */
@@ -639,12 +653,26 @@ static int ll_rx(struct pqpan_sim *s, int n, struct pqpan_ll_hdr *h, const uint8
 
 /* ---- connection events ------------------------------------------------------------ */
 
+/* The longest event: the configuration's (no longer than the interval in use: the one
+ * before the connection update may be shorter), or the interval minus T_IFS. */
 static uint64_t event_len_ns(const struct pqpan_sim *s)
 {
     if (s->cfg.ble.event_len_ns != 0u) {
-        return s->cfg.ble.event_len_ns;
+        return s->cfg.ble.event_len_ns < s->ci_ns ? s->cfg.ble.event_len_ns : s->ci_ns;
     }
     return s->ci_ns - PQPAN_BLE_T_IFS_NS;
+}
+
+/* Whether side n's next new PDU, sent now, ends within the event. A controller starts no
+ * packet that would run into the next event (the event length it schedules), so data
+ * that does not fit waits for the next anchor behind an empty PDU with MD set (§4.5.6):
+ * the peripheral's host may have queued more than the central could know when it
+ * started the pair (a same-event reply, the next notification after an acknowledgement). */
+static int next_pdu_fits(struct pqpan_sim *s, int n)
+{
+    struct pqpan_sim_node *nd = &s->node[n];
+    uint64_t air = pqpan_ble_packet_ns((enum pqpan_ble_phy)s->phy, next_payload(s, nd), nd->enc_tx);
+    return s->now_ns + air - s->anchor_ns <= event_len_ns(s);
 }
 
 static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *obs, void *obs_ctx)
@@ -653,7 +681,7 @@ static int do_tx(struct pqpan_sim *s, int n, const struct pqpan_sim_observer *ob
     uint32_t payload;
     uint64_t air_ns;
     if (!nd->have_pdu) {
-        int rc = build_pdu(s, n);
+        int rc = next_pdu_fits(s, n) ? build_pdu(s, n) : build_empty(s, n);
         if (rc != PQPAN_OK) {
             return rc;
         }
@@ -1030,6 +1058,7 @@ int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *ap
         rc = dispatch(s, &ev, app, app_ctx, obs, obs_ctx);
     }
     finish(s);
+    s->res.established = s->established;
     s->res.status = rc;
     return rc;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `pqpan ecdh keygen` without --sk (the private key from /dev/urandom), the one path the
+# `pqpan ecdh keygen` without --sk (the private key from getrandom(2)), the one path the
 # golden cases cannot pin: two key pairs differ; each one's JSON, given back through
 # --sk-file, reproduces its public key (so sk is a valid scalar and pk = sk . G); and
 # the shared secret is the same both ways, from uncompressed public keys.

@@ -981,6 +981,49 @@ static void test_estimator_fingerprint(void **state)
     assert_int_equal(fingerprint_cross_sweep(FNV_OFFSET), UINT64_C(12585093621802779441));
 }
 
+/* Link timing rules (pqpan_ble_config_fault): the defaults hold; an interval off the
+ * 1.25 ms grid (either one, the opening interval only when it is used); an event longer
+ * than the interval; a pair longer than an event: S8 251 B at 7.5 ms takes
+ * 16784 + 150 + 720 µs (test_coded_airtime's figures) > 7350 µs; a connMaxTxTime limit
+ * shrinks the pair until it fits; a user event length is compared as given. */
+static void test_config_fault(void **state)
+{
+    struct pqpan_ble_config c;
+    (void)state;
+    pqpan_ble_config_default(&c);
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_OK);
+    c.ci_ns = 8000000u;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_CI_STEP);
+    c.ci_ns = 10000000u;
+    c.idle_ci_ns = 31000000u;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_IDLE_CI_STEP);
+    c.conn_update = 0;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_OK);
+    c.event_len_ns = 12000000u;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_EVENT_LEN);
+    c.event_len_ns = 10000000u;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_OK);
+    pqpan_ble_config_default(&c);
+    c.phy = PQPAN_BLE_PHY_CODED_S8;
+    c.ll_octets = 251u;
+    c.ci_ns = 7500000u;
+    assert_int_equal(pqpan_ble_config_event_ns(&c), 7350000u);
+    assert_int_equal(pqpan_ble_config_pair_ns(&c), 17654000u);
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_PAIR);
+    c.max_tx_time_us = 3000u;
+    assert_int_equal(pqpan_ble_config_ll_octets(&c),
+                     pqpan_ble_payload_for_time(PQPAN_BLE_PHY_CODED_S8, 3000u, 0));
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_OK);
+    pqpan_ble_config_default(&c);
+    c.ll_octets = 251u;
+    c.event_len_ns = 2000000u; /* 1M: 2088 + 150 + 80 µs */
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_PAIR);
+    c.event_len_ns = 2318000u;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_OK);
+    c.phy = PQPAN_BLE_PHY_COUNT;
+    assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_RANGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1002,6 +1045,7 @@ int main(void)
         cmocka_unit_test(test_bits_ifs_rules),
         cmocka_unit_test(test_estimate_pqke_modes),
         cmocka_unit_test(test_estimator_fingerprint),
+        cmocka_unit_test(test_config_fault),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,6 +302,11 @@ static void test_malformed_profiles(void **state)
         {"bad_ble_event_null.json", "ble_event.post_ua"},
         {"bad_derived_empty.json", "sleep_ua"},
         {"bad_figure_member.json", "cpu_ua"},
+        /* plausibility limits, not only range: 1e-300 V, 5 kA, 2 A, 5000 ppm */
+        {"bad_tiny_supply.json", "supply_v"},
+        {"bad_huge_cpu_current.json", "cpu_ua"},
+        {"bad_huge_tx_current.json", "currents.system.tx_ua[0]"},
+        {"bad_sca_ppm.json", "sca_ppm"},
     };
     size_t i;
     (void)state;

@@ -392,6 +392,9 @@ static void test_lesc_agreement_with_estimator(void **state)
                     c.ble.ll_octets = octets[o];
                     c.ble.att_mtu = mtu[m];
                     c.ble.ci_ns = ci_ms10[i] * 100000u;
+                    if (pqpan_ble_config_fault(&c.ble) != PQPAN_BLE_CONFIG_OK) {
+                        continue; /* S8, 251 B at 7.5 ms: the link cannot carry its payload */
+                    }
                     assert_int_equal(run_lesc(&s, &a, &c, NULL, NULL), PQPAN_OK);
                     assert_true(pqpan_sim_lesc_confirmed(&a) && pqpan_sim_lesc_keys_equal(&a));
                     assert_true(s.res.encrypted);
@@ -406,7 +409,7 @@ static void test_lesc_agreement_with_estimator(void **state)
             }
         }
     }
-    assert_int_equal(runs, 4 * 3 * 2 * 3 - 3 * 3);
+    assert_int_equal(runs, 4 * 3 * 2 * 3 - 3 * 3 - 2);
     print_message("LE SC sim vs estimate (%d configurations): worst phase x state time %.2f %%\n",
                   runs, 100.0 * worst);
 }
@@ -632,6 +635,102 @@ static void test_setup_drawn(void **state)
     }
 }
 
+/* A link that cannot hold is refused before any run (pqpan_ble_config_fault): a 251-octet
+ * PDU on S8 and its answer take 17.654 ms, longer than a 7.5 ms interval's event. Before,
+ * the run started and ended in a supervision timeout. */
+/* The base configuration on S8 with 251-octet PDUs at a 7.5 ms interval. */
+static void s8_full_pdus(struct pqpan_sim_config *c)
+{
+    base_config(c);
+    c->ble.phy = PQPAN_BLE_PHY_CODED_S8;
+    c->ble.ll_octets = 251u;
+    c->ble.ci_ns = 7500000u;
+}
+
+static void test_link_that_cannot_hold(void **state)
+{
+    static struct pqpan_sim s;
+    struct pqpan_sim_config c;
+    (void)state;
+    s8_full_pdus(&c);
+    assert_int_equal(pqpan_sim_init(&s, &c), PQPAN_ERR_INVALID_ARG);
+    c.ble.ci_ns = 8000000u; /* off the 1.25 ms grid */
+    c.ble.ll_octets = 27u;
+    assert_int_equal(pqpan_sim_init(&s, &c), PQPAN_ERR_INVALID_ARG);
+}
+
+/* Data queued after the central started a pair waits for the next event when it would
+ * run past the event's end: notifications of 120 octets at 7.5 ms (the next one queued
+ * when the last fragment is acknowledged) and same-event Prepare Write Responses at 35 ms
+ * used to run into the next anchor and end in a supervision timeout. */
+static void test_late_data_waits(void **state)
+{
+    static struct pqpan_sim s;
+    struct pqpan_sim_config c;
+    (void)state;
+    base_config(&c);
+    c.ble.ll_octets = 120u;
+    c.ble.att_mtu = 517u;
+    c.ble.ci_ns = 7500000u;
+    c.ble.transfer = PQPAN_BLE_NOTIFY;
+    assert_int_equal(run(&s, &c), PQPAN_OK);
+    assert_true(s.res.done[0] && s.res.done[1]);
+    base_config(&c);
+    c.ble.ll_octets = 251u;
+    c.ble.att_mtu = 517u;
+    c.ble.ci_ns = 35000000u;
+    c.ble.transfer = PQPAN_BLE_LONG_WRITE;
+    c.ble.same_event_reply = 1;
+    c.ble.ek_bytes = PQPAN_MLKEM1024_EK_BYTES;
+    c.ble.ct_bytes = PQPAN_MLKEM1024_CT_BYTES;
+    assert_int_equal(run(&s, &c), PQPAN_OK);
+    assert_true(s.res.done[0] && s.res.done[1]);
+}
+
+/* connMaxTxTime (max_tx_time_us) limits the negotiated payload as the estimator has it
+ * (pqpan_ble_config_ll_octets); it used to be ignored, so S8 kept 251-octet PDUs that
+ * no 7.5 ms event holds. */
+static void test_max_tx_time(void **state)
+{
+    static struct pqpan_sim s;
+    struct pqpan_sim_config c;
+    (void)state;
+    s8_full_pdus(&c);
+    c.ble.max_tx_time_us = 3000u;
+    assert_int_equal(run(&s, &c), PQPAN_OK);
+    assert_int_equal(s.res.ll_octets, pqpan_ble_config_ll_octets(&c.ble));
+    assert_true(s.res.ll_octets < 251u);
+}
+
+/* A channel that loses everything: without advertising the connection is never
+ * established and is lost by the six-interval rule (res.established 0, Vol 6 Part B
+ * §4.5.2), not by the supervision timeout; with advertising no CONNECT_IND is ever
+ * received and the run times out with the scanner's listening booked up to its end (it
+ * used to book nothing for the central and end at time 0). */
+static void test_total_loss(void **state)
+{
+    static struct pqpan_sim s;
+    struct pqpan_sim_config c;
+    (void)state;
+    base_config(&c);
+    c.ble.adv_interval_ns = 0u;
+    c.chan[0].per = c.chan[1].per = 1.0;
+    assert_int_equal(run(&s, &c), PQPAN_ERR_LINK_LOST);
+    assert_int_equal(s.res.established, 0);
+    assert_int_equal(s.res.conn_events, 6u);
+    c.chan[0].per = c.chan[1].per = 0.0;
+    assert_int_equal(run(&s, &c), PQPAN_OK);
+    assert_int_equal(s.res.established, 1);
+    base_config(&c);
+    c.chan[0].per = c.chan[1].per = 1.0;
+    c.max_sim_ns = 2000000000u;
+    assert_int_equal(run(&s, &c), PQPAN_ERR_TIMEOUT);
+    assert_int_equal(s.res.conn_events, 0u);
+    assert_true(s.res.end_ns > c.max_sim_ns);
+    assert_true(pqpan_ledger_phase_ns(&s.res.ledger[PQPAN_BLE_CENTRAL], PQPAN_PHASE_ADVERTISE) >
+                c.max_sim_ns);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +748,10 @@ int main(void)
         cmocka_unit_test(test_lesc_rejects_altered_messages),
         cmocka_unit_test(test_adv_wait_draws),
         cmocka_unit_test(test_setup_drawn),
+        cmocka_unit_test(test_link_that_cannot_hold),
+        cmocka_unit_test(test_late_data_waits),
+        cmocka_unit_test(test_max_tx_time),
+        cmocka_unit_test(test_total_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

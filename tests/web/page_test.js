@@ -27,7 +27,7 @@ const GRID = [
   { kem: 'ML-KEM-512' },
   { kem: 'ML-KEM-1024', 'll-octets': '251' },
   { phy: '2M', 'ci-ms': '7.5' },
-  { phy: 'S8', 'att-mtu': '517', transfer: 'notify' },
+  { phy: 'S8', 'att-mtu': '517', transfer: 'notify', 'ci-ms': '20' },
   { kem: 'LESC-P256', phy: '1M', 'll-octets': '27', 'ci-ms': '50', transfer: 'study', 'att-mtu': '403' },
   { kem: 'ML-KEM-768', protocol: 'pqpan', auth: 'none' },
   { auth: 'psk', 'll-octets': '123', phy: 'S2' },

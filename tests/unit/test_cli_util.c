@@ -1,0 +1,62 @@
+/* Tests for the CLI's number parsing (cli/util.c): one grammar for every option and text
+ * file, JSON's number (RFC 8259 §6); the spellings strtod alone accepted (spaces, '+',
+ * hex floats, "inf", "nan", a negative number read as a huge unsigned one) refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+
+static void test_double_grammar(void **state)
+{
+    static const char *const good[] = {"0", "-0", "7.5", "-4", "1e3", "1E3", "7.5e-1", "2e+2", "0.25"};
+    static const double want[] = {0.0, 0.0, 7.5, -4.0, 1000.0, 1000.0, 0.75, 200.0, 0.25};
+    static const char *const bad[] = {"", " 7.5", "7.5 ", "+7.5", "0x1p3", "inf", "-inf", "nan",
+                                      "07.5", ".5", "5.", "1e", "1e+", "7,5", "1e999", "1e-400",
+                                      "--1", "7.5x"};
+    double v;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        assert_int_equal(cli_parse_double(good[i], -10.0, 1e4, &v), 0);
+        assert_true(v == want[i]);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (cli_parse_double(bad[i], -1e308, 1e308, &v) != -1) {
+            fail_msg("'%s' accepted", bad[i]);
+        }
+    }
+    assert_int_equal(cli_parse_double("4001", 7.5, 4000.0, &v), -1);
+    assert_int_equal(cli_parse_double(NULL, 0.0, 1.0, &v), -1);
+}
+
+static void test_uint_grammar(void **state)
+{
+    static const char *const bad[] = {"", " 5", "5 ", "+5", "-1", " -1", "0x10", "05", "5.0",
+                                      "5e0", "18446744073709551616"};
+    unsigned long long v;
+    size_t i;
+    (void)state;
+    assert_int_equal(cli_parse_uint("0", 0, 10, &v), 0);
+    assert_true(v == 0u);
+    assert_int_equal(cli_parse_uint("18446744073709551615", 0, ~0ull, &v), 0);
+    assert_true(v == ~0ull);
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        if (cli_parse_uint(bad[i], 0, ~0ull, &v) != -1) {
+            fail_msg("'%s' accepted", bad[i]);
+        }
+    }
+    assert_int_equal(cli_parse_uint("11", 0, 10, &v), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_double_grammar),
+        cmocka_unit_test(test_uint_grammar),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
