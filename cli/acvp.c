@@ -4,14 +4,13 @@
  * a message and exit 3 with nothing on stdout. */
 #include "acvp.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli.h"
 #include "commands.h"
-#include "read_input.h"
+#include "pqpan/io.h"
 
 #define CMD "acvp"
 
@@ -231,16 +230,16 @@ static int run_vector_set(struct acvp_ctx *x, const cJSON *vs, cJSON *out)
 /* Reads and parses path; *vs is its vector set. EXIT_IO / EXIT_BAD_INPUT with a message. */
 static int load_vector_set(const char *path, cJSON **root, const cJSON **vs)
 {
-    size_t len = 0;
-    char *text = cli_read_all(path, &len);
+    char err[PQPAN_IO_ERR_MAX];
+    struct pqpan_io_text t;
     *root = NULL;
     *vs = NULL;
-    if (text == NULL) {
-        fprintf(stderr, "pqpan acvp: %s: %s\n", path, errno ? strerror(errno) : "read error");
+    if (pqpan_io_read_file(&t, path, PQPAN_IO_FILE_MAX, err, sizeof err) != PQPAN_OK) {
+        fprintf(stderr, "pqpan acvp: %s\n", err);
         return EXIT_IO;
     }
-    *root = cJSON_ParseWithLength(text, len);
-    free(text);
+    *root = cJSON_ParseWithLength(t.text, t.len);
+    pqpan_io_text_free(&t);
     *vs = *root != NULL ? vector_set(*root) : NULL;
     if (*vs == NULL) {
         fprintf(stderr, "pqpan acvp: %s: not an ACVP JSON vector set\n", path);

@@ -53,7 +53,7 @@ static int gamma_comp_opt(struct model_opts *o, const char *cmd, const char *v)
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
             const char *name = pqpan_op_name((enum pqpan_op)op);
             if (strlen(name) == (size_t)(eq - v) && strncmp(name, v, (size_t)(eq - v)) == 0) {
-                if (cli_parse_double(eq + 1, CLI_GAMMA_MIN, CLI_GAMMA_MAX, &o->gamma_comp[op]) != 0) {
+                if (cli_parse_double(eq + 1, PQPAN_IO_GAMMA_MIN, PQPAN_IO_GAMMA_MAX, &o->gamma_comp[op]) != 0) {
                     cli_usage_error(cmd, "--gamma-comp %s: want a number in 0.01..100", v);
                     return -1;
                 }
@@ -108,7 +108,7 @@ static int value_opt(struct model_opts *o, const char *cmd, const char *opt, con
             return -1;
         }
     } else if (strcmp(opt, "--gamma-comm") == 0) {
-        if (cli_parse_double(v, CLI_GAMMA_MIN, CLI_GAMMA_MAX, &o->gamma_comm) != 0) {
+        if (cli_parse_double(v, PQPAN_IO_GAMMA_MIN, PQPAN_IO_GAMMA_MAX, &o->gamma_comm) != 0) {
             cli_usage_error(cmd, "--gamma-comm %s: want a number in 0.01..100", v);
             return -1;
         }
@@ -155,9 +155,9 @@ int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **arg
 static void crypto_impls(cli_word_fn add, void *ctx)
 {
     struct pqpan_cycle_table *t = malloc(sizeof *t);
-    char err[DATA_ERR_MAX];
+    char err[PQPAN_IO_ERR_MAX];
     size_t i, j;
-    if (t == NULL || data_cycles_load_builtin(t, err, sizeof err) != EXIT_OK) {
+    if (t == NULL || pqpan_io_cycles_load_builtin(t, err, sizeof err) != PQPAN_OK) {
         free(t);
         return;
     }
@@ -179,8 +179,8 @@ static void builtin_profiles(cli_word_fn add, void *ctx)
 {
     char name[64];
     size_t i;
-    for (i = 0; i < data_profile_builtin_count(); i++) {
-        add(ctx, data_profile_builtin_name(i, name, sizeof name));
+    for (i = 0; i < pqpan_io_profile_builtin_count(); i++) {
+        add(ctx, pqpan_io_profile_builtin_name(i, name, sizeof name));
     }
 }
 
@@ -210,7 +210,7 @@ int model_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)
 {
-    char err[DATA_ERR_MAX];
+    char err[PQPAN_IO_ERR_MAX];
     const struct pqpan_profile *p;
     int rc, op;
     memset(env, 0, sizeof *env);
@@ -1168,14 +1168,14 @@ void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *
 }
 
 /* Whether a run on radio mode `radio` uses the profile figure at `path` (a
- * profile_walk.h path): the RX current of its mode and the TX current of its level in the
+ * pqpan_io_profile_walk path): the RX current of its mode and the TX current of its level in the
  * table in use, the chip-level scalars (not the CPU + radio figures, which no model uses;
  * only the ramp-up time in use), and the connection-event phases (BLE) or the ieee802154
  * section (802.15.4). */
 int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path)
 {
     const char *table = pqpan_current_table_name(env->table);
-    char want[PROFILE_PATH_MAX];
+    char want[PQPAN_IO_PROFILE_PATH_MAX];
     if (strchr(path, '.') == NULL) {
         return strcmp(path, "cpu_tx_ua") != 0 && strcmp(path, "cpu_rx_ua") != 0 &&
                strcmp(path, env->ramp_normal ? "ramp_fast_us" : "ramp_normal_us") != 0;
@@ -1214,7 +1214,7 @@ static int radio_uses(const struct model_env *env, const char *path, const void 
 void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
                                const void *ctx, const char *prefix)
 {
-    const struct profile_derived_list *d = &env->in.derived;
+    const struct pqpan_io_derived_list *d = &env->in.derived;
     size_t i;
     int header = 0;
     for (i = 0; i < d->count; i++) {
@@ -1233,7 +1233,7 @@ void model_print_derived_where(FILE *f, const struct model_env *env, model_figur
 void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
                                     const void *ctx, const char *indent)
 {
-    const struct profile_derived_list *d = &env->in.derived;
+    const struct pqpan_io_derived_list *d = &env->in.derived;
     size_t i;
     int first = 1;
     fprintf(f, "%s\"derived_figures\": [", indent);

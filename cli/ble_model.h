@@ -211,7 +211,7 @@ void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_
                          const char *prefix);
 void model_print_derived_json(FILE *f, const struct model_env *env,
                               enum pqpan_radio_mode radio, const char *indent);
-/* Whether a run on radio mode `radio` uses the profile figure at path (profile_walk.h). */
+/* Whether a run on radio mode `radio` uses the profile figure at path (pqpan_io_profile_walk). */
 int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, const char *path);
 /* The set-up before the exchange that cfg asks for, and its assumptions (text lines, or
  * JSON members setup_*). */

@@ -1052,7 +1052,7 @@ static cJSON *overlay(const struct cal_state *st)
 }
 
 /* A calibration file holds only γ values that estimate accepts from it, the bounds of
- * --gamma-comp / --gamma-comm (CLI_GAMMA_MIN..CLI_GAMMA_MAX): a fit outside them (γ <= 0
+ * --gamma-comp / --gamma-comm (PQPAN_IO_GAMMA_MIN..PQPAN_IO_GAMMA_MAX): a fit outside them (γ <= 0
  * when the baseline exceeds the measured current) is refused with the reason. */
 static int overlay_fits_valid(const struct cal_state *st)
 {
@@ -1063,13 +1063,13 @@ static int overlay_fits_valid(const struct cal_state *st)
             continue;
         }
         any = 1;
-        if (!(g >= CLI_GAMMA_MIN && g <= CLI_GAMMA_MAX)) {
+        if (!(g >= PQPAN_IO_GAMMA_MIN && g <= PQPAN_IO_GAMMA_MAX)) {
             fprintf(stderr,
                     "pqpan %s: not writing %s: fitted %s%s = %g is outside %g..%g, the range a "
                     "calibration file may hold (a γ <= 0 means the measured energy is not above "
                     "the baseline: check --baseline-ua and the traces)\n",
                     CMD, st->o.out, q == Q_COMM ? "gamma_comm" : "gamma_comp ",
-                    q == Q_COMM ? "" : quantity_name(q), g, CLI_GAMMA_MIN, CLI_GAMMA_MAX);
+                    q == Q_COMM ? "" : quantity_name(q), g, PQPAN_IO_GAMMA_MIN, PQPAN_IO_GAMMA_MAX);
             return EXIT_FAILURE_RUN;
         }
     }

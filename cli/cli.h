@@ -131,12 +131,8 @@ void cli_hex_print(FILE *f, const uint8_t *p, size_t len);
 /* s as a CSV field, quoted when it holds a comma, quote or line end (RFC 4180). */
 void cli_csv_string(FILE *f, const char *s);
 
-/* Numbers on the command line and in every text file the CLI reads are spelled as JSON
- * numbers (RFC 8259 §6), the grammar the profile and calibration files already have:
- * -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, nothing around it. Refused, wherever the
- * number comes from: leading or trailing spaces, '+', hex, leading zeros, "inf", "nan",
- * and values that overflow or underflow. */
-
+/* Numbers on the command line: the one grammar of every file and option (JSON numbers,
+ * pqpan_io_parse_uint / pqpan_io_parse_double in include/pqpan/io.h). */
 /* Parses a decimal unsigned integer (digits only) in [min, max]. Returns 0 or -1. */
 int cli_parse_uint(const char *s, unsigned long long min, unsigned long long max,
                    unsigned long long *out);
@@ -153,12 +149,6 @@ void cli_print_fixed(FILE *f, double x, int decimals);
 /* An integer as printf's %lld / %llu writes it. Returns the length. */
 int cli_format_int(char out[CLI_FIXED_MAX], long long v);
 int cli_format_uint(char out[CLI_FIXED_MAX], unsigned long long v);
-
-/* The γ_comp / γ_comm values accepted anywhere (--gamma-comp, --gamma-comm, a calibration
- * file, a file calibrate writes): a multiplier on modelled energy, so positive, and within
- * two orders of magnitude of 1 (the study's fits lie in 1.0-1.5). */
-#define CLI_GAMMA_MIN 0.01
-#define CLI_GAMMA_MAX 100.0
 
 /* Parses a finite double in [min, max]. Returns 0 or -1. */
 int cli_parse_double(const char *s, double min, double max, double *out);

@@ -256,7 +256,7 @@ static void print_json(const struct idle154_opts *o, const struct model_env *env
                        const struct result *r)
 {
     const struct pqpan_profile *p = &env->in.profile;
-    const struct data_802154_sources *src = &env->in.src802154;
+    const struct pqpan_io_802154_sources *src = &env->in.src802154;
     int ph, lvl = -1;
     size_t i;
     for (i = 0; i < p->ieee802154.tx_level_count; i++) {

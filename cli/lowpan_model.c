@@ -509,7 +509,7 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
                               const char *prefix)
 {
     const struct pqpan_profile *p = &env->in.profile;
-    const struct data_802154_sources *src = &env->in.src802154;
+    const struct pqpan_io_802154_sources *src = &env->in.src802154;
     int lvl = tx_level(env), idle = lowpan_idle_listens(o, env);
     int backoff = lowpan_backoff_listens(o, env);
     int rx_given = p->rx_given[env->table][PQPAN_RADIO_IEEE802154];
@@ -547,7 +547,7 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
                                    const struct lowpan_opts *o, const char *indent)
 {
     const struct pqpan_profile *p = &env->in.profile;
-    const struct data_802154_sources *src = &env->in.src802154;
+    const struct pqpan_io_802154_sources *src = &env->in.src802154;
     int lvl = tx_level(env), idle = lowpan_idle_listens(o, env);
     int backoff = lowpan_backoff_listens(o, env);
     int rx_given = p->rx_given[env->table][PQPAN_RADIO_IEEE802154];

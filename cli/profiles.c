@@ -9,7 +9,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "data_load.h"
-#include "profile_walk.h"
 
 #define CELL_TEXT 128
 
@@ -29,7 +28,7 @@ struct cell {
     int given;
     double number;
     char text[CELL_TEXT];
-    const char *source; /* the figure's source in the profile document, or NULL */
+    char *source; /* a copy of the figure's source in the profile document, or NULL */
 };
 
 enum {
@@ -89,53 +88,66 @@ static void set_text(struct cell *c, const char *s)
     snprintf(c->text, sizeof c->text, "%s", s);
 }
 
-/* How many figures of a profile are assumptions and how many derived from others. */
-struct figure_kinds {
+/* One walk over a profile's figures: how many are assumptions and how many derived from
+ * others, and a copy of the source of each column's figure. */
+struct row_walk {
+    struct cell *row;
     int assumptions, derived;
 };
 
-static void count_kinds(const struct profile_figure *l, void *ctx)
+static char *copy_text(const char *s)
 {
-    struct figure_kinds *k = ctx;
-    if (strncmp(l->source, "assumption", 10) == 0) {
-        k->assumptions++;
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c != NULL) {
+        memcpy(c, s, n);
     }
-    if (l->derived != NULL) {
-        k->derived++;
+    return c;
+}
+
+static void row_figure(const struct pqpan_io_figure *f, void *ctx)
+{
+    struct row_walk *w = ctx;
+    int i;
+    if (strncmp(f->source, "assumption", 10) == 0) {
+        w->assumptions++;
+    }
+    if (f->derived != NULL) {
+        w->derived++;
+    }
+    for (i = 0; i < COL_COUNT; i++) {
+        if (columns[i].figure != NULL && strcmp(columns[i].figure, f->path) == 0) {
+            free(w->row[i].source);
+            w->row[i].source = copy_text(f->source);
+        }
     }
 }
 
-struct source_query {
-    const char *path;
-    const char *source;
-};
-
-static void find_source(const struct profile_figure *l, void *ctx)
-{
-    struct source_query *q = ctx;
-    if (strcmp(l->path, q->path) == 0) {
-        q->source = l->source;
-    }
-}
-
-static void fill_sources(struct cell row[COL_COUNT], const cJSON *doc)
+static void free_sources(struct cell row[COL_COUNT])
 {
     int i;
     for (i = 0; i < COL_COUNT; i++) {
-        struct source_query q = {columns[i].figure, NULL};
-        if (q.path != NULL) {
-            profile_walk(doc, find_source, &q);
-        }
-        row[i].source = q.source;
+        free(row[i].source);
+        row[i].source = NULL;
     }
 }
 
-static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, const cJSON *doc)
+/* The profile document's "datasheet" text into sheet ("" when it has none). */
+static void datasheet_of(char sheet[CELL_TEXT], const struct pqpan_io_text *t)
 {
-    const cJSON *sheet = cJSON_GetObjectItemCaseSensitive(doc, "datasheet");
+    cJSON *doc = cJSON_ParseWithLength(t->text, t->len);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "datasheet");
+    snprintf(sheet, CELL_TEXT, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    cJSON_Delete(doc);
+}
+
+static int fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p,
+                    const struct pqpan_io_text *t)
+{
+    char sheet[CELL_TEXT];
     double ua;
-    struct figure_kinds kinds = {0, 0};
-    int ok;
+    struct row_walk walk = {row, 0, 0};
+    int ok, rc;
     set_text(&row[COL_NAME], p->name);
     set_number(&row[COL_SUPPLY_V], 1, p->supply_v);
     set_number(&row[COL_CPU_MHZ], 1, p->cpu_hz / 1e6);
@@ -149,12 +161,13 @@ static void fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p, 
     set_number(&row[COL_TX0_RADIO], ok, ua);
     ok = pqpan_profile_rx_ua(p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_1M, &ua) == PQPAN_OK;
     set_number(&row[COL_RX1M_RADIO], ok, ua);
-    profile_walk(doc, count_kinds, &kinds);
-    set_number(&row[COL_ASSUMPTIONS], 1, kinds.assumptions);
-    set_number(&row[COL_DERIVED], 1, kinds.derived);
-    set_text(&row[COL_DATASHEET], cJSON_IsString(sheet) ? sheet->valuestring : "");
+    rc = pqpan_io_profile_walk(t->text, t->len, row_figure, &walk);
+    set_number(&row[COL_ASSUMPTIONS], 1, walk.assumptions);
+    set_number(&row[COL_DERIVED], 1, walk.derived);
+    datasheet_of(sheet, t);
+    set_text(&row[COL_DATASHEET], sheet);
     set_text(&row[COL_DESCRIPTION], p->description);
-    fill_sources(row, doc);
+    return data_exit_code(rc);
 }
 
 static void print_table_row(const struct cell row[COL_COUNT], int header)
@@ -224,22 +237,19 @@ static cJSON *json_row(const struct cell row[COL_COUNT])
     return o;
 }
 
-static int load_doc(struct pqpan_profile *p, cJSON **doc, const char *name)
+/* The profile and its text (for walking its figures; the caller frees it). */
+static int load_profile(struct pqpan_profile *p, struct pqpan_io_text *t, const char *name)
 {
-    char err[DATA_ERR_MAX];
-    struct data_text t;
-    int rc = data_profile_text(&t, name, err, sizeof err);
-    if (rc == EXIT_OK) {
-        rc = data_profile_parse(p, t.text, t.len, t.origin, err, sizeof err);
+    char err[PQPAN_IO_ERR_MAX];
+    int rc = pqpan_io_profile_text(t, name, err, sizeof err);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_io_profile_parse(p, NULL, t->text, t->len, t->origin, err, sizeof err);
     }
-    if (rc == EXIT_OK) {
-        *doc = cJSON_ParseWithLength(t.text, t.len);
-    }
-    data_text_free(&t);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
+        pqpan_io_text_free(t);
         fprintf(stderr, "pqpan profiles: %s\n", err);
     }
-    return rc;
+    return data_exit_code(rc);
 }
 
 static void emit_json(cJSON *root)
@@ -253,9 +263,10 @@ static void emit_json(cJSON *root)
 
 static int list_profiles(enum cli_format fmt)
 {
-    size_t i, n = data_profile_builtin_count();
+    size_t i, n = pqpan_io_profile_builtin_count();
     cJSON *arr = cJSON_CreateArray();
     struct cell row[COL_COUNT];
+    memset(row, 0, sizeof row);
     if (fmt == FORMAT_TABLE) {
         print_table_row(row, 1);
     } else if (fmt == FORMAT_CSV) {
@@ -263,14 +274,18 @@ static int list_profiles(enum cli_format fmt)
     }
     for (i = 0; i < n; i++) {
         struct pqpan_profile p;
-        cJSON *doc = NULL;
+        struct pqpan_io_text t;
         char name[64];
-        int rc = load_doc(&p, &doc, data_profile_builtin_name(i, name, sizeof name));
+        int rc = load_profile(&p, &t, pqpan_io_profile_builtin_name(i, name, sizeof name));
+        if (rc == EXIT_OK) {
+            rc = fill_row(row, &p, &t);
+            pqpan_io_text_free(&t);
+        }
         if (rc != EXIT_OK) {
+            free_sources(row);
             cJSON_Delete(arr);
             return rc;
         }
-        fill_row(row, &p, doc);
         if (fmt == FORMAT_TABLE) {
             print_table_row(row, 0);
         } else if (fmt == FORMAT_CSV) {
@@ -278,7 +293,7 @@ static int list_profiles(enum cli_format fmt)
         } else {
             cJSON_AddItemToArray(arr, json_row(row));
         }
-        cJSON_Delete(doc); /* after the row: its sources point into doc */
+        free_sources(row);
     }
     if (fmt == FORMAT_JSON) {
         emit_json(arr);
@@ -297,7 +312,7 @@ struct show_ctx {
     cJSON *arr;
 };
 
-static void show_leaf(const struct profile_figure *l, void *vctx)
+static void show_leaf(const struct pqpan_io_figure *l, void *vctx)
 {
     struct show_ctx *ctx = vctx;
     char num[64];
@@ -339,8 +354,8 @@ static int show_profile(const char *name, enum cli_format fmt)
 {
     struct pqpan_profile p;
     struct show_ctx ctx;
-    cJSON *doc = NULL;
-    int rc = load_doc(&p, &doc, name);
+    struct pqpan_io_text t;
+    int rc = load_profile(&p, &t, name);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -351,7 +366,8 @@ static int show_profile(const char *name, enum cli_format fmt)
     } else if (fmt == FORMAT_CSV) {
         printf("field,value,source,derived\n");
     }
-    profile_walk(doc, show_leaf, &ctx);
+    rc = data_exit_code(pqpan_io_profile_walk(t.text, t.len, show_leaf, &ctx));
+    pqpan_io_text_free(&t);
     if (fmt == FORMAT_JSON) {
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "name", p.name);
@@ -362,8 +378,7 @@ static int show_profile(const char *name, enum cli_format fmt)
     } else {
         cJSON_Delete(ctx.arr);
     }
-    cJSON_Delete(doc);
-    return EXIT_OK;
+    return rc;
 }
 
 void cmd_profiles_help(FILE *out)

@@ -1,53 +1,15 @@
-/* Whole-file input and secret values from files (cli/read_input.h). */
+/* Secret values from files (cli/read_input.h). */
 #include "read_input.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "cli.h"
 #include "pqpan/common.h"
-
-char *cli_read_all(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    if (f == NULL) {
-        return NULL;
-    }
-    for (;;) {
-        size_t got;
-        if (n + 1 >= cap) {
-            char *grown = realloc(buf, cap = cap ? 2 * cap : 65536);
-            if (grown == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = grown;
-        }
-        got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) {
-            buf[n] = '\0';
-            break;
-        }
-    }
-    if (ferror(f)) {
-        free(buf);
-        buf = NULL;
-    }
-    if (f != stdin) {
-        fclose(f);
-    }
-    *len = n;
-    return buf;
-}
+#include "pqpan/io.h"
 
 /* The hex digits of text without surrounding white space, in place (NUL-terminated). */
 static char *trim(char *text, size_t len)
@@ -87,23 +49,22 @@ static int decode_secret(uint8_t *out, size_t want, char *text, size_t len, cons
 int cli_secret_from_file(uint8_t *out, size_t want, const char *path, const char *member,
                          const char *cmd, const char *option)
 {
-    size_t len = 0;
-    char *text = cli_read_all(path, &len);
+    char err[PQPAN_IO_ERR_MAX];
+    struct pqpan_io_text t;
     int rc = EXIT_OK;
-    if (text == NULL) {
-        fprintf(stderr, "pqpan %s: %s %s: %s\n", cmd, option, path,
-                errno ? strerror(errno) : "read error");
+    if (pqpan_io_read_file(&t, path, PQPAN_IO_SMALL_FILE_MAX, err, sizeof err) != PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: %s %s\n", cmd, option, err);
         memset(out, 0, want);
         return EXIT_IO;
     }
-    if (decode_secret(out, want, text, len, member) != 0) {
+    if (decode_secret(out, want, t.owned, t.len, member) != 0) {
         fprintf(stderr,
                 "pqpan %s: %s %s: want %zu bytes as hex, or a JSON object with \"%s\"\n", cmd,
                 option, path, want, member);
         memset(out, 0, want);
         rc = EXIT_BAD_INPUT;
     }
-    pqpan_wipe(text, len);
-    free(text);
+    pqpan_wipe(t.owned, t.len);
+    pqpan_io_text_free(&t);
     return rc;
 }

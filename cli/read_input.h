@@ -1,14 +1,10 @@
-/* Reading whole inputs for the CLI: files or standard input, and secret values given in a
- * file so that they need not appear on the command line (`--sk-file`, `--dk-file`). */
+/* Secret values given in a file (or standard input) so that they need not appear on the
+ * command line (`--sk-file`, `--dk-file`); the file is read by pqpan_io_read_file. */
 #ifndef PQPAN_CLI_READ_INPUT_H
 #define PQPAN_CLI_READ_INPUT_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* The whole of path ("-": standard input), NUL-terminated, in a malloc()ed buffer; *len
- * gets its length. NULL when it cannot be read or memory runs out (errno tells which). */
-char *cli_read_all(const char *path, size_t *len);
 
 /* A secret byte string from a file (path, or "-" for standard input): the file holds the
  * value as hex, surrounding white space allowed, or a JSON object whose string member

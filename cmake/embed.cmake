@@ -1,8 +1,8 @@
 # Embeds every file listed in PQPAN_EMBED_FILES (paths relative to the source root) into
-# the CLI as a C array, so the built-in profiles and cycle tables are the very files in
+# libpqpan-io as a C array, so the built-in profiles and cycle tables are the very files in
 # data/ (DESIGN.md: "The built-in default is that same file, embedded at build time").
 # Each file becomes `pqpan_embedded_<name>` / `pqpan_embedded_<name>_len`, and a table
-# `pqpan_embedded_files[]` maps the relative path to its bytes (embedded.h).
+# `pqpan_embedded_files[]` maps the relative path to its bytes (src/io/load/embedded.h).
 file(GLOB_RECURSE PQPAN_EMBED_FILES CONFIGURE_DEPENDS
      RELATIVE ${PROJECT_SOURCE_DIR}
      ${PROJECT_SOURCE_DIR}/data/*.json ${PROJECT_SOURCE_DIR}/data/*.csv)

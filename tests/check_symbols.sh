@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fails if libpqpan.a defines a global symbol without the pqpan_ prefix (STYLE.md habit 2).
+# Fails if a static library (libpqpan.a, libpqpan-io.a) defines a global symbol without the pqpan_ prefix (STYLE.md habit 2).
 set -eu
 lib=$1
 bad=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | grep -v '^pqpan_' || true)

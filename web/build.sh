@@ -1,6 +1,6 @@
 #!/bin/sh
-# Builds the web page (make web, docs/WEB.md) into OUT: libpqpan (src/), the CLI with its
-# profile loader and built-in data files (cli/, data/), and web/pqpan_web.c compiled with
+# Builds the web page (make web, docs/WEB.md) into OUT: libpqpan (src/), libpqpan-io with
+# the built-in data files (src/io/load/, data/), the CLI (cli/), and web/pqpan_web.c compiled with
 # Debian's Emscripten to pqpan.js + pqpan.wasm, beside the page's own files from web/site/.
 #   web/build.sh OUT [JOBS]
 # Objects go to OUT.obj/ (kept between builds: a file is recompiled when it is newer than
@@ -49,8 +49,11 @@ common="-O2 -std=c11 -I$root/include -DPQPAN_VERSION_STRING=\"$version\""
 # project's warnings; cJSON and the generated table are compiled as they come.
 list=$obj/batches.txt
 : > "$list"
+# src/io/load/ is libpqpan-io (cJSON, the embedded data files): kind io.
 for d in $(cd "$root" && find src -name '*.c' -exec dirname {} \; | LC_ALL=C sort -u); do
-    echo "$(echo "$d" | tr / _) lib $(ls "$root/$d"/*.c | paste -sd' ' -)" >> "$list"
+    kind=lib
+    [ "$d" = src/io/load ] && kind=io
+    echo "$(echo "$d" | tr / _) $kind $(ls "$root/$d"/*.c | paste -sd' ' -)" >> "$list"
 done
 echo "cli cli $(ls "$root"/cli/*.c | grep -v '/main\.c$' | paste -sd' ' -)" >> "$list"
 # cli/main.c unchanged, its main renamed: web/pqpan_web.c's main calls it.
@@ -70,9 +73,10 @@ xargs -P "$jobs" -L 1 sh -c '
     [ $stale = 1 ] || exit 0
     case $kind in
     lib) flags="$common $warn -I$root/src" ;;
+    io) flags="$common $warn -I$obj/cjson-src" ;;
     cli) flags="$common $warn -I$root/cli -I$obj/cjson-src -I$obj" ;;
     main) flags="$common $warn -I$root/cli -Dmain=pqpan_cli_main" ;;
-    *) flags="$common -I$root/cli" ;;
+    *) flags="$common -I$root/src/io/load" ;;
     esac
     echo "emcc: $group ($# files)" >&2
     rm -f "$dir"/*.o

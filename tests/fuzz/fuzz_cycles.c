@@ -1,12 +1,11 @@
-/* Fuzzes the CLI's cycle-table CSV parser (cli/cycles_load.c): any input must give
- * EXIT_OK with only well-formed rows, or an error with the table left as it was. */
+/* Fuzzes libpqpan-io's cycle-table CSV parser (src/io/load/cycles.c): any input must give
+ * PQPAN_OK with only well-formed rows, or an error with the table left as it was. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -14,11 +13,11 @@ static struct pqpan_cycle_table table;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char err[DATA_ERR_MAX];
+    char err[PQPAN_IO_ERR_MAX];
     size_t i;
     memset(&table, 0, sizeof table);
-    if (data_cycles_parse(&table, (const char *)data, size, "fuzz.csv", err, sizeof err) !=
-        EXIT_OK) {
+    if (pqpan_io_cycles_parse(&table, (const char *)data, size, "fuzz.csv", err, sizeof err) !=
+        PQPAN_OK) {
         if (table.count != 0) {
             abort();
         }

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 #include "pqpan/advise.h"
 
 /* A CR2032 (235 mAh), an idle link at 7.1 uA, one exchange of 352 uC over 2 s a day.
@@ -52,8 +52,8 @@ static void test_battery_rejects(void **state)
 
 static void load_nrf52840(struct pqpan_profile *p)
 {
-    char err[DATA_ERR_MAX];
-    assert_int_equal(data_profile_load(p, "nrf52840", err, sizeof err), EXIT_OK);
+    char err[PQPAN_IO_ERR_MAX];
+    assert_int_equal(pqpan_io_profile_load_builtin(p, NULL, "nrf52840", err, sizeof err), PQPAN_OK);
 }
 
 /* One KeyGen of 1e6 cycles and one Decaps of 2e6. */

@@ -22,7 +22,7 @@
 
 #include "cli.h"
 #include "crypto/p256/p256.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 #include "pqpan/ecdh.h"
 
 #define PK_BYTES PQPAN_ECDH_P256_PUBLIC_BYTES
@@ -99,14 +99,14 @@ static void run_cdh_case(const struct cdh_case *c)
 static void test_cavp_cdh(void **state)
 {
     char path[1024], err[256];
-    struct data_text t;
+    struct pqpan_io_text t;
     struct cdh_case c;
     const char *line;
     unsigned fields = 0, cases = 0;
     int in_p256 = 0;
     (void)state;
     snprintf(path, sizeof path, "%s/ecc-cdh/KAS_ECC_CDH_PrimitiveTest_P256.txt", PQPAN_VECTORS_DIR);
-    assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
+    assert_int_equal(pqpan_io_read_file(&t, path, PQPAN_IO_FILE_MAX, err, sizeof err), PQPAN_OK);
     memset(&c, 0, sizeof c);
     for (line = t.text; line != NULL && *line != '\0';) {
         const char *next = strchr(line, '\n');
@@ -125,7 +125,7 @@ static void test_cavp_cdh(void **state)
         }
         line = next != NULL ? next + 1 : NULL;
     }
-    data_text_free(&t);
+    pqpan_io_text_free(&t);
     assert_int_equal(cases, 25); /* every P-256 case of the file ran */
 }
 

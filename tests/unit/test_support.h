@@ -11,7 +11,7 @@
 #include <cJSON.h>
 
 #include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 
 /* splitmix64 (Steele, Lea, Flood, OOPSLA 2014): a small deterministic generator. */
 static inline uint64_t splitmix64(uint64_t *s)
@@ -61,12 +61,12 @@ static inline int is_all_zero(const uint8_t *p, size_t len)
 static inline cJSON *load_json(const char *relpath)
 {
     char path[1024], err[256];
-    struct data_text t;
+    struct pqpan_io_text t;
     cJSON *json;
     snprintf(path, sizeof path, "%s/%s", PQPAN_VECTORS_DIR, relpath);
-    assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
+    assert_int_equal(pqpan_io_read_file(&t, path, PQPAN_IO_FILE_MAX, err, sizeof err), PQPAN_OK);
     json = cJSON_ParseWithLength(t.text, t.len);
-    data_text_free(&t);
+    pqpan_io_text_free(&t);
     assert_non_null(json);
     return json;
 }

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 #include "pqpan/trace.h"
 
 #define MAX_ROWS 64
@@ -67,9 +67,9 @@ static int parse_text(struct pqpan_ppk2_parser *p, unsigned flags, const char *t
 static char *read_fixture(const char *name)
 {
     char path[512], err[256];
-    struct data_text t;
+    struct pqpan_io_text t;
     snprintf(path, sizeof path, "%s/tests/fixtures/ppk2/%s", PQPAN_SOURCE_DIR, name);
-    assert_int_equal(data_read_file(&t, path, err, sizeof err), EXIT_OK);
+    assert_int_equal(pqpan_io_read_file(&t, path, PQPAN_IO_FILE_MAX, err, sizeof err), PQPAN_OK);
     assert_non_null(t.owned);
     return t.owned;
 }

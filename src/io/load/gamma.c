@@ -6,8 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 
 #define CALIBRATION_FORMAT "pqpan-calibration/1"
 
@@ -15,14 +14,14 @@ static int fail(char *err, size_t errlen, const char *origin, const char *field,
                 const char *problem)
 {
     snprintf(err, errlen, "%s: %s: %s", origin, field, problem);
-    return EXIT_BAD_INPUT;
+    return PQPAN_ERR_MALFORMED;
 }
 
 /* The bounds of --gamma-comp / --gamma-comm: a file cannot give what the CLI refuses. */
 static int gamma_number(const cJSON *v, double *out)
 {
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < CLI_GAMMA_MIN ||
-        v->valuedouble > CLI_GAMMA_MAX) {
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < PQPAN_IO_GAMMA_MIN ||
+        v->valuedouble > PQPAN_IO_GAMMA_MAX) {
         return 0;
     }
     *out = v->valuedouble;
@@ -55,7 +54,7 @@ static int check_keys(const cJSON *root, char *err, size_t errlen, const char *o
             return fail(err, errlen, origin, item->string, "unknown field");
         }
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_comp(struct pqpan_gamma *g, const cJSON *comp, char *err, size_t errlen,
@@ -79,7 +78,7 @@ static int read_comp(struct pqpan_gamma *g, const cJSON *comp, char *err, size_t
             return fail(err, errlen, origin, path, "not a number in 0.01..100 (the range of --gamma-comp / --gamma-comm)");
         }
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_all(struct pqpan_gamma *g, const cJSON *root, char *err, size_t errlen,
@@ -95,7 +94,7 @@ static int read_all(struct pqpan_gamma *g, const cJSON *root, char *err, size_t 
         return fail(err, errlen, origin, "format", "missing or not \"" CALIBRATION_FORMAT "\"");
     }
     rc = check_keys(root, err, errlen, origin);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         return rc;
     }
     if (!cJSON_IsObject(prov) || !cJSON_IsString(src) || src->valuestring[0] == '\0') {
@@ -107,22 +106,27 @@ static int read_all(struct pqpan_gamma *g, const cJSON *root, char *err, size_t 
     }
     if (comp != NULL) {
         rc = read_comp(g, comp, err, errlen, origin);
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
     }
     if (comm != NULL && !gamma_number(comm, &g->comm)) {
         return fail(err, errlen, origin, "gamma_comm", "not a number in 0.01..100 (the range of --gamma-comp / --gamma-comm)");
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
-int data_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, const char *origin,
-                     char *err, size_t errlen)
+int pqpan_io_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, const char *origin,
+                         char *err, size_t errlen)
 {
-    struct pqpan_gamma work = *g;
-    cJSON *root = cJSON_ParseWithLength(text, len);
+    struct pqpan_gamma work;
+    cJSON *root;
     int rc;
+    if (g == NULL || text == NULL || origin == NULL || (err == NULL && errlen > 0)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    work = *g;
+    root = cJSON_ParseWithLength(text, len);
     if (root == NULL || !cJSON_IsObject(root)) {
         cJSON_Delete(root);
         memset(g, 0, sizeof *g);
@@ -130,10 +134,10 @@ int data_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, const 
     }
     rc = read_all(&work, root, err, errlen, origin);
     cJSON_Delete(root);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         memset(g, 0, sizeof *g);
         return rc;
     }
     *g = work;
-    return EXIT_OK;
+    return PQPAN_OK;
 }

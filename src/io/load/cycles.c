@@ -1,12 +1,11 @@
-/* Cycle tables from CSV (data/cycles/): RFC 4180 fields (quotes, doubled quotes, commas
- * inside quotes), columns found by their header names. */
+/* Cycle tables from CSV (data/cycles/; include/pqpan/io.h): RFC 4180 fields (quotes,
+ * doubled quotes, commas inside quotes), columns found by their header names. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 
 #define CSV_FIELDS_MAX 24
 #define CSV_FIELD_LEN 512
@@ -115,11 +114,14 @@ static int map_op(const char *scheme, const char *operation, enum pqpan_op *op)
     int kem = strncasecmp(scheme, "ml-kem", 6) == 0;
     int ecc = strncasecmp(scheme, "ml-", 3) != 0;
     if (strncasecmp(scheme, "ml-dsa", 6) == 0) {
-        static const char *const names[] = {"keygen", "sign", "verify", NULL};
+        static const char *const names[] = {"keygen", "sign", "verify"};
         static const enum pqpan_op ops[] = {PQPAN_OP_SIG_KEYGEN, PQPAN_OP_SIG_SIGN,
                                             PQPAN_OP_SIG_VERIFY};
-        const int k = cli_word_index(names, operation);
-        if (k < 0) {
+        size_t k = 0;
+        while (k < 3 && strcmp(names[k], operation) != 0) {
+            k++;
+        }
+        if (k == 3) {
             return 0;
         }
         *op = ops[k];
@@ -147,7 +149,7 @@ static int parse_count(const char *s, unsigned long long min, unsigned long long
         *out = 0;
         return 0;
     }
-    return cli_parse_uint(s, min, max, out);
+    return pqpan_io_parse_uint(s, min, max, out);
 }
 
 /* Appends at most maxn bytes of s to out, keeping out NUL-terminated within outlen. */
@@ -184,7 +186,7 @@ static int fail_line(char *err, size_t errlen, const char *origin, size_t line, 
                      const char *problem)
 {
     snprintf(err, errlen, "%s: line %zu: %s: %s", origin, line, field, problem);
-    return EXIT_BAD_INPUT;
+    return PQPAN_ERR_MALFORMED;
 }
 
 static int build_row(struct pqpan_cycle_row *row, const struct csv_row *r,
@@ -215,7 +217,7 @@ static int build_row(struct pqpan_cycle_row *row, const struct csv_row *r,
     row->stack_bytes = c->stack >= 0 ? (uint32_t)stack : 0;
     row->code_bytes = c->code >= 0 ? (uint32_t)code : 0;
     row_source(row->source, sizeof row->source, r, c, origin);
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int parse_rows(struct pqpan_cycle_table *t, struct cursor *cur, struct csv_row *r,
@@ -234,34 +236,40 @@ static int parse_rows(struct pqpan_cycle_table *t, struct cursor *cur, struct cs
                              "number of fields differs from the header");
         }
         rc = build_row(&row, r, c, origin, cur->line, err, errlen);
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
         if (!map_op(row.scheme, r->field[c->op], &row.op)) {
             continue;
         }
         if (pqpan_cycles_add(t, &row) != PQPAN_OK) {
-            return fail_line(err, errlen, origin, cur->line, "(row)", "cycle table full");
+            (void)fail_line(err, errlen, origin, cur->line, "(row)", "cycle table full");
+            return PQPAN_ERR_CAPACITY;
         }
     }
     if (got < 0) {
         return fail_line(err, errlen, origin, cur->line, "(row)",
                          "malformed CSV (unterminated quote, field or row too long)");
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
-int data_cycles_parse(struct pqpan_cycle_table *t, const char *text, size_t len,
-                      const char *origin, char *err, size_t errlen)
+int pqpan_io_cycles_parse(struct pqpan_cycle_table *t, const char *text, size_t len,
+                          const char *origin, char *err, size_t errlen)
 {
     struct cursor cur = {text, text + len, 0};
     struct columns c;
-    struct csv_row *r = malloc(sizeof *r);
-    size_t before = t->count;
+    struct csv_row *r;
+    size_t before;
     int rc;
+    if (t == NULL || text == NULL || origin == NULL || (err == NULL && errlen > 0)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    before = t->count;
+    r = malloc(sizeof *r);
     if (r == NULL) {
         snprintf(err, errlen, "%s: out of memory", origin);
-        return EXIT_IO;
+        return PQPAN_ERR_IO;
     }
     if (csv_next(&cur, r) != 1 || !find_columns(&c, r)) {
         free(r);
@@ -269,11 +277,11 @@ int data_cycles_parse(struct pqpan_cycle_table *t, const char *text, size_t len,
                  "%s: line 1: header must name scheme, implementation, operation and cycles "
                  "(or cycles_mean)",
                  origin);
-        return EXIT_BAD_INPUT;
+        return PQPAN_ERR_MALFORMED;
     }
     rc = parse_rows(t, &cur, r, &c, r->count, origin, err, errlen);
     free(r);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         memset(&t->rows[before], 0, (t->count - before) * sizeof t->rows[0]);
         t->count = before;
     }

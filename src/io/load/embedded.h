@@ -1,6 +1,6 @@
-/* Files of data/ compiled into the CLI (cmake/embed.cmake). Each is NUL-terminated. */
-#ifndef PQPAN_CLI_EMBEDDED_H
-#define PQPAN_CLI_EMBEDDED_H
+/* Files of data/ compiled into libpqpan-io (cmake/embed.cmake). Each is NUL-terminated. */
+#ifndef PQPAN_IO_LOAD_EMBEDDED_H
+#define PQPAN_IO_LOAD_EMBEDDED_H
 
 #include <stddef.h>
 

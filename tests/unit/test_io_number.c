@@ -1,5 +1,6 @@
-/* Tests for the CLI's number parsing (cli/util.c): one grammar for every option and text
- * file, JSON's number (RFC 8259 §6); the spellings strtod alone accepted (spaces, '+',
+/* Tests for the one number grammar of every option and text file (libpqpan-io,
+ * src/io/load/number.c; the CLI's pqpan_io_parse_uint / pqpan_io_parse_double call it): JSON's number
+ * (RFC 8259 §6); the spellings strtod alone accepted (spaces, '+',
  * hex floats, "inf", "nan", a negative number read as a huge unsigned one) refused. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
+#include "pqpan/io.h"
 
 static void test_double_grammar(void **state)
 {
@@ -21,16 +22,16 @@ static void test_double_grammar(void **state)
     size_t i;
     (void)state;
     for (i = 0; i < sizeof good / sizeof good[0]; i++) {
-        assert_int_equal(cli_parse_double(good[i], -10.0, 1e4, &v), 0);
+        assert_int_equal(pqpan_io_parse_double(good[i], -10.0, 1e4, &v), 0);
         assert_true(v == want[i]);
     }
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (cli_parse_double(bad[i], -1e308, 1e308, &v) != -1) {
+        if (pqpan_io_parse_double(bad[i], -1e308, 1e308, &v) != -1) {
             fail_msg("'%s' accepted", bad[i]);
         }
     }
-    assert_int_equal(cli_parse_double("4001", 7.5, 4000.0, &v), -1);
-    assert_int_equal(cli_parse_double(NULL, 0.0, 1.0, &v), -1);
+    assert_int_equal(pqpan_io_parse_double("4001", 7.5, 4000.0, &v), -1);
+    assert_int_equal(pqpan_io_parse_double(NULL, 0.0, 1.0, &v), -1);
 }
 
 static void test_uint_grammar(void **state)
@@ -40,16 +41,16 @@ static void test_uint_grammar(void **state)
     unsigned long long v;
     size_t i;
     (void)state;
-    assert_int_equal(cli_parse_uint("0", 0, 10, &v), 0);
+    assert_int_equal(pqpan_io_parse_uint("0", 0, 10, &v), 0);
     assert_true(v == 0u);
-    assert_int_equal(cli_parse_uint("18446744073709551615", 0, ~0ull, &v), 0);
+    assert_int_equal(pqpan_io_parse_uint("18446744073709551615", 0, ~0ull, &v), 0);
     assert_true(v == ~0ull);
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (cli_parse_uint(bad[i], 0, ~0ull, &v) != -1) {
+        if (pqpan_io_parse_uint(bad[i], 0, ~0ull, &v) != -1) {
             fail_msg("'%s' accepted", bad[i]);
         }
     }
-    assert_int_equal(cli_parse_uint("11", 0, 10, &v), -1);
+    assert_int_equal(pqpan_io_parse_uint("11", 0, 10, &v), -1);
 }
 
 int main(void)

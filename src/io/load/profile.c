@@ -1,5 +1,6 @@
 /* Device profile files (format "pqpan-profile/1", docs/MODEL.md "Profile file format"),
- * parsed with cJSON into struct pqpan_profile. Every number is {"value": x, "source": "..."}. */
+ * parsed with cJSON into struct pqpan_profile (include/pqpan/io.h). Every number is
+ * {"value": x, "source": "..."}. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -7,8 +8,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "cli.h"
-#include "data_load.h"
+#include "pqpan/io.h"
 
 #define PROFILE_FORMAT "pqpan-profile/1"
 
@@ -25,7 +25,7 @@ struct ctx {
 static int fail(const struct ctx *c, const char *field, const char *problem)
 {
     snprintf(c->err, c->errlen, "%s: %s: %s", c->origin, field, problem);
-    return EXIT_BAD_INPUT;
+    return PQPAN_ERR_MALFORMED;
 }
 
 /* Plausibility limits (assumptions, far outside any BLE / 802.15.4 SoC's datasheet figure,
@@ -47,7 +47,7 @@ static int plausible(const struct ctx *c, const char *path, double x, double lo,
 {
     char msg[128];
     if (x >= lo && x <= hi) {
-        return EXIT_OK;
+        return PQPAN_OK;
     }
     snprintf(msg, sizeof msg, "\"value\" %g is outside the plausible %g..%g %s (a unit mistake?)",
              x, lo, hi, unit);
@@ -180,19 +180,19 @@ static const char *source_of(const struct ctx *c, const cJSON *obj, const char *
 static void keep_source(char *dst, const char *src)
 {
     if (dst != NULL) {
-        snprintf(dst, DATA_SOURCE_MAX, "%s", src);
+        snprintf(dst, PQPAN_IO_SOURCE_MAX, "%s", src);
     }
 }
 
 /* {"value": number | null, "source": "non-empty"} → *value, *given; the source into
- * keep (DATA_SOURCE_MAX bytes) unless keep is NULL. */
+ * keep (PQPAN_IO_SOURCE_MAX bytes) unless keep is NULL. */
 static int read_sourced_keep(const struct ctx *c, const cJSON *obj, const char *path,
                              int nullable, double *value, int *given, char *keep)
 {
     const cJSON *v;
     const char *src = source_of(c, obj, path);
     if (src == NULL) {
-        return EXIT_BAD_INPUT;
+        return PQPAN_ERR_MALFORMED;
     }
     keep_source(keep, src);
     v = cJSON_GetObjectItemCaseSensitive(obj, "value");
@@ -205,7 +205,7 @@ static int read_sourced_keep(const struct ctx *c, const cJSON *obj, const char *
         }
         *given = 0;
         *value = 0.0;
-        return EXIT_OK;
+        return PQPAN_OK;
     }
     if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
         return fail(c, path, "\"value\" is not a number");
@@ -218,7 +218,7 @@ static int read_sourced_keep(const struct ctx *c, const cJSON *obj, const char *
     }
     *given = 1;
     *value = v->valuedouble;
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_sourced(const struct ctx *c, const cJSON *obj, const char *path, int nullable,
@@ -247,20 +247,20 @@ static int store_scalar(const struct ctx *c, struct pqpan_profile *p, const stru
         return fail(c, path, "\"value\" must be greater than 0");
     }
     rc = plausible(c, path, x, limit[s->kind].lo, limit[s->kind].hi, limit[s->kind].unit);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         return rc;
     }
     if (s->kind == KIND_CURRENT || s->kind == KIND_VOLT || s->kind == KIND_PPM) {
         d = x;
         memcpy(base, &d, sizeof d);
-        return EXIT_OK;
+        return PQPAN_OK;
     }
     if (scaled > 4294967295.0 || (s->kind == KIND_HZ && floor(x) != x)) {
         return fail(c, path, "\"value\" out of range");
     }
     u = (uint32_t)llround(scaled);
     memcpy(base, &u, sizeof u);
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* One scalar figure of obj (the document or a section; prefix names it in messages). */
@@ -273,7 +273,7 @@ static int read_scalar(const struct ctx *c, const cJSON *obj, const char *prefix
     snprintf(path, sizeof path, "%s%s", prefix, s->key);
     rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(obj, s->key), path, s->nullable, &x,
                       given);
-    if (rc == EXIT_OK && *given) {
+    if (rc == PQPAN_OK && *given) {
         rc = store_scalar(c, p, s, x, path);
     }
     return rc;
@@ -287,7 +287,7 @@ static int read_scalars(const struct ctx *c, const cJSON *root, struct pqpan_pro
         const struct scalar *s = &scalars[i];
         int given;
         int rc = read_scalar(c, root, "", p, s, &given);
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
         if (strcmp(s->key, "cpu_tx_ua") == 0) {
@@ -300,7 +300,7 @@ static int read_scalars(const struct ctx *c, const cJSON *root, struct pqpan_pro
         return fail(c, "cpu_tx_ua/cpu_rx_ua", "give both CPU + radio figures or neither");
     }
     p->cpu_radio_given = (uint8_t)given_tx;
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_text(const struct ctx *c, const cJSON *root, const char *key, char *out,
@@ -308,7 +308,7 @@ static int read_text(const struct ctx *c, const cJSON *root, const char *key, ch
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
     if (v == NULL && !required) {
-        return EXIT_OK;
+        return PQPAN_OK;
     }
     if (!cJSON_IsString(v) || (required && v->valuestring[0] == '\0')) {
         return fail(c, key, "missing or not a string");
@@ -317,7 +317,7 @@ static int read_text(const struct ctx *c, const cJSON *root, const char *key, ch
         return fail(c, key, "too long");
     }
     strcpy(out, v->valuestring);
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_rx(const struct ctx *c, const cJSON *rx, int t, struct pqpan_profile *p)
@@ -337,15 +337,15 @@ static int read_rx(const struct ctx *c, const cJSON *rx, int t, struct pqpan_pro
         snprintf(path, sizeof path, "currents.%s.rx_ua.%s", table_keys[t], mode_keys[m]);
         rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(rx, mode_keys[m]), path, 1,
                           &p->rx_ua[t][m], &given);
-        if (rc == EXIT_OK && given) {
+        if (rc == PQPAN_OK && given) {
             rc = current_ok(c, path, p->rx_ua[t][m]);
         }
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
         p->rx_given[t][m] = (uint8_t)given;
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* Where one list of TX levels is stored: the BLE levels or the 802.15.4 ones. */
@@ -354,7 +354,7 @@ struct levels {
     int32_t *dbm;
     double (*ua)[PQPAN_PROFILE_TX_LEVELS_MAX];
     uint8_t (*given)[PQPAN_PROFILE_TX_LEVELS_MAX];
-    char (*sources)[PQPAN_PROFILE_TX_LEVELS_MAX][DATA_SOURCE_MAX]; /* NULL: not kept */
+    char (*sources)[PQPAN_PROFILE_TX_LEVELS_MAX][PQPAN_IO_SOURCE_MAX]; /* NULL: not kept */
 };
 
 /* The index of TX level dbm in l, added if new; -1 if the list has no room left. */
@@ -377,7 +377,7 @@ static int read_tx_entry(const struct ctx *c, const cJSON *e, const char *path, 
                          const struct levels *l)
 {
     const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
-    char src[DATA_SOURCE_MAX];
+    char src[PQPAN_IO_SOURCE_MAX];
     double x;
     int given, idx, rc;
     if (!cJSON_IsNumber(dbm) || floor(dbm->valuedouble) != dbm->valuedouble ||
@@ -385,11 +385,11 @@ static int read_tx_entry(const struct ctx *c, const cJSON *e, const char *path, 
         return fail(c, path, "\"dbm\" missing or not an integer in -100..40");
     }
     rc = read_sourced_keep(c, e, path, 1, &x, &given, src);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         return rc;
     }
-    if (given && current_ok(c, path, x) != EXIT_OK) {
-        return EXIT_BAD_INPUT;
+    if (given && current_ok(c, path, x) != PQPAN_OK) {
+        return PQPAN_ERR_MALFORMED;
     }
     idx = tx_level_index(l, (int32_t)dbm->valuedouble);
     if (idx < 0) {
@@ -403,7 +403,7 @@ static int read_tx_entry(const struct ctx *c, const cJSON *e, const char *path, 
     if (l->sources != NULL) {
         keep_source(l->sources[t][idx], src);
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* tx is the array at path (e.g. "currents.system.tx_ua"), table t. */
@@ -421,11 +421,11 @@ static int read_tx(const struct ctx *c, const cJSON *tx, const char *where, int 
         int rc;
         snprintf(path, sizeof path, "%s[%d]", where, i++);
         rc = read_tx_entry(c, e, path, t, l);
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_currents(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
@@ -445,15 +445,15 @@ static int read_currents(const struct ctx *c, const cJSON *root, struct pqpan_pr
             return fail(c, path, "missing or not an object");
         }
         rc = read_rx(c, cJSON_GetObjectItemCaseSensitive(tab, "rx_ua"), t, p);
-        if (rc == EXIT_OK) {
+        if (rc == PQPAN_OK) {
             snprintf(path, sizeof path, "currents.%s.tx_ua", table_keys[t]);
             rc = read_tx(c, cJSON_GetObjectItemCaseSensitive(tab, "tx_ua"), path, t, &ble);
         }
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* ---- the "ble_event" section ---- */
@@ -475,15 +475,15 @@ static int read_ble_event_ramp(const struct ctx *c, const cJSON *sec,
         snprintf(path, sizeof path, "ble_event.ramp_ua.%s", table_keys[t]);
         rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(ramp, table_keys[t]), path, 1,
                           &e->ramp_ua[t], &given);
-        if (rc == EXIT_OK && given) {
+        if (rc == PQPAN_OK && given) {
             rc = current_ok(c, path, e->ramp_ua[t]);
         }
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
         e->ramp_given[t] = (uint8_t)given;
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_ble_event(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
@@ -511,7 +511,7 @@ static int read_ble_event(const struct ctx *c, const cJSON *root, struct pqpan_p
     for (i = 0; i < sizeof ble_event_scalars / sizeof ble_event_scalars[0]; i++) {
         int given;
         int rc = read_scalar(c, sec, "ble_event.", p, &ble_event_scalars[i], &given);
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
     }
@@ -537,12 +537,12 @@ static int section_keys_known(const struct ctx *c, const cJSON *sec)
             return fail(c, path, "unknown field");
         }
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* ieee802154.rx_ua.<table> for every table. */
 static int read_section_rx(const struct ctx *c, const cJSON *sec, struct pqpan_profile *p,
-                           struct data_802154_sources *src)
+                           struct pqpan_io_802154_sources *src)
 {
     const cJSON *rx = cJSON_GetObjectItemCaseSensitive(sec, "rx_ua");
     int t;
@@ -557,20 +557,20 @@ static int read_section_rx(const struct ctx *c, const cJSON *sec, struct pqpan_p
         snprintf(path, sizeof path, SECTION ".rx_ua.%s", table_keys[t]);
         rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(rx, table_keys[t]), path, 1,
                                ua, &given, src != NULL ? src->rx[t] : NULL);
-        if (rc == EXIT_OK && given) {
+        if (rc == PQPAN_OK && given) {
             rc = current_ok(c, path, *ua);
         }
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
         p->rx_given[t][PQPAN_RADIO_IEEE802154] = (uint8_t)given;
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* ieee802154.tx_ua.<table>: a list of {"dbm", "value", "source"}. */
 static int read_section_tx(const struct ctx *c, const cJSON *sec, struct pqpan_profile *p,
-                           struct data_802154_sources *src)
+                           struct pqpan_io_802154_sources *src)
 {
     struct pqpan_profile_802154 *s = &p->ieee802154;
     const struct levels l = {&s->tx_level_count, s->tx_dbm, s->tx_ua, s->tx_given,
@@ -586,11 +586,11 @@ static int read_section_tx(const struct ctx *c, const cJSON *sec, struct pqpan_p
         int rc;
         snprintf(path, sizeof path, SECTION ".tx_ua.%s", table_keys[t]);
         rc = read_tx(c, cJSON_GetObjectItemCaseSensitive(tx, table_keys[t]), path, t, &l);
-        if (rc != EXIT_OK) {
+        if (rc != PQPAN_OK) {
             return rc;
         }
     }
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* A time in µs (null: not given, *given 0) into ns: in (0, 100000] µs, or [0, 100000]
@@ -604,7 +604,7 @@ static int read_section_us(const struct ctx *c, const cJSON *sec, const char *ke
     snprintf(path, sizeof path, SECTION ".%s", key);
     rc = read_sourced_keep(c, cJSON_GetObjectItemCaseSensitive(sec, key), path, 1, &us, given,
                            keep);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         return rc;
     }
     if (*given && ((zero_ok ? us < 0.0 : us <= 0.0) || us > 100000.0)) {
@@ -612,7 +612,7 @@ static int read_section_us(const struct ctx *c, const cJSON *sec, const char *ke
                                      : "\"value\" must be in (0, 100000] us");
     }
     *ns = *given ? (uint32_t)llround(us * 1000.0) : 0u;
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 /* A ramp-up time in µs (null: not given, 0 in the struct) into ns. */
@@ -633,7 +633,7 @@ static int read_section_state(const struct ctx *c, const cJSON *sec, const char 
     snprintf(path, sizeof path, SECTION ".%s", key);
     src = source_of(c, obj, path);
     if (src == NULL) {
-        return EXIT_BAD_INPUT;
+        return PQPAN_ERR_MALFORMED;
     }
     v = cJSON_GetObjectItemCaseSensitive(obj, "value");
     if (!cJSON_IsString(v) || (strcmp(v->valuestring, "rx") != 0 &&
@@ -643,11 +643,11 @@ static int read_section_state(const struct ctx *c, const cJSON *sec, const char 
     }
     *rx = strcmp(v->valuestring, "rx") == 0;
     keep_source(keep, src);
-    return EXIT_OK;
+    return PQPAN_OK;
 }
 
 static int read_section(const struct ctx *c, const cJSON *root, struct pqpan_profile *p,
-                        struct data_802154_sources *src)
+                        struct pqpan_io_802154_sources *src)
 {
     const cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, SECTION);
     struct pqpan_profile_802154 *s = &p->ieee802154;
@@ -658,28 +658,28 @@ static int read_section(const struct ctx *c, const cJSON *root, struct pqpan_pro
                                 "wake_cpu_us)");
     }
     rc = section_keys_known(c, sec);
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section_rx(c, sec, p, src);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section_tx(c, sec, p, src);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section_ramp(c, sec, "ramp_tx_fast_us", &s->ramp_tx_fast_ns,
                                src != NULL ? src->ramp_tx_fast : NULL);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section_ramp(c, sec, "ramp_tx_normal_us", &s->ramp_tx_normal_ns,
                                src != NULL ? src->ramp_tx_normal : NULL);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section_state(c, sec, "idle", &s->idle_rx, src != NULL ? src->idle : NULL);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section_state(c, sec, "backoff", &s->backoff_rx,
                                 src != NULL ? src->backoff : NULL);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         int given;
         rc = read_section_us(c, sec, "wake_cpu_us", 1, &s->wake_cpu_ns, &given,
                              src != NULL ? src->wake_cpu : NULL);
@@ -703,23 +703,26 @@ static int read_header(const struct ctx *c, const cJSON *root, struct pqpan_prof
         }
     }
     rc = read_text(c, root, "name", p->name, sizeof p->name, 1);
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_text(c, root, "description", p->description, sizeof p->description, 0);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         char sheet[256];
         rc = read_text(c, root, "datasheet", sheet, sizeof sheet, 0);
     }
     return rc;
 }
 
-int data_profile_parse_sourced(struct pqpan_profile *p, struct data_802154_sources *src,
-                               const char *text, size_t len, const char *origin, char *err,
-                               size_t errlen)
+int pqpan_io_profile_parse(struct pqpan_profile *p, struct pqpan_io_802154_sources *src,
+                           const char *text, size_t len, const char *origin, char *err,
+                           size_t errlen)
 {
     const struct ctx c = {origin, err, errlen};
     cJSON *root;
     int rc;
+    if (p == NULL || text == NULL || origin == NULL || (err == NULL && errlen > 0)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
     memset(p, 0, sizeof *p);
     if (src != NULL) {
         memset(src, 0, sizeof *src);
@@ -730,33 +733,27 @@ int data_profile_parse_sourced(struct pqpan_profile *p, struct data_802154_sourc
         return fail(&c, "(file)", "not a JSON object");
     }
     rc = read_header(&c, root, p);
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_scalars(&c, root, p);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_ble_event(&c, root, p);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_currents(&c, root, p);
     }
-    if (rc == EXIT_OK) {
+    if (rc == PQPAN_OK) {
         rc = read_section(&c, root, p, src);
     }
-    if (rc == EXIT_OK && pqpan_profile_check(p) != PQPAN_OK) {
+    if (rc == PQPAN_OK && pqpan_profile_check(p) != PQPAN_OK) {
         rc = fail(&c, "currents", "needs at least one TX level and one RX mode with a value");
     }
     cJSON_Delete(root);
-    if (rc != EXIT_OK) {
+    if (rc != PQPAN_OK) {
         memset(p, 0, sizeof *p);
         if (src != NULL) {
             memset(src, 0, sizeof *src);
         }
     }
     return rc;
-}
-
-int data_profile_parse(struct pqpan_profile *p, const char *text, size_t len, const char *origin,
-                       char *err, size_t errlen)
-{
-    return data_profile_parse_sourced(p, NULL, text, len, origin, err, errlen);
 }

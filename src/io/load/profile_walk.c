@@ -1,19 +1,19 @@
-/* Profile document walker (profile_walk.h). */
+/* Walking the figures of a profile document (include/pqpan/io.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
-#include "profile_walk.h"
+#include "pqpan/io.h"
 
-static void walk(const cJSON *node, const char *path, profile_figure_fn fn, void *ctx);
+static void walk(const cJSON *node, const char *path, pqpan_io_figure_fn fn, void *ctx);
 
-static void visit_figure(const cJSON *node, const char *path, profile_figure_fn fn, void *ctx)
+static void visit_figure(const cJSON *node, const char *path, pqpan_io_figure_fn fn, void *ctx)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(node, "value");
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(node, "source");
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(node, "derived");
-    struct profile_figure f;
+    struct pqpan_io_figure f;
     snprintf(f.path, sizeof f.path, "%s", path);
     f.given = cJSON_IsNumber(v);
     f.value = f.given ? v->valuedouble : 0.0;
@@ -23,13 +23,13 @@ static void visit_figure(const cJSON *node, const char *path, profile_figure_fn 
     fn(&f, ctx);
 }
 
-static void visit_levels(const cJSON *node, const char *path, profile_figure_fn fn, void *ctx)
+static void visit_levels(const cJSON *node, const char *path, pqpan_io_figure_fn fn, void *ctx)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, node)
     {
         const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
-        char sub[PROFILE_PATH_MAX];
+        char sub[PQPAN_IO_PROFILE_PATH_MAX];
         int n = snprintf(sub, sizeof sub, "%s.%ddbm", path,
                          cJSON_IsNumber(dbm) ? dbm->valueint : 0);
         if (n > 0 && (size_t)n < sizeof sub) { /* longer paths exist in no valid profile */
@@ -38,7 +38,7 @@ static void visit_levels(const cJSON *node, const char *path, profile_figure_fn 
     }
 }
 
-static void walk(const cJSON *node, const char *path, profile_figure_fn fn, void *ctx)
+static void walk(const cJSON *node, const char *path, pqpan_io_figure_fn fn, void *ctx)
 {
     const cJSON *child;
     if (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "source") != NULL) {
@@ -51,7 +51,7 @@ static void walk(const cJSON *node, const char *path, profile_figure_fn fn, void
     }
     cJSON_ArrayForEach(child, node)
     {
-        char sub[PROFILE_PATH_MAX];
+        char sub[PQPAN_IO_PROFILE_PATH_MAX];
         int n;
         if (!cJSON_IsObject(child) && !cJSON_IsArray(child)) {
             continue;
@@ -63,25 +63,36 @@ static void walk(const cJSON *node, const char *path, profile_figure_fn fn, void
     }
 }
 
-void profile_walk(const cJSON *doc, profile_figure_fn fn, void *ctx)
+int pqpan_io_profile_walk(const char *text, size_t len, pqpan_io_figure_fn fn, void *ctx)
 {
+    cJSON *doc;
+    if (text == NULL || fn == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    doc = cJSON_ParseWithLength(text, len);
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return PQPAN_ERR_MALFORMED;
+    }
     walk(doc, "", fn, ctx);
+    cJSON_Delete(doc);
+    return PQPAN_OK;
 }
 
 struct collect {
-    struct profile_derived_list *list;
-    size_t *dropped;
+    struct pqpan_io_derived_list *list;
+    size_t dropped;
 };
 
-static void collect_one(const struct profile_figure *f, void *vctx)
+static void collect_one(const struct pqpan_io_figure *f, void *vctx)
 {
     struct collect *c = vctx;
-    struct profile_derived *d;
+    struct pqpan_io_derived *d;
     if (f->derived == NULL) {
         return;
     }
-    if (c->list->count == PROFILE_DERIVED_MAX) {
-        ++*c->dropped;
+    if (c->list->count == PQPAN_IO_DERIVED_MAX) {
+        c->dropped++;
         return;
     }
     d = &c->list->item[c->list->count++];
@@ -90,15 +101,26 @@ static void collect_one(const struct profile_figure *f, void *vctx)
     snprintf(d->how, sizeof d->how, "%s", f->derived);
 }
 
-void profile_derived_collect(struct profile_derived_list *out, size_t *dropped, const char *text,
-                             size_t len)
+int pqpan_io_profile_derived(struct pqpan_io_derived_list *out, const char *text, size_t len,
+                             const char *origin, char *err, size_t errlen)
 {
-    cJSON *doc = cJSON_ParseWithLength(text, len);
     struct collect c;
+    int rc;
+    if (out == NULL || text == NULL || origin == NULL || (err == NULL && errlen > 0)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
     memset(out, 0, sizeof *out);
-    *dropped = 0;
     c.list = out;
-    c.dropped = dropped;
-    profile_walk(doc, collect_one, &c);
-    cJSON_Delete(doc);
+    c.dropped = 0;
+    rc = pqpan_io_profile_walk(text, len, collect_one, &c);
+    if (rc != PQPAN_OK) {
+        snprintf(err, errlen, "%s: (file): not a JSON object", origin);
+    } else if (c.dropped > 0) {
+        snprintf(err, errlen, "%s: more than %d derived figures", origin, PQPAN_IO_DERIVED_MAX);
+        rc = PQPAN_ERR_CAPACITY;
+    }
+    if (rc != PQPAN_OK) {
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
 }
