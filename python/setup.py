@@ -1,8 +1,7 @@
-"""Built from a source checkout, the package gets the repository's data files
-(data/profiles, data/cycles), so an installed pqpan finds its built-in profiles and cycle
-tables without the C library's share/pqpan, and, when a C compiler is there, declarations
+"""Built from a source checkout, the package gets, when a C compiler is there, declarations
 generated from the checkout's include/pqpan/ now (python/tools/gen_cdef.py) instead of the
-committed copy. Everything else is in pyproject.toml."""
+committed copy. The built-in profiles and cycle tables come with libpqpan-io (compiled in).
+Everything else is in pyproject.toml."""
 import shutil
 import subprocess
 import sys
@@ -12,21 +11,13 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-REPO_DATA = HERE.parent / "data"
 REPO_INCLUDE = HERE.parent / "include" / "pqpan" / "pqpan.h"
 
 
-class BuildWithData(build_py):
+class BuildWithDeclarations(build_py):
     def run(self):
         super().run()
         self.regenerate_declarations()
-        if not REPO_DATA.is_dir():
-            return
-        target = Path(self.build_lib) / "pqpan" / "data"
-        for sub, pattern in (("profiles", "*.json"), ("cycles", "*.csv")):
-            (target / sub).mkdir(parents=True, exist_ok=True)
-            for f in sorted((REPO_DATA / sub).glob(pattern)):
-                shutil.copy2(f, target / sub / f.name)
 
     def regenerate_declarations(self):
         cc = shutil.which("cc") or shutil.which("gcc")
@@ -37,4 +28,4 @@ class BuildWithData(build_py):
                         "--out", str(out), str(HERE.parent)], check=True)
 
 
-setup(cmdclass={"build_py": BuildWithData})
+setup(cmdclass={"build_py": BuildWithDeclarations})

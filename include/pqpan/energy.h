@@ -12,7 +12,8 @@
  *
  * The CPU time the ledger holds for the CRYPTO phase is latency only: its energy is E_comp.
  * Profiles and cycle tables are plain data (no pointers: a struct copy clones them); the
- * library never reads files — the CLI parses data/profiles/ (JSON) and data/cycles/ (CSV). */
+ * library never reads files — libpqpan-io (pqpan/io.h) parses data/profiles/ (JSON) and
+ * data/cycles/ (CSV). */
 #ifndef PQPAN_ENERGY_H
 #define PQPAN_ENERGY_H
 
@@ -191,7 +192,7 @@ PQPAN_MUST_CHECK int pqpan_energy_phases(double uj[PQPAN_PHASE_COUNT],
                                          const struct pqpan_energy_opts *o,
                                          const struct pqpan_gamma *g);
 
-/* Cycle tables (data/cycles/ (CSV)), filled by the caller (the CLI parses the CSV). */
+/* Cycle tables (data/cycles/ (CSV)), filled by the caller (pqpan_io_cycles_load* parse the CSV). */
 #define PQPAN_CYCLE_ROWS_MAX 256
 
 struct pqpan_cycle_row {

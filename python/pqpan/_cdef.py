@@ -475,6 +475,8 @@ struct pqpan_ble_config {
     int discovery;
     enum pqpan_ble_bits_ifs bits_ifs;
     unsigned pqke_mode;
+    unsigned pqke_sig;
+    int pqke_hybrid;
 };
 struct pqpan_ble_estimate {
     struct pqpan_ledger ledger[2];
@@ -496,14 +498,35 @@ struct pqpan_ble_estimate {
 struct pqpan_ble_setup_memo {
     uint32_t key[15u];
     int valid;
+    uint64_t stamp;
     struct pqpan_ledger ledger[2];
     struct pqpan_ble_counts counts;
     uint64_t span_ns[PQPAN_PHASE_COUNT];
     uint64_t setup_ns;
 };
+struct pqpan_ble_ledger_tail {
+    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t op_count[PQPAN_OP_COUNT];
+    uint64_t op_cycles[PQPAN_OP_COUNT];
+    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+};
+struct pqpan_ble_exchange_memo {
+    uint32_t key[(26u + 2u * PQPAN_OP_COUNT)];
+    int valid;
+    uint64_t stamp;
+    struct pqpan_ble_ledger_tail tail[4];
+    struct pqpan_ble_counts counts;
+    uint64_t latency_ns;
+};
 struct pqpan_ble_estimate_cache {
-    struct pqpan_ble_setup_memo slot[64u];
+    struct pqpan_ble_setup_memo slot[128u];
+    struct pqpan_ble_exchange_memo exchange[512u];
     uint64_t hits, misses;
+    uint64_t exchange_hits, exchange_misses;
+    uint64_t stores;
+    struct pqpan_ble_estimate out;
+    uint64_t out_setup_stamp;
+    uint64_t out_exchange_stamp;
 };
 void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
  int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
@@ -516,7 +539,29 @@ void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
                                                     const struct pqpan_ble_device *dev,
                                                     const uint64_t cycles[PQPAN_OP_COUNT],
                                                     struct pqpan_ble_estimate_cache *cache);
+ int pqpan_ble_estimate_pqke_memo(const struct pqpan_ble_estimate **out,
+                                                  const struct pqpan_ble_config *cfg,
+                                                  const struct pqpan_ble_device *dev,
+                                                  const uint64_t cycles[PQPAN_OP_COUNT],
+                                                  struct pqpan_ble_estimate_cache *cache);
+ int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimate **out,
+                                                  const struct pqpan_ble_config *cfg,
+                                                  const struct pqpan_ble_device *dev,
+                                                  const uint64_t cycles[PQPAN_OP_COUNT],
+                                                  struct pqpan_ble_estimate_cache *cache);
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+enum pqpan_ble_config_fault {
+    PQPAN_BLE_CONFIG_OK = 0,
+    PQPAN_BLE_CONFIG_RANGE,
+    PQPAN_BLE_CONFIG_CI_STEP,
+    PQPAN_BLE_CONFIG_IDLE_CI_STEP,
+    PQPAN_BLE_CONFIG_EVENT_LEN,
+    PQPAN_BLE_CONFIG_PAIR
+};
+enum pqpan_ble_config_fault pqpan_ble_config_fault(const struct pqpan_ble_config *cfg);
+uint64_t pqpan_ble_config_event_ns(const struct pqpan_ble_config *cfg);
+uint32_t pqpan_ble_config_ll_octets(const struct pqpan_ble_config *cfg);
+uint64_t pqpan_ble_config_pair_ns(const struct pqpan_ble_config *cfg);
 uint64_t pqpan_ble_adv_listen_ns(void);
 void pqpan_ble_adv_mean(uint64_t adv_interval_ns, uint8_t *scan_channel, uint64_t *wait_ns);
 struct pqpan_ble_link_settings {
@@ -656,6 +701,11 @@ int pqpan_gamma_valid(const struct pqpan_gamma *g);
                                           const struct pqpan_profile *p,
                                           const struct pqpan_energy_opts *o,
                                           const struct pqpan_gamma *g);
+ int pqpan_energy_phases(double uj[PQPAN_PHASE_COUNT],
+                                         const struct pqpan_ledger *l,
+                                         const struct pqpan_profile *p,
+                                         const struct pqpan_energy_opts *o,
+                                         const struct pqpan_gamma *g);
 struct pqpan_cycle_row {
     char scheme[24];
     char impl[24];
@@ -1000,6 +1050,10 @@ struct pqpan_802154_plan {
                                            struct pqpan_802154_frame_plan *frames, size_t cap,
                                            const struct pqpan_802154_link_cfg *c,
                                            size_t udp_payload_len);
+size_t pqpan_802154_msg_datagrams(size_t len);
+size_t pqpan_802154_msg_datagram_len(size_t len, size_t i);
+ int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len,
+                                                     const uint8_t *msg, size_t len, size_t i);
 void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
                                const struct pqpan_802154_link_cfg *c);
 void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
@@ -1051,6 +1105,7 @@ struct pqpan_802154_est_config {
     struct pqpan_802154_csma_params csma;
     double p_busy;
     uint32_t msg_octets[3u];
+    uint8_t step_ops[4u][PQPAN_OP_COUNT];
     uint32_t cpu_hz;
     uint8_t rx_always_on;
     uint8_t backoff_rx;
@@ -1062,6 +1117,7 @@ struct pqpan_802154_estimate {
     struct pqpan_ledger ledger[2];
     struct pqpan_ledger bits[2];
     uint32_t frames[3u];
+    uint32_t datagrams[3u];
     double backoff_ns;
     double ccas;
     double p_frame_fail;
@@ -1069,6 +1125,8 @@ struct pqpan_802154_estimate {
     uint64_t latency_ns;
 };
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
+ int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c,
+                                                  unsigned suite, unsigned mode, unsigned sig);
  int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
                                                 const struct pqpan_802154_est_config *c,
                                                 const uint64_t cycles[PQPAN_OP_COUNT]);
@@ -1537,6 +1595,7 @@ struct pqpan_sim_result {
     uint32_t ll_octets;
     int done[2];
     int encrypted;
+    int established;
     int status;
 };
 struct pqpan_sim_pdu {
@@ -1577,7 +1636,7 @@ struct pqpan_sim_node {
     uint8_t hostq_n;
     struct pqpan_sim_ctrl hostllq[4];
     uint8_t hostllq_n;
-    uint8_t out[4096];
+    uint8_t out[8192];
     uint16_t out_len;
     uint16_t out_sent;
     uint16_t out_unit;
@@ -1589,7 +1648,7 @@ struct pqpan_sim_node {
     uint64_t ready_ns;
     uint16_t lw_value_off;
     uint16_t lw_value_len;
-    uint8_t in[4096];
+    uint8_t in[8192];
     uint16_t in_len;
     uint16_t in_expect;
     uint16_t in_frame;
@@ -1695,9 +1754,15 @@ struct pqpan_sim_pqke {
     uint8_t responder_dk[3168];
     uint8_t initiator_ek[1568];
     uint8_t initiator_dk[3168];
+    uint8_t sig;
+    uint8_t responder_pk[2592];
+    uint8_t responder_sk[4896];
+    uint8_t initiator_pk[2592];
+    uint8_t initiator_sk[4896];
 };
  int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
-                                         enum pqpan_ble_role initiator_side, uint64_t seed);
+                                         unsigned sig, enum pqpan_ble_role initiator_side,
+                                         uint64_t seed);
 const struct pqpan_sim_app *pqpan_sim_pqke_app(void);
 int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a);
 int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a);
@@ -1771,14 +1836,15 @@ struct pqpan_sim154_node {
     uint8_t zone;
 };
 struct pqpan_sim154_party {
-    uint8_t msg[4096];
+    uint8_t msg[8192];
     uint16_t msg_len;
-    uint8_t next[4096];
+    uint8_t next[8192];
     uint16_t next_len;
     uint8_t has_next;
     uint8_t sending;
     uint8_t rtx_pending;
     uint8_t phase;
+    uint8_t seg;
     uint32_t retries_used;
     uint32_t gen_rtx, gen_reasm, gen_cpu;
     uint8_t dgram[2047u + 1u];
@@ -1790,9 +1856,13 @@ struct pqpan_sim154_party {
     uint8_t rx[2047u + 1u];
     uint16_t rx_len;
     uint8_t have_rx_seq;
-    uint8_t last_in[4096];
+    uint8_t seg_in[8192];
+    uint16_t seg_in_len;
+    uint8_t seg_in_next;
+    uint8_t seg_in_count;
+    uint8_t last_in[8192];
     uint16_t last_in_len;
-    uint8_t out[4096];
+    uint8_t out[8192];
     uint16_t out_len;
     uint8_t computing;
     uint8_t answered;
@@ -2031,6 +2101,78 @@ double pqpan_trace_energy_uj(double charge_ua_ms, double duration_ms, double bas
  int pqpan_trace_result(const struct pqpan_trace *t,
                                         const struct pqpan_trace_bin *ws,
                                         struct pqpan_trace_result *out);
+struct pqpan_io_text {
+    const char *text;
+    size_t len;
+    char origin[256];
+    char *owned;
+};
+ int pqpan_io_read_file(struct pqpan_io_text *out, const char *path, size_t max,
+                                        char *err, size_t errlen);
+void pqpan_io_text_free(struct pqpan_io_text *t);
+int pqpan_io_parse_uint(const char *s, unsigned long long min, unsigned long long max,
+                        unsigned long long *out);
+int pqpan_io_parse_double(const char *s, double min, double max, double *out);
+struct pqpan_io_802154_sources {
+    char rx[PQPAN_CURRENT_TABLE_COUNT][512];
+    char tx[PQPAN_CURRENT_TABLE_COUNT][16][512];
+    char ramp_tx_fast[512];
+    char ramp_tx_normal[512];
+    char idle[512];
+    char backoff[512];
+    char wake_cpu[512];
+};
+ int pqpan_io_profile_parse(struct pqpan_profile *p,
+                                            struct pqpan_io_802154_sources *src,
+                                            const char *text, size_t len, const char *origin,
+                                            char *err, size_t errlen);
+ int pqpan_io_profile_load_file(struct pqpan_profile *p,
+                                                struct pqpan_io_802154_sources *src,
+                                                const char *path, char *err, size_t errlen);
+ int pqpan_io_profile_load_builtin(struct pqpan_profile *p,
+                                                   struct pqpan_io_802154_sources *src,
+                                                   const char *name, char *err, size_t errlen);
+ int pqpan_io_profile_load(struct pqpan_profile *p,
+                                           struct pqpan_io_802154_sources *src,
+                                           const char *name_or_path, char *err, size_t errlen);
+ int pqpan_io_profile_text(struct pqpan_io_text *out, const char *name_or_path,
+                                           char *err, size_t errlen);
+size_t pqpan_io_profile_builtin_count(void);
+const char *pqpan_io_profile_builtin_name(size_t i, char *buf, size_t buflen);
+struct pqpan_io_figure {
+    char path[96];
+    int given;
+    double value;
+    const char *text;
+    const char *source;
+    const char *derived;
+};
+typedef void (*pqpan_io_figure_fn)(const struct pqpan_io_figure *f, void *ctx);
+ int pqpan_io_profile_walk(const char *text, size_t len, pqpan_io_figure_fn fn,
+                                           void *ctx);
+struct pqpan_io_derived {
+    char path[96];
+    double value;
+    char how[512];
+};
+struct pqpan_io_derived_list {
+    size_t count;
+    struct pqpan_io_derived item[32];
+};
+ int pqpan_io_profile_derived(struct pqpan_io_derived_list *out,
+                                              const char *text, size_t len, const char *origin,
+                                              char *err, size_t errlen);
+ int pqpan_io_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len,
+                                          const char *origin, char *err, size_t errlen);
+ int pqpan_io_gamma_load(struct pqpan_gamma *g, const char *path, char *err,
+                                         size_t errlen);
+ int pqpan_io_cycles_parse(struct pqpan_cycle_table *t, const char *text,
+                                           size_t len, const char *origin, char *err,
+                                           size_t errlen);
+ int pqpan_io_cycles_load(struct pqpan_cycle_table *t, const char *path,
+                                          char *err, size_t errlen);
+ int pqpan_io_cycles_load_builtin(struct pqpan_cycle_table *t, char *err,
+                                                  size_t errlen);
 """
 
 MACROS = {
@@ -2068,13 +2210,19 @@ MACROS = {
     'PQPAN_802154_OCTET_NS': 32000,
     'PQPAN_802154_PHR_OCTETS': 1,
     'PQPAN_802154_RESPONDER': 1,
+    'PQPAN_802154_SEG_COUNT_MAX': 127,
+    'PQPAN_802154_SEG_DATA_MAX': 1230,
+    'PQPAN_802154_SEG_FLAG': 128,
+    'PQPAN_802154_SEG_HDR_OCTETS': 2,
     'PQPAN_802154_SHR_OCTETS': 5,
     'PQPAN_802154_SHR_SYMBOLS': 10,
     'PQPAN_802154_SIFS_SYMBOLS': 12,
+    'PQPAN_802154_STEPS': 4,
     'PQPAN_802154_SYMBOLS_PER_OCTET': 2,
     'PQPAN_802154_SYMBOL_NS': 16000,
     'PQPAN_802154_TURNAROUND_NS': 192000,
     'PQPAN_802154_TURNAROUND_SYMBOLS': 12,
+    'PQPAN_802154_UDP_PAYLOAD_MAX': 1999,
     'PQPAN_802154_UNIT_BACKOFF_NS': 320000,
     'PQPAN_802154_UNIT_BACKOFF_SYMBOLS': 20,
     'PQPAN_ADVISE_FRONT_MAX': 1024,
@@ -2118,7 +2266,9 @@ MACROS = {
     'PQPAN_BLE_ATT_VALUE_MAX': 512,
     'PQPAN_BLE_CI_MAX_NS': 4000000000,
     'PQPAN_BLE_CI_MIN_NS': 7500000,
-    'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 64,
+    'PQPAN_BLE_CI_STEP_NS': 1250000,
+    'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 128,
+    'PQPAN_BLE_EXCHANGE_CACHE_SLOTS': 512,
     'PQPAN_BLE_IDLE_CI_DEFAULT_NS': 30000000,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
@@ -2141,6 +2291,13 @@ MACROS = {
     'PQPAN_GAMMA_COMM_STUDY_MIN': 1.1,
     'PQPAN_GAMMA_COMP_STUDY_MAX': 1.62,
     'PQPAN_GAMMA_COMP_STUDY_MIN': 1.12,
+    'PQPAN_IO_DERIVED_MAX': 32,
+    'PQPAN_IO_DERIVED_TEXT': 512,
+    'PQPAN_IO_ERR_MAX': 512,
+    'PQPAN_IO_GAMMA_MAX': 100.0,
+    'PQPAN_IO_GAMMA_MIN': 0.01,
+    'PQPAN_IO_PROFILE_PATH_MAX': 96,
+    'PQPAN_IO_SOURCE_MAX': 512,
     'PQPAN_IPV6_HDR_OCTETS': 40,
     'PQPAN_IPV6_NEXT_HEADER_UDP': 17,
     'PQPAN_KECCAK_DS_CSHAKE': 4,
@@ -2279,7 +2436,7 @@ MACROS = {
     'PQPAN_SIM_HOSTQ': 8,
     'PQPAN_SIM_L2CAP_MAX': 521,
     'PQPAN_SIM_LLQ': 4,
-    'PQPAN_SIM_MSG_MAX': 4096,
+    'PQPAN_SIM_MSG_MAX': 8192,
     'PQPAN_SIM_TXQ': 8,
     'PQPAN_SMP_AUTH_SC': 8,
     'PQPAN_SMP_FAILED_BYTES': 2,

@@ -1,5 +1,6 @@
 """libpqpan through cffi in ABI mode: the declarations (_cdef.py, generated from the headers),
-the shared library, pqpan's errors as exceptions, and where the data files are."""
+the shared libraries (libpqpan.so and libpqpan-io.so, the data-file loaders with the
+built-in data files) and pqpan's errors as exceptions."""
 import ctypes.util
 import os
 from pathlib import Path
@@ -44,18 +45,36 @@ def _library_candidates():
     return found
 
 
-def _open_library():
+def _io_library_candidates(core_path):
+    """libpqpan-io (the data-file loaders, include/pqpan/io.h): $PQPAN_IO_LIB, else beside
+    the libpqpan.so that was loaded, else by name."""
+    env = os.environ.get("PQPAN_IO_LIB")
+    if env:
+        return [env]
+    found = []
+    if os.sep in core_path:
+        found.append(str(Path(core_path).parent / "libpqpan-io.so"))
+    found.append("libpqpan-io.so.0")
+    by_name = ctypes.util.find_library("pqpan-io")
+    if by_name:
+        found.append(by_name)
+    return found
+
+
+def _open_library(candidates, what, variable):
     errors = []
-    for name in _library_candidates():
+    for name in candidates:
         try:
             return ffi.dlopen(name), name
         except OSError as exc:
             errors.append("%s: %s" % (name, exc))
-    raise ImportError("pqpan: cannot load libpqpan.so (set PQPAN_LIB to its path, or install "
-                      "the library: make install). Tried: " + "; ".join(errors))
+    raise ImportError("pqpan: cannot load %s (set %s to its path, or install the library: "
+                      "make install). Tried: %s" % (what, variable, "; ".join(errors)))
 
 
-lib, LIBRARY_PATH = _open_library()
+lib, LIBRARY_PATH = _open_library(_library_candidates(), "libpqpan.so", "PQPAN_LIB")
+iolib, IO_LIBRARY_PATH = _open_library(_io_library_candidates(LIBRARY_PATH), "libpqpan-io.so",
+                                       "PQPAN_IO_LIB")
 
 # The CLI's exit codes (docs/CLI.md), which an error also carries.
 EXIT_RUN, EXIT_USAGE, EXIT_BAD_INPUT, EXIT_IO = 1, 2, 3, 4
@@ -122,21 +141,6 @@ def cstr(ptr):
 def macro(name):
     """An integer macro of the headers (PQPAN_...)."""
     return MACROS[name]
-
-
-def data_dir():
-    """The directory holding profiles/ and cycles/: $PQPAN_DATA, the copy installed with the
-    package, the source checkout's data/, or the C library's install (share/pqpan)."""
-    env = os.environ.get("PQPAN_DATA")
-    candidates = [Path(env)] if env else []
-    candidates += [_HERE / "data", _SOURCE_ROOT / "data"]
-    for prefix in (Path("/usr/local"), Path("/usr")):
-        candidates.append(prefix / "share" / "pqpan")
-    for c in candidates:
-        if (c / "profiles").is_dir() and (c / "cycles").is_dir():
-            return c
-    raise FileError("pqpan: no data directory (profiles/, cycles/) found: set PQPAN_DATA "
-                    "or install pqpan's data (make install)")
 
 
 def version():

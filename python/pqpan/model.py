@@ -48,7 +48,7 @@ class Env:
         self.gamma = ffi.new("struct pqpan_gamma *")
         lib.pqpan_gamma_default(self.gamma)
         if calibration is not None:
-            data.parse_calibration(self.gamma, data.read_file(calibration), str(calibration))
+            data.load_calibration(self.gamma, calibration)
         self.cycles = data.builtin_cycles()
         self.crypto_impl = data.DEFAULT_CRYPTO_IMPL if crypto_impl is None else crypto_impl
         self._check_impl()

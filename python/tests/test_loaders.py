@@ -1,6 +1,6 @@
-"""The package's interim loaders (pqpan/data.py, pqpan/_json.py) against the CLI's
-(cli/profile_load.c, cli/gamma_load.c) and the library's PPK2 parser through pqpan.trace()
-against `pqpan trace`: the fuzz corpora (tests/fuzz/corpus), the test fixtures and
+"""The package's data loading (pqpan/data.py over libpqpan-io, the loaders the CLI uses)
+against the CLI's, and the library's PPK2 parser through pqpan.trace() against
+`pqpan trace`: the fuzz corpora (tests/fuzz/corpus), the test fixtures and
 systematic mutations of a built-in profile give the same verdict, the same message and
 exit code, and, when accepted, the same figures. No input crashes the interpreter."""
 import copy
