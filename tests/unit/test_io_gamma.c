@@ -68,6 +68,7 @@ static void test_gamma_bounds(void **state)
                              "\"provenance\": {\"source\": \"t\"}}";
     static const char below[] = "{\"format\": \"pqpan-calibration/1\", \"gamma_comm\": 0.0099, "
                                 "\"provenance\": {\"source\": \"t\"}}";
+    static const char dot[] = "{\"gamma_comm\": 1.}";
     static const char hi[] = "{\"format\": \"pqpan-calibration/1\", \"gamma_comp\": "
                              "{\"kdf\": 100}, \"provenance\": {\"source\": \"t\"}}";
     struct pqpan_gamma g;
@@ -82,6 +83,11 @@ static void test_gamma_bounds(void **state)
                      PQPAN_ERR_MALFORMED);
     assert_string_equal(err, "below: gamma_comm: not a number in 0.01..100 (the range of "
                              "--gamma-comp / --gamma-comm)");
+    /* the number grammar of --gamma-comm: "1." is refused in a file as on the command line */
+    assert_int_equal(pqpan_io_gamma_parse(&g, dot, strlen(dot), "dot", err, sizeof err),
+                     PQPAN_ERR_MALFORMED);
+    assert_non_null(strstr(err, "dot: line 1: number '1.' is not a JSON number"));
+    assert_true(g.comm == 0.0);
 }
 
 static void test_directory_oversize_and_arguments(void **state)

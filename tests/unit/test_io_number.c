@@ -6,9 +6,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "io/load/number.h"
 #include "pqpan/io.h"
 
 static void test_double_grammar(void **state)
@@ -53,9 +55,45 @@ static void test_uint_grammar(void **state)
     assert_int_equal(pqpan_io_parse_uint("11", 0, 10, &v), -1);
 }
 
+/* The numbers of a JSON file (profiles, calibration files) follow the same grammar; cJSON
+ * alone would take "03" and "3.". Numbers inside strings are not numbers. */
+static void test_json_numbers(void **state)
+{
+    static const char *const good[] = {"{\"a\": 0, \"b\": -0.5e-3, \"c\": [1, 2E+2]}",
+                                       "{\"s\": \"03, 3. and +1 in a string\\\" 07\"}",
+                                       "  {\"x\":\t12.5 }", ""};
+    static const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"{\"a\": 03}", "f.json: line 1: number '03' is not a JSON number"},
+        {"{\"a\":\n 3.}", "f.json: line 2: number '3.' is not a JSON number"},
+        {"{\"a\": 1,\n\n\"b\": -07.5}", "f.json: line 3: number '-07.5' is not"},
+        {"[1e]", "number '1e' is not"},
+        {"[--1]", "number '--1' is not"},
+    };
+    char err[PQPAN_IO_ERR_MAX];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        if (pqpan_io_json_numbers_check(good[i], strlen(good[i]), "f.json", err, sizeof err) !=
+            PQPAN_OK) {
+            fail_msg("refused: %s: %s", good[i], err);
+        }
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(pqpan_io_json_numbers_check(bad[i].text, strlen(bad[i].text), "f.json",
+                                                     err, sizeof err),
+                         PQPAN_ERR_MALFORMED);
+        if (strstr(err, bad[i].message) == NULL) {
+            fail_msg("%s: message '%s' lacks '%s'", bad[i].text, err, bad[i].message);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_numbers),
         cmocka_unit_test(test_double_grammar),
         cmocka_unit_test(test_uint_grammar),
     };

@@ -425,6 +425,29 @@ static void test_parse_from_memory(void **state)
                      PQPAN_ERR_INVALID_ARG);
 }
 
+/* A number cJSON would take but the grammar refuses ("03", "3."), named with its line. */
+static void test_number_grammar_in_profiles(void **state)
+{
+    struct pqpan_io_text t;
+    struct pqpan_profile p;
+    char err[PQPAN_IO_ERR_MAX], *text;
+    char *at;
+    (void)state;
+    assert_int_equal(pqpan_io_profile_text(&t, "nrf52840", err, sizeof err), PQPAN_OK);
+    text = malloc(t.len + 1);
+    assert_non_null(text);
+    memcpy(text, t.text, t.len + 1);
+    at = strstr(text, "\"supply_v\": {\"value\": 3.0");
+    assert_non_null(at);
+    memcpy(at + strlen("\"supply_v\": {\"value\": "), "03 ", 3);
+    assert_int_equal(pqpan_io_profile_parse(&p, NULL, text, t.len, "z.json", err, sizeof err),
+                     PQPAN_ERR_MALFORMED);
+    assert_non_null(strstr(err, "z.json: line 6: number '03' is not a JSON number"));
+    assert_int_equal(p.cpu_hz, 0);
+    free(text);
+    pqpan_io_text_free(&t);
+}
+
 static void test_builtin_names(void **state)
 {
     char buf[64], tiny[4];
@@ -513,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_directory_and_oversize),
         cmocka_unit_test(test_parse_from_memory),
         cmocka_unit_test(test_builtin_names),
+        cmocka_unit_test(test_number_grammar_in_profiles),
         cmocka_unit_test(test_walk_figures),
         cmocka_unit_test(test_too_many_derived),
     };

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "number.h"
 #include "pqpan/io.h"
 
 #define CALIBRATION_FORMAT "pqpan-calibration/1"
@@ -126,6 +127,11 @@ int pqpan_io_gamma_parse(struct pqpan_gamma *g, const char *text, size_t len, co
         return PQPAN_ERR_INVALID_ARG;
     }
     work = *g;
+    rc = pqpan_io_json_numbers_check(text, len, origin, err, errlen);
+    if (rc != PQPAN_OK) {
+        memset(g, 0, sizeof *g);
+        return rc;
+    }
     root = cJSON_ParseWithLength(text, len);
     if (root == NULL || !cJSON_IsObject(root)) {
         cJSON_Delete(root);

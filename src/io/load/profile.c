@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "number.h"
 #include "pqpan/io.h"
 
 #define PROFILE_FORMAT "pqpan-profile/1"
@@ -726,6 +727,10 @@ int pqpan_io_profile_parse(struct pqpan_profile *p, struct pqpan_io_802154_sourc
     memset(p, 0, sizeof *p);
     if (src != NULL) {
         memset(src, 0, sizeof *src);
+    }
+    rc = pqpan_io_json_numbers_check(text, len, origin, err, errlen);
+    if (rc != PQPAN_OK) {
+        return rc;
     }
     root = cJSON_ParseWithLength(text, len);
     if (root == NULL || !cJSON_IsObject(root)) {
