@@ -714,6 +714,8 @@ struct pqpan_cycle_row {
     uint32_t stack_bytes;
     uint32_t code_bytes;
     char source[64];
+    uint32_t runs;
+    uint64_t cycles_median, cycles_p99, cycles_max;
 };
 struct pqpan_cycle_table {
     struct pqpan_cycle_row rows[256];
