@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "data_load.h"
+#include "opts.h"
 #include "pqpan/ble.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
@@ -31,6 +32,9 @@ struct model_opts {
     double gamma_comp[PQPAN_OP_COUNT];  /* < 0: not given */
     enum cli_format format;
 };
+
+/* The options of struct model_opts as data (opts.h). */
+extern const struct cli_opt_table model_opts_table;
 
 void model_opts_init(struct model_opts *o);
 
