@@ -4,6 +4,11 @@
 
 #include <stdio.h>
 
+#include "opts.h"
+
+/* The options of `simulate` (BLE) beyond the link's and energy's (cli/simulate.c). */
+extern const struct cli_opt_table simulate_opts_table;
+
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
 int cli_kem_run(int argc, char **argv);

@@ -1,5 +1,6 @@
 /* pqpan estimate: the energy and latency of one key exchange over BLE, per side, from the
  * analytic link model (src/ble/estimate.c) and the energy model (src/energy). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,23 @@
 /* --protocol words, in enum pqpan_ble_protocol order. */
 static const char *const protocol_words[] = {"study", "pqpan", NULL};
 
+_Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
+
+static const struct cli_opt protocol_rows[] = {
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "study",
+     .store = CLI_STORE_INT, .offset = offsetof(struct link_opts, cfg.protocol),
+     .help = "study: raw ek and ct as in the study's prototype; pqpan: pqpan's INIT / RESP / "
+             "FIN with nonces, key schedule (KDF on both sides) and key confirmation"},
+};
+
+static void link_init(void *o)
+{
+    link_opts_init(o);
+}
+
+const struct cli_opt_table estimate_protocol_table =
+    CLI_OPT_TABLE("estimate-protocol", "protocol", protocol_rows, struct link_opts, link_init);
+
 void estimate_opts_init(struct estimate_opts *o, int lowpan)
 {
     o->lowpan = lowpan;
@@ -20,28 +38,15 @@ void estimate_opts_init(struct estimate_opts *o, int lowpan)
     lowpan_opts_init(&o->w);
 }
 
-static int protocol_opt(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
-{
-    int k = *i + 1 < argc ? cli_word_index(protocol_words, argv[*i + 1]) : -1;
-    if (k < 0) {
-        cli_usage_error(cmd, "--protocol: want study or pqpan");
-        return -1;
-    }
-    o->l.cfg.protocol = (enum pqpan_ble_protocol)k;
-    ++*i;
-    return 1;
-}
-
 int estimate_link_parse(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
+    int rc;
     if (o->lowpan) {
-        int rc = link_pqke_parse(&o->w.pqke, cmd, argc, argv, i);
+        rc = link_pqke_parse(&o->w.pqke, cmd, argc, argv, i);
         return rc != 0 ? rc : lowpan_opts_parse(&o->w, cmd, argc, argv, i);
     }
-    if (strcmp(argv[*i], "--protocol") == 0) {
-        return protocol_opt(o, cmd, argc, argv, i);
-    }
-    return link_opts_parse(&o->l, cmd, argc, argv, i);
+    rc = cli_opt_take(&estimate_protocol_table, &o->l, cmd, argc, argv, i);
+    return rc != 0 ? rc : link_opts_parse(&o->l, cmd, argc, argv, i);
 }
 
 int estimate_opts_parse(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i)
@@ -59,11 +64,8 @@ int estimate_opts_choices(const struct estimate_opts *o, const char *opt, cli_wo
     if (o->lowpan) {
         return link_pqke_choices(opt, add, ctx) || lowpan_opts_choices(opt, add, ctx);
     }
-    if (strcmp(opt, "--protocol") == 0) {
-        cli_words_each(protocol_words, add, ctx);
-        return 1;
-    }
-    return link_opts_choices(opt, add, ctx);
+    return cli_opt_table_words(&estimate_protocol_table, opt, add, ctx) ||
+           link_opts_choices(opt, add, ctx);
 }
 
 void cli_estimate_help(FILE *out)
@@ -74,11 +76,9 @@ void cli_estimate_help(FILE *out)
             "ciphertext transfer, Decaps) between a BLE central and peripheral: computation per\n"
             "operation and communication (TX, RX, T_IFS) per side and in total, shares, latency and\n"
             "PDU counts, in both accountings (bits: the study's; events: adds per-event costs and\n"
-            "the negotiation). Defaults are the study's set-up (SenSys '26, arXiv 2602.18708).\n\n"
-            "protocol:\n"
-            "  --protocol study|pqpan  study: raw ek and ct as in the study's prototype; pqpan:\n"
-            "                         pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on\n"
-            "                         both sides) and key confirmation (default study)\n\n");
+            "the negotiation). Defaults are the study's set-up (SenSys '26, arXiv 2602.18708).\n\n");
+    cli_opt_table_help(out, &estimate_protocol_table);
+    fputc('\n', out);
     link_opts_help(out);
     fprintf(out,
             "\nIEEE 802.15.4 (--link 802154): the same exchange as pqpan's INIT / RESP / FIN in\n"
@@ -91,9 +91,7 @@ void cli_estimate_help(FILE *out)
             "not apply. Output fields: docs/CLI.md (802.15.4 terms: data frames, Imm-Acks, CCA,\n"
             "backoff, aTurnaroundTime).\n");
     lowpan_opts_help(out);
-    fprintf(out,
-            "  --busy P               probability that a CCA finds the channel busy, 0..0.99\n"
-            "                         (default 0: idle channel)\n");
+    cli_opt_rows_help(out, &lowpan_busy_table);
     fprintf(out, "\nenergy options:\n");
     model_opts_help(out);
     fprintf(out,

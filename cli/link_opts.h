@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "pqpan/ble.h"
 
 /* pqpan's protocol variant: --auth, --sig, --hybrid (shared with the 802.15.4 options). */
@@ -23,6 +24,14 @@ struct link_opts {
     const char *kem;
     struct link_pqke pqke; /* also copied into cfg.pqke_mode, pqke_sig, pqke_hybrid */
 };
+
+/* The options of struct link_pqke (--auth, --sig, --hybrid) and of struct link_opts (the
+ * BLE link), as data (opts.h). */
+extern const struct cli_opt_table link_pqke_table;
+extern const struct cli_opt_table link_opts_table;
+/* The set-up before the exchange (advertising, feature exchange, parameter update,
+ * discovery), also in struct link_opts. */
+extern const struct cli_opt_table link_setup_table;
 
 /* Mode none, no ML-DSA set, no hybrid. */
 void link_pqke_init(struct link_pqke *p);

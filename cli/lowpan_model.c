@@ -42,39 +42,88 @@ const char *lowpan_sec_name(int level)
     return NULL;
 }
 
+/* Options of the 802.15.4 link that take one word of a set: the word's index goes into an
+ * int of lowpan_opts (--csma: contiki = 1, --addr: short = 1, --idle / --backoff:
+ * listen = 1, --key-id-mode: the mode). */
+static const char *const csma_words[] = {"ieee", "contiki", NULL};
+static const char *const addr_words[] = {"extended", "short", NULL};
+static const char *const state_words[] = {"sleep", "listen", NULL};
+static const char *const key_id_words[] = {"0", "1", "2", "3", NULL};
+static const char *const link_words[] = {"802154", NULL};
+
+/* --mac-security: the level of the word. */
+static int set_sec(void *field, const char *v)
+{
+    int level = sec_levels[cli_word_index(sec_words, v)];
+    memcpy(field, &level, sizeof level);
+    return 0;
+}
+
+#define LOWPAN(m) offsetof(struct lowpan_opts, m)
+
+static const struct cli_opt lowpan_rows[] = {
+    {.name = "--link", .kind = CLI_OPT_WORD, .meta = "ble|802154", .words = link_words,
+     .allowed = "ble or 802154", .def_note = "ble",
+     .help = "the link: 6LoWPAN over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s, acknowledged "
+             "frames) with --link 802154"},
+    {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = model_kem_names,
+     .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
+     .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
+             "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
+             "over 1999 octets (the 2047-octet datagram of RFC 4944 less IPv6 and UDP) goes in "
+             "segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 each "
+             "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
+    {.name = "--csma", .kind = CLI_OPT_WORD, .words = csma_words, .def = "ieee",
+     .store = CLI_STORE_INT, .offset = LOWPAN(contiki),
+     .help = "CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs, 3 retries) or contiki "
+             "(3, 5, 5, 7: Contiki-NG)"},
+    {.name = "--addr", .kind = CLI_OPT_WORD, .words = addr_words, .def = "extended",
+     .store = CLI_STORE_INT, .offset = LOWPAN(short_addr),
+     .help = "MAC addressing: 16-bit short or 64-bit extended"},
+    {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
+     .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
+     .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
+             "for the other side): listen = RX current (a non-duty-cycled node), sleep = sleep "
+             "current (ideal wake-up)"},
+    {.name = "--backoff", .kind = CLI_OPT_WORD, .words = state_words,
+     .def_note = "the profile's ieee802154.backoff", .store = CLI_STORE_INT,
+     .offset = LOWPAN(backoff),
+     .help = "the radio during a CSMA-CA random backoff (0..2^BE-1 periods of 320 us): listen "
+             "= RX current, sleep = sleep current. CCAs (128 us each) are always charged at the "
+             "RX current. A radio that sleeps wakes (crystal start + the profile's "
+             "ieee802154.wake_cpu_us of CPU) before each frame it sends or receives / each CCA"},
+    {.name = "--mac-security", .kind = CLI_OPT_WORD, .meta = "LEVEL", .words = sec_words,
+     .def = "none", .set = set_sec, .offset = LOWPAN(sec_level),
+     .help = "MAC frame security (IEEE 802.15.4-2015 s9; enc-mic32 is Thread's): auxiliary "
+             "security header and a 0/4/8/16-octet MIC on every data frame (Imm-Acks stay "
+             "unsecured)"},
+    {.name = "--key-id-mode", .kind = CLI_OPT_WORD, .meta = "0..3", .words = key_id_words,
+     .def = "1", .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
+     .help = "key identifier mode of the auxiliary security header: 0 implicit, 1 key index "
+             "(Thread), 2 and 3 with a 4- or 8-octet key source: header 5, 6, 10 or 14 octets"},
+};
+
+static void lowpan_init(void *o)
+{
+    lowpan_opts_init(o);
+}
+
+const struct cli_opt_table lowpan_opts_table =
+    CLI_OPT_TABLE("802154-link", "IEEE 802.15.4 link options (--link 802154)", lowpan_rows,
+                  struct lowpan_opts, lowpan_init);
+
+static const struct cli_opt busy_rows[] = {
+    {.name = "--busy", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 0.99, .def = "0",
+     .allowed = "a probability in 0..0.99", .store = CLI_STORE_DOUBLE, .offset = LOWPAN(busy),
+     .help = "probability that a CCA finds the channel busy (0: an idle channel)"},
+};
+
+const struct cli_opt_table lowpan_busy_table =
+    CLI_OPT_TABLE("802154-busy", NULL, busy_rows, struct lowpan_opts, lowpan_init);
+
 void lowpan_opts_help(FILE *out)
 {
-    fprintf(out,
-            "  --link ble|802154      the link: BLE (default) or 6LoWPAN over IEEE 802.15.4\n"
-            "                         (2.4 GHz O-QPSK, 250 kb/s, acknowledged frames)\n"
-            "  --kem NAME             ML-KEM-512, ML-KEM-768 (default), ML-KEM-1024; messages\n"
-            "                         are pqpan's INIT / RESP / FIN (docs/PROTOCOL.md) in UDP\n"
-            "  --auth MODE, --sig ML-DSA-44|65|87, --hybrid p256|none  pqpan protocol's\n"
-            "                         authentication, as on BLE (default none, no hybrid): the\n"
-            "                         variant's messages and operations. A message over 1999 octets (the 2047-octet\n"
-            "                         datagram of RFC 4944 less IPv6 and UDP) goes in segments of a\n"
-            "                         2-octet header + <= 1230 octets, one datagram of <= 1280 each\n"
-            "                         (docs/MODEL.md \"PQKE messages over 6LoWPAN\")\n"
-            "  --csma ieee|contiki    CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs,\n"
-            "                         3 retries; default) or contiki (3, 5, 5, 7: Contiki-NG)\n"
-            "  --addr short|extended  MAC addressing: 16-bit short or 64-bit extended (default)\n"
-            "  --idle listen|sleep    the radio when a node neither sends, receives nor computes\n"
-            "                         (SIFS/LIFS, waiting for the other side): listen = RX current\n"
-            "                         (a non-duty-cycled node), sleep = sleep current (ideal\n"
-            "                         wake-up); default: the profile's ieee802154.idle\n"
-            "  --backoff listen|sleep the radio during a CSMA-CA random backoff (0..2^BE-1 periods\n"
-            "                         of 320 us): listen = RX current, sleep = sleep current;\n"
-            "                         default: the profile's ieee802154.backoff. CCAs (128 us each)\n"
-            "                         are always charged at the RX current. A radio that sleeps\n"
-            "                         wakes (crystal start + the profile's ieee802154.wake_cpu_us\n"
-            "                         of CPU) before each frame it sends or receives / each CCA\n"
-            "  --mac-security LEVEL   MAC frame security (IEEE 802.15.4-2015 s9): none (default),\n"
-            "                         mic32, mic64, mic128, enc-mic32 (Thread), enc-mic64,\n"
-            "                         enc-mic128: auxiliary security header and a 0/4/8/16-octet\n"
-            "                         MIC on every data frame (Imm-Acks stay unsecured)\n"
-            "  --key-id-mode 0..3     key identifier mode of the auxiliary security header:\n"
-            "                         0 implicit, 1 key index (default, Thread), 2 and 3 with a\n"
-            "                         4- or 8-octet key source: header 5, 6, 10 or 14 octets\n");
+    cli_opt_rows_help(out, &lowpan_opts_table);
 }
 
 int lowpan_link_requested(int argc, char **argv)
@@ -88,84 +137,10 @@ int lowpan_link_requested(int argc, char **argv)
     return 0;
 }
 
-/* Options of the 802.15.4 link that take one word of a set: the word's index goes into an
- * int of lowpan_opts (--csma: contiki = 1, --addr: short = 1, --idle / --backoff:
- * listen = 1). */
-static const char *const csma_words[] = {"ieee", "contiki", NULL};
-static const char *const addr_words[] = {"extended", "short", NULL};
-static const char *const state_words[] = {"sleep", "listen", NULL};
-/* --key-id-mode: the word's index is the mode. */
-static const char *const key_id_words[] = {"0", "1", "2", "3", NULL};
-
-static const struct {
-    const char *opt;
-    const char *const *words;
-    size_t off;
-} word_opts[] = {
-    {"--csma", csma_words, offsetof(struct lowpan_opts, contiki)},
-    {"--addr", addr_words, offsetof(struct lowpan_opts, short_addr)},
-    {"--idle", state_words, offsetof(struct lowpan_opts, idle)},
-    {"--backoff", state_words, offsetof(struct lowpan_opts, backoff)},
-    {"--key-id-mode", key_id_words, offsetof(struct lowpan_opts, key_id_mode)},
-};
-#define N_WORD_OPTS (sizeof word_opts / sizeof word_opts[0])
-
-static int word_opt_index(const char *opt)
-{
-    size_t k;
-    for (k = 0; k < N_WORD_OPTS; k++) {
-        if (strcmp(opt, word_opts[k].opt) == 0) {
-            return (int)k;
-        }
-    }
-    return -1;
-}
-
-/* An option with its value: 1 ok, -1 bad value. */
-static int value_opt(struct lowpan_opts *o, const char *opt, const char *v)
-{
-    int w = word_opt_index(opt);
-    if (w >= 0) {
-        int k = cli_word_index(word_opts[w].words, v);
-        memcpy((char *)o + word_opts[w].off, &k, sizeof k);
-        return k < 0 ? -1 : 1;
-    }
-    if (strcmp(opt, "--link") == 0) {
-        return strcmp(v, "802154") == 0 ? 1 : -1;
-    }
-    if (strcmp(opt, "--kem") == 0) {
-        o->kem = v;
-        return pqpan_kem_by_name(v) != NULL ? 1 : -1;
-    }
-    if (strcmp(opt, "--mac-security") == 0) {
-        int k = cli_word_index(sec_words, v);
-        o->sec_level = k >= 0 ? sec_levels[k] : 0;
-        return k < 0 ? -1 : 1;
-    }
-    return cli_parse_double(v, 0.0, 0.99, &o->busy) == 0 ? 1 : -1; /* --busy */
-}
-
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
-    const char *opt = argv[*i];
-    if (strcmp(opt, "--link") != 0 && strcmp(opt, "--kem") != 0 && strcmp(opt, "--busy") != 0 &&
-        strcmp(opt, "--mac-security") != 0 && word_opt_index(opt) < 0) {
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        cli_usage_error(cmd, "%s needs a value", opt);
-        return -1;
-    }
-    ++*i;
-    if (value_opt(o, opt, argv[*i]) < 0) {
-        char words[CLI_WORDS_MAX];
-        cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", opt, argv[*i],
-                        strcmp(opt, "--busy") == 0   ? "a probability in 0..0.99"
-                        : strcmp(opt, "--link") == 0 ? "ble or 802154"
-                                                     : cli_words_join(words, lowpan_opts_choices, opt));
-        return -1;
-    }
-    return 1;
+    int rc = cli_opt_take(&lowpan_opts_table, o, cmd, argc, argv, i);
+    return rc != 0 ? rc : cli_opt_take(&lowpan_busy_table, o, cmd, argc, argv, i);
 }
 
 int lowpan_only_option(const char *opt, int sim)
@@ -173,8 +148,10 @@ int lowpan_only_option(const char *opt, int sim)
     /* simulate --link 802154's own options (cli/simulate_802154.c) */
     static const char *const sim_opts[] = {"--nodes", "--hidden", "--capture", "--reasm-timeout",
                                            "--dgram-retries", "--load", "--frame-bytes", NULL};
-    return word_opt_index(opt) >= 0 || strcmp(opt, "--busy") == 0 ||
-           strcmp(opt, "--mac-security") == 0 || (sim && cli_word_index(sim_opts, opt) >= 0);
+    return (cli_opt_find(&lowpan_opts_table, opt) != NULL && strcmp(opt, "--link") != 0 &&
+            strcmp(opt, "--kem") != 0) ||
+           cli_opt_find(&lowpan_busy_table, opt) != NULL ||
+           (sim && cli_word_index(sim_opts, opt) >= 0);
 }
 
 int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
@@ -188,20 +165,7 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
 
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 {
-    int w = word_opt_index(opt);
-    if (w >= 0) {
-        cli_words_each(word_opts[w].words, add, ctx);
-        return 1;
-    }
-    if (strcmp(opt, "--kem") == 0) {
-        model_kem_names(add, ctx);
-        return 1;
-    }
-    if (strcmp(opt, "--mac-security") == 0) {
-        cli_words_each(sec_words, add, ctx);
-        return 1;
-    }
-    return 0;
+    return strcmp(opt, "--link") != 0 && cli_opt_table_words(&lowpan_opts_table, opt, add, ctx);
 }
 
 void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "opts_registry.h"
 #include "pqpan/common.h"
 
 const struct cli_command cli_commands[] = {
@@ -34,7 +35,8 @@ static void print_main_help(FILE *out)
             "pqpan %s - the energy, time and memory cost of post-quantum key establishment\n"
             "over Bluetooth LE and IEEE 802.15.4 / 6LoWPAN.\n\n"
             "usage: pqpan [--help | --version] COMMAND [OPTIONS]\n"
-            "       pqpan help COMMAND\n\n"
+            "       pqpan help COMMAND\n"
+            "       pqpan help --json | --options-md TABLE...  (the options as data)\n\n"
             "commands:\n",
             pqpan_version());
     for (c = cli_commands; c->name != NULL; c++) {
@@ -67,6 +69,17 @@ static int run_help(int argc, char **argv)
     const struct cli_command *c;
     if (argc < 2) {
         print_main_help(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--json") == 0) {
+        cli_cmd_opts_json(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--options-md") == 0) {
+        if (argc < 3 || cli_opts_md(stdout, argc - 2, argv + 2) != 0) {
+            return cli_usage_error(NULL, "help --options-md: want the ids of option tables "
+                                         "(`pqpan help --json` lists them)");
+        }
         return EXIT_OK;
     }
     c = find_command(argv[1]);

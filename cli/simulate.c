@@ -2,6 +2,8 @@
  * (src/sim), with the same breakdown as `estimate` plus what only a simulation shows:
  * retransmissions, CRC errors, connection events, and the capture (--pcap) and supply
  * current (--trace) of the run. */
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,80 @@ struct sim_opts {
     int trace_side;
 };
 
+/* --transport words (enum pqpan_sim_transport order), --messages (pqke = 0), --trace-side
+ * (enum pqpan_ble_role order), --adv-case (drawn = 0). */
+static const char *const transport_words[] = {"gatt", "l2cap-coc", NULL};
+static const char *const messages_words[] = {"pqke", "estimate", NULL};
+static const char *const side_words[] = {"central", "peripheral", NULL};
+static const char *const adv_case_words[] = {"drawn", "mean", NULL};
+
+_Static_assert(sizeof(enum pqpan_sim_transport) == sizeof(int), "--transport is stored as an int");
+
+#define SIM(m) offsetof(struct sim_opts, m)
+
+static const struct cli_opt sim_rows[] = {
+    {.name = "--transport", .kind = CLI_OPT_WORD, .words = transport_words, .def = "gatt",
+     .store = CLI_STORE_INT, .offset = SIM(s.transport),
+     .help = "GATT with --transfer, or an LE credit-based L2CAP channel (K-frames of one LL PDU, "
+             "8 credits)"},
+    {.name = "--per", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 1, .def = "0",
+     .store = CLI_STORE_DOUBLE, .offset = SIM(s.per),
+     .help = "packet error rate in each direction (a damaged packet fails its CRC)"},
+    {.name = "--ber", .kind = CLI_OPT_NUMBER, .meta = "B", .min = 0, .max = 1, .def = "0",
+     .store = CLI_STORE_DOUBLE, .offset = SIM(s.ber),
+     .help = "bit error rate in each direction (access address bits included: a hit there "
+             "loses the packet)"},
+    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
+     .def = "1", .store = CLI_STORE_ULL, .offset = SIM(s.seed),
+     .help = "seed of the channel and of the protocol's randomness; the same seed gives "
+             "byte-identical outputs"},
+    /* connSupervisionTimeout: Core v5.4 Vol 6 Part B §4.5.2 (100 ms .. 32 s) */
+    {.name = "--supervision-timeout-ms", .kind = CLI_OPT_UINT, .meta = "N", .unit = "ms",
+     .min = 100, .max = 32000, .def = "4000", .store = CLI_STORE_ULL, .offset = SIM(s.timeout_ms),
+     .help = "connection supervision timeout"},
+    {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = SIM(pcap),
+     .help = "write the packets as received for Wireshark: LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR "
+             "(256), the ADV_INDs (all three channels, as a sniffer sees them) and the "
+             "CONNECT_IND first, simulated timestamps (ns), direction and CRC flags in the "
+             "pseudo-header"},
+    {.name = "--trace", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = SIM(trace),
+     .help = "write the simulated supply current of one side as a PPK2 CSV export "
+             "(Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high during each crypto "
+             "operation, low for the one sample in which an operation starts right after "
+             "another; D1 high through each link-layer event, from its CPU pre-processing to "
+             "its post-processing). Currents are the profile's, a crypto operation's times its gamma_comp and "
+             "the radio states' times gamma_comm (the gamma in use), as `pqpan calibrate "
+             "--comm-model radio --overlap concurrent` fits them (with --protocol pqpan for "
+             "--messages pqke)"},
+    {.name = "--trace-side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
+     .store = CLI_STORE_INT, .offset = SIM(trace_side), .help = "the side --trace records"},
+    {.name = "--messages", .kind = CLI_OPT_WORD, .words = messages_words, .def = "pqke",
+     .store = CLI_STORE_INT, .offset = SIM(s.raw_messages),
+     .help = "pqke: the real protocol (INIT, RESP, FIN with ML-KEM and key confirmation; "
+             "randomness from --seed, for simulation only); estimate: the estimator's messages "
+             "(ek, then ct, no protocol header, no FIN) for comparisons"},
+    {.name = "--adv-case", .kind = CLI_OPT_WORD, .words = adv_case_words, .def = "drawn",
+     .store = CLI_STORE_INT, .offset = SIM(s.adv_mean),
+     .help = "the advertising phase (--adv-interval-ms): drawn from --seed (the scanner's "
+             "channel uniform, its start at a uniformly distributed moment of the advertiser's "
+             "events), or mean: the estimator's expected case (channel 38, the mean wait)"},
+};
+
+static void sim_opts_init(void *p)
+{
+    struct sim_opts *o = p;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    link_opts_init(&o->l);
+    ble_sim_opts_init(&o->s);
+    o->trace_side = PQPAN_BLE_PERIPHERAL;
+}
+
+const struct cli_opt_table simulate_opts_table =
+    CLI_OPT_TABLE("simulate-ble", "simulation options", sim_rows, struct sim_opts, sim_opts_init);
+
 void cli_simulate_help(FILE *out)
 {
     fprintf(out,
@@ -45,36 +121,9 @@ void cli_simulate_help(FILE *out)
             "(LL_ENC_REQ/RSP, LL_START_ENC_REQ, two encrypted LL_START_ENC_RSP with AES-CCM from\n"
             "the derived LTK); keys and nonces from --seed, for simulation only.\n\n");
     link_opts_help(out);
-    fprintf(out,
-            "\nsimulation options:\n"
-            "  --transport gatt|l2cap-coc  GATT with --transfer (default) or an LE credit-based\n"
-            "                         L2CAP channel (K-frames of one LL PDU, 8 credits)\n"
-            "  --per P                packet error rate in each direction, 0..1 (default 0)\n"
-            "  --ber B                bit error rate in each direction, 0..1 (default 0)\n"
-            "  --seed S               seed of the channel's random numbers (default 1); the same\n"
-            "                         seed gives byte-identical outputs\n"
-            "  --supervision-timeout-ms N  connection supervision timeout, 100..32000 (default 4000)\n"
-            "  --pcap FILE            write the packets as received (LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR,\n"
-            "                         starting with the CONNECT_IND; open with Wireshark)\n"
-            "  --trace FILE           write the simulated supply current of one side as a PPK2 CSV\n"
-            "                         export (Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high\n"
-            "                         during each crypto operation, low for one sample between\n"
-            "                         two back to back, D1 while the radio is active). Currents are\n"
-            "                         the profile's, a crypto operation's times its gamma_comp\n"
-            "                         and the radio states' times gamma_comm (the gamma in use),\n"
-            "                         as `pqpan calibrate --comm-model radio --overlap concurrent`\n"
-            "                         fits them (with --protocol pqpan for --messages pqke)\n"
-            "  --trace-side peripheral|central  the side --trace records (default peripheral)\n"
-            "  --messages pqke|estimate  pqke (default): the real protocol (INIT, RESP, FIN with\n"
-            "                         ML-KEM and key confirmation; randomness from --seed, for\n"
-            "                         simulation only); estimate: the estimator's messages (ek,\n"
-            "                         then ct, no protocol header, no FIN) for comparisons\n"
-            "  --adv-case drawn|mean  the advertising phase (--adv-interval-ms): drawn (default)\n"
-            "                         from --seed (the scanner's channel uniform, its start at a\n"
-            "                         uniformly distributed moment of the advertiser's events), or\n"
-            "                         mean: the estimator's expected case (channel 38, the mean\n"
-            "                         wait)\n\n"
-            "energy options:\n");
+    fputc('\n', out);
+    cli_opt_table_help(out, &simulate_opts_table);
+    fprintf(out, "\nenergy options:\n");
     model_opts_help(out);
     simulate_802154_help(out);
     fprintf(out,
@@ -84,71 +133,27 @@ void cli_simulate_help(FILE *out)
             "message), 2 usage, 3 bad data file, 4 I/O.\n");
 }
 
-static int sim_value_opt(struct sim_opts *o, const char *opt, const char *v)
-{
-    int bad = 0;
-    if (strcmp(opt, "--transport") == 0) {
-        bad = strcmp(v, "gatt") != 0 && strcmp(v, "l2cap-coc") != 0;
-        o->s.transport = strcmp(v, "l2cap-coc") == 0 ? PQPAN_SIM_L2CAP_COC : PQPAN_SIM_GATT;
-    } else if (strcmp(opt, "--per") == 0) {
-        bad = cli_parse_double(v, 0.0, 1.0, &o->s.per) != 0;
-    } else if (strcmp(opt, "--ber") == 0) {
-        bad = cli_parse_double(v, 0.0, 1.0, &o->s.ber) != 0;
-    } else if (strcmp(opt, "--seed") == 0) {
-        bad = cli_parse_uint(v, 0, ~0ull, &o->s.seed) != 0;
-    } else if (strcmp(opt, "--supervision-timeout-ms") == 0) {
-        bad = cli_parse_uint(v, 100, 32000, &o->s.timeout_ms) != 0;
-    } else if (strcmp(opt, "--pcap") == 0) {
-        o->pcap = v;
-    } else if (strcmp(opt, "--trace") == 0) {
-        o->trace = v;
-    } else if (strcmp(opt, "--messages") == 0) {
-        bad = strcmp(v, "pqke") != 0 && strcmp(v, "estimate") != 0;
-        o->s.raw_messages = strcmp(v, "estimate") == 0;
-    } else if (strcmp(opt, "--trace-side") == 0) {
-        bad = strcmp(v, "peripheral") != 0 && strcmp(v, "central") != 0;
-        o->trace_side = strcmp(v, "central") == 0 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
-    } else if (strcmp(opt, "--adv-case") == 0) {
-        bad = strcmp(v, "drawn") != 0 && strcmp(v, "mean") != 0;
-        o->s.adv_mean = strcmp(v, "mean") == 0;
-    } else {
-        return lowpan_unknown_option(CMD, opt, 1);
-    }
-    return bad ? cli_usage_error(CMD, "bad value for %s: '%s' (see pqpan help %s)", opt, v, CMD)
-               : EXIT_OK;
-}
-
 static int parse_args(struct sim_opts *o, int argc, char **argv)
 {
     struct cli_msg msg;
     int i;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    link_opts_init(&o->l);
-    ble_sim_opts_init(&o->s);
-    o->trace_side = PQPAN_BLE_PERIPHERAL;
+    sim_opts_init(o);
     for (i = 1; i < argc; i++) {
         int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc == 0) {
             rc = link_opts_parse(&o->l, CMD, argc, argv, &i);
         }
+        if (rc == 0) {
+            rc = cli_opt_take(&simulate_opts_table, o, CMD, argc, argv, &i);
+        }
         if (rc < 0) {
             return EXIT_USAGE;
         }
-        if (rc == 1) {
-            continue;
+        if (rc == 0) {
+            return strncmp(argv[i], "--", 2) != 0
+                       ? cli_usage_error(CMD, "unexpected argument '%s'", argv[i])
+                       : lowpan_unknown_option(CMD, argv[i], 1);
         }
-        if (strncmp(argv[i], "--", 2) != 0) {
-            return cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
-        }
-        if (i + 1 >= argc) {
-            return cli_usage_error(CMD, "%s needs a value", argv[i]);
-        }
-        rc = sim_value_opt(o, argv[i], argv[i + 1]);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
-        i++;
     }
     if (o->s.raw_messages && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
         return cli_usage_error(CMD, "--auth %s needs the real protocol (--messages pqke)",
@@ -473,7 +478,7 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
  * the side's energy until failure (events accounting; empty when the run completed). */
 #define SIM_CSV_NAMES                                                                        \
     "seed,per,ber,transport,messages,packets_tx,retransmissions,crc_errors_rx,missed_rx,"  \
-    "conn_events,negotiated_att_mtu,negotiated_ll_octets,sim_time_ms,result,keys_equal,"   \
+    "negotiated_att_mtu,negotiated_ll_octets,sim_time_ms,result,keys_equal,"   \
     "key_confirmation,energy_until_failure_uj"
 
 /* A counter of side s (enum model_side; MODEL_TOTAL: the sum of both). */
@@ -488,11 +493,11 @@ static void print_sim_csv(const struct sim_opts *o, const struct pqpan_sim_resul
                           const struct ble_sim_keys *k, const struct model_row *row, int side)
 {
     const uint64_t tx[2] = {r->ledger[0].pdus_tx, r->ledger[1].pdus_tx};
-    printf(",%llu,%.17g,%.17g,%s,%s,%llu,%llu,%llu,%llu,%llu,%u,%u,%.6f,", o->s.seed, o->s.per,
+    printf(",%llu,%.17g,%.17g,%s,%s,%llu,%llu,%llu,%llu,%u,%u,%.6f,", o->s.seed, o->s.per,
            o->s.ber, transport_name(o, k, 1), k->lesc ? "lesc" : k->protocol ? "pqke" : "estimate",
            side_count(tx, side), side_count(r->retransmissions, side),
-           side_count(r->crc_errors, side), side_count(r->missed, side),
-           (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets, (double)r->end_ns * 1e-6);
+           side_count(r->crc_errors, side), side_count(r->missed, side), r->att_mtu, r->ll_octets,
+           (double)r->end_ns * 1e-6);
     cli_csv_string(stdout, ble_sim_status_text(r));
     if (k->protocol) {
         printf(",%s,%s,", k->equal ? "true" : "false",

@@ -210,6 +210,16 @@ region_lowpan_sizes() {
     }' "$tmp/plain" "$tmp/out"
 }
 
+# The option lists of the commands, from the CLI's option tables (cli/opts.h): what the
+# parser takes and --help prints, so the docs cannot disagree with either.
+options_md() {
+    run help --options-md "$@" && cat "$tmp/out"
+}
+region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup; }
+region_options_estimate_802154() { options_md 802154-link 802154-busy; }
+region_options_simulate() { options_md simulate-ble; }
+region_options_energy() { options_md energy; }
+
 # pqpan advise's temporary link optimisation with the defaults (nRF52840, idle link 1M,
 # 1000 ms, LL 27) at NIST category 3: the recommendation with no latency limit and with
 # at most 500 ms, each with its switch and net saving.

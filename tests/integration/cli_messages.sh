@@ -20,11 +20,11 @@ usage() {
         echo "FAIL: pqpan $*: exit $rc, want 2 with '$want'"; cat "$err"; status=1
     fi
 }
-usage "--link foo: want ble or 802154" estimate --link foo
+usage "bad value for --link: 'foo' (want ble or 802154)" estimate --link foo
 usage "(want 1M, 2M, S2, S8)" estimate --phy X
 usage "(want ML-KEM-512, ML-KEM-768, ML-KEM-1024, LESC-P256)" simulate --kem X
-usage "(want an integer in 23..517)" estimate --att-mtu 9
-usage "(want 7.5..4000 in steps of 1.25)" estimate --ci-ms 5
+usage "(want an integer in 23..517 octets)" estimate --att-mtu 9
+usage "(want 7.5..4000 ms in steps of 1.25)" estimate --ci-ms 5
 usage "(want a probability in 0..0.99)" estimate --link 802154 --busy 2
 usage "(want ieee, contiki)" estimate --link 802154 --csma x
 usage "(want an integer in 2..200)" simulate --link 802154 --nodes 999

@@ -1,0 +1,115 @@
+/* Options as data: every option of the CLI is described once, in a table (name, kind,
+ * unit, range, default, help line, where it is stored), and the tables drive parsing,
+ * range checks and their messages, `--help`, the man page (generated from help),
+ * docs/CLI.md's option lists (`pqpan help --options-md CMD`) and a machine-readable dump
+ * (`pqpan help --json`) for the Python package and the web page. */
+#ifndef PQPAN_CLI_OPTS_H
+#define PQPAN_CLI_OPTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+enum cli_opt_kind {
+    CLI_OPT_FLAG,   /* no value: the int it is stored in becomes 1 */
+    CLI_OPT_UINT,   /* a decimal integer in [min, max] */
+    CLI_OPT_INT,    /* the same with an optional leading '-' */
+    CLI_OPT_NUMBER, /* a JSON number (cli.h) in [min, max] */
+    CLI_OPT_WORD,   /* one of the option's words */
+    CLI_OPT_TEXT    /* any text: a name, a file (words, if any, are suggestions: `sweep all`) */
+};
+
+/* How the value is stored at the option's offset. */
+enum cli_opt_store {
+    CLI_STORE_NONE,   /* nowhere (only checked), or by the option's set function */
+    CLI_STORE_INT,    /* int: a flag's 1, an INT value, a WORD's index among its words */
+    CLI_STORE_U32,    /* uint32_t: a UINT value */
+    CLI_STORE_ULL,    /* unsigned long long: a UINT value */
+    CLI_STORE_DOUBLE, /* double: a NUMBER value */
+    CLI_STORE_MS_NS,  /* uint64_t nanoseconds: a NUMBER value in ms, rounded */
+    CLI_STORE_STR     /* const char *: the value as given (argv's string) */
+};
+
+/* Passes every word of an option to add, in index order. */
+typedef void (*cli_opt_words_fn)(cli_word_fn add, void *ctx);
+
+/* One option. */
+struct cli_opt {
+    const char *name;       /* "--att-mtu" */
+    enum cli_opt_kind kind;
+    const char *meta;       /* the value in help ("N", "FILE"); NULL: the words joined by '|' */
+    const char *unit;       /* of a number ("ms", "octets", "dBm"); NULL: none */
+    double min, max;        /* UINT, INT, NUMBER */
+    const char *const *words;   /* WORD / TEXT: NULL-terminated ... */
+    cli_opt_words_fn words_fn;  /* ... or listed by a function (data-driven sets) */
+    const char *def;        /* the default as a value the option accepts; NULL: see note */
+    const char *def_note;   /* the default when it is not a value ("the profile's ...") */
+    const char *help;       /* what it does, one paragraph (the printer wraps it) */
+    const char *allowed;    /* what a bad value is told it may be; NULL: from kind, range,
+                             * unit and words */
+    size_t offset;          /* of the stored value in the group's struct */
+    enum cli_opt_store store;
+    /* Extra check and conversion after the kind's (NULL: none): stores v at field (the
+     * group struct + offset); 0 ok, -1 a bad value. */
+    int (*set)(void *field, const char *v);
+};
+
+/* A group of options stored in one struct (the BLE link, the energy options, ...). */
+struct cli_opt_table {
+    const char *id;         /* its name in `pqpan help --options-md ID` ("ble-link") */
+    const char *title;      /* help section ("link options"); NULL: none */
+    const struct cli_opt *opts;
+    size_t n;
+    size_t size;            /* of the struct the options are stored in */
+    void (*init)(void *s);  /* sets its defaults (those def says) */
+};
+
+#define CLI_OPT_TABLE(id, title, arr, type, init)                                              \
+    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init}
+
+/* The row of t named name, or NULL. */
+const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *name);
+
+/* Checks v against o and stores it at base + o->offset. 0, or -1 after a usage error of
+ * cmd naming the option, the value and what is allowed. */
+int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v);
+
+/* Tries argv[*i] as an option of t with its value (argv[*i + 1]), stored into base.
+ * 1 if consumed (*i advanced past its value), 0 if not an option of t, -1 after a usage
+ * error (missing or bad value). */
+int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
+                 char **argv, int *i);
+
+/* Passes o's words (WORD, and TEXT's suggestions) to add; 1 if it has any, else 0. */
+int cli_opt_words(const struct cli_opt *o, cli_word_fn add, void *ctx);
+
+/* The words of option name in t (as cli_opt_words); 0 when t has no such option or it has
+ * no words. */
+int cli_opt_table_words(const struct cli_opt_table *t, const char *name, cli_word_fn add,
+                        void *ctx);
+
+/* What o accepts, for messages and docs ("an integer in 23..517", "1M, 2M, S2, S8"). */
+#define CLI_ALLOWED_MAX 400
+const char *cli_opt_allowed(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
+
+/* o's value as help shows it after the name ("N", "1M|2M|S2|S8"; "" for a flag). */
+const char *cli_opt_meta(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
+
+/* Help lines: the title (if any), then one entry per option: name and meta,
+ * then help, what is allowed and the default, wrapped under column 25. */
+void cli_opt_table_help(FILE *out, const struct cli_opt_table *t);
+
+/* The same without the title: the entries only. */
+void cli_opt_rows_help(FILE *out, const struct cli_opt_table *t);
+
+/* The table as one JSON object {"id", "title", "options": [{name, kind, meta, unit, min, max,
+ * words, default, default_note, help, allowed}]}, after indent. */
+void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *indent);
+
+/* The header of a Markdown table of options (option, meaning, values, default), and the
+ * rows of t in it (docs/CLI.md's option lists). */
+void cli_opt_md_header(FILE *out);
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t);
+
+#endif

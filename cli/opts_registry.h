@@ -1,0 +1,36 @@
+/* The option tables of each command (opts.h), in the order its help lists them. */
+#ifndef PQPAN_CLI_OPTS_REGISTRY_H
+#define PQPAN_CLI_OPTS_REGISTRY_H
+
+#include <stdio.h>
+
+#include "opts.h"
+
+/* One table a command reads, on one link ("ble", "802154") or on both (NULL). */
+struct cli_opt_group {
+    const struct cli_opt_table *table;
+    const char *link;
+};
+
+struct cli_cmd_opts {
+    const char *cmd;
+    const struct cli_opt_group *groups;
+    size_t n;
+    int complete; /* 1: every option the command accepts is in its tables */
+};
+
+/* Every command with tables; the last row's cmd is NULL. */
+extern const struct cli_cmd_opts cli_cmd_opts[];
+
+/* The row of cmd, or NULL. */
+const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd);
+
+/* `pqpan help --json`: every command's tables as one JSON object. */
+void cli_cmd_opts_json(FILE *out);
+
+/* `pqpan help --options-md ID...`: one Markdown table of the options of the tables
+ * called ids[0..n) (docs/CLI.md's option lists); -1 (nothing printed) for an unknown id or
+ * none. */
+int cli_opts_md(FILE *out, int n, char **ids);
+
+#endif
