@@ -8,6 +8,8 @@
 
 /* The options of `simulate` (BLE) beyond the link's and energy's (cli/simulate.c). */
 extern const struct cli_opt_table simulate_opts_table;
+/* calibrate's own options (cli/calibrate.c). */
+extern const struct cli_opt_table calibrate_opts_table;
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);

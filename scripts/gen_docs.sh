@@ -218,7 +218,8 @@ options_md() {
 region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup; }
 region_options_estimate_802154() { options_md 802154-link 802154-busy; }
 region_options_simulate() { options_md simulate-ble; }
-region_options_energy() { options_md energy; }
+region_options_energy() { options_md energy crypto gamma format; }
+region_options_calibrate() { options_md calibrate; }
 
 # pqpan advise's temporary link optimisation with the defaults (nRF52840, idle link 1M,
 # 1000 ms, LL 27) at NIST category 3: the recommendation with no latency limit and with
