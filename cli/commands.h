@@ -8,6 +8,8 @@
 
 /* The options of `simulate` (BLE) beyond the link's and energy's (cli/simulate.c). */
 extern const struct cli_opt_table simulate_opts_table;
+/* simulate --link 802154's own options (cli/simulate_802154.c). */
+extern const struct cli_opt_table simulate_802154_table;
 /* calibrate's own options (cli/calibrate.c). */
 extern const struct cli_opt_table calibrate_opts_table;
 

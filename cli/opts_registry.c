@@ -17,7 +17,8 @@ static const struct cli_opt_group estimate_groups[] = {
 
 static const struct cli_opt_group simulate_groups[] = {
     {&link_opts_table, "ble"},     {&link_pqke_table, NULL},   {&link_setup_table, "ble"},
-    {&simulate_opts_table, "ble"}, {&lowpan_opts_table, "802154"}, {&model_energy_table, NULL},
+    {&simulate_opts_table, "ble"}, {&lowpan_opts_table, "802154"},
+    {&simulate_802154_table, "802154"}, {&model_energy_table, NULL},
     {&model_crypto_table, NULL},   {&model_gamma_table, NULL},     {&model_format_table, NULL},
 };
 
@@ -31,7 +32,7 @@ static const struct cli_opt_group calibrate_groups[] = {
 
 const struct cli_cmd_opts cli_cmd_opts[] = {
     {"estimate", GROUPS(estimate_groups), 1},
-    {"simulate", GROUPS(simulate_groups), 0},
+    {"simulate", GROUPS(simulate_groups), 1},
     {"calibrate", GROUPS(calibrate_groups), 1},
     {NULL, NULL, 0, 0},
 };

@@ -218,6 +218,7 @@ options_md() {
 region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup; }
 region_options_estimate_802154() { options_md 802154-link 802154-busy; }
 region_options_simulate() { options_md simulate-ble; }
+region_options_simulate_802154() { options_md simulate-802154; }
 region_options_energy() { options_md energy crypto gamma format; }
 region_options_calibrate() { options_md calibrate; }
 
