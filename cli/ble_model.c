@@ -111,6 +111,9 @@ static const struct cli_opt energy_rows[] = {
     {.name = "--tx-dbm", .kind = CLI_OPT_INT, .meta = "N", .unit = "dBm", .min = -40, .max = 40,
      .def = "0", .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
      .help = "TX output power, a level the profile lists"},
+};
+
+static const struct cli_opt ramp_rows[] = {
     {.name = "--ramp", .kind = CLI_OPT_WORD, .words = ramp_words, .def = "fast",
      .store = CLI_STORE_INT, .offset = MODEL(ramp_normal),
      .help = "radio ramp-up per event, events accounting"},
@@ -145,6 +148,7 @@ static const struct cli_opt format_rows[] = {
 };
 
 const struct cli_opt_table model_energy_table = MODEL_TABLE("energy", "energy options", energy_rows);
+const struct cli_opt_table model_ramp_table = MODEL_TABLE("ramp", NULL, ramp_rows);
 const struct cli_opt_table model_crypto_table =
     MODEL_TABLE("crypto", "crypto cycles", crypto_rows);
 const struct cli_opt_table model_gamma_table =
@@ -153,7 +157,8 @@ const struct cli_opt_table model_format_table = MODEL_TABLE("format", "output", 
 
 /* The tables of struct model_opts, in the order help lists them. */
 static const struct cli_opt_table *const model_tables[] = {
-    &model_energy_table, &model_crypto_table, &model_gamma_table, &model_format_table};
+    &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
+    &model_format_table};
 #define N_MODEL_TABLES (sizeof model_tables / sizeof model_tables[0])
 
 void model_opts_help(FILE *out)

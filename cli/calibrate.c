@@ -120,6 +120,7 @@ void cli_calibrate_help(FILE *out)
     link_opts_help(out);
     fprintf(out, "\nenergy options (--calibration and --gamma-* do not apply: the fit uses gamma = 1):\n");
     cli_opt_rows_help(out, &model_energy_table);
+    cli_opt_rows_help(out, &model_ramp_table);
     cli_opt_rows_help(out, &model_crypto_table);
     cli_opt_rows_help(out, &model_format_table);
     fprintf(out,
@@ -352,6 +353,9 @@ static int take_option(struct cal_opts *o, int argc, char **argv, int *i)
     }
     if (rc == 0) {
         rc = cli_opt_take(&model_energy_table, &o->m, CMD, argc, argv, i);
+    }
+    if (rc == 0) {
+        rc = cli_opt_take(&model_ramp_table, &o->m, CMD, argc, argv, i);
     }
     if (rc == 0) {
         rc = cli_opt_take(&model_crypto_table, &o->m, CMD, argc, argv, i);

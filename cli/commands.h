@@ -10,6 +10,9 @@
 extern const struct cli_opt_table simulate_opts_table;
 /* simulate --link 802154's own options (cli/simulate_802154.c). */
 extern const struct cli_opt_table simulate_802154_table;
+/* idle's BLE options and idle --link 802154's --poll-ms (cli/idle.c, cli/idle_802154.c). */
+extern const struct cli_opt_table idle_opts_table;
+extern const struct cli_opt_table idle_802154_table;
 /* calibrate's own options (cli/calibrate.c). */
 extern const struct cli_opt_table calibrate_opts_table;
 

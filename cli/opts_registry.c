@@ -10,21 +10,32 @@
 static const struct cli_opt_group estimate_groups[] = {
     {&estimate_protocol_table, "ble"}, {&link_opts_table, "ble"},
     {&link_pqke_table, NULL},          {&link_setup_table, "ble"},
-    {&lowpan_opts_table, "802154"},    {&lowpan_busy_table, "802154"},
-    {&model_energy_table, NULL},       {&model_crypto_table, NULL},
+    {&lowpan_opts_table, "802154"},    {&lowpan_exchange_table, "802154"},
+    {&lowpan_busy_table, "802154"},
+    {&model_energy_table, NULL},       {&model_ramp_table, NULL},
+    {&model_crypto_table, NULL},
     {&model_gamma_table, NULL},        {&model_format_table, NULL},
 };
 
 static const struct cli_opt_group simulate_groups[] = {
     {&link_opts_table, "ble"},     {&link_pqke_table, NULL},   {&link_setup_table, "ble"},
     {&simulate_opts_table, "ble"}, {&lowpan_opts_table, "802154"},
-    {&simulate_802154_table, "802154"}, {&model_energy_table, NULL},
+    {&lowpan_exchange_table, "802154"},
+    {&simulate_802154_table, "802154"}, {&model_energy_table, NULL}, {&model_ramp_table, NULL},
     {&model_crypto_table, NULL},   {&model_gamma_table, NULL},     {&model_format_table, NULL},
 };
 
 static const struct cli_opt_group calibrate_groups[] = {
     {&calibrate_opts_table, NULL}, {&link_opts_table, NULL},    {&link_pqke_table, NULL},
-    {&link_setup_table, NULL},     {&model_energy_table, NULL}, {&model_crypto_table, NULL},
+    {&link_setup_table, NULL},     {&model_energy_table, NULL}, {&model_ramp_table, NULL},
+    {&model_crypto_table, NULL},
+    {&model_format_table, NULL},
+};
+
+static const struct cli_opt_group idle_groups[] = {
+    {&idle_opts_table, "ble"},       {&idle_802154_table, "802154"},
+    {&lowpan_opts_table, "802154"},  {&lowpan_busy_table, "802154"},
+    {&model_energy_table, NULL},     {&model_ramp_table, "ble"},
     {&model_format_table, NULL},
 };
 
@@ -34,6 +45,7 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"estimate", GROUPS(estimate_groups), 1},
     {"simulate", GROUPS(simulate_groups), 1},
     {"calibrate", GROUPS(calibrate_groups), 1},
+    {"idle", GROUPS(idle_groups), 1},
     {NULL, NULL, 0, 0},
 };
 

@@ -137,6 +137,9 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
         if (rc == 0) {
             rc = cli_opt_take(&lowpan_opts_table, &o->l, CMD, argc, argv, &i);
         }
+        if (rc == 0) {
+            rc = cli_opt_take(&lowpan_exchange_table, &o->l, CMD, argc, argv, &i);
+        }
         if (rc < 0) {
             return EXIT_USAGE;
         }
