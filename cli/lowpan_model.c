@@ -45,11 +45,10 @@ const char *lowpan_sec_name(int level)
 
 /* Options of the 802.15.4 link that take one word of a set: the word's index goes into an
  * int of lowpan_opts (--csma: contiki = 1, --addr: short = 1, --idle / --backoff:
- * listen = 1, --key-id-mode: the mode). */
+ * listen = 1). */
 static const char *const csma_words[] = {"ieee", "contiki", NULL};
 static const char *const addr_words[] = {"extended", "short", NULL};
 static const char *const state_words[] = {"sleep", "listen", NULL};
-static const char *const key_id_words[] = {"0", "1", "2", "3", NULL};
 static const char *const link_words[] = {"802154", NULL};
 
 /* --mac-security: the level of the word. */
@@ -86,7 +85,8 @@ static const struct cli_opt lowpan_rows[] = {
      .help = "MAC frame security (IEEE 802.15.4-2015 s9; enc-mic32 is Thread's): auxiliary "
              "security header and a 0/4/8/16-octet MIC on every data frame (Imm-Acks stay "
              "unsecured)"},
-    {.name = "--key-id-mode", .kind = CLI_OPT_WORD, .meta = "0..3", .words = key_id_words,
+    /* key identifier modes: IEEE 802.15.4-2015 Table 9-7 */
+    {.name = "--key-id-mode", .kind = CLI_OPT_UINT, .meta = "N", .min = 0, .max = 3,
      .def = "1", .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
      .help = "key identifier mode of the auxiliary security header: 0 implicit, 1 key index "
              "(Thread), 2 and 3 with a 4- or 8-octet key source: header 5, 6, 10 or 14 octets"},

@@ -101,6 +101,7 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
         if (cli_parse_uint(v, uint_bound(o->min), uint_bound(o->max), &u) != 0) {
             return -1;
         }
+        k = u <= INT_MAX ? (int)u : INT_MAX; /* CLI_STORE_INT: small ranges */
         break;
     case CLI_OPT_INT:
         if (parse_int(v, o->min, o->max, &s) != 0) {
@@ -157,8 +158,9 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
 int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v)
 {
     char allowed[CLI_ALLOWED_MAX];
-    if (store_value(o, (char *)base + o->offset, v) == 0) {
-        return 0;
+    int rc = store_value(o, (char *)base + o->offset, v);
+    if (rc == 0 || rc == CLI_OPT_REPORTED) {
+        return rc == 0 ? 0 : -1;
     }
     cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", o->name, v,
                     cli_opt_allowed(o, allowed));
@@ -336,6 +338,28 @@ static int shows_allowed(const struct cli_opt *o)
         return o->allowed != NULL || o->words != NULL || o->words_fn != NULL;
     }
     return !(o->kind == CLI_OPT_WORD && o->meta == NULL && o->allowed == NULL);
+}
+
+void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tables, size_t n,
+                              const char *before, const char *after)
+{
+    char buf[CLI_ALLOWED_MAX * 2];
+    struct text t = text_in(buf, sizeof buf);
+    size_t k, e;
+    int count = 0;
+    text_add(&t, before);
+    for (k = 0; k < n; k++) {
+        for (e = 0; e < tables[k]->n; e++) {
+            const struct cli_opt *o = &tables[k]->opts[e];
+            if ((o->words != NULL || o->words_fn != NULL) && strcmp(o->name, "--link") != 0) {
+                text_add(&t, count++ > 0 ? ", " : "");
+                text_add(&t, o->name);
+            }
+        }
+    }
+    text_add(&t, after);
+    wrap(out, buf, 0, 0);
+    fputc('\n', out);
 }
 
 /* The description of o as help prints it: help, then in parentheses what is allowed and

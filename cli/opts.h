@@ -23,7 +23,8 @@ enum cli_opt_kind {
 /* How the value is stored at the option's offset. */
 enum cli_opt_store {
     CLI_STORE_NONE,   /* nowhere (only checked), or by the option's set function */
-    CLI_STORE_INT,    /* int: a flag's 1, an INT value, a WORD's index among its words */
+    CLI_STORE_INT,    /* int: a flag's 1, an INT or small UINT value, a WORD's index among
+                       * its words */
     CLI_STORE_U32,    /* uint32_t: a UINT value */
     CLI_STORE_ULL,    /* unsigned long long: a UINT value */
     CLI_STORE_DOUBLE, /* double: a NUMBER value */
@@ -51,9 +52,12 @@ struct cli_opt {
     size_t offset;          /* of the stored value in the group's struct */
     enum cli_opt_store store;
     /* Extra check and conversion after the kind's (NULL: none): stores v at field (the
-     * group struct + offset); 0 ok, -1 a bad value. */
+     * group struct + offset); 0 ok, -1 a bad value, CLI_OPT_REPORTED a bad value whose
+     * message the function printed. */
     int (*set)(void *field, const char *v);
 };
+
+#define CLI_OPT_REPORTED (-2)
 
 /* A group of options stored in one struct (the BLE link, the energy options, ...). */
 struct cli_opt_table {
@@ -95,6 +99,11 @@ const char *cli_opt_allowed(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
 
 /* o's value as help shows it after the name ("N", "1M|2M|S2|S8"; "" for a flag). */
 const char *cli_opt_meta(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
+
+/* A paragraph (wrapped as help is) of before, the names of the options of tables[0..n)
+ * that take words (--link aside), and after. */
+void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tables, size_t n,
+                              const char *before, const char *after);
 
 /* Help lines: the title (if any), then one entry per option: name and meta,
  * then help, what is allowed and the default, wrapped under column 25. */

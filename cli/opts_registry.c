@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "estimate.h"
+#include "sweep.h"
 #include "opts_registry.h"
 
 static const struct cli_opt_group estimate_groups[] = {
@@ -39,6 +40,16 @@ static const struct cli_opt_group idle_groups[] = {
     {&model_format_table, NULL},
 };
 
+/* sweep: its own options, then estimate's (each a LIST there). */
+static const struct cli_opt_group sweep_groups[] = {
+    {&sweep_opts_table, NULL},         {&estimate_protocol_table, "ble"},
+    {&link_opts_table, "ble"},         {&link_pqke_table, NULL},
+    {&link_setup_table, "ble"},        {&lowpan_opts_table, "802154"},
+    {&lowpan_exchange_table, "802154"}, {&lowpan_busy_table, "802154"},
+    {&model_energy_table, NULL},       {&model_ramp_table, NULL},
+    {&model_crypto_table, NULL},       {&model_gamma_table, NULL},
+};
+
 #define GROUPS(g) g, sizeof g / sizeof g[0]
 
 const struct cli_cmd_opts cli_cmd_opts[] = {
@@ -46,6 +57,7 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"simulate", GROUPS(simulate_groups), 1},
     {"calibrate", GROUPS(calibrate_groups), 1},
     {"idle", GROUPS(idle_groups), 1},
+    {"sweep", GROUPS(sweep_groups), 1},
     {NULL, NULL, 0, 0},
 };
 
