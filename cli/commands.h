@@ -13,6 +13,11 @@ extern const struct cli_opt_table simulate_802154_table;
 /* idle's BLE options and idle --link 802154's --poll-ms (cli/idle.c, cli/idle_802154.c). */
 extern const struct cli_opt_table idle_opts_table;
 extern const struct cli_opt_table idle_802154_table;
+/* compare's own options, and the 802.15.4 options it takes: --idle of the exchange's,
+ * --backoff of the link's (cli/compare.c). */
+extern const struct cli_opt_table compare_opts_table;
+extern const char *const compare_idle[];
+extern const char *const compare_backoff[];
 /* calibrate's own options (cli/calibrate.c). */
 extern const struct cli_opt_table calibrate_opts_table;
 

@@ -167,11 +167,22 @@ int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char
     return -1;
 }
 
+int cli_opt_listed(const char *const *only, const char *name)
+{
+    return only == NULL || cli_word_index(only, name) >= 0;
+}
+
 int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
                  char **argv, int *i)
 {
+    return cli_opt_take_only(t, NULL, base, cmd, argc, argv, i);
+}
+
+int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, void *base,
+                      const char *cmd, int argc, char **argv, int *i)
+{
     const struct cli_opt *o = cli_opt_find(t, argv[*i]);
-    if (o == NULL) {
+    if (o == NULL || !cli_opt_listed(only, o->name)) {
         return 0;
     }
     if (o->kind == CLI_OPT_FLAG) {
@@ -412,9 +423,16 @@ void cli_opt_table_help(FILE *out, const struct cli_opt_table *t)
 
 void cli_opt_rows_help(FILE *out, const struct cli_opt_table *t)
 {
+    cli_opt_rows_help_only(out, t, NULL);
+}
+
+void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char *const *only)
+{
     size_t k;
     for (k = 0; k < t->n; k++) {
-        help_entry(out, &t->opts[k]);
+        if (cli_opt_listed(only, t->opts[k].name)) {
+            help_entry(out, &t->opts[k]);
+        }
     }
 }
 
@@ -491,17 +509,24 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
     fputc('}', out);
 }
 
-void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *indent)
+void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
+                        const char *indent)
 {
-    size_t k;
+    size_t k, last = t->n;
+    while (last > 0 && !cli_opt_listed(only, t->opts[last - 1].name)) {
+        last--;
+    }
     fprintf(out, "%s{\"id\": \"%s\", \"title\": ", indent, t->id);
     json_string_or_null(out, t->title);
     fputs(", \"options\": [\n", out);
-    for (k = 0; k < t->n; k++) {
+    for (k = 0; k < last; k++) {
         char inner[32];
+        if (!cli_opt_listed(only, t->opts[k].name)) {
+            continue;
+        }
         snprintf(inner, sizeof inner, "%s  ", indent);
         json_entry(out, &t->opts[k], inner);
-        fputs(k + 1 < t->n ? ",\n" : "\n", out);
+        fputs(k + 1 < last ? ",\n" : "\n", out);
     }
     fprintf(out, "%s]}", indent);
 }
@@ -522,12 +547,32 @@ void cli_opt_md_header(FILE *out)
     fputs("| option | meaning | values | default |\n|---|---|---|---|\n", out);
 }
 
-void cli_opt_table_md(FILE *out, const struct cli_opt_table *t)
+/* Whether name is an item of the comma-separated list csv (NULL: every name is). */
+static int csv_has(const char *csv, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = csv;
+    if (csv == NULL) {
+        return 1;
+    }
+    while ((p = strstr(p, name)) != NULL) {
+        if ((p == csv || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) {
+            return 1;
+        }
+        p += n;
+    }
+    return 0;
+}
+
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv)
 {
     size_t k;
     for (k = 0; k < t->n; k++) {
         const struct cli_opt *o = &t->opts[k];
         char buf[CLI_ALLOWED_MAX];
+        if (!csv_has(only_csv, o->name)) {
+            continue;
+        }
         fputs("| `", out);
         md_cell(out, o->name);
         if (o->kind != CLI_OPT_FLAG) {

@@ -75,6 +75,9 @@ struct cli_opt_table {
 /* The row of t named name, or NULL. */
 const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *name);
 
+/* Whether name is in only (NULL-terminated; NULL: every name is). */
+int cli_opt_listed(const char *const *only, const char *name);
+
 /* Checks v against o and stores it at base + o->offset. 0, or -1 after a usage error of
  * cmd naming the option, the value and what is allowed. */
 int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v);
@@ -84,6 +87,10 @@ int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char
  * error (missing or bad value). */
 int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
                  char **argv, int *i);
+
+/* The same for the options of t listed in only (a command that takes part of a table). */
+int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, void *base,
+                      const char *cmd, int argc, char **argv, int *i);
 
 /* Passes o's words (WORD, and TEXT's suggestions) to add; 1 if it has any, else 0. */
 int cli_opt_words(const struct cli_opt *o, cli_word_fn add, void *ctx);
@@ -111,14 +118,18 @@ void cli_opt_table_help(FILE *out, const struct cli_opt_table *t);
 
 /* The same without the title: the entries only. */
 void cli_opt_rows_help(FILE *out, const struct cli_opt_table *t);
+void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char *const *only);
 
-/* The table as one JSON object {"id", "title", "options": [{name, kind, meta, unit, min, max,
+/* The table (its options listed in only; NULL: all) as one JSON object {"id", "title",
+ * "options": [{name, kind, meta, unit, min, max,
  * words, default, default_note, help, allowed}]}, after indent. */
-void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *indent);
+void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
+                        const char *indent);
 
 /* The header of a Markdown table of options (option, meaning, values, default), and the
- * rows of t in it (docs/CLI.md's option lists). */
+ * rows of t in it (docs/CLI.md's option lists): all, or those named in only_csv
+ * ("--idle,--backoff"). */
 void cli_opt_md_header(FILE *out);
-void cli_opt_table_md(FILE *out, const struct cli_opt_table *t);
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv);
 
 #endif

@@ -8,46 +8,61 @@
 #include "sweep.h"
 #include "opts_registry.h"
 
+/* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */
+#define ALL(t, link) {&t, link, NULL}
+#define ONLY(t, link, names) {&t, link, names}
+/* The energy tables, on both links. */
+#define ENERGY ALL(model_energy_table, NULL), ALL(model_ramp_table, NULL)
+#define CYCLES ALL(model_crypto_table, NULL), ALL(model_gamma_table, NULL)
+
 static const struct cli_opt_group estimate_groups[] = {
-    {&estimate_protocol_table, "ble"}, {&link_opts_table, "ble"},
-    {&link_pqke_table, NULL},          {&link_setup_table, "ble"},
-    {&lowpan_opts_table, "802154"},    {&lowpan_exchange_table, "802154"},
-    {&lowpan_busy_table, "802154"},
-    {&model_energy_table, NULL},       {&model_ramp_table, NULL},
-    {&model_crypto_table, NULL},
-    {&model_gamma_table, NULL},        {&model_format_table, NULL},
+    ALL(estimate_protocol_table, "ble"), ALL(link_opts_table, "ble"),
+    ALL(link_pqke_table, NULL),          ALL(link_setup_table, "ble"),
+    ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
+    ALL(lowpan_busy_table, "802154"),    ENERGY,
+    CYCLES,                              ALL(model_format_table, NULL),
 };
 
 static const struct cli_opt_group simulate_groups[] = {
-    {&link_opts_table, "ble"},     {&link_pqke_table, NULL},   {&link_setup_table, "ble"},
-    {&simulate_opts_table, "ble"}, {&lowpan_opts_table, "802154"},
-    {&lowpan_exchange_table, "802154"},
-    {&simulate_802154_table, "802154"}, {&model_energy_table, NULL}, {&model_ramp_table, NULL},
-    {&model_crypto_table, NULL},   {&model_gamma_table, NULL},     {&model_format_table, NULL},
+    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
+    ALL(link_setup_table, "ble"),         ALL(simulate_opts_table, "ble"),
+    ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
+    ALL(simulate_802154_table, "802154"), ENERGY,
+    CYCLES,                               ALL(model_format_table, NULL),
 };
 
 static const struct cli_opt_group calibrate_groups[] = {
-    {&calibrate_opts_table, NULL}, {&link_opts_table, NULL},    {&link_pqke_table, NULL},
-    {&link_setup_table, NULL},     {&model_energy_table, NULL}, {&model_ramp_table, NULL},
-    {&model_crypto_table, NULL},
-    {&model_format_table, NULL},
+    ALL(calibrate_opts_table, NULL), ALL(link_opts_table, NULL),    ALL(link_pqke_table, NULL),
+    ALL(link_setup_table, NULL),     ENERGY,                        ALL(model_crypto_table, NULL),
+    ALL(model_format_table, NULL),
 };
 
 static const struct cli_opt_group idle_groups[] = {
-    {&idle_opts_table, "ble"},       {&idle_802154_table, "802154"},
-    {&lowpan_opts_table, "802154"},  {&lowpan_busy_table, "802154"},
-    {&model_energy_table, NULL},     {&model_ramp_table, "ble"},
-    {&model_format_table, NULL},
+    ALL(idle_opts_table, "ble"),      ALL(idle_802154_table, "802154"),
+    ALL(lowpan_opts_table, "802154"), ALL(lowpan_busy_table, "802154"),
+    ALL(model_energy_table, NULL),    ALL(model_ramp_table, "ble"),
+    ALL(model_format_table, NULL),
 };
 
 /* sweep: its own options, then estimate's (each a LIST there). */
 static const struct cli_opt_group sweep_groups[] = {
-    {&sweep_opts_table, NULL},         {&estimate_protocol_table, "ble"},
-    {&link_opts_table, "ble"},         {&link_pqke_table, NULL},
-    {&link_setup_table, "ble"},        {&lowpan_opts_table, "802154"},
-    {&lowpan_exchange_table, "802154"}, {&lowpan_busy_table, "802154"},
-    {&model_energy_table, NULL},       {&model_ramp_table, NULL},
-    {&model_crypto_table, NULL},       {&model_gamma_table, NULL},
+    ALL(sweep_opts_table, NULL),          ALL(estimate_protocol_table, "ble"),
+    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
+    ALL(link_setup_table, "ble"),         ALL(lowpan_opts_table, "802154"),
+    ALL(lowpan_exchange_table, "802154"), ALL(lowpan_busy_table, "802154"),
+    ENERGY,                               CYCLES,
+};
+
+/* compare: both links in one run, so no --link; of the 802.15.4 options only the radio
+ * states. */
+static const struct cli_opt_group compare_groups[] = {
+    ALL(compare_opts_table, NULL),
+    ALL(link_pqke_table, NULL),
+    ONLY(lowpan_exchange_table, NULL, compare_idle),
+    ONLY(lowpan_opts_table, NULL, compare_backoff),
+    ENERGY,
+    CYCLES,
+    ALL(model_format_table, NULL),
 };
 
 #define GROUPS(g) g, sizeof g / sizeof g[0]
@@ -58,6 +73,7 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"calibrate", GROUPS(calibrate_groups), 1},
     {"idle", GROUPS(idle_groups), 1},
     {"sweep", GROUPS(sweep_groups), 1},
+    {"compare", GROUPS(compare_groups), 1},
     {NULL, NULL, 0, 0},
 };
 
@@ -83,7 +99,7 @@ void cli_cmd_opts_json(FILE *out)
         for (g = 0; g < c->n; g++) {
             fprintf(out, "    {\"link\": %s%s%s, \"table\":\n", c->groups[g].link ? "\"" : "",
                     c->groups[g].link ? c->groups[g].link : "null", c->groups[g].link ? "\"" : "");
-            cli_opt_table_json(out, c->groups[g].table, "      ");
+            cli_opt_table_json(out, c->groups[g].table, c->groups[g].only, "      ");
             fputs(g + 1 < c->n ? "},\n" : "}\n", out);
         }
         fputs(c[1].cmd != NULL ? "  ]},\n" : "  ]}\n", out);
@@ -106,17 +122,35 @@ static const struct cli_opt_table *table_by_id(const char *id)
     return NULL;
 }
 
+/* The table of "ID" or "ID:--a,--b" (its options --a and --b), and in *only the names
+ * after the ':' (NULL: all). NULL for an unknown id. */
+static const struct cli_opt_table *table_of_arg(const char *arg, const char **only)
+{
+    char id[64];
+    const char *colon = strchr(arg, ':');
+    size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+    if (len >= sizeof id) {
+        return NULL;
+    }
+    memcpy(id, arg, len);
+    id[len] = '\0';
+    *only = colon != NULL ? colon + 1 : NULL;
+    return table_by_id(id);
+}
+
 int cli_opts_md(FILE *out, int n, char **ids)
 {
+    const char *only;
     int k;
     for (k = 0; k < n; k++) {
-        if (table_by_id(ids[k]) == NULL) {
+        if (table_of_arg(ids[k], &only) == NULL) {
             return -1;
         }
     }
     cli_opt_md_header(out);
     for (k = 0; k < n; k++) {
-        cli_opt_table_md(out, table_by_id(ids[k]));
+        const struct cli_opt_table *t = table_of_arg(ids[k], &only);
+        cli_opt_table_md(out, t, only);
     }
     return 0;
 }
