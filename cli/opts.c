@@ -564,13 +564,14 @@ static int csv_has(const char *csv, const char *name)
     return 0;
 }
 
-void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv)
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
+                      const char *const *only)
 {
     size_t k;
     for (k = 0; k < t->n; k++) {
         const struct cli_opt *o = &t->opts[k];
         char buf[CLI_ALLOWED_MAX];
-        if (!csv_has(only_csv, o->name)) {
+        if (!csv_has(only_csv, o->name) || !cli_opt_listed(only, o->name)) {
             continue;
         }
         fputs("| `", out);

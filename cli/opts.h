@@ -128,8 +128,9 @@ void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *co
 
 /* The header of a Markdown table of options (option, meaning, values, default), and the
  * rows of t in it (docs/CLI.md's option lists): all, or those named in only_csv
- * ("--idle,--backoff"). */
+ * ("--idle,--backoff") and in only (NULL-terminated; NULL: all). */
 void cli_opt_md_header(FILE *out);
-void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv);
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
+                      const char *const *only);
 
 #endif

@@ -3,6 +3,7 @@
  * docs/CLI.md's option lists take the options from. */
 #include <string.h>
 
+#include "advise.h"
 #include "commands.h"
 #include "estimate.h"
 #include "sweep.h"
@@ -65,6 +66,21 @@ static const struct cli_opt_group compare_groups[] = {
     ALL(model_format_table, NULL),
 };
 
+/* advise: its own tables by help section, and parts of the shared ones. */
+static const struct cli_opt_group advise_groups[] = {
+    ALL(model_energy_table, NULL),
+    ALL(advise_device_table, NULL),
+    ALL(lowpan_busy_table, NULL),
+    ONLY(lowpan_opts_table, NULL, advise_lowpan_link),
+    ALL(advise_constraint_table, NULL),
+    ALL(advise_idle_table, NULL),
+    ALL(advise_peer_table, NULL),
+    ALL(model_ramp_table, NULL),
+    ALL(model_crypto_table, NULL),
+    ONLY(model_gamma_table, NULL, advise_gamma),
+    ALL(advise_output_table, NULL),
+};
+
 #define GROUPS(g) g, sizeof g / sizeof g[0]
 
 const struct cli_cmd_opts cli_cmd_opts[] = {
@@ -74,6 +90,7 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"idle", GROUPS(idle_groups), 1},
     {"sweep", GROUPS(sweep_groups), 1},
     {"compare", GROUPS(compare_groups), 1},
+    {"advise", GROUPS(advise_groups), 1},
     {NULL, NULL, 0, 0},
 };
 
@@ -138,19 +155,32 @@ static const struct cli_opt_table *table_of_arg(const char *arg, const char **on
     return table_by_id(id);
 }
 
+/* Every group of command c, on every link, as rows. */
+static void command_md(FILE *out, const struct cli_cmd_opts *c)
+{
+    size_t g;
+    for (g = 0; g < c->n; g++) {
+        cli_opt_table_md(out, c->groups[g].table, NULL, c->groups[g].only);
+    }
+}
+
 int cli_opts_md(FILE *out, int n, char **ids)
 {
     const char *only;
     int k;
     for (k = 0; k < n; k++) {
-        if (table_of_arg(ids[k], &only) == NULL) {
+        if (table_of_arg(ids[k], &only) == NULL && cli_cmd_opts_find(ids[k]) == NULL) {
             return -1;
         }
     }
     cli_opt_md_header(out);
     for (k = 0; k < n; k++) {
         const struct cli_opt_table *t = table_of_arg(ids[k], &only);
-        cli_opt_table_md(out, t, only);
+        if (t != NULL) {
+            cli_opt_table_md(out, t, only, NULL);
+        } else {
+            command_md(out, cli_cmd_opts_find(ids[k]));
+        }
     }
     return 0;
 }

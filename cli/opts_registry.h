@@ -32,7 +32,8 @@ void cli_cmd_opts_json(FILE *out);
 
 /* `pqpan help --options-md ID...`: one Markdown table of the options of the tables
  * called ids[0..n) (docs/CLI.md's option lists), each "ID" or "ID:--a,--b" for part of a
- * table; -1 (nothing printed) for an unknown id or none. */
+ * table, or a command's name for all its tables (every link); -1 (nothing printed) for an
+ * unknown id or none. */
 int cli_opts_md(FILE *out, int n, char **ids);
 
 #endif

@@ -223,7 +223,8 @@ region_options_energy() { options_md energy ramp crypto gamma format; }
 region_options_calibrate() { options_md calibrate; }
 region_options_idle() { options_md idle; }
 region_options_sweep() { options_md sweep; }
-region_options_compare() { options_md compare 802154-exchange:--idle 802154-link:--backoff pqke; }
+region_options_advise() { options_md advise; }
+region_options_compare() { options_md compare; }
 region_options_idle_802154() { options_md idle-802154; }
 
 # pqpan advise's temporary link optimisation with the defaults (nRF52840, idle link 1M,
