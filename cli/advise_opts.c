@@ -139,11 +139,6 @@ static int set_top(void *field, const char *v)
     return 0;
 }
 
-static int set_ci(void *field, const char *v)
-{
-    return cli_parse_conn_interval(v, field);
-}
-
 static int set_phys(void *field, const char *v)
 {
     return advise_parse_phys(v, field);
@@ -211,7 +206,7 @@ static const struct cli_opt idle_rows[] = {
      .store = CLI_STORE_INT, .offset = ADV(idle.phy), .help = "its PHY"},
     {.name = "--idle-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
      .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
-     .def = "1000", .set = set_ci, .offset = ADV(idle.ci_ns), .help = "its connection interval"},
+     .def = "1000", .set = link_set_conn_interval, .offset = ADV(idle.ci_ns), .help = "its connection interval"},
     {.name = "--idle-latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
      .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = ADV(idle.latency),
      .help = "its peripheral latency"},

@@ -71,12 +71,6 @@ void cli_idle_help(FILE *out)
 /* --role words, in enum pqpan_ble_role order. */
 static const char *const role_words[] = {"central", "peripheral", NULL};
 
-/* --ci-ms: a connection interval on the 1.25 ms grid (cli_parse_conn_interval). */
-static int set_ci(void *field, const char *v)
-{
-    return cli_parse_conn_interval(v, field);
-}
-
 #define IDLE(m) offsetof(struct idle_opts, m)
 
 static const struct cli_opt idle_rows[] = {
@@ -85,7 +79,7 @@ static const struct cli_opt idle_rows[] = {
     /* connInterval: Core v5.4 Vol 6 Part B §4.5.1 */
     {.name = "--ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
      .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
-     .def = "50", .set = set_ci, .offset = IDLE(cfg.ci_ns),
+     .def = "50", .set = link_set_conn_interval, .offset = IDLE(cfg.ci_ns),
      .help = "connection interval, by default the study's"},
     {.name = "--latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
      .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = IDLE(cfg.latency),

@@ -113,6 +113,11 @@ static void sig_words(cli_word_fn add, void *ctx)
     }
 }
 
+int link_set_conn_interval(void *field, const char *v)
+{
+    return cli_parse_conn_interval(v, field);
+}
+
 void link_phy_words(cli_word_fn add, void *ctx)
 {
     int k;

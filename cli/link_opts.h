@@ -33,6 +33,10 @@ extern const struct cli_opt_table link_opts_table;
  * discovery), also in struct link_opts. */
 extern const struct cli_opt_table link_setup_table;
 
+/* A cli_opt set function: a connection interval on the 1.25 ms grid into the uint64_t
+ * nanoseconds at field (cli_parse_conn_interval). */
+int link_set_conn_interval(void *field, const char *v);
+
 /* The LE PHY names, in enum pqpan_ble_phy order (--phy's words). */
 void link_phy_words(cli_word_fn add, void *ctx);
 
