@@ -18,6 +18,8 @@ extern const struct cli_opt_table idle_802154_table;
 extern const struct cli_opt_table compare_opts_table;
 extern const char *const compare_idle[];
 extern const char *const compare_backoff[];
+/* reproduce's own options (cli/reproduce.c). */
+extern const struct cli_opt_table reproduce_opts_table;
 /* calibrate's own options (cli/calibrate.c). */
 extern const struct cli_opt_table calibrate_opts_table;
 
