@@ -85,10 +85,8 @@ static int set_gamma_comp(void *field, const char *v)
 static const char *const table_words[PQPAN_CURRENT_TABLE_COUNT + 1] = {"system", "radio-only",
                                                                        NULL};
 static const char *const ramp_words[] = {"fast", "normal", NULL};
-static const char *const format_words[] = {"table", "csv", "json", NULL};
 
 _Static_assert(sizeof(enum pqpan_current_table) == sizeof(int), "--currents is stored as an int");
-_Static_assert(sizeof(enum cli_format) == sizeof(int), "--format is stored as an int");
 
 #define MODEL(m) offsetof(struct model_opts, m)
 
@@ -142,10 +140,6 @@ static const struct cli_opt gamma_rows[] = {
      .help = "γ_comp of one operation, repeatable (study: 1.12-1.62)"},
 };
 
-static const struct cli_opt format_rows[] = {
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
-     .store = CLI_STORE_INT, .offset = MODEL(format), .help = "output format"},
-};
 
 const struct cli_opt_table model_energy_table = MODEL_TABLE("energy", "energy options", energy_rows);
 const struct cli_opt_table model_ramp_table = MODEL_TABLE("ramp", NULL, ramp_rows);
@@ -153,12 +147,10 @@ const struct cli_opt_table model_crypto_table =
     MODEL_TABLE("crypto", "crypto cycles", crypto_rows);
 const struct cli_opt_table model_gamma_table =
     MODEL_TABLE("gamma", "correction factors", gamma_rows);
-const struct cli_opt_table model_format_table = MODEL_TABLE("format", "output", format_rows);
 
 /* The tables of struct model_opts, in the order help lists them. */
 static const struct cli_opt_table *const model_tables[] = {
-    &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
-    &model_format_table};
+    &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table};
 #define N_MODEL_TABLES (sizeof model_tables / sizeof model_tables[0])
 
 void model_opts_help(FILE *out)
@@ -167,6 +159,7 @@ void model_opts_help(FILE *out)
     for (k = 0; k < N_MODEL_TABLES; k++) {
         cli_opt_rows_help(out, model_tables[k]);
     }
+    cli_opt_rows_help(out, &cli_format_table);
 }
 
 int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **argv, int *i)
@@ -176,7 +169,7 @@ int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **arg
     for (k = 0; k < N_MODEL_TABLES && rc == 0; k++) {
         rc = cli_opt_take(model_tables[k], o, cmd, argc, argv, i);
     }
-    return rc;
+    return rc != 0 ? rc : cli_opt_take(&cli_format_table, &o->format, cmd, argc, argv, i);
 }
 
 int model_opts_choices(const char *opt, cli_word_fn add, void *ctx)

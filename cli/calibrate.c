@@ -122,7 +122,7 @@ void cli_calibrate_help(FILE *out)
     cli_opt_rows_help(out, &model_energy_table);
     cli_opt_rows_help(out, &model_ramp_table);
     cli_opt_rows_help(out, &model_crypto_table);
-    cli_opt_rows_help(out, &model_format_table);
+    cli_opt_rows_help(out, &cli_format_table);
     fprintf(out,
             "\nWarns (stderr) when a fitted gamma is outside the study's ranges (gamma_comp\n"
             "%.2f-%.2f, gamma_comm %.2f-%.2f); never clamps. With one point a standard error\n"
@@ -361,7 +361,7 @@ static int take_option(struct cal_opts *o, int argc, char **argv, int *i)
         rc = cli_opt_take(&model_crypto_table, &o->m, CMD, argc, argv, i);
     }
     if (rc == 0) {
-        rc = cli_opt_take(&model_format_table, &o->m, CMD, argc, argv, i);
+        rc = cli_opt_take(&cli_format_table, &o->m.format, CMD, argc, argv, i);
     }
     return rc;
 }

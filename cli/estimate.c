@@ -63,7 +63,7 @@ const struct cli_opt *estimate_opt_find(const struct estimate_opts *o, const cha
         &lowpan_opts_table, &lowpan_exchange_table, &lowpan_busy_table, &link_pqke_table};
     static const struct cli_opt_table *const energy[] = {
         &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
-        &model_format_table};
+        &cli_format_table};
     const struct cli_opt *found = NULL;
     size_t k;
     for (k = 0; k < 4 && found == NULL; k++) {

@@ -54,7 +54,7 @@ void cli_idle_help(FILE *out)
     fputs("\nenergy options:\n", out);
     cli_opt_rows_help(out, &model_energy_table);
     cli_opt_rows_help(out, &model_ramp_table);
-    cli_opt_rows_help(out, &model_format_table);
+    cli_opt_rows_help(out, &cli_format_table);
     fprintf(out,
             "\n"
             "Output fields: period_ms (one latency period: (latency+1) intervals),\n"
@@ -102,12 +102,10 @@ static void idle_opts_init(void *p)
 const struct cli_opt_table idle_opts_table =
     CLI_OPT_TABLE("idle", "link options", idle_rows, struct idle_opts, idle_opts_init);
 
-/* The energy options that apply: the device's figures, the ramp-up and --format, not the
- * γ and cycle-table ones (an idle link runs no crypto and the events accounting has no
- * γ). */
+/* The energy options that apply: the device's figures and the ramp-up, not the γ and
+ * cycle-table ones (an idle link runs no crypto and the events accounting has no γ). */
 static const struct cli_opt_table *const idle_energy[] = {&model_energy_table,
-                                                         &model_ramp_table,
-                                                         &model_format_table};
+                                                         &model_ramp_table};
 
 static int parse_args(struct idle_opts *o, int argc, char **argv)
 {
@@ -118,6 +116,9 @@ static int parse_args(struct idle_opts *o, int argc, char **argv)
         size_t k;
         for (k = 0; rc == 0 && k < sizeof idle_energy / sizeof idle_energy[0]; k++) {
             rc = cli_opt_take(idle_energy[k], &o->m, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = cli_opt_take(&cli_format_table, &o->m.format, CMD, argc, argv, &i);
         }
         if (rc < 0) {
             return EXIT_USAGE;

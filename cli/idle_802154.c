@@ -40,7 +40,7 @@ const struct cli_opt_table idle_802154_table =
     CLI_OPT_TABLE("idle-802154", NULL, poll_rows, struct idle154_opts, idle154_init);
 
 /* Where a table's options are stored in struct idle154_opts. */
-enum poll_into { INTO_LINK, INTO_MODEL, INTO_SELF };
+enum poll_into { INTO_LINK, INTO_MODEL, INTO_FORMAT, INTO_SELF };
 
 /* The tables idle --link 802154 reads, in the order help lists them. */
 static const struct {
@@ -49,7 +49,7 @@ static const struct {
 } poll_tables[] = {
     {&idle_802154_table, INTO_SELF},   {&lowpan_opts_table, INTO_LINK},
     {&lowpan_busy_table, INTO_LINK},   {&model_energy_table, INTO_MODEL},
-    {&model_format_table, INTO_MODEL},
+    {&cli_format_table, INTO_FORMAT},
 };
 
 /* Tables of estimate --link 802154 that a poll has no use for (no key exchange runs). */
@@ -86,9 +86,10 @@ static int take_poll_option(struct idle154_opts *o, int argc, char **argv, int *
     size_t k;
     int rc = 0;
     for (k = 0; k < N_POLL_TABLES && rc == 0; k++) {
-        void *into = poll_tables[k].into == INTO_LINK    ? (void *)&o->l
-                     : poll_tables[k].into == INTO_MODEL ? (void *)&o->m
-                                                         : (void *)o;
+        void *into = poll_tables[k].into == INTO_LINK     ? (void *)&o->l
+                     : poll_tables[k].into == INTO_MODEL  ? (void *)&o->m
+                     : poll_tables[k].into == INTO_FORMAT ? (void *)&o->m.format
+                                                          : (void *)o;
         rc = cli_opt_take(poll_tables[k].t, into, CMD, argc, argv, i);
     }
     return rc;

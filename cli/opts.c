@@ -199,6 +199,27 @@ int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, vo
     return 1;
 }
 
+/* ---- --format ---- */
+
+/* --format words, in enum cli_format order. */
+static const char *const format_words[] = {"table", "csv", "json", NULL};
+
+_Static_assert(sizeof(enum cli_format) == sizeof(int), "--format is stored as an int");
+
+static void format_init(void *f)
+{
+    enum cli_format table = FORMAT_TABLE;
+    memcpy(f, &table, sizeof table);
+}
+
+static const struct cli_opt format_rows[] = {
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
+     .store = CLI_STORE_INT, .help = "output format"},
+};
+
+const struct cli_opt_table cli_format_table =
+    CLI_OPT_TABLE("format", "output", format_rows, enum cli_format, format_init);
+
 /* ---- text ---- */
 
 /* Appends to a fixed buffer, truncating. */

@@ -72,6 +72,9 @@ struct cli_opt_table {
 #define CLI_OPT_TABLE(id, title, arr, type, init)                                              \
     {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init}
 
+/* --format table|csv|json, stored in an enum cli_format (the base is its address). */
+extern const struct cli_opt_table cli_format_table;
+
 /* The row of t named name, or NULL. */
 const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *name);
 

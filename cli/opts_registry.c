@@ -21,7 +21,7 @@ static const struct cli_opt_group estimate_groups[] = {
     ALL(link_pqke_table, NULL),          ALL(link_setup_table, "ble"),
     ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
     ALL(lowpan_busy_table, "802154"),    ENERGY,
-    CYCLES,                              ALL(model_format_table, NULL),
+    CYCLES,                              ALL(cli_format_table, NULL),
 };
 
 static const struct cli_opt_group simulate_groups[] = {
@@ -29,20 +29,20 @@ static const struct cli_opt_group simulate_groups[] = {
     ALL(link_setup_table, "ble"),         ALL(simulate_opts_table, "ble"),
     ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
     ALL(simulate_802154_table, "802154"), ENERGY,
-    CYCLES,                               ALL(model_format_table, NULL),
+    CYCLES,                               ALL(cli_format_table, NULL),
 };
 
 static const struct cli_opt_group calibrate_groups[] = {
     ALL(calibrate_opts_table, NULL), ALL(link_opts_table, NULL),    ALL(link_pqke_table, NULL),
     ALL(link_setup_table, NULL),     ENERGY,                        ALL(model_crypto_table, NULL),
-    ALL(model_format_table, NULL),
+    ALL(cli_format_table, NULL),
 };
 
 static const struct cli_opt_group idle_groups[] = {
     ALL(idle_opts_table, "ble"),      ALL(idle_802154_table, "802154"),
     ALL(lowpan_opts_table, "802154"), ALL(lowpan_busy_table, "802154"),
     ALL(model_energy_table, NULL),    ALL(model_ramp_table, "ble"),
-    ALL(model_format_table, NULL),
+    ALL(cli_format_table, NULL),
 };
 
 /* sweep: its own options, then estimate's (each a LIST there). */
@@ -63,11 +63,11 @@ static const struct cli_opt_group compare_groups[] = {
     ONLY(lowpan_opts_table, NULL, compare_backoff),
     ENERGY,
     CYCLES,
-    ALL(model_format_table, NULL),
+    ALL(cli_format_table, NULL),
 };
 
 static const struct cli_opt_group reproduce_groups[] = {
-    ALL(reproduce_opts_table, NULL), ENERGY, CYCLES, ALL(model_format_table, NULL),
+    ALL(reproduce_opts_table, NULL), ENERGY, CYCLES, ALL(cli_format_table, NULL),
 };
 
 /* advise: its own tables by help section, and parts of the shared ones. */
