@@ -20,6 +20,8 @@ extern const char *const compare_idle[];
 extern const char *const compare_backoff[];
 /* reproduce's own options (cli/reproduce.c). */
 extern const struct cli_opt_table reproduce_opts_table;
+/* trace's options (cli/trace.c). */
+extern const struct cli_opt_table trace_opts_table;
 /* calibrate's own options (cli/calibrate.c). */
 extern const struct cli_opt_table calibrate_opts_table;
 

@@ -110,7 +110,8 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
         k = (int)s;
         break;
     case CLI_OPT_NUMBER:
-        if (cli_parse_double(v, o->min, o->max, &d) != 0) {
+        if (cli_parse_double(v, o->min, o->max, &d) != 0 ||
+            (o->open && (d <= o->min || d >= o->max))) {
             return -1;
         }
         break;
@@ -320,6 +321,7 @@ const char *cli_opt_allowed(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX])
     } else if (o->kind == CLI_OPT_NUMBER) {
         text_add(&t, "a number in ");
         add_range(&t, o);
+        text_add(&t, o->open ? ", both ends excluded" : "");
     } else if (o->kind == CLI_OPT_WORD || o->words != NULL || o->words_fn != NULL) {
         join_words(&t, o, ", ");
     } else if (o->kind == CLI_OPT_TEXT) {
@@ -519,7 +521,8 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
     } else {
         fputs("null", out);
     }
-    fprintf(out, ", \"words_only\": %s, \"default\": ", o->kind == CLI_OPT_WORD ? "true" : "false");
+    fprintf(out, ", \"open\": %s, \"words_only\": %s, \"default\": ", o->open ? "true" : "false",
+            o->kind == CLI_OPT_WORD ? "true" : "false");
     json_string_or_null(out, o->def);
     fputs(", \"default_note\": ", out);
     json_string_or_null(out, o->def_note);

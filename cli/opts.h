@@ -42,6 +42,7 @@ struct cli_opt {
     const char *meta;       /* the value in help ("N", "FILE"); NULL: the words joined by '|' */
     const char *unit;       /* of a number ("ms", "octets", "dBm"); NULL: none */
     double min, max;        /* UINT, INT, NUMBER */
+    int open;               /* NUMBER: min and max themselves excluded */
     const char *const *words;   /* WORD / TEXT: NULL-terminated ... */
     cli_opt_words_fn words_fn;  /* ... or listed by a function (data-driven sets) */
     const char *def;        /* the default as a value the option accepts; NULL: see note */

@@ -70,6 +70,10 @@ static const struct cli_opt_group reproduce_groups[] = {
     ALL(reproduce_opts_table, NULL), ENERGY, CYCLES, ALL(cli_format_table, NULL),
 };
 
+static const struct cli_opt_group trace_groups[] = {
+    ALL(trace_opts_table, NULL), ALL(cli_format_table, NULL),
+};
+
 /* advise: its own tables by help section, and parts of the shared ones. */
 static const struct cli_opt_group advise_groups[] = {
     ALL(model_energy_table, NULL),
@@ -96,6 +100,7 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"compare", GROUPS(compare_groups), 1},
     {"advise", GROUPS(advise_groups), 1},
     {"reproduce", GROUPS(reproduce_groups), 1},
+    {"trace", GROUPS(trace_groups), 1},
     {NULL, NULL, 0, 0},
 };
 

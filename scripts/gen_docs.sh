@@ -223,6 +223,7 @@ region_options_energy() { options_md energy ramp crypto gamma format; }
 region_options_calibrate() { options_md calibrate; }
 region_options_idle() { options_md idle; }
 region_options_sweep() { options_md sweep; }
+region_options_trace() { options_md trace; }
 region_options_advise() { options_md advise; }
 region_options_compare() { options_md compare; }
 region_options_idle_802154() { options_md idle-802154; }

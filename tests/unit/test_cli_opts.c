@@ -262,9 +262,17 @@ static void check_numeric(const struct cli_opt_table *t, const struct cli_opt *o
     char lo[64], hi[64], below[64], above[64];
     int integer = o->kind != CLI_OPT_NUMBER;
     number_text(lo, sizeof lo, o->min, integer);
+    number_text(hi, sizeof hi, o->max, integer);
+    if (o->open) {
+        char mid[64];
+        number_text(mid, sizeof mid, (o->min + o->max) / 2, 0);
+        assert_takes(t, o, mid);
+        assert_refuses(t, o, lo);
+        assert_refuses(t, o, hi);
+        return;
+    }
     assert_takes(t, o, lo);
     if (o->max < 1e15) {
-        number_text(hi, sizeof hi, o->max, integer);
         assert_takes(t, o, hi);
         number_text(above, sizeof above, o->max + 1, integer);
         assert_refuses(t, o, above);
