@@ -22,6 +22,8 @@ extern const char *const compare_backoff[];
 extern const struct cli_opt_table reproduce_opts_table;
 /* trace's options (cli/trace.c). */
 extern const struct cli_opt_table trace_opts_table;
+/* acvp's options (cli/acvp.c). */
+extern const struct cli_opt_table acvp_opts_table;
 /* calibrate's own options (cli/calibrate.c). */
 extern const struct cli_opt_table calibrate_opts_table;
 

@@ -74,6 +74,14 @@ static const struct cli_opt_group trace_groups[] = {
     ALL(trace_opts_table, NULL), ALL(cli_format_table, NULL),
 };
 
+static const struct cli_opt_group acvp_groups[] = {
+    ALL(acvp_opts_table, NULL), ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group profiles_groups[] = {
+    ALL(cli_format_table, NULL),
+};
+
 /* advise: its own tables by help section, and parts of the shared ones. */
 static const struct cli_opt_group advise_groups[] = {
     ALL(model_energy_table, NULL),
@@ -101,6 +109,8 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"advise", GROUPS(advise_groups), 1},
     {"reproduce", GROUPS(reproduce_groups), 1},
     {"trace", GROUPS(trace_groups), 1},
+    {"acvp", GROUPS(acvp_groups), 1},
+    {"profiles", GROUPS(profiles_groups), 1},
     {NULL, NULL, 0, 0},
 };
 
