@@ -453,13 +453,12 @@ const struct cli_opt_table acvp_opts_table =
 
 static int parse_args(int argc, char **argv, struct acvp_opts *o)
 {
+    const struct cli_opt_bind b[] = {{&acvp_opts_table, o, NULL},
+                                     {&cli_format_table, &o->format, NULL}};
     int i;
     acvp_opts_init(o);
     for (i = 1; i < argc; i++) {
-        int rc = cli_opt_take(&acvp_opts_table, o, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = cli_opt_take(&cli_format_table, &o->format, CMD, argc, argv, &i);
-        }
+        int rc = cli_opt_take_any(b, 2, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }

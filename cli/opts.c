@@ -221,6 +221,17 @@ static const struct cli_opt format_rows[] = {
 const struct cli_opt_table cli_format_table =
     CLI_OPT_TABLE("format", "output", format_rows, enum cli_format, format_init);
 
+int cli_opt_take_any(const struct cli_opt_bind *b, size_t n, const char *cmd, int argc,
+                     char **argv, int *i)
+{
+    size_t k;
+    int rc = 0;
+    for (k = 0; k < n && rc == 0; k++) {
+        rc = cli_opt_take_only(b[k].t, b[k].only, b[k].base, cmd, argc, argv, i);
+    }
+    return rc;
+}
+
 /* ---- text ---- */
 
 /* Appends to a fixed buffer, truncating. */

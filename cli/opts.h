@@ -96,6 +96,17 @@ int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int
 int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, void *base,
                       const char *cmd, int argc, char **argv, int *i);
 
+/* A table bound to the struct its options are stored in (and, with only, part of it). */
+struct cli_opt_bind {
+    const struct cli_opt_table *t;
+    void *base;
+    const char *const *only;
+};
+
+/* Tries argv[*i] against each bound table in turn (as cli_opt_take_only). */
+int cli_opt_take_any(const struct cli_opt_bind *b, size_t n, const char *cmd, int argc,
+                     char **argv, int *i);
+
 /* Passes o's words (WORD, and TEXT's suggestions) to add; 1 if it has any, else 0. */
 int cli_opt_words(const struct cli_opt *o, cli_word_fn add, void *ctx);
 

@@ -258,14 +258,13 @@ const struct cli_opt_table trace_opts_table =
 
 static int parse_args(int argc, char **argv, struct trace_opts *o)
 {
+    const struct cli_opt_bind b[] = {{&trace_opts_table, o, NULL},
+                                     {&cli_format_table, &o->format, NULL}};
     int i, rc;
     trace_opts_init(o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        rc = cli_opt_take(&trace_opts_table, o, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = cli_opt_take(&cli_format_table, &o->format, CMD, argc, argv, &i);
-        }
+        rc = cli_opt_take_any(b, 2, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }
