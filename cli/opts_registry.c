@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "bench.h"
 #include "commands.h"
 #include "estimate.h"
 #include "sweep.h"
@@ -82,6 +83,17 @@ static const struct cli_opt_group profiles_groups[] = {
     ALL(cli_format_table, NULL),
 };
 
+/* bench: one entry per benchmark, each with its table and --format. */
+static const struct cli_opt_group bench_kem_groups[] = {
+    ALL(bench_kem_table, NULL), ALL(cli_format_table, NULL),
+};
+static const struct cli_opt_group bench_sig_groups[] = {
+    ALL(bench_sig_table, NULL), ALL(cli_format_table, NULL),
+};
+static const struct cli_opt_group bench_ecdh_groups[] = {
+    ALL(bench_ecdh_table, NULL), ALL(cli_format_table, NULL),
+};
+
 /* advise: its own tables by help section, and parts of the shared ones. */
 static const struct cli_opt_group advise_groups[] = {
     ALL(model_energy_table, NULL),
@@ -111,6 +123,9 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"trace", GROUPS(trace_groups), 1},
     {"acvp", GROUPS(acvp_groups), 1},
     {"profiles", GROUPS(profiles_groups), 1},
+    {"bench kem", GROUPS(bench_kem_groups), 1},
+    {"bench sig", GROUPS(bench_sig_groups), 1},
+    {"bench ecdh", GROUPS(bench_ecdh_groups), 1},
     {NULL, NULL, 0, 0},
 };
 
