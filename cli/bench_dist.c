@@ -2,6 +2,7 @@
  * the chosen parameter sets and operations N times each and prints mean, median and 99th
  * percentile of cycles and time. The benchmarks differ only in their callbacks
  * (struct bench_dist_spec, cli/bench.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,14 +28,20 @@ static int param_index(const struct bench_dist_spec *spec, const char *name)
 static int measure(const struct bench_dist_spec *spec, size_t k, int op, unsigned long long n,
                    struct bench_dist_row *row, uint64_t *cycles, uint64_t *ns)
 {
+    struct cli_progress progress;
+    char what[64];
     unsigned long long i;
     int failed = spec->setup(k, op);
+    snprintf(what, sizeof what, "%s %s", spec->param_name(k), spec->ops[op]);
+    cli_progress_start(&progress, CMD, what, n);
     for (i = 0; i < n && !failed; i++) {
         const uint64_t c0 = cli_cycles_now(), t0 = bench_now_ns();
         failed = spec->run(k, op, i);
         ns[i] = bench_now_ns() - t0;
         cycles[i] = cli_cycles_now() - c0;
+        cli_progress_step(&progress, i + 1u); /* outside the timed span */
     }
+    cli_progress_end(&progress);
     row->param = spec->param_name(k);
     row->op = spec->ops[op];
     row->iterations = n;

@@ -133,7 +133,10 @@ struct model_row {
     double e_phase_uj[PQPAN_PHASE_COUNT]; /* events accounting by phase (E_comp in CRYPTO) */
     double t_phase_ms[PQPAN_PHASE_COUNT]; /* span of each set-up phase */
     unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
-    unsigned long long att_pdus_tx, events, idle_events;
+    /* conn_events: every connection event of the connection, its first (after CONNECT_IND)
+     * to the exchange's last, idle ones included (docs/MODEL.md "Connection events: the
+     * count"); idle_events: those with only empty PDUs, the first left out. */
+    unsigned long long att_pdus_tx, conn_events, idle_events;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
     const char *idle, *backoff; /* radio state between frames / in a CSMA-CA backoff: "listen", "sleep" */
     const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */

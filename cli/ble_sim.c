@@ -125,6 +125,7 @@ int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env
 {
     const struct pqpan_sim_result *r = &s->res;
     struct pqpan_ble_estimate e;
+    int side, rc;
     memset(&e, 0, sizeof e);
     e.ledger[0] = r->ledger[0];
     e.ledger[1] = r->ledger[1];
@@ -135,7 +136,11 @@ int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env
     e.latency_ns = r->latency_ns;
     e.setup_ns = r->setup_ns;
     memcpy(e.span_ns, r->span_ns, sizeof e.span_ns);
-    return model_fill(rows, env, kem, &s->cfg.ble, &e, msg);
+    rc = model_fill(rows, env, kem, &s->cfg.ble, &e, msg);
+    for (side = 0; side < MODEL_SIDES && rc == EXIT_OK; side++) {
+        rows[side].conn_events = r->conn_events; /* the connect phase's events as they ran */
+    }
+    return rc;
 }
 
 const char *ble_sim_status_text(const struct pqpan_sim_result *r)

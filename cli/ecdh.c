@@ -35,12 +35,13 @@ void cli_ecdh_help(FILE *out)
 }
 
 struct ecdh_args {
-    const char *sk, *sk_file, *pk;
+    struct cli_secret_arg sk;
+    const char *pk;
 };
 
 static const struct cli_option value_options[] = {
-    {"--sk", offsetof(struct ecdh_args, sk)},
-    {"--sk-file", offsetof(struct ecdh_args, sk_file)},
+    {"--sk", offsetof(struct ecdh_args, sk.hex)},
+    {"--sk-file", offsetof(struct ecdh_args, sk.file)},
     {"--pk", offsetof(struct ecdh_args, pk)},
 };
 
@@ -56,9 +57,6 @@ static int parse_args(int argc, char **argv, struct ecdh_args *a)
     }
     if (strcmp(param, CURVE) != 0) {
         return cli_usage_error(CMD, "unknown curve '%s' (" CURVE ")", param);
-    }
-    if (a->sk != NULL && a->sk_file != NULL) {
-        return cli_usage_error(CMD, "--sk and --sk-file exclude each other");
     }
     return EXIT_OK;
 }
@@ -83,15 +81,8 @@ static int report_lib_error(const char *what, int ret)
 /* The private key from --sk or --sk-file; 1 in *given if either was used. */
 static int private_key(uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES], const struct ecdh_args *a, int *given)
 {
-    *given = a->sk != NULL || a->sk_file != NULL;
-    if (a->sk != NULL) {
-        return cli_decode_hex_exact(sk, PQPAN_ECDH_P256_SECRET_BYTES, CMD, "sk", a->sk);
-    }
-    if (a->sk_file != NULL) {
-        return cli_secret_from_file(sk, PQPAN_ECDH_P256_SECRET_BYTES, a->sk_file, "sk", CMD,
-                                    "--sk-file");
-    }
-    return EXIT_OK;
+    *given = cli_secret_given(&a->sk);
+    return *given ? cli_secret_read(sk, PQPAN_ECDH_P256_SECRET_BYTES, &a->sk, CMD, "sk") : EXIT_OK;
 }
 
 /* A pqpan_rng_fn on the OS random source (cli_random). */
@@ -126,7 +117,7 @@ static int run_shared(const struct ecdh_args *a)
     uint8_t point[PQPAN_ECDH_P256_PUBLIC_BYTES], ss[PQPAN_ECDH_P256_SHARED_BYTES];
     size_t pk_len = 0;
     int given, ret, rc;
-    if (a->pk == NULL || (a->sk == NULL && a->sk_file == NULL)) {
+    if (a->pk == NULL || !cli_secret_given(&a->sk)) {
         return cli_usage_error(CMD, "shared needs --sk or --sk-file, and --pk");
     }
     if (cli_hex_decode_any(pk, sizeof pk, &pk_len, a->pk) != 0) {

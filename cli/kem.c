@@ -15,8 +15,9 @@
 void cli_kem_help(FILE *out)
 {
     fprintf(out,
-            "usage: pqpan kem keygen [--param P] [--d HEX] [--z HEX]\n"
-            "       pqpan kem encaps [--param P] --ek HEX [--m HEX]\n"
+            "usage: pqpan kem keygen [--param P] [--d HEX | --d-file F]\n"
+            "                        [--z HEX | --z-file F]\n"
+            "       pqpan kem encaps [--param P] --ek HEX [--m HEX | --m-file F]\n"
             "       pqpan kem decaps [--param P] (--dk HEX | --dk-file F) --c HEX\n"
             "       pqpan kem acvp FILE (the same as pqpan acvp FILE)\n\n"
             "ML-KEM (FIPS 203). keygen prints {\"ek\":...,\"dk\":...}, encaps {\"c\":...,\"k\":...},\n"
@@ -29,28 +30,32 @@ void cli_kem_help(FILE *out)
             "  --ek HEX    encapsulation key (800 / 1184 / 1568 bytes); checked per FIPS 203 7.2\n"
             "  --m HEX     encaps randomness m, 32 bytes; default: from the OS (getrandom)\n"
             "  --dk HEX    decapsulation key (1632 / 2400 / 3168 bytes); checked per 7.3\n"
-            "  --dk-file F the decapsulation key from file F ('-': stdin), as hex or as the\n"
-            "              JSON that keygen prints, so that it need not be on the command line\n"
-            "  --c HEX     ciphertext (768 / 1088 / 1568 bytes)\n\n"
-            "acvp FILE runs a NIST ACVP vector file and prints the ACVP response (see\n"
+            "  --c HEX     ciphertext (768 / 1088 / 1568 bytes)\n"
+            "  --X-file F  for the secrets X = d, z, m, dk: the value from file F ('-': stdin,\n"
+            "              for one option) instead of the command line, as hex or as a JSON\n"
+            "              object with member X (dk: the JSON that keygen prints); excludes --X\n"
+            "\nacvp FILE runs a NIST ACVP vector file and prints the ACVP response (see\n"
             "`pqpan acvp --help`: ML-KEM and ML-DSA sets, --expected FILE).\n\n"
             "Hex may be upper or lower case. Bad hex, a wrong length or a key that fails its\n"
-            "FIPS 203 section 7 check: message on stderr, nothing on stdout, exit 3.\n");
+            "FIPS 203 section 7 check: message on stderr, nothing on stdout, exit 3; a file\n"
+            "that cannot be read or the OS random source failing: exit 4.\n");
 }
 
 /* The values given on the command line; NULL when absent. */
 struct kem_args {
     const struct pqpan_kem *kem;
-    const char *d, *z, *ek, *m, *dk, *dk_file, *c;
+    struct cli_secret_arg d, z, m, dk;
+    const char *ek, *c;
 };
 
 /* The options with a value and where parse_args stores each (STYLE.md habit 10: one row
  * each). */
 static const struct cli_option value_options[] = {
-    {"--d", offsetof(struct kem_args, d)},   {"--z", offsetof(struct kem_args, z)},
-    {"--ek", offsetof(struct kem_args, ek)}, {"--m", offsetof(struct kem_args, m)},
-    {"--dk", offsetof(struct kem_args, dk)}, {"--dk-file", offsetof(struct kem_args, dk_file)},
-    {"--c", offsetof(struct kem_args, c)},
+    {"--d", offsetof(struct kem_args, d.hex)},   {"--d-file", offsetof(struct kem_args, d.file)},
+    {"--z", offsetof(struct kem_args, z.hex)},   {"--z-file", offsetof(struct kem_args, z.file)},
+    {"--m", offsetof(struct kem_args, m.hex)},   {"--m-file", offsetof(struct kem_args, m.file)},
+    {"--dk", offsetof(struct kem_args, dk.hex)}, {"--dk-file", offsetof(struct kem_args, dk.file)},
+    {"--ek", offsetof(struct kem_args, ek)},     {"--c", offsetof(struct kem_args, c)},
 };
 
 static int parse_args(int argc, char **argv, struct kem_args *a)
@@ -77,17 +82,10 @@ static int decode_input(uint8_t *out, size_t want, const char *name, const char 
     return cli_decode_hex_exact(out, want, CMD, name, hex);
 }
 
-/* A 32-byte seed from --name HEX, or from the OS (getrandom) when the option is absent. */
-static int seed_input(uint8_t out[32], const char *name, const char *hex)
+/* A 32-byte seed from --NAME or --NAME-file, or from the OS (getrandom) when absent. */
+static int seed_input(uint8_t out[32], const char *name, const struct cli_secret_arg *s)
 {
-    if (hex != NULL) {
-        return decode_input(out, 32, name, hex);
-    }
-    if (cli_random(out, 32) != 0) {
-        fprintf(stderr, "pqpan kem: cannot read the OS random source (getrandom)\n");
-        return EXIT_IO;
-    }
-    return EXIT_OK;
+    return cli_secret_or_random(out, 32, s, CMD, name);
 }
 
 static int report_lib_error(int ret)
@@ -100,9 +98,9 @@ static int report_lib_error(int ret)
 static int run_keygen(const struct kem_args *a)
 {
     uint8_t d[32], z[32], ek[PQPAN_KEM_EK_MAX_BYTES], dk[PQPAN_KEM_DK_MAX_BYTES];
-    int rc = seed_input(d, "d", a->d);
+    int rc = seed_input(d, "d", &a->d);
     if (rc == EXIT_OK) {
-        rc = seed_input(z, "z", a->z);
+        rc = seed_input(z, "z", &a->z);
     }
     if (rc == EXIT_OK) {
         int ret = a->kem->keypair_derand(ek, dk, d, z);
@@ -128,7 +126,7 @@ static int run_encaps(const struct kem_args *a)
     }
     rc = decode_input(ek, a->kem->ek_bytes, "ek", a->ek);
     if (rc == EXIT_OK) {
-        rc = seed_input(m, "m", a->m);
+        rc = seed_input(m, "m", &a->m);
     }
     if (rc == EXIT_OK) {
         ret = a->kem->encaps_derand(c, k, ek, m);
@@ -148,15 +146,10 @@ static int run_decaps(const struct kem_args *a)
 {
     uint8_t dk[PQPAN_KEM_DK_MAX_BYTES], c[PQPAN_KEM_CT_MAX_BYTES], k[32];
     int rc, ret;
-    if ((a->dk == NULL && a->dk_file == NULL) || a->c == NULL) {
+    if (!cli_secret_given(&a->dk) || a->c == NULL) {
         return cli_usage_error(CMD, "decaps needs --dk or --dk-file, and --c");
     }
-    if (a->dk != NULL && a->dk_file != NULL) {
-        return cli_usage_error(CMD, "--dk and --dk-file exclude each other");
-    }
-    rc = a->dk != NULL ? decode_input(dk, a->kem->dk_bytes, "dk", a->dk)
-                       : cli_secret_from_file(dk, a->kem->dk_bytes, a->dk_file, "dk", CMD,
-                                              "--dk-file");
+    rc = cli_secret_read(dk, a->kem->dk_bytes, &a->dk, CMD, "dk");
     if (rc == EXIT_OK) {
         rc = decode_input(c, a->kem->ct_bytes, "c", a->c);
     }
@@ -178,8 +171,9 @@ static int check_unused(const struct kem_args *a, const char *op)
 {
     const int keygen = strcmp(op, "keygen") == 0, encaps = strcmp(op, "encaps") == 0;
     const int decaps = strcmp(op, "decaps") == 0;
-    if ((!keygen && (a->d != NULL || a->z != NULL)) || (!encaps && (a->ek != NULL || a->m != NULL)) ||
-        (!decaps && (a->dk != NULL || a->dk_file != NULL || a->c != NULL))) {
+    if ((!keygen && (cli_secret_given(&a->d) || cli_secret_given(&a->z))) ||
+        (!encaps && (a->ek != NULL || cli_secret_given(&a->m))) ||
+        (!decaps && (cli_secret_given(&a->dk) || a->c != NULL))) {
         return cli_usage_error(CMD, "option not used by '%s'", op);
     }
     return EXIT_OK;

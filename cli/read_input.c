@@ -84,6 +84,47 @@ static int decode_secret(uint8_t *out, size_t want, char *text, size_t len, cons
     return rc;
 }
 
+int cli_secret_given(const struct cli_secret_arg *s)
+{
+    return s->hex != NULL || s->file != NULL;
+}
+
+int cli_secret_read(uint8_t *out, size_t want, const struct cli_secret_arg *s, const char *cmd,
+                    const char *name)
+{
+    char option[32];
+    int rc;
+    memset(out, 0, want);
+    if (s->hex != NULL && s->file != NULL) {
+        return cli_usage_error(cmd, "--%s and --%s-file exclude each other", name, name);
+    }
+    if (!cli_secret_given(s)) {
+        return cli_usage_error(cmd, "--%s or --%s-file is needed", name, name);
+    }
+    if (s->file != NULL) {
+        snprintf(option, sizeof option, "--%s-file", name);
+        return cli_secret_from_file(out, want, s->file, name, cmd, option);
+    }
+    rc = cli_decode_hex_exact(out, want, cmd, name, s->hex);
+    if (rc != EXIT_OK) {
+        pqpan_wipe(out, want);
+    }
+    return rc;
+}
+
+int cli_secret_or_random(uint8_t *out, size_t want, const struct cli_secret_arg *s,
+                         const char *cmd, const char *name)
+{
+    if (cli_secret_given(s)) {
+        return cli_secret_read(out, want, s, cmd, name);
+    }
+    if (cli_random(out, want) != 0) {
+        fprintf(stderr, "pqpan %s: cannot read the OS random source (getrandom)\n", cmd);
+        return EXIT_IO;
+    }
+    return EXIT_OK;
+}
+
 int cli_secret_from_file(uint8_t *out, size_t want, const char *path, const char *member,
                          const char *cmd, const char *option)
 {

@@ -19,4 +19,27 @@ char *cli_read_all(const char *path, size_t *len);
 int cli_secret_from_file(uint8_t *out, size_t want, const char *path, const char *member,
                          const char *cmd, const char *option);
 
+/* A secret option NAME, given on the command line as --NAME HEX or as --NAME-file F (F a
+ * file or "-" for standard input, read by cli_secret_from_file with member NAME); each
+ * NULL when absent. An option table stores the two with offsetof(ARGS, NAME.hex) and
+ * offsetof(ARGS, NAME.file). */
+struct cli_secret_arg {
+    const char *hex, *file;
+};
+
+/* 1 if --NAME or --NAME-file was given. */
+int cli_secret_given(const struct cli_secret_arg *s);
+
+/* Decodes secret option name (its hex, or its file) into exactly want bytes. EXIT_OK;
+ * EXIT_USAGE when both or neither of --NAME and --NAME-file are given, EXIT_BAD_INPUT for
+ * bad hex or a wrong length, EXIT_IO for a file that cannot be read; each with a message
+ * on stderr, out zeroed on failure. The caller wipes out after use. */
+int cli_secret_read(uint8_t *out, size_t want, const struct cli_secret_arg *s, const char *cmd,
+                    const char *name);
+
+/* The same, or want bytes from the OS random source (cli_random) when the option is
+ * absent (EXIT_IO with a message if it cannot be read). */
+int cli_secret_or_random(uint8_t *out, size_t want, const struct cli_secret_arg *s,
+                         const char *cmd, const char *name);
+
 #endif

@@ -14,9 +14,10 @@
 void cli_sig_help(FILE *out)
 {
     fprintf(out,
-            "usage: pqpan sig keygen [--param P] [--seed HEX]\n"
+            "usage: pqpan sig keygen [--param P] [--seed HEX | --seed-file F]\n"
             "       pqpan sig sign [--param P] (--sk HEX | --sk-file F) --message HEX\n"
-            "                      [--context HEX] [--rnd HEX | --hedged] [--internal]\n"
+            "                      [--context HEX] [--rnd HEX | --rnd-file F | --hedged]\n"
+            "                      [--internal]\n"
             "       pqpan sig verify [--param P] --pk HEX --message HEX --signature HEX\n"
             "                        [--context HEX] [--internal]\n\n"
             "ML-DSA (FIPS 204). keygen prints {\"pk\":...,\"sk\":...}, sign {\"signature\":...},\n"
@@ -27,13 +28,15 @@ void cli_sig_help(FILE *out)
             "  --seed HEX      keygen seed xi, 32 bytes (KeyGen_internal, Alg. 6); default: from\n"
             "                  the OS, getrandom (KeyGen, Alg. 1)\n"
             "  --sk HEX        secret key (2560 / 4032 / 4896 bytes)\n"
-            "  --sk-file F     the secret key from file F ('-': stdin), as hex or as the JSON\n"
-            "                  that keygen prints, so that it need not be on the command line\n"
             "  --message HEX   the message M (any length, '' for none)\n"
             "  --context HEX   context string, at most 255 bytes (default empty; Alg. 2, 3)\n"
             "  --rnd HEX       signing randomness, 32 bytes; without --rnd or --hedged the\n"
             "                  signature is deterministic (rnd = 32 zero bytes, FIPS 204 3.4)\n"
             "  --hedged        rnd from the OS, getrandom (hedged signing)\n"
+            "  --X-file F      for the secrets X = seed, sk, rnd: the value from file F ('-':\n"
+            "                  stdin, for one option) instead of the command line, as hex or as\n"
+            "                  a JSON object with member X (sk: the JSON that keygen prints);\n"
+            "                  excludes --X\n"
             "  --internal      take the message as M' of Sign_internal / Verify_internal\n"
             "                  (Alg. 7, 8): no context, no 0 || |ctx| || ctx prefix\n"
             "  --pk HEX        public key (1312 / 1952 / 2592 bytes)\n"
@@ -48,15 +51,17 @@ void cli_sig_help(FILE *out)
 /* The values given on the command line; NULL / 0 when absent. */
 struct sig_args {
     const struct pqpan_sig *sig;
-    const char *seed, *sk, *sk_file, *message, *context, *rnd, *pk, *signature;
+    struct cli_secret_arg seed, sk, rnd;
+    const char *message, *context, *pk, *signature;
     int hedged, internal;
 };
 
 /* The options with a value and the flags, and where parse_args stores each. */
 static const struct cli_option value_options[] = {
-    {"--seed", offsetof(struct sig_args, seed)},       {"--sk", offsetof(struct sig_args, sk)},
-    {"--sk-file", offsetof(struct sig_args, sk_file)}, {"--message", offsetof(struct sig_args, message)},
-    {"--context", offsetof(struct sig_args, context)}, {"--rnd", offsetof(struct sig_args, rnd)},
+    {"--seed", offsetof(struct sig_args, seed.hex)},   {"--seed-file", offsetof(struct sig_args, seed.file)},
+    {"--sk", offsetof(struct sig_args, sk.hex)},       {"--sk-file", offsetof(struct sig_args, sk.file)},
+    {"--rnd", offsetof(struct sig_args, rnd.hex)},     {"--rnd-file", offsetof(struct sig_args, rnd.file)},
+    {"--message", offsetof(struct sig_args, message)}, {"--context", offsetof(struct sig_args, context)},
     {"--pk", offsetof(struct sig_args, pk)},           {"--signature", offsetof(struct sig_args, signature)},
 };
 static const struct cli_option flag_options[] = {
@@ -89,22 +94,19 @@ static int check_options(const struct sig_args *a, const char *op)
 {
     const int keygen = strcmp(op, "keygen") == 0, sign = strcmp(op, "sign") == 0;
     const int verify = strcmp(op, "verify") == 0;
-    if ((!keygen && a->seed != NULL) ||
-        (!sign && (a->sk != NULL || a->sk_file != NULL || a->rnd != NULL || a->hedged)) ||
+    if ((!keygen && cli_secret_given(&a->seed)) ||
+        (!sign && (cli_secret_given(&a->sk) || cli_secret_given(&a->rnd) || a->hedged)) ||
         (!verify && (a->pk != NULL || a->signature != NULL)) ||
         (keygen && (a->message != NULL || a->context != NULL || a->internal))) {
         return cli_usage_error(CMD, "option not used by '%s'", op);
     }
-    if (a->rnd != NULL && a->hedged) {
-        return cli_usage_error(CMD, "--rnd and --hedged exclude each other");
-    }
-    if (a->sk != NULL && a->sk_file != NULL) {
-        return cli_usage_error(CMD, "--sk and --sk-file exclude each other");
+    if (cli_secret_given(&a->rnd) && a->hedged) {
+        return cli_usage_error(CMD, "--rnd (or --rnd-file) and --hedged exclude each other");
     }
     if (a->internal && a->context != NULL) {
         return cli_usage_error(CMD, "--internal takes M' as given: no --context");
     }
-    if (sign && (a->message == NULL || (a->sk == NULL && a->sk_file == NULL))) {
+    if (sign && (a->message == NULL || !cli_secret_given(&a->sk))) {
         return cli_usage_error(CMD, "sign needs --sk or --sk-file, and --message");
     }
     if (verify && (a->pk == NULL || a->message == NULL || a->signature == NULL)) {
@@ -132,11 +134,7 @@ static int decode_any(uint8_t *out, size_t cap, size_t *len, const char *name, c
 static int run_keygen(const struct sig_args *a)
 {
     uint8_t seed[PQPAN_MLDSA_SEED_BYTES], pk[PQPAN_SIG_PK_MAX_BYTES], sk[PQPAN_SIG_SK_MAX_BYTES];
-    int rc = a->seed != NULL ? decode_input(seed, sizeof seed, "seed", a->seed)
-                             : (cli_random(seed, sizeof seed) == 0 ? EXIT_OK : EXIT_IO);
-    if (rc == EXIT_IO) {
-        fprintf(stderr, "pqpan sig: cannot read the OS random source (getrandom)\n");
-    }
+    int rc = cli_secret_or_random(seed, sizeof seed, &a->seed, CMD, "seed");
     if (rc == EXIT_OK && a->sig->keypair_derand(pk, sk, seed) != PQPAN_OK) {
         rc = EXIT_FAILURE_RUN;
     }
@@ -162,16 +160,13 @@ static int read_message(uint8_t **msg, size_t *len, const char *hex)
     return decode_any(*msg, cap, len, "message", hex);
 }
 
-/* rnd: --rnd HEX, 32 random bytes with --hedged, else 32 zero bytes (deterministic). */
+/* rnd: --rnd HEX or --rnd-file F, 32 random bytes with --hedged, else 32 zero bytes
+ * (deterministic). */
 static int signing_rnd(uint8_t rnd[PQPAN_MLDSA_RND_BYTES], const struct sig_args *a)
 {
     memset(rnd, 0, PQPAN_MLDSA_RND_BYTES);
-    if (a->rnd != NULL) {
-        return decode_input(rnd, PQPAN_MLDSA_RND_BYTES, "rnd", a->rnd);
-    }
-    if (a->hedged && cli_random(rnd, PQPAN_MLDSA_RND_BYTES) != 0) {
-        fprintf(stderr, "pqpan sig: cannot read the OS random source (getrandom)\n");
-        return EXIT_IO;
+    if (a->hedged || cli_secret_given(&a->rnd)) {
+        return cli_secret_or_random(rnd, PQPAN_MLDSA_RND_BYTES, &a->rnd, CMD, "rnd");
     }
     return EXIT_OK;
 }
@@ -181,9 +176,7 @@ static int run_sign(const struct sig_args *a)
     uint8_t sk[PQPAN_SIG_SK_MAX_BYTES], rnd[PQPAN_MLDSA_RND_BYTES], ctx[PQPAN_MLDSA_CTX_MAX_BYTES];
     uint8_t sig[PQPAN_SIG_SIG_MAX_BYTES], *msg = NULL;
     size_t msg_len = 0, ctx_len = 0;
-    int rc = a->sk != NULL ? decode_input(sk, a->sig->sk_bytes, "sk", a->sk)
-                           : cli_secret_from_file(sk, a->sig->sk_bytes, a->sk_file, "sk", CMD,
-                                                  "--sk-file");
+    int rc = cli_secret_read(sk, a->sig->sk_bytes, &a->sk, CMD, "sk");
     if (rc == EXIT_OK) {
         rc = read_message(&msg, &msg_len, a->message);
     }

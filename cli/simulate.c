@@ -478,7 +478,7 @@ static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_resu
  * the side's energy until failure (events accounting; empty when the run completed). */
 #define SIM_CSV_NAMES                                                                        \
     "seed,per,ber,transport,messages,packets_tx,retransmissions,crc_errors_rx,missed_rx,"  \
-    "conn_events,negotiated_att_mtu,negotiated_ll_octets,sim_time_ms,result,keys_equal,"   \
+    "negotiated_att_mtu,negotiated_ll_octets,sim_time_ms,result,keys_equal,"   \
     "key_confirmation,energy_until_failure_uj"
 
 /* A counter of side s (enum model_side; MODEL_TOTAL: the sum of both). */
@@ -493,11 +493,11 @@ static void print_sim_csv(const struct sim_opts *o, const struct pqpan_sim_resul
                           const struct ble_sim_keys *k, const struct model_row *row, int side)
 {
     const uint64_t tx[2] = {r->ledger[0].pdus_tx, r->ledger[1].pdus_tx};
-    printf(",%llu,%.17g,%.17g,%s,%s,%llu,%llu,%llu,%llu,%llu,%u,%u,%.6f,", o->s.seed, o->s.per,
+    printf(",%llu,%.17g,%.17g,%s,%s,%llu,%llu,%llu,%llu,%u,%u,%.6f,", o->s.seed, o->s.per,
            o->s.ber, transport_name(o, k, 1), k->lesc ? "lesc" : k->protocol ? "pqke" : "estimate",
            side_count(tx, side), side_count(r->retransmissions, side),
-           side_count(r->crc_errors, side), side_count(r->missed, side),
-           (unsigned long long)r->conn_events, r->att_mtu, r->ll_octets, (double)r->end_ns * 1e-6);
+           side_count(r->crc_errors, side), side_count(r->missed, side), r->att_mtu, r->ll_octets,
+           (double)r->end_ns * 1e-6);
     cli_csv_string(stdout, ble_sim_status_text(r));
     if (k->protocol) {
         printf(",%s,%s,", k->equal ? "true" : "false",

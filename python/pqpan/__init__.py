@@ -117,7 +117,8 @@ def simulate(kem: str = "ML-KEM-768", *, per: float = 0.0, ber: float = 0.0, see
 def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "ieee",
                     addr: str = "extended", idle: Optional[str] = None,
                     backoff: Optional[str] = None, mac_security: str = "none",
-                    key_id_mode: int = 1, profile: Union[str, Profile] = "nrf52840",
+                    key_id_mode: int = 1, auth: str = "none",
+                    profile: Union[str, Profile] = "nrf52840",
                     calibration: Optional[str] = None, crypto_impl: Optional[str] = None,
                     currents: str = "system", tx_dbm: int = 0, ramp: str = "fast",
                     gamma_comm: Optional[float] = None,
@@ -127,7 +128,8 @@ def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "
     probability `busy`): `pqpan estimate --link 802154 --format json` as a dict, sides
     initiator, responder, total. idle / backoff: "listen" or "sleep" (None: the profile's
     ieee802154 section); mac_security: none, mic32, mic64, mic128, enc-mic32, enc-mic64,
-    enc-mic128; key_id_mode 0..3."""
+    enc-mic128; key_id_mode 0..3; auth: the PQKE mode (`--auth`: none, psk, kem-auth,
+    kem-auth-mutual, numeric; the sig modes are not priced by the package yet)."""
     options = dict(locals())
     env = _env(options)
     return lowpan.estimate(env, lowpan.LinkOptions(**options))

@@ -30,7 +30,7 @@ class LinkOptions:
     """The 802.15.4 link options (cli/lowpan_model.c lowpan_opts), checked."""
 
     def __init__(self, kem="ML-KEM-768", busy=0.0, csma="ieee", addr="extended", idle=None,
-                 backoff=None, mac_security="none", key_id_mode=1):
+                 backoff=None, mac_security="none", key_id_mode=1, auth="none"):
         if lib.pqpan_kem_by_name(str(kem).encode()) == ffi.NULL:
             raise UsageError("--kem %s: see --help for the allowed values" % (kem,))
         for name, value, words in (("csma", csma, ("ieee", "contiki")),
@@ -51,6 +51,7 @@ class LinkOptions:
         self.idle = None if idle is None else idle == "listen"
         self.backoff = None if backoff is None else backoff == "listen"
         self.sec_level, self.key_id_mode = _sec_level(mac_security), key_id_mode
+        self.mode = model.auth_mode(auth)
 
     def idle_listens(self, env):
         return self.idle if self.idle is not None else bool(
@@ -78,10 +79,12 @@ def setup(c, env, o):
     ble = ffi.new("struct pqpan_ble_config *")
     lib.pqpan_ble_config_default(ble)
     ble.protocol = lib.PQPAN_BLE_PROTO_PQPAN
+    ble.pqke_mode = o.mode
     cycles = model.model_setup(env, ble, o.kem)
-    sizes = lib.pqpan_pqke_message_sizes(lib.pqpan_pqke_suite_for_kem(k.id),
-                                         lib.PQPAN_PQKE_MODE_NONE, 0)
-    c.msg_octets = [sizes.init_bytes, sizes.resp_bytes, sizes.fin_bytes]
+    if lib.pqpan_802154_est_config_pqke(c, lib.pqpan_pqke_suite_for_kem(k.id), o.mode,
+                                        0) != lib.PQPAN_OK:
+        raise UsageError("--auth %s: no such PQKE variant"
+                         % cstr(lib.pqpan_pqke_mode_name(o.mode)))
     c.csma = lib.pqpan_802154_csma_contiki() if o.contiki else lib.pqpan_802154_csma_ieee()
     c.p_busy = o.busy
     p = env.profile.struct
@@ -169,10 +172,10 @@ def add_802154_fields(values, e, c, env):
                                                                   v["t_backoff_ms"])
 
 
-def rows(kem, values, c):
+def rows(kem, values, c, mode):
     out = []
     for s, v in enumerate(values):
-        row = {"side": SIDES[s], "kem": kem, "protocol": "pqpan",
+        row = {"side": SIDES[s], "kem": kem, "protocol": model.protocol_name(mode),
                "radio_mode": cstr(lib.pqpan_radio_mode_name(lib.PQPAN_RADIO_IEEE802154)),
                "idle": "listen" if c.rx_always_on else "sleep",
                "backoff": "listen" if c.backoff_rx else "sleep",
@@ -247,7 +250,7 @@ def estimate(env, o):
         "frames_resp": e.frames[1], "frames_fin": e.frames[2], "expected_ccas": e.ccas,
         "expected_backoff_ms": e.backoff_ns * 1e-6, "p_frame_access_failure": e.p_frame_fail,
         "p_success": e.p_success}
-    result["sides"] = rows(o.kem, values, c)
+    result["sides"] = rows(o.kem, values, c, o.mode)
     return result
 
 
@@ -319,8 +322,7 @@ def simulate(env, o, nodes=2, hidden=0, capture="none", load=0.0, frame_bytes=60
     lib.pqpan_ledger_init(none + 1)
     for run in range(runs):
         c.seed = seed + run
-        rc = lib.pqpan_sim_pqke_init(app, suite, lib.PQPAN_PQKE_MODE_NONE, 0, c.initiator_side,
-                                     c.seed)
+        rc = lib.pqpan_sim_pqke_init(app, suite, o.mode, 0, c.initiator_side, c.seed)
         if rc == lib.PQPAN_OK:
             rc = lib.pqpan_sim154_init(sim, c)
         if rc == lib.PQPAN_OK:

@@ -235,7 +235,7 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
                        if _word("keygen-side", keygen_side, ("central", "peripheral")) == 0
                        else lib.PQPAN_BLE_PERIPHERAL)
     cfg.encrypted = int(bool(encrypted))
-    cfg.pqke_mode = _auth_mode(auth)
+    cfg.pqke_mode = auth_mode(auth)
     if adv_interval_ms is not None:
         cfg.adv_interval_ns = _adv_interval(adv_interval_ms)
     cfg.features = _onoff("features", features)
@@ -253,7 +253,8 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
     return cfg
 
 
-def _auth_mode(auth):
+def auth_mode(auth):
+    """The PQKE mode (enum) of an --auth word; UsageError naming the modes otherwise."""
     mode = lib.pqpan_pqke_mode_by_name(auth.encode()) if isinstance(auth, str) else 0
     if mode == 0 or not lib.pqpan_pqke_mode_implemented(mode):
         names = [cstr(lib.pqpan_pqke_mode_name(m)) for m in range(1, 16)
@@ -308,8 +309,52 @@ def model_setup(env, cfg, kem):
     return cycles
 
 
+def protocol_name(mode):
+    """The protocol field of pqpan's protocol in mode (cli/ble_model.c model_protocol_name)."""
+    return _PROTOCOL_NAMES.get(mode, "pqpan")
+
+
+def _ms_text(ns):
+    """ns as milliseconds, up to 3 decimals without trailing zeros (cli/link_opts.c)."""
+    text = "%.3f" % (ns * 1e-6)
+    return text.rstrip("0").rstrip(".")
+
+
+def check_link(cfg):
+    """UsageError, with the CLI's message (cli/link_opts.c link_opts_check), for a link that
+    cannot hold: pqpan_ble_config_fault."""
+    fault = lib.pqpan_ble_config_fault(cfg)
+    if fault == lib.PQPAN_BLE_CONFIG_OK:
+        return
+    if fault == lib.PQPAN_BLE_CONFIG_CI_STEP:
+        raise UsageError("--ci-ms %s: a connection interval is a multiple of 1.25 ms in "
+                         "7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)" % _ms_text(cfg.ci_ns))
+    if fault == lib.PQPAN_BLE_CONFIG_IDLE_CI_STEP:
+        raise UsageError("--idle-ci-ms %s: a connection interval is a multiple of 1.25 ms in "
+                         "7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)" % _ms_text(cfg.idle_ci_ns))
+    if fault == lib.PQPAN_BLE_CONFIG_EVENT_LEN:
+        raise UsageError("--event-len-ms %s is longer than the connection interval (--ci-ms "
+                         "%s): an event ends before the next one starts"
+                         % (_ms_text(cfg.event_len_ns), _ms_text(cfg.ci_ns)))
+    if fault == lib.PQPAN_BLE_CONFIG_PAIR:
+        given = cfg.event_len_ns != 0
+        raise UsageError(
+            "a data PDU of %u LL octets on %s and the empty PDU answering it take %s ms, longer "
+            "than a connection event (%s ms: %s%s%s): the link cannot carry its own payload; "
+            "use a faster --phy, fewer --ll-octets, a --max-tx-time-us limit or a longer %s"
+            % (lib.pqpan_ble_config_ll_octets(cfg), cstr(lib.pqpan_ble_phy_name(cfg.phy)),
+               _ms_text(lib.pqpan_ble_config_pair_ns(cfg)),
+               _ms_text(lib.pqpan_ble_config_event_ns(cfg)),
+               "--event-len-ms" if given else "--ci-ms ", "" if given else _ms_text(cfg.ci_ns),
+               "" if given else " minus T_IFS", "--event-len-ms" if given else "--ci-ms"))
+    raise UsageError("configuration out of range (--phy 1M, 2M, S2, S8; --ll-octets 27..251; "
+                     "--ci-ms and --idle-ci-ms 7.5..4000)")
+
+
 def run_estimator(env, cfg, kem):
-    """pqpan_ble_estimate_pqke (or _lesc for LESC-P256): the per-side ledgers and counts."""
+    """pqpan_ble_estimate_pqke (or _lesc for LESC-P256): the per-side ledgers and counts,
+    after the link check `estimate` makes (check_link)."""
+    check_link(cfg)
     cycles = model_setup(env, cfg, kem)
     est = ffi.new("struct pqpan_ble_estimate *")
     if kem == LESC_NAME:
@@ -334,7 +379,7 @@ def _config_fields(kem, cfg, est):
     if lesc:
         protocol = "lesc"
     elif cfg.protocol == lib.PQPAN_BLE_PROTO_PQPAN:
-        protocol = _PROTOCOL_NAMES.get(cfg.pqke_mode, "pqpan")
+        protocol = protocol_name(cfg.pqke_mode)
     else:
         protocol = "study"
     return {"kem": kem, "protocol": protocol, "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
@@ -405,7 +450,12 @@ _SETUP_PHASES = ("advertise", "connect", "features", "conn_update", "phy_update"
 _EXCHANGE_PHASES = ("key_transfer", "crypto", "confirm")
 _BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "pdus_tx",
              "pdus_rx", "bytes_tx", "bytes_rx", "data_pdus_tx", "empty_pdus_tx",
-             "att_pdus_tx", "events", "idle_events")
+             "att_pdus_tx", "conn_events", "idle_events")
+
+# The connection's first event: the estimator's set-up schedules it in the connect phase
+# and counts it neither in counts.events nor in counts.idle_events (cli/ble_model.c
+# ESTIMATE_CONNECT_EVENTS; docs/MODEL.md "Connection events: the count").
+ESTIMATE_CONNECT_EVENTS = 1
 
 
 CONFIG_FIELDS = ("kem", "protocol", "phy", "att_mtu", "ll_octets", "dle", "transfer", "ci_ms",
@@ -448,8 +498,9 @@ def side_ledgers(ledgers, bits, order):
     return led, bl
 
 
-def fill_rows(env, kem, cfg, est):
-    """The three rows (peripheral, central, total) of one estimate or simulated run."""
+def fill_rows(env, kem, cfg, est, conn_events=None):
+    """The three rows (peripheral, central, total) of one estimate or simulated run;
+    conn_events: a simulated run's count (None: the estimate's)."""
     roles = (lib.PQPAN_BLE_PERIPHERAL, lib.PQPAN_BLE_CENTRAL)
     radio = lib.pqpan_advise_radio_mode(cfg.phy)
     led, bl = side_ledgers(est.ledger, est.bits, roles)
@@ -470,7 +521,8 @@ def fill_rows(env, kem, cfg, est):
                  "e_exchange_events_uj": _exchange_energy(env, led[s], radio),
                  "ll_octets_eff": est.ll_octets_eff,
                  "data_pdus_tx": c[0], "empty_pdus_tx": c[1], "att_pdus_tx": c[2],
-                 "events": est.counts.events + est.counts.idle_events,
+                 "conn_events": conn_events if conn_events is not None else
+                 est.counts.events + est.counts.idle_events + ESTIMATE_CONNECT_EVENTS,
                  "idle_events": est.counts.idle_events}
         rows.append(_ble_row(side, config, energy_fields(full, bits, led[s], bl[s]), extra,
                              phase_e, phase_t))

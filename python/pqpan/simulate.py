@@ -161,6 +161,7 @@ def simulate_ble(env, kem, cfg, **sim_options):
     result["simulation"] = simulation_members(
         sim, keys, sim_options.get("seed", 1), sim_options.get("per", 0.0),
         sim_options.get("ber", 0.0), sim_options.get("transport", "gatt"))
-    result["sides"] = model.fill_rows(env, kem, sim.cfg.ble, sim_estimate(sim))
+    result["sides"] = model.fill_rows(env, kem, sim.cfg.ble, sim_estimate(sim),
+                                      sim.res.conn_events)
     result["succeeded"] = succeeded(sim, keys)
     return result

@@ -93,6 +93,12 @@ ERRORS = [
     (dict(currents="radio-only", tx_dbm=8), True),
     (dict(currents="radio-only", profile="cc2340r5"), True),
     (dict(transfer="study", att_mtu=247), True),
+    # a link that cannot hold (pqpan_ble_config_fault), refused with estimate's message
+    (dict(ci_ms=10.1), True),
+    (dict(idle_ci_ms=31), True),
+    (dict(ci_ms=10, event_len_ms=12), True),
+    (dict(kem="ML-KEM-1024", phy="S8", ci_ms=7.5, ll_octets=251), True),
+    (dict(kem="ML-KEM-1024", phy="S8", ci_ms=100, ll_octets=251, event_len_ms=2), True),
     (dict(crypto_impl="nosuch"), True),
     (dict(att_mtu=22), False),
     (dict(ll_octets=252), False),

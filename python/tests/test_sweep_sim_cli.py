@@ -122,6 +122,10 @@ LOWPAN_CASES = [
     dict(kem="ML-KEM-512", busy=0.5, csma="contiki", addr="short"),
     dict(idle="sleep", backoff="sleep", mac_security="enc-mic32"),
     dict(mac_security="mic128", key_id_mode=3, kem="ML-KEM-1024", tx_dbm=0),
+    dict(auth="psk"),
+    dict(auth="kem-auth", kem="ML-KEM-512"),
+    dict(auth="kem-auth-mutual", kem="ML-KEM-1024", busy=0.2),
+    dict(auth="numeric", idle="sleep", backoff="sleep"),
 ]
 
 
@@ -134,7 +138,8 @@ def test_estimate_802154_equals_cli(cli, options):
 
 @pytest.mark.parametrize("options", [dict(runs=20), dict(runs=10, nodes=6, load=40, seed=9,
                                                          hidden=2, capture="first"),
-                                     dict(runs=5, idle="sleep", kem="ML-KEM-512")], ids=str)
+                                     dict(runs=5, idle="sleep", kem="ML-KEM-512"),
+                                     dict(runs=5, auth="kem-auth-mutual")], ids=str)
 def test_simulate_802154_equals_cli(cli, options):
     expected = cli.json(["simulate", "--link", "802154", *cli_args(options)])
     compare_json(expected, pqpan.simulate_802154(**options), {"derived_figures",

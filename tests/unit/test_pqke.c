@@ -1502,37 +1502,54 @@ static int init_flip_syntax_error(const struct exchange *x, const uint8_t *msg, 
     return PQPAN_OK;
 }
 
+/* Checks one flipped copy msg (len bytes, bit b of byte pos changed) of a message of x;
+ * returns 1 if a side reached a session from it. */
+typedef int (*flip_check_fn)(const struct exchange *x, const uint8_t *msg, size_t len, size_t pos,
+                             unsigned b);
+
+_Static_assert(PQPAN_PQKE_INIT_MAX_BYTES <= PQPAN_PQKE_MSG_MAX_BYTES &&
+                   PQPAN_PQKE_FIN_MAX_BYTES <= PQPAN_PQKE_MSG_MAX_BYTES,
+               "one buffer of PQPAN_PQKE_MSG_MAX_BYTES holds every message");
+
+/* Every flip of flips_at on message orig (type t, len bytes) of x, each checked by check. */
+static void flip_each(const struct exchange *x, unsigned t, const uint8_t *orig, size_t len,
+                      flip_check_fn check, struct flip_tally *tally)
+{
+    static uint8_t msg[PQPAN_PQKE_MSG_MAX_BYTES];
+    size_t pos;
+    unsigned b;
+    for (pos = 0; pos < len; pos++) {
+        for (b = 0; b < flips_at(x, t, pos); b++) {
+            memcpy(msg, orig, len);
+            msg[pos] ^= flip_mask(x, t, pos, b);
+            tally->wrong_keys += (unsigned long)check(x, msg, len, pos, b);
+            tally->flips++;
+        }
+    }
+}
+
 /* INIT flips: refused by the responder (header, set byte, sets, ek modulus, P-256 point) or
  * answered, and then the real initiator refuses that answer (AUTH): neither side reaches a
  * session. */
-static void flip_init(struct exchange *x, struct flip_tally *t)
+static int check_init_flip(const struct exchange *x, const uint8_t *msg, size_t len, size_t pos,
+                           unsigned b)
 {
-    size_t pos;
-    unsigned b;
-    for (pos = 0; pos < x->init_len; pos++) {
-        for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_INIT, pos); b++) {
-            static uint8_t msg[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
-            size_t out_len = 0;
-            int rc, want;
-            memcpy(msg, x->init_msg, x->init_len);
-            msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_INIT, pos, b);
-            rc = responder_try_init(x, msg, x->init_len, pos * 8 + b, out, &out_len);
-            t->flips++;
-            want = init_flip_syntax_error(x, msg, pos);
-            if (want != PQPAN_OK) {
-                assert_int_equal(rc, want);
-                continue;
-            }
-            if (rc != PQPAN_OK) {
-                /* FIPS 203 §7.2 on the flipped ek, SP 800-56A §5.6.2.3.3 on the P-256 key */
-                assert_int_equal(rc, PQPAN_ERR_BAD_KEY);
-                continue;
-            }
-            rc = initiator_try(x, out, out_len);
-            assert_int_equal(rc, PQPAN_ERR_AUTH);
-            t->wrong_keys += rc == PQPAN_OK;
-        }
+    static uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
+    size_t out_len = 0;
+    int rc = responder_try_init(x, msg, len, pos * 8 + b, out, &out_len);
+    int want = init_flip_syntax_error(x, msg, pos);
+    if (want != PQPAN_OK) {
+        assert_int_equal(rc, want);
+        return 0;
     }
+    if (rc != PQPAN_OK) {
+        /* FIPS 203 §7.2 on the flipped ek, SP 800-56A §5.6.2.3.3 on the P-256 key */
+        assert_int_equal(rc, PQPAN_ERR_BAD_KEY);
+        return 0;
+    }
+    rc = initiator_try(x, out, out_len);
+    assert_int_equal(rc, PQPAN_ERR_AUTH);
+    return rc == PQPAN_OK;
 }
 
 /* The initiator's verdict on a flipped RESP byte: the syntax as for INIT (the set byte must be
@@ -1556,45 +1573,27 @@ static int resp_flip_error(const struct exchange *x, const uint8_t *msg, size_t 
     return PQPAN_ERR_AUTH;
 }
 
-static void flip_resp(struct exchange *x, struct flip_tally *t)
+static int check_resp_flip(const struct exchange *x, const uint8_t *msg, size_t len, size_t pos,
+                           unsigned b)
 {
-    size_t pos;
-    unsigned b;
-    for (pos = 0; pos < x->resp_len; pos++) {
-        for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_RESP, pos); b++) {
-            static uint8_t msg[PQPAN_PQKE_RESP_MAX_BYTES];
-            int rc;
-            memcpy(msg, x->resp_msg, x->resp_len);
-            msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_RESP, pos, b);
-            rc = initiator_try(x, msg, x->resp_len);
-            assert_int_equal(rc, resp_flip_error(x, msg, pos));
-            t->flips++;
-            t->wrong_keys += rc == PQPAN_OK;
-        }
-    }
+    int rc = initiator_try(x, msg, len);
+    (void)b;
+    assert_int_equal(rc, resp_flip_error(x, msg, pos));
+    return rc == PQPAN_OK;
 }
 
 /* FIN flips: the header, the set byte (SUITE), else the tag, the commitment or sig_i (AUTH). */
-static void flip_fin(struct exchange *x, struct flip_tally *t)
+static int check_fin_flip(const struct exchange *x, const uint8_t *msg, size_t len, size_t pos,
+                          unsigned b)
 {
     const struct pqpan_pqke_layout l = layout_of_run(x, PQPAN_PQKE_MSG_FIN);
-    size_t pos;
-    unsigned b;
-    for (pos = 0; pos < x->fin_len; pos++) {
-        for (b = 0; b < flips_at(x, PQPAN_PQKE_MSG_FIN, pos); b++) {
-            static uint8_t msg[PQPAN_PQKE_FIN_MAX_BYTES];
-            int want, rc;
-            memcpy(msg, x->fin_msg, x->fin_len);
-            msg[pos] ^= flip_mask(x, PQPAN_PQKE_MSG_FIN, pos, b);
-            want = pos < PQPAN_PQKE_HEADER_BYTES        ? header_flip_error(pos, msg[pos])
-                   : pos == l.sig_set && l.sig_set != 0 ? PQPAN_ERR_SUITE
-                                                        : PQPAN_ERR_AUTH;
-            rc = responder_try_fin(x, msg, x->fin_len);
-            assert_int_equal(rc, want);
-            t->flips++;
-            t->wrong_keys += rc == PQPAN_OK;
-        }
-    }
+    int want = pos < PQPAN_PQKE_HEADER_BYTES        ? header_flip_error(pos, msg[pos])
+               : pos == l.sig_set && l.sig_set != 0 ? PQPAN_ERR_SUITE
+                                                    : PQPAN_ERR_AUTH;
+    int rc = responder_try_fin(x, msg, len);
+    (void)b;
+    assert_int_equal(rc, want);
+    return rc == PQPAN_OK;
 }
 
 /* Every suite and mode, the flips of flips_at: exhaustive over the bytes (sampled bits in the
@@ -1609,9 +1608,9 @@ static void test_flipped_messages_never_give_a_key(void **state)
         for (j = 0; j < N_MODES; j++) {
             struct exchange x;
             exchange_full(&x, all_suites[i], all_modes[j], 11 + j);
-            flip_init(&x, &t);
-            flip_resp(&x, &t);
-            flip_fin(&x, &t);
+            flip_each(&x, PQPAN_PQKE_MSG_INIT, x.init_msg, x.init_len, check_init_flip, &t);
+            flip_each(&x, PQPAN_PQKE_MSG_RESP, x.resp_msg, x.resp_len, check_resp_flip, &t);
+            flip_each(&x, PQPAN_PQKE_MSG_FIN, x.fin_msg, x.fin_len, check_fin_flip, &t);
         }
     }
     print_message("single-bit flips tried: %lu, sessions from a flipped message: %lu\n", t.flips,
@@ -1622,45 +1621,48 @@ static void test_flipped_messages_never_give_a_key(void **state)
 
 /* ---- truncated and oversized messages ---- */
 
+/* Feeds msg (len bytes) to the side that expects the message; returns its verdict. */
+typedef int (*feed_fn)(const struct exchange *x, const uint8_t *msg, size_t len);
+
+static int feed_init(const struct exchange *x, const uint8_t *msg, size_t len)
+{
+    static uint8_t out[PQPAN_PQKE_RESP_MAX_BYTES];
+    size_t out_len;
+    return responder_try_init(x, msg, len, len, out, &out_len);
+}
+
+/* Every length 0 .. len + 1 but len of message orig (the tail zeros), each BAD_LENGTH from
+ * feed; returns how many were tried. */
+static unsigned long bad_lengths(const struct exchange *x, const uint8_t *orig, size_t len,
+                                 feed_fn feed)
+{
+    static uint8_t big[PQPAN_PQKE_MSG_MAX_BYTES + 1];
+    unsigned long tried = 0;
+    size_t n;
+    for (n = 0; n <= len + 1; n++) {
+        if (n == len) {
+            continue;
+        }
+        memset(big, 0, sizeof big);
+        memcpy(big, orig, n < len ? n : len);
+        assert_int_equal(feed(x, big, n), PQPAN_ERR_BAD_LENGTH);
+        tried++;
+    }
+    return tried;
+}
+
 static void test_truncated_or_oversized_messages_are_bad_length(void **state)
 {
     unsigned long tried = 0;
-    size_t i, j, len;
+    size_t i, j;
     (void)state;
     for (i = 0; i < N_SUITES; i++) {
         for (j = 0; j < N_MODES; j++) {
             struct exchange x;
-            static uint8_t big[PQPAN_PQKE_MSG_MAX_BYTES + 1], out[PQPAN_PQKE_RESP_MAX_BYTES];
-            size_t out_len;
             exchange_full(&x, all_suites[i], all_modes[j], 21);
-            for (len = 0; len <= x.init_len + 1; len++) {
-                if (len == x.init_len) {
-                    continue;
-                }
-                memset(big, 0, sizeof big);
-                memcpy(big, x.init_msg, len < x.init_len ? len : x.init_len);
-                assert_int_equal(responder_try_init(&x, big, len, len, out, &out_len),
-                                 PQPAN_ERR_BAD_LENGTH);
-                tried++;
-            }
-            for (len = 0; len <= x.resp_len + 1; len++) {
-                if (len == x.resp_len) {
-                    continue;
-                }
-                memset(big, 0, sizeof big);
-                memcpy(big, x.resp_msg, len < x.resp_len ? len : x.resp_len);
-                assert_int_equal(initiator_try(&x, big, len), PQPAN_ERR_BAD_LENGTH);
-                tried++;
-            }
-            for (len = 0; len <= x.fin_len + 1; len++) {
-                if (len == x.fin_len) {
-                    continue;
-                }
-                memset(big, 0, sizeof big);
-                memcpy(big, x.fin_msg, len < x.fin_len ? len : x.fin_len);
-                assert_int_equal(responder_try_fin(&x, big, len), PQPAN_ERR_BAD_LENGTH);
-                tried++;
-            }
+            tried += bad_lengths(&x, x.init_msg, x.init_len, feed_init);
+            tried += bad_lengths(&x, x.resp_msg, x.resp_len, initiator_try);
+            tried += bad_lengths(&x, x.fin_msg, x.fin_len, responder_try_fin);
         }
     }
     print_message("truncated / oversized messages tried: %lu\n", tried);

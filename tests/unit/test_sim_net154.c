@@ -91,6 +91,24 @@ static int run(struct pqpan_sim154 *s, struct pqpan_sim_pqke *a, const struct pq
     return run_mode(s, a, c, cap, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE);
 }
 
+/* What a search for a seed looks for in a run's result. */
+typedef int (*run_found_fn)(const struct pqpan_sim154_result *r);
+
+/* Runs c (suite, mode) in sim_a / app_a with seeds 1, 2, ... below limit until found says
+ * a run shows what the test needs; returns 1 then (c->seed and sim_a keep that run), 0 if
+ * no seed below limit did. */
+static int first_seed_where(struct pqpan_sim154_config *c, unsigned suite, unsigned mode,
+                            uint64_t limit, run_found_fn found)
+{
+    for (c->seed = 1; c->seed < limit; c->seed++) {
+        assert_int_equal(run_mode(&sim_a, &app_a, c, NULL, suite, mode), PQPAN_OK);
+        if (found(&sim_a.res)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void test_heap_over_caller_storage(void **state)
 {
     struct pqpan_ev heap[3], ev;
@@ -253,6 +271,12 @@ static void test_seeded_runs_are_reproducible(void **state)
     assert_true(cap_a.len != cap_b.len || memcmp(cap_a.b, cap_b.b, cap_a.len) != 0);
 }
 
+static int completes_after_reassembly_timeout(const struct pqpan_sim154_result *r)
+{
+    return r->status == PQPAN_OK && r->dgram_failed[0] + r->dgram_failed[1] > 0 &&
+           r->reasm_timeouts[0] + r->reasm_timeouts[1] > 0;
+}
+
 /* Loaded channel, two MAC attempts per frame: the first seeded run that loses a datagram
  * (the receiver holding part of it) yet completes shows the cost: the partial datagram
  * dropped on its reassembly timeout, the whole message sent again after the timeout, so
@@ -262,22 +286,22 @@ static void test_lost_datagram_costs_the_timeout(void **state)
     struct pqpan_sim154_config c;
     const struct pqpan_sim154_result *r = &sim_a.res;
     const uint64_t timeout_ns = 250000000u;
-    int found = 0;
     (void)state;
     lossy_config(&c);
-    for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
-        assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
-        found = r->status == PQPAN_OK && r->dgram_failed[0] + r->dgram_failed[1] > 0 &&
-                r->reasm_timeouts[0] + r->reasm_timeouts[1] > 0;
-    }
-    assert_true(found);
+    assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 200,
+                                 completes_after_reassembly_timeout));
     print_message("seed %llu: %u datagrams lost, %u sent again, latency %.1f ms\n",
-                  (unsigned long long)(c.seed - 1u), r->dgram_failed[0] + r->dgram_failed[1],
+                  (unsigned long long)c.seed, r->dgram_failed[0] + r->dgram_failed[1],
                   r->dgram_retx[0] + r->dgram_retx[1], (double)r->latency_ns * 1e-6);
     assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
     assert_true(r->latency_ns >= timeout_ns);
     assert_true(state_ns(&r->ledger[0], PQPAN_STATE_RX) >= timeout_ns); /* idle listening */
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
+}
+
+static int has_duplicates(const struct pqpan_sim154_result *r)
+{
+    return r->duplicates[0] + r->duplicates[1] > 0;
 }
 
 /* A datagram delivered but not known to be (the ACK of its last fragment lost, or the
@@ -287,14 +311,10 @@ static void test_duplicates_never_reach_the_application(void **state)
 {
     struct pqpan_sim154_config c;
     const struct pqpan_sim154_result *r = &sim_a.res;
-    int found = 0;
     (void)state;
     lossy_config(&c);
-    for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
-        assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
-        found = r->duplicates[0] + r->duplicates[1] > 0;
-    }
-    assert_true(found);
+    assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 200,
+                                 has_duplicates));
     assert_int_equal(r->status, PQPAN_OK);
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
 }
@@ -343,6 +363,11 @@ static void test_segmented_messages_agree_with_estimator(void **state)
     }
 }
 
+static int completes_after_a_lost_datagram(const struct pqpan_sim154_result *r)
+{
+    return r->status == PQPAN_OK && r->dgram_failed[0] + r->dgram_failed[1] > 0;
+}
+
 /* A segment lost under load (a fragment out of MAC attempts) costs the whole message: the
  * sender starts it again from segment 0 and the receiver, which had the first segments,
  * starts over; the exchange still ends with equal keys. */
@@ -350,33 +375,29 @@ static void test_lost_segment_resends_the_message(void **state)
 {
     struct pqpan_sim154_config c;
     const struct pqpan_sim154_result *r = &sim_a.res;
-    int found = 0;
     (void)state;
     lossy_config(&c);
-    for (c.seed = 1; c.seed < 200 && !found; c.seed++) {
-        assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, PQPAN_PQKE_SUITE_MLKEM768,
-                                  PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL), PQPAN_OK);
-        found = r->status == PQPAN_OK && r->dgram_failed[0] + r->dgram_failed[1] > 0;
-    }
-    assert_true(found);
+    assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                 200, completes_after_a_lost_datagram));
     assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
+}
+
+static int fails(const struct pqpan_sim154_result *r)
+{
+    return r->status != PQPAN_OK;
 }
 
 /* Without datagram retries a lost datagram fails the exchange. */
 static void test_no_retries_left_fails(void **state)
 {
     struct pqpan_sim154_config c;
-    int failed = 0;
     (void)state;
     config(&c, 12, 30.0);
     c.exch.csma.max_frame_retries = 0;
     c.dgram_retries = 0;
-    for (c.seed = 1; c.seed < 100 && !failed; c.seed++) {
-        assert_int_equal(run(&sim_a, &app_a, &c, NULL), PQPAN_OK);
-        failed = sim_a.res.status != PQPAN_OK;
-    }
-    assert_true(failed);
+    assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 100,
+                                 fails));
     assert_int_equal(sim_a.res.status, PQPAN_ERR_TIMEOUT);
     assert_int_equal(sim_a.res.dgram_retx[0] + sim_a.res.dgram_retx[1], 0);
     assert_false(pqpan_sim_pqke_confirmed(&app_a));

@@ -17,7 +17,7 @@
     ['latency_ms', 'latency (ms)', 3],
     ['pdus_tx', 'LL PDUs sent, exchange', 0],
     ['pdus_rx', 'LL PDUs received, exchange', 0],
-    ['events', 'connection events', 0],
+    ['conn_events', 'connection events, first to last', 0],
     ['data_frames_tx', 'data frames sent', 0],
     ['acks_tx', 'Imm-Acks sent', 0],
   ];
