@@ -68,10 +68,13 @@ struct cli_opt_table {
     size_t n;
     size_t size;            /* of the struct the options are stored in */
     void (*init)(void *s);  /* sets its defaults (those def says) */
+    void (*fini)(void *s);  /* frees what its set functions allocated (NULL: nothing) */
 };
 
 #define CLI_OPT_TABLE(id, title, arr, type, init)                                              \
-    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init}
+    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init, NULL}
+#define CLI_OPT_TABLE_FINI(id, title, arr, type, init, fini)                                   \
+    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init, fini}
 
 /* --format table|csv|json, stored in an enum cli_format (the base is its address). */
 extern const struct cli_opt_table cli_format_table;

@@ -292,8 +292,15 @@ static void sweep_cfg_init(void *p)
     cfg->seed = 1;
 }
 
-const struct cli_opt_table sweep_opts_table =
-    CLI_OPT_TABLE("sweep", "options", sweep_rows, struct sweep_cfg, sweep_cfg_init);
+/* --per's values are kept in the grid. */
+static void sweep_cfg_fini(void *p)
+{
+    struct sweep_cfg *cfg = p;
+    sweep_grid_free(&cfg->grid);
+}
+
+const struct cli_opt_table sweep_opts_table = CLI_OPT_TABLE_FINI(
+    "sweep", "options", sweep_rows, struct sweep_cfg, sweep_cfg_init, sweep_cfg_fini);
 
 static int parse_args(struct sweep_cfg *cfg, int argc, char **argv)
 {

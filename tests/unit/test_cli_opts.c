@@ -94,6 +94,14 @@ static void capture_end(struct capture *c, char out[ERR_MAX])
 
 /* ---- parsing one option ---- */
 
+/* Frees what parsing into s allocated (the table's fini). */
+static void release(const struct cli_opt_table *t, void *s)
+{
+    if (t->fini != NULL) {
+        t->fini(s);
+    }
+}
+
 /* t's defaults over zeroes (so padding compares equal). */
 static void init_zeroed(const struct cli_opt_table *t, void *s)
 {
@@ -119,9 +127,11 @@ static int take(const struct cli_opt_table *t, const struct cli_opt *o, const ch
 static void assert_takes(const struct cli_opt_table *t, const struct cli_opt *o, const char *v)
 {
     unsigned char s[STRUCT_MAX];
-    int i;
+    int i, rc;
     assert_true(t->size <= sizeof s);
-    if (take(t, o, v, s, &i) != 1) {
+    rc = take(t, o, v, s, &i);
+    release(t, s);
+    if (rc != 1) {
         fail_msg("%s %s refused", o->name, v != NULL ? v : "");
     }
     assert_int_equal(i, v != NULL ? 2 : 1);
@@ -137,6 +147,7 @@ static void assert_refuses(const struct cli_opt_table *t, const struct cli_opt *
     int i, rc;
     capture_start(&cap);
     rc = take(t, o, v, s, &i);
+    release(t, s);
     capture_end(&cap, err);
     if (rc != -1) {
         fail_msg("%s %s accepted", o->name, v);
@@ -232,7 +243,10 @@ static void check_default(const struct cli_opt_table *t, const struct cli_opt *o
         assert_string_equal(a, b);
         memcpy(parsed + o->offset, &a, sizeof a);
     }
-    if (memcmp(fresh, parsed, t->size) != 0) {
+    i = memcmp(fresh, parsed, t->size);
+    release(t, fresh);
+    release(t, parsed);
+    if (i != 0) {
         fail_msg("%s %s: the stated default is not the initial value", o->name, o->def);
     }
 }
@@ -352,7 +366,10 @@ static void check_assignment(const struct cli_opt_table *t, const struct cli_opt
     if (o->store == CLI_STORE_STR) {
         memcpy(a + o->offset, b + o->offset, sizeof(char *));
     }
-    assert_memory_equal(a, b, t->size);
+    i = memcmp(a, b, t->size);
+    release(t, a);
+    release(t, b);
+    assert_int_equal(i, 0);
 }
 
 static void test_assignment_is_the_same(void **state)
