@@ -298,17 +298,35 @@ struct pqpan_ble_setup_memo {
  * and write-cmd, indicate and write-req), the LL sizes that all carry its largest PDU
  * whole (ATT_MTU 23: every LL size above 27) and, for LE SC, every KEM, transfer and
  * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
- * from phase KEY_TRANSFER on (those phases, IDLE, the operations and the totals), the
+ * from phase KEY_TRANSFER on (the exchange's phases, the operations and the totals), the
  * counts it adds and the latency. */
 #define PQPAN_BLE_EXCHANGE_KEY_WORDS (26u + 2u * PQPAN_OP_COUNT) /* 26, then every op's cycles */
 #define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
 
-/* A ledger's part from phase KEY_TRANSFER on, field for field. */
+/* A ledger's part from phase KEY_TRANSFER on, field for field: the exchange's phases
+ * (KEY_TRANSFER, CRYPTO, CONFIRM; an estimate never writes IDLE), the operations, the
+ * totals. */
+#define PQPAN_BLE_EXCHANGE_PHASES (PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)
+
 struct pqpan_ble_ledger_tail {
-    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t ns[PQPAN_BLE_EXCHANGE_PHASES][PQPAN_STATE_COUNT];
     uint64_t op_count[PQPAN_OP_COUNT];
     uint64_t op_cycles[PQPAN_OP_COUNT];
     uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+};
+
+/* The work of the last PQKE planned (its steps' operations and its messages' sizes): a
+ * function of the protocol, the KEM sizes, the PQKE mode, the ML-DSA set and the hybrid
+ * flag only, and a sweep varies those outermost, so one slot spares re-deriving it
+ * (pqpan_pqke_steps_of, pqpan_pqke_message_sizes) on every exchange the memo computes.
+ * Internal to estimate.c. */
+#define PQPAN_BLE_WORK_STEPS 4u /* INIT, RESP, FIN, AFTER_FIN (src/common/pqke_steps.h) */
+
+struct pqpan_ble_work_memo {
+    uint32_t key[4];
+    int valid;
+    unsigned ops[PQPAN_BLE_WORK_STEPS][PQPAN_OP_COUNT];
+    uint32_t msg_bytes[3]; /* INIT (ek), RESP (ct), FIN (0 in the study's protocol) */
 };
 
 struct pqpan_ble_exchange_memo {
@@ -329,6 +347,7 @@ struct pqpan_ble_exchange_memo {
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
     struct pqpan_ble_exchange_memo exchange[PQPAN_BLE_EXCHANGE_CACHE_SLOTS];
+    struct pqpan_ble_work_memo work;
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t stores;                      /* slots stored so far: the next stamp */
