@@ -312,7 +312,7 @@ struct pqpan_ble_ledger_tail {
     uint64_t ns[PQPAN_BLE_EXCHANGE_PHASES][PQPAN_STATE_COUNT];
     uint64_t op_count[PQPAN_OP_COUNT];
     uint64_t op_cycles[PQPAN_OP_COUNT];
-    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+    uint64_t totals[5]; /* pdus_tx, pdus_rx, bytes_tx, bytes_rx, events */
 };
 
 /* The work of the last PQKE planned (its steps' operations and its messages' sizes): a
@@ -327,13 +327,31 @@ struct pqpan_ble_work_memo {
     int valid;
     unsigned ops[PQPAN_BLE_WORK_STEPS][PQPAN_OP_COUNT];
     uint32_t msg_bytes[3]; /* INIT (ek), RESP (ct), FIN (0 in the study's protocol) */
+    /* the CPU times of the work for the clock cpu_hz and the cycles of the operations it
+     * reads (times_valid: computed for this work) */
+    int times_valid;
+    uint32_t cpu_hz;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint64_t ns[PQPAN_OP_COUNT];                /* one execution of each operation */
+    uint64_t step_ns[PQPAN_BLE_WORK_STEPS];     /* each step */
+};
+
+/* A bits ledger's part from phase KEY_TRANSFER on: the exchange's PDUs alone (TX, RX and
+ * IFS of its phases) and the totals; the schedule writes nothing else there, so its other
+ * states and its operations stay 0. */
+#define PQPAN_BLE_BITS_STATES 3u /* TX, RX, IFS */
+
+struct pqpan_ble_bits_tail {
+    uint64_t ns[PQPAN_BLE_EXCHANGE_PHASES][PQPAN_BLE_BITS_STATES];
+    uint64_t totals[5]; /* as a ledger tail's */
 };
 
 struct pqpan_ble_exchange_memo {
     uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     int valid;
     uint64_t stamp;
-    struct pqpan_ble_ledger_tail tail[4]; /* ledger[0], ledger[1], bits[0], bits[1] */
+    struct pqpan_ble_ledger_tail tail[2];      /* ledger[0], ledger[1] */
+    struct pqpan_ble_bits_tail bits_tail[2];   /* bits[0], bits[1] */
     struct pqpan_ble_counts counts; /* added to the set-up's (crypto_start_ns, crypto_end_ns
                                        and last_close_ns replace them) */
     uint64_t latency_ns;

@@ -294,20 +294,44 @@ static const struct pqpan_ble_work_memo *work_memo(struct pqpan_ble_work_memo *m
         return m;
     }
     m->valid = exchange_work(m, c) == PQPAN_OK;
+    m->times_valid = 0;
     memcpy(m->key, key, sizeof key);
     return m->valid ? m : NULL;
 }
 
-/* CPU time of one step: its operations' times ns[op]. */
-static uint64_t step_ns(const struct pqpan_ble_work_memo *w, enum pqke_step k,
-                        const uint64_t ns[])
+/* CPU time of each step: its operations' times ns[op]. */
+static void steps_ns(uint64_t step[PQKE_STEPS], const struct pqpan_ble_work_memo *w,
+                     const uint64_t ns[])
 {
-    uint64_t t = 0;
-    int op;
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        t += w->ops[k][op] * ns[op];
+    int k, op;
+    for (k = 0; k < PQKE_STEPS; k++) {
+        step[k] = 0;
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            step[k] += w->ops[k][op] * ns[op];
+        }
     }
-    return t;
+}
+
+/* The CPU times of work m (ops first..last, the others 0) into ns and step: the memo's
+ * when its clock and those ops' cycles are the same, else computed and kept there. */
+static void times_memo(uint64_t ns[PQPAN_OP_COUNT], uint64_t step[PQKE_STEPS],
+                       struct pqpan_ble_work_memo *m, const uint64_t cycles[PQPAN_OP_COUNT],
+                       const struct pqpan_ble_device *dev, enum pqpan_op first, enum pqpan_op last)
+{
+    int op, same = m->times_valid && m->cpu_hz == dev->cpu_hz;
+    for (op = (int)first; same && op <= (int)last; op++) {
+        same = m->cycles[op] == cycles[op];
+    }
+    if (!same) {
+        memset(m->ns, 0, sizeof m->ns);
+        ops_ns(m->ns, cycles, dev, first, last);
+        steps_ns(m->step_ns, m, m->ns);
+        memcpy(m->cycles, cycles, sizeof m->cycles);
+        m->cpu_hz = dev->cpu_hz;
+        m->times_valid = 1;
+    }
+    memcpy(ns, m->ns, sizeof m->ns);
+    memcpy(step, m->step_ns, sizeof m->step_ns);
 }
 
 /* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
@@ -318,7 +342,7 @@ static uint64_t step_ns(const struct pqpan_ble_work_memo *w, enum pqke_step k,
  * step, or 0). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
                          const struct pqpan_ble_config *c,
-                         const struct pqpan_ble_work_memo *w, const uint64_t ns[])
+                         const struct pqpan_ble_work_memo *w, const uint64_t step[])
 {
     enum pqpan_ble_role k = c->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
@@ -326,22 +350,22 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
     int rc;
     *n = 0;
     if (c->protocol == PQPAN_BLE_PROTO_STUDY) {
-        rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step_ns(w, PQKE_STEP_INIT, ns));
+        rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step[PQKE_STEP_INIT]);
         if (rc == PQPAN_OK) {
-            rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step_ns(w, PQKE_STEP_RESP, ns));
+            rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step[PQKE_STEP_RESP]);
         }
-        *tail_ns = step_ns(w, PQKE_STEP_FIN, ns);
+        *tail_ns = step[PQKE_STEP_FIN];
         return rc;
     }
-    rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step_ns(w, PQKE_STEP_INIT, ns));
+    rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step[PQKE_STEP_INIT]);
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step_ns(w, PQKE_STEP_RESP, ns));
+        rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step[PQKE_STEP_RESP]);
     }
     if (rc == PQPAN_OK) {
         rc = add_message(t, n, c, 1, w->msg_bytes[2], k, PQPAN_PHASE_CONFIRM,
-                         step_ns(w, PQKE_STEP_FIN, ns));
+                         step[PQKE_STEP_FIN]);
     }
-    *tail_ns = step_ns(w, PQKE_STEP_AFTER_FIN, ns);
+    *tail_ns = step[PQKE_STEP_AFTER_FIN];
     return rc;
 }
 
@@ -396,19 +420,23 @@ static int plan_pqke(struct plan *p, const struct pqpan_ble_config *cfg,
                      const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
                      struct pqpan_ble_work_memo *work)
 {
-    uint64_t tail = 0;
+    uint64_t tail = 0, step[PQKE_STEPS];
     enum pqpan_op first, last;
-    memset(p->ns, 0, sizeof p->ns);
     p->n = 0;
     p->lesc = 0;
     exchange_ops(&first, &last, cfg, 0);
-    ops_ns(p->ns, cycles, dev, first, last);
     if (work != NULL) {
         p->w = work_memo(work, cfg);
+        if (p->w != NULL) {
+            times_memo(p->ns, step, work, cycles, dev, first, last);
+        }
     } else {
         p->w = exchange_work(&p->own, cfg) == PQPAN_OK ? &p->own : NULL;
+        memset(p->ns, 0, sizeof p->ns);
+        ops_ns(p->ns, cycles, dev, first, last);
+        steps_ns(step, &p->own, p->ns);
     }
-    if (p->w == NULL || plan_exchange(p->t, &p->n, &tail, cfg, p->w, p->ns) != PQPAN_OK) {
+    if (p->w == NULL || plan_exchange(p->t, &p->n, &tail, cfg, p->w, step) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(p->t, &p->n, tail);
@@ -667,6 +695,25 @@ static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_c
  * moves in vector registers. */
 #define EXCHANGE_PHASES PQPAN_BLE_EXCHANGE_PHASES
 
+/* A ledger's totals, in the order of a tail's totals[]. */
+static void totals_take(uint64_t t[5], const struct pqpan_ledger *l)
+{
+    t[0] = l->pdus_tx;
+    t[1] = l->pdus_rx;
+    t[2] = l->bytes_tx;
+    t[3] = l->bytes_rx;
+    t[4] = l->events;
+}
+
+static void totals_put(struct pqpan_ledger *l, const uint64_t t[5])
+{
+    l->pdus_tx = t[0];
+    l->pdus_rx = t[1];
+    l->bytes_tx = t[2];
+    l->bytes_rx = t[3];
+    l->events = t[4];
+}
+
 static void tail_take(struct pqpan_ble_ledger_tail *t, const struct pqpan_ledger *l)
 {
     int p;
@@ -675,11 +722,7 @@ static void tail_take(struct pqpan_ble_ledger_tail *t, const struct pqpan_ledger
     }
     memcpy(t->op_count, l->op_count, sizeof t->op_count);
     memcpy(t->op_cycles, l->op_cycles, sizeof t->op_cycles);
-    t->pdus_tx = l->pdus_tx;
-    t->pdus_rx = l->pdus_rx;
-    t->bytes_tx = l->bytes_tx;
-    t->bytes_rx = l->bytes_rx;
-    t->events = l->events;
+    totals_take(t->totals, l);
 }
 
 static void tail_put(struct pqpan_ledger *l, const struct pqpan_ble_ledger_tail *t)
@@ -690,17 +733,30 @@ static void tail_put(struct pqpan_ledger *l, const struct pqpan_ble_ledger_tail 
     }
     memcpy(l->op_count, t->op_count, sizeof t->op_count);
     memcpy(l->op_cycles, t->op_cycles, sizeof t->op_cycles);
-    l->pdus_tx = t->pdus_tx;
-    l->pdus_rx = t->pdus_rx;
-    l->bytes_tx = t->bytes_tx;
-    l->bytes_rx = t->bytes_rx;
-    l->events = t->events;
+    totals_put(l, t->totals);
 }
 
-/* out's four ledgers (ledger[0..1], bits[0..1]) in the order of a memo's tails. */
-static struct pqpan_ledger *ledger_at(struct pqpan_ble_estimate *out, int j)
+/* A bits ledger's part (its TX, RX and IFS, which follow one another in enum
+ * pqpan_state, and its totals). */
+_Static_assert(PQPAN_STATE_RX == PQPAN_STATE_TX + 1 && PQPAN_STATE_IFS == PQPAN_STATE_TX + 2,
+               "a bits tail holds TX, RX and IFS as one run of states");
+
+static void bits_take(struct pqpan_ble_bits_tail *t, const struct pqpan_ledger *l)
 {
-    return j < 2 ? &out->ledger[j] : &out->bits[j - 2];
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(t->ns[p], &l->ns[PQPAN_PHASE_KEY_TRANSFER + p][PQPAN_STATE_TX], sizeof t->ns[p]);
+    }
+    totals_take(t->totals, l);
+}
+
+static void bits_put(struct pqpan_ledger *l, const struct pqpan_ble_bits_tail *t)
+{
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(&l->ns[PQPAN_PHASE_KEY_TRANSFER + p][PQPAN_STATE_TX], t->ns[p], sizeof t->ns[p]);
+    }
+    totals_put(l, t->totals);
 }
 
 /* The set-up's parts of out: the phases before KEY_TRANSFER, its counts and spans (the
@@ -758,8 +814,9 @@ static void put_exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_
                          const struct pqpan_ble_exchange_memo *x)
 {
     int j;
-    for (j = 0; j < 4; j++) {
-        tail_put(ledger_at(out, j), &x->tail[j]);
+    for (j = 0; j < 2; j++) {
+        tail_put(&out->ledger[j], &x->tail[j]);
+        bits_put(&out->bits[j], &x->bits_tail[j]);
     }
     add_setup_totals(out, s);
     counts_step(&out->counts, &x->counts, &s->counts, 1);
@@ -777,15 +834,18 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
                              const uint64_t cycles[PQPAN_OP_COUNT])
 {
     static const struct pqpan_ble_ledger_tail zero;
+    static const struct pqpan_ble_bits_tail zero_bits;
     struct pqpan_ble_estimate *out = &cache->out;
     int j;
-    for (j = 0; j < 4; j++) {
-        tail_put(ledger_at(out, j), &zero);
+    for (j = 0; j < 2; j++) {
+        tail_put(&out->ledger[j], &zero);
+        bits_put(&out->bits[j], &zero_bits);
     }
     out->counts = s->counts;
     run_plan(out, p, cfg, dev, cycles);
-    for (j = 0; j < 4; j++) {
-        tail_take(&x->tail[j], ledger_at(out, j));
+    for (j = 0; j < 2; j++) {
+        tail_take(&x->tail[j], &out->ledger[j]);
+        bits_take(&x->bits_tail[j], &out->bits[j]);
     }
     counts_step(&x->counts, &out->counts, &s->counts, -1);
     x->latency_ns = out->latency_ns;
