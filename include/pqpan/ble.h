@@ -371,6 +371,7 @@ struct pqpan_ble_estimate_cache {
     uint64_t stores;                      /* slots stored so far: the next stamp */
     struct pqpan_ble_estimate out;        /* the last estimate pqpan_ble_estimate_*_memo gave */
     uint64_t out_setup_stamp;             /* the stamps of the slots it holds (0: none) */
+    uint32_t last_setup_slot;             /* the set-up slot looked up last (tried first) */
     uint64_t out_exchange_stamp;
 };
 

@@ -658,6 +658,13 @@ static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
     }
 }
 
+/* Whether set-up slot m holds the set-up of key. */
+static int setup_slot_holds(const struct pqpan_ble_setup_memo *m,
+                            const uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS])
+{
+    return m->valid && memcmp(m->key, key, PQPAN_BLE_SETUP_KEY_WORDS * sizeof key[0]) == 0;
+}
+
 /* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
  * stored there. */
 static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_cache *cache,
@@ -668,9 +675,13 @@ static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_c
     struct pqpan_ble_setup_memo *m;
     struct pqpan_ble_estimate *out = &cache->out;
     setup_key(key, cfg, dev);
-    m = &cache->slot[key_slot(key, SETUP_HASHED_WORDS, PQPAN_BLE_SETUP_KEY_WORDS,
-                            PQPAN_BLE_ESTIMATE_CACHE_SLOTS)];
-    if (m->valid && memcmp(m->key, key, sizeof key) == 0) {
+    m = &cache->slot[cache->last_setup_slot]; /* a sweep's neighbours share their set-up */
+    if (!setup_slot_holds(m, key)) {
+        cache->last_setup_slot = key_slot(key, SETUP_HASHED_WORDS, PQPAN_BLE_SETUP_KEY_WORDS,
+                                          PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
+        m = &cache->slot[cache->last_setup_slot];
+    }
+    if (setup_slot_holds(m, key)) {
         cache->hits++;
         return m;
     }
