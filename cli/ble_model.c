@@ -351,6 +351,60 @@ const char *model_sig_impl(const struct model_env *env, unsigned sig)
                : "clean";
 }
 
+int model_sig_spread(struct model_sig_spread *sp, const struct model_env *env, unsigned sig)
+{
+    const struct pqpan_cycle_table *t = &env->in.cycles;
+    const char *name = pqpan_sig_by_id((enum pqpan_sig_id)sig)->name;
+    size_t i;
+    sp->mean = pqpan_cycles_find(t, name, model_sig_impl(env, sig), PQPAN_OP_SIG_SIGN);
+    sp->spread = NULL;
+    if (sp->mean == NULL) {
+        return -1;
+    }
+    for (i = 0; i < t->count && sp->spread == NULL; i++) {
+        const struct pqpan_cycle_row *r = &t->rows[i];
+        if (r->op == PQPAN_OP_SIG_SIGN && r->runs > 1 && r->cycles == sp->mean->cycles &&
+            strcasecmp(r->scheme, sp->mean->scheme) == 0 &&
+            strcasecmp(r->impl, sp->mean->impl) == 0) {
+            sp->spread = r;
+        }
+    }
+    return 0;
+}
+
+static double sign_ms(unsigned long long signs, uint64_t cycles, uint32_t hz)
+{
+    return (double)pqpan_cycles_to_ns(signs * cycles, hz) * 1e-6;
+}
+
+void model_fill_sig(struct model_row rows[MODEL_SIDES], const struct model_env *env, unsigned sig)
+{
+    struct model_sig_spread sp;
+    const uint32_t hz = env->in.profile.cpu_hz;
+    int s;
+    if (sig == 0 || model_sig_spread(&sp, env, sig) != 0) {
+        return;
+    }
+    for (s = 0; s < MODEL_SIDES; s++) {
+        struct model_row *r = &rows[s];
+        const struct pqpan_cycle_row *d = sp.spread;
+        r->sig_sign_source = d != NULL ? d->source : sp.mean->source;
+        r->sig_sign_cycles_mean = sp.mean->cycles;
+        r->sig_sign_runs = d != NULL ? d->runs : 0;
+        r->sig_sign_cycles_median = d != NULL ? d->cycles_median : 0;
+        r->sig_sign_cycles_p99 = d != NULL ? d->cycles_p99 : 0;
+        r->sig_sign_cycles_max = d != NULL ? d->cycles_max : 0;
+        r->t_sig_sign_ms = sign_ms(r->sig_signs, sp.mean->cycles, hz);
+        r->t_sig_sign_p99_ms = -1.0;
+        r->e_comp_sig_sign_p99_uj = -1.0;
+        if (r->sig_sign_cycles_p99 != 0) {
+            r->t_sig_sign_p99_ms = sign_ms(r->sig_signs, r->sig_sign_cycles_p99, hz);
+            r->e_comp_sig_sign_p99_uj = r->e_comp_op_uj[PQPAN_OP_SIG_SIGN] *
+                                        (double)r->sig_sign_cycles_p99 / (double)sp.mean->cycles;
+        }
+    }
+}
+
 /* The P-256 operations' cycles (the classical table, as for the LE SC baseline). */
 static int lookup_p256(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
                        struct cli_msg *msg)
@@ -519,6 +573,7 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->t_rx_ms = (double)pqpan_ledger_state_ns(bl, PQPAN_STATE_RX) * 1e-6;
     r->t_ifs_ms = (double)pqpan_ledger_state_ns(bl, PQPAN_STATE_IFS) * 1e-6;
     r->t_crypto_ms = (double)led->ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU] * 1e-6;
+    r->sig_signs = led->op_count[PQPAN_OP_SIG_SIGN];
     r->pdus_tx = bl->pdus_tx;
     r->pdus_rx = bl->pdus_rx;
     r->bytes_tx = bl->bytes_tx;
@@ -692,6 +747,7 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
             r->att_pdus_tx = rows[0].att_pdus_tx + rows[1].att_pdus_tx;
         }
     }
+    model_fill_sig(rows, env, cfg->protocol == PQPAN_BLE_PROTO_PQPAN ? cfg->pqke_sig : 0);
     return EXIT_OK;
 }
 
@@ -708,7 +764,9 @@ int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, c
 
 /* ---- the field table ---- */
 
-enum ftype { F_STR, F_UINT, F_INT, F_ULL, F_DBL };
+/* F_OPT_ULL: 0 is "not known"; F_OPT_DBL: a negative value is (empty in CSV, null in JSON,
+ * "-" in the table). */
+enum ftype { F_STR, F_UINT, F_INT, F_ULL, F_DBL, F_OPT_ULL, F_OPT_DBL };
 
 struct field {
     const char *name;  /* CSV column / JSON key */
@@ -741,6 +799,25 @@ struct field {
      3},                                                                                          \
     {"e_comp_sig_verify_uj", "  ML-DSA Verify (uJ)", GROUP_DETAIL, F_DBL,                         \
      OP_OFF(PQPAN_OP_SIG_VERIFY), 3}
+
+/* ML-DSA signing's mean and spread (GROUP_SIG; docs/MODEL.md "ML-DSA signing"). */
+#define SIG_FIELDS                                                                                \
+    {"sig_sign_cycles_source", "ML-DSA Sign cycles: source", GROUP_SIG, F_STR,                    \
+     ROW_OFF(sig_sign_source), 0},                                                                \
+    {"sig_sign_cycles_mean", "ML-DSA Sign cycles, mean (used)", GROUP_SIG, F_OPT_ULL,             \
+     ROW_OFF(sig_sign_cycles_mean), 0},                                                           \
+    {"sig_sign_runs", "  runs measured", GROUP_SIG, F_OPT_ULL, ROW_OFF(sig_sign_runs), 0},        \
+    {"sig_sign_cycles_median", "  median", GROUP_SIG, F_OPT_ULL, ROW_OFF(sig_sign_cycles_median), \
+     0},                                                                                          \
+    {"sig_sign_cycles_p99", "  99th percentile", GROUP_SIG, F_OPT_ULL,                            \
+     ROW_OFF(sig_sign_cycles_p99), 0},                                                            \
+    {"sig_sign_cycles_max", "  largest", GROUP_SIG, F_OPT_ULL, ROW_OFF(sig_sign_cycles_max), 0},  \
+    {"t_sig_sign_ms", "time ML-DSA Sign, mean (ms)", GROUP_SIG, F_DBL, ROW_OFF(t_sig_sign_ms),    \
+     3},                                                                                          \
+    {"t_sig_sign_p99_ms", "time ML-DSA Sign, p99 (ms)", GROUP_SIG, F_OPT_DBL,                     \
+     ROW_OFF(t_sig_sign_p99_ms), 3},                                                              \
+    {"e_comp_sig_sign_p99_uj", "ML-DSA Sign at p99 cycles (uJ)", GROUP_SIG, F_OPT_DBL,               \
+     ROW_OFF(e_comp_sig_sign_p99_uj), 3}
 
 static const struct field fields_ble[] = {
     {"reading", "reading", GROUP_READING, F_STR, ROW_OFF(reading), 0},
@@ -831,6 +908,7 @@ static const struct field fields_ble[] = {
     {"events", "connection events, all", GROUP_DETAIL, F_ULL, ROW_OFF(events), 0},
     {"idle_events", "  of which idle (crypto, instants)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
      0},
+    SIG_FIELDS,
 };
 
 /* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
@@ -888,6 +966,7 @@ static const struct field fields_802154[] = {
     {"frames_rx", "frames received (data + Imm-Ack)", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
     {"octets_tx", "octets sent (SHR+PHR+PSDU)", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
     {"octets_rx", "octets received (SHR+PHR+PSDU)", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
+    SIG_FIELDS,
 };
 
 /* The field table a mask selects: 802.15.4's with GROUP_802154, else BLE's. */
@@ -904,7 +983,7 @@ static const struct field *table_of(unsigned groups, size_t *n)
 /* Whether field f is printed for the mask groups. */
 static int shown(const struct field *f, unsigned groups)
 {
-    return (f->group & groups & (GROUP_ALL | GROUP_READING)) != 0;
+    return (f->group & groups & (GROUP_ALL | GROUP_READING | GROUP_SIG)) != 0;
 }
 
 static const void *at(const struct model_row *r, const struct field *f)
@@ -922,6 +1001,7 @@ static int format_number(char *buf, const struct model_row *r, const struct fiel
     case F_INT:
         return cli_format_int(buf, *(const int *)p);
     case F_ULL:
+    case F_OPT_ULL:
         return cli_format_uint(buf, *(const unsigned long long *)p);
     default:
         return cli_format_fixed(buf, *(const double *)p, f->decimals);
@@ -963,14 +1043,30 @@ static void ob_puts(struct out_buf *o, const char *s)
     o->n += len;
 }
 
-/* lead (a separator, or "") and the value of field f of r; when r is NULL, lead and an
- * empty value (CSV) or null (JSON). */
+/* Whether field f of r has a value (an F_OPT_* field that is not known, an F_STR that is
+ * NULL, has none). */
+static int known(const struct model_row *r, const struct field *f)
+{
+    switch (f->type) {
+    case F_STR:
+        return *(const char *const *)at(r, f) != NULL;
+    case F_OPT_ULL:
+        return *(const unsigned long long *)at(r, f) != 0;
+    case F_OPT_DBL:
+        return *(const double *)at(r, f) >= 0.0;
+    default:
+        return 1;
+    }
+}
+
+/* lead (a separator, or "") and the value of field f of r; when r is NULL or the value is
+ * not known, lead and an empty value (CSV) or null (JSON). */
 static void print_value(struct out_buf *o, const struct model_row *r, const struct field *f,
                         int json, const char *lead)
 {
     size_t n = strlen(lead);
     char *p;
-    if (r == NULL) {
+    if (r == NULL || !known(r, f)) {
         ob_puts(o, lead);
         ob_puts(o, json ? "null" : "");
         return;
@@ -1095,9 +1191,11 @@ void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned gr
         fprintf(f, "%-38s", tab[i].label);
         for (k = 0; k < n; k++) {
             fputc(' ', f);
-            if (tab[i].type == F_DBL) {
+            if (!known(&rows[k], &tab[i])) {
+                fprintf(f, "%14s", "-");
+            } else if (tab[i].type == F_DBL || tab[i].type == F_OPT_DBL) {
                 fprintf(f, "%14.*f", tab[i].decimals, *(const double *)at(&rows[k], &tab[i]));
-            } else if (tab[i].type == F_ULL) {
+            } else if (tab[i].type == F_ULL || tab[i].type == F_OPT_ULL) {
                 fprintf(f, "%14llu", *(const unsigned long long *)at(&rows[k], &tab[i]));
             } else if (tab[i].type == F_UINT) {
                 fprintf(f, "%14u", *(const unsigned *)at(&rows[k], &tab[i]));

@@ -129,6 +129,14 @@ struct model_row {
     const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
     double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
     unsigned long long data_frames_tx, acks_tx;
+    /* ML-DSA signing (GROUP_SIG): the cycle tables' mean (what the energy uses) and spread
+     * (0: not in the tables), where they come from (NULL: no signing configured), and this
+     * side's signing time at the mean and at the p99, and energy at the p99 (< 0: unknown). */
+    const char *sig_sign_source;
+    unsigned long long sig_signs; /* signings on this side (the ledger's op count) */
+    unsigned long long sig_sign_runs, sig_sign_cycles_mean, sig_sign_cycles_median;
+    unsigned long long sig_sign_cycles_p99, sig_sign_cycles_max;
+    double t_sig_sign_ms, t_sig_sign_p99_ms, e_comp_sig_sign_p99_uj;
 };
 
 /* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
@@ -137,6 +145,26 @@ struct model_row {
  * the rows are zero. */
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
               const struct pqpan_ble_config *cfg, struct cli_msg *msg);
+
+/* ML-DSA signing repeats its rejection loop (FIPS 204 Alg. 7) a random number of times:
+ * the cycle tables give the mean (pqpan_cycle_row.cycles, which the energy model uses) and,
+ * where measured, the spread (runs, median, p99, max). The spread is read from the first
+ * row of the same set, implementation and operation that has runs and the same mean
+ * (data/cycles/pqm4_cortex_m4_detail.csv beside pqm4_cortex_m4.csv). */
+struct model_sig_spread {
+    const struct pqpan_cycle_row *mean;   /* the row the energy uses */
+    const struct pqpan_cycle_row *spread; /* NULL: the tables give no spread */
+};
+
+/* The spread of ML-DSA set sig's signing with env's tables (sig: enum pqpan_sig_id). 0, or
+ * -1 when the tables have no signing row for it. */
+int model_sig_spread(struct model_sig_spread *sp, const struct model_env *env, unsigned sig);
+
+/* The GROUP_SIG fields of rows[MODEL_SIDES] (already filled, with their sig_signs) for ML-DSA
+ * set sig, 0 for none (the fields stay empty): the mean and spread from env's tables; the
+ * p99 energy of a side is its signing energy x p99 / mean (E_comp is linear in cycles, with
+ * the same gamma), its times signings x cycles / f_CPU. */
+void model_fill_sig(struct model_row rows[MODEL_SIDES], const struct model_env *env, unsigned sig);
 
 /* The energy model's radio mode for a PHY. */
 enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy);
@@ -176,7 +204,8 @@ enum model_group {
     GROUP_ALL = 7,
     GROUP_READING = 8, /* mask flag: the reading field first (reproduce) */
     GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
-    GROUP_NO_SIDE = 32 /* mask flag: without the side column (model_print_flat) */
+    GROUP_NO_SIDE = 32, /* mask flag: without the side column (model_print_flat) */
+    GROUP_SIG = 64      /* with GROUP_DETAIL: ML-DSA signing's mean cycles and spread */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);

@@ -19,6 +19,7 @@ struct csv_row {
 /* Columns pqpan reads; -1 when absent. */
 struct columns {
     int scheme, impl, op, cycles, stack, code, repo, commit;
+    int runs, median, p99, max; /* the spread of a repeated measurement */
 };
 
 struct cursor {
@@ -106,6 +107,10 @@ static int find_columns(struct columns *c, const struct csv_row *h)
     c->code = column(h, "code_bytes");
     c->repo = column(h, "source_repo");
     c->commit = column(h, "source_commit");
+    c->runs = column(h, "runs") >= 0 ? column(h, "runs") : column(h, "executions");
+    c->median = column(h, "cycles_median");
+    c->p99 = column(h, "cycles_p99");
+    c->max = column(h, "cycles_max");
     return c->scheme >= 0 && c->impl >= 0 && c->op >= 0 && c->cycles >= 0;
 }
 
@@ -187,6 +192,38 @@ static int fail_line(char *err, size_t errlen, const char *origin, size_t line, 
     return EXIT_BAD_INPUT;
 }
 
+/* Column col (when the table has it) as a count in [0, max] into *out (0 when absent or
+ * empty). Returns 0, or -1 when the value is not such a count. */
+static int optional_count(const struct csv_row *r, int col, unsigned long long max,
+                          unsigned long long *out)
+{
+    *out = 0;
+    return col >= 0 ? parse_count(r->field[col], 0, max, 1, out) : 0;
+}
+
+/* The spread columns (runs, cycles_median, cycles_p99, cycles_max) where the table has them. */
+static int build_spread(struct pqpan_cycle_row *row, const struct csv_row *r,
+                        const struct columns *c, const char *origin, size_t line, char *err,
+                        size_t errlen)
+{
+    static const char *const names[] = {"cycles_median", "cycles_p99", "cycles_max"};
+    const int cols[] = {c->median, c->p99, c->max};
+    uint64_t *const out[] = {&row->cycles_median, &row->cycles_p99, &row->cycles_max};
+    unsigned long long v;
+    size_t k;
+    if (optional_count(r, c->runs, 0xFFFFFFFFULL, &v) != 0) {
+        return fail_line(err, errlen, origin, line, "runs", "not a non-negative integer");
+    }
+    row->runs = (uint32_t)v;
+    for (k = 0; k < 3; k++) {
+        if (optional_count(r, cols[k], 1000000000000ULL, &v) != 0) {
+            return fail_line(err, errlen, origin, line, names[k], "not a non-negative integer");
+        }
+        *out[k] = v;
+    }
+    return EXIT_OK;
+}
+
 static int build_row(struct pqpan_cycle_row *row, const struct csv_row *r,
                      const struct columns *c, const char *origin, size_t line, char *err,
                      size_t errlen)
@@ -215,7 +252,7 @@ static int build_row(struct pqpan_cycle_row *row, const struct csv_row *r,
     row->stack_bytes = c->stack >= 0 ? (uint32_t)stack : 0;
     row->code_bytes = c->code >= 0 ? (uint32_t)code : 0;
     row_source(row->source, sizeof row->source, r, c, origin);
-    return EXIT_OK;
+    return build_spread(row, r, c, origin, line, err, errlen);
 }
 
 static int parse_rows(struct pqpan_cycle_table *t, struct cursor *cur, struct csv_row *r,

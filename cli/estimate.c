@@ -126,6 +126,43 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
     return EXIT_OK;
 }
 
+static void print_optional_cycles(uint64_t cycles)
+{
+    if (cycles == 0) {
+        printf("not given");
+    } else {
+        printf("%llu", (unsigned long long)cycles);
+    }
+}
+
+/* Signing's cycles: the mean the energy uses, the spread beside it and their sources. */
+static void print_sig_spread(const struct model_env *env, unsigned sig, const char *prefix)
+{
+    struct model_sig_spread sp;
+    const struct pqpan_cycle_row *d;
+    if (model_sig_spread(&sp, env, sig) != 0) {
+        return;
+    }
+    d = sp.spread;
+    printf("%s  sign: energy and time use the mean over the messages of its rejection loop\n"
+           "%s  (FIPS 204 Alg. 7), %llu cycles (%s); ",
+           prefix, prefix, (unsigned long long)sp.mean->cycles, sp.mean->source);
+    if (d == NULL) {
+        printf("the tables give no spread\n");
+        return;
+    }
+    printf("spread over %u runs\n%s  (%s): median ", (unsigned)d->runs, prefix, d->source);
+    print_optional_cycles(d->cycles_median);
+    printf(", p99 ");
+    print_optional_cycles(d->cycles_p99);
+    printf(", largest ");
+    print_optional_cycles(d->cycles_max);
+    printf("\n");
+    if (d->cycles_p99 != 0) {
+        printf("%s  (the p99 rows: each signing at the p99 cycles)\n", prefix);
+    }
+}
+
 /* What the variant of pqpan's protocol adds to the cycle tables: the derived kdf figure of
  * a mode other than none or a hybrid suite, the ML-DSA rows of a sig mode, P-256's. */
 static void print_pqke_variant(const struct pqpan_ble_config *cfg, const char *kem,
@@ -140,15 +177,23 @@ static void print_pqke_variant(const struct pqpan_ble_config *cfg, const char *k
                cfg->pqke_hybrid ? " --hybrid p256" : "");
     }
     if (sig != 0) {
-        printf("%s%s sign / verify: cycle table rows of implementation %s (sign: the mean over\n"
-               "%s  messages of its rejection loop)%s\n",
-               prefix, pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig),
-               prefix, cfg->pqke_sig == 0 ? "; the set: the default for the KEM's category" : "");
+        printf("%s%s sign / verify: cycle table rows of implementation %s\n", prefix,
+               pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig));
+        if (cfg->pqke_sig == 0) {
+            printf("%s  the set: the default for the KEM's category\n", prefix);
+        }
+        print_sig_spread(env, sig, prefix);
     }
     if (cfg->pqke_hybrid) {
         printf("%sP-256 key pair and shared secret (hybrid): data/cycles/classical_ecc_cortex_m4.csv\n",
                prefix);
     }
+}
+
+/* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows). */
+static unsigned sig_group(const struct model_row rows[MODEL_SIDES])
+{
+    return rows[0].sig_sign_source != NULL ? (unsigned)GROUP_SIG : 0u;
 }
 
 static void print_table(const struct estimate_opts *o, const struct model_env *env,
@@ -165,7 +210,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
         print_pqke_variant(&o->l.cfg, o->l.kem, env, "  ");
     }
     putchar('\n');
-    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
+    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | sig_group(rows));
 }
 
 static void print_json(const struct estimate_opts *o, const struct model_env *env,
@@ -177,8 +222,8 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
     model_print_setup_json(stdout, &o->l.cfg, "  ");
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {
-        model_print_json_row(stdout, &rows[s], GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL,
-                             "    ");
+        model_print_json_row(stdout, &rows[s],
+                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | sig_group(rows), "    ");
         printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
     }
     printf("  ]\n}\n");
@@ -202,6 +247,12 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            l->kem, rows[0].protocol, l->short_addr ? "short" : "extended",
            l->contiki ? "contiki" : "ieee", l->busy);
     lowpan_print_assumptions(stdout, env, l, "  ");
+    if (rows[0].sig_sign_source != NULL) {
+        unsigned sig = model_pqke_sig(l->pqke.mode, l->pqke.sig, l->kem);
+        printf("  %s sign / verify: cycle table rows of implementation %s\n",
+               pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig));
+        print_sig_spread(env, sig, "  ");
+    }
     printf("  messages (UDP payload octets, docs/PROTOCOL.md):");
     for (m = 0; m < PQPAN_802154_MESSAGES; m++) {
         printf(" %s %u", names[m], (unsigned)c->msg_octets[m]);
@@ -214,7 +265,8 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
            (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
            e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
-    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154);
+    model_print_table(stdout, rows, MODEL_SIDES,
+                      GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 | sig_group(rows));
 }
 
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
@@ -242,7 +294,9 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_json_row(stdout, &rows[s],
-                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154, "    ");
+                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 |
+                                 sig_group(rows),
+                             "    ");
         printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
     }
     printf("  ]\n}\n");
@@ -275,7 +329,8 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
     if (o->m.format == FORMAT_TABLE) {
         print_lowpan_table(&o->w, env, &c, &e, rows);
     } else if (o->m.format == FORMAT_CSV) {
-        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154);
+        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 |
+                            sig_group(rows));
     } else {
         print_lowpan_json(&o->w, env, &c, &e, rows);
     }
@@ -293,7 +348,7 @@ static int run_ble(const struct estimate_opts *o, const struct model_env *env)
     if (o->m.format == FORMAT_TABLE) {
         print_table(o, env, rows);
     } else if (o->m.format == FORMAT_CSV) {
-        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL);
+        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | sig_group(rows));
     } else {
         print_json(o, env, rows);
     }

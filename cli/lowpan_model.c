@@ -336,8 +336,10 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
     }
     if (rc != EXIT_OK) {
         memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
+        return rc;
     }
-    return rc;
+    model_fill_sig(rows, env, model_pqke_sig(o->pqke.mode, o->pqke.sig, o->kem));
+    return EXIT_OK;
 }
 
 /* µA × V × ms = nJ; / 1000 = µJ */

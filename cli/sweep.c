@@ -323,12 +323,30 @@ static uint64_t shard_edge(uint64_t total, uint64_t k, uint64_t n)
     return total / n * k + total % n * k / n;
 }
 
+/* Whether a value of --auth is one of the modes that sign (ML-DSA). */
+static int grid_signs(const struct sweep_grid *g)
+{
+    char buf[SWEEP_VALUE_MAX];
+    size_t i;
+    uint64_t k;
+    for (i = 0; i < g->n; i++) {
+        const struct sweep_opt *o = &g->opts[i];
+        for (k = 0; strcmp(o->name, "--auth") == 0 && k < o->count; k++) {
+            if (model_is_sig_mode(pqpan_pqke_mode_by_name(sweep_value(o, k, buf)))) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static int plan(struct sweep_cfg *cfg)
 {
     int rc = sweep_grid_finish(&cfg->grid);
     if (rc != EXIT_OK) {
         return rc;
     }
+    cfg->signs = grid_signs(&cfg->grid);
     if (cfg->grid.total > SWEEP_FORCE_ABOVE && !cfg->force) {
         return cli_usage_error(SWEEP_CMD, "%llu configurations: more than 10^9; add --force to "
                                           "run them", (unsigned long long)cfg->grid.total);

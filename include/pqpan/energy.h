@@ -198,10 +198,14 @@ struct pqpan_cycle_row {
     char scheme[24]; /* "ML-KEM-768", "P-256"; compared case-insensitively */
     char impl[24];   /* "clean", "m4fspeed", "m4fstack", "pqpan-m4", "*" = any */
     enum pqpan_op op;
-    uint64_t cycles;
+    uint64_t cycles; /* the mean when the operation's cost varies (ML-DSA signing) */
     uint32_t stack_bytes;
     uint32_t code_bytes;
     char source[64];
+    /* The spread of an operation measured more than once, 0 where the table does not give
+     * it: runs measured, and the median, 99th percentile and largest of their cycles. */
+    uint32_t runs;
+    uint64_t cycles_median, cycles_p99, cycles_max;
 };
 
 struct pqpan_cycle_table {

@@ -475,6 +475,8 @@ struct pqpan_ble_config {
     int discovery;
     enum pqpan_ble_bits_ifs bits_ifs;
     unsigned pqke_mode;
+    unsigned pqke_sig;
+    int pqke_hybrid;
 };
 struct pqpan_ble_estimate {
     struct pqpan_ledger ledger[2];
@@ -496,14 +498,35 @@ struct pqpan_ble_estimate {
 struct pqpan_ble_setup_memo {
     uint32_t key[15u];
     int valid;
+    uint64_t stamp;
     struct pqpan_ledger ledger[2];
     struct pqpan_ble_counts counts;
     uint64_t span_ns[PQPAN_PHASE_COUNT];
     uint64_t setup_ns;
 };
+struct pqpan_ble_ledger_tail {
+    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t op_count[PQPAN_OP_COUNT];
+    uint64_t op_cycles[PQPAN_OP_COUNT];
+    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+};
+struct pqpan_ble_exchange_memo {
+    uint32_t key[(26u + 2u * PQPAN_OP_COUNT)];
+    int valid;
+    uint64_t stamp;
+    struct pqpan_ble_ledger_tail tail[4];
+    struct pqpan_ble_counts counts;
+    uint64_t latency_ns;
+};
 struct pqpan_ble_estimate_cache {
-    struct pqpan_ble_setup_memo slot[64u];
+    struct pqpan_ble_setup_memo slot[128u];
+    struct pqpan_ble_exchange_memo exchange[512u];
     uint64_t hits, misses;
+    uint64_t exchange_hits, exchange_misses;
+    uint64_t stores;
+    struct pqpan_ble_estimate out;
+    uint64_t out_setup_stamp;
+    uint64_t out_exchange_stamp;
 };
 void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
  int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
@@ -516,7 +539,29 @@ void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
                                                     const struct pqpan_ble_device *dev,
                                                     const uint64_t cycles[PQPAN_OP_COUNT],
                                                     struct pqpan_ble_estimate_cache *cache);
+ int pqpan_ble_estimate_pqke_memo(const struct pqpan_ble_estimate **out,
+                                                  const struct pqpan_ble_config *cfg,
+                                                  const struct pqpan_ble_device *dev,
+                                                  const uint64_t cycles[PQPAN_OP_COUNT],
+                                                  struct pqpan_ble_estimate_cache *cache);
+ int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimate **out,
+                                                  const struct pqpan_ble_config *cfg,
+                                                  const struct pqpan_ble_device *dev,
+                                                  const uint64_t cycles[PQPAN_OP_COUNT],
+                                                  struct pqpan_ble_estimate_cache *cache);
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+enum pqpan_ble_config_fault {
+    PQPAN_BLE_CONFIG_OK = 0,
+    PQPAN_BLE_CONFIG_RANGE,
+    PQPAN_BLE_CONFIG_CI_STEP,
+    PQPAN_BLE_CONFIG_IDLE_CI_STEP,
+    PQPAN_BLE_CONFIG_EVENT_LEN,
+    PQPAN_BLE_CONFIG_PAIR
+};
+enum pqpan_ble_config_fault pqpan_ble_config_fault(const struct pqpan_ble_config *cfg);
+uint64_t pqpan_ble_config_event_ns(const struct pqpan_ble_config *cfg);
+uint32_t pqpan_ble_config_ll_octets(const struct pqpan_ble_config *cfg);
+uint64_t pqpan_ble_config_pair_ns(const struct pqpan_ble_config *cfg);
 uint64_t pqpan_ble_adv_listen_ns(void);
 void pqpan_ble_adv_mean(uint64_t adv_interval_ns, uint8_t *scan_channel, uint64_t *wait_ns);
 struct pqpan_ble_link_settings {
@@ -656,6 +701,11 @@ int pqpan_gamma_valid(const struct pqpan_gamma *g);
                                           const struct pqpan_profile *p,
                                           const struct pqpan_energy_opts *o,
                                           const struct pqpan_gamma *g);
+ int pqpan_energy_phases(double uj[PQPAN_PHASE_COUNT],
+                                         const struct pqpan_ledger *l,
+                                         const struct pqpan_profile *p,
+                                         const struct pqpan_energy_opts *o,
+                                         const struct pqpan_gamma *g);
 struct pqpan_cycle_row {
     char scheme[24];
     char impl[24];
@@ -664,6 +714,8 @@ struct pqpan_cycle_row {
     uint32_t stack_bytes;
     uint32_t code_bytes;
     char source[64];
+    uint32_t runs;
+    uint64_t cycles_median, cycles_p99, cycles_max;
 };
 struct pqpan_cycle_table {
     struct pqpan_cycle_row rows[256];
@@ -1000,6 +1052,10 @@ struct pqpan_802154_plan {
                                            struct pqpan_802154_frame_plan *frames, size_t cap,
                                            const struct pqpan_802154_link_cfg *c,
                                            size_t udp_payload_len);
+size_t pqpan_802154_msg_datagrams(size_t len);
+size_t pqpan_802154_msg_datagram_len(size_t len, size_t i);
+ int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len,
+                                                     const uint8_t *msg, size_t len, size_t i);
 void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
                                const struct pqpan_802154_link_cfg *c);
 void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
@@ -1051,6 +1107,7 @@ struct pqpan_802154_est_config {
     struct pqpan_802154_csma_params csma;
     double p_busy;
     uint32_t msg_octets[3u];
+    uint8_t step_ops[4u][PQPAN_OP_COUNT];
     uint32_t cpu_hz;
     uint8_t rx_always_on;
     uint8_t backoff_rx;
@@ -1062,6 +1119,7 @@ struct pqpan_802154_estimate {
     struct pqpan_ledger ledger[2];
     struct pqpan_ledger bits[2];
     uint32_t frames[3u];
+    uint32_t datagrams[3u];
     double backoff_ns;
     double ccas;
     double p_frame_fail;
@@ -1069,6 +1127,8 @@ struct pqpan_802154_estimate {
     uint64_t latency_ns;
 };
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
+ int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c,
+                                                  unsigned suite, unsigned mode, unsigned sig);
  int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
                                                 const struct pqpan_802154_est_config *c,
                                                 const uint64_t cycles[PQPAN_OP_COUNT]);
@@ -1537,6 +1597,7 @@ struct pqpan_sim_result {
     uint32_t ll_octets;
     int done[2];
     int encrypted;
+    int established;
     int status;
 };
 struct pqpan_sim_pdu {
@@ -1577,7 +1638,7 @@ struct pqpan_sim_node {
     uint8_t hostq_n;
     struct pqpan_sim_ctrl hostllq[4];
     uint8_t hostllq_n;
-    uint8_t out[4096];
+    uint8_t out[8192];
     uint16_t out_len;
     uint16_t out_sent;
     uint16_t out_unit;
@@ -1589,7 +1650,7 @@ struct pqpan_sim_node {
     uint64_t ready_ns;
     uint16_t lw_value_off;
     uint16_t lw_value_len;
-    uint8_t in[4096];
+    uint8_t in[8192];
     uint16_t in_len;
     uint16_t in_expect;
     uint16_t in_frame;
@@ -1695,9 +1756,15 @@ struct pqpan_sim_pqke {
     uint8_t responder_dk[3168];
     uint8_t initiator_ek[1568];
     uint8_t initiator_dk[3168];
+    uint8_t sig;
+    uint8_t responder_pk[2592];
+    uint8_t responder_sk[4896];
+    uint8_t initiator_pk[2592];
+    uint8_t initiator_sk[4896];
 };
  int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
-                                         enum pqpan_ble_role initiator_side, uint64_t seed);
+                                         unsigned sig, enum pqpan_ble_role initiator_side,
+                                         uint64_t seed);
 const struct pqpan_sim_app *pqpan_sim_pqke_app(void);
 int pqpan_sim_pqke_confirmed(const struct pqpan_sim_pqke *a);
 int pqpan_sim_pqke_keys_equal(const struct pqpan_sim_pqke *a);
@@ -1771,14 +1838,15 @@ struct pqpan_sim154_node {
     uint8_t zone;
 };
 struct pqpan_sim154_party {
-    uint8_t msg[4096];
+    uint8_t msg[8192];
     uint16_t msg_len;
-    uint8_t next[4096];
+    uint8_t next[8192];
     uint16_t next_len;
     uint8_t has_next;
     uint8_t sending;
     uint8_t rtx_pending;
     uint8_t phase;
+    uint8_t seg;
     uint32_t retries_used;
     uint32_t gen_rtx, gen_reasm, gen_cpu;
     uint8_t dgram[2047u + 1u];
@@ -1790,9 +1858,13 @@ struct pqpan_sim154_party {
     uint8_t rx[2047u + 1u];
     uint16_t rx_len;
     uint8_t have_rx_seq;
-    uint8_t last_in[4096];
+    uint8_t seg_in[8192];
+    uint16_t seg_in_len;
+    uint8_t seg_in_next;
+    uint8_t seg_in_count;
+    uint8_t last_in[8192];
     uint16_t last_in_len;
-    uint8_t out[4096];
+    uint8_t out[8192];
     uint16_t out_len;
     uint8_t computing;
     uint8_t answered;
@@ -2068,13 +2140,19 @@ MACROS = {
     'PQPAN_802154_OCTET_NS': 32000,
     'PQPAN_802154_PHR_OCTETS': 1,
     'PQPAN_802154_RESPONDER': 1,
+    'PQPAN_802154_SEG_COUNT_MAX': 127,
+    'PQPAN_802154_SEG_DATA_MAX': 1230,
+    'PQPAN_802154_SEG_FLAG': 128,
+    'PQPAN_802154_SEG_HDR_OCTETS': 2,
     'PQPAN_802154_SHR_OCTETS': 5,
     'PQPAN_802154_SHR_SYMBOLS': 10,
     'PQPAN_802154_SIFS_SYMBOLS': 12,
+    'PQPAN_802154_STEPS': 4,
     'PQPAN_802154_SYMBOLS_PER_OCTET': 2,
     'PQPAN_802154_SYMBOL_NS': 16000,
     'PQPAN_802154_TURNAROUND_NS': 192000,
     'PQPAN_802154_TURNAROUND_SYMBOLS': 12,
+    'PQPAN_802154_UDP_PAYLOAD_MAX': 1999,
     'PQPAN_802154_UNIT_BACKOFF_NS': 320000,
     'PQPAN_802154_UNIT_BACKOFF_SYMBOLS': 20,
     'PQPAN_ADVISE_FRONT_MAX': 1024,
@@ -2118,7 +2196,9 @@ MACROS = {
     'PQPAN_BLE_ATT_VALUE_MAX': 512,
     'PQPAN_BLE_CI_MAX_NS': 4000000000,
     'PQPAN_BLE_CI_MIN_NS': 7500000,
-    'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 64,
+    'PQPAN_BLE_CI_STEP_NS': 1250000,
+    'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 128,
+    'PQPAN_BLE_EXCHANGE_CACHE_SLOTS': 512,
     'PQPAN_BLE_IDLE_CI_DEFAULT_NS': 30000000,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
@@ -2279,7 +2359,7 @@ MACROS = {
     'PQPAN_SIM_HOSTQ': 8,
     'PQPAN_SIM_L2CAP_MAX': 521,
     'PQPAN_SIM_LLQ': 4,
-    'PQPAN_SIM_MSG_MAX': 4096,
+    'PQPAN_SIM_MSG_MAX': 8192,
     'PQPAN_SIM_TXQ': 8,
     'PQPAN_SMP_AUTH_SC': 8,
     'PQPAN_SMP_FAILED_BYTES': 2,

@@ -1,9 +1,11 @@
 """The cffi declarations in use (the build's, generated from include/pqpan/ by
 python/tools/gen_cdef.py; PQPAN_CDEF) lay every struct out as the C compiler does: the same
-size and member offsets (ABI mode cannot check layouts by itself)."""
+size and member offsets (ABI mode cannot check layouts by itself); the package's committed
+copy (python/pqpan/_cdef.py) is what the headers give now."""
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -39,3 +41,12 @@ def test_struct_layouts_match_the_compiler(source_dir, tmp_path):
     got = [int(x) for x in subprocess.run([str(exe)], capture_output=True, text=True,
                                           check=True).stdout.split()]
     assert got == expected
+
+
+def test_committed_copy_is_fresh(source_dir):
+    """`pip install` without a C compiler installs python/pqpan/_cdef.py as committed: it
+    must be what gen_cdef.py writes from the headers now."""
+    tool = source_dir / "python" / "tools" / "gen_cdef.py"
+    proc = subprocess.run([sys.executable, str(tool), "--cc", cc(), "--check", str(source_dir)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
