@@ -62,7 +62,7 @@ void cli_advise_help(FILE *out)
     fprintf(out,
             "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named) or\n"
             "gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
-            "a profile lacks), 3 bad data file, 4 I/O (--out not writable).\n");
+            "a profile lacks), 3 bad data file, 4 I/O (--out or the standard output not writable).\n");
 }
 
 /* --out: created, and a file written in it, before any work. */
@@ -118,12 +118,12 @@ static int run(const struct advise_opts *o)
 {
     struct advise_ctx c;
     struct advise_result *r;
-    int rc;
-    if (o->out_dir != NULL) {
+    int rc = cli_stdout_check(ADV_CMD);
+    if (rc == EXIT_OK && o->out_dir != NULL) {
         rc = check_out_dir(o->out_dir);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
+    }
+    if (rc != EXIT_OK) {
+        return rc;
     }
     rc = advise_ctx_load(&c, o);
     if (rc != EXIT_OK) {
