@@ -48,13 +48,11 @@ void cli_acvp_help(FILE *out)
     fprintf(out,
             ".\nAny other set is refused (exit 3), as is a signature interface pqpan does not\n"
             "implement (HashML-DSA pre-hashing, external mu). `pqpan kem acvp FILE` is the same.\n\n"
-            "options:\n"
-            "  --expected FILE   compare the response with expected results (an ACVP\n"
-            "                    expectedResults file, or the internalProjection file, which\n"
-            "                    holds them) and print, per test case, passed or failed and the\n"
-            "                    first field that differs; exit 1 if any case failed\n"
-            "  --format F        the comparison's output: table (default), csv or json\n\n"
-            "Report fields: tg_id, tc_id, result (passed|failed), field; the table ends with\n"
+            "options:\n");
+    cli_opt_rows_help(out, &acvp_opts_table);
+    cli_opt_rows_help(out, &cli_format_table);
+    fprintf(out,
+            "\nReport fields: tg_id, tc_id, result (passed|failed), field; the table ends with\n"
             "a summary line, JSON has algorithm, mode, cases, passed, failed, results[].\n");
 }
 
@@ -430,27 +428,42 @@ static int report_expected(const char *path, const cJSON *vs, const cJSON *respo
 struct acvp_opts {
     const char *file, *expected;
     enum cli_format format;
-    int format_given;
 };
+
+static const struct cli_opt acvp_rows[] = {
+    {.name = "--expected", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = offsetof(struct acvp_opts, expected),
+     .help = "compare the response with expected results (an ACVP expectedResults file, or the "
+             "internalProjection file, which holds them) and print, per test case, passed or "
+             "failed and the first field that differs; exit 1 if any case failed. --format is "
+             "the comparison's output"},
+};
+
+static void acvp_opts_init(void *p)
+{
+    struct acvp_opts *o = p;
+    memset(o, 0, sizeof *o);
+    o->format = FORMAT_TABLE;
+}
+
+const struct cli_opt_table acvp_opts_table =
+    CLI_OPT_TABLE("acvp", "options", acvp_rows, struct acvp_opts, acvp_opts_init);
 
 static int parse_args(int argc, char **argv, struct acvp_opts *o)
 {
+    const struct cli_opt_bind b[] = {{&acvp_opts_table, o, NULL},
+                                     {&cli_format_table, &o->format, NULL}};
     int i;
-    memset(o, 0, sizeof *o);
-    o->format = FORMAT_TABLE;
+    acvp_opts_init(o);
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--expected") == 0 || strcmp(argv[i], "--format") == 0) {
-            if (i + 1 >= argc) {
-                return cli_usage_error(CMD, "option %s needs a value", argv[i]);
-            }
-            if (argv[i][2] == 'e') {
-                o->expected = argv[++i];
-            } else if (cli_parse_format(argv[++i], &o->format) != 0) {
-                return cli_usage_error(CMD, "--format wants table, csv or json");
-            } else {
-                o->format_given = 1;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+        int rc = cli_opt_take_any(b, 2, CMD, argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 1) {
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         } else if (o->file != NULL) {
             return cli_usage_error(CMD, "one vector file only");
@@ -461,7 +474,7 @@ static int parse_args(int argc, char **argv, struct acvp_opts *o)
     if (o->file == NULL) {
         return cli_usage_error(CMD, "usage: pqpan acvp FILE [--expected FILE] [--format F]");
     }
-    if (o->format_given && o->expected == NULL) {
+    if (cli_word_index((const char *const *)argv, "--format") >= 0 && o->expected == NULL) {
         return cli_usage_error(CMD, "--format applies to the --expected report only");
     }
     if (o->expected != NULL && strcmp(o->expected, "-") == 0 && strcmp(o->file, "-") == 0) {

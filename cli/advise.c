@@ -20,55 +20,10 @@ void cli_advise_help(FILE *out)
             "leaves. The exchange runs on a connection that is already up (set-up is not part of a\n"
             "rekey), priced by the analytic link model (`pqpan estimate`) in the events accounting;\n"
             "when it runs on other link settings than the idle link's, with the cost of switching\n"
-            "there and back, and its net saving against the idle settings left unchanged.\n\n"
-            "the device and its battery:\n"
-            "  --profile NAME|FILE    the battery-powered device (default nrf52840)\n"
-            "  --peer-profile NAME|FILE  the other side (default: the same as --profile)\n"
-            "  --battery-side peripheral|central|both  which side runs on the battery (default\n"
-            "                         peripheral; both: --profile is the peripheral)\n"
-            "  --battery-mah X        capacity in mAh (default %.0f: %s)\n"
-            "  --rekey-every DURATION  one key exchange every DURATION: a number and s, m, h or d\n"
-            "                         (30s, 15m, 1h, 1d, 7d; 1 s .. 3650 d; default 1d)\n\n"
-            "  --link ble|802154|both  the link(s) searched (default ble). 802.15.4: the device is a\n"
-            "                         sleepy end device polling its parent (a Thread SED), the\n"
-            "                         exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate\n"
-            "                         --link 802154 (the device is --profile; --battery-side\n"
-            "                         both and --protocol study are for BLE only)\n"
-            "  --poll-ms X            802.15.4: the device's poll period between exchanges, priced as\n"
-            "                         `pqpan idle --link 802154` (default: --idle-ci-ms)\n"
-            "  --busy P, --csma ieee|contiki, --idle listen|sleep, --backoff listen|sleep,\n"
-            "  --mac-security LEVEL, --key-id-mode N   802.15.4 link options as estimate --link\n"
-            "                         802154, except --idle: default sleep (a sleepy device's\n"
-            "                         radio is off between frames)\n\n"
-            "constraints:\n"
-            "  --min-level 1|3|5      lowest NIST security category: 1 ML-KEM-512, 3 ML-KEM-768,\n"
-            "                         5 ML-KEM-1024 (FIPS 203 Table 2) (default 1)\n"
-            "  --max-latency-ms X     longest exchange, first computation to last (default: none)\n"
-            "  --protocol study|pqpan  the messages: the study's raw ek/ct, or pqpan's INIT/RESP/FIN\n"
-            "                         with key schedule and confirmation (default pqpan)\n\n"
-            "the idle link the device runs between exchanges (priced as `pqpan idle`):\n"
-            "  --idle-phy 1M|2M|S2|S8  its PHY (default 1M)\n"
-            "  --idle-ci-ms X         its connection interval, 7.5..4000 ms in steps of 1.25\n"
-            "                         (default 1000)\n"
-            "  --idle-latency N       its peripheral latency, 0..499 (default 0)\n"
-            "  --idle-ll-octets N     its LL payload size, 27..251 (default 27: no DLE)\n\n"
-            "what the peer supports:\n"
-            "  --peer-phys LIST       comma-separated PHYs, e.g. 1M,2M (default 1M,2M,S2,S8)\n"
-            "  --peer-max-ll-octets N  largest LL payload, 27..251 (default 251)\n"
-            "  --peer-max-mtu N       largest ATT_MTU, 23..517 (default 517)\n\n"
-            "energy options (as estimate): --currents system|radio-only, --tx-dbm N, --ramp\n"
-            "fast|normal, --crypto-impl NAME (default clean), --calibration FILE, --gamma-comp OP=X\n"
-            "(gamma_comp applies to the computation; the events accounting has no gamma_comm)\n\n"
-            "output:\n"
-            "  --top N                how many configurations to list, 1..%u (default 5)\n"
-            "  --format table|json    (default table)\n"
-            "  --out DIR              also write gnuplot figures: energy against latency with the\n"
-            "                         Pareto front (advise_pareto.svg/.png, data in\n"
-            "                         advise_points.dat, advise_front.dat) and, over BLE, energy\n"
-            "                         against LL payload size per ML-KEM level (advise_ll.svg/.png,\n"
-            "                         data in advise_ll.dat)\n\n",
-            ADV_CR2032_MAH, ADV_CR2032_SOURCE, PQPAN_ADVISE_TOP_MAX);
+            "there and back, and its net saving against the idle settings left unchanged.\n\n");
+    advise_opts_help(out);
     fprintf(out,
+            "\n"
             "Search space: ML-KEM-512/768/1024 (levels below --min-level are searched for the\n"
             "security-level table only) x the peer's PHYs that both profiles price x LL payload\n"
             "27, 59, ..., 251 (steps of 32) up to --peer-max-ll-octets, that maximum and\n"
@@ -107,7 +62,7 @@ void cli_advise_help(FILE *out)
     fprintf(out,
             "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named) or\n"
             "gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
-            "a profile lacks), 3 bad data file, 4 I/O (--out not writable).\n");
+            "a profile lacks), 3 bad data file, 4 I/O (--out or the standard output not writable).\n");
 }
 
 /* --out: created, and a file written in it, before any work. */
@@ -163,12 +118,12 @@ static int run(const struct advise_opts *o)
 {
     struct advise_ctx c;
     struct advise_result *r;
-    int rc;
-    if (o->out_dir != NULL) {
+    int rc = cli_stdout_check(ADV_CMD);
+    if (rc == EXIT_OK && o->out_dir != NULL) {
         rc = check_out_dir(o->out_dir);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
+    }
+    if (rc != EXIT_OK) {
+        return rc;
     }
     rc = advise_ctx_load(&c, o);
     if (rc != EXIT_OK) {

@@ -36,7 +36,7 @@ struct advise_opts {
     enum adv_battery battery;
     double battery_mah;
     double rekey_s;
-    const char *rekey_text;     /* --rekey-every as given */
+    char rekey_text[32];        /* --rekey-every as given */
     struct pqpan_ble_idle_config idle; /* --idle-phy, --idle-ci-ms, --idle-latency */
     uint32_t idle_ll_octets;
     unsigned peer_phys;         /* bit 1u << enum pqpan_ble_phy */
@@ -49,6 +49,19 @@ struct advise_opts {
     double poll_ms;             /* 802.15.4 poll period; <= 0: the idle interval's */
     struct lowpan_opts lowpan;  /* 802.15.4 link options (--busy, --csma, --idle, ...) */
 };
+
+/* advise's own options as data (opts.h), by help section, and the parts of the shared
+ * tables it takes (advise_opts.c). */
+extern const struct cli_opt_table advise_device_table;
+extern const struct cli_opt_table advise_constraint_table;
+extern const struct cli_opt_table advise_idle_table;
+extern const struct cli_opt_table advise_peer_table;
+extern const struct cli_opt_table advise_output_table;
+extern const char *const advise_lowpan_link[];
+extern const char *const advise_gamma[];
+
+/* The option lines of `pqpan help advise`, from the tables. */
+void advise_opts_help(FILE *out);
 
 /* Parses argv[1..argc) into *o (defaults first). A cli.h exit code, message printed. */
 int advise_opts_parse(struct advise_opts *o, int argc, char **argv);

@@ -1,38 +1,9 @@
 /* pqpan advise: options and their value parsers (see advise.h). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "advise.h"
-
-/* --battery-side words, in enum adv_battery order. */
-static const char *const battery_words[] = {"peripheral", "central", "both", NULL};
-/* --protocol words, in enum pqpan_ble_protocol order. */
-static const char *const protocol_words[] = {"study", "pqpan", NULL};
-
-static void defaults(struct advise_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    o->min_level = 1;
-    o->battery = ADV_BATTERY_PERIPHERAL;
-    o->battery_mah = ADV_CR2032_MAH;
-    o->rekey_s = 86400.0;
-    o->rekey_text = "1d";
-    o->idle.phy = PQPAN_BLE_PHY_1M;
-    o->idle.ci_ns = 1000000000u;
-    o->idle.latency = 0;
-    o->idle_ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
-    o->peer_phys = (1u << PQPAN_BLE_PHY_COUNT) - 1u;
-    o->peer_max_ll = PQPAN_LL_DATA_MAX_PAYLOAD;
-    o->peer_max_mtu = PQPAN_ATT_MAX_MTU;
-    o->protocol = PQPAN_BLE_PROTO_PQPAN;
-    o->top = 5;
-    o->links = ADV_LINK_BLE;
-    lowpan_opts_init(&o->lowpan);
-    /* The battery device on 802.15.4 is a sleepy end device: its radio is off between the
-     * frames it sends and receives (estimate --link 802154 --idle sleep). */
-    o->lowpan.idle = 0;
-}
 
 int advise_parse_duration(const char *text, double *seconds)
 {
@@ -89,141 +60,256 @@ int advise_parse_phys(const char *text, unsigned *mask)
     return 0;
 }
 
-static int word_opt(int *out, const char *const *words, const char *opt, const char *v,
-                    const char *want)
-{
-    int k = cli_word_index(words, v);
-    if (k < 0) {
-        return cli_usage_error(ADV_CMD, "%s %s: want %s", opt, v, want);
-    }
-    *out = k;
-    return EXIT_OK;
-}
-
-static int uint_opt(unsigned long long *out, const char *opt, const char *v,
-                    unsigned long long lo, unsigned long long hi)
-{
-    if (cli_parse_uint(v, lo, hi, out) != 0) {
-        return cli_usage_error(ADV_CMD, "%s %s: want an integer in %llu..%llu", opt, v, lo, hi);
-    }
-    return EXIT_OK;
-}
-
-/* The requirement options: what the device must get. */
-static int requirement_opt(struct advise_opts *o, const char *opt, const char *v, int *done)
-{
-    unsigned long long u = 0;
-    int k = 0, rc = EXIT_OK;
-    *done = 1;
-    if (strcmp(opt, "--min-level") == 0) {
-        if (strcmp(v, "1") != 0 && strcmp(v, "3") != 0 && strcmp(v, "5") != 0) {
-            return cli_usage_error(ADV_CMD, "--min-level %s: want 1, 3 or 5 (NIST security "
-                                            "categories of ML-KEM-512/768/1024, FIPS 203 "
-                                            "Table 2)", v);
-        }
-        o->min_level = (unsigned)(v[0] - '0');
-    } else if (strcmp(opt, "--max-latency-ms") == 0) {
-        if (cli_parse_double(v, 0.001, 1e9, &o->max_latency_ms) != 0) {
-            return cli_usage_error(ADV_CMD, "--max-latency-ms %s: want a number > 0", v);
-        }
-    } else if (strcmp(opt, "--battery-side") == 0) {
-        rc = word_opt(&k, battery_words, opt, v, "peripheral, central or both");
-        o->battery = (enum adv_battery)k;
-    } else if (strcmp(opt, "--battery-mah") == 0) {
-        if (cli_parse_double(v, 0.001, 1e7, &o->battery_mah) != 0) {
-            return cli_usage_error(ADV_CMD, "--battery-mah %s: want a number in 0.001..1e7", v);
-        }
-    } else if (strcmp(opt, "--rekey-every") == 0) {
-        if (advise_parse_duration(v, &o->rekey_s) != 0) {
-            return cli_usage_error(ADV_CMD, "--rekey-every %s: want a duration such as 30s, "
-                                            "15m, 1h, 1d, 7d (1 s .. 3650 d)", v);
-        }
-        o->rekey_text = v;
-    } else if (strcmp(opt, "--protocol") == 0) {
-        rc = word_opt(&k, protocol_words, opt, v, "study or pqpan");
-        o->protocol = (enum pqpan_ble_protocol)k;
-    } else if (strcmp(opt, "--top") == 0) {
-        rc = uint_opt(&u, opt, v, 1, PQPAN_ADVISE_TOP_MAX);
-        o->top = (size_t)u;
-    } else {
-        *done = 0;
-    }
-    return rc;
-}
-
-/* The link options: the idle link and what the peer supports. */
-/* --link words: the ADV_LINK_* bits of each. */
+/* --battery-side words, in enum adv_battery order. */
+static const char *const battery_words[] = {"peripheral", "central", "both", NULL};
+/* --protocol words, in enum pqpan_ble_protocol order. */
+static const char *const protocol_words[] = {"study", "pqpan", NULL};
+/* --link words: the ADV_LINK_* bits of word k are k + 1. */
 static const char *const link_words[] = {"ble", "802154", "both", NULL};
+/* --min-level words: NIST categories of ML-KEM-512/768/1024 (FIPS 203 Table 2). */
+static const char *const level_words[] = {"1", "3", "5", NULL};
+/* --format words: advise prints no CSV. */
+static const char *const format_words[] = {"table", "json", NULL};
+/* --idle words (sleep = 0), as estimate --link 802154's. */
+static const char *const radio_words[] = {"sleep", "listen", NULL};
 
-static int link_opt(struct advise_opts *o, const char *opt, const char *v, int *done)
+_Static_assert(sizeof(enum adv_battery) == sizeof(int), "--battery-side is stored as an int");
+_Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
+
+static void defaults(void *p)
 {
-    unsigned long long u = 0;
-    int rc = EXIT_OK, k = 0;
-    *done = 1;
-    if (strcmp(opt, "--link") == 0) {
-        rc = word_opt(&k, link_words, opt, v, "ble, 802154 or both");
-        o->links = (unsigned)k + 1u;
-    } else if (strcmp(opt, "--poll-ms") == 0) {
-        if (cli_parse_double(v, 0.001, 86400000.0, &o->poll_ms) != 0) {
-            return cli_usage_error(ADV_CMD, "--poll-ms %s: want 0.001..86400000", v);
+    struct advise_opts *o = p;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    o->min_level = 1;
+    o->battery = ADV_BATTERY_PERIPHERAL;
+    o->battery_mah = ADV_CR2032_MAH;
+    o->rekey_s = 86400.0;
+    strcpy(o->rekey_text, "1d");
+    o->idle.phy = PQPAN_BLE_PHY_1M;
+    o->idle.ci_ns = 1000000000u;
+    o->idle.latency = 0;
+    o->idle_ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
+    o->peer_phys = (1u << PQPAN_BLE_PHY_COUNT) - 1u;
+    o->peer_max_ll = PQPAN_LL_DATA_MAX_PAYLOAD;
+    o->peer_max_mtu = PQPAN_ATT_MAX_MTU;
+    o->protocol = PQPAN_BLE_PROTO_PQPAN;
+    o->top = 5;
+    o->links = ADV_LINK_BLE;
+    lowpan_opts_init(&o->lowpan);
+    /* The battery device on 802.15.4 is a sleepy end device: its radio is off between the
+     * frames it sends and receives (estimate --link 802154 --idle sleep). */
+    o->lowpan.idle = 0;
+}
+
+/* --min-level: the category (words checked before). */
+static int set_level(void *field, const char *v)
+{
+    unsigned level = (unsigned)(v[0] - '0');
+    memcpy(field, &level, sizeof level);
+    return 0;
+}
+
+/* --rekey-every: seconds and the text as given (field: the struct advise_opts). */
+static int set_rekey(void *field, const char *v)
+{
+    struct advise_opts *o = field;
+    if (strlen(v) >= sizeof o->rekey_text || advise_parse_duration(v, &o->rekey_s) != 0) {
+        return -1;
+    }
+    strcpy(o->rekey_text, v);
+    return 0;
+}
+
+/* --link: the ADV_LINK_* bits. */
+static int set_links(void *field, const char *v)
+{
+    unsigned links = (unsigned)cli_word_index(link_words, v) + 1u;
+    memcpy(field, &links, sizeof links);
+    return 0;
+}
+
+static int set_top(void *field, const char *v)
+{
+    unsigned long long u;
+    size_t top;
+    cli_parse_uint(v, 1, PQPAN_ADVISE_TOP_MAX, &u); /* checked before */
+    top = (size_t)u;
+    memcpy(field, &top, sizeof top);
+    return 0;
+}
+
+static int set_phys(void *field, const char *v)
+{
+    return advise_parse_phys(v, field);
+}
+
+/* --format: table or json into enum cli_format. */
+static int set_format(void *field, const char *v)
+{
+    enum cli_format f = strcmp(v, "json") == 0 ? FORMAT_JSON : FORMAT_TABLE;
+    memcpy(field, &f, sizeof f);
+    return 0;
+}
+
+#define ADV(m) offsetof(struct advise_opts, m)
+#define ADV_TABLE(id, title, rows) CLI_OPT_TABLE(id, title, rows, struct advise_opts, defaults)
+
+static const struct cli_opt device_rows[] = {
+    {.name = "--peer-profile", .kind = CLI_OPT_TEXT, .meta = "NAME|FILE",
+     .def_note = "the same as --profile", .store = CLI_STORE_STR, .offset = ADV(peer_profile),
+     .help = "the other side: its currents price its energy; the link timeline uses "
+             "--profile's event timing for both sides, as estimate takes one device (--profile "
+             "is the battery-powered device)"},
+    {.name = "--battery-side", .kind = CLI_OPT_WORD, .words = battery_words, .def = "peripheral",
+     .store = CLI_STORE_INT, .offset = ADV(battery),
+     .help = "which side runs on the battery (both: --profile is the peripheral)"},
+    {.name = "--battery-mah", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "mAh", .min = 0.001,
+     .max = 1e7, .def = "235", .store = CLI_STORE_DOUBLE, .offset = ADV(battery_mah),
+     .help = "battery capacity (default: " ADV_CR2032_SOURCE ")"},
+    {.name = "--rekey-every", .kind = CLI_OPT_TEXT, .meta = "DURATION", .set = set_rekey,
+     .def = "1d", .allowed = "a duration such as 30s, 15m, 1h, 1d, 7d (1 s .. 3650 d)",
+     .help = "one key exchange every DURATION: a number and s, m, h or d"},
+    {.name = "--link", .kind = CLI_OPT_WORD, .words = link_words, .def = "ble", .set = set_links,
+     .offset = ADV(links),
+     .help = "the link(s) searched. 802.15.4: the device is a sleepy end device polling its "
+             "parent (a Thread SED), the exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate "
+             "--link 802154 (the device is --profile; --battery-side both and --protocol study "
+             "are for BLE only)"},
+    {.name = "--idle", .kind = CLI_OPT_WORD, .words = radio_words, .def = "sleep",
+     .store = CLI_STORE_INT, .offset = ADV(lowpan.idle),
+     .help = "802.15.4: the radio when the device neither sends, receives nor computes, as "
+             "estimate --link 802154's --idle but sleep by default (a sleepy device's radio is "
+             "off between frames)"},
+    {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
+     .max = 86400000, .def_note = "--idle-ci-ms", .store = CLI_STORE_DOUBLE, .offset = ADV(poll_ms),
+     .help = "802.15.4: the device's poll period between exchanges, priced as `pqpan idle "
+             "--link 802154`"},
+};
+
+static const struct cli_opt constraint_rows[] = {
+    {.name = "--min-level", .kind = CLI_OPT_WORD, .words = level_words, .def = "1",
+     .set = set_level, .offset = ADV(min_level),
+     .help = "lowest NIST security category: 1 ML-KEM-512, 3 ML-KEM-768, 5 ML-KEM-1024 (FIPS "
+             "203 Table 2)"},
+    {.name = "--max-latency-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
+     .max = 1e9, .def_note = "none", .store = CLI_STORE_DOUBLE, .offset = ADV(max_latency_ms),
+     .help = "longest exchange, first computation to last"},
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "pqpan",
+     .store = CLI_STORE_INT, .offset = ADV(protocol),
+     .help = "the messages: the study's raw ek/ct, or pqpan's INIT/RESP/FIN with key schedule "
+             "and confirmation"},
+};
+
+static const struct cli_opt idle_rows[] = {
+    {.name = "--idle-phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
+     .store = CLI_STORE_INT, .offset = ADV(idle.phy), .help = "its PHY"},
+    {.name = "--idle-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
+     .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
+     .def = "1000", .set = link_set_conn_interval, .offset = ADV(idle.ci_ns), .help = "its connection interval"},
+    {.name = "--idle-latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = ADV(idle.latency),
+     .help = "its peripheral latency"},
+    {.name = "--idle-ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "27",
+     .store = CLI_STORE_U32, .offset = ADV(idle_ll_octets),
+     .help = "its LL payload size (27: no DLE)"},
+};
+
+static const struct cli_opt peer_rows[] = {
+    {.name = "--peer-phys", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_phys,
+     .offset = ADV(peer_phys), .def = "1M,2M,S2,S8",
+     .allowed = "a comma-separated list of 1M, 2M, S2, S8", .help = "the PHYs the peer supports"},
+    {.name = "--peer-max-ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "251",
+     .store = CLI_STORE_U32, .offset = ADV(peer_max_ll), .help = "largest LL payload"},
+    {.name = "--peer-max-mtu", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
+     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = "517",
+     .store = CLI_STORE_U32, .offset = ADV(peer_max_mtu), .help = "largest ATT_MTU"},
+};
+
+static const struct cli_opt output_rows[] = {
+    {.name = "--top", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = PQPAN_ADVISE_TOP_MAX,
+     .def = "5", .set = set_top, .offset = ADV(top), .help = "how many configurations to list"},
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
+     .set = set_format, .offset = ADV(m.format), .help = "output format"},
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
+     .offset = ADV(out_dir),
+     .help = "also write gnuplot figures: energy against latency with the Pareto front "
+             "(advise_pareto.svg/.png, data in advise_points.dat, advise_front.dat) and, over "
+             "BLE, energy against LL payload size per ML-KEM level (advise_ll.svg/.png, data in "
+             "advise_ll.dat)"},
+};
+
+const struct cli_opt_table advise_device_table =
+    ADV_TABLE("advise-device", "the device and its battery", device_rows);
+const struct cli_opt_table advise_constraint_table =
+    ADV_TABLE("advise-constraints", "constraints", constraint_rows);
+const struct cli_opt_table advise_idle_table = ADV_TABLE("advise-idle", "the idle link", idle_rows);
+const struct cli_opt_table advise_peer_table =
+    ADV_TABLE("advise-peer", "what the peer supports", peer_rows);
+const struct cli_opt_table advise_output_table = ADV_TABLE("advise-output", "output", output_rows);
+
+/* Of the 802.15.4 tables advise takes all but --link and --idle (its own), --addr and
+ * --kem (both searched); of the γ options --calibration and --gamma-comp (the events
+ * accounting it ranks by has no γ_comm). */
+const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security",
+                                          "--key-id-mode", NULL};
+const char *const advise_gamma[] = {"--calibration", "--gamma-comp", NULL};
+
+/* Every table advise reads, in the order help lists them, with where each stores and the
+ * help section it opens (NULL: it continues the one before). */
+enum adv_into { INTO_SELF, INTO_MODEL, INTO_LOWPAN };
+
+static const struct {
+    const struct cli_opt_table *t;
+    const char *const *only;
+    enum adv_into into;
+    const char *section;
+} adv_tables[] = {
+    {&model_energy_table, NULL, INTO_MODEL, "the device and its battery"},
+    {&advise_device_table, NULL, INTO_SELF, NULL},
+    {&lowpan_busy_table, NULL, INTO_LOWPAN, NULL},
+    {&lowpan_opts_table, advise_lowpan_link, INTO_LOWPAN, NULL},
+    {&advise_constraint_table, NULL, INTO_SELF, "constraints"},
+    {&advise_idle_table, NULL, INTO_SELF,
+     "the idle link the device runs between exchanges (priced as `pqpan idle`)"},
+    {&advise_peer_table, NULL, INTO_SELF, "what the peer supports"},
+    {&model_ramp_table, NULL, INTO_MODEL,
+     "energy options (the events accounting advise ranks by has no gamma_comm)"},
+    {&model_crypto_table, NULL, INTO_MODEL, NULL},
+    {&model_gamma_table, advise_gamma, INTO_MODEL, NULL},
+    {&advise_output_table, NULL, INTO_SELF, "output"},
+};
+#define N_ADV_TABLES (sizeof adv_tables / sizeof adv_tables[0])
+
+void advise_opts_help(FILE *out)
+{
+    size_t k;
+    for (k = 0; k < N_ADV_TABLES; k++) {
+        if (adv_tables[k].section != NULL) {
+            fprintf(out, "%s%s:\n", k > 0 ? "\n" : "", adv_tables[k].section);
         }
-    } else if (strcmp(opt, "--idle-phy") == 0) {
-        if (pqpan_ble_phy_parse(&o->idle.phy, v) != PQPAN_OK) {
-            return cli_usage_error(ADV_CMD, "--idle-phy %s: want 1M, 2M, S2 or S8", v);
-        }
-    } else if (strcmp(opt, "--idle-ci-ms") == 0) {
-        if (cli_parse_conn_interval(v, &o->idle.ci_ns) != 0) {
-            return cli_usage_error(ADV_CMD, "--idle-ci-ms %s: want 7.5..4000 in steps of "
-                                            "1.25 ms (Core v5.4 Vol 6 Part B §4.5.1)", v);
-        }
-    } else if (strcmp(opt, "--idle-latency") == 0) {
-        rc = uint_opt(&u, opt, v, 0, PQPAN_BLE_LATENCY_MAX);
-        o->idle.latency = (uint32_t)u;
-    } else if (strcmp(opt, "--idle-ll-octets") == 0) {
-        rc = uint_opt(&u, opt, v, PQPAN_LL_DATA_MIN_PAYLOAD, PQPAN_LL_DATA_MAX_PAYLOAD);
-        o->idle_ll_octets = (uint32_t)u;
-    } else if (strcmp(opt, "--peer-phys") == 0) {
-        if (advise_parse_phys(v, &o->peer_phys) != 0) {
-            return cli_usage_error(ADV_CMD, "--peer-phys %s: want a comma-separated list of "
-                                            "1M, 2M, S2, S8", v);
-        }
-    } else if (strcmp(opt, "--peer-max-ll-octets") == 0) {
-        rc = uint_opt(&u, opt, v, PQPAN_LL_DATA_MIN_PAYLOAD, PQPAN_LL_DATA_MAX_PAYLOAD);
-        o->peer_max_ll = (uint32_t)u;
-    } else if (strcmp(opt, "--peer-max-mtu") == 0) {
-        rc = uint_opt(&u, opt, v, PQPAN_ATT_DEFAULT_MTU, PQPAN_ATT_MAX_MTU);
-        o->peer_max_mtu = (uint32_t)u;
-    } else if (strcmp(opt, "--peer-profile") == 0) {
-        o->peer_profile = v;
-    } else if (strcmp(opt, "--out") == 0) {
-        o->out_dir = v;
-    } else {
-        *done = 0;
+        cli_opt_rows_help_only(out, adv_tables[k].t, adv_tables[k].only);
+    }
+}
+
+static int take(struct advise_opts *o, int argc, char **argv, int *i)
+{
+    size_t k;
+    int rc = 0;
+    for (k = 0; k < N_ADV_TABLES && rc == 0; k++) {
+        void *into = adv_tables[k].into == INTO_MODEL    ? (void *)&o->m
+                     : adv_tables[k].into == INTO_LOWPAN ? (void *)&o->lowpan
+                                                         : (void *)o;
+        rc = cli_opt_take_only(adv_tables[k].t, adv_tables[k].only, into, ADV_CMD, argc, argv, i);
     }
     return rc;
 }
-
-/* The options that take a value, other than the energy options of model_opts. */
-static int value_opt(struct advise_opts *o, const char *opt, const char *v, int *done)
-{
-    int rc = requirement_opt(o, opt, v, done);
-    return *done ? rc : link_opt(o, opt, v, done);
-}
-
-static const char *const value_opts[] = {
-    "--min-level",   "--max-latency-ms", "--battery-side",        "--battery-mah",
-    "--rekey-every", "--protocol",       "--top",                 "--idle-phy",
-    "--idle-ci-ms",  "--idle-latency",   "--idle-ll-octets",      "--peer-phys",
-    "--peer-max-ll-octets", "--peer-max-mtu", "--peer-profile",   "--out",
-    "--link",        "--poll-ms",        NULL,
-};
 
 /* What the options say together: checked before any work. */
 static int check_together(struct advise_opts *o)
 {
-    if (o->m.format == FORMAT_CSV) {
-        return cli_usage_error(ADV_CMD, "--format csv: advise prints table or json");
-    }
     if (o->poll_ms <= 0.0) {
         o->poll_ms = (double)o->idle.ci_ns * 1e-6;
     }
@@ -258,7 +344,7 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
     int i;
     defaults(o);
     for (i = 1; i < argc; i++) {
-        int done = 0, rc;
+        int rc;
         if (strcmp(argv[i], "--gamma-comm") == 0) {
             return cli_usage_error(ADV_CMD, "--gamma-comm: advise ranks by the events accounting, "
                                             "which has no gamma_comm");
@@ -268,27 +354,13 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
                                    argv[i][2] == 'k' ? "use --min-level for the KEM"
                                                      : "extended and short addresses");
         }
-        rc = model_opts_parse(&o->m, ADV_CMD, argc, argv, &i);
-        if (rc == 0 && strcmp(argv[i], "--link") != 0) {
-            rc = lowpan_opts_parse(&o->lowpan, ADV_CMD, argc, argv, &i);
-        }
+        rc = take(o, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }
-        if (rc == 1) {
-            continue;
-        }
-        if (cli_word_index(value_opts, argv[i]) < 0) {
+        if (rc == 0) {
             return cli_usage_error(ADV_CMD, "unknown option '%s'", argv[i]);
         }
-        if (i + 1 >= argc) {
-            return cli_usage_error(ADV_CMD, "%s needs a value", argv[i]);
-        }
-        rc = value_opt(o, argv[i], argv[i + 1], &done);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
-        i++;
     }
     return check_together(o);
 }

@@ -31,15 +31,8 @@ void cli_bench_help(FILE *out)
             "(median_ns, CLOCK_MONOTONIC). keygen is KeyGen_internal (Alg. 16), encaps\n"
             "Encaps_internal with the ek check (Alg. 17), decaps Decaps with the dk check\n"
             "(Alg. 21); seeds vary from run to run.\n\n"
-            "options:\n"
-            "  --param P         ML-KEM-512, ML-KEM-768 or ML-KEM-1024 (default: all three)\n"
-            "  --op OP           keygen, encaps or decaps (default: all three)\n"
-            "  --iterations N    runs per operation, 1 to %llu (default %llu). With --op,\n"
-            "                    exactly N operations of that kind run after one setup (a key\n"
-            "                    pair, and a ciphertext for decaps), so an instruction count\n"
-            "                    (valgrind --tool=callgrind) divided by N is per operation\n"
-            "  --format F        table (default), csv or json\n",
-            MAX_ITERATIONS, BENCH_DEFAULT_ITERATIONS);
+            "options:\n");
+    bench_options_help(out, &bench_kem_table);
 }
 
 struct bench_opts {
@@ -55,50 +48,53 @@ struct bench_row {
     unsigned long long median_ns;
 };
 
-static int parse_value(struct bench_args *o, const char *const *ops,
-                       unsigned long long max_iterations, const char *name, const char *value)
+void bench_args_init(void *p)
 {
-    if (strcmp(name, "--param") == 0) {
-        o->param = value;
-        return EXIT_OK;
-    }
-    if (strcmp(name, "--op") == 0) {
-        o->op = cli_word_index(ops, value);
-        return o->op >= 0 ? EXIT_OK : cli_usage_error(CMD, "unknown operation '%s'", value);
-    }
-    if (strcmp(name, "--iterations") == 0) {
-        return cli_parse_uint(value, 1, max_iterations, &o->iterations) == 0
-                   ? EXIT_OK
-                   : cli_usage_error(CMD, "--iterations wants 1..%llu", max_iterations);
-    }
-    if (strcmp(name, "--format") == 0) {
-        return cli_parse_format(value, &o->format) == 0
-                   ? EXIT_OK
-                   : cli_usage_error(CMD, "--format wants table, csv or json");
-    }
-    return cli_usage_error(CMD, "unknown option '%s'", name);
-}
-
-int bench_parse_args(int argc, char **argv, const char *const *ops,
-                     unsigned long long max_iterations, struct bench_args *o)
-{
-    int i;
+    struct bench_args *o = p;
     o->param = NULL;
     o->op = -1;
     o->iterations = BENCH_DEFAULT_ITERATIONS;
     o->format = FORMAT_TABLE;
-    for (i = 2; i < argc; i += 2) {
-        int rc;
-        if (i + 1 >= argc) {
-            return cli_usage_error(CMD, "option '%s' is unknown or needs a value", argv[i]);
+}
+
+int bench_parse_args(int argc, char **argv, const struct cli_opt_table *options,
+                     struct bench_args *o)
+{
+    const struct cli_opt_bind b[] = {{options, o, NULL}, {&cli_format_table, &o->format, NULL}};
+    int i;
+    bench_args_init(o);
+    for (i = 2; i < argc; i++) {
+        int rc = cli_opt_take_any(b, 2, CMD, argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
         }
-        rc = parse_value(o, ops, max_iterations, argv[i], argv[i + 1]);
-        if (rc != EXIT_OK) {
-            return rc;
+        if (rc == 0) {
+            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
     }
     return EXIT_OK;
 }
+
+void bench_options_help(FILE *out, const struct cli_opt_table *options)
+{
+    cli_opt_rows_help(out, options);
+    cli_opt_rows_help(out, &cli_format_table);
+}
+
+static void kem_names(cli_word_fn add, void *ctx)
+{
+    size_t k;
+    for (k = 0; pqpan_kem_at(k) != NULL; k++) {
+        add(ctx, pqpan_kem_at(k)->name);
+    }
+}
+
+static const struct cli_opt kem_rows[] = {
+    BENCH_OPTION_ROWS(kem_names, "all three", op_names, MAX_ITERATIONS),
+};
+
+const struct cli_opt_table bench_kem_table =
+    CLI_OPT_TABLE("bench-kem", "options", kem_rows, struct bench_args, bench_args_init);
 
 static int parse_args(int argc, char **argv, struct bench_opts *o)
 {
@@ -107,7 +103,7 @@ static int parse_args(int argc, char **argv, struct bench_opts *o)
     if (argc < 2 || strcmp(argv[1], "kem") != 0) {
         return cli_usage_error(CMD, "missing or unknown benchmark (available: kem, sig, ecdh)");
     }
-    rc = bench_parse_args(argc, argv, op_names, MAX_ITERATIONS, &o->a);
+    rc = bench_parse_args(argc, argv, &bench_kem_table, &o->a);
     if (rc == EXIT_OK && o->a.param != NULL) {
         o->kem = pqpan_kem_by_name(o->a.param);
         if (o->kem == NULL) {

@@ -7,7 +7,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <stddef.h>
+
 #include "cli.h"
+#include "opts.h"
 
 /* Runs per operation when --iterations is not given. */
 #define BENCH_DEFAULT_ITERATIONS 1000ULL
@@ -21,10 +24,37 @@ struct bench_args {
     enum cli_format format;
 };
 
-/* Parses argv[2..argc) (argv[1] names the benchmark). A usage error for an unknown option,
- * operation or value. */
-int bench_parse_args(int argc, char **argv, const char *const *ops,
-                     unsigned long long max_iterations, struct bench_args *o);
+/* The defaults of struct bench_args (all sets, all operations, the default iterations,
+ * table). */
+void bench_args_init(void *o);
+
+/* A benchmark's option rows (opts.h) in struct bench_args: --param (one of the words
+ * params_fn lists), --op (one of ops), --iterations (1..max). */
+#define BENCH_OPTION_ROWS(PARAMS_FN, PARAMS_DEFAULT, OPS, MAX_N)                                  \
+    {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words_fn = PARAMS_FN,               \
+     .def_note = PARAMS_DEFAULT, .store = CLI_STORE_STR,                                        \
+     .offset = offsetof(struct bench_args, param), .help = "parameter set"},                    \
+    {.name = "--op", .kind = CLI_OPT_WORD, .meta = "OP", .words = OPS,                          \
+     .def_note = "all of them", .store = CLI_STORE_INT,                                         \
+     .offset = offsetof(struct bench_args, op), .help = "operation"},                           \
+    {.name = "--iterations", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = MAX_N,         \
+     .def = "1000", .store = CLI_STORE_ULL, .offset = offsetof(struct bench_args, iterations),  \
+     .help = "runs per operation. With --op, exactly N operations of that kind run after one "  \
+             "setup, so an instruction count (valgrind --tool=callgrind) divided by N is per "  \
+             "operation"}
+
+/* Parses argv[2..argc) (argv[1] names the benchmark) against options and --format. A
+ * usage error for an unknown option, operation or value. */
+int bench_parse_args(int argc, char **argv, const struct cli_opt_table *options,
+                     struct bench_args *o);
+
+/* The options of bench kem, sig and ecdh (bench.c, bench_sig.c, bench_ecdh.c). */
+extern const struct cli_opt_table bench_kem_table;
+extern const struct cli_opt_table bench_sig_table;
+extern const struct cli_opt_table bench_ecdh_table;
+
+/* A benchmark's option lines (its table and --format). */
+void bench_options_help(FILE *out, const struct cli_opt_table *options);
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t bench_now_ns(void);
@@ -62,7 +92,7 @@ struct bench_dist_spec {
     const char *(*param_name)(size_t k);
     int (*setup)(size_t k, int op);
     int (*run)(size_t k, int op, unsigned long long i);
-    unsigned long long max_iterations;
+    const struct cli_opt_table *options;
 };
 /* Rows a distribution benchmark may print (parameter sets x operations). */
 #define BENCH_DIST_MAX_ROWS 16

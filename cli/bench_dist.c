@@ -78,7 +78,7 @@ int bench_dist_run(int argc, char **argv, const struct bench_dist_spec *spec)
     uint64_t *cycles, *ns;
     size_t n_rows = 0;
     int only = -1;
-    int rc = bench_parse_args(argc, argv, spec->ops, spec->max_iterations, &o);
+    int rc = bench_parse_args(argc, argv, spec->options, &o);
     if (rc == EXIT_OK && o.param != NULL && (only = param_index(spec, o.param)) < 0) {
         rc = cli_usage_error(CMD, "unknown parameter set '%s'", o.param);
     }

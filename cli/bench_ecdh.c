@@ -26,15 +26,8 @@ void cli_bench_ecdh_help(FILE *out)
             "(pqpan_ecdh_p256_shared), with a different d each run; decode decompresses and\n"
             "validates a compressed public key (pqpan_ecdh_p256_public_decode: the square\n"
             "root that a compressed key adds to shared).\n\n"
-            "options:\n"
-            "  --param P         P-256 (the only curve; default)\n"
-            "  --op OP           keygen, shared or decode (default: all three)\n"
-            "  --iterations N    runs per operation, 1 to %llu (default %llu). With --op,\n"
-            "                    exactly N operations of that kind run after one setup (the\n"
-            "                    peer's key pair), so an instruction count (valgrind\n"
-            "                    --tool=callgrind) divided by N is per operation\n"
-            "  --format F        table (default), csv or json\n",
-            MAX_ITERATIONS, BENCH_DEFAULT_ITERATIONS);
+            "options:\n");
+    bench_options_help(out, &bench_ecdh_table);
 }
 
 /* The private key d (its last 8 bytes vary by run: d stays in [1, n-1] since its first
@@ -51,6 +44,18 @@ static const char *param_name(size_t k)
     (void)k;
     return "P-256";
 }
+
+static void curve_names(cli_word_fn add, void *ctx)
+{
+    add(ctx, param_name(0));
+}
+
+static const struct cli_opt ecdh_rows[] = {
+    BENCH_OPTION_ROWS(curve_names, "P-256, the only curve", op_names, MAX_ITERATIONS),
+};
+
+const struct cli_opt_table bench_ecdh_table =
+    CLI_OPT_TABLE("bench-ecdh", "options", ecdh_rows, struct bench_args, bench_args_init);
 
 static int setup(size_t k, int op)
 {
@@ -86,6 +91,6 @@ static int run_op(size_t k, int op, unsigned long long i)
 int cli_bench_ecdh_run(int argc, char **argv)
 {
     static const struct bench_dist_spec spec = {op_names, 1, param_name, setup, run_op,
-                                                MAX_ITERATIONS};
+                                                &bench_ecdh_table};
     return bench_dist_run(argc, argv, &spec);
 }

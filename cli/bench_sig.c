@@ -25,15 +25,8 @@ void cli_bench_sig_help(FILE *out)
             "different seed each run; sign is deterministic Sign (Alg. 2, empty context) of a\n"
             "different 32-byte message each run, so its number of rejection-loop attempts\n"
             "varies as it does in use; verify checks one signature (Alg. 3).\n\n"
-            "options:\n"
-            "  --param P         ML-DSA-44, ML-DSA-65 or ML-DSA-87 (default: all three)\n"
-            "  --op OP           keygen, sign or verify (default: all three)\n"
-            "  --iterations N    runs per operation, 1 to %llu (default %llu). With --op,\n"
-            "                    exactly N operations of that kind run after one setup (a key\n"
-            "                    pair, and a signature for verify), so an instruction count\n"
-            "                    (valgrind --tool=callgrind) divided by N is per operation\n"
-            "  --format F        table (default), csv or json\n",
-            MAX_ITERATIONS, BENCH_DEFAULT_ITERATIONS);
+            "options:\n");
+    bench_options_help(out, &bench_sig_table);
 }
 
 /* Keys, message and signature of one parameter set, made once before the timed runs. */
@@ -47,6 +40,21 @@ static const char *param_name(size_t k)
 {
     return pqpan_sig_at(k)->name;
 }
+
+static void set_names(cli_word_fn add, void *ctx)
+{
+    size_t k;
+    for (k = 0; k < PQPAN_SIG_COUNT; k++) {
+        add(ctx, param_name(k));
+    }
+}
+
+static const struct cli_opt sig_rows[] = {
+    BENCH_OPTION_ROWS(set_names, "all three", op_names, MAX_ITERATIONS),
+};
+
+const struct cli_opt_table bench_sig_table =
+    CLI_OPT_TABLE("bench-sig", "options", sig_rows, struct bench_args, bench_args_init);
 
 static int setup(size_t k, int op)
 {
@@ -85,6 +93,6 @@ static int run_op(size_t k, int op, unsigned long long i)
 int cli_bench_sig_run(int argc, char **argv)
 {
     static const struct bench_dist_spec spec = {op_names,  PQPAN_SIG_COUNT, param_name,
-                                                setup,     run_op,          MAX_ITERATIONS};
+                                                setup,     run_op,          &bench_sig_table};
     return bench_dist_run(argc, argv, &spec);
 }

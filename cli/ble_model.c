@@ -85,23 +85,23 @@ static int set_gamma_comp(void *field, const char *v)
 static const char *const table_words[PQPAN_CURRENT_TABLE_COUNT + 1] = {"system", "radio-only",
                                                                        NULL};
 static const char *const ramp_words[] = {"fast", "normal", NULL};
-static const char *const format_words[] = {"table", "csv", "json", NULL};
 
 _Static_assert(sizeof(enum pqpan_current_table) == sizeof(int), "--currents is stored as an int");
-_Static_assert(sizeof(enum cli_format) == sizeof(int), "--format is stored as an int");
 
 #define MODEL(m) offsetof(struct model_opts, m)
 
-static const struct cli_opt model_rows[] = {
+static void model_init(void *o)
+{
+    model_opts_init(o);
+}
+
+#define MODEL_TABLE(id, title, rows)                                                           \
+    CLI_OPT_TABLE(id, title, rows, struct model_opts, model_init)
+
+static const struct cli_opt energy_rows[] = {
     {.name = "--profile", .kind = CLI_OPT_TEXT, .meta = "NAME|FILE", .words_fn = builtin_profiles,
      .def_note = "nrf52840", .store = CLI_STORE_STR, .offset = MODEL(profile),
      .help = "device profile: a built-in name (`pqpan profiles`) or a profile JSON file"},
-    {.name = "--crypto-impl", .kind = CLI_OPT_TEXT, .meta = "NAME", .words_fn = crypto_impls,
-     .def_note = "clean, the study's PQClean code", .store = CLI_STORE_STR,
-     .offset = MODEL(crypto_impl),
-     .help = "the cycle table rows (data/cycles/) for ML-KEM: clean, m4fspeed, m4fstack from "
-             "pqm4; pqpan-m4* pqpan's own code, portable and with the M4 backend (make "
-             "bench-m4); P-256 from the classical table"},
     {.name = "--currents", .kind = CLI_OPT_WORD, .words = table_words, .def = "system",
      .store = CLI_STORE_INT, .offset = MODEL(table),
      .help = "which current table of the profile: system = whole-chip figures incl. HFXO; "
@@ -109,9 +109,24 @@ static const struct cli_opt model_rows[] = {
     {.name = "--tx-dbm", .kind = CLI_OPT_INT, .meta = "N", .unit = "dBm", .min = -40, .max = 40,
      .def = "0", .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
      .help = "TX output power, a level the profile lists"},
+};
+
+static const struct cli_opt ramp_rows[] = {
     {.name = "--ramp", .kind = CLI_OPT_WORD, .words = ramp_words, .def = "fast",
      .store = CLI_STORE_INT, .offset = MODEL(ramp_normal),
      .help = "radio ramp-up per event, events accounting"},
+};
+
+static const struct cli_opt crypto_rows[] = {
+    {.name = "--crypto-impl", .kind = CLI_OPT_TEXT, .meta = "NAME", .words_fn = crypto_impls,
+     .def_note = "clean, the study's PQClean code", .store = CLI_STORE_STR,
+     .offset = MODEL(crypto_impl),
+     .help = "the cycle table rows (data/cycles/) for ML-KEM: clean, m4fspeed, m4fstack from "
+             "pqm4; pqpan-m4* pqpan's own code, portable and with the M4 backend (make "
+             "bench-m4); P-256 from the classical table"},
+};
+
+static const struct cli_opt gamma_rows[] = {
     {.name = "--calibration", .kind = CLI_OPT_TEXT, .meta = "FILE", .def_note = "built-in defaults",
      .store = CLI_STORE_STR, .offset = MODEL(calibration),
      .help = "γ values from a calibration JSON"},
@@ -123,31 +138,49 @@ static const struct cli_opt model_rows[] = {
      .allowed = "OP=X with OP one of kem_keygen, kem_encaps, kem_decaps, kdf, ecdh_keygen, "
                 "ecdh_shared, sig_keygen, sig_sign, sig_verify and X in 0.01..100",
      .help = "γ_comp of one operation, repeatable (study: 1.12-1.62)"},
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
-     .store = CLI_STORE_INT, .offset = MODEL(format), .help = "output format"},
 };
 
-static void model_init(void *o)
-{
-    model_opts_init(o);
-}
 
-const struct cli_opt_table model_opts_table =
-    CLI_OPT_TABLE("energy", "energy options", model_rows, struct model_opts, model_init);
+const struct cli_opt_table model_energy_table = MODEL_TABLE("energy", "energy options", energy_rows);
+const struct cli_opt_table model_ramp_table = MODEL_TABLE("ramp", NULL, ramp_rows);
+const struct cli_opt_table model_crypto_table =
+    MODEL_TABLE("crypto", "crypto cycles", crypto_rows);
+const struct cli_opt_table model_gamma_table =
+    MODEL_TABLE("gamma", "correction factors", gamma_rows);
+
+/* The tables of struct model_opts, in the order help lists them. */
+static const struct cli_opt_table *const model_tables[] = {
+    &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table};
+#define N_MODEL_TABLES (sizeof model_tables / sizeof model_tables[0])
 
 void model_opts_help(FILE *out)
 {
-    cli_opt_rows_help(out, &model_opts_table);
+    size_t k;
+    for (k = 0; k < N_MODEL_TABLES; k++) {
+        cli_opt_rows_help(out, model_tables[k]);
+    }
+    cli_opt_rows_help(out, &cli_format_table);
 }
 
 int model_opts_parse(struct model_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
-    return cli_opt_take(&model_opts_table, o, cmd, argc, argv, i);
+    size_t k;
+    int rc = 0;
+    for (k = 0; k < N_MODEL_TABLES && rc == 0; k++) {
+        rc = cli_opt_take(model_tables[k], o, cmd, argc, argv, i);
+    }
+    return rc != 0 ? rc : cli_opt_take(&cli_format_table, &o->format, cmd, argc, argv, i);
 }
 
 int model_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 {
-    return cli_opt_table_words(&model_opts_table, opt, add, ctx);
+    size_t k;
+    for (k = 0; k < N_MODEL_TABLES; k++) {
+        if (cli_opt_table_words(model_tables[k], opt, add, ctx)) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)

@@ -33,8 +33,14 @@ struct model_opts {
     enum cli_format format;
 };
 
-/* The options of struct model_opts as data (opts.h). */
-extern const struct cli_opt_table model_opts_table;
+/* The options of struct model_opts as data (opts.h): the device's energy figures
+ * (--profile, --currents, --tx-dbm), the BLE radio's ramp-up (--ramp), the crypto cycle
+ * rows (--crypto-impl) and the γ corrections (--calibration, --gamma-comm, --gamma-comp);
+ * --format is cli_format_table's (opts.h), stored in format. */
+extern const struct cli_opt_table model_energy_table;
+extern const struct cli_opt_table model_ramp_table;
+extern const struct cli_opt_table model_crypto_table;
+extern const struct cli_opt_table model_gamma_table;
 
 void model_opts_init(struct model_opts *o);
 

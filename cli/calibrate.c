@@ -23,6 +23,8 @@
 
 #define CMD "calibrate"
 #define MAX_TRACES 64
+#define CAL_STR_(x) #x
+#define CAL_STR(x) CAL_STR_(x)
 #define MAX_OPS 8          /* crypto segments per trace */
 #define OP_SKIP (-1)       /* a segment --ops maps to "-" */
 _Static_assert(PQPAN_CALIBRATE_SIDE_OPS_MAX <= MAX_OPS, "a side's default operations fit --ops");
@@ -111,37 +113,16 @@ void cli_calibrate_help(FILE *out)
             "  Rows with both channels high (a connection event during a crypto operation)\n"
             "  count as radio and are taken out of that operation (--overlap preempt), or\n"
             "  are shared between them (--overlap concurrent).\n\n"
-            "trace options:\n"
-            "  --protocol study|pqpan  the exchange the traces ran, and so the model they are\n"
-            "                         compared with: study (default), the study's prototype (raw\n"
-            "                         ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with the\n"
-            "                         key schedule (kdf) on both sides, as `pqpan estimate\n"
-            "                         --protocol pqpan` and `pqpan simulate` (default) run it\n"
-            "  --trace [SIDE:]FILE    a PPK2 CSV export; SIDE peripheral or central overrides\n"
-            "                         --side for this file (repeatable, at most %d)\n"
-            "  --side peripheral|central  the side the traces were captured on (default peripheral)\n"
-            "  --voltage V            supply voltage of the captures in volts (default: the\n"
-            "                         profile's supply voltage)\n"
-            "  --baseline-ua X        subtract X uA from every current (default 0)\n"
-            "  --phases LIST          digital channels, e.g. d0=crypto,d1=radio (the default)\n"
-            "  --ops LIST             operation of each crypto segment in order, comma-separated\n"
-            "                         op names (kdf only with --protocol pqpan) or - to ignore\n"
-            "                         a segment (e.g. a KDF the study protocol does not run), for\n"
-            "                         every trace (default: by side and protocol, above)\n"
-            "  --comm-model bits|radio  what the radio energy is compared with (above; default bits)\n"
-            "  --overlap preempt|concurrent  rows with both channels high: preempt (default), the\n"
-            "                         link layer suspended the operation for the connection\n"
-            "                         event, the rows are radio; concurrent, the operation ran\n"
-            "                         at a steady current through its whole segment, events\n"
-            "                         adding to it (as the model and `pqpan simulate` have it):\n"
-            "                         the median current of its rows with only the crypto\n"
-            "                         channel high, times the segment's time; the radio gives\n"
-            "                         back that current over the rows with both high\n"
-            "  --out FILE             write the calibration overlay JSON (pqpan-calibration/1)\n\n",
-            MODEL_LESC_NAME, MAX_TRACES);
+            ,
+            MODEL_LESC_NAME);
+    cli_opt_table_help(out, &calibrate_opts_table);
+    fputc('\n', out);
     link_opts_help(out);
     fprintf(out, "\nenergy options (--calibration and --gamma-* do not apply: the fit uses gamma = 1):\n");
-    model_opts_help(out);
+    cli_opt_rows_help(out, &model_energy_table);
+    cli_opt_rows_help(out, &model_ramp_table);
+    cli_opt_rows_help(out, &model_crypto_table);
+    cli_opt_rows_help(out, &cli_format_table);
     fprintf(out,
             "\nWarns (stderr) when a fitted gamma is outside the study's ranges (gamma_comp\n"
             "%.2f-%.2f, gamma_comm %.2f-%.2f); never clamps. With one point a standard error\n"
@@ -155,27 +136,37 @@ void cli_calibrate_help(FILE *out)
 
 /* ---- options ---- */
 
+/* --side words, in enum model_side order. */
+static const char *const side_words[] = {"peripheral", "central", NULL};
+static const char *const protocol_words[] = {"study", "pqpan", NULL};
+static const char *const comm_words[] = {"bits", "radio", NULL};
+static const char *const overlap_words[] = {"preempt", "concurrent", NULL};
+
+_Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
+
 static int parse_side(const char *v, size_t len)
 {
-    if (len == strlen("peripheral") && strncmp(v, "peripheral", len) == 0) {
-        return MODEL_PERIPHERAL;
-    }
-    if (len == strlen("central") && strncmp(v, "central", len) == 0) {
-        return MODEL_CENTRAL;
+    int k;
+    for (k = 0; side_words[k] != NULL; k++) {
+        if (strlen(side_words[k]) == len && strncmp(v, side_words[k], len) == 0) {
+            return k;
+        }
     }
     return -1;
 }
 
-static int add_trace(struct cal_opts *o, const char *v)
+/* --trace [SIDE:]FILE, repeatable: field is the struct cal_opts. */
+static int add_trace(void *field, const char *v)
 {
+    struct cal_opts *o = field;
     const char *colon = strchr(v, ':');
     int side = colon != NULL ? parse_side(v, (size_t)(colon - v)) : -1;
     if (o->n_traces == MAX_TRACES) {
-        return cli_usage_error(CMD, "at most %d --trace files", MAX_TRACES);
+        return -1;
     }
     o->side_of[o->n_traces] = side;
     o->paths[o->n_traces++] = side >= 0 ? colon + 1 : v;
-    return EXIT_OK;
+    return 0;
 }
 
 static int op_of(const char *s, size_t len)
@@ -193,38 +184,30 @@ static int op_of(const char *s, size_t len)
     return -2;
 }
 
-static int parse_ops(struct cal_opts *o, const char *v)
+/* --ops LIST: field is the struct cal_opts. */
+static int parse_ops(void *field, const char *v)
 {
+    struct cal_opts *o = field;
     const char *s = v;
     o->n_ops = 0;
     for (;;) {
         size_t len = strcspn(s, ",");
         int op = op_of(s, len);
         if (op == -2 || o->n_ops == MAX_OPS) {
-            return cli_usage_error(CMD, "--ops %s: want at most %d of kem_keygen, kem_encaps, "
-                                        "kem_decaps, kdf, ecdh_keygen, ecdh_shared or -",
-                                   v, MAX_OPS);
+            return -1;
         }
         o->ops[o->n_ops++] = op;
         if (s[len] == '\0') {
-            return EXIT_OK;
+            return 0;
         }
         s += len + 1;
     }
 }
 
-static int parse_protocol(struct cal_opts *o, const char *v)
+/* --phases: d<N>=crypto / d<N>=radio items into the uint8_t ch[2]. */
+static int parse_phases(void *field, const char *v)
 {
-    if (strcmp(v, "study") == 0 || strcmp(v, "pqpan") == 0) {
-        o->link.cfg.protocol = v[0] == 'p' ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
-        return EXIT_OK;
-    }
-    return cli_usage_error(CMD, "--protocol %s: want study or pqpan", v);
-}
-
-/* d<N>=crypto / d<N>=radio items. */
-static int parse_phases(struct cal_opts *o, const char *v)
-{
+    uint8_t *ch = field;
     const char *s = v;
     for (;;) {
         size_t len = strcspn(s, ",");
@@ -237,75 +220,77 @@ static int parse_phases(struct cal_opts *o, const char *v)
             }
         }
         if (ph < 0) {
-            return cli_usage_error(CMD, "--phases %s: want dN=crypto and/or dN=radio, N 0..7", v);
+            return -1;
         }
-        o->ch[ph] = (uint8_t)(s[1] - '0');
+        ch[ph] = (uint8_t)(s[1] - '0');
         if (s[len] == '\0') {
             break;
         }
         s += len + 1;
     }
-    return o->ch[PH_CRYPTO] == o->ch[PH_RADIO]
-               ? cli_usage_error(CMD, "--phases %s: crypto and radio need different channels", v)
-               : EXIT_OK;
+    return ch[PH_CRYPTO] == ch[PH_RADIO] ? -1 : 0;
 }
 
-static int value_option(struct cal_opts *o, const char *opt, const char *v)
+#define CAL(m) offsetof(struct cal_opts, m)
+
+static const struct cli_opt cal_rows[] = {
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "study",
+     .store = CLI_STORE_INT, .offset = CAL(link.cfg.protocol),
+     .help = "the exchange the traces ran, and so the model they are compared with: study, the "
+             "study's prototype (raw ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with "
+             "the key schedule (kdf) on both sides, as `pqpan estimate --protocol pqpan` and "
+             "`pqpan simulate` run it"},
+    {.name = "--trace", .kind = CLI_OPT_TEXT, .meta = "[SIDE:]FILE", .set = add_trace,
+     .allowed = "[peripheral:|central:]FILE, at most " CAL_STR(MAX_TRACES) " of them",
+     .help = "a PPK2 CSV export, repeatable; SIDE overrides --side for this file"},
+    {.name = "--side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
+     .store = CLI_STORE_INT, .offset = CAL(side),
+     .help = "the side the traces were captured on"},
+    {.name = "--voltage", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.1, .max = 100,
+     .def_note = "the profile's supply voltage", .store = CLI_STORE_DOUBLE,
+     .offset = CAL(voltage_v), .help = "supply voltage of the captures"},
+    {.name = "--baseline-ua", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "uA", .min = 0,
+     .max = 1e9, .def = "0", .store = CLI_STORE_DOUBLE, .offset = CAL(baseline_ua),
+     .help = "subtract X from every current"},
+    {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_phases,
+     .offset = CAL(ch), .def = "d0=crypto,d1=radio",
+     .allowed = "dN=crypto and/or dN=radio, N 0..7, on different channels",
+     .help = "digital channels of the crypto operations and the link-layer events"},
+    {.name = "--ops", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_ops,
+     .def_note = "by side and protocol, above",
+     .allowed = "at most " CAL_STR(MAX_OPS) " of kem_keygen, kem_encaps, kem_decaps, kdf, "
+                "ecdh_keygen, ecdh_shared or -",
+     .help = "operation of each crypto segment in order, comma-separated op names (kdf only "
+             "with --protocol pqpan) or - to ignore a segment (e.g. a KDF the study protocol "
+             "does not run), for every trace"},
+    {.name = "--comm-model", .kind = CLI_OPT_WORD, .words = comm_words, .def = "bits",
+     .store = CLI_STORE_INT, .offset = CAL(comm_radio),
+     .help = "what the radio energy is compared with, as above"},
+    {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words, .def = "preempt",
+     .store = CLI_STORE_INT, .offset = CAL(concurrent),
+     .help = "rows with both channels high: preempt, the link layer suspended the operation for "
+             "the connection event, the rows are radio; concurrent, the operation ran at a "
+             "steady current through its whole segment, events adding to it (as the model and "
+             "`pqpan simulate` have it): the median current of its rows with only the crypto "
+             "channel high, times the segment's time; the radio gives back that current over "
+             "the rows with both high"},
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = CAL(out), .help = "write the calibration overlay JSON (pqpan-calibration/1)"},
+};
+
+static void cal_opts_init(void *p)
 {
-    if (strcmp(opt, "--trace") == 0) {
-        return add_trace(o, v);
-    }
-    if (strcmp(opt, "--side") == 0) {
-        o->side = parse_side(v, strlen(v));
-        return o->side < 0 ? cli_usage_error(CMD, "--side %s: want peripheral or central", v)
-                           : EXIT_OK;
-    }
-    if (strcmp(opt, "--voltage") == 0) {
-        return cli_parse_double(v, 0.1, 100.0, &o->voltage_v) != 0
-                   ? cli_usage_error(CMD, "--voltage %s: want volts in 0.1..100", v)
-                   : EXIT_OK;
-    }
-    if (strcmp(opt, "--baseline-ua") == 0) {
-        return cli_parse_double(v, 0.0, 1e9, &o->baseline_ua) != 0
-                   ? cli_usage_error(CMD, "--baseline-ua %s: want a current >= 0 in uA", v)
-                   : EXIT_OK;
-    }
-    if (strcmp(opt, "--ops") == 0) {
-        return parse_ops(o, v);
-    }
-    if (strcmp(opt, "--protocol") == 0) {
-        return parse_protocol(o, v);
-    }
-    if (strcmp(opt, "--phases") == 0) {
-        return parse_phases(o, v);
-    }
-    if (strcmp(opt, "--comm-model") == 0) {
-        o->comm_radio = strcmp(v, "radio") == 0;
-        return o->comm_radio || strcmp(v, "bits") == 0
-                   ? EXIT_OK
-                   : cli_usage_error(CMD, "--comm-model %s: want bits or radio", v);
-    }
-    if (strcmp(opt, "--overlap") == 0) {
-        o->concurrent = strcmp(v, "concurrent") == 0;
-        return o->concurrent || strcmp(v, "preempt") == 0
-                   ? EXIT_OK
-                   : cli_usage_error(CMD, "--overlap %s: want preempt or concurrent", v);
-    }
-    if (strcmp(opt, "--out") == 0) {
-        o->out = v;
-        return EXIT_OK;
-    }
-    return cli_usage_error(CMD, "unknown option '%s'", opt);
+    struct cal_opts *o = p;
+    memset(o, 0, sizeof *o);
+    link_opts_init(&o->link);
+    model_opts_init(&o->m);
+    o->side = MODEL_PERIPHERAL;
+    o->ch[PH_CRYPTO] = PQPAN_PPK2_CH_CRYPTO;
+    o->ch[PH_RADIO] = PQPAN_PPK2_CH_RADIO;
 }
 
-static int gamma_options_given(const struct model_opts *m)
-{
-    int op, given = m->calibration != NULL || m->gamma_comm > 0.0;
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        given |= m->gamma_comp[op] > 0.0;
-    }
-    return given;
-}
+const struct cli_opt_table calibrate_opts_table =
+    CLI_OPT_TABLE("calibrate", "trace options", cal_rows, struct cal_opts, cal_opts_init);
 
 static enum pqpan_calibrate_exchange exchange_of(const struct cal_opts *o)
 {
@@ -358,52 +343,50 @@ static int exchange_ok(const struct cal_opts *o)
     return EXIT_OK;
 }
 
+/* The tables calibrate reads, with where each stores (the energy options but the γ ones:
+ * the fit compares with the model at γ = 1). */
+static int take_option(struct cal_opts *o, int argc, char **argv, int *i)
+{
+    int rc = cli_opt_take(&calibrate_opts_table, o, CMD, argc, argv, i);
+    if (rc == 0) {
+        rc = link_opts_parse(&o->link, CMD, argc, argv, i);
+    }
+    if (rc == 0) {
+        rc = cli_opt_take(&model_energy_table, &o->m, CMD, argc, argv, i);
+    }
+    if (rc == 0) {
+        rc = cli_opt_take(&model_ramp_table, &o->m, CMD, argc, argv, i);
+    }
+    if (rc == 0) {
+        rc = cli_opt_take(&model_crypto_table, &o->m, CMD, argc, argv, i);
+    }
+    if (rc == 0) {
+        rc = cli_opt_take(&cli_format_table, &o->m.format, CMD, argc, argv, i);
+    }
+    return rc;
+}
+
 static int parse_args(struct cal_opts *o, int argc, char **argv)
 {
     int i;
-    memset(o, 0, sizeof *o);
-    link_opts_init(&o->link);
-    model_opts_init(&o->m);
-    o->side = MODEL_PERIPHERAL;
-    o->ch[PH_CRYPTO] = PQPAN_PPK2_CH_CRYPTO;
-    o->ch[PH_RADIO] = PQPAN_PPK2_CH_RADIO;
+    cal_opts_init(o);
     for (i = 1; i < argc; i++) {
-        int rc = link_opts_parse(&o->link, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
-        }
+        int rc = take_option(o, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }
-        if (rc == 1) {
-            continue;
+        if (rc == 0 && cli_opt_find(&model_gamma_table, argv[i]) != NULL) {
+            return cli_usage_error(CMD, "--calibration, --gamma-comm and --gamma-comp do not "
+                                        "apply: calibrate compares with the model at gamma = 1");
         }
-        if (strncmp(argv[i], "--", 2) != 0) {
-            return cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
-        }
-        if (i + 1 >= argc) {
-            return strcmp(argv[i], "--trace") == 0 || strcmp(argv[i], "--side") == 0 ||
-                           strcmp(argv[i], "--voltage") == 0 || strcmp(argv[i], "--out") == 0 ||
-                           strcmp(argv[i], "--ops") == 0 || strcmp(argv[i], "--phases") == 0 ||
-                           strcmp(argv[i], "--comm-model") == 0 ||
-                           strcmp(argv[i], "--baseline-ua") == 0 ||
-                           strcmp(argv[i], "--protocol") == 0 ||
-                           strcmp(argv[i], "--overlap") == 0
-                       ? cli_usage_error(CMD, "%s needs a value", argv[i])
+        if (rc == 0) {
+            return strncmp(argv[i], "--", 2) != 0
+                       ? cli_usage_error(CMD, "unexpected argument '%s'", argv[i])
                        : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
-        rc = value_option(o, argv[i], argv[i + 1]);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
-        i++;
     }
     if (o->n_traces == 0) {
         return cli_usage_error(CMD, "no --trace FILE given");
-    }
-    if (gamma_options_given(&o->m)) {
-        return cli_usage_error(CMD, "--calibration, --gamma-comm and --gamma-comp do not apply: "
-                                    "calibrate compares with the model at gamma = 1");
     }
     return exchange_ok(o);
 }

@@ -8,6 +8,24 @@
 
 /* The options of `simulate` (BLE) beyond the link's and energy's (cli/simulate.c). */
 extern const struct cli_opt_table simulate_opts_table;
+/* simulate --link 802154's own options (cli/simulate_802154.c). */
+extern const struct cli_opt_table simulate_802154_table;
+/* idle's BLE options and idle --link 802154's --poll-ms (cli/idle.c, cli/idle_802154.c). */
+extern const struct cli_opt_table idle_opts_table;
+extern const struct cli_opt_table idle_802154_table;
+/* compare's own options, and the 802.15.4 options it takes: --idle of the exchange's,
+ * --backoff of the link's (cli/compare.c). */
+extern const struct cli_opt_table compare_opts_table;
+extern const char *const compare_idle[];
+extern const char *const compare_backoff[];
+/* reproduce's own options (cli/reproduce.c). */
+extern const struct cli_opt_table reproduce_opts_table;
+/* trace's options (cli/trace.c). */
+extern const struct cli_opt_table trace_opts_table;
+/* acvp's options (cli/acvp.c). */
+extern const struct cli_opt_table acvp_opts_table;
+/* calibrate's own options (cli/calibrate.c). */
+extern const struct cli_opt_table calibrate_opts_table;
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);

@@ -1,6 +1,8 @@
 /* pqpan compare: for each ML-KEM level, the PQKE over BLE (study preset, LL 27 without
  * DLE and LL 251 with DLE, analytic) against IEEE 802.15.4 / 6LoWPAN at 0 %, 10 % and 30 %
  * channel load (contention simulator, Monte Carlo): energy, latency, failure rate. */
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +39,65 @@ struct cell {
     const char *protocol;       /* "pqpan" (mode none) or "pqpan-MODE" */
 };
 
+#define COMPARE(m) offsetof(struct compare_opts, m)
+
+static const struct cli_opt compare_rows[] = {
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000, .def = "200",
+     .store = CLI_STORE_U32, .offset = COMPARE(runs), .help = "Monte Carlo runs per 802.15.4 cell"},
+    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
+     .def = "1", .store = CLI_STORE_ULL, .offset = COMPARE(seed),
+     .help = "run i uses seed S + i; same seed, same output"},
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
+     .offset = COMPARE(out),
+     .help = "also write DIR/compare.csv and a gnuplot figure (compare.dat, compare.gp, "
+             "compare.svg, compare.png)"},
+};
+
+static void compare_opts_init(void *p)
+{
+    struct compare_opts *o = p;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    lowpan_opts_init(&o->l);
+    o->runs = 200;
+    o->seed = 1;
+}
+
+const struct cli_opt_table compare_opts_table =
+    CLI_OPT_TABLE("compare", NULL, compare_rows, struct compare_opts, compare_opts_init);
+
+/* Of the 802.15.4 options, compare takes the radio states only (the rest is its preset). */
+const char *const compare_idle[] = {"--idle", NULL};
+const char *const compare_backoff[] = {"--backoff", NULL};
+
+static int parse_args(struct compare_opts *o, int argc, char **argv)
+{
+    int i;
+    compare_opts_init(o);
+    for (i = 1; i < argc; i++) {
+        int rc = cli_opt_take(&compare_opts_table, o, CMD, argc, argv, &i);
+        if (rc == 0) {
+            rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = cli_opt_take_only(&lowpan_exchange_table, compare_idle, &o->l, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = cli_opt_take_only(&lowpan_opts_table, compare_backoff, &o->l, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        }
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
+            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+        }
+    }
+    return lowpan_pqke_usable(&o->l, CMD);
+}
+
 void cli_compare_help(FILE *out)
 {
     fprintf(out,
@@ -54,82 +115,14 @@ void cli_compare_help(FILE *out)
             "exchange, parameter update or discovery, which 802.15.4 has no counterpart of here;\n"
             "802.15.4: all-states accounting with the profile's ieee802154 currents), mean and\n"
             "p90 over the runs; latency is KeyGen start to the last acknowledgement.\n\n"
-            "options:\n"
-            "  --runs R               Monte Carlo runs per 802.15.4 cell, 1..100000 (default 200)\n"
-            "  --idle listen|sleep    802.15.4 radio when idle: listen (RX current) or sleep\n"
-            "                         (default: the profile's ieee802154.idle)\n"
-            "  --backoff listen|sleep 802.15.4 radio during a CSMA-CA backoff (default: the\n"
-            "                         profile's ieee802154.backoff; CCAs always at the RX current)\n"
-            "  --auth MODE            pqpan protocol's authentication on both links: none (default),\n"
-            "                         psk, kem-auth, kem-auth-mutual, numeric (messages and\n"
-            "                         operations of the mode; docs/PROTOCOL.md); --sig, --hybrid as\n"
-            "                         for estimate\n"
-            "  --seed S               run i uses seed S + i (default 1); same seed, same output\n"
-            "  --out DIR              also write DIR/compare.csv and a gnuplot figure\n"
-            "                         (compare.dat, compare.gp, compare.svg, compare.png)\n",
+            "options:\n",
             BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU), BG_NODES, lowpan_frame_ms(BG_PSDU));
+    cli_opt_rows_help(out, &compare_opts_table);
+    cli_opt_rows_help_only(out, &lowpan_exchange_table, compare_idle);
+    cli_opt_rows_help_only(out, &lowpan_opts_table, compare_backoff);
+    cli_opt_rows_help(out, &link_pqke_table);
     model_opts_help(out);
     fprintf(out, "\nExit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n");
-}
-
-/* compare's own options with a value (--runs, --seed, --out): 1 taken, 0 not one of them,
- * -1 usage error (message printed). */
-static int compare_opt(struct compare_opts *o, int argc, char **argv, int *i)
-{
-    const char *opt = argv[*i];
-    unsigned long long u;
-    if (strcmp(opt, "--runs") != 0 && strcmp(opt, "--seed") != 0 && strcmp(opt, "--out") != 0) {
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        cli_usage_error(CMD, "%s needs a value", opt);
-        return -1;
-    }
-    ++*i;
-    if (strcmp(opt, "--runs") == 0) {
-        if (cli_parse_uint(argv[*i], 1, 100000, &u) != 0) {
-            cli_usage_error(CMD, "--runs %s: want 1..100000", argv[*i]);
-            return -1;
-        }
-        o->runs = (unsigned)u;
-    } else if (strcmp(opt, "--seed") == 0) {
-        if (cli_parse_uint(argv[*i], 0, ~0ull, &o->seed) != 0) {
-            cli_usage_error(CMD, "--seed %s: want an unsigned integer", argv[*i]);
-            return -1;
-        }
-    } else {
-        o->out = argv[*i];
-    }
-    return 1;
-}
-
-static int parse_args(struct compare_opts *o, int argc, char **argv)
-{
-    int i;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    lowpan_opts_init(&o->l);
-    o->runs = 200;
-    o->seed = 1;
-    for (i = 1; i < argc; i++) {
-        int rc = compare_opt(o, argc, argv, &i);
-        if (rc == 0) {
-            rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
-        }
-        if (rc == 0 && (strcmp(argv[i], "--idle") == 0 || strcmp(argv[i], "--backoff") == 0)) {
-            rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
-        }
-        if (rc == 0) {
-            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
-        }
-        if (rc < 0) {
-            return EXIT_USAGE;
-        }
-        if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
-        }
-    }
-    return lowpan_pqke_usable(&o->l, CMD);
 }
 
 static int ble_cell(struct cell *c, const struct model_env *env, const char *kem, unsigned ll,

@@ -55,6 +55,26 @@ int estimate_opts_parse(struct estimate_opts *o, const char *cmd, int argc, char
     return rc != 0 ? rc : estimate_link_parse(o, cmd, argc, argv, i);
 }
 
+const struct cli_opt *estimate_opt_find(const struct estimate_opts *o, const char *name)
+{
+    static const struct cli_opt_table *const ble[] = {
+        &estimate_protocol_table, &link_opts_table, &link_pqke_table, &link_setup_table};
+    static const struct cli_opt_table *const lowpan[] = {
+        &lowpan_opts_table, &lowpan_exchange_table, &lowpan_busy_table, &link_pqke_table};
+    static const struct cli_opt_table *const energy[] = {
+        &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
+        &cli_format_table};
+    const struct cli_opt *found = NULL;
+    size_t k;
+    for (k = 0; k < 4 && found == NULL; k++) {
+        found = cli_opt_find(o->lowpan ? lowpan[k] : ble[k], name);
+    }
+    for (k = 0; k < sizeof energy / sizeof energy[0] && found == NULL; k++) {
+        found = cli_opt_find(energy[k], name);
+    }
+    return found;
+}
+
 int estimate_opts_choices(const struct estimate_opts *o, const char *opt, cli_word_fn add,
                           void *ctx)
 {

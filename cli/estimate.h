@@ -31,6 +31,9 @@ int estimate_link_parse(struct estimate_opts *o, const char *cmd, int argc, char
 /* The same for any option of estimate: energy options first, then the link's. */
 int estimate_opts_parse(struct estimate_opts *o, const char *cmd, int argc, char **argv, int *i);
 
+/* The table row of option name on o's link, or NULL. */
+const struct cli_opt *estimate_opt_find(const struct estimate_opts *o, const char *name);
+
 /* If opt takes one word of a finite set on this link (--kem, --phy, --profile, ...),
  * passes each to add (which copies what it keeps) and returns 1; else 0. */
 int estimate_opts_choices(const struct estimate_opts *o, const char *opt, cli_word_fn add,

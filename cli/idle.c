@@ -1,6 +1,7 @@
 /* pqpan idle: what an idle link costs between key exchanges — a BLE connection with
  * nothing to send (src/ble/idle.c), per side: average current, charge per connection
  * event, and the time, current and charge of every phase of the events accounting. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,20 +49,14 @@ void cli_idle_help(FILE *out)
             "radio ramp-up, receive window (window widening over the period + the controller's\n"
             "fixed margin; on the central, the wait for an answer that does not come), TX, T_IFS,\n"
             "RX, CPU post-processing and sleep. Every figure comes from the device profile (see\n"
-            "`pqpan profiles show NAME`); derived figures are named in the output.\n\n"
-            "link options:\n"
-            "  --phy 1M|2M|S2|S8      PHY of the connection (default 1M)\n"
-            "  --ci-ms X              connection interval, 7.5..4000 ms in steps of 1.25 ms\n"
-            "                         (default 50, the study's)\n"
-            "  --latency N            peripheral latency: connection events the peripheral may\n"
-            "                         skip, 0..499, (N+1) x interval < 16 s (default 0)\n"
-            "  --role peripheral|central  the side reported (default peripheral)\n\n"
-            "energy options:\n"
-            "  --profile NAME|FILE    device profile (default nrf52840)\n"
-            "  --currents system|radio-only  current table (default system)\n"
-            "  --tx-dbm N             TX output power, a level the profile lists (default 0)\n"
-            "  --ramp fast|normal     radio ramp-up (default fast)\n"
-            "  --format table|csv|json  output format (default table)\n\n"
+            "`pqpan profiles show NAME`); derived figures are named in the output.\n\n");
+    cli_opt_table_help(out, &idle_opts_table);
+    fputs("\nenergy options:\n", out);
+    cli_opt_rows_help(out, &model_energy_table);
+    cli_opt_rows_help(out, &model_ramp_table);
+    cli_opt_rows_help(out, &cli_format_table);
+    fprintf(out,
+            "\n"
             "Output fields: period_ms (one latency period: (latency+1) intervals),\n"
             "events_per_period (events the side wakes for), charge_per_event_uc (the charge of\n"
             "one event above nothing: wake-up to back to sleep), charge_per_period_uc (sleep\n"
@@ -73,91 +68,62 @@ void cli_idle_help(FILE *out)
     cli_idle_802154_help(out);
 }
 
-static int parse_role(struct idle_opts *o, const char *v)
-{
-    if (strcmp(v, "peripheral") == 0) {
-        o->role = PQPAN_BLE_PERIPHERAL;
-    } else if (strcmp(v, "central") == 0) {
-        o->role = PQPAN_BLE_CENTRAL;
-    } else {
-        return cli_usage_error(CMD, "--role %s: want peripheral or central", v);
-    }
-    return EXIT_OK;
-}
+/* --role words, in enum pqpan_ble_role order. */
+static const char *const role_words[] = {"central", "peripheral", NULL};
 
-static int parse_ci(struct idle_opts *o, const char *v)
-{
-    if (cli_parse_conn_interval(v, &o->cfg.ci_ns) != 0) {
-        return cli_usage_error(CMD, "--ci-ms %s: want 7.5..4000 in steps of 1.25 ms (Core v5.4 "
-                                    "Vol 6 Part B §4.5.1)", v);
-    }
-    return EXIT_OK;
-}
+#define IDLE(m) offsetof(struct idle_opts, m)
 
-static int parse_link_value(struct idle_opts *o, const char *opt, const char *v)
-{
-    unsigned long long n;
-    if (strcmp(opt, "--phy") == 0) {
-        if (pqpan_ble_phy_parse(&o->cfg.phy, v) != PQPAN_OK) {
-            return cli_usage_error(CMD, "--phy %s: want 1M, 2M, S2 or S8", v);
-        }
-        return EXIT_OK;
-    }
-    if (strcmp(opt, "--ci-ms") == 0) {
-        return parse_ci(o, v);
-    }
-    if (strcmp(opt, "--latency") == 0) {
-        if (cli_parse_uint(v, 0, PQPAN_BLE_LATENCY_MAX, &n) != 0) {
-            return cli_usage_error(CMD, "--latency %s: want 0..%u", v, PQPAN_BLE_LATENCY_MAX);
-        }
-        o->cfg.latency = (uint32_t)n;
-        return EXIT_OK;
-    }
-    return parse_role(o, v);
-}
+static const struct cli_opt idle_rows[] = {
+    {.name = "--phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
+     .store = CLI_STORE_INT, .offset = IDLE(cfg.phy), .help = "PHY of the connection"},
+    /* connInterval: Core v5.4 Vol 6 Part B §4.5.1 */
+    {.name = "--ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
+     .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
+     .def = "50", .set = link_set_conn_interval, .offset = IDLE(cfg.ci_ns),
+     .help = "connection interval, by default the study's"},
+    {.name = "--latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = IDLE(cfg.latency),
+     .help = "peripheral latency: connection events the peripheral may skip, with (N+1) x "
+             "interval < 16 s"},
+    {.name = "--role", .kind = CLI_OPT_WORD, .words = role_words, .def = "peripheral",
+     .store = CLI_STORE_INT, .offset = IDLE(role), .help = "the side reported"},
+};
 
-/* The energy options that apply: model_opts_parse's, but not the γ, calibration and
- * cycle-table ones (an idle link runs no crypto and the events accounting has no γ). */
-static int energy_option(const char *opt)
+static void idle_opts_init(void *p)
 {
-    static const char *const ok[] = {"--profile", "--currents", "--tx-dbm", "--ramp", "--format"};
-    size_t k;
-    for (k = 0; k < sizeof ok / sizeof ok[0]; k++) {
-        if (strcmp(opt, ok[k]) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int parse_args(struct idle_opts *o, int argc, char **argv)
-{
-    static const char *const link[] = {"--phy", "--ci-ms", "--latency", "--role"};
-    int i;
-    size_t k;
+    struct idle_opts *o = p;
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
     o->cfg.phy = PQPAN_BLE_PHY_1M;
     o->cfg.ci_ns = 50000000u;
     o->role = PQPAN_BLE_PERIPHERAL;
+}
+
+const struct cli_opt_table idle_opts_table =
+    CLI_OPT_TABLE("idle", "link options", idle_rows, struct idle_opts, idle_opts_init);
+
+/* The energy options that apply: the device's figures and the ramp-up, not the γ and
+ * cycle-table ones (an idle link runs no crypto and the events accounting has no γ). */
+static const struct cli_opt_table *const idle_energy[] = {&model_energy_table,
+                                                         &model_ramp_table};
+
+static int parse_args(struct idle_opts *o, int argc, char **argv)
+{
+    int i;
+    idle_opts_init(o);
     for (i = 1; i < argc; i++) {
-        for (k = 0; k < sizeof link / sizeof link[0] && strcmp(argv[i], link[k]) != 0; k++) {
+        int rc = cli_opt_take(&idle_opts_table, o, CMD, argc, argv, &i);
+        size_t k;
+        for (k = 0; rc == 0 && k < sizeof idle_energy / sizeof idle_energy[0]; k++) {
+            rc = cli_opt_take(idle_energy[k], &o->m, CMD, argc, argv, &i);
         }
-        if (k < sizeof link / sizeof link[0]) {
-            int rc;
-            if (i + 1 >= argc) {
-                return cli_usage_error(CMD, "%s needs a value", argv[i]);
-            }
-            rc = parse_link_value(o, argv[i], argv[i + 1]);
-            if (rc != EXIT_OK) {
-                return rc;
-            }
-            i++;
-        } else if (energy_option(argv[i])) {
-            if (model_opts_parse(&o->m, CMD, argc, argv, &i) < 0) {
-                return EXIT_USAGE;
-            }
-        } else {
+        if (rc == 0) {
+            rc = cli_opt_take(&cli_format_table, &o->m.format, CMD, argc, argv, &i);
+        }
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
             return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
     }

@@ -2,6 +2,7 @@
  * (src/ieee802154/poll.c): the time and charge of every phase of one poll period from
  * the profile's figures, the charge per poll and the average current. cli/idle.c (the
  * command, its help and the BLE idle connection) dispatches here on --link 802154. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +18,50 @@ struct idle154_opts {
     double poll_ms; /* < 0: not given */
 };
 
+#define IDLE154(m) offsetof(struct idle154_opts, m)
+
+static const struct cli_opt poll_rows[] = {
+    {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
+     .max = POLL_MS_MAX, .def_note = "none, it is required", .store = CLI_STORE_DOUBLE,
+     .offset = IDLE154(poll_ms),
+     .help = "poll period; shorter than one poll's active part is exit 2"},
+};
+
+static void idle154_init(void *p)
+{
+    struct idle154_opts *o = p;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    lowpan_opts_init(&o->l);
+    o->poll_ms = -1.0;
+}
+
+const struct cli_opt_table idle_802154_table =
+    CLI_OPT_TABLE("idle-802154", NULL, poll_rows, struct idle154_opts, idle154_init);
+
+/* Where a table's options are stored in struct idle154_opts. */
+enum poll_into { INTO_LINK, INTO_MODEL, INTO_FORMAT, INTO_SELF };
+
+/* The tables idle --link 802154 reads, in the order help lists them. */
+static const struct {
+    const struct cli_opt_table *t;
+    enum poll_into into;
+} poll_tables[] = {
+    {&idle_802154_table, INTO_SELF},   {&lowpan_opts_table, INTO_LINK},
+    {&lowpan_busy_table, INTO_LINK},   {&model_energy_table, INTO_MODEL},
+    {&cli_format_table, INTO_FORMAT},
+};
+
+/* Tables of estimate --link 802154 that a poll has no use for (no key exchange runs). */
+static const struct cli_opt_table *const not_for_idle[] = {
+    &lowpan_exchange_table, &model_ramp_table, &model_crypto_table, &model_gamma_table};
+
+#define N_POLL_TABLES (sizeof poll_tables / sizeof poll_tables[0])
+#define N_NOT_FOR_IDLE (sizeof not_for_idle / sizeof not_for_idle[0])
+
 void cli_idle_802154_help(FILE *out)
 {
+    size_t k;
     fprintf(out,
             "\nIEEE 802.15.4 (--link 802154 --poll-ms X): a sleepy end device (a Thread SED) that\n"
             "wakes every X ms, sends its parent a Data Request command (IEEE 802.15.4-2015\n"
@@ -30,62 +73,41 @@ void cli_idle_802154_help(FILE *out)
             "Expected values on a channel that is idle or busy with probability --busy; the poll\n"
             "is assumed to get the channel and its ACK. Currents: the profile's ieee802154\n"
             "section (TX, RX), sleep_ua, hfxo_start_ua, cpu_ua; times: hfxo_start_us and\n"
-            "ieee802154.wake_cpu_us.\n"
-            "  --poll-ms X            poll period, ms, up to 86400000 (required); shorter than one\n"
-            "                         poll's active part is exit 2\n"
-            "  --addr short|extended  addresses of the device and its parent (default extended)\n"
-            "  --csma ieee|contiki    CSMA-CA set (default ieee)\n"
-            "  --busy P               probability that a CCA finds the channel busy, 0..0.99\n"
-            "  --backoff listen|sleep the radio in the random backoff (default: the profile's\n"
-            "                         ieee802154.backoff); with sleep the wake-up is before each CCA\n"
-            "  --mac-security LEVEL   none (default), mic32, mic64, mic128, enc-mic32 (Thread),\n"
-            "                         enc-mic64, enc-mic128 (auxiliary security header + MIC on\n"
-            "                         the Data Request; the Imm-Ack stays unsecured)\n"
-            "  --key-id-mode 0..3     key identifier mode (default 1, Thread)\n"
-            "  --profile P, --currents system|radio_only, --tx-dbm N, --format table|csv|json\n"
-            "                         as for estimate\n");
+            "ieee802154.wake_cpu_us. --addr is that of the device and its parent; with --backoff\n"
+            "sleep the wake-up is before each CCA; --mac-security secures the Data Request (the\n"
+            "Imm-Ack stays unsecured).\n");
+    for (k = 0; k < N_POLL_TABLES; k++) {
+        cli_opt_rows_help(out, poll_tables[k].t);
+    }
 }
 
-/* Options of estimate --link 802154 that a poll has no use for. */
-static int not_for_idle(const char *opt)
+static int take_poll_option(struct idle154_opts *o, int argc, char **argv, int *i)
 {
-    static const char *const opts[] = {"--kem",        "--idle",       "--calibration",
-                                       "--crypto-impl", "--ramp",      "--gamma-comm",
-                                       "--gamma-comp"};
     size_t k;
-    for (k = 0; k < sizeof opts / sizeof opts[0]; k++) {
-        if (strcmp(opt, opts[k]) == 0) {
-            return 1;
-        }
+    int rc = 0;
+    for (k = 0; k < N_POLL_TABLES && rc == 0; k++) {
+        void *into = poll_tables[k].into == INTO_LINK     ? (void *)&o->l
+                     : poll_tables[k].into == INTO_MODEL  ? (void *)&o->m
+                     : poll_tables[k].into == INTO_FORMAT ? (void *)&o->m.format
+                                                          : (void *)o;
+        rc = cli_opt_take(poll_tables[k].t, into, CMD, argc, argv, i);
     }
-    return 0;
+    return rc;
 }
 
 static int parse_args(struct idle154_opts *o, int argc, char **argv)
 {
     int i;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    lowpan_opts_init(&o->l);
-    o->poll_ms = -1.0;
+    idle154_init(o);
     for (i = 1; i < argc; i++) {
-        int rc;
-        if (not_for_idle(argv[i])) {
-            return cli_usage_error(CMD, "%s does not apply to --link 802154 (a sleepy end device "
-                                        "sleeps between polls; no key exchange runs)",
-                                   argv[i]);
-        }
-        if (strcmp(argv[i], "--poll-ms") == 0) {
-            if (i + 1 >= argc || cli_parse_double(argv[i + 1], 0.001, POLL_MS_MAX, &o->poll_ms)) {
-                return cli_usage_error(CMD, "--poll-ms needs a period in ms, 0.001..%.0f",
-                                       POLL_MS_MAX);
+        int rc = take_poll_option(o, argc, argv, &i);
+        size_t k;
+        for (k = 0; rc == 0 && k < N_NOT_FOR_IDLE; k++) {
+            if (cli_opt_find(not_for_idle[k], argv[i]) != NULL) {
+                return cli_usage_error(CMD, "%s does not apply to --link 802154 (a sleepy end "
+                                            "device sleeps between polls; no key exchange runs)",
+                                       argv[i]);
             }
-            i++;
-            continue;
-        }
-        rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc < 0) {
             return EXIT_USAGE;

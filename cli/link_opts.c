@@ -113,7 +113,12 @@ static void sig_words(cli_word_fn add, void *ctx)
     }
 }
 
-static void phy_words(cli_word_fn add, void *ctx)
+int link_set_conn_interval(void *field, const char *v)
+{
+    return cli_parse_conn_interval(v, field);
+}
+
+void link_phy_words(cli_word_fn add, void *ctx)
 {
     int k;
     for (k = 0; k < PQPAN_BLE_PHY_COUNT; k++) {
@@ -206,7 +211,7 @@ static const struct cli_opt link_rows[] = {
      .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = offsetof(struct link_opts, kem),
      .help = "the ML-KEM parameter set, or " MODEL_LESC_NAME " for the LE Secure Connections "
              "pairing baseline"},
-    {.name = "--phy", .kind = CLI_OPT_WORD, .words_fn = phy_words, .def = "1M",
+    {.name = "--phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
      .store = CLI_STORE_INT, .offset = CFG(phy), .help = "LE PHY; S2/S8 = LE Coded"},
     {.name = "--att-mtu", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
      .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = "403",

@@ -33,6 +33,13 @@ extern const struct cli_opt_table link_opts_table;
  * discovery), also in struct link_opts. */
 extern const struct cli_opt_table link_setup_table;
 
+/* A cli_opt set function: a connection interval on the 1.25 ms grid into the uint64_t
+ * nanoseconds at field (cli_parse_conn_interval). */
+int link_set_conn_interval(void *field, const char *v);
+
+/* The LE PHY names, in enum pqpan_ble_phy order (--phy's words). */
+void link_phy_words(cli_word_fn add, void *ctx);
+
 /* Mode none, no ML-DSA set, no hybrid. */
 void link_pqke_init(struct link_pqke *p);
 /* Tries argv[*i] as --auth, --sig or --hybrid with its value: 1 if consumed (*i advanced),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "link_opts.h"
 #include "lowpan_model.h"
 #include "pqpan/kem.h"
@@ -44,11 +45,10 @@ const char *lowpan_sec_name(int level)
 
 /* Options of the 802.15.4 link that take one word of a set: the word's index goes into an
  * int of lowpan_opts (--csma: contiki = 1, --addr: short = 1, --idle / --backoff:
- * listen = 1, --key-id-mode: the mode). */
+ * listen = 1). */
 static const char *const csma_words[] = {"ieee", "contiki", NULL};
 static const char *const addr_words[] = {"extended", "short", NULL};
 static const char *const state_words[] = {"sleep", "listen", NULL};
-static const char *const key_id_words[] = {"0", "1", "2", "3", NULL};
 static const char *const link_words[] = {"802154", NULL};
 
 /* --mac-security: the level of the word. */
@@ -66,13 +66,6 @@ static const struct cli_opt lowpan_rows[] = {
      .allowed = "ble or 802154", .def_note = "ble",
      .help = "the link: 6LoWPAN over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s, acknowledged "
              "frames) with --link 802154"},
-    {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = model_kem_names,
-     .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
-     .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
-             "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
-             "over 1999 octets (the 2047-octet datagram of RFC 4944 less IPv6 and UDP) goes in "
-             "segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 each "
-             "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
     {.name = "--csma", .kind = CLI_OPT_WORD, .words = csma_words, .def = "ieee",
      .store = CLI_STORE_INT, .offset = LOWPAN(contiki),
      .help = "CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs, 3 retries) or contiki "
@@ -80,11 +73,6 @@ static const struct cli_opt lowpan_rows[] = {
     {.name = "--addr", .kind = CLI_OPT_WORD, .words = addr_words, .def = "extended",
      .store = CLI_STORE_INT, .offset = LOWPAN(short_addr),
      .help = "MAC addressing: 16-bit short or 64-bit extended"},
-    {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
-     .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
-     .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
-             "for the other side): listen = RX current (a non-duty-cycled node), sleep = sleep "
-             "current (ideal wake-up)"},
     {.name = "--backoff", .kind = CLI_OPT_WORD, .words = state_words,
      .def_note = "the profile's ieee802154.backoff", .store = CLI_STORE_INT,
      .offset = LOWPAN(backoff),
@@ -97,7 +85,8 @@ static const struct cli_opt lowpan_rows[] = {
      .help = "MAC frame security (IEEE 802.15.4-2015 s9; enc-mic32 is Thread's): auxiliary "
              "security header and a 0/4/8/16-octet MIC on every data frame (Imm-Acks stay "
              "unsecured)"},
-    {.name = "--key-id-mode", .kind = CLI_OPT_WORD, .meta = "0..3", .words = key_id_words,
+    /* key identifier modes: IEEE 802.15.4-2015 Table 9-7 */
+    {.name = "--key-id-mode", .kind = CLI_OPT_UINT, .meta = "N", .min = 0, .max = 3,
      .def = "1", .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
      .help = "key identifier mode of the auxiliary security header: 0 implicit, 1 key index "
              "(Thread), 2 and 3 with a 4- or 8-octet key source: header 5, 6, 10 or 14 octets"},
@@ -107,6 +96,24 @@ static void lowpan_init(void *o)
 {
     lowpan_opts_init(o);
 }
+
+static const struct cli_opt exchange_rows[] = {
+    {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = model_kem_names,
+     .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
+     .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
+             "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
+             "over 1999 octets (the 2047-octet datagram of RFC 4944 less IPv6 and UDP) goes in "
+             "segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 each "
+             "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
+    {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
+     .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
+     .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
+             "for the other side): listen = RX current (a non-duty-cycled node), sleep = sleep "
+             "current (ideal wake-up)"},
+};
+
+const struct cli_opt_table lowpan_exchange_table =
+    CLI_OPT_TABLE("802154-exchange", NULL, exchange_rows, struct lowpan_opts, lowpan_init);
 
 const struct cli_opt_table lowpan_opts_table =
     CLI_OPT_TABLE("802154-link", "IEEE 802.15.4 link options (--link 802154)", lowpan_rows,
@@ -124,6 +131,7 @@ const struct cli_opt_table lowpan_busy_table =
 void lowpan_opts_help(FILE *out)
 {
     cli_opt_rows_help(out, &lowpan_opts_table);
+    cli_opt_rows_help(out, &lowpan_exchange_table);
 }
 
 int lowpan_link_requested(int argc, char **argv)
@@ -140,18 +148,19 @@ int lowpan_link_requested(int argc, char **argv)
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)
 {
     int rc = cli_opt_take(&lowpan_opts_table, o, cmd, argc, argv, i);
+    if (rc == 0) {
+        rc = cli_opt_take(&lowpan_exchange_table, o, cmd, argc, argv, i);
+    }
     return rc != 0 ? rc : cli_opt_take(&lowpan_busy_table, o, cmd, argc, argv, i);
 }
 
 int lowpan_only_option(const char *opt, int sim)
 {
-    /* simulate --link 802154's own options (cli/simulate_802154.c) */
-    static const char *const sim_opts[] = {"--nodes", "--hidden", "--capture", "--reasm-timeout",
-                                           "--dgram-retries", "--load", "--frame-bytes", NULL};
-    return (cli_opt_find(&lowpan_opts_table, opt) != NULL && strcmp(opt, "--link") != 0 &&
-            strcmp(opt, "--kem") != 0) ||
+    return (cli_opt_find(&lowpan_opts_table, opt) != NULL && strcmp(opt, "--link") != 0) ||
+           (cli_opt_find(&lowpan_exchange_table, opt) != NULL && strcmp(opt, "--kem") != 0) ||
            cli_opt_find(&lowpan_busy_table, opt) != NULL ||
-           (sim && cli_word_index(sim_opts, opt) >= 0);
+           (sim && cli_opt_find(&simulate_802154_table, opt) != NULL &&
+            cli_opt_find(&simulate_opts_table, opt) == NULL);
 }
 
 int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
@@ -165,7 +174,8 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
 
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
 {
-    return strcmp(opt, "--link") != 0 && cli_opt_table_words(&lowpan_opts_table, opt, add, ctx);
+    return strcmp(opt, "--link") != 0 && (cli_opt_table_words(&lowpan_opts_table, opt, add, ctx) ||
+                                           cli_opt_table_words(&lowpan_exchange_table, opt, add, ctx));
 }
 
 void lowpan_link(struct pqpan_802154_link_cfg *l, const struct lowpan_opts *o)

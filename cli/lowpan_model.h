@@ -29,9 +29,11 @@ struct lowpan_opts {
  * "enc-mic128"; NULL for level 4, ENC, reserved in IEEE 802.15.4-2015 Table 9-6). */
 const char *lowpan_sec_name(int level);
 
-/* The options of struct lowpan_opts as data (opts.h): the link's, and --busy (estimate's
- * closed-form CSMA; simulate contends instead). */
+/* The options of struct lowpan_opts as data (opts.h): the link's, the exchange's, and
+ * --busy (estimate's closed-form CSMA; simulate contends instead). */
 extern const struct cli_opt_table lowpan_opts_table;
+/* --kem and --idle: what the key exchange adds to the link (idle --link 802154 has none). */
+extern const struct cli_opt_table lowpan_exchange_table;
 extern const struct cli_opt_table lowpan_busy_table;
 
 void lowpan_opts_init(struct lowpan_opts *o);

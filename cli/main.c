@@ -36,7 +36,7 @@ static void print_main_help(FILE *out)
             "over Bluetooth LE and IEEE 802.15.4 / 6LoWPAN.\n\n"
             "usage: pqpan [--help | --version] COMMAND [OPTIONS]\n"
             "       pqpan help COMMAND\n"
-            "       pqpan help --json | --options-md TABLE...  (the options as data)\n\n"
+            "       pqpan help --json | --options-md TABLE|COMMAND...  (the options as data)\n\n"
             "commands:\n",
             pqpan_version());
     for (c = cli_commands; c->name != NULL; c++) {

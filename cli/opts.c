@@ -101,6 +101,7 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
         if (cli_parse_uint(v, uint_bound(o->min), uint_bound(o->max), &u) != 0) {
             return -1;
         }
+        k = u <= INT_MAX ? (int)u : INT_MAX; /* CLI_STORE_INT: small ranges */
         break;
     case CLI_OPT_INT:
         if (parse_int(v, o->min, o->max, &s) != 0) {
@@ -109,7 +110,8 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
         k = (int)s;
         break;
     case CLI_OPT_NUMBER:
-        if (cli_parse_double(v, o->min, o->max, &d) != 0) {
+        if (cli_parse_double(v, o->min, o->max, &d) != 0 ||
+            (o->open && (d <= o->min || d >= o->max))) {
             return -1;
         }
         break;
@@ -157,19 +159,31 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
 int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v)
 {
     char allowed[CLI_ALLOWED_MAX];
-    if (store_value(o, (char *)base + o->offset, v) == 0) {
-        return 0;
+    int rc = store_value(o, (char *)base + o->offset, v);
+    if (rc == 0 || rc == CLI_OPT_REPORTED) {
+        return rc == 0 ? 0 : -1;
     }
     cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", o->name, v,
                     cli_opt_allowed(o, allowed));
     return -1;
 }
 
+int cli_opt_listed(const char *const *only, const char *name)
+{
+    return only == NULL || cli_word_index(only, name) >= 0;
+}
+
 int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
                  char **argv, int *i)
 {
+    return cli_opt_take_only(t, NULL, base, cmd, argc, argv, i);
+}
+
+int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, void *base,
+                      const char *cmd, int argc, char **argv, int *i)
+{
     const struct cli_opt *o = cli_opt_find(t, argv[*i]);
-    if (o == NULL) {
+    if (o == NULL || !cli_opt_listed(only, o->name)) {
         return 0;
     }
     if (o->kind == CLI_OPT_FLAG) {
@@ -184,6 +198,38 @@ int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int
     }
     ++*i;
     return 1;
+}
+
+/* ---- --format ---- */
+
+/* --format words, in enum cli_format order. */
+static const char *const format_words[] = {"table", "csv", "json", NULL};
+
+_Static_assert(sizeof(enum cli_format) == sizeof(int), "--format is stored as an int");
+
+static void format_init(void *f)
+{
+    enum cli_format table = FORMAT_TABLE;
+    memcpy(f, &table, sizeof table);
+}
+
+static const struct cli_opt format_rows[] = {
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
+     .store = CLI_STORE_INT, .help = "output format"},
+};
+
+const struct cli_opt_table cli_format_table =
+    CLI_OPT_TABLE("format", "output", format_rows, enum cli_format, format_init);
+
+int cli_opt_take_any(const struct cli_opt_bind *b, size_t n, const char *cmd, int argc,
+                     char **argv, int *i)
+{
+    size_t k;
+    int rc = 0;
+    for (k = 0; k < n && rc == 0; k++) {
+        rc = cli_opt_take_only(b[k].t, b[k].only, b[k].base, cmd, argc, argv, i);
+    }
+    return rc;
 }
 
 /* ---- text ---- */
@@ -286,6 +332,7 @@ const char *cli_opt_allowed(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX])
     } else if (o->kind == CLI_OPT_NUMBER) {
         text_add(&t, "a number in ");
         add_range(&t, o);
+        text_add(&t, o->open ? ", both ends excluded" : "");
     } else if (o->kind == CLI_OPT_WORD || o->words != NULL || o->words_fn != NULL) {
         join_words(&t, o, ", ");
     } else if (o->kind == CLI_OPT_TEXT) {
@@ -338,6 +385,28 @@ static int shows_allowed(const struct cli_opt *o)
     return !(o->kind == CLI_OPT_WORD && o->meta == NULL && o->allowed == NULL);
 }
 
+void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tables, size_t n,
+                              const char *before, const char *after)
+{
+    char buf[CLI_ALLOWED_MAX * 2];
+    struct text t = text_in(buf, sizeof buf);
+    size_t k, e;
+    int count = 0;
+    text_add(&t, before);
+    for (k = 0; k < n; k++) {
+        for (e = 0; e < tables[k]->n; e++) {
+            const struct cli_opt *o = &tables[k]->opts[e];
+            if ((o->words != NULL || o->words_fn != NULL) && strcmp(o->name, "--link") != 0) {
+                text_add(&t, count++ > 0 ? ", " : "");
+                text_add(&t, o->name);
+            }
+        }
+    }
+    text_add(&t, after);
+    wrap(out, buf, 0, 0);
+    fputc('\n', out);
+}
+
 /* The description of o as help prints it: help, then in parentheses what is allowed and
  * the default. */
 static const char *describe(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX * 2])
@@ -388,9 +457,16 @@ void cli_opt_table_help(FILE *out, const struct cli_opt_table *t)
 
 void cli_opt_rows_help(FILE *out, const struct cli_opt_table *t)
 {
+    cli_opt_rows_help_only(out, t, NULL);
+}
+
+void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char *const *only)
+{
     size_t k;
     for (k = 0; k < t->n; k++) {
-        help_entry(out, &t->opts[k]);
+        if (cli_opt_listed(only, t->opts[k].name)) {
+            help_entry(out, &t->opts[k]);
+        }
     }
 }
 
@@ -456,7 +532,8 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
     } else {
         fputs("null", out);
     }
-    fprintf(out, ", \"words_only\": %s, \"default\": ", o->kind == CLI_OPT_WORD ? "true" : "false");
+    fprintf(out, ", \"open\": %s, \"words_only\": %s, \"default\": ", o->open ? "true" : "false",
+            o->kind == CLI_OPT_WORD ? "true" : "false");
     json_string_or_null(out, o->def);
     fputs(", \"default_note\": ", out);
     json_string_or_null(out, o->def_note);
@@ -467,17 +544,24 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
     fputc('}', out);
 }
 
-void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *indent)
+void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
+                        const char *indent)
 {
-    size_t k;
+    size_t k, last = t->n;
+    while (last > 0 && !cli_opt_listed(only, t->opts[last - 1].name)) {
+        last--;
+    }
     fprintf(out, "%s{\"id\": \"%s\", \"title\": ", indent, t->id);
     json_string_or_null(out, t->title);
     fputs(", \"options\": [\n", out);
-    for (k = 0; k < t->n; k++) {
+    for (k = 0; k < last; k++) {
         char inner[32];
+        if (!cli_opt_listed(only, t->opts[k].name)) {
+            continue;
+        }
         snprintf(inner, sizeof inner, "%s  ", indent);
         json_entry(out, &t->opts[k], inner);
-        fputs(k + 1 < t->n ? ",\n" : "\n", out);
+        fputs(k + 1 < last ? ",\n" : "\n", out);
     }
     fprintf(out, "%s]}", indent);
 }
@@ -498,12 +582,33 @@ void cli_opt_md_header(FILE *out)
     fputs("| option | meaning | values | default |\n|---|---|---|---|\n", out);
 }
 
-void cli_opt_table_md(FILE *out, const struct cli_opt_table *t)
+/* Whether name is an item of the comma-separated list csv (NULL: every name is). */
+static int csv_has(const char *csv, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = csv;
+    if (csv == NULL) {
+        return 1;
+    }
+    while ((p = strstr(p, name)) != NULL) {
+        if ((p == csv || p[-1] == ',') && (p[n] == ',' || p[n] == '\0')) {
+            return 1;
+        }
+        p += n;
+    }
+    return 0;
+}
+
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
+                      const char *const *only)
 {
     size_t k;
     for (k = 0; k < t->n; k++) {
         const struct cli_opt *o = &t->opts[k];
         char buf[CLI_ALLOWED_MAX];
+        if (!csv_has(only_csv, o->name) || !cli_opt_listed(only, o->name)) {
+            continue;
+        }
         fputs("| `", out);
         md_cell(out, o->name);
         if (o->kind != CLI_OPT_FLAG) {

@@ -23,7 +23,8 @@ enum cli_opt_kind {
 /* How the value is stored at the option's offset. */
 enum cli_opt_store {
     CLI_STORE_NONE,   /* nowhere (only checked), or by the option's set function */
-    CLI_STORE_INT,    /* int: a flag's 1, an INT value, a WORD's index among its words */
+    CLI_STORE_INT,    /* int: a flag's 1, an INT or small UINT value, a WORD's index among
+                       * its words */
     CLI_STORE_U32,    /* uint32_t: a UINT value */
     CLI_STORE_ULL,    /* unsigned long long: a UINT value */
     CLI_STORE_DOUBLE, /* double: a NUMBER value */
@@ -41,6 +42,7 @@ struct cli_opt {
     const char *meta;       /* the value in help ("N", "FILE"); NULL: the words joined by '|' */
     const char *unit;       /* of a number ("ms", "octets", "dBm"); NULL: none */
     double min, max;        /* UINT, INT, NUMBER */
+    int open;               /* NUMBER: min and max themselves excluded */
     const char *const *words;   /* WORD / TEXT: NULL-terminated ... */
     cli_opt_words_fn words_fn;  /* ... or listed by a function (data-driven sets) */
     const char *def;        /* the default as a value the option accepts; NULL: see note */
@@ -51,9 +53,12 @@ struct cli_opt {
     size_t offset;          /* of the stored value in the group's struct */
     enum cli_opt_store store;
     /* Extra check and conversion after the kind's (NULL: none): stores v at field (the
-     * group struct + offset); 0 ok, -1 a bad value. */
+     * group struct + offset); 0 ok, -1 a bad value, CLI_OPT_REPORTED a bad value whose
+     * message the function printed. */
     int (*set)(void *field, const char *v);
 };
+
+#define CLI_OPT_REPORTED (-2)
 
 /* A group of options stored in one struct (the BLE link, the energy options, ...). */
 struct cli_opt_table {
@@ -63,13 +68,22 @@ struct cli_opt_table {
     size_t n;
     size_t size;            /* of the struct the options are stored in */
     void (*init)(void *s);  /* sets its defaults (those def says) */
+    void (*fini)(void *s);  /* frees what its set functions allocated (NULL: nothing) */
 };
 
 #define CLI_OPT_TABLE(id, title, arr, type, init)                                              \
-    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init}
+    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init, NULL}
+#define CLI_OPT_TABLE_FINI(id, title, arr, type, init, fini)                                   \
+    {id, title, arr, sizeof arr / sizeof arr[0], sizeof(type), init, fini}
+
+/* --format table|csv|json, stored in an enum cli_format (the base is its address). */
+extern const struct cli_opt_table cli_format_table;
 
 /* The row of t named name, or NULL. */
 const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *name);
+
+/* Whether name is in only (NULL-terminated; NULL: every name is). */
+int cli_opt_listed(const char *const *only, const char *name);
 
 /* Checks v against o and stores it at base + o->offset. 0, or -1 after a usage error of
  * cmd naming the option, the value and what is allowed. */
@@ -80,6 +94,21 @@ int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char
  * error (missing or bad value). */
 int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
                  char **argv, int *i);
+
+/* The same for the options of t listed in only (a command that takes part of a table). */
+int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, void *base,
+                      const char *cmd, int argc, char **argv, int *i);
+
+/* A table bound to the struct its options are stored in (and, with only, part of it). */
+struct cli_opt_bind {
+    const struct cli_opt_table *t;
+    void *base;
+    const char *const *only;
+};
+
+/* Tries argv[*i] against each bound table in turn (as cli_opt_take_only). */
+int cli_opt_take_any(const struct cli_opt_bind *b, size_t n, const char *cmd, int argc,
+                     char **argv, int *i);
 
 /* Passes o's words (WORD, and TEXT's suggestions) to add; 1 if it has any, else 0. */
 int cli_opt_words(const struct cli_opt *o, cli_word_fn add, void *ctx);
@@ -96,20 +125,30 @@ const char *cli_opt_allowed(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
 /* o's value as help shows it after the name ("N", "1M|2M|S2|S8"; "" for a flag). */
 const char *cli_opt_meta(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
 
+/* A paragraph (wrapped as help is) of before, the names of the options of tables[0..n)
+ * that take words (--link aside), and after. */
+void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tables, size_t n,
+                              const char *before, const char *after);
+
 /* Help lines: the title (if any), then one entry per option: name and meta,
  * then help, what is allowed and the default, wrapped under column 25. */
 void cli_opt_table_help(FILE *out, const struct cli_opt_table *t);
 
 /* The same without the title: the entries only. */
 void cli_opt_rows_help(FILE *out, const struct cli_opt_table *t);
+void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char *const *only);
 
-/* The table as one JSON object {"id", "title", "options": [{name, kind, meta, unit, min, max,
+/* The table (its options listed in only; NULL: all) as one JSON object {"id", "title",
+ * "options": [{name, kind, meta, unit, min, max,
  * words, default, default_note, help, allowed}]}, after indent. */
-void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *indent);
+void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
+                        const char *indent);
 
 /* The header of a Markdown table of options (option, meaning, values, default), and the
- * rows of t in it (docs/CLI.md's option lists). */
+ * rows of t in it (docs/CLI.md's option lists): all, or those named in only_csv
+ * ("--idle,--backoff") and in only (NULL-terminated; NULL: all). */
 void cli_opt_md_header(FILE *out);
-void cli_opt_table_md(FILE *out, const struct cli_opt_table *t);
+void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
+                      const char *const *only);
 
 #endif

@@ -3,27 +3,129 @@
  * docs/CLI.md's option lists take the options from. */
 #include <string.h>
 
+#include "advise.h"
+#include "bench.h"
 #include "commands.h"
 #include "estimate.h"
+#include "sweep.h"
 #include "opts_registry.h"
 
+/* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */
+#define ALL(t, link) {&t, link, NULL}
+#define ONLY(t, link, names) {&t, link, names}
+/* The energy tables, on both links. */
+#define ENERGY ALL(model_energy_table, NULL), ALL(model_ramp_table, NULL)
+#define CYCLES ALL(model_crypto_table, NULL), ALL(model_gamma_table, NULL)
+
 static const struct cli_opt_group estimate_groups[] = {
-    {&estimate_protocol_table, "ble"}, {&link_opts_table, "ble"},
-    {&link_pqke_table, NULL},          {&link_setup_table, "ble"},
-    {&lowpan_opts_table, "802154"},    {&lowpan_busy_table, "802154"},
-    {&model_opts_table, NULL},
+    ALL(estimate_protocol_table, "ble"), ALL(link_opts_table, "ble"),
+    ALL(link_pqke_table, NULL),          ALL(link_setup_table, "ble"),
+    ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
+    ALL(lowpan_busy_table, "802154"),    ENERGY,
+    CYCLES,                              ALL(cli_format_table, NULL),
 };
 
 static const struct cli_opt_group simulate_groups[] = {
-    {&link_opts_table, "ble"},     {&link_pqke_table, NULL},   {&link_setup_table, "ble"},
-    {&simulate_opts_table, "ble"}, {&lowpan_opts_table, "802154"}, {&model_opts_table, NULL},
+    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
+    ALL(link_setup_table, "ble"),         ALL(simulate_opts_table, "ble"),
+    ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
+    ALL(simulate_802154_table, "802154"), ENERGY,
+    CYCLES,                               ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group calibrate_groups[] = {
+    ALL(calibrate_opts_table, NULL), ALL(link_opts_table, NULL),    ALL(link_pqke_table, NULL),
+    ALL(link_setup_table, NULL),     ENERGY,                        ALL(model_crypto_table, NULL),
+    ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group idle_groups[] = {
+    ALL(idle_opts_table, "ble"),      ALL(idle_802154_table, "802154"),
+    ALL(lowpan_opts_table, "802154"), ALL(lowpan_busy_table, "802154"),
+    ALL(model_energy_table, NULL),    ALL(model_ramp_table, "ble"),
+    ALL(cli_format_table, NULL),
+};
+
+/* sweep: its own options, then estimate's (each a LIST there). */
+static const struct cli_opt_group sweep_groups[] = {
+    ALL(sweep_opts_table, NULL),          ALL(estimate_protocol_table, "ble"),
+    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
+    ALL(link_setup_table, "ble"),         ALL(lowpan_opts_table, "802154"),
+    ALL(lowpan_exchange_table, "802154"), ALL(lowpan_busy_table, "802154"),
+    ENERGY,                               CYCLES,
+};
+
+/* compare: both links in one run, so no --link; of the 802.15.4 options only the radio
+ * states. */
+static const struct cli_opt_group compare_groups[] = {
+    ALL(compare_opts_table, NULL),
+    ALL(link_pqke_table, NULL),
+    ONLY(lowpan_exchange_table, NULL, compare_idle),
+    ONLY(lowpan_opts_table, NULL, compare_backoff),
+    ENERGY,
+    CYCLES,
+    ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group reproduce_groups[] = {
+    ALL(reproduce_opts_table, NULL), ENERGY, CYCLES, ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group trace_groups[] = {
+    ALL(trace_opts_table, NULL), ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group acvp_groups[] = {
+    ALL(acvp_opts_table, NULL), ALL(cli_format_table, NULL),
+};
+
+static const struct cli_opt_group profiles_groups[] = {
+    ALL(cli_format_table, NULL),
+};
+
+/* bench: one entry per benchmark, each with its table and --format. */
+static const struct cli_opt_group bench_kem_groups[] = {
+    ALL(bench_kem_table, NULL), ALL(cli_format_table, NULL),
+};
+static const struct cli_opt_group bench_sig_groups[] = {
+    ALL(bench_sig_table, NULL), ALL(cli_format_table, NULL),
+};
+static const struct cli_opt_group bench_ecdh_groups[] = {
+    ALL(bench_ecdh_table, NULL), ALL(cli_format_table, NULL),
+};
+
+/* advise: its own tables by help section, and parts of the shared ones. */
+static const struct cli_opt_group advise_groups[] = {
+    ALL(model_energy_table, NULL),
+    ALL(advise_device_table, NULL),
+    ALL(lowpan_busy_table, NULL),
+    ONLY(lowpan_opts_table, NULL, advise_lowpan_link),
+    ALL(advise_constraint_table, NULL),
+    ALL(advise_idle_table, NULL),
+    ALL(advise_peer_table, NULL),
+    ALL(model_ramp_table, NULL),
+    ALL(model_crypto_table, NULL),
+    ONLY(model_gamma_table, NULL, advise_gamma),
+    ALL(advise_output_table, NULL),
 };
 
 #define GROUPS(g) g, sizeof g / sizeof g[0]
 
 const struct cli_cmd_opts cli_cmd_opts[] = {
     {"estimate", GROUPS(estimate_groups), 1},
-    {"simulate", GROUPS(simulate_groups), 0},
+    {"simulate", GROUPS(simulate_groups), 1},
+    {"calibrate", GROUPS(calibrate_groups), 1},
+    {"idle", GROUPS(idle_groups), 1},
+    {"sweep", GROUPS(sweep_groups), 1},
+    {"compare", GROUPS(compare_groups), 1},
+    {"advise", GROUPS(advise_groups), 1},
+    {"reproduce", GROUPS(reproduce_groups), 1},
+    {"trace", GROUPS(trace_groups), 1},
+    {"acvp", GROUPS(acvp_groups), 1},
+    {"profiles", GROUPS(profiles_groups), 1},
+    {"bench kem", GROUPS(bench_kem_groups), 1},
+    {"bench sig", GROUPS(bench_sig_groups), 1},
+    {"bench ecdh", GROUPS(bench_ecdh_groups), 1},
     {NULL, NULL, 0, 0},
 };
 
@@ -49,7 +151,7 @@ void cli_cmd_opts_json(FILE *out)
         for (g = 0; g < c->n; g++) {
             fprintf(out, "    {\"link\": %s%s%s, \"table\":\n", c->groups[g].link ? "\"" : "",
                     c->groups[g].link ? c->groups[g].link : "null", c->groups[g].link ? "\"" : "");
-            cli_opt_table_json(out, c->groups[g].table, "      ");
+            cli_opt_table_json(out, c->groups[g].table, c->groups[g].only, "      ");
             fputs(g + 1 < c->n ? "},\n" : "}\n", out);
         }
         fputs(c[1].cmd != NULL ? "  ]},\n" : "  ]}\n", out);
@@ -72,17 +174,48 @@ static const struct cli_opt_table *table_by_id(const char *id)
     return NULL;
 }
 
+/* The table of "ID" or "ID:--a,--b" (its options --a and --b), and in *only the names
+ * after the ':' (NULL: all). NULL for an unknown id. */
+static const struct cli_opt_table *table_of_arg(const char *arg, const char **only)
+{
+    char id[64];
+    const char *colon = strchr(arg, ':');
+    size_t len = colon != NULL ? (size_t)(colon - arg) : strlen(arg);
+    if (len >= sizeof id) {
+        return NULL;
+    }
+    memcpy(id, arg, len);
+    id[len] = '\0';
+    *only = colon != NULL ? colon + 1 : NULL;
+    return table_by_id(id);
+}
+
+/* Every group of command c, on every link, as rows. */
+static void command_md(FILE *out, const struct cli_cmd_opts *c)
+{
+    size_t g;
+    for (g = 0; g < c->n; g++) {
+        cli_opt_table_md(out, c->groups[g].table, NULL, c->groups[g].only);
+    }
+}
+
 int cli_opts_md(FILE *out, int n, char **ids)
 {
+    const char *only;
     int k;
     for (k = 0; k < n; k++) {
-        if (table_by_id(ids[k]) == NULL) {
+        if (table_of_arg(ids[k], &only) == NULL && cli_cmd_opts_find(ids[k]) == NULL) {
             return -1;
         }
     }
     cli_opt_md_header(out);
     for (k = 0; k < n; k++) {
-        cli_opt_table_md(out, table_by_id(ids[k]));
+        const struct cli_opt_table *t = table_of_arg(ids[k], &only);
+        if (t != NULL) {
+            cli_opt_table_md(out, t, only, NULL);
+        } else {
+            command_md(out, cli_cmd_opts_find(ids[k]));
+        }
     }
     return 0;
 }

@@ -6,10 +6,12 @@
 
 #include "opts.h"
 
-/* One table a command reads, on one link ("ble", "802154") or on both (NULL). */
+/* One table a command reads, on one link ("ble", "802154") or on both (NULL), all its
+ * options or those in only (NULL-terminated). */
 struct cli_opt_group {
     const struct cli_opt_table *table;
     const char *link;
+    const char *const *only;
 };
 
 struct cli_cmd_opts {
@@ -29,8 +31,9 @@ const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd);
 void cli_cmd_opts_json(FILE *out);
 
 /* `pqpan help --options-md ID...`: one Markdown table of the options of the tables
- * called ids[0..n) (docs/CLI.md's option lists); -1 (nothing printed) for an unknown id or
- * none. */
+ * called ids[0..n) (docs/CLI.md's option lists), each "ID" or "ID:--a,--b" for part of a
+ * table, or a command's name for all its tables (every link); -1 (nothing printed) for an
+ * unknown id or none. */
 int cli_opts_md(FILE *out, int n, char **ids);
 
 #endif

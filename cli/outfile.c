@@ -51,6 +51,14 @@ int cli_outfile_check(const char *cmd, const char *path)
     return EXIT_OK;
 }
 
+int cli_stdout_check(const char *cmd)
+{
+    if (write(STDOUT_FILENO, "", 0) < 0) {
+        return cannot_write(cmd, "the output (standard output)", strerror(errno));
+    }
+    return EXIT_OK;
+}
+
 int cli_outfile_open(struct cli_outfile *o, const char *cmd, const char *path)
 {
     int rc = cli_outfile_check(cmd, path);

@@ -19,6 +19,14 @@ struct cli_outfile {
  * write PATH: REASON" on stderr. */
 int cli_outfile_check(const char *cmd, const char *path);
 
+/* Checks, before any work, that standard output takes writes as far as the system tells
+ * without writing anything: a write of no bytes, which fails on a closed or read-only
+ * descriptor (EBADF) and on /dev/full (ENOSPC); on a pipe or a regular file it succeeds
+ * (a disk that fills or a reader that goes away shows only at the real writes, which
+ * main() checks). EXIT_OK, or EXIT_IO with "pqpan CMD: cannot write the output (standard
+ * output): REASON" on stderr. */
+int cli_stdout_check(const char *cmd);
+
 /* Opens path's temporary file for writing (binary). EXIT_OK, or EXIT_IO (message printed,
  * *o left closed). */
 int cli_outfile_open(struct cli_outfile *o, const char *cmd, const char *path);

@@ -412,8 +412,8 @@ int cmd_profiles_run(int argc, char **argv)
             cmd_profiles_help(stdout);
             return EXIT_OK;
         } else if (strcmp(argv[i], "--format") == 0) {
-            if (i + 1 >= argc || cli_parse_format(argv[++i], &fmt) != 0) {
-                return cli_usage_error("profiles", "--format needs table, csv or json");
+            if (cli_opt_take(&cli_format_table, &fmt, "profiles", argc, argv, &i) < 0) {
+                return EXIT_USAGE;
             }
         } else if (strcmp(argv[i], "show") == 0 && i == 1) {
             showing = 1;

@@ -4,6 +4,7 @@
  * arXiv 2602.18708; DESIGN.md "What the study found"), in two readings: the sourced
  * defaults, and the study reading, which sets the two accounting choices the study leaves
  * open the way its figures point (docs/MODEL.md "Reproducing the study"). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,15 +81,9 @@ void cli_reproduce_help(FILE *out)
             "and the options given) and `study` (the same, with the two accounting choices the\n"
             "study does not state set the way its figures point: the radio-only current table and\n"
             "one T_IFS per PDU sent in the bits accounting instead of every T_IFS of an event).\n\n"
-            "options:\n"
-            "  --reading defaults|study|both  which readings to run (default both)\n"
-            "  --out DIR              also write DIR/reproduce.csv, DIR/headline.csv, DIR/modes.csv\n"
-            "                         (the per-mode table) and, per\n"
-            "                         reading R, gnuplot figures (.dat, .gp, .svg, .png): stacked\n"
-            "                         computation / communication bars per level x DLE\n"
-            "                         (bars_R.*) and energy vs LL payload size 27..251 per level\n"
-            "                         (ll_sweep_R.*)\n",
+            "options:\n",
             MODEL_LESC_NAME);
+    cli_opt_rows_help(out, &reproduce_opts_table);
     model_opts_help(out);
     fprintf(out,
             "  (the study reading always uses the radio-only table, whatever --currents says)\n"
@@ -483,48 +478,58 @@ struct repro_opts {
     int first, last;
 };
 
-static int reading_opt(struct repro_opts *o, const char *v)
+/* --reading words: a reading, or both (field: the struct repro_opts). */
+static const char *const reading_words[] = {"defaults", "study", "both", NULL};
+
+static int set_reading(void *field, const char *v)
 {
-    if (strcmp(v, "both") == 0) {
-        o->first = READING_DEFAULTS;
-        o->last = READING_STUDY;
-    } else if (strcmp(v, reading_names[READING_DEFAULTS]) == 0) {
-        o->first = o->last = READING_DEFAULTS;
-    } else if (strcmp(v, reading_names[READING_STUDY]) == 0) {
-        o->first = o->last = READING_STUDY;
-    } else {
-        return cli_usage_error(CMD, "--reading %s: want defaults, study or both", v);
-    }
-    return EXIT_OK;
+    struct repro_opts *o = field;
+    int k = cli_word_index(reading_words, v);
+    o->first = k == READING_STUDY ? READING_STUDY : READING_DEFAULTS;
+    o->last = k == READING_DEFAULTS ? READING_DEFAULTS : READING_STUDY;
+    return 0;
 }
+
+_Static_assert(READING_DEFAULTS == 0 && READING_STUDY == 1, "--reading's words are the readings");
+
+static const struct cli_opt reproduce_rows[] = {
+    {.name = "--reading", .kind = CLI_OPT_WORD, .words = reading_words, .def = "both",
+     .set = set_reading, .help = "which readings to run"},
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
+     .offset = offsetof(struct repro_opts, out_dir),
+     .help = "also write DIR/reproduce.csv, DIR/headline.csv, DIR/modes.csv (the per-mode "
+             "table) and, per reading R, gnuplot figures (.dat, .gp, .svg, .png): stacked "
+             "computation / communication bars per level x DLE (bars_R.*) and energy vs LL "
+             "payload size 27..251 per level (ll_sweep_R.*)"},
+};
+
+static void repro_opts_init(void *p)
+{
+    struct repro_opts *o = p;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    o->first = READING_DEFAULTS;
+    o->last = READING_STUDY;
+}
+
+const struct cli_opt_table reproduce_opts_table =
+    CLI_OPT_TABLE("reproduce", NULL, reproduce_rows, struct repro_opts, repro_opts_init);
 
 static int parse_args(struct repro_opts *o, int argc, char **argv)
 {
     int i;
-    model_opts_init(&o->m);
-    o->out_dir = NULL;
-    o->first = READING_DEFAULTS;
-    o->last = READING_STUDY;
+    repro_opts_init(o);
     for (i = 1; i < argc; i++) {
-        int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        int rc = cli_opt_take(&reproduce_opts_table, o, CMD, argc, argv, &i);
+        if (rc == 0) {
+            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
+        }
         if (rc < 0) {
             return EXIT_USAGE;
         }
-        if (rc == 1) {
-            continue;
+        if (rc == 0) {
+            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
         }
-        if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--reading") == 0) {
-            if (i + 1 >= argc) {
-                return cli_usage_error(CMD, "%s needs a value", argv[i]);
-            }
-            if (strcmp(argv[i], "--out") == 0) {
-                o->out_dir = argv[++i];
-            } else if (reading_opt(o, argv[++i]) != EXIT_OK) {
-                return EXIT_USAGE;
-            }
-            continue;
-        }
-        return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
     }
     return EXIT_OK;
 }

@@ -127,9 +127,9 @@ void cli_simulate_help(FILE *out)
     model_opts_help(out);
     simulate_802154_help(out);
     fprintf(out,
-            "\nOutput: table (default), csv (one line per side) or json (the objects of\n"
+            "\nOutput (BLE): table (default), csv (one line per side) or json (the objects of\n"
             "`pqpan estimate` plus a \"simulation\" object).\n"
-            "Exit codes: 0 exchange completed, 1 exchange failed (link lost, timeout, damaged\n"
+            "Exit codes (BLE): 0 exchange completed, 1 exchange failed (link lost, timeout, damaged\n"
             "message), 2 usage, 3 bad data file, 4 I/O.\n");
 }
 

@@ -2,6 +2,7 @@
  * (src/sim/net154.c): the real PQKE between the exchanging pair plus background senders
  * on one channel; energy and latency percentiles, link and datagram counts, the failure
  * rate. */
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,70 @@ struct lowpan_sim_opts {
     const char *pcap;
 };
 
+/* --capture words (none = 0). */
+static const char *const capture_words[] = {"none", "first", NULL};
+
+_Static_assert(sizeof(unsigned) == sizeof(uint32_t), "the counts are stored as uint32_t");
+
+#define S154(m) offsetof(struct lowpan_sim_opts, m)
+
+static const struct cli_opt s154_rows[] = {
+    {.name = "--nodes", .kind = CLI_OPT_UINT, .meta = "N", .min = 2,
+     .max = PQPAN_SIM154_MAX_NODES, .def = "2", .store = CLI_STORE_U32, .offset = S154(s.nodes),
+     .help = "nodes on the channel (2: the pair alone)"},
+    {.name = "--load", .kind = CLI_OPT_NUMBER, .meta = "L", .unit = "frames/s", .min = 0,
+     .max = 1000, .def = "0", .store = CLI_STORE_DOUBLE, .offset = S154(s.load_fps),
+     .help = "background frames offered by each background node, Poisson arrivals"},
+    {.name = "--frame-bytes", .kind = CLI_OPT_UINT, .meta = "B", .unit = "octets",
+     .min = PQPAN_SIM154_MIN_BG_PSDU, .max = PQPAN_802154_MAX_PSDU, .def = "60",
+     .store = CLI_STORE_U32, .offset = S154(s.frame_psdu), .help = "background frame PSDU"},
+    {.name = "--hidden", .kind = CLI_OPT_UINT, .meta = "K", .min = 0,
+     .max = PQPAN_SIM154_MAX_NODES - 2u, .def = "0", .store = CLI_STORE_U32,
+     .offset = S154(s.hidden),
+     .help = "background nodes hidden from the initiator (they and the initiator do not hear "
+             "each other; the responder hears all), at most N - 2"},
+    {.name = "--capture", .kind = CLI_OPT_WORD, .words = capture_words, .def = "none",
+     .store = CLI_STORE_INT, .offset = S154(s.capture_first),
+     .help = "none: a frame overlapped at its receiver by a transmission the receiver hears is "
+             "lost; first: a receiver that has the frame's SHR (160 us) keeps it whatever starts "
+             "later, as if it were always the stronger signal (an optimistic bound: no received "
+             "powers are modelled)"},
+    /* RFC 4944 §5.3 caps the reassembly timeout at 60 s; the default is Contiki-NG's
+     * SICSLOWPAN_REASS_MAXAGE (sim154.h) */
+    {.name = "--reasm-timeout", .kind = CLI_OPT_UINT, .meta = "MS", .unit = "ms", .min = 1,
+     .max = PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, .def = "8000", .store = CLI_STORE_U32,
+     .offset = S154(s.reasm_timeout_ms),
+     .help = "6LoWPAN reassembly timeout (default: Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC "
+             "4944 s5.3 caps it at 60 s); also the wait before a message is resent"},
+    {.name = "--dgram-retries", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_SIM154_DGRAM_RETRIES_MAX, .def = "4", .store = CLI_STORE_U32,
+     .offset = S154(s.dgram_retries),
+     .help = "whole-message retransmissions after a lost datagram (default as CoAP's "
+             "MAX_RETRANSMIT, RFC 7252 s4.8)"},
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000, .def = "100",
+     .store = CLI_STORE_U32, .offset = S154(s.runs), .help = "Monte Carlo runs"},
+    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
+     .def = "1", .store = CLI_STORE_ULL, .offset = S154(s.seed),
+     .help = "run i uses seed S + i; the same seed gives byte-identical outputs"},
+    {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = S154(pcap),
+     .help = "the frames of the FIRST run only (data with the real PQKE bytes, ACKs, "
+             "background), LINKTYPE_IEEE802_15_4_WITHFCS (195)"},
+};
+
+static void s154_init(void *p)
+{
+    struct lowpan_sim_opts *o = p;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    lowpan_opts_init(&o->l);
+    lowpan_sim_cfg_init(&o->s);
+}
+
+const struct cli_opt_table simulate_802154_table =
+    CLI_OPT_TABLE("simulate-802154", "simulation options (--link 802154)", s154_rows,
+                  struct lowpan_sim_opts, s154_init);
+
 void simulate_802154_help(FILE *out)
 {
     fprintf(out,
@@ -36,126 +101,33 @@ void simulate_802154_help(FILE *out)
             "the exchange, or to the failure), the mean per run of the pair's counts, and the\n"
             "fraction of failed exchanges (datagram retries exhausted, or keys not confirmed and\n"
             "equal). Channel load = (N - 2) x L x airtime of one background frame. BLE options do\n"
-            "not apply.\n");
+            "not apply; --auth, --sig, --hybrid and the energy options do (--busy does not: the\n"
+            "channel is contended instead).\n");
     lowpan_opts_help(out);
+    cli_opt_rows_help(out, &simulate_802154_table);
     fprintf(out,
-            "  --nodes N              nodes on the channel, 2..%u (default 2: the pair alone)\n"
-            "  --load L               background frames/s offered by each background node,\n"
-            "                         Poisson arrivals, 0..1000 (default 0)\n"
-            "  --frame-bytes B        background frame PSDU octets, %u..127 (default 60)\n"
-            "  --hidden K             background nodes hidden from the initiator (they and the\n"
-            "                         initiator do not hear each other; the responder hears\n"
-            "                         all), 0..N-2 (default 0)\n"
-            "  --capture none|first   none (default): a frame overlapped at its receiver by a\n"
-            "                         transmission the receiver hears is lost; first: a receiver\n"
-            "                         that has the frame's SHR (160 us) keeps it whatever starts\n"
-            "                         later, as if it were always the stronger signal (an\n"
-            "                         optimistic bound: no received powers are modelled)\n"
-            "  --reasm-timeout MS     6LoWPAN reassembly timeout, ms, 1..%u (default %u:\n"
-            "                         Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC 4944 s5.3 caps\n"
-            "                         it at 60 s); also the wait before a message is resent\n"
-            "  --dgram-retries N      whole-message retransmissions after a lost datagram,\n"
-            "                         0..%u (default %u, as CoAP's MAX_RETRANSMIT, RFC 7252 s4.8)\n"
-            "  --runs R               Monte Carlo runs, 1..100000 (default 100)\n"
-            "  --seed S               run i uses seed S + i (default 1); the same seed gives\n"
-            "                         byte-identical outputs\n"
-            "  --pcap FILE            the frames of the FIRST run only (data with the real PQKE\n"
-            "                         bytes, ACKs, background), LINKTYPE_IEEE802_15_4_WITHFCS (195)\n",
-            PQPAN_SIM154_MAX_NODES, PQPAN_SIM154_MIN_BG_PSDU, PQPAN_SIM154_REASM_TIMEOUT_MS_MAX,
-            PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT, PQPAN_SIM154_DGRAM_RETRIES_MAX,
-            PQPAN_SIM154_DGRAM_RETRIES_DEFAULT);
-}
-
-/* What each option of simulate --link 802154 allows, for the message on a bad value. */
-static void allowed_text(char *buf, size_t len, const char *opt)
-{
-    if (strcmp(opt, "--nodes") == 0) {
-        snprintf(buf, len, "an integer in 2..%u", (unsigned)PQPAN_SIM154_MAX_NODES);
-    } else if (strcmp(opt, "--hidden") == 0) {
-        snprintf(buf, len, "an integer in 0..%u", (unsigned)PQPAN_SIM154_MAX_NODES - 2u);
-    } else if (strcmp(opt, "--capture") == 0) {
-        snprintf(buf, len, "none or first");
-    } else if (strcmp(opt, "--reasm-timeout") == 0) {
-        snprintf(buf, len, "an integer in 1..%u", (unsigned)PQPAN_SIM154_REASM_TIMEOUT_MS_MAX);
-    } else if (strcmp(opt, "--dgram-retries") == 0) {
-        snprintf(buf, len, "an integer in 0..%u", (unsigned)PQPAN_SIM154_DGRAM_RETRIES_MAX);
-    } else if (strcmp(opt, "--load") == 0) {
-        snprintf(buf, len, "frames per second in 0..1000");
-    } else if (strcmp(opt, "--frame-bytes") == 0) {
-        snprintf(buf, len, "an integer in %u..%u", (unsigned)PQPAN_SIM154_MIN_BG_PSDU,
-                 (unsigned)PQPAN_802154_MAX_PSDU);
-    } else if (strcmp(opt, "--runs") == 0) {
-        snprintf(buf, len, "an integer in 1..100000");
-    } else {
-        snprintf(buf, len, "an integer in 0..18446744073709551615"); /* --seed */
-    }
-}
-
-/* An option of simulate --link 802154 and its value (given is NULL when the command line
- * ends after opt): 1 taken, 0 not one of these, -1 a usage error (reported). */
-static int value_opt(struct lowpan_sim_opts *o, const char *opt, const char *given)
-{
-    const char *v = given != NULL ? given : "";
-    unsigned long long u = 0;
-    int bad = 0;
-    if (strcmp(opt, "--nodes") == 0) {
-        bad = cli_parse_uint(v, 2, PQPAN_SIM154_MAX_NODES, &u) != 0;
-        o->s.nodes = (unsigned)u;
-    } else if (strcmp(opt, "--hidden") == 0) {
-        bad = cli_parse_uint(v, 0, PQPAN_SIM154_MAX_NODES - 2u, &u) != 0;
-        o->s.hidden = (unsigned)u;
-    } else if (strcmp(opt, "--capture") == 0) {
-        bad = strcmp(v, "none") != 0 && strcmp(v, "first") != 0;
-        o->s.capture_first = strcmp(v, "first") == 0;
-    } else if (strcmp(opt, "--reasm-timeout") == 0) {
-        bad = cli_parse_uint(v, 1, PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, &u) != 0;
-        o->s.reasm_timeout_ms = (unsigned)u;
-    } else if (strcmp(opt, "--dgram-retries") == 0) {
-        bad = cli_parse_uint(v, 0, PQPAN_SIM154_DGRAM_RETRIES_MAX, &u) != 0;
-        o->s.dgram_retries = (unsigned)u;
-    } else if (strcmp(opt, "--load") == 0) {
-        bad = cli_parse_double(v, 0.0, 1000.0, &o->s.load_fps) != 0;
-    } else if (strcmp(opt, "--frame-bytes") == 0) {
-        bad = cli_parse_uint(v, PQPAN_SIM154_MIN_BG_PSDU, PQPAN_802154_MAX_PSDU, &u) != 0;
-        o->s.frame_psdu = (unsigned)u;
-    } else if (strcmp(opt, "--runs") == 0) {
-        bad = cli_parse_uint(v, 1, 100000, &u) != 0;
-        o->s.runs = (unsigned)u;
-    } else if (strcmp(opt, "--seed") == 0) {
-        bad = cli_parse_uint(v, 0, ~0ull, &o->s.seed) != 0;
-    } else if (strcmp(opt, "--pcap") == 0) {
-        o->pcap = v;
-    } else {
-        return 0;
-    }
-    if (given == NULL) {
-        cli_usage_error(CMD, "%s needs a value", opt);
-        return -1;
-    }
-    if (bad) {
-        char allowed[64];
-        allowed_text(allowed, sizeof allowed, opt);
-        cli_usage_error(CMD, "bad value for %s: '%s' (want %s)", opt, v, allowed);
-        return -1;
-    }
-    return 1;
+            "\nOutput (--link 802154): table (default: the assumptions of `estimate --link\n"
+            "802154`, then the statistics and counts), csv (one line per metric: the settings\n"
+            "(kem, nodes, hidden, capture, load_fps, frame_bytes, channel_load_pct, ...,\n"
+            "failed, failure_rate), then metric, mean, p50, p90, p99, currents, idle, backoff,\n"
+            "mac_security, protocol; counts as <name>_per_run with the mean only) or json (the\n"
+            "assumptions, energy_accounting \"all-states\", kem, addr, csma and a \"simulation\"\n"
+            "object: the contention settings, runs, seed, failed, failure_rate, the statistics\n"
+            "and per_run_mean). Exit codes (--link 802154): 0 even when some exchanges failed (the\n"
+            "failure rate is the result), 2 usage, 3 bad data file, 4 I/O (--pcap).\n");
 }
 
 static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
 {
     int i;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    lowpan_opts_init(&o->l);
-    lowpan_sim_cfg_init(&o->s);
+    s154_init(o);
     for (i = 1; i < argc; i++) {
-        int rc = 0;
-        if (strcmp(argv[i], "--busy") == 0) {
+        int rc;
+        if (cli_opt_find(&lowpan_busy_table, argv[i]) != NULL) {
             return cli_usage_error(CMD, "--busy is for estimate; simulate contends with --nodes "
                                         "and --load");
         }
-        rc = value_opt(o, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
-        i += rc > 0;
+        rc = cli_opt_take(&simulate_802154_table, o, CMD, argc, argv, &i);
         if (rc == 0) {
             rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         }
@@ -163,7 +135,10 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
             rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
         }
         if (rc == 0) {
-            rc = lowpan_opts_parse(&o->l, CMD, argc, argv, &i);
+            rc = cli_opt_take(&lowpan_opts_table, &o->l, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = cli_opt_take(&lowpan_exchange_table, &o->l, CMD, argc, argv, &i);
         }
         if (rc < 0) {
             return EXIT_USAGE;

@@ -1,7 +1,9 @@
 /* pqpan sweep: `estimate` over every configuration of a grid of option values, one row
  * per configuration, streamed as CSV or JSON Lines (see sweep.h for the parts). */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,13 @@
 #define JOBS_MAX 256u
 #define SHARDS_MAX 1000000ull
 #define RUNS_MAX 100000ull
+
+/* estimate's tables on each link, for the options that take `all`. */
+static const struct cli_opt_table *const all_ble[] = {
+    &estimate_protocol_table, &link_opts_table,  &link_pqke_table,    &link_setup_table,
+    &model_energy_table,      &model_ramp_table, &model_crypto_table};
+static const struct cli_opt_table *const all_lowpan[] = {
+    &lowpan_opts_table, &lowpan_exchange_table, &link_pqke_table};
 
 void cli_sweep_help(FILE *out)
 {
@@ -24,9 +33,14 @@ void cli_sweep_help(FILE *out)
             "energy options, BLE or --link 802154) takes a LIST: comma-separated items, each a\n"
             "value, a range A..B:STEP (A, A+STEP, ... up to B, B included when a step lands on it;\n"
             "STEP > 0; integers or decimals; a PREFIX= before A is kept, as in --gamma-comp\n"
-            "kem_keygen=1.1..1.5:0.1), or `all` for an option with a fixed set of values (--kem,\n"
-            "--phy, --transfer, --keygen-side, --reply, --protocol, --profile = the built-in\n"
-            "profiles, --crypto-impl, --currents, --ramp; --csma, --addr, --idle, --backoff).\n"
+            "kem_keygen=1.1..1.5:0.1; only for a number, and whole numbers for an integer), or\n"
+            "`all` for an option with a fixed set of values (the words `pqpan help estimate`\n"
+            "lists; --profile all = the built-in profiles).\n");
+    cli_opt_names_with_words(out, all_ble, sizeof all_ble / sizeof all_ble[0],
+                             "Options that take all, BLE: ", ";");
+    cli_opt_names_with_words(out, all_lowpan, sizeof all_lowpan / sizeof all_lowpan[0],
+                             "with --link 802154: ", ".");
+    fprintf(out,
             "Example: --kem all --phy 1M,2M --ll-octets 27..251:8 --ci-ms 7.5..100:7.5.\n"
             "A flag (--encrypted) takes no list; --link takes one value. Every value is checked\n"
             "(and every profile and calibration file loaded) before any row is computed.\n\n"
@@ -40,27 +54,9 @@ void cli_sweep_help(FILE *out)
             "energy, time and count field once per side, named <side>_<field> (peripheral_,\n"
             "central_, total_; 802.15.4: initiator_, responder_, total_). An invalid row keeps\n"
             "its inputs and leaves the results empty (JSON: null).\n\n");
+    cli_opt_table_help(out, &sweep_opts_table);
     fprintf(out,
-            "options:\n"
-            "  --format csv|jsonl     CSV with a header line (default) or JSON Lines (one object per\n"
-            "                         configuration, the CSV's columns as members)\n"
-            "  --out FILE             write FILE (through FILE.tmp.PID, renamed at the end; default\n"
-            "                         stdout)\n"
-            "  --jobs N               worker threads, 1..%u (default 1); the output is the same bytes\n"
-            "                         for any N\n"
-            "  --shard K/N            only the K-th of N contiguous slices of the configurations\n"
-            "                         (1 <= K <= N <= %llu); `sweep merge` joins the shards' files\n"
-            "  --valid-only           leave out the rows whose status is not ok\n"
-            "  --force                allow more than 10^9 configurations\n"
-            "  --per LIST             per configuration, a Monte Carlo of the BLE packet simulator\n"
-            "                         (`pqpan simulate`) at this packet error rate (0..1, a LIST like\n"
-            "                         the others): --runs R runs (1..%llu, default 100), run i of\n"
-            "                         configuration c with seed S + c x R + i (--seed S, default 1),\n"
-            "                         the messages of --protocol (study: ek and ct; pqpan: the real\n"
-            "                         PQKE). Adds sim_per, sim_runs, sim_seed (of run 0), sim_failed,\n"
-            "                         sim_failure_rate, sim_<side>_energy_{mean,p50,p90,p99}_uj (all\n"
-            "                         states: events accounting) and sim_latency_{mean,p50,p90,p99}_ms\n"
-            "                         (nearest rank, failed runs included). BLE only.\n\n"
+            "\n"
             "merge: joins the files of `--shard K/N` runs (any order, CSV or JSON Lines) into the\n"
             "file the whole sweep writes: their headers must agree, and together they must hold\n"
             "every configuration 0 .. configs-1 once (exit 3 otherwise). --valid-only then leaves\n"
@@ -70,8 +66,7 @@ void cli_sweep_help(FILE *out)
             "option, value, list or range; more than 10^9 configurations without --force), 3 bad\n"
             "data file (profile, calibration) or bad shard files (merge), 4 output not writable,\n"
             "130 interrupted by SIGINT: the rows done so far (complete rows, in order, up to the\n"
-            "first configuration not done) are in the output, renamed into place.\n",
-            JOBS_MAX, SHARDS_MAX, RUNS_MAX);
+            "first configuration not done) are in the output, renamed into place.\n");
 }
 
 /* ---- options ---- */
@@ -207,102 +202,112 @@ static int estimate_option(struct sweep_cfg *cfg, int argc, char **argv, int *i)
     return rc != EXIT_OK ? rc : check_values(cfg, o);
 }
 
-static int per_option(struct sweep_cfg *cfg, const char *v)
+/* --per LIST: field is the struct sweep_cfg. */
+static int per_option(void *field, const char *v)
 {
+    struct sweep_cfg *cfg = field;
     struct estimate_opts eo;
     struct sweep_opt *o = add_opt(&cfg->grid, "--per", SWEEP_PER);
     int rc;
     if (o == NULL) {
-        return out_of_memory();
+        out_of_memory();
+        return CLI_OPT_REPORTED;
     }
     snprintf(o->column, sizeof o->column, "sim_per");
     estimate_opts_init(&eo, cfg->lowpan);
     rc = sweep_items_parse(o, v, &eo, &cfg->grid);
     cfg->per = 1;
-    return rc != EXIT_OK ? rc : check_values(cfg, o);
+    if (rc == EXIT_OK) {
+        rc = check_values(cfg, o);
+    }
+    return rc == EXIT_OK ? 0 : CLI_OPT_REPORTED;
 }
 
-static int shard_option(struct sweep_cfg *cfg, const char *v)
+/* --shard K/N: field is the struct sweep_cfg. */
+static int shard_option(void *field, const char *v)
 {
+    struct sweep_cfg *cfg = field;
     const char *slash = strchr(v, '/');
     char k[24];
     unsigned long long kk, nn;
     if (slash == NULL || (size_t)(slash - v) >= sizeof k) {
-        return cli_usage_error(SWEEP_CMD, "--shard %s: want K/N", v);
+        return -1;
     }
     memcpy(k, v, (size_t)(slash - v));
     k[slash - v] = '\0';
     if (cli_parse_uint(slash + 1, 1, SHARDS_MAX, &nn) != 0 || cli_parse_uint(k, 1, nn, &kk) != 0) {
-        return cli_usage_error(SWEEP_CMD, "--shard %s: want K/N with 1 <= K <= N <= %llu", v,
-                               SHARDS_MAX);
+        return -1;
     }
     cfg->shard_k = kk;
     cfg->shard_n = nn;
-    return EXIT_OK;
+    return 0;
 }
 
-/* The sweep's own options: 1 taken (*rc its result), 0 not one of them. */
-static int own_option(struct sweep_cfg *cfg, int argc, char **argv, int *i, int *rc)
+static const char *const format_words[] = {"csv", "jsonl", NULL};
+
+#define SWEEP(m) offsetof(struct sweep_cfg, m)
+
+static const struct cli_opt sweep_rows[] = {
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "csv",
+     .store = CLI_STORE_INT, .offset = SWEEP(format),
+     .help = "CSV with a header line, or JSON Lines (one object per configuration, the CSV's "
+             "columns as members)"},
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .def_note = "stdout",
+     .store = CLI_STORE_STR, .offset = SWEEP(out),
+     .help = "write FILE (through FILE.tmp.PID, renamed at the end)"},
+    {.name = "--jobs", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = JOBS_MAX, .def = "1",
+     .store = CLI_STORE_U32, .offset = SWEEP(jobs),
+     .help = "worker threads; the output is the same bytes for any N"},
+    {.name = "--shard", .kind = CLI_OPT_TEXT, .meta = "K/N", .set = shard_option, .def = "1/1",
+     .allowed = "K/N with 1 <= K <= N <= 1000000",
+     .help = "only the K-th of N contiguous slices of the configurations; `sweep merge` joins "
+             "the shards' files"},
+    {.name = "--valid-only", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = SWEEP(valid_only), .help = "leave out the rows whose status is not ok"},
+    {.name = "--force", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = SWEEP(force),
+     .help = "allow more than 10^9 configurations"},
+    {.name = "--per", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = per_option,
+     .allowed = "a LIST of packet error rates in 0..1",
+     .help = "per configuration, a Monte Carlo of the BLE packet simulator (`pqpan simulate`) "
+             "at this packet error rate (0..1, a LIST like the others): --runs R runs, run i of "
+             "configuration c with seed S + c x R + i (--seed S), the messages of --protocol "
+             "(study: ek and ct; pqpan: the real PQKE). Adds sim_per, sim_runs, sim_seed (of "
+             "run 0), sim_failed, sim_failure_rate, sim_<side>_energy_{mean,p50,p90,p99}_uj "
+             "(all states: events accounting) and sim_latency_{mean,p50,p90,p99}_ms (nearest "
+             "rank, failed runs included). BLE only"},
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = RUNS_MAX, .def = "100",
+     .store = CLI_STORE_U32, .offset = SWEEP(runs), .help = "--per: runs per configuration"},
+    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
+     .def = "1", .store = CLI_STORE_ULL, .offset = SWEEP(seed),
+     .help = "--per: the seed of run 0 of configuration 0"},
+};
+
+static void sweep_cfg_init(void *p)
 {
-    static const char *const with_value[] = {"--format", "--out", "--jobs", "--shard",
-                                             "--per",    "--runs", "--seed", NULL};
-    const char *opt = argv[*i], *v;
-    unsigned long long u;
-    *rc = EXIT_OK;
-    if (strcmp(opt, "--valid-only") == 0) {
-        cfg->valid_only = 1;
-        return 1;
-    }
-    if (strcmp(opt, "--force") == 0) {
-        cfg->force = 1;
-        return 1;
-    }
-    if (cli_word_index(with_value, opt) < 0) {
-        return 0;
-    }
-    if (*i + 1 >= argc) {
-        *rc = cli_usage_error(SWEEP_CMD, "%s needs a value", opt);
-        return 1;
-    }
-    v = argv[++*i];
-    if (strcmp(opt, "--format") == 0) {
-        static const char *const formats[] = {"csv", "jsonl", NULL};
-        int k = cli_word_index(formats, v);
-        cfg->format = k == 1 ? SWEEP_JSONL : SWEEP_CSV;
-        *rc = k < 0 ? cli_usage_error(SWEEP_CMD, "--format %s: want csv or jsonl", v) : EXIT_OK;
-    } else if (strcmp(opt, "--out") == 0) {
-        cfg->out = v;
-    } else if (strcmp(opt, "--jobs") == 0) {
-        *rc = cli_parse_uint(v, 1, JOBS_MAX, &u) != 0
-                  ? cli_usage_error(SWEEP_CMD, "--jobs %s: want 1..%u", v, JOBS_MAX)
-                  : EXIT_OK;
-        cfg->jobs = (unsigned)u;
-    } else if (strcmp(opt, "--shard") == 0) {
-        *rc = shard_option(cfg, v);
-    } else if (strcmp(opt, "--per") == 0) {
-        *rc = per_option(cfg, v);
-    } else if (strcmp(opt, "--runs") == 0) {
-        *rc = cli_parse_uint(v, 1, RUNS_MAX, &u) != 0
-                  ? cli_usage_error(SWEEP_CMD, "--runs %s: want 1..%llu", v, RUNS_MAX)
-                  : EXIT_OK;
-        cfg->runs = (unsigned)u;
-        cfg->runs_given = 1;
-    } else {
-        *rc = cli_parse_uint(v, 0, ~0ull, &cfg->seed) != 0
-                  ? cli_usage_error(SWEEP_CMD, "--seed %s: want an integer >= 0", v)
-                  : EXIT_OK;
-        cfg->runs_given = 1;
-    }
-    return 1;
+    struct sweep_cfg *cfg = p;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->jobs = 1;
+    cfg->shard_k = cfg->shard_n = 1;
+    cfg->runs = 100;
+    cfg->seed = 1;
 }
+
+/* --per's values are kept in the grid. */
+static void sweep_cfg_fini(void *p)
+{
+    struct sweep_cfg *cfg = p;
+    sweep_grid_free(&cfg->grid);
+}
+
+const struct cli_opt_table sweep_opts_table = CLI_OPT_TABLE_FINI(
+    "sweep", "options", sweep_rows, struct sweep_cfg, sweep_cfg_init, sweep_cfg_fini);
 
 static int parse_args(struct sweep_cfg *cfg, int argc, char **argv)
 {
     int i, rc = EXIT_OK;
     for (i = 1; i < argc && rc == EXIT_OK; i++) {
-        if (!own_option(cfg, argc, argv, &i, &rc)) {
-            rc = estimate_option(cfg, argc, argv, &i);
-        }
+        int taken = cli_opt_take(&sweep_opts_table, cfg, SWEEP_CMD, argc, argv, &i);
+        rc = taken < 0 ? EXIT_USAGE : taken == 0 ? estimate_option(cfg, argc, argv, &i) : EXIT_OK;
     }
     if (rc != EXIT_OK) {
         return rc;
@@ -311,7 +316,9 @@ static int parse_args(struct sweep_cfg *cfg, int argc, char **argv)
         return cli_usage_error(SWEEP_CMD, "--per is for the BLE link (the 802.15.4 simulator has no "
                                           "packet error rate: pqpan simulate --link 802154)");
     }
-    if (cfg->runs_given && !cfg->per) {
+    if ((cli_word_index((const char *const *)argv, "--runs") >= 0 ||
+         cli_word_index((const char *const *)argv, "--seed") >= 0) &&
+        !cfg->per) {
         return cli_usage_error(SWEEP_CMD, "--runs and --seed belong to --per");
     }
     return EXIT_OK;
@@ -389,12 +396,8 @@ int cli_sweep_run(int argc, char **argv)
         cli_sweep_help(stdout);
         return EXIT_OK;
     }
-    memset(&cfg, 0, sizeof cfg);
+    sweep_cfg_init(&cfg);
     cfg.lowpan = lowpan_link_requested(argc, argv);
-    cfg.jobs = 1;
-    cfg.shard_k = cfg.shard_n = 1;
-    cfg.runs = 100;
-    cfg.seed = 1;
     rc = parse_args(&cfg, argc, argv);
     if (rc == EXIT_OK) {
         rc = plan(&cfg);

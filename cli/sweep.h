@@ -105,7 +105,6 @@ struct sweep_cfg {
     int per;                /* --per given: Monte Carlo columns */
     unsigned runs;
     unsigned long long seed;
-    int runs_given;         /* --runs or --seed given */
     int signs;              /* some --auth value is a sig mode: ML-DSA signing's columns */
     /* Held while a worker loads an environment (NULL: one thread): cJSON, which reads the
      * profile and calibration files, writes a global error position on every parse. */
@@ -148,6 +147,9 @@ void sweep_sigint_restore(const struct sigaction *old);
  * SWEEP_EXIT_INTERRUPTED after SIGINT with every row done up to the first one not done
  * written. */
 int sweep_run(FILE *out, const struct sweep_cfg *cfg);
+
+/* The sweep's own options (sweep.c), as data (opts.h). */
+extern const struct cli_opt_table sweep_opts_table;
 
 /* ---- sweep_output.c ---- */
 

@@ -210,6 +210,26 @@ static void push_word(void *ctx, const char *word)
     push(b, &it);
 }
 
+/* Whether a range A..B:STEP is refused by the kind of the option's table row d (NULL:
+ * not an option of estimate, e.g. --per): words and flags take no range, an integer a
+ * range of whole numbers only (message printed). */
+static int range_refused(const char *opt, const char *item, const struct cli_opt *d,
+                         const struct sweep_item *it)
+{
+    char allowed[CLI_ALLOWED_MAX];
+    if (d != NULL && (d->kind == CLI_OPT_WORD || d->kind == CLI_OPT_FLAG)) {
+        cli_usage_error(SWEEP_CMD, "%s %s: %s takes words (%s), not a range", opt, item, opt,
+                        cli_opt_allowed(d, allowed));
+        return 1;
+    }
+    if (d != NULL && (d->kind == CLI_OPT_UINT || d->kind == CLI_OPT_INT) && it->decimals > 0) {
+        cli_usage_error(SWEEP_CMD, "%s %s: %s takes integers (%s): a range of whole numbers",
+                        opt, item, opt, cli_opt_allowed(d, allowed));
+        return 1;
+    }
+    return 0;
+}
+
 /* One comma-separated item of o's value list. */
 static int item_parse(struct items *b, const char *text, size_t len,
                       const struct estimate_opts *eo)
@@ -236,6 +256,9 @@ static int item_parse(struct items *b, const char *text, size_t len,
     memset(&it, 0, sizeof it);
     rc = range_parse(&it, opt, item);
     if (rc < 0) {
+        return EXIT_USAGE;
+    }
+    if (rc == 1 && range_refused(opt, item, estimate_opt_find(eo, opt), &it)) {
         return EXIT_USAGE;
     }
     if (rc == 0) {

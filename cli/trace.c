@@ -21,7 +21,6 @@ struct trace_opts {
     enum cli_format format;
     unsigned parser_flags;
     int segments;
-    int percentile_given; /* --baseline-percentile was given */
     struct pqpan_trace_config cfg;
 };
 
@@ -46,22 +45,11 @@ void cli_trace_help(FILE *out)
             "linearly. A --phases phase owns the intervals that start at a row where its channel\n"
             "reads 1; a --window phase owns the part of each interval inside the window.\n"
             "Currents and energies are net of the baseline (none unless --baseline-ua).\n\n"
-            "options:\n"
-            "  --voltage V            supply voltage in volts (default 3.0)\n"
-            "  --phases LIST          phases from digital channels, e.g. d0=crypto,d1=radio: a phase\n"
-            "                         is active while its channel reads 1 (default: none)\n"
-            "  --window NAME=START:END  a phase from START to END in ms (END excluded); repeatable\n"
-            "  --baseline-ua X|auto   subtract a sleep current of X uA from every current and\n"
-            "                         energy, or 'auto': the trace's --baseline-percentile\n"
-            "                         (default: no subtraction)\n"
-            "  --baseline-percentile P  percentile used by --baseline-ua auto, 0 < P < 100\n"
-            "                         (default 5: the low end of the trace, where the device sleeps)\n"
-            "  --segments             also list each segment of each --phases phase (a run of rows\n"
-            "                         with the channel at 1, e.g. one crypto operation): start,\n"
-            "                         duration, energy, currents. With --format csv only the\n"
-            "                         segment table is printed\n"
-            "  --lenient              skip and count bad rows instead of stopping at the first\n"
-            "  --format table|csv|json  output format (default table)\n\n"
+            "options:\n");
+    cli_opt_rows_help(out, &trace_opts_table);
+    cli_opt_rows_help(out, &cli_format_table);
+    fprintf(out,
+            "\n"
             "At most %d phases. Median and p99 come from a histogram with bins %.1f %% wide:\n"
             "each is within %.2f %% (or %.2f uA near zero) of the exact value, exact when its\n"
             "bin holds one repeated value; min and max are exact. min, median, p99 and max are\n"
@@ -189,95 +177,113 @@ static int parse_window(struct pqpan_trace_config *cfg, const char *arg)
     return EXIT_OK;
 }
 
-static int parse_baseline(struct pqpan_trace_config *cfg, const char *v)
+/* --phases LIST (field: the struct pqpan_trace_config). */
+static int set_phases(void *field, const char *v)
 {
+    return parse_phases(field, v) == EXIT_OK ? 0 : CLI_OPT_REPORTED;
+}
+
+/* --window NAME=START:END (field: the struct pqpan_trace_config), repeatable. */
+static int set_window(void *field, const char *v)
+{
+    return parse_window(field, v) == EXIT_OK ? 0 : CLI_OPT_REPORTED;
+}
+
+/* --baseline-ua X|auto (field: the struct pqpan_trace_config). */
+static int set_baseline(void *field, const char *v)
+{
+    struct pqpan_trace_config *cfg = field;
     if (strcmp(v, "auto") == 0) {
         cfg->baseline = PQPAN_TRACE_BASELINE_PERCENTILE;
-        return EXIT_OK;
+        return 0;
     }
     if (cli_parse_double(v, -1e9, 1e9, &cfg->baseline_ua) != 0) {
-        return cli_usage_error(CMD, "bad --baseline-ua '%s' (want microamps or 'auto')", v);
+        return -1;
     }
     cfg->baseline = PQPAN_TRACE_BASELINE_FIXED;
-    return EXIT_OK;
-}
-
-static int parse_value_option(struct trace_opts *o, const char *name, const char *v)
-{
-    if (strcmp(name, "--voltage") == 0) {
-        if (cli_parse_double(v, 1e-3, 1000.0, &o->cfg.voltage_v) != 0) {
-            return cli_usage_error(CMD, "bad --voltage '%s' (volts, 0.001..1000)", v);
-        }
-        return EXIT_OK;
-    }
-    if (strcmp(name, "--phases") == 0) {
-        return parse_phases(&o->cfg, v);
-    }
-    if (strcmp(name, "--window") == 0) {
-        return parse_window(&o->cfg, v);
-    }
-    if (strcmp(name, "--baseline-ua") == 0) {
-        return parse_baseline(&o->cfg, v);
-    }
-    if (strcmp(name, "--baseline-percentile") == 0) {
-        o->percentile_given = 1;
-        if (cli_parse_double(v, 0.0, 100.0, &o->cfg.baseline_percentile) != 0 ||
-            o->cfg.baseline_percentile <= 0.0 || o->cfg.baseline_percentile >= 100.0) {
-            return cli_usage_error(CMD, "bad --baseline-percentile '%s' (0 < P < 100)", v);
-        }
-        return EXIT_OK;
-    }
-    if (cli_parse_format(v, &o->format) != 0) {
-        return cli_usage_error(CMD, "bad --format '%s' (table, csv or json)", v);
-    }
-    return EXIT_OK;
-}
-
-static int is_value_option(const char *a)
-{
-    static const char *const names[] = {"--voltage",  "--phases",  "--window",
-                                        "--baseline-ua", "--baseline-percentile", "--format"};
-    size_t i;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(a, names[i]) == 0) {
-            return 1;
-        }
-    }
     return 0;
 }
 
-static int parse_args(int argc, char **argv, struct trace_opts *o)
+/* --lenient: the parser's flag (field: the unsigned parser_flags). */
+static int set_lenient(void *field, const char *v)
 {
-    int i, rc;
+    unsigned flags;
+    (void)v;
+    memcpy(&flags, field, sizeof flags);
+    flags |= PQPAN_PPK2_LENIENT;
+    memcpy(field, &flags, sizeof flags);
+    return 0;
+}
+
+#define TRACE(m) offsetof(struct trace_opts, m)
+
+static const struct cli_opt trace_rows[] = {
+    {.name = "--voltage", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.001,
+     .max = 1000, .def = "3", .store = CLI_STORE_DOUBLE, .offset = TRACE(cfg.voltage_v),
+     .help = "supply voltage"},
+    {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_phases,
+     .offset = TRACE(cfg), .def_note = "none", .allowed = "dN=NAME items, N 0..7",
+     .help = "phases from digital channels, e.g. d0=crypto,d1=radio: a phase is active while "
+             "its channel reads 1"},
+    {.name = "--window", .kind = CLI_OPT_TEXT, .meta = "NAME=START:END", .set = set_window,
+     .offset = TRACE(cfg), .allowed = "NAME=START:END in ms, START < END",
+     .help = "a phase from START to END in ms (END excluded); repeatable"},
+    {.name = "--baseline-ua", .kind = CLI_OPT_TEXT, .meta = "X|auto", .set = set_baseline,
+     .offset = TRACE(cfg), .def_note = "no subtraction", .allowed = "microamps or auto",
+     .help = "subtract a sleep current of X uA from every current and energy, or auto: the "
+             "trace's --baseline-percentile"},
+    {.name = "--baseline-percentile", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 100,
+     .open = 1, .def = "5", .store = CLI_STORE_DOUBLE, .offset = TRACE(cfg.baseline_percentile),
+     .help = "percentile used by --baseline-ua auto (the default: the low end of the trace, "
+             "where the device sleeps)"},
+    {.name = "--segments", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = TRACE(segments),
+     .help = "also list each segment of each --phases phase (a run of rows with the channel at "
+             "1, e.g. one crypto operation): start, duration, energy, currents. With --format "
+             "csv only the segment table is printed"},
+    {.name = "--lenient", .kind = CLI_OPT_FLAG, .set = set_lenient,
+     .offset = TRACE(parser_flags),
+     .help = "skip and count bad rows instead of stopping at the first"},
+};
+
+static void trace_opts_init(void *p)
+{
+    struct trace_opts *o = p;
     memset(o, 0, sizeof *o);
     o->cfg.voltage_v = DEFAULT_VOLTAGE_V;
     o->cfg.baseline_percentile = DEFAULT_BASELINE_PERCENTILE;
+}
+
+const struct cli_opt_table trace_opts_table =
+    CLI_OPT_TABLE("trace", "options", trace_rows, struct trace_opts, trace_opts_init);
+
+static int parse_args(int argc, char **argv, struct trace_opts *o)
+{
+    const struct cli_opt_bind b[] = {{&trace_opts_table, o, NULL},
+                                     {&cli_format_table, &o->format, NULL}};
+    int i, rc;
+    trace_opts_init(o);
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--lenient") == 0) {
-            o->parser_flags |= PQPAN_PPK2_LENIENT;
-        } else if (strcmp(a, "--segments") == 0) {
-            o->segments = 1;
-        } else if (is_value_option(a)) {
-            if (i + 1 >= argc) {
-                return cli_usage_error(CMD, "option %s needs a value", a);
-            }
-            rc = parse_value_option(o, a, argv[++i]);
-            if (rc != EXIT_OK) {
-                return rc;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
-        } else if (o->path != NULL) {
-            return cli_usage_error(CMD, "more than one FILE given");
-        } else {
-            o->path = a;
+        rc = cli_opt_take_any(b, 2, CMD, argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
         }
+        if (rc == 1) {
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error(CMD, "unknown option '%s'", a);
+        }
+        if (o->path != NULL) {
+            return cli_usage_error(CMD, "more than one FILE given");
+        }
+        o->path = a;
     }
     if (o->path == NULL) {
         return cli_usage_error(CMD, "no FILE given");
     }
-    if (o->percentile_given && o->cfg.baseline != PQPAN_TRACE_BASELINE_PERCENTILE) {
+    if (cli_word_index((const char *const *)argv, "--baseline-percentile") >= 0 &&
+        o->cfg.baseline != PQPAN_TRACE_BASELINE_PERCENTILE) {
         cli_warn(CMD, "--baseline-percentile has no effect without --baseline-ua auto");
     }
     if (o->segments && o->cfg.n_phases == 0) {

@@ -8,8 +8,9 @@
 #   stack per operation    painted in QEMU (m4/bench_main.c) and, as a cross-check, the
 #                          deepest call chain of the gcc -fcallgraph-info=su frame sizes
 #   instructions per op    counted exactly by tools/qemu-insn between the m4 markers
-#                          (ML-DSA signing on $PQPAN_M4_SIGN_RUNS messages per level, 100 by
-#                          default: mean, median and 99th percentile of its rejection loop)
+#                          (ML-DSA signing on $PQPAN_M4_SIGN_RUNS messages per level, 1000 by
+#                          default (issue 14: >= 1000): mean, median and 99th percentile of
+#                          its rejection loop; about 45 minutes on a shared 2-core machine)
 # and writes data/cycles/pqpan_m4.csv (pqm4's columns first, so the energy model's
 # loader reads it like data/cycles/pqm4_cortex_m4.csv) and docs/M4.md.
 # Usage: scripts/bench_m4.sh [HOST_BUILD_DIR]   (the host build holds the QEMU plugin)
@@ -24,7 +25,7 @@ plugin=$host/tools/qemu-insn/libpqpan_insn_count.so
 # Cycles are ESTIMATED from the counts with the Cortex-M4 TRM timings (docs/M4.md, "Cycles
 # from instructions"): cycles = instructions + memory reads + branch_penalty x blocks.
 branch_penalty=2
-sign_runs=${PQPAN_M4_SIGN_RUNS:-100}
+sign_runs=${PQPAN_M4_SIGN_RUNS:-1000}
 commit=$(git -C "$root" rev-parse HEAD)
 if [ -n "$(git -C "$root" status --porcelain -- src include m4 cmake tools)" ]; then
     commit="$commit-dirty"

@@ -216,9 +216,17 @@ options_md() {
     run help --options-md "$@" && cat "$tmp/out"
 }
 region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup; }
-region_options_estimate_802154() { options_md 802154-link 802154-busy; }
+region_options_estimate_802154() { options_md 802154-link 802154-exchange 802154-busy; }
 region_options_simulate() { options_md simulate-ble; }
-region_options_energy() { options_md energy; }
+region_options_simulate_802154() { options_md simulate-802154; }
+region_options_energy() { options_md energy ramp crypto gamma format; }
+region_options_calibrate() { options_md calibrate; }
+region_options_idle() { options_md idle; }
+region_options_sweep() { options_md sweep; }
+region_options_trace() { options_md trace; }
+region_options_advise() { options_md advise; }
+region_options_compare() { options_md compare; }
+region_options_idle_802154() { options_md idle-802154; }
 
 # pqpan advise's temporary link optimisation with the defaults (nRF52840, idle link 1M,
 # 1000 ms, LL 27) at NIST category 3: the recommendation with no latency limit and with

@@ -298,24 +298,60 @@ struct pqpan_ble_setup_memo {
  * and write-cmd, indicate and write-req), the LL sizes that all carry its largest PDU
  * whole (ATT_MTU 23: every LL size above 27) and, for LE SC, every KEM, transfer and
  * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
- * from phase KEY_TRANSFER on (those phases, IDLE, the operations and the totals), the
+ * from phase KEY_TRANSFER on (the exchange's phases, the operations and the totals), the
  * counts it adds and the latency. */
 #define PQPAN_BLE_EXCHANGE_KEY_WORDS (26u + 2u * PQPAN_OP_COUNT) /* 26, then every op's cycles */
 #define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
 
-/* A ledger's part from phase KEY_TRANSFER on, field for field. */
+/* A ledger's part from phase KEY_TRANSFER on, field for field: the exchange's phases
+ * (KEY_TRANSFER, CRYPTO, CONFIRM; an estimate never writes IDLE), the operations, the
+ * totals. */
+#define PQPAN_BLE_EXCHANGE_PHASES (PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)
+
 struct pqpan_ble_ledger_tail {
-    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t ns[PQPAN_BLE_EXCHANGE_PHASES][PQPAN_STATE_COUNT];
     uint64_t op_count[PQPAN_OP_COUNT];
     uint64_t op_cycles[PQPAN_OP_COUNT];
-    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+    uint64_t totals[5]; /* pdus_tx, pdus_rx, bytes_tx, bytes_rx, events */
+};
+
+/* The work of the last PQKE planned (its steps' operations and its messages' sizes): a
+ * function of the protocol, the KEM sizes, the PQKE mode, the ML-DSA set and the hybrid
+ * flag only, and a sweep varies those outermost, so one slot spares re-deriving it
+ * (pqpan_pqke_steps_of, pqpan_pqke_message_sizes) on every exchange the memo computes.
+ * Internal to estimate.c. */
+#define PQPAN_BLE_WORK_STEPS 4u /* INIT, RESP, FIN, AFTER_FIN (src/common/pqke_steps.h) */
+
+struct pqpan_ble_work_memo {
+    uint32_t key[4];
+    int valid;
+    unsigned ops[PQPAN_BLE_WORK_STEPS][PQPAN_OP_COUNT];
+    uint32_t msg_bytes[3]; /* INIT (ek), RESP (ct), FIN (0 in the study's protocol) */
+    /* the CPU times of the work for the clock cpu_hz and the cycles of the operations it
+     * reads (times_valid: computed for this work) */
+    int times_valid;
+    uint32_t cpu_hz;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint64_t ns[PQPAN_OP_COUNT];                /* one execution of each operation */
+    uint64_t step_ns[PQPAN_BLE_WORK_STEPS];     /* each step */
+};
+
+/* A bits ledger's part from phase KEY_TRANSFER on: the exchange's PDUs alone (TX, RX and
+ * IFS of its phases) and the totals; the schedule writes nothing else there, so its other
+ * states and its operations stay 0. */
+#define PQPAN_BLE_BITS_STATES 3u /* TX, RX, IFS */
+
+struct pqpan_ble_bits_tail {
+    uint64_t ns[PQPAN_BLE_EXCHANGE_PHASES][PQPAN_BLE_BITS_STATES];
+    uint64_t totals[5]; /* as a ledger tail's */
 };
 
 struct pqpan_ble_exchange_memo {
     uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     int valid;
     uint64_t stamp;
-    struct pqpan_ble_ledger_tail tail[4]; /* ledger[0], ledger[1], bits[0], bits[1] */
+    struct pqpan_ble_ledger_tail tail[2];      /* ledger[0], ledger[1] */
+    struct pqpan_ble_bits_tail bits_tail[2];   /* bits[0], bits[1] */
     struct pqpan_ble_counts counts; /* added to the set-up's (crypto_start_ns, crypto_end_ns
                                        and last_close_ns replace them) */
     uint64_t latency_ns;
@@ -329,11 +365,13 @@ struct pqpan_ble_exchange_memo {
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
     struct pqpan_ble_exchange_memo exchange[PQPAN_BLE_EXCHANGE_CACHE_SLOTS];
+    struct pqpan_ble_work_memo work;
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t stores;                      /* slots stored so far: the next stamp */
     struct pqpan_ble_estimate out;        /* the last estimate pqpan_ble_estimate_*_memo gave */
     uint64_t out_setup_stamp;             /* the stamps of the slots it holds (0: none) */
+    uint32_t last_setup_slot;             /* the set-up slot looked up last (tried first) */
     uint64_t out_exchange_stamp;
 };
 

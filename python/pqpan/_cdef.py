@@ -505,27 +505,45 @@ struct pqpan_ble_setup_memo {
     uint64_t setup_ns;
 };
 struct pqpan_ble_ledger_tail {
-    uint64_t ns[PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_COUNT];
+    uint64_t ns[(PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)][PQPAN_STATE_COUNT];
     uint64_t op_count[PQPAN_OP_COUNT];
     uint64_t op_cycles[PQPAN_OP_COUNT];
-    uint64_t pdus_tx, pdus_rx, bytes_tx, bytes_rx, events;
+    uint64_t totals[5];
+};
+struct pqpan_ble_work_memo {
+    uint32_t key[4];
+    int valid;
+    unsigned ops[4u][PQPAN_OP_COUNT];
+    uint32_t msg_bytes[3];
+    int times_valid;
+    uint32_t cpu_hz;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint64_t ns[PQPAN_OP_COUNT];
+    uint64_t step_ns[4u];
+};
+struct pqpan_ble_bits_tail {
+    uint64_t ns[(PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)][3u];
+    uint64_t totals[5];
 };
 struct pqpan_ble_exchange_memo {
     uint32_t key[(26u + 2u * PQPAN_OP_COUNT)];
     int valid;
     uint64_t stamp;
-    struct pqpan_ble_ledger_tail tail[4];
+    struct pqpan_ble_ledger_tail tail[2];
+    struct pqpan_ble_bits_tail bits_tail[2];
     struct pqpan_ble_counts counts;
     uint64_t latency_ns;
 };
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[128u];
     struct pqpan_ble_exchange_memo exchange[512u];
+    struct pqpan_ble_work_memo work;
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t stores;
     struct pqpan_ble_estimate out;
     uint64_t out_setup_stamp;
+    uint32_t last_setup_slot;
     uint64_t out_exchange_stamp;
 };
 void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
@@ -2266,6 +2284,7 @@ MACROS = {
     'PQPAN_BLE_ADV_INTERVAL_STEP_NS': 625000,
     'PQPAN_BLE_ADV_MEAN_CHANNEL': 38,
     'PQPAN_BLE_ATT_VALUE_MAX': 512,
+    'PQPAN_BLE_BITS_STATES': 3,
     'PQPAN_BLE_CI_MAX_NS': 4000000000,
     'PQPAN_BLE_CI_MIN_NS': 7500000,
     'PQPAN_BLE_CI_STEP_NS': 1250000,
@@ -2279,6 +2298,7 @@ MACROS = {
     'PQPAN_BLE_TXN_MAX': 8,
     'PQPAN_BLE_T_IFS_NS': 150000,
     'PQPAN_BLE_T_IFS_TOLERANCE_NS': 2000,
+    'PQPAN_BLE_WORK_STEPS': 4,
     'PQPAN_CALIBRATE_SIDE_OPS_MAX': 3,
     'PQPAN_CONNECT_IND_PAYLOAD': 34,
     'PQPAN_CONNECT_IND_PDU': 36,

@@ -276,7 +276,9 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
     } else {
         shape_of(&b, l, air, t->last_len, t->ll_control, t->encrypted);
     }
-    if (confirmed) {
+    if (confirmed && t->rsp_len == t->len) { /* a Prepare Write Response echoes its request */
+        rsp = a;
+    } else if (confirmed) {
         shape_of(&rsp, l, air, t->rsp_len, t->ll_control, t->encrypted);
     }
     per_event = lower_pairs(l, air, t, &a, &b, &rsp, separate);
@@ -294,7 +296,11 @@ static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct 
             if (head->pairs > 0u) {
                 pack_events(&pa1, l, air, &qa, per_event, head);
             }
-            pack(&pb, l, air, &qb, per_event, &none);
+            if (t->last_len == t->len) { /* qb is qa */
+                pb = pa;
+            } else {
+                pack(&pb, l, air, &qb, per_event, &none);
+            }
         } else {
             pack(&pb, l, air, &qb, per_event, head);
         }

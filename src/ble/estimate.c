@@ -160,12 +160,14 @@ static void ops_ns(uint64_t ns[PQPAN_OP_COUNT], const uint64_t cycles[PQPAN_OP_C
     }
 }
 
-/* One execution of op: its cycles, and its CPU time ns[op] (cpu_ns of its cycles). */
-static void run_op(struct pqpan_ledger *l, enum pqpan_op op, const uint64_t cycles[],
-                   const uint64_t ns[])
+/* times executions of op: its cycles, and its CPU time ns[op] (cpu_ns of its cycles), each
+ * times over (what as many pqpan_ledger_add_op calls add, the sums being exact). */
+static void run_ops(struct pqpan_ledger *l, enum pqpan_op op, uint64_t times,
+                    const uint64_t cycles[], const uint64_t ns[])
 {
-    pqpan_ledger_add_op(l, op, cycles[op]);
-    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, ns[op]);
+    l->op_count[op] += times;
+    l->op_cycles[op] += times * cycles[op];
+    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, times * ns[op]);
 }
 
 /* Sleep fills the part of span a side spends in none of the other states of the phases
@@ -243,33 +245,93 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
  * keygen side's Decaps after it (booked as its FIN step, with no FIN message); pqpan's
  * protocol those of the configuration's suite (hybrid or not), PQKE mode and ML-DSA set,
  * from the protocol's own sizes and work, whether or not this build runs the mode. */
-struct exchange_work {
+_Static_assert(PQPAN_BLE_WORK_STEPS == PQKE_STEPS, "ble.h's work memo holds every PQKE step");
+
+/* The work (ble.h struct pqpan_ble_work_memo: ops and msg_bytes) of c's exchange. */
+static int exchange_work(struct pqpan_ble_work_memo *w, const struct pqpan_ble_config *c)
+{
     struct pqke_steps st;
     struct pqpan_pqke_sizes sz;
-};
-
-static int exchange_work(struct exchange_work *w, const struct pqpan_ble_config *c)
-{
+    int rc;
+    memset(w->ops, 0, sizeof w->ops);
     if (c->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        w->sz = pqpan_pqke_message_sizes(suite_of(c), c->pqke_mode, c->pqke_sig);
-        return pqpan_pqke_steps_of(&w->st, suite_of(c), c->pqke_mode, c->pqke_sig, 0);
+        sz = pqpan_pqke_message_sizes(suite_of(c), c->pqke_mode, c->pqke_sig);
+        rc = pqpan_pqke_steps_of(&st, suite_of(c), c->pqke_mode, c->pqke_sig, 0);
+        memcpy(w->ops, st.ops, sizeof w->ops);
+        w->msg_bytes[0] = (uint32_t)sz.init_bytes;
+        w->msg_bytes[1] = (uint32_t)sz.resp_bytes;
+        w->msg_bytes[2] = (uint32_t)sz.fin_bytes;
+        return rc;
     }
-    memset(w, 0, sizeof *w);
-    w->st.ops[PQKE_STEP_INIT][PQPAN_OP_KEM_KEYGEN] = 1;
-    w->st.ops[PQKE_STEP_RESP][PQPAN_OP_KEM_ENCAPS] = 1;
-    w->st.ops[PQKE_STEP_FIN][PQPAN_OP_KEM_DECAPS] = 1;
+    w->ops[PQKE_STEP_INIT][PQPAN_OP_KEM_KEYGEN] = 1;
+    w->ops[PQKE_STEP_RESP][PQPAN_OP_KEM_ENCAPS] = 1;
+    w->ops[PQKE_STEP_FIN][PQPAN_OP_KEM_DECAPS] = 1;
+    w->msg_bytes[0] = c->ek_bytes;
+    w->msg_bytes[1] = c->ct_bytes;
+    w->msg_bytes[2] = 0u;
     return PQPAN_OK;
 }
 
-/* CPU time of one step: its operations' times ns[op]. */
-static uint64_t step_ns(const struct exchange_work *w, enum pqke_step k, const uint64_t ns[])
+/* The inputs of exchange_work: protocol, KEM sizes and (pqpan's protocol) mode, ML-DSA
+ * set and hybrid flag. */
+static void work_key(uint32_t k[4], const struct pqpan_ble_config *c)
 {
-    uint64_t t = 0;
-    int op;
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        t += w->st.ops[k][op] * ns[op];
+    int pqpan = c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    k[0] = (uint32_t)c->protocol;
+    k[1] = c->ek_bytes;
+    k[2] = c->ct_bytes;
+    k[3] = pqpan ? c->pqke_mode | c->pqke_sig << 8 | (uint32_t)(c->pqke_hybrid != 0) << 16 : 0u;
+}
+
+/* c's work from the memo's slot, or derived into it (NULL on an error, the slot emptied). */
+static const struct pqpan_ble_work_memo *work_memo(struct pqpan_ble_work_memo *m,
+                                                   const struct pqpan_ble_config *c)
+{
+    uint32_t key[4];
+    work_key(key, c);
+    if (m->valid && m->key[0] == key[0] && m->key[1] == key[1] && m->key[2] == key[2] &&
+        m->key[3] == key[3]) {
+        return m;
     }
-    return t;
+    m->valid = exchange_work(m, c) == PQPAN_OK;
+    m->times_valid = 0;
+    memcpy(m->key, key, sizeof key);
+    return m->valid ? m : NULL;
+}
+
+/* CPU time of each step: its operations' times ns[op]. */
+static void steps_ns(uint64_t step[PQKE_STEPS], const struct pqpan_ble_work_memo *w,
+                     const uint64_t ns[])
+{
+    int k, op;
+    for (k = 0; k < PQKE_STEPS; k++) {
+        step[k] = 0;
+        for (op = 0; op < PQPAN_OP_COUNT; op++) {
+            step[k] += w->ops[k][op] * ns[op];
+        }
+    }
+}
+
+/* The CPU times of work m (ops first..last, the others 0) into ns and step: the memo's
+ * when its clock and those ops' cycles are the same, else computed and kept there. */
+static void times_memo(uint64_t ns[PQPAN_OP_COUNT], uint64_t step[PQKE_STEPS],
+                       struct pqpan_ble_work_memo *m, const uint64_t cycles[PQPAN_OP_COUNT],
+                       const struct pqpan_ble_device *dev, enum pqpan_op first, enum pqpan_op last)
+{
+    int op, same = m->times_valid && m->cpu_hz == dev->cpu_hz;
+    for (op = (int)first; same && op <= (int)last; op++) {
+        same = m->cycles[op] == cycles[op];
+    }
+    if (!same) {
+        memset(m->ns, 0, sizeof m->ns);
+        ops_ns(m->ns, cycles, dev, first, last);
+        steps_ns(m->step_ns, m, m->ns);
+        memcpy(m->cycles, cycles, sizeof m->cycles);
+        m->cpu_hz = dev->cpu_hz;
+        m->times_valid = 1;
+    }
+    memcpy(ns, m->ns, sizeof m->ns);
+    memcpy(step, m->step_ns, sizeof m->step_ns);
 }
 
 /* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
@@ -279,8 +341,8 @@ static uint64_t step_ns(const struct exchange_work *w, enum pqke_step k, const u
  * CPU time that follows the last message (the study's Decaps, the responder's AFTER_FIN
  * step, or 0). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
-                         const struct pqpan_ble_config *c, const struct exchange_work *w,
-                         const uint64_t ns[])
+                         const struct pqpan_ble_config *c,
+                         const struct pqpan_ble_work_memo *w, const uint64_t step[])
 {
     enum pqpan_ble_role k = c->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
@@ -288,42 +350,40 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
     int rc;
     *n = 0;
     if (c->protocol == PQPAN_BLE_PROTO_STUDY) {
-        rc = add_message(t, n, c, 1, c->ek_bytes, k, kt, step_ns(w, PQKE_STEP_INIT, ns));
+        rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step[PQKE_STEP_INIT]);
         if (rc == PQPAN_OK) {
-            rc = add_message(t, n, c, 0, c->ct_bytes, o, kt, step_ns(w, PQKE_STEP_RESP, ns));
+            rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step[PQKE_STEP_RESP]);
         }
-        *tail_ns = step_ns(w, PQKE_STEP_FIN, ns);
+        *tail_ns = step[PQKE_STEP_FIN];
         return rc;
     }
-    rc = add_message(t, n, c, 1, (uint32_t)w->sz.init_bytes, k, kt, step_ns(w, PQKE_STEP_INIT, ns));
+    rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step[PQKE_STEP_INIT]);
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 0, (uint32_t)w->sz.resp_bytes, o, kt,
-                         step_ns(w, PQKE_STEP_RESP, ns));
+        rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step[PQKE_STEP_RESP]);
     }
     if (rc == PQPAN_OK) {
-        rc = add_message(t, n, c, 1, (uint32_t)w->sz.fin_bytes, k, PQPAN_PHASE_CONFIRM,
-                         step_ns(w, PQKE_STEP_FIN, ns));
+        rc = add_message(t, n, c, 1, w->msg_bytes[2], k, PQPAN_PHASE_CONFIRM,
+                         step[PQKE_STEP_FIN]);
     }
-    *tail_ns = step_ns(w, PQKE_STEP_AFTER_FIN, ns);
+    *tail_ns = step[PQKE_STEP_AFTER_FIN];
     return rc;
 }
 
 /* Books the operations of every step on the side that runs it: INIT and FIN on the
  * keygen side (the initiator), RESP and AFTER_FIN on the other. */
 static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                        const struct exchange_work *w, const uint64_t cycles[],
+                        const struct pqpan_ble_work_memo *w, const uint64_t cycles[],
                         const uint64_t ns[])
 {
     enum pqpan_ble_role k = cfg->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     int step, op;
-    unsigned i;
     for (step = 0; step < PQKE_STEPS; step++) {
         struct pqpan_ledger *l =
             &out->ledger[step == PQKE_STEP_INIT || step == PQKE_STEP_FIN ? k : o];
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
-            for (i = 0; i < w->st.ops[step][op]; i++) {
-                run_op(l, (enum pqpan_op)op, cycles, ns);
+            if (w->ops[step][op] != 0u) {
+                run_ops(l, (enum pqpan_op)op, w->ops[step][op], cycles, ns);
             }
         }
     }
@@ -337,7 +397,8 @@ struct plan {
     struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX + 1];
     uint32_t n;
     uint64_t ns[PQPAN_OP_COUNT];
-    struct exchange_work w;
+    struct pqpan_ble_work_memo own; /* the work, when no memo holds it */
+    const struct pqpan_ble_work_memo *w;
     int lesc;
 };
 
@@ -352,20 +413,30 @@ static void exchange_ops(enum pqpan_op *first, enum pqpan_op *last,
                                                      : PQPAN_OP_KEM_DECAPS;
 }
 
-/* The PQKE's plan: PQPAN_ERR_INVALID_ARG when its messages do not fit the configuration
- * (e.g. the study's transfer below ATT_MTU 403). */
+/* The PQKE's plan, its work taken from the memo's slot work (derived when NULL):
+ * PQPAN_ERR_INVALID_ARG when its messages do not fit the configuration (e.g. the study's
+ * transfer below ATT_MTU 403). */
 static int plan_pqke(struct plan *p, const struct pqpan_ble_config *cfg,
-                     const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT])
+                     const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
+                     struct pqpan_ble_work_memo *work)
 {
-    uint64_t tail = 0;
+    uint64_t tail = 0, step[PQKE_STEPS];
     enum pqpan_op first, last;
-    memset(p->ns, 0, sizeof p->ns);
     p->n = 0;
     p->lesc = 0;
     exchange_ops(&first, &last, cfg, 0);
-    ops_ns(p->ns, cycles, dev, first, last);
-    if (exchange_work(&p->w, cfg) != PQPAN_OK ||
-        plan_exchange(p->t, &p->n, &tail, cfg, &p->w, p->ns) != PQPAN_OK) {
+    if (work != NULL) {
+        p->w = work_memo(work, cfg);
+        if (p->w != NULL) {
+            times_memo(p->ns, step, work, cycles, dev, first, last);
+        }
+    } else {
+        p->w = exchange_work(&p->own, cfg) == PQPAN_OK ? &p->own : NULL;
+        memset(p->ns, 0, sizeof p->ns);
+        ops_ns(p->ns, cycles, dev, first, last);
+        steps_ns(step, &p->own, p->ns);
+    }
+    if (p->w == NULL || plan_exchange(p->t, &p->n, &tail, cfg, p->w, step) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(p->t, &p->n, tail);
@@ -389,6 +460,7 @@ static void plan_lesc(struct plan *p, const struct pqpan_ble_device *dev,
     memset(p->ns, 0, sizeof p->ns);
     p->n = 0;
     p->lesc = 1;
+    p->w = NULL;
     exchange_ops(&first, &last, NULL, 1);
     ops_ns(p->ns, cycles, dev, first, last);
     pqpan_ble_txn_add(t, n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
@@ -414,15 +486,16 @@ static void plan_lesc(struct plan *p, const struct pqpan_ble_device *dev,
     pqpan_ble_txn_add(t, n, r, cf, LL_START_ENC_BYTES, 0u, 1)->encrypted = 1;
 }
 
+/* The plan of the exchange (work: the memo's work slot, or NULL). */
 static int plan_of(struct plan *p, const struct pqpan_ble_config *cfg,
                    const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
-                   int lesc)
+                   int lesc, struct pqpan_ble_work_memo *work)
 {
     if (lesc) {
         plan_lesc(p, dev, cycles);
         return PQPAN_OK;
     }
-    return plan_pqke(p, cfg, dev, cycles);
+    return plan_pqke(p, cfg, dev, cycles, work);
 }
 
 /* The exchange of plan p after the set-up *out holds: the messages on the link, each
@@ -435,11 +508,11 @@ static void run_plan(struct pqpan_ble_estimate *out, const struct plan *p,
     exchange(out, cfg, dev, p->t, p->n);
     if (p->lesc) {
         for (i = 0; i < 2; i++) {
-            run_op(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, cycles, p->ns);
-            run_op(&out->ledger[i], PQPAN_OP_ECDH_SHARED, cycles, p->ns);
+            run_ops(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, 1u, cycles, p->ns);
+            run_ops(&out->ledger[i], PQPAN_OP_ECDH_SHARED, 1u, cycles, p->ns);
         }
     } else {
-        book_crypto(out, cfg, &p->w, cycles, p->ns);
+        book_crypto(out, cfg, p->w, cycles, p->ns);
     }
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
 }
@@ -451,7 +524,7 @@ static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble
 {
     struct plan p;
     memset(out, 0, sizeof *out);
-    if (!config_ok(cfg, dev) || plan_of(&p, cfg, dev, cycles, lesc) != PQPAN_OK) {
+    if (!config_ok(cfg, dev) || plan_of(&p, cfg, dev, cycles, lesc, NULL) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     pqpan_ble_setup_run(out, cfg, dev);
@@ -473,20 +546,29 @@ static void key_wide(uint32_t *k, uint64_t v)
     k[1] = (uint32_t)(v >> 32);
 }
 
-/* A key's slot among `slots`: the words, two at a time as one 64-bit value, times distinct
- * odd 64-bit constants, summed (the products do not wait on each other, unlike FNV's
- * chain), then mixed by splitmix64's finaliser so that every word reaches the low bits. */
-static uint32_t key_slot(const uint32_t *k, unsigned words, uint32_t slots)
+/* A key's words before the device's timing (and, in an exchange's key, the cycles): the
+ * inputs a sweep varies inside its energy options and --crypto-impl (cli/sweep.c runs
+ * those outermost), each weighed on its own in the slot's hash; the words from there on
+ * are summed and weighed once (a look-up still compares every word). */
+#define SETUP_HASHED_WORDS 8u
+#define EXCHANGE_HASHED_WORDS 19u
+
+/* A key's slot among `slots`: the first `weighed` words, two at a time as one 64-bit
+ * value, times distinct odd 64-bit constants, summed (the products do not wait on each
+ * other, unlike FNV's chain), plus the sum of the other words times one more constant,
+ * then mixed by splitmix64's finaliser so that every word reaches the low bits. */
+static uint32_t key_slot(const uint32_t *k, unsigned weighed, unsigned words, uint32_t slots)
 {
     const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t h = 0;
+    uint64_t h = 0, rest = 0;
     unsigned i;
-    for (i = 0; i + 1u < words; i += 2u) {
+    for (i = 0; i + 1u < weighed; i += 2u) {
         h += ((uint64_t)k[i] | (uint64_t)k[i + 1u] << 32) * (golden * (i + 1u));
     }
-    if (i < words) {
-        h += k[i] * (golden * (i + 1u));
+    for (; i < words; i++) {
+        rest += k[i];
     }
+    h += rest * (golden * (weighed + 1u));
     h = (h ^ h >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
     h = (h ^ h >> 27) * UINT64_C(0x94D049BB133111EB);
     return (uint32_t)((h ^ h >> 31) % slots);
@@ -520,7 +602,7 @@ static void setup_key(uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_
     k[7] = (uint32_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) |
            (uint32_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 1 | (uint32_t)(c->features != 0) << 2 |
            (uint32_t)(c->discovery != 0) << 3 | (uint32_t)(c->same_event_reply != 0) << 4;
-    key_device(&k[8], d);
+    key_device(&k[SETUP_HASHED_WORDS], d);
 }
 
 /* The LL payload an exchange's L2CAP PDUs see: its effective LL octets, or fewer when even
@@ -570,10 +652,17 @@ static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
     key_wide(&k[13], c->ci_ns);
     key_wide(&k[15], c->event_len_ns);
     key_wide(&k[17], start_close_ns);
-    key_device(&k[19], d);
+    key_device(&k[EXCHANGE_HASHED_WORDS], d);
     for (op = (int)first; op <= (int)last; op++) {
         key_wide(&k[PQPAN_BLE_EXCHANGE_KEY_WORDS - 2u * (unsigned)(PQPAN_OP_COUNT - op)], cycles[op]);
     }
+}
+
+/* Whether set-up slot m holds the set-up of key. */
+static int setup_slot_holds(const struct pqpan_ble_setup_memo *m,
+                            const uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS])
+{
+    return m->valid && memcmp(m->key, key, PQPAN_BLE_SETUP_KEY_WORDS * sizeof key[0]) == 0;
 }
 
 /* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
@@ -586,8 +675,13 @@ static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_c
     struct pqpan_ble_setup_memo *m;
     struct pqpan_ble_estimate *out = &cache->out;
     setup_key(key, cfg, dev);
-    m = &cache->slot[key_slot(key, PQPAN_BLE_SETUP_KEY_WORDS, PQPAN_BLE_ESTIMATE_CACHE_SLOTS)];
-    if (m->valid && memcmp(m->key, key, sizeof key) == 0) {
+    m = &cache->slot[cache->last_setup_slot]; /* a sweep's neighbours share their set-up */
+    if (!setup_slot_holds(m, key)) {
+        cache->last_setup_slot = key_slot(key, SETUP_HASHED_WORDS, PQPAN_BLE_SETUP_KEY_WORDS,
+                                          PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
+        m = &cache->slot[cache->last_setup_slot];
+    }
+    if (setup_slot_holds(m, key)) {
         cache->hits++;
         return m;
     }
@@ -606,10 +700,30 @@ static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_c
     return m;
 }
 
-/* The part of a ledger from phase KEY_TRANSFER on is what the exchange writes (the set-up
- * writes the phases before it and the totals). Copied field by field: each copy has a small
- * fixed size, which the compiler moves in vector registers. */
-#define EXCHANGE_PHASES (PQPAN_PHASE_COUNT - PQPAN_PHASE_KEY_TRANSFER)
+/* The phases KEY_TRANSFER .. CONFIRM are what the exchange writes (the set-up writes the
+ * phases before them and the totals; no estimate writes IDLE, which stays 0 in the memo's
+ * estimate). Copied field by field: each copy has a small fixed size, which the compiler
+ * moves in vector registers. */
+#define EXCHANGE_PHASES PQPAN_BLE_EXCHANGE_PHASES
+
+/* A ledger's totals, in the order of a tail's totals[]. */
+static void totals_take(uint64_t t[5], const struct pqpan_ledger *l)
+{
+    t[0] = l->pdus_tx;
+    t[1] = l->pdus_rx;
+    t[2] = l->bytes_tx;
+    t[3] = l->bytes_rx;
+    t[4] = l->events;
+}
+
+static void totals_put(struct pqpan_ledger *l, const uint64_t t[5])
+{
+    l->pdus_tx = t[0];
+    l->pdus_rx = t[1];
+    l->bytes_tx = t[2];
+    l->bytes_rx = t[3];
+    l->events = t[4];
+}
 
 static void tail_take(struct pqpan_ble_ledger_tail *t, const struct pqpan_ledger *l)
 {
@@ -619,11 +733,7 @@ static void tail_take(struct pqpan_ble_ledger_tail *t, const struct pqpan_ledger
     }
     memcpy(t->op_count, l->op_count, sizeof t->op_count);
     memcpy(t->op_cycles, l->op_cycles, sizeof t->op_cycles);
-    t->pdus_tx = l->pdus_tx;
-    t->pdus_rx = l->pdus_rx;
-    t->bytes_tx = l->bytes_tx;
-    t->bytes_rx = l->bytes_rx;
-    t->events = l->events;
+    totals_take(t->totals, l);
 }
 
 static void tail_put(struct pqpan_ledger *l, const struct pqpan_ble_ledger_tail *t)
@@ -634,17 +744,30 @@ static void tail_put(struct pqpan_ledger *l, const struct pqpan_ble_ledger_tail 
     }
     memcpy(l->op_count, t->op_count, sizeof t->op_count);
     memcpy(l->op_cycles, t->op_cycles, sizeof t->op_cycles);
-    l->pdus_tx = t->pdus_tx;
-    l->pdus_rx = t->pdus_rx;
-    l->bytes_tx = t->bytes_tx;
-    l->bytes_rx = t->bytes_rx;
-    l->events = t->events;
+    totals_put(l, t->totals);
 }
 
-/* out's four ledgers (ledger[0..1], bits[0..1]) in the order of a memo's tails. */
-static struct pqpan_ledger *ledger_at(struct pqpan_ble_estimate *out, int j)
+/* A bits ledger's part (its TX, RX and IFS, which follow one another in enum
+ * pqpan_state, and its totals). */
+_Static_assert(PQPAN_STATE_RX == PQPAN_STATE_TX + 1 && PQPAN_STATE_IFS == PQPAN_STATE_TX + 2,
+               "a bits tail holds TX, RX and IFS as one run of states");
+
+static void bits_take(struct pqpan_ble_bits_tail *t, const struct pqpan_ledger *l)
 {
-    return j < 2 ? &out->ledger[j] : &out->bits[j - 2];
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(t->ns[p], &l->ns[PQPAN_PHASE_KEY_TRANSFER + p][PQPAN_STATE_TX], sizeof t->ns[p]);
+    }
+    totals_take(t->totals, l);
+}
+
+static void bits_put(struct pqpan_ledger *l, const struct pqpan_ble_bits_tail *t)
+{
+    int p;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        memcpy(&l->ns[PQPAN_PHASE_KEY_TRANSFER + p][PQPAN_STATE_TX], t->ns[p], sizeof t->ns[p]);
+    }
+    totals_put(l, t->totals);
 }
 
 /* The set-up's parts of out: the phases before KEY_TRANSFER, its counts and spans (the
@@ -702,8 +825,9 @@ static void put_exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_
                          const struct pqpan_ble_exchange_memo *x)
 {
     int j;
-    for (j = 0; j < 4; j++) {
-        tail_put(ledger_at(out, j), &x->tail[j]);
+    for (j = 0; j < 2; j++) {
+        tail_put(&out->ledger[j], &x->tail[j]);
+        bits_put(&out->bits[j], &x->bits_tail[j]);
     }
     add_setup_totals(out, s);
     counts_step(&out->counts, &x->counts, &s->counts, 1);
@@ -721,15 +845,18 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
                              const uint64_t cycles[PQPAN_OP_COUNT])
 {
     static const struct pqpan_ble_ledger_tail zero;
+    static const struct pqpan_ble_bits_tail zero_bits;
     struct pqpan_ble_estimate *out = &cache->out;
     int j;
-    for (j = 0; j < 4; j++) {
-        tail_put(ledger_at(out, j), &zero);
+    for (j = 0; j < 2; j++) {
+        tail_put(&out->ledger[j], &zero);
+        bits_put(&out->bits[j], &zero_bits);
     }
     out->counts = s->counts;
     run_plan(out, p, cfg, dev, cycles);
-    for (j = 0; j < 4; j++) {
-        tail_take(&x->tail[j], ledger_at(out, j));
+    for (j = 0; j < 2; j++) {
+        tail_take(&x->tail[j], &out->ledger[j]);
+        bits_take(&x->bits_tail[j], &out->bits[j]);
     }
     counts_step(&x->counts, &out->counts, &s->counts, -1);
     x->latency_ns = out->latency_ns;
@@ -757,10 +884,10 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     s = setup_memo(cache, cfg, dev);
     ll_eff = pqpan_ble_config_ll_octets(cfg);
     exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
-    x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
+    x = &cache->exchange[key_slot(key, EXCHANGE_HASHED_WORDS, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
     hit = x->valid && memcmp(x->key, key, sizeof key) == 0;
-    if (!hit && plan_of(&p, cfg, dev, cycles, lesc) != PQPAN_OK) {
+    if (!hit && plan_of(&p, cfg, dev, cycles, lesc, &cache->work) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (cache->out_setup_stamp != s->stamp) {

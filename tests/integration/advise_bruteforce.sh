@@ -4,9 +4,15 @@
 # `pqpan sweep` over it (estimate on every configuration), adds to each configuration the
 # cost of switching the idle link to its LL size and interval and back, taken from
 # `pqpan estimate`'s own set-up phases (its connection update from --idle-ci-ms to
-# --ci-ms, and its data length update, on LE 1M: the sets keep the PHY at 1M, as
-# estimate's set-up runs there), keeps the configurations that meet the constraints and
-# takes the one with the least battery-side e_exchange_events_uj + switch (ties: latency).
+# --ci-ms, and its data length update, on LE 1M, where estimate's set-up runs), keeps the
+# configurations that meet the constraints and takes the one with the least battery-side
+# e_exchange_events_uj + switch (ties: latency). Set E lets the peer use LE 2M besides the
+# idle link's 1M, and its optimum needs a PHY switch: the switch to 2M takes estimate's PHY
+# update from 1M (and its data length update on 2M); the PHY update back from 2M to 1M,
+# which no estimate runs (its set-up starts on 1M), is taken from advise's own switch for
+# a configuration that changes the PHY alone (its switch minus estimate's PHY update
+# there), so set E checks that leg only for consistency across configurations, and
+# tests/unit/test_ble.c's hand-computed link switch checks its value.
 # advise's first recommendation must have that energy and latency, and both must count
 # the same configurations as meeting the constraints. Also: advise's idle-link currents
 # are those of `pqpan idle`. Usage: advise_bruteforce.sh CLI SRCDIR BUILDDIR.
@@ -57,10 +63,37 @@ setup_uj() {
             END { print p, c }'
 }
 
-# The switch from the idle link (1M, $idle_ll, $idle_ci) to each (ll, ci) of the grids and
-# back, per side, into $tmp/switch: "ll ci peripheral_uj central_uj". The connection
-# update each way at the interval it starts from; the data length update (the same pair
-# of 9-octet PDUs whichever way, Vol 6 Part B §5.1.9) twice at the exchange's interval.
+# estimate's set-up phase $3 (phy_update, length_update) per side on PHY $1 with LL 251
+# at the interval $2, the connection opened there: "peripheral central".
+setup_phy_uj() {
+    "$cli" estimate --phy "$1" --ll-octets 251 --conn-update off --ci-ms "$2" --format csv |
+        awk -F, -v f="e_$3_uj" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $1 == "peripheral" { p = $col[f] } $1 == "central" { c = $col[f] }
+            END { print p, c }'
+}
+
+# advise's switch ("peripheral central"; its JSON gives the device side's and the peer's)
+# for a configuration on LE 2M at interval $1 that changes the PHY alone (the idle link at
+# $1 and LL $idle_ll), from its best few over ML-KEM-1024 alone with no other LL size
+# (the PHY update does not depend on either), where such configurations rank high.
+advise_phy_switch_uj() {
+    "$cli" advise --protocol pqpan --min-level 5 --battery-side "$battery" \
+        --idle-phy 1M --peer-phys 1M,2M --idle-ci-ms "$1" --idle-ll-octets "$idle_ll" \
+        --peer-max-ll-octets "$idle_ll" --peer-max-mtu 517 --top 50 --format json |
+        awk '/"rank":/ { on2m = index($0, "\"phy\": \"2M\"") > 0 }
+            on2m && /"procedures": "phy",/ {
+                match($0, /"energy_device_uj": [0-9.]*/); d = substr($0, RSTART + 20, RLENGTH - 20)
+                match($0, /"energy_peer_uj": [0-9.]*/); p = substr($0, RSTART + 18, RLENGTH - 18)
+                print d, p; exit }' |
+        awk -v battery="$battery" '{ print (battery == "central") ? $2 " " $1 : $1 " " $2 }'
+}
+
+# The switch from the idle link (1M, $idle_ll, $idle_ci) to each (phy, ll, ci) of the grids
+# and back, per side, into $tmp/switch: "phy ll ci peripheral_uj central_uj". The
+# connection update each way at the interval it starts from, on 1M; the data length update
+# (the same pair of 9-octet PDUs whichever way, Vol 6 Part B §5.1.9) twice at the
+# exchange's interval, there on the exchange's PHY and back on 1M; on 2M the PHY update
+# there (estimate's) and back (advise's, above) at the exchange's interval.
 switch_table() {
     : > "$tmp/switch"
     for ci in $(ci_grid "$idle_ci"); do
@@ -71,11 +104,24 @@ switch_table() {
             cu="$cu 0 0"
         fi
         llu=$(setup_uj 251 "$ci" "$ci" length_update)
-        for ll in $(ll_grid "$peer_ll" "$idle_ll"); do
-            echo "$ll $ci $cu $llu" | awk -v idle_ll="$idle_ll" '{
-                d = ($1 != idle_ll) ? 2 : 0
-                printf "%d %.2f %.6f %.6f\n", $1, $2, $3 + $5 + d * $7, $4 + $6 + d * $8 }' \
-                >> "$tmp/switch"
+        for phy in $peer_phys; do
+            phy_sw="0 0" llu_there=$llu
+            if [ "$phy" = 2M ]; then
+                there=$(setup_phy_uj 2M "$ci" phy_update)
+                both=$(advise_phy_switch_uj "$ci")
+                [ -n "$both" ] || { echo "no PHY-only switch at $ci ms in advise's best few" >&2; return 1; }
+                phy_sw=$(echo "$both" | awk '{ print $1, $2 }')
+                llu_there=$(setup_phy_uj 2M "$ci" length_update)
+                [ "$(echo "$there $phy_sw" | awk '{ print ($3 > $1 && $4 > $2) }')" = 1 ] ||
+                    { echo "advise's PHY switch $phy_sw at $ci ms is not above estimate's PHY update there $there" >&2; return 1; }
+            fi
+            for ll in $(ll_grid "$peer_ll" "$idle_ll"); do
+                echo "$phy $ll $ci $cu $llu_there $llu $phy_sw" | awk -v idle_ll="$idle_ll" '{
+                    d = ($2 != idle_ll) ? 1 : 0
+                    printf "%s %d %.2f %.6f %.6f\n", $1, $2, $3,
+                        $4 + $6 + d * ($8 + $10) + $12, $5 + $7 + d * ($9 + $11) + $13 }' \
+                    >> "$tmp/switch"
+            done
         done
     done
 }
@@ -83,7 +129,8 @@ switch_table() {
 # The rows of `pqpan sweep` over the space of the current set (every level at NIST
 # category >= $min, so that the count of feasible configurations compares).
 sweep_rows() {
-    "$cli" sweep --protocol "$protocol" --kem "$(commas "$(levels "$min")")" --phy 1M \
+    "$cli" sweep --protocol "$protocol" --kem "$(commas "$(levels "$min")")" \
+        --phy "$(commas "$peer_phys")" \
         --ll-octets "$(commas "$(ll_grid "$peer_ll" "$idle_ll")")" \
         --ci-ms "$(commas "$(ci_grid "$idle_ci")")" \
         --att-mtu "$(commas "$(mtu_grid "$peer_mtu")")" --transfer all --keygen-side all \
@@ -91,20 +138,21 @@ sweep_rows() {
 }
 
 # check NAME: reads protocol, min, battery, max_lat (0 = none), idle_ci, idle_ll, peer_ll,
-# peer_mtu; the idle PHY and the peer's PHYs are 1M.
+# peer_mtu, peer_phys (1M, or "1M 2M"), want_phy (the PHY the optimum must run on, or
+# empty); the idle PHY is 1M.
 check() {
     name=$1
-    switch_table
+    switch_table || { fail "$name: no switch table"; return; }
     sweep_rows || { fail "$name: sweep exited $?"; return; }
     # per valid row within the latency limit: objective (battery sides' exchange energy and
     # switch) and latency; then the count and the least by objective, then latency
     brute=$(awk -F, -v side="$battery" -v max="$max_lat" '
-        FNR == NR { split($0, w, " "); sp[w[1] " " w[2]] = w[3]; sc[w[1] " " w[2]] = w[4]; next }
+        FNR == NR { split($0, w, " "); k = w[1] " " w[2] " " w[3]; sp[k] = w[4]; sc[k] = w[5]; next }
         FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         { n++ }
         $col["status"] != "ok" { next }
         {
-            k = $col["ll_octets"] " " $col["ci_ms"]
+            k = $col["phy"] " " $col["ll_octets"] " " $col["ci_ms"]
             if (!(k in sp)) { print "no switch for " k > "/dev/stderr"; exit 1 }
             e = 0
             if (side != "central") e += $col["peripheral_e_exchange_events_uj"] + sp[k]
@@ -112,13 +160,16 @@ check() {
             lat = $col["peripheral_latency_ms"]
             if (max != 0 && lat > max) next
             f++
-            if (f == 1 || e < be || (e == be && lat < bl)) { be = e; bl = lat }
+            if (f == 1 || e < be || (e == be && lat < bl)) { be = e; bl = lat; bp = $col["phy"] }
         }
-        END { printf "%d %d %.3f %.3f\n", n, f, be, bl }' "$tmp/switch" "$tmp/rows")
+        END { printf "%d %d %.3f %.3f %s\n", n, f, be, bl, bp }' "$tmp/switch" "$tmp/rows")
     set -- $brute
-    runs=$1 feasible=$2 best_e=$3 best_l=$4
+    runs=$1 feasible=$2 best_e=$3 best_l=$4 best_phy=${5:-}
+    [ -z "$want_phy" ] || [ "$best_phy" = "$want_phy" ] ||
+        fail "$name: the optimum runs on $best_phy, the set wants one on $want_phy"
     set -- --protocol "$protocol" --min-level "$min" --battery-side "$battery" \
-        --idle-phy 1M --peer-phys 1M --idle-ci-ms "$idle_ci" --idle-ll-octets "$idle_ll" \
+        --idle-phy 1M --peer-phys "$(commas "$peer_phys")" --idle-ci-ms "$idle_ci" \
+        --idle-ll-octets "$idle_ll" \
         --peer-max-ll-octets "$peer_ll" --peer-max-mtu "$peer_mtu" --top 1 --format json
     [ "$max_lat" != 0 ] && set -- "$@" --max-latency-ms "$max_lat"
     json=$("$cli" advise "$@") || { fail "$name: advise exited $?"; return; }
@@ -141,12 +192,16 @@ check() {
     echo "$name: sweep of $runs configurations, $feasible feasible; optimum $best_e uJ, $best_l ms; advise $adv_e uJ, $adv_l ms"
 }
 
+peer_phys=1M want_phy=
 protocol=pqpan min=5 battery=peripheral max_lat=0 idle_ci=100 idle_ll=27 peer_ll=251 peer_mtu=517
 check "A (pqpan, category 5, peripheral, idle 100 ms / LL 27)"
 protocol=study min=3 battery=central max_lat=1000 idle_ci=400 idle_ll=251 peer_ll=251 peer_mtu=300
 check "B (study, category 3, central, <= 1000 ms, idle 400 ms / LL 251)"
 protocol=pqpan min=1 battery=both max_lat=600 idle_ci=50 idle_ll=100 peer_ll=200 peer_mtu=185
 check "C (pqpan, category 1, both sides, <= 600 ms, idle 50 ms / LL 100, peer LL <= 200)"
+peer_phys="1M 2M" want_phy=2M
+protocol=pqpan min=3 battery=peripheral max_lat=0 idle_ci=50 idle_ll=27 peer_ll=251 peer_mtu=517
+check "E (pqpan, category 3, peripheral, idle 1M 50 ms / LL 27, peer 1M and 2M: the optimum on 2M)"
 
 # 802.15.4 (set D): the device is either node of every row of a sweep over levels and
 # addressing (KeyGen on the device: it is the initiator; on its parent: the responder).

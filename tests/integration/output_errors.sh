@@ -30,5 +30,14 @@ check profiles show nrf52840
 check trace "$src/tests/fixtures/calibrate/peripheral_1.csv"
 check simulate --seed 1
 check help estimate
+check advise --top 1
+# advise checks its standard output before any work: its --out directory is not even made
+rc=0
+"$cli" advise --top 1 --out "$err.figures" > /dev/full 2> /dev/null || rc=$?
+if [ "$rc" -ne 4 ] || [ -e "$err.figures" ]; then
+    echo "FAIL: pqpan advise --out DIR > /dev/full: exit $rc (want 4), DIR made: $([ -e "$err.figures" ] && echo yes || echo no)"
+    status=1
+fi
+rm -rf "$err.figures"
 [ "$status" -eq 0 ] && echo "every command: exit 4 when its output cannot be written"
 exit $status

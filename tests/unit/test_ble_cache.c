@@ -259,6 +259,19 @@ static void test_cache_key(void **state)
     free(cache);
 }
 
+/* An empty memo (malloc'd; the caller frees it) and the default configuration at ATT_MTU
+ * 517 and LL 251, where every message's PDUs are the largest. */
+static struct pqpan_ble_estimate_cache *new_memo_large_pdus(struct pqpan_ble_config *cfg)
+{
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(cfg);
+    cfg->att_mtu = 517;
+    cfg->ll_octets = 251;
+    return cache;
+}
+
 /* The memo's own estimate over a grid swept twice, as a sweep runs its inner grid once per
  * value of an energy option (--tx-dbm: the estimator's inputs repeat) and per profile
  * (another device timing), each pass with the devices alternating innermost so that
@@ -268,17 +281,12 @@ static void test_memo_repeated_grid(void **state)
 {
     static const uint64_t cis[] = {7500000u, 45000000u};
     static struct pqpan_ble_estimate plain;
-    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
-    const struct pqpan_ble_estimate *memo;
     struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate_cache *cache = new_memo_large_pdus(&cfg);
+    const struct pqpan_ble_estimate *memo;
     size_t k, c;
     int pass, p, t, s, d, rc;
     (void)state;
-    assert_non_null(cache);
-    pqpan_ble_estimate_cache_init(cache);
-    pqpan_ble_config_default(&cfg);
-    cfg.att_mtu = 517;
-    cfg.ll_octets = 251;
     for (pass = 0; pass < 2; pass++)
         for (k = 0; k < PQPAN_KEM_COUNT; k++)
             for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
@@ -420,9 +428,145 @@ static void test_exchange_key_cycles(void **state)
     free(cache);
 }
 
+/* The memo's own estimate of configuration cfg against the plain estimator's. */
+static void check_memo(const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
+                       const uint64_t cyc[PQPAN_OP_COUNT], struct pqpan_ble_estimate_cache *cache)
+{
+    static struct pqpan_ble_estimate plain;
+    const struct pqpan_ble_estimate *memo;
+    int rc = pqpan_ble_estimate_pqke_memo(&memo, cfg, dev, cyc, cache);
+    assert_int_equal(rc, pqpan_ble_estimate_pqke(&plain, cfg, dev, cyc));
+    assert_memo_same(rc, memo, &plain);
+}
+
+/* make bench's grid (bench/bench_estimate.c: device × protocol × KEM × PHY × LL 27..251:8
+ * × ATT_MTU 23, 247, 403, 517 × interval 7.5..150:7.5 ms × transfer × keygen side, the
+ * last fastest), sampled: every 97th of its blocks of one (device, protocol, KEM, PHY, LL,
+ * ATT_MTU), each block whole (20 intervals × transfers × sides, in the bench's order, so
+ * the memo hits and misses as in the bench). One memo for the whole sample. */
+#define GRID_LL 29u
+#define GRID_CI 20u
+#define GRID_BLOCK_STRIDE 97u
+static void test_memo_bench_grid_sample(void **state)
+{
+    static const uint32_t mtus[] = {23, 247, 403, 517};
+    const uint32_t blocks = 2u * 2u * PQPAN_KEM_COUNT * PQPAN_BLE_PHY_COUNT * GRID_LL * 4u;
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_config cfg;
+    uint32_t b, c;
+    int t, s;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    for (b = 0; b < blocks; b += GRID_BLOCK_STRIDE) {
+        uint32_t r = b;
+        const struct pqpan_kem *kem;
+        size_t d;
+        cfg.att_mtu = mtus[r % 4u];
+        r /= 4u;
+        cfg.ll_octets = 27u + 8u * (r % GRID_LL);
+        r /= GRID_LL;
+        cfg.phy = (enum pqpan_ble_phy)(r % PQPAN_BLE_PHY_COUNT);
+        r /= PQPAN_BLE_PHY_COUNT;
+        kem = pqpan_kem_at(r % PQPAN_KEM_COUNT);
+        cfg.ek_bytes = (uint32_t)kem->ek_bytes;
+        cfg.ct_bytes = (uint32_t)kem->ct_bytes;
+        r /= PQPAN_KEM_COUNT;
+        cfg.protocol = r % 2u ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+        d = r / 2u;
+        for (c = 0; c < GRID_CI; c++)
+            for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                for (s = 0; s < 2; s++) {
+                    cfg.ci_ns = 7500000u * (c + 1u);
+                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                    cfg.keygen_side = (enum pqpan_ble_role)s;
+                    check_memo(&cfg, &devs[d], cycles, cache);
+                }
+    }
+    assert_true(cache->exchange_hits > 0u);
+    assert_true(cache->exchange_misses > cache->exchange_hits);
+    free(cache);
+}
+
+/* The edges of the link model through the memo: an event budget that holds exactly one
+ * PDU pair (pqpan_ble_config_pair_ns, the shortest event pqpan_ble_config_fault accepts)
+ * and one nanosecond more; ATT_MTU 23 with LL 27; LE Coded S8; the shortest interval,
+ * 7.5 ms; for each transfer, keygen side and protocol, encrypted or not. */
+static void test_memo_edges(void **state)
+{
+    static const uint32_t lls[] = {27, 251};
+    static const uint32_t mtus[] = {23, 517};
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_config cfg;
+    size_t l, m;
+    int p, slack, t, s, proto;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    cfg.ci_ns = PQPAN_BLE_CI_MIN_NS;
+    for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
+        for (l = 0; l < 2; l++)
+            for (m = 0; m < 2; m++)
+                for (slack = 0; slack < 3; slack++)
+                    for (proto = 0; proto < 2; proto++)
+                        for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                            for (s = 0; s < 2; s++) {
+                                cfg.phy = (enum pqpan_ble_phy)p;
+                                cfg.ll_octets = lls[l];
+                                cfg.att_mtu = mtus[m];
+                                cfg.protocol = proto ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+                                cfg.encrypted = proto;
+                                cfg.transfer = (enum pqpan_ble_transfer)t;
+                                cfg.keygen_side = (enum pqpan_ble_role)s;
+                                cfg.event_len_ns = 0u;
+                                if (slack < 2) {
+                                    cfg.event_len_ns = pqpan_ble_config_pair_ns(&cfg) + (uint64_t)slack;
+                                }
+                                if (cfg.event_len_ns <= cfg.ci_ns) {
+                                    check_memo(&cfg, &devs[0], cycles, cache);
+                                }
+                            }
+    assert_true(cache->exchange_hits > 0u);
+    free(cache);
+}
+
+/* The memo's work slot (the steps and message sizes of pqpan's protocol) follows the mode,
+ * the ML-DSA set and the hybrid flag: each changes innermost, between the study's and
+ * pqpan's protocol and the KEM levels, so a stale slot would hand one configuration the
+ * work of the one before. */
+static void test_memo_work_slot(void **state)
+{
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate_cache *cache = new_memo_large_pdus(&cfg);
+    unsigned mode, sig;
+    size_t k;
+    int hybrid, t;
+    (void)state;
+    for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+        for (k = 0; k < PQPAN_KEM_COUNT; k++)
+            for (sig = PQPAN_SIG_MLDSA44; sig <= PQPAN_SIG_MLDSA87; sig++)
+                for (hybrid = 0; hybrid < 2; hybrid++)
+                    for (mode = 0; mode <= PQPAN_PQKE_MODE_NUMERIC; mode++) {
+                        cfg.transfer = (enum pqpan_ble_transfer)t;
+                        cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
+                        cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
+                        cfg.pqke_sig = sig;
+                        cfg.pqke_hybrid = hybrid;
+                        cfg.protocol = mode == 0 ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
+                        cfg.pqke_mode = mode == 0 ? PQPAN_PQKE_MODE_NONE : mode;
+                        check_memo(&cfg, &devs[k % 2u], cycles, cache);
+                    }
+    free(cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_memo_bench_grid_sample),
+        cmocka_unit_test(test_memo_edges),
+        cmocka_unit_test(test_memo_work_slot),
         cmocka_unit_test(test_exchange_key_cycles),
         cmocka_unit_test(test_exchange_key),
         cmocka_unit_test(test_memo_repeated_grid),
