@@ -103,19 +103,6 @@ int cli_hex_decode_any(uint8_t *out, size_t cap, size_t *len, const char *hex);
  * random source; the library never reads one). Returns 0, or -1 when it fails. */
 int cli_random(uint8_t *out, size_t len);
 
-/* An option that takes a value (or, in a flag table, takes none), stored at `offset` in the
- * caller's argument struct as a const char * (values) or an int set to 1 (flags). */
-struct cli_option {
-    const char *name;
-    size_t offset;
-};
-
-/* Parses argv[first..argc) against the value options and flags of the tables; "--param V"
- * goes to *param. Unknown options and missing values are usage errors of cmd. */
-int cli_parse_options(int argc, char **argv, int first, const char *cmd, void *args,
-                      const struct cli_option *values, size_t n_values,
-                      const struct cli_option *flags, size_t n_flags, const char **param);
-
 /* Decodes --name HEX into exactly want bytes; "pqpan CMD: --name: ..." on stderr and
  * EXIT_BAD_INPUT otherwise. */
 int cli_decode_hex_exact(uint8_t *out, size_t want, const char *cmd, const char *name,

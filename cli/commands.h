@@ -29,6 +29,12 @@ extern const struct cli_opt_table calibrate_opts_table;
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);
+/* The option tables of kem, sig and ecdh (one each) and the options of each operation. */
+extern const struct cli_opt_table kem_opts_table, sig_opts_table, ecdh_opts_table;
+extern const char *const kem_keygen_opts[], *const kem_encaps_opts[], *const kem_decaps_opts[];
+extern const char *const sig_keygen_opts[], *const sig_sign_opts[], *const sig_verify_opts[];
+extern const char *const ecdh_keygen_opts[], *const ecdh_shared_opts[];
+
 int cli_kem_run(int argc, char **argv);
 void cli_kem_help(FILE *out);
 int cli_ecdh_run(int argc, char **argv);

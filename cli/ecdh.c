@@ -5,11 +5,57 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "opts.h"
 #include "pqpan/ecdh.h"
 #include "read_input.h"
 
 #define CMD "ecdh"
 #define CURVE "P-256"
+
+struct ecdh_args {
+    struct cli_secret_arg sk;
+    const char *pk;
+};
+
+/* What the option table stores: --param's index (P-256, the only curve) and the values as
+ * given. */
+struct ecdh_opts {
+    int param;
+    struct ecdh_args args;
+};
+
+static const char *const ecdh_param_words[] = {CURVE, NULL};
+
+#define ECDH_ARG(field) (offsetof(struct ecdh_opts, args) + offsetof(struct ecdh_args, field))
+
+static const struct cli_opt ecdh_rows[] = {
+    {.name = "--sk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = ECDH_ARG(sk.hex),
+     .def_note = "keygen: from the OS, getrandom, by rejection sampling into 1..n-1",
+     .help = "private key, 32 bytes, 1 <= sk <= n - 1"},
+    {.name = "--sk-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = ECDH_ARG(sk.file),
+     .help = CLI_SECRET_FILE_HELP("sk") " (sk: also the JSON that keygen prints)"},
+    {.name = "--pk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = ECDH_ARG(pk),
+     .help = "the peer's public key, SEC 1 uncompressed (65 bytes, 04 || X || Y) or compressed "
+             "(33 bytes, 02|03 || X); validated in full: not the point at infinity, "
+             "coordinates below p, on the curve"},
+    {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words = ecdh_param_words,
+     .def = CURVE, .store = CLI_STORE_INT, .offset = offsetof(struct ecdh_opts, param),
+     .help = "the curve (the only one; for symmetry with kem and sig)"},
+};
+
+static void ecdh_opts_init(void *p)
+{
+    memset(p, 0, sizeof(struct ecdh_opts));
+}
+
+const struct cli_opt_table ecdh_opts_table =
+    CLI_OPT_TABLE("ecdh", NULL, ecdh_rows, struct ecdh_opts, ecdh_opts_init);
+
+const char *const ecdh_keygen_opts[] = {"--sk", "--sk-file", "--param", NULL};
+const char *const ecdh_shared_opts[] = {"--sk", "--sk-file", "--pk", "--param", NULL};
 
 void cli_ecdh_help(FILE *out)
 {
@@ -20,45 +66,24 @@ void cli_ecdh_help(FILE *out)
             "5.7.1.2), constant time in the private key. keygen prints {\"sk\":...,\"pk\":...}\n"
             "with pk the SEC 1 uncompressed point 04 || X || Y; shared prints {\"shared\":...},\n"
             "the x-coordinate of sk * pk (32 bytes). Numbers are big-endian hex.\n\n"
-            "options:\n"
-            "  --sk HEX     private key, 32 bytes, 1 <= sk <= n - 1; keygen default: drawn from\n"
-            "               the OS, getrandom (rejection sampling into that range)\n"
-            "  --sk-file F  the private key from file F ('-': stdin), as hex or as the JSON that\n"
-            "               keygen prints, so that it need not be on the command line\n"
-            "  --pk HEX     the peer's public key, SEC 1 uncompressed (65 bytes, 04 || X || Y)\n"
-            "               or compressed (33 bytes, 02|03 || X); validated in full: not the\n"
-            "               point at infinity, coordinates below p, on the curve\n"
-            "  --param P-256  the curve (the only one; for symmetry with kem and sig)\n\n"
+            "options:\n");
+    cli_opt_rows_help(out, &ecdh_opts_table);
+    fprintf(out,
+            "\n"
             "Hex may be upper or lower case. Bad hex, a wrong length, a private key out of\n"
             "range or a public key that is invalid or not on the curve: message on stderr,\n"
             "nothing on stdout, exit 3.\n");
 }
 
-struct ecdh_args {
-    struct cli_secret_arg sk;
-    const char *pk;
-};
-
-static const struct cli_option value_options[] = {
-    {"--sk", offsetof(struct ecdh_args, sk.hex)},
-    {"--sk-file", offsetof(struct ecdh_args, sk.file)},
-    {"--pk", offsetof(struct ecdh_args, pk)},
-};
-
+/* The values of argv[2..argc) (argv[1] is the operation) through the option table. */
 static int parse_args(int argc, char **argv, struct ecdh_args *a)
 {
-    const char *param = CURVE;
+    struct ecdh_opts o;
     int rc;
-    memset(a, 0, sizeof *a);
-    rc = cli_parse_options(argc, argv, 2, CMD, a, value_options,
-                           sizeof value_options / sizeof value_options[0], NULL, 0, &param);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    if (strcmp(param, CURVE) != 0) {
-        return cli_usage_error(CMD, "unknown curve '%s' (" CURVE ")", param);
-    }
-    return EXIT_OK;
+    ecdh_opts_init(&o);
+    rc = cli_opt_parse_all(&ecdh_opts_table, &o, CMD, argc, argv, 2);
+    *a = o.args;
+    return rc;
 }
 
 /* The library's error about --sk or --pk as an exit code, with a message that says what

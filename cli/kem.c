@@ -6,11 +6,74 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "opts.h"
 #include "pqpan/kem.h"
 #include "read_input.h"
 
 #define CMD "kem"
-#define DEFAULT_PARAM "ML-KEM-768"
+
+/* The values given on the command line; NULL when absent. */
+struct kem_args {
+    const struct pqpan_kem *kem;
+    struct cli_secret_arg d, z, m, dk;
+    const char *ek, *c;
+};
+
+/* What the option table stores: the parameter set's index in kem_param_words and the
+ * values as given. */
+struct kem_opts {
+    int param;
+    struct kem_args args;
+};
+
+static const char *const kem_param_words[] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024", NULL};
+
+#define KEM_ARG(field) (offsetof(struct kem_opts, args) + offsetof(struct kem_args, field))
+
+static const struct cli_opt kem_rows[] = {
+    {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words = kem_param_words,
+     .def = "ML-KEM-768", .store = CLI_STORE_INT, .offset = offsetof(struct kem_opts, param),
+     .help = "parameter set (FIPS 203 section 8, Table 2)"},
+    {.name = "--d", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(d.hex), .def_note = "from the OS, getrandom",
+     .help = "keygen seed d, 32 bytes (64 hex digits)"},
+    {.name = "--d-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(d.file), .help = CLI_SECRET_FILE_HELP("d")},
+    {.name = "--z", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(z.hex), .def_note = "from the OS, getrandom",
+     .help = "keygen implicit-rejection seed z, 32 bytes"},
+    {.name = "--z-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(z.file), .help = CLI_SECRET_FILE_HELP("z")},
+    {.name = "--ek", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(ek),
+     .help = "encapsulation key (800 / 1184 / 1568 bytes); checked per FIPS 203 section 7.2"},
+    {.name = "--m", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(m.hex), .def_note = "from the OS, getrandom",
+     .help = "encaps randomness m, 32 bytes"},
+    {.name = "--m-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(m.file), .help = CLI_SECRET_FILE_HELP("m")},
+    {.name = "--dk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(dk.hex),
+     .help = "decapsulation key (1632 / 2400 / 3168 bytes); checked per section 7.3"},
+    {.name = "--dk-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(dk.file), .help = CLI_SECRET_FILE_HELP("dk") " (dk: also the JSON that keygen prints)"},
+    {.name = "--c", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = KEM_ARG(c), .help = "ciphertext (768 / 1088 / 1568 bytes)"},
+};
+
+static void kem_opts_init(void *p)
+{
+    struct kem_opts *o = p;
+    memset(o, 0, sizeof *o);
+    o->param = 1; /* ML-KEM-768, the default of the row */
+}
+
+const struct cli_opt_table kem_opts_table =
+    CLI_OPT_TABLE("kem", NULL, kem_rows, struct kem_opts, kem_opts_init);
+
+const char *const kem_keygen_opts[] = {"--param", "--d", "--d-file", "--z", "--z-file", NULL};
+const char *const kem_encaps_opts[] = {"--param", "--ek", "--m", "--m-file", NULL};
+const char *const kem_decaps_opts[] = {"--param", "--dk", "--dk-file", "--c", NULL};
 
 void cli_kem_help(FILE *out)
 {
@@ -22,18 +85,9 @@ void cli_kem_help(FILE *out)
             "       pqpan kem acvp FILE (the same as pqpan acvp FILE)\n\n"
             "ML-KEM (FIPS 203). keygen prints {\"ek\":...,\"dk\":...}, encaps {\"c\":...,\"k\":...},\n"
             "decaps {\"k\":...}: one JSON object on one line, byte strings as lowercase hex.\n\n"
-            "options:\n"
-            "  --param P   parameter set: ML-KEM-512, ML-KEM-768 or ML-KEM-1024\n"
-            "              (default " DEFAULT_PARAM ")\n"
-            "  --d HEX     keygen seed d, 32 bytes (64 hex digits); default: from the OS (getrandom)\n"
-            "  --z HEX     keygen implicit-rejection seed z, 32 bytes; default: from the OS\n"
-            "  --ek HEX    encapsulation key (800 / 1184 / 1568 bytes); checked per FIPS 203 7.2\n"
-            "  --m HEX     encaps randomness m, 32 bytes; default: from the OS (getrandom)\n"
-            "  --dk HEX    decapsulation key (1632 / 2400 / 3168 bytes); checked per 7.3\n"
-            "  --c HEX     ciphertext (768 / 1088 / 1568 bytes)\n"
-            "  --X-file F  for the secrets X = d, z, m, dk: the value from file F ('-': stdin,\n"
-            "              for one option) instead of the command line, as hex or as a JSON\n"
-            "              object with member X (dk: the JSON that keygen prints); excludes --X\n"
+            "options:\n");
+    cli_opt_rows_help(out, &kem_opts_table);
+    fprintf(out,
             "\nacvp FILE runs a NIST ACVP vector file and prints the ACVP response (see\n"
             "`pqpan acvp --help`: ML-KEM and ML-DSA sets, --expected FILE).\n\n"
             "Hex may be upper or lower case. Bad hex, a wrong length or a key that fails its\n"
@@ -41,39 +95,16 @@ void cli_kem_help(FILE *out)
             "that cannot be read or the OS random source failing: exit 4.\n");
 }
 
-/* The values given on the command line; NULL when absent. */
-struct kem_args {
-    const struct pqpan_kem *kem;
-    struct cli_secret_arg d, z, m, dk;
-    const char *ek, *c;
-};
-
-/* The options with a value and where parse_args stores each (STYLE.md habit 10: one row
- * each). */
-static const struct cli_option value_options[] = {
-    {"--d", offsetof(struct kem_args, d.hex)},   {"--d-file", offsetof(struct kem_args, d.file)},
-    {"--z", offsetof(struct kem_args, z.hex)},   {"--z-file", offsetof(struct kem_args, z.file)},
-    {"--m", offsetof(struct kem_args, m.hex)},   {"--m-file", offsetof(struct kem_args, m.file)},
-    {"--dk", offsetof(struct kem_args, dk.hex)}, {"--dk-file", offsetof(struct kem_args, dk.file)},
-    {"--ek", offsetof(struct kem_args, ek)},     {"--c", offsetof(struct kem_args, c)},
-};
-
+/* The values of argv[2..argc) (argv[1] is the operation) through the option table. */
 static int parse_args(int argc, char **argv, struct kem_args *a)
 {
-    const char *param = DEFAULT_PARAM;
+    struct kem_opts o;
     int rc;
-    memset(a, 0, sizeof *a);
-    rc = cli_parse_options(argc, argv, 2, CMD, a, value_options,
-                           sizeof value_options / sizeof value_options[0], NULL, 0, &param);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    a->kem = pqpan_kem_by_name(param);
-    if (a->kem == NULL) {
-        return cli_usage_error(CMD, "unknown parameter set '%s' (ML-KEM-512, ML-KEM-768, ML-KEM-1024)",
-                               param);
-    }
-    return EXIT_OK;
+    kem_opts_init(&o);
+    rc = cli_opt_parse_all(&kem_opts_table, &o, CMD, argc, argv, 2);
+    *a = o.args;
+    a->kem = pqpan_kem_by_name(kem_param_words[o.param]);
+    return rc;
 }
 
 /* Decodes --name HEX into exactly want bytes; a message and EXIT_BAD_INPUT otherwise. */

@@ -200,6 +200,22 @@ int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, vo
     return 1;
 }
 
+int cli_opt_parse_all(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
+                      char **argv, int first)
+{
+    int i;
+    for (i = first; i < argc; i++) {
+        int rc = cli_opt_take(t, base, cmd, argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
+        }
+        if (rc == 0) {
+            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+        }
+    }
+    return EXIT_OK;
+}
+
 /* ---- --format ---- */
 
 /* --format words, in enum cli_format order. */

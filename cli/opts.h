@@ -99,6 +99,12 @@ int cli_opt_take(const struct cli_opt_table *t, void *base, const char *cmd, int
 int cli_opt_take_only(const struct cli_opt_table *t, const char *const *only, void *base,
                       const char *cmd, int argc, char **argv, int *i);
 
+/* Parses argv[first..argc) as options of t only, stored into base: EXIT_OK, or EXIT_USAGE
+ * after a message (an unknown option, a missing or bad value). For commands with one table
+ * and no operands (kem, sig, ecdh after their operation word). */
+int cli_opt_parse_all(const struct cli_opt_table *t, void *base, const char *cmd, int argc,
+                      char **argv, int first);
+
 /* A table bound to the struct its options are stored in (and, with only, part of it). */
 struct cli_opt_bind {
     const struct cli_opt_table *t;

@@ -94,6 +94,18 @@ static const struct cli_opt_group bench_ecdh_groups[] = {
     ALL(bench_ecdh_table, NULL), ALL(cli_format_table, NULL),
 };
 
+static const struct cli_opt_group sweep_merge_groups[] = {ALL(sweep_merge_table, NULL)};
+
+/* kem, sig, ecdh: one table each, one entry per operation with the options it takes. */
+static const struct cli_opt_group kem_keygen_groups[] = {ONLY(kem_opts_table, NULL, kem_keygen_opts)};
+static const struct cli_opt_group kem_encaps_groups[] = {ONLY(kem_opts_table, NULL, kem_encaps_opts)};
+static const struct cli_opt_group kem_decaps_groups[] = {ONLY(kem_opts_table, NULL, kem_decaps_opts)};
+static const struct cli_opt_group sig_keygen_groups[] = {ONLY(sig_opts_table, NULL, sig_keygen_opts)};
+static const struct cli_opt_group sig_sign_groups[] = {ONLY(sig_opts_table, NULL, sig_sign_opts)};
+static const struct cli_opt_group sig_verify_groups[] = {ONLY(sig_opts_table, NULL, sig_verify_opts)};
+static const struct cli_opt_group ecdh_keygen_groups[] = {ONLY(ecdh_opts_table, NULL, ecdh_keygen_opts)};
+static const struct cli_opt_group ecdh_shared_groups[] = {ONLY(ecdh_opts_table, NULL, ecdh_shared_opts)};
+
 /* advise: its own tables by help section, and parts of the shared ones. */
 static const struct cli_opt_group advise_groups[] = {
     ALL(model_energy_table, NULL),
@@ -126,6 +138,15 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {"bench kem", GROUPS(bench_kem_groups), 1},
     {"bench sig", GROUPS(bench_sig_groups), 1},
     {"bench ecdh", GROUPS(bench_ecdh_groups), 1},
+    {"sweep merge", GROUPS(sweep_merge_groups), 1},
+    {"kem keygen", GROUPS(kem_keygen_groups), 1},
+    {"kem encaps", GROUPS(kem_encaps_groups), 1},
+    {"kem decaps", GROUPS(kem_decaps_groups), 1},
+    {"sig keygen", GROUPS(sig_keygen_groups), 1},
+    {"sig sign", GROUPS(sig_sign_groups), 1},
+    {"sig verify", GROUPS(sig_verify_groups), 1},
+    {"ecdh keygen", GROUPS(ecdh_keygen_groups), 1},
+    {"ecdh shared", GROUPS(ecdh_shared_groups), 1},
     {NULL, NULL, 0, 0},
 };
 

@@ -23,6 +23,11 @@ struct cli_secret_arg {
     const char *hex, *file;
 };
 
+/* The help line of --X-file for the secret option --X (the option tables of kem, sig, ecdh). */
+#define CLI_SECRET_FILE_HELP(x)                                                                \
+    "the value of --" x " from file F ('-': stdin, for one option) instead of the command "   \
+    "line, as hex or as a JSON object with member " x "; excludes --" x
+
 /* 1 if --NAME or --NAME-file was given. */
 int cli_secret_given(const struct cli_secret_arg *s);
 

@@ -5,11 +5,83 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "opts.h"
 #include "pqpan/sig.h"
 #include "read_input.h"
 
 #define CMD "sig"
-#define DEFAULT_PARAM "ML-DSA-65"
+
+/* The values given on the command line; NULL / 0 when absent. */
+struct sig_args {
+    const struct pqpan_sig *sig;
+    struct cli_secret_arg seed, sk, rnd;
+    const char *message, *context, *pk, *signature;
+    int hedged, internal;
+};
+
+/* What the option table stores: the parameter set's index in sig_param_words and the
+ * values as given. */
+struct sig_opts {
+    int param;
+    struct sig_args args;
+};
+
+static const char *const sig_param_words[] = {"ML-DSA-44", "ML-DSA-65", "ML-DSA-87", NULL};
+
+#define SIG_ARG(field) (offsetof(struct sig_opts, args) + offsetof(struct sig_args, field))
+
+static const struct cli_opt sig_rows[] = {
+    {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words = sig_param_words,
+     .def = "ML-DSA-65", .store = CLI_STORE_INT, .offset = offsetof(struct sig_opts, param),
+     .help = "parameter set (FIPS 204 section 4, Table 1)"},
+    {.name = "--seed", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(seed.hex), .def_note = "from the OS, getrandom (KeyGen, Alg. 1)",
+     .help = "keygen seed xi, 32 bytes (KeyGen_internal, Alg. 6)"},
+    {.name = "--seed-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(seed.file), .help = CLI_SECRET_FILE_HELP("seed")},
+    {.name = "--sk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(sk.hex), .help = "secret key (2560 / 4032 / 4896 bytes)"},
+    {.name = "--sk-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(sk.file),
+     .help = CLI_SECRET_FILE_HELP("sk") " (sk: also the JSON that keygen prints)"},
+    {.name = "--message", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(message), .help = "the message M (any length, '' for none)"},
+    {.name = "--context", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(context), .def_note = "empty",
+     .help = "context string, at most 255 bytes (Alg. 2, 3)"},
+    {.name = "--rnd", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(rnd.hex), .def_note = "deterministic: 32 zero bytes (FIPS 204 3.4)",
+     .help = "signing randomness, 32 bytes"},
+    {.name = "--rnd-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(rnd.file), .help = CLI_SECRET_FILE_HELP("rnd")},
+    {.name = "--hedged", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = SIG_ARG(hedged), .help = "rnd from the OS, getrandom (hedged signing)"},
+    {.name = "--internal", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = SIG_ARG(internal),
+     .help = "take the message as M' of Sign_internal / Verify_internal (Alg. 7, 8): no "
+             "context, no 0 || |ctx| || ctx prefix"},
+    {.name = "--pk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(pk), .help = "public key (1312 / 1952 / 2592 bytes)"},
+    {.name = "--signature", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
+     .offset = SIG_ARG(signature), .help = "signature (2420 / 3309 / 4627 bytes)"},
+};
+
+static void sig_opts_init(void *p)
+{
+    struct sig_opts *o = p;
+    memset(o, 0, sizeof *o);
+    o->param = 1; /* ML-DSA-65, the default of the row */
+}
+
+const struct cli_opt_table sig_opts_table =
+    CLI_OPT_TABLE("sig", NULL, sig_rows, struct sig_opts, sig_opts_init);
+
+const char *const sig_keygen_opts[] = {"--param", "--seed", "--seed-file", NULL};
+const char *const sig_sign_opts[] = {"--param",   "--sk",      "--sk-file",  "--message",
+                                     "--context", "--rnd",     "--rnd-file", "--hedged",
+                                     "--internal", NULL};
+const char *const sig_verify_opts[] = {"--param",   "--pk",       "--message", "--signature",
+                                       "--context", "--internal", NULL};
 
 void cli_sig_help(FILE *out)
 {
@@ -23,24 +95,10 @@ void cli_sig_help(FILE *out)
             "ML-DSA (FIPS 204). keygen prints {\"pk\":...,\"sk\":...}, sign {\"signature\":...},\n"
             "verify {\"valid\":true|false}: one JSON object on one line, byte strings as\n"
             "lowercase hex.\n\n"
-            "options:\n"
-            "  --param P       ML-DSA-44, ML-DSA-65 or ML-DSA-87 (default " DEFAULT_PARAM ")\n"
-            "  --seed HEX      keygen seed xi, 32 bytes (KeyGen_internal, Alg. 6); default: from\n"
-            "                  the OS, getrandom (KeyGen, Alg. 1)\n"
-            "  --sk HEX        secret key (2560 / 4032 / 4896 bytes)\n"
-            "  --message HEX   the message M (any length, '' for none)\n"
-            "  --context HEX   context string, at most 255 bytes (default empty; Alg. 2, 3)\n"
-            "  --rnd HEX       signing randomness, 32 bytes; without --rnd or --hedged the\n"
-            "                  signature is deterministic (rnd = 32 zero bytes, FIPS 204 3.4)\n"
-            "  --hedged        rnd from the OS, getrandom (hedged signing)\n"
-            "  --X-file F      for the secrets X = seed, sk, rnd: the value from file F ('-':\n"
-            "                  stdin, for one option) instead of the command line, as hex or as\n"
-            "                  a JSON object with member X (sk: the JSON that keygen prints);\n"
-            "                  excludes --X\n"
-            "  --internal      take the message as M' of Sign_internal / Verify_internal\n"
-            "                  (Alg. 7, 8): no context, no 0 || |ctx| || ctx prefix\n"
-            "  --pk HEX        public key (1312 / 1952 / 2592 bytes)\n"
-            "  --signature HEX signature (2420 / 3309 / 4627 bytes)\n\n"
+            "options:\n");
+    cli_opt_rows_help(out, &sig_opts_table);
+    fprintf(out,
+            "\n"
             "Exit codes: 0 success (verify: valid); 1 verify: the signature does not verify;\n"
             "2 usage; 3 bad hex, a wrong length, a secret key with coefficients out of range, or\n"
             "a signature whose hints HintBitUnpack (Alg. 21) refuses or whose ||z|| reaches\n"
@@ -48,44 +106,16 @@ void cli_sig_help(FILE *out)
             "4 a file or the OS random source cannot be read.\n");
 }
 
-/* The values given on the command line; NULL / 0 when absent. */
-struct sig_args {
-    const struct pqpan_sig *sig;
-    struct cli_secret_arg seed, sk, rnd;
-    const char *message, *context, *pk, *signature;
-    int hedged, internal;
-};
-
-/* The options with a value and the flags, and where parse_args stores each. */
-static const struct cli_option value_options[] = {
-    {"--seed", offsetof(struct sig_args, seed.hex)},   {"--seed-file", offsetof(struct sig_args, seed.file)},
-    {"--sk", offsetof(struct sig_args, sk.hex)},       {"--sk-file", offsetof(struct sig_args, sk.file)},
-    {"--rnd", offsetof(struct sig_args, rnd.hex)},     {"--rnd-file", offsetof(struct sig_args, rnd.file)},
-    {"--message", offsetof(struct sig_args, message)}, {"--context", offsetof(struct sig_args, context)},
-    {"--pk", offsetof(struct sig_args, pk)},           {"--signature", offsetof(struct sig_args, signature)},
-};
-static const struct cli_option flag_options[] = {
-    {"--hedged", offsetof(struct sig_args, hedged)},
-    {"--internal", offsetof(struct sig_args, internal)},
-};
-
+/* The values of argv[2..argc) (argv[1] is the operation) through the option table. */
 static int parse_args(int argc, char **argv, struct sig_args *a)
 {
-    const char *param = DEFAULT_PARAM;
+    struct sig_opts o;
     int rc;
-    memset(a, 0, sizeof *a);
-    rc = cli_parse_options(argc, argv, 2, CMD, a, value_options,
-                           sizeof value_options / sizeof value_options[0], flag_options,
-                           sizeof flag_options / sizeof flag_options[0], &param);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    a->sig = pqpan_sig_by_name(param);
-    if (a->sig == NULL) {
-        return cli_usage_error(CMD, "unknown parameter set '%s' (ML-DSA-44, ML-DSA-65, ML-DSA-87)",
-                               param);
-    }
-    return EXIT_OK;
+    sig_opts_init(&o);
+    rc = cli_opt_parse_all(&sig_opts_table, &o, CMD, argc, argv, 2);
+    *a = o.args;
+    a->sig = pqpan_sig_by_name(sig_param_words[o.param]);
+    return rc;
 }
 
 /* Options that do not belong to the operation, or that exclude each other, are usage

@@ -60,7 +60,10 @@ void cli_sweep_help(FILE *out)
             "merge: joins the files of `--shard K/N` runs (any order, CSV or JSON Lines) into the\n"
             "file the whole sweep writes: their headers must agree, and together they must hold\n"
             "every configuration 0 .. configs-1 once (exit 3 otherwise). --valid-only then leaves\n"
-            "out the invalid rows, as the whole sweep with --valid-only would.\n\n"
+            "out the invalid rows, as the whole sweep with --valid-only would. merge options:\n");
+    cli_opt_rows_help(out, &sweep_merge_table);
+    fprintf(out,
+            "\n"
             "A progress line (configurations done/total, rate, ETA) goes to stderr when stderr is\n"
             "a terminal. Exit codes: 0 ok, 1 a failure while running (out of memory), 2 usage (bad\n"
             "option, value, list or range; more than 10^9 configurations without --force), 3 bad\n"

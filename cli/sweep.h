@@ -150,6 +150,8 @@ int sweep_run(FILE *out, const struct sweep_cfg *cfg);
 
 /* The sweep's own options (sweep.c), as data (opts.h). */
 extern const struct cli_opt_table sweep_opts_table;
+/* `sweep merge`'s options (cli/sweep_merge.c). */
+extern const struct cli_opt_table sweep_merge_table;
 
 /* ---- sweep_output.c ---- */
 

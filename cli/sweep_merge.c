@@ -289,28 +289,54 @@ static int pass(struct merge *m, FILE *out)
     return rc;
 }
 
+/* merge's options (the files are its operands). */
+struct merge_opts {
+    const char *out;
+    int valid_only;
+};
+
+static const struct cli_opt merge_rows[] = {
+    {.name = "--valid-only", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = offsetof(struct merge_opts, valid_only),
+     .help = "leave out the rows whose status is not ok"},
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = offsetof(struct merge_opts, out), .def_note = "stdout",
+     .help = "write the joined file to FILE (through a temporary name, renamed when complete)"},
+};
+
+static void merge_opts_init(void *p)
+{
+    memset(p, 0, sizeof(struct merge_opts));
+}
+
+const struct cli_opt_table sweep_merge_table =
+    CLI_OPT_TABLE("sweep-merge", NULL, merge_rows, struct merge_opts, merge_opts_init);
+
 static int parse_args(struct merge *m, int argc, char **argv)
 {
+    struct merge_opts o;
     int i;
     m->files = calloc((size_t)argc, sizeof *m->files);
     if (m->files == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         return EXIT_FAILURE_RUN;
     }
+    merge_opts_init(&o);
     for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--valid-only") == 0) {
-            m->valid_only = 1;
-        } else if (strcmp(argv[i], "--out") == 0) {
-            if (i + 1 >= argc) {
-                return cli_usage_error(SWEEP_CMD, "merge: --out needs a value");
-            }
-            m->out = argv[++i];
-        } else if (strncmp(argv[i], "--", 2) == 0) {
-            return cli_usage_error(SWEEP_CMD, "merge: unknown option '%s'", argv[i]);
-        } else {
-            m->files[m->n++].path = argv[i];
+        int rc = cli_opt_take(&sweep_merge_table, &o, SWEEP_CMD " merge", argc, argv, &i);
+        if (rc < 0) {
+            return EXIT_USAGE;
         }
+        if (rc == 1) {
+            continue;
+        }
+        if (strncmp(argv[i], "--", 2) == 0) {
+            return cli_usage_error(SWEEP_CMD, "merge: unknown option '%s'", argv[i]);
+        }
+        m->files[m->n++].path = argv[i];
     }
+    m->out = o.out;
+    m->valid_only = o.valid_only;
     if (m->n == 0) {
         return cli_usage_error(SWEEP_CMD, "merge: no files (pqpan sweep merge FILE...)");
     }

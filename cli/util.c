@@ -336,51 +336,6 @@ int cli_random(uint8_t *out, size_t len)
     return cli_os_random(out, len);
 }
 
-/* The member of args at the table row's offset. */
-static void *option_member(void *args, const struct cli_option *row)
-{
-    return (char *)args + row->offset;
-}
-
-static const struct cli_option *find_option(const struct cli_option *table, size_t n,
-                                            const char *name)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (strcmp(name, table[i].name) == 0) {
-            return &table[i];
-        }
-    }
-    return NULL;
-}
-
-int cli_parse_options(int argc, char **argv, int first, const char *cmd, void *args,
-                      const struct cli_option *values, size_t n_values,
-                      const struct cli_option *flags, size_t n_flags, const char **param)
-{
-    int i;
-    for (i = first; i < argc; i++) {
-        const struct cli_option *flag = find_option(flags, n_flags, argv[i]);
-        const struct cli_option *value = find_option(values, n_values, argv[i]);
-        if (flag != NULL) {
-            *(int *)option_member(args, flag) = 1;
-            continue;
-        }
-        if (value == NULL && strcmp(argv[i], "--param") != 0) {
-            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
-        }
-        if (i + 1 >= argc) {
-            return cli_usage_error(cmd, "option %s needs a value", argv[i]);
-        }
-        if (value != NULL) {
-            *(const char **)option_member(args, value) = argv[++i];
-        } else {
-            *param = argv[++i];
-        }
-    }
-    return EXIT_OK;
-}
-
 int cli_decode_hex_exact(uint8_t *out, size_t want, const char *cmd, const char *name,
                          const char *hex)
 {

@@ -227,6 +227,10 @@ region_options_trace() { options_md trace; }
 region_options_advise() { options_md advise; }
 region_options_compare() { options_md compare; }
 region_options_idle_802154() { options_md idle-802154; }
+region_options_sweep_merge() { options_md sweep-merge; }
+region_options_kem() { options_md kem; }
+region_options_sig() { options_md sig; }
+region_options_ecdh() { options_md ecdh; }
 
 # pqpan advise's temporary link optimisation with the defaults (nRF52840, idle link 1M,
 # 1000 ms, LL 27) at NIST category 3: the recommendation with no latency limit and with

@@ -23,6 +23,7 @@
 #define STRUCT_MAX 4096
 #define NAMES_MAX 128
 #define ERR_MAX 2048
+#define TABLES_MAX 48
 
 /* Every table of every command, each once, with its first command. */
 struct each_table {
@@ -54,8 +55,8 @@ typedef void (*entry_fn)(const struct cli_opt_table *t, const struct cli_opt *o)
 /* fn on every option of every table. */
 static void each_entry(entry_fn fn)
 {
-    struct each_table ts[32];
-    size_t n = all_tables(ts, 32), k, e;
+    struct each_table ts[TABLES_MAX];
+    size_t n = all_tables(ts, TABLES_MAX), k, e;
     for (k = 0; k < n; k++) {
         for (e = 0; e < ts[k].t->n; e++) {
             fn(ts[k].t, &ts[k].t->opts[e]);
@@ -181,8 +182,8 @@ static void number_text(char *buf, size_t cap, double x, int integer)
 /* Table ids (`help --options-md ID`) name one table each. */
 static void test_ids_unique(void **state)
 {
-    struct each_table ts[32];
-    size_t n = all_tables(ts, 32), k, j;
+    struct each_table ts[TABLES_MAX];
+    size_t n = all_tables(ts, TABLES_MAX), k, j;
     (void)state;
     for (k = 0; k < n; k++) {
         for (j = 0; j < k; j++) {
