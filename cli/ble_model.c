@@ -208,14 +208,9 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
     env->ramp_normal = o->ramp_normal;
     env->eopts.table = o->table;
     env->eopts.tx_dbm = o->tx_dbm;
-    env->dev.cpu_hz = p->cpu_hz;
-    env->dev.hfxo_start_ns = p->hfxo_start_ns;
-    env->dev.ramp_ns = o->ramp_normal ? p->ramp_normal_ns : p->ramp_fast_ns;
-    env->dev.pre_ns = p->ble_event.pre_ns;
-    env->dev.post_ns = p->ble_event.post_ns;
-    env->dev.sca_ppm = (uint32_t)(p->sca_ppm + 0.5);
-    env->dev.rx_margin_ns = p->ble_event.rx_margin_ns;
-    return EXIT_OK;
+    return pqpan_ble_device_from_profile(&env->dev, p, o->ramp_normal) == PQPAN_OK
+               ? EXIT_OK
+               : EXIT_FAILURE_RUN;
 }
 
 int model_env_new(struct model_env **env, const struct model_opts *o, const char *cmd)

@@ -170,6 +170,16 @@ struct pqpan_ble_device {
                                  window (the controller's fixed margin) */
 };
 
+struct pqpan_profile; /* include/pqpan/energy.h */
+
+/* Fills *dev from a device profile (pqpan_io_profile_* in include/pqpan/io.h loads one):
+ * CPU clock, crystal start, radio ramp-up (normal mode when ramp_normal, else fast), the
+ * event's CPU before and after, sleep clock accuracy (rounded to whole ppm) and the
+ * receive margin. PQPAN_OK, or PQPAN_ERR_INVALID_ARG for a NULL pointer. */
+PQPAN_MUST_CHECK int pqpan_ble_device_from_profile(struct pqpan_ble_device *dev,
+                                                   const struct pqpan_profile *p,
+                                                   int ramp_normal);
+
 /* Counters the schedule produces, per side (index enum pqpan_ble_role). */
 struct pqpan_ble_counts {
     uint64_t data_pdus_tx[2];  /* PDUs with a payload */

@@ -433,6 +433,10 @@ struct pqpan_ble_device {
     uint32_t sca_ppm;
     uint32_t rx_margin_ns;
 };
+struct pqpan_profile;
+ int pqpan_ble_device_from_profile(struct pqpan_ble_device *dev,
+                                                   const struct pqpan_profile *p,
+                                                   int ramp_normal);
 struct pqpan_ble_counts {
     uint64_t data_pdus_tx[2];
     uint64_t empty_pdus_tx[2];

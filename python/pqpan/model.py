@@ -4,7 +4,7 @@ pqpan_energy_compute per side and per phase → one flat row per side with the C
 names and units (cli/ble_model.c model_run / model_fill). Every figure is computed by the
 library; this module only sums, converts ns to ms and names."""
 from . import data
-from ._lib import (DataError, PqpanError, UsageError, cstr, ffi, lib, macro)
+from ._lib import (DataError, PqpanError, UsageError, check, cstr, ffi, lib, macro)
 
 LESC_NAME = "LESC-P256"
 KEM_NAMES = ("ML-KEM-512", "ML-KEM-768", "ML-KEM-1024")
@@ -92,13 +92,8 @@ class Env:
     def _device(self):
         p = self.profile.struct
         dev = ffi.new("struct pqpan_ble_device *")
-        dev.cpu_hz = p.cpu_hz
-        dev.hfxo_start_ns = p.hfxo_start_ns
-        dev.ramp_ns = p.ramp_normal_ns if self.ramp_normal else p.ramp_fast_ns
-        dev.pre_ns = p.ble_event.pre_ns
-        dev.post_ns = p.ble_event.post_ns
-        dev.sca_ppm = int(p.sca_ppm + 0.5)
-        dev.rx_margin_ns = p.ble_event.rx_margin_ns
+        check(lib.pqpan_ble_device_from_profile(dev, p, 1 if self.ramp_normal else 0),
+              "pqpan_ble_device_from_profile")
         return dev
 
     def members(self):

@@ -14,17 +14,6 @@
 #include "pqpan/pqpan.h"
 
 /* The device timing of a profile, as the CLI derives it (fast radio ramp-up). */
-static void device_of(struct pqpan_ble_device *d, const struct pqpan_profile *p)
-{
-    memset(d, 0, sizeof *d);
-    d->cpu_hz = p->cpu_hz;
-    d->hfxo_start_ns = p->hfxo_start_ns;
-    d->ramp_ns = p->ramp_fast_ns;
-    d->pre_ns = p->ble_event.pre_ns;
-    d->post_ns = p->ble_event.post_ns;
-    d->sca_ppm = (uint32_t)(p->sca_ppm + 0.5);
-    d->rx_margin_ns = p->ble_event.rx_margin_ns;
-}
 
 static int cycles_of(uint64_t cycles[PQPAN_OP_COUNT], const struct pqpan_cycle_table *t)
 {
@@ -53,8 +42,8 @@ static int price(const char *label, const struct pqpan_profile *p,
     uint64_t cycles[PQPAN_OP_COUNT];
     pqpan_gamma_default(&g);
     pqpan_ble_config_default(&cfg);
-    device_of(&dev, p);
-    if (cycles_of(cycles, t) != 0 || pqpan_ble_estimate_pqke(&est, &cfg, &dev, cycles) != PQPAN_OK ||
+    if (pqpan_ble_device_from_profile(&dev, p, 0) != PQPAN_OK || cycles_of(cycles, t) != 0 ||
+        pqpan_ble_estimate_pqke(&est, &cfg, &dev, cycles) != PQPAN_OK ||
         pqpan_energy_compute(&full, &est.ledger[PQPAN_BLE_PERIPHERAL], p, &o, &g) != PQPAN_OK ||
         pqpan_energy_compute(&bits, &est.bits[PQPAN_BLE_PERIPHERAL], p, &o, &g) != PQPAN_OK) {
         fprintf(stderr, "%s: the exchange could not be priced\n", label);

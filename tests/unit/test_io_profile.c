@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <cjson/cJSON.h>
 
+#include "pqpan/ble.h"
 #include "pqpan/energy.h"
 #include "pqpan/io.h"
 
@@ -79,6 +80,31 @@ static void test_nrf52840_figures(void **state)
 
 /* Every built-in profile prices all four PHYs on its system table at 0 dBm (through
  * derived figures where the datasheet has no row), with the connection-event figures. */
+/* The built-in nRF52840's BLE timing as the estimator takes it: the figures of
+ * data/profiles/nrf52840.json (cpu_hz 64 MHz, hfxo_start_us 1400, ramp_fast_us 40,
+ * ramp_normal_us 140, sca_ppm 50) and its ble_event phases; NULL refused. */
+static void test_ble_device_from_profile(void **state)
+{
+    struct pqpan_profile p;
+    struct pqpan_ble_device fast, normal;
+    char err[PQPAN_IO_ERR_MAX];
+    (void)state;
+    assert_int_equal(pqpan_io_profile_load(&p, NULL, PQPAN_IO_DEFAULT_PROFILE, err, sizeof err), PQPAN_OK);
+    assert_int_equal(pqpan_ble_device_from_profile(&fast, &p, 0), PQPAN_OK);
+    assert_int_equal(pqpan_ble_device_from_profile(&normal, &p, 1), PQPAN_OK);
+    assert_int_equal(fast.cpu_hz, 64000000);
+    assert_int_equal(fast.hfxo_start_ns, 1400000);
+    assert_int_equal(fast.ramp_ns, 40000);
+    assert_int_equal(normal.ramp_ns, 140000);
+    assert_int_equal(fast.sca_ppm, 50);
+    assert_int_equal(fast.pre_ns, p.ble_event.pre_ns);
+    assert_int_equal(fast.post_ns, p.ble_event.post_ns);
+    assert_int_equal(fast.rx_margin_ns, p.ble_event.rx_margin_ns);
+    assert_true(fast.pre_ns > 0 && fast.post_ns > 0);
+    assert_int_equal(pqpan_ble_device_from_profile(NULL, &p, 0), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_ble_device_from_profile(&fast, NULL, 0), PQPAN_ERR_INVALID_ARG);
+}
+
 static void test_builtin_profiles_price_every_phy(void **state)
 {
     static const enum pqpan_radio_mode modes[] = {PQPAN_RADIO_BLE_1M, PQPAN_RADIO_BLE_2M,
@@ -524,6 +550,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_builtin_profile_loads),
         cmocka_unit_test(test_nrf52840_figures),
+        cmocka_unit_test(test_ble_device_from_profile),
         cmocka_unit_test(test_builtin_profiles_price_every_phy),
         cmocka_unit_test(test_derived_figures_collected),
         cmocka_unit_test(test_nrf52840_802154_section),
