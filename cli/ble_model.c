@@ -607,11 +607,6 @@ const char *model_protocol_name(unsigned mode, unsigned sig, int hybrid)
     return "pqpan";
 }
 
-/* The connection's first event, which the estimator's set-up schedules in the connect phase
- * and counts neither in counts.events nor in counts.idle_events (src/ble/setup.c connect();
- * the simulator likewise, src/sim/sim.c close_accounting, but counts it in conn_events). */
-#define ESTIMATE_CONNECT_EVENTS 1u
-
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
@@ -634,7 +629,7 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
     for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
         r->t_phase_ms[p] = (double)est->span_ns[p] * 1e-6;
     }
-    r->conn_events = est->counts.events + est->counts.idle_events + ESTIMATE_CONNECT_EVENTS;
+    r->conn_events = pqpan_ble_conn_events(est);
     r->idle_events = est->counts.idle_events;
 }
 

@@ -258,6 +258,13 @@ struct pqpan_ble_estimate {
                                             (the exchange's phases: 0, see latency_ns) */
 };
 
+/* The connection events of an estimate, from the connection's first to the exchange's last:
+ * counts.events + counts.idle_events + 1, the connection's first event, which the set-up
+ * schedules in the connect phase and counts in neither (src/ble/setup.c connect(); the
+ * simulator's conn_events counts it too: docs/MODEL.md "Connection events: the count").
+ * The one definition behind every front end's conn_events. */
+uint64_t pqpan_ble_conn_events(const struct pqpan_ble_estimate *est);
+
 /* Estimates one PQKE: the set-up cfg asks for, KeyGen on keygen_side, ek transfer, Encaps on the
  * other side, ct transfer, Decaps (with protocol PQPAN_BLE_PROTO_PQPAN: INIT, RESP after
  * Encaps + KDF, FIN after Decaps + KDF). cycles[op] are the cycles of one execution.

@@ -491,6 +491,7 @@ struct pqpan_ble_estimate {
     uint64_t setup_ns;
     uint64_t span_ns[PQPAN_PHASE_COUNT];
 };
+uint64_t pqpan_ble_conn_events(const struct pqpan_ble_estimate *est);
  int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out,
                                              const struct pqpan_ble_config *cfg,
                                              const struct pqpan_ble_device *dev,

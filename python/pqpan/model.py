@@ -447,11 +447,6 @@ _BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "
              "pdus_rx", "bytes_tx", "bytes_rx", "data_pdus_tx", "empty_pdus_tx",
              "att_pdus_tx", "conn_events", "idle_events")
 
-# The connection's first event: the estimator's set-up schedules it in the connect phase
-# and counts it neither in counts.events nor in counts.idle_events (cli/ble_model.c
-# ESTIMATE_CONNECT_EVENTS; docs/MODEL.md "Connection events: the count").
-ESTIMATE_CONNECT_EVENTS = 1
-
 
 CONFIG_FIELDS = ("kem", "protocol", "phy", "att_mtu", "ll_octets", "dle", "transfer", "ci_ms",
                  "keygen_side")
@@ -517,7 +512,7 @@ def fill_rows(env, kem, cfg, est, conn_events=None):
                  "ll_octets_eff": est.ll_octets_eff,
                  "data_pdus_tx": c[0], "empty_pdus_tx": c[1], "att_pdus_tx": c[2],
                  "conn_events": conn_events if conn_events is not None else
-                 est.counts.events + est.counts.idle_events + ESTIMATE_CONNECT_EVENTS,
+                 lib.pqpan_ble_conn_events(est),
                  "idle_events": est.counts.idle_events}
         rows.append(_ble_row(side, config, energy_fields(full, bits, led[s], bl[s]), extra,
                              phase_e, phase_t))
