@@ -317,8 +317,49 @@ struct pqpan_ble_setup_memo {
  * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
  * from phase KEY_TRANSFER on (the exchange's phases, the operations and the totals), the
  * counts it adds and the latency. */
-#define PQPAN_BLE_EXCHANGE_KEY_WORDS (26u + 2u * PQPAN_OP_COUNT) /* 26, then every op's cycles */
+#define PQPAN_BLE_EXCHANGE_KEY_WORDS 21u
 #define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
+
+/* The device timing and the cycles an exchange reads (the other operations' cycles
+ * zeroed), as a number: a key holds that number instead of the 25 words it stands for.
+ * The memo keeps the last few timings it numbered; a timing not among them gets a new
+ * number (numbers are never reused, so a slot keyed by a forgotten timing never matches
+ * again). */
+#define PQPAN_BLE_TIMING_SLOTS 4u
+
+struct pqpan_ble_timing_memo {
+    uint32_t dev[7]; /* the struct pqpan_ble_device's fields, in order */
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint64_t id; /* 0: empty */
+};
+
+/* What an exchange sends and computes, from the configuration's messages, the device's
+ * clock and the cycles alone (not the link): its transactions, and the operations each
+ * side books (their count, cycles and CPU time). The memo keeps plans keyed by the
+ * first PQPAN_BLE_PLAN_KEY_WORDS words of an exchange's key, as a sweep re-plans the same
+ * messages for every PHY, LL size and interval. */
+#define PQPAN_BLE_PLAN_TXN_MAX (3 * PQPAN_BLE_TXN_MAX + 1) /* three messages and a wait */
+#define PQPAN_BLE_PLAN_KEY_WORDS 11u
+#define PQPAN_BLE_PLAN_CACHE_SLOTS 64u
+
+struct pqpan_ble_crypto_book {
+    uint64_t op_count[PQPAN_OP_COUNT];
+    uint64_t op_cycles[PQPAN_OP_COUNT];
+    uint64_t cpu_ns; /* phase CRYPTO, state CPU */
+};
+
+struct pqpan_ble_plan {
+    struct pqpan_ble_txn t[PQPAN_BLE_PLAN_TXN_MAX];
+    uint32_t n;
+    struct pqpan_ble_crypto_book book[2]; /* central, peripheral */
+};
+
+struct pqpan_ble_plan_memo {
+    uint32_t key[PQPAN_BLE_PLAN_KEY_WORDS];
+    int valid;
+    int rc; /* PQPAN_OK, or why the messages do not fit the configuration */
+    struct pqpan_ble_plan plan;
+};
 
 /* A ledger's part from phase KEY_TRANSFER on, field for field: the exchange's phases
  * (KEY_TRANSFER, CRYPTO, CONFIRM; an estimate never writes IDLE), the operations, the
@@ -383,6 +424,10 @@ struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
     struct pqpan_ble_exchange_memo exchange[PQPAN_BLE_EXCHANGE_CACHE_SLOTS];
     struct pqpan_ble_work_memo work;
+    struct pqpan_ble_plan_memo plan[PQPAN_BLE_PLAN_CACHE_SLOTS];
+    struct pqpan_ble_timing_memo timing[PQPAN_BLE_TIMING_SLOTS];
+    uint32_t last_timing;                 /* the timing slot matched last (tried first) */
+    uint64_t timing_ids;                  /* timings numbered so far: the last number */
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t stores;                      /* slots stored so far: the next stamp */

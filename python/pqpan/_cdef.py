@@ -509,6 +509,27 @@ struct pqpan_ble_setup_memo {
     uint64_t span_ns[PQPAN_PHASE_COUNT];
     uint64_t setup_ns;
 };
+struct pqpan_ble_timing_memo {
+    uint32_t dev[7];
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint64_t id;
+};
+struct pqpan_ble_crypto_book {
+    uint64_t op_count[PQPAN_OP_COUNT];
+    uint64_t op_cycles[PQPAN_OP_COUNT];
+    uint64_t cpu_ns;
+};
+struct pqpan_ble_plan {
+    struct pqpan_ble_txn t[(3 * 8 + 1)];
+    uint32_t n;
+    struct pqpan_ble_crypto_book book[2];
+};
+struct pqpan_ble_plan_memo {
+    uint32_t key[11u];
+    int valid;
+    int rc;
+    struct pqpan_ble_plan plan;
+};
 struct pqpan_ble_ledger_tail {
     uint64_t ns[(PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)][PQPAN_STATE_COUNT];
     uint64_t op_count[PQPAN_OP_COUNT];
@@ -531,7 +552,7 @@ struct pqpan_ble_bits_tail {
     uint64_t totals[5];
 };
 struct pqpan_ble_exchange_memo {
-    uint32_t key[(26u + 2u * PQPAN_OP_COUNT)];
+    uint32_t key[21u];
     int valid;
     uint64_t stamp;
     struct pqpan_ble_ledger_tail tail[2];
@@ -543,6 +564,10 @@ struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[128u];
     struct pqpan_ble_exchange_memo exchange[512u];
     struct pqpan_ble_work_memo work;
+    struct pqpan_ble_plan_memo plan[64u];
+    struct pqpan_ble_timing_memo timing[4u];
+    uint32_t last_timing;
+    uint64_t timing_ids;
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t stores;
@@ -2295,11 +2320,16 @@ MACROS = {
     'PQPAN_BLE_CI_STEP_NS': 1250000,
     'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 128,
     'PQPAN_BLE_EXCHANGE_CACHE_SLOTS': 512,
+    'PQPAN_BLE_EXCHANGE_KEY_WORDS': 21,
     'PQPAN_BLE_IDLE_CI_DEFAULT_NS': 30000000,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
     'PQPAN_BLE_MIC_BYTES': 4,
+    'PQPAN_BLE_PLAN_CACHE_SLOTS': 64,
+    'PQPAN_BLE_PLAN_KEY_WORDS': 11,
+    'PQPAN_BLE_PLAN_TXN_MAX': 25,
     'PQPAN_BLE_SETUP_KEY_WORDS': 15,
+    'PQPAN_BLE_TIMING_SLOTS': 4,
     'PQPAN_BLE_TXN_MAX': 8,
     'PQPAN_BLE_T_IFS_NS': 150000,
     'PQPAN_BLE_T_IFS_TOLERANCE_NS': 2000,

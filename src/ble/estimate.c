@@ -160,14 +160,26 @@ static void ops_ns(uint64_t ns[PQPAN_OP_COUNT], const uint64_t cycles[PQPAN_OP_C
     }
 }
 
-/* times executions of op: its cycles, and its CPU time ns[op] (cpu_ns of its cycles), each
- * times over (what as many pqpan_ledger_add_op calls add, the sums being exact). */
-static void run_ops(struct pqpan_ledger *l, enum pqpan_op op, uint64_t times,
-                    const uint64_t cycles[], const uint64_t ns[])
+/* times executions of op in a side's book: its cycles, and its CPU time ns[op] (cpu_ns of
+ * its cycles), each times over (what as many pqpan_ledger_add_op calls add, the sums being
+ * exact). */
+static void book_ops(struct pqpan_ble_crypto_book *b, enum pqpan_op op, uint64_t times,
+                     const uint64_t cycles[], const uint64_t ns[])
 {
-    l->op_count[op] += times;
-    l->op_cycles[op] += times * cycles[op];
-    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, times * ns[op]);
+    b->op_count[op] += times;
+    b->op_cycles[op] += times * cycles[op];
+    b->cpu_ns += times * ns[op];
+}
+
+/* A side's book on its ledger. */
+static void book_put(struct pqpan_ledger *l, const struct pqpan_ble_crypto_book *b)
+{
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        l->op_count[op] += b->op_count[op];
+        l->op_cycles[op] += b->op_cycles[op];
+    }
+    pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, b->cpu_ns);
 }
 
 /* Sleep fills the part of span a side spends in none of the other states of the phases
@@ -371,7 +383,7 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
 
 /* Books the operations of every step on the side that runs it: INIT and FIN on the
  * keygen side (the initiator), RESP and AFTER_FIN on the other. */
-static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+static void book_crypto(struct pqpan_ble_crypto_book book[2], const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_work_memo *w, const uint64_t cycles[],
                         const uint64_t ns[])
 {
@@ -379,28 +391,17 @@ static void book_crypto(struct pqpan_ble_estimate *out, const struct pqpan_ble_c
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     int step, op;
     for (step = 0; step < PQKE_STEPS; step++) {
-        struct pqpan_ledger *l =
-            &out->ledger[step == PQKE_STEP_INIT || step == PQKE_STEP_FIN ? k : o];
+        struct pqpan_ble_crypto_book *b =
+            &book[step == PQKE_STEP_INIT || step == PQKE_STEP_FIN ? k : o];
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
             if (w->ops[step][op] != 0u) {
-                run_ops(l, (enum pqpan_op)op, w->ops[step][op], cycles, ns);
+                book_ops(b, (enum pqpan_op)op, w->ops[step][op], cycles, ns);
             }
         }
     }
 }
 
-/* ---- the plans of the exchanges ---- */
-
-/* What an exchange sends and computes: its transactions, the CPU time of each operation
- * and (PQKE) the work of each side. */
-struct plan {
-    struct pqpan_ble_txn t[3 * PQPAN_BLE_TXN_MAX + 1];
-    uint32_t n;
-    uint64_t ns[PQPAN_OP_COUNT];
-    struct pqpan_ble_work_memo own; /* the work, when no memo holds it */
-    const struct pqpan_ble_work_memo *w;
-    int lesc;
-};
+/* ---- the plans of the exchanges (ble.h struct pqpan_ble_plan) ---- */
 
 /* The operations whose cycles an exchange reads, *first..*last: the plan's CPU times
  * (ops_ns) and the memo's key both take them from here. */
@@ -416,30 +417,32 @@ static void exchange_ops(enum pqpan_op *first, enum pqpan_op *last,
 /* The PQKE's plan, its work taken from the memo's slot work (derived when NULL):
  * PQPAN_ERR_INVALID_ARG when its messages do not fit the configuration (e.g. the study's
  * transfer below ATT_MTU 403). */
-static int plan_pqke(struct plan *p, const struct pqpan_ble_config *cfg,
+static int plan_pqke(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
                      const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
                      struct pqpan_ble_work_memo *work)
 {
-    uint64_t tail = 0, step[PQKE_STEPS];
+    struct pqpan_ble_work_memo own; /* the work, when no memo holds it */
+    const struct pqpan_ble_work_memo *w;
+    uint64_t tail = 0, step[PQKE_STEPS], ns[PQPAN_OP_COUNT];
     enum pqpan_op first, last;
     p->n = 0;
-    p->lesc = 0;
     exchange_ops(&first, &last, cfg, 0);
     if (work != NULL) {
-        p->w = work_memo(work, cfg);
-        if (p->w != NULL) {
-            times_memo(p->ns, step, work, cycles, dev, first, last);
+        w = work_memo(work, cfg);
+        if (w != NULL) {
+            times_memo(ns, step, work, cycles, dev, first, last);
         }
     } else {
-        p->w = exchange_work(&p->own, cfg) == PQPAN_OK ? &p->own : NULL;
-        memset(p->ns, 0, sizeof p->ns);
-        ops_ns(p->ns, cycles, dev, first, last);
-        steps_ns(step, &p->own, p->ns);
+        w = exchange_work(&own, cfg) == PQPAN_OK ? &own : NULL;
+        memset(ns, 0, sizeof ns);
+        ops_ns(ns, cycles, dev, first, last);
+        steps_ns(step, &own, ns);
     }
-    if (p->w == NULL || plan_exchange(p->t, &p->n, &tail, cfg, p->w, step) != PQPAN_OK) {
+    if (w == NULL || plan_exchange(p->t, &p->n, &tail, cfg, w, step) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     add_tail(p->t, &p->n, tail);
+    book_crypto(p->book, cfg, w, cycles, ns);
     return PQPAN_OK;
 }
 
@@ -449,34 +452,37 @@ static int plan_pqke(struct plan *p, const struct pqpan_ble_config *cfg,
  * goes in the next event. Then the encryption start (Vol 6 Part B §5.1.3.1): LL_ENC_REQ,
  * LL_ENC_RSP, LL_START_ENC_REQ (after the host's LTK reply), LL_START_ENC_RSP ×2
  * (encrypted). Phase 3 key distribution is not modelled (no keys distributed). */
-static void plan_lesc(struct plan *p, const struct pqpan_ble_device *dev,
+static void plan_lesc(struct pqpan_ble_plan *p, const struct pqpan_ble_device *dev,
                       const uint64_t cycles[PQPAN_OP_COUNT])
 {
     struct pqpan_ble_txn *t = p->t, *x;
     const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL, r = PQPAN_BLE_PERIPHERAL;
     const enum pqpan_phase kt = PQPAN_PHASE_KEY_TRANSFER, cf = PQPAN_PHASE_CONFIRM;
     uint32_t *n = &p->n;
+    uint64_t ns[PQPAN_OP_COUNT] = {0u};
     enum pqpan_op first, last;
-    memset(p->ns, 0, sizeof p->ns);
+    int i;
     p->n = 0;
-    p->lesc = 1;
-    p->w = NULL;
     exchange_ops(&first, &last, NULL, 1);
-    ops_ns(p->ns, cycles, dev, first, last);
+    ops_ns(ns, cycles, dev, first, last);
+    for (i = 0; i < 2; i++) {
+        book_ops(&p->book[i], PQPAN_OP_ECDH_KEYGEN, 1u, cycles, ns);
+        book_ops(&p->book[i], PQPAN_OP_ECDH_SHARED, 1u, cycles, ns);
+    }
     pqpan_ble_txn_add(t, n, c, kt, SMP_PAIRING_BYTES, 0u, 0);
     pqpan_ble_txn_add(t, n, r, kt, SMP_PAIRING_BYTES, 0u, 0);
     x = pqpan_ble_txn_add(t, n, c, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
-    x->wait_ns = p->ns[PQPAN_OP_ECDH_KEYGEN];
+    x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
     x = pqpan_ble_txn_add(t, n, r, kt, SMP_PUBLIC_KEY_BYTES, 0u, 0);
     x->count = 2u;
     x->last_len = SMP_VALUE16_BYTES;
-    x->wait_ns = p->ns[PQPAN_OP_ECDH_KEYGEN];
+    x->wait_ns = ns[PQPAN_OP_ECDH_KEYGEN];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
     pqpan_ble_txn_add(t, n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
     pqpan_ble_txn_add(t, n, r, kt, SMP_VALUE16_BYTES, 0u, 0);
     x = pqpan_ble_txn_add(t, n, c, kt, SMP_VALUE16_BYTES, 0u, 0);
-    x->wait_ns = p->ns[PQPAN_OP_ECDH_SHARED];
+    x->wait_ns = ns[PQPAN_OP_ECDH_SHARED];
     x->wait_phase = PQPAN_PHASE_CRYPTO;
     pqpan_ble_txn_add(t, n, r, kt, SMP_VALUE16_BYTES, 0u, 0);
     pqpan_ble_txn_add(t, n, c, cf, LL_ENC_REQ_BYTES, 0u, 1);
@@ -487,10 +493,11 @@ static void plan_lesc(struct plan *p, const struct pqpan_ble_device *dev,
 }
 
 /* The plan of the exchange (work: the memo's work slot, or NULL). */
-static int plan_of(struct plan *p, const struct pqpan_ble_config *cfg,
+static int plan_of(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
                    const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
                    int lesc, struct pqpan_ble_work_memo *work)
 {
+    memset(p->book, 0, sizeof p->book);
     if (lesc) {
         plan_lesc(p, dev, cycles);
         return PQPAN_OK;
@@ -500,19 +507,13 @@ static int plan_of(struct plan *p, const struct pqpan_ble_config *cfg,
 
 /* The exchange of plan p after the set-up *out holds: the messages on the link, each
  * side's crypto, the sleep that fills the latency. */
-static void run_plan(struct pqpan_ble_estimate *out, const struct plan *p,
-                     const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
-                     const uint64_t cycles[PQPAN_OP_COUNT])
+static void run_plan(struct pqpan_ble_estimate *out, const struct pqpan_ble_plan *p,
+                     const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev)
 {
     int i;
     exchange(out, cfg, dev, p->t, p->n);
-    if (p->lesc) {
-        for (i = 0; i < 2; i++) {
-            run_ops(&out->ledger[i], PQPAN_OP_ECDH_KEYGEN, 1u, cycles, p->ns);
-            run_ops(&out->ledger[i], PQPAN_OP_ECDH_SHARED, 1u, cycles, p->ns);
-        }
-    } else {
-        book_crypto(out, cfg, p->w, cycles, p->ns);
+    for (i = 0; i < 2; i++) {
+        book_put(&out->ledger[i], &p->book[i]);
     }
     add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
 }
@@ -522,13 +523,13 @@ static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble
                           const struct pqpan_ble_device *dev,
                           const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
-    struct plan p;
+    struct pqpan_ble_plan p;
     memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev) || plan_of(&p, cfg, dev, cycles, lesc, NULL) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     pqpan_ble_setup_run(out, cfg, dev);
-    run_plan(out, &p, cfg, dev, cycles);
+    run_plan(out, &p, cfg, dev);
     return PQPAN_OK;
 }
 
@@ -546,12 +547,26 @@ static void key_wide(uint32_t *k, uint64_t v)
     k[1] = (uint32_t)(v >> 32);
 }
 
-/* A key's words before the device's timing (and, in an exchange's key, the cycles): the
- * inputs a sweep varies inside its energy options and --crypto-impl (cli/sweep.c runs
- * those outermost), each weighed on its own in the slot's hash; the words from there on
- * are summed and weighed once (a look-up still compares every word). */
+/* Whether n key words are equal: every word compared, no early exit, so that the compiler
+ * unrolls it into a few vector compares (a memcmp call costs more than the compare). */
+static int words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    uint32_t diff = 0;
+    unsigned i;
+    for (i = 0; i < n; i++) {
+        diff |= a[i] ^ b[i];
+    }
+    return diff == 0u;
+}
+
+/* A set-up key's words before the device's timing: the inputs a sweep varies inside its
+ * energy options and --crypto-impl (cli/sweep.c runs those outermost), each weighed on
+ * its own in the slot's hash; the words from there on are summed and weighed once (a
+ * look-up still compares every word). The exchange's and the plan's keys (timing as a
+ * number) are weighed whole but for an odd last word. */
 #define SETUP_HASHED_WORDS 8u
-#define EXCHANGE_HASHED_WORDS 19u
+#define EXCHANGE_HASHED_WORDS (PQPAN_BLE_EXCHANGE_KEY_WORDS & ~1u)
+#define PLAN_HASHED_WORDS (PQPAN_BLE_PLAN_KEY_WORDS & ~1u)
 
 /* A key's slot among `slots`: the first `weighed` words, two at a time as one 64-bit
  * value, times distinct odd 64-bit constants, summed (the products do not wait on each
@@ -575,6 +590,8 @@ static uint32_t key_slot(const uint32_t *k, unsigned weighed, unsigned words, ui
 }
 
 /* The device's per-event timing, seven words from k on. */
+#define KEY_DEVICE_WORDS 7u
+
 static void key_device(uint32_t *k, const struct pqpan_ble_device *d)
 {
     k[0] = d->hfxo_start_ns;
@@ -617,52 +634,92 @@ static uint32_t fragment_octets(const struct pqpan_ble_config *c, uint32_t ll_ef
     return ll_eff < pdu_max ? ll_eff : pdu_max;
 }
 
-/* Every input of the exchange (run_plan after plan_of): which exchange; the fields of cfg
- * its messages are made of (PQKE: protocol, PQKE mode, ML-DSA set and hybrid suite (pqpan's
- * protocol only), KEM sizes,
- * the transfer as the PDUs it sends, ATT_MTU, keygen side; LE SC reads none of them); the
- * link (PHY, the LL octets its PDUs see, interval, event rules, bits accounting,
- * encryption); the close of the set-up's last event; the device's timing and the cycles of
- * the operations the exchange runs (the others are not read and may hold anything). */
-static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
-                         const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
-                         const uint64_t cycles[PQPAN_OP_COUNT], uint64_t start_close_ns,
-                         uint32_t ll_eff, int lesc)
+static int cycles_equal(const uint64_t a[PQPAN_OP_COUNT], const uint64_t b[PQPAN_OP_COUNT])
 {
-    int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    uint64_t diff = 0;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        diff |= a[op] ^ b[op];
+    }
+    return diff == 0u;
+}
+
+/* The number of the timing (device and the cycles c's exchange reads) in the memo: the
+ * timing matched last, another the memo keeps, or a new number in the slot after the last
+ * (ble.h struct pqpan_ble_timing_memo). */
+static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
+                          const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
+                          const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
+{
+    uint64_t read[PQPAN_OP_COUNT];
+    struct pqpan_ble_timing_memo *m;
     enum pqpan_op first, last;
+    uint32_t dev[KEY_DEVICE_WORDS], i, j;
     int op;
     exchange_ops(&first, &last, c, lesc);
-    memset(k, 0, PQPAN_BLE_EXCHANGE_KEY_WORDS * sizeof k[0]);
-    k[0] = (uint32_t)lesc;
-    if (!lesc) {
-        k[1] = (uint32_t)c->protocol;
-        k[2] = (uint32_t)pqpan_ble_transfer_pdus(c->transfer);
-        k[3] = c->att_mtu;
-        k[4] = c->ek_bytes;
-        k[5] = c->ct_bytes;
-        k[6] = (uint32_t)c->keygen_side;
-        k[8] = pqpan ? c->pqke_mode | c->pqke_sig << 8 | (uint32_t)(c->pqke_hybrid != 0) << 16 : 0u;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        read[op] = op >= (int)first && op <= (int)last ? cycles[op] : 0u;
     }
-    k[7] = (uint32_t)(c->encrypted != 0) | (uint32_t)(c->same_event_reply != 0) << 1;
-    k[9] = (uint32_t)c->phy;
-    k[10] = fragment_octets(c, ll_eff, lesc);
-    k[11] = c->max_pairs;
-    k[12] = (uint32_t)c->bits_ifs;
-    key_wide(&k[13], c->ci_ns);
-    key_wide(&k[15], c->event_len_ns);
-    key_wide(&k[17], start_close_ns);
-    key_device(&k[EXCHANGE_HASHED_WORDS], d);
-    for (op = (int)first; op <= (int)last; op++) {
-        key_wide(&k[PQPAN_BLE_EXCHANGE_KEY_WORDS - 2u * (unsigned)(PQPAN_OP_COUNT - op)], cycles[op]);
+    key_device(dev, d);
+    for (i = 0; i < PQPAN_BLE_TIMING_SLOTS; i++) {
+        j = (cache->last_timing + i) % PQPAN_BLE_TIMING_SLOTS;
+        m = &cache->timing[j];
+        if (m->id != 0u && words_equal(m->dev, dev, KEY_DEVICE_WORDS) &&
+            cycles_equal(m->cycles, read)) {
+            cache->last_timing = j;
+            return m->id;
+        }
     }
+    cache->last_timing = (cache->last_timing + 1u) % PQPAN_BLE_TIMING_SLOTS;
+    m = &cache->timing[cache->last_timing];
+    memcpy(m->dev, dev, sizeof dev);
+    memcpy(m->cycles, read, sizeof read);
+    m->id = ++cache->timing_ids;
+    return m->id;
 }
+
+/* Every input of the exchange (run_plan after plan_of). Its first PQPAN_BLE_PLAN_KEY_WORDS
+ * words are the plan's: the timing's number (the device's timing and the cycles of the
+ * operations the exchange runs; the others are not read and may hold anything); which
+ * exchange; the fields of cfg its messages are made of (PQKE: protocol, transfer as the
+ * PDUs it sends, ATT_MTU, KEM sizes, keygen side, and for pqpan's protocol the PQKE mode,
+ * ML-DSA set and hybrid suite; LE SC reads none of them); encryption and the event rule.
+ * Then the link (PHY, the LL octets its PDUs see, pair cap, bits accounting, interval,
+ * event length) and the close of the set-up's last event. */
+static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+                         const struct pqpan_ble_config *c, uint64_t timing,
+                         uint64_t start_close_ns, uint32_t ll_eff, int lesc)
+{
+    int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    memset(k, 0, PQPAN_BLE_EXCHANGE_KEY_WORDS * sizeof k[0]);
+    key_wide(&k[0], timing);
+    k[2] = (uint32_t)lesc;
+    if (!lesc) {
+        k[3] = (uint32_t)c->protocol;
+        k[4] = (uint32_t)pqpan_ble_transfer_pdus(c->transfer);
+        k[5] = c->att_mtu;
+        k[6] = c->ek_bytes;
+        k[7] = c->ct_bytes;
+        k[8] = (uint32_t)c->keygen_side;
+        k[9] = pqpan ? c->pqke_mode | c->pqke_sig << 8 | (uint32_t)(c->pqke_hybrid != 0) << 16 : 0u;
+    }
+    k[10] = (uint32_t)(c->encrypted != 0) | (uint32_t)(c->same_event_reply != 0) << 1;
+    k[11] = (uint32_t)c->phy;
+    k[12] = fragment_octets(c, ll_eff, lesc);
+    k[13] = c->max_pairs;
+    k[14] = (uint32_t)c->bits_ifs;
+    key_wide(&k[15], c->ci_ns);
+    key_wide(&k[17], c->event_len_ns);
+    key_wide(&k[19], start_close_ns);
+}
+
+_Static_assert(PQPAN_BLE_PLAN_KEY_WORDS == 11u, "a plan's key is the exchange key's k[0..10]");
 
 /* Whether set-up slot m holds the set-up of key. */
 static int setup_slot_holds(const struct pqpan_ble_setup_memo *m,
                             const uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS])
 {
-    return m->valid && memcmp(m->key, key, PQPAN_BLE_SETUP_KEY_WORDS * sizeof key[0]) == 0;
+    return m->valid && words_equal(m->key, key, PQPAN_BLE_SETUP_KEY_WORDS);
 }
 
 /* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
@@ -801,7 +858,7 @@ static void add_setup_totals(struct pqpan_ble_estimate *out, const struct pqpan_
 
 /* d = a - b over the counts the exchange adds to; the three it sets are a's. With
  * sign = +1 and b the set-up's, counts_step(a, s, d) gives back the exchange's result. */
-static void counts_step(struct pqpan_ble_counts *d, const struct pqpan_ble_counts *a,
+static inline void counts_step(struct pqpan_ble_counts *d, const struct pqpan_ble_counts *a,
                         const struct pqpan_ble_counts *b, int sign)
 {
     int i;
@@ -834,15 +891,33 @@ static void put_exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     out->latency_ns = x->latency_ns;
 }
 
+/* The plan of the exchange whose key is key, from the memo's plan slots or planned there:
+ * PQPAN_OK with *plan, or why its messages do not fit. */
+static int plan_memo(const struct pqpan_ble_plan **plan, struct pqpan_ble_estimate_cache *cache,
+                     const uint32_t key[PQPAN_BLE_PLAN_KEY_WORDS],
+                     const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
+                     const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
+{
+    struct pqpan_ble_plan_memo *m =
+        &cache->plan[key_slot(key, PLAN_HASHED_WORDS, PQPAN_BLE_PLAN_KEY_WORDS,
+                              PQPAN_BLE_PLAN_CACHE_SLOTS)];
+    if (!m->valid || !words_equal(m->key, key, PQPAN_BLE_PLAN_KEY_WORDS)) {
+        m->rc = plan_of(&m->plan, cfg, dev, cycles, lesc, &cache->work);
+        memcpy(m->key, key, sizeof m->key);
+        m->valid = 1;
+    }
+    *plan = &m->plan;
+    return m->rc;
+}
+
 /* Runs plan p on out after the set-up s (out holds s's parts) and stores what it adds in
  * slot x under key. */
 static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
                              const struct pqpan_ble_setup_memo *s,
                              struct pqpan_ble_exchange_memo *x,
                              const uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
-                             const struct plan *p, const struct pqpan_ble_config *cfg,
-                             const struct pqpan_ble_device *dev,
-                             const uint64_t cycles[PQPAN_OP_COUNT])
+                             const struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
+                             const struct pqpan_ble_device *dev)
 {
     static const struct pqpan_ble_ledger_tail zero;
     static const struct pqpan_ble_bits_tail zero_bits;
@@ -853,7 +928,7 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
         bits_put(&out->bits[j], &zero_bits);
     }
     out->counts = s->counts;
-    run_plan(out, p, cfg, dev, cycles);
+    run_plan(out, p, cfg, dev);
     for (j = 0; j < 2; j++) {
         tail_take(&x->tail[j], &out->ledger[j]);
         bits_take(&x->bits_tail[j], &out->bits[j]);
@@ -874,7 +949,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     const struct pqpan_ble_setup_memo *s;
     struct pqpan_ble_exchange_memo *x;
-    struct plan p;
+    const struct pqpan_ble_plan *p = NULL;
     uint32_t ll_eff;
     int hit;
     *res = NULL;
@@ -883,11 +958,12 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     }
     s = setup_memo(cache, cfg, dev);
     ll_eff = pqpan_ble_config_ll_octets(cfg);
-    exchange_key(key, cfg, dev, cycles, s->counts.last_close_ns, ll_eff, lesc);
+    exchange_key(key, cfg, timing_id(cache, cfg, dev, cycles, lesc), s->counts.last_close_ns,
+                 ll_eff, lesc);
     x = &cache->exchange[key_slot(key, EXCHANGE_HASHED_WORDS, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
-    hit = x->valid && memcmp(x->key, key, sizeof key) == 0;
-    if (!hit && plan_of(&p, cfg, dev, cycles, lesc, &cache->work) != PQPAN_OK) {
+    hit = x->valid && words_equal(x->key, key, PQPAN_BLE_EXCHANGE_KEY_WORDS);
+    if (!hit && plan_memo(&p, cache, key, cfg, dev, cycles, lesc) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (cache->out_setup_stamp != s->stamp) {
@@ -902,7 +978,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         }
     } else {
         cache->exchange_misses++;
-        compute_exchange(cache, s, x, key, &p, cfg, dev, cycles);
+        compute_exchange(cache, s, x, key, p, cfg, dev);
     }
     cache->out_exchange_stamp = x->stamp;
     cache->out.ll_octets_eff = ll_eff; /* the slot may come from a larger LL size */
