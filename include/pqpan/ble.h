@@ -291,11 +291,11 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
  * the KEM, the transfer method, the keygen side, the cycles or the bits accounting. A
  * sweep has few distinct set-ups, so a memo keyed on those inputs spares all but the
  * first of each. Internal to estimate.c; the caller only owns the storage. */
-#define PQPAN_BLE_SETUP_KEY_WORDS 15u
+#define PQPAN_BLE_SETUP_KEY_WORDS 8u
 #define PQPAN_BLE_ESTIMATE_CACHE_SLOTS 128u
 
 struct pqpan_ble_setup_memo {
-    uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
+    uint64_t key[PQPAN_BLE_SETUP_KEY_WORDS];
     int valid;
     uint64_t stamp;                /* when it was stored (the cache's store count) */
     struct pqpan_ledger ledger[2]; /* the estimate's fields the set-up writes */
@@ -317,18 +317,18 @@ struct pqpan_ble_setup_memo {
  * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
  * from phase KEY_TRANSFER on (the exchange's phases, the operations and the totals), the
  * counts it adds and the latency. */
-#define PQPAN_BLE_EXCHANGE_KEY_WORDS 21u
+#define PQPAN_BLE_EXCHANGE_KEY_WORDS 8u
 #define PQPAN_BLE_EXCHANGE_CACHE_SLOTS 512u
 
 /* The device timing and the cycles an exchange reads (the other operations' cycles
- * zeroed), as a number: a key holds that number instead of the 25 words it stands for.
+ * zeroed), as a number: a key holds that number instead of the 13 words it stands for.
  * The memo keeps the last few timings it numbered; a timing not among them gets a new
  * number (numbers are never reused, so a slot keyed by a forgotten timing never matches
  * again). */
 #define PQPAN_BLE_TIMING_SLOTS 4u
 
 struct pqpan_ble_timing_memo {
-    uint32_t dev[7]; /* the struct pqpan_ble_device's fields, in order */
+    uint64_t dev[4]; /* the struct pqpan_ble_device's fields, two to a word */
     uint64_t cycles[PQPAN_OP_COUNT];
     uint64_t id; /* 0: empty */
 };
@@ -339,7 +339,7 @@ struct pqpan_ble_timing_memo {
  * first PQPAN_BLE_PLAN_KEY_WORDS words of an exchange's key, as a sweep re-plans the same
  * messages for every PHY, LL size and interval. */
 #define PQPAN_BLE_PLAN_TXN_MAX (3 * PQPAN_BLE_TXN_MAX + 1) /* three messages and a wait */
-#define PQPAN_BLE_PLAN_KEY_WORDS 11u
+#define PQPAN_BLE_PLAN_KEY_WORDS 4u
 #define PQPAN_BLE_PLAN_CACHE_SLOTS 64u
 
 struct pqpan_ble_crypto_book {
@@ -355,7 +355,7 @@ struct pqpan_ble_plan {
 };
 
 struct pqpan_ble_plan_memo {
-    uint32_t key[PQPAN_BLE_PLAN_KEY_WORDS];
+    uint64_t key[PQPAN_BLE_PLAN_KEY_WORDS];
     int valid;
     int rc; /* PQPAN_OK, or why the messages do not fit the configuration */
     struct pqpan_ble_plan plan;
@@ -405,7 +405,7 @@ struct pqpan_ble_bits_tail {
 };
 
 struct pqpan_ble_exchange_memo {
-    uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     int valid;
     uint64_t stamp;
     struct pqpan_ble_ledger_tail tail[2];      /* ledger[0], ledger[1] */

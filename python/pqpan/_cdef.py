@@ -501,7 +501,7 @@ uint64_t pqpan_ble_conn_events(const struct pqpan_ble_estimate *est);
                                              const struct pqpan_ble_device *dev,
                                              const uint64_t cycles[PQPAN_OP_COUNT]);
 struct pqpan_ble_setup_memo {
-    uint32_t key[15u];
+    uint64_t key[8u];
     int valid;
     uint64_t stamp;
     struct pqpan_ledger ledger[2];
@@ -510,7 +510,7 @@ struct pqpan_ble_setup_memo {
     uint64_t setup_ns;
 };
 struct pqpan_ble_timing_memo {
-    uint32_t dev[7];
+    uint64_t dev[4];
     uint64_t cycles[PQPAN_OP_COUNT];
     uint64_t id;
 };
@@ -525,7 +525,7 @@ struct pqpan_ble_plan {
     struct pqpan_ble_crypto_book book[2];
 };
 struct pqpan_ble_plan_memo {
-    uint32_t key[11u];
+    uint64_t key[4u];
     int valid;
     int rc;
     struct pqpan_ble_plan plan;
@@ -552,7 +552,7 @@ struct pqpan_ble_bits_tail {
     uint64_t totals[5];
 };
 struct pqpan_ble_exchange_memo {
-    uint32_t key[21u];
+    uint64_t key[8u];
     int valid;
     uint64_t stamp;
     struct pqpan_ble_ledger_tail tail[2];
@@ -2320,15 +2320,15 @@ MACROS = {
     'PQPAN_BLE_CI_STEP_NS': 1250000,
     'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 128,
     'PQPAN_BLE_EXCHANGE_CACHE_SLOTS': 512,
-    'PQPAN_BLE_EXCHANGE_KEY_WORDS': 21,
+    'PQPAN_BLE_EXCHANGE_KEY_WORDS': 8,
     'PQPAN_BLE_IDLE_CI_DEFAULT_NS': 30000000,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
     'PQPAN_BLE_MIC_BYTES': 4,
     'PQPAN_BLE_PLAN_CACHE_SLOTS': 64,
-    'PQPAN_BLE_PLAN_KEY_WORDS': 11,
+    'PQPAN_BLE_PLAN_KEY_WORDS': 4,
     'PQPAN_BLE_PLAN_TXN_MAX': 25,
-    'PQPAN_BLE_SETUP_KEY_WORDS': 15,
+    'PQPAN_BLE_SETUP_KEY_WORDS': 8,
     'PQPAN_BLE_TIMING_SLOTS': 4,
     'PQPAN_BLE_TXN_MAX': 8,
     'PQPAN_BLE_T_IFS_NS': 150000,

@@ -182,25 +182,26 @@ static void book_put(struct pqpan_ledger *l, const struct pqpan_ble_crypto_book 
     pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, b->cpu_ns);
 }
 
-/* Sleep fills the part of span a side spends in none of the other states of the phases
- * in mask (bit = 1 << phase); it is booked in phase ph. */
-static void add_sleep(struct pqpan_ledger led[2], uint64_t span, unsigned mask,
-                      enum pqpan_phase ph)
+/* Sleep fills the part of span a side spends in none of the other states of the
+ * exchange's phases (KEY_TRANSFER, CRYPTO, CONFIRM, which follow one another in enum
+ * pqpan_phase); it is booked in KEY_TRANSFER. */
+_Static_assert(PQPAN_PHASE_CRYPTO == PQPAN_PHASE_KEY_TRANSFER + 1 &&
+                   PQPAN_PHASE_CONFIRM == PQPAN_PHASE_KEY_TRANSFER + 2,
+               "the exchange's phases are one run of phases");
+
+static void add_sleep(struct pqpan_ledger led[2], uint64_t span)
 {
-    int i, p;
+    int i, p, st;
     for (i = 0; i < 2; i++) {
         uint64_t busy = 0;
-        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
-            if (mask & (1u << p)) {
-                busy += pqpan_ledger_phase_ns(&led[i], (enum pqpan_phase)p);
+        for (p = PQPAN_PHASE_KEY_TRANSFER; p <= PQPAN_PHASE_CONFIRM; p++) {
+            for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+                busy += led[i].ns[p][st];
             }
         }
-        pqpan_ledger_add(&led[i], ph, PQPAN_STATE_SLEEP, span > busy ? span - busy : 0u);
+        led[i].ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_SLEEP] += span > busy ? span - busy : 0u;
     }
 }
-
-#define MASK_EXCHANGE \
-    ((1u << PQPAN_PHASE_KEY_TRANSFER) | (1u << PQPAN_PHASE_CRYPTO) | (1u << PQPAN_PHASE_CONFIRM))
 
 /* The last computation (Decaps of the study's exchange) after the last message: the
  * events that pass while it runs, as a txn with only a wait. */
@@ -515,7 +516,7 @@ static void run_plan(struct pqpan_ble_estimate *out, const struct pqpan_ble_plan
     for (i = 0; i < 2; i++) {
         book_put(&out->ledger[i], &p->book[i]);
     }
-    add_sleep(out->ledger, out->latency_ns, MASK_EXCHANGE, PQPAN_PHASE_KEY_TRANSFER);
+    add_sleep(out->ledger, out->latency_ns);
 }
 
 /* The plain estimator: the plan, the set-up, the exchange, everything computed. */
@@ -540,18 +541,15 @@ void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache)
     memset(cache, 0, sizeof *cache);
 }
 
-/* A 64-bit value as two key words (low, high), so a key has no padding to compare. */
-static void key_wide(uint32_t *k, uint64_t v)
-{
-    k[0] = (uint32_t)v;
-    k[1] = (uint32_t)(v >> 32);
-}
+/* The memo's keys are 64-bit words: each field, or small fields packed side by side at
+ * fixed bit offsets wide enough for every value config_ok lets through, so that two
+ * configurations have the same key only if they agree on every field in it. */
 
 /* Whether n key words are equal: every word compared, no early exit, so that the compiler
  * unrolls it into a few vector compares (a memcmp call costs more than the compare). */
-static int words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
+static int words_equal(const uint64_t *a, const uint64_t *b, unsigned n)
 {
-    uint32_t diff = 0;
+    uint64_t diff = 0;
     unsigned i;
     for (i = 0; i < n; i++) {
         diff |= a[i] ^ b[i];
@@ -559,48 +557,32 @@ static int words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
     return diff == 0u;
 }
 
-/* A set-up key's words before the device's timing: the inputs a sweep varies inside its
- * energy options and --crypto-impl (cli/sweep.c runs those outermost), each weighed on
- * its own in the slot's hash; the words from there on are summed and weighed once (a
- * look-up still compares every word). The exchange's and the plan's keys (timing as a
- * number) are weighed whole but for an odd last word. */
-#define SETUP_HASHED_WORDS 8u
-#define EXCHANGE_HASHED_WORDS (PQPAN_BLE_EXCHANGE_KEY_WORDS & ~1u)
-#define PLAN_HASHED_WORDS (PQPAN_BLE_PLAN_KEY_WORDS & ~1u)
-
-/* A key's slot among `slots`: the first `weighed` words, two at a time as one 64-bit
- * value, times distinct odd 64-bit constants, summed (the products do not wait on each
- * other, unlike FNV's chain), plus the sum of the other words times one more constant,
- * then mixed by splitmix64's finaliser so that every word reaches the low bits. */
-static uint32_t key_slot(const uint32_t *k, unsigned weighed, unsigned words, uint32_t slots)
+/* A key's slot among `slots`: each word times its own odd 64-bit constant, summed (the
+ * products do not wait on each other, unlike FNV's chain), then mixed by splitmix64's
+ * finaliser so that every word reaches the low bits. */
+static uint32_t key_slot(const uint64_t *k, unsigned words, uint32_t slots)
 {
     const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
-    uint64_t h = 0, rest = 0;
+    uint64_t h = 0;
     unsigned i;
-    for (i = 0; i + 1u < weighed; i += 2u) {
-        h += ((uint64_t)k[i] | (uint64_t)k[i + 1u] << 32) * (golden * (i + 1u));
+    for (i = 0; i < words; i++) {
+        h += k[i] * (golden * (2u * i + 1u));
     }
-    for (; i < words; i++) {
-        rest += k[i];
-    }
-    h += rest * (golden * (weighed + 1u));
     h = (h ^ h >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
     h = (h ^ h >> 27) * UINT64_C(0x94D049BB133111EB);
     return (uint32_t)((h ^ h >> 31) % slots);
 }
 
-/* The device's per-event timing, seven words from k on. */
-#define KEY_DEVICE_WORDS 7u
+/* The device's per-event timing and clock, seven 32-bit fields two to a word, from k on
+ * (four words). */
+#define KEY_DEVICE_WORDS 4u
 
-static void key_device(uint32_t *k, const struct pqpan_ble_device *d)
+static void key_device(uint64_t *k, const struct pqpan_ble_device *d)
 {
-    k[0] = d->hfxo_start_ns;
-    k[1] = d->ramp_ns;
-    k[2] = d->pre_ns;
-    k[3] = d->post_ns;
-    k[4] = d->sca_ppm;
-    k[5] = d->rx_margin_ns;
-    k[6] = d->cpu_hz;
+    k[0] = d->hfxo_start_ns | (uint64_t)d->ramp_ns << 32;
+    k[1] = d->pre_ns | (uint64_t)d->post_ns << 32;
+    k[2] = d->sca_ppm | (uint64_t)d->rx_margin_ns << 32;
+    k[3] = d->cpu_hz;
 }
 
 /* Every input pqpan_ble_setup_run reads (src/ble/setup.c): the advertising interval, the
@@ -609,18 +591,19 @@ static void key_device(uint32_t *k, const struct pqpan_ble_device *d)
  * ll_octets with 27 only) and whether the ATT_MTU exchange runs (att_mtu > 23); the
  * features, discovery and same_event_reply flags (each read as a truth value); and the
  * device's timing. */
-static void setup_key(uint32_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_ble_config *c,
+static void setup_key(uint64_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_ble_config *c,
                       const struct pqpan_ble_device *d)
 {
-    key_wide(&k[0], c->adv_interval_ns);
-    key_wide(&k[2], c->conn_update ? c->idle_ci_ns : c->ci_ns);
-    key_wide(&k[4], c->ci_ns);
-    k[6] = (uint32_t)c->phy;
-    k[7] = (uint32_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) |
-           (uint32_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 1 | (uint32_t)(c->features != 0) << 2 |
-           (uint32_t)(c->discovery != 0) << 3 | (uint32_t)(c->same_event_reply != 0) << 4;
-    key_device(&k[SETUP_HASHED_WORDS], d);
+    k[0] = c->adv_interval_ns;
+    k[1] = c->conn_update ? c->idle_ci_ns : c->ci_ns;
+    k[2] = c->ci_ns;
+    k[3] = (uint64_t)c->phy | (uint64_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) << 8 |
+           (uint64_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 9 | (uint64_t)(c->features != 0) << 10 |
+           (uint64_t)(c->discovery != 0) << 11 | (uint64_t)(c->same_event_reply != 0) << 12;
+    key_device(&k[4], d);
 }
+
+_Static_assert(PQPAN_BLE_SETUP_KEY_WORDS == 4u + KEY_DEVICE_WORDS, "a set-up key's words");
 
 /* The LL payload an exchange's L2CAP PDUs see: its effective LL octets, or fewer when even
  * those cannot cut its largest L2CAP PDU (one fragment either way, pqpan_ble_fragment):
@@ -634,16 +617,6 @@ static uint32_t fragment_octets(const struct pqpan_ble_config *c, uint32_t ll_ef
     return ll_eff < pdu_max ? ll_eff : pdu_max;
 }
 
-static int cycles_equal(const uint64_t a[PQPAN_OP_COUNT], const uint64_t b[PQPAN_OP_COUNT])
-{
-    uint64_t diff = 0;
-    int op;
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        diff |= a[op] ^ b[op];
-    }
-    return diff == 0u;
-}
-
 /* The number of the timing (device and the cycles c's exchange reads) in the memo: the
  * timing matched last, another the memo keeps, or a new number in the slot after the last
  * (ble.h struct pqpan_ble_timing_memo). */
@@ -651,10 +624,10 @@ static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
                           const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
                           const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
-    uint64_t read[PQPAN_OP_COUNT];
+    uint64_t read[PQPAN_OP_COUNT], dev[KEY_DEVICE_WORDS];
     struct pqpan_ble_timing_memo *m;
     enum pqpan_op first, last;
-    uint32_t dev[KEY_DEVICE_WORDS], i, j;
+    uint32_t i, j;
     int op;
     exchange_ops(&first, &last, c, lesc);
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
@@ -665,7 +638,7 @@ static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
         j = (cache->last_timing + i) % PQPAN_BLE_TIMING_SLOTS;
         m = &cache->timing[j];
         if (m->id != 0u && words_equal(m->dev, dev, KEY_DEVICE_WORDS) &&
-            cycles_equal(m->cycles, read)) {
+            words_equal(m->cycles, read, PQPAN_OP_COUNT)) {
             cache->last_timing = j;
             return m->id;
         }
@@ -680,46 +653,59 @@ static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
 
 /* Every input of the exchange (run_plan after plan_of). Its first PQPAN_BLE_PLAN_KEY_WORDS
  * words are the plan's: the timing's number (the device's timing and the cycles of the
- * operations the exchange runs; the others are not read and may hold anything); which
- * exchange; the fields of cfg its messages are made of (PQKE: protocol, transfer as the
- * PDUs it sends, ATT_MTU, KEM sizes, keygen side, and for pqpan's protocol the PQKE mode,
- * ML-DSA set and hybrid suite; LE SC reads none of them); encryption and the event rule.
- * Then the link (PHY, the LL octets its PDUs see, pair cap, bits accounting, interval,
+ * operations the exchange runs; the others are not read and may hold anything); the KEM
+ * sizes; for pqpan's protocol the PQKE mode and ML-DSA set; which exchange, and the fields
+ * of cfg its messages are made of (PQKE: protocol, keygen side, hybrid suite, transfer as
+ * the PDUs it sends, ATT_MTU; LE SC reads none of them), encryption and the event rule.
+ * Then the link (PHY, bits accounting, the LL octets its PDUs see, pair cap, interval,
  * event length) and the close of the set-up's last event. */
-static void exchange_key(uint32_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+static void exchange_key(uint64_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                          const struct pqpan_ble_config *c, uint64_t timing,
                          uint64_t start_close_ns, uint32_t ll_eff, int lesc)
 {
-    int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
-    memset(k, 0, PQPAN_BLE_EXCHANGE_KEY_WORDS * sizeof k[0]);
-    key_wide(&k[0], timing);
-    k[2] = (uint32_t)lesc;
-    if (!lesc) {
-        k[3] = (uint32_t)c->protocol;
-        k[4] = (uint32_t)pqpan_ble_transfer_pdus(c->transfer);
-        k[5] = c->att_mtu;
-        k[6] = c->ek_bytes;
-        k[7] = c->ct_bytes;
-        k[8] = (uint32_t)c->keygen_side;
-        k[9] = pqpan ? c->pqke_mode | c->pqke_sig << 8 | (uint32_t)(c->pqke_hybrid != 0) << 16 : 0u;
+    int pqke = !lesc, pqpan = pqke && c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    k[0] = timing;
+    k[1] = pqke ? c->ek_bytes | (uint64_t)c->ct_bytes << 32 : 0u;
+    k[2] = pqpan ? c->pqke_mode | (uint64_t)c->pqke_sig << 32 : 0u;
+    k[3] = (uint64_t)lesc | (uint64_t)(c->encrypted != 0) << 1 |
+           (uint64_t)(c->same_event_reply != 0) << 2;
+    if (pqke) {
+        k[3] |= (uint64_t)c->protocol << 3 | (uint64_t)c->keygen_side << 4 |
+                (uint64_t)(pqpan && c->pqke_hybrid != 0) << 5 |
+                (uint64_t)pqpan_ble_transfer_pdus(c->transfer) << 8 | (uint64_t)c->att_mtu << 16;
     }
-    k[10] = (uint32_t)(c->encrypted != 0) | (uint32_t)(c->same_event_reply != 0) << 1;
-    k[11] = (uint32_t)c->phy;
-    k[12] = fragment_octets(c, ll_eff, lesc);
-    k[13] = c->max_pairs;
-    k[14] = (uint32_t)c->bits_ifs;
-    key_wide(&k[15], c->ci_ns);
-    key_wide(&k[17], c->event_len_ns);
-    key_wide(&k[19], start_close_ns);
+    k[4] = (uint64_t)c->phy | (uint64_t)c->bits_ifs << 8 |
+           (uint64_t)fragment_octets(c, ll_eff, lesc) << 16 | (uint64_t)c->max_pairs << 32;
+    k[5] = c->ci_ns;
+    k[6] = c->event_len_ns;
+    k[7] = start_close_ns;
 }
 
-_Static_assert(PQPAN_BLE_PLAN_KEY_WORDS == 11u, "a plan's key is the exchange key's k[0..10]");
+_Static_assert(PQPAN_BLE_PLAN_KEY_WORDS == 4u && PQPAN_BLE_EXCHANGE_KEY_WORDS == 8u,
+               "a plan's key is the exchange key's k[0..3]");
 
 /* Whether set-up slot m holds the set-up of key. */
 static int setup_slot_holds(const struct pqpan_ble_setup_memo *m,
-                            const uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS])
+                            const uint64_t key[PQPAN_BLE_SETUP_KEY_WORDS])
 {
     return m->valid && words_equal(m->key, key, PQPAN_BLE_SETUP_KEY_WORDS);
+}
+
+/* The slot for key among the two of its pair (slots 2j and 2j+1; a key hashed to one
+ * may sit in either, so that two set-ups a sweep alternates between do not evict each
+ * other): the one holding key, else the one stored longer ago (or empty). */
+static uint32_t setup_slot_of(const struct pqpan_ble_estimate_cache *cache,
+                              const uint64_t key[PQPAN_BLE_SETUP_KEY_WORDS])
+{
+    uint32_t h = key_slot(key, PQPAN_BLE_SETUP_KEY_WORDS, PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
+    const struct pqpan_ble_setup_memo *a = &cache->slot[h], *b = &cache->slot[h ^ 1u];
+    if (setup_slot_holds(a, key)) {
+        return h;
+    }
+    if (setup_slot_holds(b, key)) {
+        return h ^ 1u;
+    }
+    return a->stamp <= b->stamp ? h : h ^ 1u;
 }
 
 /* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
@@ -728,14 +714,13 @@ static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_c
                                                      const struct pqpan_ble_config *cfg,
                                                      const struct pqpan_ble_device *dev)
 {
-    uint32_t key[PQPAN_BLE_SETUP_KEY_WORDS];
+    uint64_t key[PQPAN_BLE_SETUP_KEY_WORDS];
     struct pqpan_ble_setup_memo *m;
     struct pqpan_ble_estimate *out = &cache->out;
     setup_key(key, cfg, dev);
     m = &cache->slot[cache->last_setup_slot]; /* a sweep's neighbours share their set-up */
     if (!setup_slot_holds(m, key)) {
-        cache->last_setup_slot = key_slot(key, SETUP_HASHED_WORDS, PQPAN_BLE_SETUP_KEY_WORDS,
-                                          PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
+        cache->last_setup_slot = setup_slot_of(cache, key);
         m = &cache->slot[cache->last_setup_slot];
     }
     if (setup_slot_holds(m, key)) {
@@ -891,16 +876,21 @@ static void put_exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     out->latency_ns = x->latency_ns;
 }
 
+static int exchange_slot_holds(const struct pqpan_ble_exchange_memo *x,
+                               const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
+{
+    return x->valid && words_equal(x->key, key, PQPAN_BLE_EXCHANGE_KEY_WORDS);
+}
+
 /* The plan of the exchange whose key is key, from the memo's plan slots or planned there:
  * PQPAN_OK with *plan, or why its messages do not fit. */
 static int plan_memo(const struct pqpan_ble_plan **plan, struct pqpan_ble_estimate_cache *cache,
-                     const uint32_t key[PQPAN_BLE_PLAN_KEY_WORDS],
+                     const uint64_t key[PQPAN_BLE_PLAN_KEY_WORDS],
                      const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
                      const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
     struct pqpan_ble_plan_memo *m =
-        &cache->plan[key_slot(key, PLAN_HASHED_WORDS, PQPAN_BLE_PLAN_KEY_WORDS,
-                              PQPAN_BLE_PLAN_CACHE_SLOTS)];
+        &cache->plan[key_slot(key, PQPAN_BLE_PLAN_KEY_WORDS, PQPAN_BLE_PLAN_CACHE_SLOTS)];
     if (!m->valid || !words_equal(m->key, key, PQPAN_BLE_PLAN_KEY_WORDS)) {
         m->rc = plan_of(&m->plan, cfg, dev, cycles, lesc, &cache->work);
         memcpy(m->key, key, sizeof m->key);
@@ -915,7 +905,7 @@ static int plan_memo(const struct pqpan_ble_plan **plan, struct pqpan_ble_estima
 static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
                              const struct pqpan_ble_setup_memo *s,
                              struct pqpan_ble_exchange_memo *x,
-                             const uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+                             const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                              const struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
                              const struct pqpan_ble_device *dev)
 {
@@ -946,7 +936,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
                          const uint64_t cycles[PQPAN_OP_COUNT],
                          struct pqpan_ble_estimate_cache *cache, int lesc)
 {
-    uint32_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     const struct pqpan_ble_setup_memo *s;
     struct pqpan_ble_exchange_memo *x;
     const struct pqpan_ble_plan *p = NULL;
@@ -960,9 +950,9 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     ll_eff = pqpan_ble_config_ll_octets(cfg);
     exchange_key(key, cfg, timing_id(cache, cfg, dev, cycles, lesc), s->counts.last_close_ns,
                  ll_eff, lesc);
-    x = &cache->exchange[key_slot(key, EXCHANGE_HASHED_WORDS, PQPAN_BLE_EXCHANGE_KEY_WORDS,
+    x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
-    hit = x->valid && words_equal(x->key, key, PQPAN_BLE_EXCHANGE_KEY_WORDS);
+    hit = exchange_slot_holds(x, key);
     if (!hit && plan_memo(&p, cache, key, cfg, dev, cycles, lesc) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
