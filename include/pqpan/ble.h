@@ -330,6 +330,7 @@ struct pqpan_ble_setup_memo {
 struct pqpan_ble_timing_memo {
     uint64_t dev[4]; /* the struct pqpan_ble_device's fields, two to a word */
     uint64_t cycles[PQPAN_OP_COUNT];
+    enum pqpan_op first, last; /* the operations it was last matched for */
     uint64_t id; /* 0: empty */
 };
 

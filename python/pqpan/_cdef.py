@@ -512,6 +512,7 @@ struct pqpan_ble_setup_memo {
 struct pqpan_ble_timing_memo {
     uint64_t dev[4];
     uint64_t cycles[PQPAN_OP_COUNT];
+    enum pqpan_op first, last;
     uint64_t id;
 };
 struct pqpan_ble_crypto_book {

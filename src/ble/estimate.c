@@ -618,28 +618,36 @@ static uint32_t fragment_octets(const struct pqpan_ble_config *c, uint32_t ll_ef
 }
 
 /* The number of the timing (device and the cycles c's exchange reads) in the memo: the
- * timing matched last, another the memo keeps, or a new number in the slot after the last
- * (ble.h struct pqpan_ble_timing_memo). */
+ * timing matched last (checked first on the operations it was matched for, the others
+ * being 0 there), another the memo keeps, or a new number in the slot after the last (ble.h
+ * struct pqpan_ble_timing_memo). */
 static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
                           const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
                           const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
     uint64_t read[PQPAN_OP_COUNT], dev[KEY_DEVICE_WORDS];
-    struct pqpan_ble_timing_memo *m;
+    struct pqpan_ble_timing_memo *m = &cache->timing[cache->last_timing];
     enum pqpan_op first, last;
     uint32_t i, j;
     int op;
     exchange_ops(&first, &last, c, lesc);
+    key_device(dev, d);
+    if (m->id != 0u && m->first == first && m->last == last &&
+        words_equal(m->dev, dev, KEY_DEVICE_WORDS) &&
+        words_equal(&m->cycles[first], &cycles[first], (unsigned)(last - first) + 1u)) {
+        return m->id; /* the last call's timing */
+    }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         read[op] = op >= (int)first && op <= (int)last ? cycles[op] : 0u;
     }
-    key_device(dev, d);
     for (i = 0; i < PQPAN_BLE_TIMING_SLOTS; i++) {
         j = (cache->last_timing + i) % PQPAN_BLE_TIMING_SLOTS;
         m = &cache->timing[j];
         if (m->id != 0u && words_equal(m->dev, dev, KEY_DEVICE_WORDS) &&
             words_equal(m->cycles, read, PQPAN_OP_COUNT)) {
             cache->last_timing = j;
+            m->first = first;
+            m->last = last;
             return m->id;
         }
     }
@@ -647,6 +655,8 @@ static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
     m = &cache->timing[cache->last_timing];
     memcpy(m->dev, dev, sizeof dev);
     memcpy(m->cycles, read, sizeof read);
+    m->first = first;
+    m->last = last;
     m->id = ++cache->timing_ids;
     return m->id;
 }
