@@ -701,22 +701,27 @@ static int setup_slot_holds(const struct pqpan_ble_setup_memo *m,
     return m->valid && words_equal(m->key, key, PQPAN_BLE_SETUP_KEY_WORDS);
 }
 
-/* The slot for key among the two of its pair (slots 2j and 2j+1; a key hashed to one
- * may sit in either, so that two set-ups a sweep alternates between do not evict each
- * other): the one holding key, else the one stored longer ago (or empty). */
+/* The slot for key among the SETUP_WAYS of its set (slots SETUP_WAYS·j .. SETUP_WAYS·j +
+ * SETUP_WAYS - 1: a key hashed to one may sit in any, so that the set-ups a sweep cycles
+ * through do not evict each other): the one holding key, else the one stored longest ago
+ * (or an empty one). */
+#define SETUP_WAYS 8u
+
 static uint32_t setup_slot_of(const struct pqpan_ble_estimate_cache *cache,
                               const uint64_t key[PQPAN_BLE_SETUP_KEY_WORDS])
 {
     uint32_t h = key_slot(key, PQPAN_BLE_SETUP_KEY_WORDS, PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
-    const struct pqpan_ble_setup_memo *a = &cache->slot[h], *b = &cache->slot[h ^ 1u];
-    if (setup_slot_holds(a, key)) {
-        return h;
+    uint32_t set = h - h % SETUP_WAYS, oldest = set, i;
+    for (i = set; i < set + SETUP_WAYS; i++) {
+        if (setup_slot_holds(&cache->slot[i], key)) {
+            return i;
+        }
+        oldest = cache->slot[i].stamp < cache->slot[oldest].stamp ? i : oldest;
     }
-    if (setup_slot_holds(b, key)) {
-        return h ^ 1u;
-    }
-    return a->stamp <= b->stamp ? h : h ^ 1u;
+    return oldest;
 }
+
+_Static_assert(PQPAN_BLE_ESTIMATE_CACHE_SLOTS % SETUP_WAYS == 0u, "whole sets of set-up slots");
 
 /* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
  * stored there. */
