@@ -10,8 +10,6 @@
  * starts when the event that delivered its input closes and its output joins the
  * reply's event when ready by its anchor. The packing and timeline mirror the packet
  * simulator (src/sim/sim.c), which the unit tests hold it to. */
-#include <string.h>
-
 #include "pqpan/ble.h"
 
 /* Air time is affine in the PDU octets on every PHY (phy.c): t(n) = t(0) + n·per_octet,
@@ -37,36 +35,6 @@ static uint64_t air_ns(const struct air *a, uint32_t n, int enc)
     return a->t_empty + (n + mic) * a->per_octet;
 }
 
-/* One message as LL PDUs: fragments, total air time and total octets on the air, and
- * the air time of one full fragment (kept so the packing does not recompute it). */
-struct shape {
-    struct pqpan_ble_frags f;
-    uint64_t ns;
-    uint64_t octets;
-    uint64_t full_ns;
-};
-
-static void shape_of(struct shape *s, const struct pqpan_ble_link *l, const struct air *a,
-                     uint32_t len, int ll_control, int enc)
-{
-    uint64_t payload;
-    if (ll_control) {
-        s->f.count = 1u;
-        s->f.full = len;
-        s->f.last = len;
-        payload = len;
-    } else {
-        pqpan_ble_fragment(&s->f, len, l->ll_octets);
-        payload = (uint64_t)len + PQPAN_L2CAP_HDR_BYTES;
-    }
-    if (enc && payload > 0u) {
-        payload += (uint64_t)s->f.count * PQPAN_BLE_MIC_BYTES;
-    }
-    s->ns = s->f.count * a->t_empty + payload * a->per_octet;
-    s->octets = s->f.count * a->oct_empty + payload;
-    s->full_ns = air_ns(a, s->f.full, enc);
-}
-
 static uint64_t ceil_div(uint64_t a, uint64_t b)
 {
     return (a + b - 1u) / b;
@@ -81,39 +49,90 @@ static uint64_t event_len(const struct pqpan_ble_link *l)
     return l->ci_ns > PQPAN_BLE_T_IFS_NS ? l->ci_ns - PQPAN_BLE_T_IFS_NS : 0u;
 }
 
+/* What every txn of one schedule call shares, derived once per call, and the last
+ * answer of pairs_per_event (the txns of an exchange mostly ask the same question: their
+ * longest PDU is a full LL fragment). */
+struct call {
+    struct air air;
+    uint64_t len_ns;       /* event length (event_len) */
+    uint64_t ci_ns;
+    uint32_t ll_octets;
+    uint32_t max_pairs;
+    uint64_t ppe_data_ns;  /* the data_ns pairs_per_event was last asked for, */
+    uint64_t ppe;          /* and its answer */
+};
+
+static void call_of(struct call *c, const struct pqpan_ble_link *l)
+{
+    air_of(&c->air, l->phy);
+    c->len_ns = event_len(l);
+    c->ci_ns = l->ci_ns;
+    c->ll_octets = l->ll_octets;
+    c->max_pairs = l->max_pairs;
+    c->ppe_data_ns = UINT64_MAX; /* no PDU takes that long: the first question computes */
+    c->ppe = 0u;
+}
+
+/* One message as LL PDUs: fragments (count, the first count-1 carrying full octets), total
+ * air time and octets on the air, and the air time of one full fragment (kept so the
+ * packing does not recompute it). */
+struct shape {
+    uint32_t count;
+    uint32_t full;
+    uint64_t ns;
+    uint64_t octets;
+    uint64_t full_ns;
+};
+
+/* No reply: what an unconfirmed txn's replies add. */
+static const struct shape no_reply = {0u, 0u, 0u, 0u, 0u};
+
+/* An LL control PDU is one PDU of len octets; an L2CAP PDU fragments per
+ * pqpan_ble_fragment, which is called only when it is longer than one LL PDU: the one-PDU
+ * case is the common one. A single fragment's full_ns is its whole air time. */
+static void shape_of(struct shape *s, const struct call *c, uint32_t len, int ll_control, int enc)
+{
+    uint64_t payload = len;
+    s->count = 1u;
+    s->full = len;
+    if (!ll_control) {
+        s->full = len + PQPAN_L2CAP_HDR_BYTES;
+        payload += PQPAN_L2CAP_HDR_BYTES;
+        if (s->full > c->ll_octets) {
+            struct pqpan_ble_frags f;
+            pqpan_ble_fragment(&f, len, c->ll_octets);
+            s->count = f.count;
+            s->full = f.full;
+        }
+    }
+    if (enc && payload > 0u) {
+        payload += (uint64_t)s->count * PQPAN_BLE_MIC_BYTES;
+    }
+    s->ns = s->count * c->air.t_empty + payload * c->air.per_octet;
+    s->octets = s->count * c->air.oct_empty + payload;
+    s->full_ns = s->count == 1u ? s->ns : air_ns(&c->air, s->full, enc);
+}
+
 /* Pairs that fit in one event when the longer PDU of a pair takes data_ns:
  * k pairs take k·(data + empty + 2·T_IFS) − T_IFS ≤ event length. At least one. */
-static uint64_t pairs_per_event(const struct pqpan_ble_link *l, const struct air *a,
-                                uint64_t data_ns)
+static uint64_t pairs_per_event(struct call *c, uint64_t data_ns)
 {
-    uint64_t len = event_len(l);
-    uint64_t pair = data_ns + a->t_empty + 2u * PQPAN_BLE_T_IFS_NS;
+    uint64_t pair = data_ns + c->air.t_empty + 2u * PQPAN_BLE_T_IFS_NS;
     uint64_t k;
-    k = (len + PQPAN_BLE_T_IFS_NS) / pair;
+    if (data_ns == c->ppe_data_ns) {
+        return c->ppe;
+    }
+    k = (c->len_ns + PQPAN_BLE_T_IFS_NS) / pair;
     if (k == 0u) {
         k = 1u;
     }
-    if (l->max_pairs != 0u && k > l->max_pairs) {
-        k = l->max_pairs;
+    if (c->max_pairs != 0u && k > c->max_pairs) {
+        k = c->max_pairs;
     }
+    c->ppe_data_ns = data_ns;
+    c->ppe = k;
     return k;
 }
-
-/* What one side sends during a run of pairs (the other side receives it). */
-struct side_air {
-    uint64_t tx_ns;
-    uint64_t data_tx, empty_tx;
-    uint64_t octets_tx;
-};
-
-struct run {
-    uint64_t pairs, events;
-    struct side_air side[2];
-    uint64_t replies;       /* reply events after the last data event */
-    uint64_t data_close_ns; /* close of the last data event, from its anchor */
-    uint64_t reply_close_ns;
-    uint64_t reply_pairs;
-};
 
 /* The data PDUs of a run: n_a L2CAP PDUs shaped a, then one shaped b; fragments are
  * numbered in sending order. na_frags and na_ns (the fragments and air time of the n_a
@@ -129,16 +148,16 @@ static void seq_of(struct seq *q, const struct shape *a, const struct shape *b, 
 {
     q->a = a;
     q->b = b;
-    q->na_frags = n_a * a->f.count;
+    q->na_frags = n_a * a->count;
     q->na_ns = n_a * a->ns;
-    q->n = q->na_frags + b->f.count;
+    q->n = q->na_frags + b->count;
     q->by_peripheral = by_peripheral;
 }
 
 /* Air time of the first j fragments (j <= count) of one PDU. */
 static uint64_t part_prefix_ns(const struct shape *s, uint64_t j)
 {
-    return j < s->f.count ? j * s->full_ns : s->ns;
+    return j < s->count ? j * s->full_ns : s->ns;
 }
 
 /* Air time of the first j fragments of a sequence. */
@@ -147,7 +166,7 @@ static uint64_t seq_prefix_ns(const struct seq *q, uint64_t j)
     if (j >= q->na_frags) {
         return q->na_ns + part_prefix_ns(q->b, j - q->na_frags);
     }
-    return j / q->a->f.count * q->a->ns + part_prefix_ns(q->a, j % q->a->f.count);
+    return j / q->a->count * q->a->ns + part_prefix_ns(q->a, j % q->a->count);
 }
 
 /* Close of an event of m pairs, one side sending data_ns of PDUs, the other empty PDUs:
@@ -169,16 +188,16 @@ struct head {
     uint64_t close_ns;
 };
 
-/* Whether k more pairs carrying data_ns fit after what an event already holds, in an
- * event of at most len_ns. */
-static int fits(const struct pqpan_ble_link *l, const struct air *air, uint64_t len_ns,
-                const struct head *h, uint64_t k, uint64_t data_ns)
+static const struct head no_head = {0u, 0u};
+
+/* Whether k more pairs carrying data_ns fit after what an event already holds. */
+static int fits(const struct call *c, const struct head *h, uint64_t k, uint64_t data_ns)
 {
-    uint64_t end = event_close_ns(air, k, data_ns);
+    uint64_t end = event_close_ns(&c->air, k, data_ns);
     if (h->pairs > 0u) {
         end += h->close_ns + PQPAN_BLE_T_IFS_NS;
     }
-    return end <= len_ns && (l->max_pairs == 0u || h->pairs + k <= l->max_pairs);
+    return end <= c->len_ns && (c->max_pairs == 0u || h->pairs + k <= c->max_pairs);
 }
 
 /* Packs the fragments of q into events as the central does (§4.5.6): a pair goes in the
@@ -189,10 +208,9 @@ static int fits(const struct pqpan_ble_link *l, const struct air *air, uint64_t 
  * peripheral sends, the peripheral's last packet's (it cannot know the peripheral's next
  * length; src/sim/sim.c does the same). The prefix sums walk along with j: end is the
  * air time of fragments [0, i+k), prev of [0, i+k-1), base of [0, i). */
-static void pack_events(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
-                        const struct seq *q, uint64_t lo, const struct head *head)
+static void pack_events(struct packing *pk, const struct call *c, const struct seq *q,
+                        uint64_t lo, const struct head *head)
 {
-    uint64_t len_ns = event_len(l);
     uint64_t i = 0, base = 0;
     struct head h = *head;
     pk->events = 0;
@@ -205,7 +223,7 @@ static void pack_events(struct packing *pk, const struct pqpan_ble_link *l, cons
         while (i + k < q->n) {
             uint64_t next = seq_prefix_ns(q, i + k + 1u);
             uint64_t guess = guess_last ? end - prev : next - end;
-            if (!fits(l, air, len_ns, &h, k + 1u, end - base + guess)) {
+            if (!fits(c, &h, k + 1u, end - base + guess)) {
                 break;
             }
             prev = end;
@@ -215,9 +233,9 @@ static void pack_events(struct packing *pk, const struct pqpan_ble_link *l, cons
         }
         if (h.pairs == 0u) {
             pk->events++;
-            pk->last_close_ns = event_close_ns(air, k, end - base);
+            pk->last_close_ns = event_close_ns(&c->air, k, end - base);
         } else if (k > 0u) {
-            pk->last_close_ns = h.close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(air, k, end - base);
+            pk->last_close_ns = h.close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(&c->air, k, end - base);
         }
         h.pairs = 0u;
         i += k;
@@ -227,128 +245,201 @@ static void pack_events(struct packing *pk, const struct pqpan_ble_link *l, cons
 
 /* pack_events, short-cut when no head event is joined and all of q fits the first event
  * (at most lo fragments): the loop would take them in one step. */
-static void pack(struct packing *pk, const struct pqpan_ble_link *l, const struct air *air,
-                 const struct seq *q, uint64_t lo, const struct head *head)
+static void pack(struct packing *pk, const struct call *c, const struct seq *q, uint64_t lo,
+                 const struct head *head)
 {
     if (head->pairs == 0u && q->n <= lo) {
         pk->events = 1u;
-        pk->last_close_ns = event_close_ns(air, q->n, q->na_ns + q->b->ns);
+        pk->last_close_ns = event_close_ns(&c->air, q->n, q->na_ns + q->b->ns);
         return;
     }
-    pack_events(pk, l, air, q, lo, head);
+    pack_events(pk, c, q, lo, head);
 }
+
+/* A txn's messages as shapes: count-1 shaped a, the last b, each reply rsp (no_reply when
+ * unconfirmed); s sends the messages, o the replies. */
+struct txn_shapes {
+    const struct shape *a, *b, *rsp;
+    int s, o;
+};
+
+/* Where a run leaves the schedule: its events, the last data event's close (from its
+ * anchor), and the reply events after it (0 unless replies take events of their own). */
+struct run {
+    uint64_t events;
+    uint64_t data_close_ns;
+    uint64_t replies;
+    uint64_t reply_close_ns;
+    uint64_t reply_pairs;
+};
 
 /* The pairs per event of the longest PDU of a run (pairs_per_event), the lower bound
- * pack and the same-event count need. A packing of single fragments needs only lo >= 1,
- * so a run of one-fragment PDUs whose replies go in later events skips the division. */
-static uint64_t lower_pairs(const struct pqpan_ble_link *l, const struct air *air,
-                            const struct pqpan_ble_txn *t, const struct shape *a,
-                            const struct shape *b, const struct shape *rsp, int separate)
+ * pack and the same-event count need. */
+static uint64_t lower_pairs(struct call *c, const struct txn_shapes *x)
 {
-    uint32_t biggest;
-    if (a->f.count == 1u && b->f.count == 1u && rsp->f.count <= 1u && separate) {
-        return 1u;
-    }
-    biggest = a->f.full > b->f.full ? a->f.full : b->f.full;
-    biggest = rsp->f.full > biggest ? rsp->f.full : biggest;
-    return pairs_per_event(l, air, air_ns(air, biggest, t->encrypted));
+    uint64_t biggest = x->a->full_ns > x->b->full_ns ? x->a->full_ns : x->b->full_ns;
+    biggest = x->rsp->full_ns > biggest ? x->rsp->full_ns : biggest;
+    return pairs_per_event(c, biggest);
 }
 
-/* The pairs and events of one transaction run; see the file comment for the rules. */
-static void run_txn(struct run *r, const struct pqpan_ble_link *l, const struct air *air,
-                    const struct pqpan_ble_txn *t, const struct head *head)
+/* Replies in events of their own: each message (with the head event for the first) then
+ * its reply. The count-1 first messages pack alike, so they are packed once. */
+static void run_separate(struct run *r, struct call *c, const struct pqpan_ble_txn *t,
+                         const struct txn_shapes *x, const struct head *head)
 {
-    static const struct head none = {0u, 0u};
-    struct shape a, b, rsp;
-    uint64_t per_event, n_req, t0;
-    int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
-    int o = 1 - s;
-    int confirmed = t->rsp_len != 0u;
-    int separate = confirmed && !l->same_event_reply;
+    uint64_t per_event = lower_pairs(c, x);
+    struct seq qa, qb, qr;
+    struct packing pa, pb, pr;
+    uint64_t events;
+    seq_of(&qb, x->a, x->b, 0u, x->s);
+    seq_of(&qr, x->rsp, x->rsp, 0u, x->o);
+    pack(&pr, c, &qr, per_event, &no_head);
+    if (t->count > 1u) {
+        struct packing pa1;
+        seq_of(&qa, x->a, x->a, 0u, x->s);
+        pack(&pa, c, &qa, per_event, &no_head);
+        pa1 = pa;
+        if (head->pairs > 0u) {
+            pack_events(&pa1, c, &qa, per_event, head);
+        }
+        if (x->b == x->a) { /* qb is qa */
+            pb = pa;
+        } else {
+            pack(&pb, c, &qb, per_event, &no_head);
+        }
+        events = (uint64_t)(t->count - 2u) * (pa.events + pr.events) + pa1.events + pr.events;
+    } else {
+        pack(&pb, c, &qb, per_event, head);
+        events = 0u;
+    }
+    r->events = events + pb.events + pr.events;
+    r->replies = pr.events;
+    r->reply_pairs = x->rsp->count;
+    r->data_close_ns = pb.last_close_ns;
+    r->reply_close_ns = pr.last_close_ns;
+}
 
-    r->replies = 0u; /* the reply fields stay 0 unless replies take events of their own */
+/* Replies in the data's events (same-event replies, or none): the data packs as one
+ * sequence; with replies the pairs are counted whole per event. */
+static void run_shared(struct run *r, struct call *c, const struct pqpan_ble_txn *t,
+                       const struct txn_shapes *x, const struct head *head, uint64_t pairs)
+{
+    uint64_t per_event = lower_pairs(c, x);
+    int confirmed = x->rsp != &no_reply;
+    struct seq q;
+    struct packing p;
+    seq_of(&q, x->a, x->b, (uint64_t)(t->count - 1u), x->s);
+    pack(&p, c, &q, per_event, confirmed ? &no_head : head);
+    r->events = confirmed ? ceil_div(pairs, per_event) : p.events;
+    r->data_close_ns = p.last_close_ns;
+    r->replies = 0u;
     r->reply_close_ns = 0u;
     r->reply_pairs = 0u;
-    memset(&rsp, 0, sizeof rsp);
-    shape_of(&a, l, air, t->len, t->ll_control, t->encrypted);
-    if (t->last_len == t->len) {
-        b = a;
-    } else {
-        shape_of(&b, l, air, t->last_len, t->ll_control, t->encrypted);
+}
+
+/* What a schedule call books, summed as it goes and written to the ledgers and counts once
+ * at its end (book): every booked figure is a sum over the runs, so one write per field
+ * replaces one per run. Each side sends one PDU per pair, so a side's empty PDUs are the
+ * pairs less its data PDUs, and its octets its data octets plus the empty PDUs'. */
+struct phase_sum {
+    uint64_t tx_ns[2]; /* each side's air time in txn runs */
+    uint64_t pairs;    /* of txn runs */
+    uint64_t events;   /* of txn runs */
+    uint64_t idle;     /* idle events: the events accounting only (led) */
+};
+
+struct sums {
+    uint32_t used; /* bit p: ph[p] is in use (the others are not initialised) */
+    struct phase_sum ph[PQPAN_PHASE_COUNT];
+    uint64_t pairs, events, idle; /* totals of the phases */
+    uint64_t data_tx[2];          /* data PDUs per side */
+    uint64_t data_octets[2];      /* their octets on the air */
+    uint64_t sdus[2][2];          /* [LL control][side]: messages sent */
+};
+
+_Static_assert(PQPAN_PHASE_COUNT <= 32, "sums.used holds a bit per phase");
+
+static void sums_init(struct sums *sm)
+{
+    sm->used = 0u;
+    sm->pairs = sm->events = sm->idle = 0u;
+    sm->data_tx[0] = sm->data_tx[1] = 0u;
+    sm->data_octets[0] = sm->data_octets[1] = 0u;
+    sm->sdus[0][0] = sm->sdus[0][1] = sm->sdus[1][0] = sm->sdus[1][1] = 0u;
+}
+
+static struct phase_sum *phase_sum(struct sums *sm, enum pqpan_phase ph)
+{
+    struct phase_sum *q = &sm->ph[ph];
+    if ((sm->used & (1u << ph)) == 0u) {
+        sm->used |= 1u << ph;
+        q->tx_ns[0] = q->tx_ns[1] = 0u;
+        q->pairs = q->events = q->idle = 0u;
     }
-    if (confirmed && t->rsp_len == t->len) { /* a Prepare Write Response echoes its request */
-        rsp = a;
-    } else if (confirmed) {
-        shape_of(&rsp, l, air, t->rsp_len, t->ll_control, t->encrypted);
-    }
-    per_event = lower_pairs(l, air, t, &a, &b, &rsp, separate);
-    n_req = (uint64_t)(t->count - 1u) * a.f.count + b.f.count;
-    r->pairs = n_req + (uint64_t)t->count * rsp.f.count;
-    if (separate) {
-        struct seq qa, qb, qr;
-        struct packing pa = {0u, 0u}, pa1 = {0u, 0u}, pb, pr;
-        seq_of(&qb, &a, &b, 0u, s);
-        seq_of(&qr, &rsp, &rsp, 0u, o);
-        if (t->count > 1u) {
-            seq_of(&qa, &a, &a, 0u, s);
-            pack(&pa, l, air, &qa, per_event, &none);
-            pa1 = pa;
-            if (head->pairs > 0u) {
-                pack_events(&pa1, l, air, &qa, per_event, head);
-            }
-            if (t->last_len == t->len) { /* qb is qa */
-                pb = pa;
-            } else {
-                pack(&pb, l, air, &qb, per_event, &none);
-            }
-        } else {
-            pack(&pb, l, air, &qb, per_event, head);
-        }
-        pack(&pr, l, air, &qr, per_event, &none);
-        r->events = (uint64_t)(t->count - 1u) * (pa.events + pr.events) + pb.events + pr.events;
-        if (t->count > 1u) {
-            r->events = r->events - pa.events + pa1.events;
-        }
-        r->replies = pr.events;
-        r->reply_pairs = rsp.f.count;
-        r->data_close_ns = pb.last_close_ns;
-        r->reply_close_ns = pr.last_close_ns;
-    } else {
-        /* same-event replies: the replies share the data's events (pairs counted whole) */
-        struct seq q;
-        struct packing p;
-        seq_of(&q, &a, &b, (uint64_t)(t->count - 1u), s);
-        pack(&p, l, air, &q, per_event, confirmed ? &none : head);
-        r->events = confirmed ? ceil_div(r->pairs, per_event) : p.events;
-        r->data_close_ns = p.last_close_ns;
-    }
-    t0 = air->t_empty;
-    r->side[s].data_tx = n_req;
-    r->side[s].empty_tx = (uint64_t)t->count * rsp.f.count;
-    r->side[s].tx_ns = (uint64_t)(t->count - 1u) * a.ns + b.ns + r->side[s].empty_tx * t0;
-    r->side[s].octets_tx = (uint64_t)(t->count - 1u) * a.octets + b.octets +
-                           r->side[s].empty_tx * air->oct_empty;
-    r->side[o].data_tx = (uint64_t)t->count * rsp.f.count;
-    r->side[o].empty_tx = n_req;
-    r->side[o].tx_ns = (uint64_t)t->count * rsp.ns + n_req * t0;
-    r->side[o].octets_tx = (uint64_t)t->count * rsp.octets +
-                           n_req * air->oct_empty;
+    return q;
 }
 
 /* `events` events with one pair of empty PDUs each (the link kept alive, latency 0). */
-static void run_idle(struct run *r, const struct air *a, uint64_t events)
+static void sum_idle(struct sums *sm, enum pqpan_phase ph, uint64_t events)
 {
-    uint64_t t0 = a->t_empty;
-    uint64_t o0 = a->oct_empty;
-    int i;
-    memset(r, 0, sizeof *r);
-    r->pairs = events;
-    r->events = events;
-    for (i = 0; i < 2; i++) {
-        r->side[i].empty_tx = events;
-        r->side[i].tx_ns = events * t0;
-        r->side[i].octets_tx = events * o0;
+    phase_sum(sm, ph)->idle += events;
+    sm->idle += events;
+}
+
+/* A txn run: the sender's data PDUs (n_req) and the replies (n_rsp), each answered by an
+ * empty PDU from the other side. */
+static void sum_txn(struct sums *sm, const struct call *c, const struct pqpan_ble_txn *t,
+                    const struct txn_shapes *x, uint64_t n_req, uint64_t n_rsp, uint64_t events)
+{
+    struct phase_sum *q = phase_sum(sm, t->phase);
+    uint64_t m = (uint64_t)(t->count - 1u);
+    uint64_t o_msgs = t->rsp_len != 0u ? t->count : 0u;
+    q->tx_ns[x->s] += m * x->a->ns + x->b->ns + n_rsp * c->air.t_empty;
+    q->tx_ns[x->o] += (uint64_t)t->count * x->rsp->ns + n_req * c->air.t_empty;
+    q->pairs += n_req + n_rsp;
+    q->events += events;
+    sm->pairs += n_req + n_rsp;
+    sm->events += events;
+    sm->data_tx[x->s] += n_req;
+    sm->data_tx[x->o] += n_rsp;
+    sm->data_octets[x->s] += m * x->a->octets + x->b->octets;
+    sm->data_octets[x->o] += (uint64_t)t->count * x->rsp->octets;
+    sm->sdus[t->ll_control != 0][x->s] += t->count;
+    sm->sdus[t->ll_control != 0][x->o] += o_msgs;
+}
+
+/* One transaction run: its shapes, its events (see the file comment for the rules), and
+ * its air time into the sums. */
+static void run_txn(struct run *r, struct sums *sm, struct call *c, const struct pqpan_ble_txn *t,
+                    const struct head *head, int same_event_reply)
+{
+    struct shape a, b, rsp;
+    struct txn_shapes x;
+    uint64_t n_req, n_rsp;
+    x.s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
+    x.o = 1 - x.s;
+    shape_of(&a, c, t->len, t->ll_control, t->encrypted);
+    x.a = &a;
+    x.b = &a;
+    if (t->last_len != t->len) {
+        shape_of(&b, c, t->last_len, t->ll_control, t->encrypted);
+        x.b = &b;
     }
+    x.rsp = &no_reply;
+    if (t->rsp_len != 0u && t->rsp_len == t->len) { /* a Prepare Write Response echoes its request */
+        x.rsp = &a;
+    } else if (t->rsp_len != 0u) {
+        shape_of(&rsp, c, t->rsp_len, t->ll_control, t->encrypted);
+        x.rsp = &rsp;
+    }
+    n_req = (uint64_t)(t->count - 1u) * a.count + x.b->count;
+    n_rsp = (uint64_t)t->count * x.rsp->count;
+    if (t->rsp_len != 0u && !same_event_reply) {
+        run_separate(r, c, t, &x, head);
+    } else {
+        run_shared(r, c, t, &x, head, n_req + n_rsp);
+    }
+    sum_txn(sm, c, t, &x, n_req, n_rsp, r->events);
 }
 
 const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b)
@@ -356,41 +447,94 @@ const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b)
     return b == PQPAN_BLE_BITS_IFS_PER_PDU_SENT ? "per-pdu-sent" : "each";
 }
 
-/* Adds a run to both sides' ledgers: what one side sends, the other receives. Each side
- * sends one PDU per pair; T_IFS per the rule (ble.h enum pqpan_ble_bits_ifs). */
-static void add_run(struct pqpan_ledger led[2], enum pqpan_phase ph, const struct run *r,
-                    enum pqpan_ble_bits_ifs rule)
+/* One phase's air into both sides' ledgers: what one side sends, the other receives. */
+static void book_air(struct pqpan_ledger led[2], int ph, const uint64_t tx_ns[2], uint64_t ifs_ns)
 {
-    uint64_t n_ifs = rule == PQPAN_BLE_BITS_IFS_PER_PDU_SENT ? r->pairs : 2u * r->pairs - r->events;
-    uint64_t ifs = n_ifs * PQPAN_BLE_T_IFS_NS;
     int i;
     for (i = 0; i < 2; i++) {
-        const struct side_air *me = &r->side[i], *peer = &r->side[1 - i];
-        led[i].ns[ph][PQPAN_STATE_TX] += me->tx_ns;
-        led[i].ns[ph][PQPAN_STATE_RX] += peer->tx_ns;
-        led[i].ns[ph][PQPAN_STATE_IFS] += ifs;
-        led[i].pdus_tx += me->data_tx + me->empty_tx;
-        led[i].pdus_rx += peer->data_tx + peer->empty_tx;
-        led[i].bytes_tx += me->octets_tx;
-        led[i].bytes_rx += peer->octets_tx;
-        led[i].events += r->events;
+        led[i].ns[ph][PQPAN_STATE_TX] += tx_ns[i];
+        led[i].ns[ph][PQPAN_STATE_RX] += tx_ns[1 - i];
+        led[i].ns[ph][PQPAN_STATE_IFS] += ifs_ns;
     }
 }
 
-/* The per-event costs (HFXO, ramp, CPU, window widening) are linear in the events, so a
- * schedule call counts its events per phase and books their costs once, at its end. */
-static void add_event_costs(struct pqpan_ledger led[2], const uint64_t events[PQPAN_PHASE_COUNT],
-                            const struct pqpan_ble_link *l, const struct pqpan_ble_device *dev)
+/* The PDUs, octets and events of both sides: pairs pairs (each side sends one PDU per
+ * pair), data_tx of them data PDUs of data_octets per side, the rest empty. */
+static void book_totals(struct pqpan_ledger led[2], const struct air *air, uint64_t pairs,
+                        uint64_t events, const uint64_t data_tx[2], const uint64_t data_octets[2])
 {
+    int i;
+    for (i = 0; i < 2; i++) {
+        uint64_t me = data_octets[i] + (pairs - data_tx[i]) * air->oct_empty;
+        uint64_t peer = data_octets[1 - i] + (pairs - data_tx[1 - i]) * air->oct_empty;
+        led[i].pdus_tx += pairs;
+        led[i].pdus_rx += pairs;
+        led[i].bytes_tx += me;
+        led[i].bytes_rx += peer;
+        led[i].events += events;
+    }
+}
+
+/* T_IFS per the rule (ble.h enum pqpan_ble_bits_ifs): two per pair but none after an
+ * event's last PDU, or one per PDU a side sends. */
+static uint64_t ifs_ns(enum pqpan_ble_bits_ifs rule, uint64_t pairs, uint64_t events)
+{
+    uint64_t n = rule == PQPAN_BLE_BITS_IFS_PER_PDU_SENT ? pairs : 2u * pairs - events;
+    return n * PQPAN_BLE_T_IFS_NS;
+}
+
+/* The events accounting: txn runs and idle events (a pair of empty PDUs each), every
+ * T_IFS, and with dev the per-event costs (linear in the events, so booked per phase). */
+static void book_led(struct pqpan_ledger led[2], const struct sums *sm, const struct call *c,
+                     const struct pqpan_ble_device *dev)
+{
+    uint32_t used;
     int p, i;
-    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
-        if (events[p] == 0u) {
+    for (p = 0, used = sm->used; used != 0u; p++, used >>= 1) {
+        const struct phase_sum *q = &sm->ph[p];
+        uint64_t idle_ns = q->idle * c->air.t_empty;
+        uint64_t tx_ns[2];
+        if ((used & 1u) == 0u) {
             continue;
         }
-        for (i = 0; i < 2; i++) {
-            pqpan_ble_event_costs(&led[i], (enum pqpan_phase)p, dev, l->ci_ns,
-                                  (enum pqpan_ble_role)i, events[p]);
+        tx_ns[0] = q->tx_ns[0] + idle_ns;
+        tx_ns[1] = q->tx_ns[1] + idle_ns;
+        book_air(led, p, tx_ns,
+                 ifs_ns(PQPAN_BLE_BITS_IFS_EACH, q->pairs + q->idle, q->events + q->idle));
+        for (i = 0; i < 2 && dev != NULL; i++) {
+            pqpan_ble_event_costs(&led[i], (enum pqpan_phase)p, dev, c->ci_ns,
+                                  (enum pqpan_ble_role)i, q->events + q->idle);
         }
+    }
+    book_totals(led, &c->air, sm->pairs + sm->idle, sm->events + sm->idle, sm->data_tx,
+                sm->data_octets);
+}
+
+/* The bits accounting (the study's): txn runs only, T_IFS per the link's rule. */
+static void book_bits(struct pqpan_ledger bits[2], const struct sums *sm, const struct call *c,
+                      enum pqpan_ble_bits_ifs rule)
+{
+    uint32_t used;
+    int p;
+    for (p = 0, used = sm->used; used != 0u; p++, used >>= 1) {
+        const struct phase_sum *q = &sm->ph[p];
+        if ((used & 1u) != 0u) {
+            book_air(bits, p, q->tx_ns, ifs_ns(rule, q->pairs, q->events));
+        }
+    }
+    book_totals(bits, &c->air, sm->pairs, sm->events, sm->data_tx, sm->data_octets);
+}
+
+static void book_counts(struct pqpan_ble_counts *counts, const struct sums *sm)
+{
+    int i;
+    counts->events += sm->events;
+    counts->idle_events += sm->idle;
+    for (i = 0; i < 2; i++) {
+        counts->data_pdus_tx[i] += sm->data_tx[i];
+        counts->empty_pdus_tx[i] += sm->pairs - sm->data_tx[i] + sm->idle;
+        counts->att_pdus[i] += sm->sdus[0][i];
+        counts->llctrl_pdus[i] += sm->sdus[1][i];
     }
 }
 
@@ -409,8 +553,8 @@ struct cursor {
  * and its output goes at the first anchor after it ends (Vol 6 Part B §4.5.1: data is
  * sent at anchors); if that is the anchor of the reply event the two share it (§4.5.6,
  * MD). Other waits (the PHY instant) count whole intervals from the last event. */
-static uint64_t idle_before(const struct pqpan_ble_txn *t, const struct pqpan_ble_link *l,
-                            struct cursor *c, struct pqpan_ble_counts *counts, int *join)
+static uint64_t idle_before(const struct pqpan_ble_txn *t, uint64_t ci_ns, struct cursor *c,
+                            struct pqpan_ble_counts *counts, int *join)
 {
     uint64_t d;
     *join = 0;
@@ -418,39 +562,21 @@ static uint64_t idle_before(const struct pqpan_ble_txn *t, const struct pqpan_bl
         return 0u;
     }
     if (t->wait_phase != PQPAN_PHASE_CRYPTO) {
-        return ceil_div(t->wait_ns, l->ci_ns) - 1u;
+        return ceil_div(t->wait_ns, ci_ns) - 1u;
     }
     if (counts != NULL) {
-        uint64_t start = c->elapsed - c->replies * l->ci_ns + c->close_ns;
+        uint64_t start = c->elapsed - c->replies * ci_ns + c->close_ns;
         if (counts->crypto_end_ns == 0u) {
             counts->crypto_start_ns = start;
         }
         counts->crypto_end_ns = start + t->wait_ns;
     }
-    d = ceil_div(c->close_ns + t->wait_ns, l->ci_ns);
+    d = ceil_div(c->close_ns + t->wait_ns, ci_ns);
     if (d <= c->replies) {
         *join = t->count > 0u;
         return 0u;
     }
     return d - 1u - c->replies;
-}
-
-static void count_run(struct pqpan_ble_counts *counts, const struct pqpan_ble_txn *t,
-                      const struct run *r)
-{
-    int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
-    counts->events += r->events;
-    counts->data_pdus_tx[s] += r->side[s].data_tx;
-    counts->data_pdus_tx[1 - s] += r->side[1 - s].data_tx;
-    counts->empty_pdus_tx[0] += r->side[0].empty_tx;
-    counts->empty_pdus_tx[1] += r->side[1].empty_tx;
-    if (t->ll_control) {
-        counts->llctrl_pdus[s] += t->count;
-        counts->llctrl_pdus[1 - s] += t->rsp_len != 0u ? t->count : 0u;
-    } else {
-        counts->att_pdus[s] += t->count;
-        counts->att_pdus[1 - s] += t->rsp_len != 0u ? t->count : 0u;
-    }
 }
 
 /* Moves the cursor past a run. */
@@ -468,33 +594,25 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
                         const struct pqpan_ble_link *link, const struct pqpan_ble_device *dev,
                         const struct pqpan_ble_txn *txns, uint32_t n)
 {
-    struct air air;
+    struct call c;
     struct cursor cur;
-    uint64_t events[PQPAN_PHASE_COUNT] = {0u}; /* per phase, for add_event_costs */
-    struct pqpan_ble_link lk = *link;           /* with its event length resolved once */
+    struct sums sm;
     uint32_t k;
-    air_of(&air, link->phy);
-    lk.event_len_ns = event_len(link);
-    memset(&cur, 0, sizeof cur);
+    call_of(&c, link);
+    sums_init(&sm);
     cur.close_ns = link->start_close_ns;
+    cur.replies = 0u;
+    cur.reply_close_ns = 0u;
+    cur.reply_pairs = 0u;
     cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
     for (k = 0; k < n; k++) {
         const struct pqpan_ble_txn *t = &txns[k];
         struct run r;
         struct head head;
         int join;
-        uint64_t idle = idle_before(t, link, &cur, counts, &join);
+        uint64_t idle = idle_before(t, link->ci_ns, &cur, counts, &join);
         if (idle > 0u) {
-            run_idle(&r, &air, idle);
-            if (led != NULL) {
-                add_run(led, t->wait_phase, &r, PQPAN_BLE_BITS_IFS_EACH);
-                events[t->wait_phase] += r.events;
-            }
-            if (counts != NULL) {
-                counts->idle_events += idle;
-                counts->empty_pdus_tx[0] += idle;
-                counts->empty_pdus_tx[1] += idle;
-            }
+            sum_idle(&sm, t->wait_phase, idle);
             cur.elapsed += idle * link->ci_ns;
             cur.replies = 0u;
         }
@@ -503,22 +621,20 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
         }
         head.pairs = join ? cur.reply_pairs : 0u;
         head.close_ns = cur.reply_close_ns;
-        run_txn(&r, &lk, &air, t, &head);
-        if (led != NULL) {
-            add_run(led, t->phase, &r, PQPAN_BLE_BITS_IFS_EACH);
-            events[t->phase] += r.events;
-        }
-        if (bits != NULL) {
-            add_run(bits, t->phase, &r, link->bits_ifs);
-        }
+        run_txn(&r, &sm, &c, t, &head, link->same_event_reply);
         if (counts != NULL) {
-            count_run(counts, t, &r);
             counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
         }
         advance(&cur, &r, link->ci_ns);
     }
-    if (led != NULL && dev != NULL) {
-        add_event_costs(led, events, link, dev);
+    if (led != NULL) {
+        book_led(led, &sm, &c, dev);
+    }
+    if (bits != NULL) {
+        book_bits(bits, &sm, &c, link->bits_ifs);
+    }
+    if (counts != NULL) {
+        book_counts(counts, &sm);
     }
     if (elapsed_ns != NULL) {
         *elapsed_ns = cur.elapsed;
