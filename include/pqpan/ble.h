@@ -355,11 +355,60 @@ struct pqpan_ble_plan {
     struct pqpan_ble_crypto_book book[2]; /* central, peripheral */
 };
 
+/* A plan's transactions as LL PDUs on one link (src/ble/conn.c): what of the schedule
+ * depends on the PHY, the LL octets and the transactions alone, not on the interval, the
+ * event rules or where the previous run ended. A sweep runs one plan over many intervals
+ * and event rules on each link, so the memo keeps each plan's last shaping beside it
+ * (shaped_link: the link it was shaped for). Internal to src/ble. */
+struct pqpan_ble_shape {   /* one message: its fragments, air time and octets on the air */
+    uint32_t count;        /* fragments, the first count-1 carrying `full` octets */
+    uint32_t full;
+    uint64_t ns;
+    uint64_t octets;
+    uint64_t full_ns;      /* air time of one full fragment */
+};
+
+struct pqpan_ble_shaped_txn {
+    struct pqpan_ble_shape a, b, rsp; /* count-1 messages, the last, each reply (zero when
+                                         unconfirmed) */
+    int b_is_a;                       /* the last message is as long as the others */
+    uint64_t n_req, n_rsp;            /* data PDUs of the messages, of the replies */
+    uint64_t biggest_ns;              /* the longest fragment's air time */
+};
+
+/* What the runs of a schedule add to the ledgers, summed per phase (ph[p] in use when bit
+ * p of used is set) and in total: every booked figure is a sum over the runs. The air (TX,
+ * pairs, data PDUs, octets, messages) follows from the shapes; the events and idle events
+ * from the timeline. */
+struct pqpan_ble_phase_sum {
+    uint64_t tx_ns[2]; /* each side's air time in txn runs */
+    uint64_t pairs;    /* of txn runs */
+    uint64_t events;   /* of txn runs */
+    uint64_t idle;     /* idle events: the events accounting only (led) */
+};
+
+struct pqpan_ble_sched_sums {
+    uint32_t used;
+    struct pqpan_ble_phase_sum ph[PQPAN_PHASE_COUNT];
+    uint64_t pairs, events, idle; /* totals of the phases */
+    uint64_t data_tx[2];          /* data PDUs per side */
+    uint64_t data_octets[2];      /* their octets on the air */
+    uint64_t sdus[2][2];          /* [LL control][side]: messages sent */
+};
+
+struct pqpan_ble_shaped {
+    struct pqpan_ble_sched_sums air; /* the runs' air; no events yet */
+    uint32_t n;
+    struct pqpan_ble_shaped_txn x[PQPAN_BLE_PLAN_TXN_MAX];
+};
+
 struct pqpan_ble_plan_memo {
     uint64_t key[PQPAN_BLE_PLAN_KEY_WORDS];
     int valid;
     int rc; /* PQPAN_OK, or why the messages do not fit the configuration */
     struct pqpan_ble_plan plan;
+    uint64_t shaped_link; /* PHY and LL octets of `shaped`; 0: none */
+    struct pqpan_ble_shaped shaped;
 };
 
 /* A ledger's part from phase KEY_TRANSFER on, field for field: the exchange's phases

@@ -10,6 +10,7 @@
  * starts when the event that delivered its input closes and its output joins the
  * reply's event when ready by its anchor. The packing and timeline mirror the packet
  * simulator (src/sim/sim.c), which the unit tests hold it to. */
+#include "ble/setup.h"
 #include "pqpan/ble.h"
 
 /* Air time is affine in the PDU octets on every PHY (phy.c): t(n) = t(0) + n·per_octet,
@@ -73,24 +74,13 @@ static void call_of(struct call *c, const struct pqpan_ble_link *l)
     c->ppe = 0u;
 }
 
-/* One message as LL PDUs: fragments (count, the first count-1 carrying full octets), total
- * air time and octets on the air, and the air time of one full fragment (kept so the
- * packing does not recompute it). */
-struct shape {
-    uint32_t count;
-    uint32_t full;
-    uint64_t ns;
-    uint64_t octets;
-    uint64_t full_ns;
-};
-
 /* No reply: what an unconfirmed txn's replies add. */
-static const struct shape no_reply = {0u, 0u, 0u, 0u, 0u};
+static const struct pqpan_ble_shape no_reply = {0u, 0u, 0u, 0u, 0u};
 
 /* An LL control PDU is one PDU of len octets; an L2CAP PDU fragments per
  * pqpan_ble_fragment, which is called only when it is longer than one LL PDU: the one-PDU
  * case is the common one. A single fragment's full_ns is its whole air time. */
-static void shape_of(struct shape *s, const struct call *c, uint32_t len, int ll_control, int enc)
+static void shape_of(struct pqpan_ble_shape *s, const struct call *c, uint32_t len, int ll_control, int enc)
 {
     uint64_t payload = len;
     s->count = 1u;
@@ -138,12 +128,12 @@ static uint64_t pairs_per_event(struct call *c, uint64_t data_ns)
  * numbered in sending order. na_frags and na_ns (the fragments and air time of the n_a
  * PDUs) and n (all fragments) are derived once by seq_of. */
 struct seq {
-    const struct shape *a, *b;
+    const struct pqpan_ble_shape *a, *b;
     uint64_t na_frags, na_ns, n;
     int by_peripheral; /* the peripheral sends the data */
 };
 
-static void seq_of(struct seq *q, const struct shape *a, const struct shape *b, uint64_t n_a,
+static void seq_of(struct seq *q, const struct pqpan_ble_shape *a, const struct pqpan_ble_shape *b, uint64_t n_a,
                    int by_peripheral)
 {
     q->a = a;
@@ -155,7 +145,7 @@ static void seq_of(struct seq *q, const struct shape *a, const struct shape *b, 
 }
 
 /* Air time of the first j fragments (j <= count) of one PDU. */
-static uint64_t part_prefix_ns(const struct shape *s, uint64_t j)
+static uint64_t part_prefix_ns(const struct pqpan_ble_shape *s, uint64_t j)
 {
     return j < s->count ? j * s->full_ns : s->ns;
 }
@@ -256,10 +246,10 @@ static void pack(struct packing *pk, const struct call *c, const struct seq *q, 
     pack_events(pk, c, q, lo, head);
 }
 
-/* A txn's messages as shapes: count-1 shaped a, the last b, each reply rsp (no_reply when
- * unconfirmed); s sends the messages, o the replies. */
-struct txn_shapes {
-    const struct shape *a, *b, *rsp;
+/* A txn as the packing reads it: its shapes (s sends the messages, o the replies). */
+struct txn_view {
+    const struct pqpan_ble_shaped_txn *x;
+    const struct pqpan_ble_shape *rsp; /* &no_reply when unconfirmed */
     int s, o;
 };
 
@@ -273,36 +263,28 @@ struct run {
     uint64_t reply_pairs;
 };
 
-/* The pairs per event of the longest PDU of a run (pairs_per_event), the lower bound
- * pack and the same-event count need. */
-static uint64_t lower_pairs(struct call *c, const struct txn_shapes *x)
-{
-    uint64_t biggest = x->a->full_ns > x->b->full_ns ? x->a->full_ns : x->b->full_ns;
-    biggest = x->rsp->full_ns > biggest ? x->rsp->full_ns : biggest;
-    return pairs_per_event(c, biggest);
-}
-
 /* Replies in events of their own: each message (with the head event for the first) then
- * its reply. The count-1 first messages pack alike, so they are packed once. */
-static void run_separate(struct run *r, struct call *c, const struct pqpan_ble_txn *t,
-                         const struct txn_shapes *x, const struct head *head)
+ * its reply. The count-1 first messages pack alike, so they are packed once. per_event:
+ * pairs_per_event of the run's longest fragment, the lower bound pack needs. */
+static void run_separate(struct run *r, const struct call *c, const struct pqpan_ble_txn *t,
+                         const struct txn_view *v, const struct head *head, uint64_t per_event)
 {
-    uint64_t per_event = lower_pairs(c, x);
+    const struct pqpan_ble_shaped_txn *x = v->x;
     struct seq qa, qb, qr;
     struct packing pa, pb, pr;
     uint64_t events;
-    seq_of(&qb, x->a, x->b, 0u, x->s);
-    seq_of(&qr, x->rsp, x->rsp, 0u, x->o);
+    seq_of(&qb, &x->a, &x->b, 0u, v->s);
+    seq_of(&qr, v->rsp, v->rsp, 0u, v->o);
     pack(&pr, c, &qr, per_event, &no_head);
     if (t->count > 1u) {
         struct packing pa1;
-        seq_of(&qa, x->a, x->a, 0u, x->s);
+        seq_of(&qa, &x->a, &x->a, 0u, v->s);
         pack(&pa, c, &qa, per_event, &no_head);
         pa1 = pa;
         if (head->pairs > 0u) {
             pack_events(&pa1, c, &qa, per_event, head);
         }
-        if (x->b == x->a) { /* qb is qa */
+        if (x->b_is_a) { /* qb is qa */
             pb = pa;
         } else {
             pack(&pb, c, &qb, per_event, &no_head);
@@ -314,63 +296,52 @@ static void run_separate(struct run *r, struct call *c, const struct pqpan_ble_t
     }
     r->events = events + pb.events + pr.events;
     r->replies = pr.events;
-    r->reply_pairs = x->rsp->count;
+    r->reply_pairs = v->rsp->count;
     r->data_close_ns = pb.last_close_ns;
     r->reply_close_ns = pr.last_close_ns;
 }
 
 /* Replies in the data's events (same-event replies, or none): the data packs as one
  * sequence; with replies the pairs are counted whole per event. */
-static void run_shared(struct run *r, struct call *c, const struct pqpan_ble_txn *t,
-                       const struct txn_shapes *x, const struct head *head, uint64_t pairs)
+static void run_shared(struct run *r, const struct call *c, const struct pqpan_ble_txn *t,
+                       const struct txn_view *v, const struct head *head, uint64_t per_event)
 {
-    uint64_t per_event = lower_pairs(c, x);
-    int confirmed = x->rsp != &no_reply;
+    const struct pqpan_ble_shaped_txn *x = v->x;
+    int confirmed = t->rsp_len != 0u;
     struct seq q;
     struct packing p;
-    seq_of(&q, x->a, x->b, (uint64_t)(t->count - 1u), x->s);
+    seq_of(&q, &x->a, &x->b, (uint64_t)(t->count - 1u), v->s);
     pack(&p, c, &q, per_event, confirmed ? &no_head : head);
-    r->events = confirmed ? ceil_div(pairs, per_event) : p.events;
+    r->events = confirmed ? ceil_div(x->n_req + x->n_rsp, per_event) : p.events;
     r->data_close_ns = p.last_close_ns;
     r->replies = 0u;
     r->reply_close_ns = 0u;
     r->reply_pairs = 0u;
 }
 
-/* What a schedule call books, summed as it goes and written to the ledgers and counts once
- * at its end (book): every booked figure is a sum over the runs, so one write per field
- * replaces one per run. Each side sends one PDU per pair, so a side's empty PDUs are the
- * pairs less its data PDUs, and its octets its data octets plus the empty PDUs'. */
-struct phase_sum {
-    uint64_t tx_ns[2]; /* each side's air time in txn runs */
-    uint64_t pairs;    /* of txn runs */
-    uint64_t events;   /* of txn runs */
-    uint64_t idle;     /* idle events: the events accounting only (led) */
-};
-
-struct sums {
-    uint32_t used; /* bit p: ph[p] is in use (the others are not initialised) */
-    struct phase_sum ph[PQPAN_PHASE_COUNT];
-    uint64_t pairs, events, idle; /* totals of the phases */
-    uint64_t data_tx[2];          /* data PDUs per side */
-    uint64_t data_octets[2];      /* their octets on the air */
-    uint64_t sdus[2][2];          /* [LL control][side]: messages sent */
-};
-
-_Static_assert(PQPAN_PHASE_COUNT <= 32, "sums.used holds a bit per phase");
-
-static void sums_init(struct sums *sm)
+/* One transaction run's events and where it leaves the schedule (see the file comment
+ * for the rules). */
+static void run_txn(struct run *r, struct call *c, const struct pqpan_ble_txn *t,
+                    const struct pqpan_ble_shaped_txn *x, const struct head *head,
+                    int same_event_reply)
 {
-    sm->used = 0u;
-    sm->pairs = sm->events = sm->idle = 0u;
-    sm->data_tx[0] = sm->data_tx[1] = 0u;
-    sm->data_octets[0] = sm->data_octets[1] = 0u;
-    sm->sdus[0][0] = sm->sdus[0][1] = sm->sdus[1][0] = sm->sdus[1][1] = 0u;
+    struct txn_view v;
+    uint64_t per_event = pairs_per_event(c, x->biggest_ns);
+    v.x = x;
+    v.rsp = t->rsp_len != 0u ? &x->rsp : &no_reply;
+    v.s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
+    v.o = 1 - v.s;
+    if (t->rsp_len != 0u && !same_event_reply) {
+        run_separate(r, c, t, &v, head, per_event);
+    } else {
+        run_shared(r, c, t, &v, head, per_event);
+    }
 }
 
-static struct phase_sum *phase_sum(struct sums *sm, enum pqpan_phase ph)
+/* The sums' phase ph, zeroed when first used. */
+static struct pqpan_ble_phase_sum *phase_sum(struct pqpan_ble_sched_sums *sm, enum pqpan_phase ph)
 {
-    struct phase_sum *q = &sm->ph[ph];
+    struct pqpan_ble_phase_sum *q = &sm->ph[ph];
     if ((sm->used & (1u << ph)) == 0u) {
         sm->used |= 1u << ph;
         q->tx_ns[0] = q->tx_ns[1] = 0u;
@@ -379,67 +350,69 @@ static struct phase_sum *phase_sum(struct sums *sm, enum pqpan_phase ph)
     return q;
 }
 
+_Static_assert(PQPAN_PHASE_COUNT <= 32, "sums.used holds a bit per phase");
+
+static void sums_init(struct pqpan_ble_sched_sums *sm)
+{
+    sm->used = 0u;
+    sm->pairs = sm->events = sm->idle = 0u;
+    sm->data_tx[0] = sm->data_tx[1] = 0u;
+    sm->data_octets[0] = sm->data_octets[1] = 0u;
+    sm->sdus[0][0] = sm->sdus[0][1] = sm->sdus[1][0] = sm->sdus[1][1] = 0u;
+}
+
 /* `events` events with one pair of empty PDUs each (the link kept alive, latency 0). */
-static void sum_idle(struct sums *sm, enum pqpan_phase ph, uint64_t events)
+static void sum_idle(struct pqpan_ble_sched_sums *sm, enum pqpan_phase ph, uint64_t events)
 {
     phase_sum(sm, ph)->idle += events;
     sm->idle += events;
 }
 
-/* A txn run: the sender's data PDUs (n_req) and the replies (n_rsp), each answered by an
- * empty PDU from the other side. */
-static void sum_txn(struct sums *sm, const struct call *c, const struct pqpan_ble_txn *t,
-                    const struct txn_shapes *x, uint64_t n_req, uint64_t n_rsp, uint64_t events)
+/* A txn's shapes on the link (b a copy of a, rsp of a or zero, as the lengths say), its
+ * data PDUs and its longest fragment. */
+static void shape_txn(struct pqpan_ble_shaped_txn *x, const struct call *c,
+                      const struct pqpan_ble_txn *t)
 {
-    struct phase_sum *q = phase_sum(sm, t->phase);
-    uint64_t m = (uint64_t)(t->count - 1u);
-    uint64_t o_msgs = t->rsp_len != 0u ? t->count : 0u;
-    q->tx_ns[x->s] += m * x->a->ns + x->b->ns + n_rsp * c->air.t_empty;
-    q->tx_ns[x->o] += (uint64_t)t->count * x->rsp->ns + n_req * c->air.t_empty;
-    q->pairs += n_req + n_rsp;
-    q->events += events;
-    sm->pairs += n_req + n_rsp;
-    sm->events += events;
-    sm->data_tx[x->s] += n_req;
-    sm->data_tx[x->o] += n_rsp;
-    sm->data_octets[x->s] += m * x->a->octets + x->b->octets;
-    sm->data_octets[x->o] += (uint64_t)t->count * x->rsp->octets;
-    sm->sdus[t->ll_control != 0][x->s] += t->count;
-    sm->sdus[t->ll_control != 0][x->o] += o_msgs;
+    uint64_t biggest;
+    shape_of(&x->a, c, t->len, t->ll_control, t->encrypted);
+    x->b_is_a = t->last_len == t->len;
+    if (x->b_is_a) {
+        x->b = x->a;
+    } else {
+        shape_of(&x->b, c, t->last_len, t->ll_control, t->encrypted);
+    }
+    if (t->rsp_len == 0u) {
+        x->rsp = no_reply;
+    } else if (t->rsp_len == t->len) { /* a Prepare Write Response echoes its request */
+        x->rsp = x->a;
+    } else {
+        shape_of(&x->rsp, c, t->rsp_len, t->ll_control, t->encrypted);
+    }
+    x->n_req = (uint64_t)(t->count - 1u) * x->a.count + x->b.count;
+    x->n_rsp = (uint64_t)t->count * x->rsp.count;
+    biggest = x->a.full_ns > x->b.full_ns ? x->a.full_ns : x->b.full_ns;
+    x->biggest_ns = x->rsp.full_ns > biggest ? x->rsp.full_ns : biggest;
 }
 
-/* One transaction run: its shapes, its events (see the file comment for the rules), and
- * its air time into the sums. */
-static void run_txn(struct run *r, struct sums *sm, struct call *c, const struct pqpan_ble_txn *t,
-                    const struct head *head, int same_event_reply)
+/* A txn run's air: the sender's data PDUs (n_req) and the replies (n_rsp), each answered
+ * by an empty PDU from the other side. */
+static void sum_air(struct pqpan_ble_sched_sums *sm, const struct call *c,
+                    const struct pqpan_ble_txn *t, const struct pqpan_ble_shaped_txn *x)
 {
-    struct shape a, b, rsp;
-    struct txn_shapes x;
-    uint64_t n_req, n_rsp;
-    x.s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1;
-    x.o = 1 - x.s;
-    shape_of(&a, c, t->len, t->ll_control, t->encrypted);
-    x.a = &a;
-    x.b = &a;
-    if (t->last_len != t->len) {
-        shape_of(&b, c, t->last_len, t->ll_control, t->encrypted);
-        x.b = &b;
-    }
-    x.rsp = &no_reply;
-    if (t->rsp_len != 0u && t->rsp_len == t->len) { /* a Prepare Write Response echoes its request */
-        x.rsp = &a;
-    } else if (t->rsp_len != 0u) {
-        shape_of(&rsp, c, t->rsp_len, t->ll_control, t->encrypted);
-        x.rsp = &rsp;
-    }
-    n_req = (uint64_t)(t->count - 1u) * a.count + x.b->count;
-    n_rsp = (uint64_t)t->count * x.rsp->count;
-    if (t->rsp_len != 0u && !same_event_reply) {
-        run_separate(r, c, t, &x, head);
-    } else {
-        run_shared(r, c, t, &x, head, n_req + n_rsp);
-    }
-    sum_txn(sm, c, t, &x, n_req, n_rsp, r->events);
+    struct pqpan_ble_phase_sum *q = phase_sum(sm, t->phase);
+    int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1, o = 1 - s;
+    uint64_t m = (uint64_t)(t->count - 1u);
+    uint64_t o_msgs = t->rsp_len != 0u ? t->count : 0u;
+    q->tx_ns[s] += m * x->a.ns + x->b.ns + x->n_rsp * c->air.t_empty;
+    q->tx_ns[o] += (uint64_t)t->count * x->rsp.ns + x->n_req * c->air.t_empty;
+    q->pairs += x->n_req + x->n_rsp;
+    sm->pairs += x->n_req + x->n_rsp;
+    sm->data_tx[s] += x->n_req;
+    sm->data_tx[o] += x->n_rsp;
+    sm->data_octets[s] += m * x->a.octets + x->b.octets;
+    sm->data_octets[o] += (uint64_t)t->count * x->rsp.octets;
+    sm->sdus[t->ll_control != 0][s] += t->count;
+    sm->sdus[t->ll_control != 0][o] += o_msgs;
 }
 
 const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b)
@@ -485,13 +458,13 @@ static uint64_t ifs_ns(enum pqpan_ble_bits_ifs rule, uint64_t pairs, uint64_t ev
 
 /* The events accounting: txn runs and idle events (a pair of empty PDUs each), every
  * T_IFS, and with dev the per-event costs (linear in the events, so booked per phase). */
-static void book_led(struct pqpan_ledger led[2], const struct sums *sm, const struct call *c,
+static void book_led(struct pqpan_ledger led[2], const struct pqpan_ble_sched_sums *sm, const struct call *c,
                      const struct pqpan_ble_device *dev)
 {
     uint32_t used;
     int p, i;
     for (p = 0, used = sm->used; used != 0u; p++, used >>= 1) {
-        const struct phase_sum *q = &sm->ph[p];
+        const struct pqpan_ble_phase_sum *q = &sm->ph[p];
         uint64_t idle_ns = q->idle * c->air.t_empty;
         uint64_t tx_ns[2];
         if ((used & 1u) == 0u) {
@@ -511,13 +484,13 @@ static void book_led(struct pqpan_ledger led[2], const struct sums *sm, const st
 }
 
 /* The bits accounting (the study's): txn runs only, T_IFS per the link's rule. */
-static void book_bits(struct pqpan_ledger bits[2], const struct sums *sm, const struct call *c,
+static void book_bits(struct pqpan_ledger bits[2], const struct pqpan_ble_sched_sums *sm, const struct call *c,
                       enum pqpan_ble_bits_ifs rule)
 {
     uint32_t used;
     int p;
     for (p = 0, used = sm->used; used != 0u; p++, used >>= 1) {
-        const struct phase_sum *q = &sm->ph[p];
+        const struct pqpan_ble_phase_sum *q = &sm->ph[p];
         if ((used & 1u) != 0u) {
             book_air(bits, p, q->tx_ns, ifs_ns(rule, q->pairs, q->events));
         }
@@ -525,7 +498,7 @@ static void book_bits(struct pqpan_ledger bits[2], const struct sums *sm, const 
     book_totals(bits, &c->air, sm->pairs, sm->events, sm->data_tx, sm->data_octets);
 }
 
-static void book_counts(struct pqpan_ble_counts *counts, const struct sums *sm)
+static void book_counts(struct pqpan_ble_counts *counts, const struct pqpan_ble_sched_sums *sm)
 {
     int i;
     counts->events += sm->events;
@@ -589,54 +562,123 @@ static void advance(struct cursor *c, const struct run *r, uint64_t ci_ns)
     c->elapsed += r->events * ci_ns;
 }
 
+/* Where a schedule call stands (the cursor), what it has summed, and the link's constants. */
+struct timeline {
+    struct call c;
+    struct cursor cur;
+    struct pqpan_ble_sched_sums sm;
+};
+
+static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *link,
+                           const uint64_t *elapsed_ns)
+{
+    call_of(&tl->c, link);
+    tl->cur.close_ns = link->start_close_ns;
+    tl->cur.replies = 0u;
+    tl->cur.reply_close_ns = 0u;
+    tl->cur.reply_pairs = 0u;
+    tl->cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
+}
+
+/* txn t (shaped x; unread when t carries no message) on the timeline: the idle events
+ * before it, then its run. */
+static void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link,
+                          struct pqpan_ble_counts *counts, const struct pqpan_ble_txn *t,
+                          const struct pqpan_ble_shaped_txn *x)
+{
+    struct cursor *cur = &tl->cur;
+    struct run r;
+    struct head head;
+    int join;
+    uint64_t idle = idle_before(t, link->ci_ns, cur, counts, &join);
+    if (idle > 0u) {
+        sum_idle(&tl->sm, t->wait_phase, idle);
+        cur->elapsed += idle * link->ci_ns;
+        cur->replies = 0u;
+    }
+    if (t->count == 0u) {
+        return;
+    }
+    head.pairs = join ? cur->reply_pairs : 0u;
+    head.close_ns = cur->reply_close_ns;
+    run_txn(&r, &tl->c, t, x, &head, link->same_event_reply);
+    phase_sum(&tl->sm, t->phase)->events += r.events;
+    tl->sm.events += r.events;
+    if (counts != NULL) {
+        counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
+    }
+    advance(cur, &r, link->ci_ns);
+}
+
+/* The sums into the ledgers and counts, the elapsed time out. */
+static void timeline_end(const struct timeline *tl, struct pqpan_ledger led[2],
+                         struct pqpan_ledger bits[2], struct pqpan_ble_counts *counts,
+                         uint64_t *elapsed_ns, const struct pqpan_ble_link *link,
+                         const struct pqpan_ble_device *dev)
+{
+    if (led != NULL) {
+        book_led(led, &tl->sm, &tl->c, dev);
+    }
+    if (bits != NULL) {
+        book_bits(bits, &tl->sm, &tl->c, link->bits_ifs);
+    }
+    if (counts != NULL) {
+        book_counts(counts, &tl->sm);
+    }
+    if (elapsed_ns != NULL) {
+        *elapsed_ns = tl->cur.elapsed;
+    }
+}
+
 void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
                         struct pqpan_ble_counts *counts, uint64_t *elapsed_ns,
                         const struct pqpan_ble_link *link, const struct pqpan_ble_device *dev,
                         const struct pqpan_ble_txn *txns, uint32_t n)
 {
+    struct timeline tl;
+    uint32_t k;
+    timeline_start(&tl, link, elapsed_ns);
+    sums_init(&tl.sm);
+    for (k = 0; k < n; k++) {
+        struct pqpan_ble_shaped_txn x;
+        if (txns[k].count > 0u) {
+            shape_txn(&x, &tl.c, &txns[k]);
+            sum_air(&tl.sm, &tl.c, &txns[k], &x);
+        }
+        timeline_step(&tl, link, counts, &txns[k], &x);
+    }
+    timeline_end(&tl, led, bits, counts, elapsed_ns, link, dev);
+}
+
+void pqpan_ble_shape_txns(struct pqpan_ble_shaped *out, const struct pqpan_ble_link *link,
+                          const struct pqpan_ble_txn *txns, uint32_t n)
+{
     struct call c;
-    struct cursor cur;
-    struct sums sm;
     uint32_t k;
     call_of(&c, link);
-    sums_init(&sm);
-    cur.close_ns = link->start_close_ns;
-    cur.replies = 0u;
-    cur.reply_close_ns = 0u;
-    cur.reply_pairs = 0u;
-    cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
+    sums_init(&out->air);
+    out->n = n;
     for (k = 0; k < n; k++) {
-        const struct pqpan_ble_txn *t = &txns[k];
-        struct run r;
-        struct head head;
-        int join;
-        uint64_t idle = idle_before(t, link->ci_ns, &cur, counts, &join);
-        if (idle > 0u) {
-            sum_idle(&sm, t->wait_phase, idle);
-            cur.elapsed += idle * link->ci_ns;
-            cur.replies = 0u;
+        if (txns[k].count > 0u) {
+            shape_txn(&out->x[k], &c, &txns[k]);
+            sum_air(&out->air, &c, &txns[k], &out->x[k]);
         }
-        if (t->count == 0u) {
-            continue;
-        }
-        head.pairs = join ? cur.reply_pairs : 0u;
-        head.close_ns = cur.reply_close_ns;
-        run_txn(&r, &sm, &c, t, &head, link->same_event_reply);
-        if (counts != NULL) {
-            counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
-        }
-        advance(&cur, &r, link->ci_ns);
     }
-    if (led != NULL) {
-        book_led(led, &sm, &c, dev);
+}
+
+void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
+                               struct pqpan_ble_counts *counts, uint64_t *elapsed_ns,
+                               const struct pqpan_ble_link *link,
+                               const struct pqpan_ble_device *dev,
+                               const struct pqpan_ble_txn *txns,
+                               const struct pqpan_ble_shaped *shaped)
+{
+    struct timeline tl;
+    uint32_t k;
+    timeline_start(&tl, link, elapsed_ns);
+    tl.sm = shaped->air;
+    for (k = 0; k < shaped->n; k++) {
+        timeline_step(&tl, link, counts, &txns[k], &shaped->x[k]);
     }
-    if (bits != NULL) {
-        book_bits(bits, &sm, &c, link->bits_ifs);
-    }
-    if (counts != NULL) {
-        book_counts(counts, &sm);
-    }
-    if (elapsed_ns != NULL) {
-        *elapsed_ns = cur.elapsed;
-    }
+    timeline_end(&tl, led, bits, counts, elapsed_ns, link, dev);
 }

@@ -218,9 +218,11 @@ static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
 }
 
 /* The exchange on the link, which starts when the last set-up event closes; the
- * latency runs from the first computation's start to the last one's end. */
+ * latency runs from the first computation's start to the last one's end. shaped: the
+ * txns already shaped for the configuration's PHY and LL octets, or NULL. */
 static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
-                     const struct pqpan_ble_device *dev, const struct pqpan_ble_txn *t, uint32_t n)
+                     const struct pqpan_ble_device *dev, const struct pqpan_ble_txn *t, uint32_t n,
+                     const struct pqpan_ble_shaped *shaped)
 {
     struct pqpan_ble_link l;
     uint64_t elapsed = 0;
@@ -229,7 +231,12 @@ static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_conf
     l.start_close_ns = out->counts.last_close_ns;
     out->counts.crypto_start_ns = 0u;
     out->counts.crypto_end_ns = 0u;
-    pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
+    if (shaped != NULL) {
+        pqpan_ble_schedule_shaped(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t,
+                                  shaped);
+    } else {
+        pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
+    }
     out->latency_ns = out->counts.crypto_end_ns - out->counts.crypto_start_ns;
 }
 
@@ -509,10 +516,11 @@ static int plan_of(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
 /* The exchange of plan p after the set-up *out holds: the messages on the link, each
  * side's crypto, the sleep that fills the latency. */
 static void run_plan(struct pqpan_ble_estimate *out, const struct pqpan_ble_plan *p,
-                     const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev)
+                     const struct pqpan_ble_shaped *shaped, const struct pqpan_ble_config *cfg,
+                     const struct pqpan_ble_device *dev)
 {
     int i;
-    exchange(out, cfg, dev, p->t, p->n);
+    exchange(out, cfg, dev, p->t, p->n, shaped);
     for (i = 0; i < 2; i++) {
         book_put(&out->ledger[i], &p->book[i]);
     }
@@ -530,7 +538,7 @@ static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble
         return PQPAN_ERR_INVALID_ARG;
     }
     pqpan_ble_setup_run(out, cfg, dev);
-    run_plan(out, &p, cfg, dev);
+    run_plan(out, &p, NULL, cfg, dev);
     return PQPAN_OK;
 }
 
@@ -897,21 +905,31 @@ static int exchange_slot_holds(const struct pqpan_ble_exchange_memo *x,
     return x->valid && words_equal(x->key, key, PQPAN_BLE_EXCHANGE_KEY_WORDS);
 }
 
-/* The plan of the exchange whose key is key, from the memo's plan slots or planned there:
- * PQPAN_OK with *plan, or why its messages do not fit. */
-static int plan_memo(const struct pqpan_ble_plan **plan, struct pqpan_ble_estimate_cache *cache,
+/* The plan of the exchange whose key is key, from the memo's plan slots or planned there,
+ * with its txns shaped for cfg's PHY and LL octets ll_eff (kept from the last call on the
+ * same link, or shaped now): PQPAN_OK with *slot, or why its messages do not fit. */
+static int plan_memo(const struct pqpan_ble_plan_memo **slot,
+                     struct pqpan_ble_estimate_cache *cache,
                      const uint64_t key[PQPAN_BLE_PLAN_KEY_WORDS],
                      const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
-                     const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
+                     const uint64_t cycles[PQPAN_OP_COUNT], uint32_t ll_eff, int lesc)
 {
     struct pqpan_ble_plan_memo *m =
         &cache->plan[key_slot(key, PQPAN_BLE_PLAN_KEY_WORDS, PQPAN_BLE_PLAN_CACHE_SLOTS)];
+    uint64_t shaped_link = 1u | (uint64_t)cfg->phy << 8 | (uint64_t)ll_eff << 32;
     if (!m->valid || !words_equal(m->key, key, PQPAN_BLE_PLAN_KEY_WORDS)) {
         m->rc = plan_of(&m->plan, cfg, dev, cycles, lesc, &cache->work);
         memcpy(m->key, key, sizeof m->key);
         m->valid = 1;
+        m->shaped_link = 0u;
     }
-    *plan = &m->plan;
+    if (m->rc == PQPAN_OK && m->shaped_link != shaped_link) {
+        struct pqpan_ble_link l;
+        link_of(&l, cfg, cfg->phy, ll_eff);
+        pqpan_ble_shape_txns(&m->shaped, &l, m->plan.t, m->plan.n);
+        m->shaped_link = shaped_link;
+    }
+    *slot = m;
     return m->rc;
 }
 
@@ -921,8 +939,8 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
                              const struct pqpan_ble_setup_memo *s,
                              struct pqpan_ble_exchange_memo *x,
                              const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
-                             const struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
-                             const struct pqpan_ble_device *dev)
+                             const struct pqpan_ble_plan_memo *p,
+                             const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev)
 {
     static const struct pqpan_ble_ledger_tail zero;
     static const struct pqpan_ble_bits_tail zero_bits;
@@ -933,7 +951,7 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
         bits_put(&out->bits[j], &zero_bits);
     }
     out->counts = s->counts;
-    run_plan(out, p, cfg, dev);
+    run_plan(out, &p->plan, &p->shaped, cfg, dev);
     for (j = 0; j < 2; j++) {
         tail_take(&x->tail[j], &out->ledger[j]);
         bits_take(&x->bits_tail[j], &out->bits[j]);
@@ -954,7 +972,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     const struct pqpan_ble_setup_memo *s;
     struct pqpan_ble_exchange_memo *x;
-    const struct pqpan_ble_plan *p = NULL;
+    const struct pqpan_ble_plan_memo *p = NULL;
     uint32_t ll_eff;
     int hit;
     *res = NULL;
@@ -968,7 +986,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
     hit = exchange_slot_holds(x, key);
-    if (!hit && plan_memo(&p, cache, key, cfg, dev, cycles, lesc) != PQPAN_OK) {
+    if (!hit && plan_memo(&p, cache, key, cfg, dev, cycles, ll_eff, lesc) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (cache->out_setup_stamp != s->stamp) {

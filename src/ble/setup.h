@@ -1,5 +1,5 @@
 /* Shared inside src/ble: the set-up procedures (setup.c) that the estimator (estimate.c)
- * runs before the exchange. */
+ * runs before the exchange, and the schedule's two steps (conn.c). */
 #ifndef PQPAN_BLE_SETUP_H
 #define PQPAN_BLE_SETUP_H
 
@@ -16,6 +16,19 @@ struct pqpan_ble_txn *pqpan_ble_txn_add(struct pqpan_ble_txn *t, uint32_t *n,
  * (the same header sizes, and a one-octet reply for the confirmed ones: Vol 3 Part F
  * §3.4.5.1–3, §3.4.7.1–3); every other transfer is its own. */
 enum pqpan_ble_transfer pqpan_ble_transfer_pdus(enum pqpan_ble_transfer t);
+
+/* pqpan_ble_schedule in two steps (conn.c): the txns' PDUs on the link's PHY and LL octets
+ * (n <= PQPAN_BLE_PLAN_TXN_MAX), then the schedule of txns so shaped on a link of the same
+ * PHY and LL octets (any interval and event rules); the two give what pqpan_ble_schedule
+ * gives. */
+void pqpan_ble_shape_txns(struct pqpan_ble_shaped *out, const struct pqpan_ble_link *link,
+                          const struct pqpan_ble_txn *txns, uint32_t n);
+void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
+                               struct pqpan_ble_counts *counts, uint64_t *elapsed_ns,
+                               const struct pqpan_ble_link *link,
+                               const struct pqpan_ble_device *dev,
+                               const struct pqpan_ble_txn *txns,
+                               const struct pqpan_ble_shaped *shaped);
 
 /* Runs the set-up c asks for into out (ledgers, counts, span_ns, setup_ns): advertising,
  * connection, feature exchange, link switch, MTU exchange, discovery. */
