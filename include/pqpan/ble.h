@@ -376,28 +376,25 @@ struct pqpan_ble_shaped_txn {
     uint64_t biggest_ns;              /* the longest fragment's air time */
 };
 
-/* What the runs of a schedule add to the ledgers, summed per phase (ph[p] in use when bit
- * p of used is set) and in total: every booked figure is a sum over the runs. The air (TX,
- * pairs, data PDUs, octets, messages) follows from the shapes; the events and idle events
- * from the timeline. */
-struct pqpan_ble_phase_sum {
+/* The air the runs of a schedule send, summed per phase (ph[p] in use when bit p of used
+ * is set) and in total: the TX time, pairs, data PDUs, octets and messages follow from the
+ * shapes alone (the events, from the timeline, are summed apart). */
+struct pqpan_ble_phase_air {
     uint64_t tx_ns[2]; /* each side's air time in txn runs */
     uint64_t pairs;    /* of txn runs */
-    uint64_t events;   /* of txn runs */
-    uint64_t idle;     /* idle events: the events accounting only (led) */
 };
 
-struct pqpan_ble_sched_sums {
+struct pqpan_ble_air_sums {
     uint32_t used;
-    struct pqpan_ble_phase_sum ph[PQPAN_PHASE_COUNT];
-    uint64_t pairs, events, idle; /* totals of the phases */
+    struct pqpan_ble_phase_air ph[PQPAN_PHASE_COUNT];
+    uint64_t pairs;               /* total of the phases */
     uint64_t data_tx[2];          /* data PDUs per side */
     uint64_t data_octets[2];      /* their octets on the air */
     uint64_t sdus[2][2];          /* [LL control][side]: messages sent */
 };
 
 struct pqpan_ble_shaped {
-    struct pqpan_ble_sched_sums air; /* the runs' air; no events yet */
+    struct pqpan_ble_air_sums air; /* the runs' air */
     uint32_t n;
     struct pqpan_ble_shaped_txn x[PQPAN_BLE_PLAN_TXN_MAX];
 };

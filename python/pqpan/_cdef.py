@@ -525,11 +525,43 @@ struct pqpan_ble_plan {
     uint32_t n;
     struct pqpan_ble_crypto_book book[2];
 };
+struct pqpan_ble_shape {
+    uint32_t count;
+    uint32_t full;
+    uint64_t ns;
+    uint64_t octets;
+    uint64_t full_ns;
+};
+struct pqpan_ble_shaped_txn {
+    struct pqpan_ble_shape a, b, rsp;
+    int b_is_a;
+    uint64_t n_req, n_rsp;
+    uint64_t biggest_ns;
+};
+struct pqpan_ble_phase_air {
+    uint64_t tx_ns[2];
+    uint64_t pairs;
+};
+struct pqpan_ble_air_sums {
+    uint32_t used;
+    struct pqpan_ble_phase_air ph[PQPAN_PHASE_COUNT];
+    uint64_t pairs;
+    uint64_t data_tx[2];
+    uint64_t data_octets[2];
+    uint64_t sdus[2][2];
+};
+struct pqpan_ble_shaped {
+    struct pqpan_ble_air_sums air;
+    uint32_t n;
+    struct pqpan_ble_shaped_txn x[(3 * 8 + 1)];
+};
 struct pqpan_ble_plan_memo {
     uint64_t key[4u];
     int valid;
     int rc;
     struct pqpan_ble_plan plan;
+    uint64_t shaped_link;
+    struct pqpan_ble_shaped shaped;
 };
 struct pqpan_ble_ledger_tail {
     uint64_t ns[(PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)][PQPAN_STATE_COUNT];

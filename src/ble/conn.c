@@ -338,34 +338,55 @@ static void run_txn(struct run *r, struct call *c, const struct pqpan_ble_txn *t
     }
 }
 
-/* The sums' phase ph, zeroed when first used. */
-static struct pqpan_ble_phase_sum *phase_sum(struct pqpan_ble_sched_sums *sm, enum pqpan_phase ph)
+_Static_assert(PQPAN_PHASE_COUNT <= 32, "a bit per phase in the sums' used");
+
+/* The air sums' phase ph, zeroed when first used. */
+static struct pqpan_ble_phase_air *phase_air(struct pqpan_ble_air_sums *sm, enum pqpan_phase ph)
 {
-    struct pqpan_ble_phase_sum *q = &sm->ph[ph];
+    struct pqpan_ble_phase_air *q = &sm->ph[ph];
     if ((sm->used & (1u << ph)) == 0u) {
         sm->used |= 1u << ph;
         q->tx_ns[0] = q->tx_ns[1] = 0u;
-        q->pairs = q->events = q->idle = 0u;
+        q->pairs = 0u;
     }
     return q;
 }
 
-_Static_assert(PQPAN_PHASE_COUNT <= 32, "sums.used holds a bit per phase");
-
-static void sums_init(struct pqpan_ble_sched_sums *sm)
+static void air_init(struct pqpan_ble_air_sums *sm)
 {
     sm->used = 0u;
-    sm->pairs = sm->events = sm->idle = 0u;
+    sm->pairs = 0u;
     sm->data_tx[0] = sm->data_tx[1] = 0u;
     sm->data_octets[0] = sm->data_octets[1] = 0u;
     sm->sdus[0][0] = sm->sdus[0][1] = sm->sdus[1][0] = sm->sdus[1][1] = 0u;
 }
 
-/* `events` events with one pair of empty PDUs each (the link kept alive, latency 0). */
-static void sum_idle(struct pqpan_ble_sched_sums *sm, enum pqpan_phase ph, uint64_t events)
+/* The events of a schedule's runs and its idle events (a pair of empty PDUs each, the link
+ * kept alive), per phase (events[p] and idle[p] in use when bit p of used is set) and in
+ * total. */
+struct time_sums {
+    uint32_t used;
+    uint64_t events[PQPAN_PHASE_COUNT];
+    uint64_t idle[PQPAN_PHASE_COUNT];
+    uint64_t events_total, idle_total;
+};
+
+static void time_init(struct time_sums *ts)
 {
-    phase_sum(sm, ph)->idle += events;
-    sm->idle += events;
+    ts->used = 0u;
+    ts->events_total = ts->idle_total = 0u;
+}
+
+static void time_add(struct time_sums *ts, enum pqpan_phase ph, uint64_t events, uint64_t idle)
+{
+    if ((ts->used & (1u << ph)) == 0u) {
+        ts->used |= 1u << ph;
+        ts->events[ph] = ts->idle[ph] = 0u;
+    }
+    ts->events[ph] += events;
+    ts->idle[ph] += idle;
+    ts->events_total += events;
+    ts->idle_total += idle;
 }
 
 /* A txn's shapes on the link (b a copy of a, rsp of a or zero, as the lengths say), its
@@ -396,10 +417,10 @@ static void shape_txn(struct pqpan_ble_shaped_txn *x, const struct call *c,
 
 /* A txn run's air: the sender's data PDUs (n_req) and the replies (n_rsp), each answered
  * by an empty PDU from the other side. */
-static void sum_air(struct pqpan_ble_sched_sums *sm, const struct call *c,
+static void sum_air(struct pqpan_ble_air_sums *sm, const struct call *c,
                     const struct pqpan_ble_txn *t, const struct pqpan_ble_shaped_txn *x)
 {
-    struct pqpan_ble_phase_sum *q = phase_sum(sm, t->phase);
+    struct pqpan_ble_phase_air *q = phase_air(sm, t->phase);
     int s = t->sender == PQPAN_BLE_CENTRAL ? 0 : 1, o = 1 - s;
     uint64_t m = (uint64_t)(t->count - 1u);
     uint64_t o_msgs = t->rsp_len != 0u ? t->count : 0u;
@@ -456,58 +477,77 @@ static uint64_t ifs_ns(enum pqpan_ble_bits_ifs rule, uint64_t pairs, uint64_t ev
     return n * PQPAN_BLE_T_IFS_NS;
 }
 
+/* Phase p of a schedule's sums: the air (0 when the phase sent none) and the events. */
+struct phase_total {
+    uint64_t tx_ns[2], pairs, events, idle;
+};
+
+static void phase_total(struct phase_total *q, const struct pqpan_ble_air_sums *air,
+                        const struct time_sums *ts, int p)
+{
+    int has_air = (air->used >> p) & 1u, has_time = (ts->used >> p) & 1u;
+    q->tx_ns[0] = has_air ? air->ph[p].tx_ns[0] : 0u;
+    q->tx_ns[1] = has_air ? air->ph[p].tx_ns[1] : 0u;
+    q->pairs = has_air ? air->ph[p].pairs : 0u;
+    q->events = has_time ? ts->events[p] : 0u;
+    q->idle = has_time ? ts->idle[p] : 0u;
+}
+
 /* The events accounting: txn runs and idle events (a pair of empty PDUs each), every
  * T_IFS, and with dev the per-event costs (linear in the events, so booked per phase). */
-static void book_led(struct pqpan_ledger led[2], const struct pqpan_ble_sched_sums *sm, const struct call *c,
+static void book_led(struct pqpan_ledger led[2], const struct pqpan_ble_air_sums *air,
+                     const struct time_sums *ts, const struct call *c,
                      const struct pqpan_ble_device *dev)
 {
     uint32_t used;
     int p, i;
-    for (p = 0, used = sm->used; used != 0u; p++, used >>= 1) {
-        const struct pqpan_ble_phase_sum *q = &sm->ph[p];
-        uint64_t idle_ns = q->idle * c->air.t_empty;
+    for (p = 0, used = air->used | ts->used; used != 0u; p++, used >>= 1) {
+        struct phase_total q;
         uint64_t tx_ns[2];
         if ((used & 1u) == 0u) {
             continue;
         }
-        tx_ns[0] = q->tx_ns[0] + idle_ns;
-        tx_ns[1] = q->tx_ns[1] + idle_ns;
-        book_air(led, p, tx_ns,
-                 ifs_ns(PQPAN_BLE_BITS_IFS_EACH, q->pairs + q->idle, q->events + q->idle));
+        phase_total(&q, air, ts, p);
+        tx_ns[0] = q.tx_ns[0] + q.idle * c->air.t_empty;
+        tx_ns[1] = q.tx_ns[1] + q.idle * c->air.t_empty;
+        book_air(led, p, tx_ns, ifs_ns(PQPAN_BLE_BITS_IFS_EACH, q.pairs + q.idle, q.events + q.idle));
         for (i = 0; i < 2 && dev != NULL; i++) {
             pqpan_ble_event_costs(&led[i], (enum pqpan_phase)p, dev, c->ci_ns,
-                                  (enum pqpan_ble_role)i, q->events + q->idle);
+                                  (enum pqpan_ble_role)i, q.events + q.idle);
         }
     }
-    book_totals(led, &c->air, sm->pairs + sm->idle, sm->events + sm->idle, sm->data_tx,
-                sm->data_octets);
+    book_totals(led, &c->air, air->pairs + ts->idle_total, ts->events_total + ts->idle_total,
+                air->data_tx, air->data_octets);
 }
 
 /* The bits accounting (the study's): txn runs only, T_IFS per the link's rule. */
-static void book_bits(struct pqpan_ledger bits[2], const struct pqpan_ble_sched_sums *sm, const struct call *c,
+static void book_bits(struct pqpan_ledger bits[2], const struct pqpan_ble_air_sums *air,
+                      const struct time_sums *ts, const struct call *c,
                       enum pqpan_ble_bits_ifs rule)
 {
     uint32_t used;
     int p;
-    for (p = 0, used = sm->used; used != 0u; p++, used >>= 1) {
-        const struct pqpan_ble_phase_sum *q = &sm->ph[p];
+    for (p = 0, used = air->used; used != 0u; p++, used >>= 1) {
+        struct phase_total q;
         if ((used & 1u) != 0u) {
-            book_air(bits, p, q->tx_ns, ifs_ns(rule, q->pairs, q->events));
+            phase_total(&q, air, ts, p);
+            book_air(bits, p, q.tx_ns, ifs_ns(rule, q.pairs, q.events));
         }
     }
-    book_totals(bits, &c->air, sm->pairs, sm->events, sm->data_tx, sm->data_octets);
+    book_totals(bits, &c->air, air->pairs, ts->events_total, air->data_tx, air->data_octets);
 }
 
-static void book_counts(struct pqpan_ble_counts *counts, const struct pqpan_ble_sched_sums *sm)
+static void book_counts(struct pqpan_ble_counts *counts, const struct pqpan_ble_air_sums *air,
+                        const struct time_sums *ts)
 {
     int i;
-    counts->events += sm->events;
-    counts->idle_events += sm->idle;
+    counts->events += ts->events_total;
+    counts->idle_events += ts->idle_total;
     for (i = 0; i < 2; i++) {
-        counts->data_pdus_tx[i] += sm->data_tx[i];
-        counts->empty_pdus_tx[i] += sm->pairs - sm->data_tx[i] + sm->idle;
-        counts->att_pdus[i] += sm->sdus[0][i];
-        counts->llctrl_pdus[i] += sm->sdus[1][i];
+        counts->data_pdus_tx[i] += air->data_tx[i];
+        counts->empty_pdus_tx[i] += air->pairs - air->data_tx[i] + ts->idle_total;
+        counts->att_pdus[i] += air->sdus[0][i];
+        counts->llctrl_pdus[i] += air->sdus[1][i];
     }
 }
 
@@ -562,11 +602,12 @@ static void advance(struct cursor *c, const struct run *r, uint64_t ci_ns)
     c->elapsed += r->events * ci_ns;
 }
 
-/* Where a schedule call stands (the cursor), what it has summed, and the link's constants. */
+/* Where a schedule call stands (the cursor), the events it has summed, and the link's
+ * constants. */
 struct timeline {
     struct call c;
     struct cursor cur;
-    struct pqpan_ble_sched_sums sm;
+    struct time_sums ts;
 };
 
 static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *link,
@@ -578,6 +619,7 @@ static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *lin
     tl->cur.reply_close_ns = 0u;
     tl->cur.reply_pairs = 0u;
     tl->cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
+    time_init(&tl->ts);
 }
 
 /* txn t (shaped x; unread when t carries no message) on the timeline: the idle events
@@ -592,7 +634,7 @@ static void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link
     int join;
     uint64_t idle = idle_before(t, link->ci_ns, cur, counts, &join);
     if (idle > 0u) {
-        sum_idle(&tl->sm, t->wait_phase, idle);
+        time_add(&tl->ts, t->wait_phase, 0u, idle);
         cur->elapsed += idle * link->ci_ns;
         cur->replies = 0u;
     }
@@ -602,8 +644,7 @@ static void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link
     head.pairs = join ? cur->reply_pairs : 0u;
     head.close_ns = cur->reply_close_ns;
     run_txn(&r, &tl->c, t, x, &head, link->same_event_reply);
-    phase_sum(&tl->sm, t->phase)->events += r.events;
-    tl->sm.events += r.events;
+    time_add(&tl->ts, t->phase, r.events, 0u);
     if (counts != NULL) {
         counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
     }
@@ -611,19 +652,19 @@ static void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link
 }
 
 /* The sums into the ledgers and counts, the elapsed time out. */
-static void timeline_end(const struct timeline *tl, struct pqpan_ledger led[2],
-                         struct pqpan_ledger bits[2], struct pqpan_ble_counts *counts,
-                         uint64_t *elapsed_ns, const struct pqpan_ble_link *link,
-                         const struct pqpan_ble_device *dev)
+static void timeline_end(const struct timeline *tl, const struct pqpan_ble_air_sums *air,
+                         struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
+                         struct pqpan_ble_counts *counts, uint64_t *elapsed_ns,
+                         const struct pqpan_ble_link *link, const struct pqpan_ble_device *dev)
 {
     if (led != NULL) {
-        book_led(led, &tl->sm, &tl->c, dev);
+        book_led(led, air, &tl->ts, &tl->c, dev);
     }
     if (bits != NULL) {
-        book_bits(bits, &tl->sm, &tl->c, link->bits_ifs);
+        book_bits(bits, air, &tl->ts, &tl->c, link->bits_ifs);
     }
     if (counts != NULL) {
-        book_counts(counts, &tl->sm);
+        book_counts(counts, air, &tl->ts);
     }
     if (elapsed_ns != NULL) {
         *elapsed_ns = tl->cur.elapsed;
@@ -636,18 +677,19 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
                         const struct pqpan_ble_txn *txns, uint32_t n)
 {
     struct timeline tl;
+    struct pqpan_ble_air_sums air;
     uint32_t k;
     timeline_start(&tl, link, elapsed_ns);
-    sums_init(&tl.sm);
+    air_init(&air);
     for (k = 0; k < n; k++) {
         struct pqpan_ble_shaped_txn x;
         if (txns[k].count > 0u) {
             shape_txn(&x, &tl.c, &txns[k]);
-            sum_air(&tl.sm, &tl.c, &txns[k], &x);
+            sum_air(&air, &tl.c, &txns[k], &x);
         }
         timeline_step(&tl, link, counts, &txns[k], &x);
     }
-    timeline_end(&tl, led, bits, counts, elapsed_ns, link, dev);
+    timeline_end(&tl, &air, led, bits, counts, elapsed_ns, link, dev);
 }
 
 void pqpan_ble_shape_txns(struct pqpan_ble_shaped *out, const struct pqpan_ble_link *link,
@@ -656,7 +698,7 @@ void pqpan_ble_shape_txns(struct pqpan_ble_shaped *out, const struct pqpan_ble_l
     struct call c;
     uint32_t k;
     call_of(&c, link);
-    sums_init(&out->air);
+    air_init(&out->air);
     out->n = n;
     for (k = 0; k < n; k++) {
         if (txns[k].count > 0u) {
@@ -676,9 +718,8 @@ void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger b
     struct timeline tl;
     uint32_t k;
     timeline_start(&tl, link, elapsed_ns);
-    tl.sm = shaped->air;
     for (k = 0; k < shaped->n; k++) {
         timeline_step(&tl, link, counts, &txns[k], &shaped->x[k]);
     }
-    timeline_end(&tl, led, bits, counts, elapsed_ns, link, dev);
+    timeline_end(&tl, &shaped->air, led, bits, counts, elapsed_ns, link, dev);
 }
