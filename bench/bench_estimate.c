@@ -159,10 +159,12 @@ int main(void)
         same &= sum[k] == sum[PLAIN];
     }
     printf("estimator: memo of the last pass: set-up %llu hits, %llu misses (%u slots); "
-           "exchange %llu hits, %llu misses (%u slots)\n",
+           "exchange %llu hits, %llu mirrored from the other keygen side, %llu misses (%u "
+           "slots)\n",
            (unsigned long long)cache.hits, (unsigned long long)cache.misses,
            PQPAN_BLE_ESTIMATE_CACHE_SLOTS, (unsigned long long)cache.exchange_hits,
-           (unsigned long long)cache.exchange_misses, PQPAN_BLE_EXCHANGE_CACHE_SLOTS);
+           (unsigned long long)cache.exchange_mirrors, (unsigned long long)cache.exchange_misses,
+           PQPAN_BLE_EXCHANGE_CACHE_SLOTS);
     printf("estimator: target >= %.0f configurations/s (issue 12): %s%s\n", TARGET_PER_S,
            (double)n / best[MEMO] >= TARGET_PER_S ? "met" : "NOT met",
            same ? "" : " [the paths' outputs DIFFER]");

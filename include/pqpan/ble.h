@@ -460,6 +460,8 @@ struct pqpan_ble_exchange_memo {
     struct pqpan_ble_counts counts; /* added to the set-up's (crypto_start_ns, crypto_end_ns
                                        and last_close_ns replace them) */
     uint64_t latency_ns;
+    int by_side; /* its timeline depended on which side sent (0: the same exchange with the
+                    keygen side flipped is this one mirrored) */
 };
 
 /* A memo owned by the caller (one per thread: it is written on every call); no pointers
@@ -477,6 +479,7 @@ struct pqpan_ble_estimate_cache {
     uint64_t timing_ids;                  /* timings numbered so far: the last number */
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
+    uint64_t exchange_mirrors;            /* misses answered by mirroring the other side's */
     uint64_t stores;                      /* slots stored so far: the next stamp */
     struct pqpan_ble_estimate out;        /* the last estimate pqpan_ble_estimate_*_memo gave */
     uint64_t out_setup_stamp;             /* the stamps of the slots it holds (0: none) */

@@ -592,6 +592,7 @@ struct pqpan_ble_exchange_memo {
     struct pqpan_ble_bits_tail bits_tail[2];
     struct pqpan_ble_counts counts;
     uint64_t latency_ns;
+    int by_side;
 };
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[128u];
@@ -603,6 +604,7 @@ struct pqpan_ble_estimate_cache {
     uint64_t timing_ids;
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
+    uint64_t exchange_mirrors;
     uint64_t stores;
     struct pqpan_ble_estimate out;
     uint64_t out_setup_stamp;

@@ -169,6 +169,9 @@ static uint64_t event_close_ns(const struct air *air, uint64_t m, uint64_t data_
 struct packing {
     uint64_t events;        /* events opened (a head event is not opened here) */
     uint64_t last_close_ns; /* close of the last event, from its anchor */
+    int by_side;            /* which side sends changed a guess of the packing loop (the
+                               central's guess of a fragment's length: its own, or the
+                               peripheral's last); 0: the same packing whoever sends */
 };
 
 /* An event the run joins: it already holds `pairs` pairs (the previous reply) and
@@ -204,21 +207,27 @@ static void pack_events(struct packing *pk, const struct call *c, const struct s
     uint64_t i = 0, base = 0;
     struct head h = *head;
     pk->events = 0;
+    pk->by_side = 0;
     pk->last_close_ns = h.close_ns;
     while (i < q->n) {
         uint64_t k = h.pairs > 0u ? 0u : (lo < q->n - i ? lo : q->n - i);
         uint64_t end = seq_prefix_ns(q, i + k);
-        int guess_last = q->by_peripheral && i + k > 0u && i + k < q->n;
-        uint64_t prev = guess_last ? seq_prefix_ns(q, i + k - 1u) : 0u;
+        int last_known = i + k > 0u && i + k < q->n; /* a last packet to guess from */
+        uint64_t prev = last_known ? seq_prefix_ns(q, i + k - 1u) : 0u;
         while (i + k < q->n) {
             uint64_t next = seq_prefix_ns(q, i + k + 1u);
-            uint64_t guess = guess_last ? end - prev : next - end;
-            if (!fits(c, &h, k + 1u, end - base + guess)) {
+            /* the central's guess of the fragment's air time: its own, or the peripheral's
+             * last packet's; the packing is the same whoever sends while both guesses
+             * give the same answer */
+            int fit_own = fits(c, &h, k + 1u, end - base + (next - end));
+            int fit_last = last_known ? fits(c, &h, k + 1u, end - base + (end - prev)) : fit_own;
+            pk->by_side |= fit_own != fit_last;
+            if (!(q->by_peripheral ? fit_last : fit_own)) {
                 break;
             }
             prev = end;
             end = next;
-            guess_last = q->by_peripheral;
+            last_known = 1;
             k++;
         }
         if (h.pairs == 0u) {
@@ -240,6 +249,7 @@ static void pack(struct packing *pk, const struct call *c, const struct seq *q, 
 {
     if (head->pairs == 0u && q->n <= lo) {
         pk->events = 1u;
+        pk->by_side = 0;
         pk->last_close_ns = event_close_ns(&c->air, q->n, q->na_ns + q->b->ns);
         return;
     }
@@ -261,6 +271,7 @@ struct run {
     uint64_t replies;
     uint64_t reply_close_ns;
     uint64_t reply_pairs;
+    int by_side; /* a packing of the run depended on which side sends (struct packing) */
 };
 
 /* Replies in events of their own: each message (with the head event for the first) then
@@ -290,10 +301,13 @@ static void run_separate(struct run *r, const struct call *c, const struct pqpan
             pack(&pb, c, &qb, per_event, &no_head);
         }
         events = (uint64_t)(t->count - 2u) * (pa.events + pr.events) + pa1.events + pr.events;
+        r->by_side = pa.by_side | pa1.by_side;
     } else {
         pack(&pb, c, &qb, per_event, head);
         events = 0u;
+        r->by_side = 0;
     }
+    r->by_side |= pb.by_side | pr.by_side;
     r->events = events + pb.events + pr.events;
     r->replies = pr.events;
     r->reply_pairs = v->rsp->count;
@@ -314,6 +328,7 @@ static void run_shared(struct run *r, const struct call *c, const struct pqpan_b
     pack(&p, c, &q, per_event, confirmed ? &no_head : head);
     r->events = confirmed ? ceil_div(x->n_req + x->n_rsp, per_event) : p.events;
     r->data_close_ns = p.last_close_ns;
+    r->by_side = p.by_side;
     r->replies = 0u;
     r->reply_close_ns = 0u;
     r->reply_pairs = 0u;
@@ -608,6 +623,7 @@ struct timeline {
     struct call c;
     struct cursor cur;
     struct time_sums ts;
+    int by_side; /* a run's packing depended on which side sends (struct packing) */
 };
 
 static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *link,
@@ -620,6 +636,7 @@ static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *lin
     tl->cur.reply_pairs = 0u;
     tl->cur.elapsed = elapsed_ns != NULL ? *elapsed_ns : 0u;
     time_init(&tl->ts);
+    tl->by_side = 0;
 }
 
 /* txn t (shaped x; unread when t carries no message) on the timeline: the idle events
@@ -645,6 +662,7 @@ static void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link
     head.close_ns = cur->reply_close_ns;
     run_txn(&r, &tl->c, t, x, &head, link->same_event_reply);
     time_add(&tl->ts, t->phase, r.events, 0u);
+    tl->by_side |= r.by_side;
     if (counts != NULL) {
         counts->last_close_ns = r.replies > 0u ? r.reply_close_ns : r.data_close_ns;
     }
@@ -713,7 +731,7 @@ void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger b
                                const struct pqpan_ble_link *link,
                                const struct pqpan_ble_device *dev,
                                const struct pqpan_ble_txn *txns,
-                               const struct pqpan_ble_shaped *shaped)
+                               const struct pqpan_ble_shaped *shaped, int *by_side)
 {
     struct timeline tl;
     uint32_t k;
@@ -722,4 +740,5 @@ void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger b
         timeline_step(&tl, link, counts, &txns[k], &shaped->x[k]);
     }
     timeline_end(&tl, &shaped->air, led, bits, counts, elapsed_ns, link, dev);
+    *by_side = tl.by_side;
 }

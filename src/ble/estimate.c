@@ -222,7 +222,7 @@ static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
  * txns already shaped for the configuration's PHY and LL octets, or NULL. */
 static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                      const struct pqpan_ble_device *dev, const struct pqpan_ble_txn *t, uint32_t n,
-                     const struct pqpan_ble_shaped *shaped)
+                     const struct pqpan_ble_shaped *shaped, int *by_side)
 {
     struct pqpan_ble_link l;
     uint64_t elapsed = 0;
@@ -231,9 +231,10 @@ static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_conf
     l.start_close_ns = out->counts.last_close_ns;
     out->counts.crypto_start_ns = 0u;
     out->counts.crypto_end_ns = 0u;
+    *by_side = 1; /* unknown without the shaped schedule */
     if (shaped != NULL) {
         pqpan_ble_schedule_shaped(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t,
-                                  shaped);
+                                  shaped, by_side);
     } else {
         pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
     }
@@ -517,10 +518,10 @@ static int plan_of(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
  * side's crypto, the sleep that fills the latency. */
 static void run_plan(struct pqpan_ble_estimate *out, const struct pqpan_ble_plan *p,
                      const struct pqpan_ble_shaped *shaped, const struct pqpan_ble_config *cfg,
-                     const struct pqpan_ble_device *dev)
+                     const struct pqpan_ble_device *dev, int *by_side)
 {
     int i;
-    exchange(out, cfg, dev, p->t, p->n, shaped);
+    exchange(out, cfg, dev, p->t, p->n, shaped, by_side);
     for (i = 0; i < 2; i++) {
         book_put(&out->ledger[i], &p->book[i]);
     }
@@ -533,12 +534,13 @@ static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble
                           const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
     struct pqpan_ble_plan p;
+    int by_side;
     memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev) || plan_of(&p, cfg, dev, cycles, lesc, NULL) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     pqpan_ble_setup_run(out, cfg, dev);
-    run_plan(out, &p, NULL, cfg, dev);
+    run_plan(out, &p, NULL, cfg, dev, &by_side);
     return PQPAN_OK;
 }
 
@@ -951,7 +953,7 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
         bits_put(&out->bits[j], &zero_bits);
     }
     out->counts = s->counts;
-    run_plan(out, &p->plan, &p->shaped, cfg, dev);
+    run_plan(out, &p->plan, &p->shaped, cfg, dev, &x->by_side);
     for (j = 0; j < 2; j++) {
         tail_take(&x->tail[j], &out->ledger[j]);
         bits_take(&x->bits_tail[j], &out->bits[j]);
@@ -964,6 +966,75 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
     add_setup_totals(out, s);
 }
 
+/* The key of the same exchange with the keygen side flipped (exchange_key's k[3] bit 4). */
+#define KEY_SIDE_BIT (UINT64_C(1) << 4)
+
+/* Side i of slot x from the other side of slot m, for mirror_exchange. */
+static void mirror_side(struct pqpan_ble_exchange_memo *x, const struct pqpan_ble_exchange_memo *m,
+                        int i)
+{
+    struct pqpan_ble_ledger_tail *t = &x->tail[i];
+    const struct pqpan_ble_ledger_tail *o = &m->tail[1 - i];
+    uint64_t busy = 0;
+    int p, st;
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
+        t->ns[p][PQPAN_STATE_TX] = o->ns[p][PQPAN_STATE_TX];
+        t->ns[p][PQPAN_STATE_RX] = o->ns[p][PQPAN_STATE_RX];
+        t->ns[p][PQPAN_STATE_CPU] = o->ns[p][PQPAN_STATE_CPU];
+        t->ns[p][PQPAN_STATE_SLEEP] = 0u;
+        for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+            busy += t->ns[p][st];
+        }
+        x->bits_tail[i].ns[p][0] = m->bits_tail[1 - i].ns[p][0]; /* TX */
+        x->bits_tail[i].ns[p][1] = m->bits_tail[1 - i].ns[p][1]; /* RX */
+    }
+    t->ns[0][PQPAN_STATE_SLEEP] = x->latency_ns > busy ? x->latency_ns - busy : 0u;
+    memcpy(t->op_count, o->op_count, sizeof t->op_count);
+    memcpy(t->op_cycles, o->op_cycles, sizeof t->op_cycles);
+    memcpy(t->totals, o->totals, sizeof t->totals);
+    memcpy(x->bits_tail[i].totals, m->bits_tail[1 - i].totals, sizeof x->bits_tail[i].totals);
+    x->counts.data_pdus_tx[i] = m->counts.data_pdus_tx[1 - i];
+    x->counts.empty_pdus_tx[i] = m->counts.empty_pdus_tx[1 - i];
+    x->counts.att_pdus[i] = m->counts.att_pdus[1 - i];
+    x->counts.llctrl_pdus[i] = m->counts.llctrl_pdus[1 - i];
+}
+
+/* Slot x (under key) from slot m, the same exchange with every message's sender swapped
+ * (the keygen side flipped), m's timeline not depending on which side sent (m->by_side
+ * 0): the events, waits and latency are m's, and so is each side's per-event cost (its
+ * role's: HFXO, ramp, pre/post-processing, RX window) and T_IFS; what a side sends and
+ * receives (TX, RX, octets, data PDUs, messages) and computes (CPU, operations) is what
+ * the other side of m did, and its sleep fills the latency around the rest, as add_sleep
+ * does. Built apart from both slots, which may be one. */
+static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
+                            struct pqpan_ble_exchange_memo *x,
+                            const struct pqpan_ble_exchange_memo *m,
+                            const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
+{
+    struct pqpan_ble_exchange_memo y = *m;
+    int i;
+    for (i = 0; i < 2; i++) {
+        mirror_side(&y, m, i);
+    }
+    memcpy(y.key, key, sizeof y.key);
+    y.stamp = ++cache->stores;
+    *x = y;
+}
+
+/* The slot holding the mirror of the PQKE exchange under key (the keygen side flipped,
+ * its timeline the same whoever sends), or NULL. */
+static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_estimate_cache *cache,
+                                                       const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
+{
+    uint64_t flipped[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    const struct pqpan_ble_exchange_memo *m;
+    memcpy(flipped, key, sizeof flipped);
+    flipped[3] ^= KEY_SIDE_BIT;
+    m = &cache->exchange[key_slot(flipped, PQPAN_BLE_EXCHANGE_KEY_WORDS,
+                                  PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
+    return exchange_slot_holds(m, flipped) && !m->by_side ? m : NULL;
+}
+
 static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqpan_ble_config *cfg,
                          const struct pqpan_ble_device *dev,
                          const uint64_t cycles[PQPAN_OP_COUNT],
@@ -973,6 +1044,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     const struct pqpan_ble_setup_memo *s;
     struct pqpan_ble_exchange_memo *x;
     const struct pqpan_ble_plan_memo *p = NULL;
+    const struct pqpan_ble_exchange_memo *mirror;
     uint32_t ll_eff;
     int hit;
     *res = NULL;
@@ -986,7 +1058,9 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
                                   PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
     hit = exchange_slot_holds(x, key);
-    if (!hit && plan_memo(&p, cache, key, cfg, dev, cycles, ll_eff, lesc) != PQPAN_OK) {
+    mirror = hit || lesc ? NULL : mirror_of(cache, key);
+    if (!hit && mirror == NULL &&
+        plan_memo(&p, cache, key, cfg, dev, cycles, ll_eff, lesc) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (cache->out_setup_stamp != s->stamp) {
@@ -999,6 +1073,10 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         if (cache->out_exchange_stamp != x->stamp) {
             put_exchange(&cache->out, s, x);
         }
+    } else if (mirror != NULL) {
+        cache->exchange_mirrors++;
+        mirror_exchange(cache, x, mirror, key);
+        put_exchange(&cache->out, s, x);
     } else {
         cache->exchange_misses++;
         compute_exchange(cache, s, x, key, p, cfg, dev);

@@ -20,7 +20,9 @@ enum pqpan_ble_transfer pqpan_ble_transfer_pdus(enum pqpan_ble_transfer t);
 /* pqpan_ble_schedule in two steps (conn.c): the txns' PDUs on the link's PHY and LL octets
  * (n <= PQPAN_BLE_PLAN_TXN_MAX), then the schedule of txns so shaped on a link of the same
  * PHY and LL octets (any interval and event rules); the two give what pqpan_ble_schedule
- * gives. */
+ * gives. *by_side: 0 when no packing depended on which side sent the PDUs (every message
+ * went whole into one new event), so that with every txn's sender swapped the timeline
+ * would be the same and only the sides' air, PDUs and octets would swap. */
 void pqpan_ble_shape_txns(struct pqpan_ble_shaped *out, const struct pqpan_ble_link *link,
                           const struct pqpan_ble_txn *txns, uint32_t n);
 void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
@@ -28,7 +30,7 @@ void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger b
                                const struct pqpan_ble_link *link,
                                const struct pqpan_ble_device *dev,
                                const struct pqpan_ble_txn *txns,
-                               const struct pqpan_ble_shaped *shaped);
+                               const struct pqpan_ble_shaped *shaped, int *by_side);
 
 /* Runs the set-up c asks for into out (ledgers, counts, span_ns, setup_ns): advertising,
  * connection, feature exchange, link switch, MTU exchange, discovery. */
