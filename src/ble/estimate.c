@@ -1005,33 +1005,45 @@ static void mirror_side(struct pqpan_ble_exchange_memo *x, const struct pqpan_bl
  * role's: HFXO, ramp, pre/post-processing, RX window) and T_IFS; what a side sends and
  * receives (TX, RX, octets, data PDUs, messages) and computes (CPU, operations) is what
  * the other side of m did, and its sleep fills the latency around the rest, as add_sleep
- * does. Built apart from both slots, which may be one. */
+ * does. x and m are the two slots of one pair (exchange_slot_index). */
 static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
                             struct pqpan_ble_exchange_memo *x,
                             const struct pqpan_ble_exchange_memo *m,
                             const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
 {
-    struct pqpan_ble_exchange_memo y = *m;
     int i;
+    *x = *m;
     for (i = 0; i < 2; i++) {
-        mirror_side(&y, m, i);
+        mirror_side(x, m, i);
     }
-    memcpy(y.key, key, sizeof y.key);
-    y.stamp = ++cache->stores;
-    *x = y;
+    memcpy(x->key, key, sizeof x->key);
+    x->stamp = ++cache->stores;
 }
 
-/* The slot holding the mirror of the PQKE exchange under key (the keygen side flipped,
- * its timeline the same whoever sends), or NULL. */
+/* The exchange slot of key: the slot its key hashes to without the keygen side, its
+ * last bit the side's, so that the two sides of one exchange sit side by side (the other
+ * side's slot is this one's index ^ 1). */
+static uint32_t exchange_slot_index(const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
+{
+    uint64_t sideless[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    memcpy(sideless, key, sizeof sideless);
+    sideless[3] &= ~KEY_SIDE_BIT;
+    return (key_slot(sideless, PQPAN_BLE_EXCHANGE_KEY_WORDS, PQPAN_BLE_EXCHANGE_CACHE_SLOTS) & ~1u) |
+           (uint32_t)((key[3] & KEY_SIDE_BIT) != 0u);
+}
+
+_Static_assert(PQPAN_BLE_EXCHANGE_CACHE_SLOTS % 2u == 0u, "exchange slots in pairs of sides");
+
+/* The slot holding the mirror of the PQKE exchange under key in slot index (the keygen
+ * side flipped, its timeline the same whoever sends), or NULL. */
 static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_estimate_cache *cache,
-                                                       const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
+                                                       const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+                                                       uint32_t index)
 {
     uint64_t flipped[PQPAN_BLE_EXCHANGE_KEY_WORDS];
-    const struct pqpan_ble_exchange_memo *m;
+    const struct pqpan_ble_exchange_memo *m = &cache->exchange[index ^ 1u];
     memcpy(flipped, key, sizeof flipped);
     flipped[3] ^= KEY_SIDE_BIT;
-    m = &cache->exchange[key_slot(flipped, PQPAN_BLE_EXCHANGE_KEY_WORDS,
-                                  PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
     return exchange_slot_holds(m, flipped) && !m->by_side ? m : NULL;
 }
 
@@ -1045,7 +1057,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     struct pqpan_ble_exchange_memo *x;
     const struct pqpan_ble_plan_memo *p = NULL;
     const struct pqpan_ble_exchange_memo *mirror;
-    uint32_t ll_eff;
+    uint32_t ll_eff, index;
     int hit;
     *res = NULL;
     if (!config_ok(cfg, dev)) {
@@ -1055,10 +1067,10 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     ll_eff = pqpan_ble_config_ll_octets(cfg);
     exchange_key(key, cfg, timing_id(cache, cfg, dev, cycles, lesc), s->counts.last_close_ns,
                  ll_eff, lesc);
-    x = &cache->exchange[key_slot(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
-                                  PQPAN_BLE_EXCHANGE_CACHE_SLOTS)];
+    index = exchange_slot_index(key);
+    x = &cache->exchange[index];
     hit = exchange_slot_holds(x, key);
-    mirror = hit || lesc ? NULL : mirror_of(cache, key);
+    mirror = hit || lesc ? NULL : mirror_of(cache, key, index);
     if (!hit && mirror == NULL &&
         plan_memo(&p, cache, key, cfg, dev, cycles, ll_eff, lesc) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
