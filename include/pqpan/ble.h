@@ -366,6 +366,7 @@ struct pqpan_ble_shape {   /* one message: its fragments, air time and octets on
     uint64_t ns;
     uint64_t octets;
     uint64_t full_ns;      /* air time of one full fragment */
+    uint64_t last_ns;      /* air time of the last fragment */
 };
 
 struct pqpan_ble_shaped_txn {

@@ -531,6 +531,7 @@ struct pqpan_ble_shape {
     uint64_t ns;
     uint64_t octets;
     uint64_t full_ns;
+    uint64_t last_ns;
 };
 struct pqpan_ble_shaped_txn {
     struct pqpan_ble_shape a, b, rsp;

@@ -75,7 +75,7 @@ static void call_of(struct call *c, const struct pqpan_ble_link *l)
 }
 
 /* No reply: what an unconfirmed txn's replies add. */
-static const struct pqpan_ble_shape no_reply = {0u, 0u, 0u, 0u, 0u};
+static const struct pqpan_ble_shape no_reply = {0u, 0u, 0u, 0u, 0u, 0u};
 
 /* An LL control PDU is one PDU of len octets; an L2CAP PDU fragments per
  * pqpan_ble_fragment, which is called only when it is longer than one LL PDU: the one-PDU
@@ -101,6 +101,7 @@ static void shape_of(struct pqpan_ble_shape *s, const struct call *c, uint32_t l
     s->ns = s->count * c->air.t_empty + payload * c->air.per_octet;
     s->octets = s->count * c->air.oct_empty + payload;
     s->full_ns = s->count == 1u ? s->ns : air_ns(&c->air, s->full, enc);
+    s->last_ns = s->ns - (s->count - 1u) * s->full_ns;
 }
 
 /* Pairs that fit in one event when the longer PDU of a pair takes data_ns:
@@ -159,6 +160,42 @@ static uint64_t seq_prefix_ns(const struct seq *q, uint64_t j)
     return j / q->a->count * q->a->ns + part_prefix_ns(q->a, j % q->a->count);
 }
 
+/* A fragment of a sequence, walked in sending order: its PDU's shape and its place there. */
+struct frag {
+    uint64_t j; /* in the sequence */
+    uint64_t f; /* in its PDU */
+    const struct pqpan_ble_shape *s;
+};
+
+static void frag_at(struct frag *x, const struct seq *q, uint64_t j)
+{
+    x->j = j;
+    x->s = j >= q->na_frags ? q->b : q->a;
+    x->f = j >= q->na_frags ? j - q->na_frags : j % q->a->count;
+}
+
+/* Air time of the fragment (prefix(j + 1) - prefix(j) of seq_prefix_ns). */
+static uint64_t frag_ns(const struct frag *x)
+{
+    return x->f + 1u < x->s->count ? x->s->full_ns : x->s->last_ns;
+}
+
+/* Air time of the fragment before it (j > 0): a full one of its PDU, or the last of the PDU
+ * before, which is shaped a (only the sequence's last PDU is shaped b). */
+static uint64_t frag_before_ns(const struct frag *x, const struct seq *q)
+{
+    return x->f > 0u ? x->s->full_ns : q->a->last_ns;
+}
+
+static void frag_next(struct frag *x, const struct seq *q)
+{
+    x->j++;
+    if (++x->f == x->s->count) {
+        x->f = 0u;
+        x->s = x->j >= q->na_frags ? q->b : q->a;
+    }
+}
+
 /* Close of an event of m pairs, one side sending data_ns of PDUs, the other empty PDUs:
  * the event ends with the last received PDU (§4.5.6). */
 static uint64_t event_close_ns(const struct air *air, uint64_t m, uint64_t data_ns)
@@ -212,23 +249,27 @@ static void pack_events(struct packing *pk, const struct call *c, const struct s
     while (i < q->n) {
         uint64_t k = h.pairs > 0u ? 0u : (lo < q->n - i ? lo : q->n - i);
         uint64_t end = seq_prefix_ns(q, i + k);
+        struct frag f;
         int last_known = i + k > 0u && i + k < q->n; /* a last packet to guess from */
-        uint64_t prev = last_known ? seq_prefix_ns(q, i + k - 1u) : 0u;
+        uint64_t prev;
+        frag_at(&f, q, i + k);
+        prev = last_known ? end - frag_before_ns(&f, q) : 0u;
         while (i + k < q->n) {
-            uint64_t next = seq_prefix_ns(q, i + k + 1u);
+            uint64_t own = frag_ns(&f);
             /* the central's guess of the fragment's air time: its own, or the peripheral's
              * last packet's; the packing is the same whoever sends while both guesses
              * give the same answer */
-            int fit_own = fits(c, &h, k + 1u, end - base + (next - end));
+            int fit_own = fits(c, &h, k + 1u, end - base + own);
             int fit_last = last_known ? fits(c, &h, k + 1u, end - base + (end - prev)) : fit_own;
             pk->by_side |= fit_own != fit_last;
             if (!(q->by_peripheral ? fit_last : fit_own)) {
                 break;
             }
             prev = end;
-            end = next;
+            end += own;
             last_known = 1;
             k++;
+            frag_next(&f, q);
         }
         if (h.pairs == 0u) {
             pk->events++;
