@@ -387,6 +387,8 @@ struct pqpan_ble_phase_air {
 
 struct pqpan_ble_air_sums {
     uint32_t used;
+    uint32_t n_used;                             /* the phases in use, in the order first */
+    unsigned char order[PQPAN_PHASE_COUNT];      /* used (so booking visits only those) */
     struct pqpan_ble_phase_air ph[PQPAN_PHASE_COUNT];
     uint64_t pairs;               /* total of the phases */
     uint64_t data_tx[2];          /* data PDUs per side */

@@ -402,6 +402,7 @@ static struct pqpan_ble_phase_air *phase_air(struct pqpan_ble_air_sums *sm, enum
     struct pqpan_ble_phase_air *q = &sm->ph[ph];
     if ((sm->used & (1u << ph)) == 0u) {
         sm->used |= 1u << ph;
+        sm->order[sm->n_used++] = (unsigned char)ph;
         q->tx_ns[0] = q->tx_ns[1] = 0u;
         q->pairs = 0u;
     }
@@ -411,6 +412,7 @@ static struct pqpan_ble_phase_air *phase_air(struct pqpan_ble_air_sums *sm, enum
 static void air_init(struct pqpan_ble_air_sums *sm)
 {
     sm->used = 0u;
+    sm->n_used = 0u;
     sm->pairs = 0u;
     sm->data_tx[0] = sm->data_tx[1] = 0u;
     sm->data_octets[0] = sm->data_octets[1] = 0u;
@@ -422,6 +424,8 @@ static void air_init(struct pqpan_ble_air_sums *sm)
  * total. */
 struct time_sums {
     uint32_t used;
+    uint32_t n_used;                        /* the phases in use, in the order first used */
+    unsigned char order[PQPAN_PHASE_COUNT];
     uint64_t events[PQPAN_PHASE_COUNT];
     uint64_t idle[PQPAN_PHASE_COUNT];
     uint64_t events_total, idle_total;
@@ -430,6 +434,7 @@ struct time_sums {
 static void time_init(struct time_sums *ts)
 {
     ts->used = 0u;
+    ts->n_used = 0u;
     ts->events_total = ts->idle_total = 0u;
 }
 
@@ -437,6 +442,7 @@ static void time_add(struct time_sums *ts, enum pqpan_phase ph, uint64_t events,
 {
     if ((ts->used & (1u << ph)) == 0u) {
         ts->used |= 1u << ph;
+        ts->order[ts->n_used++] = (unsigned char)ph;
         ts->events[ph] = ts->idle[ph] = 0u;
     }
     ts->events[ph] += events;
@@ -555,12 +561,14 @@ static void book_led(struct pqpan_ledger led[2], const struct pqpan_ble_air_sums
                      const struct time_sums *ts, const struct call *c,
                      const struct pqpan_ble_device *dev)
 {
-    uint32_t used;
-    int p, i;
-    for (p = 0, used = air->used | ts->used; used != 0u; p++, used >>= 1) {
+    uint32_t k;
+    int i;
+    for (k = 0; k < air->n_used + ts->n_used; k++) {
+        /* the air's phases, then the timeline's that sent no air (idle waits) */
+        int p = k < air->n_used ? air->order[k] : ts->order[k - air->n_used];
         struct phase_total q;
         uint64_t tx_ns[2];
-        if ((used & 1u) == 0u) {
+        if (k >= air->n_used && ((air->used >> p) & 1u) != 0u) {
             continue;
         }
         phase_total(&q, air, ts, p);
@@ -581,14 +589,11 @@ static void book_bits(struct pqpan_ledger bits[2], const struct pqpan_ble_air_su
                       const struct time_sums *ts, const struct call *c,
                       enum pqpan_ble_bits_ifs rule)
 {
-    uint32_t used;
-    int p;
-    for (p = 0, used = air->used; used != 0u; p++, used >>= 1) {
+    uint32_t k;
+    for (k = 0; k < air->n_used; k++) {
         struct phase_total q;
-        if ((used & 1u) != 0u) {
-            phase_total(&q, air, ts, p);
-            book_air(bits, p, q.tx_ns, ifs_ns(rule, q.pairs, q.events));
-        }
+        phase_total(&q, air, ts, air->order[k]);
+        book_air(bits, air->order[k], q.tx_ns, ifs_ns(rule, q.pairs, q.events));
     }
     book_totals(bits, &c->air, air->pairs, ts->events_total, air->data_tx, air->data_octets);
 }
