@@ -472,6 +472,22 @@ struct pqpan_ble_exchange_memo {
  * (out) and which slots that estimate was built from, so that a configuration sharing the
  * set-up or the exchange with the one before rewrites only the other part. hits / misses
  * count the set-up's look-ups, exchange_hits / exchange_misses the exchange's. */
+/* The last call the memo answered: its configuration but for the keygen side and the
+ * transfer (zeroed; a sweep varies them fastest), device, cycles and entry (PQKE or LE
+ * SC), and where they led (the set-up's slot, the effective LL octets, the exchange's key
+ * but for its word 3, which the side and transfer are in). A call that differs from it in
+ * those two fields alone takes them over instead of re-checking and re-keying. */
+struct pqpan_ble_last_call {
+    int valid;
+    int lesc;
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_device dev;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint32_t setup_slot;
+    uint32_t ll_eff;
+    uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+};
+
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
     struct pqpan_ble_exchange_memo exchange[PQPAN_BLE_EXCHANGE_CACHE_SLOTS];
@@ -483,6 +499,7 @@ struct pqpan_ble_estimate_cache {
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t exchange_mirrors;            /* misses answered by mirroring the other side's */
+    struct pqpan_ble_last_call last;
     uint64_t stores;                      /* slots stored so far: the next stamp */
     struct pqpan_ble_estimate out;        /* the last estimate pqpan_ble_estimate_*_memo gave */
     uint64_t out_setup_stamp;             /* the stamps of the slots it holds (0: none) */

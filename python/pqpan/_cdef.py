@@ -545,6 +545,8 @@ struct pqpan_ble_phase_air {
 };
 struct pqpan_ble_air_sums {
     uint32_t used;
+    uint32_t n_used;
+    unsigned char order[PQPAN_PHASE_COUNT];
     struct pqpan_ble_phase_air ph[PQPAN_PHASE_COUNT];
     uint64_t pairs;
     uint64_t data_tx[2];
@@ -595,6 +597,16 @@ struct pqpan_ble_exchange_memo {
     uint64_t latency_ns;
     int by_side;
 };
+struct pqpan_ble_last_call {
+    int valid;
+    int lesc;
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_device dev;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    uint32_t setup_slot;
+    uint32_t ll_eff;
+    uint64_t key[8u];
+};
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[128u];
     struct pqpan_ble_exchange_memo exchange[512u];
@@ -606,6 +618,7 @@ struct pqpan_ble_estimate_cache {
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t exchange_mirrors;
+    struct pqpan_ble_last_call last;
     uint64_t stores;
     struct pqpan_ble_estimate out;
     uint64_t out_setup_stamp;

@@ -118,14 +118,21 @@ static unsigned suite_of(const struct pqpan_ble_config *c)
     return 0;
 }
 
+/* The transfer and the keygen side are in range (config_ok's part that a sweep varies
+ * fastest). */
+static int side_ok(const struct pqpan_ble_config *c)
+{
+    return c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL);
+}
+
 static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
 {
     return c->phy >= 0 && c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
            c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && ci_ok(c->ci_ns) &&
            (!c->conn_update || ci_ok(c->idle_ci_ns)) && adv_ok(c->adv_interval_ns) &&
-           c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
-           (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL) &&
+           side_ok(c) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
            (c->protocol == PQPAN_BLE_PROTO_STUDY ||
             (c->protocol == PQPAN_BLE_PROTO_PQPAN && suite_of(c) != 0)) &&
@@ -679,6 +686,19 @@ static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
  * the PDUs it sends, ATT_MTU; LE SC reads none of them), encryption and the event rule.
  * Then the link (PHY, bits accounting, the LL octets its PDUs see, pair cap, interval,
  * event length) and the close of the set-up's last event. */
+static uint64_t key_messages(const struct pqpan_ble_config *c, int lesc)
+{
+    int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
+    uint64_t k = (uint64_t)lesc | (uint64_t)(c->encrypted != 0) << 1 |
+                 (uint64_t)(c->same_event_reply != 0) << 2;
+    if (!lesc) {
+        k |= (uint64_t)c->protocol << 3 | (uint64_t)c->keygen_side << 4 |
+             (uint64_t)(pqpan && c->pqke_hybrid != 0) << 5 |
+             (uint64_t)pqpan_ble_transfer_pdus(c->transfer) << 8 | (uint64_t)c->att_mtu << 16;
+    }
+    return k;
+}
+
 static void exchange_key(uint64_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                          const struct pqpan_ble_config *c, uint64_t timing,
                          uint64_t start_close_ns, uint32_t ll_eff, int lesc)
@@ -687,13 +707,7 @@ static void exchange_key(uint64_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
     k[0] = timing;
     k[1] = pqke ? c->ek_bytes | (uint64_t)c->ct_bytes << 32 : 0u;
     k[2] = pqpan ? c->pqke_mode | (uint64_t)c->pqke_sig << 32 : 0u;
-    k[3] = (uint64_t)lesc | (uint64_t)(c->encrypted != 0) << 1 |
-           (uint64_t)(c->same_event_reply != 0) << 2;
-    if (pqke) {
-        k[3] |= (uint64_t)c->protocol << 3 | (uint64_t)c->keygen_side << 4 |
-                (uint64_t)(pqpan && c->pqke_hybrid != 0) << 5 |
-                (uint64_t)pqpan_ble_transfer_pdus(c->transfer) << 8 | (uint64_t)c->att_mtu << 16;
-    }
+    k[3] = key_messages(c, lesc);
     k[4] = (uint64_t)c->phy | (uint64_t)c->bits_ifs << 8 |
            (uint64_t)fragment_octets(c, ll_eff, lesc) << 16 | (uint64_t)c->max_pairs << 32;
     k[5] = c->ci_ns;
@@ -1047,6 +1061,39 @@ static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_es
     return exchange_slot_holds(m, flipped) && !m->by_side ? m : NULL;
 }
 
+/* cfg with the fields a sweep varies fastest (keygen side, transfer) zeroed. */
+static void but_side(struct pqpan_ble_config *n, const struct pqpan_ble_config *cfg)
+{
+    *n = *cfg;
+    n->keygen_side = PQPAN_BLE_CENTRAL;
+    n->transfer = PQPAN_BLE_NOTIFY;
+}
+
+/* Whether the call differs from the last one at most in its keygen side and transfer. */
+static int same_but_side(const struct pqpan_ble_last_call *last,
+                         const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
+                         const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
+{
+    struct pqpan_ble_config n;
+    if (!last->valid || last->lesc != lesc) {
+        return 0;
+    }
+    but_side(&n, cfg);
+    return memcmp(&n, &last->cfg, sizeof n) == 0 && memcmp(dev, &last->dev, sizeof *dev) == 0 &&
+           memcmp(cycles, last->cycles, sizeof last->cycles) == 0;
+}
+
+static void remember(struct pqpan_ble_last_call *last, const struct pqpan_ble_config *cfg,
+                     const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
+                     int lesc)
+{
+    last->valid = 1;
+    last->lesc = lesc;
+    but_side(&last->cfg, cfg);
+    last->dev = *dev;
+    memcpy(last->cycles, cycles, sizeof last->cycles);
+}
+
 static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqpan_ble_config *cfg,
                          const struct pqpan_ble_device *dev,
                          const uint64_t cycles[PQPAN_OP_COUNT],
@@ -1060,13 +1107,28 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     uint32_t ll_eff, index;
     int hit;
     *res = NULL;
-    if (!config_ok(cfg, dev)) {
-        return PQPAN_ERR_INVALID_ARG;
+    if (same_but_side(&cache->last, cfg, dev, cycles, lesc)) {
+        if (!side_ok(cfg)) {
+            return PQPAN_ERR_INVALID_ARG;
+        }
+        cache->hits++;
+        s = &cache->slot[cache->last.setup_slot];
+        ll_eff = cache->last.ll_eff;
+        memcpy(key, cache->last.key, sizeof key);
+        key[3] = key_messages(cfg, lesc);
+    } else {
+        if (!config_ok(cfg, dev)) {
+            return PQPAN_ERR_INVALID_ARG;
+        }
+        s = setup_memo(cache, cfg, dev);
+        ll_eff = pqpan_ble_config_ll_octets(cfg);
+        exchange_key(key, cfg, timing_id(cache, cfg, dev, cycles, lesc), s->counts.last_close_ns,
+                     ll_eff, lesc);
+        remember(&cache->last, cfg, dev, cycles, lesc);
+        cache->last.setup_slot = (uint32_t)(s - cache->slot);
+        cache->last.ll_eff = ll_eff;
+        memcpy(cache->last.key, key, sizeof key);
     }
-    s = setup_memo(cache, cfg, dev);
-    ll_eff = pqpan_ble_config_ll_octets(cfg);
-    exchange_key(key, cfg, timing_id(cache, cfg, dev, cycles, lesc), s->counts.last_close_ns,
-                 ll_eff, lesc);
     index = exchange_slot_index(key);
     x = &cache->exchange[index];
     hit = exchange_slot_holds(x, key);
