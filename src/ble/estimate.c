@@ -179,7 +179,7 @@ static void book_ops(struct pqpan_ble_crypto_book *b, enum pqpan_op op, uint64_t
 }
 
 /* A side's book on its ledger. */
-static void book_put(struct pqpan_ledger *l, const struct pqpan_ble_crypto_book *b)
+static void book_put(struct pqpan_ledger *restrict l, const struct pqpan_ble_crypto_book *restrict b)
 {
     int op;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
@@ -574,20 +574,26 @@ static int words_equal(const uint64_t *a, const uint64_t *b, unsigned n)
     return diff == 0u;
 }
 
-/* A key's slot among `slots`: each word times its own odd 64-bit constant, summed (the
- * products do not wait on each other, unlike FNV's chain), then mixed by splitmix64's
- * finaliser so that every word reaches the low bits. */
-static uint32_t key_slot(const uint64_t *k, unsigned words, uint32_t slots)
+/* A key's slot among `slots`: each word (word `masked` and-ed with mask) times its own odd
+ * 64-bit constant, summed (the products do not wait on each other, unlike FNV's chain),
+ * then mixed by splitmix64's finaliser so that every word reaches the low bits. */
+static uint32_t key_slot_masked(const uint64_t *k, unsigned words, uint32_t slots,
+                                unsigned masked, uint64_t mask)
 {
     const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
     uint64_t h = 0;
     unsigned i;
     for (i = 0; i < words; i++) {
-        h += k[i] * (golden * (2u * i + 1u));
+        h += (i == masked ? k[i] & mask : k[i]) * (golden * (2u * i + 1u));
     }
     h = (h ^ h >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
     h = (h ^ h >> 27) * UINT64_C(0x94D049BB133111EB);
     return (uint32_t)((h ^ h >> 31) % slots);
+}
+
+static uint32_t key_slot(const uint64_t *k, unsigned words, uint32_t slots)
+{
+    return key_slot_masked(k, words, slots, words, 0u);
 }
 
 /* The device's per-event timing and clock, seven 32-bit fields two to a word, from k on
@@ -996,11 +1002,13 @@ static void mirror_side(struct pqpan_ble_exchange_memo *x, const struct pqpan_bl
         t->ns[p][PQPAN_STATE_RX] = o->ns[p][PQPAN_STATE_RX];
         t->ns[p][PQPAN_STATE_CPU] = o->ns[p][PQPAN_STATE_CPU];
         t->ns[p][PQPAN_STATE_SLEEP] = 0u;
+        x->bits_tail[i].ns[p][0] = m->bits_tail[1 - i].ns[p][0]; /* TX */
+        x->bits_tail[i].ns[p][1] = m->bits_tail[1 - i].ns[p][1]; /* RX */
+    }
+    for (p = 0; p < EXCHANGE_PHASES; p++) {
         for (st = 0; st < PQPAN_STATE_COUNT; st++) {
             busy += t->ns[p][st];
         }
-        x->bits_tail[i].ns[p][0] = m->bits_tail[1 - i].ns[p][0]; /* TX */
-        x->bits_tail[i].ns[p][1] = m->bits_tail[1 - i].ns[p][1]; /* RX */
     }
     t->ns[0][PQPAN_STATE_SLEEP] = x->latency_ns > busy ? x->latency_ns - busy : 0u;
     memcpy(t->op_count, o->op_count, sizeof t->op_count);
@@ -1039,11 +1047,9 @@ static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
  * side's slot is this one's index ^ 1). */
 static uint32_t exchange_slot_index(const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
 {
-    uint64_t sideless[PQPAN_BLE_EXCHANGE_KEY_WORDS];
-    memcpy(sideless, key, sizeof sideless);
-    sideless[3] &= ~KEY_SIDE_BIT;
-    return (key_slot(sideless, PQPAN_BLE_EXCHANGE_KEY_WORDS, PQPAN_BLE_EXCHANGE_CACHE_SLOTS) & ~1u) |
-           (uint32_t)((key[3] & KEY_SIDE_BIT) != 0u);
+    uint32_t h = key_slot_masked(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
+                                 PQPAN_BLE_EXCHANGE_CACHE_SLOTS, 3u, ~KEY_SIDE_BIT);
+    return (h & ~1u) | (uint32_t)((key[3] & KEY_SIDE_BIT) != 0u);
 }
 
 _Static_assert(PQPAN_BLE_EXCHANGE_CACHE_SLOTS % 2u == 0u, "exchange slots in pairs of sides");
