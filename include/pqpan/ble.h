@@ -486,6 +486,7 @@ struct pqpan_ble_last_call {
     uint32_t setup_slot;
     uint32_t ll_eff;
     uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
+    uint64_t key_rest; /* the key's hash sum but word 3 */
 };
 
 struct pqpan_ble_estimate_cache {

@@ -574,18 +574,28 @@ static int words_equal(const uint64_t *a, const uint64_t *b, unsigned n)
     return diff == 0u;
 }
 
-/* A key's slot among `slots`: each word (word `masked` and-ed with mask) times its own odd
- * 64-bit constant, summed (the products do not wait on each other, unlike FNV's chain),
- * then mixed by splitmix64's finaliser so that every word reaches the low bits. */
-static uint32_t key_slot_masked(const uint64_t *k, unsigned words, uint32_t slots,
-                                unsigned masked, uint64_t mask)
+/* A key's slot among `slots`: each word times its own odd 64-bit constant (word_weight),
+ * summed (the products do not wait on each other, unlike FNV's chain; a sum can be
+ * updated a word at a time), then mixed by splitmix64's finaliser so that every word
+ * reaches the low bits. */
+static uint64_t word_weight(unsigned i)
 {
-    const uint64_t golden = UINT64_C(0x9E3779B97F4A7C15);
+    return UINT64_C(0x9E3779B97F4A7C15) * (2u * i + 1u);
+}
+
+/* The weighted sum of the words but word `skip` (words: none skipped). */
+static uint64_t key_sum(const uint64_t *k, unsigned words, unsigned skip)
+{
     uint64_t h = 0;
     unsigned i;
     for (i = 0; i < words; i++) {
-        h += (i == masked ? k[i] & mask : k[i]) * (golden * (2u * i + 1u));
+        h += i == skip ? 0u : k[i] * word_weight(i);
     }
+    return h;
+}
+
+static uint32_t slot_of_sum(uint64_t h, uint32_t slots)
+{
     h = (h ^ h >> 30) * UINT64_C(0xBF58476D1CE4E5B9);
     h = (h ^ h >> 27) * UINT64_C(0x94D049BB133111EB);
     return (uint32_t)((h ^ h >> 31) % slots);
@@ -593,7 +603,7 @@ static uint32_t key_slot_masked(const uint64_t *k, unsigned words, uint32_t slot
 
 static uint32_t key_slot(const uint64_t *k, unsigned words, uint32_t slots)
 {
-    return key_slot_masked(k, words, slots, words, 0u);
+    return slot_of_sum(key_sum(k, words, words), slots);
 }
 
 /* The device's per-event timing and clock, seven 32-bit fields two to a word, from k on
@@ -1044,11 +1054,13 @@ static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
 
 /* The exchange slot of key: the slot its key hashes to without the keygen side, its
  * last bit the side's, so that the two sides of one exchange sit side by side (the other
- * side's slot is this one's index ^ 1). */
-static uint32_t exchange_slot_index(const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
+ * side's slot is this one's index ^ 1). rest: key_sum of the key but word 3, which holds
+ * the side and the transfer (the words a sweep's fastest options leave alone). */
+static uint32_t exchange_slot_index(const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
+                                    uint64_t rest)
 {
-    uint32_t h = key_slot_masked(key, PQPAN_BLE_EXCHANGE_KEY_WORDS,
-                                 PQPAN_BLE_EXCHANGE_CACHE_SLOTS, 3u, ~KEY_SIDE_BIT);
+    uint64_t sum = rest + (key[3] & ~KEY_SIDE_BIT) * word_weight(3u);
+    uint32_t h = slot_of_sum(sum, PQPAN_BLE_EXCHANGE_CACHE_SLOTS);
     return (h & ~1u) | (uint32_t)((key[3] & KEY_SIDE_BIT) != 0u);
 }
 
@@ -1111,6 +1123,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
     const struct pqpan_ble_plan_memo *p = NULL;
     const struct pqpan_ble_exchange_memo *mirror;
     uint32_t ll_eff, index;
+    uint64_t rest;
     int hit;
     *res = NULL;
     if (same_but_side(&cache->last, cfg, dev, cycles, lesc)) {
@@ -1122,6 +1135,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         ll_eff = cache->last.ll_eff;
         memcpy(key, cache->last.key, sizeof key);
         key[3] = key_messages(cfg, lesc);
+        rest = cache->last.key_rest;
     } else {
         if (!config_ok(cfg, dev)) {
             return PQPAN_ERR_INVALID_ARG;
@@ -1130,12 +1144,14 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
         ll_eff = pqpan_ble_config_ll_octets(cfg);
         exchange_key(key, cfg, timing_id(cache, cfg, dev, cycles, lesc), s->counts.last_close_ns,
                      ll_eff, lesc);
+        rest = key_sum(key, PQPAN_BLE_EXCHANGE_KEY_WORDS, 3u);
         remember(&cache->last, cfg, dev, cycles, lesc);
         cache->last.setup_slot = (uint32_t)(s - cache->slot);
         cache->last.ll_eff = ll_eff;
         memcpy(cache->last.key, key, sizeof key);
+        cache->last.key_rest = rest;
     }
-    index = exchange_slot_index(key);
+    index = exchange_slot_index(key, rest);
     x = &cache->exchange[index];
     hit = exchange_slot_holds(x, key);
     mirror = hit || lesc ? NULL : mirror_of(cache, key, index);
