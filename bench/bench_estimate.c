@@ -17,7 +17,7 @@
 #include "pqpan/ble.h"
 #include "pqpan/kem.h"
 
-#define PASSES 3
+#define PASSES 5
 #define TARGET_PER_S 10000000.0
 
 /* CPU time of this thread: the one-core figure, whatever else the machine runs. */
@@ -49,27 +49,65 @@ static const uint64_t dim[D_COUNT] = {2, 2, PQPAN_KEM_COUNT, PQPAN_BLE_PHY_COUNT
                                       sizeof mtus / sizeof mtus[0], N_CI,
                                       PQPAN_BLE_TRANSFER_COUNT, 2};
 
-/* Configuration number i of the grid into cfg; returns its device index. */
-static size_t config_at(struct pqpan_ble_config *cfg, uint64_t i)
+/* The grid is walked as an odometer: v[d] is the configuration's value number in dimension
+ * d, and only the fields of the dimensions that moved are set (no division per
+ * configuration: the harness should cost little next to the estimator it measures). */
+static void set_dim(struct pqpan_ble_config *cfg, int d, uint64_t x)
 {
-    uint64_t v[D_COUNT];
     const struct pqpan_kem *kem;
-    int d;
-    for (d = D_COUNT - 1; d >= 0; d--) {
-        v[d] = i % dim[d];
-        i /= dim[d];
+    switch (d) {
+    case D_PROTO:
+        cfg->protocol = x ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
+        break;
+    case D_KEM:
+        kem = pqpan_kem_at((size_t)x);
+        cfg->ek_bytes = (uint32_t)kem->ek_bytes;
+        cfg->ct_bytes = (uint32_t)kem->ct_bytes;
+        break;
+    case D_PHY:
+        cfg->phy = (enum pqpan_ble_phy)x;
+        break;
+    case D_LL:
+        cfg->ll_octets = 27u + 8u * (uint32_t)x;
+        break;
+    case D_MTU:
+        cfg->att_mtu = mtus[x];
+        break;
+    case D_CI:
+        cfg->ci_ns = 7500000u * (x + 1u);
+        break;
+    case D_TRANSFER:
+        cfg->transfer = (enum pqpan_ble_transfer)x;
+        break;
+    case D_SIDE:
+        cfg->keygen_side = (enum pqpan_ble_role)x;
+        break;
+    default: /* D_DEV: the device, not a field of cfg */
+        break;
     }
-    kem = pqpan_kem_at((size_t)v[D_KEM]);
-    cfg->protocol = v[D_PROTO] ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
-    cfg->ek_bytes = (uint32_t)kem->ek_bytes;
-    cfg->ct_bytes = (uint32_t)kem->ct_bytes;
-    cfg->phy = (enum pqpan_ble_phy)v[D_PHY];
-    cfg->ll_octets = 27u + 8u * (uint32_t)v[D_LL];
-    cfg->att_mtu = mtus[v[D_MTU]];
-    cfg->ci_ns = 7500000u * (v[D_CI] + 1u);
-    cfg->transfer = (enum pqpan_ble_transfer)v[D_TRANSFER];
-    cfg->keygen_side = (enum pqpan_ble_role)v[D_SIDE];
-    return (size_t)v[D_DEV];
+}
+
+/* Moves v to the next configuration and sets cfg's fields from the first dimension that
+ * moved on (every one after it went back to its first value). */
+static void grid_next(struct pqpan_ble_config *cfg, uint64_t v[D_COUNT])
+{
+    int d = D_COUNT - 1;
+    while (d > 0 && v[d] + 1u == dim[d]) {
+        v[d--] = 0u;
+    }
+    v[d]++;
+    for (; d < D_COUNT; d++) {
+        set_dim(cfg, d, v[d]);
+    }
+}
+
+static void grid_first(struct pqpan_ble_config *cfg, uint64_t v[D_COUNT])
+{
+    int d;
+    for (d = 0; d < D_COUNT; d++) {
+        v[d] = 0u;
+        set_dim(cfg, d, 0u);
+    }
 }
 
 static uint64_t grid_size(void)
@@ -111,13 +149,14 @@ static double pass(enum path p, struct pqpan_ble_estimate_cache *cache, uint64_t
     static const struct pqpan_ble_estimate zero;
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
-    uint64_t i, h = 0;
+    uint64_t i, h = 0, v[D_COUNT];
     double t0;
     pqpan_ble_config_default(&cfg);
     pqpan_ble_estimate_cache_init(cache);
+    grid_first(&cfg, v);
     t0 = now_s();
-    for (i = 0; i < n; i++) {
-        size_t d = config_at(&cfg, i);
+    for (i = 0; i < n; i++, grid_next(&cfg, v)) {
+        size_t d = (size_t)v[D_DEV];
         const struct pqpan_ble_estimate *m = &e;
         int rc;
         if (p == PLAIN) {
