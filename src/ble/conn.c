@@ -63,7 +63,7 @@ struct call {
     uint64_t ppe;          /* and its answer */
 };
 
-static void call_of(struct call *c, const struct pqpan_ble_link *l)
+static inline void call_of(struct call *c, const struct pqpan_ble_link *l)
 {
     air_of(&c->air, l->phy);
     c->len_ns = event_len(l);
@@ -134,7 +134,7 @@ struct seq {
     int by_peripheral; /* the peripheral sends the data */
 };
 
-static void seq_of(struct seq *q, const struct pqpan_ble_shape *a, const struct pqpan_ble_shape *b, uint64_t n_a,
+static inline void seq_of(struct seq *q, const struct pqpan_ble_shape *a, const struct pqpan_ble_shape *b, uint64_t n_a,
                    int by_peripheral)
 {
     q->a = a;
@@ -167,7 +167,7 @@ struct frag {
     const struct pqpan_ble_shape *s;
 };
 
-static void frag_at(struct frag *x, const struct seq *q, uint64_t j)
+static inline void frag_at(struct frag *x, const struct seq *q, uint64_t j)
 {
     x->j = j;
     x->s = j >= q->na_frags ? q->b : q->a;
@@ -187,7 +187,7 @@ static uint64_t frag_before_ns(const struct frag *x, const struct seq *q)
     return x->f > 0u ? x->s->full_ns : q->a->last_ns;
 }
 
-static void frag_next(struct frag *x, const struct seq *q)
+static inline void frag_next(struct frag *x, const struct seq *q)
 {
     x->j++;
     if (++x->f == x->s->count) {
@@ -221,7 +221,7 @@ struct head {
 static const struct head no_head = {0u, 0u};
 
 /* Whether k more pairs carrying data_ns fit after what an event already holds. */
-static int fits(const struct call *c, const struct head *h, uint64_t k, uint64_t data_ns)
+static inline int fits(const struct call *c, const struct head *h, uint64_t k, uint64_t data_ns)
 {
     uint64_t end = event_close_ns(&c->air, k, data_ns);
     if (h->pairs > 0u) {
@@ -285,7 +285,7 @@ static void pack_events(struct packing *pk, const struct call *c, const struct s
 
 /* pack_events, short-cut when no head event is joined and all of q fits the first event
  * (at most lo fragments): the loop would take them in one step. */
-static void pack(struct packing *pk, const struct call *c, const struct seq *q, uint64_t lo,
+static inline void pack(struct packing *pk, const struct call *c, const struct seq *q, uint64_t lo,
                  const struct head *head)
 {
     if (head->pairs == 0u && q->n <= lo) {
@@ -438,7 +438,7 @@ static void time_init(struct time_sums *ts)
     ts->events_total = ts->idle_total = 0u;
 }
 
-static void time_add(struct time_sums *ts, enum pqpan_phase ph, uint64_t events, uint64_t idle)
+static inline void time_add(struct time_sums *ts, enum pqpan_phase ph, uint64_t events, uint64_t idle)
 {
     if ((ts->used & (1u << ph)) == 0u) {
         ts->used |= 1u << ph;
@@ -504,7 +504,7 @@ const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b)
 }
 
 /* One phase's air into both sides' ledgers: what one side sends, the other receives. */
-static void book_air(struct pqpan_ledger led[2], int ph, const uint64_t tx_ns[2], uint64_t ifs_ns)
+static inline void book_air(struct pqpan_ledger led[2], int ph, const uint64_t tx_ns[2], uint64_t ifs_ns)
 {
     int i;
     for (i = 0; i < 2; i++) {
@@ -516,7 +516,7 @@ static void book_air(struct pqpan_ledger led[2], int ph, const uint64_t tx_ns[2]
 
 /* The PDUs, octets and events of both sides: pairs pairs (each side sends one PDU per
  * pair), data_tx of them data PDUs of data_octets per side, the rest empty. */
-static void book_totals(struct pqpan_ledger led[2], const struct air *air, uint64_t pairs,
+static inline void book_totals(struct pqpan_ledger led[2], const struct air *air, uint64_t pairs,
                         uint64_t events, const uint64_t data_tx[2], const uint64_t data_octets[2])
 {
     int i;
@@ -544,7 +544,7 @@ struct phase_total {
     uint64_t tx_ns[2], pairs, events, idle;
 };
 
-static void phase_total(struct phase_total *q, const struct pqpan_ble_air_sums *air,
+static inline void phase_total(struct phase_total *q, const struct pqpan_ble_air_sums *air,
                         const struct time_sums *ts, int p)
 {
     int has_air = (air->used >> p) & 1u, has_time = (ts->used >> p) & 1u;
@@ -687,7 +687,7 @@ static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *lin
 
 /* txn t (shaped x; unread when t carries no message) on the timeline: the idle events
  * before it, then its run. */
-static void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link,
+static inline void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link,
                           struct pqpan_ble_counts *counts, const struct pqpan_ble_txn *t,
                           const struct pqpan_ble_shaped_txn *x)
 {
