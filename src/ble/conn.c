@@ -283,11 +283,23 @@ static void pack_events(struct packing *pk, const struct call *c, const struct s
     }
 }
 
-/* pack_events, short-cut when no head event is joined and all of q fits the first event
- * (at most lo fragments): the loop would take them in one step. */
+/* pack_events, short-cut where the loop would take one step: a single fragment after a
+ * head event (it joins the head if it fits, else opens one event), or no head event and
+ * all of q in the first event (at most lo fragments). */
 static inline void pack(struct packing *pk, const struct call *c, const struct seq *q, uint64_t lo,
                  const struct head *head)
 {
+    if (head->pairs > 0u && q->n == 1u) { /* one fragment (b's): in the head event or a new one */
+        pk->by_side = 0;
+        if (fits(c, head, 1u, q->b->ns)) {
+            pk->events = 0u;
+            pk->last_close_ns = head->close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(&c->air, 1u, q->b->ns);
+        } else {
+            pk->events = 1u;
+            pk->last_close_ns = event_close_ns(&c->air, 1u, q->b->ns);
+        }
+        return;
+    }
     if (head->pairs == 0u && q->n <= lo) {
         pk->events = 1u;
         pk->by_side = 0;
@@ -334,7 +346,7 @@ static void run_separate(struct run *r, const struct call *c, const struct pqpan
         pack(&pa, c, &qa, per_event, &no_head);
         pa1 = pa;
         if (head->pairs > 0u) {
-            pack_events(&pa1, c, &qa, per_event, head);
+            pack(&pa1, c, &qa, per_event, head);
         }
         if (x->b_is_a) { /* qb is qa */
             pb = pa;
