@@ -472,9 +472,8 @@ struct pqpan_ble_exchange_memo {
  * (out) and which slots that estimate was built from, so that a configuration sharing the
  * set-up or the exchange with the one before rewrites only the other part. hits / misses
  * count the set-up's look-ups, exchange_hits / exchange_misses the exchange's. */
-/* The last call the memo answered: its configuration but for the keygen side and the
- * transfer (zeroed; a sweep varies them fastest), device, cycles and entry (PQKE or LE
- * SC), and where they led (the set-up's slot, the effective LL octets, the exchange's key
+/* The last call the memo answered: its configuration (whose keygen side and transfer a
+ * sweep varies fastest), device, cycles and entry (PQKE or LE SC), and where they led (the set-up's slot, the effective LL octets, the exchange's key
  * but for its word 3, which the side and transfer are in). A call that differs from it in
  * those two fields alone takes them over instead of re-checking and re-keying. */
 struct pqpan_ble_last_call {

@@ -606,6 +606,7 @@ struct pqpan_ble_last_call {
     uint32_t setup_slot;
     uint32_t ll_eff;
     uint64_t key[8u];
+    uint64_t key_rest;
 };
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[128u];

@@ -1079,25 +1079,18 @@ static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_es
     return exchange_slot_holds(m, flipped) && !m->by_side ? m : NULL;
 }
 
-/* cfg with the fields a sweep varies fastest (keygen side, transfer) zeroed. */
-static void but_side(struct pqpan_ble_config *n, const struct pqpan_ble_config *cfg)
+/* Whether the call differs from the last one at most in its keygen side and transfer (the
+ * last one's copy takes this call's two, then compares whole). */
+static int same_but_side(struct pqpan_ble_last_call *last, const struct pqpan_ble_config *cfg,
+                         const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
+                         int lesc)
 {
-    *n = *cfg;
-    n->keygen_side = PQPAN_BLE_CENTRAL;
-    n->transfer = PQPAN_BLE_NOTIFY;
-}
-
-/* Whether the call differs from the last one at most in its keygen side and transfer. */
-static int same_but_side(const struct pqpan_ble_last_call *last,
-                         const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
-                         const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
-{
-    struct pqpan_ble_config n;
     if (!last->valid || last->lesc != lesc) {
         return 0;
     }
-    but_side(&n, cfg);
-    return memcmp(&n, &last->cfg, sizeof n) == 0 && memcmp(dev, &last->dev, sizeof *dev) == 0 &&
+    last->cfg.keygen_side = cfg->keygen_side;
+    last->cfg.transfer = cfg->transfer;
+    return memcmp(cfg, &last->cfg, sizeof *cfg) == 0 && memcmp(dev, &last->dev, sizeof *dev) == 0 &&
            memcmp(cycles, last->cycles, sizeof last->cycles) == 0;
 }
 
@@ -1107,7 +1100,7 @@ static void remember(struct pqpan_ble_last_call *last, const struct pqpan_ble_co
 {
     last->valid = 1;
     last->lesc = lesc;
-    but_side(&last->cfg, cfg);
+    last->cfg = *cfg;
     last->dev = *dev;
     memcpy(last->cycles, cycles, sizeof last->cycles);
 }
