@@ -1079,6 +1079,13 @@ static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_es
     return exchange_slot_holds(m, flipped) && !m->by_side ? m : NULL;
 }
 
+static int device_equal(const struct pqpan_ble_device *a, const struct pqpan_ble_device *b)
+{
+    return ((a->cpu_hz ^ b->cpu_hz) | (a->hfxo_start_ns ^ b->hfxo_start_ns) |
+            (a->ramp_ns ^ b->ramp_ns) | (a->pre_ns ^ b->pre_ns) | (a->post_ns ^ b->post_ns) |
+            (a->sca_ppm ^ b->sca_ppm) | (a->rx_margin_ns ^ b->rx_margin_ns)) == 0u;
+}
+
 /* Whether the call differs from the last one at most in its keygen side and transfer (the
  * last one's copy takes this call's two, then compares whole). */
 static int same_but_side(struct pqpan_ble_last_call *last, const struct pqpan_ble_config *cfg,
@@ -1090,8 +1097,8 @@ static int same_but_side(struct pqpan_ble_last_call *last, const struct pqpan_bl
     }
     last->cfg.keygen_side = cfg->keygen_side;
     last->cfg.transfer = cfg->transfer;
-    return memcmp(cfg, &last->cfg, sizeof *cfg) == 0 && memcmp(dev, &last->dev, sizeof *dev) == 0 &&
-           memcmp(cycles, last->cycles, sizeof last->cycles) == 0;
+    return memcmp(cfg, &last->cfg, sizeof *cfg) == 0 && device_equal(dev, &last->dev) &&
+           words_equal(cycles, last->cycles, PQPAN_OP_COUNT);
 }
 
 static void remember(struct pqpan_ble_last_call *last, const struct pqpan_ble_config *cfg,
