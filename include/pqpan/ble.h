@@ -467,15 +467,11 @@ struct pqpan_ble_exchange_memo {
                     keygen side flipped is this one mirrored) */
 };
 
-/* A memo owned by the caller (one per thread: it is written on every call); no pointers
- * inside, so it may be copied or zeroed freely. It also holds the last estimate it gave
- * (out) and which slots that estimate was built from, so that a configuration sharing the
- * set-up or the exchange with the one before rewrites only the other part. hits / misses
- * count the set-up's look-ups, exchange_hits / exchange_misses the exchange's. */
 /* The last call the memo answered: its configuration (whose keygen side and transfer a
- * sweep varies fastest), device, cycles and entry (PQKE or LE SC), and where they led (the set-up's slot, the effective LL octets, the exchange's key
- * but for its word 3, which the side and transfer are in). A call that differs from it in
- * those two fields alone takes them over instead of re-checking and re-keying. */
+ * sweep varies fastest), device, cycles and entry (PQKE or LE SC), and where they led (the
+ * set-up's slot, the effective LL octets, the exchange's key but for its word 3, which the
+ * side and transfer are in). A call that differs from it in those two fields alone takes
+ * them over instead of re-checking and re-keying. */
 struct pqpan_ble_last_call {
     int valid;
     int lesc;
@@ -488,6 +484,12 @@ struct pqpan_ble_last_call {
     uint64_t key_rest; /* the key's hash sum but word 3 */
 };
 
+/* A memo owned by the caller (one per thread: it is written on every call); no pointers
+ * inside, so it may be copied or zeroed freely. It also holds the last estimate it gave
+ * (out) and which slots that estimate was built from, so that a configuration sharing the
+ * set-up or the exchange with the one before rewrites only the other part. hits / misses
+ * count the set-up's look-ups, exchange_hits / exchange_misses the exchange's, and
+ * exchange_mirrors the exchanges mirrored from the other keygen side's. */
 struct pqpan_ble_estimate_cache {
     struct pqpan_ble_setup_memo slot[PQPAN_BLE_ESTIMATE_CACHE_SLOTS];
     struct pqpan_ble_exchange_memo exchange[PQPAN_BLE_EXCHANGE_CACHE_SLOTS];

@@ -80,7 +80,8 @@ static const struct pqpan_ble_shape no_reply = {0u, 0u, 0u, 0u, 0u, 0u};
 /* An LL control PDU is one PDU of len octets; an L2CAP PDU fragments per
  * pqpan_ble_fragment, which is called only when it is longer than one LL PDU: the one-PDU
  * case is the common one. A single fragment's full_ns is its whole air time. */
-static void shape_of(struct pqpan_ble_shape *s, const struct call *c, uint32_t len, int ll_control, int enc)
+static void shape_of(struct pqpan_ble_shape *s, const struct call *c, uint32_t len, int ll_control,
+                     int enc)
 {
     uint64_t payload = len;
     s->count = 1u;
@@ -134,7 +135,8 @@ struct seq {
     int by_peripheral; /* the peripheral sends the data */
 };
 
-static inline void seq_of(struct seq *q, const struct pqpan_ble_shape *a, const struct pqpan_ble_shape *b, uint64_t n_a,
+static inline void seq_of(struct seq *q, const struct pqpan_ble_shape *a,
+                          const struct pqpan_ble_shape *b, uint64_t n_a,
                    int by_peripheral)
 {
     q->a = a;
@@ -275,7 +277,8 @@ static void pack_events(struct packing *pk, const struct call *c, const struct s
             pk->events++;
             pk->last_close_ns = event_close_ns(&c->air, k, end - base);
         } else if (k > 0u) {
-            pk->last_close_ns = h.close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(&c->air, k, end - base);
+            pk->last_close_ns =
+                h.close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(&c->air, k, end - base);
         }
         h.pairs = 0u;
         i += k;
@@ -293,7 +296,8 @@ static inline void pack(struct packing *pk, const struct call *c, const struct s
         pk->by_side = 0;
         if (fits(c, head, 1u, q->b->ns)) {
             pk->events = 0u;
-            pk->last_close_ns = head->close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(&c->air, 1u, q->b->ns);
+            pk->last_close_ns =
+                head->close_ns + PQPAN_BLE_T_IFS_NS + event_close_ns(&c->air, 1u, q->b->ns);
         } else {
             pk->events = 1u;
             pk->last_close_ns = event_close_ns(&c->air, 1u, q->b->ns);
@@ -450,7 +454,8 @@ static void time_init(struct time_sums *ts)
     ts->events_total = ts->idle_total = 0u;
 }
 
-static inline void time_add(struct time_sums *ts, enum pqpan_phase ph, uint64_t events, uint64_t idle)
+static inline void time_add(struct time_sums *ts, enum pqpan_phase ph, uint64_t events,
+                            uint64_t idle)
 {
     if ((ts->used & (1u << ph)) == 0u) {
         ts->used |= 1u << ph;
@@ -516,7 +521,8 @@ const char *pqpan_ble_bits_ifs_name(enum pqpan_ble_bits_ifs b)
 }
 
 /* One phase's air into both sides' ledgers: what one side sends, the other receives. */
-static inline void book_air(struct pqpan_ledger led[2], int ph, const uint64_t tx_ns[2], uint64_t ifs_ns)
+static inline void book_air(struct pqpan_ledger led[2], int ph, const uint64_t tx_ns[2],
+                            uint64_t ifs_ns)
 {
     int i;
     for (i = 0; i < 2; i++) {
@@ -586,7 +592,8 @@ static void book_led(struct pqpan_ledger led[2], const struct pqpan_ble_air_sums
         phase_total(&q, air, ts, p);
         tx_ns[0] = q.tx_ns[0] + q.idle * c->air.t_empty;
         tx_ns[1] = q.tx_ns[1] + q.idle * c->air.t_empty;
-        book_air(led, p, tx_ns, ifs_ns(PQPAN_BLE_BITS_IFS_EACH, q.pairs + q.idle, q.events + q.idle));
+        book_air(led, p, tx_ns,
+                 ifs_ns(PQPAN_BLE_BITS_IFS_EACH, q.pairs + q.idle, q.events + q.idle));
         for (i = 0; i < 2 && dev != NULL; i++) {
             pqpan_ble_event_costs(&led[i], (enum pqpan_phase)p, dev, c->ci_ns,
                                   (enum pqpan_ble_role)i, q.events + q.idle);

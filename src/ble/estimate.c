@@ -179,7 +179,8 @@ static void book_ops(struct pqpan_ble_crypto_book *b, enum pqpan_op op, uint64_t
 }
 
 /* A side's book on its ledger. */
-static void book_put(struct pqpan_ledger *restrict l, const struct pqpan_ble_crypto_book *restrict b)
+static void book_put(struct pqpan_ledger *restrict l,
+                     const struct pqpan_ble_crypto_book *restrict b)
 {
     int op;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
@@ -631,7 +632,8 @@ static void setup_key(uint64_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_
     k[1] = c->conn_update ? c->idle_ci_ns : c->ci_ns;
     k[2] = c->ci_ns;
     k[3] = (uint64_t)c->phy | (uint64_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) << 8 |
-           (uint64_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 9 | (uint64_t)(c->features != 0) << 10 |
+           (uint64_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 9 |
+           (uint64_t)(c->features != 0) << 10 |
            (uint64_t)(c->discovery != 0) << 11 | (uint64_t)(c->same_event_reply != 0) << 12;
     key_device(&k[4], d);
 }
@@ -1068,9 +1070,9 @@ _Static_assert(PQPAN_BLE_EXCHANGE_CACHE_SLOTS % 2u == 0u, "exchange slots in pai
 
 /* The slot holding the mirror of the PQKE exchange under key in slot index (the keygen
  * side flipped, its timeline the same whoever sends), or NULL. */
-static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_estimate_cache *cache,
-                                                       const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
-                                                       uint32_t index)
+static const struct pqpan_ble_exchange_memo *
+mirror_of(const struct pqpan_ble_estimate_cache *cache,
+          const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS], uint32_t index)
 {
     uint64_t flipped[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     const struct pqpan_ble_exchange_memo *m = &cache->exchange[index ^ 1u];
@@ -1082,7 +1084,7 @@ static const struct pqpan_ble_exchange_memo *mirror_of(const struct pqpan_ble_es
 /* Every field of two configurations equal (compared inline: a memcmp call costs a tenth
  * of a memo hit). */
 _Static_assert(sizeof(struct pqpan_ble_config) == 112u,
-               "config_equal compares every field of struct pqpan_ble_config: update it with the struct");
+               "config_equal compares every field of struct pqpan_ble_config: update both");
 
 static int config_equal(const struct pqpan_ble_config *a, const struct pqpan_ble_config *b)
 {
@@ -1097,9 +1099,11 @@ static int config_equal(const struct pqpan_ble_config *a, const struct pqpan_ble
                  (a->ct_bytes ^ b->ct_bytes) | (a->adv_interval_ns ^ b->adv_interval_ns) |
                  (uint64_t)(unsigned)(a->features ^ b->features) |
                  (uint64_t)(unsigned)(a->conn_update ^ b->conn_update) |
-                 (a->idle_ci_ns ^ b->idle_ci_ns) | (uint64_t)(unsigned)(a->discovery ^ b->discovery) |
+                 (a->idle_ci_ns ^ b->idle_ci_ns) |
+                 (uint64_t)(unsigned)(a->discovery ^ b->discovery) |
                  (uint64_t)(a->bits_ifs ^ b->bits_ifs) | (a->pqke_mode ^ b->pqke_mode) |
-                 (a->pqke_sig ^ b->pqke_sig) | (uint64_t)(unsigned)(a->pqke_hybrid ^ b->pqke_hybrid);
+                 (a->pqke_sig ^ b->pqke_sig) |
+                 (uint64_t)(unsigned)(a->pqke_hybrid ^ b->pqke_hybrid);
     return d == 0u;
 }
 
