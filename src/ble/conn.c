@@ -136,8 +136,7 @@ struct seq {
 };
 
 static inline void seq_of(struct seq *q, const struct pqpan_ble_shape *a,
-                          const struct pqpan_ble_shape *b, uint64_t n_a,
-                   int by_peripheral)
+                          const struct pqpan_ble_shape *b, uint64_t n_a, int by_peripheral)
 {
     q->a = a;
     q->b = b;
@@ -289,8 +288,8 @@ static void pack_events(struct packing *pk, const struct call *c, const struct s
 /* pack_events, short-cut where the loop would take one step: a single fragment after a
  * head event (it joins the head if it fits, else opens one event), or no head event and
  * all of q in the first event (at most lo fragments). */
-static inline void pack(struct packing *pk, const struct call *c, const struct seq *q, uint64_t lo,
-                 const struct head *head)
+static inline void pack(struct packing *pk, const struct call *c, const struct seq *q,
+                        uint64_t lo, const struct head *head)
 {
     if (head->pairs > 0u && q->n == 1u) { /* one fragment (b's): in the head event or a new one */
         pk->by_side = 0;
@@ -534,8 +533,9 @@ static inline void book_air(struct pqpan_ledger led[2], int ph, const uint64_t t
 
 /* The PDUs, octets and events of both sides: pairs pairs (each side sends one PDU per
  * pair), data_tx of them data PDUs of data_octets per side, the rest empty. */
-static inline void book_totals(struct pqpan_ledger led[2], const struct air *air, uint64_t pairs,
-                        uint64_t events, const uint64_t data_tx[2], const uint64_t data_octets[2])
+static inline void book_totals(struct pqpan_ledger led[2], const struct air *air,
+                               uint64_t pairs, uint64_t events, const uint64_t data_tx[2],
+                               const uint64_t data_octets[2])
 {
     int i;
     for (i = 0; i < 2; i++) {
@@ -563,7 +563,7 @@ struct phase_total {
 };
 
 static inline void phase_total(struct phase_total *q, const struct pqpan_ble_air_sums *air,
-                        const struct time_sums *ts, int p)
+                               const struct time_sums *ts, int p)
 {
     int has_air = (air->used >> p) & 1u, has_time = (ts->used >> p) & 1u;
     q->tx_ns[0] = has_air ? air->ph[p].tx_ns[0] : 0u;
@@ -707,8 +707,9 @@ static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *lin
 /* txn t (shaped x; unread when t carries no message) on the timeline: the idle events
  * before it, then its run. */
 static inline void timeline_step(struct timeline *tl, const struct pqpan_ble_link *link,
-                          struct pqpan_ble_counts *counts, const struct pqpan_ble_txn *t,
-                          const struct pqpan_ble_shaped_txn *x)
+                                 struct pqpan_ble_counts *counts,
+                                 const struct pqpan_ble_txn *t,
+                                 const struct pqpan_ble_shaped_txn *x)
 {
     struct cursor *cur = &tl->cur;
     struct run r;
