@@ -1081,8 +1081,8 @@ mirror_of(const struct pqpan_ble_estimate_cache *cache,
     return exchange_slot_holds(m, flipped) && !m->by_side ? m : NULL;
 }
 
-/* Every field of two configurations equal (compared inline: a memcmp call costs a tenth
- * of a memo hit). */
+/* Every field of two configurations equal, compared inline (under perf, a memcmp call
+ * here took a tenth of the memo path's time). */
 _Static_assert(sizeof(struct pqpan_ble_config) == 112u,
                "config_equal compares every field of struct pqpan_ble_config: update both");
 
