@@ -34,17 +34,24 @@ static const char mean_only_csv[] = "scheme,implementation,operation,cycles_mean
                                     "ml-dsa-65,t,verify,2000000\n";
 
 /* The default environment with only the rows of csv in its cycle table, implementation t. */
+/* csv, read as the file origin, into env's cycle tables (added to what they hold). */
+static void add_table(struct model_env *env, const char *csv, const char *origin)
+{
+    char err[256];
+    assert_int_equal(pqpan_io_cycles_parse(&env->in.cycles, csv, strlen(csv), origin, err,
+                                           sizeof err),
+                     PQPAN_OK);
+}
+
 static struct model_env *load_env(const char *csv)
 {
     struct model_opts mo;
     struct model_env *env = malloc(sizeof *env);
-    char err[256];
     assert_non_null(env);
     model_opts_init(&mo);
     assert_int_equal(model_env_load(env, &mo, "test"), EXIT_OK);
     memset(&env->in.cycles, 0, sizeof env->in.cycles);
-    assert_int_equal(pqpan_io_cycles_parse(&env->in.cycles, csv, strlen(csv), "t.csv", err, sizeof err),
-                     PQPAN_OK);
+    add_table(env, csv, "t.csv");
     strcpy(env->in.crypto_impl, "t");
     return env;
 }
@@ -113,11 +120,8 @@ static void test_spread_of_another_mean_not_used(void **state)
                                 "ml-dsa-65,t,sign,4100000,1000,9000000\n";
     struct model_env *env = load_env(mean_only_csv);
     struct model_row rows[MODEL_SIDES];
-    char err[256];
     (void)state;
-    assert_int_equal(pqpan_io_cycles_parse(&env->in.cycles, other, strlen(other), "o.csv", err,
-                                       sizeof err),
-                     PQPAN_OK);
+    add_table(env, other, "o.csv");
     run_sig(rows, env, PQPAN_PQKE_MODE_SIG);
     assert_string_equal(rows[MODEL_TOTAL].sig_sign_source, "t.csv");
     assert_int_equal(rows[MODEL_TOTAL].sig_sign_cycles_mean, 4000000);
@@ -135,11 +139,8 @@ static void test_spread_from_a_second_file(void **state)
                                  "ml-dsa-65,t,sign,1000,4000000,70000000\n";
     struct model_env *env = load_env(mean_only_csv);
     struct model_row rows[MODEL_SIDES];
-    char err[256];
     (void)state;
-    assert_int_equal(pqpan_io_cycles_parse(&env->in.cycles, detail, strlen(detail), "d.csv", err,
-                                       sizeof err),
-                     PQPAN_OK);
+    add_table(env, detail, "d.csv");
     run_sig(rows, env, PQPAN_PQKE_MODE_SIG);
     assert_string_equal(rows[MODEL_TOTAL].sig_sign_source, "d.csv");
     assert_int_equal(rows[MODEL_TOTAL].sig_sign_runs, 1000);
