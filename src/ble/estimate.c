@@ -563,8 +563,8 @@ void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache)
  * fixed bit offsets wide enough for every value config_ok lets through, so that two
  * configurations have the same key only if they agree on every field in it. */
 
-/* Whether n key words are equal: every word compared, no early exit, so that the compiler
- * unrolls it into a few vector compares (a memcmp call costs more than the compare). */
+/* Whether n key words are equal: every word compared inline, no early exit (a memcmp call
+ * costs more than these few words). */
 static int words_equal(const uint64_t *a, const uint64_t *b, unsigned n)
 {
     uint64_t diff = 0;
