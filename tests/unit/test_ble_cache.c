@@ -392,6 +392,38 @@ static void test_exchange_key(void **state)
     free(cache);
 }
 
+/* A call that differs from the last one only in its keygen side or transfer takes over
+ * the last one's checks (ble.h struct pqpan_ble_last_call): a side or transfer out of range
+ * is still refused there, with no estimate, and the call after it is answered as the
+ * plain estimator answers it. */
+static void test_last_call_checks_side(void **state)
+{
+    struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
+    struct pqpan_ble_estimate plain;
+    const struct pqpan_ble_estimate *memo;
+    struct pqpan_ble_config cfg;
+    (void)state;
+    assert_non_null(cache);
+    pqpan_ble_estimate_cache_init(cache);
+    pqpan_ble_config_default(&cfg);
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    cfg.keygen_side = (enum pqpan_ble_role)2;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_null(memo);
+    cfg.keygen_side = PQPAN_BLE_CENTRAL;
+    cfg.transfer = PQPAN_BLE_TRANSFER_COUNT;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_null(memo);
+    cfg.transfer = PQPAN_BLE_NOTIFY;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache), PQPAN_OK);
+    assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &devs[0], cycles), PQPAN_OK);
+    assert_same(&plain, memo);
+    assert_int_equal(cache->misses, 1); /* one set-up: every call took over the first's */
+    free(cache);
+}
+
 /* Every cycle count an exchange reads is in its key: for the study's protocol, each
  * implemented PQKE mode and LE SC, the memo holds the exchange of the base cycles, then
  * each operation's cycles change in turn (the others back at the base): the estimate
@@ -576,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_memo_edges),
         cmocka_unit_test(test_memo_work_slot),
         cmocka_unit_test(test_exchange_key_cycles),
+        cmocka_unit_test(test_last_call_checks_side),
         cmocka_unit_test(test_exchange_key),
         cmocka_unit_test(test_memo_repeated_grid),
         cmocka_unit_test(test_cache_key),
