@@ -73,8 +73,8 @@ static const struct cli_opt sim_rows[] = {
              "(Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high during each crypto "
              "operation, low for the one sample in which an operation starts right after "
              "another; D1 high through each link-layer event, from its CPU pre-processing to "
-             "its post-processing). Currents are the profile's, a crypto operation's times its gamma_comp and "
-             "the radio states' times gamma_comm (the gamma in use), as `pqpan calibrate "
+             "its post-processing). Currents are the profile's, a crypto operation's times its "
+             "gamma_comp and the radio states' times gamma_comm (the gamma in use), as `pqpan calibrate "
              "--comm-model radio --overlap concurrent` fits them (with --protocol pqpan for "
              "--messages pqke)"},
     {.name = "--trace-side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
