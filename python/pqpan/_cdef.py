@@ -535,6 +535,7 @@ struct pqpan_ble_shape {
 };
 struct pqpan_ble_shaped_txn {
     struct pqpan_ble_shape a, b, rsp;
+    int b_is_a;
     uint64_t n_req, n_rsp;
     uint64_t biggest_ns;
 };

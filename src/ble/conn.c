@@ -351,7 +351,7 @@ static void run_separate(struct run *r, const struct call *c, const struct pqpan
         if (head->pairs > 0u) {
             pack(&pa1, c, &qa, per_event, head);
         }
-        if (t->last_len == t->len) { /* qb is qa */
+        if (x->b_is_a) { /* qb is qa */
             pb = pa;
         } else {
             pack(&pb, c, &qb, per_event, &no_head);
@@ -474,7 +474,8 @@ static void shape_txn(struct pqpan_ble_shaped_txn *x, const struct call *c,
 {
     uint64_t biggest;
     shape_of(&x->a, c, t->len, t->ll_control, t->encrypted);
-    if (t->last_len == t->len) {
+    x->b_is_a = t->last_len == t->len;
+    if (x->b_is_a) {
         x->b = x->a;
     } else {
         shape_of(&x->b, c, t->last_len, t->ll_control, t->encrypted);
