@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -2499,6 +2500,238 @@ static void test_abort_wipes_and_keeps_the_first_error(void **state)
     assert_int_equal(pqpan_pqke_initiator_error(&ini), PQPAN_ERR_INVALID_ARG);
 }
 
+/* ---- the independent review's attacks (issue 25), each as the review ran it ---- */
+
+/* numeric: an attacker who may open any number of responder sessions and withhold any
+ * message. He runs the victim initiator I's exchange to the point where I's value is fixed
+ * and known to him, then opens responder sessions one after the other. In each he advances
+ * his own initiator as far as it goes without sending the victim responder anything more;
+ * if it shows a value, that is his prediction of what the responder will show, and he
+ * withholds the rest from every session whose prediction differs from I's value. A guess is
+ * a prediction compared with I's value; it is visible only if the responder already
+ * displays its value when the attacker learns it. The test counts both: a successful MITM
+ * must need one visible value per guess. (Each prediction is also checked against the
+ * value the responder shows when it is given the rest, so the count cannot pass by an
+ * attacker who predicts wrongly.) */
+static void test_numeric_attacker_gets_no_silent_guess(void **state)
+{
+    static struct keyset victims, attacker;
+    const unsigned suite = PQPAN_PQKE_SUITE_MLKEM512, mode = PQPAN_PQKE_MODE_NUMERIC;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode));
+    struct pqpan_pqke_credentials ci, cr, ai, ar;
+    struct pqpan_pqke_initiator vi, mi;
+    struct pqpan_pqke_responder vr, mr, shown;
+    static uint8_t m1[PQPAN_PQKE_MSG_MAX_BYTES], m2[PQPAN_PQKE_MSG_MAX_BYTES];
+    static uint8_t m3[PQPAN_PQKE_MSG_MAX_BYTES];
+    size_t l1, l2, l3, none;
+    unsigned k, guesses = 0, visible = 0;
+    uint32_t v_i = 0, predicted, v_r;
+    (void)state;
+    keyset_make(&victims, suite, 611);
+    keyset_make(&attacker, suite, 612);
+    ci = cred_initiator(&victims);
+    cr = cred_responder(&victims);
+    ai = cred_initiator(&attacker);
+    ar = cred_responder(&attacker);
+    /* I -> M: INIT; M -> I: RESP; I -> M: FIN. I shows its value (one visible value). */
+    {
+        struct test_rng r1 = rng_seeded(1), r2 = rng_seeded(2);
+        assert_int_equal(pqpan_pqke_initiator_init(&vi, &p, suite, mode), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_init(&mr, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&vi, &ci, test_rng_fill, &r1, m1, sizeof m1,
+                                                    &l1),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&mr, &ar, test_rng_fill, &r2, m1, l1, m2,
+                                                     sizeof m2, &l2),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_handle(&vi, &ci, m2, l2, m3, sizeof m3, &l3),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&mr, &ar, NULL, NULL, m3, l3, NULL, 0, &none),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_numeric_value(&mr, &v_i), PQPAN_OK);
+    }
+    for (k = 0; k < 32; k++) {
+        struct test_rng r3 = rng_seeded(100 + k), r4 = rng_seeded(200 + k);
+        assert_int_equal(pqpan_pqke_initiator_init(&mi, &p, suite, mode), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_init(&vr, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&mi, &ai, test_rng_fill, &r3, m1, sizeof m1,
+                                                    &l1),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&vr, &cr, test_rng_fill, &r4, m1, l1, m2,
+                                                     sizeof m2, &l2),
+                         PQPAN_OK);
+        /* The attacker's own initiator on the responder's RESP: its FIN is not sent yet. */
+        assert_int_equal(pqpan_pqke_initiator_handle(&mi, &ai, m2, l2, m3, sizeof m3, &l3),
+                         PQPAN_OK);
+        if (pqpan_pqke_initiator_numeric_value(&mi, &predicted) != PQPAN_OK) {
+            continue; /* nothing to predict with: he must go on, and the responder shows */
+        }
+        guesses++;
+        visible += pqpan_pqke_responder_state(&vr) == PQPAN_PQKE_STATE_WAIT_USER;
+        /* The prediction is right: given FIN, the responder shows exactly that value. */
+        shown = vr;
+        assert_int_equal(pqpan_pqke_responder_handle(&shown, &cr, NULL, NULL, m3, l3, NULL, 0,
+                                                     &none),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_numeric_value(&shown, &v_r), PQPAN_OK);
+        assert_int_equal(v_r, predicted);
+    }
+    (void)v_i;
+    assert_int_equal(guesses, visible);
+}
+
+/* psk and numeric: a device holding one PSK (or running numeric) in both roles, its INIT
+ * reflected to its own responder and the answers back ("Selfie", Drucker and Gueron 2019):
+ * nothing may complete. */
+static void test_reflection_to_the_same_device_fails(void **state)
+{
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_PSK, PQPAN_PQKE_MODE_NUMERIC};
+    size_t j;
+    (void)state;
+    for (j = 0; j < 2; j++) {
+        static struct keyset device;
+        const unsigned suite = PQPAN_PQKE_SUITE_MLKEM768;
+        struct pqpan_pqke_policy p =
+            policy_of(PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(modes[j]));
+        struct pqpan_pqke_credentials c;
+        struct pqpan_pqke_initiator ini;
+        struct pqpan_pqke_responder resp;
+        struct test_rng r1 = rng_seeded(71), r2 = rng_seeded(72);
+        static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], rsp[PQPAN_PQKE_RESP_MAX_BYTES];
+        static uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+        size_t l_init, l_rsp, l_fin = 0;
+        keyset_make(&device, suite, 73);
+        c = cred_initiator(&device);
+        assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, suite, modes[j]), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r1, init,
+                                                    sizeof init, &l_init),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r2, init, l_init,
+                                                     rsp, sizeof rsp, &l_rsp),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_handle(&ini, &c, rsp, l_rsp, fin, sizeof fin, &l_fin),
+                         PQPAN_ERR_AUTH);
+    }
+}
+
+/* kem-auth: a responder that accepts ML-KEM-512 and -1024 and holds a 512 static key (in a
+ * buffer of exactly its size), sent a kem-auth INIT for 1024, refuses it with a suite error
+ * before it reads the key (under ASan the old code read past it). */
+static void test_static_key_of_another_kem_is_refused(void **state)
+{
+    static struct keyset k1024, k512;
+    const unsigned s512 = PQPAN_PQKE_SUITE_MLKEM512, s1024 = PQPAN_PQKE_SUITE_MLKEM1024;
+    struct pqpan_pqke_policy pi = policy_of(PQPAN_PQKE_SUITE_BIT(s1024),
+                                            PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH));
+    struct pqpan_pqke_policy pr = policy_of(PQPAN_PQKE_SUITE_BIT(s512) | PQPAN_PQKE_SUITE_BIT(s1024),
+                                            PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH));
+    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct test_rng r1 = rng_seeded(81), r2 = rng_seeded(82);
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES];
+    size_t l_init, l_out = 5;
+    uint8_t *dk512 = malloc(kem_of(s512)->dk_bytes);
+    (void)state;
+    assert_non_null(dk512);
+    keyset_make(&k1024, s1024, 83);
+    keyset_make(&k512, s512, 84);
+    memcpy(dk512, k512.r_dk, kem_of(s512)->dk_bytes);
+    ci = cred_initiator(&k1024); /* the initiator pinned some 1024 key of this responder's */
+    cr = cred_responder(&k512);
+    cr.own_dk = dk512;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &pi, s1024, PQPAN_PQKE_MODE_KEM_AUTH),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init, sizeof init,
+                                                &l_init),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &pr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r2, init, l_init, out,
+                                                 sizeof out, &l_out),
+                     PQPAN_ERR_SUITE);
+    assert_responder_failed(&resp, PQPAN_ERR_SUITE);
+    free(dk512);
+}
+
+/* sig: the initiator must verify sig_r with the key whose identity it put into the
+ * transcript at start. An application that hands handle() another key (looked up again,
+ * say, from something the peer sent) must not get a session signed by that key's holder
+ * over a transcript that names the pinned one. */
+static void test_initiator_verifies_with_the_key_it_started_with(void **state)
+{
+    static struct keyset eve;
+    struct exchange x;
+    struct pqpan_pqke_credentials ci;
+    static uint8_t resp[PQPAN_PQKE_RESP_MAX_BYTES], fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    struct pqpan_pqke_resp_msg rm;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_keys keys;
+    struct pqpan_pqke_z z;
+    const struct pqpan_sig *ds;
+    static const char ctx_r[] = "pqpan-pqke-v2 responder signature";
+    uint8_t th[32], rnd[32] = {0};
+    size_t sig_at, fin_len;
+    (void)state;
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_SIG, 91);
+    keyset_make(&eve, PQPAN_PQKE_SUITE_MLKEM768, 92);
+    ds = pqpan_sig_by_id((enum pqpan_sig_id)x.keys.sig);
+    /* Eve re-signs the honest RESP's transcript (which names the pinned key) with her key and
+     * re-tags it: she is the responder here, so she holds ss_e (rebuilt from the initiator's
+     * dk, as she would have it from her own Encaps). */
+    memcpy(resp, x.resp_msg, x.resp_len);
+    assert_int_equal(pqpan_pqke_resp_parse(&rm, resp, x.resp_len), PQPAN_OK);
+    sig_at = (size_t)(rm.signature - resp);
+    transcript_upto(th, &x, sig_at);
+    assert_int_equal(ds->sign_derand(resp + sig_at, eve.r_sk, th, 32, (const uint8_t *)ctx_r,
+                                     sizeof ctx_r - 1, rnd),
+                     PQPAN_OK);
+    memcpy(x.resp_msg, resp, x.resp_len);
+    transcript_upto(th, &x, x.resp_len - 32);
+    rebuild_z(&z, &x, &x.ini);
+    assert_int_equal(pqpan_pqke_derive_keys(&keys, &z, 32, th), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_confirm_tag(resp + x.resp_len - 32, &keys,
+                                            PQPAN_PQKE_ROLE_RESPONDER, th),
+                     PQPAN_OK);
+    /* The application hands handle() Eve's key instead of the one it started with. */
+    ci = cred_initiator(&x.keys);
+    ci.peer_pk = eve.r_pk;
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, resp, x.resp_len, fin, sizeof fin,
+                                                 &fin_len),
+                     PQPAN_ERR_AUTH);
+}
+
+/* A call refused because its input and output overlap leaves the input as it was (as the
+ * ML-KEM layer does): in place means the caller's message is the buffer. */
+static void test_refused_in_place_call_leaves_input_intact(void **state)
+{
+    struct exchange x;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
+    struct test_rng r = rng_seeded(95);
+    static uint8_t buf[PQPAN_PQKE_MSG_MAX_BYTES];
+    size_t out_len;
+    (void)state;
+    exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NONE, 96);
+    ci = cred_initiator(&x.keys);
+    cr = cred_responder(&x.keys);
+    memcpy(buf, x.resp_msg, x.resp_len);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, buf, x.resp_len, buf, sizeof buf,
+                                                 &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_memory_equal(buf, x.resp_msg, x.resp_len);
+    memcpy(buf, x.init_msg, x.init_len);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, buf, x.init_len,
+                                                 buf, sizeof buf, &out_len),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_memory_equal(buf, x.init_msg, x.init_len);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2545,6 +2778,11 @@ int main(void)
         cmocka_unit_test(test_overlapping_buffers_are_refused),
         cmocka_unit_test(test_null_contexts),
         cmocka_unit_test(test_abort_wipes_and_keeps_the_first_error),
+        cmocka_unit_test(test_numeric_attacker_gets_no_silent_guess),
+        cmocka_unit_test(test_reflection_to_the_same_device_fails),
+        cmocka_unit_test(test_static_key_of_another_kem_is_refused),
+        cmocka_unit_test(test_initiator_verifies_with_the_key_it_started_with),
+        cmocka_unit_test(test_refused_in_place_call_leaves_input_intact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
