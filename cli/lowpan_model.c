@@ -1,4 +1,5 @@
 /* The PQKE over 6LoWPAN / IEEE 802.15.4 for the CLI (see lowpan_model.h). */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -569,14 +570,15 @@ static int file_write(void *ctx, const uint8_t *data, size_t len)
 
 struct capture {
     struct pqpan_pcap_writer w;
-    int failed;
+    int err; /* errno of the first failed write (EIO when it gave none); 0: none */
 };
 
 static void on_frame(void *ctx, uint64_t t_ns, const uint8_t *psdu, size_t len)
 {
     struct capture *cap = ctx;
-    if (pqpan_pcap_write_packet(&cap->w, t_ns, psdu, len) != PQPAN_OK) {
-        cap->failed = 1;
+    errno = 0;
+    if (pqpan_pcap_write_packet(&cap->w, t_ns, psdu, len) != PQPAN_OK && cap->err == 0) {
+        cap->err = errno != 0 ? errno : EIO;
     }
 }
 
@@ -740,8 +742,8 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
         cli_progress_step(&progress, run + 1u);
     }
     cli_progress_end(&progress);
-    if (rc == EXIT_OK && m->cap.failed) {
-        rc = cli_msg_set(msg, EXIT_IO, "cannot write the pcap file");
+    if (rc == EXIT_OK && m->cap.err != 0) {
+        rc = cli_msg_set(msg, EXIT_IO, "cannot write the pcap file: %s", strerror(m->cap.err));
     }
     if (rc == EXIT_OK) {
         out->runs = s->runs;

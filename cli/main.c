@@ -44,6 +44,11 @@ static void print_main_help(FILE *out)
     }
     fprintf(out,
             "\nData goes to stdout, messages to stderr.\n"
+            "Files (--out, --pcap, --trace, figures): a regular or new FILE is written to\n"
+            "FILE.tmp.PID beside it and renamed when complete; a symbolic link is followed\n"
+            "(its target written, the link kept); a character device, FIFO, socket or\n"
+            "descriptor (/dev/stdout, /dev/fd/N) is written directly; a directory or a block\n"
+            "device is refused.\n"
             "exit codes:\n"
             "  0  success\n"
             "  1  the job ran and failed (e.g. a simulated exchange failed)\n"

@@ -2,6 +2,7 @@
  * (src/sim), with the same breakdown as `estimate` plus what only a simulation shows:
  * retransmissions, CRC errors, connection events, and the capture (--pcap) and supply
  * current (--trace) of the run. */
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -176,7 +177,6 @@ struct span_list {
 struct observe {
     struct cli_outfile pcap; /* pcap.f NULL: no --pcap */
     struct pqpan_pcap_writer w;
-    int pcap_failed;
     int trace_side;
     struct span_list spans;
 };
@@ -192,7 +192,7 @@ static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
     struct pqpan_pcap_ble_info info;
     uint8_t rec[PQPAN_PCAP_BLE_RECORD_MAX];
     size_t n;
-    if (ob->pcap.f == NULL || ob->pcap_failed) {
+    if (ob->pcap.f == NULL || ob->pcap.err != 0) {
         return;
     }
     memset(&info, 0, sizeof info);
@@ -205,9 +205,10 @@ static void on_packet(void *ctx, const struct pqpan_sim_packet *p)
     info.crc_valid = p->crc_ok;
     info.decrypted = p->decrypted;
     info.access_address = p->access_address;
+    errno = 0;
     if (pqpan_pcap_ble_record(rec, sizeof rec, &info, p->pdu, p->len, &n) != PQPAN_OK ||
         pqpan_pcap_write_packet(&ob->w, p->t_ns, rec, n) != PQPAN_OK) {
-        ob->pcap_failed = 1;
+        cli_outfile_failed(&ob->pcap);
     }
 }
 
@@ -331,9 +332,10 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
         goto out;
     }
     f = out.f;
+    errno = 0; /* a failed write sets it; a line that cannot be formatted leaves 0 (EIO) */
     if (pqpan_ppk2_write_header(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &w) != PQPAN_OK ||
         fwrite(line, 1, w, f) != w) {
-        fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+        cli_outfile_failed(&out);
         goto out;
     }
     for (k = 0; k < nsamp; k++) {
@@ -348,13 +350,13 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
         }
         if (pqpan_ppk2_write_row(line, sizeof line, PQPAN_PPK2_LAYOUT_PACKED, &smp, &w) != PQPAN_OK ||
             fwrite(line, 1, w, f) != w) {
-            fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, path);
+            cli_outfile_failed(&out);
             goto out;
         }
     }
     rc = EXIT_OK;
-out:
-    if (f != NULL && cli_outfile_close(&out, CMD, rc == EXIT_OK) != EXIT_OK) {
+out: /* every failure after the open marked out failed, so the close keeps only a whole file */
+    if (f != NULL && cli_outfile_close(&out, CMD, 1) != EXIT_OK) {
         rc = EXIT_IO;
     }
     free(ua);
@@ -610,11 +612,8 @@ int cli_simulate_run(int argc, char **argv)
         rc = ble_sim_run(s, apps, &keys, env, &o.l, &o.s, &obs, &ob, &msg);
         rc = cli_msg_report(CMD, rc, &msg);
     }
-    if (rc == EXIT_OK && ob.pcap.f != NULL) {
-        if (ob.pcap_failed || cli_outfile_close(&ob.pcap, CMD, 1) != EXIT_OK) {
-            fprintf(stderr, "pqpan %s: cannot write %s\n", CMD, o.pcap);
-            rc = EXIT_IO;
-        }
+    if (rc == EXIT_OK && cli_outfile_close(&ob.pcap, CMD, 1) != EXIT_OK) {
+        rc = EXIT_IO;
     }
     if (rc == EXIT_OK && o.trace != NULL) {
         rc = write_trace(o.trace, &ob, env, o.l.cfg.phy, s->res.end_ns);
