@@ -755,8 +755,8 @@ static void side_octets(uint64_t *tx, uint64_t *rx, const struct advise_ctx *c,
     uint32_t ek = c->ek_bytes[cfg->level], ct = c->ct_bytes[cfg->level];
     if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN) {
         /* mode none (advise prices the unauthenticated exchange) */
-        from_keygen = PQPAN_PQKE_INIT_BYTES(0, ek, 0, 0, 0) + PQPAN_PQKE_FIN_BYTES(0, 0, 0);
-        from_other = PQPAN_PQKE_RESP_BYTES(0, ct, 0, 0, 0);
+        from_keygen = PQPAN_PQKE_INIT_BYTES(0, ek, 0, 0) + PQPAN_PQKE_FIN_BYTES(0, 0, 0);
+        from_other = PQPAN_PQKE_RESP_BYTES(0, ct, 0, 0, 0, 0);
     } else {
         from_keygen = ek;
         from_other = ct;

@@ -258,8 +258,8 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
                                const struct pqpan_802154_estimate *e,
                                const struct model_row rows[MODEL_SIDES])
 {
-    static const char *const names[PQPAN_802154_MESSAGES] = {"INIT", "RESP", "FIN"};
-    unsigned m;
+    static const char *const names[PQPAN_802154_MESSAGES] = {"INIT", "RESP", "FIN", "REVEAL"};
+    unsigned m, n = c->msg_octets[3] != 0 ? PQPAN_802154_MESSAGES : PQPAN_802154_MESSAGES - 1;
     printf("pqpan estimate: %s (%s protocol) over 6LoWPAN / IEEE 802.15.4 (250 kb/s),\n"
            "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
            l->kem, rows[0].protocol, l->short_addr ? "short" : "extended",
@@ -272,17 +272,20 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
         print_sig_spread(env, sig, "  ");
     }
     printf("  messages (UDP payload octets, docs/PROTOCOL.md):");
-    for (m = 0; m < PQPAN_802154_MESSAGES; m++) {
+    for (m = 0; m < n; m++) {
         printf(" %s %u", names[m], (unsigned)c->msg_octets[m]);
         if (e->datagrams[m] > 1) {
             printf(" in %u segments", (unsigned)e->datagrams[m]);
         }
-        fputs(m + 1 < PQPAN_802154_MESSAGES ? "," : "\n", stdout);
+        fputs(m + 1 < n ? "," : "\n", stdout);
     }
-    printf("  data frames: INIT %u, RESP %u, FIN %u; expected CCAs %.3f, backoff %.3f ms;\n"
+    printf("  data frames:");
+    for (m = 0; m < n; m++) {
+        printf(" %s %u%s", names[m], (unsigned)e->frames[m], m + 1 < n ? "," : ";");
+    }
+    printf(" expected CCAs %.3f, backoff %.3f ms;\n"
            "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
-           (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2], e->ccas,
-           e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
+           e->ccas, e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
     model_print_table(stdout, rows, MODEL_SIDES,
                       GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 | sig_group(rows));
 }
@@ -299,15 +302,17 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     printf("  \"ieee802154\": {\n");
     printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
            "    \"busy\": %.4f,\n    \"octets_init\": %u,\n    \"octets_resp\": %u,\n"
-           "    \"octets_fin\": %u,\n    \"frames_init\": %u,\n    \"frames_resp\": %u,\n"
-           "    \"frames_fin\": %u,\n    \"datagrams_init\": %u,\n    \"datagrams_resp\": %u,\n"
-           "    \"datagrams_fin\": %u,\n    \"expected_ccas\": %.4f,\n"
+           "    \"octets_fin\": %u,\n    \"octets_reveal\": %u,\n    \"frames_init\": %u,\n"
+           "    \"frames_resp\": %u,\n    \"frames_fin\": %u,\n    \"frames_reveal\": %u,\n"
+           "    \"datagrams_init\": %u,\n    \"datagrams_resp\": %u,\n"
+           "    \"datagrams_fin\": %u,\n    \"datagrams_reveal\": %u,\n    \"expected_ccas\": %.4f,\n"
            "    \"expected_backoff_ms\": %.4f,\n    \"p_frame_access_failure\": %.6f,\n"
            "    \"p_success\": %.6f\n  },\n",
            l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy,
            (unsigned)c->msg_octets[0], (unsigned)c->msg_octets[1], (unsigned)c->msg_octets[2],
-           (unsigned)e->frames[0], (unsigned)e->frames[1], (unsigned)e->frames[2],
-           (unsigned)e->datagrams[0], (unsigned)e->datagrams[1], (unsigned)e->datagrams[2], e->ccas,
+           (unsigned)c->msg_octets[3], (unsigned)e->frames[0], (unsigned)e->frames[1],
+           (unsigned)e->frames[2], (unsigned)e->frames[3], (unsigned)e->datagrams[0],
+           (unsigned)e->datagrams[1], (unsigned)e->datagrams[2], (unsigned)e->datagrams[3], e->ccas,
            e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
     printf("  \"sides\": [\n");
     for (s = 0; s < MODEL_SIDES; s++) {

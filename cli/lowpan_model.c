@@ -337,11 +337,11 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
                         const struct pqpan_802154_est_config *c, const struct model_env *env)
 {
     const struct pqpan_profile *p = &env->in.profile;
-    unsigned data[2], total = e->frames[0] + e->frames[1] + e->frames[2];
+    unsigned data[2], total = e->frames[0] + e->frames[1] + e->frames[2] + e->frames[3];
     double rx_ua = 0.0;
     int s;
     data[PQPAN_802154_INITIATOR] = e->frames[0] + e->frames[2];
-    data[PQPAN_802154_RESPONDER] = e->frames[1];
+    data[PQPAN_802154_RESPONDER] = e->frames[1] + e->frames[3];
     if (pqpan_profile_rx_ua(p, env->table, PQPAN_RADIO_IEEE802154, &rx_ua) != PQPAN_OK) {
         rx_ua = 0.0; /* lowpan_fill has reported the missing current already */
     }

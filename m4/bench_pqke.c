@@ -32,7 +32,7 @@ static int bench_suite(struct parties *p, unsigned suite)
     struct pqpan_pqke_policy policy = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE), 0, 0};
     uintptr_t top = pqpan_m4_sp();
     int failed = pqpan_pqke_initiator_init(&p->ini, &policy, suite, PQPAN_PQKE_MODE_NONE) != 0 ||
-                 pqpan_pqke_responder_init(&p->rsp, &policy) != 0;
+                 pqpan_pqke_responder_init(&p->rsp, &policy, NULL) != 0;
     int rc;
 
     pqpan_m4_stack_paint();
@@ -44,7 +44,7 @@ static int bench_suite(struct parties *p, unsigned suite)
     r.operation = "responder_init";
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_responder_handle(&p->rsp, NULL, pqpan_m4_rng, &rng, p->init, p->init_len, p->resp, sizeof p->resp,
+    rc = pqpan_pqke_responder_handle(&p->rsp, pqpan_m4_rng, &rng, p->init, p->init_len, p->resp, sizeof p->resp,
                                      &p->resp_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc);
@@ -52,14 +52,14 @@ static int bench_suite(struct parties *p, unsigned suite)
     r.operation = "initiator_resp";
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_initiator_handle(&p->ini, NULL, p->resp, p->resp_len, p->fin, sizeof p->fin, &p->fin_len);
+    rc = pqpan_pqke_initiator_handle(&p->ini, p->resp, p->resp_len, p->fin, sizeof p->fin, &p->fin_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc);
 
     r.operation = "responder_fin";
     pqpan_m4_stack_paint();
     pqpan_m4_mark_begin();
-    rc = pqpan_pqke_responder_handle(&p->rsp, NULL, NULL, NULL, p->fin, p->fin_len, p->resp, sizeof p->resp, &p->done_len);
+    rc = pqpan_pqke_responder_handle(&p->rsp, NULL, NULL, p->fin, p->fin_len, p->resp, sizeof p->resp, &p->done_len);
     pqpan_m4_mark_end();
     finish(&r, top, rc | (pqpan_pqke_responder_state(&p->rsp) != PQPAN_PQKE_STATE_DONE));
     return r.status != 0 || failed;

@@ -23,7 +23,8 @@ struct exchange {
     uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES];
     uint8_t resp[PQPAN_PQKE_RESP_MAX_BYTES];
     uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
-    size_t init_len, resp_len, fin_len;
+    uint8_t reveal[PQPAN_PQKE_REVEAL_MSG_BYTES];
+    size_t init_len, resp_len, fin_len, reveal_len;
     /* one device pair's long-term keys: PSK, the responder's and the initiator's static keys */
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];
     uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES];
@@ -40,19 +41,29 @@ static int provision(struct exchange *x, unsigned level)
     const struct pqpan_kem *kem = pqpan_kem_by_id((enum pqpan_kem_id)level);
     const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)level);
     struct pqpan_m4_rng rng = {(uint8_t)(0x80u + level), 0};
+    static const uint8_t id_i[] = {'I'}, id_r[] = {'R'};
     memset(x->psk, 0x3C, sizeof x->psk);
+    memset(&x->ci, 0, sizeof x->ci);
+    memset(&x->cr, 0, sizeof x->cr);
     x->ci.psk = x->psk;
+    x->ci.psk_len = sizeof x->psk;
+    x->ci.kem = level;
     x->ci.own_dk = x->i_dk;
     x->ci.peer_ek = x->r_ek;
     x->ci.sig = level;
     x->ci.own_sk = x->i_sk;
     x->ci.peer_pk = x->r_pk;
-    x->cr.psk = x->psk;
+    x->ci.own_id = id_i;
+    x->ci.own_id_len = sizeof id_i;
+    x->ci.peer_id = id_r;
+    x->ci.peer_id_len = sizeof id_r;
+    x->cr = x->ci;
     x->cr.own_dk = x->r_dk;
     x->cr.peer_ek = x->i_ek;
-    x->cr.sig = level;
     x->cr.own_sk = x->r_sk;
     x->cr.peer_pk = x->i_pk;
+    x->cr.own_id = id_r;
+    x->cr.peer_id = id_i;
     return kem->keypair(x->r_ek, x->r_dk, pqpan_m4_rng, &rng) | kem->keypair(x->i_ek, x->i_dk, pqpan_m4_rng, &rng) |
            ds->keypair(x->r_pk, x->r_sk, pqpan_m4_rng, &rng) | ds->keypair(x->i_pk, x->i_sk, pqpan_m4_rng, &rng);
 }
@@ -69,23 +80,27 @@ static size_t resp_ct_at(unsigned mode)
 static int run_to_resp(struct exchange *x, unsigned suite, unsigned mode, int tamper, struct pqpan_m4_rng *rng)
 {
     struct pqpan_pqke_policy p = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode), (const uint8_t *)"m4", 2};
-    if (pqpan_pqke_initiator_init(&x->ini, &p, suite, mode) != 0 || pqpan_pqke_responder_init(&x->rsp, &p) != 0 ||
+    if (pqpan_pqke_initiator_init(&x->ini, &p, suite, mode) != 0 || pqpan_pqke_responder_init(&x->rsp, &p, &x->cr) != 0 ||
         pqpan_pqke_initiator_start(&x->ini, &x->ci, pqpan_m4_rng, rng, x->init, sizeof x->init, &x->init_len) != 0 ||
-        pqpan_pqke_responder_handle(&x->rsp, &x->cr, pqpan_m4_rng, rng, x->init, x->init_len, x->resp,
-                                    sizeof x->resp, &x->resp_len) != 0) {
+        pqpan_pqke_responder_handle(&x->rsp, pqpan_m4_rng, rng, x->init, x->init_len, x->resp, sizeof x->resp,
+                                    &x->resp_len) != 0) {
         return -1;
     }
     if (tamper) {
         x->resp[resp_ct_at(mode)] ^= 0x01;
     }
-    return pqpan_pqke_initiator_handle(&x->ini, &x->ci, x->resp, x->resp_len, x->fin, sizeof x->fin, &x->fin_len);
+    return pqpan_pqke_initiator_handle(&x->ini, x->resp, x->resp_len, x->fin, sizeof x->fin, &x->fin_len);
 }
 
-/* numeric: both devices show a value; the user confirms if they are equal. */
+/* numeric: REVEAL to the initiator; both devices show a value; the user confirms if they are
+ * equal. */
 static int user_compares(struct exchange *x)
 {
     uint32_t vi = 1, vr = 2;
-    if (pqpan_pqke_initiator_numeric_value(&x->ini, &vi) != 0 || pqpan_pqke_responder_numeric_value(&x->rsp, &vr) != 0 ||
+    size_t none = 1;
+    if (x->reveal_len != PQPAN_PQKE_REVEAL_MSG_BYTES ||
+        pqpan_pqke_initiator_handle(&x->ini, x->reveal, x->reveal_len, NULL, 0, &none) != 0 || none != 0 ||
+        pqpan_pqke_initiator_numeric_value(&x->ini, &vi) != 0 || pqpan_pqke_responder_numeric_value(&x->rsp, &vr) != 0 ||
         vi != vr || vi >= PQPAN_PQKE_NUMERIC_MODULUS) {
         return -1;
     }
@@ -96,12 +111,12 @@ static void exchange_ok(struct pqpan_m4_tally *t, struct exchange *x, unsigned s
 {
     struct pqpan_m4_rng rng = {(uint8_t)(suite * 16u + mode), 0};
     struct pqpan_pqke_session s_ini, s_rsp;
-    size_t none = 1;
     struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(suite, mode, x->ci.sig);
     int ok = run_to_resp(x, suite, mode, 0, &rng) == 0 && x->init_len == sz.init_bytes &&
              x->resp_len == sz.resp_bytes && x->fin_len == sz.fin_bytes &&
-             pqpan_pqke_responder_handle(&x->rsp, &x->cr, NULL, NULL, x->fin, x->fin_len, NULL, 0, &none) == 0 &&
-             none == 0 && (mode != PQPAN_PQKE_MODE_NUMERIC || user_compares(x) == 0) &&
+             pqpan_pqke_responder_handle(&x->rsp, NULL, NULL, x->fin, x->fin_len, x->reveal, sizeof x->reveal,
+                                         &x->reveal_len) == 0 &&
+             x->reveal_len == sz.reveal_bytes && (mode != PQPAN_PQKE_MODE_NUMERIC || user_compares(x) == 0) &&
              pqpan_pqke_initiator_state(&x->ini) == PQPAN_PQKE_STATE_DONE &&
              pqpan_pqke_responder_state(&x->rsp) == PQPAN_PQKE_STATE_DONE &&
              pqpan_pqke_initiator_take_session(&x->ini, &s_ini) == 0 &&

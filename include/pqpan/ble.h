@@ -339,7 +339,7 @@ struct pqpan_ble_timing_memo {
  * side books (their count, cycles and CPU time). The memo keeps plans keyed by the
  * first PQPAN_BLE_PLAN_KEY_WORDS words of an exchange's key, as a sweep re-plans the same
  * messages for every PHY, LL size and interval. */
-#define PQPAN_BLE_PLAN_TXN_MAX (3 * PQPAN_BLE_TXN_MAX + 1) /* three messages and a wait */
+#define PQPAN_BLE_PLAN_TXN_MAX (4 * PQPAN_BLE_TXN_MAX + 1) /* four messages and a wait */
 #define PQPAN_BLE_PLAN_KEY_WORDS 4u
 #define PQPAN_BLE_PLAN_CACHE_SLOTS 64u
 
@@ -436,7 +436,8 @@ struct pqpan_ble_work_memo {
     uint32_t key[4];
     int valid;
     unsigned ops[PQPAN_BLE_WORK_STEPS][PQPAN_OP_COUNT];
-    uint32_t msg_bytes[3]; /* INIT (ek), RESP (ct), FIN (0 in the study's protocol) */
+    uint32_t msg_bytes[4]; /* INIT (ek), RESP (ct), FIN (0 in the study's protocol), REVEAL
+                              (numeric; else 0) */
     /* the CPU times of the work for the clock cpu_hz and the cycles of the operations it
      * reads (times_valid: computed for this work) */
     int times_valid;

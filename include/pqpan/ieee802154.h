@@ -612,10 +612,10 @@ void pqpan_802154_poll_charge(struct pqpan_802154_poll_charge *out,
 /* ---- Analytic estimator of one PQKE over 6LoWPAN / IEEE 802.15.4 ---- */
 
 /* Index of the two nodes: the initiator runs KeyGen and sends INIT and FIN, the
- * responder runs Encaps and sends RESP. */
+ * responder runs Encaps and sends RESP (and, in numeric mode, REVEAL). */
 #define PQPAN_802154_INITIATOR 0u
 #define PQPAN_802154_RESPONDER 1u
-#define PQPAN_802154_MESSAGES 3u /* INIT, RESP, FIN */
+#define PQPAN_802154_MESSAGES 4u /* INIT, RESP, FIN, REVEAL (numeric; else 0 octets) */
 /* The steps of computation: the initiator before INIT, the responder before RESP, the
  * initiator before FIN, the responder after FIN. */
 #define PQPAN_802154_STEPS 4u
@@ -624,7 +624,8 @@ struct pqpan_802154_est_config {
     struct pqpan_802154_link_cfg link; /* initiator -> responder; RESP swaps the addresses and ports */
     struct pqpan_802154_csma_params csma;
     double p_busy;       /* probability that a CCA finds the channel busy, 0 <= p < 1 */
-    uint32_t msg_octets[PQPAN_802154_MESSAGES]; /* INIT, RESP, FIN (PQKE message octets) */
+    uint32_t msg_octets[PQPAN_802154_MESSAGES]; /* INIT, RESP, FIN, REVEAL (PQKE message
+                                                   octets; 0: no such message) */
     /* executions of each operation (enum pqpan_op) in each step (PQPAN_802154_STEPS) */
     uint8_t step_ops[PQPAN_802154_STEPS][PQPAN_OP_COUNT];
     uint32_t cpu_hz;     /* crypto cycles -> time */

@@ -1,11 +1,12 @@
 /* PQKE: pqpan's post-quantum key establishment protocol, version 2 (docs/PROTOCOL.md).
  *
- * Three messages over any reliable message transport:
- *   initiator -> responder   INIT (suite, mode, the initiator's acceptable suites and modes,
- *                                  nonce, ephemeral ML-KEM encapsulation key, mode fields)
- *   responder -> initiator   RESP (the responder's accepted suites and modes, ciphertext,
- *                                  mode fields, nonce, responder confirmation tag)
- *   initiator -> responder   FIN  (mode fields, initiator confirmation tag)
+ * Three messages over any reliable message transport (four in numeric mode):
+ *   initiator -> responder   INIT   (suite, mode, the initiator's acceptable suites and modes,
+ *                                    nonce, ephemeral ML-KEM encapsulation key, mode fields)
+ *   responder -> initiator   RESP   (the responder's accepted suites and modes, ciphertext,
+ *                                    mode fields, nonce, responder confirmation tag)
+ *   initiator -> responder   FIN    (mode fields, initiator confirmation tag)
+ *   responder -> initiator   REVEAL (numeric only: the responder's committed nonce)
  * The key schedule is KMAC256 (NIST SP 800-185) over every shared secret of the suite and
  * mode and SHA3-256 of the transcript, which starts with a caller-given prologue (both BLE
  * addresses, an application label, ...). Per-direction session keys of 16 bytes (ML-KEM-512)
@@ -29,18 +30,26 @@
  *   sig-mutual       authenticates both: the initiator signs too, verified with its pinned
  *                    public key.
  *   numeric          authenticates both if the user confirms that the two six-digit values
- *                    match (commitment before the reveal): a man in the middle succeeds
- *                    with probability at most 1e-6 per attempt. NOT authenticated until
- *                    the user confirms.
+ *                    match (the order of LE Secure Connections' Numeric Comparison: the
+ *                    responder commits, the initiator reveals, the responder reveals and
+ *                    displays at once): a man in the middle gets one guess, at most 1e-6,
+ *                    per value a user sees. NOT authenticated until the user confirms.
+ * psk and numeric bind both ends' identities (the credentials' own_id and peer_id, in the
+ * fixed order initiator, responder) into the transcript, so a message reflected to the
+ * device that sent it fails.
  * Never fall back silently: INIT carries every suite and mode the initiator accepts, the
  * transcript binds them, and each side refuses (PQPAN_ERR_DOWNGRADE) an exchange that is not
  * the best one both accept; an application that retries must offer the same set.
  *
  * The API is transport-agnostic: it produces and consumes whole messages. Contexts hold no
- * pointers (a struct copy clones a party), are sized at compile time for ML-KEM-1024, and
- * take randomness (pqpan_rng_fn) and credentials (struct pqpan_pqke_credentials) at the call
- * that needs them. Any error moves a party to the terminal FAILED state, wipes its secrets
- * and zeroes every output; the first error is kept. A session is released only in state
+ * pointers into themselves (a struct copy clones a party), are sized at compile time for
+ * ML-KEM-1024, take randomness (pqpan_rng_fn) at the call that needs it, and take the
+ * credentials (struct pqpan_pqke_credentials) once: the initiator at start, the responder
+ * at init. A party keeps a copy of that struct, so every later step uses the keys whose
+ * identities it bound at the start; the keys it points to must stay valid and unchanged
+ * until the exchange ends. Any error moves a party to the terminal FAILED state, wipes its
+ * secrets and zeroes every output (but a call refused because its input and output overlap
+ * leaves both alone: the input is the caller's message); the first error is kept. A session is released only in state
  * DONE, after the peer's confirmation tag (and signature) verified (and, in numeric mode,
  * the user confirmed), and *_take_session hands it over and wipes it from the context.
  * Input and output buffers of one call must not overlap: an overlap is detected and refused
@@ -66,9 +75,11 @@
 #define PQPAN_PQKE_SETS_BYTES 2   /* a suite set and a mode set (INIT: offered; RESP: accepted) */
 #define PQPAN_PQKE_NONCE_BYTES 32
 #define PQPAN_PQKE_TAG_BYTES 32
-#define PQPAN_PQKE_COMMIT_BYTES 32 /* numeric: the initiator's commitment (INIT) */
-#define PQPAN_PQKE_REVEAL_BYTES 32 /* numeric: the committed secret, revealed in FIN */
-#define PQPAN_PQKE_PSK_BYTES 32
+#define PQPAN_PQKE_COMMIT_BYTES 32 /* numeric: the responder's commitment (RESP) */
+#define PQPAN_PQKE_NUMERIC_NONCE_BYTES 32 /* numeric: each side's nonce (FIN, REVEAL) */
+#define PQPAN_PQKE_PSK_BYTES 32     /* the shortest PSK accepted (full entropy, never a PIN) */
+#define PQPAN_PQKE_PSK_MAX_BYTES 64
+#define PQPAN_PQKE_ID_MAX_BYTES 64 /* own_id / peer_id: a link address, a device name */
 #define PQPAN_PQKE_KEY_MAX_BYTES 32 /* a per-direction session key: 16 or 32 bytes */
 #define PQPAN_PQKE_TRANSCRIPT_HASH_BYTES 32
 #define PQPAN_PQKE_PROLOGUE_MAX_BYTES 65535 /* its length is encoded in 16 bits */
@@ -80,7 +91,8 @@
 enum pqpan_pqke_msg_type {
     PQPAN_PQKE_MSG_INIT = 1,
     PQPAN_PQKE_MSG_RESP = 2,
-    PQPAN_PQKE_MSG_FIN = 3
+    PQPAN_PQKE_MSG_FIN = 3,
+    PQPAN_PQKE_MSG_REVEAL = 4 /* numeric only */
 };
 
 /* Suites (header byte 2). Wire values are fixed, independent of enum pqpan_kem_id. The
@@ -127,28 +139,30 @@ enum pqpan_pqke_mode {
 
 /* Message sizes (docs/PROTOCOL.md §2) for a sig-set field of sig_set bytes (sig modes), a KEM
  * with encapsulation key ek and ciphertext ct bytes, P-256 public keys of ecdh bytes
- * (hybrid suites) and ML-DSA signatures of sig bytes:
- * INIT = header || [sig set] || offer || nonce_i || ek || [ecdh_i] || [ct to the responder's
- *        static key] || [commit]
- * RESP = header || [sig set] || accepted || ct || [ecdh_r] || [ct to the initiator's static
- *        key] || nonce_r || [sig_r] || tag_r
- * FIN  = header || [sig set] || [reveal] || [sig_i] || tag_i. */
-#define PQPAN_PQKE_INIT_BYTES(sig_set, ek, ecdh, ct_static, commit)                              \
+ * (hybrid suites), ML-DSA signatures of sig bytes and (numeric) a commitment and nonces:
+ * INIT   = header || [sig set] || offer || nonce_i || ek || [ecdh_i] || [ct to the
+ *          responder's static key]
+ * RESP   = header || [sig set] || accepted || ct || [ecdh_r] || [ct to the initiator's static
+ *          key] || nonce_r || [commit] || [sig_r] || tag_r
+ * FIN    = header || [sig set] || [the initiator's numeric nonce] || [sig_i] || tag_i
+ * REVEAL = header || the responder's numeric nonce (numeric only). */
+#define PQPAN_PQKE_INIT_BYTES(sig_set, ek, ecdh, ct_static)                                       \
     (PQPAN_PQKE_HEADER_BYTES + (sig_set) + PQPAN_PQKE_SETS_BYTES + PQPAN_PQKE_NONCE_BYTES +     \
-     (ek) + (ecdh) + (ct_static) + (commit))
-#define PQPAN_PQKE_RESP_BYTES(sig_set, ct, ecdh, ct_static, sig)                                 \
+     (ek) + (ecdh) + (ct_static))
+#define PQPAN_PQKE_RESP_BYTES(sig_set, ct, ecdh, ct_static, commit, sig)                         \
     (PQPAN_PQKE_HEADER_BYTES + (sig_set) + PQPAN_PQKE_SETS_BYTES + (ct) + (ecdh) +              \
-     (ct_static) + PQPAN_PQKE_NONCE_BYTES + (sig) + PQPAN_PQKE_TAG_BYTES)
-#define PQPAN_PQKE_FIN_BYTES(sig_set, reveal, sig)                                                \
-    (PQPAN_PQKE_HEADER_BYTES + (sig_set) + (reveal) + (sig) + PQPAN_PQKE_TAG_BYTES)
+     (ct_static) + PQPAN_PQKE_NONCE_BYTES + (commit) + (sig) + PQPAN_PQKE_TAG_BYTES)
+#define PQPAN_PQKE_FIN_BYTES(sig_set, numeric_nonce, sig)                                         \
+    (PQPAN_PQKE_HEADER_BYTES + (sig_set) + (numeric_nonce) + (sig) + PQPAN_PQKE_TAG_BYTES)
+#define PQPAN_PQKE_REVEAL_MSG_BYTES (PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_NUMERIC_NONCE_BYTES)
 /* Largest messages (ML-KEM-1024 with P-256; the kem-auth INIT, the sig-mutual RESP with
  * ML-DSA-87, the sig-mutual FIN with ML-DSA-87): buffers of these sizes always suffice. */
 #define PQPAN_PQKE_INIT_MAX_BYTES                                                                 \
     PQPAN_PQKE_INIT_BYTES(0, PQPAN_MLKEM1024_EK_BYTES, PQPAN_PQKE_ECDH_PUBLIC_BYTES,             \
-                          PQPAN_MLKEM1024_CT_BYTES, 0)
+                          PQPAN_MLKEM1024_CT_BYTES)
 #define PQPAN_PQKE_RESP_MAX_BYTES                                                                 \
     PQPAN_PQKE_RESP_BYTES(PQPAN_PQKE_SIG_SET_BYTES, PQPAN_MLKEM1024_CT_BYTES,                    \
-                          PQPAN_PQKE_ECDH_PUBLIC_BYTES, 0, PQPAN_MLDSA87_SIG_BYTES)
+                          PQPAN_PQKE_ECDH_PUBLIC_BYTES, 0, 0, PQPAN_MLDSA87_SIG_BYTES)
 #define PQPAN_PQKE_FIN_MAX_BYTES                                                                  \
     PQPAN_PQKE_FIN_BYTES(PQPAN_PQKE_SIG_SET_BYTES, 0, PQPAN_MLDSA87_SIG_BYTES)
 #define PQPAN_PQKE_MSG_MAX_BYTES PQPAN_PQKE_RESP_MAX_BYTES
@@ -163,6 +177,7 @@ struct pqpan_pqke_sizes {
     size_t init_bytes;
     size_t resp_bytes;
     size_t fin_bytes;
+    size_t reveal_bytes; /* numeric: the fourth message, REVEAL, else 0 */
     size_t ecdh_bytes; /* hybrid: each P-256 public key field, else 0 */
     size_t sig_bytes;  /* sig modes: each ML-DSA signature, else 0 */
 };
@@ -195,8 +210,11 @@ unsigned pqpan_pqke_hybrid_suite_for_kem(enum pqpan_kem_id kem);
  * ML-DSA (of the exchange's set) and P-256 operations, and Keccak-f[1600] permutations of the
  * key schedule (transcript hash over a prologue of prologue_len bytes, the hash of a pinned
  * ML-DSA public key, KMAC calls, numeric commitment and value), counted from the message
- * sizes and the SP 800-185 encodings. The permutations inside ML-KEM, ML-DSA and P-256 are
- * part of those operations, not counted here. */
+ * sizes and the SP 800-185 encodings. prologue_len counts every byte the transcript absorbs
+ * before the messages beyond the prologue's 2-byte length: the prologue and, where the
+ * credentials give them, the identities block (4 + both identities' lengths). The
+ * permutations inside ML-KEM, ML-DSA and P-256 are part of those operations, not counted
+ * here. */
 enum pqpan_pqke_role {
     PQPAN_PQKE_ROLE_RESPONDER = 0,
     PQPAN_PQKE_ROLE_INITIATOR = 1
@@ -253,7 +271,6 @@ struct pqpan_pqke_init_msg {
     const uint8_t *ecdh; /* hybrid: the P-256 public key, PQPAN_PQKE_ECDH_PUBLIC_BYTES, else NULL */
     const uint8_t *ct_static; /* kem-auth*: ciphertext to the responder's static key, else NULL */
     size_t ct_static_len;
-    const uint8_t *commit; /* numeric: PQPAN_PQKE_COMMIT_BYTES, else NULL */
 };
 PQPAN_MUST_CHECK int pqpan_pqke_init_parse(struct pqpan_pqke_init_msg *m, const uint8_t *in,
                                            size_t in_len);
@@ -272,6 +289,7 @@ struct pqpan_pqke_resp_msg {
     const uint8_t *ct_static; /* kem-auth-mutual: to the initiator's static key, else NULL */
     size_t ct_static_len;
     const uint8_t *nonce;     /* PQPAN_PQKE_NONCE_BYTES */
+    const uint8_t *commit;    /* numeric: PQPAN_PQKE_COMMIT_BYTES, else NULL */
     const uint8_t *signature; /* sig modes: the responder's ML-DSA signature, else NULL */
     size_t signature_len;
     const uint8_t *tag; /* PQPAN_PQKE_TAG_BYTES */
@@ -285,7 +303,7 @@ struct pqpan_pqke_fin_msg {
     uint8_t suite;
     uint8_t mode;
     uint8_t sig;              /* sig modes: the ML-DSA set, else 0 */
-    const uint8_t *reveal;    /* numeric: PQPAN_PQKE_REVEAL_BYTES, else NULL */
+    const uint8_t *numeric_nonce; /* numeric: PQPAN_PQKE_NUMERIC_NONCE_BYTES, else NULL */
     const uint8_t *signature; /* sig-mutual: the initiator's ML-DSA signature, else NULL */
     size_t signature_len;
     const uint8_t *tag; /* PQPAN_PQKE_TAG_BYTES */
@@ -294,6 +312,17 @@ PQPAN_MUST_CHECK int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const ui
                                           size_t in_len);
 PQPAN_MUST_CHECK int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
                                           const struct pqpan_pqke_fin_msg *m);
+
+/* REVEAL exists in numeric mode only: in another mode it is MALFORMED. */
+struct pqpan_pqke_reveal_msg {
+    uint8_t suite;
+    uint8_t mode;
+    const uint8_t *numeric_nonce; /* PQPAN_PQKE_NUMERIC_NONCE_BYTES: opens RESP's commitment */
+};
+PQPAN_MUST_CHECK int pqpan_pqke_reveal_parse(struct pqpan_pqke_reveal_msg *m, const uint8_t *in,
+                                             size_t in_len);
+PQPAN_MUST_CHECK int pqpan_pqke_reveal_write(uint8_t *out, size_t out_cap, size_t *out_len,
+                                             const struct pqpan_pqke_reveal_msg *m);
 
 /* ---- Configuration ---- */
 
@@ -306,9 +335,16 @@ struct pqpan_pqke_policy {
     size_t prologue_len;     /* at most PQPAN_PQKE_PROLOGUE_MAX_BYTES */
 };
 
-/* Long-term secrets and pinned peer keys, passed to each call that needs them (NULL when the
- * mode needs none). Static ML-KEM keys are of the exchange's suite (FIPS 203 sizes):
- *   psk      psk mode, both sides: PQPAN_PQKE_PSK_BYTES of full entropy (never a PIN).
+/* Long-term secrets, pinned peer keys and identities, given once (initiator_start,
+ * responder_init; NULL when the mode needs none) and kept by the party (a copy of this
+ * struct: the bytes it points to must outlive the exchange).
+ *   psk      psk mode, both sides: psk_len bytes, PQPAN_PQKE_PSK_BYTES to
+ *            PQPAN_PQKE_PSK_MAX_BYTES, of full entropy: anyone who sends the responder an
+ *            INIT can test guesses of the PSK offline (docs/PROTOCOL.md §5.3), so a PIN or a
+ *            password, even hashed to 32 bytes, falls at once. A shorter PSK is refused.
+ * Static ML-KEM keys (FIPS 203 sizes) are of one parameter set, kem (enum pqpan_kem_id):
+ * an exchange of a suite with another ML-KEM is refused (PQPAN_ERR_SUITE) before a key is
+ * read; kem 0 with a static key needed is PQPAN_ERR_INVALID_ARG.
  *   own_dk   this party's static decapsulation key: the responder in kem-auth and
  *            kem-auth-mutual, the initiator in kem-auth-mutual.
  *   peer_ek  the peer's pinned static encapsulation key: the initiator in kem-auth and
@@ -320,14 +356,27 @@ struct pqpan_pqke_policy {
  *   own_sk   this party's ML-DSA secret key: the responder in sig and sig-mutual, the
  *            initiator in sig-mutual.
  *   peer_pk  the peer's pinned raw ML-DSA public key (no certificate): the initiator in sig
- *            and sig-mutual, the responder in sig-mutual. */
+ *            and sig-mutual, the responder in sig-mutual.
+ * Identities: what names each end on its link (its BLE or IEEE 802.15.4 address, a device
+ * name), 1 to PQPAN_PQKE_ID_MAX_BYTES bytes each, own_id different from peer_id. Required in
+ * psk and numeric mode (they bind the roles: a reflected message fails); in the other modes
+ * bound when given (both or neither). They enter the transcript as LE16(len) || id of the
+ * initiator, then of the responder (docs/PROTOCOL.md §3).
+ *   own_id   this party's identity.
+ *   peer_id  the identity of the party it means to talk to. */
 struct pqpan_pqke_credentials {
     const uint8_t *psk;
+    size_t psk_len;
+    unsigned kem; /* enum pqpan_kem_id of own_dk and peer_ek */
     const uint8_t *own_dk;
     const uint8_t *peer_ek;
     unsigned sig;
     const uint8_t *own_sk;
     const uint8_t *peer_pk;
+    const uint8_t *own_id;
+    size_t own_id_len;
+    const uint8_t *peer_id;
+    size_t peer_id_len;
 };
 
 /* ---- Parties (docs/PROTOCOL.md §4) ---- */
@@ -339,7 +388,8 @@ enum pqpan_pqke_state {
     PQPAN_PQKE_STATE_DONE = 3,      /* authenticated as the mode allows; session available */
     PQPAN_PQKE_STATE_FAILED = 4,    /* terminal; see *_error() */
     PQPAN_PQKE_STATE_WAIT_USER = 5, /* numeric: tags verified, the user must compare values */
-    PQPAN_PQKE_STATE_RELEASED = 6   /* terminal: the session was handed over and wiped */
+    PQPAN_PQKE_STATE_RELEASED = 6,  /* terminal: the session was handed over and wiped */
+    PQPAN_PQKE_STATE_WAIT_REVEAL = 7 /* numeric, initiator: FIN sent, REVEAL awaited */
 };
 
 /* The result of an exchange, handed over once by *_take_session. */
@@ -369,12 +419,14 @@ struct pqpan_pqke_initiator {
     uint8_t sig; /* sig modes: the ML-DSA set, from the credentials at start */
     int error; /* the first error, which moved the party to FAILED; else PQPAN_OK */
     uint32_t numeric_value; /* numeric, in WAIT_USER */
+    struct pqpan_pqke_credentials cred;        /* given at start, used by every later step */
     struct pqpan_sha3_256_ctx transcript;      /* prologue, [identities,] INIT, then RESP up to
                                                   its tag */
     uint8_t dk[PQPAN_MLKEM1024_DK_BYTES];      /* the ephemeral decapsulation key */
     uint8_t ecdh_sk[PQPAN_ECDH_P256_SECRET_BYTES]; /* hybrid: the ephemeral P-256 key */
     uint8_t ss_static[PQPAN_MLKEM_SS_BYTES];   /* kem-auth*: the secret encapsulated in INIT */
-    uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES];   /* numeric: the committed secret */
+    uint8_t numeric_nonce[PQPAN_PQKE_NUMERIC_NONCE_BYTES]; /* numeric: r_I, secret until FIN */
+    uint8_t commit[PQPAN_PQKE_COMMIT_BYTES];   /* numeric: RESP's commitment, until REVEAL */
     uint8_t sig_rnd[PQPAN_MLDSA_RND_BYTES];    /* sig-mutual: rnd of the hedged signature in FIN,
                                                   drawn at start */
     struct pqpan_pqke_secrets secrets;
@@ -389,9 +441,10 @@ struct pqpan_pqke_responder {
     uint8_t sig; /* sig modes: the ML-DSA set of the INIT accepted */
     int error;
     uint32_t numeric_value;
+    struct pqpan_pqke_credentials cred;      /* given at init, used by every later step */
     struct pqpan_sha3_256_ctx transcript;    /* the prologue, absorbed at init */
-    uint8_t fin_tag[PQPAN_PQKE_TAG_BYTES];   /* the initiator's tag FIN must carry */
-    uint8_t commit[PQPAN_PQKE_COMMIT_BYTES]; /* numeric: INIT's commitment */
+    uint8_t fin_key[PQPAN_PQKE_TAG_BYTES];   /* the initiator's confirmation key (FIN's tag) */
+    uint8_t numeric_nonce[PQPAN_PQKE_NUMERIC_NONCE_BYTES]; /* numeric: r_R, secret until REVEAL */
     struct pqpan_pqke_secrets secrets;
 };
 
@@ -401,18 +454,20 @@ struct pqpan_pqke_responder {
 PQPAN_MUST_CHECK int pqpan_pqke_initiator_init(struct pqpan_pqke_initiator *ctx,
                                                const struct pqpan_pqke_policy *policy,
                                                unsigned suite, unsigned mode);
-/* IDLE -> WAIT_RESP: ML-KEM KeyGen (and, hybrid, a P-256 key pair; kem-auth*, Encaps to
- * cred->peer_ek; numeric, the commitment; sig*, the pinned identities into the transcript)
- * and writes INIT to out. */
+/* IDLE -> WAIT_RESP: checks and keeps the credentials the whole exchange needs (a copy of
+ * *cred), then ML-KEM KeyGen (and, hybrid, a P-256 key pair; kem-auth*, Encaps to
+ * cred->peer_ek; numeric, its nonce, kept secret until FIN; the identities and, sig*, the
+ * pinned keys' identities into the transcript) and writes INIT to out. */
 PQPAN_MUST_CHECK int pqpan_pqke_initiator_start(struct pqpan_pqke_initiator *ctx,
                                                 const struct pqpan_pqke_credentials *cred,
                                                 pqpan_rng_fn rng, void *rng_ctx, uint8_t *out,
                                                 size_t out_cap, size_t *out_len);
-/* WAIT_RESP -> DONE (numeric: WAIT_USER): consumes RESP (sig*: the responder's signature;
- * Decaps, hybrid ECDH, key schedule, the responder's tag, the downgrade check) and writes FIN
- * to out (sig-mutual: signed). */
+/* WAIT_RESP -> DONE (numeric: WAIT_REVEAL): consumes RESP (sig*: the responder's
+ * signature; Decaps, hybrid ECDH, key schedule, the responder's tag, the downgrade check) and
+ * writes FIN to out (sig-mutual: signed; numeric: with its nonce).
+ * WAIT_REVEAL -> WAIT_USER (numeric): consumes REVEAL, whose nonce must open RESP's
+ * commitment, and writes nothing (*out_len = 0; out may be NULL with out_cap 0). */
 PQPAN_MUST_CHECK int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
-                                                 const struct pqpan_pqke_credentials *cred,
                                                  const uint8_t *in, size_t in_len, uint8_t *out,
                                                  size_t out_cap, size_t *out_len);
 /* WAIT_USER only: the value to display, 0 .. 999999 (else STATE, *value = 0). */
@@ -431,18 +486,21 @@ int pqpan_pqke_initiator_error(const struct pqpan_pqke_initiator *ctx);
  * failed already): a caller abandoning the exchange, e.g. on a transport timeout. */
 void pqpan_pqke_initiator_abort(struct pqpan_pqke_initiator *ctx);
 
-/* Prepares a responder with its policy. INVALID_ARG (ctx FAILED) as for the initiator. */
+/* Prepares a responder with its policy and credentials (a copy of *cred is kept; NULL for a
+ * responder that needs none). INVALID_ARG (ctx FAILED) as for the initiator; the
+ * credentials a mode needs are checked when an INIT of that mode arrives. */
 PQPAN_MUST_CHECK int pqpan_pqke_responder_init(struct pqpan_pqke_responder *ctx,
-                                               const struct pqpan_pqke_policy *policy);
-/* IDLE: consumes INIT (policy and downgrade checks, Encaps, hybrid ECDH, and per mode Decaps
- * of the static ciphertext / Encaps to cred->peer_ek / the signature; key schedule) and
- * writes RESP -> WAIT_FIN.
- * WAIT_FIN: consumes FIN (the initiator's tag; numeric: the commitment; sig-mutual: the
- * initiator's signature), writes nothing
- * (*out_len = 0) -> DONE (numeric: WAIT_USER). rng is used for INIT only (may be NULL in
- * WAIT_FIN); out may be NULL with out_cap 0 for FIN. */
+                                               const struct pqpan_pqke_policy *policy,
+                                               const struct pqpan_pqke_credentials *cred);
+/* IDLE: consumes INIT (policy and downgrade checks, the credentials of its suite and mode,
+ * Encaps, hybrid ECDH, and per mode Decaps of the static ciphertext / Encaps to the
+ * initiator's pinned key / the signature / numeric: its nonce and commitment; key
+ * schedule) and writes RESP -> WAIT_FIN.
+ * WAIT_FIN: consumes FIN (the initiator's tag; sig-mutual: the initiator's signature) ->
+ * DONE, writing nothing (*out_len = 0; out may be NULL with out_cap 0); numeric: computes the
+ * value to display and writes REVEAL -> WAIT_USER, so the value is shown before the peer
+ * can learn it. rng is used for INIT only (may be NULL in WAIT_FIN). */
 PQPAN_MUST_CHECK int pqpan_pqke_responder_handle(struct pqpan_pqke_responder *ctx,
-                                                 const struct pqpan_pqke_credentials *cred,
                                                  pqpan_rng_fn rng, void *rng_ctx,
                                                  const uint8_t *in, size_t in_len, uint8_t *out,
                                                  size_t out_cap, size_t *out_len);

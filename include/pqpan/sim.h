@@ -149,6 +149,9 @@ struct pqpan_sim_work {
     uint32_t ops[PQPAN_OP_COUNT];
     uint32_t ops_after[PQPAN_OP_COUNT];
     int done;
+    int last_step; /* the exchange's last step: the latency runs to its end, even if it
+                      computes nothing (PQKE: the responder on FIN; numeric: the initiator on
+                      REVEAL) */
     const uint8_t *ltk;
 };
 
@@ -420,11 +423,15 @@ const struct pqpan_sim_app *pqpan_sim_synth_app(void);
  * with seed, so a run is reproducible: for simulation only, never for real keys. The
  * long-term credentials of the mode (a PSK, static ML-KEM or ML-DSA key pairs) are made at init from
  * their own PRNG stream: a device's provisioning, not part of the exchange or its cost.
- * Both sides bind PQPAN_SIM_PQKE_PROLOGUE. In numeric mode the simulated user compares the
- * two values and confirms when they are equal (the time a person takes is not modelled).
+ * Both sides bind PQPAN_SIM_PQKE_PROLOGUE and, in every mode, the two link sides' identities
+ * PQPAN_SIM_PQKE_ID_CENTRAL and _PERIPHERAL (the names stand for the devices' addresses). In
+ * numeric mode (four messages: INIT, RESP, FIN, REVEAL) the simulated user compares the two
+ * values and confirms when they are equal (the time a person takes is not modelled).
  * Each party reports its ML-KEM operations and one KDF (key schedule, tags, numeric
  * commitment and value) per key schedule as its work (pqpan_pqke_side_work). */
 #define PQPAN_SIM_PQKE_PROLOGUE "pqpan-sim"
+#define PQPAN_SIM_PQKE_ID_CENTRAL "central"
+#define PQPAN_SIM_PQKE_ID_PERIPHERAL "peripheral"
 struct pqpan_sim_pqke {
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder rsp;
@@ -432,7 +439,7 @@ struct pqpan_sim_pqke {
     uint8_t suite;
     uint8_t mode;
     uint8_t initiator_side;
-    uint8_t fin_sent;
+    uint8_t kem; /* enum pqpan_kem_id of the suite (and of the static keys) */
     uint8_t taken[2]; /* 1 once a party's session was taken (index: 0 responder, 1 initiator) */
     struct pqpan_pqke_session session[2];
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];

@@ -204,6 +204,7 @@ struct pqpan_sim154 {
     uint64_t now_ns;
     uint8_t phase;  /* enum pqpan_phase the time now is booked to (CPU time: CRYPTO) */
     uint8_t stop;
+    uint8_t messages; /* the application's messages so far (both parties) */
 };
 
 /* Checks cfg, seeds the PRNG, zeroes the result. PQPAN_ERR_INVALID_ARG on a bad

@@ -521,7 +521,7 @@ struct pqpan_ble_crypto_book {
     uint64_t cpu_ns;
 };
 struct pqpan_ble_plan {
-    struct pqpan_ble_txn t[(3 * 8 + 1)];
+    struct pqpan_ble_txn t[(4 * 8 + 1)];
     uint32_t n;
     struct pqpan_ble_crypto_book book[2];
 };
@@ -556,7 +556,7 @@ struct pqpan_ble_air_sums {
 struct pqpan_ble_shaped {
     struct pqpan_ble_air_sums air;
     uint32_t n;
-    struct pqpan_ble_shaped_txn x[(3 * 8 + 1)];
+    struct pqpan_ble_shaped_txn x[(4 * 8 + 1)];
 };
 struct pqpan_ble_plan_memo {
     uint64_t key[4u];
@@ -576,7 +576,7 @@ struct pqpan_ble_work_memo {
     uint32_t key[4];
     int valid;
     unsigned ops[4u][PQPAN_OP_COUNT];
-    uint32_t msg_bytes[3];
+    uint32_t msg_bytes[4];
     int times_valid;
     uint32_t cpu_hz;
     uint64_t cycles[PQPAN_OP_COUNT];
@@ -1204,7 +1204,7 @@ struct pqpan_802154_est_config {
     struct pqpan_802154_link_cfg link;
     struct pqpan_802154_csma_params csma;
     double p_busy;
-    uint32_t msg_octets[3u];
+    uint32_t msg_octets[4u];
     uint8_t step_ops[4u][PQPAN_OP_COUNT];
     uint32_t cpu_hz;
     uint8_t rx_always_on;
@@ -1216,8 +1216,8 @@ double pqpan_802154_sender_wakes(uint8_t backoff_rx, int asleep, double ccas);
 struct pqpan_802154_estimate {
     struct pqpan_ledger ledger[2];
     struct pqpan_ledger bits[2];
-    uint32_t frames[3u];
-    uint32_t datagrams[3u];
+    uint32_t frames[4u];
+    uint32_t datagrams[4u];
     double backoff_ns;
     double ccas;
     double p_frame_fail;
@@ -1368,7 +1368,8 @@ const struct pqpan_sig *pqpan_sig_at(size_t i);
 enum pqpan_pqke_msg_type {
     PQPAN_PQKE_MSG_INIT = 1,
     PQPAN_PQKE_MSG_RESP = 2,
-    PQPAN_PQKE_MSG_FIN = 3
+    PQPAN_PQKE_MSG_FIN = 3,
+    PQPAN_PQKE_MSG_REVEAL = 4
 };
 enum pqpan_pqke_suite {
     PQPAN_PQKE_SUITE_MLKEM512 = 1,
@@ -1394,6 +1395,7 @@ struct pqpan_pqke_sizes {
     size_t init_bytes;
     size_t resp_bytes;
     size_t fin_bytes;
+    size_t reveal_bytes;
     size_t ecdh_bytes;
     size_t sig_bytes;
 };
@@ -1447,7 +1449,6 @@ struct pqpan_pqke_init_msg {
     const uint8_t *ecdh;
     const uint8_t *ct_static;
     size_t ct_static_len;
-    const uint8_t *commit;
 };
  int pqpan_pqke_init_parse(struct pqpan_pqke_init_msg *m, const uint8_t *in,
                                            size_t in_len);
@@ -1465,6 +1466,7 @@ struct pqpan_pqke_resp_msg {
     const uint8_t *ct_static;
     size_t ct_static_len;
     const uint8_t *nonce;
+    const uint8_t *commit;
     const uint8_t *signature;
     size_t signature_len;
     const uint8_t *tag;
@@ -1477,7 +1479,7 @@ struct pqpan_pqke_fin_msg {
     uint8_t suite;
     uint8_t mode;
     uint8_t sig;
-    const uint8_t *reveal;
+    const uint8_t *numeric_nonce;
     const uint8_t *signature;
     size_t signature_len;
     const uint8_t *tag;
@@ -1486,6 +1488,15 @@ struct pqpan_pqke_fin_msg {
                                           size_t in_len);
  int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
                                           const struct pqpan_pqke_fin_msg *m);
+struct pqpan_pqke_reveal_msg {
+    uint8_t suite;
+    uint8_t mode;
+    const uint8_t *numeric_nonce;
+};
+ int pqpan_pqke_reveal_parse(struct pqpan_pqke_reveal_msg *m, const uint8_t *in,
+                                             size_t in_len);
+ int pqpan_pqke_reveal_write(uint8_t *out, size_t out_cap, size_t *out_len,
+                                             const struct pqpan_pqke_reveal_msg *m);
 struct pqpan_pqke_policy {
     uint32_t suites;
     uint32_t modes;
@@ -1494,11 +1505,17 @@ struct pqpan_pqke_policy {
 };
 struct pqpan_pqke_credentials {
     const uint8_t *psk;
+    size_t psk_len;
+    unsigned kem;
     const uint8_t *own_dk;
     const uint8_t *peer_ek;
     unsigned sig;
     const uint8_t *own_sk;
     const uint8_t *peer_pk;
+    const uint8_t *own_id;
+    size_t own_id_len;
+    const uint8_t *peer_id;
+    size_t peer_id_len;
 };
 enum pqpan_pqke_state {
     PQPAN_PQKE_STATE_IDLE = 0,
@@ -1507,7 +1524,8 @@ enum pqpan_pqke_state {
     PQPAN_PQKE_STATE_DONE = 3,
     PQPAN_PQKE_STATE_FAILED = 4,
     PQPAN_PQKE_STATE_WAIT_USER = 5,
-    PQPAN_PQKE_STATE_RELEASED = 6
+    PQPAN_PQKE_STATE_RELEASED = 6,
+    PQPAN_PQKE_STATE_WAIT_REVEAL = 7
 };
 struct pqpan_pqke_session {
     uint8_t suite;
@@ -1532,11 +1550,13 @@ struct pqpan_pqke_initiator {
     uint8_t sig;
     int error;
     uint32_t numeric_value;
+    struct pqpan_pqke_credentials cred;
     struct pqpan_sha3_256_ctx transcript;
     uint8_t dk[3168];
     uint8_t ecdh_sk[32];
     uint8_t ss_static[32];
-    uint8_t reveal[32];
+    uint8_t numeric_nonce[32];
+    uint8_t commit[32];
     uint8_t sig_rnd[32];
     struct pqpan_pqke_secrets secrets;
 };
@@ -1549,9 +1569,10 @@ struct pqpan_pqke_responder {
     uint8_t sig;
     int error;
     uint32_t numeric_value;
+    struct pqpan_pqke_credentials cred;
     struct pqpan_sha3_256_ctx transcript;
-    uint8_t fin_tag[32];
-    uint8_t commit[32];
+    uint8_t fin_key[32];
+    uint8_t numeric_nonce[32];
     struct pqpan_pqke_secrets secrets;
 };
  int pqpan_pqke_initiator_init(struct pqpan_pqke_initiator *ctx,
@@ -1562,7 +1583,6 @@ struct pqpan_pqke_responder {
                                                 pqpan_rng_fn rng, void *rng_ctx, uint8_t *out,
                                                 size_t out_cap, size_t *out_len);
  int pqpan_pqke_initiator_handle(struct pqpan_pqke_initiator *ctx,
-                                                 const struct pqpan_pqke_credentials *cred,
                                                  const uint8_t *in, size_t in_len, uint8_t *out,
                                                  size_t out_cap, size_t *out_len);
  int pqpan_pqke_initiator_numeric_value(const struct pqpan_pqke_initiator *ctx,
@@ -1575,9 +1595,9 @@ enum pqpan_pqke_state pqpan_pqke_initiator_state(const struct pqpan_pqke_initiat
 int pqpan_pqke_initiator_error(const struct pqpan_pqke_initiator *ctx);
 void pqpan_pqke_initiator_abort(struct pqpan_pqke_initiator *ctx);
  int pqpan_pqke_responder_init(struct pqpan_pqke_responder *ctx,
-                                               const struct pqpan_pqke_policy *policy);
+                                               const struct pqpan_pqke_policy *policy,
+                                               const struct pqpan_pqke_credentials *cred);
  int pqpan_pqke_responder_handle(struct pqpan_pqke_responder *ctx,
-                                                 const struct pqpan_pqke_credentials *cred,
                                                  pqpan_rng_fn rng, void *rng_ctx,
                                                  const uint8_t *in, size_t in_len, uint8_t *out,
                                                  size_t out_cap, size_t *out_len);
@@ -1646,6 +1666,7 @@ struct pqpan_sim_work {
     uint32_t ops[PQPAN_OP_COUNT];
     uint32_t ops_after[PQPAN_OP_COUNT];
     int done;
+    int last_step;
     const uint8_t *ltk;
 };
 struct pqpan_sim_app {
@@ -1846,7 +1867,7 @@ struct pqpan_sim_pqke {
     uint8_t suite;
     uint8_t mode;
     uint8_t initiator_side;
-    uint8_t fin_sent;
+    uint8_t kem;
     uint8_t taken[2];
     struct pqpan_pqke_session session[2];
     uint8_t psk[32];
@@ -1990,6 +2011,7 @@ struct pqpan_sim154 {
     uint64_t now_ns;
     uint8_t phase;
     uint8_t stop;
+    uint8_t messages;
 };
  int pqpan_sim154_init(struct pqpan_sim154 *s, const struct pqpan_sim154_config *cfg);
  int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app,
@@ -2305,7 +2327,7 @@ MACROS = {
     'PQPAN_802154_MAX_FRAMES': 32,
     'PQPAN_802154_MAX_PSDU': 127,
     'PQPAN_802154_MAX_SIFS_FRAME': 18,
-    'PQPAN_802154_MESSAGES': 3,
+    'PQPAN_802154_MESSAGES': 4,
     'PQPAN_802154_NONCE_OCTETS': 13,
     'PQPAN_802154_OCTET_NS': 32000,
     'PQPAN_802154_PHR_OCTETS': 1,
@@ -2377,7 +2399,7 @@ MACROS = {
     'PQPAN_BLE_MIC_BYTES': 4,
     'PQPAN_BLE_PLAN_CACHE_SLOTS': 64,
     'PQPAN_BLE_PLAN_KEY_WORDS': 4,
-    'PQPAN_BLE_PLAN_TXN_MAX': 25,
+    'PQPAN_BLE_PLAN_TXN_MAX': 33,
     'PQPAN_BLE_SETUP_KEY_WORDS': 8,
     'PQPAN_BLE_TIMING_SLOTS': 4,
     'PQPAN_BLE_TXN_MAX': 8,
@@ -2509,12 +2531,15 @@ MACROS = {
     'PQPAN_PQKE_COMMIT_BYTES': 32,
     'PQPAN_PQKE_ECDH_PUBLIC_BYTES': 64,
     'PQPAN_PQKE_HEADER_BYTES': 6,
+    'PQPAN_PQKE_ID_MAX_BYTES': 64,
     'PQPAN_PQKE_KEY_MAX_BYTES': 32,
     'PQPAN_PQKE_NONCE_BYTES': 32,
     'PQPAN_PQKE_NUMERIC_MODULUS': 1000000,
+    'PQPAN_PQKE_NUMERIC_NONCE_BYTES': 32,
     'PQPAN_PQKE_PROLOGUE_MAX_BYTES': 65535,
     'PQPAN_PQKE_PSK_BYTES': 32,
-    'PQPAN_PQKE_REVEAL_BYTES': 32,
+    'PQPAN_PQKE_PSK_MAX_BYTES': 64,
+    'PQPAN_PQKE_REVEAL_MSG_BYTES': 38,
     'PQPAN_PQKE_SETS_BYTES': 2,
     'PQPAN_PQKE_SIG_SET_BYTES': 1,
     'PQPAN_PQKE_TAG_BYTES': 32,

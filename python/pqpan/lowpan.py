@@ -154,9 +154,9 @@ def _uj(ua, v, ms):
 def add_802154_fields(values, e, c, env):
     """CCA, backoff and frame counts of each side (lowpan_fill_802154)."""
     p = env.profile.struct
-    total = e.frames[0] + e.frames[1] + e.frames[2]
+    total = e.frames[0] + e.frames[1] + e.frames[2] + e.frames[3]
     data = {macro("PQPAN_802154_INITIATOR"): e.frames[0] + e.frames[2],
-            macro("PQPAN_802154_RESPONDER"): e.frames[1]}
+            macro("PQPAN_802154_RESPONDER"): e.frames[1] + e.frames[3]}
     ua = ffi.new("double *")
     rx_ua = ua[0] if lib.pqpan_profile_rx_ua(p, env.table, lib.PQPAN_RADIO_IEEE802154,
                                              ua) == lib.PQPAN_OK else 0.0
@@ -246,8 +246,9 @@ def estimate(env, o):
         "addr": "short" if o.short_addr else "extended",
         "csma": "contiki" if o.contiki else "ieee", "busy": o.busy,
         "octets_init": c.msg_octets[0], "octets_resp": c.msg_octets[1],
-        "octets_fin": c.msg_octets[2], "frames_init": e.frames[0],
-        "frames_resp": e.frames[1], "frames_fin": e.frames[2], "expected_ccas": e.ccas,
+        "octets_fin": c.msg_octets[2], "octets_reveal": c.msg_octets[3],
+        "frames_init": e.frames[0], "frames_resp": e.frames[1], "frames_fin": e.frames[2],
+        "frames_reveal": e.frames[3], "expected_ccas": e.ccas,
         "expected_backoff_ms": e.backoff_ns * 1e-6, "p_frame_access_failure": e.p_frame_fail,
         "p_success": e.p_success}
     result["sides"] = rows(o.kem, values, c, o.mode)

@@ -651,8 +651,8 @@ static uint64_t idle_before(const struct pqpan_ble_txn *t, uint64_t ci_ns, struc
 {
     uint64_t d;
     *join = 0;
-    if (t->wait_ns == 0u) {
-        return 0u;
+    if (t->wait_ns == 0u && !(t->count == 0u && t->wait_phase == PQPAN_PHASE_CRYPTO)) {
+        return 0u; /* a message sent with nothing computed before it */
     }
     if (t->wait_phase != PQPAN_PHASE_CRYPTO) {
         return ceil_div(t->wait_ns, ci_ns) - 1u;

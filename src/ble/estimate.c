@@ -211,15 +211,13 @@ static void add_sleep(struct pqpan_ledger led[2], uint64_t span)
     }
 }
 
-/* The last computation (Decaps of the study's exchange) after the last message: the
- * events that pass while it runs, as a txn with only a wait. */
+/* The last step after the last message (the study's Decaps; pqpan's protocol: the check of
+ * the last message, whose cost is part of the side's key schedule, so it may take no time):
+ * the events that pass while it runs, as a txn with only a wait. It ends the latency even
+ * when it takes no time: the exchange is over when the last message has been received. */
 static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
 {
-    struct pqpan_ble_txn *x;
-    if (tail_ns == 0u) {
-        return;
-    }
-    x = &t[(*n)++];
+    struct pqpan_ble_txn *x = &t[(*n)++];
     memset(x, 0, sizeof *x);
     x->wait_ns = tail_ns;
     x->wait_phase = PQPAN_PHASE_CRYPTO;
@@ -290,6 +288,7 @@ static int exchange_work(struct pqpan_ble_work_memo *w, const struct pqpan_ble_c
         w->msg_bytes[0] = (uint32_t)sz.init_bytes;
         w->msg_bytes[1] = (uint32_t)sz.resp_bytes;
         w->msg_bytes[2] = (uint32_t)sz.fin_bytes;
+        w->msg_bytes[3] = (uint32_t)sz.reveal_bytes;
         return rc;
     }
     w->ops[PQKE_STEP_INIT][PQPAN_OP_KEM_KEYGEN] = 1;
@@ -298,6 +297,7 @@ static int exchange_work(struct pqpan_ble_work_memo *w, const struct pqpan_ble_c
     w->msg_bytes[0] = c->ek_bytes;
     w->msg_bytes[1] = c->ct_bytes;
     w->msg_bytes[2] = 0u;
+    w->msg_bytes[3] = 0u;
     return PQPAN_OK;
 }
 
@@ -366,9 +366,10 @@ static void times_memo(uint64_t ns[PQPAN_OP_COUNT], uint64_t step[PQKE_STEPS],
 /* The messages of the exchange (docs/MODEL.md "Link model"). The study's prototype: ek
  * after KeyGen, ct after Encaps, then Decaps. pqpan's protocol (include/pqpan/pqke.h,
  * docs/PROTOCOL.md), sizes and steps of the configuration's mode (w): INIT after the
- * INIT step, RESP after the RESP step, FIN (CONFIRM phase) after the FIN step. Returns the
- * CPU time that follows the last message (the study's Decaps, the responder's AFTER_FIN
- * step, or 0). */
+ * INIT step, RESP after the RESP step, FIN (CONFIRM phase) after the FIN step and, in numeric
+ * mode, REVEAL (CONFIRM) from the other side after its AFTER_FIN step. Returns the CPU time
+ * that follows the last message (the study's Decaps, the responder's AFTER_FIN step, or 0
+ * after REVEAL). */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
                          const struct pqpan_ble_config *c,
                          const struct pqpan_ble_work_memo *w, const uint64_t step[])
@@ -394,7 +395,15 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
         rc = add_message(t, n, c, 1, w->msg_bytes[2], k, PQPAN_PHASE_CONFIRM,
                          step[PQKE_STEP_FIN]);
     }
-    *tail_ns = step[PQKE_STEP_AFTER_FIN];
+    if (w->msg_bytes[3] == 0u) {
+        *tail_ns = step[PQKE_STEP_AFTER_FIN];
+        return rc;
+    }
+    if (rc == PQPAN_OK) {
+        rc = add_message(t, n, c, 0, w->msg_bytes[3], o, PQPAN_PHASE_CONFIRM,
+                         step[PQKE_STEP_AFTER_FIN]);
+    }
+    *tail_ns = 0;
     return rc;
 }
 

@@ -184,6 +184,7 @@ int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config *c, unsigned sui
     c->msg_octets[0] = (uint32_t)sz.init_bytes;
     c->msg_octets[1] = (uint32_t)sz.resp_bytes;
     c->msg_octets[2] = (uint32_t)sz.fin_bytes;
+    c->msg_octets[3] = (uint32_t)sz.reveal_bytes;
     for (k = 0; k < PQPAN_802154_STEPS; k++) {
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
             c->step_ops[k][op] = (uint8_t)st.ops[k][op];
@@ -252,11 +253,15 @@ int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
     if (rc == PQPAN_OK) {
         crypto_step(&e, PQPAN_802154_RESPONDER, PQKE_STEP_AFTER_FIN, cycles, PQPAN_PHASE_CONFIRM);
     }
+    if (rc == PQPAN_OK && c->msg_octets[3] != 0) {
+        /* numeric: REVEAL, once the responder has checked FIN and shows its value */
+        rc = message(&e, PQPAN_802154_RESPONDER, 3, PQPAN_PHASE_CONFIRM);
+    }
     if (rc != PQPAN_OK) {
         memset(out, 0, sizeof *out);
         return rc;
     }
-    frames = out->frames[0] + out->frames[1] + out->frames[2];
+    frames = out->frames[0] + out->frames[1] + out->frames[2] + out->frames[3];
     out->p_frame_fail = pqpan_802154_csma_failure_prob(&c->csma, c->p_busy);
     out->p_success = 1.0;
     for (i = 0; i < frames; i++) {

@@ -48,11 +48,34 @@ static void identity_of(uint8_t tr[PQKE_ID_BYTES], int own,
     }
 }
 
+/* LE16(len) || id into the transcript. */
+static void absorb_id(struct pqpan_sha3_256_ctx *t, const uint8_t *id, size_t len)
+{
+    const uint8_t len2[2] = {(uint8_t)(len & 0xFFu), (uint8_t)((len >> 8) & 0xFFu)};
+    pqpan_sha3_256_absorb(t, len2, sizeof len2);
+    pqpan_sha3_256_absorb(t, id, len);
+}
+
+/* The identities block: the initiator's identity, then the responder's, whichever role this
+ * party plays, so that both parties absorb the same bytes and a message reflected to the
+ * party that sent it (whose own identity would then stand in the other place) does not. */
+static void absorb_roles(struct pqpan_sha3_256_ctx *t, enum pqpan_pqke_role role,
+                         const struct pqpan_pqke_credentials *cred)
+{
+    const int ini = role == PQPAN_PQKE_ROLE_INITIATOR;
+    if (cred->own_id_len == 0) {
+        return;
+    }
+    absorb_id(t, ini ? cred->own_id : cred->peer_id, ini ? cred->own_id_len : cred->peer_id_len);
+    absorb_id(t, ini ? cred->peer_id : cred->own_id, ini ? cred->peer_id_len : cred->own_id_len);
+}
+
 void pqpan_pqke_absorb_identities(struct pqpan_sha3_256_ctx *t, unsigned mode,
                                   enum pqpan_pqke_role role,
                                   const struct pqpan_pqke_credentials *cred)
 {
     uint8_t tr[PQKE_ID_BYTES];
+    absorb_roles(t, role, cred);
     if (!pqpan_pqke_mode_sig_responder(mode)) {
         return;
     }

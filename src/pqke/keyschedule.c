@@ -1,7 +1,8 @@
 /* PQKE key schedule (docs/PROTOCOL.md §3). KMAC256 (NIST SP 800-185 §4) is used
  *  - as the one-step key derivation of NIST SP 800-56C r2 §4 with the KMAC option, over a
  *    shared secret that may be "hybrid" (SP 800-56C r2 §2: Z' = Z || T, a standard shared
- *    secret followed by auxiliary ones): Z = ss_e || [ss_static_r] || [ss_static_i] || [psk];
+ *    secret followed by auxiliary ones): Z = ss_e || [ss_ecdh] || [ss_static_r] ||
+ *    [ss_static_i] || [psk];
  *  - as the KDF in the form of SP 800-108r1 §4.4 (K_OUT = KMAC256(K_IN, Context, L, Label)):
  *    K_IN = Z, Context = the transcript hash th, Label = the customization string;
  *  - as the MAC of the confirmation tags and the numeric comparison's commitment and value.
@@ -56,40 +57,57 @@ int pqpan_pqke_derive_keys(struct pqpan_pqke_keys *keys, const struct pqpan_pqke
     return rc;
 }
 
-/* tag = KMAC256(K = the role's confirmation key, X = th, L = 256, S = the role's label). */
-int pqpan_pqke_confirm_tag(uint8_t tag[PQPAN_PQKE_TAG_BYTES], const struct pqpan_pqke_keys *keys,
-                           enum pqpan_pqke_role role, const uint8_t th[PQKE_TH_BYTES])
+/* tag = KMAC256(K = the role's confirmation key, X = th || [n_I], L = 256, S = the role's
+ * label): in numeric mode the initiator's tag also covers the nonce FIN carries, so a changed
+ * nonce is refused as a changed tag is. */
+int pqpan_pqke_confirm_tag(uint8_t tag[PQPAN_PQKE_TAG_BYTES],
+                           const uint8_t key[PQKE_CONFIRM_KEY_BYTES], enum pqpan_pqke_role role,
+                           const uint8_t th[PQKE_TH_BYTES], const uint8_t *numeric_nonce)
 {
-    const int is_responder = role == PQPAN_PQKE_ROLE_RESPONDER;
-    const uint8_t *key = is_responder ? keys->responder_confirm_key : keys->initiator_confirm_key;
-    const char *label = is_responder ? responder_label : initiator_label;
-    return pqpan_kmac256(tag, PQPAN_PQKE_TAG_BYTES, key, PQKE_CONFIRM_KEY_BYTES, th,
-                         PQKE_TH_BYTES, (const uint8_t *)label, strlen(label));
+    const char *label = role == PQPAN_PQKE_ROLE_RESPONDER ? responder_label : initiator_label;
+    uint8_t x[PQKE_TH_BYTES + PQPAN_PQKE_NUMERIC_NONCE_BYTES];
+    size_t x_len = PQKE_TH_BYTES;
+    int rc;
+    memcpy(x, th, PQKE_TH_BYTES);
+    if (numeric_nonce != 0) {
+        memcpy(x + PQKE_TH_BYTES, numeric_nonce, PQPAN_PQKE_NUMERIC_NONCE_BYTES);
+        x_len += PQPAN_PQKE_NUMERIC_NONCE_BYTES;
+    }
+    rc = pqpan_kmac256(tag, PQPAN_PQKE_TAG_BYTES, key, PQKE_CONFIRM_KEY_BYTES, x, x_len,
+                       (const uint8_t *)label, strlen(label));
+    pqpan_wipe(x, sizeof x);
+    return rc;
 }
 
 /* The commitment of LE Secure Connections' Numeric Comparison (Core v5.4 Vol 3 Part H
- * §2.3.5.6.2: Cb = f4(PKbx, PKax, Nb, 0)) with KMAC256 as the commitment function and the
- * roles swapped: the initiator commits to a 256-bit secret in INIT and reveals it in FIN,
- * after it has seen the responder's nonce. KMAC256 keyed with the secret hides it; its
- * 256-bit output binds it. */
+ * §2.3.5.6.2: the non-initiating device commits, Cb = f4(PKbx, PKax, Nb, 0), before it sees
+ * Na), with KMAC256 as the commitment function: the responder commits to its nonce n_R in
+ * RESP, before the initiator reveals n_I in FIN, and reveals n_R in REVEAL. KMAC256 keyed
+ * with the 256-bit nonce hides it; its 256-bit output binds it. */
 int pqpan_pqke_numeric_commit(uint8_t commit[PQPAN_PQKE_COMMIT_BYTES],
-                              const uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES])
+                              const uint8_t n_r[PQPAN_PQKE_NUMERIC_NONCE_BYTES])
 {
-    return pqpan_kmac256(commit, PQPAN_PQKE_COMMIT_BYTES, reveal, PQPAN_PQKE_REVEAL_BYTES, 0, 0,
-                         (const uint8_t *)commit_label, sizeof commit_label - 1);
+    return pqpan_kmac256(commit, PQPAN_PQKE_COMMIT_BYTES, n_r, PQPAN_PQKE_NUMERIC_NONCE_BYTES, 0,
+                         0, (const uint8_t *)commit_label, sizeof commit_label - 1);
 }
 
 /* The value both devices display, as Va = g2(PKax, PKbx, Na, Nb) mod 10^6 (Core v5.4 Vol 3
- * Part H §2.3.5.6.2, §2.2.9): here 64 bits of KMAC256(reveal, th) mod 10^6 (th covers both
- * nonces and every key share; the bias of a 64-bit value mod 10^6 is below 2^-44). */
-int pqpan_pqke_numeric_value(uint32_t *value, const uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES],
+ * Part H §2.3.5.6.2, §2.2.9): here 64 bits of KMAC256(n_I || n_R, th) mod 10^6 (th covers
+ * both exchange nonces, every key share and the commitment; the bias of a 64-bit value mod
+ * 10^6 is below 2^-44). */
+int pqpan_pqke_numeric_value(uint32_t *value, const uint8_t n_i[PQPAN_PQKE_NUMERIC_NONCE_BYTES],
+                             const uint8_t n_r[PQPAN_PQKE_NUMERIC_NONCE_BYTES],
                              const uint8_t th[PQKE_TH_BYTES])
 {
-    uint8_t out[8];
+    uint8_t key[2 * PQPAN_PQKE_NUMERIC_NONCE_BYTES], out[8];
     uint64_t v = 0;
     size_t i;
-    int rc = pqpan_kmac256(out, sizeof out, reveal, PQPAN_PQKE_REVEAL_BYTES, th, PQKE_TH_BYTES,
-                           (const uint8_t *)value_label, sizeof value_label - 1);
+    int rc;
+    memcpy(key, n_i, PQPAN_PQKE_NUMERIC_NONCE_BYTES);
+    memcpy(key + PQPAN_PQKE_NUMERIC_NONCE_BYTES, n_r, PQPAN_PQKE_NUMERIC_NONCE_BYTES);
+    rc = pqpan_kmac256(out, sizeof out, key, sizeof key, th, PQKE_TH_BYTES,
+                       (const uint8_t *)value_label, sizeof value_label - 1);
+    pqpan_wipe(key, sizeof key);
     for (i = 0; i < sizeof out; i++) {
         v |= (uint64_t)out[i] << (8 * i);
     }

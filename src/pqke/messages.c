@@ -70,10 +70,6 @@ static void init_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_siz
         l->ct_static_len = s->ct_bytes;
         at += s->ct_bytes;
     }
-    if (mode == PQPAN_PQKE_MODE_NUMERIC) {
-        l->commit = at;
-        at += PQPAN_PQKE_COMMIT_BYTES;
-    }
     l->total = at;
 }
 
@@ -104,6 +100,10 @@ static void resp_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_siz
     }
     l->nonce = at;
     at += PQPAN_PQKE_NONCE_BYTES;
+    if (mode == PQPAN_PQKE_MODE_NUMERIC) {
+        l->commit = at;
+        at += PQPAN_PQKE_COMMIT_BYTES;
+    }
     at = signature_field(l, at, s->sig_bytes);
     l->tag = at;
     l->total = at + PQPAN_PQKE_TAG_BYTES;
@@ -113,8 +113,8 @@ static void fin_layout(struct pqpan_pqke_layout *l, const struct pqpan_pqke_size
 {
     size_t at = leading_fields(l, s, 0);
     if (mode == PQPAN_PQKE_MODE_NUMERIC) {
-        l->reveal = at;
-        at += PQPAN_PQKE_REVEAL_BYTES;
+        l->numeric_nonce = at;
+        at += PQPAN_PQKE_NUMERIC_NONCE_BYTES;
     }
     at = signature_field(l, at, pqpan_pqke_mode_sig_initiator(mode) ? s->sig_bytes : 0u);
     l->tag = at;
@@ -144,6 +144,13 @@ int pqpan_pqke_layout_of(struct pqpan_pqke_layout *l, unsigned type, unsigned su
         break;
     case PQPAN_PQKE_MSG_FIN:
         fin_layout(l, &s, mode);
+        break;
+    case PQPAN_PQKE_MSG_REVEAL:
+        if (mode != PQPAN_PQKE_MODE_NUMERIC) {
+            return PQPAN_ERR_MALFORMED;
+        }
+        l->numeric_nonce = PQPAN_PQKE_HEADER_BYTES;
+        l->total = PQPAN_PQKE_REVEAL_MSG_BYTES;
         break;
     default:
         return PQPAN_ERR_MALFORMED;
@@ -273,7 +280,7 @@ static int field_matches(size_t at, const uint8_t *field, size_t len, size_t wan
 }
 
 /* INIT = header || [sig set] || offer (suites, modes) || nonce_i || ek || [ecdh_i] ||
- * [ct_static] || [commit] (docs/PROTOCOL.md §2.2). */
+ * [ct_static] (docs/PROTOCOL.md §2.2). */
 int pqpan_pqke_init_parse(struct pqpan_pqke_init_msg *m, const uint8_t *in, size_t in_len)
 {
     struct pqpan_pqke_header h;
@@ -299,7 +306,6 @@ int pqpan_pqke_init_parse(struct pqpan_pqke_init_msg *m, const uint8_t *in, size
     m->ecdh = l.ecdh != 0 ? in + l.ecdh : 0;
     m->ct_static = l.ct_static != 0 ? in + l.ct_static : 0;
     m->ct_static_len = l.ct_static_len;
-    m->commit = l.commit != 0 ? in + l.commit : 0;
     return PQPAN_OK;
 }
 
@@ -316,8 +322,7 @@ int pqpan_pqke_init_write(uint8_t *out, size_t out_cap, size_t *out_len,
     if (rc == PQPAN_OK &&
         (m->ek_len != l.ek_len ||
          !field_matches(l.ecdh, m->ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES, PQPAN_PQKE_ECDH_PUBLIC_BYTES) ||
-         !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len) ||
-         !field_matches(l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES, PQPAN_PQKE_COMMIT_BYTES))) {
+         !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len))) {
         rc = PQPAN_ERR_BAD_LENGTH;
     }
     if (rc == PQPAN_OK && !sets_ok(m->offer_suites, m->offer_modes, m->suite, m->mode)) {
@@ -337,15 +342,12 @@ int pqpan_pqke_init_write(uint8_t *out, size_t out_cap, size_t *out_len,
     if (l.ct_static != 0) {
         put_field(out, l.ct_static, m->ct_static, l.ct_static_len);
     }
-    if (l.commit != 0) {
-        put_field(out, l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES);
-    }
     *out_len = l.total;
     return PQPAN_OK;
 }
 
 /* RESP = header || [sig set] || accepted (suites, modes) || ct || [ecdh_r] || [ct_static] ||
- * nonce_r || [sig_r] || tag_r (docs/PROTOCOL.md §2.3). */
+ * nonce_r || [commit] || [sig_r] || tag_r (docs/PROTOCOL.md §2.3). */
 int pqpan_pqke_resp_parse(struct pqpan_pqke_resp_msg *m, const uint8_t *in, size_t in_len)
 {
     struct pqpan_pqke_header h;
@@ -371,6 +373,7 @@ int pqpan_pqke_resp_parse(struct pqpan_pqke_resp_msg *m, const uint8_t *in, size
     m->ct_static = l.ct_static != 0 ? in + l.ct_static : 0;
     m->ct_static_len = l.ct_static_len;
     m->nonce = in + l.nonce;
+    m->commit = l.commit != 0 ? in + l.commit : 0;
     m->signature = l.sig != 0 ? in + l.sig : 0;
     m->signature_len = l.sig_len;
     m->tag = in + l.tag;
@@ -391,6 +394,7 @@ int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t *out_len,
         (m->ct_len != l.ct_len ||
          !field_matches(l.ecdh, m->ecdh, PQPAN_PQKE_ECDH_PUBLIC_BYTES, PQPAN_PQKE_ECDH_PUBLIC_BYTES) ||
          !field_matches(l.ct_static, m->ct_static, m->ct_static_len, l.ct_static_len) ||
+         !field_matches(l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES, PQPAN_PQKE_COMMIT_BYTES) ||
          !field_matches(l.sig, m->signature, m->signature_len, l.sig_len))) {
         rc = PQPAN_ERR_BAD_LENGTH;
     }
@@ -411,6 +415,9 @@ int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t *out_len,
         put_field(out, l.ct_static, m->ct_static, l.ct_static_len);
     }
     put_field(out, l.nonce, m->nonce, PQPAN_PQKE_NONCE_BYTES);
+    if (l.commit != 0) {
+        put_field(out, l.commit, m->commit, PQPAN_PQKE_COMMIT_BYTES);
+    }
     if (l.sig != 0) {
         put_field(out, l.sig, m->signature, l.sig_len);
     }
@@ -419,7 +426,7 @@ int pqpan_pqke_resp_write(uint8_t *out, size_t out_cap, size_t *out_len,
     return PQPAN_OK;
 }
 
-/* FIN = header || [sig set] || [reveal] || [sig_i] || tag_i (docs/PROTOCOL.md §2.4). */
+/* FIN = header || [sig set] || [n_I] || [sig_i] || tag_i (docs/PROTOCOL.md §2.4). */
 int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const uint8_t *in, size_t in_len)
 {
     struct pqpan_pqke_header h;
@@ -437,7 +444,7 @@ int pqpan_pqke_fin_parse(struct pqpan_pqke_fin_msg *m, const uint8_t *in, size_t
     m->suite = h.suite;
     m->mode = h.mode;
     m->sig = (uint8_t)sig;
-    m->reveal = l.reveal != 0 ? in + l.reveal : 0;
+    m->numeric_nonce = l.numeric_nonce != 0 ? in + l.numeric_nonce : 0;
     m->signature = l.sig != 0 ? in + l.sig : 0;
     m->signature_len = l.sig_len;
     m->tag = in + l.tag;
@@ -455,7 +462,8 @@ int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
     }
     rc = start_message(out, out_cap, PQPAN_PQKE_MSG_FIN, m->suite, m->mode, m->sig, &l);
     if (rc == PQPAN_OK &&
-        (!field_matches(l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES, PQPAN_PQKE_REVEAL_BYTES) ||
+        (!field_matches(l.numeric_nonce, m->numeric_nonce, PQPAN_PQKE_NUMERIC_NONCE_BYTES,
+                        PQPAN_PQKE_NUMERIC_NONCE_BYTES) ||
          !field_matches(l.sig, m->signature, m->signature_len, l.sig_len))) {
         rc = PQPAN_ERR_BAD_LENGTH;
     }
@@ -463,13 +471,53 @@ int pqpan_pqke_fin_write(uint8_t *out, size_t out_cap, size_t *out_len,
         pqpan_pqke_clear_output(out, out_cap, out_len);
         return rc;
     }
-    if (l.reveal != 0) {
-        put_field(out, l.reveal, m->reveal, PQPAN_PQKE_REVEAL_BYTES);
+    if (l.numeric_nonce != 0) {
+        put_field(out, l.numeric_nonce, m->numeric_nonce, PQPAN_PQKE_NUMERIC_NONCE_BYTES);
     }
     if (l.sig != 0) {
         put_field(out, l.sig, m->signature, l.sig_len);
     }
     put_field(out, l.tag, m->tag, PQPAN_PQKE_TAG_BYTES);
+    *out_len = l.total;
+    return PQPAN_OK;
+}
+
+/* REVEAL = header || n_R (docs/PROTOCOL.md §2.5), numeric mode only. */
+int pqpan_pqke_reveal_parse(struct pqpan_pqke_reveal_msg *m, const uint8_t *in, size_t in_len)
+{
+    struct pqpan_pqke_header h;
+    struct pqpan_pqke_layout l;
+    unsigned sig;
+    int rc;
+    if (m == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(m, 0, sizeof *m);
+    rc = check_message(in, in_len, PQPAN_PQKE_MSG_REVEAL, &h, &sig, &l);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    m->suite = h.suite;
+    m->mode = h.mode;
+    m->numeric_nonce = in + l.numeric_nonce;
+    return PQPAN_OK;
+}
+
+int pqpan_pqke_reveal_write(uint8_t *out, size_t out_cap, size_t *out_len,
+                            const struct pqpan_pqke_reveal_msg *m)
+{
+    struct pqpan_pqke_layout l;
+    int rc;
+    if (out_len == 0 || m == 0 || m->numeric_nonce == 0) {
+        pqpan_pqke_clear_output(out, out_cap, out_len);
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = start_message(out, out_cap, PQPAN_PQKE_MSG_REVEAL, m->suite, m->mode, 0, &l);
+    if (rc != PQPAN_OK) {
+        pqpan_pqke_clear_output(out, out_cap, out_len);
+        return rc;
+    }
+    put_field(out, l.numeric_nonce, m->numeric_nonce, PQPAN_PQKE_NUMERIC_NONCE_BYTES);
     *out_len = l.total;
     return PQPAN_OK;
 }
@@ -484,7 +532,7 @@ int pqpan_pqke_check_type(const uint8_t *in, size_t in_len, unsigned type)
     if (h.version != PQPAN_PQKE_VERSION) {
         return PQPAN_ERR_VERSION;
     }
-    if (h.type < PQPAN_PQKE_MSG_INIT || h.type > PQPAN_PQKE_MSG_FIN) {
+    if (h.type < PQPAN_PQKE_MSG_INIT || h.type > PQPAN_PQKE_MSG_REVEAL) {
         return PQPAN_ERR_MALFORMED;
     }
     return h.type == type ? PQPAN_OK : PQPAN_ERR_STATE;

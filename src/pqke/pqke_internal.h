@@ -15,11 +15,15 @@
 /* A pinned ML-DSA identity in the transcript: tr = H(pk, 64) (FIPS 204 Alg. 6 line 8). */
 #define PQKE_ID_BYTES 64
 /* The longest Z = ss_e || ss_ecdh || ss_static_responder || ss_static_initiator (hybrid
- * kem-auth-mutual); ss_e || ss_ecdh || psk is shorter. */
+ * kem-auth-mutual) or ss_e || ss_ecdh || psk (hybrid psk, the longest PSK). */
 #define PQKE_Z_MAX_BYTES (4 * PQKE_SS_BYTES)
+_Static_assert(2 * PQKE_SS_BYTES + PQPAN_PQKE_PSK_MAX_BYTES <= PQKE_Z_MAX_BYTES,
+               "Z holds the longest PSK");
 
 /* 1 if suite is a known suite. */
 int pqpan_pqke_suite_known(unsigned suite);
+/* The ML-KEM parameter set of a suite (hybrid or not), or NULL for an unknown suite. */
+const struct pqpan_kem *pqpan_pqke_suite_kem(unsigned suite);
 /* 1 if the mode carries a ciphertext to the responder's static key in INIT (kem-auth*),
  * resp. to the initiator's static key in RESP (kem-auth-mutual). */
 int pqpan_pqke_mode_ct_to_responder(unsigned mode);
@@ -38,9 +42,11 @@ PQPAN_MUST_CHECK int pqpan_pqke_ecdh_shared(uint8_t ss[PQPAN_ECDH_P256_SHARED_BY
 
 /* ---- ML-DSA of the sig modes (FIPS 204) ---- */
 
-/* The transcript's pinned identities (docs/PROTOCOL.md §3): tr = H(pk, 64) of the responder
- * and, in sig-mutual, of the initiator; a party takes its own tr from its secret key
- * (skEncode, FIPS 204 Alg. 24: rho || K || tr || ...) and hashes the peer's pinned key. */
+/* What the transcript absorbs after the prologue (docs/PROTOCOL.md §3): the identities block
+ * LE16(len) || id of the initiator, then of the responder, when the credentials give
+ * identities; then, in the sig modes, the pinned keys' identities tr = H(pk, 64) of the
+ * responder and, in sig-mutual, of the initiator (a party takes its own tr from its secret
+ * key, skEncode, FIPS 204 Alg. 24: rho || K || tr || ..., and hashes the peer's pinned key). */
 void pqpan_pqke_absorb_identities(struct pqpan_sha3_256_ctx *t, unsigned mode,
                                   enum pqpan_pqke_role role,
                                   const struct pqpan_pqke_credentials *cred);
@@ -72,8 +78,8 @@ struct pqpan_pqke_layout {
     size_t ek;
     size_t ct;
     size_t ct_static;
-    size_t commit;
-    size_t reveal;
+    size_t commit;        /* numeric, RESP */
+    size_t numeric_nonce; /* numeric, FIN and REVEAL */
     size_t tag;
     size_t sig_set; /* sig modes: the ML-DSA set byte */
     size_t ecdh;    /* hybrid: the P-256 public key */
@@ -127,17 +133,22 @@ struct pqpan_pqke_keys {
 PQPAN_MUST_CHECK int pqpan_pqke_derive_keys(struct pqpan_pqke_keys *keys,
                                             const struct pqpan_pqke_z *z, size_t key_bytes,
                                             const uint8_t th[PQKE_TH_BYTES]);
-/* tag = KMAC256(confirm key of role, th, 256, role's confirmation label). */
+/* tag = KMAC256(K = confirm key, X = th || [n_I], 256, role's confirmation label), where
+ * n_I (numeric: the initiator's nonce, which FIN carries; NULL otherwise) is bound into the
+ * initiator's tag. key is the role's confirmation key. */
 PQPAN_MUST_CHECK int pqpan_pqke_confirm_tag(uint8_t tag[PQPAN_PQKE_TAG_BYTES],
-                                            const struct pqpan_pqke_keys *keys,
+                                            const uint8_t key[PQKE_CONFIRM_KEY_BYTES],
                                             enum pqpan_pqke_role role,
-                                            const uint8_t th[PQKE_TH_BYTES]);
-/* numeric: commit = KMAC256(reveal, "", 256, "pqpan-pqke-v2 numeric commit"). */
-PQPAN_MUST_CHECK int pqpan_pqke_numeric_commit(uint8_t commit[PQPAN_PQKE_COMMIT_BYTES],
-                                               const uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES]);
-/* numeric: value = LE64(KMAC256(reveal, th, 64, "pqpan-pqke-v2 numeric value")) mod 10^6. */
+                                            const uint8_t th[PQKE_TH_BYTES],
+                                            const uint8_t *numeric_nonce);
+/* numeric: commit = KMAC256(n_R, "", 256, "pqpan-pqke-v2 numeric commit"). */
+PQPAN_MUST_CHECK int pqpan_pqke_numeric_commit(
+    uint8_t commit[PQPAN_PQKE_COMMIT_BYTES],
+    const uint8_t n_r[PQPAN_PQKE_NUMERIC_NONCE_BYTES]);
+/* numeric: value = LE64(KMAC256(n_I || n_R, th, 64, "pqpan-pqke-v2 numeric value")) mod 10^6. */
 PQPAN_MUST_CHECK int pqpan_pqke_numeric_value(uint32_t *value,
-                                              const uint8_t reveal[PQPAN_PQKE_REVEAL_BYTES],
+                                              const uint8_t n_i[PQPAN_PQKE_NUMERIC_NONCE_BYTES],
+                                              const uint8_t n_r[PQPAN_PQKE_NUMERIC_NONCE_BYTES],
                                               const uint8_t th[PQKE_TH_BYTES]);
 /* Copies the session keys and th into a party's secrets. */
 void pqpan_pqke_keep_secrets(struct pqpan_pqke_secrets *s, const struct pqpan_pqke_keys *keys,
@@ -159,16 +170,23 @@ uint8_t pqpan_pqke_header_mode(const uint8_t *in);
  * (sig modes) its ML-DSA set byte differs from the run's set (BAD_LENGTH if it is missing). */
 PQPAN_MUST_CHECK int pqpan_pqke_check_run(const uint8_t *in, size_t in_len, unsigned suite,
                                           unsigned mode, unsigned sig);
-/* What a step needs of the credentials (OR of the bits). */
+/* What an exchange needs of the credentials (OR of the bits). */
 #define PQKE_NEED_PSK 1u
-#define PQKE_NEED_OWN_DK 2u
-#define PQKE_NEED_PEER_EK 4u
+#define PQKE_NEED_OWN_DK 2u   /* and cred->kem the suite's */
+#define PQKE_NEED_PEER_EK 4u  /* and cred->kem the suite's */
 #define PQKE_NEED_OWN_SK 8u  /* and a known ML-DSA set */
 #define PQKE_NEED_PEER_PK 16u /* and a known ML-DSA set */
-/* INVALID_ARG unless the credentials a step needs are present and, when it needs ML-DSA
- * keys, cred->sig is a known set equal to the run's set sig (0: not known yet). */
+#define PQKE_NEED_IDS 32u     /* psk, numeric: own_id and peer_id */
+/* The credentials one role needs in an exchange of a mode, all steps together. */
+unsigned pqpan_pqke_needs(unsigned mode, enum pqpan_pqke_role role);
+/* Checks the credentials an exchange needs: present (INVALID_ARG), a PSK of
+ * PQPAN_PQKE_PSK_BYTES..PQPAN_PQKE_PSK_MAX_BYTES (INVALID_ARG), static ML-KEM keys of the
+ * suite's parameter set (cred->kem 0: INVALID_ARG; another set: SUITE), ML-DSA keys of a
+ * known set equal to the run's set sig (0: not known yet; else INVALID_ARG), identities
+ * (needed, or given: both, 1..PQPAN_PQKE_ID_MAX_BYTES bytes each, not equal; else
+ * INVALID_ARG). PQPAN_OK otherwise. */
 PQPAN_MUST_CHECK int pqpan_pqke_check_credentials(const struct pqpan_pqke_credentials *cred,
-                                                  unsigned needs, unsigned sig);
+                                                  unsigned needs, unsigned suite, unsigned sig);
 
 /* Zeroes the first min(cap, PQPAN_PQKE_MSG_MAX_BYTES) bytes of out and *out_len. */
 void pqpan_pqke_clear_output(uint8_t *out, size_t cap, size_t *out_len);

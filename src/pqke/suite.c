@@ -85,7 +85,7 @@ static const struct mode_row *mode_row(unsigned mode)
 }
 
 /* The ML-KEM parameter set of a suite, or NULL. */
-static const struct pqpan_kem *suite_kem(unsigned suite)
+const struct pqpan_kem *pqpan_pqke_suite_kem(unsigned suite)
 {
     const struct suite_row *r = suite_row(suite);
     return r != 0 ? pqpan_kem_by_id(r->kem) : 0;
@@ -93,7 +93,7 @@ static const struct pqpan_kem *suite_kem(unsigned suite)
 
 int pqpan_pqke_suite_known(unsigned suite)
 {
-    return suite_kem(suite) != 0;
+    return pqpan_pqke_suite_kem(suite) != 0;
 }
 
 int pqpan_pqke_suite_hybrid(unsigned suite)
@@ -228,14 +228,15 @@ struct pqpan_pqke_sizes pqpan_pqke_message_sizes(unsigned suite, unsigned mode, 
     s.key_bytes = key_bytes_for(kem);
     s.ecdh_bytes = sr->ecdh ? (size_t)PQPAN_PQKE_ECDH_PUBLIC_BYTES : 0u;
     s.sig_bytes = ds != 0 ? ds->sig_bytes : 0u;
-    s.init_bytes = PQPAN_PQKE_INIT_BYTES(
-        sig_set, kem->ek_bytes, s.ecdh_bytes, mr->ct_to_responder ? kem->ct_bytes : 0u,
-        mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_COMMIT_BYTES : 0u);
-    s.resp_bytes = PQPAN_PQKE_RESP_BYTES(sig_set, kem->ct_bytes, s.ecdh_bytes,
-                                         mr->ct_to_initiator ? kem->ct_bytes : 0u, s.sig_bytes);
+    s.init_bytes = PQPAN_PQKE_INIT_BYTES(sig_set, kem->ek_bytes, s.ecdh_bytes,
+                                         mr->ct_to_responder ? kem->ct_bytes : 0u);
+    s.resp_bytes = PQPAN_PQKE_RESP_BYTES(
+        sig_set, kem->ct_bytes, s.ecdh_bytes, mr->ct_to_initiator ? kem->ct_bytes : 0u,
+        mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_COMMIT_BYTES : 0u, s.sig_bytes);
     s.fin_bytes = PQPAN_PQKE_FIN_BYTES(
-        sig_set, mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_REVEAL_BYTES : 0u,
+        sig_set, mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_NUMERIC_NONCE_BYTES : 0u,
         mr->sig_initiator ? s.sig_bytes : 0u);
+    s.reveal_bytes = mode == PQPAN_PQKE_MODE_NUMERIC ? (size_t)PQPAN_PQKE_REVEAL_MSG_BYTES : 0u;
     return s;
 }
 
@@ -405,20 +406,27 @@ int pqpan_pqke_side_work(struct pqpan_pqke_work *work, unsigned suite, unsigned 
                 pk_hash_permutations(ds) +
             1u;
     }
-    /* Transcript hash, then keys, tag_r and tag_i. */
+    /* Transcript hash, then keys, tag_r and tag_i (numeric: over th || n_I). */
     work->keccak_permutations +=
         sha3_256_permutations(2 + prologue_len + ids_len + s.init_bytes + s.resp_bytes -
                               PQPAN_PQKE_TAG_BYTES) +
         kmac_permutations(z_len, PQKE_TH_BYTES, 2 * s.key_bytes + 2 * PQKE_CONFIRM_KEY_BYTES,
                           LABEL_MAX_BYTES) +
-        2 * kmac_permutations(PQKE_CONFIRM_KEY_BYTES, PQKE_TH_BYTES, PQPAN_PQKE_TAG_BYTES,
-                              LABEL_MAX_BYTES);
+        kmac_permutations(PQKE_CONFIRM_KEY_BYTES, PQKE_TH_BYTES, PQPAN_PQKE_TAG_BYTES,
+                          LABEL_MAX_BYTES) +
+        kmac_permutations(PQKE_CONFIRM_KEY_BYTES,
+                          PQKE_TH_BYTES + (mode == PQPAN_PQKE_MODE_NUMERIC
+                                               ? (size_t)PQPAN_PQKE_NUMERIC_NONCE_BYTES
+                                               : 0u),
+                          PQPAN_PQKE_TAG_BYTES, LABEL_MAX_BYTES);
     if (mode == PQPAN_PQKE_MODE_NUMERIC) {
-        /* The commitment (computed by the initiator, checked by the responder) and the
-         * value both display. */
+        /* The commitment (computed by the responder, checked by the initiator) and the
+         * value both display, keyed with n_I || n_R. */
         work->keccak_permutations +=
-            kmac_permutations(PQPAN_PQKE_REVEAL_BYTES, 0, PQPAN_PQKE_COMMIT_BYTES, LABEL_MAX_BYTES) +
-            kmac_permutations(PQPAN_PQKE_REVEAL_BYTES, PQKE_TH_BYTES, 8, LABEL_MAX_BYTES);
+            kmac_permutations(PQPAN_PQKE_NUMERIC_NONCE_BYTES, 0, PQPAN_PQKE_COMMIT_BYTES,
+                              LABEL_MAX_BYTES) +
+            kmac_permutations(2 * PQPAN_PQKE_NUMERIC_NONCE_BYTES, PQKE_TH_BYTES, 8,
+                              LABEL_MAX_BYTES);
     }
     return PQPAN_OK;
 }
@@ -428,20 +436,20 @@ int pqpan_pqke_side_work(struct pqpan_pqke_work *work, unsigned suite, unsigned 
 int pqpan_pqke_kem_keypair(unsigned suite, uint8_t *ek, uint8_t *dk, pqpan_rng_fn rng,
                            void *rng_ctx)
 {
-    const struct pqpan_kem *kem = suite_kem(suite);
+    const struct pqpan_kem *kem = pqpan_pqke_suite_kem(suite);
     return kem != 0 ? kem->keypair(ek, dk, rng, rng_ctx) : PQPAN_ERR_SUITE;
 }
 
 int pqpan_pqke_kem_encaps(unsigned suite, uint8_t *ct, uint8_t ss[PQKE_SS_BYTES],
                           const uint8_t *ek, pqpan_rng_fn rng, void *rng_ctx)
 {
-    const struct pqpan_kem *kem = suite_kem(suite);
+    const struct pqpan_kem *kem = pqpan_pqke_suite_kem(suite);
     return kem != 0 ? kem->encaps(ct, ss, ek, rng, rng_ctx) : PQPAN_ERR_SUITE;
 }
 
 int pqpan_pqke_kem_decaps(unsigned suite, uint8_t ss[PQKE_SS_BYTES], const uint8_t *ct,
                           const uint8_t *dk)
 {
-    const struct pqpan_kem *kem = suite_kem(suite);
+    const struct pqpan_kem *kem = pqpan_pqke_suite_kem(suite);
     return kem != 0 ? kem->decaps(ss, ct, dk) : PQPAN_ERR_SUITE;
 }

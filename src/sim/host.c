@@ -193,6 +193,12 @@ static int next_smp(struct pqpan_sim *s, int n, struct pqpan_sim_l2cap *out)
     return l2cap_to(out, PQPAN_L2CAP_CID_SMP, nd->out + nd->out_sent - len, len);
 }
 
+/* 1 if every octet of side n's message has gone out (a long write: executed too). */
+static int out_all_sent(const struct pqpan_sim *s, const struct pqpan_sim_node *nd)
+{
+    return nd->out_sent == nd->out_len && !(xfer_of(s, nd->is_ek) == X_LONG && nd->lw_value_len != 0u);
+}
+
 int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
 {
     struct pqpan_sim_node *nd = &s->node[n];
@@ -201,7 +207,7 @@ int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
            nd->txq_n < PQPAN_SIM_TXQ) {
         struct pqpan_sim_l2cap *pdu = txq_at(nd, nd->txq_n);
         int rc;
-        if (nd->out_sent == nd->out_len && !(x == X_LONG && nd->lw_value_len != 0u)) {
+        if (out_all_sent(s, nd)) {
             nd->out_busy = 0;
             break;
         }
@@ -233,6 +239,11 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     int rc;
     if (len == 0) {
         return PQPAN_OK;
+    }
+    if (nd->out_busy && !nd->wait_rsp && out_all_sent(s, nd)) {
+        /* The last message is out and answered; the pump has not yet noticed (numeric's
+         * REVEAL follows RESP on the same side, with FIN and RESP's last answer in one event). */
+        nd->out_busy = 0;
     }
     if (nd->out_busy || len > PQPAN_SIM_MSG_MAX) {
         return PQPAN_ERR_STATE;
@@ -282,6 +293,9 @@ static int app_step(struct pqpan_sim *s, int n, int rc, const uint8_t *out, size
     }
     ready = pqpan_sim_book_crypto(s, n, w->ops, s->now_ns, obs, obs_ctx);
     (void)pqpan_sim_book_crypto(s, n, w->ops_after, ready, obs, obs_ctx);
+    if (w->last_step && s->crypto_started && ready > s->crypto_last_ns) {
+        s->crypto_last_ns = ready;
+    }
     if (w->done) {
         s->node[n].done = 1;
     }

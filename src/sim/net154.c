@@ -543,7 +543,10 @@ static void queue_message(struct run *r, unsigned n, const uint8_t *msg, size_t 
     struct pqpan_sim154_party *p = &r->s->party[n];
     cancel_retry(p);
     p->retries_used = 0;
-    p->phase = (uint8_t)(p->done ? PQPAN_PHASE_CONFIRM : PQPAN_PHASE_KEY_TRANSFER);
+    /* INIT and RESP transfer the keys; the messages after them (PQKE's FIN, numeric's
+     * REVEAL) confirm, as the BLE simulator and both estimators book them. */
+    p->phase = (uint8_t)(r->s->messages >= 2u ? PQPAN_PHASE_CONFIRM : PQPAN_PHASE_KEY_TRANSFER);
+    r->s->messages++;
     if (p->sending) {
         memcpy(p->next, msg, len);
         p->next_len = (uint16_t)len;

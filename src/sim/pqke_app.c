@@ -46,6 +46,7 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
     if (kem == 0) {
         return PQPAN_ERR_SUITE;
     }
+    a->kem = (uint8_t)kem->id;
     if (a->mode == PQPAN_PQKE_MODE_PSK) {
         rc = pqpan_prng_fill(&r, a->psk, sizeof a->psk) != 0 ? PQPAN_ERR_RNG : PQPAN_OK;
     }
@@ -63,16 +64,32 @@ static int provision(struct pqpan_sim_pqke *a, uint64_t seed)
     return rc;
 }
 
-/* Each party's view of the credentials: its own secrets and the peer's pinned key. */
+/* The identity of a link side (sim.h PQPAN_SIM_PQKE_ID_*). */
+static const char *side_id(unsigned link_side)
+{
+    return link_side == PQPAN_BLE_CENTRAL ? PQPAN_SIM_PQKE_ID_CENTRAL : PQPAN_SIM_PQKE_ID_PERIPHERAL;
+}
+
+/* Each party's view of the credentials: its own secrets and identity, the peer's pinned key
+ * and identity. */
 static struct pqpan_pqke_credentials creds_of(const struct pqpan_sim_pqke *a, int side)
 {
+    const unsigned own_link = side == SIDE_INITIATOR ? a->initiator_side : 1u - a->initiator_side;
+    const char *own = side_id(own_link), *peer = side_id(1u - own_link);
     struct pqpan_pqke_credentials c;
+    memset(&c, 0, sizeof c);
     c.psk = a->psk;
+    c.psk_len = sizeof a->psk;
+    c.kem = a->kem;
     c.own_dk = side == SIDE_INITIATOR ? a->initiator_dk : a->responder_dk;
     c.peer_ek = side == SIDE_INITIATOR ? a->responder_ek : a->initiator_ek;
     c.sig = a->sig;
     c.own_sk = side == SIDE_INITIATOR ? a->initiator_sk : a->responder_sk;
     c.peer_pk = side == SIDE_INITIATOR ? a->responder_pk : a->initiator_pk;
+    c.own_id = (const uint8_t *)own;
+    c.own_id_len = strlen(own);
+    c.peer_id = (const uint8_t *)peer;
+    c.peer_id_len = strlen(peer);
     return c;
 }
 
@@ -81,6 +98,7 @@ int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
 {
     static const char prologue[] = PQPAN_SIM_PQKE_PROLOGUE;
     struct pqpan_pqke_policy policy;
+    struct pqpan_pqke_credentials c;
     int rc;
     memset(a, 0, sizeof *a);
     a->suite = (uint8_t)suite;
@@ -93,12 +111,13 @@ int pqpan_sim_pqke_init(struct pqpan_sim_pqke *a, unsigned suite, unsigned mode,
     policy.modes = mode < 8 ? PQPAN_PQKE_MODE_BIT(mode) : 0u;
     policy.prologue = (const uint8_t *)prologue;
     policy.prologue_len = sizeof prologue - 1;
-    rc = pqpan_pqke_initiator_init(&a->ini, &policy, suite, mode);
+    rc = provision(a, seed);
     if (rc == PQPAN_OK) {
-        rc = pqpan_pqke_responder_init(&a->rsp, &policy);
+        rc = pqpan_pqke_initiator_init(&a->ini, &policy, suite, mode);
     }
     if (rc == PQPAN_OK) {
-        rc = provision(a, seed);
+        c = creds_of(a, SIDE_RESPONDER);
+        rc = pqpan_pqke_responder_init(&a->rsp, &policy, &c);
     }
     if (rc != PQPAN_OK) {
         pqpan_sim_pqke_wipe(a);
@@ -163,7 +182,8 @@ static int take_sessions(struct pqpan_sim_pqke *a)
     return rc;
 }
 
-/* The responder has consumed FIN: the exchange is over on both sides. */
+/* The exchange is over on both sides (the responder has consumed FIN; numeric: the
+ * initiator has consumed REVEAL): the user compares the values, the sessions are taken. */
 static int finish(struct pqpan_sim_pqke *a)
 {
     int rc = PQPAN_OK;
@@ -173,35 +193,51 @@ static int finish(struct pqpan_sim_pqke *a)
     return rc == PQPAN_OK ? take_sessions(a) : rc;
 }
 
+/* The initiator: RESP (Decaps, key schedule, the responder's tag; FIN out), then in numeric
+ * mode REVEAL (the commitment opens; the exchange ends). */
+static int initiator_receives(struct pqpan_sim_pqke *a, const uint8_t *msg, size_t len,
+                              uint8_t *out, size_t cap, size_t *out_len,
+                              struct pqpan_sim_work *work)
+{
+    int numeric = a->mode == PQPAN_PQKE_MODE_NUMERIC, rc;
+    if (pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_WAIT_REVEAL) {
+        rc = pqpan_pqke_initiator_handle(&a->ini, msg, len, out, cap, out_len);
+        if (rc == PQPAN_OK) {
+            rc = finish(a);
+        }
+        work->done = rc == PQPAN_OK;
+        work->last_step = 1;
+        return rc;
+    }
+    report_work(a, PQKE_STEP_FIN, work);
+    rc = pqpan_pqke_initiator_handle(&a->ini, msg, len, out, cap, out_len);
+    work->done = rc == PQPAN_OK && !numeric;
+    return rc;
+}
+
 static int pqke_receive(void *ctx, enum pqpan_ble_role side, const uint8_t *msg, size_t len,
                         uint8_t *out, size_t cap, size_t *out_len, struct pqpan_sim_work *work)
 {
     struct pqpan_sim_pqke *a = ctx;
-    int is_initiator = side == a->initiator_side;
-    struct pqpan_pqke_credentials c = creds_of(a, is_initiator ? SIDE_INITIATOR : SIDE_RESPONDER);
     int rc;
     *out_len = 0;
-    if (is_initiator) {
-        /* RESP: Decaps, key schedule, the responder's tag; FIN out. */
-        report_work(a, PQKE_STEP_FIN, work);
-        rc = pqpan_pqke_initiator_handle(&a->ini, &c, msg, len, out, cap, out_len);
-        work->done = rc == PQPAN_OK;
-        a->fin_sent = rc == PQPAN_OK;
-        return rc;
+    if (side == a->initiator_side) {
+        return initiator_receives(a, msg, len, out, cap, out_len, work);
     }
     if (pqpan_pqke_responder_state(&a->rsp) == PQPAN_PQKE_STATE_IDLE) {
         /* INIT: Encaps (and the mode's static-key operations), key schedule; RESP out. */
         report_work(a, PQKE_STEP_RESP, work);
-        return pqpan_pqke_responder_handle(&a->rsp, &c, pqpan_prng_fill, &a->rng, msg, len, out, cap,
+        return pqpan_pqke_responder_handle(&a->rsp, pqpan_prng_fill, &a->rng, msg, len, out, cap,
                                            out_len);
     }
-    /* FIN: the initiator's tag (numeric: the commitment opens). */
+    /* FIN: the initiator's tag (numeric: its nonce; the value shows, REVEAL out). */
     report_work(a, PQKE_STEP_AFTER_FIN, work);
-    rc = pqpan_pqke_responder_handle(&a->rsp, &c, NULL, NULL, msg, len, out, cap, out_len);
-    if (rc == PQPAN_OK) {
+    rc = pqpan_pqke_responder_handle(&a->rsp, NULL, NULL, msg, len, out, cap, out_len);
+    if (rc == PQPAN_OK && a->mode != PQPAN_PQKE_MODE_NUMERIC) {
         rc = finish(a);
     }
     work->done = rc == PQPAN_OK;
+    work->last_step = a->mode != PQPAN_PQKE_MODE_NUMERIC;
     return rc;
 }
 
@@ -210,7 +246,14 @@ static size_t pqke_expect(void *ctx, enum pqpan_ble_role side)
     const struct pqpan_sim_pqke *a = ctx;
     struct pqpan_pqke_sizes z = pqpan_pqke_message_sizes(a->suite, a->mode, a->sig);
     if (side == a->initiator_side) {
-        return pqpan_pqke_initiator_state(&a->ini) == PQPAN_PQKE_STATE_WAIT_RESP ? z.resp_bytes : 0u;
+        switch (pqpan_pqke_initiator_state(&a->ini)) {
+        case PQPAN_PQKE_STATE_WAIT_RESP:
+            return z.resp_bytes;
+        case PQPAN_PQKE_STATE_WAIT_REVEAL:
+            return z.reveal_bytes;
+        default:
+            return 0u;
+        }
     }
     switch (pqpan_pqke_responder_state(&a->rsp)) {
     case PQPAN_PQKE_STATE_IDLE:

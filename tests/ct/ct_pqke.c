@@ -86,6 +86,28 @@ static int provision(struct world *w, unsigned suite, uint8_t *counter)
     return rc;
 }
 
+/* One side's credentials (the initiator's, or the responder's): its own secrets and
+ * identity, the peer's pinned keys and identity. */
+static struct pqpan_pqke_credentials creds(struct world *w, unsigned suite, int initiator)
+{
+    static const char id_i[] = "ct initiator", id_r[] = "ct responder";
+    struct pqpan_pqke_credentials c;
+    memset(&c, 0, sizeof c);
+    c.psk = w->psk;
+    c.psk_len = sizeof w->psk;
+    c.kem = (suite - 1) % 3 + 1;
+    c.own_dk = initiator ? w->i_dk : w->r_dk;
+    c.peer_ek = initiator ? w->r_ek : w->i_ek;
+    c.sig = (suite - 1) % 3 + 1;
+    c.own_sk = initiator ? w->i_sk : w->r_sk;
+    c.peer_pk = initiator ? w->r_pk : w->i_pk;
+    c.own_id = (const uint8_t *)(initiator ? id_i : id_r);
+    c.own_id_len = sizeof id_i - 1;
+    c.peer_id = (const uint8_t *)(initiator ? id_r : id_i);
+    c.peer_id_len = sizeof id_r - 1;
+    return c;
+}
+
 static int check(unsigned suite, unsigned mode)
 {
     static struct pqpan_pqke_initiator ini, twin;
@@ -96,12 +118,11 @@ static int check(unsigned suite, unsigned mode)
     struct pqpan_pqke_policy p = {PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode),
                                   (const uint8_t *)prologue, sizeof prologue - 1};
     const unsigned sig = (suite - 1) % 3 + 1;
-    struct pqpan_pqke_credentials ci = {w.psk, w.i_dk, w.r_ek, sig, w.i_sk, w.r_pk},
-                                  cr = {w.psk, w.r_dk, w.i_ek, sig, w.r_sk, w.i_pk};
+    struct pqpan_pqke_credentials ci = creds(&w, suite, 1), cr = creds(&w, suite, 0);
     struct pqpan_pqke_session s1, s2;
-    static uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    static uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES], reveal[PQPAN_PQKE_REVEAL_MSG_BYTES];
     uint8_t counter = (uint8_t)(suite * 16 + mode);
-    size_t init_len, resp_len, fin_len, none;
+    size_t init_len, resp_len, fin_len, reveal_len, none;
     size_t ek_bytes = pqpan_pqke_message_sizes(suite, mode, sig).ek_bytes;
     /* the first ciphertext byte of RESP: after the header, the sig modes' set byte, the sets */
     size_t ct_at = PQPAN_PQKE_HEADER_BYTES + PQPAN_PQKE_SETS_BYTES +
@@ -110,24 +131,27 @@ static int check(unsigned suite, unsigned mode)
     int rc = provision(&w, suite, &counter), refused;
 
     rc |= pqpan_pqke_initiator_init(&ini, &p, suite, mode);
-    rc |= pqpan_pqke_responder_init(&resp, &p);
+    rc |= pqpan_pqke_responder_init(&resp, &p, &cr);
     rc |= pqpan_pqke_initiator_start(&ini, &ci, secret_rng, &counter, init, sizeof init, &init_len);
     PUBLIC(init, init_len);
     dk_public_parts(ini.dk, ek_bytes);
-    rc |= pqpan_pqke_responder_handle(&resp, &cr, secret_rng, &counter, init, init_len, answer,
+    rc |= pqpan_pqke_responder_handle(&resp, secret_rng, &counter, init, init_len, answer,
                                       sizeof answer, &resp_len);
     PUBLIC(answer, resp_len);
     /* A tampered ciphertext: implicit rejection inside Decaps, then a refused tag (sig modes:
      * the responder's signature refused first). */
     twin = ini;
     answer[ct_at] ^= 1;
-    refused = pqpan_pqke_initiator_handle(&twin, &ci, answer, resp_len, fin, sizeof fin, &fin_len);
+    refused = pqpan_pqke_initiator_handle(&twin, answer, resp_len, fin, sizeof fin, &fin_len);
     answer[ct_at] ^= 1;
     rc |= refused == PQPAN_ERR_AUTH ? 0 : 1;
-    rc |= pqpan_pqke_initiator_handle(&ini, &ci, answer, resp_len, fin, sizeof fin, &fin_len);
+    rc |= pqpan_pqke_initiator_handle(&ini, answer, resp_len, fin, sizeof fin, &fin_len);
     PUBLIC(fin, fin_len);
-    rc |= pqpan_pqke_responder_handle(&resp, &cr, NULL, NULL, fin, fin_len, NULL, 0, &none);
+    rc |= pqpan_pqke_responder_handle(&resp, NULL, NULL, fin, fin_len, reveal, sizeof reveal,
+                                      &reveal_len);
     if (mode == PQPAN_PQKE_MODE_NUMERIC) {
+        PUBLIC(reveal, reveal_len);
+        rc |= pqpan_pqke_initiator_handle(&ini, reveal, reveal_len, NULL, 0, &none);
         rc |= pqpan_pqke_initiator_numeric_value(&ini, &vi);
         rc |= pqpan_pqke_responder_numeric_value(&resp, &vr);
         rc |= pqpan_pqke_initiator_user_confirm(&ini, vi == vr);

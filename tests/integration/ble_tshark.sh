@@ -136,19 +136,21 @@ check() { # name kem transfer|coc extra-args...
     fi
     setup_checks "$name" "$how" "$@"
     set -- $(sizes "$kem")
-    init=$(( 6 + 2 + 32 + $1 )) resp=$(( 6 + 2 + $2 + 32 + 32 )) fin=$(( 6 + 32 ))
+    init=$(( 6 + 2 + 32 + $1 )) resp=$(( 6 + 2 + $2 + 32 + 32 )) fin=$(( 6 + 32 )) reveal=0
     case $auth in
     kem-auth) init=$(( init + $2 )) ;;
     kem-auth-mutual) init=$(( init + $2 )) resp=$(( resp + $2 )) ;;
-    numeric) init=$(( init + 32 )) fin=$(( fin + 32 )) ;;
+    numeric) resp=$(( resp + 32 )) fin=$(( fin + 32 )) reveal=$(( 6 + 32 )) ;;
     sig) init=$(( init + 1 )) resp=$(( resp + 1 + $(sig_octets "$kem") )) fin=$(( fin + 1 )) ;;
     sig-mutual) s=$(sig_octets "$kem"); init=$(( init + 1 )) resp=$(( resp + 1 + s )) fin=$(( fin + 1 + s )) ;;
     esac
     if [ "$hybrid" = p256 ]; then init=$(( init + 64 )) resp=$(( resp + 64 )); fi
-    # keygen (initiator) on the peripheral: INIT and FIN from it, RESP from the central
-    want="$(( init + fin )) $resp"
+    # keygen (initiator) on the peripheral: INIT and FIN from it, RESP (and numeric's
+    # REVEAL) from the central
+    want="$(( init + fin )) $(( resp + reveal ))"
     if [ "$how" = coc ]; then
         want="$init $resp $fin"
+        if [ "$reveal" -ne 0 ]; then want="$want $reveal"; fi
         # The SDU length of each SDU's first K-frame, and the reassembled length of every
         # SDU that spans more than one K-frame, must both be the message sizes.
         got=$(awk -F'\t' '$9 != "" { printf "%s%s", sep, $9; sep = " " }' "$tmp/fields")

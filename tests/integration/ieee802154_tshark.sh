@@ -119,9 +119,10 @@ udp_lens() {
 }
 # The sig modes (ML-DSA set of the level's category, FIPS 204 Table 2 signature sizes: the
 # set octet in every message, the signature in RESP and, sig-mutual, in FIN) and the P-256
-# hybrid (a 64-octet public key in INIT and RESP) likewise.
+# hybrid (a 64-octet public key in INIT and RESP) likewise; numeric has a fourth message,
+# REVEAL (the spec's seventh field).
 for spec in "768 psk none 1224 1160 38" "768 kem-auth none 2312 1160 38" \
-    "768 kem-auth-mutual none 2312 2248 38" "768 numeric none 1256 1160 70" \
+    "768 kem-auth-mutual none 2312 2248 38" "768 numeric none 1224 1192 70 38" \
     "1024 kem-auth none 3176 1640 38" "1024 kem-auth-mutual none 3176 3208 38" \
     "768 sig none 1225 4470 39" "768 sig-mutual none 1225 4470 3348" \
     "512 none p256 904 904 38" "1024 sig-mutual p256 1673 6332 4666"; do
@@ -135,7 +136,8 @@ for spec in "768 psk none 1224 1160 38" "768 kem-auth none 2312 1160 38" \
     n=$(tsr "$pc" -T fields -e frame.number | wc -l)
     bad=$(tsr "$pc" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad || (udp && udp.checksum.status != 1)" | wc -l)
     [ "$bad" -eq 0 ] || fail "--auth $auth ML-KEM-$level: $bad of $n frames bad"
-    want=$( (udp_lens "$4"; udp_lens "$5"; udp_lens "$6") | sort -n | tr '\n' ' ')
+    want=$( (udp_lens "$4"; udp_lens "$5"; udp_lens "$6"; [ $# -lt 7 ] || udp_lens "$7") |
+        sort -n | tr '\n' ' ')
     got=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -n | tr '\n' ' ')
     [ "$got" = "$want" ] || fail "--auth $auth ML-KEM-$level: UDP lengths '$got', expected '$want'"
     echo "--auth $auth --hybrid $hybrid ML-KEM-$level: $n frames clean, UDP lengths $got"

@@ -87,6 +87,7 @@ static struct test_rng rng_seeded(uint64_t seed)
 
 struct keyset {
     uint8_t psk[PQPAN_PQKE_PSK_BYTES];
+    unsigned kem; /* the ML-KEM set of the static keys */
     uint8_t r_ek[PQPAN_KEM_EK_MAX_BYTES], r_dk[PQPAN_KEM_DK_MAX_BYTES]; /* responder's static */
     uint8_t i_ek[PQPAN_KEM_EK_MAX_BYTES], i_dk[PQPAN_KEM_DK_MAX_BYTES]; /* initiator's static */
     unsigned sig; /* the ML-DSA set of the signature keys */
@@ -117,6 +118,7 @@ static void keyset_make(struct keyset *k, unsigned suite, uint64_t seed)
     struct test_rng r = rng_seeded(seed);
     const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)sig_of_suite(suite));
     assert_int_equal(test_rng_fill(&r, k->psk, sizeof k->psk), 0);
+    k->kem = kem_of(suite)->id;
     assert_int_equal(kem_of(suite)->keypair(k->r_ek, k->r_dk, test_rng_fill, &r), PQPAN_OK);
     assert_int_equal(kem_of(suite)->keypair(k->i_ek, k->i_dk, test_rng_fill, &r), PQPAN_OK);
     k->sig = ds->id;
@@ -124,16 +126,39 @@ static void keyset_make(struct keyset *k, unsigned suite, uint64_t seed)
     assert_int_equal(ds->keypair(k->i_pk, k->i_sk, test_rng_fill, &r), PQPAN_OK);
 }
 
+/* The two devices' identities (their link addresses, as the prologue names them). */
+static const char id_initiator[] = "AA:BB:CC:DD:EE:01";
+static const char id_responder[] = "AA:BB:CC:DD:EE:02";
+
+/* The credentials of one side of the keyset's device pair: its own secrets and identity,
+ * the peer's pinned keys and identity. */
+static struct pqpan_pqke_credentials cred_of(const struct keyset *k, int initiator)
+{
+    struct pqpan_pqke_credentials c;
+    memset(&c, 0, sizeof c);
+    c.psk = k->psk;
+    c.psk_len = sizeof k->psk;
+    c.kem = k->kem;
+    c.own_dk = initiator ? k->i_dk : k->r_dk;
+    c.peer_ek = initiator ? k->r_ek : k->i_ek;
+    c.sig = k->sig;
+    c.own_sk = initiator ? k->i_sk : k->r_sk;
+    c.peer_pk = initiator ? k->r_pk : k->i_pk;
+    c.own_id = (const uint8_t *)(initiator ? id_initiator : id_responder);
+    c.own_id_len = sizeof id_initiator - 1;
+    c.peer_id = (const uint8_t *)(initiator ? id_responder : id_initiator);
+    c.peer_id_len = sizeof id_responder - 1;
+    return c;
+}
+
 static struct pqpan_pqke_credentials cred_initiator(const struct keyset *k)
 {
-    struct pqpan_pqke_credentials c = {k->psk, k->i_dk, k->r_ek, k->sig, k->i_sk, k->r_pk};
-    return c;
+    return cred_of(k, 1);
 }
 
 static struct pqpan_pqke_credentials cred_responder(const struct keyset *k)
 {
-    struct pqpan_pqke_credentials c = {k->psk, k->r_dk, k->i_ek, k->sig, k->r_sk, k->i_pk};
-    return c;
+    return cred_of(k, 0);
 }
 
 static struct pqpan_pqke_policy policy_of(uint32_t suites, uint32_t modes)
@@ -159,6 +184,9 @@ struct exchange {
     size_t resp_len;
     uint8_t fin_msg[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t fin_len;
+    uint8_t reveal_msg[PQPAN_PQKE_REVEAL_MSG_BYTES]; /* numeric */
+    size_t reveal_len;
+    uint32_t value; /* numeric: what both devices showed */
     struct pqpan_pqke_session s_ini, s_resp;
 };
 
@@ -176,18 +204,19 @@ static void exchange_first_two(struct exchange *x, unsigned suite, unsigned mode
     ci = cred_initiator(&x->keys);
     cr = cred_responder(&x->keys);
     assert_int_equal(pqpan_pqke_initiator_init(&x->ini, &p, suite, mode), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&x->resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&x->resp, &p, &cr), PQPAN_OK);
     assert_int_equal(pqpan_pqke_initiator_start(&x->ini, &ci, test_rng_fill, &ri, x->init_msg,
                                                 sizeof x->init_msg, &x->init_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&x->resp, &cr, test_rng_fill, &rr, x->init_msg,
+    assert_int_equal(pqpan_pqke_responder_handle(&x->resp, test_rng_fill, &rr, x->init_msg,
                                                  x->init_len, x->resp_msg, sizeof x->resp_msg,
                                                  &x->resp_len),
                      PQPAN_OK);
 }
 
-/* In numeric mode both devices show a value; an honest user compares and confirms. */
-static void user_compares(struct pqpan_pqke_initiator *ini, struct pqpan_pqke_responder *resp)
+/* In numeric mode both devices show a value; an honest user compares and confirms. Returns
+ * the value. */
+static uint32_t user_compares(struct pqpan_pqke_initiator *ini, struct pqpan_pqke_responder *resp)
 {
     uint32_t vi = 99999999, vr = 88888888;
     assert_int_equal(pqpan_pqke_initiator_state(ini), PQPAN_PQKE_STATE_WAIT_USER);
@@ -198,6 +227,7 @@ static void user_compares(struct pqpan_pqke_initiator *ini, struct pqpan_pqke_re
     assert_true(vi < PQPAN_PQKE_NUMERIC_MODULUS);
     assert_int_equal(pqpan_pqke_initiator_user_confirm(ini, 1), PQPAN_OK);
     assert_int_equal(pqpan_pqke_responder_user_confirm(resp, 1), PQPAN_OK);
+    return vi;
 }
 
 /* Runs a whole exchange and takes both sessions. */
@@ -205,22 +235,29 @@ static void exchange_full(struct exchange *x, unsigned suite, unsigned mode, uin
 {
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
-    struct pqpan_pqke_credentials ci, cr;
     size_t none = 99;
     exchange_first_two(x, suite, mode, seed);
-    ci = cred_initiator(&x->keys);
-    cr = cred_responder(&x->keys);
     ini = x->ini;
     resp = x->resp;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x->resp_msg, x->resp_len, x->fin_msg,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x->resp_msg, x->resp_len, x->fin_msg,
                                                  sizeof x->fin_msg, &x->fin_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, NULL, NULL, x->fin_msg, x->fin_len,
-                                                 NULL, 0, &none),
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, x->fin_msg, x->fin_len,
+                                                 x->reveal_msg, sizeof x->reveal_msg,
+                                                 &x->reveal_len),
                      PQPAN_OK);
-    assert_int_equal(none, 0);
     if (mode == PQPAN_PQKE_MODE_NUMERIC) {
-        user_compares(&ini, &resp);
+        /* The responder shows its value as it sends REVEAL; the initiator after REVEAL. */
+        assert_int_equal(x->reveal_len, PQPAN_PQKE_REVEAL_MSG_BYTES);
+        assert_int_equal(pqpan_pqke_responder_state(&resp), PQPAN_PQKE_STATE_WAIT_USER);
+        assert_int_equal(pqpan_pqke_initiator_state(&ini), PQPAN_PQKE_STATE_WAIT_REVEAL);
+        assert_int_equal(pqpan_pqke_initiator_handle(&ini, x->reveal_msg, x->reveal_len, NULL, 0,
+                                                     &none),
+                         PQPAN_OK);
+        assert_int_equal(none, 0);
+        x->value = user_compares(&ini, &resp);
+    } else {
+        assert_int_equal(x->reveal_len, 0);
     }
     assert_int_equal(pqpan_pqke_initiator_state(&ini), PQPAN_PQKE_STATE_DONE);
     assert_int_equal(pqpan_pqke_responder_state(&resp), PQPAN_PQKE_STATE_DONE);
@@ -248,7 +285,9 @@ static void assert_initiator_failed(struct pqpan_pqke_initiator *ini, int err)
     assert_int_equal(pqpan_pqke_initiator_error(ini), err);
     assert_true(all_zero(ini->dk, sizeof ini->dk));
     assert_true(all_zero(ini->ss_static, sizeof ini->ss_static));
-    assert_true(all_zero(ini->reveal, sizeof ini->reveal));
+    assert_true(all_zero(ini->numeric_nonce, sizeof ini->numeric_nonce));
+    assert_true(all_zero(ini->commit, sizeof ini->commit));
+    assert_true(all_zero(&ini->cred, sizeof ini->cred));
     assert_true(all_zero(ini->ecdh_sk, sizeof ini->ecdh_sk));
     assert_true(all_zero(ini->sig_rnd, sizeof ini->sig_rnd));
     assert_true(all_zero(&ini->secrets, sizeof ini->secrets));
@@ -264,8 +303,9 @@ static void assert_responder_failed(struct pqpan_pqke_responder *resp, int err)
     memset(&s, 0xEE, sizeof s);
     assert_int_equal(pqpan_pqke_responder_state(resp), PQPAN_PQKE_STATE_FAILED);
     assert_int_equal(pqpan_pqke_responder_error(resp), err);
-    assert_true(all_zero(resp->fin_tag, sizeof resp->fin_tag));
-    assert_true(all_zero(resp->commit, sizeof resp->commit));
+    assert_true(all_zero(resp->fin_key, sizeof resp->fin_key));
+    assert_true(all_zero(resp->numeric_nonce, sizeof resp->numeric_nonce));
+    assert_true(all_zero(&resp->cred, sizeof resp->cred));
     assert_true(all_zero(&resp->secrets, sizeof resp->secrets));
     assert_int_equal(pqpan_pqke_responder_take_session(&copy, &s), PQPAN_ERR_STATE);
     assert_true(all_zero(&s, sizeof s));
@@ -276,10 +316,9 @@ static void assert_responder_failed(struct pqpan_pqke_responder *resp, int err)
 static int initiator_try(const struct exchange *x, const uint8_t *msg, size_t len)
 {
     struct pqpan_pqke_initiator ini = x->ini;
-    struct pqpan_pqke_credentials c = cred_initiator(&x->keys);
     uint8_t out[PQPAN_PQKE_FIN_MAX_BYTES];
     size_t out_len = 77;
-    int rc = pqpan_pqke_initiator_handle(&ini, &c, msg, len, out, sizeof out, &out_len);
+    int rc = pqpan_pqke_initiator_handle(&ini, msg, len, out, sizeof out, &out_len);
     if (rc != PQPAN_OK) {
         assert_initiator_failed(&ini, rc);
         assert_int_equal(out_len, 0);
@@ -292,13 +331,33 @@ static int initiator_try(const struct exchange *x, const uint8_t *msg, size_t le
 static int responder_try_fin(const struct exchange *x, const uint8_t *msg, size_t len)
 {
     struct pqpan_pqke_responder resp = x->resp;
-    struct pqpan_pqke_credentials c = cred_responder(&x->keys);
+    uint8_t out[PQPAN_PQKE_REVEAL_MSG_BYTES];
     size_t out_len = 77;
-    int rc = pqpan_pqke_responder_handle(&resp, &c, NULL, NULL, msg, len, NULL, 0, &out_len);
+    int rc = pqpan_pqke_responder_handle(&resp, NULL, NULL, msg, len, out, sizeof out, &out_len);
     if (rc != PQPAN_OK) {
         assert_responder_failed(&resp, rc);
         assert_int_equal(out_len, 0);
+        assert_true(all_zero(out, sizeof out));
     }
+    return rc;
+}
+
+/* numeric: feeds a (modified) REVEAL to a clone of x's initiator after FIN; returns its
+ * result. */
+static int initiator_try_reveal(const struct exchange *x, const uint8_t *msg, size_t len)
+{
+    struct pqpan_pqke_initiator ini = x->ini;
+    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    size_t fin_len, out_len = 77;
+    int rc;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x->resp_msg, x->resp_len, fin, sizeof fin,
+                                                 &fin_len),
+                     PQPAN_OK);
+    rc = pqpan_pqke_initiator_handle(&ini, msg, len, NULL, 0, &out_len);
+    if (rc != PQPAN_OK) {
+        assert_initiator_failed(&ini, rc);
+    }
+    assert_int_equal(out_len, 0);
     return rc;
 }
 
@@ -312,8 +371,8 @@ static int responder_try_init(const struct exchange *x, const uint8_t *msg, size
     struct pqpan_pqke_credentials c = cred_responder(&x->keys);
     struct test_rng r = rng_seeded(seed);
     int rc;
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    rc = pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r, msg, len, out,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &c), PQPAN_OK);
+    rc = pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, msg, len, out,
                                      PQPAN_PQKE_RESP_MAX_BYTES, out_len);
     if (rc != PQPAN_OK) {
         assert_responder_failed(&resp, rc);
@@ -326,16 +385,17 @@ static int responder_try_init(const struct exchange *x, const uint8_t *msg, size
 
 static void test_message_sizes_per_suite_and_mode(void **state)
 {
-    /* header 6 + sets 2 + nonce 32 + ek [+ ct] [+ commit 32]; header 6 + sets 2 + ct [+ ct]
-     * + nonce 32 + tag 32; header 6 [+ reveal 32] + tag 32. ek / ct: FIPS 203 §8 Table 3
-     * (800/768, 1184/1088, 1568/1568). Rows: none, psk, kem-auth, kem-auth-mutual, numeric. */
-    static const size_t want[3][5][4] = {
-        {{840, 840, 38, 16}, {840, 840, 38, 16}, {1608, 840, 38, 16}, {1608, 1608, 38, 16},
-         {872, 840, 70, 16}},
-        {{1224, 1160, 38, 32}, {1224, 1160, 38, 32}, {2312, 1160, 38, 32}, {2312, 2248, 38, 32},
-         {1256, 1160, 70, 32}},
-        {{1608, 1640, 38, 32}, {1608, 1640, 38, 32}, {3176, 1640, 38, 32}, {3176, 3208, 38, 32},
-         {1640, 1640, 70, 32}}};
+    /* header 6 + sets 2 + nonce 32 + ek [+ ct]; header 6 + sets 2 + ct [+ ct] + nonce 32
+     * [+ commit 32] + tag 32; header 6 [+ n_I 32] + tag 32; numeric's REVEAL header 6 + n_R
+     * 32. ek / ct: FIPS 203 §8 Table 3 (800/768, 1184/1088, 1568/1568). Rows: none, psk,
+     * kem-auth, kem-auth-mutual, numeric; INIT, RESP, FIN, REVEAL, key. */
+    static const size_t want[3][5][5] = {
+        {{840, 840, 38, 0, 16}, {840, 840, 38, 0, 16}, {1608, 840, 38, 0, 16},
+         {1608, 1608, 38, 0, 16}, {840, 872, 70, 38, 16}},
+        {{1224, 1160, 38, 0, 32}, {1224, 1160, 38, 0, 32}, {2312, 1160, 38, 0, 32},
+         {2312, 2248, 38, 0, 32}, {1224, 1192, 70, 38, 32}},
+        {{1608, 1640, 38, 0, 32}, {1608, 1640, 38, 0, 32}, {3176, 1640, 38, 0, 32},
+         {3176, 3208, 38, 0, 32}, {1608, 1672, 70, 38, 32}}};
     size_t i, j;
     (void)state;
     for (i = 0; i < N_MLKEM_SUITES; i++) {
@@ -344,7 +404,8 @@ static void test_message_sizes_per_suite_and_mode(void **state)
             assert_int_equal(s.init_bytes, want[i][j][0]);
             assert_int_equal(s.resp_bytes, want[i][j][1]);
             assert_int_equal(s.fin_bytes, want[i][j][2]);
-            assert_int_equal(s.key_bytes, want[i][j][3]);
+            assert_int_equal(s.reveal_bytes, want[i][j][3]);
+            assert_int_equal(s.key_bytes, want[i][j][4]);
         }
     }
     /* ML-KEM-1024 with P-256: kem-auth INIT 6 + 2 + 32 + 1568 + 64 + 1568; sig-mutual RESP
@@ -355,8 +416,8 @@ static void test_message_sizes_per_suite_and_mode(void **state)
     assert_int_equal(PQPAN_PQKE_FIN_MAX_BYTES, 4666);
     assert_int_equal(PQPAN_PQKE_MSG_MAX_BYTES, 6332);
     /* docs/PROTOCOL.md §4 footprint (the host the unit tests run on: x86-64) */
-    assert_int_equal(sizeof(struct pqpan_pqke_initiator), 3624);
-    assert_int_equal(sizeof(struct pqpan_pqke_responder), 392);
+    assert_int_equal(sizeof(struct pqpan_pqke_initiator), 3752);
+    assert_int_equal(sizeof(struct pqpan_pqke_responder), 488);
     /* unknown values, and a sig mode without a known ML-DSA set, have no sizes */
     assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG, 0).resp_bytes, 0);
     assert_int_equal(pqpan_pqke_message_sizes(2, PQPAN_PQKE_MODE_SIG_MUTUAL, 4).init_bytes, 0);
@@ -386,8 +447,8 @@ static void test_message_sizes_of_sig_modes_and_hybrid_suites(void **state)
         /* 6+2+32+1184+64 = 1288; 6+2+1088+64+32+32 = 1224 */
         {5, PQPAN_PQKE_MODE_NONE, 3, 1288, 1224, 38, 32, 64, 0},
         {5, PQPAN_PQKE_MODE_PSK, 0, 1288, 1224, 38, 32, 64, 0},
-        /* 6+2+32+800+64+32 = 936; 6+2+768+64+32+32 = 904; 6+32+32 = 70 */
-        {4, PQPAN_PQKE_MODE_NUMERIC, 0, 936, 904, 70, 16, 64, 0},
+        /* 6+2+32+800+64 = 904; 6+2+768+64+32+32+32 = 936; 6+32+32 = 70 */
+        {4, PQPAN_PQKE_MODE_NUMERIC, 0, 904, 936, 70, 16, 64, 0},
         /* 6+2+32+800+64+768 = 1672; 6+2+768+64+32+32 = 904 */
         {4, PQPAN_PQKE_MODE_KEM_AUTH, 0, 1672, 904, 38, 16, 64, 0},
         /* 6+2+32+1568+64+1568 = 3240; 6+2+1568+64+1568+32+32 = 3272 */
@@ -460,12 +521,13 @@ static void test_names_and_mode_properties(void **state)
 
 static void test_codecs_write_documented_bytes_and_parse_back(void **state)
 {
-    uint8_t nonce[32], tag[32], commit[32], reveal[32];
+    uint8_t nonce[32], tag[32], commit[32], n_i[32];
     uint8_t body[PQPAN_MLKEM1024_EK_BYTES], body2[PQPAN_MLKEM1024_CT_BYTES];
     uint8_t buf[PQPAN_PQKE_MSG_MAX_BYTES];
     struct pqpan_pqke_init_msg im, ip;
     struct pqpan_pqke_resp_msg rm, rp;
     struct pqpan_pqke_fin_msg fm, fp;
+    struct pqpan_pqke_reveal_msg vm, vp;
     size_t len, i;
     (void)state;
     for (i = 0; i < sizeof body; i++) {
@@ -475,7 +537,7 @@ static void test_codecs_write_documented_bytes_and_parse_back(void **state)
     memset(nonce, 0x4E, sizeof nonce);
     memset(tag, 0x7A, sizeof tag);
     memset(commit, 0xC0, sizeof commit);
-    memset(reveal, 0x5E, sizeof reveal);
+    memset(n_i, 0x5E, sizeof n_i);
 
     /* kem-auth INIT for ML-KEM-768: 6 + 2 + 32 + 1184 + 1088 = 2312 = 0x0908 */
     memset(&im, 0, sizeof im);
@@ -499,9 +561,8 @@ static void test_codecs_write_documented_bytes_and_parse_back(void **state)
     assert_int_equal(ip.offer_modes, 0x0A);
     assert_ptr_equal(ip.ek, buf + 40);
     assert_ptr_equal(ip.ct_static, buf + 1224);
-    assert_null(ip.commit);
 
-    /* numeric INIT for ML-KEM-512: commit after ek, 6 + 2 + 32 + 800 + 32 = 872 */
+    /* numeric INIT for ML-KEM-512: no field of its own, 6 + 2 + 32 + 800 = 840 */
     im.suite = PQPAN_PQKE_SUITE_MLKEM512;
     im.mode = PQPAN_PQKE_MODE_NUMERIC;
     im.offer_suites = 0x02;
@@ -509,12 +570,32 @@ static void test_codecs_write_documented_bytes_and_parse_back(void **state)
     im.ek_len = PQPAN_MLKEM512_EK_BYTES;
     im.ct_static = NULL;
     im.ct_static_len = 0;
-    im.commit = commit;
     assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_OK);
-    assert_int_equal(len, 872);
-    assert_memory_equal(buf + 840, commit, 32);
+    assert_int_equal(len, 840);
     assert_int_equal(pqpan_pqke_init_parse(&ip, buf, len), PQPAN_OK);
-    assert_ptr_equal(ip.commit, buf + 840);
+
+    /* numeric RESP for ML-KEM-512: the commitment after nonce_r, 6 + 2 + 768 + 32 + 32 + 32
+     * = 872 = 0x0368 */
+    memset(&rm, 0, sizeof rm);
+    rm.suite = PQPAN_PQKE_SUITE_MLKEM512;
+    rm.mode = PQPAN_PQKE_MODE_NUMERIC;
+    rm.accepted_suites = 0x02;
+    rm.accepted_modes = 0x80;
+    rm.ct = body;
+    rm.ct_len = 768;
+    rm.nonce = nonce;
+    rm.commit = commit;
+    rm.tag = tag;
+    assert_int_equal(pqpan_pqke_resp_write(buf, sizeof buf, &len, &rm), PQPAN_OK);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x02, 0x01, 0x07, 0x68, 0x03}), 6);
+    assert_int_equal(len, 872);
+    assert_memory_equal(buf + 776, nonce, 32);
+    assert_memory_equal(buf + 808, commit, 32);
+    assert_memory_equal(buf + 840, tag, 32);
+    assert_int_equal(pqpan_pqke_resp_parse(&rp, buf, len), PQPAN_OK);
+    assert_ptr_equal(rp.commit, buf + 808);
+    rm.commit = NULL; /* numeric without its commitment: refused */
+    assert_int_equal(pqpan_pqke_resp_write(buf, sizeof buf, &len, &rm), PQPAN_ERR_BAD_LENGTH);
 
     /* kem-auth-mutual RESP for ML-KEM-512: 6 + 2 + 768 + 768 + 32 + 32 = 1608 = 0x0648 */
     memset(&rm, 0, sizeof rm);
@@ -538,24 +619,44 @@ static void test_codecs_write_documented_bytes_and_parse_back(void **state)
     assert_int_equal(pqpan_pqke_resp_parse(&rp, buf, len), PQPAN_OK);
     assert_ptr_equal(rp.ct_static, buf + 776);
     assert_ptr_equal(rp.tag, buf + 1576);
+    assert_null(rp.commit);
 
     /* numeric FIN: 6 + 32 + 32 = 70 */
+    memset(&fm, 0, sizeof fm);
     fm.suite = PQPAN_PQKE_SUITE_MLKEM1024;
     fm.mode = PQPAN_PQKE_MODE_NUMERIC;
-    fm.reveal = reveal;
+    fm.numeric_nonce = n_i;
     fm.tag = tag;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_OK);
     assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x03, 0x03, 0x07, 0x46, 0x00}), 6);
-    assert_memory_equal(buf + 6, reveal, 32);
+    assert_memory_equal(buf + 6, n_i, 32);
     assert_memory_equal(buf + 38, tag, 32);
     assert_int_equal(pqpan_pqke_fin_parse(&fp, buf, len), PQPAN_OK);
-    assert_ptr_equal(fp.reveal, buf + 6);
+    assert_ptr_equal(fp.numeric_nonce, buf + 6);
     /* a field the mode does not have, or lacks one it has: refused */
     fm.mode = PQPAN_PQKE_MODE_PSK;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_BAD_LENGTH);
     fm.mode = PQPAN_PQKE_MODE_NUMERIC;
-    fm.reveal = NULL;
+    fm.numeric_nonce = NULL;
     assert_int_equal(pqpan_pqke_fin_write(buf, sizeof buf, &len, &fm), PQPAN_ERR_BAD_LENGTH);
+
+    /* numeric REVEAL: 6 + 32 = 38 = 0x26, type 4; no such message in another mode */
+    vm.suite = PQPAN_PQKE_SUITE_MLKEM768;
+    vm.mode = PQPAN_PQKE_MODE_NUMERIC;
+    vm.numeric_nonce = n_i;
+    assert_int_equal(pqpan_pqke_reveal_write(buf, sizeof buf, &len, &vm), PQPAN_OK);
+    assert_int_equal(len, 38);
+    assert_memory_equal(buf, ((const uint8_t[]){0x02, 0x04, 0x02, 0x07, 0x26, 0x00}), 6);
+    assert_memory_equal(buf + 6, n_i, 32);
+    assert_int_equal(pqpan_pqke_reveal_parse(&vp, buf, len), PQPAN_OK);
+    assert_ptr_equal(vp.numeric_nonce, buf + 6);
+    assert_int_equal(pqpan_pqke_reveal_parse(&vp, buf, len - 1), PQPAN_ERR_BAD_LENGTH);
+    assert_null(vp.numeric_nonce);
+    buf[3] = PQPAN_PQKE_MODE_PSK;
+    assert_int_equal(pqpan_pqke_reveal_parse(&vp, buf, len), PQPAN_ERR_MALFORMED);
+    vm.mode = PQPAN_PQKE_MODE_NONE;
+    assert_int_equal(pqpan_pqke_reveal_write(buf, sizeof buf, &len, &vm), PQPAN_ERR_MALFORMED);
+    assert_int_equal(len, 0);
     /* an offer without the message's own mode: refused */
     im.offer_modes = 0x02;
     assert_int_equal(pqpan_pqke_init_write(buf, sizeof buf, &len, &im), PQPAN_ERR_MALFORMED);
@@ -781,17 +882,23 @@ static void rebuild_z(struct pqpan_pqke_z *z, const struct exchange *x,
     }
 }
 
-/* The transcript up to RESP[0 .. upto): SHA3-256(LE16(len) || prologue || [H(pk_R, 64) ||
- * [H(pk_I, 64)]] || INIT || RESP[0 .. upto)), the identities hashed here from the public
- * keys (FIPS 204 Alg. 6 line 8: tr = H(pk, 64) with H = SHAKE256). */
+/* The transcript up to RESP[0 .. upto): SHA3-256(LE16(len) || prologue || LE16(len) ||
+ * id_I || LE16(len) || id_R || [H(pk_R, 64) || [H(pk_I, 64)]] || INIT || RESP[0 .. upto)),
+ * the pinned keys' identities hashed here from the public keys (FIPS 204 Alg. 6 line 8: tr =
+ * H(pk, 64) with H = SHAKE256). */
 static void transcript_upto(uint8_t th[32], const struct exchange *x, size_t upto)
 {
     const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)x->keys.sig);
     struct pqpan_sha3_256_ctx h;
     uint8_t len2[2] = {(uint8_t)(sizeof test_prologue - 1), 0}, tr[64];
+    const uint8_t id_len[2] = {(uint8_t)(sizeof id_initiator - 1), 0};
     pqpan_sha3_256_init(&h);
     pqpan_sha3_256_absorb(&h, len2, 2);
     pqpan_sha3_256_absorb(&h, (const uint8_t *)test_prologue, sizeof test_prologue - 1);
+    pqpan_sha3_256_absorb(&h, id_len, 2);
+    pqpan_sha3_256_absorb(&h, (const uint8_t *)id_initiator, sizeof id_initiator - 1);
+    pqpan_sha3_256_absorb(&h, id_len, 2);
+    pqpan_sha3_256_absorb(&h, (const uint8_t *)id_responder, sizeof id_responder - 1);
     if (pqpan_pqke_mode_sig_responder(x->mode)) {
         pqpan_shake256(tr, sizeof tr, x->keys.r_pk, ds->pk_bytes);
         pqpan_sha3_256_absorb(&h, tr, sizeof tr);
@@ -850,7 +957,7 @@ static void test_session_follows_documented_formula(void **state)
             struct exchange x;
             struct pqpan_pqke_initiator before;
             struct pqpan_pqke_z z;
-            uint8_t th[32], kout[128], tag[32];
+            uint8_t th[32], th_fin[64], kout[128], tag[32];
             size_t kb = kem_of(all_suites[i])->security_category <= 1 ? 16 : 32;
             exchange_first_two(&x, all_suites[i], all_modes[j], 1000 + i);
             before = x.ini;
@@ -872,7 +979,11 @@ static void test_session_follows_documented_formula(void **state)
                                            (const uint8_t *)"pqpan-pqke-v2 responder confirm", 31),
                              PQPAN_OK);
             assert_memory_equal(tag, x.resp_msg + x.resp_len - 32, 32);
-            assert_int_equal(pqpan_kmac256(tag, 32, kout + 2 * kb + 32, 32, th, 32,
+            /* tag_i over th || [n_I, numeric: FIN's first field] */
+            memcpy(th_fin, th, 32);
+            memcpy(th_fin + 32, x.fin_msg + 6, 32);
+            assert_int_equal(pqpan_kmac256(tag, 32, kout + 2 * kb + 32, 32, th_fin,
+                                           all_modes[j] == PQPAN_PQKE_MODE_NUMERIC ? 64u : 32u,
                                            (const uint8_t *)"pqpan-pqke-v2 initiator confirm", 31),
                              PQPAN_OK);
             assert_memory_equal(tag, x.fin_msg + x.fin_len - 32, 32);
@@ -880,37 +991,38 @@ static void test_session_follows_documented_formula(void **state)
     }
 }
 
-/* numeric: commit = KMAC256(reveal, "", 256, "pqpan-pqke-v2 numeric commit"), value =
- * LE64(KMAC256(reveal, th, 64, "pqpan-pqke-v2 numeric value")) mod 10^6. */
+/* numeric: commit = KMAC256(n_R, "", 256, "pqpan-pqke-v2 numeric commit") in RESP before
+ * the tag, n_I in FIN, n_R in REVEAL; value = LE64(KMAC256(n_I || n_R, th, 64, "pqpan-pqke-v2
+ * numeric value")) mod 10^6 on both devices. */
 static void test_numeric_commitment_and_value_follow_formula(void **state)
 {
     struct exchange x;
-    struct pqpan_pqke_initiator ini;
-    struct pqpan_pqke_credentials ci;
-    uint8_t commit[32], v8[8], fin[70];
+    uint8_t commit[32], v8[8], key[64], th[32];
     uint64_t v = 0;
     uint32_t shown = 0;
-    size_t fin_len, k;
+    size_t k;
     (void)state;
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NUMERIC, 5);
-    assert_int_equal(pqpan_kmac256(commit, 32, x.ini.reveal, 32, NULL, 0,
+    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NUMERIC, 5);
+    /* RESP: 6 + 2 + 1088 + 32 (nonce_r), then the commitment */
+    assert_int_equal(x.resp_len, 1192);
+    assert_int_equal(pqpan_kmac256(commit, 32, x.reveal_msg + 6, 32, NULL, 0,
                                    (const uint8_t *)"pqpan-pqke-v2 numeric commit", 28),
                      PQPAN_OK);
-    assert_memory_equal(commit, x.init_msg + 1224, 32);
-    ini = x.ini;
-    ci = cred_initiator(&x.keys);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, fin,
-                                                 sizeof fin, &fin_len),
-                     PQPAN_OK);
-    assert_memory_equal(fin + 6, x.ini.reveal, 32); /* the reveal opens the commitment */
-    assert_int_equal(pqpan_kmac256(v8, 8, x.ini.reveal, 32, ini.secrets.th, 32,
+    assert_memory_equal(commit, x.resp_msg + 1128, 32);
+    memcpy(key, x.fin_msg + 6, 32);
+    memcpy(key + 32, x.reveal_msg + 6, 32);
+    transcript_upto(th, &x, x.resp_len - 32);
+    assert_int_equal(pqpan_kmac256(v8, 8, key, 64, th, 32,
                                    (const uint8_t *)"pqpan-pqke-v2 numeric value", 27),
                      PQPAN_OK);
     for (k = 0; k < 8; k++) {
         v |= (uint64_t)v8[k] << (8 * k);
     }
-    assert_int_equal(pqpan_pqke_initiator_numeric_value(&ini, &shown), PQPAN_OK);
-    assert_int_equal(shown, (uint32_t)(v % 1000000u));
+    /* both sessions were confirmed over the same th (exchange_full compared the values) */
+    assert_memory_equal(x.s_ini.transcript_hash, th, 32);
+    shown = (uint32_t)(v % 1000000u);
+    assert_true(shown < PQPAN_PQKE_NUMERIC_MODULUS);
+    assert_int_equal(x.value, shown);
 }
 
 /* Keccak-f[1600] permutations per side, counted by hand (prologue of 9 bytes): SHA3-256
@@ -1089,26 +1201,26 @@ static void test_every_suite_and_mode_gives_equal_keys(void **state)
  * docs/PROTOCOL.md, so any correct implementation reproduces them; a change means the wire
  * format, the key schedule or the order of random draws changed (ML-DSA and P-256 are
  * deterministic given their random bytes: hedged signing takes rnd from the same source).
- * Pinned: SHA3-256(INIT || RESP || FIN || key_i2r || key_r2i) of exchange_full(suite, mode,
- * seed 2026), ML-KEM-768 alone and with P-256. */
+ * Pinned: SHA3-256(INIT || RESP || FIN || [REVEAL] || key_i2r || key_r2i) of
+ * exchange_full(suite, mode, seed 2026), ML-KEM-768 alone and with P-256. */
 static void test_seeded_runs_are_pinned(void **state)
 {
     static const unsigned suites[2] = {PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_SUITE_P256_MLKEM768};
     static const char *const want[2][N_MODES] = {
-        {"812c9c9ee51280be57ba648f1719f42e7404545f67f290c6fe7b07bb76d7eff6",
-         "5da2ce09550e1c54965035dd1e7a7f5fdbc08c8f6b8751e89c55679ffdfabfaf",
-         "f1d60af8db45e0e8f1c802b9818834a769651ce8fabb3b2f32ec61031422989f",
-         "612d169dddb1244d6285cdde8498a170db87d33e5aa0696c3b9d274674c844c7",
-         "d6687688ad12a895c441fb7b18a4d592e2315dfb63623ec038c2863a3d28c910",
-         "6a785f15b243b1df7b2d4cb2afe54f99c9cd5e6d896698c6f0fede3deee551a7",
-         "d8c25adef872cb38cbdf70cce4309cce6d55083c3c07cfb719f9cd6019048c1b"},
-        {"05535894e499e8f782581129a4bda15288dec185fd67349cd7f3bdf0a24ae629",
-         "c66556809152c9fd556bebb9552c691a8aaaf098d9a375f48d49299e8bf95661",
-         "36fc1e3d20116a94c33fb3a03bfec19ec11319cb0f8b1a3d75f98ddcf15c1a6f",
-         "0c9943d9daa5e1cfa68d4af3650a9f995ed4b94ae67ebfc06793f247bd732ef9",
-         "39f93f7e9f00b2a7e269142109ecd7a04d1d6d729b3b3fdf7fe56754345bdb61",
-         "11ac7ce6088091bdf97c83a16ff1955b2da177e35846d1ab0ecd7e2bec6b0908",
-         "ddad48d9a7be51240faef5c3ee48c073e641d093ac1bc4a19f0c417ddb6ee794"}};
+        {"9da310e320a78e4470403b2c664ed220489704d0957ec0d465967c9218fffed4",
+         "c38aec01565001c11cc561057ed1437916efb48916497eacb395f56c51e1137d",
+         "072a7835698d2d5e5b70c7cd1569f2bd0cba762053c281d1dd98eb66a8aab396",
+         "663e5636f3eef7a1d8edd9280621622c04e6208df25b3b1e2968ab4a588dda58",
+         "e370c49ddc42cfa525296d0c2451cec2e4b7f3ae1f26cfdae72a3b94f9c0fdbc",
+         "338b61c188e2b551cd2f6656eba33b5ced8d965fc24653bbf50c52c6a4157bfc",
+         "8471884bf3b7a4db4fe6b8faa38aa1c6025a70f7ffeb29fd2fb5f7d27c2dfa1c"},
+        {"bf18e654633e9bcce8938d328fe19d424a45ae1e370e1e727ceeca2594fc9133",
+         "c127fd1fed91aa4ddd808765b4f87e0303c9d05ea0788f17e190e407184fa308",
+         "29e96a5f32ec85931bb7768b4c225088899b53c87956c975cf3aaa60b9471a18",
+         "e0e7ddf9c4022270e6734bfb33ade284c572c8ef8e026395dc10ccf75133a801",
+         "dabdfdda3311b822ff4863d31fd880c500f9984d2265c132893040b7142d1d40",
+         "b2e4f3b67a31738e4be641da9d6a8be6d8c74a2e82197a28e22bc3c70f118f34",
+         "612764d1c82cae5e0e64467425648e8ceb1fbaaa8f561f23946685b3fa738fd0"}};
     size_t i, j, k;
     int wrong = 0;
     (void)state;
@@ -1123,6 +1235,7 @@ static void test_seeded_runs_are_pinned(void **state)
             pqpan_sha3_256_absorb(&h, x.init_msg, x.init_len);
             pqpan_sha3_256_absorb(&h, x.resp_msg, x.resp_len);
             pqpan_sha3_256_absorb(&h, x.fin_msg, x.fin_len);
+            pqpan_sha3_256_absorb(&h, x.reveal_msg, x.reveal_len);
             pqpan_sha3_256_absorb(&h, x.s_ini.key_i2r, 32);
             pqpan_sha3_256_absorb(&h, x.s_ini.key_r2i, 32);
             pqpan_sha3_256_final(&h, digest);
@@ -1143,18 +1256,16 @@ static void test_context_copy_clones_a_party(void **state)
 {
     struct exchange x;
     struct pqpan_pqke_initiator a, b;
-    struct pqpan_pqke_credentials c;
     struct pqpan_pqke_session sa, sb;
     uint8_t fa[80], fb[80];
     size_t la, lb;
     (void)state;
     exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL, 7);
-    c = cred_initiator(&x.keys);
     a = x.ini;
     b = a;
-    assert_int_equal(pqpan_pqke_initiator_handle(&a, &c, x.resp_msg, x.resp_len, fa, sizeof fa, &la),
+    assert_int_equal(pqpan_pqke_initiator_handle(&a, x.resp_msg, x.resp_len, fa, sizeof fa, &la),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&b, &c, x.resp_msg, x.resp_len, fb, sizeof fb, &lb),
+    assert_int_equal(pqpan_pqke_initiator_handle(&b, x.resp_msg, x.resp_len, fb, sizeof fb, &lb),
                      PQPAN_OK);
     assert_int_equal(la, lb);
     assert_memory_equal(fa, fb, la);
@@ -1171,17 +1282,14 @@ static void test_take_session_wipes_and_releases_once(void **state)
     struct exchange x;
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
-    struct pqpan_pqke_credentials ci, cr;
     struct pqpan_pqke_session s;
     uint8_t fin[80];
     size_t fin_len, none;
     (void)state;
     exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_PSK, 8);
-    ci = cred_initiator(&x.keys);
-    cr = cred_responder(&x.keys);
     ini = x.ini;
     resp = x.resp;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, fin,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, fin,
                                                  sizeof fin, &fin_len),
                      PQPAN_OK);
     assert_false(all_zero(&ini.secrets, sizeof ini.secrets));
@@ -1198,7 +1306,7 @@ static void test_take_session_wipes_and_releases_once(void **state)
     assert_responder_failed(&resp, PQPAN_ERR_STATE);
     /* The responder's FIN, then take. */
     resp = x.resp;
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, NULL, NULL, fin, fin_len, NULL, 0,
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, fin, fin_len, NULL, 0,
                                                  &none),
                      PQPAN_OK);
     assert_int_equal(pqpan_pqke_responder_take_session(&resp, NULL), PQPAN_ERR_INVALID_ARG);
@@ -1229,7 +1337,8 @@ static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uin
     static uint8_t init1[PQPAN_PQKE_INIT_MAX_BYTES], resp1[PQPAN_PQKE_RESP_MAX_BYTES];
     static uint8_t init2[PQPAN_PQKE_INIT_MAX_BYTES], resp2[PQPAN_PQKE_RESP_MAX_BYTES];
     static uint8_t fin1[PQPAN_PQKE_FIN_MAX_BYTES], fin2[PQPAN_PQKE_FIN_MAX_BYTES];
-    size_t l_init1, l_resp1, l_fin1 = 0, l_init2, l_resp2, l_fin2 = 0, none;
+    static uint8_t rev1[PQPAN_PQKE_REVEAL_MSG_BYTES], rev2[PQPAN_PQKE_REVEAL_MSG_BYTES];
+    size_t l_init1, l_resp1, l_fin1 = 0, l_init2, l_resp2, l_fin2 = 0, l_rev1, l_rev2, none;
     struct pqpan_pqke_session s_vi, s_vr, s_mi, s_mr;
     memset(res, 0, sizeof *res);
     keyset_make(&victims, suite, 500 + suite);
@@ -1243,9 +1352,9 @@ static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uin
     att_i.peer_ek = victims.r_ek;
     att_i.peer_pk = victims.r_pk;
     assert_int_equal(pqpan_pqke_initiator_init(&vi, &p, suite, mode), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&vr, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&vr, &p, &vic_r), PQPAN_OK);
     assert_int_equal(pqpan_pqke_initiator_init(&mi, &p, suite, mode), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&mr, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&mr, &p, &att_r), PQPAN_OK);
     /* I -> M: INIT1; M -> R: INIT2 (M's own); R -> M: RESP2; M -> I: RESP1 (M's own). */
     assert_int_equal(pqpan_pqke_initiator_start(&vi, &vic_i, test_rng_fill, &r1, init1,
                                                 sizeof init1, &l_init1),
@@ -1253,28 +1362,33 @@ static void run_mitm(struct mitm_result *res, unsigned suite, unsigned mode, uin
     assert_int_equal(pqpan_pqke_initiator_start(&mi, &att_i, test_rng_fill, &r2, init2,
                                                 sizeof init2, &l_init2),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&vr, &vic_r, test_rng_fill, &r3, init2, l_init2,
+    assert_int_equal(pqpan_pqke_responder_handle(&vr, test_rng_fill, &r3, init2, l_init2,
                                                  resp2, sizeof resp2, &l_resp2),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&mr, &att_r, test_rng_fill, &r4, init1, l_init1,
+    assert_int_equal(pqpan_pqke_responder_handle(&mr, test_rng_fill, &r4, init1, l_init1,
                                                  resp1, sizeof resp1, &l_resp1),
                      PQPAN_OK);
     /* M's initiator side on R's answer, and the victim initiator on M's answer. */
-    if (pqpan_pqke_initiator_handle(&mi, &att_i, resp2, l_resp2, fin2, sizeof fin2, &l_fin2) !=
+    if (pqpan_pqke_initiator_handle(&mi, resp2, l_resp2, fin2, sizeof fin2, &l_fin2) !=
         PQPAN_OK) {
         l_fin2 = 0;
     }
-    res->ini_rc = pqpan_pqke_initiator_handle(&vi, &vic_i, resp1, l_resp1, fin1, sizeof fin1,
+    res->ini_rc = pqpan_pqke_initiator_handle(&vi, resp1, l_resp1, fin1, sizeof fin1,
                                               &l_fin1);
     if (res->ini_rc == PQPAN_OK) {
-        assert_int_equal(pqpan_pqke_responder_handle(&mr, &att_r, NULL, NULL, fin1, l_fin1, NULL,
-                                                     0, &none),
+        assert_int_equal(pqpan_pqke_responder_handle(&mr, NULL, NULL, fin1, l_fin1, rev1,
+                                                     sizeof rev1, &l_rev1),
                          PQPAN_OK);
     }
-    res->resp_rc = l_fin2 != 0 ? pqpan_pqke_responder_handle(&vr, &vic_r, NULL, NULL, fin2, l_fin2,
-                                                             NULL, 0, &none)
+    res->resp_rc = l_fin2 != 0 ? pqpan_pqke_responder_handle(&vr, NULL, NULL, fin2, l_fin2,
+                                                             rev2, sizeof rev2, &l_rev2)
                                : PQPAN_ERR_AUTH;
     if (mode == PQPAN_PQKE_MODE_NUMERIC && res->ini_rc == PQPAN_OK && res->resp_rc == PQPAN_OK) {
+        /* numeric: REVEAL from M's responder to I, and from R to M's initiator */
+        assert_int_equal(pqpan_pqke_initiator_handle(&vi, rev1, l_rev1, NULL, 0, &none),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_handle(&mi, rev2, l_rev2, NULL, 0, &none),
+                         PQPAN_OK);
         /* The two victims display their values; the user compares them. */
         assert_int_equal(pqpan_pqke_initiator_numeric_value(&vi, &res->ini_value), PQPAN_OK);
         assert_int_equal(pqpan_pqke_responder_numeric_value(&vr, &res->resp_value), PQPAN_OK);
@@ -1355,19 +1469,30 @@ static void test_user_refusal_and_misuse_of_numeric_calls(void **state)
 {
     struct exchange x;
     struct pqpan_pqke_initiator ini;
-    struct pqpan_pqke_credentials ci;
     uint8_t fin[80];
     size_t fin_len;
     uint32_t v = 5;
     (void)state;
-    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NUMERIC, 9);
-    ci = cred_initiator(&x.keys);
+    exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NUMERIC, 9);
     ini = x.ini;
     assert_int_equal(pqpan_pqke_initiator_numeric_value(&ini, &v), PQPAN_ERR_STATE);
     assert_int_equal(v, 0);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, fin,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, fin,
                                                  sizeof fin, &fin_len),
                      PQPAN_OK);
+    /* after FIN, before REVEAL: nothing to show yet */
+    assert_int_equal(pqpan_pqke_initiator_numeric_value(&ini, &v), PQPAN_ERR_STATE);
+    assert_int_equal(pqpan_pqke_initiator_user_confirm(&ini, 1), PQPAN_ERR_STATE);
+    assert_initiator_failed(&ini, PQPAN_ERR_STATE);
+    ini = x.ini;
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, fin,
+                                                 sizeof fin, &fin_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.reveal_msg, x.reveal_len, NULL, 0,
+                                                 &fin_len),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_numeric_value(&ini, &v), PQPAN_OK);
+    assert_int_equal(v, x.value);
     assert_int_equal(pqpan_pqke_initiator_user_confirm(&ini, 0), PQPAN_ERR_AUTH);
     assert_initiator_failed(&ini, PQPAN_ERR_AUTH);
     ini = x.ini;
@@ -1387,7 +1512,7 @@ static int header_flip_error(size_t pos, uint8_t flipped)
     case 0:
         return PQPAN_ERR_VERSION;
     case 1:
-        return (flipped >= 1 && flipped <= 3) ? PQPAN_ERR_STATE : PQPAN_ERR_MALFORMED;
+        return (flipped >= 1 && flipped <= 4) ? PQPAN_ERR_STATE : PQPAN_ERR_MALFORMED;
     case 2:
         return PQPAN_ERR_SUITE; /* outside the single-suite policy, or not the run's suite */
     case 3:
@@ -1431,10 +1556,11 @@ static int in_field(size_t at, size_t len, size_t pos)
 static int body_field(const struct exchange *x, unsigned t, size_t pos, size_t *off, int *large)
 {
     const struct pqpan_pqke_layout l = layout_of_run(x, t);
-    const size_t starts[9] = {l.ek, l.ct, l.ct_static, l.sig, l.nonce, l.ecdh, l.commit, l.reveal, l.tag};
+    const size_t starts[9] = {l.ek, l.ct, l.ct_static, l.sig, l.nonce, l.ecdh, l.commit, l.numeric_nonce,
+                              l.tag};
     const size_t lens[9] = {l.ek_len, l.ct_len, l.ct_static_len, l.sig_len, PQPAN_PQKE_NONCE_BYTES,
                             PQPAN_PQKE_ECDH_PUBLIC_BYTES, PQPAN_PQKE_COMMIT_BYTES,
-                            PQPAN_PQKE_REVEAL_BYTES, PQPAN_PQKE_TAG_BYTES};
+                            PQPAN_PQKE_NUMERIC_NONCE_BYTES, PQPAN_PQKE_TAG_BYTES};
     size_t f;
     for (f = 0; f < 9; f++) {
         if (in_field(starts[f], lens[f], pos)) {
@@ -1596,6 +1722,17 @@ static int check_fin_flip(const struct exchange *x, const uint8_t *msg, size_t l
     return rc == PQPAN_OK;
 }
 
+/* numeric REVEAL flips: the header, else a nonce that does not open RESP's commitment (AUTH). */
+static int check_reveal_flip(const struct exchange *x, const uint8_t *msg, size_t len, size_t pos,
+                             unsigned b)
+{
+    int want = pos < PQPAN_PQKE_HEADER_BYTES ? header_flip_error(pos, msg[pos]) : PQPAN_ERR_AUTH;
+    int rc = initiator_try_reveal(x, msg, len);
+    (void)b;
+    assert_int_equal(rc, want);
+    return rc == PQPAN_OK;
+}
+
 /* Every suite and mode, the flips of flips_at: exhaustive over the bytes (sampled bits in the
  * large fields) for the ML-KEM-only suites without signatures, sampled for the hybrid suites
  * and the sig modes. */
@@ -1611,12 +1748,14 @@ static void test_flipped_messages_never_give_a_key(void **state)
             flip_each(&x, PQPAN_PQKE_MSG_INIT, x.init_msg, x.init_len, check_init_flip, &t);
             flip_each(&x, PQPAN_PQKE_MSG_RESP, x.resp_msg, x.resp_len, check_resp_flip, &t);
             flip_each(&x, PQPAN_PQKE_MSG_FIN, x.fin_msg, x.fin_len, check_fin_flip, &t);
+            flip_each(&x, PQPAN_PQKE_MSG_REVEAL, x.reveal_msg, x.reveal_len, check_reveal_flip,
+                      &t);
         }
     }
     print_message("single-bit flips tried: %lu, sessions from a flipped message: %lu\n", t.flips,
                   t.wrong_keys);
     assert_int_equal(t.wrong_keys, 0);
-    assert_int_equal(t.flips, 118078); /* the count docs/PROTOCOL.md §5.1 gives */
+    assert_int_equal(t.flips, 119140); /* the count docs/PROTOCOL.md §5.1 gives */
 }
 
 /* ---- truncated and oversized messages ---- */
@@ -1663,10 +1802,13 @@ static void test_truncated_or_oversized_messages_are_bad_length(void **state)
             tried += bad_lengths(&x, x.init_msg, x.init_len, feed_init);
             tried += bad_lengths(&x, x.resp_msg, x.resp_len, initiator_try);
             tried += bad_lengths(&x, x.fin_msg, x.fin_len, responder_try_fin);
+            if (x.reveal_len != 0) {
+                tried += bad_lengths(&x, x.reveal_msg, x.reveal_len, initiator_try_reveal);
+            }
         }
     }
     print_message("truncated / oversized messages tried: %lu\n", tried);
-    assert_int_equal(tried, 189878); /* the count docs/PROTOCOL.md §5.1 gives */
+    assert_int_equal(tried, 190112); /* the count docs/PROTOCOL.md §5.1 gives */
 }
 
 /* ---- order: duplicated, reordered, replayed, reflected ---- */
@@ -1688,19 +1830,19 @@ static void test_duplicated_and_reordered_messages_are_state_errors(void **state
         cr = cred_responder(&x.keys);
         /* a second INIT, or the responder's own RESP reflected back, to a waiting responder */
         resp = x.resp;
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                      x.init_len, out, sizeof out, &out_len),
                          PQPAN_ERR_STATE);
         assert_responder_failed(&resp, PQPAN_ERR_STATE);
         assert_int_equal(responder_try_fin(&x, x.resp_msg, x.resp_len), PQPAN_ERR_STATE);
         /* FIN or RESP first to a fresh responder */
-        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.fin_msg,
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.fin_msg,
                                                      x.fin_len, out, sizeof out, &out_len),
                          PQPAN_ERR_STATE);
         assert_responder_failed(&resp, PQPAN_ERR_STATE);
-        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.resp_msg,
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.resp_msg,
                                                      x.resp_len, out, sizeof out, &out_len),
                          PQPAN_ERR_STATE);
         /* the initiator's own INIT or FIN reflected back to it */
@@ -1760,23 +1902,32 @@ static void test_identity_misbinding_is_refused(void **state)
     keyset_make(&eve, PQPAN_PQKE_SUITE_MLKEM768, 46);
     cr = cred_responder(&victims);
     cr.peer_pk = eve.i_pk;
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, sizeof out, &out_len),
                      PQPAN_OK);
     assert_int_equal(initiator_try(&x, out, out_len), PQPAN_ERR_AUTH);
 }
 
-/* numeric: a FIN whose reveal does not open INIT's commitment (the tag is right) is refused. */
+/* numeric: a REVEAL whose nonce does not open RESP's commitment is refused, also one that
+ * is another run's valid REVEAL; a FIN whose n_I was changed fails its tag (tag_i covers
+ * n_I). */
 static void test_numeric_reveal_must_open_the_commitment(void **state)
 {
-    struct exchange x;
-    uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
+    struct exchange x, other;
+    uint8_t msg[PQPAN_PQKE_FIN_MAX_BYTES];
     (void)state;
     exchange_full(&x, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NUMERIC, 43);
-    memcpy(fin, x.fin_msg, x.fin_len);
-    fin[6] ^= 0x20;
-    assert_int_equal(responder_try_fin(&x, fin, x.fin_len), PQPAN_ERR_AUTH);
+    exchange_full(&other, PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_MODE_NUMERIC, 44);
+    assert_int_equal(initiator_try_reveal(&x, x.reveal_msg, x.reveal_len), PQPAN_OK);
+    memcpy(msg, x.reveal_msg, x.reveal_len);
+    msg[6] ^= 0x20;
+    assert_int_equal(initiator_try_reveal(&x, msg, x.reveal_len), PQPAN_ERR_AUTH);
+    assert_int_equal(initiator_try_reveal(&x, other.reveal_msg, other.reveal_len),
+                     PQPAN_ERR_AUTH);
+    memcpy(msg, x.fin_msg, x.fin_len);
+    msg[6] ^= 0x20;
+    assert_int_equal(responder_try_fin(&x, msg, x.fin_len), PQPAN_ERR_AUTH);
 }
 
 /* ---- prologue, version, suite and mode policy ---- */
@@ -1795,8 +1946,8 @@ static void test_different_prologues_fail_authentication(void **state)
     cr = cred_responder(&x.keys);
     p.prologue = (const uint8_t *)"another prologue";
     p.prologue_len = 16;
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, sizeof out, &out_len),
                      PQPAN_OK);
     assert_int_equal(initiator_try(&x, out, out_len), PQPAN_ERR_AUTH);
@@ -1842,8 +1993,8 @@ static void test_responder_policy(void **state)
             static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
             size_t out_len;
             int want = i == j ? PQPAN_OK : PQPAN_ERR_SUITE;
-            assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-            assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+            assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+            assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                          x.init_len, out, sizeof out, &out_len),
                              want);
             if (want != PQPAN_OK) {
@@ -1853,8 +2004,8 @@ static void test_responder_policy(void **state)
             p.suites = PQPAN_PQKE_SUITES_ALL;
             p.modes = PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE) |
                       PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC);
-            assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-            assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+            assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+            assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                          x.init_len, out, sizeof out, &out_len),
                              PQPAN_ERR_MODE);
             assert_responder_failed(&resp, PQPAN_ERR_MODE);
@@ -1927,13 +2078,13 @@ static void test_downgraded_retry_is_refused(void **state)
     assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, init, sizeof init,
                                                 &init_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &both), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &both, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, init, init_len,
                                                  out, sizeof out, &out_len),
                      PQPAN_ERR_DOWNGRADE);
     assert_responder_failed(&resp, PQPAN_ERR_DOWNGRADE);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &only768), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &only768, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, init, init_len,
                                                  out, sizeof out, &out_len),
                      PQPAN_OK);
     assert_int_equal(out[6], PQPAN_PQKE_SUITE_BIT(2)); /* the responder's accepted set */
@@ -1942,8 +2093,8 @@ static void test_downgraded_retry_is_refused(void **state)
     assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r, init, sizeof init,
                                                 &init_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &only768), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &only768, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, init, init_len,
                                                  out, sizeof out, &out_len),
                      PQPAN_ERR_DOWNGRADE);
 }
@@ -1963,8 +2114,8 @@ static int offer_to(struct pqpan_pqke_initiator *ini, const struct pqpan_pqke_po
     assert_int_equal(pqpan_pqke_initiator_start(ini, &ci, test_rng_fill, &r, init, sizeof init,
                                                 &init_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, rp), PQPAN_OK);
-    return pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len, out,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, rp, &cr), PQPAN_OK);
+    return pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, init, init_len, out,
                                        PQPAN_PQKE_RESP_MAX_BYTES, out_len);
 }
 
@@ -2018,11 +2169,11 @@ static void test_stripped_hybrid_offer_fails_the_signature(void **state)
                                                 &init_len),
                      PQPAN_OK);
     init[7] = PQPAN_PQKE_SUITE_BIT(2); /* the attacker's edit of the offer (after the set byte) */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &ip), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &ip, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, init, init_len,
                                                  out, sizeof out, &out_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, out, out_len, fin, sizeof fin, &fin_len),
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, out, out_len, fin, sizeof fin, &fin_len),
                      PQPAN_ERR_AUTH);
 }
 
@@ -2048,11 +2199,11 @@ static void test_stripped_offer_fails_authentication(void **state)
                                                 &init_len),
                      PQPAN_OK);
     init[6] = PQPAN_PQKE_SUITE_BIT(2); /* the attacker's edit: "768 only" */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &ip), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, init, init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &ip, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, init, init_len,
                                                  out, sizeof out, &out_len),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, out, out_len, fin, sizeof fin, &fin_len),
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, out, out_len, fin, sizeof fin, &fin_len),
                      PQPAN_ERR_AUTH);
 }
 
@@ -2101,10 +2252,10 @@ static void test_initiator_refuses_resp_showing_better_choice(void **state)
     z.len = 0;
     pqpan_pqke_z_append(&z, ss, 32);
     assert_int_equal(pqpan_pqke_derive_keys(&keys, &z, 16, th), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_confirm_tag(resp + resp_len - 32, &keys,
-                                            PQPAN_PQKE_ROLE_RESPONDER, th),
+    assert_int_equal(pqpan_pqke_confirm_tag(resp + resp_len - 32, keys.responder_confirm_key,
+                                            PQPAN_PQKE_ROLE_RESPONDER, th, NULL),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, resp, resp_len, fin, sizeof fin,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, resp, resp_len, fin, sizeof fin,
                                                  &fin_len),
                      PQPAN_ERR_DOWNGRADE);
     assert_initiator_failed(&ini, PQPAN_ERR_DOWNGRADE);
@@ -2225,8 +2376,8 @@ static void test_rng_failure_fails_cleanly(void **state)
         struct pqpan_pqke_responder resp;
         struct pqpan_pqke_credentials cr = cred_responder(&x.keys);
         r.fail_after = calls;
-        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                      x.init_len, out, sizeof out, &out_len),
                          PQPAN_ERR_RNG);
         assert_responder_failed(&resp, PQPAN_ERR_RNG);
@@ -2251,9 +2402,9 @@ static void test_rng_failure_fails_cleanly(void **state)
         struct pqpan_pqke_responder resp;
         struct pqpan_pqke_credentials cr = cred_responder(&x.keys);
         r.fail_after = calls;
-        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
         memset(out, 0xAB, sizeof out);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                      x.init_len, out, sizeof out, &out_len),
                          PQPAN_ERR_RNG);
         assert_responder_failed(&resp, PQPAN_ERR_RNG);
@@ -2261,8 +2412,9 @@ static void test_rng_failure_fails_cleanly(void **state)
     }
 }
 
-/* sig modes: the pinned public key, the own secret key and a known ML-DSA set, at every step
- * that needs them (INVALID_ARG); the initiator's set must stay the one it announced. */
+/* sig modes: the pinned public key, the own secret key and a known ML-DSA set, all checked
+ * when the party takes its credentials (initiator: start; responder: INIT), before any work
+ * (INVALID_ARG); the steps after use the credentials kept then. */
 static void assert_sig_credentials_are_checked(void)
 {
     static struct exchange x;
@@ -2293,24 +2445,17 @@ static void assert_sig_credentials_are_checked(void)
     assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r, out, sizeof out,
                                                 &out_len),
                      PQPAN_ERR_INVALID_ARG);
-    c = cred_initiator(&x.keys);
-    c.sig = PQPAN_SIG_MLDSA87; /* not the set INIT announced */
-    ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &c, x.resp_msg, x.resp_len, out,
-                                                 sizeof out, &out_len),
-                     PQPAN_ERR_INVALID_ARG);
-    assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
     c = cred_responder(&x.keys);
     c.own_sk = NULL;
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r, x.init_msg,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &c), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, sizeof out, &out_len),
                      PQPAN_ERR_INVALID_ARG);
     c = cred_responder(&x.keys);
-    c.peer_pk = NULL; /* FIN's signature cannot be checked */
-    resp = x.resp;
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, NULL, NULL, x.fin_msg, x.fin_len,
-                                                 NULL, 0, &out_len),
+    c.peer_pk = NULL; /* FIN's signature could not be checked: refused at INIT already */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &c), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
+                                                 x.init_len, out, sizeof out, &out_len),
                      PQPAN_ERR_INVALID_ARG);
     assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
 }
@@ -2333,22 +2478,22 @@ static void test_policies_and_credentials_are_checked(void **state)
     assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_SIG),
                      PQPAN_ERR_INVALID_ARG);
     p.modes = 1u << 8; /* no mode 8 */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, NULL), PQPAN_ERR_INVALID_ARG);
     assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
     p.modes = 0;
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, NULL), PQPAN_ERR_INVALID_ARG);
     p.modes = 2;
     p.suites = PQPAN_PQKE_SUITE_BIT(7); /* no suite 7 */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, NULL), PQPAN_ERR_INVALID_ARG);
     p.suites = 4;
     p.prologue = NULL; /* a length without bytes */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, NULL), PQPAN_ERR_INVALID_ARG);
     p.prologue = out;
     p.prologue_len = PQPAN_PQKE_PROLOGUE_MAX_BYTES + 1;
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, NULL), PQPAN_ERR_INVALID_ARG);
     p.prologue = NULL;
     p.prologue_len = 0; /* no prologue at all is fine */
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, NULL), PQPAN_OK);
     /* missing credentials: kem-auth without the pinned key, psk without the PSK */
     p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH));
     assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_KEM_AUTH), PQPAN_OK);
@@ -2359,13 +2504,15 @@ static void test_policies_and_credentials_are_checked(void **state)
     c = cred_responder(&x.keys);
     c.psk = NULL;
     p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_PSK));
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r, x.init_msg,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &c), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, sizeof out, &out_len),
                      PQPAN_ERR_INVALID_ARG);
-    ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, x.resp_msg, x.resp_len, out,
-                                                 sizeof out, &out_len),
+    c = cred_initiator(&x.keys);
+    c.psk = NULL;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_PSK), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r, out, sizeof out,
+                                                &out_len),
                      PQPAN_ERR_INVALID_ARG);
     assert_sig_credentials_are_checked();
 }
@@ -2375,7 +2522,7 @@ static void test_small_buffers(void **state)
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
     struct exchange x;
-    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_credentials cr;
     struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
     struct test_rng r = rng_seeded(2);
     static uint8_t out[PQPAN_PQKE_MSG_MAX_BYTES];
@@ -2386,15 +2533,14 @@ static void test_small_buffers(void **state)
                      PQPAN_ERR_BUFFER_TOO_SMALL);
     assert_initiator_failed(&ini, PQPAN_ERR_BUFFER_TOO_SMALL);
     exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NUMERIC, 93);
-    ci = cred_initiator(&x.keys);
     cr = cred_responder(&x.keys);
     p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NUMERIC));
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, x.init_msg,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, x.init_msg,
                                                  x.init_len, out, x.resp_len - 1, &out_len),
                      PQPAN_ERR_BUFFER_TOO_SMALL);
     ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, x.resp_msg, x.resp_len, out, 69, &out_len),
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, out, 69, &out_len),
                      PQPAN_ERR_BUFFER_TOO_SMALL);
     assert_initiator_failed(&ini, PQPAN_ERR_BUFFER_TOO_SMALL);
 }
@@ -2406,35 +2552,34 @@ static void test_overlapping_buffers_are_refused(void **state)
     struct exchange x;
     struct pqpan_pqke_responder resp;
     struct pqpan_pqke_initiator ini;
-    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_credentials cr;
     struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
     struct test_rng r = rng_seeded(4);
     static uint8_t buf[2 * PQPAN_PQKE_MSG_MAX_BYTES];
     size_t out_len;
     (void)state;
     exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NONE, 94);
-    ci = cred_initiator(&x.keys);
     cr = cred_responder(&x.keys);
     memcpy(buf, x.init_msg, x.init_len);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, buf, x.init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, buf, x.init_len,
                                                  buf, sizeof buf, &out_len),
                      PQPAN_ERR_INVALID_ARG);
     assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
     memcpy(buf, x.init_msg, x.init_len);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, buf, x.init_len,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, buf, x.init_len,
                                                  buf + x.init_len - 1, 2000, &out_len),
                      PQPAN_ERR_INVALID_ARG);
     memcpy(buf, x.resp_msg, x.resp_len);
     ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, buf, x.resp_len, buf + 10, 100, &out_len),
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, buf, x.resp_len, buf + 10, 100, &out_len),
                      PQPAN_ERR_INVALID_ARG);
     assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
     /* adjacent, not overlapping: fine */
     memcpy(buf, x.resp_msg, x.resp_len);
     ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, buf, x.resp_len, buf + x.resp_len, 100,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, buf, x.resp_len, buf + x.resp_len, 100,
                                                  &out_len),
                      PQPAN_OK);
 }
@@ -2451,15 +2596,15 @@ static void test_null_contexts(void **state)
     memset(out, 0xAA, sizeof out);
     memset(&s, 0xAA, sizeof s);
     assert_int_equal(pqpan_pqke_initiator_init(NULL, &p, 1, 1), PQPAN_ERR_INVALID_ARG);
-    assert_int_equal(pqpan_pqke_responder_init(NULL, &p), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_pqke_responder_init(NULL, &p, NULL), PQPAN_ERR_INVALID_ARG);
     assert_int_equal(pqpan_pqke_initiator_start(NULL, NULL, test_rng_fill, NULL, out, sizeof out,
                                                 &out_len),
                      PQPAN_ERR_INVALID_ARG);
     assert_true(all_zero(out, sizeof out));
     assert_int_equal(out_len, 0);
-    assert_int_equal(pqpan_pqke_initiator_handle(NULL, NULL, out, 1, out + 8, 8, &out_len),
+    assert_int_equal(pqpan_pqke_initiator_handle(NULL, out, 1, out + 8, 8, &out_len),
                      PQPAN_ERR_INVALID_ARG);
-    assert_int_equal(pqpan_pqke_responder_handle(NULL, NULL, NULL, NULL, out, 1, out + 8, 8, &out_len),
+    assert_int_equal(pqpan_pqke_responder_handle(NULL, NULL, NULL, out, 1, out + 8, 8, &out_len),
                      PQPAN_ERR_INVALID_ARG);
     assert_int_equal(pqpan_pqke_initiator_take_session(NULL, &s), PQPAN_ERR_INVALID_ARG);
     assert_true(all_zero(&s, sizeof s));
@@ -2494,25 +2639,28 @@ static void test_abort_wipes_and_keeps_the_first_error(void **state)
     ini = x.ini;
     assert_int_equal(initiator_try(&x, x.resp_msg, x.resp_len - 0), PQPAN_OK);
     x.resp_msg[20] ^= 1;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, NULL, x.resp_msg, x.resp_len, NULL, 0, NULL),
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, x.resp_msg, x.resp_len, NULL, 0, NULL),
                      PQPAN_ERR_INVALID_ARG);
     pqpan_pqke_initiator_abort(&ini);
     assert_int_equal(pqpan_pqke_initiator_error(&ini), PQPAN_ERR_INVALID_ARG);
 }
 
-/* ---- the independent review's attacks (issue 25), each as the review ran it ---- */
+
+/* ---- the independent review's attacks (issue 25) ---- */
 
 /* numeric: an attacker who may open any number of responder sessions and withhold any
- * message. He runs the victim initiator I's exchange to the point where I's value is fixed
- * and known to him, then opens responder sessions one after the other. In each he advances
- * his own initiator as far as it goes without sending the victim responder anything more;
- * if it shows a value, that is his prediction of what the responder will show, and he
- * withholds the rest from every session whose prediction differs from I's value. A guess is
- * a prediction compared with I's value; it is visible only if the responder already
- * displays its value when the attacker learns it. The test counts both: a successful MITM
- * must need one visible value per guess. (Each prediction is also checked against the
- * value the responder shows when it is given the rest, so the count cannot pass by an
- * attacker who predicts wrongly.) */
+ * message. He runs the victim initiator I's exchange until I's value is fixed and known to
+ * him, then opens responder sessions one after the other. In each he advances his own
+ * initiator as far as it goes without sending the victim responder anything more; if it
+ * shows a value, that is his prediction of what the responder will show, and he could
+ * withhold the rest from every session whose prediction differs from I's value. Only if it
+ * shows none must he go on, and then he learns the responder's value from its REVEAL. A
+ * guess is a responder's value the attacker learns; it is visible if that responder already
+ * displays the value when he learns it. A successful MITM must need one visible value per
+ * guess: guesses == visible. Each guess is also checked against the value the responder
+ * shows, so the count cannot pass by an attacker who predicts wrongly. On the protocol before
+ * issue 25 (the initiator committed in INIT, revealed in FIN, and the responder computed its
+ * value only from FIN) this test saw 32 guesses and 0 visible values. */
 static void test_numeric_attacker_gets_no_silent_guess(void **state)
 {
     static struct keyset victims, attacker;
@@ -2520,104 +2668,127 @@ static void test_numeric_attacker_gets_no_silent_guess(void **state)
     struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(mode));
     struct pqpan_pqke_credentials ci, cr, ai, ar;
     struct pqpan_pqke_initiator vi, mi;
-    struct pqpan_pqke_responder vr, mr, shown;
+    struct pqpan_pqke_responder vr, mr;
     static uint8_t m1[PQPAN_PQKE_MSG_MAX_BYTES], m2[PQPAN_PQKE_MSG_MAX_BYTES];
-    static uint8_t m3[PQPAN_PQKE_MSG_MAX_BYTES];
-    size_t l1, l2, l3, none;
+    static uint8_t m3[PQPAN_PQKE_MSG_MAX_BYTES], m4[PQPAN_PQKE_MSG_MAX_BYTES];
+    size_t l1, l2, l3, l4, none;
     unsigned k, guesses = 0, visible = 0;
-    uint32_t v_i = 0, predicted, v_r;
+    uint32_t v_i = 0, learnt = 0, shown = 0;
+    struct test_rng r1 = rng_seeded(1), r2 = rng_seeded(2);
     (void)state;
     keyset_make(&victims, suite, 611);
     keyset_make(&attacker, suite, 612);
     ci = cred_initiator(&victims);
     cr = cred_responder(&victims);
-    ai = cred_initiator(&attacker);
+    ai = cred_initiator(&attacker); /* M claims the victims' identities, with his own keys */
     ar = cred_responder(&attacker);
-    /* I -> M: INIT; M -> I: RESP; I -> M: FIN. I shows its value (one visible value). */
-    {
-        struct test_rng r1 = rng_seeded(1), r2 = rng_seeded(2);
-        assert_int_equal(pqpan_pqke_initiator_init(&vi, &p, suite, mode), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_init(&mr, &p), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_initiator_start(&vi, &ci, test_rng_fill, &r1, m1, sizeof m1,
-                                                    &l1),
-                         PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&mr, &ar, test_rng_fill, &r2, m1, l1, m2,
-                                                     sizeof m2, &l2),
-                         PQPAN_OK);
-        assert_int_equal(pqpan_pqke_initiator_handle(&vi, &ci, m2, l2, m3, sizeof m3, &l3),
-                         PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&mr, &ar, NULL, NULL, m3, l3, NULL, 0, &none),
-                         PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_numeric_value(&mr, &v_i), PQPAN_OK);
-    }
+    /* I -> M: INIT; M -> I: RESP; I -> M: FIN; M's responder shows I's value to M. */
+    assert_int_equal(pqpan_pqke_initiator_init(&vi, &p, suite, mode), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&mr, &p, &ar), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&vi, &ci, test_rng_fill, &r1, m1, sizeof m1, &l1),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&mr, test_rng_fill, &r2, m1, l1, m2, sizeof m2,
+                                                 &l2),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_handle(&vi, m2, l2, m3, sizeof m3, &l3), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&mr, NULL, NULL, m3, l3, m4, sizeof m4, &l4),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_numeric_value(&mr, &v_i), PQPAN_OK);
     for (k = 0; k < 32; k++) {
         struct test_rng r3 = rng_seeded(100 + k), r4 = rng_seeded(200 + k);
+        int before;
         assert_int_equal(pqpan_pqke_initiator_init(&mi, &p, suite, mode), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_init(&vr, &p), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_init(&vr, &p, &cr), PQPAN_OK);
         assert_int_equal(pqpan_pqke_initiator_start(&mi, &ai, test_rng_fill, &r3, m1, sizeof m1,
                                                     &l1),
                          PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&vr, &cr, test_rng_fill, &r4, m1, l1, m2,
+        assert_int_equal(pqpan_pqke_responder_handle(&vr, test_rng_fill, &r4, m1, l1, m2,
                                                      sizeof m2, &l2),
                          PQPAN_OK);
-        /* The attacker's own initiator on the responder's RESP: its FIN is not sent yet. */
-        assert_int_equal(pqpan_pqke_initiator_handle(&mi, &ai, m2, l2, m3, sizeof m3, &l3),
+        /* The attacker's own initiator on the responder's RESP; its FIN is not sent yet. */
+        assert_int_equal(pqpan_pqke_initiator_handle(&mi, m2, l2, m3, sizeof m3, &l3), PQPAN_OK);
+        before = pqpan_pqke_initiator_numeric_value(&mi, &learnt) == PQPAN_OK;
+        /* Nothing to predict with: FIN goes to the responder, which shows its value as it
+         * sends REVEAL, and only then does the attacker learn it. */
+        assert_int_equal(pqpan_pqke_responder_handle(&vr, NULL, NULL, m3, l3, m4, sizeof m4, &l4),
                          PQPAN_OK);
-        if (pqpan_pqke_initiator_numeric_value(&mi, &predicted) != PQPAN_OK) {
-            continue; /* nothing to predict with: he must go on, and the responder shows */
+        assert_int_equal(pqpan_pqke_responder_numeric_value(&vr, &shown), PQPAN_OK);
+        if (!before) {
+            assert_int_equal(pqpan_pqke_initiator_handle(&mi, m4, l4, NULL, 0, &none), PQPAN_OK);
+            assert_int_equal(pqpan_pqke_initiator_numeric_value(&mi, &learnt), PQPAN_OK);
         }
         guesses++;
-        visible += pqpan_pqke_responder_state(&vr) == PQPAN_PQKE_STATE_WAIT_USER;
-        /* The prediction is right: given FIN, the responder shows exactly that value. */
-        shown = vr;
-        assert_int_equal(pqpan_pqke_responder_handle(&shown, &cr, NULL, NULL, m3, l3, NULL, 0,
-                                                     &none),
-                         PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_numeric_value(&shown, &v_r), PQPAN_OK);
-        assert_int_equal(v_r, predicted);
+        visible += !before;
+        assert_int_equal(learnt, shown);
+        assert_int_not_equal(shown, v_i); /* 32 guesses, each matching with probability 1e-6 */
     }
-    (void)v_i;
+    assert_int_equal(guesses, 32);
     assert_int_equal(guesses, visible);
 }
 
-/* psk and numeric: a device holding one PSK (or running numeric) in both roles, its INIT
- * reflected to its own responder and the answers back ("Selfie", Drucker and Gueron 2019):
- * nothing may complete. */
+/* A device holding one PSK (or running numeric) in both roles, its INIT reflected to its own
+ * responder and the answers back ("Selfie", Drucker and Gueron, 2019): its two roles bind
+ * the identities in opposite places, so the reflected RESP fails its tag. Before issue 25 the
+ * psk exchange completed (the initiator took the reflected RESP). A party that names itself
+ * as its peer, or runs psk or numeric without identities, is refused. */
 static void test_reflection_to_the_same_device_fails(void **state)
 {
     static const unsigned modes[] = {PQPAN_PQKE_MODE_PSK, PQPAN_PQKE_MODE_NUMERIC};
+    static struct keyset device;
+    const unsigned suite = PQPAN_PQKE_SUITE_MLKEM768;
     size_t j;
     (void)state;
+    keyset_make(&device, suite, 73);
     for (j = 0; j < 2; j++) {
-        static struct keyset device;
-        const unsigned suite = PQPAN_PQKE_SUITE_MLKEM768;
         struct pqpan_pqke_policy p =
             policy_of(PQPAN_PQKE_SUITE_BIT(suite), PQPAN_PQKE_MODE_BIT(modes[j]));
-        struct pqpan_pqke_credentials c;
+        struct pqpan_pqke_credentials ci = cred_initiator(&device), cr = ci;
         struct pqpan_pqke_initiator ini;
         struct pqpan_pqke_responder resp;
         struct test_rng r1 = rng_seeded(71), r2 = rng_seeded(72);
         static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], rsp[PQPAN_PQKE_RESP_MAX_BYTES];
         static uint8_t fin[PQPAN_PQKE_FIN_MAX_BYTES];
         size_t l_init, l_rsp, l_fin = 0;
-        keyset_make(&device, suite, 73);
-        c = cred_initiator(&device);
+        /* The device D, believing it talks to P in both roles: own D, peer P. */
+        cr.own_dk = device.i_dk;
         assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, suite, modes[j]), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-        assert_int_equal(pqpan_pqke_initiator_start(&ini, &c, test_rng_fill, &r1, init,
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init,
                                                     sizeof init, &l_init),
                          PQPAN_OK);
-        assert_int_equal(pqpan_pqke_responder_handle(&resp, &c, test_rng_fill, &r2, init, l_init,
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r2, init, l_init,
                                                      rsp, sizeof rsp, &l_rsp),
                          PQPAN_OK);
-        assert_int_equal(pqpan_pqke_initiator_handle(&ini, &c, rsp, l_rsp, fin, sizeof fin, &l_fin),
+        assert_int_equal(pqpan_pqke_initiator_handle(&ini, rsp, l_rsp, fin, sizeof fin, &l_fin),
                          PQPAN_ERR_AUTH);
+        assert_initiator_failed(&ini, PQPAN_ERR_AUTH);
+        /* Naming itself as its peer, or no identities: refused before any work. */
+        ci.peer_id = ci.own_id;
+        assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, suite, modes[j]), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init,
+                                                    sizeof init, &l_init),
+                         PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(l_init, 0);
+        cr.own_id_len = 0;
+        cr.peer_id_len = 0;
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+        ci = cred_initiator(&device);
+        assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, suite, modes[j]), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init,
+                                                    sizeof init, &l_init),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r2, init, l_init,
+                                                     rsp, sizeof rsp, &l_rsp),
+                         PQPAN_ERR_INVALID_ARG);
+        assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
     }
 }
 
 /* kem-auth: a responder that accepts ML-KEM-512 and -1024 and holds a 512 static key (in a
  * buffer of exactly its size), sent a kem-auth INIT for 1024, refuses it with a suite error
- * before it reads the key (under ASan the old code read past it). */
+ * before it reads the key (the old code read past it: ASan heap-buffer-overflow in check_dk,
+ * and BAD_KEY). Credentials without their KEM, and an initiator whose pinned key is of
+ * another set than the suite it starts, are refused too. */
 static void test_static_key_of_another_kem_is_refused(void **state)
 {
     static struct keyset k1024, k512;
@@ -2646,18 +2817,33 @@ static void test_static_key_of_another_kem_is_refused(void **state)
     assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init, sizeof init,
                                                 &l_init),
                      PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &pr), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r2, init, l_init, out,
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &pr, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r2, init, l_init, out,
                                                  sizeof out, &l_out),
                      PQPAN_ERR_SUITE);
     assert_responder_failed(&resp, PQPAN_ERR_SUITE);
+    assert_int_equal(l_out, 0);
+    cr.kem = 0; /* the KEM left out */
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &pr, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r2, init, l_init, out,
+                                                 sizeof out, &l_out),
+                     PQPAN_ERR_INVALID_ARG);
+    ci.kem = PQPAN_KEM_MLKEM512; /* a 512 key pinned for a 1024 exchange */
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &pi, s1024, PQPAN_PQKE_MODE_KEM_AUTH),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init, sizeof init,
+                                                &l_init),
+                     PQPAN_ERR_SUITE);
+    assert_initiator_failed(&ini, PQPAN_ERR_SUITE);
     free(dk512);
 }
 
-/* sig: the initiator must verify sig_r with the key whose identity it put into the
- * transcript at start. An application that hands handle() another key (looked up again,
- * say, from something the peer sent) must not get a session signed by that key's holder
- * over a transcript that names the pinned one. */
+/* sig: the initiator verifies sig_r with the key whose identity it bound at start, which it
+ * keeps: the credentials are taken once. Eve, who holds her own ML-DSA key, re-signs an
+ * honest RESP's transcript (which names the pinned key) and re-tags it; before issue 25 an
+ * application that handed handle() Eve's key (looked up again, say, from something the peer
+ * sent) completed with her. Now handle() takes no credentials, and changing the caller's
+ * struct after start changes nothing: the honest RESP still verifies, Eve's never. */
 static void test_initiator_verifies_with_the_key_it_started_with(void **state)
 {
     static struct keyset eve;
@@ -2665,20 +2851,21 @@ static void test_initiator_verifies_with_the_key_it_started_with(void **state)
     struct pqpan_pqke_credentials ci;
     static uint8_t resp[PQPAN_PQKE_RESP_MAX_BYTES], fin[PQPAN_PQKE_FIN_MAX_BYTES];
     struct pqpan_pqke_resp_msg rm;
-    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_initiator ini, started;
     struct pqpan_pqke_keys keys;
     struct pqpan_pqke_z z;
     const struct pqpan_sig *ds;
     static const char ctx_r[] = "pqpan-pqke-v2 responder signature";
+    struct test_rng r = rng_seeded(91);
     uint8_t th[32], rnd[32] = {0};
-    size_t sig_at, fin_len;
+    size_t sig_at, fin_len, init_len;
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES];
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(PQPAN_PQKE_SUITE_MLKEM768),
+                                           PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG));
     (void)state;
     exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_SIG, 91);
     keyset_make(&eve, PQPAN_PQKE_SUITE_MLKEM768, 92);
     ds = pqpan_sig_by_id((enum pqpan_sig_id)x.keys.sig);
-    /* Eve re-signs the honest RESP's transcript (which names the pinned key) with her key and
-     * re-tags it: she is the responder here, so she holds ss_e (rebuilt from the initiator's
-     * dk, as she would have it from her own Encaps). */
     memcpy(resp, x.resp_msg, x.resp_len);
     assert_int_equal(pqpan_pqke_resp_parse(&rm, resp, x.resp_len), PQPAN_OK);
     sig_at = (size_t)(rm.signature - resp);
@@ -2690,46 +2877,114 @@ static void test_initiator_verifies_with_the_key_it_started_with(void **state)
     transcript_upto(th, &x, x.resp_len - 32);
     rebuild_z(&z, &x, &x.ini);
     assert_int_equal(pqpan_pqke_derive_keys(&keys, &z, 32, th), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_confirm_tag(resp + x.resp_len - 32, &keys,
-                                            PQPAN_PQKE_ROLE_RESPONDER, th),
+    assert_int_equal(pqpan_pqke_confirm_tag(resp + x.resp_len - 32, keys.responder_confirm_key,
+                                            PQPAN_PQKE_ROLE_RESPONDER, th, NULL),
                      PQPAN_OK);
-    /* The application hands handle() Eve's key instead of the one it started with. */
-    ci = cred_initiator(&x.keys);
-    ci.peer_pk = eve.r_pk;
     ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, resp, x.resp_len, fin, sizeof fin,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, resp, x.resp_len, fin, sizeof fin,
                                                  &fin_len),
                      PQPAN_ERR_AUTH);
+    assert_initiator_failed(&ini, PQPAN_ERR_AUTH);
+    /* The caller's struct changed after start (Eve's key put in): the party kept its own. */
+    exchange_first_two(&x, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_SIG, 93);
+    ci = cred_initiator(&x.keys);
+    assert_int_equal(pqpan_pqke_initiator_init(&started, &p, PQPAN_PQKE_SUITE_MLKEM768,
+                                               PQPAN_PQKE_MODE_SIG),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&started, &ci, test_rng_fill, &r, init,
+                                                sizeof init, &init_len),
+                     PQPAN_OK);
+    ci.peer_pk = eve.r_pk;
+    assert_ptr_equal(started.cred.peer_pk, x.keys.r_pk);
+    assert_int_equal(initiator_try(&x, x.resp_msg, x.resp_len), PQPAN_OK);
 }
 
 /* A call refused because its input and output overlap leaves the input as it was (as the
- * ML-KEM layer does): in place means the caller's message is the buffer. */
+ * ML-KEM layer does): in place, the output is the caller's message. Before issue 25 the
+ * refusal zeroed it. */
 static void test_refused_in_place_call_leaves_input_intact(void **state)
 {
     struct exchange x;
     struct pqpan_pqke_initiator ini;
     struct pqpan_pqke_responder resp;
-    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_credentials cr;
     struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2), PQPAN_PQKE_MODE_BIT(1));
     struct test_rng r = rng_seeded(95);
     static uint8_t buf[PQPAN_PQKE_MSG_MAX_BYTES];
-    size_t out_len;
+    size_t out_len = 3;
     (void)state;
     exchange_first_two(&x, 2, PQPAN_PQKE_MODE_NONE, 96);
-    ci = cred_initiator(&x.keys);
     cr = cred_responder(&x.keys);
     memcpy(buf, x.resp_msg, x.resp_len);
     ini = x.ini;
-    assert_int_equal(pqpan_pqke_initiator_handle(&ini, &ci, buf, x.resp_len, buf, sizeof buf,
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, buf, x.resp_len, buf, sizeof buf,
                                                  &out_len),
                      PQPAN_ERR_INVALID_ARG);
+    assert_initiator_failed(&ini, PQPAN_ERR_INVALID_ARG);
     assert_memory_equal(buf, x.resp_msg, x.resp_len);
+    assert_int_equal(out_len, 0);
     memcpy(buf, x.init_msg, x.init_len);
-    assert_int_equal(pqpan_pqke_responder_init(&resp, &p), PQPAN_OK);
-    assert_int_equal(pqpan_pqke_responder_handle(&resp, &cr, test_rng_fill, &r, buf, x.init_len,
-                                                 buf, sizeof buf, &out_len),
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r, buf, x.init_len,
+                                                 buf + 1, sizeof buf - 1, &out_len),
                      PQPAN_ERR_INVALID_ARG);
+    assert_responder_failed(&resp, PQPAN_ERR_INVALID_ARG);
     assert_memory_equal(buf, x.init_msg, x.init_len);
+}
+
+/* psk: a PSK shorter than 32 bytes (a PIN, a password) or longer than 64 is refused at the
+ * API, by both parties; 32 and 64 bytes work, and a 64-byte PSK gives both sides the same
+ * keys. */
+static void test_psk_length_is_checked(void **state)
+{
+    static const size_t lens[] = {0, 6, 31, 65};
+    struct exchange x;
+    struct pqpan_pqke_policy p = policy_of(PQPAN_PQKE_SUITE_BIT(2),
+                                           PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_PSK));
+    struct pqpan_pqke_credentials ci, cr;
+    struct pqpan_pqke_initiator ini;
+    struct pqpan_pqke_responder resp;
+    struct pqpan_pqke_session si, sr;
+    struct test_rng r1 = rng_seeded(97), r2 = rng_seeded(98);
+    static uint8_t init[PQPAN_PQKE_INIT_MAX_BYTES], out[PQPAN_PQKE_RESP_MAX_BYTES], fin[80];
+    uint8_t psk64[64];
+    size_t l_init, l_out, l_fin, none, i;
+    (void)state;
+    exchange_first_two(&x, 2, PQPAN_PQKE_MODE_PSK, 99);
+    for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        ci = cred_initiator(&x.keys);
+        ci.psk_len = lens[i];
+        assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_PSK), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init,
+                                                    sizeof init, &l_init),
+                         PQPAN_ERR_INVALID_ARG);
+        cr = cred_responder(&x.keys);
+        cr.psk_len = lens[i];
+        assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+        assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r2, x.init_msg,
+                                                     x.init_len, out, sizeof out, &l_out),
+                         PQPAN_ERR_INVALID_ARG);
+    }
+    memset(psk64, 0xA5, sizeof psk64);
+    ci = cred_initiator(&x.keys);
+    cr = cred_responder(&x.keys);
+    ci.psk = cr.psk = psk64;
+    ci.psk_len = cr.psk_len = sizeof psk64;
+    assert_int_equal(pqpan_pqke_initiator_init(&ini, &p, 2, PQPAN_PQKE_MODE_PSK), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_init(&resp, &p, &cr), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_start(&ini, &ci, test_rng_fill, &r1, init, sizeof init,
+                                                &l_init),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, test_rng_fill, &r2, init, l_init, out,
+                                                 sizeof out, &l_out),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_handle(&ini, out, l_out, fin, sizeof fin, &l_fin),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_handle(&resp, NULL, NULL, fin, l_fin, NULL, 0, &none),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_pqke_initiator_take_session(&ini, &si), PQPAN_OK);
+    assert_int_equal(pqpan_pqke_responder_take_session(&resp, &sr), PQPAN_OK);
+    assert_memory_equal(&si, &sr, sizeof si);
 }
 
 int main(void)
@@ -2783,6 +3038,7 @@ int main(void)
         cmocka_unit_test(test_static_key_of_another_kem_is_refused),
         cmocka_unit_test(test_initiator_verifies_with_the_key_it_started_with),
         cmocka_unit_test(test_refused_in_place_call_leaves_input_intact),
+        cmocka_unit_test(test_psk_length_is_checked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
