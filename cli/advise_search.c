@@ -291,7 +291,7 @@ static int load_802154(struct advise_ctx *c)
     }
     c->poll_ms = c->o->poll_ms;
     for (k = 0; k < 2; k++) {
-        struct lowpan_opts lo;
+        struct lowpan_opts lo = c->o->lowpan;
         lo.short_addr = k;
         rc = lowpan_poll(&p, &q, ua, c->timing, &lo, c->poll_ms, &msg);
         if (rc != EXIT_OK) {

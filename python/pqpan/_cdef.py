@@ -595,6 +595,7 @@ struct pqpan_ble_exchange_memo {
     struct pqpan_ble_bits_tail bits_tail[2];
     struct pqpan_ble_counts counts;
     uint64_t latency_ns;
+    uint64_t latency_flipped_ns;
     int by_side;
 };
 struct pqpan_ble_last_call {
@@ -680,6 +681,8 @@ void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
 uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns);
 uint64_t pqpan_ble_event_rx_window_ns(const struct pqpan_ble_device *d,
                                       uint64_t since_anchor_ns);
+uint64_t pqpan_ble_event_lead_ns(const struct pqpan_ble_device *d, uint64_t ci_ns,
+                                 enum pqpan_ble_role role);
 struct pqpan_ble_idle_config {
     enum pqpan_ble_phy phy;
     uint64_t ci_ns;
@@ -836,10 +839,15 @@ struct pqpan_advise_battery_in {
     double exchange_uc;
     double exchange_s;
     double rekey_s;
+    double app_ua;
+    double self_discharge;
+    double derate;
 };
 struct pqpan_advise_battery {
     double capacity_uc;
+    double usable_uc;
     double exchanges;
+    double drain_ua;
     double avg_ua;
     double rekey_ua;
     double rekey_share;
@@ -1695,6 +1703,7 @@ struct pqpan_sim_span {
     uint8_t state;
     uint8_t phase;
     uint8_t op;
+    uint8_t resumed;
 };
 struct pqpan_sim_observer {
     void (*packet)(void *ctx, const struct pqpan_sim_packet *p);
@@ -1730,6 +1739,14 @@ struct pqpan_sim_l2cap {
 struct pqpan_sim_ctrl {
     uint8_t b[24];
     uint8_t len;
+};
+struct pqpan_sim_cpu {
+    uint64_t left_ns[16];
+    uint64_t free_ns;
+    uint8_t op[16];
+    uint8_t head, n;
+    uint8_t head_started;
+    uint8_t msg_after;
 };
 struct pqpan_sim_node {
     uint8_t sn, nesn;
@@ -1782,6 +1799,7 @@ struct pqpan_sim_node {
     uint8_t sig_id;
     uint8_t is_ek;
     uint8_t done;
+    struct pqpan_sim_cpu cpu;
 };
 struct pqpan_sim {
     struct pqpan_sim_config cfg;
@@ -2521,6 +2539,7 @@ MACROS = {
     'PQPAN_PCAP_RECORD_HDR_OCTETS': 16,
     'PQPAN_PCAP_SNAPLEN': 65535,
     'PQPAN_PPK2_CHANNELS': 8,
+    'PQPAN_PPK2_CH_ADVERTISE': 2,
     'PQPAN_PPK2_CH_CRYPTO': 0,
     'PQPAN_PPK2_CH_RADIO': 1,
     'PQPAN_PPK2_LENIENT': 1,
@@ -2565,6 +2584,7 @@ MACROS = {
     'PQPAN_SIM154_MIN_BG_PSDU': 17,
     'PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT': 8000,
     'PQPAN_SIM154_REASM_TIMEOUT_MS_MAX': 60000,
+    'PQPAN_SIM_CPU_OPS': 16,
     'PQPAN_SIM_HOSTQ': 8,
     'PQPAN_SIM_L2CAP_MAX': 521,
     'PQPAN_SIM_LLQ': 4,
