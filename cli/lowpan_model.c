@@ -102,8 +102,9 @@ static const struct cli_opt exchange_rows[] = {
      .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
      .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
              "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
-             "over 1999 octets (the 2047-octet datagram of RFC 4944 less IPv6 and UDP) goes in "
-             "segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 each "
+             "over 1232 octets (the 1280-octet IPv6 MTU of RFC 4944 less IPv6 and UDP headers) "
+             "goes in segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 "
+             "each "
              "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
     {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
      .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),

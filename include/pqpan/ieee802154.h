@@ -497,22 +497,22 @@ PQPAN_MUST_CHECK int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan,
                                            size_t udp_payload_len);
 
 /* ---- PQKE messages in UDP datagrams (docs/MODEL.md "PQKE messages over 6LoWPAN") ----
- * The 11-bit datagram_size of RFC 4944 §5.3 bounds an IPv6 datagram to 2047 octets, so a
- * UDP payload to 2047 - 40 - 8 = 1999 octets. A PQKE message of at most that size is the
- * payload of one datagram, unchanged. A longer one (kem-auth INIT and kem-auth-mutual RESP
- * at ML-KEM-768 and -1024, signature modes) is cut by the application into segments, one
- * datagram each, sent one after the other: a 2-octet segment header (0x80 | index, count;
- * a PQKE message starts with its version, < 0x80, so the receiver tells the two apart by
- * the first octet) followed by up to 1230 octets of the message, every segment but the
- * last full. 1230 makes each segment's datagram at most 1280 octets, IPv6's minimum MTU
- * that RFC 4944 §4 requires of the link (RFC 8200 §5), so any 6LoWPAN stack can reassemble
- * it (Contiki-NG os/contiki-default-conf.h: UIP_CONF_BUFFER_SIZE 1280, "an upper bound on
- * the largest IP packet that can be received"). The receiver appends segment i to
- * segments 0..i-1 of the same message and hands the message over when the last arrives; segment 0 starts a message again (the
- * sender retransmits whole messages). Each segment is priced like any datagram: its own
- * IPHC header, FRAG1/FRAGN headers and frames. */
+ * RFC 4944 §4 gives a 6LoWPAN link the IPv6 MTU of 1280 octets (the minimum of RFC 8200
+ * §5), and stacks size their buffers to it (Contiki-NG os/contiki-default-conf.h:
+ * UIP_CONF_BUFFER_SIZE 1280, "an upper bound on the largest IP packet that can be
+ * received"). So a PQKE message of at most 1280 - 40 - 8 = 1232 octets is the payload of
+ * one datagram, unchanged. A longer one (every ML-KEM-1024 INIT and RESP, kem-auth INIT and
+ * kem-auth-mutual RESP from ML-KEM-768, signature modes) is cut by the application into
+ * segments, one datagram each, sent one after the other: a 2-octet segment header
+ * (0x80 | index, count; a PQKE message starts with its version, < 0x80, so the receiver
+ * tells the two apart by the first octet) followed by up to 1230 octets of the message,
+ * every segment but the last full, so that each segment's datagram fits 1280 octets. The
+ * receiver appends segment i to segments 0..i-1 of the same message and hands the message
+ * over when the last arrives; segment 0 starts a message again (the sender retransmits
+ * whole messages). Each segment is priced like any datagram: its own IPHC header,
+ * FRAG1/FRAGN headers and frames. (The alternative, IPv6 fragmentation, is below.) */
 #define PQPAN_802154_UDP_PAYLOAD_MAX                                                              \
-    (PQPAN_6LOWPAN_MAX_DATAGRAM - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS)
+    (PQPAN_6LOWPAN_IPV6_MTU - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS)
 #define PQPAN_802154_SEG_HDR_OCTETS 2u
 #define PQPAN_802154_SEG_FLAG 0x80u
 #define PQPAN_802154_SEG_DATA_MAX                                                                 \

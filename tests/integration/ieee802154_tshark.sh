@@ -69,6 +69,18 @@ badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
 [ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
 echo "corrupted copy: $badfcs bad FCS detected"
 
+# A message over 1232 octets (the 1280-octet IPv6 MTU less IPv6 and UDP headers: INIT and
+# RESP of ML-KEM-1024, kem-auth INIT and kem-auth-mutual RESP at ML-KEM-768, signed
+# messages) goes in segments, one datagram each, of a 2-octet header + <= 1230 octets
+# (ieee802154.h "PQKE messages in UDP datagrams"): UDP lengths 1240 for full segments.
+# udp_lens LEN prints the UDP length of each datagram of a message of LEN octets.
+udp_lens() {
+    len=$1
+    if [ "$len" -le 1232 ]; then echo $((len + 8)); return; fi
+    while [ "$len" -gt 1230 ]; do echo 1240; len=$((len - 1230)); done
+    echo $((len + 10))
+}
+
 # Simulator runs (10 nodes, seed 1): the real exchange (mode none); sizes from
 # docs/PROTOCOL.md §2.5.
 for spec in "512 840 840 38" "768 1224 1160 38" "1024 1608 1640 38"; do
@@ -85,10 +97,12 @@ for spec in "512 840 840 38" "768 1224 1160 38" "1024 1608 1640 38"; do
     badsum=$(tsr "$pc" -Y "udp && udp.checksum.status != 1" | wc -l)
     [ "$badsum" -eq 0 ] || fail "ML-KEM-$level: $badsum UDP checksums not good"
     # The pair's datagrams (background broadcasts use port 0xF0BA = 61626): UDP length and
-    # 6LoWPAN reassembled length of each, once per distinct datagram size.
+    # 6LoWPAN reassembled length of each, once per distinct datagram size (FIN fits one
+    # frame: not reassembled).
     pair=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length \
         -e 6lowpan.reassembled.length | sort -u | tr '\t\n' ': ')
-    want="$((fin + 8)): $((init + 8)):$((init + 48)) $((resp + 8)):$((resp + 48)) "
+    want="$((fin + 8)): $( (udp_lens "$init"; udp_lens "$resp") | while read -r u; do
+        printf '%s:%s ' "$u" $((u + 40)); done)"
     want=$(printf '%s' "$want" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
     pair=$(printf '%s' "$pair" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
     [ "$pair" = "$want" ] || fail "ML-KEM-$level: UDP/reassembled lengths '$pair', expected '$want'"
@@ -106,20 +120,11 @@ sizes=$(tsr "$work/cli.pcap" -Y "udp && udp.port != 61626" -T fields -e udp.leng
 [ "$sizes" = "46 848 " ] || fail "CLI capture: UDP lengths '$sizes', expected '46 848 ' (ML-KEM-512)"
 echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 840 and FIN 38"
 
-# Every --auth mode through the CLI's capture: a message over 1999 octets (kem-auth INIT,
-# kem-auth-mutual RESP at ML-KEM-768 and -1024) goes in segments, one datagram each, of a
-# 2-octet header + <= 1230 octets (ieee802154.h "PQKE messages in UDP datagrams"): UDP
-# lengths 1240 for full segments. Message sizes from docs/PROTOCOL.md §2.5; the exchange
-# must succeed (keys equal) and every frame dissect clean.
-udp_lens() {
-    len=$1
-    if [ "$len" -le 1999 ]; then echo $((len + 8)); return; fi
-    while [ "$len" -gt 1230 ]; do echo 1240; len=$((len - 1230)); done
-    echo $((len + 10))
-}
-# The sig modes (ML-DSA set of the level's category, FIPS 204 Table 2 signature sizes: the
-# set octet in every message, the signature in RESP and, sig-mutual, in FIN) and the P-256
-# hybrid (a 64-octet public key in INIT and RESP) likewise.
+# Every --auth mode through the CLI's capture, in datagrams as udp_lens says. Message sizes
+# from docs/PROTOCOL.md §2.5; the exchange must succeed (keys equal) and every frame
+# dissect clean. The sig modes (ML-DSA set of the level's category, FIPS 204 Table 2
+# signature sizes: the set octet in every message, the signature in RESP and, sig-mutual,
+# in FIN) and the P-256 hybrid (a 64-octet public key in INIT and RESP) likewise.
 for spec in "768 psk none 1224 1160 38" "768 kem-auth none 2312 1160 38" \
     "768 kem-auth-mutual none 2312 2248 38" "768 numeric none 1256 1160 70" \
     "1024 kem-auth none 3176 1640 38" "1024 kem-auth-mutual none 3176 3208 38" \

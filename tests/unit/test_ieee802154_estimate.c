@@ -260,21 +260,22 @@ static void test_busy_channel_and_always_on(void **state)
     assert_int_equal(busy.latency_ns, 0);
 }
 
-/* RFC 4944's 11-bit datagram_size: a UDP payload of at most 2047 - 48 = 1999 octets is one
- * datagram, a longer message goes in segments of a 2-octet header + at most 1230 octets
- * (datagrams of at most 1280 octets, the IPv6 minimum MTU). */
+/* The IPv6 MTU of 1280 octets (RFC 4944 §4): a UDP payload of at most 1280 - 48 = 1232
+ * octets is one datagram, a longer message goes in segments of a 2-octet header + at most
+ * 1230 octets (datagrams of at most 1280 octets). */
 static void test_segments_of_long_messages(void **state)
 {
     uint8_t msg[3000], out[PQPAN_802154_UDP_PAYLOAD_MAX], joined[3000];
     size_t i, len, at = 0;
     (void)state;
+    assert_int_equal(PQPAN_802154_UDP_PAYLOAD_MAX, 1232);
     assert_int_equal(pqpan_802154_msg_datagrams(0), 0);
-    assert_int_equal(pqpan_802154_msg_datagrams(1999), 1);
-    assert_int_equal(pqpan_802154_msg_datagram_len(1999, 0), 1999);
-    assert_int_equal(pqpan_802154_msg_datagram_len(1999, 1), 0);
-    assert_int_equal(pqpan_802154_msg_datagrams(2000), 2);
-    assert_int_equal(pqpan_802154_msg_datagram_len(2000, 0), 2 + 1230);
-    assert_int_equal(pqpan_802154_msg_datagram_len(2000, 1), 2 + 770);
+    assert_int_equal(pqpan_802154_msg_datagrams(1232), 1);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1232, 0), 1232);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1232, 1), 0);
+    assert_int_equal(pqpan_802154_msg_datagrams(1233), 2);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1233, 0), 2 + 1230);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1233, 1), 2 + 3);
     assert_int_equal(pqpan_802154_msg_datagrams(127u * 1230u), 127);
     assert_int_equal(pqpan_802154_msg_datagrams(127u * 1230u + 1u), 0);
     for (i = 0; i < sizeof msg; i++) {
@@ -299,6 +300,39 @@ static void test_segments_of_long_messages(void **state)
     assert_int_equal(pqpan_802154_msg_datagram_write(out, sizeof out, &len, msg, 1224, 0), PQPAN_OK);
     assert_int_equal(len, 1224);
     assert_memory_equal(out, msg, 1224);
+}
+
+/* RFC 4944 §4 and RFC 8200 §5: the IPv6 MTU of a 6LoWPAN link is 1280 octets. Every
+ * datagram of every message of every suite, mode and signature set fits it (ML-KEM-1024's
+ * INIT of 1656 octets and RESP of 1688 do not fit one). */
+static void test_every_datagram_fits_the_ipv6_mtu(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_plan p;
+    unsigned suite, mode, sig, m, i, n;
+    (void)state;
+    pqpan_802154_est_config_default(&c);
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
+        for (mode = PQPAN_PQKE_MODE_NONE; mode <= PQPAN_PQKE_MODE_NUMERIC; mode++) {
+            for (sig = 0; sig <= PQPAN_SIG_COUNT; sig++) {
+                if (pqpan_802154_est_config_pqke(&c, suite, mode, sig) != PQPAN_OK) {
+                    continue;
+                }
+                for (m = 0; m < PQPAN_802154_MESSAGES; m++) {
+                    n = (unsigned)pqpan_802154_msg_datagrams(c.msg_octets[m]);
+                    assert_true(n >= 1);
+                    for (i = 0; i < n; i++) {
+                        assert_int_equal(pqpan_802154_plan_udp(&p, NULL, 0, &c.link,
+                                                               pqpan_802154_msg_datagram_len(
+                                                                   c.msg_octets[m], i)),
+                                         PQPAN_OK);
+                        assert_in_range(p.datagram_octets, 49, 1280);
+                        assert_int_equal(p.exceeds_mtu, 0);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /* kem-auth at ML-KEM-768: INIT of 2312 octets in two segments, UDP payloads 1232 and 1084
@@ -409,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_wake_ups_listening_backoff),
         cmocka_unit_test(test_secured_frames_hand_computed),
         cmocka_unit_test(test_segments_of_long_messages),
+        cmocka_unit_test(test_every_datagram_fits_the_ipv6_mtu),
         cmocka_unit_test(test_kem_auth_init_in_segments),
         cmocka_unit_test(test_sig_mutual_hybrid_steps),
     };
