@@ -281,6 +281,19 @@ static const char *state_word(int listens)
     return listens ? "listen" : "sleep";
 }
 
+/* The CPU time of the crypto operations, from their cycles: the ledger's CPU state holds
+ * less of it, as the receiver of a message computes while its radio sends the Imm-Ack of
+ * the message's last frame (that time is booked to the radio). */
+static double crypto_ms(const struct pqpan_ledger *led, uint32_t hz)
+{
+    uint64_t ns = 0;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        ns += pqpan_cycles_to_ns(led->op_cycles[op], hz);
+    }
+    return (double)ns * 1e-6;
+}
+
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const struct lowpan_opts *o, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
@@ -304,6 +317,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         r->protocol = lowpan_protocol_name(o);
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
         r->latency_ms = (double)latency_ns * 1e-6;
+        r->t_crypto_ms = crypto_ms(&l[s], env->in.profile.cpu_hz);
         r->pdus_tx = l[s].pdus_tx;
         r->pdus_rx = l[s].pdus_rx;
         r->bytes_tx = l[s].bytes_tx;

@@ -682,9 +682,13 @@ PQPAN_MUST_CHECK int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config
  * expected unslotted CSMA-CA run (closed form for p_busy; backoff as RX or SLEEP per
  * backoff_rx, CCAs as RX, then aTurnaroundTime as RAMP_TX), the data frame (TX / RX; the
  * receiver's wake-up before it), aTurnaroundTime before the Imm-Ack (IFS state on both
- * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). A step after a message
- * follows a wake-up when idle nodes sleep. Costs assume every
- * frame gets the channel; p_success says how likely that is. cycles[op] are the cycles
+ * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle), which spaces the sender's
+ * next frame (§6.2.4). A message is handed over when its last frame ends: the receiver,
+ * awake, starts its step at once while its radio sends that frame's Imm-Ack (booked to
+ * the radio, the CPU time after it; the step lasts at least that long), and no SIFS/LIFS
+ * follows that frame; the exchange ends when FIN is acknowledged and the AFTER_FIN step
+ * is done. Costs assume every frame gets the channel; p_success says how likely that is.
+ * cycles[op] are the cycles
  * of one execution. Errors: PQPAN_ERR_INVALID_ARG (configuration), PQPAN_ERR_BAD_LENGTH
  * (a message of 0 octets or more than PQPAN_802154_SEG_COUNT_MAX segments); *out is
  * zeroed. */

@@ -12,7 +12,9 @@
  * than a datagram can carry (ieee802154.h "PQKE messages in UDP datagrams"), in IPv6
  * compressed by IPHC (RFC 6282) and fragmented per RFC 4944 §5.3; the receiver feeds every
  * frame it receives through the real reassembly, checks the UDP checksum, joins the
- * segments in order and hands the message to the application.
+ * segments in order and hands the message to the application as the reception of its last
+ * frame ends (its Imm-Ack goes on while the application computes; the SIFS/LIFS spaces
+ * only the sender's next frame, IEEE 802.15.4-2020 §6.2.4).
  *
  * Loss as on real stacks: RFC 4944 has no per-fragment recovery, so a fragment out of MAC
  * attempts costs its sender the whole datagram; the receiver drops the partial datagram
@@ -112,7 +114,8 @@ struct pqpan_sim154_result {
                               PQPAN_ERR_TIMEOUT (datagram retries or time limit exhausted),
                               or the application's error */
     int done[2];           /* the application finished on that node */
-    uint64_t latency_ns;   /* first crypto operation .. the end (both done, nothing in flight) */
+    uint64_t latency_ns;   /* first crypto operation .. the end (both done, nothing in flight:
+                              the last message acknowledged), or the time limit */
     uint32_t frames[2];    /* data frame transmissions, retransmissions included */
     uint32_t retries[2];   /* extra MAC attempts (missing ACK or channel access failure) */
     uint32_t access_failures[2];
@@ -136,6 +139,7 @@ typedef void (*pqpan_sim154_frame_fn)(void *ctx, uint64_t t_ns, const uint8_t *p
 
 struct pqpan_sim154_node {
     uint64_t cca_start_ns, tx_start_ns;
+    uint64_t ack_end_ns;    /* end of the last Imm-Ack it sent (its radio's busy until then) */
     uint32_t gen_main;      /* MAC timer generation */
     uint32_t pending;       /* background frames waiting */
     uint16_t psdu_len;
@@ -152,6 +156,7 @@ struct pqpan_sim154_party {
     uint16_t next_len;
     uint8_t has_next;
     uint8_t sending;        /* a datagram is being sent */
+    uint8_t delivered;      /* ... and it is the message's last, acknowledged whole */
     uint8_t rtx_pending;    /* a retransmission is scheduled */
     uint8_t phase;          /* enum pqpan_phase of the message */
     uint8_t seg;            /* the datagram of the message being sent (ieee802154.h segments) */

@@ -1929,6 +1929,7 @@ struct pqpan_sim154_result {
 typedef void (*pqpan_sim154_frame_fn)(void *ctx, uint64_t t_ns, const uint8_t *psdu, size_t len);
 struct pqpan_sim154_node {
     uint64_t cca_start_ns, tx_start_ns;
+    uint64_t ack_end_ns;
     uint32_t gen_main;
     uint32_t pending;
     uint16_t psdu_len;
@@ -1942,6 +1943,7 @@ struct pqpan_sim154_party {
     uint16_t next_len;
     uint8_t has_next;
     uint8_t sending;
+    uint8_t delivered;
     uint8_t rtx_pending;
     uint8_t phase;
     uint8_t seg;

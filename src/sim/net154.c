@@ -115,8 +115,9 @@ static void catch_up(struct pqpan_sim154 *s, unsigned n, uint64_t t)
     booked(s, n, st == PQPAN_STATE_CPU ? PQPAN_PHASE_CRYPTO : (enum pqpan_phase)s->phase, st, t);
 }
 
-/* Books [a, b) of party n in state st, the part not booked already. */
-static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, uint64_t a, uint64_t b)
+/* Books [a, b) of party n in state st and phase, the part not booked already. */
+static void book_span_in(struct pqpan_sim154 *s, unsigned n, enum pqpan_phase phase,
+                         enum pqpan_state st, uint64_t a, uint64_t b)
 {
     struct pqpan_sim154_party *p;
     if (!is_party(n)) {
@@ -125,8 +126,14 @@ static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, u
     p = &s->party[n];
     catch_up(s, n, a);
     if (b > p->acct_ns) {
-        booked(s, n, (enum pqpan_phase)s->phase, st, b);
+        booked(s, n, phase, st, b);
     }
+}
+
+/* The same in the current phase. */
+static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, uint64_t a, uint64_t b)
+{
+    book_span_in(s, n, (enum pqpan_phase)s->phase, st, a, b);
 }
 
 /* Gives back the sleep booked last by party n after t (when it began before t): a wake-up
@@ -294,15 +301,19 @@ static void backoff(struct run *r, unsigned n, uint64_t delay)
     set_main(r, n, s->now_ns + delay + ns);
 }
 
-/* A party that listens through its backoff and was asleep wakes first. */
+/* A party that listens through its backoff and was asleep wakes first; a node whose radio
+ * is still sending an Imm-Ack starts when that is over. */
 static void csma_start(struct run *r, unsigned n)
 {
     struct pqpan_sim154_node *x = &r->s->node[n];
-    uint64_t delay = 0;
+    uint64_t delay = 0, now = r->s->now_ns;
     x->nb = 0;
     x->be = r->s->cfg.exch.csma.min_be;
     if (r->s->cfg.exch.backoff_rx && asleep(r->s, n)) {
         delay = wake_up(r->s, n);
+    }
+    if (x->ack_end_ns > now + delay) {
+        delay = x->ack_end_ns - now;
     }
     backoff(r, n, delay);
 }
@@ -421,6 +432,19 @@ static void count_rx(struct pqpan_ledger *l, size_t psdu)
     l->bytes_rx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + psdu;
 }
 
+/* Party rcv received a data frame intact: its radio turns around (aTurnaroundTime, IFS
+ * state) and sends the Imm-Ack (§6.7.4), booked now in the phase of the frame's message,
+ * ahead of whatever the party does meanwhile (it may compute: the radio's time comes first,
+ * the CPU's is booked after it). The MAC starts no frame of its own before that is over. */
+static void book_ack_ahead(struct pqpan_sim154 *s, unsigned rcv, enum pqpan_phase phase)
+{
+    uint64_t t = s->now_ns, turn = t + PQPAN_802154_TURNAROUND_NS;
+    uint64_t end = turn + pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
+    book_span_in(s, rcv, phase, PQPAN_STATE_IFS, t, turn);
+    book_span_in(s, rcv, phase, PQPAN_STATE_TX, turn, end);
+    s->node[rcv].ack_end_ns = end;
+}
+
 static void tx_start(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -457,13 +481,16 @@ static unsigned side_of(const struct pqpan_sim154 *s, unsigned n)
     return n == 0u ? s->cfg.initiator_side : 1u - s->cfg.initiator_side;
 }
 
-/* Both done and nothing left to send: the run ends, judged by the application. */
+/* Both done and nothing left to send (a message whose last frame is acknowledged is not
+ * in flight: the IFS that follows spaces only a next frame): the run ends, judged by the
+ * application. */
 static void check_end(struct run *r)
 {
     const struct pqpan_sim154_party *p = r->s->party;
     unsigned n;
     for (n = 0; n < 2; n++) {
-        if (!p[n].done || p[n].sending || p[n].has_next || p[n].rtx_pending || p[n].computing) {
+        if (!p[n].done || (p[n].sending && !p[n].delivered) || p[n].has_next ||
+            p[n].rtx_pending || p[n].computing) {
             return;
         }
     }
@@ -506,6 +533,7 @@ static void start_datagram(struct run *r, unsigned n)
     p->frame = 0;
     p->tag++;
     p->sending = 1;
+    p->delivered = 0;
     s->res.dgrams[n]++;
     phase_switch(r, (enum pqpan_phase)p->phase);
     s->node[n].attempts = 0;
@@ -710,9 +738,10 @@ static int segment_in(struct pqpan_sim154_party *p, const uint8_t *d, size_t d_l
     return p->seg_in_next == count;
 }
 
-/* The MAC is done with the frame that completed a datagram (ACK sent, IFS over): its UDP
- * payload is the message, or a segment of one; a whole message goes to the application
- * unless it duplicates the last one. */
+/* The frame that completed a datagram has been received: the datagram goes up the stack
+ * at once (the receiver's Imm-Ack goes on meanwhile; the IFS spaces only the sender's own
+ * frames, IEEE 802.15.4-2020 §6.2.4). Its UDP payload is the message, or a segment of one;
+ * a whole message goes to the application unless it duplicates the last one. */
 static void on_deliver(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -810,10 +839,7 @@ static void receive_frame(struct run *r, unsigned rcv, unsigned snd)
     }
     if (dlen != 0) {
         p->rx_len = (uint16_t)dlen;
-        schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS +
-                        pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU) +
-                        pqpan_802154_mac_ifs_ns(x->psdu_len),
-                 EV_DELIVER, rcv, 0);
+        schedule(r, s->now_ns, EV_DELIVER, rcv, 0);
     }
 }
 
@@ -905,6 +931,7 @@ static void on_tx_end(struct run *r, unsigned n)
         book_span(s, rcv, PQPAN_STATE_RX, x->tx_start_ns, s->now_ns);
     }
     if (!own && !air_destroys(s, rcv, x->tx_start_ns, s->now_ns, n)) {
+        book_ack_ahead(s, rcv, (enum pqpan_phase)s->party[n].phase);
         receive_frame(r, rcv, n);
         schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS, EV_ACK_START, rcv, 0);
     } else {
@@ -914,7 +941,7 @@ static void on_tx_end(struct run *r, unsigned n)
     set_main(r, n, s->now_ns + pqpan_802154_mac_ack_wait_ns());
 }
 
-/* The Imm-Ack, aTurnaroundTime after the data frame (§6.7.4). */
+/* The Imm-Ack, aTurnaroundTime after the data frame (§6.7.4); its time is booked already. */
 static void on_ack_start(struct run *r, unsigned rcv)
 {
     struct pqpan_sim154 *s = r->s;
@@ -924,7 +951,6 @@ static void on_ack_start(struct run *r, unsigned rcv)
         return; /* half duplex: busy sending its own frame */
     }
     air_add(r, rcv, s->now_ns, s->now_ns + air);
-    book_span(s, rcv, PQPAN_STATE_IFS, s->now_ns - PQPAN_802154_TURNAROUND_NS, s->now_ns);
     count_tx(&s->res.ledger[rcv], PQPAN_802154_ACK_PSDU);
     schedule(r, s->now_ns + air, EV_ACK_END, rcv, 0);
     if (r->on_frame != NULL) {
@@ -933,15 +959,17 @@ static void on_ack_start(struct run *r, unsigned rcv)
     }
 }
 
-/* The ACK reaches the sender unless a transmission it hears overlapped it; then the IFS
- * after the acknowledged frame (§6.2.4). */
+/* The ACK reaches the sender unless a transmission it hears overlapped it (booked in the
+ * phase of the sender's message); then the IFS after the acknowledged frame (§6.2.4). The
+ * acknowledged last frame of a message delivers it: the exchange may end here. */
 static void on_ack_end(struct run *r, unsigned rcv)
 {
     struct pqpan_sim154 *s = r->s;
     unsigned n = 1u - rcv;
     struct pqpan_sim154_node *x = &s->node[n];
+    struct pqpan_sim154_party *p;
+    enum pqpan_phase phase;
     uint64_t air = pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
-    book_span(s, rcv, PQPAN_STATE_TX, s->now_ns - air, s->now_ns);
     if (x->state != ST_WAIT_ACK || s->node[rcv].ack_seq != x->seq) {
         return;
     }
@@ -949,11 +977,18 @@ static void on_ack_end(struct run *r, unsigned rcv)
         s->res.rx_lost[n]++;
         return;
     }
-    book_span(s, n, PQPAN_STATE_IFS, s->now_ns - air - PQPAN_802154_TURNAROUND_NS, s->now_ns - air);
-    book_span(s, n, PQPAN_STATE_RX, s->now_ns - air, s->now_ns);
+    p = &s->party[n];
+    phase = (enum pqpan_phase)p->phase;
+    book_span_in(s, n, phase, PQPAN_STATE_IFS, s->now_ns - air - PQPAN_802154_TURNAROUND_NS,
+                 s->now_ns - air);
+    book_span_in(s, n, phase, PQPAN_STATE_RX, s->now_ns - air, s->now_ns);
     count_rx(&s->res.ledger[n], PQPAN_802154_ACK_PSDU);
     set_state(s, n, ST_IFS);
     set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
+    if (p->frame + 1u == p->frames && p->seg + 1u == pqpan_802154_msg_datagrams(p->msg_len)) {
+        p->delivered = 1;
+        check_end(r);
+    }
 }
 
 /* Frame acknowledged (or broadcast) and IFS over: the next fragment, or the datagram done. */
@@ -1155,6 +1190,22 @@ static void run_start(struct run *r)
     app_step(r, 0, rc, &w, out_len);
 }
 
+/* The run ends now, or later if a party's radio has time booked ahead (an Imm-Ack or a
+ * wake-up under way when the time limit cut the run): both ledgers are booked to the end. */
+static void run_end(struct pqpan_sim154 *s)
+{
+    uint64_t end = s->now_ns;
+    unsigned n;
+    for (n = 0; n < 2; n++) {
+        if (s->party[n].acct_ns > end) {
+            end = s->party[n].acct_ns;
+        }
+    }
+    catch_up(s, 0, end);
+    catch_up(s, 1, end);
+    s->res.latency_ns = end;
+}
+
 int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, void *app_ctx,
                      pqpan_sim154_frame_fn on_frame, void *frame_ctx)
 {
@@ -1187,8 +1238,6 @@ int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, vo
         s->res.status = r.err;
         return r.err;
     }
-    catch_up(s, 0, s->now_ns);
-    catch_up(s, 1, s->now_ns);
-    s->res.latency_ns = s->now_ns;
+    run_end(s);
     return PQPAN_OK;
 }
