@@ -104,8 +104,14 @@ static const struct cli_opt exchange_rows[] = {
              "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
              "over 1232 octets (the 1280-octet IPv6 MTU of RFC 4944 less IPv6 and UDP headers) "
              "goes in segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 "
-             "each "
+             "each (or IPv6 fragments: --ipv6-frag) "
              "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
+    {.name = "--ipv6-frag", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = LOWPAN(ipv6_frag),
+     .help = "a message over 1232 octets goes as one UDP datagram in IPv6 fragments of <= "
+             "1280 octets (RFC 8200 s4.5: an 8-octet Fragment header, 1232 octets of the "
+             "datagram per fragment; IPHC carries Next Header 44 inline, the Fragment and UDP "
+             "headers go uncompressed) instead of application segments"},
     {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
      .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
      .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
@@ -255,6 +261,7 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
                            pqpan_pqke_mode_name(o->pqke.mode));
     }
     c->csma = o->contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
+    c->ipv6_frag = (uint8_t)o->ipv6_frag;
     c->p_busy = o->busy;
     c->cpu_hz = env->in.profile.cpu_hz;
     c->rx_always_on = (uint8_t)lowpan_idle_listens(o, env);
@@ -524,6 +531,10 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
                "the turnaround, not charged on top)\n",
             prefix, prefix, (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, prefix,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    fprintf(f, "%smessages over %u octets: %s\n", prefix, (unsigned)PQPAN_802154_UDP_PAYLOAD_MAX,
+            o->ipv6_frag
+                ? "one UDP datagram in IPv6 fragments (RFC 8200 s4.5) of <= 1280 octets"
+                : "application segments (2-octet header), one datagram of <= 1280 octets each");
     lowpan_print_security_wake(f, env, o, !idle || !backoff, prefix);
     lowpan_print_derived(f, env, !idle || !backoff, prefix);
     model_print_crypto_gamma(f, env, prefix);
@@ -560,6 +571,7 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     fprintf(f, ",\n%s\"ramp_tx_fast_us\": %.1f,\n%s\"ramp_tx_normal_us\": %.1f,\n", indent,
             (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, indent,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    fprintf(f, "%s\"large_messages\": \"%s\",\n", indent, o->ipv6_frag ? "ipv6-frag" : "segments");
     lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
     lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);

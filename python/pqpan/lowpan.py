@@ -30,7 +30,8 @@ class LinkOptions:
     """The 802.15.4 link options (cli/lowpan_model.c lowpan_opts), checked."""
 
     def __init__(self, kem="ML-KEM-768", busy=0.0, csma="ieee", addr="extended", idle=None,
-                 backoff=None, mac_security="none", key_id_mode=1, auth="none"):
+                 backoff=None, mac_security="none", key_id_mode=1, auth="none",
+                 ipv6_frag=False):
         if lib.pqpan_kem_by_name(str(kem).encode()) == ffi.NULL:
             raise UsageError("--kem %s: see --help for the allowed values" % (kem,))
         for name, value, words in (("csma", csma, ("ieee", "contiki")),
@@ -52,6 +53,9 @@ class LinkOptions:
         self.backoff = None if backoff is None else backoff == "listen"
         self.sec_level, self.key_id_mode = _sec_level(mac_security), key_id_mode
         self.mode = model.auth_mode(auth)
+        if not isinstance(ipv6_frag, bool):
+            raise UsageError("ipv6_frag %r: True or False (the flag --ipv6-frag)" % (ipv6_frag,))
+        self.ipv6_frag = ipv6_frag
 
     def idle_listens(self, env):
         return self.idle if self.idle is not None else bool(
@@ -86,6 +90,7 @@ def setup(c, env, o):
         raise UsageError("--auth %s: no such PQKE variant"
                          % cstr(lib.pqpan_pqke_mode_name(o.mode)))
     c.csma = lib.pqpan_802154_csma_contiki() if o.contiki else lib.pqpan_802154_csma_ieee()
+    c.ipv6_frag = int(o.ipv6_frag)
     c.p_busy = o.busy
     p = env.profile.struct
     c.cpu_hz = p.cpu_hz
@@ -225,6 +230,7 @@ def assumption_members(env, o):
            else src["backoff"],
            "ramp_tx_fast_us": p.ieee802154.ramp_tx_fast_ns * 1e-3,
            "ramp_tx_normal_us": p.ieee802154.ramp_tx_normal_ns * 1e-3,
+           "large_messages": "ipv6-frag" if o.ipv6_frag else "segments",
            "mac_security": _sec_name(o.sec_level), "key_id_mode": o.key_id_mode,
            "aux_header_octets": lib.pqpan_802154_sec_aux_len(o.sec_level, o.key_id_mode),
            "mic_octets": lib.pqpan_802154_sec_mic_len(o.sec_level),

@@ -138,35 +138,37 @@ static void frame(struct est *e, unsigned s, const struct pqpan_802154_frame_pla
     e->seg_len_ns += p->turnaround_ns + p->ack_airtime_ns + f->ifs_ns;
 }
 
-/* One datagram of a message from sender; first: the message's first (the sender has been
- * computing, so it is awake); last: its last. Adds its frames to *frames. The plan of the
- * message's last frame is kept in *tail for its ACK exchange. */
-static int datagram(struct est *e, unsigned sender, const struct pqpan_802154_link_cfg *link,
-                    size_t udp_len, int first, int last, uint32_t *frames,
-                    struct pqpan_802154_plan *tail)
+/* IPv6 packet i of message msg (a datagram, a segment or a fragment) from sender; first:
+ * the message's first (the sender has been computing, so it is awake); last: its last.
+ * Adds its frames to the message's. The plan of the message's last frame is kept in *tail
+ * for its ACK exchange. */
+static int packet(struct est *e, unsigned sender, const struct pqpan_802154_link_cfg *link,
+                  unsigned msg, size_t i, int last, struct pqpan_802154_plan *tail)
 {
     struct pqpan_802154_frame_plan f[PQPAN_802154_MAX_FRAMES];
     struct pqpan_802154_plan p;
-    size_t i;
-    int rc = pqpan_802154_plan_udp(&p, f, sizeof f / sizeof f[0], link, udp_len);
+    size_t k;
+    int rc = pqpan_802154_plan_msg_packet(&p, f, sizeof f / sizeof f[0], link,
+                                          e->c->msg_octets[msg], i, e->c->ipv6_frag);
     if (rc != PQPAN_OK) {
         return rc;
     }
-    for (i = 0; i < p.frames; i++) {
-        frame(e, sender, &f[i], &p, first && i == 0, last && i + 1 == p.frames);
+    for (k = 0; k < p.frames; k++) {
+        frame(e, sender, &f[k], &p, i == 0 && k == 0, last && k + 1 == p.frames);
     }
-    *frames += (uint32_t)p.frames;
+    e->out->frames[msg] += (uint32_t)p.frames;
     *tail = p;
     return PQPAN_OK;
 }
 
-/* Message msg in its datagrams (one, or segments: ieee802154.h), back to back; its segment
- * ends with its last frame, the ACK exchange of that frame is booked after it. */
+/* Message msg in its IPv6 packets (one, or segments or fragments: ieee802154.h), back to
+ * back; its segment ends with its last frame, the ACK exchange of that frame is booked
+ * after it. */
 static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phase phase)
 {
     struct pqpan_802154_link_cfg link;
     struct pqpan_802154_plan last;
-    size_t len = e->c->msg_octets[msg], n = pqpan_802154_msg_datagrams(len), i;
+    size_t n = pqpan_802154_msg_packets(e->c->msg_octets[msg], e->c->ipv6_frag), i;
     int rc = n != 0 ? PQPAN_OK : PQPAN_ERR_BAD_LENGTH;
     if (sender == PQPAN_802154_INITIATOR) {
         link = e->c->link;
@@ -176,8 +178,7 @@ static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phas
     memset(&last, 0, sizeof last);
     seg_begin(e, phase);
     for (i = 0; i < n && rc == PQPAN_OK; i++) {
-        rc = datagram(e, sender, &link, pqpan_802154_msg_datagram_len(len, i), i == 0,
-                      i + 1 == n, &e->out->frames[msg], &last);
+        rc = packet(e, sender, &link, msg, i, i + 1 == n, &last);
     }
     seg_end(e);
     if (rc == PQPAN_OK) { /* the tail, in the message's phase */
@@ -191,7 +192,7 @@ static int message(struct est *e, unsigned sender, unsigned msg, enum pqpan_phas
 
 static int config_valid(const struct pqpan_802154_est_config *c)
 {
-    return c->cpu_hz != 0 && c->p_busy >= 0.0 && c->p_busy < MAX_BUSY &&
+    return c->cpu_hz != 0 && c->p_busy >= 0.0 && c->p_busy < MAX_BUSY && c->ipv6_frag <= 1u &&
            c->link.ack_request && pqpan_802154_csma_params_check(&c->csma) == PQPAN_OK;
 }
 

@@ -481,6 +481,12 @@ static unsigned side_of(const struct pqpan_sim154 *s, unsigned n)
     return n == 0u ? s->cfg.initiator_side : 1u - s->cfg.initiator_side;
 }
 
+/* The IPv6 packets party n's message of len octets goes in. */
+static size_t packets_of(const struct pqpan_sim154 *s, size_t len)
+{
+    return pqpan_802154_msg_packets(len, s->cfg.exch.ipv6_frag);
+}
+
 /* Both done and nothing left to send (a message whose last frame is acknowledged is not
  * in flight: the IFS that follows spaces only a next frame): the run ends, judged by the
  * application. */
@@ -497,27 +503,56 @@ static void check_end(struct run *r)
     stop(r, r->app->verify != NULL ? r->app->verify(r->app_ctx) : PQPAN_OK);
 }
 
-/* Builds party n's datagram p->seg of its message (the message, or one of its segments:
- * ieee802154.h) (RFC 768 UDP in IPv6, RFC 6282 IPHC) and starts its first fragment; a new
- * datagram tag each time (RFC 4944 §5.3). */
+/* Builds datagram p->seg of party n's message into p->dgram: the message, or one of its
+ * segments (ieee802154.h), in UDP (RFC 768) and IPv6. */
+static int build_segment(struct pqpan_sim154_party *p, size_t *dlen)
+{
+    struct pqpan_6lowpan_udp_spec spec;
+    uint8_t payload[PQPAN_802154_UDP_PAYLOAD_MAX];
+    size_t plen = 0;
+    int rc;
+    pqpan_802154_link_udp_spec(&spec, &p->link);
+    rc = pqpan_802154_msg_datagram_write(payload, sizeof payload, &plen, p->msg, p->msg_len, p->seg);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, dlen, &spec, payload, plen);
+    }
+    return rc;
+}
+
+/* The message's whole UDP datagram, and a new Identification for its fragments (RFC 8200
+ * §4.5): once per sending of the message. */
+static int build_whole(struct pqpan_sim154_party *p)
+{
+    struct pqpan_6lowpan_udp_spec spec;
+    size_t len = 0;
+    int rc;
+    pqpan_802154_link_udp_spec(&spec, &p->link);
+    rc = pqpan_6lowpan_build_udp(p->whole, sizeof p->whole, &len, &spec, p->msg, p->msg_len);
+    p->whole_len = (uint16_t)len;
+    p->ident++;
+    return rc;
+}
+
+/* Builds party n's IPv6 packet p->seg of its message (the message, a segment, or an IPv6
+ * fragment of its datagram) and starts its first 6LoWPAN fragment: RFC 6282 IPHC (NHC UDP
+ * where the packet's next header is UDP), a new datagram tag each time (RFC 4944 §5.3). */
 static void start_datagram(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
-    struct pqpan_6lowpan_udp_spec spec;
     struct pqpan_802154_mhr h;
-    uint8_t payload[PQPAN_802154_UDP_PAYLOAD_MAX];
-    size_t plen = 0, dlen = 0, clen = 0, ulen = 0, frames = 0;
-    int rc;
-    pqpan_802154_link_udp_spec(&spec, &p->link);
+    size_t dlen = 0, clen = 0, ulen = 0, frames = 0;
+    int frag = s->cfg.exch.ipv6_frag && packets_of(s, p->msg_len) > 1, rc;
     pqpan_802154_plan_mhr(&h, &p->link, 0);
-    rc = pqpan_802154_msg_datagram_write(payload, sizeof payload, &plen, p->msg, p->msg_len, p->seg);
-    if (rc == PQPAN_OK) {
-        rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, &dlen, &spec, payload, plen);
+    if (frag) {
+        rc = pqpan_ipv6frag_write(p->dgram, sizeof p->dgram, &dlen, p->whole, p->whole_len, p->seg,
+                                  p->ident);
+    } else {
+        rc = build_segment(p, &dlen);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_6lowpan_compress(p->comp, sizeof p->comp, &clen, &ulen, p->dgram, dlen,
-                                    &p->link.src, &p->link.dst, p->link.nhc_udp);
+                                    &p->link.src, &p->link.dst, frag ? 0 : p->link.nhc_udp);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_6lowpan_frag_count(&frames, clen, ulen, dlen - ulen, pqpan_802154_mac_max_payload(&h));
@@ -541,10 +576,15 @@ static void start_datagram(struct run *r, unsigned n)
     csma_start(r, n);
 }
 
-/* Party n sends its message (again) from its first datagram. */
+/* Party n sends its message (again) from its first IPv6 packet. */
 static void start_message(struct run *r, unsigned n)
 {
-    r->s->party[n].seg = 0;
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    p->seg = 0;
+    if (r->s->cfg.exch.ipv6_frag && build_whole(p) != PQPAN_OK) {
+        r->err = PQPAN_ERR_MALFORMED;
+        return;
+    }
     start_datagram(r, n);
 }
 
@@ -664,7 +704,7 @@ static void datagram_done(struct run *r, unsigned n, int ok)
         start_message(r, n);
         return;
     }
-    if (ok && p->seg + 1u < pqpan_802154_msg_datagrams(p->msg_len)) {
+    if (ok && p->seg + 1u < packets_of(s, p->msg_len)) {
         p->seg++;
         start_datagram(r, n);
         return;
@@ -746,16 +786,20 @@ static void on_deliver(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
-    const uint8_t *msg = p->rx + PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
+    const uint8_t *msg = p->ip_rx + PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
     struct pqpan_sim_work w;
-    size_t len, out_len = 0;
-    int rc;
-    if (!udp_ok(p->rx, p->rx_len)) {
-        r->err = PQPAN_ERR_MALFORMED;
+    size_t len = 0, out_len = 0;
+    int rc = pqpan_ipv6frag_reasm_input(&p->ip_reasm, p->ip_rx, sizeof p->ip_rx, &len, p->rx,
+                                        p->rx_len, s->now_ns);
+    p->rx_len = 0;
+    if (rc != PQPAN_OK || (len != 0 && !udp_ok(p->ip_rx, len))) {
+        r->err = rc != PQPAN_OK ? rc : PQPAN_ERR_MALFORMED;
         return;
     }
-    len = (size_t)p->rx_len - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS;
-    p->rx_len = 0;
+    if (len == 0) {
+        return; /* an IPv6 fragment: the packet is not complete yet */
+    }
+    len -= PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
     if (len >= PQPAN_802154_SEG_HDR_OCTETS && (msg[0] & PQPAN_802154_SEG_FLAG) != 0) {
         if (!segment_in(p, msg, len)) {
             return;
@@ -985,7 +1029,7 @@ static void on_ack_end(struct run *r, unsigned rcv)
     count_rx(&s->res.ledger[n], PQPAN_802154_ACK_PSDU);
     set_state(s, n, ST_IFS);
     set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
-    if (p->frame + 1u == p->frames && p->seg + 1u == pqpan_802154_msg_datagrams(p->msg_len)) {
+    if (p->frame + 1u == p->frames && p->seg + 1u == packets_of(s, p->msg_len)) {
         p->delivered = 1;
         check_end(r);
     }
@@ -1127,7 +1171,7 @@ int pqpan_sim154_config_check(const struct pqpan_sim154_config *c)
         !(c->load_fps >= 0.0 && c->load_fps < 1e6) || !bg_ok || c->initiator_side > 1u ||
         c->reasm_timeout_ms == 0 || c->reasm_timeout_ms > PQPAN_SIM154_REASM_TIMEOUT_MS_MAX ||
         c->dgram_retries > PQPAN_SIM154_DGRAM_RETRIES_MAX ||
-        c->capture > PQPAN_SIM154_CAPTURE_FIRST || e->cpu_hz == 0 ||
+        c->capture > PQPAN_SIM154_CAPTURE_FIRST || e->cpu_hz == 0 || e->ipv6_frag > 1u ||
         !e->link.ack_request || e->link.src.mode == PQPAN_802154_ADDR_NONE ||
         (e->link.sec_level != PQPAN_802154_SEC_NONE &&
          pqpan_802154_sec_aux_len(e->link.sec_level, e->link.key_id_mode) == 0) ||
@@ -1166,6 +1210,8 @@ int pqpan_sim154_init(struct pqpan_sim154 *s, const struct pqpan_sim154_config *
     for (n = 0; n < 2; n++) {
         s->party[n].tag = (uint16_t)(n << 15);
         pqpan_6lowpan_reasm_init(&s->party[n].reasm, (uint64_t)cfg->reasm_timeout_ms * 1000000u);
+        pqpan_ipv6frag_reasm_init(&s->party[n].ip_reasm,
+                                  (uint64_t)cfg->reasm_timeout_ms * 1000000u);
         s->party[n].last_state = PQPAN_STATE_CPU; /* the exchange starts awake */
         pqpan_ledger_init(&s->res.ledger[n]);
     }

@@ -370,14 +370,30 @@ static void test_segments_of_long_messages(void **state)
     assert_memory_equal(out, msg, 1224);
 }
 
-/* RFC 4944 §4 and RFC 8200 §5: the IPv6 MTU of a 6LoWPAN link is 1280 octets. Every
- * datagram of every message of every suite, mode and signature set fits it (ML-KEM-1024's
- * INIT of 1656 octets and RESP of 1688 do not fit one). */
+/* Every IPv6 packet of message m of configuration c, with or without IPv6 fragmentation,
+ * is within the 1280-octet MTU. */
+static void check_packets_fit(const struct pqpan_802154_est_config *c, unsigned m, int frag)
+{
+    struct pqpan_802154_plan p;
+    size_t i, n = pqpan_802154_msg_packets(c->msg_octets[m], frag);
+    assert_true(n >= 1);
+    for (i = 0; i < n; i++) {
+        assert_int_equal(pqpan_802154_plan_msg_packet(&p, NULL, 0, &c->link, c->msg_octets[m], i,
+                                                      frag),
+                         PQPAN_OK);
+        assert_in_range(p.datagram_octets, 49, 1280);
+        assert_int_equal(p.exceeds_mtu, 0);
+    }
+}
+
+/* RFC 4944 §4 and RFC 8200 §5: the IPv6 MTU of a 6LoWPAN link is 1280 octets. Every IPv6
+ * packet of every message of every suite, mode and signature set fits it (ML-KEM-1024's
+ * INIT of 1656 octets and RESP of 1688 do not fit one), in segments and in IPv6
+ * fragments. */
 static void test_every_datagram_fits_the_ipv6_mtu(void **state)
 {
     struct pqpan_802154_est_config c;
-    struct pqpan_802154_plan p;
-    unsigned suite, mode, sig, m, i, n;
+    unsigned suite, mode, sig, m;
     (void)state;
     pqpan_802154_est_config_default(&c);
     for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
@@ -387,20 +403,83 @@ static void test_every_datagram_fits_the_ipv6_mtu(void **state)
                     continue;
                 }
                 for (m = 0; m < PQPAN_802154_MESSAGES; m++) {
-                    n = (unsigned)pqpan_802154_msg_datagrams(c.msg_octets[m]);
-                    assert_true(n >= 1);
-                    for (i = 0; i < n; i++) {
-                        assert_int_equal(pqpan_802154_plan_udp(&p, NULL, 0, &c.link,
-                                                               pqpan_802154_msg_datagram_len(
-                                                                   c.msg_octets[m], i)),
-                                         PQPAN_OK);
-                        assert_in_range(p.datagram_octets, 49, 1280);
-                        assert_int_equal(p.exceeds_mtu, 0);
-                    }
+                    check_packets_fit(&c, m, 0);
+                    check_packets_fit(&c, m, 1);
                 }
             }
         }
     }
+}
+
+/* The sum of the PSDUs of IPv6 packet i of a message of len octets (extended addresses),
+ * its frames in *frames. */
+static size_t packet_psdus(const struct pqpan_802154_est_config *c, size_t len, size_t i,
+                           int frag, size_t *frames)
+{
+    struct pqpan_802154_frame_plan f[PQPAN_802154_MAX_FRAMES];
+    struct pqpan_802154_plan p;
+    size_t k, sum = 0;
+    assert_int_equal(pqpan_802154_plan_msg_packet(&p, f, PQPAN_802154_MAX_FRAMES, &c->link, len, i,
+                                                  frag),
+                     PQPAN_OK);
+    for (k = 0; k < p.frames; k++) {
+        sum += f[k].psdu_octets;
+    }
+    *frames = p.frames;
+    return sum;
+}
+
+/* ML-KEM-1024's INIT (1608 octets) in IPv6 fragments (RFC 8200 §4.5): a 1656-octet packet,
+ * 1616 octets after the IPv6 header, in fragment packets of 40 + 8 + 1232 = 1280 and
+ * 40 + 8 + 384 = 432 octets. IPHC carries the Next Header (44) inline: 3 octets replace
+ * the 40 of the IPv6 header, the Fragment header and UDP header go uncompressed. Extended
+ * addresses: 104 octets of 6LoWPAN per frame; FRAG1 4 + 3 + 96 (covering 136 octets of the
+ * packet), PSDU 21 + 103 + 2 = 126; FRAGN 5 + 96, PSDU 124.
+ *   1280: 136 + 11 x 96 + 88 -> PSDUs 126 + 11 x 124 + 116 = 1606, 13 frames.
+ *   432: 136 + 3 x 96 + 8 -> 126 + 3 x 124 + 36 = 534, 5 frames.
+ * In segments (IPHC + NHC UDP 6 octets replace 48; FRAG1 4 + 6 + 88, PSDU 121): UDP
+ * payloads 1232 (datagram 1280) and 2 + 378 (428): 121 + 11 x 124 + 116 = 1601 and
+ * 121 + 3 x 124 + 32 = 525, the same 13 + 5 frames, 14 octets fewer. RESP (1640) likewise:
+ * fragments 1280 and 464 (566 octets), segments 1280 and 460 (557): 14 fewer too. */
+static void test_ipv6_fragments_priced(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate seg, frag;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    size_t frames;
+    (void)state;
+    cycles_of(cycles);
+    pqpan_802154_est_config_default(&c);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM1024,
+                                                  PQPAN_PQKE_MODE_NONE, 0), PQPAN_OK);
+    assert_int_equal(c.msg_octets[0], 1608);
+    assert_int_equal(pqpan_802154_msg_packets(1608, 1), 2);
+    assert_int_equal(packet_psdus(&c, 1608, 0, 1, &frames), 1606);
+    assert_int_equal(frames, 13);
+    assert_int_equal(packet_psdus(&c, 1608, 1, 1, &frames), 534);
+    assert_int_equal(frames, 5);
+    assert_int_equal(packet_psdus(&c, 1608, 0, 0, &frames), 1601);
+    assert_int_equal(packet_psdus(&c, 1608, 1, 0, &frames), 525);
+    assert_int_equal(packet_psdus(&c, 1640, 1, 1, &frames), 566);
+    assert_int_equal(packet_psdus(&c, 1640, 1, 0, &frames), 557);
+    assert_int_equal(pqpan_802154_estimate_pqke(&seg, &c, cycles), PQPAN_OK);
+    c.ipv6_frag = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&frag, &c, cycles), PQPAN_OK);
+    assert_int_equal(frag.datagrams[0], 2);
+    assert_int_equal(frag.datagrams[1], 2);
+    assert_int_equal(frag.datagrams[2], 1);
+    assert_int_equal(frag.frames[0], seg.frames[0]);
+    assert_int_equal(frag.ledger[0].bytes_tx - seg.ledger[0].bytes_tx, 14);
+    assert_int_equal(frag.ledger[1].bytes_tx - seg.ledger[1].bytes_tx, 14);
+    assert_int_equal(frag.latency_ns - seg.latency_ns, 2u * 14u * 32u * US);
+    /* a message that fits one datagram is the same either way */
+    pqpan_802154_est_config_default(&c);
+    assert_int_equal(pqpan_802154_estimate_pqke(&seg, &c, cycles), PQPAN_OK);
+    c.ipv6_frag = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&frag, &c, cycles), PQPAN_OK);
+    assert_int_equal(frag.latency_ns, seg.latency_ns);
+    assert_int_equal(pqpan_802154_plan_msg_packet(NULL, NULL, 0, &c.link, 1608, 2, 1),
+                     PQPAN_ERR_INVALID_ARG);
 }
 
 /* kem-auth at ML-KEM-768: INIT of 2312 octets in two segments, UDP payloads 1232 and 1084
@@ -514,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_secured_frames_hand_computed),
         cmocka_unit_test(test_segments_of_long_messages),
         cmocka_unit_test(test_every_datagram_fits_the_ipv6_mtu),
+        cmocka_unit_test(test_ipv6_fragments_priced),
         cmocka_unit_test(test_kem_auth_init_in_segments),
         cmocka_unit_test(test_sig_mutual_hybrid_steps),
     };

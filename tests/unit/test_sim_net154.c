@@ -394,6 +394,22 @@ static void test_duplicates_never_reach_the_application(void **state)
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
 }
 
+/* Every suite (the P-256 hybrids too) in each of the n modes (the sig modes with ML-DSA-65)
+ * completes with equal keys under configuration c. */
+static void every_suite_completes(const struct pqpan_sim154_config *c, const unsigned *modes,
+                                  size_t n)
+{
+    unsigned suite;
+    size_t m;
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
+        for (m = 0; m < n; m++) {
+            assert_int_equal(run_mode(&sim_a, &app_a, c, NULL, suite, modes[m]), PQPAN_OK);
+            assert_int_equal(sim_a.res.status, PQPAN_OK);
+            assert_true(pqpan_sim_pqke_keys_equal(&app_a));
+        }
+    }
+}
+
 /* Messages over one datagram (ieee802154.h segments): kem-auth-mutual at ML-KEM-1024 (INIT
  * 3176, RESP 3208 octets, three segments each) on an idle channel carries the same frames
  * and operations as the estimator, and the keys agree; every mode of every suite (the P-256
@@ -407,7 +423,7 @@ static void test_segmented_messages_agree_with_estimator(void **state)
                                      PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
                                      PQPAN_PQKE_MODE_SIG,      PQPAN_PQKE_MODE_SIG_MUTUAL,
                                      PQPAN_PQKE_MODE_NUMERIC};
-    unsigned suite, m, n, op;
+    unsigned n, op;
     (void)state;
     config(&c, 2, 0.0);
     assert_int_equal(pqpan_802154_est_config_pqke(&c.exch, PQPAN_PQKE_SUITE_MLKEM1024,
@@ -429,13 +445,47 @@ static void test_segmented_messages_agree_with_estimator(void **state)
         assert_int_equal(r->ledger[n].bytes_tx, e.ledger[n].bytes_tx);
     }
     assert_true(pqpan_sim_pqke_keys_equal(&app_a));
-    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
-        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-            assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, suite, modes[m]), PQPAN_OK);
-            assert_int_equal(r->status, PQPAN_OK);
-            assert_true(pqpan_sim_pqke_keys_equal(&app_a));
+    every_suite_completes(&c, modes, sizeof modes / sizeof modes[0]);
+}
+
+/* With IPv6 fragmentation (exch.ipv6_frag) instead of segments: ML-KEM-1024 (INIT 1608,
+ * RESP 1640 octets, two fragments each) and kem-auth-mutual (3176 and 3208 octets, three
+ * each) on an idle channel carry the estimator's packets, frames and octets, with the same
+ * radio time; every mode of every suite completes with equal keys. */
+static void test_ipv6_fragments_agree_with_estimator(void **state)
+{
+    static struct pqpan_802154_estimate e;
+    struct pqpan_sim154_config c;
+    const struct pqpan_sim154_result *r = &sim_a.res;
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_SIG_MUTUAL, PQPAN_PQKE_MODE_NUMERIC};
+    unsigned m, n;
+    (void)state;
+    config(&c, 2, 0.0);
+    c.exch.ipv6_frag = 1;
+    for (m = 0; m < 2; m++) {
+        assert_int_equal(pqpan_802154_est_config_pqke(&c.exch, PQPAN_PQKE_SUITE_MLKEM1024,
+                                                      modes[m], 0),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_802154_estimate_pqke(&e, &c.exch, c.cycles), PQPAN_OK);
+        assert_int_equal(e.datagrams[0], m == 0 ? 2 : 3);
+        assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, PQPAN_PQKE_SUITE_MLKEM1024, modes[m]),
+                         PQPAN_OK);
+        assert_int_equal(r->status, PQPAN_OK);
+        assert_int_equal(r->dgrams[0], e.datagrams[0] + e.datagrams[2]);
+        assert_int_equal(r->dgrams[1], e.datagrams[1]);
+        assert_int_equal(r->frames[0], e.frames[0] + e.frames[2]);
+        assert_int_equal(r->frames[1], e.frames[1]);
+        for (n = 0; n < 2; n++) {
+            const struct pqpan_ledger *sim = &r->ledger[n], *est = &e.ledger[n];
+            assert_int_equal(sim->bytes_tx, est->bytes_tx);
+            assert_int_equal(sim->bytes_rx, est->bytes_rx);
+            assert_int_equal(state_ns(sim, PQPAN_STATE_TX), state_ns(est, PQPAN_STATE_TX));
+            assert_int_equal(state_ns(sim, PQPAN_STATE_IFS), state_ns(est, PQPAN_STATE_IFS));
         }
+        assert_true(pqpan_sim_pqke_keys_equal(&app_a));
     }
+    every_suite_completes(&c, modes, sizeof modes / sizeof modes[0]);
 }
 
 static int completes_after_a_lost_datagram(const struct pqpan_sim154_result *r)
@@ -445,7 +495,7 @@ static int completes_after_a_lost_datagram(const struct pqpan_sim154_result *r)
 
 /* A segment lost under load (a fragment out of MAC attempts) costs the whole message: the
  * sender starts it again from segment 0 and the receiver, which had the first segments,
- * starts over; the exchange still ends with equal keys. */
+ * starts over; the exchange still ends with equal keys. The same for IPv6 fragments. */
 static void test_lost_segment_resends_the_message(void **state)
 {
     struct pqpan_sim154_config c;
@@ -453,6 +503,12 @@ static void test_lost_segment_resends_the_message(void **state)
     (void)state;
     lossy_config(&c);
     assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                 200, completes_after_a_lost_datagram));
+    assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
+    assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
+    /* likewise a lost IPv6 fragment: the message goes again with a new Identification */
+    c.exch.ipv6_frag = 1;
+    assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM1024, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
                                  200, completes_after_a_lost_datagram));
     assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
@@ -625,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_duplicates_never_reach_the_application),
         cmocka_unit_test(test_no_retries_left_fails),
         cmocka_unit_test(test_segmented_messages_agree_with_estimator),
+        cmocka_unit_test(test_ipv6_fragments_agree_with_estimator),
         cmocka_unit_test(test_lost_segment_resends_the_message),
         cmocka_unit_test(test_hidden_terminals_cost_the_responder),
         cmocka_unit_test(test_capture_keeps_frames_hit_after_their_shr),
