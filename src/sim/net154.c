@@ -580,9 +580,10 @@ static void start_datagram(struct run *r, unsigned n)
 static void start_message(struct run *r, unsigned n)
 {
     struct pqpan_sim154_party *p = &r->s->party[n];
+    int rc = r->s->cfg.exch.ipv6_frag ? build_whole(p) : PQPAN_OK;
     p->seg = 0;
-    if (r->s->cfg.exch.ipv6_frag && build_whole(p) != PQPAN_OK) {
-        r->err = PQPAN_ERR_MALFORMED;
+    if (rc != PQPAN_OK) {
+        r->err = rc;
         return;
     }
     start_datagram(r, n);
