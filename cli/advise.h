@@ -86,6 +86,7 @@ extern const struct cli_opt_table advise_idle_table;
 extern const struct cli_opt_table advise_peer_table;
 extern const struct cli_opt_table advise_output_table;
 extern const char *const advise_lowpan_link[];
+extern const char *const advise_lowpan_exchange[];
 extern const char *const advise_gamma[];
 
 /* The option lines of `pqpan help advise`, from the tables. */

@@ -374,6 +374,7 @@ const struct cli_opt_table advise_output_table = ADV_TABLE("advise-output", "out
  * accounting it ranks by has no γ_comm). */
 const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security",
                                           "--key-id-mode", NULL};
+const char *const advise_lowpan_exchange[] = {"--ipv6-frag", NULL};
 const char *const advise_gamma[] = {"--calibration", "--gamma-comp", NULL};
 
 /* Every table advise reads, in the order help lists them, with where each stores and the
@@ -390,6 +391,7 @@ static const struct {
     {&advise_device_table, NULL, INTO_SELF, NULL},
     {&lowpan_busy_table, NULL, INTO_LOWPAN, NULL},
     {&lowpan_opts_table, advise_lowpan_link, INTO_LOWPAN, NULL},
+    {&lowpan_exchange_table, advise_lowpan_exchange, INTO_LOWPAN, NULL},
     {&advise_constraint_table, NULL, INTO_SELF, "constraints"},
     {&advise_idle_table, NULL, INTO_SELF,
      "the idle link the device runs between exchanges (priced as `pqpan idle`)"},
