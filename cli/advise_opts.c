@@ -70,37 +70,14 @@ static const char *const link_words[] = {"ble", "802154", "both", NULL};
 static const char *const level_words[] = {"1", "3", "5", NULL};
 /* --format words: advise prints no CSV. */
 static const char *const format_words[] = {"table", "json", NULL};
-/* --idle words (sleep = 0), as estimate --link 802154's. */
+/* --sed-idle words (sleep = 0), as estimate --link 802154's --idle. */
 static const char *const radio_words[] = {"sleep", "listen", NULL};
 
 _Static_assert(sizeof(enum adv_battery) == sizeof(int), "--battery-side is stored as an int");
 _Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
 
-static void defaults(void *p)
-{
-    struct advise_opts *o = p;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    o->min_level = 1;
-    o->battery = ADV_BATTERY_PERIPHERAL;
-    o->battery_mah = ADV_CR2032_MAH;
-    o->rekey_s = 86400.0;
-    strcpy(o->rekey_text, "1d");
-    o->idle.phy = PQPAN_BLE_PHY_1M;
-    o->idle.ci_ns = 1000000000u;
-    o->idle.latency = 0;
-    o->idle_ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
-    o->peer_phys = (1u << PQPAN_BLE_PHY_COUNT) - 1u;
-    o->peer_max_ll = PQPAN_LL_DATA_MAX_PAYLOAD;
-    o->peer_max_mtu = PQPAN_ATT_MAX_MTU;
-    o->protocol = PQPAN_BLE_PROTO_PQPAN;
-    o->top = 5;
-    o->links = ADV_LINK_BLE;
-    lowpan_opts_init(&o->lowpan);
-    /* The battery device on 802.15.4 is a sleepy end device: its radio is off between the
-     * frames it sends and receives (estimate --link 802154 --idle sleep). */
-    o->lowpan.idle = 0;
-}
+/* advise's defaults: the energy and 802.15.4 options', then those of its own tables. */
+static void defaults(void *p);
 
 /* --min-level: the category (words checked before). */
 static int set_level(void *field, const char *v)
@@ -157,83 +134,99 @@ static int set_format(void *field, const char *v)
 
 static const struct cli_opt device_rows[] = {
     {.name = "--peer-profile", .kind = CLI_OPT_TEXT, .meta = "NAME|FILE",
-     .def_note = "the same as --profile", .store = CLI_STORE_STR, .offset = ADV(peer_profile),
+     .def = PQPAN_DEFAULT_PEER_PROFILE, .store = CLI_STORE_STR, .offset = ADV(peer_profile),
      .help = "the other side: its currents price its energy; the link timeline uses "
              "--profile's event timing for both sides, as estimate takes one device (--profile "
              "is the battery-powered device)"},
-    {.name = "--battery-side", .kind = CLI_OPT_WORD, .words = battery_words, .def = "peripheral",
+    {.name = "--battery-side", .kind = CLI_OPT_WORD, .words = battery_words,
+     .def = PQPAN_DEFAULT_BATTERY_SIDE,
      .store = CLI_STORE_INT, .offset = ADV(battery),
      .help = "which side runs on the battery (both: --profile is the peripheral)"},
     {.name = "--battery-mah", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "mAh", .min = 0.001,
-     .max = 1e7, .def = "235", .store = CLI_STORE_DOUBLE, .offset = ADV(battery_mah),
+     .max = 1e7, .def = PQPAN_DEFAULT_BATTERY_MAH, .store = CLI_STORE_DOUBLE,
+     .offset = ADV(battery_mah),
      .help = "battery capacity (default: " ADV_CR2032_SOURCE ")"},
     {.name = "--rekey-every", .kind = CLI_OPT_TEXT, .meta = "DURATION", .set = set_rekey,
-     .def = "1d", .allowed = "a duration such as 30s, 15m, 1h, 1d, 7d (1 s .. 3650 d)",
+     .def = PQPAN_DEFAULT_REKEY_EVERY,
+     .allowed = "a duration such as 30s, 15m, 1h, 1d, 7d (1 s .. 3650 d)",
      .help = "one key exchange every DURATION: a number and s, m, h or d"},
-    {.name = "--link", .kind = CLI_OPT_WORD, .words = link_words, .def = "ble", .set = set_links,
+    {.name = "--link", .kind = CLI_OPT_WORD, .words = link_words, .def = PQPAN_DEFAULT_LINK,
+     .set = set_links,
      .offset = ADV(links),
      .help = "the link(s) searched. 802.15.4: the device is a sleepy end device polling its "
              "parent (a Thread SED), the exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate "
              "--link 802154 (the device is --profile; --battery-side both and --protocol study "
              "are for BLE only)"},
-    {.name = "--idle", .kind = CLI_OPT_WORD, .words = radio_words, .def = "sleep",
+    {.name = "--sed-idle", .kind = CLI_OPT_WORD, .words = radio_words,
+     .def = PQPAN_DEFAULT_SED_IDLE,
      .store = CLI_STORE_INT, .offset = ADV(lowpan.idle),
      .help = "802.15.4: the radio when the device neither sends, receives nor computes, as "
              "estimate --link 802154's --idle but sleep by default (a sleepy device's radio is "
              "off between frames)"},
     {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
-     .max = 86400000, .def_note = "--idle-ci-ms", .store = CLI_STORE_DOUBLE, .offset = ADV(poll_ms),
+     .max = 86400000, .def = PQPAN_DEFAULT_POLL_MS, .store = CLI_STORE_DOUBLE,
+     .offset = ADV(poll_ms),
      .help = "802.15.4: the device's poll period between exchanges, priced as `pqpan idle "
              "--link 802154`"},
 };
 
 static const struct cli_opt constraint_rows[] = {
-    {.name = "--min-level", .kind = CLI_OPT_WORD, .words = level_words, .def = "1",
+    {.name = "--min-level", .kind = CLI_OPT_WORD, .words = level_words,
+     .def = PQPAN_DEFAULT_MIN_LEVEL,
      .set = set_level, .offset = ADV(min_level),
      .help = "lowest NIST security category: 1 ML-KEM-512, 3 ML-KEM-768, 5 ML-KEM-1024 (FIPS "
              "203 Table 2)"},
     {.name = "--max-latency-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
-     .max = 1e9, .def_note = "none", .store = CLI_STORE_DOUBLE, .offset = ADV(max_latency_ms),
+     .max = 1e9, .def = PQPAN_DEFAULT_MAX_LATENCY_MS, .store = CLI_STORE_DOUBLE,
+     .offset = ADV(max_latency_ms),
      .help = "longest exchange, first computation to last"},
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "pqpan",
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
+     .def = PQPAN_DEFAULT_PROTOCOL,
      .store = CLI_STORE_INT, .offset = ADV(protocol),
      .help = "the messages: the study's raw ek/ct, or pqpan's INIT/RESP/FIN with key schedule "
              "and confirmation"},
 };
 
 static const struct cli_opt idle_rows[] = {
-    {.name = "--idle-phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
+    {.name = "--idle-phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words,
+     .def = PQPAN_DEFAULT_IDLE_PHY,
      .store = CLI_STORE_INT, .offset = ADV(idle.phy), .help = "its PHY"},
     {.name = "--idle-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
      .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
-     .def = "1000", .set = link_set_conn_interval, .offset = ADV(idle.ci_ns), .help = "its connection interval"},
+     .def = PQPAN_DEFAULT_IDLE_CI_MS, .set = link_set_conn_interval, .offset = ADV(idle.ci_ns),
+     .help = "its connection interval"},
     {.name = "--idle-latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
-     .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = ADV(idle.latency),
+     .max = PQPAN_BLE_LATENCY_MAX, .def = PQPAN_DEFAULT_IDLE_LATENCY, .store = CLI_STORE_U32,
+     .offset = ADV(idle.latency),
      .help = "its peripheral latency"},
     {.name = "--idle-ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "27",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD,
+     .def = PQPAN_DEFAULT_IDLE_LL_OCTETS,
      .store = CLI_STORE_U32, .offset = ADV(idle_ll_octets),
      .help = "its LL payload size (27: no DLE)"},
 };
 
 static const struct cli_opt peer_rows[] = {
     {.name = "--peer-phys", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_phys,
-     .offset = ADV(peer_phys), .def = "1M,2M,S2,S8",
+     .offset = ADV(peer_phys), .def = PQPAN_DEFAULT_PEER_PHYS,
      .allowed = "a comma-separated list of 1M, 2M, S2, S8", .help = "the PHYs the peer supports"},
     {.name = "--peer-max-ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "251",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD,
+     .def = PQPAN_DEFAULT_PEER_MAX_LL_OCTETS,
      .store = CLI_STORE_U32, .offset = ADV(peer_max_ll), .help = "largest LL payload"},
     {.name = "--peer-max-mtu", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = "517",
+     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = PQPAN_DEFAULT_PEER_MAX_MTU,
      .store = CLI_STORE_U32, .offset = ADV(peer_max_mtu), .help = "largest ATT_MTU"},
 };
 
 static const struct cli_opt output_rows[] = {
     {.name = "--top", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = PQPAN_ADVISE_TOP_MAX,
-     .def = "5", .set = set_top, .offset = ADV(top), .help = "how many configurations to list"},
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
+     .def = PQPAN_DEFAULT_TOP, .set = set_top, .offset = ADV(top),
+     .help = "how many configurations to list"},
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = PQPAN_DEFAULT_FORMAT,
      .set = set_format, .offset = ADV(m.format), .help = "output format"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_OUT,
      .offset = ADV(out_dir),
      .help = "also write gnuplot figures: energy against latency with the Pareto front "
              "(advise_pareto.svg/.png, data in advise_points.dat, advise_front.dat) and, over "
@@ -250,7 +243,25 @@ const struct cli_opt_table advise_peer_table =
     ADV_TABLE("advise-peer", "what the peer supports", peer_rows);
 const struct cli_opt_table advise_output_table = ADV_TABLE("advise-output", "output", output_rows);
 
-/* Of the 802.15.4 tables advise takes all but --link and --idle (its own), --addr and
+static const struct cli_opt_table *const own_tables[] = {
+    &advise_device_table, &advise_constraint_table, &advise_idle_table, &advise_peer_table,
+    &advise_output_table,
+};
+#define N_OWN_TABLES (sizeof own_tables / sizeof own_tables[0])
+
+static void defaults(void *p)
+{
+    struct advise_opts *o = p;
+    size_t k;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    lowpan_opts_init(&o->lowpan);
+    for (k = 0; k < N_OWN_TABLES; k++) {
+        cli_opt_table_defaults(own_tables[k], o);
+    }
+}
+
+/* Of the 802.15.4 tables advise takes all but --link, --idle (--sed-idle is its own), --addr and
  * --kem (both searched); of the γ options --calibration and --gamma-comp (the events
  * accounting it ranks by has no γ_comm). */
 const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security",

@@ -53,7 +53,7 @@ void bench_args_init(void *p)
     struct bench_args *o = p;
     o->param = NULL;
     o->op = -1;
-    o->iterations = BENCH_DEFAULT_ITERATIONS;
+    o->iterations = pqpan_default_u32(PQPAN_DEFAULT_ITERATIONS);
     o->format = FORMAT_TABLE;
 }
 
@@ -81,16 +81,24 @@ void bench_options_help(FILE *out, const struct cli_opt_table *options)
     cli_opt_rows_help(out, &cli_format_table);
 }
 
+int bench_set_param(void *field, const char *v)
+{
+    const char *param = strcmp(v, BENCH_ALL) == 0 ? NULL : v;
+    memcpy(field, &param, sizeof param);
+    return 0;
+}
+
 static void kem_names(cli_word_fn add, void *ctx)
 {
     size_t k;
+    add(ctx, BENCH_ALL);
     for (k = 0; pqpan_kem_at(k) != NULL; k++) {
         add(ctx, pqpan_kem_at(k)->name);
     }
 }
 
 static const struct cli_opt kem_rows[] = {
-    BENCH_OPTION_ROWS(kem_names, "all three", op_names, MAX_ITERATIONS),
+    BENCH_OPTION_ROWS(kem_names, op_names, MAX_ITERATIONS),
 };
 
 const struct cli_opt_table bench_kem_table =

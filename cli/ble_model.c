@@ -16,12 +16,14 @@ void model_opts_init(struct model_opts *o)
 {
     int op;
     memset(o, 0, sizeof *o);
-    o->table = PQPAN_CURRENTS_SYSTEM;
     o->gamma_comm = -1.0;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         o->gamma_comp[op] = -1.0;
     }
-    o->format = FORMAT_TABLE;
+    cli_opt_table_defaults(&model_energy_table, o);
+    cli_opt_table_defaults(&model_ramp_table, o);
+    cli_opt_table_defaults(&model_crypto_table, o);
+    cli_opt_table_defaults(&cli_format_table, &o->format);
 }
 
 /* Every implementation some ML-KEM row of the built-in cycle tables has, once each. */
@@ -100,26 +102,27 @@ static void model_init(void *o)
 
 static const struct cli_opt energy_rows[] = {
     {.name = "--profile", .kind = CLI_OPT_TEXT, .meta = "NAME|FILE", .words_fn = builtin_profiles,
-     .def_note = "nrf52840", .store = CLI_STORE_STR, .offset = MODEL(profile),
+     .def = PQPAN_DEFAULT_PROFILE, .store = CLI_STORE_STR, .offset = MODEL(profile),
      .help = "device profile: a built-in name (`pqpan profiles`) or a profile JSON file"},
-    {.name = "--currents", .kind = CLI_OPT_WORD, .words = table_words, .def = "system",
+    {.name = "--currents", .kind = CLI_OPT_WORD, .words = table_words,
+     .def = PQPAN_DEFAULT_CURRENTS,
      .store = CLI_STORE_INT, .offset = MODEL(table),
      .help = "which current table of the profile: system = whole-chip figures incl. HFXO; "
              "radio-only = the radio block"},
     {.name = "--tx-dbm", .kind = CLI_OPT_INT, .meta = "N", .unit = "dBm", .min = -40, .max = 40,
-     .def = "0", .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
+     .def = PQPAN_DEFAULT_TX_DBM, .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
      .help = "TX output power, a level the profile lists"},
 };
 
 static const struct cli_opt ramp_rows[] = {
-    {.name = "--ramp", .kind = CLI_OPT_WORD, .words = ramp_words, .def = "fast",
+    {.name = "--ramp", .kind = CLI_OPT_WORD, .words = ramp_words, .def = PQPAN_DEFAULT_RAMP,
      .store = CLI_STORE_INT, .offset = MODEL(ramp_normal),
      .help = "radio ramp-up per event, events accounting"},
 };
 
 static const struct cli_opt crypto_rows[] = {
     {.name = "--crypto-impl", .kind = CLI_OPT_TEXT, .meta = "NAME", .words_fn = crypto_impls,
-     .def_note = "clean, the study's PQClean code", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_CRYPTO_IMPL, .store = CLI_STORE_STR,
      .offset = MODEL(crypto_impl),
      .help = "the cycle table rows (data/cycles/) for ML-KEM: clean, m4fspeed, m4fstack from "
              "pqm4; pqpan-m4* pqpan's own code, portable and with the M4 backend (make "
@@ -127,11 +130,12 @@ static const struct cli_opt crypto_rows[] = {
 };
 
 static const struct cli_opt gamma_rows[] = {
-    {.name = "--calibration", .kind = CLI_OPT_TEXT, .meta = "FILE", .def_note = "built-in defaults",
+    {.name = "--calibration", .kind = CLI_OPT_TEXT, .meta = "FILE",
+     .def = PQPAN_DEFAULT_CALIBRATION,
      .store = CLI_STORE_STR, .offset = MODEL(calibration),
      .help = "γ values from a calibration JSON"},
     {.name = "--gamma-comm", .kind = CLI_OPT_NUMBER, .meta = "X", .min = PQPAN_IO_GAMMA_MIN,
-     .max = PQPAN_IO_GAMMA_MAX, .def_note = "1.15; study: 1.10-1.20", .store = CLI_STORE_DOUBLE,
+     .max = PQPAN_IO_GAMMA_MAX, .def = PQPAN_DEFAULT_GAMMA_COMM, .store = CLI_STORE_DOUBLE,
      .offset = MODEL(gamma_comm), .help = "γ_comm, bits accounting"},
     {.name = "--gamma-comp", .kind = CLI_OPT_TEXT, .meta = "OP=X", .set = set_gamma_comp,
      .offset = MODEL(gamma_comp),
@@ -1356,7 +1360,7 @@ void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_ra
 static const char *const setup_assumption[] = {
     "t_advertise_ms is the expected time to connect: the central scans continuously from a",
     "uniformly distributed moment, advDelay uniform 0..10 ms (Vol 6 Part B 4.4.2.2); defaults:",
-    "advertising 100 ms = TGAP(adv_fast_interval2), idle interval 30 ms =",
+    "advertising 100 ms = TGAP(adv_fast_interval2), initial interval 30 ms =",
     "TGAP(initial_conn_interval), each its range's lower end (Vol 3 Part C Appendix A); the",
     "set-up before the PHY update runs on LE 1M and is charged at the exchange PHY's currents",
     NULL,
@@ -1391,7 +1395,7 @@ void model_print_setup_json(FILE *f, const struct pqpan_ble_config *c, const cha
     fprintf(f, "%s\"setup_adv_interval_ms\": %.3f,\n", indent, (double)c->adv_interval_ns * 1e-6);
     fprintf(f, "%s\"setup_features\": %s,\n", indent, c->features ? "true" : "false");
     fprintf(f, "%s\"setup_conn_update\": %s,\n", indent, c->conn_update ? "true" : "false");
-    fprintf(f, "%s\"setup_idle_ci_ms\": %.3f,\n", indent, (double)c->idle_ci_ns * 1e-6);
+    fprintf(f, "%s\"setup_initial_ci_ms\": %.3f,\n", indent, (double)c->idle_ci_ns * 1e-6);
     fprintf(f, "%s\"setup_discovery\": %s,\n", indent, c->discovery ? "true" : "false");
     fprintf(f, "%s\"setup_assumptions\": \"", indent);
     for (i = 0; setup_assumption[i] != NULL; i++) {

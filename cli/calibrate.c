@@ -234,7 +234,8 @@ static int parse_phases(void *field, const char *v)
 #define CAL(m) offsetof(struct cal_opts, m)
 
 static const struct cli_opt cal_rows[] = {
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "study",
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
+     .def = PQPAN_DEFAULT_PROTOCOL,
      .store = CLI_STORE_INT, .offset = CAL(link.cfg.protocol),
      .help = "the exchange the traces ran, and so the model they are compared with: study, the "
              "study's prototype (raw ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with "
@@ -243,30 +244,33 @@ static const struct cli_opt cal_rows[] = {
     {.name = "--trace", .kind = CLI_OPT_TEXT, .meta = "[SIDE:]FILE", .set = add_trace,
      .allowed = "[peripheral:|central:]FILE, at most " CAL_STR(MAX_TRACES) " of them",
      .help = "a PPK2 CSV export, repeatable; SIDE overrides --side for this file"},
-    {.name = "--side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
+    {.name = "--side", .kind = CLI_OPT_WORD, .words = side_words, .def = PQPAN_DEFAULT_SIDE,
      .store = CLI_STORE_INT, .offset = CAL(side),
      .help = "the side the traces were captured on"},
     {.name = "--voltage", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.1, .max = 100,
-     .def_note = "the profile's supply voltage", .store = CLI_STORE_DOUBLE,
+     .def = PQPAN_DEFAULT_CALIBRATE_VOLTAGE, .store = CLI_STORE_DOUBLE,
      .offset = CAL(voltage_v), .help = "supply voltage of the captures"},
     {.name = "--baseline-ua", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "uA", .min = 0,
-     .max = 1e9, .def = "0", .store = CLI_STORE_DOUBLE, .offset = CAL(baseline_ua),
+     .max = 1e9, .def = PQPAN_DEFAULT_CALIBRATE_BASELINE_UA, .store = CLI_STORE_DOUBLE,
+     .offset = CAL(baseline_ua),
      .help = "subtract X from every current"},
     {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_phases,
-     .offset = CAL(ch), .def = "d0=crypto,d1=radio",
+     .offset = CAL(ch), .def = PQPAN_DEFAULT_CALIBRATE_PHASES,
      .allowed = "dN=crypto and/or dN=radio, N 0..7, on different channels",
      .help = "digital channels of the crypto operations and the link-layer events"},
     {.name = "--ops", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_ops,
-     .def_note = "by side and protocol, above",
+     .def = PQPAN_DEFAULT_OPS,
      .allowed = "at most " CAL_STR(MAX_OPS) " of kem_keygen, kem_encaps, kem_decaps, kdf, "
                 "ecdh_keygen, ecdh_shared or -",
      .help = "operation of each crypto segment in order, comma-separated op names (kdf only "
              "with --protocol pqpan) or - to ignore a segment (e.g. a KDF the study protocol "
              "does not run), for every trace"},
-    {.name = "--comm-model", .kind = CLI_OPT_WORD, .words = comm_words, .def = "bits",
+    {.name = "--comm-model", .kind = CLI_OPT_WORD, .words = comm_words,
+     .def = PQPAN_DEFAULT_COMM_MODEL,
      .store = CLI_STORE_INT, .offset = CAL(comm_radio),
      .help = "what the radio energy is compared with, as above"},
-    {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words, .def = "preempt",
+    {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words,
+     .def = PQPAN_DEFAULT_OVERLAP,
      .store = CLI_STORE_INT, .offset = CAL(concurrent),
      .help = "rows with both channels high: preempt, the link layer suspended the operation for "
              "the connection event, the rows are radio; concurrent, the operation ran at a "
@@ -275,6 +279,7 @@ static const struct cli_opt cal_rows[] = {
              "channel high, times the segment's time; the radio gives back that current over "
              "the rows with both high"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_OUT,
      .offset = CAL(out), .help = "write the calibration overlay JSON (pqpan-calibration/1)"},
 };
 
@@ -284,9 +289,7 @@ static void cal_opts_init(void *p)
     memset(o, 0, sizeof *o);
     link_opts_init(&o->link);
     model_opts_init(&o->m);
-    o->side = MODEL_PERIPHERAL;
-    o->ch[PH_CRYPTO] = PQPAN_PPK2_CH_CRYPTO;
-    o->ch[PH_RADIO] = PQPAN_PPK2_CH_RADIO;
+    cli_opt_table_defaults(&calibrate_opts_table, o);
 }
 
 const struct cli_opt_table calibrate_opts_table =

@@ -42,13 +42,14 @@ struct cell {
 #define COMPARE(m) offsetof(struct compare_opts, m)
 
 static const struct cli_opt compare_rows[] = {
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000, .def = "200",
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000,
+     .def = PQPAN_DEFAULT_RUNS,
      .store = CLI_STORE_U32, .offset = COMPARE(runs), .help = "Monte Carlo runs per 802.15.4 cell"},
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = "1", .store = CLI_STORE_ULL, .offset = COMPARE(seed),
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = COMPARE(seed),
      .help = "run i uses seed S + i; same seed, same output"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
-     .offset = COMPARE(out),
+     .def = PQPAN_DEFAULT_OUT, .offset = COMPARE(out),
      .help = "also write DIR/compare.csv and a gnuplot figure (compare.dat, compare.gp, "
              "compare.svg, compare.png)"},
 };
@@ -59,8 +60,7 @@ static void compare_opts_init(void *p)
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
     lowpan_opts_init(&o->l);
-    o->runs = 200;
-    o->seed = 1;
+    cli_opt_table_defaults(&compare_opts_table, o);
 }
 
 const struct cli_opt_table compare_opts_table =

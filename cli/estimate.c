@@ -16,10 +16,13 @@ static const char *const protocol_words[] = {"study", "pqpan", NULL};
 _Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
 
 static const struct cli_opt protocol_rows[] = {
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "study",
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
+     .def = PQPAN_DEFAULT_PROTOCOL,
      .store = CLI_STORE_INT, .offset = offsetof(struct link_opts, cfg.protocol),
-     .help = "study: raw ek and ct as in the study's prototype; pqpan: pqpan's INIT / RESP / "
-             "FIN with nonces, key schedule (KDF on both sides) and key confirmation"},
+     .help = "pqpan: pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on both sides) "
+             "and key confirmation (simulate: real ML-KEM, randomness from --seed); study: raw "
+             "ek and ct as in the study's prototype, no KDF, no confirmation (what `pqpan "
+             "reproduce` runs)"},
 };
 
 static void link_init(void *o)
@@ -96,7 +99,9 @@ void cli_estimate_help(FILE *out)
             "ciphertext transfer, Decaps) between a BLE central and peripheral: computation per\n"
             "operation and communication (TX, RX, T_IFS) per side and in total, shares, latency and\n"
             "PDU counts, in both accountings (bits: the study's; events: adds per-event costs and\n"
-            "the negotiation). Defaults are the study's set-up (SenSys '26, arXiv 2602.18708).\n\n");
+            "the negotiation). Defaults (docs/CLI.md \"Defaults\"): the study's link set-up\n"
+            "(SenSys '26, arXiv 2602.18708) with pqpan's protocol; --protocol study for the\n"
+            "study's exchange.\n\n");
     cli_opt_table_help(out, &estimate_protocol_table);
     fputc('\n', out);
     link_opts_help(out);

@@ -17,11 +17,12 @@
 void lowpan_opts_init(struct lowpan_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->kem = "ML-KEM-768";
-    o->idle = -1;
-    o->backoff = -1;
-    o->key_id_mode = 1;
+    o->idle = -1;    /* the profile's ieee802154.idle */
+    o->backoff = -1; /* the profile's ieee802154.backoff */
     link_pqke_init(&o->pqke);
+    cli_opt_table_defaults(&lowpan_opts_table, o);
+    cli_opt_table_defaults(&lowpan_exchange_table, o);
+    cli_opt_table_defaults(&lowpan_busy_table, o);
 }
 
 /* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
@@ -64,31 +65,31 @@ static int set_sec(void *field, const char *v)
 
 static const struct cli_opt lowpan_rows[] = {
     {.name = "--link", .kind = CLI_OPT_WORD, .meta = "ble|802154", .words = link_words,
-     .allowed = "ble or 802154", .def_note = "ble",
-     .help = "the link: 6LoWPAN over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s, acknowledged "
-             "frames) with --link 802154"},
-    {.name = "--csma", .kind = CLI_OPT_WORD, .words = csma_words, .def = "ieee",
+     .allowed = "ble or 802154",
+     .help = "the link (BLE by default): 6LoWPAN over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s, "
+             "acknowledged frames) with --link 802154"},
+    {.name = "--csma", .kind = CLI_OPT_WORD, .words = csma_words, .def = PQPAN_DEFAULT_CSMA,
      .store = CLI_STORE_INT, .offset = LOWPAN(contiki),
      .help = "CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs, 3 retries) or contiki "
              "(3, 5, 5, 7: Contiki-NG)"},
-    {.name = "--addr", .kind = CLI_OPT_WORD, .words = addr_words, .def = "extended",
+    {.name = "--addr", .kind = CLI_OPT_WORD, .words = addr_words, .def = PQPAN_DEFAULT_ADDR,
      .store = CLI_STORE_INT, .offset = LOWPAN(short_addr),
      .help = "MAC addressing: 16-bit short or 64-bit extended"},
     {.name = "--backoff", .kind = CLI_OPT_WORD, .words = state_words,
-     .def_note = "the profile's ieee802154.backoff", .store = CLI_STORE_INT,
+     .def = PQPAN_DEFAULT_BACKOFF, .store = CLI_STORE_INT,
      .offset = LOWPAN(backoff),
      .help = "the radio during a CSMA-CA random backoff (0..2^BE-1 periods of 320 us): listen "
              "= RX current, sleep = sleep current. CCAs (128 us each) are always charged at the "
              "RX current. A radio that sleeps wakes (crystal start + the profile's "
              "ieee802154.wake_cpu_us of CPU) before each frame it sends or receives / each CCA"},
     {.name = "--mac-security", .kind = CLI_OPT_WORD, .meta = "LEVEL", .words = sec_words,
-     .def = "none", .set = set_sec, .offset = LOWPAN(sec_level),
+     .def = PQPAN_DEFAULT_MAC_SECURITY, .set = set_sec, .offset = LOWPAN(sec_level),
      .help = "MAC frame security (IEEE 802.15.4-2015 s9; enc-mic32 is Thread's): auxiliary "
              "security header and a 0/4/8/16-octet MIC on every data frame (Imm-Acks stay "
              "unsecured)"},
     /* key identifier modes: IEEE 802.15.4-2015 Table 9-7 */
     {.name = "--key-id-mode", .kind = CLI_OPT_UINT, .meta = "N", .min = 0, .max = 3,
-     .def = "1", .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
+     .def = PQPAN_DEFAULT_KEY_ID_MODE, .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
      .help = "key identifier mode of the auxiliary security header: 0 implicit, 1 key index "
              "(Thread), 2 and 3 with a 4- or 8-octet key source: header 5, 6, 10 or 14 octets"},
 };
@@ -100,14 +101,14 @@ static void lowpan_init(void *o)
 
 static const struct cli_opt exchange_rows[] = {
     {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = model_kem_names,
-     .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
+     .def = PQPAN_DEFAULT_KEM, .store = CLI_STORE_STR, .offset = LOWPAN(kem),
      .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
              "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
              "over 1999 octets (the 2047-octet datagram of RFC 4944 less IPv6 and UDP) goes in "
              "segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 each "
              "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
     {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
-     .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
+     .def = PQPAN_DEFAULT_IDLE_RADIO, .store = CLI_STORE_INT, .offset = LOWPAN(idle),
      .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
              "for the other side): listen = RX current (a non-duty-cycled node), sleep = sleep "
              "current (ideal wake-up)"},
@@ -121,7 +122,8 @@ const struct cli_opt_table lowpan_opts_table =
                   struct lowpan_opts, lowpan_init);
 
 static const struct cli_opt busy_rows[] = {
-    {.name = "--busy", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 0.99, .def = "0",
+    {.name = "--busy", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 0.99,
+     .def = PQPAN_DEFAULT_BUSY,
      .allowed = "a probability in 0..0.99", .store = CLI_STORE_DOUBLE, .offset = LOWPAN(busy),
      .help = "probability that a CCA finds the channel busy (0: an idle channel)"},
 };
@@ -691,12 +693,12 @@ static int open_capture(struct capture *cap, FILE *f, struct cli_msg *msg)
 void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s)
 {
     memset(s, 0, sizeof *s);
-    s->nodes = 2;
-    s->frame_psdu = 60;
-    s->runs = 100;
-    s->seed = 1;
-    s->reasm_timeout_ms = PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT;
-    s->dgram_retries = PQPAN_SIM154_DGRAM_RETRIES_DEFAULT;
+    s->nodes = pqpan_default_u32(PQPAN_DEFAULT_NODES);
+    s->frame_psdu = pqpan_default_u32(PQPAN_DEFAULT_FRAME_BYTES);
+    s->runs = pqpan_default_u32(PQPAN_DEFAULT_RUNS);
+    s->seed = pqpan_default_u32(PQPAN_DEFAULT_SEED);
+    s->reasm_timeout_ms = pqpan_default_u32(PQPAN_DEFAULT_REASM_TIMEOUT);
+    s->dgram_retries = pqpan_default_u32(PQPAN_DEFAULT_DGRAM_RETRIES);
 }
 
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,

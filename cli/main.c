@@ -36,7 +36,8 @@ static void print_main_help(FILE *out)
             "over Bluetooth LE and IEEE 802.15.4 / 6LoWPAN.\n\n"
             "usage: pqpan [--help | --version] COMMAND [OPTIONS]\n"
             "       pqpan help COMMAND\n"
-            "       pqpan help --json | --options-md TABLE|COMMAND...  (the options as data)\n\n"
+            "       pqpan help --json | --options-md TABLE|COMMAND... | --defaults-md\n"
+            "                                    (the options and their defaults as data)\n\n"
             "commands:\n",
             pqpan_version());
     for (c = cli_commands; c->name != NULL; c++) {
@@ -78,6 +79,10 @@ static int run_help(int argc, char **argv)
     }
     if (strcmp(argv[1], "--json") == 0) {
         cli_cmd_opts_json(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--defaults-md") == 0) {
+        cli_defaults_md(stdout);
         return EXIT_OK;
     }
     if (strcmp(argv[1], "--options-md") == 0) {

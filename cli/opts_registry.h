@@ -27,7 +27,8 @@ extern const struct cli_cmd_opts cli_cmd_opts[];
 /* The row of cmd, or NULL. */
 const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd);
 
-/* `pqpan help --json`: every command's tables as one JSON object. */
+/* `pqpan help --json`: every command's tables and the library's table of defaults
+ * (include/pqpan/defaults.h: option, value, note, why) as one JSON object. */
 void cli_cmd_opts_json(FILE *out);
 
 /* `pqpan help --options-md ID...`: one Markdown table of the options of the tables
@@ -35,5 +36,9 @@ void cli_cmd_opts_json(FILE *out);
  * table, or a command's name for all its tables (every link); -1 (nothing printed) for an
  * unknown id or none. */
 int cli_opts_md(FILE *out, int n, char **ids);
+
+/* `pqpan help --defaults-md`: the library's table of defaults as a Markdown table (option,
+ * default, why), docs/CLI.md "Defaults". */
+void cli_defaults_md(FILE *out);
 
 #endif

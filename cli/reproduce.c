@@ -98,6 +98,7 @@ void cli_reproduce_help(FILE *out)
 static void study_config(struct pqpan_ble_config *cfg, unsigned ll, enum pqpan_ble_bits_ifs ifs)
 {
     pqpan_ble_config_default(cfg);
+    cfg->protocol = PQPAN_BLE_PROTO_STUDY;
     cfg->ll_octets = ll;
     cfg->bits_ifs = ifs;
 }
@@ -493,9 +494,11 @@ static int set_reading(void *field, const char *v)
 _Static_assert(READING_DEFAULTS == 0 && READING_STUDY == 1, "--reading's words are the readings");
 
 static const struct cli_opt reproduce_rows[] = {
-    {.name = "--reading", .kind = CLI_OPT_WORD, .words = reading_words, .def = "both",
+    {.name = "--reading", .kind = CLI_OPT_WORD, .words = reading_words,
+     .def = PQPAN_DEFAULT_READING,
      .set = set_reading, .help = "which readings to run"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_OUT,
      .offset = offsetof(struct repro_opts, out_dir),
      .help = "also write DIR/reproduce.csv, DIR/headline.csv, DIR/modes.csv (the per-mode "
              "table) and, per reading R, gnuplot figures (.dat, .gp, .svg, .png): stacked "
@@ -508,8 +511,7 @@ static void repro_opts_init(void *p)
     struct repro_opts *o = p;
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
-    o->first = READING_DEFAULTS;
-    o->last = READING_STUDY;
+    cli_opt_table_defaults(&reproduce_opts_table, o);
 }
 
 const struct cli_opt_table reproduce_opts_table =

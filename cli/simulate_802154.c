@@ -30,20 +30,23 @@ _Static_assert(sizeof(unsigned) == sizeof(uint32_t), "the counts are stored as u
 
 static const struct cli_opt s154_rows[] = {
     {.name = "--nodes", .kind = CLI_OPT_UINT, .meta = "N", .min = 2,
-     .max = PQPAN_SIM154_MAX_NODES, .def = "2", .store = CLI_STORE_U32, .offset = S154(s.nodes),
+     .max = PQPAN_SIM154_MAX_NODES, .def = PQPAN_DEFAULT_NODES, .store = CLI_STORE_U32,
+     .offset = S154(s.nodes),
      .help = "nodes on the channel (2: the pair alone)"},
     {.name = "--load", .kind = CLI_OPT_NUMBER, .meta = "L", .unit = "frames/s", .min = 0,
-     .max = 1000, .def = "0", .store = CLI_STORE_DOUBLE, .offset = S154(s.load_fps),
+     .max = 1000, .def = PQPAN_DEFAULT_LOAD, .store = CLI_STORE_DOUBLE, .offset = S154(s.load_fps),
      .help = "background frames offered by each background node, Poisson arrivals"},
     {.name = "--frame-bytes", .kind = CLI_OPT_UINT, .meta = "B", .unit = "octets",
-     .min = PQPAN_SIM154_MIN_BG_PSDU, .max = PQPAN_802154_MAX_PSDU, .def = "60",
+     .min = PQPAN_SIM154_MIN_BG_PSDU, .max = PQPAN_802154_MAX_PSDU,
+     .def = PQPAN_DEFAULT_FRAME_BYTES,
      .store = CLI_STORE_U32, .offset = S154(s.frame_psdu), .help = "background frame PSDU"},
     {.name = "--hidden", .kind = CLI_OPT_UINT, .meta = "K", .min = 0,
-     .max = PQPAN_SIM154_MAX_NODES - 2u, .def = "0", .store = CLI_STORE_U32,
+     .max = PQPAN_SIM154_MAX_NODES - 2u, .def = PQPAN_DEFAULT_HIDDEN, .store = CLI_STORE_U32,
      .offset = S154(s.hidden),
      .help = "background nodes hidden from the initiator (they and the initiator do not hear "
              "each other; the responder hears all), at most N - 2"},
-    {.name = "--capture", .kind = CLI_OPT_WORD, .words = capture_words, .def = "none",
+    {.name = "--capture", .kind = CLI_OPT_WORD, .words = capture_words,
+     .def = PQPAN_DEFAULT_CAPTURE,
      .store = CLI_STORE_INT, .offset = S154(s.capture_first),
      .help = "none: a frame overlapped at its receiver by a transmission the receiver hears is "
              "lost; first: a receiver that has the frame's SHR (160 us) keeps it whatever starts "
@@ -52,19 +55,22 @@ static const struct cli_opt s154_rows[] = {
     /* RFC 4944 §5.3 caps the reassembly timeout at 60 s; the default is Contiki-NG's
      * SICSLOWPAN_REASS_MAXAGE (sim154.h) */
     {.name = "--reasm-timeout", .kind = CLI_OPT_UINT, .meta = "MS", .unit = "ms", .min = 1,
-     .max = PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, .def = "8000", .store = CLI_STORE_U32,
+     .max = PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, .def = PQPAN_DEFAULT_REASM_TIMEOUT,
+     .store = CLI_STORE_U32,
      .offset = S154(s.reasm_timeout_ms),
      .help = "6LoWPAN reassembly timeout (default: Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC "
              "4944 s5.3 caps it at 60 s); also the wait before a message is resent"},
     {.name = "--dgram-retries", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
-     .max = PQPAN_SIM154_DGRAM_RETRIES_MAX, .def = "4", .store = CLI_STORE_U32,
+     .max = PQPAN_SIM154_DGRAM_RETRIES_MAX, .def = PQPAN_DEFAULT_DGRAM_RETRIES,
+     .store = CLI_STORE_U32,
      .offset = S154(s.dgram_retries),
      .help = "whole-message retransmissions after a lost datagram (default as CoAP's "
              "MAX_RETRANSMIT, RFC 7252 s4.8)"},
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000, .def = "100",
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000,
+     .def = PQPAN_DEFAULT_RUNS,
      .store = CLI_STORE_U32, .offset = S154(s.runs), .help = "Monte Carlo runs"},
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = "1", .store = CLI_STORE_ULL, .offset = S154(s.seed),
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = S154(s.seed),
      .help = "run i uses seed S + i; the same seed gives byte-identical outputs"},
     {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
      .offset = S154(pcap),

@@ -300,7 +300,7 @@ static const struct cli_opt merge_rows[] = {
      .offset = offsetof(struct merge_opts, valid_only),
      .help = "leave out the rows whose status is not ok"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
-     .offset = offsetof(struct merge_opts, out), .def_note = "stdout",
+     .offset = offsetof(struct merge_opts, out), .def = PQPAN_DEFAULT_OUT,
      .help = "write the joined file to FILE (through a temporary name, renamed when complete)"},
 };
 

@@ -4,6 +4,7 @@ pqpan_energy_compute per side and per phase → one flat row per side with the C
 names and units (cli/ble_model.c model_run / model_fill). Every figure is computed by the
 library; this module only sums, converts ns to ms and names."""
 from . import data
+from . import defaults as _d
 from ._lib import (DataError, PqpanError, UsageError, check, cstr, ffi, lib, macro)
 
 LESC_NAME = "LESC-P256"
@@ -192,13 +193,17 @@ def _onoff(name, value):
     return _word(name, value, ("off", "on"))
 
 
-def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_octets=27,
-               max_tx_time_us=None, transfer="study", ci_ms=50, event_len_ms=None,
-               max_pdus_per_event=0, reply="next-event", keygen_side="peripheral",
-               encrypted=False, auth="none", adv_interval_ms=None, features=True,
-               conn_update=True, idle_ci_ms=None, discovery=True, bits_ifs="each"):
+def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PHY"),
+               att_mtu=_d.number("ATT_MTU"), ll_octets=_d.number("LL_OCTETS"),
+               max_tx_time_us=None, transfer=_d.text("TRANSFER"), ci_ms=_d.number("CI_MS"),
+               event_len_ms=None, max_pdus_per_event=_d.number("MAX_PDUS_PER_EVENT"),
+               reply=_d.text("REPLY"), keygen_side=_d.text("KEYGEN_SIDE"), encrypted=False,
+               auth=_d.text("AUTH"), adv_interval_ms=None, features=_d.switch("FEATURES"),
+               conn_update=_d.switch("CONN_UPDATE"), initial_ci_ms=None,
+               discovery=_d.switch("DISCOVERY"), bits_ifs="each"):
     """A struct pqpan_ble_config from the options of `pqpan estimate` (the same names with
-    '_' for '-', the same ranges); defaults are the library's (pqpan_ble_config_default).
+    '_' for '-', the same ranges); defaults are the library's table (pqpan.defaults), which
+    pqpan_ble_config_default also reads.
     bits_ifs ("each" or "per-pdu-sent", enum pqpan_ble_bits_ifs) is not an estimate option:
     `pqpan reproduce` sets it for its study reading."""
     if kem not in KEM_NAMES and kem != LESC_NAME:
@@ -235,8 +240,8 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
         cfg.adv_interval_ns = _adv_interval(adv_interval_ms)
     cfg.features = _onoff("features", features)
     cfg.conn_update = _onoff("conn-update", conn_update)
-    if idle_ci_ms is not None:
-        cfg.idle_ci_ns = _ms_to_ns("idle-ci-ms", idle_ci_ms, 7.5, 4000.0)
+    if initial_ci_ms is not None:
+        cfg.idle_ci_ns = _ms_to_ns("initial-ci-ms", initial_ci_ms, 7.5, 4000.0)
     cfg.discovery = _onoff("discovery", discovery)
     ifs_words = tuple(cstr(lib.pqpan_ble_bits_ifs_name(b))
                       for b in range(lib.PQPAN_BLE_BITS_IFS_COUNT))
@@ -325,7 +330,7 @@ def check_link(cfg):
         raise UsageError("--ci-ms %s: a connection interval is a multiple of 1.25 ms in "
                          "7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)" % _ms_text(cfg.ci_ns))
     if fault == lib.PQPAN_BLE_CONFIG_IDLE_CI_STEP:
-        raise UsageError("--idle-ci-ms %s: a connection interval is a multiple of 1.25 ms in "
+        raise UsageError("--initial-ci-ms %s: a connection interval is a multiple of 1.25 ms in "
                          "7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)" % _ms_text(cfg.idle_ci_ns))
     if fault == lib.PQPAN_BLE_CONFIG_EVENT_LEN:
         raise UsageError("--event-len-ms %s is longer than the connection interval (--ci-ms "
@@ -343,7 +348,7 @@ def check_link(cfg):
                "--event-len-ms" if given else "--ci-ms ", "" if given else _ms_text(cfg.ci_ns),
                "" if given else " minus T_IFS", "--event-len-ms" if given else "--ci-ms"))
     raise UsageError("configuration out of range (--phy 1M, 2M, S2, S8; --ll-octets 27..251; "
-                     "--ci-ms and --idle-ci-ms 7.5..4000)")
+                     "--ci-ms and --initial-ci-ms 7.5..4000)")
 
 
 def run_estimator(env, cfg, kem):
@@ -522,7 +527,7 @@ def fill_rows(env, kem, cfg, est, conn_events=None):
 def setup_members(cfg):
     return {"setup_adv_interval_ms": _ms(cfg.adv_interval_ns),
             "setup_features": bool(cfg.features), "setup_conn_update": bool(cfg.conn_update),
-            "setup_idle_ci_ms": _ms(cfg.idle_ci_ns), "setup_discovery": bool(cfg.discovery)}
+            "setup_initial_ci_ms": _ms(cfg.idle_ci_ns), "setup_discovery": bool(cfg.discovery)}
 
 
 def estimate_ble(env, kem, cfg):

@@ -4,10 +4,10 @@
 # `pqpan calibrate --comm-model radio --overlap concurrent` (the simulator, like the model,
 # runs an operation through the connection events that fall in it) must give every γ back
 # within 2 %, for both protocols it calibrates:
-#   study: simulate --messages estimate (raw ek, then ct), calibrate --protocol study
-#          (the default): kem_keygen, kem_encaps, kem_decaps, comm;
-#   pqpan: simulate's default --messages pqke (INIT / RESP / FIN with the key schedule),
-#          calibrate --protocol pqpan: the same plus kdf, each key schedule its own D0
+#   study: simulate and calibrate --protocol study (raw ek, then ct): kem_keygen,
+#          kem_encaps, kem_decaps, comm;
+#   pqpan: simulate and calibrate --protocol pqpan (the default: INIT / RESP / FIN with the
+#          key schedule): the same plus kdf, each key schedule its own D0
 #          segment (simulate writes D0 low for one sample between two operations back to
 #          back).
 # Each with three γ sets (inside, at the edges of and outside the study's ranges), KeyGen
@@ -39,11 +39,9 @@ roundtrip() {
     gs=$3
     shift 3
     gammas=$(echo "$gs" | awk '{ printf "--gamma-comp kem_keygen=%s --gamma-comp kem_encaps=%s --gamma-comp kem_decaps=%s --gamma-comp kdf=%s --gamma-comm %s", $1, $2, $3, $4, $5 }')
-    messages=pqke
-    [ "$protocol" = study ] && messages=estimate
     for side in peripheral central; do
         # shellcheck disable=SC2086
-        "$cli" simulate "$@" $gammas --messages $messages --adv-case mean \
+        "$cli" simulate "$@" $gammas --protocol "$protocol" --adv-case mean \
             --trace "$tmp/$name.$side.csv" --trace-side $side > /dev/null
     done
     "$cli" calibrate "$@" --protocol "$protocol" --comm-model radio --overlap "$overlap" \
