@@ -135,6 +135,23 @@ static void print_ble_idle(const struct advise_ctx *c)
     putchar('\n');
 }
 
+/* The exchange line (model_print_exchange_line): advise prices pqpan's or the study's
+ * protocol in mode none; idle, the idle link between exchanges and the radio within one. */
+static void print_exchange_line(const struct advise_ctx *c)
+{
+    const struct advise_opts *o = c->o;
+    char idle[256];
+    int n = snprintf(idle, sizeof idle, "between exchanges the idle link below; in one, BLE %s",
+                     MODEL_BLE_IDLE_TEXT);
+    if ((o->links & ADV_LINK_802154) && n > 0 && (size_t)n < sizeof idle) {
+        snprintf(idle + n, sizeof idle - (size_t)n, "; 802.15.4 %s between frames (--sed-idle)",
+                 lowpan_idle_listens(&o->lowpan, c->timing) ? "listen" : "sleep");
+    }
+    model_print_exchange_line(stdout, "  ",
+                              o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
+                              pqpan_pqke_mode_name(PQPAN_PQKE_MODE_NONE), idle);
+}
+
 static void print_header(const struct advise_ctx *c, const struct advise_result *r)
 {
     const struct advise_opts *o = c->o;
@@ -154,6 +171,7 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
     }
     printf("; protocol %s\n",
            o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
+    print_exchange_line(c);
     if (o->links & ADV_LINK_BLE) {
         print_ble_idle(c);
     }
@@ -598,10 +616,10 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     model_json_string(stdout, o->battery_mah == ADV_CR2032_MAH ? ADV_CR2032_SOURCE : "--battery-mah");
     printf(",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
            "  \"battery_derivation\": \"%s\",\n", BATTERY_DERIVATION);
-    printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"min_category\": %u,\n"
-           "  \"max_latency_ms\": %.3f,\n",
-           o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", o->min_level,
-           o->max_latency_ms);
+    printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+           "  \"min_category\": %u,\n  \"max_latency_ms\": %.3f,\n",
+           o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
+           pqpan_pqke_mode_name(PQPAN_PQKE_MODE_NONE), o->min_level, o->max_latency_ms);
     printf("  \"links\": \"%s\",\n", o->links == ADV_LINK_BLE      ? "ble"
                                       : o->links == ADV_LINK_802154 ? "802154"
                                                                     : "both");

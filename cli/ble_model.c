@@ -611,11 +611,27 @@ const char *model_protocol_name(unsigned mode, unsigned sig, int hybrid)
     return "pqpan";
 }
 
+const char *model_auth_name(const char *kem, const struct pqpan_ble_config *cfg)
+{
+    if (strcmp(kem, MODEL_LESC_NAME) == 0 || cfg->protocol != PQPAN_BLE_PROTO_PQPAN) {
+        return pqpan_pqke_mode_name(PQPAN_PQKE_MODE_NONE);
+    }
+    return pqpan_pqke_mode_name(cfg->pqke_mode);
+}
+
+void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol,
+                               const char *auth, const char *idle)
+{
+    fprintf(f, "%sprotocol: %s, auth: %s; idle: %s\n", prefix, protocol, auth, idle);
+}
+
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
     int p;
     r->kem = kem;
+    r->auth = model_auth_name(kem, cfg);
+    r->idle = MODEL_BLE_IDLE;
     r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
                   : cfg->protocol == PQPAN_BLE_PROTO_PQPAN
                       ? model_protocol_name(cfg->pqke_mode, cfg->pqke_sig, cfg->pqke_hybrid)
@@ -798,6 +814,8 @@ static const struct field fields_ble[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
+    {"auth", "authentication", GROUP_CONFIG, F_STR, ROW_OFF(auth), 0},
+    {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
     {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
     {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
@@ -893,6 +911,7 @@ static const struct field fields_802154[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
+    {"auth", "authentication", GROUP_CONFIG, F_STR, ROW_OFF(auth), 0},
     {"radio_mode", "radio mode", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
     {"backoff", "backoff radio", GROUP_CONFIG, F_STR, ROW_OFF(backoff), 0},

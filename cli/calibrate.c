@@ -822,6 +822,7 @@ static void print_table(const struct cal_state *st)
            "transfer %s, CI %.2f ms; %zu trace%s at %.3f V\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
+    model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
     model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
     model_print_setup(stdout, &st->o.link.cfg, "  ");
     printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
@@ -876,9 +877,10 @@ static void print_table(const struct cal_state *st)
 
 static void print_csv(const struct cal_state *st)
 {
+    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
     printf("trace,file,side,quantity,measured_uj,model_g1_uj,gamma,gamma_se,points,fitted_uj,"
-           "residual_uj,residual_pct\n");
+           "residual_uj,residual_pct,protocol,auth,idle\n");
     for (k = 0; k < st->n_pts; k++) {
         const struct point *pt = &st->pts[k];
         const struct pqpan_calibrate_fit *f = &st->fit[pt->quantity];
@@ -888,8 +890,9 @@ static void print_csv(const struct cal_state *st)
         if (f->se_valid) {
             printf("%.6f", f->se);
         }
-        printf(",%zu,%.3f,%.3f,%.3f\n", f->n, fitted_uj(st, pt),
-               round_to(pt->measured_uj - fitted_uj(st, pt), 1e3), round_to(residual_pct(st, pt), 1e3));
+        printf(",%zu,%.3f,%.3f,%.3f,%s,%s,%s\n", f->n, fitted_uj(st, pt),
+               round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
+               round_to(residual_pct(st, pt), 1e3), r->protocol, r->auth, r->idle);
     }
 }
 
@@ -981,6 +984,8 @@ static int print_json(const struct cal_state *st)
     int rc;
     cJSON_AddStringToObject(root, "kem", r->kem);
     cJSON_AddStringToObject(root, "protocol", r->protocol);
+    cJSON_AddStringToObject(root, "auth", r->auth);
+    cJSON_AddStringToObject(root, "idle", r->idle);
     cJSON_AddStringToObject(root, "phy", r->phy);
     cJSON_AddNumberToObject(root, "att_mtu", r->att_mtu);
     cJSON_AddNumberToObject(root, "ll_octets", r->ll_octets);

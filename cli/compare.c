@@ -37,6 +37,7 @@ struct cell {
     double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms, failure_rate;
     const char *idle, *backoff; /* 802.15.4 radio states ("listen", "sleep"); BLE: "n/a" */
     const char *protocol;       /* "pqpan" (mode none) or "pqpan-MODE" */
+    const char *auth;           /* the mode (--auth) */
 };
 
 #define COMPARE(m) offsetof(struct compare_opts, m)
@@ -154,6 +155,7 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     c->latency_p90_ms = c->latency_ms;
     c->idle = "n/a";
     c->backoff = "n/a";
+    c->auth = pqpan_pqke_mode_name(cfg.pqke_mode);
     c->protocol = model_protocol_name(cfg.pqke_mode, model_pqke_sig(cfg.pqke_mode, cfg.pqke_sig, kem),
                                       cfg.pqke_hybrid);
     return rc;
@@ -196,6 +198,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     c->idle = lowpan_idle_listens(&l, env) ? "listen" : "sleep";
     c->backoff = lowpan_backoff_listens(&l, env) ? "listen" : "sleep";
     c->protocol = lowpan_protocol_name(&l);
+    c->auth = pqpan_pqke_mode_name(l.pqke.mode);
     return rc;
 }
 
@@ -220,16 +223,28 @@ static void print_csv(FILE *f, struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
     fprintf(f, "kem,link,channel_load_pct,nodes,load_fps,energy_uj,energy_p90_uj,latency_ms,"
-               "latency_p90_ms,failure_rate,idle_802154,backoff_802154,protocol\n");
+               "latency_p90_ms,failure_rate,idle_802154,backoff_802154,protocol,auth\n");
     for (k = 0; k < N_KEMS; k++) {
         for (j = 0; j < N_LINKS; j++) {
             const struct cell *c = &cells[k][j];
-            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s,%s\n", c->kem, c->link,
-                    c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
+            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s,%s,%s\n", c->kem,
+                    c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
                     c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle, c->backoff,
-                    c->protocol);
+                    c->protocol, c->auth);
         }
     }
+}
+
+/* The exchange line (model_print_exchange_line): the protocol and mode every cell runs,
+ * and the idle assumption of each link. */
+static void print_exchange_line(const struct compare_opts *o, const struct model_env *env,
+                                struct cell cells[N_KEMS][N_LINKS])
+{
+    char lowpan[LOWPAN_IDLE_TEXT_MAX], idle[LOWPAN_IDLE_TEXT_MAX + 80];
+    snprintf(idle, sizeof idle, "BLE %s; 802.15.4 %s", MODEL_BLE_IDLE_TEXT,
+             lowpan_idle_text(lowpan, &o->l, env));
+    model_print_exchange_line(stdout, "  ", cells[0][0].protocol,
+                              pqpan_pqke_mode_name(o->l.pqke.mode), idle);
 }
 
 static void print_table(const struct compare_opts *o, const struct model_env *env,
@@ -241,6 +256,7 @@ static void print_table(const struct compare_opts *o, const struct model_env *en
            "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n",
            pqpan_pqke_mode_name(o->l.pqke.mode), o->l.pqke.hybrid ? ", --hybrid p256" : "", o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
            BG_NODES, lowpan_frame_ms(BG_PSDU));
+    print_exchange_line(o, env, cells);
     printf("802.15.4 radio and energy inputs:\n");
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
     putchar('\n');
@@ -262,11 +278,13 @@ static void print_json(const struct compare_opts *o, const struct model_env *env
                        struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
-    printf("{\n  \"protocol\": \"pqpan\",\n  \"energy_accounting\": \"all-states\",\n"
+    printf("{\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+           "  \"energy_accounting\": \"all-states\",\n"
            "  \"ble\": \"analytic (estimator, study preset, events accounting from the "
            "CONNECT_IND)\",\n  \"ieee802154\": \"simulated\",\n  \"runs\": %u,\n  \"seed\": %llu,\n"
            "  \"background_nodes\": %u,\n  \"background_frame_bytes\": %u,\n",
-           o->runs, o->seed, BG_NODES, BG_PSDU);
+           cells[0][0].protocol, pqpan_pqke_mode_name(o->l.pqke.mode), o->runs, o->seed,
+           BG_NODES, BG_PSDU);
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"rows\": [\n");
     for (k = 0; k < N_KEMS; k++) {
@@ -276,10 +294,10 @@ static void print_json(const struct compare_opts *o, const struct model_env *env
                    "\"nodes\": %u, \"load_fps\": %.3f, \"energy_uj\": %.3f, "
                    "\"energy_p90_uj\": %.3f, \"latency_ms\": %.3f, \"latency_p90_ms\": %.3f, "
                    "\"failure_rate\": %.4f, \"idle_802154\": \"%s\", "
-                   "\"backoff_802154\": \"%s\", \"protocol\": \"%s\"}%s\n",
+                   "\"backoff_802154\": \"%s\", \"protocol\": \"%s\", \"auth\": \"%s\"}%s\n",
                    c->kem, c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj,
                    c->energy_p90_uj, c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle,
-                   c->backoff, c->protocol, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
+                   c->backoff, c->protocol, c->auth, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
         }
     }
     printf("  ]\n}\n");

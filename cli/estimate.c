@@ -227,6 +227,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
+    model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
     model_print_setup(stdout, &o->l.cfg, "  ");
     if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
@@ -269,6 +270,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
            l->kem, rows[0].protocol, l->short_addr ? "short" : "extended",
            l->contiki ? "contiki" : "ieee", l->busy);
+    lowpan_print_exchange_line(stdout, env, l, "  ");
     lowpan_print_assumptions(stdout, env, l, "  ");
     if (rows[0].sig_sign_source != NULL) {
         unsigned sig = model_pqke_sig(l->pqke.mode, l->pqke.sig, l->kem);

@@ -304,6 +304,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         r->side = model_side_name(GROUP_802154, s);
         r->kem = o->kem;
         r->protocol = lowpan_protocol_name(o);
+        r->auth = pqpan_pqke_mode_name(o->pqke.mode);
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
         r->latency_ms = (double)latency_ns * 1e-6;
         r->pdus_tx = l[s].pdus_tx;
@@ -482,6 +483,26 @@ void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
     fprintf(f, ",\n%s\"wake_cpu_ua\": %.1f,\n%s\"wake_cpu_source\": ", indent, p->cpu_ua, indent);
     model_json_string(f, env->in.src802154.wake_cpu);
     fputs(",\n", f);
+}
+
+const char *lowpan_idle_text(char buf[LOWPAN_IDLE_TEXT_MAX], const struct lowpan_opts *o,
+                             const struct model_env *env)
+{
+    snprintf(buf, LOWPAN_IDLE_TEXT_MAX,
+             "%s between frames and while the other side computes (%s), backoff %s (%s)",
+             state_word(lowpan_idle_listens(o, env)),
+             o->idle >= 0 ? "--idle" : "the profile's ieee802154.idle",
+             state_word(lowpan_backoff_listens(o, env)),
+             o->backoff >= 0 ? "--backoff" : "the profile's ieee802154.backoff");
+    return buf;
+}
+
+void lowpan_print_exchange_line(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                                const char *prefix)
+{
+    char idle[LOWPAN_IDLE_TEXT_MAX];
+    model_print_exchange_line(f, prefix, lowpan_protocol_name(o),
+                              pqpan_pqke_mode_name(o->pqke.mode), lowpan_idle_text(idle, o, env));
 }
 
 void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct lowpan_opts *o,

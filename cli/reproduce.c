@@ -258,6 +258,9 @@ static void print_table(const struct repro *r)
     printf("pqpan reproduce: the SenSys '26 study (arXiv 2602.18708) with the analytic model\n"
            "  study preset: ek as <= 400 B indications (ATT_MTU 403), ct as Write Requests with a\n"
            "  frame-number byte; LE 1M, CI 50 ms, KeyGen+Decaps on the peripheral, unencrypted\n");
+    /* the study's exchange (study_config); the per-mode table runs pqpan's, in every mode */
+    model_print_exchange_line(stdout, "  ", "study", pqpan_pqke_mode_name(PQPAN_PQKE_MODE_NONE),
+                              MODEL_BLE_IDLE_TEXT);
     for (k = r->first; k <= r->last; k++) {
         print_reading_table(&r->run[k], k);
     }

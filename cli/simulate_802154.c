@@ -222,6 +222,7 @@ static void print_table(const struct lowpan_sim_opts *o, const struct model_env 
            o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
            capture_name(o), o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
            o->s.seed + o->s.runs - 1u);
+    lowpan_print_exchange_line(stdout, env, &o->l, "  ");
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
     putchar('\n');
     printf("%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
@@ -245,7 +246,7 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     int k;
     printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
            "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
-           "backoff,mac_security,protocol\n");
+           "backoff,mac_security,protocol,auth\n");
     for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
         printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes,
                o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
@@ -258,8 +259,9 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
             size_t c = (size_t)(k - MODEL_SIDES - 1);
             printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
         }
-        printf("%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
-               lowpan_sec_name(o->l.sec_level), lowpan_protocol_name(&o->l));
+        printf("%s,%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
+               lowpan_sec_name(o->l.sec_level), lowpan_protocol_name(&o->l),
+               pqpan_pqke_mode_name(o->l.pqke.mode));
     }
 }
 
@@ -273,9 +275,9 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"energy_accounting\": \"all-states\",\n");
-    printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"addr\": \"%s\",\n"
-           "  \"csma\": \"%s\",\n",
-           o->l.kem, lowpan_protocol_name(&o->l),
+    printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+           "  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n",
+           o->l.kem, lowpan_protocol_name(&o->l), pqpan_pqke_mode_name(o->l.pqke.mode),
            o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee");
     printf("  \"simulation\": {\n    \"nodes\": %u,\n    \"hidden\": %u,\n    \"capture\": \"%s\",\n"
            "    \"load_fps\": %.3f,\n    \"frame_bytes\": %u,\n    \"channel_load_pct\": %.3f,\n"

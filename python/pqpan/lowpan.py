@@ -126,7 +126,7 @@ _FIELDS = (
 )
 
 
-CONFIG_FIELDS = ("kem", "protocol", "radio_mode", "idle", "backoff", "mac_security")
+CONFIG_FIELDS = ("kem", "protocol", "auth", "radio_mode", "idle", "backoff", "mac_security")
 
 
 def side_fields():
@@ -179,6 +179,7 @@ def rows(kem, values, c, mode):
     out = []
     for s, v in enumerate(values):
         row = {"side": SIDES[s], "kem": kem, "protocol": model.protocol_name(mode),
+               "auth": cstr(lib.pqpan_pqke_mode_name(mode)),
                "radio_mode": cstr(lib.pqpan_radio_mode_name(lib.PQPAN_RADIO_IEEE802154)),
                "idle": "listen" if c.rx_always_on else "sleep",
                "backoff": "listen" if c.backoff_rx else "sleep",
@@ -349,6 +350,7 @@ def simulate(env, o, nodes=_d.number("NODES"), hidden=_d.number("HIDDEN"),
     frame_ms = lib.pqpan_802154_phy_ppdu_ns(frame_bytes) * 1e-6
     result.update({
         "energy_accounting": "all-states", "kem": o.kem,
+        "protocol": model.protocol_name(o.mode), "auth": cstr(lib.pqpan_pqke_mode_name(o.mode)),
         "addr": "short" if o.short_addr else "extended", "csma": "contiki" if o.contiki else "ieee"})
     simulation = {
         "nodes": nodes, "hidden": hidden,

@@ -376,13 +376,18 @@ def _ms(ns):
 
 def _config_fields(kem, cfg, est):
     lesc = kem == LESC_NAME
+    mode = lib.PQPAN_PQKE_MODE_NONE
     if lesc:
         protocol = "lesc"
     elif cfg.protocol == lib.PQPAN_BLE_PROTO_PQPAN:
         protocol = protocol_name(cfg.pqke_mode)
+        mode = cfg.pqke_mode
     else:
         protocol = "study"
-    return {"kem": kem, "protocol": protocol, "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
+    # auth: the PQKE mode; idle: the radio sleeps between connection events (cli/ble_model.h
+    # MODEL_BLE_IDLE)
+    return {"kem": kem, "protocol": protocol, "auth": cstr(lib.pqpan_pqke_mode_name(mode)),
+            "idle": "sleep", "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
             "att_mtu": cfg.att_mtu, "ll_octets": cfg.ll_octets,
             "dle": int(cfg.ll_octets > macro("PQPAN_LL_DATA_MIN_PAYLOAD")),
             "transfer": "smp" if lesc else cstr(lib.pqpan_ble_transfer_name(cfg.transfer)),
@@ -453,8 +458,8 @@ _BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "
              "att_pdus_tx", "conn_events", "idle_events")
 
 
-CONFIG_FIELDS = ("kem", "protocol", "phy", "att_mtu", "ll_octets", "dle", "transfer", "ci_ms",
-                 "keygen_side")
+CONFIG_FIELDS = ("kem", "protocol", "auth", "idle", "phy", "att_mtu", "ll_octets", "dle",
+                 "transfer", "ci_ms", "keygen_side")
 
 
 def side_fields():

@@ -17,7 +17,9 @@ for kem in ML-KEM-512 ML-KEM-768 ML-KEM-1024 LESC-P256; do
     for ll in 27 251; do
         "$cli" estimate --protocol study --kem "$kem" --ll-octets "$ll" --format csv | tail -n +2 > "$tmp/e" ||
             { echo "estimate $kem LL $ll failed"; exit 1; }
-        awk -F, -v kem="$kem" -v ll="$ll" '$1 == "defaults" && $3 == kem && $7 == ll' "$tmp/r.csv" |
+        awk -F, -v kem="$kem" -v ll="$ll" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["reading"] == "defaults" && $c["kem"] == kem && $c["ll_octets"] == ll' "$tmp/r.csv" |
             cut -d, -f2- > "$tmp/d"
         cmp -s "$tmp/e" "$tmp/d" || { echo "defaults $kem LL $ll differs from estimate:"; diff "$tmp/e" "$tmp/d"; status=1; }
     done
