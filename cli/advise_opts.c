@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "advise.h"
+#include "opts_registry.h"
 
 int advise_parse_duration(const char *text, double *seconds)
 {
@@ -33,6 +34,18 @@ int advise_parse_duration(const char *text, double *seconds)
     return 0;
 }
 
+/* The PHY named name in any case (enum pqpan_ble_phy), or -1. */
+static int phy_of(const char *name)
+{
+    int k;
+    for (k = 0; k < PQPAN_BLE_PHY_COUNT; k++) {
+        if (cli_word_equal(name, pqpan_ble_phy_name((enum pqpan_ble_phy)k))) {
+            return k;
+        }
+    }
+    return -1;
+}
+
 int advise_parse_phys(const char *text, unsigned *mask)
 {
     char item[8];
@@ -41,13 +54,14 @@ int advise_parse_phys(const char *text, unsigned *mask)
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        enum pqpan_ble_phy phy;
+        int phy;
         if (n == 0 || n >= sizeof item) {
             return -1;
         }
         memcpy(item, p, n);
         item[n] = '\0';
-        if (pqpan_ble_phy_parse(&phy, item) != PQPAN_OK) {
+        phy = phy_of(item);
+        if (phy < 0) {
             return -1;
         }
         m |= 1u << phy;
@@ -370,7 +384,7 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(ADV_CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(ADV_CMD, NULL, argv[i]);
         }
     }
     return check_together(o);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "platform.h"
 #include "pqpan/kem.h"
+#include "opts_registry.h"
 
 #define CMD "bench"
 #define MAX_ITERATIONS 100000000ULL
@@ -69,7 +70,7 @@ int bench_parse_args(int argc, char **argv, const struct cli_opt_table *options,
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     return EXIT_OK;
@@ -104,12 +105,18 @@ static const struct cli_opt kem_rows[] = {
 const struct cli_opt_table bench_kem_table =
     CLI_OPT_TABLE("bench-kem", "options", kem_rows, struct bench_args, bench_args_init);
 
+/* The benchmarks, matched in any case. */
+static const char *const bench_names[] = {"kem", "sig", "ecdh", NULL};
+
 static int parse_args(int argc, char **argv, struct bench_opts *o)
 {
     int rc;
     o->kem = NULL;
-    if (argc < 2 || strcmp(argv[1], "kem") != 0) {
-        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem, sig, ecdh)");
+    if (argc < 2) {
+        return cli_usage_error(CMD, "missing benchmark (available: kem, sig, ecdh)");
+    }
+    if (strcmp(argv[1], "kem") != 0) {
+        return cli_unknown_word(CMD, "benchmark", argv[1], bench_names);
     }
     rc = bench_parse_args(argc, argv, &bench_kem_table, &o->a);
     if (rc == EXIT_OK && o->a.param != NULL) {
@@ -309,6 +316,9 @@ int cli_bench_run(int argc, char **argv)
     uint64_t *cycles, *ns;
     size_t n_rows = 0, k;
     int rc, op;
+    if (argc >= 2) {
+        (void)cli_word_canonical(argv[1], bench_names);
+    }
     for (k = 0; argc >= 2 && k < sizeof dist_benches / sizeof dist_benches[0]; k++) {
         if (strcmp(argv[1], dist_benches[k].name) == 0) {
             if (cli_wants_help(argc, argv)) {

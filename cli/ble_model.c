@@ -75,7 +75,7 @@ static int set_gamma_comp(void *field, const char *v)
     int op;
     for (op = 0; eq != NULL && op < PQPAN_OP_COUNT; op++) {
         const char *name = pqpan_op_name((enum pqpan_op)op);
-        if (strlen(name) == (size_t)(eq - v) && strncmp(name, v, (size_t)(eq - v)) == 0) {
+        if (cli_word_equal_n(v, (size_t)(eq - v), name)) {
             return cli_parse_double(eq + 1, PQPAN_IO_GAMMA_MIN, PQPAN_IO_GAMMA_MAX, &gamma[op]);
         }
     }

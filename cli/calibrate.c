@@ -20,6 +20,7 @@
 #include "pqpan/calibrate.h"
 #include "pqpan/common.h"
 #include "pqpan/trace.h"
+#include "opts_registry.h"
 
 #define CMD "calibrate"
 #define MAX_TRACES 64
@@ -148,7 +149,7 @@ static int parse_side(const char *v, size_t len)
 {
     int k;
     for (k = 0; side_words[k] != NULL; k++) {
-        if (strlen(side_words[k]) == len && strncmp(v, side_words[k], len) == 0) {
+        if (cli_word_equal_n(v, len, side_words[k])) {
             return k;
         }
     }
@@ -177,7 +178,7 @@ static int op_of(const char *s, size_t len)
     }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         const char *name = pqpan_op_name((enum pqpan_op)op);
-        if (strlen(name) == len && strncmp(name, s, len) == 0) {
+        if (cli_word_equal_n(s, len, name)) {
             return op;
         }
     }
@@ -213,9 +214,9 @@ static int parse_phases(void *field, const char *v)
         size_t len = strcspn(s, ",");
         int ph = -1;
         if (len >= 4 && (s[0] == 'd' || s[0] == 'D') && s[1] >= '0' && s[1] <= '7' && s[2] == '=') {
-            if (len == 9 && strncmp(s + 3, "crypto", 6) == 0) {
+            if (cli_word_equal_n(s + 3, len - 3, "crypto")) {
                 ph = PH_CRYPTO;
-            } else if (len == 8 && strncmp(s + 3, "radio", 5) == 0) {
+            } else if (cli_word_equal_n(s + 3, len - 3, "radio")) {
                 ph = PH_RADIO;
             }
         }
@@ -385,7 +386,7 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
         if (rc == 0) {
             return strncmp(argv[i], "--", 2) != 0
                        ? cli_usage_error(CMD, "unexpected argument '%s'", argv[i])
-                       : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+                       : cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     if (o->n_traces == 0) {

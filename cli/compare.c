@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "figure.h"
 #include "lowpan_model.h"
+#include "opts_registry.h"
 
 #define CMD "compare"
 #define N_KEMS 3
@@ -93,7 +94,7 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     return lowpan_pqke_usable(&o->l, CMD);

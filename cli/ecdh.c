@@ -170,6 +170,9 @@ static int run_shared(const struct ecdh_args *a)
     return rc;
 }
 
+/* The operations, matched in any case. */
+static const char *const ecdh_operations[] = {"keygen", "shared", NULL};
+
 int cli_ecdh_run(int argc, char **argv)
 {
     struct ecdh_args a;
@@ -181,8 +184,9 @@ int cli_ecdh_run(int argc, char **argv)
     if (argc < 2) {
         return cli_usage_error(CMD, "missing operation (keygen, shared)");
     }
+    (void)cli_word_canonical(argv[1], ecdh_operations);
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "shared") != 0) {
-        return cli_usage_error(CMD, "unknown operation '%s'", argv[1]);
+        return cli_unknown_word(CMD, "operation", argv[1], ecdh_operations);
     }
     rc = parse_args(argc, argv, &a);
     if (rc != EXIT_OK) {

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "estimate.h"
 #include "pqpan/sig.h"
+#include "opts_registry.h"
 
 #define CMD "estimate"
 
@@ -136,7 +137,7 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return lowpan ? cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i])
+            return lowpan ? cli_unknown_option(CMD, "802154", argv[i])
                           : lowpan_unknown_option(CMD, argv[i], 0);
         }
     }

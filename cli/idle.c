@@ -8,6 +8,7 @@
 #include "ble_model.h"
 #include "commands.h"
 #include "lowpan_model.h"
+#include "opts_registry.h"
 
 #define CMD "idle"
 
@@ -128,7 +129,7 @@ static int parse_args(struct idle_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, "ble", argv[i]);
         }
     }
     return EXIT_OK;

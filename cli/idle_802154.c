@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "lowpan_model.h"
+#include "opts_registry.h"
 
 #define CMD "idle"
 #define POLL_MS_MAX 86400000.0 /* one day */
@@ -114,7 +115,7 @@ static int parse_args(struct idle154_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
+            return cli_unknown_option(CMD, "802154", argv[i]);
         }
     }
     if (o->poll_ms < 0.0) {

@@ -212,6 +212,9 @@ static int check_unused(const struct kem_args *a, const char *op)
     return EXIT_OK;
 }
 
+/* The operations, matched in any case. */
+static const char *const kem_operations[] = {"keygen", "encaps", "decaps", "acvp", NULL};
+
 int cli_kem_run(int argc, char **argv)
 {
     struct kem_args a;
@@ -225,12 +228,13 @@ int cli_kem_run(int argc, char **argv)
     if (argc < 2) {
         return cli_usage_error(CMD, "missing operation (keygen, encaps, decaps, acvp)");
     }
+    (void)cli_word_canonical(argv[1], kem_operations);
     if (strcmp(argv[1], "acvp") == 0) {
         return cli_acvp_run(argc - 1, argv + 1);
     }
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "encaps") != 0 &&
         strcmp(argv[1], "decaps") != 0) {
-        return cli_usage_error(CMD, "unknown operation '%s'", argv[1]);
+        return cli_unknown_word(CMD, "operation", argv[1], kem_operations);
     }
     rc = parse_args(argc, argv, &a);
     if (rc == EXIT_OK) {

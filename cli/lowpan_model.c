@@ -13,6 +13,7 @@
 #include "pqpan/pqke.h"
 #include "pqpan/sim.h"
 #include "pqpan/sim154.h"
+#include "opts_registry.h"
 
 void lowpan_opts_init(struct lowpan_opts *o)
 {
@@ -172,7 +173,7 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
         return cli_usage_error(cmd, "%s is an option of the IEEE 802.15.4 link: add --link 802154",
                                opt);
     }
-    return cli_usage_error(cmd, "unknown option '%s'", opt);
+    return cli_unknown_option(cmd, "ble", opt);
 }
 
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)

@@ -53,25 +53,30 @@ int cli_opt_table_words(const struct cli_opt_table *t, const char *name, cli_wor
     return o != NULL && cli_opt_words(o, add, ctx);
 }
 
-/* Finds a word's index while the words are listed. */
+/* Finds a word's index while the words are listed (ignoring case), and respells the value
+ * as that word while it is at hand (a words function may list them from a buffer of its
+ * own). */
 struct word_search {
-    const char *want;
+    char *want;
     int at, found;
 };
 
 static void search_word(void *ctx, const char *word)
 {
     struct word_search *s = ctx;
-    if (s->found < 0 && strcmp(word, s->want) == 0) {
+    if (s->found < 0 && cli_word_equal(word, s->want)) {
         s->found = s->at;
+        cli_word_respell(s->want, word);
     }
     s->at++;
 }
 
+/* v's index among o's words, v rewritten to the word's spelling (v is argv's, or a copy of
+ * it: writable whenever it is not the word already); -1 if it is none of them. */
 static int word_index(const struct cli_opt *o, const char *v)
 {
     struct word_search s;
-    s.want = v;
+    s.want = (char *)v;
     s.at = 0;
     s.found = -1;
     cli_opt_words(o, search_word, &s);
@@ -133,6 +138,7 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
         }
         break;
     case CLI_OPT_TEXT:
+        (void)word_index(o, v); /* a word it suggests, in its spelling (a built-in profile) */
         break;
     }
     if (o->set != NULL) {
@@ -170,12 +176,17 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
 int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v)
 {
     char allowed[CLI_ALLOWED_MAX];
+    struct cli_suggest s;
     int rc = store_value(o, (char *)base + o->offset, v);
     if (rc == 0 || rc == CLI_OPT_REPORTED) {
         return rc == 0 ? 0 : -1;
     }
-    cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", o->name, v,
-                    cli_opt_allowed(o, allowed));
+    cli_suggest_init(&s, v);
+    if (o->kind == CLI_OPT_WORD) {
+        cli_opt_words(o, cli_suggest_add, &s);
+    }
+    cli_usage_error(cmd, "bad value for %s: '%s' (want %s)%s", o->name, v,
+                    cli_opt_allowed(o, allowed), cli_suggest_text(&s));
     return -1;
 }
 
@@ -234,7 +245,14 @@ int cli_opt_parse_all(const struct cli_opt_table *t, void *base, const char *cmd
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+            struct cli_suggest s;
+            size_t k;
+            cli_suggest_init(&s, argv[i]);
+            for (k = 0; k < t->n; k++) {
+                cli_suggest_add(&s, t->opts[k].name);
+            }
+            cli_suggest_add(&s, "--help");
+            return cli_usage_error(cmd, "unknown option '%s'%s", argv[i], cli_suggest_text(&s));
         }
     }
     return EXIT_OK;

@@ -151,6 +151,44 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Whether registry row name is command cmd or one of its operations ("kem keygen"). */
+static int of_command(const char *name, const char *cmd)
+{
+    size_t n = strlen(cmd);
+    return strncmp(name, cmd, n) == 0 && (name[n] == '\0' || name[n] == ' ');
+}
+
+const char *cli_option_suggestion(struct cli_suggest *s, const char *cmd, const char *link,
+                                  const char *opt)
+{
+    const struct cli_cmd_opts *c;
+    size_t g, k;
+    cli_suggest_init(s, opt);
+    for (c = cli_cmd_opts; c->cmd != NULL; c++) {
+        for (g = 0; of_command(c->cmd, cmd) && g < c->n; g++) {
+            const struct cli_opt_group *grp = &c->groups[g];
+            if (link != NULL && grp->link != NULL && strcmp(grp->link, link) != 0) {
+                continue;
+            }
+            for (k = 0; k < grp->table->n; k++) {
+                if (cli_opt_listed(grp->only, grp->table->opts[k].name)) {
+                    cli_suggest_add(s, grp->table->opts[k].name);
+                }
+            }
+        }
+    }
+    cli_suggest_add(s, "--help");
+    return cli_suggest_text(s);
+}
+
+int cli_unknown_option(const char *cmd, const char *link, const char *opt)
+{
+    struct cli_suggest s;
+    int lowpan = link != NULL && strcmp(link, "802154") == 0;
+    return cli_usage_error(cmd, "unknown option%s '%s'%s", lowpan ? " for --link 802154" : "",
+                           opt, cli_option_suggestion(&s, cmd, link, opt));
+}
+
 const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd)
 {
     const struct cli_cmd_opts *c;

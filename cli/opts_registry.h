@@ -27,6 +27,16 @@ extern const struct cli_cmd_opts cli_cmd_opts[];
 /* The row of cmd, or NULL. */
 const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd);
 
+/* The nearest option names of cmd (its registry rows: "cmd" and "cmd OPERATION") on link
+ * ("ble", "802154"; NULL: both) to opt, and --help: "; did you mean --x?" or "" (in
+ * s->text). */
+const char *cli_option_suggestion(struct cli_suggest *s, const char *cmd, const char *link,
+                                  const char *opt);
+
+/* "pqpan CMD: unknown option 'OPT'" (on --link 802154: "unknown option for --link 802154
+ * 'OPT'") with the suggestion, on stderr; EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *link, const char *opt);
+
 /* `pqpan help --json`: every command's tables and the library's table of defaults
  * (include/pqpan/defaults.h: option, value, note, why) as one JSON object. */
 void cli_cmd_opts_json(FILE *out);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "figure.h"
 #include "reproduce_modes.h"
+#include "opts_registry.h"
 
 #define CMD "reproduce"
 #define N_LEVELS 3
@@ -533,7 +534,7 @@ static int parse_args(struct repro_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     return EXIT_OK;

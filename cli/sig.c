@@ -278,6 +278,9 @@ static int run_verify(const struct sig_args *a)
     return rc;
 }
 
+/* The operations, matched in any case. */
+static const char *const sig_operations[] = {"keygen", "sign", "verify", NULL};
+
 int cli_sig_run(int argc, char **argv)
 {
     struct sig_args a;
@@ -289,9 +292,10 @@ int cli_sig_run(int argc, char **argv)
     if (argc < 2) {
         return cli_usage_error(CMD, "missing operation (keygen, sign, verify)");
     }
+    (void)cli_word_canonical(argv[1], sig_operations);
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "sign") != 0 &&
         strcmp(argv[1], "verify") != 0) {
-        return cli_usage_error(CMD, "unknown operation '%s'", argv[1]);
+        return cli_unknown_word(CMD, "operation", argv[1], sig_operations);
     }
     rc = parse_args(argc, argv, &a);
     if (rc == EXIT_OK) {

@@ -11,6 +11,7 @@
 #include "lowpan_model.h"
 #include "outfile.h"
 #include "pqpan/sim154.h"
+#include "opts_registry.h"
 
 #define CMD "simulate"
 
@@ -150,7 +151,7 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
+            return cli_unknown_option(CMD, "802154", argv[i]);
         }
     }
     if (o->s.hidden > o->s.nodes - 2u) {

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "sweep.h"
+#include "opts_registry.h"
 
 #define JOBS_MAX 256u
 #define SHARDS_MAX 1000000ull
@@ -163,7 +164,8 @@ static int estimate_option(struct sweep_cfg *cfg, int argc, char **argv, int *i)
     if (strncmp(t, "--", 2) != 0) {
         return cli_usage_error(SWEEP_CMD, "unexpected argument '%s'", t);
     }
-    if (strcmp(t, "--link") == 0 && v != NULL && strcmp(v, "ble") != 0 && strcmp(v, "802154") != 0) {
+    if (strcmp(t, "--link") == 0 && v != NULL && !cli_word_equal(v, "ble") &&
+        strcmp(v, "802154") != 0) {
         return cli_usage_error(SWEEP_CMD, "--link %s: one link per sweep (ble or 802154; run one "
                                           "sweep per link)", v);
     }
@@ -178,11 +180,15 @@ static int estimate_option(struct sweep_cfg *cfg, int argc, char **argv, int *i)
     }
     rc = probe(cfg->lowpan, t, pv, &energy);
     if (rc == 0) {
-        return cli_usage_error(SWEEP_CMD, "unknown option '%s' (not an option of pqpan estimate%s)",
-                               t, cfg->lowpan ? " --link 802154" : "");
+        struct cli_suggest s;
+        return cli_usage_error(SWEEP_CMD,
+                               "unknown option '%s' (not an option of pqpan estimate%s)%s", t,
+                               cfg->lowpan ? " --link 802154" : "",
+                               cli_option_suggestion(&s, SWEEP_CMD,
+                                                     cfg->lowpan ? "802154" : "ble", t));
     }
     if (rc < 0) {
-        if (pv != NULL && strcmp(pv, "all") == 0) {
+        if (pv != NULL && cli_word_equal(pv, "all")) {
             fprintf(stderr, "pqpan %s: %s all: %s has no fixed set of values; give a list or a "
                             "range A..B:STEP\n", SWEEP_CMD, t, t);
         }

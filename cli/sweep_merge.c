@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "sweep.h"
+#include "opts_registry.h"
 
 #define CMD "sweep merge"
 
@@ -331,7 +332,7 @@ static int parse_args(struct merge *m, int argc, char **argv)
             continue;
         }
         if (strncmp(argv[i], "--", 2) == 0) {
-            return cli_usage_error(SWEEP_CMD, "merge: unknown option '%s'", argv[i]);
+            return cli_unknown_option(SWEEP_CMD " merge", NULL, argv[i]);
         }
         m->files[m->n++].path = argv[i];
     }

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "pqpan/trace.h"
+#include "opts_registry.h"
 
 #define CMD "trace"
 #define CHUNK_BYTES 65536
@@ -191,7 +192,7 @@ static int set_window(void *field, const char *v)
 static int set_baseline(void *field, const char *v)
 {
     struct pqpan_trace_config *cfg = field;
-    if (strcmp(v, "auto") == 0) {
+    if (cli_word_equal(v, "auto")) {
         cfg->baseline = PQPAN_TRACE_BASELINE_PERCENTILE;
         return 0;
     }
@@ -271,7 +272,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
             continue;
         }
         if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, NULL, a);
         }
         if (o->path != NULL) {
             return cli_usage_error(CMD, "more than one FILE given");

@@ -81,7 +81,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     ms. Raises UsageError (an option out of range), DataError (a bad profile or calibration
     file), FileError (a file that cannot be read)."""
     options = dict(locals())
-    kem_name = options.pop("kem")
+    kem_name = model.canonical(options.pop("kem"), model.KEM_NAMES + (model.LESC_NAME,))
     env = _env(options)
     cfg = model.ble_config(kem=kem_name, **options)
     return model.estimate_ble(env, kem_name, cfg)
@@ -113,6 +113,9 @@ def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
         raise UsageError("unknown option(s) of simulate: %s" % ", ".join(sorted(unknown)))
     link = dict(estimate_defaults)
     link.update(options)
+    kem = model.canonical(kem, model.KEM_NAMES + (model.LESC_NAME,))
+    transport = model.canonical(transport, ("gatt", "l2cap-coc"))
+    adv_case = model.canonical(adv_case, ("drawn", "mean"))
     env = _env(link)
     cfg = model.ble_config(kem=kem, **link)
     return _simulate.simulate_ble(env, kem, cfg, per=per, ber=ber, seed=seed,

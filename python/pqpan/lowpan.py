@@ -34,6 +34,12 @@ class LinkOptions:
                  addr=_d.text("ADDR"), idle=None, backoff=None,
                  mac_security=_d.text("MAC_SECURITY"), key_id_mode=_d.number("KEY_ID_MODE"),
                  auth=_d.text("AUTH")):
+        kem = model.canonical(kem, model.KEM_NAMES)
+        csma = model.canonical(csma, ("ieee", "contiki"))
+        addr = model.canonical(addr, ("extended", "short"))
+        idle = model.canonical(idle, ("sleep", "listen"))
+        backoff = model.canonical(backoff, ("sleep", "listen"))
+        mac_security = model.canonical(mac_security, _SEC_WORDS)
         if lib.pqpan_kem_by_name(str(kem).encode()) == ffi.NULL:
             raise UsageError("--kem %s: see --help for the allowed values" % (kem,))
         for name, value, words in (("csma", csma, ("ieee", "contiki")),

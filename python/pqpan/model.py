@@ -40,7 +40,12 @@ class Env:
     table, TX level and ramp-up mode."""
 
     def __init__(self, profile=data.DEFAULT_PROFILE, calibration=None, crypto_impl=None,
-                 currents="system", tx_dbm=0, ramp="fast", gamma_comm=None, gamma_comp=None):
+                 currents=_d.text("CURRENTS"), tx_dbm=_d.number("TX_DBM"), ramp=_d.text("RAMP"),
+                 gamma_comm=None, gamma_comp=None):
+        currents = canonical(currents, _TABLE_WORDS)
+        ramp = canonical(ramp, ("fast", "normal"))
+        if isinstance(profile, str):
+            profile = canonical(profile, data.builtin_profiles())
         if isinstance(profile, data.Profile):
             self.profile = profile
         else:
@@ -181,7 +186,18 @@ def _ms_to_ns(name, value, lo, hi):
     return int(ms * 1e6 + 0.5)
 
 
+def canonical(value, words):
+    """value as words spell it when it is one of them in another ASCII case (the CLI's
+    cli_word_canonical: `--phy 2m` is 1M), else value unchanged."""
+    if isinstance(value, str) and value.isascii():
+        for w in words:
+            if w.lower() == value.lower():
+                return w
+    return value
+
+
 def _word(name, value, words):
+    value = canonical(value, words)
     if value not in words:
         raise UsageError("bad value for --%s: '%s' (want %s)" % (name, value, " or ".join(words)))
     return words.index(value)
@@ -206,12 +222,15 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
     pqpan_ble_config_default also reads.
     bits_ifs ("each" or "per-pdu-sent", enum pqpan_ble_bits_ifs) is not an estimate option:
     `pqpan reproduce` sets it for its study reading."""
+    kem = canonical(kem, KEM_NAMES + (LESC_NAME,))
     if kem not in KEM_NAMES and kem != LESC_NAME:
         raise UsageError("bad value for --kem: '%s' (%s, %s)" % (kem, ", ".join(KEM_NAMES),
                                                                  LESC_NAME))
     cfg = ffi.new("struct pqpan_ble_config *")
     lib.pqpan_ble_config_default(cfg)
     cfg.protocol = _word("protocol", protocol, ("study", "pqpan"))
+    phy = canonical(phy, [cstr(lib.pqpan_ble_phy_name(k))
+                          for k in range(lib.PQPAN_BLE_PHY_COUNT)])
     phy_out = ffi.new("enum pqpan_ble_phy *")
     if not isinstance(phy, str) or lib.pqpan_ble_phy_parse(phy_out, phy.encode()) != 0:
         raise UsageError("bad value for --phy: '%s' (want 1M, 2M, S2 or S8)" % (phy,))
@@ -222,6 +241,8 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
                           macro("PQPAN_LL_DATA_MAX_PAYLOAD"))
     if max_tx_time_us is not None:
         cfg.max_tx_time_us = _uint("max-tx-time-us", max_tx_time_us, 328, 17040)
+    transfer = canonical(transfer, [cstr(lib.pqpan_ble_transfer_name(k))
+                                    for k in range(lib.PQPAN_BLE_TRANSFER_COUNT)])
     tr = ffi.new("enum pqpan_ble_transfer *")
     if not isinstance(transfer, str) or lib.pqpan_ble_transfer_parse(tr, transfer.encode()) != 0:
         raise UsageError("bad value for --transfer: '%s'" % (transfer,))
@@ -254,7 +275,10 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
 
 
 def auth_mode(auth):
-    """The PQKE mode (enum) of an --auth word; UsageError naming the modes otherwise."""
+    """The PQKE mode (enum) of an --auth word (any case); UsageError naming the modes
+    otherwise."""
+    auth = canonical(auth, [cstr(lib.pqpan_pqke_mode_name(m)) for m in range(1, 16)
+                            if lib.pqpan_pqke_mode_name(m) != ffi.NULL])
     mode = lib.pqpan_pqke_mode_by_name(auth.encode()) if isinstance(auth, str) else 0
     if mode == 0 or not lib.pqpan_pqke_mode_implemented(mode):
         names = [cstr(lib.pqpan_pqke_mode_name(m)) for m in range(1, 16)

@@ -126,3 +126,16 @@ def test_errors_equal_cli(cli, options, same_message):
     assert info.value.code < 0
     if same_message:
         assert proc.stderr.splitlines()[0] == "pqpan estimate: " + info.value.message
+
+
+def test_words_in_any_case_are_the_clis(cli):
+    """Words are matched ignoring case, as the CLI does (`--phy 2m`): the same result, with
+    the canonical spellings, and the CLI's for the same words."""
+    mixed = dict(kem="ml-kem-768", phy="2m", transfer="NOTIFY", protocol="PQPAN", auth="PSK",
+                 currents="SYSTEM", ramp="Fast", reply="Same-Event")
+    canonical = dict(kem="ML-KEM-768", phy="2M", transfer="notify", protocol="pqpan",
+                     auth="psk", currents="system", ramp="fast", reply="same-event")
+    got = pqpan.estimate(**mixed)
+    assert got == pqpan.estimate(**canonical)
+    assert got["sides"][0]["phy"] == "2M" and got["sides"][0]["kem"] == "ML-KEM-768"
+    compare(cli, mixed)
