@@ -169,7 +169,7 @@
     lines.comm_share_events_pct = ['communication / total, events accounting'];
     lines.pdus_rx = lines.pdus_tx;
     lines.conn_events = ['every connection event from the connection\'s first to the exchange\'s last, idle ones included (docs/MODEL.md "Connection events: the count")'];
-    lines.data_frames_tx = ['the 6LoWPAN fragmentation of INIT / RESP / FIN (and numeric mode'\''s REVEAL) (RFC 4944, RFC 6282)'];
+    lines.data_frames_tx = ['the 6LoWPAN fragmentation of INIT / RESP / FIN (and numeric mode\'s REVEAL) (RFC 4944, RFC 6282)'];
     lines.acks_tx = lines.data_frames_tx;
     return (lines[field] || [field]).join('\n');
   }
