@@ -8,9 +8,10 @@
 void ble_sim_opts_init(struct ble_sim_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->transport = PQPAN_SIM_GATT;
-    o->seed = 1;
-    o->timeout_ms = 4000;
+    o->transport = pqpan_default_is(PQPAN_DEFAULT_TRANSPORT, "l2cap-coc") ? PQPAN_SIM_L2CAP_COC
+                                                                          : PQPAN_SIM_GATT;
+    o->seed = pqpan_default_u32(PQPAN_DEFAULT_SEED);
+    o->timeout_ms = pqpan_default_u32(PQPAN_DEFAULT_SUPERVISION_TIMEOUT_MS);
 }
 
 static int is_lesc(const struct link_opts *l)
@@ -30,10 +31,6 @@ int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struc
     }
     if (is_lesc(l) && o->transport != PQPAN_SIM_GATT) {
         return cli_msg_set(msg, EXIT_USAGE, "%s pairs over SMP: --transport does not apply",
-                           MODEL_LESC_NAME);
-    }
-    if (is_lesc(l) && o->raw_messages) {
-        return cli_msg_set(msg, EXIT_USAGE, "%s runs the real pairing: --messages does not apply",
                            MODEL_LESC_NAME);
     }
     return EXIT_OK;
@@ -70,7 +67,6 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
     }
     pqpan_sim_config_default(&c);
     c.ble = l->cfg;
-    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
     rc = model_setup(c.cycles, &c.ble, env, l->kem, msg);
     if (rc != EXIT_OK) {
         return rc;
@@ -86,12 +82,12 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
     }
     if (pqpan_sim_init(s, &c) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (--supervision-timeout-ms "
-                                            "more than twice --ci-ms and --idle-ci-ms; --transfer "
-                                            "study needs --att-mtu >= 403)");
+                                            "more than twice --ci-ms and --initial-ci-ms; "
+                                            "--transfer study needs --att-mtu >= 403)");
     }
     if (is_lesc(l)) {
         run = run_lesc(s, &apps->lesc, k, o, obs, obs_ctx);
-    } else if (o->raw_messages) {
+    } else if (c.ble.protocol == PQPAN_BLE_PROTO_STUDY) {
         pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
         run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, obs, obs_ctx);
     } else {
