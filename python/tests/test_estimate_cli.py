@@ -139,3 +139,21 @@ def test_words_in_any_case_are_the_clis(cli):
     assert got == pqpan.estimate(**canonical)
     assert got["sides"][0]["phy"] == "2M" and got["sides"][0]["kem"] == "ML-KEM-768"
     compare(cli, mixed)
+
+
+def test_encrypted_words_are_the_sweeps(cli):
+    """encrypted takes True/False or sweep's words on/off (any case): "off" is not encrypted.
+    Before, any non-empty string counted as True, so encrypted="off" silently gave the
+    encrypted figure (issue 28)."""
+    for word, flag in (("off", False), ("OFF", False), ("on", True)):
+        expected = cli.json(["estimate", *cli_args(dict(encrypted=flag))])
+        got = pqpan.estimate(encrypted=word)
+        for side in expected["sides"]:
+            assert_same(got[side["side"]], side, "encrypted=%r: %s" % (word, side["side"]))
+    rows = pqpan.sweep(encrypted=["off", "on"])
+    energies = list(rows["peripheral_e_total_uj"]) if hasattr(rows, "columns") else \
+        [r["peripheral_e_total_uj"] for r in rows]
+    assert energies[0] < energies[1]
+    for bad in ("no", "yes", 1, None):
+        with pytest.raises(pqpan.UsageError, match="encrypted"):
+            pqpan.estimate(encrypted=bad)
