@@ -208,6 +208,13 @@ async function main() {
         check('grid ' + k + ': "' + label + '" is the CLI\'s name', () => assert.ok(
           table.some((line) => line.startsWith(label.replace('µ', 'u') + ' ')), label));
       }
+      if (args.includes('802154')) {
+        // 802.15.4 keeps the authentication verdict BLE has (the page dropped it before)
+        const auth = await page.$eval('[data-verdict="authentication"]', (li) => li.textContent).catch(() => '');
+        const mode = json.sides[0].auth;
+        check('grid ' + k + ': 802.15.4 says what ' + mode + ' authenticates', () => assert.ok(
+          mode === 'none' ? auth.startsWith('NOT authenticated') : auth.includes('(' + mode + ')'), auth));
+      }
       if (k === 0) {
         const ranked = await page.$eval('[data-verdict="ranked"]', (li) => li.textContent).catch(() => '');
         check('the page says which figure advise ranks by', () =>

@@ -411,11 +411,11 @@
       $('message').textContent = '';
       const est = JSON.parse(r.out);
       renderTable(est);
-      let verdicts = null;
-      if (!isLowpan()) {
-        const v = run(['web-verdicts'].concat(args));
-        if (v.rc === 0) verdicts = JSON.parse(v.out);
-      }
+      // What the exchange authenticates, from the library (web-verdicts): over 802.15.4 the
+      // exchange is pqpan's protocol in the mode the estimate names.
+      const v = run(['web-verdicts'].concat(isLowpan()
+        ? ['--protocol', 'pqpan', '--auth', est.sides[0].auth] : args));
+      const verdicts = v.rc === 0 ? JSON.parse(v.out) : null;
       renderVerdicts(est, verdicts);
       renderBars(est);
       if (isLowpan()) {
