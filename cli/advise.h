@@ -211,6 +211,13 @@ void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t 
 int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
                 struct cli_msg *msg);
 
+/* As advise_eval, and the highest current (uA) each side draws during the exchange into
+ * peak_ua[role]: the largest the energy model charges among the states the exchange spends
+ * time in (the profile's figures: a system-level TX current includes the CPU and the
+ * crystal). */
+int advise_eval_peak(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
+                     const struct advise_cfg *cfg, struct cli_msg *msg);
+
 /* cfg on the idle link's PHY, LL size and interval (no switch): BLE only. As advise_eval. */
 int advise_eval_idle(struct advise_eval *ev, const struct advise_ctx *c,
                      const struct advise_cfg *cfg, struct cli_msg *msg);
@@ -271,26 +278,17 @@ int advise_search(struct advise_result *r, const struct advise_ctx *c);
 int advise_battery(struct pqpan_advise_battery *b, const struct advise_ctx *c,
                    const struct advise_eval *ev, enum pqpan_ble_role role);
 
-/* The highest current (uA) role's side draws during cfg's exchange: the largest the energy
- * model charges among the states the exchange spends time in (the profile's figures: a
- * system-level TX current includes the CPU and the crystal). A cli.h exit code. */
-int advise_peak_ua(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
-                   enum pqpan_ble_role role, struct cli_msg *msg);
-
 /* The cycle-table row with the fewest cycles for level k's op, any implementation (NULL
  * if none). */
 const struct pqpan_cycle_row *advise_cheapest(const struct advise_ctx *c, int level,
                                               enum pqpan_op op);
 
-/* The executions of each operation role runs in cfg's exchange. */
-void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
-                     const struct advise_cfg *cfg, enum pqpan_ble_role role);
-
 /* The floor of one side for configuration cfg's level, protocol and KeyGen side, on the
- * PHYs of grid.priced_phys, with the cheapest implementation of every operation. A pqpan
- * error code. */
-int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
-                 const struct advise_cfg *cfg, enum pqpan_ble_role role);
+ * PHYs of grid.priced_phys, with the cheapest implementation of every operation; count: the
+ * executions of each operation the side runs. A pqpan error code. */
+int advise_floor(struct pqpan_advise_floor *f, uint64_t count[PQPAN_OP_COUNT],
+                 const struct advise_ctx *c, const struct advise_cfg *cfg,
+                 enum pqpan_ble_role role);
 
 /* The other side's role index. */
 enum pqpan_ble_role advise_other_role(enum pqpan_ble_role r);

@@ -1,5 +1,6 @@
 /* pqpan advise: table, JSON and gnuplot figures (advise.h). Every number is the search's
  * (advise_search.c) or the library's arithmetic (include/pqpan/advise.h). */
+#include <math.h>
 #include <string.h>
 
 #include "advise.h"
@@ -30,7 +31,8 @@ struct advise_row {
     double life_y;                           /* the shortest of the battery sides */
     struct pqpan_advise_battery bat[2];      /* by role; battery sides only */
     struct pqpan_advise_floor floor[2];      /* by role; battery sides only */
-    double peak_ua[2];                       /* by role; battery sides only */
+    uint64_t floor_ops[2][PQPAN_OP_COUNT];   /* by role: the operations the floor prices */
+    double peak_ua[2];                       /* by role */
 };
 
 /* Fills *row for configuration id. A cli.h exit code (message printed). */
@@ -43,7 +45,8 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
     memset(row, 0, sizeof *row);
     row->id = id;
     advise_cfg_of(&row->cfg, c, id);
-    rc = cli_msg_report(ADV_CMD, advise_eval(&row->ev, c, &row->cfg, &msg), &msg);
+    rc = cli_msg_report(ADV_CMD, advise_eval_peak(&row->ev, row->peak_ua, c, &row->cfg, &msg),
+                        &msg);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -68,14 +71,9 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
             continue;
         }
         if (advise_battery(&row->bat[role], c, &row->ev, ro) != PQPAN_OK ||
-            advise_floor(&row->floor[role], c, &row->cfg, ro) != PQPAN_OK) {
+            advise_floor(&row->floor[role], row->floor_ops[role], c, &row->cfg, ro) != PQPAN_OK) {
             fprintf(stderr, "pqpan %s: battery or floor arithmetic out of range\n", ADV_CMD);
             return EXIT_FAILURE_RUN;
-        }
-        rc = cli_msg_report(ADV_CMD, advise_peak_ua(&row->peak_ua[role], c, &row->cfg, ro, &msg),
-                            &msg);
-        if (rc != EXIT_OK) {
-            return rc;
         }
         row->floor_uj += row->floor[role].total_uj;
         life = row->bat[role].life_s / SECONDS_PER_YEAR;
@@ -122,11 +120,28 @@ static const char *idle_source(unsigned link)
 
 /* ---- the answer first ---- */
 
+/* The sentence of a mode authenticated by keys: each side's secret (sk B) and its peer's
+ * pinned public key (pk B), or in a one-way mode the responder's secret and the
+ * initiator's pin. */
+static void held_keys(char *buf, size_t len, unsigned mode, const char *secret, size_t sk,
+                      const char *pinned, size_t pk, const char *p256)
+{
+    if (pqpan_pqke_mode_authenticates_initiator(mode)) {
+        snprintf(buf, len, "both devices authenticated: each holds its %s (%zu B) and its "
+                           "peer's pinned %s (%zu B)%s", secret, sk, pinned, pk, p256);
+    } else {
+        snprintf(buf, len, "the responder authenticated, the initiator NOT: the responder holds "
+                           "its %s (%zu B), the initiator its pinned %s (%zu B)%s",
+                 secret, sk, pinned, pk, p256);
+    }
+}
+
 /* What cfg's authentication mode asks of the devices, or what it leaves open (docs/PROTOCOL.md
  * §5), in one sentence. */
 static void auth_sentence(char *buf, size_t len, const struct advise_ctx *c,
                           const struct advise_cfg *cfg)
 {
+    char secret[64];
     const struct advise_variant *v = &c->variant[cfg->variant];
     const struct pqpan_kem *k = pqpan_kem_at((size_t)cfg->level);
     const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)c->sig[cfg->level]);
@@ -140,24 +155,14 @@ static void auth_sentence(char *buf, size_t len, const struct advise_ctx *c,
                            "who sends an INIT can test guesses, docs/PROTOCOL.md §5.3)%s", p256);
         break;
     case PQPAN_PQKE_MODE_KEM_AUTH:
-        snprintf(buf, len, "the responder authenticated, the initiator NOT: the responder holds "
-                           "its static %s decapsulation key (%zu B), the initiator its pinned "
-                           "encapsulation key (%zu B)%s", k->name, k->dk_bytes, k->ek_bytes, p256);
-        break;
     case PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL:
-        snprintf(buf, len, "both devices authenticated: each holds its static %s decapsulation "
-                           "key (%zu B) and its peer's pinned encapsulation key (%zu B)%s",
-                 k->name, k->dk_bytes, k->ek_bytes, p256);
+        snprintf(secret, sizeof secret, "static %s decapsulation key", k->name);
+        held_keys(buf, len, v->mode, secret, k->dk_bytes, "encapsulation key", k->ek_bytes, p256);
         break;
     case PQPAN_PQKE_MODE_SIG:
-        snprintf(buf, len, "the responder authenticated, the initiator NOT: the responder holds "
-                           "its %s secret key (%zu B), the initiator its pinned public key "
-                           "(%zu B)%s", ds->name, ds->sk_bytes, ds->pk_bytes, p256);
-        break;
     case PQPAN_PQKE_MODE_SIG_MUTUAL:
-        snprintf(buf, len, "both devices authenticated: each holds its %s secret key (%zu B) and "
-                           "its peer's pinned public key (%zu B)%s",
-                 ds->name, ds->sk_bytes, ds->pk_bytes, p256);
+        snprintf(secret, sizeof secret, "%s secret key", ds->name);
+        held_keys(buf, len, v->mode, secret, ds->sk_bytes, "public key", ds->pk_bytes, p256);
         break;
     case PQPAN_PQKE_MODE_NUMERIC:
         snprintf(buf, len, "both devices authenticated once a user confirms that the two "
@@ -291,22 +296,20 @@ static void brief_time(char *buf, size_t len, const struct advise_row *w)
     }
 }
 
-/* Who an authentication mode authenticates, in a few words. */
+/* Who an authentication mode authenticates, in a few words (the library's
+ * pqpan_pqke_mode_authenticates_*). */
 static const char *auth_short(unsigned mode)
 {
-    switch (mode) {
-    case PQPAN_PQKE_MODE_PSK:
-    case PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL:
-    case PQPAN_PQKE_MODE_SIG_MUTUAL:
-        return "both devices authenticated";
-    case PQPAN_PQKE_MODE_NUMERIC:
-        return "both devices authenticated once a user compares two values";
-    case PQPAN_PQKE_MODE_KEM_AUTH:
-    case PQPAN_PQKE_MODE_SIG:
-        return "only the responder authenticated";
-    default:
+    int responder = pqpan_pqke_mode_authenticates_responder(mode);
+    if (!responder) {
         return "NOT authenticated: a man in the middle gets both keys";
     }
+    if (!pqpan_pqke_mode_authenticates_initiator(mode)) {
+        return "only the responder authenticated";
+    }
+    return mode == PQPAN_PQKE_MODE_NUMERIC
+               ? "both devices authenticated once a user compares two values"
+               : "both devices authenticated";
 }
 
 /* The answer block, 4 to 6 lines: the settings and who is authenticated, the energy and time
@@ -382,15 +385,26 @@ static void print_ble_idle(const struct advise_ctx *c)
     putchar('\n');
 }
 
+/* The modes the search allows, "psk<sep>kem-auth-mutual<sep>sig-mutual" (a hybrid one
+ * "+p256"), into buf. */
+static const char *auth_list(const struct advise_ctx *c, const char *sep, char *buf, size_t size)
+{
+    size_t v, at = 0;
+    buf[0] = '\0';
+    for (v = 0; v < c->n_variant && at < size; v++) {
+        int n = snprintf(buf + at, size - at, "%s%s%s", v ? sep : "",
+                         pqpan_pqke_mode_name(c->variant[v].mode),
+                         c->variant[v].hybrid ? "+p256" : "");
+        at += n > 0 ? (size_t)n : 0u;
+    }
+    return buf;
+}
+
 /* The authentication modes the search allowed, with what the default means. */
 static void print_auth_constraint(const struct advise_ctx *c)
 {
-    size_t v;
-    printf("  authentication:");
-    for (v = 0; v < c->n_variant; v++) {
-        printf("%s %s%s", v ? "," : "", pqpan_pqke_mode_name(c->variant[v].mode),
-               c->variant[v].hybrid ? " + P-256" : "");
-    }
+    char list[160];
+    printf("  authentication: %s", auth_list(c, ", ", list, sizeof list));
     if (c->o->auth_modes & (PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG) |
                             PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL))) {
         printf(" (ML-DSA: %s)", c->o->sig != 0u ? pqpan_sig_by_id((enum pqpan_sig_id)c->o->sig)->name
@@ -403,21 +417,6 @@ static void print_auth_constraint(const struct advise_ctx *c)
         printf("\n    (none is NOT authenticated: a man in the middle holds both keys)");
     }
     putchar('\n');
-}
-
-/* The modes the search allows, "psk|kem-auth-mutual|sig-mutual" (a hybrid one "+p256"),
- * into buf. */
-static const char *auth_list(const struct advise_ctx *c, char *buf, size_t size)
-{
-    size_t v, at = 0;
-    buf[0] = '\0';
-    for (v = 0; v < c->n_variant && at < size; v++) {
-        int n = snprintf(buf + at, size - at, "%s%s%s", v ? "|" : "",
-                         pqpan_pqke_mode_name(c->variant[v].mode),
-                         c->variant[v].hybrid ? "+p256" : "");
-        at += n > 0 ? (size_t)n : 0u;
-    }
-    return buf;
 }
 
 /* The exchange line (model_print_exchange_line): advise prices pqpan's or the study's
@@ -435,7 +434,7 @@ static void print_exchange_line(const struct advise_ctx *c)
     }
     model_print_exchange_line(stdout, "  ",
                               o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
-                              auth_list(c, auth, sizeof auth), idle);
+                              auth_list(c, "|", auth, sizeof auth), idle);
 }
 
 static void print_header(const struct advise_ctx *c, const struct advise_result *r)
@@ -742,7 +741,6 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
 
 static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
 {
-    uint64_t count[PQPAN_OP_COUNT];
     int role, op;
     for (role = 1; role >= 0; role--) {
         const struct pqpan_advise_floor *f = &w->floor[role];
@@ -756,11 +754,10 @@ static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
                w->ev.link == ADV_LINK_802154 ? "802.15.4" : "LE ",
                w->ev.link == ADV_LINK_802154 ? "" : pqpan_ble_phy_name(f->phy), f->link_uj,
                f->comp_uj);
-        advise_side_ops(count, c, &w->cfg, (enum pqpan_ble_role)role);
         for (op = 0; op < PQPAN_OP_COUNT; op++) {
             const struct pqpan_cycle_row *row =
                 advise_cheapest(c, w->cfg.level, (enum pqpan_op)op);
-            if (count[op] != 0u && row != NULL) {
+            if (w->floor_ops[role][op] != 0u && row != NULL) {
                 printf(" %s %s (%llu cycles)", pqpan_op_name((enum pqpan_op)op), row->impl,
                        (unsigned long long)row->cycles);
             }
@@ -801,7 +798,8 @@ static int print_links_compared(const struct advise_ctx *c, const struct advise_
     struct advise_row ble, lp;
     int dev = (int)c->dev_role;
     char text[400];
-    double diff;
+    double dearer;
+    int ble_cheaper;
     if (!r->link_found[0] || !r->link_found[1]) {
         printf("\nlinks compared: only %s has a configuration within the constraints\n",
                r->link_found[0] ? "BLE" : "802.15.4");
@@ -811,13 +809,14 @@ static int print_links_compared(const struct advise_ctx *c, const struct advise_
         row_of(&lp, c, r, r->link_best[1].id) != EXIT_OK) {
         return EXIT_FAILURE_RUN;
     }
-    diff = 100.0 * (lp.ev.e_uj[dev] - ble.ev.e_uj[dev]) / lp.ev.e_uj[dev];
+    ble_cheaper = ble.ev.e_uj[dev] <= lp.ev.e_uj[dev];
+    dearer = ble_cheaper ? lp.ev.e_uj[dev] : ble.ev.e_uj[dev];
     snprintf(text, sizeof text, "links compared: on this device a rekey costs %.3f uJ over BLE "
                                 "(%s, %.3f years) and %.3f uJ over 802.15.4 (%s, %.3f years): %s "
                                 "is cheaper by %.1f %%.",
              ble.ev.e_uj[dev], advise_kem_name(ble.cfg.level), ble.life_y, lp.ev.e_uj[dev],
-             advise_kem_name(lp.cfg.level), lp.life_y, diff >= 0.0 ? "BLE" : "802.15.4",
-             diff >= 0.0 ? diff : -100.0 * (ble.ev.e_uj[dev] - lp.ev.e_uj[dev]) / ble.ev.e_uj[dev]);
+             advise_kem_name(lp.cfg.level), lp.life_y, ble_cheaper ? "BLE" : "802.15.4",
+             100.0 * fabs(lp.ev.e_uj[dev] - ble.ev.e_uj[dev]) / dearer);
     putchar('\n');
     cli_wrap(stdout, text, 0, 0);
     putchar('\n');
@@ -994,11 +993,8 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
 /* The variants searched, as "mode" or "mode+p256". */
 static void json_auth_allowed(const struct advise_ctx *c)
 {
-    size_t v;
-    for (v = 0; v < c->n_variant; v++) {
-        printf("%s\"%s%s\"", v ? ", " : "", pqpan_pqke_mode_name(c->variant[v].mode),
-               c->variant[v].hybrid ? "+p256" : "");
-    }
+    char list[200];
+    printf("\"%s\"", auth_list(c, "\", \"", list, sizeof list));
 }
 
 static void json_header(const struct advise_ctx *c, const struct advise_result *r)
@@ -1024,7 +1020,7 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
            "  \"max_latency_ms\": %.3f,\n  \"latency\": \"time to key: from the decision to rekey "
            "to both sides holding the key, the BLE link switch there included\",\n",
            o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
-           auth_list(c, auth, sizeof auth), o->min_level, o->max_latency_ms);
+           auth_list(c, "|", auth, sizeof auth), o->min_level, o->max_latency_ms);
     printf("  \"app_ua\": %.4f,\n  \"self_discharge_pct_year\": %.4f,\n  \"battery_derate\": %.4f,\n"
            "  \"auth_allowed\": [",
            o->app_ua, o->self_discharge_pct, o->derate);

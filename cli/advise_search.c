@@ -475,38 +475,77 @@ void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t 
 
 /* ---- one configuration ---- */
 
-static int eval_config(struct advise_eval *ev, const struct advise_ctx *c,
+/* The highest current (uA) the energy model charges among the states exchange ledger l
+ * spends time in, with env's currents on radio (the profile's figures: a system-level TX
+ * current includes the CPU and the crystal). */
+static int ledger_peak(double *ua, const struct pqpan_ledger *l, const struct model_env *env,
+                       enum pqpan_radio_mode radio, struct cli_msg *msg)
+{
+    struct pqpan_energy_opts o = env->eopts;
+    int st;
+    o.radio = radio;
+    *ua = 0.0;
+    for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+        double s_ua;
+        if (pqpan_ledger_state_ns(l, (enum pqpan_state)st) == 0u) {
+            continue;
+        }
+        if (pqpan_energy_state_ua(&s_ua, &env->in.profile, &o, (enum pqpan_state)st) != PQPAN_OK) {
+            return cli_msg_set(msg, EXIT_USAGE, "profile %s: no current for a state of the "
+                                                "exchange", env->in.profile.name);
+        }
+        *ua = s_ua > *ua ? s_ua : *ua;
+    }
+    return EXIT_OK;
+}
+
+/* Prices role's side of an exchange from its ledger l (the exchange's phases only) into
+ * *ev, and its peak current into peak_ua[role] unless peak_ua is NULL (the search needs
+ * none). */
+static int price_side(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
+                      int role, const struct pqpan_ledger *l, enum pqpan_radio_mode radio,
+                      struct cli_msg *msg)
+{
+    struct pqpan_energy e;
+    int p, rc = model_energy(&e, l, c->env[role], radio, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    ev->e_uj[role] = e.total_events_uj;
+    ev->exchange_uj[role] = e.total_events_uj;
+    for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+        ev->t_s[role] += (double)pqpan_ledger_phase_ns(l, (enum pqpan_phase)p) * 1e-9;
+    }
+    if (advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
+        ev->objective_uj += ev->e_uj[role];
+    }
+    return peak_ua != NULL ? ledger_peak(&peak_ua[role], l, c->env[role], radio, msg) : EXIT_OK;
+}
+
+static void set_exchange_latency(struct advise_eval *ev, uint64_t latency_ns)
+{
+    ev->exchange_latency_ms = (double)latency_ns * 1e-6;
+    ev->latency_ms = ev->exchange_latency_ms;
+    ev->idle_again_ms = ev->exchange_latency_ms;
+}
+
+static int eval_config(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
                        const struct pqpan_ble_config *bc, int level, size_t v, struct cli_msg *msg)
 {
     struct pqpan_ble_estimate est;
-    int role;
+    int role, rc = EXIT_OK;
     memset(ev, 0, sizeof *ev);
     ev->link = ADV_LINK_BLE;
     if (pqpan_ble_estimate_pqke(&est, bc, &c->timing->dev, c->cycles[level][v]) != PQPAN_OK) {
         return EXIT_FAILURE_RUN;
     }
-    for (role = 0; role < 2; role++) {
+    for (role = 0; role < 2 && rc == EXIT_OK; role++) {
         struct pqpan_ledger ex;
-        struct pqpan_energy e;
-        int p, rc;
         pqpan_advise_ledger_phases(&ex, &est.ledger[role], PQPAN_ADVISE_EXCHANGE_PHASES);
-        rc = model_energy(&e, &ex, c->env[role], model_radio_of(bc->phy), msg);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
-        ev->e_uj[role] = e.total_events_uj;
-        ev->exchange_uj[role] = e.total_events_uj;
-        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
-            ev->t_s[role] += (double)pqpan_ledger_phase_ns(&ex, (enum pqpan_phase)p) * 1e-9;
-        }
-        if (advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
-            ev->objective_uj += ev->e_uj[role];
-        }
+        rc = price_side(ev, peak_ua, c, role, &ex, model_radio_of(bc->phy), msg);
     }
-    ev->exchange_latency_ms = (double)est.latency_ns * 1e-6;
-    ev->latency_ms = ev->exchange_latency_ms;
-    ev->idle_again_ms = ev->exchange_latency_ms;
-    return EXIT_OK;
+    set_exchange_latency(ev, est.latency_ns);
+    return rc;
 }
 
 static void base_config(struct pqpan_ble_config *bc, const struct advise_ctx *c, int level,
@@ -550,7 +589,7 @@ static void lowpan_opts_of(struct lowpan_opts *lo, const struct advise_ctx *c,
 /* One exchange over 802.15.4 (`estimate --link 802154`): the device's timing and CPU, each
  * node priced with its own profile; every phase of the estimator's ledgers is the
  * exchange's. */
-static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
+static int eval_802154(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
                        const struct advise_cfg *cfg, struct cli_msg *msg)
 {
     struct lowpan_opts lo;
@@ -569,28 +608,13 @@ static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
     if (pqpan_802154_estimate_pqke(&est, &ec, cycles) != PQPAN_OK) {
         return EXIT_FAILURE_RUN;
     }
-    for (role = 0; role < 2; role++) {
+    for (role = 0; role < 2 && rc == EXIT_OK; role++) {
         const struct pqpan_ledger *l =
             &est.ledger[role == (int)cfg->keygen ? PQPAN_802154_INITIATOR : PQPAN_802154_RESPONDER];
-        struct pqpan_energy e;
-        int p;
-        rc = model_energy(&e, l, c->env[role], PQPAN_RADIO_IEEE802154, msg);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
-        ev->e_uj[role] = e.total_events_uj;
-        ev->exchange_uj[role] = e.total_events_uj;
-        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
-            ev->t_s[role] += (double)pqpan_ledger_phase_ns(l, (enum pqpan_phase)p) * 1e-9;
-        }
-        if (advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
-            ev->objective_uj += ev->e_uj[role];
-        }
+        rc = price_side(ev, peak_ua, c, role, l, PQPAN_RADIO_IEEE802154, msg);
     }
-    ev->exchange_latency_ms = (double)est.latency_ns * 1e-6;
-    ev->latency_ms = ev->exchange_latency_ms;
-    ev->idle_again_ms = ev->exchange_latency_ms;
-    return EXIT_OK;
+    set_exchange_latency(ev, est.latency_ns);
+    return rc;
 }
 
 /* Adds the switch to cfg's link settings and back to *ev: its energy and time on both
@@ -614,22 +638,28 @@ static void add_switch(struct advise_eval *ev, const struct advise_ctx *c,
     ev->idle_again_ms = ev->latency_ms + sw->back_ms;
 }
 
-int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
-                struct cli_msg *msg)
+int advise_eval_peak(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
+                     const struct advise_cfg *cfg, struct cli_msg *msg)
 {
     struct pqpan_ble_config bc;
     int rc;
     if (cfg->link == ADV_LINK_802154) {
-        rc = eval_802154(ev, c, cfg, msg);
+        rc = eval_802154(ev, peak_ua, c, cfg, msg);
         ev->exchange_objective_uj = ev->objective_uj;
         return rc;
     }
     ble_config_of(&bc, c, cfg);
-    rc = eval_config(ev, c, &bc, cfg->level, cfg->variant, msg);
+    rc = eval_config(ev, peak_ua, c, &bc, cfg->level, cfg->variant, msg);
     if (rc == EXIT_OK) {
         add_switch(ev, c, cfg);
     }
     return rc;
+}
+
+int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                struct cli_msg *msg)
+{
+    return advise_eval_peak(ev, NULL, c, cfg, msg);
 }
 
 int advise_on_idle(const struct advise_ctx *c, const struct advise_cfg *cfg)
@@ -659,7 +689,7 @@ int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
     struct pqpan_ble_config bc;
     int rc;
     base_config(&bc, c, k, v);
-    rc = eval_config(ev, c, &bc, k, v, msg);
+    rc = eval_config(ev, NULL, c, &bc, k, v, msg);
     ev->exchange_objective_uj = ev->objective_uj;
     return rc;
 }
@@ -823,24 +853,23 @@ static unsigned variant_suite(const struct advise_ctx *c, int k, size_t v)
     return c->variant[v].hybrid ? pqpan_pqke_hybrid_suite_for_kem(id) : pqpan_pqke_suite_for_kem(id);
 }
 
-void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
-                     const struct advise_cfg *cfg, enum pqpan_ble_role role)
+/* The executions of each operation role runs in cfg's exchange. A pqpan error code. */
+static int side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
+                    const struct advise_cfg *cfg, enum pqpan_ble_role role)
 {
     struct pqpan_pqke_work w;
-    unsigned mode = c->variant[cfg->variant].mode;
     enum pqpan_pqke_role pr =
         role == cfg->keygen ? PQPAN_PQKE_ROLE_INITIATOR : PQPAN_PQKE_ROLE_RESPONDER;
+    int rc;
     memset(count, 0, PQPAN_OP_COUNT * sizeof count[0]);
     if (c->o->protocol != PQPAN_BLE_PROTO_PQPAN) {
         count[PQPAN_OP_KEM_KEYGEN] = role == cfg->keygen;
         count[PQPAN_OP_KEM_DECAPS] = role == cfg->keygen;
         count[PQPAN_OP_KEM_ENCAPS] = role != cfg->keygen;
-        return;
+        return PQPAN_OK;
     }
-    if (pqpan_pqke_side_work(&w, variant_suite(c, cfg->level, cfg->variant), mode,
-                             c->sig[cfg->level], pr, 0) != PQPAN_OK) {
-        return; /* not reached: every variant searched has its work (load_levels) */
-    }
+    rc = pqpan_pqke_side_work(&w, variant_suite(c, cfg->level, cfg->variant),
+                              c->variant[cfg->variant].mode, c->sig[cfg->level], pr, 0);
     count[PQPAN_OP_KEM_KEYGEN] = w.kem_keygen;
     count[PQPAN_OP_KEM_ENCAPS] = w.kem_encaps;
     count[PQPAN_OP_KEM_DECAPS] = w.kem_decaps;
@@ -849,6 +878,7 @@ void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
     count[PQPAN_OP_SIG_VERIFY] = w.sig_verify;
     count[PQPAN_OP_ECDH_KEYGEN] = w.ecdh_keygen;
     count[PQPAN_OP_ECDH_SHARED] = w.ecdh_shared;
+    return rc;
 }
 
 /* The message octets role sends and receives (docs/MODEL.md "Protocols"; pqpan's protocol:
@@ -872,13 +902,16 @@ static void side_octets(uint64_t *tx, uint64_t *rx, const struct advise_ctx *c,
     *rx = role == cfg->keygen ? from_other : from_keygen;
 }
 
-int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
-                 const struct advise_cfg *cfg, enum pqpan_ble_role role)
+int advise_floor(struct pqpan_advise_floor *f, uint64_t count[PQPAN_OP_COUNT],
+                 const struct advise_ctx *c, const struct advise_cfg *cfg,
+                 enum pqpan_ble_role role)
 {
     const struct model_env *env = c->env[role];
-    uint64_t cycles[PQPAN_OP_COUNT] = {0u}, count[PQPAN_OP_COUNT], tx, rx;
-    int op;
-    advise_side_ops(count, c, cfg, role);
+    uint64_t cycles[PQPAN_OP_COUNT] = {0u}, tx, rx;
+    int op, rc = side_ops(count, c, cfg, role);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         const struct pqpan_cycle_row *row = advise_cheapest(c, cfg->level, (enum pqpan_op)op);
         cycles[op] = row != NULL ? row->cycles : 0u;
@@ -922,73 +955,4 @@ void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
              pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
              pqpan_ble_transfer_name(cfg->transfer), (double)cfg->ci_ns * 1e-6,
              cfg->keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral");
-}
-
-/* The highest state current of ledger l's exchange phases with env's currents on radio. */
-static int ledger_peak(double *ua, const struct pqpan_ledger *l, const struct model_env *env,
-                       enum pqpan_radio_mode radio, struct cli_msg *msg)
-{
-    struct pqpan_energy_opts o = env->eopts;
-    struct pqpan_ledger ex;
-    int st;
-    o.radio = radio;
-    *ua = 0.0;
-    pqpan_advise_ledger_phases(&ex, l, PQPAN_ADVISE_EXCHANGE_PHASES);
-    for (st = 0; st < PQPAN_STATE_COUNT; st++) {
-        double s_ua;
-        int p, used = 0;
-        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
-            used |= ex.ns[p][st] != 0u;
-        }
-        if (!used) {
-            continue;
-        }
-        if (pqpan_energy_state_ua(&s_ua, &env->in.profile, &o, (enum pqpan_state)st) != PQPAN_OK) {
-            return cli_msg_set(msg, EXIT_USAGE, "profile %s: no current for a state of the "
-                                                "exchange", env->in.profile.name);
-        }
-        *ua = s_ua > *ua ? s_ua : *ua;
-    }
-    return EXIT_OK;
-}
-
-static int peak_802154(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
-                       enum pqpan_ble_role role, struct cli_msg *msg)
-{
-    struct lowpan_opts lo;
-    struct pqpan_802154_est_config ec;
-    struct pqpan_802154_estimate est;
-    uint64_t cycles[PQPAN_OP_COUNT];
-    int rc;
-    lowpan_opts_of(&lo, c, cfg);
-    rc = lowpan_setup(&ec, cycles, c->timing, &lo, msg);
-    if (rc == EXIT_OK && pqpan_802154_estimate_pqke(&est, &ec, cycles) != PQPAN_OK) {
-        rc = cli_msg_set(msg, EXIT_FAILURE_RUN, "802.15.4 configuration out of range");
-    }
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    return ledger_peak(ua, &est.ledger[role == cfg->keygen ? PQPAN_802154_INITIATOR
-                                                           : PQPAN_802154_RESPONDER],
-                       c->env[role], PQPAN_RADIO_IEEE802154, msg);
-}
-
-static int peak_ble(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
-                    enum pqpan_ble_role role, struct cli_msg *msg)
-{
-    struct pqpan_ble_config bc;
-    struct pqpan_ble_estimate est;
-    ble_config_of(&bc, c, cfg);
-    if (pqpan_ble_estimate_pqke(&est, &bc, &c->timing->dev, c->cycles[cfg->level][cfg->variant]) !=
-        PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_FAILURE_RUN, "configuration out of range");
-    }
-    return ledger_peak(ua, &est.ledger[role], c->env[role], model_radio_of(cfg->phy), msg);
-}
-
-int advise_peak_ua(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
-                   enum pqpan_ble_role role, struct cli_msg *msg)
-{
-    return cfg->link == ADV_LINK_802154 ? peak_802154(ua, c, cfg, role, msg)
-                                        : peak_ble(ua, c, cfg, role, msg);
 }

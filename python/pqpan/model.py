@@ -209,17 +209,6 @@ def _onoff(name, value):
     return _word(name, value, ("off", "on"))
 
 
-def _flag(name, value):
-    """A flag (`--encrypted`): True or False, or sweep's words on / off in any case; anything
-    else is refused, not taken for its truth value ("off" is a non-empty string)."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, str) and canonical(value, ("off", "on")) in ("off", "on"):
-        return ("off", "on").index(canonical(value, ("off", "on")))
-    raise UsageError("%s=%r: True or False (or 'on' / 'off'), the flag --%s" %
-                     (name, value, name.replace("_", "-")))
-
-
 def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PHY"),
                att_mtu=_d.number("ATT_MTU"), ll_octets=_d.number("LL_OCTETS"),
                max_tx_time_us=None, transfer=_d.text("TRANSFER"), ci_ms=_d.number("CI_MS"),
@@ -266,7 +255,7 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
     cfg.keygen_side = (lib.PQPAN_BLE_CENTRAL
                        if _word("keygen-side", keygen_side, ("central", "peripheral")) == 0
                        else lib.PQPAN_BLE_PERIPHERAL)
-    cfg.encrypted = _flag("encrypted", encrypted)
+    cfg.encrypted = _onoff("encrypted", encrypted)
     cfg.pqke_mode = auth_mode(auth)
     if adv_interval_ms is not None:
         cfg.adv_interval_ns = _adv_interval(adv_interval_ms)

@@ -308,13 +308,13 @@ int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
         crypto_step(&e, PQPAN_802154_RESPONDER, PQKE_STEP_AFTER_FIN, cycles);
     }
     if (rc == PQPAN_OK && c->msg_octets[3] != 0) {
-        /* numeric: REVEAL, once the responder has checked FIN and shows its value; the
-         * exchange ends when it is acknowledged */
+        /* numeric: REVEAL, once the responder has checked FIN and shows its value */
         rc = message(&e, PQPAN_802154_RESPONDER, 3, PQPAN_PHASE_CONFIRM);
-        if (rc == PQPAN_OK) {
-            seg_begin(&e, PQPAN_PHASE_CONFIRM);
-            seg_end(&e);
-        }
+    }
+    if (rc == PQPAN_OK && e.tail_ns != 0) {
+        /* the last message's ACK exchange, which no step after it lets pass */
+        seg_begin(&e, PQPAN_PHASE_CONFIRM);
+        seg_end(&e);
     }
     if (rc != PQPAN_OK) {
         memset(out, 0, sizeof *out);

@@ -157,12 +157,12 @@ static void test_idle_channel_hand_computed(void **state)
  * receiver's Imm-Ack (aTurnaroundTime + the ACK) goes on while it computes, and the SIFS/
  * LIFS only spaces the sender's own next frame (IEEE 802.15.4-2020 §6.2.4, 2006 §7.5.1.3):
  * neither delays the receiver. The exchange ends when FIN is acknowledged. By hand from the
- * PHY (2450 MHz O-QPSK, 250 kb/s: 32 us per octet, SHR + PHR 6 octets) for three messages
- * of 10 octets of UDP payload, each one frame: PSDU = MHR 21 (extended addresses) + IPHC
+ * PHY (2450 MHz O-QPSK, 250 kb/s: 32 us per octet, SHR + PHR 6 octets) for messages of
+ * 10 octets of UDP payload, each one frame: PSDU = MHR 21 (extended addresses) + IPHC
  * and NHC UDP 6 + 10 + FCS 2 = 39 octets, (6 + 39) x 32 = 1 440 us on the air, after an
  * idle channel's expected backoff 3.5 x 320 us, CCA 128 us and aTurnaroundTime 192 us;
  * the FIN's ACK 192 + (6 + 5) x 32 = 544 us. Radios listening when idle (no wake-up). */
-static void test_handover_at_the_end_of_the_last_frame(void **state)
+static void check_one_frame_messages(unsigned messages)
 {
     struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
@@ -170,41 +170,36 @@ static void test_handover_at_the_end_of_the_last_frame(void **state)
     const uint64_t octet_us = 32, frame_us = (6 + 21 + 6 + 10 + 2) * octet_us;
     const uint64_t csma_us = 1120 + 128 + 192, ack_us = 192 + (6 + 5) * octet_us;
     const uint64_t keygen_us = 10000, resp_work_us = 12000 + 1000, fin_work_us = 13000 + 1000;
-    (void)state;
+    unsigned m;
     cycles_of(cycles);
     pqpan_802154_est_config_default(&c);
-    c.msg_octets[0] = c.msg_octets[1] = c.msg_octets[2] = 10;
+    for (m = 0; m < messages; m++) {
+        c.msg_octets[m] = 10;
+    }
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
-    assert_int_equal(e.frames[0] + e.frames[1] + e.frames[2], 3);
-    assert_int_equal(e.latency_ns, (keygen_us + 3 * (csma_us + frame_us) + resp_work_us +
-                                    fin_work_us + ack_us) * US);
+    assert_int_equal(e.frames[0] + e.frames[1] + e.frames[2] + e.frames[3], messages);
+    /* FIN's ACK exchange, and REVEAL's after it: each a tail nothing else overlaps */
+    assert_int_equal(e.latency_ns, (keygen_us + messages * (csma_us + frame_us) + resp_work_us +
+                                    fin_work_us + (messages - 2u) * ack_us) * US);
     assert_int_equal(total_ns(&e.ledger[0]), e.latency_ns);
     assert_int_equal(total_ns(&e.ledger[1]), e.latency_ns);
 }
 
+static void test_handover_at_the_end_of_the_last_frame(void **state)
+{
+    (void)state;
+    check_one_frame_messages(3);
+}
+
 /* numeric mode's fourth message, REVEAL (docs/PROTOCOL.md §2.4), from the responder after
- * FIN: the exchange ends when REVEAL is acknowledged. The three messages of
- * test_handover_at_the_end_of_the_last_frame and a fourth of 10 octets, each one frame:
- * FIN's ACK exchange passes before REVEAL's CSMA-CA (the responder has nothing to compute
- * after FIN in these step operations), then REVEAL and its ACK exchange, 544 us. */
+ * FIN: the exchange ends when REVEAL is acknowledged. The three messages above and a
+ * fourth of 10 octets, each one frame: FIN's ACK exchange passes before REVEAL's CSMA-CA
+ * (the responder has nothing to compute after FIN in these step operations), then REVEAL
+ * and its ACK exchange, 544 us. */
 static void test_numeric_ends_when_reveal_is_acknowledged(void **state)
 {
-    struct pqpan_802154_est_config c;
-    struct pqpan_802154_estimate e;
-    uint64_t cycles[PQPAN_OP_COUNT];
-    const uint64_t octet_us = 32, frame_us = (6 + 21 + 6 + 10 + 2) * octet_us;
-    const uint64_t csma_us = 1120 + 128 + 192, ack_us = 192 + (6 + 5) * octet_us;
-    const uint64_t keygen_us = 10000, resp_work_us = 12000 + 1000, fin_work_us = 13000 + 1000;
     (void)state;
-    cycles_of(cycles);
-    pqpan_802154_est_config_default(&c);
-    c.msg_octets[0] = c.msg_octets[1] = c.msg_octets[2] = c.msg_octets[3] = 10;
-    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
-    assert_int_equal(e.frames[3], 1);
-    assert_int_equal(e.latency_ns, (keygen_us + 4 * (csma_us + frame_us) + resp_work_us +
-                                    fin_work_us + 2 * ack_us) * US);
-    assert_int_equal(total_ns(&e.ledger[0]), e.latency_ns);
-    assert_int_equal(total_ns(&e.ledger[1]), e.latency_ns);
+    check_one_frame_messages(4);
 }
 
 /* Wake-ups (ieee802154.h "Wake-ups"), crystal 360 us + CPU 100 us = 460 us each.
