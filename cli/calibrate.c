@@ -1130,7 +1130,8 @@ static int calibrate(struct cal_state *st)
         return rc;
     }
     gamma_one(&st->env.in);
-    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, &msg);
+    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg,
+                   st->o.link.allow_unbuildable, &msg);
     if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }

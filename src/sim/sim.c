@@ -110,15 +110,27 @@ static int adv_ok(const struct pqpan_sim_config *c)
                                           c->adv_scan_channel < PQPAN_BLE_ADV_FIRST_CHANNEL + 3u));
 }
 
+static int role_ok(enum pqpan_ble_role r)
+{
+    return r == PQPAN_BLE_CENTRAL || r == PQPAN_BLE_PERIPHERAL;
+}
+
+/* Each GATT role's method in range, the study preset on both or on neither (as the
+ * estimator takes them). */
+static int transfers_ok(const struct pqpan_ble_config *b)
+{
+    return b->server_transfer >= 0 && b->server_transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           b->client_transfer >= 0 && b->client_transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           (b->server_transfer == PQPAN_BLE_STUDY) == (b->client_transfer == PQPAN_BLE_STUDY);
+}
+
 static int config_ok(const struct pqpan_sim_config *c)
 {
     const struct pqpan_ble_config *b = &c->ble;
     return pqpan_ble_config_fault(b) == PQPAN_BLE_CONFIG_OK && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            b->att_mtu <= PQPAN_ATT_MAX_MTU && timeout_covers(b->ci_ns, c->supervision_timeout_ms) &&
            (!b->conn_update || timeout_covers(b->idle_ci_ns, c->supervision_timeout_ms)) && adv_ok(c) &&
-           b->transfer >= 0 &&
-           b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
-           (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
+           transfers_ok(b) && !b->encrypted && role_ok(b->keygen_side) && role_ok(b->gatt_server) &&
            c->dev.cpu_hz > 0u &&
            (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC ||
             c->transport == PQPAN_SIM_SMP) &&
@@ -233,7 +245,7 @@ static int transport_needed(const struct pqpan_sim *s)
     return s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU;
 }
 
-/* The central's GATT discovery serves the GATT transfer (a credit-based channel has no
+/* The client's GATT discovery serves the GATT transfer (a credit-based channel has no
  * characteristic to find); LE SC pairing over SMP keeps GATT's set-up, as the estimator
  * (pqpan_ble_estimate_lesc) books it. */
 static int discovery_needed(const struct pqpan_sim *s)
