@@ -169,11 +169,11 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
            r->configs, r->invalid, r->feasible);
     if (o->links & ADV_LINK_BLE) {
         printf("    BLE: ML-KEM-512/768/1024 x %zu PHYs x LL %u..%u (%zu values) x ATT_MTU %u..%u "
-               "(%zu values) x\n    6 transfer methods x CI %.2f..%.2f ms (%zu values) x KeyGen "
-               "on either side; the link switched\n    from the idle settings and back when they "
-               "differ\n",
+               "(%zu values) x\n    CI %.2f..%.2f ms (%zu values) x %zu ways GATT can send (the peripheral "
+               "the server:\n    it notifies or indicates, the central writes; KeyGen on either "
+               "side); the link switched\n    from the idle settings and back when they differ\n",
                g->n_phy, g->ll[0], g->ll[g->n_ll - 1u], g->n_ll, g->mtu[0], g->mtu[g->n_mtu - 1u],
-               g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]), g->n_ci);
+               g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]), g->n_ci, c->n_sends);
     }
     if (o->links & ADV_LINK_802154) {
         printf("    802.15.4: ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the "
@@ -548,7 +548,8 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
         printf("\"link\": \"ble\", \"phy\": \"%s\", \"ll_octets\": %u, \"att_mtu\": %u, "
                "\"transfer\": \"%s\", \"ci_ms\": %.2f, \"keygen_side\": \"%s\",\n",
                pqpan_ble_phy_name(g->phy), g->ll_octets, g->att_mtu,
-               pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns), role_name(g->keygen));
+               pqpan_ble_transfer_choice_name(g->server_transfer, g->client_transfer), ms(g->ci_ns),
+               role_name(g->keygen));
     }
     printf("     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
            "\"objective_uj\": %.3f, \"latency_ms\": %.3f,\n     \"saving_vs_study_uj\": %.3f, "

@@ -833,8 +833,9 @@ void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
     bc.client_transfer = cfg->client_transfer;
     bc.keygen_side = cfg->keygen;
     link_gatt_words(sends, sizeof sends, &bc);
-    snprintf(buf, len, "LE %s, LL %u, ATT_MTU %u, CI %.2f ms, KeyGen on the %s; %s",
+    snprintf(buf, len, "LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s; %s",
              pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
+             pqpan_ble_transfer_choice_name(cfg->server_transfer, cfg->client_transfer),
              (double)cfg->ci_ns * 1e-6, cfg->keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral",
              sends);
 }

@@ -18,14 +18,23 @@ static int is_lesc(const struct link_opts *l)
     return strcmp(l->kem, MODEL_LESC_NAME) == 0;
 }
 
+void ble_sim_link_config(struct pqpan_ble_config *cfg, const struct link_opts *l,
+                         const struct ble_sim_opts *o)
+{
+    *cfg = l->cfg;
+    cfg->protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
+}
+
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg)
 {
+    struct pqpan_ble_config cfg;
     int rc = link_opts_check(&l->cfg, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (o->transport == PQPAN_SIM_GATT && !l->allow_unbuildable) {
-        rc = link_gatt_check(&l->cfg, l->kem, msg); /* a channel has no GATT roles */
+        ble_sim_link_config(&cfg, l, o);
+        rc = link_gatt_check(&cfg, l->kem, msg); /* a channel has no GATT roles */
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -75,8 +84,7 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
         return rc;
     }
     pqpan_sim_config_default(&c);
-    c.ble = l->cfg;
-    c.ble.protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
+    ble_sim_link_config(&c.ble, l, o);
     rc = model_setup(c.cycles, &c.ble, env, l->kem, msg);
     if (rc != EXIT_OK) {
         return rc;

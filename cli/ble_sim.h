@@ -34,9 +34,15 @@ struct ble_sim_apps {
     struct pqpan_sim_lesc lesc;
 };
 
+/* l's link configuration with the protocol o's messages say (pqke: pqpan's INIT, RESP,
+ * FIN; estimate: the study's ek and ct) into *cfg. */
+void ble_sim_link_config(struct pqpan_ble_config *cfg, const struct link_opts *l,
+                         const struct ble_sim_opts *o);
+
 /* EXIT_OK if l's configuration can be simulated with o, else EXIT_USAGE with the reason in
- * *msg (--encrypted is not; LESC-P256 runs its own pairing over SMP, so neither
- * --transport l2cap-coc nor --messages estimate). */
+ * *msg (--encrypted is not; over GATT, one GATT cannot build unless --allow-unbuildable,
+ * link_gatt_check; LESC-P256 runs its own pairing over SMP, so neither --transport
+ * l2cap-coc nor --messages estimate). */
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg);
 
 /* Sets *s up for l's configuration (sizes and cycles from env, the protocol o says) and

@@ -169,11 +169,12 @@ void link_print_gatt(FILE *out, const struct pqpan_ble_config *cfg, const char *
         return;
     }
     link_gatt_words(words, sizeof words, cfg);
-    fprintf(out, "%sGATT: the %s is the server, the %s the client; %s\n", prefix,
-            role_word(cfg->gatt_server),
+    fprintf(out, "%sGATT: the %s is the server, the %s the client (Core v5.4 Vol 3 Part G §2.2):\n"
+                 "%s  %s\n",
+            prefix, role_word(cfg->gatt_server),
             role_word(cfg->gatt_server == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL
                                                             : PQPAN_BLE_CENTRAL),
-            words);
+            prefix, words);
     if (gatt_reason(cfg, kem, &why) != EXIT_OK) {
         fprintf(out, "%s  unbuildable, priced as --allow-unbuildable asks: %s\n", prefix,
                 why.text);
@@ -184,9 +185,7 @@ void link_gatt_words(char *buf, size_t len, const struct pqpan_ble_config *cfg)
 {
     enum pqpan_ble_role k = cfg->keygen_side;
     enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
-    snprintf(buf, len, "%s%s: %s %s; %s: %s %s",
-             cfg->server_transfer == PQPAN_BLE_STUDY ? "study transfer: " : "",
-             messages_of(cfg, k), role_word(k), procedure_verb(pqpan_ble_config_procedure(cfg, k)),
+    snprintf(buf, len, "%s: %s %s; %s: %s %s", messages_of(cfg, k), role_word(k), procedure_verb(pqpan_ble_config_procedure(cfg, k)),
              messages_of(cfg, o), role_word(o), procedure_verb(pqpan_ble_config_procedure(cfg, o)));
 }
 
@@ -346,15 +345,13 @@ static const struct cli_opt link_rows[] = {
     {.name = "--transfer", .kind = CLI_OPT_WORD, .meta = "METHOD", .words_fn = transfer_words,
      .def = "study", .set = set_transfer, .offset = offsetof(struct link_opts, cfg),
      .help = "how the messages travel over GATT, where only the server notifies or indicates "
-             "and only the client writes (Core v5.4 Vol 3 Part G §2.2): SERVER/CLIENT gives "
-             "the server's method (notify: ATT notifications; indicate: indications) and the "
-             "client's (write-req: Write Requests; write-cmd: Write Commands; long-write: "
-             "Prepare/Execute Write), each side's messages going by its role's; study: the "
-             "study's preset, the server indicates ek in <= 400 B values, the client writes ct "
-             "as Write Requests of one frame-number byte + <= 392 B (needs ATT_MTU >= 403 and "
-             "KeyGen on the server); one method alone sends every message with it, whichever "
-             "side sends (pqpan's model before issue 27), which GATT cannot build: refused "
-             "unless --allow-unbuildable"},
+             "and only the client writes (Core v5.4 Vol 3 Part G §2.2): SERVER/CLIENT, the "
+             "server's notify or indicate and the client's write-req (Write Requests), "
+             "write-cmd (Write Commands) or long-write (Prepare/Execute Write); study: the "
+             "study's preset, ek as <= 400 B indications, ct as Write Requests of one "
+             "frame-number byte + <= 392 B (needs ATT_MTU >= 403 and KeyGen on the server); "
+             "one method alone sends every message with it, which GATT cannot build (refused "
+             "unless --allow-unbuildable)"},
     {.name = "--gatt-server", .kind = CLI_OPT_WORD, .words = role_words, .def = "peripheral",
      .store = CLI_STORE_INT, .offset = CFG(gatt_server),
      .help = "the side holding the key-exchange service, the GATT server (the study's: the "

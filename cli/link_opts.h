@@ -67,7 +67,7 @@ int link_opts_check(const struct pqpan_ble_config *cfg, struct cli_msg *msg);
  * to give instead, in *msg. */
 int link_gatt_check(const struct pqpan_ble_config *cfg, const char *kem, struct cli_msg *msg);
 
-/* The GATT roles of cfg and who sends each message how (link_gatt_words) as a line of
+/* The GATT roles of cfg and who sends each message how (link_gatt_words) as two lines of
  * prefix "GATT: the peripheral is the server, ...", and one more saying why it cannot be
  * built when it cannot (priced with --allow-unbuildable); nothing for kem
  * MODEL_LESC_NAME. */
@@ -75,8 +75,8 @@ void link_print_gatt(FILE *out, const struct pqpan_ble_config *cfg, const char *
                      const char *prefix);
 
 /* Who sends each message of cfg's PQKE how, in words: "ek: central writes (Write
- * Commands); ct: peripheral notifies" (the study preset: "study transfer: ek: ...";
- * pqpan's protocol names its messages INIT, RESP, FIN). */
+ * Commands); ct: peripheral notifies" (pqpan's protocol names its messages INIT, RESP,
+ * FIN; the study's preset resolved to the indications and Write Requests it sends). */
 void link_gatt_words(char *buf, size_t len, const struct pqpan_ble_config *cfg);
 
 /* Help lines for the link options (with units and defaults). */

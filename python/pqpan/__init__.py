@@ -59,7 +59,8 @@ def estimate(kem: str = "ML-KEM-768", *, protocol: str = "study", phy: str = "1M
              profile: Union[str, Profile] = "nrf52840", calibration: Optional[str] = None,
              crypto_impl: Optional[str] = None, currents: str = "system", tx_dbm: int = 0,
              ramp: str = "fast", gamma_comm: Optional[float] = None,
-             gamma_comp: Optional[Dict[str, float]] = None) -> Result:
+             gamma_comp: Optional[Dict[str, float]] = None, gatt_server: str = "peripheral",
+             allow_unbuildable: bool = False) -> Result:
     """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict.
 
     The options are the CLI's (`pqpan help estimate`), with '_' for '-': kem is ML-KEM-512,
@@ -69,13 +70,18 @@ def estimate(kem: str = "ML-KEM-768", *, protocol: str = "study", phy: str = "1M
     books) is not an option of `pqpan estimate`; `pqpan reproduce` sets it for its study
     reading. The result has the run's assumptions as members and "sides" (peripheral,
     central, total), each side also as result["peripheral"] etc.; energies in µJ, times in
-    ms. Raises UsageError (an option out of range), DataError (a bad profile or calibration
-    file), FileError (a file that cannot be read)."""
+    ms. transfer names each GATT role's method ("notify/write-cmd": the server notifies,
+    the client writes Write Commands; gatt_server says which side is the server): a
+    configuration GATT cannot build (a side sending what its role does not, Core v5.4 Vol 3
+    Part G §2.2) raises UsageError unless allow_unbuildable. Raises UsageError (an option
+    out of range), DataError (a bad profile or calibration file), FileError (a file that
+    cannot be read)."""
     options = dict(locals())
     kem_name = options.pop("kem")
+    allow = options.pop("allow_unbuildable")
     env = _env(options)
     cfg = model.ble_config(kem=kem_name, **options)
-    return model.estimate_ble(env, kem_name, cfg)
+    return model.estimate_ble(env, kem_name, cfg, allow)
 
 
 _SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "messages",
@@ -105,10 +111,11 @@ def simulate(kem: str = "ML-KEM-768", *, per: float = 0.0, ber: float = 0.0, see
     link.update(options)
     # The messages say the protocol (cli/ble_sim.c): the real PQKE or the estimator's.
     link["protocol"] = "pqpan" if messages == "pqke" else "study"
+    allow = link.pop("allow_unbuildable")
     env = _env(link)
     cfg = model.ble_config(kem=kem, **link)
     return _simulate.simulate_ble(env, kem, cfg, per=per, ber=ber, seed=seed,
-                                  transport=transport,
+                                  transport=transport, allow_unbuildable=allow,
                                   supervision_timeout_ms=supervision_timeout_ms,
                                   messages=messages, adv_case=adv_case,
                                   auth=link.get("auth", "none"))

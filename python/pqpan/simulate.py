@@ -66,9 +66,14 @@ def _check_options(transport, per, ber, seed, supervision_timeout_ms, messages, 
 
 
 def run_once(env, kem, cfg, transport="gatt", per=0.0, ber=0.0, seed=1,
-             supervision_timeout_ms=4000, messages="pqke", adv_case="drawn", auth="none"):
-    """(sim, keys): a finished struct pqpan_sim and {"protocol", "equal", "confirmed"}."""
+             supervision_timeout_ms=4000, messages="pqke", adv_case="drawn", auth="none",
+             allow_unbuildable=False):
+    """(sim, keys): a finished struct pqpan_sim and {"protocol", "equal", "confirmed"}. Over
+    GATT, a configuration GATT cannot build raises UsageError unless allow_unbuildable
+    (model.check_gatt, as cli/ble_sim.c ble_sim_check)."""
     _check_options(transport, per, ber, seed, supervision_timeout_ms, messages, adv_case, auth)
+    if transport == "gatt" and not allow_unbuildable:
+        model.check_gatt(cfg, kem)
     c = _sim_config(env, kem, cfg, transport, float(per), float(ber), seed,
                     supervision_timeout_ms, messages, adv_case)
     sim = ffi.new("struct pqpan_sim *")

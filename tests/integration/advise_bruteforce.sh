@@ -127,7 +127,9 @@ switch_table() {
 }
 
 # The rows of `pqpan sweep` over the space of the current set (every level at NIST
-# category >= $min, so that the count of feasible configurations compares).
+# category >= $min, so that the count of feasible configurations compares), every
+# --transfer choice with KeyGen on either side: the rows GATT cannot build (status
+# "unbuildable: ...", Core v5.4 Vol 3 Part G §2.2) are no part of advise's space.
 sweep_rows() {
     "$cli" sweep --protocol "$protocol" --kem "$(commas "$(levels "$min")")" \
         --phy "$(commas "$peer_phys")" \
@@ -149,6 +151,7 @@ check() {
     brute=$(awk -F, -v side="$battery" -v max="$max_lat" '
         FNR == NR { split($0, w, " "); k = w[1] " " w[2] " " w[3]; sp[k] = w[4]; sc[k] = w[5]; next }
         FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["status"] ~ /^"unbuildable: / { next }
         { n++ }
         $col["status"] != "ok" { next }
         {

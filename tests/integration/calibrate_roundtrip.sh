@@ -67,12 +67,12 @@ roundtrip() {
 
 for protocol in study pqpan; do
     for kg in peripheral central; do
-        roundtrip "$protocol.768.$kg.a" "$protocol" "$set_a" --kem ML-KEM-768 --keygen-side $kg
-        roundtrip "$protocol.768.$kg.b" "$protocol" "$set_b" --kem ML-KEM-768 --keygen-side $kg
-        roundtrip "$protocol.768.$kg.c" "$protocol" "$set_c" --kem ML-KEM-768 --keygen-side $kg
+        roundtrip "$protocol.768.$kg.a" "$protocol" "$set_a" --kem ML-KEM-768 --keygen-side $kg --gatt-server $kg
+        roundtrip "$protocol.768.$kg.b" "$protocol" "$set_b" --kem ML-KEM-768 --keygen-side $kg --gatt-server $kg
+        roundtrip "$protocol.768.$kg.c" "$protocol" "$set_c" --kem ML-KEM-768 --keygen-side $kg --gatt-server $kg
         roundtrip "$protocol.1024dle.$kg.a" "$protocol" "$set_a" --kem ML-KEM-1024 --ll-octets 251 \
-            --att-mtu 247 --transfer notify --keygen-side $kg
-        roundtrip "$protocol.512.$kg.b" "$protocol" "$set_b" --kem ML-KEM-512 --keygen-side $kg
+            --att-mtu 247 --transfer notify/write-cmd --keygen-side $kg --gatt-server $kg
+        roundtrip "$protocol.512.$kg.b" "$protocol" "$set_b" --kem ML-KEM-512 --keygen-side $kg --gatt-server $kg
     done
 done
 awk '{ e = $2 < 0 ? -$2 : $2; if (e > worst[$1]) worst[$1] = e; n[$1]++ }
