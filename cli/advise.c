@@ -12,20 +12,26 @@ void cli_advise_help(FILE *out)
 {
     fprintf(out,
             "usage: pqpan advise [OPTIONS]\n\n"
-            "Searches the configurations of one post-quantum key exchange over BLE for the one that\n"
-            "costs the battery-powered side the least energy, within the constraints, and prints it\n"
-            "with the next best, each with the energy of both sides, latency, the saving against the\n"
-            "study's configuration at the same level, the battery life it leaves and its distance to\n"
-            "the physical floor; then, per ML-KEM level, the battery life its best configuration\n"
-            "leaves. The exchange runs on a connection that is already up (set-up is not part of a\n"
-            "rekey), priced by the analytic link model (`pqpan estimate`) in the events accounting;\n"
-            "when it runs on other link settings than the idle link's, with the cost of switching\n"
-            "there and back, and its net saving against the idle settings left unchanged.\n\n");
+            "Searches the configurations of one post-quantum key exchange over BLE (or 802.15.4) for\n"
+            "the one that costs the battery-powered side the least energy, within the constraints,\n"
+            "authenticated as --auth allows (by default both devices: psk, kem-auth-mutual or\n"
+            "sig-mutual). The table output opens with the answer in a few lines (the settings, who is\n"
+            "authenticated, the energy per rekey, the time to key, the peak current, the battery life\n"
+            "and what rekeying takes of it, the level the battery affords, and a `pqpan estimate`\n"
+            "line that reproduces it; --brief stops there), then the details: the next best, each\n"
+            "with the energy of both sides, the time to key, the saving against the study's\n"
+            "configuration at the same level, the battery life it leaves and its distance to the\n"
+            "physical floor; then, per ML-KEM level, the battery life its best configuration leaves.\n"
+            "The exchange runs on a connection that is already up (set-up is not part of a rekey),\n"
+            "priced by the analytic link model (`pqpan estimate`) in the events accounting; when it\n"
+            "runs on other link settings than the idle link's, with the cost of switching there and\n"
+            "back, and its net saving against the idle settings left unchanged.\n\n");
     advise_opts_help(out);
     fprintf(out,
             "\n"
             "Search space: ML-KEM-512/768/1024 (levels below --min-level are searched for the\n"
-            "security-level table only) x the peer's PHYs that both profiles price x LL payload\n"
+            "security-level table only) x the --auth modes (x ML-KEM alone / with P-256, --hybrid;\n"
+            "the sig modes with --sig's ML-DSA set) x the peer's PHYs that both profiles price x LL payload\n"
             "27, 59, ..., 251 (steps of 32) up to --peer-max-ll-octets, that maximum and\n"
             "--idle-ll-octets x ATT_MTU 23, 55, ..., 503 (steps of 32) and 517, those <=\n"
             "--peer-max-mtu, and --peer-max-mtu itself x connection interval 7.5, 15, 30, 50,\n"
@@ -36,8 +42,12 @@ void cli_advise_help(FILE *out)
             "the central, and the study's preset (needs ATT_MTU >= 403) with KeyGen on the\n"
             "peripheral (the MTU is set once per connection). 802.15.4:\n"
             "ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the device or its\n"
-            "parent. Every configuration is run; the recommendation is the optimum of this\n"
-            "space, ties broken by latency.\n\n"
+            "parent (x the --auth modes). Every configuration is run; the recommendation is the\n"
+            "optimum of this space, ties broken by the time to key.\n\n"
+            "Time to key (--max-latency-ms limits it): from the decision to rekey to both sides\n"
+            "holding the key: the BLE link switch there (when the exchange's settings differ from\n"
+            "the idle link's), then the exchange from its first computation to its last message;\n"
+            "the output also gives when the link is back on its idle settings.\n\n"
             "Temporary link optimisation: a configuration whose PHY, LL size or interval differs\n"
             "from the idle link's is priced with the switch there and back (link model, Core v5.4\n"
             "Vol 6 Part B): the central runs, only for the settings that change, the connection\n"
@@ -57,8 +67,11 @@ void cli_advise_help(FILE *out)
             "Objective: the battery side's energy per exchange (both: the sum), link switch\n"
             "included, events accounting of the exchange's own phases (every state: radio,\n"
             "per-event costs, idle events while a side computes, sleep; gamma_comp on the\n"
-            "computation). Battery life is charge-based (energy / supply voltage = uC): per rekey\n"
-            "interval the switch and the exchange, then the idle link.\n"
+            "computation): estimate's \"exchange on an open link, events\" (e_exchange_events_uj) +\n"
+            "the link switch. Battery life is charge-based (energy / supply voltage = uC): per rekey\n"
+            "interval the switch and the exchange, then the idle link, plus --app-ua and the\n"
+            "self-discharge as currents, from the capacity x --battery-derate; the output says\n"
+            "what it leaves out.\n"
             "Floor: the messages' payload bits alone on the peer PHY with the least energy per bit\n"
             "(TX and RX currents of the profile, the PHY's bit time) plus the computation at the\n"
             "fewest cycles any implementation in data/cycles/ has, no gamma.\n\n");
@@ -93,7 +106,7 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     struct advise_cfg cfg;
     struct advise_eval ev;
     struct cli_msg msg;
-    char d[160];
+    char d[ADV_DESCRIBE_MAX];
     if (!r->nearest_found) {
         fprintf(stderr, "pqpan %s: no configuration at NIST category >= %u runs on this link\n",
                 ADV_CMD, c->o->min_level);

@@ -28,6 +28,26 @@ enum adv_battery { ADV_BATTERY_PERIPHERAL = 0, ADV_BATTERY_CENTRAL, ADV_BATTERY_
 #define ADV_LINK_BLE 1u
 #define ADV_LINK_802154 2u
 
+/* --auth's default: the PQKE modes that authenticate both devices with keys a device can
+ * hold (docs/PROTOCOL.md §5): psk, kem-auth-mutual, sig-mutual. numeric (a display and a
+ * user on both sides) and the one-sided and unauthenticated modes only when asked. */
+#define ADV_AUTH_MUTUAL                                                                     \
+    (PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_PSK) |                                              \
+     PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL) |                                 \
+     PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL))
+/* --hybrid: bit 0 ML-KEM alone, bit 1 P-256 + ML-KEM. */
+#define ADV_HYBRID_NONE 1u
+#define ADV_HYBRID_P256 2u
+/* The variants of the exchange searched: 7 modes x {ML-KEM alone, with P-256}. */
+#define ADV_VARIANT_MAX 14
+
+/* One variant of pqpan's exchange: authentication mode and suite (the study protocol: mode
+ * none, no P-256). */
+struct advise_variant {
+    unsigned mode;  /* enum pqpan_pqke_mode */
+    int hybrid;     /* 1: P-256 + ML-KEM */
+};
+
 struct advise_opts {
     struct model_opts m;        /* energy options; --profile is the battery-powered device */
     const char *peer_profile;   /* NULL: the same as --profile */
@@ -43,8 +63,16 @@ struct advise_opts {
     uint32_t peer_max_ll;
     uint32_t peer_max_mtu;
     enum pqpan_ble_protocol protocol;
+    unsigned auth_modes;        /* --auth: PQPAN_PQKE_MODE_BIT of each mode allowed */
+    unsigned hybrids;           /* --hybrid: ADV_HYBRID_* bits */
+    unsigned sig;               /* --sig: the ML-DSA set of the sig modes, 0 = the KEM's
+                                   category (model_sig_for_kem) */
     size_t top;
     const char *out_dir;        /* NULL: no figures */
+    int brief;                  /* --brief: the answer block only */
+    double app_ua;              /* --app-ua: the application's own average current */
+    double self_discharge_pct;  /* --self-discharge-pct-year */
+    double derate;              /* --battery-derate: usable fraction of the capacity */
     unsigned links;             /* ADV_LINK_* bits */
     double poll_ms;             /* 802.15.4 poll period; <= 0: the idle interval's */
     struct lowpan_opts lowpan;  /* 802.15.4 link options (--busy, --csma, --idle, ...) */
@@ -58,6 +86,7 @@ extern const struct cli_opt_table advise_idle_table;
 extern const struct cli_opt_table advise_peer_table;
 extern const struct cli_opt_table advise_output_table;
 extern const char *const advise_lowpan_link[];
+extern const char *const advise_lowpan_exchange[];
 extern const char *const advise_gamma[];
 
 /* The option lines of `pqpan help advise`, from the tables. */
@@ -113,8 +142,8 @@ struct advise_switch {
     uint64_t llctrl_pdus;  /* LL control PDUs of both legs, both sides */
 };
 
-/* The 802.15.4 part of the space: level x addressing (extended, short) x the node that
- * runs KeyGen (the device, its peer). */
+/* The 802.15.4 part of the space per variant: level x addressing (extended, short) x the
+ * node that runs KeyGen (the device, its peer). */
 #define ADV_802154_CONFIGS (ADV_LEVELS * 2 * 2)
 
 /* One configuration of the search. */
@@ -122,6 +151,7 @@ struct advise_cfg {
     unsigned link;                   /* ADV_LINK_BLE or ADV_LINK_802154 */
     int short_addr;                  /* 802.15.4: 16-bit short addresses (else EUI-64) */
     int level;                       /* 0..ADV_LEVELS-1 */
+    size_t variant;                  /* index into advise_ctx.variant */
     size_t i_phy, i_ll, i_ci;        /* indices into the grid */
     enum pqpan_ble_phy phy;
     uint32_t ll_octets, att_mtu;
@@ -141,7 +171,11 @@ struct advise_eval {
     double t_s[2];         /* the time both occupy on that side */
     double objective_uj;   /* the battery side's e_uj (both: the sum) */
     double exchange_objective_uj; /* the same of exchange_uj */
-    double latency_ms;     /* the exchange's, first computation to last */
+    double latency_ms;     /* time to key: from the decision to rekey to both sides holding
+                              the key (the BLE switch there, then the exchange) */
+    double exchange_latency_ms; /* the exchange alone, first computation to the last message */
+    double idle_again_ms;  /* from the decision until the link is back on its idle settings
+                              (BLE: time to key + the switch back; 802.15.4: time to key) */
     const struct advise_switch *sw; /* BLE: the switch priced in (NULL: 802.15.4) */
 };
 
@@ -153,9 +187,12 @@ struct advise_ctx {
                                           model uses */
     enum pqpan_ble_role dev_role;      /* its role index (the peer has the other) */
     uint32_t n_ble;                    /* ids 0..n_ble-1 are BLE, the next 802.15.4 */
+    struct advise_variant variant[ADV_VARIANT_MAX]; /* the variants searched */
+    size_t n_variant;
     struct advise_send sends[ADV_SENDS_MAX]; /* BLE: the ways to send, n_sends of them */
     size_t n_sends;
-    uint64_t cycles[ADV_LEVELS][PQPAN_OP_COUNT];
+    unsigned sig[ADV_LEVELS];          /* the ML-DSA set of the sig modes per level */
+    uint64_t cycles[ADV_LEVELS][ADV_VARIANT_MAX][PQPAN_OP_COUNT];
     uint32_t ek_bytes[ADV_LEVELS], ct_bytes[ADV_LEVELS];
     double idle_ua[2];                 /* the idle BLE link's average current, by role */
     double poll_ms;                    /* 802.15.4: the device's poll period */
@@ -198,9 +235,12 @@ int advise_meets_link_constraints(const struct advise_ctx *c, const struct advis
 int advise_on_idle(const struct advise_ctx *c, const struct advise_cfg *cfg);
 
 /* The study's configuration at level k (1M, ATT_MTU 403, LL 27, study transfer, 50 ms,
- * KeyGen on the peripheral) with --protocol's messages. */
-int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
+ * KeyGen on the peripheral) with --protocol's messages in variant v. */
+int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k, size_t v,
                       struct cli_msg *msg);
+
+/* The variant's name, e.g. "psk", "sig-mutual (ML-DSA-65)", "kem-auth-mutual + P-256". */
+void advise_variant_name(char *buf, size_t len, const struct advise_ctx *c, int level, size_t v);
 
 /* Points kept for the energy/latency figure: per level, PHY, interval, transfer method and
  * KeyGen side (way to send) the cheapest BLE configuration, then every 802.15.4
@@ -208,7 +248,10 @@ int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
 #define ADV_GROUPS_BLE (ADV_LEVELS * PQPAN_BLE_PHY_COUNT * ADV_CI_MAX * ADV_SENDS_MAX)
 #define ADV_GROUPS (ADV_GROUPS_BLE + ADV_802154_CONFIGS)
 
-/* One line describing configuration cfg ("LE 2M, LL 251, ..." or "802.15.4, ..."). */
+/* One line describing configuration cfg ("psk; LE 2M, LL 251, ..., notify/write-cmd, ...,
+ * KeyGen on the central; INIT and FIN: central writes (Write Commands); RESP: peripheral
+ * notifies" or "psk; 802.15.4, ..."), at most ADV_DESCRIBE_MAX octets with its NUL. */
+#define ADV_DESCRIBE_MAX 320
 void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
                      const struct advise_cfg *cfg);
 
@@ -226,11 +269,14 @@ struct advise_result {
     /* BLE, per level and LL size: the cheapest within every constraint but the level's */
     struct pqpan_advise_point ll_best[ADV_LEVELS][ADV_LL_MAX];
     int ll_found[ADV_LEVELS][ADV_LL_MAX];
-    struct advise_eval study[ADV_LEVELS];
+    struct advise_eval study[ADV_LEVELS][ADV_VARIANT_MAX];
     /* BLE, within the constraints: the cheapest configuration on the idle link's settings
      * (no switch) and the cheapest with a switch there and back: whether switching pays */
     struct pqpan_advise_point best_on_idle, best_switched;
     int on_idle_found, switched_found;
+    /* within the constraints, the cheapest per link: [0] BLE, [1] 802.15.4 */
+    struct pqpan_advise_point link_best[2];
+    int link_found[2];
 };
 
 /* Runs the whole search. A cli.h exit code, message printed. */
@@ -240,6 +286,12 @@ int advise_search(struct advise_result *r, const struct advise_ctx *c);
  * supply voltage). A pqpan error code. */
 int advise_battery(struct pqpan_advise_battery *b, const struct advise_ctx *c,
                    const struct advise_eval *ev, enum pqpan_ble_role role);
+
+/* The highest current (uA) role's side draws during cfg's exchange: the largest the energy
+ * model charges among the states the exchange spends time in (the profile's figures: a
+ * system-level TX current includes the CPU and the crystal). A cli.h exit code. */
+int advise_peak_ua(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                   enum pqpan_ble_role role, struct cli_msg *msg);
 
 /* The cycle-table row with the fewest cycles for level k's op, any implementation (NULL
  * if none). */

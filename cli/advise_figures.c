@@ -17,25 +17,51 @@ static const char *objective_label(const struct advise_ctx *c)
     }
 }
 
-static int write_points(const struct advise_ctx *c, const struct advise_result *r, int have[])
+/* The name of block k of advise_points.dat: a level, or 802.15.4's. */
+static const char *points_block_name(int k)
+{
+    return k < ADV_LEVELS ? advise_kem_name(k) : "802.15.4 (all levels)";
+}
+
+/* Whether group range [lo, hi) has a point. */
+static int any_found(const struct advise_result *r, size_t lo, size_t hi)
+{
+    size_t g;
+    for (g = lo; g < hi; g++) {
+        if (r->group_found[g]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Only the blocks that have points are written, each after a comment naming it, so that
+ * gnuplot's index (which skips an empty block) is the block's position among those written:
+ * index[k] of block k, -1 when it has none. */
+static int write_points(const struct advise_ctx *c, const struct advise_result *r, int index[])
 {
     struct cli_outfile o;
-    int k;
+    int k, written = 0;
     size_t g, per_level = ADV_GROUPS_BLE / ADV_LEVELS;
     if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_points.dat") != EXIT_OK) {
         return EXIT_IO;
     }
     fprintf(o.f, "# latency_ms objective_uj: per level (one block each: ML-KEM-512, 768, 1024) "
                  "the cheapest BLE configuration of each PHY, interval, transfer method and "
-                 "KeyGen side; a fourth block: every 802.15.4 configuration\n");
+                 "KeyGen side; then every 802.15.4 configuration; a block with no point is left "
+                 "out, each block starts with its name\n");
     for (k = 0; k <= ADV_LEVELS; k++) {
         size_t lo = (size_t)k * per_level;
         size_t hi = k < ADV_LEVELS ? lo + per_level : ADV_GROUPS;
-        have[k] = 0;
+        index[k] = -1;
+        if (!any_found(r, lo, hi)) {
+            continue;
+        }
+        index[k] = written++;
+        fprintf(o.f, "# %s\n", points_block_name(k));
         for (g = lo; g < hi; g++) {
             if (r->group_found[g]) {
                 fprintf(o.f, "%.3f %.3f\n", r->group[g].latency, r->group[g].energy);
-                have[k] = 1;
             }
         }
         fprintf(o.f, "\n\n");
@@ -74,69 +100,76 @@ static int write_gp(const struct advise_ctx *c, const char *stem, const char *ax
     return figure_close(&o, ADV_CMD);
 }
 
-static int write_pareto_gp(const struct advise_ctx *c, const int have[])
+static int write_pareto_gp(const struct advise_ctx *c, const int index[])
 {
     char plot[1024];
     size_t n = 0;
     int k;
     n += (size_t)snprintf(plot + n, sizeof plot - n, "plot ");
     for (k = 0; k <= ADV_LEVELS; k++) {
-        if (have[k]) {
+        if (index[k] >= 0) {
             n += (size_t)snprintf(plot + n, sizeof plot - n,
                                   "'advise_points.dat' index %d with points pt %d ps 0.6 "
                                   "title '%s', ",
-                                  k, k < ADV_LEVELS ? 7 : 5,
-                                  k < ADV_LEVELS ? advise_kem_name(k) : "802.15.4 (all levels)");
+                                  index[k], k < ADV_LEVELS ? 7 : 5, points_block_name(k));
         }
     }
     snprintf(plot + n, sizeof plot - n,
              "'advise_front.dat' with linespoints lw 2 pt 6 ps 1.2 lc rgb 'black' "
              "title 'Pareto front'\n");
     return write_gp(c, "advise_pareto",
-                    "set xlabel 'latency (ms)'\nset logscale x\n"
+                    "set xlabel 'time to key (ms)'\nset logscale x\n"
                     "set title 'Key exchange: energy against latency (events accounting)'\n",
                     plot);
 }
 
-/* BLE: per level (one block each), the cheapest configuration at each LL payload size of
- * the grid within every constraint but the level's. */
-static int write_ll_dat(const struct advise_ctx *c, const struct advise_result *r, int have[])
+/* BLE: per level, the cheapest configuration at each LL payload size of the grid within
+ * every constraint but the level's; as advise_points.dat, only levels with a point, each
+ * block named (index[k], or -1). */
+static int write_ll_dat(const struct advise_ctx *c, const struct advise_result *r, int index[])
 {
     struct cli_outfile o;
     size_t i;
-    int k;
+    int k, written = 0;
     if (figure_open(&o, ADV_CMD, c->o->out_dir, "advise_ll.dat") != EXIT_OK) {
         return EXIT_IO;
     }
     fprintf(o.f, "# ll_octets objective_uj latency_ms id: per level (one block each: "
                  "ML-KEM-512, 768, 1024) the cheapest BLE configuration at each LL payload "
-                 "size within every constraint but the level's, link switch included\n");
+                 "size within every constraint but the level's, link switch included; a level "
+                 "with no point is left out, each block starts with its name\n");
     for (k = 0; k < ADV_LEVELS; k++) {
-        have[k] = 0;
+        index[k] = -1;
         for (i = 0; i < c->grid.n_ll; i++) {
             const struct pqpan_advise_point *p = &r->ll_best[k][i];
-            if (r->ll_found[k][i]) {
-                fprintf(o.f, "%u %.3f %.3f %u\n", c->grid.ll[i], p->energy, p->latency, p->id);
-                have[k] = 1;
+            if (!r->ll_found[k][i]) {
+                continue;
             }
+            if (index[k] < 0) {
+                index[k] = written++;
+                fprintf(o.f, "# %s\n", advise_kem_name(k));
+            }
+            fprintf(o.f, "%u %.3f %.3f %u\n", c->grid.ll[i], p->energy, p->latency, p->id);
         }
-        fprintf(o.f, "\n\n");
+        if (index[k] >= 0) {
+            fprintf(o.f, "\n\n");
+        }
     }
     return figure_close(&o, ADV_CMD);
 }
 
-static int write_ll_gp(const struct advise_ctx *c, const int have[])
+static int write_ll_gp(const struct advise_ctx *c, const int index[])
 {
     char plot[1024];
     size_t n = 0;
     int k;
     n += (size_t)snprintf(plot + n, sizeof plot - n, "plot ");
     for (k = 0; k < ADV_LEVELS; k++) {
-        if (have[k]) {
+        if (index[k] >= 0) {
             n += (size_t)snprintf(plot + n, sizeof plot - n,
                                   "%s'advise_ll.dat' index %d using 1:2 with linespoints lw 2 "
                                   "pt 7 title '%s'",
-                                  n > 5u ? ", " : "", k, advise_kem_name(k));
+                                  n > 5u ? ", " : "", index[k], advise_kem_name(k));
         }
     }
     snprintf(plot + n, sizeof plot - n, "\n");
@@ -150,24 +183,24 @@ static int write_ll_gp(const struct advise_ctx *c, const int have[])
 /* Over BLE the LL figure, when some level has a point. */
 static int write_ll_figure(const struct advise_ctx *c, const struct advise_result *r)
 {
-    int have[ADV_LEVELS];
-    int rc = write_ll_dat(c, r, have);
-    if (rc != EXIT_OK || !(have[0] || have[1] || have[2])) {
+    int index[ADV_LEVELS];
+    int rc = write_ll_dat(c, r, index);
+    if (rc != EXIT_OK || (index[0] < 0 && index[1] < 0 && index[2] < 0)) {
         return rc;
     }
-    rc = write_ll_gp(c, have);
+    rc = write_ll_gp(c, index);
     return rc == EXIT_OK ? figure_gnuplot(ADV_CMD, c->o->out_dir, "advise_ll.gp") : rc;
 }
 
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)
 {
-    int have[ADV_LEVELS + 1];
-    int rc = write_points(c, r, have);
+    int index[ADV_LEVELS + 1];
+    int rc = write_points(c, r, index);
     if (rc == EXIT_OK) {
         rc = write_front(c, r);
     }
     if (rc == EXIT_OK) {
-        rc = write_pareto_gp(c, have);
+        rc = write_pareto_gp(c, index);
     }
     if (rc == EXIT_OK) {
         rc = figure_gnuplot(ADV_CMD, c->o->out_dir, "advise_pareto.gp");

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "advise.h"
+#include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 int advise_parse_duration(const char *text, double *seconds)
 {
@@ -30,6 +32,62 @@ int advise_parse_duration(const char *text, double *seconds)
         return -1;
     }
     *seconds = v;
+    return 0;
+}
+
+/* One item of --auth: a mode's name, or mutual / all. */
+static int auth_item(unsigned *mask, const char *item)
+{
+    unsigned mode = pqpan_pqke_mode_by_name(item);
+    if (mode != 0u) {
+        *mask |= PQPAN_PQKE_MODE_BIT(mode);
+    } else if (strcmp(item, "mutual") == 0) {
+        *mask |= ADV_AUTH_MUTUAL;
+    } else if (strcmp(item, "all") == 0) {
+        *mask |= PQPAN_PQKE_MODES_ALL;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* One item of --hybrid: none, p256. */
+static int hybrid_item(unsigned *mask, const char *item)
+{
+    if (strcmp(item, "none") == 0) {
+        *mask |= ADV_HYBRID_NONE;
+    } else if (strcmp(item, "p256") == 0) {
+        *mask |= ADV_HYBRID_P256;
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+/* A comma-separated list, each item into *mask by item(); -1 on an empty list, an empty
+ * item or one item() refuses. */
+static int parse_list(const char *text, unsigned *mask, int (*item)(unsigned *, const char *))
+{
+    char buf[32];
+    const char *p = text;
+    unsigned m = 0;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+        if (n == 0 || n >= sizeof buf) {
+            return -1;
+        }
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        if (item(&m, buf) != 0) {
+            return -1;
+        }
+        if (comma == NULL) {
+            break;
+        }
+        p = comma + 1;
+    }
+    *mask = m;
     return 0;
 }
 
@@ -94,6 +152,9 @@ static void defaults(void *p)
     o->peer_max_ll = PQPAN_LL_DATA_MAX_PAYLOAD;
     o->peer_max_mtu = PQPAN_ATT_MAX_MTU;
     o->protocol = PQPAN_BLE_PROTO_PQPAN;
+    o->auth_modes = ADV_AUTH_MUTUAL;
+    o->derate = 1.0;
+    o->hybrids = ADV_HYBRID_NONE;
     o->top = 5;
     o->links = ADV_LINK_BLE;
     lowpan_opts_init(&o->lowpan);
@@ -144,6 +205,29 @@ static int set_phys(void *field, const char *v)
     return advise_parse_phys(v, field);
 }
 
+static int set_auth(void *field, const char *v)
+{
+    return parse_list(v, field, auth_item);
+}
+
+static int set_hybrid(void *field, const char *v)
+{
+    return parse_list(v, field, hybrid_item);
+}
+
+/* --sig: the set's enum pqpan_sig_id. */
+static int set_sig(void *field, const char *v)
+{
+    const struct pqpan_sig *ds = pqpan_sig_by_name(v);
+    unsigned id;
+    if (ds == NULL) {
+        return -1;
+    }
+    id = (unsigned)ds->id;
+    memcpy(field, &id, sizeof id);
+    return 0;
+}
+
 /* --format: table or json into enum cli_format. */
 static int set_format(void *field, const char *v)
 {
@@ -167,6 +251,21 @@ static const struct cli_opt device_rows[] = {
     {.name = "--battery-mah", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "mAh", .min = 0.001,
      .max = 1e7, .def = "235", .store = CLI_STORE_DOUBLE, .offset = ADV(battery_mah),
      .help = "battery capacity (default: " ADV_CR2032_SOURCE ")"},
+    {.name = "--app-ua", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "uA", .min = 0,
+     .max = 1e6, .def = "0", .store = CLI_STORE_DOUBLE, .offset = ADV(app_ua),
+     .help = "the application's own average current (sensing, processing, other radio "
+             "traffic), drawn besides the idle link; 0 leaves it out of the battery life, and the "
+             "output says so"},
+    {.name = "--self-discharge-pct-year", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "%/year",
+     .min = 0, .max = 100, .def = "0", .store = CLI_STORE_DOUBLE,
+     .offset = ADV(self_discharge_pct),
+     .help = "the cell's self-discharge, percent of its capacity per year, taken as a constant "
+             "drain (from the cell's datasheet); 0 leaves it out"},
+    {.name = "--battery-derate", .kind = CLI_OPT_NUMBER, .meta = "X", .min = 0.01, .max = 1,
+     .def = "1", .store = CLI_STORE_DOUBLE, .offset = ADV(derate),
+     .help = "the fraction of the capacity the device can draw at its load (a coin cell gives "
+             "less under pulse currents: see its datasheet at the exchange's peak current, "
+             "which advise prints); 1 leaves derating out"},
     {.name = "--rekey-every", .kind = CLI_OPT_TEXT, .meta = "DURATION", .set = set_rekey,
      .def = "1d", .allowed = "a duration such as 30s, 15m, 1h, 1d, 7d (1 s .. 3650 d)",
      .help = "one key exchange every DURATION: a number and s, m, h or d"},
@@ -197,8 +296,26 @@ static const struct cli_opt constraint_rows[] = {
      .help = "longest exchange, first computation to last"},
     {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "pqpan",
      .store = CLI_STORE_INT, .offset = ADV(protocol),
-     .help = "the messages: the study's raw ek/ct, or pqpan's INIT/RESP/FIN with key schedule "
-             "and confirmation"},
+     .help = "the messages: the study's raw ek/ct (no authentication: needs --auth none), or "
+             "pqpan's INIT/RESP/FIN with key schedule and confirmation"},
+    {.name = "--auth", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_auth,
+     .offset = ADV(auth_modes), .def = "mutual",
+     .allowed = "a comma-separated list of none, psk, kem-auth, kem-auth-mutual, sig, "
+                "sig-mutual, numeric, mutual (= psk,kem-auth-mutual,sig-mutual), all",
+     .help = "the PQKE modes allowed (docs/PROTOCOL.md §5); the search ranks across them. "
+             "The default authenticates both devices with keys each can hold: a pre-shared key "
+             "(psk), pinned static ML-KEM keys (kem-auth-mutual) or pinned ML-DSA keys "
+             "(sig-mutual). numeric needs a display and a user on both devices; none lets a man "
+             "in the middle hold both keys"},
+    {.name = "--hybrid", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_hybrid,
+     .offset = ADV(hybrids), .def = "none", .allowed = "a comma-separated list of none, p256",
+     .help = "ML-KEM alone (none) and/or combined with P-256 ECDH (p256: secure while either "
+             "holds; adds secrecy, not authentication)"},
+    {.name = "--sig", .kind = CLI_OPT_TEXT, .meta = "SET", .set = set_sig, .offset = ADV(sig),
+     .allowed = "ML-DSA-44, ML-DSA-65, ML-DSA-87",
+     .def_note = "the smallest of at least the KEM's NIST category: 512 -> 44, 768 -> 65, "
+                 "1024 -> 87",
+     .help = "sig modes: the ML-DSA set of the pinned keys"},
 };
 
 static const struct cli_opt idle_rows[] = {
@@ -229,6 +346,8 @@ static const struct cli_opt peer_rows[] = {
 };
 
 static const struct cli_opt output_rows[] = {
+    {.name = "--brief", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = ADV(brief),
+     .help = "print the answer block only (table output)"},
     {.name = "--top", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = PQPAN_ADVISE_TOP_MAX,
      .def = "5", .set = set_top, .offset = ADV(top), .help = "how many configurations to list"},
     {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
@@ -255,6 +374,7 @@ const struct cli_opt_table advise_output_table = ADV_TABLE("advise-output", "out
  * accounting it ranks by has no γ_comm). */
 const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security",
                                           "--key-id-mode", NULL};
+const char *const advise_lowpan_exchange[] = {"--ipv6-frag", NULL};
 const char *const advise_gamma[] = {"--calibration", "--gamma-comp", NULL};
 
 /* Every table advise reads, in the order help lists them, with where each stores and the
@@ -271,6 +391,7 @@ static const struct {
     {&advise_device_table, NULL, INTO_SELF, NULL},
     {&lowpan_busy_table, NULL, INTO_LOWPAN, NULL},
     {&lowpan_opts_table, advise_lowpan_link, INTO_LOWPAN, NULL},
+    {&lowpan_exchange_table, advise_lowpan_exchange, INTO_LOWPAN, NULL},
     {&advise_constraint_table, NULL, INTO_SELF, "constraints"},
     {&advise_idle_table, NULL, INTO_SELF,
      "the idle link the device runs between exchanges (priced as `pqpan idle`)"},
@@ -326,6 +447,15 @@ static int check_together(struct advise_opts *o)
         return cli_usage_error(ADV_CMD, "--battery-side both: over 802.15.4 the battery device is "
                                         "a sleepy end device and its peer the parent that stays "
                                         "awake; use --link ble");
+    }
+    if (o->protocol == PQPAN_BLE_PROTO_STUDY && o->auth_modes != PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE)) {
+        return cli_usage_error(ADV_CMD, "--protocol study: the study's exchange is not "
+                                        "authenticated; say so with --auth none, or search "
+                                        "pqpan's authenticated modes (--protocol pqpan)");
+    }
+    if (o->protocol == PQPAN_BLE_PROTO_STUDY && o->hybrids != ADV_HYBRID_NONE) {
+        return cli_usage_error(ADV_CMD, "--hybrid p256: the study's exchange has no P-256; use "
+                                        "--protocol pqpan");
     }
     if ((o->links & ADV_LINK_802154) && o->protocol == PQPAN_BLE_PROTO_STUDY) {
         return cli_usage_error(ADV_CMD, "--protocol study: over 802.15.4 the exchange is pqpan's "

@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "advise.h"
+#include "pqpan/kem.h"
+#include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 #define SECONDS_PER_YEAR (365.25 * 86400.0)
 
@@ -27,6 +30,7 @@ struct advise_row {
     double life_y;                           /* the shortest of the battery sides */
     struct pqpan_advise_battery bat[2];      /* by role; battery sides only */
     struct pqpan_advise_floor floor[2];      /* by role; battery sides only */
+    double peak_ua[2];                       /* by role; battery sides only */
 };
 
 /* Fills *row for configuration id. A cli.h exit code (message printed). */
@@ -43,7 +47,7 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
     if (rc != EXIT_OK) {
         return rc;
     }
-    study = &r->study[row->cfg.level];
+    study = &r->study[row->cfg.level][row->cfg.variant];
     row->vs_study_uj = study->objective_uj - row->ev.objective_uj;
     row->vs_study_pct = 100.0 * row->vs_study_uj / study->objective_uj;
     if (row->cfg.link == ADV_LINK_BLE) {
@@ -67,6 +71,11 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
             advise_floor(&row->floor[role], c, &row->cfg, ro) != PQPAN_OK) {
             fprintf(stderr, "pqpan %s: battery or floor arithmetic out of range\n", ADV_CMD);
             return EXIT_FAILURE_RUN;
+        }
+        rc = cli_msg_report(ADV_CMD, advise_peak_ua(&row->peak_ua[role], c, &row->cfg, ro, &msg),
+                            &msg);
+        if (rc != EXIT_OK) {
+            return rc;
         }
         row->floor_uj += row->floor[role].total_uj;
         life = row->bat[role].life_s / SECONDS_PER_YEAR;
@@ -111,6 +120,243 @@ static const char *idle_source(unsigned link)
     "exchange; average current = (the exchange's charge + the idle current over the rest of "  \
     "the rekey interval) / the rekey interval; battery life = capacity / average current"
 
+/* ---- the answer first ---- */
+
+/* What cfg's authentication mode asks of the devices, or what it leaves open (docs/PROTOCOL.md
+ * §5), in one sentence. */
+static void auth_sentence(char *buf, size_t len, const struct advise_ctx *c,
+                          const struct advise_cfg *cfg)
+{
+    const struct advise_variant *v = &c->variant[cfg->variant];
+    const struct pqpan_kem *k = pqpan_kem_at((size_t)cfg->level);
+    const struct pqpan_sig *ds = pqpan_sig_by_id((enum pqpan_sig_id)c->sig[cfg->level]);
+    const char *p256 = v->hybrid ? "; with P-256, the keys stay secret while either ML-KEM or "
+                                   "P-256 holds"
+                                 : "";
+    switch (v->mode) {
+    case PQPAN_PQKE_MODE_PSK:
+        snprintf(buf, len, "both devices authenticated: they hold the same pre-shared key of 32 "
+                           "or more random bytes, provisioned out of band (never a PIN: anyone "
+                           "who sends an INIT can test guesses, docs/PROTOCOL.md §5.3)%s", p256);
+        break;
+    case PQPAN_PQKE_MODE_KEM_AUTH:
+        snprintf(buf, len, "the responder authenticated, the initiator NOT: the responder holds "
+                           "its static %s decapsulation key (%zu B), the initiator its pinned "
+                           "encapsulation key (%zu B)%s", k->name, k->dk_bytes, k->ek_bytes, p256);
+        break;
+    case PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL:
+        snprintf(buf, len, "both devices authenticated: each holds its static %s decapsulation "
+                           "key (%zu B) and its peer's pinned encapsulation key (%zu B)%s",
+                 k->name, k->dk_bytes, k->ek_bytes, p256);
+        break;
+    case PQPAN_PQKE_MODE_SIG:
+        snprintf(buf, len, "the responder authenticated, the initiator NOT: the responder holds "
+                           "its %s secret key (%zu B), the initiator its pinned public key "
+                           "(%zu B)%s", ds->name, ds->sk_bytes, ds->pk_bytes, p256);
+        break;
+    case PQPAN_PQKE_MODE_SIG_MUTUAL:
+        snprintf(buf, len, "both devices authenticated: each holds its %s secret key (%zu B) and "
+                           "its peer's pinned public key (%zu B)%s",
+                 ds->name, ds->sk_bytes, ds->pk_bytes, p256);
+        break;
+    case PQPAN_PQKE_MODE_NUMERIC:
+        snprintf(buf, len, "both devices authenticated once a user confirms that the two "
+                           "six-digit values they show match (a display and a button on each; "
+                           "one guess in 10^6 per value shown, docs/PROTOCOL.md §5.5)%s", p256);
+        break;
+    default:
+        snprintf(buf, len, "NOT authenticated: a man in the middle who runs one exchange with "
+                           "each device holds both keys (docs/PROTOCOL.md §5.2); it resists "
+                           "eavesdroppers and tampering only%s", p256);
+        break;
+    }
+}
+
+/* The options that reproduce cfg with `pqpan estimate` / `simulate` (simulate: no
+ * --protocol, it runs pqpan's protocol). */
+static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
+                           const struct advise_cfg *cfg, int estimate)
+{
+    const struct advise_variant *v = &c->variant[cfg->variant];
+    size_t n = (size_t)snprintf(buf, len, "--profile %s --kem %s", c->timing->in.profile.name,
+                                advise_kem_name(cfg->level));
+    if (c->o->protocol == PQPAN_BLE_PROTO_STUDY) {
+        n += (size_t)snprintf(buf + n, len - n, estimate ? " --protocol study" : " --messages estimate");
+    } else {
+        n += (size_t)snprintf(buf + n, len - n, "%s --auth %s", estimate ? " --protocol pqpan" : "",
+                              pqpan_pqke_mode_name(v->mode));
+        if (model_is_sig_mode(v->mode)) {
+            n += (size_t)snprintf(buf + n, len - n, " --sig %s",
+                                  pqpan_sig_by_id((enum pqpan_sig_id)c->sig[cfg->level])->name);
+        }
+        if (v->hybrid) {
+            n += (size_t)snprintf(buf + n, len - n, " --hybrid p256");
+        }
+    }
+    if (cfg->link == ADV_LINK_802154) {
+        snprintf(buf + n, len - n, " --link 802154 --addr %s --idle %s",
+                 cfg->short_addr ? "short" : "extended",
+                 lowpan_idle_listens(&c->o->lowpan, c->timing) ? "listen" : "sleep");
+        return;
+    }
+    snprintf(buf + n, len - n, " --phy %s --ll-octets %u --att-mtu %u --transfer %s --ci-ms %.2f "
+                               "--keygen-side %s",
+             pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
+             pqpan_ble_transfer_choice_name(cfg->server_transfer, cfg->client_transfer),
+             (double)cfg->ci_ns * 1e-6, role_name(cfg->keygen));
+}
+
+/* What the battery figure leaves out, or what it includes; short: for the answer block. */
+static void battery_caveats(char *buf, size_t len, const struct advise_opts *o, int shortly)
+{
+    if (o->app_ua == 0.0 && o->self_discharge_pct == 0.0 && o->derate == 1.0) {
+        snprintf(buf, len, shortly ? "left out: the application's load, self-discharge, pulse "
+                                     "derating"
+                                   : "it leaves out the application's own load, the cell's "
+                                     "self-discharge and its derating under pulse currents "
+                                     "(--app-ua, --self-discharge-pct-year, --battery-derate)");
+        return;
+    }
+    snprintf(buf, len, "%s the application's %.3f uA, %.3f %%/year self-discharge, %.0f %% of the "
+                       "capacity usable",
+             shortly ? "with" : "it includes", o->app_ua, o->self_discharge_pct,
+             100.0 * o->derate);
+}
+
+/* One line of the answer block: two spaces, then text wrapped, continuation lines indented. */
+static void brief_line(const char *text)
+{
+    fputs("  ", stdout);
+    cli_wrap(stdout, text, 2, 4);
+    putchar('\n');
+}
+
+/* The level the battery affords: the highest category found within the constraints against
+ * the recommendation's, by the battery life they leave (the shortest battery side). */
+static int print_level_verdict(const struct advise_ctx *c, const struct advise_result *r,
+                               const struct advise_row *best)
+{
+    struct advise_row top;
+    char text[256];
+    double loss;
+    int k = ADV_LEVELS - 1;
+    while (k > best->cfg.level && !r->level_found[k]) {
+        k--;
+    }
+    if (k == best->cfg.level) {
+        snprintf(text, sizeof text, "level: %s (category %u) is the highest that meets the "
+                                    "constraints", advise_kem_name(k), advise_category(k));
+        brief_line(text);
+        return EXIT_OK;
+    }
+    if (row_of(&top, c, r, r->level_best[k].id) != EXIT_OK) {
+        return EXIT_FAILURE_RUN;
+    }
+    loss = 100.0 * (best->life_y - top.life_y) / best->life_y;
+    snprintf(text, sizeof text, "level: %s (category %u) leaves %.3f years against %.3f, %.3f %% "
+                                "less battery life: %s",
+             advise_kem_name(k), advise_category(k), top.life_y, best->life_y, loss,
+             loss < 1.0 ? "under 1 %, choose it" : "the price of the higher level");
+    brief_line(text);
+    return EXIT_OK;
+}
+
+/* "energy per rekey" of the answer block. */
+static void brief_energy(char *buf, size_t len, const struct advise_ctx *c,
+                         const struct advise_row *w)
+{
+    int dev = (int)c->dev_role;
+    size_t n = (size_t)snprintf(buf, len, "energy per rekey: %.3f uJ on the %s = the exchange on "
+                                          "an open link %.3f uJ",
+                                w->ev.e_uj[dev], side_name(c, w->cfg.link, dev),
+                                w->ev.exchange_uj[dev]);
+    if (w->cfg.link == ADV_LINK_BLE) {
+        n += (size_t)snprintf(buf + n, len - n, " + the link switch there and back %.3f uJ",
+                              w->ev.e_uj[dev] - w->ev.exchange_uj[dev]);
+    }
+    snprintf(buf + n, len - n, " (events accounting, what advise ranks by)");
+}
+
+/* "time to key" of the answer block. */
+static void brief_time(char *buf, size_t len, const struct advise_row *w)
+{
+    size_t n = (size_t)snprintf(buf, len, "time to key: %.3f ms from the decision to rekey to "
+                                          "both sides holding the key",
+                                w->ev.latency_ms);
+    if (w->cfg.link == ADV_LINK_BLE && w->ev.sw != NULL) {
+        snprintf(buf + n, len - n, " (the link switch there %.3f ms, then the exchange %.3f ms); "
+                                   "the link is back on its idle settings after %.3f ms",
+                 w->ev.sw->there_ms, w->ev.exchange_latency_ms, w->ev.idle_again_ms);
+    }
+}
+
+/* Who an authentication mode authenticates, in a few words. */
+static const char *auth_short(unsigned mode)
+{
+    switch (mode) {
+    case PQPAN_PQKE_MODE_PSK:
+    case PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL:
+    case PQPAN_PQKE_MODE_SIG_MUTUAL:
+        return "both devices authenticated";
+    case PQPAN_PQKE_MODE_NUMERIC:
+        return "both devices authenticated once a user compares two values";
+    case PQPAN_PQKE_MODE_KEM_AUTH:
+    case PQPAN_PQKE_MODE_SIG:
+        return "only the responder authenticated";
+    default:
+        return "NOT authenticated: a man in the middle gets both keys";
+    }
+}
+
+/* The answer block, 4 to 6 lines: the settings and who is authenticated, the energy and time
+ * per rekey, the battery, the level, and the commands that reproduce the recommendation. */
+static int print_brief(const struct advise_ctx *c, const struct advise_result *r,
+                       const struct advise_row *w)
+{
+    int dev = (int)c->dev_role;
+    const struct pqpan_advise_battery *b = &w->bat[dev];
+    char d[ADV_DESCRIBE_MAX], text[512], more[512], line[1100];
+    advise_describe(d, sizeof d, c, &w->cfg);
+    snprintf(line, sizeof line, "%s, %s (%s)", advise_kem_name(w->cfg.level), d,
+             c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated"
+                                                     : auth_short(c->variant[w->cfg.variant].mode));
+    fputs("pqpan advise: ", stdout);
+    cli_wrap(stdout, line, 14, 4);
+    putchar('\n');
+    snprintf(text, sizeof text, "per rekey: %.3f uJ on the %s; key in %.3f ms%s; peak %.3f mA",
+             w->ev.e_uj[dev], side_name(c, w->cfg.link, dev), w->ev.latency_ms,
+             w->cfg.link == ADV_LINK_BLE ? ", link switch included" : "", w->peak_ua[dev] * 1e-3);
+    brief_line(text);
+    battery_caveats(more, sizeof more, c->o, 1);
+    snprintf(line, sizeof line, "battery: %.3f years on %.0f mAh with a rekey every %s; rekeying "
+                                "takes %.3f %% of it (%s)",
+             b->life_s / SECONDS_PER_YEAR, c->o->battery_mah, c->o->rekey_text,
+             100.0 * b->rekey_share, more);
+    brief_line(line);
+    if (print_level_verdict(c, r, w) != EXIT_OK) {
+        return EXIT_FAILURE_RUN;
+    }
+    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
+    printf("  reproduce: pqpan estimate %s\n", text); /* one line: to paste */
+    return EXIT_OK;
+}
+
+/* The recommendation's authentication, energy and time, in full (the answer's details). */
+static void print_answer_details(const struct advise_ctx *c, const struct advise_row *w)
+{
+    char text[512], more[512], line[1100];
+    printf("\nrecommendation 1:\n");
+    auth_sentence(more, sizeof more, c, &w->cfg);
+    snprintf(line, sizeof line, "authentication: %s", more);
+    brief_line(line);
+    brief_energy(text, sizeof text, c, w);
+    brief_line(text);
+    brief_time(text, sizeof text, w);
+    brief_line(text);
+    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
+    printf("  simulate it: pqpan simulate %s\n", text);
+}
+
 /* ---- table ---- */
 
 static void print_ble_idle(const struct advise_ctx *c)
@@ -135,12 +381,39 @@ static void print_ble_idle(const struct advise_ctx *c)
     putchar('\n');
 }
 
+/* The authentication modes the search allowed, with what the default means. */
+static void print_auth_constraint(const struct advise_ctx *c)
+{
+    size_t v;
+    printf("  authentication:");
+    for (v = 0; v < c->n_variant; v++) {
+        printf("%s %s%s", v ? "," : "", pqpan_pqke_mode_name(c->variant[v].mode),
+               c->variant[v].hybrid ? " + P-256" : "");
+    }
+    if (c->o->auth_modes & (PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG) |
+                            PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL))) {
+        printf(" (ML-DSA: %s)", c->o->sig != 0u ? pqpan_sig_by_id((enum pqpan_sig_id)c->o->sig)->name
+                                                : "the set of the level's category");
+    }
+    if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN && c->o->auth_modes == ADV_AUTH_MUTUAL) {
+        printf(" (the default: both devices authenticated, by keys each can hold)");
+    }
+    if (c->o->auth_modes & PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE)) {
+        printf("\n    (none is NOT authenticated: a man in the middle holds both keys)");
+    }
+    putchar('\n');
+}
+
 static void print_header(const struct advise_ctx *c, const struct advise_result *r)
 {
     const struct advise_opts *o = c->o;
     const struct advise_grid *g = &c->grid;
-    printf("pqpan advise: the cheapest post-quantum key exchange for a battery-powered %s\n",
-           o->battery == ADV_BATTERY_BOTH ? "peripheral and central" : battery_names[o->battery]);
+    printf("\ndetails: the cheapest post-quantum key exchange for a battery-powered %s\n",
+           o->links == ADV_LINK_802154  ? "device (a sleepy 802.15.4 end device)"
+           : o->links != ADV_LINK_BLE   ? "device (a BLE peripheral, or a sleepy 802.15.4 end "
+                                          "device)"
+           : o->battery == ADV_BATTERY_BOTH ? "peripheral and central"
+                                            : battery_names[o->battery]);
     printf("  battery: %.3f mAh; one key exchange every %s (%.0f s)\n", o->battery_mah,
            o->rekey_text, o->rekey_s);
     if (o->battery_mah == ADV_CR2032_MAH) {
@@ -154,6 +427,7 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
     }
     printf("; protocol %s\n",
            o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
+    print_auth_constraint(c);
     if (o->links & ADV_LINK_BLE) {
         print_ble_idle(c);
     }
@@ -164,28 +438,48 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
                c->poll_ms, c->idle154_ua[0], c->idle154_ua[1],
                lowpan_idle_listens(&o->lowpan, c->timing) ? "listens" : "is off");
     }
-    printf("  search: %u configurations, %u the link model rejects (the study transfer needs "
-           "ATT_MTU >= 403), %u meet the constraints\n",
-           r->configs, r->invalid, r->feasible);
+    printf("  search: %u configurations, %u the link model rejects%s, %u meet the constraints\n",
+           r->configs, r->invalid,
+           (o->links & ADV_LINK_BLE) ? " (the study transfer needs ATT_MTU >= 403)" : "",
+           r->feasible);
     if (o->links & ADV_LINK_BLE) {
-        printf("    BLE: ML-KEM-512/768/1024 x %zu PHYs x LL %u..%u (%zu values) x ATT_MTU %u..%u "
-               "(%zu values) x\n    CI %.2f..%.2f ms (%zu values) x %zu ways GATT can send (the peripheral "
-               "the server:\n    it notifies or indicates, the central writes; KeyGen on either "
-               "side); the link switched\n    from the idle settings and back when they differ\n",
-               g->n_phy, g->ll[0], g->ll[g->n_ll - 1u], g->n_ll, g->mtu[0], g->mtu[g->n_mtu - 1u],
-               g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]), g->n_ci, c->n_sends);
+        printf("    BLE: ML-KEM-512/768/1024 x %zu authentication variant(s) x %zu PHYs x LL %u..%u "
+               "(%zu values) x\n    ATT_MTU %u..%u (%zu values) x CI %.2f..%.2f ms (%zu values) x "
+               "%zu ways GATT can\n    send (the peripheral the server: it notifies or indicates, "
+               "the central writes; KeyGen\n    on either side); the link switched from the idle "
+               "settings and back when they differ\n",
+               c->n_variant, g->n_phy, g->ll[0], g->ll[g->n_ll - 1u], g->n_ll, g->mtu[0],
+               g->mtu[g->n_mtu - 1u], g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]),
+               g->n_ci, c->n_sends);
     }
     if (o->links & ADV_LINK_802154) {
-        printf("    802.15.4: ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the "
-               "device or\n    its parent\n");
+        printf("    802.15.4: ML-KEM-512/768/1024 x %zu authentication variant(s) x extended or "
+               "short\n    addresses x KeyGen on the device or its parent\n",
+               c->n_variant);
     }
-    printf("  objective: %s energy per exchange, events accounting (every state of the\n"
-           "    exchange on an open link%s, no gamma_comm);\n"
-           "    ties broken by latency. device: --profile%s\n",
-           o->battery == ADV_BATTERY_BOTH ? "the two sides' summed"
-           : o->battery == ADV_BATTERY_CENTRAL ? "the central's" : "the peripheral's",
-           (o->links & ADV_LINK_BLE) ? " and of the BLE link switch there and back" : "",
-           o->battery == ADV_BATTERY_CENTRAL ? ", the BLE central" : ", the BLE peripheral");
+    printf("  objective: %s energy per rekey = %s%s,\n"
+           "    because a rekey runs on a link that is up (no advertising, set-up or joining); ties\n"
+           "    broken by the time to key. device: --profile%s\n",
+           o->links == ADV_LINK_802154          ? "the device's"
+           : o->battery == ADV_BATTERY_BOTH     ? "the two sides' summed"
+           : o->battery == ADV_BATTERY_CENTRAL  ? "the central's"
+                                                : "the peripheral's",
+           (o->links & ADV_LINK_BLE) ? "estimate's \"exchange on an open link, events\"\n"
+                                       "    (e_exchange_events_uj: every state of the exchange, no "
+                                       "gamma_comm)"
+                                     : "estimate --link 802154's events accounting of the\n"
+                                       "    exchange (every state, no gamma_comm)",
+           (o->links & ADV_LINK_BLE) ? " + the BLE link switch there and back" : "",
+           o->links == ADV_LINK_802154         ? ", the sleepy end device"
+           : o->battery == ADV_BATTERY_CENTRAL ? ", the BLE central"
+                                               : ", the BLE peripheral");
+}
+
+/* The radio mode whose derived figures the output lists: the idle BLE link's, or 802.15.4's
+ * when the search is 802.15.4 alone. */
+static enum pqpan_radio_mode radio_of_search(const struct advise_ctx *c)
+{
+    return c->o->links == ADV_LINK_802154 ? PQPAN_RADIO_IEEE802154 : model_radio_of(c->o->idle.phy);
 }
 
 static void print_assumptions(const struct advise_ctx *c)
@@ -196,12 +490,12 @@ static void print_assumptions(const struct advise_ctx *c)
     printf("  currents: %s table, TX %d dBm; ramp-up %s\n",
            pqpan_current_table_name(dev->table), dev->eopts.tx_dbm,
            dev->ramp_normal ? "normal" : "fast");
-    model_print_derived(stdout, dev, model_radio_of(c->o->idle.phy), "  ");
+    model_print_derived(stdout, dev, radio_of_search(c), "  ");
     if (peer != dev) {
         printf("  peer profile: %s (its currents price the peer's side; the link timeline uses\n"
                "    %s's event timing for both sides)\n",
                peer->in.profile.name, dev->in.profile.name);
-        model_print_derived(stdout, peer, model_radio_of(c->o->idle.phy), "    ");
+        model_print_derived(stdout, peer, radio_of_search(c), "    ");
     }
     model_print_crypto_gamma(stdout, dev, "  ");
 }
@@ -211,7 +505,7 @@ static void print_configs(const struct advise_ctx *c, const struct advise_row *r
     size_t i;
     printf("\n%4s  %-11s  %s\n", "rank", "KEM", "configuration");
     for (i = 0; i < n; i++) {
-        char d[160];
+        char d[ADV_DESCRIBE_MAX];
         advise_describe(d, sizeof d, c, &rows[i].cfg);
         printf("%4zu  %-11s  %s\n", i + 1, advise_kem_name(rows[i].cfg.level), d);
     }
@@ -231,16 +525,18 @@ static void print_costs(const struct advise_ctx *c, const struct advise_row *row
 {
     int peer = (int)advise_other_role(c->dev_role);
     size_t i;
-    printf("\n%4s %12s %12s %13s %14s %13s %13s %12s %17s %10s\n", "rank", "device (uJ)",
-           "peer (uJ)", "latency (ms)", "vs study (uJ)", "vs study (%)", "vs idle (uJ)",
-           "vs idle (%)", "battery life (y)", "floor (x)");
+    printf("\n%4s %12s %12s %13s %13s %14s %13s %13s %12s %17s %10s\n", "rank", "device (uJ)",
+           c->o->links == ADV_LINK_802154 ? "parent (uJ)" : "peer (uJ)", "to key (ms)", "idle at (ms)", "vs study (uJ)", "vs study (%)",
+           "vs idle (uJ)", "vs idle (%)", "battery life (y)", "floor (x)");
     for (i = 0; i < n; i++) {
         const struct advise_row *w = &rows[i];
         int ble = w->cfg.link == ADV_LINK_BLE;
-        char b1[32], b2[32];
-        printf("%4zu %12.3f %12.3f %13.3f %14.3f %13.1f %13s %12s %17.3f %10.2f\n", i + 1,
-               w->ev.e_uj[c->dev_role], w->ev.e_uj[peer], w->ev.latency_ms, w->vs_study_uj,
-               w->vs_study_pct, saving_text(b1, sizeof b1, ble, "%.3f", w->vs_idle_uj),
+        char b1[32], b2[32], b3[32], b4[32];
+        printf("%4zu %12.3f %12.3f %13.3f %13.3f %14s %13s %13s %12s %17.3f %10.2f\n", i + 1,
+               w->ev.e_uj[c->dev_role], w->ev.e_uj[peer], w->ev.latency_ms, w->ev.idle_again_ms,
+               saving_text(b3, sizeof b3, ble, "%.3f", w->vs_study_uj),
+               saving_text(b4, sizeof b4, ble, "%.1f", w->vs_study_pct),
+               saving_text(b1, sizeof b1, ble, "%.3f", w->vs_idle_uj),
                saving_text(b2, sizeof b2, ble, "%.1f", w->vs_idle_pct), w->life_y,
                w->floor_ratio);
     }
@@ -353,10 +649,10 @@ static int decision_of(struct advise_decision *d, const struct advise_ctx *c,
 static void print_decision_side(const struct advise_ctx *c, const char *what,
                                 const struct advise_row *w)
 {
-    char d[160];
+    char d[ADV_DESCRIBE_MAX];
     advise_describe(d, sizeof d, c, &w->cfg);
-    printf("  cheapest %s: %s, %s\n    exchange %.3f uJ + switch %.3f uJ = %.3f uJ, latency "
-           "%.3f ms\n",
+    printf("  cheapest %s: %s, %s\n    exchange %.3f uJ + switch %.3f uJ = %.3f uJ, time to "
+           "key %.3f ms\n",
            what, advise_kem_name(w->cfg.level), d, w->ev.exchange_objective_uj,
            w->ev.objective_uj - w->ev.exchange_objective_uj, w->ev.objective_uj,
            w->ev.latency_ms);
@@ -382,6 +678,7 @@ static void print_decision(const struct advise_ctx *c, const struct advise_decis
 
 static void print_battery(const struct advise_ctx *c, const struct advise_row *w)
 {
+    char caveats[256];
     int role;
     for (role = 1; role >= 0; role--) {
         const struct pqpan_advise_battery *b = &w->bat[role];
@@ -392,17 +689,21 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
         printf("  battery, %s: charge per exchange %.3f uC (%.3f uJ / %.2f V); exchanges per\n"
                "    battery %.4g; average current %.4f uA idle, %.4f uA with one exchange every %s\n"
                "    (rekeying %.4f uA, %.3f %%); battery life %.3f years without rekeying, %.3f "
-               "with\n",
+               "with;\n    peak current %.3f mA during the exchange\n",
                side_name(c, w->ev.link, role), w->ev.e_uj[role] / v, w->ev.e_uj[role], v,
                b->exchanges, idle_ua_of(c, &w->ev, role), b->avg_ua, c->o->rekey_text, b->rekey_ua,
                100.0 * b->rekey_share, b->life_idle_s / SECONDS_PER_YEAR,
-               b->life_s / SECONDS_PER_YEAR);
+               b->life_s / SECONDS_PER_YEAR, w->peak_ua[role] * 1e-3);
     }
+    battery_caveats(caveats, sizeof caveats, c->o, 0);
     printf("    (idle current from %s;\n    derived figures: charge = energy / supply voltage; "
-           "exchanges per battery = capacity /\n    charge per exchange; average current = (the "
-           "exchange's charge + the idle current over\n    the rest of the rekey interval) / the "
-           "rekey interval; battery life = capacity / average current)\n",
-           idle_source(w->ev.link));
+           "exchanges per battery = usable capacity /\n    charge per exchange; average current = "
+           "(the exchange's charge + the idle current over\n    the rest of the rekey interval) / "
+           "the rekey interval + the application's current + the\n    self-discharge as a "
+           "current; battery life = usable capacity / average current;\n    usable capacity = "
+           "capacity x --battery-derate; %s;\n    peak current: the highest current the energy "
+           "model charges among the exchange's\n    states, the profile's figures)\n",
+           idle_source(w->ev.link), caveats);
 }
 
 static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
@@ -441,7 +742,7 @@ static void print_levels(const struct advise_ctx *c, const struct advise_result 
     int k;
     printf("\nsecurity level by battery (each level's cheapest configuration within the latency "
            "and\nrekey limits; battery life with rekeying, the shortest battery side):\n");
-    printf("%-11s %8s %13s %13s %17s\n", "KEM", "category", "energy (uJ)", "latency (ms)",
+    printf("%-11s %8s %13s %13s %17s\n", "KEM", "category", "energy (uJ)", "to key (ms)",
            "battery life (y)");
     for (k = 0; k < ADV_LEVELS; k++) {
         struct advise_row w;
@@ -457,6 +758,36 @@ static void print_levels(const struct advise_ctx *c, const struct advise_result 
                w.ev.objective_uj, w.ev.latency_ms, w.life_y,
                advise_category(k) < c->o->min_level ? "  below --min-level" : "");
     }
+}
+
+/* --link both: the cheapest configuration of each link within the constraints, compared in
+ * one sentence for this device. */
+static int print_links_compared(const struct advise_ctx *c, const struct advise_result *r)
+{
+    struct advise_row ble, lp;
+    int dev = (int)c->dev_role;
+    char text[400];
+    double diff;
+    if (!r->link_found[0] || !r->link_found[1]) {
+        printf("\nlinks compared: only %s has a configuration within the constraints\n",
+               r->link_found[0] ? "BLE" : "802.15.4");
+        return EXIT_OK;
+    }
+    if (row_of(&ble, c, r, r->link_best[0].id) != EXIT_OK ||
+        row_of(&lp, c, r, r->link_best[1].id) != EXIT_OK) {
+        return EXIT_FAILURE_RUN;
+    }
+    diff = 100.0 * (lp.ev.e_uj[dev] - ble.ev.e_uj[dev]) / lp.ev.e_uj[dev];
+    snprintf(text, sizeof text, "links compared: on this device a rekey costs %.3f uJ over BLE "
+                                "(%s, %.3f years) and %.3f uJ over 802.15.4 (%s, %.3f years): %s "
+                                "is cheaper by %.1f %%.",
+             ble.ev.e_uj[dev], advise_kem_name(ble.cfg.level), ble.life_y, lp.ev.e_uj[dev],
+             advise_kem_name(lp.cfg.level), lp.life_y, diff >= 0.0 ? "BLE" : "802.15.4",
+             diff >= 0.0 ? diff : -100.0 * (ble.ev.e_uj[dev] - lp.ev.e_uj[dev]) / ble.ev.e_uj[dev]);
+    putchar('\n');
+    cli_wrap(stdout, text, 0, 0);
+    putchar('\n');
+    return EXIT_OK;
 }
 
 static int rows_of(struct advise_row *rows, const struct advise_ctx *c,
@@ -479,14 +810,20 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
     if (rc != EXIT_OK) {
         return rc;
     }
+    rc = print_brief(c, r, &rows[0]);
+    if (rc != EXIT_OK || c->o->brief) {
+        return rc;
+    }
     print_header(c, r);
     print_assumptions(c);
     printf("  battery life is charge-based (uC, uA, mAh): energy / the profile's supply voltage,\n"
            "    so no voltage conversion enters\n");
     print_configs(c, rows, r->rank.count);
     print_costs(c, rows, r->rank.count);
-    printf("\n(vs study: the energy saved against the study's configuration at the same level: LE "
-           "1M,\nLL 27, ATT_MTU 403, study transfer, 50 ms, KeyGen on the peripheral)\n");
+    printf("\n(to key: from the decision to rekey to both sides holding the key; idle at: until the "
+           "link is\nback on its idle settings; vs study: the energy saved against the study's BLE "
+           "configuration\nat the same level and authentication: LE 1M, LL 27, ATT_MTU 403, study "
+           "transfer, 50 ms,\nKeyGen on the peripheral; '-' for 802.15.4)\n");
     if (c->o->links & ADV_LINK_BLE) {
         printf("(BLE: device, peer = the exchange and the link switch there and back; vs idle = "
                "saved against\nthe same exchange on the idle settings left unchanged, net of "
@@ -499,11 +836,11 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
         }
         print_decision(c, &d);
     }
-    printf("\nrecommendation 1 in detail:\n");
+    print_answer_details(c, &rows[0]);
     print_battery(c, &rows[0]);
     print_floor(c, &rows[0]);
     print_levels(c, r);
-    return EXIT_OK;
+    return c->o->links == (ADV_LINK_BLE | ADV_LINK_802154) ? print_links_compared(c, r) : EXIT_OK;
 }
 
 /* ---- JSON ---- */
@@ -531,6 +868,37 @@ static void json_switch(const struct advise_ctx *c, const struct advise_row *w)
            !w->on_idle && w->vs_idle_uj <= 0.0 ? "true" : "false", verdict(w));
 }
 
+/* "pqpan CMD OPTS" as a JSON string. */
+static void json_command(const char *opts, const char *cmd)
+{
+    char full[600];
+    snprintf(full, sizeof full, "%s%s", cmd, opts);
+    model_json_string(stdout, full);
+}
+
+/* A recommendation's authentication and the commands that reproduce it. */
+static void json_variant(const struct advise_ctx *c, const struct advise_row *w)
+{
+    const struct advise_variant *v = &c->variant[w->cfg.variant];
+    char text[512];
+    printf("     \"protocol\": \"%s\", \"auth\": \"%s\", \"hybrid\": \"%s\", \"sig\": ",
+           c->o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", pqpan_pqke_mode_name(v->mode),
+           v->hybrid ? "p256" : "none");
+    if (model_is_sig_mode(v->mode)) {
+        printf("\"%s\"", pqpan_sig_by_id((enum pqpan_sig_id)c->sig[w->cfg.level])->name);
+    } else {
+        printf("null");
+    }
+    printf(", \"authenticates\": \"%s\",\n     \"reproduce_estimate\": ",
+           c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated" : auth_short(v->mode));
+    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
+    json_command(text, "pqpan estimate ");
+    printf(", \"reproduce_simulate\": ");
+    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
+    json_command(text, "pqpan simulate ");
+    printf(",\n");
+}
+
 static void json_row(const struct advise_ctx *c, const struct advise_row *w, size_t rank,
                      const char *sep)
 {
@@ -551,12 +919,20 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
                pqpan_ble_transfer_choice_name(g->server_transfer, g->client_transfer), ms(g->ci_ns),
                role_name(g->keygen));
     }
+    json_variant(c, w);
     printf("     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
-           "\"objective_uj\": %.3f, \"latency_ms\": %.3f,\n     \"saving_vs_study_uj\": %.3f, "
-           "\"saving_vs_study_pct\": %.2f, \"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n     ",
+           "\"objective_uj\": %.3f, \"latency_ms\": %.3f, \"exchange_latency_ms\": %.3f, "
+           "\"idle_again_ms\": %.3f,\n     \"peak_current_ma\": %.3f, ",
            side_name(c, g->link, (int)c->dev_role), w->ev.e_uj[c->dev_role],
            w->ev.e_uj[advise_other_role(c->dev_role)], w->ev.objective_uj, w->ev.latency_ms,
-           w->vs_study_uj, w->vs_study_pct, w->floor_uj, w->floor_ratio);
+           w->ev.exchange_latency_ms, w->ev.idle_again_ms, w->peak_ua[c->dev_role] * 1e-3);
+    if (g->link == ADV_LINK_BLE) {
+        printf("\"saving_vs_study_uj\": %.3f, \"saving_vs_study_pct\": %.2f, ", w->vs_study_uj,
+               w->vs_study_pct);
+    } else {
+        printf("\"saving_vs_study_uj\": null, \"saving_vs_study_pct\": null, ");
+    }
+    printf("\"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n     ", w->floor_uj, w->floor_ratio);
     json_switch(c, w);
     for (role = 1; role >= 0; role--) {
         const struct pqpan_advise_battery *b = &w->bat[role];
@@ -565,13 +941,14 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
             continue;
         }
         printf("%s{\"side\": \"%s\", \"charge_per_exchange_uc\": %.4f, \"exchanges_per_battery\": "
-               "%.1f, \"idle_current_ua\": %.4f, \"avg_current_ua\": %.4f, \"rekey_current_ua\": "
+               "%.1f, \"usable_uc\": %.1f, \"drain_ua\": %.6f, \"idle_current_ua\": %.4f, "
+               "\"avg_current_ua\": %.4f, \"rekey_current_ua\": "
                "%.6f, \"rekey_share_pct\": %.4f, \"life_days\": %.3f, \"life_idle_days\": %.3f, "
                "\"floor_uj\": %.3f, \"floor_phy\": \"%s\", \"floor_link_uj\": %.3f, "
                "\"floor_comp_uj\": %.3f, \"idle_current_source\": ",
                comma, side_name(c, g->link, role),
-               w->ev.e_uj[role] / c->env[role]->in.profile.supply_v, b->exchanges,
-               idle_ua_of(c, &w->ev, role), b->avg_ua, b->rekey_ua, 100.0 * b->rekey_share,
+               w->ev.e_uj[role] / c->env[role]->in.profile.supply_v, b->exchanges, b->usable_uc,
+               b->drain_ua, idle_ua_of(c, &w->ev, role), b->avg_ua, b->rekey_ua, 100.0 * b->rekey_share,
                b->life_s / 86400.0, b->life_idle_s / 86400.0, f->total_uj,
                g->link == ADV_LINK_802154 ? "802154" : pqpan_ble_phy_name(f->phy), f->link_uj,
                f->comp_uj);
@@ -580,6 +957,16 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
         comma = ", ";
     }
     printf("]}%s\n", sep);
+}
+
+/* The variants searched, as "mode" or "mode+p256". */
+static void json_auth_allowed(const struct advise_ctx *c)
+{
+    size_t v;
+    for (v = 0; v < c->n_variant; v++) {
+        printf("%s\"%s%s\"", v ? ", " : "", pqpan_pqke_mode_name(c->variant[v].mode),
+               c->variant[v].hybrid ? "+p256" : "");
+    }
 }
 
 static void json_header(const struct advise_ctx *c, const struct advise_result *r)
@@ -600,9 +987,15 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     printf(",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
            "  \"battery_derivation\": \"%s\",\n", BATTERY_DERIVATION);
     printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"min_category\": %u,\n"
-           "  \"max_latency_ms\": %.3f,\n",
+           "  \"max_latency_ms\": %.3f,\n  \"latency\": \"time to key: from the decision to rekey "
+           "to both sides holding the key, the BLE link switch there included\",\n",
            o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", o->min_level,
            o->max_latency_ms);
+    printf("  \"app_ua\": %.4f,\n  \"self_discharge_pct_year\": %.4f,\n  \"battery_derate\": %.4f,\n"
+           "  \"auth_allowed\": [",
+           o->app_ua, o->self_discharge_pct, o->derate);
+    json_auth_allowed(c);
+    printf("],\n");
     printf("  \"links\": \"%s\",\n", o->links == ADV_LINK_BLE      ? "ble"
                                       : o->links == ADV_LINK_802154 ? "802154"
                                                                     : "both");
@@ -634,7 +1027,7 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
 static void json_decision_side(const struct advise_ctx *c, const char *name, int found,
                                const struct advise_row *w)
 {
-    char d[160];
+    char d[ADV_DESCRIBE_MAX];
     printf("    \"%s\": ", name);
     if (!found) {
         printf("null");

@@ -7,6 +7,7 @@
 #include "link_opts.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sig.h"
 
 const char *advise_kem_name(int k)
 {
@@ -67,23 +68,61 @@ static int load_phys(struct advise_ctx *c)
     return EXIT_OK;
 }
 
-/* The cycles and message sizes of every level from the timing device's tables. */
+/* The variants searched: every allowed mode, alone and (--hybrid) with P-256, in the
+ * order of enum pqpan_pqke_mode; the study protocol has mode none only. */
+static void load_variants(struct advise_ctx *c)
+{
+    unsigned mode;
+    int h;
+    c->n_variant = 0;
+    if (c->o->protocol == PQPAN_BLE_PROTO_STUDY) {
+        c->variant[c->n_variant].mode = PQPAN_PQKE_MODE_NONE;
+        c->variant[c->n_variant++].hybrid = 0;
+        return;
+    }
+    for (mode = PQPAN_PQKE_MODE_NONE; mode <= PQPAN_PQKE_MODE_NUMERIC; mode++) {
+        for (h = 0; h < 2; h++) {
+            if ((c->o->auth_modes & PQPAN_PQKE_MODE_BIT(mode)) &&
+                (c->o->hybrids & (h ? ADV_HYBRID_P256 : ADV_HYBRID_NONE))) {
+                c->variant[c->n_variant].mode = mode;
+                c->variant[c->n_variant++].hybrid = h;
+            }
+        }
+    }
+}
+
+/* The cycles of level k's exchange in variant v, and its message sizes, from the timing
+ * device's tables (model_setup, as estimate). */
+static int load_level_variant(struct advise_ctx *c, int k, size_t v)
+{
+    struct pqpan_ble_config cfg;
+    struct cli_msg msg;
+    pqpan_ble_config_default(&cfg);
+    cfg.protocol = c->o->protocol;
+    cfg.pqke_mode = c->variant[v].mode;
+    cfg.pqke_hybrid = c->variant[v].hybrid;
+    cfg.pqke_sig = model_is_sig_mode(cfg.pqke_mode) ? c->sig[k] : 0u;
+    if (cli_msg_report(ADV_CMD, model_setup(c->cycles[k][v], &cfg, c->timing, advise_kem_name(k), &msg),
+                       &msg) != EXIT_OK) {
+        return EXIT_USAGE;
+    }
+    c->ek_bytes[k] = cfg.ek_bytes;
+    c->ct_bytes[k] = cfg.ct_bytes;
+    return EXIT_OK;
+}
+
 static int load_levels(struct advise_ctx *c)
 {
-    int k;
-    for (k = 0; k < ADV_LEVELS; k++) {
-        struct pqpan_ble_config cfg;
-        struct cli_msg msg;
-        pqpan_ble_config_default(&cfg);
-        cfg.protocol = c->o->protocol;
-        if (cli_msg_report(ADV_CMD, model_setup(c->cycles[k], &cfg, c->timing, advise_kem_name(k), &msg),
-                           &msg) != EXIT_OK) {
-            return EXIT_USAGE;
+    int k, rc = EXIT_OK;
+    size_t v;
+    load_variants(c);
+    for (k = 0; k < ADV_LEVELS && rc == EXIT_OK; k++) {
+        c->sig[k] = c->o->sig != 0u ? c->o->sig : model_sig_for_kem(pqpan_kem_at((size_t)k));
+        for (v = 0; v < c->n_variant && rc == EXIT_OK; v++) {
+            rc = load_level_variant(c, k, v);
         }
-        c->ek_bytes[k] = cfg.ek_bytes;
-        c->ct_bytes[k] = cfg.ct_bytes;
     }
-    return EXIT_OK;
+    return rc;
 }
 
 /* The idle link's average current on each side (src/ble/idle.c, as `pqpan idle`). */
@@ -372,8 +411,8 @@ static int load_ble(struct advise_ctx *c)
         load_grid(c);
         load_sends(c);
         rc = load_switches(c);
-        c->n_ble =
-            (uint32_t)(ADV_LEVELS * g->n_phy * g->n_ll * g->n_mtu * g->n_ci * c->n_sends);
+        c->n_ble = (uint32_t)(ADV_LEVELS * c->n_variant * g->n_phy * g->n_ll * g->n_mtu *
+                              g->n_ci * c->n_sends);
     }
     return rc;
 }
@@ -413,7 +452,8 @@ int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o)
 
 uint32_t advise_space_size(const struct advise_ctx *c)
 {
-    return c->n_ble + ((c->o->links & ADV_LINK_802154) ? ADV_802154_CONFIGS : 0u);
+    return c->n_ble +
+           ((c->o->links & ADV_LINK_802154) ? (uint32_t)(ADV_802154_CONFIGS * c->n_variant) : 0u);
 }
 
 enum pqpan_ble_role advise_other_role(enum pqpan_ble_role r)
@@ -421,15 +461,16 @@ enum pqpan_ble_role advise_other_role(enum pqpan_ble_role r)
     return r == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
 }
 
-/* 802.15.4 id k: level, then addressing (extended, short), then KeyGen on the device or
- * on its peer. */
+/* 802.15.4 id k: level, variant, then addressing (extended, short), then KeyGen on the
+ * device or on its peer. */
 static void cfg_802154(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t k)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->link = ADV_LINK_802154;
     cfg->keygen = k % 2u == 0u ? c->dev_role : advise_other_role(c->dev_role);
     cfg->short_addr = (int)(k / 2u % 2u);
-    cfg->level = (int)(k / 4u);
+    cfg->variant = k / 4u % c->n_variant;
+    cfg->level = (int)(k / 4u / c->n_variant);
 }
 
 void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t id)
@@ -457,19 +498,21 @@ void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t 
     i /= g->n_ll;
     cfg->i_phy = i % g->n_phy;
     cfg->phy = g->phy[cfg->i_phy];
-    cfg->level = (int)(i / g->n_phy);
+    i /= g->n_phy;
+    cfg->variant = i % c->n_variant;
+    cfg->level = (int)(i / c->n_variant);
 }
 
 /* ---- one configuration ---- */
 
 static int eval_config(struct advise_eval *ev, const struct advise_ctx *c,
-                       const struct pqpan_ble_config *bc, int level, struct cli_msg *msg)
+                       const struct pqpan_ble_config *bc, int level, size_t v, struct cli_msg *msg)
 {
     struct pqpan_ble_estimate est;
     int role;
     memset(ev, 0, sizeof *ev);
     ev->link = ADV_LINK_BLE;
-    if (pqpan_ble_estimate_pqke(&est, bc, &c->timing->dev, c->cycles[level]) != PQPAN_OK) {
+    if (pqpan_ble_estimate_pqke(&est, bc, &c->timing->dev, c->cycles[level][v]) != PQPAN_OK) {
         return EXIT_FAILURE_RUN;
     }
     for (role = 0; role < 2; role++) {
@@ -490,16 +533,49 @@ static int eval_config(struct advise_eval *ev, const struct advise_ctx *c,
             ev->objective_uj += ev->e_uj[role];
         }
     }
-    ev->latency_ms = (double)est.latency_ns * 1e-6;
+    ev->exchange_latency_ms = (double)est.latency_ns * 1e-6;
+    ev->latency_ms = ev->exchange_latency_ms;
+    ev->idle_again_ms = ev->exchange_latency_ms;
     return EXIT_OK;
 }
 
-static void base_config(struct pqpan_ble_config *bc, const struct advise_ctx *c, int level)
+static void base_config(struct pqpan_ble_config *bc, const struct advise_ctx *c, int level,
+                        size_t v)
 {
     pqpan_ble_config_default(bc);
     bc->protocol = c->o->protocol;
     bc->ek_bytes = c->ek_bytes[level];
     bc->ct_bytes = c->ct_bytes[level];
+    bc->pqke_mode = c->variant[v].mode;
+    bc->pqke_hybrid = c->variant[v].hybrid;
+    bc->pqke_sig = model_is_sig_mode(bc->pqke_mode) ? c->sig[level] : 0u;
+}
+
+/* The link model's configuration of BLE configuration cfg. */
+static void ble_config_of(struct pqpan_ble_config *bc, const struct advise_ctx *c,
+                          const struct advise_cfg *cfg)
+{
+    base_config(bc, c, cfg->level, cfg->variant);
+    bc->phy = cfg->phy;
+    bc->ll_octets = cfg->ll_octets;
+    bc->att_mtu = cfg->att_mtu;
+    bc->server_transfer = cfg->server_transfer;
+    bc->client_transfer = cfg->client_transfer;
+    bc->ci_ns = cfg->ci_ns;
+    bc->keygen_side = cfg->keygen;
+}
+
+/* The 802.15.4 options of configuration cfg: --link 802154's, its level, addressing and
+ * variant. */
+static void lowpan_opts_of(struct lowpan_opts *lo, const struct advise_ctx *c,
+                           const struct advise_cfg *cfg)
+{
+    *lo = c->o->lowpan;
+    lo->kem = advise_kem_name(cfg->level);
+    lo->short_addr = cfg->short_addr;
+    lo->pqke.mode = c->variant[cfg->variant].mode;
+    lo->pqke.hybrid = c->variant[cfg->variant].hybrid;
+    lo->pqke.sig = model_is_sig_mode(lo->pqke.mode) ? c->sig[cfg->level] : 0u;
 }
 
 /* One exchange over 802.15.4 (`estimate --link 802154`): the device's timing and CPU, each
@@ -508,7 +584,7 @@ static void base_config(struct pqpan_ble_config *bc, const struct advise_ctx *c,
 static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
                        const struct advise_cfg *cfg, struct cli_msg *msg)
 {
-    struct lowpan_opts lo = c->o->lowpan;
+    struct lowpan_opts lo;
     struct pqpan_802154_est_config ec;
     struct pqpan_802154_estimate est;
     uint64_t cycles[PQPAN_OP_COUNT];
@@ -516,8 +592,7 @@ static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
     memset(ev, 0, sizeof *ev);
     ev->link = ADV_LINK_802154;
     ev->short_addr = cfg->short_addr;
-    lo.kem = advise_kem_name(cfg->level);
-    lo.short_addr = cfg->short_addr;
+    lowpan_opts_of(&lo, c, cfg);
     rc = lowpan_setup(&ec, cycles, c->timing, &lo, msg);
     if (rc != EXIT_OK) {
         return rc;
@@ -543,11 +618,15 @@ static int eval_802154(struct advise_eval *ev, const struct advise_ctx *c,
             ev->objective_uj += ev->e_uj[role];
         }
     }
-    ev->latency_ms = (double)est.latency_ns * 1e-6;
+    ev->exchange_latency_ms = (double)est.latency_ns * 1e-6;
+    ev->latency_ms = ev->exchange_latency_ms;
+    ev->idle_again_ms = ev->exchange_latency_ms;
     return EXIT_OK;
 }
 
-/* Adds the switch to cfg's link settings and back to *ev. */
+/* Adds the switch to cfg's link settings and back to *ev: its energy and time on both
+ * sides, and its way there to the time to key (the exchange starts once the link is on its
+ * settings), its way back to the time until the link is idle again. */
 static void add_switch(struct advise_eval *ev, const struct advise_ctx *c,
                        const struct advise_cfg *cfg)
 {
@@ -562,6 +641,8 @@ static void add_switch(struct advise_eval *ev, const struct advise_ctx *c,
             ev->objective_uj += sw->uj[role];
         }
     }
+    ev->latency_ms = sw->there_ms + ev->exchange_latency_ms;
+    ev->idle_again_ms = ev->latency_ms + sw->back_ms;
 }
 
 int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct advise_cfg *cfg,
@@ -574,15 +655,8 @@ int advise_eval(struct advise_eval *ev, const struct advise_ctx *c, const struct
         ev->exchange_objective_uj = ev->objective_uj;
         return rc;
     }
-    base_config(&bc, c, cfg->level);
-    bc.phy = cfg->phy;
-    bc.ll_octets = cfg->ll_octets;
-    bc.att_mtu = cfg->att_mtu;
-    bc.server_transfer = cfg->server_transfer;
-    bc.client_transfer = cfg->client_transfer;
-    bc.ci_ns = cfg->ci_ns;
-    bc.keygen_side = cfg->keygen;
-    rc = eval_config(ev, c, &bc, cfg->level, msg);
+    ble_config_of(&bc, c, cfg);
+    rc = eval_config(ev, c, &bc, cfg->level, cfg->variant, msg);
     if (rc == EXIT_OK) {
         add_switch(ev, c, cfg);
     }
@@ -610,13 +684,13 @@ int advise_eval_idle(struct advise_eval *ev, const struct advise_ctx *c,
     return advise_eval(ev, c, &idle, msg);
 }
 
-int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
+int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k, size_t v,
                       struct cli_msg *msg)
 {
     struct pqpan_ble_config bc;
     int rc;
-    base_config(&bc, c, k);
-    rc = eval_config(ev, c, &bc, k, msg);
+    base_config(&bc, c, k, v);
+    rc = eval_config(ev, c, &bc, k, v, msg);
     ev->exchange_objective_uj = ev->objective_uj;
     return rc;
 }
@@ -674,6 +748,8 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
         return EXIT_OK;
     }
     r->feasible++;
+    keep_min(&r->link_best[cfg->link == ADV_LINK_802154], &r->link_found[cfg->link == ADV_LINK_802154],
+             &p);
     if (cfg->link == ADV_LINK_BLE && advise_on_idle(c, cfg)) {
         keep_min(&r->best_on_idle, &r->on_idle_found, &p);
     } else if (cfg->link == ADV_LINK_BLE) {
@@ -692,15 +768,18 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
 static int study_baselines(struct advise_result *r, const struct advise_ctx *c)
 {
     int k;
+    size_t v;
     for (k = 0; k < ADV_LEVELS; k++) {
-        struct cli_msg msg;
-        int rc = advise_eval_study(&r->study[k], c, k, &msg);
-        if (rc == EXIT_FAILURE_RUN) {
-            cli_msg_set(&msg, rc, "the study's configuration at %s does not run",
-                        advise_kem_name(k));
-        }
-        if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
-            return rc;
+        for (v = 0; v < c->n_variant; v++) {
+            struct cli_msg msg;
+            int rc = advise_eval_study(&r->study[k][v], c, k, v, &msg);
+            if (rc == EXIT_FAILURE_RUN) {
+                cli_msg_set(&msg, rc, "the study's configuration at %s does not run",
+                            advise_kem_name(k));
+            }
+            if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+                return rc;
+            }
         }
     }
     return EXIT_OK;
@@ -745,6 +824,9 @@ int advise_battery(struct pqpan_advise_battery *b, const struct advise_ctx *c,
     in.exchange_uc = ev->e_uj[role] / c->env[role]->in.profile.supply_v;
     in.exchange_s = ev->t_s[role];
     in.rekey_s = c->o->rekey_s;
+    in.app_ua = c->o->app_ua;
+    in.self_discharge = c->o->self_discharge_pct / 100.0;
+    in.derate = c->o->derate;
     return pqpan_advise_battery(b, &in);
 }
 
@@ -764,32 +846,57 @@ const struct pqpan_cycle_row *advise_cheapest(const struct advise_ctx *c, int le
     return best;
 }
 
+/* The PQKE suite of level k in variant v. */
+static unsigned variant_suite(const struct advise_ctx *c, int k, size_t v)
+{
+    enum pqpan_kem_id id = pqpan_kem_at((size_t)k)->id;
+    return c->variant[v].hybrid ? pqpan_pqke_hybrid_suite_for_kem(id) : pqpan_pqke_suite_for_kem(id);
+}
+
 void advise_side_ops(uint64_t count[PQPAN_OP_COUNT], const struct advise_ctx *c,
                      const struct advise_cfg *cfg, enum pqpan_ble_role role)
 {
+    struct pqpan_pqke_work w;
+    unsigned mode = c->variant[cfg->variant].mode;
+    enum pqpan_pqke_role pr =
+        role == cfg->keygen ? PQPAN_PQKE_ROLE_INITIATOR : PQPAN_PQKE_ROLE_RESPONDER;
     memset(count, 0, PQPAN_OP_COUNT * sizeof count[0]);
-    if (role == cfg->keygen) {
-        count[PQPAN_OP_KEM_KEYGEN] = 1u;
-        count[PQPAN_OP_KEM_DECAPS] = 1u;
-    } else {
-        count[PQPAN_OP_KEM_ENCAPS] = 1u;
+    if (c->o->protocol != PQPAN_BLE_PROTO_PQPAN) {
+        count[PQPAN_OP_KEM_KEYGEN] = role == cfg->keygen;
+        count[PQPAN_OP_KEM_DECAPS] = role == cfg->keygen;
+        count[PQPAN_OP_KEM_ENCAPS] = role != cfg->keygen;
+        return;
     }
-    count[PQPAN_OP_KDF] = c->o->protocol == PQPAN_BLE_PROTO_PQPAN ? 1u : 0u;
+    if (pqpan_pqke_side_work(&w, variant_suite(c, cfg->level, cfg->variant), mode,
+                             c->sig[cfg->level], pr, 0) != PQPAN_OK) {
+        return; /* not reached: every variant searched has its work (load_levels) */
+    }
+    count[PQPAN_OP_KEM_KEYGEN] = w.kem_keygen;
+    count[PQPAN_OP_KEM_ENCAPS] = w.kem_encaps;
+    count[PQPAN_OP_KEM_DECAPS] = w.kem_decaps;
+    count[PQPAN_OP_KDF] = 1u;
+    count[PQPAN_OP_SIG_SIGN] = w.sig_sign;
+    count[PQPAN_OP_SIG_VERIFY] = w.sig_verify;
+    count[PQPAN_OP_ECDH_KEYGEN] = w.ecdh_keygen;
+    count[PQPAN_OP_ECDH_SHARED] = w.ecdh_shared;
 }
 
-/* The message octets role sends and receives (docs/MODEL.md "Protocols"). */
+/* The message octets role sends and receives (docs/MODEL.md "Protocols"; pqpan's protocol:
+ * the initiator, on the KeyGen side, sends INIT and FIN, the responder RESP and numeric's
+ * REVEAL, at the variant's sizes). */
 static void side_octets(uint64_t *tx, uint64_t *rx, const struct advise_ctx *c,
                         const struct advise_cfg *cfg, enum pqpan_ble_role role)
 {
     uint64_t from_keygen, from_other;
-    uint32_t ek = c->ek_bytes[cfg->level], ct = c->ct_bytes[cfg->level];
     if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN) {
-        /* mode none (advise prices the unauthenticated exchange) */
-        from_keygen = PQPAN_PQKE_INIT_BYTES(0, ek, 0, 0) + PQPAN_PQKE_FIN_BYTES(0, 0, 0);
-        from_other = PQPAN_PQKE_RESP_BYTES(0, ct, 0, 0, 0, 0);
+        struct pqpan_pqke_sizes z =
+            pqpan_pqke_message_sizes(variant_suite(c, cfg->level, cfg->variant),
+                                     c->variant[cfg->variant].mode, c->sig[cfg->level]);
+        from_keygen = z.init_bytes + z.fin_bytes;
+        from_other = z.resp_bytes + z.reveal_bytes;
     } else {
-        from_keygen = ek;
-        from_other = ct;
+        from_keygen = c->ek_bytes[cfg->level];
+        from_other = c->ct_bytes[cfg->level];
     }
     *tx = role == cfg->keygen ? from_keygen : from_other;
     *rx = role == cfg->keygen ? from_other : from_keygen;
@@ -815,27 +922,107 @@ int advise_floor(struct pqpan_advise_floor *f, const struct advise_ctx *c,
                               c->grid.priced_phys, tx, rx, cycles, count);
 }
 
+void advise_variant_name(char *buf, size_t len, const struct advise_ctx *c, int level, size_t v)
+{
+    const struct advise_variant *va = &c->variant[v];
+    const char *mode = pqpan_pqke_mode_name(va->mode);
+    if (c->o->protocol == PQPAN_BLE_PROTO_STUDY) {
+        snprintf(buf, len, "study exchange (no authentication)");
+    } else if (model_is_sig_mode(va->mode)) {
+        snprintf(buf, len, "%s (%s)%s", mode, pqpan_sig_by_id((enum pqpan_sig_id)c->sig[level])->name,
+                 va->hybrid ? " + P-256" : "");
+    } else {
+        snprintf(buf, len, "%s%s", mode, va->hybrid ? " + P-256" : "");
+    }
+}
+
 void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
                      const struct advise_cfg *cfg)
 {
     struct pqpan_ble_config bc;
-    char sends[CLI_MSG_MAX];
+    char v[64], sends[CLI_MSG_MAX];
+    advise_variant_name(v, sizeof v, c, cfg->level, cfg->variant);
     if (cfg->link == ADV_LINK_802154) {
-        snprintf(buf, len, "802.15.4 O-QPSK 250 kb/s, %s addresses, KeyGen on the %s "
+        snprintf(buf, len, "%s; 802.15.4 O-QPSK 250 kb/s, %s addresses, KeyGen on the %s "
                            "(initiator), %.3f ms polls",
-                 cfg->short_addr ? "short" : "extended",
-                 cfg->keygen == c->dev_role ? "device" : "peer", c->poll_ms);
+                 v, cfg->short_addr ? "short" : "extended",
+                 cfg->keygen == c->dev_role ? "device" : "parent", c->poll_ms);
         return;
     }
-    pqpan_ble_config_default(&bc);
-    bc.protocol = c->o->protocol;
-    bc.server_transfer = cfg->server_transfer;
-    bc.client_transfer = cfg->client_transfer;
-    bc.keygen_side = cfg->keygen;
+    ble_config_of(&bc, c, cfg);
     link_gatt_words(sends, sizeof sends, &bc);
-    snprintf(buf, len, "LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s; %s",
+    snprintf(buf, len, "%s; LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s; %s", v,
              pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
              pqpan_ble_transfer_choice_name(cfg->server_transfer, cfg->client_transfer),
              (double)cfg->ci_ns * 1e-6, cfg->keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral",
              sends);
+}
+
+/* The highest state current of ledger l's exchange phases with env's currents on radio. */
+static int ledger_peak(double *ua, const struct pqpan_ledger *l, const struct model_env *env,
+                       enum pqpan_radio_mode radio, struct cli_msg *msg)
+{
+    struct pqpan_energy_opts o = env->eopts;
+    struct pqpan_ledger ex;
+    int st;
+    o.radio = radio;
+    *ua = 0.0;
+    pqpan_advise_ledger_phases(&ex, l, PQPAN_ADVISE_EXCHANGE_PHASES);
+    for (st = 0; st < PQPAN_STATE_COUNT; st++) {
+        double s_ua;
+        int p, used = 0;
+        for (p = 0; p < PQPAN_PHASE_COUNT; p++) {
+            used |= ex.ns[p][st] != 0u;
+        }
+        if (!used) {
+            continue;
+        }
+        if (pqpan_energy_state_ua(&s_ua, &env->in.profile, &o, (enum pqpan_state)st) != PQPAN_OK) {
+            return cli_msg_set(msg, EXIT_USAGE, "profile %s: no current for a state of the "
+                                                "exchange", env->in.profile.name);
+        }
+        *ua = s_ua > *ua ? s_ua : *ua;
+    }
+    return EXIT_OK;
+}
+
+static int peak_802154(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                       enum pqpan_ble_role role, struct cli_msg *msg)
+{
+    struct lowpan_opts lo;
+    struct pqpan_802154_est_config ec;
+    struct pqpan_802154_estimate est;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc;
+    lowpan_opts_of(&lo, c, cfg);
+    rc = lowpan_setup(&ec, cycles, c->timing, &lo, msg);
+    if (rc == EXIT_OK && pqpan_802154_estimate_pqke(&est, &ec, cycles) != PQPAN_OK) {
+        rc = cli_msg_set(msg, EXIT_FAILURE_RUN, "802.15.4 configuration out of range");
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    return ledger_peak(ua, &est.ledger[role == cfg->keygen ? PQPAN_802154_INITIATOR
+                                                           : PQPAN_802154_RESPONDER],
+                       c->env[role], PQPAN_RADIO_IEEE802154, msg);
+}
+
+static int peak_ble(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                    enum pqpan_ble_role role, struct cli_msg *msg)
+{
+    struct pqpan_ble_config bc;
+    struct pqpan_ble_estimate est;
+    ble_config_of(&bc, c, cfg);
+    if (pqpan_ble_estimate_pqke(&est, &bc, &c->timing->dev, c->cycles[cfg->level][cfg->variant]) !=
+        PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_FAILURE_RUN, "configuration out of range");
+    }
+    return ledger_peak(ua, &est.ledger[role], c->env[role], model_radio_of(cfg->phy), msg);
+}
+
+int advise_peak_ua(double *ua, const struct advise_ctx *c, const struct advise_cfg *cfg,
+                   enum pqpan_ble_role role, struct cli_msg *msg)
+{
+    return cfg->link == ADV_LINK_802154 ? peak_802154(ua, c, cfg, role, msg)
+                                        : peak_ble(ua, c, cfg, role, msg);
 }

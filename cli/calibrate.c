@@ -33,6 +33,9 @@ _Static_assert(PQPAN_CALIBRATE_SIDE_OPS_MAX <= MAX_OPS, "a side's default operat
 #define CHUNK_BYTES 65536
 #define PH_CRYPTO 0
 #define PH_RADIO 1
+#define PH_ADVERTISE 2    /* not a phase of the trace analysis: read row by row */
+#define N_CH 3
+#define CH_NONE 0xFFu     /* --phases named no advertising channel */
 
 struct cal_opts {
     struct link_opts link;
@@ -45,7 +48,7 @@ struct cal_opts {
     double baseline_ua;
     int ops[MAX_OPS];             /* enum pqpan_op or OP_SKIP */
     size_t n_ops;                 /* 0: the default order for the side */
-    uint8_t ch[2];                /* digital channel of PH_CRYPTO, PH_RADIO */
+    uint8_t ch[N_CH];             /* digital channel of PH_CRYPTO, PH_RADIO, PH_ADVERTISE */
     int comm_radio;               /* --comm-model radio (else bits) */
     int concurrent;               /* --overlap concurrent (else preempt) */
     const char *out;
@@ -59,9 +62,13 @@ struct cal_trace {
     size_t n_crypto;              /* crypto segments seen (even beyond MAX_OPS) */
     double crypto_uj[MAX_OPS];
     uint64_t n_radio;
-    double radio_uj;
+    double radio_uj;              /* radio rows outside the advertising segment */
+    int64_t adv_ns;               /* the advertising segment: rows with its channel high */
+    double adv_uj;                /* radio rows inside it (left out of radio_uj) */
     uint64_t overlap_rows;        /* rows with crypto and radio both high (counted as radio) */
-    double events_radio_uj;       /* model: events accounting, link-layer event states */
+    double events_radio_uj;       /* model: events accounting, link-layer event states of
+                                     what the trace holds (no advertising phase when it
+                                     marks its advertising segment) */
 };
 
 /* One data point of one fit. */
@@ -76,6 +83,7 @@ struct cal_state {
     struct cal_opts o;
     struct model_env env;
     struct model_row rows[MODEL_SIDES];
+    struct model_row rows_no_adv[MODEL_SIDES]; /* the same without the advertising phase */
     struct cal_trace tr[MAX_TRACES];
     struct point pts[MAX_TRACES * (MAX_OPS + 1)];
     size_t n_pts;
@@ -111,8 +119,14 @@ void cli_calibrate_help(FILE *out)
             "          events accounting (pre-/post-processing, crystal start, ramp-up, receive\n"
             "          window, TX/RX/T_IFS, every phase), so gamma_comm corrects those currents\n"
             "  Rows with both channels high (a connection event during a crypto operation)\n"
-            "  count as radio and are taken out of that operation (--overlap preempt), or\n"
-            "  are shared between them (--overlap concurrent).\n\n"
+            "  count as radio and are taken out of that operation (--overlap preempt: the\n"
+            "  controller suspends the operation for the event, as `pqpan simulate` has it),\n"
+            "  or are shared between them (--overlap concurrent).\n"
+            "  advertising: rows with the advertising channel high (default D2: the side\n"
+            "  advertises or scans until the connection) are the trace's advertising segment,\n"
+            "  reported and left out of comm, and the model is taken without its advertising\n"
+            "  phase; a trace that marks none is compared with the model's advertising phase\n"
+            "  as --adv-interval-ms sets it (its expected length; 0: the capture has none).\n\n"
             ,
             MODEL_LESC_NAME);
     cli_opt_table_help(out, &calibrate_opts_table);
@@ -204,20 +218,32 @@ static int parse_ops(void *field, const char *v)
     }
 }
 
-/* --phases: d<N>=crypto / d<N>=radio items into the uint8_t ch[2]. */
+static const char *const phase_words[N_CH] = {"crypto", "radio", "advertise"};
+
+static int phase_of(const char *w, size_t len)
+{
+    int ph;
+    for (ph = 0; ph < N_CH; ph++) {
+        if (strlen(phase_words[ph]) == len && strncmp(w, phase_words[ph], len) == 0) {
+            return ph;
+        }
+    }
+    return -1;
+}
+
+/* --phases: d<N>=crypto / radio / advertise items into the uint8_t ch[N_CH]; crypto and
+ * radio keep their channels unless named, advertise is read only when named. */
 static int parse_phases(void *field, const char *v)
 {
     uint8_t *ch = field;
     const char *s = v;
+    int a, b;
+    ch[PH_ADVERTISE] = CH_NONE;
     for (;;) {
         size_t len = strcspn(s, ",");
         int ph = -1;
         if (len >= 4 && (s[0] == 'd' || s[0] == 'D') && s[1] >= '0' && s[1] <= '7' && s[2] == '=') {
-            if (len == 9 && strncmp(s + 3, "crypto", 6) == 0) {
-                ph = PH_CRYPTO;
-            } else if (len == 8 && strncmp(s + 3, "radio", 5) == 0) {
-                ph = PH_RADIO;
-            }
+            ph = phase_of(s + 3, len - 3);
         }
         if (ph < 0) {
             return -1;
@@ -228,7 +254,14 @@ static int parse_phases(void *field, const char *v)
         }
         s += len + 1;
     }
-    return ch[PH_CRYPTO] == ch[PH_RADIO] ? -1 : 0;
+    for (a = 0; a < N_CH; a++) {
+        for (b = a + 1; b < N_CH; b++) {
+            if (ch[a] == ch[b]) {
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 #define CAL(m) offsetof(struct cal_opts, m)
@@ -253,9 +286,10 @@ static const struct cli_opt cal_rows[] = {
      .max = 1e9, .def = "0", .store = CLI_STORE_DOUBLE, .offset = CAL(baseline_ua),
      .help = "subtract X from every current"},
     {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_phases,
-     .offset = CAL(ch), .def = "d0=crypto,d1=radio",
-     .allowed = "dN=crypto and/or dN=radio, N 0..7, on different channels",
-     .help = "digital channels of the crypto operations and the link-layer events"},
+     .offset = CAL(ch), .def = "d0=crypto,d1=radio,d2=advertise",
+     .allowed = "dN=crypto, dN=radio, dN=advertise, N 0..7, on different channels",
+     .help = "digital channels of the crypto operations, the link-layer events and the "
+             "advertising segment (a list without advertise reads none)"},
     {.name = "--ops", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_ops,
      .def_note = "by side and protocol, above",
      .allowed = "at most " CAL_STR(MAX_OPS) " of kem_keygen, kem_encaps, kem_decaps, kdf, "
@@ -269,11 +303,12 @@ static const struct cli_opt cal_rows[] = {
     {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words, .def = "preempt",
      .store = CLI_STORE_INT, .offset = CAL(concurrent),
      .help = "rows with both channels high: preempt, the link layer suspended the operation for "
-             "the connection event, the rows are radio; concurrent, the operation ran at a "
-             "steady current through its whole segment, events adding to it (as the model and "
-             "`pqpan simulate` have it): the median current of its rows with only the crypto "
-             "channel high, times the segment's time; the radio gives back that current over "
-             "the rows with both high"},
+             "the connection event (a controller's interrupts preempt the application, as "
+             "`pqpan simulate` has it), the rows are radio; concurrent, the operation ran at a "
+             "steady current through its whole segment, events adding to it (a CPU the link "
+             "layer leaves to the application): the median current of its rows with only the "
+             "crypto channel high, times the segment's time; the radio gives back that current "
+             "over the rows with both high"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
      .offset = CAL(out), .help = "write the calibration overlay JSON (pqpan-calibration/1)"},
 };
@@ -287,6 +322,7 @@ static void cal_opts_init(void *p)
     o->side = MODEL_PERIPHERAL;
     o->ch[PH_CRYPTO] = PQPAN_PPK2_CH_CRYPTO;
     o->ch[PH_RADIO] = PQPAN_PPK2_CH_RADIO;
+    o->ch[PH_ADVERTISE] = PQPAN_PPK2_CH_ADVERTISE;
 }
 
 const struct cli_opt_table calibrate_opts_table =
@@ -415,7 +451,7 @@ struct measure {
     int concurrent;
     struct levels lv;
     int out_of_memory;
-    uint8_t ch[2];
+    uint8_t ch[N_CH];
     struct pqpan_ppk2_sample prev;
     int have_prev;
     double overlap_ua_ms[MAX_OPS]; /* charge of the radio rows inside each crypto segment */
@@ -491,10 +527,6 @@ static int high(const struct pqpan_ppk2_sample *s, uint8_t ch)
     return s->channels > ch && s->digital[ch] == PQPAN_PPK2_DIG_HIGH;
 }
 
-/* The interval from the previous row belongs to that row's phases (as in the analysis).
- * If both channels were high, the radio was active during a crypto operation (the link
- * layer preempts the CPU for a connection event): the interval counts as radio, and is
- * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
 /* Keeps an interval where only the crypto channel is high (--overlap concurrent). */
 static int add_level(struct levels *lv, double ua, int64_t ns)
 {
@@ -513,6 +545,10 @@ static int add_level(struct levels *lv, double ua, int64_t ns)
     return PQPAN_OK;
 }
 
+/* The interval from the previous row belongs to that row's phases (as in the analysis).
+ * If both channels were high, the radio was active during a crypto operation (the link
+ * layer preempts the CPU for a connection event): the interval counts as radio, and is
+ * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
 static int track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
 {
     const struct pqpan_ppk2_sample *p = &ms->prev;
@@ -535,11 +571,30 @@ static int track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
     return rc;
 }
 
+/* The advertising segment: the intervals whose row has the advertising channel high;
+ * those with the radio channel high too are its radio energy, which comm leaves out. */
+static void track_advertising(struct measure *ms, const struct pqpan_ppk2_sample *s)
+{
+    const struct pqpan_ppk2_sample *p = &ms->prev;
+    int64_t dt = s->time_ns - p->time_ns;
+    if (!ms->have_prev || !high(p, ms->ch[PH_ADVERTISE])) {
+        return;
+    }
+    ms->ct->adv_ns += dt;
+    if (high(p, ms->ch[PH_RADIO])) {
+        double ua = 0.5 * (p->current_ua + s->current_ua);
+        ms->ct->adv_uj += pqpan_trace_energy_uj(ua * (double)dt * 1e-6, (double)dt * 1e-6,
+                                                ms->baseline_ua, ms->voltage_v);
+    }
+}
+
 static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
 {
     struct measure *ms = ctx;
+    int rc;
+    track_advertising(ms, s);
     /* first: adding s may end the crypto segment of that interval */
-    int rc = track_overlap(ms, s);
+    rc = track_overlap(ms, s);
     return rc != PQPAN_OK ? rc : pqpan_trace_add(&ms->t, ms->ws, s);
 }
 
@@ -611,8 +666,7 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     ms.voltage_v = st->voltage_v;
     ms.baseline_ua = st->o.baseline_ua;
     ms.concurrent = st->o.concurrent;
-    ms.ch[PH_CRYPTO] = st->o.ch[PH_CRYPTO];
-    ms.ch[PH_RADIO] = st->o.ch[PH_RADIO];
+    memcpy(ms.ch, st->o.ch, sizeof ms.ch);
     if (pqpan_trace_init(&ms.t, &cfg, st->ws, sizeof st->ws / sizeof st->ws[0]) != PQPAN_OK) {
         fprintf(stderr, "pqpan %s: bad trace configuration\n", CMD);
         return EXIT_USAGE;
@@ -626,7 +680,15 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
     rc = stream(f, ct->path, &ms);
     fclose(f);
     free(ms.lv.v);
+    ct->radio_uj -= ct->adv_uj; /* the advertising segment's radio is reported apart */
     return rc;
+}
+
+/* The model a trace is compared with: without the advertising phase when the trace marks
+ * its advertising segment (which comm leaves out), else as configured. */
+static const struct model_row *trace_model(const struct cal_state *st, const struct cal_trace *ct)
+{
+    return ct->adv_ns > 0 ? &st->rows_no_adv[ct->side] : &st->rows[ct->side];
 }
 
 /* ---- model and points ---- */
@@ -695,7 +757,7 @@ static const char *overlap_name(const struct cal_opts *o)
 static int trace_points(struct cal_state *st, size_t t)
 {
     const struct cal_trace *ct = &st->tr[t];
-    const struct model_row *row = &st->rows[ct->side];
+    const struct model_row *row = trace_model(st, ct);
     int ops[MAX_OPS];
     size_t n_ops, k;
     char list[160];
@@ -849,16 +911,21 @@ static void print_table(const struct cal_state *st)
                pt->predicted_uj, fitted_uj(st, pt), round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
                round_to(residual_pct(st, pt), 1e3));
     }
-    printf("\ntraces (radio: measured D%u energy vs the events accounting's link-layer events):\n",
-           (unsigned)st->o.ch[PH_RADIO]);
-    printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s  %s\n", "trace", "side", "rows", "crypto",
-           "radio", "overlap", "radio_uj", "ev_radio_uj", "file");
+    printf("\ntraces (radio: measured D%u energy outside the advertising segment vs the events "
+           "accounting's link-layer events; adv: ", (unsigned)st->o.ch[PH_RADIO]);
+    if (st->o.ch[PH_ADVERTISE] == CH_NONE) {
+        printf("no advertising channel read):\n");
+    } else {
+        printf("the segment, D%u high, left out):\n", (unsigned)st->o.ch[PH_ADVERTISE]);
+    }
+    printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s %10s %10s  %s\n", "trace", "side", "rows",
+           "crypto", "radio", "overlap", "radio_uj", "ev_radio_uj", "adv_ms", "adv_uj", "file");
     for (k = 0; k < st->o.n_traces; k++) {
         const struct cal_trace *ct = &st->tr[k];
-        printf("  %-5zu %-10s %10llu %8zu %8llu %8llu %12.3f %14.3f  %s\n", k + 1,
+        printf("  %-5zu %-10s %10llu %8zu %8llu %8llu %12.3f %14.3f %10.3f %10.3f  %s\n", k + 1,
                side_name(ct->side), (unsigned long long)ct->rows_read, ct->n_crypto,
                (unsigned long long)ct->n_radio, (unsigned long long)ct->overlap_rows, ct->radio_uj,
-               ct->events_radio_uj, ct->path);
+               ct->events_radio_uj, (double)ct->adv_ns * 1e-6, ct->adv_uj, ct->path);
     }
     for (q = 0; q < N_QUANT; q++) {
         if (st->fitted[q] && !st->fit[q].se_valid) {
@@ -954,6 +1021,8 @@ static cJSON *json_traces(const struct cal_state *st)
         cJSON_AddNumberToObject(o, "overlap_rows", (double)ct->overlap_rows);
         cJSON_AddNumberToObject(o, "radio_uj", round_to(ct->radio_uj, 1e3));
         cJSON_AddNumberToObject(o, "events_radio_model_uj", round_to(ct->events_radio_uj, 1e3));
+        cJSON_AddNumberToObject(o, "advertise_ms", round_to((double)ct->adv_ns * 1e-6, 1e3));
+        cJSON_AddNumberToObject(o, "advertise_uj", round_to(ct->adv_uj, 1e3));
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -1114,8 +1183,7 @@ static int measure_all(struct cal_state *st)
         ct->side = st->o.side_of[k] >= 0 ? st->o.side_of[k] : st->o.side;
         rc = measure_trace(st, ct);
         if (rc == EXIT_OK) {
-            const struct model_row *row = &st->rows[ct->side];
-            ct->events_radio_uj = model_row_link_event_uj(row);
+            ct->events_radio_uj = model_row_link_event_uj(trace_model(st, ct));
             rc = trace_points(st, k);
         }
     }
@@ -1132,6 +1200,12 @@ static int calibrate(struct cal_state *st)
     gamma_one(&st->env.in);
     rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg,
                    st->o.link.allow_unbuildable, &msg);
+    if (rc == EXIT_OK) {
+        struct pqpan_ble_config no_adv = st->o.link.cfg;
+        no_adv.adv_interval_ns = 0u;
+        rc = model_run(st->rows_no_adv, &st->env, st->o.link.kem, &no_adv,
+                       st->o.link.allow_unbuildable, &msg);
+    }
     if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }

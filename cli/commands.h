@@ -13,10 +13,10 @@ extern const struct cli_opt_table simulate_802154_table;
 /* idle's BLE options and idle --link 802154's --poll-ms (cli/idle.c, cli/idle_802154.c). */
 extern const struct cli_opt_table idle_opts_table;
 extern const struct cli_opt_table idle_802154_table;
-/* compare's own options, and the 802.15.4 options it takes: --idle of the exchange's,
- * --backoff of the link's (cli/compare.c). */
+/* compare's own options, and the 802.15.4 options it takes: --idle and --ipv6-frag of the
+ * exchange's, --backoff of the link's (cli/compare.c). */
 extern const struct cli_opt_table compare_opts_table;
-extern const char *const compare_idle[];
+extern const char *const compare_exchange[];
 extern const char *const compare_backoff[];
 /* reproduce's own options (cli/reproduce.c). */
 extern const struct cli_opt_table reproduce_opts_table;

@@ -67,7 +67,7 @@ const struct cli_opt_table compare_opts_table =
     CLI_OPT_TABLE("compare", NULL, compare_rows, struct compare_opts, compare_opts_init);
 
 /* Of the 802.15.4 options, compare takes the radio states only (the rest is its preset). */
-const char *const compare_idle[] = {"--idle", NULL};
+const char *const compare_exchange[] = {"--idle", "--ipv6-frag", NULL};
 const char *const compare_backoff[] = {"--backoff", NULL};
 
 static int parse_args(struct compare_opts *o, int argc, char **argv)
@@ -80,7 +80,8 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
             rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
         }
         if (rc == 0) {
-            rc = cli_opt_take_only(&lowpan_exchange_table, compare_idle, &o->l, CMD, argc, argv, &i);
+            rc = cli_opt_take_only(&lowpan_exchange_table, compare_exchange, &o->l, CMD, argc,
+                                   argv, &i);
         }
         if (rc == 0) {
             rc = cli_opt_take_only(&lowpan_opts_table, compare_backoff, &o->l, CMD, argc, argv, &i);
@@ -118,7 +119,7 @@ void cli_compare_help(FILE *out)
             "options:\n",
             BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU), BG_NODES, lowpan_frame_ms(BG_PSDU));
     cli_opt_rows_help(out, &compare_opts_table);
-    cli_opt_rows_help_only(out, &lowpan_exchange_table, compare_idle);
+    cli_opt_rows_help_only(out, &lowpan_exchange_table, compare_exchange);
     cli_opt_rows_help_only(out, &lowpan_opts_table, compare_backoff);
     cli_opt_rows_help(out, &link_pqke_table);
     model_opts_help(out);
@@ -172,6 +173,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     l.kem = kem;
     l.idle = o->l.idle;
     l.backoff = o->l.backoff;
+    l.ipv6_frag = o->l.ipv6_frag;
     l.pqke = o->l.pqke;
     lowpan_sim_cfg_init(&s);
     s.nodes = load_pct[k] > 0.0 ? BG_NODES + 2u : 2u;

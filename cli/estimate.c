@@ -276,7 +276,8 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
     for (m = 0; m < n; m++) {
         printf(" %s %u", names[m], (unsigned)c->msg_octets[m]);
         if (e->datagrams[m] > 1) {
-            printf(" in %u segments", (unsigned)e->datagrams[m]);
+            printf(" in %u %s", (unsigned)e->datagrams[m],
+                   l->ipv6_frag ? "IPv6 fragments" : "segments");
         }
         fputs(m + 1 < n ? "," : "\n", stdout);
     }

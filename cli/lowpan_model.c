@@ -103,9 +103,16 @@ static const struct cli_opt exchange_rows[] = {
      .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
      .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
              "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
-             "over 1999 octets (the 2047-octet datagram of RFC 4944 less IPv6 and UDP) goes in "
-             "segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 each "
+             "over 1232 octets (the 1280-octet IPv6 MTU of RFC 4944 less IPv6 and UDP headers) "
+             "goes in segments of a 2-octet header + <= 1230 octets, one datagram of <= 1280 "
+             "each (or IPv6 fragments: --ipv6-frag) "
              "(docs/MODEL.md \"PQKE messages over 6LoWPAN\")"},
+    {.name = "--ipv6-frag", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = LOWPAN(ipv6_frag),
+     .help = "a message over 1232 octets goes as one UDP datagram in IPv6 fragments of <= "
+             "1280 octets (RFC 8200 s4.5: an 8-octet Fragment header, 1232 octets of the "
+             "datagram per fragment; IPHC carries Next Header 44 inline, the Fragment and UDP "
+             "headers go uncompressed) instead of application segments"},
     {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
      .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
      .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
@@ -255,6 +262,7 @@ int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COU
                            pqpan_pqke_mode_name(o->pqke.mode));
     }
     c->csma = o->contiki ? pqpan_802154_csma_contiki() : pqpan_802154_csma_ieee();
+    c->ipv6_frag = (uint8_t)o->ipv6_frag;
     c->p_busy = o->busy;
     c->cpu_hz = env->in.profile.cpu_hz;
     c->rx_always_on = (uint8_t)lowpan_idle_listens(o, env);
@@ -281,6 +289,19 @@ static const char *state_word(int listens)
     return listens ? "listen" : "sleep";
 }
 
+/* The CPU time of the crypto operations, from their cycles: the ledger's CPU state holds
+ * less of it, as the receiver of a message computes while its radio sends the Imm-Ack of
+ * the message's last frame (that time is booked to the radio). */
+static double crypto_ms(const struct pqpan_ledger *led, uint32_t hz)
+{
+    uint64_t ns = 0;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        ns += pqpan_cycles_to_ns(led->op_cycles[op], hz);
+    }
+    return (double)ns * 1e-6;
+}
+
 int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
                 const struct lowpan_opts *o, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
@@ -304,6 +325,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         r->protocol = lowpan_protocol_name(o);
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
         r->latency_ms = (double)latency_ns * 1e-6;
+        r->t_crypto_ms = crypto_ms(&l[s], env->in.profile.cpu_hz);
         r->pdus_tx = l[s].pdus_tx;
         r->pdus_rx = l[s].pdus_rx;
         r->bytes_tx = l[s].bytes_tx;
@@ -510,6 +532,10 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
                "the turnaround, not charged on top)\n",
             prefix, prefix, (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, prefix,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    fprintf(f, "%smessages over %u octets: %s\n", prefix, (unsigned)PQPAN_802154_UDP_PAYLOAD_MAX,
+            o->ipv6_frag
+                ? "one UDP datagram in IPv6 fragments (RFC 8200 s4.5) of <= 1280 octets"
+                : "application segments (2-octet header), one datagram of <= 1280 octets each");
     lowpan_print_security_wake(f, env, o, !idle || !backoff, prefix);
     lowpan_print_derived(f, env, !idle || !backoff, prefix);
     model_print_crypto_gamma(f, env, prefix);
@@ -546,6 +572,7 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     fprintf(f, ",\n%s\"ramp_tx_fast_us\": %.1f,\n%s\"ramp_tx_normal_us\": %.1f,\n", indent,
             (double)p->ieee802154.ramp_tx_fast_ns * 1e-3, indent,
             (double)p->ieee802154.ramp_tx_normal_ns * 1e-3);
+    fprintf(f, "%s\"large_messages\": \"%s\",\n", indent, o->ipv6_frag ? "ipv6-frag" : "segments");
     lowpan_print_security_wake_json(f, env, o, !idle || !backoff, indent);
     lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);

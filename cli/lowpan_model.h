@@ -21,6 +21,7 @@ struct lowpan_opts {
     int backoff;      /* --backoff: 1 listen, 0 sleep, -1 the profile's ieee802154.backoff */
     int sec_level;    /* --mac-security: enum pqpan_802154_sec_level (0 none) */
     int key_id_mode;  /* --key-id-mode 0..3 (default 1, Thread's) */
+    int ipv6_frag;    /* --ipv6-frag: a message over one datagram in IPv6 fragments */
     struct link_pqke pqke; /* --auth, --sig, --hybrid (link_opts.h; parsed by the commands
                               that price or run the exchange: estimate, simulate, compare) */
 };

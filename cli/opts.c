@@ -368,9 +368,7 @@ const char *cli_opt_meta(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX])
     return buf;
 }
 
-/* Writes the words of s to out from column col, wrapped at HELP_WIDTH, continuation
- * lines indented to indent. */
-static void wrap(FILE *out, const char *s, size_t col, size_t indent)
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent)
 {
     int first = 1;
     s += strspn(s, " ");
@@ -419,7 +417,7 @@ void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tabl
         }
     }
     text_add(&t, after);
-    wrap(out, buf, 0, 0);
+    cli_wrap(out, buf, 0, 0);
     fputc('\n', out);
 }
 
@@ -459,7 +457,7 @@ static void help_entry(FILE *out, const struct cli_opt *o)
         fputs("  ", out);
         col += 2;
     }
-    wrap(out, describe(o, desc), col, HELP_COLUMN);
+    cli_wrap(out, describe(o, desc), col, HELP_COLUMN);
     fputc('\n', out);
 }
 

@@ -131,6 +131,10 @@ const char *cli_opt_allowed(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
 /* o's value as help shows it after the name ("N", "1M|2M|S2|S8"; "" for a flag). */
 const char *cli_opt_meta(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX]);
 
+/* Writes the words of s to out from column col, wrapped at the help's width (92 columns),
+ * continuation lines indented to indent; no newline at the end. */
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent);
+
 /* A paragraph (wrapped as help is) of before, the names of the options of tables[0..n)
  * that take words (--link aside), and after. */
 void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tables, size_t n,

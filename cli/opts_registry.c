@@ -60,7 +60,7 @@ static const struct cli_opt_group sweep_groups[] = {
 static const struct cli_opt_group compare_groups[] = {
     ALL(compare_opts_table, NULL),
     ALL(link_pqke_table, NULL),
-    ONLY(lowpan_exchange_table, NULL, compare_idle),
+    ONLY(lowpan_exchange_table, NULL, compare_exchange),
     ONLY(lowpan_opts_table, NULL, compare_backoff),
     ENERGY,
     CYCLES,
@@ -112,6 +112,7 @@ static const struct cli_opt_group advise_groups[] = {
     ALL(advise_device_table, NULL),
     ALL(lowpan_busy_table, NULL),
     ONLY(lowpan_opts_table, NULL, advise_lowpan_link),
+    ONLY(lowpan_exchange_table, NULL, advise_lowpan_exchange),
     ALL(advise_constraint_table, NULL),
     ALL(advise_idle_table, NULL),
     ALL(advise_peer_table, NULL),

@@ -72,12 +72,13 @@ static const struct cli_opt sim_rows[] = {
      .offset = SIM(trace),
      .help = "write the simulated supply current of one side as a PPK2 CSV export "
              "(Timestamp(ms),Current(uA),D0-D7 at 100 kS/s; D0 high during each crypto "
-             "operation, low for the one sample in which an operation starts right after "
-             "another; D1 high through each link-layer event, from its CPU pre-processing to "
-             "its post-processing). Currents are the profile's, a crypto operation's times its "
-             "gamma_comp and the radio states' times gamma_comm (the gamma in use), as `pqpan calibrate "
-             "--comm-model radio --overlap concurrent` fits them (with --protocol pqpan for "
-             "--messages pqke)"},
+             "operation, through the connection events that suspend it, low for the one "
+             "sample in which an operation starts right after another; D1 high through each "
+             "link-layer event, from its CPU pre-processing to its post-processing; D2 high "
+             "while the side advertises or scans). Currents are the profile's, a crypto "
+             "operation's times its gamma_comp and the link-layer event states' times "
+             "gamma_comm (the gamma in use), as `pqpan calibrate` fits them (gamma_comm with "
+             "--comm-model radio; --protocol pqpan for --messages pqke)"},
     {.name = "--trace-side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
      .store = CLI_STORE_INT, .offset = SIM(trace_side), .help = "the side --trace records"},
     {.name = "--messages", .kind = CLI_OPT_WORD, .words = messages_words, .def = "pqke",
@@ -273,12 +274,28 @@ static int is_crypto_op(const struct pqpan_sim_span *s)
     return s->op < PQPAN_OP_COUNT;
 }
 
-/* Firmware marks each crypto operation with its own D0 pulse. Two operations back to
- * back (Encaps or Decaps, then the key schedule) need D0 low for a whole sample between
- * them, or the PPK2, which samples the digital inputs with the current at 100 kS/s, shows
- * one segment: the sample in which the second one starts is written with D0 low. Its
- * energy (at most 10 µs of CPU) then counts in neither operation. */
-static void mark_op_starts(uint8_t *dig, size_t nsamp, const struct span_list *l)
+#define DIG_CRYPTO (1u << PQPAN_PPK2_CH_CRYPTO)
+#define DIG_RADIO (1u << PQPAN_PPK2_CH_RADIO)
+#define DIG_ADVERTISE (1u << PQPAN_PPK2_CH_ADVERTISE)
+
+/* Sets bit on the samples that overlap [t0, t1). */
+static void mark_samples(uint8_t *dig, size_t nsamp, uint64_t t0, uint64_t t1, unsigned bit)
+{
+    size_t k;
+    for (k = (size_t)(t0 / TRACE_STEP_NS); k < nsamp && (uint64_t)k * TRACE_STEP_NS < t1; k++) {
+        dig[k] |= (uint8_t)bit;
+    }
+}
+
+/* Firmware marks each crypto operation with its own D0 pulse, from its start to its end:
+ * a connection event that suspends it (the controller's interrupts preempt it) leaves the
+ * pin high, so D0 stays high through the event, whose rows have D1 high as well. Two
+ * operations back to back (Encaps or Decaps, then the key schedule) need D0 low for a
+ * whole sample between them, or the PPK2, which samples the digital inputs with the
+ * current at 100 kS/s, shows one segment: the sample in which the second one starts is
+ * written with D0 low. Its energy (at most 10 µs of CPU) then counts in neither
+ * operation. */
+static void mark_ops(uint8_t *dig, size_t nsamp, const struct span_list *l)
 {
     const struct pqpan_sim_span *prev = NULL;
     size_t i, k;
@@ -287,16 +304,38 @@ static void mark_op_starts(uint8_t *dig, size_t nsamp, const struct span_list *l
         if (!is_crypto_op(s)) {
             continue;
         }
+        if (prev != NULL && s->resumed) {
+            mark_samples(dig, nsamp, prev->t1_ns, s->t0_ns, DIG_CRYPTO);
+        }
         k = (size_t)(s->t0_ns / TRACE_STEP_NS);
-        if (prev != NULL && prev->t1_ns == s->t0_ns && k < nsamp) {
-            dig[k] &= (uint8_t)~1u;
+        if (prev != NULL && !s->resumed && prev->t1_ns == s->t0_ns && k < nsamp) {
+            dig[k] &= (uint8_t)~DIG_CRYPTO;
         }
         prev = s;
     }
 }
 
+/* D2: firmware holds a pin high while the side advertises (the central: while it scans),
+ * from the phase's first span to its last, the CONNECT_IND's reception or sending. */
+static void mark_advertising(uint8_t *dig, size_t nsamp, const struct span_list *l)
+{
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    size_t i;
+    for (i = 0; i < l->n; i++) {
+        const struct pqpan_sim_span *s = &l->v[i];
+        if (s->phase == PQPAN_PHASE_ADVERTISE) {
+            t0 = s->t0_ns < t0 ? s->t0_ns : t0;
+            t1 = s->t1_ns > t1 ? s->t1_ns : t1;
+        }
+    }
+    if (t1 > t0) {
+        mark_samples(dig, nsamp, t0, t1, DIG_ADVERTISE);
+    }
+}
+
 /* Samples every 10 µs from 0 to end_ns: sleep current plus the time-weighted current of
- * every span overlapping the sample; D0/D1 high if any crypto / link-event span overlaps. */
+ * every span overlapping the sample; D0/D1 high if any crypto / link-event span overlaps
+ * (D0 also through an operation's suspensions), D2 through the advertising phase. */
 static int write_trace(const char *path, const struct observe *ob, const struct model_env *env,
                        enum pqpan_ble_phy phy, uint64_t end_ns)
 {
@@ -320,14 +359,15 @@ static int write_trace(const char *path, const struct observe *ob, const struct 
             uint64_t lo = s->t0_ns > a ? s->t0_ns : a, hi = s->t1_ns < b ? s->t1_ns : b;
             ua[k] += cur * (double)(hi - lo) / TRACE_STEP_NS;
             if (is_crypto_op(s)) {
-                dig[k] |= 1u;
+                dig[k] |= DIG_CRYPTO;
             }
             if (is_link_event(s->state)) {
-                dig[k] |= 2u;
+                dig[k] |= DIG_RADIO;
             }
         }
     }
-    mark_op_starts(dig, nsamp, &ob->spans);
+    mark_ops(dig, nsamp, &ob->spans);
+    mark_advertising(dig, nsamp, &ob->spans);
     if (cli_outfile_open(&out, CMD, path) != EXIT_OK) {
         goto out;
     }

@@ -28,6 +28,9 @@ libnewlib-arm-none-eabi    Cortex-M4: memcpy/memset from newlib-nano
 qemu-system-arm            Cortex-M4 tests and instruction counts (mps2-an386)
 time                       integration: peak RSS of pqpan trace (/usr/bin/time)
 tshark                     integration tests: dissects the BLE and 802.15.4/6LoWPAN pcaps
+libns3-dev                 integration test ns3_crosscheck: ns-3 3.37 headers and libraries (LrWpan, SixLowPan, IPv6) for its program (tests/integration/ns3/)
+ns3                        integration test ns3_crosscheck: Debian's ns-3 package beside its library (helper programs only; the test runs none)
+g++                        integration test ns3_crosscheck: compiles its ns-3 program (C++17)
 groff-base                 integration test: the installed man page renders without warnings
 binutils                   integration test: readelf checks the installed library's dependencies
 emscripten                 make web: libpqpan and the CLI compiled to WebAssembly

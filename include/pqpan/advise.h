@@ -40,22 +40,32 @@ struct pqpan_advise_battery_in {
     double exchange_uc;  /* charge of one exchange (link switching included), > 0 */
     double exchange_s;   /* time it occupies, >= 0 and < rekey_s */
     double rekey_s;      /* one exchange every rekey_s seconds, > 0 */
+    double app_ua;       /* the application's own average current besides the link, >= 0 */
+    double self_discharge; /* the cell's self-discharge, a fraction of the capacity per year
+                              (0 .. 1; 0.01 = 1 %/year), taken as a constant drain */
+    double derate;       /* the fraction of the capacity the device can draw at its load,
+                            e.g. a coin cell's under pulse currents (0 < derate <= 1) */
 };
 
 struct pqpan_advise_battery {
     double capacity_uc;   /* capacity_mah × 3.6e6 (1 mAh = 3.6 C) */
-    double exchanges;     /* capacity / exchange charge: exchanges if the battery did nothing else */
+    double usable_uc;     /* capacity_uc × derate */
+    double exchanges;     /* usable / exchange charge: exchanges if the battery did nothing else */
+    double drain_ua;      /* the application's current + the self-discharge as a current
+                             (capacity_uc × self_discharge / one year of 365.25 days) */
     double avg_ua;        /* average current over a rekey interval: the exchange, then the
-                             idle link for the rest of the interval */
-    double rekey_ua;      /* avg_ua − idle_ua: what rekeying adds */
+                             idle link for the rest of the interval, plus drain_ua */
+    double rekey_ua;      /* avg_ua − idle_ua − drain_ua: what rekeying adds */
     double rekey_share;   /* rekey_ua / avg_ua, 0..1 */
-    double life_s;        /* capacity / avg_ua */
-    double life_idle_s;   /* capacity / idle_ua: the idle link alone, no rekeying */
+    double life_s;        /* usable / avg_ua */
+    double life_idle_s;   /* usable / (idle_ua + drain_ua): no rekeying */
 };
 
 /* Fills *out. Charge only: the energy model's µJ divided by its supply voltage, so no
- * voltage conversion enters. Errors: PQPAN_ERR_INVALID_ARG (NULL, a value out of the
- * ranges above, not finite); *out zeroed. */
+ * voltage conversion enters. With app_ua 0, self_discharge 0 and derate 1 the figures leave
+ * out the application's load, the cell's self-discharge and its derating (the caller says
+ * so). Errors: PQPAN_ERR_INVALID_ARG (NULL, a value out of the ranges above, not finite);
+ * *out zeroed. */
 PQPAN_MUST_CHECK int pqpan_advise_battery(struct pqpan_advise_battery *out,
                                           const struct pqpan_advise_battery_in *in);
 

@@ -514,6 +514,7 @@ struct pqpan_ble_exchange_memo {
     struct pqpan_ble_counts counts; /* added to the set-up's (crypto_start_ns, crypto_end_ns
                                        and last_close_ns replace them) */
     uint64_t latency_ns;
+    uint64_t latency_flipped_ns; /* the latency with the keygen side flipped (by_side 0) */
     int by_side; /* its timeline depended on which side sent (0: the same exchange with the
                     keygen side flipped is this one mirrored) */
 };
@@ -771,6 +772,14 @@ uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t 
  * last anchor heard lies since_anchor_ns back: widening + the fixed margin. */
 uint64_t pqpan_ble_event_rx_window_ns(const struct pqpan_ble_device *d,
                                       uint64_t since_anchor_ns);
+
+/* How long before its anchor a connection event at interval ci_ns takes side role's CPU
+ * and radio: pre-processing, crystal start, ramp-up and, on the peripheral, the receive
+ * window (the states pqpan_ble_event_costs books before the anchor). Until the event's
+ * post-processing ends, the application's computations are suspended (docs/MODEL.md
+ * "Connection events", Waits). */
+uint64_t pqpan_ble_event_lead_ns(const struct pqpan_ble_device *d, uint64_t ci_ns,
+                                 enum pqpan_ble_role role);
 
 /* ---- an idle connection (src/ble/idle.c; docs/MODEL.md "Idle connection") -------- */
 

@@ -436,6 +436,71 @@ PQPAN_MUST_CHECK int pqpan_6lowpan_reasm_input(struct pqpan_6lowpan_reasm *r, ui
                                                const struct pqpan_802154_addr *dst_mac,
                                                uint64_t now_ns);
 
+/* ---- IPv6 fragmentation (RFC 8200 §4.5; src/ieee802154/ipv6frag.c) ----
+ * A source fragments a packet that exceeds the path MTU (1280 octets on a 6LoWPAN link,
+ * RFC 4944 §4): the unfragmentable part (here the 40-octet IPv6 header: the packets have
+ * no extension headers) is repeated in every fragment packet, followed by an 8-octet
+ * Fragment header (Next Header, Reserved, 13-bit Fragment Offset in 8-octet units, 2 bits
+ * reserved, M flag, 32-bit Identification) and a slice of the fragmentable part (the UDP
+ * header and payload); every slice but the last is a multiple of 8 octets, and each
+ * fragment packet fits the MTU, so a slice is at most (1280 - 40 - 8) rounded down to a
+ * multiple of 8 = 1232 octets. A packet within the MTU is sent whole (RFC 8021 deprecates
+ * atomic fragments). The destination reassembles one packet at a time, abandons it when
+ * fragments overlap (RFC 8200 §4.5, RFC 5722) or after its timeout (at most 60 s). */
+#define PQPAN_IPV6_NEXT_HEADER_FRAGMENT 44u /* RFC 8200 §4.5 */
+#define PQPAN_IPV6_FRAG_HDR_OCTETS 8u
+#define PQPAN_IPV6_FRAG_UNIT 8u
+#define PQPAN_IPV6_FRAG_DATA_MAX                                                                  \
+    ((PQPAN_6LOWPAN_IPV6_MTU - PQPAN_IPV6_HDR_OCTETS - PQPAN_IPV6_FRAG_HDR_OCTETS) /             \
+     PQPAN_IPV6_FRAG_UNIT * PQPAN_IPV6_FRAG_UNIT)
+/* The largest packet (Payload Length is 16 bits) and the reassembly timeout bound. */
+#define PQPAN_IPV6_PAYLOAD_MAX 65535u
+#define PQPAN_IPV6_REASM_TIMEOUT_NS 60000000000ull
+
+/* The IPv6 packets a packet of pkt_len octets (40-octet header, no extension header) is
+ * sent in: 1 if it fits the 1280-octet MTU, else ceil((pkt_len - 40) / 1232) fragments;
+ * 0 if pkt_len is below 40 or its payload above 65535. */
+size_t pqpan_ipv6frag_count(size_t pkt_len);
+/* The octets of packet i of those (a fragment packet: 40 + 8 + its slice), 0 if none. */
+size_t pqpan_ipv6frag_len(size_t pkt_len, size_t i);
+/* Writes packet i of pkt[0..pkt_len) into out (*out_len octets): the packet itself when it
+ * fits the MTU, else fragment i with Identification ident. */
+PQPAN_MUST_CHECK int pqpan_ipv6frag_write(uint8_t *out, size_t cap, size_t *out_len,
+                                          const uint8_t *pkt, size_t pkt_len, size_t i,
+                                          uint32_t ident);
+
+/* Reassembly of one packet at a time, rebuilt in a caller buffer passed to every call. */
+struct pqpan_ipv6frag_reasm {
+    uint8_t active;
+    uint8_t have_last;      /* the fragment with M = 0 arrived: total is known */
+    uint32_t ident;
+    uint8_t src[16], dst[16];
+    uint32_t total;         /* fragmentable octets of the packet */
+    uint32_t received;
+    uint32_t end;           /* the furthest octet placed so far */
+    uint64_t start_ns;
+    uint64_t timeout_ns;
+    uint8_t have[(PQPAN_IPV6_PAYLOAD_MAX / PQPAN_IPV6_FRAG_UNIT + 8u) / 8u]; /* per 8 octets */
+};
+
+void pqpan_ipv6frag_reasm_init(struct pqpan_ipv6frag_reasm *r, uint64_t timeout_ns);
+
+/* Abandons a packet whose first fragment arrived more than timeout_ns before now_ns;
+ * returns 1 if one was abandoned. */
+int pqpan_ipv6frag_reasm_expire(struct pqpan_ipv6frag_reasm *r, uint64_t now_ns);
+
+/* Feeds one IPv6 packet in[0..len) received at now_ns. A packet without a Fragment header
+ * is complete at once (copied to buf); a fragment is placed, and *pkt_len is set to the
+ * reassembled packet's length (Next Header and Payload Length restored) when it completes
+ * it, else 0. A fragment of another packet (Identification, addresses) replaces the one in
+ * progress; an overlapping fragment abandons the packet (PQPAN_OK, nothing delivered).
+ * PQPAN_ERR_MALFORMED for a bad packet (lengths, a non-final fragment not a multiple of 8
+ * octets, a packet beyond 65535 octets of payload), PQPAN_ERR_BUFFER_TOO_SMALL when buf
+ * cannot hold it. */
+PQPAN_MUST_CHECK int pqpan_ipv6frag_reasm_input(struct pqpan_ipv6frag_reasm *r, uint8_t *buf,
+                                                size_t cap, size_t *pkt_len, const uint8_t *in,
+                                                size_t len, uint64_t now_ns);
+
 /* ---- Frame planner ---- */
 
 /* Most frames one datagram can need: with the longest MAC header (23 octets) a frame
@@ -496,23 +561,33 @@ PQPAN_MUST_CHECK int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan,
                                            const struct pqpan_802154_link_cfg *c,
                                            size_t udp_payload_len);
 
+/* Plans the frames of an IPv6 fragment packet of pkt_len octets (40 + the 8-octet Fragment
+ * header + its slice, at most 1280) with configuration c: IPHC with the Next Header (44)
+ * inline, then the Fragment header and the slice uncompressed (in the first fragment the
+ * UDP header too), as Zephyr and Linux send it (plan.c says why not RFC 6282 §4.2's NHC). */
+PQPAN_MUST_CHECK int pqpan_802154_plan_ipv6_fragment(struct pqpan_802154_plan *plan,
+                                                     struct pqpan_802154_frame_plan *frames,
+                                                     size_t cap,
+                                                     const struct pqpan_802154_link_cfg *c,
+                                                     size_t pkt_len);
+
 /* ---- PQKE messages in UDP datagrams (docs/MODEL.md "PQKE messages over 6LoWPAN") ----
- * The 11-bit datagram_size of RFC 4944 §5.3 bounds an IPv6 datagram to 2047 octets, so a
- * UDP payload to 2047 - 40 - 8 = 1999 octets. A PQKE message of at most that size is the
- * payload of one datagram, unchanged. A longer one (kem-auth INIT and kem-auth-mutual RESP
- * at ML-KEM-768 and -1024, signature modes) is cut by the application into segments, one
- * datagram each, sent one after the other: a 2-octet segment header (0x80 | index, count;
- * a PQKE message starts with its version, < 0x80, so the receiver tells the two apart by
- * the first octet) followed by up to 1230 octets of the message, every segment but the
- * last full. 1230 makes each segment's datagram at most 1280 octets, IPv6's minimum MTU
- * that RFC 4944 §4 requires of the link (RFC 8200 §5), so any 6LoWPAN stack can reassemble
- * it (Contiki-NG os/contiki-default-conf.h: UIP_CONF_BUFFER_SIZE 1280, "an upper bound on
- * the largest IP packet that can be received"). The receiver appends segment i to
- * segments 0..i-1 of the same message and hands the message over when the last arrives; segment 0 starts a message again (the
- * sender retransmits whole messages). Each segment is priced like any datagram: its own
- * IPHC header, FRAG1/FRAGN headers and frames. */
+ * RFC 4944 §4 gives a 6LoWPAN link the IPv6 MTU of 1280 octets (the minimum of RFC 8200
+ * §5), and stacks size their buffers to it (Contiki-NG os/contiki-default-conf.h:
+ * UIP_CONF_BUFFER_SIZE 1280, "an upper bound on the largest IP packet that can be
+ * received"). So a PQKE message of at most 1280 - 40 - 8 = 1232 octets is the payload of
+ * one datagram, unchanged. A longer one (every ML-KEM-1024 INIT and RESP, kem-auth INIT and
+ * kem-auth-mutual RESP from ML-KEM-768, signature modes) is cut by the application into
+ * segments, one datagram each, sent one after the other: a 2-octet segment header
+ * (0x80 | index, count; a PQKE message starts with its version, < 0x80, so the receiver
+ * tells the two apart by the first octet) followed by up to 1230 octets of the message,
+ * every segment but the last full, so that each segment's datagram fits 1280 octets. The
+ * receiver appends segment i to segments 0..i-1 of the same message and hands the message
+ * over when the last arrives; segment 0 starts a message again (the sender retransmits
+ * whole messages). Each segment is priced like any datagram: its own IPHC header,
+ * FRAG1/FRAGN headers and frames. (The alternative, IPv6 fragmentation, is below.) */
 #define PQPAN_802154_UDP_PAYLOAD_MAX                                                              \
-    (PQPAN_6LOWPAN_MAX_DATAGRAM - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS)
+    (PQPAN_6LOWPAN_IPV6_MTU - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS)
 #define PQPAN_802154_SEG_HDR_OCTETS 2u
 #define PQPAN_802154_SEG_FLAG 0x80u
 #define PQPAN_802154_SEG_DATA_MAX                                                                 \
@@ -530,6 +605,18 @@ size_t pqpan_802154_msg_datagram_len(size_t len, size_t i);
 /* Writes datagram i's UDP payload of msg[0..len) into out: *out_len octets. */
 PQPAN_MUST_CHECK int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len,
                                                      const uint8_t *msg, size_t len, size_t i);
+
+/* A message of len octets in IPv6 packets: with ipv6_frag 0 its datagrams (one, or the
+ * segments above), with ipv6_frag 1 one UDP datagram, whole within the MTU, else in IPv6
+ * fragments (RFC 8200 §4.5, above). pqpan_802154_msg_packets gives how many (0: len 0, or
+ * too long); pqpan_802154_plan_msg_packet plans packet i (PQPAN_ERR_BAD_LENGTH: no such
+ * packet). */
+size_t pqpan_802154_msg_packets(size_t len, int ipv6_frag);
+PQPAN_MUST_CHECK int pqpan_802154_plan_msg_packet(struct pqpan_802154_plan *plan,
+                                                  struct pqpan_802154_frame_plan *frames,
+                                                  size_t cap,
+                                                  const struct pqpan_802154_link_cfg *c,
+                                                  size_t len, size_t i, int ipv6_frag);
 
 /* The configuration of the way back: c with source and destination addresses and ports
  * swapped (the responder's messages). */
@@ -626,6 +713,8 @@ struct pqpan_802154_est_config {
     double p_busy;       /* probability that a CCA finds the channel busy, 0 <= p < 1 */
     uint32_t msg_octets[PQPAN_802154_MESSAGES]; /* INIT, RESP, FIN, REVEAL (PQKE message
                                                    octets; 0: no such message) */
+    uint8_t ipv6_frag;   /* a message over one datagram: 0 in application segments, 1 in
+                            IPv6 fragments (pqpan_802154_msg_packets) */
     /* executions of each operation (enum pqpan_op) in each step (PQPAN_802154_STEPS) */
     uint8_t step_ops[PQPAN_802154_STEPS][PQPAN_OP_COUNT];
     uint32_t cpu_hz;     /* crypto cycles -> time */
@@ -655,7 +744,8 @@ struct pqpan_802154_estimate {
     struct pqpan_ledger ledger[2]; /* everything, index PQPAN_802154_INITIATOR/RESPONDER */
     struct pqpan_ledger bits[2];   /* frames, ACKs and the turnaround between them only */
     uint32_t frames[PQPAN_802154_MESSAGES]; /* data frames of each message */
-    uint32_t datagrams[PQPAN_802154_MESSAGES]; /* datagrams (segments) of each message */
+    uint32_t datagrams[PQPAN_802154_MESSAGES]; /* IPv6 packets (segments or fragments) of each
+                                                  message */
     double backoff_ns;   /* expected random backoff, all frames */
     double ccas;         /* expected CCAs, all frames */
     double p_frame_fail; /* P(channel access failure) of one frame: p^(macMaxCsmaBackoffs+1) */
@@ -683,9 +773,13 @@ PQPAN_MUST_CHECK int pqpan_802154_est_config_pqke(struct pqpan_802154_est_config
  * expected unslotted CSMA-CA run (closed form for p_busy; backoff as RX or SLEEP per
  * backoff_rx, CCAs as RX, then aTurnaroundTime as RAMP_TX), the data frame (TX / RX; the
  * receiver's wake-up before it), aTurnaroundTime before the Imm-Ack (IFS state on both
- * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle). A step after a message
- * follows a wake-up when idle nodes sleep. Costs assume every
- * frame gets the channel; p_success says how likely that is. cycles[op] are the cycles
+ * nodes), the ACK (TX / RX) and the SIFS/LIFS after it (idle), which spaces the sender's
+ * next frame (§6.2.4). A message is handed over when its last frame ends: the receiver,
+ * awake, starts its step at once while its radio sends that frame's Imm-Ack (booked to
+ * the radio, the CPU time after it; the step lasts at least that long), and no SIFS/LIFS
+ * follows that frame; the exchange ends when FIN is acknowledged and the AFTER_FIN step
+ * is done. Costs assume every frame gets the channel; p_success says how likely that is.
+ * cycles[op] are the cycles
  * of one execution. Errors: PQPAN_ERR_INVALID_ARG (configuration), PQPAN_ERR_BAD_LENGTH
  * (a message of 0 octets or more than PQPAN_802154_SEG_COUNT_MAX segments); *out is
  * zeroed. */

@@ -196,6 +196,8 @@ struct pqpan_sim_span {
     uint8_t state;  /* enum pqpan_state */
     uint8_t phase;  /* enum pqpan_phase */
     uint8_t op;     /* enum pqpan_op of a crypto operation's CPU span, else PQPAN_OP_COUNT */
+    uint8_t resumed; /* 1: a crypto operation's span that goes on with the same execution
+                        after a connection event suspended it (struct pqpan_sim_cpu) */
 };
 
 struct pqpan_sim_observer {
@@ -252,6 +254,27 @@ struct pqpan_sim_l2cap {
 struct pqpan_sim_ctrl {
     uint8_t b[PQPAN_LL_CTRL_MAX_BYTES];
     uint8_t len;
+};
+
+/* Crypto operations one side may have queued and not finished. */
+#define PQPAN_SIM_CPU_OPS 16
+
+/* One side's application CPU (docs/MODEL.md "Packet simulator"): the crypto operations its
+ * application asked for, run one after another in the time the link layer leaves it. The
+ * controller's interrupts preempt the application for every connection event, from its
+ * pre-processing to its post-processing (Nordic S140 SoftDevice Specification,
+ * "Interrupt model and processor availability", "Interrupt priority levels": SoftDevice and application interrupts are interwoven, an
+ * application interrupt or thread is postponed or preempted; Zephyr's controller runs its
+ * event preparation and radio ISR at CONFIG_BT_CTLR_LLL_PRIO, default 0, the highest):
+ * an operation running when an event starts is suspended and goes on after it. */
+struct pqpan_sim_cpu {
+    uint64_t left_ns[PQPAN_SIM_CPU_OPS]; /* CPU time each queued operation still needs */
+    uint64_t free_ns;                    /* the CPU is the application's from here on */
+    uint8_t op[PQPAN_SIM_CPU_OPS];       /* enum pqpan_op, a ring: [head, head + n) */
+    uint8_t head, n;
+    uint8_t head_started;                /* the head operation has run already */
+    uint8_t msg_after;                   /* operations to finish before the message waiting
+                                            for them is ready (0: none waits) */
 };
 
 /* One side's link layer (§4.5.9) and host (L2CAP, ATT/GATT or CoC, application). */
@@ -312,6 +335,7 @@ struct pqpan_sim_node {
     uint8_t sig_id;
     uint8_t is_ek;              /* the message is the keygen side's (study preset) */
     uint8_t done;
+    struct pqpan_sim_cpu cpu;
 };
 
 struct pqpan_sim {
@@ -375,7 +399,7 @@ struct pqpan_sim {
     struct pqpan_ledger ev_led[2];
     uint64_t ev_data_tx[2];
     uint64_t ev_empty_tx[2];
-    uint64_t crypto_busy_until;
+    uint64_t crypto_busy_until;  /* end of the last crypto operation finished */
     uint64_t crypto_first_ns;
     uint64_t crypto_last_ns;
     uint8_t crypto_started;

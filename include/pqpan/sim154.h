@@ -8,11 +8,15 @@
  * Every node runs unslotted CSMA-CA (IEEE 802.15.4-2020 §6.2.5.1); data frames of the
  * exchange ask for an Imm-Ack and are retransmitted up to macMaxFrameRetries times (§6.7.4;
  * a channel access failure also uses one attempt, as Contiki-NG's CSMA does). A message is
- * one UDP datagram (RFC 768), or a series of segments, one datagram each, when it is longer
- * than a datagram can carry (ieee802154.h "PQKE messages in UDP datagrams"), in IPv6
- * compressed by IPHC (RFC 6282) and fragmented per RFC 4944 §5.3; the receiver feeds every
- * frame it receives through the real reassembly, checks the UDP checksum, joins the
- * segments in order and hands the message to the application.
+ * one UDP datagram (RFC 768), or, when it is longer than a datagram within the IPv6 MTU
+ * can carry, a series of segments, one datagram each (ieee802154.h "PQKE messages in UDP
+ * datagrams"), or with exch.ipv6_frag one datagram in IPv6 fragments (RFC 8200 §4.5), in
+ * IPv6 compressed by IPHC (RFC 6282) and fragmented per RFC 4944 §5.3; the receiver feeds
+ * every frame it receives through the real reassembly (6LoWPAN, then IPv6 for fragments),
+ * checks the UDP checksum, joins the segments in order and hands the message to the
+ * application as the reception of its last frame ends (its Imm-Ack goes on while the
+ * application computes; the SIFS/LIFS spaces only the sender's next frame, IEEE
+ * 802.15.4-2020 §6.2.4).
  *
  * Loss as on real stacks: RFC 4944 has no per-fragment recovery, so a fragment out of MAC
  * attempts costs its sender the whole datagram; the receiver drops the partial datagram
@@ -112,7 +116,8 @@ struct pqpan_sim154_result {
                               PQPAN_ERR_TIMEOUT (datagram retries or time limit exhausted),
                               or the application's error */
     int done[2];           /* the application finished on that node */
-    uint64_t latency_ns;   /* first crypto operation .. the end (both done, nothing in flight) */
+    uint64_t latency_ns;   /* first crypto operation .. the end (both done, nothing in flight:
+                              the last message acknowledged), or the time limit */
     uint32_t frames[2];    /* data frame transmissions, retransmissions included */
     uint32_t retries[2];   /* extra MAC attempts (missing ACK or channel access failure) */
     uint32_t access_failures[2];
@@ -136,12 +141,16 @@ typedef void (*pqpan_sim154_frame_fn)(void *ctx, uint64_t t_ns, const uint8_t *p
 
 struct pqpan_sim154_node {
     uint64_t cca_start_ns, tx_start_ns;
+    uint64_t ack_end_ns;    /* end of the last Imm-Ack it sent (its radio's busy until then) */
     uint32_t gen_main;      /* MAC timer generation */
     uint32_t pending;       /* background frames waiting */
     uint16_t psdu_len;
     uint8_t state, nb, be, attempts, seq, ack_seq;
     uint8_t zone;           /* hearing zones, a bit set */
 };
+
+/* The largest UDP datagram of a message: IPv6 and UDP headers + the message. */
+#define PQPAN_SIM154_PACKET_MAX (PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + PQPAN_SIM_MSG_MAX)
 
 /* The sending and receiving side of an exchanging node. */
 struct pqpan_sim154_party {
@@ -152,11 +161,16 @@ struct pqpan_sim154_party {
     uint16_t next_len;
     uint8_t has_next;
     uint8_t sending;        /* a datagram is being sent */
+    uint8_t delivered;      /* ... and it is the message's last, acknowledged whole */
     uint8_t rtx_pending;    /* a retransmission is scheduled */
     uint8_t phase;          /* enum pqpan_phase of the message */
-    uint8_t seg;            /* the datagram of the message being sent (ieee802154.h segments) */
+    uint8_t seg;            /* the IPv6 packet of the message being sent (a segment or an IPv6
+                               fragment: pqpan_802154_msg_packets) */
     uint32_t retries_used;
     uint32_t gen_rtx, gen_reasm, gen_cpu;
+    uint8_t whole[PQPAN_SIM154_PACKET_MAX]; /* the message's UDP datagram (IPv6 fragments) */
+    uint16_t whole_len;
+    uint32_t ident;         /* Identification of its fragments (RFC 8200 §4.5) */
     uint8_t dgram[PQPAN_6LOWPAN_MAX_DATAGRAM + 1u];
     uint16_t dgram_len, comp_len, uncomp_len, frames, frame, tag;
     uint8_t comp[PQPAN_6LOWPAN_MAX_COMP_HDR];
@@ -165,7 +179,9 @@ struct pqpan_sim154_party {
     /* incoming */
     struct pqpan_6lowpan_reasm reasm;
     uint8_t rx[PQPAN_6LOWPAN_MAX_DATAGRAM + 1u];
-    uint16_t rx_len;        /* a complete datagram waits for the MAC to finish (IFS) */
+    uint16_t rx_len;        /* a complete 6LoWPAN datagram (an IPv6 packet) to deliver */
+    struct pqpan_ipv6frag_reasm ip_reasm;
+    uint8_t ip_rx[PQPAN_SIM154_PACKET_MAX]; /* the IPv6 packet it completes */
     uint8_t have_rx_seq;    /* a data frame was received: node.ack_seq is its DSN */
     uint8_t seg_in[PQPAN_SIM_MSG_MAX]; /* a segmented message's segments so far */
     uint16_t seg_in_len;

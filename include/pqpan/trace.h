@@ -33,9 +33,13 @@
 #define PQPAN_PPK2_SAMPLE_PERIOD_NS 10000
 
 /* Digital channels as pqpan's simulator drives them (simulate --trace) and calibration
- * reads them: D0 high during a crypto operation, D1 high while the radio is active. */
+ * reads them: D0 high during a crypto operation (from its start to its end, through the
+ * connection events that suspend it), D1 high while the radio is active (a link-layer
+ * event from its CPU pre-processing to its post-processing), D2 high while the side
+ * advertises or scans, until the connection. */
 #define PQPAN_PPK2_CH_CRYPTO 0
 #define PQPAN_PPK2_CH_RADIO 1
+#define PQPAN_PPK2_CH_ADVERTISE 2
 
 /* Largest |timestamp| accepted, in ms (about 127 years): the difference of any two
  * timestamps in ns still fits in an int64_t. */

@@ -124,7 +124,7 @@ def simulate(kem: str = "ML-KEM-768", *, per: float = 0.0, ber: float = 0.0, see
 def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "ieee",
                     addr: str = "extended", idle: Optional[str] = None,
                     backoff: Optional[str] = None, mac_security: str = "none",
-                    key_id_mode: int = 1, auth: str = "none",
+                    key_id_mode: int = 1, auth: str = "none", ipv6_frag: bool = False,
                     profile: Union[str, Profile] = "nrf52840",
                     calibration: Optional[str] = None, crypto_impl: Optional[str] = None,
                     currents: str = "system", tx_dbm: int = 0, ramp: str = "fast",
@@ -136,7 +136,8 @@ def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "
     initiator, responder, total. idle / backoff: "listen" or "sleep" (None: the profile's
     ieee802154 section); mac_security: none, mic32, mic64, mic128, enc-mic32, enc-mic64,
     enc-mic128; key_id_mode 0..3; auth: the PQKE mode (`--auth`: none, psk, kem-auth,
-    kem-auth-mutual, numeric; the sig modes are not priced by the package yet)."""
+    kem-auth-mutual, numeric; the sig modes are not priced by the package yet); ipv6_frag
+    (`--ipv6-frag`): a message over 1232 octets in IPv6 fragments instead of segments."""
     options = dict(locals())
     env = _env(options)
     return lowpan.estimate(env, lowpan.LinkOptions(**options))

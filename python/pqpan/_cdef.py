@@ -606,6 +606,7 @@ struct pqpan_ble_exchange_memo {
     struct pqpan_ble_bits_tail bits_tail[2];
     struct pqpan_ble_counts counts;
     uint64_t latency_ns;
+    uint64_t latency_flipped_ns;
     int by_side;
 };
 struct pqpan_ble_last_call {
@@ -702,6 +703,8 @@ void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
 uint64_t pqpan_ble_event_widening_ns(const struct pqpan_ble_device *d, uint64_t ci_ns);
 uint64_t pqpan_ble_event_rx_window_ns(const struct pqpan_ble_device *d,
                                       uint64_t since_anchor_ns);
+uint64_t pqpan_ble_event_lead_ns(const struct pqpan_ble_device *d, uint64_t ci_ns,
+                                 enum pqpan_ble_role role);
 struct pqpan_ble_idle_config {
     enum pqpan_ble_phy phy;
     uint64_t ci_ns;
@@ -858,10 +861,15 @@ struct pqpan_advise_battery_in {
     double exchange_uc;
     double exchange_s;
     double rekey_s;
+    double app_ua;
+    double self_discharge;
+    double derate;
 };
 struct pqpan_advise_battery {
     double capacity_uc;
+    double usable_uc;
     double exchanges;
+    double drain_ua;
     double avg_ua;
     double rekey_ua;
     double rekey_share;
@@ -1134,6 +1142,28 @@ int pqpan_6lowpan_reasm_expire(struct pqpan_6lowpan_reasm *r, uint64_t now_ns);
                                                const struct pqpan_802154_addr *src_mac,
                                                const struct pqpan_802154_addr *dst_mac,
                                                uint64_t now_ns);
+size_t pqpan_ipv6frag_count(size_t pkt_len);
+size_t pqpan_ipv6frag_len(size_t pkt_len, size_t i);
+ int pqpan_ipv6frag_write(uint8_t *out, size_t cap, size_t *out_len,
+                                          const uint8_t *pkt, size_t pkt_len, size_t i,
+                                          uint32_t ident);
+struct pqpan_ipv6frag_reasm {
+    uint8_t active;
+    uint8_t have_last;
+    uint32_t ident;
+    uint8_t src[16], dst[16];
+    uint32_t total;
+    uint32_t received;
+    uint32_t end;
+    uint64_t start_ns;
+    uint64_t timeout_ns;
+    uint8_t have[(65535u / 8u + 8u) / 8u];
+};
+void pqpan_ipv6frag_reasm_init(struct pqpan_ipv6frag_reasm *r, uint64_t timeout_ns);
+int pqpan_ipv6frag_reasm_expire(struct pqpan_ipv6frag_reasm *r, uint64_t now_ns);
+ int pqpan_ipv6frag_reasm_input(struct pqpan_ipv6frag_reasm *r, uint8_t *buf,
+                                                size_t cap, size_t *pkt_len, const uint8_t *in,
+                                                size_t len, uint64_t now_ns);
 struct pqpan_802154_frame_plan {
     uint16_t psdu_octets;
     uint16_t lowpan_octets;
@@ -1172,10 +1202,21 @@ struct pqpan_802154_plan {
                                            struct pqpan_802154_frame_plan *frames, size_t cap,
                                            const struct pqpan_802154_link_cfg *c,
                                            size_t udp_payload_len);
+ int pqpan_802154_plan_ipv6_fragment(struct pqpan_802154_plan *plan,
+                                                     struct pqpan_802154_frame_plan *frames,
+                                                     size_t cap,
+                                                     const struct pqpan_802154_link_cfg *c,
+                                                     size_t pkt_len);
 size_t pqpan_802154_msg_datagrams(size_t len);
 size_t pqpan_802154_msg_datagram_len(size_t len, size_t i);
  int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len,
                                                      const uint8_t *msg, size_t len, size_t i);
+size_t pqpan_802154_msg_packets(size_t len, int ipv6_frag);
+ int pqpan_802154_plan_msg_packet(struct pqpan_802154_plan *plan,
+                                                  struct pqpan_802154_frame_plan *frames,
+                                                  size_t cap,
+                                                  const struct pqpan_802154_link_cfg *c,
+                                                  size_t len, size_t i, int ipv6_frag);
 void pqpan_802154_link_reverse(struct pqpan_802154_link_cfg *back,
                                const struct pqpan_802154_link_cfg *c);
 void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
@@ -1227,6 +1268,7 @@ struct pqpan_802154_est_config {
     struct pqpan_802154_csma_params csma;
     double p_busy;
     uint32_t msg_octets[4u];
+    uint8_t ipv6_frag;
     uint8_t step_ops[4u][PQPAN_OP_COUNT];
     uint32_t cpu_hz;
     uint8_t rx_always_on;
@@ -1717,6 +1759,7 @@ struct pqpan_sim_span {
     uint8_t state;
     uint8_t phase;
     uint8_t op;
+    uint8_t resumed;
 };
 struct pqpan_sim_observer {
     void (*packet)(void *ctx, const struct pqpan_sim_packet *p);
@@ -1752,6 +1795,14 @@ struct pqpan_sim_l2cap {
 struct pqpan_sim_ctrl {
     uint8_t b[24];
     uint8_t len;
+};
+struct pqpan_sim_cpu {
+    uint64_t left_ns[16];
+    uint64_t free_ns;
+    uint8_t op[16];
+    uint8_t head, n;
+    uint8_t head_started;
+    uint8_t msg_after;
 };
 struct pqpan_sim_node {
     uint8_t sn, nesn;
@@ -1804,6 +1855,7 @@ struct pqpan_sim_node {
     uint8_t sig_id;
     uint8_t is_ek;
     uint8_t done;
+    struct pqpan_sim_cpu cpu;
 };
 struct pqpan_sim {
     struct pqpan_sim_config cfg;
@@ -1972,6 +2024,7 @@ struct pqpan_sim154_result {
 typedef void (*pqpan_sim154_frame_fn)(void *ctx, uint64_t t_ns, const uint8_t *psdu, size_t len);
 struct pqpan_sim154_node {
     uint64_t cca_start_ns, tx_start_ns;
+    uint64_t ack_end_ns;
     uint32_t gen_main;
     uint32_t pending;
     uint16_t psdu_len;
@@ -1985,11 +2038,15 @@ struct pqpan_sim154_party {
     uint16_t next_len;
     uint8_t has_next;
     uint8_t sending;
+    uint8_t delivered;
     uint8_t rtx_pending;
     uint8_t phase;
     uint8_t seg;
     uint32_t retries_used;
     uint32_t gen_rtx, gen_reasm, gen_cpu;
+    uint8_t whole[(40u + 8u + 8192)];
+    uint16_t whole_len;
+    uint32_t ident;
     uint8_t dgram[2047u + 1u];
     uint16_t dgram_len, comp_len, uncomp_len, frames, frame, tag;
     uint8_t comp[48u];
@@ -1998,6 +2055,8 @@ struct pqpan_sim154_party {
     struct pqpan_6lowpan_reasm reasm;
     uint8_t rx[2047u + 1u];
     uint16_t rx_len;
+    struct pqpan_ipv6frag_reasm ip_reasm;
+    uint8_t ip_rx[(40u + 8u + 8192)];
     uint8_t have_rx_seq;
     uint8_t seg_in[8192];
     uint16_t seg_in_len;
@@ -2366,7 +2425,7 @@ MACROS = {
     'PQPAN_802154_SYMBOL_NS': 16000,
     'PQPAN_802154_TURNAROUND_NS': 192000,
     'PQPAN_802154_TURNAROUND_SYMBOLS': 12,
-    'PQPAN_802154_UDP_PAYLOAD_MAX': 1999,
+    'PQPAN_802154_UDP_PAYLOAD_MAX': 1232,
     'PQPAN_802154_UNIT_BACKOFF_NS': 320000,
     'PQPAN_802154_UNIT_BACKOFF_SYMBOLS': 20,
     'PQPAN_ADVISE_FRONT_MAX': 1024,
@@ -2450,8 +2509,13 @@ MACROS = {
     'PQPAN_IO_GAMMA_MIN': 0.01,
     'PQPAN_IO_PROFILE_PATH_MAX': 96,
     'PQPAN_IO_SOURCE_MAX': 512,
+    'PQPAN_IPV6_FRAG_HDR_OCTETS': 8,
+    'PQPAN_IPV6_FRAG_UNIT': 8,
     'PQPAN_IPV6_HDR_OCTETS': 40,
+    'PQPAN_IPV6_NEXT_HEADER_FRAGMENT': 44,
     'PQPAN_IPV6_NEXT_HEADER_UDP': 17,
+    'PQPAN_IPV6_PAYLOAD_MAX': 65535,
+    'PQPAN_IPV6_REASM_TIMEOUT_NS': 60000000000,
     'PQPAN_KECCAK_DS_CSHAKE': 4,
     'PQPAN_KECCAK_DS_SHA3': 6,
     'PQPAN_KECCAK_DS_SHAKE': 31,
@@ -2544,6 +2608,7 @@ MACROS = {
     'PQPAN_PCAP_RECORD_HDR_OCTETS': 16,
     'PQPAN_PCAP_SNAPLEN': 65535,
     'PQPAN_PPK2_CHANNELS': 8,
+    'PQPAN_PPK2_CH_ADVERTISE': 2,
     'PQPAN_PPK2_CH_CRYPTO': 0,
     'PQPAN_PPK2_CH_RADIO': 1,
     'PQPAN_PPK2_LENIENT': 1,
@@ -2586,8 +2651,10 @@ MACROS = {
     'PQPAN_SIM154_KEY_FIRST_OCTET': 112,
     'PQPAN_SIM154_MAX_NODES': 200,
     'PQPAN_SIM154_MIN_BG_PSDU': 17,
+    'PQPAN_SIM154_PACKET_MAX': 8240,
     'PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT': 8000,
     'PQPAN_SIM154_REASM_TIMEOUT_MS_MAX': 60000,
+    'PQPAN_SIM_CPU_OPS': 16,
     'PQPAN_SIM_HOSTQ': 8,
     'PQPAN_SIM_L2CAP_MAX': 521,
     'PQPAN_SIM_LLQ': 4,

@@ -30,7 +30,8 @@ class LinkOptions:
     """The 802.15.4 link options (cli/lowpan_model.c lowpan_opts), checked."""
 
     def __init__(self, kem="ML-KEM-768", busy=0.0, csma="ieee", addr="extended", idle=None,
-                 backoff=None, mac_security="none", key_id_mode=1, auth="none"):
+                 backoff=None, mac_security="none", key_id_mode=1, auth="none",
+                 ipv6_frag=False):
         if lib.pqpan_kem_by_name(str(kem).encode()) == ffi.NULL:
             raise UsageError("--kem %s: see --help for the allowed values" % (kem,))
         for name, value, words in (("csma", csma, ("ieee", "contiki")),
@@ -52,6 +53,9 @@ class LinkOptions:
         self.backoff = None if backoff is None else backoff == "listen"
         self.sec_level, self.key_id_mode = _sec_level(mac_security), key_id_mode
         self.mode = model.auth_mode(auth)
+        if not isinstance(ipv6_frag, bool):
+            raise UsageError("ipv6_frag %r: True or False (the flag --ipv6-frag)" % (ipv6_frag,))
+        self.ipv6_frag = ipv6_frag
 
     def idle_listens(self, env):
         return self.idle if self.idle is not None else bool(
@@ -86,6 +90,7 @@ def setup(c, env, o):
         raise UsageError("--auth %s: no such PQKE variant"
                          % cstr(lib.pqpan_pqke_mode_name(o.mode)))
     c.csma = lib.pqpan_802154_csma_contiki() if o.contiki else lib.pqpan_802154_csma_ieee()
+    c.ipv6_frag = int(o.ipv6_frag)
     c.p_busy = o.busy
     p = env.profile.struct
     c.cpu_hz = p.cpu_hz
@@ -131,6 +136,14 @@ def side_fields():
     return [name for name, _ in _FIELDS]
 
 
+def _crypto_ms(env, led):
+    """The crypto's CPU time from its cycles (lowpan_model.c crypto_ms): the ledger's CPU
+    state holds less where the receiver's radio sent an Imm-Ack while it computed."""
+    hz = env.profile.struct.cpu_hz
+    ns = sum(lib.pqpan_cycles_to_ns(led.op_cycles[op], hz) for op in range(lib.PQPAN_OP_COUNT))
+    return ns * 1e-6
+
+
 def fill(env, kem, ledgers, bits, latency_ns):
     """Per-side energy values (lowpan_fill): dicts with the BLE row's names."""
     led, bl = model.side_ledgers(ledgers, bits, (0, 1))
@@ -140,7 +153,8 @@ def fill(env, kem, ledgers, bits, latency_ns):
         f = model.energy_fields(env.energy(led[s], radio), env.energy(bl[s], radio), led[s],
                                 bl[s])
         f.update(f.pop("ops"))
-        f.update({"latency_ms": latency_ns * 1e-6, "pdus_tx": led[s].pdus_tx,
+        f.update({"latency_ms": latency_ns * 1e-6, "t_crypto_ms": _crypto_ms(env, led[s]),
+                  "pdus_tx": led[s].pdus_tx,
                   "pdus_rx": led[s].pdus_rx, "bytes_tx": led[s].bytes_tx,
                   "bytes_rx": led[s].bytes_rx})
         out.append(f)
@@ -216,6 +230,7 @@ def assumption_members(env, o):
            else src["backoff"],
            "ramp_tx_fast_us": p.ieee802154.ramp_tx_fast_ns * 1e-3,
            "ramp_tx_normal_us": p.ieee802154.ramp_tx_normal_ns * 1e-3,
+           "large_messages": "ipv6-frag" if o.ipv6_frag else "segments",
            "mac_security": _sec_name(o.sec_level), "key_id_mode": o.key_id_mode,
            "aux_header_octets": lib.pqpan_802154_sec_aux_len(o.sec_level, o.key_id_mode),
            "mic_octets": lib.pqpan_802154_sec_mic_len(o.sec_level),

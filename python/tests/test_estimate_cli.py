@@ -17,7 +17,7 @@ def cli_args(options):
     args = []
     for key, value in options.items():
         opt = "--" + key.replace("_", "-")
-        if key in ("encrypted", "allow_unbuildable"):
+        if key in ("encrypted", "ipv6_frag", "allow_unbuildable"):  # flags
             args += [opt] if value else []
         elif key == "gamma_comp":
             for op, g in value.items():

@@ -126,6 +126,8 @@ LOWPAN_CASES = [
     dict(auth="kem-auth", kem="ML-KEM-512"),
     dict(auth="kem-auth-mutual", kem="ML-KEM-1024", busy=0.2),
     dict(auth="numeric", idle="sleep", backoff="sleep"),
+    dict(kem="ML-KEM-1024", ipv6_frag=True),
+    dict(auth="kem-auth-mutual", ipv6_frag=True, addr="short"),
 ]
 
 
@@ -139,7 +141,8 @@ def test_estimate_802154_equals_cli(cli, options):
 @pytest.mark.parametrize("options", [dict(runs=20), dict(runs=10, nodes=6, load=40, seed=9,
                                                          hidden=2, capture="first"),
                                      dict(runs=5, idle="sleep", kem="ML-KEM-512"),
-                                     dict(runs=5, auth="kem-auth-mutual")], ids=str)
+                                     dict(runs=5, auth="kem-auth-mutual"),
+                                     dict(runs=3, kem="ML-KEM-1024", ipv6_frag=True)], ids=str)
 def test_simulate_802154_equals_cli(cli, options):
     expected = cli.json(["simulate", "--link", "802154", *cli_args(options)])
     compare_json(expected, pqpan.simulate_802154(**options), {"derived_figures",

@@ -15,6 +15,13 @@ uint64_t pqpan_ble_event_rx_window_ns(const struct pqpan_ble_device *d, uint64_t
     return pqpan_ble_event_widening_ns(d, since_anchor_ns) + d->rx_margin_ns;
 }
 
+uint64_t pqpan_ble_event_lead_ns(const struct pqpan_ble_device *d, uint64_t ci_ns,
+                                 enum pqpan_ble_role role)
+{
+    uint64_t win = role == PQPAN_BLE_PERIPHERAL ? pqpan_ble_event_rx_window_ns(d, ci_ns) : 0u;
+    return (uint64_t)d->pre_ns + d->hfxo_start_ns + d->ramp_ns + win;
+}
+
 void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
                            const struct pqpan_ble_device *d, uint64_t ci_ns,
                            enum pqpan_ble_role role, uint64_t events)

@@ -641,35 +641,107 @@ struct cursor {
     uint64_t elapsed;
 };
 
+/* Where a schedule call stands (the cursor), the events it has summed, and the link's
+ * and device's constants. */
+struct timeline {
+    struct call c;
+    struct cursor cur;
+    struct time_sums ts;
+    const struct pqpan_ble_device *dev;
+    uint64_t lead[2];       /* pqpan_ble_event_lead_ns of each role at the link's interval */
+    int by_side;            /* a run's packing, or the anchor a computation's output goes
+                               at, depended on which side sends (struct packing,
+                               idle_before) */
+    uint64_t end_flipped_ns; /* the last computation's end, run by the other side */
+};
+
+/* Where a computation ends, from the anchor of the event that delivered its input, and
+ * the first anchor after it (1 = the next one). */
+struct finish {
+    uint64_t end_ns;
+    uint64_t anchor;
+};
+
+/* A computation of cpu_ns on side role after the event that closed at c->close_ns (from
+ * its anchor): the side's CPU is the application's from that event's post-processing's
+ * end, and every connection event takes it back from its start (pqpan_ble_event_lead_ns
+ * before its anchor) to the end of its post-processing, suspending the computation (the
+ * controller's interrupts preempt the application: docs/MODEL.md "Waits"; the packet
+ * simulator's struct pqpan_sim_cpu). The events that pass are the reply events, closing
+ * at c->reply_close_ns (a computation follows a message whose replies, ATT confirmations
+ * and responses of one PDU, take one event), then idle ones (a pair of empty PDUs each),
+ * whose gaps are all alike: a closed form after the replies. */
+static void finish_of(struct finish *f, const struct timeline *tl, uint64_t cpu_ns,
+                      enum pqpan_ble_role role)
+{
+    const struct cursor *c = &tl->cur;
+    uint64_t ci = tl->c.ci_ns, lead = tl->lead[role];
+    uint64_t post = tl->dev->post_ns, idle_close = 2u * tl->c.air.t_empty + PQPAN_BLE_T_IFS_NS;
+    uint64_t t = c->close_ns + post, left = cpu_ns, k = 1u, gap, q;
+    for (;; k++) {
+        uint64_t start = k * ci > lead ? k * ci - lead : 0u; /* event k takes the CPU here */
+        gap = start > t ? start - t : 0u;
+        if (left <= gap) {
+            f->end_ns = t + left;
+            f->anchor = k;
+            return;
+        }
+        left -= gap;
+        t = k * ci + (k <= c->replies ? c->reply_close_ns : idle_close) + post;
+        if (k >= c->replies) {
+            break;
+        }
+    }
+    /* from event k + 1 on, idle events: gap per interval ci − lead − idle_close − post */
+    gap = ci > lead + idle_close + post ? ci - lead - idle_close - post : 1u;
+    q = ceil_div(left, gap);
+    f->end_ns = t + (q - 1u) * ci + (left - (q - 1u) * gap);
+    f->anchor = k + q;
+}
+
 /* Idle events before a txn, and whether its first PDUs join the previous reply event.
- * A computation (a CRYPTO wait) starts when the event that delivered its input closes
- * and its output goes at the first anchor after it ends (Vol 6 Part B §4.5.1: data is
- * sent at anchors); if that is the anchor of the reply event the two share it (§4.5.6,
- * MD). Other waits (the PHY instant) count whole intervals from the last event. */
-static uint64_t idle_before(const struct pqpan_ble_txn *t, uint64_t ci_ns, struct cursor *c,
+ * A computation (a CRYPTO wait, run by the txn's sender) ends as finish_of says and its
+ * output goes at the first anchor after it (Vol 6 Part B §4.5.1: data is sent at
+ * anchors); if that is the anchor of the reply event the two share it (§4.5.6, MD). Other
+ * waits (the PHY instant) count whole intervals from the last event. Where a computation
+ * ends depends on the side that runs it (the peripheral's event starts earlier, by its
+ * receive window): an anchor that would differ marks the timeline by_side, and the end
+ * the other side would reach is kept (struct pqpan_ble_flip). */
+static uint64_t idle_before(const struct pqpan_ble_txn *t, struct timeline *tl,
                             struct pqpan_ble_counts *counts, int *join)
 {
-    uint64_t d;
+    const struct cursor *c = &tl->cur;
+    struct finish f, g;
+    enum pqpan_ble_role other;
+    uint64_t anchor;
     *join = 0;
     if (t->wait_ns == 0u && !(t->count == 0u && t->wait_phase == PQPAN_PHASE_CRYPTO)) {
         return 0u; /* a message sent with nothing computed before it */
     }
     if (t->wait_phase != PQPAN_PHASE_CRYPTO) {
-        return ceil_div(t->wait_ns, ci_ns) - 1u;
+        return ceil_div(t->wait_ns, tl->c.ci_ns) - 1u;
     }
+    other = t->sender == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    finish_of(&f, tl, t->wait_ns, t->sender);
+    if (f.anchor == 1u && f.end_ns + tl->lead[other] <= tl->c.ci_ns) {
+        g = f; /* done before the next event on either side */
+    } else {
+        finish_of(&g, tl, t->wait_ns, other);
+    }
+    anchor = c->elapsed - c->replies * tl->c.ci_ns;
+    tl->by_side |= f.anchor != g.anchor;
+    tl->end_flipped_ns = anchor + g.end_ns;
     if (counts != NULL) {
-        uint64_t start = c->elapsed - c->replies * ci_ns + c->close_ns;
         if (counts->crypto_end_ns == 0u) {
-            counts->crypto_start_ns = start;
+            counts->crypto_start_ns = anchor + c->close_ns + tl->dev->post_ns;
         }
-        counts->crypto_end_ns = start + t->wait_ns;
+        counts->crypto_end_ns = anchor + f.end_ns;
     }
-    d = ceil_div(c->close_ns + t->wait_ns, ci_ns);
-    if (d <= c->replies) {
+    if (f.anchor <= c->replies) {
         *join = t->count > 0u;
         return 0u;
     }
-    return d - 1u - c->replies;
+    return f.anchor - 1u - c->replies;
 }
 
 /* Moves the cursor past a run. */
@@ -682,19 +754,18 @@ static void advance(struct cursor *c, const struct run *r, uint64_t ci_ns)
     c->elapsed += r->events * ci_ns;
 }
 
-/* Where a schedule call stands (the cursor), the events it has summed, and the link's
- * constants. */
-struct timeline {
-    struct call c;
-    struct cursor cur;
-    struct time_sums ts;
-    int by_side; /* a run's packing depended on which side sends (struct packing) */
-};
+/* Without a device the events take no time beyond their PDUs. */
+static const struct pqpan_ble_device no_device;
 
 static void timeline_start(struct timeline *tl, const struct pqpan_ble_link *link,
-                           const uint64_t *elapsed_ns)
+                           const uint64_t *elapsed_ns, const struct pqpan_ble_device *dev)
 {
     call_of(&tl->c, link);
+    tl->dev = dev != NULL ? dev : &no_device;
+    tl->lead[PQPAN_BLE_CENTRAL] = pqpan_ble_event_lead_ns(tl->dev, link->ci_ns, PQPAN_BLE_CENTRAL);
+    tl->lead[PQPAN_BLE_PERIPHERAL] =
+        pqpan_ble_event_lead_ns(tl->dev, link->ci_ns, PQPAN_BLE_PERIPHERAL);
+    tl->end_flipped_ns = 0u;
     tl->cur.close_ns = link->start_close_ns;
     tl->cur.replies = 0u;
     tl->cur.reply_close_ns = 0u;
@@ -715,7 +786,7 @@ static inline void timeline_step(struct timeline *tl, const struct pqpan_ble_lin
     struct run r;
     struct head head;
     int join;
-    uint64_t idle = idle_before(t, link->ci_ns, cur, counts, &join);
+    uint64_t idle = idle_before(t, tl, counts, &join);
     if (idle > 0u) {
         time_add(&tl->ts, t->wait_phase, 0u, idle);
         cur->elapsed += idle * link->ci_ns;
@@ -763,7 +834,7 @@ void pqpan_ble_schedule(struct pqpan_ledger led[2], struct pqpan_ledger bits[2],
     struct timeline tl;
     struct pqpan_ble_air_sums air;
     uint32_t k;
-    timeline_start(&tl, link, elapsed_ns);
+    timeline_start(&tl, link, elapsed_ns, dev);
     air_init(&air);
     for (k = 0; k < n; k++) {
         struct pqpan_ble_shaped_txn x;
@@ -797,14 +868,16 @@ void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger b
                                const struct pqpan_ble_link *link,
                                const struct pqpan_ble_device *dev,
                                const struct pqpan_ble_txn *txns,
-                               const struct pqpan_ble_shaped *shaped, int *by_side)
+                               const struct pqpan_ble_shaped *shaped,
+                               struct pqpan_ble_flip *flip)
 {
     struct timeline tl;
     uint32_t k;
-    timeline_start(&tl, link, elapsed_ns);
+    timeline_start(&tl, link, elapsed_ns, dev);
     for (k = 0; k < shaped->n; k++) {
         timeline_step(&tl, link, counts, &txns[k], &shaped->x[k]);
     }
     timeline_end(&tl, &shaped->air, led, bits, counts, elapsed_ns, link, dev);
-    *by_side = tl.by_side;
+    flip->by_side = tl.by_side;
+    flip->crypto_end_ns = tl.end_flipped_ns;
 }

@@ -225,23 +225,27 @@ static void add_sleep(struct pqpan_ledger led[2], uint64_t span)
 }
 
 /* The last step after the last message (the study's Decaps; pqpan's protocol: the check of
- * the last message, whose cost is part of the side's key schedule, so it may take no time):
- * the events that pass while it runs, as a txn with only a wait. It ends the latency even
- * when it takes no time: the exchange is over when the last message has been received. */
-static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns)
+ * the last message, whose cost is part of the side's key schedule, so it may take no time),
+ * run by side: the events that pass while it runs, as a txn with only a wait (its sender
+ * the side that computes, as for a message's wait). It ends the latency even when it takes
+ * no time: the exchange is over when the last message has been received. */
+static void add_tail(struct pqpan_ble_txn *t, uint32_t *n, uint64_t tail_ns,
+                     enum pqpan_ble_role side)
 {
     struct pqpan_ble_txn *x = &t[(*n)++];
     memset(x, 0, sizeof *x);
+    x->sender = side;
     x->wait_ns = tail_ns;
     x->wait_phase = PQPAN_PHASE_CRYPTO;
 }
 
 /* The exchange on the link, which starts when the last set-up event closes; the
  * latency runs from the first computation's start to the last one's end. shaped: the
- * txns already shaped for the configuration's PHY and LL octets, or NULL. */
+ * txns already shaped for the configuration's PHY and LL octets, or NULL. *flip: what
+ * would differ with the keygen side flipped (its crypto_end_ns made the latency). */
 static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                      const struct pqpan_ble_device *dev, const struct pqpan_ble_txn *t, uint32_t n,
-                     const struct pqpan_ble_shaped *shaped, int *by_side)
+                     const struct pqpan_ble_shaped *shaped, struct pqpan_ble_flip *flip)
 {
     struct pqpan_ble_link l;
     uint64_t elapsed = 0;
@@ -250,14 +254,16 @@ static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_conf
     l.start_close_ns = out->counts.last_close_ns;
     out->counts.crypto_start_ns = 0u;
     out->counts.crypto_end_ns = 0u;
-    *by_side = 1; /* unknown without the shaped schedule */
+    flip->by_side = 1; /* unknown without the shaped schedule */
+    flip->crypto_end_ns = 0u;
     if (shaped != NULL) {
         pqpan_ble_schedule_shaped(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t,
-                                  shaped, by_side);
+                                  shaped, flip);
     } else {
         pqpan_ble_schedule(out->ledger, out->bits, &out->counts, &elapsed, &l, dev, t, n);
     }
     out->latency_ns = out->counts.crypto_end_ns - out->counts.crypto_start_ns;
+    flip->crypto_end_ns -= out->counts.crypto_start_ns; /* now the flipped latency */
 }
 
 /* Appends the transactions of one message to t[*n..), with its sender's method; the first
@@ -383,9 +389,9 @@ static void times_memo(uint64_t ns[PQPAN_OP_COUNT], uint64_t step[PQKE_STEPS],
  * INIT step, RESP after the RESP step, FIN (CONFIRM phase) after the FIN step and, in numeric
  * mode, REVEAL (CONFIRM) from the other side after its AFTER_FIN step. Returns the CPU time
  * that follows the last message (the study's Decaps, the responder's AFTER_FIN step, or 0
- * after REVEAL). */
+ * after REVEAL) in *tail_ns and the side that runs it in *tail_side. */
 static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns,
-                         const struct pqpan_ble_config *c,
+                         enum pqpan_ble_role *tail_side, const struct pqpan_ble_config *c,
                          const struct pqpan_ble_work_memo *w, const uint64_t step[])
 {
     enum pqpan_ble_role k = c->keygen_side;
@@ -399,6 +405,7 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
             rc = add_message(t, n, c, 0, w->msg_bytes[1], o, kt, step[PQKE_STEP_RESP]);
         }
         *tail_ns = step[PQKE_STEP_FIN];
+        *tail_side = k;
         return rc;
     }
     rc = add_message(t, n, c, 1, w->msg_bytes[0], k, kt, step[PQKE_STEP_INIT]);
@@ -411,6 +418,7 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
     }
     if (w->msg_bytes[3] == 0u) {
         *tail_ns = step[PQKE_STEP_AFTER_FIN];
+        *tail_side = o;
         return rc;
     }
     if (rc == PQPAN_OK) {
@@ -418,6 +426,7 @@ static int plan_exchange(struct pqpan_ble_txn *t, uint32_t *n, uint64_t *tail_ns
                          step[PQKE_STEP_AFTER_FIN]);
     }
     *tail_ns = 0;
+    *tail_side = k; /* the initiator, on REVEAL */
     return rc;
 }
 
@@ -464,6 +473,7 @@ static int plan_pqke(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cf
     struct pqpan_ble_work_memo own; /* the work, when no memo holds it */
     const struct pqpan_ble_work_memo *w;
     uint64_t tail = 0, step[PQKE_STEPS], ns[PQPAN_OP_COUNT];
+    enum pqpan_ble_role tail_side = cfg->keygen_side;
     enum pqpan_op first, last;
     p->n = 0;
     exchange_ops(&first, &last, cfg, 0);
@@ -478,10 +488,11 @@ static int plan_pqke(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cf
         ops_ns(ns, cycles, dev, first, last);
         steps_ns(step, &own, ns);
     }
-    if (w == NULL || plan_exchange(p->t, &p->n, &tail, cfg, w, step) != PQPAN_OK) {
+    if (w == NULL ||
+        plan_exchange(p->t, &p->n, &tail, &tail_side, cfg, w, step) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    add_tail(p->t, &p->n, tail);
+    add_tail(p->t, &p->n, tail, tail_side);
     book_crypto(p->book, cfg, w, cycles, ns);
     return PQPAN_OK;
 }
@@ -549,10 +560,10 @@ static int plan_of(struct pqpan_ble_plan *p, const struct pqpan_ble_config *cfg,
  * side's crypto, the sleep that fills the latency. */
 static void run_plan(struct pqpan_ble_estimate *out, const struct pqpan_ble_plan *p,
                      const struct pqpan_ble_shaped *shaped, const struct pqpan_ble_config *cfg,
-                     const struct pqpan_ble_device *dev, int *by_side)
+                     const struct pqpan_ble_device *dev, struct pqpan_ble_flip *flip)
 {
     int i;
-    exchange(out, cfg, dev, p->t, p->n, shaped, by_side);
+    exchange(out, cfg, dev, p->t, p->n, shaped, flip);
     for (i = 0; i < 2; i++) {
         book_put(&out->ledger[i], &p->book[i]);
     }
@@ -565,13 +576,13 @@ static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble
                           const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
     struct pqpan_ble_plan p;
-    int by_side;
+    struct pqpan_ble_flip flip;
     memset(out, 0, sizeof *out);
     if (!config_ok(cfg, dev) || plan_of(&p, cfg, dev, cycles, lesc, NULL) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
     pqpan_ble_setup_run(out, cfg, dev);
-    run_plan(out, &p, NULL, cfg, dev, &by_side);
+    run_plan(out, &p, NULL, cfg, dev, &flip);
     return PQPAN_OK;
 }
 
@@ -1012,13 +1023,16 @@ static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
     static const struct pqpan_ble_ledger_tail zero;
     static const struct pqpan_ble_bits_tail zero_bits;
     struct pqpan_ble_estimate *out = &cache->out;
+    struct pqpan_ble_flip flip;
     int j;
     for (j = 0; j < 2; j++) {
         tail_put(&out->ledger[j], &zero);
         bits_put(&out->bits[j], &zero_bits);
     }
     out->counts = s->counts;
-    run_plan(out, &p->plan, &p->shaped, cfg, dev, &x->by_side);
+    run_plan(out, &p->plan, &p->shaped, cfg, dev, &flip);
+    x->by_side = flip.by_side;
+    x->latency_flipped_ns = flip.crypto_end_ns;
     for (j = 0; j < 2; j++) {
         tail_take(&x->tail[j], &out->ledger[j]);
         bits_take(&x->bits_tail[j], &out->bits[j]);
@@ -1068,11 +1082,13 @@ static void mirror_side(struct pqpan_ble_exchange_memo *x, const struct pqpan_bl
 
 /* Slot x (under key) from slot m, the same exchange with every message's sender swapped
  * (the keygen side flipped), m's timeline not depending on which side sent (m->by_side
- * 0): the events, waits and latency are m's, and so is each side's per-event cost (its
- * role's: HFXO, ramp, pre/post-processing, RX window) and T_IFS; what a side sends and
- * receives (TX, RX, octets, data PDUs, messages) and computes (CPU, operations) is what
- * the other side of m did, and its sleep fills the latency around the rest, as add_sleep
- * does. x and m are the two slots of one pair (exchange_slot_index). */
+ * 0): the events and waits are m's, and so is each side's per-event cost (its role's:
+ * HFXO, ramp, pre/post-processing, RX window) and T_IFS; the latency is m's with the
+ * computations run by the other sides (m->latency_flipped_ns: the events that suspend
+ * them start earlier on the peripheral); what a side sends and receives (TX, RX, octets,
+ * data PDUs, messages) and computes (CPU, operations) is what the other side of m did,
+ * and its sleep fills the latency around the rest, as add_sleep does. x and m are the two
+ * slots of one pair (exchange_slot_index). */
 static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
                             struct pqpan_ble_exchange_memo *x,
                             const struct pqpan_ble_exchange_memo *m,
@@ -1080,6 +1096,9 @@ static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
 {
     int i;
     *x = *m;
+    x->latency_ns = m->latency_flipped_ns;
+    x->latency_flipped_ns = m->latency_ns;
+    x->counts.crypto_end_ns = x->counts.crypto_start_ns + x->latency_ns;
     for (i = 0; i < 2; i++) {
         mirror_side(x, m, i);
     }

@@ -47,8 +47,13 @@ static int battery_in_ok(const struct pqpan_advise_battery_in *in)
     return finite_positive(in->capacity_mah) && finite_positive(in->idle_ua) &&
            finite_positive(in->exchange_uc) && isfinite(in->exchange_s) &&
            in->exchange_s >= 0.0 && finite_positive(in->rekey_s) &&
-           in->exchange_s < in->rekey_s;
+           in->exchange_s < in->rekey_s && isfinite(in->app_ua) && in->app_ua >= 0.0 &&
+           isfinite(in->self_discharge) && in->self_discharge >= 0.0 &&
+           in->self_discharge <= 1.0 && finite_positive(in->derate) && in->derate <= 1.0;
 }
+
+/* One year of 365.25 days, in seconds: the self-discharge's time base. */
+#define SECONDS_PER_YEAR (365.25 * 86400.0)
 
 int pqpan_advise_battery(struct pqpan_advise_battery *out,
                          const struct pqpan_advise_battery_in *in)
@@ -62,15 +67,18 @@ int pqpan_advise_battery(struct pqpan_advise_battery *out,
         return PQPAN_ERR_INVALID_ARG;
     }
     out->capacity_uc = in->capacity_mah * UC_PER_MAH;
-    out->exchanges = out->capacity_uc / in->exchange_uc;
+    out->usable_uc = out->capacity_uc * in->derate;
+    out->exchanges = out->usable_uc / in->exchange_uc;
+    /* The application's load and the self-discharge, both constant currents (µC / s = µA). */
+    out->drain_ua = in->app_ua + out->capacity_uc * in->self_discharge / SECONDS_PER_YEAR;
     /* One rekey interval: the exchange (its own charge over exchange_s), then the idle
-     * link for the rest. µC / s = µA. */
+     * link for the rest, and the drain throughout. */
     period_uc = in->exchange_uc + in->idle_ua * (in->rekey_s - in->exchange_s);
-    out->avg_ua = period_uc / in->rekey_s;
-    out->rekey_ua = out->avg_ua - in->idle_ua;
+    out->avg_ua = period_uc / in->rekey_s + out->drain_ua;
+    out->rekey_ua = out->avg_ua - in->idle_ua - out->drain_ua;
     out->rekey_share = out->rekey_ua / out->avg_ua;
-    out->life_s = out->capacity_uc / out->avg_ua;
-    out->life_idle_s = out->capacity_uc / in->idle_ua;
+    out->life_s = out->usable_uc / out->avg_ua;
+    out->life_idle_s = out->usable_uc / (in->idle_ua + out->drain_ua);
     return PQPAN_OK;
 }
 

@@ -5,6 +5,8 @@
 
 #include "pqpan/ieee802154.h"
 
+#define IPV6_OFF_NEXT_HEADER 6u /* RFC 8200 §3 */
+
 void pqpan_802154_plan_mhr(struct pqpan_802154_mhr *h, const struct pqpan_802154_link_cfg *c,
                            uint8_t seq)
 {
@@ -49,8 +51,16 @@ void pqpan_802154_link_udp_spec(struct pqpan_6lowpan_udp_spec *spec,
 }
 
 /* Compressed and uncompressed header sizes for configuration c, measured by compressing a
- * header-only datagram (the sizes do not depend on the payload length). */
-static int header_sizes(size_t *comp, size_t *uncomp, const struct pqpan_802154_link_cfg *c)
+ * header-only datagram (the sizes do not depend on the payload length). A fragment packet
+ * (fragment 1) has the Fragment header's Next Header (44) in the IPv6 header: IPHC carries
+ * it inline and compresses nothing after it, as Zephyr (subsys/net/ip/6lo.c compress_nh:
+ * next header compressed only for UDP) and Linux (net/6lowpan/nhc_fragment.c registers the
+ * RFC 6282 §4.2 Fragment NHC, EID 2, without a compressor) send it. RFC 6282 §4.2's NHC for
+ * the Fragment header would not shrink a later fragment (1 + Next Header 1 + Length 1 + 6
+ * octets = 9, as IPHC's inline 44 + the 8 octets), and NHC UDP after it would elide the UDP
+ * length, which §4.3.3 infers from the lower layer, wrong for a fragment. */
+static int header_sizes(size_t *comp, size_t *uncomp, const struct pqpan_802154_link_cfg *c,
+                        int fragment)
 {
     uint8_t dgram[PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS];
     uint8_t out[PQPAN_6LOWPAN_MAX_COMP_HDR];
@@ -62,8 +72,11 @@ static int header_sizes(size_t *comp, size_t *uncomp, const struct pqpan_802154_
     if (rc != PQPAN_OK) {
         return rc;
     }
+    if (fragment) {
+        dgram[IPV6_OFF_NEXT_HEADER] = PQPAN_IPV6_NEXT_HEADER_FRAGMENT;
+    }
     return pqpan_6lowpan_compress(out, sizeof out, comp, uncomp, dgram, len, &c->src, &c->dst,
-                                  c->nhc_udp);
+                                  fragment ? 0 : c->nhc_udp);
 }
 
 static int plan_frames(struct pqpan_802154_plan *plan, struct pqpan_802154_frame_plan *frames,
@@ -95,42 +108,37 @@ static int plan_frames(struct pqpan_802154_plan *plan, struct pqpan_802154_frame
     return PQPAN_OK;
 }
 
-int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_frame_plan *frames,
-                          size_t cap, const struct pqpan_802154_link_cfg *c,
-                          size_t udp_payload_len)
+/* Plans an IPv6 packet of pkt_len octets whose first uncomp octets IPHC (+ NHC) compresses
+ * into comp octets. */
+static int plan_packet(struct pqpan_802154_plan *plan, struct pqpan_802154_frame_plan *frames,
+                       size_t cap, const struct pqpan_802154_link_cfg *c, size_t pkt_len,
+                       int fragment)
 {
     struct pqpan_802154_mhr h;
-    size_t comp, uncomp, payload_len, max_payload;
+    size_t comp, uncomp, max_payload;
     int rc;
-    if (plan == 0) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
     memset(plan, 0, sizeof *plan);
-    if (c == 0 || udp_payload_len > PQPAN_6LOWPAN_MAX_DATAGRAM) {
-        return c == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_BAD_LENGTH;
-    }
     pqpan_802154_plan_mhr(&h, c, 0);
     max_payload = pqpan_802154_mac_max_payload(&h);
     if (max_payload == 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = header_sizes(&comp, &uncomp, c);
+    rc = header_sizes(&comp, &uncomp, c, fragment);
     if (rc != PQPAN_OK) {
         return rc;
     }
-    /* Octets after the part the compressed header replaces. */
-    payload_len = PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + udp_payload_len - uncomp;
-    plan->datagram_octets = PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + udp_payload_len;
+    plan->datagram_octets = pkt_len;
     plan->comp_hdr_octets = comp;
     plan->mhr_octets = pqpan_802154_mac_mhr_len(&h);
     plan->mic_octets = pqpan_802154_sec_mic_len(c->sec_level);
     plan->exceeds_mtu = plan->datagram_octets > PQPAN_6LOWPAN_IPV6_MTU;
-    rc = pqpan_6lowpan_frag_count(&plan->frames, comp, uncomp, payload_len, max_payload);
+    /* the octets after the part the compressed header replaces */
+    rc = pqpan_6lowpan_frag_count(&plan->frames, comp, uncomp, pkt_len - uncomp, max_payload);
     if (rc == PQPAN_OK && frames != 0 && cap < plan->frames) {
         rc = PQPAN_ERR_BUFFER_TOO_SMALL;
     }
     if (rc == PQPAN_OK) {
-        rc = plan_frames(plan, frames, uncomp, payload_len, max_payload);
+        rc = plan_frames(plan, frames, uncomp, pkt_len - uncomp, max_payload);
     }
     if (rc != PQPAN_OK) {
         memset(plan, 0, sizeof *plan);
@@ -147,6 +155,36 @@ int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_fr
     plan->total_ns = plan->data_airtime_ns + plan->ifs_ns +
                      (uint64_t)plan->frames * (plan->turnaround_ns + plan->ack_airtime_ns);
     return PQPAN_OK;
+}
+
+int pqpan_802154_plan_udp(struct pqpan_802154_plan *plan, struct pqpan_802154_frame_plan *frames,
+                          size_t cap, const struct pqpan_802154_link_cfg *c,
+                          size_t udp_payload_len)
+{
+    if (plan == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(plan, 0, sizeof *plan);
+    if (c == 0 || udp_payload_len > PQPAN_6LOWPAN_MAX_DATAGRAM) {
+        return c == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_BAD_LENGTH;
+    }
+    return plan_packet(plan, frames, cap, c,
+                       PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + udp_payload_len, 0);
+}
+
+int pqpan_802154_plan_ipv6_fragment(struct pqpan_802154_plan *plan,
+                                    struct pqpan_802154_frame_plan *frames, size_t cap,
+                                    const struct pqpan_802154_link_cfg *c, size_t pkt_len)
+{
+    if (plan == 0) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(plan, 0, sizeof *plan);
+    if (c == 0 || pkt_len <= PQPAN_IPV6_HDR_OCTETS + PQPAN_IPV6_FRAG_HDR_OCTETS ||
+        pkt_len > PQPAN_6LOWPAN_IPV6_MTU) {
+        return c == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_BAD_LENGTH;
+    }
+    return plan_packet(plan, frames, cap, c, pkt_len, 1);
 }
 
 /* ---- PQKE messages in datagrams (segments, ieee802154.h) ---- */
@@ -201,4 +239,36 @@ int pqpan_802154_msg_datagram_write(uint8_t *out, size_t cap, size_t *out_len, c
     }
     *out_len = dlen;
     return PQPAN_OK;
+}
+
+/* ---- A message in IPv6 packets: segments, or IPv6 fragments ---- */
+
+size_t pqpan_802154_msg_packets(size_t len, int ipv6_frag)
+{
+    if (!ipv6_frag || len == 0) {
+        return pqpan_802154_msg_datagrams(len);
+    }
+    return pqpan_ipv6frag_count(PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + len);
+}
+
+int pqpan_802154_plan_msg_packet(struct pqpan_802154_plan *plan,
+                                 struct pqpan_802154_frame_plan *frames, size_t cap,
+                                 const struct pqpan_802154_link_cfg *c, size_t len, size_t i,
+                                 int ipv6_frag)
+{
+    size_t pkt = PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS + len;
+    size_t n = pqpan_802154_msg_packets(len, ipv6_frag);
+    if (i >= n) {
+        if (plan != 0) {
+            memset(plan, 0, sizeof *plan);
+        }
+        return plan == 0 ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_BAD_LENGTH;
+    }
+    if (!ipv6_frag) {
+        return pqpan_802154_plan_udp(plan, frames, cap, c, pqpan_802154_msg_datagram_len(len, i));
+    }
+    if (n == 1) {
+        return pqpan_802154_plan_udp(plan, frames, cap, c, len);
+    }
+    return pqpan_802154_plan_ipv6_fragment(plan, frames, cap, c, pqpan_ipv6frag_len(pkt, i));
 }

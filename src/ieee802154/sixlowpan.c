@@ -2,6 +2,7 @@
  * fragmentation and reassembly; the UDP checksum of RFC 8200 §8.1. */
 #include <string.h>
 
+#include "ieee802154/internal.h"
 #include "pqpan/ieee802154.h"
 
 /* RFC 6282 §3.1.1: IPHC dispatch 011xxxxx and its fields. */
@@ -706,26 +707,6 @@ static int same_addr(const struct pqpan_802154_addr *a, const struct pqpan_80215
                                             : a->short_addr == b->short_addr;
 }
 
-/* Marks units [off, off+len) as received. Returns 1 if all were new, 0 if all were
- * already present (duplicate), -1 for a partial overlap. */
-static int mark_units(struct pqpan_6lowpan_reasm *r, size_t off, size_t len)
-{
-    size_t u, first = off / FRAG_UNIT, last = (off + len - 1) / FRAG_UNIT, seen = 0;
-    for (u = first; u <= last; u++) {
-        seen += (size_t)((r->have[u / 8] >> (u % 8)) & 1);
-    }
-    if (seen == last - first + 1) {
-        return 0;
-    }
-    if (seen != 0) {
-        return -1;
-    }
-    for (u = first; u <= last; u++) {
-        r->have[u / 8] = (uint8_t)(r->have[u / 8] | (1u << (u % 8)));
-    }
-    return 1;
-}
-
 /* An unfragmented IPHC datagram: decompress straight into buf. */
 static int input_whole(uint8_t *buf, size_t cap, size_t *dgram_len, const uint8_t *p, size_t len,
                        const struct pqpan_802154_addr *src, const struct pqpan_802154_addr *dst)
@@ -766,7 +747,7 @@ static int reasm_place(struct pqpan_6lowpan_reasm *r, uint8_t *buf, size_t *dgra
         reasm_drop(r);
         return PQPAN_ERR_MALFORMED;
     }
-    fresh = mark_units(r, off, n);
+    fresh = pqpan_802154_reasm_mark(r->have, off, n);
     if (fresh < 0) {
         reasm_drop(r);
         return PQPAN_ERR_MALFORMED;

@@ -233,9 +233,10 @@ int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
     return PQPAN_OK;
 }
 
-/* Takes the application's output of side n: sent once its crypto is done. */
+/* Takes the application's output of side n: sent once its CPU has finished the first
+ * ready_after operations it has queued (its crypto). */
 static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t len,
-                         uint64_t ready_ns)
+                         uint32_t ready_after)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     struct pqpan_ble_txn t[PQPAN_BLE_TXN_MAX];
@@ -274,7 +275,7 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     nd->lw_value_len = 0;
     nd->out_busy = 1;
     nd->out_ready_pending = 1;
-    return pqpan_sim_schedule_host(s, n, ready_ns);
+    return pqpan_sim_ready_after(s, n, ready_after);
 }
 
 /* ---- the application -------------------------------------------------------------- */
@@ -290,27 +291,36 @@ static int take_ltk(struct pqpan_sim *s, int n, const uint8_t *ltk)
 }
 
 static int app_step(struct pqpan_sim *s, int n, int rc, const uint8_t *out, size_t out_len,
-                    const struct pqpan_sim_work *w, const struct pqpan_sim_observer *obs,
-                    void *obs_ctx)
+                    const struct pqpan_sim_work *w)
 {
-    uint64_t ready;
+    uint32_t queued = 0, ready_after;
+    if (rc == PQPAN_OK) {
+        rc = pqpan_sim_queue_crypto(s, n, w->ops, &queued);
+    }
+    /* the message waits for this step's operations (and so for those queued before
+     * them); one that needs none goes at once */
+    ready_after = queued > 0u ? s->node[n].cpu.n : 0u;
+    if (rc == PQPAN_OK) {
+        rc = pqpan_sim_queue_crypto(s, n, w->ops_after, NULL);
+    }
     if (rc != PQPAN_OK) {
         return rc;
     }
-    ready = pqpan_sim_book_crypto(s, n, w->ops, s->now_ns, obs, obs_ctx);
-    (void)pqpan_sim_book_crypto(s, n, w->ops_after, ready, obs, obs_ctx);
-    if (w->last_step && s->crypto_started && ready > s->crypto_last_ns) {
-        s->crypto_last_ns = ready;
+    if (w->last_step && queued == 0u && s->crypto_started) {
+        /* the exchange's last step computes nothing (its check is in the key schedule's
+         * cost): the latency ends when it runs, once the CPU is the application's again */
+        uint64_t t = s->node[n].cpu.free_ns > s->now_ns ? s->node[n].cpu.free_ns : s->now_ns;
+        s->crypto_last_ns = t > s->crypto_last_ns ? t : s->crypto_last_ns;
     }
     if (w->done) {
         s->node[n].done = 1;
     }
-    rc = start_message(s, n, out, out_len, ready);
+    rc = start_message(s, n, out, out_len, ready_after);
     return rc == PQPAN_OK && w->ltk != NULL ? take_ltk(s, n, w->ltk) : rc;
 }
 
 int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *app,
-                             void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx)
+                             void *app_ctx)
 {
     uint8_t out[PQPAN_SIM_MSG_MAX];
     struct pqpan_sim_work w;
@@ -323,11 +333,10 @@ int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *ap
     for (i = 0; i < 2; i++) {
         s->node[i].in_expect = (uint16_t)app->expect(app_ctx, (enum pqpan_ble_role)i);
     }
-    return app_step(s, k, rc, out, out_len, &w, obs, obs_ctx);
+    return app_step(s, k, rc, out, out_len, &w);
 }
 
-static int deliver(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, void *app_ctx,
-                   const struct pqpan_sim_observer *obs, void *obs_ctx)
+static int deliver(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, void *app_ctx)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     uint8_t out[PQPAN_SIM_MSG_MAX];
@@ -341,7 +350,7 @@ static int deliver(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, 
     nd->in_len = 0;
     nd->in_frame = 0;
     nd->in_expect = (uint16_t)app->expect(app_ctx, (enum pqpan_ble_role)n);
-    return app_step(s, n, rc, out, out_len, &w, obs, obs_ctx);
+    return app_step(s, n, rc, out, out_len, &w);
 }
 
 /* ---- receiving -------------------------------------------------------------------- */
@@ -655,7 +664,7 @@ static int return_credits(struct pqpan_sim *s, int n)
 }
 
 int pqpan_sim_host_release(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app,
-                           void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx)
+                           void *app_ctx)
 {
     struct pqpan_sim_node *nd = &s->node[n];
     int rc = return_credits(s, n);
@@ -668,7 +677,7 @@ int pqpan_sim_host_release(struct pqpan_sim *s, int n, const struct pqpan_sim_ap
     }
     pqpan_sim_release_replies(s, n);
     if (nd->deliver_pending) {
-        rc = deliver(s, n, app, app_ctx, obs, obs_ctx);
+        rc = deliver(s, n, app, app_ctx);
         if (rc != PQPAN_OK) {
             return rc;
         }

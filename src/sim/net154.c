@@ -115,8 +115,9 @@ static void catch_up(struct pqpan_sim154 *s, unsigned n, uint64_t t)
     booked(s, n, st == PQPAN_STATE_CPU ? PQPAN_PHASE_CRYPTO : (enum pqpan_phase)s->phase, st, t);
 }
 
-/* Books [a, b) of party n in state st, the part not booked already. */
-static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, uint64_t a, uint64_t b)
+/* Books [a, b) of party n in state st and phase, the part not booked already. */
+static void book_span_in(struct pqpan_sim154 *s, unsigned n, enum pqpan_phase phase,
+                         enum pqpan_state st, uint64_t a, uint64_t b)
 {
     struct pqpan_sim154_party *p;
     if (!is_party(n)) {
@@ -125,8 +126,14 @@ static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, u
     p = &s->party[n];
     catch_up(s, n, a);
     if (b > p->acct_ns) {
-        booked(s, n, (enum pqpan_phase)s->phase, st, b);
+        booked(s, n, phase, st, b);
     }
+}
+
+/* The same in the current phase. */
+static void book_span(struct pqpan_sim154 *s, unsigned n, enum pqpan_state st, uint64_t a, uint64_t b)
+{
+    book_span_in(s, n, (enum pqpan_phase)s->phase, st, a, b);
 }
 
 /* Gives back the sleep booked last by party n after t (when it began before t): a wake-up
@@ -294,15 +301,19 @@ static void backoff(struct run *r, unsigned n, uint64_t delay)
     set_main(r, n, s->now_ns + delay + ns);
 }
 
-/* A party that listens through its backoff and was asleep wakes first. */
+/* A party that listens through its backoff and was asleep wakes first; a node whose radio
+ * is still sending an Imm-Ack starts when that is over. */
 static void csma_start(struct run *r, unsigned n)
 {
     struct pqpan_sim154_node *x = &r->s->node[n];
-    uint64_t delay = 0;
+    uint64_t delay = 0, now = r->s->now_ns;
     x->nb = 0;
     x->be = r->s->cfg.exch.csma.min_be;
     if (r->s->cfg.exch.backoff_rx && asleep(r->s, n)) {
         delay = wake_up(r->s, n);
+    }
+    if (x->ack_end_ns > now + delay) {
+        delay = x->ack_end_ns - now;
     }
     backoff(r, n, delay);
 }
@@ -421,6 +432,19 @@ static void count_rx(struct pqpan_ledger *l, size_t psdu)
     l->bytes_rx += PQPAN_802154_SHR_OCTETS + PQPAN_802154_PHR_OCTETS + psdu;
 }
 
+/* Party rcv received a data frame intact: its radio turns around (aTurnaroundTime, IFS
+ * state) and sends the Imm-Ack (§6.7.4), booked now in the phase of the frame's message,
+ * ahead of whatever the party does meanwhile (it may compute: the radio's time comes first,
+ * the CPU's is booked after it). The MAC starts no frame of its own before that is over. */
+static void book_ack_ahead(struct pqpan_sim154 *s, unsigned rcv, enum pqpan_phase phase)
+{
+    uint64_t t = s->now_ns, turn = t + PQPAN_802154_TURNAROUND_NS;
+    uint64_t end = turn + pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
+    book_span_in(s, rcv, phase, PQPAN_STATE_IFS, t, turn);
+    book_span_in(s, rcv, phase, PQPAN_STATE_TX, turn, end);
+    s->node[rcv].ack_end_ns = end;
+}
+
 static void tx_start(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
@@ -457,40 +481,78 @@ static unsigned side_of(const struct pqpan_sim154 *s, unsigned n)
     return n == 0u ? s->cfg.initiator_side : 1u - s->cfg.initiator_side;
 }
 
-/* Both done and nothing left to send: the run ends, judged by the application. */
+/* The IPv6 packets party n's message of len octets goes in. */
+static size_t packets_of(const struct pqpan_sim154 *s, size_t len)
+{
+    return pqpan_802154_msg_packets(len, s->cfg.exch.ipv6_frag);
+}
+
+/* Both done and nothing left to send (a message whose last frame is acknowledged is not
+ * in flight: the IFS that follows spaces only a next frame): the run ends, judged by the
+ * application. */
 static void check_end(struct run *r)
 {
     const struct pqpan_sim154_party *p = r->s->party;
     unsigned n;
     for (n = 0; n < 2; n++) {
-        if (!p[n].done || p[n].sending || p[n].has_next || p[n].rtx_pending || p[n].computing) {
+        if (!p[n].done || (p[n].sending && !p[n].delivered) || p[n].has_next ||
+            p[n].rtx_pending || p[n].computing) {
             return;
         }
     }
     stop(r, r->app->verify != NULL ? r->app->verify(r->app_ctx) : PQPAN_OK);
 }
 
-/* Builds party n's datagram p->seg of its message (the message, or one of its segments:
- * ieee802154.h) (RFC 768 UDP in IPv6, RFC 6282 IPHC) and starts its first fragment; a new
- * datagram tag each time (RFC 4944 §5.3). */
+/* Builds datagram p->seg of party n's message into p->dgram: the message, or one of its
+ * segments (ieee802154.h), in UDP (RFC 768) and IPv6. */
+static int build_segment(struct pqpan_sim154_party *p, size_t *dlen)
+{
+    struct pqpan_6lowpan_udp_spec spec;
+    uint8_t payload[PQPAN_802154_UDP_PAYLOAD_MAX];
+    size_t plen = 0;
+    int rc;
+    pqpan_802154_link_udp_spec(&spec, &p->link);
+    rc = pqpan_802154_msg_datagram_write(payload, sizeof payload, &plen, p->msg, p->msg_len, p->seg);
+    if (rc == PQPAN_OK) {
+        rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, dlen, &spec, payload, plen);
+    }
+    return rc;
+}
+
+/* The message's whole UDP datagram, and a new Identification for its fragments (RFC 8200
+ * §4.5): once per sending of the message. */
+static int build_whole(struct pqpan_sim154_party *p)
+{
+    struct pqpan_6lowpan_udp_spec spec;
+    size_t len = 0;
+    int rc;
+    pqpan_802154_link_udp_spec(&spec, &p->link);
+    rc = pqpan_6lowpan_build_udp(p->whole, sizeof p->whole, &len, &spec, p->msg, p->msg_len);
+    p->whole_len = (uint16_t)len;
+    p->ident++;
+    return rc;
+}
+
+/* Builds party n's IPv6 packet p->seg of its message (the message, a segment, or an IPv6
+ * fragment of its datagram) and starts its first 6LoWPAN fragment: RFC 6282 IPHC (NHC UDP
+ * where the packet's next header is UDP), a new datagram tag each time (RFC 4944 §5.3). */
 static void start_datagram(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
-    struct pqpan_6lowpan_udp_spec spec;
     struct pqpan_802154_mhr h;
-    uint8_t payload[PQPAN_802154_UDP_PAYLOAD_MAX];
-    size_t plen = 0, dlen = 0, clen = 0, ulen = 0, frames = 0;
-    int rc;
-    pqpan_802154_link_udp_spec(&spec, &p->link);
+    size_t dlen = 0, clen = 0, ulen = 0, frames = 0;
+    int frag = s->cfg.exch.ipv6_frag && packets_of(s, p->msg_len) > 1, rc;
     pqpan_802154_plan_mhr(&h, &p->link, 0);
-    rc = pqpan_802154_msg_datagram_write(payload, sizeof payload, &plen, p->msg, p->msg_len, p->seg);
-    if (rc == PQPAN_OK) {
-        rc = pqpan_6lowpan_build_udp(p->dgram, sizeof p->dgram, &dlen, &spec, payload, plen);
+    if (frag) {
+        rc = pqpan_ipv6frag_write(p->dgram, sizeof p->dgram, &dlen, p->whole, p->whole_len, p->seg,
+                                  p->ident);
+    } else {
+        rc = build_segment(p, &dlen);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_6lowpan_compress(p->comp, sizeof p->comp, &clen, &ulen, p->dgram, dlen,
-                                    &p->link.src, &p->link.dst, p->link.nhc_udp);
+                                    &p->link.src, &p->link.dst, frag ? 0 : p->link.nhc_udp);
     }
     if (rc == PQPAN_OK) {
         rc = pqpan_6lowpan_frag_count(&frames, clen, ulen, dlen - ulen, pqpan_802154_mac_max_payload(&h));
@@ -506,6 +568,7 @@ static void start_datagram(struct run *r, unsigned n)
     p->frame = 0;
     p->tag++;
     p->sending = 1;
+    p->delivered = 0;
     s->res.dgrams[n]++;
     phase_switch(r, (enum pqpan_phase)p->phase);
     s->node[n].attempts = 0;
@@ -513,10 +576,16 @@ static void start_datagram(struct run *r, unsigned n)
     csma_start(r, n);
 }
 
-/* Party n sends its message (again) from its first datagram. */
+/* Party n sends its message (again) from its first IPv6 packet. */
 static void start_message(struct run *r, unsigned n)
 {
-    r->s->party[n].seg = 0;
+    struct pqpan_sim154_party *p = &r->s->party[n];
+    int rc = r->s->cfg.exch.ipv6_frag ? build_whole(p) : PQPAN_OK;
+    p->seg = 0;
+    if (rc != PQPAN_OK) {
+        r->err = rc;
+        return;
+    }
     start_datagram(r, n);
 }
 
@@ -639,7 +708,7 @@ static void datagram_done(struct run *r, unsigned n, int ok)
         start_message(r, n);
         return;
     }
-    if (ok && p->seg + 1u < pqpan_802154_msg_datagrams(p->msg_len)) {
+    if (ok && p->seg + 1u < packets_of(s, p->msg_len)) {
         p->seg++;
         start_datagram(r, n);
         return;
@@ -713,23 +782,28 @@ static int segment_in(struct pqpan_sim154_party *p, const uint8_t *d, size_t d_l
     return p->seg_in_next == count;
 }
 
-/* The MAC is done with the frame that completed a datagram (ACK sent, IFS over): its UDP
- * payload is the message, or a segment of one; a whole message goes to the application
- * unless it duplicates the last one. */
+/* The frame that completed a datagram has been received: the datagram goes up the stack
+ * at once (the receiver's Imm-Ack goes on meanwhile; the IFS spaces only the sender's own
+ * frames, IEEE 802.15.4-2020 §6.2.4). Its UDP payload is the message, or a segment of one;
+ * a whole message goes to the application unless it duplicates the last one. */
 static void on_deliver(struct run *r, unsigned n)
 {
     struct pqpan_sim154 *s = r->s;
     struct pqpan_sim154_party *p = &s->party[n];
-    const uint8_t *msg = p->rx + PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
+    const uint8_t *msg = p->ip_rx + PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
     struct pqpan_sim_work w;
-    size_t len, out_len = 0;
-    int rc;
-    if (!udp_ok(p->rx, p->rx_len)) {
-        r->err = PQPAN_ERR_MALFORMED;
+    size_t len = 0, out_len = 0;
+    int rc = pqpan_ipv6frag_reasm_input(&p->ip_reasm, p->ip_rx, sizeof p->ip_rx, &len, p->rx,
+                                        p->rx_len, s->now_ns);
+    p->rx_len = 0;
+    if (rc != PQPAN_OK || (len != 0 && !udp_ok(p->ip_rx, len))) {
+        r->err = rc != PQPAN_OK ? rc : PQPAN_ERR_MALFORMED;
         return;
     }
-    len = (size_t)p->rx_len - PQPAN_IPV6_HDR_OCTETS - PQPAN_UDP_HDR_OCTETS;
-    p->rx_len = 0;
+    if (len == 0) {
+        return; /* an IPv6 fragment: the packet is not complete yet */
+    }
+    len -= PQPAN_IPV6_HDR_OCTETS + PQPAN_UDP_HDR_OCTETS;
     if (len >= PQPAN_802154_SEG_HDR_OCTETS && (msg[0] & PQPAN_802154_SEG_FLAG) != 0) {
         if (!segment_in(p, msg, len)) {
             return;
@@ -813,10 +887,7 @@ static void receive_frame(struct run *r, unsigned rcv, unsigned snd)
     }
     if (dlen != 0) {
         p->rx_len = (uint16_t)dlen;
-        schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS +
-                        pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU) +
-                        pqpan_802154_mac_ifs_ns(x->psdu_len),
-                 EV_DELIVER, rcv, 0);
+        schedule(r, s->now_ns, EV_DELIVER, rcv, 0);
     }
 }
 
@@ -908,6 +979,7 @@ static void on_tx_end(struct run *r, unsigned n)
         book_span(s, rcv, PQPAN_STATE_RX, x->tx_start_ns, s->now_ns);
     }
     if (!own && !air_destroys(s, rcv, x->tx_start_ns, s->now_ns, n)) {
+        book_ack_ahead(s, rcv, (enum pqpan_phase)s->party[n].phase);
         receive_frame(r, rcv, n);
         schedule(r, s->now_ns + PQPAN_802154_TURNAROUND_NS, EV_ACK_START, rcv, 0);
     } else {
@@ -917,7 +989,7 @@ static void on_tx_end(struct run *r, unsigned n)
     set_main(r, n, s->now_ns + pqpan_802154_mac_ack_wait_ns());
 }
 
-/* The Imm-Ack, aTurnaroundTime after the data frame (§6.7.4). */
+/* The Imm-Ack, aTurnaroundTime after the data frame (§6.7.4); its time is booked already. */
 static void on_ack_start(struct run *r, unsigned rcv)
 {
     struct pqpan_sim154 *s = r->s;
@@ -927,7 +999,6 @@ static void on_ack_start(struct run *r, unsigned rcv)
         return; /* half duplex: busy sending its own frame */
     }
     air_add(r, rcv, s->now_ns, s->now_ns + air);
-    book_span(s, rcv, PQPAN_STATE_IFS, s->now_ns - PQPAN_802154_TURNAROUND_NS, s->now_ns);
     count_tx(&s->res.ledger[rcv], PQPAN_802154_ACK_PSDU);
     schedule(r, s->now_ns + air, EV_ACK_END, rcv, 0);
     if (r->on_frame != NULL) {
@@ -936,15 +1007,17 @@ static void on_ack_start(struct run *r, unsigned rcv)
     }
 }
 
-/* The ACK reaches the sender unless a transmission it hears overlapped it; then the IFS
- * after the acknowledged frame (§6.2.4). */
+/* The ACK reaches the sender unless a transmission it hears overlapped it (booked in the
+ * phase of the sender's message); then the IFS after the acknowledged frame (§6.2.4). The
+ * acknowledged last frame of a message delivers it: the exchange may end here. */
 static void on_ack_end(struct run *r, unsigned rcv)
 {
     struct pqpan_sim154 *s = r->s;
     unsigned n = 1u - rcv;
     struct pqpan_sim154_node *x = &s->node[n];
+    struct pqpan_sim154_party *p;
+    enum pqpan_phase phase;
     uint64_t air = pqpan_802154_phy_ppdu_ns(PQPAN_802154_ACK_PSDU);
-    book_span(s, rcv, PQPAN_STATE_TX, s->now_ns - air, s->now_ns);
     if (x->state != ST_WAIT_ACK || s->node[rcv].ack_seq != x->seq) {
         return;
     }
@@ -952,11 +1025,18 @@ static void on_ack_end(struct run *r, unsigned rcv)
         s->res.rx_lost[n]++;
         return;
     }
-    book_span(s, n, PQPAN_STATE_IFS, s->now_ns - air - PQPAN_802154_TURNAROUND_NS, s->now_ns - air);
-    book_span(s, n, PQPAN_STATE_RX, s->now_ns - air, s->now_ns);
+    p = &s->party[n];
+    phase = (enum pqpan_phase)p->phase;
+    book_span_in(s, n, phase, PQPAN_STATE_IFS, s->now_ns - air - PQPAN_802154_TURNAROUND_NS,
+                 s->now_ns - air);
+    book_span_in(s, n, phase, PQPAN_STATE_RX, s->now_ns - air, s->now_ns);
     count_rx(&s->res.ledger[n], PQPAN_802154_ACK_PSDU);
     set_state(s, n, ST_IFS);
     set_main(r, n, s->now_ns + pqpan_802154_mac_ifs_ns(x->psdu_len));
+    if (p->frame + 1u == p->frames && p->seg + 1u == packets_of(s, p->msg_len)) {
+        p->delivered = 1;
+        check_end(r);
+    }
 }
 
 /* Frame acknowledged (or broadcast) and IFS over: the next fragment, or the datagram done. */
@@ -1095,7 +1175,7 @@ int pqpan_sim154_config_check(const struct pqpan_sim154_config *c)
         !(c->load_fps >= 0.0 && c->load_fps < 1e6) || !bg_ok || c->initiator_side > 1u ||
         c->reasm_timeout_ms == 0 || c->reasm_timeout_ms > PQPAN_SIM154_REASM_TIMEOUT_MS_MAX ||
         c->dgram_retries > PQPAN_SIM154_DGRAM_RETRIES_MAX ||
-        c->capture > PQPAN_SIM154_CAPTURE_FIRST || e->cpu_hz == 0 ||
+        c->capture > PQPAN_SIM154_CAPTURE_FIRST || e->cpu_hz == 0 || e->ipv6_frag > 1u ||
         !e->link.ack_request || e->link.src.mode == PQPAN_802154_ADDR_NONE ||
         (e->link.sec_level != PQPAN_802154_SEC_NONE &&
          pqpan_802154_sec_aux_len(e->link.sec_level, e->link.key_id_mode) == 0) ||
@@ -1134,6 +1214,8 @@ int pqpan_sim154_init(struct pqpan_sim154 *s, const struct pqpan_sim154_config *
     for (n = 0; n < 2; n++) {
         s->party[n].tag = (uint16_t)(n << 15);
         pqpan_6lowpan_reasm_init(&s->party[n].reasm, (uint64_t)cfg->reasm_timeout_ms * 1000000u);
+        pqpan_ipv6frag_reasm_init(&s->party[n].ip_reasm,
+                                  (uint64_t)cfg->reasm_timeout_ms * 1000000u);
         s->party[n].last_state = PQPAN_STATE_CPU; /* the exchange starts awake */
         pqpan_ledger_init(&s->res.ledger[n]);
     }
@@ -1156,6 +1238,22 @@ static void run_start(struct run *r)
     rc = r->app->start(r->app_ctx, (enum pqpan_ble_role)side_of(s, 0), s->party[0].out,
                        sizeof s->party[0].out, &out_len, &w);
     app_step(r, 0, rc, &w, out_len);
+}
+
+/* The run ends now, or later if a party's radio has time booked ahead (an Imm-Ack or a
+ * wake-up under way when the time limit cut the run): both ledgers are booked to the end. */
+static void run_end(struct pqpan_sim154 *s)
+{
+    uint64_t end = s->now_ns;
+    unsigned n;
+    for (n = 0; n < 2; n++) {
+        if (s->party[n].acct_ns > end) {
+            end = s->party[n].acct_ns;
+        }
+    }
+    catch_up(s, 0, end);
+    catch_up(s, 1, end);
+    s->res.latency_ns = end;
 }
 
 int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, void *app_ctx,
@@ -1190,8 +1288,6 @@ int pqpan_sim154_run(struct pqpan_sim154 *s, const struct pqpan_sim_app *app, vo
         s->res.status = r.err;
         return r.err;
     }
-    catch_up(s, 0, s->now_ns);
-    catch_up(s, 1, s->now_ns);
-    s->res.latency_ns = s->now_ns;
+    run_end(s);
     return PQPAN_OK;
 }

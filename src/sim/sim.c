@@ -43,7 +43,7 @@ static int push(struct pqpan_sim *s, uint64_t t, enum ev_kind k, int node)
 }
 
 static void emit_op_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
-                         int phase, int op, uint64_t t0, uint64_t t1)
+                         int phase, int op, int resumed, uint64_t t0, uint64_t t1)
 {
     struct pqpan_sim_span sp;
     if (obs == NULL || obs->span == NULL || t1 <= t0) {
@@ -55,13 +55,14 @@ static void emit_op_span(const struct pqpan_sim_observer *obs, void *ctx, int si
     sp.state = (uint8_t)state;
     sp.phase = (uint8_t)phase;
     sp.op = (uint8_t)op;
+    sp.resumed = (uint8_t)resumed;
     obs->span(ctx, &sp);
 }
 
 void pqpan_sim_emit_span(const struct pqpan_sim_observer *obs, void *ctx, int side, int state,
                          int phase, uint64_t t0, uint64_t t1)
 {
-    emit_op_span(obs, ctx, side, state, phase, PQPAN_OP_COUNT, t0, t1);
+    emit_op_span(obs, ctx, side, state, phase, PQPAN_OP_COUNT, 0, t0, t1);
 }
 
 /* Data channel index → RF channel (Vol 6 Part A §2, Table 2.1): data 0-10 are RF 1-11,
@@ -539,6 +540,12 @@ static void account_event_costs(struct pqpan_sim *s, int ph, const struct pqpan_
     }
 }
 
+/* Either side has crypto queued. */
+static int cpu_busy(const struct pqpan_sim *s)
+{
+    return s->node[0].cpu.n > 0u || s->node[1].cpu.n > 0u;
+}
+
 /* The phase an event is booked in. */
 static int event_phase(const struct pqpan_sim *s)
 {
@@ -548,7 +555,7 @@ static int event_phase(const struct pqpan_sim *s)
     if (s->event_has_data) {
         return s->event_data_phase;
     }
-    return s->crypto_busy_until > s->anchor_ns ? PQPAN_PHASE_CRYPTO : s->phase;
+    return cpu_busy(s) || s->crypto_busy_until > s->anchor_ns ? PQPAN_PHASE_CRYPTO : s->phase;
 }
 
 static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observer *obs,
@@ -582,36 +589,105 @@ static void close_accounting(struct pqpan_sim *s, const struct pqpan_sim_observe
     memset(s->ev_empty_tx, 0, sizeof s->ev_empty_tx);
 }
 
-uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
-                               uint64_t now_ns, const struct pqpan_sim_observer *obs,
-                               void *obs_ctx)
+/* ---- the application's CPU (struct pqpan_sim_cpu) ---------------------------------- */
+
+int pqpan_sim_queue_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
+                           uint32_t *queued)
 {
-    uint64_t t = now_ns;
+    struct pqpan_sim_cpu *c = &s->node[n].cpu;
+    uint32_t total = 0;
     int op;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        total += ops[op];
+    }
+    if (queued != NULL) {
+        *queued = total;
+    }
+    if (total > (uint32_t)(PQPAN_SIM_CPU_OPS - c->n)) {
+        return PQPAN_ERR_CAPACITY;
+    }
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        uint64_t cyc = s->cfg.cycles[op], ns = pqpan_cycles_to_ns(cyc, s->cfg.dev.cpu_hz);
         uint32_t k;
         for (k = 0; k < ops[op]; k++) {
-            uint64_t c = s->cfg.cycles[op];
-            uint64_t ns = pqpan_cycles_to_ns(c, s->cfg.dev.cpu_hz);
-            pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, c);
+            unsigned slot = (c->head + c->n++) % PQPAN_SIM_CPU_OPS;
+            c->op[slot] = (uint8_t)op;
+            c->left_ns[slot] = ns;
+            pqpan_ledger_add_op(&s->res.ledger[n], (enum pqpan_op)op, cyc);
             pqpan_ledger_add(&s->res.ledger[n], PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, ns);
-            emit_op_span(obs, obs_ctx, n, PQPAN_STATE_CPU, PQPAN_PHASE_CRYPTO, op, t, t + ns);
-            t += ns;
         }
     }
-    if (t > now_ns) {
+    return PQPAN_OK;
+}
+
+int pqpan_sim_ready_after(struct pqpan_sim *s, int n, uint32_t after)
+{
+    if (after == 0u) {
+        return push(s, s->now_ns, EV_HOST, n);
+    }
+    s->node[n].cpu.msg_after = (uint8_t)after;
+    return PQPAN_OK;
+}
+
+/* The operation at the head of side n's queue ran until t and is done: the latency's end,
+ * and the message waiting for it (if this was the last it waits for) is ready at t. */
+static int cpu_op_done(struct pqpan_sim *s, int n, uint64_t t)
+{
+    struct pqpan_sim_cpu *c = &s->node[n].cpu;
+    c->head = (uint8_t)((c->head + 1u) % PQPAN_SIM_CPU_OPS);
+    c->n--;
+    c->head_started = 0;
+    if (t > s->crypto_last_ns) {
+        s->crypto_last_ns = t;
+    }
+    if (t > s->crypto_busy_until) {
+        s->crypto_busy_until = t;
+    }
+    if (c->msg_after > 0u && --c->msg_after == 0u) {
+        return push(s, t, EV_HOST, n);
+    }
+    return PQPAN_OK;
+}
+
+/* Runs side n's queued operations from the moment its CPU is free up to limit (the start
+ * of its next connection event), one span per stretch; an operation still running at
+ * limit is suspended there and goes on when that event's post-processing ends. */
+static int cpu_run(struct pqpan_sim *s, int n, uint64_t limit, const struct pqpan_sim_observer *obs,
+                   void *obs_ctx)
+{
+    struct pqpan_sim_cpu *c = &s->node[n].cpu;
+    uint64_t t = c->free_ns > s->now_ns ? c->free_ns : s->now_ns;
+    int rc = PQPAN_OK;
+    while (rc == PQPAN_OK && c->n > 0u && t < limit) {
+        uint64_t run = c->left_ns[c->head] < limit - t ? c->left_ns[c->head] : limit - t;
+        emit_op_span(obs, obs_ctx, n, PQPAN_STATE_CPU, PQPAN_PHASE_CRYPTO, c->op[c->head],
+                     c->head_started, t, t + run);
         if (!s->crypto_started) {
             s->crypto_started = 1;
-            s->crypto_first_ns = now_ns;
+            s->crypto_first_ns = t;
         }
-        if (t > s->crypto_last_ns) {
-            s->crypto_last_ns = t;
-        }
-        if (t > s->crypto_busy_until) {
-            s->crypto_busy_until = t;
+        c->head_started = 1;
+        c->left_ns[c->head] -= run;
+        t += run;
+        if (c->left_ns[c->head] == 0u) {
+            rc = cpu_op_done(s, n, t);
         }
     }
-    return t;
+    c->free_ns = t;
+    return rc;
+}
+
+/* At an event's close: each side's CPU is free again when the event's post-processing
+ * ends, and runs its queue up to its part of the next event. */
+static int cpu_run_both(struct pqpan_sim *s, const struct pqpan_sim_observer *obs, void *obs_ctx)
+{
+    uint64_t next_anchor = s->anchor_ns + s->ci_ns;
+    int i, rc = PQPAN_OK;
+    for (i = 0; i < 2 && rc == PQPAN_OK; i++) {
+        uint64_t lead = pqpan_ble_event_lead_ns(&s->cfg.dev, s->ci_ns, (enum pqpan_ble_role)i);
+        rc = cpu_run(s, i, next_anchor > lead ? next_anchor - lead : 0u, obs, obs_ctx);
+    }
+    return rc;
 }
 
 /* ---- link layer: PDUs in (§4.5.9, §5.1.9, §5.1.10) -------------------------------- */
@@ -821,7 +897,7 @@ static int do_rx(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app, vo
         peer_md = h.md;
         rc = ll_rx(s, n, &h, s->air.b + PQPAN_LL_HDR_BYTES);
         if (rc == PQPAN_OK && s->cfg.ble.same_event_reply) {
-            rc = pqpan_sim_host_release(s, n, app, app_ctx, obs, obs_ctx);
+            rc = pqpan_sim_host_release(s, n, app, app_ctx);
         }
         if (rc != PQPAN_OK) {
             return rc;
@@ -894,8 +970,7 @@ static void finish(struct pqpan_sim *s)
     (void)sleep_fill(s, s->res.latency_ns, exchange, PQPAN_PHASE_KEY_TRANSFER);
 }
 
-static int advance_negotiation(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx,
-                               const struct pqpan_sim_observer *obs, void *obs_ctx)
+static int advance_negotiation(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx)
 {
     int rc;
     if (!s->nego_advance) {
@@ -907,7 +982,7 @@ static int advance_negotiation(struct pqpan_sim *s, const struct pqpan_sim_app *
     }
     s->link_ready = 1;
     set_phase(s, PQPAN_PHASE_KEY_TRANSFER);
-    return pqpan_sim_host_start_app(s, app, app_ctx, obs, obs_ctx);
+    return pqpan_sim_host_start_app(s, app, app_ctx);
 }
 
 static int do_close(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx,
@@ -917,22 +992,28 @@ static int do_close(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *
     close_accounting(s, obs, obs_ctx);
     s->in_event = 0;
     s->last_close_ns = s->now_ns;
+    for (i = 0; i < 2; i++) {
+        s->node[i].cpu.free_ns = s->now_ns + s->cfg.dev.post_ns;
+    }
     if (s->phase == PQPAN_PHASE_CONNECT) {
         s->nego_advance = 1;
     }
     for (i = 0; i < 2; i++) {
-        rc = pqpan_sim_host_release(s, i, app, app_ctx, obs, obs_ctx);
+        rc = pqpan_sim_host_release(s, i, app, app_ctx);
         if (rc != PQPAN_OK) {
             return rc;
         }
     }
-    rc = advance_negotiation(s, app, app_ctx, obs, obs_ctx);
+    rc = advance_negotiation(s, app, app_ctx);
+    if (rc == PQPAN_OK) {
+        rc = cpu_run_both(s, obs, obs_ctx);
+    }
     if (rc != PQPAN_OK) {
         return rc;
     }
     /* The run ends when both sides are done and nothing is left to send; anchors that
-     * pass while the last computation runs still hold (idle) events. */
-    if (all_quiet(s) && s->anchor_ns + s->ci_ns > s->crypto_busy_until) {
+     * pass while the last computation runs still hold (idle) events, which suspend it. */
+    if (all_quiet(s) && !cpu_busy(s)) {
         s->stop = 1;
         if (s->crypto_busy_until > s->now_ns) {
             s->now_ns = s->crypto_busy_until;
@@ -1052,11 +1133,6 @@ static int dispatch(struct pqpan_sim *s, const struct pqpan_ev *ev, const struct
         s->node[ev->node].out_ready_pending = 0;
         return s->in_event ? PQPAN_OK : pqpan_sim_host_pump(s, ev->node);
     }
-}
-
-int pqpan_sim_schedule_host(struct pqpan_sim *s, int n, uint64_t t_ns)
-{
-    return push(s, t_ns, EV_HOST, n);
 }
 
 int pqpan_sim_run(struct pqpan_sim *s, const struct pqpan_sim_app *app, void *app_ctx,

@@ -49,12 +49,12 @@ int pqpan_sim_host_rx(struct pqpan_sim *s, int n, const uint8_t *l2cap, size_t l
 /* The host of side n runs: replies decided since the last run become sendable, a
  * complete incoming message goes to the application. */
 int pqpan_sim_host_release(struct pqpan_sim *s, int n, const struct pqpan_sim_app *app,
-                           void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx);
+                           void *app_ctx);
 /* Moves message PDUs into side n's LL queue while flow control allows. */
 int pqpan_sim_host_pump(struct pqpan_sim *s, int n);
 /* The side that starts the exchange runs the application's start(). */
 int pqpan_sim_host_start_app(struct pqpan_sim *s, const struct pqpan_sim_app *app,
-                             void *app_ctx, const struct pqpan_sim_observer *obs, void *obs_ctx);
+                             void *app_ctx);
 /* Queues the ATT MTU exchange (GATT) or the credit-based connection request (CoC). */
 int pqpan_sim_host_connect_transport(struct pqpan_sim *s);
 /* An ATT PDU (or one of just an opcode) from side n's host, into its reply queue. */
@@ -100,11 +100,15 @@ int pqpan_sim_queue_reply(struct pqpan_sim *s, int n, const uint8_t *l2cap, size
 int pqpan_sim_queue_ctrl(struct pqpan_sim *s, int n, const uint8_t *ctrl, size_t len);
 /* The negotiation step finished; the engine starts the next one. */
 void pqpan_sim_negotiation_done(struct pqpan_sim *s);
-/* Books a crypto run of side n (ops[op] executions of each op) starting at now_ns (cycles
- * → CPU time, ledger, trace span); returns its end time. */
-uint64_t pqpan_sim_book_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
-                               uint64_t now_ns, const struct pqpan_sim_observer *obs,
-                               void *obs_ctx);
+/* Queues side n's crypto operations (ops[op] executions of each, in enum order) behind
+ * those it has queued: their cycles become CPU time on the ledger now, and they run in the
+ * time the connection events leave the CPU (struct pqpan_sim_cpu). *queued (if not NULL):
+ * how many. PQPAN_ERR_CAPACITY when they do not fit. */
+int pqpan_sim_queue_crypto(struct pqpan_sim *s, int n, const uint32_t ops[PQPAN_OP_COUNT],
+                           uint32_t *queued);
+/* Side n's message is ready once its CPU has finished the first `after` operations it has
+ * queued: its host runs then (at once for 0). */
+int pqpan_sim_ready_after(struct pqpan_sim *s, int n, uint32_t after);
 /* The central's host hands its link layer the LTK: LL_ENC_REQ goes out at the next anchor
  * (Vol 6 Part B §5.1.3.1); the rest of the procedure follows in the link layer. */
 int pqpan_sim_start_encryption(struct pqpan_sim *s);
@@ -117,8 +121,6 @@ int pqpan_sim_on_enc_rsp(struct pqpan_sim *s, int n, const uint8_t *p, size_t le
 int pqpan_sim_on_start_enc(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
 /* Moves side n's host replies and LL control responses to its LL queues. */
 void pqpan_sim_release_replies(struct pqpan_sim *s, int n);
-/* Schedules side n's host to run at t_ns (its crypto result is ready). */
-int pqpan_sim_schedule_host(struct pqpan_sim *s, int n, uint64_t t_ns);
 /* Current simulated time. */
 uint64_t pqpan_sim_now(const struct pqpan_sim *s);
 /* Reports [t0, t1) of side n in a state and phase to the observer (not to the ledger). */

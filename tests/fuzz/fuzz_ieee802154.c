@@ -1,10 +1,12 @@
 /* Fuzzes the IEEE 802.15.4 MAC frame parser (auxiliary security header included), the
  * opening of secured frames (CCM* with the simulator's key, sim154.h), 6LoWPAN IPHC
- * decompression and RFC 4944 reassembly. Input: a sequence of records [len:1][PSDU:len];
- * each PSDU whose FCS is wrong gets it fixed up (so the fuzzer reaches the header
- * parsers), is parsed, opened if secured (a frame whose MIC fails must come back
- * unchanged), and its payload is fed to one reassembly context with a small timeout.
- * Every completed datagram must be self-consistent (IPv6 payload length = size - 40). */
+ * decompression, RFC 4944 reassembly and IPv6 reassembly (RFC 8200 §4.5). Input: a
+ * sequence of records [len:1][PSDU:len]; each PSDU whose FCS is wrong gets it fixed up (so
+ * the fuzzer reaches the header parsers), is parsed, opened if secured (a frame whose MIC
+ * fails must come back unchanged), and its payload is fed to one reassembly context with a
+ * small timeout.
+ * Every completed datagram must be self-consistent (IPv6 payload length = size - 40); it
+ * is then fed to an IPv6 reassembly context, whose completed packets must be too. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +34,31 @@ static int open_secured(uint8_t *psdu, size_t len, const struct pqpan_802154_fra
     return rc == PQPAN_OK;
 }
 
+/* A packet whose IPv6 Payload Length says its size. */
+static void check_ipv6(const uint8_t *p, size_t len)
+{
+    if (len < 40 || (size_t)((p[4] << 8) | p[5]) != len - 40) {
+        __builtin_trap();
+    }
+}
+
+/* A completed 6LoWPAN datagram through IPv6 reassembly. */
+static void feed_ipv6(const uint8_t *dgram, size_t len, uint64_t t_ns)
+{
+    static struct pqpan_ipv6frag_reasm r;
+    static uint8_t pkt[PQPAN_IPV6_HDR_OCTETS + PQPAN_IPV6_PAYLOAD_MAX];
+    static int ready;
+    size_t got = 0;
+    if (!ready) {
+        pqpan_ipv6frag_reasm_init(&r, 50000000u);
+        ready = 1;
+    }
+    if (pqpan_ipv6frag_reasm_input(&r, pkt, sizeof pkt, &got, dgram, len, t_ns) == PQPAN_OK &&
+        got != 0) {
+        check_ipv6(pkt, got);
+    }
+}
+
 static void feed(struct pqpan_6lowpan_reasm *r, uint8_t *buf, size_t cap, uint8_t *psdu,
                  size_t len, uint64_t t_ns)
 {
@@ -52,9 +79,8 @@ static void feed(struct pqpan_6lowpan_reasm *r, uint8_t *buf, size_t cap, uint8_
     if (pqpan_6lowpan_reasm_input(r, buf, cap, &got, psdu + f.payload_off, f.payload_len,
                                   &f.mhr.src, &f.mhr.dst, t_ns) == PQPAN_OK &&
         got != 0) {
-        if (got < 40 || (size_t)((buf[4] << 8) | buf[5]) != got - 40) {
-            __builtin_trap();
-        }
+        check_ipv6(buf, got);
+        feed_ipv6(buf, got, t_ns);
     }
 }
 

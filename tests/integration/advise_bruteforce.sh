@@ -6,7 +6,12 @@
 # `pqpan estimate`'s own set-up phases (its connection update from --idle-ci-ms to
 # --ci-ms, and its data length update, on LE 1M, where estimate's set-up runs), keeps the
 # configurations that meet the constraints and takes the one with the least battery-side
-# e_exchange_events_uj + switch (ties: latency). Set E lets the peer use LE 2M besides the
+# e_exchange_events_uj + switch (ties: the time to key), over the authentication modes advise
+# allows by default (psk, kem-auth-mutual, sig-mutual; the study protocol: none). The time to
+# key is the switch's way there (estimate's set-up phases' times: the connection update from
+# --idle-ci-ms, the PHY update, the data length update) + the exchange's latency, and the
+# latency limit applies to it (before issue 27 advise left the switch out, and sets C and E
+# below failed on it: advise's latency was the exchange's alone). Set E lets the peer use LE 2M besides the
 # idle link's 1M, and its optimum needs a PHY switch: the switch to 2M takes estimate's PHY
 # update from 1M (and its data length update on 2M); the PHY update back from 2M to 1M,
 # which no estimate runs (its set-up starts on 1M), is taken from advise's own switch for
@@ -55,7 +60,7 @@ levels() {
 commas() { printf '%s' "$1" | sed 's/ *$//; s/ /,/g'; }
 
 # estimate's set-up phase $4 (conn_update, length_update) per side, LE 1M, LL $1, interval
-# $3 after a connection opened at $2: "peripheral central".
+# $3 after a connection opened at $2: "peripheral central"; setup_ms: its time (ms).
 setup_uj() {
     "$cli" estimate --phy 1M --ll-octets "$1" --idle-ci-ms "$2" --ci-ms "$3" --format csv |
         awk -F, -v f="e_$4_uj" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -63,8 +68,15 @@ setup_uj() {
             END { print p, c }'
 }
 
+setup_ms() {
+    "$cli" estimate --phy 1M --ll-octets "$1" --idle-ci-ms "$2" --ci-ms "$3" --format csv |
+        awk -F, -v f="t_$4_ms" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $1 == "peripheral" { print $col[f] }'
+}
+
 # estimate's set-up phase $3 (phy_update, length_update) per side on PHY $1 with LL 251
-# at the interval $2, the connection opened there: "peripheral central".
+# at the interval $2, the connection opened there: "peripheral central"; setup_phy_ms: its
+# time (ms).
 setup_phy_uj() {
     "$cli" estimate --phy "$1" --ll-octets 251 --conn-update off --ci-ms "$2" --format csv |
         awk -F, -v f="e_$3_uj" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
@@ -72,12 +84,18 @@ setup_phy_uj() {
             END { print p, c }'
 }
 
+setup_phy_ms() {
+    "$cli" estimate --phy "$1" --ll-octets 251 --conn-update off --ci-ms "$2" --format csv |
+        awk -F, -v f="t_$3_ms" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $1 == "peripheral" { print $col[f] }'
+}
+
 # advise's switch ("peripheral central"; its JSON gives the device side's and the peer's)
 # for a configuration on LE 2M at interval $1 that changes the PHY alone (the idle link at
 # $1 and LL $idle_ll), from its best few over ML-KEM-1024 alone with no other LL size
 # (the PHY update does not depend on either), where such configurations rank high.
 advise_phy_switch_uj() {
-    "$cli" advise --protocol pqpan --min-level 5 --battery-side "$battery" \
+    "$cli" advise --protocol pqpan --auth psk --min-level 5 --battery-side "$battery" \
         --idle-phy 1M --peer-phys 1M,2M --idle-ci-ms "$1" --idle-ll-octets "$idle_ll" \
         --peer-max-ll-octets "$idle_ll" --peer-max-mtu 517 --top 50 --format json |
         awk '/"rank":/ { on2m = index($0, "\"phy\": \"2M\"") > 0 }
@@ -89,7 +107,7 @@ advise_phy_switch_uj() {
 }
 
 # The switch from the idle link (1M, $idle_ll, $idle_ci) to each (phy, ll, ci) of the grids
-# and back, per side, into $tmp/switch: "phy ll ci peripheral_uj central_uj". The
+# and back, per side, into $tmp/switch: "phy ll ci peripheral_uj central_uj there_ms". The
 # connection update each way at the interval it starts from, on 1M; the data length update
 # (the same pair of 9-octet PDUs whichever way, Vol 6 Part B §5.1.9) twice at the
 # exchange's interval, there on the exchange's PHY and back on 1M; on 2M the PHY update
@@ -97,16 +115,20 @@ advise_phy_switch_uj() {
 switch_table() {
     : > "$tmp/switch"
     for ci in $(ci_grid "$idle_ci"); do
-        cu="0 0" llu="0 0"
+        cu="0 0" llu="0 0" cu_t=0
         if [ "$(awk -v a="$ci" -v b="$idle_ci" 'BEGIN { print (a == b) }')" = 0 ]; then
             cu="$(setup_uj 27 "$idle_ci" "$ci" conn_update) $(setup_uj 27 "$ci" "$idle_ci" conn_update)"
+            cu_t=$(setup_ms 27 "$idle_ci" "$ci" conn_update)
         else
             cu="$cu 0 0"
         fi
         llu=$(setup_uj 251 "$ci" "$ci" length_update)
+        llu_t1=$(setup_ms 251 "$ci" "$ci" length_update)
         for phy in $peer_phys; do
-            phy_sw="0 0" llu_there=$llu
+            phy_sw="0 0" llu_there=$llu phy_t=0 llu_t=$llu_t1
             if [ "$phy" = 2M ]; then
+                phy_t=$(setup_phy_ms 2M "$ci" phy_update)
+                llu_t=$(setup_phy_ms 2M "$ci" length_update)
                 there=$(setup_phy_uj 2M "$ci" phy_update)
                 both=$(advise_phy_switch_uj "$ci")
                 [ -n "$both" ] || { echo "no PHY-only switch at $ci ms in advise's best few" >&2; return 1; }
@@ -116,10 +138,12 @@ switch_table() {
                     { echo "advise's PHY switch $phy_sw at $ci ms is not above estimate's PHY update there $there" >&2; return 1; }
             fi
             for ll in $(ll_grid "$peer_ll" "$idle_ll"); do
-                echo "$phy $ll $ci $cu $llu_there $llu $phy_sw" | awk -v idle_ll="$idle_ll" '{
+                echo "$phy $ll $ci $cu $llu_there $llu $phy_sw $cu_t $phy_t $llu_t" |
+                    awk -v idle_ll="$idle_ll" '{
                     d = ($2 != idle_ll) ? 1 : 0
-                    printf "%s %d %.2f %.6f %.6f\n", $1, $2, $3,
-                        $4 + $6 + d * ($8 + $10) + $12, $5 + $7 + d * ($9 + $11) + $13 }' \
+                    printf "%s %d %.2f %.6f %.6f %.6f\n", $1, $2, $3,
+                        $4 + $6 + d * ($8 + $10) + $12, $5 + $7 + d * ($9 + $11) + $13,
+                        $14 + $15 + d * $16 }' \
                     >> "$tmp/switch"
             done
         done
@@ -131,7 +155,7 @@ switch_table() {
 # --transfer choice with KeyGen on either side: the rows GATT cannot build (status
 # "unbuildable: ...", Core v5.4 Vol 3 Part G §2.2) are no part of advise's space.
 sweep_rows() {
-    "$cli" sweep --protocol "$protocol" --kem "$(commas "$(levels "$min")")" \
+    "$cli" sweep --protocol "$protocol" --kem "$(commas "$(levels "$min")")" --auth "$auth" \
         --phy "$(commas "$peer_phys")" \
         --ll-octets "$(commas "$(ll_grid "$peer_ll" "$idle_ll")")" \
         --ci-ms "$(commas "$(ci_grid "$idle_ci")")" \
@@ -149,7 +173,8 @@ check() {
     # per valid row within the latency limit: objective (battery sides' exchange energy and
     # switch) and latency; then the count and the least by objective, then latency
     brute=$(awk -F, -v side="$battery" -v max="$max_lat" '
-        FNR == NR { split($0, w, " "); k = w[1] " " w[2] " " w[3]; sp[k] = w[4]; sc[k] = w[5]; next }
+        FNR == NR { split($0, w, " "); k = w[1] " " w[2] " " w[3]; sp[k] = w[4]; sc[k] = w[5]
+                    st[k] = w[6]; next }
         FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
         $col["status"] ~ /^"unbuildable: / { next }
         { n++ }
@@ -160,7 +185,7 @@ check() {
             e = 0
             if (side != "central") e += $col["peripheral_e_exchange_events_uj"] + sp[k]
             if (side != "peripheral") e += $col["central_e_exchange_events_uj"] + sc[k]
-            lat = $col["peripheral_latency_ms"]
+            lat = st[k] + $col["peripheral_latency_ms"]
             if (max != 0 && lat > max) next
             f++
             if (f == 1 || e < be || (e == be && lat < bl)) { be = e; bl = lat; bp = $col["phy"] }
@@ -170,22 +195,23 @@ check() {
     runs=$1 feasible=$2 best_e=$3 best_l=$4 best_phy=${5:-}
     [ -z "$want_phy" ] || [ "$best_phy" = "$want_phy" ] ||
         fail "$name: the optimum runs on $best_phy, the set wants one on $want_phy"
-    set -- --protocol "$protocol" --min-level "$min" --battery-side "$battery" \
+    set -- --protocol "$protocol" --auth "$auth" --min-level "$min" --battery-side "$battery" \
         --idle-phy 1M --peer-phys "$(commas "$peer_phys")" --idle-ci-ms "$idle_ci" \
         --idle-ll-octets "$idle_ll" \
         --peer-max-ll-octets "$peer_ll" --peer-max-mtu "$peer_mtu" --top 1 --format json
     [ "$max_lat" != 0 ] && set -- "$@" --max-latency-ms "$max_lat"
     json=$("$cli" advise "$@") || { fail "$name: advise exited $?"; return; }
-    adv_e=$(printf '%s\n' "$json" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\),$/\1/p' | head -n 1)
-    adv_l=$(printf '%s\n' "$json" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\),$/\2/p' | head -n 1)
+    adv_e=$(json_objective "$json" 1)
+    adv_l=$(json_objective "$json" 2)
     adv_f=$(printf '%s\n' "$json" | sed -n 's/^  "feasible": \([0-9]*\),$/\1/p')
     adv_n=$(printf '%s\n' "$json" | sed -n 's/^  "configurations": \([0-9]*\),$/\1/p')
     [ "$feasible" -gt 0 ] || { fail "$name: brute force found no configuration"; return; }
     # estimate's set-up starts after its feature exchange, advise's switch after an empty
-    # event: the sleep before differs by some 100 us, well under 0.01 uJ
+    # event: the sleep before differs by some 100 us, well under 0.01 uJ, and the switch's
+    # time there by under 0.1 ms (a procedure's first PDU goes at the next anchor either way)
     ok=$(printf '%s %s %s %s\n' "$best_e" "$best_l" "$adv_e" "$adv_l" | awk '{
         de = $1 - $3; dl = $2 - $4; if (de < 0) de = -de; if (dl < 0) dl = -dl
-        print (de <= 0.01 && dl <= 0.0005) ? "yes" : "no" }')
+        print (de <= 0.01 && dl <= 0.1) ? "yes" : "no" }')
     [ "$ok" = yes ] || fail "$name: advise chose $adv_e uJ / $adv_l ms, brute force $best_e / $best_l"
     [ "$adv_f" = "$feasible" ] || fail "$name: advise counts $adv_f feasible, brute force $feasible"
     # advise also runs the levels below --min-level (for its security-level table)
@@ -195,11 +221,20 @@ check() {
     echo "$name: sweep of $runs configurations, $feasible feasible; optimum $best_e uJ, $best_l ms; advise $adv_e uJ, $adv_l ms"
 }
 
+# "objective latency" field $2 (1 or 2) of advise's first recommendation in JSON $1.
+json_objective() {
+    printf '%s\n' "$1" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\), "exchange_latency_ms".*/\1 \2/p' |
+        head -n 1 | cut -d' ' -f"$2"
+}
+
+auth=psk,kem-auth-mutual,sig-mutual
 peer_phys=1M want_phy=
 protocol=pqpan min=5 battery=peripheral max_lat=0 idle_ci=100 idle_ll=27 peer_ll=251 peer_mtu=517
 check "A (pqpan, category 5, peripheral, idle 100 ms / LL 27)"
+auth=none
 protocol=study min=3 battery=central max_lat=1000 idle_ci=400 idle_ll=251 peer_ll=251 peer_mtu=300
 check "B (study, category 3, central, <= 1000 ms, idle 400 ms / LL 251)"
+auth=psk,kem-auth-mutual,sig-mutual
 protocol=pqpan min=1 battery=both max_lat=600 idle_ci=50 idle_ll=100 peer_ll=200 peer_mtu=185
 check "C (pqpan, category 1, both sides, <= 600 ms, idle 50 ms / LL 100, peer LL <= 200)"
 peer_phys="1M 2M" want_phy=2M
@@ -210,7 +245,7 @@ check "E (pqpan, category 3, peripheral, idle 1M 50 ms / LL 27, peer 1M and 2M: 
 # addressing (KeyGen on the device: it is the initiator; on its parent: the responder).
 min=3 max_lat=300
 rows=$("$cli" sweep --link 802154 --kem "$(levels $min | tr ' ' ',')" --addr all --idle sleep \
-    --busy 0.1 --format csv) || fail "D: sweep exited $?"
+    --auth "$auth" --busy 0.1 --format csv) || fail "D: sweep exited $?"
 brute=$(printf '%s\n' "$rows" | awk -F, -v max="$max_lat" '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
     $col["status"] != "ok" { next }
@@ -227,8 +262,8 @@ brute=$(printf '%s\n' "$rows" | awk -F, -v max="$max_lat" '
 set -- $brute
 json=$("$cli" advise --link 802154 --min-level $min --max-latency-ms $max_lat --busy 0.1 --top 1 \
     --format json) || fail "D: advise exited $?"
-adv_e=$(printf '%s\n' "$json" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\),$/\1/p' | head -n 1)
-adv_l=$(printf '%s\n' "$json" | sed -n 's/.*"objective_uj": \([0-9.]*\), "latency_ms": \([0-9.]*\),$/\2/p' | head -n 1)
+adv_e=$(json_objective "$json" 1)
+adv_l=$(json_objective "$json" 2)
 adv_f=$(printf '%s\n' "$json" | sed -n 's/^  "feasible": \([0-9]*\),$/\1/p')
 [ "$adv_e $adv_l" = "$2 $3" ] || fail "D: advise chose $adv_e uJ / $adv_l ms, brute force $2 / $3"
 [ "$adv_f" = "$1" ] || fail "D: advise counts $adv_f feasible, brute force $1"

@@ -5,7 +5,9 @@
 # Write) from the GATT client and by a notification (§4.10) or an indication (§4.11) from
 # the GATT server. Which side is the server is the --gatt-server option (default: the
 # peripheral, as in the study). Checked here, on what a new user meets first:
-#  - advise's recommendations for the CR2032 question of the issue hold only configurations
+#  - advise's recommendations for the CR2032 question of the issue (--max-latency-ms 4000:
+#    2000 is infeasible since the time to key includes the link switch, the fastest
+#    configuration at category 3 takes some 3000 ms) hold only configurations
 #    GATT can build: a --transfer of a server method / a client method, or the study's
 #    preset with KeyGen on the server (every other single method sends one of the two
 #    messages from the wrong side);
@@ -34,7 +36,7 @@ buildable() {
 
 # advise: every recommendation of the issue's question, JSON members transfer and
 # keygen_side.
-"$cli" advise --battery-mah 225 --min-level 3 --max-latency-ms 2000 --format json > "$out" 2> "$err" ||
+"$cli" advise --battery-mah 225 --min-level 3 --max-latency-ms 4000 --format json > "$out" 2> "$err" ||
     fail "advise exited $?: $(cat "$err")"
 n=0
 for tk in $(sed -n 's/.*"link": "ble",.*"transfer": "\([^"]*\)",.*"keygen_side": "\([a-z]*\)".*/\1:\2/p' "$out"); do
@@ -45,7 +47,7 @@ done
 [ "$n" -gt 0 ] || fail "advise printed no BLE recommendation"
 # The table says who sends each message how: never the central notifying or indicating,
 # never the peripheral writing (the peripheral is the server).
-"$cli" advise --battery-mah 225 --min-level 3 --max-latency-ms 2000 > "$out" 2> "$err" ||
+"$cli" advise --battery-mah 225 --min-level 3 --max-latency-ms 4000 > "$out" 2> "$err" ||
     fail "advise (table) exited $?"
 grep -q 'central writes' "$out" || fail "advise's table does not say which side writes"
 if grep -qE 'central (notifies|indicates)|peripheral writes' "$out"; then

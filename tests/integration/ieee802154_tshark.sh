@@ -6,7 +6,8 @@
 # or expert info. A corrupted copy must be caught (the check can fail). Then the same
 # checks on the air of seeded runs of the 802.15.4 packet simulator carrying the real
 # PQKE (ML-KEM-512/768/1024) among background 6LoWPAN broadcasts: the reassembled UDP
-# payloads must have the sizes of docs/PROTOCOL.md §2.5, in every --auth mode.
+# payloads must have the sizes of docs/PROTOCOL.md §2.5, in every --auth mode, in segments
+# and with --ipv6-frag in IPv6 fragments.
 # usage: ieee802154_tshark.sh CLI SRCDIR BUILDDIR    (exit 77: tshark not installed)
 set -eu
 cli=$1
@@ -69,6 +70,18 @@ badfcs=$(tsr "$work/bad.pcap" -T fields -e wpan.fcs_ok | grep -c '^0$' || true)
 [ "$badfcs" -ge 1 ] || fail "a corrupted frame was not caught"
 echo "corrupted copy: $badfcs bad FCS detected"
 
+# A message over 1232 octets (the 1280-octet IPv6 MTU less IPv6 and UDP headers: INIT and
+# RESP of ML-KEM-1024, kem-auth INIT and kem-auth-mutual RESP at ML-KEM-768, signed
+# messages) goes in segments, one datagram each, of a 2-octet header + <= 1230 octets
+# (ieee802154.h "PQKE messages in UDP datagrams"): UDP lengths 1240 for full segments.
+# udp_lens LEN prints the UDP length of each datagram of a message of LEN octets.
+udp_lens() {
+    len=$1
+    if [ "$len" -le 1232 ]; then echo $((len + 8)); return; fi
+    while [ "$len" -gt 1230 ]; do echo 1240; len=$((len - 1230)); done
+    echo $((len + 10))
+}
+
 # Simulator runs (10 nodes, seed 1): the real exchange (mode none); sizes from
 # docs/PROTOCOL.md §2.5.
 for spec in "512 840 840 38" "768 1224 1160 38" "1024 1608 1640 38"; do
@@ -85,10 +98,12 @@ for spec in "512 840 840 38" "768 1224 1160 38" "1024 1608 1640 38"; do
     badsum=$(tsr "$pc" -Y "udp && udp.checksum.status != 1" | wc -l)
     [ "$badsum" -eq 0 ] || fail "ML-KEM-$level: $badsum UDP checksums not good"
     # The pair's datagrams (background broadcasts use port 0xF0BA = 61626): UDP length and
-    # 6LoWPAN reassembled length of each, once per distinct datagram size.
+    # 6LoWPAN reassembled length of each, once per distinct datagram size (FIN fits one
+    # frame: not reassembled).
     pair=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length \
         -e 6lowpan.reassembled.length | sort -u | tr '\t\n' ': ')
-    want="$((fin + 8)): $((init + 8)):$((init + 48)) $((resp + 8)):$((resp + 48)) "
+    want="$((fin + 8)): $( (udp_lens "$init"; udp_lens "$resp") | while read -r u; do
+        printf '%s:%s ' "$u" $((u + 40)); done)"
     want=$(printf '%s' "$want" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
     pair=$(printf '%s' "$pair" | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')
     [ "$pair" = "$want" ] || fail "ML-KEM-$level: UDP/reassembled lengths '$pair', expected '$want'"
@@ -106,21 +121,12 @@ sizes=$(tsr "$work/cli.pcap" -Y "udp && udp.port != 61626" -T fields -e udp.leng
 [ "$sizes" = "46 848 " ] || fail "CLI capture: UDP lengths '$sizes', expected '46 848 ' (ML-KEM-512)"
 echo "CLI capture: $n frames, FCS and UDP checksums good, ML-KEM-512 INIT/RESP 840 and FIN 38"
 
-# Every --auth mode through the CLI's capture: a message over 1999 octets (kem-auth INIT,
-# kem-auth-mutual RESP at ML-KEM-768 and -1024) goes in segments, one datagram each, of a
-# 2-octet header + <= 1230 octets (ieee802154.h "PQKE messages in UDP datagrams"): UDP
-# lengths 1240 for full segments. Message sizes from docs/PROTOCOL.md §2.5; the exchange
-# must succeed (keys equal) and every frame dissect clean.
-udp_lens() {
-    len=$1
-    if [ "$len" -le 1999 ]; then echo $((len + 8)); return; fi
-    while [ "$len" -gt 1230 ]; do echo 1240; len=$((len - 1230)); done
-    echo $((len + 10))
-}
-# The sig modes (ML-DSA set of the level's category, FIPS 204 Table 2 signature sizes: the
-# set octet in every message, the signature in RESP and, sig-mutual, in FIN) and the P-256
-# hybrid (a 64-octet public key in INIT and RESP) likewise; numeric has a fourth message,
-# REVEAL (the spec's seventh field).
+# Every --auth mode through the CLI's capture, in datagrams as udp_lens says. Message sizes
+# from docs/PROTOCOL.md §2.5; the exchange must succeed (keys equal) and every frame
+# dissect clean. The sig modes (ML-DSA set of the level's category, FIPS 204 Table 2
+# signature sizes: the set octet in every message, the signature in RESP and, sig-mutual,
+# in FIN) and the P-256 hybrid (a 64-octet public key in INIT and RESP) likewise; numeric has
+# a fourth message, REVEAL (the spec's seventh field).
 for spec in "768 psk none 1224 1160 38" "768 kem-auth none 2312 1160 38" \
     "768 kem-auth-mutual none 2312 2248 38" "768 numeric none 1224 1192 70 38" \
     "1024 kem-auth none 3176 1640 38" "1024 kem-auth-mutual none 3176 3208 38" \
@@ -141,6 +147,41 @@ for spec in "768 psk none 1224 1160 38" "768 kem-auth none 2312 1160 38" \
     got=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -n | tr '\n' ' ')
     [ "$got" = "$want" ] || fail "--auth $auth ML-KEM-$level: UDP lengths '$got', expected '$want'"
     echo "--auth $auth --hybrid $hybrid ML-KEM-$level: $n frames clean, UDP lengths $got"
+done
+
+# --ipv6-frag: a message over 1232 octets goes as one UDP datagram in IPv6 fragments (RFC
+# 8200 §4.5): fragment packets of 40 + 8 + 1232 octets, the last 40 + 8 + the rest of the
+# 8 + LEN octets after the IPv6 header; each is one 6LoWPAN datagram (IPHC with Next Header
+# 44 inline). Wireshark must reassemble every fragment packet (6LoWPAN, when it needs more
+# than one frame) and then every UDP datagram (IPv6), whole messages of docs/PROTOCOL.md
+# §2.5 with good checksums, every frame clean. frag_lens LEN prints the length of each
+# fragment packet of a message of LEN octets.
+frag_lens() {
+    rest=$(($1 + 8))
+    [ "$rest" -le 1240 ] && return
+    while [ "$rest" -gt 1232 ]; do echo 1280; rest=$((rest - 1232)); done
+    echo $((rest + 48))
+}
+for spec in "1024 none none 1608 1640 38" "1024 kem-auth-mutual none 3176 3208 38" \
+    "768 sig-mutual p256 1289 4534 3348"; do
+    set -- $spec
+    level=$1 auth=$2 hybrid=$3
+    pc=$work/frag_${auth}_${hybrid}_$level.pcap
+    "$cli" simulate --link 802154 --kem "ML-KEM-$level" --auth "$auth" --hybrid "$hybrid" \
+        --ipv6-frag --nodes 6 --load 10 --runs 1 --seed 3 --pcap "$pc" > "$work/frag.out" ||
+        fail "simulate --ipv6-frag --auth $auth failed"
+    grep -q "failed exchanges: 0 of 1" "$work/frag.out" || fail "--ipv6-frag --auth $auth ML-KEM-$level: exchange failed"
+    n=$(tsr "$pc" -T fields -e frame.number | wc -l)
+    bad=$(tsr "$pc" -Y "_ws.expert || _ws.malformed || wpan.fcs.bad || (udp && udp.checksum.status != 1)" | wc -l)
+    [ "$bad" -eq 0 ] || fail "--ipv6-frag --auth $auth ML-KEM-$level: $bad of $n frames bad"
+    want=$(printf '%s\n' $(($4 + 8)) $(($5 + 8)) $(($6 + 8)) | sort -n | tr '\n' ' ')
+    got=$(tsr "$pc" -Y "udp && udp.port != 61626" -T fields -e udp.length | sort -n | tr '\n' ' ')
+    [ "$got" = "$want" ] || fail "--ipv6-frag --auth $auth ML-KEM-$level: UDP lengths '$got', expected '$want'"
+    want=$( (frag_lens "$4"; frag_lens "$5"; frag_lens "$6") | sort -n | tr '\n' ' ')
+    got=$(tsr "$pc" -Y "ipv6.nxt == 44" -T fields -e ipv6.plen | while read -r l; do
+        echo $((l + 40)); done | sort -n | tr '\n' ' ')
+    [ "$got" = "$want" ] || fail "--ipv6-frag --auth $auth ML-KEM-$level: fragment packets '$got', expected '$want'"
+    echo "--ipv6-frag --auth $auth --hybrid $hybrid ML-KEM-$level: $n frames clean, UDP lengths reassembled from IPv6 fragments of $got octets"
 done
 
 # Secured frames (IEEE 802.15.4-2015 §9): the pair's data frames carry the auxiliary

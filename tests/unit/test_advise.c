@@ -21,7 +21,7 @@
  * = 119 089 351 s (3.774 years), idle alone 846e6 / 7.1 = 119 154 930 s. */
 static void test_battery_hand(void **state)
 {
-    const struct pqpan_advise_battery_in in = {235.0, 7.1, 352.0, 2.0, 86400.0};
+    const struct pqpan_advise_battery_in in = {235.0, 7.1, 352.0, 2.0, 86400.0, 0.0, 0.0, 1.0};
     struct pqpan_advise_battery b;
     (void)state;
     assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_OK);
@@ -34,9 +34,30 @@ static void test_battery_hand(void **state)
     assert_true(fabs(b.life_idle_s - 119154929.6) < 1.0);
 }
 
+/* The same cell with what the plain figure leaves out: an application drawing 2 uA, 1 %
+ * self-discharge a year, 80 % of the capacity usable at the load. By hand: usable 846e6 x
+ * 0.8 = 676.8e6 uC; exchanges 676.8e6 / 352 = 1 922 727.27; self-discharge 846e6 x 0.01 /
+ * 31 557 600 s = 0.268 081 22 uA, drain 2.268 081 22 uA; average 7.103 909 72 + 2.268 081 22
+ * = 9.371 990 95 uA; rekeying still 0.003 909 72 uA; life 676.8e6 / 9.371 990 95 = 72 215 179
+ * s (2.288 years), idle alone 676.8e6 / 9.368 081 22 = 72 245 317 s. */
+static void test_battery_caveats_hand(void **state)
+{
+    const struct pqpan_advise_battery_in in = {235.0, 7.1, 352.0, 2.0, 86400.0, 2.0, 0.01, 0.8};
+    struct pqpan_advise_battery b;
+    (void)state;
+    assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_OK);
+    assert_true(fabs(b.usable_uc - 676.8e6) < 1e-3);
+    assert_true(fabs(b.exchanges - 1922727.2727) < 1e-3);
+    assert_true(fabs(b.drain_ua - 2.26808122) < 1e-8);
+    assert_true(fabs(b.avg_ua - 9.37199095) < 1e-8);
+    assert_true(fabs(b.rekey_ua - 0.00390972) < 1e-8);
+    assert_true(fabs(b.life_s - 72215179.0) < 1.0);
+    assert_true(fabs(b.life_idle_s - 72245317.0) < 1.0);
+}
+
 static void test_battery_rejects(void **state)
 {
-    struct pqpan_advise_battery_in in = {235.0, 7.1, 352.0, 2.0, 86400.0};
+    struct pqpan_advise_battery_in in = {235.0, 7.1, 352.0, 2.0, 86400.0, 0.0, 0.0, 1.0};
     struct pqpan_advise_battery b;
     (void)state;
     in.exchange_s = in.rekey_s; /* the exchange must end before the next one starts */
@@ -46,6 +67,15 @@ static void test_battery_rejects(void **state)
     in.idle_ua = 0.0;
     assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_ERR_INVALID_ARG);
     in.idle_ua = NAN;
+    assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_ERR_INVALID_ARG);
+    in.idle_ua = 7.1;
+    in.derate = 0.0; /* nothing usable */
+    assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_ERR_INVALID_ARG);
+    in.derate = 1.0;
+    in.self_discharge = 1.5;
+    assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_ERR_INVALID_ARG);
+    in.self_discharge = 0.0;
+    in.app_ua = -1.0;
     assert_int_equal(pqpan_advise_battery(&b, &in), PQPAN_ERR_INVALID_ARG);
     assert_int_equal(pqpan_advise_battery(&b, NULL), PQPAN_ERR_INVALID_ARG);
 }
@@ -378,6 +408,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_battery_hand),
+        cmocka_unit_test(test_battery_caveats_hand),
         cmocka_unit_test(test_battery_rejects),
         cmocka_unit_test(test_floor_hand),
         cmocka_unit_test(test_floor_802154_hand),

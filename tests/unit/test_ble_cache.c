@@ -348,6 +348,7 @@ static void test_exchange_key(void **state)
     pqpan_ble_estimate_cache_init(cache);
     pqpan_ble_config_default(&cfg);
     both_transfers(&cfg, PQPAN_BLE_NOTIFY);
+    cfg.ci_ns = 75000000u; /* each computation ends before the next event (none suspended) */
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
     cfg.adv_interval_ns = 1000000000u;
     cfg.features = 0;
@@ -360,8 +361,9 @@ static void test_exchange_key(void **state)
     assert_int_equal(cache->misses, 2);
     assert_int_equal(cache->exchange_misses, 1);
     assert_int_equal(cache->exchange_hits, 2);
-    /* the keygen side flipped: every message fits one event, so the timeline is the same
-     * whoever sends, and the memo mirrors the other side's exchange */
+    /* the keygen side flipped: every message fits one event and no computation meets an
+     * event, so the timeline is the same whoever sends, and the memo mirrors the other
+     * side's exchange */
     cfg.keygen_side = PQPAN_BLE_CENTRAL;
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
     assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &dev, cyc), PQPAN_OK);

@@ -87,11 +87,11 @@ static void test_backoff_sleep_hand_computed(void **state)
 
 /* Idle sleep instead of listening moves the idle time from RX to SLEEP: (RX - sleep) x V x
  * the sleep time the sleeping run books; but a sleeping node wakes (listening backoff):
- * initiator 12 (INIT but its first frame) + 0 (FIN) as sender, 13 (RESP) as receiver, 1
- * before Decaps = 26; responder 12 + 14 + 1 = 27: 53 x 2.1114 uJ. Of them 12 + 12 + 2 = 26
- * delay the exchange, for both nodes: the sleeping run's 53 x 1.5 ms of wake-up replace
- * 2 x 26 x 1.5 ms of sleep, and the listening run listens for 1 x 1.5 ms more than the
- * sleeping run sleeps: + 6530 uA x 3 V x 1.5 ms. */
+ * initiator 12 (INIT but its first frame) + 0 (FIN) as sender, 13 (RESP) as receiver = 25;
+ * responder 12 + 14 = 26 (a node computes awake right after the message it received):
+ * 51 x 2.1114 uJ. Of them 12 + 12 = 24 delay the exchange, for both nodes: the sleeping
+ * run's 51 x 1.5 ms of wake-up replace 2 x 24 x 1.5 ms of sleep, and the listening run
+ * listens for 3 x 1.5 ms more than the sleeping run sleeps: + 6530 uA x 3 V x 4.5 ms. */
 static void test_idle_sleep_saves_rx_minus_sleep(void **state)
 {
     struct model_env *env = load_env(NULL);
@@ -107,13 +107,13 @@ static void test_idle_sleep_saves_rx_minus_sleep(void **state)
     assert_close(listen[MODEL_TOTAL].e_ev_sleep_uj, 0.0, 1e-12);
     sleep_ms = sleep[MODEL_TOTAL].e_ev_sleep_uj / (3.16 * 3.0) * 1e3;
     assert_true(sleep_ms > 60.0); /* at least the other side's crypto, 62.8 ms in all */
-    assert_close(sleep[MODEL_TOTAL].e_ev_hfxo_uj + sleep[MODEL_TOTAL].e_ev_cpu_uj, 53 * WAKE_UJ,
+    assert_close(sleep[MODEL_TOTAL].e_ev_hfxo_uj + sleep[MODEL_TOTAL].e_ev_cpu_uj, 51 * WAKE_UJ,
                  1e-9);
-    assert_close(sleep[MODEL_TOTAL].latency_ms - listen[MODEL_TOTAL].latency_ms, 26 * WAKE_MS,
+    assert_close(sleep[MODEL_TOTAL].latency_ms - listen[MODEL_TOTAL].latency_ms, 24 * WAKE_MS,
                  1e-9);
     assert_close(listen[MODEL_TOTAL].e_total_events_uj - sleep[MODEL_TOTAL].e_total_events_uj,
-                 (6530.0 - 3.16) * 3.0 * sleep_ms * 1e-3 - 53 * WAKE_UJ +
-                     (53 - 2 * 26) * WAKE_MS * 6530.0 * 3.0 * 1e-3,
+                 (6530.0 - 3.16) * 3.0 * sleep_ms * 1e-3 - 51 * WAKE_UJ +
+                     (51 - 2 * 24) * WAKE_MS * 6530.0 * 3.0 * 1e-3,
                  1e-6);
     free(env);
 }

@@ -10,6 +10,9 @@
  *   FIN 34 -> datagram 82, 6 + 34 = 40 octets fit one frame: PSDU 63, 69 x 32 = 2 208 µs.
  * Per frame on an idle channel: backoff 3.5 x 320 = 1 120, CCA 128, turnaround 192,
  * turnaround before the ACK 192, ACK 352, LIFS 640: 2 624 µs besides the frame itself.
+ * A message is handed over when its last frame ends: that frame's ACK (544 µs) overlaps
+ * the receiver's computation (its CPU time booked after it), its LIFS spaces nothing:
+ * 1 184 µs less on the latency; FIN's ACK ends the exchange (640 µs less).
  * Crypto at 64 MHz: KeyGen 10 ms, Encaps 12 ms, Decaps 13 ms, KDF 1 ms (x 2). */
 #include <math.h>
 #include <setjmp.h>
@@ -113,8 +116,9 @@ static void test_idle_channel_hand_computed(void **state)
     assert_int_equal(e.frames[0], 13);
     assert_int_equal(e.frames[1], 12);
     assert_int_equal(e.frames[2], 1);
-    /* 37 ms crypto + INIT 13 x 2 624 + 53 280 + RESP 12 x 2 624 + 49 120 + FIN 2 624 + 2 208. */
-    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832) * US);
+    /* 37 ms crypto + INIT 13 x 2 624 + 53 280 - 1 184 + RESP 12 x 2 624 + 49 120 - 1 184 +
+     * FIN 2 624 + 2 208 - 640. */
+    assert_int_equal(e.latency_ns, (37000 + 86208 + 79424 + 4192) * US);
     ini = &e.ledger[PQPAN_802154_INITIATOR];
     rsp = &e.ledger[PQPAN_802154_RESPONDER];
     /* Initiator: sends INIT + FIN (14 frames), acknowledges RESP (12 ACKs). */
@@ -122,7 +126,8 @@ static void test_idle_channel_hand_computed(void **state)
     assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_RX), (14 * 128 + 14 * 352 + 49120) * US);
     assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_RAMP_TX), 14 * 192 * US);
     assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_IFS), 26 * 192 * US);
-    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_CPU), 24000 * US);
+    /* KeyGen, then Decaps + KDF less RESP's last ACK exchange (its radio's) */
+    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_CPU), (24000 - 544) * US);
     assert_int_equal(ini->op_count[PQPAN_OP_KEM_KEYGEN], 1);
     assert_int_equal(ini->op_count[PQPAN_OP_KEM_DECAPS], 1);
     assert_int_equal(ini->op_count[PQPAN_OP_KDF], 1);
@@ -130,12 +135,12 @@ static void test_idle_channel_hand_computed(void **state)
     assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_TX), (49120 + 14 * 352) * US);
     assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_RX), (53280 + 2208 + 12 * 128 + 12 * 352) * US);
     assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_RAMP_TX), 12 * 192 * US);
-    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_CPU), 13000 * US);
+    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_CPU), (13000 - 544) * US);
     assert_int_equal(rsp->op_count[PQPAN_OP_KEM_ENCAPS], 1);
     /* Each node's ledger covers the whole exchange; the rest is sleep. */
     assert_int_equal(total_ns(ini), e.latency_ns);
     assert_int_equal(total_ns(rsp), e.latency_ns);
-    assert_int_equal(pqpan_ledger_phase_ns(ini, PQPAN_PHASE_CONFIRM), 4832 * US);
+    assert_int_equal(pqpan_ledger_phase_ns(ini, PQPAN_PHASE_CONFIRM), 4192 * US);
     /* Bits accounting: frames, ACKs and the turnaround between them, no CSMA. */
     assert_int_equal(pqpan_ledger_state_ns(&e.bits[0], PQPAN_STATE_TX), (53280 + 2208 + 12 * 352) * US);
     assert_int_equal(pqpan_ledger_state_ns(&e.bits[0], PQPAN_STATE_RX), (14 * 352 + 49120) * US);
@@ -148,12 +153,66 @@ static void test_idle_channel_hand_computed(void **state)
     assert_true(e.p_success == 1.0);
 }
 
+/* When a message is handed over: at the end of the reception of its last frame. The
+ * receiver's Imm-Ack (aTurnaroundTime + the ACK) goes on while it computes, and the SIFS/
+ * LIFS only spaces the sender's own next frame (IEEE 802.15.4-2020 §6.2.4, 2006 §7.5.1.3):
+ * neither delays the receiver. The exchange ends when FIN is acknowledged. By hand from the
+ * PHY (2450 MHz O-QPSK, 250 kb/s: 32 us per octet, SHR + PHR 6 octets) for three messages
+ * of 10 octets of UDP payload, each one frame: PSDU = MHR 21 (extended addresses) + IPHC
+ * and NHC UDP 6 + 10 + FCS 2 = 39 octets, (6 + 39) x 32 = 1 440 us on the air, after an
+ * idle channel's expected backoff 3.5 x 320 us, CCA 128 us and aTurnaroundTime 192 us;
+ * the FIN's ACK 192 + (6 + 5) x 32 = 544 us. Radios listening when idle (no wake-up). */
+static void test_handover_at_the_end_of_the_last_frame(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    const uint64_t octet_us = 32, frame_us = (6 + 21 + 6 + 10 + 2) * octet_us;
+    const uint64_t csma_us = 1120 + 128 + 192, ack_us = 192 + (6 + 5) * octet_us;
+    const uint64_t keygen_us = 10000, resp_work_us = 12000 + 1000, fin_work_us = 13000 + 1000;
+    (void)state;
+    cycles_of(cycles);
+    pqpan_802154_est_config_default(&c);
+    c.msg_octets[0] = c.msg_octets[1] = c.msg_octets[2] = 10;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.frames[0] + e.frames[1] + e.frames[2], 3);
+    assert_int_equal(e.latency_ns, (keygen_us + 3 * (csma_us + frame_us) + resp_work_us +
+                                    fin_work_us + ack_us) * US);
+    assert_int_equal(total_ns(&e.ledger[0]), e.latency_ns);
+    assert_int_equal(total_ns(&e.ledger[1]), e.latency_ns);
+}
+
+/* numeric mode's fourth message, REVEAL (docs/PROTOCOL.md §2.4), from the responder after
+ * FIN: the exchange ends when REVEAL is acknowledged. The three messages of
+ * test_handover_at_the_end_of_the_last_frame and a fourth of 10 octets, each one frame:
+ * FIN's ACK exchange passes before REVEAL's CSMA-CA (the responder has nothing to compute
+ * after FIN in these step operations), then REVEAL and its ACK exchange, 544 us. */
+static void test_numeric_ends_when_reveal_is_acknowledged(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    const uint64_t octet_us = 32, frame_us = (6 + 21 + 6 + 10 + 2) * octet_us;
+    const uint64_t csma_us = 1120 + 128 + 192, ack_us = 192 + (6 + 5) * octet_us;
+    const uint64_t keygen_us = 10000, resp_work_us = 12000 + 1000, fin_work_us = 13000 + 1000;
+    (void)state;
+    cycles_of(cycles);
+    pqpan_802154_est_config_default(&c);
+    c.msg_octets[0] = c.msg_octets[1] = c.msg_octets[2] = c.msg_octets[3] = 10;
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    assert_int_equal(e.frames[3], 1);
+    assert_int_equal(e.latency_ns, (keygen_us + 4 * (csma_us + frame_us) + resp_work_us +
+                                    fin_work_us + 2 * ack_us) * US);
+    assert_int_equal(total_ns(&e.ledger[0]), e.latency_ns);
+    assert_int_equal(total_ns(&e.ledger[1]), e.latency_ns);
+}
+
 /* Wake-ups (ieee802154.h "Wake-ups"), crystal 360 us + CPU 100 us = 460 us each.
  * Radio asleep when idle and in the backoff: a sender wakes before each CCA (1 per frame on
- * an idle channel), a receiver before each frame, a node before Encaps / Decaps (after the
- * LIFS it slept through); KeyGen starts awake. Initiator: 14 sent + 12 received + Decaps =
- * 27 wake-ups, responder: 12 + 14 + Encaps = 27. The senders' 26 wake-ups and the two
- * before crypto add 28 x 460 us to the latency. */
+ * an idle channel), a receiver before each frame; a node computes awake right after the
+ * message it received, KeyGen starts awake. Initiator: 14 sent + 12 received = 26
+ * wake-ups, responder: 12 + 14 = 26. The senders' 26 wake-ups add 26 x 460 us to the
+ * latency. */
 static void test_wake_ups_sleeping_radio(void **state)
 {
     struct pqpan_802154_est_config c;
@@ -166,24 +225,59 @@ static void test_wake_ups_sleeping_radio(void **state)
     c.wake_xtal_ns = 360 * US;
     c.wake_cpu_ns = 100 * US;
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
-    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832 + 28 * 460) * US);
+    assert_int_equal(e.latency_ns, (37000 + 86208 + 79424 + 4192 + 26 * 460) * US);
     ini = &e.ledger[PQPAN_802154_INITIATOR];
     rsp = &e.ledger[PQPAN_802154_RESPONDER];
-    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_HFXO_START), 27 * 360 * US);
-    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_CPU), (24000 + 27 * 100) * US);
-    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_HFXO_START), 27 * 360 * US);
-    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_CPU), (13000 + 27 * 100) * US);
+    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_HFXO_START), 26 * 360 * US);
+    assert_int_equal(pqpan_ledger_state_ns(ini, PQPAN_STATE_CPU), (24000 - 544 + 26 * 100) * US);
+    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_HFXO_START), 26 * 360 * US);
+    assert_int_equal(pqpan_ledger_state_ns(rsp, PQPAN_STATE_CPU), (13000 - 544 + 26 * 100) * US);
     /* the wake-up CPU time is not crypto: outside the CRYPTO phase */
-    assert_int_equal(ini->ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU], 24000 * US);
+    assert_int_equal(ini->ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU], (24000 - 544) * US);
     assert_int_equal(total_ns(ini), e.latency_ns);
     assert_int_equal(total_ns(rsp), e.latency_ns);
 }
 
+/* The hand-computed configuration asleep when idle, listening in the backoff; a wake-up
+ * is a crystal start of xtal_us and 100 us of CPU. */
+static void sleep_idle_listen_backoff(struct pqpan_802154_est_config *c, uint64_t xtal_us)
+{
+    hand_config(c);
+    c->backoff_rx = 1;
+    c->wake_xtal_ns = xtal_us * US;
+    c->wake_cpu_ns = 100 * US;
+}
+
+/* A receiver's wake-up longer than the sender's lead before the first frame of a message
+ * (the nRF52840's crystal start 1 400 us + CPU 100 us against backoff 1 120 + CCA 128 +
+ * turnaround 192 = 1 440 us: the sender has been computing, awake) begins before the
+ * message: its 60 us come out of the receiver's sleep before (the phase before), as the
+ * simulator books it, and each ledger still adds up to the latency. */
+static void test_wake_longer_than_the_lead(void **state)
+{
+    struct pqpan_802154_est_config c, shortc;
+    struct pqpan_802154_estimate e, shorte;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    unsigned n;
+    (void)state;
+    cycles_of(cycles);
+    sleep_idle_listen_backoff(&c, 1400);
+    assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
+    shortc = c;
+    shortc.wake_xtal_ns = 1340 * US; /* a wake-up of exactly the lead */
+    assert_int_equal(pqpan_802154_estimate_pqke(&shorte, &shortc, cycles), PQPAN_OK);
+    for (n = 0; n < 2; n++) {
+        assert_int_equal(total_ns(&e.ledger[n]), e.latency_ns);
+        assert_int_equal(total_ns(&shorte.ledger[n]), shorte.latency_ns);
+    }
+    /* the receivers' wake-ups are not on the latency, the senders' 23 are (12 + 11 + 0) */
+    assert_int_equal(e.latency_ns - shorte.latency_ns, 23 * 60 * US);
+}
+
 /* Asleep when idle but listening in the backoff: a sender wakes before its CSMA-CA except
  * for the first frame of a message (it has been computing): initiator 12 (INIT) + 0 (FIN)
- * sent + 12 received + Decaps = 25, responder 11 (RESP) + 14 + Encaps = 26; on the
- * latency 12 + 11 + 0 + 2 = 25 wake-ups. No wake-up at all when the radio listens when
- * idle too. */
+ * sent + 12 received = 24, responder 11 (RESP) + 14 = 25; on the latency 12 + 11 + 0 = 23
+ * wake-ups. No wake-up at all when the radio listens when idle too. */
 static void test_wake_ups_listening_backoff(void **state)
 {
     struct pqpan_802154_est_config c;
@@ -191,18 +285,15 @@ static void test_wake_ups_listening_backoff(void **state)
     uint64_t cycles[PQPAN_OP_COUNT];
     (void)state;
     cycles_of(cycles);
-    hand_config(&c);
-    c.backoff_rx = 1;
-    c.wake_xtal_ns = 360 * US;
-    c.wake_cpu_ns = 100 * US;
+    sleep_idle_listen_backoff(&c, 360);
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
-    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832 + 25 * 460) * US);
-    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[0], PQPAN_STATE_HFXO_START), 25 * 360 * US);
-    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[1], PQPAN_STATE_HFXO_START), 26 * 360 * US);
+    assert_int_equal(e.latency_ns, (37000 + 86208 + 79424 + 4192 + 23 * 460) * US);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[0], PQPAN_STATE_HFXO_START), 24 * 360 * US);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[1], PQPAN_STATE_HFXO_START), 25 * 360 * US);
     c.rx_always_on = 1;
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c, cycles), PQPAN_OK);
     assert_int_equal(pqpan_ledger_state_ns(&e.ledger[0], PQPAN_STATE_HFXO_START), 0);
-    assert_int_equal(e.latency_ns, (37000 + 87392 + 80608 + 4832) * US);
+    assert_int_equal(e.latency_ns, (37000 + 86208 + 79424 + 4192) * US);
 }
 
 /* ENC-MIC-32, key identifier mode 1: MHR 21 + aux 6 = 27, MIC 4, FCS 2 leave 94 octets of
@@ -213,7 +304,8 @@ static void test_wake_ups_listening_backoff(void **state)
  *   RESP 1122 -> 1170 = 128 + 11 x 88 + 74: 13 frames, PSDUs 123, 11 x 126, 112;
  *        (129 + 11 x 132 + 118) x 32 = 54 368 us.
  *   FIN 34 -> 6 + 34 = 40 octets: PSDU 27 + 40 + 4 + 2 = 73, 79 x 32 = 2 528 us.
- * Per frame 2 624 us besides it (idle channel), as unsecured: 28 frames. */
+ * Per frame 2 624 us besides it (idle channel), as unsecured: 28 frames; the last frames
+ * of INIT and RESP 1 184 us less, FIN's 640 us less (all three PSDUs above 18: LIFS). */
 static void test_secured_frames_hand_computed(void **state)
 {
     struct pqpan_802154_est_config c;
@@ -228,7 +320,8 @@ static void test_secured_frames_hand_computed(void **state)
     assert_int_equal(e.frames[0], 14);
     assert_int_equal(e.frames[1], 13);
     assert_int_equal(e.frames[2], 1);
-    assert_int_equal(e.latency_ns, (37000 + 14 * 2624 + 58848 + 13 * 2624 + 54368 + 2624 + 2528) * US);
+    assert_int_equal(e.latency_ns, (37000 + 14 * 2624 + 58848 + 13 * 2624 + 54368 + 2624 + 2528 -
+                                    2 * 1184 - 640) * US);
     /* octets sent by the initiator: SHR + PHR 6 per frame + PSDUs, 13 Imm-Acks of 11 */
     assert_int_equal(e.ledger[0].bytes_tx, (129 + 12 * 132 + 126) + 79 + 13 * 11);
     c.link.key_id_mode = 4;
@@ -260,21 +353,22 @@ static void test_busy_channel_and_always_on(void **state)
     assert_int_equal(busy.latency_ns, 0);
 }
 
-/* RFC 4944's 11-bit datagram_size: a UDP payload of at most 2047 - 48 = 1999 octets is one
- * datagram, a longer message goes in segments of a 2-octet header + at most 1230 octets
- * (datagrams of at most 1280 octets, the IPv6 minimum MTU). */
+/* The IPv6 MTU of 1280 octets (RFC 4944 §4): a UDP payload of at most 1280 - 48 = 1232
+ * octets is one datagram, a longer message goes in segments of a 2-octet header + at most
+ * 1230 octets (datagrams of at most 1280 octets). */
 static void test_segments_of_long_messages(void **state)
 {
     uint8_t msg[3000], out[PQPAN_802154_UDP_PAYLOAD_MAX], joined[3000];
     size_t i, len, at = 0;
     (void)state;
+    assert_int_equal(PQPAN_802154_UDP_PAYLOAD_MAX, 1232);
     assert_int_equal(pqpan_802154_msg_datagrams(0), 0);
-    assert_int_equal(pqpan_802154_msg_datagrams(1999), 1);
-    assert_int_equal(pqpan_802154_msg_datagram_len(1999, 0), 1999);
-    assert_int_equal(pqpan_802154_msg_datagram_len(1999, 1), 0);
-    assert_int_equal(pqpan_802154_msg_datagrams(2000), 2);
-    assert_int_equal(pqpan_802154_msg_datagram_len(2000, 0), 2 + 1230);
-    assert_int_equal(pqpan_802154_msg_datagram_len(2000, 1), 2 + 770);
+    assert_int_equal(pqpan_802154_msg_datagrams(1232), 1);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1232, 0), 1232);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1232, 1), 0);
+    assert_int_equal(pqpan_802154_msg_datagrams(1233), 2);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1233, 0), 2 + 1230);
+    assert_int_equal(pqpan_802154_msg_datagram_len(1233, 1), 2 + 3);
     assert_int_equal(pqpan_802154_msg_datagrams(127u * 1230u), 127);
     assert_int_equal(pqpan_802154_msg_datagrams(127u * 1230u + 1u), 0);
     for (i = 0; i < sizeof msg; i++) {
@@ -299,6 +393,118 @@ static void test_segments_of_long_messages(void **state)
     assert_int_equal(pqpan_802154_msg_datagram_write(out, sizeof out, &len, msg, 1224, 0), PQPAN_OK);
     assert_int_equal(len, 1224);
     assert_memory_equal(out, msg, 1224);
+}
+
+/* Every IPv6 packet of message m of configuration c, with or without IPv6 fragmentation,
+ * is within the 1280-octet MTU. */
+static void check_packets_fit(const struct pqpan_802154_est_config *c, unsigned m, int frag)
+{
+    struct pqpan_802154_plan p;
+    size_t i, n = pqpan_802154_msg_packets(c->msg_octets[m], frag);
+    assert_true(n >= 1);
+    for (i = 0; i < n; i++) {
+        assert_int_equal(pqpan_802154_plan_msg_packet(&p, NULL, 0, &c->link, c->msg_octets[m], i,
+                                                      frag),
+                         PQPAN_OK);
+        assert_in_range(p.datagram_octets, 49, 1280);
+        assert_int_equal(p.exceeds_mtu, 0);
+    }
+}
+
+/* RFC 4944 §4 and RFC 8200 §5: the IPv6 MTU of a 6LoWPAN link is 1280 octets. Every IPv6
+ * packet of every message of every suite, mode and signature set fits it (ML-KEM-1024's
+ * INIT of 1656 octets and RESP of 1688 do not fit one), in segments and in IPv6
+ * fragments. */
+static void test_every_datagram_fits_the_ipv6_mtu(void **state)
+{
+    struct pqpan_802154_est_config c;
+    unsigned suite, mode, sig, m;
+    (void)state;
+    pqpan_802154_est_config_default(&c);
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
+        for (mode = PQPAN_PQKE_MODE_NONE; mode <= PQPAN_PQKE_MODE_NUMERIC; mode++) {
+            for (sig = 0; sig <= PQPAN_SIG_COUNT; sig++) {
+                if (pqpan_802154_est_config_pqke(&c, suite, mode, sig) != PQPAN_OK) {
+                    continue;
+                }
+                for (m = 0; m < PQPAN_802154_MESSAGES && c.msg_octets[m] != 0; m++) {
+                    check_packets_fit(&c, m, 0);
+                    check_packets_fit(&c, m, 1);
+                }
+            }
+        }
+    }
+}
+
+/* The sum of the PSDUs of IPv6 packet i of a message of len octets (extended addresses),
+ * its frames in *frames. */
+static size_t packet_psdus(const struct pqpan_802154_est_config *c, size_t len, size_t i,
+                           int frag, size_t *frames)
+{
+    struct pqpan_802154_frame_plan f[PQPAN_802154_MAX_FRAMES];
+    struct pqpan_802154_plan p;
+    size_t k, sum = 0;
+    assert_int_equal(pqpan_802154_plan_msg_packet(&p, f, PQPAN_802154_MAX_FRAMES, &c->link, len, i,
+                                                  frag),
+                     PQPAN_OK);
+    for (k = 0; k < p.frames; k++) {
+        sum += f[k].psdu_octets;
+    }
+    *frames = p.frames;
+    return sum;
+}
+
+/* ML-KEM-1024's INIT (1608 octets) in IPv6 fragments (RFC 8200 §4.5): a 1656-octet packet,
+ * 1616 octets after the IPv6 header, in fragment packets of 40 + 8 + 1232 = 1280 and
+ * 40 + 8 + 384 = 432 octets. IPHC carries the Next Header (44) inline: 3 octets replace
+ * the 40 of the IPv6 header, the Fragment header and UDP header go uncompressed. Extended
+ * addresses: 104 octets of 6LoWPAN per frame; FRAG1 4 + 3 + 96 (covering 136 octets of the
+ * packet), PSDU 21 + 103 + 2 = 126; FRAGN 5 + 96, PSDU 124.
+ *   1280: 136 + 11 x 96 + 88 -> PSDUs 126 + 11 x 124 + 116 = 1606, 13 frames.
+ *   432: 136 + 3 x 96 + 8 -> 126 + 3 x 124 + 36 = 534, 5 frames.
+ * In segments (IPHC + NHC UDP 6 octets replace 48; FRAG1 4 + 6 + 88, PSDU 121): UDP
+ * payloads 1232 (datagram 1280) and 2 + 378 (428): 121 + 11 x 124 + 116 = 1601 and
+ * 121 + 3 x 124 + 32 = 525, the same 13 + 5 frames, 14 octets fewer. RESP (1640) likewise:
+ * fragments 1280 and 464 (566 octets), segments 1280 and 460 (557): 14 fewer too. */
+static void test_ipv6_fragments_priced(void **state)
+{
+    struct pqpan_802154_est_config c;
+    struct pqpan_802154_estimate seg, frag;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    size_t frames;
+    (void)state;
+    cycles_of(cycles);
+    pqpan_802154_est_config_default(&c);
+    assert_int_equal(pqpan_802154_est_config_pqke(&c, PQPAN_PQKE_SUITE_MLKEM1024,
+                                                  PQPAN_PQKE_MODE_NONE, 0), PQPAN_OK);
+    assert_int_equal(c.msg_octets[0], 1608);
+    assert_int_equal(pqpan_802154_msg_packets(1608, 1), 2);
+    assert_int_equal(packet_psdus(&c, 1608, 0, 1, &frames), 1606);
+    assert_int_equal(frames, 13);
+    assert_int_equal(packet_psdus(&c, 1608, 1, 1, &frames), 534);
+    assert_int_equal(frames, 5);
+    assert_int_equal(packet_psdus(&c, 1608, 0, 0, &frames), 1601);
+    assert_int_equal(packet_psdus(&c, 1608, 1, 0, &frames), 525);
+    assert_int_equal(packet_psdus(&c, 1640, 1, 1, &frames), 566);
+    assert_int_equal(packet_psdus(&c, 1640, 1, 0, &frames), 557);
+    assert_int_equal(pqpan_802154_estimate_pqke(&seg, &c, cycles), PQPAN_OK);
+    c.ipv6_frag = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&frag, &c, cycles), PQPAN_OK);
+    assert_int_equal(frag.datagrams[0], 2);
+    assert_int_equal(frag.datagrams[1], 2);
+    assert_int_equal(frag.datagrams[2], 1);
+    assert_int_equal(frag.frames[0], seg.frames[0]);
+    assert_int_equal(frag.ledger[0].bytes_tx - seg.ledger[0].bytes_tx, 14);
+    assert_int_equal(frag.ledger[1].bytes_tx - seg.ledger[1].bytes_tx, 14);
+    assert_int_equal(frag.latency_ns - seg.latency_ns, 2u * 14u * 32u * US);
+    /* a message that fits one datagram is the same either way */
+    pqpan_802154_est_config_default(&c);
+    assert_int_equal(pqpan_802154_estimate_pqke(&seg, &c, cycles), PQPAN_OK);
+    c.ipv6_frag = 1;
+    assert_int_equal(pqpan_802154_estimate_pqke(&frag, &c, cycles), PQPAN_OK);
+    assert_int_equal(frag.latency_ns, seg.latency_ns);
+    assert_int_equal(pqpan_802154_plan_msg_packet(NULL, NULL, 0, &c.link, 1608, 2, 1),
+                     PQPAN_ERR_INVALID_ARG);
 }
 
 /* kem-auth at ML-KEM-768: INIT of 2312 octets in two segments, UDP payloads 1232 and 1084
@@ -403,12 +609,17 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_sizes_are_pqke_ml_kem_768),
         cmocka_unit_test(test_idle_channel_hand_computed),
+        cmocka_unit_test(test_handover_at_the_end_of_the_last_frame),
+        cmocka_unit_test(test_numeric_ends_when_reveal_is_acknowledged),
         cmocka_unit_test(test_backoff_listening_moves_backoff_to_rx),
         cmocka_unit_test(test_busy_channel_and_always_on),
         cmocka_unit_test(test_wake_ups_sleeping_radio),
         cmocka_unit_test(test_wake_ups_listening_backoff),
+        cmocka_unit_test(test_wake_longer_than_the_lead),
         cmocka_unit_test(test_secured_frames_hand_computed),
         cmocka_unit_test(test_segments_of_long_messages),
+        cmocka_unit_test(test_every_datagram_fits_the_ipv6_mtu),
+        cmocka_unit_test(test_ipv6_fragments_priced),
         cmocka_unit_test(test_kem_auth_init_in_segments),
         cmocka_unit_test(test_sig_mutual_hybrid_steps),
     };

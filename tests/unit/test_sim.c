@@ -361,6 +361,144 @@ static void test_pqke_loss(void **state)
     assert_true(ok >= 250);
 }
 
+/* ---- computations suspended by connection events (struct pqpan_sim_cpu) ---- */
+
+#define SPANS_MAX 4096
+
+/* The spans of one run, both sides, in the order reported. */
+struct span_log {
+    struct pqpan_sim_span v[SPANS_MAX];
+    size_t n;
+    int overflow;
+};
+
+static void log_span(void *ctx, const struct pqpan_sim_span *sp)
+{
+    struct span_log *l = ctx;
+    if (l->n == SPANS_MAX) {
+        l->overflow = 1;
+        return;
+    }
+    l->v[l->n++] = *sp;
+}
+
+static int is_event_state(int st)
+{
+    return st == PQPAN_STATE_PRE || st == PQPAN_STATE_HFXO_START || st == PQPAN_STATE_RAMP_TX ||
+           st == PQPAN_STATE_RAMP_RX || st == PQPAN_STATE_RX_WINDOW || st == PQPAN_STATE_TX ||
+           st == PQPAN_STATE_RX || st == PQPAN_STATE_IFS || st == PQPAN_STATE_POST;
+}
+
+/* What the spans of a run show of its computations: no crypto span of a side overlaps a
+ * connection-event span of that side (the event suspends it), each side's crypto spans
+ * add up to its ledger's CPU time of the CRYPTO phase, and a resumed span goes on with
+ * the operation of the side's crypto span before it. Returns the resumed spans. */
+static unsigned check_suspensions(const struct span_log *l, const struct pqpan_sim_result *r)
+{
+    uint64_t cpu[2] = {0u, 0u};
+    unsigned resumed = 0;
+    size_t i, j;
+    assert_false(l->overflow);
+    for (i = 0; i < l->n; i++) {
+        const struct pqpan_sim_span *a = &l->v[i];
+        if (a->op == PQPAN_OP_COUNT) {
+            continue;
+        }
+        cpu[a->side] += a->t1_ns - a->t0_ns;
+        for (j = 0; j < l->n; j++) {
+            const struct pqpan_sim_span *b = &l->v[j];
+            if (b->side == a->side && b->op == PQPAN_OP_COUNT && is_event_state(b->state) &&
+                b->t0_ns < a->t1_ns && a->t0_ns < b->t1_ns) {
+                fail_msg("side %d: %s [%llu, %llu) overlaps %s [%llu, %llu)", a->side,
+                         pqpan_op_name((enum pqpan_op)a->op), (unsigned long long)a->t0_ns,
+                         (unsigned long long)a->t1_ns, pqpan_state_name((enum pqpan_state)b->state),
+                         (unsigned long long)b->t0_ns, (unsigned long long)b->t1_ns);
+            }
+        }
+        if (a->resumed) {
+            for (j = i; j-- > 0u;) {
+                if (l->v[j].side == a->side && l->v[j].op != PQPAN_OP_COUNT) {
+                    break;
+                }
+            }
+            assert_true(j < i);
+            assert_int_equal(l->v[j].op, a->op);
+            assert_true(l->v[j].t1_ns < a->t0_ns);
+            resumed++;
+        }
+    }
+    assert_int_equal(cpu[0], r->ledger[0].ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU]);
+    assert_int_equal(cpu[1], r->ledger[1].ns[PQPAN_PHASE_CRYPTO][PQPAN_STATE_CPU]);
+    return resumed;
+}
+
+/* A computation runs in the time the connection events leave its side's CPU: an event
+ * suspends it from its pre-processing to its post-processing (docs/MODEL.md "Packet
+ * simulator"), so it finishes later, and the estimator's Waits rule books the same
+ * (every phase x state, counts and latency agree), over intervals from 7.5 ms (several
+ * events in one computation) to 50 ms, each ML-KEM level, both keygen sides, LE 1M (LL
+ * 251) and 2M (LL 27), the estimator's messages and pqpan's protocol. */
+static void test_crypto_suspended_by_events(void **state)
+{
+    static struct pqpan_sim s;
+    static struct pqpan_sim_pqke a;
+    static struct span_log log;
+    struct pqpan_sim_observer obs = {NULL, log_span};
+    struct pqpan_sim_config c;
+    struct pqpan_ble_estimate e;
+    static const uint32_t suites[3] = {PQPAN_PQKE_SUITE_MLKEM512, PQPAN_PQKE_SUITE_MLKEM768,
+                                       PQPAN_PQKE_SUITE_MLKEM1024};
+    static const uint64_t ci_ms10[3] = {75, 150, 500};
+    static const enum pqpan_ble_phy phys[2] = {PQPAN_BLE_PHY_1M, PQPAN_BLE_PHY_2M};
+    double worst = 0.0;
+    unsigned resumed = 0;
+    int lv, i, side, p, proto, runs = 0;
+    (void)state;
+    for (lv = 0; lv < 3; lv++)
+        for (i = 0; i < 3; i++)
+            for (side = 0; side < 2; side++)
+                for (p = 0; p < 2; p++)
+                    for (proto = 0; proto < 2; proto++) {
+                        struct pqpan_pqke_sizes z =
+                            pqpan_pqke_message_sizes(suites[lv], PQPAN_PQKE_MODE_NONE, 0);
+                        base_config(&c);
+                        c.cycles[PQPAN_OP_KDF] = 150000u;
+                        c.ble.ci_ns = ci_ms10[i] * 100000u;
+                        c.ble.keygen_side = (enum pqpan_ble_role)side;
+                        c.ble.phy = phys[p];
+                        c.ble.ll_octets = p == 0 ? 251u : 27u;
+                        c.ble.att_mtu = 247;
+                        c.ble.server_transfer = PQPAN_BLE_NOTIFY;
+                        c.ble.client_transfer = PQPAN_BLE_WRITE_CMD;
+                        c.ble.ek_bytes = (uint32_t)z.ek_bytes;
+                        c.ble.ct_bytes = (uint32_t)z.ct_bytes;
+                        log.n = 0;
+                        runs++;
+                        assert_int_equal(pqpan_sim_init(&s, &c), PQPAN_OK);
+                        if (proto == 0) {
+                            struct pqpan_sim_synth syn;
+                            pqpan_sim_synth_init(&syn, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
+                            assert_int_equal(pqpan_sim_run(&s, pqpan_sim_synth_app(), &syn, &obs, &log),
+                                             PQPAN_OK);
+                        } else {
+                            assert_int_equal(pqpan_sim_pqke_init(&a, suites[lv], PQPAN_PQKE_MODE_NONE, 0,
+                                                                 c.ble.keygen_side, c.seed),
+                                             PQPAN_OK);
+                            assert_int_equal(pqpan_sim_run(&s, pqpan_sim_pqke_app(), &a, &obs, &log),
+                                             PQPAN_OK);
+                            assert_true(pqpan_sim_pqke_confirmed(&a) && pqpan_sim_pqke_keys_equal(&a));
+                            c.ble.protocol = PQPAN_BLE_PROTO_PQPAN;
+                        }
+                        resumed += check_suspensions(&log, &s.res);
+                        assert_int_equal(pqpan_ble_estimate_pqke(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
+                        assert_run_agrees(&s.res, &e, &worst);
+                    }
+    assert_int_equal(runs, 3 * 3 * 2 * 2 * 2);
+    assert_true(resumed > 0u);
+    print_message("suspended computations (%d runs): %u resumed spans; sim vs estimate worst "
+                  "%.2f %%\n", runs, resumed, 100.0 * worst);
+}
+
 /* ---- LE Secure Connections pairing (src/sim/lesc_app.c) ---- */
 
 static int run_lesc(struct pqpan_sim *s, struct pqpan_sim_lesc *a, struct pqpan_sim_config *c,
@@ -760,6 +898,7 @@ int main(void)
         cmocka_unit_test(test_agreement_with_estimator),
         cmocka_unit_test(test_pqke_all_methods),
         cmocka_unit_test(test_pqke_loss),
+        cmocka_unit_test(test_crypto_suspended_by_events),
         cmocka_unit_test(test_lesc_agreement_with_estimator),
         cmocka_unit_test(test_lesc_pairing_on_the_air),
         cmocka_unit_test(test_lesc_loss),

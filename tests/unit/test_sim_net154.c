@@ -136,9 +136,9 @@ static uint64_t state_ns(const struct pqpan_ledger *l, int st)
 /* Two nodes, no load: every state but the random backoff's is deterministic and equals
  * the estimator's exactly; the mean of every term over seeded runs is within 1 % of it or,
  * for a term that varies from run to run, within 4 standard errors of the mean. sec is the
- * MAC security level of the pair's frames; wake the wake-up time (crystal 360 us + CPU
- * 100 us, or none). */
-static void check_against(int rx_always_on, int backoff_rx, uint8_t sec, int wake)
+ * MAC security level of the pair's frames; a wake-up is a crystal start of xtal_us + CPU
+ * 100 us (none for xtal_us 0). */
+static void check_against(int rx_always_on, int backoff_rx, uint8_t sec, uint32_t xtal_us)
 {
     static struct pqpan_802154_estimate e;
     struct pqpan_sim154_config c;
@@ -152,8 +152,8 @@ static void check_against(int rx_always_on, int backoff_rx, uint8_t sec, int wak
     c.exch.backoff_rx = (uint8_t)backoff_rx;
     c.exch.link.sec_level = sec;
     c.exch.link.key_id_mode = 1;
-    c.exch.wake_xtal_ns = wake ? 360000u : 0u;
-    c.exch.wake_cpu_ns = wake ? 100000u : 0u;
+    c.exch.wake_xtal_ns = xtal_us * 1000u;
+    c.exch.wake_cpu_ns = xtal_us != 0 ? 100000u : 0u;
     assert_int_equal(pqpan_802154_estimate_pqke(&e, &c.exch, c.cycles), PQPAN_OK);
     memset(mean, 0, sizeof mean);
     memset(sq, 0, sizeof sq);
@@ -203,14 +203,89 @@ static void test_agrees_with_estimator_listening(void **state)
 }
 
 /* Wake-ups (ieee802154.h "Wake-ups") and secured frames (ENC-MIC-32, MIC-128) in every
- * combination of idle and backoff radio states. */
+ * combination of idle and backoff radio states; and the nRF52840's wake-up (crystal start
+ * 1 400 us), longer than a sender's lead before the first frame of a message. */
 static void test_agrees_with_estimator_wake_and_security(void **state)
 {
     (void)state;
-    check_against(0, 0, PQPAN_802154_SEC_ENC_MIC_32, 1);
-    check_against(0, 1, PQPAN_802154_SEC_ENC_MIC_32, 1);
-    check_against(1, 0, PQPAN_802154_SEC_MIC_128, 1);
-    check_against(1, 1, PQPAN_802154_SEC_ENC_MIC_32, 1);
+    check_against(0, 0, PQPAN_802154_SEC_ENC_MIC_32, 360);
+    check_against(0, 1, PQPAN_802154_SEC_ENC_MIC_32, 360);
+    check_against(1, 0, PQPAN_802154_SEC_MIC_128, 360);
+    check_against(1, 1, PQPAN_802154_SEC_ENC_MIC_32, 360);
+    check_against(0, 1, PQPAN_802154_SEC_NONE, 1400);
+    check_against(0, 0, PQPAN_802154_SEC_NONE, 1400);
+}
+
+/* Transmissions of one run, in order: start, PSDU length, data frame or not, sent by
+ * node 0 or not. */
+#define SEEN_MAX 64u
+struct seen {
+    uint64_t t_ns[SEEN_MAX];
+    size_t len[SEEN_MAX];
+    int data[SEEN_MAX], from0[SEEN_MAX];
+    unsigned n;
+};
+static struct seen seen;
+
+static void on_seen(void *ctx, uint64_t t_ns, const uint8_t *psdu, size_t len)
+{
+    struct seen *w = (struct seen *)ctx;
+    struct pqpan_802154_frame f;
+    uint8_t copy[PQPAN_802154_MAX_PSDU];
+    struct pqpan_sim154_config c;
+    if (w->n == SEEN_MAX) {
+        return;
+    }
+    pqpan_sim154_config_default(&c);
+    memcpy(copy, psdu, len);
+    assert_int_equal(pqpan_802154_mac_parse(&f, copy, len), PQPAN_OK);
+    w->t_ns[w->n] = t_ns;
+    w->len[w->n] = len;
+    w->data[w->n] = f.mhr.frame_type == PQPAN_802154_FRAME_DATA;
+    w->from0[w->n] = w->data[w->n] && f.mhr.src.ext_addr == c.exch.link.src.ext_addr;
+    w->n++;
+}
+
+/* A datagram is handed over at the end of the reception of its last frame (IEEE
+ * 802.15.4-2020 §6.2.4: the SIFS/LIFS spaces the sender's own frames; the receiver's
+ * Imm-Ack goes on while it computes); the exchange ends when FIN is acknowledged. Two
+ * nodes, no load, ML-KEM-768 mode none, radios listening: the responder's first RESP frame
+ * starts Encaps + KDF (13 ms at 64 MHz), a random backoff of 0..7 unit periods (320 us,
+ * macMinBE 3), CCA 128 us and aTurnaroundTime 192 us after INIT's last frame ended on the
+ * air; the run ends aTurnaroundTime + the Imm-Ack ((5 + 6) x 32 us) after FIN ended. */
+static void test_handover_at_the_end_of_the_last_frame(void **state)
+{
+    struct pqpan_sim154_config c;
+    uint64_t init_end = 0, fin_end = 0, gap, periods;
+    unsigned i, resp_first = SEEN_MAX;
+    (void)state;
+    config(&c, 2, 0.0);
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(pqpan_sim_pqke_init(&app_a, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE,
+                                         0, (enum pqpan_ble_role)c.initiator_side, c.seed),
+                     PQPAN_OK);
+    assert_int_equal(pqpan_sim154_init(&sim_a, &c), PQPAN_OK);
+    assert_int_equal(pqpan_sim154_run(&sim_a, pqpan_sim_pqke_app(), &app_a, on_seen, &seen), PQPAN_OK);
+    assert_int_equal(sim_a.res.status, PQPAN_OK);
+    assert_true(seen.n < SEEN_MAX);
+    for (i = 0; i < seen.n; i++) {
+        uint64_t end = seen.t_ns[i] + pqpan_802154_phy_ppdu_ns(seen.len[i]);
+        if (seen.data[i] && !seen.from0[i] && resp_first == SEEN_MAX) {
+            resp_first = i;
+        }
+        if (seen.from0[i] && resp_first == SEEN_MAX) {
+            init_end = end;
+        }
+        if (seen.from0[i]) {
+            fin_end = end;
+        }
+    }
+    assert_true(resp_first < seen.n && init_end != 0);
+    gap = seen.t_ns[resp_first] - init_end - 13000000u - 128000u - 192000u;
+    periods = gap / 320000u;
+    assert_int_equal(gap, periods * 320000u);
+    assert_in_range(periods, 0, 7);
+    assert_int_equal(sim_a.res.latency_ns, fin_end + 192000u + (5u + 6u) * 32000u);
 }
 
 static void test_real_keys_confirmed_and_equal(void **state)
@@ -319,6 +394,22 @@ static void test_duplicates_never_reach_the_application(void **state)
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
 }
 
+/* Every suite (the P-256 hybrids too) in each of the n modes (the sig modes with ML-DSA-65)
+ * completes with equal keys under configuration c. */
+static void every_suite_completes(const struct pqpan_sim154_config *c, const unsigned *modes,
+                                  size_t n)
+{
+    unsigned suite;
+    size_t m;
+    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
+        for (m = 0; m < n; m++) {
+            assert_int_equal(run_mode(&sim_a, &app_a, c, NULL, suite, modes[m]), PQPAN_OK);
+            assert_int_equal(sim_a.res.status, PQPAN_OK);
+            assert_true(pqpan_sim_pqke_keys_equal(&app_a));
+        }
+    }
+}
+
 /* Messages over one datagram (ieee802154.h segments): kem-auth-mutual at ML-KEM-1024 (INIT
  * 3176, RESP 3208 octets, three segments each) on an idle channel carries the same frames
  * and operations as the estimator, and the keys agree; every mode of every suite (the P-256
@@ -332,7 +423,7 @@ static void test_segmented_messages_agree_with_estimator(void **state)
                                      PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
                                      PQPAN_PQKE_MODE_SIG,      PQPAN_PQKE_MODE_SIG_MUTUAL,
                                      PQPAN_PQKE_MODE_NUMERIC};
-    unsigned suite, m, n, op;
+    unsigned n, op;
     (void)state;
     config(&c, 2, 0.0);
     assert_int_equal(pqpan_802154_est_config_pqke(&c.exch, PQPAN_PQKE_SUITE_MLKEM1024,
@@ -354,13 +445,47 @@ static void test_segmented_messages_agree_with_estimator(void **state)
         assert_int_equal(r->ledger[n].bytes_tx, e.ledger[n].bytes_tx);
     }
     assert_true(pqpan_sim_pqke_keys_equal(&app_a));
-    for (suite = PQPAN_PQKE_SUITE_MLKEM512; suite <= PQPAN_PQKE_SUITE_P256_MLKEM1024; suite++) {
-        for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-            assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, suite, modes[m]), PQPAN_OK);
-            assert_int_equal(r->status, PQPAN_OK);
-            assert_true(pqpan_sim_pqke_keys_equal(&app_a));
+    every_suite_completes(&c, modes, sizeof modes / sizeof modes[0]);
+}
+
+/* With IPv6 fragmentation (exch.ipv6_frag) instead of segments: ML-KEM-1024 (INIT 1608,
+ * RESP 1640 octets, two fragments each) and kem-auth-mutual (3176 and 3208 octets, three
+ * each) on an idle channel carry the estimator's packets, frames and octets, with the same
+ * radio time; every mode of every suite completes with equal keys. */
+static void test_ipv6_fragments_agree_with_estimator(void **state)
+{
+    static struct pqpan_802154_estimate e;
+    struct pqpan_sim154_config c;
+    const struct pqpan_sim154_result *r = &sim_a.res;
+    static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                     PQPAN_PQKE_MODE_SIG_MUTUAL, PQPAN_PQKE_MODE_NUMERIC};
+    unsigned m, n;
+    (void)state;
+    config(&c, 2, 0.0);
+    c.exch.ipv6_frag = 1;
+    for (m = 0; m < 2; m++) {
+        assert_int_equal(pqpan_802154_est_config_pqke(&c.exch, PQPAN_PQKE_SUITE_MLKEM1024,
+                                                      modes[m], 0),
+                         PQPAN_OK);
+        assert_int_equal(pqpan_802154_estimate_pqke(&e, &c.exch, c.cycles), PQPAN_OK);
+        assert_int_equal(e.datagrams[0], m == 0 ? 2 : 3);
+        assert_int_equal(run_mode(&sim_a, &app_a, &c, NULL, PQPAN_PQKE_SUITE_MLKEM1024, modes[m]),
+                         PQPAN_OK);
+        assert_int_equal(r->status, PQPAN_OK);
+        assert_int_equal(r->dgrams[0], e.datagrams[0] + e.datagrams[2]);
+        assert_int_equal(r->dgrams[1], e.datagrams[1]);
+        assert_int_equal(r->frames[0], e.frames[0] + e.frames[2]);
+        assert_int_equal(r->frames[1], e.frames[1]);
+        for (n = 0; n < 2; n++) {
+            const struct pqpan_ledger *sim = &r->ledger[n], *est = &e.ledger[n];
+            assert_int_equal(sim->bytes_tx, est->bytes_tx);
+            assert_int_equal(sim->bytes_rx, est->bytes_rx);
+            assert_int_equal(state_ns(sim, PQPAN_STATE_TX), state_ns(est, PQPAN_STATE_TX));
+            assert_int_equal(state_ns(sim, PQPAN_STATE_IFS), state_ns(est, PQPAN_STATE_IFS));
         }
+        assert_true(pqpan_sim_pqke_keys_equal(&app_a));
     }
+    every_suite_completes(&c, modes, sizeof modes / sizeof modes[0]);
 }
 
 static int completes_after_a_lost_datagram(const struct pqpan_sim154_result *r)
@@ -370,7 +495,7 @@ static int completes_after_a_lost_datagram(const struct pqpan_sim154_result *r)
 
 /* A segment lost under load (a fragment out of MAC attempts) costs the whole message: the
  * sender starts it again from segment 0 and the receiver, which had the first segments,
- * starts over; the exchange still ends with equal keys. */
+ * starts over; the exchange still ends with equal keys. The same for IPv6 fragments. */
 static void test_lost_segment_resends_the_message(void **state)
 {
     struct pqpan_sim154_config c;
@@ -378,6 +503,12 @@ static void test_lost_segment_resends_the_message(void **state)
     (void)state;
     lossy_config(&c);
     assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
+                                 200, completes_after_a_lost_datagram));
+    assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
+    assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
+    /* likewise a lost IPv6 fragment: the message goes again with a new Identification */
+    c.exch.ipv6_frag = 1;
+    assert_true(first_seed_where(&c, PQPAN_PQKE_SUITE_MLKEM1024, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
                                  200, completes_after_a_lost_datagram));
     assert_true(r->dgram_retx[0] + r->dgram_retx[1] >= r->dgram_failed[0] + r->dgram_failed[1]);
     assert_true(pqpan_sim_pqke_confirmed(&app_a) && pqpan_sim_pqke_keys_equal(&app_a));
@@ -542,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_agrees_with_estimator_sleeping),
         cmocka_unit_test(test_agrees_with_estimator_listening),
         cmocka_unit_test(test_agrees_with_estimator_wake_and_security),
+        cmocka_unit_test(test_handover_at_the_end_of_the_last_frame),
         cmocka_unit_test(test_real_keys_confirmed_and_equal),
         cmocka_unit_test(test_failed_verdict_is_the_status),
         cmocka_unit_test(test_seeded_runs_are_reproducible),
@@ -549,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_duplicates_never_reach_the_application),
         cmocka_unit_test(test_no_retries_left_fails),
         cmocka_unit_test(test_segmented_messages_agree_with_estimator),
+        cmocka_unit_test(test_ipv6_fragments_agree_with_estimator),
         cmocka_unit_test(test_lost_segment_resends_the_message),
         cmocka_unit_test(test_hidden_terminals_cost_the_responder),
         cmocka_unit_test(test_capture_keeps_frames_hit_after_their_shr),
