@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "pqpan/io.h"
+#include "opts_registry.h"
 
 #define CMD "acvp"
 
@@ -464,7 +465,7 @@ static int parse_args(int argc, char **argv, struct acvp_opts *o)
             continue;
         }
         if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, NULL, argv[i]);
         } else if (o->file != NULL) {
             return cli_usage_error(CMD, "one vector file only");
         } else {

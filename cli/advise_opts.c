@@ -6,6 +6,7 @@
 #include "advise.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sig.h"
+#include "opts_registry.h"
 
 int advise_parse_duration(const char *text, double *seconds)
 {
@@ -35,15 +36,19 @@ int advise_parse_duration(const char *text, double *seconds)
     return 0;
 }
 
-/* One item of --auth: a mode's name, or mutual / all. */
+/* One item of --auth, in any case: a mode's name, or mutual / all. */
 static int auth_item(unsigned *mask, const char *item)
 {
-    unsigned mode = pqpan_pqke_mode_by_name(item);
-    if (mode != 0u) {
-        *mask |= PQPAN_PQKE_MODE_BIT(mode);
-    } else if (strcmp(item, "mutual") == 0) {
+    unsigned mode;
+    for (mode = PQPAN_PQKE_MODE_NONE; mode <= PQPAN_PQKE_MODE_NUMERIC; mode++) {
+        if (cli_word_equal(item, pqpan_pqke_mode_name(mode))) {
+            *mask |= PQPAN_PQKE_MODE_BIT(mode);
+            return 0;
+        }
+    }
+    if (cli_word_equal(item, "mutual")) {
         *mask |= ADV_AUTH_MUTUAL;
-    } else if (strcmp(item, "all") == 0) {
+    } else if (cli_word_equal(item, "all")) {
         *mask |= PQPAN_PQKE_MODES_ALL;
     } else {
         return -1;
@@ -51,12 +56,12 @@ static int auth_item(unsigned *mask, const char *item)
     return 0;
 }
 
-/* One item of --hybrid: none, p256. */
+/* One item of --hybrid, in any case: none, p256. */
 static int hybrid_item(unsigned *mask, const char *item)
 {
-    if (strcmp(item, "none") == 0) {
+    if (cli_word_equal(item, "none")) {
         *mask |= ADV_HYBRID_NONE;
-    } else if (strcmp(item, "p256") == 0) {
+    } else if (cli_word_equal(item, "p256")) {
         *mask |= ADV_HYBRID_P256;
     } else {
         return -1;
@@ -91,6 +96,18 @@ static int parse_list(const char *text, unsigned *mask, int (*item)(unsigned *, 
     return 0;
 }
 
+/* The PHY named name in any case (enum pqpan_ble_phy), or -1. */
+static int phy_of(const char *name)
+{
+    int k;
+    for (k = 0; k < PQPAN_BLE_PHY_COUNT; k++) {
+        if (cli_word_equal(name, pqpan_ble_phy_name((enum pqpan_ble_phy)k))) {
+            return k;
+        }
+    }
+    return -1;
+}
+
 int advise_parse_phys(const char *text, unsigned *mask)
 {
     char item[8];
@@ -99,13 +116,14 @@ int advise_parse_phys(const char *text, unsigned *mask)
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t n = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        enum pqpan_ble_phy phy;
+        int phy;
         if (n == 0 || n >= sizeof item) {
             return -1;
         }
         memcpy(item, p, n);
         item[n] = '\0';
-        if (pqpan_ble_phy_parse(&phy, item) != PQPAN_OK) {
+        phy = phy_of(item);
+        if (phy < 0) {
             return -1;
         }
         m |= 1u << phy;
@@ -128,40 +146,14 @@ static const char *const link_words[] = {"ble", "802154", "both", NULL};
 static const char *const level_words[] = {"1", "3", "5", NULL};
 /* --format words: advise prints no CSV. */
 static const char *const format_words[] = {"table", "json", NULL};
-/* --idle words (sleep = 0), as estimate --link 802154's. */
+/* --sed-idle words (sleep = 0), as estimate --link 802154's --idle. */
 static const char *const radio_words[] = {"sleep", "listen", NULL};
 
 _Static_assert(sizeof(enum adv_battery) == sizeof(int), "--battery-side is stored as an int");
 _Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
 
-static void defaults(void *p)
-{
-    struct advise_opts *o = p;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    o->min_level = 1;
-    o->battery = ADV_BATTERY_PERIPHERAL;
-    o->battery_mah = ADV_CR2032_MAH;
-    o->rekey_s = 86400.0;
-    strcpy(o->rekey_text, "1d");
-    o->idle.phy = PQPAN_BLE_PHY_1M;
-    o->idle.ci_ns = 1000000000u;
-    o->idle.latency = 0;
-    o->idle_ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
-    o->peer_phys = (1u << PQPAN_BLE_PHY_COUNT) - 1u;
-    o->peer_max_ll = PQPAN_LL_DATA_MAX_PAYLOAD;
-    o->peer_max_mtu = PQPAN_ATT_MAX_MTU;
-    o->protocol = PQPAN_BLE_PROTO_PQPAN;
-    o->auth_modes = ADV_AUTH_MUTUAL;
-    o->derate = 1.0;
-    o->hybrids = ADV_HYBRID_NONE;
-    o->top = 5;
-    o->links = ADV_LINK_BLE;
-    lowpan_opts_init(&o->lowpan);
-    /* The battery device on 802.15.4 is a sleepy end device: its radio is off between the
-     * frames it sends and receives (estimate --link 802154 --idle sleep). */
-    o->lowpan.idle = 0;
-}
+/* advise's defaults: the energy and 802.15.4 options', then those of its own tables. */
+static void defaults(void *p);
 
 /* --min-level: the category (words checked before). */
 static int set_level(void *field, const char *v)
@@ -215,17 +207,20 @@ static int set_hybrid(void *field, const char *v)
     return parse_list(v, field, hybrid_item);
 }
 
-/* --sig: the set's enum pqpan_sig_id. */
+/* --sig, in any case: the set's enum pqpan_sig_id. */
 static int set_sig(void *field, const char *v)
 {
-    const struct pqpan_sig *ds = pqpan_sig_by_name(v);
+    const struct pqpan_sig *ds;
     unsigned id;
-    if (ds == NULL) {
-        return -1;
+    size_t i;
+    for (i = 0; (ds = pqpan_sig_at(i)) != NULL; i++) {
+        if (cli_word_equal(v, ds->name)) {
+            id = (unsigned)ds->id;
+            memcpy(field, &id, sizeof id);
+            return 0;
+        }
     }
-    id = (unsigned)ds->id;
-    memcpy(field, &id, sizeof id);
-    return 0;
+    return -1;
 }
 
 /* --format: table or json into enum cli_format. */
@@ -241,65 +236,74 @@ static int set_format(void *field, const char *v)
 
 static const struct cli_opt device_rows[] = {
     {.name = "--peer-profile", .kind = CLI_OPT_TEXT, .meta = "NAME|FILE",
-     .def_note = "the same as --profile", .store = CLI_STORE_STR, .offset = ADV(peer_profile),
+     .def = PQPAN_DEFAULT_PEER_PROFILE, .store = CLI_STORE_STR, .offset = ADV(peer_profile),
      .help = "the other side: its currents price its energy; the link timeline uses "
              "--profile's event timing for both sides, as estimate takes one device (--profile "
              "is the battery-powered device)"},
-    {.name = "--battery-side", .kind = CLI_OPT_WORD, .words = battery_words, .def = "peripheral",
+    {.name = "--battery-side", .kind = CLI_OPT_WORD, .words = battery_words,
+     .def = PQPAN_DEFAULT_BATTERY_SIDE,
      .store = CLI_STORE_INT, .offset = ADV(battery),
      .help = "which side runs on the battery (both: --profile is the peripheral)"},
     {.name = "--battery-mah", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "mAh", .min = 0.001,
-     .max = 1e7, .def = "235", .store = CLI_STORE_DOUBLE, .offset = ADV(battery_mah),
+     .max = 1e7, .def = PQPAN_DEFAULT_BATTERY_MAH, .store = CLI_STORE_DOUBLE,
+     .offset = ADV(battery_mah),
      .help = "battery capacity (default: " ADV_CR2032_SOURCE ")"},
     {.name = "--app-ua", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "uA", .min = 0,
-     .max = 1e6, .def = "0", .store = CLI_STORE_DOUBLE, .offset = ADV(app_ua),
+     .max = 1e6, .def = PQPAN_DEFAULT_APP_UA, .store = CLI_STORE_DOUBLE, .offset = ADV(app_ua),
      .help = "the application's own average current (sensing, processing, other radio "
              "traffic), drawn besides the idle link; 0 leaves it out of the battery life, and the "
              "output says so"},
     {.name = "--self-discharge-pct-year", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "%/year",
-     .min = 0, .max = 100, .def = "0", .store = CLI_STORE_DOUBLE,
+     .min = 0, .max = 100, .def = PQPAN_DEFAULT_SELF_DISCHARGE_PCT_YEAR, .store = CLI_STORE_DOUBLE,
      .offset = ADV(self_discharge_pct),
      .help = "the cell's self-discharge, percent of its capacity per year, taken as a constant "
              "drain (from the cell's datasheet); 0 leaves it out"},
     {.name = "--battery-derate", .kind = CLI_OPT_NUMBER, .meta = "X", .min = 0.01, .max = 1,
-     .def = "1", .store = CLI_STORE_DOUBLE, .offset = ADV(derate),
+     .def = PQPAN_DEFAULT_BATTERY_DERATE, .store = CLI_STORE_DOUBLE, .offset = ADV(derate),
      .help = "the fraction of the capacity the device can draw at its load (a coin cell gives "
              "less under pulse currents: see its datasheet at the exchange's peak current, "
              "which advise prints); 1 leaves derating out"},
     {.name = "--rekey-every", .kind = CLI_OPT_TEXT, .meta = "DURATION", .set = set_rekey,
-     .def = "1d", .allowed = "a duration such as 30s, 15m, 1h, 1d, 7d (1 s .. 3650 d)",
+     .def = PQPAN_DEFAULT_REKEY_EVERY,
+     .allowed = "a duration such as 30s, 15m, 1h, 1d, 7d (1 s .. 3650 d)",
      .help = "one key exchange every DURATION: a number and s, m, h or d"},
-    {.name = "--link", .kind = CLI_OPT_WORD, .words = link_words, .def = "ble", .set = set_links,
+    {.name = "--link", .kind = CLI_OPT_WORD, .words = link_words, .def = PQPAN_DEFAULT_LINK,
+     .set = set_links,
      .offset = ADV(links),
      .help = "the link(s) searched. 802.15.4: the device is a sleepy end device polling its "
              "parent (a Thread SED), the exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate "
              "--link 802154 (the device is --profile; --battery-side both and --protocol study "
              "are for BLE only)"},
-    {.name = "--idle", .kind = CLI_OPT_WORD, .words = radio_words, .def = "sleep",
+    {.name = "--sed-idle", .kind = CLI_OPT_WORD, .words = radio_words,
+     .def = PQPAN_DEFAULT_SED_IDLE,
      .store = CLI_STORE_INT, .offset = ADV(lowpan.idle),
      .help = "802.15.4: the radio when the device neither sends, receives nor computes, as "
              "estimate --link 802154's --idle but sleep by default (a sleepy device's radio is "
              "off between frames)"},
     {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
-     .max = 86400000, .def_note = "--idle-ci-ms", .store = CLI_STORE_DOUBLE, .offset = ADV(poll_ms),
+     .max = 86400000, .def = PQPAN_DEFAULT_POLL_MS, .store = CLI_STORE_DOUBLE,
+     .offset = ADV(poll_ms),
      .help = "802.15.4: the device's poll period between exchanges, priced as `pqpan idle "
              "--link 802154`"},
 };
 
 static const struct cli_opt constraint_rows[] = {
-    {.name = "--min-level", .kind = CLI_OPT_WORD, .words = level_words, .def = "1",
+    {.name = "--min-level", .kind = CLI_OPT_WORD, .words = level_words,
+     .def = PQPAN_DEFAULT_MIN_LEVEL,
      .set = set_level, .offset = ADV(min_level),
      .help = "lowest NIST security category: 1 ML-KEM-512, 3 ML-KEM-768, 5 ML-KEM-1024 (FIPS "
              "203 Table 2)"},
     {.name = "--max-latency-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
-     .max = 1e9, .def_note = "none", .store = CLI_STORE_DOUBLE, .offset = ADV(max_latency_ms),
+     .max = 1e9, .def = PQPAN_DEFAULT_MAX_LATENCY_MS, .store = CLI_STORE_DOUBLE,
+     .offset = ADV(max_latency_ms),
      .help = "longest exchange, first computation to last"},
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "pqpan",
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
+     .def = PQPAN_DEFAULT_PROTOCOL,
      .store = CLI_STORE_INT, .offset = ADV(protocol),
      .help = "the messages: the study's raw ek/ct (no authentication: needs --auth none), or "
              "pqpan's INIT/RESP/FIN with key schedule and confirmation"},
     {.name = "--auth", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_auth,
-     .offset = ADV(auth_modes), .def = "mutual",
+     .offset = ADV(auth_modes), .def = PQPAN_DEFAULT_ADVISE_AUTH,
      .allowed = "a comma-separated list of none, psk, kem-auth, kem-auth-mutual, sig, "
                 "sig-mutual, numeric, mutual (= psk,kem-auth-mutual,sig-mutual), all",
      .help = "the PQKE modes allowed (docs/PROTOCOL.md §5); the search ranks across them. "
@@ -308,40 +312,44 @@ static const struct cli_opt constraint_rows[] = {
              "(sig-mutual). numeric needs a display and a user on both devices; none lets a man "
              "in the middle hold both keys"},
     {.name = "--hybrid", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_hybrid,
-     .offset = ADV(hybrids), .def = "none", .allowed = "a comma-separated list of none, p256",
+     .offset = ADV(hybrids), .def = PQPAN_DEFAULT_ADVISE_HYBRID,
+     .allowed = "a comma-separated list of none, p256",
      .help = "ML-KEM alone (none) and/or combined with P-256 ECDH (p256: secure while either "
              "holds; adds secrecy, not authentication)"},
     {.name = "--sig", .kind = CLI_OPT_TEXT, .meta = "SET", .set = set_sig, .offset = ADV(sig),
-     .allowed = "ML-DSA-44, ML-DSA-65, ML-DSA-87",
-     .def_note = "the smallest of at least the KEM's NIST category: 512 -> 44, 768 -> 65, "
-                 "1024 -> 87",
+     .allowed = "ML-DSA-44, ML-DSA-65, ML-DSA-87", .def = PQPAN_DEFAULT_SIG,
      .help = "sig modes: the ML-DSA set of the pinned keys"},
 };
 
 static const struct cli_opt idle_rows[] = {
-    {.name = "--idle-phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
+    {.name = "--idle-phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words,
+     .def = PQPAN_DEFAULT_IDLE_PHY,
      .store = CLI_STORE_INT, .offset = ADV(idle.phy), .help = "its PHY"},
     {.name = "--idle-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
      .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
-     .def = "1000", .set = link_set_conn_interval, .offset = ADV(idle.ci_ns), .help = "its connection interval"},
+     .def = PQPAN_DEFAULT_IDLE_CI_MS, .set = link_set_conn_interval, .offset = ADV(idle.ci_ns),
+     .help = "its connection interval"},
     {.name = "--idle-latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
-     .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = ADV(idle.latency),
+     .max = PQPAN_BLE_LATENCY_MAX, .def = PQPAN_DEFAULT_IDLE_LATENCY, .store = CLI_STORE_U32,
+     .offset = ADV(idle.latency),
      .help = "its peripheral latency"},
     {.name = "--idle-ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "27",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD,
+     .def = PQPAN_DEFAULT_IDLE_LL_OCTETS,
      .store = CLI_STORE_U32, .offset = ADV(idle_ll_octets),
      .help = "its LL payload size (27: no DLE)"},
 };
 
 static const struct cli_opt peer_rows[] = {
     {.name = "--peer-phys", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_phys,
-     .offset = ADV(peer_phys), .def = "1M,2M,S2,S8",
+     .offset = ADV(peer_phys), .def = PQPAN_DEFAULT_PEER_PHYS,
      .allowed = "a comma-separated list of 1M, 2M, S2, S8", .help = "the PHYs the peer supports"},
     {.name = "--peer-max-ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "251",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD,
+     .def = PQPAN_DEFAULT_PEER_MAX_LL_OCTETS,
      .store = CLI_STORE_U32, .offset = ADV(peer_max_ll), .help = "largest LL payload"},
     {.name = "--peer-max-mtu", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = "517",
+     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = PQPAN_DEFAULT_PEER_MAX_MTU,
      .store = CLI_STORE_U32, .offset = ADV(peer_max_mtu), .help = "largest ATT_MTU"},
 };
 
@@ -349,10 +357,12 @@ static const struct cli_opt output_rows[] = {
     {.name = "--brief", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = ADV(brief),
      .help = "print the answer block only (table output)"},
     {.name = "--top", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = PQPAN_ADVISE_TOP_MAX,
-     .def = "5", .set = set_top, .offset = ADV(top), .help = "how many configurations to list"},
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
+     .def = PQPAN_DEFAULT_TOP, .set = set_top, .offset = ADV(top),
+     .help = "how many configurations to list"},
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = PQPAN_DEFAULT_FORMAT,
      .set = set_format, .offset = ADV(m.format), .help = "output format"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_OUT,
      .offset = ADV(out_dir),
      .help = "also write gnuplot figures: energy against latency with the Pareto front "
              "(advise_pareto.svg/.png, data in advise_points.dat, advise_front.dat) and, over "
@@ -369,13 +379,31 @@ const struct cli_opt_table advise_peer_table =
     ADV_TABLE("advise-peer", "what the peer supports", peer_rows);
 const struct cli_opt_table advise_output_table = ADV_TABLE("advise-output", "output", output_rows);
 
-/* Of the 802.15.4 tables advise takes all but --link and --idle (its own), --addr and
+static const struct cli_opt_table *const own_tables[] = {
+    &advise_device_table, &advise_constraint_table, &advise_idle_table, &advise_peer_table,
+    &advise_output_table,
+};
+#define N_OWN_TABLES (sizeof own_tables / sizeof own_tables[0])
+
+static void defaults(void *p)
+{
+    struct advise_opts *o = p;
+    size_t k;
+    memset(o, 0, sizeof *o);
+    model_opts_init(&o->m);
+    lowpan_opts_init(&o->lowpan);
+    for (k = 0; k < N_OWN_TABLES; k++) {
+        cli_opt_table_defaults(own_tables[k], o);
+    }
+}
+
+/* Of the 802.15.4 tables advise takes all but --link, --idle (--sed-idle is its own), --addr and
  * --kem (both searched); of the γ options --calibration and --gamma-comp (the events
  * accounting it ranks by has no γ_comm). */
 const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security",
                                           "--key-id-mode", NULL};
-const char *const advise_lowpan_exchange[] = {"--ipv6-frag", NULL};
 const char *const advise_gamma[] = {"--calibration", "--gamma-comp", NULL};
+const char *const advise_lowpan_exchange[] = {"--ipv6-frag", NULL};
 
 /* Every table advise reads, in the order help lists them, with where each stores and the
  * help section it opens (NULL: it continues the one before). */
@@ -489,7 +517,7 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(ADV_CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(ADV_CMD, NULL, argv[i]);
         }
     }
     return check_together(o);

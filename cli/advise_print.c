@@ -172,19 +172,20 @@ static void auth_sentence(char *buf, size_t len, const struct advise_ctx *c,
     }
 }
 
-/* The options that reproduce cfg with `pqpan estimate` / `simulate` (simulate: no
- * --protocol, it runs pqpan's protocol). */
+/* The options that reproduce cfg with `pqpan estimate` and `pqpan simulate` (both take the
+ * same; over 802.15.4 the protocol is pqpan's, which has no --protocol there). */
 static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
-                           const struct advise_cfg *cfg, int estimate)
+                           const struct advise_cfg *cfg)
 {
     const struct advise_variant *v = &c->variant[cfg->variant];
     size_t n = (size_t)snprintf(buf, len, "--profile %s --kem %s", c->timing->in.profile.name,
                                 advise_kem_name(cfg->level));
-    if (c->o->protocol == PQPAN_BLE_PROTO_STUDY) {
-        n += (size_t)snprintf(buf + n, len - n, estimate ? " --protocol study" : " --messages estimate");
-    } else {
-        n += (size_t)snprintf(buf + n, len - n, "%s --auth %s", estimate ? " --protocol pqpan" : "",
-                              pqpan_pqke_mode_name(v->mode));
+    if (cfg->link == ADV_LINK_BLE) {
+        n += (size_t)snprintf(buf + n, len - n, " --protocol %s",
+                              c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "study" : "pqpan");
+    }
+    if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN) {
+        n += (size_t)snprintf(buf + n, len - n, " --auth %s", pqpan_pqke_mode_name(v->mode));
         if (model_is_sig_mode(v->mode)) {
             n += (size_t)snprintf(buf + n, len - n, " --sig %s",
                                   pqpan_sig_by_id((enum pqpan_sig_id)c->sig[cfg->level])->name);
@@ -336,7 +337,7 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
     if (print_level_verdict(c, r, w) != EXIT_OK) {
         return EXIT_FAILURE_RUN;
     }
-    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
+    reproduce_opts(text, sizeof text, c, &w->cfg);
     printf("  reproduce: pqpan estimate %s\n", text); /* one line: to paste */
     return EXIT_OK;
 }
@@ -353,7 +354,7 @@ static void print_answer_details(const struct advise_ctx *c, const struct advise
     brief_line(text);
     brief_time(text, sizeof text, w);
     brief_line(text);
-    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
+    reproduce_opts(text, sizeof text, c, &w->cfg);
     printf("  simulate it: pqpan simulate %s\n", text);
 }
 
@@ -404,6 +405,39 @@ static void print_auth_constraint(const struct advise_ctx *c)
     putchar('\n');
 }
 
+/* The modes the search allows, "psk|kem-auth-mutual|sig-mutual" (a hybrid one "+p256"),
+ * into buf. */
+static const char *auth_list(const struct advise_ctx *c, char *buf, size_t size)
+{
+    size_t v, at = 0;
+    buf[0] = '\0';
+    for (v = 0; v < c->n_variant && at < size; v++) {
+        int n = snprintf(buf + at, size - at, "%s%s%s", v ? "|" : "",
+                         pqpan_pqke_mode_name(c->variant[v].mode),
+                         c->variant[v].hybrid ? "+p256" : "");
+        at += n > 0 ? (size_t)n : 0u;
+    }
+    return buf;
+}
+
+/* The exchange line (model_print_exchange_line): advise prices pqpan's or the study's
+ * protocol in the modes the search allows (auth_list); idle, the idle link between
+ * exchanges and the radio within one. */
+static void print_exchange_line(const struct advise_ctx *c)
+{
+    const struct advise_opts *o = c->o;
+    char idle[256], auth[160];
+    int n = snprintf(idle, sizeof idle, "between exchanges the idle link below; in one, BLE %s",
+                     MODEL_BLE_IDLE_TEXT);
+    if ((o->links & ADV_LINK_802154) && n > 0 && (size_t)n < sizeof idle) {
+        snprintf(idle + n, sizeof idle - (size_t)n, "; 802.15.4 %s between frames (--sed-idle)",
+                 lowpan_idle_listens(&o->lowpan, c->timing) ? "listen" : "sleep");
+    }
+    model_print_exchange_line(stdout, "  ",
+                              o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
+                              auth_list(c, auth, sizeof auth), idle);
+}
+
 static void print_header(const struct advise_ctx *c, const struct advise_result *r)
 {
     const struct advise_opts *o = c->o;
@@ -427,6 +461,7 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
     }
     printf("; protocol %s\n",
            o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
+    print_exchange_line(c);
     print_auth_constraint(c);
     if (o->links & ADV_LINK_BLE) {
         print_ble_idle(c);
@@ -891,10 +926,9 @@ static void json_variant(const struct advise_ctx *c, const struct advise_row *w)
     }
     printf(", \"authenticates\": \"%s\",\n     \"reproduce_estimate\": ",
            c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated" : auth_short(v->mode));
-    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
+    reproduce_opts(text, sizeof text, c, &w->cfg);
     json_command(text, "pqpan estimate ");
     printf(", \"reproduce_simulate\": ");
-    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
     json_command(text, "pqpan simulate ");
     printf(",\n");
 }
@@ -975,6 +1009,7 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     const struct model_env *peer = c->env[0] == c->timing ? c->env[1] : c->env[0];
     int phy;
     const char *sep = "";
+    char auth[160];
     printf("{\n  \"profile\": ");
     model_json_string(stdout, c->timing->in.profile.name);
     printf(",\n  \"peer\": {\n");
@@ -986,11 +1021,12 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     model_json_string(stdout, o->battery_mah == ADV_CR2032_MAH ? ADV_CR2032_SOURCE : "--battery-mah");
     printf(",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
            "  \"battery_derivation\": \"%s\",\n", BATTERY_DERIVATION);
-    printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"min_category\": %u,\n"
+    printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+           "  \"min_category\": %u,\n"
            "  \"max_latency_ms\": %.3f,\n  \"latency\": \"time to key: from the decision to rekey "
            "to both sides holding the key, the BLE link switch there included\",\n",
-           o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", o->min_level,
-           o->max_latency_ms);
+           o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
+           auth_list(c, auth, sizeof auth), o->min_level, o->max_latency_ms);
     printf("  \"app_ua\": %.4f,\n  \"self_discharge_pct_year\": %.4f,\n  \"battery_derate\": %.4f,\n"
            "  \"auth_allowed\": [",
            o->app_ua, o->self_discharge_pct, o->derate);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "platform.h"
 #include "pqpan/kem.h"
+#include "opts_registry.h"
 
 #define CMD "bench"
 #define MAX_ITERATIONS 100000000ULL
@@ -53,7 +54,7 @@ void bench_args_init(void *p)
     struct bench_args *o = p;
     o->param = NULL;
     o->op = -1;
-    o->iterations = BENCH_DEFAULT_ITERATIONS;
+    o->iterations = pqpan_default_u32(PQPAN_DEFAULT_ITERATIONS);
     o->format = FORMAT_TABLE;
 }
 
@@ -69,7 +70,7 @@ int bench_parse_args(int argc, char **argv, const struct cli_opt_table *options,
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     return EXIT_OK;
@@ -81,27 +82,41 @@ void bench_options_help(FILE *out, const struct cli_opt_table *options)
     cli_opt_rows_help(out, &cli_format_table);
 }
 
+int bench_set_param(void *field, const char *v)
+{
+    const char *param = strcmp(v, BENCH_ALL) == 0 ? NULL : v;
+    memcpy(field, &param, sizeof param);
+    return 0;
+}
+
 static void kem_names(cli_word_fn add, void *ctx)
 {
     size_t k;
+    add(ctx, BENCH_ALL);
     for (k = 0; pqpan_kem_at(k) != NULL; k++) {
         add(ctx, pqpan_kem_at(k)->name);
     }
 }
 
 static const struct cli_opt kem_rows[] = {
-    BENCH_OPTION_ROWS(kem_names, "all three", op_names, MAX_ITERATIONS),
+    BENCH_OPTION_ROWS(kem_names, op_names, MAX_ITERATIONS),
 };
 
 const struct cli_opt_table bench_kem_table =
     CLI_OPT_TABLE("bench-kem", "options", kem_rows, struct bench_args, bench_args_init);
 
+/* The benchmarks, matched in any case. */
+static const char *const bench_names[] = {"kem", "sig", "ecdh", NULL};
+
 static int parse_args(int argc, char **argv, struct bench_opts *o)
 {
     int rc;
     o->kem = NULL;
-    if (argc < 2 || strcmp(argv[1], "kem") != 0) {
-        return cli_usage_error(CMD, "missing or unknown benchmark (available: kem, sig, ecdh)");
+    if (argc < 2) {
+        return cli_usage_error(CMD, "missing benchmark (available: kem, sig, ecdh)");
+    }
+    if (strcmp(argv[1], "kem") != 0) {
+        return cli_unknown_word(CMD, "benchmark", argv[1], bench_names);
     }
     rc = bench_parse_args(argc, argv, &bench_kem_table, &o->a);
     if (rc == EXIT_OK && o->a.param != NULL) {
@@ -301,6 +316,9 @@ int cli_bench_run(int argc, char **argv)
     uint64_t *cycles, *ns;
     size_t n_rows = 0, k;
     int rc, op;
+    if (argc >= 2) {
+        (void)cli_word_canonical(argv[1], bench_names);
+    }
     for (k = 0; argc >= 2 && k < sizeof dist_benches / sizeof dist_benches[0]; k++) {
         if (strcmp(argv[1], dist_benches[k].name) == 0) {
             if (cli_wants_help(argc, argv)) {

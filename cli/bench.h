@@ -7,13 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include <stddef.h>
-
 #include "cli.h"
 #include "opts.h"
 
-/* Runs per operation when --iterations is not given. */
-#define BENCH_DEFAULT_ITERATIONS 1000ULL
+/* The --param word for every parameter set (each benchmark's words function lists it
+ * first). */
+#define BENCH_ALL "all"
 
 /* The options every benchmark takes: --param (checked by the caller), --op (one of ops, a
  * NULL-terminated list), --iterations (1..max), --format. */
@@ -28,17 +27,21 @@ struct bench_args {
  * table). */
 void bench_args_init(void *o);
 
+/* A cli_opt set function: --param's word into bench_args.param, NULL for BENCH_ALL. */
+int bench_set_param(void *field, const char *v);
+
 /* A benchmark's option rows (opts.h) in struct bench_args: --param (one of the words
- * params_fn lists), --op (one of ops), --iterations (1..max). */
-#define BENCH_OPTION_ROWS(PARAMS_FN, PARAMS_DEFAULT, OPS, MAX_N)                                  \
+ * params_fn lists: BENCH_ALL, then the sets), --op (one of ops), --iterations (1..max). */
+#define BENCH_OPTION_ROWS(PARAMS_FN, OPS, MAX_N)                                                  \
     {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words_fn = PARAMS_FN,               \
-     .def_note = PARAMS_DEFAULT, .store = CLI_STORE_STR,                                        \
-     .offset = offsetof(struct bench_args, param), .help = "parameter set"},                    \
+     .def = PQPAN_DEFAULT_BENCH_PARAM, .set = bench_set_param,                                  \
+     .offset = offsetof(struct bench_args, param), .help = "parameter set, or all of them"},     \
     {.name = "--op", .kind = CLI_OPT_WORD, .meta = "OP", .words = OPS,                          \
-     .def_note = "all of them", .store = CLI_STORE_INT,                                         \
+     .def = PQPAN_DEFAULT_BENCH_OP, .store = CLI_STORE_INT,                                     \
      .offset = offsetof(struct bench_args, op), .help = "operation"},                           \
     {.name = "--iterations", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = MAX_N,         \
-     .def = "1000", .store = CLI_STORE_ULL, .offset = offsetof(struct bench_args, iterations),  \
+     .def = PQPAN_DEFAULT_ITERATIONS, .store = CLI_STORE_ULL,                                   \
+     .offset = offsetof(struct bench_args, iterations),                                         \
      .help = "runs per operation. With --op, exactly N operations of that kind run after one "  \
              "setup, so an instruction count (valgrind --tool=callgrind) divided by N is per "  \
              "operation"}

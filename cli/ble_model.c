@@ -16,12 +16,14 @@ void model_opts_init(struct model_opts *o)
 {
     int op;
     memset(o, 0, sizeof *o);
-    o->table = PQPAN_CURRENTS_SYSTEM;
     o->gamma_comm = -1.0;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         o->gamma_comp[op] = -1.0;
     }
-    o->format = FORMAT_TABLE;
+    cli_opt_table_defaults(&model_energy_table, o);
+    cli_opt_table_defaults(&model_ramp_table, o);
+    cli_opt_table_defaults(&model_crypto_table, o);
+    cli_opt_table_defaults(&cli_format_table, &o->format);
 }
 
 /* Every implementation some ML-KEM row of the built-in cycle tables has, once each. */
@@ -73,7 +75,7 @@ static int set_gamma_comp(void *field, const char *v)
     int op;
     for (op = 0; eq != NULL && op < PQPAN_OP_COUNT; op++) {
         const char *name = pqpan_op_name((enum pqpan_op)op);
-        if (strlen(name) == (size_t)(eq - v) && strncmp(name, v, (size_t)(eq - v)) == 0) {
+        if (cli_word_equal_n(v, (size_t)(eq - v), name)) {
             return cli_parse_double(eq + 1, PQPAN_IO_GAMMA_MIN, PQPAN_IO_GAMMA_MAX, &gamma[op]);
         }
     }
@@ -100,26 +102,27 @@ static void model_init(void *o)
 
 static const struct cli_opt energy_rows[] = {
     {.name = "--profile", .kind = CLI_OPT_TEXT, .meta = "NAME|FILE", .words_fn = builtin_profiles,
-     .def_note = "nrf52840", .store = CLI_STORE_STR, .offset = MODEL(profile),
+     .def = PQPAN_DEFAULT_PROFILE, .store = CLI_STORE_STR, .offset = MODEL(profile),
      .help = "device profile: a built-in name (`pqpan profiles`) or a profile JSON file"},
-    {.name = "--currents", .kind = CLI_OPT_WORD, .words = table_words, .def = "system",
+    {.name = "--currents", .kind = CLI_OPT_WORD, .words = table_words,
+     .def = PQPAN_DEFAULT_CURRENTS,
      .store = CLI_STORE_INT, .offset = MODEL(table),
      .help = "which current table of the profile: system = whole-chip figures incl. HFXO; "
              "radio-only = the radio block"},
     {.name = "--tx-dbm", .kind = CLI_OPT_INT, .meta = "N", .unit = "dBm", .min = -40, .max = 40,
-     .def = "0", .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
+     .def = PQPAN_DEFAULT_TX_DBM, .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
      .help = "TX output power, a level the profile lists"},
 };
 
 static const struct cli_opt ramp_rows[] = {
-    {.name = "--ramp", .kind = CLI_OPT_WORD, .words = ramp_words, .def = "fast",
+    {.name = "--ramp", .kind = CLI_OPT_WORD, .words = ramp_words, .def = PQPAN_DEFAULT_RAMP,
      .store = CLI_STORE_INT, .offset = MODEL(ramp_normal),
      .help = "radio ramp-up per event, events accounting"},
 };
 
 static const struct cli_opt crypto_rows[] = {
     {.name = "--crypto-impl", .kind = CLI_OPT_TEXT, .meta = "NAME", .words_fn = crypto_impls,
-     .def_note = "clean, the study's PQClean code", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_CRYPTO_IMPL, .store = CLI_STORE_STR,
      .offset = MODEL(crypto_impl),
      .help = "the cycle table rows (data/cycles/) for ML-KEM: clean, m4fspeed, m4fstack from "
              "pqm4; pqpan-m4* pqpan's own code, portable and with the M4 backend (make "
@@ -127,11 +130,12 @@ static const struct cli_opt crypto_rows[] = {
 };
 
 static const struct cli_opt gamma_rows[] = {
-    {.name = "--calibration", .kind = CLI_OPT_TEXT, .meta = "FILE", .def_note = "built-in defaults",
+    {.name = "--calibration", .kind = CLI_OPT_TEXT, .meta = "FILE",
+     .def = PQPAN_DEFAULT_CALIBRATION,
      .store = CLI_STORE_STR, .offset = MODEL(calibration),
      .help = "γ values from a calibration JSON"},
     {.name = "--gamma-comm", .kind = CLI_OPT_NUMBER, .meta = "X", .min = PQPAN_IO_GAMMA_MIN,
-     .max = PQPAN_IO_GAMMA_MAX, .def_note = "1.15; study: 1.10-1.20", .store = CLI_STORE_DOUBLE,
+     .max = PQPAN_IO_GAMMA_MAX, .def = PQPAN_DEFAULT_GAMMA_COMM, .store = CLI_STORE_DOUBLE,
      .offset = MODEL(gamma_comm), .help = "γ_comm, bits accounting"},
     {.name = "--gamma-comp", .kind = CLI_OPT_TEXT, .meta = "OP=X", .set = set_gamma_comp,
      .offset = MODEL(gamma_comp),
@@ -616,11 +620,27 @@ const char *model_transfer_name(const struct pqpan_ble_config *cfg)
     return name != NULL ? name : "unnamed";
 }
 
+const char *model_auth_name(const char *kem, const struct pqpan_ble_config *cfg)
+{
+    if (strcmp(kem, MODEL_LESC_NAME) == 0 || cfg->protocol != PQPAN_BLE_PROTO_PQPAN) {
+        return pqpan_pqke_mode_name(PQPAN_PQKE_MODE_NONE);
+    }
+    return pqpan_pqke_mode_name(cfg->pqke_mode);
+}
+
+void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol,
+                               const char *auth, const char *idle)
+{
+    fprintf(f, "%sprotocol: %s, auth: %s; idle: %s\n", prefix, protocol, auth, idle);
+}
+
 static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
     int p;
     r->kem = kem;
+    r->auth = model_auth_name(kem, cfg);
+    r->idle = MODEL_BLE_IDLE;
     r->protocol = strcmp(kem, MODEL_LESC_NAME) == 0      ? "lesc"
                   : cfg->protocol == PQPAN_BLE_PROTO_PQPAN
                       ? model_protocol_name(cfg->pqke_mode, cfg->pqke_sig, cfg->pqke_hybrid)
@@ -803,6 +823,8 @@ static const struct field fields_ble[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
+    {"auth", "authentication", GROUP_CONFIG, F_STR, ROW_OFF(auth), 0},
+    {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
     {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
     {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
@@ -898,6 +920,7 @@ static const struct field fields_802154[] = {
     {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
     {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
     {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
+    {"auth", "authentication", GROUP_CONFIG, F_STR, ROW_OFF(auth), 0},
     {"radio_mode", "radio mode", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
     {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
     {"backoff", "backoff radio", GROUP_CONFIG, F_STR, ROW_OFF(backoff), 0},
@@ -1365,7 +1388,7 @@ void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_ra
 static const char *const setup_assumption[] = {
     "t_advertise_ms is the expected time to connect: the central scans continuously from a",
     "uniformly distributed moment, advDelay uniform 0..10 ms (Vol 6 Part B 4.4.2.2); defaults:",
-    "advertising 100 ms = TGAP(adv_fast_interval2), idle interval 30 ms =",
+    "advertising 100 ms = TGAP(adv_fast_interval2), initial interval 30 ms =",
     "TGAP(initial_conn_interval), each its range's lower end (Vol 3 Part C Appendix A); the",
     "set-up before the PHY update runs on LE 1M and is charged at the exchange PHY's currents",
     NULL,
@@ -1400,7 +1423,7 @@ void model_print_setup_json(FILE *f, const struct pqpan_ble_config *c, const cha
     fprintf(f, "%s\"setup_adv_interval_ms\": %.3f,\n", indent, (double)c->adv_interval_ns * 1e-6);
     fprintf(f, "%s\"setup_features\": %s,\n", indent, c->features ? "true" : "false");
     fprintf(f, "%s\"setup_conn_update\": %s,\n", indent, c->conn_update ? "true" : "false");
-    fprintf(f, "%s\"setup_idle_ci_ms\": %.3f,\n", indent, (double)c->idle_ci_ns * 1e-6);
+    fprintf(f, "%s\"setup_initial_ci_ms\": %.3f,\n", indent, (double)c->idle_ci_ns * 1e-6);
     fprintf(f, "%s\"setup_discovery\": %s,\n", indent, c->discovery ? "true" : "false");
     fprintf(f, "%s\"setup_assumptions\": \"", indent);
     for (i = 0; setup_assumption[i] != NULL; i++) {

@@ -115,6 +115,7 @@ struct model_row {
     const char *side;
     const char *kem;
     const char *protocol;
+    const char *auth;   /* the PQKE mode (--auth): "none" for the study's exchange and LE SC */
     const char *phy;
     const char *transfer;
     const char *keygen_side;
@@ -137,8 +138,11 @@ struct model_row {
      * to the exchange's last, idle ones included (docs/MODEL.md "Connection events: the
      * count"); idle_events: those with only empty PDUs, the first left out. */
     unsigned long long att_pdus_tx, conn_events, idle_events;
+    /* the radio when a node neither sends, receives nor computes: BLE MODEL_BLE_IDLE;
+     * 802.15.4 "listen" or "sleep" (cli/lowpan_model.c) */
+    const char *idle;
     /* IEEE 802.15.4 only (cli/lowpan_model.c) */
-    const char *idle, *backoff; /* radio state between frames / in a CSMA-CA backoff: "listen", "sleep" */
+    const char *backoff; /* the radio in a CSMA-CA backoff: "listen", "sleep" */
     const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
     double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
     unsigned long long data_frames_tx, acks_tx;
@@ -273,6 +277,23 @@ void model_print_derived_where_json(FILE *f, const struct model_env *env, model_
 /* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
  * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);
+
+/* The idle assumption of the BLE model: between connection events the radio is off (the
+ * sleep current), and while a side computes the link keeps its events (empty PDUs every
+ * interval, idle_events). MODEL_BLE_IDLE is the idle field, _TEXT the table's words. */
+#define MODEL_BLE_IDLE "sleep"
+#define MODEL_BLE_IDLE_TEXT                                                                        \
+    "sleep between connection events (empty PDUs every interval while a side computes)"
+
+/* The auth field of an exchange: the --auth mode of pqpan's protocol, "none" for the
+ * study's exchange and for the LE Secure Connections baseline (Just Works). */
+const char *model_auth_name(const char *kem, const struct pqpan_ble_config *cfg);
+
+/* The header line of every exchange output (docs/CLI.md "What an output says it
+ * assumed"): "PREFIXprotocol: P, auth: A; idle: IDLE", P and A as the protocol and auth
+ * fields print them. */
+void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol,
+                               const char *auth, const char *idle);
 void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *prefix);
 void model_print_crypto_gamma_json(FILE *f, const struct model_env *env, const char *indent);
 

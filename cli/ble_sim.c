@@ -8,9 +8,10 @@
 void ble_sim_opts_init(struct ble_sim_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->transport = PQPAN_SIM_GATT;
-    o->seed = 1;
-    o->timeout_ms = 4000;
+    o->transport = pqpan_default_is(PQPAN_DEFAULT_TRANSPORT, "l2cap-coc") ? PQPAN_SIM_L2CAP_COC
+                                                                          : PQPAN_SIM_GATT;
+    o->seed = pqpan_default_u32(PQPAN_DEFAULT_SEED);
+    o->timeout_ms = pqpan_default_u32(PQPAN_DEFAULT_SUPERVISION_TIMEOUT_MS);
 }
 
 static int is_lesc(const struct link_opts *l)
@@ -18,23 +19,14 @@ static int is_lesc(const struct link_opts *l)
     return strcmp(l->kem, MODEL_LESC_NAME) == 0;
 }
 
-void ble_sim_link_config(struct pqpan_ble_config *cfg, const struct link_opts *l,
-                         const struct ble_sim_opts *o)
-{
-    *cfg = l->cfg;
-    cfg->protocol = o->raw_messages ? PQPAN_BLE_PROTO_STUDY : PQPAN_BLE_PROTO_PQPAN;
-}
-
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg)
 {
-    struct pqpan_ble_config cfg;
     int rc = link_opts_check(&l->cfg, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     if (o->transport == PQPAN_SIM_GATT && !l->allow_unbuildable) {
-        ble_sim_link_config(&cfg, l, o);
-        rc = link_gatt_check(&cfg, l->kem, msg); /* a channel has no GATT roles */
+        rc = link_gatt_check(&l->cfg, l->kem, msg); /* a channel has no GATT roles */
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -45,10 +37,6 @@ int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struc
     }
     if (is_lesc(l) && o->transport != PQPAN_SIM_GATT) {
         return cli_msg_set(msg, EXIT_USAGE, "%s pairs over SMP: --transport does not apply",
-                           MODEL_LESC_NAME);
-    }
-    if (is_lesc(l) && o->raw_messages) {
-        return cli_msg_set(msg, EXIT_USAGE, "%s runs the real pairing: --messages does not apply",
                            MODEL_LESC_NAME);
     }
     return EXIT_OK;
@@ -84,7 +72,7 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
         return rc;
     }
     pqpan_sim_config_default(&c);
-    ble_sim_link_config(&c.ble, l, o);
+    c.ble = l->cfg;
     rc = model_setup(c.cycles, &c.ble, env, l->kem, msg);
     if (rc != EXIT_OK) {
         return rc;
@@ -100,12 +88,12 @@ int ble_sim_run(struct pqpan_sim *s, struct ble_sim_apps *apps, struct ble_sim_k
     }
     if (pqpan_sim_init(s, &c) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (--supervision-timeout-ms "
-                                            "more than twice --ci-ms and --idle-ci-ms; --transfer "
-                                            "study needs --att-mtu >= 403)");
+                                            "more than twice --ci-ms and --initial-ci-ms; "
+                                            "--transfer study needs --att-mtu >= 403)");
     }
     if (is_lesc(l)) {
         run = run_lesc(s, &apps->lesc, k, o, obs, obs_ctx);
-    } else if (o->raw_messages) {
+    } else if (c.ble.protocol == PQPAN_BLE_PROTO_STUDY) {
         pqpan_sim_synth_init(&app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side);
         run = pqpan_sim_run(s, pqpan_sim_synth_app(), &app, obs, obs_ctx);
     } else {

@@ -12,16 +12,17 @@ struct ble_sim_opts {
     double per, ber;              /* packet and bit error rate, each direction */
     unsigned long long seed;      /* the channel's and the protocol's randomness */
     unsigned long long timeout_ms; /* supervision timeout */
-    int raw_messages;             /* 1: the estimator's messages (ek, ct), 0: the real PQKE */
     int adv_mean;                 /* 1: the advertising phase's expected case, 0: drawn */
 };
 
-/* GATT, an error-free channel, seed 1, supervision timeout 4000 ms, the real PQKE. */
+/* The defaults of --transport, --per, --ber, --seed, --supervision-timeout-ms and
+ * --adv-case (include/pqpan/defaults.h). The messages are l->cfg.protocol's: the study's
+ * raw ek and ct (the synthetic application), or pqpan's real PQKE. */
 void ble_sim_opts_init(struct ble_sim_opts *o);
 
 /* What the run proved about the keys (real protocols only). */
 struct ble_sim_keys {
-    int protocol; /* 1 = the PQKE or the LE SC pairing ran, 0 = the estimator's raw messages */
+    int protocol; /* 1 = the PQKE or the LE SC pairing ran, 0 = the study's raw messages */
     int lesc;     /* 1 = LE Secure Connections pairing (then encrypted counts too) */
     int equal;    /* session keys / LTKs equal */
     int confirmed; /* both tags / both DHKey checks verified */
@@ -34,18 +35,14 @@ struct ble_sim_apps {
     struct pqpan_sim_lesc lesc;
 };
 
-/* l's link configuration with the protocol o's messages say (pqke: pqpan's INIT, RESP,
- * FIN; estimate: the study's ek and ct) into *cfg. */
-void ble_sim_link_config(struct pqpan_ble_config *cfg, const struct link_opts *l,
-                         const struct ble_sim_opts *o);
-
 /* EXIT_OK if l's configuration can be simulated with o, else EXIT_USAGE with the reason in
  * *msg (--encrypted is not; over GATT, one GATT cannot build unless --allow-unbuildable,
- * link_gatt_check; LESC-P256 runs its own pairing over SMP, so neither --transport
- * l2cap-coc nor --messages estimate). */
+ * link_gatt_check; LESC-P256 runs its own pairing over SMP, so not over --transport
+ * l2cap-coc, and whatever --protocol says, as in estimate). */
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg);
 
-/* Sets *s up for l's configuration (sizes and cycles from env, the protocol o says) and
+/* Sets *s up for l's configuration (sizes and cycles from env, the messages of
+ * l->cfg.protocol) and
  * runs one exchange; obs may be NULL. A failed exchange (link lost, damaged message) is
  * EXIT_OK with s->res.status saying why; a configuration that cannot be simulated
  * (ble_sim_check, values out of the simulator's range) is a cli.h exit code with the

@@ -20,6 +20,7 @@
 #include "pqpan/calibrate.h"
 #include "pqpan/common.h"
 #include "pqpan/trace.h"
+#include "opts_registry.h"
 
 #define CMD "calibrate"
 #define MAX_TRACES 64
@@ -162,7 +163,7 @@ static int parse_side(const char *v, size_t len)
 {
     int k;
     for (k = 0; side_words[k] != NULL; k++) {
-        if (strlen(side_words[k]) == len && strncmp(v, side_words[k], len) == 0) {
+        if (cli_word_equal_n(v, len, side_words[k])) {
             return k;
         }
     }
@@ -191,7 +192,7 @@ static int op_of(const char *s, size_t len)
     }
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         const char *name = pqpan_op_name((enum pqpan_op)op);
-        if (strlen(name) == len && strncmp(name, s, len) == 0) {
+        if (cli_word_equal_n(s, len, name)) {
             return op;
         }
     }
@@ -224,7 +225,7 @@ static int phase_of(const char *w, size_t len)
 {
     int ph;
     for (ph = 0; ph < N_CH; ph++) {
-        if (strlen(phase_words[ph]) == len && strncmp(w, phase_words[ph], len) == 0) {
+        if (cli_word_equal_n(w, len, phase_words[ph])) {
             return ph;
         }
     }
@@ -267,7 +268,8 @@ static int parse_phases(void *field, const char *v)
 #define CAL(m) offsetof(struct cal_opts, m)
 
 static const struct cli_opt cal_rows[] = {
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "study",
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
+     .def = PQPAN_DEFAULT_PROTOCOL,
      .store = CLI_STORE_INT, .offset = CAL(link.cfg.protocol),
      .help = "the exchange the traces ran, and so the model they are compared with: study, the "
              "study's prototype (raw ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with "
@@ -276,31 +278,34 @@ static const struct cli_opt cal_rows[] = {
     {.name = "--trace", .kind = CLI_OPT_TEXT, .meta = "[SIDE:]FILE", .set = add_trace,
      .allowed = "[peripheral:|central:]FILE, at most " CAL_STR(MAX_TRACES) " of them",
      .help = "a PPK2 CSV export, repeatable; SIDE overrides --side for this file"},
-    {.name = "--side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
+    {.name = "--side", .kind = CLI_OPT_WORD, .words = side_words, .def = PQPAN_DEFAULT_SIDE,
      .store = CLI_STORE_INT, .offset = CAL(side),
      .help = "the side the traces were captured on"},
     {.name = "--voltage", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.1, .max = 100,
-     .def_note = "the profile's supply voltage", .store = CLI_STORE_DOUBLE,
+     .def = PQPAN_DEFAULT_CALIBRATE_VOLTAGE, .store = CLI_STORE_DOUBLE,
      .offset = CAL(voltage_v), .help = "supply voltage of the captures"},
     {.name = "--baseline-ua", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "uA", .min = 0,
-     .max = 1e9, .def = "0", .store = CLI_STORE_DOUBLE, .offset = CAL(baseline_ua),
+     .max = 1e9, .def = PQPAN_DEFAULT_CALIBRATE_BASELINE_UA, .store = CLI_STORE_DOUBLE,
+     .offset = CAL(baseline_ua),
      .help = "subtract X from every current"},
     {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_phases,
-     .offset = CAL(ch), .def = "d0=crypto,d1=radio,d2=advertise",
+     .offset = CAL(ch), .def = PQPAN_DEFAULT_CALIBRATE_PHASES,
      .allowed = "dN=crypto, dN=radio, dN=advertise, N 0..7, on different channels",
      .help = "digital channels of the crypto operations, the link-layer events and the "
              "advertising segment (a list without advertise reads none)"},
     {.name = "--ops", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_ops,
-     .def_note = "by side and protocol, above",
+     .def = PQPAN_DEFAULT_OPS,
      .allowed = "at most " CAL_STR(MAX_OPS) " of kem_keygen, kem_encaps, kem_decaps, kdf, "
                 "ecdh_keygen, ecdh_shared or -",
      .help = "operation of each crypto segment in order, comma-separated op names (kdf only "
              "with --protocol pqpan) or - to ignore a segment (e.g. a KDF the study protocol "
              "does not run), for every trace"},
-    {.name = "--comm-model", .kind = CLI_OPT_WORD, .words = comm_words, .def = "bits",
+    {.name = "--comm-model", .kind = CLI_OPT_WORD, .words = comm_words,
+     .def = PQPAN_DEFAULT_COMM_MODEL,
      .store = CLI_STORE_INT, .offset = CAL(comm_radio),
      .help = "what the radio energy is compared with, as above"},
-    {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words, .def = "preempt",
+    {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words,
+     .def = PQPAN_DEFAULT_OVERLAP,
      .store = CLI_STORE_INT, .offset = CAL(concurrent),
      .help = "rows with both channels high: preempt, the link layer suspended the operation for "
              "the connection event (a controller's interrupts preempt the application, as "
@@ -310,6 +315,7 @@ static const struct cli_opt cal_rows[] = {
              "crypto channel high, times the segment's time; the radio gives back that current "
              "over the rows with both high"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .def = PQPAN_DEFAULT_OUT,
      .offset = CAL(out), .help = "write the calibration overlay JSON (pqpan-calibration/1)"},
 };
 
@@ -418,7 +424,7 @@ static int parse_args(struct cal_opts *o, int argc, char **argv)
         if (rc == 0) {
             return strncmp(argv[i], "--", 2) != 0
                        ? cli_usage_error(CMD, "unexpected argument '%s'", argv[i])
-                       : cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+                       : cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     if (o->n_traces == 0) {
@@ -881,6 +887,7 @@ static void print_table(const struct cal_state *st)
            "transfer %s, CI %.2f ms; %zu trace%s at %.3f V\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
            r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
+    model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
     model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
     model_print_setup(stdout, &st->o.link.cfg, "  ");
     printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
@@ -940,9 +947,10 @@ static void print_table(const struct cal_state *st)
 
 static void print_csv(const struct cal_state *st)
 {
+    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
     printf("trace,file,side,quantity,measured_uj,model_g1_uj,gamma,gamma_se,points,fitted_uj,"
-           "residual_uj,residual_pct\n");
+           "residual_uj,residual_pct,protocol,auth,idle\n");
     for (k = 0; k < st->n_pts; k++) {
         const struct point *pt = &st->pts[k];
         const struct pqpan_calibrate_fit *f = &st->fit[pt->quantity];
@@ -952,8 +960,9 @@ static void print_csv(const struct cal_state *st)
         if (f->se_valid) {
             printf("%.6f", f->se);
         }
-        printf(",%zu,%.3f,%.3f,%.3f\n", f->n, fitted_uj(st, pt),
-               round_to(pt->measured_uj - fitted_uj(st, pt), 1e3), round_to(residual_pct(st, pt), 1e3));
+        printf(",%zu,%.3f,%.3f,%.3f,%s,%s,%s\n", f->n, fitted_uj(st, pt),
+               round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
+               round_to(residual_pct(st, pt), 1e3), r->protocol, r->auth, r->idle);
     }
 }
 
@@ -1047,6 +1056,8 @@ static int print_json(const struct cal_state *st)
     int rc;
     cJSON_AddStringToObject(root, "kem", r->kem);
     cJSON_AddStringToObject(root, "protocol", r->protocol);
+    cJSON_AddStringToObject(root, "auth", r->auth);
+    cJSON_AddStringToObject(root, "idle", r->idle);
     cJSON_AddStringToObject(root, "phy", r->phy);
     cJSON_AddNumberToObject(root, "att_mtu", r->att_mtu);
     cJSON_AddNumberToObject(root, "ll_octets", r->ll_octets);

@@ -66,11 +66,61 @@ int cli_msg_set(struct cli_msg *m, int rc, const char *fmt, ...);
 /* Prints "pqpan CMD: MESSAGE" on stderr when rc is not EXIT_OK. Returns rc. */
 int cli_msg_report(const char *cmd, int rc, const struct cli_msg *m);
 
-/* Index of v in words (terminated by NULL), or -1. */
+/* Words are matched ignoring ASCII case (`--phy 2m`, `--transfer NOTIFY`, `pqpan
+ * Estimate`): 1 if a and b are the same word, else 0. */
+int cli_word_equal(const char *a, const char *b);
+
+/* The same for the first len characters of s (an item of a list: "central:FILE",
+ * "kem_keygen=1.2"). */
+int cli_word_equal_n(const char *s, size_t len, const char *word);
+
+/* Index of v in words (terminated by NULL, matched by cli_word_equal), or -1. */
 int cli_word_index(const char *const *words, const char *v);
+
+/* The same, and v (a command-line argument: writable) rewritten in place to the word's own
+ * spelling, so that every later use and the outputs print the canonical word. */
+int cli_word_canonical(char *v, const char *const *words);
+
+/* "pqpan CMD: unknown WHAT 'V' (want WORDS); did you mean ...?" (the nearest of words) on
+ * stderr; EXIT_USAGE. */
+int cli_unknown_word(const char *cmd, const char *what, const char *v, const char *const *words);
+
+/* Rewrites v in place to word's spelling when they are the same word in another case (the
+ * same length): what cli_word_canonical and the option tables do for a matched word. */
+void cli_word_respell(char *v, const char *word);
 
 /* Receives the words an option takes, one call each (e.g. `pqpan sweep --phy all`). */
 typedef void (*cli_word_fn)(void *ctx, const char *word);
+
+/* The optimal string alignment distance (Damerau-Levenshtein without repeated edits of a
+ * substring) of a and b, ignoring ASCII case: the insertions, deletions, substitutions and
+ * transpositions of two adjacent characters that turn one into the other. Words longer
+ * than CLI_WORD_DISTANCE_MAX characters are compared on their first that many. */
+#define CLI_WORD_DISTANCE_MAX 64
+size_t cli_word_distance(const char *a, const char *b);
+
+/* "Did you mean ...?": the candidates nearest to what was given, within a small distance
+ * (1 for up to 7 characters, 2 up to 11, else 3), ties kept (at most CLI_SUGGEST_WORDS);
+ * an option named "--X-NAME" for "--NAME" counts as at that limit (--idle-phy for --phy). */
+#define CLI_SUGGEST_WORDS 3
+#define CLI_SUGGEST_MAX 160
+struct cli_suggest {
+    const char *given;
+    size_t best;                 /* distance of the words kept; > limit: none yet */
+    size_t limit;
+    size_t n;                    /* words kept */
+    char words[CLI_SUGGEST_WORDS][CLI_SUGGEST_MAX / CLI_SUGGEST_WORDS];
+    char text[CLI_SUGGEST_MAX];  /* cli_suggest_text's result */
+};
+
+void cli_suggest_init(struct cli_suggest *s, const char *given);
+
+/* A candidate (a cli_word_fn: ctx is the struct cli_suggest). */
+void cli_suggest_add(void *ctx, const char *word);
+
+/* "; did you mean A?", "; did you mean A or B?", "; did you mean A, B or C?", or "" when
+ * no candidate is near enough. */
+const char *cli_suggest_text(struct cli_suggest *s);
 
 /* Passes every word of words (terminated by NULL) to add. */
 void cli_words_each(const char *const *words, cli_word_fn add, void *ctx);

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "figure.h"
 #include "lowpan_model.h"
+#include "opts_registry.h"
 
 #define CMD "compare"
 #define N_KEMS 3
@@ -37,18 +38,20 @@ struct cell {
     double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms, failure_rate;
     const char *idle, *backoff; /* 802.15.4 radio states ("listen", "sleep"); BLE: "n/a" */
     const char *protocol;       /* "pqpan" (mode none) or "pqpan-MODE" */
+    const char *auth;           /* the mode (--auth) */
 };
 
 #define COMPARE(m) offsetof(struct compare_opts, m)
 
 static const struct cli_opt compare_rows[] = {
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000, .def = "200",
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000,
+     .def = PQPAN_DEFAULT_RUNS,
      .store = CLI_STORE_U32, .offset = COMPARE(runs), .help = "Monte Carlo runs per 802.15.4 cell"},
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = "1", .store = CLI_STORE_ULL, .offset = COMPARE(seed),
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = COMPARE(seed),
      .help = "run i uses seed S + i; same seed, same output"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "DIR", .store = CLI_STORE_STR,
-     .offset = COMPARE(out),
+     .def = PQPAN_DEFAULT_OUT, .offset = COMPARE(out),
      .help = "also write DIR/compare.csv and a gnuplot figure (compare.dat, compare.gp, "
              "compare.svg, compare.png)"},
 };
@@ -59,8 +62,7 @@ static void compare_opts_init(void *p)
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
     lowpan_opts_init(&o->l);
-    o->runs = 200;
-    o->seed = 1;
+    cli_opt_table_defaults(&compare_opts_table, o);
 }
 
 const struct cli_opt_table compare_opts_table =
@@ -93,7 +95,7 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, NULL, argv[i]);
         }
     }
     return lowpan_pqke_usable(&o->l, CMD);
@@ -155,6 +157,7 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     c->latency_p90_ms = c->latency_ms;
     c->idle = "n/a";
     c->backoff = "n/a";
+    c->auth = pqpan_pqke_mode_name(cfg.pqke_mode);
     c->protocol = model_protocol_name(cfg.pqke_mode, model_pqke_sig(cfg.pqke_mode, cfg.pqke_sig, kem),
                                       cfg.pqke_hybrid);
     return rc;
@@ -198,6 +201,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     c->idle = lowpan_idle_listens(&l, env) ? "listen" : "sleep";
     c->backoff = lowpan_backoff_listens(&l, env) ? "listen" : "sleep";
     c->protocol = lowpan_protocol_name(&l);
+    c->auth = pqpan_pqke_mode_name(l.pqke.mode);
     return rc;
 }
 
@@ -222,16 +226,28 @@ static void print_csv(FILE *f, struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
     fprintf(f, "kem,link,channel_load_pct,nodes,load_fps,energy_uj,energy_p90_uj,latency_ms,"
-               "latency_p90_ms,failure_rate,idle_802154,backoff_802154,protocol\n");
+               "latency_p90_ms,failure_rate,idle_802154,backoff_802154,protocol,auth\n");
     for (k = 0; k < N_KEMS; k++) {
         for (j = 0; j < N_LINKS; j++) {
             const struct cell *c = &cells[k][j];
-            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s,%s\n", c->kem, c->link,
-                    c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
+            fprintf(f, "%s,%s,%.1f,%u,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%s,%s,%s,%s\n", c->kem,
+                    c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj, c->energy_p90_uj,
                     c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle, c->backoff,
-                    c->protocol);
+                    c->protocol, c->auth);
         }
     }
+}
+
+/* The exchange line (model_print_exchange_line): the protocol and mode every cell runs,
+ * and the idle assumption of each link. */
+static void print_exchange_line(const struct compare_opts *o, const struct model_env *env,
+                                struct cell cells[N_KEMS][N_LINKS])
+{
+    char lowpan[LOWPAN_IDLE_TEXT_MAX], idle[LOWPAN_IDLE_TEXT_MAX + 80];
+    snprintf(idle, sizeof idle, "BLE %s; 802.15.4 %s", MODEL_BLE_IDLE_TEXT,
+             lowpan_idle_text(lowpan, &o->l, env));
+    model_print_exchange_line(stdout, "  ", cells[0][0].protocol,
+                              pqpan_pqke_mode_name(o->l.pqke.mode), idle);
 }
 
 static void print_table(const struct compare_opts *o, const struct model_env *env,
@@ -243,6 +259,7 @@ static void print_table(const struct compare_opts *o, const struct model_env *en
            "  %u background nodes x %u-octet frames (%.3f ms) at X / (%u x %.3f ms) frames/s\n",
            pqpan_pqke_mode_name(o->l.pqke.mode), o->l.pqke.hybrid ? ", --hybrid p256" : "", o->runs, o->seed, o->seed + o->runs - 1u, BG_NODES, BG_PSDU, lowpan_frame_ms(BG_PSDU),
            BG_NODES, lowpan_frame_ms(BG_PSDU));
+    print_exchange_line(o, env, cells);
     printf("802.15.4 radio and energy inputs:\n");
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
     putchar('\n');
@@ -264,11 +281,13 @@ static void print_json(const struct compare_opts *o, const struct model_env *env
                        struct cell cells[N_KEMS][N_LINKS])
 {
     int k, j;
-    printf("{\n  \"protocol\": \"pqpan\",\n  \"energy_accounting\": \"all-states\",\n"
+    printf("{\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+           "  \"energy_accounting\": \"all-states\",\n"
            "  \"ble\": \"analytic (estimator, study preset, events accounting from the "
            "CONNECT_IND)\",\n  \"ieee802154\": \"simulated\",\n  \"runs\": %u,\n  \"seed\": %llu,\n"
            "  \"background_nodes\": %u,\n  \"background_frame_bytes\": %u,\n",
-           o->runs, o->seed, BG_NODES, BG_PSDU);
+           cells[0][0].protocol, pqpan_pqke_mode_name(o->l.pqke.mode), o->runs, o->seed,
+           BG_NODES, BG_PSDU);
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"rows\": [\n");
     for (k = 0; k < N_KEMS; k++) {
@@ -278,10 +297,10 @@ static void print_json(const struct compare_opts *o, const struct model_env *env
                    "\"nodes\": %u, \"load_fps\": %.3f, \"energy_uj\": %.3f, "
                    "\"energy_p90_uj\": %.3f, \"latency_ms\": %.3f, \"latency_p90_ms\": %.3f, "
                    "\"failure_rate\": %.4f, \"idle_802154\": \"%s\", "
-                   "\"backoff_802154\": \"%s\", \"protocol\": \"%s\"}%s\n",
+                   "\"backoff_802154\": \"%s\", \"protocol\": \"%s\", \"auth\": \"%s\"}%s\n",
                    c->kem, c->link, c->load_pct, c->nodes, c->load_fps, c->energy_uj,
                    c->energy_p90_uj, c->latency_ms, c->latency_p90_ms, c->failure_rate, c->idle,
-                   c->backoff, c->protocol, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
+                   c->backoff, c->protocol, c->auth, k + 1 < N_KEMS || j + 1 < N_LINKS ? "," : "");
         }
     }
     printf("  ]\n}\n");

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "data_load.h"
+#include "pqpan/defaults.h"
 
 int data_exit_code(int io_rc)
 {
@@ -73,11 +74,14 @@ int data_energy_inputs_load(struct data_energy_inputs *in, const char *profile,
                             const char *calibration, const char *crypto_impl, char *err,
                             size_t errlen)
 {
-    const char *impl = crypto_impl != NULL ? crypto_impl : DATA_DEFAULT_CRYPTO_IMPL;
+    const char *impl =
+        crypto_impl != NULL ? crypto_impl : pqpan_default_value(PQPAN_DEFAULT_CRYPTO_IMPL);
     int rc;
     memset(in, 0, sizeof *in);
-    rc = load_profile_derived(in, profile != NULL ? profile : PQPAN_IO_DEFAULT_PROFILE, err,
-                              errlen);
+    if (profile == NULL) {
+        profile = pqpan_default_value(PQPAN_DEFAULT_PROFILE);
+    }
+    rc = load_profile_derived(in, profile, err, errlen);
     pqpan_gamma_default(&in->gamma);
     if (rc == EXIT_OK && calibration != NULL) {
         rc = data_exit_code(pqpan_io_gamma_load(&in->gamma, calibration, err, errlen));

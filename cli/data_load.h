@@ -14,10 +14,9 @@
  * file that does not parse, a value out of range). */
 int data_exit_code(int io_rc);
 
-/* NULL options take the defaults (PQPAN_IO_DEFAULT_PROFILE, pqpan_gamma_default,
- * DATA_DEFAULT_CRYPTO_IMPL). The cycle table holds every built-in data/cycles/ row; an IMPL
- * no ML-KEM row uses is EXIT_USAGE. */
-#define DATA_DEFAULT_CRYPTO_IMPL "clean"
+/* NULL options take the defaults (the --profile and --crypto-impl rows of
+ * include/pqpan/defaults.h, pqpan_gamma_default). The cycle table holds every built-in
+ * data/cycles/ row; an IMPL no ML-KEM row uses is EXIT_USAGE. */
 
 struct data_energy_inputs {
     struct pqpan_profile profile;

@@ -31,8 +31,8 @@ static const char *const ecdh_param_words[] = {CURVE, NULL};
 static const struct cli_opt ecdh_rows[] = {
     {.name = "--sk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
      .offset = ECDH_ARG(sk.hex),
-     .def_note = "keygen: from the OS, getrandom, by rejection sampling into 1..n-1",
-     .help = "private key, 32 bytes, 1 <= sk <= n - 1"},
+     .def = PQPAN_DEFAULT_ECDH_SK,
+     .allowed = "hex of 32 bytes, 1 <= sk <= n - 1", .help = "private key"},
     {.name = "--sk-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = ECDH_ARG(sk.file),
      .help = CLI_SECRET_FILE_HELP("sk") " (sk: also the JSON that keygen prints)"},
@@ -42,13 +42,15 @@ static const struct cli_opt ecdh_rows[] = {
              "(33 bytes, 02|03 || X); validated in full: not the point at infinity, "
              "coordinates below p, on the curve"},
     {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words = ecdh_param_words,
-     .def = CURVE, .store = CLI_STORE_INT, .offset = offsetof(struct ecdh_opts, param),
+     .def = PQPAN_DEFAULT_ECDH_PARAM, .store = CLI_STORE_INT,
+     .offset = offsetof(struct ecdh_opts, param),
      .help = "the curve (the only one; for symmetry with kem and sig)"},
 };
 
 static void ecdh_opts_init(void *p)
 {
     memset(p, 0, sizeof(struct ecdh_opts));
+    cli_opt_table_defaults(&ecdh_opts_table, p);
 }
 
 const struct cli_opt_table ecdh_opts_table =
@@ -168,6 +170,9 @@ static int run_shared(const struct ecdh_args *a)
     return rc;
 }
 
+/* The operations, matched in any case. */
+static const char *const ecdh_operations[] = {"keygen", "shared", NULL};
+
 int cli_ecdh_run(int argc, char **argv)
 {
     struct ecdh_args a;
@@ -179,8 +184,9 @@ int cli_ecdh_run(int argc, char **argv)
     if (argc < 2) {
         return cli_usage_error(CMD, "missing operation (keygen, shared)");
     }
+    (void)cli_word_canonical(argv[1], ecdh_operations);
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "shared") != 0) {
-        return cli_usage_error(CMD, "unknown operation '%s'", argv[1]);
+        return cli_unknown_word(CMD, "operation", argv[1], ecdh_operations);
     }
     rc = parse_args(argc, argv, &a);
     if (rc != EXIT_OK) {

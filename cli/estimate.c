@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "estimate.h"
 #include "pqpan/sig.h"
+#include "opts_registry.h"
 
 #define CMD "estimate"
 
@@ -16,10 +17,13 @@ static const char *const protocol_words[] = {"study", "pqpan", NULL};
 _Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
 
 static const struct cli_opt protocol_rows[] = {
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words, .def = "study",
+    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
+     .def = PQPAN_DEFAULT_PROTOCOL,
      .store = CLI_STORE_INT, .offset = offsetof(struct link_opts, cfg.protocol),
-     .help = "study: raw ek and ct as in the study's prototype; pqpan: pqpan's INIT / RESP / "
-             "FIN with nonces, key schedule (KDF on both sides) and key confirmation"},
+     .help = "pqpan: pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on both sides) "
+             "and key confirmation (simulate: real ML-KEM, randomness from --seed); study: raw "
+             "ek and ct as in the study's prototype, no KDF, no confirmation (what `pqpan "
+             "reproduce` runs)"},
 };
 
 static void link_init(void *o)
@@ -96,7 +100,9 @@ void cli_estimate_help(FILE *out)
             "ciphertext transfer, Decaps) between a BLE central and peripheral: computation per\n"
             "operation and communication (TX, RX, T_IFS) per side and in total, shares, latency and\n"
             "PDU counts, in both accountings (bits: the study's; events: adds per-event costs and\n"
-            "the negotiation). Defaults are the study's set-up (SenSys '26, arXiv 2602.18708).\n\n");
+            "the negotiation). Defaults (docs/CLI.md \"Defaults\"): the study's link set-up\n"
+            "(SenSys '26, arXiv 2602.18708) with pqpan's protocol; --protocol study for the\n"
+            "study's exchange.\n\n");
     cli_opt_table_help(out, &estimate_protocol_table);
     fputc('\n', out);
     link_opts_help(out);
@@ -131,7 +137,7 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return lowpan ? cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i])
+            return lowpan ? cli_unknown_option(CMD, "802154", argv[i])
                           : lowpan_unknown_option(CMD, argv[i], 0);
         }
     }
@@ -222,6 +228,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
+    model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
     link_print_gatt(stdout, &o->l.cfg, o->l.kem, "  ");
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
     model_print_setup(stdout, &o->l.cfg, "  ");
@@ -265,6 +272,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
            l->kem, rows[0].protocol, l->short_addr ? "short" : "extended",
            l->contiki ? "contiki" : "ieee", l->busy);
+    lowpan_print_exchange_line(stdout, env, l, "  ");
     lowpan_print_assumptions(stdout, env, l, "  ");
     if (rows[0].sig_sign_source != NULL) {
         unsigned sig = model_pqke_sig(l->pqke.mode, l->pqke.sig, l->kem);

@@ -8,6 +8,7 @@
 #include "ble_model.h"
 #include "commands.h"
 #include "lowpan_model.h"
+#include "opts_registry.h"
 
 #define CMD "idle"
 
@@ -42,14 +43,16 @@ void cli_idle_help(FILE *out)
     fprintf(out,
             "usage: pqpan idle [OPTIONS]\n\n"
             "What a link costs while it carries nothing: a BLE connection whose central sends an\n"
-            "empty PDU at every anchor and whose peripheral answers it, skipping up to --latency\n"
-            "events (Core v5.4 Vol 6 Part B §4.5.1). For one side it prints the average current\n"
-            "(sleep included), the charge of one connection event and the time, current and\n"
-            "charge of every phase of the period: CPU pre-processing, crystal (HFXO) start,\n"
-            "radio ramp-up, receive window (window widening over the period + the controller's\n"
-            "fixed margin; on the central, the wait for an answer that does not come), TX, T_IFS,\n"
-            "RX, CPU post-processing and sleep. Every figure comes from the device profile (see\n"
-            "`pqpan profiles show NAME`); derived figures are named in the output.\n\n");
+            "empty PDU at every anchor and whose peripheral answers it, skipping up to\n"
+            "--idle-latency events (Core v5.4 Vol 6 Part B §4.5.1): the idle link between key\n"
+            "exchanges that `pqpan advise` assumes, with its options and defaults. For one side\n"
+            "it prints the average current (sleep included), the charge of one connection event\n"
+            "and the time, current and charge of every phase of the period: CPU pre-processing,\n"
+            "crystal (HFXO) start, radio ramp-up, receive window (window widening over the\n"
+            "period + the controller's fixed margin; on the central, the wait for an answer that\n"
+            "does not come), TX, T_IFS, RX, CPU post-processing and sleep. Every figure comes\n"
+            "from the device profile (see `pqpan profiles show NAME`); derived figures are named\n"
+            "in the output.\n\n");
     cli_opt_table_help(out, &idle_opts_table);
     fputs("\nenergy options:\n", out);
     cli_opt_rows_help(out, &model_energy_table);
@@ -74,29 +77,31 @@ static const char *const role_words[] = {"central", "peripheral", NULL};
 #define IDLE(m) offsetof(struct idle_opts, m)
 
 static const struct cli_opt idle_rows[] = {
-    {.name = "--phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
-     .store = CLI_STORE_INT, .offset = IDLE(cfg.phy), .help = "PHY of the connection"},
+    {.name = "--idle-phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words,
+     .def = PQPAN_DEFAULT_IDLE_PHY, .store = CLI_STORE_INT, .offset = IDLE(cfg.phy),
+     .help = "PHY of the idle connection"},
     /* connInterval: Core v5.4 Vol 6 Part B §4.5.1 */
-    {.name = "--ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
+    {.name = "--idle-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
      .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25, Core v5.4 Vol 6 Part B §4.5.1",
-     .def = "50", .set = link_set_conn_interval, .offset = IDLE(cfg.ci_ns),
-     .help = "connection interval, by default the study's"},
-    {.name = "--latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
-     .max = PQPAN_BLE_LATENCY_MAX, .def = "0", .store = CLI_STORE_U32, .offset = IDLE(cfg.latency),
+     .def = PQPAN_DEFAULT_IDLE_CI_MS, .set = link_set_conn_interval, .offset = IDLE(cfg.ci_ns),
+     .help = "connection interval of the idle connection (advise's idle link; the exchange's "
+             "is estimate's --ci-ms)"},
+    {.name = "--idle-latency", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_BLE_LATENCY_MAX, .def = PQPAN_DEFAULT_IDLE_LATENCY, .store = CLI_STORE_U32,
+     .offset = IDLE(cfg.latency),
      .help = "peripheral latency: connection events the peripheral may skip, with (N+1) x "
              "interval < 16 s"},
-    {.name = "--role", .kind = CLI_OPT_WORD, .words = role_words, .def = "peripheral",
+    {.name = "--role", .kind = CLI_OPT_WORD, .words = role_words, .def = PQPAN_DEFAULT_ROLE,
      .store = CLI_STORE_INT, .offset = IDLE(role), .help = "the side reported"},
 };
+
 
 static void idle_opts_init(void *p)
 {
     struct idle_opts *o = p;
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
-    o->cfg.phy = PQPAN_BLE_PHY_1M;
-    o->cfg.ci_ns = 50000000u;
-    o->role = PQPAN_BLE_PERIPHERAL;
+    cli_opt_table_defaults(&idle_opts_table, o);
 }
 
 const struct cli_opt_table idle_opts_table =
@@ -124,7 +129,7 @@ static int parse_args(struct idle_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option '%s'", argv[i]);
+            return cli_unknown_option(CMD, "ble", argv[i]);
         }
     }
     return EXIT_OK;
@@ -142,14 +147,15 @@ static int compute(struct idle_result *r, const struct idle_opts *o, const struc
     uint64_t period = ((uint64_t)o->cfg.latency + 1u) * o->cfg.ci_ns;
     memset(r, 0, sizeof *r);
     if (period >= PQPAN_BLE_IDLE_PERIOD_MAX_NS) {
-        return cli_usage_error(CMD, "(latency + 1) x interval = %.0f ms: it must stay below 16 s, "
-                                    "half the longest supervision timeout (Core v5.4 Vol 6 Part B "
-                                    "§4.5.2)", (double)period * 1e-6);
+        return cli_usage_error(CMD, "(--idle-latency + 1) x --idle-ci-ms = %.0f ms: it must stay "
+                                    "below 16 s, half the longest supervision timeout (Core v5.4 "
+                                    "Vol 6 Part B §4.5.2)",
+                               (double)period * 1e-6);
     }
     if (pqpan_ble_idle(&r->link, &o->cfg, &env->dev) != PQPAN_OK) {
         return cli_usage_error(CMD, "window widening over %.0f ms reaches half the interval at "
                                     "the profile's sleep clock accuracy (Core v5.4 Vol 6 Part B "
-                                    "§4.2.4): lower --latency", (double)period * 1e-6);
+                                    "§4.2.4): lower --idle-latency", (double)period * 1e-6);
     }
     l = &r->link.ledger[o->role];
     eo.radio = model_radio_of(o->cfg.phy);

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "lowpan_model.h"
+#include "opts_registry.h"
 
 #define CMD "idle"
 #define POLL_MS_MAX 86400000.0 /* one day */
@@ -15,14 +16,14 @@
 struct idle154_opts {
     struct model_opts m;
     struct lowpan_opts l;
-    double poll_ms; /* < 0: not given */
+    double poll_ms; /* < 0: not given, the idle link's interval (--poll-ms's default) */
 };
 
 #define IDLE154(m) offsetof(struct idle154_opts, m)
 
 static const struct cli_opt poll_rows[] = {
     {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
-     .max = POLL_MS_MAX, .def_note = "none, it is required", .store = CLI_STORE_DOUBLE,
+     .max = POLL_MS_MAX, .def = PQPAN_DEFAULT_POLL_MS, .store = CLI_STORE_DOUBLE,
      .offset = IDLE154(poll_ms),
      .help = "poll period; shorter than one poll's active part is exit 2"},
 };
@@ -63,13 +64,14 @@ void cli_idle_802154_help(FILE *out)
 {
     size_t k;
     fprintf(out,
-            "\nIEEE 802.15.4 (--link 802154 --poll-ms X): a sleepy end device (a Thread SED) that\n"
-            "wakes every X ms, sends its parent a Data Request command (IEEE 802.15.4-2015\n"
-            "s7.5.5; acknowledged, unslotted CSMA-CA), gets an Imm-Ack with Frame Pending 0 (no\n"
-            "data waiting) and sleeps with the radio off until the next poll. Prints each phase\n"
-            "of one period (wake-up: crystal start and CPU; backoff; CCA; turnaround; the Data\n"
-            "Request; ACK wait: turnaround + Imm-Ack; sleep) with its time, current and charge,\n"
-            "the charge per poll (every phase but sleep, uC) and the average current (uA).\n"
+            "\nIEEE 802.15.4 (--link 802154 [--poll-ms X]): a sleepy end device (a Thread SED)\n"
+            "that wakes every X ms (by default the BLE idle link's interval, --idle-ci-ms's\n"
+            "default), sends its parent a Data Request command (IEEE 802.15.4-2015 s7.5.5;\n"
+            "acknowledged, unslotted CSMA-CA), gets an Imm-Ack with Frame Pending 0 (no data\n"
+            "waiting) and sleeps with the radio off until the next poll. Prints each phase of one\n"
+            "period (wake-up: crystal start and CPU; backoff; CCA; turnaround; the Data Request;\n"
+            "ACK wait: turnaround + Imm-Ack; sleep) with its time, current and charge, the charge\n"
+            "per poll (every phase but sleep, uC) and the average current (uA).\n"
             "Expected values on a channel that is idle or busy with probability --busy; the poll\n"
             "is assumed to get the channel and its ACK. Currents: the profile's ieee802154\n"
             "section (TX, RX), sleep_ua, hfxo_start_ua, cpu_ua; times: hfxo_start_us and\n"
@@ -113,11 +115,11 @@ static int parse_args(struct idle154_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
+            return cli_unknown_option(CMD, "802154", argv[i]);
         }
     }
     if (o->poll_ms < 0.0) {
-        return cli_usage_error(CMD, "--link 802154 needs --poll-ms X (the poll period)");
+        o->poll_ms = (double)pqpan_default_ms_ns(PQPAN_DEFAULT_IDLE_CI_MS) * 1e-6;
     }
     return EXIT_OK;
 }

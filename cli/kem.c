@@ -32,15 +32,16 @@ static const char *const kem_param_words[] = {"ML-KEM-512", "ML-KEM-768", "ML-KE
 
 static const struct cli_opt kem_rows[] = {
     {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words = kem_param_words,
-     .def = "ML-KEM-768", .store = CLI_STORE_INT, .offset = offsetof(struct kem_opts, param),
+     .def = PQPAN_DEFAULT_KEM_PARAM, .store = CLI_STORE_INT,
+     .offset = offsetof(struct kem_opts, param),
      .help = "parameter set (FIPS 203 section 8, Table 2)"},
     {.name = "--d", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = KEM_ARG(d.hex), .def_note = "from the OS, getrandom",
+     .offset = KEM_ARG(d.hex), .def = PQPAN_DEFAULT_KEM_D,
      .help = "keygen seed d, 32 bytes (64 hex digits)"},
     {.name = "--d-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = KEM_ARG(d.file), .help = CLI_SECRET_FILE_HELP("d")},
     {.name = "--z", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = KEM_ARG(z.hex), .def_note = "from the OS, getrandom",
+     .offset = KEM_ARG(z.hex), .def = PQPAN_DEFAULT_KEM_Z,
      .help = "keygen implicit-rejection seed z, 32 bytes"},
     {.name = "--z-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = KEM_ARG(z.file), .help = CLI_SECRET_FILE_HELP("z")},
@@ -48,7 +49,7 @@ static const struct cli_opt kem_rows[] = {
      .offset = KEM_ARG(ek),
      .help = "encapsulation key (800 / 1184 / 1568 bytes); checked per FIPS 203 section 7.2"},
     {.name = "--m", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = KEM_ARG(m.hex), .def_note = "from the OS, getrandom",
+     .offset = KEM_ARG(m.hex), .def = PQPAN_DEFAULT_KEM_M,
      .help = "encaps randomness m, 32 bytes"},
     {.name = "--m-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = KEM_ARG(m.file), .help = CLI_SECRET_FILE_HELP("m")},
@@ -56,7 +57,8 @@ static const struct cli_opt kem_rows[] = {
      .offset = KEM_ARG(dk.hex),
      .help = "decapsulation key (1632 / 2400 / 3168 bytes); checked per section 7.3"},
     {.name = "--dk-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
-     .offset = KEM_ARG(dk.file), .help = CLI_SECRET_FILE_HELP("dk") " (dk: also the JSON that keygen prints)"},
+     .offset = KEM_ARG(dk.file),
+     .help = CLI_SECRET_FILE_HELP("dk") " (dk: also the JSON that keygen prints)"},
     {.name = "--c", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
      .offset = KEM_ARG(c), .help = "ciphertext (768 / 1088 / 1568 bytes)"},
 };
@@ -65,7 +67,7 @@ static void kem_opts_init(void *p)
 {
     struct kem_opts *o = p;
     memset(o, 0, sizeof *o);
-    o->param = 1; /* ML-KEM-768, the default of the row */
+    cli_opt_table_defaults(&kem_opts_table, o);
 }
 
 const struct cli_opt_table kem_opts_table =
@@ -210,6 +212,9 @@ static int check_unused(const struct kem_args *a, const char *op)
     return EXIT_OK;
 }
 
+/* The operations, matched in any case. */
+static const char *const kem_operations[] = {"keygen", "encaps", "decaps", "acvp", NULL};
+
 int cli_kem_run(int argc, char **argv)
 {
     struct kem_args a;
@@ -223,12 +228,13 @@ int cli_kem_run(int argc, char **argv)
     if (argc < 2) {
         return cli_usage_error(CMD, "missing operation (keygen, encaps, decaps, acvp)");
     }
+    (void)cli_word_canonical(argv[1], kem_operations);
     if (strcmp(argv[1], "acvp") == 0) {
         return cli_acvp_run(argc - 1, argv + 1);
     }
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "encaps") != 0 &&
         strcmp(argv[1], "decaps") != 0) {
-        return cli_usage_error(CMD, "unknown operation '%s'", argv[1]);
+        return cli_unknown_word(CMD, "operation", argv[1], kem_operations);
     }
     rc = parse_args(argc, argv, &a);
     if (rc == EXIT_OK) {

@@ -1,5 +1,6 @@
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ble_model.h"
 #include "cli.h"
@@ -12,16 +13,15 @@
 void link_opts_init(struct link_opts *o)
 {
     pqpan_ble_config_default(&o->cfg);
-    o->kem = "ML-KEM-768";
+    o->kem = pqpan_default_value(PQPAN_DEFAULT_KEM);
     link_pqke_init(&o->pqke);
     o->allow_unbuildable = 0;
 }
 
 void link_pqke_init(struct link_pqke *p)
 {
-    p->mode = PQPAN_PQKE_MODE_NONE;
-    p->sig = 0;
-    p->hybrid = 0;
+    memset(p, 0, sizeof *p);
+    cli_opt_table_defaults(&link_pqke_table, p);
 }
 
 /* ns as milliseconds, up to 3 decimals without trailing zeros, in buf. */
@@ -62,16 +62,16 @@ int link_opts_check(const struct pqpan_ble_config *cfg, struct cli_msg *msg)
         return EXIT_OK;
     case PQPAN_BLE_CONFIG_RANGE:
         return cli_msg_set(msg, EXIT_USAGE, "configuration out of range (--phy 1M, 2M, S2, S8; "
-                                            "--ll-octets 27..251; --ci-ms and --idle-ci-ms "
+                                            "--ll-octets 27..251; --ci-ms and --initial-ci-ms "
                                             "7.5..4000)");
     case PQPAN_BLE_CONFIG_CI_STEP:
         return cli_msg_set(msg, EXIT_USAGE, "--ci-ms %s: a connection interval is a multiple of "
                                             "1.25 ms in 7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)",
                            ms_text(a, cfg->ci_ns));
     case PQPAN_BLE_CONFIG_IDLE_CI_STEP:
-        return cli_msg_set(msg, EXIT_USAGE, "--idle-ci-ms %s: a connection interval is a multiple "
-                                            "of 1.25 ms in 7.5..4000 (Core v5.4 Vol 6 Part B "
-                                            "§4.5.1)",
+        return cli_msg_set(msg, EXIT_USAGE, "--initial-ci-ms %s: a connection interval is a "
+                                            "multiple of 1.25 ms in 7.5..4000 (Core v5.4 Vol 6 "
+                                            "Part B §4.5.1)",
                            ms_text(a, cfg->idle_ci_ns));
     case PQPAN_BLE_CONFIG_EVENT_LEN:
         return cli_msg_set(msg, EXIT_USAGE, "--event-len-ms %s is longer than the connection "
@@ -242,14 +242,19 @@ static void transfer_words(cli_word_fn add, void *ctx)
 }
 
 /* --transfer: the server's and the client's methods (field: the struct pqpan_ble_config;
- * the word checked before). */
+ * the word checked before, in any case as every option word). */
 static int set_transfer(void *field, const char *v)
 {
     struct pqpan_ble_config *cfg = field;
-    return pqpan_ble_transfer_choice_parse(&cfg->server_transfer, &cfg->client_transfer, v) ==
-                   PQPAN_OK
-               ? 0
-               : -1;
+    unsigned k;
+    const char *name;
+    for (k = 0; (name = pqpan_ble_transfer_choice(k, NULL, NULL)) != NULL; k++) {
+        if (strcasecmp(v, name) == 0) {
+            (void)pqpan_ble_transfer_choice(k, &cfg->server_transfer, &cfg->client_transfer);
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* The ML-KEM sets and the LESC baseline. */
@@ -294,17 +299,16 @@ static int set_adv(void *field, const char *v)
 
 static const struct cli_opt pqke_rows[] = {
     {.name = "--auth", .kind = CLI_OPT_WORD, .meta = "MODE", .words_fn = auth_words,
-     .def = "none", .set = set_auth, .offset = offsetof(struct link_pqke, mode),
+     .def = PQPAN_DEFAULT_AUTH, .set = set_auth, .offset = offsetof(struct link_pqke, mode),
      .help = "pqpan protocol's authentication (docs/PROTOCOL.md): none is not authenticated; "
              "kem-auth and sig authenticate the responder, the -mutual modes both sides; "
              "numeric compares a value as LE Secure Connections does. Message sizes and the "
              "extra ML-KEM, ML-DSA operations and hashing follow the mode"},
     {.name = "--sig", .kind = CLI_OPT_WORD, .words_fn = sig_words, .set = set_sig,
      .offset = offsetof(struct link_pqke, sig),
-     .def_note = "the smallest of at least the KEM's NIST category: 512 -> 44, 768 -> 65, "
-                 "1024 -> 87",
+     .def = PQPAN_DEFAULT_SIG,
      .help = "sig modes: the ML-DSA set"},
-    {.name = "--hybrid", .kind = CLI_OPT_WORD, .words = hybrid_words, .def = "none",
+    {.name = "--hybrid", .kind = CLI_OPT_WORD, .words = hybrid_words, .def = PQPAN_DEFAULT_HYBRID,
      .store = CLI_STORE_INT, .offset = offsetof(struct link_pqke, hybrid),
      .help = "P-256 ECDH combined with ML-KEM (the hybrid suite; P-256 cycles from the "
              "classical table)"},
@@ -323,27 +327,29 @@ const struct cli_opt_table link_pqke_table =
 
 static const struct cli_opt link_rows[] = {
     {.name = "--link", .kind = CLI_OPT_WORD, .meta = "ble|802154", .words = ble_words,
-     .allowed = "ble or 802154", .def = "ble",
+     .allowed = "ble or 802154", .def = PQPAN_DEFAULT_LINK,
      .help = "the link: BLE, or 6LoWPAN over IEEE 802.15.4 with options of its own"},
     {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = kem_words,
-     .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = offsetof(struct link_opts, kem),
+     .def = PQPAN_DEFAULT_KEM, .store = CLI_STORE_STR, .offset = offsetof(struct link_opts, kem),
      .help = "the ML-KEM parameter set, or " MODEL_LESC_NAME " for the LE Secure Connections "
              "pairing baseline"},
-    {.name = "--phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = "1M",
+    {.name = "--phy", .kind = CLI_OPT_WORD, .words_fn = link_phy_words, .def = PQPAN_DEFAULT_PHY,
      .store = CLI_STORE_INT, .offset = CFG(phy), .help = "LE PHY; S2/S8 = LE Coded"},
     {.name = "--att-mtu", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = "403",
+     .min = PQPAN_ATT_DEFAULT_MTU, .max = PQPAN_ATT_MAX_MTU, .def = PQPAN_DEFAULT_ATT_MTU,
      .store = CLI_STORE_U32, .offset = CFG(att_mtu), .help = "ATT_MTU after the MTU exchange"},
     {.name = "--ll-octets", .kind = CLI_OPT_UINT, .meta = "N", .unit = "octets",
-     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD, .def = "27",
+     .min = PQPAN_LL_DATA_MIN_PAYLOAD, .max = PQPAN_LL_DATA_MAX_PAYLOAD,
+     .def = PQPAN_DEFAULT_LL_OCTETS,
      .store = CLI_STORE_U32, .offset = CFG(ll_octets),
      .help = "LL data payload octets; > 27 = DLE"},
     /* the MaxTxTime range of LL_LENGTH_REQ: Core v5.4 Vol 6 Part B §2.4.2.21 */
     {.name = "--max-tx-time-us", .kind = CLI_OPT_UINT, .meta = "N", .unit = "us", .min = 328,
-     .max = 17040, .def_note = "none", .store = CLI_STORE_U32, .offset = CFG(max_tx_time_us),
+     .max = 17040, .def = PQPAN_DEFAULT_MAX_TX_TIME_US, .store = CLI_STORE_U32,
+     .offset = CFG(max_tx_time_us),
      .help = "connMaxTxTime limit"},
     {.name = "--transfer", .kind = CLI_OPT_WORD, .meta = "METHOD", .words_fn = transfer_words,
-     .def = "study", .set = set_transfer, .offset = offsetof(struct link_opts, cfg),
+     .def = PQPAN_DEFAULT_TRANSFER, .set = set_transfer, .offset = offsetof(struct link_opts, cfg),
      .help = "how the messages travel over GATT, where only the server notifies or indicates "
              "and only the client writes (Core v5.4 Vol 3 Part G §2.2): SERVER/CLIENT, the "
              "server's notify or indicate and the client's write-req (Write Requests), "
@@ -352,29 +358,31 @@ static const struct cli_opt link_rows[] = {
              "frame-number byte + <= 392 B (needs ATT_MTU >= 403 and KeyGen on the server); "
              "one method alone sends every message with it, which GATT cannot build (refused "
              "unless --allow-unbuildable)"},
-    {.name = "--gatt-server", .kind = CLI_OPT_WORD, .words = role_words, .def = "peripheral",
+    {.name = "--gatt-server", .kind = CLI_OPT_WORD, .words = role_words,
+     .def = PQPAN_DEFAULT_GATT_SERVER,
      .store = CLI_STORE_INT, .offset = CFG(gatt_server),
      .help = "the side holding the key-exchange service, the GATT server (the study's: the "
              "peripheral); the other side is the client, which exchanges the ATT_MTU, runs the "
              "discovery and writes"},
     /* connInterval: Core v5.4 Vol 6 Part B §4.5.1 (7.5 ms .. 4 s, steps of 1.25 ms) */
     {.name = "--ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
-     .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25", .def = "50",
+     .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25", .def = PQPAN_DEFAULT_CI_MS,
      .store = CLI_STORE_MS_NS, .offset = CFG(ci_ns), .help = "connection interval"},
     {.name = "--event-len-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0,
-     .max = 4000, .def_note = "the interval minus T_IFS", .store = CLI_STORE_MS_NS,
+     .max = 4000, .def = PQPAN_DEFAULT_EVENT_LEN_MS, .store = CLI_STORE_MS_NS,
      .offset = CFG(event_len_ns),
      .help = "longest connection event, at most the interval; a data PDU of the LL size and "
              "the empty PDU answering it must fit in one (estimate and simulate refuse other "
              "links)"},
     {.name = "--max-pdus-per-event", .kind = CLI_OPT_UINT, .meta = "N", .min = 0, .max = 1000000,
-     .def = "0", .store = CLI_STORE_U32, .offset = CFG(max_pairs),
+     .def = PQPAN_DEFAULT_MAX_PDUS_PER_EVENT, .store = CLI_STORE_U32, .offset = CFG(max_pairs),
      .help = "most PDU pairs per event, 0 = no cap"},
-    {.name = "--reply", .kind = CLI_OPT_WORD, .words = reply_words, .def = "next-event",
+    {.name = "--reply", .kind = CLI_OPT_WORD, .words = reply_words, .def = PQPAN_DEFAULT_REPLY,
      .store = CLI_STORE_INT, .offset = CFG(same_event_reply),
      .help = "when an ATT/SMP reply can be sent: in the event after the request or in the same "
              "one (fast host)"},
-    {.name = "--keygen-side", .kind = CLI_OPT_WORD, .words = role_words, .def = "peripheral",
+    {.name = "--keygen-side", .kind = CLI_OPT_WORD, .words = role_words,
+     .def = PQPAN_DEFAULT_KEYGEN_SIDE,
      .store = CLI_STORE_INT, .offset = CFG(keygen_side), .help = "who runs KeyGen and Decaps"},
     {.name = "--encrypted", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = CFG(encrypted),
      .help = "the link is already encrypted (4-octet MIC on data PDUs)"},
@@ -395,23 +403,28 @@ const struct cli_opt_table link_opts_table =
 static const struct cli_opt setup_rows[] = {
     /* advInterval: Core v5.4 Vol 6 Part B §4.4.2.2 (20 ms .. 10485.759375 s, 0.625 ms) */
     {.name = "--adv-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0,
-     .max = (double)PQPAN_BLE_ADV_INTERVAL_MAX_NS * 1e-6, .def = "100", .set = set_adv,
+     .max = (double)PQPAN_BLE_ADV_INTERVAL_MAX_NS * 1e-6, .def = PQPAN_DEFAULT_ADV_INTERVAL_MS,
+     .set = set_adv,
      .allowed = "0, or 20..10485759.375 ms in steps of 0.625", .offset = CFG(adv_interval_ns),
      .help = "connectable advertising until connected, or 0 for none; the central scans "
              "continuously and t_advertise_ms is the expected time to connect (docs/MODEL.md "
              "\"Advertising\")"},
-    {.name = "--features", .kind = CLI_OPT_WORD, .words = switch_words, .def = "on",
+    {.name = "--features", .kind = CLI_OPT_WORD, .words = switch_words,
+     .def = PQPAN_DEFAULT_FEATURES,
      .store = CLI_STORE_INT, .offset = CFG(features),
      .help = "LL feature exchange and version exchange"},
-    {.name = "--conn-update", .kind = CLI_OPT_WORD, .words = switch_words, .def = "on",
+    {.name = "--conn-update", .kind = CLI_OPT_WORD, .words = switch_words,
+     .def = PQPAN_DEFAULT_CONN_UPDATE,
      .store = CLI_STORE_INT, .offset = CFG(conn_update),
-     .help = "open the connection at --idle-ci-ms and update it to --ci-ms (connection "
+     .help = "open the connection at --initial-ci-ms and update it to --ci-ms (connection "
              "parameters request)"},
-    {.name = "--idle-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
-     .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25", .def = "30",
+    {.name = "--initial-ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
+     .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25", .def = PQPAN_DEFAULT_INITIAL_CI_MS,
      .store = CLI_STORE_MS_NS, .offset = CFG(idle_ci_ns),
-     .help = "the connection's interval before the update"},
-    {.name = "--discovery", .kind = CLI_OPT_WORD, .words = switch_words, .def = "on",
+     .help = "the connection's interval before the update, TGAP(initial_conn_interval) (not "
+             "the idle link's --idle-ci-ms of idle and advise)"},
+    {.name = "--discovery", .kind = CLI_OPT_WORD, .words = switch_words,
+     .def = PQPAN_DEFAULT_DISCOVERY,
      .store = CLI_STORE_INT, .offset = CFG(discovery),
      .help = "GATT discovery of the key-exchange service and the CCCD write enabling "
              "indications, by the central"},

@@ -13,15 +13,17 @@
 #include "pqpan/pqke.h"
 #include "pqpan/sim.h"
 #include "pqpan/sim154.h"
+#include "opts_registry.h"
 
 void lowpan_opts_init(struct lowpan_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->kem = "ML-KEM-768";
-    o->idle = -1;
-    o->backoff = -1;
-    o->key_id_mode = 1;
+    o->idle = -1;    /* the profile's ieee802154.idle */
+    o->backoff = -1; /* the profile's ieee802154.backoff */
     link_pqke_init(&o->pqke);
+    cli_opt_table_defaults(&lowpan_opts_table, o);
+    cli_opt_table_defaults(&lowpan_exchange_table, o);
+    cli_opt_table_defaults(&lowpan_busy_table, o);
 }
 
 /* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
@@ -64,31 +66,31 @@ static int set_sec(void *field, const char *v)
 
 static const struct cli_opt lowpan_rows[] = {
     {.name = "--link", .kind = CLI_OPT_WORD, .meta = "ble|802154", .words = link_words,
-     .allowed = "ble or 802154", .def_note = "ble",
-     .help = "the link: 6LoWPAN over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s, acknowledged "
-             "frames) with --link 802154"},
-    {.name = "--csma", .kind = CLI_OPT_WORD, .words = csma_words, .def = "ieee",
+     .allowed = "ble or 802154",
+     .help = "the link (BLE by default): 6LoWPAN over IEEE 802.15.4 (2.4 GHz O-QPSK, 250 kb/s, "
+             "acknowledged frames) with --link 802154"},
+    {.name = "--csma", .kind = CLI_OPT_WORD, .words = csma_words, .def = PQPAN_DEFAULT_CSMA,
      .store = CLI_STORE_INT, .offset = LOWPAN(contiki),
      .help = "CSMA-CA set: ieee (macMinBE 3, macMaxBE 5, 4 backoffs, 3 retries) or contiki "
              "(3, 5, 5, 7: Contiki-NG)"},
-    {.name = "--addr", .kind = CLI_OPT_WORD, .words = addr_words, .def = "extended",
+    {.name = "--addr", .kind = CLI_OPT_WORD, .words = addr_words, .def = PQPAN_DEFAULT_ADDR,
      .store = CLI_STORE_INT, .offset = LOWPAN(short_addr),
      .help = "MAC addressing: 16-bit short or 64-bit extended"},
     {.name = "--backoff", .kind = CLI_OPT_WORD, .words = state_words,
-     .def_note = "the profile's ieee802154.backoff", .store = CLI_STORE_INT,
+     .def = PQPAN_DEFAULT_BACKOFF, .store = CLI_STORE_INT,
      .offset = LOWPAN(backoff),
      .help = "the radio during a CSMA-CA random backoff (0..2^BE-1 periods of 320 us): listen "
              "= RX current, sleep = sleep current. CCAs (128 us each) are always charged at the "
              "RX current. A radio that sleeps wakes (crystal start + the profile's "
              "ieee802154.wake_cpu_us of CPU) before each frame it sends or receives / each CCA"},
     {.name = "--mac-security", .kind = CLI_OPT_WORD, .meta = "LEVEL", .words = sec_words,
-     .def = "none", .set = set_sec, .offset = LOWPAN(sec_level),
+     .def = PQPAN_DEFAULT_MAC_SECURITY, .set = set_sec, .offset = LOWPAN(sec_level),
      .help = "MAC frame security (IEEE 802.15.4-2015 s9; enc-mic32 is Thread's): auxiliary "
              "security header and a 0/4/8/16-octet MIC on every data frame (Imm-Acks stay "
              "unsecured)"},
     /* key identifier modes: IEEE 802.15.4-2015 Table 9-7 */
     {.name = "--key-id-mode", .kind = CLI_OPT_UINT, .meta = "N", .min = 0, .max = 3,
-     .def = "1", .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
+     .def = PQPAN_DEFAULT_KEY_ID_MODE, .store = CLI_STORE_INT, .offset = LOWPAN(key_id_mode),
      .help = "key identifier mode of the auxiliary security header: 0 implicit, 1 key index "
              "(Thread), 2 and 3 with a 4- or 8-octet key source: header 5, 6, 10 or 14 octets"},
 };
@@ -100,7 +102,7 @@ static void lowpan_init(void *o)
 
 static const struct cli_opt exchange_rows[] = {
     {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = model_kem_names,
-     .def = "ML-KEM-768", .store = CLI_STORE_STR, .offset = LOWPAN(kem),
+     .def = PQPAN_DEFAULT_KEM, .store = CLI_STORE_STR, .offset = LOWPAN(kem),
      .help = "the ML-KEM parameter set; messages are pqpan's INIT / RESP / FIN "
              "(docs/PROTOCOL.md) in UDP, with --auth, --sig and --hybrid as on BLE. A message "
              "over 1232 octets (the 1280-octet IPv6 MTU of RFC 4944 less IPv6 and UDP headers) "
@@ -114,7 +116,7 @@ static const struct cli_opt exchange_rows[] = {
              "datagram per fragment; IPHC carries Next Header 44 inline, the Fragment and UDP "
              "headers go uncompressed) instead of application segments"},
     {.name = "--idle", .kind = CLI_OPT_WORD, .words = state_words,
-     .def_note = "the profile's ieee802154.idle", .store = CLI_STORE_INT, .offset = LOWPAN(idle),
+     .def = PQPAN_DEFAULT_IDLE_RADIO, .store = CLI_STORE_INT, .offset = LOWPAN(idle),
      .help = "the radio when a node neither sends, receives nor computes (SIFS/LIFS, waiting "
              "for the other side): listen = RX current (a non-duty-cycled node), sleep = sleep "
              "current (ideal wake-up)"},
@@ -128,7 +130,8 @@ const struct cli_opt_table lowpan_opts_table =
                   struct lowpan_opts, lowpan_init);
 
 static const struct cli_opt busy_rows[] = {
-    {.name = "--busy", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 0.99, .def = "0",
+    {.name = "--busy", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 0.99,
+     .def = PQPAN_DEFAULT_BUSY,
      .allowed = "a probability in 0..0.99", .store = CLI_STORE_DOUBLE, .offset = LOWPAN(busy),
      .help = "probability that a CCA finds the channel busy (0: an idle channel)"},
 };
@@ -177,7 +180,7 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
         return cli_usage_error(cmd, "%s is an option of the IEEE 802.15.4 link: add --link 802154",
                                opt);
     }
-    return cli_usage_error(cmd, "unknown option '%s'", opt);
+    return cli_unknown_option(cmd, "ble", opt);
 }
 
 int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
@@ -323,6 +326,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         r->side = model_side_name(GROUP_802154, s);
         r->kem = o->kem;
         r->protocol = lowpan_protocol_name(o);
+        r->auth = pqpan_pqke_mode_name(o->pqke.mode);
         r->phy = pqpan_radio_mode_name(PQPAN_RADIO_IEEE802154);
         r->latency_ms = (double)latency_ns * 1e-6;
         r->t_crypto_ms = crypto_ms(&l[s], env->in.profile.cpu_hz);
@@ -502,6 +506,26 @@ void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
     fprintf(f, ",\n%s\"wake_cpu_ua\": %.1f,\n%s\"wake_cpu_source\": ", indent, p->cpu_ua, indent);
     model_json_string(f, env->in.src802154.wake_cpu);
     fputs(",\n", f);
+}
+
+const char *lowpan_idle_text(char buf[LOWPAN_IDLE_TEXT_MAX], const struct lowpan_opts *o,
+                             const struct model_env *env)
+{
+    snprintf(buf, LOWPAN_IDLE_TEXT_MAX,
+             "%s between frames and while the other side computes (%s), backoff %s (%s)",
+             state_word(lowpan_idle_listens(o, env)),
+             o->idle >= 0 ? "--idle" : "the profile's ieee802154.idle",
+             state_word(lowpan_backoff_listens(o, env)),
+             o->backoff >= 0 ? "--backoff" : "the profile's ieee802154.backoff");
+    return buf;
+}
+
+void lowpan_print_exchange_line(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                                const char *prefix)
+{
+    char idle[LOWPAN_IDLE_TEXT_MAX];
+    model_print_exchange_line(f, prefix, lowpan_protocol_name(o),
+                              pqpan_pqke_mode_name(o->pqke.mode), lowpan_idle_text(idle, o, env));
 }
 
 void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
@@ -718,12 +742,12 @@ static int open_capture(struct capture *cap, FILE *f, struct cli_msg *msg)
 void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s)
 {
     memset(s, 0, sizeof *s);
-    s->nodes = 2;
-    s->frame_psdu = 60;
-    s->runs = 100;
-    s->seed = 1;
-    s->reasm_timeout_ms = PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT;
-    s->dgram_retries = PQPAN_SIM154_DGRAM_RETRIES_DEFAULT;
+    s->nodes = pqpan_default_u32(PQPAN_DEFAULT_NODES);
+    s->frame_psdu = pqpan_default_u32(PQPAN_DEFAULT_FRAME_BYTES);
+    s->runs = pqpan_default_u32(PQPAN_DEFAULT_RUNS);
+    s->seed = pqpan_default_u32(PQPAN_DEFAULT_SEED);
+    s->reasm_timeout_ms = pqpan_default_u32(PQPAN_DEFAULT_REASM_TIMEOUT);
+    s->dgram_retries = pqpan_default_u32(PQPAN_DEFAULT_DGRAM_RETRIES);
 }
 
 int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,

@@ -124,6 +124,17 @@ int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_
                     struct pqpan_802154_estimate *e, const struct model_env *env,
                     const struct lowpan_opts *o, struct cli_msg *msg);
 
+/* The idle assumption of the exchange line: the radio between frames and in a backoff,
+ * and who said so (the profile or --idle / --backoff), in buf. */
+#define LOWPAN_IDLE_TEXT_MAX 160
+const char *lowpan_idle_text(char buf[LOWPAN_IDLE_TEXT_MAX], const struct lowpan_opts *o,
+                             const struct model_env *env);
+
+/* The exchange line of an 802.15.4 output (model_print_exchange_line): protocol, auth
+ * mode, lowpan_idle_text. */
+void lowpan_print_exchange_line(FILE *f, const struct model_env *env, const struct lowpan_opts *o,
+                                const char *prefix);
+
 /* The assumptions block of an 802.15.4 result: profile, the current table and section
  * used with the TX/RX figures and their sources, the idle and backoff radio states and
  * where they come from, CCA/turnaround charging, crypto cycles, γ and the accountings;

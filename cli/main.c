@@ -36,7 +36,8 @@ static void print_main_help(FILE *out)
             "over Bluetooth LE and IEEE 802.15.4 / 6LoWPAN.\n\n"
             "usage: pqpan [--help | --version] COMMAND [OPTIONS]\n"
             "       pqpan help COMMAND\n"
-            "       pqpan help --json | --options-md TABLE|COMMAND...  (the options as data)\n\n"
+            "       pqpan help --json | --options-md TABLE|COMMAND... | --defaults-md\n"
+            "                                    (the options and their defaults as data)\n\n"
             "commands:\n",
             pqpan_version());
     for (c = cli_commands; c->name != NULL; c++) {
@@ -58,15 +59,30 @@ static void print_main_help(FILE *out)
             "  130  pqpan sweep interrupted by SIGINT (the rows done are written)\n");
 }
 
-static const struct cli_command *find_command(const char *name)
+/* The command called name (any case; name respelled as the command), or NULL. */
+static const struct cli_command *find_command(char *name)
 {
     const struct cli_command *c;
     for (c = cli_commands; c->name != NULL; c++) {
-        if (strcmp(c->name, name) == 0) {
+        if (cli_word_equal(c->name, name)) {
+            cli_word_respell(name, c->name);
             return c;
         }
     }
     return NULL;
+}
+
+/* "unknown command 'NAME'" with the nearest commands, EXIT_USAGE. */
+static int unknown_command(const char *name)
+{
+    const struct cli_command *c;
+    struct cli_suggest s;
+    cli_suggest_init(&s, name);
+    for (c = cli_commands; c->name != NULL; c++) {
+        cli_suggest_add(&s, c->name);
+    }
+    cli_suggest_add(&s, "help");
+    return cli_usage_error(NULL, "unknown command '%s'%s", name, cli_suggest_text(&s));
 }
 
 static int run_help(int argc, char **argv)
@@ -80,6 +96,10 @@ static int run_help(int argc, char **argv)
         cli_cmd_opts_json(stdout);
         return EXIT_OK;
     }
+    if (strcmp(argv[1], "--defaults-md") == 0) {
+        cli_defaults_md(stdout);
+        return EXIT_OK;
+    }
     if (strcmp(argv[1], "--options-md") == 0) {
         if (argc < 3 || cli_opts_md(stdout, argc - 2, argv + 2) != 0) {
             return cli_usage_error(NULL, "help --options-md: want the ids of option tables "
@@ -89,7 +109,7 @@ static int run_help(int argc, char **argv)
     }
     c = find_command(argv[1]);
     if (c == NULL) {
-        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+        return unknown_command(argv[1]);
     }
     c->help(stdout);
     return EXIT_OK;
@@ -110,12 +130,12 @@ static int dispatch(int argc, char **argv)
         printf("pqpan %s\n", pqpan_version());
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "help") == 0) {
+    if (cli_word_equal(argv[1], "help")) {
         return run_help(argc - 1, argv + 1);
     }
     c = find_command(argv[1]);
     if (c == NULL) {
-        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+        return unknown_command(argv[1]);
     }
     return c->run(argc - 1, argv + 1);
 }

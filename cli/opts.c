@@ -11,6 +11,17 @@
 #define HELP_WIDTH 92
 #define HELP_COLUMN 25
 
+const char *cli_opt_default(const struct cli_opt *o)
+{
+    return pqpan_default_value(o->def);
+}
+
+const char *cli_opt_default_note(const struct cli_opt *o)
+{
+    const struct pqpan_default *d = pqpan_default_get(o->def);
+    return d != NULL ? d->note : NULL;
+}
+
 const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *name)
 {
     size_t k;
@@ -42,25 +53,30 @@ int cli_opt_table_words(const struct cli_opt_table *t, const char *name, cli_wor
     return o != NULL && cli_opt_words(o, add, ctx);
 }
 
-/* Finds a word's index while the words are listed. */
+/* Finds a word's index while the words are listed (ignoring case), and respells the value
+ * as that word while it is at hand (a words function may list them from a buffer of its
+ * own). */
 struct word_search {
-    const char *want;
+    char *want;
     int at, found;
 };
 
 static void search_word(void *ctx, const char *word)
 {
     struct word_search *s = ctx;
-    if (s->found < 0 && strcmp(word, s->want) == 0) {
+    if (s->found < 0 && cli_word_equal(word, s->want)) {
         s->found = s->at;
+        cli_word_respell(s->want, word);
     }
     s->at++;
 }
 
+/* v's index among o's words, v rewritten to the word's spelling (v is argv's, or a copy of
+ * it: writable whenever it is not the word already); -1 if it is none of them. */
 static int word_index(const struct cli_opt *o, const char *v)
 {
     struct word_search s;
-    s.want = v;
+    s.want = (char *)v;
     s.at = 0;
     s.found = -1;
     cli_opt_words(o, search_word, &s);
@@ -122,6 +138,7 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
         }
         break;
     case CLI_OPT_TEXT:
+        (void)word_index(o, v); /* a word it suggests, in its spelling (a built-in profile) */
         break;
     }
     if (o->set != NULL) {
@@ -159,13 +176,31 @@ static int store_value(const struct cli_opt *o, char *field, const char *v)
 int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v)
 {
     char allowed[CLI_ALLOWED_MAX];
+    struct cli_suggest s;
     int rc = store_value(o, (char *)base + o->offset, v);
     if (rc == 0 || rc == CLI_OPT_REPORTED) {
         return rc == 0 ? 0 : -1;
     }
-    cli_usage_error(cmd, "bad value for %s: '%s' (want %s)", o->name, v,
-                    cli_opt_allowed(o, allowed));
+    cli_suggest_init(&s, v);
+    if (o->kind == CLI_OPT_WORD) {
+        cli_opt_words(o, cli_suggest_add, &s);
+    }
+    cli_usage_error(cmd, "bad value for %s: '%s' (want %s)%s", o->name, v,
+                    cli_opt_allowed(o, allowed), cli_suggest_text(&s));
     return -1;
+}
+
+void cli_opt_table_defaults(const struct cli_opt_table *t, void *base)
+{
+    size_t k;
+    for (k = 0; k < t->n; k++) {
+        const struct cli_opt *o = &t->opts[k];
+        const char *v = cli_opt_default(o);
+        /* every default value is one its option takes (tests/unit/test_cli_opts.c) */
+        if (v != NULL && (o->store != CLI_STORE_NONE || o->set != NULL)) {
+            (void)store_value(o, (char *)base + o->offset, v);
+        }
+    }
 }
 
 int cli_opt_listed(const char *const *only, const char *name)
@@ -210,7 +245,14 @@ int cli_opt_parse_all(const struct cli_opt_table *t, void *base, const char *cmd
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+            struct cli_suggest s;
+            size_t k;
+            cli_suggest_init(&s, argv[i]);
+            for (k = 0; k < t->n; k++) {
+                cli_suggest_add(&s, t->opts[k].name);
+            }
+            cli_suggest_add(&s, "--help");
+            return cli_usage_error(cmd, "unknown option '%s'%s", argv[i], cli_suggest_text(&s));
         }
     }
     return EXIT_OK;
@@ -230,7 +272,7 @@ static void format_init(void *f)
 }
 
 static const struct cli_opt format_rows[] = {
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "table",
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = PQPAN_DEFAULT_FORMAT,
      .store = CLI_STORE_INT, .help = "output format"},
 };
 
@@ -426,7 +468,8 @@ void cli_opt_names_with_words(FILE *out, const struct cli_opt_table *const *tabl
 static const char *describe(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX * 2])
 {
     char allowed[CLI_ALLOWED_MAX];
-    int given = o->def != NULL || o->def_note != NULL;
+    const char *value = cli_opt_default(o), *note = cli_opt_default_note(o);
+    int given = value != NULL || note != NULL;
     struct text t = text_in(buf, CLI_ALLOWED_MAX * 2);
     text_add(&t, o->help);
     if (shows_allowed(o)) {
@@ -437,8 +480,8 @@ static const char *describe(const struct cli_opt *o, char buf[CLI_ALLOWED_MAX * 
         text_add(&t, " (");
     }
     if (given) {
-        text_add(&t, o->def != NULL ? "default " : "default: ");
-        text_add(&t, o->def != NULL ? o->def : o->def_note);
+        text_add(&t, value != NULL ? "default " : "default: ");
+        text_add(&t, value != NULL ? value : note);
         text_add(&t, ")");
     }
     return buf;
@@ -488,7 +531,7 @@ void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char
 
 static const char *const kind_names[] = {"flag", "uint", "int", "number", "word", "text"};
 
-static void json_string_or_null(FILE *out, const char *s)
+void cli_json_string_or_null(FILE *out, const char *s)
 {
     if (s == NULL) {
         fputs("null", out);
@@ -531,7 +574,7 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
     fprintf(out, ", \"kind\": \"%s\", \"meta\": ", kind_names[o->kind]);
     model_json_string(out, cli_opt_meta(o, buf));
     fputs(", \"unit\": ", out);
-    json_string_or_null(out, o->unit);
+    cli_json_string_or_null(out, o->unit);
     fputs(", \"min\": ", out);
     json_bound(out, o, o->min);
     fputs(", \"max\": ", out);
@@ -548,9 +591,9 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
     }
     fprintf(out, ", \"open\": %s, \"words_only\": %s, \"default\": ", o->open ? "true" : "false",
             o->kind == CLI_OPT_WORD ? "true" : "false");
-    json_string_or_null(out, o->def);
+    cli_json_string_or_null(out, cli_opt_default(o));
     fputs(", \"default_note\": ", out);
-    json_string_or_null(out, o->def_note);
+    cli_json_string_or_null(out, cli_opt_default_note(o));
     fputs(", \"help\": ", out);
     model_json_string(out, o->help);
     fputs(", \"allowed\": ", out);
@@ -566,7 +609,7 @@ void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *co
         last--;
     }
     fprintf(out, "%s{\"id\": \"%s\", \"title\": ", indent, t->id);
-    json_string_or_null(out, t->title);
+    cli_json_string_or_null(out, t->title);
     fputs(", \"options\": [\n", out);
     for (k = 0; k < last; k++) {
         char inner[32];
@@ -580,8 +623,7 @@ void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *co
     fprintf(out, "%s]}", indent);
 }
 
-/* s in a Markdown table cell: '|' escaped. */
-static void md_cell(FILE *out, const char *s)
+void cli_md_cell(FILE *out, const char *s)
 {
     for (; *s != '\0'; s++) {
         if (*s == '|') {
@@ -624,17 +666,19 @@ void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only
             continue;
         }
         fputs("| `", out);
-        md_cell(out, o->name);
+        cli_md_cell(out, o->name);
         if (o->kind != CLI_OPT_FLAG) {
             fputc(' ', out);
-            md_cell(out, cli_opt_meta(o, buf));
+            cli_md_cell(out, cli_opt_meta(o, buf));
         }
         fputs("` | ", out);
-        md_cell(out, o->help);
+        cli_md_cell(out, o->help);
         fputs(" | ", out);
-        md_cell(out, shows_allowed(o) ? cli_opt_allowed(o, buf) : "");
+        cli_md_cell(out, shows_allowed(o) ? cli_opt_allowed(o, buf) : "");
         fputs(" | ", out);
-        md_cell(out, o->def != NULL ? o->def : o->def_note != NULL ? o->def_note : "");
+        cli_md_cell(out, cli_opt_default(o) != NULL        ? cli_opt_default(o)
+                     : cli_opt_default_note(o) != NULL ? cli_opt_default_note(o)
+                                                       : "");
         fputs(" |\n", out);
     }
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "pqpan/defaults.h"
 
 enum cli_opt_kind {
     CLI_OPT_FLAG,   /* no value: the int it is stored in becomes 1 */
@@ -45,8 +46,9 @@ struct cli_opt {
     int open;               /* NUMBER: min and max themselves excluded */
     const char *const *words;   /* WORD / TEXT: NULL-terminated ... */
     cli_opt_words_fn words_fn;  /* ... or listed by a function (data-driven sets) */
-    const char *def;        /* the default as a value the option accepts; NULL: see note */
-    const char *def_note;   /* the default when it is not a value ("the profile's ...") */
+    enum pqpan_default_id def; /* the row of the library's table of defaults (defaults.h)
+                                * that is its default: a value the option accepts or a
+                                * note; PQPAN_DEFAULT_NONE: none */
     const char *help;       /* what it does, one paragraph (the printer wraps it) */
     const char *allowed;    /* what a bad value is told it may be; NULL: from kind, range,
                              * unit and words */
@@ -78,6 +80,16 @@ struct cli_opt_table {
 
 /* --format table|csv|json, stored in an enum cli_format (the base is its address). */
 extern const struct cli_opt_table cli_format_table;
+
+/* o's default as a value it accepts ("50", "1M"), or NULL (none, or said by a note). */
+const char *cli_opt_default(const struct cli_opt *o);
+
+/* o's default in words when it is no value ("the profile's ieee802154.idle"), or NULL. */
+const char *cli_opt_default_note(const struct cli_opt *o);
+
+/* Stores the default value of every option of t that has one into base (t's struct):
+ * what a table's init calls so that the struct starts from the table of defaults. */
+void cli_opt_table_defaults(const struct cli_opt_table *t, void *base);
 
 /* The row of t named name, or NULL. */
 const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *name);
@@ -153,6 +165,12 @@ void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char
  * words, default, default_note, help, allowed}]}, after indent. */
 void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
                         const char *indent);
+
+/* s as a JSON string, or null for NULL. */
+void cli_json_string_or_null(FILE *out, const char *s);
+
+/* s in a Markdown table cell: '|' escaped. */
+void cli_md_cell(FILE *out, const char *s);
 
 /* The header of a Markdown table of options (option, meaning, values, default), and the
  * rows of t in it (docs/CLI.md's option lists): all, or those named in only_csv

@@ -26,7 +26,8 @@ static const struct cli_opt_group estimate_groups[] = {
 };
 
 static const struct cli_opt_group simulate_groups[] = {
-    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
+    ALL(estimate_protocol_table, "ble"),  ALL(link_opts_table, "ble"),
+    ALL(link_pqke_table, NULL),
     ALL(link_setup_table, "ble"),         ALL(simulate_opts_table, "ble"),
     ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
     ALL(simulate_802154_table, "802154"), ENERGY,
@@ -151,6 +152,44 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {NULL, NULL, 0, 0},
 };
 
+/* Whether registry row name is command cmd or one of its operations ("kem keygen"). */
+static int of_command(const char *name, const char *cmd)
+{
+    size_t n = strlen(cmd);
+    return strncmp(name, cmd, n) == 0 && (name[n] == '\0' || name[n] == ' ');
+}
+
+const char *cli_option_suggestion(struct cli_suggest *s, const char *cmd, const char *link,
+                                  const char *opt)
+{
+    const struct cli_cmd_opts *c;
+    size_t g, k;
+    cli_suggest_init(s, opt);
+    for (c = cli_cmd_opts; c->cmd != NULL; c++) {
+        for (g = 0; of_command(c->cmd, cmd) && g < c->n; g++) {
+            const struct cli_opt_group *grp = &c->groups[g];
+            if (link != NULL && grp->link != NULL && strcmp(grp->link, link) != 0) {
+                continue;
+            }
+            for (k = 0; k < grp->table->n; k++) {
+                if (cli_opt_listed(grp->only, grp->table->opts[k].name)) {
+                    cli_suggest_add(s, grp->table->opts[k].name);
+                }
+            }
+        }
+    }
+    cli_suggest_add(s, "--help");
+    return cli_suggest_text(s);
+}
+
+int cli_unknown_option(const char *cmd, const char *link, const char *opt)
+{
+    struct cli_suggest s;
+    int lowpan = link != NULL && strcmp(link, "802154") == 0;
+    return cli_usage_error(cmd, "unknown option%s '%s'%s", lowpan ? " for --link 802154" : "",
+                           opt, cli_option_suggestion(&s, cmd, link, opt));
+}
+
 const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd)
 {
     const struct cli_cmd_opts *c;
@@ -160,6 +199,39 @@ const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd)
         }
     }
     return NULL;
+}
+
+/* The library's table of defaults as the "defaults" member of `help --json`. */
+static void defaults_json(FILE *out)
+{
+    int id;
+    fputs("\"defaults\": [\n", out);
+    for (id = PQPAN_DEFAULT_NONE + 1; id < PQPAN_DEFAULT_COUNT; id++) {
+        const struct pqpan_default *d = pqpan_default_get((enum pqpan_default_id)id);
+        fputs("  {\"option\": ", out);
+        model_json_string(out, d->option);
+        fputs(", \"value\": ", out);
+        cli_json_string_or_null(out, d->value);
+        fputs(", \"note\": ", out);
+        cli_json_string_or_null(out, d->note);
+        fputs(", \"why\": ", out);
+        model_json_string(out, d->why);
+        fputs(id + 1 < PQPAN_DEFAULT_COUNT ? "},\n" : "}\n", out);
+    }
+    fputs("]", out);
+}
+
+void cli_defaults_md(FILE *out)
+{
+    int id;
+    fputs("| option | default | why |\n|---|---|---|\n", out);
+    for (id = PQPAN_DEFAULT_NONE + 1; id < PQPAN_DEFAULT_COUNT; id++) {
+        const struct pqpan_default *d = pqpan_default_get((enum pqpan_default_id)id);
+        fprintf(out, "| `%s` | %s%s%s | ", d->option, d->value != NULL ? "`" : "",
+                d->value != NULL ? d->value : d->note, d->value != NULL ? "`" : "");
+        cli_md_cell(out, d->why);
+        fputs(" |\n", out);
+    }
 }
 
 void cli_cmd_opts_json(FILE *out)
@@ -178,7 +250,9 @@ void cli_cmd_opts_json(FILE *out)
         }
         fputs(c[1].cmd != NULL ? "  ]},\n" : "  ]}\n", out);
     }
-    fputs("]}\n", out);
+    fputs("],\n", out);
+    defaults_json(out);
+    fputs("}\n", out);
 }
 
 /* The table called id in any command's groups, or NULL. */

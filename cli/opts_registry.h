@@ -27,7 +27,18 @@ extern const struct cli_cmd_opts cli_cmd_opts[];
 /* The row of cmd, or NULL. */
 const struct cli_cmd_opts *cli_cmd_opts_find(const char *cmd);
 
-/* `pqpan help --json`: every command's tables as one JSON object. */
+/* The nearest option names of cmd (its registry rows: "cmd" and "cmd OPERATION") on link
+ * ("ble", "802154"; NULL: both) to opt, and --help: "; did you mean --x?" or "" (in
+ * s->text). */
+const char *cli_option_suggestion(struct cli_suggest *s, const char *cmd, const char *link,
+                                  const char *opt);
+
+/* "pqpan CMD: unknown option 'OPT'" (on --link 802154: "unknown option for --link 802154
+ * 'OPT'") with the suggestion, on stderr; EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *link, const char *opt);
+
+/* `pqpan help --json`: every command's tables and the library's table of defaults
+ * (include/pqpan/defaults.h: option, value, note, why) as one JSON object. */
 void cli_cmd_opts_json(FILE *out);
 
 /* `pqpan help --options-md ID...`: one Markdown table of the options of the tables
@@ -35,5 +46,9 @@ void cli_cmd_opts_json(FILE *out);
  * table, or a command's name for all its tables (every link); -1 (nothing printed) for an
  * unknown id or none. */
 int cli_opts_md(FILE *out, int n, char **ids);
+
+/* `pqpan help --defaults-md`: the library's table of defaults as a Markdown table (option,
+ * default, why), docs/CLI.md "Defaults". */
+void cli_defaults_md(FILE *out);
 
 #endif

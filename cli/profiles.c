@@ -402,6 +402,16 @@ void cmd_profiles_help(FILE *out)
             "4 file not readable.\n");
 }
 
+/* A built-in profile's name given in another case, respelled as the name. */
+static void respell_builtin(char *name)
+{
+    char builtin[64];
+    size_t k;
+    for (k = 0; k < pqpan_io_profile_builtin_count(); k++) {
+        cli_word_respell(name, pqpan_io_profile_builtin_name(k, builtin, sizeof builtin));
+    }
+}
+
 int cmd_profiles_run(int argc, char **argv)
 {
     enum cli_format fmt = FORMAT_TABLE;
@@ -415,9 +425,10 @@ int cmd_profiles_run(int argc, char **argv)
             if (cli_opt_take(&cli_format_table, &fmt, "profiles", argc, argv, &i) < 0) {
                 return EXIT_USAGE;
             }
-        } else if (strcmp(argv[i], "show") == 0 && i == 1) {
+        } else if (cli_word_equal(argv[i], "show") && i == 1) {
             showing = 1;
         } else if (showing && show == NULL && argv[i][0] != '-') {
+            respell_builtin(argv[i]);
             show = argv[i];
         } else {
             return cli_usage_error("profiles", "unexpected argument '%s'", argv[i]);

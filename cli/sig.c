@@ -32,25 +32,27 @@ static const char *const sig_param_words[] = {"ML-DSA-44", "ML-DSA-65", "ML-DSA-
 
 static const struct cli_opt sig_rows[] = {
     {.name = "--param", .kind = CLI_OPT_WORD, .meta = "P", .words = sig_param_words,
-     .def = "ML-DSA-65", .store = CLI_STORE_INT, .offset = offsetof(struct sig_opts, param),
+     .def = PQPAN_DEFAULT_SIG_PARAM, .store = CLI_STORE_INT,
+     .offset = offsetof(struct sig_opts, param),
      .help = "parameter set (FIPS 204 section 4, Table 1)"},
     {.name = "--seed", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = SIG_ARG(seed.hex), .def_note = "from the OS, getrandom (KeyGen, Alg. 1)",
+     .offset = SIG_ARG(seed.hex), .def = PQPAN_DEFAULT_SIG_SEED,
      .help = "keygen seed xi, 32 bytes (KeyGen_internal, Alg. 6)"},
     {.name = "--seed-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = SIG_ARG(seed.file), .help = CLI_SECRET_FILE_HELP("seed")},
     {.name = "--sk", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = SIG_ARG(sk.hex), .help = "secret key (2560 / 4032 / 4896 bytes)"},
+     .offset = SIG_ARG(sk.hex), .allowed = "hex of 2560, 4032 or 4896 bytes",
+     .help = "secret key"},
     {.name = "--sk-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = SIG_ARG(sk.file),
      .help = CLI_SECRET_FILE_HELP("sk") " (sk: also the JSON that keygen prints)"},
     {.name = "--message", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
      .offset = SIG_ARG(message), .help = "the message M (any length, '' for none)"},
     {.name = "--context", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = SIG_ARG(context), .def_note = "empty",
+     .offset = SIG_ARG(context), .def = PQPAN_DEFAULT_SIG_CONTEXT,
      .help = "context string, at most 255 bytes (Alg. 2, 3)"},
     {.name = "--rnd", .kind = CLI_OPT_TEXT, .meta = "HEX", .store = CLI_STORE_STR,
-     .offset = SIG_ARG(rnd.hex), .def_note = "deterministic: 32 zero bytes (FIPS 204 3.4)",
+     .offset = SIG_ARG(rnd.hex), .def = PQPAN_DEFAULT_SIG_RND,
      .help = "signing randomness, 32 bytes"},
     {.name = "--rnd-file", .kind = CLI_OPT_TEXT, .meta = "F", .store = CLI_STORE_STR,
      .offset = SIG_ARG(rnd.file), .help = CLI_SECRET_FILE_HELP("rnd")},
@@ -70,7 +72,7 @@ static void sig_opts_init(void *p)
 {
     struct sig_opts *o = p;
     memset(o, 0, sizeof *o);
-    o->param = 1; /* ML-DSA-65, the default of the row */
+    cli_opt_table_defaults(&sig_opts_table, o);
 }
 
 const struct cli_opt_table sig_opts_table =
@@ -276,6 +278,9 @@ static int run_verify(const struct sig_args *a)
     return rc;
 }
 
+/* The operations, matched in any case. */
+static const char *const sig_operations[] = {"keygen", "sign", "verify", NULL};
+
 int cli_sig_run(int argc, char **argv)
 {
     struct sig_args a;
@@ -287,9 +292,10 @@ int cli_sig_run(int argc, char **argv)
     if (argc < 2) {
         return cli_usage_error(CMD, "missing operation (keygen, sign, verify)");
     }
+    (void)cli_word_canonical(argv[1], sig_operations);
     if (strcmp(argv[1], "keygen") != 0 && strcmp(argv[1], "sign") != 0 &&
         strcmp(argv[1], "verify") != 0) {
-        return cli_usage_error(CMD, "unknown operation '%s'", argv[1]);
+        return cli_unknown_word(CMD, "operation", argv[1], sig_operations);
     }
     rc = parse_args(argc, argv, &a);
     if (rc == EXIT_OK) {

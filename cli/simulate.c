@@ -11,6 +11,7 @@
 #include "ble_model.h"
 #include "ble_sim.h"
 #include "commands.h"
+#include "estimate.h"
 #include "link_opts.h"
 #include "lowpan_model.h"
 #include "outfile.h"
@@ -31,10 +32,9 @@ struct sim_opts {
     int trace_side;
 };
 
-/* --transport words (enum pqpan_sim_transport order), --messages (pqke = 0), --trace-side
- * (enum pqpan_ble_role order), --adv-case (drawn = 0). */
+/* --transport words (enum pqpan_sim_transport order), --trace-side (enum pqpan_ble_role
+ * order), --adv-case (drawn = 0). */
 static const char *const transport_words[] = {"gatt", "l2cap-coc", NULL};
-static const char *const messages_words[] = {"pqke", "estimate", NULL};
 static const char *const side_words[] = {"central", "peripheral", NULL};
 static const char *const adv_case_words[] = {"drawn", "mean", NULL};
 
@@ -43,24 +43,28 @@ _Static_assert(sizeof(enum pqpan_sim_transport) == sizeof(int), "--transport is 
 #define SIM(m) offsetof(struct sim_opts, m)
 
 static const struct cli_opt sim_rows[] = {
-    {.name = "--transport", .kind = CLI_OPT_WORD, .words = transport_words, .def = "gatt",
+    {.name = "--transport", .kind = CLI_OPT_WORD, .words = transport_words,
+     .def = PQPAN_DEFAULT_TRANSPORT,
      .store = CLI_STORE_INT, .offset = SIM(s.transport),
      .help = "GATT with --transfer, or an LE credit-based L2CAP channel (K-frames of one LL PDU, "
              "8 credits)"},
-    {.name = "--per", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 1, .def = "0",
+    {.name = "--per", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 1,
+     .def = PQPAN_DEFAULT_PER,
      .store = CLI_STORE_DOUBLE, .offset = SIM(s.per),
      .help = "packet error rate in each direction (a damaged packet fails its CRC)"},
-    {.name = "--ber", .kind = CLI_OPT_NUMBER, .meta = "B", .min = 0, .max = 1, .def = "0",
+    {.name = "--ber", .kind = CLI_OPT_NUMBER, .meta = "B", .min = 0, .max = 1,
+     .def = PQPAN_DEFAULT_BER,
      .store = CLI_STORE_DOUBLE, .offset = SIM(s.ber),
      .help = "bit error rate in each direction (access address bits included: a hit there "
              "loses the packet)"},
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = "1", .store = CLI_STORE_ULL, .offset = SIM(s.seed),
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = SIM(s.seed),
      .help = "seed of the channel and of the protocol's randomness; the same seed gives "
              "byte-identical outputs"},
     /* connSupervisionTimeout: Core v5.4 Vol 6 Part B §4.5.2 (100 ms .. 32 s) */
     {.name = "--supervision-timeout-ms", .kind = CLI_OPT_UINT, .meta = "N", .unit = "ms",
-     .min = 100, .max = 32000, .def = "4000", .store = CLI_STORE_ULL, .offset = SIM(s.timeout_ms),
+     .min = 100, .max = 32000, .def = PQPAN_DEFAULT_SUPERVISION_TIMEOUT_MS, .store = CLI_STORE_ULL,
+     .offset = SIM(s.timeout_ms),
      .help = "connection supervision timeout"},
     {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
      .offset = SIM(pcap),
@@ -78,15 +82,12 @@ static const struct cli_opt sim_rows[] = {
              "while the side advertises or scans). Currents are the profile's, a crypto "
              "operation's times its gamma_comp and the link-layer event states' times "
              "gamma_comm (the gamma in use), as `pqpan calibrate` fits them (gamma_comm with "
-             "--comm-model radio; --protocol pqpan for --messages pqke)"},
-    {.name = "--trace-side", .kind = CLI_OPT_WORD, .words = side_words, .def = "peripheral",
+             "--comm-model radio; with the same --protocol)"},
+    {.name = "--trace-side", .kind = CLI_OPT_WORD, .words = side_words,
+     .def = PQPAN_DEFAULT_TRACE_SIDE,
      .store = CLI_STORE_INT, .offset = SIM(trace_side), .help = "the side --trace records"},
-    {.name = "--messages", .kind = CLI_OPT_WORD, .words = messages_words, .def = "pqke",
-     .store = CLI_STORE_INT, .offset = SIM(s.raw_messages),
-     .help = "pqke: the real protocol (INIT, RESP, FIN with ML-KEM and key confirmation; "
-             "randomness from --seed, for simulation only); estimate: the estimator's messages "
-             "(ek, then ct, no protocol header, no FIN) for comparisons"},
-    {.name = "--adv-case", .kind = CLI_OPT_WORD, .words = adv_case_words, .def = "drawn",
+    {.name = "--adv-case", .kind = CLI_OPT_WORD, .words = adv_case_words,
+     .def = PQPAN_DEFAULT_ADV_CASE,
      .store = CLI_STORE_INT, .offset = SIM(s.adv_mean),
      .help = "the advertising phase (--adv-interval-ms): drawn from --seed (the scanner's "
              "channel uniform, its start at a uniformly distributed moment of the advertiser's "
@@ -100,7 +101,7 @@ static void sim_opts_init(void *p)
     model_opts_init(&o->m);
     link_opts_init(&o->l);
     ble_sim_opts_init(&o->s);
-    o->trace_side = PQPAN_BLE_PERIPHERAL;
+    cli_opt_table_defaults(&simulate_opts_table, o);
 }
 
 const struct cli_opt_table simulate_opts_table =
@@ -122,6 +123,8 @@ void cli_simulate_help(FILE *out)
             "DHKey Checks (f4, f5, f6 over AES-CMAC) as SMP PDUs, then the LL encryption start\n"
             "(LL_ENC_REQ/RSP, LL_START_ENC_REQ, two encrypted LL_START_ENC_RSP with AES-CCM from\n"
             "the derived LTK); keys and nonces from --seed, for simulation only.\n\n");
+    cli_opt_table_help(out, &estimate_protocol_table);
+    fputc('\n', out);
     link_opts_help(out);
     fputc('\n', out);
     cli_opt_table_help(out, &simulate_opts_table);
@@ -143,6 +146,9 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
     for (i = 1; i < argc; i++) {
         int rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
         if (rc == 0) {
+            rc = cli_opt_take(&estimate_protocol_table, &o->l, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
             rc = link_opts_parse(&o->l, CMD, argc, argv, &i);
         }
         if (rc == 0) {
@@ -157,8 +163,8 @@ static int parse_args(struct sim_opts *o, int argc, char **argv)
                        : lowpan_unknown_option(CMD, argv[i], 1);
         }
     }
-    if (o->s.raw_messages && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
-        return cli_usage_error(CMD, "--auth %s needs the real protocol (--messages pqke)",
+    if (o->l.cfg.protocol == PQPAN_BLE_PROTO_STUDY && o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE) {
+        return cli_usage_error(CMD, "--auth %s needs pqpan's protocol (--protocol pqpan)",
                                pqpan_pqke_mode_name(o->l.cfg.pqke_mode));
     }
     if (model_pqke_check(o->l.pqke.mode, o->l.pqke.sig, &msg) != EXIT_OK) {
@@ -414,7 +420,7 @@ static int run_failed(const struct pqpan_sim_result *r)
 
 static const char *keys_text(const struct ble_sim_keys *k)
 {
-    return !k->protocol ? "n/a (--messages estimate)" : k->equal ? "yes" : "no";
+    return !k->protocol ? "n/a (--protocol study)" : k->equal ? "yes" : "no";
 }
 
 static const char *confirm_text(const struct ble_sim_keys *k)
@@ -565,10 +571,9 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
                "CI %.2f ms,\n  KeyGen+Decaps on the %s\n",
                x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
                x->ci_ms, x->keygen_side);
+        model_print_exchange_line(stdout, "  ", x->protocol, x->auth, MODEL_BLE_IDLE_TEXT);
         if (o->s.transport == PQPAN_SIM_GATT) {
-            struct pqpan_ble_config cfg;
-            ble_sim_link_config(&cfg, &o->l, &o->s);
-            link_print_gatt(stdout, &cfg, o->l.kem, "  ");
+            link_print_gatt(stdout, &o->l.cfg, o->l.kem, "  ");
         }
         model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         model_print_setup(stdout, &o->l.cfg, "  ");

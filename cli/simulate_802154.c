@@ -11,6 +11,7 @@
 #include "lowpan_model.h"
 #include "outfile.h"
 #include "pqpan/sim154.h"
+#include "opts_registry.h"
 
 #define CMD "simulate"
 
@@ -30,20 +31,23 @@ _Static_assert(sizeof(unsigned) == sizeof(uint32_t), "the counts are stored as u
 
 static const struct cli_opt s154_rows[] = {
     {.name = "--nodes", .kind = CLI_OPT_UINT, .meta = "N", .min = 2,
-     .max = PQPAN_SIM154_MAX_NODES, .def = "2", .store = CLI_STORE_U32, .offset = S154(s.nodes),
+     .max = PQPAN_SIM154_MAX_NODES, .def = PQPAN_DEFAULT_NODES, .store = CLI_STORE_U32,
+     .offset = S154(s.nodes),
      .help = "nodes on the channel (2: the pair alone)"},
     {.name = "--load", .kind = CLI_OPT_NUMBER, .meta = "L", .unit = "frames/s", .min = 0,
-     .max = 1000, .def = "0", .store = CLI_STORE_DOUBLE, .offset = S154(s.load_fps),
+     .max = 1000, .def = PQPAN_DEFAULT_LOAD, .store = CLI_STORE_DOUBLE, .offset = S154(s.load_fps),
      .help = "background frames offered by each background node, Poisson arrivals"},
     {.name = "--frame-bytes", .kind = CLI_OPT_UINT, .meta = "B", .unit = "octets",
-     .min = PQPAN_SIM154_MIN_BG_PSDU, .max = PQPAN_802154_MAX_PSDU, .def = "60",
+     .min = PQPAN_SIM154_MIN_BG_PSDU, .max = PQPAN_802154_MAX_PSDU,
+     .def = PQPAN_DEFAULT_FRAME_BYTES,
      .store = CLI_STORE_U32, .offset = S154(s.frame_psdu), .help = "background frame PSDU"},
     {.name = "--hidden", .kind = CLI_OPT_UINT, .meta = "K", .min = 0,
-     .max = PQPAN_SIM154_MAX_NODES - 2u, .def = "0", .store = CLI_STORE_U32,
+     .max = PQPAN_SIM154_MAX_NODES - 2u, .def = PQPAN_DEFAULT_HIDDEN, .store = CLI_STORE_U32,
      .offset = S154(s.hidden),
      .help = "background nodes hidden from the initiator (they and the initiator do not hear "
              "each other; the responder hears all), at most N - 2"},
-    {.name = "--capture", .kind = CLI_OPT_WORD, .words = capture_words, .def = "none",
+    {.name = "--capture", .kind = CLI_OPT_WORD, .words = capture_words,
+     .def = PQPAN_DEFAULT_CAPTURE,
      .store = CLI_STORE_INT, .offset = S154(s.capture_first),
      .help = "none: a frame overlapped at its receiver by a transmission the receiver hears is "
              "lost; first: a receiver that has the frame's SHR (160 us) keeps it whatever starts "
@@ -52,19 +56,22 @@ static const struct cli_opt s154_rows[] = {
     /* RFC 4944 §5.3 caps the reassembly timeout at 60 s; the default is Contiki-NG's
      * SICSLOWPAN_REASS_MAXAGE (sim154.h) */
     {.name = "--reasm-timeout", .kind = CLI_OPT_UINT, .meta = "MS", .unit = "ms", .min = 1,
-     .max = PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, .def = "8000", .store = CLI_STORE_U32,
+     .max = PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, .def = PQPAN_DEFAULT_REASM_TIMEOUT,
+     .store = CLI_STORE_U32,
      .offset = S154(s.reasm_timeout_ms),
      .help = "6LoWPAN reassembly timeout (default: Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC "
              "4944 s5.3 caps it at 60 s); also the wait before a message is resent"},
     {.name = "--dgram-retries", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
-     .max = PQPAN_SIM154_DGRAM_RETRIES_MAX, .def = "4", .store = CLI_STORE_U32,
+     .max = PQPAN_SIM154_DGRAM_RETRIES_MAX, .def = PQPAN_DEFAULT_DGRAM_RETRIES,
+     .store = CLI_STORE_U32,
      .offset = S154(s.dgram_retries),
      .help = "whole-message retransmissions after a lost datagram (default as CoAP's "
              "MAX_RETRANSMIT, RFC 7252 s4.8)"},
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000, .def = "100",
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000,
+     .def = PQPAN_DEFAULT_RUNS,
      .store = CLI_STORE_U32, .offset = S154(s.runs), .help = "Monte Carlo runs"},
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = "1", .store = CLI_STORE_ULL, .offset = S154(s.seed),
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = S154(s.seed),
      .help = "run i uses seed S + i; the same seed gives byte-identical outputs"},
     {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
      .offset = S154(pcap),
@@ -144,7 +151,7 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return cli_usage_error(CMD, "unknown option for --link 802154 '%s'", argv[i]);
+            return cli_unknown_option(CMD, "802154", argv[i]);
         }
     }
     if (o->s.hidden > o->s.nodes - 2u) {
@@ -216,6 +223,7 @@ static void print_table(const struct lowpan_sim_opts *o, const struct model_env 
            o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
            capture_name(o), o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
            o->s.seed + o->s.runs - 1u);
+    lowpan_print_exchange_line(stdout, env, &o->l, "  ");
     lowpan_print_assumptions(stdout, env, &o->l, "  ");
     putchar('\n');
     printf("%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
@@ -239,7 +247,7 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
     int k;
     printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
            "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
-           "backoff,mac_security,protocol\n");
+           "backoff,mac_security,protocol,auth\n");
     for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
         printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes,
                o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
@@ -252,8 +260,9 @@ static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *e
             size_t c = (size_t)(k - MODEL_SIDES - 1);
             printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
         }
-        printf("%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
-               lowpan_sec_name(o->l.sec_level), lowpan_protocol_name(&o->l));
+        printf("%s,%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
+               lowpan_sec_name(o->l.sec_level), lowpan_protocol_name(&o->l),
+               pqpan_pqke_mode_name(o->l.pqke.mode));
     }
 }
 
@@ -267,9 +276,9 @@ static void print_json(const struct lowpan_sim_opts *o, const struct model_env *
     printf("{\n  \"link\": \"802154\",\n");
     lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
     printf("  \"energy_accounting\": \"all-states\",\n");
-    printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"addr\": \"%s\",\n"
-           "  \"csma\": \"%s\",\n",
-           o->l.kem, lowpan_protocol_name(&o->l),
+    printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+           "  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n",
+           o->l.kem, lowpan_protocol_name(&o->l), pqpan_pqke_mode_name(o->l.pqke.mode),
            o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee");
     printf("  \"simulation\": {\n    \"nodes\": %u,\n    \"hidden\": %u,\n    \"capture\": \"%s\",\n"
            "    \"load_fps\": %.3f,\n    \"frame_bytes\": %u,\n    \"channel_load_pct\": %.3f,\n"

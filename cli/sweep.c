@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "sweep.h"
+#include "opts_registry.h"
 
 #define JOBS_MAX 256u
 #define SHARDS_MAX 1000000ull
@@ -163,7 +164,8 @@ static int estimate_option(struct sweep_cfg *cfg, int argc, char **argv, int *i)
     if (strncmp(t, "--", 2) != 0) {
         return cli_usage_error(SWEEP_CMD, "unexpected argument '%s'", t);
     }
-    if (strcmp(t, "--link") == 0 && v != NULL && strcmp(v, "ble") != 0 && strcmp(v, "802154") != 0) {
+    if (strcmp(t, "--link") == 0 && v != NULL && !cli_word_equal(v, "ble") &&
+        strcmp(v, "802154") != 0) {
         return cli_usage_error(SWEEP_CMD, "--link %s: one link per sweep (ble or 802154; run one "
                                           "sweep per link)", v);
     }
@@ -178,11 +180,15 @@ static int estimate_option(struct sweep_cfg *cfg, int argc, char **argv, int *i)
     }
     rc = probe(cfg->lowpan, t, pv, &energy);
     if (rc == 0) {
-        return cli_usage_error(SWEEP_CMD, "unknown option '%s' (not an option of pqpan estimate%s)",
-                               t, cfg->lowpan ? " --link 802154" : "");
+        struct cli_suggest s;
+        return cli_usage_error(SWEEP_CMD,
+                               "unknown option '%s' (not an option of pqpan estimate%s)%s", t,
+                               cfg->lowpan ? " --link 802154" : "",
+                               cli_option_suggestion(&s, SWEEP_CMD,
+                                                     cfg->lowpan ? "802154" : "ble", t));
     }
     if (rc < 0) {
-        if (pv != NULL && strcmp(pv, "all") == 0) {
+        if (pv != NULL && cli_word_equal(pv, "all")) {
             fprintf(stderr, "pqpan %s: %s all: %s has no fixed set of values; give a list or a "
                             "range A..B:STEP\n", SWEEP_CMD, t, t);
         }
@@ -251,17 +257,20 @@ static const char *const format_words[] = {"csv", "jsonl", NULL};
 #define SWEEP(m) offsetof(struct sweep_cfg, m)
 
 static const struct cli_opt sweep_rows[] = {
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words, .def = "csv",
+    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words,
+     .def = PQPAN_DEFAULT_SWEEP_FORMAT,
      .store = CLI_STORE_INT, .offset = SWEEP(format),
      .help = "CSV with a header line, or JSON Lines (one object per configuration, the CSV's "
              "columns as members)"},
-    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .def_note = "stdout",
+    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .def = PQPAN_DEFAULT_OUT,
      .store = CLI_STORE_STR, .offset = SWEEP(out),
      .help = "write FILE (through FILE.tmp.PID, renamed at the end)"},
-    {.name = "--jobs", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = JOBS_MAX, .def = "1",
+    {.name = "--jobs", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = JOBS_MAX,
+     .def = PQPAN_DEFAULT_JOBS,
      .store = CLI_STORE_U32, .offset = SWEEP(jobs),
      .help = "worker threads; the output is the same bytes for any N"},
-    {.name = "--shard", .kind = CLI_OPT_TEXT, .meta = "K/N", .set = shard_option, .def = "1/1",
+    {.name = "--shard", .kind = CLI_OPT_TEXT, .meta = "K/N", .set = shard_option,
+     .def = PQPAN_DEFAULT_SHARD,
      .allowed = "K/N with 1 <= K <= N <= 1000000",
      .help = "only the K-th of N contiguous slices of the configurations; `sweep merge` joins "
              "the shards' files"},
@@ -278,10 +287,11 @@ static const struct cli_opt sweep_rows[] = {
              "run 0), sim_failed, sim_failure_rate, sim_<side>_energy_{mean,p50,p90,p99}_uj "
              "(all states: events accounting) and sim_latency_{mean,p50,p90,p99}_ms (nearest "
              "rank, failed runs included). BLE only"},
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = RUNS_MAX, .def = "100",
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = RUNS_MAX,
+     .def = PQPAN_DEFAULT_RUNS,
      .store = CLI_STORE_U32, .offset = SWEEP(runs), .help = "--per: runs per configuration"},
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = "1", .store = CLI_STORE_ULL, .offset = SWEEP(seed),
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = SWEEP(seed),
      .help = "--per: the seed of run 0 of configuration 0"},
 };
 
@@ -289,10 +299,7 @@ static void sweep_cfg_init(void *p)
 {
     struct sweep_cfg *cfg = p;
     memset(cfg, 0, sizeof *cfg);
-    cfg->jobs = 1;
-    cfg->shard_k = cfg->shard_n = 1;
-    cfg->runs = 100;
-    cfg->seed = 1;
+    cli_opt_table_defaults(&sweep_opts_table, cfg);
 }
 
 /* --per's values are kept in the grid. */

@@ -246,7 +246,7 @@ static int item_parse(struct items *b, const char *text, size_t len,
         b->failed = 1;
         return EXIT_FAILURE_RUN;
     }
-    if (strcmp(item, "all") == 0) {
+    if (cli_word_equal(item, "all")) {
         if (!estimate_opts_choices(eo, opt, push_word, b)) {
             return cli_usage_error(SWEEP_CMD, "%s all: %s has no fixed set of values; give a "
                                               "list or a range A..B:STEP", opt, opt);
@@ -408,7 +408,7 @@ const char *sweep_probe_value(const char *value, const char *opt, const struct e
     if (item == NULL) {
         return NULL;
     }
-    if (strcmp(item, "all") == 0) {
+    if (cli_word_equal(item, "all")) {
         fw.g = g;
         fw.word = NULL;
         estimate_opts_choices(eo, opt, keep_first, &fw);

@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "sweep.h"
+#include "opts_registry.h"
 
 #define CMD "sweep merge"
 
@@ -300,7 +301,7 @@ static const struct cli_opt merge_rows[] = {
      .offset = offsetof(struct merge_opts, valid_only),
      .help = "leave out the rows whose status is not ok"},
     {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
-     .offset = offsetof(struct merge_opts, out), .def_note = "stdout",
+     .offset = offsetof(struct merge_opts, out), .def = PQPAN_DEFAULT_OUT,
      .help = "write the joined file to FILE (through a temporary name, renamed when complete)"},
 };
 
@@ -331,7 +332,7 @@ static int parse_args(struct merge *m, int argc, char **argv)
             continue;
         }
         if (strncmp(argv[i], "--", 2) == 0) {
-            return cli_usage_error(SWEEP_CMD, "merge: unknown option '%s'", argv[i]);
+            return cli_unknown_option(SWEEP_CMD " merge", NULL, argv[i]);
         }
         m->files[m->n++].path = argv[i];
     }

@@ -154,7 +154,6 @@ static int monte_carlo(struct sweep_worker *w, const struct estimate_opts *eo, d
     int s, rc = EXIT_OK;
     ble_sim_opts_init(&so);
     so.per = per;
-    so.raw_messages = eo->l.cfg.protocol == PQPAN_BLE_PROTO_STUDY;
     w->mc.failed = 0;
     w->mc.seed = cfg->seed + (unsigned long long)c * cfg->runs;
     for (run = 0; run < cfg->runs && rc == EXIT_OK; run++) {

@@ -10,11 +10,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "pqpan/trace.h"
+#include "opts_registry.h"
 
 #define CMD "trace"
 #define CHUNK_BYTES 65536
-#define DEFAULT_VOLTAGE_V 3.0
-#define DEFAULT_BASELINE_PERCENTILE 5.0
 
 struct trace_opts {
     const char *path;
@@ -193,7 +192,7 @@ static int set_window(void *field, const char *v)
 static int set_baseline(void *field, const char *v)
 {
     struct pqpan_trace_config *cfg = field;
-    if (strcmp(v, "auto") == 0) {
+    if (cli_word_equal(v, "auto")) {
         cfg->baseline = PQPAN_TRACE_BASELINE_PERCENTILE;
         return 0;
     }
@@ -219,21 +218,23 @@ static int set_lenient(void *field, const char *v)
 
 static const struct cli_opt trace_rows[] = {
     {.name = "--voltage", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.001,
-     .max = 1000, .def = "3", .store = CLI_STORE_DOUBLE, .offset = TRACE(cfg.voltage_v),
+     .max = 1000, .def = PQPAN_DEFAULT_TRACE_VOLTAGE, .store = CLI_STORE_DOUBLE,
+     .offset = TRACE(cfg.voltage_v),
      .help = "supply voltage"},
     {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = set_phases,
-     .offset = TRACE(cfg), .def_note = "none", .allowed = "dN=NAME items, N 0..7",
+     .offset = TRACE(cfg), .def = PQPAN_DEFAULT_TRACE_PHASES, .allowed = "dN=NAME items, N 0..7",
      .help = "phases from digital channels, e.g. d0=crypto,d1=radio: a phase is active while "
              "its channel reads 1"},
     {.name = "--window", .kind = CLI_OPT_TEXT, .meta = "NAME=START:END", .set = set_window,
      .offset = TRACE(cfg), .allowed = "NAME=START:END in ms, START < END",
      .help = "a phase from START to END in ms (END excluded); repeatable"},
     {.name = "--baseline-ua", .kind = CLI_OPT_TEXT, .meta = "X|auto", .set = set_baseline,
-     .offset = TRACE(cfg), .def_note = "no subtraction", .allowed = "microamps or auto",
+     .offset = TRACE(cfg), .def = PQPAN_DEFAULT_TRACE_BASELINE_UA, .allowed = "microamps or auto",
      .help = "subtract a sleep current of X uA from every current and energy, or auto: the "
              "trace's --baseline-percentile"},
     {.name = "--baseline-percentile", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 100,
-     .open = 1, .def = "5", .store = CLI_STORE_DOUBLE, .offset = TRACE(cfg.baseline_percentile),
+     .open = 1, .def = PQPAN_DEFAULT_BASELINE_PERCENTILE, .store = CLI_STORE_DOUBLE,
+     .offset = TRACE(cfg.baseline_percentile),
      .help = "percentile used by --baseline-ua auto (the default: the low end of the trace, "
              "where the device sleeps)"},
     {.name = "--segments", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = TRACE(segments),
@@ -249,8 +250,7 @@ static void trace_opts_init(void *p)
 {
     struct trace_opts *o = p;
     memset(o, 0, sizeof *o);
-    o->cfg.voltage_v = DEFAULT_VOLTAGE_V;
-    o->cfg.baseline_percentile = DEFAULT_BASELINE_PERCENTILE;
+    cli_opt_table_defaults(&trace_opts_table, o);
 }
 
 const struct cli_opt_table trace_opts_table =
@@ -272,7 +272,7 @@ static int parse_args(int argc, char **argv, struct trace_opts *o)
             continue;
         }
         if (a[0] == '-' && a[1] != '\0') {
-            return cli_usage_error(CMD, "unknown option '%s'", a);
+            return cli_unknown_option(CMD, NULL, a);
         }
         if (o->path != NULL) {
             return cli_usage_error(CMD, "more than one FILE given");

@@ -77,15 +77,162 @@ int cli_msg_report(const char *cmd, int rc, const struct cli_msg *m)
     return rc;
 }
 
+/* 'A'..'Z' as 'a'..'z' (ASCII only: no locale). */
+static int fold(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+int cli_word_equal(const char *a, const char *b)
+{
+    for (; *a != '\0' && fold((unsigned char)*a) == fold((unsigned char)*b); a++, b++) {
+    }
+    return *a == '\0' && *b == '\0';
+}
+
+int cli_word_equal_n(const char *s, size_t len, const char *word)
+{
+    size_t k;
+    if (strlen(word) != len) {
+        return 0;
+    }
+    for (k = 0; k < len && fold((unsigned char)s[k]) == fold((unsigned char)word[k]); k++) {
+    }
+    return k == len;
+}
+
 int cli_word_index(const char *const *words, const char *v)
 {
     int k;
     for (k = 0; words[k] != NULL; k++) {
-        if (strcmp(words[k], v) == 0) {
+        if (cli_word_equal(words[k], v)) {
             return k;
         }
     }
     return -1;
+}
+
+void cli_word_respell(char *v, const char *word)
+{
+    if (strcmp(v, word) != 0 && cli_word_equal(v, word)) {
+        memcpy(v, word, strlen(word));
+    }
+}
+
+/* Collects words joined with ", " into a struct joined (cli_words_join's helper). */
+struct joined {
+    char *buf;
+    size_t len;
+};
+
+static void join_word(void *ctx, const char *word);
+
+int cli_unknown_word(const char *cmd, const char *what, const char *v, const char *const *words)
+{
+    char list[CLI_WORDS_MAX];
+    struct joined j = {list, 0};
+    struct cli_suggest s;
+    list[0] = '\0';
+    cli_words_each(words, join_word, &j);
+    cli_suggest_init(&s, v);
+    cli_words_each(words, cli_suggest_add, &s);
+    return cli_usage_error(cmd, "unknown %s '%s' (want %s)%s", what, v, list, cli_suggest_text(&s));
+}
+
+int cli_word_canonical(char *v, const char *const *words)
+{
+    int k = cli_word_index(words, v);
+    if (k >= 0) {
+        cli_word_respell(v, words[k]);
+    }
+    return k;
+}
+
+size_t cli_word_distance(const char *a, const char *b)
+{
+    /* rows i-2, i-1, i of the distance matrix (Wagner-Fischer with transpositions) */
+    size_t d[3][CLI_WORD_DISTANCE_MAX + 1];
+    size_t n = strlen(a), m = strlen(b), i, j;
+    n = n < CLI_WORD_DISTANCE_MAX ? n : CLI_WORD_DISTANCE_MAX;
+    m = m < CLI_WORD_DISTANCE_MAX ? m : CLI_WORD_DISTANCE_MAX;
+    for (j = 0; j <= m; j++) {
+        d[0][j] = j;
+    }
+    for (i = 1; i <= n; i++) {
+        size_t *row = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
+        row[0] = i;
+        for (j = 1; j <= m; j++) {
+            int ca = fold((unsigned char)a[i - 1]), cb = fold((unsigned char)b[j - 1]);
+            size_t best = up[j - 1] + (ca != cb);
+            best = up[j] + 1 < best ? up[j] + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            if (i > 1 && j > 1 && ca == fold((unsigned char)b[j - 2]) &&
+                fold((unsigned char)a[i - 2]) == cb && up2[j - 2] + 1 < best) {
+                best = up2[j - 2] + 1;
+            }
+            row[j] = best;
+        }
+    }
+    return d[n % 3][m];
+}
+
+void cli_suggest_init(struct cli_suggest *s, const char *given)
+{
+    size_t len = strlen(given);
+    s->given = given;
+    s->limit = len <= 7 ? 1u : len <= 11 ? 2u : 3u;
+    s->best = s->limit + 1u;
+    s->n = 0;
+    s->text[0] = '\0';
+}
+
+/* Whether word is an option that ends in "-" + given's name: --idle-phy for --phy, an
+ * option of the same thing under a longer name. */
+static int longer_name(const char *given, const char *word)
+{
+    size_t g = strlen(given), w = strlen(word);
+    return strncmp(given, "--", 2) == 0 && g > 2 && w > g && word[w - g + 1] == '-' &&
+           cli_word_equal(word + w - g + 2, given + 2);
+}
+
+void cli_suggest_add(void *ctx, const char *word)
+{
+    struct cli_suggest *s = ctx;
+    size_t d = cli_word_distance(s->given, word), k;
+    if (d > s->limit && longer_name(s->given, word)) {
+        d = s->limit;
+    }
+    if (d > s->limit || d > s->best || strlen(word) >= sizeof s->words[0]) {
+        return;
+    }
+    if (d < s->best) {
+        s->best = d;
+        s->n = 0;
+    }
+    for (k = 0; k < s->n; k++) {
+        if (strcmp(s->words[k], word) == 0) {
+            return;
+        }
+    }
+    if (s->n < CLI_SUGGEST_WORDS) {
+        strcpy(s->words[s->n++], word);
+    }
+}
+
+const char *cli_suggest_text(struct cli_suggest *s)
+{
+    size_t k, len = 0;
+    s->text[0] = '\0';
+    for (k = 0; k < s->n; k++) {
+        const char *sep = k == 0 ? "; did you mean " : k + 1 < s->n ? ", " : " or ";
+        int w = snprintf(s->text + len, sizeof s->text - len, "%s%s", sep, s->words[k]);
+        len += w > 0 && (size_t)w < sizeof s->text - len ? (size_t)w : 0u;
+    }
+    if (s->n > 0 && len + 1 < sizeof s->text) {
+        s->text[len] = '?';
+        s->text[len + 1] = '\0';
+    }
+    return s->text;
 }
 
 void cli_words_each(const char *const *words, cli_word_fn add, void *ctx)
@@ -95,11 +242,6 @@ void cli_words_each(const char *const *words, cli_word_fn add, void *ctx)
         add(ctx, words[k]);
     }
 }
-
-struct joined {
-    char *buf;
-    size_t len;
-};
 
 static void join_word(void *ctx, const char *word)
 {

@@ -228,6 +228,8 @@ region_options_advise() { options_md advise; }
 region_options_compare() { options_md compare; }
 region_options_idle_802154() { options_md idle-802154; }
 region_options_sweep_merge() { options_md sweep-merge; }
+# The library's table of defaults (include/pqpan/defaults.h), docs/CLI.md "Defaults".
+region_defaults() { run help --defaults-md; cat "$tmp/out"; }
 region_options_kem() { options_md kem; }
 region_options_sig() { options_md sig; }
 region_options_ecdh() { options_md ecdh; }

@@ -6,9 +6,9 @@
  *
  * runs the BLE packet simulator (src/sim, as `pqpan simulate` does) for the configuration
  * and prints its per-PDU schedule as JSON, in time order: every packet as received (time,
- * sender, kind, length, CRC) and every crypto operation's CPU span, per side. --protocol study carries the
- * estimator's messages (ek, then ct; `simulate --messages estimate`), --protocol pqpan the
- * real PQKE (`simulate --messages pqke`), LESC-P256 the LE Secure Connections pairing.
+ * sender, kind, length, CRC) and every crypto operation's CPU span, per side, as
+ * `simulate --protocol P` runs it: --protocol study carries the study's raw messages (ek,
+ * then ct), --protocol pqpan the real PQKE, LESC-P256 the LE Secure Connections pairing.
  *
  *   web-curve [estimate's options]
  *
@@ -141,7 +141,6 @@ static int timeline_run(int argc, char **argv)
     struct cli_msg msg;
     int rc = parse_args(&o, CMD, argc, argv);
     ble_sim_opts_init(&so);
-    so.raw_messages = o.l.cfg.protocol == PQPAN_BLE_PROTO_STUDY && strcmp(o.l.kem, MODEL_LESC_NAME) != 0;
     so.adv_mean = 1;
     if (rc == EXIT_OK && (s == NULL || apps == NULL)) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);

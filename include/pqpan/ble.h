@@ -596,11 +596,14 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimat
                                                   const uint64_t cycles[PQPAN_OP_COUNT],
                                                   struct pqpan_ble_estimate_cache *cache);
 
-/* Fills cfg with the study's defaults: 1M, ATT_MTU 403, LL 27, study transfer on the
- * peripheral as GATT server, 50 ms interval, keygen on the peripheral, unencrypted, events as long as the interval
- * allows (event_len_ns 0), no PDU cap, replies in the next event; and the whole set-up:
- * advertising every PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS, feature exchange, a connection
- * opened at PQPAN_BLE_IDLE_CI_DEFAULT_NS and updated to the exchange's, GATT discovery. */
+/* Fills cfg with the defaults of include/pqpan/defaults.h (the rows of --protocol, --kem's
+ * sizes, --phy, --att-mtu, --ll-octets, --transfer, --ci-ms, --max-pdus-per-event,
+ * --reply, --keygen-side, --gatt-server, --auth, --hybrid and the set-up's --adv-interval-ms,
+ * --features, --conn-update, --initial-ci-ms (idle_ci_ns), --discovery): the study's link
+ * (1M, ATT_MTU 403, LL 27, study transfer, 50 ms, KeyGen on the peripheral, the
+ * peripheral the GATT server) with pqpan's
+ * protocol in mode none; unencrypted, events as long as the interval allows
+ * (event_len_ns 0), no TX time limit. */
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
 
 /* ---- who sends what over GATT (src/ble/att.c) ---- */
@@ -665,13 +668,6 @@ uint32_t pqpan_ble_config_ll_octets(const struct pqpan_ble_config *cfg);
  * (the other side's data waits for the next event when it does not fit too). cfg's PHY
  * and LL octets must be in range. */
 uint64_t pqpan_ble_config_pair_ns(const struct pqpan_ble_config *cfg);
-
-/* Defaults of the set-up (assumptions, docs/MODEL.md "Set-up"): advertising at
- * TGAP(adv_fast_interval2)'s lower end, 100 ms (Vol 3 Part C Appendix A: 100..150 ms);
- * a connection opened at TGAP(initial_conn_interval)'s lower end, 30 ms (Vol 3 Part C
- * §9.3.12.2, Appendix A: 30..50 ms, for the set-up procedures). */
-#define PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS 100000000u
-#define PQPAN_BLE_IDLE_CI_DEFAULT_NS 30000000u
 
 /* ---- set-up and link switches (src/ble/setup.c) ------------------------------------ */
 

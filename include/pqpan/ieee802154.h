@@ -754,10 +754,10 @@ struct pqpan_802154_estimate {
 };
 
 /* Defaults: extended addresses, PAN ID 0xABCD with compression, AR, NHC UDP (ports
- * 0xF0B1/0xF0B2), hop limit 64, no MAC security, IEEE CSMA-CA defaults, idle channel,
- * ML-KEM-768 mode none (pqke.h: INIT 1224, RESP 1160, FIN 38; steps KeyGen | Encaps, KDF |
- * Decaps, KDF | none), 64 MHz CPU, receivers always on and listening in the backoff (so no
- * wake-up; its times are left 0). */
+ * 0xF0B1/0xF0B2), hop limit 64, no MAC security, the --csma set, idle channel, the --kem
+ * and --auth of include/pqpan/defaults.h: ML-KEM-768 mode none (pqke.h: INIT 1224, RESP
+ * 1160, FIN 38; steps KeyGen | Encaps, KDF | Decaps, KDF | none), 64 MHz CPU, receivers
+ * always on and listening in the backoff (so no wake-up; its times are left 0). */
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
 
 /* The message sizes (pqpan_pqke_message_sizes) and steps of a PQKE suite (hybrid ones

@@ -41,9 +41,6 @@
 #define PQPAN_IO_SMALL_FILE_MAX ((size_t)1 << 20) /* profiles, calibration files */
 #define PQPAN_IO_FILE_MAX ((size_t)64 << 20)      /* cycle tables, vector files, traces */
 
-/* The built-in profile a front end uses when none is named. */
-#define PQPAN_IO_DEFAULT_PROFILE "nrf52840"
-
 /* The γ_comp / γ_comm values accepted anywhere (a calibration file, --gamma-comp,
  * --gamma-comm, a file `pqpan calibrate` writes): a multiplier on modelled energy, so
  * positive, and within two orders of magnitude of 1 (the study's fits lie in 1.0-1.5). */

@@ -8,6 +8,7 @@
 #include "pqpan/ble_pdu.h"
 #include "pqpan/calibrate.h"
 #include "pqpan/common.h"
+#include "pqpan/defaults.h"
 #include "pqpan/ecdh.h"
 #include "pqpan/energy.h"
 #include "pqpan/error.h"

@@ -126,8 +126,9 @@ struct pqpan_sim_config {
     uint64_t adv_wait_ns;
 };
 
-/* Defaults: the estimator's (pqpan_ble_config_default), GATT, no loss, seed 1,
- * supervision timeout 4 s. dev and cycles are left zero for the caller. */
+/* Defaults (include/pqpan/defaults.h): the estimator's (pqpan_ble_config_default),
+ * --transport, no loss, --seed, --supervision-timeout-ms. dev and cycles are left zero for
+ * the caller. */
 void pqpan_sim_config_default(struct pqpan_sim_config *c);
 
 /* ---- the application carried over the link --------------------------------------- */

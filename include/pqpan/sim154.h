@@ -62,14 +62,12 @@
  * UDP 6 + FCS 2 (RFC 6282 §3.1, §4.3). */
 #define PQPAN_SIM154_MIN_BG_PSDU 17u
 
-/* RFC 4944 §5.3 bounds the reassembly timeout by 60 s. Contiki-NG's default,
- * SICSLOWPAN_REASS_MAXAGE = 8 s (os/net/ipv6/uipopt.h), is the default here; RIOT's GNRC
- * uses 3 s (CONFIG_GNRC_SIXLOWPAN_FRAG_RBUF_TIMEOUT_US). */
-#define PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT 8000u
+/* RFC 4944 §5.3 bounds the reassembly timeout by 60 s; the default (defaults.h,
+ * --reasm-timeout) is Contiki-NG's SICSLOWPAN_REASS_MAXAGE = 8 s (os/net/ipv6/uipopt.h);
+ * RIOT's GNRC uses 3 s (CONFIG_GNRC_SIXLOWPAN_FRAG_RBUF_TIMEOUT_US). */
 #define PQPAN_SIM154_REASM_TIMEOUT_MS_MAX 60000u
-/* Datagram retransmissions by the application: a choice modelled on CoAP's
- * MAX_RETRANSMIT = 4 for confirmable messages (RFC 7252 §4.8). */
-#define PQPAN_SIM154_DGRAM_RETRIES_DEFAULT 4u
+/* Datagram retransmissions by the application: the default (defaults.h, --dgram-retries)
+ * is CoAP's MAX_RETRANSMIT = 4 for confirmable messages (RFC 7252 §4.8). */
 #define PQPAN_SIM154_DGRAM_RETRIES_MAX 16u
 
 enum pqpan_sim154_capture {
@@ -102,9 +100,10 @@ struct pqpan_sim154_config {
     uint64_t max_ns;         /* simulated-time limit (status PQPAN_ERR_TIMEOUT); 0 = 600 s */
 };
 
-/* Defaults: pqpan_802154_est_config_default, initiator side PQPAN_BLE_PERIPHERAL (the
- * study's KeyGen side), 2 nodes, no load, 60-octet background frames, no hidden node,
- * the reassembly timeout and datagram retries above, seed 1. cycles are left zero. */
+/* Defaults (include/pqpan/defaults.h): pqpan_802154_est_config_default, the initiator on
+ * --keygen-side's side (the peripheral), --nodes, no load, --frame-bytes background
+ * frames, no hidden node, --reasm-timeout, --dgram-retries, --seed. cycles are left
+ * zero. */
 void pqpan_sim154_config_default(struct pqpan_sim154_config *c);
 
 /* Checks c: PQPAN_OK or PQPAN_ERR_INVALID_ARG. */

@@ -11,13 +11,15 @@ import inspect
 from typing import Dict, Optional, Union
 
 from . import data, kem, model
+from . import defaults
+from . import defaults as _d
 from . import lowpan, simulate as _simulate, sweep as _sweep, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
 from .model import Result
 
-__all__ = ["trace", "estimate", "sweep", "simulate", "estimate_802154", "simulate_802154", "profiles", "load_profile", "kem", "PqpanError", "UsageError",
+__all__ = ["trace", "estimate", "sweep", "simulate", "estimate_802154", "simulate_802154", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
@@ -48,25 +50,32 @@ def _env(options: dict) -> "model.Env":
     return _env_cache[key]
 
 
-def estimate(kem: str = "ML-KEM-768", *, protocol: str = "study", phy: str = "1M",
-             att_mtu: int = 403, ll_octets: int = 27, max_tx_time_us: Optional[int] = None,
-             transfer: str = "study", ci_ms: float = 50, event_len_ms: Optional[float] = None,
-             max_pdus_per_event: int = 0, reply: str = "next-event",
-             keygen_side: str = "peripheral", encrypted: bool = False, auth: str = "none",
-             adv_interval_ms: Optional[float] = None, features: Union[bool, str] = True,
-             conn_update: Union[bool, str] = True, idle_ci_ms: Optional[float] = None,
-             discovery: Union[bool, str] = True, bits_ifs: str = "each",
-             profile: Union[str, Profile] = "nrf52840", calibration: Optional[str] = None,
-             crypto_impl: Optional[str] = None, currents: str = "system", tx_dbm: int = 0,
-             ramp: str = "fast", gamma_comm: Optional[float] = None,
-             gamma_comp: Optional[Dict[str, float]] = None, gatt_server: str = "peripheral",
-             allow_unbuildable: bool = False) -> Result:
+def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
+             phy: str = _d.text("PHY"), att_mtu: int = _d.number("ATT_MTU"),
+             ll_octets: int = _d.number("LL_OCTETS"), max_tx_time_us: Optional[int] = None,
+             transfer: str = _d.text("TRANSFER"), ci_ms: float = _d.number("CI_MS"),
+             event_len_ms: Optional[float] = None,
+             max_pdus_per_event: int = _d.number("MAX_PDUS_PER_EVENT"),
+             reply: str = _d.text("REPLY"), keygen_side: str = _d.text("KEYGEN_SIDE"),
+             encrypted: bool = False, auth: str = _d.text("AUTH"),
+             adv_interval_ms: float = _d.number("ADV_INTERVAL_MS"),
+             features: Union[bool, str] = _d.switch("FEATURES"),
+             conn_update: Union[bool, str] = _d.switch("CONN_UPDATE"),
+             initial_ci_ms: float = _d.number("INITIAL_CI_MS"),
+             discovery: Union[bool, str] = _d.switch("DISCOVERY"), bits_ifs: str = "each",
+             profile: Union[str, Profile] = _d.text("PROFILE"),
+             calibration: Optional[str] = None, crypto_impl: str = _d.text("CRYPTO_IMPL"),
+             currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
+             ramp: str = _d.text("RAMP"), gamma_comm: Optional[float] = None,
+             gamma_comp: Optional[Dict[str, float]] = None,
+             gatt_server: str = _d.text("GATT_SERVER"), allow_unbuildable: bool = False) -> Result:
     """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict.
 
     The options are the CLI's (`pqpan help estimate`), with '_' for '-': kem is ML-KEM-512,
     ML-KEM-768, ML-KEM-1024 or LESC-P256; on/off options take True/False or "on"/"off";
-    gamma_comp maps an operation name (kem_keygen, ...) to its γ. Defaults are the study's
-    set-up. bits_ifs ("each", default, or "per-pdu-sent": how many T_IFS the bits accounting
+    gamma_comp maps an operation name (kem_keygen, ...) to its γ. Defaults are the library's
+    table (pqpan.defaults, docs/CLI.md "Defaults"): the study's link set-up with pqpan's
+    protocol (protocol="study" for the study's). bits_ifs ("each", default, or "per-pdu-sent": how many T_IFS the bits accounting
     books) is not an option of `pqpan estimate`; `pqpan reproduce` sets it for its study
     reading. The result has the run's assumptions as members and "sides" (peripheral,
     central, total), each side also as result["peripheral"] etc.; energies in µJ, times in
@@ -77,57 +86,61 @@ def estimate(kem: str = "ML-KEM-768", *, protocol: str = "study", phy: str = "1M
     out of range), DataError (a bad profile or calibration file), FileError (a file that
     cannot be read)."""
     options = dict(locals())
-    kem_name = options.pop("kem")
+    kem_name = model.canonical(options.pop("kem"), model.KEM_NAMES + (model.LESC_NAME,))
     allow = options.pop("allow_unbuildable")
     env = _env(options)
     cfg = model.ble_config(kem=kem_name, **options)
     return model.estimate_ble(env, kem_name, cfg, allow)
 
 
-_SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "messages",
-             "adv_case")
+_SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "adv_case")
 
 
-def simulate(kem: str = "ML-KEM-768", *, per: float = 0.0, ber: float = 0.0, seed: int = 1,
-             transport: str = "gatt", supervision_timeout_ms: int = 4000,
-             messages: str = "pqke", adv_case: str = "drawn", **options) -> Result:
+def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
+             ber: float = _d.number("BER"), seed: int = _d.number("SEED"),
+             transport: str = _d.text("TRANSPORT"),
+             supervision_timeout_ms: int = _d.number("SUPERVISION_TIMEOUT_MS"),
+             adv_case: str = _d.text("ADV_CASE"), **options) -> Result:
     """One key exchange PDU by PDU over a simulated BLE connection: `pqpan simulate --format
-    json` as a dict. options are estimate()'s (link and energy options); per and ber are
-    the packet and bit error rates in each direction, seed the channel's and the protocol's
-    randomness (the same seed gives the same result), transport "gatt" or "l2cap-coc",
-    messages "pqke" (the real protocol: ML-KEM and key confirmation) or "estimate" (the
-    estimator's raw ek and ct), adv_case "drawn" or "mean". The result is estimate()'s
+    json` as a dict. options are estimate()'s (link and energy options; protocol "pqpan",
+    the default: the real protocol with ML-KEM and key confirmation, or "study": the
+    study's raw ek and ct); per and ber are the packet and bit error rates in each
+    direction, seed the channel's and the protocol's randomness (the same seed gives the
+    same result), transport "gatt" or "l2cap-coc", adv_case "drawn" or "mean". The result
+    is estimate()'s
     for the simulated run plus "simulation" (packets, retransmissions, CRC errors,
     connection events, latency, keys_equal, key_confirmation) and "succeeded" (False
     when the exchange failed: link lost, damaged message; the CLI then exits 1)."""
     estimate_defaults = {k: v.default for k, v in
                          inspect.signature(estimate).parameters.items()
                          if k != "kem"}
-    unknown = set(options) - set(estimate_defaults) | ({"protocol"} & set(options))
+    unknown = set(options) - set(estimate_defaults)
     if unknown:
-        raise UsageError("unknown option(s) of simulate: %s (the messages option says the "
-                         "protocol)" % ", ".join(sorted(unknown)))
+        raise UsageError("unknown option(s) of simulate: %s" % ", ".join(sorted(unknown)))
     link = dict(estimate_defaults)
     link.update(options)
-    # The messages say the protocol (cli/ble_sim.c): the real PQKE or the estimator's.
-    link["protocol"] = "pqpan" if messages == "pqke" else "study"
+    kem = model.canonical(kem, model.KEM_NAMES + (model.LESC_NAME,))
+    transport = model.canonical(transport, ("gatt", "l2cap-coc"))
+    adv_case = model.canonical(adv_case, ("drawn", "mean"))
     allow = link.pop("allow_unbuildable")
     env = _env(link)
     cfg = model.ble_config(kem=kem, **link)
     return _simulate.simulate_ble(env, kem, cfg, per=per, ber=ber, seed=seed,
                                   transport=transport, allow_unbuildable=allow,
                                   supervision_timeout_ms=supervision_timeout_ms,
-                                  messages=messages, adv_case=adv_case,
-                                  auth=link.get("auth", "none"))
+                                  adv_case=adv_case)
 
 
-def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "ieee",
-                    addr: str = "extended", idle: Optional[str] = None,
-                    backoff: Optional[str] = None, mac_security: str = "none",
-                    key_id_mode: int = 1, auth: str = "none", ipv6_frag: bool = False,
-                    profile: Union[str, Profile] = "nrf52840",
-                    calibration: Optional[str] = None, crypto_impl: Optional[str] = None,
-                    currents: str = "system", tx_dbm: int = 0, ramp: str = "fast",
+def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"),
+                    csma: str = _d.text("CSMA"), addr: str = _d.text("ADDR"),
+                    idle: Optional[str] = None, backoff: Optional[str] = None,
+                    mac_security: str = _d.text("MAC_SECURITY"),
+                    key_id_mode: int = _d.number("KEY_ID_MODE"), auth: str = _d.text("AUTH"),
+                    ipv6_frag: bool = False,
+                    profile: Union[str, Profile] = _d.text("PROFILE"),
+                    calibration: Optional[str] = None, crypto_impl: str = _d.text("CRYPTO_IMPL"),
+                    currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
+                    ramp: str = _d.text("RAMP"),
                     gamma_comm: Optional[float] = None,
                     gamma_comp: Optional[Dict[str, float]] = None) -> Result:
     """The exchange over 6LoWPAN / IEEE 802.15.4 (pqpan's INIT / RESP / FIN, one acknowledged
@@ -143,10 +156,14 @@ def estimate_802154(kem: str = "ML-KEM-768", *, busy: float = 0.0, csma: str = "
     return lowpan.estimate(env, lowpan.LinkOptions(**options))
 
 
-def simulate_802154(kem: str = "ML-KEM-768", *, nodes: int = 2, load: float = 0.0,
-                    frame_bytes: int = 60, hidden: int = 0, capture: str = "none",
-                    reasm_timeout: Optional[int] = None, dgram_retries: Optional[int] = None,
-                    runs: int = 100, seed: int = 1, **options) -> Result:
+def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"),
+                    load: float = _d.number("LOAD"),
+                    frame_bytes: int = _d.number("FRAME_BYTES"),
+                    hidden: int = _d.number("HIDDEN"), capture: str = _d.text("CAPTURE"),
+                    reasm_timeout: int = _d.number("REASM_TIMEOUT"),
+                    dgram_retries: int = _d.number("DGRAM_RETRIES"),
+                    runs: int = _d.number("RUNS"), seed: int = _d.number("SEED"),
+                    **options) -> Result:
     """A Monte Carlo of the real PQKE over a contended 802.15.4 channel: `pqpan simulate
     --link 802154 --format json` as a dict. nodes (2..200) share the channel, the nodes - 2
     background ones each offering `load` frames/s of frame_bytes octets (hidden of them
@@ -192,9 +209,10 @@ def sweep(link: Optional[str] = None, **options):
     return frame
 
 
-def trace(path: str, *, voltage: float = 3.0, phases: Optional[Dict[int, str]] = None,
-          windows: Optional[Dict[str, tuple]] = None,
-          baseline_ua: Union[None, float, str] = None, baseline_percentile: float = 5.0,
+def trace(path: str, *, voltage: float = _d.number("TRACE_VOLTAGE"),
+          phases: Optional[Dict[int, str]] = None, windows: Optional[Dict[str, tuple]] = None,
+          baseline_ua: Union[None, float, str] = None,
+          baseline_percentile: float = _d.number("BASELINE_PERCENTILE"),
           segments: bool = False, lenient: bool = False) -> dict:
     """Per-phase statistics of a Power Profiler Kit II CSV export, as `pqpan trace FILE
     --format json`: rows read and skipped, voltage, baseline, sampling intervals, and for

@@ -4,10 +4,11 @@ into the library's structs: device profiles (format "pqpan-profile/1", docs/MODE
 onto struct pqpan_gamma, cycle tables (data/cycles/*.csv) into struct pqpan_cycle_table.
 The built-in profiles and cycle tables are compiled into libpqpan-io; errors carry the
 library's code and message (the CLI prints the same message)."""
+from . import defaults
 from ._lib import (DataError, FileError, UsageError, cstr, ffi, iolib, lib, macro)
 
-DEFAULT_PROFILE = "nrf52840"
-DEFAULT_CRYPTO_IMPL = "clean"
+DEFAULT_PROFILE = defaults.text("PROFILE")
+DEFAULT_CRYPTO_IMPL = defaults.text("CRYPTO_IMPL")
 
 
 def _check(rc, err):

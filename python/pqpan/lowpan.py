@@ -4,6 +4,7 @@ closed-form estimator (pqpan_802154_estimate_pqke) and contention simulator
 (pqpan_sim154_*), rows with the 802.15.4 field names (initiator, responder, total)."""
 import math
 
+from . import defaults as _d
 from . import model
 from ._lib import PqpanError, UsageError, cstr, ffi, lib, macro
 
@@ -29,9 +30,16 @@ def _sec_name(level):
 class LinkOptions:
     """The 802.15.4 link options (cli/lowpan_model.c lowpan_opts), checked."""
 
-    def __init__(self, kem="ML-KEM-768", busy=0.0, csma="ieee", addr="extended", idle=None,
-                 backoff=None, mac_security="none", key_id_mode=1, auth="none",
-                 ipv6_frag=False):
+    def __init__(self, kem=_d.text("KEM"), busy=_d.number("BUSY"), csma=_d.text("CSMA"),
+                 addr=_d.text("ADDR"), idle=None, backoff=None,
+                 mac_security=_d.text("MAC_SECURITY"), key_id_mode=_d.number("KEY_ID_MODE"),
+                 auth=_d.text("AUTH"), ipv6_frag=False):
+        kem = model.canonical(kem, model.KEM_NAMES)
+        csma = model.canonical(csma, ("ieee", "contiki"))
+        addr = model.canonical(addr, ("extended", "short"))
+        idle = model.canonical(idle, ("sleep", "listen"))
+        backoff = model.canonical(backoff, ("sleep", "listen"))
+        mac_security = model.canonical(mac_security, _SEC_WORDS)
         if lib.pqpan_kem_by_name(str(kem).encode()) == ffi.NULL:
             raise UsageError("--kem %s: see --help for the allowed values" % (kem,))
         for name, value, words in (("csma", csma, ("ieee", "contiki")),
@@ -128,7 +136,7 @@ _FIELDS = (
 )
 
 
-CONFIG_FIELDS = ("kem", "protocol", "radio_mode", "idle", "backoff", "mac_security")
+CONFIG_FIELDS = ("kem", "protocol", "auth", "radio_mode", "idle", "backoff", "mac_security")
 
 
 def side_fields():
@@ -190,6 +198,7 @@ def rows(kem, values, c, mode):
     out = []
     for s, v in enumerate(values):
         row = {"side": SIDES[s], "kem": kem, "protocol": model.protocol_name(mode),
+               "auth": cstr(lib.pqpan_pqke_mode_name(mode)),
                "radio_mode": cstr(lib.pqpan_radio_mode_name(lib.PQPAN_RADIO_IEEE802154)),
                "idle": "listen" if c.rx_always_on else "sleep",
                "backoff": "listen" if c.backoff_rx else "sleep",
@@ -295,13 +304,12 @@ def _uint_opt(name, value, lo, hi):
     return value
 
 
-def simulate(env, o, nodes=2, hidden=0, capture="none", load=0.0, frame_bytes=60,
-             reasm_timeout=None, dgram_retries=None, runs=100, seed=1):
+def simulate(env, o, nodes=_d.number("NODES"), hidden=_d.number("HIDDEN"),
+             capture=_d.text("CAPTURE"), load=_d.number("LOAD"),
+             frame_bytes=_d.number("FRAME_BYTES"), reasm_timeout=_d.number("REASM_TIMEOUT"),
+             dgram_retries=_d.number("DGRAM_RETRIES"), runs=_d.number("RUNS"),
+             seed=_d.number("SEED")):
     """The Result of `pqpan simulate --link 802154` (runs seeded exchanges, seed + i)."""
-    reasm_timeout = (macro("PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT") if reasm_timeout is None
-                     else reasm_timeout)
-    dgram_retries = (macro("PQPAN_SIM154_DGRAM_RETRIES_DEFAULT") if dgram_retries is None
-                     else dgram_retries)
     max_nodes = macro("PQPAN_SIM154_MAX_NODES")
     _uint_opt("nodes", nodes, 2, max_nodes)
     _uint_opt("hidden", hidden, 0, max_nodes - 2)
@@ -362,6 +370,7 @@ def simulate(env, o, nodes=2, hidden=0, capture="none", load=0.0, frame_bytes=60
     frame_ms = lib.pqpan_802154_phy_ppdu_ns(frame_bytes) * 1e-6
     result.update({
         "energy_accounting": "all-states", "kem": o.kem,
+        "protocol": model.protocol_name(o.mode), "auth": cstr(lib.pqpan_pqke_mode_name(o.mode)),
         "addr": "short" if o.short_addr else "extended", "csma": "contiki" if o.contiki else "ieee"})
     simulation = {
         "nodes": nodes, "hidden": hidden,

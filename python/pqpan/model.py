@@ -4,6 +4,7 @@ pqpan_energy_compute per side and per phase → one flat row per side with the C
 names and units (cli/ble_model.c model_run / model_fill). Every figure is computed by the
 library; this module only sums, converts ns to ms and names."""
 from . import data
+from . import defaults as _d
 from ._lib import (DataError, PqpanError, UsageError, check, cstr, ffi, lib, macro)
 
 LESC_NAME = "LESC-P256"
@@ -39,7 +40,12 @@ class Env:
     table, TX level and ramp-up mode."""
 
     def __init__(self, profile=data.DEFAULT_PROFILE, calibration=None, crypto_impl=None,
-                 currents="system", tx_dbm=0, ramp="fast", gamma_comm=None, gamma_comp=None):
+                 currents=_d.text("CURRENTS"), tx_dbm=_d.number("TX_DBM"), ramp=_d.text("RAMP"),
+                 gamma_comm=None, gamma_comp=None):
+        currents = canonical(currents, _TABLE_WORDS)
+        ramp = canonical(ramp, ("fast", "normal"))
+        if isinstance(profile, str):
+            profile = canonical(profile, data.builtin_profiles())
         if isinstance(profile, data.Profile):
             self.profile = profile
         else:
@@ -180,7 +186,18 @@ def _ms_to_ns(name, value, lo, hi):
     return int(ms * 1e6 + 0.5)
 
 
+def canonical(value, words):
+    """value as words spell it when it is one of them in another ASCII case (the CLI's
+    cli_word_canonical: `--phy 2m` is 1M), else value unchanged."""
+    if isinstance(value, str) and value.isascii():
+        for w in words:
+            if w.lower() == value.lower():
+                return w
+    return value
+
+
 def _word(name, value, words):
+    value = canonical(value, words)
     if value not in words:
         raise UsageError("bad value for --%s: '%s' (want %s)" % (name, value, " or ".join(words)))
     return words.index(value)
@@ -192,22 +209,40 @@ def _onoff(name, value):
     return _word(name, value, ("off", "on"))
 
 
-def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_octets=27,
-               max_tx_time_us=None, transfer="study", ci_ms=50, event_len_ms=None,
-               max_pdus_per_event=0, reply="next-event", keygen_side="peripheral",
-               encrypted=False, auth="none", adv_interval_ms=None, features=True,
-               conn_update=True, idle_ci_ms=None, discovery=True, bits_ifs="each",
-               gatt_server="peripheral"):
+def _flag(name, value):
+    """A flag (`--encrypted`): True or False, or sweep's words on / off in any case; anything
+    else is refused, not taken for its truth value ("off" is a non-empty string)."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str) and canonical(value, ("off", "on")) in ("off", "on"):
+        return ("off", "on").index(canonical(value, ("off", "on")))
+    raise UsageError("%s=%r: True or False (or 'on' / 'off'), the flag --%s" %
+                     (name, value, name.replace("_", "-")))
+
+
+def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PHY"),
+               att_mtu=_d.number("ATT_MTU"), ll_octets=_d.number("LL_OCTETS"),
+               max_tx_time_us=None, transfer=_d.text("TRANSFER"), ci_ms=_d.number("CI_MS"),
+               event_len_ms=None, max_pdus_per_event=_d.number("MAX_PDUS_PER_EVENT"),
+               reply=_d.text("REPLY"), keygen_side=_d.text("KEYGEN_SIDE"), encrypted=False,
+               auth=_d.text("AUTH"), adv_interval_ms=None, features=_d.switch("FEATURES"),
+               conn_update=_d.switch("CONN_UPDATE"), initial_ci_ms=None,
+               discovery=_d.switch("DISCOVERY"), bits_ifs="each",
+               gatt_server=_d.text("GATT_SERVER")):
     """A struct pqpan_ble_config from the options of `pqpan estimate` (the same names with
-    '_' for '-', the same ranges); defaults are the library's (pqpan_ble_config_default).
+    '_' for '-', the same ranges); defaults are the library's table (pqpan.defaults), which
+    pqpan_ble_config_default also reads.
     bits_ifs ("each" or "per-pdu-sent", enum pqpan_ble_bits_ifs) is not an estimate option:
     `pqpan reproduce` sets it for its study reading."""
+    kem = canonical(kem, KEM_NAMES + (LESC_NAME,))
     if kem not in KEM_NAMES and kem != LESC_NAME:
         raise UsageError("bad value for --kem: '%s' (%s, %s)" % (kem, ", ".join(KEM_NAMES),
                                                                  LESC_NAME))
     cfg = ffi.new("struct pqpan_ble_config *")
     lib.pqpan_ble_config_default(cfg)
     cfg.protocol = _word("protocol", protocol, ("study", "pqpan"))
+    phy = canonical(phy, [cstr(lib.pqpan_ble_phy_name(k))
+                          for k in range(lib.PQPAN_BLE_PHY_COUNT)])
     phy_out = ffi.new("enum pqpan_ble_phy *")
     if not isinstance(phy, str) or lib.pqpan_ble_phy_parse(phy_out, phy.encode()) != 0:
         raise UsageError("bad value for --phy: '%s' (want 1M, 2M, S2 or S8)" % (phy,))
@@ -218,6 +253,9 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
                           macro("PQPAN_LL_DATA_MAX_PAYLOAD"))
     if max_tx_time_us is not None:
         cfg.max_tx_time_us = _uint("max-tx-time-us", max_tx_time_us, 328, 17040)
+    names = [cstr(lib.pqpan_ble_transfer_choice(k, ffi.NULL, ffi.NULL))
+             for k in range(macro("PQPAN_BLE_TRANSFER_CHOICES"))]
+    transfer = canonical(transfer, names)
     server = ffi.new("enum pqpan_ble_transfer *")
     client = ffi.new("enum pqpan_ble_transfer *")
     if (not isinstance(transfer, str) or
@@ -232,14 +270,14 @@ def ble_config(kem="ML-KEM-768", protocol="study", phy="1M", att_mtu=403, ll_oct
     cfg.max_pairs = _uint("max-pdus-per-event", max_pdus_per_event, 0, 1000000)
     cfg.same_event_reply = _word("reply", reply, ("next-event", "same-event"))
     cfg.keygen_side = _role("keygen-side", keygen_side)
-    cfg.encrypted = int(bool(encrypted))
+    cfg.encrypted = _flag("encrypted", encrypted)
     cfg.pqke_mode = auth_mode(auth)
     if adv_interval_ms is not None:
         cfg.adv_interval_ns = _adv_interval(adv_interval_ms)
     cfg.features = _onoff("features", features)
     cfg.conn_update = _onoff("conn-update", conn_update)
-    if idle_ci_ms is not None:
-        cfg.idle_ci_ns = _ms_to_ns("idle-ci-ms", idle_ci_ms, 7.5, 4000.0)
+    if initial_ci_ms is not None:
+        cfg.idle_ci_ns = _ms_to_ns("initial-ci-ms", initial_ci_ms, 7.5, 4000.0)
     cfg.discovery = _onoff("discovery", discovery)
     ifs_words = tuple(cstr(lib.pqpan_ble_bits_ifs_name(b))
                       for b in range(lib.PQPAN_BLE_BITS_IFS_COUNT))
@@ -258,7 +296,10 @@ def _role(name, value):
 
 
 def auth_mode(auth):
-    """The PQKE mode (enum) of an --auth word; UsageError naming the modes otherwise."""
+    """The PQKE mode (enum) of an --auth word (any case); UsageError naming the modes
+    otherwise."""
+    auth = canonical(auth, [cstr(lib.pqpan_pqke_mode_name(m)) for m in range(1, 16)
+                            if lib.pqpan_pqke_mode_name(m) != ffi.NULL])
     mode = lib.pqpan_pqke_mode_by_name(auth.encode()) if isinstance(auth, str) else 0
     if mode == 0 or not lib.pqpan_pqke_mode_implemented(mode):
         names = [cstr(lib.pqpan_pqke_mode_name(m)) for m in range(1, 16)
@@ -334,7 +375,7 @@ def check_link(cfg):
         raise UsageError("--ci-ms %s: a connection interval is a multiple of 1.25 ms in "
                          "7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)" % _ms_text(cfg.ci_ns))
     if fault == lib.PQPAN_BLE_CONFIG_IDLE_CI_STEP:
-        raise UsageError("--idle-ci-ms %s: a connection interval is a multiple of 1.25 ms in "
+        raise UsageError("--initial-ci-ms %s: a connection interval is a multiple of 1.25 ms in "
                          "7.5..4000 (Core v5.4 Vol 6 Part B §4.5.1)" % _ms_text(cfg.idle_ci_ns))
     if fault == lib.PQPAN_BLE_CONFIG_EVENT_LEN:
         raise UsageError("--event-len-ms %s is longer than the connection interval (--ci-ms "
@@ -352,7 +393,7 @@ def check_link(cfg):
                "--event-len-ms" if given else "--ci-ms ", "" if given else _ms_text(cfg.ci_ns),
                "" if given else " minus T_IFS", "--event-len-ms" if given else "--ci-ms"))
     raise UsageError("configuration out of range (--phy 1M, 2M, S2, S8; --ll-octets 27..251; "
-                     "--ci-ms and --idle-ci-ms 7.5..4000)")
+                     "--ci-ms and --initial-ci-ms 7.5..4000)")
 
 
 def _role_word(role):
@@ -430,13 +471,18 @@ def _ms(ns):
 
 def _config_fields(kem, cfg, est):
     lesc = kem == LESC_NAME
+    mode = lib.PQPAN_PQKE_MODE_NONE
     if lesc:
         protocol = "lesc"
     elif cfg.protocol == lib.PQPAN_BLE_PROTO_PQPAN:
         protocol = protocol_name(cfg.pqke_mode)
+        mode = cfg.pqke_mode
     else:
         protocol = "study"
-    return {"kem": kem, "protocol": protocol, "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
+    # auth: the PQKE mode; idle: the radio sleeps between connection events (cli/ble_model.h
+    # MODEL_BLE_IDLE)
+    return {"kem": kem, "protocol": protocol, "auth": cstr(lib.pqpan_pqke_mode_name(mode)),
+            "idle": "sleep", "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
             "att_mtu": cfg.att_mtu, "ll_octets": cfg.ll_octets,
             "dle": int(cfg.ll_octets > macro("PQPAN_LL_DATA_MIN_PAYLOAD")),
             "transfer": "smp" if lesc else transfer_name(cfg),
@@ -507,8 +553,8 @@ _BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "
              "att_pdus_tx", "conn_events", "idle_events")
 
 
-CONFIG_FIELDS = ("kem", "protocol", "phy", "att_mtu", "ll_octets", "dle", "transfer", "ci_ms",
-                 "keygen_side")
+CONFIG_FIELDS = ("kem", "protocol", "auth", "idle", "phy", "att_mtu", "ll_octets", "dle",
+                 "transfer", "ci_ms", "keygen_side")
 
 
 def side_fields():
@@ -581,7 +627,7 @@ def fill_rows(env, kem, cfg, est, conn_events=None):
 def setup_members(cfg):
     return {"setup_adv_interval_ms": _ms(cfg.adv_interval_ns),
             "setup_features": bool(cfg.features), "setup_conn_update": bool(cfg.conn_update),
-            "setup_idle_ci_ms": _ms(cfg.idle_ci_ns), "setup_discovery": bool(cfg.discovery)}
+            "setup_initial_ci_ms": _ms(cfg.idle_ci_ns), "setup_discovery": bool(cfg.discovery)}
 
 
 def estimate_ble(env, kem, cfg, allow_unbuildable=False):

@@ -2,31 +2,26 @@
 `pqpan simulate` runs it (cli/ble_sim.c, cli/simulate.c): the rows of the estimate for the
 simulated run plus a "simulation" object (packets, retransmissions, CRC errors, connection
 events, whether the keys agree). The exchange is the real PQKE (ML-KEM and key
-confirmation, randomness from the seed) or, with messages="estimate", the estimator's raw
-ek and ct; for LESC-P256 the LE Secure Connections pairing over SMP with real values and
+confirmation, randomness from the seed) or, with the configuration's protocol "study",
+the study's raw ek and ct; for LESC-P256 the LE Secure Connections pairing over SMP with real values and
 the LL encryption start (src/sim/lesc_app.c)."""
+from . import defaults as _d
 from . import model
 from ._lib import PqpanError, UsageError, cstr, ffi, lib
 
 _SIDE_KEYS = ("central", "peripheral")  # enum pqpan_ble_role order
 
 
-def _sim_config(env, kem, cfg, transport, per, ber, seed, supervision_timeout_ms, messages,
-                adv_case):
+def _sim_config(env, kem, cfg, transport, per, ber, seed, supervision_timeout_ms, adv_case):
     lesc = kem == model.LESC_NAME
     if cfg.encrypted:
         raise UsageError("--encrypted is not simulated (the exchange runs before the LL "
                          "encryption)")
     if lesc and transport != "gatt":
         raise UsageError("%s pairs over SMP: --transport does not apply" % model.LESC_NAME)
-    if lesc and messages != "pqke":
-        raise UsageError("%s runs the real pairing: --messages does not apply"
-                         % model.LESC_NAME)
     c = ffi.new("struct pqpan_sim_config *")
     lib.pqpan_sim_config_default(c)
     c.ble = cfg[0]
-    c.ble.protocol = (lib.PQPAN_BLE_PROTO_STUDY if messages == "estimate"
-                      else lib.PQPAN_BLE_PROTO_PQPAN)
     c.cycles = list(model.model_setup(env, c.ble, kem))
     c.dev = env.dev[0]
     if lesc:
@@ -46,9 +41,8 @@ def _sim_config(env, kem, cfg, transport, per, ber, seed, supervision_timeout_ms
     return c
 
 
-def _check_options(transport, per, ber, seed, supervision_timeout_ms, messages, adv_case, auth):
+def _check_options(transport, per, ber, seed, supervision_timeout_ms, adv_case):
     for name, value, words in (("transport", transport, ("gatt", "l2cap-coc")),
-                               ("messages", messages, ("pqke", "estimate")),
                                ("adv-case", adv_case, ("drawn", "mean"))):
         if value not in words:
             raise UsageError("bad value for --%s: '%s'" % (name, value))
@@ -61,28 +55,32 @@ def _check_options(transport, per, ber, seed, supervision_timeout_ms, messages, 
             or not 100 <= supervision_timeout_ms <= 32000:
         raise UsageError("bad value for --supervision-timeout-ms: '%s'"
                          % (supervision_timeout_ms,))
-    if messages == "estimate" and auth != "none":
-        raise UsageError("--auth %s needs the real protocol (--messages pqke)" % auth)
 
 
-def run_once(env, kem, cfg, transport="gatt", per=0.0, ber=0.0, seed=1,
-             supervision_timeout_ms=4000, messages="pqke", adv_case="drawn", auth="none",
-             allow_unbuildable=False):
-    """(sim, keys): a finished struct pqpan_sim and {"protocol", "equal", "confirmed"}. Over
-    GATT, a configuration GATT cannot build raises UsageError unless allow_unbuildable
+def run_once(env, kem, cfg, transport=_d.text("TRANSPORT"), per=_d.number("PER"),
+             ber=_d.number("BER"), seed=_d.number("SEED"),
+             supervision_timeout_ms=_d.number("SUPERVISION_TIMEOUT_MS"),
+             adv_case=_d.text("ADV_CASE"), allow_unbuildable=False):
+    """(sim, keys): a finished struct pqpan_sim and {"protocol", "equal", "confirmed"}; the
+    messages are cfg's protocol's (the study's raw ek and ct, or the real PQKE). Over GATT, a
+    configuration GATT cannot build raises UsageError unless allow_unbuildable
     (model.check_gatt, as cli/ble_sim.c ble_sim_check)."""
-    _check_options(transport, per, ber, seed, supervision_timeout_ms, messages, adv_case, auth)
+    study = cfg.protocol == lib.PQPAN_BLE_PROTO_STUDY
+    _check_options(transport, per, ber, seed, supervision_timeout_ms, adv_case)
+    if study and cfg.pqke_mode != lib.PQPAN_PQKE_MODE_NONE:
+        raise UsageError("--auth %s needs pqpan's protocol (--protocol pqpan)"
+                         % cstr(lib.pqpan_pqke_mode_name(cfg.pqke_mode)))
     if transport == "gatt" and not allow_unbuildable:
         model.check_gatt(cfg, kem)
     c = _sim_config(env, kem, cfg, transport, float(per), float(ber), seed,
-                    supervision_timeout_ms, messages, adv_case)
+                    supervision_timeout_ms, adv_case)
     sim = ffi.new("struct pqpan_sim *")
     if lib.pqpan_sim_init(sim, c) != lib.PQPAN_OK:
         raise UsageError("configuration out of range (CI and idle CI multiples of 1.25 ms, "
                          "supervision timeout > 2 intervals, --transfer study needs "
                          "ATT_MTU >= 403)")
-    keys = {"protocol": messages == "pqke", "lesc": kem == model.LESC_NAME, "equal": False,
-            "confirmed": False}
+    keys = {"protocol": not study or kem == model.LESC_NAME, "lesc": kem == model.LESC_NAME,
+            "equal": False, "confirmed": False}
     if keys["lesc"]:
         app = ffi.new("struct pqpan_sim_lesc *")
         lib.pqpan_sim_lesc_init(app, seed)
@@ -90,7 +88,7 @@ def run_once(env, kem, cfg, transport="gatt", per=0.0, ber=0.0, seed=1,
         keys["equal"] = bool(lib.pqpan_sim_lesc_keys_equal(app))
         keys["confirmed"] = bool(lib.pqpan_sim_lesc_confirmed(app))
         lib.pqpan_sim_lesc_wipe(app)
-    elif messages == "estimate":
+    elif study:  # the study's raw messages (LESC-P256 ignores the protocol, as estimate)
         app = ffi.new("struct pqpan_sim_synth *")
         lib.pqpan_sim_synth_init(app, c.ble.ek_bytes, c.ble.ct_bytes, c.ble.keygen_side)
         rc = lib.pqpan_sim_run(sim, lib.pqpan_sim_synth_app(), app, ffi.NULL, ffi.NULL)
@@ -164,8 +162,9 @@ def simulate_ble(env, kem, cfg, **sim_options):
     result["e_comm_accounting"] = "bits"
     result.update(model.setup_members(cfg))
     result["simulation"] = simulation_members(
-        sim, keys, sim_options.get("seed", 1), sim_options.get("per", 0.0),
-        sim_options.get("ber", 0.0), sim_options.get("transport", "gatt"))
+        sim, keys, sim_options.get("seed", _d.number("SEED")),
+        sim_options.get("per", _d.number("PER")), sim_options.get("ber", _d.number("BER")),
+        sim_options.get("transport", _d.text("TRANSPORT")))
     result["sides"] = model.fill_rows(env, kem, sim.cfg.ble, sim_estimate(sim),
                                       sim.res.conn_events)
     result["succeeded"] = succeeded(sim, keys)

@@ -3,6 +3,7 @@ library as `pqpan trace` does (cli/trace.c): the file streamed through pqpan_ppk
 64 KiB chunks into pqpan_trace_add, so memory does not grow with the file; energy, duration
 and current statistics for the whole trace and per phase (digital channels or time
 windows), optionally every segment of a channel phase."""
+from . import defaults as _d
 from ._lib import DataError, FileError, UsageError, cstr, ffi, lib, macro
 
 _CHUNK = 64 * 1024
@@ -88,8 +89,9 @@ def _segment_row(g, name, base, volts):
             "min_current_ua": g.min_ua - base, "max_current_ua": g.max_ua - base}
 
 
-def analyse(path, voltage=3.0, phases=None, windows=None, baseline_ua=None,
-            baseline_percentile=5.0, segments=False, lenient=False):
+def analyse(path, voltage=_d.number("TRACE_VOLTAGE"), phases=None, windows=None,
+            baseline_ua=None, baseline_percentile=_d.number("BASELINE_PERCENTILE"),
+            segments=False, lenient=False):
     """The statistics of one capture (see pqpan.trace)."""
     cfg = _config(voltage, phases, windows, baseline_ua, baseline_percentile)
     t = ffi.new("struct pqpan_trace *")

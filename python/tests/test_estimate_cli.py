@@ -60,7 +60,7 @@ VARIANTS = [
     dict(ci_ms=1000, reply="same-event", max_pdus_per_event=4, event_len_ms=3.75),
     dict(max_tx_time_us=1064, ll_octets=251, phy="2M"),
     dict(adv_interval_ms=0, features=False, conn_update=False, discovery=False),
-    dict(adv_interval_ms=1000.625, idle_ci_ms=7.5),
+    dict(adv_interval_ms=1000.625, initial_ci_ms=7.5),
     dict(currents="radio-only", tx_dbm=0, profile="nrf52840"),
     dict(tx_dbm=8, ramp="normal"),
     dict(crypto_impl="m4fspeed", kem="ML-KEM-1024"),
@@ -102,7 +102,7 @@ ERRORS = [
     (dict(gatt_server="central"), True),
     # a link that cannot hold (pqpan_ble_config_fault), refused with estimate's message
     (dict(ci_ms=10.1), True),
-    (dict(idle_ci_ms=31), True),
+    (dict(initial_ci_ms=31), True),
     (dict(ci_ms=10, event_len_ms=12), True),
     (dict(kem="ML-KEM-1024", phy="S8", ci_ms=7.5, ll_octets=251), True),
     (dict(kem="ML-KEM-1024", phy="S8", ci_ms=100, ll_octets=251, event_len_ms=2), True),
@@ -112,7 +112,7 @@ ERRORS = [
     (dict(ci_ms=4001), False),
     (dict(kem="ML-KEM-2048"), False),
     (dict(phy="3M"), False),
-    (dict(auth="psk"), False),
+    (dict(protocol="study", auth="psk"), False),
     (dict(adv_interval_ms=20.1), False),
     (dict(tx_dbm=41), False),
     (dict(gamma_comm=0), False),
@@ -133,3 +133,35 @@ def test_errors_equal_cli(cli, options, same_message):
     assert info.value.code < 0
     if same_message:
         assert proc.stderr.splitlines()[0] == "pqpan estimate: " + info.value.message
+
+
+def test_words_in_any_case_are_the_clis(cli):
+    """Words are matched ignoring case, as the CLI does (`--phy 2m`): the same result, with
+    the canonical spellings, and the CLI's for the same words."""
+    mixed = dict(kem="ml-kem-768", phy="2m", transfer="NOTIFY/Write-Cmd", protocol="PQPAN",
+                 auth="PSK",
+                 currents="SYSTEM", ramp="Fast", reply="Same-Event")
+    canonical = dict(kem="ML-KEM-768", phy="2M", transfer="notify/write-cmd", protocol="pqpan",
+                     auth="psk", currents="system", ramp="fast", reply="same-event")
+    got = pqpan.estimate(**mixed)
+    assert got == pqpan.estimate(**canonical)
+    assert got["sides"][0]["phy"] == "2M" and got["sides"][0]["kem"] == "ML-KEM-768"
+    compare(cli, mixed)
+
+
+def test_encrypted_words_are_the_sweeps(cli):
+    """encrypted takes True/False or sweep's words on/off (any case): "off" is not encrypted.
+    Before, any non-empty string counted as True, so encrypted="off" silently gave the
+    encrypted figure (issue 28)."""
+    for word, flag in (("off", False), ("OFF", False), ("on", True)):
+        expected = cli.json(["estimate", *cli_args(dict(encrypted=flag))])
+        got = pqpan.estimate(encrypted=word)
+        for side in expected["sides"]:
+            assert_same(got[side["side"]], side, "encrypted=%r: %s" % (word, side["side"]))
+    rows = pqpan.sweep(encrypted=["off", "on"])
+    energies = list(rows["peripheral_e_total_uj"]) if hasattr(rows, "columns") else \
+        [r["peripheral_e_total_uj"] for r in rows]
+    assert energies[0] < energies[1]
+    for bad in ("no", "yes", 1, None):
+        with pytest.raises(pqpan.UsageError, match="encrypted"):
+            pqpan.estimate(encrypted=bad)

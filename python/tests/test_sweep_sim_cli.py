@@ -86,7 +86,7 @@ SIM_CASES = [
     dict(per=0.1),
     dict(per=0.3, seed=7, kem="ML-KEM-512", ll_octets=251),
     dict(transport="l2cap-coc", phy="2M"),
-    dict(messages="estimate", per=0.05, seed=3),
+    dict(protocol="study", per=0.05, seed=3),
     dict(ber=0.0001, adv_case="mean", auth="psk"),
     dict(per=0.95, seed=2, supervision_timeout_ms=100, ci_ms=30),
     dict(kem="LESC-P256"),

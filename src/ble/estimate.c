@@ -7,6 +7,7 @@
 #include "ble/setup.h"
 #include "common/pqke_steps.h"
 #include "pqpan/ble.h"
+#include "pqpan/defaults.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 
@@ -21,23 +22,35 @@
 
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
 {
+    const struct pqpan_kem *kem = pqpan_kem_by_name(pqpan_default_value(PQPAN_DEFAULT_KEM));
     memset(cfg, 0, sizeof *cfg);
-    cfg->phy = PQPAN_BLE_PHY_1M;
-    cfg->att_mtu = 403u;
-    cfg->ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD;
-    cfg->server_transfer = PQPAN_BLE_STUDY;
-    cfg->client_transfer = PQPAN_BLE_STUDY;
-    cfg->gatt_server = PQPAN_BLE_PERIPHERAL;
-    cfg->ci_ns = 50000000u;
-    cfg->keygen_side = PQPAN_BLE_PERIPHERAL;
-    cfg->ek_bytes = PQPAN_MLKEM768_EK_BYTES;
-    cfg->ct_bytes = PQPAN_MLKEM768_CT_BYTES;
-    cfg->adv_interval_ns = PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS;
-    cfg->features = 1;
-    cfg->conn_update = 1;
-    cfg->idle_ci_ns = PQPAN_BLE_IDLE_CI_DEFAULT_NS;
-    cfg->discovery = 1;
-    cfg->pqke_mode = PQPAN_PQKE_MODE_NONE;
+    cfg->protocol = pqpan_default_is(PQPAN_DEFAULT_PROTOCOL, "pqpan") ? PQPAN_BLE_PROTO_PQPAN
+                                                                     : PQPAN_BLE_PROTO_STUDY;
+    cfg->att_mtu = pqpan_default_u32(PQPAN_DEFAULT_ATT_MTU);
+    cfg->ll_octets = pqpan_default_u32(PQPAN_DEFAULT_LL_OCTETS);
+    cfg->ci_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_CI_MS);
+    cfg->max_pairs = pqpan_default_u32(PQPAN_DEFAULT_MAX_PDUS_PER_EVENT);
+    cfg->same_event_reply = pqpan_default_is(PQPAN_DEFAULT_REPLY, "same-event");
+    cfg->keygen_side = pqpan_default_is(PQPAN_DEFAULT_KEYGEN_SIDE, "central") ? PQPAN_BLE_CENTRAL
+                                                                             : PQPAN_BLE_PERIPHERAL;
+    cfg->gatt_server = pqpan_default_is(PQPAN_DEFAULT_GATT_SERVER, "central") ? PQPAN_BLE_CENTRAL
+                                                                             : PQPAN_BLE_PERIPHERAL;
+    cfg->ek_bytes = kem != NULL ? (uint32_t)kem->ek_bytes : 0u;
+    cfg->ct_bytes = kem != NULL ? (uint32_t)kem->ct_bytes : 0u;
+    cfg->adv_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_ADV_INTERVAL_MS);
+    cfg->features = pqpan_default_is(PQPAN_DEFAULT_FEATURES, "on");
+    cfg->conn_update = pqpan_default_is(PQPAN_DEFAULT_CONN_UPDATE, "on");
+    cfg->idle_ci_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_INITIAL_CI_MS);
+    cfg->discovery = pqpan_default_is(PQPAN_DEFAULT_DISCOVERY, "on");
+    cfg->pqke_mode = pqpan_pqke_mode_by_name(pqpan_default_value(PQPAN_DEFAULT_AUTH));
+    cfg->pqke_hybrid = !pqpan_default_is(PQPAN_DEFAULT_HYBRID, "none");
+    /* words of the table that do not parse (tests/unit/test_defaults.c) leave a zero
+     * configuration, which pqpan_ble_config_fault refuses */
+    if (pqpan_ble_phy_parse(&cfg->phy, pqpan_default_value(PQPAN_DEFAULT_PHY)) != PQPAN_OK ||
+        pqpan_ble_transfer_choice_parse(&cfg->server_transfer, &cfg->client_transfer,
+                                        pqpan_default_value(PQPAN_DEFAULT_TRANSFER)) != PQPAN_OK) {
+        memset(cfg, 0, sizeof *cfg);
+    }
 }
 
 static int ci_ok(uint64_t ci_ns)

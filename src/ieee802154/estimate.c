@@ -13,7 +13,9 @@
 
 #include "common/pqke_steps.h"
 #include "ieee802154/internal.h"
+#include "pqpan/defaults.h"
 #include "pqpan/ieee802154.h"
+#include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 
 #define MAX_BUSY 1.0
@@ -198,7 +200,11 @@ static int config_valid(const struct pqpan_802154_est_config *c)
 
 void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
 {
+    const struct pqpan_kem *kem = pqpan_kem_by_name(pqpan_default_value(PQPAN_DEFAULT_KEM));
+    unsigned suite = kem != NULL ? pqpan_pqke_suite_for_kem(kem->id) : 0u;
+    unsigned mode = pqpan_pqke_mode_by_name(pqpan_default_value(PQPAN_DEFAULT_AUTH));
     memset(c, 0, sizeof *c);
+    /* extended addresses: the --addr default */
     c->link.src.mode = PQPAN_802154_ADDR_EXT;
     c->link.src.ext_addr = 0x00124B0001020304ull;
     c->link.dst.mode = PQPAN_802154_ADDR_EXT;
@@ -210,10 +216,10 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c)
     c->link.hop_limit = 64;
     c->link.src_port = 0xF0B1;
     c->link.dst_port = 0xF0B2;
-    c->csma = pqpan_802154_csma_ieee();
-    /* PQKE for ML-KEM-768, mode none (pqke.h, docs/PROTOCOL.md) */
-    if (pqpan_802154_est_config_pqke(c, PQPAN_PQKE_SUITE_MLKEM768, PQPAN_PQKE_MODE_NONE, 0) !=
-        PQPAN_OK) {
+    c->csma = pqpan_default_is(PQPAN_DEFAULT_CSMA, "contiki") ? pqpan_802154_csma_contiki()
+                                                             : pqpan_802154_csma_ieee();
+    /* PQKE for the default KEM and mode (pqke.h, docs/PROTOCOL.md) */
+    if (pqpan_802154_est_config_pqke(c, suite, mode, 0) != PQPAN_OK) {
         memset(c->msg_octets, 0, sizeof c->msg_octets); /* unreachable: both are implemented */
     }
     c->cpu_hz = 64000000u;                /* nRF52840 */

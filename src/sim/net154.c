@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "pqpan/defaults.h"
 #include "pqpan/sim154.h"
 
 #define DEFAULT_MAX_NS 600000000000ull
@@ -1153,12 +1154,14 @@ void pqpan_sim154_config_default(struct pqpan_sim154_config *c)
 {
     memset(c, 0, sizeof *c);
     pqpan_802154_est_config_default(&c->exch);
-    c->initiator_side = PQPAN_BLE_PERIPHERAL;
-    c->nodes = 2;
-    c->load_psdu = 60;
-    c->reasm_timeout_ms = PQPAN_SIM154_REASM_TIMEOUT_MS_DEFAULT;
-    c->dgram_retries = PQPAN_SIM154_DGRAM_RETRIES_DEFAULT;
-    c->seed = 1;
+    c->initiator_side = (uint8_t)(pqpan_default_is(PQPAN_DEFAULT_KEYGEN_SIDE, "central")
+                                      ? PQPAN_BLE_CENTRAL
+                                      : PQPAN_BLE_PERIPHERAL);
+    c->nodes = pqpan_default_u32(PQPAN_DEFAULT_NODES);
+    c->load_psdu = (uint8_t)pqpan_default_u32(PQPAN_DEFAULT_FRAME_BYTES);
+    c->reasm_timeout_ms = pqpan_default_u32(PQPAN_DEFAULT_REASM_TIMEOUT);
+    c->dgram_retries = pqpan_default_u32(PQPAN_DEFAULT_DGRAM_RETRIES);
+    c->seed = pqpan_default_u32(PQPAN_DEFAULT_SEED);
 }
 
 int pqpan_sim154_config_check(const struct pqpan_sim154_config *c)

@@ -9,6 +9,7 @@
  * when it carried data, CRYPTO when it was idle while a side computed. */
 #include <string.h>
 
+#include "pqpan/defaults.h"
 #include "pqpan/sim.h"
 #include "sim/sim_internal.h"
 
@@ -84,9 +85,10 @@ void pqpan_sim_config_default(struct pqpan_sim_config *c)
 {
     memset(c, 0, sizeof *c);
     pqpan_ble_config_default(&c->ble);
-    c->transport = PQPAN_SIM_GATT;
-    c->seed = 1u;
-    c->supervision_timeout_ms = 4000u;
+    c->transport = pqpan_default_is(PQPAN_DEFAULT_TRANSPORT, "l2cap-coc") ? PQPAN_SIM_L2CAP_COC
+                                                                          : PQPAN_SIM_GATT;
+    c->seed = pqpan_default_u32(PQPAN_DEFAULT_SEED);
+    c->supervision_timeout_ms = pqpan_default_u32(PQPAN_DEFAULT_SUPERVISION_TIMEOUT_MS);
 }
 
 static int chan_ok(const struct pqpan_sim_channel *c)

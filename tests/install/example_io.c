@@ -2,7 +2,7 @@
  * (tests/integration/install_package.sh builds it with pkg-config and with CMake): loads the
  * built-in profile nrf52840 and the profile file given as argv[1] through pqpan/io.h, the
  * built-in cycle tables and the default γ, and prices one ML-KEM-768 exchange (the study's
- * protocol and link: pqpan_ble_config_default) with each profile through
+ * link, pqpan_ble_config_default, and the study's protocol) with each profile through
  * pqpan_ble_estimate_pqke and pqpan_energy_compute, as `pqpan estimate --protocol study`
  * does. Prints, per profile, the peripheral's e_total_uj (bits accounting: computation with
  * its events + PDU bits) and latency_ms; the test compares them with the installed CLI's.
@@ -42,6 +42,7 @@ static int price(const char *label, const struct pqpan_profile *p,
     uint64_t cycles[PQPAN_OP_COUNT];
     pqpan_gamma_default(&g);
     pqpan_ble_config_default(&cfg);
+    cfg.protocol = PQPAN_BLE_PROTO_STUDY; /* raw ek and ct: the KEM's cycles only */
     if (pqpan_ble_device_from_profile(&dev, p, 0) != PQPAN_OK || cycles_of(cycles, t) != 0 ||
         pqpan_ble_estimate_pqke(&est, &cfg, &dev, cycles) != PQPAN_OK ||
         pqpan_energy_compute(&full, &est.ledger[PQPAN_BLE_PERIPHERAL], p, &o, &g) != PQPAN_OK ||

@@ -3,13 +3,13 @@
 # search space from the rules docs/CLI.md states ("pqpan advise", search space), runs
 # `pqpan sweep` over it (estimate on every configuration), adds to each configuration the
 # cost of switching the idle link to its LL size and interval and back, taken from
-# `pqpan estimate`'s own set-up phases (its connection update from --idle-ci-ms to
+# `pqpan estimate`'s own set-up phases (its connection update from --initial-ci-ms to
 # --ci-ms, and its data length update, on LE 1M, where estimate's set-up runs), keeps the
 # configurations that meet the constraints and takes the one with the least battery-side
 # e_exchange_events_uj + switch (ties: the time to key), over the authentication modes advise
 # allows by default (psk, kem-auth-mutual, sig-mutual; the study protocol: none). The time to
 # key is the switch's way there (estimate's set-up phases' times: the connection update from
-# --idle-ci-ms, the PHY update, the data length update) + the exchange's latency, and the
+# --initial-ci-ms, the PHY update, the data length update) + the exchange's latency, and the
 # latency limit applies to it (before issue 27 advise left the switch out, and sets C and E
 # below failed on it: advise's latency was the exchange's alone). Set E lets the peer use LE 2M besides the
 # idle link's 1M, and its optimum needs a PHY switch: the switch to 2M takes estimate's PHY
@@ -62,14 +62,14 @@ commas() { printf '%s' "$1" | sed 's/ *$//; s/ /,/g'; }
 # estimate's set-up phase $4 (conn_update, length_update) per side, LE 1M, LL $1, interval
 # $3 after a connection opened at $2: "peripheral central"; setup_ms: its time (ms).
 setup_uj() {
-    "$cli" estimate --phy 1M --ll-octets "$1" --idle-ci-ms "$2" --ci-ms "$3" --format csv |
+    "$cli" estimate --phy 1M --ll-octets "$1" --initial-ci-ms "$2" --ci-ms "$3" --format csv |
         awk -F, -v f="e_$4_uj" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             $1 == "peripheral" { p = $col[f] } $1 == "central" { c = $col[f] }
             END { print p, c }'
 }
 
 setup_ms() {
-    "$cli" estimate --phy 1M --ll-octets "$1" --idle-ci-ms "$2" --ci-ms "$3" --format csv |
+    "$cli" estimate --phy 1M --ll-octets "$1" --initial-ci-ms "$2" --ci-ms "$3" --format csv |
         awk -F, -v f="t_$4_ms" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
             $1 == "peripheral" { print $col[f] }'
 }
@@ -283,7 +283,7 @@ done
 # The idle link's average current, peripheral and central, equals `pqpan idle`'s.
 json=$("$cli" advise --idle-ci-ms 250 --idle-latency 2 --idle-phy 2M --format json --top 1)
 for role in peripheral central; do
-    idle=$("$cli" idle --ci-ms 250 --latency 2 --phy 2M --role $role --format json |
+    idle=$("$cli" idle --idle-ci-ms 250 --idle-latency 2 --idle-phy 2M --role $role --format json |
         sed -n 's/^  "avg_current_ua": \([0-9.]*\),$/\1/p')
     adv=$(printf '%s\n' "$json" | sed -n "s/.*\"${role}_ua\": \([0-9.]*\).*/\1/p" | head -n 1)
     [ -n "$idle" ] && [ "$idle" = "$adv" ] || fail "idle current, $role: advise $adv, pqpan idle $idle"

@@ -4,7 +4,7 @@
 # estimate(idle settings) - (estimate(optimised) + the switch there and back), the
 # peripheral's (battery side) e_exchange_events_uj of each configuration run through the
 # CLI, and the switch from estimate's own set-up phases on LE 1M: its connection update
-# from --idle-ci-ms to --ci-ms, once each way, and its data length update (the same
+# from --initial-ci-ms to --ci-ms, once each way, and its data length update (the same
 # LL_LENGTH_REQ/RSP pair of 9 octets whichever way, Core v5.4 Vol 6 Part B §5.1.9) twice,
 # at the exchange's interval. Agreement within 0.01 uJ (estimate's set-up starts after its
 # feature exchange, advise's switch after an empty event: the sleep before differs by some
@@ -46,12 +46,12 @@ close_to() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d 
 switch_uj() {
     sw=0
     if [ "$(close_to "$2" "$idle_ci" 0)" = 0 ]; then
-        there=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$idle_ci" --ci-ms "$2")
-        back=$(est e_conn_update_uj --phy 1M --ll-octets 27 --idle-ci-ms "$2" --ci-ms "$idle_ci")
+        there=$(est e_conn_update_uj --phy 1M --ll-octets 27 --initial-ci-ms "$idle_ci" --ci-ms "$2")
+        back=$(est e_conn_update_uj --phy 1M --ll-octets 27 --initial-ci-ms "$2" --ci-ms "$idle_ci")
         sw=$(awk -v a="$sw" -v b="$there" -v c="$back" 'BEGIN { printf "%.6f", a + b + c }')
     fi
     if [ "$1" != "$idle_ll" ]; then
-        llu=$(est e_length_update_uj --phy 1M --ll-octets 251 --idle-ci-ms "$2" --ci-ms "$2")
+        llu=$(est e_length_update_uj --phy 1M --ll-octets 251 --initial-ci-ms "$2" --ci-ms "$2")
         sw=$(awk -v a="$sw" -v b="$llu" 'BEGIN { printf "%.6f", a + 2 * b }')
     fi
     echo "$sw"

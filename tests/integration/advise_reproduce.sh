@@ -3,7 +3,8 @@
 # advise prints for its recommendation gives the exchange's energy on the battery side (the
 # recommendation's energy less its link switch) and the exchange's latency (its time to key
 # less the switch's way there), and the `pqpan simulate` line runs the same exchange to equal
-# keys with both tags verified. Usage: advise_reproduce.sh CLI SRCDIR BUILDDIR.
+# keys with both tags verified (802.15.4: to completion; the device is the node that does not
+# run KeyGen when KeyGen is on its parent). Usage: advise_reproduce.sh CLI SRCDIR BUILDDIR.
 set -u
 cli=$1
 status=0
@@ -26,19 +27,24 @@ switch_uj = sw["energy_device_uj"] if sw else 0.0
 there_ms = sw["time_there_ms"] if sw else 0.0
 print(r["reproduce_estimate"])
 print(r["reproduce_simulate"])
-print(r["device_side"], "%.3f" % (r["energy_device_uj"] - switch_uj), "%.3f" % r["exchange_latency_ms"],
+# over 802.15.4 the device is the initiator unless KeyGen is on its parent
+side, field = r["device_side"], "e_exchange_events_uj"
+if r["link"] == "802154":
+    side = "responder" if r["keygen_side"] == "parent" else "initiator"
+    field = "e_total_events_uj"
+print(side, field, "%.3f" % (r["energy_device_uj"] - switch_uj), "%.3f" % r["exchange_latency_ms"],
       "%.3f" % (r["latency_ms"] - there_ms))
 PY
     est=$(sed -n 1p "$tmp/answer") sim=$(sed -n 2p "$tmp/answer")
     set -- $(sed -n 3p "$tmp/answer")
-    side=$1 want_uj=$2 want_ms=$3 key_ms=$4
+    side=$1 field=$2 want_uj=$3 want_ms=$4 key_ms=$5
     [ "$want_ms" = "$key_ms" ] || fail "$name: time to key - switch there $key_ms != the exchange's $want_ms ms"
     # shellcheck disable=SC2086
     got=$("$cli" estimate ${est#pqpan estimate } --format json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 s = [x for x in d["sides"] if x["side"] == sys.argv[1]][0]
-print("%.3f %.3f" % (s["e_exchange_events_uj"], s["latency_ms"]))' "$side") ||
+print("%.3f %.3f" % (s[sys.argv[2]], s["latency_ms"]))' "$side" "$field") ||
         { fail "$name: $est failed"; return; }
     # advise's JSON gives the energy with and without the switch to 3 decimals each: their
     # difference may be off by 0.001 uJ; the latency is exact
@@ -50,7 +56,11 @@ print("%.3f %.3f" % (s["e_exchange_events_uj"], s["latency_ms"]))' "$side") ||
     "$cli" simulate ${sim#pqpan simulate } > "$tmp/sim.out" 2>&1 ||
         { fail "$name: $sim exited $?"; return; }
     case $sim in
-    *"--messages estimate"*) echo "$name: $est -> $got; simulate: the study's messages, run"; return ;;
+    *"--protocol study"*) echo "$name: $est -> $got; simulate: the study's messages, run"; return ;;
+    *"--link 802154"*)
+        grep -q "failed exchanges: 0 of" "$tmp/sim.out" || fail "$name: $sim: the exchange failed"
+        echo "$name: $est -> $got; simulate: the exchange completes"
+        return ;;
     esac
     grep -q "session keys equal: yes" "$tmp/sim.out" && grep -q "key confirmation: ok" "$tmp/sim.out" ||
         fail "$name: $sim does not confirm equal keys"
@@ -63,4 +73,6 @@ check "idle 50 ms, central" --idle-ci-ms 50 --battery-side central --min-level 5
 check "sig-mutual + P-256" --auth sig-mutual --hybrid p256 --idle-ci-ms 100
 check "numeric" --auth numeric --idle-ci-ms 100
 check "study" --protocol study --auth none --min-level 3
+check "802.15.4" --link 802154 --min-level 3
+check "802.15.4, kem-auth-mutual" --link 802154 --auth kem-auth-mutual --min-level 5
 exit $status

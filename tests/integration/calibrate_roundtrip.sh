@@ -9,10 +9,10 @@
 # accounting's link-layer events, whose currents the trace scales by γ_comm; the default
 # bits accounting's γ_comm also covers the overheads that accounting leaves out, so it is
 # not the trace's factor: docs/MODEL.md "Calibration").
-#   study: simulate --messages estimate (raw ek, then ct), calibrate --protocol study:
+#   study: simulate and calibrate --protocol study (raw ek, then ct):
 #          kem_keygen, kem_encaps, kem_decaps, comm;
-#   pqpan: simulate's default --messages pqke (INIT / RESP / FIN with the key schedule),
-#          calibrate --protocol pqpan: the same plus kdf.
+#   pqpan: simulate and calibrate --protocol pqpan (the default: INIT / RESP / FIN with the
+#          key schedule): the same plus kdf.
 # Each with KeyGen on either side, over ML-KEM-512/768/1024, LE 1M/2M/S2/S8, seeds 1..3
 # and three γ sets (inside, at the edges of and outside the study's ranges). Prints the
 # error of every γ and the worst per parameter. Args: CLI SRCDIR BUILDDIR.
@@ -55,13 +55,10 @@ check() {
 roundtrip() {
     protocol=$1 kg=$2 kem=$3 phy=$4 seed=$5 gs=$6
     name="$protocol.$kem.$phy.$kg.s$seed"
-    messages=pqke
-    [ "$protocol" = study ] && messages=estimate
     calibration "$tmp/gamma.json" "$gs"
     for side in peripheral central; do
         "$cli" simulate --kem "ML-KEM-$kem" --phy "$phy" --keygen-side "$kg" --gatt-server "$kg" \
-            --seed "$seed" \
-            --messages $messages --calibration "$tmp/gamma.json" \
+            --seed "$seed" --protocol "$protocol" --calibration "$tmp/gamma.json" \
             --trace "$tmp/$side.csv" --trace-side $side > /dev/null
     done
     set -- --kem "ML-KEM-$kem" --phy "$phy" --keygen-side "$kg" --gatt-server "$kg" --protocol "$protocol" \

@@ -21,7 +21,7 @@ g_decaps=1.55
 g_comm=1.13
 volts=3.0   # the nrf52840 profile's supply voltage
 
-"$cli" estimate --kem ML-KEM-512 --gamma-comm 1 --gamma-comp kem_keygen=1 --gamma-comp kem_encaps=1 \
+"$cli" estimate --protocol study --kem ML-KEM-512 --gamma-comm 1 --gamma-comp kem_keygen=1 --gamma-comp kem_encaps=1 \
     --gamma-comp kem_decaps=1 --format csv > "$tmp/model.csv"
 
 # column VALUE of the row of SIDE in the estimate CSV
@@ -44,7 +44,7 @@ synth "$tmp/p1.csv" "$(mul "$p_keygen" $g_keygen)" "$(mul "$p_decaps" $g_decaps)
 synth "$tmp/p2.csv" "$(mul "$p_keygen" $g_keygen)" "$(mul "$p_decaps" $g_decaps)" "$(mul "$p_comm_p" $g_comm)"
 synth "$tmp/c1.csv" "$(mul "$p_encaps" $g_encaps)" 0 "$(mul "$p_comm_c" $g_comm)"
 
-"$cli" calibrate --kem ML-KEM-512 --trace "$tmp/p1.csv" --trace "$tmp/p2.csv" \
+"$cli" calibrate --protocol study --kem ML-KEM-512 --trace "$tmp/p1.csv" --trace "$tmp/p2.csv" \
     --trace "central:$tmp/c1.csv" --out "$tmp/calib.json" --format csv > "$tmp/fit.csv"
 cat "$tmp/fit.csv"
 
@@ -60,8 +60,8 @@ awk -F, -v k=$g_keygen -v e=$g_encaps -v d=$g_decaps -v c=$g_comm '
           exit bad }' "$tmp/fit.csv"
 
 # the overlay drives estimate and reproduce like the same γ given by hand
-"$cli" estimate --kem ML-KEM-512 --calibration "$tmp/calib.json" --format csv > "$tmp/with_file.csv"
-"$cli" estimate --kem ML-KEM-512 --gamma-comm $g_comm --gamma-comp kem_keygen=$g_keygen \
+"$cli" estimate --protocol study --kem ML-KEM-512 --calibration "$tmp/calib.json" --format csv > "$tmp/with_file.csv"
+"$cli" estimate --protocol study --kem ML-KEM-512 --gamma-comm $g_comm --gamma-comp kem_keygen=$g_keygen \
     --gamma-comp kem_encaps=$g_encaps --gamma-comp kem_decaps=$g_decaps --format csv > "$tmp/by_hand.csv"
 awk -F, 'NR == FNR { a[FNR] = $10 " " $11; next }
     { split(a[FNR], x, " ")

@@ -45,6 +45,6 @@ same estimate --ci-ms 30 --format csv
 same estimate --link 802154 --busy 0.2 --format json
 same simulate --per 0.1 --seed 2 --format csv
 same kem keygen --param ML-KEM-512 --d 0000000000000000000000000000000000000000000000000000000000000000 --z 0000000000000000000000000000000000000000000000000000000000000000
-same idle --ci-ms 100
+same idle --idle-ci-ms 100
 [ "$status" -eq 0 ] && echo "usage errors name what is allowed; --NAME=VALUE works"
 exit $status

@@ -56,20 +56,18 @@ if grep -qE 'central (notifies|indicates)|peripheral writes' "$out"; then
 fi
 
 # refuse WANT_TEXT ARGS...: estimate and simulate exit 2, print nothing on stdout, and their
-# message holds WANT_TEXT (simulate with the estimator's messages, ek and ct, which the text
-# names); with --allow-unbuildable both run.
+# message holds WANT_TEXT (with the study's messages, ek and ct, which the text names); with
+# --allow-unbuildable both run.
 refuse() {
     want=$1
     shift
-    for cmd in estimate "simulate --messages estimate"; do
-        # shellcheck disable=SC2086 # the command and its option split on purpose
-        $cli $cmd "$@" > "$out" 2> "$err" < /dev/null
+    for cmd in estimate simulate; do
+        "$cli" "$cmd" --protocol study "$@" > "$out" 2> "$err" < /dev/null
         rc=$?
         if [ "$rc" -ne 2 ] || [ -s "$out" ] || ! grep -q -- "$want" "$err"; then
             fail "pqpan $cmd $*: exit $rc, want 2 with '$want'"; cat "$err"
         fi
-        # shellcheck disable=SC2086
-        $cli $cmd "$@" --allow-unbuildable > "$out" 2> "$err" < /dev/null ||
+        "$cli" "$cmd" --protocol study "$@" --allow-unbuildable > "$out" 2> "$err" < /dev/null ||
             fail "pqpan $cmd $* --allow-unbuildable: exit $?: $(cat "$err")"
     done
 }
@@ -87,14 +85,13 @@ accept
 accept --transfer notify/write-cmd --keygen-side central
 accept --transfer indicate/long-write --att-mtu 247
 accept --transfer study --keygen-side central --gatt-server central
-# pqpan's protocol: estimate's --protocol pqpan, simulate's default messages (--messages pqke)
-accept --transfer notify/write-req --keygen-side central --kem ML-KEM-512
-# simulate's real protocol names its messages
-"$cli" simulate --transfer notify --keygen-side central > "$out" 2> "$err" < /dev/null
-grep -q "the central, the GATT client, would send INIT and FIN by notifications" "$err" ||
-    fail "simulate (pqke) --transfer notify --keygen-side central: $(cat "$err")"
-"$cli" estimate --protocol pqpan --transfer notify/write-req --keygen-side central \
-    --kem ML-KEM-512 > "$out" 2> "$err" || fail "pqpan estimate --protocol pqpan: exit $?: $(cat "$err")"
+accept --protocol study --transfer notify/write-req --keygen-side central --kem ML-KEM-512
+# pqpan's protocol (the default) names its messages
+for cmd in estimate simulate; do
+    "$cli" "$cmd" --transfer notify --keygen-side central > "$out" 2> "$err" < /dev/null
+    grep -q "the central, the GATT client, would send INIT and FIN by notifications" "$err" ||
+        fail "$cmd --transfer notify --keygen-side central: $(cat "$err")"
+done
 
 # sweep: every row kept, the unbuildable ones with their reason and no figures (a quoted
 # CSV field, its commas kept: the reason is reduced to its first word before splitting).

@@ -51,17 +51,17 @@ unwritable reproduce --out /nonexistent/x
 unwritable simulate --trace /nonexistent/x
 unwritable simulate --pcap /nonexistent/x
 unwritable simulate --link 802154 --pcap /nonexistent/x
-unwritable calibrate --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --out /nonexistent/x
-unwritable calibrate --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --out "$work"
+unwritable calibrate --protocol study --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --out /nonexistent/x
+unwritable calibrate --protocol study --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --out "$work"
 
 # calibrate never writes a γ that estimate would refuse.
-"$cli" calibrate --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --baseline-ua 1e9 \
+"$cli" calibrate --protocol study --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --baseline-ua 1e9 \
     --out "$work/cal.json" > /dev/null 2> "$work/stderr"
 rc=$?
 [ "$rc" -eq 1 ] || fail "calibrate --baseline-ua 1e9: exit $rc, want 1"
 [ ! -e "$work/cal.json" ] || fail "calibrate --baseline-ua 1e9: wrote a calibration with γ <= 0"
 grep -q 'not writing' "$work/stderr" || fail "calibrate --baseline-ua 1e9: no reason given"
-"$cli" calibrate --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --out "$work/cal.json" \
+"$cli" calibrate --protocol study --trace "$src/tests/fixtures/calibrate/peripheral_1.csv" --out "$work/cal.json" \
     > /dev/null 2>&1 || fail "calibrate --out: exit $?"
 "$cli" estimate --calibration "$work/cal.json" > /dev/null 2>&1 ||
     fail "estimate rejects the calibration file calibrate wrote"

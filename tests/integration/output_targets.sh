@@ -46,7 +46,7 @@ produce() {
     pcap) set -- simulate --seed 1 --pcap "$path" ;;
     trace) set -- simulate --seed 1 --trace "$path" ;;
     pcap154) set -- simulate --link 802154 --seed 1 --pcap "$path" ;;
-    calibration) set -- calibrate --trace "$fixture" --out "$path" ;;
+    calibration) set -- calibrate --protocol study --trace "$fixture" --out "$path" ;;
     sweep) set -- sweep "${sweep_args[@]}" --out "$path" ;;
     merge) set -- sweep merge --out "$path" "$work/shard1.csv" "$work/shard2.csv" ;;
     esac

@@ -1,6 +1,7 @@
 #!/bin/sh
 # pqpan reproduce's two readings against what they claim to be.
-# - defaults: every row equals `pqpan estimate` of the same configuration (one model).
+# - defaults: every row equals `pqpan estimate --protocol study` of the same configuration (one
+#   model; reproduce runs the study's protocol).
 # - study: same PDUs and TX/RX times as defaults; T_IFS = one per PDU sent (pdus_tx x
 #   150 us, Core v5.4 Vol 6 Part B §4.1.1); and the bits energy recomputed by hand from
 #   the nRF52840 PS radio-only currents (TX 0 dBm 4.8 mA, RX 1M 4.6 mA, T_IFS at RX),
@@ -14,9 +15,11 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 for kem in ML-KEM-512 ML-KEM-768 ML-KEM-1024 LESC-P256; do
     for ll in 27 251; do
-        "$cli" estimate --kem "$kem" --ll-octets "$ll" --format csv | tail -n +2 > "$tmp/e" ||
+        "$cli" estimate --protocol study --kem "$kem" --ll-octets "$ll" --format csv | tail -n +2 > "$tmp/e" ||
             { echo "estimate $kem LL $ll failed"; exit 1; }
-        awk -F, -v kem="$kem" -v ll="$ll" '$1 == "defaults" && $3 == kem && $7 == ll' "$tmp/r.csv" |
+        awk -F, -v kem="$kem" -v ll="$ll" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["reading"] == "defaults" && $c["kem"] == kem && $c["ll_octets"] == ll' "$tmp/r.csv" |
             cut -d, -f2- > "$tmp/d"
         cmp -s "$tmp/e" "$tmp/d" || { echo "defaults $kem LL $ll differs from estimate:"; diff "$tmp/e" "$tmp/d"; status=1; }
     done

@@ -151,9 +151,7 @@ for row in 2 3 4 5; do
         NR == 1 { nh = split_csv($0, h) }
         NR == row { split_csv($0, v); for (k = 1; k <= nh; k++) s[h[k]] = v[k]
             print s["in_ll_octets"], s["in_protocol"], s["sim_seed"], s["sim_total_energy_mean_uj"], s["sim_latency_p50_ms"] }' "$work/per.csv")
-    msgs=pqke
-    [ "$2" = study ] && msgs=estimate
-    "$cli" simulate --kem ML-KEM-768 --ll-octets "$1" --messages $msgs --per 0.05 --seed "$3" \
+    "$cli" simulate --kem ML-KEM-768 --ll-octets "$1" --protocol "$2" --per 0.05 --seed "$3" \
         --format csv > "$work/sim.csv" || true
     got=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "e_total_events_uj") c = i } $1 == "total" { print $c }' "$work/sim.csv")
     [ "$got" = "$4" ] || fail "--per row $row: simulate --seed $3 gives $got uJ, the sweep $4"

@@ -266,12 +266,19 @@ static void test_ledger_airtime(void **state)
     assert_int_equal(bits[1].bytes_tx, 4 * 261 + 225);
 }
 
-/* The study's defaults without the set-up a test is not about: no advertising, feature
+/* The defaults with the study's protocol (raw ek and ct): the study's preset. */
+static void study_config(struct pqpan_ble_config *cfg)
+{
+    pqpan_ble_config_default(cfg);
+    cfg->protocol = PQPAN_BLE_PROTO_STUDY;
+}
+
+/* The study's preset without the set-up a test is not about: no advertising, feature
  * exchange, parameter update or discovery (the connection and the PHY / length / MTU
  * procedures stay). */
 static void exchange_config(struct pqpan_ble_config *cfg)
 {
-    pqpan_ble_config_default(cfg);
+    study_config(cfg);
     cfg->adv_interval_ns = 0u;
     cfg->features = 0;
     cfg->conn_update = 0;
@@ -296,7 +303,7 @@ static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 0, 327
  * next anchor (no idle events). ATT_MTU 403 > 23 → one MTU exchange (2 events) in the
  * negotiation; LL 27 → no LL_LENGTH_REQ. The latency (KeyGen start → Decaps end)
  * 530.571 ms is the packet simulator's for the same configuration (`pqpan simulate
- * --messages estimate`, src/sim/, an independent event-by-event implementation). */
+ * --protocol study`, src/sim/, an independent event-by-event implementation). */
 static void test_estimate_study(void **state)
 {
     struct pqpan_ble_config cfg;
@@ -340,7 +347,7 @@ static void test_bits_ifs_rules(void **state)
     (void)state;
     assert_string_equal(pqpan_ble_bits_ifs_name(PQPAN_BLE_BITS_IFS_EACH), "each");
     assert_string_equal(pqpan_ble_bits_ifs_name(PQPAN_BLE_BITS_IFS_PER_PDU_SENT), "per-pdu-sent");
-    pqpan_ble_config_default(&cfg);
+    study_config(&cfg);
     assert_int_equal(cfg.bits_ifs, PQPAN_BLE_BITS_IFS_EACH);
     assert_int_equal(pqpan_ble_estimate_pqke(&each, &cfg, &nrf, cycles), PQPAN_OK);
     cfg.bits_ifs = PQPAN_BLE_BITS_IFS_PER_PDU_SENT;

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "pqpan/ble.h"
+#include "pqpan/defaults.h"
 #include "pqpan/sig.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
@@ -112,11 +113,13 @@ static void variant(struct pqpan_ble_config *cfg, int v)
     cfg->encrypted = v == 3;
     cfg->protocol = v == 3 || v == 10 ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
     cfg->max_tx_time_us = v == 3 ? 1000u : 0u;
-    cfg->adv_interval_ns = v == 4 ? 0u : v == 9 ? 1000000000u : PQPAN_BLE_ADV_INTERVAL_DEFAULT_NS;
+    cfg->adv_interval_ns = v == 4   ? 0u
+                           : v == 9 ? 1000000000u
+                                    : pqpan_default_ms_ns(PQPAN_DEFAULT_ADV_INTERVAL_MS);
     cfg->features = v != 5;
     cfg->discovery = v != 6;
     cfg->conn_update = v != 7;
-    cfg->idle_ci_ns = v == 8 ? cfg->ci_ns : PQPAN_BLE_IDLE_CI_DEFAULT_NS;
+    cfg->idle_ci_ns = v == 8 ? cfg->ci_ns : pqpan_default_ms_ns(PQPAN_DEFAULT_INITIAL_CI_MS);
     cfg->pqke_mode = v == 10 ? PQPAN_PQKE_MODE_KEM_AUTH : PQPAN_PQKE_MODE_NONE;
     cfg->bits_ifs = v == 11 ? PQPAN_BLE_BITS_IFS_PER_PDU_SENT : PQPAN_BLE_BITS_IFS_EACH;
     cfg->gatt_server = v == 12 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
@@ -347,6 +350,7 @@ static void test_exchange_key(void **state)
     memcpy(cyc, cycles, sizeof cyc);
     pqpan_ble_estimate_cache_init(cache);
     pqpan_ble_config_default(&cfg);
+    cfg.protocol = PQPAN_BLE_PROTO_STUDY;
     both_transfers(&cfg, PQPAN_BLE_NOTIFY);
     cfg.ci_ns = 75000000u; /* each computation ends before the next event (none suspended) */
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);

@@ -146,9 +146,21 @@ static void test_csv_period_row(void **state)
     assert_non_null(strstr(out, ",period,,1000000.000,22.515,22.514919\n"));
 }
 
+/* Without --poll-ms the device polls at the idle link's interval, --idle-ci-ms's default
+ * (include/pqpan/defaults.h): the one idle rhythm of idle and advise. */
+static void test_default_period(void **state)
+{
+    static char *no_period[] = {"idle", "--link", "802154", "--format", "csv"};
+    char want[64];
+    (void)state;
+    assert_int_equal(run(5, no_period), EXIT_OK);
+    snprintf(want, sizeof want, "\n%.3f,none,",
+             (double)pqpan_default_ms_ns(PQPAN_DEFAULT_IDLE_CI_MS) * 1e-6);
+    assert_non_null(strstr(out, want));
+}
+
 static void test_bad_requests(void **state)
 {
-    static char *no_period[] = {"idle", "--link", "802154"};
     static char *too_short[] = {"idle", "--link", "802154", "--poll-ms", "3"};
     static char *kem[] = {"idle", "--link", "802154", "--poll-ms", "10", "--kem", "ML-KEM-512"};
     static char *level4[] = {"idle", "--link", "802154", "--poll-ms", "10", "--mac-security", "enc"};
@@ -160,7 +172,6 @@ static void test_bad_requests(void **state)
                                FIXTURES "profiles/bad_section_wake_cpu.json"};
     static char *ok[] = {"idle", "--link", "802154", "--poll-ms", "10"};
     (void)state;
-    assert_int_equal(run(3, no_period), EXIT_USAGE);
     assert_int_equal(run(5, too_short), EXIT_USAGE); /* 3 ms < 4.444 ms active */
     assert_int_equal(out[0], '\0');
     assert_int_equal(run(7, kem), EXIT_USAGE);
@@ -177,6 +188,7 @@ int main(void)
         cmocka_unit_test(test_json_thread_like_poll),
         cmocka_unit_test(test_json_backoff_asleep),
         cmocka_unit_test(test_csv_period_row),
+        cmocka_unit_test(test_default_period),
         cmocka_unit_test(test_bad_requests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -231,12 +231,13 @@ static void test_names_unique_per_command(void **state)
 static void check_default(const struct cli_opt_table *t, const struct cli_opt *o)
 {
     unsigned char fresh[STRUCT_MAX], parsed[STRUCT_MAX];
+    const char *def = cli_opt_default(o);
     int i;
-    if (o->def == NULL) {
+    if (def == NULL) {
         return;
     }
     init_zeroed(t, fresh);
-    assert_int_equal(take(t, o, o->def, parsed, &i), 1);
+    assert_int_equal(take(t, o, def, parsed, &i), 1);
     if (o->store == CLI_STORE_STR) {
         const char *a, *b;
         memcpy(&a, fresh + o->offset, sizeof a);
@@ -248,7 +249,7 @@ static void check_default(const struct cli_opt_table *t, const struct cli_opt *o
     release(t, fresh);
     release(t, parsed);
     if (i != 0) {
-        fail_msg("%s %s: the stated default is not the initial value", o->name, o->def);
+        fail_msg("%s %s: the stated default is not the initial value", o->name, def);
     }
 }
 
@@ -352,18 +353,19 @@ static void check_assignment(const struct cli_opt_table *t, const struct cli_opt
 {
     unsigned char a[STRUCT_MAX], b[STRUCT_MAX];
     char joined[128], *argv[2], *split[5];
+    const char *def = cli_opt_default(o);
     int i = 1, argc;
-    if (o->def == NULL || o->kind == CLI_OPT_FLAG) {
+    if (def == NULL || o->kind == CLI_OPT_FLAG) {
         return;
     }
-    snprintf(joined, sizeof joined, "%s=%s", o->name, o->def);
+    snprintf(joined, sizeof joined, "%s=%s", o->name, def);
     argv[0] = (char *)"test";
     argv[1] = joined;
     argc = cli_split_assignments(2, argv, split);
     assert_int_equal(argc, 3);
     init_zeroed(t, a);
     assert_int_equal(cli_opt_take(t, a, "test", argc, split, &i), 1);
-    assert_int_equal(take(t, o, o->def, b, &i), 1);
+    assert_int_equal(take(t, o, def, b, &i), 1);
     if (o->store == CLI_STORE_STR) {
         memcpy(a + o->offset, b + o->offset, sizeof(char *));
     }

@@ -18,6 +18,7 @@
 
 #include "pqpan/ble.h"
 #include "pqpan/energy.h"
+#include "pqpan/defaults.h"
 #include "pqpan/io.h"
 
 #define FIXTURES PQPAN_SOURCE_DIR "/tests/fixtures/"
@@ -47,7 +48,9 @@ static void test_nrf52840_figures(void **state)
     char err[PQPAN_IO_ERR_MAX];
     double ua;
     (void)state;
-    assert_int_equal(pqpan_io_profile_load(&p, NULL, PQPAN_IO_DEFAULT_PROFILE, err, sizeof err), PQPAN_OK);
+    assert_int_equal(
+        pqpan_io_profile_load(&p, NULL, pqpan_default_value(PQPAN_DEFAULT_PROFILE), err, sizeof err),
+        PQPAN_OK);
     assert_true(p.supply_v == 3.0);
     assert_int_equal(p.cpu_hz, 64000000);
     assert_true(p.cpu_ua == 3300.0);
@@ -89,7 +92,9 @@ static void test_ble_device_from_profile(void **state)
     struct pqpan_ble_device fast, normal;
     char err[PQPAN_IO_ERR_MAX];
     (void)state;
-    assert_int_equal(pqpan_io_profile_load(&p, NULL, PQPAN_IO_DEFAULT_PROFILE, err, sizeof err), PQPAN_OK);
+    assert_int_equal(
+        pqpan_io_profile_load(&p, NULL, pqpan_default_value(PQPAN_DEFAULT_PROFILE), err, sizeof err),
+        PQPAN_OK);
     assert_int_equal(pqpan_ble_device_from_profile(&fast, &p, 0), PQPAN_OK);
     assert_int_equal(pqpan_ble_device_from_profile(&normal, &p, 1), PQPAN_OK);
     assert_int_equal(fast.cpu_hz, 64000000);

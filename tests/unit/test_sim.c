@@ -14,9 +14,11 @@
 
 /* The defaults (the whole set-up on), the advertising phase pinned to the estimator's
  * expected case (pqpan_ble_adv_mean). */
+/* The defaults with the study's raw messages, which the synthetic application sends. */
 static void base_config(struct pqpan_sim_config *c)
 {
     pqpan_sim_config_default(c);
+    c->ble.protocol = PQPAN_BLE_PROTO_STUDY;
     pqpan_ble_adv_mean(c->ble.adv_interval_ns, &c->adv_scan_channel, &c->adv_wait_ns);
     c->dev.cpu_hz = 64000000u;
     c->dev.hfxo_start_ns = 400000u;

@@ -85,13 +85,11 @@ function without(args, opt) {
 }
 
 // The timeline's summary against the native packet simulator for the same options
-// (`pqpan simulate`: the estimator's messages for --protocol study, the real PQKE for
-// pqpan, the LE SC pairing for LESC-P256; the advertising phase's expected case, as the
-// page runs it).
+// (`pqpan simulate`, which takes estimate's --protocol: the study's raw messages for
+// study, the real PQKE for pqpan, the LE SC pairing for LESC-P256; the advertising phase's
+// expected case, as the page runs it).
 function checkTimeline(check, name, args, summary) {
-  const raw = args[args.indexOf('--protocol') + 1] === 'study' && !args.includes('LESC-P256');
-  const simArgs = without(args, '--protocol').concat(['--messages', raw ? 'estimate' : 'pqke',
-    '--adv-case', 'mean', '--format', 'json']);
+  const simArgs = args.concat(['--adv-case', 'mean', '--format', 'json']);
   const r = spawnSync(pqpan, ['simulate'].concat(simArgs), { encoding: 'utf8' });
   check(name + ': timeline = pqpan simulate ' + simArgs.join(' '), () => {
     // Exit 1: the simulated exchange failed (its result says why, as the page does).
@@ -155,6 +153,26 @@ async function main() {
     await page.setViewport({ width: 1200, height: 900 });
     await page.goto(origin + '/index.html', { waitUntil: 'load' });
     await page.waitForFunction(() => document.body.dataset.state === 'ready', { timeout: 60000 });
+
+    // The controls start from the CLI's defaults (the library's table): every control
+    // named as an option of estimate holds that option's default in `pqpan help --json`.
+    const help = JSON.parse(execFileSync(pqpan, ['help', '--json'], { encoding: 'utf8' }));
+    const estimateDefaults = {};
+    for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
+      for (const o of g.table.options) {
+        if (o.default !== null) estimateDefaults[o.name.replace(/^--/, '')] = o.default;
+      }
+    }
+    const startValues = await page.$$eval('#controls select, #controls input', (els) =>
+      els.filter((e) => e.type !== 'file').map((e) => [e.id, e.value]));
+    let defaulted = 0;
+    for (const [id, value] of startValues) {
+      if (!(id in estimateDefaults)) continue;
+      defaulted++;
+      check('control ' + id + ' starts at the default ' + estimateDefaults[id],
+        () => assert.strictEqual(value, estimateDefaults[id]));
+    }
+    check('controls with a default', () => assert.ok(defaulted >= 12, 'only ' + defaulted));
 
     // Every control has a label.
     const unlabelled = await page.$$eval('select, input', (els) =>

@@ -28,6 +28,7 @@
   let err = [];
   let profileFigures = {};   // profile name or path -> {field: figure}
   let userProfiles = 0;
+  let txDefault = '';        // --tx-dbm's default (applyDefaults)
 
   // Runs one pqpan command line; returns its exit code, stdout and stderr.
   function run(args) {
@@ -116,7 +117,7 @@
   function fillTxLevels() {
     const figs = profileFigures[$('profile').value] || {};
     const sel = $('tx-dbm');
-    const keep = sel.value === '' ? '0' : sel.value;
+    const keep = sel.value === '' ? txDefault : sel.value;
     const table = $('currents').value === 'radio-only' ? 'radio_only' : 'system';
     const pattern = isLowpan() ? new RegExp('^ieee802154\\.tx_ua\\.' + table + '\\.(-?\\d+)dbm$')
       : new RegExp('^currents\\.' + table + '\\.tx_ua\\.(-?\\d+)dbm$');
@@ -168,7 +169,7 @@
     lines.comm_share_events_pct = ['communication / total, events accounting'];
     lines.pdus_rx = lines.pdus_tx;
     lines.conn_events = ['every connection event from the connection\'s first to the exchange\'s last, idle ones included (docs/MODEL.md "Connection events: the count")'];
-    lines.data_frames_tx = ['the 6LoWPAN fragmentation of INIT / RESP / FIN (and numeric mode'\''s REVEAL) (RFC 4944, RFC 6282)'];
+    lines.data_frames_tx = ['the 6LoWPAN fragmentation of INIT / RESP / FIN (and numeric mode\'s REVEAL) (RFC 4944, RFC 6282)'];
     lines.acks_tx = lines.data_frames_tx;
     return (lines[field] || [field]).join('\n');
   }
@@ -309,8 +310,8 @@
       ' connection events in the whole run, simulated latency ' + tl.latency_ms.toFixed(3) +
       ' ms; status ' + tl.status + '. Blue: data PDUs, grey: empty, orange: LL control and advertising, bars: crypto operations. ' +
       ($('kem').value === 'LESC-P256' ? 'Messages: the LE Secure Connections pairing over SMP.'
-        : $('protocol').value === 'study' ? 'Messages: the estimator\'s (simulate --messages estimate).'
-          : 'Messages: the real PQKE (simulate --messages pqke).')));
+        : $('protocol').value === 'study' ? 'Messages: the study\'s raw ek and ct (simulate --protocol study).'
+          : 'Messages: the real PQKE (simulate --protocol pqpan).')));
   }
 
   function renderCurve(curve, est) {
@@ -463,6 +464,22 @@
 
   // ---- start -----------------------------------------------------------------------
 
+  // The controls start from the CLI's defaults (`pqpan help --json`: the library's table
+  // of defaults, docs/CLI.md "Defaults"): a control whose id names an option of estimate
+  // takes that option's default value.
+  function applyDefaults() {
+    const help = JSON.parse(run(['help', '--json']).out);
+    const estimate = help.commands.find((c) => c.name === 'estimate');
+    for (const g of estimate.groups) {
+      for (const o of g.table.options) {
+        const control = $(o.name.replace(/^--/, ''));
+        if (o.default === null || !control || control.type === 'file') continue;
+        if (o.name === '--tx-dbm') txDefault = o.default;
+        control.value = o.default;
+      }
+    }
+  }
+
   function start() {
     const v = run(['--version']);
     $('version').textContent = v.out.trim().replace(/^pqpan\s*/, '');
@@ -471,7 +488,8 @@
       $('profile').appendChild(el('option', { value: p.name }, p.name + ': ' + p.description));
       loadProfileFigures(p.name);
     }
-    $('profile').value = 'nrf52840';
+    applyDefaults();
+    syncControls();
     fillTxLevels();
     $('controls').addEventListener('change', (e) => {
       if (e.target.id === 'profile-file') return;
