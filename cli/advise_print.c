@@ -502,8 +502,9 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
            (o->links & ADV_LINK_BLE) ? "estimate's \"exchange on an open link, events\"\n"
                                        "    (e_exchange_events_uj: every state of the exchange, no "
                                        "gamma_comm)"
-                                     : "estimate --link 802154's events accounting of the\n"
-                                       "    exchange (every state, no gamma_comm)",
+                                     : "estimate --link 802154's \"total, all states\"\n"
+                                       "    (e_total_events_uj: every state of the exchange, no "
+                                       "gamma_comm)",
            (o->links & ADV_LINK_BLE) ? " + the BLE link switch there and back" : "",
            o->links == ADV_LINK_802154         ? ", the sleepy end device"
            : o->battery == ADV_BATTERY_CENTRAL ? ", the BLE central"

@@ -200,6 +200,26 @@ async function main() {
         });
         compared++;
       }
+      // Each figure under the CLI's name for it: its row label is a row of `pqpan estimate`'s
+      // table for the same options (µ written u there).
+      const labels = await page.$$eval('#figures tbody th[data-field]', (ths) => ths.map((th) => th.textContent));
+      const table = spawnSync(pqpan, ['estimate'].concat(args), { encoding: 'utf8' }).stdout.split('\n');
+      for (const label of labels) {
+        check('grid ' + k + ': "' + label + '" is the CLI\'s name', () => assert.ok(
+          table.some((line) => line.startsWith(label.replace('µ', 'u') + ' ')), label));
+      }
+      if (args.includes('802154')) {
+        // 802.15.4 keeps the authentication verdict BLE has (the page dropped it before)
+        const auth = await page.$eval('[data-verdict="authentication"]', (li) => li.textContent).catch(() => '');
+        const mode = json.sides[0].auth;
+        check('grid ' + k + ': 802.15.4 says what ' + mode + ' authenticates', () => assert.ok(
+          mode === 'none' ? auth.startsWith('NOT authenticated') : auth.includes('(' + mode + ')'), auth));
+      }
+      if (k === 0) {
+        const ranked = await page.$eval('[data-verdict="ranked"]', (li) => li.textContent).catch(() => '');
+        check('the page says which figure advise ranks by', () =>
+          assert.ok(ranked.includes('"exchange on an open link, events"'), ranked));
+      }
       const isBle = !args.includes('802154');
       if (isBle) {
         const summary = await page.$eval('#timeline-summary', (e) => Object.assign({}, e.dataset)).catch(() => null);

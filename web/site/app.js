@@ -6,14 +6,18 @@
 (function () {
   const SVG = 'http://www.w3.org/2000/svg';
   // The figures of the table: estimate's JSON field, label, digits as the CLI prints them.
+  // The figures of the table: [field, its CLI table label on BLE, digits, on 802.15.4 if
+  // other]; the labels are the CLI's (cli/ble_model.c, cli/lowpan_model.c field tables),
+  // so one energy figure has one name in every command and here.
   const FIGURES = [
     ['e_comp_uj', 'computation (µJ)', 3],
-    ['e_comm_uj', 'communication, bits accounting (µJ)', 3],
-    ['e_total_uj', 'total, bits accounting (µJ)', 3],
+    ['e_comm_uj', 'communication, bits (µJ)', 3],
+    ['e_total_uj', 'total, bits (µJ)', 3],
     ['comm_share_pct', 'communication share, bits (%)', 1],
-    ['e_comm_events_uj', 'communication, events accounting (µJ)', 3],
-    ['e_total_events_uj', 'total, events accounting (µJ)', 3],
-    ['comm_share_events_pct', 'communication share, events (%)', 1],
+    ['e_comm_events_uj', 'communication, events (µJ)', 3, 'communication, all states (µJ)'],
+    ['e_total_events_uj', 'total, events (µJ)', 3, 'total, all states (µJ)'],
+    ['comm_share_events_pct', 'communication share, events (%)', 1, 'communication share, all states (%)'],
+    ['e_exchange_events_uj', 'exchange on an open link, events (µJ)', 3],
     ['latency_ms', 'latency (ms)', 3],
     ['pdus_tx', 'LL PDUs sent, exchange', 0],
     ['pdus_rx', 'LL PDUs received, exchange', 0],
@@ -200,10 +204,11 @@
     for (const s of sides) thead.appendChild(el('th', { scope: 'col' }, s));
     const body = $('figures').tBodies[0];
     body.textContent = '';
-    for (const [field, label, digits] of FIGURES) {
+    const lowpan = est.link === '802154';
+    for (const [field, bleLabel, digits, lowpanLabel] of FIGURES) {
       if (!(field in est.sides[0])) continue;
       const tr = el('tr');
-      tr.appendChild(el('th', { scope: 'row' }, label));
+      tr.appendChild(el('th', { scope: 'row', 'data-field': field }, lowpan && lowpanLabel ? lowpanLabel : bleLabel));
       const src = sourceOf(field, est);
       for (const side of est.sides) {
         const td = el('td', { 'data-side': side.side, 'data-field': field, title: src, tabindex: '0' },
@@ -230,6 +235,11 @@
             : 'authenticates the responder only (' + verdicts.auth + ')';
       add('authentication', text, 'pqpan_pqke_mode_authenticates_responder / _initiator (include/pqpan/pqke.h, docs/PROTOCOL.md)');
     }
+    add('ranked', 'pqpan advise ranks by ' + (est.link === '802154'
+      ? '"total, all states" (the device\'s, no gamma_comm)'
+      : '"exchange on an open link, events" + the link switch there and back') +
+      ': a rekey runs on a link that is up, with no advertising or set-up',
+    'advise\'s objective (pqpan help advise, docs/CLI.md "advise"); "total, bits" is the study\'s accounting, "total, events" adds the set-up');
     add('share', (total.comm_share_pct >= 50 ? 'communication dominates: ' : 'computation dominates: ') +
       total.comm_share_pct.toFixed(1) + ' % of the energy is communication (bits accounting), ' +
       total.comm_share_events_pct.toFixed(1) + ' % (events accounting)', 'comm_share_pct, comm_share_events_pct of the total');
@@ -401,11 +411,11 @@
       $('message').textContent = '';
       const est = JSON.parse(r.out);
       renderTable(est);
-      let verdicts = null;
-      if (!isLowpan()) {
-        const v = run(['web-verdicts'].concat(args));
-        if (v.rc === 0) verdicts = JSON.parse(v.out);
-      }
+      // What the exchange authenticates, from the library (web-verdicts): over 802.15.4 the
+      // exchange is pqpan's protocol in the mode the estimate names.
+      const v = run(['web-verdicts'].concat(isLowpan()
+        ? ['--protocol', 'pqpan', '--auth', est.sides[0].auth] : args));
+      const verdicts = v.rc === 0 ? JSON.parse(v.out) : null;
       renderVerdicts(est, verdicts);
       renderBars(est);
       if (isLowpan()) {
