@@ -1,8 +1,8 @@
 /* Estimator throughput, configurations per second of CPU time on one core (issue 12:
  * target >= 10 million for `pqpan sweep`'s BLE estimator; DESIGN.md: >= 1 million). A grid
  * in the shape of a sweep (device timing × protocol × KEM level × PHY × LL octets ×
- * ATT_MTU × interval × transfer × keygen side, the last varying fastest as in `pqpan
- * sweep`), every configuration evaluated once per pass, so no estimate is asked for twice:
+ * ATT_MTU × interval × transfer (every --transfer choice, pqpan_ble_transfer_choice, as
+ * `--transfer all`) × keygen side, the last varying fastest as in `pqpan sweep`), every configuration evaluated once per pass, so no estimate is asked for twice:
  * by the plain pqpan_ble_estimate_pqke, by pqpan_ble_estimate_pqke_cached (the memo,
  * copied out) and by pqpan_ble_estimate_pqke_memo (the memo's own estimate), each memo
  * empty at its pass's start, in turn, best of PASSES each; the ratios are to the plain
@@ -47,7 +47,7 @@ static const uint32_t mtus[] = {23, 247, 403, 517};
 enum { D_DEV, D_PROTO, D_KEM, D_PHY, D_LL, D_MTU, D_CI, D_TRANSFER, D_SIDE, D_COUNT };
 static const uint64_t dim[D_COUNT] = {2, 2, PQPAN_KEM_COUNT, PQPAN_BLE_PHY_COUNT, N_LL,
                                       sizeof mtus / sizeof mtus[0], N_CI,
-                                      PQPAN_BLE_TRANSFER_COUNT, 2};
+                                      PQPAN_BLE_TRANSFER_CHOICES, 2};
 
 /* The grid is walked as an odometer: v[d] is the configuration's value number in dimension
  * d, and only the fields of the dimensions that moved are set (no division per
@@ -77,7 +77,8 @@ static void set_dim(struct pqpan_ble_config *cfg, int d, uint64_t x)
         cfg->ci_ns = 7500000u * (x + 1u);
         break;
     case D_TRANSFER:
-        cfg->transfer = (enum pqpan_ble_transfer)x;
+        (void)pqpan_ble_transfer_choice((unsigned)x, &cfg->server_transfer,
+                                        &cfg->client_transfer);
         break;
     case D_SIDE:
         cfg->keygen_side = (enum pqpan_ble_role)x;
@@ -190,8 +191,8 @@ int main(void)
            "%d PHYs x LL 27..251:8 x ATT_MTU 23,247,403,517 x CI 7.5..150:7.5 ms x %d "
            "transfers x 2 keygen sides), each once per pass; CPU time of one core, best of %d "
            "passes each\n",
-           (unsigned long long)n, PQPAN_KEM_COUNT, PQPAN_BLE_PHY_COUNT, PQPAN_BLE_TRANSFER_COUNT,
-           PASSES);
+           (unsigned long long)n, PQPAN_KEM_COUNT, PQPAN_BLE_PHY_COUNT,
+           PQPAN_BLE_TRANSFER_CHOICES, PASSES);
     for (k = 0; k < PATH_COUNT; k++) {
         printf("estimator: %s: %.3f s = %.0f configurations/s = %.2fx plain\n", path_names[k],
                best[k], (double)n / best[k], best[PLAIN] / best[k]);

@@ -39,7 +39,8 @@ int main(void)
     int runs = 0;
     pqpan_sim_config_default(&c);
     c.dev.cpu_hz = 64000000u;
-    c.ble.transfer = PQPAN_BLE_NOTIFY;
+    c.ble.server_transfer = PQPAN_BLE_NOTIFY;
+    c.ble.client_transfer = PQPAN_BLE_WRITE_CMD;
     c.ble.att_mtu = 247u;
     c.ble.ll_octets = 27u;
     t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);

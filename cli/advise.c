@@ -34,10 +34,13 @@ void cli_advise_help(FILE *out)
             "the sig modes with --sig's ML-DSA set) x the peer's PHYs that both profiles price x LL payload\n"
             "27, 59, ..., 251 (steps of 32) up to --peer-max-ll-octets, that maximum and\n"
             "--idle-ll-octets x ATT_MTU 23, 55, ..., 503 (steps of 32) and 517, those <=\n"
-            "--peer-max-mtu, and --peer-max-mtu itself x the transfer methods notify, indicate,\n"
-            "write-req, write-cmd, long-write, study (the study transfer needs ATT_MTU >= 403) x\n"
-            "connection interval 7.5, 15, 30, 50, 100, 200, 500 ms and --idle-ci-ms x KeyGen on the\n"
-            "peripheral or the central (the MTU is set once per connection). 802.15.4:\n"
+            "--peer-max-mtu, and --peer-max-mtu itself x connection interval 7.5, 15, 30, 50,\n"
+            "100, 200, 500 ms and --idle-ci-ms x the ways GATT can send the messages (Core v5.4\n"
+            "Vol 3 Part G §2.2: the peripheral is the GATT server, which notifies or indicates,\n"
+            "the central the client, which writes): --transfer SERVER/CLIENT, SERVER notify or\n"
+            "indicate, CLIENT write-req, write-cmd or long-write, with KeyGen on the peripheral or\n"
+            "the central, and the study's preset (needs ATT_MTU >= 403) with KeyGen on the\n"
+            "peripheral (the MTU is set once per connection). 802.15.4:\n"
             "ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the device or its\n"
             "parent (x the --auth modes). Every configuration is run; the recommendation is the\n"
             "optimum of this space, ties broken by the time to key.\n\n"
@@ -103,7 +106,7 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     struct advise_cfg cfg;
     struct advise_eval ev;
     struct cli_msg msg;
-    char d[160];
+    char d[ADV_DESCRIBE_MAX];
     if (!r->nearest_found) {
         fprintf(stderr, "pqpan %s: no configuration at NIST category >= %u runs on this link\n",
                 ADV_CMD, c->o->min_level);

@@ -107,8 +107,17 @@ int advise_parse_phys(const char *text, unsigned *mask);
 #define ADV_LL_MAX 12
 #define ADV_MTU_MAX 24
 #define ADV_CI_MAX 12
-#define ADV_TRANSFERS PQPAN_BLE_TRANSFER_COUNT
-#define ADV_KEYGEN 2
+
+/* How the exchange's messages go over GATT, with the peripheral as the GATT server (the
+ * study's roles): the --transfer choices (pqpan_ble_transfer_choice) and KeyGen sides that
+ * GATT can build (pqpan_ble_config_gatt_fault): each SERVER/CLIENT pair with KeyGen on
+ * either side, the study's preset with KeyGen on the peripheral. */
+#define ADV_SENDS_MAX (PQPAN_BLE_TRANSFER_CHOICES * 2)
+
+struct advise_send {
+    enum pqpan_ble_transfer server, client;
+    enum pqpan_ble_role keygen;
+};
 
 struct advise_grid {
     unsigned priced_phys;            /* the peer's PHYs that both profiles price */
@@ -146,7 +155,8 @@ struct advise_cfg {
     size_t i_phy, i_ll, i_ci;        /* indices into the grid */
     enum pqpan_ble_phy phy;
     uint32_t ll_octets, att_mtu;
-    enum pqpan_ble_transfer transfer;
+    size_t i_send;                   /* BLE: index into the ctx's sends */
+    enum pqpan_ble_transfer server_transfer, client_transfer;
     uint64_t ci_ns;
     enum pqpan_ble_role keygen;      /* the role index of the node running KeyGen (802.15.4:
                                         the initiator; the device has the battery's index) */
@@ -179,6 +189,8 @@ struct advise_ctx {
     uint32_t n_ble;                    /* ids 0..n_ble-1 are BLE, the next 802.15.4 */
     struct advise_variant variant[ADV_VARIANT_MAX]; /* the variants searched */
     size_t n_variant;
+    struct advise_send sends[ADV_SENDS_MAX]; /* BLE: the ways to send, n_sends of them */
+    size_t n_sends;
     unsigned sig[ADV_LEVELS];          /* the ML-DSA set of the sig modes per level */
     uint64_t cycles[ADV_LEVELS][ADV_VARIANT_MAX][PQPAN_OP_COUNT];
     uint32_t ek_bytes[ADV_LEVELS], ct_bytes[ADV_LEVELS];
@@ -238,11 +250,15 @@ int advise_eval_study(struct advise_eval *ev, const struct advise_ctx *c, int k,
 void advise_variant_name(char *buf, size_t len, const struct advise_ctx *c, int level, size_t v);
 
 /* Points kept for the energy/latency figure: per level, PHY, interval, transfer method and
- * KeyGen side the cheapest BLE configuration, then every 802.15.4 configuration. */
-#define ADV_GROUPS_BLE (ADV_LEVELS * PQPAN_BLE_PHY_COUNT * ADV_CI_MAX * ADV_TRANSFERS * ADV_KEYGEN)
+ * KeyGen side (way to send) the cheapest BLE configuration, then every 802.15.4
+ * configuration. */
+#define ADV_GROUPS_BLE (ADV_LEVELS * PQPAN_BLE_PHY_COUNT * ADV_CI_MAX * ADV_SENDS_MAX)
 #define ADV_GROUPS (ADV_GROUPS_BLE + ADV_802154_CONFIGS)
 
-/* One line describing configuration cfg ("LE 2M, LL 251, ..." or "802.15.4, ..."). */
+/* One line describing configuration cfg ("psk; LE 2M, LL 251, ..., notify/write-cmd, ...,
+ * KeyGen on the central; INIT and FIN: central writes (Write Commands); RESP: peripheral
+ * notifies" or "psk; 802.15.4, ..."), at most ADV_DESCRIBE_MAX octets with its NUL. */
+#define ADV_DESCRIBE_MAX 320
 void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
                      const struct advise_cfg *cfg);
 

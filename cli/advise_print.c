@@ -208,8 +208,8 @@ static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
     snprintf(buf + n, len - n, " --phy %s --ll-octets %u --att-mtu %u --transfer %s --ci-ms %.2f "
                                "--keygen-side %s",
              pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
-             pqpan_ble_transfer_name(cfg->transfer), (double)cfg->ci_ns * 1e-6,
-             role_name(cfg->keygen));
+             pqpan_ble_transfer_choice_name(cfg->server_transfer, cfg->client_transfer),
+             (double)cfg->ci_ns * 1e-6, role_name(cfg->keygen));
 }
 
 /* What the battery figure leaves out, or what it includes; short: for the answer block. */
@@ -319,7 +319,7 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
 {
     int dev = (int)c->dev_role;
     const struct pqpan_advise_battery *b = &w->bat[dev];
-    char d[192], text[512], more[512], line[1100];
+    char d[ADV_DESCRIBE_MAX], text[512], more[512], line[1100];
     advise_describe(d, sizeof d, c, &w->cfg);
     snprintf(line, sizeof line, "%s, %s (%s)", advise_kem_name(w->cfg.level), d,
              c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated"
@@ -478,11 +478,13 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
            r->feasible);
     if (o->links & ADV_LINK_BLE) {
         printf("    BLE: ML-KEM-512/768/1024 x %zu authentication variant(s) x %zu PHYs x LL %u..%u "
-               "(%zu values) x\n    ATT_MTU %u..%u (%zu values) x 6 transfer methods x CI "
-               "%.2f..%.2f ms (%zu values) x KeyGen\n    on either side; the link switched from the "
-               "idle settings and back when they differ\n",
-               c->n_variant, g->n_phy, g->ll[0], g->ll[g->n_ll - 1u], g->n_ll, g->mtu[0], g->mtu[g->n_mtu - 1u],
-               g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]), g->n_ci);
+               "(%zu values) x\n    ATT_MTU %u..%u (%zu values) x CI %.2f..%.2f ms (%zu values) x "
+               "%zu ways GATT can\n    send (the peripheral the server: it notifies or indicates, "
+               "the central writes; KeyGen\n    on either side); the link switched from the idle "
+               "settings and back when they differ\n",
+               c->n_variant, g->n_phy, g->ll[0], g->ll[g->n_ll - 1u], g->n_ll, g->mtu[0],
+               g->mtu[g->n_mtu - 1u], g->n_mtu, ms(g->ci_ns[0]), ms(g->ci_ns[g->n_ci - 1u]),
+               g->n_ci, c->n_sends);
     }
     if (o->links & ADV_LINK_802154) {
         printf("    802.15.4: ML-KEM-512/768/1024 x %zu authentication variant(s) x extended or "
@@ -538,7 +540,7 @@ static void print_configs(const struct advise_ctx *c, const struct advise_row *r
     size_t i;
     printf("\n%4s  %-11s  %s\n", "rank", "KEM", "configuration");
     for (i = 0; i < n; i++) {
-        char d[160];
+        char d[ADV_DESCRIBE_MAX];
         advise_describe(d, sizeof d, c, &rows[i].cfg);
         printf("%4zu  %-11s  %s\n", i + 1, advise_kem_name(rows[i].cfg.level), d);
     }
@@ -682,7 +684,7 @@ static int decision_of(struct advise_decision *d, const struct advise_ctx *c,
 static void print_decision_side(const struct advise_ctx *c, const char *what,
                                 const struct advise_row *w)
 {
-    char d[160];
+    char d[ADV_DESCRIBE_MAX];
     advise_describe(d, sizeof d, c, &w->cfg);
     printf("  cheapest %s: %s, %s\n    exchange %.3f uJ + switch %.3f uJ = %.3f uJ, time to "
            "key %.3f ms\n",
@@ -948,7 +950,8 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
         printf("\"link\": \"ble\", \"phy\": \"%s\", \"ll_octets\": %u, \"att_mtu\": %u, "
                "\"transfer\": \"%s\", \"ci_ms\": %.2f, \"keygen_side\": \"%s\",\n",
                pqpan_ble_phy_name(g->phy), g->ll_octets, g->att_mtu,
-               pqpan_ble_transfer_name(g->transfer), ms(g->ci_ns), role_name(g->keygen));
+               pqpan_ble_transfer_choice_name(g->server_transfer, g->client_transfer), ms(g->ci_ns),
+               role_name(g->keygen));
     }
     json_variant(c, w);
     printf("     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
@@ -1057,7 +1060,7 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
 static void json_decision_side(const struct advise_ctx *c, const char *name, int found,
                                const struct advise_row *w)
 {
-    char d[160];
+    char d[ADV_DESCRIBE_MAX];
     printf("    \"%s\": ", name);
     if (!found) {
         printf("null");

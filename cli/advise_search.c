@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "advise.h"
+#include "link_opts.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sig.h"
@@ -371,7 +372,34 @@ static int load_switches(struct advise_ctx *c)
     return EXIT_OK;
 }
 
-/* BLE: the PHYs, the idle connection, the grid and the switches to its points. */
+/* The ways to send (advise.h struct advise_send): every --transfer choice with KeyGen on
+ * the peripheral, then on the central, that GATT can build with the peripheral as the
+ * server (Core v5.4 Vol 3 Part G §2.2: only the server notifies or indicates, only the
+ * client writes). */
+static void load_sends(struct advise_ctx *c)
+{
+    static const enum pqpan_ble_role sides[2] = {PQPAN_BLE_PERIPHERAL, PQPAN_BLE_CENTRAL};
+    struct pqpan_ble_config cfg;
+    unsigned i;
+    int k;
+    pqpan_ble_config_default(&cfg);
+    c->n_sends = 0;
+    for (i = 0; pqpan_ble_transfer_choice(i, &cfg.server_transfer, &cfg.client_transfer) != NULL;
+         i++) {
+        for (k = 0; k < 2; k++) {
+            cfg.keygen_side = sides[k];
+            if (pqpan_ble_config_gatt_fault(&cfg, NULL) == PQPAN_BLE_GATT_OK) {
+                struct advise_send *w = &c->sends[c->n_sends++];
+                w->server = cfg.server_transfer;
+                w->client = cfg.client_transfer;
+                w->keygen = cfg.keygen_side;
+            }
+        }
+    }
+}
+
+/* BLE: the PHYs, the idle connection, the grid, the ways to send and the switches to the
+ * grid's points. */
 static int load_ble(struct advise_ctx *c)
 {
     const struct advise_grid *g = &c->grid;
@@ -381,9 +409,10 @@ static int load_ble(struct advise_ctx *c)
     }
     if (rc == EXIT_OK) {
         load_grid(c);
+        load_sends(c);
         rc = load_switches(c);
         c->n_ble = (uint32_t)(ADV_LEVELS * c->n_variant * g->n_phy * g->n_ll * g->n_mtu *
-                              ADV_TRANSFERS * g->n_ci * ADV_KEYGEN);
+                              g->n_ci * c->n_sends);
     }
     return rc;
 }
@@ -454,13 +483,14 @@ void advise_cfg_of(struct advise_cfg *cfg, const struct advise_ctx *c, uint32_t 
     }
     memset(cfg, 0, sizeof *cfg);
     cfg->link = ADV_LINK_BLE;
-    cfg->keygen = i % ADV_KEYGEN == 0 ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
-    i /= ADV_KEYGEN;
+    cfg->i_send = i % c->n_sends;
+    cfg->server_transfer = c->sends[cfg->i_send].server;
+    cfg->client_transfer = c->sends[cfg->i_send].client;
+    cfg->keygen = c->sends[cfg->i_send].keygen;
+    i /= c->n_sends;
     cfg->i_ci = i % g->n_ci;
     cfg->ci_ns = g->ci_ns[cfg->i_ci];
     i /= g->n_ci;
-    cfg->transfer = (enum pqpan_ble_transfer)(i % ADV_TRANSFERS);
-    i /= ADV_TRANSFERS;
     cfg->att_mtu = g->mtu[i % g->n_mtu];
     i /= g->n_mtu;
     cfg->i_ll = i % g->n_ll;
@@ -568,7 +598,8 @@ static void ble_config_of(struct pqpan_ble_config *bc, const struct advise_ctx *
     bc->phy = cfg->phy;
     bc->ll_octets = cfg->ll_octets;
     bc->att_mtu = cfg->att_mtu;
-    bc->transfer = cfg->transfer;
+    bc->server_transfer = cfg->server_transfer;
+    bc->client_transfer = cfg->client_transfer;
     bc->ci_ns = cfg->ci_ns;
     bc->keygen_side = cfg->keygen;
 }
@@ -710,8 +741,7 @@ static size_t group_of(const struct advise_ctx *c, const struct advise_cfg *cfg)
     }
     size_t g = ((size_t)cfg->level * PQPAN_BLE_PHY_COUNT + (size_t)cfg->phy) * ADV_CI_MAX +
                cfg->i_ci;
-    return (g * ADV_TRANSFERS + (size_t)cfg->transfer) * ADV_KEYGEN +
-           (cfg->keygen == PQPAN_BLE_CENTRAL);
+    return g * ADV_SENDS_MAX + cfg->i_send;
 }
 
 static void keep_min(struct pqpan_advise_point *best, int *found,
@@ -942,7 +972,8 @@ void advise_variant_name(char *buf, size_t len, const struct advise_ctx *c, int 
 void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
                      const struct advise_cfg *cfg)
 {
-    char v[64];
+    struct pqpan_ble_config bc;
+    char v[64], sends[CLI_MSG_MAX];
     advise_variant_name(v, sizeof v, c, cfg->level, cfg->variant);
     if (cfg->link == ADV_LINK_802154) {
         snprintf(buf, len, "%s; 802.15.4 O-QPSK 250 kb/s, %s addresses, KeyGen on the %s "
@@ -951,8 +982,11 @@ void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
                  cfg->keygen == c->dev_role ? "device" : "parent", c->poll_ms);
         return;
     }
-    snprintf(buf, len, "%s; LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s", v,
+    ble_config_of(&bc, c, cfg);
+    link_gatt_words(sends, sizeof sends, &bc);
+    snprintf(buf, len, "%s; LE %s, LL %u, ATT_MTU %u, %s, CI %.2f ms, KeyGen on the %s; %s", v,
              pqpan_ble_phy_name(cfg->phy), cfg->ll_octets, cfg->att_mtu,
-             pqpan_ble_transfer_name(cfg->transfer), (double)cfg->ci_ns * 1e-6,
-             cfg->keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral");
+             pqpan_ble_transfer_choice_name(cfg->server_transfer, cfg->client_transfer),
+             (double)cfg->ci_ns * 1e-6, cfg->keygen == PQPAN_BLE_CENTRAL ? "central" : "peripheral",
+             sends);
 }

@@ -436,10 +436,13 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
 }
 
 static int estimate(struct pqpan_ble_estimate *est, const struct model_env *env, const char *kem,
-                    struct pqpan_ble_config *cfg, struct cli_msg *msg)
+                    struct pqpan_ble_config *cfg, int allow_unbuildable, struct cli_msg *msg)
 {
     uint64_t cycles[PQPAN_OP_COUNT];
     int rc = link_opts_check(cfg, msg);
+    if (rc == EXIT_OK && !allow_unbuildable) {
+        rc = link_gatt_check(cfg, kem, msg);
+    }
     if (rc == EXIT_OK) {
         rc = model_setup(cycles, cfg, env, kem, msg);
     }
@@ -611,6 +614,12 @@ const char *model_protocol_name(unsigned mode, unsigned sig, int hybrid)
     return "pqpan";
 }
 
+const char *model_transfer_name(const struct pqpan_ble_config *cfg)
+{
+    const char *name = pqpan_ble_transfer_choice_name(cfg->server_transfer, cfg->client_transfer);
+    return name != NULL ? name : "unnamed";
+}
+
 const char *model_auth_name(const char *kem, const struct pqpan_ble_config *cfg)
 {
     if (strcmp(kem, MODEL_LESC_NAME) == 0 || cfg->protocol != PQPAN_BLE_PROTO_PQPAN) {
@@ -637,7 +646,7 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
                       ? model_protocol_name(cfg->pqke_mode, cfg->pqke_sig, cfg->pqke_hybrid)
                       : "study";
     r->phy = pqpan_ble_phy_name(cfg->phy);
-    r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : pqpan_ble_transfer_name(cfg->transfer);
+    r->transfer = strcmp(kem, MODEL_LESC_NAME) == 0 ? "smp" : model_transfer_name(cfg);
     r->keygen_side = cfg->keygen_side == PQPAN_BLE_CENTRAL ? "central" : "peripheral";
     r->att_mtu = cfg->att_mtu;
     r->ll_octets = cfg->ll_octets;
@@ -742,13 +751,13 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
 }
 
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
-              const struct pqpan_ble_config *cfg_in, struct cli_msg *msg)
+              const struct pqpan_ble_config *cfg_in, int allow_unbuildable, struct cli_msg *msg)
 {
     struct pqpan_ble_config cfg = *cfg_in;
     struct pqpan_ble_estimate est;
     int rc;
     memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
-    rc = estimate(&est, env, kem, &cfg, msg);
+    rc = estimate(&est, env, kem, &cfg, allow_unbuildable, msg);
     return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, msg);
 }
 

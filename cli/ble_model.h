@@ -158,10 +158,15 @@ struct model_row {
 
 /* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
  * rows[MODEL_SIDES]. Returns a cli.h exit code; on failure the reason is in *msg (what
- * `estimate` prints, e.g. a configuration out of range or a current the profile lacks) and
- * the rows are zero. */
+ * `estimate` prints, e.g. a configuration out of range, one GATT cannot build unless
+ * allow_unbuildable (link_gatt_check), or a current the profile lacks) and the rows are
+ * zero. */
 int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
-              const struct pqpan_ble_config *cfg, struct cli_msg *msg);
+              const struct pqpan_ble_config *cfg, int allow_unbuildable, struct cli_msg *msg);
+
+/* The transfer field of cfg: the name of its (server, client) methods
+ * (pqpan_ble_transfer_choice_name). */
+const char *model_transfer_name(const struct pqpan_ble_config *cfg);
 
 /* ML-DSA signing repeats its rejection loop (FIPS 204 Alg. 7) a random number of times:
  * the cycle tables give the mean (pqpan_cycle_row.cycles, which the energy model uses) and,

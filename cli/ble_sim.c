@@ -25,6 +25,12 @@ int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struc
     if (rc != EXIT_OK) {
         return rc;
     }
+    if (o->transport == PQPAN_SIM_GATT && !l->allow_unbuildable) {
+        rc = link_gatt_check(&l->cfg, l->kem, msg); /* a channel has no GATT roles */
+        if (rc != EXIT_OK) {
+            return rc;
+        }
+    }
     if (l->cfg.encrypted) {
         return cli_msg_set(msg, EXIT_USAGE, "--encrypted is not simulated (the exchange runs "
                                             "before the LL encryption)");

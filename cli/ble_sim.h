@@ -36,8 +36,9 @@ struct ble_sim_apps {
 };
 
 /* EXIT_OK if l's configuration can be simulated with o, else EXIT_USAGE with the reason in
- * *msg (--encrypted is not; LESC-P256 runs its own pairing over SMP, so not over
- * --transport l2cap-coc, and whatever --protocol says, as in estimate). */
+ * *msg (--encrypted is not; over GATT, one GATT cannot build unless --allow-unbuildable,
+ * link_gatt_check; LESC-P256 runs its own pairing over SMP, so not over --transport
+ * l2cap-coc, and whatever --protocol says, as in estimate). */
 int ble_sim_check(const struct link_opts *l, const struct ble_sim_opts *o, struct cli_msg *msg);
 
 /* Sets *s up for l's configuration (sizes and cycles from env, the messages of

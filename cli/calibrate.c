@@ -1209,11 +1209,13 @@ static int calibrate(struct cal_state *st)
         return rc;
     }
     gamma_one(&st->env.in);
-    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg, &msg);
+    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg,
+                   st->o.link.allow_unbuildable, &msg);
     if (rc == EXIT_OK) {
         struct pqpan_ble_config no_adv = st->o.link.cfg;
         no_adv.adv_interval_ns = 0u;
-        rc = model_run(st->rows_no_adv, &st->env, st->o.link.kem, &no_adv, &msg);
+        rc = model_run(st->rows_no_adv, &st->env, st->o.link.kem, &no_adv,
+                       st->o.link.allow_unbuildable, &msg);
     }
     if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;

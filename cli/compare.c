@@ -147,7 +147,7 @@ static int ble_cell(struct cell *c, const struct model_env *env, const char *kem
     cfg.features = 0;
     cfg.conn_update = 0;
     cfg.discovery = 0;
-    rc = cli_msg_report(CMD, model_run(rows, env, kem, &cfg, &msg), &msg);
+    rc = cli_msg_report(CMD, model_run(rows, env, kem, &cfg, 0, &msg), &msg);
     c->kem = kem;
     c->nodes = 2;
     c->link = ll > PQPAN_LL_DATA_MIN_PAYLOAD ? "ble-DLE" : "ble-noDLE";

@@ -229,6 +229,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
            r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
     model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
+    link_print_gatt(stdout, &o->l.cfg, o->l.kem, "  ");
     model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
     model_print_setup(stdout, &o->l.cfg, "  ");
     if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
@@ -373,7 +374,8 @@ static int run_ble(const struct estimate_opts *o, const struct model_env *env)
 {
     struct model_row rows[MODEL_SIDES];
     struct cli_msg msg;
-    int rc = cli_msg_report(CMD, model_run(rows, env, o->l.kem, &o->l.cfg, &msg), &msg);
+    int rc = cli_msg_report(
+        CMD, model_run(rows, env, o->l.kem, &o->l.cfg, o->l.allow_unbuildable, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }

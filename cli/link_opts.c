@@ -1,5 +1,6 @@
 #include <stddef.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ble_model.h"
 #include "cli.h"
@@ -14,6 +15,7 @@ void link_opts_init(struct link_opts *o)
     pqpan_ble_config_default(&o->cfg);
     o->kem = pqpan_default_value(PQPAN_DEFAULT_KEM);
     link_pqke_init(&o->pqke);
+    o->allow_unbuildable = 0;
 }
 
 void link_pqke_init(struct link_pqke *p)
@@ -82,6 +84,111 @@ int link_opts_check(const struct pqpan_ble_config *cfg, struct cli_msg *msg)
     return cli_msg_set(msg, EXIT_USAGE, "configuration out of range");
 }
 
+/* ---- GATT roles (Core v5.4 Vol 3 Part G §2.2) ---- */
+
+static const char *role_word(enum pqpan_ble_role r)
+{
+    return r == PQPAN_BLE_CENTRAL ? "central" : "peripheral";
+}
+
+/* The messages side r sends: the KeyGen side ek (pqpan's INIT and FIN), the other ct
+ * (RESP, and numeric's REVEAL). */
+static const char *messages_of(const struct pqpan_ble_config *cfg, enum pqpan_ble_role r)
+{
+    int keygen = r == cfg->keygen_side;
+    if (cfg->protocol != PQPAN_BLE_PROTO_PQPAN) {
+        return keygen ? "ek" : "ct";
+    }
+    if (keygen) {
+        return "INIT and FIN";
+    }
+    return cfg->pqke_mode == PQPAN_PQKE_MODE_NUMERIC ? "RESP and REVEAL" : "RESP";
+}
+
+/* A procedure as a noun and the clause that gives it to its role. */
+static const char *procedure_noun(enum pqpan_ble_transfer t)
+{
+    static const char *const nouns[PQPAN_BLE_TRANSFER_COUNT] = {
+        "notifications (§4.10)", "indications (§4.11)", "Write Requests (§4.9.3)",
+        "Write Commands (§4.9.1)", "long writes (§4.9.4)", "the study's preset"};
+    return nouns[t];
+}
+
+/* ... and as what a side does. */
+static const char *procedure_verb(enum pqpan_ble_transfer t)
+{
+    static const char *const verbs[PQPAN_BLE_TRANSFER_COUNT] = {
+        "notifies", "indicates", "writes (Write Requests)", "writes (Write Commands)",
+        "writes (long writes)", "sends by the study's preset"};
+    return verbs[t];
+}
+
+/* Why cfg's PQKE cannot be built, into msg ("the central, the GATT client, would send ek
+ * by notifications ..."): EXIT_OK with msg untouched when it can (or for kem
+ * MODEL_LESC_NAME, whose pairing is SMP), else EXIT_USAGE. */
+static int gatt_reason(const struct pqpan_ble_config *cfg, const char *kem, struct cli_msg *msg)
+{
+    enum pqpan_ble_role r = cfg->keygen_side;
+    enum pqpan_ble_gatt_fault f;
+    int server;
+    if (strcmp(kem, MODEL_LESC_NAME) == 0) {
+        return EXIT_OK;
+    }
+    f = pqpan_ble_config_gatt_fault(cfg, &r);
+    if (f == PQPAN_BLE_GATT_OK) {
+        return EXIT_OK;
+    }
+    server = f == PQPAN_BLE_GATT_SERVER_WRITES;
+    return cli_msg_set(msg, EXIT_USAGE,
+                       "the %s, the GATT %s, would send %s by %s, which only a GATT %s sends "
+                       "(Core v5.4 Vol 3 Part G §2.2)",
+                       role_word(r), server ? "server" : "client", messages_of(cfg, r),
+                       procedure_noun(pqpan_ble_config_procedure(cfg, r)),
+                       server ? "client" : "server");
+}
+
+int link_gatt_check(const struct pqpan_ble_config *cfg, const char *kem, struct cli_msg *msg)
+{
+    struct cli_msg why;
+    if (gatt_reason(cfg, kem, &why) == EXIT_OK) {
+        return EXIT_OK;
+    }
+    return cli_msg_set(msg, EXIT_USAGE,
+                       "unbuildable: %s; use --transfer SERVER/CLIENT (server: notify, "
+                       "indicate; client: write-req, write-cmd, long-write), --gatt-server, or "
+                       "--allow-unbuildable to price it anyway",
+                       why.text);
+}
+
+void link_print_gatt(FILE *out, const struct pqpan_ble_config *cfg, const char *kem,
+                     const char *prefix)
+{
+    struct cli_msg why;
+    char words[CLI_MSG_MAX];
+    if (strcmp(kem, MODEL_LESC_NAME) == 0) {
+        return;
+    }
+    link_gatt_words(words, sizeof words, cfg);
+    fprintf(out, "%sGATT: the %s is the server, the %s the client (Core v5.4 Vol 3 Part G §2.2):\n"
+                 "%s  %s\n",
+            prefix, role_word(cfg->gatt_server),
+            role_word(cfg->gatt_server == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL
+                                                            : PQPAN_BLE_CENTRAL),
+            prefix, words);
+    if (gatt_reason(cfg, kem, &why) != EXIT_OK) {
+        fprintf(out, "%s  unbuildable, priced as --allow-unbuildable asks: %s\n", prefix,
+                why.text);
+    }
+}
+
+void link_gatt_words(char *buf, size_t len, const struct pqpan_ble_config *cfg)
+{
+    enum pqpan_ble_role k = cfg->keygen_side;
+    enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    snprintf(buf, len, "%s: %s %s; %s: %s %s", messages_of(cfg, k), role_word(k), procedure_verb(pqpan_ble_config_procedure(cfg, k)),
+             messages_of(cfg, o), role_word(o), procedure_verb(pqpan_ble_config_procedure(cfg, o)));
+}
+
 /* ---- the tables ---- */
 
 /* --hybrid words (none = 0), --keygen-side words (enum pqpan_ble_role order: central = 0),
@@ -93,8 +200,8 @@ static const char *const switch_words[] = {"off", "on", NULL};
 static const char *const ble_words[] = {"ble", NULL};
 
 _Static_assert(sizeof(enum pqpan_ble_phy) == sizeof(int), "--phy is stored as an int");
-_Static_assert(sizeof(enum pqpan_ble_transfer) == sizeof(int), "--transfer is stored as an int");
-_Static_assert(sizeof(enum pqpan_ble_role) == sizeof(int), "--keygen-side is stored as an int");
+_Static_assert(sizeof(enum pqpan_ble_role) == sizeof(int),
+               "--keygen-side and --gatt-server are stored as an int");
 
 static void auth_words(cli_word_fn add, void *ctx)
 {
@@ -125,12 +232,29 @@ void link_phy_words(cli_word_fn add, void *ctx)
     }
 }
 
+/* The named (server, client) pairs of pqpan_ble_transfer_choice. */
 static void transfer_words(cli_word_fn add, void *ctx)
 {
-    int k;
-    for (k = 0; k < PQPAN_BLE_TRANSFER_COUNT; k++) {
-        add(ctx, pqpan_ble_transfer_name((enum pqpan_ble_transfer)k));
+    unsigned k;
+    for (k = 0; k < PQPAN_BLE_TRANSFER_CHOICES; k++) {
+        add(ctx, pqpan_ble_transfer_choice(k, NULL, NULL));
     }
+}
+
+/* --transfer: the server's and the client's methods (field: the struct pqpan_ble_config;
+ * the word checked before, in any case as every option word). */
+static int set_transfer(void *field, const char *v)
+{
+    struct pqpan_ble_config *cfg = field;
+    unsigned k;
+    const char *name;
+    for (k = 0; (name = pqpan_ble_transfer_choice(k, NULL, NULL)) != NULL; k++) {
+        if (strcasecmp(v, name) == 0) {
+            (void)pqpan_ble_transfer_choice(k, &cfg->server_transfer, &cfg->client_transfer);
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* The ML-KEM sets and the LESC baseline. */
@@ -225,10 +349,21 @@ static const struct cli_opt link_rows[] = {
      .offset = CFG(max_tx_time_us),
      .help = "connMaxTxTime limit"},
     {.name = "--transfer", .kind = CLI_OPT_WORD, .meta = "METHOD", .words_fn = transfer_words,
-     .def = PQPAN_DEFAULT_TRANSFER, .store = CLI_STORE_INT, .offset = CFG(transfer),
-     .help = "how ek and ct travel: ATT notifications, indications, Write Requests, Write "
-             "Commands, long writes, or study: ek as <= 400 B indications, ct as Write Requests "
-             "of one frame-number byte + <= 392 B (needs ATT_MTU >= 403)"},
+     .def = PQPAN_DEFAULT_TRANSFER, .set = set_transfer, .offset = offsetof(struct link_opts, cfg),
+     .help = "how the messages travel over GATT, where only the server notifies or indicates "
+             "and only the client writes (Core v5.4 Vol 3 Part G §2.2): SERVER/CLIENT, the "
+             "server's notify or indicate and the client's write-req (Write Requests), "
+             "write-cmd (Write Commands) or long-write (Prepare/Execute Write); study: the "
+             "study's preset, ek as <= 400 B indications, ct as Write Requests of one "
+             "frame-number byte + <= 392 B (needs ATT_MTU >= 403 and KeyGen on the server); "
+             "one method alone sends every message with it, which GATT cannot build (refused "
+             "unless --allow-unbuildable)"},
+    {.name = "--gatt-server", .kind = CLI_OPT_WORD, .words = role_words,
+     .def = PQPAN_DEFAULT_GATT_SERVER,
+     .store = CLI_STORE_INT, .offset = CFG(gatt_server),
+     .help = "the side holding the key-exchange service, the GATT server (the study's: the "
+             "peripheral); the other side is the client, which exchanges the ATT_MTU, runs the "
+             "discovery and writes"},
     /* connInterval: Core v5.4 Vol 6 Part B §4.5.1 (7.5 ms .. 4 s, steps of 1.25 ms) */
     {.name = "--ci-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 7.5,
      .max = 4000, .allowed = "7.5..4000 ms in steps of 1.25", .def = PQPAN_DEFAULT_CI_MS,
@@ -251,6 +386,10 @@ static const struct cli_opt link_rows[] = {
      .store = CLI_STORE_INT, .offset = CFG(keygen_side), .help = "who runs KeyGen and Decaps"},
     {.name = "--encrypted", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = CFG(encrypted),
      .help = "the link is already encrypted (4-octet MIC on data PDUs)"},
+    {.name = "--allow-unbuildable", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
+     .offset = offsetof(struct link_opts, allow_unbuildable),
+     .help = "price a --transfer that GATT cannot build (a side sending what its GATT role "
+             "does not send) instead of refusing it; the output says so"},
 };
 
 static void link_init(void *o)

@@ -23,6 +23,7 @@ struct link_opts {
     struct pqpan_ble_config cfg;
     const char *kem;
     struct link_pqke pqke; /* also copied into cfg.pqke_mode, pqke_sig, pqke_hybrid */
+    int allow_unbuildable; /* price what GATT cannot build (link_gatt_check) */
 };
 
 /* The options of struct link_pqke (--auth, --sig, --hybrid) and of struct link_opts (the
@@ -60,10 +61,28 @@ int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv,
  * before any work. */
 int link_opts_check(const struct pqpan_ble_config *cfg, struct cli_msg *msg);
 
+/* EXIT_OK if every message of cfg's PQKE goes by a procedure its sender's GATT role sends
+ * (pqpan_ble_config_gatt_fault; always for kem MODEL_LESC_NAME, whose pairing is SMP), else
+ * EXIT_USAGE with "unbuildable: " and which side would send which message how, and what
+ * to give instead, in *msg. */
+int link_gatt_check(const struct pqpan_ble_config *cfg, const char *kem, struct cli_msg *msg);
+
+/* The GATT roles of cfg and who sends each message how (link_gatt_words) as two lines of
+ * prefix "GATT: the peripheral is the server, ...", and one more saying why it cannot be
+ * built when it cannot (priced with --allow-unbuildable); nothing for kem
+ * MODEL_LESC_NAME. */
+void link_print_gatt(FILE *out, const struct pqpan_ble_config *cfg, const char *kem,
+                     const char *prefix);
+
+/* Who sends each message of cfg's PQKE how, in words: "ek: central writes (Write
+ * Commands); ct: peripheral notifies" (pqpan's protocol names its messages INIT, RESP,
+ * FIN; the study's preset resolved to the indications and Write Requests it sends). */
+void link_gatt_words(char *buf, size_t len, const struct pqpan_ble_config *cfg);
+
 /* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
 
-/* If opt takes one word of a finite set (--kem, --phy, --transfer, --reply,
+/* If opt takes one word of a finite set (--kem, --phy, --transfer, --gatt-server, --reply,
  * --keygen-side, --features, --conn-update, --discovery, --auth, --sig, --hybrid), passes
  * each to add and returns 1; else 0. */
 int link_opts_choices(const char *opt, cli_word_fn add, void *ctx);

@@ -109,7 +109,7 @@ static int run_one(struct model_row rows[MODEL_SIDES], const struct model_env *e
                    const char *kem, const struct pqpan_ble_config *cfg)
 {
     struct cli_msg msg;
-    return cli_msg_report(CMD, model_run(rows, env, kem, cfg, &msg), &msg);
+    return cli_msg_report(CMD, model_run(rows, env, kem, cfg, 0, &msg), &msg);
 }
 
 static int run_matrix(struct reading_run *r, const char *name)

@@ -65,7 +65,7 @@ int modes_run(struct modes_table *t, const struct model_env *env, enum pqpan_ble
                 cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
                 cfg.pqke_mode = t->mode[m];
                 cfg.pqke_hybrid = t->hybrid[m];
-                int rc = cli_msg_report("reproduce", model_run(rows, env, levels[k], &cfg, &msg),
+                int rc = cli_msg_report("reproduce", model_run(rows, env, levels[k], &cfg, 0, &msg),
                                         &msg);
                 if (rc != EXIT_OK) {
                     return rc;

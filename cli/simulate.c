@@ -572,6 +572,9 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
                x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
                x->ci_ms, x->keygen_side);
         model_print_exchange_line(stdout, "  ", x->protocol, x->auth, MODEL_BLE_IDLE_TEXT);
+        if (o->s.transport == PQPAN_SIM_GATT) {
+            link_print_gatt(stdout, &o->l.cfg, o->l.kem, "  ");
+        }
         model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         model_print_setup(stdout, &o->l.cfg, "  ");
         putchar('\n');

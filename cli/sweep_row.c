@@ -211,7 +211,8 @@ static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, i
         return rc;
     }
     rc = w->cfg->lowpan ? lowpan_estimate(w->rows, &lc, &e, w->env, &eo.w, status)
-                        : model_run(w->rows, w->env, eo.l.kem, &eo.l.cfg, status);
+                        : model_run(w->rows, w->env, eo.l.kem, &eo.l.cfg, eo.l.allow_unbuildable,
+                                    status);
     if (rc == EXIT_OK && w->cfg->per) {
         rc = monte_carlo(w, &eo, per, c, status);
     }

@@ -179,7 +179,8 @@ static void print_curve_values(const char *name, const double *v, const int *ok,
 }
 
 /* One ML-KEM level's points: per side, bits and events accounting. */
-static void curve_level(const struct model_env *env, const char *kem, struct pqpan_ble_config cfg)
+static void curve_level(const struct model_env *env, const char *kem, struct pqpan_ble_config cfg,
+                        int allow_unbuildable)
 {
     enum { N = (CURVE_LL_MAX - CURVE_LL_MIN) / CURVE_LL_STEP + 1 };
     static const char *const names[MODEL_SIDES][2] = {
@@ -194,7 +195,7 @@ static void curve_level(const struct model_env *env, const char *kem, struct pqp
         struct model_row rows[MODEL_SIDES];
         struct cli_msg msg;
         cfg.ll_octets = CURVE_LL_MIN + (uint32_t)k * CURVE_LL_STEP;
-        ok[k] = model_run(rows, env, kem, &cfg, &msg) == EXIT_OK;
+        ok[k] = model_run(rows, env, kem, &cfg, allow_unbuildable, &msg) == EXIT_OK;
         for (side = 0; side < MODEL_SIDES; side++) {
             v[side][0][k] = rows[side].e_total_uj;
             v[side][1][k] = rows[side].e_total_events_uj;
@@ -226,7 +227,7 @@ static int curve_run(int argc, char **argv)
         }
         printf("],\n  \"levels\": [\n");
         for (k = 0; k < sizeof kems / sizeof kems[0]; k++) {
-            curve_level(env, kems[k], o.l.cfg);
+            curve_level(env, kems[k], o.l.cfg, o.l.allow_unbuildable);
             printf("%s\n", k + 1 < sizeof kems / sizeof kems[0] ? "," : "");
         }
         printf("  ]\n}\n");

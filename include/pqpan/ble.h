@@ -77,20 +77,54 @@ void pqpan_ble_fragment(struct pqpan_ble_frags *out, uint32_t sdu_len, uint32_t 
 #define PQPAN_ATT_EXECUTE_REQ_BYTES 2u   /* §3.4.6.3: opcode + flags */
 #define PQPAN_ATT_OPCODE_ONLY_BYTES 1u   /* Write Response, Confirmation, Execute Write Rsp */
 
-/* How one message goes over ATT (GATT sub-procedures, Vol 3 Part G §4.9–§4.11). */
+/* How one message goes over ATT (GATT sub-procedures, Vol 3 Part G §4.9–§4.11). Only a
+ * GATT server notifies and indicates, only a client writes (Part G §2.2: the client sends
+ * requests and commands, the server responses, notifications and indications; Part F
+ * §3.4.5–§3.4.7), so a configuration gives each GATT role its own method
+ * (struct pqpan_ble_config: server_transfer, client_transfer, gatt_server). */
 enum pqpan_ble_transfer {
-    PQPAN_BLE_NOTIFY = 0,  /* Handle Value Notification (§4.10), unconfirmed */
-    PQPAN_BLE_INDICATE,    /* Handle Value Indication + Confirmation (§4.11) */
-    PQPAN_BLE_WRITE_REQ,   /* Write Request + Write Response (§4.9.3) */
-    PQPAN_BLE_WRITE_CMD,   /* Write Command (§4.9.1), unconfirmed */
-    PQPAN_BLE_LONG_WRITE,  /* Prepare Write Requests/Responses + Execute Write (§4.9.4) */
-    PQPAN_BLE_STUDY,       /* the study's prototype: ek by indications, ct by write requests */
+    PQPAN_BLE_NOTIFY = 0,  /* Handle Value Notification (§4.10), unconfirmed: server */
+    PQPAN_BLE_INDICATE,    /* Handle Value Indication + Confirmation (§4.11): server */
+    PQPAN_BLE_WRITE_REQ,   /* Write Request + Write Response (§4.9.3): client */
+    PQPAN_BLE_WRITE_CMD,   /* Write Command (§4.9.1), unconfirmed: client */
+    PQPAN_BLE_LONG_WRITE,  /* Prepare Write Requests/Responses + Execute Write (§4.9.4):
+                              client */
+    PQPAN_BLE_STUDY,       /* the study's prototype, on both roles: the KeyGen side's
+                              messages (ek) by indications of at most 400 octets, the
+                              other side's (ct) by Write Requests with a frame number */
     PQPAN_BLE_TRANSFER_COUNT
 };
 
 /* "notify", "indicate", "write-req", "write-cmd", "long-write", "study". */
 const char *pqpan_ble_transfer_name(enum pqpan_ble_transfer t);
 PQPAN_MUST_CHECK int pqpan_ble_transfer_parse(enum pqpan_ble_transfer *out, const char *name);
+
+/* Whether a GATT server sends with t (notify, indicate: Part G §4.10, §4.11), whether a
+ * client does (write-req, write-cmd, long-write: §4.9). Neither for study, which names a
+ * method per message (pqpan_ble_config_procedure resolves it). */
+int pqpan_ble_transfer_of_server(enum pqpan_ble_transfer t);
+int pqpan_ble_transfer_of_client(enum pqpan_ble_transfer t);
+
+/* The (server_transfer, client_transfer) pairs that have a name, as `--transfer` takes
+ * them, in this order: each method alone ("notify": both roles send with it, the model
+ * before issue 27 item 3, which GATT cannot build: one of the two sides sends a message,
+ * pqpan_ble_config_gatt_fault), "study" (the preset on both roles), then SERVER/CLIENT for
+ * SERVER notify, indicate and CLIENT write-req, write-cmd, long-write
+ * ("notify/write-cmd"). */
+#define PQPAN_BLE_TRANSFER_CHOICES 12u
+
+/* Choice i (0 .. PQPAN_BLE_TRANSFER_CHOICES - 1): its name, and its methods in *server and
+ * *client (either may be NULL); NULL past the last (the methods left alone). */
+const char *pqpan_ble_transfer_choice(unsigned i, enum pqpan_ble_transfer *server,
+                                      enum pqpan_ble_transfer *client);
+/* The name of the pair (server, client), or NULL when it is no choice (a study preset on
+ * one role only, a pair of a client method / a server method). */
+const char *pqpan_ble_transfer_choice_name(enum pqpan_ble_transfer server,
+                                           enum pqpan_ble_transfer client);
+/* A choice by its name: PQPAN_OK, or PQPAN_ERR_INVALID_ARG (both methods left alone). */
+PQPAN_MUST_CHECK int pqpan_ble_transfer_choice_parse(enum pqpan_ble_transfer *server,
+                                                     enum pqpan_ble_transfer *client,
+                                                     const char *name);
 
 /* ---- transactions and connection events ---- */
 
@@ -222,7 +256,16 @@ struct pqpan_ble_config {
     uint32_t att_mtu;           /* 23..517 */
     uint32_t ll_octets;         /* 27..251; > 27 means DLE (LL_LENGTH_REQ/RSP) */
     uint32_t max_tx_time_us;    /* connMaxTxTime; 0 = what ll_octets needs on phy */
-    enum pqpan_ble_transfer transfer;
+    /* How each GATT role sends its messages (the choices of pqpan_ble_transfer_choice):
+     * the server notifies or indicates, the client writes; study on both roles for the
+     * study's preset; one method on both for the model before issue 27 item 3, which
+     * GATT cannot build (pqpan_ble_config_gatt_fault) but the estimator prices. */
+    enum pqpan_ble_transfer server_transfer;
+    enum pqpan_ble_transfer client_transfer;
+    enum pqpan_ble_role gatt_server; /* the side holding the key-exchange service (the
+                                        GATT server); the other is the client, which
+                                        exchanges the ATT_MTU and runs the discovery.
+                                        Default: the peripheral, as in the study */
     uint64_t ci_ns;
     uint64_t event_len_ns;      /* 0 = interval - T_IFS */
     uint32_t max_pairs;         /* 0 = no cap */
@@ -267,8 +310,11 @@ uint64_t pqpan_ble_conn_events(const struct pqpan_ble_estimate *est);
 
 /* Estimates one PQKE: the set-up cfg asks for, KeyGen on keygen_side, ek transfer, Encaps on the
  * other side, ct transfer, Decaps (with protocol PQPAN_BLE_PROTO_PQPAN: INIT, RESP after
- * Encaps + KDF, FIN after Decaps + KDF). cycles[op] are the cycles of one execution.
- * Errors: PQPAN_ERR_INVALID_ARG (out-of-range configuration); *out is zeroed. */
+ * Encaps + KDF, FIN after Decaps + KDF), each message with its sender's method
+ * (pqpan_ble_config_transfer). cycles[op] are the cycles of one execution. It prices what
+ * GATT cannot build too (pqpan_ble_config_gatt_fault says so). Errors:
+ * PQPAN_ERR_INVALID_ARG (out-of-range configuration, a study preset on one role only);
+ * *out is zeroed. */
 PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out,
                                              const struct pqpan_ble_config *cfg,
                                              const struct pqpan_ble_device *dev,
@@ -276,7 +322,7 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke(struct pqpan_ble_estimate *out,
 
 /* Estimates LE Secure Connections pairing (Vol 3 Part H §2.3.5.6, §3.5) followed by the
  * LL encryption start (Vol 6 Part B §5.1.3.1) on the same link, with P-256 key
- * generation and ECDH on each side. cfg's transfer, KEM sizes and keygen_side are unused. */
+ * generation and ECDH on each side. cfg's transfers, KEM sizes and keygen_side are unused. */
 PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
                                              const struct pqpan_ble_config *cfg,
                                              const struct pqpan_ble_device *dev,
@@ -287,8 +333,9 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc(struct pqpan_ble_estimate *out,
 /* The set-up before the exchange (advertising .. discovery, pqpan_ble_setup_run's part of
  * an estimate) depends only on the link settings it switches between (PHY, interval, the
  * opening interval, whether the LL payload or the ATT_MTU is raised), the set-up flags,
- * the advertising interval, same_event_reply and the device's per-event timing; not on
- * the KEM, the transfer method, the keygen side, the cycles or the bits accounting. A
+ * the advertising interval, same_event_reply, which side is the GATT client (it exchanges
+ * the ATT_MTU and runs the discovery) and the device's per-event timing; not on the KEM,
+ * the transfer methods, the keygen side, the cycles or the bits accounting. A
  * sweep has few distinct set-ups, so a memo keyed on those inputs spares all but the
  * first of each. Internal to estimate.c; the caller only owns the storage. */
 #define PQPAN_BLE_SETUP_KEY_WORDS 8u
@@ -308,10 +355,11 @@ struct pqpan_ble_setup_memo {
  * messages, the crypto, the sleep that fills the latency) depends only on the link it
  * runs on (PHY, the LL octets its PDUs are cut at, interval, event rules, bits
  * accounting), where the set-up's last event closed, the messages (protocol, PQKE mode,
- * KEM sizes, transfer, ATT_MTU, keygen side, encryption), the cycles and CPU clock of the
+ * KEM sizes, the method of each side's messages, ATT_MTU, keygen side, encryption), the
+ * cycles and CPU clock of the
  * operations it runs and the device's per-event timing; not on the advertising or the
  * set-up flags. Two configurations that differ elsewhere (the set-up, or options of the
- * energy model only) share it, and so do the transfers that send the same PDUs (notify
+ * energy model only) share it, and so do the methods that send the same PDUs (notify
  * and write-cmd, indicate and write-req), the LL sizes that all carry its largest PDU
  * whole (ATT_MTU 23: every LL size above 27) and, for LE SC, every KEM, transfer and
  * side. A memo slot holds what the exchange adds to an estimate: the tail of each ledger
@@ -471,11 +519,11 @@ struct pqpan_ble_exchange_memo {
                     keygen side flipped is this one mirrored) */
 };
 
-/* The last call the memo answered: its configuration (whose keygen side and transfer a
+/* The last call the memo answered: its configuration (whose keygen side and transfers a
  * sweep varies fastest), device, cycles and entry (PQKE or LE SC), and where they led (the
  * set-up's slot, the effective LL octets, the exchange's key but for its word 3, which the
- * side and transfer are in). A call that differs from it in those two fields alone takes
- * them over instead of re-checking and re-keying. */
+ * side and the methods are in). A call that differs from it in those three fields alone
+ * takes them over instead of re-checking and re-keying. */
 struct pqpan_ble_last_call {
     int valid;
     int lesc;
@@ -519,8 +567,9 @@ void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
 /* pqpan_ble_estimate_pqke / pqpan_ble_estimate_lesc with the set-up and the exchange taken
  * from the memo when an earlier call had the same inputs for them (and stored there
  * otherwise): *out is bit for bit what the plain functions give (tests/unit/test_ble_cache.c
- * checks it over grids of every PHY, LL size, ATT_MTU, transfer, interval, KEM, protocol,
- * side, set-up variant and device timing). cache NULL: no memo, the plain functions. */
+ * checks it over grids of every PHY, LL size, ATT_MTU, transfer, GATT server, interval, KEM,
+ * protocol, side, set-up variant and device timing). cache NULL: no memo, the plain
+ * functions. */
 PQPAN_MUST_CHECK int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
                                                     const struct pqpan_ble_config *cfg,
                                                     const struct pqpan_ble_device *dev,
@@ -549,12 +598,42 @@ PQPAN_MUST_CHECK int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimat
 
 /* Fills cfg with the defaults of include/pqpan/defaults.h (the rows of --protocol, --kem's
  * sizes, --phy, --att-mtu, --ll-octets, --transfer, --ci-ms, --max-pdus-per-event,
- * --reply, --keygen-side, --auth, --hybrid and the set-up's --adv-interval-ms,
+ * --reply, --keygen-side, --gatt-server, --auth, --hybrid and the set-up's --adv-interval-ms,
  * --features, --conn-update, --initial-ci-ms (idle_ci_ns), --discovery): the study's link
- * (1M, ATT_MTU 403, LL 27, study transfer, 50 ms, KeyGen on the peripheral) with pqpan's
+ * (1M, ATT_MTU 403, LL 27, study transfer, 50 ms, KeyGen on the peripheral, the
+ * peripheral the GATT server) with pqpan's
  * protocol in mode none; unencrypted, events as long as the interval allows
  * (event_len_ns 0), no TX time limit. */
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+
+/* ---- who sends what over GATT (src/ble/att.c) ---- */
+
+/* The method of the messages `sender` sends: server_transfer when it is the GATT server,
+ * else client_transfer (the study preset as it is: its framing follows the message). */
+enum pqpan_ble_transfer pqpan_ble_config_transfer(const struct pqpan_ble_config *cfg,
+                                                  enum pqpan_ble_role sender);
+
+/* The ATT procedure of those messages: pqpan_ble_config_transfer with the study preset
+ * resolved (the KeyGen side's messages by indications, the other side's by Write
+ * Requests); never PQPAN_BLE_STUDY. */
+enum pqpan_ble_transfer pqpan_ble_config_procedure(const struct pqpan_ble_config *cfg,
+                                                   enum pqpan_ble_role sender);
+
+/* Which GATT rule a PQKE's messages break (Vol 3 Part G §2.2): both sides send messages,
+ * each with its procedure (pqpan_ble_config_procedure), which must be one its GATT role
+ * sends. LE SC's pairing is SMP, no GATT message: ask only for a PQKE. */
+enum pqpan_ble_gatt_fault {
+    PQPAN_BLE_GATT_OK = 0,
+    PQPAN_BLE_GATT_SERVER_WRITES,   /* the server's messages would be writes, which only a
+                                       client sends (§4.9) */
+    PQPAN_BLE_GATT_CLIENT_NOTIFIES  /* the client's would be notifications or indications,
+                                       which only a server sends (§4.10, §4.11) */
+};
+
+/* The fault of the first side that breaks a rule, the KeyGen side first (its message goes
+ * first), that side in *side (when not NULL; left alone for PQPAN_BLE_GATT_OK). */
+enum pqpan_ble_gatt_fault pqpan_ble_config_gatt_fault(const struct pqpan_ble_config *cfg,
+                                                      enum pqpan_ble_role *side);
 
 /* ---- whether a configuration's link can hold (src/ble/estimate.c) ---- */
 

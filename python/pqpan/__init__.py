@@ -67,7 +67,8 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              calibration: Optional[str] = None, crypto_impl: str = _d.text("CRYPTO_IMPL"),
              currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
              ramp: str = _d.text("RAMP"), gamma_comm: Optional[float] = None,
-             gamma_comp: Optional[Dict[str, float]] = None) -> Result:
+             gamma_comp: Optional[Dict[str, float]] = None,
+             gatt_server: str = _d.text("GATT_SERVER"), allow_unbuildable: bool = False) -> Result:
     """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict.
 
     The options are the CLI's (`pqpan help estimate`), with '_' for '-': kem is ML-KEM-512,
@@ -78,13 +79,18 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     books) is not an option of `pqpan estimate`; `pqpan reproduce` sets it for its study
     reading. The result has the run's assumptions as members and "sides" (peripheral,
     central, total), each side also as result["peripheral"] etc.; energies in µJ, times in
-    ms. Raises UsageError (an option out of range), DataError (a bad profile or calibration
-    file), FileError (a file that cannot be read)."""
+    ms. transfer names each GATT role's method ("notify/write-cmd": the server notifies,
+    the client writes Write Commands; gatt_server says which side is the server): a
+    configuration GATT cannot build (a side sending what its role does not, Core v5.4 Vol 3
+    Part G §2.2) raises UsageError unless allow_unbuildable. Raises UsageError (an option
+    out of range), DataError (a bad profile or calibration file), FileError (a file that
+    cannot be read)."""
     options = dict(locals())
     kem_name = model.canonical(options.pop("kem"), model.KEM_NAMES + (model.LESC_NAME,))
+    allow = options.pop("allow_unbuildable")
     env = _env(options)
     cfg = model.ble_config(kem=kem_name, **options)
-    return model.estimate_ble(env, kem_name, cfg)
+    return model.estimate_ble(env, kem_name, cfg, allow)
 
 
 _SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "adv_case")
@@ -116,10 +122,11 @@ def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
     kem = model.canonical(kem, model.KEM_NAMES + (model.LESC_NAME,))
     transport = model.canonical(transport, ("gatt", "l2cap-coc"))
     adv_case = model.canonical(adv_case, ("drawn", "mean"))
+    allow = link.pop("allow_unbuildable")
     env = _env(link)
     cfg = model.ble_config(kem=kem, **link)
     return _simulate.simulate_ble(env, kem, cfg, per=per, ber=ber, seed=seed,
-                                  transport=transport,
+                                  transport=transport, allow_unbuildable=allow,
                                   supervision_timeout_ms=supervision_timeout_ms,
                                   adv_case=adv_case)
 

@@ -390,6 +390,15 @@ enum pqpan_ble_transfer {
 };
 const char *pqpan_ble_transfer_name(enum pqpan_ble_transfer t);
  int pqpan_ble_transfer_parse(enum pqpan_ble_transfer *out, const char *name);
+int pqpan_ble_transfer_of_server(enum pqpan_ble_transfer t);
+int pqpan_ble_transfer_of_client(enum pqpan_ble_transfer t);
+const char *pqpan_ble_transfer_choice(unsigned i, enum pqpan_ble_transfer *server,
+                                      enum pqpan_ble_transfer *client);
+const char *pqpan_ble_transfer_choice_name(enum pqpan_ble_transfer server,
+                                           enum pqpan_ble_transfer client);
+ int pqpan_ble_transfer_choice_parse(enum pqpan_ble_transfer *server,
+                                                     enum pqpan_ble_transfer *client,
+                                                     const char *name);
 enum pqpan_ble_role { PQPAN_BLE_CENTRAL = 0, PQPAN_BLE_PERIPHERAL = 1 };
 struct pqpan_ble_txn {
     enum pqpan_ble_role sender;
@@ -463,7 +472,9 @@ struct pqpan_ble_config {
     uint32_t att_mtu;
     uint32_t ll_octets;
     uint32_t max_tx_time_us;
-    enum pqpan_ble_transfer transfer;
+    enum pqpan_ble_transfer server_transfer;
+    enum pqpan_ble_transfer client_transfer;
+    enum pqpan_ble_role gatt_server;
     uint64_t ci_ns;
     uint64_t event_len_ns;
     uint32_t max_pairs;
@@ -649,6 +660,17 @@ void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
                                                   const uint64_t cycles[PQPAN_OP_COUNT],
                                                   struct pqpan_ble_estimate_cache *cache);
 void pqpan_ble_config_default(struct pqpan_ble_config *cfg);
+enum pqpan_ble_transfer pqpan_ble_config_transfer(const struct pqpan_ble_config *cfg,
+                                                  enum pqpan_ble_role sender);
+enum pqpan_ble_transfer pqpan_ble_config_procedure(const struct pqpan_ble_config *cfg,
+                                                   enum pqpan_ble_role sender);
+enum pqpan_ble_gatt_fault {
+    PQPAN_BLE_GATT_OK = 0,
+    PQPAN_BLE_GATT_SERVER_WRITES,
+    PQPAN_BLE_GATT_CLIENT_NOTIFIES
+};
+enum pqpan_ble_gatt_fault pqpan_ble_config_gatt_fault(const struct pqpan_ble_config *cfg,
+                                                      enum pqpan_ble_role *side);
 enum pqpan_ble_config_fault {
     PQPAN_BLE_CONFIG_OK = 0,
     PQPAN_BLE_CONFIG_RANGE,
@@ -956,6 +978,7 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_MAX_PDUS_PER_EVENT,
     PQPAN_DEFAULT_REPLY,
     PQPAN_DEFAULT_KEYGEN_SIDE,
+    PQPAN_DEFAULT_GATT_SERVER,
     PQPAN_DEFAULT_ADV_INTERVAL_MS,
     PQPAN_DEFAULT_FEATURES,
     PQPAN_DEFAULT_CONN_UPDATE,
@@ -2576,6 +2599,7 @@ MACROS = {
     'PQPAN_BLE_PLAN_TXN_MAX': 33,
     'PQPAN_BLE_SETUP_KEY_WORDS': 8,
     'PQPAN_BLE_TIMING_SLOTS': 4,
+    'PQPAN_BLE_TRANSFER_CHOICES': 12,
     'PQPAN_BLE_TXN_MAX': 8,
     'PQPAN_BLE_T_IFS_NS': 150000,
     'PQPAN_BLE_T_IFS_TOLERANCE_NS': 2000,

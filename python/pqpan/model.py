@@ -216,7 +216,8 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
                reply=_d.text("REPLY"), keygen_side=_d.text("KEYGEN_SIDE"), encrypted=False,
                auth=_d.text("AUTH"), adv_interval_ms=None, features=_d.switch("FEATURES"),
                conn_update=_d.switch("CONN_UPDATE"), initial_ci_ms=None,
-               discovery=_d.switch("DISCOVERY"), bits_ifs="each"):
+               discovery=_d.switch("DISCOVERY"), bits_ifs="each",
+               gatt_server=_d.text("GATT_SERVER")):
     """A struct pqpan_ble_config from the options of `pqpan estimate` (the same names with
     '_' for '-', the same ranges); defaults are the library's table (pqpan.defaults), which
     pqpan_ble_config_default also reads.
@@ -241,20 +242,23 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
                           macro("PQPAN_LL_DATA_MAX_PAYLOAD"))
     if max_tx_time_us is not None:
         cfg.max_tx_time_us = _uint("max-tx-time-us", max_tx_time_us, 328, 17040)
-    transfer = canonical(transfer, [cstr(lib.pqpan_ble_transfer_name(k))
-                                    for k in range(lib.PQPAN_BLE_TRANSFER_COUNT)])
-    tr = ffi.new("enum pqpan_ble_transfer *")
-    if not isinstance(transfer, str) or lib.pqpan_ble_transfer_parse(tr, transfer.encode()) != 0:
+    names = [cstr(lib.pqpan_ble_transfer_choice(k, ffi.NULL, ffi.NULL))
+             for k in range(macro("PQPAN_BLE_TRANSFER_CHOICES"))]
+    transfer = canonical(transfer, names)
+    server = ffi.new("enum pqpan_ble_transfer *")
+    client = ffi.new("enum pqpan_ble_transfer *")
+    if (not isinstance(transfer, str) or
+            lib.pqpan_ble_transfer_choice_parse(server, client, transfer.encode()) != 0):
         raise UsageError("bad value for --transfer: '%s'" % (transfer,))
-    cfg.transfer = tr[0]
+    cfg.server_transfer = server[0]
+    cfg.client_transfer = client[0]
+    cfg.gatt_server = _role("gatt-server", gatt_server)
     cfg.ci_ns = _ms_to_ns("ci-ms", ci_ms, 7.5, 4000.0)
     if event_len_ms is not None:
         cfg.event_len_ns = _ms_to_ns("event-len-ms", event_len_ms, 0.0, 4000.0)
     cfg.max_pairs = _uint("max-pdus-per-event", max_pdus_per_event, 0, 1000000)
     cfg.same_event_reply = _word("reply", reply, ("next-event", "same-event"))
-    cfg.keygen_side = (lib.PQPAN_BLE_CENTRAL
-                       if _word("keygen-side", keygen_side, ("central", "peripheral")) == 0
-                       else lib.PQPAN_BLE_PERIPHERAL)
+    cfg.keygen_side = _role("keygen-side", keygen_side)
     cfg.encrypted = _onoff("encrypted", encrypted)
     cfg.pqke_mode = auth_mode(auth)
     if adv_interval_ms is not None:
@@ -272,6 +276,12 @@ def ble_config(kem=_d.text("KEM"), protocol=_d.text("PROTOCOL"), phy=_d.text("PH
         raise UsageError("--auth %s applies to pqpan's protocol: add --protocol pqpan (and an "
                          "ML-KEM --kem)" % auth)
     return cfg
+
+
+def _role(name, value):
+    """The enum pqpan_ble_role of a central/peripheral option."""
+    return (lib.PQPAN_BLE_CENTRAL if _word(name, value, ("central", "peripheral")) == 0
+            else lib.PQPAN_BLE_PERIPHERAL)
 
 
 def auth_mode(auth):
@@ -375,10 +385,60 @@ def check_link(cfg):
                      "--ci-ms and --initial-ci-ms 7.5..4000)")
 
 
-def run_estimator(env, cfg, kem):
+def _role_word(role):
+    return "central" if role == lib.PQPAN_BLE_CENTRAL else "peripheral"
+
+
+def _messages_of(cfg, role):
+    """The messages role sends (cli/link_opts.c messages_of)."""
+    keygen = role == cfg.keygen_side
+    if cfg.protocol != lib.PQPAN_BLE_PROTO_PQPAN:
+        return "ek" if keygen else "ct"
+    if keygen:
+        return "INIT and FIN"
+    return "RESP and REVEAL" if cfg.pqke_mode == lib.PQPAN_PQKE_MODE_NUMERIC else "RESP"
+
+
+_PROCEDURE_NOUNS = ("notifications (§4.10)", "indications (§4.11)", "Write Requests (§4.9.3)",
+                    "Write Commands (§4.9.1)", "long writes (§4.9.4)")
+
+
+def check_gatt(cfg, kem):
+    """UsageError, with the CLI's message (cli/link_opts.c link_gatt_check), for a PQKE a
+    side of which would send what its GATT role cannot (pqpan_ble_config_gatt_fault: Core
+    v5.4 Vol 3 Part G §2.2, only the server notifies or indicates, only the client
+    writes)."""
+    if kem == LESC_NAME:
+        return
+    side = ffi.new("enum pqpan_ble_role *", cfg.keygen_side)
+    fault = lib.pqpan_ble_config_gatt_fault(cfg, side)
+    if fault == lib.PQPAN_BLE_GATT_OK:
+        return
+    server = fault == lib.PQPAN_BLE_GATT_SERVER_WRITES
+    raise UsageError(
+        "unbuildable: the %s, the GATT %s, would send %s by %s, which only a GATT %s sends "
+        "(Core v5.4 Vol 3 Part G §2.2); use --transfer SERVER/CLIENT (server: notify, "
+        "indicate; client: write-req, write-cmd, long-write), --gatt-server, or "
+        "--allow-unbuildable to price it anyway"
+        % (_role_word(side[0]), "server" if server else "client", _messages_of(cfg, side[0]),
+           _PROCEDURE_NOUNS[lib.pqpan_ble_config_procedure(cfg, side[0])],
+           "client" if server else "server"))
+
+
+def transfer_name(cfg):
+    """The transfer field: the name of cfg's (server, client) methods (cli/ble_model.c
+    model_transfer_name)."""
+    name = lib.pqpan_ble_transfer_choice_name(cfg.server_transfer, cfg.client_transfer)
+    return cstr(name) if name != ffi.NULL else "unnamed"
+
+
+def run_estimator(env, cfg, kem, allow_unbuildable=False):
     """pqpan_ble_estimate_pqke (or _lesc for LESC-P256): the per-side ledgers and counts,
-    after the link check `estimate` makes (check_link)."""
+    after the link check `estimate` makes (check_link) and, unless allow_unbuildable, its
+    GATT roles check (check_gatt)."""
     check_link(cfg)
+    if not allow_unbuildable:
+        check_gatt(cfg, kem)
     cycles = model_setup(env, cfg, kem)
     est = ffi.new("struct pqpan_ble_estimate *")
     if kem == LESC_NAME:
@@ -414,7 +474,7 @@ def _config_fields(kem, cfg, est):
             "idle": "sleep", "phy": cstr(lib.pqpan_ble_phy_name(cfg.phy)),
             "att_mtu": cfg.att_mtu, "ll_octets": cfg.ll_octets,
             "dle": int(cfg.ll_octets > macro("PQPAN_LL_DATA_MIN_PAYLOAD")),
-            "transfer": "smp" if lesc else cstr(lib.pqpan_ble_transfer_name(cfg.transfer)),
+            "transfer": "smp" if lesc else transfer_name(cfg),
             "ci_ms": _ms(cfg.ci_ns),
             "keygen_side": "central" if cfg.keygen_side == lib.PQPAN_BLE_CENTRAL
             else "peripheral"}
@@ -559,9 +619,10 @@ def setup_members(cfg):
             "setup_initial_ci_ms": _ms(cfg.idle_ci_ns), "setup_discovery": bool(cfg.discovery)}
 
 
-def estimate_ble(env, kem, cfg):
-    """The Result of one BLE configuration."""
-    est = run_estimator(env, cfg, kem)
+def estimate_ble(env, kem, cfg, allow_unbuildable=False):
+    """The Result of one BLE configuration (one GATT cannot build: UsageError unless
+    allow_unbuildable, check_gatt)."""
+    est = run_estimator(env, cfg, kem, allow_unbuildable)
     result = Result(env.members())
     result["e_comm_accounting"] = "bits"
     result.update(setup_members(cfg))

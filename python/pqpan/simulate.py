@@ -60,14 +60,18 @@ def _check_options(transport, per, ber, seed, supervision_timeout_ms, adv_case):
 def run_once(env, kem, cfg, transport=_d.text("TRANSPORT"), per=_d.number("PER"),
              ber=_d.number("BER"), seed=_d.number("SEED"),
              supervision_timeout_ms=_d.number("SUPERVISION_TIMEOUT_MS"),
-             adv_case=_d.text("ADV_CASE")):
+             adv_case=_d.text("ADV_CASE"), allow_unbuildable=False):
     """(sim, keys): a finished struct pqpan_sim and {"protocol", "equal", "confirmed"}; the
-    messages are cfg's protocol's (the study's raw ek and ct, or the real PQKE)."""
+    messages are cfg's protocol's (the study's raw ek and ct, or the real PQKE). Over GATT, a
+    configuration GATT cannot build raises UsageError unless allow_unbuildable
+    (model.check_gatt, as cli/ble_sim.c ble_sim_check)."""
     study = cfg.protocol == lib.PQPAN_BLE_PROTO_STUDY
     _check_options(transport, per, ber, seed, supervision_timeout_ms, adv_case)
     if study and cfg.pqke_mode != lib.PQPAN_PQKE_MODE_NONE:
         raise UsageError("--auth %s needs pqpan's protocol (--protocol pqpan)"
                          % cstr(lib.pqpan_pqke_mode_name(cfg.pqke_mode)))
+    if transport == "gatt" and not allow_unbuildable:
+        model.check_gatt(cfg, kem)
     c = _sim_config(env, kem, cfg, transport, float(per), float(ber), seed,
                     supervision_timeout_ms, adv_case)
     sim = ffi.new("struct pqpan_sim *")

@@ -17,7 +17,7 @@ def cli_args(options):
     args = []
     for key, value in options.items():
         opt = "--" + key.replace("_", "-")
-        if key in ("encrypted", "ipv6_frag"):  # flags
+        if key in ("encrypted", "ipv6_frag", "allow_unbuildable"):  # flags
             args += [opt] if value else []
         elif key == "gamma_comp":
             for op, g in value.items():
@@ -50,11 +50,13 @@ VARIANTS = [
     dict(protocol="pqpan"),
     dict(protocol="pqpan", auth="psk", kem="ML-KEM-512"),
     dict(protocol="pqpan", auth="kem-auth-mutual", ll_octets=251, phy="2M"),
-    dict(protocol="pqpan", auth="numeric", transfer="indicate", att_mtu=247),
-    dict(transfer="notify", att_mtu=517, ll_octets=251),
-    dict(transfer="write-cmd", att_mtu=185, ll_octets=100, phy="S2"),
-    dict(transfer="long-write", att_mtu=23),
-    dict(keygen_side="central", encrypted=True, ci_ms=7.5),
+    dict(protocol="pqpan", auth="numeric", transfer="indicate/write-req", att_mtu=247),
+    dict(transfer="notify/write-cmd", att_mtu=517, ll_octets=251),
+    dict(transfer="indicate/write-cmd", att_mtu=185, ll_octets=100, phy="S2",
+         keygen_side="central"),
+    dict(transfer="notify/long-write", att_mtu=23),
+    dict(keygen_side="central", gatt_server="central", encrypted=True, ci_ms=7.5),
+    dict(transfer="write-cmd", att_mtu=185, allow_unbuildable=True),
     dict(ci_ms=1000, reply="same-event", max_pdus_per_event=4, event_len_ms=3.75),
     dict(max_tx_time_us=1064, ll_octets=251, phy="2M"),
     dict(adv_interval_ms=0, features=False, conn_update=False, discovery=False),
@@ -93,6 +95,11 @@ ERRORS = [
     (dict(currents="radio-only", tx_dbm=8), True),
     (dict(currents="radio-only", profile="cc2340r5"), True),
     (dict(transfer="study", att_mtu=247), True),
+    # what GATT cannot build (Core v5.4 Vol 3 Part G §2.2), refused with estimate's message
+    (dict(transfer="notify"), True),
+    (dict(transfer="long-write", protocol="pqpan", auth="numeric"), True),
+    (dict(keygen_side="central"), True),
+    (dict(gatt_server="central"), True),
     # a link that cannot hold (pqpan_ble_config_fault), refused with estimate's message
     (dict(ci_ms=10.1), True),
     (dict(initial_ci_ms=31), True),
@@ -131,9 +138,10 @@ def test_errors_equal_cli(cli, options, same_message):
 def test_words_in_any_case_are_the_clis(cli):
     """Words are matched ignoring case, as the CLI does (`--phy 2m`): the same result, with
     the canonical spellings, and the CLI's for the same words."""
-    mixed = dict(kem="ml-kem-768", phy="2m", transfer="NOTIFY", protocol="PQPAN", auth="PSK",
+    mixed = dict(kem="ml-kem-768", phy="2m", transfer="NOTIFY/Write-Cmd", protocol="PQPAN",
+                 auth="PSK",
                  currents="SYSTEM", ramp="Fast", reply="Same-Event")
-    canonical = dict(kem="ML-KEM-768", phy="2M", transfer="notify", protocol="pqpan",
+    canonical = dict(kem="ML-KEM-768", phy="2M", transfer="notify/write-cmd", protocol="pqpan",
                      auth="psk", currents="system", ramp="fast", reply="same-event")
     got = pqpan.estimate(**mixed)
     assert got == pqpan.estimate(**canonical)

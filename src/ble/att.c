@@ -37,6 +37,122 @@ int pqpan_ble_transfer_parse(enum pqpan_ble_transfer *out, const char *name)
     return PQPAN_ERR_INVALID_ARG;
 }
 
+/* Part G §2.2 (the client sends requests and commands, the server notifications and
+ * indications): §4.10, §4.11 are the server's sub-procedures, §4.9's writes the client's. */
+int pqpan_ble_transfer_of_server(enum pqpan_ble_transfer t)
+{
+    return t == PQPAN_BLE_NOTIFY || t == PQPAN_BLE_INDICATE;
+}
+
+int pqpan_ble_transfer_of_client(enum pqpan_ble_transfer t)
+{
+    return t == PQPAN_BLE_WRITE_REQ || t == PQPAN_BLE_WRITE_CMD || t == PQPAN_BLE_LONG_WRITE;
+}
+
+/* The named (server, client) pairs, in pqpan_ble_transfer_choice's order. */
+static const struct {
+    const char *name;
+    enum pqpan_ble_transfer server, client;
+} choices[PQPAN_BLE_TRANSFER_CHOICES] = {
+    {"notify", PQPAN_BLE_NOTIFY, PQPAN_BLE_NOTIFY},
+    {"indicate", PQPAN_BLE_INDICATE, PQPAN_BLE_INDICATE},
+    {"write-req", PQPAN_BLE_WRITE_REQ, PQPAN_BLE_WRITE_REQ},
+    {"write-cmd", PQPAN_BLE_WRITE_CMD, PQPAN_BLE_WRITE_CMD},
+    {"long-write", PQPAN_BLE_LONG_WRITE, PQPAN_BLE_LONG_WRITE},
+    {"study", PQPAN_BLE_STUDY, PQPAN_BLE_STUDY},
+    {"notify/write-req", PQPAN_BLE_NOTIFY, PQPAN_BLE_WRITE_REQ},
+    {"notify/write-cmd", PQPAN_BLE_NOTIFY, PQPAN_BLE_WRITE_CMD},
+    {"notify/long-write", PQPAN_BLE_NOTIFY, PQPAN_BLE_LONG_WRITE},
+    {"indicate/write-req", PQPAN_BLE_INDICATE, PQPAN_BLE_WRITE_REQ},
+    {"indicate/write-cmd", PQPAN_BLE_INDICATE, PQPAN_BLE_WRITE_CMD},
+    {"indicate/long-write", PQPAN_BLE_INDICATE, PQPAN_BLE_LONG_WRITE},
+};
+
+const char *pqpan_ble_transfer_choice(unsigned i, enum pqpan_ble_transfer *server,
+                                      enum pqpan_ble_transfer *client)
+{
+    if (i >= PQPAN_BLE_TRANSFER_CHOICES) {
+        return NULL;
+    }
+    if (server != NULL) {
+        *server = choices[i].server;
+    }
+    if (client != NULL) {
+        *client = choices[i].client;
+    }
+    return choices[i].name;
+}
+
+const char *pqpan_ble_transfer_choice_name(enum pqpan_ble_transfer server,
+                                           enum pqpan_ble_transfer client)
+{
+    unsigned i;
+    for (i = 0; i < PQPAN_BLE_TRANSFER_CHOICES; i++) {
+        if (choices[i].server == server && choices[i].client == client) {
+            return choices[i].name;
+        }
+    }
+    return NULL;
+}
+
+int pqpan_ble_transfer_choice_parse(enum pqpan_ble_transfer *server,
+                                    enum pqpan_ble_transfer *client, const char *name)
+{
+    unsigned i;
+    for (i = 0; i < PQPAN_BLE_TRANSFER_CHOICES; i++) {
+        if (strcmp(name, choices[i].name) == 0) {
+            *server = choices[i].server;
+            *client = choices[i].client;
+            return PQPAN_OK;
+        }
+    }
+    return PQPAN_ERR_INVALID_ARG;
+}
+
+enum pqpan_ble_transfer pqpan_ble_config_transfer(const struct pqpan_ble_config *cfg,
+                                                  enum pqpan_ble_role sender)
+{
+    return sender == cfg->gatt_server ? cfg->server_transfer : cfg->client_transfer;
+}
+
+enum pqpan_ble_transfer pqpan_ble_config_procedure(const struct pqpan_ble_config *cfg,
+                                                   enum pqpan_ble_role sender)
+{
+    enum pqpan_ble_transfer t = pqpan_ble_config_transfer(cfg, sender);
+    if (t != PQPAN_BLE_STUDY) {
+        return t;
+    }
+    return sender == cfg->keygen_side ? PQPAN_BLE_INDICATE : PQPAN_BLE_WRITE_REQ;
+}
+
+/* The fault of side r's messages, if any. */
+static enum pqpan_ble_gatt_fault side_fault(const struct pqpan_ble_config *cfg,
+                                            enum pqpan_ble_role r)
+{
+    enum pqpan_ble_transfer t = pqpan_ble_config_procedure(cfg, r);
+    if (r == cfg->gatt_server) {
+        return pqpan_ble_transfer_of_server(t) ? PQPAN_BLE_GATT_OK : PQPAN_BLE_GATT_SERVER_WRITES;
+    }
+    return pqpan_ble_transfer_of_client(t) ? PQPAN_BLE_GATT_OK : PQPAN_BLE_GATT_CLIENT_NOTIFIES;
+}
+
+enum pqpan_ble_gatt_fault pqpan_ble_config_gatt_fault(const struct pqpan_ble_config *cfg,
+                                                      enum pqpan_ble_role *side)
+{
+    enum pqpan_ble_role k = cfg->keygen_side;
+    enum pqpan_ble_role o = k == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
+    enum pqpan_ble_gatt_fault f = side_fault(cfg, k);
+    enum pqpan_ble_role at = k;
+    if (f == PQPAN_BLE_GATT_OK) {
+        f = side_fault(cfg, o);
+        at = o;
+    }
+    if (f != PQPAN_BLE_GATT_OK && side != NULL) {
+        *side = at;
+    }
+    return f;
+}
+
 /* The study's prototype (DESIGN.md): ek values of at most 400 octets per indication
  * (ATT_MTU 403); ct in frames of ceil(ct / n) octets, n = ceil(ct / 392), each written
  * with one frame-number octet in front (768 → 2×385, 1088 → 364+364+363, 1568 → 4×393). */

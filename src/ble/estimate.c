@@ -33,6 +33,8 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     cfg->same_event_reply = pqpan_default_is(PQPAN_DEFAULT_REPLY, "same-event");
     cfg->keygen_side = pqpan_default_is(PQPAN_DEFAULT_KEYGEN_SIDE, "central") ? PQPAN_BLE_CENTRAL
                                                                              : PQPAN_BLE_PERIPHERAL;
+    cfg->gatt_server = pqpan_default_is(PQPAN_DEFAULT_GATT_SERVER, "central") ? PQPAN_BLE_CENTRAL
+                                                                             : PQPAN_BLE_PERIPHERAL;
     cfg->ek_bytes = kem != NULL ? (uint32_t)kem->ek_bytes : 0u;
     cfg->ct_bytes = kem != NULL ? (uint32_t)kem->ct_bytes : 0u;
     cfg->adv_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_ADV_INTERVAL_MS);
@@ -45,8 +47,8 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     /* words of the table that do not parse (tests/unit/test_defaults.c) leave a zero
      * configuration, which pqpan_ble_config_fault refuses */
     if (pqpan_ble_phy_parse(&cfg->phy, pqpan_default_value(PQPAN_DEFAULT_PHY)) != PQPAN_OK ||
-        pqpan_ble_transfer_parse(&cfg->transfer, pqpan_default_value(PQPAN_DEFAULT_TRANSFER)) !=
-            PQPAN_OK) {
+        pqpan_ble_transfer_choice_parse(&cfg->server_transfer, &cfg->client_transfer,
+                                        pqpan_default_value(PQPAN_DEFAULT_TRANSFER)) != PQPAN_OK) {
         memset(cfg, 0, sizeof *cfg);
     }
 }
@@ -131,12 +133,23 @@ static unsigned suite_of(const struct pqpan_ble_config *c)
     return 0;
 }
 
-/* The transfer and the keygen side are in range (config_ok's part that a sweep varies
- * fastest). */
+static int transfer_ok(enum pqpan_ble_transfer t)
+{
+    return t >= 0 && t < PQPAN_BLE_TRANSFER_COUNT;
+}
+
+static int role_ok(enum pqpan_ble_role r)
+{
+    return r == PQPAN_BLE_CENTRAL || r == PQPAN_BLE_PERIPHERAL;
+}
+
+/* The transfers and the keygen side are in range, the study preset on both roles or on
+ * neither (config_ok's part that a sweep varies fastest). */
 static int side_ok(const struct pqpan_ble_config *c)
 {
-    return c->transfer >= 0 && c->transfer < PQPAN_BLE_TRANSFER_COUNT &&
-           (c->keygen_side == PQPAN_BLE_CENTRAL || c->keygen_side == PQPAN_BLE_PERIPHERAL);
+    return transfer_ok(c->server_transfer) && transfer_ok(c->client_transfer) &&
+           (c->server_transfer == PQPAN_BLE_STUDY) == (c->client_transfer == PQPAN_BLE_STUDY) &&
+           role_ok(c->keygen_side);
 }
 
 static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
@@ -145,7 +158,7 @@ static int config_ok(const struct pqpan_ble_config *c, const struct pqpan_ble_de
            c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
            c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && ci_ok(c->ci_ns) &&
            (!c->conn_update || ci_ok(c->idle_ci_ns)) && adv_ok(c->adv_interval_ns) &&
-           side_ok(c) &&
+           side_ok(c) && role_ok(c->gatt_server) &&
            c->ek_bytes > 0u && c->ct_bytes > 0u && d->cpu_hz > 0u &&
            (c->protocol == PQPAN_BLE_PROTO_STUDY ||
             (c->protocol == PQPAN_BLE_PROTO_PQPAN && suite_of(c) != 0)) &&
@@ -266,14 +279,15 @@ static void exchange(struct pqpan_ble_estimate *out, const struct pqpan_ble_conf
     flip->crypto_end_ns -= out->counts.crypto_start_ns; /* now the flipped latency */
 }
 
-/* Appends the transactions of one message to t[*n..); the first waits wait_ns of the
- * sender's CPU work. */
+/* Appends the transactions of one message to t[*n..), with its sender's method; the first
+ * waits wait_ns of the sender's CPU work. */
 static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_ble_config *c,
                        int is_ek, uint32_t len, enum pqpan_ble_role sender, enum pqpan_phase ph,
                        uint64_t wait_ns)
 {
     uint32_t m = 0, i;
-    int rc = pqpan_ble_plan_message(t + *n, &m, c->transfer, is_ek, len, c->att_mtu, sender, ph);
+    int rc = pqpan_ble_plan_message(t + *n, &m, pqpan_ble_config_transfer(c, sender), is_ek, len,
+                                    c->att_mtu, sender, ph);
     if (rc != PQPAN_OK) {
         return rc;
     }
@@ -656,7 +670,8 @@ static void key_device(uint64_t *k, const struct pqpan_ble_device *d)
  * interval the connection opens at (idle_ci_ns with conn_update, else ci_ns) and the
  * exchange's; the PHY; whether the LL payload switches from 27 octets (the set-up compares
  * ll_octets with 27 only) and whether the ATT_MTU exchange runs (att_mtu > 23); the
- * features, discovery and same_event_reply flags (each read as a truth value); and the
+ * features, discovery and same_event_reply flags (each read as a truth value); which side
+ * is the GATT server (its client runs the MTU exchange and the discovery); and the
  * device's timing. */
 static void setup_key(uint64_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_ble_config *c,
                       const struct pqpan_ble_device *d)
@@ -667,7 +682,8 @@ static void setup_key(uint64_t k[PQPAN_BLE_SETUP_KEY_WORDS], const struct pqpan_
     k[3] = (uint64_t)c->phy | (uint64_t)(c->ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD) << 8 |
            (uint64_t)(c->att_mtu > PQPAN_ATT_DEFAULT_MTU) << 9 |
            (uint64_t)(c->features != 0) << 10 |
-           (uint64_t)(c->discovery != 0) << 11 | (uint64_t)(c->same_event_reply != 0) << 12;
+           (uint64_t)(c->discovery != 0) << 11 | (uint64_t)(c->same_event_reply != 0) << 12 |
+           (uint64_t)(c->gatt_server == PQPAN_BLE_CENTRAL) << 13;
     key_device(&k[4], d);
 }
 
@@ -733,22 +749,30 @@ static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
  * words are the plan's: the timing's number (the device's timing and the cycles of the
  * operations the exchange runs; the others are not read and may hold anything); the KEM
  * sizes; for pqpan's protocol the PQKE mode and ML-DSA set; which exchange, and the fields
- * of cfg its messages are made of (PQKE: protocol, keygen side, hybrid suite, transfer as
- * the PDUs it sends, ATT_MTU; LE SC reads none of them), encryption and the event rule.
- * Then the link (PHY, bits accounting, the LL octets its PDUs see, pair cap, interval,
- * event length) and the close of the set-up's last event. */
+ * of cfg its messages are made of (PQKE: protocol, keygen side, hybrid suite, the method
+ * of the keygen side's messages and of the other side's as the PDUs they send, ATT_MTU; LE
+ * SC reads none of them), encryption and the event rule. Then the link (PHY, bits
+ * accounting, the LL octets its PDUs see, pair cap, interval, event length) and the close
+ * of the set-up's last event. The methods are keyed by message, not by GATT role, so the
+ * key with the keygen side flipped is the same messages from the other sides (mirror_of). */
 static uint64_t key_messages(const struct pqpan_ble_config *c, int lesc)
 {
     int pqpan = !lesc && c->protocol == PQPAN_BLE_PROTO_PQPAN;
     uint64_t k = (uint64_t)lesc | (uint64_t)(c->encrypted != 0) << 1 |
                  (uint64_t)(c->same_event_reply != 0) << 2;
     if (!lesc) {
+        enum pqpan_ble_role o =
+            c->keygen_side == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
         k |= (uint64_t)c->protocol << 3 | (uint64_t)c->keygen_side << 4 |
              (uint64_t)(pqpan && c->pqke_hybrid != 0) << 5 |
-             (uint64_t)pqpan_ble_transfer_pdus(c->transfer) << 8 | (uint64_t)c->att_mtu << 16;
+             (uint64_t)pqpan_ble_transfer_pdus(pqpan_ble_config_transfer(c, c->keygen_side)) << 8 |
+             (uint64_t)pqpan_ble_transfer_pdus(pqpan_ble_config_transfer(c, o)) << 11 |
+             (uint64_t)c->att_mtu << 16;
     }
     return k;
 }
+
+_Static_assert(PQPAN_BLE_TRANSFER_COUNT <= 8, "a message's method takes 3 bits of a key");
 
 static void exchange_key(uint64_t k[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                          const struct pqpan_ble_config *c, uint64_t timing,
@@ -1098,7 +1122,7 @@ static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
 /* The exchange slot of key: the slot its key hashes to without the keygen side, its
  * last bit the side's, so that the two sides of one exchange sit side by side (the other
  * side's slot is this one's index ^ 1). rest: key_sum of the key but word 3, which holds
- * the side and the transfer (the words a sweep's fastest options leave alone). */
+ * the side and the methods (the words a sweep's fastest options leave alone). */
 static uint32_t exchange_slot_index(const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
                                     uint64_t rest)
 {
@@ -1124,14 +1148,17 @@ mirror_of(const struct pqpan_ble_estimate_cache *cache,
 
 /* Every field of two configurations equal, compared inline (under perf, a memcmp call
  * here took a tenth of the memo path's time). */
-_Static_assert(sizeof(struct pqpan_ble_config) == 112u,
+_Static_assert(sizeof(struct pqpan_ble_config) == 120u,
                "config_equal compares every field of struct pqpan_ble_config: update both");
 
 static int config_equal(const struct pqpan_ble_config *a, const struct pqpan_ble_config *b)
 {
     uint64_t d = (uint64_t)(a->protocol ^ b->protocol) | (uint64_t)(a->phy ^ b->phy) |
                  (a->att_mtu ^ b->att_mtu) | (a->ll_octets ^ b->ll_octets) |
-                 (a->max_tx_time_us ^ b->max_tx_time_us) | (uint64_t)(a->transfer ^ b->transfer) |
+                 (a->max_tx_time_us ^ b->max_tx_time_us) |
+                 (uint64_t)(a->server_transfer ^ b->server_transfer) |
+                 (uint64_t)(a->client_transfer ^ b->client_transfer) |
+                 (uint64_t)(a->gatt_server ^ b->gatt_server) |
                  (a->ci_ns ^ b->ci_ns) | (a->event_len_ns ^ b->event_len_ns) |
                  (a->max_pairs ^ b->max_pairs) |
                  (uint64_t)(unsigned)(a->same_event_reply ^ b->same_event_reply) |
@@ -1155,8 +1182,8 @@ static int device_equal(const struct pqpan_ble_device *a, const struct pqpan_ble
             (a->sca_ppm ^ b->sca_ppm) | (a->rx_margin_ns ^ b->rx_margin_ns)) == 0u;
 }
 
-/* Whether the call differs from the last one at most in its keygen side and transfer (the
- * last one's copy takes this call's two, then compares whole). */
+/* Whether the call differs from the last one at most in its keygen side and transfers (the
+ * last one's copy takes this call's three, then compares whole). */
 static int same_but_side(struct pqpan_ble_last_call *last, const struct pqpan_ble_config *cfg,
                          const struct pqpan_ble_device *dev, const uint64_t cycles[PQPAN_OP_COUNT],
                          int lesc)
@@ -1165,7 +1192,8 @@ static int same_but_side(struct pqpan_ble_last_call *last, const struct pqpan_bl
         return 0;
     }
     last->cfg.keygen_side = cfg->keygen_side;
-    last->cfg.transfer = cfg->transfer;
+    last->cfg.server_transfer = cfg->server_transfer;
+    last->cfg.client_transfer = cfg->client_transfer;
     return config_equal(cfg, &last->cfg) && device_equal(dev, &last->dev) &&
            words_equal(cycles, last->cycles, PQPAN_OP_COUNT);
 }

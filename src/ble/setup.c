@@ -337,14 +337,14 @@ static void one_step(struct acc *a, enum pqpan_phase ph, const struct pqpan_ble_
     procedure_end(&pr, a);
 }
 
-/* A request/response pair of one procedure in phase ph, from the central. */
+/* A request/response pair of one procedure in phase ph, from side `from`. */
 static void exchange_pair(struct acc *a, enum pqpan_phase ph, const struct pqpan_ble_link *l,
-                          const struct pqpan_ble_device *d, uint32_t req, uint32_t rsp,
-                          int ll_control)
+                          const struct pqpan_ble_device *d, enum pqpan_ble_role from,
+                          uint32_t req, uint32_t rsp, int ll_control)
 {
     struct pqpan_ble_txn t[1];
     uint32_t n = 0;
-    pqpan_ble_txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, req, rsp, ll_control);
+    pqpan_ble_txn_add(t, &n, from, ph, req, rsp, ll_control);
     one_step(a, ph, l, d, t, n);
 }
 
@@ -373,8 +373,8 @@ static void switch_link(struct acc *a, const struct pqpan_ble_link_settings *fro
     if (to->ll_octets != cur.ll_octets) {
         /* Data length update (Vol 6 Part B §5.1.9): LL_LENGTH_REQ / LL_LENGTH_RSP. */
         link_set(&l, &cur, same_event_reply);
-        exchange_pair(a, PQPAN_PHASE_LENGTH_UPDATE, &l, dev, PQPAN_LL_LENGTH_CTR_BYTES,
-                      PQPAN_LL_LENGTH_CTR_BYTES, 1);
+        exchange_pair(a, PQPAN_PHASE_LENGTH_UPDATE, &l, dev, PQPAN_BLE_CENTRAL,
+                      PQPAN_LL_LENGTH_CTR_BYTES, PQPAN_LL_LENGTH_CTR_BYTES, 1);
     }
 }
 
@@ -486,7 +486,7 @@ static void features(struct acc *a, const struct pqpan_ble_link_settings *conn, 
     one_step(a, ph, &l, d, t, n);
 }
 
-/* GATT discovery by the central (the study's client) on a server holding one primary
+/* GATT discovery by the client c (the study's: the central) on a server holding one primary
  * service with a 128-bit UUID, its one characteristic and that characteristic's CCCD
  * (Vol 3 Part G): Discover Primary Service by Service UUID (§4.4.2: Find By Type Value
  * Request / Response, then the request for the rest of the handle range answered by an
@@ -496,10 +496,10 @@ static void features(struct acc *a, const struct pqpan_ble_link_settings *conn, 
  * Information Request / Response, which ends the sub-procedure as the CCCD is the
  * range's last handle), then Write Characteristic Descriptors (§4.12.3) of the CCCD
  * enabling indications (Part G §3.3.3.3: 0x0002): Write Request / Write Response. */
-static void discovery(struct acc *a, const struct pqpan_ble_link *l, const struct pqpan_ble_device *d)
+static void discovery(struct acc *a, const struct pqpan_ble_link *l,
+                      const struct pqpan_ble_device *d, enum pqpan_ble_role c)
 {
     const enum pqpan_phase ph = PQPAN_PHASE_DISCOVERY;
-    const enum pqpan_ble_role c = PQPAN_BLE_CENTRAL;
     struct pqpan_ble_txn t[6];
     uint32_t n = 0;
     pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES, PQPAN_ATT_FIND_BY_TYPE_RSP_BYTES, 0);
@@ -518,6 +518,8 @@ void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     struct pqpan_ble_link_settings conn, exch;
     struct pqpan_ble_link l;
     uint64_t before = out->counts.events + out->counts.idle_events;
+    const enum pqpan_ble_role client =
+        c->gatt_server == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL : PQPAN_BLE_CENTRAL;
     int p;
     acc_init(&a, out->ledger, &out->counts, out->span_ns, 1);
     conn.phy = PQPAN_BLE_PHY_1M;
@@ -536,12 +538,13 @@ void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     switch_link(&a, &conn, &exch, c->same_event_reply, d);
     link_set(&l, &exch, c->same_event_reply);
     if (c->att_mtu > PQPAN_ATT_DEFAULT_MTU) {
-        /* ATT Exchange MTU (Vol 3 Part G §4.3.1, Part F §3.4.2.1/2: 3 octets each). */
-        exchange_pair(&a, PQPAN_PHASE_MTU_EXCHANGE, &l, d, PQPAN_ATT_MTU_REQ_BYTES,
+        /* ATT Exchange MTU (Vol 3 Part G §4.3.1, Part F §3.4.2.1/2: 3 octets each), which
+         * the client requests. */
+        exchange_pair(&a, PQPAN_PHASE_MTU_EXCHANGE, &l, d, client, PQPAN_ATT_MTU_REQ_BYTES,
                       PQPAN_ATT_MTU_REQ_BYTES, 0);
     }
     if (c->discovery) {
-        discovery(&a, &l, d);
+        discovery(&a, &l, d, client);
     }
     out->counts.setup_events = out->counts.events + out->counts.idle_events - before;
     for (p = 0; p < PQPAN_PHASE_KEY_TRANSFER; p++) {

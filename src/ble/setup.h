@@ -46,7 +46,8 @@ void pqpan_ble_schedule_shaped(struct pqpan_ledger led[2], struct pqpan_ledger b
                                struct pqpan_ble_flip *flip);
 
 /* Runs the set-up c asks for into out (ledgers, counts, span_ns, setup_ns): advertising,
- * connection, feature exchange, link switch, MTU exchange, discovery. */
+ * connection, feature exchange, link switch, MTU exchange and discovery (by the GATT
+ * client, the side that is not c->gatt_server). */
 void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
                          const struct pqpan_ble_device *d);
 

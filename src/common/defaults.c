@@ -54,6 +54,10 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
     [PQPAN_DEFAULT_KEYGEN_SIDE] = VALUE("--keygen-side", "peripheral",
                                         "the study's prototype: the peripheral runs KeyGen and "
                                         "Decaps"),
+    [PQPAN_DEFAULT_GATT_SERVER] = VALUE("--gatt-server", "peripheral",
+                                        "the study's prototype: the peripheral holds the "
+                                        "key-exchange service (the GATT server, Core v5.4 Vol 3 "
+                                        "Part G §2.2) and indicates ek, the central writes ct"),
     [PQPAN_DEFAULT_ADV_INTERVAL_MS] = VALUE("--adv-interval-ms", "100",
                                             "TGAP(adv_fast_interval2)'s lower end (Core v5.4 "
                                             "Vol 3 Part C Appendix A: 100..150 ms)"),

@@ -1,9 +1,11 @@
 /* The simulator's GATT discovery (Core v5.4 Vol 3 Part G) as the study's central runs it
- * before the exchange: the peripheral's attribute table and its server's answers to the
- * discovery requests (Part F §3.4.3, §3.4.4), and the central's client, which discovers
- * the key-exchange service by its UUID (Part G §4.4.2), its characteristics (§4.6.1) and
- * the characteristic's descriptors (§4.7.1), then writes the CCCD to enable indications
- * (§4.12.3). The same PDUs the estimator counts (src/ble/setup.c). */
+ * before the exchange: the server's attribute table and its answers to the discovery
+ * requests (Part F §3.4.3, §3.4.4), and the client, which discovers the key-exchange
+ * service by its UUID (Part G §4.4.2), its characteristics (§4.6.1) and the
+ * characteristic's descriptors (§4.7.1), then writes the CCCD to enable the server's
+ * notifications or indications (§4.12.3). The server is the side cfg.ble.gatt_server
+ * names (the study's: the peripheral), the client the other. The same PDUs the estimator
+ * counts (src/ble/setup.c). */
 #include <string.h>
 
 #include "pqpan/sim.h"
@@ -15,9 +17,14 @@
 #define UUID_PRIMARY_SERVICE 0x2800u
 #define UUID_CHARACTERISTIC 0x2803u
 #define UUID_CCCD 0x2902u
-/* Part G §3.3.1.1, Table 3.5: characteristic properties Write (0x08) and Indicate (0x20). */
-#define CHAR_PROPERTIES 0x28u
-/* Part G §3.3.3.3, Table 3.11: CCCD value with Indication enabled. */
+/* Part G §3.3.1.1, Table 3.5: characteristic properties Write Without Response (0x04),
+ * Write (0x08), Notify (0x10), Indicate (0x20). */
+#define PROP_WRITE_CMD 0x04u
+#define PROP_WRITE 0x08u
+#define PROP_NOTIFY 0x10u
+#define PROP_INDICATE 0x20u
+/* Part G §3.3.3.3, Table 3.11: CCCD values with Notification or Indication enabled. */
+#define CCCD_NOTIFICATION 0x0001u
 #define CCCD_INDICATION 0x0002u
 #define HANDLE_MAX 0xFFFFu
 /* The table's handles: service declaration, characteristic declaration, value, CCCD. A
@@ -32,11 +39,12 @@
  * little-endian octets they are sent in. */
 static const uint8_t service_uuid[16] = {0x61, 0x6b, 0xa8, 0x75, 0x8d, 0xa7, 0x14, 0xaf,
                                          0xc4, 0x4a, 0x4a, 0xe8, 0x9d, 0x45, 0x53, 0x42};
-/* The characteristic declaration's value (Part G §3.3.1): properties, value handle
- * (SIM_ATT_HANDLE = 0x0012, little-endian), the characteristic's UUID. */
-static const uint8_t char_declaration[19] = {CHAR_PROPERTIES, 0x12, 0x00, 0x60, 0xc9, 0x6c, 0xc8,
-                                             0x09, 0x82, 0x1e, 0x81, 0xe7, 0x4e, 0x25, 0x34,
-                                             0x9e, 0xad, 0x67, 0x00};
+/* The characteristic declaration's value (Part G §3.3.1): properties (char_properties:
+ * the study's Write and Indicate here), value handle (SIM_ATT_HANDLE = 0x0012,
+ * little-endian), the characteristic's UUID. */
+static const uint8_t char_declaration[19] = {PROP_WRITE | PROP_INDICATE, 0x12, 0x00, 0x60, 0xc9,
+                                             0x6c, 0xc8, 0x09, 0x82, 0x1e, 0x81, 0xe7, 0x4e,
+                                             0x25, 0x34, 0x9e, 0xad, 0x67, 0x00};
 #define CHAR_UUID (char_declaration + 3)
 
 enum disc_state { DISC_IDLE = 0, DISC_SERVICE, DISC_CHARS, DISC_DESCS, DISC_CCCD, DISC_DONE };
@@ -64,7 +72,29 @@ const uint8_t *pqpan_sim_gatt_service_uuid(void)
     return service_uuid;
 }
 
-/* ---- server (the peripheral) -------------------------------------------------------- */
+/* The property of the characteristic that lets a side send with procedure t. */
+static uint8_t property_of(enum pqpan_ble_transfer t)
+{
+    switch (t) {
+    case PQPAN_BLE_NOTIFY:
+        return PROP_NOTIFY;
+    case PQPAN_BLE_INDICATE:
+        return PROP_INDICATE;
+    case PQPAN_BLE_WRITE_CMD:
+        return PROP_WRITE_CMD;
+    default: /* Write Request, long write (Prepare/Execute Write) */
+        return PROP_WRITE;
+    }
+}
+
+/* The characteristic's properties: those of the procedures both sides send with. */
+static uint8_t char_properties(const struct pqpan_sim *s)
+{
+    return (uint8_t)(property_of(pqpan_ble_config_procedure(&s->cfg.ble, PQPAN_BLE_CENTRAL)) |
+                     property_of(pqpan_ble_config_procedure(&s->cfg.ble, PQPAN_BLE_PERIPHERAL)));
+}
+
+/* ---- server ---------------------------------------------------------------------------- */
 
 /* A response carrying a list (and its format or length octet). */
 static int send_list(struct pqpan_sim *s, int n, uint8_t opcode, uint8_t format,
@@ -134,11 +164,19 @@ static int type_matches(const struct attr *a, const struct pqpan_att_pdu *p)
     return a->type16 == 0u && memcmp(CHAR_UUID, p->value, 16) == 0;
 }
 
-static const uint8_t *value_of(const struct pqpan_sim *s, const struct attr *a, uint8_t *cccd)
+/* An attribute's value: the CCCD's state, the declaration with its properties, or the
+ * table's value (buf: room for the longest, the declaration). */
+static const uint8_t *value_of(const struct pqpan_sim *s, const struct attr *a,
+                               uint8_t buf[sizeof char_declaration])
 {
     if (a->handle == H_CCCD) {
-        put_le16(cccd, s->cccd);
-        return cccd;
+        put_le16(buf, s->cccd);
+        return buf;
+    }
+    if (a->handle == H_DECL) {
+        memcpy(buf, char_declaration, sizeof char_declaration);
+        buf[0] = char_properties(s);
+        return buf;
     }
     return a->value;
 }
@@ -148,7 +186,7 @@ static const uint8_t *value_of(const struct pqpan_sim *s, const struct attr *a, 
  * characteristic's value cannot be read (its properties have no Read). */
 int pqpan_sim_gatt_read_by_type(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 {
-    uint8_t list[PQPAN_ATT_MAX_MTU], cccd[2];
+    uint8_t list[PQPAN_ATT_MAX_MTU], buf[sizeof char_declaration];
     size_t len = 0, item = 0, i;
     if (range_bad(p)) {
         return send_error(s, n, p->opcode, p->handle, PQPAN_ATT_ERR_INVALID_HANDLE);
@@ -171,7 +209,7 @@ int pqpan_sim_gatt_read_by_type(struct pqpan_sim *s, int n, const struct pqpan_a
         }
         item = 2u + v;
         put_le16(list + len, a->handle);
-        memcpy(list + len + 2, value_of(s, a, cccd), v);
+        memcpy(list + len + 2, value_of(s, a, buf), v);
         len += item;
     }
     if (len == 0u) {
@@ -223,14 +261,14 @@ int pqpan_sim_gatt_is_cccd(uint16_t handle)
 /* Part G §3.3.3.3: the CCCD takes a 2-octet value. */
 int pqpan_sim_gatt_write_cccd(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 {
-    if (n != PQPAN_BLE_PERIPHERAL || p->value_len != 2u) {
+    if (n != sim_gatt_server(s) || p->value_len != 2u) {
         return PQPAN_ERR_MALFORMED;
     }
     s->cccd = get_le16(p->value);
     return pqpan_sim_reply_opcode(s, n, PQPAN_ATT_WRITE_RSP);
 }
 
-/* ---- client (the central) ----------------------------------------------------------- */
+/* ---- client ---------------------------------------------------------------------------- */
 
 static int request_range(struct pqpan_sim *s, uint8_t opcode, uint16_t start, uint16_t end,
                          const uint8_t *value, size_t value_len)
@@ -243,7 +281,7 @@ static int request_range(struct pqpan_sim *s, uint8_t opcode, uint16_t start, ui
     r.type16 = UUID_PRIMARY_SERVICE;
     r.value = value;
     r.value_len = value_len;
-    return pqpan_sim_reply_att(s, PQPAN_BLE_CENTRAL, &r);
+    return pqpan_sim_reply_att(s, sim_gatt_client(s), &r);
 }
 
 /* Discover Primary Service by Service UUID (Part G §4.4.2) over the whole handle range
@@ -275,22 +313,26 @@ static int find_descriptors(struct pqpan_sim *s, uint16_t start)
     return request_range(s, PQPAN_ATT_FIND_INFORMATION_REQ, start, s->disc_service_end, NULL, 0);
 }
 
-/* Write Characteristic Descriptors (§4.12.3): a Write Request to the CCCD. */
+/* Write Characteristic Descriptors (§4.12.3): a Write Request to the CCCD enabling the
+ * server's notifications, or its indications (the study's, and for a server method that
+ * is none of the two: a configuration GATT cannot build, priced when asked to). */
 static int write_cccd(struct pqpan_sim *s)
 {
     struct pqpan_att_pdu r;
     uint8_t v[2];
+    int notify = pqpan_ble_config_procedure(&s->cfg.ble, (enum pqpan_ble_role)sim_gatt_server(s)) ==
+                 PQPAN_BLE_NOTIFY;
     if (s->disc_cccd_handle == 0u) {
         return PQPAN_ERR_MALFORMED;
     }
-    put_le16(v, CCCD_INDICATION);
+    put_le16(v, notify ? CCCD_NOTIFICATION : CCCD_INDICATION);
     memset(&r, 0, sizeof r);
     r.opcode = PQPAN_ATT_WRITE_REQ;
     r.handle = s->disc_cccd_handle;
     r.value = v;
     r.value_len = sizeof v;
     s->disc_state = DISC_CCCD;
-    return pqpan_sim_reply_att(s, PQPAN_BLE_CENTRAL, &r);
+    return pqpan_sim_reply_att(s, sim_gatt_client(s), &r);
 }
 
 int pqpan_sim_start_discovery(struct pqpan_sim *s)
@@ -300,7 +342,7 @@ int pqpan_sim_start_discovery(struct pqpan_sim *s)
 
 static int client_ok(const struct pqpan_sim *s, int n, int state)
 {
-    return n == PQPAN_BLE_CENTRAL && s->disc_state == state;
+    return n == sim_gatt_client(s) && s->disc_state == state;
 }
 
 /* The sub-procedure ends at a Group End Handle of 0xFFFF, or goes on after it. */
@@ -355,7 +397,7 @@ int pqpan_sim_gatt_on_find_info_rsp(struct pqpan_sim *s, int n, const struct pqp
 /* Attribute Not Found ends a sub-procedure (§4.4.2, §4.6.1, §4.7.1); the next follows. */
 int pqpan_sim_gatt_on_error(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
 {
-    if (n != PQPAN_BLE_CENTRAL || p->error_code != PQPAN_ATT_ERR_ATTRIBUTE_NOT_FOUND) {
+    if (n != sim_gatt_client(s) || p->error_code != PQPAN_ATT_ERR_ATTRIBUTE_NOT_FOUND) {
         return PQPAN_ERR_MALFORMED;
     }
     switch (s->disc_state) {
@@ -374,7 +416,7 @@ int pqpan_sim_gatt_on_error(struct pqpan_sim *s, int n, const struct pqpan_att_p
 /* A Write Response: the CCCD's ends the discovery; others answer a message's writes. */
 int pqpan_sim_gatt_on_write_rsp(struct pqpan_sim *s, int n)
 {
-    if (n != PQPAN_BLE_CENTRAL || s->disc_state != DISC_CCCD) {
+    if (n != sim_gatt_client(s) || s->disc_state != DISC_CCCD) {
         return 0;
     }
     s->disc_state = DISC_DONE;

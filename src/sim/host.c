@@ -17,7 +17,9 @@
 /* How one message goes: the ATT procedure, K-frames, or SMP PDUs. */
 enum xfer { X_NOTIFY, X_INDICATE, X_WRITE_REQ, X_WRITE_CMD, X_LONG, X_COC, X_SMP };
 
-static enum xfer xfer_of(const struct pqpan_sim *s, int is_ek)
+/* How side n sends its messages: over GATT with its GATT role's method
+ * (pqpan_ble_config_procedure: the study preset's ek by indications, ct by write requests). */
+static enum xfer xfer_of(const struct pqpan_sim *s, int n)
 {
     if (s->cfg.transport == PQPAN_SIM_L2CAP_COC) {
         return X_COC;
@@ -25,7 +27,7 @@ static enum xfer xfer_of(const struct pqpan_sim *s, int is_ek)
     if (s->cfg.transport == PQPAN_SIM_SMP) {
         return X_SMP;
     }
-    switch (s->cfg.ble.transfer) {
+    switch (pqpan_ble_config_procedure(&s->cfg.ble, (enum pqpan_ble_role)n)) {
     case PQPAN_BLE_NOTIFY:
         return X_NOTIFY;
     case PQPAN_BLE_INDICATE:
@@ -34,22 +36,23 @@ static enum xfer xfer_of(const struct pqpan_sim *s, int is_ek)
         return X_WRITE_REQ;
     case PQPAN_BLE_WRITE_CMD:
         return X_WRITE_CMD;
-    case PQPAN_BLE_LONG_WRITE:
+    default:
         return X_LONG;
-    default: /* the study: ek by indications, ct by write requests */
-        return is_ek ? X_INDICATE : X_WRITE_REQ;
     }
-}
-
-/* The study preset puts a frame-number octet before each ct value. */
-static int has_frame_number(const struct pqpan_sim *s, int is_ek)
-{
-    return s->cfg.transport == PQPAN_SIM_GATT && s->cfg.ble.transfer == PQPAN_BLE_STUDY && !is_ek;
 }
 
 static int is_ek_of(const struct pqpan_sim *s, int sender)
 {
     return sender == (int)s->cfg.ble.keygen_side;
+}
+
+/* The study preset puts a frame-number octet before each ct value (the other side's
+ * messages than the KeyGen side's). */
+static int has_frame_number(const struct pqpan_sim *s, int sender)
+{
+    return s->cfg.transport == PQPAN_SIM_GATT &&
+           pqpan_ble_config_transfer(&s->cfg.ble, (enum pqpan_ble_role)sender) == PQPAN_BLE_STUDY &&
+           !is_ek_of(s, sender);
 }
 
 static int other_side(int n)
@@ -109,12 +112,12 @@ int pqpan_sim_reply_opcode(struct pqpan_sim *s, int n, uint8_t opcode)
 static int next_att(struct pqpan_sim *s, int n, struct pqpan_sim_l2cap *out)
 {
     struct pqpan_sim_node *nd = &s->node[n];
-    enum xfer x = xfer_of(s, nd->is_ek);
+    enum xfer x = xfer_of(s, n);
     struct pqpan_att_pdu p;
     uint8_t value[PQPAN_ATT_MAX_MTU];
     uint32_t left = (uint32_t)nd->out_len - nd->out_sent, v;
     uint8_t b[PQPAN_ATT_MAX_MTU];
-    size_t w, extra = has_frame_number(s, nd->is_ek) ? 1u : 0u;
+    size_t w, extra = has_frame_number(s, n) ? 1u : 0u;
     int rc;
     memset(&p, 0, sizeof p);
     p.handle = SIM_ATT_HANDLE;
@@ -194,20 +197,21 @@ static int next_smp(struct pqpan_sim *s, int n, struct pqpan_sim_l2cap *out)
 }
 
 /* 1 if every octet of side n's message has gone out (a long write: executed too). */
-static int out_all_sent(const struct pqpan_sim *s, const struct pqpan_sim_node *nd)
+static int out_all_sent(const struct pqpan_sim *s, int n)
 {
-    return nd->out_sent == nd->out_len && !(xfer_of(s, nd->is_ek) == X_LONG && nd->lw_value_len != 0u);
+    const struct pqpan_sim_node *nd = &s->node[n];
+    return nd->out_sent == nd->out_len && !(xfer_of(s, n) == X_LONG && nd->lw_value_len != 0u);
 }
 
 int pqpan_sim_host_pump(struct pqpan_sim *s, int n)
 {
     struct pqpan_sim_node *nd = &s->node[n];
-    enum xfer x = xfer_of(s, nd->is_ek);
+    enum xfer x = xfer_of(s, n);
     while (nd->out_busy && !nd->out_ready_pending && !nd->wait_rsp &&
            nd->txq_n < PQPAN_SIM_TXQ) {
         struct pqpan_sim_l2cap *pdu = txq_at(nd, nd->txq_n);
         int rc;
-        if (out_all_sent(s, nd)) {
+        if (out_all_sent(s, n)) {
             nd->out_busy = 0;
             break;
         }
@@ -241,7 +245,7 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     if (len == 0) {
         return PQPAN_OK;
     }
-    if (nd->out_busy && !nd->wait_rsp && out_all_sent(s, nd)) {
+    if (nd->out_busy && !nd->wait_rsp && out_all_sent(s, n)) {
         /* The last message is out and answered; the pump has not yet noticed (numeric's
          * REVEAL follows RESP on the same side, with FIN and RESP's last answer in one event). */
         nd->out_busy = 0;
@@ -253,14 +257,16 @@ static int start_message(struct pqpan_sim *s, int n, const uint8_t *msg, size_t 
     s->messages++;
     rc = s->cfg.transport != PQPAN_SIM_GATT
              ? PQPAN_OK
-             : pqpan_ble_plan_message(t, &cnt, s->cfg.ble.transfer, nd->is_ek, (uint32_t)len,
-                                      s->att_mtu, (enum pqpan_ble_role)n, PQPAN_PHASE_KEY_TRANSFER);
+             : pqpan_ble_plan_message(t, &cnt,
+                                      pqpan_ble_config_transfer(&s->cfg.ble, (enum pqpan_ble_role)n),
+                                      nd->is_ek, (uint32_t)len, s->att_mtu,
+                                      (enum pqpan_ble_role)n, PQPAN_PHASE_KEY_TRANSFER);
     if (rc != PQPAN_OK) {
         return rc;
     }
     if (s->cfg.transport == PQPAN_SIM_GATT) {
         nd->out_unit = (uint16_t)(t[0].len - PQPAN_ATT_HANDLE_VALUE_HDR -
-                                  (has_frame_number(s, nd->is_ek) ? 1u : 0u));
+                                  (has_frame_number(s, n) ? 1u : 0u));
     }
     memcpy(nd->out, msg, len);
     nd->out_len = (uint16_t)len;
@@ -371,7 +377,7 @@ static int value_in(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p)
     if (p->handle != SIM_ATT_HANDLE) {
         return PQPAN_ERR_MALFORMED;
     }
-    if (has_frame_number(s, is_ek_of(s, other_side(n)))) {
+    if (has_frame_number(s, other_side(n))) {
         if (p->value_len < 1u || p->value[0] != (uint8_t)nd->in_frame) {
             return PQPAN_ERR_MALFORMED;
         }
@@ -550,9 +556,9 @@ int pqpan_sim_host_connect_transport(struct pqpan_sim *s)
     int rc;
     if (s->cfg.transport != PQPAN_SIM_L2CAP_COC) {
         memset(&p, 0, sizeof p);
-        p.opcode = PQPAN_ATT_EXCHANGE_MTU_REQ;
+        p.opcode = PQPAN_ATT_EXCHANGE_MTU_REQ; /* by the client: Vol 3 Part F §3.4.2.1 */
         p.mtu = (uint16_t)s->cfg.ble.att_mtu;
-        return pqpan_sim_reply_att(s, PQPAN_BLE_CENTRAL, &p);
+        return pqpan_sim_reply_att(s, sim_gatt_client(s), &p);
     }
     conn_params(s, PQPAN_BLE_CENTRAL, &c);
     rc = pqpan_l2cap_pdu_le_conn_write(b, sizeof b, PQPAN_L2CAP_LE_CREDIT_CONN_REQ,

@@ -113,15 +113,27 @@ static int adv_ok(const struct pqpan_sim_config *c)
                                           c->adv_scan_channel < PQPAN_BLE_ADV_FIRST_CHANNEL + 3u));
 }
 
+static int role_ok(enum pqpan_ble_role r)
+{
+    return r == PQPAN_BLE_CENTRAL || r == PQPAN_BLE_PERIPHERAL;
+}
+
+/* Each GATT role's method in range, the study preset on both or on neither (as the
+ * estimator takes them). */
+static int transfers_ok(const struct pqpan_ble_config *b)
+{
+    return b->server_transfer >= 0 && b->server_transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           b->client_transfer >= 0 && b->client_transfer < PQPAN_BLE_TRANSFER_COUNT &&
+           (b->server_transfer == PQPAN_BLE_STUDY) == (b->client_transfer == PQPAN_BLE_STUDY);
+}
+
 static int config_ok(const struct pqpan_sim_config *c)
 {
     const struct pqpan_ble_config *b = &c->ble;
     return pqpan_ble_config_fault(b) == PQPAN_BLE_CONFIG_OK && b->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            b->att_mtu <= PQPAN_ATT_MAX_MTU && timeout_covers(b->ci_ns, c->supervision_timeout_ms) &&
            (!b->conn_update || timeout_covers(b->idle_ci_ns, c->supervision_timeout_ms)) && adv_ok(c) &&
-           b->transfer >= 0 &&
-           b->transfer < PQPAN_BLE_TRANSFER_COUNT && !b->encrypted &&
-           (b->keygen_side == PQPAN_BLE_CENTRAL || b->keygen_side == PQPAN_BLE_PERIPHERAL) &&
+           transfers_ok(b) && !b->encrypted && role_ok(b->keygen_side) && role_ok(b->gatt_server) &&
            c->dev.cpu_hz > 0u &&
            (c->transport == PQPAN_SIM_GATT || c->transport == PQPAN_SIM_L2CAP_COC ||
             c->transport == PQPAN_SIM_SMP) &&
@@ -236,7 +248,7 @@ static int transport_needed(const struct pqpan_sim *s)
     return s->cfg.transport == PQPAN_SIM_L2CAP_COC || s->cfg.ble.att_mtu > PQPAN_ATT_DEFAULT_MTU;
 }
 
-/* The central's GATT discovery serves the GATT transfer (a credit-based channel has no
+/* The client's GATT discovery serves the GATT transfer (a credit-based channel has no
  * characteristic to find); LE SC pairing over SMP keeps GATT's set-up, as the estimator
  * (pqpan_ble_estimate_lesc) books it. */
 static int discovery_needed(const struct pqpan_sim *s)
@@ -244,22 +256,34 @@ static int discovery_needed(const struct pqpan_sim *s)
     return s->cfg.ble.discovery && s->cfg.transport != PQPAN_SIM_L2CAP_COC;
 }
 
-/* The set-up steps in order, each in its own ledger phase: when it is needed, and what
- * the central queues to start it. */
+/* The set-up steps in order, each in its own ledger phase: when it is needed, what its
+ * starter queues to start it, and whether the starter is the GATT client (the ATT_MTU
+ * exchange, Vol 3 Part F §3.4.2.1, and the discovery, Part G §4.4–§4.7; with
+ * --transport l2cap-coc the central's channel request) or else the central (the LL
+ * control procedures as the estimator books them). */
 struct setup_row {
     enum pqpan_phase phase;
     int (*needed)(const struct pqpan_sim *s);
     int (*start)(struct pqpan_sim *s);
+    int by_gatt_client;
 };
 
 static const struct setup_row setup_steps[NEGO_DONE] = {
-    {PQPAN_PHASE_FEATURES, features_needed, pqpan_sim_start_features},
-    {PQPAN_PHASE_CONN_UPDATE, conn_update_needed, pqpan_sim_start_conn_update},
-    {PQPAN_PHASE_PHY_UPDATE, phy_needed, pqpan_sim_start_phy},
-    {PQPAN_PHASE_LENGTH_UPDATE, length_needed, pqpan_sim_start_length},
-    {PQPAN_PHASE_MTU_EXCHANGE, transport_needed, pqpan_sim_host_connect_transport},
-    {PQPAN_PHASE_DISCOVERY, discovery_needed, pqpan_sim_start_discovery},
+    {PQPAN_PHASE_FEATURES, features_needed, pqpan_sim_start_features, 0},
+    {PQPAN_PHASE_CONN_UPDATE, conn_update_needed, pqpan_sim_start_conn_update, 0},
+    {PQPAN_PHASE_PHY_UPDATE, phy_needed, pqpan_sim_start_phy, 0},
+    {PQPAN_PHASE_LENGTH_UPDATE, length_needed, pqpan_sim_start_length, 0},
+    {PQPAN_PHASE_MTU_EXCHANGE, transport_needed, pqpan_sim_host_connect_transport, 1},
+    {PQPAN_PHASE_DISCOVERY, discovery_needed, pqpan_sim_start_discovery, 1},
 };
+
+static int step_starter(const struct pqpan_sim *s, const struct setup_row *r)
+{
+    if (r->by_gatt_client && s->cfg.transport != PQPAN_SIM_L2CAP_COC) {
+        return sim_gatt_client(s);
+    }
+    return PQPAN_BLE_CENTRAL;
+}
 
 /* Books the span of the phase that ends (from its start to the close of the last event)
  * and starts phase ph there. */
@@ -279,7 +303,7 @@ static int start_negotiation_step(struct pqpan_sim *s, int *rc)
         if (r->needed(s)) {
             set_phase(s, r->phase);
             *rc = r->start(s);
-            pqpan_sim_release_replies(s, PQPAN_BLE_CENTRAL);
+            pqpan_sim_release_replies(s, step_starter(s, r));
             return 0;
         }
         s->negotiation_step++;

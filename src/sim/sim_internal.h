@@ -28,6 +28,18 @@ static inline struct pqpan_sim_l2cap *txq_at(struct pqpan_sim_node *nd, unsigned
     return &nd->txq[(nd->txq_head + i) % PQPAN_SIM_TXQ];
 }
 
+/* The side holding the GATT server, and its client (Core v5.4 Vol 3 Part G §2.2), as node
+ * indexes. */
+static inline int sim_gatt_server(const struct pqpan_sim *s)
+{
+    return (int)s->cfg.ble.gatt_server;
+}
+
+static inline int sim_gatt_client(const struct pqpan_sim *s)
+{
+    return 1 - sim_gatt_server(s);
+}
+
 /* Host side, called by the engine. All return PQPAN_OK or a negative error that stops
  * the run. */
 
@@ -59,7 +71,7 @@ int pqpan_sim_start_length(struct pqpan_sim *s);
 int pqpan_sim_ll_control_rx(struct pqpan_sim *s, int n, const uint8_t *p, size_t len);
 void pqpan_sim_ll_instant(struct pqpan_sim *s);
 
-/* GATT discovery (gatt.c): the central's client and the peripheral's server. */
+/* GATT discovery (gatt.c): the client's requests and the server's answers. */
 int pqpan_sim_start_discovery(struct pqpan_sim *s);
 const uint8_t *pqpan_sim_gatt_service_uuid(void);
 int pqpan_sim_gatt_find_by_type(struct pqpan_sim *s, int n, const struct pqpan_att_pdu *p);

@@ -151,7 +151,9 @@ switch_table() {
 }
 
 # The rows of `pqpan sweep` over the space of the current set (every level at NIST
-# category >= $min, so that the count of feasible configurations compares).
+# category >= $min, so that the count of feasible configurations compares), every
+# --transfer choice with KeyGen on either side: the rows GATT cannot build (status
+# "unbuildable: ...", Core v5.4 Vol 3 Part G §2.2) are no part of advise's space.
 sweep_rows() {
     "$cli" sweep --protocol "$protocol" --kem "$(commas "$(levels "$min")")" --auth "$auth" \
         --phy "$(commas "$peer_phys")" \
@@ -174,6 +176,7 @@ check() {
         FNR == NR { split($0, w, " "); k = w[1] " " w[2] " " w[3]; sp[k] = w[4]; sc[k] = w[5]
                     st[k] = w[6]; next }
         FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        $col["status"] ~ /^"unbuildable: / { next }
         { n++ }
         $col["status"] != "ok" { next }
         {

@@ -109,7 +109,7 @@ decision() {
     for side in on_idle switched; do
         # kem auth ll mtu transfer ci keygen exchange_objective_uj switch_objective_uj
         f=$(printf '%s\n' "$json" | sed -n "/^    \"$side\": {/{N;p;}" | tr -d '\n' | sed -n \
-            's/.*"kem": "\([^"]*\)", "configuration": "\([a-z-]*\); LE 1M, LL \([0-9]*\), ATT_MTU \([0-9]*\), \([a-z-]*\), CI \([0-9.]*\) ms, KeyGen on the \([a-z]*\)", "exchange_objective_uj": \([0-9.]*\), *"switch_objective_uj": \([0-9.]*\),.*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p')
+            's/.*"kem": "\([^"]*\)", "configuration": "\([a-z-]*\); LE 1M, LL \([0-9]*\), ATT_MTU \([0-9]*\), \([a-z/-]*\), CI \([0-9.]*\) ms, KeyGen on the \([a-z]*\)[^"]*", "exchange_objective_uj": \([0-9.]*\), *"switch_objective_uj": \([0-9.]*\),.*/\1 \2 \3 \4 \5 \6 \7 \8 \9/p')
         [ -n "$f" ] || { fail "$name: no $side configuration in the JSON"; return; }
         # shellcheck disable=SC2086
         set -- $f

@@ -8,8 +8,12 @@
 # The set-up before them must dissect as what it is (docs/MODEL.md "Set-up"): ADV_INDs
 # carrying the service's 128-bit UUID, then the CONNECT_IND; the LL control PDUs of the
 # feature, version and connection parameters exchanges (and of the PHY and data length
-# updates when asked for) in order; the GATT discovery's ATT PDUs in order and a CCCD
-# write enabling indications.
+# updates when asked for) in order; the GATT discovery's ATT PDUs in order, its requests
+# from the GATT client, and a CCCD write enabling what the server sends (notifications or
+# indications). Every message goes by its sender's GATT role (Core v5.4 Vol 3 Part G §2.2):
+# from the client only writes (Write Request 0x12, Write Command 0x52, Prepare Write
+# Request 0x16 and Execute Write Request 0x18, §4.9), from the server only notifications
+# 0x1b (§4.10) or indications 0x1d (§4.11), each side with the method --transfer gives it.
 # Usage: ble_tshark.sh CLI SRCDIR BUILDDIR. Exit 77 (skip) only without tshark.
 set -u
 cli=$1
@@ -79,7 +83,8 @@ sizes() {
 # RSP 17 / LL_PHY_UPDATE_IND 18 off LE 1M and LL_LENGTH_REQ 14 / RSP 15 with DLE; over
 # GATT, before the first message the discovery's ATT opcodes: Find By Type Value 06 / 07,
 # again 06 answered by Error 01, Read By Type 08 / 09, again 08 / 01, Find Information
-# 04 / 05, Write Request 12 / Response 13 to the CCCD with indications enabled.
+# 04 / 05, Write Request 12 / Response 13 to the CCCD enabling the server's method; the
+# requests from the client (PDU type 2: from the central, 3: from the peripheral).
 setup_checks() { # name transfer|coc extra-args...
     name=$1 how=$2
     shift 2
@@ -100,8 +105,40 @@ setup_checks() { # name transfer|coc extra-args...
     disc=$(awk -F'\t' '$7 != "" && $7 != "0x02" && $7 != "0x03" && n < 12 { printf "%s%s", sep, $7; sep = " "; n++ }' "$tmp/fields")
     want_disc="0x06 0x07 0x06 0x01 0x08 0x09 0x08 0x01 0x04 0x05 0x12 0x13"
     [ "$disc" = "$want_disc" ] || { echo "$name: discovery ATT PDUs '$disc', want '$want_disc'"; fail=1; }
-    cccd=$(awk -F'\t' '$7 == "0x12" && $11 == "0x0013" { print $14 }' "$tmp/fields")
-    [ "$cccd" = "1" ] || [ "$cccd" = "True" ] || { echo "$name: the CCCD write does not enable indications ('$cccd')"; fail=1; }
+    reqs=$(awk -F'\t' '($7 == "0x06" || $7 == "0x08" || $7 == "0x04" || ($7 == "0x12" && $11 == "0x0013")) &&
+                        $6 != client_dir { n++ } END { print n + 0 }' client_dir="$(client_dir)" "$tmp/fields")
+    [ "$reqs" = 0 ] || { echo "$name: $reqs discovery requests not from the GATT client"; fail=1; }
+    case $how in notify/*) bit=15 what=notifications ;; *) bit=14 what=indications ;; esac
+    cccd=$(awk -F'\t' -v b="$bit" '$7 == "0x12" && $11 == "0x0013" { print $b }' "$tmp/fields")
+    [ "$cccd" = "1" ] || [ "$cccd" = "True" ] || { echo "$name: the CCCD write does not enable $what ('$cccd')"; fail=1; }
+}
+
+# The btle_rf.pdu_type of the GATT client's and the server's packets: 2 from the central, 3
+# from the peripheral (the server unless --gatt-server central).
+client_dir() { [ "$gatt_server" = central ] && echo 3 || echo 2; }
+server_dir() { [ "$gatt_server" = central ] && echo 2 || echo 3; }
+
+# The ATT opcodes of each side's messages (the CCCD write of the discovery is none): the
+# server's only notifications or indications, the client's only writes, each side's those
+# of its method in --transfer SERVER/CLIENT (study: the server indicates ek, the client
+# writes ct with Write Requests).
+opcode_sides() { # name transfer
+    name=$1 how=$2
+    case $how in
+    study) server=indicate client=write-req ;;
+    */*) server=${how%/*} client=${how#*/} ;;
+    *) return ;;
+    esac
+    case $server in notify) want_s=0x1b ;; *) want_s=0x1d ;; esac
+    case $client in write-req) want_c=0x12 ;; write-cmd) want_c=0x52 ;; *) want_c="0x16 0x18" ;; esac
+    for side in s c; do
+        dir=$(if [ $side = s ]; then server_dir; else client_dir; fi)
+        got_o=$(awk -F'\t' -v d="$dir" '($7 == "0x1b" || $7 == "0x1d" || $7 == "0x12" || $7 == "0x52" ||
+                                        $7 == "0x16" || $7 == "0x18") && $11 != "0x0013" && $6 == d { seen[$7] = 1 }
+                                      END { for (o in seen) print o }' "$tmp/fields" | sort | tr '\n' ' ')
+        want_o=$(if [ $side = s ]; then echo "$want_s"; else echo "$want_c"; fi)
+        [ "$got_o" = "$want_o " ] || { echo "$name: the GATT $( [ $side = s ] && echo server || echo client)'s message opcodes '$got_o', want '$want_o'"; fail=1; }
+    done
 }
 
 # The PQKE mode and suite of the next checks (--auth, --hybrid); sizes per mode from
@@ -117,6 +154,9 @@ sig_octets() { # ML-DSA signature of the default set of an ML-KEM level (FIPS 20
 check() { # name kem transfer|coc extra-args...
     name=$1 kem=$2 how=$3
     shift 3
+    keygen=peripheral gatt_server=peripheral
+    case " $* " in *" --keygen-side central "*) keygen=central ;; esac
+    case " $* " in *" --gatt-server central "*) gatt_server=central ;; esac
     pcap=$tmp/$name.pcap
     if ! "$cli" simulate --kem "$kem" --auth "$auth" --hybrid "$hybrid" "$@" --pcap "$pcap" > "$tmp/$name.out" 2> "$tmp/$name.err"; then
         echo "$name: simulate failed"; cat "$tmp/$name.err"; fail=1; return
@@ -128,6 +168,7 @@ check() { # name kem transfer|coc extra-args...
         -e btl2cap.length -e btl2cap.le_sdu_length -e btl2cap.le_sdu.reassembled.length \
         -e btatt.handle -e btle.control_opcode -e btcommon.eir_ad.entry.custom_uuid_128 \
         -e btatt.characteristic_configuration_client.indication \
+        -e btatt.characteristic_configuration_client.notification \
         2>/dev/null > "$tmp/fields"
     bad=$(awk -F'\t' '$2 != "" || $3 != "" || $4 == "0" || $4 == "False"' "$tmp/fields" | wc -l)
     [ "$bad" -eq 0 ] || { echo "$name: $bad malformed or bad-CRC packets"; fail=1; }
@@ -135,6 +176,7 @@ check() { # name kem transfer|coc extra-args...
         echo "$name: expert warnings:"; tshark -r "$pcap" -q -z expert,warn 2>/dev/null; fail=1
     fi
     setup_checks "$name" "$how" "$@"
+    opcode_sides "$name" "$how"
     set -- $(sizes "$kem")
     init=$(( 6 + 2 + 32 + $1 )) resp=$(( 6 + 2 + $2 + 32 + 32 )) fin=$(( 6 + 32 )) reveal=0
     case $auth in
@@ -146,8 +188,9 @@ check() { # name kem transfer|coc extra-args...
     esac
     if [ "$hybrid" = p256 ]; then init=$(( init + 64 )) resp=$(( resp + 64 )); fi
     # keygen (initiator) on the peripheral: INIT and FIN from it, RESP (and numeric's
-    # REVEAL) from the central
+    # REVEAL) from the central (the other way round with --keygen-side central)
     want="$(( init + fin )) $(( resp + reveal ))"
+    [ "$keygen" = central ] && want="$(( resp + reveal )) $(( init + fin ))"
     if [ "$how" = coc ]; then
         want="$init $resp $fin"
         if [ "$reveal" -ne 0 ]; then want="$want $reveal"; fi
@@ -179,22 +222,27 @@ check() { # name kem transfer|coc extra-args...
 }
 
 check study ML-KEM-768 study
-check notify-2m ML-KEM-512 notify --phy 2M --ll-octets 251 --att-mtu 247 --transfer notify --currents radio-only
-check indicate ML-KEM-1024 indicate --transfer indicate --att-mtu 185 --ll-octets 100
-check write-req ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
-check write-cmd ML-KEM-512 write-cmd --transfer write-cmd --att-mtu 23 --adv-interval-ms 0
-check long-write ML-KEM-1024 long-write --transfer long-write --att-mtu 247 --ll-octets 251
+check notify-2m ML-KEM-512 notify/write-cmd --phy 2M --ll-octets 251 --att-mtu 247 --transfer notify/write-cmd --currents radio-only
+check indicate ML-KEM-1024 indicate/write-req --transfer indicate/write-req --att-mtu 185 --ll-octets 100
+check write-req-central ML-KEM-768 indicate/write-req --transfer indicate/write-req --att-mtu 247 --ll-octets 251 --keygen-side central
+check write-cmd ML-KEM-512 notify/write-cmd --transfer notify/write-cmd --att-mtu 23 --adv-interval-ms 0 --keygen-side central
+check long-write ML-KEM-1024 indicate/long-write --transfer indicate/long-write --att-mtu 247 --ll-octets 251
+check notify-long-write ML-KEM-768 notify/long-write --transfer notify/long-write --att-mtu 185 --keygen-side central
+# The central as the GATT server: the discovery from the peripheral, which writes.
+check study-server-central ML-KEM-768 study --gatt-server central --keygen-side central
+check server-central ML-KEM-512 notify/write-cmd --transfer notify/write-cmd --gatt-server central --ll-octets 251
 check coc ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
 check coc-27 ML-KEM-1024 coc --transport l2cap-coc
-# Every authentication mode, over GATT (write requests) and the L2CAP credit-based channel.
+# Every authentication mode, over GATT (indications and write requests) and the L2CAP
+# credit-based channel.
 for auth in psk kem-auth kem-auth-mutual sig sig-mutual numeric; do
-    check "$auth-write-req" ML-KEM-768 write-req --transfer write-req --att-mtu 247 --ll-octets 251
+    check "$auth-write-req" ML-KEM-768 indicate/write-req --transfer indicate/write-req --att-mtu 247 --ll-octets 251
     check "$auth-coc" ML-KEM-1024 coc --transport l2cap-coc --ll-octets 251
 done
 # The P-256 hybrid suites, unauthenticated and with both signatures.
 hybrid=p256
 for auth in none sig-mutual; do
-    check "p256-$auth-write-req" ML-KEM-512 write-req --transfer write-req --att-mtu 247 --ll-octets 251
+    check "p256-$auth-write-req" ML-KEM-512 indicate/write-req --transfer indicate/write-req --att-mtu 247 --ll-octets 251
     check "p256-$auth-coc" ML-KEM-768 coc --transport l2cap-coc --ll-octets 251
 done
 hybrid=none

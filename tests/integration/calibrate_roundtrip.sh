@@ -57,11 +57,11 @@ roundtrip() {
     name="$protocol.$kem.$phy.$kg.s$seed"
     calibration "$tmp/gamma.json" "$gs"
     for side in peripheral central; do
-        "$cli" simulate --kem "ML-KEM-$kem" --phy "$phy" --keygen-side "$kg" --seed "$seed" \
-            --protocol "$protocol" --calibration "$tmp/gamma.json" \
+        "$cli" simulate --kem "ML-KEM-$kem" --phy "$phy" --keygen-side "$kg" --gatt-server "$kg" \
+            --seed "$seed" --protocol "$protocol" --calibration "$tmp/gamma.json" \
             --trace "$tmp/$side.csv" --trace-side $side > /dev/null
     done
-    set -- --kem "ML-KEM-$kem" --phy "$phy" --keygen-side "$kg" --protocol "$protocol" \
+    set -- --kem "ML-KEM-$kem" --phy "$phy" --keygen-side "$kg" --gatt-server "$kg" --protocol "$protocol" \
         --trace "peripheral:$tmp/peripheral.csv" --trace "central:$tmp/central.csv" --format csv
     "$cli" calibrate "$@" > "$tmp/fit.csv" 2> /dev/null
     "$cli" calibrate "$@" --comm-model radio > "$tmp/fit_radio.csv" 2> /dev/null

@@ -6,7 +6,8 @@
 # γ back (0.1 %), and the overlay it writes must be accepted by estimate, reproduce and simulate, and
 # give the same numbers as the γ passed by hand. Then the same for pqpan's protocol
 # (--protocol pqpan): a third D0 segment, the key schedule (kdf), on the KeyGen side and a
-# second on the other side, with KeyGen on the peripheral and on the central.
+# second on the other side, with KeyGen on the peripheral and on the central (each the GATT
+# server, as the study's preset wants: it indicates, the other side writes).
 # Args: CLI SRCDIR BUILDDIR.
 set -eu
 cli=$1
@@ -79,7 +80,7 @@ g_kdf=1.41     # their fit: the same prediction on both sides, so the mean
 pqpan_round() {
     kg=$1
     other=$2
-    "$cli" estimate --protocol pqpan --keygen-side "$kg" --gamma-comm 1 --gamma-comp kem_keygen=1 \
+    "$cli" estimate --protocol pqpan --keygen-side "$kg" --gatt-server "$kg" --gamma-comm 1 --gamma-comp kem_keygen=1 \
         --gamma-comp kem_encaps=1 --gamma-comp kem_decaps=1 --gamma-comp kdf=1 --format csv > "$tmp/model.csv"
     q_keygen=$(col "$kg" e_comp_kem_keygen_uj)
     q_decaps=$(col "$kg" e_comp_kem_decaps_uj)
@@ -92,7 +93,7 @@ pqpan_round() {
     synth "$tmp/k.csv" "$(mul "$q_keygen" $g_keygen)" "$(mul "$q_decaps" $g_decaps)" "$(mul "$q_comm_k" $g_comm)" \
         "$(mul "$q_kdf_k" $g_kdf_k)"
     synth "$tmp/o.csv" "$(mul "$q_encaps" $g_encaps)" "$(mul "$q_kdf_o" $g_kdf_o)" "$(mul "$q_comm_o" $g_comm)"
-    "$cli" calibrate --protocol pqpan --keygen-side "$kg" --trace "$kg:$tmp/k.csv" \
+    "$cli" calibrate --protocol pqpan --keygen-side "$kg" --gatt-server "$kg" --trace "$kg:$tmp/k.csv" \
         --trace "$other:$tmp/o.csv" --out "$tmp/calib_pqpan.json" --format csv > "$tmp/fit.csv"
     cat "$tmp/fit.csv"
     awk -F, -v k=$g_keygen -v e=$g_encaps -v d=$g_decaps -v f=$g_kdf -v c=$g_comm '
@@ -106,9 +107,9 @@ pqpan_round() {
                   print "FAIL: want one point per KEM operation and two for kdf and comm"; bad = 1 }
               exit bad }' "$tmp/fit.csv"
     # the overlay carries gamma_comp.kdf, and estimate --protocol pqpan uses it
-    "$cli" estimate --protocol pqpan --keygen-side "$kg" --calibration "$tmp/calib_pqpan.json" \
+    "$cli" estimate --protocol pqpan --keygen-side "$kg" --gatt-server "$kg" --calibration "$tmp/calib_pqpan.json" \
         --format csv > "$tmp/with_file.csv"
-    "$cli" estimate --protocol pqpan --keygen-side "$kg" --gamma-comm $g_comm \
+    "$cli" estimate --protocol pqpan --keygen-side "$kg" --gatt-server "$kg" --gamma-comm $g_comm \
         --gamma-comp kem_keygen=$g_keygen --gamma-comp kem_encaps=$g_encaps \
         --gamma-comp kem_decaps=$g_decaps --gamma-comp kdf=$g_kdf --format csv > "$tmp/by_hand.csv"
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }

@@ -43,5 +43,5 @@ check() {
 check
 check --kem ML-KEM-1024 --ci-ms 7.5
 check --ll-octets 251 --phy 2M
-check --keygen-side central --auth sig-mutual --hybrid p256
+check --keygen-side central --gatt-server central --auth sig-mutual --hybrid p256
 exit $status

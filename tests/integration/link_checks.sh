@@ -34,11 +34,11 @@ refuse "multiple of 1.25 ms" --ci-ms 8
 refuse "multiple of 1.25 ms" --initial-ci-ms 31
 refuse "longer than the connection interval" --ci-ms 10 --event-len-ms 12
 refuse "17.654 ms, longer than a connection event (7.35 ms" --kem ML-KEM-1024 --phy S8 \
-    --ci-ms 7.5 --ll-octets 251 --att-mtu 517 --transfer notify
+    --ci-ms 7.5 --ll-octets 251 --att-mtu 517 --transfer notify/write-cmd
 refuse "longer than a connection event (1 ms: --event-len-ms)" --ll-octets 251 --event-len-ms 1
 accept --ci-ms 10 --event-len-ms 10
 accept --initial-ci-ms 31 --conn-update off
-accept --kem ML-KEM-1024 --phy S8 --ci-ms 7.5 --ll-octets 251 --att-mtu 517 --transfer notify \
+accept --kem ML-KEM-1024 --phy S8 --ci-ms 7.5 --ll-octets 251 --att-mtu 517 --transfer notify/write-cmd \
     --max-tx-time-us 3000
 [ "$status" -eq 0 ] && echo "estimate and simulate refuse the same links, with the reason"
 exit $status

@@ -7,11 +7,11 @@ cli=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for i in 1 2; do
-    "$cli" simulate --per 0.2 --ber 0.0001 --seed 42 --transfer notify --att-mtu 247 \
+    "$cli" simulate --per 0.2 --ber 0.0001 --seed 42 --transfer notify/write-cmd --att-mtu 247 \
         --ll-octets 251 --format json --pcap "$tmp/$i.pcap" --trace "$tmp/$i.csv" > "$tmp/$i.out"
     echo "run $i: exit $?" >> "$tmp/exits"
 done
-"$cli" simulate --per 0.2 --ber 0.0001 --seed 43 --transfer notify --att-mtu 247 \
+"$cli" simulate --per 0.2 --ber 0.0001 --seed 43 --transfer notify/write-cmd --att-mtu 247 \
     --ll-octets 251 --format json --pcap "$tmp/3.pcap" > "$tmp/3.out"
 fail=0
 for f in out pcap csv; do

@@ -30,10 +30,10 @@ same() {
     fi
 }
 
-same "estimate --kem ml-kem-768 --phy 2m --transfer NOTIFY --protocol PQPAN --auth PSK
+same "estimate --kem ml-kem-768 --phy 2m --transfer NOTIFY/Write-Cmd --protocol PQPAN --auth PSK
       --hybrid P256 --currents SYSTEM --ramp Fast --profile NRF52840 --crypto-impl CLEAN
       --keygen-side Central --reply Same-Event --features OFF --format CSV" \
-     "estimate --kem ML-KEM-768 --phy 2M --transfer notify --protocol pqpan --auth psk
+     "estimate --kem ML-KEM-768 --phy 2M --transfer notify/write-cmd --protocol pqpan --auth psk
       --hybrid p256 --currents system --ramp fast --profile nrf52840 --crypto-impl clean
       --keygen-side central --reply same-event --features off --format csv"
 same "estimate --link 802154 --csma IEEE --addr SHORT --idle SLEEP --backoff Listen
@@ -44,8 +44,8 @@ same "ESTIMATE --gamma-comp KEM_KEYGEN=1.2 --kem LESC-p256" \
      "estimate --gamma-comp kem_keygen=1.2 --kem LESC-P256"
 same "Simulate --transport GATT --protocol Study --adv-case MEAN --format csv" \
      "simulate --transport gatt --protocol study --adv-case mean --format csv"
-same "sweep --kem ml-kem-512,LESC-p256 --phy 1m,2M --transfer Notify --link BLE" \
-     "sweep --kem ML-KEM-512,LESC-P256 --phy 1M,2M --transfer notify --link ble"
+same "sweep --kem ml-kem-512,LESC-p256 --phy 1m,2M --transfer Notify/WRITE-CMD --link BLE" \
+     "sweep --kem ML-KEM-512,LESC-P256 --phy 1M,2M --transfer notify/write-cmd --link ble"
 same "sweep --kem ALL --phy 1M --format JSONL" "sweep --kem all --phy 1M --format jsonl"
 same "idle --idle-phy 2m --role CENTRAL --format Json" "idle --idle-phy 2M --role central --format json"
 same "advise --peer-phys 1m,2m,s8 --idle-phy 1m --link BLE --battery-side Central --top 1" \

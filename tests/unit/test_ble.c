@@ -285,6 +285,14 @@ static void exchange_config(struct pqpan_ble_config *cfg)
     cfg->discovery = 0;
 }
 
+/* One method on both GATT roles: the model before issue 27 item 3 (every message with it,
+ * whichever side sends), which the estimator still prices. */
+static void both_transfers(struct pqpan_ble_config *cfg, int t)
+{
+    cfg->server_transfer = (enum pqpan_ble_transfer)t;
+    cfg->client_transfer = (enum pqpan_ble_transfer)t;
+}
+
 static const struct pqpan_ble_device nrf = {64000000u, 256000u, 40000u, 0u, 0u, 50u, 0u};
 static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 0, 327000, 906000};
 
@@ -375,6 +383,12 @@ static void test_estimate_rejects(void **state)
     pqpan_ble_config_default(&cfg);
     cfg.ci_ns = 1000000u;
     assert_int_equal(pqpan_ble_estimate_lesc(&e, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
+    pqpan_ble_config_default(&cfg); /* the study's preset on one GATT role only */
+    cfg.client_transfer = PQPAN_BLE_WRITE_REQ;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
+    cfg.client_transfer = PQPAN_BLE_STUDY;
+    cfg.gatt_server = (enum pqpan_ble_role)2;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_ERR_INVALID_ARG);
 }
 
 /* LE SC: 8 SMP messages (the responder's Public Key + Confirm in one run: 65+4 = 69 → 3
@@ -611,6 +625,13 @@ static void test_setup_discovery(void **state)
     assert_int_equal(e.counts.att_pdus[c] - off.counts.att_pdus[c], 6);
     assert_int_equal(e.counts.att_pdus[p] - off.counts.att_pdus[p], 6);
     assert_int_equal(e.counts.setup_events - off.counts.setup_events, 12);
+    /* The central as the GATT server: the peripheral, the client, sends the requests. */
+    cfg.discovery = 1;
+    cfg.gatt_server = PQPAN_BLE_CENTRAL;
+    assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &setup_dev, cycles), PQPAN_OK);
+    assert_int_equal(side_ns(&e, p, d, PQPAN_STATE_TX), 1712000u);
+    assert_int_equal(side_ns(&e, c, d, PQPAN_STATE_TX), 1512000u);
+    assert_int_equal(side_ns(&e, p, d, PQPAN_STATE_RX), 1512000u);
 }
 
 /* The expected wait to the ADV_IND on the scanner's channel, E[T]/2 + 10² ms² / (24 E[T])
@@ -703,7 +724,7 @@ static void test_link_switch(void **state)
                      PQPAN_ERR_INVALID_ARG);
 }
 
-/* Properties over levels × PHYs × LL sizes × transfers × keygen sides: what one side
+/* Properties over levels × PHYs × LL sizes × --transfer choices × keygen sides: what one side
  * sends the other receives; both spend the same T_IFS; the bits ledger never exceeds the
  * full one; the exchange phases of each side fill exactly its latency (sleep included). */
 static void test_properties(void **state)
@@ -712,12 +733,13 @@ static void test_properties(void **state)
     struct pqpan_ble_config cfg;
     struct pqpan_ble_estimate e;
     size_t k, l;
-    int p, t, s, side;
+    unsigned t;
+    int p, s, side;
     (void)state;
     for (k = 0; k < PQPAN_KEM_COUNT; k++)
         for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
             for (l = 0; l < 3; l++)
-                for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                for (t = 0; t < PQPAN_BLE_TRANSFER_CHOICES; t++)
                     for (s = 0; s < 2; s++) {
                         const struct pqpan_kem *kem = pqpan_kem_at(k);
                         pqpan_ble_config_default(&cfg);
@@ -725,7 +747,8 @@ static void test_properties(void **state)
                         cfg.ct_bytes = (uint32_t)kem->ct_bytes;
                         cfg.phy = (enum pqpan_ble_phy)p;
                         cfg.ll_octets = lls[l];
-                        cfg.transfer = (enum pqpan_ble_transfer)t;
+                        assert_non_null(pqpan_ble_transfer_choice(t, &cfg.server_transfer,
+                                                                  &cfg.client_transfer));
                         cfg.keygen_side = (enum pqpan_ble_role)s;
                         cfg.att_mtu = 517;
                         assert_int_equal(pqpan_ble_estimate_pqke(&e, &cfg, &nrf, cycles), PQPAN_OK);
@@ -815,7 +838,8 @@ static void test_estimate_pqke_modes(void **state)
     static const unsigned modes[] = {PQPAN_PQKE_MODE_NONE, PQPAN_PQKE_MODE_PSK,
                                      PQPAN_PQKE_MODE_KEM_AUTH, PQPAN_PQKE_MODE_KEM_AUTH_MUTUAL,
                                      PQPAN_PQKE_MODE_NUMERIC};
-    /* The value octets each side sends beyond mode none: write commands at ATT_MTU 23
+    /* The value octets each side sends beyond mode none: notifications (the peripheral,
+     * the GATT server) and write commands (the central, the client) at ATT_MTU 23 both
      * carry 20 value octets per LL PDU (27 = L2CAP 4 + ATT 3 + 20), so a PDU with data is
      * 1 + 4 + 2 + 27 + 3 = 37 octets on the air, 17 of them not message; an empty PDU is
      * 10. PHY octets sent - 17 x data PDUs - 10 x empty PDUs = message octets (the other
@@ -827,7 +851,8 @@ static void test_estimate_pqke_modes(void **state)
     (void)state;
     pqpan_ble_config_default(&cfg);
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
-    cfg.transfer = PQPAN_BLE_WRITE_CMD;
+    cfg.server_transfer = PQPAN_BLE_NOTIFY;
+    cfg.client_transfer = PQPAN_BLE_WRITE_CMD;
     cfg.att_mtu = 23;
     assert_int_equal(pqpan_ble_estimate_pqke(&none, &cfg, &nrf, cyc), PQPAN_OK);
     for (m = 0; m < sizeof modes / sizeof modes[0]; m++) {
@@ -949,7 +974,7 @@ static uint64_t fingerprint_ll_sweep(uint64_t h)
                     cfg.ll_octets = ll;
                     cfg.encrypted = enc;
                     cfg.protocol = enc ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
-                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                    both_transfers(&cfg, t);
                     h = fold_config(h, &cfg);
                 }
     return h;
@@ -976,7 +1001,7 @@ static uint64_t fingerprint_cross_sweep(uint64_t h)
                                     cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
                                     cfg.phy = (enum pqpan_ble_phy)p;
                                     cfg.ll_octets = lls[l];
-                                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                                    both_transfers(&cfg, t);
                                     cfg.ci_ns = cis[c];
                                     cfg.keygen_side = (enum pqpan_ble_role)s;
                                     cfg.att_mtu = mtus[m];
@@ -998,6 +1023,120 @@ static void test_estimator_fingerprint(void **state)
  * than the interval; a pair longer than an event: S8 251 B at 7.5 ms takes
  * 16784 + 150 + 720 µs (test_coded_airtime's figures) > 7350 µs; a connMaxTxTime limit
  * shrinks the pair until it fits; a user event length is compared as given. */
+/* Core v5.4 Vol 3 Part G §2.2: the server notifies (§4.10) and indicates (§4.11), the
+ * client writes (§4.9); the --transfer choices name each (server, client) pair once. */
+static void test_transfer_roles(void **state)
+{
+    enum pqpan_ble_transfer sv, cl, sv2, cl2;
+    unsigned i, pairs = 0;
+    (void)state;
+    assert_true(pqpan_ble_transfer_of_server(PQPAN_BLE_NOTIFY));
+    assert_true(pqpan_ble_transfer_of_server(PQPAN_BLE_INDICATE));
+    assert_false(pqpan_ble_transfer_of_server(PQPAN_BLE_WRITE_REQ));
+    assert_false(pqpan_ble_transfer_of_server(PQPAN_BLE_STUDY));
+    assert_true(pqpan_ble_transfer_of_client(PQPAN_BLE_WRITE_REQ));
+    assert_true(pqpan_ble_transfer_of_client(PQPAN_BLE_WRITE_CMD));
+    assert_true(pqpan_ble_transfer_of_client(PQPAN_BLE_LONG_WRITE));
+    assert_false(pqpan_ble_transfer_of_client(PQPAN_BLE_NOTIFY));
+    assert_false(pqpan_ble_transfer_of_client(PQPAN_BLE_STUDY));
+    for (i = 0; i < PQPAN_BLE_TRANSFER_CHOICES; i++) {
+        const char *name = pqpan_ble_transfer_choice(i, &sv, &cl);
+        assert_non_null(name);
+        assert_int_equal(pqpan_ble_transfer_choice_parse(&sv2, &cl2, name), PQPAN_OK);
+        assert_int_equal(sv2, sv);
+        assert_int_equal(cl2, cl);
+        assert_string_equal(pqpan_ble_transfer_choice_name(sv, cl), name);
+        pairs += pqpan_ble_transfer_of_server(sv) && pqpan_ble_transfer_of_client(cl);
+    }
+    assert_int_equal(pairs, 2 * 3); /* notify, indicate × write-req, write-cmd, long-write */
+    assert_null(pqpan_ble_transfer_choice(PQPAN_BLE_TRANSFER_CHOICES, &sv, &cl));
+    assert_int_equal(pqpan_ble_transfer_choice_parse(&sv, &cl, "notify/write-cmd"), PQPAN_OK);
+    assert_int_equal(sv, PQPAN_BLE_NOTIFY);
+    assert_int_equal(cl, PQPAN_BLE_WRITE_CMD);
+    assert_int_equal(pqpan_ble_transfer_choice_parse(&sv, &cl, "write-cmd/notify"),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(sv, PQPAN_BLE_NOTIFY); /* left alone */
+    assert_null(pqpan_ble_transfer_choice_name(PQPAN_BLE_WRITE_REQ, PQPAN_BLE_NOTIFY));
+    assert_null(pqpan_ble_transfer_choice_name(PQPAN_BLE_STUDY, PQPAN_BLE_WRITE_REQ));
+}
+
+/* Each side's messages go by its GATT role's method; the study's preset by message (the
+ * KeyGen side's indicated, the other's written); a fault names the first side (the KeyGen
+ * side's message goes first) that sends what its role cannot. */
+static void test_gatt_fault(void **state)
+{
+    struct pqpan_ble_config c;
+    enum pqpan_ble_role side = (enum pqpan_ble_role)7;
+    const enum pqpan_ble_role cen = PQPAN_BLE_CENTRAL, per = PQPAN_BLE_PERIPHERAL;
+    (void)state;
+    pqpan_ble_config_default(&c); /* the study: KeyGen on the peripheral, its server */
+    assert_int_equal(pqpan_ble_config_transfer(&c, per), PQPAN_BLE_STUDY);
+    assert_int_equal(pqpan_ble_config_procedure(&c, per), PQPAN_BLE_INDICATE);
+    assert_int_equal(pqpan_ble_config_procedure(&c, cen), PQPAN_BLE_WRITE_REQ);
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, &side), PQPAN_BLE_GATT_OK);
+    assert_int_equal(side, 7); /* left alone */
+    c.keygen_side = cen; /* the central, the client, would indicate ek */
+    assert_int_equal(pqpan_ble_config_procedure(&c, cen), PQPAN_BLE_INDICATE);
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, &side), PQPAN_BLE_GATT_CLIENT_NOTIFIES);
+    assert_int_equal(side, cen);
+    c.gatt_server = cen; /* ... unless it is the server */
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, NULL), PQPAN_BLE_GATT_OK);
+    c.server_transfer = PQPAN_BLE_NOTIFY;
+    c.client_transfer = PQPAN_BLE_WRITE_CMD;
+    assert_int_equal(pqpan_ble_config_transfer(&c, cen), PQPAN_BLE_NOTIFY);
+    assert_int_equal(pqpan_ble_config_transfer(&c, per), PQPAN_BLE_WRITE_CMD);
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, NULL), PQPAN_BLE_GATT_OK);
+    c.keygen_side = per;
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, NULL), PQPAN_BLE_GATT_OK);
+    both_transfers(&c, PQPAN_BLE_WRITE_REQ); /* the server (central) would write ct */
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, &side), PQPAN_BLE_GATT_SERVER_WRITES);
+    assert_int_equal(side, cen);
+    c.gatt_server = per; /* now the peripheral, KeyGen, server, writes first */
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, &side), PQPAN_BLE_GATT_SERVER_WRITES);
+    assert_int_equal(side, per);
+    both_transfers(&c, PQPAN_BLE_NOTIFY); /* the issue's example: the central notifies ct */
+    assert_int_equal(pqpan_ble_config_gatt_fault(&c, &side), PQPAN_BLE_GATT_CLIENT_NOTIFIES);
+    assert_int_equal(side, cen);
+}
+
+/* The estimator sends each message by its sender's method: notify/write-cmd and
+ * indicate/write-req send the PDUs of notify and indicate on both roles (a Write Command
+ * is as long as a notification, a Write Request answered as an indication), so their
+ * estimates are the same bit for bit; indicate/write-cmd with KeyGen on the peripheral
+ * indicates ek (ML-KEM-768: 1184 octets in 5 values of <= 244 at ATT_MTU 247, each
+ * confirmed) and writes ct (1088: 5 Write Commands, none answered): beside the MTU
+ * exchange, the peripheral sends 5 ATT PDUs, the central 10. */
+static void test_estimate_by_role(void **state)
+{
+    static const int pairs[2][3] = {{PQPAN_BLE_NOTIFY, PQPAN_BLE_WRITE_CMD, PQPAN_BLE_NOTIFY},
+                                    {PQPAN_BLE_INDICATE, PQPAN_BLE_WRITE_REQ, PQPAN_BLE_INDICATE}};
+    struct pqpan_ble_config cfg;
+    struct pqpan_ble_estimate a, b;
+    int k, s;
+    (void)state;
+    exchange_config(&cfg);
+    cfg.att_mtu = 247;
+    cfg.ll_octets = 251;
+    for (k = 0; k < 2; k++)
+        for (s = 0; s < 2; s++) {
+            int rc;
+            cfg.keygen_side = (enum pqpan_ble_role)s;
+            cfg.server_transfer = (enum pqpan_ble_transfer)pairs[k][0];
+            cfg.client_transfer = (enum pqpan_ble_transfer)pairs[k][1];
+            rc = pqpan_ble_estimate_pqke(&a, &cfg, &nrf, cycles);
+            assert_int_equal(rc, PQPAN_OK);
+            both_transfers(&cfg, pairs[k][2]);
+            assert_int_equal(pqpan_ble_estimate_pqke(&b, &cfg, &nrf, cycles), PQPAN_OK);
+            assert_int_equal(fold_estimate(FNV_OFFSET, rc, &a), fold_estimate(FNV_OFFSET, rc, &b));
+        }
+    cfg.keygen_side = PQPAN_BLE_PERIPHERAL;
+    cfg.server_transfer = PQPAN_BLE_INDICATE;
+    cfg.client_transfer = PQPAN_BLE_WRITE_CMD;
+    assert_int_equal(pqpan_ble_estimate_pqke(&a, &cfg, &nrf, cycles), PQPAN_OK);
+    assert_int_equal(a.counts.att_pdus[PQPAN_BLE_PERIPHERAL], 1 + 5);
+    assert_int_equal(a.counts.att_pdus[PQPAN_BLE_CENTRAL], 1 + 5 + 5);
+}
+
 static void test_config_fault(void **state)
 {
     struct pqpan_ble_config c;
@@ -1058,6 +1197,9 @@ int main(void)
         cmocka_unit_test(test_estimate_pqke_modes),
         cmocka_unit_test(test_estimator_fingerprint),
         cmocka_unit_test(test_config_fault),
+        cmocka_unit_test(test_transfer_roles),
+        cmocka_unit_test(test_gatt_fault),
+        cmocka_unit_test(test_estimate_by_role),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,21 @@ static const struct pqpan_ble_device devs[2] = {
 };
 static const uint64_t cycles[PQPAN_OP_COUNT] = {988722, 1138225, 1387984, 253000, 327000, 906000};
 
+/* --transfer choice t (pqpan_ble_transfer_choice: each method on both GATT roles, the
+ * study's preset, then the SERVER/CLIENT pairs) into cfg. */
+static void set_choice(struct pqpan_ble_config *cfg, int t)
+{
+    assert_non_null(pqpan_ble_transfer_choice((unsigned)t, &cfg->server_transfer,
+                                              &cfg->client_transfer));
+}
+
+/* Method t on both GATT roles (the model before issue 27 item 3). */
+static void both_transfers(struct pqpan_ble_config *cfg, enum pqpan_ble_transfer t)
+{
+    cfg->server_transfer = t;
+    cfg->client_transfer = t;
+}
+
 /* Every output field of the two estimates is equal (the ledgers and counts hold only
  * uint64_t, so memcmp compares their fields and nothing else). */
 static void assert_same(const struct pqpan_ble_estimate *a, const struct pqpan_ble_estimate *b)
@@ -85,10 +100,11 @@ static void check(const struct pqpan_ble_config *cfg, const struct pqpan_ble_dev
  * short events with a pair cap; encrypted pqpan protocol with a connMaxTxTime limit), then
  * one set-up input changed at a time: no advertising; no feature exchange; no discovery;
  * no connection update; an opening interval equal to the exchange's; another advertising
- * interval; then pqpan's kem-auth mode; the bits accounting's per-PDU T_IFS. Variants are
+ * interval; then pqpan's kem-auth mode; the bits accounting's per-PDU T_IFS; the central
+ * as the GATT server (the peripheral runs the MTU exchange and the discovery). Variants are
  * the innermost loop, so a set-up input missing from the key would hand one variant the
  * set-up of the one before. */
-#define N_VARIANTS 12
+#define N_VARIANTS 13
 static void variant(struct pqpan_ble_config *cfg, int v)
 {
     cfg->same_event_reply = v == 1;
@@ -106,6 +122,7 @@ static void variant(struct pqpan_ble_config *cfg, int v)
     cfg->idle_ci_ns = v == 8 ? cfg->ci_ns : pqpan_default_ms_ns(PQPAN_DEFAULT_INITIAL_CI_MS);
     cfg->pqke_mode = v == 10 ? PQPAN_PQKE_MODE_KEM_AUTH : PQPAN_PQKE_MODE_NONE;
     cfg->bits_ifs = v == 11 ? PQPAN_BLE_BITS_IFS_PER_PDU_SENT : PQPAN_BLE_BITS_IFS_EACH;
+    cfg->gatt_server = v == 12 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
 }
 
 /* KEM × PHY × LL × ATT_MTU × interval × transfer × keygen side × variant, one memo for all
@@ -129,7 +146,7 @@ static void test_cached_equals_plain_cross(void **state)
             for (l = 0; l < sizeof lls / sizeof lls[0]; l++)
                 for (m = 0; m < sizeof mtus / sizeof mtus[0]; m++)
                     for (c = 0; c < sizeof cis / sizeof cis[0]; c++)
-                        for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                        for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++)
                             for (s = 0; s < 2; s++)
                                 for (v = 0; v < N_VARIANTS; v++) {
                                     cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
@@ -138,7 +155,7 @@ static void test_cached_equals_plain_cross(void **state)
                                     cfg.ll_octets = lls[l];
                                     cfg.att_mtu = mtus[m];
                                     cfg.ci_ns = cis[c];
-                                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                                    set_choice(&cfg, t);
                                     cfg.keygen_side = (enum pqpan_ble_role)s;
                                     variant(&cfg, v);
                                     check(&cfg, &devs[0], cache);
@@ -179,12 +196,12 @@ static void test_cached_equals_plain_devices(void **state)
     cfg.ll_octets = 251;
     for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
         for (c = 0; c < sizeof cis / sizeof cis[0]; c++)
-            for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+            for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++)
                 for (s = 0; s < 2; s++)
                     for (i = 0; i < 8; i++) {
                         cfg.phy = (enum pqpan_ble_phy)p;
                         cfg.ci_ns = cis[c];
-                        cfg.transfer = (enum pqpan_ble_transfer)t;
+                        set_choice(&cfg, t);
                         cfg.keygen_side = (enum pqpan_ble_role)s;
                         check(&cfg, &d[i], cache);
                     }
@@ -197,7 +214,7 @@ static void test_cached_equals_plain_devices(void **state)
 static void test_cached_equals_plain_ll(void **state)
 {
     const uint32_t n_ll = PQPAN_LL_DATA_MAX_PAYLOAD - PQPAN_LL_DATA_MIN_PAYLOAD + 1u;
-    const uint32_t n = n_ll * 2u * PQPAN_BLE_TRANSFER_COUNT * PQPAN_BLE_PHY_COUNT;
+    const uint32_t n = n_ll * 2u * PQPAN_BLE_TRANSFER_CHOICES * PQPAN_BLE_PHY_COUNT;
     struct pqpan_ble_estimate_cache *cache = malloc(sizeof *cache);
     struct pqpan_ble_config cfg;
     uint32_t i;
@@ -211,8 +228,8 @@ static void test_cached_equals_plain_ll(void **state)
         cfg.ll_octets = PQPAN_LL_DATA_MIN_PAYLOAD + i % n_ll;
         cfg.encrypted = (int)(rest % 2u);
         cfg.protocol = cfg.encrypted ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
-        cfg.transfer = (enum pqpan_ble_transfer)(rest / 2u % PQPAN_BLE_TRANSFER_COUNT);
-        cfg.phy = (enum pqpan_ble_phy)(rest / 2u / PQPAN_BLE_TRANSFER_COUNT);
+        set_choice(&cfg, (int)(rest / 2u % PQPAN_BLE_TRANSFER_CHOICES));
+        cfg.phy = (enum pqpan_ble_phy)(rest / 2u / PQPAN_BLE_TRANSFER_CHOICES);
         check(&cfg, &devs[0], cache);
     }
     free(cache);
@@ -234,7 +251,7 @@ static void test_cache_key(void **state)
     assert_int_equal(cache->misses, 1);
     cfg.ek_bytes = PQPAN_MLKEM512_EK_BYTES;
     cfg.ct_bytes = PQPAN_MLKEM512_CT_BYTES;
-    cfg.transfer = PQPAN_BLE_NOTIFY;
+    both_transfers(&cfg, PQPAN_BLE_NOTIFY);
     cfg.keygen_side = PQPAN_BLE_CENTRAL;
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
     cfg.ll_octets = 100;
@@ -294,14 +311,14 @@ static void test_memo_repeated_grid(void **state)
         for (k = 0; k < PQPAN_KEM_COUNT; k++)
             for (p = 0; p < PQPAN_BLE_PHY_COUNT; p++)
                 for (c = 0; c < sizeof cis / sizeof cis[0]; c++)
-                    for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                    for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++)
                         for (s = 0; s < 2; s++)
                             for (d = 0; d < 2; d++) {
                                 cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
                                 cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
                                 cfg.phy = (enum pqpan_ble_phy)p;
                                 cfg.ci_ns = cis[c];
-                                cfg.transfer = (enum pqpan_ble_transfer)t;
+                                set_choice(&cfg, t);
                                 cfg.keygen_side = (enum pqpan_ble_role)s;
                                 rc = pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[d], cycles,
                                                                   cache);
@@ -334,13 +351,13 @@ static void test_exchange_key(void **state)
     pqpan_ble_estimate_cache_init(cache);
     pqpan_ble_config_default(&cfg);
     cfg.protocol = PQPAN_BLE_PROTO_STUDY;
-    cfg.transfer = PQPAN_BLE_NOTIFY;
+    both_transfers(&cfg, PQPAN_BLE_NOTIFY);
     cfg.ci_ns = 75000000u; /* each computation ends before the next event (none suspended) */
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
     cfg.adv_interval_ns = 1000000000u;
     cfg.features = 0;
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
-    cfg.transfer = PQPAN_BLE_WRITE_CMD;
+    both_transfers(&cfg, PQPAN_BLE_WRITE_CMD);
     cyc[PQPAN_OP_KDF] = 12345u;
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
     assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &dev, cyc), PQPAN_OK);
@@ -368,7 +385,7 @@ static void test_exchange_key(void **state)
      * LL 251's exchange (and keeps its own ll_octets_eff); LE SC's exchange is the same
      * for every KEM, transfer and keygen side */
     cfg.att_mtu = 23;
-    cfg.transfer = PQPAN_BLE_NOTIFY;
+    both_transfers(&cfg, PQPAN_BLE_NOTIFY);
     cfg.ll_octets = 251;
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
     cfg.ll_octets = 100;
@@ -379,7 +396,7 @@ static void test_exchange_key(void **state)
     assert_int_equal(cache->exchange_misses, 4);
     assert_int_equal(cache->exchange_hits, 3);
     assert_int_equal(pqpan_ble_estimate_lesc_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
-    cfg.transfer = PQPAN_BLE_LONG_WRITE;
+    both_transfers(&cfg, PQPAN_BLE_LONG_WRITE);
     cfg.keygen_side = PQPAN_BLE_PERIPHERAL;
     cfg.ek_bytes = PQPAN_MLKEM1024_EK_BYTES;
     assert_int_equal(pqpan_ble_estimate_lesc_memo(&memo, &cfg, &dev, cyc, cache), PQPAN_OK);
@@ -389,7 +406,7 @@ static void test_exchange_key(void **state)
     assert_int_equal(cache->exchange_hits, 4);
     assert_int_equal(cache->exchange_mirrors, 1);
     /* a configuration whose messages do not fit: an error and no estimate */
-    cfg.transfer = PQPAN_BLE_STUDY;
+    both_transfers(&cfg, PQPAN_BLE_STUDY);
     cfg.att_mtu = 247;
     cfg.ek_bytes = PQPAN_MLKEM768_EK_BYTES;
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &dev, cyc, cache),
@@ -418,11 +435,16 @@ static void test_last_call_checks_side(void **state)
                      PQPAN_ERR_INVALID_ARG);
     assert_null(memo);
     cfg.keygen_side = PQPAN_BLE_CENTRAL;
-    cfg.transfer = PQPAN_BLE_TRANSFER_COUNT;
+    both_transfers(&cfg, PQPAN_BLE_TRANSFER_COUNT);
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache),
                      PQPAN_ERR_INVALID_ARG);
     assert_null(memo);
-    cfg.transfer = PQPAN_BLE_NOTIFY;
+    cfg.server_transfer = PQPAN_BLE_NOTIFY; /* the study's preset on the client only */
+    cfg.client_transfer = PQPAN_BLE_STUDY;
+    assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_null(memo);
+    both_transfers(&cfg, PQPAN_BLE_NOTIFY);
     assert_int_equal(pqpan_ble_estimate_pqke_memo(&memo, &cfg, &devs[0], cycles, cache), PQPAN_OK);
     assert_int_equal(pqpan_ble_estimate_pqke(&plain, &cfg, &devs[0], cycles), PQPAN_OK);
     assert_same(&plain, memo);
@@ -521,10 +543,10 @@ static void test_memo_bench_grid_sample(void **state)
         cfg.protocol = r % 2u ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
         d = r / 2u;
         for (c = 0; c < GRID_CI; c++)
-            for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+            for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++)
                 for (s = 0; s < 2; s++) {
                     cfg.ci_ns = 7500000u * (c + 1u);
-                    cfg.transfer = (enum pqpan_ble_transfer)t;
+                    set_choice(&cfg, t);
                     cfg.keygen_side = (enum pqpan_ble_role)s;
                     check_memo(&cfg, &devs[d], cycles, cache);
                 }
@@ -557,14 +579,14 @@ static void test_memo_edges(void **state)
             for (m = 0; m < 2; m++)
                 for (slack = 0; slack < 3; slack++)
                     for (proto = 0; proto < 2; proto++)
-                        for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+                        for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++)
                             for (s = 0; s < 2; s++) {
                                 cfg.phy = (enum pqpan_ble_phy)p;
                                 cfg.ll_octets = lls[l];
                                 cfg.att_mtu = mtus[m];
                                 cfg.protocol = proto ? PQPAN_BLE_PROTO_PQPAN : PQPAN_BLE_PROTO_STUDY;
                                 cfg.encrypted = proto;
-                                cfg.transfer = (enum pqpan_ble_transfer)t;
+                                set_choice(&cfg, t);
                                 cfg.keygen_side = (enum pqpan_ble_role)s;
                                 cfg.event_len_ns = 0u;
                                 if (slack < 2) {
@@ -590,12 +612,12 @@ static void test_memo_work_slot(void **state)
     size_t k;
     int hybrid, t;
     (void)state;
-    for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++)
+    for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++)
         for (k = 0; k < PQPAN_KEM_COUNT; k++)
             for (sig = PQPAN_SIG_MLDSA44; sig <= PQPAN_SIG_MLDSA87; sig++)
                 for (hybrid = 0; hybrid < 2; hybrid++)
                     for (mode = 0; mode <= PQPAN_PQKE_MODE_NUMERIC; mode++) {
-                        cfg.transfer = (enum pqpan_ble_transfer)t;
+                        set_choice(&cfg, t);
                         cfg.ek_bytes = (uint32_t)pqpan_kem_at(k)->ek_bytes;
                         cfg.ct_bytes = (uint32_t)pqpan_kem_at(k)->ct_bytes;
                         cfg.pqke_sig = sig;

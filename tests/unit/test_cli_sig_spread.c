@@ -63,7 +63,7 @@ static void run_sig(struct model_row rows[MODEL_SIDES], const struct model_env *
     pqpan_ble_config_default(&cfg);
     cfg.protocol = PQPAN_BLE_PROTO_PQPAN;
     cfg.pqke_mode = mode;
-    assert_int_equal(model_run(rows, env, "ML-KEM-768", &cfg, &msg), EXIT_OK);
+    assert_int_equal(model_run(rows, env, "ML-KEM-768", &cfg, 0, &msg), EXIT_OK);
 }
 
 static void assert_close(double got, double want)

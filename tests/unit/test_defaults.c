@@ -80,7 +80,7 @@ static void test_ble_config_follows_table(void **state)
 {
     struct pqpan_ble_config cfg;
     enum pqpan_ble_phy phy;
-    enum pqpan_ble_transfer transfer;
+    enum pqpan_ble_transfer server, client;
     const struct pqpan_kem *kem = pqpan_kem_by_name(value_of(PQPAN_DEFAULT_KEM));
     (void)state;
     pqpan_ble_config_default(&cfg);
@@ -90,9 +90,11 @@ static void test_ble_config_follows_table(void **state)
                                        : PQPAN_BLE_PROTO_STUDY);
     assert_int_equal(pqpan_ble_phy_parse(&phy, value_of(PQPAN_DEFAULT_PHY)), PQPAN_OK);
     assert_int_equal(cfg.phy, phy);
-    assert_int_equal(pqpan_ble_transfer_parse(&transfer, value_of(PQPAN_DEFAULT_TRANSFER)),
+    assert_int_equal(pqpan_ble_transfer_choice_parse(&server, &client,
+                                                     value_of(PQPAN_DEFAULT_TRANSFER)),
                      PQPAN_OK);
-    assert_int_equal(cfg.transfer, transfer);
+    assert_int_equal(cfg.server_transfer, server);
+    assert_int_equal(cfg.client_transfer, client);
     assert_int_equal(cfg.att_mtu, u32(PQPAN_DEFAULT_ATT_MTU));
     assert_int_equal(cfg.ll_octets, u32(PQPAN_DEFAULT_LL_OCTETS));
     assert_int_equal(cfg.max_pairs, u32(PQPAN_DEFAULT_MAX_PDUS_PER_EVENT));
@@ -101,6 +103,9 @@ static void test_ble_config_follows_table(void **state)
     assert_int_equal(cfg.adv_interval_ns, ms_ns(PQPAN_DEFAULT_ADV_INTERVAL_MS));
     assert_int_equal(cfg.same_event_reply, strcmp(value_of(PQPAN_DEFAULT_REPLY), "same-event") == 0);
     assert_int_equal(cfg.keygen_side, strcmp(value_of(PQPAN_DEFAULT_KEYGEN_SIDE), "central") == 0
+                                          ? PQPAN_BLE_CENTRAL
+                                          : PQPAN_BLE_PERIPHERAL);
+    assert_int_equal(cfg.gatt_server, strcmp(value_of(PQPAN_DEFAULT_GATT_SERVER), "central") == 0
                                           ? PQPAN_BLE_CENTRAL
                                           : PQPAN_BLE_PERIPHERAL);
     assert_int_equal(cfg.features, strcmp(value_of(PQPAN_DEFAULT_FEATURES), "on") == 0);

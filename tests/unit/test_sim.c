@@ -31,6 +31,21 @@ static void base_config(struct pqpan_sim_config *c)
     c->cycles[PQPAN_OP_KEM_DECAPS] = 1300000u;
 }
 
+/* --transfer choice t (pqpan_ble_transfer_choice: each method on both GATT roles, the
+ * study's preset, then the SERVER/CLIENT pairs) into c. */
+static void set_choice(struct pqpan_ble_config *c, int t)
+{
+    assert_non_null(pqpan_ble_transfer_choice((unsigned)t, &c->server_transfer,
+                                              &c->client_transfer));
+}
+
+/* Method t on both GATT roles (the model before issue 27 item 3). */
+static void both_transfers(struct pqpan_ble_config *c, enum pqpan_ble_transfer t)
+{
+    c->server_transfer = t;
+    c->client_transfer = t;
+}
+
 static int run(struct pqpan_sim *s, const struct pqpan_sim_config *c)
 {
     struct pqpan_sim_synth a;
@@ -77,8 +92,8 @@ static void test_prng(void **state)
     assert_in_range(hits, 200, 300);
 }
 
-/* Zero loss: every method and transport completes; GATT data PDUs equal the estimator's
- * (the same fragmentation and ATT plans). */
+/* Zero loss: every --transfer choice and transport completes, with either side the GATT
+ * server; GATT data PDUs equal the estimator's (the same fragmentation and ATT plans). */
 static void test_zero_loss_all_methods(void **state)
 {
     static struct pqpan_sim s;
@@ -87,13 +102,14 @@ static void test_zero_loss_all_methods(void **state)
     int t, phy, oct;
     static const uint32_t octets[2] = {27, 251};
     (void)state;
-    for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++) {
+    for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++) {
         for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
             for (oct = 0; oct < 2; oct++) {
                 base_config(&c);
-                c.ble.transfer = (enum pqpan_ble_transfer)t;
+                set_choice(&c.ble, t);
                 c.ble.phy = (enum pqpan_ble_phy)phy;
                 c.ble.ll_octets = octets[oct];
+                c.ble.gatt_server = oct ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
                 if (run(&s, &c) != PQPAN_OK) {
                     fail_msg("transfer %d phy %d octets %u: %s", t, phy, octets[oct],
                              pqpan_strerror(s.res.status));
@@ -146,7 +162,7 @@ static void test_loss_levels(void **state)
             base_config(&c);
             c.ble.ll_octets = 251;
             c.ble.att_mtu = 403;
-            c.ble.transfer = (enum pqpan_ble_transfer)(seed % PQPAN_BLE_TRANSFER_COUNT);
+            set_choice(&c.ble, seed % (int)PQPAN_BLE_TRANSFER_CHOICES);
             c.transport = seed % 7 == 0 ? PQPAN_SIM_L2CAP_COC : PQPAN_SIM_GATT;
             c.ble.ci_ns = 7500000u;
             c.chan[0].per = per[lvl];
@@ -158,7 +174,7 @@ static void test_loss_levels(void **state)
                 ok++;
             } else {
                 if (!(rc == PQPAN_ERR_LINK_LOST || rc == PQPAN_ERR_MALFORMED || rc == PQPAN_ERR_TIMEOUT)) {
-                    fail_msg("per %g seed %d transfer %d: %s", per[lvl], seed, seed % 6, pqpan_strerror(rc));
+                    fail_msg("per %g seed %d transfer %d: %s", per[lvl], seed, seed % (int)PQPAN_BLE_TRANSFER_CHOICES, pqpan_strerror(rc));
                 }
                 assert_true(rc == PQPAN_ERR_LINK_LOST || rc == PQPAN_ERR_MALFORMED ||
                             rc == PQPAN_ERR_TIMEOUT);
@@ -227,7 +243,8 @@ static void assert_run_agrees(const struct pqpan_sim_result *r, const struct pqp
 /* At zero loss the simulator and the estimator (same framing and timing code, ble.h)
  * agree on both accountings of both sides (every phase x state within 1 %, PDUs, octets
  * and cycles equal), on the PDU and event counts and on the latency, for every ML-KEM
- * level x PHY x LL size x transfer method (docs/MODEL.md "Simulator versus estimator"). */
+ * level x PHY x LL size x --transfer choice, either side the GATT server (docs/MODEL.md
+ * "Simulator versus estimator"). */
 static void test_agreement_with_estimator(void **state)
 {
     static struct pqpan_sim s;
@@ -241,13 +258,14 @@ static void test_agreement_with_estimator(void **state)
     for (lv = 0; lv < 3; lv++) {
         for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
             for (o = 0; o < 3; o++) {
-                for (t = 0; t < PQPAN_BLE_TRANSFER_COUNT; t++) {
+                for (t = 0; t < (int)PQPAN_BLE_TRANSFER_CHOICES; t++) {
                     base_config(&c);
                     c.ble.ek_bytes = ek[lv];
                     c.ble.ct_bytes = ct[lv];
                     c.ble.phy = (enum pqpan_ble_phy)phy;
                     c.ble.ll_octets = octets[o];
-                    c.ble.transfer = (enum pqpan_ble_transfer)t;
+                    set_choice(&c.ble, t);
+                    c.ble.gatt_server = (lv + t) % 2 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
                     assert_int_equal(run(&s, &c), PQPAN_OK);
                     assert_int_equal(pqpan_ble_estimate_pqke(&e, &c.ble, &c.dev, c.cycles), PQPAN_OK);
                     assert_run_agrees(&s.res, &e, &worst);
@@ -277,15 +295,15 @@ static void test_pqke_all_methods(void **state)
     struct pqpan_sim_config c;
     int t;
     (void)state;
-    for (t = 0; t <= PQPAN_BLE_TRANSFER_COUNT; t++) {
+    for (t = 0; t <= (int)PQPAN_BLE_TRANSFER_CHOICES; t++) {
         base_config(&c);
         c.ble.att_mtu = 403;
         c.ble.ll_octets = 251;
         c.ble.keygen_side = t % 2 ? PQPAN_BLE_CENTRAL : PQPAN_BLE_PERIPHERAL;
-        if (t == PQPAN_BLE_TRANSFER_COUNT) {
+        if (t == (int)PQPAN_BLE_TRANSFER_CHOICES) {
             c.transport = PQPAN_SIM_L2CAP_COC;
         } else {
-            c.ble.transfer = (enum pqpan_ble_transfer)t;
+            set_choice(&c.ble, t);
         }
         assert_int_equal(run_pqke(&s, &a, &c, PQPAN_PQKE_SUITE_MLKEM512 + (unsigned)t % 3u), PQPAN_OK);
         assert_true(pqpan_sim_pqke_confirmed(&a));
@@ -326,7 +344,7 @@ static void test_pqke_loss(void **state)
             base_config(&c);
             c.ble.ll_octets = 251;
             c.ble.ci_ns = 7500000u;
-            c.ble.transfer = (enum pqpan_ble_transfer)(seed % PQPAN_BLE_TRANSFER_COUNT);
+            set_choice(&c.ble, seed % (int)PQPAN_BLE_TRANSFER_CHOICES);
             c.chan[0].per = per[lvl];
             c.chan[1].per = per[lvl];
             c.chan[1].ber = seed % 5 == 0 ? 1e-4 : 0.0;
@@ -452,7 +470,8 @@ static void test_crypto_suspended_by_events(void **state)
                         c.ble.phy = phys[p];
                         c.ble.ll_octets = p == 0 ? 251u : 27u;
                         c.ble.att_mtu = 247;
-                        c.ble.transfer = PQPAN_BLE_NOTIFY;
+                        c.ble.server_transfer = PQPAN_BLE_NOTIFY;
+                        c.ble.client_transfer = PQPAN_BLE_WRITE_CMD;
                         c.ble.ek_bytes = (uint32_t)z.ek_bytes;
                         c.ble.ct_bytes = (uint32_t)z.ct_bytes;
                         log.n = 0;
@@ -811,14 +830,14 @@ static void test_late_data_waits(void **state)
     c.ble.ll_octets = 120u;
     c.ble.att_mtu = 517u;
     c.ble.ci_ns = 7500000u;
-    c.ble.transfer = PQPAN_BLE_NOTIFY;
+    both_transfers(&c.ble, PQPAN_BLE_NOTIFY);
     assert_int_equal(run(&s, &c), PQPAN_OK);
     assert_true(s.res.done[0] && s.res.done[1]);
     base_config(&c);
     c.ble.ll_octets = 251u;
     c.ble.att_mtu = 517u;
     c.ble.ci_ns = 35000000u;
-    c.ble.transfer = PQPAN_BLE_LONG_WRITE;
+    both_transfers(&c.ble, PQPAN_BLE_LONG_WRITE);
     c.ble.same_event_reply = 1;
     c.ble.ek_bytes = PQPAN_MLKEM1024_EK_BYTES;
     c.ble.ct_bytes = PQPAN_MLKEM1024_CT_BYTES;
