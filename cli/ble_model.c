@@ -50,6 +50,27 @@ static void crypto_impls(cli_word_fn add, void *ctx)
     free(t);
 }
 
+/* Every implementation some P-256 key-generation row of the built-in cycle tables has, once
+ * each (data/cycles/p256_impl_cortex_m4.csv first among them). */
+static void p256_impls(cli_word_fn add, void *ctx)
+{
+    struct pqpan_cycle_table *t = malloc(sizeof *t);
+    char err[PQPAN_IO_ERR_MAX];
+    size_t i;
+    if (t == NULL || pqpan_io_cycles_load_builtin(t, err, sizeof err) != PQPAN_OK) {
+        free(t);
+        return;
+    }
+    for (i = 0; i < t->count; i++) {
+        const struct pqpan_cycle_row *r = &t->rows[i];
+        if (r->op == PQPAN_OP_ECDH_KEYGEN && strcasecmp(r->scheme, "P-256") == 0 &&
+            pqpan_cycles_find(t, "P-256", r->impl, PQPAN_OP_ECDH_KEYGEN) == r) {
+            add(ctx, r->impl);
+        }
+    }
+    free(t);
+}
+
 static void builtin_profiles(cli_word_fn add, void *ctx)
 {
     char name[64];
@@ -87,6 +108,8 @@ static int set_gamma_comp(void *field, const char *v)
 static const char *const table_words[PQPAN_CURRENT_TABLE_COUNT + 1] = {"system", "radio-only",
                                                                        NULL};
 static const char *const ramp_words[] = {"fast", "normal", NULL};
+/* --lesc-keypair words, in enum model_lesc_keypair order. */
+static const char *const keypair_words[] = {"fresh", "reused", NULL};
 
 _Static_assert(sizeof(enum pqpan_current_table) == sizeof(int), "--currents is stored as an int");
 
@@ -126,7 +149,18 @@ static const struct cli_opt crypto_rows[] = {
      .offset = MODEL(crypto_impl),
      .help = "the cycle table rows (data/cycles/) for ML-KEM: clean, m4fspeed, m4fstack from "
              "pqm4; pqpan-m4* pqpan's own code, portable and with the M4 backend (make "
-             "bench-m4); P-256 from the classical table"},
+             "bench-m4)"},
+    {.name = "--p256-impl", .kind = CLI_OPT_TEXT, .meta = "NAME", .words_fn = p256_impls,
+     .def = PQPAN_DEFAULT_P256_IMPL, .store = CLI_STORE_STR, .offset = MODEL(p256_impl),
+     .help = "the P-256 cycle rows of LE SC (--kem LESC-P256) and of --hybrid p256 "
+             "(data/cycles/p256_impl_cortex_m4.csv): emill-asm (hand-written assembly, "
+             "measured on the nRF52840), p256-m (Zephyr >= 3.7), tinycrypt (older Zephyr), "
+             "cc310 (the nRF52840's CryptoCell), pqpan (this repository's, QEMU cycle model)"},
+    {.name = "--lesc-keypair", .kind = CLI_OPT_WORD, .words = keypair_words,
+     .def = PQPAN_DEFAULT_LESC_KEYPAIR, .store = CLI_STORE_INT, .offset = MODEL(lesc_keypair),
+     .help = "LE SC's P-256 key pair: fresh (generated for each pairing, Core Vol 3 Part H "
+             "§2.3.6's recommendation) or reused (generated once, as Zephyr and NimBLE do: "
+             "its KeyGen is no part of the pairing)"},
 };
 
 static const struct cli_opt gamma_rows[] = {
@@ -187,6 +221,23 @@ int model_opts_choices(const char *opt, cli_word_fn add, void *ctx)
     return 0;
 }
 
+/* --p256-impl: a name some P-256 row of the loaded tables has (EXIT_USAGE, printed, if not). */
+static int load_p256_impl(struct model_env *env, const char *given, const char *cmd)
+{
+    const char *impl = given != NULL ? given : pqpan_default_value(PQPAN_DEFAULT_P256_IMPL);
+    if (strlen(impl) >= sizeof env->p256_impl ||
+        pqpan_cycles_find(&env->in.cycles, "P-256", impl, PQPAN_OP_ECDH_KEYGEN) == NULL ||
+        pqpan_cycles_find(&env->in.cycles, "P-256", impl, PQPAN_OP_ECDH_SHARED) == NULL) {
+        fprintf(stderr,
+                "pqpan %s: --p256-impl %s: no P-256 cycle rows for it in data/cycles/ (want "
+                "emill-asm, p256-m, tinycrypt, cc310 or pqpan)\n",
+                cmd, impl);
+        return EXIT_USAGE;
+    }
+    strcpy(env->p256_impl, impl);
+    return EXIT_OK;
+}
+
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)
 {
     char err[PQPAN_IO_ERR_MAX];
@@ -208,6 +259,11 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
         }
     }
     p = &env->in.profile;
+    rc = load_p256_impl(env, o->p256_impl, cmd);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    env->lesc_keypair = (enum model_lesc_keypair)o->lesc_keypair;
     env->table = o->table;
     env->ramp_normal = o->ramp_normal;
     env->eopts.table = o->table;
@@ -379,12 +435,25 @@ void model_fill_sig(struct model_row rows[MODEL_SIDES], const struct model_env *
     }
 }
 
-/* The P-256 operations' cycles (the classical table, as for the LE SC baseline). */
+/* The P-256 operations' cycles: the --p256-impl rows, for LE SC and the hybrid alike. */
 static int lookup_p256(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
                        struct cli_msg *msg)
 {
-    int rc = lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_KEYGEN, msg);
-    return rc != EXIT_OK ? rc : lookup(cycles, env, "P-256", NULL, PQPAN_OP_ECDH_SHARED, msg);
+    int rc = lookup(cycles, env, "P-256", env->p256_impl, PQPAN_OP_ECDH_KEYGEN, msg);
+    return rc != EXIT_OK ? rc
+                         : lookup(cycles, env, "P-256", env->p256_impl, PQPAN_OP_ECDH_SHARED, msg);
+}
+
+/* LE SC's operations: both P-256 rows, and no KeyGen in the pairing when the key pair was
+ * generated before and is reused (--lesc-keypair reused). */
+static int lookup_lesc(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
+                       struct cli_msg *msg)
+{
+    int rc = lookup_p256(cycles, env, msg);
+    if (rc == EXIT_OK && env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED) {
+        cycles[PQPAN_OP_ECDH_KEYGEN] = 0;
+    }
+    return rc;
 }
 
 /* pqpan's protocol: the KDF row scaled to the mode, and the mode's ML-DSA and P-256
@@ -417,7 +486,7 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
     int rc;
     memset(cycles, 0, PQPAN_OP_COUNT * sizeof cycles[0]);
     if (strcmp(kem, MODEL_LESC_NAME) == 0) {
-        return lookup_p256(cycles, env, msg);
+        return lookup_lesc(cycles, env, msg);
     }
     k = pqpan_kem_by_name(kem);
     if (k == NULL) {
@@ -696,6 +765,30 @@ static int exchange_energy(double *uj, const struct pqpan_ledger *led,
     return rc;
 }
 
+/* The GROUP_LESC fields of one side of LE SC: the P-256 rows and key pair, the encryption
+ * start (the CONFIRM phase of plan_lesc, src/ble/estimate.c) in both accountings, and the key
+ * distribution, which the plan does not send (no keys distributed). */
+static int fill_lesc(struct model_row *r, const struct model_env *env, const struct pqpan_ledger *bl,
+                     enum pqpan_radio_mode radio, struct cli_msg *msg)
+{
+    struct pqpan_ledger confirm;
+    struct pqpan_energy e;
+    const struct pqpan_cycle_row *row =
+        pqpan_cycles_find(&env->in.cycles, "P-256", env->p256_impl, PQPAN_OP_ECDH_SHARED);
+    int rc;
+    pqpan_ledger_init(&confirm);
+    memcpy(confirm.ns[PQPAN_PHASE_CONFIRM], bl->ns[PQPAN_PHASE_CONFIRM],
+           sizeof confirm.ns[PQPAN_PHASE_CONFIRM]);
+    rc = model_energy(&e, &confirm, env, radio, msg);
+    r->p256_impl = env->p256_impl;
+    r->p256_source = row != NULL ? row->source : "";
+    r->lesc_keypair = keypair_words[env->lesc_keypair];
+    r->e_lesc_enc_start_uj = e.comm_bits_uj;
+    r->e_lesc_enc_start_events_uj = r->e_phase_uj[PQPAN_PHASE_CONFIRM];
+    r->e_lesc_key_dist_uj = 0.0;
+    return rc;
+}
+
 int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg)
@@ -731,6 +824,10 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
         fill_config(r, kem, cfg, est);
         fill_row(r, &full, &bits, &led[s], &bl[s]);
         rc = exchange_energy(&r->e_exchange_events_uj, &led[s], env, model_radio_of(cfg->phy), msg);
+        r->e_lesc_enc_start_uj = r->e_lesc_enc_start_events_uj = r->e_lesc_key_dist_uj = -1.0;
+        if (rc == EXIT_OK && strcmp(kem, MODEL_LESC_NAME) == 0) {
+            rc = fill_lesc(r, env, &bl[s], model_radio_of(cfg->phy), msg);
+        }
         if (rc != EXIT_OK) {
             memset(rows, 0, MODEL_SIDES * sizeof rows[0]);
             return rc;
@@ -817,6 +914,19 @@ struct field {
      ROW_OFF(t_sig_sign_p99_ms), 3},                                                              \
     {"e_comp_sig_sign_p99_uj", "ML-DSA Sign at p99 cycles (uJ)", GROUP_SIG, F_OPT_DBL,               \
      ROW_OFF(e_comp_sig_sign_p99_uj), 3}
+
+/* LE SC's P-256 rows, key pair and named parts (GROUP_LESC; docs/MODEL.md "LE SC as stacks
+ * run it"). */
+#define LESC_FIELDS                                                                               \
+    {"p256_impl", "P-256 implementation", GROUP_LESC, F_STR, ROW_OFF(p256_impl), 0},              \
+    {"p256_cycles_source", "P-256 cycles: source", GROUP_LESC, F_STR, ROW_OFF(p256_source), 0},   \
+    {"lesc_keypair", "LE SC key pair", GROUP_LESC, F_STR, ROW_OFF(lesc_keypair), 0},              \
+    {"e_lesc_enc_start_uj", "LE SC encryption start, bits (uJ)", GROUP_LESC, F_OPT_DBL,           \
+     ROW_OFF(e_lesc_enc_start_uj), 3},                                                            \
+    {"e_lesc_enc_start_events_uj", "LE SC encryption start, events (uJ)", GROUP_LESC, F_OPT_DBL,  \
+     ROW_OFF(e_lesc_enc_start_events_uj), 3},                                                     \
+    {"e_lesc_key_dist_uj", "LE SC key distribution, none sent (uJ)", GROUP_LESC, F_OPT_DBL,       \
+     ROW_OFF(e_lesc_key_dist_uj), 3}
 
 static const struct field fields_ble[] = {
     {"reading", "reading", GROUP_READING, F_STR, ROW_OFF(reading), 0},
@@ -911,6 +1021,7 @@ static const struct field fields_ble[] = {
     {"idle_events", "  of which idle (crypto, instants)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
      0},
     SIG_FIELDS,
+    LESC_FIELDS,
 };
 
 /* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
@@ -986,7 +1097,7 @@ static const struct field *table_of(unsigned groups, size_t *n)
 /* Whether field f is printed for the mask groups. */
 static int shown(const struct field *f, unsigned groups)
 {
-    return (f->group & groups & (GROUP_ALL | GROUP_READING | GROUP_SIG)) != 0;
+    return (f->group & groups & (GROUP_ALL | GROUP_READING | GROUP_SIG | GROUP_LESC)) != 0;
 }
 
 static const void *at(const struct model_row *r, const struct field *f)
@@ -1259,8 +1370,12 @@ void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *
 {
     const struct pqpan_gamma *g = &env->in.gamma;
     int op;
-    fprintf(f, "%scrypto cycles: ML-KEM %s (%s), P-256 data/cycles/classical_ecc_cortex_m4.csv\n",
-            prefix, env->in.crypto_impl, kem_cycles_source(&env->in.cycles, env->in.crypto_impl));
+    const struct pqpan_cycle_row *p256 =
+        pqpan_cycles_find(&env->in.cycles, "P-256", env->p256_impl, PQPAN_OP_ECDH_SHARED);
+    fprintf(f, "%scrypto cycles: ML-KEM %s (%s), P-256 %s (%s); LE SC key pair %s\n", prefix,
+            env->in.crypto_impl, kem_cycles_source(&env->in.cycles, env->in.crypto_impl),
+            env->p256_impl, p256 != NULL ? p256->source : "no table row",
+            keypair_words[env->lesc_keypair]);
     fprintf(f, "%sgamma (assumptions, source: %s): comm %.2f;", prefix, gamma_source(env), g->comm);
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         fprintf(f, " %s %.2f", pqpan_op_name((enum pqpan_op)op), g->comp[op]);
@@ -1451,6 +1566,10 @@ void model_print_crypto_gamma_json(FILE *f, const struct model_env *env, const c
     int op;
     fprintf(f, "%s\"crypto_impl\": ", indent);
     model_json_string(f, env->in.crypto_impl);
+    fprintf(f, ",\n%s\"p256_impl\": ", indent);
+    model_json_string(f, env->p256_impl);
+    fprintf(f, ",\n%s\"lesc_keypair\": ", indent);
+    model_json_string(f, keypair_words[env->lesc_keypair]);
     fprintf(f, ",\n%s\"gamma_source\": ", indent);
     model_json_string(f, gamma_source(env));
     fprintf(f, ",\n%s\"gamma_comm\": %.4f,\n", indent, g->comm);

@@ -20,11 +20,17 @@
 /* The --kem values of the BLE model, for messages. */
 #define MODEL_KEM_NAMES "ML-KEM-512, ML-KEM-768, ML-KEM-1024, " MODEL_LESC_NAME
 
+/* LE SC's key pair (--lesc-keypair): generated for this pairing, or generated once before
+ * and reused (then its KeyGen is no part of the pairing's cost). */
+enum model_lesc_keypair { MODEL_LESC_KEYPAIR_FRESH = 0, MODEL_LESC_KEYPAIR_REUSED };
+
 /* Options shared by estimate and reproduce (energy side). */
 struct model_opts {
     const char *profile;     /* NULL = built-in nrf52840 */
     const char *calibration; /* NULL = γ defaults */
     const char *crypto_impl; /* NULL = clean */
+    const char *p256_impl;   /* --p256-impl: the P-256 row of every LE SC / hybrid */
+    int lesc_keypair;        /* --lesc-keypair: enum model_lesc_keypair */
     enum pqpan_current_table table;
     int tx_dbm;
     int ramp_normal;
@@ -94,6 +100,8 @@ struct model_env {
     struct pqpan_ble_device dev;
     enum pqpan_current_table table;
     int ramp_normal;
+    char p256_impl[24]; /* the P-256 cycle rows' implementation (--p256-impl) */
+    enum model_lesc_keypair lesc_keypair;
     /* The BLE estimator's set-up memo (ble.h), owned by the caller, one per thread (pqpan
      * sweep's workers); NULL, as model_env_load leaves it: none. */
     struct pqpan_ble_estimate_cache *memo;
@@ -154,6 +162,12 @@ struct model_row {
     unsigned long long sig_sign_runs, sig_sign_cycles_mean, sig_sign_cycles_median;
     unsigned long long sig_sign_cycles_p99, sig_sign_cycles_max;
     double t_sig_sign_ms, t_sig_sign_p99_ms, e_comp_sig_sign_p99_uj;
+    /* LE Secure Connections' named parts (GROUP_LESC; docs/MODEL.md "LE SC as stacks run
+     * it"): the P-256 rows used, the key pair's lifetime, and the energy of the LL
+     * encryption start (its PDUs, the CONFIRM phase: bits accounting with γ_comm, events
+     * accounting) and of the Phase 3 key distribution (none distributed: 0). */
+    const char *p256_impl, *p256_source, *lesc_keypair;
+    double e_lesc_enc_start_uj, e_lesc_enc_start_events_uj, e_lesc_key_dist_uj;
 };
 
 /* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
@@ -227,7 +241,8 @@ enum model_group {
     GROUP_READING = 8, /* mask flag: the reading field first (reproduce) */
     GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
     GROUP_NO_SIDE = 32, /* mask flag: without the side column (model_print_flat) */
-    GROUP_SIG = 64      /* with GROUP_DETAIL: ML-DSA signing's mean cycles and spread */
+    GROUP_SIG = 64,     /* with GROUP_DETAIL: ML-DSA signing's mean cycles and spread */
+    GROUP_LESC = 128    /* LE SC's P-256 rows, key pair and named parts */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);

@@ -209,15 +209,18 @@ static void print_pqke_variant(const struct pqpan_ble_config *cfg, const char *k
         print_sig_spread(env, sig, prefix);
     }
     if (cfg->pqke_hybrid) {
-        printf("%sP-256 key pair and shared secret (hybrid): data/cycles/classical_ecc_cortex_m4.csv\n",
-               prefix);
+        printf("%sP-256 key pair and shared secret (hybrid): --p256-impl %s, one fresh key pair "
+               "per exchange\n",
+               prefix, env->p256_impl);
     }
 }
 
-/* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows). */
+/* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for LE
+ * SC (model_fill's fill_lesc has). */
 static unsigned sig_group(const struct model_row rows[MODEL_SIDES])
 {
-    return rows[0].sig_sign_source != NULL ? (unsigned)GROUP_SIG : 0u;
+    return (rows[0].sig_sign_source != NULL ? (unsigned)GROUP_SIG : 0u) |
+           (rows[0].p256_impl != NULL ? (unsigned)GROUP_LESC : 0u);
 }
 
 static void print_table(const struct estimate_opts *o, const struct model_env *env,

@@ -29,16 +29,33 @@ static const unsigned ll_of_dle[N_DLE] = {27, 251};
 #define STUDY_RATIO "2.5-8.5x"
 #define STUDY_SHARE_1024_DLE "about 37 %"
 
-enum reading { READING_DEFAULTS = 0, READING_STUDY, N_READINGS };
+enum reading { READING_DEFAULTS = 0, READING_STUDY, READING_SHIPPED, N_READINGS };
 
-static const char *const reading_names[N_READINGS] = {"defaults", "study"};
+static const char *const reading_names[N_READINGS] = {"defaults", "study", "shipped"};
 
 /* What each reading is, for the table header. */
 static const char *const reading_about[N_READINGS] = {
     "the sourced defaults (and the options given)",
     "the defaults with the two accounting choices the study leaves open set the way its\n"
-    "  figures point: radio-only currents, one T_IFS per PDU sent (docs/MODEL.md\n"
-    "  \"Reproducing the study\")",
+    "  figures point: radio-only currents, one T_IFS per PDU sent; and LE SC as the\n"
+    "  fastest pairing there is: Emill's P-256, a reused key pair, the LL encryption start\n"
+    "  left out of the ratio, gamma_comp 1.00 for P-256 (docs/MODEL.md \"Reproducing the study\")",
+    "the defaults with LE SC as a stack ships it: Zephyr >= 3.7's P-256 (p256-m), its key\n"
+    "  pair reused (docs/MODEL.md \"LE SC as stacks run it\")",
+};
+
+/* Each reading's LE SC choices, each with where it comes from (printed with the reading). */
+static const char *const reading_lesc[N_READINGS] = {
+    "the options given (--p256-impl, --lesc-keypair); encryption start counted",
+    "P-256 emill-asm (Emill/P256-Cortex-M4 README, measured on the nRF52840); key pair\n"
+    "  reused (Zephyr, NimBLE ble_sm_sc.c); encryption start left out (pairing is SMP's\n"
+    "  Phases 1-3, Core Vol 3 Part H §2.1; LL_ENC_REQ .. LL_START_ENC_RSP is the link\n"
+    "  layer's, Vol 6 Part B §5.1.3.1); gamma_comp 1.00 for P-256: the one choice pqpan\n"
+    "  cannot source (the study does not give its gamma for ECDH; Emill's cycles were\n"
+    "  measured on the nRF52840 itself, so no cycle-count gap is left to correct)",
+    "P-256 p256-m (mbedtls 3rdparty/p256-m README: 144 ms per ECDH at 100 MHz on a\n"
+    "  Cortex-M4, what Zephyr >= 3.7's BT_ECC runs through PSA); key pair reused (Zephyr\n"
+    "  generates it once); encryption start counted",
 };
 
 struct range {
@@ -55,6 +72,7 @@ struct headline {
 struct reading_run {
     struct model_env *env;
     enum pqpan_ble_bits_ifs bits_ifs;
+    int enc_start_out; /* 1: LE SC's encryption start left out of the ratio (study reading) */
     struct model_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
     struct headline h;
     struct modes_table modes; /* every PQKE mode against none and LE SC */
@@ -147,7 +165,15 @@ static void widen(struct range *r, double x, int first)
     }
 }
 
-static void compute_headline(struct headline *h, const struct model_row (*rows)[MODEL_SIDES])
+/* LE SC's energy in a reading (peripheral, bits): its total, less the encryption start when
+ * the reading leaves it out. */
+static double lesc_uj(const struct model_row *base, int enc_start_out)
+{
+    return base->e_total_uj - (enc_start_out ? base->e_lesc_enc_start_uj : 0.0);
+}
+
+static void compute_headline(struct headline *h, const struct model_row (*rows)[MODEL_SIDES],
+                             int enc_start_out)
 {
     int k, d;
     memset(h, 0, sizeof *h);
@@ -160,7 +186,8 @@ static void compute_headline(struct headline *h, const struct model_row (*rows)[
         widen(&h->dle_saving, h->saving_level[k], k == 0);
         for (d = 0; d < N_DLE; d++) {
             const struct model_row *base = &rows[N_LEVELS * N_DLE + d][MODEL_PERIPHERAL];
-            widen(&h->ratio, rows[k * N_DLE + d][MODEL_PERIPHERAL].e_total_uj / base->e_total_uj,
+            widen(&h->ratio,
+                  rows[k * N_DLE + d][MODEL_PERIPHERAL].e_total_uj / lesc_uj(base, enc_start_out),
                   k == 0 && d == 0);
         }
     }
@@ -223,6 +250,7 @@ static void print_reading_table(const struct reading_run *r, int which)
     study_config(&cfg, ll_of_dle[0], r->bits_ifs);
     model_print_setup(stdout, &cfg, "  ");
     printf("  bits accounting, T_IFS: %s\n", bits_ifs_about(r->bits_ifs));
+    printf("  LE SC: %s\n", reading_lesc[which]);
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
     for (i = 0; i < N_CONFIGS; i++) {
@@ -253,6 +281,17 @@ static void print_reading_table(const struct reading_run *r, int which)
     modes_print_table(stdout, &r->modes, levels);
 }
 
+/* The sentence that sets the study reading's ratio beside the shipped stack's. */
+static void print_result(const struct repro *r)
+{
+    const struct headline *st = &r->run[READING_STUDY].h, *sh = &r->run[READING_SHIPPED].h;
+    printf("\nresult: with the fastest LE SC there is (study reading) PQKE costs %.2f-%.2fx LE SC\n"
+           "  (study: 2.5-8.5x); with the P-256 Zephyr ships (p256-m) it costs %.2f-%.2fx:\n  %s\n",
+           st->ratio.lo, st->ratio.hi, sh->ratio.lo, sh->ratio.hi,
+           sh->ratio.hi < 1.0 ? "LE SC costs more than the whole ML-KEM exchange"
+                              : "the ratio shrinks with the stack's slower P-256");
+}
+
 static void print_table(const struct repro *r)
 {
     int k;
@@ -265,10 +304,14 @@ static void print_table(const struct repro *r)
     for (k = r->first; k <= r->last; k++) {
         print_reading_table(&r->run[k], k);
     }
+    if (r->first <= READING_STUDY && r->last >= READING_SHIPPED) {
+        print_result(r);
+    }
     printf("\nwhy the model differs from the study: docs/MODEL.md \"Reproducing the study\"\n");
 }
 
-static const unsigned repro_groups = GROUP_READING | GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
+static const unsigned repro_groups =
+    GROUP_READING | GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_LESC;
 
 static void print_csv(FILE *f, const struct repro *r)
 {
@@ -483,19 +526,25 @@ struct repro_opts {
     int first, last;
 };
 
-/* --reading words: a reading, or both (field: the struct repro_opts). */
-static const char *const reading_words[] = {"defaults", "study", "both", NULL};
+/* --reading words: a reading, both (defaults and study) or all (field: the struct
+ * repro_opts). */
+static const char *const reading_words[] = {"defaults", "study", "shipped", "both", "all", NULL};
 
 static int set_reading(void *field, const char *v)
 {
+    static const int first[] = {READING_DEFAULTS, READING_STUDY, READING_SHIPPED,
+                                READING_DEFAULTS, READING_DEFAULTS};
+    static const int last[] = {READING_DEFAULTS, READING_STUDY, READING_SHIPPED, READING_STUDY,
+                               READING_SHIPPED};
     struct repro_opts *o = field;
     int k = cli_word_index(reading_words, v);
-    o->first = k == READING_STUDY ? READING_STUDY : READING_DEFAULTS;
-    o->last = k == READING_DEFAULTS ? READING_DEFAULTS : READING_STUDY;
+    o->first = first[k];
+    o->last = last[k];
     return 0;
 }
 
-_Static_assert(READING_DEFAULTS == 0 && READING_STUDY == 1, "--reading's words are the readings");
+_Static_assert(READING_DEFAULTS == 0 && READING_STUDY == 1 && READING_SHIPPED == 2,
+               "--reading's words are the readings");
 
 static const struct cli_opt reproduce_rows[] = {
     {.name = "--reading", .kind = CLI_OPT_WORD, .words = reading_words,
@@ -541,22 +590,33 @@ static int parse_args(struct repro_opts *o, int argc, char **argv)
 }
 
 /* Loads a reading's energy inputs and runs its matrix: the study reading takes the
- * options with the radio-only table and one T_IFS per PDU sent. */
+ * options with the radio-only table, one T_IFS per PDU sent and its LE SC choices
+ * (reading_lesc); the shipped reading the options with Zephyr's P-256 and key pair. */
 static int run_reading(struct reading_run *r, const struct model_opts *given, int which)
 {
     struct model_opts o = *given;
     int rc;
     r->bits_ifs = PQPAN_BLE_BITS_IFS_EACH;
+    r->enc_start_out = which == READING_STUDY;
     if (which == READING_STUDY) {
         o.table = PQPAN_CURRENTS_RADIO_ONLY;
         r->bits_ifs = PQPAN_BLE_BITS_IFS_PER_PDU_SENT;
+        o.p256_impl = "emill-asm";
+        o.gamma_comp[PQPAN_OP_ECDH_KEYGEN] = 1.0;
+        o.gamma_comp[PQPAN_OP_ECDH_SHARED] = 1.0;
+    }
+    if (which != READING_DEFAULTS) {
+        o.lesc_keypair = MODEL_LESC_KEYPAIR_REUSED;
+    }
+    if (which == READING_SHIPPED) {
+        o.p256_impl = "p256-m";
     }
     rc = model_env_new(&r->env, &o, CMD);
     if (rc == EXIT_OK) {
         rc = run_matrix(r, reading_names[which]);
     }
     if (rc == EXIT_OK) {
-        compute_headline(&r->h, (const struct model_row (*)[MODEL_SIDES])r->rows);
+        compute_headline(&r->h, (const struct model_row (*)[MODEL_SIDES])r->rows, r->enc_start_out);
         rc = modes_run(&r->modes, r->env, r->bits_ifs, levels, ll_of_dle,
                        (const struct model_row (*)[MODEL_SIDES])r->rows[N_LEVELS * N_DLE]);
     }

@@ -563,7 +563,8 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
                        const struct model_row rows[MODEL_SIDES], const struct pqpan_sim_result *r,
                        const struct ble_sim_keys *k)
 {
-    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL;
+    unsigned lesc = rows[0].p256_impl != NULL ? (unsigned)GROUP_LESC : 0u;
+    unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | lesc;
     int s;
     if (o->m.format == FORMAT_TABLE) {
         const struct model_row *x = &rows[0];
@@ -578,7 +579,7 @@ static void print_rows(const struct sim_opts *o, const struct model_env *env,
         model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
         model_print_setup(stdout, &o->l.cfg, "  ");
         putchar('\n');
-        model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL);
+        model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | lesc);
         print_sim_table(o, r, k, rows);
     } else if (o->m.format == FORMAT_CSV) {
         printf("side");

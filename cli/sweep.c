@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 #include "sweep.h"
@@ -340,21 +341,33 @@ static uint64_t shard_edge(uint64_t total, uint64_t k, uint64_t n)
     return total / n * k + total % n * k / n;
 }
 
-/* Whether a value of --auth is one of the modes that sign (ML-DSA). */
-static int grid_signs(const struct sweep_grid *g)
+/* Whether some value of option opt in the grid matches. */
+static int grid_has(const struct sweep_grid *g, const char *opt, int (*match)(const char *value))
 {
     char buf[SWEEP_VALUE_MAX];
     size_t i;
     uint64_t k;
     for (i = 0; i < g->n; i++) {
         const struct sweep_opt *o = &g->opts[i];
-        for (k = 0; strcmp(o->name, "--auth") == 0 && k < o->count; k++) {
-            if (model_is_sig_mode(pqpan_pqke_mode_by_name(sweep_value(o, k, buf)))) {
+        for (k = 0; strcmp(o->name, opt) == 0 && k < o->count; k++) {
+            if (match(sweep_value(o, k, buf))) {
                 return 1;
             }
         }
     }
     return 0;
+}
+
+/* A value of --auth that is one of the modes that sign (ML-DSA). */
+static int signs(const char *auth)
+{
+    return model_is_sig_mode(pqpan_pqke_mode_by_name(auth));
+}
+
+/* A value of --kem that is LE SC (its P-256 rows, key pair and named parts' columns). */
+static int is_lesc(const char *kem)
+{
+    return strcasecmp(kem, MODEL_LESC_NAME) == 0;
 }
 
 static int plan(struct sweep_cfg *cfg)
@@ -363,7 +376,8 @@ static int plan(struct sweep_cfg *cfg)
     if (rc != EXIT_OK) {
         return rc;
     }
-    cfg->signs = grid_signs(&cfg->grid);
+    cfg->signs = grid_has(&cfg->grid, "--auth", signs);
+    cfg->lesc = grid_has(&cfg->grid, "--kem", is_lesc);
     if (cfg->grid.total > SWEEP_FORCE_ABOVE && !cfg->force) {
         return cli_usage_error(SWEEP_CMD, "%llu configurations: more than 10^9; add --force to "
                                           "run them", (unsigned long long)cfg->grid.total);

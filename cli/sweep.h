@@ -106,6 +106,7 @@ struct sweep_cfg {
     unsigned runs;
     unsigned long long seed;
     int signs;              /* some --auth value is a sig mode: ML-DSA signing's columns */
+    int lesc;               /* some --kem value is LE SC: its named parts' columns */
     /* Held while a worker loads an environment (NULL: one thread): cJSON, which reads the
      * profile and calibration files, writes a global error position on every parse. */
     pthread_mutex_t *env_lock;

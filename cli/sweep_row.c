@@ -229,7 +229,7 @@ static unsigned config_groups(const struct sweep_cfg *cfg)
 static unsigned side_groups(const struct sweep_cfg *cfg)
 {
     return GROUP_HEADLINE | GROUP_DETAIL | (cfg->lowpan ? GROUP_802154 : 0u) |
-           (cfg->signs ? (unsigned)GROUP_SIG : 0u);
+           (cfg->signs ? (unsigned)GROUP_SIG : 0u) | (cfg->lesc ? (unsigned)GROUP_LESC : 0u);
 }
 
 

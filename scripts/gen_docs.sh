@@ -56,19 +56,22 @@ region_reproduce_headline() {
                (c > m ? "dominates" : "does not dominate")
     }
     END {
-        print "| figure | study | defaults reading | study reading |"
-        print "|---|---|---|---|"
+        print "| figure | study | defaults reading | study reading | shipped reading |"
+        print "|---|---|---|---|---|"
         print "| communication share without DLE, 512 / 768 / 1024 | 57–63 % | " \
               slashes(lv_share["defaults"]) " % — " vd["defaults", "share"] " | " \
-              slashes(lv_share["study"]) " % — " vd["study", "share"] " |"
+              slashes(lv_share["study"]) " % — " vd["study", "share"] " | " \
+              slashes(lv_share["shipped"]) " % — " vd["shipped", "share"] " |"
         print "| total energy saved by DLE, 512 / 768 / 1024 | 25–34 % | " \
               slashes(lv_saving["defaults"]) " % — " vd["defaults", "saving"] " | " \
-              slashes(lv_saving["study"]) " % — " vd["study", "saving"] " |"
+              slashes(lv_saving["study"]) " % — " vd["study", "saving"] " | " \
+              slashes(lv_saving["shipped"]) " % — " vd["shipped", "saving"] " |"
         print "| PQKE / LE SC energy ratio, over levels × DLE | 2.5–8.5 × | " \
               dash(hl["defaults", "ratio"]) " — " vd["defaults", "ratio"] " | " \
-              dash(hl["study", "ratio"]) " — " vd["study", "ratio"] " |"
+              dash(hl["study", "ratio"]) " — " vd["study", "ratio"] " | " \
+              dash(hl["shipped", "ratio"]) " — " vd["shipped", "ratio"] " |"
         print "| communication share with DLE at ML-KEM-1024 | about 37 %: computation dominates | " \
-              c1024("defaults") " | " c1024("study") " |"
+              c1024("defaults") " | " c1024("study") " | " c1024("shipped") " |"
     }' "$tmp/reproduce.txt"
 }
 
@@ -84,7 +87,10 @@ region_reproduce_uj() {
         }
         print s
     }
-    END { line("defaults", "defaults"); line("study", "study reading") }' "$tmp/reproduce.txt"
+    END {
+        line("defaults", "defaults"); line("study", "study reading")
+        line("shipped", "shipped reading")
+    }' "$tmp/reproduce.txt"
 }
 
 # The T_IFS figures of ML-KEM-768 at LL 27 (peripheral), both readings.
@@ -140,22 +146,48 @@ region_reproduce_each_ifs() {
 
 # The ratio the LE SC baseline would need, and the ratio with the P-256 key pair reused.
 region_reproduce_lesc() {
-    run reproduce --reading study --gamma-comp ecdh_keygen=0.01 || return 1
-    reuse=$(awk "$REPRO_AWK"'END { print dash(hl["study", "ratio"]) }' "$tmp/out")
-    awk -F, -v reuse="$reuse" '
+    awk -F, '
     NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-    $col["reading"] == "study" && $col["side"] == "peripheral" {
-        e[$col["kem"], $col["dle"]] = $col["e_total_uj"]
-        c[$col["kem"], $col["dle"]] = $col["e_comp_uj"]
+    $col["side"] == "peripheral" {
+        k = $col["reading"] SUBSEP $col["kem"] SUBSEP $col["dle"]
+        e[k] = $col["e_total_uj"]; c[k] = $col["e_comp_uj"]; enc[k] = $col["e_lesc_enc_start_uj"]
     }
+    function lesc(r, d) { return e[r, "LESC-P256", d] - (r == "study" ? enc[r, "LESC-P256", d] : 0) }
     END {
-        printf "In the study reading the ratio runs from ML-KEM-512 with DLE (%.1f µJ) over LE SC with\n", e["ML-KEM-512", 1]
-        printf "DLE (%.1f µJ, of which P-256 %.1f µJ) to ML-KEM-1024 without DLE (%.1f µJ) over LE SC\n", e["LESC-P256", 1], c["LESC-P256", 1], e["ML-KEM-1024", 0]
-        printf "without DLE (%.1f µJ). The study'"'"'s 2.5 × and 8.5 × would need an LE SC pairing of\n", e["LESC-P256", 0]
-        printf "%.1f µJ and %.1f µJ: about its P-256 computation alone. With the P-256 key pair\n", e["ML-KEM-512", 1] / 2.5, e["ML-KEM-1024", 0] / 8.5
-        printf "reused (Zephyr generates it once per boot; `--gamma-comp ecdh_keygen=0.01` stands in\n"
-        printf "for leaving it out) the ratio is %s.\n", reuse
+        s = "study"; h = "shipped"
+        printf "In the study reading LE SC costs the peripheral %.1f µJ without DLE and %.1f µJ with\n", lesc(s, 0), lesc(s, 1)
+        printf "it (P-256 ECDH %.1f µJ; the encryption start, %.1f µJ, left out), so the ratio runs from\n", c[s, "LESC-P256", 0], enc[s, "LESC-P256", 0]
+        printf "%.2f × (ML-KEM-512 with DLE, %.1f µJ) to %.2f × (ML-KEM-1024 without DLE, %.1f µJ).\n", e[s, "ML-KEM-512", 1] / lesc(s, 1), e[s, "ML-KEM-512", 1], e[s, "ML-KEM-1024", 0] / lesc(s, 0), e[s, "ML-KEM-1024", 0]
+        printf "In the shipped reading (p256-m, key pair reused, encryption start counted) LE SC costs\n"
+        printf "%.1f µJ without DLE, of which P-256 %.1f µJ: ML-KEM-768 without DLE costs %.1f µJ,\n", e[h, "LESC-P256", 0], c[h, "LESC-P256", 0], e[h, "ML-KEM-768", 0]
+        printf "%.2f × LE SC, and ML-KEM-1024 without DLE %.2f ×.\n", e[h, "ML-KEM-768", 0] / e[h, "LESC-P256", 0], e[h, "ML-KEM-1024", 0] / e[h, "LESC-P256", 0]
     }' "$tmp/reproduce.csv"
+}
+
+# LE SC per --p256-impl row (estimate, study protocol, LL 27, peripheral, bits): the P-256
+# ECDH, the encryption start, the total with the key pair reused (the default), the KeyGen a
+# fresh key pair adds, and ML-KEM-768's exchange over the reused-key total.
+region_lesc_p256_impls() {
+    run estimate --protocol study --kem ML-KEM-768 --ll-octets 27 --format csv || return 1
+    pq=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+         $col["side"] == "peripheral" { print $col["e_total_uj"] }' "$tmp/out")
+    echo "| --p256-impl | P-256 ECDH µJ | encryption start µJ | LE SC total µJ (reused) | + KeyGen µJ (fresh) | ML-KEM-768 / LE SC |"
+    echo "|---|---|---|---|---|---|"
+    for impl in emill-asm p256-m tinycrypt cc310 pqpan; do
+        run estimate --protocol study --kem LESC-P256 --ll-octets 27 --p256-impl "$impl" \
+            --lesc-keypair fresh --format csv || return 1
+        mv "$tmp/out" "$tmp/fresh"
+        run estimate --protocol study --kem LESC-P256 --ll-octets 27 --p256-impl "$impl" \
+            --format csv || return 1
+        awk -F, -v impl="$impl" -v pq="$pq" '
+        FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+        NR == FNR && $col["side"] == "peripheral" { kg = $col["e_comp_ecdh_keygen_uj"]; next }
+        $col["side"] == "peripheral" {
+            printf "| %s | %.1f | %.1f | %.1f | %.1f | %.2f × |\n", impl, \
+                $col["e_comp_ecdh_shared_uj"], $col["e_lesc_enc_start_uj"], $col["e_total_uj"], \
+                kg, pq / $col["e_total_uj"]
+        }' "$tmp/fresh" "$tmp/out"
+    done
 }
 
 # Every PQKE mode per level and DLE setting, each side against mode none and LE SC

@@ -26,7 +26,7 @@ __all__ = ["trace", "estimate", "sweep", "simulate", "estimate_802154", "simulat
 __version__ = "0.1.0"
 
 _ENERGY_KEYS = ("profile", "calibration", "crypto_impl", "currents", "tx_dbm", "ramp",
-                "gamma_comm", "gamma_comp")
+                "gamma_comm", "gamma_comp", "p256_impl", "lesc_keypair")
 _env_cache: Dict[tuple, "model.Env"] = {}
 
 
@@ -68,7 +68,9 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
              ramp: str = _d.text("RAMP"), gamma_comm: Optional[float] = None,
              gamma_comp: Optional[Dict[str, float]] = None,
-             gatt_server: str = _d.text("GATT_SERVER"), allow_unbuildable: bool = False) -> Result:
+             gatt_server: str = _d.text("GATT_SERVER"), allow_unbuildable: bool = False,
+             p256_impl: str = _d.text("P256_IMPL"),
+             lesc_keypair: str = _d.text("LESC_KEYPAIR")) -> Result:
     """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict.
 
     The options are the CLI's (`pqpan help estimate`), with '_' for '-': kem is ML-KEM-512,

@@ -41,7 +41,8 @@ class Env:
 
     def __init__(self, profile=data.DEFAULT_PROFILE, calibration=None, crypto_impl=None,
                  currents=_d.text("CURRENTS"), tx_dbm=_d.number("TX_DBM"), ramp=_d.text("RAMP"),
-                 gamma_comm=None, gamma_comp=None):
+                 gamma_comm=None, gamma_comp=None, p256_impl=_d.text("P256_IMPL"),
+                 lesc_keypair=_d.text("LESC_KEYPAIR")):
         currents = canonical(currents, _TABLE_WORDS)
         ramp = canonical(ramp, ("fast", "normal"))
         if isinstance(profile, str):
@@ -58,6 +59,7 @@ class Env:
         self.cycles = data.builtin_cycles()
         self.crypto_impl = data.DEFAULT_CRYPTO_IMPL if crypto_impl is None else crypto_impl
         self._check_impl()
+        self._set_p256(p256_impl, lesc_keypair)
         self._apply_gamma_overrides(gamma_comm, gamma_comp or {})
         if currents not in _TABLE_WORDS:
             raise UsageError("--currents %s: want system or radio-only" % currents)
@@ -85,6 +87,26 @@ class Env:
             raise UsageError("--crypto-impl %s: no ML-KEM cycle rows for it in data/cycles/ "
                              "(want %s)" % (impl, ", ".join(impls)))
 
+    def _set_p256(self, impl, keypair):
+        """--p256-impl (a name some P-256 row of the tables has) and --lesc-keypair."""
+        rows = [self.cycles.rows[i] for i in range(self.cycles.count)]
+        ops = {r.op for r in rows if cstr(r.scheme).lower() == "p-256" and
+               cstr(r.impl).lower() == str(impl).lower()}
+        if not isinstance(impl, str) or len(impl.encode()) >= 24 or \
+                not {lib.PQPAN_OP_ECDH_KEYGEN, lib.PQPAN_OP_ECDH_SHARED} <= ops:
+            raise UsageError("--p256-impl %s: no P-256 cycle rows for it in data/cycles/ (want "
+                             "emill-asm, p256-m, tinycrypt, cc310 or pqpan)" % (impl,))
+        self.p256_impl = impl
+        self.lesc_keypair = canonical(keypair, ("fresh", "reused"))
+        if self.lesc_keypair not in ("fresh", "reused"):
+            raise UsageError("--lesc-keypair %s: want fresh or reused" % (keypair,))
+
+    def p256_source(self):
+        """The source of the P-256 ECDH row in use (the CLI's p256_cycles_source)."""
+        row = lib.pqpan_cycles_find(self.cycles, b"P-256", self.p256_impl.encode(),
+                                    lib.PQPAN_OP_ECDH_SHARED)
+        return cstr(row.source)
+
     def _apply_gamma_overrides(self, gamma_comm, gamma_comp):
         if gamma_comm is not None:
             self.gamma.comm = _gamma_value("--gamma-comm", gamma_comm)
@@ -107,7 +129,8 @@ class Env:
         out = {"profile": self.profile.name,
                "currents": cstr(lib.pqpan_current_table_name(self.table)),
                "tx_dbm": self.tx_dbm, "ramp": "normal" if self.ramp_normal else "fast",
-               "crypto_impl": self.crypto_impl, "gamma_comm": self.gamma.comm}
+               "crypto_impl": self.crypto_impl, "p256_impl": self.p256_impl,
+               "lesc_keypair": self.lesc_keypair, "gamma_comm": self.gamma.comm}
         for op, name in enumerate(_op_names()):
             out["gamma_comp_" + name] = self.gamma.comp[op]
         return out
@@ -327,8 +350,10 @@ def model_setup(env, cfg, kem):
     """The cycles of each operation (uint64_t[PQPAN_OP_COUNT]) and the KEM's sizes in cfg."""
     cycles = ffi.new("uint64_t[]", lib.PQPAN_OP_COUNT)
     if kem == LESC_NAME:
-        env.lookup(cycles, "P-256", None, lib.PQPAN_OP_ECDH_KEYGEN)
-        env.lookup(cycles, "P-256", None, lib.PQPAN_OP_ECDH_SHARED)
+        env.lookup(cycles, "P-256", env.p256_impl, lib.PQPAN_OP_ECDH_KEYGEN)
+        env.lookup(cycles, "P-256", env.p256_impl, lib.PQPAN_OP_ECDH_SHARED)
+        if env.lesc_keypair == "reused":  # generated once before: no KeyGen in the pairing
+            cycles[lib.PQPAN_OP_ECDH_KEYGEN] = 0
         return cycles
     k = lib.pqpan_kem_by_name(kem.encode())
     cfg.ek_bytes = k.ek_bytes
@@ -610,7 +635,22 @@ def fill_rows(env, kem, cfg, est, conn_events=None):
                  "idle_events": est.counts.idle_events}
         rows.append(_ble_row(side, config, energy_fields(full, bits, led[s], bl[s]), extra,
                              phase_e, phase_t))
+        if kem == LESC_NAME:
+            rows[-1].update(lesc_fields(env, bl[s], phase_e, radio))
     return rows
+
+
+def lesc_fields(env, bits_ledger, phase_e, radio):
+    """LE SC's named parts (cli/ble_model.c fill_lesc): the P-256 rows and key pair, the
+    encryption start (the CONFIRM phase) in both accountings, no key distribution."""
+    confirm = ffi.new("struct pqpan_ledger *")
+    lib.pqpan_ledger_init(confirm)
+    confirm.ns[lib.PQPAN_PHASE_CONFIRM] = bits_ledger.ns[lib.PQPAN_PHASE_CONFIRM]
+    return {"p256_impl": env.p256_impl, "p256_cycles_source": env.p256_source(),
+            "lesc_keypair": env.lesc_keypair,
+            "e_lesc_enc_start_uj": env.energy(confirm, radio).comm_bits_uj,
+            "e_lesc_enc_start_events_uj": phase_e[lib.PQPAN_PHASE_CONFIRM],
+            "e_lesc_key_dist_uj": 0.0}
 
 
 def setup_members(cfg):

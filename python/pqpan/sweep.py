@@ -11,7 +11,7 @@ from . import lowpan, model
 from ._lib import PqpanError, UsageError
 
 ENERGY_KEYS = ("profile", "calibration", "crypto_impl", "currents", "tx_dbm", "ramp",
-               "gamma_comm", "gamma_comp")
+               "gamma_comm", "gamma_comp", "p256_impl", "lesc_keypair")
 
 
 def _values(name, value):

@@ -23,7 +23,7 @@ def test_study_headline_example(cli, source_dir, tmp_path):
                           parse_float=NumberText, parse_int=NumberText)["headline"]
     assert [(g["reading"], g["figure"]) for g in got] == \
         [(e["reading"], e["figure"]) for e in expected]
-    assert len(got) == 8
+    assert len(got) == 12
     for g, e in zip(got, expected):
         assert same_number(g["model_lo"], e["model_lo"]), (g, e)
         assert same_number(g["model_hi"], e["model_hi"]), (g, e)

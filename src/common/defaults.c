@@ -156,6 +156,16 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                  "ramp_fast_us: nRF52840 PS v1.7 §6.20, MODECNF0.RU = Fast)"),
     [PQPAN_DEFAULT_CRYPTO_IMPL] = VALUE("--crypto-impl", "clean",
                                         "the study ran PQClean's clean ML-KEM"),
+    [PQPAN_DEFAULT_P256_IMPL] = VALUE("--p256-impl", "emill-asm",
+                                      "the cycle row measured on the nRF52840 itself "
+                                      "(Emill/P256-Cortex-M4 README), the study's board; the "
+                                      "stacks' own P-256 are rows of "
+                                      "data/cycles/p256_impl_cortex_m4.csv"),
+    [PQPAN_DEFAULT_LESC_KEYPAIR] = VALUE("--lesc-keypair", "reused",
+                                         "what stacks do: NimBLE (ble_sm_sc.c) and Zephyr "
+                                         "generate the LE SC key pair once and reuse it, as "
+                                         "Core Vol 3 Part H §2.3.6 allows (change it at least "
+                                         "after 10 successful pairings)"),
     [PQPAN_DEFAULT_CALIBRATION] = NOTE("--calibration", "built-in defaults",
                                        "no measurement given: the γ defaults below"),
     [PQPAN_DEFAULT_GAMMA_COMM] = NOTE("--gamma-comm", "1.15; study: 1.10-1.20",
@@ -235,8 +245,9 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
     [PQPAN_DEFAULT_BASELINE_PERCENTILE] = VALUE("--baseline-percentile", "5",
                                                 "a low percentile: the sleep floor without its "
                                                 "outliers"),
-    [PQPAN_DEFAULT_READING] = VALUE("--reading", "both",
-                                    "both readings of the study's figures side by side"),
+    [PQPAN_DEFAULT_READING] = VALUE("--reading", "all",
+                                    "every reading of the study's figures side by side, the "
+                                    "shipped stack's LE SC beside the study's"),
     [PQPAN_DEFAULT_KEM_PARAM] = VALUE("--param", "ML-KEM-768",
                                       "FIPS 203 §8: NIST recommends ML-KEM-768 as the default "
                                       "parameter set"),

@@ -85,6 +85,55 @@ static void test_builtin_cycles(void **state)
     kem_rows_of_both_m4_builds();
 }
 
+/* Every row of data/cycles/p256_impl_cortex_m4.csv (--p256-impl) against its source's
+ * figure, typed here from the source: a figure in ms at a clock is cycles = ms x MHz x 1000
+ * (the row's scaling); a figure in cycles is taken as it is. */
+static void test_p256_impl_rows(void **state)
+{
+    static const struct {
+        const char *impl;
+        enum pqpan_op op;
+        double figure;    /* as the source gives it */
+        double clock_mhz; /* 0: the figure is in cycles */
+    } rows[] = {
+        /* Emill/P256-Cortex-M4 README @ecd3ec22: 327k / 906k cycles on the nRF52840 */
+        {"emill-asm", PQPAN_OP_ECDH_KEYGEN, 327000, 0},
+        {"emill-asm", PQPAN_OP_ECDH_SHARED, 906000, 0},
+        /* Mbed-TLS/mbedtls 3rdparty/p256-m/README.md @a0fc9987, Cortex-M4 at 100 MHz
+         * (STM32F411): p256-m 145 / 144 ms, TinyCrypt 178 / 177 ms */
+        {"p256-m", PQPAN_OP_ECDH_KEYGEN, 145, 100},
+        {"p256-m", PQPAN_OP_ECDH_SHARED, 144, 100},
+        {"tinycrypt", PQPAN_OP_ECDH_KEYGEN, 178, 100},
+        {"tinycrypt", PQPAN_OP_ECDH_SHARED, 177, 100},
+        /* contiki-ng PR #3177: CC310 on the nRF52840-DK, about 19 ms per operation, at the
+         * nRF52840's 64 MHz */
+        {"cc310", PQPAN_OP_ECDH_KEYGEN, 19, 64},
+        {"cc310", PQPAN_OP_ECDH_SHARED, 19, 64},
+        /* data/cycles/pqpan_m4.csv, p-256 pqpan-m4 (make bench-m4, QEMU's cycle model) */
+        {"pqpan", PQPAN_OP_ECDH_KEYGEN, 10421085, 0},
+        {"pqpan", PQPAN_OP_ECDH_SHARED, 10427925, 0},
+    };
+    char err[PQPAN_IO_ERR_MAX];
+    size_t i;
+    (void)state;
+    if (pqpan_io_cycles_load_builtin(&table, err, sizeof err) != PQPAN_OK) {
+        fail_msg("%s", err);
+    }
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const struct pqpan_cycle_row *r =
+            pqpan_cycles_find(&table, "P-256", rows[i].impl, rows[i].op);
+        double want = rows[i].clock_mhz > 0 ? rows[i].figure * rows[i].clock_mhz * 1000.0
+                                             : rows[i].figure;
+        if (r == NULL || strcmp(r->impl, rows[i].impl) != 0) {
+            fail_msg("no P-256 %s row for %s", pqpan_op_name(rows[i].op), rows[i].impl);
+        }
+        if ((double)r->cycles != want) {
+            fail_msg("%s %s: %llu cycles, source gives %.0f", rows[i].impl,
+                     pqpan_op_name(rows[i].op), (unsigned long long)r->cycles, want);
+        }
+    }
+}
+
 static void test_cycles_csv_file(void **state)
 {
     char err[PQPAN_IO_ERR_MAX];
@@ -227,6 +276,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builtin_cycles),
+        cmocka_unit_test(test_p256_impl_rows),
         cmocka_unit_test(test_cycles_csv_file),
         cmocka_unit_test(test_malformed_cycles),
         cmocka_unit_test(test_lesc_baseline_crypto_energy),
