@@ -1008,7 +1008,7 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     const char *sep = "";
     char auth[160];
     printf("{\n  \"profile\": ");
-    model_json_string(stdout, c->timing->in.profile.name);
+    model_print_profile_json(stdout, c->timing, "  ");
     printf(",\n  \"peer\": {\n");
     model_print_derived_json(stdout, peer, model_radio_of(o->idle.phy), "    ");
     printf("    \"profile\": ");

@@ -17,6 +17,8 @@ void model_opts_init(struct model_opts *o)
     int op;
     memset(o, 0, sizeof *o);
     o->gamma_comm = -1.0;
+    o->supply_v = -1.0;
+    o->ram_retained_kb = -1.0;
     for (op = 0; op < PQPAN_OP_COUNT; op++) {
         o->gamma_comp[op] = -1.0;
     }
@@ -135,6 +137,16 @@ static const struct cli_opt energy_rows[] = {
     {.name = "--tx-dbm", .kind = CLI_OPT_INT, .meta = "N", .unit = "dBm", .min = -40, .max = 40,
      .def = PQPAN_DEFAULT_TX_DBM, .store = CLI_STORE_INT, .offset = MODEL(tx_dbm),
      .help = "TX output power, a level the profile lists"},
+    {.name = "--supply-v", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.5,
+     .max = 10.0, .def = PQPAN_DEFAULT_SUPPLY_V, .store = CLI_STORE_DOUBLE,
+     .offset = MODEL(supply_v),
+     .help = "supply voltage, inside the device's range (the profile's supply section): "
+             "currents behind a DC/DC scale as 1/V, behind an LDO they stay; energy = charge x V"},
+    {.name = "--ram-retained-kb", .kind = CLI_OPT_NUMBER, .meta = "KB", .unit = "kB", .min = 0.0,
+     .max = 1e6, .def = PQPAN_DEFAULT_RAM_RETAINED_KB, .store = CLI_STORE_DOUBLE,
+     .offset = MODEL(ram_retained_kb),
+     .help = "RAM retained in System ON sleep: the sleep current from the profile's "
+             "retention table (linear between its points)"},
 };
 
 static const struct cli_opt ramp_rows[] = {
@@ -238,6 +250,38 @@ static int load_p256_impl(struct model_env *env, const char *given, const char *
     return EXIT_OK;
 }
 
+/* The profile at --supply-v and --ram-retained-kb (pqpan_profile_at_supply), each refusal
+ * a message naming the device's figures. */
+static int apply_supply(struct model_env *env, const struct model_opts *o, const char *cmd)
+{
+    struct pqpan_profile *p = &env->in.profile;
+    const struct pqpan_profile_supply *s = &p->supply;
+    int rc;
+    env->profile_supply_v = p->supply_v;
+    env->ram_retained_kb = o->ram_retained_kb;
+    rc = pqpan_profile_at_supply(p, p, o->supply_v, o->ram_retained_kb);
+    if (rc == PQPAN_OK) {
+        return EXIT_OK;
+    }
+    if (o->supply_v > 0.0 && o->supply_v != p->supply_v && !s->given) {
+        fprintf(stderr, "pqpan %s: --supply-v %g: profile %s gives no supply range or "
+                        "regulator (no \"supply\" section): it prices %.2f V only\n",
+                cmd, o->supply_v, p->name, p->supply_v);
+    } else if (o->supply_v > 0.0 && (o->supply_v < s->min_v || o->supply_v > s->max_v)) {
+        fprintf(stderr, "pqpan %s: --supply-v %g: outside %s's supply range %.2f..%.2f V "
+                        "(the profile's supply.min_v, max_v)\n",
+                cmd, o->supply_v, p->name, s->min_v, s->max_v);
+    } else if (s->ram_points == 0) {
+        fprintf(stderr, "pqpan %s: --ram-retained-kb %g: profile %s gives no sleep current by "
+                        "retained RAM (supply.sleep_ram_ua)\n", cmd, o->ram_retained_kb, p->name);
+    } else {
+        fprintf(stderr, "pqpan %s: --ram-retained-kb %g: outside %s's retention table, "
+                        "%g..%g kB (supply.sleep_ram_ua)\n", cmd, o->ram_retained_kb, p->name,
+                s->ram_kb[0], s->ram_kb[s->ram_points - 1]);
+    }
+    return EXIT_USAGE;
+}
+
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd)
 {
     char err[PQPAN_IO_ERR_MAX];
@@ -257,6 +301,10 @@ int model_env_load(struct model_env *env, const struct model_opts *o, const char
         if (o->gamma_comp[op] > 0.0) {
             env->in.gamma.comp[op] = o->gamma_comp[op];
         }
+    }
+    rc = apply_supply(env, o, cmd);
+    if (rc != EXIT_OK) {
+        return rc;
     }
     p = &env->in.profile;
     rc = load_p256_impl(env, o->p256_impl, cmd);
@@ -1359,11 +1407,68 @@ static const char *kem_cycles_source(const struct pqpan_cycle_table *t, const ch
     return "no table row";
 }
 
+/* How a current behind a regulator follows the supply, in words. */
+static const char *regulator_words(int dcdc)
+{
+    return dcdc ? "DC/DC (scale as 1/V)" : "LDO (the same at any V)";
+}
+
+/* Where the sleep current comes from: the profile's sleep_ua or its retention table. */
+static void ram_words(char *buf, size_t len, const struct model_env *env)
+{
+    if (env->ram_retained_kb < 0.0) {
+        snprintf(buf, len, "the profile's sleep_ua");
+    } else {
+        snprintf(buf, len, "%g kB retained (supply.sleep_ram_ua)", env->ram_retained_kb);
+    }
+}
+
+/* The supply line: the run's voltage, where it comes from, and how the currents follow. */
+static void print_supply_line(FILE *f, const struct model_env *env, const char *prefix)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct pqpan_profile_supply *s = &p->supply;
+    const char *from = p->supply_v == env->profile_supply_v ? "the profile's" : "--supply-v";
+    char ram[96];
+    ram_words(ram, sizeof ram, env);
+    if (!s->given) {
+        fprintf(f, "%ssupply: %.2f V (%s; the profile gives no supply range or regulator); "
+                   "sleep %.3g uA (%s)\n", prefix, p->supply_v, from, p->sleep_ua, ram);
+        return;
+    }
+    fprintf(f, "%ssupply: %.2f V (%s; range %.2f..%.2f V; currents at %.2f V: active %s, "
+               "sleep %s); sleep %.3g uA (%s)\n",
+            prefix, p->supply_v, from, s->min_v, s->max_v, env->profile_supply_v,
+            regulator_words(s->active_dcdc), regulator_words(s->sleep_dcdc), p->sleep_ua, ram);
+}
+
+void model_print_profile_json(FILE *f, const struct model_env *env, const char *indent)
+{
+    const struct pqpan_profile *p = &env->in.profile;
+    const struct pqpan_profile_supply *s = &p->supply;
+    char ram[96];
+    ram_words(ram, sizeof ram, env);
+    model_json_string(f, p->name);
+    fprintf(f, ",\n%s\"supply_v\": %.3f,\n%s\"supply_model\": ", indent, p->supply_v, indent);
+    if (s->given) {
+        char model[160];
+        snprintf(model, sizeof model, "currents at %.2f V; active %s, sleep %s; range %.2f..%.2f V",
+                 env->profile_supply_v, regulator_words(s->active_dcdc),
+                 regulator_words(s->sleep_dcdc), s->min_v, s->max_v);
+        model_json_string(f, model);
+    } else {
+        model_json_string(f, "none: the profile prices its supply_v only");
+    }
+    fprintf(f, ",\n%s\"sleep_ua\": %.4f,\n%s\"sleep_from\": ", indent, p->sleep_ua, indent);
+    model_json_string(f, ram);
+}
+
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix)
 {
     const struct pqpan_profile *p = &env->in.profile;
     fprintf(f, "%sprofile: %s (%s); %.2f V, CPU %.0f MHz at %.0f uA; sources in the profile file\n",
             prefix, p->name, p->description, p->supply_v, (double)p->cpu_hz * 1e-6, p->cpu_ua);
+    print_supply_line(f, env, prefix);
 }
 
 void model_print_crypto_gamma(FILE *f, const struct model_env *env, const char *prefix)
@@ -1551,7 +1656,7 @@ void model_print_assumptions_json(FILE *f, const struct model_env *env,
                                   enum pqpan_radio_mode radio, const char *indent)
 {
     fprintf(f, "%s\"profile\": ", indent);
-    model_json_string(f, env->in.profile.name);
+    model_print_profile_json(f, env, indent);
     fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"tx_dbm\": %d,\n%s\"ramp\": \"%s\",\n", indent,
             pqpan_current_table_name(env->table), indent, env->eopts.tx_dbm, indent,
             env->ramp_normal ? "normal" : "fast");

@@ -33,6 +33,8 @@ struct model_opts {
     int lesc_keypair;        /* --lesc-keypair: enum model_lesc_keypair */
     enum pqpan_current_table table;
     int tx_dbm;
+    double supply_v;        /* <= 0: the profile's supply_v */
+    double ram_retained_kb; /* < 0: the profile's sleep_ua as given */
     int ramp_normal;
     double gamma_comm;                  /* < 0: not given */
     double gamma_comp[PQPAN_OP_COUNT];  /* < 0: not given */
@@ -102,12 +104,16 @@ struct model_env {
     int ramp_normal;
     char p256_impl[24]; /* the P-256 cycle rows' implementation (--p256-impl) */
     enum model_lesc_keypair lesc_keypair;
+    double profile_supply_v; /* the profile's own supply_v (in.profile is at the run's) */
+    double ram_retained_kb;  /* < 0: the profile's sleep_ua as given */
     /* The BLE estimator's set-up memo (ble.h), owned by the caller, one per thread (pqpan
      * sweep's workers); NULL, as model_env_load leaves it: none. */
     struct pqpan_ble_estimate_cache *memo;
 };
 
-/* Loads profile, cycle tables, calibration and applies the γ overrides. Returns a cli.h
+/* Loads profile, cycle tables, calibration and applies the γ overrides and the supply
+ * voltage and RAM retention (pqpan_profile_at_supply; outside the device's range: a
+ * message naming it, EXIT_USAGE). Returns a cli.h
  * exit code, message printed. env is large (cycle table): callers allocate it. */
 int model_env_load(struct model_env *env, const struct model_opts *o, const char *cmd);
 
@@ -292,6 +298,10 @@ void model_print_derived_where_json(FILE *f, const struct model_env *env, model_
 /* Parts of them any link shares: the profile line; the crypto cycle table and γ lines
  * (text) or members (JSON: crypto_impl, gamma_source, gamma_comm, gamma_comp_*). */
 void model_print_profile_line(FILE *f, const struct model_env *env, const char *prefix);
+/* The JSON members of the profile: "profile": NAME, then "supply_v", "supply_model",
+ * "ram_retained", "sleep_ua" (no comma after the last; each line after the first starts
+ * with indent). */
+void model_print_profile_json(FILE *f, const struct model_env *env, const char *indent);
 
 /* The idle assumption of the BLE model: between connection events the radio is off (the
  * sleep current), and while a side computes the link keeps its events (empty PDUs every

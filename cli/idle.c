@@ -243,7 +243,7 @@ static void print_json(const struct idle_opts *o, const struct model_env *env,
 {
     size_t k;
     printf("{\n  \"link\": \"ble\",\n  \"profile\": ");
-    model_json_string(stdout, env->in.profile.name);
+    model_print_profile_json(stdout, env, "  ");
     printf(",\n  \"currents\": \"%s\",\n  \"tx_dbm\": %d,\n  \"ramp\": \"%s\",\n",
            pqpan_current_table_name(env->table), env->eopts.tx_dbm,
            env->ramp_normal ? "normal" : "fast");
@@ -252,10 +252,10 @@ static void print_json(const struct idle_opts *o, const struct model_env *env,
            "  \"ci_ms\": %.2f,\n  \"latency\": %u,\n  \"period_ms\": %.3f,\n"
            "  \"events_per_period\": %u,\n  \"avg_current_ua\": %.4f,\n"
            "  \"charge_per_event_uc\": %.4f,\n  \"charge_per_period_uc\": %.4f,\n"
-           "  \"sleep_ua\": %.4f,\n  \"phases\": [\n",
+           "  \"phases\": [\n",
            role_name(o->role), pqpan_ble_phy_name(o->cfg.phy), (double)o->cfg.ci_ns * 1e-6,
            o->cfg.latency, r->period_ms, r->events, r->avg_current_ua, r->charge_event_uc,
-           r->charge_period_uc, env->in.profile.sleep_ua);
+           r->charge_period_uc);
     for (k = 0; k < N_IDLE_STATES; k++) {
         const struct phase_cost *c = &r->phase[k];
         printf("    {\"phase\": \"%s\", \"time_us\": %.3f, \"current_ua\": %.1f, "

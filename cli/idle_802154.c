@@ -289,15 +289,15 @@ static void print_json(const struct idle154_opts *o, const struct model_env *env
         }
     }
     printf("{\n  \"link\": \"802154\",\n  \"profile\": ");
-    model_json_string(stdout, p->name);
+    model_print_profile_json(stdout, env, "  ");
     printf(",\n  \"currents\": \"%s\",\n  \"tx_dbm\": %d,\n  \"tx_ua\": %.1f,\n  \"tx_source\": ",
            pqpan_current_table_name(env->table), env->eopts.tx_dbm, r->ua[PQPAN_STATE_TX]);
     model_json_string(stdout, lvl >= 0 ? src->tx[env->table][lvl] : "");
     printf(",\n  \"rx_ua\": %.1f,\n  \"rx_source\": ", r->ua[PQPAN_STATE_RX]);
     model_json_string(stdout, src->rx[env->table]);
-    printf(",\n  \"sleep_ua\": %.2f,\n  \"cpu_ua\": %.1f,\n  \"backoff\": \"%s\",\n"
+    printf(",\n  \"cpu_ua\": %.1f,\n  \"backoff\": \"%s\",\n"
            "  \"backoff_source\": ",
-           p->sleep_ua, p->cpu_ua, backoff_name(r));
+           p->cpu_ua, backoff_name(r));
     model_json_string(stdout, o->l.backoff >= 0 ? "--backoff (command line)" : src->backoff);
     printf(",\n");
     lowpan_print_security_wake_json(stdout, env, &o->l, 1, "  ");

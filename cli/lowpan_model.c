@@ -579,7 +579,7 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     int backoff = lowpan_backoff_listens(o, env);
     int rx_given = p->rx_given[env->table][PQPAN_RADIO_IEEE802154];
     fprintf(f, "%s\"profile\": ", indent);
-    model_json_string(f, p->name);
+    model_print_profile_json(f, env, indent);
     fprintf(f, ",\n%s\"currents\": \"%s\",\n%s\"currents_section\": \"ieee802154\",\n"
                "%s\"tx_dbm\": %d,\n%s\"tx_ua\": %.1f,\n%s\"tx_source\": ",
             indent, pqpan_current_table_name(env->table), indent, indent, env->eopts.tx_dbm,

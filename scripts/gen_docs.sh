@@ -113,6 +113,37 @@ region_reproduce_ifs() {
     }' "$tmp/reproduce.csv"
 }
 
+# The idle link and one exchange at three supply voltages (docs/MODEL.md "Supply voltage
+# and sleep retention"): charge (what a battery gives) and energy.
+region_supply_voltage() {
+    echo "| supply | idle: charge per event | idle: sleep charge per second | idle: average current | ML-KEM-768 exchange, peripheral, events accounting: energy | of it sleep |"
+    echo "|---|---|---|---|---|---|"
+    for v in 2.7 3.0 3.3; do
+        run idle --supply-v "$v" --format json || return 1
+        cp "$tmp/out" "$tmp/idle.json"
+        run estimate --supply-v "$v" --format json || return 1
+        awk -v v="$v" -v idle="$tmp/idle.json" '
+        function num(rec, k) {
+            if (!match(rec, "\"" k "\": [^,}]*")) return ""
+            return substr(rec, RSTART + length(k) + 4, RLENGTH - length(k) - 4)
+        }
+        BEGIN {
+            while ((getline line < idle) > 0) {
+                if (line ~ /"phase": "sleep"/) sleep = num(line, "charge_uc")
+                whole = whole line
+            }
+        }
+        /"side": "peripheral"/ { side = 1 }
+        side && /"e_total_events_uj"/ { e = num($0, "e_total_events_uj") }
+        side && /"e_ev_sleep_uj"/ { es = num($0, "e_ev_sleep_uj") }
+        side && /^    }/ { side = 0 }
+        END {
+            printf "| %s V | %.3f µC | %.3f µC | %.3f µA | %.1f µJ | %.1f µJ |\n", v,
+                num(whole, "charge_per_event_uc"), sleep, num(whole, "avg_current_ua"), e, es
+        }' "$tmp/out"
+    done
+}
+
 # The study reading's headline over the corners of the study's gamma ranges.
 region_reproduce_gamma_box() {
     echo "| γ_comm | γ_comp (KeyGen, Encaps, Decaps) | comm share without DLE | DLE saving | PQKE / LE SC | comm share DLE, 1024 |"

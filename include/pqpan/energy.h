@@ -74,6 +74,23 @@ struct pqpan_profile_ble_event {
     uint32_t rx_margin_ns; /* peripheral: receiver opened this long before anchor - widening */
 };
 
+#define PQPAN_PROFILE_RAM_POINTS_MAX 16
+
+/* How the profile's currents depend on the supply voltage, and the sleep current by
+ * retained RAM (the profile's optional "supply" section; docs/MODEL.md "Supply voltage and
+ * sleep retention"). The profile's currents are figures at its supply_v. Behind a DC/DC
+ * converter the chip's internal power is the same at any supply, so the current drawn from
+ * the supply scales as supply_v / V; behind an LDO the current is the same at any supply. */
+struct pqpan_profile_supply {
+    uint8_t given;       /* 0: no "supply" section: the profile prices its supply_v only */
+    double min_v, max_v; /* the device's supply range (VDD) */
+    uint8_t active_dcdc; /* 1: every current but sleep scales as supply_v / V; 0: constant */
+    uint8_t sleep_dcdc;  /* the same for the sleep current */
+    size_t ram_points;   /* System ON sleep current by retained RAM, kB ascending; 0: none */
+    double ram_kb[PQPAN_PROFILE_RAM_POINTS_MAX];
+    double ram_sleep_ua[PQPAN_PROFILE_RAM_POINTS_MAX];
+};
+
 /* A device profile. Currents in µA, times in ns. A figure the datasheet does not give is
  * marked by its *_given flag being 0; using it is PQPAN_ERR_UNSUPPORTED. */
 struct pqpan_profile {
@@ -99,6 +116,7 @@ struct pqpan_profile {
     double tx_ua[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX];
     uint8_t tx_given[PQPAN_CURRENT_TABLE_COUNT][PQPAN_PROFILE_TX_LEVELS_MAX];
     struct pqpan_profile_802154 ieee802154;
+    struct pqpan_profile_supply supply;
 };
 
 /* Empirical correction factors (the study's γ). */
@@ -136,6 +154,17 @@ struct pqpan_energy {
 /* Stable names: "ble_1m", "ble_2m", "ble_coded", "ieee802154"; "system", "radio_only". */
 const char *pqpan_radio_mode_name(enum pqpan_radio_mode m);
 const char *pqpan_current_table_name(enum pqpan_current_table t);
+
+/* out = p at supply voltage v (V; <= 0: p's own supply_v) with ram_kb kB of RAM retained
+ * in sleep (< 0: p's sleep_ua as given): the sleep current from p's retention table
+ * (linear between its points), then every current scaled by p->supply_v / v where its
+ * regulator is a DC/DC (pqpan_profile_supply), supply_v set to v. out may be p. Errors
+ * (out untouched): PQPAN_ERR_INVALID_ARG (NULL, bad profile, v outside [min_v, max_v],
+ * ram_kb outside the table's kB), PQPAN_ERR_UNSUPPORTED (v is not p's supply_v and p gives
+ * no supply section, or ram_kb >= 0 and p gives no retention table). */
+PQPAN_MUST_CHECK int pqpan_profile_at_supply(struct pqpan_profile *out,
+                                             const struct pqpan_profile *p, double v,
+                                             double ram_kb);
 
 /* Checks a profile: finite positive voltage, clock and currents (connection-event phase
  * currents included), at least one TX level and one RX mode given, no duplicate TX level

@@ -752,6 +752,15 @@ struct pqpan_profile_ble_event {
     uint8_t ramp_given[PQPAN_CURRENT_TABLE_COUNT];
     uint32_t rx_margin_ns;
 };
+struct pqpan_profile_supply {
+    uint8_t given;
+    double min_v, max_v;
+    uint8_t active_dcdc;
+    uint8_t sleep_dcdc;
+    size_t ram_points;
+    double ram_kb[16];
+    double ram_sleep_ua[16];
+};
 struct pqpan_profile {
     char name[32];
     char description[96];
@@ -775,6 +784,7 @@ struct pqpan_profile {
     double tx_ua[PQPAN_CURRENT_TABLE_COUNT][16];
     uint8_t tx_given[PQPAN_CURRENT_TABLE_COUNT][16];
     struct pqpan_profile_802154 ieee802154;
+    struct pqpan_profile_supply supply;
 };
 struct pqpan_gamma {
     double comp[PQPAN_OP_COUNT];
@@ -803,6 +813,9 @@ struct pqpan_energy {
 };
 const char *pqpan_radio_mode_name(enum pqpan_radio_mode m);
 const char *pqpan_current_table_name(enum pqpan_current_table t);
+ int pqpan_profile_at_supply(struct pqpan_profile *out,
+                                             const struct pqpan_profile *p, double v,
+                                             double ram_kb);
  int pqpan_profile_check(const struct pqpan_profile *p);
  int pqpan_profile_tx_ua(const struct pqpan_profile *p,
                                          enum pqpan_current_table table, int tx_dbm,
@@ -1016,6 +1029,8 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_PROFILE,
     PQPAN_DEFAULT_CURRENTS,
     PQPAN_DEFAULT_TX_DBM,
+    PQPAN_DEFAULT_SUPPLY_V,
+    PQPAN_DEFAULT_RAM_RETAINED_KB,
     PQPAN_DEFAULT_RAMP,
     PQPAN_DEFAULT_CRYPTO_IMPL,
     PQPAN_DEFAULT_P256_IMPL,
@@ -2751,6 +2766,7 @@ MACROS = {
     'PQPAN_PQKE_TAG_BYTES': 32,
     'PQPAN_PQKE_TRANSCRIPT_HASH_BYTES': 32,
     'PQPAN_PQKE_VERSION': 2,
+    'PQPAN_PROFILE_RAM_POINTS_MAX': 16,
     'PQPAN_PROFILE_TX_LEVELS_MAX': 16,
     'PQPAN_SHA3_256_BYTES': 32,
     'PQPAN_SHA3_256_RATE': 136,

@@ -151,6 +151,12 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                      "whole-chip currents (HFXO included), what a supply "
                                      "measurement such as the study's PPK2 sees"),
     [PQPAN_DEFAULT_TX_DBM] = VALUE("--tx-dbm", "0", STUDY),
+    [PQPAN_DEFAULT_SUPPLY_V] = NOTE("--supply-v", "the profile's supply_v",
+                                    "the voltage the datasheet's current figures were measured "
+                                    "at (nRF52840: 3 V), so its currents apply unscaled"),
+    [PQPAN_DEFAULT_RAM_RETAINED_KB] = NOTE("--ram-retained-kb", "the profile's sleep_ua",
+                                           "the datasheet's sleep figure the profile cites "
+                                           "(nRF52840: full 256 kB RAM retention)"),
     [PQPAN_DEFAULT_RAMP] = VALUE("--ramp", "fast",
                                  "the radio's fast ramp-up mode (the profile's "
                                  "ramp_fast_us: nRF52840 PS v1.7 §6.20, MODECNF0.RU = Fast)"),

@@ -114,11 +114,33 @@ static int check_802154(const struct pqpan_profile_802154 *s)
            s->wake_cpu_given <= 1;
 }
 
+/* A supply section: a range holding supply_v, flags 0 or 1, a retention table of at most
+ * PQPAN_PROFILE_RAM_POINTS_MAX points, kB ascending from >= 0, currents > 0. */
+static int check_supply(const struct pqpan_profile_supply *s, double supply_v)
+{
+    size_t i;
+    if (s->given > 1 || s->active_dcdc > 1 || s->sleep_dcdc > 1 ||
+        s->ram_points > PQPAN_PROFILE_RAM_POINTS_MAX) {
+        return 0;
+    }
+    if (s->given && !(positive(s->min_v) && s->min_v <= supply_v && supply_v <= s->max_v &&
+                      isfinite(s->max_v))) {
+        return 0;
+    }
+    for (i = 0; i < s->ram_points; i++) {
+        if (!positive(s->ram_sleep_ua[i]) || !isfinite(s->ram_kb[i]) || s->ram_kb[i] < 0.0 ||
+            (i > 0 && !(s->ram_kb[i] > s->ram_kb[i - 1]))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int pqpan_profile_check(const struct pqpan_profile *p)
 {
     if (p == NULL || !check_scalars(p) || !check_ble_event(&p->ble_event) || !check_rx(p) ||
         !check_tx(p) ||
-        !check_802154(&p->ieee802154)) {
+        !check_802154(&p->ieee802154) || !check_supply(&p->supply, p->supply_v)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     return PQPAN_OK;
@@ -192,5 +214,94 @@ int pqpan_profile_rx_ua(const struct pqpan_profile *p, enum pqpan_current_table 
         return PQPAN_ERR_UNSUPPORTED;
     }
     *ua = p->rx_ua[table][mode];
+    return PQPAN_OK;
+}
+
+/* The sleep current at ram_kb kB retained: linear between the two points of the table
+ * around it (docs/MODEL.md "Supply voltage and sleep retention"). */
+static int sleep_at_ram(const struct pqpan_profile_supply *s, double ram_kb, double *ua)
+{
+    size_t i;
+    if (s->ram_points == 0) {
+        return PQPAN_ERR_UNSUPPORTED;
+    }
+    if (!(ram_kb >= s->ram_kb[0] && ram_kb <= s->ram_kb[s->ram_points - 1])) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    if (s->ram_points == 1) {
+        *ua = s->ram_sleep_ua[0];
+        return PQPAN_OK;
+    }
+    i = 1;
+    while (i + 1 < s->ram_points && ram_kb > s->ram_kb[i]) {
+        i++;
+    }
+    *ua = s->ram_sleep_ua[i - 1] + (s->ram_sleep_ua[i] - s->ram_sleep_ua[i - 1]) *
+                                       (ram_kb - s->ram_kb[i - 1]) /
+                                       (s->ram_kb[i] - s->ram_kb[i - 1]);
+    return PQPAN_OK;
+}
+
+static void scale_all(double *ua, size_t n, double k)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        ua[i] *= k;
+    }
+}
+
+/* Every current of p but sleep_ua times k. */
+static void scale_active(struct pqpan_profile *p, double k)
+{
+    p->cpu_ua *= k;
+    p->cpu_tx_ua *= k;
+    p->cpu_rx_ua *= k;
+    p->hfxo_start_ua *= k;
+    p->ble_event.pre_ua *= k;
+    p->ble_event.post_ua *= k;
+    scale_all(p->ble_event.ramp_ua, PQPAN_CURRENT_TABLE_COUNT, k);
+    scale_all(&p->rx_ua[0][0], (size_t)PQPAN_CURRENT_TABLE_COUNT * PQPAN_RADIO_MODE_COUNT, k);
+    scale_all(&p->tx_ua[0][0], (size_t)PQPAN_CURRENT_TABLE_COUNT * PQPAN_PROFILE_TX_LEVELS_MAX,
+              k);
+    scale_all(&p->ieee802154.tx_ua[0][0],
+              (size_t)PQPAN_CURRENT_TABLE_COUNT * PQPAN_PROFILE_TX_LEVELS_MAX, k);
+}
+
+int pqpan_profile_at_supply(struct pqpan_profile *out, const struct pqpan_profile *p, double v,
+                            double ram_kb)
+{
+    const struct pqpan_profile_supply *s;
+    double sleep_ua, k;
+    int rc;
+    if (out == NULL || pqpan_profile_check(p) != PQPAN_OK || !isfinite(v) || !isfinite(ram_kb)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    s = &p->supply;
+    if (v <= 0.0) {
+        v = p->supply_v;
+    }
+    if (v != p->supply_v && !s->given) {
+        return PQPAN_ERR_UNSUPPORTED;
+    }
+    if (s->given && (v < s->min_v || v > s->max_v)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    sleep_ua = p->sleep_ua;
+    if (ram_kb >= 0.0) {
+        rc = sleep_at_ram(s, ram_kb, &sleep_ua);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+    }
+    /* DC/DC: the same power at any supply, I = I(supply_v) x supply_v / v; LDO: I constant. */
+    k = p->supply_v / v;
+    if (out != p) {
+        *out = *p;
+    }
+    out->sleep_ua = s->sleep_dcdc ? sleep_ua * k : sleep_ua;
+    if (s->active_dcdc) {
+        scale_active(out, k);
+    }
+    out->supply_v = v;
     return PQPAN_OK;
 }

@@ -489,6 +489,75 @@ static void test_cycles_capacity(void **state)
     assert_int_equal(pqpan_cycles_add(&t, &r), PQPAN_ERR_INVALID_ARG);
 }
 
+/* make_profile (2 V) with a supply section: 1.5..3.0 V, active currents behind a DC/DC,
+ * sleep behind an LDO, sleep 1 uA with no RAM retained and 3 uA with 100 kB. */
+static void make_supply_profile(struct pqpan_profile *p)
+{
+    make_profile(p);
+    p->supply.given = 1;
+    p->supply.min_v = 1.5;
+    p->supply.max_v = 3.0;
+    p->supply.active_dcdc = 1;
+    p->supply.ram_points = 2;
+    p->supply.ram_kb[1] = 100.0;
+    p->supply.ram_sleep_ua[0] = 1.0;
+    p->supply.ram_sleep_ua[1] = 3.0;
+}
+
+/* By hand at 2.5 V: DC/DC currents x 2/2.5 = 0.8 (CPU 4000 -> 3200, TX 0 dBm 6000 -> 4800,
+ * RX 1M radio-only 4500 -> 3600, HFXO 1000 -> 800, event pre 3000 -> 2400, ramp 5000 ->
+ * 4000); sleep at 50 kB = 1 + (3 - 1) x 50/100 = 2 uA, LDO: unscaled; behind a DC/DC 1.6.
+ * E_comp = cycles / f x I x V is the same at any V behind a DC/DC. */
+static void test_profile_at_supply(void **state)
+{
+    struct pqpan_profile p, q;
+    struct pqpan_ledger l;
+    struct pqpan_energy e2, e25;
+    struct pqpan_gamma g;
+    const struct pqpan_energy_opts o = {PQPAN_RADIO_BLE_1M, PQPAN_CURRENTS_SYSTEM, 0};
+    (void)state;
+    make_supply_profile(&p);
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.5, 50.0), PQPAN_OK);
+    assert_uj(q.supply_v, 2.5);
+    assert_uj(q.cpu_ua, 3200.0);
+    assert_uj(q.tx_ua[PQPAN_CURRENTS_SYSTEM][0], 4800.0);
+    assert_uj(q.rx_ua[PQPAN_CURRENTS_RADIO_ONLY][PQPAN_RADIO_BLE_1M], 3600.0);
+    assert_uj(q.hfxo_start_ua, 800.0);
+    assert_uj(q.ble_event.pre_ua, 2400.0);
+    assert_uj(q.ble_event.ramp_ua[PQPAN_CURRENTS_SYSTEM], 4000.0);
+    assert_uj(q.sleep_ua, 2.0);
+    p.supply.sleep_dcdc = 1;
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.5, 50.0), PQPAN_OK);
+    assert_uj(q.sleep_ua, 1.6);
+    /* defaults: the profile's own voltage and sleep_ua, nothing changed */
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 0.0, -1.0), PQPAN_OK);
+    assert_memory_equal(&q, &p, sizeof p);
+    /* E_comp the same at 2.5 V as at 2 V */
+    make_ledger(&l);
+    pqpan_gamma_default(&g);
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.5, -1.0), PQPAN_OK);
+    assert_int_equal(pqpan_energy_compute(&e2, &l, &p, &o, &g), PQPAN_OK);
+    assert_int_equal(pqpan_energy_compute(&e25, &l, &q, &o, &g), PQPAN_OK);
+    assert_uj(e25.comp_uj, e2.comp_uj);
+}
+
+static void test_profile_at_supply_refusals(void **state)
+{
+    struct pqpan_profile p, q;
+    (void)state;
+    make_supply_profile(&p);
+    memset(&q, 0x5A, sizeof q);
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 3.5, -1.0), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 1.4, -1.0), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.0, 101.0), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(((unsigned char *)&q)[0], 0x5A); /* out untouched */
+    p.supply.ram_points = 0;
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.0, 10.0), PQPAN_ERR_UNSUPPORTED);
+    make_profile(&p); /* no supply section: its own voltage only */
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.5, -1.0), PQPAN_ERR_UNSUPPORTED);
+    assert_int_equal(pqpan_profile_at_supply(&q, &p, 2.0, -1.0), PQPAN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -506,6 +575,8 @@ int main(void)
         cmocka_unit_test(test_802154_currents),
         cmocka_unit_test(test_gamma_defaults_in_study_ranges),
         cmocka_unit_test(test_cycles_lookup),
+        cmocka_unit_test(test_profile_at_supply),
+        cmocka_unit_test(test_profile_at_supply_refusals),
         cmocka_unit_test(test_cycles_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

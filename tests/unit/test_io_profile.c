@@ -52,6 +52,14 @@ static void test_nrf52840_figures(void **state)
         pqpan_io_profile_load(&p, NULL, pqpan_default_value(PQPAN_DEFAULT_PROFILE), err, sizeof err),
         PQPAN_OK);
     assert_true(p.supply_v == 3.0);
+    /* supply section: VDD 1.7..3.6 V, DC/DC active, LDO sleep, ION_RAMOFF_RTC / ION_RAMON_RTC */
+    assert_int_equal(p.supply.given, 1);
+    assert_true(p.supply.min_v == 1.7 && p.supply.max_v == 3.6);
+    assert_int_equal(p.supply.active_dcdc, 1);
+    assert_int_equal(p.supply.sleep_dcdc, 0);
+    assert_int_equal(p.supply.ram_points, 2);
+    assert_true(p.supply.ram_kb[0] == 0.0 && p.supply.ram_sleep_ua[0] == 1.50);
+    assert_true(p.supply.ram_kb[1] == 256.0 && p.supply.ram_sleep_ua[1] == p.sleep_ua);
     assert_int_equal(p.cpu_hz, 64000000);
     assert_true(p.cpu_ua == 3300.0);
     assert_int_equal(p.cpu_radio_given, 1);
@@ -341,6 +349,11 @@ static void test_malformed_profiles(void **state)
         {"bad_huge_cpu_current.json", "cpu_ua"},
         {"bad_huge_tx_current.json", "currents.system.tx_ua[0]"},
         {"bad_sca_ppm.json", "sca_ppm"},
+        /* the supply section: supply_v outside its range, a regulator word, retention points */
+        {"bad_supply_range.json", "supply"},
+        {"bad_supply_regulator.json", "supply.active"},
+        {"bad_supply_ram_order.json", "supply.sleep_ram_ua[1]"},
+        {"bad_supply_unknown.json", "supply.sleep_mode"},
     };
     size_t i;
     (void)state;

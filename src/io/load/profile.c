@@ -106,7 +106,8 @@ static const struct scalar ble_event_scalars[] = {
 };
 
 static const char *const other_keys[] = {"format",     "name",      "description", "datasheet",
-                                          "currents",   "ble_event", "ieee802154",  "notes"};
+                                          "currents",   "ble_event", "ieee802154",  "notes",
+                                          "supply"};
 
 static const char *const mode_keys[PQPAN_RADIO_MODE_COUNT] = {
     "ble_1m", "ble_2m", "ble_coded", "ieee802154",
@@ -139,7 +140,7 @@ static int known_key(const char *key)
  * computed) and, in a TX level list, dbm. */
 static int figure_keys_ok(const struct ctx *c, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"value", "source", "derived", "dbm"};
+    static const char *const keys[] = {"value", "source", "derived", "dbm", "kb"};
     const cJSON *item, *derived = cJSON_GetObjectItemCaseSensitive(obj, "derived");
     cJSON_ArrayForEach(item, obj)
     {
@@ -519,6 +520,130 @@ static int read_ble_event(const struct ctx *c, const cJSON *root, struct pqpan_p
     return read_ble_event_ramp(c, sec, &p->ble_event);
 }
 
+/* ---- the "supply" section (optional) ---- */
+
+#define SUPPLY "supply"
+
+/* {"value": "dcdc" | "ldo", "source": "..."} → *dcdc (1 for "dcdc"). */
+static int read_regulator(const struct ctx *c, const cJSON *sec, const char *key, uint8_t *dcdc)
+{
+    char path[64];
+    const cJSON *obj = cJSON_GetObjectItemCaseSensitive(sec, key), *v;
+    snprintf(path, sizeof path, SUPPLY ".%s", key);
+    if (source_of(c, obj, path) == NULL) {
+        return PQPAN_ERR_MALFORMED;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(obj, "value");
+    if (!cJSON_IsString(v) ||
+        (strcmp(v->valuestring, "dcdc") != 0 && strcmp(v->valuestring, "ldo") != 0)) {
+        return fail(c, path, "\"value\" must be \"dcdc\" (the current scales as 1/V: the same "
+                             "power) or \"ldo\" (the same current at any supply)");
+    }
+    *dcdc = strcmp(v->valuestring, "dcdc") == 0;
+    return PQPAN_OK;
+}
+
+/* supply.min_v / max_v: a voltage in the plausible range. */
+static int read_volt(const struct ctx *c, const cJSON *sec, const char *key, double *v)
+{
+    char path[64];
+    int given, rc;
+    snprintf(path, sizeof path, SUPPLY ".%s", key);
+    rc = read_sourced(c, cJSON_GetObjectItemCaseSensitive(sec, key), path, 0, v, &given);
+    return rc != PQPAN_OK ? rc : plausible(c, path, *v, VOLT_MIN, VOLT_MAX, "V");
+}
+
+/* One point {"kb": K, "value": uA, "source": ...} of supply.sleep_ram_ua. */
+static int read_ram_point(const struct ctx *c, const cJSON *e, const char *path,
+                          struct pqpan_profile_supply *s)
+{
+    const cJSON *kb = cJSON_GetObjectItemCaseSensitive(e, "kb");
+    size_t n = s->ram_points;
+    int given, rc;
+    if (!cJSON_IsNumber(kb) || !(kb->valuedouble >= 0.0 && kb->valuedouble <= 1e6)) {
+        return fail(c, path, "\"kb\" missing or not a number in 0..1000000");
+    }
+    if (n >= PQPAN_PROFILE_RAM_POINTS_MAX) {
+        return fail(c, path, "too many retention points");
+    }
+    if (n > 0 && !(kb->valuedouble > s->ram_kb[n - 1])) {
+        return fail(c, path, "\"kb\" must rise from one point to the next");
+    }
+    rc = read_sourced(c, e, path, 0, &s->ram_sleep_ua[n], &given);
+    if (rc == PQPAN_OK) {
+        rc = current_ok(c, path, s->ram_sleep_ua[n]);
+    }
+    if (rc == PQPAN_OK) {
+        s->ram_kb[n] = kb->valuedouble;
+        s->ram_points = n + 1;
+    }
+    return rc;
+}
+
+static int read_ram_table(const struct ctx *c, const cJSON *sec, struct pqpan_profile_supply *s)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(sec, "sleep_ram_ua"), *e;
+    int i = 0;
+    if (list == NULL) {
+        return PQPAN_OK;
+    }
+    if (!cJSON_IsArray(list)) {
+        return fail(c, SUPPLY ".sleep_ram_ua", "not an array of {\"kb\", \"value\", \"source\"}");
+    }
+    cJSON_ArrayForEach(e, list)
+    {
+        char path[64];
+        int rc;
+        snprintf(path, sizeof path, SUPPLY ".sleep_ram_ua[%d]", i++);
+        rc = read_ram_point(c, e, path, s);
+        if (rc != PQPAN_OK) {
+            return rc;
+        }
+    }
+    return PQPAN_OK;
+}
+
+static int read_supply(const struct ctx *c, const cJSON *root, struct pqpan_profile *p)
+{
+    static const char *const keys[] = {"description", "min_v",  "max_v",
+                                       "active",      "sleep", "sleep_ram_ua"};
+    const cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, SUPPLY), *item;
+    struct pqpan_profile_supply *s = &p->supply;
+    int rc;
+    if (sec == NULL) {
+        return PQPAN_OK;
+    }
+    if (!cJSON_IsObject(sec)) {
+        return fail(c, SUPPLY, "not an object (min_v, max_v, active, sleep, sleep_ram_ua)");
+    }
+    cJSON_ArrayForEach(item, sec)
+    {
+        if (!listed(item->string, keys, sizeof keys / sizeof keys[0])) {
+            char path[96];
+            snprintf(path, sizeof path, SUPPLY ".%.60s", item->string);
+            return fail(c, path, "unknown field");
+        }
+    }
+    rc = read_volt(c, sec, "min_v", &s->min_v);
+    if (rc == PQPAN_OK) {
+        rc = read_volt(c, sec, "max_v", &s->max_v);
+    }
+    if (rc == PQPAN_OK && !(s->min_v <= p->supply_v && p->supply_v <= s->max_v)) {
+        rc = fail(c, SUPPLY, "supply_v must lie in min_v..max_v");
+    }
+    if (rc == PQPAN_OK) {
+        rc = read_regulator(c, sec, "active", &s->active_dcdc);
+    }
+    if (rc == PQPAN_OK) {
+        rc = read_regulator(c, sec, "sleep", &s->sleep_dcdc);
+    }
+    if (rc == PQPAN_OK) {
+        rc = read_ram_table(c, sec, s);
+    }
+    s->given = rc == PQPAN_OK;
+    return rc;
+}
+
 /* ---- the "ieee802154" section ---- */
 
 #define SECTION "ieee802154"
@@ -749,6 +874,9 @@ int pqpan_io_profile_parse(struct pqpan_profile *p, struct pqpan_io_802154_sourc
     }
     if (rc == PQPAN_OK) {
         rc = read_section(&c, root, p, src);
+    }
+    if (rc == PQPAN_OK) {
+        rc = read_supply(&c, root, p);
     }
     if (rc == PQPAN_OK && pqpan_profile_check(p) != PQPAN_OK) {
         rc = fail(&c, "currents", "needs at least one TX level and one RX mode with a value");

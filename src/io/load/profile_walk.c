@@ -23,15 +23,18 @@ static void visit_figure(const cJSON *node, const char *path, pqpan_io_figure_fn
     fn(&f, ctx);
 }
 
+/* A list of figures: TX levels (path.NNdbm) or retention points (path.NNkb). */
 static void visit_levels(const cJSON *node, const char *path, pqpan_io_figure_fn fn, void *ctx)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, node)
     {
         const cJSON *dbm = cJSON_GetObjectItemCaseSensitive(e, "dbm");
+        const cJSON *kb = cJSON_GetObjectItemCaseSensitive(e, "kb");
         char sub[PQPAN_IO_PROFILE_PATH_MAX];
-        int n = snprintf(sub, sizeof sub, "%s.%ddbm", path,
-                         cJSON_IsNumber(dbm) ? dbm->valueint : 0);
+        int n = cJSON_IsNumber(kb) ? snprintf(sub, sizeof sub, "%s.%gkb", path, kb->valuedouble)
+                                   : snprintf(sub, sizeof sub, "%s.%ddbm", path,
+                                              cJSON_IsNumber(dbm) ? dbm->valueint : 0);
         if (n > 0 && (size_t)n < sizeof sub) { /* longer paths exist in no valid profile */
             visit_figure(e, sub, fn, ctx);
         }
