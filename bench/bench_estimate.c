@@ -177,6 +177,7 @@ static double pass(enum path p, struct pqpan_ble_estimate_cache *cache, uint64_t
 int main(void)
 {
     static struct pqpan_ble_estimate_cache cache;
+    struct pqpan_ble_estimate_cache_stats st;
     const uint64_t n = grid_size();
     double best[PATH_COUNT] = {0.0};
     uint64_t sum[PATH_COUNT] = {0u};
@@ -198,13 +199,13 @@ int main(void)
                best[k], (double)n / best[k], best[PLAIN] / best[k]);
         same &= sum[k] == sum[PLAIN];
     }
+    pqpan_ble_estimate_cache_stats(&st, &cache);
     printf("estimator: memo of the last pass: set-up %llu hits, %llu misses (%u slots); "
            "exchange %llu hits, %llu mirrored from the other keygen side, %llu misses (%u "
            "slots)\n",
-           (unsigned long long)cache.hits, (unsigned long long)cache.misses,
-           PQPAN_BLE_ESTIMATE_CACHE_SLOTS, (unsigned long long)cache.exchange_hits,
-           (unsigned long long)cache.exchange_mirrors, (unsigned long long)cache.exchange_misses,
-           PQPAN_BLE_EXCHANGE_CACHE_SLOTS);
+           (unsigned long long)st.hits, (unsigned long long)st.misses, st.setup_slots,
+           (unsigned long long)st.exchange_hits, (unsigned long long)st.exchange_mirrors,
+           (unsigned long long)st.exchange_misses, st.exchange_slots);
     printf("estimator: target >= %.0f configurations/s (issue 12): %s%s\n", TARGET_PER_S,
            (double)n / best[MEMO] >= TARGET_PER_S ? "met" : "NOT met",
            same ? "" : " [the paths' outputs DIFFER]");

@@ -511,133 +511,17 @@ uint64_t pqpan_ble_conn_events(const struct pqpan_ble_estimate *est);
                                              const struct pqpan_ble_config *cfg,
                                              const struct pqpan_ble_device *dev,
                                              const uint64_t cycles[PQPAN_OP_COUNT]);
-struct pqpan_ble_setup_memo {
-    uint64_t key[8u];
-    int valid;
-    uint64_t stamp;
-    struct pqpan_ledger ledger[2];
-    struct pqpan_ble_counts counts;
-    uint64_t span_ns[PQPAN_PHASE_COUNT];
-    uint64_t setup_ns;
-};
-struct pqpan_ble_timing_memo {
-    uint64_t dev[4];
-    uint64_t cycles[PQPAN_OP_COUNT];
-    enum pqpan_op first, last;
-    uint64_t id;
-};
-struct pqpan_ble_crypto_book {
-    uint64_t op_count[PQPAN_OP_COUNT];
-    uint64_t op_cycles[PQPAN_OP_COUNT];
-    uint64_t cpu_ns;
-};
-struct pqpan_ble_plan {
-    struct pqpan_ble_txn t[(4 * 8 + 1)];
-    uint32_t n;
-    struct pqpan_ble_crypto_book book[2];
-};
-struct pqpan_ble_shape {
-    uint32_t count;
-    uint32_t full;
-    uint64_t ns;
-    uint64_t octets;
-    uint64_t full_ns;
-    uint64_t last_ns;
-};
-struct pqpan_ble_shaped_txn {
-    struct pqpan_ble_shape a, b, rsp;
-    int b_is_a;
-    uint64_t n_req, n_rsp;
-    uint64_t biggest_ns;
-};
-struct pqpan_ble_phase_air {
-    uint64_t tx_ns[2];
-    uint64_t pairs;
-};
-struct pqpan_ble_air_sums {
-    uint32_t used;
-    uint32_t n_used;
-    unsigned char order[PQPAN_PHASE_COUNT];
-    struct pqpan_ble_phase_air ph[PQPAN_PHASE_COUNT];
-    uint64_t pairs;
-    uint64_t data_tx[2];
-    uint64_t data_octets[2];
-    uint64_t sdus[2][2];
-};
-struct pqpan_ble_shaped {
-    struct pqpan_ble_air_sums air;
-    uint32_t n;
-    struct pqpan_ble_shaped_txn x[(4 * 8 + 1)];
-};
-struct pqpan_ble_plan_memo {
-    uint64_t key[4u];
-    int valid;
-    int rc;
-    struct pqpan_ble_plan plan;
-    uint64_t shaped_link;
-    struct pqpan_ble_shaped shaped;
-};
-struct pqpan_ble_ledger_tail {
-    uint64_t ns[(PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)][PQPAN_STATE_COUNT];
-    uint64_t op_count[PQPAN_OP_COUNT];
-    uint64_t op_cycles[PQPAN_OP_COUNT];
-    uint64_t totals[5];
-};
-struct pqpan_ble_work_memo {
-    uint32_t key[4];
-    int valid;
-    unsigned ops[4u][PQPAN_OP_COUNT];
-    uint32_t msg_bytes[4];
-    int times_valid;
-    uint32_t cpu_hz;
-    uint64_t cycles[PQPAN_OP_COUNT];
-    uint64_t ns[PQPAN_OP_COUNT];
-    uint64_t step_ns[4u];
-};
-struct pqpan_ble_bits_tail {
-    uint64_t ns[(PQPAN_PHASE_CONFIRM - PQPAN_PHASE_KEY_TRANSFER + 1)][3u];
-    uint64_t totals[5];
-};
-struct pqpan_ble_exchange_memo {
-    uint64_t key[8u];
-    int valid;
-    uint64_t stamp;
-    struct pqpan_ble_ledger_tail tail[2];
-    struct pqpan_ble_bits_tail bits_tail[2];
-    struct pqpan_ble_counts counts;
-    uint64_t latency_ns;
-    uint64_t latency_flipped_ns;
-    int by_side;
-};
-struct pqpan_ble_last_call {
-    int valid;
-    int lesc;
-    struct pqpan_ble_config cfg;
-    struct pqpan_ble_device dev;
-    uint64_t cycles[PQPAN_OP_COUNT];
-    uint32_t setup_slot;
-    uint32_t ll_eff;
-    uint64_t key[8u];
-    uint64_t key_rest;
-};
 struct pqpan_ble_estimate_cache {
-    struct pqpan_ble_setup_memo slot[128u];
-    struct pqpan_ble_exchange_memo exchange[512u];
-    struct pqpan_ble_work_memo work;
-    struct pqpan_ble_plan_memo plan[64u];
-    struct pqpan_ble_timing_memo timing[4u];
-    uint32_t last_timing;
-    uint64_t timing_ids;
+    uint64_t opaque[189541u];
+};
+struct pqpan_ble_estimate_cache_stats {
     uint64_t hits, misses;
     uint64_t exchange_hits, exchange_misses;
     uint64_t exchange_mirrors;
-    struct pqpan_ble_last_call last;
-    uint64_t stores;
-    struct pqpan_ble_estimate out;
-    uint64_t out_setup_stamp;
-    uint32_t last_setup_slot;
-    uint64_t out_exchange_stamp;
+    uint32_t setup_slots, exchange_slots;
 };
+void pqpan_ble_estimate_cache_stats(struct pqpan_ble_estimate_cache_stats *out,
+                                    const struct pqpan_ble_estimate_cache *cache);
 void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache);
  int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
                                                     const struct pqpan_ble_config *cfg,
@@ -2601,26 +2485,17 @@ MACROS = {
     'PQPAN_BLE_ADV_INTERVAL_STEP_NS': 625000,
     'PQPAN_BLE_ADV_MEAN_CHANNEL': 38,
     'PQPAN_BLE_ATT_VALUE_MAX': 512,
-    'PQPAN_BLE_BITS_STATES': 3,
     'PQPAN_BLE_CI_MAX_NS': 4000000000,
     'PQPAN_BLE_CI_MIN_NS': 7500000,
     'PQPAN_BLE_CI_STEP_NS': 1250000,
-    'PQPAN_BLE_ESTIMATE_CACHE_SLOTS': 128,
-    'PQPAN_BLE_EXCHANGE_CACHE_SLOTS': 512,
-    'PQPAN_BLE_EXCHANGE_KEY_WORDS': 8,
+    'PQPAN_BLE_ESTIMATE_CACHE_WORDS': 189541,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
     'PQPAN_BLE_MIC_BYTES': 4,
-    'PQPAN_BLE_PLAN_CACHE_SLOTS': 64,
-    'PQPAN_BLE_PLAN_KEY_WORDS': 4,
-    'PQPAN_BLE_PLAN_TXN_MAX': 33,
-    'PQPAN_BLE_SETUP_KEY_WORDS': 8,
-    'PQPAN_BLE_TIMING_SLOTS': 4,
     'PQPAN_BLE_TRANSFER_CHOICES': 12,
     'PQPAN_BLE_TXN_MAX': 8,
     'PQPAN_BLE_T_IFS_NS': 150000,
     'PQPAN_BLE_T_IFS_TOLERANCE_NS': 2000,
-    'PQPAN_BLE_WORK_STEPS': 4,
     'PQPAN_CALIBRATE_SIDE_OPS_MAX': 3,
     'PQPAN_CONNECT_IND_PAYLOAD': 34,
     'PQPAN_CONNECT_IND_PDU': 36,

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "ble/estimate_memo.h"
 #include "ble/setup.h"
 #include "common/pqke_steps.h"
 #include "pqpan/ble.h"
@@ -307,7 +308,7 @@ static int add_message(struct pqpan_ble_txn *t, uint32_t *n, const struct pqpan_
  * from the protocol's own sizes and work, whether or not this build runs the mode. */
 _Static_assert(PQPAN_BLE_WORK_STEPS == PQKE_STEPS, "ble.h's work memo holds every PQKE step");
 
-/* The work (ble.h struct pqpan_ble_work_memo: ops and msg_bytes) of c's exchange. */
+/* The work (estimate_memo.h struct pqpan_ble_work_memo: ops and msg_bytes) of c's exchange. */
 static int exchange_work(struct pqpan_ble_work_memo *w, const struct pqpan_ble_config *c)
 {
     struct pqke_steps st;
@@ -463,7 +464,7 @@ static void book_crypto(struct pqpan_ble_crypto_book book[2], const struct pqpan
     }
 }
 
-/* ---- the plans of the exchanges (ble.h struct pqpan_ble_plan) ---- */
+/* ---- the plans of the exchanges (estimate_memo.h struct pqpan_ble_plan) ---- */
 
 /* The operations whose cycles an exchange reads, *first..*last: the plan's CPU times
  * (ops_ns) and the memo's key both take them from here. */
@@ -599,11 +600,25 @@ static int estimate_plain(struct pqpan_ble_estimate *out, const struct pqpan_ble
     return PQPAN_OK;
 }
 
-/* ---- the memo (ble.h struct pqpan_ble_estimate_cache) ---- */
+/* ---- the memo (estimate_memo.h struct pqpan_ble_memo, stored in ble.h's
+ * struct pqpan_ble_estimate_cache) ---- */
 
 void pqpan_ble_estimate_cache_init(struct pqpan_ble_estimate_cache *cache)
 {
     memset(cache, 0, sizeof *cache);
+}
+
+void pqpan_ble_estimate_cache_stats(struct pqpan_ble_estimate_cache_stats *out,
+                                    const struct pqpan_ble_estimate_cache *cache)
+{
+    const struct pqpan_ble_memo *m = pqpan_ble_memo_of_const(cache);
+    out->hits = m->hits;
+    out->misses = m->misses;
+    out->exchange_hits = m->exchange_hits;
+    out->exchange_misses = m->exchange_misses;
+    out->exchange_mirrors = m->exchange_mirrors;
+    out->setup_slots = PQPAN_BLE_ESTIMATE_CACHE_SLOTS;
+    out->exchange_slots = PQPAN_BLE_EXCHANGE_CACHE_SLOTS;
 }
 
 /* The memo's keys are 64-bit words: each field, or small fields packed side by side at
@@ -705,7 +720,7 @@ static uint32_t fragment_octets(const struct pqpan_ble_config *c, uint32_t ll_ef
  * timing matched last (checked first on the operations it was matched for, the others
  * being 0 there), another the memo keeps, or a new number in the slot after the last (ble.h
  * struct pqpan_ble_timing_memo). */
-static uint64_t timing_id(struct pqpan_ble_estimate_cache *cache,
+static uint64_t timing_id(struct pqpan_ble_memo *cache,
                           const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
                           const uint64_t cycles[PQPAN_OP_COUNT], int lesc)
 {
@@ -806,7 +821,7 @@ static int setup_slot_holds(const struct pqpan_ble_setup_memo *m,
  * (or an empty one). */
 #define SETUP_WAYS 8u
 
-static uint32_t setup_slot_of(const struct pqpan_ble_estimate_cache *cache,
+static uint32_t setup_slot_of(const struct pqpan_ble_memo *cache,
                               const uint64_t key[PQPAN_BLE_SETUP_KEY_WORDS])
 {
     uint32_t h = key_slot(key, PQPAN_BLE_SETUP_KEY_WORDS, PQPAN_BLE_ESTIMATE_CACHE_SLOTS);
@@ -824,7 +839,7 @@ _Static_assert(PQPAN_BLE_ESTIMATE_CACHE_SLOTS % SETUP_WAYS == 0u, "whole sets of
 
 /* The set-up of cfg from the memo, or computed (on cache->out, which then holds it) and
  * stored there. */
-static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_estimate_cache *cache,
+static const struct pqpan_ble_setup_memo *setup_memo(struct pqpan_ble_memo *cache,
                                                      const struct pqpan_ble_config *cfg,
                                                      const struct pqpan_ble_device *dev)
 {
@@ -1000,7 +1015,7 @@ static int exchange_slot_holds(const struct pqpan_ble_exchange_memo *x,
  * with its txns shaped for cfg's PHY and LL octets ll_eff (kept from the last call on the
  * same link, or shaped now): PQPAN_OK with *slot, or why its messages do not fit. */
 static int plan_memo(const struct pqpan_ble_plan_memo **slot,
-                     struct pqpan_ble_estimate_cache *cache,
+                     struct pqpan_ble_memo *cache,
                      const uint64_t key[PQPAN_BLE_PLAN_KEY_WORDS],
                      const struct pqpan_ble_config *cfg, const struct pqpan_ble_device *dev,
                      const uint64_t cycles[PQPAN_OP_COUNT], uint32_t ll_eff, int lesc)
@@ -1026,7 +1041,7 @@ static int plan_memo(const struct pqpan_ble_plan_memo **slot,
 
 /* Runs plan p on out after the set-up s (out holds s's parts) and stores what it adds in
  * slot x under key. */
-static void compute_exchange(struct pqpan_ble_estimate_cache *cache,
+static void compute_exchange(struct pqpan_ble_memo *cache,
                              const struct pqpan_ble_setup_memo *s,
                              struct pqpan_ble_exchange_memo *x,
                              const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS],
@@ -1102,7 +1117,7 @@ static void mirror_side(struct pqpan_ble_exchange_memo *x, const struct pqpan_bl
  * data PDUs, messages) and computes (CPU, operations) is what the other side of m did,
  * and its sleep fills the latency around the rest, as add_sleep does. x and m are the two
  * slots of one pair (exchange_slot_index). */
-static void mirror_exchange(struct pqpan_ble_estimate_cache *cache,
+static void mirror_exchange(struct pqpan_ble_memo *cache,
                             struct pqpan_ble_exchange_memo *x,
                             const struct pqpan_ble_exchange_memo *m,
                             const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS])
@@ -1136,7 +1151,7 @@ _Static_assert(PQPAN_BLE_EXCHANGE_CACHE_SLOTS % 2u == 0u, "exchange slots in pai
 /* The slot holding the mirror of the PQKE exchange under key in slot index (the keygen
  * side flipped, its timeline the same whoever sends), or NULL. */
 static const struct pqpan_ble_exchange_memo *
-mirror_of(const struct pqpan_ble_estimate_cache *cache,
+mirror_of(const struct pqpan_ble_memo *cache,
           const uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS], uint32_t index)
 {
     uint64_t flipped[PQPAN_BLE_EXCHANGE_KEY_WORDS];
@@ -1212,7 +1227,7 @@ static void remember(struct pqpan_ble_last_call *last, const struct pqpan_ble_co
 static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqpan_ble_config *cfg,
                          const struct pqpan_ble_device *dev,
                          const uint64_t cycles[PQPAN_OP_COUNT],
-                         struct pqpan_ble_estimate_cache *cache, int lesc)
+                         struct pqpan_ble_memo *cache, int lesc)
 {
     uint64_t key[PQPAN_BLE_EXCHANGE_KEY_WORDS];
     const struct pqpan_ble_setup_memo *s;
@@ -1284,7 +1299,7 @@ static int estimate_memo(const struct pqpan_ble_estimate **res, const struct pqp
 static int estimate_copy(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
                          const struct pqpan_ble_device *dev,
                          const uint64_t cycles[PQPAN_OP_COUNT],
-                         struct pqpan_ble_estimate_cache *cache, int lesc)
+                         struct pqpan_ble_memo *cache, int lesc)
 {
     const struct pqpan_ble_estimate *e;
     int rc;
@@ -1322,7 +1337,7 @@ int pqpan_ble_estimate_pqke_cached(struct pqpan_ble_estimate *out,
                                    const uint64_t cycles[PQPAN_OP_COUNT],
                                    struct pqpan_ble_estimate_cache *cache)
 {
-    return estimate_copy(out, cfg, dev, cycles, cache, 0);
+    return estimate_copy(out, cfg, dev, cycles, pqpan_ble_memo_of(cache), 0);
 }
 
 int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
@@ -1331,7 +1346,7 @@ int pqpan_ble_estimate_lesc_cached(struct pqpan_ble_estimate *out,
                                    const uint64_t cycles[PQPAN_OP_COUNT],
                                    struct pqpan_ble_estimate_cache *cache)
 {
-    return estimate_copy(out, cfg, dev, cycles, cache, 1);
+    return estimate_copy(out, cfg, dev, cycles, pqpan_ble_memo_of(cache), 1);
 }
 
 int pqpan_ble_estimate_pqke_memo(const struct pqpan_ble_estimate **out,
@@ -1340,7 +1355,7 @@ int pqpan_ble_estimate_pqke_memo(const struct pqpan_ble_estimate **out,
                                  const uint64_t cycles[PQPAN_OP_COUNT],
                                  struct pqpan_ble_estimate_cache *cache)
 {
-    return estimate_memo(out, cfg, dev, cycles, cache, 0);
+    return estimate_memo(out, cfg, dev, cycles, pqpan_ble_memo_of(cache), 0);
 }
 
 int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimate **out,
@@ -1349,5 +1364,5 @@ int pqpan_ble_estimate_lesc_memo(const struct pqpan_ble_estimate **out,
                                  const uint64_t cycles[PQPAN_OP_COUNT],
                                  struct pqpan_ble_estimate_cache *cache)
 {
-    return estimate_memo(out, cfg, dev, cycles, cache, 1);
+    return estimate_memo(out, cfg, dev, cycles, pqpan_ble_memo_of(cache), 1);
 }

@@ -3,6 +3,7 @@
 #ifndef PQPAN_BLE_SETUP_H
 #define PQPAN_BLE_SETUP_H
 
+#include "ble/estimate_memo.h"
 #include "pqpan/ble.h"
 
 /* Appends a txn of one message of len octets (count 1) from sender in phase ph, waiting
