@@ -455,7 +455,7 @@ static double sign_ms(unsigned long long signs, uint64_t cycles, uint32_t hz)
     return (double)pqpan_cycles_to_ns(signs * cycles, hz) * 1e-6;
 }
 
-void model_fill_sig(struct model_row rows[MODEL_SIDES], const struct model_env *env, unsigned sig)
+void model_fill_sig(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, unsigned sig)
 {
     struct model_sig_spread sp;
     const uint32_t hz = env->in.profile.cpu_hz;
@@ -464,7 +464,7 @@ void model_fill_sig(struct model_row rows[MODEL_SIDES], const struct model_env *
         return;
     }
     for (s = 0; s < MODEL_SIDES; s++) {
-        struct model_row *r = &rows[s];
+        struct pqpan_run_exchange_row *r = &rows[s];
         const struct pqpan_cycle_row *d = sp.spread;
         r->sig_sign_source = d != NULL ? d->source : sp.mean->source;
         r->sig_sign_cycles_mean = sp.mean->cycles;
@@ -626,7 +626,7 @@ int model_energy(struct pqpan_energy *e, const struct pqpan_ledger *l, const str
     return EXIT_OK;
 }
 
-double model_row_link_event_uj(const struct model_row *r)
+double model_row_link_event_uj(const struct pqpan_run_exchange_row *r)
 {
     return r->e_ev_radio_uj + r->e_ev_ramp_uj + r->e_ev_rx_window_uj + r->e_ev_hfxo_uj +
            r->e_ev_pre_uj + r->e_ev_post_uj;
@@ -637,7 +637,7 @@ static double pct(double part, double whole)
     return whole > 0.0 ? 100.0 * part / whole : 0.0;
 }
 
-static void fill_row(struct model_row *r, const struct pqpan_energy *full,
+static void fill_row(struct pqpan_run_exchange_row *r, const struct pqpan_energy *full,
                      const struct pqpan_energy *bits, const struct pqpan_ledger *led,
                      const struct pqpan_ledger *bl)
 {
@@ -674,7 +674,7 @@ static void fill_row(struct model_row *r, const struct pqpan_energy *full,
     r->bytes_rx = bl->bytes_rx;
 }
 
-int model_fill_side(struct model_row *r, const struct model_env *env,
+int model_fill_side(struct pqpan_run_exchange_row *r, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
                     const struct pqpan_ledger *bits_led, struct cli_msg *msg)
 {
@@ -751,7 +751,7 @@ void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol
     fprintf(f, "%sprotocol: %s, auth: %s; idle: %s\n", prefix, protocol, auth, idle);
 }
 
-static void fill_config(struct model_row *r, const char *kem, const struct pqpan_ble_config *cfg,
+static void fill_config(struct pqpan_run_exchange_row *r, const char *kem, const struct pqpan_ble_config *cfg,
                         const struct pqpan_ble_estimate *est)
 {
     int p;
@@ -782,7 +782,7 @@ static void fill_config(struct model_row *r, const char *kem, const struct pqpan
 /* The events accounting of each phase alone (pqpan_energy_phases), so that the phases add
  * up to e_total_events_uj. On an error model_energy, which checks the same inputs, words
  * it. */
-static int fill_phases(struct model_row *r, const struct pqpan_ledger *l, const struct model_env *env,
+static int fill_phases(struct pqpan_run_exchange_row *r, const struct pqpan_ledger *l, const struct model_env *env,
                        enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
     struct pqpan_energy_opts o = env->eopts;
@@ -816,7 +816,7 @@ static int exchange_energy(double *uj, const struct pqpan_ledger *led,
 /* The GROUP_LESC fields of one side of LE SC: the P-256 rows and key pair, the encryption
  * start (the CONFIRM phase of plan_lesc, src/ble/estimate.c) in both accountings, and the key
  * distribution, which the plan does not send (no keys distributed). */
-static int fill_lesc(struct model_row *r, const struct model_env *env, const struct pqpan_ledger *bl,
+static int fill_lesc(struct pqpan_run_exchange_row *r, const struct model_env *env, const struct pqpan_ledger *bl,
                      enum pqpan_radio_mode radio, struct cli_msg *msg)
 {
     struct pqpan_ledger confirm;
@@ -837,7 +837,7 @@ static int fill_lesc(struct model_row *r, const struct model_env *env, const str
     return rc;
 }
 
-int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+int model_fill(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg)
 {
@@ -856,7 +856,7 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
         pqpan_ledger_accumulate(&bl[MODEL_TOTAL], &bl[s]);
     }
     for (s = 0; s < MODEL_SIDES; s++) {
-        struct model_row *r = &rows[s];
+        struct pqpan_run_exchange_row *r = &rows[s];
         rc = model_energy(&full, &led[s], env, model_radio_of(cfg->phy), msg);
         if (rc == EXIT_OK) {
             rc = model_energy(&bits, &bl[s], env, model_radio_of(cfg->phy), msg);
@@ -895,7 +895,7 @@ int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, 
     return EXIT_OK;
 }
 
-int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+int model_run(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
               const struct pqpan_ble_config *cfg_in, int allow_unbuildable, struct cli_msg *msg)
 {
     struct pqpan_ble_config cfg = *cfg_in;
@@ -906,264 +906,37 @@ int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, c
     return rc != EXIT_OK ? rc : model_fill(rows, env, kem, &cfg, &est, msg);
 }
 
-/* ---- the field table ---- */
-
-/* F_OPT_ULL: 0 is "not known"; F_OPT_DBL: a negative value is (empty in CSV, null in JSON,
- * "-" in the table). */
-enum ftype { F_STR, F_UINT, F_INT, F_ULL, F_DBL, F_OPT_ULL, F_OPT_DBL };
-
-struct field {
-    const char *name;  /* CSV column / JSON key */
-    const char *label; /* table row label */
-    unsigned group;
-    enum ftype type;
-    size_t off;
-    int decimals;
-};
-
-#define ROW_OFF(m) offsetof(struct model_row, m)
-#define OP_OFF(op) (ROW_OFF(e_comp_op_uj) + (size_t)(op) * sizeof(double))
-#define PH_E_OFF(p) (ROW_OFF(e_phase_uj) + (size_t)(p) * sizeof(double))
-#define PH_T_OFF(p) (ROW_OFF(t_phase_ms) + (size_t)(p) * sizeof(double))
-
-/* The computation of each operation, the same in both field tables. */
-#define OP_FIELDS                                                                                 \
-    {"e_comp_kem_keygen_uj", "  KEM KeyGen (uJ)", GROUP_DETAIL, F_DBL,                            \
-     OP_OFF(PQPAN_OP_KEM_KEYGEN), 3},                                                             \
-    {"e_comp_kem_encaps_uj", "  KEM Encaps (uJ)", GROUP_DETAIL, F_DBL,                            \
-     OP_OFF(PQPAN_OP_KEM_ENCAPS), 3},                                                             \
-    {"e_comp_kem_decaps_uj", "  KEM Decaps (uJ)", GROUP_DETAIL, F_DBL,                            \
-     OP_OFF(PQPAN_OP_KEM_DECAPS), 3},                                                             \
-    {"e_comp_kdf_uj", "  key schedule, KDF (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_KDF), 3},  \
-    {"e_comp_ecdh_keygen_uj", "  P-256 key generation (uJ)", GROUP_DETAIL, F_DBL,                 \
-     OP_OFF(PQPAN_OP_ECDH_KEYGEN), 3},                                                            \
-    {"e_comp_ecdh_shared_uj", "  P-256 ECDH (uJ)", GROUP_DETAIL, F_DBL,                           \
-     OP_OFF(PQPAN_OP_ECDH_SHARED), 3},                                                            \
-    {"e_comp_sig_sign_uj", "  ML-DSA Sign (uJ)", GROUP_DETAIL, F_DBL, OP_OFF(PQPAN_OP_SIG_SIGN),  \
-     3},                                                                                          \
-    {"e_comp_sig_verify_uj", "  ML-DSA Verify (uJ)", GROUP_DETAIL, F_DBL,                         \
-     OP_OFF(PQPAN_OP_SIG_VERIFY), 3}
-
-/* ML-DSA signing's mean and spread (GROUP_SIG; docs/MODEL.md "ML-DSA signing"). */
-#define SIG_FIELDS                                                                                \
-    {"sig_sign_cycles_source", "ML-DSA Sign cycles: source", GROUP_SIG, F_STR,                    \
-     ROW_OFF(sig_sign_source), 0},                                                                \
-    {"sig_sign_cycles_mean", "ML-DSA Sign cycles, mean (used)", GROUP_SIG, F_OPT_ULL,             \
-     ROW_OFF(sig_sign_cycles_mean), 0},                                                           \
-    {"sig_sign_runs", "  runs measured", GROUP_SIG, F_OPT_ULL, ROW_OFF(sig_sign_runs), 0},        \
-    {"sig_sign_cycles_median", "  median", GROUP_SIG, F_OPT_ULL, ROW_OFF(sig_sign_cycles_median), \
-     0},                                                                                          \
-    {"sig_sign_cycles_p99", "  99th percentile", GROUP_SIG, F_OPT_ULL,                            \
-     ROW_OFF(sig_sign_cycles_p99), 0},                                                            \
-    {"sig_sign_cycles_max", "  largest", GROUP_SIG, F_OPT_ULL, ROW_OFF(sig_sign_cycles_max), 0},  \
-    {"t_sig_sign_ms", "time ML-DSA Sign, mean (ms)", GROUP_SIG, F_DBL, ROW_OFF(t_sig_sign_ms),    \
-     3},                                                                                          \
-    {"t_sig_sign_p99_ms", "time ML-DSA Sign, p99 (ms)", GROUP_SIG, F_OPT_DBL,                     \
-     ROW_OFF(t_sig_sign_p99_ms), 3},                                                              \
-    {"e_comp_sig_sign_p99_uj", "ML-DSA Sign at p99 cycles (uJ)", GROUP_SIG, F_OPT_DBL,               \
-     ROW_OFF(e_comp_sig_sign_p99_uj), 3}
-
-/* LE SC's P-256 rows, key pair and named parts (GROUP_LESC; docs/MODEL.md "LE SC as stacks
- * run it"). */
-#define LESC_FIELDS                                                                               \
-    {"p256_impl", "P-256 implementation", GROUP_LESC, F_STR, ROW_OFF(p256_impl), 0},              \
-    {"p256_cycles_source", "P-256 cycles: source", GROUP_LESC, F_STR, ROW_OFF(p256_source), 0},   \
-    {"lesc_keypair", "LE SC key pair", GROUP_LESC, F_STR, ROW_OFF(lesc_keypair), 0},              \
-    {"e_lesc_enc_start_uj", "LE SC encryption start, bits (uJ)", GROUP_LESC, F_OPT_DBL,           \
-     ROW_OFF(e_lesc_enc_start_uj), 3},                                                            \
-    {"e_lesc_enc_start_events_uj", "LE SC encryption start, events (uJ)", GROUP_LESC, F_OPT_DBL,  \
-     ROW_OFF(e_lesc_enc_start_events_uj), 3},                                                     \
-    {"e_lesc_key_dist_uj", "LE SC key distribution, none sent (uJ)", GROUP_LESC, F_OPT_DBL,       \
-     ROW_OFF(e_lesc_key_dist_uj), 3}
-
-static const struct field fields_ble[] = {
-    {"reading", "reading", GROUP_READING, F_STR, ROW_OFF(reading), 0},
-    {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
-    {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
-    {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
-    {"auth", "authentication", GROUP_CONFIG, F_STR, ROW_OFF(auth), 0},
-    {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
-    {"phy", "PHY", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
-    {"att_mtu", "ATT_MTU", GROUP_CONFIG, F_UINT, ROW_OFF(att_mtu), 0},
-    {"ll_octets", "LL payload octets", GROUP_CONFIG, F_UINT, ROW_OFF(ll_octets), 0},
-    {"dle", "DLE", GROUP_CONFIG, F_INT, ROW_OFF(dle), 0},
-    {"transfer", "transfer", GROUP_CONFIG, F_STR, ROW_OFF(transfer), 0},
-    {"ci_ms", "connection interval (ms)", GROUP_CONFIG, F_DBL, ROW_OFF(ci_ms), 2},
-    {"keygen_side", "KeyGen side", GROUP_CONFIG, F_STR, ROW_OFF(keygen_side), 0},
-    {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
-    {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
-    {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
-    {"comm_share_pct", "communication share, bits (%)", GROUP_HEADLINE, F_DBL,
-     ROW_OFF(comm_share_pct), 1},
-    {"latency_ms", "latency (ms)", GROUP_HEADLINE, F_DBL, ROW_OFF(latency_ms), 3},
-    OP_FIELDS,
-    {"e_comm_tx_uj", "  bits: TX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_tx_uj), 3},
-    {"e_comm_rx_uj", "  bits: RX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_rx_uj), 3},
-    {"e_comm_ifs_uj", "  bits: T_IFS (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_comm_ifs_uj), 3},
-    {"e_comm_events_uj", "communication, events (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_comm_events_uj), 3},
-    {"e_ev_radio_uj", "  events: radio TX/RX/IFS (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_radio_uj), 3},
-    {"e_ev_hfxo_uj", "  events: HFXO start (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_hfxo_uj), 3},
-    {"e_ev_ramp_uj", "  events: ramp-up (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_ramp_uj), 3},
-    {"e_ev_pre_uj", "  events: CPU pre-processing (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_pre_uj), 3},
-    {"e_ev_rx_window_uj", "  events: RX window (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_rx_window_uj), 3},
-    {"e_ev_post_uj", "  events: CPU post-processing (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_post_uj), 3},
-    {"e_ev_sleep_uj", "  events: sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
-    {"e_total_events_uj", "total, events (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_total_events_uj),
-     3},
-    {"comm_share_events_pct", "communication share, events (%)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(comm_share_events_pct), 1},
-    {"e_exchange_events_uj", "exchange on an open link, events (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_exchange_events_uj), 3},
-    {"e_advertise_uj", "events by phase: advertise (uJ)", GROUP_DETAIL, F_DBL,
-     PH_E_OFF(PQPAN_PHASE_ADVERTISE), 3},
-    {"e_connect_uj", "  connect (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_CONNECT), 3},
-    {"e_features_uj", "  features (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_FEATURES), 3},
-    {"e_conn_update_uj", "  conn_update (uJ)", GROUP_DETAIL, F_DBL,
-     PH_E_OFF(PQPAN_PHASE_CONN_UPDATE), 3},
-    {"e_phy_update_uj", "  phy_update (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_PHY_UPDATE),
-     3},
-    {"e_length_update_uj", "  length_update (uJ)", GROUP_DETAIL, F_DBL,
-     PH_E_OFF(PQPAN_PHASE_LENGTH_UPDATE), 3},
-    {"e_mtu_exchange_uj", "  mtu_exchange (uJ)", GROUP_DETAIL, F_DBL,
-     PH_E_OFF(PQPAN_PHASE_MTU_EXCHANGE), 3},
-    {"e_discovery_uj", "  discovery (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_DISCOVERY), 3},
-    {"e_key_transfer_uj", "  key_transfer (uJ)", GROUP_DETAIL, F_DBL,
-     PH_E_OFF(PQPAN_PHASE_KEY_TRANSFER), 3},
-    {"e_crypto_uj", "  crypto, with computation (uJ)", GROUP_DETAIL, F_DBL,
-     PH_E_OFF(PQPAN_PHASE_CRYPTO), 3},
-    {"e_confirm_uj", "  confirm (uJ)", GROUP_DETAIL, F_DBL, PH_E_OFF(PQPAN_PHASE_CONFIRM), 3},
-    {"setup_ms", "set-up before the exchange (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(setup_ms), 3},
-    {"t_advertise_ms", "  advertise, expected (ms)", GROUP_DETAIL, F_DBL,
-     PH_T_OFF(PQPAN_PHASE_ADVERTISE), 3},
-    {"t_connect_ms", "  connect (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_CONNECT), 3},
-    {"t_features_ms", "  features (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_FEATURES), 3},
-    {"t_conn_update_ms", "  conn_update (ms)", GROUP_DETAIL, F_DBL,
-     PH_T_OFF(PQPAN_PHASE_CONN_UPDATE), 3},
-    {"t_phy_update_ms", "  phy_update (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_PHY_UPDATE),
-     3},
-    {"t_length_update_ms", "  length_update (ms)", GROUP_DETAIL, F_DBL,
-     PH_T_OFF(PQPAN_PHASE_LENGTH_UPDATE), 3},
-    {"t_mtu_exchange_ms", "  mtu_exchange (ms)", GROUP_DETAIL, F_DBL,
-     PH_T_OFF(PQPAN_PHASE_MTU_EXCHANGE), 3},
-    {"t_discovery_ms", "  discovery (ms)", GROUP_DETAIL, F_DBL, PH_T_OFF(PQPAN_PHASE_DISCOVERY), 3},
-    {"t_tx_ms", "time TX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
-    {"t_rx_ms", "time RX, exchange PDUs (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
-    {"t_ifs_ms", "time T_IFS (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_ifs_ms), 3},
-    {"t_crypto_ms", "time crypto CPU (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_crypto_ms), 3},
-    {"ll_octets_eff", "LL payload octets in use", GROUP_DETAIL, F_UINT, ROW_OFF(ll_octets_eff), 0},
-    {"pdus_tx", "LL PDUs sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_tx), 0},
-    {"pdus_rx", "LL PDUs received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
-    {"bytes_tx", "octets sent, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
-    {"bytes_rx", "octets received, exchange", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
-    {"data_pdus_tx", "LL PDUs with payload sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(data_pdus_tx),
-     0},
-    {"empty_pdus_tx", "empty LL PDUs sent, all", GROUP_DETAIL, F_ULL, ROW_OFF(empty_pdus_tx), 0},
-    {"att_pdus_tx", "ATT/SMP PDUs sent", GROUP_DETAIL, F_ULL, ROW_OFF(att_pdus_tx), 0},
-    {"conn_events", "connection events, first to last", GROUP_DETAIL, F_ULL, ROW_OFF(conn_events),
-     0},
-    {"idle_events", "  of which idle (crypto, instants)", GROUP_DETAIL, F_ULL, ROW_OFF(idle_events),
-     0},
-    SIG_FIELDS,
-    LESC_FIELDS,
-};
-
-/* The IEEE 802.15.4 link (--link 802154) in its own terms: data frames and Imm-Acks,
- * aTurnaroundTime, CCA and CSMA-CA backoff, wake-ups from sleep (crystal start and CPU);
- * no ATT/LL/connection-event rows. */
-static const struct field fields_802154[] = {
-    {"side", "side", GROUP_CONFIG, F_STR, ROW_OFF(side), 0},
-    {"kem", "KEM", GROUP_CONFIG, F_STR, ROW_OFF(kem), 0},
-    {"protocol", "protocol", GROUP_CONFIG, F_STR, ROW_OFF(protocol), 0},
-    {"auth", "authentication", GROUP_CONFIG, F_STR, ROW_OFF(auth), 0},
-    {"radio_mode", "radio mode", GROUP_CONFIG, F_STR, ROW_OFF(phy), 0},
-    {"idle", "idle radio", GROUP_CONFIG, F_STR, ROW_OFF(idle), 0},
-    {"backoff", "backoff radio", GROUP_CONFIG, F_STR, ROW_OFF(backoff), 0},
-    {"mac_security", "MAC security", GROUP_CONFIG, F_STR, ROW_OFF(mac_security), 0},
-    {"e_comp_uj", "computation (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comp_uj), 3},
-    {"e_comm_uj", "communication, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_comm_uj), 3},
-    {"e_total_uj", "total, bits (uJ)", GROUP_HEADLINE, F_DBL, ROW_OFF(e_total_uj), 3},
-    {"comm_share_pct", "communication share, bits (%)", GROUP_HEADLINE, F_DBL,
-     ROW_OFF(comm_share_pct), 1},
-    {"latency_ms", "latency (ms)", GROUP_HEADLINE, F_DBL, ROW_OFF(latency_ms), 3},
-    OP_FIELDS,
-    {"e_comm_tx_uj", "  bits: TX, data + Imm-Ack frames (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_comm_tx_uj), 3},
-    {"e_comm_rx_uj", "  bits: RX, data + Imm-Ack frames (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_comm_rx_uj), 3},
-    {"e_comm_turnaround_uj", "  bits: turnaround to Imm-Ack, RX (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_comm_ifs_uj), 3},
-    {"e_comm_events_uj", "communication, all states (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_comm_events_uj), 3},
-    {"e_radio_uj", "  radio TX/RX/turnaround to Ack (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_radio_uj), 3},
-    {"e_cca_uj", "    of which CCA, RX (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_cca_uj), 3},
-    {"e_backoff_listen_uj", "    of which backoff, listening (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_backoff_rx_uj), 3},
-    {"e_turnaround_cca_tx_uj", "  turnaround CCA->frame, TX (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_ramp_uj), 3},
-    {"e_wake_xtal_uj", "  wake-ups: crystal start (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_ev_hfxo_uj), 3},
-    {"e_wake_cpu_uj", "  wake-ups: CPU (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_cpu_uj), 3},
-    {"e_sleep_uj", "  sleep (uJ)", GROUP_DETAIL, F_DBL, ROW_OFF(e_ev_sleep_uj), 3},
-    {"e_backoff_sleep_uj", "    of which backoff, asleep (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_backoff_sleep_uj), 3},
-    {"e_total_events_uj", "total, all states (uJ)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(e_total_events_uj), 3},
-    {"comm_share_events_pct", "communication share, all states (%)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(comm_share_events_pct), 1},
-    {"t_tx_ms", "time TX, data + Imm-Ack frames (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_tx_ms), 3},
-    {"t_rx_ms", "time RX, data + Imm-Ack frames (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_rx_ms), 3},
-    {"t_turnaround_ms", "time turnaround to Imm-Ack (ms)", GROUP_DETAIL, F_DBL,
-     ROW_OFF(t_ifs_ms), 3},
-    {"t_cca_ms", "time CCA (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_cca_ms), 3},
-    {"t_backoff_ms", "time CSMA-CA backoff (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_backoff_ms), 3},
-    {"t_crypto_ms", "time crypto CPU (ms)", GROUP_DETAIL, F_DBL, ROW_OFF(t_crypto_ms), 3},
-    {"data_frames_tx", "data frames sent", GROUP_DETAIL, F_ULL, ROW_OFF(data_frames_tx), 0},
-    {"acks_tx", "Imm-Acks sent", GROUP_DETAIL, F_ULL, ROW_OFF(acks_tx), 0},
-    {"frames_rx", "frames received (data + Imm-Ack)", GROUP_DETAIL, F_ULL, ROW_OFF(pdus_rx), 0},
-    {"octets_tx", "octets sent (SHR+PHR+PSDU)", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_tx), 0},
-    {"octets_rx", "octets received (SHR+PHR+PSDU)", GROUP_DETAIL, F_ULL, ROW_OFF(bytes_rx), 0},
-    SIG_FIELDS,
-};
+/* ---- the field table (the run layer's, include/pqpan/run.h) ---- */
 
 /* The field table a mask selects: 802.15.4's with GROUP_802154, else BLE's. */
-static const struct field *table_of(unsigned groups, size_t *n)
+static const struct pqpan_run_field *table_of(unsigned groups, size_t *n)
 {
-    if (groups & GROUP_802154) {
-        *n = sizeof fields_802154 / sizeof fields_802154[0];
-        return fields_802154;
-    }
-    *n = sizeof fields_ble / sizeof fields_ble[0];
-    return fields_ble;
+    return pqpan_run_exchange_fields(
+        (groups & GROUP_802154) ? PQPAN_RUN_LINK_802154 : PQPAN_RUN_LINK_BLE, n);
 }
 
 /* Whether field f is printed for the mask groups. */
-static int shown(const struct field *f, unsigned groups)
+static int shown(const struct pqpan_run_field *f, unsigned groups)
 {
-    return (f->group & groups & (GROUP_ALL | GROUP_READING | GROUP_SIG | GROUP_LESC)) != 0;
+    return pqpan_run_field_shown(f, groups);
 }
 
-static const void *at(const struct model_row *r, const struct field *f)
+static const void *at(const struct pqpan_run_exchange_row *r, const struct pqpan_run_field *f)
 {
-    return (const unsigned char *)r + f->off;
+    return (const unsigned char *)r + f->offset;
 }
 
 /* A number field into buf (at least CLI_FIXED_MAX bytes); returns its length. */
-static int format_number(char *buf, const struct model_row *r, const struct field *f)
+static int format_number(char *buf, const struct pqpan_run_exchange_row *r, const struct pqpan_run_field *f)
 {
     const void *p = at(r, f);
-    switch (f->type) {
-    case F_UINT:
+    switch (f->store) {
+    case PQPAN_RUN_STORE_UINT:
         return cli_format_uint(buf, *(const unsigned *)p);
-    case F_INT:
+    case PQPAN_RUN_STORE_INT:
         return cli_format_int(buf, *(const int *)p);
-    case F_ULL:
-    case F_OPT_ULL:
+    case PQPAN_RUN_STORE_ULL:
+    case PQPAN_RUN_STORE_OPT_ULL:
         return cli_format_uint(buf, *(const unsigned long long *)p);
     default:
         return cli_format_fixed(buf, *(const double *)p, f->decimals);
@@ -1205,16 +978,16 @@ static void ob_puts(struct out_buf *o, const char *s)
     o->n += len;
 }
 
-/* Whether field f of r has a value (an F_OPT_* field that is not known, an F_STR that is
+/* Whether field f of r has a value (an F_OPT_* field that is not known, an PQPAN_RUN_STORE_TEXT that is
  * NULL, has none). */
-static int known(const struct model_row *r, const struct field *f)
+static int known(const struct pqpan_run_exchange_row *r, const struct pqpan_run_field *f)
 {
-    switch (f->type) {
-    case F_STR:
+    switch (f->store) {
+    case PQPAN_RUN_STORE_TEXT:
         return *(const char *const *)at(r, f) != NULL;
-    case F_OPT_ULL:
+    case PQPAN_RUN_STORE_OPT_ULL:
         return *(const unsigned long long *)at(r, f) != 0;
-    case F_OPT_DBL:
+    case PQPAN_RUN_STORE_OPT_REAL:
         return *(const double *)at(r, f) >= 0.0;
     default:
         return 1;
@@ -1223,7 +996,7 @@ static int known(const struct model_row *r, const struct field *f)
 
 /* lead (a separator, or "") and the value of field f of r; when r is NULL or the value is
  * not known, lead and an empty value (CSV) or null (JSON). */
-static void print_value(struct out_buf *o, const struct model_row *r, const struct field *f,
+static void print_value(struct out_buf *o, const struct pqpan_run_exchange_row *r, const struct pqpan_run_field *f,
                         int json, const char *lead)
 {
     size_t n = strlen(lead);
@@ -1233,7 +1006,7 @@ static void print_value(struct out_buf *o, const struct model_row *r, const stru
         ob_puts(o, json ? "null" : "");
         return;
     }
-    if (f->type == F_STR) {
+    if (f->store == PQPAN_RUN_STORE_TEXT) {
         ob_puts(o, lead);
         if (json) {
             ob_flush(o);
@@ -1251,7 +1024,7 @@ static void print_value(struct out_buf *o, const struct model_row *r, const stru
 void model_print_csv_header(FILE *f, unsigned groups)
 {
     size_t i, nf;
-    const struct field *tab = table_of(groups, &nf);
+    const struct pqpan_run_field *tab = table_of(groups, &nf);
     int first = 1;
     for (i = 0; i < nf; i++) {
         if (shown(&tab[i], groups)) {
@@ -1262,11 +1035,11 @@ void model_print_csv_header(FILE *f, unsigned groups)
     fputc('\n', f);
 }
 
-void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
+void model_print_csv_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups)
 {
     struct out_buf o;
     size_t i, nf;
-    const struct field *tab = table_of(groups, &nf);
+    const struct pqpan_run_field *tab = table_of(groups, &nf);
     int first = 1;
     o.f = f;
     o.n = 0;
@@ -1280,10 +1053,10 @@ void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups)
     ob_flush(&o);
 }
 
-void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent)
+void model_print_json_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups, const char *indent)
 {
     size_t i, nf;
-    const struct field *tab = table_of(groups, &nf);
+    const struct pqpan_run_field *tab = table_of(groups, &nf);
     int first = 1;
     struct out_buf o;
     o.f = f;
@@ -1301,17 +1074,17 @@ void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, c
     fprintf(f, "\n%s}", indent);
 }
 
-void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
+void model_print_flat(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups, const char *prefix,
                       enum model_flat style)
 {
     struct out_buf o;
     size_t i, nf;
-    const struct field *tab = table_of(groups, &nf);
+    const struct pqpan_run_field *tab = table_of(groups, &nf);
     o.f = f;
     o.n = 0;
     for (i = 0; i < nf; i++) {
         if (!shown(&tab[i], groups) ||
-            ((groups & GROUP_NO_SIDE) && tab[i].off == ROW_OFF(side))) {
+            ((groups & GROUP_NO_SIDE) && tab[i].offset == offsetof(struct pqpan_run_exchange_row, side))) {
             continue;
         }
         if (style == FLAT_CSV) {
@@ -1336,10 +1109,10 @@ const char *model_side_name(unsigned groups, int s)
     return (groups & GROUP_802154) ? ieee802154[s] : ble[s];
 }
 
-void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups)
+void model_print_table(FILE *f, const struct pqpan_run_exchange_row *rows, int n, unsigned groups)
 {
     size_t i, nf;
-    const struct field *tab = table_of(groups, &nf);
+    const struct pqpan_run_field *tab = table_of(groups, &nf);
     int k;
     fprintf(f, "%-38s", "");
     for (k = 0; k < n; k++) {
@@ -1347,7 +1120,7 @@ void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned gr
     }
     fputc('\n', f);
     for (i = 0; i < nf; i++) {
-        if (!shown(&tab[i], groups) || tab[i].type == F_STR) {
+        if (!shown(&tab[i], groups) || tab[i].store == PQPAN_RUN_STORE_TEXT) {
             continue;
         }
         fprintf(f, "%-38s", tab[i].label);
@@ -1355,11 +1128,11 @@ void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned gr
             fputc(' ', f);
             if (!known(&rows[k], &tab[i])) {
                 fprintf(f, "%14s", "-");
-            } else if (tab[i].type == F_DBL || tab[i].type == F_OPT_DBL) {
+            } else if (tab[i].store == PQPAN_RUN_STORE_REAL || tab[i].store == PQPAN_RUN_STORE_OPT_REAL) {
                 fprintf(f, "%14.*f", tab[i].decimals, *(const double *)at(&rows[k], &tab[i]));
-            } else if (tab[i].type == F_ULL || tab[i].type == F_OPT_ULL) {
+            } else if (tab[i].store == PQPAN_RUN_STORE_ULL || tab[i].store == PQPAN_RUN_STORE_OPT_ULL) {
                 fprintf(f, "%14llu", *(const unsigned long long *)at(&rows[k], &tab[i]));
-            } else if (tab[i].type == F_UINT) {
+            } else if (tab[i].store == PQPAN_RUN_STORE_UINT) {
                 fprintf(f, "%14u", *(const unsigned *)at(&rows[k], &tab[i]));
             } else {
                 fprintf(f, "%14d", *(const int *)at(&rows[k], &tab[i]));

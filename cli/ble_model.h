@@ -14,6 +14,7 @@
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 #include "pqpan/energy.h"
+#include "pqpan/run.h"
 
 /* The LE Secure Connections baseline is asked for as this "KEM" name. */
 #define MODEL_LESC_NAME "LESC-P256"
@@ -123,65 +124,14 @@ int model_env_new(struct model_env **env, const struct model_opts *o, const char
 
 enum model_side { MODEL_PERIPHERAL = 0, MODEL_CENTRAL, MODEL_TOTAL, MODEL_SIDES };
 
-/* One side of one configuration, flat (every numeric field is a double or a count). */
-struct model_row {
-    const char *reading; /* reproduce only (GROUP_READING): "defaults" or "study" */
-    const char *side;
-    const char *kem;
-    const char *protocol;
-    const char *auth;   /* the PQKE mode (--auth): "none" for the study's exchange and LE SC */
-    const char *phy;
-    const char *transfer;
-    const char *keygen_side;
-    unsigned att_mtu, ll_octets, ll_octets_eff;
-    int dle;
-    double ci_ms;
-    double e_comp_uj, e_comp_op_uj[PQPAN_OP_COUNT];
-    double e_comm_uj, e_comm_tx_uj, e_comm_rx_uj, e_comm_ifs_uj;
-    double e_total_uj, comm_share_pct;
-    double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
-    double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
-    double e_ev_cpu_uj; /* CPU outside the CRYPTO phase and event pre/post (802.15.4 wake-ups) */
-    double e_total_events_uj, comm_share_events_pct;
-    double e_exchange_events_uj; /* events accounting of the exchange's phases only (BLE) */
-    double latency_ms, setup_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
-    double e_phase_uj[PQPAN_PHASE_COUNT]; /* events accounting by phase (E_comp in CRYPTO) */
-    double t_phase_ms[PQPAN_PHASE_COUNT]; /* span of each set-up phase */
-    unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
-    /* conn_events: every connection event of the connection, its first (after CONNECT_IND)
-     * to the exchange's last, idle ones included (docs/MODEL.md "Connection events: the
-     * count"); idle_events: those with only empty PDUs, the first left out. */
-    unsigned long long att_pdus_tx, conn_events, idle_events;
-    /* the radio when a node neither sends, receives nor computes: BLE MODEL_BLE_IDLE;
-     * 802.15.4 "listen" or "sleep" (cli/lowpan_model.c) */
-    const char *idle;
-    /* IEEE 802.15.4 only (cli/lowpan_model.c) */
-    const char *backoff; /* the radio in a CSMA-CA backoff: "listen", "sleep" */
-    const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
-    double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
-    unsigned long long data_frames_tx, acks_tx;
-    /* ML-DSA signing (GROUP_SIG): the cycle tables' mean (what the energy uses) and spread
-     * (0: not in the tables), where they come from (NULL: no signing configured), and this
-     * side's signing time at the mean and at the p99, and energy at the p99 (< 0: unknown). */
-    const char *sig_sign_source;
-    unsigned long long sig_signs; /* signings on this side (the ledger's op count) */
-    unsigned long long sig_sign_runs, sig_sign_cycles_mean, sig_sign_cycles_median;
-    unsigned long long sig_sign_cycles_p99, sig_sign_cycles_max;
-    double t_sig_sign_ms, t_sig_sign_p99_ms, e_comp_sig_sign_p99_uj;
-    /* LE Secure Connections' named parts (GROUP_LESC; docs/MODEL.md "LE SC as stacks run
-     * it"): the P-256 rows used, the key pair's lifetime, and the energy of the LL
-     * encryption start (its PDUs, the CONFIRM phase: bits accounting with γ_comm, events
-     * accounting) and of the Phase 3 key distribution (none distributed: 0). */
-    const char *p256_impl, *p256_source, *lesc_keypair;
-    double e_lesc_enc_start_uj, e_lesc_enc_start_events_uj, e_lesc_key_dist_uj;
-};
-
+/* One side of one configuration, flat: the run layer's row (include/pqpan/run.h), whose
+ * field tables name, order and type its columns. */
 /* Runs one configuration for kem (an ML-KEM name or MODEL_LESC_NAME) and fills
  * rows[MODEL_SIDES]. Returns a cli.h exit code; on failure the reason is in *msg (what
  * `estimate` prints, e.g. a configuration out of range, one GATT cannot build unless
  * allow_unbuildable (link_gatt_check), or a current the profile lacks) and the rows are
  * zero. */
-int model_run(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+int model_run(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
               const struct pqpan_ble_config *cfg, int allow_unbuildable, struct cli_msg *msg);
 
 /* The transfer field of cfg: the name of its (server, client) methods
@@ -206,7 +156,7 @@ int model_sig_spread(struct model_sig_spread *sp, const struct model_env *env, u
  * set sig, 0 for none (the fields stay empty): the mean and spread from env's tables; the
  * p99 energy of a side is its signing energy x p99 / mean (E_comp is linear in cycles, with
  * the same gamma), its times signings x cycles / f_CPU. */
-void model_fill_sig(struct model_row rows[MODEL_SIDES], const struct model_env *env, unsigned sig);
+void model_fill_sig(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, unsigned sig);
 
 /* The energy model's radio mode for a PHY. */
 enum pqpan_radio_mode model_radio_of(enum pqpan_ble_phy phy);
@@ -218,7 +168,7 @@ int model_setup(uint64_t cycles[PQPAN_OP_COUNT], struct pqpan_ble_config *cfg,
 
 /* Rows from per-side ledgers and counts in est (the estimator's, or a simulated run's in
  * the same form), energy from env. A cli.h exit code, message in *msg. */
-int model_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+int model_fill(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                const struct pqpan_ble_config *cfg, const struct pqpan_ble_estimate *est,
                struct cli_msg *msg);
 
@@ -230,35 +180,39 @@ int model_energy(struct pqpan_energy *e, const struct pqpan_ledger *l, const str
 /* Energy and times of one side from its ledgers (everything, and the bits of the
  * exchange) for a radio mode; config and count fields are left to the caller. A cli.h
  * exit code, message in *msg. */
-int model_fill_side(struct model_row *r, const struct model_env *env,
+int model_fill_side(struct pqpan_run_exchange_row *r, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *led,
                     const struct pqpan_ledger *bits_led, struct cli_msg *msg);
 
 /* The energy of a row's link-layer events in the events accounting: every state from an
  * event's pre-processing to its post-processing (what a trace's radio-event channel spans). */
-double model_row_link_event_uj(const struct model_row *r);
+double model_row_link_event_uj(const struct pqpan_run_exchange_row *r);
 
 /* Field table printers. Which fields a command prints is a mask of groups. */
 enum model_group {
-    GROUP_CONFIG = 1,  /* side, kem, phy, att_mtu, ll_octets, dle, transfer, ci_ms, keygen_side */
-    GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
-    GROUP_DETAIL = 4,  /* per-op computation, TX/RX/IFS, events accounting, times, counts */
+    GROUP_CONFIG = PQPAN_RUN_GROUP_CONFIG,     /* side, kem, phy, att_mtu, ll_octets, dle,
+                                                  transfer, ci_ms, keygen_side */
+    GROUP_HEADLINE = PQPAN_RUN_GROUP_HEADLINE, /* e_comp_uj, e_comm_uj, e_total_uj,
+                                                  comm_share_pct, latency_ms */
+    GROUP_DETAIL = PQPAN_RUN_GROUP_DETAIL,     /* per-op computation, TX/RX/IFS, events
+                                                  accounting, times, counts */
     GROUP_ALL = 7,
-    GROUP_READING = 8, /* mask flag: the reading field first (reproduce) */
+    GROUP_READING = PQPAN_RUN_GROUP_READING, /* the reading field first (reproduce) */
     GROUP_802154 = 16, /* mask flag: the IEEE 802.15.4 field table (its own names and labels) */
     GROUP_NO_SIDE = 32, /* mask flag: without the side column (model_print_flat) */
-    GROUP_SIG = 64,     /* with GROUP_DETAIL: ML-DSA signing's mean cycles and spread */
-    GROUP_LESC = 128    /* LE SC's P-256 rows, key pair and named parts */
+    GROUP_SIG = PQPAN_RUN_GROUP_SIG,  /* with GROUP_DETAIL: ML-DSA signing's mean cycles and
+                                         spread */
+    GROUP_LESC = PQPAN_RUN_GROUP_LESC /* LE SC's P-256 rows, key pair and named parts */
 };
 
 void model_print_csv_header(FILE *f, unsigned groups);
-void model_print_csv_row(FILE *f, const struct model_row *r, unsigned groups);
-void model_print_json_row(FILE *f, const struct model_row *r, unsigned groups, const char *indent);
+void model_print_csv_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups);
+void model_print_json_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups, const char *indent);
 /* The fields of one row on the current line, each after a comma: FLAT_CSV_NAMES their
  * names, FLAT_CSV their values, FLAT_JSON "name":value members; every name is prefixed
  * with prefix (e.g. "central_"). r NULL: empty CSV values, JSON nulls. */
 enum model_flat { FLAT_CSV_NAMES, FLAT_CSV, FLAT_JSON };
-void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const char *prefix,
+void model_print_flat(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups, const char *prefix,
                       enum model_flat style);
 
 /* The name of side s (enum model_side) in the rows of the field table groups selects:
@@ -266,7 +220,7 @@ void model_print_flat(FILE *f, const struct model_row *r, unsigned groups, const
 const char *model_side_name(unsigned groups, int s);
 
 /* Rows = fields (detail groups), columns = the given rows (e.g. peripheral, central, total). */
-void model_print_table(FILE *f, const struct model_row *rows, int n, unsigned groups);
+void model_print_table(FILE *f, const struct pqpan_run_exchange_row *rows, int n, unsigned groups);
 
 /* The assumptions block of a run on radio mode `radio`: profile, current table, the
  * derived figures it uses (each with how it is computed), crypto implementation, γ and

@@ -122,7 +122,7 @@ int ble_sim_succeeded(const struct pqpan_sim *s, const struct ble_sim_keys *k)
            (!k->protocol || (k->equal && k->confirmed && (!k->lesc || k->encrypted)));
 }
 
-int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+int ble_sim_rows(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                  const struct pqpan_sim *s, struct cli_msg *msg)
 {
     const struct pqpan_sim_result *r = &s->res;

@@ -62,7 +62,7 @@ int ble_sim_succeeded(const struct pqpan_sim *s, const struct ble_sim_keys *k);
 const char *ble_sim_status_text(const struct pqpan_sim_result *r);
 
 /* The rows of `estimate` for the run *s (its ledgers, counts and latency). */
-int ble_sim_rows(struct model_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
+int ble_sim_rows(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, const char *kem,
                  const struct pqpan_sim *s, struct cli_msg *msg);
 
 #endif

@@ -83,8 +83,8 @@ struct point {
 struct cal_state {
     struct cal_opts o;
     struct model_env env;
-    struct model_row rows[MODEL_SIDES];
-    struct model_row rows_no_adv[MODEL_SIDES]; /* the same without the advertising phase */
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows_no_adv[MODEL_SIDES]; /* the same without the advertising phase */
     struct cal_trace tr[MAX_TRACES];
     struct point pts[MAX_TRACES * (MAX_OPS + 1)];
     size_t n_pts;
@@ -692,7 +692,7 @@ static int measure_trace(struct cal_state *st, struct cal_trace *ct)
 
 /* The model a trace is compared with: without the advertising phase when the trace marks
  * its advertising segment (which comm leaves out), else as configured. */
-static const struct model_row *trace_model(const struct cal_state *st, const struct cal_trace *ct)
+static const struct pqpan_run_exchange_row *trace_model(const struct cal_state *st, const struct cal_trace *ct)
 {
     return ct->adv_ns > 0 ? &st->rows_no_adv[ct->side] : &st->rows[ct->side];
 }
@@ -745,7 +745,7 @@ static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
 }
 
 /* The model's communication energy at γ = 1 the radio channel is compared with. */
-static double comm_prediction(const struct cal_opts *o, const struct model_row *row)
+static double comm_prediction(const struct cal_opts *o, const struct pqpan_run_exchange_row *row)
 {
     return o->comm_radio ? model_row_link_event_uj(row) : row->e_comm_uj;
 }
@@ -763,7 +763,7 @@ static const char *overlap_name(const struct cal_opts *o)
 static int trace_points(struct cal_state *st, size_t t)
 {
     const struct cal_trace *ct = &st->tr[t];
-    const struct model_row *row = trace_model(st, ct);
+    const struct pqpan_run_exchange_row *row = trace_model(st, ct);
     int ops[MAX_OPS];
     size_t n_ops, k;
     char list[160];
@@ -880,7 +880,7 @@ static double round_to(double v, double scale)
 
 static void print_table(const struct cal_state *st)
 {
-    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
+    const struct pqpan_run_exchange_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
     int q;
     printf("pqpan calibrate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s), "
@@ -947,7 +947,7 @@ static void print_table(const struct cal_state *st)
 
 static void print_csv(const struct cal_state *st)
 {
-    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
+    const struct pqpan_run_exchange_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
     printf("trace,file,side,quantity,measured_uj,model_g1_uj,gamma,gamma_se,points,fitted_uj,"
            "residual_uj,residual_pct,protocol,auth,idle\n");
@@ -1051,7 +1051,7 @@ static int print_json_doc(cJSON *root)
 
 static int print_json(const struct cal_state *st)
 {
-    const struct model_row *r = &st->rows[MODEL_PERIPHERAL];
+    const struct pqpan_run_exchange_row *r = &st->rows[MODEL_PERIPHERAL];
     cJSON *root = cJSON_CreateObject();
     int rc;
     cJSON_AddStringToObject(root, "kem", r->kem);

@@ -131,7 +131,7 @@ void cli_compare_help(FILE *out)
 static int ble_cell(struct cell *c, const struct model_env *env, const char *kem, unsigned ll,
                     const struct compare_opts *o)
 {
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
     struct cli_msg msg;
     int rc;

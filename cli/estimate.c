@@ -217,16 +217,16 @@ static void print_pqke_variant(const struct pqpan_ble_config *cfg, const char *k
 
 /* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for LE
  * SC (model_fill's fill_lesc has). */
-static unsigned sig_group(const struct model_row rows[MODEL_SIDES])
+static unsigned sig_group(const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     return (rows[0].sig_sign_source != NULL ? (unsigned)GROUP_SIG : 0u) |
            (rows[0].p256_impl != NULL ? (unsigned)GROUP_LESC : 0u);
 }
 
 static void print_table(const struct estimate_opts *o, const struct model_env *env,
-                        const struct model_row rows[MODEL_SIDES])
+                        const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
-    const struct model_row *r = &rows[0];
+    const struct pqpan_run_exchange_row *r = &rows[0];
     printf("pqpan estimate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s),\n"
            "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
            r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
@@ -243,7 +243,7 @@ static void print_table(const struct estimate_opts *o, const struct model_env *e
 }
 
 static void print_json(const struct estimate_opts *o, const struct model_env *env,
-                       const struct model_row rows[MODEL_SIDES])
+                       const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     int s;
     printf("{\n");
@@ -267,7 +267,7 @@ static void print_json(const struct estimate_opts *o, const struct model_env *en
 static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
                                const struct pqpan_802154_est_config *c,
                                const struct pqpan_802154_estimate *e,
-                               const struct model_row rows[MODEL_SIDES])
+                               const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     static const char *const names[PQPAN_802154_MESSAGES] = {"INIT", "RESP", "FIN", "REVEAL"};
     unsigned m, n = c->msg_octets[3] != 0 ? PQPAN_802154_MESSAGES : PQPAN_802154_MESSAGES - 1;
@@ -306,7 +306,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
                               const struct pqpan_802154_est_config *c,
                               const struct pqpan_802154_estimate *e,
-                              const struct model_row rows[MODEL_SIDES])
+                              const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     int s;
     printf("{\n  \"link\": \"802154\",\n");
@@ -338,7 +338,7 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     printf("  ]\n}\n");
 }
 
-static void print_csv(const struct model_row rows[MODEL_SIDES], unsigned groups)
+static void print_csv(const struct pqpan_run_exchange_row rows[MODEL_SIDES], unsigned groups)
 {
     int s;
     model_print_csv_header(stdout, groups);
@@ -351,7 +351,7 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
 {
     struct pqpan_802154_est_config c;
     struct pqpan_802154_estimate e;
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct cli_msg msg;
     int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
@@ -375,7 +375,7 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
 
 static int run_ble(const struct estimate_opts *o, const struct model_env *env)
 {
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct cli_msg msg;
     int rc = cli_msg_report(
         CMD, model_run(rows, env, o->l.kem, &o->l.cfg, o->l.allow_unbuildable, &msg), &msg);

@@ -305,7 +305,7 @@ static double crypto_ms(const struct pqpan_ledger *led, uint32_t hz)
     return (double)ns * 1e-6;
 }
 
-int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+int lowpan_fill(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env,
                 const struct lowpan_opts *o, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg)
 {
@@ -321,7 +321,7 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
         pqpan_ledger_accumulate(&b[MODEL_TOTAL], &b[s]);
     }
     for (s = 0; s < MODEL_SIDES && rc == EXIT_OK; s++) {
-        struct model_row *r = &rows[s];
+        struct pqpan_run_exchange_row *r = &rows[s];
         rc = model_fill_side(r, env, PQPAN_RADIO_IEEE802154, &l[s], &b[s], msg);
         r->side = model_side_name(GROUP_802154, s);
         r->kem = o->kem;
@@ -351,7 +351,7 @@ static double uj(double ua, double v, double ms)
 
 /* Expected CCA and backoff time of n of the exchange's total data frames (every frame
  * has the same closed-form expectation). */
-static void csma_share(struct model_row *r, const struct pqpan_802154_estimate *e, unsigned n,
+static void csma_share(struct pqpan_run_exchange_row *r, const struct pqpan_802154_estimate *e, unsigned n,
                        unsigned total)
 {
     double share = total > 0 ? (double)n / (double)total : 0.0;
@@ -359,7 +359,7 @@ static void csma_share(struct model_row *r, const struct pqpan_802154_estimate *
     r->t_backoff_ms = e->backoff_ns * share * 1e-6;
 }
 
-void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
+void lowpan_fill_802154(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
                         const struct pqpan_802154_est_config *c, const struct model_env *env)
 {
     const struct pqpan_profile *p = &env->in.profile;
@@ -372,7 +372,7 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
         rx_ua = 0.0; /* lowpan_fill has reported the missing current already */
     }
     for (s = 0; s < MODEL_SIDES; s++) {
-        struct model_row *r = &rows[s];
+        struct pqpan_run_exchange_row *r = &rows[s];
         r->idle = state_word(c->rx_always_on);
         r->backoff = state_word(c->backoff_rx);
         r->mac_security = lowpan_sec_name(c->link.sec_level);
@@ -385,7 +385,7 @@ void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_8
     }
 }
 
-int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
+int lowpan_estimate(struct pqpan_run_exchange_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
                     struct pqpan_802154_estimate *e, const struct model_env *env,
                     const struct lowpan_opts *o, struct cli_msg *msg)
 {
@@ -664,7 +664,7 @@ struct mc {
     struct pqpan_sim154_config c;
     struct pqpan_sim_pqke app;
     unsigned suite;
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct capture cap;
 };
 

@@ -101,7 +101,7 @@ void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes,
 /* Rows (initiator, responder, total) from per-node ledgers, latency, and the energy model
  * (radio mode ieee802154); kem and protocol fields from o. A cli.h exit code, message in
  * *msg. */
-int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+int lowpan_fill(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env,
                 const struct lowpan_opts *o, const struct pqpan_ledger led[2],
                 const struct pqpan_ledger bits[2], uint64_t latency_ns, struct cli_msg *msg);
 
@@ -110,17 +110,17 @@ int lowpan_fill(struct model_row rows[MODEL_SIDES], const struct model_env *env,
 int lowpan_idle_listens(const struct lowpan_opts *o, const struct model_env *env);
 int lowpan_backoff_listens(const struct lowpan_opts *o, const struct model_env *env);
 
-/* The 802.15.4 fields of the estimate's rows (model_row, "IEEE 802.15.4 only"): idle and
+/* The 802.15.4 fields of the estimate's rows (struct pqpan_run_exchange_row, "IEEE 802.15.4 only"): idle and
  * backoff state, data frames and Imm-Acks sent, and the expected CCA and backoff time and
  * energy of the side's data frames. They are parts of the all-states accounting (CCA at
  * the RX current, backoff at the RX or sleep current as c->backoff_rx says), split out. */
-void lowpan_fill_802154(struct model_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
+void lowpan_fill_802154(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct pqpan_802154_estimate *e,
                         const struct pqpan_802154_est_config *c, const struct model_env *env);
 
 /* `estimate --link 802154` for one configuration: the configuration it ran in *c (message
  * sizes, link), the estimator's result in *e and the rows with their 802.15.4 fields. A
  * cli.h exit code; on failure the reason is in *msg and the rows are zero. */
-int lowpan_estimate(struct model_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
+int lowpan_estimate(struct pqpan_run_exchange_row rows[MODEL_SIDES], struct pqpan_802154_est_config *c,
                     struct pqpan_802154_estimate *e, const struct model_env *env,
                     const struct lowpan_opts *o, struct cli_msg *msg);
 

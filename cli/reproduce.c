@@ -73,7 +73,7 @@ struct reading_run {
     struct model_env *env;
     enum pqpan_ble_bits_ifs bits_ifs;
     int enc_start_out; /* 1: LE SC's encryption start left out of the ratio (study reading) */
-    struct model_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
+    struct pqpan_run_exchange_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
     struct headline h;
     struct modes_table modes; /* every PQKE mode against none and LE SC */
 };
@@ -123,7 +123,7 @@ static void study_config(struct pqpan_ble_config *cfg, unsigned ll, enum pqpan_b
 }
 
 /* model_run, its message printed. */
-static int run_one(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+static int run_one(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env,
                    const char *kem, const struct pqpan_ble_config *cfg)
 {
     struct cli_msg msg;
@@ -167,25 +167,25 @@ static void widen(struct range *r, double x, int first)
 
 /* LE SC's energy in a reading (peripheral, bits): its total, less the encryption start when
  * the reading leaves it out. */
-static double lesc_uj(const struct model_row *base, int enc_start_out)
+static double lesc_uj(const struct pqpan_run_exchange_row *base, int enc_start_out)
 {
     return base->e_total_uj - (enc_start_out ? base->e_lesc_enc_start_uj : 0.0);
 }
 
-static void compute_headline(struct headline *h, const struct model_row (*rows)[MODEL_SIDES],
+static void compute_headline(struct headline *h, const struct pqpan_run_exchange_row (*rows)[MODEL_SIDES],
                              int enc_start_out)
 {
     int k, d;
     memset(h, 0, sizeof *h);
     for (k = 0; k < N_LEVELS; k++) {
-        const struct model_row *no = &rows[k * N_DLE][MODEL_PERIPHERAL];
-        const struct model_row *yes = &rows[k * N_DLE + 1][MODEL_PERIPHERAL];
+        const struct pqpan_run_exchange_row *no = &rows[k * N_DLE][MODEL_PERIPHERAL];
+        const struct pqpan_run_exchange_row *yes = &rows[k * N_DLE + 1][MODEL_PERIPHERAL];
         h->share_no_dle_level[k] = no->comm_share_pct;
         h->saving_level[k] = 100.0 * (1.0 - yes->e_total_uj / no->e_total_uj);
         widen(&h->share_no_dle, h->share_no_dle_level[k], k == 0);
         widen(&h->dle_saving, h->saving_level[k], k == 0);
         for (d = 0; d < N_DLE; d++) {
-            const struct model_row *base = &rows[N_LEVELS * N_DLE + d][MODEL_PERIPHERAL];
+            const struct pqpan_run_exchange_row *base = &rows[N_LEVELS * N_DLE + d][MODEL_PERIPHERAL];
             widen(&h->ratio,
                   rows[k * N_DLE + d][MODEL_PERIPHERAL].e_total_uj / lesc_uj(base, enc_start_out),
                   k == 0 && d == 0);
@@ -255,7 +255,7 @@ static void print_reading_table(const struct reading_run *r, int which)
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");
     for (i = 0; i < N_CONFIGS; i++) {
         for (s = 0; s < MODEL_SIDES; s++) {
-            const struct model_row *w = &r->rows[i][s];
+            const struct pqpan_run_exchange_row *w = &r->rows[i][s];
             printf("%-12s %-4s %-10s %12.3f %12.3f %12.3f %7.1f %11.3f %12.3f\n", w->kem,
                    w->dle ? "yes" : "no", w->side, w->e_comp_uj, w->e_comm_uj, w->e_total_uj,
                    w->comm_share_pct, w->latency_ms, w->e_total_events_uj);
@@ -401,7 +401,7 @@ static int write_bars(const char *dir, const struct reading_run *r, const char *
                "communication\n",
             name);
     for (i = 0; i < N_CONFIGS; i++) {
-        const struct model_row *w = &r->rows[i][MODEL_PERIPHERAL];
+        const struct pqpan_run_exchange_row *w = &r->rows[i][MODEL_PERIPHERAL];
         fprintf(f, "\"%s %s\" %.3f %.3f\n", w->kem, w->dle ? "DLE" : "noDLE", w->e_comp_uj,
                 w->e_comm_uj);
     }
@@ -428,7 +428,7 @@ static int write_bars(const char *dir, const struct reading_run *r, const char *
 static int write_sweep(const char *dir, const struct reading_run *r, const char *name)
 {
     char stem[32], dat[40], gp[40], plot[400];
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
     struct cli_outfile o;
     FILE *f;
@@ -616,9 +616,9 @@ static int run_reading(struct reading_run *r, const struct model_opts *given, in
         rc = run_matrix(r, reading_names[which]);
     }
     if (rc == EXIT_OK) {
-        compute_headline(&r->h, (const struct model_row (*)[MODEL_SIDES])r->rows, r->enc_start_out);
+        compute_headline(&r->h, (const struct pqpan_run_exchange_row (*)[MODEL_SIDES])r->rows, r->enc_start_out);
         rc = modes_run(&r->modes, r->env, r->bits_ifs, levels, ll_of_dle,
-                       (const struct model_row (*)[MODEL_SIDES])r->rows[N_LEVELS * N_DLE]);
+                       (const struct pqpan_run_exchange_row (*)[MODEL_SIDES])r->rows[N_LEVELS * N_DLE]);
     }
     return rc;
 }

@@ -47,9 +47,9 @@ static const char *protocol_of(const struct modes_table *t, unsigned m, const ch
 
 int modes_run(struct modes_table *t, const struct model_env *env, enum pqpan_ble_bits_ifs ifs,
               const char *const levels[MODES_LEVELS], const unsigned ll_of_dle[MODES_DLE],
-              const struct model_row (*lesc)[MODEL_SIDES])
+              const struct pqpan_run_exchange_row (*lesc)[MODEL_SIDES])
 {
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct pqpan_ble_config cfg;
     struct cli_msg msg;
     unsigned k, d, m, s;

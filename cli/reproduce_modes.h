@@ -34,7 +34,7 @@ struct modes_table {
  * setting d. A cli.h exit code, message printed. */
 int modes_run(struct modes_table *t, const struct model_env *env, enum pqpan_ble_bits_ifs ifs,
               const char *const levels[MODES_LEVELS], const unsigned ll_of_dle[MODES_DLE],
-              const struct model_row (*lesc)[MODEL_SIDES]);
+              const struct pqpan_run_exchange_row (*lesc)[MODEL_SIDES]);
 
 /* The table (reading's name in its title), CSV rows (with a header line when header is 1)
  * and JSON objects (each line starting with indent, a comma after all but the last when

@@ -447,7 +447,7 @@ static const char *transport_name(const struct sim_opts *o, const struct ble_sim
 /* A failed run's energy: the events accounting holds all both sides drew until the run
  * stopped; computation and the bits accounting hold only the crypto operations and the
  * exchange PDUs done by then (0 when it stopped in the set-up). */
-static void print_until_failure(const struct model_row rows[MODEL_SIDES])
+static void print_until_failure(const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     printf("  energy until failure (events accounting: all drawn until the run stopped):\n"
            "    peripheral %.3f uJ, central %.3f uJ, total %.3f uJ\n"
@@ -459,7 +459,7 @@ static void print_until_failure(const struct model_row rows[MODEL_SIDES])
 }
 
 static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                            const struct ble_sim_keys *k, const struct model_row rows[MODEL_SIDES])
+                            const struct ble_sim_keys *k, const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
@@ -485,7 +485,7 @@ static void print_sim_table(const struct sim_opts *o, const struct pqpan_sim_res
 }
 
 static void print_sim_json(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                           const struct ble_sim_keys *k, const struct model_row rows[MODEL_SIDES])
+                           const struct ble_sim_keys *k, const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     static const char *const names[2] = {"central", "peripheral"};
     int i;
@@ -538,7 +538,7 @@ static unsigned long long side_count(const uint64_t v[2], int s)
 }
 
 static void print_sim_csv(const struct sim_opts *o, const struct pqpan_sim_result *r,
-                          const struct ble_sim_keys *k, const struct model_row *row, int side)
+                          const struct ble_sim_keys *k, const struct pqpan_run_exchange_row *row, int side)
 {
     const uint64_t tx[2] = {r->ledger[0].pdus_tx, r->ledger[1].pdus_tx};
     printf(",%llu,%.17g,%.17g,%s,%s,%llu,%llu,%llu,%llu,%u,%u,%.6f,", o->s.seed, o->s.per,
@@ -560,14 +560,14 @@ static void print_sim_csv(const struct sim_opts *o, const struct pqpan_sim_resul
 }
 
 static void print_rows(const struct sim_opts *o, const struct model_env *env,
-                       const struct model_row rows[MODEL_SIDES], const struct pqpan_sim_result *r,
+                       const struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct pqpan_sim_result *r,
                        const struct ble_sim_keys *k)
 {
     unsigned lesc = rows[0].p256_impl != NULL ? (unsigned)GROUP_LESC : 0u;
     unsigned all = GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | lesc;
     int s;
     if (o->m.format == FORMAT_TABLE) {
-        const struct model_row *x = &rows[0];
+        const struct pqpan_run_exchange_row *x = &rows[0];
         printf("pqpan simulate: %s over LE %s, ATT_MTU %u, LL %u octets (%s), transfer %s, "
                "CI %.2f ms,\n  KeyGen+Decaps on the %s\n",
                x->kem, x->phy, x->att_mtu, x->ll_octets, x->dle ? "DLE" : "no DLE", x->transfer,
@@ -626,7 +626,7 @@ int cli_simulate_run(int argc, char **argv)
     struct ble_sim_apps *apps = NULL;
     struct ble_sim_keys keys;
     struct observe ob;
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct cli_msg msg;
     int rc;
 

@@ -23,7 +23,7 @@ struct sweep_worker {
     int env_loaded;
     char (*bufs)[SWEEP_VALUE_MAX]; /* a range value of each option */
     const char **values;           /* each option's value in this configuration */
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct mc mc;
     struct pqpan_sim *sim;
     struct ble_sim_apps *apps;
@@ -146,7 +146,7 @@ static int monte_carlo(struct sweep_worker *w, const struct estimate_opts *eo, d
                        uint64_t c, struct cli_msg *status)
 {
     const struct sweep_cfg *cfg = w->cfg;
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct ble_sim_opts so;
     struct ble_sim_keys keys;
     double *lat = w->samples + (size_t)MODEL_SIDES * cfg->runs;

@@ -192,7 +192,7 @@ static void curve_level(const struct model_env *env, const char *kem, struct pqp
     size_t k;
     int side;
     for (k = 0; k < N; k++) {
-        struct model_row rows[MODEL_SIDES];
+        struct pqpan_run_exchange_row rows[MODEL_SIDES];
         struct cli_msg msg;
         cfg.ll_octets = CURVE_LL_MIN + (uint32_t)k * CURVE_LL_STEP;
         ok[k] = model_run(rows, env, kem, &cfg, allow_unbuildable, &msg) == EXIT_OK;

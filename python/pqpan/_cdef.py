@@ -2395,6 +2395,90 @@ struct pqpan_io_derived_list {
                                           char *err, size_t errlen);
  int pqpan_io_cycles_load_builtin(struct pqpan_cycle_table *t, char *err,
                                                   size_t errlen);
+enum pqpan_run_link { PQPAN_RUN_LINK_BLE = 0, PQPAN_RUN_LINK_802154, PQPAN_RUN_LINK_COUNT };
+enum pqpan_run_group {
+    PQPAN_RUN_GROUP_CONFIG = 1,
+    PQPAN_RUN_GROUP_HEADLINE = 2,
+    PQPAN_RUN_GROUP_DETAIL = 4,
+    PQPAN_RUN_GROUP_READING = 8,
+    PQPAN_RUN_GROUP_SIG = 64,
+    PQPAN_RUN_GROUP_LESC = 128
+};
+enum pqpan_run_side {
+    PQPAN_RUN_SIDE_0 = 0,
+    PQPAN_RUN_SIDE_1,
+    PQPAN_RUN_SIDE_TOTAL,
+    PQPAN_RUN_SIDES
+};
+struct pqpan_run_exchange_row {
+    const char *reading;
+    const char *side;
+    const char *kem;
+    const char *protocol;
+    const char *auth;
+    const char *phy;
+    const char *transfer;
+    const char *keygen_side;
+    unsigned att_mtu, ll_octets, ll_octets_eff;
+    int dle;
+    double ci_ms;
+    double e_comp_uj, e_comp_op_uj[PQPAN_OP_COUNT];
+    double e_comm_uj, e_comm_tx_uj, e_comm_rx_uj, e_comm_ifs_uj;
+    double e_total_uj, comm_share_pct;
+    double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
+    double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
+    double e_ev_cpu_uj;
+    double e_total_events_uj, comm_share_events_pct;
+    double e_exchange_events_uj;
+    double latency_ms, setup_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    double e_phase_uj[PQPAN_PHASE_COUNT];
+    double t_phase_ms[PQPAN_PHASE_COUNT];
+    unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
+    unsigned long long att_pdus_tx, conn_events, idle_events;
+    const char *idle;
+    const char *backoff;
+    const char *mac_security;
+    double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
+    unsigned long long data_frames_tx, acks_tx;
+    const char *sig_sign_source;
+    unsigned long long sig_signs;
+    unsigned long long sig_sign_runs, sig_sign_cycles_mean, sig_sign_cycles_median;
+    unsigned long long sig_sign_cycles_p99, sig_sign_cycles_max;
+    double t_sig_sign_ms, t_sig_sign_p99_ms, e_comp_sig_sign_p99_uj;
+    const char *p256_impl, *p256_source, *lesc_keypair;
+    double e_lesc_enc_start_uj, e_lesc_enc_start_events_uj, e_lesc_key_dist_uj;
+};
+enum pqpan_run_store {
+    PQPAN_RUN_STORE_TEXT,
+    PQPAN_RUN_STORE_UINT,
+    PQPAN_RUN_STORE_INT,
+    PQPAN_RUN_STORE_ULL,
+    PQPAN_RUN_STORE_REAL,
+    PQPAN_RUN_STORE_OPT_ULL,
+    PQPAN_RUN_STORE_OPT_REAL
+};
+struct pqpan_run_field {
+    const char *name;
+    const char *label;
+    const char *unit;
+    unsigned group;
+    enum pqpan_run_store store;
+    size_t offset;
+    int decimals;
+};
+const struct pqpan_run_field *pqpan_run_exchange_fields(enum pqpan_run_link link, size_t *n);
+int pqpan_run_field_shown(const struct pqpan_run_field *f, unsigned groups);
+enum pqpan_run_type { PQPAN_RUN_TEXT, PQPAN_RUN_INT, PQPAN_RUN_COUNT, PQPAN_RUN_REAL };
+struct pqpan_run_value {
+    enum pqpan_run_type type;
+    int known;
+    const char *text;
+    long long i;
+    unsigned long long u;
+    double x;
+};
+void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
+                           const struct pqpan_run_exchange_row *r);
 """
 
 MACROS = {

@@ -5,7 +5,7 @@ closed-form estimator (pqpan_802154_estimate_pqke) and contention simulator
 import math
 
 from . import defaults as _d
-from . import model
+from . import fields, model
 from ._lib import PqpanError, UsageError, cstr, ffi, lib, macro
 
 SIDES = ("initiator", "responder", "total")
@@ -115,33 +115,23 @@ def setup(c, env, o):
     return cycles
 
 
-# The 802.15.4 field table (cli/ble_model.c fields_802154): (name, the BLE row's field).
-_FIELDS = (
-    ("e_comp_uj", "e_comp_uj"), ("e_comm_uj", "e_comm_uj"), ("e_total_uj", "e_total_uj"),
-    ("comm_share_pct", "comm_share_pct"), ("latency_ms", "latency_ms"),
-    ("e_comp_kem_keygen_uj", None), ("e_comp_kem_encaps_uj", None),
-    ("e_comp_kem_decaps_uj", None), ("e_comp_kdf_uj", None),
-    ("e_comm_tx_uj", "e_comm_tx_uj"), ("e_comm_rx_uj", "e_comm_rx_uj"),
-    ("e_comm_turnaround_uj", "e_comm_ifs_uj"), ("e_comm_events_uj", "e_comm_events_uj"),
-    ("e_radio_uj", "e_ev_radio_uj"), ("e_cca_uj", "e_cca_uj"),
-    ("e_backoff_listen_uj", "e_backoff_rx_uj"), ("e_turnaround_cca_tx_uj", "e_ev_ramp_uj"),
-    ("e_wake_xtal_uj", "e_ev_hfxo_uj"), ("e_wake_cpu_uj", "e_ev_cpu_uj"),
-    ("e_sleep_uj", "e_ev_sleep_uj"), ("e_backoff_sleep_uj", "e_backoff_sleep_uj"),
-    ("e_total_events_uj", "e_total_events_uj"),
-    ("comm_share_events_pct", "comm_share_events_pct"), ("t_tx_ms", "t_tx_ms"),
-    ("t_rx_ms", "t_rx_ms"), ("t_turnaround_ms", "t_ifs_ms"), ("t_cca_ms", "t_cca_ms"),
-    ("t_backoff_ms", "t_backoff_ms"), ("t_crypto_ms", "t_crypto_ms"),
-    ("data_frames_tx", "data_frames_tx"), ("acks_tx", "acks_tx"), ("frames_rx", "pdus_rx"),
-    ("octets_tx", "bytes_tx"), ("octets_rx", "bytes_rx"),
-)
+# The 802.15.4 field table names some values as BLE's row does not (the run layer's
+# fields_802154, src/run/fields.c): {its name: the BLE row's name}.
+_RENAMED = {
+    "e_comm_turnaround_uj": "e_comm_ifs_uj", "e_radio_uj": "e_ev_radio_uj",
+    "e_backoff_listen_uj": "e_backoff_rx_uj", "e_turnaround_cca_tx_uj": "e_ev_ramp_uj",
+    "e_wake_xtal_uj": "e_ev_hfxo_uj", "e_wake_cpu_uj": "e_ev_cpu_uj",
+    "e_sleep_uj": "e_ev_sleep_uj", "t_turnaround_ms": "t_ifs_ms", "frames_rx": "pdus_rx",
+    "octets_tx": "bytes_tx", "octets_rx": "bytes_rx"
+}
 
-
-CONFIG_FIELDS = ("kem", "protocol", "auth", "radio_mode", "idle", "backoff", "mac_security")
+CONFIG_FIELDS = fields.config_fields("802154")
 
 
 def side_fields():
-    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order."""
-    return [name for name, _ in _FIELDS]
+    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order (the
+    run layer's field table)."""
+    return fields.side_fields("802154")
 
 
 def _crypto_ms(env, led):
@@ -203,8 +193,8 @@ def rows(kem, values, c, mode):
                "idle": "listen" if c.rx_always_on else "sleep",
                "backoff": "listen" if c.backoff_rx else "sleep",
                "mac_security": _sec_name(c.link.sec_level)}
-        for name, src in _FIELDS:
-            row[name] = v[src if src is not None else name]
+        for name in side_fields():
+            row[name] = v[_RENAMED.get(name, name)]
         out.append(row)
     return out
 

@@ -3,7 +3,7 @@ struct pqpan_ble_config + energy inputs → pqpan_ble_estimate_pqke / pqpan_ble_
 pqpan_energy_compute per side and per phase → one flat row per side with the CLI's field
 names and units (cli/ble_model.c model_run / model_fill). Every figure is computed by the
 library; this module only sums, converts ns to ms and names."""
-from . import data
+from . import data, fields
 from . import defaults as _d
 from ._lib import (DataError, PqpanError, UsageError, check, cstr, ffi, lib, macro)
 
@@ -552,30 +552,19 @@ def energy_fields(full, bits, led, bl):
     }
 
 
-# The BLE field table of `pqpan estimate` (cli/ble_model.c fields_ble), in its order.
-_BLE_HEADLINE = ("e_comp_uj", "e_comm_uj", "e_total_uj", "comm_share_pct", "latency_ms")
-_BLE_OPS = ("kem_keygen", "kem_encaps", "kem_decaps", "kdf", "ecdh_keygen", "ecdh_shared")
-_BLE_EVENTS = ("e_comm_tx_uj", "e_comm_rx_uj", "e_comm_ifs_uj", "e_comm_events_uj",
-               "e_ev_radio_uj", "e_ev_hfxo_uj", "e_ev_ramp_uj", "e_ev_pre_uj",
-               "e_ev_rx_window_uj", "e_ev_post_uj", "e_ev_sleep_uj", "e_total_events_uj",
-               "comm_share_events_pct", "e_exchange_events_uj")
+# The set-up and exchange phases whose energy and span a side reports (their order in the
+# field table is the run layer's: src/run/fields.c fields_ble).
 _SETUP_PHASES = ("advertise", "connect", "features", "conn_update", "phy_update",
                  "length_update", "mtu_exchange", "discovery")
 _EXCHANGE_PHASES = ("key_transfer", "crypto", "confirm")
-_BLE_TAIL = ("t_tx_ms", "t_rx_ms", "t_ifs_ms", "t_crypto_ms", "ll_octets_eff", "pdus_tx",
-             "pdus_rx", "bytes_tx", "bytes_rx", "data_pdus_tx", "empty_pdus_tx",
-             "att_pdus_tx", "conn_events", "idle_events")
 
-
-CONFIG_FIELDS = ("kem", "protocol", "auth", "idle", "phy", "att_mtu", "ll_octets", "dle",
-                 "transfer", "ci_ms", "keygen_side")
+CONFIG_FIELDS = fields.config_fields("ble")
 
 
 def side_fields():
-    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order."""
-    return (list(_BLE_HEADLINE) + ["e_comp_%s_uj" % op for op in _BLE_OPS] +
-            list(_BLE_EVENTS) + ["e_%s_uj" % ph for ph in _SETUP_PHASES + _EXCHANGE_PHASES] +
-            ["setup_ms"] + ["t_%s_ms" % ph for ph in _SETUP_PHASES] + list(_BLE_TAIL))
+    """The names of a side's result fields, after "side" and CONFIG_FIELDS, in order (the
+    run layer's field table)."""
+    return fields.side_fields("ble")
 
 
 def _ble_row(side, config, f, extra, phase_e, phase_t):

@@ -24,7 +24,7 @@ def test_struct_layouts_match_the_compiler(source_dir, tmp_path):
     structs = sorted(set(re.findall(r"^struct (pqpan_\w+) \{", CDEF, re.M)))
     assert len(structs) > 40
     lines = ['#include <stdio.h>', '#include <stddef.h>', '#include "pqpan/pqpan.h"',
-             '#include "pqpan/io.h"',
+             '#include "pqpan/io.h"', '#include "pqpan/run.h"',
              "int main(void) {"]
     expected = []
     for s in structs:

@@ -3,7 +3,7 @@
 
 cffi's ABI mode lays out structs from the declarations it is given, so they must be the
 headers' own. This script runs the C preprocessor over the umbrella header pqpan/pqpan.h and
-libpqpan-io's pqpan/io.h, and keeps the lines that come from include/pqpan/ (system headers
+libpqpan-io.s pqpan/io.h and pqpan/run.h, and keeps the lines that come from include/pqpan/ (system headers
 are left to cffi, which knows stdint.h and stddef.h), with __attribute__ removed; the integer and floating macros
 (PQPAN_*) are evaluated into a dict. python/tests/test_cdef.py regenerates the file and fails when it is
 stale, and compares every struct's size with the C compiler's.
@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEADER = '#include "pqpan/pqpan.h"\n#include "pqpan/io.h"\n'
+HEADER = '#include "pqpan/pqpan.h"\n#include "pqpan/io.h"\n#include "pqpan/run.h"\n'
 
 
 def preprocess(cc, include_dir, flags):

@@ -26,7 +26,7 @@ static struct model_env *load_env(const char *profile)
 }
 
 /* Estimate rows of one ML-KEM-768 exchange for the options. */
-static void estimate(struct model_row rows[MODEL_SIDES], const struct model_env *env,
+static void estimate(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env,
                      const struct lowpan_opts *o)
 {
     struct pqpan_802154_est_config c;
@@ -58,7 +58,7 @@ static void assert_close(double got, double want, double tol)
 static void test_backoff_sleep_hand_computed(void **state)
 {
     struct model_env *env = load_env(NULL);
-    struct model_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
+    struct pqpan_run_exchange_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
     struct lowpan_opts o;
     const double backoff_ms = 27 * 3.5 * 0.320;
     const double saved_uj = (6530.0 - 3.16) * 3.0 * backoff_ms * 1e-3 - 27 * WAKE_UJ -
@@ -95,7 +95,7 @@ static void test_backoff_sleep_hand_computed(void **state)
 static void test_idle_sleep_saves_rx_minus_sleep(void **state)
 {
     struct model_env *env = load_env(NULL);
-    struct model_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
+    struct pqpan_run_exchange_row listen[MODEL_SIDES], sleep[MODEL_SIDES];
     struct lowpan_opts o;
     double sleep_ms;
     (void)state;

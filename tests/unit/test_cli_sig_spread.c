@@ -56,7 +56,7 @@ static struct model_env *load_env(const char *csv)
     return env;
 }
 
-static void run_sig(struct model_row rows[MODEL_SIDES], const struct model_env *env, unsigned mode)
+static void run_sig(struct pqpan_run_exchange_row rows[MODEL_SIDES], const struct model_env *env, unsigned mode)
 {
     struct pqpan_ble_config cfg;
     struct cli_msg msg;
@@ -77,12 +77,12 @@ static void assert_close(double got, double want)
 static void test_p99_from_the_table(void **state)
 {
     struct model_env *env = load_env(table_csv);
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     int s;
     (void)state;
     run_sig(rows, env, PQPAN_PQKE_MODE_SIG);
     for (s = 0; s < MODEL_SIDES; s++) {
-        const struct model_row *r = &rows[s];
+        const struct pqpan_run_exchange_row *r = &rows[s];
         assert_string_equal(r->sig_sign_source, "t.csv");
         assert_int_equal(r->sig_sign_cycles_mean, 4000000);
         assert_int_equal(r->sig_sign_runs, 1000);
@@ -104,7 +104,7 @@ static void test_p99_from_the_table(void **state)
 static void test_mutual_signs_on_both_sides(void **state)
 {
     struct model_env *env = load_env(table_csv);
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     (void)state;
     run_sig(rows, env, PQPAN_PQKE_MODE_SIG_MUTUAL);
     assert_int_equal(rows[MODEL_PERIPHERAL].sig_signs, 1);
@@ -119,7 +119,7 @@ static void test_spread_of_another_mean_not_used(void **state)
     static const char other[] = "scheme,implementation,operation,cycles_mean,executions,cycles_max\n"
                                 "ml-dsa-65,t,sign,4100000,1000,9000000\n";
     struct model_env *env = load_env(mean_only_csv);
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     (void)state;
     add_table(env, other, "o.csv");
     run_sig(rows, env, PQPAN_PQKE_MODE_SIG);
@@ -138,7 +138,7 @@ static void test_spread_from_a_second_file(void **state)
     static const char detail[] = "scheme,implementation,operation,executions,cycles_mean,cycles_max\n"
                                  "ml-dsa-65,t,sign,1000,4000000,70000000\n";
     struct model_env *env = load_env(mean_only_csv);
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     (void)state;
     add_table(env, detail, "d.csv");
     run_sig(rows, env, PQPAN_PQKE_MODE_SIG);
@@ -152,7 +152,7 @@ static void test_spread_from_a_second_file(void **state)
 static void test_no_signing_no_fields(void **state)
 {
     struct model_env *env = load_env(table_csv);
-    struct model_row rows[MODEL_SIDES];
+    struct pqpan_run_exchange_row rows[MODEL_SIDES];
     (void)state;
     run_sig(rows, env, PQPAN_PQKE_MODE_NONE);
     assert_null(rows[MODEL_TOTAL].sig_sign_source);

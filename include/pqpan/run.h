@@ -1,0 +1,144 @@
+/* The run layer (src/run/, part of libpqpan-io; docs/RUN.md): what a run of a computing
+ * command gives, as data. A run's output is rows; each row is one record of a field table
+ * (its fields' names, units, types and table labels), and the CLI, the Python package and
+ * the web page print or return those rows as they are, so that they agree by construction
+ * (issue 28, DESIGN.md "Interfaces: one engine, three faces").
+ *
+ * This header holds the field tables of an exchange (estimate, reproduce, simulate,
+ * sweep's per-side columns): one struct pqpan_run_exchange_row per side, the table that
+ * names, orders and types its fields for each link, and the typed value of a field. */
+#ifndef PQPAN_RUN_H
+#define PQPAN_RUN_H
+
+#include <stddef.h>
+
+#include "pqpan/energy.h"
+#include "pqpan/ledger.h"
+
+/* The links an exchange runs on, each with its own field table (names and labels in its
+ * own terms: LL PDUs and events on BLE, frames, CCA and backoff on IEEE 802.15.4). */
+enum pqpan_run_link { PQPAN_RUN_LINK_BLE = 0, PQPAN_RUN_LINK_802154, PQPAN_RUN_LINK_COUNT };
+
+/* The groups of fields a command shows (a mask of them). */
+enum pqpan_run_group {
+    PQPAN_RUN_GROUP_CONFIG = 1,   /* side, kem, protocol, link settings */
+    PQPAN_RUN_GROUP_HEADLINE = 2, /* e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, latency_ms */
+    PQPAN_RUN_GROUP_DETAIL = 4,   /* per-op computation, TX/RX/IFS, events accounting, times,
+                                     counts */
+    PQPAN_RUN_GROUP_READING = 8,  /* the reading field first (reproduce) */
+    PQPAN_RUN_GROUP_SIG = 64,     /* ML-DSA signing's mean cycles and spread */
+    PQPAN_RUN_GROUP_LESC = 128    /* LE SC's P-256 rows, key pair and named parts */
+};
+
+/* The sides of an exchange, one row each (BLE: peripheral, central, total; IEEE 802.15.4:
+ * initiator, responder, total). */
+enum pqpan_run_side {
+    PQPAN_RUN_SIDE_0 = 0,
+    PQPAN_RUN_SIDE_1,
+    PQPAN_RUN_SIDE_TOTAL,
+    PQPAN_RUN_SIDES
+};
+
+/* One side of one exchange, flat: every numeric field a double or a count. Which of its
+ * members a link's field table shows, under which name, is the table's (a member may be
+ * named differently on each link: phy is BLE's "phy" and IEEE 802.15.4's "radio_mode"). */
+struct pqpan_run_exchange_row {
+    const char *reading; /* reproduce only (GROUP_READING): "defaults" or "study" */
+    const char *side;
+    const char *kem;
+    const char *protocol;
+    const char *auth;   /* the PQKE mode (--auth): "none" for the study's exchange and LE SC */
+    const char *phy;
+    const char *transfer;
+    const char *keygen_side;
+    unsigned att_mtu, ll_octets, ll_octets_eff;
+    int dle;
+    double ci_ms;
+    double e_comp_uj, e_comp_op_uj[PQPAN_OP_COUNT];
+    double e_comm_uj, e_comm_tx_uj, e_comm_rx_uj, e_comm_ifs_uj;
+    double e_total_uj, comm_share_pct;
+    double e_comm_events_uj, e_ev_radio_uj, e_ev_hfxo_uj, e_ev_ramp_uj, e_ev_sleep_uj;
+    double e_ev_pre_uj, e_ev_post_uj, e_ev_rx_window_uj;
+    double e_ev_cpu_uj; /* CPU outside the CRYPTO phase and event pre/post (802.15.4 wake-ups) */
+    double e_total_events_uj, comm_share_events_pct;
+    double e_exchange_events_uj; /* events accounting of the exchange's phases only (BLE) */
+    double latency_ms, setup_ms, t_tx_ms, t_rx_ms, t_ifs_ms, t_crypto_ms;
+    double e_phase_uj[PQPAN_PHASE_COUNT]; /* events accounting by phase (E_comp in CRYPTO) */
+    double t_phase_ms[PQPAN_PHASE_COUNT]; /* span of each set-up phase */
+    unsigned long long pdus_tx, pdus_rx, data_pdus_tx, empty_pdus_tx, bytes_tx, bytes_rx;
+    /* conn_events: every connection event of the connection, its first (after CONNECT_IND)
+     * to the exchange's last, idle ones included (docs/MODEL.md "Connection events: the
+     * count"); idle_events: those with only empty PDUs, the first left out. */
+    unsigned long long att_pdus_tx, conn_events, idle_events;
+    /* the radio when a node neither sends, receives nor computes: BLE "sleep"; 802.15.4
+     * "listen" or "sleep" */
+    const char *idle;
+    /* IEEE 802.15.4 only */
+    const char *backoff; /* the radio in a CSMA-CA backoff: "listen", "sleep" */
+    const char *mac_security;   /* --mac-security level name ("none", "enc-mic32", ...) */
+    double t_cca_ms, e_cca_uj, t_backoff_ms, e_backoff_rx_uj, e_backoff_sleep_uj;
+    unsigned long long data_frames_tx, acks_tx;
+    /* ML-DSA signing (GROUP_SIG): the cycle tables' mean (what the energy uses) and spread
+     * (0: not in the tables), where they come from (NULL: no signing configured), and this
+     * side's signing time at the mean and at the p99, and energy at the p99 (< 0: unknown). */
+    const char *sig_sign_source;
+    unsigned long long sig_signs; /* signings on this side (the ledger's op count) */
+    unsigned long long sig_sign_runs, sig_sign_cycles_mean, sig_sign_cycles_median;
+    unsigned long long sig_sign_cycles_p99, sig_sign_cycles_max;
+    double t_sig_sign_ms, t_sig_sign_p99_ms, e_comp_sig_sign_p99_uj;
+    /* LE Secure Connections' named parts (GROUP_LESC; docs/MODEL.md "LE SC as stacks run
+     * it"): the P-256 rows used, the key pair's lifetime, and the energy of the LL
+     * encryption start (its PDUs, the CONFIRM phase: bits accounting with γ_comm, events
+     * accounting) and of the Phase 3 key distribution (none distributed: 0). */
+    const char *p256_impl, *p256_source, *lesc_keypair;
+    double e_lesc_enc_start_uj, e_lesc_enc_start_events_uj, e_lesc_key_dist_uj;
+};
+
+/* How a field is stored in the row: a string (NULL: no value), an unsigned, an int, an
+ * unsigned long long or a double; the _OPT ones have "no value" too (0, a negative double:
+ * empty in CSV, null in JSON, "-" in a table). */
+enum pqpan_run_store {
+    PQPAN_RUN_STORE_TEXT,
+    PQPAN_RUN_STORE_UINT,
+    PQPAN_RUN_STORE_INT,
+    PQPAN_RUN_STORE_ULL,
+    PQPAN_RUN_STORE_REAL,
+    PQPAN_RUN_STORE_OPT_ULL,
+    PQPAN_RUN_STORE_OPT_REAL
+};
+
+/* One column of a field table. */
+struct pqpan_run_field {
+    const char *name;  /* CSV column, JSON key, Python key: stable, unit in the name */
+    const char *label; /* a table's row label */
+    const char *unit;  /* "uJ", "ms", "%", "octets", "cycles"; NULL: none (a word, a count) */
+    unsigned group;    /* enum pqpan_run_group */
+    enum pqpan_run_store store;
+    size_t offset;     /* of the member in struct pqpan_run_exchange_row */
+    int decimals;      /* a REAL's digits after the point in text output */
+};
+
+/* The field table of an exchange on link (every field, in output order); *n its length. */
+const struct pqpan_run_field *pqpan_run_exchange_fields(enum pqpan_run_link link, size_t *n);
+
+/* Whether field f is shown for the group mask groups. */
+int pqpan_run_field_shown(const struct pqpan_run_field *f, unsigned groups);
+
+/* The kinds of value a row's field has. */
+enum pqpan_run_type { PQPAN_RUN_TEXT, PQPAN_RUN_INT, PQPAN_RUN_COUNT, PQPAN_RUN_REAL };
+
+/* A field's value in a row: known 0 when it has none. */
+struct pqpan_run_value {
+    enum pqpan_run_type type;
+    int known;
+    const char *text;       /* TEXT */
+    long long i;            /* INT */
+    unsigned long long u;   /* COUNT */
+    double x;               /* REAL */
+};
+
+/* The value of field f in row r. */
+void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
+                           const struct pqpan_run_exchange_row *r);
+
+#endif
