@@ -14,17 +14,65 @@
 _Static_assert(PQPAN_SHAKE128_RATE % PQPAN_MLDSA_REJ_PIECE == 0,
                "RejNTTPoly pieces do not straddle blocks");
 
+/* G = SHAKE128 absorbing rho' = rho || IntegerToBytes(col, 1) || IntegerToBytes(row, 1)
+ * (Alg. 32 line 4), ready to squeeze (Alg. 30 line 2). */
+static void entry_xof(struct pqpan_shake128_ctx *xof, const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
+                      unsigned col, unsigned row)
+{
+    uint8_t idx[2];
+    idx[0] = (uint8_t)col;
+    idx[1] = (uint8_t)row;
+    pqpan_shake128_init(xof);
+    pqpan_shake128_absorb(xof, rho, PQPAN_MLDSA_SEEDBYTES);
+    pqpan_shake128_absorb(xof, idx, sizeof idx);
+    pqpan_shake128_finalize(xof);
+}
+
 void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
                              const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row)
 {
-    uint8_t idx[2];
-    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
-    idx[1] = (uint8_t)row;
-    pqpan_shake128_init(&e->xof);
-    pqpan_shake128_absorb(&e->xof, rho, PQPAN_MLDSA_SEEDBYTES);
-    pqpan_shake128_absorb(&e->xof, idx, sizeof idx);
-    pqpan_shake128_finalize(&e->xof);
+    entry_xof(&e->xof, rho, col, row);
     e->pos = PQPAN_MLDSA_REJ_PIECE;
+}
+
+/* CoeffFromThreeBytes (Alg. 14) of the three bytes at b: the top bit of the third byte
+ * cleared; the caller accepts the value when it is below q. */
+static int32_t three_bytes(const uint8_t *b)
+{
+    return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | ((uint32_t)b[2] & 0x7F) << 16);
+}
+
+/* RejNTTPoly's loop (Alg. 30 lines 3-11) over len bytes at buf (a multiple of 3) from
+ * coefficient n on; returns the number of coefficients held afterwards. */
+static unsigned rej_parse(int32_t a[PQPAN_MLDSA_N], unsigned n, const uint8_t *buf, size_t len)
+{
+    size_t pos;
+    for (pos = 0; pos < len && n < PQPAN_MLDSA_N; pos += 3) {
+        const int32_t z = three_bytes(buf + pos);
+        a[n] = z;
+        n += z < PQPAN_MLDSA_Q;
+    }
+    return n;
+}
+
+/* Blocks squeezed at once: 5 blocks hold 280 candidates, each accepted with probability
+ * q / 2^23 > 0.999, so a sixth block is rarely needed. */
+#define REJ_FIRST_BLOCKS 5
+_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "candidates do not straddle blocks");
+
+void pqpan_mldsa_rej_ntt_poly(int32_t a[PQPAN_MLDSA_N], const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
+                              unsigned col, unsigned row)
+{
+    struct pqpan_shake128_ctx xof;
+    uint8_t buf[REJ_FIRST_BLOCKS * PQPAN_SHAKE128_RATE];
+    unsigned n;
+    entry_xof(&xof, rho, col, row);
+    pqpan_shake128_squeezeblocks(&xof, buf, REJ_FIRST_BLOCKS);
+    n = rej_parse(a, 0, buf, sizeof buf);
+    while (n < PQPAN_MLDSA_N) {
+        pqpan_shake128_squeezeblocks(&xof, buf, 1);
+        n = rej_parse(a, n, buf, PQPAN_SHAKE128_RATE);
+    }
 }
 
 /* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
@@ -41,8 +89,7 @@ void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entr
             pqpan_shake128_squeeze(&e->xof, e->buf, PQPAN_MLDSA_REJ_PIECE); /* FIPS 202 Alg. 8 */
             pos = 0;
         }
-        z = (int32_t)((uint32_t)e->buf[pos] | (uint32_t)e->buf[pos + 1] << 8 |
-                      ((uint32_t)e->buf[pos + 2] & 0x7F) << 16);
+        z = three_bytes(e->buf + pos);
         pos += 3;
         if (z < PQPAN_MLDSA_Q) {
             mldsa_acc_add(acc, first + n, mldsa_mont_mul(z, b[n]));
