@@ -44,6 +44,21 @@ static const int32_t zetas[PQPAN_MLDSA_N] = {
  * with a factor R that cancels the R^-1 of pqpan_mldsa_pointwise. */
 #define INVNTT_SCALE 41978
 
+/* zeta b R^-1 mod q in (-q, q), |b| < 2^31, given zeta_qinv = zeta q^-1 mod 2^32: the
+ * Montgomery reduction of zeta b with its factor t = lo32(zeta b q^-1) computed from b
+ * directly (the same t, so the same result as mldsa_mont_mul(zeta, b)); hoisting
+ * zeta_qinv out of a layer's inner loop leaves two multiplications per product. */
+static inline int32_t mont_mul_zeta(int32_t b, int32_t zeta, int32_t zeta_qinv)
+{
+    const int32_t t = (int32_t)((uint32_t)b * (uint32_t)zeta_qinv);
+    return (int32_t)(((int64_t)b * zeta - (int64_t)t * PQPAN_MLDSA_Q) >> 32);
+}
+
+static inline int32_t times_qinv(int32_t zeta)
+{
+    return (int32_t)((uint32_t)zeta * (uint32_t)PQPAN_MLDSA_QINV);
+}
+
 /* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1. Each product is a
  * Montgomery multiplication by zeta R (|t| < q), so every layer grows the bound by less
  * than q: 8 layers from |a_i| < q stay below 9q. The layers below len = n / 2 of the
@@ -52,14 +67,16 @@ static const int32_t zetas[PQPAN_MLDSA_N] = {
  * (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32, ...). */
 void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
 {
-    unsigned len, start, j;
+    size_t len, start, j;
     for (len = n / 2; len > 0; len >>= 1) {
-        for (start = 0; start < n; start += 2 * len) {
-            const int32_t zeta = zetas[128 / len + (offset + start) / (2 * len)];
-            for (j = start; j < start + len; j++) {
-                const int32_t t = mldsa_mont_mul(zeta, a[j + len]);
-                a[j + len] = a[j] - t;
-                a[j] = a[j] + t;
+        const int32_t *zeta = zetas + 128 / len + offset / (2 * len);
+        for (start = 0; start < n; start += 2 * len, zeta++) {
+            const int32_t z = *zeta, zq = times_qinv(z);
+            int32_t *lo = a + start, *hi = lo + len;
+            for (j = 0; j < len; j++) {
+                const int32_t t = mont_mul_zeta(hi[j], z, zq);
+                hi[j] = lo[j] - t;
+                lo[j] = lo[j] + t;
             }
         }
     }
@@ -81,22 +98,24 @@ int32_t pqpan_mldsa_ntt_zeta(unsigned m)
  * (mldsa_reduce32) stay below 256 * 6283009 < 2^31 without further reduction. */
 void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
 {
-    unsigned len, start, j, m = PQPAN_MLDSA_N;
+    const int32_t *zeta = zetas + PQPAN_MLDSA_N;
+    size_t len, start, j;
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
         a[j] = mldsa_reduce32(a[j]);
     }
     for (len = 1; len < PQPAN_MLDSA_N; len <<= 1) {
         for (start = 0; start < PQPAN_MLDSA_N; start += 2 * len) {
-            const int32_t zeta = -zetas[--m];
-            for (j = start; j < start + len; j++) {
-                const int32_t t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = mldsa_mont_mul(zeta, t - a[j + len]);
+            const int32_t z = -*--zeta, zq = times_qinv(z);
+            int32_t *lo = a + start, *hi = lo + len;
+            for (j = 0; j < len; j++) {
+                const int32_t t = lo[j];
+                lo[j] = t + hi[j];
+                hi[j] = mont_mul_zeta(t - hi[j], z, zq);
             }
         }
     }
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
-        a[j] = mldsa_mont_mul(INVNTT_SCALE, a[j]);
+        a[j] = mont_mul_zeta(a[j], INVNTT_SCALE, times_qinv(INVNTT_SCALE));
     }
 }
 
