@@ -201,10 +201,39 @@ void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
     pqpan_wipe(&xof, sizeof xof);
 }
 
-/* 0xFF if a == b, else 0, for a, b < 256, without a branch. */
-static uint8_t eq_mask(unsigned a, unsigned b)
+/* SampleInBall works on c eight coefficients (one 64-bit word) at a time. */
+#define BYTES_ONES 0x0101010101010101u
+#define BYTES_LOW7 0x7F7F7F7F7F7F7F7Fu
+
+static uint64_t load_word(const int8_t *c)
 {
-    return (uint8_t)(0u - (((a ^ b) - 1u) >> 31));
+    uint64_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+}
+
+static void store_word(int8_t *c, uint64_t w)
+{
+    memcpy(c, &w, sizeof w);
+}
+
+/* 0xFF in each byte of x that is zero, 0 in the others, without a branch: a byte's top bit
+ * after adding 0x7F to its low seven bits, ORed with the byte, is clear only for zero (no
+ * carry crosses bytes). */
+static uint64_t zero_bytes(uint64_t x)
+{
+    const uint64_t y = ~(((x & BYTES_LOW7) + BYTES_LOW7) | x | BYTES_LOW7);
+    return (y >> 7) * 0xFFu;
+}
+
+/* The byte positions 8 w .. 8 w + 7 of word w, in memory order (so the comparison does
+ * not depend on the byte order of the machine). */
+static uint64_t position_word(unsigned w)
+{
+    static const uint8_t first[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint64_t v;
+    memcpy(&v, first, sizeof v);
+    return v + (uint64_t)(8 * w) * BYTES_ONES;
 }
 
 /* The byte j of Alg. 29 lines 6-9: read until j <= i. */
@@ -228,7 +257,7 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
     struct pqpan_shake256_ctx xof;
     uint8_t s[8];
     uint64_t signs = 0;
-    unsigned i, t, k;
+    unsigned i, w, k;
     memset(c, 0, PQPAN_MLDSA_N);
     pqpan_shake256_init(&xof);
     pqpan_shake256_absorb(&xof, seed, seed_len);
@@ -237,18 +266,23 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
         signs |= (uint64_t)s[k] << (8 * k);
     }
     for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
-        const unsigned j = next_position(&xof, i);
-        /* line 10: c_i = c_j, read at every index so that j stays hidden */
-        int8_t cj = 0;
-        /* line 11: c_j = (-1)^h[i + tau - 256] */
-        const int8_t sign = (int8_t)(1 - 2 * (int)(signs & 1u));
-        for (t = 0; t <= i; t++) {
-            cj = (int8_t)(cj | (c[t] & (int8_t)eq_mask(t, j)));
+        /* j, and -1 or 1 as a byte, in every byte of a word */
+        const uint64_t jj = (uint64_t)next_position(&xof, i) * BYTES_ONES;
+        const uint64_t sign = (uint64_t)(uint8_t)(1 - 2 * (int)(signs & 1u)) * BYTES_ONES;
+        const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
+        uint64_t cj = 0;
+        /* line 10: c_i = c_j, read in every word up to c_i so that j stays hidden */
+        for (w = 0; w < words; w++) {
+            cj |= load_word(c + 8 * w) & zero_bytes(position_word(w) ^ jj);
         }
-        c[i] = cj;
-        for (t = 0; t <= i; t++) {
-            const int8_t m = (int8_t)eq_mask(t, j);
-            c[t] = (int8_t)((c[t] & ~m) | (sign & m));
+        cj |= cj >> 32;
+        cj |= cj >> 16;
+        cj |= cj >> 8;
+        c[i] = (int8_t)(uint8_t)cj;
+        /* line 11: c_j = (-1)^h[i + tau - 256], written through every word up to c_i */
+        for (w = 0; w < words; w++) {
+            const uint64_t m = zero_bytes(position_word(w) ^ jj);
+            store_word(c + 8 * w, (load_word(c + 8 * w) & ~m) | (sign & m));
         }
         signs >>= 1;
     }
