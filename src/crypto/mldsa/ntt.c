@@ -1,6 +1,8 @@
 /* The NTT of FIPS 204 §7.5 with Montgomery arithmetic (R = 2^32). */
 #include "crypto/mldsa/ntt.h"
 
+#include "common/compiler.h"
+
 /* zetas[m] = zeta^BitRev8(m) R mod q with zeta = 1753 (FIPS 204 §7.5, the list in
  * Appendix B times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
  * pow(1753, brv8(m), q) * 2^32 % q, then centred; tests/unit/test_mldsa.c pins every
@@ -48,15 +50,27 @@ static const int32_t zetas[PQPAN_MLDSA_N] = {
  * Montgomery reduction of zeta b with its factor t = lo32(zeta b q^-1) computed from b
  * directly (the same t, so the same result as mldsa_mont_mul(zeta, b)); hoisting
  * zeta_qinv out of a layer's inner loop leaves two multiplications per product. */
-static inline int32_t mont_mul_zeta(int32_t b, int32_t zeta, int32_t zeta_qinv)
+static inline int32_t mont_mul_zeta(int32_t b, int32_t zeta, int32_t zeta_qinv, int64_t q)
 {
     const int32_t t = (int32_t)((uint32_t)b * (uint32_t)zeta_qinv);
-    return (int32_t)(((int64_t)b * zeta - (int64_t)t * PQPAN_MLDSA_Q) >> 32);
+    return (int32_t)(((int64_t)b * zeta - (int64_t)t * q) >> 32);
 }
 
+/* q in a register the optimiser cannot see through (PQPAN_OPAQUE). */
+static inline int64_t opaque_q(void)
+{
+    int64_t q = PQPAN_MLDSA_Q;
+    PQPAN_OPAQUE(q);
+    return q;
+}
+
+/* zeta q^-1 mod 2^32, hidden from the optimiser (PQPAN_OPAQUE), which would otherwise
+ * fold it back into a third multiplication per product. */
 static inline int32_t times_qinv(int32_t zeta)
 {
-    return (int32_t)((uint32_t)zeta * (uint32_t)PQPAN_MLDSA_QINV);
+    int32_t zq = (int32_t)((uint32_t)zeta * (uint32_t)PQPAN_MLDSA_QINV);
+    PQPAN_OPAQUE(zq);
+    return zq;
 }
 
 /* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1. Each product is a
@@ -67,6 +81,7 @@ static inline int32_t times_qinv(int32_t zeta)
  * (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32, ...). */
 void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
 {
+    const int64_t q = opaque_q();
     size_t len, start, j;
     for (len = n / 2; len > 0; len >>= 1) {
         const int32_t *zeta = zetas + 128 / len + offset / (2 * len);
@@ -74,7 +89,7 @@ void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
             const int32_t z = *zeta, zq = times_qinv(z);
             int32_t *lo = a + start, *hi = lo + len;
             for (j = 0; j < len; j++) {
-                const int32_t t = mont_mul_zeta(hi[j], z, zq);
+                const int32_t t = mont_mul_zeta(hi[j], z, zq, q);
                 hi[j] = lo[j] - t;
                 lo[j] = lo[j] + t;
             }
@@ -99,6 +114,7 @@ int32_t pqpan_mldsa_ntt_zeta(unsigned m)
 void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
 {
     const int32_t *zeta = zetas + PQPAN_MLDSA_N;
+    const int64_t q = opaque_q();
     size_t len, start, j;
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
         a[j] = mldsa_reduce32(a[j]);
@@ -110,12 +126,12 @@ void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
             for (j = 0; j < len; j++) {
                 const int32_t t = lo[j];
                 lo[j] = t + hi[j];
-                hi[j] = mont_mul_zeta(t - hi[j], z, zq);
+                hi[j] = mont_mul_zeta(t - hi[j], z, zq, q);
             }
         }
     }
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
-        a[j] = mont_mul_zeta(a[j], INVNTT_SCALE, times_qinv(INVNTT_SCALE));
+        a[j] = mont_mul_zeta(a[j], INVNTT_SCALE, times_qinv(INVNTT_SCALE), q);
     }
 }
 
