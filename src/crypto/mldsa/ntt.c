@@ -73,26 +73,60 @@ static inline int32_t times_qinv(int32_t zeta)
     return zq;
 }
 
-/* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1. Each product is a
- * Montgomery multiplication by zeta R (|t| < q), so every layer grows the bound by less
- * than q: 8 layers from |a_i| < q stay below 9q. The layers below len = n / 2 of the
- * coefficients [offset, offset + n) touch only those: a holds them, and block b of the
- * layer with length len (coefficients start = 2 len b ..) uses zetas[128 / len + b]
- * (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32, ...). */
+/* One Cooley-Tukey butterfly of Alg. 41 (lines 7-9): (x, y) = (x + zeta y, x - zeta y). */
+static inline void ct_butterfly(int32_t *x, int32_t *y, int32_t zeta, int32_t zeta_qinv, int64_t q)
+{
+    const int32_t t = mont_mul_zeta(*y, zeta, zeta_qinv, q);
+    *y = *x - t;
+    *x = *x + t;
+}
+
+/* The layers len and len / 2 of Alg. 41 in one pass over a[0..n): the four coefficients
+ * j, j + len / 2, j + len, j + 3 len / 2 of a block are loaded once for their four
+ * butterflies (the same operations as layer by layer, so the same results). */
+static void ntt_two_layers(int32_t *a, size_t n, size_t offset, size_t len, int64_t q)
+{
+    const size_t half = len / 2;
+    const int32_t *z1 = zetas + 128 / len + offset / (2 * len);
+    const int32_t *z2 = zetas + 128 / half + offset / len;
+    size_t start, j;
+    for (start = 0; start < n; start += 2 * len, z1++, z2 += 2) {
+        const int32_t za = z1[0], zaq = times_qinv(za);
+        const int32_t zb = z2[0], zbq = times_qinv(zb);
+        const int32_t zc = z2[1], zcq = times_qinv(zc);
+        int32_t *x = a + start;
+        for (j = 0; j < half; j++) {
+            int32_t a0 = x[j], a1 = x[j + half], a2 = x[j + len], a3 = x[j + len + half];
+            ct_butterfly(&a0, &a2, za, zaq, q); /* layer len */
+            ct_butterfly(&a1, &a3, za, zaq, q);
+            ct_butterfly(&a0, &a1, zb, zbq, q); /* layer len / 2 */
+            ct_butterfly(&a2, &a3, zc, zcq, q);
+            x[j] = a0;
+            x[j + half] = a1;
+            x[j + len] = a2;
+            x[j + len + half] = a3;
+        }
+    }
+}
+
+/* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1, two layers per pass. Each
+ * product is a Montgomery multiplication by zeta R (|t| < q), so every layer grows the
+ * bound by less than q: 8 layers from |a_i| < q stay below 9q. The layers below
+ * len = n / 2 of the coefficients [offset, offset + n) touch only those: a holds them,
+ * and block b of the layer with length len (coefficients start = 2 len b ..) uses
+ * zetas[128 / len + b] (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32,
+ * ...). */
 void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
 {
     const int64_t q = opaque_q();
-    size_t len, start, j;
-    for (len = n / 2; len > 0; len >>= 1) {
-        const int32_t *zeta = zetas + 128 / len + offset / (2 * len);
-        for (start = 0; start < n; start += 2 * len, zeta++) {
-            const int32_t z = *zeta, zq = times_qinv(z);
-            int32_t *lo = a + start, *hi = lo + len;
-            for (j = 0; j < len; j++) {
-                const int32_t t = mont_mul_zeta(hi[j], z, zq, q);
-                hi[j] = lo[j] - t;
-                lo[j] = lo[j] + t;
-            }
+    size_t len = n / 2, start;
+    for (; len >= 2; len /= 4) {
+        ntt_two_layers(a, n, offset, len, q);
+    }
+    if (len == 1) { /* an odd number of layers: the last one alone */
+        for (start = 0; start < n; start += 2) {
+            const int32_t z = zetas[128 + (offset + start) / 2];
+            ct_butterfly(&a[start], &a[start + 1], z, times_qinv(z), q);
         }
     }
 }
@@ -107,31 +141,57 @@ int32_t pqpan_mldsa_ntt_zeta(unsigned m)
     return zetas[m];
 }
 
-/* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, with -zetas[m] for m
- * from 255 down to 1. The differences go through a Montgomery multiplication (|.| < q);
+/* One Gentleman-Sande butterfly of Alg. 42 (lines 7-10) with z = -zeta:
+ * (x, y) = (x + y, z (x - y)). */
+static inline void gs_butterfly(int32_t *x, int32_t *y, int32_t z, int32_t z_qinv, int64_t q)
+{
+    const int32_t t = *x;
+    *x = t + *y;
+    *y = mont_mul_zeta(t - *y, z, z_qinv, q);
+}
+
+/* The layers len and 2 len of Alg. 42 in one pass: block b of layer len uses
+ * -zetas[256 / len - 1 - b] (m counts down from 255), and the four coefficients j,
+ * j + len, j + 2 len, j + 3 len of a group are loaded once for their four butterflies. */
+static void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64_t q)
+{
+    size_t start, j, group = 0;
+    for (start = 0; start < PQPAN_MLDSA_N; start += 4 * len, group++) {
+        const int32_t za = -zetas[256 / len - 1 - 2 * group], zaq = times_qinv(za);
+        const int32_t zb = -zetas[256 / len - 2 - 2 * group], zbq = times_qinv(zb);
+        const int32_t zc = -zetas[128 / len - 1 - group], zcq = times_qinv(zc);
+        int32_t *x = a + start;
+        for (j = 0; j < len; j++) {
+            int32_t a0 = x[j], a1 = x[j + len], a2 = x[j + 2 * len], a3 = x[j + 3 * len];
+            gs_butterfly(&a0, &a1, za, zaq, q); /* layer len */
+            gs_butterfly(&a2, &a3, zb, zbq, q);
+            gs_butterfly(&a0, &a2, zc, zcq, q); /* layer 2 len */
+            gs_butterfly(&a1, &a3, zc, zcq, q);
+            x[j] = a0;
+            x[j + len] = a1;
+            x[j + 2 * len] = a2;
+            x[j + 3 * len] = a3;
+        }
+    }
+}
+
+/* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, two layers per pass,
+ * with -zetas[m] for m from 255 down to 1. The differences go through a Montgomery multiplication (|.| < q);
  * the sums double their bound per layer, so inputs reduced to |a_i| <= 6283009
  * (mldsa_reduce32) stay below 256 * 6283009 < 2^31 without further reduction. */
 void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
 {
-    const int32_t *zeta = zetas + PQPAN_MLDSA_N;
     const int64_t q = opaque_q();
-    size_t len, start, j;
+    const int32_t scale_qinv = times_qinv(INVNTT_SCALE);
+    size_t len, j;
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
         a[j] = mldsa_reduce32(a[j]);
     }
-    for (len = 1; len < PQPAN_MLDSA_N; len <<= 1) {
-        for (start = 0; start < PQPAN_MLDSA_N; start += 2 * len) {
-            const int32_t z = -*--zeta, zq = times_qinv(z);
-            int32_t *lo = a + start, *hi = lo + len;
-            for (j = 0; j < len; j++) {
-                const int32_t t = lo[j];
-                lo[j] = t + hi[j];
-                hi[j] = mont_mul_zeta(t - hi[j], z, zq, q);
-            }
-        }
+    for (len = 1; len < PQPAN_MLDSA_N; len *= 4) {
+        invntt_two_layers(a, len, q);
     }
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
-        a[j] = mont_mul_zeta(a[j], INVNTT_SCALE, times_qinv(INVNTT_SCALE), q);
+        a[j] = mont_mul_zeta(a[j], INVNTT_SCALE, scale_qinv, q);
     }
 }
 
