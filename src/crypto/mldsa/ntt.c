@@ -150,23 +150,42 @@ static inline void gs_butterfly(int32_t *x, int32_t *y, int32_t z, int32_t z_qin
     *y = mont_mul_zeta(t - *y, z, z_qinv, q);
 }
 
+/* The final Gentleman-Sande butterfly with the scaling of Alg. 42 line 21 folded in:
+ * (x, y) = (s (x + y), s z (x - y)), given s and sz = s z R^-1 (Montgomery factors). */
+static inline void gs_butterfly_scaled(int32_t *x, int32_t *y, const int32_t f[4], int64_t q)
+{
+    const int32_t t = *x;
+    *x = mont_mul_zeta(t + *y, f[0], f[1], q);
+    *y = mont_mul_zeta(t - *y, f[2], f[3], q);
+}
+
 /* The layers len and 2 len of Alg. 42 in one pass: block b of layer len uses
  * -zetas[256 / len - 1 - b] (m counts down from 255), and the four coefficients j,
- * j + len, j + 2 len, j + 3 len of a group are loaded once for their four butterflies. */
-static void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64_t q)
+ * j + len, j + 2 len, j + 3 len of a group are loaded once for their four butterflies.
+ * With last = 1 (len = 64, the final pass) the second layer also applies the scaling by
+ * 256^-1 R^2 (INVNTT_SCALE), so no pass of its own is needed; the optimiser compiles the
+ * two cases apart. */
+static inline void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64_t q, int last)
 {
     size_t start, j, group = 0;
     for (start = 0; start < PQPAN_MLDSA_N; start += 4 * len, group++) {
         const int32_t za = -zetas[256 / len - 1 - 2 * group], zaq = times_qinv(za);
         const int32_t zb = -zetas[256 / len - 2 - 2 * group], zbq = times_qinv(zb);
         const int32_t zc = -zetas[128 / len - 1 - group], zcq = times_qinv(zc);
+        const int32_t zcs = mldsa_mont_mul(zc, INVNTT_SCALE);
+        const int32_t scaled[4] = {INVNTT_SCALE, times_qinv(INVNTT_SCALE), zcs, times_qinv(zcs)};
         int32_t *x = a + start;
         for (j = 0; j < len; j++) {
             int32_t a0 = x[j], a1 = x[j + len], a2 = x[j + 2 * len], a3 = x[j + 3 * len];
             gs_butterfly(&a0, &a1, za, zaq, q); /* layer len */
             gs_butterfly(&a2, &a3, zb, zbq, q);
-            gs_butterfly(&a0, &a2, zc, zcq, q); /* layer 2 len */
-            gs_butterfly(&a1, &a3, zc, zcq, q);
+            if (last) { /* layer 2 len = 128 and line 21 */
+                gs_butterfly_scaled(&a0, &a2, scaled, q);
+                gs_butterfly_scaled(&a1, &a3, scaled, q);
+            } else { /* layer 2 len */
+                gs_butterfly(&a0, &a2, zc, zcq, q);
+                gs_butterfly(&a1, &a3, zc, zcq, q);
+            }
             x[j] = a0;
             x[j + len] = a1;
             x[j + 2 * len] = a2;
@@ -176,23 +195,22 @@ static void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64_t q)
 }
 
 /* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, two layers per pass,
- * with -zetas[m] for m from 255 down to 1. The differences go through a Montgomery multiplication (|.| < q);
- * the sums double their bound per layer, so inputs reduced to |a_i| <= 6283009
- * (mldsa_reduce32) stay below 256 * 6283009 < 2^31 without further reduction. */
+ * with -zetas[m] for m from 255 down to 1, the final scaling folded into the last layer.
+ * The differences go through a Montgomery multiplication (|.| < q); the sums double their
+ * bound per layer, so inputs reduced to |a_i| <= 6283009 (mldsa_reduce32) stay below
+ * 256 * 6283009 < 2^31 without further reduction, and the last layer's Montgomery
+ * multiplications bring every output below q. */
 void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
 {
     const int64_t q = opaque_q();
-    const int32_t scale_qinv = times_qinv(INVNTT_SCALE);
     size_t len, j;
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
         a[j] = mldsa_reduce32(a[j]);
     }
-    for (len = 1; len < PQPAN_MLDSA_N; len *= 4) {
-        invntt_two_layers(a, len, q);
+    for (len = 1; len < PQPAN_MLDSA_N / 4; len *= 4) {
+        invntt_two_layers(a, len, q, 0);
     }
-    for (j = 0; j < PQPAN_MLDSA_N; j++) {
-        a[j] = mont_mul_zeta(a[j], INVNTT_SCALE, scale_qinv, q);
-    }
+    invntt_two_layers(a, PQPAN_MLDSA_N / 4, q, 1);
 }
 
 void pqpan_mldsa_pointwise(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],
