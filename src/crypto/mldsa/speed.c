@@ -45,6 +45,22 @@ static void mul_acc(struct poly *r, const struct poly *a, const struct poly *b)
     }
 }
 
+/* r = (sum_j a_j o v_j) R^-1 for j < l: a row of A_hat o v (Alg. 45 MultiplyNTT, summed)
+ * with one Montgomery reduction per coefficient. a_j in [0, q) and |v_j| < 9q, so the sum
+ * of l <= 7 products stays below 63 q^2 < 2^31 q, the bound of mldsa_montgomery_reduce;
+ * |r_n| < q. */
+static void row_times(struct poly *r, const struct poly *a, const struct poly *v, unsigned l)
+{
+    unsigned j, n;
+    for (n = 0; n < PQPAN_MLDSA_N; n++) {
+        int64_t sum = 0;
+        for (j = 0; j < l; j++) {
+            sum += (int64_t)a[j].c[n] * v[j].c[n];
+        }
+        r->c[n] = mldsa_montgomery_reduce(sum);
+    }
+}
+
 /* NTT(v_j) for the count polynomials packed at in, one every `bytes` bytes, as BitUnpack
  * with offset `offset` reads them (s1, s2, t0 of sk; z of a signature). */
 static void ntt_unpacked_vec(struct poly *v, unsigned count, const uint8_t *in, size_t bytes,
@@ -140,15 +156,12 @@ static PQPAN_NOINLINE void mask(struct sign_ws *s, const struct mldsa_params *p,
 static PQPAN_NOINLINE void commit(struct sign_ws *s, const struct mldsa_params *p)
 {
     struct pqpan_shake256_ctx h;
-    unsigned i, j, n;
+    unsigned i, n;
     pqpan_shake256_init(&h);
     pqpan_shake256_absorb(&h, s->mu, sizeof s->mu);
     for (i = 0; i < p->k; i++) {
         struct poly *w = &s->w[i];
-        memset(w, 0, sizeof *w);
-        for (j = 0; j < p->l; j++) {
-            mul_acc(w, &s->mat[i][j], &s->yhat[j]);
-        }
+        row_times(w, s->mat[i], s->yhat, p->l);
         pqpan_mldsa_invntt(w->c);
         for (n = 0; n < PQPAN_MLDSA_N; n++) {
             w->c[n] = mldsa_freeze(w->c[n]);
