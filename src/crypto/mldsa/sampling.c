@@ -236,13 +236,29 @@ static uint64_t position_word(unsigned w)
     return v + (uint64_t)(8 * w) * BYTES_ONES;
 }
 
+/* The output of H that SampleInBall reads, eight bytes (one lane) at a time: fewer calls
+ * into the sponge than a byte at a time, and no more memory than the 8 sign bytes took. */
+struct ball_stream {
+    struct pqpan_shake256_ctx xof;
+    uint8_t buf[8];
+    unsigned pos;
+};
+
+static uint8_t next_byte(struct ball_stream *st)
+{
+    if (st->pos == sizeof st->buf) {
+        pqpan_shake256_squeeze(&st->xof, st->buf, sizeof st->buf);
+        st->pos = 0;
+    }
+    return st->buf[st->pos++];
+}
+
 /* The byte j of Alg. 29 lines 6-9: read until j <= i. */
-static unsigned next_position(struct pqpan_shake256_ctx *xof, unsigned i)
+static unsigned next_position(struct ball_stream *st, unsigned i)
 {
     for (;;) {
-        uint8_t j;
+        const uint8_t j = next_byte(st);
         unsigned rejected;
-        pqpan_shake256_squeeze(xof, &j, 1);
         rejected = j > i;
         PQPAN_CT_DECLASSIFY(&rejected, sizeof rejected);
         if (!rejected) {
@@ -254,20 +270,19 @@ static unsigned next_position(struct pqpan_shake256_ctx *xof, unsigned i)
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
                                 unsigned tau)
 {
-    struct pqpan_shake256_ctx xof;
-    uint8_t s[8];
+    struct ball_stream st;
     uint64_t signs = 0;
     unsigned i, w, k;
     memset(c, 0, PQPAN_MLDSA_N);
-    pqpan_shake256_init(&xof);
-    pqpan_shake256_absorb(&xof, seed, seed_len);
-    pqpan_shake256_squeeze(&xof, s, sizeof s); /* lines 3-4: h = BytesToBits(s) */
-    for (k = 0; k < 8; k++) {
-        signs |= (uint64_t)s[k] << (8 * k);
+    pqpan_shake256_init(&st.xof);
+    pqpan_shake256_absorb(&st.xof, seed, seed_len);
+    st.pos = sizeof st.buf;
+    for (k = 0; k < 8; k++) { /* lines 3-4: h = BytesToBits(the first 8 bytes) */
+        signs |= (uint64_t)next_byte(&st) << (8 * k);
     }
     for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
         /* j, and -1 or 1 as a byte, in every byte of a word */
-        const uint64_t jj = (uint64_t)next_position(&xof, i) * BYTES_ONES;
+        const uint64_t jj = (uint64_t)next_position(&st, i) * BYTES_ONES;
         const uint64_t sign = (uint64_t)(uint8_t)(1 - 2 * (int)(signs & 1u)) * BYTES_ONES;
         const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
         uint64_t cj = 0;
@@ -286,6 +301,5 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
         }
         signs >>= 1;
     }
-    pqpan_wipe(&xof, sizeof xof);
-    pqpan_wipe(s, sizeof s);
+    pqpan_wipe(&st, sizeof st);
 }

@@ -201,16 +201,20 @@ static PQPAN_NOINLINE uint32_t respond_z(struct sign_ws *s, const struct mldsa_p
 static PQPAN_NOINLINE uint32_t respond_hints(struct sign_ws *s, const struct mldsa_params *p)
 {
     uint32_t fail = 0, count = 0;
-    unsigned i, n;
+    unsigned i, n, b;
     for (i = 0; i < p->k; i++) {
         times_c(&s->cs, &s->chat, &s->s2hat[i]);
         times_c(&s->ct0, &s->chat, &s->t0hat[i]);
-        memset(s->hint[i], 0, sizeof s->hint[i]);
-        for (n = 0; n < PQPAN_MLDSA_N; n++) {
-            const uint32_t h = mldsa_sign_hint(&fail, mldsa_freeze(s->w[i].c[n] - s->cs.c[n]),
-                                               mldsa_center(s->ct0.c[n]), p->gamma2, p->beta);
-            s->hint[i][n / 8] = (uint8_t)(s->hint[i][n / 8] | h << (n % 8));
-            count += h;
+        for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
+            uint32_t bits = 0;
+            for (b = 0; b < 8; b++) {
+                const uint32_t h = mldsa_sign_hint(
+                    &fail, mldsa_freeze(s->w[i].c[n + b] - s->cs.c[n + b]),
+                    mldsa_center(s->ct0.c[n + b]), p->gamma2, p->beta);
+                bits |= h << b;
+                count += h;
+            }
+            s->hint[i][n / 8] = (uint8_t)bits;
         }
     }
     return fail | mldsa_at_least((int32_t)count, (int32_t)p->omega + 1); /* too many hints */
