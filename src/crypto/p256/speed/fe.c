@@ -1,9 +1,11 @@
-/* GF(p) for the speed build (fe.h). 64-bit limbs: the product (or the square, whose
- * 6 cross products are computed once and doubled) into 8 limbs, then 4 Montgomery
- * reduction steps. p's limbs are 2^64 - 1, 2^32 - 1, 0, 2^64 - 2^32 + 1, so -p^-1 mod
- * 2^64 = 1 and the multiplier of step i is the limb t_i itself; m (2^64 - 1) + t_i =
- * m 2^64 carries exactly m, and the zero limb needs no product: 2 multiplications per
- * step instead of 4 (the same observation as field.c's reduce_step, at radix 2^64). */
+/* GF(p) for the speed build (fe.h). 64-bit limbs: the product by product scanning with
+ * the Montgomery reduction interleaved (pqpan_p256_sfe_mul), the square with its 6 cross
+ * products computed once and doubled by a shift, then 4 reduction steps (mont_reduce).
+ * p's limbs are 2^64 - 1, 2^32 - 1, 0, 2^64 - 2^32 + 1, so -p^-1 mod 2^64 = 1: the
+ * multiplier of each reduction step is the low limb itself, and m (2^64 - 1) + t_i =
+ * m 2^64 carries exactly m (the observation of field.c's reduce_step, at radix 2^64).
+ * Carries go through 128-bit sums or comparisons, whichever gcc 12 compiled shorter
+ * (callgrind, docs/ECDH.md). */
 #include "crypto/p256/speed/fe.h"
 
 #include <string.h>
@@ -89,15 +91,33 @@ __extension__ typedef unsigned __int128 u128;
 static const uint64_t field_p[4] = {0xffffffffffffffffu, 0x00000000ffffffffu, 0,
                                     0xffffffff00000001u};
 
+/* a + b + carry and a - b - borrow on one limb, the carry (borrow) in and out 0 or 1;
+ * by comparisons, which gcc compiles to shorter code than 128-bit sums here. */
+static uint64_t add_carry(uint64_t a, uint64_t b, uint64_t *carry)
+{
+    uint64_t s = a + b;
+    uint64_t out = s < a;
+    uint64_t t = s + *carry;
+    *carry = out | (t < s);
+    return t;
+}
+
+static uint64_t sub_borrow(uint64_t a, uint64_t b, uint64_t *borrow)
+{
+    uint64_t d = a - b;
+    uint64_t out = a < b;
+    uint64_t t = d - *borrow;
+    *borrow = out | (d < *borrow);
+    return t;
+}
+
 /* r = t - p if (hi : t) >= p, else t; (hi : t) < 2p. Masked, not branched. */
 static void reduce_once(uint64_t r[4], const uint64_t t[4], uint64_t hi)
 {
     uint64_t d[4], borrow = 0, keep_d;
     unsigned i;
     for (i = 0; i < 4; i++) {
-        u128 s = (u128)t[i] - field_p[i] - borrow;
-        d[i] = (uint64_t)s;
-        borrow = (uint64_t)(s >> 64) & 1u;
+        d[i] = sub_borrow(t[i], field_p[i], &borrow);
     }
     keep_d = (0u - hi) | (borrow - 1u);
     for (i = 0; i < 4; i++) {
@@ -127,21 +147,57 @@ static void mont_reduce(uint64_t r[4], uint64_t t[8])
     reduce_once(r, t + 4, top);
 }
 
+/* A column sum of the product-scanning multiplication: 192 bits (lo, then hi). */
+struct column {
+    u128 lo;
+    uint64_t hi;
+};
+
+static void column_add(struct column *c, uint64_t x, uint64_t y)
+{
+    u128 p = (u128)x * y;
+    c->lo += p;
+    c->hi += c->lo < p;
+}
+
+/* The low limb of c out; c = c / 2^64. */
+static uint64_t column_next(struct column *c)
+{
+    uint64_t w = (uint64_t)c->lo;
+    c->lo = c->lo >> 64 | (u128)c->hi << 64;
+    c->hi = 0;
+    return w;
+}
+
+/* Montgomery multiplication by product scanning (Koç, Acar, Kaliski 1996, "FIPS"): column
+ * k sums a_i b_j and m_i p_j for i + j = k; for k < 4, m_k is the column's low limb
+ * (-p^-1 = 1 mod 2^64), which m_k p_0 then clears; columns 4..7 are the result. */
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
 {
-    uint64_t t[8] = {0};
-    unsigned i, j;
-    for (i = 0; i < 4; i++) {
-        uint64_t carry = 0;
-        for (j = 0; j < 4; j++) {
-            u128 acc = (u128)a->w[i] * b->w[j] + t[i + j] + carry;
-            t[i + j] = (uint64_t)acc;
-            carry = (uint64_t)(acc >> 64);
+    struct column c = {0, 0};
+    uint64_t m[4], t[4];
+    unsigned k, i;
+    for (k = 0; k < 4; k++) {
+        for (i = 0; i <= k; i++) {
+            column_add(&c, a->w[i], b->w[k - i]);
         }
-        t[i + 4] = carry;
+        for (i = 0; i < k; i++) {
+            column_add(&c, m[i], field_p[k - i]);
+        }
+        m[k] = (uint64_t)c.lo;
+        column_add(&c, m[k], field_p[0]);
+        (void)column_next(&c);
     }
-    mont_reduce(r->w, t);
+    for (k = 4; k < 7; k++) {
+        for (i = k - 3; i < 4; i++) {
+            column_add(&c, a->w[i], b->w[k - i]);
+            column_add(&c, m[i], field_p[k - i]);
+        }
+        t[k - 4] = column_next(&c);
+    }
+    t[3] = (uint64_t)c.lo;
+    reduce_once(r->w, t, (uint64_t)(c.lo >> 64));
 }
 
 /* The cross products a_i a_j (i < j) once, doubled by a shift, then the squares a_i^2. */
@@ -176,33 +232,25 @@ void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
 void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
 {
-    uint64_t t[4];
-    u128 acc = 0;
+    uint64_t t[4], carry = 0;
     unsigned i;
     for (i = 0; i < 4; i++) {
-        acc += (u128)a->w[i] + b->w[i];
-        t[i] = (uint64_t)acc;
-        acc >>= 64;
+        t[i] = add_carry(a->w[i], b->w[i], &carry);
     }
-    reduce_once(r->w, t, (uint64_t)acc);
+    reduce_once(r->w, t, carry);
 }
 
 void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
 {
-    uint64_t t[4], borrow = 0, mask;
-    u128 acc = 0;
+    uint64_t t[4], borrow = 0, carry = 0, mask;
     unsigned i;
     for (i = 0; i < 4; i++) {
-        u128 s = (u128)a->w[i] - b->w[i] - borrow;
-        t[i] = (uint64_t)s;
-        borrow = (uint64_t)(s >> 64) & 1u;
+        t[i] = sub_borrow(a->w[i], b->w[i], &borrow);
     }
     mask = 0u - borrow; /* a < b: add p back */
     for (i = 0; i < 4; i++) {
-        acc += (u128)t[i] + (field_p[i] & mask);
-        r->w[i] = (uint64_t)acc;
-        acc >>= 64;
+        r->w[i] = add_carry(t[i], field_p[i] & mask, &carry);
     }
 }
 
