@@ -5,7 +5,32 @@
 #include "crypto/mldsa/mldsa.h"
 
 #ifdef PQPAN_MLDSA_SPEED
-const struct mldsa_impl *const pqpan_mldsa_impl = &pqpan_mldsa_speed_impl;
+#define BUILD(name) pqpan_mldsa_##name##_speed
+#define BUILD_NAME "speed"
 #else
-const struct mldsa_impl *const pqpan_mldsa_impl = &pqpan_mldsa_small_impl;
+#define BUILD(name) pqpan_mldsa_##name
+#define BUILD_NAME "small"
 #endif
+
+void pqpan_mldsa_build_keygen(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
+                              const uint8_t xi[PQPAN_MLDSA_SEEDBYTES])
+{
+    BUILD(keygen)(p, pk, sk, xi);
+}
+
+int pqpan_mldsa_build_sign(const struct mldsa_params *p, uint8_t *sig, const uint8_t *sk,
+                           const struct mldsa_msg *m, const uint8_t rnd[PQPAN_MLDSA_RND_BYTES])
+{
+    return BUILD(sign)(p, sig, sk, m, rnd);
+}
+
+int pqpan_mldsa_build_verify(const struct mldsa_params *p, const uint8_t *pk,
+                             const struct mldsa_msg *m, const uint8_t *sig, size_t sig_len)
+{
+    return BUILD(verify)(p, pk, m, sig, sig_len);
+}
+
+const char *pqpan_mldsa_build_name(void)
+{
+    return BUILD_NAME;
+}

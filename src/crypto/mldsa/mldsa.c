@@ -27,11 +27,6 @@ const struct mldsa_params *pqpan_mldsa_params_at(unsigned i)
     return i < sizeof all / sizeof all[0] ? all[i] : NULL;
 }
 
-const struct mldsa_impl pqpan_mldsa_small_impl = {"small", pqpan_mldsa_keygen, pqpan_mldsa_sign,
-                                                  pqpan_mldsa_verify};
-const struct mldsa_impl pqpan_mldsa_speed_impl = {"speed", pqpan_mldsa_keygen_speed,
-                                                  pqpan_mldsa_sign_speed, pqpan_mldsa_verify_speed};
-
 /* M' of Alg. 2 line 10 / Alg. 3 line 5 (ctx = NULL allowed when ctx_len = 0), or of the
  * internal functions when external = 0. -1 for a NULL pointer with a non-zero length or a
  * context longer than 255 bytes. */
@@ -67,7 +62,7 @@ static int keypair_derand(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk
         }
         return PQPAN_ERR_INVALID_ARG;
     }
-    pqpan_mldsa_impl->keygen(p, pk, sk, xi);
+    pqpan_mldsa_build_keygen(p, pk, sk, xi);
     return PQPAN_OK;
 }
 
@@ -103,7 +98,7 @@ static int sign_msg(const struct mldsa_params *p, uint8_t *sig, const uint8_t *s
         memset(sig, 0, p->sig_bytes);
         return ctx_len > PQPAN_MLDSA_CTX_MAX_BYTES ? PQPAN_ERR_BAD_LENGTH : PQPAN_ERR_INVALID_ARG;
     }
-    return pqpan_mldsa_impl->sign(p, sig, sk, &m, rnd);
+    return pqpan_mldsa_build_sign(p, sig, sk, &m, rnd);
 }
 
 /* ML-DSA.Sign (Alg. 2) hedged: rnd from the random source (line 5). */
@@ -139,7 +134,7 @@ static int verify_msg(const struct mldsa_params *p, const uint8_t *pk, int exter
     if (pk == NULL || sig == NULL || make_msg(&m, external, msg, msg_len, ctx, ctx_len) != 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    return pqpan_mldsa_impl->verify(p, pk, &m, sig, sig_len);
+    return pqpan_mldsa_build_verify(p, pk, &m, sig, sig_len);
 }
 
 /* The public entry points of one parameter set, forwarding to the generic code. */

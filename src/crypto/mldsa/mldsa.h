@@ -132,9 +132,20 @@ int pqpan_mldsa_sign_speed(const struct mldsa_params *p, uint8_t *sig, const uin
 int pqpan_mldsa_verify_speed(const struct mldsa_params *p, const uint8_t *pk,
                              const struct mldsa_msg *m, const uint8_t *sig, size_t sig_len);
 
-/* One build of the three internal functions. */
+/* The build behind the public API (impl.c, alone in its file: PQPAN_MLDSA_SPEED selects
+ * speed, else small), called directly so that call-graph stack analysis follows it. */
+void pqpan_mldsa_build_keygen(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
+                              const uint8_t xi[PQPAN_MLDSA_SEEDBYTES]);
+int pqpan_mldsa_build_sign(const struct mldsa_params *p, uint8_t *sig, const uint8_t *sk,
+                           const struct mldsa_msg *m, const uint8_t rnd[PQPAN_MLDSA_RND_BYTES]);
+int pqpan_mldsa_build_verify(const struct mldsa_params *p, const uint8_t *pk,
+                             const struct mldsa_msg *m, const uint8_t *sig, size_t sig_len);
+/* "speed" or "small". */
+const char *pqpan_mldsa_build_name(void);
+
+/* Both builds as tables, for the tests that pit them against each other (builds.c; no
+ * program but the tests links it). */
 struct mldsa_impl {
-    const char *name; /* "small" or "speed" */
     void (*keygen)(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
                    const uint8_t xi[PQPAN_MLDSA_SEEDBYTES]);
     int (*sign)(const struct mldsa_params *p, uint8_t *sig, const uint8_t *sk,
@@ -142,11 +153,8 @@ struct mldsa_impl {
     int (*verify)(const struct mldsa_params *p, const uint8_t *pk, const struct mldsa_msg *m,
                   const uint8_t *sig, size_t sig_len);
 };
-
 extern const struct mldsa_impl pqpan_mldsa_small_impl;
 extern const struct mldsa_impl pqpan_mldsa_speed_impl;
-/* The build the public API uses (impl.c: PQPAN_MLDSA_SPEED selects speed). */
-extern const struct mldsa_impl *const pqpan_mldsa_impl;
 
 /* The parameter sets, for white-box tests: 0, 1, 2 for ML-DSA-44, 65, 87. */
 const struct mldsa_params *pqpan_mldsa_params_at(unsigned i);

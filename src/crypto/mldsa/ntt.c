@@ -56,10 +56,11 @@ static inline int32_t mont_mul_zeta(int32_t b, int32_t zeta, int32_t zeta_qinv, 
     return (int32_t)(((int64_t)b * zeta - (int64_t)t * q) >> 32);
 }
 
-/* q in a register the optimiser cannot see through (PQPAN_OPAQUE). */
+/* q in a register the optimiser cannot see through (PQPAN_OPAQUE), as a 32-bit value
+ * widened, so that a 32-bit target still multiplies 32 x 32 -> 64 bits (SMULL). */
 static inline int64_t opaque_q(void)
 {
-    int64_t q = PQPAN_MLDSA_Q;
+    int32_t q = PQPAN_MLDSA_Q;
     PQPAN_OPAQUE(q);
     return q;
 }
