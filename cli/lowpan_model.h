@@ -93,7 +93,7 @@ void lowpan_print_security_wake(FILE *f, const struct model_env *env, const stru
 void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
                                      const struct lowpan_opts *o, int wakes, const char *indent);
 /* The derived figures an 802.15.4 run uses (the crystal start's only with wake-ups): table
- * lines / the JSON "derived_figures" member and its comma. */
+ * lines / the JSON "derived_figures" and "other_chip_figures" members and their commas. */
 void lowpan_print_derived(FILE *f, const struct model_env *env, int wakes, const char *prefix);
 void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes,
                                const char *indent);

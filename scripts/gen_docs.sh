@@ -144,6 +144,30 @@ region_supply_voltage() {
     done
 }
 
+# An idle nRF52840 connection event (1 s interval, LE 1M, 0 dBm, 3 V, system table) per role:
+# its charge, the part of it whose figures stand on another chip (CPU pre/post-processing,
+# crystal start, radio ramp-up: the profile's other_chip members) and the T_IFS turnaround
+# charged at the RX current (an assumption).
+region_nrf52840_event_sources() {
+    echo "| role | charge per event | of it: figures from another chip (pre, crystal, ramp-up, post) | of it: T_IFS at the RX current (assumption) |"
+    echo "|---|---|---|---|"
+    for role in peripheral central; do
+        run idle --profile nrf52840 --role "$role" --format json || return 1
+        awk -v role="$role" '
+        function num(rec, k) {
+            if (!match(rec, "\"" k "\": [^,}]*")) return ""
+            return substr(rec, RSTART + length(k) + 4, RLENGTH - length(k) - 4)
+        }
+        /"charge_per_event_uc"/ { total = num($0, "charge_per_event_uc") }
+        /"phase": "(event_pre|hfxo_start|ramp_tx|ramp_rx|event_post)"/ { other += num($0, "charge_uc") }
+        /"phase": "ifs"/ { ifs = num($0, "charge_uc") }
+        END {
+            printf "| %s | %.3f µC | %.3f µC (%.0f %%) | %.3f µC (%.0f %%) |\n", role, total,
+                other, 100 * other / total, ifs, 100 * ifs / total
+        }' "$tmp/out"
+    done
+}
+
 # The study reading's headline over the corners of the study's gamma ranges.
 region_reproduce_gamma_box() {
     echo "| γ_comm | γ_comp (KeyGen, Encaps, Decaps) | comm share without DLE | DLE saving | PQKE / LE SC | comm share DLE, 1024 |"

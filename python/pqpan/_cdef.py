@@ -2484,6 +2484,7 @@ struct pqpan_io_figure {
     const char *text;
     const char *source;
     const char *derived;
+    const char *other_chip;
 };
 typedef void (*pqpan_io_figure_fn)(const struct pqpan_io_figure *f, void *ctx);
  int pqpan_io_profile_walk(const char *text, size_t len, pqpan_io_figure_fn fn,
@@ -2492,6 +2493,7 @@ struct pqpan_io_derived {
     char path[96];
     double value;
     char how[512];
+    char other_chip[256];
 };
 struct pqpan_io_derived_list {
     size_t count;
@@ -2640,6 +2642,7 @@ MACROS = {
     'PQPAN_IO_ERR_MAX': 512,
     'PQPAN_IO_GAMMA_MAX': 100.0,
     'PQPAN_IO_GAMMA_MIN': 0.01,
+    'PQPAN_IO_OTHER_CHIP_TEXT': 256,
     'PQPAN_IO_PROFILE_PATH_MAX': 96,
     'PQPAN_IO_SOURCE_MAX': 512,
     'PQPAN_IPV6_FRAG_HDR_OCTETS': 8,

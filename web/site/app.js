@@ -176,7 +176,8 @@
       'γ_comp (assumption): ' + est.gamma_source];
     const events = ['hfxo_start_ua', 'hfxo_start_us', 'ramp_fast_us', 'ble_event.pre_us',
       'ble_event.post_us', 'ble_event.rx_margin_us', 'sleep_ua'].map(figureSource);
-    const derived = (est.derived_figures || []).map((d) => 'derived ' + d.field + ' = ' + d.value + ': ' + d.derived);
+    const derived = (est.derived_figures || []).map((d) => 'derived ' + d.field + ' = ' + d.value + ': ' + d.derived)
+      .concat((est.other_chip_figures || []).map((d) => 'another chip\'s figure ' + d.field + ' = ' + d.value + ': the ' + d.other_chip));
     const lines = {
       e_comp_uj: ['Σ operations: cycles / cpu_hz × cpu_ua × supply_v × γ_comp'].concat(comp),
       e_comm_uj: ['bits accounting (the study\'s): PDU air time and T_IFS of the exchange × TX/RX current × supply_v × γ_comm ' + est.gamma_comm]
