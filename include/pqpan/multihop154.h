@@ -112,7 +112,8 @@ struct pqpan_802154_chain_estimate {
 
 /* Estimates one PQKE across the chain: the steps and messages of
  * pqpan_802154_estimate_pqke, each message carried hop by hop under the rule above (expected
- * CSMA-CA, closed form for exch.p_busy, on every hop). A message is handed over when its
+ * CSMA-CA, closed form for exch.p_busy, on every hop; a unit's start, the latest of random
+ * times, by Clark's moments of a maximum: src/ieee802154/multihop.c). A message is handed over when its
  * last frame reaches the destination: the Imm-Ack of that frame overlaps the destination's
  * computation, as on one link. With hops = 1 it books what pqpan_802154_estimate_pqke
  * books. cycles[op]: cycles of one execution. Errors as pqpan_802154_estimate_pqke, and

@@ -2,6 +2,7 @@
  * (include/pqpan/multihop154.h): each message's units carried hop by hop in closed form,
  * the expected CSMA-CA of §6.2.5.1 on every frame, the chain rule (a node starts a unit
  * once its previous unit has finished the hop two hops further down). */
+#include <math.h>
 #include <string.h>
 
 #include "ieee802154/chain.h"
@@ -101,28 +102,149 @@ int pqpan_802154_chain_plan_msg(struct pqpan_802154_chain_msg *m,
     return PQPAN_OK;
 }
 
-/* ---- the closed form ---- */
+/* ---- the closed form ----
+ * Times are random: each frame's CSMA-CA backoff is drawn (random(2^BE - 1) periods,
+ * §6.2.5.1), everything else is fixed. A unit's start is the latest of up to three times
+ * (its arrival, the sender's previous unit + SIFS/LIFS, the previous unit past hop g + 2),
+ * and the mean of a maximum exceeds the maximum of the means when the times are close (as
+ * they are in a fragment-forwarding pipeline). So each time is carried as a normal
+ * variable: its mean, and its covariances with the other live times (the ends of the
+ * previous and the current unit on every hop); the maximum of two by Clark's moments
+ * (C. E. Clark, "The Greatest of a Finite Set of Random Variables", Operations Research
+ * 9(2), 1961: mean, second moment, and the covariance of the maximum with a third
+ * variable), taken as normal again. Two times whose difference is fixed (equal variances,
+ * full correlation) give the later exactly, so a chain of one hop books what the
+ * single-link estimator books. */
+
+#define LIVE (2u * PQPAN_802154_HOPS_MAX) /* prev_end[g] at g, cur_end[g] at HOPS_MAX + g */
+#define CUR(g) (PQPAN_802154_HOPS_MAX + (g))
+#define THETA_MIN_NS2 1e-6 /* below this variance of a difference, it is fixed */
+#define INV_SQRT_2PI 0.39894228040143267794 /* 1 / sqrt(2 pi): the normal density at 0 */
 
 struct est {
     struct pqpan_802154_chain_estimate *out;
     uint64_t backoff_ns, cca_ns; /* expected, rounded as the single-link estimator */
     double backoff, ccas;
+    double access_var; /* variance of one channel access (backoffs + CCAs), ns^2 */
+    double mean[LIVE];
+    double cov[LIVE][LIVE];
 };
 
-static uint64_t max_u64(uint64_t a, uint64_t b)
+/* A time while it is computed: its mean, variance and covariance with each live time. */
+struct gtime {
+    double mean, var;
+    double cov[LIVE];
+};
+
+static void gtime_const(struct gtime *x, double t)
 {
-    return a > b ? a : b;
+    memset(x, 0, sizeof *x);
+    x->mean = t;
 }
 
-/* The frames of one unit (first .. end-1) on hop g from t: each after the expected CSMA-CA,
- * then its Imm-Ack but for the message's last frame on the last hop (the hand-over,
- * *handover). Returns the end of its last Imm-Ack. */
+static void gtime_live(struct gtime *x, const struct est *e, unsigned i, double shift)
+{
+    memcpy(x->cov, e->cov[i], sizeof x->cov);
+    x->mean = e->mean[i] + shift;
+    x->var = e->cov[i][i];
+}
+
+static double phi(double a)
+{
+    return INV_SQRT_2PI * exp(-0.5 * a * a);
+}
+
+static double big_phi(double a)
+{
+    return 0.5 * erfc(-a / sqrt(2.0));
+}
+
+/* x = max(x, y), y a live time (index iy) shifted, or a constant (iy = LIVE). */
+static void gtime_max(struct gtime *x, const struct gtime *y, unsigned iy)
+{
+    double cxy = iy < LIVE ? x->cov[iy] : 0.0;
+    double theta2 = x->var + y->var - 2.0 * cxy, theta, a, pa, pb, d, m, m2;
+    unsigned i;
+    if (theta2 < THETA_MIN_NS2) {
+        if (y->mean > x->mean) {
+            *x = *y;
+        }
+        return;
+    }
+    theta = sqrt(theta2);
+    a = (x->mean - y->mean) / theta;
+    pa = big_phi(a);
+    pb = 1.0 - pa;
+    d = phi(a);
+    m = x->mean * pa + y->mean * pb + theta * d;
+    m2 = (x->mean * x->mean + x->var) * pa + (y->mean * y->mean + y->var) * pb +
+         (x->mean + y->mean) * theta * d;
+    for (i = 0; i < LIVE; i++) {
+        x->cov[i] = x->cov[i] * pa + y->cov[i] * pb;
+    }
+    x->mean = m;
+    x->var = m2 > m * m ? m2 - m * m : 0.0;
+}
+
+/* Stores x + a fixed-mean independent duration (mean dur, variance dvar) as live time i. */
+static void gtime_store(struct est *e, unsigned i, const struct gtime *x, double dur, double dvar)
+{
+    unsigned j;
+    for (j = 0; j < LIVE; j++) {
+        e->cov[i][j] = x->cov[j];
+        e->cov[j][i] = x->cov[j];
+    }
+    e->cov[i][i] = x->var + dvar;
+    e->mean[i] = x->mean + dur;
+}
+
+/* The current unit's ends become the previous unit's. */
+static void gtime_shift(struct est *e, unsigned hops)
+{
+    unsigned g, j;
+    for (g = 0; g < hops; g++) {
+        for (j = 0; j < LIVE; j++) {
+            e->cov[g][j] = e->cov[CUR(g)][j];
+        }
+        for (j = 0; j < LIVE; j++) {
+            e->cov[j][g] = e->cov[g][j];
+        }
+        e->cov[g][g] = e->cov[CUR(g)][CUR(g)];
+        e->mean[g] = e->mean[CUR(g)];
+    }
+}
+
+/* Variance of one channel access: stage i (BE = min(macMinBE + i, macMaxBE)) is reached
+ * with probability p^i and costs random(2^BE - 1) unit backoff periods and a CCA; the
+ * access stops at the first idle CCA or after macMaxCsmaBackoffs + 1 CCAs. */
+static double access_variance(const struct pqpan_802154_csma_params *p, double busy)
+{
+    double reach = 1.0, m = 0.0, v = 0.0, e2 = 0.0, w, n, unit = (double)PQPAN_802154_UNIT_BACKOFF_NS;
+    unsigned i, be;
+    for (i = 0; i <= p->max_backoffs; i++) {
+        be = p->min_be + i < p->max_be ? p->min_be + i : p->max_be;
+        n = (double)(1u << be);
+        m += (n - 1.0) / 2.0 * unit + (double)PQPAN_802154_CCA_NS;
+        v += (n * n - 1.0) / 12.0 * unit * unit;
+        w = i < p->max_backoffs ? reach * (1.0 - busy) : reach;
+        e2 += w * (v + m * m);
+        reach *= busy;
+    }
+    m = pqpan_802154_csma_expected_backoff_ns(p, busy) +
+        pqpan_802154_csma_expected_ccas(p, busy) * (double)PQPAN_802154_CCA_NS;
+    return e2 > m * m ? e2 - m * m : 0.0;
+}
+
+/* The frames of one unit (first .. end-1) on hop g: each after the expected CSMA-CA, then
+ * its Imm-Ack but for the message's last frame on the last hop (the hand-over: *last set).
+ * Returns the unit's mean duration, from its first CSMA-CA to its last Imm-Ack's end. */
 static uint64_t unit_on_hop(struct est *e, struct chain_run *r,
                             const struct pqpan_802154_chain_msg *m, int from_init, unsigned g,
-                            uint32_t first, uint32_t end, uint64_t t, uint64_t *handover)
+                            uint32_t first, uint32_t end, int *last)
 {
     unsigned s = pqpan_802154_chain_sender(r->c->hops, from_init, g);
     unsigned d = pqpan_802154_chain_receiver(r->c->hops, from_init, g);
+    uint64_t t = 0;
     uint32_t k;
     for (k = first; k < end; k++) {
         const struct pqpan_802154_chain_frame *f = &m->frame[k];
@@ -134,7 +256,7 @@ static uint64_t unit_on_hop(struct est *e, struct chain_run *r,
         e->out->ccas += e->ccas;
         t += e->backoff_ns + e->cca_ns + PQPAN_802154_TURNAROUND_NS + f->airtime_ns;
         if (k + 1u == m->frames && g + 1u == r->c->hops) {
-            *handover = t;
+            *last = 1;
             return t;
         }
         pqpan_802154_chain_book_ack(r, s, d, m);
@@ -143,34 +265,45 @@ static uint64_t unit_on_hop(struct est *e, struct chain_run *r,
     return t;
 }
 
-/* Unit u on hop g starts when it has arrived (its end on hop g - 1), the sender's previous
- * unit and its SIFS/LIFS are over, and the previous unit has finished hop g + 2 (or the
- * last hop): the chain rule. */
+/* Unit u on hop g starts at the latest of: its arrival (its end on hop g - 1), the end of
+ * the sender's previous unit + its SIFS/LIFS, and the end of the previous unit on hop
+ * g + 2 (or the last hop): the chain rule. */
 static int transfer(void *ctx, struct chain_run *r, const struct pqpan_802154_chain_msg *m,
                     int from_init, uint64_t *handover)
 {
     struct est *e = ctx;
-    uint64_t prev_end[PQPAN_802154_HOPS_MAX], cur_end[PQPAN_802154_HOPS_MAX];
-    uint64_t prev_ifs = 0, t;
+    struct gtime t, y;
+    double prev_ifs = 0.0, dur;
     unsigned hops = r->c->hops, g, ahead;
     uint32_t first = 0, end, u;
+    int last = 0;
+    memset(e->mean, 0, sizeof e->mean);
+    memset(e->cov, 0, sizeof e->cov);
     for (u = 0; u < m->units; u++) {
         for (end = first; end < m->frames && m->frame[end].unit == u; end++) {
         }
         for (g = 0; g < hops; g++) {
-            t = g == 0 ? 0 : cur_end[g - 1u];
+            if (g == 0) {
+                gtime_const(&t, 0.0);
+            } else {
+                gtime_live(&t, e, CUR(g - 1u), 0.0);
+            }
             if (u != 0) {
                 ahead = g + 2u < hops ? g + 2u : hops - 1u;
-                t = max_u64(t, prev_end[g] + prev_ifs);
-                t = max_u64(t, prev_end[ahead]);
+                gtime_live(&y, e, g, prev_ifs);
+                gtime_max(&t, &y, g);
+                gtime_live(&y, e, ahead, 0.0);
+                gtime_max(&t, &y, ahead);
             }
-            cur_end[g] = unit_on_hop(e, r, m, from_init, g, first, end, t, handover);
+            dur = (double)unit_on_hop(e, r, m, from_init, g, first, end, &last);
+            gtime_store(e, CUR(g), &t, dur, (double)(end - first) * e->access_var);
         }
-        memcpy(prev_end, cur_end, hops * sizeof cur_end[0]);
-        prev_ifs = m->frame[end - 1u].ifs_ns;
+        gtime_shift(e, hops);
+        prev_ifs = (double)m->frame[end - 1u].ifs_ns;
         first = end;
     }
-    return PQPAN_OK;
+    *handover = (uint64_t)(e->mean[hops - 1u] + 0.5);
+    return last ? PQPAN_OK : PQPAN_ERR_INVALID_ARG;
 }
 
 int pqpan_802154_chain_estimate(struct pqpan_802154_chain_estimate *out,
@@ -194,6 +327,7 @@ int pqpan_802154_chain_estimate(struct pqpan_802154_chain_estimate *out,
     e.ccas = pqpan_802154_csma_expected_ccas(&c->exch.csma, c->exch.p_busy);
     e.backoff_ns = (uint64_t)(e.backoff + 0.5);
     e.cca_ns = (uint64_t)(e.ccas * (double)PQPAN_802154_CCA_NS + 0.5);
+    e.access_var = access_variance(&c->exch.csma, c->exch.p_busy);
     rc = pqpan_802154_chain_drive(&r, cycles, transfer, &e);
     if (rc != PQPAN_OK) {
         memset(out, 0, sizeof *out);
