@@ -359,6 +359,9 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
     struct model_row rows[MODEL_SIDES];
     struct cli_msg msg;
     int rc;
+    if (o->w.hops > 1 && o->m.format == FORMAT_JSON) {
+        return cli_usage_error(CMD, "--hops > 1 prints a table or --format csv (no json yet)");
+    }
     if (o->w.hops > 1) {
         return lowpan_chain_estimate(env, &o->w, o->m.format);
     }
