@@ -297,6 +297,26 @@ region_lowpan_sizes() {
     }' "$tmp/plain" "$tmp/out"
 }
 
+# Energy per node and latency of the PQKE against hops, per level, both forwardings
+# (`pqpan estimate --link 802154 --hops H`, table output: latency and the node rows).
+region_multihop_table() {
+    printf '| level | hops | forwarding | latency (ms) | initiator (uJ) | each forwarder (uJ) | responder (uJ) |\n'
+    printf '|---|---|---|---|---|---|---|\n'
+    for kem in ML-KEM-512 ML-KEM-768 ML-KEM-1024; do
+        for fwd in reassemble fragment; do
+            for h in 2 3 4 6 8; do
+                run estimate --link 802154 --kem "$kem" --hops "$h" --forwarding "$fwd" || return 1
+                awk -v kem="$kem" -v h="$h" -v fwd="$fwd" '
+                /^  latency / { lat = $2 }
+                $2 == "initiator" { ei = $3 }
+                $2 == "forwarder" { ef = $3 }
+                $2 == "responder" { er = $3 }
+                END { printf "| %s | %d | %s | %s | %s | %s | %s |\n", kem, h, fwd, lat, ei, ef, er }' "$tmp/out"
+            done
+        done
+    done
+}
+
 # The option lists of the commands, from the CLI's option tables (cli/opts.h): what the
 # parser takes and --help prints, so the docs cannot disagree with either.
 options_md() {
