@@ -76,8 +76,9 @@ void cli_advise_help(FILE *out)
             "(TX and RX currents of the profile, the PHY's bit time) plus the computation at the\n"
             "fewest cycles any implementation in data/cycles/ has, no gamma.\n\n");
     fprintf(out,
-            "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named) or\n"
-            "gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
+            "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named; when\n"
+            "the time to key is over --max-latency-ms, so is a shorter --idle-ci-ms that meets it)\n"
+            "or gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
             "a profile lacks), 3 bad data file, 4 I/O (--out or the standard output not writable).\n");
 }
 
@@ -98,6 +99,94 @@ static int check_out_dir(const char *dir)
     snprintf(path, sizeof path, "%s/%s", dir, probe);
     remove(path);
     return rc;
+}
+
+/* connInterval is a multiple of 1.25 ms, at least 7.5 ms (Core v5.4 Vol 6 Part B §4.5.1). */
+#define ADV_CI_UNIT_NS 1250000u
+#define ADV_CI_MIN_UNITS 6u
+/* Searches run to find an idle interval that meets --max-latency-ms (each is a whole advise
+ * search, about 0.7 s on a desktop). */
+#define ADV_IDLE_PROBES 5
+
+/* What one search at another idle interval found. */
+struct idle_probe {
+    int feasible;
+    double latency_ms; /* feasible: the recommendation's time to key; else the fastest's */
+    double idle_ua;    /* the battery side's idle-link current at that interval */
+};
+
+/* The idle-link current of the loaded search's battery side (BLE; else the 802.15.4 poll
+ * with short addresses). */
+static double battery_idle_ua(const struct advise_ctx *c)
+{
+    return (c->o->links & ADV_LINK_BLE) ? c->idle_ua[c->dev_role] : c->idle154_ua[1];
+}
+
+/* Runs the whole search with the idle link's interval at units x 1.25 ms (and the 802.15.4
+ * poll, when it follows the idle interval). A cli.h exit code, message printed. */
+static int probe_idle_ci(struct idle_probe *p, const struct advise_opts *o, uint64_t units)
+{
+    struct advise_opts at = *o;
+    struct advise_ctx c;
+    struct advise_result *r;
+    struct advise_cfg cfg;
+    struct advise_eval ev;
+    int rc;
+    at.idle.ci_ns = units * ADV_CI_UNIT_NS;
+    if (at.poll_from_idle) {
+        at.poll_ms = (double)at.idle.ci_ns * 1e-6;
+    }
+    rc = advise_ctx_load(&c, &at);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    r = malloc(sizeof *r);
+    rc = r == NULL ? cli_usage_error(ADV_CMD, "out of memory") : advise_search(r, &c);
+    if (rc == EXIT_OK && r->feasible == 0 && !r->nearest_found) {
+        rc = EXIT_FAILURE_RUN;
+    }
+    if (rc == EXIT_OK) {
+        struct cli_msg msg;
+        p->feasible = r->feasible > 0;
+        p->idle_ua = battery_idle_ua(&c);
+        advise_cfg_of(&cfg, &c, p->feasible ? r->rank.pt[0].id : r->nearest.id);
+        rc = cli_msg_report(ADV_CMD, advise_eval(&ev, &c, &cfg, &msg), &msg);
+        p->latency_ms = ev.latency_ms;
+    }
+    free(r);
+    advise_ctx_free(&c);
+    return rc;
+}
+/* --max-latency-ms is out of reach on the idle link given: finds a shorter idle interval
+ * that reaches it and says what it costs. The time to key is dominated by the idle
+ * interval's events (the switch's instant, or the exchange at that interval), so each try
+ * scales the interval by the limit over the last time found, and a whole search checks it. */
+static void suggest_idle_ci(const struct advise_ctx *c, double fastest_ms)
+{
+    const struct advise_opts *o = c->o;
+    uint64_t units = o->idle.ci_ns / ADV_CI_UNIT_NS;
+    double latency_ms = fastest_ms;
+    struct idle_probe p;
+    int k;
+    for (k = 0; k < ADV_IDLE_PROBES && units > ADV_CI_MIN_UNITS; k++) {
+        uint64_t next = (uint64_t)((double)units * o->max_latency_ms / latency_ms);
+        units = next >= units ? units - 1u : next < ADV_CI_MIN_UNITS ? ADV_CI_MIN_UNITS : next;
+        if (probe_idle_ci(&p, o, units) != EXIT_OK) {
+            return;
+        }
+        if (p.feasible) {
+            fprintf(stderr, "pqpan %s: with --idle-ci-ms %.2f it is met (key in %.3f ms); the "
+                            "idle link then draws %.3f uA instead of %.3f uA on the battery "
+                            "side: add --idle-ci-ms %.2f for that answer\n",
+                    ADV_CMD, (double)units * 1.25, p.latency_ms, p.idle_ua, battery_idle_ua(c),
+                    (double)units * 1.25);
+            return;
+        }
+        latency_ms = p.latency_ms;
+    }
+    fprintf(stderr, "pqpan %s: no shorter idle interval tried (down to --idle-ci-ms %.2f, "
+                    "key in %.3f ms) meets --max-latency-ms\n",
+            ADV_CMD, (double)units * 1.25, latency_ms);
 }
 
 /* No configuration meets the constraints: why, and the nearest one. */
@@ -127,6 +216,11 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     }
     advise_describe(d, sizeof d, c, &cfg);
     fprintf(stderr, ": %s, %s\n", advise_kem_name(cfg.level), d);
+    if ((c->o->links & ADV_LINK_BLE) && c->o->max_latency_ms > 0.0 &&
+        ev.latency_ms > c->o->max_latency_ms &&
+        ev.t_s[0] < c->o->rekey_s && ev.t_s[1] < c->o->rekey_s) {
+        suggest_idle_ci(c, ev.latency_ms);
+    }
     return EXIT_FAILURE_RUN;
 }
 

@@ -75,6 +75,7 @@ struct advise_opts {
     double derate;              /* --battery-derate: usable fraction of the capacity */
     unsigned links;             /* ADV_LINK_* bits */
     double poll_ms;             /* 802.15.4 poll period; <= 0: the idle interval's */
+    int poll_from_idle;         /* 1: poll_ms is the idle interval's (no --poll-ms) */
     struct lowpan_opts lowpan;  /* 802.15.4 link options (--busy, --csma, --idle, ...) */
 };
 

@@ -459,7 +459,8 @@ static int take(struct advise_opts *o, int argc, char **argv, int *i)
 /* What the options say together: checked before any work. */
 static int check_together(struct advise_opts *o)
 {
-    if (o->poll_ms <= 0.0) {
+    o->poll_from_idle = o->poll_ms <= 0.0;
+    if (o->poll_from_idle) {
         o->poll_ms = (double)o->idle.ci_ns * 1e-6;
     }
     if (!(o->peer_phys & (1u << o->idle.phy))) {

@@ -1304,7 +1304,8 @@ static int radio_uses(const struct model_env *env, const char *path, const void 
     return model_figure_used(env, *(const enum pqpan_radio_mode *)ctx, path);
 }
 
-/* One line per derived figure the run uses (none: nothing printed). */
+/* One line per derived figure the run uses, then one per figure that stands on another
+ * chip's (none: nothing printed). */
 void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,
                                const void *ctx, const char *prefix)
 {
@@ -1312,7 +1313,7 @@ void model_print_derived_where(FILE *f, const struct model_env *env, model_figur
     size_t i;
     int header = 0;
     for (i = 0; i < d->count; i++) {
-        if (!used(env, d->item[i].path, ctx)) {
+        if (d->item[i].how[0] == '\0' || !used(env, d->item[i].path, ctx)) {
             continue;
         }
         if (!header) {
@@ -1322,23 +1323,40 @@ void model_print_derived_where(FILE *f, const struct model_env *env, model_figur
         }
         fprintf(f, "%s  %s = %.6g: %s\n", prefix, d->item[i].path, d->item[i].value, d->item[i].how);
     }
+    header = 0;
+    for (i = 0; i < d->count; i++) {
+        if (d->item[i].other_chip[0] == '\0' || !used(env, d->item[i].path, ctx)) {
+            continue;
+        }
+        if (!header) {
+            fprintf(f, "%sfigures from another chip used:\n", prefix);
+            header = 1;
+        }
+        fprintf(f, "%s  %s = %.6g: from the %s\n", prefix, d->item[i].path, d->item[i].value,
+                d->item[i].other_chip);
+    }
 }
 
-void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
-                                    const void *ctx, const char *indent)
+/* The JSON array `name` of the used figures whose text member (how, or other_chip) is set:
+ * {"field", "value", key: text}. */
+static void print_figure_array_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent, const char *name,
+                                    int other_chip)
 {
     const struct pqpan_io_derived_list *d = &env->in.derived;
     size_t i;
     int first = 1;
-    fprintf(f, "%s\"derived_figures\": [", indent);
+    fprintf(f, "%s\"%s\": [", indent, name);
     for (i = 0; i < d->count; i++) {
-        if (!used(env, d->item[i].path, ctx)) {
+        const char *text = other_chip ? d->item[i].other_chip : d->item[i].how;
+        if (text[0] == '\0' || !used(env, d->item[i].path, ctx)) {
             continue;
         }
         fprintf(f, "%s\n%s  {\"field\": ", first ? "" : ",", indent);
         model_json_string(f, d->item[i].path);
-        fprintf(f, ", \"value\": %.6g, \"derived\": ", d->item[i].value);
-        model_json_string(f, d->item[i].how);
+        fprintf(f, ", \"value\": %.6g, \"%s\": ", d->item[i].value,
+                other_chip ? "other_chip" : "derived");
+        model_json_string(f, text);
         fputc('}', f);
         first = 0;
     }
@@ -1347,6 +1365,13 @@ void model_print_derived_where_json(FILE *f, const struct model_env *env, model_
     } else {
         fprintf(f, "\n%s],\n", indent);
     }
+}
+
+void model_print_derived_where_json(FILE *f, const struct model_env *env, model_figure_pred used,
+                                    const void *ctx, const char *indent)
+{
+    print_figure_array_json(f, env, used, ctx, indent, "derived_figures", 0);
+    print_figure_array_json(f, env, used, ctx, indent, "other_chip_figures", 1);
 }
 
 void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
@@ -1365,7 +1390,8 @@ void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_ra
                              const char *prefix)
 {
     model_print_profile_line(f, env, prefix);
-    fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current; ramp-up %s\n",
+    fprintf(f, "%scurrents: %s table, TX %d dBm; T_IFS charged at the RX current (assumption: "
+               "no turnaround current in the datasheet); ramp-up %s\n",
             prefix, pqpan_current_table_name(env->table), env->eopts.tx_dbm,
             env->ramp_normal ? "normal" : "fast");
     model_print_derived(f, env, radio, prefix);

@@ -228,11 +228,14 @@ void model_print_table(FILE *f, const struct pqpan_run_exchange_row *rows, int n
 void model_print_assumptions(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
                              const char *prefix);
 /* The same as JSON members (no braces), each line starting with indent; the derived figures
- * as "derived_figures": [{"field", "value", "derived"}, ...]. */
+ * as "derived_figures": [{"field", "value", "derived"}, ...], those from another chip as
+ * "other_chip_figures": [{"field", "value", "other_chip"}, ...]. */
 void model_print_assumptions_json(FILE *f, const struct model_env *env,
                                   enum pqpan_radio_mode radio, const char *indent);
 /* The derived figures a run on radio mode `radio` uses, one line each with how it is
- * computed (nothing when none); JSON: the "derived_figures" member and its comma. */
+ * computed, then those that stand on another chip's figures, one line each naming the chip
+ * (nothing when none); JSON: the "derived_figures" and "other_chip_figures" members
+ * ([{"field", "value", "derived" | "other_chip"}, ...]) and their commas. */
 void model_print_derived(FILE *f, const struct model_env *env, enum pqpan_radio_mode radio,
                          const char *prefix);
 void model_print_derived_json(FILE *f, const struct model_env *env,

@@ -64,7 +64,8 @@ const struct cli_opt *estimate_opt_find(const struct estimate_opts *o, const cha
     static const struct cli_opt_table *const ble[] = {
         &estimate_protocol_table, &link_opts_table, &link_pqke_table, &link_setup_table};
     static const struct cli_opt_table *const lowpan[] = {
-        &lowpan_opts_table, &lowpan_exchange_table, &lowpan_busy_table, &link_pqke_table};
+        &lowpan_opts_table, &lowpan_exchange_table, &lowpan_busy_table, &link_pqke_table,
+        &lowpan_chain_table};
     static const struct cli_opt_table *const energy[] = {
         &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
         &cli_format_table};
@@ -118,6 +119,7 @@ void cli_estimate_help(FILE *out)
             "backoff, aTurnaroundTime).\n");
     lowpan_opts_help(out);
     cli_opt_rows_help(out, &lowpan_busy_table);
+    cli_opt_rows_help(out, &lowpan_chain_table);
     fprintf(out, "\nenergy options:\n");
     model_opts_help(out);
     fprintf(out,
@@ -132,7 +134,10 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
     int i;
     estimate_opts_init(o, lowpan);
     for (i = 1; i < argc; i++) {
-        int rc = estimate_opts_parse(o, CMD, argc, argv, &i);
+        int rc = lowpan ? cli_opt_take(&lowpan_chain_table, &o->w, CMD, argc, argv, &i) : 0;
+        if (rc == 0) {
+            rc = estimate_opts_parse(o, CMD, argc, argv, &i);
+        }
         if (rc < 0) {
             return EXIT_USAGE;
         }
@@ -353,7 +358,14 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
     struct pqpan_802154_estimate e;
     struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct cli_msg msg;
-    int rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
+    int rc;
+    if (o->w.hops > 1 && o->m.format == FORMAT_JSON) {
+        return cli_usage_error(CMD, "--hops > 1 prints a table or --format csv (no json yet)");
+    }
+    if (o->w.hops > 1) {
+        return lowpan_chain_estimate(env, &o->w, o->m.format);
+    }
+    rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
     if (rc != EXIT_OK) {
         return rc;
     }

@@ -197,8 +197,8 @@ static void print_table(const struct idle_opts *o, const struct model_env *env,
            pqpan_ble_phy_name(o->cfg.phy), (double)o->cfg.ci_ns * 1e-6, o->cfg.latency,
            role_name(o->role), r->events);
     model_print_profile_line(stdout, env, "  ");
-    printf("  currents: %s table, TX %d dBm; T_IFS and receive windows at the RX current; "
-           "ramp-up %s\n",
+    printf("  currents: %s table, TX %d dBm; T_IFS and receive windows at the RX current (T_IFS: "
+           "assumption, no turnaround current in the datasheet); ramp-up %s\n",
            pqpan_current_table_name(env->table), env->eopts.tx_dbm,
            env->ramp_normal ? "normal" : "fast");
     model_print_derived(stdout, env, model_radio_of(o->cfg.phy), "  ");

@@ -9,6 +9,7 @@
 #include "link_opts.h"
 #include "lowpan_model.h"
 #include "pqpan/kem.h"
+#include "pqpan/multihop154.h"
 #include "pqpan/pcap.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sim.h"
@@ -24,6 +25,7 @@ void lowpan_opts_init(struct lowpan_opts *o)
     cli_opt_table_defaults(&lowpan_opts_table, o);
     cli_opt_table_defaults(&lowpan_exchange_table, o);
     cli_opt_table_defaults(&lowpan_busy_table, o);
+    cli_opt_table_defaults(&lowpan_chain_table, o);
 }
 
 /* --mac-security values: IEEE 802.15.4-2015 Table 9-6 without level 4 (ENC, reserved in
@@ -53,6 +55,7 @@ static const char *const csma_words[] = {"ieee", "contiki", NULL};
 static const char *const addr_words[] = {"extended", "short", NULL};
 static const char *const state_words[] = {"sleep", "listen", NULL};
 static const char *const link_words[] = {"802154", NULL};
+static const char *const forwarding_words[] = {"reassemble", "fragment", NULL};
 
 /* --mac-security: the level of the word. */
 static int set_sec(void *field, const char *v)
@@ -95,6 +98,20 @@ static const struct cli_opt lowpan_rows[] = {
              "(Thread), 2 and 3 with a 4- or 8-octet key source: header 5, 6, 10 or 14 octets"},
 };
 
+static const struct cli_opt chain_rows[] = {
+    {.name = "--hops", .kind = CLI_OPT_UINT, .meta = "H", .min = 1, .max = PQPAN_802154_HOPS_MAX,
+     .def = PQPAN_DEFAULT_HOPS, .store = CLI_STORE_INT, .offset = LOWPAN(hops),
+     .help = "802.15.4 hops between the initiator and the responder (a chain of H + 1 nodes, "
+             "RPL route-over, forwarders always-on routers, no other traffic; needs --idle "
+             "listen and --backoff listen): energy per node and latency "
+             "(docs/MODEL.md \"Multi-hop 6LoWPAN\")"},
+    {.name = "--forwarding", .kind = CLI_OPT_WORD, .words = forwarding_words,
+     .def = PQPAN_DEFAULT_FORWARDING, .store = CLI_STORE_INT, .offset = LOWPAN(forwarding),
+     .help = "with --hops > 1: each forwarder reassembles every IPv6 packet and fragments it "
+             "again (RFC 4944), or forwards each fragment as it arrives (RFC 8930); a node "
+             "sends its next unit once the one before is 3 hops on"},
+};
+
 static void lowpan_init(void *o)
 {
     lowpan_opts_init(o);
@@ -121,6 +138,9 @@ static const struct cli_opt exchange_rows[] = {
              "for the other side): listen = RX current (a non-duty-cycled node), sleep = sleep "
              "current (ideal wake-up)"},
 };
+
+const struct cli_opt_table lowpan_chain_table =
+    CLI_OPT_TABLE("802154-chain", NULL, chain_rows, struct lowpan_opts, lowpan_init);
 
 const struct cli_opt_table lowpan_exchange_table =
     CLI_OPT_TABLE("802154-exchange", NULL, exchange_rows, struct lowpan_opts, lowpan_init);

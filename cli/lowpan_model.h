@@ -22,6 +22,8 @@ struct lowpan_opts {
     int sec_level;    /* --mac-security: enum pqpan_802154_sec_level (0 none) */
     int key_id_mode;  /* --key-id-mode 0..3 (default 1, Thread's) */
     int ipv6_frag;    /* --ipv6-frag: a message over one datagram in IPv6 fragments */
+    int hops;         /* --hops: 802.15.4 hops between the two nodes (1: one link) */
+    int forwarding;   /* --forwarding: enum pqpan_802154_forwarding */
     struct link_pqke pqke; /* --auth, --sig, --hybrid (link_opts.h; parsed by the commands
                               that price or run the exchange: estimate, simulate, compare) */
 };
@@ -36,6 +38,8 @@ extern const struct cli_opt_table lowpan_opts_table;
 /* --kem and --idle: what the key exchange adds to the link (idle --link 802154 has none). */
 extern const struct cli_opt_table lowpan_exchange_table;
 extern const struct cli_opt_table lowpan_busy_table;
+/* --hops and --forwarding (estimate and simulate). */
+extern const struct cli_opt_table lowpan_chain_table;
 
 void lowpan_opts_init(struct lowpan_opts *o);
 
@@ -93,7 +97,7 @@ void lowpan_print_security_wake(FILE *f, const struct model_env *env, const stru
 void lowpan_print_security_wake_json(FILE *f, const struct model_env *env,
                                      const struct lowpan_opts *o, int wakes, const char *indent);
 /* The derived figures an 802.15.4 run uses (the crystal start's only with wake-ups): table
- * lines / the JSON "derived_figures" member and its comma. */
+ * lines / the JSON "derived_figures" and "other_chip_figures" members and their commas. */
 void lowpan_print_derived(FILE *f, const struct model_env *env, int wakes, const char *prefix);
 void lowpan_print_derived_json(FILE *f, const struct model_env *env, int wakes,
                                const char *indent);
@@ -205,5 +209,12 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
 /* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
 void simulate_802154_help(FILE *out);
 int simulate_802154_run(int argc, char **argv);
+
+/* --hops > 1: the PQKE across a chain (lowpan_chain.c, include/pqpan/multihop154.h).
+ * estimate prints energy per node and latency; simulate runs the chain simulator (runs
+ * seeds from seed). A cli.h exit code. */
+int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts *o, int format);
+int lowpan_chain_simulate(const struct model_env *env, const struct lowpan_opts *o, unsigned runs,
+                          uint64_t seed);
 
 #endif

@@ -21,8 +21,9 @@ static const struct cli_opt_group estimate_groups[] = {
     ALL(estimate_protocol_table, "ble"), ALL(link_opts_table, "ble"),
     ALL(link_pqke_table, NULL),          ALL(link_setup_table, "ble"),
     ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
-    ALL(lowpan_busy_table, "802154"),    ENERGY,
-    CYCLES,                              ALL(cli_format_table, NULL),
+    ALL(lowpan_busy_table, "802154"),    ALL(lowpan_chain_table, "802154"),
+    ENERGY,                              CYCLES,
+    ALL(cli_format_table, NULL),
 };
 
 static const struct cli_opt_group simulate_groups[] = {
@@ -30,7 +31,8 @@ static const struct cli_opt_group simulate_groups[] = {
     ALL(link_pqke_table, NULL),
     ALL(link_setup_table, "ble"),         ALL(simulate_opts_table, "ble"),
     ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
-    ALL(simulate_802154_table, "802154"), ENERGY,
+    ALL(lowpan_chain_table, "802154"),    ALL(simulate_802154_table, "802154"),
+    ENERGY,
     CYCLES,                               ALL(cli_format_table, NULL),
 };
 

@@ -322,6 +322,9 @@ static void show_leaf(const struct pqpan_io_figure *l, void *vctx)
     }
     if (ctx->fmt == FORMAT_TABLE) {
         printf("%-34s  %10s  ", l->path, l->given || l->text ? num : "n/a");
+        if (l->other_chip != NULL) {
+            printf("another chip's figure, the %s; ", l->other_chip);
+        }
         if (l->derived != NULL) {
             printf("derived: %s; from: ", l->derived);
         }
@@ -331,6 +334,8 @@ static void show_leaf(const struct pqpan_io_figure *l, void *vctx)
         print_csv_text(l->source);
         putchar(',');
         print_csv_text(l->derived != NULL ? l->derived : "");
+        putchar(',');
+        print_csv_text(l->other_chip != NULL ? l->other_chip : "");
         putchar('\n');
     } else {
         cJSON *o = cJSON_CreateObject();
@@ -345,6 +350,9 @@ static void show_leaf(const struct pqpan_io_figure *l, void *vctx)
         cJSON_AddStringToObject(o, "source", l->source);
         if (l->derived != NULL) {
             cJSON_AddStringToObject(o, "derived", l->derived);
+        }
+        if (l->other_chip != NULL) {
+            cJSON_AddStringToObject(o, "other_chip", l->other_chip);
         }
         cJSON_AddItemToArray(ctx->arr, o);
     }
@@ -364,7 +372,7 @@ static int show_profile(const char *name, enum cli_format fmt)
     if (fmt == FORMAT_TABLE) {
         printf("%s: %s\n\n%-34s  %10s  %s\n", p.name, p.description, "field", "value", "source");
     } else if (fmt == FORMAT_CSV) {
-        printf("field,value,source,derived\n");
+        printf("field,value,source,derived,other_chip\n");
     }
     rc = data_exit_code(pqpan_io_profile_walk(t.text, t.len, show_leaf, &ctx));
     pqpan_io_text_free(&t);

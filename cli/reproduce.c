@@ -40,8 +40,8 @@ static const char *const reading_about[N_READINGS] = {
     "  figures point: radio-only currents, one T_IFS per PDU sent; and LE SC as the\n"
     "  fastest pairing there is: Emill's P-256, a reused key pair, the LL encryption start\n"
     "  left out of the ratio, gamma_comp 1.00 for P-256 (docs/MODEL.md \"Reproducing the study\")",
-    "the defaults with LE SC as a stack ships it: Zephyr >= 3.7's P-256 (p256-m), its key\n"
-    "  pair reused (docs/MODEL.md \"LE SC as stacks run it\")",
+    ("the defaults with LE SC as a stack ships it: Zephyr >= 3.7's P-256 (p256-m), its key\n"
+     "  pair reused (docs/MODEL.md \"LE SC as stacks run it\")"),
 };
 
 /* Each reading's LE SC choices, each with where it comes from (printed with the reading). */

@@ -111,6 +111,7 @@ void simulate_802154_help(FILE *out)
             "not apply; --auth, --sig, --hybrid and the energy options do (--busy does not: the\n"
             "channel is contended instead).\n");
     lowpan_opts_help(out);
+    cli_opt_rows_help(out, &lowpan_chain_table);
     cli_opt_rows_help(out, &simulate_802154_table);
     fprintf(out,
             "\nOutput (--link 802154): table (default: the assumptions of `estimate --link\n"
@@ -146,6 +147,9 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
         }
         if (rc == 0) {
             rc = cli_opt_take(&lowpan_exchange_table, &o->l, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = cli_opt_take(&lowpan_chain_table, &o->l, CMD, argc, argv, &i);
         }
         if (rc < 0) {
             return EXIT_USAGE;
@@ -305,6 +309,13 @@ static int run(struct lowpan_sim_opts *o, const struct model_env *env)
     struct cli_outfile pcap;
     struct cli_msg msg;
     int rc;
+    if (o->l.hops > 1 && (o->pcap != NULL || o->s.nodes != 2u || o->m.format != FORMAT_TABLE)) {
+        return cli_usage_error(CMD, "--hops > 1 runs the chain simulator: no --pcap, --nodes, "
+                                    "--format csv|json yet");
+    }
+    if (o->l.hops > 1) {
+        return lowpan_chain_simulate(env, &o->l, o->s.runs, o->s.seed);
+    }
     if (o->pcap != NULL) {
         rc = cli_outfile_open(&pcap, CMD, o->pcap);
         if (rc != EXIT_OK) {

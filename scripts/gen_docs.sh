@@ -144,6 +144,30 @@ region_supply_voltage() {
     done
 }
 
+# An idle nRF52840 connection event (1 s interval, LE 1M, 0 dBm, 3 V, system table) per role:
+# its charge, the part of it whose figures stand on another chip (CPU pre/post-processing,
+# crystal start, radio ramp-up: the profile's other_chip members) and the T_IFS turnaround
+# charged at the RX current (an assumption).
+region_nrf52840_event_sources() {
+    echo "| role | charge per event | of it: figures from another chip (pre, crystal, ramp-up, post) | of it: T_IFS at the RX current (assumption) |"
+    echo "|---|---|---|---|"
+    for role in peripheral central; do
+        run idle --profile nrf52840 --role "$role" --format json || return 1
+        awk -v role="$role" '
+        function num(rec, k) {
+            if (!match(rec, "\"" k "\": [^,}]*")) return ""
+            return substr(rec, RSTART + length(k) + 4, RLENGTH - length(k) - 4)
+        }
+        /"charge_per_event_uc"/ { total = num($0, "charge_per_event_uc") }
+        /"phase": "(event_pre|hfxo_start|ramp_tx|ramp_rx|event_post)"/ { other += num($0, "charge_uc") }
+        /"phase": "ifs"/ { ifs = num($0, "charge_uc") }
+        END {
+            printf "| %s | %.3f µC | %.3f µC (%.0f %%) | %.3f µC (%.0f %%) |\n", role, total,
+                other, 100 * other / total, ifs, 100 * ifs / total
+        }' "$tmp/out"
+    done
+}
+
 # The study reading's headline over the corners of the study's gamma ranges.
 region_reproduce_gamma_box() {
     echo "| γ_comm | γ_comp (KeyGen, Encaps, Decaps) | comm share without DLE | DLE saving | PQKE / LE SC | comm share DLE, 1024 |"
@@ -271,6 +295,26 @@ region_lowpan_sizes() {
         printf "payload; `pqpan estimate --link 802154`) → %d, %d and %d frames; %d, %d and %d with\n", fi[1], fr[1], ff[1], fi[2], fr[2], ff[2]
         printf "`--mac-security enc-mic32`.\n"
     }' "$tmp/plain" "$tmp/out"
+}
+
+# Energy per node and latency of the PQKE against hops, per level, both forwardings
+# (`pqpan estimate --link 802154 --hops H`, table output: latency and the node rows).
+region_multihop_table() {
+    printf '| level | hops | forwarding | latency (ms) | initiator (uJ) | each forwarder (uJ) | responder (uJ) |\n'
+    printf '|---|---|---|---|---|---|---|\n'
+    for kem in ML-KEM-512 ML-KEM-768 ML-KEM-1024; do
+        for fwd in reassemble fragment; do
+            for h in 2 3 4 6 8; do
+                run estimate --link 802154 --kem "$kem" --hops "$h" --forwarding "$fwd" || return 1
+                awk -v kem="$kem" -v h="$h" -v fwd="$fwd" '
+                /^  latency / { lat = $2 }
+                $2 == "initiator" { ei = $3 }
+                $2 == "forwarder" { ef = $3 }
+                $2 == "responder" { er = $3 }
+                END { printf "| %s | %d | %s | %s | %s | %s | %s |\n", kem, h, fwd, lat, ei, ef, er }' "$tmp/out"
+            done
+        done
+    done
 }
 
 # The option lists of the commands, from the CLI's option tables (cli/opts.h): what the

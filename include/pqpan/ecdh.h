@@ -1,8 +1,10 @@
 /* ECDH on P-256 (NIST SP 800-186 §3.2.1.3; the ECC CDH primitive of NIST SP 800-56A
  * Rev. 3 §5.7.1.2): key generation, shared secret with full public-key validation, and
- * the SEC 1 v2 point encodings. Constant time in the private key (complete addition
- * formulas, fixed-window scalar multiplication with masked table reads; see
- * docs/ECDH.md), 32-bit limbs so the same code runs on a Cortex-M4.
+ * the SEC 1 v2 point encodings. Constant time in the private key (fixed-window scalar
+ * multiplication with masked table reads; see docs/ECDH.md). Two builds give the same
+ * bytes (CMake PQPAN_P256_IMPL): speed (the host's default: 64-bit limbs, Jacobian
+ * formulas, a fixed-base table for key generation) and small (the Cortex-M4's default:
+ * complete formulas, 32-bit limbs, no table).
  *
  * Byte order: private keys, coordinates and the shared secret are big-endian octet
  * strings (SEC 1 §2.3.5 / §2.3.7), as in RFC 5903 and NIST's vectors. Bluetooth SMP sends

@@ -134,6 +134,8 @@ struct pqpan_io_figure {
     const char *text;    /* a string value (ieee802154.idle, .backoff: "rx", "sleep"), else NULL */
     const char *source;  /* "" when the figure has none */
     const char *derived; /* how a derived figure is computed, else NULL */
+    const char *other_chip; /* the chip a figure stands on when none of this device's was
+                             * found ("other_chip" member), else NULL */
 };
 
 typedef void (*pqpan_io_figure_fn)(const struct pqpan_io_figure *f, void *ctx);
@@ -143,15 +145,19 @@ typedef void (*pqpan_io_figure_fn)(const struct pqpan_io_figure *f, void *ctx);
 PQPAN_MUST_CHECK int pqpan_io_profile_walk(const char *text, size_t len, pqpan_io_figure_fn fn,
                                            void *ctx);
 
-/* The derived figures of a profile: path, value and how each is computed (truncated to
- * PQPAN_IO_DERIVED_TEXT - 1 characters). */
+/* The derived figures of a profile, and those that stand on another chip's figures: path,
+ * value, how a derived one is computed ("" if read from a source) and the chip it comes
+ * from ("" if this device's) (truncated to PQPAN_IO_DERIVED_TEXT - 1 and
+ * PQPAN_IO_OTHER_CHIP_TEXT - 1 characters). */
 #define PQPAN_IO_DERIVED_MAX 32
 #define PQPAN_IO_DERIVED_TEXT 512
+#define PQPAN_IO_OTHER_CHIP_TEXT 256
 
 struct pqpan_io_derived {
     char path[PQPAN_IO_PROFILE_PATH_MAX];
     double value;
     char how[PQPAN_IO_DERIVED_TEXT];
+    char other_chip[PQPAN_IO_OTHER_CHIP_TEXT];
 };
 
 struct pqpan_io_derived_list {

@@ -13,6 +13,7 @@
 #include "pqpan/energy.h"
 #include "pqpan/error.h"
 #include "pqpan/ieee802154.h"
+#include "pqpan/multihop154.h"
 #include "pqpan/sim154.h"
 #include "pqpan/kem.h"
 #include "pqpan/kmac.h"

@@ -895,6 +895,8 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_MAC_SECURITY,
     PQPAN_DEFAULT_KEY_ID_MODE,
     PQPAN_DEFAULT_BUSY,
+    PQPAN_DEFAULT_HOPS,
+    PQPAN_DEFAULT_FORWARDING,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -1313,6 +1315,61 @@ void pqpan_802154_est_config_default(struct pqpan_802154_est_config *c);
  int pqpan_802154_estimate_pqke(struct pqpan_802154_estimate *out,
                                                 const struct pqpan_802154_est_config *c,
                                                 const uint64_t cycles[PQPAN_OP_COUNT]);
+enum pqpan_802154_forwarding {
+    PQPAN_802154_FWD_REASSEMBLE = 0,
+    PQPAN_802154_FWD_FRAGMENT
+};
+const char *pqpan_802154_forwarding_name(unsigned forwarding);
+struct pqpan_802154_chain_config {
+    struct pqpan_802154_est_config exch;
+    uint8_t hops;
+    uint8_t forwarding;
+};
+struct pqpan_802154_chain_frame {
+    uint64_t airtime_ns;
+    uint64_t ifs_ns;
+    uint16_t psdu_octets;
+    uint16_t unit;
+};
+struct pqpan_802154_chain_msg {
+    struct pqpan_802154_chain_frame frame[512u];
+    uint32_t frames;
+    uint32_t units;
+    uint32_t packets;
+    uint64_t turnaround_ns;
+    uint64_t ack_airtime_ns;
+};
+ int pqpan_802154_chain_plan_msg(struct pqpan_802154_chain_msg *m,
+                                                 const struct pqpan_802154_chain_config *c,
+                                                 unsigned msg);
+ int pqpan_802154_chain_config_check(const struct pqpan_802154_chain_config *c);
+struct pqpan_802154_chain_estimate {
+    struct pqpan_ledger ledger[(16u + 1u)];
+    struct pqpan_ledger bits[(16u + 1u)];
+    uint32_t frames[4u];
+    uint32_t datagrams[4u];
+    uint64_t transfer_ns[4u];
+    double backoff_ns;
+    double ccas;
+    double p_success;
+    uint64_t latency_ns;
+};
+ int pqpan_802154_chain_estimate(struct pqpan_802154_chain_estimate *out,
+                                                 const struct pqpan_802154_chain_config *c,
+                                                 const uint64_t cycles[PQPAN_OP_COUNT]);
+struct pqpan_802154_chain_sim_result {
+    struct pqpan_ledger ledger[(16u + 1u)];
+    uint64_t latency_ns;
+    uint64_t transfer_ns[4u];
+    uint32_t frames;
+    uint32_t ccas;
+    uint32_t cca_busy;
+    uint32_t collisions;
+};
+ int pqpan_802154_chain_simulate(struct pqpan_802154_chain_sim_result *out,
+                                                 const struct pqpan_802154_chain_config *c,
+                                                 const uint64_t cycles[PQPAN_OP_COUNT],
+                                                 uint64_t seed);
  int pqpan_mlkem512_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t d[32],
                                                    const uint8_t z[32]);
  int pqpan_mlkem512_keypair(uint8_t *ek, uint8_t *dk, pqpan_rng_fn rng,
@@ -2368,6 +2425,7 @@ struct pqpan_io_figure {
     const char *text;
     const char *source;
     const char *derived;
+    const char *other_chip;
 };
 typedef void (*pqpan_io_figure_fn)(const struct pqpan_io_figure *f, void *ctx);
  int pqpan_io_profile_walk(const char *text, size_t len, pqpan_io_figure_fn fn,
@@ -2376,6 +2434,7 @@ struct pqpan_io_derived {
     char path[96];
     double value;
     char how[512];
+    char other_chip[256];
 };
 struct pqpan_io_derived_list {
     size_t count;
@@ -2496,12 +2555,15 @@ MACROS = {
     'PQPAN_802154_AUX_MAX': 14,
     'PQPAN_802154_CCA_NS': 128000,
     'PQPAN_802154_CCA_SYMBOLS': 8,
+    'PQPAN_802154_CHAIN_FRAMES_MAX': 512,
+    'PQPAN_802154_CHAIN_NODES': 17,
     'PQPAN_802154_CMD_DATA_REQUEST': 4,
     'PQPAN_802154_CMD_ID_OCTETS': 1,
     'PQPAN_802154_FCS_OCTETS': 2,
     'PQPAN_802154_FRAME_ACK': 2,
     'PQPAN_802154_FRAME_CMD': 3,
     'PQPAN_802154_FRAME_DATA': 1,
+    'PQPAN_802154_HOPS_MAX': 16,
     'PQPAN_802154_INITIATOR': 0,
     'PQPAN_802154_KEY_ID_MODE_MAX': 3,
     'PQPAN_802154_KEY_INDEX_DEFAULT': 1,
@@ -2599,6 +2661,7 @@ MACROS = {
     'PQPAN_IO_ERR_MAX': 512,
     'PQPAN_IO_GAMMA_MAX': 100.0,
     'PQPAN_IO_GAMMA_MIN': 0.01,
+    'PQPAN_IO_OTHER_CHIP_TEXT': 256,
     'PQPAN_IO_PROFILE_PATH_MAX': 96,
     'PQPAN_IO_SOURCE_MAX': 512,
     'PQPAN_IPV6_FRAG_HDR_OCTETS': 8,

@@ -58,7 +58,8 @@ class Profile:
         return cstr(self.struct.name)
 
     def figures(self):
-        """Every figure of the file: [{"field", "value", "source"[, "derived"]}], in file
+        """Every figure of the file: [{"field", "value", "source"[, "derived"][,
+        "other_chip"]}], in file
         order, with the dotted paths of `pqpan profiles show` (pqpan_io_profile_walk)."""
         out = []
 
@@ -68,6 +69,8 @@ class Profile:
             entry = {"field": cstr(f.path), "value": value, "source": cstr(f.source)}
             if f.derived != ffi.NULL:
                 entry["derived"] = cstr(f.derived)
+            if f.other_chip != ffi.NULL:
+                entry["other_chip"] = cstr(f.other_chip)
             out.append(entry)
 
         rc = iolib.pqpan_io_profile_walk(self.text, len(self.text), visit, ffi.NULL)

@@ -120,6 +120,10 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                         "shortest header that names a key (IEEE 802.15.4-2020 "
                                         "§9.4.4)"),
     [PQPAN_DEFAULT_BUSY] = VALUE("--busy", "0", "an idle channel"),
+    [PQPAN_DEFAULT_HOPS] = VALUE("--hops", "1", "one link, the study's set-up"),
+    [PQPAN_DEFAULT_FORWARDING] = VALUE("--forwarding", "reassemble",
+                                       "what RFC 4944 route-over stacks do (Contiki-NG, "
+                                       "Zephyr); fragment forwarding (RFC 8930) is an option"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

@@ -171,6 +171,76 @@ static void test_derived_figures_collected(void **state)
     free(d);
 }
 
+/* Which nRF52840 connection-event phase figure stands on another chip's: each of these is
+ * read back with the chip it comes from, and no other figure of the profile names one
+ * (issue 32 item 5). The phase times are pinned to their sources: pre 58 us = S132 SDS
+ * RadioPrepare 40 + RadioStart 18 us, post 120 us = PostProcessing 90 + RadioProcessing
+ * 30 us, crystal lead 1400 us = NCS MPSL_HFCLK_LATENCY default outside the nRF54L, fixed RX
+ * margin 32 us = S140 SDS 16 + 16 us. */
+static void test_nrf52840_other_chip_figures(void **state)
+{
+    static const struct {
+        const char *path, *chip;
+    } want[] = {
+        {"hfxo_start_ua", "nRF54L"},
+        {"ble_event.pre_us", "nRF52832"},
+        {"ble_event.post_us", "nRF52832"},
+        {"ble_event.ramp_ua.system", "nRF5340"},
+        {"ble_event.ramp_ua.radio_only", "nRF5340"},
+    };
+    struct pqpan_io_derived_list *d = malloc(sizeof *d);
+    struct pqpan_io_text t;
+    struct pqpan_profile p;
+    char err[PQPAN_IO_ERR_MAX];
+    size_t i, k, named = 0;
+    (void)state;
+    assert_non_null(d);
+    assert_int_equal(pqpan_io_profile_text(&t, "nrf52840", err, sizeof err), PQPAN_OK);
+    assert_int_equal(pqpan_io_profile_derived(d, t.text, t.len, t.origin, err, sizeof err),
+                     PQPAN_OK);
+    pqpan_io_text_free(&t);
+    for (i = 0; i < d->count; i++) {
+        const char *chip = NULL;
+        for (k = 0; k < sizeof want / sizeof want[0]; k++) {
+            if (strcmp(d->item[i].path, want[k].path) == 0) {
+                chip = want[k].chip;
+            }
+        }
+        if (chip == NULL) {
+            assert_string_equal(d->item[i].other_chip, "");
+            continue;
+        }
+        named++;
+        assert_non_null(strstr(d->item[i].other_chip, chip));
+        assert_non_null(strstr(d->item[i].other_chip, "no nRF52840 figure found"));
+    }
+    assert_int_equal(named, sizeof want / sizeof want[0]);
+    free(d);
+    assert_int_equal(pqpan_io_profile_load(&p, NULL, "nrf52840", err, sizeof err), PQPAN_OK);
+    assert_int_equal(p.ble_event.pre_ns, (40u + 18u) * 1000u);
+    assert_int_equal(p.ble_event.post_ns, (90u + 30u) * 1000u);
+    assert_int_equal(p.hfxo_start_ns, 1400u * 1000u);
+    assert_int_equal(p.ble_event.rx_margin_ns, (16u + 16u) * 1000u);
+}
+
+/* "other_chip" is a figure member: non-empty text, or the profile is refused. */
+static void test_other_chip_member_checked(void **state)
+{
+    static const char good[] = "{\"x\": {\"value\": 1, \"source\": \"s\", "
+                               "\"other_chip\": \"chip Y: no X figure found\"}}";
+    struct pqpan_io_derived_list *d = malloc(sizeof *d);
+    char err[PQPAN_IO_ERR_MAX];
+    (void)state;
+    assert_non_null(d);
+    assert_int_equal(pqpan_io_profile_derived(d, good, sizeof good - 1, "g.json", err, sizeof err),
+                     PQPAN_OK);
+    assert_int_equal(d->count, 1);
+    assert_string_equal(d->item[0].path, "x");
+    assert_string_equal(d->item[0].how, "");
+    assert_string_equal(d->item[0].other_chip, "chip Y: no X figure found");
+    free(d);
+}
+
 /* The nRF52840's 802.15.4 section: PS v1.7 §5.2 IRADIO_TX5 6.40 mA, IRADIO_RX2 6.53 mA,
  * tTXEN,FAST / tTXEN in 802.15.4 mode 40 / 130 µs, the radio listening when idle and in
  * backoff; each with its source. */
@@ -343,6 +413,7 @@ static void test_malformed_profiles(void **state)
         {"bad_ble_event_zero.json", "ble_event.ramp_ua.system"},
         {"bad_ble_event_null.json", "ble_event.post_ua"},
         {"bad_derived_empty.json", "sleep_ua"},
+        {"bad_other_chip_empty.json", "sleep_ua"},
         {"bad_figure_member.json", "cpu_ua"},
         /* plausibility limits, not only range: 1e-300 V, 5 kA, 2 A, 5000 ppm */
         {"bad_tiny_supply.json", "supply_v"},
@@ -571,6 +642,8 @@ int main(void)
         cmocka_unit_test(test_ble_device_from_profile),
         cmocka_unit_test(test_builtin_profiles_price_every_phy),
         cmocka_unit_test(test_derived_figures_collected),
+        cmocka_unit_test(test_nrf52840_other_chip_figures),
+        cmocka_unit_test(test_other_chip_member_checked),
         cmocka_unit_test(test_nrf52840_802154_section),
         cmocka_unit_test(test_802154_section_reads_back),
         cmocka_unit_test(test_user_profile_file),

@@ -392,6 +392,15 @@ static void test_descriptors(void **state)
     assert_null(pqpan_sig_at(PQPAN_SIG_COUNT));
 }
 
+/* The build under test is the one CMake says (test_mldsa: PQPAN_MLDSA_IMPL; the second
+ * program, test_mldsa_small or test_mldsa_speed: the other one), so that the ACVP cases
+ * above do run on both builds. */
+static void test_build(void **state)
+{
+    (void)state;
+    assert_string_equal(pqpan_mldsa_build_name(), PQPAN_MLDSA_EXPECT_IMPL);
+}
+
 static int64_t mod_q(int64_t a)
 {
     return ((a % Q) + Q) % Q;
@@ -621,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_randomized_api),
         cmocka_unit_test(test_input_checks),
         cmocka_unit_test(test_descriptors),
+        cmocka_unit_test(test_build),
         cmocka_unit_test(test_ntt_multiplication),
         cmocka_unit_test(test_matrix_row_parts),
         cmocka_unit_test(test_rounding_exhaustive),

@@ -39,7 +39,23 @@ const GRID = [
   { link: '802154', kem: 'ML-KEM-768', currents: 'system', 'tx-dbm': '0' },
   { kem: 'ML-KEM-1024', csma: 'contiki', addr: 'short', busy: '0.3' },
   { link: 'ble', kem: 'ML-KEM-512', phy: '2M', 'll-octets': '251', 'tx-dbm': '0' },
+  { protocol: 'pqpan', auth: 'sig-mutual', sig: 'ML-DSA-87', 'keygen-side': 'central' },
+  { hybrid: 'p256', 'p256-impl': 'p256-m', auth: 'kem-auth' },
+  { kem: 'LESC-P256', 'p256-impl': 'tinycrypt', 'lesc-keypair': 'fresh' },
+  { link: '802154', kem: 'ML-KEM-768', auth: 'sig', sig: 'ML-DSA-65', idle: 'sleep', hybrid: 'none' },
+  { hybrid: 'p256', 'p256-impl': 'cc310', auth: 'kem-auth-mutual', idle: 'listen' },
+  { link: 'ble', kem: 'ML-KEM-512', 'keygen-side': 'peripheral', auth: 'none', hybrid: 'none' },
 ];
+
+// The options each added control must put on the command line (issue 28 item 3): the
+// command the page shows for that grid entry holds them.
+const WANT_ARGS = {
+  16: ['--auth sig-mutual', '--sig ML-DSA-87', '--keygen-side central'],
+  17: ['--hybrid p256', '--p256-impl p256-m', '--auth kem-auth'],
+  18: ['--kem LESC-P256', '--p256-impl tinycrypt', '--lesc-keypair fresh'],
+  19: ['--link 802154', '--auth sig', '--sig ML-DSA-65', '--idle sleep'],
+  20: ['--hybrid p256', '--p256-impl cc310', '--auth kem-auth-mutual', '--idle listen'],
+};
 
 function log(msg) { process.stdout.write(msg + '\n'); }
 
@@ -98,7 +114,12 @@ function checkTimeline(check, name, args, summary) {
     assert.ok(summary, 'no timeline drawn');
     assert.strictEqual(summary.status, sim.result, 'result');
     assert.strictEqual(Number(summary.connEvents), sim.conn_events, 'connection events');
-    assert.strictEqual(summary.latencyMs, sim.latency_ms.toFixed(3), 'latency');
+    // The page prints the latency to 3 decimals from the nanoseconds, simulate's JSON to 4:
+    // a tie like 953.3065 may round either way from the two doubles, so the page's figure
+    // must be a rounding of simulate's to within half its last digit.
+    assert.ok(/^\d+\.\d{3}$/.test(summary.latencyMs) &&
+      Math.abs(Number(summary.latencyMs) - sim.latency_ms) <= 0.0005 + 1e-9,
+    'latency ' + summary.latencyMs + ' vs ' + sim.latency_ms);
     assert.strictEqual(Number(summary.packetsCentral), sim.central.packets_tx, 'central packets');
     assert.strictEqual(Number(summary.packetsPeripheral), sim.peripheral.packets_tx, 'peripheral packets');
   });
@@ -187,6 +208,9 @@ async function main() {
       const cli = cliEstimate(args);
       const figures = await readFigures(page);
       check('grid ' + k + ' (' + command + '): CLI exit 0', () => assert.strictEqual(cli.rc, 0, cli.err));
+      for (const want of WANT_ARGS[k] || []) {
+        check('grid ' + k + ': the command has ' + want, () => assert.ok((command + ' ').includes(' ' + want + ' '), command));
+      }
       if (cli.rc !== 0) continue;
       const json = JSON.parse(cli.out);
       check('grid ' + k + ': figures rendered', () => assert.ok(figures.length >= 3 * 9, 'only ' + figures.length));
@@ -296,6 +320,16 @@ async function main() {
       curves: document.querySelectorAll('#curve path[data-kem]').length,
       marks: document.querySelectorAll('#curve circle.current').length,
     }));
+    // Units: the curve's axis in µJ as the table; the timeline's time axis labelled.
+    const axes = await page.evaluate(() => ({
+      curve: Array.from(document.querySelectorAll('#curve text.lbl')).map((t) => t.textContent),
+      timeline: (document.querySelector('#timeline-axis') || {}).textContent,
+    }));
+    check('curve axis in µJ, as the table', () => {
+      const values = axes.curve.filter((t) => /J$/.test(t));
+      assert.ok(values.length >= 2 && values.every((t) => / µJ$/.test(t)), values.join(', '));
+    });
+    check('timeline time axis labelled', () => assert.strictEqual(axes.timeline, 'simulated time (ms)'));
     check('charts drawn', () => {
       assert.strictEqual(charts.bars, 8);
       assert.ok(charts.packets > 10, charts.packets + ' packets');

@@ -77,17 +77,31 @@
     return a;
   }
 
+  // pqpan's protocol's options: the mode, the ML-DSA set of the sig modes (when one is
+  // chosen), the hybrid suite and, for LE SC or the hybrid, the P-256 row.
+  function exchangeArgs() {
+    const a = [];
+    const lesc = $('kem').value === 'LESC-P256';
+    if (!lesc && (isLowpan() || $('protocol').value === 'pqpan')) {
+      a.push('--auth', $('auth').value, '--hybrid', $('hybrid').value);
+      if (/^sig/.test($('auth').value) && $('sig').value !== '') a.push('--sig', $('sig').value);
+    }
+    if (lesc || a.indexOf('p256') >= 0) a.push('--p256-impl', $('p256-impl').value);
+    if (lesc) a.push('--lesc-keypair', $('lesc-keypair').value);
+    return a;
+  }
+
   function linkArgs() {
     if (isLowpan()) {
       return ['--link', '802154', '--kem', $('kem').value, '--csma', $('csma').value,
-        '--addr', $('addr').value, '--busy', $('busy').value];
+        '--addr', $('addr').value, '--busy', $('busy').value]
+        .concat($('idle').value !== '' ? ['--idle', $('idle').value] : [], exchangeArgs());
     }
-    const a = ['--kem', $('kem').value, '--protocol', $('protocol').value,
+    return ['--kem', $('kem').value, '--protocol', $('protocol').value,
       '--phy', $('phy').value, '--att-mtu', $('att-mtu').value,
       '--ll-octets', $('ll-octets').value, '--ci-ms', $('ci-ms').value,
-      '--transfer', $('transfer').value];
-    if ($('protocol').value === 'pqpan') a.push('--auth', $('auth').value);
-    return a;
+      '--transfer', $('transfer').value, '--keygen-side', $('keygen-side').value]
+      .concat(exchangeArgs());
   }
 
   function currentArgs() { return linkArgs().concat(energyArgs()); }
@@ -97,7 +111,13 @@
     $('ble-options').hidden = lowpan;
     $('lowpan-options').hidden = !lowpan;
     $('protocol').disabled = lowpan;
-    $('auth').disabled = lowpan || $('protocol').value !== 'pqpan';
+    const lescKem = $('kem').value === 'LESC-P256';
+    const pqke = !lescKem && (lowpan || $('protocol').value === 'pqpan');
+    $('auth').disabled = !pqke;
+    $('hybrid').disabled = !pqke;
+    $('sig').disabled = !pqke || !/^sig/.test($('auth').value);
+    $('p256-impl').disabled = !lescKem && !(pqke && $('hybrid').value === 'p256');
+    $('lesc-keypair').disabled = !lescKem;
     const lesc = $('kem').querySelector('option[value="LESC-P256"]');
     lesc.disabled = lowpan;
     if (lowpan && $('kem').value === 'LESC-P256') $('kem').value = 'ML-KEM-768';
@@ -156,7 +176,8 @@
       'γ_comp (assumption): ' + est.gamma_source];
     const events = ['hfxo_start_ua', 'hfxo_start_us', 'ramp_fast_us', 'ble_event.pre_us',
       'ble_event.post_us', 'ble_event.rx_margin_us', 'sleep_ua'].map(figureSource);
-    const derived = (est.derived_figures || []).map((d) => 'derived ' + d.field + ' = ' + d.value + ': ' + d.derived);
+    const derived = (est.derived_figures || []).map((d) => 'derived ' + d.field + ' = ' + d.value + ': ' + d.derived)
+      .concat((est.other_chip_figures || []).map((d) => 'another chip\'s figure ' + d.field + ' = ' + d.value + ': the ' + d.other_chip));
     const lines = {
       e_comp_uj: ['Σ operations: cycles / cpu_hz × cpu_ua × supply_v × γ_comp'].concat(comp),
       e_comm_uj: ['bits accounting (the study\'s): PDU air time and T_IFS of the exchange × TX/RX current × supply_v × γ_comm ' + est.gamma_comm]
@@ -290,7 +311,7 @@
     // packets_tx): the ADV_INDs are the peripheral's, the CONNECT_IND is left out.
     for (const s of tl.schedule) if (s.type === 'packet' && s.kind !== 'connect_ind') sent[s.side]++;
     const t0 = tl.setup_us, t1 = Math.max(tl.end_us, t0 + 1);
-    const W = chartWidth(box), left = 80, H = 110;
+    const W = chartWidth(box), left = 80, H = 124;
     const x = (t) => left + (t - t0) / (t1 - t0) * (W - left - 10);
     const lane = { central: 20, peripheral: 60 };
     const svg = svgEl('svg', { viewBox: '0 0 ' + W + ' ' + H, role: 'img',
@@ -310,7 +331,10 @@
         s.kind + ' PDU from the ' + s.side + ', ' + s.octets + ' octets on air, t = ' + (s.t_us / 1000).toFixed(3) + ' ms, channel ' + s.rf_channel));
       }
     }
+    svg.appendChild(svgEl('line', { x1: left, y1: H - 20, x2: W - 10, y2: H - 20, class: 'axis' }));
     svg.appendChild(svgEl('text', { x: left, y: H - 4, class: 'lbl' })).textContent = (t0 / 1000).toFixed(1) + ' ms';
+    svg.appendChild(svgEl('text', { x: (left + W) / 2, y: H - 4, 'text-anchor': 'middle', class: 'lbl', id: 'timeline-axis' }))
+      .textContent = 'simulated time (ms)';
     svg.appendChild(svgEl('text', { x: W - 10, y: H - 4, 'text-anchor': 'end', class: 'lbl' })).textContent = (t1 / 1000).toFixed(1) + ' ms';
     box.appendChild(svg);
     box.appendChild(el('p', { class: 'note', id: 'timeline-summary', 'data-conn-events': tl.conn_events,
@@ -349,7 +373,7 @@
     svg.appendChild(svgEl('text', { x: (left + W) / 2, y: H - 6, 'text-anchor': 'middle', class: 'lbl' })).textContent = 'LL payload octets';
     for (const frac of [0.5, 1]) {
       const v = ymax * frac / 1.05;
-      svg.appendChild(svgEl('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'lbl' })).textContent = (v / 1000).toFixed(1) + ' mJ';
+      svg.appendChild(svgEl('text', { x: left - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'lbl' })).textContent = v.toFixed(0) + ' µJ';
     }
     for (const l of curve.levels) {
       for (const [k, dash] of [['total_e_total_uj', ''], ['total_e_total_events_uj', '5 4']]) {

@@ -14,23 +14,15 @@
 #include "crypto/mldsa/sampling.h"
 #include "pqpan/common.h"
 
-/* Row i of t = NTT^-1(A_hat o NTT(s1)) + s2 (Alg. 6 line 5), then (t1, t0) =
- * Power2Round(t) (line 6), t1 into pk (Alg. 22), t0 into sk (Alg. 24), 8 coefficients
- * at a time. Out of line, so that its accumulator and polynomial are in no other frame. */
-static PQPAN_NOINLINE void keygen_row(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
-                                      unsigned i)
+void pqpan_mldsa_keygen_split_row(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
+                                  unsigned i, const int32_t t[PQPAN_MLDSA_N])
 {
-    uint8_t acc[PQPAN_MLDSA_ACC_BYTES];
-    int32_t t[PQPAN_MLDSA_N], s2[8], t1[8], t0[8];
+    int32_t s2[8], t1[8], t0[8];
     const size_t eta_bytes = mldsa_eta_poly_bytes(p);
     const uint8_t *s2_in = sk + mldsa_sk_s2_offset(p) + i * eta_bytes;
     uint8_t *t1_out = pk + PQPAN_MLDSA_SEEDBYTES + i * PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T1_BITS);
     uint8_t *t0_out = sk + mldsa_sk_t0_offset(p) + i * PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T0_BITS);
     unsigned n, c;
-    pqpan_mldsa_matrix_row(acc, t, sk, i, p->l, sk + mldsa_sk_s1_offset(), eta_bytes,
-                           p->eta_bits, (int32_t)p->eta);
-    pqpan_mldsa_acc_to_poly(t, acc);
-    pqpan_mldsa_invntt(t);
     for (n = 0; n < PQPAN_MLDSA_N; n += 8) {
         pqpan_mldsa_unpack(s2, s2_in + n * p->eta_bits / 8, 8, p->eta_bits, (int32_t)p->eta, 1);
         for (c = 0; c < 8; c++) {
@@ -40,18 +32,29 @@ static PQPAN_NOINLINE void keygen_row(const struct mldsa_params *p, uint8_t *pk,
         pqpan_mldsa_pack(t0_out + n * PQPAN_MLDSA_T0_BITS / 8, t0, 8, PQPAN_MLDSA_T0_BITS,
                          1 << (PQPAN_MLDSA_D - 1), 1);
     }
-    pqpan_wipe(acc, sizeof acc);
-    pqpan_wipe(t, sizeof t);
     pqpan_wipe(s2, sizeof s2);
     pqpan_wipe(t1, sizeof t1);
     pqpan_wipe(t0, sizeof t0);
 }
 
-/* (rho, rho', K) = H(xi || IntegerToBytes(k, 1) || IntegerToBytes(l, 1), 128) (Alg. 6
- * line 1); rho goes to pk and sk, K to sk, s1 and s2 (lines 3-4) to sk. Out of line, so
- * that rho' is not in the frame of the rows. */
-static PQPAN_NOINLINE void keygen_seeds(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
-                                        const uint8_t xi[PQPAN_MLDSA_SEEDBYTES])
+/* Row i of t = NTT^-1(A_hat o NTT(s1)) (Alg. 6 line 5), then split into t1 and t0. Out of
+ * line, so that its accumulator and polynomial are in no other frame. */
+static PQPAN_NOINLINE void keygen_row(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
+                                      unsigned i)
+{
+    uint8_t acc[PQPAN_MLDSA_ACC_BYTES];
+    int32_t t[PQPAN_MLDSA_N];
+    pqpan_mldsa_matrix_row(acc, t, sk, i, p->l, sk + mldsa_sk_s1_offset(), mldsa_eta_poly_bytes(p),
+                           p->eta_bits, (int32_t)p->eta);
+    pqpan_mldsa_acc_to_poly(t, acc);
+    pqpan_mldsa_invntt(t);
+    pqpan_mldsa_keygen_split_row(p, pk, sk, i, t);
+    pqpan_wipe(acc, sizeof acc);
+    pqpan_wipe(t, sizeof t);
+}
+
+PQPAN_NOINLINE void pqpan_mldsa_keygen_seeds(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
+                                       const uint8_t xi[PQPAN_MLDSA_SEEDBYTES])
 {
     uint8_t seeds[PQPAN_MLDSA_SEEDBYTES + PQPAN_MLDSA_CRHBYTES + PQPAN_MLDSA_SEEDBYTES];
     const uint8_t kl[2] = {(uint8_t)p->k, (uint8_t)p->l};
@@ -74,7 +77,7 @@ void pqpan_mldsa_keygen(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
                         const uint8_t xi[PQPAN_MLDSA_SEEDBYTES])
 {
     unsigned i;
-    keygen_seeds(p, pk, sk, xi);
+    pqpan_mldsa_keygen_seeds(p, pk, sk, xi);
     for (i = 0; i < p->k; i++) {
         keygen_row(p, pk, sk, i);
     }

@@ -21,6 +21,12 @@ static const struct mldsa_params params44 = MLDSA_PARAMS(44);
 static const struct mldsa_params params65 = MLDSA_PARAMS(65);
 static const struct mldsa_params params87 = MLDSA_PARAMS(87);
 
+const struct mldsa_params *pqpan_mldsa_params_at(unsigned i)
+{
+    static const struct mldsa_params *const all[] = {&params44, &params65, &params87};
+    return i < sizeof all / sizeof all[0] ? all[i] : NULL;
+}
+
 /* M' of Alg. 2 line 10 / Alg. 3 line 5 (ctx = NULL allowed when ctx_len = 0), or of the
  * internal functions when external = 0. -1 for a NULL pointer with a non-zero length or a
  * context longer than 255 bytes. */
@@ -56,7 +62,7 @@ static int keypair_derand(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk
         }
         return PQPAN_ERR_INVALID_ARG;
     }
-    pqpan_mldsa_keygen(p, pk, sk, xi);
+    pqpan_mldsa_build_keygen(p, pk, sk, xi);
     return PQPAN_OK;
 }
 
@@ -92,7 +98,7 @@ static int sign_msg(const struct mldsa_params *p, uint8_t *sig, const uint8_t *s
         memset(sig, 0, p->sig_bytes);
         return ctx_len > PQPAN_MLDSA_CTX_MAX_BYTES ? PQPAN_ERR_BAD_LENGTH : PQPAN_ERR_INVALID_ARG;
     }
-    return pqpan_mldsa_sign(p, sig, sk, &m, rnd);
+    return pqpan_mldsa_build_sign(p, sig, sk, &m, rnd);
 }
 
 /* ML-DSA.Sign (Alg. 2) hedged: rnd from the random source (line 5). */
@@ -128,7 +134,7 @@ static int verify_msg(const struct mldsa_params *p, const uint8_t *pk, int exter
     if (pk == NULL || sig == NULL || make_msg(&m, external, msg, msg_len, ctx, ctx_len) != 0) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    return pqpan_mldsa_verify(p, pk, &m, sig, sig_len);
+    return pqpan_mldsa_build_verify(p, pk, &m, sig, sig_len);
 }
 
 /* The public entry points of one parameter set, forwarding to the generic code. */

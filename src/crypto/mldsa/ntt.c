@@ -1,6 +1,8 @@
 /* The NTT of FIPS 204 §7.5 with Montgomery arithmetic (R = 2^32). */
 #include "crypto/mldsa/ntt.h"
 
+#include "common/compiler.h"
+
 /* zetas[m] = zeta^BitRev8(m) R mod q with zeta = 1753 (FIPS 204 §7.5, the list in
  * Appendix B times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
  * pow(1753, brv8(m), q) * 2^32 % q, then centred; tests/unit/test_mldsa.c pins every
@@ -44,23 +46,88 @@ static const int32_t zetas[PQPAN_MLDSA_N] = {
  * with a factor R that cancels the R^-1 of pqpan_mldsa_pointwise. */
 #define INVNTT_SCALE 41978
 
-/* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1. Each product is a
- * Montgomery multiplication by zeta R (|t| < q), so every layer grows the bound by less
- * than q: 8 layers from |a_i| < q stay below 9q. The layers below len = n / 2 of the
- * coefficients [offset, offset + n) touch only those: a holds them, and block b of the
- * layer with length len (coefficients start = 2 len b ..) uses zetas[128 / len + b]
- * (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32, ...). */
+/* zeta b R^-1 mod q in (-q, q), |b| < 2^31, given zeta_qinv = zeta q^-1 mod 2^32: the
+ * Montgomery reduction of zeta b with its factor t = lo32(zeta b q^-1) computed from b
+ * directly (the same t, so the same result as mldsa_mont_mul(zeta, b)); hoisting
+ * zeta_qinv out of a layer's inner loop leaves two multiplications per product. */
+static inline int32_t mont_mul_zeta(int32_t b, int32_t zeta, int32_t zeta_qinv, int64_t q)
+{
+    const int32_t t = (int32_t)((uint32_t)b * (uint32_t)zeta_qinv);
+    return (int32_t)(((int64_t)b * zeta - (int64_t)t * q) >> 32);
+}
+
+/* q in a register the optimiser cannot see through (PQPAN_OPAQUE), as a 32-bit value
+ * widened, so that a 32-bit target still multiplies 32 x 32 -> 64 bits (SMULL). */
+static inline int64_t opaque_q(void)
+{
+    int32_t q = PQPAN_MLDSA_Q;
+    PQPAN_OPAQUE(q);
+    return q;
+}
+
+/* zeta q^-1 mod 2^32, hidden from the optimiser (PQPAN_OPAQUE), which would otherwise
+ * fold it back into a third multiplication per product. */
+static inline int32_t times_qinv(int32_t zeta)
+{
+    int32_t zq = (int32_t)((uint32_t)zeta * (uint32_t)PQPAN_MLDSA_QINV);
+    PQPAN_OPAQUE(zq);
+    return zq;
+}
+
+/* One Cooley-Tukey butterfly of Alg. 41 (lines 7-9): (x, y) = (x + zeta y, x - zeta y). */
+static inline void ct_butterfly(int32_t *x, int32_t *y, int32_t zeta, int32_t zeta_qinv, int64_t q)
+{
+    const int32_t t = mont_mul_zeta(*y, zeta, zeta_qinv, q);
+    *y = *x - t;
+    *x = *x + t;
+}
+
+/* The layers len and len / 2 of Alg. 41 in one pass over a[0..n): the four coefficients
+ * j, j + len / 2, j + len, j + 3 len / 2 of a block are loaded once for their four
+ * butterflies (the same operations as layer by layer, so the same results). */
+static void ntt_two_layers(int32_t *a, size_t n, size_t offset, size_t len, int64_t q)
+{
+    const size_t half = len / 2;
+    const int32_t *z1 = zetas + 128 / len + offset / (2 * len);
+    const int32_t *z2 = zetas + 128 / half + offset / len;
+    size_t start, j;
+    for (start = 0; start < n; start += 2 * len, z1++, z2 += 2) {
+        const int32_t za = z1[0], zaq = times_qinv(za);
+        const int32_t zb = z2[0], zbq = times_qinv(zb);
+        const int32_t zc = z2[1], zcq = times_qinv(zc);
+        int32_t *x = a + start;
+        for (j = 0; j < half; j++) {
+            int32_t a0 = x[j], a1 = x[j + half], a2 = x[j + len], a3 = x[j + len + half];
+            ct_butterfly(&a0, &a2, za, zaq, q); /* layer len */
+            ct_butterfly(&a1, &a3, za, zaq, q);
+            ct_butterfly(&a0, &a1, zb, zbq, q); /* layer len / 2 */
+            ct_butterfly(&a2, &a3, zc, zcq, q);
+            x[j] = a0;
+            x[j + half] = a1;
+            x[j + len] = a2;
+            x[j + len + half] = a3;
+        }
+    }
+}
+
+/* FIPS 204 Alg. 41: Cooley-Tukey butterflies, len = 128 .. 1, two layers per pass. Each
+ * product is a Montgomery multiplication by zeta R (|t| < q), so every layer grows the
+ * bound by less than q: 8 layers from |a_i| < q stay below 9q. The layers below
+ * len = n / 2 of the coefficients [offset, offset + n) touch only those: a holds them,
+ * and block b of the layer with length len (coefficients start = 2 len b ..) uses
+ * zetas[128 / len + b] (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32,
+ * ...). */
 void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
 {
-    unsigned len, start, j;
-    for (len = n / 2; len > 0; len >>= 1) {
-        for (start = 0; start < n; start += 2 * len) {
-            const int32_t zeta = zetas[128 / len + (offset + start) / (2 * len)];
-            for (j = start; j < start + len; j++) {
-                const int32_t t = mldsa_mont_mul(zeta, a[j + len]);
-                a[j + len] = a[j] - t;
-                a[j] = a[j] + t;
-            }
+    const int64_t q = opaque_q();
+    size_t len = n / 2, start;
+    for (; len >= 2; len /= 4) {
+        ntt_two_layers(a, n, offset, len, q);
+    }
+    if (len == 1) { /* an odd number of layers: the last one alone */
+        for (start = 0; start < n; start += 2) {
+            const int32_t z = zetas[128 + (offset + start) / 2];
+            ct_butterfly(&a[start], &a[start + 1], z, times_qinv(z), q);
         }
     }
 }
@@ -75,29 +142,76 @@ int32_t pqpan_mldsa_ntt_zeta(unsigned m)
     return zetas[m];
 }
 
-/* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, with -zetas[m] for m
- * from 255 down to 1. The differences go through a Montgomery multiplication (|.| < q);
- * the sums double their bound per layer, so inputs reduced to |a_i| <= 6283009
- * (mldsa_reduce32) stay below 256 * 6283009 < 2^31 without further reduction. */
+/* One Gentleman-Sande butterfly of Alg. 42 (lines 7-10) with z = -zeta:
+ * (x, y) = (x + y, z (x - y)). */
+static inline void gs_butterfly(int32_t *x, int32_t *y, int32_t z, int32_t z_qinv, int64_t q)
+{
+    const int32_t t = *x;
+    *x = t + *y;
+    *y = mont_mul_zeta(t - *y, z, z_qinv, q);
+}
+
+/* The final Gentleman-Sande butterfly with the scaling of Alg. 42 line 21 folded in:
+ * (x, y) = (s (x + y), s z (x - y)), given s and sz = s z R^-1 (Montgomery factors). */
+static inline void gs_butterfly_scaled(int32_t *x, int32_t *y, const int32_t f[4], int64_t q)
+{
+    const int32_t t = *x;
+    *x = mont_mul_zeta(t + *y, f[0], f[1], q);
+    *y = mont_mul_zeta(t - *y, f[2], f[3], q);
+}
+
+/* The layers len and 2 len of Alg. 42 in one pass: block b of layer len uses
+ * -zetas[256 / len - 1 - b] (m counts down from 255), and the four coefficients j,
+ * j + len, j + 2 len, j + 3 len of a group are loaded once for their four butterflies.
+ * With last = 1 (len = 64, the final pass) the second layer also applies the scaling by
+ * 256^-1 R^2 (INVNTT_SCALE), so no pass of its own is needed; the optimiser compiles the
+ * two cases apart. */
+static inline void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64_t q, int last)
+{
+    size_t start, j, group = 0;
+    for (start = 0; start < PQPAN_MLDSA_N; start += 4 * len, group++) {
+        const int32_t za = -zetas[256 / len - 1 - 2 * group], zaq = times_qinv(za);
+        const int32_t zb = -zetas[256 / len - 2 - 2 * group], zbq = times_qinv(zb);
+        const int32_t zc = -zetas[128 / len - 1 - group], zcq = times_qinv(zc);
+        const int32_t zcs = mldsa_mont_mul(zc, INVNTT_SCALE);
+        const int32_t scaled[4] = {INVNTT_SCALE, times_qinv(INVNTT_SCALE), zcs, times_qinv(zcs)};
+        int32_t *x = a + start;
+        for (j = 0; j < len; j++) {
+            int32_t a0 = x[j], a1 = x[j + len], a2 = x[j + 2 * len], a3 = x[j + 3 * len];
+            gs_butterfly(&a0, &a1, za, zaq, q); /* layer len */
+            gs_butterfly(&a2, &a3, zb, zbq, q);
+            if (last) { /* layer 2 len = 128 and line 21 */
+                gs_butterfly_scaled(&a0, &a2, scaled, q);
+                gs_butterfly_scaled(&a1, &a3, scaled, q);
+            } else { /* layer 2 len */
+                gs_butterfly(&a0, &a2, zc, zcq, q);
+                gs_butterfly(&a1, &a3, zc, zcq, q);
+            }
+            x[j] = a0;
+            x[j + len] = a1;
+            x[j + 2 * len] = a2;
+            x[j + 3 * len] = a3;
+        }
+    }
+}
+
+/* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, two layers per pass,
+ * with -zetas[m] for m from 255 down to 1, the final scaling folded into the last layer.
+ * The differences go through a Montgomery multiplication (|.| < q); the sums double their
+ * bound per layer, so inputs reduced to |a_i| <= 6283009 (mldsa_reduce32) stay below
+ * 256 * 6283009 < 2^31 without further reduction, and the last layer's Montgomery
+ * multiplications bring every output below q. */
 void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
 {
-    unsigned len, start, j, m = PQPAN_MLDSA_N;
+    const int64_t q = opaque_q();
+    size_t len, j;
     for (j = 0; j < PQPAN_MLDSA_N; j++) {
         a[j] = mldsa_reduce32(a[j]);
     }
-    for (len = 1; len < PQPAN_MLDSA_N; len <<= 1) {
-        for (start = 0; start < PQPAN_MLDSA_N; start += 2 * len) {
-            const int32_t zeta = -zetas[--m];
-            for (j = start; j < start + len; j++) {
-                const int32_t t = a[j];
-                a[j] = t + a[j + len];
-                a[j + len] = mldsa_mont_mul(zeta, t - a[j + len]);
-            }
-        }
+    for (len = 1; len < PQPAN_MLDSA_N / 4; len *= 4) {
+        invntt_two_layers(a, len, q, 0);
     }
-    for (j = 0; j < PQPAN_MLDSA_N; j++) {
-        a[j] = mldsa_mont_mul(INVNTT_SCALE, a[j]);
-    }
+    invntt_two_layers(a, PQPAN_MLDSA_N / 4, q, 1);
 }
 
 void pqpan_mldsa_pointwise(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],

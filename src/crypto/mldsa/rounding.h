@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "crypto/mldsa/ntt.h"
 #include "crypto/mldsa/params.h"
 
 /* Power2Round (Alg. 35) of r in [0, q): r = r1 2^13 + r0 with r0 = r mod+- 2^13 in
@@ -51,6 +52,28 @@ static inline int32_t mldsa_highbits(int32_t r, int32_t gamma2)
 {
     int32_t r0;
     return mldsa_decompose(&r0, r, gamma2);
+}
+
+/* 1 if a >= bound, else 0, for 0 <= a, bound < 2^31, without a branch. */
+static inline uint32_t mldsa_at_least(int32_t a, int32_t bound)
+{
+    return (uint32_t)(bound - 1 - a) >> 31;
+}
+
+/* One coefficient of the response checks of Alg. 7 lines 21-28, r = w - <<c s2>> in
+ * [0, q) and ct0 = <<c t0>> in (-q/2, q/2): ORs the failures ||LowBits(r)|| >= gamma2 - beta
+ * (line 23) and ||ct0|| >= gamma2 (line 28) into *fail and returns the hint
+ * MakeHint(-ct0, r + ct0) = [HighBits(r + ct0) != HighBits(r)] (Alg. 39) as 0 or 1.
+ * Constant time. */
+static inline uint32_t mldsa_sign_hint(uint32_t *fail, int32_t r, int32_t ct0, int32_t gamma2,
+                                       int32_t beta)
+{
+    int32_t r0;
+    const int32_t r1 = mldsa_decompose(&r0, r, gamma2);
+    const int32_t v1 = mldsa_highbits(mldsa_freeze(r + ct0), gamma2);
+    *fail |= mldsa_at_least(mldsa_abs(r0), gamma2 - beta);
+    *fail |= mldsa_at_least(mldsa_abs(ct0), gamma2);
+    return ((uint32_t)(r1 ^ v1) + 0x7FFFFFFFu) >> 31; /* r1 != v1 */
 }
 
 /* UseHint (Alg. 40) for r in [0, q): the high bits of r moved by one step (mod m) towards

@@ -14,17 +14,65 @@
 _Static_assert(PQPAN_SHAKE128_RATE % PQPAN_MLDSA_REJ_PIECE == 0,
                "RejNTTPoly pieces do not straddle blocks");
 
+/* G = SHAKE128 absorbing rho' = rho || IntegerToBytes(col, 1) || IntegerToBytes(row, 1)
+ * (Alg. 32 line 4), ready to squeeze (Alg. 30 line 2). */
+static void entry_xof(struct pqpan_shake128_ctx *xof, const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
+                      unsigned col, unsigned row)
+{
+    uint8_t idx[2];
+    idx[0] = (uint8_t)col;
+    idx[1] = (uint8_t)row;
+    pqpan_shake128_init(xof);
+    pqpan_shake128_absorb(xof, rho, PQPAN_MLDSA_SEEDBYTES);
+    pqpan_shake128_absorb(xof, idx, sizeof idx);
+    pqpan_shake128_finalize(xof);
+}
+
 void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
                              const uint8_t rho[PQPAN_MLDSA_SEEDBYTES], unsigned col, unsigned row)
 {
-    uint8_t idx[2];
-    idx[0] = (uint8_t)col; /* Alg. 32 line 4: rho' = rho || IntegerToBytes(s, 1) || ... (r, 1) */
-    idx[1] = (uint8_t)row;
-    pqpan_shake128_init(&e->xof);
-    pqpan_shake128_absorb(&e->xof, rho, PQPAN_MLDSA_SEEDBYTES);
-    pqpan_shake128_absorb(&e->xof, idx, sizeof idx);
-    pqpan_shake128_finalize(&e->xof);
+    entry_xof(&e->xof, rho, col, row);
     e->pos = PQPAN_MLDSA_REJ_PIECE;
+}
+
+/* CoeffFromThreeBytes (Alg. 14) of the three bytes at b: the top bit of the third byte
+ * cleared; the caller accepts the value when it is below q. */
+static int32_t three_bytes(const uint8_t *b)
+{
+    return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | ((uint32_t)b[2] & 0x7F) << 16);
+}
+
+/* RejNTTPoly's loop (Alg. 30 lines 3-11) over len bytes at buf (a multiple of 3) from
+ * coefficient n on; returns the number of coefficients held afterwards. */
+static unsigned rej_parse(int32_t a[PQPAN_MLDSA_N], unsigned n, const uint8_t *buf, size_t len)
+{
+    size_t pos;
+    for (pos = 0; pos < len && n < PQPAN_MLDSA_N; pos += 3) {
+        const int32_t z = three_bytes(buf + pos);
+        a[n] = z;
+        n += z < PQPAN_MLDSA_Q;
+    }
+    return n;
+}
+
+/* Blocks squeezed at once: 5 blocks hold 280 candidates, each accepted with probability
+ * q / 2^23 > 0.999, so a sixth block is rarely needed. */
+#define REJ_FIRST_BLOCKS 5
+_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "candidates do not straddle blocks");
+
+void pqpan_mldsa_rej_ntt_poly(int32_t a[PQPAN_MLDSA_N], const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
+                              unsigned col, unsigned row)
+{
+    struct pqpan_shake128_ctx xof;
+    uint8_t buf[REJ_FIRST_BLOCKS * PQPAN_SHAKE128_RATE];
+    unsigned n;
+    entry_xof(&xof, rho, col, row);
+    pqpan_shake128_squeezeblocks(&xof, buf, REJ_FIRST_BLOCKS);
+    n = rej_parse(a, 0, buf, sizeof buf);
+    while (n < PQPAN_MLDSA_N) {
+        pqpan_shake128_squeezeblocks(&xof, buf, 1);
+        n = rej_parse(a, n, buf, PQPAN_SHAKE128_RATE);
+    }
 }
 
 /* Alg. 30 and 32 with the product of Alg. 45 fused in: CoeffFromThreeBytes (Alg. 14)
@@ -41,8 +89,7 @@ void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entr
             pqpan_shake128_squeeze(&e->xof, e->buf, PQPAN_MLDSA_REJ_PIECE); /* FIPS 202 Alg. 8 */
             pos = 0;
         }
-        z = (int32_t)((uint32_t)e->buf[pos] | (uint32_t)e->buf[pos + 1] << 8 |
-                      ((uint32_t)e->buf[pos + 2] & 0x7F) << 16);
+        z = three_bytes(e->buf + pos);
         pos += 3;
         if (z < PQPAN_MLDSA_Q) {
             mldsa_acc_add(acc, first + n, mldsa_mont_mul(z, b[n]));
@@ -154,19 +201,64 @@ void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
     pqpan_wipe(&xof, sizeof xof);
 }
 
-/* 0xFF if a == b, else 0, for a, b < 256, without a branch. */
-static uint8_t eq_mask(unsigned a, unsigned b)
+/* SampleInBall works on c eight coefficients (one 64-bit word) at a time. */
+#define BYTES_ONES 0x0101010101010101u
+#define BYTES_LOW7 0x7F7F7F7F7F7F7F7Fu
+
+static uint64_t load_word(const int8_t *c)
 {
-    return (uint8_t)(0u - (((a ^ b) - 1u) >> 31));
+    uint64_t w;
+    memcpy(&w, c, sizeof w);
+    return w;
+}
+
+static void store_word(int8_t *c, uint64_t w)
+{
+    memcpy(c, &w, sizeof w);
+}
+
+/* 0xFF in each byte of x that is zero, 0 in the others, without a branch: a byte's top bit
+ * after adding 0x7F to its low seven bits, ORed with the byte, is clear only for zero (no
+ * carry crosses bytes). */
+static uint64_t zero_bytes(uint64_t x)
+{
+    const uint64_t y = ~(((x & BYTES_LOW7) + BYTES_LOW7) | x | BYTES_LOW7);
+    return (y >> 7) * 0xFFu;
+}
+
+/* The byte positions 8 w .. 8 w + 7 of word w, in memory order (so the comparison does
+ * not depend on the byte order of the machine). */
+static uint64_t position_word(unsigned w)
+{
+    static const uint8_t first[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    uint64_t v;
+    memcpy(&v, first, sizeof v);
+    return v + (uint64_t)(8 * w) * BYTES_ONES;
+}
+
+/* The output of H that SampleInBall reads, eight bytes (one lane) at a time: fewer calls
+ * into the sponge than a byte at a time, and no more memory than the 8 sign bytes took. */
+struct ball_stream {
+    struct pqpan_shake256_ctx xof;
+    uint8_t buf[8];
+    unsigned pos;
+};
+
+static uint8_t next_byte(struct ball_stream *st)
+{
+    if (st->pos == sizeof st->buf) {
+        pqpan_shake256_squeeze(&st->xof, st->buf, sizeof st->buf);
+        st->pos = 0;
+    }
+    return st->buf[st->pos++];
 }
 
 /* The byte j of Alg. 29 lines 6-9: read until j <= i. */
-static unsigned next_position(struct pqpan_shake256_ctx *xof, unsigned i)
+static unsigned next_position(struct ball_stream *st, unsigned i)
 {
     for (;;) {
-        uint8_t j;
+        const uint8_t j = next_byte(st);
         unsigned rejected;
-        pqpan_shake256_squeeze(xof, &j, 1);
         rejected = j > i;
         PQPAN_CT_DECLASSIFY(&rejected, sizeof rejected);
         if (!rejected) {
@@ -178,33 +270,36 @@ static unsigned next_position(struct pqpan_shake256_ctx *xof, unsigned i)
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
                                 unsigned tau)
 {
-    struct pqpan_shake256_ctx xof;
-    uint8_t s[8];
+    struct ball_stream st;
     uint64_t signs = 0;
-    unsigned i, t, k;
+    unsigned i, w, k;
     memset(c, 0, PQPAN_MLDSA_N);
-    pqpan_shake256_init(&xof);
-    pqpan_shake256_absorb(&xof, seed, seed_len);
-    pqpan_shake256_squeeze(&xof, s, sizeof s); /* lines 3-4: h = BytesToBits(s) */
-    for (k = 0; k < 8; k++) {
-        signs |= (uint64_t)s[k] << (8 * k);
+    pqpan_shake256_init(&st.xof);
+    pqpan_shake256_absorb(&st.xof, seed, seed_len);
+    st.pos = sizeof st.buf;
+    for (k = 0; k < 8; k++) { /* lines 3-4: h = BytesToBits(the first 8 bytes) */
+        signs |= (uint64_t)next_byte(&st) << (8 * k);
     }
     for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
-        const unsigned j = next_position(&xof, i);
-        /* line 10: c_i = c_j, read at every index so that j stays hidden */
-        int8_t cj = 0;
-        /* line 11: c_j = (-1)^h[i + tau - 256] */
-        const int8_t sign = (int8_t)(1 - 2 * (int)(signs & 1u));
-        for (t = 0; t <= i; t++) {
-            cj = (int8_t)(cj | (c[t] & (int8_t)eq_mask(t, j)));
+        /* j, and -1 or 1 as a byte, in every byte of a word */
+        const uint64_t jj = (uint64_t)next_position(&st, i) * BYTES_ONES;
+        const uint64_t sign = (uint64_t)(uint8_t)(1 - 2 * (int)(signs & 1u)) * BYTES_ONES;
+        const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
+        uint64_t cj = 0;
+        /* line 10: c_i = c_j, read in every word up to c_i so that j stays hidden */
+        for (w = 0; w < words; w++) {
+            cj |= load_word(c + 8 * w) & zero_bytes(position_word(w) ^ jj);
         }
-        c[i] = cj;
-        for (t = 0; t <= i; t++) {
-            const int8_t m = (int8_t)eq_mask(t, j);
-            c[t] = (int8_t)((c[t] & ~m) | (sign & m));
+        cj |= cj >> 32;
+        cj |= cj >> 16;
+        cj |= cj >> 8;
+        c[i] = (int8_t)(uint8_t)cj;
+        /* line 11: c_j = (-1)^h[i + tau - 256], written through every word up to c_i */
+        for (w = 0; w < words; w++) {
+            const uint64_t m = zero_bytes(position_word(w) ^ jj);
+            store_word(c + 8 * w, (load_word(c + 8 * w) & ~m) | (sign & m));
         }
         signs >>= 1;
     }
-    pqpan_wipe(&xof, sizeof xof);
-    pqpan_wipe(s, sizeof s);
+    pqpan_wipe(&st, sizeof st);
 }

@@ -32,6 +32,11 @@ void pqpan_mldsa_entry_start(struct mldsa_entry_stream *e,
 void pqpan_mldsa_entry_acc(uint8_t acc[PQPAN_MLDSA_ACC_BYTES], struct mldsa_entry_stream *e,
                            unsigned first, unsigned count, const int32_t *b);
 
+/* a = A_hat[row][col] = RejNTTPoly(rho || col || row) (Alg. 32, 30), coefficients in
+ * [0, q), the SHAKE128 output squeezed in whole blocks. rho is public. */
+void pqpan_mldsa_rej_ntt_poly(int32_t a[PQPAN_MLDSA_N], const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
+                              unsigned col, unsigned row);
+
 /* acc_i = (acc_i + A_hat[row][col]_i b_i R^-1) mod q (Alg. 32 then Alg. 45), with
  * A_hat[row][col] = RejNTTPoly(rho || col || row): one matrix entry times one polynomial
  * in the NTT domain, |b_i| < 9q. The entry is never held: each coefficient is multiplied

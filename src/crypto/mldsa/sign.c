@@ -37,12 +37,6 @@ struct sign_state {
     uint8_t hint[PQPAN_MLDSA_K_MAX][PQPAN_MLDSA_N / 8]; /* h as a bitmap, row by row */
 };
 
-/* 1 if a >= bound, else 0, for 0 <= a, bound < 2^31, without a branch. */
-static uint32_t at_least(int32_t a, int32_t bound)
-{
-    return (uint32_t)(bound - 1 - a) >> 31;
-}
-
 static uint8_t *z_poly(const struct sign_state *s, unsigned j)
 {
     return s->sig + s->p->ctilde_bytes + j * mldsa_z_poly_bytes(s->p);
@@ -88,12 +82,12 @@ static PQPAN_NOINLINE void commit(struct sign_state *s)
     pqpan_wipe(&h, sizeof h);
 }
 
-/* c_hat = NTT(SampleInBall(c~)) (Alg. 7 lines 16-17). */
-static PQPAN_NOINLINE void challenge_ntt(const struct sign_state *s, int32_t chat[PQPAN_MLDSA_N])
+PQPAN_NOINLINE void pqpan_mldsa_challenge_ntt(int32_t chat[PQPAN_MLDSA_N],
+                                              const uint8_t *ctilde, const struct mldsa_params *p)
 {
     int8_t c[PQPAN_MLDSA_N];
     unsigned n;
-    pqpan_mldsa_sample_in_ball(c, s->ctilde, s->p->ctilde_bytes, s->p->tau);
+    pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau);
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
         chat[n] = c[n];
     }
@@ -141,14 +135,8 @@ static PQPAN_NOINLINE uint32_t respond_row(struct sign_state *s, const int32_t c
             PQPAN_MLDSA_T0_BITS, 1 << (PQPAN_MLDSA_D - 1));
     memset(s->hint[i], 0, sizeof s->hint[i]);
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
-        const int32_t rn = mldsa_acc_get(r, n);
-        const int32_t ct0 = mldsa_center(tmp[n]);
-        int32_t r0;
-        const int32_t r1 = mldsa_decompose(&r0, rn, p->gamma2);
-        const int32_t v1 = mldsa_highbits(mldsa_freeze(rn + ct0), p->gamma2);
-        const uint32_t h = ((uint32_t)(r1 ^ v1) + 0x7FFFFFFFu) >> 31; /* r1 != v1 */
-        fail |= at_least(mldsa_abs(r0), p->gamma2 - p->beta); /* line 23 */
-        fail |= at_least(mldsa_abs(ct0), p->gamma2);          /* line 28 */
+        const uint32_t h = mldsa_sign_hint(&fail, mldsa_acc_get(r, n), mldsa_center(tmp[n]),
+                                           p->gamma2, p->beta);
         s->hint[i][n / 8] = (uint8_t)(s->hint[i][n / 8] | h << (n % 8));
         *count += h;
     }
@@ -174,7 +162,7 @@ static PQPAN_NOINLINE uint32_t respond_col(struct sign_state *s, const int32_t c
         pqpan_mldsa_unpack(z, out, 8, p->z_bits, p->gamma1, 1);
         for (t = 0; t < 8; t++) {
             z[t] += mldsa_center(cs1[n + t]);
-            fail |= at_least(mldsa_abs(z[t]), p->gamma1 - p->beta);
+            fail |= mldsa_at_least(mldsa_abs(z[t]), p->gamma1 - p->beta);
         }
         pqpan_mldsa_pack(out, z, 8, p->z_bits, p->gamma1, 1);
     }
@@ -189,28 +177,26 @@ static PQPAN_NOINLINE uint32_t respond(struct sign_state *s)
     int32_t chat[PQPAN_MLDSA_N];
     uint32_t fail = 0, count = 0;
     unsigned i;
-    challenge_ntt(s, chat);
+    pqpan_mldsa_challenge_ntt(chat, s->ctilde, s->p);
     for (i = 0; i < s->p->k; i++) {
         fail |= respond_row(s, chat, i, &count);
     }
     for (i = 0; i < s->p->l; i++) {
         fail |= respond_col(s, chat, i);
     }
-    fail |= at_least((int32_t)count, (int32_t)s->p->omega + 1); /* line 28: too many hints */
+    fail |= mldsa_at_least((int32_t)count, (int32_t)s->p->omega + 1); /* line 28: too many hints */
     pqpan_wipe(chat, sizeof chat);
     return fail;
 }
 
-/* HintBitPack (Alg. 20) of the accepted hint bitmap into the last omega + k bytes. */
-static void pack_hints(const struct sign_state *s)
+void pqpan_mldsa_pack_hints(uint8_t *y, const uint8_t *hint,
+                            const struct mldsa_params *p)
 {
-    const struct mldsa_params *p = s->p;
-    uint8_t *y = s->sig + mldsa_sig_hint_offset(p);
     unsigned i, n, index = 0;
     memset(y, 0, p->omega + p->k);
     for (i = 0; i < p->k; i++) {
         for (n = 0; n < PQPAN_MLDSA_N; n++) {
-            if ((s->hint[i][n / 8] >> (n % 8)) & 1) {
+            if ((hint[i * (PQPAN_MLDSA_N / 8) + n / 8] >> (n % 8)) & 1) {
                 y[index++] = (uint8_t)n;
             }
         }
@@ -238,13 +224,11 @@ static int attempt(struct sign_state *s, unsigned number)
     PQPAN_CT_DECLASSIFY(s->ctilde, sizeof s->ctilde); /* the signature is public */
     PQPAN_CT_DECLASSIFY(s->hint, sizeof s->hint);
     memcpy(s->sig, s->ctilde, p->ctilde_bytes); /* line 33: sigEncode(c~, z, h) */
-    pack_hints(s);
+    pqpan_mldsa_pack_hints(s->sig + mldsa_sig_hint_offset(p), s->hint[0], p);
     return 1;
 }
 
-/* 0 if every coefficient of s1 and s2 in sk lies in [-eta, eta] (their packed values in
- * [0, 2 eta]), else PQPAN_ERR_BAD_KEY. Only the verdict is declassified. */
-static int check_sk(const struct mldsa_params *p, const uint8_t *sk)
+int pqpan_mldsa_check_sk(const struct mldsa_params *p, const uint8_t *sk)
 {
     int bad = pqpan_mldsa_values_at_most(sk + mldsa_sk_s1_offset(), (p->k + p->l) * PQPAN_MLDSA_N,
                                          p->eta_bits, 2 * p->eta);
@@ -252,18 +236,18 @@ static int check_sk(const struct mldsa_params *p, const uint8_t *sk)
     return bad != 0 ? PQPAN_ERR_BAD_KEY : PQPAN_OK;
 }
 
-/* mu = H(tr || M', 64) and rho'' = H(K || rnd || mu, 64) (Alg. 7 lines 6-7). Out of line,
- * so that its SHAKE state is not in the frame of the attempts. */
-static PQPAN_NOINLINE void sign_seeds(struct sign_state *s, const struct mldsa_msg *m,
-                                      const uint8_t rnd[PQPAN_MLDSA_RND_BYTES])
+PQPAN_NOINLINE void pqpan_mldsa_sign_seeds(uint8_t mu[PQPAN_MLDSA_CRHBYTES],
+                                           uint8_t rhopp[PQPAN_MLDSA_CRHBYTES], const uint8_t *sk,
+                                           const struct mldsa_msg *m,
+                                           const uint8_t rnd[PQPAN_MLDSA_RND_BYTES])
 {
     struct pqpan_shake256_ctx h;
-    pqpan_mldsa_hash_mu(s->mu, s->sk + 2 * PQPAN_MLDSA_SEEDBYTES, m);
+    pqpan_mldsa_hash_mu(mu, sk + 2 * PQPAN_MLDSA_SEEDBYTES, m);
     pqpan_shake256_init(&h);
-    pqpan_shake256_absorb(&h, s->sk + PQPAN_MLDSA_SEEDBYTES, PQPAN_MLDSA_SEEDBYTES);
+    pqpan_shake256_absorb(&h, sk + PQPAN_MLDSA_SEEDBYTES, PQPAN_MLDSA_SEEDBYTES);
     pqpan_shake256_absorb(&h, rnd, PQPAN_MLDSA_RND_BYTES);
-    pqpan_shake256_absorb(&h, s->mu, sizeof s->mu);
-    pqpan_shake256_squeeze(&h, s->rhopp, sizeof s->rhopp);
+    pqpan_shake256_absorb(&h, mu, PQPAN_MLDSA_CRHBYTES);
+    pqpan_shake256_squeeze(&h, rhopp, PQPAN_MLDSA_CRHBYTES);
     pqpan_wipe(&h, sizeof h);
 }
 
@@ -272,7 +256,7 @@ int pqpan_mldsa_sign(const struct mldsa_params *p, uint8_t *sig, const uint8_t *
 {
     struct sign_state s;
     unsigned number;
-    int ret = check_sk(p, sk);
+    int ret = pqpan_mldsa_check_sk(p, sk);
     if (ret != PQPAN_OK) {
         memset(sig, 0, p->sig_bytes);
         return ret;
@@ -280,7 +264,7 @@ int pqpan_mldsa_sign(const struct mldsa_params *p, uint8_t *sig, const uint8_t *
     s.p = p;
     s.sk = sk;
     s.sig = sig;
-    sign_seeds(&s, m, rnd);
+    pqpan_mldsa_sign_seeds(s.mu, s.rhopp, sk, m, rnd);
     ret = PQPAN_ERR_BAD_KEY;
     for (number = 0; number < PQPAN_MLDSA_SIGN_ATTEMPTS_MAX; number++) {
         if (attempt(&s, number)) {

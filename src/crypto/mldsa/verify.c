@@ -89,28 +89,33 @@ static PQPAN_NOINLINE void verify_row(const struct mldsa_params *p, struct pqpan
     int32_t w[PQPAN_MLDSA_N];
     uint8_t *acc = (uint8_t *)w;
     const uint8_t *t1 = pk + PQPAN_MLDSA_SEEDBYTES + i * PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T1_BITS);
-    const uint8_t *y = sig + mldsa_sig_hint_offset(p);
-    unsigned index = i == 0 ? 0 : y[p->omega + i - 1];
-    const unsigned end = y[p->omega + i];
-    unsigned n;
     _Static_assert(sizeof w >= PQPAN_MLDSA_ACC_BYTES, "the accumulator fits in w");
     pqpan_mldsa_matrix_row_parts(acc, pk, i, p->l, sig + p->ctilde_bytes,
                                  mldsa_z_poly_bytes(p), p->z_bits, p->gamma1);
     pqpan_mldsa_acc_to_poly(w, acc);
     pqpan_mldsa_invntt(w);
     sub_c_t1(w, sc, t1);
+    pqpan_mldsa_use_hints_row(w, p, sig, i);
+    pqpan_mldsa_absorb_w1(h, w, p->w1_bits);
+}
+
+void pqpan_mldsa_use_hints_row(int32_t w[PQPAN_MLDSA_N], const struct mldsa_params *p,
+                               const uint8_t *sig, unsigned i)
+{
+    const uint8_t *y = sig + mldsa_sig_hint_offset(p);
+    unsigned index = i == 0 ? 0 : y[p->omega + i - 1];
+    const unsigned end = y[p->omega + i];
+    unsigned n;
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
         const unsigned hint = index < end && y[index] == n;
         index += hint;
         w[n] = mldsa_use_hint(mldsa_freeze(w[n]), hint, p->gamma2);
     }
-    pqpan_mldsa_absorb_w1(h, w, p->w1_bits);
 }
 
-/* h = H.Absorb(mu) with mu = H(H(pk, 64) || M', 64) (Alg. 8 lines 6-7, 12). Out of line,
- * so that tr, mu and their hash states are not in the frame of the rows. */
-static PQPAN_NOINLINE void absorb_mu(struct pqpan_shake256_ctx *h, const struct mldsa_params *p,
-                                     const uint8_t *pk, const struct mldsa_msg *m)
+PQPAN_NOINLINE void pqpan_mldsa_absorb_mu(struct pqpan_shake256_ctx *h,
+                                          const struct mldsa_params *p, const uint8_t *pk,
+                                          const struct mldsa_msg *m)
 {
     uint8_t mu[PQPAN_MLDSA_CRHBYTES];
     pqpan_shake256(mu, PQPAN_MLDSA_TRBYTES, pk, p->pk_bytes); /* line 6: tr = H(pk, 64) */
@@ -119,8 +124,7 @@ static PQPAN_NOINLINE void absorb_mu(struct pqpan_shake256_ctx *h, const struct 
     pqpan_shake256_absorb(h, mu, sizeof mu);
 }
 
-/* 1 if H.Squeeze(h, lambda / 4) equals c~ (Alg. 8 lines 12-13), read 8 bytes at a time. */
-static int challenge_matches(struct pqpan_shake256_ctx *h, const struct mldsa_params *p,
+int pqpan_mldsa_challenge_matches(struct pqpan_shake256_ctx *h, const struct mldsa_params *p,
                              const uint8_t *ctilde)
 {
     uint8_t part[8];
@@ -133,12 +137,8 @@ static int challenge_matches(struct pqpan_shake256_ctx *h, const struct mldsa_pa
     return same;
 }
 
-int pqpan_mldsa_verify(const struct mldsa_params *p, const uint8_t *pk,
-                       const struct mldsa_msg *m, const uint8_t *sig, size_t sig_len)
+int pqpan_mldsa_check_sig_form(const struct mldsa_params *p, const uint8_t *sig, size_t sig_len)
 {
-    struct pqpan_shake256_ctx h;
-    struct sparse_c sc;
-    unsigned i;
     if (sig_len != p->sig_bytes) {
         return PQPAN_ERR_BAD_LENGTH;
     }
@@ -146,10 +146,23 @@ int pqpan_mldsa_verify(const struct mldsa_params *p, const uint8_t *pk,
         !z_in_bound(p, sig)) {
         return PQPAN_ERR_MALFORMED; /* Alg. 27 returns h = ⊥ (line 4 of Alg. 8), or line 13 */
     }
-    absorb_mu(&h, p, pk, m);
+    return PQPAN_OK;
+}
+
+int pqpan_mldsa_verify(const struct mldsa_params *p, const uint8_t *pk,
+                       const struct mldsa_msg *m, const uint8_t *sig, size_t sig_len)
+{
+    struct pqpan_shake256_ctx h;
+    struct sparse_c sc;
+    unsigned i;
+    const int form = pqpan_mldsa_check_sig_form(p, sig, sig_len);
+    if (form != PQPAN_OK) {
+        return form;
+    }
+    pqpan_mldsa_absorb_mu(&h, p, pk, m);
     challenge_sparse(&sc, p, sig); /* line 8 */
     for (i = 0; i < p->k; i++) {
         verify_row(p, &h, pk, &sc, sig, i);
     }
-    return challenge_matches(&h, p, sig) ? PQPAN_OK : PQPAN_ERR_AUTH;
+    return pqpan_mldsa_challenge_matches(&h, p, sig) ? PQPAN_OK : PQPAN_ERR_AUTH;
 }

@@ -6,6 +6,7 @@
 
 #include "crypto/ct_testing.h"
 #include "crypto/p256/p256.h"
+#include "crypto/p256/speed/point.h"
 
 /* SEC 1 §2.3.3: the first octet of an encoded point. */
 #define SEC1_INFINITY 0x00u
@@ -20,6 +21,42 @@
 static const uint32_t sqrt_exponent[P256_LIMBS] = {0x00000000u, 0x00000000u, 0x40000000u,
                                                    0x00000000u, 0x00000000u, 0x40000000u,
                                                    0xc0000000u, 0x3fffffffu};
+
+/* The scalar multiplications of the build chosen by PQPAN_P256_IMPL (CMakeLists.txt):
+ * (x, y) = k G, and (x, y) = k Q returning 1 if that is the point at infinity; for
+ * 1 <= k <= n - 1. */
+#ifdef PQPAN_P256_SMALL
+static void base_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS], const uint8_t k[P256_BYTES])
+{
+    struct pqpan_p256_point g, q;
+    pqpan_p256_point_generator(&g);
+    pqpan_p256_point_mul(&q, &g, k);
+    (void)pqpan_p256_point_affine(x, y, &q); /* never infinity: 1 <= k < n, n prime */
+    pqpan_wipe(&q, sizeof q);
+}
+
+static uint32_t point_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
+                          const struct pqpan_p256_point *q, const uint8_t k[P256_BYTES])
+{
+    struct pqpan_p256_point r;
+    uint32_t infinity;
+    pqpan_p256_point_mul(&r, q, k);
+    infinity = pqpan_p256_point_affine(x, y, &r);
+    pqpan_wipe(&r, sizeof r);
+    return infinity;
+}
+#else
+static void base_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS], const uint8_t k[P256_BYTES])
+{
+    pqpan_p256_speed_base_mul(x, y, k);
+}
+
+static uint32_t point_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
+                          const struct pqpan_p256_point *q, const uint8_t k[P256_BYTES])
+{
+    return pqpan_p256_speed_mul(x, y, q, k);
+}
+#endif
 
 /* 1 if 1 <= k <= n - 1 (SEC 1 §3.2.1), constant time. */
 static uint32_t scalar_valid(const uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES])
@@ -105,7 +142,6 @@ static void encode_uncompressed(uint8_t out[PQPAN_ECDH_P256_PUBLIC_BYTES],
 int pqpan_ecdh_p256_keypair_derand(uint8_t pk[PQPAN_ECDH_P256_PUBLIC_BYTES],
                                    const uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES])
 {
-    struct pqpan_p256_point g, q;
     uint32_t x[P256_LIMBS], y[P256_LIMBS];
     uint32_t valid;
     if (pk == NULL) {
@@ -120,12 +156,9 @@ int pqpan_ecdh_p256_keypair_derand(uint8_t pk[PQPAN_ECDH_P256_PUBLIC_BYTES],
     if (!valid) {
         return PQPAN_ERR_BAD_KEY;
     }
-    pqpan_p256_point_generator(&g);
-    pqpan_p256_point_mul(&q, &g, sk);
-    (void)pqpan_p256_point_affine(x, y, &q); /* never infinity: 1 <= sk < n, n prime */
+    base_mul(x, y, sk);
     encode_uncompressed(pk, x, y);
     PQPAN_CT_DECLASSIFY(pk, PQPAN_ECDH_P256_PUBLIC_BYTES); /* the public key is public */
-    pqpan_wipe(&q, sizeof q);
     return PQPAN_OK;
 }
 
@@ -164,7 +197,7 @@ int pqpan_ecdh_p256_shared(uint8_t ss[PQPAN_ECDH_P256_SHARED_BYTES],
                            const uint8_t sk[PQPAN_ECDH_P256_SECRET_BYTES], const uint8_t *pk,
                            size_t pk_len)
 {
-    struct pqpan_p256_point q, r;
+    struct pqpan_p256_point q;
     uint32_t x[P256_LIMBS], y[P256_LIMBS];
     uint32_t valid, infinity;
     int rc;
@@ -184,15 +217,13 @@ int pqpan_ecdh_p256_shared(uint8_t ss[PQPAN_ECDH_P256_SHARED_BYTES],
     if (!valid) {
         return PQPAN_ERR_BAD_KEY;
     }
-    pqpan_p256_point_mul(&r, &q, sk);
-    infinity = pqpan_p256_point_affine(x, y, &r);
+    infinity = point_mul(x, y, &q, sk);
     PQPAN_CT_DECLASSIFY(&infinity, sizeof infinity); /* 0 for every valid input */
     if (!infinity) {
         pqpan_p256_to_bytes(ss, x);
     } else {
         rc = PQPAN_ERR_BAD_KEY;
     }
-    pqpan_wipe(&r, sizeof r);
     pqpan_wipe(x, sizeof x);
     pqpan_wipe(y, sizeof y);
     return rc;

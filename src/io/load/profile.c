@@ -137,23 +137,30 @@ static int known_key(const char *key)
 }
 
 /* The members a figure object may have: value, source, derived (how a derived figure is
- * computed) and, in a TX level list, dbm. */
+ * computed), other_chip (the chip the figure stands on when none of this device's was
+ * found) and, in a TX level list, dbm (in a retention list, kb). */
 static int figure_keys_ok(const struct ctx *c, const cJSON *obj, const char *path)
 {
-    static const char *const keys[] = {"value", "source", "derived", "dbm", "kb"};
+    static const char *const keys[] = {"value", "source", "derived", "other_chip", "dbm", "kb"};
     const cJSON *item, *derived = cJSON_GetObjectItemCaseSensitive(obj, "derived");
+    const cJSON *other = cJSON_GetObjectItemCaseSensitive(obj, "other_chip");
     cJSON_ArrayForEach(item, obj)
     {
         if (!listed(item->string, keys, sizeof keys / sizeof keys[0])) {
             char msg[128];
             snprintf(msg, sizeof msg, "unknown member \"%.40s\" (a figure has value, source and "
-                                      "optionally derived)", item->string);
+                                      "optionally derived and other_chip)", item->string);
             fail(c, path, msg);
             return 0;
         }
     }
     if (derived != NULL && (!cJSON_IsString(derived) || derived->valuestring[0] == '\0')) {
         fail(c, path, "\"derived\" must be a non-empty text saying how the figure is computed");
+        return 0;
+    }
+    if (other != NULL && (!cJSON_IsString(other) || other->valuestring[0] == '\0')) {
+        fail(c, path, "\"other_chip\" must be a non-empty text naming the chip the figure "
+                      "comes from");
         return 0;
     }
     return 1;

@@ -13,6 +13,7 @@ static void visit_figure(const cJSON *node, const char *path, pqpan_io_figure_fn
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(node, "value");
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(node, "source");
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(node, "derived");
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(node, "other_chip");
     struct pqpan_io_figure f;
     snprintf(f.path, sizeof f.path, "%s", path);
     f.given = cJSON_IsNumber(v);
@@ -20,6 +21,7 @@ static void visit_figure(const cJSON *node, const char *path, pqpan_io_figure_fn
     f.text = cJSON_IsString(v) ? v->valuestring : NULL;
     f.source = cJSON_IsString(s) ? s->valuestring : "";
     f.derived = cJSON_IsString(d) ? d->valuestring : NULL;
+    f.other_chip = cJSON_IsString(o) ? o->valuestring : NULL;
     fn(&f, ctx);
 }
 
@@ -91,7 +93,7 @@ static void collect_one(const struct pqpan_io_figure *f, void *vctx)
 {
     struct collect *c = vctx;
     struct pqpan_io_derived *d;
-    if (f->derived == NULL) {
+    if (f->derived == NULL && f->other_chip == NULL) {
         return;
     }
     if (c->list->count == PQPAN_IO_DERIVED_MAX) {
@@ -101,7 +103,8 @@ static void collect_one(const struct pqpan_io_figure *f, void *vctx)
     d = &c->list->item[c->list->count++];
     snprintf(d->path, sizeof d->path, "%s", f->path);
     d->value = f->value;
-    snprintf(d->how, sizeof d->how, "%s", f->derived);
+    snprintf(d->how, sizeof d->how, "%s", f->derived != NULL ? f->derived : "");
+    snprintf(d->other_chip, sizeof d->other_chip, "%s", f->other_chip != NULL ? f->other_chip : "");
 }
 
 int pqpan_io_profile_derived(struct pqpan_io_derived_list *out, const char *text, size_t len,

@@ -1,0 +1,324 @@
+/* ML-DSA.KeyGen_internal, Sign_internal and Verify_internal (FIPS 204 Alg. 6-8) for speed:
+ * the build chosen by CMake PQPAN_MLDSA_IMPL=speed. Where the small build (keygen.c,
+ * sign.c, verify.c) recomputes to save memory, this one holds vectors of polynomials:
+ *
+ * - signing expands A_hat once per signature and keeps it, transforms s1, s2 and t0 once
+ *   per signature (not per attempt), and NTT(y) once per attempt for all k rows; w is kept
+ *   from the commitment to the hints instead of being recomputed;
+ * - key generation transforms s1 once and streams A_hat one entry at a time;
+ * - verification unpacks and transforms z once, t1 once per row, c once.
+ *
+ * A_hat is squeezed in whole SHAKE128 blocks (pqpan_mldsa_rej_ntt_poly). Each function's
+ * workspace is one struct in its frame sized for ML-DSA-87, so the stack is the same for
+ * the three parameter sets (docs/SIG.md gives the bytes); nothing is allocated. Every secret
+ * it holds (s1, s2, t0 and their transforms, y, NTT(y), w, c, the products) is wiped
+ * before it returns. The results are those of the small build, byte for byte
+ * (tests/unit/test_mldsa_impl.c).
+ *
+ * Constant time as in the small build: every attempt runs to its end, its checks ORed into
+ * one flag that is declassified once per attempt; SampleInBall and the products with c
+ * use no secret-dependent index or branch. */
+#include <stddef.h>
+#include <string.h>
+
+#include "common/compiler.h"
+#include "crypto/ct_testing.h"
+#include "crypto/mldsa/mldsa.h"
+#include "crypto/mldsa/ntt.h"
+#include "crypto/mldsa/packing.h"
+#include "crypto/mldsa/rounding.h"
+#include "crypto/mldsa/sampling.h"
+#include "pqpan/common.h"
+
+struct poly {
+    int32_t c[PQPAN_MLDSA_N];
+};
+
+/* r_n = r_n + a_n b_n R^-1: one term of a row of A_hat o v (Alg. 45 MultiplyNTT, summed).
+ * Each term is below q in absolute value, so l <= 7 terms stay far below what
+ * pqpan_mldsa_invntt accepts. */
+static void mul_acc(struct poly *r, const struct poly *a, const struct poly *b)
+{
+    unsigned n;
+    for (n = 0; n < PQPAN_MLDSA_N; n++) {
+        r->c[n] += mldsa_mont_mul(a->c[n], b->c[n]);
+    }
+}
+
+/* r = (sum_j a_j o v_j) R^-1 for j < l: a row of A_hat o v (Alg. 45 MultiplyNTT, summed)
+ * with one Montgomery reduction per coefficient. a_j in [0, q) and |v_j| < 9q, so the sum
+ * of l <= 7 products stays below 63 q^2 < 2^31 q, the bound of mldsa_montgomery_reduce;
+ * |r_n| < q. */
+static void row_times(struct poly *r, const struct poly *a, const struct poly *v, unsigned l)
+{
+    unsigned j, n;
+    for (n = 0; n < PQPAN_MLDSA_N; n++) {
+        int64_t sum = 0;
+        for (j = 0; j < l; j++) {
+            sum += (int64_t)a[j].c[n] * v[j].c[n];
+        }
+        r->c[n] = mldsa_montgomery_reduce(sum);
+    }
+}
+
+/* NTT(v_j) for the count polynomials packed at in, one every `bytes` bytes, as BitUnpack
+ * with offset `offset` reads them (s1, s2, t0 of sk; z of a signature). */
+static void ntt_unpacked_vec(struct poly *v, unsigned count, const uint8_t *in, size_t bytes,
+                             unsigned bits, int32_t offset)
+{
+    unsigned j;
+    for (j = 0; j < count; j++) {
+        pqpan_mldsa_ntt_unpacked(v[j].c, in + j * bytes, bits, offset);
+    }
+}
+
+/* Key generation: NTT(s1) and one entry of A_hat at a time. */
+struct keygen_ws {
+    struct poly s1hat[PQPAN_MLDSA_L_MAX];
+    struct poly a, t;
+};
+
+void pqpan_mldsa_keygen_speed(const struct mldsa_params *p, uint8_t *pk, uint8_t *sk,
+                              const uint8_t xi[PQPAN_MLDSA_SEEDBYTES])
+{
+    struct keygen_ws ws;
+    unsigned i, j;
+    pqpan_mldsa_keygen_seeds(p, pk, sk, xi); /* lines 1-4: rho, K, s1, s2 into pk, sk */
+    ntt_unpacked_vec(ws.s1hat, p->l, sk + mldsa_sk_s1_offset(), mldsa_eta_poly_bytes(p),
+                     p->eta_bits, (int32_t)p->eta);
+    for (i = 0; i < p->k; i++) { /* line 5: t = NTT^-1(A_hat o NTT(s1)) + s2, row i */
+        memset(&ws.t, 0, sizeof ws.t);
+        for (j = 0; j < p->l; j++) {
+            pqpan_mldsa_rej_ntt_poly(ws.a.c, sk, j, i);
+            mul_acc(&ws.t, &ws.a, &ws.s1hat[j]);
+        }
+        pqpan_mldsa_invntt(ws.t.c);
+        pqpan_mldsa_keygen_split_row(p, pk, sk, i, ws.t.c); /* lines 5-6 */
+    }
+    /* line 8: tr = H(pk, 64), stored in sk (Alg. 24) */
+    pqpan_shake256(sk + 2 * PQPAN_MLDSA_SEEDBYTES, PQPAN_MLDSA_TRBYTES, pk, p->pk_bytes);
+    pqpan_wipe(&ws, sizeof ws);
+}
+
+/* Signing. The public matrix comes first, so that the secrets after it are wiped as one
+ * block. */
+struct sign_ws {
+    struct poly mat[PQPAN_MLDSA_K_MAX][PQPAN_MLDSA_L_MAX]; /* A_hat */
+    struct poly s1hat[PQPAN_MLDSA_L_MAX], s2hat[PQPAN_MLDSA_K_MAX], t0hat[PQPAN_MLDSA_K_MAX];
+    struct poly y[PQPAN_MLDSA_L_MAX];    /* y, then z = y + <<c s1>> */
+    struct poly yhat[PQPAN_MLDSA_L_MAX]; /* NTT(y) */
+    struct poly w[PQPAN_MLDSA_K_MAX];    /* w in [0, q) */
+    struct poly chat, cs, ct0;
+    uint8_t hint[PQPAN_MLDSA_K_MAX][PQPAN_MLDSA_N / 8]; /* h as a bitmap, row by row */
+    uint8_t mu[PQPAN_MLDSA_CRHBYTES];
+    uint8_t rhopp[PQPAN_MLDSA_CRHBYTES];
+    uint8_t ctilde[PQPAN_MLDSA_CRHBYTES];
+};
+
+/* What Alg. 7 computes once per signature (lines 1-5, 9-10): s1_hat, s2_hat, t0_hat from
+ * skDecode (Alg. 25) and A_hat = ExpandA(rho) (Alg. 32). */
+static PQPAN_NOINLINE void sign_setup(struct sign_ws *s, const struct mldsa_params *p,
+                                      const uint8_t *sk)
+{
+    const size_t eta_bytes = mldsa_eta_poly_bytes(p);
+    unsigned i, j;
+    ntt_unpacked_vec(s->s1hat, p->l, sk + mldsa_sk_s1_offset(), eta_bytes, p->eta_bits,
+                     (int32_t)p->eta);
+    ntt_unpacked_vec(s->s2hat, p->k, sk + mldsa_sk_s2_offset(p), eta_bytes, p->eta_bits,
+                     (int32_t)p->eta);
+    ntt_unpacked_vec(s->t0hat, p->k, sk + mldsa_sk_t0_offset(p),
+                     PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T0_BITS), PQPAN_MLDSA_T0_BITS,
+                     1 << (PQPAN_MLDSA_D - 1));
+    for (i = 0; i < p->k; i++) {
+        for (j = 0; j < p->l; j++) {
+            pqpan_mldsa_rej_ntt_poly(s->mat[i][j].c, sk, j, i); /* rho = the first 32 bytes */
+        }
+    }
+}
+
+/* y = ExpandMask(rho'', kappa) with kappa = number l (line 11) and NTT(y). */
+static PQPAN_NOINLINE void mask(struct sign_ws *s, const struct mldsa_params *p,
+                                unsigned number)
+{
+    uint8_t buf[PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_Z_BITS(PQPAN_MLDSA65_GAMMA1))];
+    unsigned j;
+    for (j = 0; j < p->l; j++) {
+        pqpan_mldsa_expand_mask(buf, mldsa_z_poly_bytes(p), s->rhopp, number * p->l + j);
+        pqpan_mldsa_unpack(s->y[j].c, buf, PQPAN_MLDSA_N, p->z_bits, p->gamma1, 1);
+        s->yhat[j] = s->y[j];
+        pqpan_mldsa_ntt(s->yhat[j].c);
+    }
+    pqpan_wipe(buf, sizeof buf);
+}
+
+/* w = NTT^-1(A_hat o NTT(y)) (line 12), kept in [0, q); w1 = HighBits(w) (line 13);
+ * c~ = H(mu || w1Encode(w1), lambda / 4) (line 15). */
+static PQPAN_NOINLINE void commit(struct sign_ws *s, const struct mldsa_params *p)
+{
+    struct pqpan_shake256_ctx h;
+    unsigned i, n;
+    pqpan_shake256_init(&h);
+    pqpan_shake256_absorb(&h, s->mu, sizeof s->mu);
+    for (i = 0; i < p->k; i++) {
+        struct poly *w = &s->w[i];
+        row_times(w, s->mat[i], s->yhat, p->l);
+        pqpan_mldsa_invntt(w->c);
+        for (n = 0; n < PQPAN_MLDSA_N; n++) {
+            w->c[n] = mldsa_freeze(w->c[n]);
+            s->cs.c[n] = mldsa_highbits(w->c[n], p->gamma2);
+        }
+        pqpan_mldsa_absorb_w1(&h, s->cs.c, p->w1_bits);
+    }
+    pqpan_shake256_squeeze(&h, s->ctilde, p->ctilde_bytes);
+    pqpan_wipe(&h, sizeof h);
+}
+
+/* r = NTT^-1(c_hat o v_hat): <<c s1>>, <<c s2>>, <<c t0>> (lines 18-19, 25), |r_n| < q. */
+static void times_c(struct poly *r, const struct poly *chat, const struct poly *vhat)
+{
+    pqpan_mldsa_pointwise(r->c, chat->c, vhat->c);
+    pqpan_mldsa_invntt(r->c);
+}
+
+/* z = y + <<c s1>> (lines 18, 20) in place of y; 1 if ||z|| >= gamma1 - beta (line 23). */
+static PQPAN_NOINLINE uint32_t respond_z(struct sign_ws *s, const struct mldsa_params *p)
+{
+    uint32_t fail = 0;
+    unsigned j, n;
+    for (j = 0; j < p->l; j++) {
+        times_c(&s->cs, &s->chat, &s->s1hat[j]);
+        for (n = 0; n < PQPAN_MLDSA_N; n++) {
+            const int32_t z = s->y[j].c[n] + mldsa_center(s->cs.c[n]);
+            s->y[j].c[n] = z;
+            fail |= mldsa_at_least(mldsa_abs(z), p->gamma1 - p->beta);
+        }
+    }
+    return fail;
+}
+
+/* The checks of lines 21-28 on r = w - <<c s2>> and ct0 = <<c t0>>, row by row, with the
+ * hints into the bitmap: 1 on a failure (the hint count included), else 0. */
+static PQPAN_NOINLINE uint32_t respond_hints(struct sign_ws *s, const struct mldsa_params *p)
+{
+    uint32_t fail = 0, count = 0;
+    unsigned i, n, b;
+    for (i = 0; i < p->k; i++) {
+        times_c(&s->cs, &s->chat, &s->s2hat[i]);
+        times_c(&s->ct0, &s->chat, &s->t0hat[i]);
+        for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
+            uint32_t bits = 0;
+            for (b = 0; b < 8; b++) {
+                const uint32_t h = mldsa_sign_hint(
+                    &fail, mldsa_freeze(s->w[i].c[n + b] - s->cs.c[n + b]),
+                    mldsa_center(s->ct0.c[n + b]), p->gamma2, p->beta);
+                bits |= h << b;
+                count += h;
+            }
+            s->hint[i][n / 8] = (uint8_t)bits;
+        }
+    }
+    return fail | mldsa_at_least((int32_t)count, (int32_t)p->omega + 1); /* too many hints */
+}
+
+/* One pass of the loop of Alg. 7 (lines 11-31) with kappa = number l. Returns 1 when the
+ * signature is complete in sig (line 33: sigEncode, Alg. 26). */
+static int attempt(struct sign_ws *s, const struct mldsa_params *p, uint8_t *sig,
+                   unsigned number)
+{
+    uint32_t fail;
+    unsigned j;
+    mask(s, p, number);
+    commit(s, p);
+    pqpan_mldsa_challenge_ntt(s->chat.c, s->ctilde, p);
+    fail = respond_z(s, p);
+    fail |= respond_hints(s, p);
+    PQPAN_CT_DECLASSIFY(&fail, sizeof fail); /* which attempt succeeds may be seen */
+    if (fail != 0) {
+        return 0;
+    }
+    PQPAN_CT_DECLASSIFY(s->ctilde, sizeof s->ctilde); /* the signature is public */
+    PQPAN_CT_DECLASSIFY(s->hint, sizeof s->hint);
+    memcpy(sig, s->ctilde, p->ctilde_bytes);
+    for (j = 0; j < p->l; j++) {
+        pqpan_mldsa_pack(sig + p->ctilde_bytes + j * mldsa_z_poly_bytes(p), s->y[j].c,
+                         PQPAN_MLDSA_N, p->z_bits, p->gamma1, 1);
+    }
+    pqpan_mldsa_pack_hints(sig + mldsa_sig_hint_offset(p), s->hint[0], p);
+    return 1;
+}
+
+int pqpan_mldsa_sign_speed(const struct mldsa_params *p, uint8_t *sig, const uint8_t *sk,
+                           const struct mldsa_msg *m, const uint8_t rnd[PQPAN_MLDSA_RND_BYTES])
+{
+    struct sign_ws s;
+    const size_t secrets = offsetof(struct sign_ws, s1hat);
+    unsigned number;
+    int ret = pqpan_mldsa_check_sk(p, sk);
+    if (ret != PQPAN_OK) {
+        memset(sig, 0, p->sig_bytes);
+        return ret;
+    }
+    pqpan_mldsa_sign_seeds(s.mu, s.rhopp, sk, m, rnd);
+    sign_setup(&s, p, sk);
+    ret = PQPAN_ERR_BAD_KEY;
+    for (number = 0; number < PQPAN_MLDSA_SIGN_ATTEMPTS_MAX; number++) {
+        if (attempt(&s, p, sig, number)) {
+            ret = PQPAN_OK;
+            break;
+        }
+    }
+    if (ret != PQPAN_OK) {
+        memset(sig, 0, p->sig_bytes);
+    }
+    pqpan_wipe((uint8_t *)&s + secrets, sizeof s - secrets);
+    return ret;
+}
+
+/* Verification: NTT(z), NTT(c), and one entry of A_hat and one row of t1 at a time. */
+struct verify_ws {
+    struct poly zhat[PQPAN_MLDSA_L_MAX];
+    struct poly chat, a, w, t1hat;
+};
+
+/* NTT(t1_i 2^d), t1_i unpacked from pk (SimpleBitPack in 10 bits, Alg. 22, 23). */
+static void t1_ntt(struct poly *r, const uint8_t *pk, unsigned i)
+{
+    unsigned n;
+    pqpan_mldsa_unpack(r->c, pk + PQPAN_MLDSA_SEEDBYTES + i * PQPAN_MLDSA_POLY_BYTES(PQPAN_MLDSA_T1_BITS),
+                       PQPAN_MLDSA_N, PQPAN_MLDSA_T1_BITS, 0, 0);
+    for (n = 0; n < PQPAN_MLDSA_N; n++) {
+        r->c[n] <<= PQPAN_MLDSA_D; /* below 2^23 < q */
+    }
+    pqpan_mldsa_ntt(r->c);
+}
+
+int pqpan_mldsa_verify_speed(const struct mldsa_params *p, const uint8_t *pk,
+                             const struct mldsa_msg *m, const uint8_t *sig, size_t sig_len)
+{
+    struct pqpan_shake256_ctx h;
+    struct verify_ws v;
+    unsigned i, j, n;
+    const int form = pqpan_mldsa_check_sig_form(p, sig, sig_len);
+    if (form != PQPAN_OK) {
+        return form;
+    }
+    pqpan_mldsa_absorb_mu(&h, p, pk, m);
+    pqpan_mldsa_challenge_ntt(v.chat.c, sig, p); /* line 8 */
+    ntt_unpacked_vec(v.zhat, p->l, sig + p->ctilde_bytes, mldsa_z_poly_bytes(p), p->z_bits,
+                     p->gamma1);
+    for (i = 0; i < p->k; i++) { /* line 9: w'_Approx = NTT^-1(A_hat o z_hat - c_hat o t1_hat) */
+        memset(&v.w, 0, sizeof v.w);
+        for (j = 0; j < p->l; j++) {
+            pqpan_mldsa_rej_ntt_poly(v.a.c, pk, j, i);
+            mul_acc(&v.w, &v.a, &v.zhat[j]);
+        }
+        t1_ntt(&v.t1hat, pk, i);
+        for (n = 0; n < PQPAN_MLDSA_N; n++) {
+            v.w.c[n] -= mldsa_mont_mul(v.chat.c[n], v.t1hat.c[n]);
+        }
+        pqpan_mldsa_invntt(v.w.c);
+        pqpan_mldsa_use_hints_row(v.w.c, p, sig, i); /* line 10 */
+        pqpan_mldsa_absorb_w1(&h, v.w.c, p->w1_bits); /* line 12 */
+    }
+    return pqpan_mldsa_challenge_matches(&h, p, sig) ? PQPAN_OK : PQPAN_ERR_AUTH;
+}
