@@ -60,7 +60,7 @@ static void print_head(const char *cmd, const struct model_env *env, const struc
 static int node_energy(double *uj, double *comm, const struct model_env *env,
                        const struct pqpan_ledger *l, unsigned nodes, struct cli_msg *msg)
 {
-    struct model_row r;
+    struct pqpan_run_exchange_row r;
     unsigned n;
     int rc = EXIT_OK;
     for (n = 0; n < nodes && rc == EXIT_OK; n++) {
