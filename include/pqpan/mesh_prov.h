@@ -104,6 +104,22 @@ PQPAN_MUST_CHECK int pqpan_mesh_prov_plan(struct pqpan_mesh_prov_step out[PQPAN_
                                           enum pqpan_kem_id kem, enum pqpan_mesh_prov_alg alg,
                                           uint32_t max_pdu);
 
+/* What a provisioning run agrees and with which values (the Start PDU's choices). */
+struct pqpan_mesh_prov_keys {
+    enum pqpan_mesh_prov_variant variant;
+    enum pqpan_kem_id kem; /* PQ and hybrid variants */
+    enum pqpan_mesh_prov_alg alg;
+};
+
+/* k = ML-KEM-768 in the PQ variant with HMAC values. */
+void pqpan_mesh_prov_keys_default(struct pqpan_mesh_prov_keys *k);
+
+/* Books the operations ops (bits 1u << enum pqpan_op) on l: their cycles and counts, and
+ * their CPU time (cycles at cpu_hz) in the CRYPTO phase, as the BLE estimator prices
+ * computation; returns that time, ns. */
+uint64_t pqpan_mesh_prov_book_ops(struct pqpan_ledger *l, uint32_t ops,
+                                  const uint64_t cycles[PQPAN_OP_COUNT], uint32_t cpu_hz);
+
 /* "p256", "mlkem", "hybrid"; "cmac", "hmac". */
 const char *pqpan_mesh_prov_variant_name(enum pqpan_mesh_prov_variant v);
 const char *pqpan_mesh_prov_alg_name(enum pqpan_mesh_prov_alg a);
@@ -156,9 +172,7 @@ uint32_t pqpan_mesh_pbadv_segment_gp(uint32_t total_len, uint32_t seg);
 /* ---- Estimate over PB-ADV ----------------------------------------------------------- */
 
 struct pqpan_mesh_pbadv_config {
-    enum pqpan_mesh_prov_variant variant;
-    enum pqpan_kem_id kem;        /* PQ and hybrid variants */
-    enum pqpan_mesh_prov_alg alg;
+    struct pqpan_mesh_prov_keys keys;
     enum pqpan_ble_phy phy;       /* legacy advertising: LE 1M only (Core Vol 6 Part B §2.3) */
     uint64_t adv_interval_ns;     /* advInterval of every PB-ADV transmission */
     uint32_t pdu_transmissions;   /* advertising events per segment */
@@ -176,7 +190,7 @@ struct pqpan_mesh_pbadv_config {
 #define PQPAN_MESH_PBADV_ACK_TRANSMISSIONS 3u
 #define PQPAN_MESH_PBADV_CLOSE_TRANSMISSIONS 3u
 
-/* cfg = the defaults above, LE 1M, ML-KEM-768 in the PQ variant with HMAC values. */
+/* cfg = the defaults above, LE 1M, the keys of pqpan_mesh_prov_keys_default. */
 void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg);
 
 struct pqpan_mesh_pbadv_estimate {
@@ -202,5 +216,53 @@ PQPAN_MUST_CHECK int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate 
                                                const struct pqpan_mesh_pbadv_config *cfg,
                                                const struct pqpan_ble_device dev[2],
                                                const uint64_t cycles[2][PQPAN_OP_COUNT]);
+
+/* ---- Estimate over PB-GATT (MshPRT v1.1 §5.2.2, §6.3.1, §7.1) ------------------------- */
+
+/* A Proxy PDU: SAR (2 bits) + Message Type (6 bits, 0x03 = Provisioning PDU), then data
+ * (§6.3.1); a Provisioning PDU longer than one ATT value is segmented (SAR first /
+ * continuation / last). Zephyr (subsys/bluetooth/mesh/proxy_msg.c) fills each segment to
+ * ATT_MTU - 3 octets (the ATT opcode and handle taken off), header included. */
+#define PQPAN_MESH_PROXY_HDR_BYTES 1u
+
+/* Proxy PDUs (ATT values) carrying a Provisioning PDU of len octets at att_mtu: one when
+ * len <= att_mtu - 4, else ceil(len / (att_mtu - 4)); 0 when att_mtu < 5 or len is 0. */
+uint32_t pqpan_mesh_proxy_segments(uint32_t len, uint32_t att_mtu);
+
+/* The device is the GATT server of the Mesh Provisioning Service (§7.1) and the
+ * peripheral; the provisioner, its client, writes Mesh Provisioning Data In with Write
+ * Without Response (ATT Write Command) and is notified on Mesh Provisioning Data Out. */
+struct pqpan_mesh_pbgatt_config {
+    struct pqpan_mesh_prov_keys keys;
+    enum pqpan_ble_phy phy;
+    uint32_t att_mtu;   /* 23 .. 517 (Core Vol 3 Part F §3.2.8, §3.4.2) */
+    uint32_t ll_octets; /* 27 .. 251 */
+    uint64_t ci_ns;     /* connection interval */
+    int same_event_reply;
+};
+
+/* cfg = the keys of pqpan_mesh_prov_keys_default over the link defaults of the BLE
+ * estimator (the study's: LE 1M, ATT_MTU 403, 27 LL octets, 50 ms, replies in the next
+ * event; src/common/defaults.c). */
+void pqpan_mesh_pbgatt_config_default(struct pqpan_mesh_pbgatt_config *cfg);
+
+struct pqpan_mesh_pbgatt_estimate {
+    struct pqpan_ledger ledger[2]; /* index enum pqpan_mesh_prov_role (= enum pqpan_ble_role) */
+    uint64_t latency_ns;           /* first Provisioning PDU .. the last delivered */
+    uint32_t proxy_pdus[2];        /* ATT values each side sent */
+    struct pqpan_ble_counts counts;
+};
+
+/* The provisioning PDUs of pqpan_mesh_prov_plan (no transaction limit on PB-GATT: a key is
+ * one Public Key PDU) over an established connection, scheduled by the BLE connection
+ * model (pqpan_ble_schedule: LL fragmentation, connection events, per-event costs with
+ * dev); crypto before the PDU that needs it, booked as pqpan_mesh_prov_book_ops. The
+ * connection's set-up (advertising, connection, MTU exchange, discovery, CCCD) is not
+ * included. Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, option out of range), those
+ * of pqpan_mesh_prov_plan. */
+PQPAN_MUST_CHECK int pqpan_mesh_pbgatt_estimate(struct pqpan_mesh_pbgatt_estimate *out,
+                                                const struct pqpan_mesh_pbgatt_config *cfg,
+                                                const struct pqpan_ble_device dev[2],
+                                                const uint64_t cycles[2][PQPAN_OP_COUNT]);
 
 #endif

@@ -3,7 +3,6 @@
  * advertising events (docs/MODEL.md "Mesh provisioning"). */
 #include <string.h>
 
-#include "pqpan/common.h"
 #include "pqpan/mesh_prov.h"
 
 /* AdvA of the ADV_NONCONN_IND (Core v5.4 Vol 6 Part B §2.3.1.3). */
@@ -62,9 +61,7 @@ uint32_t pqpan_mesh_pbadv_adv_payload(uint32_t gp_len)
 void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->variant = PQPAN_MESH_PROV_MLKEM;
-    cfg->kem = PQPAN_KEM_MLKEM768;
-    cfg->alg = PQPAN_MESH_PROV_ALG_HMAC;
+    pqpan_mesh_prov_keys_default(&cfg->keys);
     cfg->phy = PQPAN_BLE_PHY_1M;
     cfg->adv_interval_ns = PQPAN_MESH_PBADV_ADV_INTERVAL_NS;
     cfg->pdu_transmissions = PQPAN_MESH_PBADV_PDU_TRANSMISSIONS;
@@ -131,17 +128,7 @@ static uint64_t send_repeated(struct run *r, enum pqpan_mesh_prov_role s, uint64
 static uint64_t compute(struct run *r, enum pqpan_mesh_prov_role s, uint64_t at, uint32_t ops,
                         const uint64_t cycles[PQPAN_OP_COUNT])
 {
-    struct pqpan_ledger *l = &r->out->ledger[s];
-    uint64_t ns = 0;
-    int op;
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        if (ops & (1u << (unsigned)op)) {
-            uint64_t t = pqpan_cycles_to_ns(cycles[op], r->dev[s].cpu_hz);
-            pqpan_ledger_add_op(l, (enum pqpan_op)op, cycles[op]);
-            pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, t);
-            ns += t;
-        }
-    }
+    uint64_t ns = pqpan_mesh_prov_book_ops(&r->out->ledger[s], ops, cycles, r->dev[s].cpu_hz);
     r->busy_ns[s] += ns;
     return at + ns;
 }
@@ -215,7 +202,7 @@ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
     if (cfg == NULL || dev == NULL || cycles == NULL || !config_ok(cfg)) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    rc = pqpan_mesh_prov_plan(steps, &n, cfg->variant, cfg->kem, cfg->alg,
+    rc = pqpan_mesh_prov_plan(steps, &n, cfg->keys.variant, cfg->keys.kem, cfg->keys.alg,
                               PQPAN_MESH_PBADV_TRANSACTION_MAX);
     if (rc != PQPAN_OK) {
         return rc;

@@ -3,6 +3,7 @@
  * provisioning with ML-KEM"). */
 #include <string.h>
 
+#include "pqpan/common.h"
 #include "pqpan/mesh_prov.h"
 
 #define OP_BIT(op) (1u << (unsigned)(op))
@@ -19,6 +20,13 @@ const char *pqpan_mesh_prov_variant_name(enum pqpan_mesh_prov_variant v)
 const char *pqpan_mesh_prov_alg_name(enum pqpan_mesh_prov_alg a)
 {
     return ((unsigned)a < PQPAN_MESH_PROV_ALG_COUNT) ? alg_names[a] : "unknown";
+}
+
+void pqpan_mesh_prov_keys_default(struct pqpan_mesh_prov_keys *k)
+{
+    k->variant = PQPAN_MESH_PROV_MLKEM;
+    k->kem = PQPAN_KEM_MLKEM768;
+    k->alg = PQPAN_MESH_PROV_ALG_HMAC;
 }
 
 struct plan {
@@ -152,4 +160,20 @@ int pqpan_mesh_prov_plan(struct pqpan_mesh_prov_step out[PQPAN_MESH_PROV_STEPS_M
     add(&p, D, PQPAN_MESH_PROV_COMPLETE, 0u, CF, 0u);
     *n = p.n;
     return PQPAN_OK;
+}
+
+uint64_t pqpan_mesh_prov_book_ops(struct pqpan_ledger *l, uint32_t ops,
+                                  const uint64_t cycles[PQPAN_OP_COUNT], uint32_t cpu_hz)
+{
+    uint64_t ns = 0;
+    int op;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        if (ops & OP_BIT(op)) {
+            uint64_t t = pqpan_cycles_to_ns(cycles[op], cpu_hz);
+            pqpan_ledger_add_op(l, (enum pqpan_op)op, cycles[op]);
+            pqpan_ledger_add(l, PQPAN_PHASE_CRYPTO, PQPAN_STATE_CPU, t);
+            ns += t;
+        }
+    }
+    return ns;
 }

@@ -156,7 +156,7 @@ static void run(struct pqpan_mesh_pbadv_estimate *e, enum pqpan_kem_id kem,
     struct pqpan_mesh_pbadv_config cfg;
     const struct pqpan_ble_device dev[2] = {bare, bare};
     pqpan_mesh_pbadv_config_default(&cfg);
-    cfg.kem = kem;
+    cfg.keys.kem = kem;
     assert_int_equal(pqpan_mesh_pbadv_estimate(e, &cfg, dev, cycles), PQPAN_OK);
 }
 
@@ -280,6 +280,73 @@ static void test_estimate_errors(void **state)
     assert_int_equal(e.latency_ns, 0);
 }
 
+/* Proxy PDUs: each ATT value at most ATT_MTU - 3 octets, the 1-octet header included:
+ * ceil(len / (ATT_MTU - 4)) values (Zephyr proxy_msg.c). At ATT_MTU 403: 399 each. */
+static void test_proxy_segments(void **state)
+{
+    (void)state;
+    assert_int_equal(pqpan_mesh_proxy_segments(2, 23), 1);
+    assert_int_equal(pqpan_mesh_proxy_segments(19, 23), 1);
+    assert_int_equal(pqpan_mesh_proxy_segments(20, 23), 2);
+    assert_int_equal(pqpan_mesh_proxy_segments(1186, 403), 3);
+    assert_int_equal(pqpan_mesh_proxy_segments(1570, 403), 4);
+    assert_int_equal(pqpan_mesh_proxy_segments(1, 4), 0);
+}
+
+/* ML-KEM-768 at ATT_MTU 403: provisioner Invite 1, Start 1, ek 1186 → 3, Confirmation 1,
+ * Random 1, Data 1 = 8 values; device Capabilities 1, ct 1090 → 3, Confirmation 1,
+ * Random 1, Complete 1 = 7. ML-KEM-1024's key is one Public Key PDU on PB-GATT (1570
+ * octets, 4 values), so the run has 11 PDUs at every level. */
+static void test_pbgatt_counts(void **state)
+{
+    static const uint64_t zero[2][PQPAN_OP_COUNT];
+    const struct pqpan_ble_device dev[2] = {bare, bare};
+    struct pqpan_mesh_pbgatt_config cfg;
+    struct pqpan_mesh_pbgatt_estimate e[3];
+    int l;
+    (void)state;
+    for (l = 0; l < 3; l++) {
+        pqpan_mesh_pbgatt_config_default(&cfg);
+        cfg.keys.kem = (enum pqpan_kem_id)(l + 1);
+        assert_int_equal(pqpan_mesh_pbgatt_estimate(&e[l], &cfg, dev, zero), PQPAN_OK);
+        assert_true(l == 0 ||
+                    pqpan_ledger_state_ns(&e[l].ledger[PQPAN_MESH_DEVICE], PQPAN_STATE_TX) >
+                        pqpan_ledger_state_ns(&e[l - 1].ledger[PQPAN_MESH_DEVICE], PQPAN_STATE_TX));
+        /* A 50 ms event carries any of the PDUs whole; each answer waits for the next
+         * event (--reply next-event): one interval per PDU, 11 PDUs, at every level. */
+        assert_int_equal(e[l].latency_ns, 11u * cfg.ci_ns);
+    }
+    assert_int_equal(e[1].proxy_pdus[PQPAN_MESH_PROVISIONER], 8);
+    assert_int_equal(e[1].proxy_pdus[PQPAN_MESH_DEVICE], 7);
+    assert_int_equal(e[2].proxy_pdus[PQPAN_MESH_PROVISIONER], 9);
+    assert_int_equal(e[1].counts.att_pdus[PQPAN_BLE_CENTRAL], 8);
+    pqpan_mesh_pbgatt_config_default(&cfg);
+    cfg.att_mtu = 22;
+    assert_int_equal(pqpan_mesh_pbgatt_estimate(&e[0], &cfg, dev, zero), PQPAN_ERR_INVALID_ARG);
+}
+
+/* The crypto on PB-GATT: booked on the side that runs it, CPU = cycles at 64 MHz. */
+static void test_pbgatt_crypto(void **state)
+{
+    uint64_t cyc[2][PQPAN_OP_COUNT] = {{0}};
+    const struct pqpan_ble_device dev[2] = {bare, bare};
+    struct pqpan_mesh_pbgatt_config cfg;
+    struct pqpan_mesh_pbgatt_estimate e;
+    (void)state;
+    cyc[PQPAN_MESH_PROVISIONER][PQPAN_OP_KEM_KEYGEN] = 640000u;
+    cyc[PQPAN_MESH_PROVISIONER][PQPAN_OP_KEM_DECAPS] = 640000u;
+    cyc[PQPAN_MESH_DEVICE][PQPAN_OP_KEM_ENCAPS] = 64000u;
+    pqpan_mesh_pbgatt_config_default(&cfg);
+    assert_int_equal(
+        pqpan_mesh_pbgatt_estimate(&e, &cfg, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+        PQPAN_OK);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[PQPAN_MESH_PROVISIONER], PQPAN_STATE_CPU),
+                     20000000u);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[PQPAN_MESH_DEVICE], PQPAN_STATE_CPU),
+                     1000000u);
+    assert_int_equal(e.ledger[PQPAN_MESH_PROVISIONER].op_count[PQPAN_OP_KEM_DECAPS], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +359,9 @@ int main(void)
         cmocka_unit_test(test_crypto_hidden_in_slots),
         cmocka_unit_test(test_device_energy),
         cmocka_unit_test(test_estimate_errors),
+        cmocka_unit_test(test_proxy_segments),
+        cmocka_unit_test(test_pbgatt_counts),
+        cmocka_unit_test(test_pbgatt_crypto),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
