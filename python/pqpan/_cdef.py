@@ -2207,6 +2207,98 @@ void pqpan_lesc_f6(uint8_t out[16], const uint8_t w[16],
                    const uint8_t a1[7], const uint8_t a2[7]);
 uint32_t pqpan_lesc_g2(const uint8_t u[32], const uint8_t v[32],
                        const uint8_t x[16], const uint8_t y[16]);
+enum pqpan_mesh_prov_type {
+    PQPAN_MESH_PROV_INVITE = 0x00,
+    PQPAN_MESH_PROV_CAPABILITIES = 0x01,
+    PQPAN_MESH_PROV_START = 0x02,
+    PQPAN_MESH_PROV_PUBLIC_KEY = 0x03,
+    PQPAN_MESH_PROV_INPUT_COMPLETE = 0x04,
+    PQPAN_MESH_PROV_CONFIRMATION = 0x05,
+    PQPAN_MESH_PROV_RANDOM = 0x06,
+    PQPAN_MESH_PROV_DATA = 0x07,
+    PQPAN_MESH_PROV_COMPLETE = 0x08,
+    PQPAN_MESH_PROV_FAILED = 0x09
+};
+enum pqpan_mesh_prov_variant {
+    PQPAN_MESH_PROV_P256 = 0,
+    PQPAN_MESH_PROV_MLKEM,
+    PQPAN_MESH_PROV_HYBRID,
+    PQPAN_MESH_PROV_VARIANT_COUNT
+};
+enum pqpan_mesh_prov_alg {
+    PQPAN_MESH_PROV_ALG_CMAC = 0,
+    PQPAN_MESH_PROV_ALG_HMAC,
+    PQPAN_MESH_PROV_ALG_COUNT
+};
+enum pqpan_mesh_prov_role { PQPAN_MESH_PROVISIONER = 0, PQPAN_MESH_DEVICE = 1 };
+struct pqpan_mesh_prov_step {
+    enum pqpan_mesh_prov_role sender;
+    enum pqpan_mesh_prov_type type;
+    uint32_t length;
+    uint32_t key_octets;
+    uint8_t part, parts;
+    enum pqpan_phase phase;
+    uint32_t ops_before;
+};
+ int pqpan_mesh_prov_plan(struct pqpan_mesh_prov_step out[20u],
+                                          uint32_t *n, enum pqpan_mesh_prov_variant variant,
+                                          enum pqpan_kem_id kem, enum pqpan_mesh_prov_alg alg,
+                                          uint32_t max_pdu);
+struct pqpan_mesh_prov_keys {
+    enum pqpan_mesh_prov_variant variant;
+    enum pqpan_kem_id kem;
+    enum pqpan_mesh_prov_alg alg;
+};
+void pqpan_mesh_prov_keys_default(struct pqpan_mesh_prov_keys *k);
+uint64_t pqpan_mesh_prov_book_ops(struct pqpan_ledger *l, uint32_t ops,
+                                  const uint64_t cycles[PQPAN_OP_COUNT], uint32_t cpu_hz);
+const char *pqpan_mesh_prov_variant_name(enum pqpan_mesh_prov_variant v);
+const char *pqpan_mesh_prov_alg_name(enum pqpan_mesh_prov_alg a);
+uint32_t pqpan_mesh_pbadv_segments(uint32_t total_len);
+uint32_t pqpan_mesh_pbadv_segment_data(uint32_t total_len, uint32_t seg);
+uint32_t pqpan_mesh_pbadv_adv_payload(uint32_t gp_len);
+uint32_t pqpan_mesh_pbadv_segment_gp(uint32_t total_len, uint32_t seg);
+struct pqpan_mesh_pbadv_config {
+    struct pqpan_mesh_prov_keys keys;
+    enum pqpan_ble_phy phy;
+    uint64_t adv_interval_ns;
+    uint32_t pdu_transmissions;
+    uint32_t ack_transmissions;
+    uint32_t close_transmissions;
+};
+void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg);
+struct pqpan_mesh_pbadv_estimate {
+    struct pqpan_ledger ledger[2];
+    uint64_t latency_ns;
+    uint64_t span_ns;
+    uint32_t transactions;
+    uint32_t segments[2];
+    uint32_t adv_events[2];
+};
+ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
+                                               const struct pqpan_mesh_pbadv_config *cfg,
+                                               const struct pqpan_ble_device dev[2],
+                                               const uint64_t cycles[2][PQPAN_OP_COUNT]);
+uint32_t pqpan_mesh_proxy_segments(uint32_t len, uint32_t att_mtu);
+struct pqpan_mesh_pbgatt_config {
+    struct pqpan_mesh_prov_keys keys;
+    enum pqpan_ble_phy phy;
+    uint32_t att_mtu;
+    uint32_t ll_octets;
+    uint64_t ci_ns;
+    int same_event_reply;
+};
+void pqpan_mesh_pbgatt_config_default(struct pqpan_mesh_pbgatt_config *cfg);
+struct pqpan_mesh_pbgatt_estimate {
+    struct pqpan_ledger ledger[2];
+    uint64_t latency_ns;
+    uint32_t proxy_pdus[2];
+    struct pqpan_ble_counts counts;
+};
+ int pqpan_mesh_pbgatt_estimate(struct pqpan_mesh_pbgatt_estimate *out,
+                                                const struct pqpan_mesh_pbgatt_config *cfg,
+                                                const struct pqpan_ble_device dev[2],
+                                                const uint64_t cycles[2][PQPAN_OP_COUNT]);
 typedef int (*pqpan_pcap_write_fn)(void *ctx, const uint8_t *data, size_t len);
 struct pqpan_pcap_writer {
     pqpan_pcap_write_fn write;
@@ -2721,6 +2813,36 @@ MACROS = {
     'PQPAN_LL_PHY_UPDATE_CTR_BYTES': 5,
     'PQPAN_LL_SKD_BYTES': 8,
     'PQPAN_LL_VERSION_CTR_BYTES': 6,
+    'PQPAN_MESH_PBADV_ACK_BYTES': 1,
+    'PQPAN_MESH_PBADV_ACK_TRANSMISSIONS': 3,
+    'PQPAN_MESH_PBADV_ADV_INTERVAL_NS': 20000000,
+    'PQPAN_MESH_PBADV_AD_HDR_BYTES': 2,
+    'PQPAN_MESH_PBADV_CLOSE_TRANSMISSIONS': 3,
+    'PQPAN_MESH_PBADV_CONT_DATA_MAX': 23,
+    'PQPAN_MESH_PBADV_CONT_HDR_BYTES': 1,
+    'PQPAN_MESH_PBADV_GP_MTU': 24,
+    'PQPAN_MESH_PBADV_LINK_ACK_BYTES': 1,
+    'PQPAN_MESH_PBADV_LINK_CLOSE_BYTES': 2,
+    'PQPAN_MESH_PBADV_LINK_ID_BYTES': 4,
+    'PQPAN_MESH_PBADV_LINK_OPEN_BYTES': 17,
+    'PQPAN_MESH_PBADV_PDU_TRANSMISSIONS': 1,
+    'PQPAN_MESH_PBADV_SEGMENTS_MAX': 64,
+    'PQPAN_MESH_PBADV_START_DATA_MAX': 20,
+    'PQPAN_MESH_PBADV_START_HDR_BYTES': 4,
+    'PQPAN_MESH_PBADV_TRANSACTION_MAX': 1469,
+    'PQPAN_MESH_PBADV_TXN_BYTES': 1,
+    'PQPAN_MESH_PROV_CAPABILITIES_PARAMS': 11,
+    'PQPAN_MESH_PROV_CMAC_VALUE_BYTES': 16,
+    'PQPAN_MESH_PROV_DATA_PARAMS': 33,
+    'PQPAN_MESH_PROV_HMAC_VALUE_BYTES': 32,
+    'PQPAN_MESH_PROV_INVITE_PARAMS': 1,
+    'PQPAN_MESH_PROV_P256_KEY_BYTES': 64,
+    'PQPAN_MESH_PROV_PARTS_MAX': 4,
+    'PQPAN_MESH_PROV_PART_BYTES': 1,
+    'PQPAN_MESH_PROV_START_PARAMS': 5,
+    'PQPAN_MESH_PROV_STEPS_MAX': 20,
+    'PQPAN_MESH_PROV_TYPE_BYTES': 1,
+    'PQPAN_MESH_PROXY_HDR_BYTES': 1,
     'PQPAN_MLDSA44_PK_BYTES': 1312,
     'PQPAN_MLDSA44_SIG_BYTES': 2420,
     'PQPAN_MLDSA44_SK_BYTES': 2560,

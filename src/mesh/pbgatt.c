@@ -1,0 +1,105 @@
+/* PB-GATT (Mesh Protocol v1.1 §5.2.2): Provisioning PDUs in Proxy PDUs (§6.3.1) over the
+ * Mesh Provisioning Service (§7.1), priced by the BLE connection model
+ * (docs/MODEL.md "Mesh provisioning"). */
+#include <string.h>
+
+#include "pqpan/ble_pdu.h"
+#include "pqpan/defaults.h"
+#include "pqpan/mesh_prov.h"
+
+/* A Provisioning PDU on PB-GATT is not limited by a segment counter (§6.3.1: SAR first,
+ * continuation, last): pqpan plans every key as one PDU (of at most 65535 octets, the
+ * TotalLength PB-ADV would give it). */
+#define PBGATT_PDU_MAX UINT32_C(65535)
+
+uint32_t pqpan_mesh_proxy_segments(uint32_t len, uint32_t att_mtu)
+{
+    uint32_t room;
+    if (len == 0u || att_mtu < PQPAN_ATT_HANDLE_VALUE_HDR + PQPAN_MESH_PROXY_HDR_BYTES + 1u) {
+        return 0u;
+    }
+    room = att_mtu - PQPAN_ATT_HANDLE_VALUE_HDR - PQPAN_MESH_PROXY_HDR_BYTES;
+    return (len + room - 1u) / room;
+}
+
+void pqpan_mesh_pbgatt_config_default(struct pqpan_mesh_pbgatt_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    pqpan_mesh_prov_keys_default(&cfg->keys);
+    cfg->phy = PQPAN_BLE_PHY_1M;
+    cfg->att_mtu = pqpan_default_u32(PQPAN_DEFAULT_ATT_MTU);
+    cfg->ll_octets = pqpan_default_u32(PQPAN_DEFAULT_LL_OCTETS);
+    cfg->ci_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_CI_MS);
+    cfg->same_event_reply = 0;
+}
+
+static int config_ok(const struct pqpan_mesh_pbgatt_config *c)
+{
+    return (unsigned)c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
+           c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
+           c->ll_octets <= PQPAN_LL_DATA_MAX_PAYLOAD && c->ci_ns >= PQPAN_BLE_CI_MIN_NS &&
+           c->ci_ns <= PQPAN_BLE_CI_MAX_NS;
+}
+
+/* One Provisioning PDU as ATT Write Commands (provisioner) or Handle Value Notifications
+ * (device), unconfirmed: each ATT PDU opcode + handle + a Proxy PDU of at most
+ * ATT_MTU - 3 octets. */
+static void txn_of(struct pqpan_ble_txn *t, const struct pqpan_mesh_prov_step *s,
+                   uint32_t att_mtu, uint64_t wait_ns)
+{
+    uint32_t segs = pqpan_mesh_proxy_segments(s->length, att_mtu);
+    uint32_t room = att_mtu - PQPAN_ATT_HANDLE_VALUE_HDR - PQPAN_MESH_PROXY_HDR_BYTES;
+    uint32_t last = s->length - (segs - 1u) * room;
+    memset(t, 0, sizeof *t);
+    t->sender = (enum pqpan_ble_role)s->sender;
+    t->phase = s->phase;
+    t->count = segs;
+    t->len = att_mtu;
+    t->last_len = PQPAN_ATT_HANDLE_VALUE_HDR + PQPAN_MESH_PROXY_HDR_BYTES + last;
+    t->wait_ns = wait_ns;
+    t->wait_phase = PQPAN_PHASE_CRYPTO;
+}
+
+_Static_assert((int)PQPAN_MESH_PROVISIONER == (int)PQPAN_BLE_CENTRAL &&
+                   (int)PQPAN_MESH_DEVICE == (int)PQPAN_BLE_PERIPHERAL,
+               "the provisioner is the central, the device the peripheral");
+
+int pqpan_mesh_pbgatt_estimate(struct pqpan_mesh_pbgatt_estimate *out,
+                               const struct pqpan_mesh_pbgatt_config *cfg,
+                               const struct pqpan_ble_device dev[2],
+                               const uint64_t cycles[2][PQPAN_OP_COUNT])
+{
+    struct pqpan_mesh_prov_step steps[PQPAN_MESH_PROV_STEPS_MAX];
+    struct pqpan_ble_txn txns[PQPAN_MESH_PROV_STEPS_MAX];
+    struct pqpan_ble_link link;
+    uint32_t n, i;
+    int rc;
+    if (out == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (cfg == NULL || dev == NULL || cycles == NULL || !config_ok(cfg)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    rc = pqpan_mesh_prov_plan(steps, &n, cfg->keys.variant, cfg->keys.kem, cfg->keys.alg,
+                              PBGATT_PDU_MAX);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    pqpan_ledger_init(&out->ledger[0]);
+    pqpan_ledger_init(&out->ledger[1]);
+    for (i = 0; i < n; i++) {
+        enum pqpan_mesh_prov_role s = steps[i].sender;
+        uint64_t wait = pqpan_mesh_prov_book_ops(&out->ledger[s], steps[i].ops_before, cycles[s],
+                                                 dev[s].cpu_hz);
+        txn_of(&txns[i], &steps[i], cfg->att_mtu, wait);
+        out->proxy_pdus[s] += txns[i].count;
+    }
+    memset(&link, 0, sizeof link);
+    link.phy = cfg->phy;
+    link.ll_octets = cfg->ll_octets;
+    link.ci_ns = cfg->ci_ns;
+    link.same_event_reply = cfg->same_event_reply;
+    pqpan_ble_schedule(out->ledger, NULL, &out->counts, &out->latency_ns, &link, dev, txns, n);
+    return PQPAN_OK;
+}
