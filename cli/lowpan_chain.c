@@ -72,7 +72,7 @@ static int node_energy(double *uj, double *comm, const struct model_env *env,
 }
 
 static void print_nodes(const double *uj, const double *comm, const struct pqpan_ledger *l,
-                        unsigned hops, int format)
+                        unsigned hops, enum cli_format format)
 {
     unsigned n;
     if (format == FORMAT_CSV) {
@@ -89,7 +89,8 @@ static void print_nodes(const double *uj, const double *comm, const struct pqpan
     }
 }
 
-int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts *o, int format)
+int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts *o,
+                          enum cli_format format)
 {
     static struct pqpan_802154_chain_estimate e;
     struct pqpan_802154_chain_config c;

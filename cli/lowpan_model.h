@@ -213,7 +213,8 @@ int simulate_802154_run(int argc, char **argv);
 /* --hops > 1: the PQKE across a chain (lowpan_chain.c, include/pqpan/multihop154.h).
  * estimate prints energy per node and latency; simulate runs the chain simulator (runs
  * seeds from seed). A cli.h exit code. */
-int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts *o, int format);
+int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts *o,
+                          enum cli_format format);
 int lowpan_chain_simulate(const struct model_env *env, const struct lowpan_opts *o, unsigned runs,
                           uint64_t seed);
 
