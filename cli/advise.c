@@ -115,13 +115,6 @@ struct idle_probe {
     double idle_ua;    /* the battery side's idle-link current at that interval */
 };
 
-/* The idle-link current of the loaded search's battery side (BLE; else the 802.15.4 poll
- * with short addresses). */
-static double battery_idle_ua(const struct advise_ctx *c)
-{
-    return (c->o->links & ADV_LINK_BLE) ? c->idle_ua[c->dev_role] : c->idle154_ua[1];
-}
-
 /* Runs the whole search with the idle link's interval at units x 1.25 ms (and the 802.15.4
  * poll, when it follows the idle interval). A cli.h exit code, message printed. */
 static int probe_idle_ci(struct idle_probe *p, const struct advise_opts *o, uint64_t units)
@@ -148,7 +141,7 @@ static int probe_idle_ci(struct idle_probe *p, const struct advise_opts *o, uint
     if (rc == EXIT_OK) {
         struct cli_msg msg;
         p->feasible = r->feasible > 0;
-        p->idle_ua = battery_idle_ua(&c);
+        p->idle_ua = c.idle_ua[c.dev_role];
         advise_cfg_of(&cfg, &c, p->feasible ? r->rank.pt[0].id : r->nearest.id);
         rc = cli_msg_report(ADV_CMD, advise_eval(&ev, &c, &cfg, &msg), &msg);
         p->latency_ms = ev.latency_ms;
@@ -157,8 +150,8 @@ static int probe_idle_ci(struct idle_probe *p, const struct advise_opts *o, uint
     advise_ctx_free(&c);
     return rc;
 }
-/* --max-latency-ms is out of reach on the idle link given: finds a shorter idle interval
- * that reaches it and says what it costs. The time to key is dominated by the idle
+/* --max-latency-ms is out of reach on the idle BLE link given: finds a shorter idle
+ * interval that reaches it and says what it costs on the battery side. The time to key is dominated by the idle
  * interval's events (the switch's instant, or the exchange at that interval), so each try
  * scales the interval by the limit over the last time found, and a whole search checks it. */
 static void suggest_idle_ci(const struct advise_ctx *c, double fastest_ms)
@@ -178,7 +171,7 @@ static void suggest_idle_ci(const struct advise_ctx *c, double fastest_ms)
             fprintf(stderr, "pqpan %s: with --idle-ci-ms %.2f it is met (key in %.3f ms); the "
                             "idle link then draws %.3f uA instead of %.3f uA on the battery "
                             "side: add --idle-ci-ms %.2f for that answer\n",
-                    ADV_CMD, (double)units * 1.25, p.latency_ms, p.idle_ua, battery_idle_ua(c),
+                    ADV_CMD, (double)units * 1.25, p.latency_ms, p.idle_ua, c->idle_ua[c->dev_role],
                     (double)units * 1.25);
             return;
         }
@@ -196,6 +189,7 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     struct advise_eval ev;
     struct cli_msg msg;
     char d[ADV_DESCRIBE_MAX];
+    int occupies;
     if (!r->nearest_found) {
         fprintf(stderr, "pqpan %s: no configuration at NIST category >= %u runs on this link\n",
                 ADV_CMD, c->o->min_level);
@@ -211,14 +205,14 @@ static int report_none(const struct advise_ctx *c, const struct advise_result *r
     if (c->o->max_latency_ms > 0.0 && ev.latency_ms > c->o->max_latency_ms) {
         fprintf(stderr, " (--max-latency-ms %.3f)", c->o->max_latency_ms);
     }
-    if (ev.t_s[0] >= c->o->rekey_s || ev.t_s[1] >= c->o->rekey_s) {
+    occupies = ev.t_s[0] >= c->o->rekey_s || ev.t_s[1] >= c->o->rekey_s;
+    if (occupies) {
         fprintf(stderr, " and occupies the link longer than --rekey-every %s", c->o->rekey_text);
     }
     advise_describe(d, sizeof d, c, &cfg);
     fprintf(stderr, ": %s, %s\n", advise_kem_name(cfg.level), d);
     if ((c->o->links & ADV_LINK_BLE) && c->o->max_latency_ms > 0.0 &&
-        ev.latency_ms > c->o->max_latency_ms &&
-        ev.t_s[0] < c->o->rekey_s && ev.t_s[1] < c->o->rekey_s) {
+        ev.latency_ms > c->o->max_latency_ms && !occupies) {
         suggest_idle_ci(c, ev.latency_ms);
     }
     return EXIT_FAILURE_RUN;
