@@ -52,6 +52,10 @@ void cli_progress_end(struct cli_progress *p);
 /* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
 int cli_wants_help(int argc, char **argv);
 
+/* 1 if "--link LINK" is among argv[1..argc) (a command that dispatches on its link before
+ * it parses). */
+int cli_link_requested(int argc, char **argv, const char *link);
+
 /* A message a function keeps instead of printing, so that its caller can print it
  * (estimate) or put it in an output (sweep's status column). */
 #define CLI_MSG_MAX 320

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "estimate.h"
+#include "mesh_model.h"
 #include "pqpan/sig.h"
 #include "opts_registry.h"
 
@@ -120,6 +121,8 @@ void cli_estimate_help(FILE *out)
     lowpan_opts_help(out);
     cli_opt_rows_help(out, &lowpan_busy_table);
     cli_opt_rows_help(out, &lowpan_chain_table);
+    fputc('\n', out);
+    mesh_opts_help(out);
     fprintf(out, "\nenergy options:\n");
     model_opts_help(out);
     fprintf(out,
@@ -413,6 +416,9 @@ int cli_estimate_run(int argc, char **argv)
     if (cli_wants_help(argc, argv)) {
         cli_estimate_help(stdout);
         return EXIT_OK;
+    }
+    if (mesh_link_requested(argc, argv)) {
+        return mesh_estimate_run(argc, argv);
     }
     rc = parse_args(&o, lowpan_link_requested(argc, argv), argc, argv);
     if (rc != EXIT_OK) {

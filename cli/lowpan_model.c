@@ -167,13 +167,7 @@ void lowpan_opts_help(FILE *out)
 
 int lowpan_link_requested(int argc, char **argv)
 {
-    int i;
-    for (i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--link") == 0 && strcmp(argv[i + 1], "802154") == 0) {
-            return 1;
-        }
-    }
-    return 0;
+    return cli_link_requested(argc, argv, "802154");
 }
 
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)

@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "commands.h"
 #include "estimate.h"
+#include "mesh_model.h"
 #include "sweep.h"
 #include "opts_registry.h"
 
@@ -17,11 +18,15 @@
 #define ENERGY ALL(model_energy_table, NULL), ALL(model_ramp_table, NULL)
 #define CYCLES ALL(model_crypto_table, NULL), ALL(model_gamma_table, NULL)
 
+/* estimate: BLE, 802.15.4 (the pqpan protocol's variants on both) and BLE Mesh
+ * provisioning (its own table and the BLE link options PB-GATT takes). */
 static const struct cli_opt_group estimate_groups[] = {
     ALL(estimate_protocol_table, "ble"), ALL(link_opts_table, "ble"),
-    ALL(link_pqke_table, NULL),          ALL(link_setup_table, "ble"),
+    ALL(link_pqke_table, "ble"),         ALL(link_setup_table, "ble"),
     ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
+    ALL(link_pqke_table, "802154"),
     ALL(lowpan_busy_table, "802154"),    ALL(lowpan_chain_table, "802154"),
+    ALL(mesh_opts_table, "ble-mesh"),    ONLY(link_opts_table, "ble-mesh", mesh_gatt_opts),
     ENERGY,                              CYCLES,
     ALL(cli_format_table, NULL),
 };

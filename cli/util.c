@@ -302,6 +302,17 @@ int cli_wants_help(int argc, char **argv)
     return 0;
 }
 
+int cli_link_requested(int argc, char **argv, const char *link)
+{
+    int i;
+    for (i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--link") == 0 && strcmp(argv[i + 1], link) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cli_parse_format(const char *value, enum cli_format *out)
 {
     if (strcmp(value, "table") == 0) {

@@ -324,6 +324,7 @@ options_md() {
 }
 region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup; }
 region_options_estimate_802154() { options_md 802154-link 802154-exchange 802154-busy; }
+region_options_estimate_mesh() { options_md ble-mesh; }
 region_options_simulate() { options_md simulate-ble; }
 region_options_simulate_802154() { options_md simulate-802154; }
 region_options_energy() { options_md energy ramp crypto gamma format; }

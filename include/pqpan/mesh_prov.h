@@ -180,15 +180,13 @@ struct pqpan_mesh_pbadv_config {
     uint32_t close_transmissions; /* advertising events of the Link Close */
 };
 
-/* Defaults, each from Zephyr's mesh stack (subsys/bluetooth/mesh/pb_adv.c, Kconfig):
- * pb_adv.c creates every PB-ADV buffer with BT_MESH_TRANSMIT(count, 20): a 20 ms
- * interval; BT_MESH_PB_ADV_TRANS_PDU_RETRANSMIT_COUNT 0 (one transmission per segment, the
+/* Defaults: the rows of the table of defaults (defaults.h: --pbadv-interval-ms,
+ * --pdu-transmissions, --ack-transmissions, --close-transmissions), each from Zephyr's
+ * mesh stack (subsys/bluetooth/mesh/pb_adv.c, Kconfig): pb_adv.c creates every PB-ADV
+ * buffer with BT_MESH_TRANSMIT(count, 20): a 20 ms interval;
+ * BT_MESH_PB_ADV_TRANS_PDU_RETRANSMIT_COUNT 0 (one transmission per segment, the
  * transaction retransmitted by its timer), BT_MESH_PB_ADV_TRANS_ACK_RETRANSMIT_COUNT 2 and
  * BT_MESH_PB_ADV_LINK_CLOSE_RETRANSMIT_COUNT 2 (three transmissions). */
-#define PQPAN_MESH_PBADV_ADV_INTERVAL_NS 20000000u
-#define PQPAN_MESH_PBADV_PDU_TRANSMISSIONS 1u
-#define PQPAN_MESH_PBADV_ACK_TRANSMISSIONS 3u
-#define PQPAN_MESH_PBADV_CLOSE_TRANSMISSIONS 3u
 
 /* cfg = the defaults above, LE 1M, the keys of pqpan_mesh_prov_keys_default. */
 void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg);

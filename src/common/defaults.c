@@ -124,6 +124,35 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
     [PQPAN_DEFAULT_FORWARDING] = VALUE("--forwarding", "reassemble",
                                        "what RFC 4944 route-over stacks do (Contiki-NG, "
                                        "Zephyr); fragment forwarding (RFC 8930) is an option"),
+    [PQPAN_DEFAULT_BEARER] = VALUE("--bearer", "pb-adv",
+                                   "MshPRT v1.1 §5.2: a Provisioner should support PB-ADV "
+                                   "(strongly recommended), the bearer that needs no GATT "
+                                   "connection"),
+    [PQPAN_DEFAULT_PROV_ALG] = VALUE("--prov-alg", "hmac",
+                                     "BTM_ECDH_P256_HMAC_SHA256_AES_CCM, the algorithm MshPRT "
+                                     "v1.1 added (§5.4.1 Start, §5.4.2.3: 32-octet Confirmation "
+                                     "and Random values); cmac is v1.0's"),
+    [PQPAN_DEFAULT_PBADV_INTERVAL_MS] = VALUE("--pbadv-interval-ms", "20",
+                                              "Zephyr subsys/bluetooth/mesh/pb_adv.c: every "
+                                              "PB-ADV buffer is created with "
+                                              "BT_MESH_TRANSMIT(count, 20), a 20 ms interval, "
+                                              "the legacy minimum (Core v5.4 Vol 6 Part B "
+                                              "§4.4.2.2.1)"),
+    [PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS] = VALUE("--pdu-transmissions", "1",
+                                                    "Zephyr Kconfig "
+                                                    "BT_MESH_PB_ADV_TRANS_PDU_RETRANSMIT_COUNT 0: "
+                                                    "one transmission per segment, the "
+                                                    "transaction resent by its timer (MshPRT "
+                                                    "v1.1 §5.3.2)"),
+    [PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS] = VALUE("--ack-transmissions", "3",
+                                                    "Zephyr Kconfig "
+                                                    "BT_MESH_PB_ADV_TRANS_ACK_RETRANSMIT_COUNT 2: "
+                                                    "three transmissions of a Transaction Ack or "
+                                                    "Link Ack"),
+    [PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS] = VALUE("--close-transmissions", "3",
+                                                      "Zephyr Kconfig "
+                                                      "BT_MESH_PB_ADV_LINK_CLOSE_RETRANSMIT_COUNT "
+                                                      "2: three transmissions of Link Close"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

@@ -3,6 +3,7 @@
  * advertising events (docs/MODEL.md "Mesh provisioning"). */
 #include <string.h>
 
+#include "pqpan/defaults.h"
 #include "pqpan/mesh_prov.h"
 
 /* AdvA of the ADV_NONCONN_IND (Core v5.4 Vol 6 Part B §2.3.1.3). */
@@ -63,10 +64,10 @@ void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg)
     memset(cfg, 0, sizeof *cfg);
     pqpan_mesh_prov_keys_default(&cfg->keys);
     cfg->phy = PQPAN_BLE_PHY_1M;
-    cfg->adv_interval_ns = PQPAN_MESH_PBADV_ADV_INTERVAL_NS;
-    cfg->pdu_transmissions = PQPAN_MESH_PBADV_PDU_TRANSMISSIONS;
-    cfg->ack_transmissions = PQPAN_MESH_PBADV_ACK_TRANSMISSIONS;
-    cfg->close_transmissions = PQPAN_MESH_PBADV_CLOSE_TRANSMISSIONS;
+    cfg->adv_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_PBADV_INTERVAL_MS);
+    cfg->pdu_transmissions = pqpan_default_u32(PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS);
+    cfg->ack_transmissions = pqpan_default_u32(PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS);
+    cfg->close_transmissions = pqpan_default_u32(PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS);
 }
 
 /* The run's clock: each side's next free advertising slot and its busy time. */

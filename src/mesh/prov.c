@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pqpan/common.h"
+#include "pqpan/defaults.h"
 #include "pqpan/mesh_prov.h"
 
 #define OP_BIT(op) (1u << (unsigned)(op))
@@ -24,9 +25,11 @@ const char *pqpan_mesh_prov_alg_name(enum pqpan_mesh_prov_alg a)
 
 void pqpan_mesh_prov_keys_default(struct pqpan_mesh_prov_keys *k)
 {
+    const struct pqpan_kem *kem = pqpan_kem_by_name(pqpan_default_value(PQPAN_DEFAULT_KEM));
     k->variant = PQPAN_MESH_PROV_MLKEM;
-    k->kem = PQPAN_KEM_MLKEM768;
-    k->alg = PQPAN_MESH_PROV_ALG_HMAC;
+    k->kem = kem != NULL ? kem->id : PQPAN_KEM_MLKEM768;
+    k->alg = pqpan_default_is(PQPAN_DEFAULT_PROV_ALG, "cmac") ? PQPAN_MESH_PROV_ALG_CMAC
+                                                               : PQPAN_MESH_PROV_ALG_HMAC;
 }
 
 struct plan {

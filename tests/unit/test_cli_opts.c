@@ -194,12 +194,12 @@ static void test_ids_unique(void **state)
 
 static void test_names_unique_per_command(void **state)
 {
-    static const char *const links[] = {"ble", "802154"};
+    static const char *const links[] = {"ble", "802154", "ble-mesh"};
     const struct cli_cmd_opts *c;
     (void)state;
     for (c = cli_cmd_opts; c->cmd != NULL; c++) {
         size_t l;
-        for (l = 0; l < 2; l++) {
+        for (l = 0; l < sizeof links / sizeof links[0]; l++) {
             const char *names[NAMES_MAX];
             size_t n = 0, g, k, j;
             for (g = 0; g < c->n; g++) {
@@ -452,11 +452,10 @@ static void test_cli_exits_2_on_bad_values(void **state)
                     !cli_opt_listed(grp->only, o->name)) {
                     continue;
                 }
-                snprintf(cmd, sizeof cmd, "%s %s %s %s no-such-value 2>&1 >/dev/null",
+                snprintf(cmd, sizeof cmd, "%s %s %s%s %s no-such-value 2>&1 >/dev/null",
                          PQPAN_CLI_PATH, c->cmd,
-                         grp->link != NULL && strcmp(grp->link, "802154") == 0
-                             ? "--link 802154"
-                             : "",
+                         grp->link != NULL && strcmp(grp->link, "ble") != 0 ? "--link " : "",
+                         grp->link != NULL && strcmp(grp->link, "ble") != 0 ? grp->link : "",
                          o->name);
                 p = popen(cmd, "r");
                 assert_non_null(p);

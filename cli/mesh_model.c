@@ -1,0 +1,337 @@
+/* BLE Mesh provisioning as the CLI runs it: options, the library's PB-ADV / PB-GATT
+ * estimators, energy per side (docs/MODEL.md "Mesh provisioning"). */
+#include <stddef.h>
+#include <string.h>
+
+#include "mesh_model.h"
+
+static const char *const link_words[] = {"ble-mesh", NULL};
+static const char *const bearer_words[] = {"pb-adv", "pb-gatt", "network", NULL};
+static const char *const hybrid_words[] = {"none", "p256", NULL};
+static const char *const alg_words[] = {"cmac", "hmac", NULL};
+
+/* The options of PB-GATT that are the BLE link's (link_opts_table), and --phy, which
+ * PB-ADV takes too (LE 1M only). */
+const char *const mesh_gatt_opts[] = {"--phy", "--att-mtu", "--ll-octets", "--ci-ms",
+                                      "--reply", NULL};
+
+/* Transmissions of one PB-ADV PDU: Zephyr's BT_MESH_TRANSMIT count is 3 bits (0..7
+ * retransmissions), as the Network Transmit Count state of MshPRT v1.1 §4.2.19. */
+#define TRANSMISSIONS_MAX 8
+/* The largest Provisioning PDU pqpan plans on PB-GATT (src/mesh/pbgatt.c: Proxy SAR has no
+ * segment counter; 65535, the TotalLength PB-ADV would give it). */
+#define PBGATT_PDU_MAX 65535u
+
+_Static_assert((int)PQPAN_MESH_PROV_ALG_CMAC == 0 && (int)PQPAN_MESH_PROV_ALG_HMAC == 1,
+               "--prov-alg's words are in enum pqpan_mesh_prov_alg order");
+
+/* --kem: the ML-KEM sets, then the specification's P-256 keys. */
+static void kem_words(cli_word_fn add, void *ctx)
+{
+    model_kem_names(add, ctx);
+    add(ctx, MESH_P256_NAME);
+}
+
+#define MESH(m) offsetof(struct mesh_opts, m)
+
+static const struct cli_opt mesh_rows[] = {
+    {.name = "--link", .kind = CLI_OPT_WORD, .meta = "ble|802154|ble-mesh", .words = link_words,
+     .allowed = "ble, 802154 or ble-mesh",
+     .help = "BLE Mesh provisioning (MshPRT v1.1 §5.4) with --link ble-mesh: the provisioning "
+             "PDUs with ML-KEM keys (pqpan's variant, docs/PROTOCOL.md §10) or P-256's over a "
+             "provisioning bearer; energy per side (provisioner, device) and latency"},
+    {.name = "--bearer", .kind = CLI_OPT_WORD, .words = bearer_words, .def = PQPAN_DEFAULT_BEARER,
+     .store = CLI_STORE_INT, .offset = MESH(bearer),
+     .help = "pb-adv: Generic Provisioning transactions in non-connectable advertising events "
+             "(MshPRT v1.1 §5.2.1, §5.3); pb-gatt: Proxy PDUs over a GATT connection (§5.2.2, "
+             "§6.3.1); network (keys between mesh nodes over the mesh network) is not modelled "
+             "yet"},
+    {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = kem_words,
+     .def = PQPAN_DEFAULT_KEM, .store = CLI_STORE_STR, .offset = MESH(kem),
+     .help = "the key in the Public Key PDUs: an ML-KEM set (ek from the provisioner, ct from "
+             "the device) or " MESH_P256_NAME " (the specification's public keys, ECDH)"},
+    {.name = "--hybrid", .kind = CLI_OPT_WORD, .words = hybrid_words, .def = PQPAN_DEFAULT_HYBRID,
+     .store = CLI_STORE_INT, .offset = MESH(hybrid),
+     .help = "p256: each Public Key PDU carries a P-256 key (64 octets) before the ML-KEM ek or "
+             "ct, both secrets used (pqpan's hybrid variant)"},
+    {.name = "--prov-alg", .kind = CLI_OPT_WORD, .words = alg_words, .def = PQPAN_DEFAULT_PROV_ALG,
+     .store = CLI_STORE_INT, .offset = MESH(alg),
+     .help = "the Start PDU's algorithm: cmac (BTM_ECDH_P256_CMAC_AES128_AES_CCM, 16-octet "
+             "Confirmation and Random) or hmac (BTM_ECDH_P256_HMAC_SHA256_AES_CCM, 32 octets)"},
+    {.name = "--pbadv-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = (double)PQPAN_BLE_ADV_INTERVAL_MIN_NS * 1e-6,
+     .max = (double)PQPAN_BLE_ADV_INTERVAL_MAX_NS * 1e-6,
+     .def = PQPAN_DEFAULT_PBADV_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = MESH(adv_interval_ns),
+     .help = "PB-ADV: advInterval of every transmission; a side's events start advInterval + "
+             "5 ms (the mean advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1) apart"},
+    {.name = "--pdu-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
+     .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
+     .store = CLI_STORE_U32, .offset = MESH(pdu_transmissions),
+     .help = "PB-ADV: advertising events per segment (and per Link Open)"},
+    {.name = "--ack-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
+     .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
+     .store = CLI_STORE_U32, .offset = MESH(ack_transmissions),
+     .help = "PB-ADV: advertising events per Transaction Ack and Link Ack"},
+    {.name = "--close-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
+     .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
+     .store = CLI_STORE_U32, .offset = MESH(close_transmissions),
+     .help = "PB-ADV: advertising events of the Link Close"},
+};
+
+static void init_opts(void *o)
+{
+    mesh_opts_init(o);
+}
+
+const struct cli_opt_table mesh_opts_table =
+    CLI_OPT_TABLE("ble-mesh", "BLE Mesh provisioning options (--link ble-mesh)", mesh_rows,
+                  struct mesh_opts, init_opts);
+
+void mesh_opts_init(struct mesh_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    cli_opt_table_defaults(&mesh_opts_table, o);
+    link_opts_init(&o->gatt);
+}
+
+int mesh_link_requested(int argc, char **argv)
+{
+    return cli_link_requested(argc, argv, "ble-mesh");
+}
+
+/* Options only PB-ADV takes (the transmissions and interval). */
+static int pbadv_only(const char *name)
+{
+    return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL;
+}
+
+int mesh_opts_parse(struct mesh_opts *o, const char *cmd, int argc, char **argv, int *i)
+{
+    const char *name = argv[*i];
+    int rc = cli_opt_take(&mesh_opts_table, o, cmd, argc, argv, i);
+    if (rc == 1 && pbadv_only(name) && o->adv_given == NULL) {
+        o->adv_given = name;
+    }
+    if (rc != 0) {
+        return rc;
+    }
+    rc = cli_opt_take_only(&link_opts_table, mesh_gatt_opts, &o->gatt, cmd, argc, argv, i);
+    if (rc == 1 && strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
+        o->gatt_given = name;
+    }
+    return rc;
+}
+
+int mesh_opts_check(const struct mesh_opts *o, const char *cmd)
+{
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        return cli_usage_error(cmd, "--bearer network (keys between mesh nodes in segmented "
+                                    "access messages, relayed by managed flooding) is not "
+                                    "modelled yet: use pb-adv or pb-gatt");
+    }
+    if (o->hybrid && strcmp(o->kem, MESH_P256_NAME) == 0) {
+        return cli_usage_error(cmd, "--hybrid p256 adds P-256 to an ML-KEM --kem: with --kem "
+                                    MESH_P256_NAME " there is nothing to combine");
+    }
+    if (o->bearer == MESH_BEARER_PB_ADV && o->gatt_given != NULL) {
+        return cli_usage_error(cmd, "%s applies to --bearer pb-gatt (PB-ADV has no connection)",
+                               o->gatt_given);
+    }
+    if (o->bearer == MESH_BEARER_PB_GATT && o->adv_given != NULL) {
+        return cli_usage_error(cmd, "%s applies to --bearer pb-adv", o->adv_given);
+    }
+    if (o->bearer == MESH_BEARER_PB_ADV && o->gatt.cfg.phy != PQPAN_BLE_PHY_1M) {
+        return cli_usage_error(cmd, "PB-ADV sends legacy advertising PDUs, on LE 1M only (Core "
+                                    "v5.4 Vol 6 Part B §2.3): --phy 1M");
+    }
+    return EXIT_OK;
+}
+
+void mesh_opts_help(FILE *out)
+{
+    cli_opt_table_help(out, &mesh_opts_table);
+    fprintf(out, "  PB-GATT takes the BLE link's --phy, --att-mtu, --ll-octets, --ci-ms and "
+                 "--reply\n  (PB-ADV: --phy 1M only).\n");
+}
+
+const char *mesh_bearer_name(int bearer)
+{
+    return bearer == MESH_BEARER_PB_GATT ? "PB-GATT" : "PB-ADV";
+}
+
+/* What the run agrees: the variant from --kem and --hybrid. */
+static int mesh_keys(struct pqpan_mesh_prov_keys *k, const struct mesh_opts *o,
+                     struct cli_msg *msg)
+{
+    const struct pqpan_kem *kem = pqpan_kem_by_name(o->kem);
+    pqpan_mesh_prov_keys_default(k);
+    k->alg = (enum pqpan_mesh_prov_alg)o->alg;
+    if (strcmp(o->kem, MESH_P256_NAME) == 0) {
+        k->variant = PQPAN_MESH_PROV_P256;
+        return EXIT_OK;
+    }
+    if (kem == NULL) {
+        return cli_msg_set(msg, EXIT_USAGE, "unknown --kem '%s'", o->kem);
+    }
+    k->kem = kem->id;
+    k->variant = o->hybrid ? PQPAN_MESH_PROV_HYBRID : PQPAN_MESH_PROV_MLKEM;
+    return EXIT_OK;
+}
+
+/* The cycles each side's operations take: ML-KEM's rows and, for P-256 and the hybrid,
+ * P-256's (--p256-impl, --lesc-keypair as for LE SC), from env's tables. */
+static int mesh_cycles(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
+                       const struct mesh_opts *o, enum pqpan_mesh_prov_variant v,
+                       struct cli_msg *msg)
+{
+    struct pqpan_ble_config cfg;
+    uint64_t p256[PQPAN_OP_COUNT];
+    int rc = EXIT_OK;
+    pqpan_ble_config_default(&cfg);
+    cfg.protocol = PQPAN_BLE_PROTO_STUDY; /* the KEM's rows alone, no key schedule */
+    memset(cycles, 0, PQPAN_OP_COUNT * sizeof cycles[0]);
+    if (v != PQPAN_MESH_PROV_P256) {
+        rc = model_setup(cycles, &cfg, env, o->kem, msg);
+    }
+    if (rc == EXIT_OK && v != PQPAN_MESH_PROV_MLKEM) {
+        rc = model_setup(p256, &cfg, env, MODEL_LESC_NAME, msg);
+        cycles[PQPAN_OP_ECDH_KEYGEN] = p256[PQPAN_OP_ECDH_KEYGEN];
+        cycles[PQPAN_OP_ECDH_SHARED] = p256[PQPAN_OP_ECDH_SHARED];
+    }
+    return rc;
+}
+
+/* Public Key PDUs each side sends in the plan of the bearer's largest PDU. */
+static void count_parts(struct mesh_result *r, uint32_t max_pdu)
+{
+    struct pqpan_mesh_prov_step steps[PQPAN_MESH_PROV_STEPS_MAX];
+    uint32_t n = 0, i;
+    if (pqpan_mesh_prov_plan(steps, &n, r->keys.variant, r->keys.kem, r->keys.alg, max_pdu) !=
+        PQPAN_OK) {
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (steps[i].type == PQPAN_MESH_PROV_PUBLIC_KEY) {
+            r->pk_parts[steps[i].sender]++;
+        }
+    }
+}
+
+/* Energy and counts of one side's ledger (both accountings of the energy model). */
+static int fill_row(struct mesh_row *row, const struct model_env *env,
+                    enum pqpan_radio_mode radio, const struct pqpan_ledger *l,
+                    struct cli_msg *msg)
+{
+    struct pqpan_run_exchange_row r;
+    int rc = model_fill_side(&r, env, radio, l, l, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    row->e_comp_uj = r.e_comp_uj;
+    row->e_comm_uj = r.e_comm_events_uj;
+    row->e_total_uj = r.e_total_events_uj;
+    row->comm_share_pct = r.comm_share_events_pct;
+    row->e_comm_bits_uj = r.e_comm_uj;
+    row->t_tx_ms = r.t_tx_ms;
+    row->t_rx_ms = r.t_rx_ms;
+    row->t_crypto_ms = r.t_crypto_ms;
+    row->pdus_tx = r.pdus_tx;
+    row->pdus_rx = r.pdus_rx;
+    row->bytes_tx = r.bytes_tx;
+    row->bytes_rx = r.bytes_rx;
+    return EXIT_OK;
+}
+
+/* The three rows from the two sides' ledgers; latency_ns for each. */
+static int fill_rows(struct mesh_result *r, const struct model_env *env,
+                     enum pqpan_ble_phy phy, const struct pqpan_ledger ledger[2],
+                     uint64_t latency_ns, struct cli_msg *msg)
+{
+    static const char *const names[MESH_SIDES] = {"provisioner", "device", "total"};
+    struct pqpan_ledger total = ledger[0];
+    int s, rc = EXIT_OK;
+    pqpan_ledger_accumulate(&total, &ledger[1]);
+    for (s = 0; s < MESH_SIDES && rc == EXIT_OK; s++) {
+        rc = fill_row(&r->rows[s], env, model_radio_of(phy), s < 2 ? &ledger[s] : &total, msg);
+        r->rows[s].side = names[s];
+        r->rows[s].latency_ms = (double)latency_ns * 1e-6;
+    }
+    return rc;
+}
+
+static int run_pbadv(struct mesh_result *r, const struct model_env *env,
+                     const struct mesh_opts *o, const struct pqpan_ble_device dev[2],
+                     uint64_t cycles[2][PQPAN_OP_COUNT], struct cli_msg *msg)
+{
+    static struct pqpan_mesh_pbadv_estimate e;
+    struct pqpan_mesh_pbadv_config c;
+    int s, rc;
+    pqpan_mesh_pbadv_config_default(&c);
+    c.keys = r->keys;
+    c.adv_interval_ns = o->adv_interval_ns;
+    c.pdu_transmissions = o->pdu_transmissions;
+    c.ack_transmissions = o->ack_transmissions;
+    c.close_transmissions = o->close_transmissions;
+    if (pqpan_mesh_pbadv_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
+    }
+    rc = fill_rows(r, env, c.phy, e.ledger, e.latency_ns, msg);
+    for (s = 0; s < 2; s++) {
+        r->rows[s].segments = e.segments[s];
+        r->rows[s].adv_events = e.adv_events[s];
+    }
+    r->rows[MESH_TOTAL].segments = (unsigned long long)e.segments[0] + e.segments[1];
+    r->rows[MESH_TOTAL].adv_events = (unsigned long long)e.adv_events[0] + e.adv_events[1];
+    r->transactions = e.transactions;
+    r->span_ms = (double)e.span_ns * 1e-6;
+    count_parts(r, PQPAN_MESH_PBADV_TRANSACTION_MAX);
+    return rc;
+}
+
+static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
+                      const struct mesh_opts *o, const struct pqpan_ble_device dev[2],
+                      uint64_t cycles[2][PQPAN_OP_COUNT], struct cli_msg *msg)
+{
+    static struct pqpan_mesh_pbgatt_estimate e;
+    struct pqpan_mesh_pbgatt_config c;
+    int s, rc;
+    pqpan_mesh_pbgatt_config_default(&c);
+    c.keys = r->keys;
+    c.phy = o->gatt.cfg.phy;
+    c.att_mtu = o->gatt.cfg.att_mtu;
+    c.ll_octets = o->gatt.cfg.ll_octets;
+    c.ci_ns = o->gatt.cfg.ci_ns;
+    c.same_event_reply = o->gatt.cfg.same_event_reply;
+    if (pqpan_mesh_pbgatt_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "PB-GATT configuration out of range");
+    }
+    rc = fill_rows(r, env, c.phy, e.ledger, e.latency_ns, msg);
+    for (s = 0; s < 2; s++) {
+        r->rows[s].proxy_pdus = e.proxy_pdus[s];
+    }
+    r->rows[MESH_TOTAL].proxy_pdus = (unsigned long long)e.proxy_pdus[0] + e.proxy_pdus[1];
+    count_parts(r, PBGATT_PDU_MAX);
+    return rc;
+}
+
+int mesh_estimate(struct mesh_result *r, const struct model_env *env, const struct mesh_opts *o,
+                  struct cli_msg *msg)
+{
+    uint64_t cycles[2][PQPAN_OP_COUNT];
+    struct pqpan_ble_device dev[2];
+    int rc;
+    memset(r, 0, sizeof *r);
+    rc = mesh_keys(&r->keys, o, msg);
+    if (rc == EXIT_OK) {
+        rc = mesh_cycles(cycles[0], env, o, r->keys.variant, msg);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    memcpy(cycles[1], cycles[0], sizeof cycles[0]);
+    dev[0] = env->dev;
+    dev[1] = env->dev;
+    return o->bearer == MESH_BEARER_PB_GATT ? run_pbgatt(r, env, o, dev, cycles, msg)
+                                            : run_pbadv(r, env, o, dev, cycles, msg);
+}
