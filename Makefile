@@ -24,6 +24,7 @@ build: deps
 
 run: build
 	./$(BUILD)/pqpan reproduce --out out
+	scripts/mesh_summary.sh ./$(BUILD)/pqpan
 
 # Rewrites the generated regions of docs/*.md from the CLI's output (scripts/gen_docs.sh;
 # tests/integration/docs_fresh.sh fails when they are stale).

@@ -513,6 +513,16 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
                                    argv[i][2] == 'k' ? "use --min-level for the KEM"
                                                      : "extended and short addresses");
         }
+        if (strcmp(argv[i], "--hops") == 0 || strcmp(argv[i], "--forwarding") == 0) {
+            return cli_usage_error(ADV_CMD, "%s: advise prices one battery-powered device on one "
+                                            "link (on 802.15.4 a sleepy end device polling its "
+                                            "parent); the forwarders of a chain are always-on "
+                                            "routers (docs/MODEL.md \"Multi-hop 6LoWPAN\"), whose "
+                                            "battery life its search does not model: price a "
+                                            "chain with `pqpan estimate --link 802154 --hops H` "
+                                            "or `pqpan compare --mesh`",
+                                   argv[i]);
+        }
         rc = take(o, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;

@@ -18,6 +18,7 @@ extern const struct cli_opt_table idle_802154_table;
 extern const struct cli_opt_table compare_opts_table;
 extern const char *const compare_exchange[];
 extern const char *const compare_backoff[];
+extern const char *const compare_forwarding[];
 /* reproduce's own options (cli/reproduce.c). */
 extern const struct cli_opt_table reproduce_opts_table;
 /* trace's options (cli/trace.c). */

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "figure.h"
 #include "lowpan_model.h"
+#include "mesh_model.h"
 #include "opts_registry.h"
 
 #define CMD "compare"
@@ -28,6 +29,7 @@ struct compare_opts {
     unsigned runs;
     unsigned long long seed;
     const char *out;
+    int mesh; /* --mesh: the mesh table instead */
 };
 
 struct cell {
@@ -54,6 +56,11 @@ static const struct cli_opt compare_rows[] = {
      .def = PQPAN_DEFAULT_OUT, .offset = COMPARE(out),
      .help = "also write DIR/compare.csv and a gnuplot figure (compare.dat, compare.gp, "
              "compare.svg, compare.png)"},
+    {.name = "--mesh", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = COMPARE(mesh),
+     .help = "the mesh table instead: per ML-KEM level, energy per node (source, busiest "
+             "forwarder, destination) and latency of the PQKE across 1..8 hops of 6LoWPAN "
+             "(--forwarding, the radio states and variant given), and of BLE Mesh provisioning "
+             "over PB-ADV and PB-GATT (estimate --link ble-mesh's defaults); no --out"},
 };
 
 static void compare_opts_init(void *p)
@@ -71,6 +78,8 @@ const struct cli_opt_table compare_opts_table =
 /* Of the 802.15.4 options, compare takes the radio states only (the rest is its preset). */
 const char *const compare_exchange[] = {"--idle", "--ipv6-frag", NULL};
 const char *const compare_backoff[] = {"--backoff", NULL};
+/* --mesh's chains take --forwarding. */
+const char *const compare_forwarding[] = {"--forwarding", NULL};
 
 static int parse_args(struct compare_opts *o, int argc, char **argv)
 {
@@ -87,6 +96,10 @@ static int parse_args(struct compare_opts *o, int argc, char **argv)
         }
         if (rc == 0) {
             rc = cli_opt_take_only(&lowpan_opts_table, compare_backoff, &o->l, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = cli_opt_take_only(&lowpan_chain_table, compare_forwarding, &o->l, CMD, argc,
+                                   argv, &i);
         }
         if (rc == 0) {
             rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
@@ -123,6 +136,7 @@ void cli_compare_help(FILE *out)
     cli_opt_rows_help(out, &compare_opts_table);
     cli_opt_rows_help_only(out, &lowpan_exchange_table, compare_exchange);
     cli_opt_rows_help_only(out, &lowpan_opts_table, compare_backoff);
+    cli_opt_rows_help_only(out, &lowpan_chain_table, compare_forwarding);
     cli_opt_rows_help(out, &link_pqke_table);
     model_opts_help(out);
     fprintf(out, "\nExit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n");
@@ -360,6 +374,18 @@ static int write_out(const char *dir, struct cell cells[N_KEMS][N_LINKS])
     return rc == EXIT_OK ? figure_gnuplot(CMD, dir, "compare.gp") : rc;
 }
 
+/* --mesh: the mesh table (compare_mesh.c). */
+static int compare_mesh(const struct compare_opts *o)
+{
+    struct model_env *env;
+    int rc = model_env_new(&env, &o->m, CMD);
+    if (rc == EXIT_OK) {
+        rc = mesh_compare_print(env, &o->l, o->m.format);
+    }
+    free(env);
+    return rc;
+}
+
 int cli_compare_run(int argc, char **argv)
 {
     struct compare_opts o;
@@ -371,6 +397,12 @@ int cli_compare_run(int argc, char **argv)
         return EXIT_OK;
     }
     rc = parse_args(&o, argc, argv);
+    if (rc == EXIT_OK && o.mesh && o.out != NULL) {
+        return cli_usage_error(CMD, "--mesh prints its table only: no --out");
+    }
+    if (rc == EXIT_OK && o.mesh) {
+        return compare_mesh(&o);
+    }
     if (rc == EXIT_OK && o.out != NULL) {
         rc = figure_dir(CMD, o.out); /* before any work: a bad --out fails at once */
     }

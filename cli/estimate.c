@@ -48,6 +48,9 @@ int estimate_link_parse(struct estimate_opts *o, const char *cmd, int argc, char
     int rc;
     if (o->lowpan) {
         rc = link_pqke_parse(&o->w.pqke, cmd, argc, argv, i);
+        if (rc == 0) {
+            rc = cli_opt_take(&lowpan_chain_table, &o->w, cmd, argc, argv, i);
+        }
         return rc != 0 ? rc : lowpan_opts_parse(&o->w, cmd, argc, argv, i);
     }
     rc = cli_opt_take(&estimate_protocol_table, &o->l, cmd, argc, argv, i);
@@ -137,10 +140,7 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
     int i;
     estimate_opts_init(o, lowpan);
     for (i = 1; i < argc; i++) {
-        int rc = lowpan ? cli_opt_take(&lowpan_chain_table, &o->w, CMD, argc, argv, &i) : 0;
-        if (rc == 0) {
-            rc = estimate_opts_parse(o, CMD, argc, argv, &i);
-        }
+        int rc = estimate_opts_parse(o, CMD, argc, argv, &i);
         if (rc < 0) {
             return EXIT_USAGE;
         }

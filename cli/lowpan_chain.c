@@ -167,3 +167,36 @@ int lowpan_chain_simulate(const struct model_env *env, const struct lowpan_opts 
     printf("  (t_tx_ms, t_rx_ms: the last run)\n");
     return EXIT_OK;
 }
+
+int lowpan_chain_summarize(struct lowpan_chain_summary *s, const struct model_env *env,
+                           const struct lowpan_opts *o, struct cli_msg *msg)
+{
+    static struct pqpan_802154_chain_estimate e;
+    struct pqpan_802154_chain_config c;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    double uj[PQPAN_802154_CHAIN_NODES], comm[PQPAN_802154_CHAIN_NODES];
+    unsigned n;
+    int rc = chain_setup(&c, cycles, env, o, msg);
+    memset(s, 0, sizeof *s);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (pqpan_802154_chain_estimate(&e, &c, cycles) != PQPAN_OK) {
+        return cli_msg_set(msg, EXIT_USAGE, "802.15.4 chain configuration out of range");
+    }
+    rc = node_energy(uj, comm, env, e.ledger, c.hops + 1u, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    s->hops = c.hops;
+    s->latency_ms = (double)e.latency_ns * 1e-6;
+    s->initiator_uj = uj[0];
+    s->responder_uj = uj[c.hops];
+    s->forwarder_uj = -1.0;
+    for (n = 1; n < c.hops; n++) {
+        if (uj[n] > s->forwarder_uj) {
+            s->forwarder_uj = uj[n];
+        }
+    }
+    return EXIT_OK;
+}

@@ -218,4 +218,15 @@ int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts 
 int lowpan_chain_simulate(const struct model_env *env, const struct lowpan_opts *o, unsigned runs,
                           uint64_t seed);
 
+/* The chain's estimate in a few numbers (sweep, compare, make run): latency and the energy
+ * (all-states accounting) of the initiator, the busiest forwarder (< 0: none, one hop) and
+ * the responder. A cli.h exit code, message in *msg. */
+struct lowpan_chain_summary {
+    unsigned hops;
+    double latency_ms;
+    double initiator_uj, forwarder_uj, responder_uj;
+};
+int lowpan_chain_summarize(struct lowpan_chain_summary *s, const struct model_env *env,
+                           const struct lowpan_opts *o, struct cli_msg *msg);
+
 #endif

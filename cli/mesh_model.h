@@ -9,6 +9,7 @@
 
 #include "ble_model.h"
 #include "link_opts.h"
+#include "lowpan_model.h"
 #include "pqpan/mesh_prov.h"
 
 /* --bearer, in its words' order. */
@@ -82,6 +83,12 @@ const char *mesh_bearer_name(int bearer);
 
 /* `pqpan estimate --link ble-mesh ...` (estimate.c dispatches to it). */
 int mesh_estimate_run(int argc, char **argv);
+
+/* `pqpan compare --mesh` (compare_mesh.c): per ML-KEM level, the PQKE across 1..8 hops of
+ * 6LoWPAN with l's radio states, forwarding and variant, and provisioning over PB-ADV and
+ * PB-GATT with the defaults; one table, CSV or JSON. A cli.h exit code, message printed. */
+int mesh_compare_print(const struct model_env *env, const struct lowpan_opts *l,
+                       enum cli_format format);
 
 /* The rows as the table, CSV or JSON prints them (mesh_estimate.c). */
 void mesh_print_rows_csv(FILE *f, const struct mesh_opts *o, const struct mesh_result *r);

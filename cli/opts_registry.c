@@ -60,7 +60,8 @@ static const struct cli_opt_group sweep_groups[] = {
     ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
     ALL(link_setup_table, "ble"),         ALL(lowpan_opts_table, "802154"),
     ALL(lowpan_exchange_table, "802154"), ALL(lowpan_busy_table, "802154"),
-    ENERGY,                               CYCLES,
+    ALL(lowpan_chain_table, "802154"),    ENERGY,
+    CYCLES,
 };
 
 /* compare: both links in one run, so no --link; of the 802.15.4 options only the radio
@@ -70,6 +71,7 @@ static const struct cli_opt_group compare_groups[] = {
     ALL(link_pqke_table, NULL),
     ONLY(lowpan_exchange_table, NULL, compare_exchange),
     ONLY(lowpan_opts_table, NULL, compare_backoff),
+    ONLY(lowpan_chain_table, NULL, compare_forwarding),
     ENERGY,
     CYCLES,
     ALL(cli_format_table, NULL),

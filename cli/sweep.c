@@ -370,6 +370,11 @@ static int is_lesc(const char *kem)
     return strcasecmp(kem, MODEL_LESC_NAME) == 0;
 }
 
+static int any_value(const char *value)
+{
+    return value != NULL;
+}
+
 static int plan(struct sweep_cfg *cfg)
 {
     int rc = sweep_grid_finish(&cfg->grid);
@@ -378,6 +383,8 @@ static int plan(struct sweep_cfg *cfg)
     }
     cfg->signs = grid_has(&cfg->grid, "--auth", signs);
     cfg->lesc = grid_has(&cfg->grid, "--kem", is_lesc);
+    cfg->chain = cfg->lowpan && (grid_has(&cfg->grid, "--hops", any_value) ||
+                                 grid_has(&cfg->grid, "--forwarding", any_value));
     if (cfg->grid.total > SWEEP_FORCE_ABOVE && !cfg->force) {
         return cli_usage_error(SWEEP_CMD, "%llu configurations: more than 10^9; add --force to "
                                           "run them", (unsigned long long)cfg->grid.total);

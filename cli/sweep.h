@@ -107,6 +107,7 @@ struct sweep_cfg {
     unsigned long long seed;
     int signs;              /* some --auth value is a sig mode: ML-DSA signing's columns */
     int lesc;               /* some --kem value is LE SC: its named parts' columns */
+    int chain;              /* --link 802154 with --hops or --forwarding: the chain's columns */
     /* Held while a worker loads an environment (NULL: one thread): cJSON, which reads the
      * profile and calibration files, writes a global error position on every parse. */
     pthread_mutex_t *env_lock;

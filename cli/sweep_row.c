@@ -25,6 +25,7 @@ struct sweep_worker {
     const char **values;           /* each option's value in this configuration */
     struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct mc mc;
+    struct lowpan_chain_summary chain; /* --hops / --forwarding on 802.15.4 */
     struct pqpan_sim *sim;
     struct ble_sim_apps *apps;
     double *samples; /* (MODEL_SIDES + 1) x runs */
@@ -216,6 +217,9 @@ static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, i
     if (rc == EXIT_OK && w->cfg->per) {
         rc = monte_carlo(w, &eo, per, c, status);
     }
+    if (rc == EXIT_OK && w->cfg->chain) {
+        rc = lowpan_chain_summarize(&w->chain, w->env, &eo.w, status);
+    }
     return rc;
 }
 
@@ -278,6 +282,9 @@ void sweep_write_header(FILE *f, const struct sweep_cfg *cfg)
     for (s = 0; s < MODEL_SIDES; s++) {
         snprintf(prefix, sizeof prefix, "%s_", model_side_name(groups, s));
         model_print_flat(f, NULL, groups, prefix, FLAT_CSV_NAMES);
+    }
+    if (cfg->chain) {
+        fputs(",chain_latency_ms,chain_initiator_uj,chain_forwarder_max_uj,chain_responder_uj", f);
     }
     if (cfg->per) {
         fputs(",sim_per,sim_runs,sim_seed,sim_failed,sim_failure_rate", f);
@@ -354,6 +361,18 @@ static void write_mc(FILE *f, const struct sweep_worker *w, int valid)
     }
 }
 
+/* The chain's columns: latency and energy per node (all-states accounting). */
+static void write_chain(FILE *f, const struct sweep_worker *w, int valid)
+{
+    int json = w->cfg->format == SWEEP_JSONL;
+    const struct lowpan_chain_summary *s = &w->chain;
+    number(f, json, "chain_latency_ms", valid, "%.3f", s->latency_ms);
+    number(f, json, "chain_initiator_uj", valid, "%.3f", s->initiator_uj);
+    number(f, json, "chain_forwarder_max_uj", valid && s->forwarder_uj >= 0.0, "%.3f",
+           s->forwarder_uj);
+    number(f, json, "chain_responder_uj", valid, "%.3f", s->responder_uj);
+}
+
 static void write_row(FILE *f, const struct sweep_worker *w, uint64_t c, int valid,
                       const char *status)
 {
@@ -389,6 +408,9 @@ static void write_row(FILE *f, const struct sweep_worker *w, uint64_t c, int val
     for (s = 0; s < MODEL_SIDES; s++) {
         snprintf(prefix, sizeof prefix, "%s_", model_side_name(groups, s));
         model_print_flat(f, valid ? &w->rows[s] : NULL, groups, prefix, style);
+    }
+    if (cfg->chain) {
+        write_chain(f, w, valid);
     }
     if (cfg->per) {
         write_mc(f, w, valid);

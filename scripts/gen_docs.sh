@@ -317,6 +317,17 @@ region_multihop_table() {
     done
 }
 
+# BLE Mesh provisioning per level and bearer (`pqpan compare --mesh`, its ble-mesh rows:
+# the defaults of `pqpan estimate --link ble-mesh`).
+region_mesh_provisioning_table() {
+    printf '| level | bearer | latency (ms) | provisioner (uJ) | device (uJ) |\n'
+    printf '|---|---|---|---|---|\n'
+    run compare --mesh --format csv || return 1
+    awk -F, '$2 ~ /^ble-mesh-/ {
+        printf "| %s | %s | %s | %s | %s |\n", $1, $2 == "ble-mesh-pb-adv" ? "PB-ADV" : "PB-GATT", $4, $5, $7
+    }' "$tmp/out"
+}
+
 # The option lists of the commands, from the CLI's option tables (cli/opts.h): what the
 # parser takes and --help prints, so the docs cannot disagree with either.
 options_md() {
