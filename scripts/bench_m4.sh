@@ -1,9 +1,11 @@
 #!/bin/sh
-# `make bench-m4`: measures the core on the Cortex-M4 (QEMU mps2-an386) in four builds:
+# `make bench-m4`: measures the core on the Cortex-M4 (QEMU mps2-an386) in five builds:
 # the portable C at -Os (preset cortex-m4-portable, implementation "pqpan-m4") and -O2
 # (cortex-m4-portable-o2, "pqpan-m4-o2"), and with the assembly backend PQPAN_M4_ASM
 # (src/crypto/m4/, issue 18) at -Os (cortex-m4, "pqpan-m4-asm") and -O2 (cortex-m4-o2,
-# "pqpan-m4-asm-o2"):
+# "pqpan-m4-asm-o2"), those four with the small builds of ML-DSA and P-256; and the
+# backend at -O2 with the speed builds of both (PQPAN_MLDSA_IMPL=speed,
+# PQPAN_P256_IMPL=speed: cortex-m4-speed-o2, "pqpan-m4-speed-o2", issue 30):
 #   code size per module   arm-none-eabi-size on every object of the M4 libpqpan.a
 #   stack per operation    painted in QEMU (m4/bench_main.c) and, as a cross-check, the
 #                          deepest call chain of the gcc -fcallgraph-info=su frame sizes
@@ -131,25 +133,26 @@ measure() {
             }
         }' "$work/$impl.ops" >"$work/$impl.agg"
     # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files; the
-    # assembly backend counts with the module it serves (Keccak: crypto/sha3, the rest
-    # crypto/mlkem).
+    # assembly backend counts with the module it serves (Keccak: crypto/sha3, P-256's
+    # field: crypto/p256, the rest crypto/mlkem).
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
         NR > 1 {
             f = $6; sub(/.*\/src\//, "", f); n = split(f, p, "/")
             if (n == 2 && p[1] == "crypto") { m = "crypto/" p[2]; sub(/\.c\.obj$/, "", m) }
-            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : "crypto/mlkem" }
+            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : p[3] ~ /^p256/ ? "crypto/p256" : "crypto/mlkem" }
             else { m = p[1]; for (i = 2; i < n; i++) m = m "/" p[i] }
             text[m] += $1; data[m] += $2; bss[m] += $3
         }
         END { for (m in text) print m "," text[m] "," data[m] "," bss[m] }' | sort >"$work/$impl.sizes"
 }
 
-impls="pqpan-m4 pqpan-m4-o2 pqpan-m4-asm pqpan-m4-asm-o2"
+impls="pqpan-m4 pqpan-m4-o2 pqpan-m4-asm pqpan-m4-asm-o2 pqpan-m4-speed-o2"
 kernels="ntt invntt basemul_acc_encoded"
 measure cortex-m4-portable build-m4-portable pqpan-m4
 measure cortex-m4-portable-o2 build-m4-portable-o2 pqpan-m4-o2
 measure cortex-m4 build-m4 pqpan-m4-asm
 measure cortex-m4-o2 build-m4-o2 pqpan-m4-asm-o2
+measure cortex-m4-speed-o2 build-m4-speed-o2 pqpan-m4-speed-o2
 
 # data/cycles/pqpan_m4.csv: ML-KEM, ML-DSA, P-256 and LE SC (f4, f5, f6, g2) rows, pqm4's
 # seven columns first; runs, cycles_median and cycles_p99 give the spread where an
@@ -162,6 +165,7 @@ mkdir -p "$root/data/cycles"
     for impl in $impls; do
         case $impl in *-o2) flags="-O2" ;; *) flags="-Os" ;; esac
         case $impl in *-asm*) flags="$flags PQPAN_M4_ASM" ;; esac
+        case $impl in *-speed*) flags="$flags PQPAN_M4_ASM PQPAN_MLDSA_IMPL=speed PQPAN_P256_IMPL=speed" ;; esac
         kem_code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
         dsa_code=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/$impl.sizes")
         ecc_code=$(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$impl.sizes")
@@ -226,7 +230,7 @@ use of malloc or stdio in the core would fail to link.
 
 The backend's objects (src/crypto/m4/) are counted with the module they serve: the
 NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly with
-crypto/sha3 (where each replaces C functions, which
+crypto/sha3, P-256's field arithmetic (speed build only) with crypto/p256 (where each replaces C functions, which
 the asm builds keep only as the tests' reference: the linker drops them from programs
 that do not call them, but they stay in the library objects counted here).
 
@@ -404,6 +408,22 @@ for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
         echo "| $s | $o | $(op_row $s $o 4 pqpan-m4) | $(op_row $s $o 8 pqpan-m4) | $(op_row $s $o 10 pqpan-m4) | $(op_row $s $o 11 pqpan-m4) | $(op_row $s $o 8 pqpan-m4-o2) | $(pq $s clean $o cycles_mean) | $(pq $s m4f $o cycles_mean) | $(pq $s m4fstack $o cycles_mean) |"
     done
 done
+cat <<TXT
+
+The speed build (\`pqpan-m4-speed-o2\`: preset cortex-m4-speed-o2, -O2, the assembly
+backend, PQPAN_MLDSA_IMPL=speed, which keeps the matrix, NTT(y) and the transformed
+secrets as pqm4 m4f does; docs/SIG.md): crypto/mldsa is $(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4-speed-o2.sizes") B. The last column
+divides its estimated cycles by pqm4 m4f's measured ones (issue 30's goal: at most 1.2).
+
+| scheme | op | painted stack | pqm4 m4f stack | instructions (mean) | est. cycles mean | median | p99 | pqm4 m4f | est. cycles / m4f |
+|---|---|---|---|---|---|---|---|---|---|
+TXT
+for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
+    for o in keygen sign verify; do
+        c=$(op_row $s $o 8 pqpan-m4-speed-o2); f=$(pq $s m4f $o cycles_mean)
+        echo "| $s | $o | $(op_row $s $o 3 pqpan-m4-speed-o2) | $(pq $s m4f $o stack_bytes) | $(op_row $s $o 4 pqpan-m4-speed-o2) | $c | $(op_row $s $o 10 pqpan-m4-speed-o2) | $(op_row $s $o 11 pqpan-m4-speed-o2) | $f | $(awk -v a="$c" -v b="$f" 'BEGIN { printf "%.2f", a / b }') |"
+    done
+done
 fi
 ecc() { awk -F, -v o="$1" -v c="$2" 'NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
         $1 == "P-256" && $3 == o { print $col[c] }' "$root/data/cycles/classical_ecc_cortex_m4.csv"; }
@@ -425,6 +445,26 @@ TXT
 for o in keygen ecdh_shared_secret ecdh_shared_secret_compressed point_decompression; do
     case $o in ecdh_shared_secret_compressed) eo=ecdh_shared_secret ;; *) eo=$o ;; esac
     echo "| $o | $(op_row p-256 $o 3 pqpan-m4) | $(op_row p-256 $o 5 pqpan-m4) | $(op_row p-256 $o 3 pqpan-m4-o2) | $(cyc p-256 $o pqpan-m4) | $(cyc p-256 $o pqpan-m4-o2) | $(ecc $eo cycles) | $(ecc $eo stack_bytes) |"
+done
+cat <<TXT
+
+The speed build (\`pqpan-m4-speed-o2\`, PQPAN_P256_IMPL=speed: Jacobian coordinates, a
+fixed-base table of d 16^i G for key generation, docs/ECDH.md) with the backend's field
+arithmetic in Thumb-2 assembly (src/crypto/m4/p256_fe_m4.S: the Montgomery product by
+operand scanning with UMAAL and a reduction step of one multiplication, using p's limbs;
+sum and difference with one masked correction; the square is the product): crypto/p256
+is $(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/pqpan-m4-speed-o2.sizes") B (with the 61,440-byte table). The ratio columns divide QEMU's
+INSTRUCTION count, and the estimated cycles, by Emill's measured cycles (issue 30's
+goal for keygen and shared: at most 2).
+
+| op | stack | call graph | instructions | est. cycles (CPI) | Emill cycles | instructions / Emill | est. cycles / Emill |
+|---|---|---|---|---|---|---|---|
+TXT
+for o in keygen ecdh_shared_secret ecdh_shared_secret_compressed point_decompression; do
+    case $o in ecdh_shared_secret_compressed) eo=ecdh_shared_secret ;; *) eo=$o ;; esac
+    e=$(ecc $eo cycles)
+    ratios=$(awk -F, -v o="$o" -v e="$e" '$1 == "p-256" && $2 == o { if (e > 0) printf "%.2f | %.2f", $4 / e, $8 / e; else printf " | " }' "$work/pqpan-m4-speed-o2.agg")
+    echo "| $o | $(op_row p-256 $o 3 pqpan-m4-speed-o2) | $(op_row p-256 $o 5 pqpan-m4-speed-o2) | $(cyc p-256 $o pqpan-m4-speed-o2) | $e | $ratios |"
 done
 cat <<TXT
 
