@@ -198,8 +198,12 @@ cat <<HDR
 
 Measured by \`make bench-m4\` (scripts/bench_m4.sh) at commit \`$commit\`, on QEMU 7.2
 \`mps2-an386\` (Cortex-M4F), arm-none-eabi-gcc 12.2, \`-mcpu=cortex-m4 -mthumb
--mfloat-abi=hard -mfpu=fpv4-sp-d16\`. \`pqpan-m4\` is the \`-Os\` build (preset
-\`cortex-m4\`), \`pqpan-m4-o2\` the \`-O2\` build (preset \`cortex-m4-o2\`). pqm4 figures
+-mfloat-abi=hard -mfpu=fpv4-sp-d16\`. \`pqpan-m4\` is the portable \`-Os\` build
+(preset \`cortex-m4-portable\`), \`pqpan-m4-o2\` the portable \`-O2\` build
+(\`cortex-m4-portable-o2\`), \`pqpan-m4-asm\` and \`pqpan-m4-asm-o2\` the same with the
+assembly backend (\`cortex-m4\`, \`cortex-m4-o2\`), all four with the small builds of
+ML-DSA and P-256; \`pqpan-m4-speed-o2\` (preset \`cortex-m4-speed-o2\`) is the \`-O2\` build with the
+assembly backend and the speed builds of ML-DSA and P-256 (issue 30). pqm4 figures
 are data/cycles/pqm4_cortex_m4.csv (pqm4 commit in its \`source_commit\` column;
 STM32F407 at 24 MHz, no flash wait states). The machine-readable results are
 data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
@@ -218,7 +222,8 @@ data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
   values for P-256, f4, f5, f6 and g2, FIPS 197 AES and SP 800-38B CMAC examples:
   m4/test_ecdh.c, m4/test_lesc.c), and, when src/pqke is in the build, a full PQKE
   exchange between two in-memory parties for each suite and a tampered RESP that must be
-  rejected. Built at -Os and at -O2; any failure exits QEMU non-zero and fails the test.
+  rejected. Built at -Os and at -O2, and in the speed build (which also compares its
+  P-256 field assembly with field.c); any failure exits QEMU non-zero and fails the test.
 - \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
 - \`pqpan_m4_bench\` with the instruction counter: the calibration function of exactly 52
   instructions must count exactly 53 (with its BL), and every operation must succeed.

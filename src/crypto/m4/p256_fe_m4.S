@@ -2,12 +2,13 @@
  * with PQPAN_M4_ASM; src/crypto/p256/speed/fe.h):
  * void pqpan_p256_m4_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]):
  * r = a b 2^-256 mod p, inputs and result below p, least significant limb first; r may
- * alias a or b (written last). A leaf with 40 bytes of stack (the line below gives
- * scripts/bench_m4.sh the frame gcc's -fcallgraph-info cannot see).
+ * alias a or b (written last). pqpan_p256_m4_add and pqpan_p256_m4_sub (same
+ * signature): r = a + b and a - b mod p. Leaves with 40, 36 and 36 bytes of stack (the
+ * lines below give scripts/bench_m4.sh the frames gcc's -fcallgraph-info cannot see).
  *
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (SP 800-186 §3.2.1.3): limbs ffffffff x 3, 0 x 3,
  * 1, ffffffff. Coarsely integrated operand scanning (Koc, Acar, Kaliski 1996, "CIOS"):
- * for each limb a_i, acc += a_i b with UMAAL (ARMv7-M ARM §A7.7.189: RdHi:RdLo = Rn Rm +
+ * for each limb a_i, acc += a_i b with UMAAL (ARMv7-M ARM, DDI 0403E, UMAAL: RdHi:RdLo = Rn Rm +
  * RdHi + RdLo, which cannot overflow 64 bits), then one reduction step acc = (acc + m p)
  * / 2^32 with m = acc_0, since -p^-1 = 1 mod 2^32. The step needs a single multiply:
  * m p_0 + acc_0 = m 2^32 clears limb 0 and carries m; limbs 1 and 2 then take
@@ -17,8 +18,8 @@
  * 2p + (2^32 - 1) p < 2^288. One masked subtraction of p at the end.
  *
  * Constant time: no branch, every address fixed (the loop is unrolled), and the Cortex-M4
- * executes UMAAL, ADCS and SBCS in one cycle whatever the operands (Cortex-M4 TRM
- * r0p1 Table 3-1). The accumulator's 9 limbs live in a window of 9 registers that
+ * executes UMAAL, ADCS and SBCS in one cycle whatever the operands (Cortex-M4 TRM,
+ * DDI 0439B §3.3.1 Table 3-1). The accumulator's 9 limbs live in a window of 9 registers that
  * rotates by one at each step (the cleared limb 0 becomes the new top limb). */
 @ callgraph-frame pqpan_p256_m4_mul 40
 @ callgraph-frame pqpan_p256_m4_add 36
