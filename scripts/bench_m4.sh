@@ -154,10 +154,20 @@ measure cortex-m4 build-m4 pqpan-m4-asm
 measure cortex-m4-o2 build-m4-o2 pqpan-m4-asm-o2
 measure cortex-m4-speed-o2 build-m4-speed-o2 pqpan-m4-speed-o2
 
+# P-256's code in one build: crypto/p256 (field, decoding, the small scalar multiplication)
+# and, in the speed build, also crypto/p256/speed (its scalar multiplication and table).
+p256_code() {
+    case $1 in
+        *-speed*) awk -F, '$1 ~ /^crypto\/p256(\/speed)?$/ { n += $2 + $3 } END { print n }' "$work/$1.sizes" ;;
+        *) awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$1.sizes" ;;
+    esac
+}
+
 # data/cycles/pqpan_m4.csv: ML-KEM, ML-DSA, P-256 and LE SC (f4, f5, f6, g2) rows, pqm4's
 # seven columns first; runs, cycles_median and cycles_p99 give the spread where an
 # operation was measured more than once (ML-DSA signing). code_bytes is the module's:
-# crypto/mlkem, crypto/mldsa, crypto/p256, and for LE SC crypto/lesc + aes + aes_cmac.
+# crypto/mlkem, crypto/mldsa, crypto/p256 (with crypto/p256/speed in the speed build), and
+# for LE SC crypto/lesc + aes + aes_cmac.
 csv=$root/data/cycles/pqpan_m4.csv
 mkdir -p "$root/data/cycles"
 {
@@ -168,7 +178,7 @@ mkdir -p "$root/data/cycles"
         case $impl in *-speed*) flags="$flags PQPAN_M4_ASM PQPAN_MLDSA_IMPL=speed PQPAN_P256_IMPL=speed" ;; esac
         kem_code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
         dsa_code=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/$impl.sizes")
-        ecc_code=$(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$impl.sizes")
+        ecc_code=$(p256_code "$impl")
         lesc_code=$(awk -F, '$1 ~ /^crypto\/(lesc|aes|aes_cmac)$/ { n += $2 + $3 } END { print n }' "$work/$impl.sizes")
         awk -F, -v impl="$impl" -v kem_code="$kem_code" -v dsa_code="$dsa_code" -v ecc_code="$ecc_code" \
             -v lesc_code="$lesc_code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
@@ -458,7 +468,7 @@ fixed-base table of d 16^i G for key generation, docs/ECDH.md) with the backend'
 arithmetic in Thumb-2 assembly (src/crypto/m4/p256_fe_m4.S: the Montgomery product by
 operand scanning with UMAAL and a reduction step of one multiplication, using p's limbs;
 sum and difference with one masked correction; the square is the product): crypto/p256
-is $(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/pqpan-m4-speed-o2.sizes") B (with the 61,440-byte table). The ratio columns divide QEMU's
+and crypto/p256/speed are $(p256_code pqpan-m4-speed-o2) B together, the 61,440-byte table included. The ratio columns divide QEMU's
 INSTRUCTION count, and the estimated cycles, by Emill's measured cycles (issue 30's
 goal for keygen and shared: at most 2).
 
@@ -557,6 +567,11 @@ so far:
   coefficient for coefficient (same reductions and representatives).
 - SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
   SXTB16 and PKHBT/PKHTB.
+- P-256's field arithmetic, in the P-256 speed build only (pqpan-m4-speed-o2):
+  src/crypto/m4/p256_fe_m4.S, the Montgomery product by operand scanning with UMAAL, the
+  9-limb accumulator in a window of 9 registers that rotates by one limb per step, each
+  reduction step one UMAAL (p's limbs are 2^32 - 1, 0 and 1, and -p^-1 = 1 mod 2^32); the
+  sum and the difference with one masked correction each; the square is the product.
 - Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
   in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
   reductions, compression and the byte encodings.
@@ -577,10 +592,13 @@ Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
 SamplePolyCBD_2 on 64 pseudo-random inputs each; the portable -Os build runs the same
-suites.
+suites; the speed build (-O2, asm, ML-DSA and P-256 speed) runs them too and compares its
+P-256 field product, sum and difference with field.c on 300 operand pairs (0, 1, 2,
+p - 1, p - 2, 2^256 - 2^224 - 1 and 2^255 crossed, then random; each result also written
+over an operand).
 
 Constant time, checked (tests/integration/m4_qemu.sh, m4/ct_main.c, in the asm -Os,
-asm -O2 and portable -Os builds): the instruction-count plugin with \`trace=on\` folds
+asm -O2, portable -Os and speed -O2 builds): the instruction-count plugin with \`trace=on\` folds
 the address of every executed block and of every data access (reads and writes) between
 the markers, in order, into a 64-bit FNV-1a hash. Each ML-KEM operation of each level
 runs with the same public inputs (and buffers) and different secrets, and all its runs
@@ -590,7 +608,10 @@ vector s; key generation with two values of z only, because d also determines rh
 SampleNTT's rejection loop runs a rho-dependent (public) number of times, so different
 d give different traces without leaking a secret (keygen's secret vectors go through
 the same NTT, base multiplication and CBD code that the encaps and decaps runs cover).
-Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
+P-256 key generation and shared secret (with RFC 5903 §8.1's g^r) run with the scalars
+1, 0x5a...5a and 2^128 floor(n / 2^128) - 1, copied into the same buffer, and must give
+one hash each (a branch on the final-subtraction mask planted in p256_fe_m4.S made them
+differ when tried). Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
 give different hashes, which shows the check can fail. What it does not see: timing
 that depends on data without changing the instruction or address sequence (none on the
 Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts).
