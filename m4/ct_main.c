@@ -13,12 +13,18 @@
  *   encaps  the message m (hence the shared secret, r and the noise), same ek.
  *   decaps  the ciphertext accepted or rejected (implicit rejection: one byte of c
  *           flipped), and the secret vector s (one coefficient of dk changed).
+ * And P-256 (src/crypto/p256/, small or speed build, with the backend's field arithmetic
+ * in assembly when PQPAN_M4_ASM is on), secret scalar varied over 1, a value of
+ * repeated bytes and one close below n:
+ *   keygen  k · G (the speed build's fixed-base table: every entry read for each digit).
+ *   shared  k · Q for one public key Q (RFC 5903 §8.1's g^r).
  * Prints "ct,<scheme>,<operation>,<status>" per run; the plugin prints one trace line per
  * run, in the same order. */
 #include <string.h>
 
 #include "bench.h"
 #include "kem_table.h"
+#include "pqpan/ecdh.h"
 #include "semihost.h"
 
 struct ct_buffers {
@@ -96,6 +102,55 @@ static int decaps_runs(const struct pqpan_m4_kem *kem, struct ct_buffers *b)
     return failed;
 }
 
+struct ct_ecdh_buffers {
+    uint8_t sk[32];
+    uint8_t pk[PQPAN_ECDH_P256_PUBLIC_BYTES];
+    uint8_t ss[32];
+};
+
+/* The secret scalars: 1, 0x5a repeated, 2^128 floor(n / 2^128) - 1 (n: SP 800-186
+ * §3.2.1.3, top half ffffffff 00000000 ffffffff ffffffff); all in [1, n - 1]. Copied
+ * into the same buffer by the same code for each run, so that only the contents differ
+ * (a loop that computed them could be split by the compiler into per-run code inside
+ * the measured region). */
+static const uint8_t ecdh_secrets[3][32] = {
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    {0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a,
+     0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a, 0x5a},
+    {0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe,
+     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}};
+
+static int ecdh_runs(struct ct_ecdh_buffers *b)
+{
+    /* RFC 5903 §8.1: g^r = (gx, gy) */
+    static const uint8_t peer[PQPAN_ECDH_P256_PUBLIC_BYTES] = {
+        0x04, 0xd1, 0x2d, 0xfb, 0x52, 0x89, 0xc8, 0xd4, 0xf8, 0x12, 0x08, 0xb7, 0x02, 0x70,
+        0x39, 0x8c, 0x34, 0x22, 0x96, 0x97, 0x0a, 0x0b, 0xcc, 0xb7, 0x4c, 0x73, 0x6f, 0xc7,
+        0x55, 0x44, 0x94, 0xbf, 0x63, 0x56, 0xfb, 0xf3, 0xca, 0x36, 0x6c, 0xc2, 0x3e, 0x81,
+        0x57, 0x85, 0x4c, 0x13, 0xc5, 0x8d, 0x6a, 0xac, 0x23, 0xf0, 0x46, 0xad, 0xa3, 0x0f,
+        0x83, 0x53, 0xe7, 0x4f, 0x33, 0x03, 0x98, 0x72, 0xab};
+    int failed = 0;
+    for (int run = 0; run < 3; run++) {
+        memcpy(b->sk, ecdh_secrets[run], sizeof b->sk);
+        pqpan_m4_mark_begin();
+        int rc = pqpan_ecdh_p256_keypair_derand(b->pk, b->sk);
+        pqpan_m4_mark_end();
+        report("p-256", "keygen", rc);
+        failed |= rc != 0;
+    }
+    memcpy(b->pk, peer, sizeof peer);
+    for (int run = 0; run < 3; run++) {
+        memcpy(b->sk, ecdh_secrets[run], sizeof b->sk);
+        pqpan_m4_mark_begin();
+        int rc = pqpan_ecdh_p256_shared(b->ss, b->sk, b->pk, sizeof b->pk);
+        pqpan_m4_mark_end();
+        report("p-256", "shared", rc);
+        failed |= rc != 0;
+    }
+    return failed;
+}
+
 /* Planted leaks, for the check's own test: a branch on a secret bit, and a load whose
  * address is a secret byte. Their traces must differ between the two secrets. */
 static volatile uint32_t canary_sink;
@@ -133,8 +188,10 @@ static void canary_runs(void)
 int main(void)
 {
     static struct ct_buffers b;
+    static struct ct_ecdh_buffers e;
     int failed = 0;
     canary_runs();
+    failed |= ecdh_runs(&e);
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         failed |= keygen_runs(&pqpan_m4_kems[l], &b);
         failed |= encaps_runs(&pqpan_m4_kems[l], &b);

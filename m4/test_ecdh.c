@@ -5,10 +5,15 @@
  *   Bluetooth Core v5.4 Vol 3 Part H Appendix D.1, whose Private A / Public A are the
  *   §2.3.5.6.1 debug key pair: both key pairs and the DHKey both ways;
  *   public-key validation: off the curve, a coordinate >= p, the point at infinity and a
- *   private key of 0 or n rejected, with zeroed outputs. */
+ *   private key of 0 or n rejected, with zeroed outputs;
+ *   with the backend in the speed build (PQPAN_M4_ASM, PQPAN_P256_IMPL=speed), its field
+ *   product, sum and difference (src/crypto/m4/p256_fe_m4.S) against field.c's on edge
+ *   values and pseudo-random ones, each also with the result over an operand. */
 #include <string.h>
 
 #include "check.h"
+#include "crypto/m4/backend.h"
+#include "crypto/p256/p256.h"
 #include "ecc_cdh_kat.h"
 #include "pqpan/ecdh.h"
 
@@ -127,9 +132,69 @@ static void validation(struct pqpan_m4_tally *t)
     pqpan_m4_check(t, pqpan_ecdh_p256_keypair_derand(out, sk) == PQPAN_ERR_BAD_KEY, "private key n rejected", 5);
 }
 
+#if defined(PQPAN_M4_ASM) && !defined(PQPAN_P256_SMALL)
+#define FIELD_RUNS 300
+
+/* Operand number i: the first ones 0, 1, 2, p - 1, p - 2, 2^256 - 2^224 - 1 and
+ * 2^255 (limbs, least significant first; SP 800-186 §3.2.1.3 for p), then pseudo-random
+ * values below p. */
+static void field_operand(uint32_t a[P256_LIMBS], uint32_t i, uint64_t *seed)
+{
+    static const uint32_t edges[][P256_LIMBS] = {
+        {0, 0, 0, 0, 0, 0, 0, 0},
+        {1, 0, 0, 0, 0, 0, 0, 0},
+        {2, 0, 0, 0, 0, 0, 0, 0},
+        {0xfffffffeu, 0xffffffffu, 0xffffffffu, 0, 0, 0, 1, 0xffffffffu},
+        {0xfffffffdu, 0xffffffffu, 0xffffffffu, 0, 0, 0, 1, 0xffffffffu},
+        {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0},
+        {0, 0, 0, 0, 0, 0, 0, 0x80000000u}};
+    const uint32_t n_edges = sizeof edges / sizeof edges[0];
+    if (i < n_edges) {
+        memcpy(a, edges[i], sizeof edges[i]);
+        return;
+    }
+    do {
+        for (unsigned l = 0; l < P256_LIMBS; l++) {
+            a[l] = (uint32_t)pqpan_m4_random(seed);
+        }
+    } while (!pqpan_p256_below_p(a));
+}
+
+typedef void field_op_m4(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
+typedef void field_op_c(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
+                        const struct pqpan_p256_fe *b);
+
+/* op_m4(a, b) == op_c(a, b), into a third buffer and over a. */
+static int field_op_agrees(field_op_m4 *op_m4, field_op_c *op_c, const struct pqpan_p256_fe *a,
+                           const struct pqpan_p256_fe *b)
+{
+    struct pqpan_p256_fe want, got, over = *a;
+    op_c(&want, a, b);
+    op_m4(got.w, a->w, b->w);
+    op_m4(over.w, over.w, b->w);
+    return memcmp(&got, &want, sizeof want) == 0 && memcmp(&over, &want, sizeof want) == 0;
+}
+
+static void field_against_portable(struct pqpan_m4_tally *t)
+{
+    uint64_t seed = 0x5032353666656d34u;
+    for (uint32_t i = 0; i < FIELD_RUNS; i++) {
+        struct pqpan_p256_fe a, b;
+        field_operand(a.w, i % 16 < 7 ? i % 16 : i, &seed);
+        field_operand(b.w, i / 16 < 7 ? i / 16 : i, &seed);
+        pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_mul, pqpan_p256_fe_mul, &a, &b), "p256 m4 mul vs field.c", i);
+        pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_add, pqpan_p256_fe_add, &a, &b), "p256 m4 add vs field.c", i);
+        pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_sub, pqpan_p256_fe_sub, &a, &b), "p256 m4 sub vs field.c", i);
+    }
+}
+#endif
+
 struct pqpan_m4_tally pqpan_m4_test_ecdh(void)
 {
     struct pqpan_m4_tally t = {0, 0};
+#if defined(PQPAN_M4_ASM) && !defined(PQPAN_P256_SMALL)
+    field_against_portable(&t);
+#endif
     cavp(&t);
     pairs_both_ways(&t);
     validation(&t);

@@ -1,9 +1,11 @@
 #!/bin/sh
-# `make bench-m4`: measures the core on the Cortex-M4 (QEMU mps2-an386) in four builds:
+# `make bench-m4`: measures the core on the Cortex-M4 (QEMU mps2-an386) in five builds:
 # the portable C at -Os (preset cortex-m4-portable, implementation "pqpan-m4") and -O2
 # (cortex-m4-portable-o2, "pqpan-m4-o2"), and with the assembly backend PQPAN_M4_ASM
 # (src/crypto/m4/, issue 18) at -Os (cortex-m4, "pqpan-m4-asm") and -O2 (cortex-m4-o2,
-# "pqpan-m4-asm-o2"):
+# "pqpan-m4-asm-o2"), those four with the small builds of ML-DSA and P-256; and the
+# backend at -O2 with the speed builds of both (PQPAN_MLDSA_IMPL=speed,
+# PQPAN_P256_IMPL=speed: cortex-m4-speed-o2, "pqpan-m4-speed-o2", issue 30):
 #   code size per module   arm-none-eabi-size on every object of the M4 libpqpan.a
 #   stack per operation    painted in QEMU (m4/bench_main.c) and, as a cross-check, the
 #                          deepest call chain of the gcc -fcallgraph-info=su frame sizes
@@ -131,30 +133,41 @@ measure() {
             }
         }' "$work/$impl.ops" >"$work/$impl.agg"
     # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files; the
-    # assembly backend counts with the module it serves (Keccak: crypto/sha3, the rest
-    # crypto/mlkem).
+    # assembly backend counts with the module it serves (Keccak: crypto/sha3, P-256's
+    # field: crypto/p256, the rest crypto/mlkem).
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
         NR > 1 {
             f = $6; sub(/.*\/src\//, "", f); n = split(f, p, "/")
             if (n == 2 && p[1] == "crypto") { m = "crypto/" p[2]; sub(/\.c\.obj$/, "", m) }
-            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : "crypto/mlkem" }
+            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : p[3] ~ /^p256/ ? "crypto/p256" : "crypto/mlkem" }
             else { m = p[1]; for (i = 2; i < n; i++) m = m "/" p[i] }
             text[m] += $1; data[m] += $2; bss[m] += $3
         }
         END { for (m in text) print m "," text[m] "," data[m] "," bss[m] }' | sort >"$work/$impl.sizes"
 }
 
-impls="pqpan-m4 pqpan-m4-o2 pqpan-m4-asm pqpan-m4-asm-o2"
+impls="pqpan-m4 pqpan-m4-o2 pqpan-m4-asm pqpan-m4-asm-o2 pqpan-m4-speed-o2"
 kernels="ntt invntt basemul_acc_encoded"
 measure cortex-m4-portable build-m4-portable pqpan-m4
 measure cortex-m4-portable-o2 build-m4-portable-o2 pqpan-m4-o2
 measure cortex-m4 build-m4 pqpan-m4-asm
 measure cortex-m4-o2 build-m4-o2 pqpan-m4-asm-o2
+measure cortex-m4-speed-o2 build-m4-speed-o2 pqpan-m4-speed-o2
+
+# P-256's code in one build: crypto/p256 (field, decoding, the small scalar multiplication)
+# and, in the speed build, also crypto/p256/speed (its scalar multiplication and table).
+p256_code() {
+    case $1 in
+        *-speed*) awk -F, '$1 ~ /^crypto\/p256(\/speed)?$/ { n += $2 + $3 } END { print n }' "$work/$1.sizes" ;;
+        *) awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$1.sizes" ;;
+    esac
+}
 
 # data/cycles/pqpan_m4.csv: ML-KEM, ML-DSA, P-256 and LE SC (f4, f5, f6, g2) rows, pqm4's
 # seven columns first; runs, cycles_median and cycles_p99 give the spread where an
 # operation was measured more than once (ML-DSA signing). code_bytes is the module's:
-# crypto/mlkem, crypto/mldsa, crypto/p256, and for LE SC crypto/lesc + aes + aes_cmac.
+# crypto/mlkem, crypto/mldsa, crypto/p256 (with crypto/p256/speed in the speed build), and
+# for LE SC crypto/lesc + aes + aes_cmac.
 csv=$root/data/cycles/pqpan_m4.csv
 mkdir -p "$root/data/cycles"
 {
@@ -162,9 +175,10 @@ mkdir -p "$root/data/cycles"
     for impl in $impls; do
         case $impl in *-o2) flags="-O2" ;; *) flags="-Os" ;; esac
         case $impl in *-asm*) flags="$flags PQPAN_M4_ASM" ;; esac
+        case $impl in *-speed*) flags="$flags PQPAN_M4_ASM PQPAN_MLDSA_IMPL=speed PQPAN_P256_IMPL=speed" ;; esac
         kem_code=$(awk -F, '$1 == "crypto/mlkem" { print $2 + $3 }' "$work/$impl.sizes")
         dsa_code=$(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/$impl.sizes")
-        ecc_code=$(awk -F, '$1 == "crypto/p256" { print $2 + $3 }' "$work/$impl.sizes")
+        ecc_code=$(p256_code "$impl")
         lesc_code=$(awk -F, '$1 ~ /^crypto\/(lesc|aes|aes_cmac)$/ { n += $2 + $3 } END { print n }' "$work/$impl.sizes")
         awk -F, -v impl="$impl" -v kem_code="$kem_code" -v dsa_code="$dsa_code" -v ecc_code="$ecc_code" \
             -v lesc_code="$lesc_code" -v commit="$commit" -v flags="$flags" -v p="$branch_penalty" '
@@ -194,8 +208,12 @@ cat <<HDR
 
 Measured by \`make bench-m4\` (scripts/bench_m4.sh) at commit \`$commit\`, on QEMU 7.2
 \`mps2-an386\` (Cortex-M4F), arm-none-eabi-gcc 12.2, \`-mcpu=cortex-m4 -mthumb
--mfloat-abi=hard -mfpu=fpv4-sp-d16\`. \`pqpan-m4\` is the \`-Os\` build (preset
-\`cortex-m4\`), \`pqpan-m4-o2\` the \`-O2\` build (preset \`cortex-m4-o2\`). pqm4 figures
+-mfloat-abi=hard -mfpu=fpv4-sp-d16\`. \`pqpan-m4\` is the portable \`-Os\` build
+(preset \`cortex-m4-portable\`), \`pqpan-m4-o2\` the portable \`-O2\` build
+(\`cortex-m4-portable-o2\`), \`pqpan-m4-asm\` and \`pqpan-m4-asm-o2\` the same with the
+assembly backend (\`cortex-m4\`, \`cortex-m4-o2\`), all four with the small builds of
+ML-DSA and P-256; \`pqpan-m4-speed-o2\` (preset \`cortex-m4-speed-o2\`) is the \`-O2\` build with the
+assembly backend and the speed builds of ML-DSA and P-256 (issue 30). pqm4 figures
 are data/cycles/pqm4_cortex_m4.csv (pqm4 commit in its \`source_commit\` column;
 STM32F407 at 24 MHz, no flash wait states). The machine-readable results are
 data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
@@ -214,7 +232,8 @@ data/cycles/pqpan_m4.csv (same leading columns as the pqm4 file).
   values for P-256, f4, f5, f6 and g2, FIPS 197 AES and SP 800-38B CMAC examples:
   m4/test_ecdh.c, m4/test_lesc.c), and, when src/pqke is in the build, a full PQKE
   exchange between two in-memory parties for each suite and a tampered RESP that must be
-  rejected. Built at -Os and at -O2; any failure exits QEMU non-zero and fails the test.
+  rejected. Built at -Os and at -O2, and in the speed build (which also compares its
+  P-256 field assembly with field.c); any failure exits QEMU non-zero and fails the test.
 - \`pqpan_m4_fault\`: executes UDF; the HardFault handler must end QEMU non-zero.
 - \`pqpan_m4_bench\` with the instruction counter: the calibration function of exactly 52
   instructions must count exactly 53 (with its BL), and every operation must succeed.
@@ -226,7 +245,7 @@ use of malloc or stdio in the core would fail to link.
 
 The backend's objects (src/crypto/m4/) are counted with the module they serve: the
 NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly with
-crypto/sha3 (where each replaces C functions, which
+crypto/sha3, P-256's field arithmetic (speed build only) with crypto/p256 (where each replaces C functions, which
 the asm builds keep only as the tests' reference: the linker drops them from programs
 that do not call them, but they stay in the library objects counted here).
 
@@ -404,6 +423,22 @@ for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
         echo "| $s | $o | $(op_row $s $o 4 pqpan-m4) | $(op_row $s $o 8 pqpan-m4) | $(op_row $s $o 10 pqpan-m4) | $(op_row $s $o 11 pqpan-m4) | $(op_row $s $o 8 pqpan-m4-o2) | $(pq $s clean $o cycles_mean) | $(pq $s m4f $o cycles_mean) | $(pq $s m4fstack $o cycles_mean) |"
     done
 done
+cat <<TXT
+
+The speed build (\`pqpan-m4-speed-o2\`: preset cortex-m4-speed-o2, -O2, the assembly
+backend, PQPAN_MLDSA_IMPL=speed, which keeps the matrix, NTT(y) and the transformed
+secrets as pqm4 m4f does; docs/SIG.md): crypto/mldsa is $(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4-speed-o2.sizes") B. The last column
+divides its estimated cycles by pqm4 m4f's measured ones (issue 30's goal: at most 1.2).
+
+| scheme | op | painted stack | pqm4 m4f stack | instructions (mean) | est. cycles mean | median | p99 | pqm4 m4f | est. cycles / m4f |
+|---|---|---|---|---|---|---|---|---|---|
+TXT
+for s in ml-dsa-44 ml-dsa-65 ml-dsa-87; do
+    for o in keygen sign verify; do
+        c=$(op_row $s $o 8 pqpan-m4-speed-o2); f=$(pq $s m4f $o cycles_mean)
+        echo "| $s | $o | $(op_row $s $o 3 pqpan-m4-speed-o2) | $(pq $s m4f $o stack_bytes) | $(op_row $s $o 4 pqpan-m4-speed-o2) | $c | $(op_row $s $o 10 pqpan-m4-speed-o2) | $(op_row $s $o 11 pqpan-m4-speed-o2) | $f | $(awk -v a="$c" -v b="$f" 'BEGIN { printf "%.2f", a / b }') |"
+    done
+done
 fi
 ecc() { awk -F, -v o="$1" -v c="$2" 'NR == 1 { for (k = 1; k <= NF; k++) col[$k] = k; next }
         $1 == "P-256" && $3 == o { print $col[c] }' "$root/data/cycles/classical_ecc_cortex_m4.csv"; }
@@ -425,6 +460,26 @@ TXT
 for o in keygen ecdh_shared_secret ecdh_shared_secret_compressed point_decompression; do
     case $o in ecdh_shared_secret_compressed) eo=ecdh_shared_secret ;; *) eo=$o ;; esac
     echo "| $o | $(op_row p-256 $o 3 pqpan-m4) | $(op_row p-256 $o 5 pqpan-m4) | $(op_row p-256 $o 3 pqpan-m4-o2) | $(cyc p-256 $o pqpan-m4) | $(cyc p-256 $o pqpan-m4-o2) | $(ecc $eo cycles) | $(ecc $eo stack_bytes) |"
+done
+cat <<TXT
+
+The speed build (\`pqpan-m4-speed-o2\`, PQPAN_P256_IMPL=speed: Jacobian coordinates, a
+fixed-base table of d 16^i G for key generation, docs/ECDH.md) with the backend's field
+arithmetic in Thumb-2 assembly (src/crypto/m4/p256_fe_m4.S: the Montgomery product by
+operand scanning with UMAAL and a reduction step of one multiplication, using p's limbs;
+sum and difference with one masked correction; the square is the product): crypto/p256
+and crypto/p256/speed are $(p256_code pqpan-m4-speed-o2) B together, the 61,440-byte table included. The ratio columns divide QEMU's
+INSTRUCTION count, and the estimated cycles, by Emill's measured cycles (issue 30's
+goal for keygen and shared: at most 2).
+
+| op | stack | call graph | instructions | est. cycles (CPI) | Emill cycles | instructions / Emill | est. cycles / Emill |
+|---|---|---|---|---|---|---|---|
+TXT
+for o in keygen ecdh_shared_secret ecdh_shared_secret_compressed point_decompression; do
+    case $o in ecdh_shared_secret_compressed) eo=ecdh_shared_secret ;; *) eo=$o ;; esac
+    e=$(ecc $eo cycles)
+    ratios=$(awk -F, -v o="$o" -v e="$e" '$1 == "p-256" && $2 == o { if (e > 0) printf "%.2f | %.2f", $4 / e, $8 / e; else printf " | " }' "$work/pqpan-m4-speed-o2.agg")
+    echo "| $o | $(op_row p-256 $o 3 pqpan-m4-speed-o2) | $(op_row p-256 $o 5 pqpan-m4-speed-o2) | $(cyc p-256 $o pqpan-m4-speed-o2) | $e | $ratios |"
 done
 cat <<TXT
 
@@ -512,6 +567,11 @@ so far:
   coefficient for coefficient (same reductions and representatives).
 - SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
   SXTB16 and PKHBT/PKHTB.
+- P-256's field arithmetic, in the P-256 speed build only (pqpan-m4-speed-o2):
+  src/crypto/m4/p256_fe_m4.S, the Montgomery product by operand scanning with UMAAL, the
+  9-limb accumulator in a window of 9 registers that rotates by one limb per step, each
+  reduction step one UMAAL (p's limbs are 2^32 - 1, 0 and 1, and -p^-1 = 1 mod 2^32); the
+  sum and the difference with one masked correction each; the square is the product.
 - Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
   in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
   reductions, compression and the byte encodings.
@@ -532,10 +592,13 @@ Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
 SamplePolyCBD_2 on 64 pseudo-random inputs each; the portable -Os build runs the same
-suites.
+suites; the speed build (-O2, asm, ML-DSA and P-256 speed) runs them too and compares its
+P-256 field product, sum and difference with field.c on 300 operand pairs (0, 1, 2,
+p - 1, p - 2, 2^256 - 2^224 - 1 and 2^255 crossed, then random; each result also written
+over an operand).
 
 Constant time, checked (tests/integration/m4_qemu.sh, m4/ct_main.c, in the asm -Os,
-asm -O2 and portable -Os builds): the instruction-count plugin with \`trace=on\` folds
+asm -O2, portable -Os and speed -O2 builds): the instruction-count plugin with \`trace=on\` folds
 the address of every executed block and of every data access (reads and writes) between
 the markers, in order, into a 64-bit FNV-1a hash. Each ML-KEM operation of each level
 runs with the same public inputs (and buffers) and different secrets, and all its runs
@@ -545,7 +608,10 @@ vector s; key generation with two values of z only, because d also determines rh
 SampleNTT's rejection loop runs a rho-dependent (public) number of times, so different
 d give different traces without leaking a secret (keygen's secret vectors go through
 the same NTT, base multiplication and CBD code that the encaps and decaps runs cover).
-Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
+P-256 key generation and shared secret (with RFC 5903 §8.1's g^r) run with the scalars
+1, 0x5a...5a and 2^128 floor(n / 2^128) - 1, copied into the same buffer, and must give
+one hash each (a branch on the final-subtraction mask planted in p256_fe_m4.S made them
+differ when tried). Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
 give different hashes, which shows the check can fail. What it does not see: timing
 that depends on data without changing the instruction or address sequence (none on the
 Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts).

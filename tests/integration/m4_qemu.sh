@@ -5,14 +5,16 @@
 #                   Appendix D.1), AES/CMAC and LE SC f4/f5/f6/g2, ACVP ML-KEM and ML-DSA,
 #                   and PQKE checks, with the assembly backend (PQPAN_M4_ASM, which also
 #                   compares the assembly with the portable C) at -Os and -O2 and without
-#                   it at -Os: must exit 0;
+#                   it at -Os, and the speed build (backend, -O2, PQPAN_MLDSA_IMPL and
+#                   PQPAN_P256_IMPL speed; its P-256 field assembly compared with
+#                   field.c): must exit 0;
 #   pqpan_m4_fault  a deliberate UsageFault: must exit non-zero through the fault handler;
 #   pqpan_m4_bench  with the instruction-counting plugin: the calibration function must
 #                   count exactly, and every measured operation must succeed;
-#   pqpan_m4_ct     with the plugin's trace=on, in the three builds: each ML-KEM operation
-#                   of each level must execute the same blocks and touch the same addresses
-#                   in the same order for different secrets, and both planted leaks (canary)
-#                   must be seen.
+#   pqpan_m4_ct     with the plugin's trace=on, in the four builds: each ML-KEM operation
+#                   of each level and P-256 key generation and shared secret must execute
+#                   the same blocks and touch the same addresses in the same order for
+#                   different secrets, and both planted leaks (canary) must be seen.
 # Usage: m4_qemu.sh CLI SRCDIR BUILDDIR. Exit 77 (skipped) only without the toolchain.
 set -eu
 src=$2
@@ -25,11 +27,13 @@ for tool in arm-none-eabi-gcc qemu-system-arm; do
     fi
 done
 
-# cross_build DIR OPT ASM: configures and builds m4/ with one optimisation level, with
-# (ASM=ON) or without the assembly backend.
+# cross_build DIR OPT ASM [IMPL]: configures and builds m4/ with one optimisation level,
+# with (ASM=ON) or without the assembly backend, and the small (default) or speed builds
+# of ML-DSA and P-256.
 cross_build() {
     cmake -S "$src" -B "$1" -DCMAKE_TOOLCHAIN_FILE="$src/cmake/toolchain-cortex-m4.cmake" \
-        -DPQPAN_M4_OPT="$2" -DPQPAN_M4_ASM="$3" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
+        -DPQPAN_M4_OPT="$2" -DPQPAN_M4_ASM="$3" -DPQPAN_MLDSA_IMPL="${4:-small}" \
+        -DPQPAN_P256_IMPL="${4:-small}" >"$1.configure.log" || { cat "$1.configure.log"; exit 1; }
     cmake --build "$1" -j 2 >"$1.build.log" 2>&1 || { cat "$1.build.log"; exit 1; }
 }
 
@@ -42,12 +46,15 @@ m4=$build/m4-cross
 cross_build "$m4" -Os ON
 cross_build "$m4-o2" -O2 ON
 cross_build "$m4-portable" -Os OFF
+cross_build "$m4-speed" -O2 ON speed
 echo "== pqpan_m4_test -Os, assembly backend (Cortex-M4, QEMU mps2-an386)"
 qemu "$m4/m4/pqpan_m4_test.elf" 2>&1
 echo "== pqpan_m4_test -O2, assembly backend"
 qemu "$m4-o2/m4/pqpan_m4_test.elf" 2>&1
 echo "== pqpan_m4_test -Os, portable C"
 qemu "$m4-portable/m4/pqpan_m4_test.elf" 2>&1
+echo "== pqpan_m4_test -O2, assembly backend, speed builds of ML-DSA and P-256"
+qemu "$m4-speed/m4/pqpan_m4_test.elf" 2>&1
 echo "== pqpan_m4_fault (must fail)"
 if out=$(qemu "$m4/m4/pqpan_m4_fault.elf" 2>&1); then
     echo "$out"; echo "FAIL: a HardFault did not end QEMU with a non-zero status"; exit 1
@@ -118,3 +125,5 @@ echo "== constant-time trace check, -O2, assembly backend"
 ct_check "$m4-o2"
 echo "== constant-time trace check, -Os, portable C"
 ct_check "$m4-portable"
+echo "== constant-time trace check, -O2, assembly backend, speed builds"
+ct_check "$m4-speed"

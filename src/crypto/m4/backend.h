@@ -45,6 +45,13 @@ struct mlkem_poly;
 void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
 /* SamplePolyCBD_2 of one piece, src/crypto/mlkem/sampling.c. */
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
+/* r = a b 2^-256 mod p of P-256, limbs least significant first, all below p; r may alias
+ * (src/crypto/m4/p256_fe_m4.S, in the P-256 speed build; the portable reference is
+ * pqpan_p256_fe_mul of src/crypto/p256/field.c). */
+void pqpan_p256_m4_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
+/* r = a + b and a - b mod p (the same file; pqpan_p256_fe_add and _sub are the reference). */
+void pqpan_p256_m4_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
+void pqpan_p256_m4_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
 #else
 #define PQPAN_M4_PORTABLE(name) name
 #define PQPAN_M4_SHARED static

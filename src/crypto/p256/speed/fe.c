@@ -8,6 +8,8 @@
  * (callgrind, docs/ECDH.md). */
 #include "crypto/p256/speed/fe.h"
 
+#include "crypto/m4/backend.h"
+
 #include <string.h>
 
 /* The exponent p - 2 = 2^256 - 2^224 + 2^192 + 2^96 - 3 (SP 800-186 §3.2.1.3) by blocks,
@@ -284,6 +286,30 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
     memcpy(r->w, a->w, sizeof r->w);
 }
 
+#ifdef PQPAN_M4_ASM
+
+/* The Cortex-M4 backend (src/crypto/m4/p256_fe_m4.S): the product with UMAAL, the sum and
+ * difference with one masked correction each; the square is the product. */
+void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
+                        const struct pqpan_p256_sfe *b)
+{
+    pqpan_p256_m4_mul(r->w, a->w, b->w);
+}
+
+void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
+                        const struct pqpan_p256_sfe *b)
+{
+    pqpan_p256_m4_add(r->w, a->w, b->w);
+}
+
+void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
+                        const struct pqpan_p256_sfe *b)
+{
+    pqpan_p256_m4_sub(r->w, a->w, b->w);
+}
+
+#else
+
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
 {
@@ -292,11 +318,6 @@ void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
     pqpan_p256_sfe_to_fe(&y, b);
     pqpan_p256_fe_mul(&x, &x, &y);
     pqpan_p256_sfe_from_fe(r, &x);
-}
-
-void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
-{
-    pqpan_p256_sfe_mul(r, a, a);
 }
 
 void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
@@ -317,6 +338,13 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
     pqpan_p256_sfe_to_fe(&y, b);
     pqpan_p256_fe_sub(&x, &x, &y);
     pqpan_p256_sfe_from_fe(r, &x);
+}
+
+#endif
+
+void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    pqpan_p256_sfe_mul(r, a, a);
 }
 
 #endif
