@@ -7,27 +7,6 @@
 #include "link_opts.h"
 #include "opts.h"
 
-void link_print_gatt(FILE *out, const struct pqpan_ble_config *cfg, const char *kem,
-                     const char *prefix)
-{
-    struct cli_msg why;
-    char words[CLI_MSG_MAX];
-    if (strcmp(kem, MODEL_LESC_NAME) == 0) {
-        return;
-    }
-    link_gatt_words(words, sizeof words, cfg);
-    fprintf(out, "%sGATT: the %s is the server, the %s the client (Core v5.4 Vol 3 Part G §2.2):\n"
-                 "%s  %s\n",
-            prefix, link_role_word(cfg->gatt_server),
-            link_role_word(cfg->gatt_server == PQPAN_BLE_CENTRAL ? PQPAN_BLE_PERIPHERAL
-                                                            : PQPAN_BLE_CENTRAL),
-            prefix, words);
-    if (link_gatt_reason(cfg, kem, &why) != EXIT_OK) {
-        fprintf(out, "%s  unbuildable, priced as --allow-unbuildable asks: %s\n", prefix,
-                why.text);
-    }
-}
-
 void link_opts_help(FILE *out)
 {
     cli_opt_table_help(out, &link_opts_table);

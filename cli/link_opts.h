@@ -20,13 +20,6 @@ int link_pqke_parse(struct link_pqke *p, const char *cmd, int argc, char **argv,
  * its value), 0 if it is not one, or -1 after printing a usage error. */
 int link_opts_parse(struct link_opts *o, const char *cmd, int argc, char **argv, int *i);
 
-/* The GATT roles of cfg and who sends each message how (link_gatt_words) as two lines of
- * prefix "GATT: the peripheral is the server, ...", and one more saying why it cannot be
- * built when it cannot (priced with --allow-unbuildable); nothing for kem
- * MODEL_LESC_NAME. */
-void link_print_gatt(FILE *out, const struct pqpan_ble_config *cfg, const char *kem,
-                     const char *prefix);
-
 /* Help lines for the link options (with units and defaults). */
 void link_opts_help(FILE *out);
 
