@@ -129,84 +129,6 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
 
 /* ---- --link 802154 ---- */
 
-/* Below this P(every frame gets the channel) the estimate (of an exchange that succeeds)
- * describes a rare case: said on stderr. */
-#define LOWPAN_P_SUCCESS_WARN 0.01
-
-static void print_lowpan_table(const struct lowpan_opts *l, const struct model_env *env,
-                               const struct pqpan_802154_est_config *c,
-                               const struct pqpan_802154_estimate *e,
-                               const struct pqpan_run_exchange_row rows[MODEL_SIDES])
-{
-    static const char *const names[PQPAN_802154_MESSAGES] = {"INIT", "RESP", "FIN", "REVEAL"};
-    unsigned m, n = c->msg_octets[3] != 0 ? PQPAN_802154_MESSAGES : PQPAN_802154_MESSAGES - 1;
-    printf("pqpan estimate: %s (%s protocol) over 6LoWPAN / IEEE 802.15.4 (250 kb/s),\n"
-           "  %s addresses, CSMA-CA %s, channel busy p = %.3f, no contention\n",
-           l->kem, rows[0].protocol, l->short_addr ? "short" : "extended",
-           l->contiki ? "contiki" : "ieee", l->busy);
-    lowpan_print_exchange_line(stdout, env, l, "  ");
-    lowpan_print_assumptions(stdout, env, l, "  ");
-    if (rows[0].sig_sign_source != NULL) {
-        unsigned sig = model_pqke_sig(l->pqke.mode, l->pqke.sig, l->kem);
-        printf("  %s sign / verify: cycle table rows of implementation %s\n",
-               pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig));
-        model_print_sig_spread(stdout, env, sig, "  ");
-    }
-    printf("  messages (UDP payload octets, docs/PROTOCOL.md):");
-    for (m = 0; m < n; m++) {
-        printf(" %s %u", names[m], (unsigned)c->msg_octets[m]);
-        if (e->datagrams[m] > 1) {
-            printf(" in %u %s", (unsigned)e->datagrams[m],
-                   l->ipv6_frag ? "IPv6 fragments" : "segments");
-        }
-        fputs(m + 1 < n ? "," : "\n", stdout);
-    }
-    printf("  data frames:");
-    for (m = 0; m < n; m++) {
-        printf(" %s %u%s", names[m], (unsigned)e->frames[m], m + 1 < n ? "," : ";");
-    }
-    printf(" expected CCAs %.3f, backoff %.3f ms;\n"
-           "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
-           e->ccas, e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
-    model_print_table(stdout, rows, MODEL_SIDES,
-                      GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 | estimate_sig_group(rows));
-}
-
-static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
-                              const struct pqpan_802154_est_config *c,
-                              const struct pqpan_802154_estimate *e,
-                              const struct pqpan_run_exchange_row rows[MODEL_SIDES])
-{
-    int s;
-    printf("{\n  \"link\": \"802154\",\n");
-    lowpan_print_assumptions_json(stdout, env, l, "  ");
-    printf("  \"e_comm_accounting\": \"bits\",\n");
-    printf("  \"ieee802154\": {\n");
-    printf("    \"addr\": \"%s\",\n    \"csma\": \"%s\",\n"
-           "    \"busy\": %.4f,\n    \"octets_init\": %u,\n    \"octets_resp\": %u,\n"
-           "    \"octets_fin\": %u,\n    \"octets_reveal\": %u,\n    \"frames_init\": %u,\n"
-           "    \"frames_resp\": %u,\n    \"frames_fin\": %u,\n    \"frames_reveal\": %u,\n"
-           "    \"datagrams_init\": %u,\n    \"datagrams_resp\": %u,\n"
-           "    \"datagrams_fin\": %u,\n    \"datagrams_reveal\": %u,\n    \"expected_ccas\": %.4f,\n"
-           "    \"expected_backoff_ms\": %.4f,\n    \"p_frame_access_failure\": %.6f,\n"
-           "    \"p_success\": %.6f\n  },\n",
-           l->short_addr ? "short" : "extended", l->contiki ? "contiki" : "ieee", l->busy,
-           (unsigned)c->msg_octets[0], (unsigned)c->msg_octets[1], (unsigned)c->msg_octets[2],
-           (unsigned)c->msg_octets[3], (unsigned)e->frames[0], (unsigned)e->frames[1],
-           (unsigned)e->frames[2], (unsigned)e->frames[3], (unsigned)e->datagrams[0],
-           (unsigned)e->datagrams[1], (unsigned)e->datagrams[2], (unsigned)e->datagrams[3], e->ccas,
-           e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
-    printf("  \"sides\": [\n");
-    for (s = 0; s < MODEL_SIDES; s++) {
-        model_print_json_row(stdout, &rows[s],
-                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 |
-                                 estimate_sig_group(rows),
-                             "    ");
-        printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
-    }
-    printf("  ]\n}\n");
-}
-
 static void print_csv(const struct pqpan_run_exchange_row rows[MODEL_SIDES], unsigned groups)
 {
     int s;
@@ -216,37 +138,13 @@ static void print_csv(const struct pqpan_run_exchange_row rows[MODEL_SIDES], uns
     }
 }
 
-static int run_lowpan(const struct estimate_opts *o, const struct model_env *env)
+/* --hops > 1: the chain's estimate, not through pqpan_run yet. */
+static int run_chain(const struct estimate_opts *o, const struct model_env *env)
 {
-    struct pqpan_802154_est_config c;
-    struct pqpan_802154_estimate e;
-    struct pqpan_run_exchange_row rows[MODEL_SIDES];
-    struct cli_msg msg;
-    int rc;
-    if (o->w.hops > 1 && o->m.format == FORMAT_JSON) {
+    if (o->m.format == FORMAT_JSON) {
         return cli_usage_error(CMD, "--hops > 1 prints a table or --format csv (no json yet)");
     }
-    if (o->w.hops > 1) {
-        return lowpan_chain_estimate(env, &o->w, o->m.format);
-    }
-    rc = cli_msg_report(CMD, lowpan_estimate(rows, &c, &e, env, &o->w, &msg), &msg);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    if (e.p_success < LOWPAN_P_SUCCESS_WARN) {
-        cli_warn(CMD, "with --busy %g every frame gets the channel with probability %.3g: the "
-                      "figures are those of the rare exchange in which it does",
-                 o->w.busy, e.p_success);
-    }
-    if (o->m.format == FORMAT_TABLE) {
-        print_lowpan_table(&o->w, env, &c, &e, rows);
-    } else if (o->m.format == FORMAT_CSV) {
-        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 |
-                            estimate_sig_group(rows));
-    } else {
-        print_lowpan_json(&o->w, env, &c, &e, rows);
-    }
-    return EXIT_OK;
+    return lowpan_chain_estimate(env, &o->w, o->m.format);
 }
 
 /* ---- BLE: through the run layer (pqpan_run "estimate") ---- */
@@ -254,17 +152,18 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
 /* The most options a command line gives. */
 #define MAX_REQUEST 256
 
-/* argv as a request of pqpan_run: each option of estimate's BLE tables with its value (a
- * flag without one). EXIT_OK, or EXIT_USAGE after a message (an unknown option, one
- * without its value). */
-static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
+/* argv as a request of pqpan_run: each option of estimate's tables on the link lowpan
+ * says, with its value (a flag without one). EXIT_OK, or EXIT_USAGE after a message (an
+ * unknown option, one without its value). */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc, char **argv)
 {
     int i;
     *n = 0;
     for (i = 1; i < argc; i++) {
-        const struct cli_opt *o = estimate_ble_opt_find(argv[i]);
+        const struct cli_opt *o = estimate_opt_row(lowpan, argv[i]);
         if (o == NULL) {
-            return lowpan_unknown_option(CMD, argv[i], 0);
+            return lowpan ? cli_unknown_option(CMD, "802154", argv[i])
+                          : lowpan_unknown_option(CMD, argv[i], 0);
         }
         if (o->kind != CLI_OPT_FLAG && i + 1 >= argc) {
             return cli_usage_error(CMD, "%s needs a value", o->name);
@@ -341,7 +240,8 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_SIDE:
         p->rows[p->sides++] = *row->exchange;
         if (p->sides == MODEL_SIDES) {
-            print_sides(p, row->groups);
+            print_sides(p, row->groups |
+                               (row->link == PQPAN_RUN_LINK_802154 ? (unsigned)GROUP_802154 : 0u));
             p->sides = 0;
         }
         break;
@@ -349,13 +249,13 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     return ferror(stdout) ? -1 : 0;
 }
 
-static int run_ble(int argc, char **argv)
+static int run_request(int lowpan, int argc, char **argv)
 {
     struct pqpan_run_opt req[MAX_REQUEST];
     struct pqpan_run_error err;
     struct printer p;
     size_t n;
-    int rc = request_of(req, &n, argc, argv);
+    int rc = request_of(req, &n, lowpan, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -371,27 +271,38 @@ static int run_ble(int argc, char **argv)
     return rc;
 }
 
+/* Whether argv asks for --hops above 1 (the chain's estimate, not through pqpan_run yet). */
+static int chain_requested(int argc, char **argv)
+{
+    int i;
+    for (i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "--hops") == 0 && strcmp(argv[i + 1], "1") != 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cli_estimate_run(int argc, char **argv)
 {
     struct estimate_opts o;
     struct model_env *env;
-    int rc;
+    int rc, lowpan;
 
     if (cli_wants_help(argc, argv)) {
         cli_estimate_help(stdout);
         return EXIT_OK;
     }
-    if (!lowpan_link_requested(argc, argv)) {
-        return run_ble(argc, argv);
-    }
-    rc = parse_args(&o, 1, argc, argv);
-    if (rc != EXIT_OK) {
+    lowpan = lowpan_link_requested(argc, argv);
+    if (lowpan && chain_requested(argc, argv)) {
+        rc = parse_args(&o, 1, argc, argv);
+        if (rc != EXIT_OK || o.w.hops == 1) {
+            return rc != EXIT_OK ? rc : run_request(lowpan, argc, argv);
+        }
+        rc = model_env_new(&env, &o.m, CMD);
+        rc = rc == EXIT_OK ? run_chain(&o, env) : rc;
+        free(env);
         return rc;
     }
-    rc = model_env_new(&env, &o.m, CMD);
-    if (rc == EXIT_OK) {
-        rc = run_lowpan(&o, env);
-    }
-    free(env);
-    return rc;
+    return run_request(lowpan, argc, argv);
 }

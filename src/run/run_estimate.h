@@ -9,9 +9,10 @@
 /* --protocol (stored in struct link_opts' cfg.protocol), as data. */
 extern const struct cli_opt_table estimate_protocol_table;
 
-/* The row of option name among estimate's BLE tables (what pqpan_run "estimate" takes on
- * BLE), or NULL: the CLI splits argv into a request with it. */
-const struct cli_opt *estimate_ble_opt_find(const char *name);
+/* The row of option name among estimate's tables on BLE (lowpan 0) or with --link 802154
+ * (lowpan 1), what pqpan_run "estimate" takes, or NULL: the CLI splits argv into a request
+ * with it. */
+const struct cli_opt *estimate_opt_row(int lowpan, const char *name);
 
 /* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for
  * LE SC (model_fill has filled its named parts). */

@@ -16,7 +16,8 @@
 
 /* What a run gave: counts of each record, and the sides' e_total_uj and e_comm_uj. */
 struct got {
-    int notes, members, sides, stop_after;
+    int notes, members, warnings, sides, stop_after;
+    enum pqpan_run_link link;
     char side[PQPAN_RUN_SIDES][16];
     double e_total[PQPAN_RUN_SIDES], e_comm[PQPAN_RUN_SIDES];
     int json_has_profile;
@@ -47,9 +48,10 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         g->json_has_profile = strstr(row->values[0].text, "\"profile\": \"nrf52840\"") != NULL;
         break;
     case PQPAN_RUN_RECORD_WARNING:
+        g->warnings++;
         break;
     case PQPAN_RUN_RECORD_SIDE:
-        assert_int_equal(row->link, PQPAN_RUN_LINK_BLE);
+        g->link = row->link;
         assert_true(s < PQPAN_RUN_SIDES);
         strncpy(g->side[s], field(row, "side", PQPAN_RUN_TEXT)->text, sizeof g->side[s] - 1);
         g->e_total[s] = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
@@ -77,6 +79,7 @@ static void test_estimate_rows(void **state)
     assert_int_equal(g.members, 1);
     assert_true(g.json_has_profile);
     assert_int_equal(g.sides, PQPAN_RUN_SIDES);
+    assert_int_equal(g.link, PQPAN_RUN_LINK_BLE);
     assert_string_equal(g.side[0], "peripheral");
     assert_string_equal(g.side[1], "central");
     assert_string_equal(g.side[2], "total");
@@ -131,6 +134,32 @@ static void test_errors(void **state)
     assert_non_null(strstr(err.message, "no-such-command"));
 }
 
+/* --link 802154: the 802.15.4 field table's sides, its own options (a BLE one is unknown),
+ * a warning when every frame gets the channel only rarely, --hops > 1 not through the run. */
+static void test_802154(void **state)
+{
+    static const struct pqpan_run_opt lowpan[] = {{"--link", "802154"}, {"--kem", "ML-KEM-512"}};
+    static const struct pqpan_run_opt busy[] = {{"--link", "802154"}, {"--busy", "0.9"}};
+    static const struct pqpan_run_opt ble_opt[] = {{"--link", "802154"}, {"--att-mtu", "517"}};
+    static const struct pqpan_run_opt hops[] = {{"--link", "802154"}, {"--hops", "3"}};
+    struct pqpan_run_error err;
+    struct got g;
+    (void)state;
+    assert_int_equal(run(&g, lowpan, 2, &err), PQPAN_OK);
+    assert_int_equal(g.link, PQPAN_RUN_LINK_802154);
+    assert_int_equal(g.sides, PQPAN_RUN_SIDES);
+    assert_string_equal(g.side[0], "initiator");
+    assert_string_equal(g.side[1], "responder");
+    assert_int_equal(g.warnings, 0);
+    assert_true(fabs(g.e_total[2] - (g.e_total[0] + g.e_total[1])) < 1e-6 * g.e_total[2]);
+    assert_int_equal(run(&g, busy, 2, &err), PQPAN_OK);
+    assert_int_equal(g.warnings, 1);
+    assert_int_equal(run(&g, ble_opt, 2, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--att-mtu");
+    assert_int_equal(run(&g, hops, 2, &err), PQPAN_ERR_UNSUPPORTED);
+    assert_string_equal(err.option, "--hops");
+}
+
 static void test_emit_stops(void **state)
 {
     struct pqpan_run_error err;
@@ -149,6 +178,7 @@ int main(void)
         cmocka_unit_test(test_estimate_rows),
         cmocka_unit_test(test_flag_on_off),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_802154),
         cmocka_unit_test(test_emit_stops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
