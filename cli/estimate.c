@@ -178,16 +178,16 @@ static int request_of(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc
     return EXIT_OK;
 }
 
-/* What the rows of a run are printed as: --format's word (the last given; a bad one is the
- * run's to refuse before any row). */
+/* What the rows of a run are printed as: --format's word in any case (the last given; a
+ * bad one is the run's to refuse before any row). */
 static enum cli_format format_of(const struct pqpan_run_opt *req, size_t n)
 {
+    const struct cli_opt *o = cli_opt_find(&cli_format_table, "--format");
     enum cli_format f = FORMAT_TABLE;
     size_t k;
     for (k = 0; k < n; k++) {
-        if (strcmp(req[k].name, "--format") == 0) {
-            enum cli_format given;
-            f = cli_parse_format(req[k].value, &given) == 0 ? given : f;
+        if (strcmp(req[k].name, o->name) == 0) {
+            (void)cli_opt_store(o, &f, req[k].value);
         }
     }
     return f;
