@@ -1,0 +1,111 @@
+"""The run layer through cffi: pqpan_run (include/pqpan/run.h), the engine the CLI's
+`estimate` runs on. A command and its options in (keyword arguments, named as the CLI's
+options with '_' for '-': att_mtu=247 is --att-mtu 247; a flag takes True / False or
+"on" / "off"), rows out: the sides as dicts of the link's field table (units in
+"units"), the notes the CLI prints before them, its JSON members as a dict, warnings.
+Errors name the keyword argument, not the CLI option (docs/RUN.md)."""
+import json
+import re
+
+from ._lib import DataError, FileError, PqpanError, UsageError, ffi, iolib as _io
+
+_VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
+          _io.PQPAN_RUN_INT: lambda v: int(v.i),
+          _io.PQPAN_RUN_COUNT: lambda v: int(v.u),
+          _io.PQPAN_RUN_REAL: lambda v: float(v.x)}
+
+
+def _text(ptr):
+    return None if ptr == ffi.NULL else ffi.string(ptr).decode("utf-8", "replace")
+
+
+def option_name(keyword):
+    """The CLI option of a keyword argument: att_mtu -> --att-mtu."""
+    return "--" + keyword.replace("_", "-")
+
+
+def keyword_name(option):
+    """The keyword argument of a CLI option: --att-mtu -> att_mtu."""
+    return option[2:].replace("-", "_")
+
+
+def _value_text(value):
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+def _side(row):
+    side, units = {}, {}
+    for k in range(row.n_fields):
+        f, v = row.fields[k], row.values[k]
+        name = ffi.string(f.name).decode()
+        side[name] = _VALUE[v.type](v) if v.known else None
+        units[name] = _text(f.unit)
+    return side, units
+
+
+def _keywords(text):
+    """text with every CLI option named as its keyword argument (--att-mtu: att_mtu)."""
+    return re.sub(r"--([a-z0-9][a-z0-9-]*)", lambda m: keyword_name(m.group(0)), text)
+
+
+def cli_argv(command, **options):
+    """The `pqpan` command line of the same request as run(command, **options): what the
+    grid tests (and the web page's) run the CLI with. A flag is a bool (or None: given):
+    given when True, left out when False; any other value follows its option."""
+    argv = [command]
+    for key, value in options.items():
+        if value is None or isinstance(value, bool):
+            argv += [option_name(key)] if value is not False else []
+        else:
+            argv += [option_name(key), _value_text(value)]
+    return argv
+
+
+def _error(err, rc):
+    message = _keywords(ffi.string(err.message).decode("utf-8", "replace"))
+    exit_code = _io.pqpan_run_exit_status(rc)
+    if exit_code == 2:
+        return UsageError(message, rc)
+    if exit_code == 3:
+        return DataError(message, rc)
+    if exit_code == 4:
+        return FileError(message)
+    return PqpanError(rc, message, exit_code)
+
+
+def run(command, **options):
+    """Runs command ("estimate") with options through pqpan_run. Returns {"sides": [dict per
+    side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member: value},
+    "warnings": [text]}. Raises UsageError (a bad keyword or value, named as the keyword),
+    DataError or FileError as the CLI exits 2, 3 or 4."""
+    names = [ffi.new("char[]", option_name(k).encode()) for k in options]
+    values = [ffi.NULL if v is None else ffi.new("char[]", _value_text(v).encode())
+              for v in options.values()]
+    req = ffi.new("struct pqpan_run_opt[]", max(len(names), 1))
+    for i, (n, v) in enumerate(zip(names, values)):
+        req[i].name, req[i].value = n, v
+    out = {"sides": [], "units": {}, "notes": [], "assumptions": {}, "warnings": []}
+
+    @ffi.callback("int(void *, const struct pqpan_run_row *)")
+    def emit(_ctx, row):
+        text = _text(row.values[0].text) if row.n_fields else None
+        if row.record == _io.PQPAN_RUN_RECORD_SIDE:
+            side, out["units"] = _side(row)
+            out["sides"].append(side)
+        elif row.record == _io.PQPAN_RUN_RECORD_NOTE:
+            out["notes"].append(text)
+        elif row.record == _io.PQPAN_RUN_RECORD_MEMBERS:
+            out["assumptions"] = json.loads("{" + text.rstrip().rstrip(",") + "}")
+        else:
+            out["warnings"].append(_keywords(text))
+        return 0
+
+    err = ffi.new("struct pqpan_run_error *")
+    rc = _io.pqpan_run(command.encode(), req, len(names), emit, ffi.NULL, err)
+    if rc != 0:
+        raise _error(err, rc)
+    return out

@@ -1,0 +1,120 @@
+"""pqpan.run (python/pqpan/run.py) on pqpan_run equals the CLI row for row over a grid
+GENERATED from the option tables (`pqpan help --json`): for each link, every option row of
+estimate with a few of its values (each word up to four, every --auth, --kem and --sig, a
+range's two ends, a flag on and off), one option away from the defaults; a request the CLI refuses is refused with its exit
+code. Then what issue 28 asks by name: encrypted="off" is the CLI without --encrypted (the
+old Python model gave the encrypted figure), auth="sig-mutual" with sig="ML-DSA-65", errors
+naming the keyword argument."""
+import json
+
+import pytest
+
+import pqpan
+from pqpan.run import cli_argv, run
+from conftest import assert_same
+
+# Not varied: the output format (a face's), the link (each grid is one link), files
+# without suggestions (a path), and --hops above 1 (the chain: not through pqpan_run yet).
+SKIP = {"--format", "--link", "--calibration", "--gamma-comp"}
+MAX_WORDS = 4
+# Options whose every word is in the grid (issue 28: every --auth, every KEM).
+ALL_WORDS = {"--auth", "--kem", "--sig"}
+
+
+def _tables(cli):
+    help_json = json.loads(cli.run(["help", "--json"]).stdout)
+    command = next(c for c in help_json["commands"] if c["name"] == "estimate")
+    return command["groups"]
+
+
+def _values(opt):
+    kind = opt["kind"]
+    if kind == "flag":
+        return [True, False]
+    if kind in ("uint", "int", "number"):
+        if opt["open"]:
+            return []
+        return [x for x in (opt["min"], opt["max"]) if x is not None]
+    words = list(opt.get("words") or [])
+    return words if opt["name"] in ALL_WORDS else words[:MAX_WORDS]
+
+
+def _grid(cli, link):
+    """(keyword options) requests: each option of link's tables (and the shared ones) at
+    each of its values, the others at their defaults."""
+    base = {"link": "802154"} if link == "802154" else {}
+    requests = []
+    for group in _tables(cli):
+        if group.get("link") not in (None, link):
+            continue
+        for opt in group["table"]["options"]:
+            if opt["name"] in SKIP:
+                continue
+            for value in _values(opt):
+                if opt["name"] == "--hops" and value != 1:
+                    continue
+                key = opt["name"][2:].replace("-", "_")
+                requests.append(dict(base, **{key: value}))
+    return requests
+
+
+def _compare(cli, options):
+    argv = cli_argv("estimate", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = run("estimate", **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+        return
+    assert proc.returncode == 0, (argv, proc.stderr)
+    from conftest import NumberText
+    expected = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+    assert len(got["sides"]) == len(expected["sides"]) == 3, argv
+    for py, want in zip(got["sides"], expected["sides"]):
+        assert set(want) <= set(py), argv
+        for key, value in want.items():
+            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
+    for key, value in got["assumptions"].items():
+        assert json.dumps(value) == json.dumps(json.loads(proc.stdout)[key]), (argv, key)
+
+
+@pytest.mark.parametrize("link", ["ble", "802154"])
+def test_grid_equals_the_cli(cli, link):
+    requests = _grid(cli, link)
+    assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)
+    auths = {r["auth"] for r in requests if "auth" in r}
+    assert {"none", "sig-mutual"} <= auths
+    for options in requests:
+        _compare(cli, options)
+
+
+def test_encrypted_off_is_the_unencrypted_link(cli):
+    plain = cli.json(["estimate"])["sides"]
+    encrypted = cli.json(["estimate", "--encrypted"])["sides"]
+    for word, want in (("off", plain), (False, plain), ("on", encrypted), (True, encrypted)):
+        got = run("estimate", encrypted=word)["sides"]
+        for py, side in zip(got, want):
+            assert_same(py["e_total_uj"], side["e_total_uj"], "encrypted=%r" % (word,))
+    assert run("estimate", encrypted="off")["sides"][2]["e_comm_uj"] < \
+        run("estimate", encrypted="on")["sides"][2]["e_comm_uj"]
+
+
+def test_sig_mutual(cli):
+    want = cli.json(["estimate", "--auth", "sig-mutual", "--sig", "ML-DSA-65"])["sides"]
+    got = run("estimate", auth="sig-mutual", sig="ML-DSA-65")["sides"]
+    assert got[0]["protocol"] == "pqpan-sig-mutual-ML-DSA-65"
+    for py, side in zip(got, want):
+        for key in side:
+            assert_same(py[key], side[key], key)
+
+
+def test_errors_name_the_keyword():
+    with pytest.raises(pqpan.UsageError) as e:
+        run("estimate", att_mtu=9)
+    assert "att_mtu" in str(e.value) and "--att-mtu" not in str(e.value)
+    assert e.value.exit_code == 2
+    with pytest.raises(pqpan.UsageError) as e:
+        run("estimate", att_mut=247)
+    assert "did you mean att_mtu" in str(e.value)
+    with pytest.raises(pqpan.UsageError):
+        run("estimate", encrypted="maybe")
