@@ -454,8 +454,10 @@
     }
     const b = JSON.parse(r.out).battery;
     const table = el('table', { id: 'battery-figures' });
+    const figure = FIGURES.find((f) => f[0] === x.field);
+    const label = (est.link === '802154' && figure[3] ? figure[3] : figure[1]).replace(/ \(µJ\)$/, '');
     table.appendChild(el('caption', {}, 'The ' + b.side + ' on a ' + b.battery_mah + ' mAh battery, one key exchange every ' +
-      b.rekey_every + ': ' + x.field + ' of the ' + x.side + ' (' + x.uj + ' µJ, pqpan estimate above)'));
+      b.rekey_every + ': the ' + x.side + '\'s "' + label + '" of the estimate above, ' + x.uj + ' µJ (' + x.field + ')'));
     const tbody = el('tbody');
     for (const [field, label, digits] of BATTERY_FIGURES) {
       const tr = el('tr');
