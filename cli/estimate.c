@@ -6,33 +6,12 @@
 
 #include "commands.h"
 #include "estimate.h"
+#include "pqpan/error.h"
+#include "pqpan/run.h"
 #include "pqpan/sig.h"
 #include "opts_registry.h"
 
 #define CMD "estimate"
-
-/* --protocol words, in enum pqpan_ble_protocol order. */
-static const char *const protocol_words[] = {"study", "pqpan", NULL};
-
-_Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
-
-static const struct cli_opt protocol_rows[] = {
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
-     .def = PQPAN_DEFAULT_PROTOCOL,
-     .store = CLI_STORE_INT, .offset = offsetof(struct link_opts, cfg.protocol),
-     .help = "pqpan: pqpan's INIT / RESP / FIN with nonces, key schedule (KDF on both sides) "
-             "and key confirmation (simulate: real ML-KEM, randomness from --seed); study: raw "
-             "ek and ct as in the study's prototype, no KDF, no confirmation (what `pqpan "
-             "reproduce` runs)"},
-};
-
-static void link_init(void *o)
-{
-    link_opts_init(o);
-}
-
-const struct cli_opt_table estimate_protocol_table =
-    CLI_OPT_TABLE("estimate-protocol", "protocol", protocol_rows, struct link_opts, link_init);
 
 void estimate_opts_init(struct estimate_opts *o, int lowpan)
 {
@@ -142,125 +121,10 @@ static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv
             return EXIT_USAGE;
         }
         if (rc == 0) {
-            return lowpan ? cli_unknown_option(CMD, "802154", argv[i])
-                          : lowpan_unknown_option(CMD, argv[i], 0);
+            return cli_unknown_option(CMD, "802154", argv[i]);
         }
-    }
-    if (!lowpan && (o->l.cfg.pqke_mode != PQPAN_PQKE_MODE_NONE || o->l.cfg.pqke_sig != 0 ||
-                    o->l.cfg.pqke_hybrid) &&
-        (o->l.cfg.protocol != PQPAN_BLE_PROTO_PQPAN || strcmp(o->l.kem, MODEL_LESC_NAME) == 0)) {
-        return cli_usage_error(CMD, "--auth, --sig and --hybrid apply to pqpan's protocol: add "
-                                    "--protocol pqpan (and an ML-KEM --kem)");
     }
     return EXIT_OK;
-}
-
-static void print_optional_cycles(uint64_t cycles)
-{
-    if (cycles == 0) {
-        printf("not given");
-    } else {
-        printf("%llu", (unsigned long long)cycles);
-    }
-}
-
-/* Signing's cycles: the mean the energy uses, the spread beside it and their sources. */
-static void print_sig_spread(const struct model_env *env, unsigned sig, const char *prefix)
-{
-    struct model_sig_spread sp;
-    const struct pqpan_cycle_row *d;
-    if (model_sig_spread(&sp, env, sig) != 0) {
-        return;
-    }
-    d = sp.spread;
-    printf("%s  sign: energy and time use the mean over the messages of its rejection loop\n"
-           "%s  (FIPS 204 Alg. 7), %llu cycles (%s); ",
-           prefix, prefix, (unsigned long long)sp.mean->cycles, sp.mean->source);
-    if (d == NULL) {
-        printf("the tables give no spread\n");
-        return;
-    }
-    printf("spread over %u runs\n%s  (%s): median ", (unsigned)d->runs, prefix, d->source);
-    print_optional_cycles(d->cycles_median);
-    printf(", p99 ");
-    print_optional_cycles(d->cycles_p99);
-    printf(", largest ");
-    print_optional_cycles(d->cycles_max);
-    printf("\n");
-    if (d->cycles_p99 != 0) {
-        printf("%s  (the p99 rows: each signing at the p99 cycles)\n", prefix);
-    }
-}
-
-/* What the variant of pqpan's protocol adds to the cycle tables: the derived kdf figure of
- * a mode other than none or a hybrid suite, the ML-DSA rows of a sig mode, P-256's. */
-static void print_pqke_variant(const struct pqpan_ble_config *cfg, const char *kem,
-                               const struct model_env *env, const char *prefix)
-{
-    unsigned sig = model_pqke_sig(cfg->pqke_mode, cfg->pqke_sig, kem);
-    if (cfg->pqke_mode != PQPAN_PQKE_MODE_NONE || cfg->pqke_hybrid) {
-        printf("%skdf (derived): the cycle table's kdf row (mode none) x the Keccak permutations "
-               "of\n%s  --auth %s%s over those of none (pqpan_pqke_side_work, docs/PROTOCOL.md "
-               "3.4)\n",
-               prefix, prefix, pqpan_pqke_mode_name(cfg->pqke_mode),
-               cfg->pqke_hybrid ? " --hybrid p256" : "");
-    }
-    if (sig != 0) {
-        printf("%s%s sign / verify: cycle table rows of implementation %s\n", prefix,
-               pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig));
-        if (cfg->pqke_sig == 0) {
-            printf("%s  the set: the default for the KEM's category\n", prefix);
-        }
-        print_sig_spread(env, sig, prefix);
-    }
-    if (cfg->pqke_hybrid) {
-        printf("%sP-256 key pair and shared secret (hybrid): --p256-impl %s, one fresh key pair "
-               "per exchange\n",
-               prefix, env->p256_impl);
-    }
-}
-
-/* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for LE
- * SC (model_fill's fill_lesc has). */
-static unsigned sig_group(const struct pqpan_run_exchange_row rows[MODEL_SIDES])
-{
-    return (rows[0].sig_sign_source != NULL ? (unsigned)GROUP_SIG : 0u) |
-           (rows[0].p256_impl != NULL ? (unsigned)GROUP_LESC : 0u);
-}
-
-static void print_table(const struct estimate_opts *o, const struct model_env *env,
-                        const struct pqpan_run_exchange_row rows[MODEL_SIDES])
-{
-    const struct pqpan_run_exchange_row *r = &rows[0];
-    printf("pqpan estimate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s),\n"
-           "  transfer %s, CI %.2f ms, KeyGen+Decaps on the %s, %s link\n",
-           r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE",
-           r->transfer, r->ci_ms, r->keygen_side, o->l.cfg.encrypted ? "encrypted" : "unencrypted");
-    model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
-    link_print_gatt(stdout, &o->l.cfg, o->l.kem, "  ");
-    model_print_assumptions(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
-    model_print_setup(stdout, &o->l.cfg, "  ");
-    if (o->l.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
-        print_pqke_variant(&o->l.cfg, o->l.kem, env, "  ");
-    }
-    putchar('\n');
-    model_print_table(stdout, rows, MODEL_SIDES, GROUP_HEADLINE | GROUP_DETAIL | sig_group(rows));
-}
-
-static void print_json(const struct estimate_opts *o, const struct model_env *env,
-                       const struct pqpan_run_exchange_row rows[MODEL_SIDES])
-{
-    int s;
-    printf("{\n");
-    model_print_assumptions_json(stdout, env, model_radio_of(o->l.cfg.phy), "  ");
-    model_print_setup_json(stdout, &o->l.cfg, "  ");
-    printf("  \"sides\": [\n");
-    for (s = 0; s < MODEL_SIDES; s++) {
-        model_print_json_row(stdout, &rows[s],
-                             GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | sig_group(rows), "    ");
-        printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
-    }
-    printf("  ]\n}\n");
 }
 
 /* ---- --link 802154 ---- */
@@ -286,7 +150,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
         unsigned sig = model_pqke_sig(l->pqke.mode, l->pqke.sig, l->kem);
         printf("  %s sign / verify: cycle table rows of implementation %s\n",
                pqpan_sig_by_id((enum pqpan_sig_id)sig)->name, model_sig_impl(env, sig));
-        print_sig_spread(env, sig, "  ");
+        model_print_sig_spread(stdout, env, sig, "  ");
     }
     printf("  messages (UDP payload octets, docs/PROTOCOL.md):");
     for (m = 0; m < n; m++) {
@@ -305,7 +169,7 @@ static void print_lowpan_table(const struct lowpan_opts *l, const struct model_e
            "  P(access failure) per frame %.6f, P(every frame gets the channel) %.6f\n\n",
            e->ccas, e->backoff_ns * 1e-6, e->p_frame_fail, e->p_success);
     model_print_table(stdout, rows, MODEL_SIDES,
-                      GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 | sig_group(rows));
+                      GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 | estimate_sig_group(rows));
 }
 
 static void print_lowpan_json(const struct lowpan_opts *l, const struct model_env *env,
@@ -336,7 +200,7 @@ static void print_lowpan_json(const struct lowpan_opts *l, const struct model_en
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_json_row(stdout, &rows[s],
                              GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 |
-                                 sig_group(rows),
+                                 estimate_sig_group(rows),
                              "    ");
         printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
     }
@@ -378,30 +242,133 @@ static int run_lowpan(const struct estimate_opts *o, const struct model_env *env
         print_lowpan_table(&o->w, env, &c, &e, rows);
     } else if (o->m.format == FORMAT_CSV) {
         print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | GROUP_802154 |
-                            sig_group(rows));
+                            estimate_sig_group(rows));
     } else {
         print_lowpan_json(&o->w, env, &c, &e, rows);
     }
     return EXIT_OK;
 }
 
-static int run_ble(const struct estimate_opts *o, const struct model_env *env)
+/* ---- BLE: through the run layer (pqpan_run "estimate") ---- */
+
+/* The most options a command line gives. */
+#define MAX_REQUEST 256
+
+/* argv as a request of pqpan_run: each option of estimate's BLE tables with its value (a
+ * flag without one). EXIT_OK, or EXIT_USAGE after a message (an unknown option, one
+ * without its value). */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
 {
+    int i;
+    *n = 0;
+    for (i = 1; i < argc; i++) {
+        const struct cli_opt *o = estimate_ble_opt_find(argv[i]);
+        if (o == NULL) {
+            return lowpan_unknown_option(CMD, argv[i], 0);
+        }
+        if (o->kind != CLI_OPT_FLAG && i + 1 >= argc) {
+            return cli_usage_error(CMD, "%s needs a value", o->name);
+        }
+        if (*n == MAX_REQUEST) {
+            return cli_usage_error(CMD, "more than %d options", MAX_REQUEST);
+        }
+        req[*n].name = argv[i];
+        req[*n].value = o->kind == CLI_OPT_FLAG ? NULL : argv[++i];
+        ++*n;
+    }
+    return EXIT_OK;
+}
+
+/* What the rows of a run are printed as: --format's word (the last given; a bad one is the
+ * run's to refuse before any row). */
+static enum cli_format format_of(const struct pqpan_run_opt *req, size_t n)
+{
+    enum cli_format f = FORMAT_TABLE;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        if (strcmp(req[k].name, "--format") == 0) {
+            enum cli_format given;
+            f = cli_parse_format(req[k].value, &given) == 0 ? given : f;
+        }
+    }
+    return f;
+}
+
+struct printer {
+    enum cli_format format;
+    int sides;
     struct pqpan_run_exchange_row rows[MODEL_SIDES];
-    struct cli_msg msg;
-    int rc = cli_msg_report(
-        CMD, model_run(rows, env, o->l.kem, &o->l.cfg, o->l.allow_unbuildable, &msg), &msg);
+};
+
+/* The sides once the last has come (they print as columns of one table). */
+static void print_sides(const struct printer *p, unsigned groups)
+{
+    int s;
+    if (p->format == FORMAT_TABLE) {
+        putchar('\n');
+        model_print_table(stdout, p->rows, MODEL_SIDES, groups & ~(unsigned)GROUP_CONFIG);
+    } else if (p->format == FORMAT_CSV) {
+        print_csv(p->rows, groups);
+    } else {
+        printf("  \"sides\": [\n");
+        for (s = 0; s < MODEL_SIDES; s++) {
+            model_print_json_row(stdout, &p->rows[s], groups, "    ");
+            printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
+        }
+        printf("  ]\n}\n");
+    }
+}
+
+/* pqpan_run's emit: notes as lines (table) or members (JSON), warnings on stderr, sides
+ * kept until the last. */
+static int print_row(void *ctx, const struct pqpan_run_row *row)
+{
+    struct printer *p = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+        if (p->format == FORMAT_TABLE) {
+            printf("%s\n", row->values[0].text);
+        }
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS:
+        if (p->format == FORMAT_JSON) {
+            printf("{\n%s", row->values[0].text);
+        }
+        break;
+    case PQPAN_RUN_RECORD_WARNING:
+        cli_warn(CMD, "%s", row->values[0].text);
+        break;
+    case PQPAN_RUN_RECORD_SIDE:
+        p->rows[p->sides++] = *row->exchange;
+        if (p->sides == MODEL_SIDES) {
+            print_sides(p, row->groups);
+            p->sides = 0;
+        }
+        break;
+    }
+    return ferror(stdout) ? -1 : 0;
+}
+
+static int run_ble(int argc, char **argv)
+{
+    struct pqpan_run_opt req[MAX_REQUEST];
+    struct pqpan_run_error err;
+    struct printer p;
+    size_t n;
+    int rc = request_of(req, &n, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
-    if (o->m.format == FORMAT_TABLE) {
-        print_table(o, env, rows);
-    } else if (o->m.format == FORMAT_CSV) {
-        print_csv(rows, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | sig_group(rows));
-    } else {
-        print_json(o, env, rows);
+    p.format = format_of(req, n);
+    p.sides = 0;
+    rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, print_row, &p, &err));
+    if (rc != EXIT_OK && err.option[0] != '\0') {
+        return cli_usage_error(CMD, "%s", err.message);
     }
-    return EXIT_OK;
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan %s: %s\n", CMD, err.message);
+    }
+    return rc;
 }
 
 int cli_estimate_run(int argc, char **argv)
@@ -414,13 +381,16 @@ int cli_estimate_run(int argc, char **argv)
         cli_estimate_help(stdout);
         return EXIT_OK;
     }
-    rc = parse_args(&o, lowpan_link_requested(argc, argv), argc, argv);
+    if (!lowpan_link_requested(argc, argv)) {
+        return run_ble(argc, argv);
+    }
+    rc = parse_args(&o, 1, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
     rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK) {
-        rc = o.lowpan ? run_lowpan(&o, env) : run_ble(&o, env);
+        rc = run_lowpan(&o, env);
     }
     free(env);
     return rc;

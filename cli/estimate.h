@@ -9,6 +9,7 @@
 #include "ble_model.h"
 #include "link_opts.h"
 #include "lowpan_model.h"
+#include "run_estimate.h"
 
 struct estimate_opts {
     int lowpan;           /* 1: --link 802154 */
@@ -17,8 +18,6 @@ struct estimate_opts {
     struct lowpan_opts w; /* 802.15.4 link options */
 };
 
-/* --protocol (stored in struct link_opts' cfg.protocol), as data (opts.h). */
-extern const struct cli_opt_table estimate_protocol_table;
 
 /* Defaults of the BLE link (lowpan 0) or of --link 802154 (lowpan 1). */
 void estimate_opts_init(struct estimate_opts *o, int lowpan);

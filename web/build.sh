@@ -74,8 +74,8 @@ xargs -P "$jobs" -L 1 sh -c '
     case $kind in
     lib) flags="$common $warn -I$root/src" ;;
     io) flags="$common $warn -I$obj/cjson-src" ;;
-    cli) flags="$common $warn -I$root/cli -I$obj/cjson-src -I$obj" ;;
-    main) flags="$common $warn -I$root/cli -Dmain=pqpan_cli_main" ;;
+    cli) flags="$common $warn -I$root/cli -I$root/src/run -I$obj/cjson-src -I$obj" ;;
+    main) flags="$common $warn -I$root/cli -I$root/src/run -Dmain=pqpan_cli_main" ;;
     *) flags="$common -I$root/src/io/load" ;;
     esac
     echo "emcc: $group ($# files)" >&2

@@ -6,7 +6,9 @@
  *
  * This header holds the field tables of an exchange (estimate, reproduce, simulate,
  * sweep's per-side columns): one struct pqpan_run_exchange_row per side, the table that
- * names, orders and types its fields for each link, and the typed value of a field. */
+ * names, orders and types its fields for each link, and the typed value of a field; and
+ * pqpan_run, the entry point: a command and its options as text in, rows out through the
+ * caller's callback, errors as PQPAN_ERR_* codes with a message naming the option. */
 #ifndef PQPAN_RUN_H
 #define PQPAN_RUN_H
 
@@ -118,6 +120,9 @@ struct pqpan_run_field {
     int decimals;      /* a REAL's digits after the point in text output */
 };
 
+/* The most fields a table of the run layer has (fields.c checks its tables against it). */
+#define PQPAN_RUN_FIELDS_MAX 128
+
 /* The field table of an exchange on link (every field, in output order); *n its length. */
 const struct pqpan_run_field *pqpan_run_exchange_fields(enum pqpan_run_link link, size_t *n);
 
@@ -140,5 +145,68 @@ struct pqpan_run_value {
 /* The value of field f in row r. */
 void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
                            const struct pqpan_run_exchange_row *r);
+
+/* ---- pqpan_run: a command and its options in, rows out ---- */
+
+/* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
+ * text ("247"). A flag (--encrypted) is set by value NULL, "on", "true", "yes" or "1" and
+ * left unset by "off", "false", "no" or "0". The run reads the strings during the call
+ * only. */
+struct pqpan_run_opt {
+    const char *name;
+    const char *value;
+};
+
+/* Why a run refused or failed: code a PQPAN_ERR_* (error.h: PQPAN_ERR_INVALID_ARG for an
+ * unknown option, a bad value or options that do not go together, PQPAN_ERR_MALFORMED for a
+ * data file that does not parse, PQPAN_ERR_IO for one that cannot be read or an emit that
+ * stopped the run, PQPAN_ERR_UNSUPPORTED for a request the run cannot price), option the
+ * option the message is about ("" when none), message one line naming it. */
+#define PQPAN_RUN_MESSAGE_MAX 512
+struct pqpan_run_error {
+    int code;
+    char option[48];
+    char message[PQPAN_RUN_MESSAGE_MAX];
+};
+
+/* What a row of a run is. */
+enum pqpan_run_record {
+    PQPAN_RUN_RECORD_SIDE,    /* one side of an exchange: the link's exchange field table */
+    PQPAN_RUN_RECORD_NOTE,    /* one line a table output prints before the rows (the
+                                 assumptions block): one TEXT field, "text" */
+    PQPAN_RUN_RECORD_MEMBERS, /* the same notes as JSON members ("name": value, one a line,
+                                 each followed by a comma): one TEXT field, "json" */
+    PQPAN_RUN_RECORD_WARNING  /* figures that describe an unlikely case (the run goes on):
+                                 one TEXT field, "text" */
+};
+
+/* One row: its record, the field table it is a record of and one typed value per field.
+ * groups (SIDE): the groups of fields the command shows (a mask of enum pqpan_run_group;
+ * a table output prints the CONFIG group in its heading, not as rows). exchange (SIDE):
+ * the row the values were read from, for C faces that print through the field table. */
+struct pqpan_run_row {
+    enum pqpan_run_record record;
+    enum pqpan_run_link link;
+    unsigned groups;
+    const struct pqpan_run_field *fields;
+    size_t n_fields;
+    const struct pqpan_run_value *values;
+    const struct pqpan_run_exchange_row *exchange;
+};
+
+/* Receives each row of a run, in output order (notes, then sides); a non-zero return stops
+ * the run (PQPAN_ERR_IO). */
+typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
+
+/* Runs command ("estimate") with opts[0..n_opts), each checked against the command's
+ * option tables (the CLI's: `pqpan help --json`; every option left out takes its
+ * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
+ * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
+int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
+              pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+
+/* The CLI's exit status (docs/CLI.md) for a pqpan_run result: 0 for PQPAN_OK, 2 for
+ * PQPAN_ERR_INVALID_ARG, 3 for PQPAN_ERR_MALFORMED, 4 for PQPAN_ERR_IO, 1 otherwise. */
+int pqpan_run_exit_status(int code);
 
 #endif

@@ -2630,6 +2630,34 @@ struct pqpan_run_value {
 };
 void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
                            const struct pqpan_run_exchange_row *r);
+struct pqpan_run_opt {
+    const char *name;
+    const char *value;
+};
+struct pqpan_run_error {
+    int code;
+    char option[48];
+    char message[512];
+};
+enum pqpan_run_record {
+    PQPAN_RUN_RECORD_SIDE,
+    PQPAN_RUN_RECORD_NOTE,
+    PQPAN_RUN_RECORD_MEMBERS,
+    PQPAN_RUN_RECORD_WARNING
+};
+struct pqpan_run_row {
+    enum pqpan_run_record record;
+    enum pqpan_run_link link;
+    unsigned groups;
+    const struct pqpan_run_field *fields;
+    size_t n_fields;
+    const struct pqpan_run_value *values;
+    const struct pqpan_run_exchange_row *exchange;
+};
+typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
+int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
+              pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+int pqpan_run_exit_status(int code);
 """
 
 MACROS = {
@@ -2912,6 +2940,8 @@ MACROS = {
     'PQPAN_PQKE_VERSION': 2,
     'PQPAN_PROFILE_RAM_POINTS_MAX': 16,
     'PQPAN_PROFILE_TX_LEVELS_MAX': 16,
+    'PQPAN_RUN_FIELDS_MAX': 128,
+    'PQPAN_RUN_MESSAGE_MAX': 512,
     'PQPAN_SHA3_256_BYTES': 32,
     'PQPAN_SHA3_256_RATE': 136,
     'PQPAN_SHA3_512_BYTES': 64,

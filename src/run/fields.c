@@ -238,6 +238,10 @@ static const struct pqpan_run_field fields_802154[] = {
     SIG_FIELDS,
 };
 
+_Static_assert(sizeof fields_ble / sizeof fields_ble[0] <= PQPAN_RUN_FIELDS_MAX &&
+                   sizeof fields_802154 / sizeof fields_802154[0] <= PQPAN_RUN_FIELDS_MAX,
+               "every field table fits PQPAN_RUN_FIELDS_MAX");
+
 const struct pqpan_run_field *pqpan_run_exchange_fields(enum pqpan_run_link link, size_t *n)
 {
     if (link == PQPAN_RUN_LINK_802154) {

@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cli.h"
+#include "run_text.h"
 #include "data_load.h"
 #include "pqpan/defaults.h"
 

@@ -1,13 +1,14 @@
-/* The energy commands' data inputs (estimate, reproduce, simulate, sweep, advise, ...),
- * loaded through libpqpan-io (include/pqpan/io.h): --profile NAME|FILE, --calibration FILE
- * and --crypto-impl IMPL. */
-#ifndef PQPAN_CLI_DATA_LOAD_H
-#define PQPAN_CLI_DATA_LOAD_H
+/* Private to the run layer: the energy commands' data inputs (estimate, reproduce,
+ * simulate, sweep, advise, ...), loaded through libpqpan-io (include/pqpan/io.h):
+ * --profile NAME|FILE, --calibration FILE and --crypto-impl IMPL. */
+#ifndef PQPAN_RUN_DATA_LOAD_H
+#define PQPAN_RUN_DATA_LOAD_H
 
 #include <stddef.h>
 
 #include "pqpan/energy.h"
 #include "pqpan/io.h"
+#include "run_ns.h"
 
 /* The CLI's exit code for a libpqpan-io result: EXIT_OK, EXIT_USAGE (no built-in profile of
  * that name), EXIT_IO (a file that cannot be read) or EXIT_BAD_INPUT (anything else: a

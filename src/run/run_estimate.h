@@ -1,0 +1,20 @@
+/* Private to the run layer and its faces: estimate's options as data (the --protocol table
+ * the other BLE commands share) and the run's pieces the CLI's other commands still use. */
+#ifndef PQPAN_RUN_ESTIMATE_H
+#define PQPAN_RUN_ESTIMATE_H
+
+#include "model.h"
+#include "run_opts.h"
+
+/* --protocol (stored in struct link_opts' cfg.protocol), as data. */
+extern const struct cli_opt_table estimate_protocol_table;
+
+/* The row of option name among estimate's BLE tables (what pqpan_run "estimate" takes on
+ * BLE), or NULL: the CLI splits argv into a request with it. */
+const struct cli_opt *estimate_ble_opt_find(const char *name);
+
+/* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for
+ * LE SC (model_fill has filled its named parts). */
+unsigned estimate_sig_group(const struct pqpan_run_exchange_row rows[MODEL_SIDES]);
+
+#endif
