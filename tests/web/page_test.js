@@ -6,7 +6,9 @@
 // host; a screenshot goes to the log directory. The battery figures (average current and
 // battery life with rekeying) against `pqpan idle --exchange-uj` with the exchange's energy
 // from the CLI's own estimate; a refused option's message at its control, and gone after
-// the next good run.
+// the next good run. A grid of requests generated from estimate's option tables (`help
+// --json`) goes through the page's WASM entry on the run layer (web-run: pqpan_run) and
+// each result is compared with the native `pqpan estimate --format json`, field by field.
 //   node tests/web/page_test.js SITE_DIR PQPAN_BINARY LOG_DIR
 'use strict';
 
@@ -188,6 +190,79 @@ async function checkBattery(check, name, page, est) {
   return command;
 }
 
+// The requests of the generated grid: estimate's BLE options (help --json) one at a time
+// on the defaults, each with every word it takes (a flag on and off; a number its ends,
+// its default and one past its end), and every --auth with --encrypted off and on. Left
+// out: --link (pqpan_run has no 802.15.4 estimate yet), --format (the face's), and text
+// options without words (a file, OP=X).
+function generatedRequests(help) {
+  const SKIP = new Set(['--link', '--format']);
+  const requests = [];
+  const one = (options) => requests.push({ command: 'estimate', options: options });
+  let auths = [];
+  for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
+    if (g.link !== null && g.link !== 'ble') continue;
+    for (const o of g.table.options) {
+      if (SKIP.has(o.name)) continue;
+      let values = (o.words || []).slice();
+      if (o.kind === 'flag') values = ['on', 'off'];
+      if (o.kind === 'uint' || o.kind === 'int' || o.kind === 'number') {
+        values = [String(o.min), String(o.max), String(o.max + 1)];
+        if (o.default !== null) values.push(o.default);
+      }
+      if (o.name === '--auth') auths = values;
+      for (const v of values) one([[o.name, v]]);
+    }
+  }
+  for (const a of auths) for (const e of ['off', 'on']) one([['--auth', a], ['--encrypted', e]]);
+  return requests;
+}
+
+// The names of estimate's flags (help --json).
+function flagsOf(help) {
+  const flags = new Set();
+  for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
+    for (const o of g.table.options) if (o.kind === 'flag') flags.add(o.name);
+  }
+  return flags;
+}
+
+// A request as the CLI's argv (a flag: present when on).
+function argvOf(request, flags) {
+  const argv = [request.command];
+  for (const [name, value] of request.options) {
+    if (!flags.has(name)) argv.push(name, value);
+    else if (value === 'on') argv.push(name);
+  }
+  return argv.concat(['--format', 'json']);
+}
+
+// The page's result of a request against the CLI's: the same exit code and message, or
+// the same members and, side by side, the same fields with the same values.
+function compareRun(request, page, cli) {
+  assert.strictEqual(page.rc, cli.status, 'exit code; CLI: ' + cli.stderr);
+  if (cli.status !== 0) {
+    assert.strictEqual(page.err.trim(), cli.stderr.trim(), 'message');
+    return 0;
+  }
+  const want = JSON.parse(cli.stdout);
+  const sides = want.sides;
+  delete want.sides;
+  const members = Object.assign({}, page.json.members);
+  delete members.entry;
+  assert.deepStrictEqual(members, want, 'members');
+  assert.strictEqual(page.json.rows.length, sides.length, 'rows');
+  let fields = 0;
+  sides.forEach((side, k) => {
+    assert.deepStrictEqual(Object.keys(page.json.rows[k]), Object.keys(side), side.side + ': field names');
+    for (const f of Object.keys(side)) {
+      assert.deepStrictEqual(page.json.rows[k][f], side[f], side.side + ' ' + f);
+      fields++;
+    }
+  });
+  return fields;
+}
+
 // The controls flagged as invalid and their messages.
 async function fieldErrors(page) {
   return page.evaluate(() => ({
@@ -266,6 +341,9 @@ async function main() {
       const cli = cliEstimate(args);
       const figures = await readFigures(page);
       check('grid ' + k + ' (' + command + '): CLI exit 0', () => assert.strictEqual(cli.rc, 0, cli.err));
+      const entry = await page.$eval('body', (b) => b.dataset.estimateEntry);
+      check('grid ' + k + ': the estimate ran through ' + (args.includes('802154') ? 'the CLI' : 'web-run (pqpan_run)'),
+        () => assert.strictEqual(entry, args.includes('802154') ? 'cli' : 'web-run'));
       for (const want of WANT_ARGS[k] || []) {
         check('grid ' + k + ': the command has ' + want, () => assert.ok((command + ' ').includes(' ' + want + ' '), command));
       }
@@ -329,6 +407,30 @@ async function main() {
       }
     }
     log('compared ' + compared + ' figures over ' + GRID.length + ' configurations with pqpan estimate');
+
+    // The generated grid through the WASM entry on the run layer, against the CLI.
+    const requests = generatedRequests(help);
+    const flags = flagsOf(help);
+    let runFields = 0;
+    let refused = 0;
+    for (const request of requests) {
+      const got = await page.evaluate((req) => {
+        const r = window.pqpanPage.runRequest(req);
+        return { rc: r.rc, err: r.err, json: r.json };
+      }, request);
+      const argv = argvOf(request, flags);
+      const cli = spawnSync(pqpan, argv, { encoding: 'utf8' });
+      check('web-run ' + JSON.stringify(request.options) + ' = pqpan ' + argv.join(' '), () => {
+        runFields += compareRun(request, got, cli);
+      });
+      if (cli.status !== 0) refused++;
+    }
+    check('generated grid: enough requests, both answers', () => {
+      assert.ok(requests.length >= 100, requests.length + ' requests');
+      assert.ok(refused > 0 && refused < requests.length, refused + ' refused');
+    });
+    log('web-run: ' + requests.length + ' generated requests (' + refused + ' refused), ' + runFields +
+      ' fields equal to pqpan estimate --format json');
 
     // A refused option: the CLI's message beside its control (aria-invalid), gone after the
     // next good run. An estimate option, then one of the idle link's.

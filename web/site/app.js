@@ -524,21 +524,54 @@
     return curveData;
   }
 
+  // A request of the run layer (include/pqpan/run.h): the command and its options as
+  // [name, value] pairs (the page's command lines are all pairs).
+  function requestOf(command, args) {
+    const options = [];
+    for (let i = 0; i + 1 < args.length; i += 2) options.push([args[i], args[i + 1]]);
+    return { command: command, options: options };
+  }
+
+  // One request through the WASM entry on the run layer (web-run: pqpan_run): its exit
+  // code, its JSON ({members, rows} or {error}) and the CLI's message on stderr.
+  function runRequest(request) {
+    const r = run(['web-run', JSON.stringify(request)]);
+    r.json = r.out ? JSON.parse(r.out) : null;
+    return r;
+  }
+
+  // estimate's figures as its JSON has them ({...assumptions, sides}): over BLE from the
+  // run layer's rows (web-run), over 802.15.4 from the CLI (pqpan_run has no 802.15.4
+  // estimate yet).
+  function runEstimate(args) {
+    if (isLowpan()) {
+      const r = run(['estimate'].concat(args, ['--format', 'json']));
+      r.entry = 'cli';
+      if (r.rc === 0) r.est = JSON.parse(r.out);
+      return r;
+    }
+    const r = runRequest(requestOf('estimate', args));
+    r.entry = 'web-run';
+    if (r.rc === 0) r.est = Object.assign({}, r.json.members, { sides: r.json.rows });
+    return r;
+  }
+
   const timings = [];
   function update() {
     syncControls();
     const t0 = performance.now();
     const args = currentArgs();
     $('command').textContent = 'pqpan estimate ' + args.join(' ');
-    const r = run(['estimate'].concat(args, ['--format', 'json']));
+    const r = runEstimate(args);
     document.body.dataset.state = 'updating';
+    document.body.dataset.estimateEntry = r.entry;
     clearFieldErrors();
     if (r.rc !== 0) {
       showError(r, 'estimate');
       showFieldErrors(r.err);
     } else {
       $('message').textContent = '';
-      const est = JSON.parse(r.out);
+      const est = r.est;
       renderTable(est);
       // What the exchange authenticates, from the library (web-verdicts): over 802.15.4 the
       // exchange is pqpan's protocol in the mode the estimate names.
@@ -669,7 +702,7 @@
       }, 100);
     });
     update();
-    window.pqpanPage = { run: run, update: update, timings: timings };
+    window.pqpanPage = { run: run, runRequest: runRequest, update: update, timings: timings };
   }
 
   createPqpan({
