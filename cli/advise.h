@@ -100,6 +100,14 @@ int advise_opts_parse(struct advise_opts *o, int argc, char **argv);
  * to 3650 d. 0 and *seconds set, or -1. */
 int advise_parse_duration(const char *text, double *seconds);
 
+/* One year of 365.25 days, in seconds: battery life in years. */
+#define ADV_SECONDS_PER_YEAR (365.25 * 86400.0)
+
+/* What the battery figure leaves out (--app-ua, --self-discharge-pct-year and
+ * --battery-derate at their defaults), or what it includes; shortly: the answer block's
+ * words. Into buf (len bytes). */
+void advise_battery_caveats(char *buf, size_t len, const struct advise_opts *o, int shortly);
+
 /* A comma-separated list of PHY names (1M, 2M, S2, S8) into a bit mask; -1 on an empty
  * list, an empty item or an unknown name. */
 int advise_parse_phys(const char *text, unsigned *mask);

@@ -8,8 +8,6 @@
 #include "pqpan/pqke.h"
 #include "pqpan/sig.h"
 
-#define SECONDS_PER_YEAR (365.25 * 86400.0)
-
 static const char *const battery_names[] = {"peripheral", "central", "both"};
 
 static const char *role_name(enum pqpan_ble_role r)
@@ -76,7 +74,7 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
             return EXIT_FAILURE_RUN;
         }
         row->floor_uj += row->floor[role].total_uj;
-        life = row->bat[role].life_s / SECONDS_PER_YEAR;
+        life = row->bat[role].life_s / ADV_SECONDS_PER_YEAR;
         row->life_y = row->life_y < 0.0 || life < row->life_y ? life : row->life_y;
     }
     row->floor_ratio = row->ev.objective_uj / row->floor_uj;
@@ -212,8 +210,7 @@ static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
              (double)cfg->ci_ns * 1e-6, role_name(cfg->keygen));
 }
 
-/* What the battery figure leaves out, or what it includes; short: for the answer block. */
-static void battery_caveats(char *buf, size_t len, const struct advise_opts *o, int shortly)
+void advise_battery_caveats(char *buf, size_t len, const struct advise_opts *o, int shortly)
 {
     if (o->app_ua == 0.0 && o->self_discharge_pct == 0.0 && o->derate == 1.0) {
         snprintf(buf, len, shortly ? "left out: the application's load, self-discharge, pulse "
@@ -331,10 +328,10 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
              w->ev.e_uj[dev], side_name(c, w->cfg.link, dev), w->ev.latency_ms,
              w->cfg.link == ADV_LINK_BLE ? ", link switch included" : "", w->peak_ua[dev] * 1e-3);
     brief_line(text);
-    battery_caveats(more, sizeof more, c->o, 1);
+    advise_battery_caveats(more, sizeof more, c->o, 1);
     snprintf(line, sizeof line, "battery: %.3f years on %.0f mAh with a rekey every %s; rekeying "
                                 "takes %.3f %% of it (%s)",
-             b->life_s / SECONDS_PER_YEAR, c->o->battery_mah, c->o->rekey_text,
+             b->life_s / ADV_SECONDS_PER_YEAR, c->o->battery_mah, c->o->rekey_text,
              100.0 * b->rekey_share, more);
     brief_line(line);
     if (print_level_verdict(c, r, w) != EXIT_OK) {
@@ -727,10 +724,10 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
                "with;\n    peak current %.3f mA during the exchange\n",
                side_name(c, w->ev.link, role), w->ev.e_uj[role] / v, w->ev.e_uj[role], v,
                b->exchanges, idle_ua_of(c, &w->ev, role), b->avg_ua, c->o->rekey_text, b->rekey_ua,
-               100.0 * b->rekey_share, b->life_idle_s / SECONDS_PER_YEAR,
-               b->life_s / SECONDS_PER_YEAR, w->peak_ua[role] * 1e-3);
+               100.0 * b->rekey_share, b->life_idle_s / ADV_SECONDS_PER_YEAR,
+               b->life_s / ADV_SECONDS_PER_YEAR, w->peak_ua[role] * 1e-3);
     }
-    battery_caveats(caveats, sizeof caveats, c->o, 0);
+    advise_battery_caveats(caveats, sizeof caveats, c->o, 0);
     printf("    (idle current from %s;\n    derived figures: charge = energy / supply voltage; "
            "exchanges per battery = usable capacity /\n    charge per exchange; average current = "
            "(the exchange's charge + the idle current over\n    the rest of the rekey interval) / "

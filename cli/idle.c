@@ -7,6 +7,7 @@
 
 #include "ble_model.h"
 #include "commands.h"
+#include "idle_battery.h"
 #include "lowpan_model.h"
 #include "opts_registry.h"
 
@@ -16,6 +17,7 @@ struct idle_opts {
     struct model_opts m;
     struct pqpan_ble_idle_config cfg;
     enum pqpan_ble_role role;
+    struct idle_battery_opts bat;
 };
 
 /* The states of an idle period in the order an event runs them, then sleep. */
@@ -58,6 +60,7 @@ void cli_idle_help(FILE *out)
     cli_opt_rows_help(out, &model_energy_table);
     cli_opt_rows_help(out, &model_ramp_table);
     cli_opt_rows_help(out, &cli_format_table);
+    idle_battery_help(out);
     fprintf(out,
             "\n"
             "Output fields: period_ms (one latency period: (latency+1) intervals),\n"
@@ -102,6 +105,7 @@ static void idle_opts_init(void *p)
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
     cli_opt_table_defaults(&idle_opts_table, o);
+    idle_battery_init(&o->bat);
 }
 
 const struct cli_opt_table idle_opts_table =
@@ -124,6 +128,9 @@ static int parse_args(struct idle_opts *o, int argc, char **argv)
         }
         if (rc == 0) {
             rc = cli_opt_take(&cli_format_table, &o->m.format, CMD, argc, argv, &i);
+        }
+        if (rc == 0) {
+            rc = idle_battery_take(&o->bat, CMD, argc, argv, &i);
         }
         if (rc < 0) {
             return EXIT_USAGE;
@@ -263,7 +270,38 @@ static void print_json(const struct idle_opts *o, const struct model_env *env,
                pqpan_state_name(idle_states[k]), c->time_us, c->current_ua, c->charge_uc,
                k + 1 < N_IDLE_STATES ? "," : "");
     }
-    printf("  ]\n}\n");
+    printf("  ]");
+}
+
+/* The output in --format's form, the battery figures after idle's own when asked for. */
+static int print_result(const struct idle_opts *o, const struct model_env *env,
+                        const struct idle_result *r)
+{
+    struct pqpan_advise_battery bat;
+    double v = env->in.profile.supply_v;
+    int wanted;
+    int rc = idle_battery_check(&o->bat, o->m.format, &wanted);
+    if (rc == EXIT_OK && wanted) {
+        rc = idle_battery_compute(&bat, &o->bat, r->avg_current_ua, v);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (o->m.format == FORMAT_TABLE) {
+        print_table(o, env, r);
+        if (wanted) {
+            idle_battery_print_table(&o->bat, &bat, r->avg_current_ua, v, role_name(o->role));
+        }
+    } else if (o->m.format == FORMAT_CSV) {
+        print_csv(o, env, r);
+    } else {
+        print_json(o, env, r);
+        if (wanted) {
+            idle_battery_print_json(&o->bat, &bat, r->avg_current_ua, v, role_name(o->role));
+        }
+        printf("\n}\n");
+    }
+    return EXIT_OK;
 }
 
 int cli_idle_run(int argc, char **argv)
@@ -288,13 +326,7 @@ int cli_idle_run(int argc, char **argv)
         rc = compute(&r, &o, env);
     }
     if (rc == EXIT_OK) {
-        if (o.m.format == FORMAT_TABLE) {
-            print_table(&o, env, &r);
-        } else if (o.m.format == FORMAT_CSV) {
-            print_csv(&o, env, &r);
-        } else {
-            print_json(&o, env, &r);
-        }
+        rc = print_result(&o, env, &r);
     }
     free(env);
     return rc;

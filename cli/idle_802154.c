@@ -7,16 +7,20 @@
 #include <string.h>
 
 #include "commands.h"
+#include "idle_battery.h"
 #include "lowpan_model.h"
 #include "opts_registry.h"
 
 #define CMD "idle"
 #define POLL_MS_MAX 86400000.0 /* one day */
+/* The battery side of --exchange-uj: the polling device. */
+#define BATTERY_SIDE "device"
 
 struct idle154_opts {
     struct model_opts m;
     struct lowpan_opts l;
     double poll_ms; /* < 0: not given, the idle link's interval (--poll-ms's default) */
+    struct idle_battery_opts bat;
 };
 
 #define IDLE154(m) offsetof(struct idle154_opts, m)
@@ -35,6 +39,7 @@ static void idle154_init(void *p)
     model_opts_init(&o->m);
     lowpan_opts_init(&o->l);
     o->poll_ms = -1.0;
+    idle_battery_init(&o->bat);
 }
 
 const struct cli_opt_table idle_802154_table =
@@ -93,6 +98,9 @@ static int take_poll_option(struct idle154_opts *o, int argc, char **argv, int *
                      : poll_tables[k].into == INTO_FORMAT ? (void *)&o->m.format
                                                           : (void *)o;
         rc = cli_opt_take(poll_tables[k].t, into, CMD, argc, argv, i);
+    }
+    if (rc == 0) {
+        rc = idle_battery_take(&o->bat, CMD, argc, argv, i);
     }
     return rc;
 }
@@ -315,7 +323,7 @@ static void print_json(const struct idle154_opts *o, const struct model_env *env
                ph + 1 < PQPAN_802154_POLL_PHASES ? "," : "");
     }
     printf("  ],\n  \"active_us\": %.3f,\n  \"charge_per_poll_uc\": %.6f,\n"
-           "  \"sleep_charge_uc\": %.6f,\n  \"avg_current_ua\": %.6f\n}\n",
+           "  \"sleep_charge_uc\": %.6f,\n  \"avg_current_ua\": %.6f",
            (double)r->p.active_ns * 1e-3, r->q.poll_uc, r->q.sleep_uc, r->q.avg_ua);
 }
 
@@ -323,16 +331,33 @@ static int run(const struct idle154_opts *o, const struct model_env *env)
 {
     struct result r;
     struct cli_msg msg;
+    struct pqpan_advise_battery bat;
+    double v = env->in.profile.supply_v;
+    int wanted;
     int rc = lowpan_poll(&r.p, &r.q, r.ua, env, &o->l, o->poll_ms, &msg);
     if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
         return rc;
     }
+    rc = idle_battery_check(&o->bat, o->m.format, &wanted);
+    if (rc == EXIT_OK && wanted) {
+        rc = idle_battery_compute(&bat, &o->bat, r.q.avg_ua, v);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
     if (o->m.format == FORMAT_TABLE) {
         print_table(o, env, &r);
+        if (wanted) {
+            idle_battery_print_table(&o->bat, &bat, r.q.avg_ua, v, BATTERY_SIDE);
+        }
     } else if (o->m.format == FORMAT_CSV) {
         print_csv(o, env, &r);
     } else {
         print_json(o, env, &r);
+        if (wanted) {
+            idle_battery_print_json(&o->bat, &bat, r.q.avg_ua, v, BATTERY_SIDE);
+        }
+        printf("\n}\n");
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "pqpan %s: cannot write the output\n", CMD);

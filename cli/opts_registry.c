@@ -7,6 +7,7 @@
 #include "bench.h"
 #include "commands.h"
 #include "estimate.h"
+#include "idle_battery.h"
 #include "mesh_model.h"
 #include "sweep.h"
 #include "opts_registry.h"
@@ -51,7 +52,8 @@ static const struct cli_opt_group idle_groups[] = {
     ALL(idle_opts_table, "ble"),      ALL(idle_802154_table, "802154"),
     ALL(lowpan_opts_table, "802154"), ALL(lowpan_busy_table, "802154"),
     ALL(model_energy_table, NULL),    ALL(model_ramp_table, "ble"),
-    ALL(cli_format_table, NULL),
+    ALL(cli_format_table, NULL),      ALL(idle_battery_table, NULL),
+    ONLY(advise_device_table, NULL, idle_battery_advise_opts),
 };
 
 /* sweep: its own options, then estimate's (each a LIST there). */

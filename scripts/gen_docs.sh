@@ -346,6 +346,7 @@ region_options_trace() { options_md trace; }
 region_options_advise() { options_md advise; }
 region_options_compare() { options_md compare; }
 region_options_idle_802154() { options_md idle-802154; }
+region_options_idle_battery() { options_md idle-battery; }
 region_options_sweep_merge() { options_md sweep-merge; }
 # The library's table of defaults (include/pqpan/defaults.h), docs/CLI.md "Defaults".
 region_defaults() { run help --defaults-md; cat "$tmp/out"; }

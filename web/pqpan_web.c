@@ -21,19 +21,38 @@
  *
  * prints what the configuration's key exchange authenticates (pqpan_pqke_mode_*: the
  * study's exchange and --auth none authenticate neither side).
+ *
+ *   web-run REQUEST
+ *
+ * runs one request through the run layer (pqpan_run, include/pqpan/run.h; docs/RUN.md):
+ * REQUEST is JSON, {"command": "estimate", "options": [["--att-mtu", "247"], ...]} (a
+ * flag's value "on" or "off"); prints {"members": {...}, "rows": [...]}: the run's JSON
+ * members (the assumptions) and one object per SIDE row, each field of the row's groups
+ * under the field table's name with its typed value (a number to the field's decimals,
+ * as the CLI's JSON prints it; null where the row has none). A refused request prints
+ * {"error": {"code", "option", "message"}} and the CLI's message on stderr, and exits as
+ * the CLI would (pqpan_run_exit_status).
  * Errors are the CLI's messages and exit codes. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream (POSIX.1-2008) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "ble_model.h"
 #include "ble_sim.h"
 #include "estimate.h"
 #include "pqpan/ledger.h"
 #include "pqpan/pqke.h"
+#include "pqpan/run.h"
 
 #define CMD "web-timeline"
 #define CMD_CURVE "web-curve"
 #define CMD_VERDICTS "web-verdicts"
+#define CMD_RUN "web-run"
+/* The most options one request carries (estimate has fewer than 64). */
+#define RUN_OPTS_MAX 64
 /* Vol 6 Part B §4.5.10: connMaxTxOctets 27..251; the curve steps by 8 octets. */
 #define CURVE_LL_MIN 27u
 #define CURVE_LL_MAX 251u
@@ -253,6 +272,130 @@ static int verdicts_run(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* ---- web-run ---- */
+
+/* The output of a run, kept until it has succeeded (a refused run prints only its error). */
+struct run_out {
+    FILE *f;
+    unsigned long rows;
+};
+
+static void print_run_value(FILE *f, const struct pqpan_run_field *field,
+                            const struct pqpan_run_value *v)
+{
+    char buf[CLI_FIXED_MAX];
+    if (!v->known) {
+        fputs("null", f);
+    } else if (v->type == PQPAN_RUN_TEXT) {
+        model_json_string(f, v->text);
+    } else if (v->type == PQPAN_RUN_INT) {
+        fprintf(f, "%lld", v->i);
+    } else if (v->type == PQPAN_RUN_COUNT) {
+        fprintf(f, "%llu", v->u);
+    } else {
+        (void)cli_format_fixed(buf, v->x, field->decimals);
+        fputs(buf, f);
+    }
+}
+
+/* pqpan_run's emit: the members before the first side, then each side's shown fields. */
+static int on_run_row(void *ctx, const struct pqpan_run_row *row)
+{
+    struct run_out *o = ctx;
+    size_t k;
+    int first = 1;
+    if (row->record == PQPAN_RUN_RECORD_MEMBERS) {
+        fputs(row->values[0].text, o->f);
+        return 0;
+    }
+    if (row->record != PQPAN_RUN_RECORD_SIDE) {
+        return 0;
+    }
+    fprintf(o->f, "%s\n    {", o->rows ? "," : "  \"entry\": \"web-run\"},\n  \"rows\": [");
+    for (k = 0; k < row->n_fields; k++) {
+        if (!pqpan_run_field_shown(&row->fields[k], row->groups)) {
+            continue;
+        }
+        fprintf(o->f, "%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
+        print_run_value(o->f, &row->fields[k], &row->values[k]);
+        first = 0;
+    }
+    fputs("}", o->f);
+    o->rows++;
+    return ferror(o->f) ? -1 : 0;
+}
+
+/* The request's options: [name, value] pairs of strings, at most RUN_OPTS_MAX. */
+static int run_request_opts(struct pqpan_run_opt *opts, size_t *n, const cJSON *list)
+{
+    const cJSON *pair;
+    *n = 0;
+    cJSON_ArrayForEach(pair, list) {
+        const cJSON *name = cJSON_GetArrayItem(pair, 0);
+        const cJSON *value = cJSON_GetArrayItem(pair, 1);
+        if (*n == RUN_OPTS_MAX || !cJSON_IsString(name) || !cJSON_IsString(value) ||
+            cJSON_GetArraySize(pair) != 2) {
+            return -1;
+        }
+        opts[*n].name = name->valuestring;
+        opts[*n].value = value->valuestring;
+        ++*n;
+    }
+    return 0;
+}
+
+static void print_run_error(const char *command, const struct pqpan_run_error *err)
+{
+    printf("{\"error\": {\"code\": %d, \"option\": ", err->code);
+    model_json_string(stdout, err->option);
+    printf(", \"message\": ");
+    model_json_string(stdout, err->message);
+    printf("}}\n");
+    if (err->option[0] != '\0') {
+        (void)cli_usage_error(command, "%s", err->message);
+    } else {
+        fprintf(stderr, "pqpan %s: %s\n", command, err->message);
+    }
+}
+
+static int web_run(int argc, char **argv)
+{
+    struct pqpan_run_opt opts[RUN_OPTS_MAX];
+    struct pqpan_run_error err;
+    struct run_out out = {NULL, 0};
+    char *text = NULL;
+    size_t len = 0, n = 0;
+    int rc;
+    cJSON *req = argc == 2 ? cJSON_Parse(argv[1]) : NULL;
+    const cJSON *command = cJSON_GetObjectItemCaseSensitive(req, "command");
+    if (!cJSON_IsString(command) ||
+        run_request_opts(opts, &n, cJSON_GetObjectItemCaseSensitive(req, "options")) != 0) {
+        cJSON_Delete(req);
+        return cli_usage_error(CMD_RUN, "want one request: {\"command\": NAME, \"options\": "
+                                        "[[OPTION, VALUE], ...]}");
+    }
+    out.f = open_memstream(&text, &len);
+    if (out.f == NULL) {
+        cJSON_Delete(req);
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD_RUN);
+        return EXIT_FAILURE_RUN;
+    }
+    fputs("{\n  \"members\": {\n", out.f);
+    rc = pqpan_run(command->valuestring, opts, n, on_run_row, &out, &err);
+    fputs("\n  ]\n}\n", out.f);
+    if (fclose(out.f) != 0 && rc == PQPAN_OK) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD_RUN);
+        rc = PQPAN_ERR_CAPACITY;
+    } else if (rc == PQPAN_OK) {
+        fputs(text, stdout);
+    } else {
+        print_run_error(command->valuestring, &err);
+    }
+    free(text);
+    cJSON_Delete(req);
+    return pqpan_run_exit_status(rc);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], CMD) == 0) {
@@ -260,6 +403,9 @@ int main(int argc, char **argv)
     }
     if (argc >= 2 && strcmp(argv[1], CMD_CURVE) == 0) {
         return curve_run(argc - 1, argv + 1);
+    }
+    if (argc >= 2 && strcmp(argv[1], CMD_RUN) == 0) {
+        return web_run(argc - 1, argv + 1);
     }
     if (argc >= 2 && strcmp(argv[1], CMD_VERDICTS) == 0) {
         return verdicts_run(argc - 1, argv + 1);

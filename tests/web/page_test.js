@@ -3,7 +3,12 @@
 // configurations, reads the rendered figures and compares each with what the native CLI
 // prints for the same options (`pqpan estimate --format json`). Also: a bad profile file
 // gets the CLI's own message, a good one is used; the page makes no request to any other
-// host; a screenshot goes to the log directory.
+// host; a screenshot goes to the log directory. The battery figures (average current and
+// battery life with rekeying) against `pqpan idle --exchange-uj` with the exchange's energy
+// from the CLI's own estimate; a refused option's message at its control, and gone after
+// the next good run. A grid of requests generated from estimate's option tables (`help
+// --json`) goes through the page's WASM entry on the run layer (web-run: pqpan_run) and
+// each result is compared with the native `pqpan estimate --format json`, field by field.
 //   node tests/web/page_test.js SITE_DIR PQPAN_BINARY LOG_DIR
 'use strict';
 
@@ -26,19 +31,19 @@ const GRID = [
   {},
   { kem: 'ML-KEM-512' },
   { kem: 'ML-KEM-1024', 'll-octets': '251' },
-  { phy: '2M', 'ci-ms': '7.5' },
+  { phy: '2M', 'ci-ms': '7.5', 'idle-ci-ms': '500', 'idle-latency': '3' },
   { phy: 'S8', 'att-mtu': '517', transfer: 'notify/write-cmd', 'ci-ms': '20' },
   { kem: 'LESC-P256', phy: '1M', 'll-octets': '27', 'ci-ms': '50', transfer: 'study', 'att-mtu': '403' },
   { kem: 'ML-KEM-768', protocol: 'pqpan', auth: 'none' },
-  { auth: 'psk', 'll-octets': '123', phy: 'S2' },
+  { auth: 'psk', 'll-octets': '123', phy: 'S2', role: 'central', 'rekey-every': '1h', 'battery-mah': '1000', 'app-ua': '2' },
   { auth: 'kem-auth-mutual', transfer: 'indicate/write-cmd', 'att-mtu': '247' },
   { profile: 'nrf54l15', auth: 'numeric', transfer: 'indicate/write-req' },
   { profile: 'cc2340r5', protocol: 'study', transfer: 'notify/long-write', 'ci-ms': '100' },
   { profile: 'nrf52840', 'tx-dbm': '8', transfer: 'indicate/write-req', 'ci-ms': '30', 'crypto-impl': 'm4fspeed' },
   { currents: 'radio-only', 'tx-dbm': '0', 'crypto-impl': 'm4fstack' },
-  { link: '802154', kem: 'ML-KEM-768', currents: 'system', 'tx-dbm': '0' },
+  { link: '802154', kem: 'ML-KEM-768', currents: 'system', 'tx-dbm': '0', 'poll-ms': '2000', 'device-side': 'responder' },
   { kem: 'ML-KEM-1024', csma: 'contiki', addr: 'short', busy: '0.3' },
-  { link: 'ble', kem: 'ML-KEM-512', phy: '2M', 'll-octets': '251', 'tx-dbm': '0' },
+  { link: 'ble', kem: 'ML-KEM-512', phy: '2M', 'll-octets': '251', 'tx-dbm': '0', role: 'peripheral' },
   { protocol: 'pqpan', auth: 'sig-mutual', sig: 'ML-DSA-87', 'keygen-side': 'central' },
   { hybrid: 'p256', 'p256-impl': 'p256-m', auth: 'kem-auth' },
   { kem: 'LESC-P256', 'p256-impl': 'tinycrypt', 'lesc-keypair': 'fresh' },
@@ -55,6 +60,13 @@ const WANT_ARGS = {
   18: ['--kem LESC-P256', '--p256-impl tinycrypt', '--lesc-keypair fresh'],
   19: ['--link 802154', '--auth sig', '--sig ML-DSA-65', '--idle sleep'],
   20: ['--hybrid p256', '--p256-impl cc310', '--auth kem-auth-mutual', '--idle listen'],
+};
+
+// The options the battery controls must put on the idle command line.
+const WANT_BATTERY_ARGS = {
+  3: ['--idle-ci-ms 500', '--idle-latency 3'],
+  7: ['--role central', '--rekey-every 1h', '--battery-mah 1000', '--app-ua 2'],
+  13: ['--link 802154', '--poll-ms 2000'],
 };
 
 function log(msg) { process.stdout.write(msg + '\n'); }
@@ -141,6 +153,125 @@ function checkCurve(check, name, args, curves) {
   });
 }
 
+// The option's value in an argv, or undefined.
+function argOf(args, opt) {
+  const i = args.indexOf(opt);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+// The battery table against `pqpan idle` run natively with the command the page shows,
+// and the exchange it was given against the CLI's estimate of the same configuration: the
+// battery side's e_exchange_events_uj (BLE) or e_total_events_uj (802.15.4, the device's
+// side) and its latency.
+async function checkBattery(check, name, page, est) {
+  const command = await page.$eval('#battery-command', (e) => e.textContent).catch(() => '');
+  const args = command.replace(/^pqpan idle /, '').split(' ');
+  const figures = await page.$$eval('#battery-figures td[data-field]', (tds) =>
+    tds.map((td) => ({ field: td.dataset.field, text: td.textContent })));
+  const r = spawnSync(pqpan, ['idle'].concat(args, ['--format', 'json']), { encoding: 'utf8' });
+  check(name + ': battery = ' + command, () => {
+    assert.strictEqual(r.status, 0, r.stderr);
+    const b = JSON.parse(r.stdout).battery;
+    assert.strictEqual(figures.length, 6, 'battery figures rendered');
+    for (const f of figures) {
+      const digits = /^(rekey_current|drain)_ua$/.test(f.field) ? 6 : 4;
+      assert.strictEqual(f.text, Number(b[f.field]).toFixed(digits), f.field);
+    }
+  });
+  const lowpan = est.link === '802154';
+  const sideName = lowpan ? await page.$eval('#device-side', (e) => e.value) : (argOf(args, '--role') || 'peripheral');
+  const side = est.sides.find((s) => s.side === sideName);
+  const field = lowpan ? 'e_total_events_uj' : 'e_exchange_events_uj';
+  check(name + ': the battery\'s exchange is the estimate\'s ' + field + ' of the ' + sideName, () => {
+    assert.ok(side, 'no side ' + sideName);
+    assert.strictEqual(argOf(args, '--exchange-uj'), side[field].toFixed(3));
+    assert.strictEqual(argOf(args, '--exchange-ms'), side.latency_ms.toFixed(3));
+  });
+  return command;
+}
+
+// The requests of the generated grid: estimate's BLE options (help --json) one at a time
+// on the defaults, each with every word it takes (a flag on and off; a number its ends,
+// its default and one past its end), and every --auth with --encrypted off and on. Left
+// out: --link (pqpan_run has no 802.15.4 estimate yet), --format (the face's), and text
+// options without words (a file, OP=X).
+function generatedRequests(help) {
+  const SKIP = new Set(['--link', '--format']);
+  const requests = [];
+  const one = (options) => requests.push({ command: 'estimate', options: options });
+  let auths = [];
+  for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
+    if (g.link !== null && g.link !== 'ble') continue;
+    for (const o of g.table.options) {
+      if (SKIP.has(o.name)) continue;
+      let values = (o.words || []).slice();
+      if (o.kind === 'flag') values = ['on', 'off'];
+      if (o.kind === 'uint' || o.kind === 'int' || o.kind === 'number') {
+        values = [String(o.min), String(o.max), String(o.max + 1)];
+        if (o.default !== null) values.push(o.default);
+      }
+      if (o.name === '--auth') auths = values;
+      for (const v of values) one([[o.name, v]]);
+    }
+  }
+  for (const a of auths) for (const e of ['off', 'on']) one([['--auth', a], ['--encrypted', e]]);
+  return requests;
+}
+
+// The names of estimate's flags (help --json).
+function flagsOf(help) {
+  const flags = new Set();
+  for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
+    for (const o of g.table.options) if (o.kind === 'flag') flags.add(o.name);
+  }
+  return flags;
+}
+
+// A request as the CLI's argv (a flag: present when on).
+function argvOf(request, flags) {
+  const argv = [request.command];
+  for (const [name, value] of request.options) {
+    if (!flags.has(name)) argv.push(name, value);
+    else if (value === 'on') argv.push(name);
+  }
+  return argv.concat(['--format', 'json']);
+}
+
+// The page's result of a request against the CLI's: the same exit code and message, or
+// the same members and, side by side, the same fields with the same values.
+function compareRun(request, page, cli) {
+  assert.strictEqual(page.rc, cli.status, 'exit code; CLI: ' + cli.stderr);
+  if (cli.status !== 0) {
+    assert.strictEqual(page.err.trim(), cli.stderr.trim(), 'message');
+    return 0;
+  }
+  const want = JSON.parse(cli.stdout);
+  const sides = want.sides;
+  delete want.sides;
+  const members = Object.assign({}, page.json.members);
+  delete members.entry;
+  assert.deepStrictEqual(members, want, 'members');
+  assert.strictEqual(page.json.rows.length, sides.length, 'rows');
+  let fields = 0;
+  sides.forEach((side, k) => {
+    assert.deepStrictEqual(Object.keys(page.json.rows[k]), Object.keys(side), side.side + ': field names');
+    for (const f of Object.keys(side)) {
+      assert.deepStrictEqual(page.json.rows[k][f], side[f], side.side + ' ' + f);
+      fields++;
+    }
+  });
+  return fields;
+}
+
+// The controls flagged as invalid and their messages.
+async function fieldErrors(page) {
+  return page.evaluate(() => ({
+    invalid: Array.from(document.querySelectorAll('#controls [aria-invalid="true"]')).map((e) => e.id),
+    messages: Array.from(document.querySelectorAll('#controls .field-error')).map((e) => ({
+      id: e.id, text: e.textContent, described: !!document.querySelector('[aria-describedby="' + e.id + '"]') })),
+  }));
+}
+
 function digitsOf(field) {
   if (field.endsWith('_pct')) return 1;
   if (field.endsWith('_uj') || field.endsWith('_ms')) return 3;
@@ -179,9 +310,11 @@ async function main() {
     // named as an option of estimate holds that option's default in `pqpan help --json`.
     const help = JSON.parse(execFileSync(pqpan, ['help', '--json'], { encoding: 'utf8' }));
     const estimateDefaults = {};
-    for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
-      for (const o of g.table.options) {
-        if (o.default !== null) estimateDefaults[o.name.replace(/^--/, '')] = o.default;
+    for (const name of ['estimate', 'idle']) {
+      for (const g of help.commands.find((c) => c.name === name).groups) {
+        for (const o of g.table.options) {
+          if (o.default !== null) estimateDefaults[o.name.replace(/^--/, '')] = o.default;
+        }
       }
     }
     const startValues = await page.$$eval('#controls select, #controls input', (els) =>
@@ -193,7 +326,7 @@ async function main() {
       check('control ' + id + ' starts at the default ' + estimateDefaults[id],
         () => assert.strictEqual(value, estimateDefaults[id]));
     }
-    check('controls with a default', () => assert.ok(defaulted >= 12, 'only ' + defaulted));
+    check('controls with a default', () => assert.ok(defaulted >= 18, 'only ' + defaulted));
 
     // Every control has a label.
     const unlabelled = await page.$$eval('select, input', (els) =>
@@ -208,6 +341,9 @@ async function main() {
       const cli = cliEstimate(args);
       const figures = await readFigures(page);
       check('grid ' + k + ' (' + command + '): CLI exit 0', () => assert.strictEqual(cli.rc, 0, cli.err));
+      const entry = await page.$eval('body', (b) => b.dataset.estimateEntry);
+      check('grid ' + k + ': the estimate ran through ' + (args.includes('802154') ? 'the CLI' : 'web-run (pqpan_run)'),
+        () => assert.strictEqual(entry, args.includes('802154') ? 'cli' : 'web-run'));
       for (const want of WANT_ARGS[k] || []) {
         check('grid ' + k + ': the command has ' + want, () => assert.ok((command + ' ').includes(' ' + want + ' '), command));
       }
@@ -239,6 +375,11 @@ async function main() {
         check('grid ' + k + ': 802.15.4 says what ' + mode + ' authenticates', () => assert.ok(
           mode === 'none' ? auth.startsWith('NOT authenticated') : auth.includes('(' + mode + ')'), auth));
       }
+      const batteryCommand = await checkBattery(check, 'grid ' + k, page, json);
+      for (const want of WANT_BATTERY_ARGS[k] || []) {
+        check('grid ' + k + ': the battery command has ' + want,
+          () => assert.ok((batteryCommand + ' ').includes(' ' + want + ' '), batteryCommand));
+      }
       if (k === 0) {
         const ranked = await page.$eval('[data-verdict="ranked"]', (li) => li.textContent).catch(() => '');
         check('the page says which figure advise ranks by', () =>
@@ -266,6 +407,62 @@ async function main() {
       }
     }
     log('compared ' + compared + ' figures over ' + GRID.length + ' configurations with pqpan estimate');
+
+    // The generated grid through the WASM entry on the run layer, against the CLI.
+    const requests = generatedRequests(help);
+    const flags = flagsOf(help);
+    let runFields = 0;
+    let refused = 0;
+    for (const request of requests) {
+      const got = await page.evaluate((req) => {
+        const r = window.pqpanPage.runRequest(req);
+        return { rc: r.rc, err: r.err, json: r.json };
+      }, request);
+      const argv = argvOf(request, flags);
+      const cli = spawnSync(pqpan, argv, { encoding: 'utf8' });
+      check('web-run ' + JSON.stringify(request.options) + ' = pqpan ' + argv.join(' '), () => {
+        runFields += compareRun(request, got, cli);
+      });
+      if (cli.status !== 0) refused++;
+    }
+    check('generated grid: enough requests, both answers', () => {
+      assert.ok(requests.length >= 100, requests.length + ' requests');
+      assert.ok(refused > 0 && refused < requests.length, refused + ' refused');
+    });
+    log('web-run: ' + requests.length + ' generated requests (' + refused + ' refused), ' + runFields +
+      ' fields equal to pqpan estimate --format json');
+
+    // A refused option: the CLI's message beside its control (aria-invalid), gone after the
+    // next good run. An estimate option, then one of the idle link's.
+    await setControls(page, { 'att-mtu': '600' });
+    const mtuErr = await fieldErrors(page);
+    const mtuCmd = (await page.$eval('#command', (e) => e.textContent)).replace(/^pqpan estimate /, '').split(' ');
+    const mtuCli = cliEstimate(mtuCmd);
+    check('out-of-range --att-mtu: the CLI\'s message at the ATT_MTU field', () => {
+      assert.strictEqual(mtuCli.rc, 2);
+      assert.deepStrictEqual(mtuErr.invalid, ['att-mtu']);
+      assert.strictEqual(mtuErr.messages.length, 1);
+      assert.strictEqual(mtuErr.messages[0].id, 'att-mtu-error');
+      assert.ok(mtuErr.messages[0].described, 'aria-describedby');
+      assert.strictEqual(mtuErr.messages[0].text, mtuCli.err.split('\n')[0]);
+    });
+    await setControls(page, { 'att-mtu': '403' });
+    const mtuCleared = await fieldErrors(page);
+    check('good --att-mtu again: the field\'s message is gone', () =>
+      assert.deepStrictEqual(mtuCleared, { invalid: [], messages: [] }));
+    await setControls(page, { 'idle-latency': '499' });
+    const idleErr = await fieldErrors(page);
+    const idleCmd = (await page.$eval('#battery-command', (e) => e.textContent)).replace(/^pqpan idle /, '').split(' ');
+    const idleCli = spawnSync(pqpan, ['idle'].concat(idleCmd, ['--format', 'json']), { encoding: 'utf8' });
+    check('too long an idle latency period: idle\'s message at the fields it names', () => {
+      assert.strictEqual(idleCli.status, 2);
+      assert.deepStrictEqual(idleErr.invalid.sort(), ['idle-ci-ms', 'idle-latency']);
+      for (const m of idleErr.messages) assert.strictEqual(m.text, idleCli.stderr.split('\n')[0]);
+    });
+    await setControls(page, { 'idle-latency': '0' });
+    const idleCleared = await fieldErrors(page);
+    check('good idle latency again: the messages are gone', () =>
+      assert.deepStrictEqual(idleCleared, { invalid: [], messages: [] }));
 
     // An invalid configuration: the CLI's message, verbatim.
     await setControls(page, { 'att-mtu': '100', transfer: 'study' });

@@ -1,6 +1,8 @@
 // The pqpan page (docs/WEB.md): every figure comes from pqpan's CLI compiled to
 // WebAssembly (pqpan.js, built by `make web`), run in the page with the options the
 // controls say; this file only builds command lines and draws what the commands print.
+// The battery figures are `pqpan idle`'s (--exchange-uj: the exchange's energy as
+// `pqpan estimate` printed it); a refused option is shown at its control.
 'use strict';
 
 (function () {
@@ -110,6 +112,8 @@
     const lowpan = isLowpan();
     $('ble-options').hidden = lowpan;
     $('lowpan-options').hidden = !lowpan;
+    $('battery-ble').hidden = lowpan;
+    $('battery-lowpan').hidden = !lowpan;
     $('protocol').disabled = lowpan;
     const lescKem = $('kem').value === 'LESC-P256';
     const pqke = !lescKem && (lowpan || $('protocol').value === 'pqpan');
@@ -394,6 +398,105 @@
       ['mark', 'current choice'], ['none', 'solid: bits accounting, dashed: events accounting; total of both sides']])));
   }
 
+  // ---- battery: pqpan idle with the exchange's energy ------------------------------
+
+  // The figures of the battery table: [JSON field of idle's "battery", label, digits as
+  // idle prints them].
+  const BATTERY_FIGURES = [
+    ['idle_current_ua', 'average current, idle link (µA)', 4],
+    ['rekey_current_ua', 'average current, rekeying (µA)', 6],
+    ['drain_ua', 'average current, the application and self-discharge (µA)', 6],
+    ['avg_current_ua', 'average current, total (µA)', 4],
+    ['life_years', 'battery life (years)', 4],
+    ['life_idle_years', 'battery life without rekeying (years)', 4],
+  ];
+
+  // The value of an option control, or nothing when the field is left empty (the CLI's
+  // default then applies).
+  function optionArgs(ids) {
+    const a = [];
+    for (const id of ids) if ($(id).value !== '') a.push('--' + id, $(id).value);
+    return a;
+  }
+
+  // The battery side in the estimate and the figure advise charges for one exchange
+  // there: over BLE the exchange on an open link (events), over 802.15.4 the device's
+  // whole exchange (all states), as the "ranked" verdict says.
+  function exchangeOf(est) {
+    const lowpan = est.link === '802154';
+    const side = est.sides.find((s) => s.side === $(lowpan ? 'device-side' : 'role').value);
+    const field = lowpan ? 'e_total_events_uj' : 'e_exchange_events_uj';
+    return { side: side.side, field: field, uj: side[field].toFixed(3), ms: side.latency_ms.toFixed(3) };
+  }
+
+  function batteryArgs(est) {
+    const x = exchangeOf(est);
+    const link = isLowpan()
+      ? ['--link', '802154', '--csma', $('csma').value, '--addr', $('addr').value, '--busy', $('busy').value]
+        .concat(optionArgs(['poll-ms']))
+      : optionArgs(['idle-ci-ms', 'idle-latency', 'role']);
+    const energy = ['--profile', $('profile').value, '--currents', $('currents').value];
+    if ($('tx-dbm').value !== '') energy.push('--tx-dbm', $('tx-dbm').value);
+    return link.concat(energy, optionArgs(['rekey-every', 'battery-mah', 'app-ua']),
+      ['--exchange-uj', x.uj, '--exchange-ms', x.ms]);
+  }
+
+  function renderBattery(est) {
+    const box = $('battery');
+    box.textContent = '';
+    const args = batteryArgs(est);
+    const x = exchangeOf(est);
+    box.appendChild(el('p', { class: 'command', id: 'battery-command' }, 'pqpan idle ' + args.join(' ')));
+    const r = run(['idle'].concat(args, ['--format', 'json']));
+    if (r.rc !== 0) {
+      box.appendChild(el('p', { id: 'battery-error' }, 'pqpan idle refused (exit ' + r.rc + '): ' + r.err));
+      return r;
+    }
+    const b = JSON.parse(r.out).battery;
+    const table = el('table', { id: 'battery-figures' });
+    const figure = FIGURES.find((f) => f[0] === x.field);
+    const label = (est.link === '802154' && figure[3] ? figure[3] : figure[1]).replace(/ \(µJ\)$/, '');
+    table.appendChild(el('caption', {}, 'The ' + b.side + ' on a ' + b.battery_mah + ' mAh battery, one key exchange every ' +
+      b.rekey_every + ': the ' + x.side + '\'s "' + label + '" of the estimate above, ' + x.uj + ' µJ (' + x.field + ')'));
+    const tbody = el('tbody');
+    for (const [field, label, digits] of BATTERY_FIGURES) {
+      const tr = el('tr');
+      tr.appendChild(el('th', { scope: 'row' }, label));
+      tr.appendChild(el('td', { 'data-field': field, tabindex: '0',
+        title: 'pqpan idle --exchange-uj (pqpan_advise_battery, advise\'s arithmetic)' }, Number(b[field]).toFixed(digits)));
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    box.appendChild(table);
+    box.appendChild(el('p', { class: 'note', id: 'battery-caveats' }, 'The battery life ' + b.caveats.replace(/^it /, '') +
+      '; ' + b.exchange_note + '.'));
+    return r;
+  }
+
+  // ---- errors at the field that caused them ---------------------------------------
+
+  function clearFieldErrors() {
+    for (const e of document.querySelectorAll('#controls .field-error')) e.remove();
+    for (const c of document.querySelectorAll('#controls [aria-invalid]')) {
+      c.removeAttribute('aria-invalid');
+      c.removeAttribute('aria-describedby');
+    }
+  }
+
+  // Every option a refusal names (--att-mtu) that has a visible control gets the message
+  // beside it.
+  function showFieldErrors(err) {
+    const text = err.split('\n')[0];
+    const named = new Set((text.match(/--[a-z0-9-]+/g) || []).map((o) => o.slice(2)));
+    for (const id of named) {
+      const control = $(id);
+      if (!control || !control.closest('#controls') || control.closest('[hidden]') || control.disabled) continue;
+      control.setAttribute('aria-invalid', 'true');
+      control.setAttribute('aria-describedby', id + '-error');
+      control.insertAdjacentElement('afterend', el('span', { class: 'field-error', id: id + '-error', 'data-option': '--' + id }, text));
+    }
+  }
+
   function showError(r, cmd) {
     const m = $('message');
     m.textContent = '';
@@ -402,7 +505,7 @@
     $('verdicts').textContent = '';
     $('verdicts').appendChild(el('li', { 'data-verdict': 'configuration' }, 'configuration invalid: ' + r.err));
     $('figures').tBodies[0].textContent = '';
-    ['bars', 'timeline', 'curve'].forEach((id) => { $(id).textContent = ''; });
+    ['bars', 'timeline', 'curve', 'battery'].forEach((id) => { $(id).textContent = ''; });
   }
 
   // ---- update ----------------------------------------------------------------------
@@ -421,19 +524,54 @@
     return curveData;
   }
 
+  // A request of the run layer (include/pqpan/run.h): the command and its options as
+  // [name, value] pairs (the page's command lines are all pairs).
+  function requestOf(command, args) {
+    const options = [];
+    for (let i = 0; i + 1 < args.length; i += 2) options.push([args[i], args[i + 1]]);
+    return { command: command, options: options };
+  }
+
+  // One request through the WASM entry on the run layer (web-run: pqpan_run): its exit
+  // code, its JSON ({members, rows} or {error}) and the CLI's message on stderr.
+  function runRequest(request) {
+    const r = run(['web-run', JSON.stringify(request)]);
+    r.json = r.out ? JSON.parse(r.out) : null;
+    return r;
+  }
+
+  // estimate's figures as its JSON has them ({...assumptions, sides}): over BLE from the
+  // run layer's rows (web-run), over 802.15.4 from the CLI (pqpan_run has no 802.15.4
+  // estimate yet).
+  function runEstimate(args) {
+    if (isLowpan()) {
+      const r = run(['estimate'].concat(args, ['--format', 'json']));
+      r.entry = 'cli';
+      if (r.rc === 0) r.est = JSON.parse(r.out);
+      return r;
+    }
+    const r = runRequest(requestOf('estimate', args));
+    r.entry = 'web-run';
+    if (r.rc === 0) r.est = Object.assign({}, r.json.members, { sides: r.json.rows });
+    return r;
+  }
+
   const timings = [];
   function update() {
     syncControls();
     const t0 = performance.now();
     const args = currentArgs();
     $('command').textContent = 'pqpan estimate ' + args.join(' ');
-    const r = run(['estimate'].concat(args, ['--format', 'json']));
+    const r = runEstimate(args);
     document.body.dataset.state = 'updating';
+    document.body.dataset.estimateEntry = r.entry;
+    clearFieldErrors();
     if (r.rc !== 0) {
       showError(r, 'estimate');
+      showFieldErrors(r.err);
     } else {
       $('message').textContent = '';
-      const est = JSON.parse(r.out);
+      const est = r.est;
       renderTable(est);
       // What the exchange authenticates, from the library (web-verdicts): over 802.15.4 the
       // exchange is pqpan's protocol in the mode the estimate names.
@@ -441,6 +579,8 @@
         ? ['--protocol', 'pqpan', '--auth', est.sides[0].auth] : args));
       const verdicts = v.rc === 0 ? JSON.parse(v.out) : null;
       renderVerdicts(est, verdicts);
+      const idle = renderBattery(est);
+      if (idle.rc !== 0) showFieldErrors(idle.err);
       renderBars(est);
       if (isLowpan()) {
         renderTimeline(null, 'The timeline shows the BLE packet simulator; for 802.15.4 use pqpan simulate --link 802154 (Monte Carlo).');
@@ -501,15 +641,24 @@
   // The controls start from the CLI's defaults (`pqpan help --json`: the library's table
   // of defaults, docs/CLI.md "Defaults"): a control whose id names an option of estimate
   // takes that option's default value.
+  // The battery controls take idle's defaults the same way (its own options and the
+  // battery options it shares with advise); a control without a default value shows the
+  // CLI's note as its placeholder.
   function applyDefaults() {
     const help = JSON.parse(run(['help', '--json']).out);
-    const estimate = help.commands.find((c) => c.name === 'estimate');
-    for (const g of estimate.groups) {
-      for (const o of g.table.options) {
-        const control = $(o.name.replace(/^--/, ''));
-        if (o.default === null || !control || control.type === 'file') continue;
-        if (o.name === '--tx-dbm') txDefault = o.default;
-        control.value = o.default;
+    for (const name of ['idle', 'estimate']) {
+      const command = help.commands.find((c) => c.name === name);
+      for (const g of command.groups) {
+        for (const o of g.table.options) {
+          const control = $(o.name.replace(/^--/, ''));
+          if (!control || control.type === 'file') continue;
+          if (o.default === null) {
+            if (o.default_note && control.tagName === 'INPUT') control.placeholder = 'default: ' + o.default_note;
+            continue;
+          }
+          if (o.name === '--tx-dbm') txDefault = o.default;
+          control.value = o.default;
+        }
       }
     }
   }
@@ -553,7 +702,7 @@
       }, 100);
     });
     update();
-    window.pqpanPage = { run: run, update: update, timings: timings };
+    window.pqpanPage = { run: run, runRequest: runRequest, update: update, timings: timings };
   }
 
   createPqpan({
