@@ -540,16 +540,9 @@
     return r;
   }
 
-  // estimate's figures as its JSON has them ({...assumptions, sides}): over BLE from the
-  // run layer's rows (web-run), over 802.15.4 from the CLI (pqpan_run has no 802.15.4
-  // estimate yet).
+  // estimate's figures as its JSON has them ({...assumptions, sides}), from the run
+  // layer's rows (web-run) on either link.
   function runEstimate(args) {
-    if (isLowpan()) {
-      const r = run(['estimate'].concat(args, ['--format', 'json']));
-      r.entry = 'cli';
-      if (r.rc === 0) r.est = JSON.parse(r.out);
-      return r;
-    }
     const r = runRequest(requestOf('estimate', args));
     r.entry = 'web-run';
     if (r.rc === 0) r.est = Object.assign({}, r.json.members, { sides: r.json.rows });
