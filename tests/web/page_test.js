@@ -195,10 +195,12 @@ async function checkBattery(check, name, page, est) {
 // its default and one past its end), and every --auth with --encrypted off and on. Left
 // out: --link (pqpan_run has no 802.15.4 estimate yet), --format (the face's), and text
 // options without words (a file, OP=X).
-// Each link's option rows (BLE, and 802.15.4 at one hop: --hops above 1 is the chain's
-// estimate, not on the run layer yet).
+// The options the generated grid leaves at their defaults: the link and format are the
+// request's frame, and --hops above 1 is the chain's estimate, not on the run layer yet.
+const SKIP = new Set(['--link', '--format', '--hops']);
+
+// Each link's option rows (BLE, and 802.15.4 at one hop).
 function generatedRequests(help) {
-  const SKIP = new Set(['--link', '--format', '--hops']);
   const requests = [];
   for (const link of ['ble', '802154']) generatedLinkRequests(help, link, requests);
   return requests;
