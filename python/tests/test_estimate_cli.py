@@ -166,3 +166,17 @@ def test_encrypted_words_are_the_sweeps(cli):
     for bad in ("no", "yes", 1, None):
         with pytest.raises(pqpan.UsageError, match="encrypted"):
             pqpan.estimate(encrypted=bad)
+
+
+def test_issue28_words_and_sig_equal_cli(cli):
+    """issue 28 item 2: pqpan.estimate() is the CLI for the requests the issue names:
+    encrypted="off" is `pqpan estimate` without the flag --encrypted (the unencrypted link;
+    the CLI's flag takes no value on the command line), and auth="sig-mutual" with
+    sig="ML-DSA-65" is accepted and priced as the CLI prices it."""
+    for options, args in ((dict(encrypted="off"), []),
+                          (dict(auth="sig-mutual", sig="ML-DSA-65"),
+                           ["--auth", "sig-mutual", "--sig", "ML-DSA-65"])):
+        expected = cli.json(["estimate", *args])
+        got = pqpan.estimate(**options)
+        for side in expected["sides"]:
+            assert_same(got[side["side"]], side, "%s: %s" % (options, side["side"]))
