@@ -9,6 +9,7 @@ through cffi in ABI mode). Results have the fields and units of `pqpan ... --for
 See docs/PYTHON.md."""
 import inspect
 import os
+import warnings
 from typing import Dict, Optional, Union
 
 from . import data, kem, model
@@ -88,8 +89,10 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     estimate`; `pqpan reproduce` sets it for its study reading, and with "per-pdu-sent"
     estimate() runs python/pqpan/model.py's BLE model instead (no sig there). The result
     has the CLI's JSON members (figures and prose) and "sides" (peripheral, central,
-    total), each side also as result["peripheral"] etc.; energies in µJ, times in ms. transfer names each GATT role's method ("notify/write-cmd": the server notifies,
-    the client writes Write Commands; gatt_server says which side is the server): a
+    total), each side also as result["peripheral"] etc.; energies in µJ, times in ms; a
+    warning the CLI prints is a UserWarning. transfer names each GATT role's method
+    ("notify/write-cmd": the server notifies, the client writes Write Commands;
+    gatt_server says which side is the server): a
     configuration GATT cannot build (a side sending what its role does not, Core v5.4 Vol 3
     Part G §2.2) raises UsageError unless allow_unbuildable. Raises UsageError (an option
     out of range), DataError (a bad profile or calibration file), FileError (a file that
@@ -153,6 +156,8 @@ def _run_estimate(fn, options, link=None):
         if value is not None and not _same(value, defaults[key]):
             request[key] = _option_value(key, value)
     out = _run.run("estimate", **request)
+    for text in out["warnings"]:
+        warnings.warn(text, stacklevel=3)
     result = Result(out["assumptions"])
     result["sides"] = out["sides"]
     return result

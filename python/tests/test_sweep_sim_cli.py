@@ -168,3 +168,12 @@ def test_simulators_refuse_sig():
         pqpan.simulate(auth="sig-mutual", sig="ML-DSA-65")
     with pytest.raises(pqpan.UsageError, match="sig"):
         pqpan.simulate_802154(runs=1, sig="ML-DSA-65")
+
+
+def test_estimate_802154_warns_as_the_cli(cli):
+    """The run's WARNING row (the CLI's `warning:` line on stderr) is a UserWarning naming
+    the keyword argument."""
+    proc = cli.run(["estimate", "--link", "802154", "--busy", "0.99"])
+    assert "warning: with --busy 0.99" in proc.stderr
+    with pytest.warns(UserWarning, match="^with busy 0.99 every frame"):
+        pqpan.estimate_802154(busy=0.99)
