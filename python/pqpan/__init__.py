@@ -8,12 +8,14 @@ through cffi in ABI mode). Results have the fields and units of `pqpan ... --for
 
 See docs/PYTHON.md."""
 import inspect
+import os
+import warnings
 from typing import Dict, Optional, Union
 
 from . import data, kem, model
 from . import defaults
 from . import defaults as _d
-from . import lowpan, simulate as _simulate, sweep as _sweep, trace as _trace
+from . import lowpan, run as _run, simulate as _simulate, sweep as _sweep, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
@@ -57,7 +59,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              event_len_ms: Optional[float] = None,
              max_pdus_per_event: int = _d.number("MAX_PDUS_PER_EVENT"),
              reply: str = _d.text("REPLY"), keygen_side: str = _d.text("KEYGEN_SIDE"),
-             encrypted: bool = False, auth: str = _d.text("AUTH"),
+             encrypted: bool = False, auth: str = _d.text("AUTH"), sig: Optional[str] = None,
              adv_interval_ms: float = _d.number("ADV_INTERVAL_MS"),
              features: Union[bool, str] = _d.switch("FEATURES"),
              conn_update: Union[bool, str] = _d.switch("CONN_UPDATE"),
@@ -71,28 +73,94 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              gatt_server: str = _d.text("GATT_SERVER"), allow_unbuildable: bool = False,
              p256_impl: str = _d.text("P256_IMPL"),
              lesc_keypair: str = _d.text("LESC_KEYPAIR")) -> Result:
-    """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict.
+    """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict, run by
+    the library's pqpan_run (pqpan.run) as the CLI runs it.
 
     The options are the CLI's (`pqpan help estimate`), with '_' for '-': kem is ML-KEM-512,
     ML-KEM-768, ML-KEM-1024 or LESC-P256; on/off options take True/False or "on"/"off";
-    gamma_comp maps an operation name (kem_keygen, ...) to its γ. Defaults are the library's
-    table (pqpan.defaults, docs/CLI.md "Defaults"): the study's link set-up with pqpan's
-    protocol (protocol="study" for the study's). bits_ifs ("each", default, or "per-pdu-sent": how many T_IFS the bits accounting
-    books) is not an option of `pqpan estimate`; `pqpan reproduce` sets it for its study
-    reading. The result has the run's assumptions as members and "sides" (peripheral,
-    central, total), each side also as result["peripheral"] etc.; energies in µJ, times in
-    ms. transfer names each GATT role's method ("notify/write-cmd": the server notifies,
-    the client writes Write Commands; gatt_server says which side is the server): a
+    sig names the signature of auth="sig" / "sig-mutual" (`--sig`, e.g. "ML-DSA-65");
+    gamma_comp maps an operation name (kem_keygen, ...) to its γ (--gamma-comp OP=X once
+    per operation); a Profile is passed as its file's path or built-in name (the file as
+    it is on disk: a Profile parsed from bytes raises UsageError). An argument at its default
+    (or None) is left out of the request, so it takes the library's default. Defaults are
+    the library's table (pqpan.defaults, docs/CLI.md "Defaults"): the study's link set-up
+    with pqpan's protocol (protocol="study" for the study's). bits_ifs ("each", default, or
+    "per-pdu-sent": how many T_IFS the bits accounting books) is not an option of `pqpan
+    estimate`; `pqpan reproduce` sets it for its study reading, and with "per-pdu-sent"
+    estimate() runs python/pqpan/model.py's BLE model instead (no sig there). The result
+    has the CLI's JSON members (figures and prose) and "sides" (peripheral, central,
+    total), each side also as result["peripheral"] etc.; energies in µJ, times in ms; a
+    warning the CLI prints is a UserWarning. transfer names each GATT role's method
+    ("notify/write-cmd": the server notifies, the client writes Write Commands;
+    gatt_server says which side is the server): a
     configuration GATT cannot build (a side sending what its role does not, Core v5.4 Vol 3
     Part G §2.2) raises UsageError unless allow_unbuildable. Raises UsageError (an option
     out of range), DataError (a bad profile or calibration file), FileError (a file that
-    cannot be read)."""
+    cannot be read). Messages name keyword arguments (att_mtu, not --att-mtu)."""
     options = dict(locals())
+    if bits_ifs != "each":
+        return _estimate_study_ifs(options)
+    del options["bits_ifs"]
+    return _run_estimate(estimate, options)
+
+
+def _estimate_study_ifs(options):
+    """estimate() with bits_ifs other than "each": python/pqpan/model.py's BLE model, the
+    only path that takes it (no `pqpan estimate` option sets it; `pqpan reproduce` does, and
+    python/examples/study_headline.py repeats its study reading with it)."""
+    if options.get("sig") is not None:
+        raise UsageError("sig applies with bits_ifs=\"each\" only")
+    del options["sig"]
     kem_name = model.canonical(options.pop("kem"), model.KEM_NAMES + (model.LESC_NAME,))
     allow = options.pop("allow_unbuildable")
     env = _env(options)
     cfg = model.ble_config(kem=kem_name, **options)
     return model.estimate_ble(env, kem_name, cfg, allow)
+
+
+def _same(value, default):
+    return type(value) is type(default) and value == default
+
+
+def _option_value(key, value):
+    """A keyword argument's value as pqpan.run takes it: gamma_comp's dict as --gamma-comp
+    OP=X once per operation, a Profile as the path of its file."""
+    if key == "gamma_comp":
+        if not isinstance(value, dict):
+            raise UsageError("gamma_comp %r: want a dict {operation: gamma}" % (value,))
+        return ["%s=%s" % (op, x) for op, x in value.items()]
+    if key == "profile" and isinstance(value, Profile):
+        return _profile_request(value)
+    return value
+
+
+def _profile_request(profile):
+    """--profile of a Profile: the file it was read from, or its name if it is built in
+    (origin "data/profiles/NAME.json (built in)", src/io/load/data.c). One parsed from
+    bytes has no file: UsageError."""
+    if os.path.isfile(profile.origin):
+        return profile.origin
+    if profile.origin.endswith(" (built in)") and profile.name in data.builtin_profiles():
+        return profile.name
+    raise UsageError("profile: a Profile read from %s, not from a file; pass a built-in "
+                     "name or a profile file's path" % (profile.origin,))
+
+
+def _run_estimate(fn, options, link=None):
+    """`pqpan estimate` of fn's keyword arguments (options) through pqpan.run: an argument
+    at fn's default (or None) is left out, so it takes the library's default as the CLI's
+    option does. The Result has the CLI's JSON members and "sides"."""
+    defaults = {k: p.default for k, p in inspect.signature(fn).parameters.items()}
+    request = {} if link is None else {"link": link}
+    for key, value in options.items():
+        if value is not None and not _same(value, defaults[key]):
+            request[key] = _option_value(key, value)
+    out = _run.run("estimate", **request)
+    for text in out["warnings"]:
+        warnings.warn(text, stacklevel=3)
+    result = Result(out["assumptions"])
+    result["sides"] = out["sides"]
+    return result
 
 
 _SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "adv_case")
@@ -121,6 +189,9 @@ def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
         raise UsageError("unknown option(s) of simulate: %s" % ", ".join(sorted(unknown)))
     link = dict(estimate_defaults)
     link.update(options)
+    if link.pop("sig") is not None:
+        raise UsageError("sig: simulate() prices the sig modes only through the CLI "
+                         "(pqpan simulate --sig)")
     kem = model.canonical(kem, model.KEM_NAMES + (model.LESC_NAME,))
     transport = model.canonical(transport, ("gatt", "l2cap-coc"))
     adv_case = model.canonical(adv_case, ("drawn", "mean"))
@@ -138,7 +209,7 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
                     idle: Optional[str] = None, backoff: Optional[str] = None,
                     mac_security: str = _d.text("MAC_SECURITY"),
                     key_id_mode: int = _d.number("KEY_ID_MODE"), auth: str = _d.text("AUTH"),
-                    ipv6_frag: bool = False,
+                    sig: Optional[str] = None, ipv6_frag: bool = False,
                     profile: Union[str, Profile] = _d.text("PROFILE"),
                     calibration: Optional[str] = None, crypto_impl: str = _d.text("CRYPTO_IMPL"),
                     currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
@@ -151,11 +222,10 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
     initiator, responder, total. idle / backoff: "listen" or "sleep" (None: the profile's
     ieee802154 section); mac_security: none, mic32, mic64, mic128, enc-mic32, enc-mic64,
     enc-mic128; key_id_mode 0..3; auth: the PQKE mode (`--auth`: none, psk, kem-auth,
-    kem-auth-mutual, numeric; the sig modes are not priced by the package yet); ipv6_frag
-    (`--ipv6-frag`): a message over 1232 octets in IPv6 fragments instead of segments."""
-    options = dict(locals())
-    env = _env(options)
-    return lowpan.estimate(env, lowpan.LinkOptions(**options))
+    kem-auth-mutual, numeric, sig, sig-mutual with sig naming the signature); ipv6_frag
+    (`--ipv6-frag`): a message over 1232 octets in IPv6 fragments instead of segments.
+    Run by pqpan_run (pqpan.run) with link="802154", as estimate() (one hop)."""
+    return _run_estimate(estimate_802154, dict(locals()), link="802154")
 
 
 def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"),
@@ -173,7 +243,7 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
     each side's energy (all states) and of the latency, failures, per-run counts. options
     are estimate_802154()'s link and energy options except busy (contention is
     simulated)."""
-    known = set(inspect.signature(estimate_802154).parameters) - {"kem", "busy"}
+    known = set(inspect.signature(estimate_802154).parameters) - {"kem", "busy", "sig"}
     unknown = set(options) - known
     if unknown:
         raise UsageError("unknown option(s) of simulate_802154: %s" % ", ".join(sorted(unknown)))

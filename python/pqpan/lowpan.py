@@ -1,7 +1,8 @@
-"""The PQKE over 6LoWPAN / IEEE 802.15.4, as `pqpan estimate --link 802154` and `pqpan
-simulate --link 802154` run it (cli/lowpan_model.c, cli/simulate_802154.c): the library's
-closed-form estimator (pqpan_802154_estimate_pqke) and contention simulator
-(pqpan_sim154_*), rows with the 802.15.4 field names (initiator, responder, total)."""
+"""The PQKE over 6LoWPAN / IEEE 802.15.4 as `pqpan simulate --link 802154` runs it
+(cli/simulate_802154.c): the library's contention simulator (pqpan_sim154_*), its per-run
+energies and statistics. `pqpan estimate --link 802154` (pqpan.estimate_802154()) runs on
+pqpan_run (pqpan.run), not here; sweep() takes the 802.15.4 side names and fields from
+here."""
 import math
 
 from . import defaults as _d
@@ -115,16 +116,6 @@ def setup(c, env, o):
     return cycles
 
 
-# The 802.15.4 field table names some values as BLE's row does not (the run layer's
-# fields_802154, src/run/fields.c): {its name: the BLE row's name}.
-_RENAMED = {
-    "e_comm_turnaround_uj": "e_comm_ifs_uj", "e_radio_uj": "e_ev_radio_uj",
-    "e_backoff_listen_uj": "e_backoff_rx_uj", "e_turnaround_cca_tx_uj": "e_ev_ramp_uj",
-    "e_wake_xtal_uj": "e_ev_hfxo_uj", "e_wake_cpu_uj": "e_ev_cpu_uj",
-    "e_sleep_uj": "e_ev_sleep_uj", "t_turnaround_ms": "t_ifs_ms", "frames_rx": "pdus_rx",
-    "octets_tx": "bytes_tx", "octets_rx": "bytes_rx"
-}
-
 CONFIG_FIELDS = fields.config_fields("802154")
 
 
@@ -134,69 +125,11 @@ def side_fields():
     return fields.side_fields("802154")
 
 
-def _crypto_ms(env, led):
-    """The crypto's CPU time from its cycles (lowpan_model.c crypto_ms): the ledger's CPU
-    state holds less where the receiver's radio sent an Imm-Ack while it computed."""
-    hz = env.profile.struct.cpu_hz
-    ns = sum(lib.pqpan_cycles_to_ns(led.op_cycles[op], hz) for op in range(lib.PQPAN_OP_COUNT))
-    return ns * 1e-6
-
-
-def fill(env, kem, ledgers, bits, latency_ns):
-    """Per-side energy values (lowpan_fill): dicts with the BLE row's names."""
-    led, bl = model.side_ledgers(ledgers, bits, (0, 1))
-    out = []
-    radio = lib.PQPAN_RADIO_IEEE802154
-    for s in range(3):
-        f = model.energy_fields(env.energy(led[s], radio), env.energy(bl[s], radio), led[s],
-                                bl[s])
-        f.update(f.pop("ops"))
-        f.update({"latency_ms": latency_ns * 1e-6, "t_crypto_ms": _crypto_ms(env, led[s]),
-                  "pdus_tx": led[s].pdus_tx,
-                  "pdus_rx": led[s].pdus_rx, "bytes_tx": led[s].bytes_tx,
-                  "bytes_rx": led[s].bytes_rx})
-        out.append(f)
-    return out
-
-
-def _uj(ua, v, ms):
-    return ua * v * ms * 1e-3
-
-
-def add_802154_fields(values, e, c, env):
-    """CCA, backoff and frame counts of each side (lowpan_fill_802154)."""
-    p = env.profile.struct
-    total = e.frames[0] + e.frames[1] + e.frames[2] + e.frames[3]
-    data = {macro("PQPAN_802154_INITIATOR"): e.frames[0] + e.frames[2],
-            macro("PQPAN_802154_RESPONDER"): e.frames[1] + e.frames[3]}
-    ua = ffi.new("double *")
-    rx_ua = ua[0] if lib.pqpan_profile_rx_ua(p, env.table, lib.PQPAN_RADIO_IEEE802154,
-                                             ua) == lib.PQPAN_OK else 0.0
-    for s, v in enumerate(values):
-        v["data_frames_tx"] = data[s] if s < 2 else total
-        v["acks_tx"] = data[1 - s] if s < 2 else total
-        share = v["data_frames_tx"] / total if total > 0 else 0.0
-        v["t_cca_ms"] = e.ccas * share * macro("PQPAN_802154_CCA_NS") * 1e-6
-        v["t_backoff_ms"] = e.backoff_ns * share * 1e-6
-        v["e_cca_uj"] = _uj(rx_ua, p.supply_v, v["t_cca_ms"])
-        v["e_backoff_rx_uj"] = _uj(rx_ua, p.supply_v, v["t_backoff_ms"]) if c.backoff_rx else 0.0
-        v["e_backoff_sleep_uj"] = 0.0 if c.backoff_rx else _uj(p.sleep_ua, p.supply_v,
-                                                                  v["t_backoff_ms"])
-
-
-def rows(kem, values, c, mode):
-    out = []
-    for s, v in enumerate(values):
-        row = {"side": SIDES[s], "kem": kem, "protocol": model.protocol_name(mode),
-               "auth": cstr(lib.pqpan_pqke_mode_name(mode)),
-               "radio_mode": cstr(lib.pqpan_radio_mode_name(lib.PQPAN_RADIO_IEEE802154)),
-               "idle": "listen" if c.rx_always_on else "sleep",
-               "backoff": "listen" if c.backoff_rx else "sleep",
-               "mac_security": _sec_name(c.link.sec_level)}
-        for name in side_fields():
-            row[name] = v[_RENAMED.get(name, name)]
-        out.append(row)
-    return out
+def side_energies(env, ledgers):
+    """The energy of each side and of both (initiator, responder, total) in the events
+    accounting, every state of the ledgers (a simulated run's: lowpan_model.c)."""
+    led, _ = model.side_ledgers(ledgers, ledgers, (0, 1))
+    return [env.energy(one, lib.PQPAN_RADIO_IEEE802154).total_events_uj for one in led]
 
 
 def _tx_level(env):
@@ -243,30 +176,6 @@ def assumption_members(env, o):
         members.pop(key)
     out.update(members)
     return out
-
-
-def estimate(env, o):
-    """The Result of `pqpan estimate --link 802154` for link options o."""
-    c = ffi.new("struct pqpan_802154_est_config *")
-    cycles = setup(c, env, o)
-    e = ffi.new("struct pqpan_802154_estimate *")
-    if lib.pqpan_802154_estimate_pqke(e, c, cycles) != lib.PQPAN_OK:
-        raise UsageError("802.15.4 configuration out of range")
-    values = fill(env, o.kem, e.ledger, e.bits, e.latency_ns)
-    add_802154_fields(values, e, c, env)
-    result = model.Result(assumption_members(env, o))
-    result["e_comm_accounting"] = "bits"
-    result["ieee802154"] = {
-        "addr": "short" if o.short_addr else "extended",
-        "csma": "contiki" if o.contiki else "ieee", "busy": o.busy,
-        "octets_init": c.msg_octets[0], "octets_resp": c.msg_octets[1],
-        "octets_fin": c.msg_octets[2], "octets_reveal": c.msg_octets[3],
-        "frames_init": e.frames[0], "frames_resp": e.frames[1], "frames_fin": e.frames[2],
-        "frames_reveal": e.frames[3], "expected_ccas": e.ccas,
-        "expected_backoff_ms": e.backoff_ns * 1e-6, "p_frame_access_failure": e.p_frame_fail,
-        "p_success": e.p_success}
-    result["sides"] = rows(o.kem, values, c, o.mode)
-    return result
 
 
 # ---- the contention simulator (Monte Carlo) ----------------------------------------------
@@ -331,9 +240,6 @@ def simulate(env, o, nodes=_d.number("NODES"), hidden=_d.number("HIDDEN"),
     energy = [[], [], []]
     latency, failed = [], 0
     counts = {name: 0 for name, _ in _COUNTS}
-    none = ffi.new("struct pqpan_ledger[2]")
-    lib.pqpan_ledger_init(none + 0)
-    lib.pqpan_ledger_init(none + 1)
     for run in range(runs):
         c.seed = seed + run
         rc = lib.pqpan_sim_pqke_init(app, suite, o.mode, 0, c.initiator_side, c.seed)
@@ -348,9 +254,8 @@ def simulate(env, o, nodes=_d.number("NODES"), hidden=_d.number("HIDDEN"),
                 raise UsageError(message, code=rc)
             raise PqpanError(rc, message, 1)
         res = sim.res
-        values = fill(env, o.kem, res.ledger, none, res.latency_ns)
-        for s in range(3):
-            energy[s].append(values[s]["e_total_events_uj"])
+        for s, e in enumerate(side_energies(env, res.ledger)):
+            energy[s].append(e)
         latency.append(res.latency_ns * 1e-6)
         failed += res.status != lib.PQPAN_OK
         for name, member in _COUNTS:

@@ -38,9 +38,12 @@ def _value_text(value):
 
 
 def _side(row):
+    """A SIDE row as a dict of the fields its command shows (row.groups), as the CLI's JSON."""
     side, units = {}, {}
     for k in range(row.n_fields):
         f, v = row.fields[k], row.values[k]
+        if not _io.pqpan_run_field_shown(row.fields + k, row.groups):
+            continue
         name = ffi.string(f.name).decode()
         side[name] = _VALUE[v.type](v) if v.known else None
         units[name] = _text(f.unit)
@@ -55,9 +58,10 @@ def _keywords(text):
 def cli_argv(command, **options):
     """The `pqpan` command line of the same request as run(command, **options): what the
     grid tests (and the web page's) run the CLI with. A flag is a bool (or None: given):
-    given when True, left out when False; any other value follows its option."""
+    given when True, left out when False; any other value follows its option (a list: the
+    option once per item)."""
     argv = [command]
-    for key, value in options.items():
+    for key, value in _pairs(options):
         if value is None or isinstance(value, bool):
             argv += [option_name(key)] if value is not False else []
         else:
@@ -65,26 +69,41 @@ def cli_argv(command, **options):
     return argv
 
 
+def _pairs(options):
+    """(keyword, value) per option given: a list or tuple value is a repeatable option given
+    once per item (gamma_comp=["kem_keygen=1.1", "kdf=1.2"] is --gamma-comp twice)."""
+    return [(key, item) for key, value in options.items()
+            for item in (value if isinstance(value, (list, tuple)) else (value,))]
+
+
 def _error(err, rc):
-    message = _keywords(ffi.string(err.message).decode("utf-8", "replace"))
+    """The exception of a refused run: its message names keyword arguments; cli_message is
+    the CLI's text (options as --names), what a sweep's status column holds."""
+    cli_message = ffi.string(err.message).decode("utf-8", "replace")
+    message = _keywords(cli_message)
     exit_code = _io.pqpan_run_exit_status(rc)
     if exit_code == 2:
-        return UsageError(message, rc)
-    if exit_code == 3:
-        return DataError(message, rc)
-    if exit_code == 4:
-        return FileError(message)
-    return PqpanError(rc, message, exit_code)
+        exc = UsageError(message, rc)
+    elif exit_code == 3:
+        exc = DataError(message, rc)
+    elif exit_code == 4:
+        exc = FileError(message)
+    else:
+        exc = PqpanError(rc, message, exit_code)
+    exc.cli_message = cli_message
+    return exc
 
 
 def run(command, **options):
-    """Runs command ("estimate") with options through pqpan_run. Returns {"sides": [dict per
+    """Runs command ("estimate") with options through pqpan_run (a list value: a repeatable
+    option given once per item). Returns {"sides": [dict per
     side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member: value},
     "warnings": [text]}. Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
-    names = [ffi.new("char[]", option_name(k).encode()) for k in options]
+    pairs = _pairs(options)
+    names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
     values = [ffi.NULL if v is None else ffi.new("char[]", _value_text(v).encode())
-              for v in options.values()]
+              for _, v in pairs]
     req = ffi.new("struct pqpan_run_opt[]", max(len(names), 1))
     for i, (n, v) in enumerate(zip(names, values)):
         req[i].name, req[i].value = n, v

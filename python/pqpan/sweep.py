@@ -66,7 +66,7 @@ def rows(estimate_fn, link, options):
         except PqpanError as exc:
             if isinstance(exc, UsageError) and exc.code == -1 and _is_option_error(exc):
                 raise
-            row["status"] = exc.message
+            row["status"] = getattr(exc, "cli_message", exc.message)
         out.append(row)
     return out, columns
 
@@ -74,5 +74,5 @@ def rows(estimate_fn, link, options):
 def _is_option_error(exc):
     """An option value out of its range (the CLI refuses the whole sweep, exit 2), as
     opposed to a configuration the model rejects (a row's status)."""
-    return not exc.message.startswith(("configuration out of range", "profile ",
+    return not getattr(exc, "cli_message", exc.message).startswith(("configuration out of range", "profile ",
                                        "802.15.4 configuration", "no cycle count"))

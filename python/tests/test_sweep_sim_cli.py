@@ -8,7 +8,7 @@ import pytest
 
 import pqpan
 from conftest import NumberText, assert_same, cli_only
-from test_estimate_cli import cli_args
+from test_estimate_cli import cli_args, keywords
 
 PANDAS = pytest.importorskip("pandas", reason="python3-pandas (scripts/deps.sh) is needed "
                                                "for the DataFrame form")
@@ -129,15 +129,14 @@ LOWPAN_CASES = [
     dict(auth="numeric", idle="sleep", backoff="sleep"),
     dict(kem="ML-KEM-1024", ipv6_frag=True),
     dict(auth="kem-auth-mutual", ipv6_frag=True, addr="short"),
+    dict(auth="sig-mutual", sig="ML-DSA-44"),
 ]
 
 
 @pytest.mark.parametrize("options", LOWPAN_CASES, ids=str)
 def test_estimate_802154_equals_cli(cli, options):
     expected = cli.json(["estimate", "--link", "802154", *cli_args(options)])
-    compare_json(expected, pqpan.estimate_802154(**options), {"derived_figures",
-                                                              "other_chip_figures",
-                                                              "gamma_source"})
+    compare_json(expected, pqpan.estimate_802154(**options), set())  # every member, prose too
 
 
 @pytest.mark.parametrize("options", [dict(runs=20), dict(runs=10, nodes=6, load=40, seed=9,
@@ -159,4 +158,22 @@ def test_802154_errors_equal_cli(cli, options):
     with pytest.raises(pqpan.PqpanError) as info:
         pqpan.estimate_802154(**options)
     assert info.value.exit_code == proc.returncode != 0
-    assert proc.stderr.splitlines()[0] == "pqpan estimate: " + info.value.message
+    assert keywords(proc.stderr.splitlines()[0]) == "pqpan estimate: " + info.value.message
+
+
+def test_simulators_refuse_sig():
+    """estimate()'s sig is the run layer's; the package's simulators do not price the sig
+    modes: a UsageError naming sig, not a silent unsigned run."""
+    with pytest.raises(pqpan.UsageError, match="^sig: "):
+        pqpan.simulate(auth="sig-mutual", sig="ML-DSA-65")
+    with pytest.raises(pqpan.UsageError, match="sig"):
+        pqpan.simulate_802154(runs=1, sig="ML-DSA-65")
+
+
+def test_estimate_802154_warns_as_the_cli(cli):
+    """The run's WARNING row (the CLI's `warning:` line on stderr) is a UserWarning naming
+    the keyword argument."""
+    proc = cli.run(["estimate", "--link", "802154", "--busy", "0.99"])
+    assert "warning: with --busy 0.99" in proc.stderr
+    with pytest.warns(UserWarning, match="^with busy 0.99 every frame"):
+        pqpan.estimate_802154(busy=0.99)
