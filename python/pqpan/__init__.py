@@ -15,7 +15,7 @@ from typing import Dict, Optional, Union
 from . import data, kem, model
 from . import defaults
 from . import defaults as _d
-from . import lowpan, run as _run, simulate as _simulate, sweep as _sweep, trace as _trace
+from . import lowpan, options as _options, run as _run, simulate as _simulate, sweep as _sweep, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
@@ -52,6 +52,7 @@ def _env(options: dict) -> "model.Env":
     return _env_cache[key]
 
 
+@_options.with_options("estimate", "ble")
 def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              phy: str = _d.text("PHY"), att_mtu: int = _d.number("ATT_MTU"),
              ll_octets: int = _d.number("LL_OCTETS"), max_tx_time_us: Optional[int] = None,
@@ -72,7 +73,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              gamma_comp: Optional[Dict[str, float]] = None,
              gatt_server: str = _d.text("GATT_SERVER"), allow_unbuildable: bool = False,
              p256_impl: str = _d.text("P256_IMPL"),
-             lesc_keypair: str = _d.text("LESC_KEYPAIR")) -> Result:
+             lesc_keypair: str = _d.text("LESC_KEYPAIR"), **more) -> Result:
     """One key exchange over BLE, per side: `pqpan estimate --format json` as a dict, run by
     the library's pqpan_run (pqpan.run) as the CLI runs it.
 
@@ -98,6 +99,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     out of range), DataError (a bad profile or calibration file), FileError (a file that
     cannot be read). Messages name keyword arguments (att_mtu, not --att-mtu)."""
     options = dict(locals())
+    options.update(options.pop("more"))
     if bits_ifs != "each":
         return _estimate_study_ifs(options)
     del options["bits_ifs"]
@@ -183,7 +185,7 @@ def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
     when the exchange failed: link lost, damaged message; the CLI then exits 1)."""
     estimate_defaults = {k: v.default for k, v in
                          inspect.signature(estimate).parameters.items()
-                         if k != "kem"}
+                         if k != "kem" and k not in _options.generated(estimate)}
     unknown = set(options) - set(estimate_defaults)
     if unknown:
         raise UsageError("unknown option(s) of simulate: %s" % ", ".join(sorted(unknown)))
@@ -204,6 +206,7 @@ def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
                                   adv_case=adv_case)
 
 
+@_options.with_options("estimate", "802154")
 def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"),
                     csma: str = _d.text("CSMA"), addr: str = _d.text("ADDR"),
                     idle: Optional[str] = None, backoff: Optional[str] = None,
@@ -215,7 +218,7 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
                     currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
                     ramp: str = _d.text("RAMP"),
                     gamma_comm: Optional[float] = None,
-                    gamma_comp: Optional[Dict[str, float]] = None) -> Result:
+                    gamma_comp: Optional[Dict[str, float]] = None, **more) -> Result:
     """The exchange over 6LoWPAN / IEEE 802.15.4 (pqpan's INIT / RESP / FIN, one acknowledged
     frame after another with unslotted CSMA-CA, the closed-form cost for a channel-busy
     probability `busy`): `pqpan estimate --link 802154 --format json` as a dict, sides
@@ -225,7 +228,9 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
     kem-auth-mutual, numeric, sig, sig-mutual with sig naming the signature); ipv6_frag
     (`--ipv6-frag`): a message over 1232 octets in IPv6 fragments instead of segments.
     Run by pqpan_run (pqpan.run) with link="802154", as estimate() (one hop)."""
-    return _run_estimate(estimate_802154, dict(locals()), link="802154")
+    options = dict(locals())
+    options.update(options.pop("more"))
+    return _run_estimate(estimate_802154, options, link="802154")
 
 
 def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"),
@@ -243,7 +248,8 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
     each side's energy (all states) and of the latency, failures, per-run counts. options
     are estimate_802154()'s link and energy options except busy (contention is
     simulated)."""
-    known = set(inspect.signature(estimate_802154).parameters) - {"kem", "busy", "sig"}
+    known = (set(inspect.signature(estimate_802154).parameters) - {"kem", "busy", "sig"}
+             - set(_options.generated(estimate_802154)))
     unknown = set(options) - known
     if unknown:
         raise UsageError("unknown option(s) of simulate_802154: %s" % ", ".join(sorted(unknown)))
