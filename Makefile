@@ -30,6 +30,7 @@ run: build
 # tests/integration/docs_fresh.sh fails when they are stale).
 docs: build
 	scripts/gen_docs.sh ./$(BUILD)/pqpan .
+	python3 python/tools/gen_options.py ./$(BUILD)/pqpan python/pqpan/_options.py
 
 # The main suite runs last so its ctest summary closes the output. `make test NO_WEB=1`
 # leaves out the browser test (test-web) and says so.
