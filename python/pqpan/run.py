@@ -78,9 +78,10 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate") with options through pqpan_run. Returns {"sides": [dict per
-    side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member: value},
-    "warnings": [text]}. Raises UsageError (a bad keyword or value, named as the keyword),
+    """Runs command ("estimate", "idle") with options through pqpan_run. Returns {"sides":
+    [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
+    value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
+    state of the period), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     names = [ffi.new("char[]", option_name(k).encode()) for k in options]
     values = [ffi.NULL if v is None else ffi.new("char[]", _value_text(v).encode())
@@ -100,6 +101,13 @@ def run(command, **options):
             out["notes"].append(text)
         elif row.record == _io.PQPAN_RUN_RECORD_MEMBERS:
             out["assumptions"] = json.loads("{" + text.rstrip().rstrip(",") + "}")
+        elif row.record == _io.PQPAN_RUN_RECORD_IDLE:
+            out["idle"], units = _side(row)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_PHASE:
+            phase, units = _side(row)
+            out.setdefault("phases", []).append(phase)
+            out["units"].update(units)
         else:
             out["warnings"].append(_keywords(text))
         return 0
