@@ -10,8 +10,8 @@
 extern const struct cli_opt_table simulate_opts_table;
 /* simulate --link 802154's own options (cli/simulate_802154.c). */
 extern const struct cli_opt_table simulate_802154_table;
-/* idle's BLE options and idle --link 802154's --poll-ms (cli/idle.c, cli/idle_802154.c). */
-extern const struct cli_opt_table idle_opts_table;
+/* idle --link 802154's --poll-ms (cli/idle_802154.c; idle's BLE options are
+ * src/run/run_idle.h's). */
 extern const struct cli_opt_table idle_802154_table;
 /* compare's own options, and the 802.15.4 options it takes: --idle and --ipv6-frag of the
  * exchange's, --backoff of the link's (cli/compare.c). */

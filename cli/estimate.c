@@ -152,48 +152,22 @@ static int run_chain(const struct estimate_opts *o, const struct model_env *env)
 
 /* ---- BLE: through the run layer (pqpan_run "estimate") ---- */
 
-/* The most options a command line gives. */
-#define MAX_REQUEST 256
-
 /* argv as a request of pqpan_run: each option of estimate's tables on the link lowpan
  * says, with its value (a flag without one). EXIT_OK, or EXIT_USAGE after a message (an
  * unknown option, one without its value). */
 static int request_of(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc, char **argv)
 {
-    int i;
+    int i, rc = EXIT_OK;
     *n = 0;
-    for (i = 1; i < argc; i++) {
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
         const struct cli_opt *o = estimate_opt_row(lowpan, argv[i]);
         if (o == NULL) {
             return lowpan ? cli_unknown_option(CMD, "802154", argv[i])
                           : lowpan_unknown_option(CMD, argv[i], 0);
         }
-        if (o->kind != CLI_OPT_FLAG && i + 1 >= argc) {
-            return cli_usage_error(CMD, "%s needs a value", o->name);
-        }
-        if (*n == MAX_REQUEST) {
-            return cli_usage_error(CMD, "more than %d options", MAX_REQUEST);
-        }
-        req[*n].name = argv[i];
-        req[*n].value = o->kind == CLI_OPT_FLAG ? NULL : argv[++i];
-        ++*n;
+        rc = cli_request_add(req, n, o, CMD, argc, argv, &i);
     }
-    return EXIT_OK;
-}
-
-/* What the rows of a run are printed as: --format's word in any case (the last given; a
- * bad one is the run's to refuse before any row). */
-static enum cli_format format_of(const struct pqpan_run_opt *req, size_t n)
-{
-    const struct cli_opt *o = cli_opt_find(&cli_format_table, "--format");
-    enum cli_format f = FORMAT_TABLE;
-    size_t k;
-    for (k = 0; k < n; k++) {
-        if (strcmp(req[k].name, o->name) == 0) {
-            (void)cli_opt_store(o, &f, req[k].value);
-        }
-    }
-    return f;
+    return rc;
 }
 
 struct printer {
@@ -248,13 +222,16 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
             p->sides = 0;
         }
         break;
+    case PQPAN_RUN_RECORD_IDLE:
+    case PQPAN_RUN_RECORD_PHASE:
+        return -1; /* idle's records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;
 }
 
 static int run_request(int lowpan, int argc, char **argv)
 {
-    struct pqpan_run_opt req[MAX_REQUEST];
+    struct pqpan_run_opt req[CLI_REQUEST_MAX];
     struct pqpan_run_error err;
     struct printer p;
     size_t n;
@@ -262,7 +239,7 @@ static int run_request(int lowpan, int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
-    p.format = format_of(req, n);
+    p.format = cli_request_format(req, n);
     p.sides = 0;
     rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, print_row, &p, &err));
     if (rc != EXIT_OK && err.option[0] != '\0') {

@@ -354,3 +354,31 @@ void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only
         fputs(" |\n", out);
     }
 }
+
+int cli_request_add(struct pqpan_run_opt *req, size_t *n, const struct cli_opt *o,
+                    const char *cmd, int argc, char **argv, int *i)
+{
+    if (o->kind != CLI_OPT_FLAG && *i + 1 >= argc) {
+        return cli_usage_error(cmd, "%s needs a value", o->name);
+    }
+    if (*n == CLI_REQUEST_MAX) {
+        return cli_usage_error(cmd, "more than %d options", CLI_REQUEST_MAX);
+    }
+    req[*n].name = argv[*i];
+    req[*n].value = o->kind == CLI_OPT_FLAG ? NULL : argv[++*i];
+    ++*n;
+    return EXIT_OK;
+}
+
+enum cli_format cli_request_format(const struct pqpan_run_opt *req, size_t n)
+{
+    const struct cli_opt *o = cli_opt_find(&cli_format_table, "--format");
+    enum cli_format f = FORMAT_TABLE;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        if (strcmp(req[k].name, o->name) == 0) {
+            (void)cli_opt_store(o, &f, req[k].value);
+        }
+    }
+    return f;
+}

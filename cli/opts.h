@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "pqpan/run.h"
 #include "run_opts.h"
 
 /* Checks v against o and stores it at base + o->offset. 0, or -1 after a usage error of
@@ -78,5 +79,19 @@ void cli_md_cell(FILE *out, const char *s);
 void cli_opt_md_header(FILE *out);
 void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
                       const char *const *only);
+
+/* ---- argv as a request of pqpan_run ---- */
+
+/* The most options a command line gives. */
+#define CLI_REQUEST_MAX 256
+
+/* Appends argv[*i], option row o, to req[0..*n) with its value (argv[*i + 1], *i moved past
+ * it; a flag has none). EXIT_OK, or EXIT_USAGE after a message (no value, too many). */
+int cli_request_add(struct pqpan_run_opt *req, size_t *n, const struct cli_opt *o,
+                    const char *cmd, int argc, char **argv, int *i);
+
+/* --format's word in req[0..n) (the last given; table when none; a bad one is the run's
+ * to refuse before any row). */
+enum cli_format cli_request_format(const struct pqpan_run_opt *req, size_t n);
 
 #endif

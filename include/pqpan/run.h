@@ -116,7 +116,8 @@ struct pqpan_run_field {
     const char *unit;  /* "uJ", "ms", "%", "octets", "cycles"; NULL: none (a word, a count) */
     unsigned group;    /* enum pqpan_run_group */
     enum pqpan_run_store store;
-    size_t offset;     /* of the member in struct pqpan_run_exchange_row */
+    size_t offset;     /* of the member in the record's struct (struct pqpan_run_exchange_row,
+                          struct pqpan_run_idle_row, struct pqpan_run_idle_phase) */
     int decimals;      /* a REAL's digits after the point in text output */
 };
 
@@ -145,6 +146,37 @@ struct pqpan_run_value {
 /* The value of field f in row r. */
 void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
                            const struct pqpan_run_exchange_row *r);
+
+/* The value of field f in data, the struct of f's table (an exchange row, an idle row, an
+ * idle phase). */
+void pqpan_run_record_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
+                            const void *data);
+
+/* ---- idle (BLE): one side of an idle connection over one latency period ---- */
+
+/* The states of an idle period, in the order an event runs them, then sleep: pre, hfxo_start,
+ * ramp_tx, ramp_rx, rx_window, tx, ifs, rx, post, sleep (pqpan_state_name). */
+#define PQPAN_RUN_IDLE_PHASES 10
+
+/* The side's figures over one period ((latency + 1) intervals; events accounting, no γ). */
+struct pqpan_run_idle_row {
+    const char *profile, *role, *phy, *currents;
+    double ci_ms;
+    unsigned latency;
+    int tx_dbm;
+    double period_ms;
+    unsigned events_per_period;
+    double avg_current_ua;       /* charge per period / period */
+    double charge_per_event_uc;  /* one event above nothing: wake-up to back to sleep */
+    double charge_per_period_uc; /* sleep included */
+    double sleep_ua, supply_v;   /* the profile's (supply_v: the run's supply) */
+};
+
+/* One state of the period: its time, current and charge. */
+struct pqpan_run_idle_phase {
+    const char *phase;
+    double time_us, current_ua, charge_uc;
+};
 
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
@@ -176,8 +208,11 @@ enum pqpan_run_record {
                                  assumptions block): one TEXT field, "text" */
     PQPAN_RUN_RECORD_MEMBERS, /* the same notes as JSON members ("name": value, one a line,
                                  each followed by a comma): one TEXT field, "json" */
-    PQPAN_RUN_RECORD_WARNING  /* figures that describe an unlikely case (the run goes on):
+    PQPAN_RUN_RECORD_WARNING, /* figures that describe an unlikely case (the run goes on):
                                  one TEXT field, "text" */
+    PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
+    PQPAN_RUN_RECORD_PHASE    /* idle: one state of the period (struct pqpan_run_idle_phase),
+                                 PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -192,13 +227,14 @@ struct pqpan_run_row {
     size_t n_fields;
     const struct pqpan_run_value *values;
     const struct pqpan_run_exchange_row *exchange;
+    const void *data; /* IDLE, PHASE: the struct the values come from */
 };
 
 /* Receives each row of a run, in output order (notes, then sides); a non-zero return stops
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle" on BLE) with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

@@ -2636,6 +2636,24 @@ struct pqpan_run_value {
 };
 void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
                            const struct pqpan_run_exchange_row *r);
+void pqpan_run_record_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
+                            const void *data);
+struct pqpan_run_idle_row {
+    const char *profile, *role, *phy, *currents;
+    double ci_ms;
+    unsigned latency;
+    int tx_dbm;
+    double period_ms;
+    unsigned events_per_period;
+    double avg_current_ua;
+    double charge_per_event_uc;
+    double charge_per_period_uc;
+    double sleep_ua, supply_v;
+};
+struct pqpan_run_idle_phase {
+    const char *phase;
+    double time_us, current_ua, charge_uc;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2649,7 +2667,9 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_SIDE,
     PQPAN_RUN_RECORD_NOTE,
     PQPAN_RUN_RECORD_MEMBERS,
-    PQPAN_RUN_RECORD_WARNING
+    PQPAN_RUN_RECORD_WARNING,
+    PQPAN_RUN_RECORD_IDLE,
+    PQPAN_RUN_RECORD_PHASE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;
@@ -2659,6 +2679,7 @@ struct pqpan_run_row {
     size_t n_fields;
     const struct pqpan_run_value *values;
     const struct pqpan_run_exchange_row *exchange;
+    const void *data;
 };
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
@@ -2943,6 +2964,7 @@ MACROS = {
     'PQPAN_PROFILE_RAM_POINTS_MAX': 16,
     'PQPAN_PROFILE_TX_LEVELS_MAX': 16,
     'PQPAN_RUN_FIELDS_MAX': 128,
+    'PQPAN_RUN_IDLE_PHASES': 10,
     'PQPAN_RUN_MESSAGE_MAX': 512,
     'PQPAN_SHA3_256_BYTES': 32,
     'PQPAN_SHA3_256_RATE': 136,

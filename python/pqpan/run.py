@@ -37,12 +37,13 @@ def _value_text(value):
     return str(value)
 
 
-def _side(row):
-    """A SIDE row as a dict of the fields its command shows (row.groups), as the CLI's JSON."""
+def _side(row, every=False):
+    """A row as a dict of the fields its command shows (row.groups: a SIDE row, as the CLI's
+    JSON), or of every field (an IDLE or PHASE row, whose tables have no groups)."""
     side, units = {}, {}
     for k in range(row.n_fields):
         f, v = row.fields[k], row.values[k]
-        if not _io.pqpan_run_field_shown(row.fields + k, row.groups):
+        if not every and not _io.pqpan_run_field_shown(row.fields + k, row.groups):
             continue
         name = ffi.string(f.name).decode()
         side[name] = _VALUE[v.type](v) if v.known else None
@@ -95,10 +96,11 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate") with options through pqpan_run (a list value: a repeatable
-    option given once per item). Returns {"sides": [dict per
-    side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member: value},
-    "warnings": [text]}. Raises UsageError (a bad keyword or value, named as the keyword),
+    """Runs command ("estimate", "idle") with options through pqpan_run (a list value: a
+    repeatable option given once per item). Returns {"sides":
+    [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
+    value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
+    state of the period), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -119,6 +121,13 @@ def run(command, **options):
             out["notes"].append(text)
         elif row.record == _io.PQPAN_RUN_RECORD_MEMBERS:
             out["assumptions"] = json.loads("{" + text.rstrip().rstrip(",") + "}")
+        elif row.record == _io.PQPAN_RUN_RECORD_IDLE:
+            out["idle"], units = _side(row, every=True)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_PHASE:
+            phase, units = _side(row, every=True)
+            out.setdefault("phases", []).append(phase)
+            out["units"].update(units)
         else:
             out["warnings"].append(_keywords(text))
         return 0

@@ -118,3 +118,19 @@ def test_errors_name_the_keyword():
     assert "did you mean att_mtu" in str(e.value)
     with pytest.raises(pqpan.UsageError):
         run("estimate", encrypted="maybe")
+
+
+def test_idle_equals_the_cli(cli):
+    """idle through pqpan_run: the side's figures and every phase as the CLI's JSON."""
+    options = {"idle_ci_ms": 100, "idle_latency": 4, "role": "central"}
+    want = cli.json(cli_argv("idle", **options))
+    got = run("idle", **options)
+    for key in ("period_ms", "events_per_period", "avg_current_ua", "charge_per_event_uc",
+                "charge_per_period_uc", "latency", "ci_ms"):
+        assert_same(got["idle"][key], want[key], key)
+    assert [p["phase"] for p in got["phases"]] == [p["phase"] for p in want["phases"]]
+    for py, phase in zip(got["phases"], want["phases"]):
+        for key in ("time_us", "current_ua", "charge_uc"):
+            assert_same(py[key], phase[key], "%s %s" % (phase["phase"], key))
+    assert got["units"]["avg_current_ua"] == "uA"
+    assert got["assumptions"]["accounting"] == "events"

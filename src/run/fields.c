@@ -260,7 +260,13 @@ int pqpan_run_field_shown(const struct pqpan_run_field *f, unsigned groups)
 void pqpan_run_field_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
                            const struct pqpan_run_exchange_row *r)
 {
-    const void *p = (const unsigned char *)r + f->offset;
+    pqpan_run_record_value(out, f, r);
+}
+
+void pqpan_run_record_value(struct pqpan_run_value *out, const struct pqpan_run_field *f,
+                            const void *data)
+{
+    const void *p = (const unsigned char *)data + f->offset;
     out->known = 1;
     out->text = NULL;
     out->i = 0;

@@ -1,4 +1,4 @@
-/* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c): a request of
+/* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -58,6 +58,9 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         g->e_comm[s] = field(row, "e_comm_uj", PQPAN_RUN_REAL)->x;
         g->sides++;
         break;
+    case PQPAN_RUN_RECORD_IDLE:
+    case PQPAN_RUN_RECORD_PHASE:
+        fail_msg("estimate gave an idle record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -172,6 +175,107 @@ static void test_emit_stops(void **state)
     assert_int_equal(g.sides, 0);
 }
 
+/* What an idle run gave: the side's figures and the sum of its phases' charges. */
+struct idle_got {
+    int notes, members, idle, phases;
+    unsigned events, latency;
+    double period_ms, avg_ua, q_event_uc, q_period_uc, sleep_ua, q_phases_uc, q_sleep_uc;
+    double sleep_phase_ua;
+};
+
+static int collect_idle(void *ctx, const struct pqpan_run_row *row)
+{
+    struct idle_got *g = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+        g->notes++;
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS:
+        g->members++;
+        break;
+    case PQPAN_RUN_RECORD_IDLE:
+        g->idle++;
+        g->events = (unsigned)field(row, "events_per_period", PQPAN_RUN_COUNT)->u;
+        g->latency = (unsigned)field(row, "latency", PQPAN_RUN_COUNT)->u;
+        g->period_ms = field(row, "period_ms", PQPAN_RUN_REAL)->x;
+        g->avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
+        g->q_event_uc = field(row, "charge_per_event_uc", PQPAN_RUN_REAL)->x;
+        g->q_period_uc = field(row, "charge_per_period_uc", PQPAN_RUN_REAL)->x;
+        g->sleep_ua = field(row, "sleep_ua", PQPAN_RUN_REAL)->x;
+        break;
+    case PQPAN_RUN_RECORD_PHASE:
+        assert_int_equal(g->idle, 1);
+        g->phases++;
+        g->q_phases_uc += field(row, "charge_uc", PQPAN_RUN_REAL)->x;
+        if (strcmp(field(row, "phase", PQPAN_RUN_TEXT)->text, "sleep") == 0) {
+            g->q_sleep_uc = field(row, "charge_uc", PQPAN_RUN_REAL)->x;
+            g->sleep_phase_ua = field(row, "current_ua", PQPAN_RUN_REAL)->x;
+        }
+        break;
+    default:
+        fail_msg("idle gave a record not its own");
+    }
+    return 0;
+}
+
+static int run_idle(struct idle_got *g, const struct pqpan_run_opt *opts, size_t n,
+                    struct pqpan_run_error *err)
+{
+    memset(g, 0, sizeof *g);
+    return pqpan_run("idle", opts, n, collect_idle, g, err);
+}
+
+/* idle through pqpan_run, checked by hand: the period is (latency + 1) x interval, the
+ * central wakes for every event of it and the peripheral for one, the period's charge is
+ * the sum of its phases', the average current that charge over the period and the charge
+ * of an event the period's without sleep, per event. */
+static void test_idle(void **state)
+{
+    static const struct pqpan_run_opt central[] = {
+        {"--idle-ci-ms", "100"}, {"--idle-latency", "4"}, {"--role", "central"}};
+    static const struct pqpan_run_opt peripheral[] = {
+        {"--idle-ci-ms", "100"}, {"--idle-latency", "4"}, {"--role", "peripheral"}};
+    const struct pqpan_run_opt *req[] = {central, peripheral};
+    static const unsigned events[] = {5, 1};
+    struct pqpan_run_error err;
+    struct idle_got g;
+    size_t k;
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        assert_int_equal(run_idle(&g, req[k], 3, &err), PQPAN_OK);
+        assert_true(g.notes > 3);
+        assert_int_equal(g.members, 1);
+        assert_int_equal(g.idle, 1);
+        assert_int_equal(g.phases, PQPAN_RUN_IDLE_PHASES);
+        assert_int_equal(g.latency, 4);
+        assert_true(fabs(g.period_ms - 500.0) < 1e-9);
+        assert_int_equal(g.events, events[k]);
+        assert_true(fabs(g.q_phases_uc - g.q_period_uc) < 1e-9 * g.q_period_uc);
+        assert_true(fabs(g.avg_ua - g.q_period_uc / 0.5) < 1e-9 * g.avg_ua);
+        assert_true(fabs(g.q_event_uc - (g.q_period_uc - g.q_sleep_uc) / events[k]) <
+                    1e-9 * g.q_event_uc);
+        assert_true(g.sleep_phase_ua == g.sleep_ua);
+    }
+}
+
+/* idle's errors: an estimate option is unknown to it, a period of 16 s or more names
+ * --idle-latency (Core v5.4 Vol 6 Part B §4.5.2). */
+static void test_idle_errors(void **state)
+{
+    static const struct pqpan_run_opt estimate_opt[] = {{"--att-mtu", "517"}};
+    static const struct pqpan_run_opt too_long[] = {{"--idle-ci-ms", "4000"},
+                                                    {"--idle-latency", "3"}};
+    struct pqpan_run_error err;
+    struct idle_got g;
+    (void)state;
+    assert_int_equal(run_idle(&g, estimate_opt, 1, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--att-mtu");
+    assert_int_equal(run_idle(&g, too_long, 2, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--idle-latency");
+    assert_non_null(strstr(err.message, "16 s"));
+    assert_int_equal(g.notes + g.idle + g.phases, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +284,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_802154),
         cmocka_unit_test(test_emit_stops),
+        cmocka_unit_test(test_idle),
+        cmocka_unit_test(test_idle_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
