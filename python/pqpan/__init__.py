@@ -7,6 +7,7 @@ through cffi in ABI mode). Results have the fields and units of `pqpan ... --for
     >>> r["peripheral"]["e_total_uj"]
 
 See docs/PYTHON.md."""
+import functools
 import inspect
 import os
 import warnings
@@ -148,11 +149,18 @@ def _profile_request(profile):
                      "name or a profile file's path" % (profile.origin,))
 
 
+@functools.lru_cache(maxsize=None)
+def _defaults_of(fn):
+    """fn's keyword defaults, generated ones included (read once per function: sweep()
+    calls estimate() for every row)."""
+    return {k: p.default for k, p in inspect.signature(fn).parameters.items()}
+
+
 def _run_estimate(fn, options, link=None):
     """`pqpan estimate` of fn's keyword arguments (options) through pqpan.run: an argument
     at fn's default (or None) is left out, so it takes the library's default as the CLI's
     option does. The Result has the CLI's JSON members and "sides"."""
-    defaults = {k: p.default for k, p in inspect.signature(fn).parameters.items()}
+    defaults = _defaults_of(fn)
     request = {} if link is None else {"link": link}
     for key, value in options.items():
         if value is not None and not _same(value, defaults[key]):
