@@ -280,24 +280,6 @@ struct run_out {
     unsigned long rows;
 };
 
-static void print_run_value(FILE *f, const struct pqpan_run_field *field,
-                            const struct pqpan_run_value *v)
-{
-    char buf[CLI_FIXED_MAX];
-    if (!v->known) {
-        fputs("null", f);
-    } else if (v->type == PQPAN_RUN_TEXT) {
-        model_json_string(f, v->text);
-    } else if (v->type == PQPAN_RUN_INT) {
-        fprintf(f, "%lld", v->i);
-    } else if (v->type == PQPAN_RUN_COUNT) {
-        fprintf(f, "%llu", v->u);
-    } else {
-        (void)cli_format_fixed(buf, v->x, field->decimals);
-        fputs(buf, f);
-    }
-}
-
 /* pqpan_run's emit: the members before the first side, then each side's shown fields. */
 static int on_run_row(void *ctx, const struct pqpan_run_row *row)
 {
@@ -317,7 +299,7 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
             continue;
         }
         fprintf(o->f, "%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
-        print_run_value(o->f, &row->fields[k], &row->values[k]);
+        model_json_value(o->f, &row->fields[k], &row->values[k]);
         first = 0;
     }
     fputs("}", o->f);

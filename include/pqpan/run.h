@@ -178,6 +178,16 @@ struct pqpan_run_idle_phase {
     double time_us, current_ua, charge_uc;
 };
 
+/* ---- the PQKE across a chain of 802.15.4 hops: one node (events accounting) ---- */
+
+struct pqpan_run_chain_node {
+    unsigned node;            /* 0 the initiator .. hops the responder */
+    const char *role;         /* "initiator", "forwarder", "responder" */
+    double e_total_events_uj; /* every radio state and the CPU, idle listening included */
+    double e_comm_events_uj;  /* the radio's part */
+    double t_tx_ms, t_rx_ms;  /* time in TX, in RX */
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -211,8 +221,10 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_WARNING, /* figures that describe an unlikely case (the run goes on):
                                  one TEXT field, "text" */
     PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
-    PQPAN_RUN_RECORD_PHASE    /* idle: one state of the period (struct pqpan_run_idle_phase),
+    PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
                                  PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
+    PQPAN_RUN_RECORD_NODE     /* estimate --link 802154 --hops H > 1: one node of the chain
+                                 (struct pqpan_run_chain_node), H + 1 rows, initiator first */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.

@@ -2654,6 +2654,13 @@ struct pqpan_run_idle_phase {
     const char *phase;
     double time_us, current_ua, charge_uc;
 };
+struct pqpan_run_chain_node {
+    unsigned node;
+    const char *role;
+    double e_total_events_uj;
+    double e_comm_events_uj;
+    double t_tx_ms, t_rx_ms;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2669,7 +2676,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_MEMBERS,
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
-    PQPAN_RUN_RECORD_PHASE
+    PQPAN_RUN_RECORD_PHASE,
+    PQPAN_RUN_RECORD_NODE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

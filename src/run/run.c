@@ -195,6 +195,26 @@ int run_render(struct run_ctx *r, enum pqpan_run_record rec,
     return rc;
 }
 
+int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,
+               const struct pqpan_run_field *fields, size_t n, const void *data)
+{
+    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
+    struct pqpan_run_row row;
+    size_t k;
+    memset(&row, 0, sizeof row);
+    for (k = 0; k < n && k < PQPAN_RUN_FIELDS_MAX; k++) {
+        pqpan_run_record_value(&values[k], &fields[k], data);
+    }
+    row.record = rec;
+    row.link = link;
+    row.fields = fields;
+    row.n_fields = k;
+    row.values = values;
+    row.data = data;
+    return r->emit(r->ctx, &row) == 0 ? PQPAN_OK
+                                      : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
+}
+
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows)
 {
