@@ -239,7 +239,7 @@ struct pqpan_run_row {
     size_t n_fields;
     const struct pqpan_run_value *values;
     const struct pqpan_run_exchange_row *exchange;
-    const void *data; /* IDLE, PHASE: the struct the values come from */
+    const void *data; /* IDLE, PHASE, NODE: the struct the values come from */
 };
 
 /* Receives each row of a run, in output order (notes, then sides); a non-zero return stops
@@ -252,6 +252,11 @@ typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+
+/* Where a record's rows go in the CLI's JSON output: the array member they are the items of
+ * ("sides", "phases", "nodes"), "" for a record whose fields are members of the top-level
+ * object (IDLE), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not rows). */
+const char *pqpan_run_record_key(enum pqpan_run_record record);
 
 /* The CLI's exit status (docs/CLI.md) for a pqpan_run result: 0 for PQPAN_OK, 2 for
  * PQPAN_ERR_INVALID_ARG, 3 for PQPAN_ERR_MALFORMED, 4 for PQPAN_ERR_IO, 1 otherwise. */

@@ -41,6 +41,25 @@ int pqpan_run_exit_status(int code)
     }
 }
 
+const char *pqpan_run_record_key(enum pqpan_run_record record)
+{
+    switch (record) {
+    case PQPAN_RUN_RECORD_SIDE:
+        return "sides";
+    case PQPAN_RUN_RECORD_PHASE:
+        return "phases";
+    case PQPAN_RUN_RECORD_NODE:
+        return "nodes";
+    case PQPAN_RUN_RECORD_IDLE:
+        return "";
+    case PQPAN_RUN_RECORD_NOTE:
+    case PQPAN_RUN_RECORD_MEMBERS:
+    case PQPAN_RUN_RECORD_WARNING:
+        break;
+    }
+    return NULL;
+}
+
 static void copy_text(char *dst, size_t cap, const char *src)
 {
     size_t n = strlen(src);
