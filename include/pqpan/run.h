@@ -211,8 +211,13 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_WARNING, /* figures that describe an unlikely case (the run goes on):
                                  one TEXT field, "text" */
     PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
-    PQPAN_RUN_RECORD_PHASE    /* idle: one state of the period (struct pqpan_run_idle_phase),
+    PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
                                  PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
+    PQPAN_RUN_RECORD_CONFIG   /* sweep: one configuration of the grid (data NULL): config,
+                                 configs (COUNT), status ("ok" or why it is invalid) and one
+                                 TEXT field per option given (in_<option>, sim_per: its value,
+                                 "on" for a flag); its sides follow as SIDE rows, exchange NULL
+                                 and every value unknown when the status is not ok */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -234,7 +239,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle" on BLE) with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle" on BLE, "sweep") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

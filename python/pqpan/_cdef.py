@@ -2669,7 +2669,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_MEMBERS,
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
-    PQPAN_RUN_RECORD_PHASE
+    PQPAN_RUN_RECORD_PHASE,
+    PQPAN_RUN_RECORD_CONFIG
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;
