@@ -216,7 +216,7 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_CONFIG   /* sweep: one configuration of the grid (data NULL): config,
                                  configs (COUNT), status ("ok" or why it is invalid) and one
                                  TEXT field per option given (in_<option>, sim_per: its value,
-                                 "on" for a flag); its sides follow as SIDE rows, exchange NULL
+                                 "on" for a flag; unit the option's); its sides follow as SIDE rows, exchange NULL
                                  and every value unknown when the status is not ok */
 };
 

@@ -495,7 +495,8 @@ static int check_envs(struct run_ctx *r, const struct sweep_cfg *cfg)
     return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, NULL, msg.text);
 }
 
-/* The CONFIG record's table: config, configs, status, then each option's column. */
+/* The CONFIG record's table: config, configs, status, then each option's column (its
+ * value as given, in the option's unit). */
 static int config_fields(struct run_ctx *r, struct sweep_cfg *cfg)
 {
     static const struct pqpan_run_field head[] = {
@@ -512,6 +513,7 @@ static int config_fields(struct run_ctx *r, struct sweep_cfg *cfg)
         struct pqpan_run_field *f = &cfg->fields[n + i];
         f->name = cfg->grid.opts[i].column;
         f->label = cfg->grid.opts[i].name;
+        f->unit = cfg->grid.opts[i].row != NULL ? cfg->grid.opts[i].row->unit : NULL;
         f->store = PQPAN_RUN_STORE_TEXT;
     }
     cfg->n_fields = n + cfg->grid.n;
