@@ -146,7 +146,9 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_SIDE:
     case PQPAN_RUN_RECORD_CONFIG:
-        return -1; /* an exchange's sides, a sweep's configurations: not idle's */
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+        return -1; /* an exchange's sides, a sweep's and profiles' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;
 }

@@ -336,13 +336,17 @@ def trace(path: str, *, voltage: float = _d.number("TRACE_VOLTAGE"),
 
 
 def profiles() -> list:
-    """The built-in device profiles: one dict per profile with its name, description and
-    origin (data/profiles/NAME.json)."""
+    """The built-in device profiles, as `pqpan profiles --format json` (run by the library's
+    pqpan_run "profiles"): one dict per profile with its name, key figures (supply_v,
+    cpu_mhz, cpu_ua, sleep_ua, TX 0 dBm and RX LE 1M currents of the system-level and the
+    radio-only tables, None where the datasheet gives none), how many figures are
+    assumptions and how many derived, datasheet, description, origin
+    (data/profiles/NAME.json) and "sources" ({column: the source of its figure})."""
     out = []
-    for name in data.builtin_profiles():
-        p = data.load_profile(name)
-        out.append({"name": p.name, "description": data.cstr(p.struct.description),
-                    "origin": p.origin})
+    for p in _run.run("profiles")["profiles"]:
+        figures = p.pop("figures")
+        p["sources"] = {f["column"]: f["source"] for f in figures}
+        out.append(p)
     return out
 
 

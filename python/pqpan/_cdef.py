@@ -2654,6 +2654,13 @@ struct pqpan_run_idle_phase {
     const char *phase;
     double time_us, current_ua, charge_uc;
 };
+struct pqpan_run_profile_row {
+    const char *name;
+    double supply_v, cpu_mhz, cpu_ua, sleep_ua;
+    double tx_0dbm_system_ua, rx_1m_system_ua, tx_0dbm_radio_only_ua, rx_1m_radio_only_ua;
+    unsigned long long assumptions, derived;
+    const char *datasheet, *description, *origin;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2670,7 +2677,9 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
     PQPAN_RUN_RECORD_PHASE,
-    PQPAN_RUN_RECORD_CONFIG
+    PQPAN_RUN_RECORD_CONFIG,
+    PQPAN_RUN_RECORD_PROFILE,
+    PQPAN_RUN_RECORD_FIGURE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

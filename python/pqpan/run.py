@@ -100,7 +100,8 @@ def run(command, **options):
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
-    state of the period), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
+    state of the period), their units in "units"; profiles' adds "profiles" (dict per
+    profile, its "figures": the sources of the listed ones, or with show every figure). Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -128,6 +129,13 @@ def run(command, **options):
             phase, units = _side(row, every=True)
             out.setdefault("phases", []).append(phase)
             out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_PROFILE:
+            profile, units = _side(row, every=True)
+            profile["figures"] = []
+            out.setdefault("profiles", []).append(profile)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_FIGURE:
+            out["profiles"][-1]["figures"].append(_side(row, every=True)[0])
         else:
             out["warnings"].append(_keywords(text))
         return 0

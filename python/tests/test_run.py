@@ -227,3 +227,23 @@ def test_sweep_units_and_refusals():
     with pytest.raises(pqpan.PqpanError) as e:
         pqpan.run.sweep([("per", [0, 0.1])])
     assert e.value.exit_code == 1 and "per" in str(e.value)
+
+
+def test_profiles_equal_the_cli(cli):
+    """pqpan.profiles() (pqpan_run "profiles") is `pqpan profiles --format json`: every
+    profile, every column and its sources."""
+    from conftest import NumberText
+    want = cli.json(["profiles"])
+    got = pqpan.profiles()
+    assert [p["name"] for p in got] == [p["name"] for p in want]
+    for py, cli_row in zip(got, want):
+        for key, value in cli_row.items():
+            if isinstance(value, NumberText):
+                assert_same(py[key], value, "%s %s" % (cli_row["name"], key))
+            else:
+                assert py[key] == value, (cli_row["name"], key)
+        assert py["origin"].startswith("data/profiles/")
+    show = run("profiles", show="cc2340r5")
+    assert show["profiles"][0]["name"] == "cc2340r5"
+    assert len(show["profiles"][0]["figures"]) == len(cli.json(["profiles", "show", "cc2340r5"])[
+        "figures"])

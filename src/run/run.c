@@ -247,9 +247,11 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_idle(r, opts, n_opts);
     } else if (strcmp(command, "sweep") == 0) {
         rc = run_sweep(r, opts, n_opts);
+    } else if (strcmp(command, "profiles") == 0) {
+        rc = run_profiles(r, opts, n_opts);
     } else {
         struct cli_msg msg;
-        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle, sweep)",
+        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

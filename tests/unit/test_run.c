@@ -1,5 +1,5 @@
 /* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
- * run_sweep.c): a request of
+ * run_sweep.c, run_profiles.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -62,7 +62,9 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
     case PQPAN_RUN_RECORD_CONFIG:
-        fail_msg("estimate gave an idle or sweep record");
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+        fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -357,6 +359,54 @@ static void test_sweep_errors(void **state)
     assert_int_equal(g.configs, 0);
 }
 
+/* What a profiles run gave. */
+struct listed {
+    int profiles, figures, nrf52840;
+    double supply_v;
+};
+
+static int collect_profiles(void *ctx, const struct pqpan_run_row *row)
+{
+    struct listed *g = ctx;
+    if (row->record == PQPAN_RUN_RECORD_PROFILE) {
+        const struct pqpan_run_profile_row *p = row->data;
+        g->profiles++;
+        assert_string_equal(field(row, "name", PQPAN_RUN_TEXT)->text, p->name);
+        if (strcmp(p->name, "nrf52840") == 0) {
+            g->nrf52840 = 1;
+            g->supply_v = field(row, "supply_v", PQPAN_RUN_REAL)->x;
+        }
+    } else {
+        assert_int_equal(row->record, PQPAN_RUN_RECORD_FIGURE);
+        g->figures++;
+    }
+    return 0;
+}
+
+/* profiles: one PROFILE row per built-in profile (nrf52840 among them, at a supply in the
+ * nRF52840's 1.7..5.5 V, Product Specification v1.7 §5.3.2), the listed columns' sources
+ * after each; --show gives one profile and every figure of its file; an unknown name is
+ * refused. */
+static void test_profiles(void **state)
+{
+    static const struct pqpan_run_opt show[] = {{"--show", "NRF52840"}};
+    static const struct pqpan_run_opt unknown[] = {{"--show", "no-such-chip"}};
+    struct pqpan_run_error err;
+    struct listed all, one;
+    (void)state;
+    memset(&all, 0, sizeof all);
+    memset(&one, 0, sizeof one);
+    assert_int_equal(pqpan_run("profiles", NULL, 0, collect_profiles, &all, &err), PQPAN_OK);
+    assert_true(all.profiles >= 2 && all.nrf52840);
+    assert_true(all.supply_v >= 1.7 && all.supply_v <= 5.5);
+    assert_true(all.figures >= all.profiles);
+    assert_int_equal(pqpan_run("profiles", show, 1, collect_profiles, &one, &err), PQPAN_OK);
+    assert_int_equal(one.profiles, 1);
+    assert_true(one.nrf52840 && one.figures > all.figures / all.profiles);
+    assert_int_not_equal(pqpan_run("profiles", unknown, 1, collect_profiles, &one, &err), PQPAN_OK);
+    assert_non_null(strstr(err.message, "no-such-chip"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_idle_errors),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
+        cmocka_unit_test(test_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
