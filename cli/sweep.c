@@ -81,22 +81,29 @@ static int estimate_option(struct pqpan_run_opt *req, size_t *n, int lowpan, int
                            char **argv, int *i)
 {
     const char *t = argv[*i];
+    const char *v = *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0 ? argv[*i + 1] : NULL;
+    const struct cli_opt *o;
     struct cli_suggest s;
     if (strncmp(t, "--", 2) != 0) {
         return cli_usage_error(SWEEP_CMD, "unexpected argument '%s'", t);
     }
-    if (estimate_opt_row(lowpan, t) == NULL) {
+    o = estimate_opt_row(lowpan, t);
+    if (o == NULL) {
         return cli_usage_error(SWEEP_CMD,
                                "unknown option '%s' (not an option of pqpan estimate%s)%s", t,
                                lowpan ? " --link 802154" : "",
                                cli_option_suggestion(&s, SWEEP_CMD, lowpan ? "802154" : "ble", t));
     }
+    if (o->kind == CLI_OPT_FLAG && v != NULL) { /* on the command line a flag takes no word */
+        return cli_usage_error(SWEEP_CMD, "%s is a flag: it takes no value, so no list ('%s')",
+                               t, v);
+    }
     if (*n == CLI_REQUEST_MAX) {
         return cli_usage_error(SWEEP_CMD, "too many options (at most %d)", CLI_REQUEST_MAX);
     }
     req[*n].name = t;
-    req[*n].value = *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0 ? argv[++*i] : NULL;
-    ++*n;
+    req[(*n)++].value = v;
+    *i += v != NULL;
     return EXIT_OK;
 }
 

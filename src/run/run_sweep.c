@@ -234,15 +234,26 @@ static int store(const struct sweep_opt *o, const char *v, struct model_opts *m,
     return rc != 0 ? -1 : 0;
 }
 
-/* Value v of o on fresh defaults: 0, or -1 with the message in *msg. */
-static int check_value(const struct sweep_opt *o, const char *v, struct cli_msg *msg)
-{
+/* Fresh defaults of estimate's options, set once for all the values of an option checked
+ * (setting the energy options' defaults reads the cycle table). */
+struct fresh {
     struct model_opts m;
     struct sweep_link k;
-    model_opts_init(&m);
-    link_opts_init(&k.l);
-    lowpan_opts_init(&k.w);
-    return store(o, v, &m, &k, msg);
+};
+
+static void fresh_init(struct fresh *f)
+{
+    model_opts_init(&f->m);
+    link_opts_init(&f->k.l);
+    lowpan_opts_init(&f->k.w);
+}
+
+/* Value v of o on fresh defaults: 0, or -1 with the message in *msg. */
+static int check_value(const struct sweep_opt *o, const char *v, const struct fresh *f,
+                       struct cli_msg *msg)
+{
+    struct fresh c = *f;
+    return store(o, v, &c.m, &c.k, msg);
 }
 
 /* "in_" and the option's name with '-' as '_'; "_2", "_3" ... for a repeated option. */
@@ -279,18 +290,55 @@ static int list_refused(struct run_ctx *r, const char *t, const char *v)
     return usage(r, t, &msg);
 }
 
+/* Every value of o on fresh defaults (set once: setting the energy options' defaults
+ * reads the cycle table). EXIT_OK, or an exit code with the message in *msg. */
+static int check_values(const struct sweep_opt *o, struct cli_msg *msg)
+{
+    struct fresh *f = malloc(sizeof *f);
+    uint64_t k;
+    int rc = f != NULL ? EXIT_OK : cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory");
+    if (f != NULL) {
+        fresh_init(f);
+    }
+    for (k = 0; k < o->count && rc == EXIT_OK; k++) {
+        char buf[SWEEP_VALUE_MAX];
+        rc = check_value(o, sweep_value(o, k, buf), f, msg) == 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    free(f);
+    return rc;
+}
+
+/* probe (its row found) as an option of the grid, with its list v (a flag: none). */
+static int grid_option(struct run_ctx *r, struct sweep_cfg *cfg, const struct sweep_opt *probe,
+                       const char *v)
+{
+    struct sweep_opt *o = add_opt(&cfg->grid, probe->name, probe->kind);
+    struct cli_msg msg;
+    int rc;
+    if (o == NULL) {
+        return run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
+    }
+    *o = *probe;
+    column_name(&cfg->grid, o);
+    if (o->flag) {
+        return PQPAN_OK;
+    }
+    rc = sweep_items_parse(o, v, cfg->lowpan, &cfg->grid, &msg);
+    if (rc == EXIT_OK) {
+        rc = check_values(o, &msg);
+    }
+    return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, o->name, msg.text);
+}
+
 /* A flag's value in a request (pqpan_run's rule, run.h): on, or off (left out). */
 static const char *const flag_on[] = {"on", "true", "yes", "1", NULL};
 static const char *const flag_off[] = {"off", "false", "no", "0", NULL};
 
-/* The grid option of an option of estimate, t, with its list v (NULL: a flag). */
-static int estimate_option(struct run_ctx *r, struct sweep_cfg *cfg, const char *t, const char *v)
+/* Whether the option of estimate t, with its list v, is refused before its values are
+ * read (one link per sweep; an empty list or item; a flag with a list; no value). */
+static int refused(struct run_ctx *r, const struct sweep_opt *probe, const char *t, const char *v)
 {
-    struct sweep_opt probe, *o;
     struct cli_msg msg;
-    const char *pv = NULL;
-    uint64_t k;
-    int rc;
     if (strcmp(t, "--link") == 0 && v != NULL && !cli_word_equal(v, "ble") &&
         strcmp(v, "802154") != 0) {
         (void)cli_msg_set(&msg, EXIT_USAGE, "--link %s: one link per sweep (ble or 802154; run "
@@ -300,54 +348,72 @@ static int estimate_option(struct run_ctx *r, struct sweep_cfg *cfg, const char 
     if (v != NULL && list_refused(r, t, v) != PQPAN_OK) {
         return r->err != NULL ? r->err->code : PQPAN_ERR_INVALID_ARG;
     }
+    if (probe->flag && v != NULL && cli_word_index(flag_on, v) < 0 &&
+        cli_word_index(flag_off, v) < 0) {
+        (void)cli_msg_set(&msg, EXIT_USAGE, "%s is a flag: it takes no value, so no list ('%s')",
+                          t, v);
+        return usage(r, t, &msg);
+    }
+    if (!probe->flag && v == NULL) {
+        (void)cli_msg_set(&msg, EXIT_USAGE, "%s needs a value", t);
+        return usage(r, t, &msg);
+    }
+    return PQPAN_OK;
+}
+
+/* Whether the first value pv of t's list is one t takes (the message when not: `all` for
+ * an option with no fixed set says so). */
+static int first_value(struct run_ctx *r, const struct sweep_opt *probe, const char *t,
+                       const char *pv)
+{
+    struct sweep_opt one = *probe;
+    struct sweep_item item;
+    struct cli_msg msg;
+    memset(&item, 0, sizeof item);
+    item.word = pv;
+    item.count = 1;
+    one.items = &item;
+    one.n_items = 1;
+    one.count = 1;
+    if (check_values(&one, &msg) == EXIT_OK) {
+        return PQPAN_OK;
+    }
+    if (cli_word_equal(pv, "all")) {
+        (void)cli_msg_set(&msg, EXIT_USAGE, "%s all: %s has no fixed set of values; give a "
+                                            "list or a range A..B:STEP", t, t);
+    }
+    return usage(r, t, &msg);
+}
+
+/* The grid option of an option of estimate, t, with its list v (NULL: a flag). */
+static int estimate_option(struct run_ctx *r, struct sweep_cfg *cfg, const char *t, const char *v)
+{
+    struct sweep_opt probe;
+    struct cli_msg msg;
+    const char *pv;
+    int rc;
     memset(&probe, 0, sizeof probe);
     probe.name = t;
+    probe.count = 1;
     if (!find_row(&probe, cfg->lowpan)) {
         (void)cli_msg_set(&msg, EXIT_USAGE, "unknown option '%s' (not an option of pqpan estimate%s)",
                           t, cfg->lowpan ? " --link 802154" : "");
         return usage(r, t, &msg);
     }
     probe.flag = probe.row->kind == CLI_OPT_FLAG;
-    if (probe.flag && v != NULL && cli_word_index(flag_on, v) < 0) {
-        if (cli_word_index(flag_off, v) >= 0) {
-            return PQPAN_OK; /* a flag left unset: not an option of the grid */
-        }
-        (void)cli_msg_set(&msg, EXIT_USAGE, "%s is a flag: it takes no value, so no list ('%s')",
-                          t, v);
-        return usage(r, t, &msg);
+    rc = refused(r, &probe, t, v);
+    if (rc != PQPAN_OK || (probe.flag && v != NULL && cli_word_index(flag_off, v) >= 0)) {
+        return rc; /* a flag given "off" is left out, as pqpan_run's flags are */
     }
-    if (!probe.flag && v == NULL) {
-        (void)cli_msg_set(&msg, EXIT_USAGE, "%s needs a value", t);
-        return usage(r, t, &msg);
+    if (probe.flag) {
+        return grid_option(r, cfg, &probe, NULL);
     }
-    if (!probe.flag && (pv = sweep_probe_value(v, t, cfg->lowpan, &cfg->grid)) == NULL) {
+    pv = sweep_probe_value(v, t, cfg->lowpan, &cfg->grid);
+    if (pv == NULL) {
         return run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
     }
-    if (!probe.flag && check_value(&probe, pv, &msg) != 0) {
-        if (cli_word_equal(pv, "all")) {
-            (void)cli_msg_set(&msg, EXIT_USAGE, "%s all: %s has no fixed set of values; give a "
-                                                "list or a range A..B:STEP", t, t);
-        }
-        return usage(r, t, &msg);
-    }
-    o = add_opt(&cfg->grid, t, probe.kind);
-    if (o == NULL) {
-        return run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
-    }
-    probe.items = NULL;
-    probe.n_items = 0;
-    probe.count = 1;
-    *o = probe;
-    column_name(&cfg->grid, o);
-    if (o->flag) {
-        return PQPAN_OK;
-    }
-    rc = sweep_items_parse(o, v, cfg->lowpan, &cfg->grid, &msg);
-    for (k = 0; k < o->count && rc == EXIT_OK; k++) {
-        char buf[SWEEP_VALUE_MAX];
-        rc = check_value(o, sweep_value(o, k, buf), &msg) == 0 ? EXIT_OK : EXIT_USAGE;
-    }
-    return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, t, msg.text);
+    rc = first_value(r, &probe, t, pv);
+    return rc != PQPAN_OK ? rc : grid_option(r, cfg, &probe, v);
 }
 
 /* One of the sweep's own options. */
