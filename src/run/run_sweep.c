@@ -41,8 +41,8 @@ static struct sweep_opt *add_opt(struct sweep_grid *g, const char *name, enum sw
     return o;
 }
 
-/* --per LIST: field is the struct sweep_cfg (cfg->lowpan already set); a bad list's
- * message in cfg->msg. */
+/* --per LIST: field is the struct sweep_cfg (cfg->lowpan already set). A bad list is -1
+ * (a table's "bad value" message) with the reason in cfg->msg, which the run gives. */
 static int per_option(void *field, const char *v)
 {
     struct sweep_cfg *cfg = field;
@@ -51,7 +51,7 @@ static int per_option(void *field, const char *v)
     int rc;
     if (o == NULL) {
         (void)cli_msg_set(&cfg->msg, EXIT_FAILURE_RUN, "out of memory");
-        return CLI_OPT_REPORTED;
+        return -1;
     }
     snprintf(o->column, sizeof o->column, "sim_per");
     rc = sweep_items_parse(o, v, cfg->lowpan, &cfg->grid, &cfg->msg);
@@ -65,7 +65,7 @@ static int per_option(void *field, const char *v)
                              x);
         }
     }
-    return rc == EXIT_OK ? 0 : CLI_OPT_REPORTED;
+    return rc == EXIT_OK ? 0 : -1;
 }
 
 /* --shard K/N: field is the struct sweep_cfg. */
