@@ -269,6 +269,7 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
                            runs=runs, seed=seed)
 
 
+@_options.with_options("sweep", None, skip=("--out", "--jobs", "--per", "--runs", "--seed"))
 def sweep(link: Optional[str] = None, **options):
     """estimate() (or, with link="802154", estimate_802154()) over every combination of the
     values given: `pqpan sweep`, run by the library's pqpan_run "sweep" (pqpan.run) as the
@@ -282,7 +283,10 @@ def sweep(link: Optional[str] = None, **options):
     <side>_<field> for every result field), in its order. An option value out of range
     raises UsageError (the CLI refuses the whole sweep); a configuration the model rejects
     gets its reason in "status" and None results. The Monte Carlo columns of `pqpan sweep
-    --per` are not computed here (pqpan.simulate())."""
+    --per` are not computed here (pqpan.simulate()); --hops / --forwarding (the chain)
+    raise PqpanError (exit code 1: not through pqpan_run yet). The keyword arguments are
+    the options of `pqpan sweep` on both links (each a LIST: the table's range and words
+    are those of one value)."""
     if link not in (None, "ble", "802154"):
         raise UsageError("--link %s: want ble or 802154" % (link,))
     pairs = [] if link is None else [("link", link)]
