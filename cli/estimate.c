@@ -232,7 +232,10 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
-        return -1; /* idle's records: not estimate's */
+    case PQPAN_RUN_RECORD_CONFIG:
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+        return -1; /* idle's, sweep's and profiles' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;
 }

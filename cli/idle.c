@@ -146,7 +146,10 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_SIDE:
     case PQPAN_RUN_RECORD_NODE:
-        return -1; /* an exchange's sides, a chain's nodes: not idle's */
+    case PQPAN_RUN_RECORD_CONFIG:
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+        return -1; /* an exchange's sides, a chain's nodes, a sweep's and profiles' records */
     }
     return ferror(p->notes) ? -1 : 0;
 }

@@ -55,12 +55,6 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
     return cli_unknown_option(cmd, "ble", opt);
 }
 
-int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
-{
-    return strcmp(opt, "--link") != 0 && (cli_opt_table_words(&lowpan_opts_table, opt, add, ctx) ||
-                                           cli_opt_table_words(&lowpan_exchange_table, opt, add, ctx));
-}
-
 
 int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd)
 {

@@ -17,10 +17,6 @@
  * consumed, 0 if not one, -1 after a usage error. */
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i);
 
-/* If opt takes one word of a finite set (--kem, --csma, --addr, --idle, --backoff),
- * passes each to add and returns 1; else 0. */
-int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx);
-
 /* Help lines for the link options. */
 void lowpan_opts_help(FILE *out);
 

@@ -1,4 +1,6 @@
-/* pqpan profiles: the built-in device profiles, their key figures and sources. */
+/* pqpan profiles: the built-in device profiles, their key figures and sources, run by the
+ * run layer (pqpan_run "profiles", src/run/run_profiles.c): this file turns argv into a
+ * request and prints the PROFILE and FIGURE rows it gets as a table, CSV or JSON. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,9 +10,11 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "data_load.h"
+#include "opts.h"
+#include "pqpan/run.h"
+#include "run_profiles.h"
 
-#define CELL_TEXT 128
+#define CMD "profiles"
 
 static void format_number(char *out, size_t outlen, double x)
 {
@@ -21,168 +25,23 @@ static void format_number(char *out, size_t outlen, double x)
     }
 }
 
-/* ---- pqpan profiles (list) ---- */
-
-struct cell {
-    int is_number;
-    int given;
-    double number;
-    char text[CELL_TEXT];
-    char *source; /* a copy of the figure's source in the profile document, or NULL */
-};
-
-enum {
-    COL_NAME,
-    COL_SUPPLY_V,
-    COL_CPU_MHZ,
-    COL_CPU_UA,
-    COL_SLEEP_UA,
-    COL_TX0_SYSTEM,
-    COL_RX1M_SYSTEM,
-    COL_TX0_RADIO,
-    COL_RX1M_RADIO,
-    COL_ASSUMPTIONS,
-    COL_DERIVED,
-    COL_DATASHEET,
-    COL_DESCRIPTION,
-    COL_COUNT
-};
-
-/* Output columns; figure is the profile-file path whose source the JSON output quotes. */
-static const struct {
-    const char *name;
-    int width;
-    const char *figure;
-} columns[COL_COUNT] = {
-    {"name", 10, NULL},
-    {"supply_v", 8, "supply_v"},
-    {"cpu_mhz", 7, "cpu_hz"},
-    {"cpu_ua", 7, "cpu_ua"},
-    {"sleep_ua", 8, "sleep_ua"},
-    {"tx_0dbm_system_ua", 17, "currents.system.tx_ua.0dbm"},
-    {"rx_1m_system_ua", 15, "currents.system.rx_ua.ble_1m"},
-    {"tx_0dbm_radio_only_ua", 21, "currents.radio_only.tx_ua.0dbm"},
-    {"rx_1m_radio_only_ua", 19, "currents.radio_only.rx_ua.ble_1m"},
-    {"assumptions", 11, NULL},
-    {"derived", 7, NULL},
-    {"datasheet", -35, NULL},
-    {"description", 0, NULL},
-};
-
-static void set_number(struct cell *c, int given, double x)
+/* A value as the list prints it ("n/a" when the profile has none). */
+static void value_text(char *out, size_t outlen, const struct pqpan_run_value *v)
 {
-    c->is_number = 1;
-    c->given = given;
-    c->number = x;
-    if (given) {
-        format_number(c->text, sizeof c->text, x);
+    if (!v->known) {
+        snprintf(out, outlen, "n/a");
+    } else if (v->type == PQPAN_RUN_TEXT) {
+        snprintf(out, outlen, "%s", v->text);
     } else {
-        snprintf(c->text, sizeof c->text, "n/a");
+        format_number(out, outlen,
+                      v->type == PQPAN_RUN_REAL ? v->x : (double)v->u);
     }
 }
 
-static void set_text(struct cell *c, const char *s)
-{
-    c->is_number = 0;
-    c->given = 1;
-    snprintf(c->text, sizeof c->text, "%s", s);
-}
-
-/* One walk over a profile's figures: how many are assumptions and how many derived from
- * others, and a copy of the source of each column's figure. */
-struct row_walk {
-    struct cell *row;
-    int assumptions, derived;
-};
-
-static char *copy_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *c = malloc(n);
-    if (c != NULL) {
-        memcpy(c, s, n);
-    }
-    return c;
-}
-
-static void row_figure(const struct pqpan_io_figure *f, void *ctx)
-{
-    struct row_walk *w = ctx;
-    int i;
-    if (strncmp(f->source, "assumption", 10) == 0) {
-        w->assumptions++;
-    }
-    if (f->derived != NULL) {
-        w->derived++;
-    }
-    for (i = 0; i < COL_COUNT; i++) {
-        if (columns[i].figure != NULL && strcmp(columns[i].figure, f->path) == 0) {
-            free(w->row[i].source);
-            w->row[i].source = copy_text(f->source);
-        }
-    }
-}
-
-static void free_sources(struct cell row[COL_COUNT])
-{
-    int i;
-    for (i = 0; i < COL_COUNT; i++) {
-        free(row[i].source);
-        row[i].source = NULL;
-    }
-}
-
-/* The profile document's "datasheet" text into sheet ("" when it has none). */
-static void datasheet_of(char sheet[CELL_TEXT], const struct pqpan_io_text *t)
-{
-    cJSON *doc = cJSON_ParseWithLength(t->text, t->len);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, "datasheet");
-    snprintf(sheet, CELL_TEXT, "%s", cJSON_IsString(v) ? v->valuestring : "");
-    cJSON_Delete(doc);
-}
-
-static int fill_row(struct cell row[COL_COUNT], const struct pqpan_profile *p,
-                    const struct pqpan_io_text *t)
-{
-    char sheet[CELL_TEXT];
-    double ua;
-    struct row_walk walk = {row, 0, 0};
-    int ok, rc;
-    set_text(&row[COL_NAME], p->name);
-    set_number(&row[COL_SUPPLY_V], 1, p->supply_v);
-    set_number(&row[COL_CPU_MHZ], 1, p->cpu_hz / 1e6);
-    set_number(&row[COL_CPU_UA], 1, p->cpu_ua);
-    set_number(&row[COL_SLEEP_UA], 1, p->sleep_ua);
-    ok = pqpan_profile_tx_ua(p, PQPAN_CURRENTS_SYSTEM, 0, &ua) == PQPAN_OK;
-    set_number(&row[COL_TX0_SYSTEM], ok, ua);
-    ok = pqpan_profile_rx_ua(p, PQPAN_CURRENTS_SYSTEM, PQPAN_RADIO_BLE_1M, &ua) == PQPAN_OK;
-    set_number(&row[COL_RX1M_SYSTEM], ok, ua);
-    ok = pqpan_profile_tx_ua(p, PQPAN_CURRENTS_RADIO_ONLY, 0, &ua) == PQPAN_OK;
-    set_number(&row[COL_TX0_RADIO], ok, ua);
-    ok = pqpan_profile_rx_ua(p, PQPAN_CURRENTS_RADIO_ONLY, PQPAN_RADIO_BLE_1M, &ua) == PQPAN_OK;
-    set_number(&row[COL_RX1M_RADIO], ok, ua);
-    rc = pqpan_io_profile_walk(t->text, t->len, row_figure, &walk);
-    set_number(&row[COL_ASSUMPTIONS], 1, walk.assumptions);
-    set_number(&row[COL_DERIVED], 1, walk.derived);
-    datasheet_of(sheet, t);
-    set_text(&row[COL_DATASHEET], sheet);
-    set_text(&row[COL_DESCRIPTION], p->description);
-    return data_exit_code(rc);
-}
-
-static void print_table_row(const struct cell row[COL_COUNT], int header)
-{
-    int i;
-    for (i = 0; i < COL_COUNT; i++) {
-        const char *s = header ? columns[i].name : row[i].text;
-        if (columns[i].width != 0) {
-            printf(i == 0 ? "%-*s" : "  %*s", columns[i].width, s);
-        } else {
-            printf("  %s", s);
-        }
-    }
-    printf("\n");
-}
+/* The list's column widths, in the PROFILE table's order (0: the rest of the line;
+ * negative: left-aligned). */
+static const int widths[] = {10, 8, 7, 7, 8, 17, 15, 21, 19, 11, 7, -35, 0};
+#define N_COLUMNS (sizeof widths / sizeof widths[0])
 
 static void print_csv_text(const char *s)
 {
@@ -200,56 +59,172 @@ static void print_csv_text(const char *s)
     putchar('"');
 }
 
-static void print_csv_row(const struct cell row[COL_COUNT], int header)
+struct printer {
+    enum cli_format format;
+    int show;        /* profiles show: the figures of one profile */
+    int header_done; /* the list's header line */
+    cJSON *arr;      /* JSON: the list, or show's figures */
+    cJSON *current;  /* JSON: the list's last profile; show: the root */
+    cJSON *sources;  /* JSON: its sources */
+};
+
+/* The list's header line: the PROFILE table's listed columns. */
+static void print_header(const struct pqpan_run_row *row, enum cli_format format)
 {
-    int i;
-    for (i = 0; i < COL_COUNT; i++) {
-        if (i > 0) {
-            putchar(',');
-        }
-        if (header) {
-            fputs(columns[i].name, stdout);
-        } else if (row[i].given) {
-            print_csv_text(row[i].text);
+    size_t i;
+    for (i = 0; i < N_COLUMNS && i < row->n_fields; i++) {
+        const char *s = row->fields[i].name;
+        if (format == FORMAT_CSV) {
+            printf("%s%s", i > 0 ? "," : "", s);
+        } else if (widths[i] != 0) {
+            printf(i == 0 ? "%-*s" : "  %*s", widths[i], s);
+        } else {
+            printf("  %s", s);
         }
     }
     putchar('\n');
 }
 
-static cJSON *json_row(const struct cell row[COL_COUNT])
+static void print_profile_line(const struct pqpan_run_row *row, enum cli_format format)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *sources = cJSON_CreateObject();
-    int i;
-    for (i = 0; i < COL_COUNT; i++) {
-        if (!row[i].given) {
-            cJSON_AddNullToObject(o, columns[i].name);
-        } else if (row[i].is_number) {
-            cJSON_AddNumberToObject(o, columns[i].name, row[i].number);
+    char text[256];
+    size_t i;
+    for (i = 0; i < N_COLUMNS && i < row->n_fields; i++) {
+        value_text(text, sizeof text, &row->values[i]);
+        if (format == FORMAT_CSV) {
+            if (i > 0) {
+                putchar(',');
+            }
+            if (row->values[i].known) {
+                print_csv_text(text);
+            }
+        } else if (widths[i] != 0) {
+            printf(i == 0 ? "%-*s" : "  %*s", widths[i], text);
         } else {
-            cJSON_AddStringToObject(o, columns[i].name, row[i].text);
-        }
-        if (row[i].source != NULL) {
-            cJSON_AddStringToObject(sources, columns[i].name, row[i].source);
+            printf("  %s", text);
         }
     }
-    cJSON_AddItemToObject(o, "sources", sources);
-    return o;
+    putchar('\n');
 }
 
-/* The profile and its text (for walking its figures; the caller frees it). */
-static int load_profile(struct pqpan_profile *p, struct pqpan_io_text *t, const char *name)
+/* The list's JSON object of a profile (its sources added by the FIGURE rows after it). */
+static void json_profile(struct printer *p, const struct pqpan_run_row *row)
 {
-    char err[PQPAN_IO_ERR_MAX];
-    int rc = pqpan_io_profile_text(t, name, err, sizeof err);
-    if (rc == PQPAN_OK) {
-        rc = pqpan_io_profile_parse(p, NULL, t->text, t->len, t->origin, err, sizeof err);
+    cJSON *o = cJSON_CreateObject();
+    size_t i;
+    for (i = 0; i < N_COLUMNS && i < row->n_fields; i++) {
+        const struct pqpan_run_value *v = &row->values[i];
+        if (!v->known) {
+            cJSON_AddNullToObject(o, row->fields[i].name);
+        } else if (v->type == PQPAN_RUN_TEXT) {
+            cJSON_AddStringToObject(o, row->fields[i].name, v->text);
+        } else {
+            cJSON_AddNumberToObject(o, row->fields[i].name,
+                                    v->type == PQPAN_RUN_REAL ? v->x : (double)v->u);
+        }
     }
-    if (rc != PQPAN_OK) {
-        pqpan_io_text_free(t);
-        fprintf(stderr, "pqpan profiles: %s\n", err);
+    p->sources = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "sources", p->sources);
+    cJSON_AddItemToArray(p->arr, o);
+}
+
+/* show's heading: the profile's name and description. */
+static void show_profile(struct printer *p, const struct pqpan_run_row *row)
+{
+    const char *name = row->values[0].text, *description = row->values[12].text;
+    if (p->format == FORMAT_TABLE) {
+        printf("%s: %s\n\n%-34s  %10s  %s\n", name, description, "field", "value", "source");
+    } else if (p->format == FORMAT_CSV) {
+        printf("field,value,source,derived,other_chip\n");
+    } else {
+        p->current = cJSON_CreateObject();
+        cJSON_AddStringToObject(p->current, "name", name);
+        cJSON_AddStringToObject(p->current, "description", description);
     }
-    return data_exit_code(rc);
+}
+
+/* FIGURE fields, in the run layer's order. */
+enum { F_FIELD, F_VALUE, F_TEXT, F_SOURCE, F_DERIVED, F_OTHER_CHIP, F_COLUMN };
+
+static const char *text_of(const struct pqpan_run_row *row, int k)
+{
+    return row->values[k].known ? row->values[k].text : NULL;
+}
+
+/* One figure of show. */
+static void show_figure(struct printer *p, const struct pqpan_run_row *row)
+{
+    const char *path = text_of(row, F_FIELD), *text = text_of(row, F_TEXT);
+    const char *source = text_of(row, F_SOURCE), *derived = text_of(row, F_DERIVED);
+    const char *other = text_of(row, F_OTHER_CHIP);
+    int given = row->values[F_VALUE].known;
+    char num[64];
+    format_number(num, sizeof num, row->values[F_VALUE].x);
+    if (text != NULL) {
+        snprintf(num, sizeof num, "%s", text);
+    }
+    if (p->format == FORMAT_TABLE) {
+        printf("%-34s  %10s  ", path, given || text ? num : "n/a");
+        if (other != NULL) {
+            printf("another chip's figure, the %s; ", other);
+        }
+        if (derived != NULL) {
+            printf("derived: %s; from: ", derived);
+        }
+        printf("%s\n", source);
+    } else if (p->format == FORMAT_CSV) {
+        printf("%s,%s,", path, given || text ? num : "");
+        print_csv_text(source);
+        putchar(',');
+        print_csv_text(derived != NULL ? derived : "");
+        putchar(',');
+        print_csv_text(other != NULL ? other : "");
+        putchar('\n');
+    } else {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "field", path);
+        if (given) {
+            cJSON_AddNumberToObject(o, "value", row->values[F_VALUE].x);
+        } else if (text != NULL) {
+            cJSON_AddStringToObject(o, "value", text);
+        } else {
+            cJSON_AddNullToObject(o, "value");
+        }
+        cJSON_AddStringToObject(o, "source", source);
+        if (derived != NULL) {
+            cJSON_AddStringToObject(o, "derived", derived);
+        }
+        if (other != NULL) {
+            cJSON_AddStringToObject(o, "other_chip", other);
+        }
+        cJSON_AddItemToArray(p->arr, o);
+    }
+}
+
+/* pqpan_run's emit. */
+static int print_row(void *ctx, const struct pqpan_run_row *row)
+{
+    struct printer *p = ctx;
+    if (row->record == PQPAN_RUN_RECORD_PROFILE && p->show) {
+        show_profile(p, row);
+    } else if (row->record == PQPAN_RUN_RECORD_PROFILE && p->format == FORMAT_JSON) {
+        json_profile(p, row);
+    } else if (row->record == PQPAN_RUN_RECORD_PROFILE) {
+        if (!p->header_done) {
+            print_header(row, p->format);
+            p->header_done = 1;
+        }
+        print_profile_line(row, p->format);
+    } else if (row->record == PQPAN_RUN_RECORD_FIGURE && p->show) {
+        show_figure(p, row);
+    } else if (row->record == PQPAN_RUN_RECORD_FIGURE) {
+        if (p->format == FORMAT_JSON) {
+            cJSON_AddStringToObject(p->sources, text_of(row, F_COLUMN), text_of(row, F_SOURCE));
+        }
+    } else {
+        return -1; /* no other records in a profiles run */
+    }
+    return ferror(stdout) ? -1 : 0;
 }
 
 static void emit_json(cJSON *root)
@@ -261,132 +236,20 @@ static void emit_json(cJSON *root)
     }
 }
 
-static int list_profiles(enum cli_format fmt)
+/* What follows the rows: the JSON document, or the list's note. */
+static void print_end(struct printer *p)
 {
-    size_t i, n = pqpan_io_profile_builtin_count();
-    cJSON *arr = cJSON_CreateArray();
-    struct cell row[COL_COUNT];
-    memset(row, 0, sizeof row);
-    if (fmt == FORMAT_TABLE) {
-        print_table_row(row, 1);
-    } else if (fmt == FORMAT_CSV) {
-        print_csv_row(row, 1);
-    }
-    for (i = 0; i < n; i++) {
-        struct pqpan_profile p;
-        struct pqpan_io_text t;
-        char name[64];
-        int rc = load_profile(&p, &t, pqpan_io_profile_builtin_name(i, name, sizeof name));
-        if (rc == EXIT_OK) {
-            rc = fill_row(row, &p, &t);
-            pqpan_io_text_free(&t);
-        }
-        if (rc != EXIT_OK) {
-            free_sources(row);
-            cJSON_Delete(arr);
-            return rc;
-        }
-        if (fmt == FORMAT_TABLE) {
-            print_table_row(row, 0);
-        } else if (fmt == FORMAT_CSV) {
-            print_csv_row(row, 0);
-        } else {
-            cJSON_AddItemToArray(arr, json_row(row));
-        }
-        free_sources(row);
-    }
-    if (fmt == FORMAT_JSON) {
-        emit_json(arr);
-    } else if (fmt == FORMAT_TABLE) {
+    if (p->format == FORMAT_JSON && p->show) {
+        cJSON_AddItemToObject(p->current, "figures", p->arr);
+        emit_json(p->current);
+        cJSON_Delete(p->current);
+        p->arr = NULL;
+    } else if (p->format == FORMAT_JSON) {
+        emit_json(p->arr);
+    } else if (!p->show && p->format == FORMAT_TABLE) {
         printf("\nCurrents in µA at supply_v; 'n/a': the datasheet gives no figure. Sources of "
                "every figure: pqpan profiles show NAME.\n");
     }
-    cJSON_Delete(arr);
-    return EXIT_OK;
-}
-
-/* ---- pqpan profiles show ---- */
-
-struct show_ctx {
-    enum cli_format fmt;
-    cJSON *arr;
-};
-
-static void show_leaf(const struct pqpan_io_figure *l, void *vctx)
-{
-    struct show_ctx *ctx = vctx;
-    char num[64];
-    format_number(num, sizeof num, l->value);
-    if (l->text != NULL) {
-        snprintf(num, sizeof num, "%s", l->text);
-    }
-    if (ctx->fmt == FORMAT_TABLE) {
-        printf("%-34s  %10s  ", l->path, l->given || l->text ? num : "n/a");
-        if (l->other_chip != NULL) {
-            printf("another chip's figure, the %s; ", l->other_chip);
-        }
-        if (l->derived != NULL) {
-            printf("derived: %s; from: ", l->derived);
-        }
-        printf("%s\n", l->source);
-    } else if (ctx->fmt == FORMAT_CSV) {
-        printf("%s,%s,", l->path, l->given || l->text ? num : "");
-        print_csv_text(l->source);
-        putchar(',');
-        print_csv_text(l->derived != NULL ? l->derived : "");
-        putchar(',');
-        print_csv_text(l->other_chip != NULL ? l->other_chip : "");
-        putchar('\n');
-    } else {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "field", l->path);
-        if (l->given) {
-            cJSON_AddNumberToObject(o, "value", l->value);
-        } else if (l->text != NULL) {
-            cJSON_AddStringToObject(o, "value", l->text);
-        } else {
-            cJSON_AddNullToObject(o, "value");
-        }
-        cJSON_AddStringToObject(o, "source", l->source);
-        if (l->derived != NULL) {
-            cJSON_AddStringToObject(o, "derived", l->derived);
-        }
-        if (l->other_chip != NULL) {
-            cJSON_AddStringToObject(o, "other_chip", l->other_chip);
-        }
-        cJSON_AddItemToArray(ctx->arr, o);
-    }
-}
-
-static int show_profile(const char *name, enum cli_format fmt)
-{
-    struct pqpan_profile p;
-    struct show_ctx ctx;
-    struct pqpan_io_text t;
-    int rc = load_profile(&p, &t, name);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    ctx.fmt = fmt;
-    ctx.arr = cJSON_CreateArray();
-    if (fmt == FORMAT_TABLE) {
-        printf("%s: %s\n\n%-34s  %10s  %s\n", p.name, p.description, "field", "value", "source");
-    } else if (fmt == FORMAT_CSV) {
-        printf("field,value,source,derived,other_chip\n");
-    }
-    rc = data_exit_code(pqpan_io_profile_walk(t.text, t.len, show_leaf, &ctx));
-    pqpan_io_text_free(&t);
-    if (fmt == FORMAT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "name", p.name);
-        cJSON_AddStringToObject(root, "description", p.description);
-        cJSON_AddItemToObject(root, "figures", ctx.arr);
-        emit_json(root);
-        cJSON_Delete(root);
-    } else {
-        cJSON_Delete(ctx.arr);
-    }
-    return rc;
 }
 
 void cmd_profiles_help(FILE *out)
@@ -410,40 +273,59 @@ void cmd_profiles_help(FILE *out)
             "4 file not readable.\n");
 }
 
-/* A built-in profile's name given in another case, respelled as the name. */
-static void respell_builtin(char *name)
+/* argv as a request: `show NAME` as --show NAME, --format with its value. */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int *show, int argc, char **argv)
 {
-    char builtin[64];
-    size_t k;
-    for (k = 0; k < pqpan_io_profile_builtin_count(); k++) {
-        cli_word_respell(name, pqpan_io_profile_builtin_name(k, builtin, sizeof builtin));
+    int i, rc = EXIT_OK, showing = 0;
+    *n = 0;
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
+        if (strcmp(argv[i], "--format") == 0) {
+            rc = cli_request_add(req, n, profiles_opt_row("--format"), CMD, argc, argv, &i);
+        } else if (cli_word_equal(argv[i], "show") && i == 1) {
+            showing = 1;
+        } else if (showing && !*show && argv[i][0] != '-') {
+            req[*n].name = "--show";
+            req[(*n)++].value = argv[i];
+            *show = 1;
+        } else {
+            return cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+        }
     }
+    if (rc == EXIT_OK && showing && !*show) {
+        return cli_usage_error(CMD, "show needs a profile NAME or FILE");
+    }
+    return rc;
 }
 
 int cmd_profiles_run(int argc, char **argv)
 {
-    enum cli_format fmt = FORMAT_TABLE;
-    const char *show = NULL;
-    int i, showing = 0;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            cmd_profiles_help(stdout);
-            return EXIT_OK;
-        } else if (strcmp(argv[i], "--format") == 0) {
-            if (cli_opt_take(&cli_format_table, &fmt, "profiles", argc, argv, &i) < 0) {
-                return EXIT_USAGE;
-            }
-        } else if (cli_word_equal(argv[i], "show") && i == 1) {
-            showing = 1;
-        } else if (showing && show == NULL && argv[i][0] != '-') {
-            respell_builtin(argv[i]);
-            show = argv[i];
-        } else {
-            return cli_usage_error("profiles", "unexpected argument '%s'", argv[i]);
-        }
+    struct pqpan_run_opt req[CLI_REQUEST_MAX];
+    struct pqpan_run_error err;
+    struct printer p;
+    size_t n;
+    int rc;
+    memset(&p, 0, sizeof p);
+    if (cli_wants_help(argc, argv)) {
+        cmd_profiles_help(stdout);
+        return EXIT_OK;
     }
-    if (showing && show == NULL) {
-        return cli_usage_error("profiles", "show needs a profile NAME or FILE");
+    rc = request_of(req, &n, &p.show, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
     }
-    return showing ? show_profile(show, fmt) : list_profiles(fmt);
+    p.format = cli_request_format(req, n);
+    p.arr = cJSON_CreateArray();
+    rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, print_row, &p, &err));
+    if (rc == EXIT_OK) {
+        print_end(&p);
+    } else if (err.option[0] != '\0') {
+        rc = cli_usage_error(CMD, "%s", err.message);
+    } else {
+        fprintf(stderr, "pqpan %s: %s\n", CMD, err.message);
+    }
+    if (p.show && p.format == FORMAT_JSON && rc != EXIT_OK) {
+        cJSON_Delete(p.current);
+    }
+    cJSON_Delete(p.arr);
+    return rc;
 }

@@ -1,20 +1,13 @@
 /* pqpan sweep: `estimate` over every configuration of a grid of option values, one row
  * per configuration, streamed as CSV or JSON Lines (see sweep.h for the parts). */
 #define _POSIX_C_SOURCE 200809L
-#include <limits.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commands.h"
 #include "sweep.h"
 #include "opts_registry.h"
-
-#define JOBS_MAX 256u
-#define SHARDS_MAX 1000000ull
-#define RUNS_MAX 100000ull
 
 /* estimate's tables on each link, for the options that take `all`. */
 static const struct cli_opt_table *const all_ble[] = {
@@ -74,78 +67,7 @@ void cli_sweep_help(FILE *out)
             "first configuration not done) are in the output, renamed into place.\n");
 }
 
-/* ---- options ---- */
-
-static struct sweep_opt *add_opt(struct sweep_grid *g, const char *name, enum sweep_kind kind)
-{
-    struct sweep_opt *v = realloc(g->opts, (g->n + 1) * sizeof *v);
-    struct sweep_opt *o;
-    if (v == NULL) {
-        return NULL;
-    }
-    g->opts = v;
-    o = &g->opts[g->n++];
-    memset(o, 0, sizeof *o);
-    o->name = name;
-    o->kind = kind;
-    o->count = 1;
-    return o;
-}
-
-/* "in_" and the option's name with '-' as '_'; "_2", "_3" ... for a repeated option. */
-static void column_name(struct sweep_grid *g, struct sweep_opt *o)
-{
-    size_t i, n = 1, k;
-    for (i = 0; i + 1 < g->n; i++) {
-        n += strcmp(g->opts[i].name, o->name) == 0;
-    }
-    snprintf(o->column, sizeof o->column, "in_%s", o->name + 2);
-    for (k = 3; o->column[k] != '\0'; k++) {
-        o->column[k] = o->column[k] == '-' ? '_' : o->column[k];
-    }
-    if (n > 1) {
-        k = strlen(o->column);
-        snprintf(o->column + k, sizeof o->column - k, "_%zu", n);
-    }
-}
-
-/* Tries opt (with value v, or none) on fresh options. 1 a flag, 2 an option with a value,
- * 0 not an option of estimate, -1 a usage error (printed). *energy: an energy option. */
-static int probe(int lowpan, const char *opt, const char *v, int *energy)
-{
-    struct estimate_opts o;
-    char *argv[3];
-    int i = 1, rc;
-    argv[0] = (char *)SWEEP_CMD;
-    argv[1] = (char *)opt;
-    argv[2] = (char *)v;
-    estimate_opts_init(&o, lowpan);
-    rc = model_opts_parse(&o.m, SWEEP_CMD, v != NULL ? 3 : 2, argv, &i);
-    *energy = rc != 0;
-    if (rc == 0) {
-        rc = estimate_link_parse(&o, SWEEP_CMD, v != NULL ? 3 : 2, argv, &i);
-    }
-    return rc <= 0 ? rc : i;
-}
-
-/* Every value of o through its parser. */
-static int check_values(const struct sweep_cfg *cfg, const struct sweep_opt *o)
-{
-    char buf[SWEEP_VALUE_MAX];
-    uint64_t k;
-    for (k = 0; k < o->count; k++) {
-        const char *v = sweep_value(o, k, buf);
-        double per;
-        int energy;
-        if (o->kind == SWEEP_PER && cli_parse_double(v, 0.0, 1.0, &per) != 0) {
-            return cli_usage_error(SWEEP_CMD, "--per %s: want a packet error rate in 0..1", v);
-        }
-        if (o->kind != SWEEP_PER && probe(cfg->lowpan, o->name, v, &energy) != 2) {
-            return EXIT_USAGE;
-        }
-    }
-    return EXIT_OK;
-}
+/* ---- argv as a request of the run layer ---- */
 
 static int out_of_memory(void)
 {
@@ -153,245 +75,79 @@ static int out_of_memory(void)
     return EXIT_FAILURE_RUN;
 }
 
-/* An option of estimate at argv[*i] with its list. */
-static int estimate_option(struct sweep_cfg *cfg, int argc, char **argv, int *i)
+/* An option of estimate at argv[*i] with its list (the next argument unless it is an
+ * option: a flag has none) into req. */
+static int estimate_option(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc,
+                           char **argv, int *i)
 {
     const char *t = argv[*i];
     const char *v = *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0 ? argv[*i + 1] : NULL;
-    const char *pv = NULL;
-    struct estimate_opts eo;
-    struct sweep_opt *o;
-    int energy, rc;
+    const struct cli_opt *o;
+    struct cli_suggest s;
     if (strncmp(t, "--", 2) != 0) {
         return cli_usage_error(SWEEP_CMD, "unexpected argument '%s'", t);
     }
-    if (strcmp(t, "--link") == 0 && v != NULL && !cli_word_equal(v, "ble") &&
-        strcmp(v, "802154") != 0) {
-        return cli_usage_error(SWEEP_CMD, "--link %s: one link per sweep (ble or 802154; run one "
-                                          "sweep per link)", v);
-    }
-    if (v != NULL && (*v == '\0' || *v == ',' || strstr(v, ",,") != NULL ||
-                      v[strlen(v) - 1] == ',')) {
-        return cli_usage_error(SWEEP_CMD, "%s '%s': %s", t, v,
-                               *v == '\0' ? "empty list" : "empty item in the list");
-    }
-    estimate_opts_init(&eo, cfg->lowpan);
-    if (v != NULL && (pv = sweep_probe_value(v, t, &eo, &cfg->grid)) == NULL) {
-        return out_of_memory();
-    }
-    rc = probe(cfg->lowpan, t, pv, &energy);
-    if (rc == 0) {
-        struct cli_suggest s;
+    o = estimate_opt_row(lowpan, t);
+    if (o == NULL) {
         return cli_usage_error(SWEEP_CMD,
                                "unknown option '%s' (not an option of pqpan estimate%s)%s", t,
-                               cfg->lowpan ? " --link 802154" : "",
-                               cli_option_suggestion(&s, SWEEP_CMD,
-                                                     cfg->lowpan ? "802154" : "ble", t));
+                               lowpan ? " --link 802154" : "",
+                               cli_option_suggestion(&s, SWEEP_CMD, lowpan ? "802154" : "ble", t));
     }
-    if (rc < 0) {
-        if (pv != NULL && cli_word_equal(pv, "all")) {
-            fprintf(stderr, "pqpan %s: %s all: %s has no fixed set of values; give a list or a "
-                            "range A..B:STEP\n", SWEEP_CMD, t, t);
-        }
-        return EXIT_USAGE;
+    if (o->kind == CLI_OPT_FLAG && v != NULL) { /* on the command line a flag takes no word */
+        return cli_usage_error(SWEEP_CMD, "%s is a flag: it takes no value, so no list ('%s')",
+                               t, v);
     }
-    if (rc == 1 && v != NULL) {
-        return cli_usage_error(SWEEP_CMD, "%s is a flag: it takes no value, so no list ('%s')", t, v);
+    if (*n == CLI_REQUEST_MAX) {
+        return cli_usage_error(SWEEP_CMD, "too many options (at most %d)", CLI_REQUEST_MAX);
     }
-    o = add_opt(&cfg->grid, t, energy ? SWEEP_ENERGY : SWEEP_LINK);
-    if (o == NULL) {
-        return out_of_memory();
-    }
-    column_name(&cfg->grid, o);
-    o->flag = rc == 1;
-    if (o->flag) {
-        return EXIT_OK;
-    }
-    rc = sweep_items_parse(o, v, &eo, &cfg->grid);
-    *i += 1;
-    return rc != EXIT_OK ? rc : check_values(cfg, o);
-}
-
-/* --per LIST: field is the struct sweep_cfg. */
-static int per_option(void *field, const char *v)
-{
-    struct sweep_cfg *cfg = field;
-    struct estimate_opts eo;
-    struct sweep_opt *o = add_opt(&cfg->grid, "--per", SWEEP_PER);
-    int rc;
-    if (o == NULL) {
-        out_of_memory();
-        return CLI_OPT_REPORTED;
-    }
-    snprintf(o->column, sizeof o->column, "sim_per");
-    estimate_opts_init(&eo, cfg->lowpan);
-    rc = sweep_items_parse(o, v, &eo, &cfg->grid);
-    cfg->per = 1;
-    if (rc == EXIT_OK) {
-        rc = check_values(cfg, o);
-    }
-    return rc == EXIT_OK ? 0 : CLI_OPT_REPORTED;
-}
-
-/* --shard K/N: field is the struct sweep_cfg. */
-static int shard_option(void *field, const char *v)
-{
-    struct sweep_cfg *cfg = field;
-    const char *slash = strchr(v, '/');
-    char k[24];
-    unsigned long long kk, nn;
-    if (slash == NULL || (size_t)(slash - v) >= sizeof k) {
-        return -1;
-    }
-    memcpy(k, v, (size_t)(slash - v));
-    k[slash - v] = '\0';
-    if (cli_parse_uint(slash + 1, 1, SHARDS_MAX, &nn) != 0 || cli_parse_uint(k, 1, nn, &kk) != 0) {
-        return -1;
-    }
-    cfg->shard_k = kk;
-    cfg->shard_n = nn;
-    return 0;
-}
-
-static const char *const format_words[] = {"csv", "jsonl", NULL};
-
-#define SWEEP(m) offsetof(struct sweep_cfg, m)
-
-static const struct cli_opt sweep_rows[] = {
-    {.name = "--format", .kind = CLI_OPT_WORD, .words = format_words,
-     .def = PQPAN_DEFAULT_SWEEP_FORMAT,
-     .store = CLI_STORE_INT, .offset = SWEEP(format),
-     .help = "CSV with a header line, or JSON Lines (one object per configuration, the CSV's "
-             "columns as members)"},
-    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .def = PQPAN_DEFAULT_OUT,
-     .store = CLI_STORE_STR, .offset = SWEEP(out),
-     .help = "write FILE (through FILE.tmp.PID, renamed at the end)"},
-    {.name = "--jobs", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = JOBS_MAX,
-     .def = PQPAN_DEFAULT_JOBS,
-     .store = CLI_STORE_U32, .offset = SWEEP(jobs),
-     .help = "worker threads; the output is the same bytes for any N"},
-    {.name = "--shard", .kind = CLI_OPT_TEXT, .meta = "K/N", .set = shard_option,
-     .def = PQPAN_DEFAULT_SHARD,
-     .allowed = "K/N with 1 <= K <= N <= 1000000",
-     .help = "only the K-th of N contiguous slices of the configurations; `sweep merge` joins "
-             "the shards' files"},
-    {.name = "--valid-only", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT,
-     .offset = SWEEP(valid_only), .help = "leave out the rows whose status is not ok"},
-    {.name = "--force", .kind = CLI_OPT_FLAG, .store = CLI_STORE_INT, .offset = SWEEP(force),
-     .help = "allow more than 10^9 configurations"},
-    {.name = "--per", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = per_option,
-     .allowed = "a LIST of packet error rates in 0..1",
-     .help = "per configuration, a Monte Carlo of the BLE packet simulator (`pqpan simulate`) "
-             "at this packet error rate (0..1, a LIST like the others): --runs R runs, run i of "
-             "configuration c with seed S + c x R + i (--seed S), the messages of --protocol "
-             "(study: ek and ct; pqpan: the real PQKE). Adds sim_per, sim_runs, sim_seed (of "
-             "run 0), sim_failed, sim_failure_rate, sim_<side>_energy_{mean,p50,p90,p99}_uj "
-             "(all states: events accounting) and sim_latency_{mean,p50,p90,p99}_ms (nearest "
-             "rank, failed runs included). BLE only"},
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = RUNS_MAX,
-     .def = PQPAN_DEFAULT_RUNS,
-     .store = CLI_STORE_U32, .offset = SWEEP(runs), .help = "--per: runs per configuration"},
-    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = SWEEP(seed),
-     .help = "--per: the seed of run 0 of configuration 0"},
-};
-
-static void sweep_cfg_init(void *p)
-{
-    struct sweep_cfg *cfg = p;
-    memset(cfg, 0, sizeof *cfg);
-    cli_opt_table_defaults(&sweep_opts_table, cfg);
-}
-
-/* --per's values are kept in the grid. */
-static void sweep_cfg_fini(void *p)
-{
-    struct sweep_cfg *cfg = p;
-    sweep_grid_free(&cfg->grid);
-}
-
-const struct cli_opt_table sweep_opts_table = CLI_OPT_TABLE_FINI(
-    "sweep", "options", sweep_rows, struct sweep_cfg, sweep_cfg_init, sweep_cfg_fini);
-
-static int parse_args(struct sweep_cfg *cfg, int argc, char **argv)
-{
-    int i, rc = EXIT_OK;
-    for (i = 1; i < argc && rc == EXIT_OK; i++) {
-        int taken = cli_opt_take(&sweep_opts_table, cfg, SWEEP_CMD, argc, argv, &i);
-        rc = taken < 0 ? EXIT_USAGE : taken == 0 ? estimate_option(cfg, argc, argv, &i) : EXIT_OK;
-    }
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    if (cfg->per && cfg->lowpan) {
-        return cli_usage_error(SWEEP_CMD, "--per is for the BLE link (the 802.15.4 simulator has no "
-                                          "packet error rate: pqpan simulate --link 802154)");
-    }
-    if ((cli_word_index((const char *const *)argv, "--runs") >= 0 ||
-         cli_word_index((const char *const *)argv, "--seed") >= 0) &&
-        !cfg->per) {
-        return cli_usage_error(SWEEP_CMD, "--runs and --seed belong to --per");
-    }
+    req[*n].name = t;
+    req[(*n)++].value = v;
+    *i += v != NULL;
     return EXIT_OK;
 }
 
-/* The configurations of shard K of N: [floor((K-1) T / N), floor(K T / N)). */
-static uint64_t shard_edge(uint64_t total, uint64_t k, uint64_t n)
+/* argv as a request: the sweep's own options and estimate's, each with its value. */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc, char **argv)
 {
-    return total / n * k + total % n * k / n;
-}
-
-/* Whether some value of option opt in the grid matches. */
-static int grid_has(const struct sweep_grid *g, const char *opt, int (*match)(const char *value))
-{
-    char buf[SWEEP_VALUE_MAX];
-    size_t i;
-    uint64_t k;
-    for (i = 0; i < g->n; i++) {
-        const struct sweep_opt *o = &g->opts[i];
-        for (k = 0; strcmp(o->name, opt) == 0 && k < o->count; k++) {
-            if (match(sweep_value(o, k, buf))) {
-                return 1;
-            }
-        }
+    int i, rc = EXIT_OK;
+    *n = 0;
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
+        const struct cli_opt *o = cli_opt_find(&sweep_opts_table, argv[i]);
+        rc = o != NULL ? cli_request_add(req, n, o, SWEEP_CMD, argc, argv, &i)
+                       : estimate_option(req, n, lowpan, argc, argv, &i);
     }
-    return 0;
+    return rc;
 }
 
-/* A value of --auth that is one of the modes that sign (ML-DSA). */
-static int signs(const char *auth)
+/* The run layer's plan of the request, its error said as the CLI says it. */
+static int plan(struct run_ctx *r, struct sweep_cfg *cfg, const struct pqpan_run_opt *req,
+                size_t n)
 {
-    return model_is_sig_mode(pqpan_pqke_mode_by_name(auth));
-}
-
-/* A value of --kem that is LE SC (its P-256 rows, key pair and named parts' columns). */
-static int is_lesc(const char *kem)
-{
-    return strcasecmp(kem, MODEL_LESC_NAME) == 0;
-}
-
-static int any_value(const char *value)
-{
-    return value != NULL;
-}
-
-static int plan(struct sweep_cfg *cfg)
-{
-    int rc = sweep_grid_finish(&cfg->grid);
+    struct pqpan_run_error err;
+    int rc;
+    memset(&err, 0, sizeof err);
+    memset(r, 0, sizeof *r);
+    r->err = &err;
+    rc = pqpan_run_exit_status(sweep_plan(r, cfg, req, n));
+    r->err = NULL;
+    if (rc != EXIT_OK && err.option[0] != '\0') {
+        return cli_usage_error(SWEEP_CMD, "%s", err.message);
+    }
     if (rc != EXIT_OK) {
-        return rc;
+        fprintf(stderr, "pqpan %s: %s\n", SWEEP_CMD, err.message);
     }
-    cfg->signs = grid_has(&cfg->grid, "--auth", signs);
-    cfg->lesc = grid_has(&cfg->grid, "--kem", is_lesc);
-    cfg->chain = cfg->lowpan && (grid_has(&cfg->grid, "--hops", any_value) ||
-                                 grid_has(&cfg->grid, "--forwarding", any_value));
-    if (cfg->grid.total > SWEEP_FORCE_ABOVE && !cfg->force) {
-        return cli_usage_error(SWEEP_CMD, "%llu configurations: more than 10^9; add --force to "
-                                          "run them", (unsigned long long)cfg->grid.total);
-    }
-    cfg->lo = shard_edge(cfg->grid.total, cfg->shard_k - 1, cfg->shard_n);
-    cfg->hi = shard_edge(cfg->grid.total, cfg->shard_k, cfg->shard_n);
-    return sweep_check_envs(cfg);
+    return rc;
+}
+
+static void env_lock(void *mu)
+{
+    pthread_mutex_lock(mu);
+}
+
+static void env_unlock(void *mu)
+{
+    pthread_mutex_unlock(mu);
 }
 
 /* The output opened, the header and the rows written, the output closed; SIGINT caught
@@ -400,17 +156,20 @@ static int run(struct sweep_cfg *cfg)
 {
     struct sweep_output out;
     struct sigaction old;
-    pthread_mutex_t env_lock;
+    pthread_mutex_t mu;
     int rc;
     sweep_sigint_catch(&old);
     rc = sweep_output_open(&out, cfg->out);
     if (rc == EXIT_OK) {
-        pthread_mutex_init(&env_lock, NULL);
-        cfg->env_lock = &env_lock;
+        pthread_mutex_init(&mu, NULL);
+        cfg->lock = env_lock;
+        cfg->unlock = env_unlock;
+        cfg->lock_ctx = &mu;
         sweep_write_header(out.f, cfg);
         rc = sweep_output_close(&out, sweep_run(out.f, cfg));
-        cfg->env_lock = NULL;
-        pthread_mutex_destroy(&env_lock);
+        cfg->lock = NULL;
+        cfg->unlock = NULL;
+        pthread_mutex_destroy(&mu);
     }
     sweep_sigint_restore(&old);
     return rc;
@@ -418,7 +177,10 @@ static int run(struct sweep_cfg *cfg)
 
 int cli_sweep_run(int argc, char **argv)
 {
+    struct pqpan_run_opt req[CLI_REQUEST_MAX];
     struct sweep_cfg cfg;
+    struct run_ctx *r;
+    size_t n;
     int rc;
     if (argc >= 2 && strcmp(argv[1], "merge") == 0) {
         return sweep_merge_run(argc - 1, argv + 1);
@@ -427,15 +189,19 @@ int cli_sweep_run(int argc, char **argv)
         cli_sweep_help(stdout);
         return EXIT_OK;
     }
-    sweep_cfg_init(&cfg);
-    cfg.lowpan = lowpan_link_requested(argc, argv);
-    rc = parse_args(&cfg, argc, argv);
-    if (rc == EXIT_OK) {
-        rc = plan(&cfg);
+    rc = request_of(req, &n, lowpan_link_requested(argc, argv), argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
     }
+    r = malloc(sizeof *r); /* holds the request's values while the sweep runs */
+    if (r == NULL) {
+        return out_of_memory();
+    }
+    rc = plan(r, &cfg, req, n);
     if (rc == EXIT_OK) {
         rc = run(&cfg);
+        sweep_cfg_free(&cfg);
     }
-    sweep_grid_free(&cfg.grid);
+    free(r);
     return rc;
 }

@@ -4,9 +4,10 @@
  * bytes for any number of threads. At most SLOTS_PER_JOB blocks per worker are held at
  * once, so memory does not grow with the sweep. SIGINT stops the workers; every block
  * finished before the first unfinished one is written. Each worker owns its state
- * (sweep_worker_new: the loaded environment and the BLE estimator's set-up memo), so
- * nothing computed is shared between threads and the rows do not depend on which worker
- * ran them. POSIX threads (the CLI only: the library has no threads). */
+ * (sweep_writer_new: the run layer's worker, with its loaded environment and the BLE
+ * estimator's set-up memo, and the simulator of --per), so nothing computed is shared
+ * between threads and the rows do not depend on which worker ran them. POSIX threads (the
+ * CLI only: the library has no threads). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <signal.h>
@@ -78,7 +79,7 @@ void sweep_sigint_restore(const struct sigaction *old)
 
 /* Formats block b into a new buffer. EXIT_OK, SWEEP_EXIT_INTERRUPTED (abandoned), or a
  * fatal code with the message in *msg. */
-static int fill_block(struct sweep_worker *w, const struct run *r, uint64_t b, struct slot *s,
+static int fill_block(struct sweep_writer *w, const struct run *r, uint64_t b, struct slot *s,
                       struct cli_msg *msg)
 {
     uint64_t c = r->cfg->lo + b * r->block;
@@ -102,7 +103,7 @@ static int fill_block(struct sweep_worker *w, const struct run *r, uint64_t b, s
 static void *worker_main(void *arg)
 {
     struct run *r = arg;
-    struct sweep_worker *w = sweep_worker_new(r->cfg);
+    struct sweep_writer *w = sweep_writer_new(r->cfg);
     struct cli_msg msg;
     pthread_mutex_lock(&r->mu);
     if (w == NULL) {
@@ -133,7 +134,7 @@ static void *worker_main(void *arg)
     }
     pthread_cond_signal(&r->filled);
     pthread_mutex_unlock(&r->mu);
-    sweep_worker_free(w);
+    sweep_writer_free(w);
     return NULL;
 }
 

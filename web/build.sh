@@ -72,7 +72,7 @@ xargs -P "$jobs" -L 1 sh -c '
     [ $stale = 1 ] || [ -z "$(find "$root/include" "$root/src" "$root/cli" -name "*.h" -newer "$dir/stamp" | head -n 1)" ] || stale=1
     [ $stale = 1 ] || exit 0
     case $kind in
-    lib) flags="$common $warn -I$root/src" ;;
+    lib) flags="$common $warn -I$root/src -I$obj/cjson-src" ;; # src/run reads JSON too
     io) flags="$common $warn -I$obj/cjson-src" ;;
     cli) flags="$common $warn -I$root/cli -I$root/src/run -I$obj/cjson-src -I$obj" ;;
     main) flags="$common $warn -I$root/cli -I$root/src/run -Dmain=pqpan_cli_main" ;;

@@ -188,6 +188,21 @@ struct pqpan_run_chain_node {
     double t_tx_ms, t_rx_ms;  /* time in TX, in RX */
 };
 
+/* ---- profiles: a device profile's key figures ---- */
+
+/* The figures `pqpan profiles` lists for a profile: supply voltage, CPU clock and current,
+ * sleep current, TX at 0 dBm and RX on LE 1M in the system-level and the radio-only tables
+ * (below 0: the datasheet gives none), how many figures are assumptions and how many are
+ * derived from others, the main datasheet, the description and where the profile was read
+ * from. */
+struct pqpan_run_profile_row {
+    const char *name;
+    double supply_v, cpu_mhz, cpu_ua, sleep_ua;
+    double tx_0dbm_system_ua, rx_1m_system_ua, tx_0dbm_radio_only_ua, rx_1m_radio_only_ua;
+    unsigned long long assumptions, derived;
+    const char *datasheet, *description, *origin;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -223,8 +238,22 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
     PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
                                  PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
-    PQPAN_RUN_RECORD_NODE     /* estimate --link 802154 --hops H > 1: one node of the chain
+    PQPAN_RUN_RECORD_NODE,    /* estimate --link 802154 --hops H > 1: one node of the chain
                                  (struct pqpan_run_chain_node), H + 1 rows, initiator first */
+    PQPAN_RUN_RECORD_CONFIG,  /* sweep: one configuration of the grid (data NULL): config,
+                                 configs (COUNT), status ("ok" or why it is invalid) and one
+                                 TEXT field per option given (in_<option>, sim_per: its value,
+                                 "on" for a flag; unit the option's); its sides follow as SIDE rows, exchange NULL
+                                 and every value unknown when the status is not ok */
+    PQPAN_RUN_RECORD_PROFILE, /* profiles: one device profile's key figures (struct
+                                 pqpan_run_profile_row); GROUP_HEADLINE: the columns the
+                                 list shows */
+    PQPAN_RUN_RECORD_FIGURE   /* profiles: one figure of the profile before it (data NULL):
+                                 field, value (REAL, unknown when the file gives none), text
+                                 (a figure that is a word), source, derived (how a derived
+                                 figure is computed), other_chip, column (the list's column
+                                 that shows it); the list gives those of its columns, --show
+                                 every figure of the file */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -246,7 +275,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle" on BLE) with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle" on BLE, "sweep", "profiles") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

@@ -86,17 +86,15 @@ def verdict(lo, hi, study_lo, study_hi):
 
 def dle_figure(path, step):
     """Peripheral energy (bits accounting) against the LL payload size, per level, in both
-    readings: one pqpan.sweep() per reading."""
+    readings: one estimate per point (the study reading's bits_ifs is estimate()'s, not an
+    option of `pqpan sweep`)."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     lls = sorted(set(range(27, 252, step)) | {251})
     for ax, reading in zip(axes, READINGS):
-        frame = pqpan.sweep(kem=list(LEVELS), ll_octets=lls, **{
-            k: [v] for k, v in READINGS[reading].items()})
-        rows = frame.to_dict("records") if hasattr(frame, "to_dict") else frame
         for kem in LEVELS:
-            points = [(r["ll_octets"], r["peripheral_e_total_uj"]) for r in rows
-                      if r["kem"] == kem and r["status"] == "ok"]
-            ax.plot([p[0] for p in points], [p[1] for p in points], lw=2, label=kem)
+            energies = [pqpan.estimate(kem, ll_octets=ll, **READINGS[reading])["peripheral"][
+                "e_total_uj"] for ll in lls]
+            ax.plot(lls, energies, lw=2, label=kem)
         for ll in LL.values():
             ax.axvline(ll, color="grey", lw=0.8, ls=":")
         ax.set_title("%s reading" % reading)

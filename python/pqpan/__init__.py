@@ -16,7 +16,7 @@ from typing import Dict, Optional, Union
 from . import data, kem, model
 from . import defaults
 from . import defaults as _d
-from . import lowpan, options as _options, run as _run, simulate as _simulate, sweep as _sweep, trace as _trace
+from . import lowpan, options as _options, run as _run, simulate as _simulate, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
@@ -151,8 +151,8 @@ def _profile_request(profile):
 
 @functools.lru_cache(maxsize=None)
 def _defaults_of(fn):
-    """fn's keyword defaults, generated ones included (read once per function: sweep()
-    calls estimate() for every row)."""
+    """fn's keyword defaults, generated ones included (read once per function, not on
+    every call)."""
     return {k: p.default for k, p in inspect.signature(fn).parameters.items()}
 
 
@@ -272,20 +272,30 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
                            runs=runs, seed=seed)
 
 
+@_options.with_options("sweep", None, skip=("--out", "--jobs", "--per", "--runs", "--seed"))
 def sweep(link: Optional[str] = None, **options):
     """estimate() (or, with link="802154", estimate_802154()) over every combination of the
-    values given: each option takes a list (or range) of values or one value, e.g.
-    sweep(kem=["ML-KEM-512", "ML-KEM-768"], ll_octets=range(27, 252, 8), phy=["1M", "2M"]).
-    Returns a pandas.DataFrame when pandas is installed, else a list of dicts: one row per
-    configuration with the columns of `pqpan sweep` (config, configs, status, in_<option>,
-    the configuration's fields, <side>_<field> for every result field), in its order.
-    An option value out of range raises UsageError (the CLI refuses the whole sweep); a
-    configuration the model rejects gets its reason in "status" and None results. The
-    Monte Carlo columns of `pqpan sweep --per` are not computed here (pqpan.simulate())."""
+    values given: `pqpan sweep`, run by the library's pqpan_run "sweep" (pqpan.run) as the
+    CLI runs it. Each option takes a list (or range) of values or one value, e.g.
+    sweep(kem=["ML-KEM-512", "ML-KEM-768"], ll_octets=range(27, 252, 8), phy=["1M", "2M"]);
+    a flag True (given) or False; gamma_comp a dict {operation: γ or a list of them}, one
+    --gamma-comp per operation; a Profile as its file. Returns a pandas.DataFrame when
+    pandas is installed (the result columns' units in frame.attrs["units"]), else a list of
+    dicts: one row per configuration with the columns of `pqpan sweep` (config, configs,
+    status, in_<option> as the text the CLI writes, the configuration's fields,
+    <side>_<field> for every result field), in its order. An option value out of range
+    raises UsageError (the CLI refuses the whole sweep); a configuration the model rejects
+    gets its reason in "status" and None results. The Monte Carlo columns of `pqpan sweep
+    --per` are not computed here (pqpan.simulate()); --hops / --forwarding (the chain)
+    raise PqpanError (exit code 1: not through pqpan_run yet). The keyword arguments are
+    the options of `pqpan sweep` on both links (each a LIST: the table's range and words
+    are those of one value)."""
     if link not in (None, "ble", "802154"):
         raise UsageError("--link %s: want ble or 802154" % (link,))
-    fn = estimate_802154 if link == "802154" else estimate
-    rows, columns = _sweep.rows(fn, link, options)
+    pairs = [] if link is None else [("link", link)]
+    for key, value in options.items():
+        pairs += _sweep_pairs(key, value)
+    rows, columns, units = _run.sweep(pairs)
     try:
         import pandas
     except ImportError:
@@ -295,7 +305,21 @@ def sweep(link: Optional[str] = None, **options):
         values = [r[name] for r in rows if r[name] is not None]
         if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             frame[name] = frame[name].astype("Int64")
+    frame.attrs["units"] = {name: units[name] for name in columns if units.get(name)}
     return frame
+
+
+def _sweep_pairs(key, value):
+    """A sweep() keyword as request pairs: gamma_comp's dict one --gamma-comp LIST per
+    operation, a Profile (or a list of them) as its file."""
+    if key == "gamma_comp":
+        if not isinstance(value, dict):
+            raise UsageError("gamma_comp %r: want a dict {operation: gamma or a list}" % (value,))
+        return [(key, ["%s=%s" % (op, x) for x in (v if isinstance(v, (list, tuple, range))
+                                                   else [v])]) for op, v in value.items()]
+    if key == "profile" and isinstance(value, (list, tuple)):
+        return [(key, [_option_value(key, v) for v in value])]
+    return [(key, _option_value(key, value))]
 
 
 def trace(path: str, *, voltage: float = _d.number("TRACE_VOLTAGE"),
@@ -319,13 +343,17 @@ def trace(path: str, *, voltage: float = _d.number("TRACE_VOLTAGE"),
 
 
 def profiles() -> list:
-    """The built-in device profiles: one dict per profile with its name, description and
-    origin (data/profiles/NAME.json)."""
+    """The built-in device profiles, as `pqpan profiles --format json` (run by the library's
+    pqpan_run "profiles"): one dict per profile with its name, key figures (supply_v,
+    cpu_mhz, cpu_ua, sleep_ua, TX 0 dBm and RX LE 1M currents of the system-level and the
+    radio-only tables, None where the datasheet gives none), how many figures are
+    assumptions and how many derived, datasheet, description, origin
+    (data/profiles/NAME.json) and "sources" ({column: the source of its figure})."""
     out = []
-    for name in data.builtin_profiles():
-        p = data.load_profile(name)
-        out.append({"name": p.name, "description": data.cstr(p.struct.description),
-                    "origin": p.origin})
+    for p in _run.run("profiles")["profiles"]:
+        figures = p.pop("figures")
+        p["sources"] = {f["column"]: f["source"] for f in figures}
+        out.append(p)
     return out
 
 

@@ -2661,6 +2661,13 @@ struct pqpan_run_chain_node {
     double e_comm_events_uj;
     double t_tx_ms, t_rx_ms;
 };
+struct pqpan_run_profile_row {
+    const char *name;
+    double supply_v, cpu_mhz, cpu_ua, sleep_ua;
+    double tx_0dbm_system_ua, rx_1m_system_ua, tx_0dbm_radio_only_ua, rx_1m_radio_only_ua;
+    unsigned long long assumptions, derived;
+    const char *datasheet, *description, *origin;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2677,7 +2684,10 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
     PQPAN_RUN_RECORD_PHASE,
-    PQPAN_RUN_RECORD_NODE
+    PQPAN_RUN_RECORD_NODE,
+    PQPAN_RUN_RECORD_CONFIG,
+    PQPAN_RUN_RECORD_PROFILE,
+    PQPAN_RUN_RECORD_FIGURE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -19,11 +19,19 @@ def keyword(option):
     return option[2:].replace("-", "_")
 
 
-def rows(command, link):
-    """The option rows of command on link ("ble", "802154"), in the tables' order, the
-    request's frame (--link, --format) left out."""
-    return [o for group in OPTIONS[command] if group["link"] in (None, link)
-            for o in group["options"] if o["name"] not in _FRAME]
+def rows(command, link, skip=()):
+    """The option rows of command on link ("ble", "802154"; None: both, an option on both
+    once), in the tables' order, the request's frame (--link, --format) and skip left
+    out."""
+    out, seen = [], set(_FRAME) | set(skip)
+    for group in OPTIONS[command]:
+        if link is not None and group["link"] not in (None, link):
+            continue
+        for o in group["options"]:
+            if o["name"] not in seen:
+                seen.add(o["name"])
+                out.append(o)
+    return out
 
 
 def _describe(o):
@@ -59,17 +67,17 @@ def generated(fn):
     return getattr(fn, "_pqpan_generated", ())
 
 
-def with_options(command, link):
-    """Decorates fn(..., **more): every option of command's tables on link that fn does not
-    list becomes a keyword-only argument (default: the table's, typed) in its
-    signature; its docstring gains the generated list of every option with unit, default,
-    range and words. A keyword in more that is no option of the tables raises UsageError
-    naming it."""
+def with_options(command, link, skip=()):
+    """Decorates fn(..., **more): every option of command's tables on link (None: both
+    links) that fn does not list, but those of skip, becomes a keyword-only argument
+    (default: the table's, typed) in its signature; its docstring gains the generated list
+    of every option with unit, default, range and words. A keyword in more that is no option
+    of the tables raises UsageError naming it."""
     def decorate(fn):
         sig = inspect.signature(fn)
         params = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD]
         listed = {p.name for p in params}
-        table = rows(command, link)
+        table = rows(command, link, skip)
         new = [o for o in table if keyword(o["name"]) not in listed]
         added = [keyword(o["name"]) for o in new]
         params += [inspect.Parameter(keyword(o["name"]), inspect.Parameter.KEYWORD_ONLY,
@@ -87,7 +95,7 @@ def with_options(command, link):
         wrapper.__signature__ = sig.replace(parameters=params)
         wrapper.__doc__ = (fn.__doc__ or "") + (
             "\n\n    Options (generated from `pqpan help --json`, the CLI's option tables of "
-            "`pqpan %s%s`):\n" % (command, "" if link == "ble" else " --link " + link)
+            "`pqpan %s%s`):\n" % (command, "" if link in ("ble", None) else " --link " + link)
             + "\n".join(_describe(o) for o in table))
         wrapper._pqpan_generated = tuple(added)
         return wrapper

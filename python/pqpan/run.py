@@ -105,7 +105,9 @@ def run(command, **options):
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
     state of the period), an 802.15.4 estimate with hops above 1 "nodes" (dict per node of
-    the chain), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
+    the chain), their units in "units"; profiles' adds "profiles" (dict per profile, its
+    "figures": the sources of the listed ones, or with show every figure). Raises UsageError
+    (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -133,6 +135,13 @@ def run(command, **options):
             item, units = _side(row, every=True)
             out.setdefault(_LISTS[row.record], []).append(item)
             out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_PROFILE:
+            profile, units = _side(row, every=True)
+            profile["figures"] = []
+            out.setdefault("profiles", []).append(profile)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_FIGURE:
+            out["profiles"][-1]["figures"].append(_side(row, every=True)[0])
         else:
             out["warnings"].append(_keywords(text))
         return 0
@@ -142,3 +151,104 @@ def run(command, **options):
     if rc != 0:
         raise _error(err, rc)
     return out
+
+
+# The sides of a sweep's configuration on each link (model_side_name): an invalid
+# configuration's SIDE rows have no "side" value to read them from.
+_SIDE_NAMES = {_io.PQPAN_RUN_LINK_BLE: ("peripheral", "central", "total"),
+               _io.PQPAN_RUN_LINK_802154: ("initiator", "responder", "total")}
+
+
+def _list_text(value):
+    """A sweep option's LIST: a list, tuple or range joined with commas, else one value."""
+    if isinstance(value, (list, tuple, range)):
+        if len(value) == 0:
+            raise UsageError("an empty list")
+        return ",".join(_value_text(v) for v in value)
+    return _value_text(value)
+
+
+class _SweepRows:
+    """pqpan_run "sweep"'s rows as the CLI writes them: one dict per configuration (the
+    CONFIG row's fields, the configuration's fields from its first side, then each side's
+    result fields as <side>_<field>), the columns in the CLI's order, and their units."""
+
+    def __init__(self):
+        self.rows, self.columns, self.units = [], None, {}
+        self._row, self._side, self._shown = None, 0, None
+
+    def config(self, row):
+        self._row = {}
+        for k in range(row.n_fields):
+            v, name = row.values[k], ffi.string(row.fields[k].name).decode()
+            self._row[name] = _VALUE[v.type](v)
+            if not self.rows:
+                self.units[name] = _text(row.fields[k].unit)
+        self._side = 0
+        self.rows.append(self._row)
+
+    def _columns_of(self, row):
+        """(index, name) of the configuration's fields and of each side's, once per sweep."""
+        config, side = [], []
+        for k in range(row.n_fields):
+            f = row.fields + k
+            name = ffi.string(f.name).decode()
+            if _io.pqpan_run_field_shown(f, _io.PQPAN_RUN_GROUP_CONFIG) and name != "side":
+                config.append((k, name))
+            elif _io.pqpan_run_field_shown(f, row.groups & ~_io.PQPAN_RUN_GROUP_CONFIG):
+                side.append((k, name))
+            self.units[name] = _text(f.unit)
+        return config, side
+
+    def side(self, row):
+        if self._shown is None:
+            self._shown = self._columns_of(row)
+        config, side = self._shown
+        names = _SIDE_NAMES[row.link]
+        if self._side == 0:
+            self._put(row, config, "")
+        self._put(row, side, names[self._side] + "_")
+        self._side += 1
+        if self.columns is None and self._side == len(names):
+            self.columns = list(self._row)
+
+    def _put(self, row, fields, prefix):
+        for k, name in fields:
+            v = row.values[k]
+            self._row[prefix + name] = _VALUE[v.type](v) if v.known else None
+            if prefix:
+                self.units[prefix + name] = self.units[name]
+
+
+def sweep(pairs):
+    """pqpan_run "sweep" of pairs, (keyword, value) in request order (a keyword may repeat,
+    as --gamma-comp does), each value a LIST: a list, tuple or range of values, or one
+    value; a flag True / False. Returns (rows, columns, units): one dict per configuration
+    with the columns of `pqpan sweep --format csv` in its order (config, configs, status,
+    in_<option>, the configuration's fields, <side>_<field>), the units of the result
+    columns. Raises as run() does."""
+    request = []
+    for key, value in pairs:
+        if value is None or value is False:
+            continue
+        request.append((option_name(key), None if value is True else _list_text(value)))
+    names = [ffi.new("char[]", n.encode()) for n, _ in request]
+    values = [ffi.NULL if v is None else ffi.new("char[]", v.encode()) for _, v in request]
+    req = ffi.new("struct pqpan_run_opt[]", max(len(names), 1))
+    for i, (n, v) in enumerate(zip(names, values)):
+        req[i].name, req[i].value = n, v
+    out = _SweepRows()
+
+    @ffi.callback("int(void *, const struct pqpan_run_row *)")
+    def emit(_ctx, row):
+        if row.record == _io.PQPAN_RUN_RECORD_CONFIG:
+            out.config(row)
+        else:
+            out.side(row)
+        return 0
+
+    err = ffi.new("struct pqpan_run_error *")
+    rc = _io.pqpan_run(b"sweep", req, len(names), emit, ffi.NULL, err)
+    if rc != 0:
+        raise _error(err, rc)
+    return out.rows, out.columns or [], out.units

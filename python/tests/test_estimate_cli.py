@@ -162,10 +162,16 @@ def test_encrypted_words_are_the_sweeps(cli):
         got = pqpan.estimate(encrypted=word)
         for side in expected["sides"]:
             assert_same(got[side["side"]], side, "encrypted=%r: %s" % (word, side["side"]))
-    rows = pqpan.sweep(encrypted=["off", "on"])
-    energies = list(rows["peripheral_e_total_uj"]) if hasattr(rows, "columns") else \
-        [r["peripheral_e_total_uj"] for r in rows]
+    # sweep() runs on pqpan_run "sweep" as the CLI: a flag takes one word there (on / off),
+    # not a list (`pqpan sweep --encrypted on,off` exits 2: tests/cli/sweep_flag_list)
+    energies = []
+    for word in ("off", "on"):
+        rows = pqpan.sweep(encrypted=word)
+        energies += list(rows["peripheral_e_total_uj"]) if hasattr(rows, "columns") else \
+            [r["peripheral_e_total_uj"] for r in rows]
     assert energies[0] < energies[1]
+    with pytest.raises(pqpan.UsageError, match="encrypted is a flag"):
+        pqpan.sweep(encrypted=["off", "on"])
     for bad in ("maybe", 2, "of"):
         with pytest.raises(pqpan.UsageError, match="encrypted"):
             pqpan.estimate(encrypted=bad)

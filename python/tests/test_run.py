@@ -146,3 +146,116 @@ def test_chain_equals_the_cli(cli):
             assert_same(py[key], node[key], "node %s %s" % (node["node"], key))
     assert_same(got["chain"]["latency_ms"], want["chain"]["latency_ms"], "latency_ms")
     assert got["chain"]["forwarding"] == "fragment"
+
+
+# sweep: the sweep's own options that change what is computed (the others are the face's:
+# output, threads; --per is not through pqpan_run yet), and the chain (--hops,
+# --forwarding: the CLI's for now).
+SWEEP_SKIP = SKIP | {"--out", "--jobs", "--force", "--per", "--runs", "--seed", "--hops",
+                     "--forwarding"}
+
+
+def _sweep_grid(cli, link):
+    """sweep requests from `pqpan help --json`: each option row of sweep on link with a
+    LIST of two of its values (a flag: given), so every request is a grid of two rows (one
+    for a flag), and --kem over two levels beside it (four)."""
+    help_json = json.loads(cli.run(["help", "--json"]).stdout)
+    command = next(c for c in help_json["commands"] if c["name"] == "sweep")
+    base = {"link": "802154"} if link == "802154" else {}
+    requests = []
+    for group in command["groups"]:
+        if group.get("link") not in (None, link):
+            continue
+        for opt in group["table"]["options"]:
+            if opt["name"] in SWEEP_SKIP:
+                continue
+            key = opt["name"][2:].replace("-", "_")
+            if opt["name"] == "--shard":
+                requests.append(dict(base, kem=["ML-KEM-512", "ML-KEM-768"], shard="2/2"))
+                continue
+            values = _values(opt)
+            if opt["kind"] == "flag":
+                requests.append(dict(base, kem=["ML-KEM-512", "ML-KEM-768"], **{key: True}))
+            elif len(values) >= 2 and opt["name"] != "--kem":
+                requests.append(dict(base, kem=["ML-KEM-512", "ML-KEM-768"],
+                                     **{key: values[:2]}))
+    return requests
+
+
+def _sweep_argv(options):
+    argv = ["sweep"]
+    for key, value in options.items():
+        argv.append("--" + key.replace("_", "-"))
+        if value is not True:
+            argv.append(",".join(str(v) for v in value) if isinstance(value, list)
+                        else str(value))
+    return argv
+
+
+def _compare_sweep(cli, options):
+    from conftest import NumberText
+    argv = _sweep_argv(options)
+    proc = cli.run([*argv, "--format", "jsonl"], check=False)
+    try:
+        rows, columns, units = pqpan.run.sweep(list(options.items()))
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+        return 0
+    assert proc.returncode == 0, (argv, proc.stderr)
+    expected = [json.loads(line, object_pairs_hook=list, parse_float=NumberText,
+                           parse_int=NumberText) for line in proc.stdout.splitlines()]
+    assert len(rows) == len(expected), argv
+    header = cli.run([*argv, "--format", "csv"]).stdout.splitlines()[0].split(",")
+    assert columns == header, argv
+    for py, want in zip(rows, expected):
+        assert [k for k, _ in want] == list(py), argv
+        for key, value in want:
+            if value is None:
+                assert py[key] is None, (argv, key)
+            elif key.startswith("in_") or key == "status":
+                assert py[key] == value, (argv, key)
+            else:
+                assert_same(py[key], value, "%s: config %s %s" % (" ".join(argv), py["config"],
+                                                                   key))
+    return len(rows)
+
+
+@pytest.mark.parametrize("link", ["ble", "802154"])
+def test_sweep_grid_equals_the_cli(cli, link):
+    """pqpan.run.sweep (pqpan_run "sweep") row by row and column by column as `pqpan sweep`,
+    over a grid generated from sweep's option tables."""
+    requests = _sweep_grid(cli, link)
+    assert len(requests) > 15, "the option tables gave %d sweep requests" % len(requests)
+    rows = sum(_compare_sweep(cli, options) for options in requests)
+    assert rows > 2 * len(requests)
+
+
+def test_sweep_units_and_refusals():
+    rows, columns, units = pqpan.run.sweep([("kem", ["ML-KEM-512", "LESC-P256"]),
+                                            ("att_mtu", [247, 517])])
+    assert [r["config"] for r in rows] == [0, 1, 2, 3] and rows[0]["configs"] == 4
+    assert rows[0]["status"] != "ok" and rows[0]["peripheral_e_total_uj"] is None
+    assert units["peripheral_e_total_uj"] == "uJ" and units["in_att_mtu"] == "octets"
+    with pytest.raises(pqpan.PqpanError) as e:
+        pqpan.run.sweep([("per", [0, 0.1])])
+    assert e.value.exit_code == 1 and "per" in str(e.value)
+
+
+def test_profiles_equal_the_cli(cli):
+    """pqpan.profiles() (pqpan_run "profiles") is `pqpan profiles --format json`: every
+    profile, every column and its sources."""
+    from conftest import NumberText
+    want = cli.json(["profiles"])
+    got = pqpan.profiles()
+    assert [p["name"] for p in got] == [p["name"] for p in want]
+    for py, cli_row in zip(got, want):
+        for key, value in cli_row.items():
+            if isinstance(value, NumberText):
+                assert_same(py[key], value, "%s %s" % (cli_row["name"], key))
+            else:
+                assert py[key] == value, (cli_row["name"], key)
+        assert py["origin"].startswith("data/profiles/")
+    show = run("profiles", show="cc2340r5")
+    assert show["profiles"][0]["name"] == "cc2340r5"
+    assert len(show["profiles"][0]["figures"]) == len(cli.json(["profiles", "show", "cc2340r5"])[
+        "figures"])

@@ -561,3 +561,9 @@ void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
     lowpan_print_derived_json(f, env, !idle || !backoff, indent);
     model_print_crypto_gamma_json(f, env, indent);
 }
+
+int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx)
+{
+    return strcmp(opt, "--link") != 0 && (cli_opt_table_words(&lowpan_opts_table, opt, add, ctx) ||
+                                           cli_opt_table_words(&lowpan_exchange_table, opt, add, ctx));
+}

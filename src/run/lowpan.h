@@ -44,6 +44,10 @@ extern const struct cli_opt_table lowpan_chain_table;
 
 void lowpan_opts_init(struct lowpan_opts *o);
 
+/* If opt takes one word of a finite set (--kem, --csma, --addr, --idle, --backoff),
+ * passes each to add and returns 1; else 0. */
+int lowpan_opts_choices(const char *opt, cli_word_fn add, void *ctx);
+
 /* The PQKE suite of o's KEM (its P-256 hybrid with --hybrid p256), or 0. */
 unsigned lowpan_suite(const struct lowpan_opts *o);
 /* The protocol field of o's variant (model_protocol_name, the ML-DSA set resolved). */

@@ -55,6 +55,9 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_NOTE:
     case PQPAN_RUN_RECORD_MEMBERS:
     case PQPAN_RUN_RECORD_WARNING:
+    case PQPAN_RUN_RECORD_CONFIG:
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
         break;
     }
     return NULL;
@@ -284,9 +287,13 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_estimate(r, opts, n_opts);
     } else if (strcmp(command, "idle") == 0) {
         rc = run_idle(r, opts, n_opts);
+    } else if (strcmp(command, "sweep") == 0) {
+        rc = run_sweep(r, opts, n_opts);
+    } else if (strcmp(command, "profiles") == 0) {
+        rc = run_profiles(r, opts, n_opts);
     } else {
         struct cli_msg msg;
-        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle)",
+        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -4,6 +4,7 @@
 #define PQPAN_RUN_ESTIMATE_H
 
 #include "model.h"
+#include "pqpan/run.h"
 #include "run_opts.h"
 
 /* --protocol (stored in struct link_opts' cfg.protocol), as data. */
@@ -13,6 +14,9 @@ extern const struct cli_opt_table estimate_protocol_table;
  * (lowpan 1), what pqpan_run "estimate" takes, or NULL: the CLI splits argv into a request
  * with it. */
 const struct cli_opt *estimate_opt_row(int lowpan, const char *name);
+
+/* Whether the request opts[0..n_opts) asks for --link 802154 (estimate's, sweep's). */
+int estimate_lowpan_requested(const struct pqpan_run_opt *opts, size_t n_opts);
 
 /* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for
  * LE SC (model_fill has filled its named parts). */

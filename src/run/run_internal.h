@@ -55,5 +55,7 @@ int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link
 /* The command runs (run_*.c). */
 int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_sweep(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_profiles(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif

@@ -1,4 +1,4 @@
-/* Tests for pqpan sweep's grid (cli/sweep_grid.c) and the number writers its rows use
+/* Tests for pqpan sweep's grid (src/run/sweep_grid.c) and the number writers its rows use
  * (cli_format_fixed, cli_format_int, cli_format_uint): range values computed by hand, the
  * errors of bad lists, the nested-loop order, and the writers against the C library's
  * printf. */
@@ -19,11 +19,10 @@
 /* Parses value as the list of opt into o (one option of grid g). */
 static int parse(struct sweep_grid *g, struct sweep_opt *o, const char *opt, const char *value)
 {
-    struct estimate_opts eo;
+    struct cli_msg msg;
     memset(o, 0, sizeof *o);
     o->name = opt;
-    estimate_opts_init(&eo, 0);
-    return sweep_items_parse(o, value, &eo, g);
+    return sweep_items_parse(o, value, 0, g, &msg);
 }
 
 /* The values of o joined with spaces. */
@@ -118,6 +117,7 @@ static void test_order(void **state)
 {
     struct sweep_grid g;
     struct sweep_opt o[3];
+    struct cli_msg msg;
     uint64_t c;
     (void)state;
     memset(&g, 0, sizeof g);
@@ -129,7 +129,7 @@ static void test_order(void **state)
     o[2].kind = SWEEP_LINK;
     g.opts = o;
     g.n = 3;
-    assert_int_equal(sweep_grid_finish(&g), EXIT_OK);
+    assert_int_equal(sweep_grid_finish(&g, &msg), EXIT_OK);
     assert_int_equal(g.total, 4 * o[1].count);
     assert_int_equal(g.env_stride, 4);
     for (c = 0; c < g.total; c++) {
@@ -149,6 +149,7 @@ static void test_product_overflow(void **state)
 {
     struct sweep_grid g;
     struct sweep_opt o[3];
+    struct cli_msg msg;
     size_t k;
     (void)state;
     memset(&g, 0, sizeof g);
@@ -158,7 +159,8 @@ static void test_product_overflow(void **state)
     }
     g.opts = o;
     g.n = 3;
-    assert_int_equal(sweep_grid_finish(&g), EXIT_USAGE); /* 10^27 > 2^64 */
+    assert_int_equal(sweep_grid_finish(&g, &msg), EXIT_USAGE); /* 10^27 > 2^64 */
+    assert_non_null(strstr(msg.text, "more configurations than 2^64"));
     g.opts = NULL;
     g.n = 0;
     for (k = 0; k < 3; k++) {

@@ -1,4 +1,5 @@
-/* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c): a request of
+/* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
+ * run_sweep.c, run_profiles.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -72,7 +73,10 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
-        fail_msg("estimate gave an idle record");
+    case PQPAN_RUN_RECORD_CONFIG:
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+        fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -301,6 +305,133 @@ static void test_idle_errors(void **state)
     assert_int_equal(g.notes + g.idle + g.phases, 0);
 }
 
+/* What a sweep gave: its CONFIG rows, its SIDE rows, and the total side's e_total_uj of the
+ * configuration whose options' values are want[0..n_want). */
+struct swept {
+    int configs, sides, valid;
+    unsigned long long total;
+    const char *const *want;
+    size_t n_want;
+    int matched;   /* the last CONFIG row is the one wanted */
+    double e_total;
+};
+
+static int collect_sweep(void *ctx, const struct pqpan_run_row *row)
+{
+    struct swept *g = ctx;
+    size_t k;
+    if (row->record == PQPAN_RUN_RECORD_CONFIG) {
+        assert_int_equal(row->n_fields, 3 + g->n_want);
+        assert_int_equal(field(row, "config", PQPAN_RUN_COUNT)->u, (unsigned long long)g->configs);
+        g->total = field(row, "configs", PQPAN_RUN_COUNT)->u;
+        g->valid += strcmp(field(row, "status", PQPAN_RUN_TEXT)->text, "ok") == 0;
+        g->matched = 1;
+        for (k = 0; k < g->n_want; k++) {
+            g->matched &= strcmp(row->values[3 + k].text, g->want[k]) == 0;
+        }
+        g->configs++;
+    } else {
+        assert_int_equal(row->record, PQPAN_RUN_RECORD_SIDE);
+        if (g->matched && strcmp(field(row, "side", PQPAN_RUN_TEXT)->text, "total") == 0) {
+            g->e_total = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
+        }
+        g->sides++;
+    }
+    return 0;
+}
+
+/* sweep: one CONFIG row per configuration (the product of the lists' lengths: 2 x 2 x 3),
+ * each followed by its three sides; a configuration's figures are estimate's for the same
+ * options. */
+static void test_sweep(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {
+        {"--kem", "ML-KEM-512,ML-KEM-768"}, {"--att-mtu", "403,517"}, {"--phy", "1M,2M,S8"}};
+    static const char *const want[] = {"ML-KEM-768", "517", "2M"};
+    static const struct pqpan_run_opt one[] = {
+        {"--kem", "ML-KEM-768"}, {"--att-mtu", "517"}, {"--phy", "2M"}};
+    struct pqpan_run_error err;
+    struct swept g;
+    struct got e;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    g.want = want;
+    g.n_want = 3;
+    assert_int_equal(pqpan_run("sweep", opts, 3, collect_sweep, &g, &err), PQPAN_OK);
+    assert_int_equal(g.configs, 2 * 2 * 3);
+    assert_int_equal(g.total, 2 * 2 * 3);
+    assert_int_equal(g.valid, 2 * 2 * 3);
+    assert_int_equal(g.sides, 2 * 2 * 3 * PQPAN_RUN_SIDES);
+    assert_int_equal(run(&e, one, 3, &err), PQPAN_OK);
+    assert_true(e.e_total[2] > 0.0);
+    assert_true(g.e_total == e.e_total[2]);
+}
+
+/* sweep's errors: a bad value in a list names its option; --per is the CLI's for now. */
+static void test_sweep_errors(void **state)
+{
+    static const struct pqpan_run_opt bad[] = {{"--att-mtu", "247,9"}};
+    static const struct pqpan_run_opt per[] = {{"--per", "0,0.1"}};
+    struct pqpan_run_error err;
+    struct swept g;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("sweep", bad, 1, collect_sweep, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--att-mtu");
+    assert_non_null(strstr(err.message, "'9'"));
+    assert_int_equal(pqpan_run("sweep", per, 1, collect_sweep, &g, &err), PQPAN_ERR_UNSUPPORTED);
+    assert_string_equal(err.option, "--per");
+    assert_int_equal(g.configs, 0);
+}
+
+/* What a profiles run gave. */
+struct listed {
+    int profiles, figures, nrf52840;
+    double supply_v;
+};
+
+static int collect_profiles(void *ctx, const struct pqpan_run_row *row)
+{
+    struct listed *g = ctx;
+    if (row->record == PQPAN_RUN_RECORD_PROFILE) {
+        const struct pqpan_run_profile_row *p = row->data;
+        g->profiles++;
+        assert_string_equal(field(row, "name", PQPAN_RUN_TEXT)->text, p->name);
+        if (strcmp(p->name, "nrf52840") == 0) {
+            g->nrf52840 = 1;
+            g->supply_v = field(row, "supply_v", PQPAN_RUN_REAL)->x;
+        }
+    } else {
+        assert_int_equal(row->record, PQPAN_RUN_RECORD_FIGURE);
+        g->figures++;
+    }
+    return 0;
+}
+
+/* profiles: one PROFILE row per built-in profile (nrf52840 among them, at a supply in the
+ * nRF52840's 1.7..5.5 V, Product Specification v1.7 §5.3.2), the listed columns' sources
+ * after each; --show gives one profile and every figure of its file; an unknown name is
+ * refused. */
+static void test_profiles(void **state)
+{
+    static const struct pqpan_run_opt show[] = {{"--show", "NRF52840"}};
+    static const struct pqpan_run_opt unknown[] = {{"--show", "no-such-chip"}};
+    struct pqpan_run_error err;
+    struct listed all, one;
+    (void)state;
+    memset(&all, 0, sizeof all);
+    memset(&one, 0, sizeof one);
+    assert_int_equal(pqpan_run("profiles", NULL, 0, collect_profiles, &all, &err), PQPAN_OK);
+    assert_true(all.profiles >= 2 && all.nrf52840);
+    assert_true(all.supply_v >= 1.7 && all.supply_v <= 5.5);
+    assert_true(all.figures >= all.profiles);
+    assert_int_equal(pqpan_run("profiles", show, 1, collect_profiles, &one, &err), PQPAN_OK);
+    assert_int_equal(one.profiles, 1);
+    assert_true(one.nrf52840 && one.figures > all.figures / all.profiles);
+    assert_int_not_equal(pqpan_run("profiles", unknown, 1, collect_profiles, &one, &err), PQPAN_OK);
+    assert_non_null(strstr(err.message, "no-such-chip"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +442,9 @@ int main(void)
         cmocka_unit_test(test_emit_stops),
         cmocka_unit_test(test_idle),
         cmocka_unit_test(test_idle_errors),
+        cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_sweep_errors),
+        cmocka_unit_test(test_profiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,14 @@
 /* The grid of `pqpan sweep`: each option's value list (words, ranges, `all`) and the
- * index arithmetic of the cartesian product (see sweep.h). */
+ * index arithmetic of the cartesian product (see run_sweep.h). Errors are messages in a
+ * struct cli_msg: the run layer prints nothing. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "link.h"
+#include "lowpan.h"
+#include "run_estimate.h"
+#include "run_sweep.h"
 
 /* At most this many significant digits in a range's numbers once scaled to their common
  * decimals, so every value fits an int64_t exactly. */
@@ -92,15 +96,16 @@ static int looks_numeric(const char *s, size_t len)
     return digit;
 }
 
-static int range_error(const char *opt, const char *item, const char *why)
+static int range_error(struct cli_msg *msg, const char *opt, const char *item, const char *why)
 {
-    return cli_usage_error(SWEEP_CMD, "%s %s: %s (a range is A..B:STEP, STEP > 0, A <= B)", opt,
-                           item, why);
+    return cli_msg_set(msg, EXIT_USAGE, "%s %s: %s (a range is A..B:STEP, STEP > 0, A <= B)",
+                       opt, item, why);
 }
 
 /* item as a range [PREFIX]A..B:STEP. Returns 0 if item is not one (A is not a number: a
- * word such as a path "../p.json"), 1 with *it filled, or -1 after a usage error. */
-static int range_parse(struct sweep_item *it, const char *opt, const char *item)
+ * word such as a path "../p.json"), 1 with *it filled, or -1 with the usage error in *msg. */
+static int range_parse(struct sweep_item *it, const char *opt, const char *item,
+                       struct cli_msg *msg)
 {
     const char *dots = strstr(item, "..");
     const char *colon;
@@ -115,36 +120,36 @@ static int range_parse(struct sweep_item *it, const char *opt, const char *item)
         return 0;
     }
     if (prefix + NUMBER_MAX >= SWEEP_VALUE_MAX) {
-        range_error(opt, item, "PREFIX too long");
+        range_error(msg, opt, item, "PREFIX too long");
         return -1;
     }
     if (decimal_parse(item + prefix, (size_t)(dots - item) - prefix, &a, &da) != 0) {
-        range_error(opt, item, "A must be a decimal number of at most 18 digits, 9 decimals");
+        range_error(msg, opt, item, "A must be a decimal number of at most 18 digits, 9 decimals");
         return -1;
     }
     colon = strchr(dots + 2, ':');
     if (colon == NULL) {
-        range_error(opt, item, "no :STEP");
+        range_error(msg, opt, item, "no :STEP");
         return -1;
     }
     if (decimal_parse(dots + 2, (size_t)(colon - dots - 2), &b, &db) != 0 ||
         decimal_parse(colon + 1, strlen(colon + 1), &step, &ds) != 0) {
-        range_error(opt, item, "B and STEP must be decimal numbers of at most 18 digits, 9 "
+        range_error(msg, opt, item, "B and STEP must be decimal numbers of at most 18 digits, 9 "
                                "decimals");
         return -1;
     }
     d = da > db ? da : db;
     d = d > ds ? d : ds;
     if (rescale(&a, da, d) != 0 || rescale(&b, db, d) != 0 || rescale(&step, ds, d) != 0) {
-        range_error(opt, item, "too many digits");
+        range_error(msg, opt, item, "too many digits");
         return -1;
     }
     if (step <= 0) {
-        range_error(opt, item, "STEP must be greater than 0");
+        range_error(msg, opt, item, "STEP must be greater than 0");
         return -1;
     }
     if (a > b) {
-        range_error(opt, item, "A is greater than B");
+        range_error(msg, opt, item, "A is greater than B");
         return -1;
     }
     it->word = item;
@@ -178,7 +183,9 @@ static char *own(struct sweep_grid *g, const char *s, size_t len)
 struct items {
     struct sweep_opt *o;
     struct sweep_grid *g;
+    int lowpan;
     int failed;
+    struct cli_msg *msg;
 };
 
 static void push(struct items *b, const struct sweep_item *it)
@@ -212,53 +219,67 @@ static void push_word(void *ctx, const char *word)
 
 /* Whether a range A..B:STEP is refused by the kind of the option's table row d (NULL:
  * not an option of estimate, e.g. --per): words and flags take no range, an integer a
- * range of whole numbers only (message printed). */
+ * range of whole numbers only (the message in *msg). */
 static int range_refused(const char *opt, const char *item, const struct cli_opt *d,
-                         const struct sweep_item *it)
+                         const struct sweep_item *it, struct cli_msg *msg)
 {
     char allowed[CLI_ALLOWED_MAX];
     if (d != NULL && (d->kind == CLI_OPT_WORD || d->kind == CLI_OPT_FLAG)) {
-        cli_usage_error(SWEEP_CMD, "%s %s: %s takes words (%s), not a range", opt, item, opt,
-                        cli_opt_allowed(d, allowed));
+        (void)cli_msg_set(msg, EXIT_USAGE, "%s %s: %s takes words (%s), not a range", opt, item,
+                          opt, cli_opt_allowed(d, allowed));
         return 1;
     }
     if (d != NULL && (d->kind == CLI_OPT_UINT || d->kind == CLI_OPT_INT) && it->decimals > 0) {
-        cli_usage_error(SWEEP_CMD, "%s %s: %s takes integers (%s): a range of whole numbers",
-                        opt, item, opt, cli_opt_allowed(d, allowed));
+        (void)cli_msg_set(msg, EXIT_USAGE,
+                          "%s %s: %s takes integers (%s): a range of whole numbers", opt, item,
+                          opt, cli_opt_allowed(d, allowed));
         return 1;
     }
     return 0;
 }
 
+/* The words of estimate's option opt on the link lowpan says (`all`): 1 if it has a fixed
+ * set, 0 if not. */
+static int choices(int lowpan, const char *opt, cli_word_fn add, void *ctx)
+{
+    if (model_opts_choices(opt, add, ctx)) {
+        return 1;
+    }
+    if (lowpan) {
+        return link_pqke_choices(opt, add, ctx) || lowpan_opts_choices(opt, add, ctx);
+    }
+    return cli_opt_table_words(&estimate_protocol_table, opt, add, ctx) ||
+           link_opts_choices(opt, add, ctx);
+}
+
 /* One comma-separated item of o's value list. */
-static int item_parse(struct items *b, const char *text, size_t len,
-                      const struct estimate_opts *eo)
+static int item_parse(struct items *b, const char *text, size_t len)
 {
     const char *opt = b->o->name;
     struct sweep_item it;
     char *item;
     int rc;
     if (len == 0) {
-        return cli_usage_error(SWEEP_CMD, "%s: empty item in the list", opt);
+        return cli_msg_set(b->msg, EXIT_USAGE, "%s: empty item in the list", opt);
     }
     item = own(b->g, text, len);
     if (item == NULL) {
         b->failed = 1;
-        return EXIT_FAILURE_RUN;
+        return cli_msg_set(b->msg, EXIT_FAILURE_RUN, "out of memory");
     }
     if (cli_word_equal(item, "all")) {
-        if (!estimate_opts_choices(eo, opt, push_word, b)) {
-            return cli_usage_error(SWEEP_CMD, "%s all: %s has no fixed set of values; give a "
-                                              "list or a range A..B:STEP", opt, opt);
+        if (!choices(b->lowpan, opt, push_word, b)) {
+            return cli_msg_set(b->msg, EXIT_USAGE, "%s all: %s has no fixed set of values; give "
+                                                   "a list or a range A..B:STEP", opt, opt);
         }
         return EXIT_OK;
     }
     memset(&it, 0, sizeof it);
-    rc = range_parse(&it, opt, item);
+    rc = range_parse(&it, opt, item, b->msg);
     if (rc < 0) {
         return EXIT_USAGE;
     }
-    if (rc == 1 && range_refused(opt, item, estimate_opt_find(eo, opt), &it)) {
+    if (rc == 1 && range_refused(opt, item, estimate_opt_row(b->lowpan, opt), &it, b->msg)) {
         return EXIT_USAGE;
     }
     if (rc == 0) {
@@ -269,33 +290,34 @@ static int item_parse(struct items *b, const char *text, size_t len,
     return EXIT_OK;
 }
 
-int sweep_items_parse(struct sweep_opt *o, const char *value, const struct estimate_opts *eo,
-                      struct sweep_grid *g)
+int sweep_items_parse(struct sweep_opt *o, const char *value, int lowpan, struct sweep_grid *g,
+                      struct cli_msg *msg)
 {
     struct items b;
     const char *p = value;
     int rc = EXIT_OK;
     b.o = o;
     b.g = g;
+    b.lowpan = lowpan;
     b.failed = 0;
+    b.msg = msg;
     o->items = NULL;
     o->n_items = 0;
     o->count = 0;
     if (*value == '\0') {
-        return cli_usage_error(SWEEP_CMD, "%s: empty list", o->name);
+        return cli_msg_set(msg, EXIT_USAGE, "%s: empty list", o->name);
     }
     while (rc == EXIT_OK) {
         const char *comma = strchr(p, ',');
         size_t len = comma != NULL ? (size_t)(comma - p) : strlen(p);
-        rc = item_parse(&b, p, len, eo);
+        rc = item_parse(&b, p, len);
         if (comma == NULL) {
             break;
         }
         p = comma + 1;
     }
     if (rc == EXIT_OK && b.failed) {
-        fprintf(stderr, "pqpan %s: out of memory\n", SWEEP_CMD);
-        rc = EXIT_FAILURE_RUN;
+        rc = cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory");
     }
     return rc;
 }
@@ -358,12 +380,12 @@ static uint64_t assign_strides(struct sweep_grid *g, int energy, uint64_t stride
     return stride;
 }
 
-int sweep_grid_finish(struct sweep_grid *g)
+int sweep_grid_finish(struct sweep_grid *g, struct cli_msg *msg)
 {
     uint64_t link = assign_strides(g, 0, 1);
     uint64_t all = link != 0 ? assign_strides(g, 1, link) : 0;
     if (all == 0) {
-        return cli_usage_error(SWEEP_CMD, "more configurations than 2^64: split the sweep");
+        return cli_msg_set(msg, EXIT_USAGE, "more configurations than 2^64: split the sweep");
     }
     g->env_stride = link;
     g->total = all;
@@ -397,8 +419,7 @@ static void keep_first(void *ctx, const char *word)
     }
 }
 
-const char *sweep_probe_value(const char *value, const char *opt, const struct estimate_opts *eo,
-                              struct sweep_grid *g)
+const char *sweep_probe_value(const char *value, const char *opt, int lowpan, struct sweep_grid *g)
 {
     const char *comma = strchr(value, ',');
     size_t len = comma != NULL ? (size_t)(comma - value) : strlen(value);
@@ -411,7 +432,7 @@ const char *sweep_probe_value(const char *value, const char *opt, const struct e
     if (cli_word_equal(item, "all")) {
         fw.g = g;
         fw.word = NULL;
-        estimate_opts_choices(eo, opt, keep_first, &fw);
+        (void)choices(lowpan, opt, keep_first, &fw);
         return fw.word != NULL ? fw.word : item;
     }
     dots = strstr(item, "..");
