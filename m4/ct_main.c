@@ -18,11 +18,16 @@
  * repeated bytes and one close below n:
  *   keygen  k · G (the speed build's fixed-base table: every entry read for each digit).
  *   shared  k · Q for one public key Q (RFC 5903 §8.1's g^r).
+ * And ML-DSA's transforms (src/crypto/mldsa/ntt.c, or src/crypto/m4/mldsa_ntt_m4.S with the
+ * backend), the polynomial varied over all zero, extreme values of alternating sign and
+ * pseudo-random values (the secret operand of signing's products: y, s1, s2, t0, c):
+ *   ntt, invntt, and pointwise with one fixed public operand.
  * Prints "ct,<scheme>,<operation>,<status>" per run; the plugin prints one trace line per
  * run, in the same order. */
 #include <string.h>
 
 #include "bench.h"
+#include "crypto/mldsa/ntt.h"
 #include "kem_table.h"
 #include "pqpan/ecdh.h"
 #include "semihost.h"
@@ -151,6 +156,69 @@ static int ecdh_runs(struct ct_ecdh_buffers *b)
     return failed;
 }
 
+struct ct_mldsa_buffers {
+    int32_t in[PQPAN_MLDSA_N];
+    int32_t a[PQPAN_MLDSA_N];
+    int32_t b[PQPAN_MLDSA_N];
+};
+
+/* Run `run`'s secret polynomial in b->in, every coefficient within [-bound, bound]: all
+ * zero, +bound and -bound alternately, then xorshift32 values (Marsaglia 2003; test
+ * inputs only) reduced into the range. Computed outside the measured region. */
+static void mldsa_secret(struct ct_mldsa_buffers *b, int run, int32_t bound)
+{
+    uint32_t x = 0x6d2b79f5u;
+    for (size_t i = 0; i < PQPAN_MLDSA_N; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        b->in[i] = run == 0   ? 0
+                   : run == 1 ? (i % 2 ? -bound : bound)
+                              : (int32_t)(x % (2u * (uint32_t)bound + 1u)) - bound;
+    }
+}
+
+/* One transform of ML-DSA on three secrets, each copied into the same buffer first. */
+static void mldsa_runs(struct ct_mldsa_buffers *b, const char *operation, int32_t bound,
+                       void (*op)(struct ct_mldsa_buffers *))
+{
+    for (int run = 0; run < 3; run++) {
+        mldsa_secret(b, run, bound);
+        memcpy(b->a, b->in, sizeof b->a);
+        pqpan_m4_mark_begin();
+        op(b);
+        pqpan_m4_mark_end();
+        report("ml-dsa", operation, 0);
+    }
+}
+
+static void mldsa_ntt_op(struct ct_mldsa_buffers *b)
+{
+    pqpan_mldsa_ntt(b->a);
+}
+
+static void mldsa_invntt_op(struct ct_mldsa_buffers *b)
+{
+    pqpan_mldsa_invntt(b->a);
+}
+
+static void mldsa_pointwise_op(struct ct_mldsa_buffers *b)
+{
+    pqpan_mldsa_pointwise(b->a, b->a, b->b);
+}
+
+/* The input bounds of ntt.h: q - 1 for the NTT, 2^31 - 2^22 - 1 for the inverse, 9q - 1
+ * for the product (whose public operand is a fixed NTT-domain polynomial). */
+static void mldsa_kernel_runs(struct ct_mldsa_buffers *b)
+{
+    mldsa_runs(b, "ntt", PQPAN_MLDSA_Q - 1, mldsa_ntt_op);
+    mldsa_runs(b, "invntt", INT32_MAX - (1 << 22), mldsa_invntt_op);
+    for (size_t i = 0; i < PQPAN_MLDSA_N; i++) {
+        b->b[i] = (int32_t)(i * 32749u % (18u * PQPAN_MLDSA_Q - 1u)) - (9 * PQPAN_MLDSA_Q - 1);
+    }
+    mldsa_runs(b, "pointwise", 9 * PQPAN_MLDSA_Q - 1, mldsa_pointwise_op);
+}
+
 /* Planted leaks, for the check's own test: a branch on a secret bit, and a load whose
  * address is a secret byte. Their traces must differ between the two secrets. */
 static volatile uint32_t canary_sink;
@@ -189,9 +257,11 @@ int main(void)
 {
     static struct ct_buffers b;
     static struct ct_ecdh_buffers e;
+    static struct ct_mldsa_buffers d;
     int failed = 0;
     canary_runs();
     failed |= ecdh_runs(&e);
+    mldsa_kernel_runs(&d);
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         failed |= keygen_runs(&pqpan_m4_kems[l], &b);
         failed |= encaps_runs(&pqpan_m4_kems[l], &b);

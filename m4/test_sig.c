@@ -2,11 +2,14 @@
  * (m4/gen_acvp_mldsa.cmake): keyGen (FIPS 204 Alg. 6), sigGen through Sign_internal
  * (Alg. 7) in deterministic and hedged groups, every sigVer case (Alg. 8, valid and
  * refused), and per level a round trip through the external interface (Alg. 2, 3) with a
- * context, whose signature must fail once a bit is flipped. */
+ * context, whose signature must fail once a bit is flipped. With the backend (PQPAN_M4_ASM),
+ * also its NTT, inverse NTT and pointwise product against the portable C. */
 #include <string.h>
 
 #include "acvp_sig_kat.h"
 #include "check.h"
+#include "crypto/m4/backend.h"
+#include "crypto/mldsa/ntt.h"
 #include "pqpan/sig.h"
 
 static uint8_t pk[PQPAN_SIG_PK_MAX_BYTES], sk[PQPAN_SIG_SK_MAX_BYTES];
@@ -58,9 +61,72 @@ static void round_trip(struct pqpan_m4_tally *t, const struct pqpan_sig *s, uint
     pqpan_m4_check(t, ok, "ML-DSA round trip", id);
 }
 
+#ifdef PQPAN_M4_ASM
+/* Runs of the comparison: the first three use the extreme inputs below, the rest
+ * pseudo-random ones. */
+#define KERNEL_RUNS 64
+
+/* Coefficient i of input `run` within [-bound, bound]: run 0 all +bound, run 1 all -bound,
+ * run 2 the two alternately, then uniform pseudo-random values. */
+static int32_t kernel_input(uint64_t *seed, uint32_t run, size_t i, int32_t bound)
+{
+    switch (run) {
+    case 0: return bound;
+    case 1: return -bound;
+    case 2: return i % 2 ? -bound : bound;
+    default: return (int32_t)(pqpan_m4_random(seed) % (2 * (uint64_t)bound + 1)) - bound;
+    }
+}
+
+static int same_poly(const int32_t *a, const int32_t *b)
+{
+    return memcmp(a, b, PQPAN_MLDSA_N * sizeof a[0]) == 0;
+}
+
+/* The assembly equals ntt.c coefficient for coefficient at the ends of each input range
+ * (ntt.h): the NTT on |a_i| <= q - 1; the inverse NTT on |a_i| <= 2^31 - 2^22 - 1, the
+ * bound of its reduction on entry; the pointwise product on |a_i|, |b_i| <= 9q - 1, once
+ * into a third array and in place of each operand. */
+static void kernels_against_portable(struct pqpan_m4_tally *t)
+{
+    static int32_t m4[PQPAN_MLDSA_N], c[PQPAN_MLDSA_N], a[PQPAN_MLDSA_N], b[PQPAN_MLDSA_N];
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    for (uint32_t run = 0; run < KERNEL_RUNS; run++) {
+        for (size_t i = 0; i < PQPAN_MLDSA_N; i++) {
+            m4[i] = c[i] = kernel_input(&seed, run, i, PQPAN_MLDSA_Q - 1);
+        }
+        pqpan_mldsa_ntt(m4);
+        pqpan_mldsa_ntt_portable(c);
+        pqpan_m4_check(t, same_poly(m4, c), "ML-DSA ntt vs portable", run);
+        for (size_t i = 0; i < PQPAN_MLDSA_N; i++) {
+            m4[i] = c[i] = kernel_input(&seed, run, i, INT32_MAX - (1 << 22));
+        }
+        pqpan_mldsa_invntt(m4);
+        pqpan_mldsa_invntt_portable(c);
+        pqpan_m4_check(t, same_poly(m4, c), "ML-DSA invntt vs portable", run);
+        for (size_t i = 0; i < PQPAN_MLDSA_N; i++) {
+            a[i] = kernel_input(&seed, run, i, 9 * PQPAN_MLDSA_Q - 1);
+            b[i] = kernel_input(&seed, run ^ 1, i, 9 * PQPAN_MLDSA_Q - 1);
+        }
+        pqpan_mldsa_pointwise_portable(c, a, b);
+        pqpan_mldsa_pointwise(m4, a, b);
+        pqpan_m4_check(t, same_poly(m4, c), "ML-DSA pointwise vs portable", run);
+        memcpy(m4, a, sizeof m4);
+        pqpan_mldsa_pointwise(m4, m4, b);
+        pqpan_m4_check(t, same_poly(m4, c), "ML-DSA pointwise r = a vs portable", run);
+        memcpy(m4, b, sizeof m4);
+        pqpan_mldsa_pointwise(m4, a, m4);
+        pqpan_m4_check(t, same_poly(m4, c), "ML-DSA pointwise r = b vs portable", run);
+    }
+}
+#endif
+
 struct pqpan_m4_tally pqpan_m4_test_sig(void)
 {
     struct pqpan_m4_tally t = {0, 0};
+#ifdef PQPAN_M4_ASM
+    kernels_against_portable(&t);
+#endif
     for (size_t l = 0; l < PQPAN_M4_KAT_DSA_LEVELS; l++) {
         const struct pqpan_sig *s = pqpan_sig_at(l);
         const struct pqpan_m4_kat_dsa_level *lv = &pqpan_m4_kat_dsa_levels[l];

@@ -134,12 +134,12 @@ measure() {
         }' "$work/$impl.ops" >"$work/$impl.agg"
     # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files; the
     # assembly backend counts with the module it serves (Keccak: crypto/sha3, P-256's
-    # field: crypto/p256, the rest crypto/mlkem).
+    # field: crypto/p256, ML-DSA's NTT: crypto/mldsa, the rest crypto/mlkem).
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
         NR > 1 {
             f = $6; sub(/.*\/src\//, "", f); n = split(f, p, "/")
             if (n == 2 && p[1] == "crypto") { m = "crypto/" p[2]; sub(/\.c\.obj$/, "", m) }
-            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : p[3] ~ /^p256/ ? "crypto/p256" : "crypto/mlkem" }
+            else if (p[1] == "crypto" && p[2] == "m4") { m = p[3] ~ /^keccak/ ? "crypto/sha3" : p[3] ~ /^p256/ ? "crypto/p256" : p[3] ~ /^mldsa/ ? "crypto/mldsa" : "crypto/mlkem" }
             else { m = p[1]; for (i = 2; i < n; i++) m = m "/" p[i] }
             text[m] += $1; data[m] += $2; bss[m] += $3
         }
@@ -245,7 +245,7 @@ use of malloc or stdio in the core would fail to link.
 
 The backend's objects (src/crypto/m4/) are counted with the module they serve: the
 NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly with
-crypto/sha3, P-256's field arithmetic (speed build only) with crypto/p256 (where each replaces C functions, which
+crypto/sha3, ML-DSA's NTT with crypto/mldsa, P-256's field arithmetic (speed build only) with crypto/p256 (where each replaces C functions, which
 the asm builds keep only as the tests' reference: the linker drops them from programs
 that do not call them, but they stay in the library objects counted here).
 
@@ -572,6 +572,17 @@ so far:
   9-limb accumulator in a window of 9 registers that rotates by one limb per step, each
   reduction step one UMAAL (p's limbs are 2^32 - 1, 0 and 1, and -p^-1 = 1 mod 2^32); the
   sum and the difference with one masked correction each; the square is the product.
+- ML-DSA's NTT, inverse NTT and pointwise Montgomery product (issue 30), in every build
+  with the backend: src/crypto/m4/mldsa_ntt_m4.S, three layers per pass over the
+  polynomial (3 + 3 + 2 for the 8 layers: 8 coefficients in registers, the pass's 7 zetas
+  in FPU registers), each Montgomery product by a zeta one SMULL, MUL and SMLAL (R = 2^32,
+  the low word cancelled exactly, as mldsa_montgomery_reduce), the butterfly's sum and
+  difference two more instructions; the inverse reads the forward table (-zeta (x - y) as
+  zeta (y - x)), takes the entry reduction into its first pass and the scaling by
+  256^-1 R^2 into its last. Results equal src/crypto/mldsa/ntt.c coefficient for
+  coefficient. The small build's quarter NTT (pqpan_mldsa_ntt_layers, verification) and
+  the speed build's row sums (64-bit multiply-accumulate, one reduction per coefficient)
+  stay C.
 - Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
   in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
   reductions, compression and the byte encodings.
@@ -591,7 +602,9 @@ Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
-SamplePolyCBD_2 on 64 pseudo-random inputs each; the portable -Os build runs the same
+SamplePolyCBD_2 on 64 pseudo-random inputs each, ML-DSA's NTT, inverse NTT and pointwise
+product on 64 inputs each (all coefficients at +bound, at -bound, alternating, then
+pseudo-random; the pointwise product also in place of each operand); the portable -Os build runs the same
 suites; the speed build (-O2, asm, ML-DSA and P-256 speed) runs them too and compares its
 P-256 field product, sum and difference with field.c on 300 operand pairs (0, 1, 2,
 p - 1, p - 2, 2^256 - 2^224 - 1 and 2^255 crossed, then random; each result also written
@@ -611,7 +624,9 @@ the same NTT, base multiplication and CBD code that the encaps and decaps runs c
 P-256 key generation and shared secret (with RFC 5903 §8.1's g^r) run with the scalars
 1, 0x5a...5a and 2^128 floor(n / 2^128) - 1, copied into the same buffer, and must give
 one hash each (a branch on the final-subtraction mask planted in p256_fe_m4.S made them
-differ when tried). Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
+differ when tried). ML-DSA's NTT, inverse NTT and pointwise product (ntt.c, or the
+backend's mldsa_ntt_m4.S) run on three secret polynomials (all zero, the input bound with
+alternating signs, pseudo-random) in the same buffer and must give one hash each. Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
 give different hashes, which shows the check can fail. What it does not see: timing
 that depends on data without changing the instruction or address sequence (none on the
 Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts).

@@ -2,12 +2,14 @@
 #include "crypto/mldsa/ntt.h"
 
 #include "common/compiler.h"
+#include "crypto/m4/backend.h"
 
-/* zetas[m] = zeta^BitRev8(m) R mod q with zeta = 1753 (FIPS 204 §7.5, the list in
+/* pqpan_mldsa_zetas[m] = zeta^BitRev8(m) R mod q with zeta = 1753 (FIPS 204 §7.5, the list in
  * Appendix B times R), as representatives in [-(q-1)/2, (q-1)/2]. Computed as
  * pow(1753, brv8(m), q) * 2^32 % q, then centred; tests/unit/test_mldsa.c pins every
- * entry through products checked against schoolbook multiplication. zetas[0] is not used. */
-static const int32_t zetas[PQPAN_MLDSA_N] = {
+ * entry through products checked against schoolbook multiplication. Entry 0 is not used.
+ * The Cortex-M4 backend (src/crypto/m4/mldsa_ntt_m4.S) reads the same table. */
+PQPAN_M4_SHARED const int32_t pqpan_mldsa_zetas[PQPAN_MLDSA_N] = {
     -4186625, 25847, -2608894, -518909, 237124, -777960, -876248, 466468,
     1826347, 2353451, -359251, -2091905, 3119733, -2884855, 3111497, 2680103,
     2725464, 1024112, -1079900, 3585928, -549488, -1119584, 2619752, -2108549,
@@ -88,8 +90,8 @@ static inline void ct_butterfly(int32_t *x, int32_t *y, int32_t zeta, int32_t ze
 static void ntt_two_layers(int32_t *a, size_t n, size_t offset, size_t len, int64_t q)
 {
     const size_t half = len / 2;
-    const int32_t *z1 = zetas + 128 / len + offset / (2 * len);
-    const int32_t *z2 = zetas + 128 / half + offset / len;
+    const int32_t *z1 = pqpan_mldsa_zetas + 128 / len + offset / (2 * len);
+    const int32_t *z2 = pqpan_mldsa_zetas + 128 / half + offset / len;
     size_t start, j;
     for (start = 0; start < n; start += 2 * len, z1++, z2 += 2) {
         const int32_t za = z1[0], zaq = times_qinv(za);
@@ -115,7 +117,7 @@ static void ntt_two_layers(int32_t *a, size_t n, size_t offset, size_t len, int6
  * bound by less than q: 8 layers from |a_i| < q stay below 9q. The layers below
  * len = n / 2 of the coefficients [offset, offset + n) touch only those: a holds them,
  * and block b of the layer with length len (coefficients start = 2 len b ..) uses
- * zetas[128 / len + b] (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32,
+ * pqpan_mldsa_zetas[128 / len + b] (Alg. 41's m counts 1 for len = 128, 2..3 for 64, 4..7 for 32,
  * ...). */
 void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
 {
@@ -126,20 +128,20 @@ void pqpan_mldsa_ntt_layers(int32_t *a, unsigned n, unsigned offset)
     }
     if (len == 1) { /* an odd number of layers: the last one alone */
         for (start = 0; start < n; start += 2) {
-            const int32_t z = zetas[128 + (offset + start) / 2];
+            const int32_t z = pqpan_mldsa_zetas[128 + (offset + start) / 2];
             ct_butterfly(&a[start], &a[start + 1], z, times_qinv(z), q);
         }
     }
 }
 
-void pqpan_mldsa_ntt(int32_t a[PQPAN_MLDSA_N])
+void PQPAN_M4_PORTABLE(pqpan_mldsa_ntt)(int32_t a[PQPAN_MLDSA_N])
 {
     pqpan_mldsa_ntt_layers(a, PQPAN_MLDSA_N, 0);
 }
 
 int32_t pqpan_mldsa_ntt_zeta(unsigned m)
 {
-    return zetas[m];
+    return pqpan_mldsa_zetas[m];
 }
 
 /* One Gentleman-Sande butterfly of Alg. 42 (lines 7-10) with z = -zeta:
@@ -161,7 +163,7 @@ static inline void gs_butterfly_scaled(int32_t *x, int32_t *y, const int32_t f[4
 }
 
 /* The layers len and 2 len of Alg. 42 in one pass: block b of layer len uses
- * -zetas[256 / len - 1 - b] (m counts down from 255), and the four coefficients j,
+ * -pqpan_mldsa_zetas[256 / len - 1 - b] (m counts down from 255), and the four coefficients j,
  * j + len, j + 2 len, j + 3 len of a group are loaded once for their four butterflies.
  * With last = 1 (len = 64, the final pass) the second layer also applies the scaling by
  * 256^-1 R^2 (INVNTT_SCALE), so no pass of its own is needed; the optimiser compiles the
@@ -170,9 +172,9 @@ static inline void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64
 {
     size_t start, j, group = 0;
     for (start = 0; start < PQPAN_MLDSA_N; start += 4 * len, group++) {
-        const int32_t za = -zetas[256 / len - 1 - 2 * group], zaq = times_qinv(za);
-        const int32_t zb = -zetas[256 / len - 2 - 2 * group], zbq = times_qinv(zb);
-        const int32_t zc = -zetas[128 / len - 1 - group], zcq = times_qinv(zc);
+        const int32_t za = -pqpan_mldsa_zetas[256 / len - 1 - 2 * group], zaq = times_qinv(za);
+        const int32_t zb = -pqpan_mldsa_zetas[256 / len - 2 - 2 * group], zbq = times_qinv(zb);
+        const int32_t zc = -pqpan_mldsa_zetas[128 / len - 1 - group], zcq = times_qinv(zc);
         const int32_t zcs = mldsa_mont_mul(zc, INVNTT_SCALE);
         const int32_t scaled[4] = {INVNTT_SCALE, times_qinv(INVNTT_SCALE), zcs, times_qinv(zcs)};
         int32_t *x = a + start;
@@ -196,12 +198,12 @@ static inline void invntt_two_layers(int32_t a[PQPAN_MLDSA_N], size_t len, int64
 }
 
 /* FIPS 204 Alg. 42: Gentleman-Sande butterflies, len = 1 .. 128, two layers per pass,
- * with -zetas[m] for m from 255 down to 1, the final scaling folded into the last layer.
- * The differences go through a Montgomery multiplication (|.| < q); the sums double their
+ * with -pqpan_mldsa_zetas[m] for m from 255 down to 1, the final scaling folded into the
+ * last layer. The differences go through a Montgomery multiplication (|.| < q); the sums double their
  * bound per layer, so inputs reduced to |a_i| <= 6283009 (mldsa_reduce32) stay below
  * 256 * 6283009 < 2^31 without further reduction, and the last layer's Montgomery
  * multiplications bring every output below q. */
-void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
+void PQPAN_M4_PORTABLE(pqpan_mldsa_invntt)(int32_t a[PQPAN_MLDSA_N])
 {
     const int64_t q = opaque_q();
     size_t len, j;
@@ -214,8 +216,9 @@ void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N])
     invntt_two_layers(a, PQPAN_MLDSA_N / 4, q, 1);
 }
 
-void pqpan_mldsa_pointwise(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],
-                           const int32_t b[PQPAN_MLDSA_N])
+void PQPAN_M4_PORTABLE(pqpan_mldsa_pointwise)(int32_t r[PQPAN_MLDSA_N],
+                                              const int32_t a[PQPAN_MLDSA_N],
+                                              const int32_t b[PQPAN_MLDSA_N])
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLDSA_N; i++) {
