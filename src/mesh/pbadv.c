@@ -71,10 +71,10 @@ static uint64_t send_repeated(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_r
                               uint64_t at, uint32_t gp, uint32_t times, enum pqpan_phase phase)
 {
     uint64_t start;
-    uint64_t first = mesh_pbadv_event(r, s, at, gp, phase, &start);
+    uint64_t first = pqpan_mesh_pbadv_clock_event(r, s, at, gp, phase, &start);
     uint32_t i;
     for (i = 1; i < times; i++) {
-        (void)mesh_pbadv_event(r, s, at, gp, phase, &start);
+        (void)pqpan_mesh_pbadv_clock_event(r, s, at, gp, phase, &start);
     }
     return first;
 }
@@ -125,7 +125,7 @@ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (cfg == NULL || dev == NULL || cycles == NULL || !mesh_pbadv_config_ok(cfg)) {
+    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbadv_config_ok(cfg)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     rc = pqpan_mesh_prov_plan(steps, &n, cfg->keys.variant, cfg->keys.kem, cfg->keys.alg,
@@ -133,7 +133,7 @@ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
     if (rc != PQPAN_OK) {
         return rc;
     }
-    mesh_pbadv_clock_init(&r, out, cfg, dev);
+    pqpan_mesh_pbadv_clock_init(&r, out, cfg, dev);
     acked = open_link(&r);
     prev = PQPAN_MESH_PROVISIONER;
     /* A side sends its next PDU when it has the peer's last PDU, or, sending twice in a row,
@@ -141,13 +141,13 @@ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
     for (i = 0; i < n; i++) {
         enum pqpan_mesh_prov_role s = steps[i].sender;
         t = s == prev ? acked : rx;
-        t = mesh_pbadv_compute(&r, s, t, steps[i].ops_before, cycles[s]);
+        t = pqpan_mesh_pbadv_clock_compute(&r, s, t, steps[i].ops_before, cycles[s]);
         acked = transaction(&r, s, t, steps[i].length, steps[i].phase, &rx);
         prev = s;
     }
     out->latency_ns = rx;
     (void)send_repeated(&r, PQPAN_MESH_PROVISIONER, acked, PQPAN_MESH_PBADV_LINK_CLOSE_BYTES,
                         cfg->close_transmissions, PQPAN_PHASE_CONFIRM);
-    mesh_pbadv_clock_finish(&r);
+    pqpan_mesh_pbadv_clock_finish(&r);
     return PQPAN_OK;
 }

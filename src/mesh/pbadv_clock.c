@@ -8,7 +8,7 @@
  * advertising phase assumes (pqpan_ble_adv_mean, PQPAN_BLE_ADV_MEAN_CHANNEL). */
 #define MEAN_CHANNEL_INDEX 2u
 
-void mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_pbadv_estimate *out,
+void pqpan_mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_pbadv_estimate *out,
                            const struct pqpan_mesh_pbadv_config *cfg,
                            const struct pqpan_ble_device dev[2])
 {
@@ -28,7 +28,7 @@ static uint64_t packet_ns(const struct mesh_pbadv_clock *r, uint32_t gp)
     return pqpan_ble_packet_ns(r->cfg->phy, pqpan_mesh_pbadv_adv_payload(gp), 0);
 }
 
-uint64_t mesh_pbadv_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
                                uint64_t start, uint32_t ch, uint32_t gp)
 {
     const struct pqpan_ble_device *d = &r->dev[s];
@@ -37,7 +37,7 @@ uint64_t mesh_pbadv_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh
 
 /* ADV_NONCONN_IND on three channels (Vol 6 Part B §4.4.2.2: no listening after a
  * non-connectable PDU): the sender's states, the peer's reception. */
-uint64_t mesh_pbadv_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                           uint32_t gp, enum pqpan_phase phase, uint64_t *start)
 {
     const struct pqpan_ble_device *d = &r->dev[s];
@@ -66,7 +66,7 @@ uint64_t mesh_pbadv_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role 
     return t0 + d->pre_ns + MEAN_CHANNEL_INDEX * (d->ramp_ns + t_pdu);
 }
 
-uint64_t mesh_pbadv_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                             uint32_t ops, const uint64_t cycles[PQPAN_OP_COUNT])
 {
     uint64_t ns = pqpan_mesh_prov_book_ops(&r->out->ledger[s], ops, cycles, r->dev[s].cpu_hz);
@@ -74,7 +74,7 @@ uint64_t mesh_pbadv_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_rol
     return at + ns;
 }
 
-void mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r)
+void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r)
 {
     int s;
     for (s = 0; s < 2; s++) {
@@ -84,7 +84,7 @@ void mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r)
     r->out->span_ns = r->end_ns;
 }
 
-int mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
+int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
 {
     /* Legacy advertising PDUs go on LE 1M only (Core v5.4 Vol 6 Part B §2.3). */
     return c->phy == PQPAN_BLE_PHY_1M && c->adv_interval_ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&

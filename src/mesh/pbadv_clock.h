@@ -23,30 +23,30 @@ struct mesh_pbadv_clock {
 };
 
 /* Zeroes out and its ledgers, sets the clock for cfg and dev. */
-void mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_pbadv_estimate *out,
+void pqpan_mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_pbadv_estimate *out,
                            const struct pqpan_mesh_pbadv_config *cfg,
                            const struct pqpan_ble_device dev[2]);
 
 /* One advertising event of side s starting no earlier than at, carrying a Generic
  * Provisioning PDU of gp octets: books it, *start = its start. Returns the time the peer
  * has the PDU (the end of the mean channel's packet). */
-uint64_t mesh_pbadv_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                           uint32_t gp, enum pqpan_phase phase, uint64_t *start);
 
 /* Start of the packet on channel index ch (0..2) of an event of side s started at start
  * carrying gp octets (after the pre-processing and the channel's ramp-up). */
-uint64_t mesh_pbadv_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
                                uint64_t start, uint32_t ch, uint32_t gp);
 
 /* Books the crypto ops (bits of enum pqpan_op) side s runs from at; returns when done. */
-uint64_t mesh_pbadv_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                             uint32_t ops, const uint64_t cycles[PQPAN_OP_COUNT]);
 
 /* Each side scans whenever it neither advertises nor computes (MshPRT v1.1 §5.2.1);
  * sets out->span_ns. */
-void mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r);
+void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r);
 
 /* Legacy advertising on LE 1M, advInterval in range, every transmission count > 0. */
-int mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c);
+int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c);
 
 #endif

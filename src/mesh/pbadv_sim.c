@@ -171,10 +171,10 @@ static void advertise(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at, u
 {
     uint8_t pdu[PQPAN_LL_HDR_BYTES + ADV_A_BYTES + PQPAN_ADV_DATA_MAX + PQPAN_LL_CRC_BYTES];
     size_t len = adv_pdu(pdu, m, s, txn, gp, gp_len);
-    uint64_t start, rx = mesh_pbadv_event(&m->clock, s, at, gp_len, phase, &start);
+    uint64_t start, rx = pqpan_mesh_pbadv_clock_event(&m->clock, s, at, gp_len, phase, &start);
     uint32_t ch;
     for (ch = 0; ch < MESH_PBADV_CHANNELS && m->cfg->on_packet != NULL && m->error == 0; ch++) {
-        uint64_t t = mesh_pbadv_channel_ns(&m->clock, s, start, ch, gp_len);
+        uint64_t t = pqpan_mesh_pbadv_clock_channel_ns(&m->clock, s, start, ch, gp_len);
         if (m->cfg->on_packet(m->cfg->packet_ctx, t, (uint8_t)(MESH_PBADV_FIRST_CHANNEL + ch),
                               pdu, len) != 0) {
             m->error = PQPAN_ERR_IO;
@@ -848,7 +848,7 @@ static void exchange(struct sim *m)
             m->error = PQPAN_ERR_STATE;
             break;
         }
-        t = mesh_pbadv_compute(&m->clock, s, p->ready_ns, o->ops, m->cycles[s]);
+        t = pqpan_mesh_pbadv_clock_compute(&m->clock, s, p->ready_ns, o->ops, m->cycles[s]);
         m->res->prov_pdus[s]++;
         send_transaction(m, s, t, o->pdu, o->len);
         if (p->head == p->n_out) {
@@ -888,7 +888,7 @@ static int sim_setup(struct sim *m, struct pqpan_mesh_pbadv_sim_result *res,
     if (rc != PQPAN_OK) {
         return rc;
     }
-    mesh_pbadv_clock_init(&m->clock, &res->run, &cfg->link, dev);
+    pqpan_mesh_pbadv_clock_init(&m->clock, &res->run, &cfg->link, dev);
     pqpan_prng_seed(&m->rng, cfg->seed);
     party_init(&m->side[P], P, cfg->seed);
     party_init(&m->side[D], D, cfg->seed);
@@ -916,7 +916,7 @@ static void finish(struct sim *m)
 {
     struct pqpan_mesh_pbadv_sim_result *r = m->res;
     r->run.latency_ns = m->last_rx_ns;
-    mesh_pbadv_clock_finish(&m->clock);
+    pqpan_mesh_pbadv_clock_finish(&m->clock);
     r->keys_equal = r->complete &&
                     memcmp(r->session_key[P], r->session_key[D], PQPAN_MESH_KEY_BYTES) == 0 &&
                     memcmp(r->device_key[P], r->device_key[D], PQPAN_MESH_KEY_BYTES) == 0 &&
@@ -934,7 +934,7 @@ int pqpan_mesh_pbadv_simulate(struct pqpan_mesh_pbadv_sim_result *res,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(res, 0, sizeof *res);
-    if (cfg == NULL || dev == NULL || cycles == NULL || !mesh_pbadv_config_ok(&cfg->link)) {
+    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbadv_config_ok(&cfg->link)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (cfg->link.keys.alg != PQPAN_MESH_PROV_ALG_CMAC) {
