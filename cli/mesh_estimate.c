@@ -62,7 +62,8 @@ static const char *variant_of(const struct mesh_result *r)
     return pqpan_mesh_prov_variant_name(r->keys.variant);
 }
 
-void mesh_print_rows_csv(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+static void csv_rows(FILE *f, const struct mesh_opts *o, const struct mesh_result *r,
+                     const struct mesh_sim_info *sim)
 {
     size_t k;
     int s;
@@ -73,7 +74,7 @@ void mesh_print_rows_csv(FILE *f, const struct mesh_opts *o, const struct mesh_r
             fprintf(f, ",%s", fields[k].name);
         }
     }
-    fputc('\n', f);
+    fputs(sim != NULL ? ",keys_equal\n" : "\n", f);
     for (s = 0; s < MESH_SIDES; s++) {
         fprintf(f, "%s,%s,%s,%s,%s,%s", r->rows[s].side, o->bearer == MESH_BEARER_PB_GATT ? "pb-gatt" : "pb-adv",
                 o->kem, o->hybrid ? "p256" : "none", variant_of(r),
@@ -84,8 +85,16 @@ void mesh_print_rows_csv(FILE *f, const struct mesh_opts *o, const struct mesh_r
                 print_value(f, &r->rows[s], &fields[k], 0);
             }
         }
+        if (sim != NULL) {
+            fprintf(f, ",%s", sim->keys_equal ? "yes" : "no");
+        }
         fputc('\n', f);
     }
+}
+
+void mesh_print_rows_csv(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    csv_rows(f, o, r, NULL);
 }
 
 /* The bearer's options as text. */
@@ -112,13 +121,28 @@ static void print_bearer_line(const struct mesh_opts *o, const struct mesh_resul
            (unsigned)PQPAN_MESH_PBADV_TRANSACTION_MAX, r->span_ms);
 }
 
+/* The simulated run's outcome (simulate only). */
+static void print_sim_line(const struct mesh_sim_info *sim)
+{
+    size_t i;
+    printf("  simulated (--seed %llu): keys_equal %s (SessionKey, DeviceKey, NetKey), "
+           "complete %s, failed code %u,\n  %u advertising PDUs; DeviceKey ",
+           (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
+           sim->complete ? "yes" : "no", (unsigned)sim->failed_code, (unsigned)sim->packets);
+    for (i = 0; i < sizeof sim->device_key; i++) {
+        printf("%02x", sim->device_key[i]);
+    }
+    putchar('\n');
+}
+
 static void print_table(const struct mesh_opts *o, const struct model_env *env,
-                        const struct mesh_result *r)
+                        const struct mesh_result *r, const char *cmd,
+                        const struct mesh_sim_info *sim)
 {
     size_t k;
     int s;
     unsigned b = bearer_bit(o->bearer);
-    printf("pqpan estimate: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
+    printf("pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n", cmd,
            mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "", variant_of(r),
            pqpan_mesh_prov_alg_name(r->keys.alg));
     print_bearer_line(o, r);
@@ -127,6 +151,9 @@ static void print_table(const struct mesh_opts *o, const struct model_env *env,
            "pair per --lesc-keypair (%s)\n",
            (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
            env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
+    if (sim != NULL) {
+        print_sim_line(sim);
+    }
     printf("  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
            "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
            o->bearer == MESH_BEARER_PB_GATT ? "" : ", continuous scanning included");
@@ -183,13 +210,20 @@ static void print_json_params(const struct mesh_opts *o, const struct mesh_resul
 }
 
 static void print_json(const struct mesh_opts *o, const struct model_env *env,
-                       const struct mesh_result *r)
+                       const struct mesh_result *r, const struct mesh_sim_info *sim)
 {
     size_t k;
     int s;
     unsigned b = bearer_bit(o->bearer);
     printf("{\n");
     print_json_params(o, r);
+    if (sim != NULL) {
+        printf("  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"
+               "  \"failed_code\": %u,\n  \"adv_pdus\": %u,\n",
+               (unsigned long long)sim->seed, sim->keys_equal ? "true" : "false",
+               sim->complete ? "true" : "false", (unsigned)sim->failed_code,
+               (unsigned)sim->packets);
+    }
     model_print_assumptions_json(stdout, env, model_radio_of(o->gatt.cfg.phy), "  ");
     printf("  \"sides\": [\n");
     for (s = 0; s < MESH_SIDES; s++) {
@@ -242,14 +276,21 @@ int mesh_estimate_run(int argc, char **argv)
         rc = cli_msg_report(CMD, mesh_estimate(&r, env, &o, &msg), &msg);
     }
     if (rc == EXIT_OK) {
-        if (m.format == FORMAT_TABLE) {
-            print_table(&o, env, &r);
-        } else if (m.format == FORMAT_CSV) {
-            mesh_print_rows_csv(stdout, &o, &r);
-        } else {
-            print_json(&o, env, &r);
-        }
+        mesh_print(&o, env, &r, m.format, CMD, NULL);
     }
     free(env);
     return rc;
+}
+
+void mesh_print(const struct mesh_opts *o, const struct model_env *env,
+                const struct mesh_result *r, enum cli_format format, const char *cmd,
+                const struct mesh_sim_info *sim)
+{
+    if (format == FORMAT_TABLE) {
+        print_table(o, env, r, cmd, sim);
+    } else if (format == FORMAT_CSV) {
+        csv_rows(stdout, o, r, sim);
+    } else {
+        print_json(o, env, r, sim);
+    }
 }

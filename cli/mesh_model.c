@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "mesh_model.h"
+#include "pqpan/error.h"
 
 static const char *const link_words[] = {"ble-mesh", NULL};
 static const char *const bearer_words[] = {"pb-adv", "pb-gatt", "network", NULL};
@@ -260,33 +261,45 @@ static int fill_rows(struct mesh_result *r, const struct model_env *env,
     return rc;
 }
 
+static void pbadv_config(struct pqpan_mesh_pbadv_config *c, const struct mesh_result *r,
+                         const struct mesh_opts *o)
+{
+    pqpan_mesh_pbadv_config_default(c);
+    c->keys = r->keys;
+    c->adv_interval_ns = o->adv_interval_ns;
+    c->pdu_transmissions = o->pdu_transmissions;
+    c->ack_transmissions = o->ack_transmissions;
+    c->close_transmissions = o->close_transmissions;
+}
+
+/* The rows of a PB-ADV run, estimated or simulated. */
+static int pbadv_rows(struct mesh_result *r, const struct model_env *env,
+                      const struct pqpan_mesh_pbadv_estimate *e, struct cli_msg *msg)
+{
+    int s, rc = fill_rows(r, env, PQPAN_BLE_PHY_1M, e->ledger, e->latency_ns, msg);
+    for (s = 0; s < 2; s++) {
+        r->rows[s].segments = e->segments[s];
+        r->rows[s].adv_events = e->adv_events[s];
+    }
+    r->rows[MESH_TOTAL].segments = (unsigned long long)e->segments[0] + e->segments[1];
+    r->rows[MESH_TOTAL].adv_events = (unsigned long long)e->adv_events[0] + e->adv_events[1];
+    r->transactions = e->transactions;
+    r->span_ms = (double)e->span_ns * 1e-6;
+    count_parts(r, PQPAN_MESH_PBADV_TRANSACTION_MAX);
+    return rc;
+}
+
 static int run_pbadv(struct mesh_result *r, const struct model_env *env,
                      const struct mesh_opts *o, const struct pqpan_ble_device dev[2],
                      uint64_t cycles[2][PQPAN_OP_COUNT], struct cli_msg *msg)
 {
     static struct pqpan_mesh_pbadv_estimate e;
     struct pqpan_mesh_pbadv_config c;
-    int s, rc;
-    pqpan_mesh_pbadv_config_default(&c);
-    c.keys = r->keys;
-    c.adv_interval_ns = o->adv_interval_ns;
-    c.pdu_transmissions = o->pdu_transmissions;
-    c.ack_transmissions = o->ack_transmissions;
-    c.close_transmissions = o->close_transmissions;
+    pbadv_config(&c, r, o);
     if (pqpan_mesh_pbadv_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
     }
-    rc = fill_rows(r, env, c.phy, e.ledger, e.latency_ns, msg);
-    for (s = 0; s < 2; s++) {
-        r->rows[s].segments = e.segments[s];
-        r->rows[s].adv_events = e.adv_events[s];
-    }
-    r->rows[MESH_TOTAL].segments = (unsigned long long)e.segments[0] + e.segments[1];
-    r->rows[MESH_TOTAL].adv_events = (unsigned long long)e.adv_events[0] + e.adv_events[1];
-    r->transactions = e.transactions;
-    r->span_ms = (double)e.span_ns * 1e-6;
-    count_parts(r, PQPAN_MESH_PBADV_TRANSACTION_MAX);
-    return rc;
+    return pbadv_rows(r, env, &e, msg);
 }
 
 static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
@@ -315,23 +328,81 @@ static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
     return rc;
 }
 
-int mesh_estimate(struct mesh_result *r, const struct model_env *env, const struct mesh_opts *o,
-                  struct cli_msg *msg)
+/* What both commands need before a run: the keys, each side's cycles and device. */
+static int prepare(struct mesh_result *r, uint64_t cycles[2][PQPAN_OP_COUNT],
+                   struct pqpan_ble_device dev[2], const struct model_env *env,
+                   const struct mesh_opts *o, struct cli_msg *msg)
 {
-    uint64_t cycles[2][PQPAN_OP_COUNT];
-    struct pqpan_ble_device dev[2];
     int rc;
     memset(r, 0, sizeof *r);
     rc = mesh_keys(&r->keys, o, msg);
     if (rc == EXIT_OK) {
         rc = mesh_cycles(cycles[0], env, o, r->keys.variant, msg);
     }
-    if (rc != EXIT_OK) {
-        return rc;
-    }
     memcpy(cycles[1], cycles[0], sizeof cycles[0]);
     dev[0] = env->dev;
     dev[1] = env->dev;
+    return rc;
+}
+
+int mesh_estimate(struct mesh_result *r, const struct model_env *env, const struct mesh_opts *o,
+                  struct cli_msg *msg)
+{
+    uint64_t cycles[2][PQPAN_OP_COUNT];
+    struct pqpan_ble_device dev[2];
+    int rc = prepare(r, cycles, dev, env, o, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
     return o->bearer == MESH_BEARER_PB_GATT ? run_pbgatt(r, env, o, dev, cycles, msg)
                                             : run_pbadv(r, env, o, dev, cycles, msg);
+}
+
+/* Why the simulator refuses a configuration (pqpan_mesh_pbadv_simulate's errors). */
+static int sim_refusal(int rc, struct cli_msg *msg)
+{
+    if (rc == PQPAN_ERR_UNSUPPORTED) {
+        return cli_msg_set(msg, EXIT_USAGE,
+                           "--prov-alg hmac needs HMAC-SHA-256, which src/crypto does not have: "
+                           "the simulator computes the Confirmation and keys with AES-CMAC only "
+                           "(--prov-alg cmac)");
+    }
+    if (rc == PQPAN_ERR_CAPACITY) {
+        return cli_msg_set(msg, EXIT_USAGE, "the key needs more than %u Public Key PDUs on PB-ADV",
+                           (unsigned)PQPAN_MESH_PROV_PARTS_MAX);
+    }
+    if (rc == PQPAN_ERR_INVALID_ARG) {
+        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
+    }
+    return cli_msg_set(msg, EXIT_FAILURE_RUN, "the provisioning run failed: %s",
+                       pqpan_strerror(rc));
+}
+
+int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
+                  const struct mesh_opts *o, pqpan_mesh_pbadv_packet_fn on_packet, void *ctx,
+                  struct cli_msg *msg)
+{
+    static struct pqpan_mesh_pbadv_sim_result res;
+    struct pqpan_mesh_pbadv_sim_config c;
+    uint64_t cycles[2][PQPAN_OP_COUNT];
+    struct pqpan_ble_device dev[2];
+    int rc = prepare(r, cycles, dev, env, o, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    pqpan_mesh_pbadv_sim_config_default(&c);
+    pbadv_config(&c.link, r, o);
+    c.seed = info->seed;
+    c.on_packet = on_packet;
+    c.packet_ctx = ctx;
+    rc = pqpan_mesh_pbadv_simulate(&res, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles);
+    if (rc != PQPAN_OK) {
+        return sim_refusal(rc, msg);
+    }
+    info->keys_equal = res.keys_equal;
+    info->complete = res.complete;
+    info->failed_code = res.failed_code;
+    info->packets = res.packets;
+    memcpy(info->device_key, res.device_key[PQPAN_MESH_PROVISIONER], sizeof info->device_key);
+    return pbadv_rows(r, env, &res.run, msg);
 }

@@ -11,6 +11,7 @@
 #include "link_opts.h"
 #include "lowpan_model.h"
 #include "pqpan/mesh_prov.h"
+#include "pqpan/mesh_sim.h"
 
 /* --bearer, in its words' order. */
 enum mesh_bearer { MESH_BEARER_PB_ADV = 0, MESH_BEARER_PB_GATT, MESH_BEARER_NETWORK };
@@ -77,6 +78,31 @@ struct mesh_result {
  * A cli.h exit code, message in *msg. */
 int mesh_estimate(struct mesh_result *r, const struct model_env *env, const struct mesh_opts *o,
                   struct cli_msg *msg);
+
+/* A simulated run (`simulate --link ble-mesh`): the seed in, what the run agreed out. */
+struct mesh_sim_info {
+    uint64_t seed;
+    int keys_equal, complete;
+    uint8_t failed_code; /* the device's Provisioning Failed error code, 0 if none */
+    uint32_t packets;    /* advertising PDUs on the air */
+    uint8_t device_key[PQPAN_MESH_KEY_BYTES]; /* the provisioner's */
+};
+
+/* Runs the provisioning o describes over PB-ADV through the library's simulator
+ * (pqpan_mesh_pbadv_simulate), each advertising PDU to on_packet(ctx) when not NULL; rows
+ * as mesh_estimate's. A cli.h exit code, message in *msg (a refused option: EXIT_USAGE). */
+int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
+                  const struct mesh_opts *o, pqpan_mesh_pbadv_packet_fn on_packet, void *ctx,
+                  struct cli_msg *msg);
+
+/* Prints r as cmd's table, CSV or JSON; sim adds the simulated run's lines / members (NULL
+ * for estimate). */
+void mesh_print(const struct mesh_opts *o, const struct model_env *env,
+                const struct mesh_result *r, enum cli_format format, const char *cmd,
+                const struct mesh_sim_info *sim);
+
+/* `pqpan simulate --link ble-mesh ...` (simulate.c dispatches to it; cli/mesh_simulate.c). */
+int mesh_simulate_run(int argc, char **argv);
 
 /* "PB-ADV", "PB-GATT"; the variant as the output names it ("mlkem", "p256", "hybrid"). */
 const char *mesh_bearer_name(int bearer);

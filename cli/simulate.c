@@ -15,6 +15,7 @@
 #include "link_opts.h"
 #include "lowpan_model.h"
 #include "outfile.h"
+#include "mesh_model.h"
 #include "pqpan/pcap.h"
 #include "pqpan/sim.h"
 #include "pqpan/trace.h"
@@ -637,6 +638,9 @@ int cli_simulate_run(int argc, char **argv)
     }
     if (lowpan_link_requested(argc, argv)) {
         return simulate_802154_run(argc, argv);
+    }
+    if (mesh_link_requested(argc, argv)) {
+        return mesh_simulate_run(argc, argv);
     }
     rc = parse_args(&o, argc, argv);
     if (rc == EXIT_OK && o.trace != NULL) {

@@ -13,6 +13,8 @@
 #include "pqpan/energy.h"
 #include "pqpan/mesh_prov.h"
 
+#include "mesh_round_profile.h"
+
 /* §5.3.1.1 / §5.3.1.3: Start 20 octets, Continuation 23; SegN 6 bits: 64 segments. */
 static void test_segment_counts(void **state)
 {
@@ -215,27 +217,6 @@ static void test_crypto_hidden_in_slots(void **state)
     assert_int_equal(pqpan_ledger_state_ns(&b.ledger[PQPAN_MESH_DEVICE], PQPAN_STATE_CPU),
                      15000000u);
     assert_int_equal(b.ledger[PQPAN_MESH_DEVICE].op_count[PQPAN_OP_KEM_ENCAPS], 1);
-}
-
-/* Round currents so the energy is easy to redo: 2 V, TX 0 dBm 6000 µA, RX 1M 6500 µA. */
-static void round_profile(struct pqpan_profile *p)
-{
-    memset(p, 0, sizeof *p);
-    strcpy(p->name, "round");
-    p->supply_v = 2.0;
-    p->cpu_hz = 64000000u;
-    p->cpu_ua = 4000.0;
-    p->sleep_ua = 2.0;
-    p->hfxo_start_ua = 1000.0;
-    p->ble_event.pre_ua = 3000.0;
-    p->ble_event.post_ua = 2500.0;
-    p->ble_event.ramp_ua[PQPAN_CURRENTS_SYSTEM] = 5000.0;
-    p->ble_event.ramp_given[PQPAN_CURRENTS_SYSTEM] = 1;
-    p->tx_level_count = 1;
-    p->tx_ua[PQPAN_CURRENTS_SYSTEM][0] = 6000.0;
-    p->tx_given[PQPAN_CURRENTS_SYSTEM][0] = 1;
-    p->rx_ua[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_1M] = 6500.0;
-    p->rx_given[PQPAN_CURRENTS_SYSTEM][PQPAN_RADIO_BLE_1M] = 1;
 }
 
 /* The device's energy through the library's energy model. Its events' packets per channel

@@ -1,0 +1,93 @@
+/* The PB-ADV clock (pbadv_clock.h): the advertising events of a provisioning run and what
+ * they cost each side, shared by the estimator and the simulator. */
+#include <string.h>
+
+#include "pbadv_clock.h"
+
+/* The scanner hears an event's PDU on the mean (second) of its channels, as the set-up's
+ * advertising phase assumes (pqpan_ble_adv_mean, PQPAN_BLE_ADV_MEAN_CHANNEL). */
+#define MEAN_CHANNEL_INDEX 2u
+
+void pqpan_mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_pbadv_estimate *out,
+                           const struct pqpan_mesh_pbadv_config *cfg,
+                           const struct pqpan_ble_device dev[2])
+{
+    memset(r, 0, sizeof *r);
+    memset(out, 0, sizeof *out);
+    r->out = out;
+    r->cfg = cfg;
+    r->dev = dev;
+    /* Core v5.4 Vol 6 Part B §4.4.2.2.1: advDelay uniform in 0..10 ms, mean 5 ms. */
+    r->t_adv_mean = cfg->adv_interval_ns + PQPAN_BLE_ADV_DELAY_MAX_NS / 2u;
+    pqpan_ledger_init(&out->ledger[0]);
+    pqpan_ledger_init(&out->ledger[1]);
+}
+
+static uint64_t packet_ns(const struct mesh_pbadv_clock *r, uint32_t gp)
+{
+    return pqpan_ble_packet_ns(r->cfg->phy, pqpan_mesh_pbadv_adv_payload(gp), 0);
+}
+
+uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                               uint64_t start, uint32_t ch, uint32_t gp)
+{
+    const struct pqpan_ble_device *d = &r->dev[s];
+    return start + d->pre_ns + ch * (d->ramp_ns + packet_ns(r, gp)) + d->ramp_ns;
+}
+
+/* ADV_NONCONN_IND on three channels (Vol 6 Part B §4.4.2.2: no listening after a
+ * non-connectable PDU): the sender's states, the peer's reception. */
+uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+                          uint32_t gp, enum pqpan_phase phase, uint64_t *start)
+{
+    const struct pqpan_ble_device *d = &r->dev[s];
+    struct pqpan_ledger *l = &r->out->ledger[s], *peer = &r->out->ledger[1 - s];
+    uint32_t payload = pqpan_mesh_pbadv_adv_payload(gp);
+    uint64_t t_pdu = packet_ns(r, gp);
+    uint64_t octets = pqpan_ble_packet_octets(r->cfg->phy, payload, 0);
+    uint64_t t0 = at > r->free_ns[s] ? at : r->free_ns[s];
+    uint64_t len = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
+    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, d->pre_ns);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, MESH_PBADV_CHANNELS * t_pdu);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, d->post_ns);
+    l->pdus_tx += MESH_PBADV_CHANNELS;
+    l->bytes_tx += MESH_PBADV_CHANNELS * octets;
+    l->events++;
+    peer->pdus_rx++;
+    peer->bytes_rx += octets;
+    r->out->adv_events[s]++;
+    r->busy_ns[s] += len;
+    r->free_ns[s] = t0 + r->t_adv_mean;
+    if (t0 + len > r->end_ns) {
+        r->end_ns = t0 + len;
+    }
+    *start = t0;
+    return t0 + d->pre_ns + MEAN_CHANNEL_INDEX * (d->ramp_ns + t_pdu);
+}
+
+uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+                            uint32_t ops, const uint64_t cycles[PQPAN_OP_COUNT])
+{
+    uint64_t ns = pqpan_mesh_prov_book_ops(&r->out->ledger[s], ops, cycles, r->dev[s].cpu_hz);
+    r->busy_ns[s] += ns;
+    return at + ns;
+}
+
+void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r)
+{
+    int s;
+    for (s = 0; s < 2; s++) {
+        uint64_t rx = r->end_ns > r->busy_ns[s] ? r->end_ns - r->busy_ns[s] : 0u;
+        pqpan_ledger_add(&r->out->ledger[s], PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, rx);
+    }
+    r->out->span_ns = r->end_ns;
+}
+
+int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
+{
+    /* Legacy advertising PDUs go on LE 1M only (Core v5.4 Vol 6 Part B §2.3). */
+    return c->phy == PQPAN_BLE_PHY_1M && c->adv_interval_ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&
+           c->adv_interval_ns <= PQPAN_BLE_ADV_INTERVAL_MAX_NS && c->pdu_transmissions > 0u &&
+           c->ack_transmissions > 0u && c->close_transmissions > 0u;
+}

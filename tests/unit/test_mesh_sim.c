@@ -1,0 +1,258 @@
+/* Tests for the executed PB-ADV provisioning (src/mesh/pbadv_sim.c, prov_keys.c): the
+ * security functions against the specification's sample data, equal keys at every
+ * ML-KEM level (and P-256, hybrid), a substituted Confirmation refused, the captured
+ * advertising PDUs, and estimate = simulate (docs/MODEL.md "Mesh provisioning"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pqpan/ble_pdu.h"
+#include "pqpan/energy.h"
+#include "pqpan/mesh_sim.h"
+
+#include "mesh_round_profile.h"
+
+static void hex(uint8_t *out, const char *s)
+{
+    size_t i;
+    for (i = 0; s[2 * i] != '\0'; i++) {
+        unsigned v;
+        assert_int_equal(sscanf(s + 2 * i, "%2x", &v), 1);
+        out[i] = (uint8_t)v;
+    }
+}
+
+/* Mesh Profile v1.0.1 §8.1.1 (s1 sample data) and §8.1.2 (k1), repeated in MshPRT v1.1
+ * §8.1: s1("test"); k1 with N, SALT, P of the sample. */
+static void test_s1_k1_sample_data(void **state)
+{
+    uint8_t out[16], want[16], n[16], salt[16], p[16];
+    (void)state;
+    pqpan_mesh_s1(out, (const uint8_t *)"test", 4);
+    hex(want, "b73cefbd641ef2ea598c2b6efb62f79c");
+    assert_memory_equal(out, want, 16);
+    hex(n, "3216d1509884b533248541792b877f98");
+    hex(salt, "2ba14ffa0df84a2831938d57d276cab4");
+    hex(p, "5a09d60797eeb4478aada59db3352a0d");
+    pqpan_mesh_k1(out, n, 16, salt, p, 16);
+    hex(want, "f6ed15a8934afbe7d83e8dcb57fcf5d7");
+    assert_memory_equal(out, want, 16);
+}
+
+/* nRF52840-like event timing (pre 60 µs, post 40 µs, ramp 40 µs) and the study's M4 cycle
+ * counts' order of magnitude, so crypto and per-event CPU time both count. */
+static const struct pqpan_ble_device dev1 = {64000000u, 0u, 40000u, 60000u, 40000u, 50u, 0u};
+
+static void cycles_of(uint64_t c[2][PQPAN_OP_COUNT])
+{
+    int s;
+    memset(c, 0, 2 * sizeof c[0]);
+    for (s = 0; s < 2; s++) {
+        c[s][PQPAN_OP_KEM_KEYGEN] = 1200000u;
+        c[s][PQPAN_OP_KEM_ENCAPS] = 1400000u;
+        c[s][PQPAN_OP_KEM_DECAPS] = 1500000u;
+        c[s][PQPAN_OP_ECDH_KEYGEN] = 6000000u;
+        c[s][PQPAN_OP_ECDH_SHARED] = 12000000u;
+    }
+}
+
+static void sim_config(struct pqpan_mesh_pbadv_sim_config *c, enum pqpan_mesh_prov_variant v,
+                       enum pqpan_kem_id kem)
+{
+    pqpan_mesh_pbadv_sim_config_default(c);
+    c->link.keys.variant = v;
+    c->link.keys.kem = kem;
+    c->seed = 7u + (uint64_t)kem;
+}
+
+static void simulate(struct pqpan_mesh_pbadv_sim_result *r,
+                     const struct pqpan_mesh_pbadv_sim_config *c)
+{
+    const struct pqpan_ble_device dev[2] = {dev1, dev1};
+    uint64_t cyc[2][PQPAN_OP_COUNT];
+    cycles_of(cyc);
+    assert_int_equal(pqpan_mesh_pbadv_simulate(r, c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+                     PQPAN_OK);
+}
+
+static void assert_keys_equal(enum pqpan_mesh_prov_variant v, enum pqpan_kem_id kem)
+{
+    static const uint8_t zero[PQPAN_MESH_KEY_BYTES];
+    static struct pqpan_mesh_pbadv_sim_result r;
+    struct pqpan_mesh_pbadv_sim_config c;
+    sim_config(&c, v, kem);
+    simulate(&r, &c);
+    assert_true(r.complete);
+    assert_int_equal(r.failed_code, 0);
+    assert_true(r.keys_equal);
+    assert_memory_equal(r.session_key[0], r.session_key[1], PQPAN_MESH_KEY_BYTES);
+    assert_memory_equal(r.device_key[0], r.device_key[1], PQPAN_MESH_KEY_BYTES);
+    assert_memory_equal(r.net_key[0], r.net_key[1], PQPAN_MESH_KEY_BYTES);
+    assert_memory_not_equal(r.device_key[0], zero, PQPAN_MESH_KEY_BYTES);
+    assert_memory_not_equal(r.session_key[0], r.device_key[0], PQPAN_MESH_KEY_BYTES);
+}
+
+static void test_keys_equal_every_level(void **state)
+{
+    (void)state;
+    assert_keys_equal(PQPAN_MESH_PROV_MLKEM, PQPAN_KEM_MLKEM512);
+    assert_keys_equal(PQPAN_MESH_PROV_MLKEM, PQPAN_KEM_MLKEM768);
+    assert_keys_equal(PQPAN_MESH_PROV_MLKEM, PQPAN_KEM_MLKEM1024);
+    assert_keys_equal(PQPAN_MESH_PROV_P256, PQPAN_KEM_MLKEM768);
+    assert_keys_equal(PQPAN_MESH_PROV_HYBRID, PQPAN_KEM_MLKEM1024);
+}
+
+/* Two seeds: other keys, the same timeline. */
+static void test_seed_changes_keys_only(void **state)
+{
+    static struct pqpan_mesh_pbadv_sim_result a, b;
+    struct pqpan_mesh_pbadv_sim_config c;
+    (void)state;
+    sim_config(&c, PQPAN_MESH_PROV_MLKEM, PQPAN_KEM_MLKEM512);
+    simulate(&a, &c);
+    c.seed++;
+    simulate(&b, &c);
+    assert_memory_not_equal(a.device_key[0], b.device_key[0], PQPAN_MESH_KEY_BYTES);
+    assert_int_equal(a.run.latency_ns, b.run.latency_ns);
+}
+
+/* §5.4.2.4: the device checks the provisioner's Confirmation when its Random arrives; a
+ * substituted one ends the run with Provisioning Failed, Confirmation Failed (0x04). */
+static void test_corrupted_confirmation_fails(void **state)
+{
+    static struct pqpan_mesh_pbadv_sim_result r;
+    struct pqpan_mesh_pbadv_sim_config c;
+    int level;
+    (void)state;
+    for (level = 1; level <= 3; level++) {
+        sim_config(&c, PQPAN_MESH_PROV_MLKEM, (enum pqpan_kem_id)level);
+        c.corrupt_confirmation = 1;
+        simulate(&r, &c);
+        assert_false(r.complete);
+        assert_false(r.keys_equal);
+        assert_int_equal(r.failed_code, PQPAN_MESH_PROV_ERR_CONFIRMATION_FAILED);
+        /* Invite, Capabilities, Start, keys, Confirmations, the provisioner's Random, Failed. */
+        assert_int_equal(r.prov_pdus[PQPAN_MESH_DEVICE], level < 3 ? 4 : 5);
+    }
+}
+
+static void test_hmac_refused(void **state)
+{
+    static struct pqpan_mesh_pbadv_sim_result r;
+    struct pqpan_mesh_pbadv_sim_config c;
+    const struct pqpan_ble_device dev[2] = {dev1, dev1};
+    static const uint64_t zero[2][PQPAN_OP_COUNT];
+    (void)state;
+    sim_config(&c, PQPAN_MESH_PROV_MLKEM, PQPAN_KEM_MLKEM512);
+    c.link.keys.alg = PQPAN_MESH_PROV_ALG_HMAC;
+    assert_int_equal(pqpan_mesh_pbadv_simulate(&r, &c, dev, zero), PQPAN_ERR_UNSUPPORTED);
+    c.link.keys.alg = PQPAN_MESH_PROV_ALG_CMAC;
+    c.link.adv_interval_ns = 19000000u;
+    assert_int_equal(pqpan_mesh_pbadv_simulate(&r, &c, dev, zero), PQPAN_ERR_INVALID_ARG);
+}
+
+static double energy_uj(const struct pqpan_ledger *l)
+{
+    static const struct pqpan_energy_opts o = {PQPAN_RADIO_BLE_1M, PQPAN_CURRENTS_SYSTEM, 0};
+    struct pqpan_profile p;
+    struct pqpan_gamma g;
+    struct pqpan_energy en;
+    round_profile(&p);
+    pqpan_gamma_default(&g);
+    assert_int_equal(pqpan_energy_compute(&en, l, &p, &o, &g), PQPAN_OK);
+    return en.total_events_uj;
+}
+
+static void assert_within_1pct(double sim, double est)
+{
+    assert_true(est > 0.0);
+    assert_true(sim >= est * 0.99 && sim <= est * 1.01);
+}
+
+/* The bar: per side energy and latency within 1 % at zero loss, every level. */
+static void test_estimate_equals_simulate(void **state)
+{
+    static struct pqpan_mesh_pbadv_sim_result r;
+    const struct pqpan_ble_device dev[2] = {dev1, dev1};
+    uint64_t cyc[2][PQPAN_OP_COUNT];
+    struct pqpan_mesh_pbadv_sim_config c;
+    struct pqpan_mesh_pbadv_estimate e;
+    int level, s;
+    (void)state;
+    cycles_of(cyc);
+    for (level = 1; level <= 3; level++) {
+        sim_config(&c, PQPAN_MESH_PROV_MLKEM, (enum pqpan_kem_id)level);
+        simulate(&r, &c);
+        assert_int_equal(pqpan_mesh_pbadv_estimate(&e, &c.link, dev,
+                                                   (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+                         PQPAN_OK);
+        assert_within_1pct((double)r.run.latency_ns, (double)e.latency_ns);
+        for (s = 0; s < 2; s++) {
+            assert_within_1pct(energy_uj(&r.run.ledger[s]), energy_uj(&e.ledger[s]));
+            assert_int_equal(r.run.segments[s], e.segments[s]);
+            assert_int_equal(r.run.adv_events[s], e.adv_events[s]);
+        }
+        assert_int_equal(r.run.transactions, e.transactions);
+        assert_int_equal(r.packets, 3u * (e.adv_events[0] + e.adv_events[1]));
+    }
+}
+
+struct capture {
+    uint32_t packets, bad_crc, pb_adv, starts, link_open;
+    uint64_t last_t;
+    int out_of_order;
+};
+
+static int on_packet(void *ctx, uint64_t t, uint8_t ch, const uint8_t *pdu, size_t len)
+{
+    struct capture *c = ctx;
+    const uint8_t *ad = pdu + PQPAN_LL_HDR_BYTES + 6;
+    c->packets++;
+    c->bad_crc += !pqpan_crc24_check(PQPAN_LL_ADV_CRC_INIT, pdu, len - PQPAN_LL_CRC_BYTES);
+    c->pb_adv += (pdu[0] & 0x0Fu) == 0x02u && ad[1] == 0x29u && ch >= 37u && ch <= 39u;
+    c->starts += (ad[7] & 3u) == 0u && ch == 37u;
+    c->link_open += (ad[7] & 3u) == 3u && (ad[7] >> 2) == 0u && ch == 37u;
+    c->out_of_order += t < c->last_t;
+    c->last_t = t;
+    return 0;
+}
+
+/* Every PDU captured: CRC good, ADV_NONCONN_IND with the PB-ADV AD type; one Transaction
+ * Start per Provisioning PDU, one Link Open. */
+static void test_capture(void **state)
+{
+    static struct pqpan_mesh_pbadv_sim_result r;
+    struct pqpan_mesh_pbadv_sim_config c;
+    struct capture cap;
+    (void)state;
+    memset(&cap, 0, sizeof cap);
+    sim_config(&c, PQPAN_MESH_PROV_MLKEM, PQPAN_KEM_MLKEM1024);
+    c.on_packet = on_packet;
+    c.packet_ctx = &cap;
+    simulate(&r, &c);
+    assert_int_equal(cap.packets, r.packets);
+    assert_int_equal(cap.bad_crc, 0);
+    assert_int_equal(cap.pb_adv, r.packets);
+    assert_int_equal(cap.starts, r.prov_pdus[0] + r.prov_pdus[1]);
+    assert_int_equal(r.prov_pdus[0] + r.prov_pdus[1], 13);
+    assert_int_equal(cap.link_open, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_s1_k1_sample_data),
+        cmocka_unit_test(test_keys_equal_every_level),
+        cmocka_unit_test(test_seed_changes_keys_only),
+        cmocka_unit_test(test_corrupted_confirmation_fails),
+        cmocka_unit_test(test_hmac_refused),
+        cmocka_unit_test(test_estimate_equals_simulate),
+        cmocka_unit_test(test_capture),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
