@@ -178,6 +178,32 @@ struct pqpan_run_idle_phase {
     double time_us, current_ua, charge_uc;
 };
 
+/* ---- idle --link 802154: a sleepy end device's data poll over one poll period ---- */
+
+/* The period's figures (IDLE row on PQPAN_RUN_LINK_802154): the link's settings, the two
+ * frames, the expected CCAs and wake-ups, the charge of the active part and of sleep, and
+ * the average current. */
+struct pqpan_run_poll_row {
+    const char *profile, *mac_security, *addr, *backoff, *csma, *currents;
+    double poll_ms;
+    int key_id_mode, tx_dbm;
+    double busy, tx_ua, rx_ua;
+    unsigned request_psdu_octets, ack_psdu_octets;
+    double expected_ccas, expected_wake_ups;
+    double active_us, charge_per_poll_uc; /* every phase but sleep */
+    double poll_current_ua;               /* charge_per_poll_uc / active_us */
+    double sleep_charge_uc, period_us, charge_per_period_uc;
+    double avg_current_ua; /* charge per period / period */
+    double supply_v;
+};
+
+/* One phase of the poll period (PHASE row on PQPAN_RUN_LINK_802154): the ledger state it
+ * is spent in, its time, current and charge. */
+struct pqpan_run_poll_phase {
+    const char *phase, *state;
+    double time_us, current_ua, charge_uc;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -210,9 +236,12 @@ enum pqpan_run_record {
                                  each followed by a comma): one TEXT field, "json" */
     PQPAN_RUN_RECORD_WARNING, /* figures that describe an unlikely case (the run goes on):
                                  one TEXT field, "text" */
-    PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
+    PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row; on
+                                 PQPAN_RUN_LINK_802154 struct pqpan_run_poll_row) */
     PQPAN_RUN_RECORD_PHASE    /* idle: one state of the period (struct pqpan_run_idle_phase),
-                                 PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
+                                 PQPAN_RUN_IDLE_PHASES rows after the IDLE row; on
+                                 PQPAN_RUN_LINK_802154 one phase of the poll period (struct
+                                 pqpan_run_poll_phase) */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -234,7 +263,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle" on BLE) with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

@@ -2654,6 +2654,23 @@ struct pqpan_run_idle_phase {
     const char *phase;
     double time_us, current_ua, charge_uc;
 };
+struct pqpan_run_poll_row {
+    const char *profile, *mac_security, *addr, *backoff, *csma, *currents;
+    double poll_ms;
+    int key_id_mode, tx_dbm;
+    double busy, tx_ua, rx_ua;
+    unsigned request_psdu_octets, ack_psdu_octets;
+    double expected_ccas, expected_wake_ups;
+    double active_us, charge_per_poll_uc;
+    double poll_current_ua;
+    double sleep_charge_uc, period_us, charge_per_period_uc;
+    double avg_current_ua;
+    double supply_v;
+};
+struct pqpan_run_poll_phase {
+    const char *phase, *state;
+    double time_us, current_ua, charge_uc;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;

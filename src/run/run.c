@@ -195,6 +195,38 @@ int run_render(struct run_ctx *r, enum pqpan_run_record rec,
     return rc;
 }
 
+int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,
+               const struct pqpan_run_field *fields, size_t n, const void *data)
+{
+    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
+    struct pqpan_run_row row;
+    size_t k;
+    memset(&row, 0, sizeof row);
+    for (k = 0; k < n; k++) {
+        pqpan_run_record_value(&values[k], &fields[k], data);
+    }
+    row.record = rec;
+    row.link = link;
+    row.fields = fields;
+    row.n_fields = n;
+    row.values = values;
+    row.data = data;
+    return r->emit(r->ctx, &row) == 0 ? PQPAN_OK
+                                      : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
+}
+
+int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts)
+{
+    size_t i;
+    for (i = 0; i < n_opts; i++) {
+        if (opts[i].name != NULL && opts[i].value != NULL && strcmp(opts[i].name, "--link") == 0 &&
+            strcmp(opts[i].value, "802154") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows)
 {

@@ -269,27 +269,6 @@ static const struct pqpan_run_field phase_fields[] = {
 };
 #define N_PHASE_FIELDS (sizeof phase_fields / sizeof phase_fields[0])
 
-/* One row of record rec from data, a struct of fields[0..n). */
-static int emit_record(struct run_ctx *r, enum pqpan_run_record rec,
-                       const struct pqpan_run_field *fields, size_t n, const void *data)
-{
-    struct pqpan_run_value values[N_IDLE_FIELDS];
-    struct pqpan_run_row row;
-    size_t k;
-    memset(&row, 0, sizeof row);
-    for (k = 0; k < n; k++) {
-        pqpan_run_record_value(&values[k], &fields[k], data);
-    }
-    row.record = rec;
-    row.link = PQPAN_RUN_LINK_BLE;
-    row.fields = fields;
-    row.n_fields = n;
-    row.values = values;
-    row.data = data;
-    return r->emit(r->ctx, &row) == 0 ? PQPAN_OK
-                                      : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
-}
-
 static int emit_result(struct run_ctx *r, const struct idle_req *q, const struct model_env *env,
                        const struct idle_result *res)
 {
@@ -304,10 +283,10 @@ static int emit_result(struct run_ctx *r, const struct idle_req *q, const struct
         rc = run_render(r, PQPAN_RUN_RECORD_MEMBERS, idle_json_notes, &notes);
     }
     if (rc == PQPAN_OK) {
-        rc = emit_record(r, PQPAN_RUN_RECORD_IDLE, idle_fields, N_IDLE_FIELDS, &res->row);
+        rc = run_record(r, PQPAN_RUN_RECORD_IDLE, PQPAN_RUN_LINK_BLE, idle_fields, N_IDLE_FIELDS, &res->row);
     }
     for (k = 0; k < PQPAN_RUN_IDLE_PHASES && rc == PQPAN_OK; k++) {
-        rc = emit_record(r, PQPAN_RUN_RECORD_PHASE, phase_fields, N_PHASE_FIELDS, &res->phase[k]);
+        rc = run_record(r, PQPAN_RUN_RECORD_PHASE, PQPAN_RUN_LINK_BLE, phase_fields, N_PHASE_FIELDS, &res->phase[k]);
     }
     return rc;
 }
@@ -318,7 +297,11 @@ int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts)
     struct idle_result res;
     struct model_env *env = NULL;
     struct cli_msg msg;
-    int rc = parse(r, &q, opts, n_opts);
+    int rc;
+    if (run_wants_802154(opts, n_opts)) {
+        return run_idle_802154(r, opts, n_opts);
+    }
+    rc = parse(r, &q, opts, n_opts);
     if (rc == PQPAN_OK) {
         int load = model_env_new_msg(&env, &q.m, &msg);
         rc = load != EXIT_OK ? run_fail(r, load, NULL, msg.text) : compute(r, &res, &q, env);

@@ -47,8 +47,17 @@ int run_warning(struct run_ctx *r, const char *text);
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows);
 
+/* One row of record rec on link from data, the struct of fields[0..n) (n at most
+ * PQPAN_RUN_FIELDS_MAX). */
+int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,
+               const struct pqpan_run_field *fields, size_t n, const void *data);
+
+/* Whether the request asks for --link 802154. */
+int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts);
+
 /* The command runs (run_*.c). */
 int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif
