@@ -29,7 +29,10 @@ enum pqpan_run_group {
                                      counts */
     PQPAN_RUN_GROUP_READING = 8,  /* the reading field first (reproduce) */
     PQPAN_RUN_GROUP_SIG = 64,     /* ML-DSA signing's mean cycles and spread */
-    PQPAN_RUN_GROUP_LESC = 128    /* LE SC's P-256 rows, key pair and named parts */
+    PQPAN_RUN_GROUP_LESC = 128,   /* LE SC's P-256 rows, key pair and named parts */
+    PQPAN_RUN_GROUP_JSON = 256    /* idle's IDLE row: the fields its JSON prints as members
+                                     of their own (the others: in the notes' members, or in
+                                     the table and CSV only) */
 };
 
 /* The sides of an exchange, one row each (BLE: peripheral, central, total; IEEE 802.15.4:

@@ -2559,7 +2559,8 @@ enum pqpan_run_group {
     PQPAN_RUN_GROUP_DETAIL = 4,
     PQPAN_RUN_GROUP_READING = 8,
     PQPAN_RUN_GROUP_SIG = 64,
-    PQPAN_RUN_GROUP_LESC = 128
+    PQPAN_RUN_GROUP_LESC = 128,
+    PQPAN_RUN_GROUP_JSON = 256
 };
 enum pqpan_run_side {
     PQPAN_RUN_SIDE_0 = 0,

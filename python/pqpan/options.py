@@ -20,10 +20,24 @@ def keyword(option):
 
 
 def rows(command, link):
-    """The option rows of command on link ("ble", "802154"), in the tables' order, the
-    request's frame (--link, --format) left out."""
-    return [o for group in OPTIONS[command] if group["link"] in (None, link)
-            for o in group["options"] if o["name"] not in _FRAME]
+    """The option rows of command on link ("ble", "802154", or a tuple of them: each option
+    once), in the tables' order, the request's frame (--link, --format) left out."""
+    links = (None,) + ((link,) if isinstance(link, str) else tuple(link))
+    seen = set()
+    out = []
+    for group in OPTIONS[command]:
+        for o in group["options"] if group["link"] in links else ():
+            if o["name"] not in _FRAME and o["name"] not in seen:
+                seen.add(o["name"])
+                out.append(o)
+    return out
+
+
+def _command_text(command, link):
+    """`pqpan COMMAND` as the docstring names it: with its --link, or on every link given."""
+    if isinstance(link, str):
+        return "`pqpan %s%s`" % (command, "" if link == "ble" else " --link " + link)
+    return "`pqpan %s` on %s" % (command, " and ".join("--link " + x for x in link))
 
 
 def _describe(o):
@@ -60,7 +74,8 @@ def generated(fn):
 
 
 def with_options(command, link):
-    """Decorates fn(..., **more): every option of command's tables on link that fn does not
+    """Decorates fn(..., **more): every option of command's tables on link (a tuple: on any
+    of those links) that fn does not
     list becomes a keyword-only argument (default: the table's, typed) in its
     signature; its docstring gains the generated list of every option with unit, default,
     range and words. A keyword in more that is no option of the tables raises UsageError
@@ -87,7 +102,7 @@ def with_options(command, link):
         wrapper.__signature__ = sig.replace(parameters=params)
         wrapper.__doc__ = (fn.__doc__ or "") + (
             "\n\n    Options (generated from `pqpan help --json`, the CLI's option tables of "
-            "`pqpan %s%s`):\n" % (command, "" if link == "ble" else " --link " + link)
+            "%s):\n" % _command_text(command, link)
             + "\n".join(_describe(o) for o in table))
         wrapper._pqpan_generated = tuple(added)
         return wrapper

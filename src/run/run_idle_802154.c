@@ -322,6 +322,7 @@ static void poll_json_notes(FILE *f, const void *arg)
 
 #define ROW(m) offsetof(struct pqpan_run_poll_row, m)
 #define RUN_S(s) PQPAN_RUN_STORE_##s
+#define RUN_JSON PQPAN_RUN_GROUP_JSON
 
 /* The poll period's figures: the CSV's leading columns in its order, then the rest. */
 static const struct pqpan_run_field poll_fields[] = {
@@ -344,17 +345,17 @@ static const struct pqpan_run_field poll_fields[] = {
     {"expected_ccas", "expected CCAs per poll", NULL, 0, RUN_S(REAL), ROW(expected_ccas), 4},
     {"expected_wake_ups", "expected wake-ups per poll", NULL, 0, RUN_S(REAL),
      ROW(expected_wake_ups), 4},
-    {"active_us", "active time per poll (us)", "us", 0, RUN_S(REAL), ROW(active_us), 3},
-    {"charge_per_poll_uc", "charge per poll, all but sleep (uC)", "uC", 0, RUN_S(REAL),
+    {"active_us", "active time per poll (us)", "us", RUN_JSON, RUN_S(REAL), ROW(active_us), 3},
+    {"charge_per_poll_uc", "charge per poll, all but sleep (uC)", "uC", RUN_JSON, RUN_S(REAL),
      ROW(charge_per_poll_uc), 6},
     {"poll_current_ua", "average current while polling (uA)", "uA", 0, RUN_S(REAL),
      ROW(poll_current_ua), 3},
-    {"sleep_charge_uc", "sleep charge per period (uC)", "uC", 0, RUN_S(REAL),
+    {"sleep_charge_uc", "sleep charge per period (uC)", "uC", RUN_JSON, RUN_S(REAL),
      ROW(sleep_charge_uc), 6},
     {"period_us", "period (us)", "us", 0, RUN_S(REAL), ROW(period_us), 3},
     {"charge_per_period_uc", "charge per period (uC)", "uC", 0, RUN_S(REAL),
      ROW(charge_per_period_uc), 6},
-    {"avg_current_ua", "average current (uA)", "uA", 0, RUN_S(REAL), ROW(avg_current_ua), 6},
+    {"avg_current_ua", "average current (uA)", "uA", RUN_JSON, RUN_S(REAL), ROW(avg_current_ua), 6},
     {"supply_v", "supply (V)", "V", 0, RUN_S(REAL), ROW(supply_v), 2},
 };
 #define N_POLL_FIELDS (sizeof poll_fields / sizeof poll_fields[0])
