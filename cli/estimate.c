@@ -114,22 +114,6 @@ void cli_estimate_help(FILE *out)
             "Exit codes: 0 ok, 2 usage (unknown or out-of-range option), 3 bad data file, 4 I/O.\n");
 }
 
-static int parse_args(struct estimate_opts *o, int lowpan, int argc, char **argv)
-{
-    int i;
-    estimate_opts_init(o, lowpan);
-    for (i = 1; i < argc; i++) {
-        int rc = estimate_opts_parse(o, CMD, argc, argv, &i);
-        if (rc < 0) {
-            return EXIT_USAGE;
-        }
-        if (rc == 0) {
-            return cli_unknown_option(CMD, "802154", argv[i]);
-        }
-    }
-    return EXIT_OK;
-}
-
 /* ---- --link 802154 ---- */
 
 static void print_csv(const struct pqpan_run_exchange_row rows[MODEL_SIDES], unsigned groups)
@@ -139,15 +123,6 @@ static void print_csv(const struct pqpan_run_exchange_row rows[MODEL_SIDES], uns
     for (s = 0; s < MODEL_SIDES; s++) {
         model_print_csv_row(stdout, &rows[s], groups);
     }
-}
-
-/* --hops > 1: the chain's estimate, not through pqpan_run yet. */
-static int run_chain(const struct estimate_opts *o, const struct model_env *env)
-{
-    if (o->m.format == FORMAT_JSON) {
-        return cli_usage_error(CMD, "--hops > 1 prints a table or --format csv (no json yet)");
-    }
-    return lowpan_chain_estimate(env, &o->w, o->m.format);
 }
 
 /* ---- BLE: through the run layer (pqpan_run "estimate") ---- */
@@ -174,7 +149,37 @@ struct printer {
     enum cli_format format;
     int sides;
     struct pqpan_run_exchange_row rows[MODEL_SIDES];
+    unsigned nodes; /* NODE rows printed (--hops > 1) */
 };
+
+/* One node of the chain (--hops > 1): a table line, a CSV line or a JSON object of "nodes",
+ * the header (or the member's opening) before the first. */
+static void print_node(struct printer *p, const struct pqpan_run_row *row)
+{
+    const struct pqpan_run_chain_node *n = row->data;
+    size_t k;
+    if (p->format == FORMAT_TABLE) {
+        if (p->nodes == 0) {
+            printf("\nnode  role        e_total_events_uj  e_comm_events_uj   t_tx_ms   t_rx_ms\n");
+        }
+        printf("%4u  %-10s  %17.3f  %16.3f  %8.3f  %8.3f\n", n->node, n->role,
+               n->e_total_events_uj, n->e_comm_events_uj, n->t_tx_ms, n->t_rx_ms);
+    } else if (p->format == FORMAT_CSV) {
+        for (k = 0; p->nodes == 0 && k < row->n_fields; k++) {
+            printf("%s%s", row->fields[k].name, k + 1 < row->n_fields ? "," : "\n");
+        }
+        printf("%u,%s,%.3f,%.3f,%.3f,%.3f\n", n->node, n->role, n->e_total_events_uj,
+               n->e_comm_events_uj, n->t_tx_ms, n->t_rx_ms);
+    } else {
+        printf("%s    {", p->nodes == 0 ? "  \"nodes\": [\n" : ",\n");
+        for (k = 0; k < row->n_fields; k++) {
+            printf("%s\"%s\": ", k > 0 ? ", " : "", row->fields[k].name);
+            model_json_value(stdout, &row->fields[k], &row->values[k]);
+        }
+        putchar('}');
+    }
+    p->nodes++;
+}
 
 /* The sides once the last has come (they print as columns of one table). */
 static void print_sides(const struct printer *p, unsigned groups)
@@ -222,6 +227,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
             p->sides = 0;
         }
         break;
+    case PQPAN_RUN_RECORD_NODE:
+        print_node(p, row);
+        break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
         return -1; /* idle's records: not estimate's */
@@ -241,7 +249,11 @@ static int run_request(int lowpan, int argc, char **argv)
     }
     p.format = cli_request_format(req, n);
     p.sides = 0;
+    p.nodes = 0;
     rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, print_row, &p, &err));
+    if (rc == EXIT_OK && p.nodes > 0 && p.format == FORMAT_JSON) {
+        printf("\n  ]\n}\n");
+    }
     if (rc != EXIT_OK && err.option[0] != '\0') {
         return cli_usage_error(CMD, "%s", err.message);
     }
@@ -251,24 +263,8 @@ static int run_request(int lowpan, int argc, char **argv)
     return rc;
 }
 
-/* Whether argv asks for --hops above 1 (the chain's estimate, not through pqpan_run yet). */
-static int chain_requested(int argc, char **argv)
-{
-    int i;
-    for (i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--hops") == 0 && strcmp(argv[i + 1], "1") != 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int cli_estimate_run(int argc, char **argv)
 {
-    struct estimate_opts o;
-    struct model_env *env;
-    int rc, lowpan;
-
     if (cli_wants_help(argc, argv)) {
         cli_estimate_help(stdout);
         return EXIT_OK;
@@ -276,16 +272,5 @@ int cli_estimate_run(int argc, char **argv)
     if (mesh_link_requested(argc, argv)) {
         return mesh_estimate_run(argc, argv);
     }
-    lowpan = lowpan_link_requested(argc, argv);
-    if (lowpan && chain_requested(argc, argv)) {
-        rc = parse_args(&o, 1, argc, argv);
-        if (rc != EXIT_OK || o.w.hops == 1) {
-            return rc != EXIT_OK ? rc : run_request(lowpan, argc, argv);
-        }
-        rc = model_env_new(&env, &o.m, CMD);
-        rc = rc == EXIT_OK ? run_chain(&o, env) : rc;
-        free(env);
-        return rc;
-    }
-    return run_request(lowpan, argc, argv);
+    return run_request(lowpan_link_requested(argc, argv), argc, argv);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ble_model.h"
+#include "chain.h"
 #include "link_opts.h"
 #include "lowpan.h"
 #include "pqpan/ieee802154.h"
@@ -92,23 +93,9 @@ int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
 void simulate_802154_help(FILE *out);
 int simulate_802154_run(int argc, char **argv);
 
-/* --hops > 1: the PQKE across a chain (lowpan_chain.c, include/pqpan/multihop154.h).
- * estimate prints energy per node and latency; simulate runs the chain simulator (runs
- * seeds from seed). A cli.h exit code. */
-int lowpan_chain_estimate(const struct model_env *env, const struct lowpan_opts *o,
-                          enum cli_format format);
+/* simulate --hops > 1: the chain simulator's runs (cli/lowpan_chain.c, seeds from seed),
+ * energy per node and mean latency printed. A cli.h exit code. */
 int lowpan_chain_simulate(const struct model_env *env, const struct lowpan_opts *o, unsigned runs,
                           uint64_t seed);
-
-/* The chain's estimate in a few numbers (sweep, compare, make run): latency and the energy
- * (all-states accounting) of the initiator, the busiest forwarder (< 0: none, one hop) and
- * the responder. A cli.h exit code, message in *msg. */
-struct lowpan_chain_summary {
-    unsigned hops;
-    double latency_ms;
-    double initiator_uj, forwarder_uj, responder_uj;
-};
-int lowpan_chain_summarize(struct lowpan_chain_summary *s, const struct model_env *env,
-                           const struct lowpan_opts *o, struct cli_msg *msg);
 
 #endif

@@ -76,6 +76,7 @@ struct reading_run {
     struct pqpan_run_exchange_row rows[N_CONFIGS][MODEL_SIDES]; /* [level*2+dle], then [6+dle] baseline */
     struct headline h;
     struct modes_table modes; /* every PQKE mode against none and LE SC */
+    struct modes_builds builds; /* the sig modes in both Cortex-M4 builds */
 };
 
 struct repro {
@@ -108,7 +109,8 @@ void cli_reproduce_help(FILE *out)
             "  (the study reading always uses the radio-only table, whatever --currents says)\n"
             "\nOutput: table (default); csv (one line per reading, row and side); json\n"
             "({\"readings\": [assumptions per reading], \"rows\": [one object per reading, row and\n"
-            "side], \"headline\": [one object per reading and figure]}), each row and headline\n"
+            "side], \"headline\": [one object per reading and figure], \"modes\": [the per-mode\n"
+            "table], \"builds\": [the sig modes in pqpan's small and speed Cortex-M4 builds]}), each\n"
             "object with \"reading\"; kem = \"%s\" for the baseline.\n"
             "Exit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n",
             MODEL_LESC_NAME);
@@ -279,6 +281,7 @@ static void print_reading_table(const struct reading_run *r, int which)
            h->share_no_dle_level[0], h->share_no_dle_level[1], h->share_no_dle_level[2],
            h->saving_level[0], h->saving_level[1], h->saving_level[2]);
     modes_print_table(stdout, &r->modes, levels);
+    modes_builds_print_table(stdout, &r->builds, levels);
 }
 
 /* The sentence that sets the study reading's ratio beside the shipped stack's. */
@@ -378,6 +381,10 @@ static void print_json(const struct repro *r)
     printf("  ],\n  \"modes\": [\n");
     for (k = r->first; k <= r->last; k++) {
         modes_print_json(stdout, &r->run[k].modes, levels, reading_names[k], k < r->last);
+    }
+    printf("  ],\n  \"builds\": [\n");
+    for (k = r->first; k <= r->last; k++) {
+        modes_builds_print_json(stdout, &r->run[k].builds, levels, reading_names[k], k < r->last);
     }
     printf("  ]\n}\n");
 }
@@ -512,6 +519,13 @@ static int write_out(const char *dir, const struct repro *r)
         modes_print_csv(o.f, &r->run[k].modes, levels, reading_names[k], k == r->first);
     }
     rc = figure_close(&o, CMD);
+    if (rc != EXIT_OK || figure_open(&o, CMD, dir, "builds.csv") != EXIT_OK) {
+        return EXIT_IO;
+    }
+    for (k = r->first; k <= r->last; k++) {
+        modes_builds_print_csv(o.f, &r->run[k].builds, levels, reading_names[k], k == r->first);
+    }
+    rc = figure_close(&o, CMD);
     for (k = r->first; k <= r->last && rc == EXIT_OK; k++) {
         rc = write_reading_figures(dir, &r->run[k], reading_names[k]);
     }
@@ -619,6 +633,9 @@ static int run_reading(struct reading_run *r, const struct model_opts *given, in
         compute_headline(&r->h, (const struct pqpan_run_exchange_row (*)[MODEL_SIDES])r->rows, r->enc_start_out);
         rc = modes_run(&r->modes, r->env, r->bits_ifs, levels, ll_of_dle,
                        (const struct pqpan_run_exchange_row (*)[MODEL_SIDES])r->rows[N_LEVELS * N_DLE]);
+    }
+    if (rc == EXIT_OK) {
+        rc = modes_builds_run(&r->builds, r->env, r->bits_ifs, levels, ll_of_dle);
     }
     return rc;
 }

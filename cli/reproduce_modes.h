@@ -45,4 +45,29 @@ void modes_print_csv(FILE *f, const struct modes_table *t, const char *const lev
 void modes_print_json(FILE *f, const struct modes_table *t, const char *const levels[MODES_LEVELS],
                       const char *reading, int more);
 
+/* The sig modes in pqpan's two Cortex-M4 builds (issue 30; docs/M4.md): every operation's
+ * cycles from the build's rows of data/cycles/pqpan_m4.csv (make bench-m4), ML-KEM included,
+ * the builds differing only in ML-DSA and P-256: small (the stack-lean designs) and speed
+ * (NTT(y), the matrix and the transformed secrets kept, as pqm4 m4f). */
+#define MODES_BUILDS 2
+#define MODES_SIG_MODES 2 /* sig, sig-mutual */
+
+struct modes_builds {
+    double uj[MODES_LEVELS][MODES_DLE][MODES_SIG_MODES][MODES_BUILDS][MODES_SIDES];
+};
+
+/* Runs the sig modes of each level and DLE setting in both builds, env's other inputs kept.
+ * A cli.h exit code, message printed. */
+int modes_builds_run(struct modes_builds *b, const struct model_env *env,
+                     enum pqpan_ble_bits_ifs ifs, const char *const levels[MODES_LEVELS],
+                     const unsigned ll_of_dle[MODES_DLE]);
+void modes_builds_print_table(FILE *f, const struct modes_builds *b,
+                              const char *const levels[MODES_LEVELS]);
+void modes_builds_print_csv(FILE *f, const struct modes_builds *b,
+                            const char *const levels[MODES_LEVELS], const char *reading,
+                            int header);
+void modes_builds_print_json(FILE *f, const struct modes_builds *b,
+                             const char *const levels[MODES_LEVELS], const char *reading,
+                             int more);
+
 #endif

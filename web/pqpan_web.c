@@ -26,10 +26,13 @@
  *
  * runs one request through the run layer (pqpan_run, include/pqpan/run.h; docs/RUN.md):
  * REQUEST is JSON, {"command": "estimate", "options": [["--att-mtu", "247"], ...]} (a
- * flag's value "on" or "off"); prints {"members": {...}, "rows": [...]}: the run's JSON
- * members (the assumptions) and one object per SIDE row, each field of the row's groups
- * under the field table's name with its typed value (a number to the field's decimals,
- * as the CLI's JSON prints it; null where the row has none). A refused request prints
+ * flag's value "on" or "off"); prints {"members": {...}, "rows": [...], "lists": {...},
+ * "record": {...}}: the run's JSON members (the assumptions), one object per SIDE row (each
+ * field of the row's groups), the rows of every other record that the CLI's JSON lists
+ * under a key of its own (pqpan_run_record_key: "phases", "nodes") as that key's array, and
+ * the fields of a record the CLI prints as top-level members (IDLE) as "record"; each value
+ * typed, under its field table's name (a number to the field's decimals, as the CLI's JSON
+ * prints it; null where the row has none). A refused request prints
  * {"error": {"code", "option", "message"}} and the CLI's message on stderr, and exits as
  * the CLI would (pqpan_run_exit_status).
  * Errors are the CLI's messages and exit codes. */
@@ -274,55 +277,152 @@ static int verdicts_run(int argc, char **argv)
 
 /* ---- web-run ---- */
 
-/* The output of a run, kept until it has succeeded (a refused run prints only its error). */
-struct run_out {
+/* The most record kinds a run lists under keys of their own (besides the sides). */
+#define RUN_LISTS_MAX 4
+
+/* One output part of a run, kept in memory until the run has succeeded. */
+struct run_part {
+    char *text;
+    size_t len;
     FILE *f;
-    unsigned long rows;
+    unsigned long items;
 };
 
-static void print_run_value(FILE *f, const struct pqpan_run_field *field,
-                            const struct pqpan_run_value *v)
+/* The parts of a run's output: its members, sides, the record printed as members (IDLE),
+ * and each listed record's array (keys[k]'s items in lists[k]). */
+struct run_out {
+    struct run_part members, sides, record;
+    const char *keys[RUN_LISTS_MAX];
+    struct run_part lists[RUN_LISTS_MAX];
+    size_t n_lists;
+};
+
+/* The row's fields (of its groups, for a SIDE row) as "name": value pairs. */
+static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
 {
-    char buf[CLI_FIXED_MAX];
-    if (!v->known) {
-        fputs("null", f);
-    } else if (v->type == PQPAN_RUN_TEXT) {
-        model_json_string(f, v->text);
-    } else if (v->type == PQPAN_RUN_INT) {
-        fprintf(f, "%lld", v->i);
-    } else if (v->type == PQPAN_RUN_COUNT) {
-        fprintf(f, "%llu", v->u);
-    } else {
-        (void)cli_format_fixed(buf, v->x, field->decimals);
-        fputs(buf, f);
+    size_t k;
+    int first = 1;
+    for (k = 0; k < row->n_fields; k++) {
+        if (row->record == PQPAN_RUN_RECORD_SIDE &&
+            !pqpan_run_field_shown(&row->fields[k], row->groups)) {
+            continue;
+        }
+        fprintf(f, "%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
+        model_json_value(f, &row->fields[k], &row->values[k]);
+        first = 0;
     }
 }
 
-/* pqpan_run's emit: the members before the first side, then each side's shown fields. */
+static int part_open(struct run_part *p)
+{
+    memset(p, 0, sizeof *p);
+    p->f = open_memstream(&p->text, &p->len);
+    return p->f != NULL ? 0 : -1;
+}
+
+/* The part a row of a listed record goes to (opened on its first row), NULL when full. */
+static struct run_part *list_of(struct run_out *o, const char *key)
+{
+    size_t k;
+    for (k = 0; k < o->n_lists && strcmp(o->keys[k], key) != 0; k++) {
+    }
+    if (k == o->n_lists) {
+        if (k == RUN_LISTS_MAX || part_open(&o->lists[k]) != 0) {
+            return NULL;
+        }
+        o->keys[o->n_lists++] = key;
+    }
+    return &o->lists[k];
+}
+
+/* One item (an object of the row's fields) appended to part p. */
+static int put_item(struct run_part *p, const struct pqpan_run_row *row)
+{
+    fprintf(p->f, "%s\n    {", p->items ? "," : "");
+    print_run_fields(p->f, row);
+    fputs("}", p->f);
+    p->items++;
+    return ferror(p->f) ? -1 : 0;
+}
+
+/* pqpan_run's emit: each row to its part. */
 static int on_run_row(void *ctx, const struct pqpan_run_row *row)
 {
     struct run_out *o = ctx;
-    size_t k;
-    int first = 1;
+    const char *key = pqpan_run_record_key(row->record);
+    struct run_part *list;
     if (row->record == PQPAN_RUN_RECORD_MEMBERS) {
-        fputs(row->values[0].text, o->f);
+        fputs(row->values[0].text, o->members.f);
+        return ferror(o->members.f) ? -1 : 0;
+    }
+    if (key == NULL) {
         return 0;
     }
-    if (row->record != PQPAN_RUN_RECORD_SIDE) {
-        return 0;
+    if (key[0] == '\0') {
+        print_run_fields(o->record.f, row);
+        return ferror(o->record.f) ? -1 : 0;
     }
-    fprintf(o->f, "%s\n    {", o->rows ? "," : "  \"entry\": \"web-run\"},\n  \"rows\": [");
-    for (k = 0; k < row->n_fields; k++) {
-        if (!pqpan_run_field_shown(&row->fields[k], row->groups)) {
-            continue;
+    if (row->record == PQPAN_RUN_RECORD_SIDE) {
+        return put_item(&o->sides, row);
+    }
+    list = list_of(o, key);
+    return list != NULL ? put_item(list, row) : -1;
+}
+
+static int run_out_open(struct run_out *o)
+{
+    memset(o, 0, sizeof *o);
+    return part_open(&o->members) | part_open(&o->sides) | part_open(&o->record);
+}
+
+/* Closes every part; -1 if one could not be written. */
+static int run_out_close(struct run_out *o)
+{
+    size_t k;
+    int rc = 0;
+    struct run_part *parts[3 + RUN_LISTS_MAX];
+    size_t n = 0;
+    parts[n++] = &o->members;
+    parts[n++] = &o->sides;
+    parts[n++] = &o->record;
+    for (k = 0; k < o->n_lists; k++) {
+        parts[n++] = &o->lists[k];
+    }
+    for (k = 0; k < n; k++) {
+        if (parts[k]->f != NULL && fclose(parts[k]->f) != 0) {
+            rc = -1;
         }
-        fprintf(o->f, "%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
-        print_run_value(o->f, &row->fields[k], &row->values[k]);
-        first = 0;
+        parts[k]->f = NULL;
     }
-    fputs("}", o->f);
-    o->rows++;
-    return ferror(o->f) ? -1 : 0;
+    return rc;
+}
+
+static void run_out_free(struct run_out *o)
+{
+    size_t k;
+    free(o->members.text);
+    free(o->sides.text);
+    free(o->record.text);
+    for (k = 0; k < o->n_lists; k++) {
+        free(o->lists[k].text);
+    }
+}
+
+static const char *text_of(const struct run_part *p)
+{
+    return p->text != NULL ? p->text : "";
+}
+
+/* The whole answer of a run that succeeded. */
+static void print_run_out(const struct run_out *o)
+{
+    size_t k;
+    printf("{\n  \"members\": {\n%s  \"entry\": \"web-run\"},\n", text_of(&o->members));
+    printf("  \"rows\": [%s\n  ],\n  \"lists\": {", text_of(&o->sides));
+    for (k = 0; k < o->n_lists; k++) {
+        printf("%s\n  \"%s\": [%s\n  ]", k ? "," : "", o->keys[k], text_of(&o->lists[k]));
+    }
+    printf("},\n  \"record\": {%s}\n}\n", text_of(&o->record));
 }
 
 /* The request's options: [name, value] pairs of strings, at most RUN_OPTS_MAX. */
@@ -362,9 +462,8 @@ static int web_run(int argc, char **argv)
 {
     struct pqpan_run_opt opts[RUN_OPTS_MAX];
     struct pqpan_run_error err;
-    struct run_out out = {NULL, 0};
-    char *text = NULL;
-    size_t len = 0, n = 0;
+    struct run_out out;
+    size_t n = 0;
     int rc;
     cJSON *req = argc == 2 ? cJSON_Parse(argv[1]) : NULL;
     const cJSON *command = cJSON_GetObjectItemCaseSensitive(req, "command");
@@ -374,24 +473,19 @@ static int web_run(int argc, char **argv)
         return cli_usage_error(CMD_RUN, "want one request: {\"command\": NAME, \"options\": "
                                         "[[OPTION, VALUE], ...]}");
     }
-    out.f = open_memstream(&text, &len);
-    if (out.f == NULL) {
-        cJSON_Delete(req);
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD_RUN);
-        return EXIT_FAILURE_RUN;
-    }
-    fputs("{\n  \"members\": {\n", out.f);
-    rc = pqpan_run(command->valuestring, opts, n, on_run_row, &out, &err);
-    fputs("\n  ]\n}\n", out.f);
-    if (fclose(out.f) != 0 && rc == PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD_RUN);
+    rc = run_out_open(&out) != 0 ? PQPAN_ERR_CAPACITY
+                                 : pqpan_run(command->valuestring, opts, n, on_run_row, &out, &err);
+    if (run_out_close(&out) != 0 && rc == PQPAN_OK) {
         rc = PQPAN_ERR_CAPACITY;
-    } else if (rc == PQPAN_OK) {
-        fputs(text, stdout);
+    }
+    if (rc == PQPAN_OK) {
+        print_run_out(&out);
+    } else if (rc == PQPAN_ERR_CAPACITY) {
+        fprintf(stderr, "pqpan %s: out of memory\n", CMD_RUN);
     } else {
         print_run_error(command->valuestring, &err);
     }
-    free(text);
+    run_out_free(&out);
     cJSON_Delete(req);
     return pqpan_run_exit_status(rc);
 }

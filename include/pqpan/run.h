@@ -207,6 +207,16 @@ struct pqpan_run_poll_phase {
     double time_us, current_ua, charge_uc;
 };
 
+/* ---- the PQKE across a chain of 802.15.4 hops: one node (events accounting) ---- */
+
+struct pqpan_run_chain_node {
+    unsigned node;            /* 0 the initiator .. hops the responder */
+    const char *role;         /* "initiator", "forwarder", "responder" */
+    double e_total_events_uj; /* every radio state and the CPU, idle listening included */
+    double e_comm_events_uj;  /* the radio's part */
+    double t_tx_ms, t_rx_ms;  /* time in TX, in RX */
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -241,10 +251,12 @@ enum pqpan_run_record {
                                  one TEXT field, "text" */
     PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row; on
                                  PQPAN_RUN_LINK_802154 struct pqpan_run_poll_row) */
-    PQPAN_RUN_RECORD_PHASE    /* idle: one state of the period (struct pqpan_run_idle_phase),
+    PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
                                  PQPAN_RUN_IDLE_PHASES rows after the IDLE row; on
                                  PQPAN_RUN_LINK_802154 one phase of the poll period (struct
                                  pqpan_run_poll_phase) */
+    PQPAN_RUN_RECORD_NODE     /* estimate --link 802154 --hops H > 1: one node of the chain
+                                 (struct pqpan_run_chain_node), H + 1 rows, initiator first */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -259,7 +271,7 @@ struct pqpan_run_row {
     size_t n_fields;
     const struct pqpan_run_value *values;
     const struct pqpan_run_exchange_row *exchange;
-    const void *data; /* IDLE, PHASE: the struct the values come from */
+    const void *data; /* IDLE, PHASE, NODE: the struct the values come from */
 };
 
 /* Receives each row of a run, in output order (notes, then sides); a non-zero return stops
@@ -272,6 +284,11 @@ typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+
+/* Where a record's rows go in the CLI's JSON output: the array member they are the items of
+ * ("sides", "phases", "nodes"), "" for a record whose fields are members of the top-level
+ * object (IDLE), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not rows). */
+const char *pqpan_run_record_key(enum pqpan_run_record record);
 
 /* The CLI's exit status (docs/CLI.md) for a pqpan_run result: 0 for PQPAN_OK, 2 for
  * PQPAN_ERR_INVALID_ARG, 3 for PQPAN_ERR_MALFORMED, 4 for PQPAN_ERR_IO, 1 otherwise. */

@@ -170,6 +170,8 @@ def _run_estimate(fn, options, link=None):
         warnings.warn(text, stacklevel=3)
     result = Result(out["assumptions"])
     result["sides"] = out["sides"]
+    if "nodes" in out:
+        result["nodes"] = out["nodes"]
     return result
 
 
@@ -234,8 +236,9 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
     ieee802154 section); mac_security: none, mic32, mic64, mic128, enc-mic32, enc-mic64,
     enc-mic128; key_id_mode 0..3; auth: the PQKE mode (`--auth`: none, psk, kem-auth,
     kem-auth-mutual, numeric, sig, sig-mutual with sig naming the signature); ipv6_frag
-    (`--ipv6-frag`): a message over 1232 octets in IPv6 fragments instead of segments.
-    Run by pqpan_run (pqpan.run) with link="802154", as estimate() (one hop)."""
+    (`--ipv6-frag`): a message over 1232 octets in IPv6 fragments instead of segments;
+    hops above 1: the chain, the result's "nodes" (one dict per node, initiator first) in
+    place of "sides". Run by pqpan_run (pqpan.run) with link="802154", as estimate()."""
     options = dict(locals())
     options.update(options.pop("more"))
     return _run_estimate(estimate_802154, options, link="802154")

@@ -2672,6 +2672,13 @@ struct pqpan_run_poll_phase {
     const char *phase, *state;
     double time_us, current_ua, charge_uc;
 };
+struct pqpan_run_chain_node {
+    unsigned node;
+    const char *role;
+    double e_total_events_uj;
+    double e_comm_events_uj;
+    double t_tx_ms, t_rx_ms;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2687,7 +2694,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_MEMBERS,
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
-    PQPAN_RUN_RECORD_PHASE
+    PQPAN_RUN_RECORD_PHASE,
+    PQPAN_RUN_RECORD_NODE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;
@@ -2702,6 +2710,7 @@ struct pqpan_run_row {
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+const char *pqpan_run_record_key(enum pqpan_run_record record);
 int pqpan_run_exit_status(int code);
 """
 

@@ -709,8 +709,10 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     '--hybrid p256 (data/cycles/p256_impl_cortex_m4.csv): '
                                     'emill-asm (hand-written assembly, measured on the nRF52840), '
                                     'p256-m (Zephyr >= 3.7), tinycrypt (older Zephyr), cc310 (the '
-                                    "nRF52840's CryptoCell), pqpan (this repository's, QEMU cycle "
-                                    'model)'},
+                                    "nRF52840's CryptoCell), pqpan (this repository's small build, "
+                                    'QEMU cycle model); pqpan-m4* every build make bench-m4 '
+                                    'measured (data/cycles/pqpan_m4.csv; pqpan-m4-speed-o2: the '
+                                    'speed build, docs/M4.md)'},
                            {'name': '--lesc-keypair',
                             'kind': 'word',
                             'unit': None,

@@ -15,6 +15,10 @@ _VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
           _io.PQPAN_RUN_REAL: lambda v: float(v.x)}
 
 
+# The records a run gives as a list of dicts, under these keys.
+_LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes"}
+
+
 def _text(ptr):
     return None if ptr == ffi.NULL else ffi.string(ptr).decode("utf-8", "replace")
 
@@ -105,7 +109,9 @@ def run(command, **options):
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
     poll period's), "own" (those of them its JSON prints as members of their own) and
-    "phases" (dict per state of the period), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
+    "phases" (dict per state of the period), an 802.15.4 estimate with hops above 1 "nodes"
+    (dict per node of the chain), their units in "units". Raises UsageError (a bad keyword
+    or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -131,9 +137,9 @@ def run(command, **options):
             out["own"] = {k: v for (k, v), f in zip(out["idle"].items(), _fields(row))
                           if f.group & _io.PQPAN_RUN_GROUP_JSON}
             out["units"].update(units)
-        elif row.record == _io.PQPAN_RUN_RECORD_PHASE:
-            phase, units = _side(row, every=True)
-            out.setdefault("phases", []).append(phase)
+        elif row.record in _LISTS:
+            item, units = _side(row, every=True)
+            out.setdefault(_LISTS[row.record], []).append(item)
             out["units"].update(units)
         else:
             out["warnings"].append(_keywords(text))

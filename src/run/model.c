@@ -173,7 +173,9 @@ static const struct cli_opt crypto_rows[] = {
      .help = "the P-256 cycle rows of LE SC (--kem LESC-P256) and of --hybrid p256 "
              "(data/cycles/p256_impl_cortex_m4.csv): emill-asm (hand-written assembly, "
              "measured on the nRF52840), p256-m (Zephyr >= 3.7), tinycrypt (older Zephyr), "
-             "cc310 (the nRF52840's CryptoCell), pqpan (this repository's, QEMU cycle model)"},
+             "cc310 (the nRF52840's CryptoCell), pqpan (this repository's small build, QEMU "
+             "cycle model); pqpan-m4* every build make bench-m4 measured (data/cycles/"
+             "pqpan_m4.csv; pqpan-m4-speed-o2: the speed build, docs/M4.md)"},
     {.name = "--lesc-keypair", .kind = CLI_OPT_WORD, .words = keypair_words,
      .def = PQPAN_DEFAULT_LESC_KEYPAIR, .store = CLI_STORE_INT, .offset = MODEL(lesc_keypair),
      .help = "LE SC's P-256 key pair: fresh (generated for each pairing, Core Vol 3 Part H "

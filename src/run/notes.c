@@ -19,6 +19,23 @@ void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol
     fprintf(f, "%sprotocol: %s, auth: %s; idle: %s\n", prefix, protocol, auth, idle);
 }
 
+void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+{
+    char buf[CLI_FIXED_MAX];
+    if (!v->known) {
+        fputs("null", f);
+    } else if (v->type == PQPAN_RUN_TEXT) {
+        model_json_string(f, v->text);
+    } else if (v->type == PQPAN_RUN_INT) {
+        fprintf(f, "%lld", v->i);
+    } else if (v->type == PQPAN_RUN_COUNT) {
+        fprintf(f, "%llu", v->u);
+    } else {
+        (void)cli_format_fixed(buf, v->x, field->decimals);
+        fputs(buf, f);
+    }
+}
+
 void model_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -57,6 +57,9 @@ void model_print_crypto_gamma_json(FILE *f, const struct model_env *env, const c
 
 /* Writes s as a JSON string literal. */
 void model_json_string(FILE *f, const char *s);
+/* Writes a row's typed value as JSON: a REAL to field's decimals (as the CLI's JSON prints
+ * it), null where the row has none. */
+void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v);
 
 /* The GATT roles of cfg and who sends each message how (link_gatt_words) as two lines of
  * prefix "GATT: the peripheral is the server, ...", and one more saying why it cannot be

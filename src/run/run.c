@@ -41,6 +41,25 @@ int pqpan_run_exit_status(int code)
     }
 }
 
+const char *pqpan_run_record_key(enum pqpan_run_record record)
+{
+    switch (record) {
+    case PQPAN_RUN_RECORD_SIDE:
+        return "sides";
+    case PQPAN_RUN_RECORD_PHASE:
+        return "phases";
+    case PQPAN_RUN_RECORD_NODE:
+        return "nodes";
+    case PQPAN_RUN_RECORD_IDLE:
+        return "";
+    case PQPAN_RUN_RECORD_NOTE:
+    case PQPAN_RUN_RECORD_MEMBERS:
+    case PQPAN_RUN_RECORD_WARNING:
+        break;
+    }
+    return NULL;
+}
+
 static void copy_text(char *dst, size_t cap, const char *src)
 {
     size_t n = strlen(src);
@@ -202,13 +221,13 @@ int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link
     struct pqpan_run_row row;
     size_t k;
     memset(&row, 0, sizeof row);
-    for (k = 0; k < n; k++) {
+    for (k = 0; k < n && k < PQPAN_RUN_FIELDS_MAX; k++) {
         pqpan_run_record_value(&values[k], &fields[k], data);
     }
     row.record = rec;
     row.link = link;
     row.fields = fields;
-    row.n_fields = n;
+    row.n_fields = k;
     row.values = values;
     row.data = data;
     return r->emit(r->ctx, &row) == 0 ? PQPAN_OK

@@ -3,13 +3,14 @@
  * the link's: BLE's --protocol, link and set-up, or with --link 802154 the 802.15.4 link's),
  * one configuration run through the analytic link model (model_run, lowpan_estimate), then
  * the notes (the assumptions block, as lines and as JSON members), a warning when the
- * figures describe a rare case, and the three sides as rows. Single hop: --hops > 1 is the
- * CLI's (lowpan_chain_estimate) for now. */
+ * figures describe a rare case, and the three sides as rows; with --link 802154 --hops H > 1
+ * the chain's notes and one NODE row per node (chain.c). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "link.h"
 #include "lowpan.h"
 #include "notes.h"
@@ -139,10 +140,7 @@ static int parse(struct run_ctx *r, struct estimate_req *q, const struct pqpan_r
         q->l.cfg.pqke_hybrid = q->l.pqke.hybrid;
     }
     if (q->lowpan) {
-        return q->w.hops == 1 ? PQPAN_OK
-                              : run_fail(r, EXIT_FAILURE_RUN, "--hops",
-                                         "--hops > 1: not through pqpan_run yet (`pqpan "
-                                         "estimate --link 802154 --hops H` prices it)");
+        return PQPAN_OK;
     }
     if ((c->pqke_mode != PQPAN_PQKE_MODE_NONE || c->pqke_sig != 0 || c->pqke_hybrid) &&
         (c->protocol != PQPAN_BLE_PROTO_PQPAN || strcmp(q->l.kem, MODEL_LESC_NAME) == 0)) {
@@ -348,9 +346,10 @@ int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_o
     rc = parse(r, q, opts, n_opts);
     if (rc == PQPAN_OK) {
         int load = model_env_new_msg(&env, &q->m, &msg);
-        rc = load != EXIT_OK ? run_fail(r, load, NULL, msg.text)
-             : q->lowpan     ? run_lowpan(r, q, env)
-                             : run_ble(r, q, env);
+        rc = load != EXIT_OK             ? run_fail(r, load, NULL, msg.text)
+             : q->lowpan && q->w.hops > 1 ? chain_estimate_run(r, env, &q->w)
+             : q->lowpan                  ? run_lowpan(r, q, env)
+                                          : run_ble(r, q, env);
     }
     free(env);
     free(q);

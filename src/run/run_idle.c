@@ -284,10 +284,12 @@ static int emit_result(struct run_ctx *r, const struct idle_req *q, const struct
         rc = run_render(r, PQPAN_RUN_RECORD_MEMBERS, idle_json_notes, &notes);
     }
     if (rc == PQPAN_OK) {
-        rc = run_record(r, PQPAN_RUN_RECORD_IDLE, PQPAN_RUN_LINK_BLE, idle_fields, N_IDLE_FIELDS, &res->row);
+        rc = run_record(r, PQPAN_RUN_RECORD_IDLE, PQPAN_RUN_LINK_BLE, idle_fields, N_IDLE_FIELDS,
+                        &res->row);
     }
     for (k = 0; k < PQPAN_RUN_IDLE_PHASES && rc == PQPAN_OK; k++) {
-        rc = run_record(r, PQPAN_RUN_RECORD_PHASE, PQPAN_RUN_LINK_BLE, phase_fields, N_PHASE_FIELDS, &res->phase[k]);
+        rc = run_record(r, PQPAN_RUN_RECORD_PHASE, PQPAN_RUN_LINK_BLE, phase_fields,
+                        N_PHASE_FIELDS, &res->phase[k]);
     }
     return rc;
 }

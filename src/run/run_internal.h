@@ -48,7 +48,7 @@ int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows);
 
 /* One row of record rec on link from data, the struct of fields[0..n) (n at most
- * PQPAN_RUN_FIELDS_MAX). */
+ * PQPAN_RUN_FIELDS_MAX). PQPAN_OK or the error. */
 int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,
                const struct pqpan_run_field *fields, size_t n, const void *data);
 

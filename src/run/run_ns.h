@@ -9,6 +9,11 @@
 
 #define PQPAN_RUN_NS(name) pqpan_run_##name
 
+#define chain_estimate_run PQPAN_RUN_NS(chain_estimate_run)
+#define chain_node_energy PQPAN_RUN_NS(chain_node_energy)
+#define chain_print_head PQPAN_RUN_NS(chain_print_head)
+#define chain_role PQPAN_RUN_NS(chain_role)
+#define chain_setup PQPAN_RUN_NS(chain_setup)
 #define cli_format_fixed PQPAN_RUN_NS(cli_format_fixed)
 #define cli_format_int PQPAN_RUN_NS(cli_format_int)
 #define cli_format_table PQPAN_RUN_NS(cli_format_table)
@@ -71,6 +76,7 @@
 #define link_setup_table PQPAN_RUN_NS(link_setup_table)
 #define lowpan_backoff_listens PQPAN_RUN_NS(lowpan_backoff_listens)
 #define lowpan_busy_table PQPAN_RUN_NS(lowpan_busy_table)
+#define lowpan_chain_summarize PQPAN_RUN_NS(lowpan_chain_summarize)
 #define lowpan_chain_table PQPAN_RUN_NS(lowpan_chain_table)
 #define lowpan_estimate PQPAN_RUN_NS(lowpan_estimate)
 #define lowpan_exchange_table PQPAN_RUN_NS(lowpan_exchange_table)
@@ -107,6 +113,7 @@
 #define model_gamma_table PQPAN_RUN_NS(model_gamma_table)
 #define model_is_sig_mode PQPAN_RUN_NS(model_is_sig_mode)
 #define model_json_string PQPAN_RUN_NS(model_json_string)
+#define model_json_value PQPAN_RUN_NS(model_json_value)
 #define model_kem_names PQPAN_RUN_NS(model_kem_names)
 #define model_lesc_keypair_name PQPAN_RUN_NS(model_lesc_keypair_name)
 #define model_opts_choices PQPAN_RUN_NS(model_opts_choices)
@@ -148,6 +155,7 @@
 #define run_record PQPAN_RUN_NS(run_record)
 #define run_render PQPAN_RUN_NS(run_render)
 #define run_set PQPAN_RUN_NS(run_set)
+#define run_record PQPAN_RUN_NS(run_record)
 #define run_sides PQPAN_RUN_NS(run_sides)
 #define run_unknown PQPAN_RUN_NS(run_unknown)
 #define run_value_copy PQPAN_RUN_NS(run_value_copy)

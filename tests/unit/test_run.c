@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "pqpan/error.h"
+#include "pqpan/multihop154.h"
 #include "pqpan/run.h"
 
 /* What a run gave: counts of each record, and the sides' e_total_uj and e_comm_uj. */
@@ -22,6 +23,9 @@ struct got {
     char side[PQPAN_RUN_SIDES][16];
     double e_total[PQPAN_RUN_SIDES], e_comm[PQPAN_RUN_SIDES];
     int json_has_profile;
+    int nodes;
+    char role[PQPAN_802154_CHAIN_NODES][16];
+    double node_total[PQPAN_802154_CHAIN_NODES], node_comm[PQPAN_802154_CHAIN_NODES];
 };
 
 /* The value of field name in row, of type type. */
@@ -58,6 +62,14 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         g->e_total[s] = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
         g->e_comm[s] = field(row, "e_comm_uj", PQPAN_RUN_REAL)->x;
         g->sides++;
+        break;
+    case PQPAN_RUN_RECORD_NODE:
+        assert_true(g->nodes < (int)PQPAN_802154_CHAIN_NODES);
+        assert_int_equal(field(row, "node", PQPAN_RUN_COUNT)->u, (unsigned long long)g->nodes);
+        strncpy(g->role[g->nodes], field(row, "role", PQPAN_RUN_TEXT)->text, 15);
+        g->node_total[g->nodes] = field(row, "e_total_events_uj", PQPAN_RUN_REAL)->x;
+        g->node_comm[g->nodes] = field(row, "e_comm_events_uj", PQPAN_RUN_REAL)->x;
+        g->nodes++;
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
@@ -146,6 +158,8 @@ static void test_802154(void **state)
     static const struct pqpan_run_opt busy[] = {{"--link", "802154"}, {"--busy", "0.9"}};
     static const struct pqpan_run_opt ble_opt[] = {{"--link", "802154"}, {"--att-mtu", "517"}};
     static const struct pqpan_run_opt hops[] = {{"--link", "802154"}, {"--hops", "3"}};
+    static const struct pqpan_run_opt sleepy_hops[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--idle", "sleep"}};
     struct pqpan_run_error err;
     struct got g;
     (void)state;
@@ -160,8 +174,19 @@ static void test_802154(void **state)
     assert_int_equal(g.warnings, 1);
     assert_int_equal(run(&g, ble_opt, 2, &err), PQPAN_ERR_INVALID_ARG);
     assert_string_equal(err.option, "--att-mtu");
-    assert_int_equal(run(&g, hops, 2, &err), PQPAN_ERR_UNSUPPORTED);
-    assert_string_equal(err.option, "--hops");
+    assert_int_equal(run(&g, hops, 2, &err), PQPAN_OK);
+    assert_int_equal(g.sides, 0);
+    assert_int_equal(g.members, 1);
+    assert_int_equal(g.nodes, 4);
+    assert_string_equal(g.role[0], "initiator");
+    assert_string_equal(g.role[1], "forwarder");
+    assert_string_equal(g.role[2], "forwarder");
+    assert_string_equal(g.role[3], "responder");
+    /* the ends compute (KeyGen, Encaps, Decaps, KDF), a forwarder only relays */
+    assert_true(g.node_comm[0] < g.node_total[0] && g.node_comm[3] < g.node_total[3]);
+    assert_true(g.node_comm[1] == g.node_total[1] && g.node_comm[2] == g.node_total[2]);
+    assert_int_equal(run(&g, sleepy_hops, 3, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "--idle listen"));
 }
 
 static void test_emit_stops(void **state)

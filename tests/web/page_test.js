@@ -190,40 +190,48 @@ async function checkBattery(check, name, page, est) {
   return command;
 }
 
-// The requests of the generated grid: estimate's BLE options (help --json) one at a time
-// on the defaults, each with every word it takes (a flag on and off; a number its ends,
-// its default and one past its end), and every --auth with --encrypted off and on. Left
-// out: --link (pqpan_run has no 802.15.4 estimate yet), --format (the face's), and text
-// options without words (a file, OP=X).
-// The options the generated grid leaves at their defaults: the link and format are the
-// request's frame, and --hops above 1 is the chain's estimate, not on the run layer yet.
-const SKIP = new Set(['--link', '--format', '--hops']);
+// The requests of the generated grid, per command on the run layer: its option rows (help
+// --json) one at a time on the defaults, each with every word it takes (a flag on and off;
+// a number its ends, its default and one past its end); estimate on each link (802.15.4
+// with --hops up to the chain's 8), and every --auth (BLE with --encrypted off and on);
+// idle over BLE. Left out: --link and --format (the request's frame), text options
+// without words (a file, OP=X), and idle's battery options (cli/idle_battery.c: the CLI's,
+// not on the run layer yet).
+const SKIP = new Set(['--link', '--format', '--exchange-uj', '--exchange-ms', '--battery-mah',
+  '--app-ua', '--self-discharge-pct-year', '--battery-derate', '--rekey-every']);
 
-// Each link's option rows (BLE, and 802.15.4 at one hop).
 function generatedRequests(help) {
   const requests = [];
-  for (const link of ['ble', '802154']) generatedLinkRequests(help, link, requests);
+  for (const link of ['ble', '802154']) generatedLinkRequests(help, 'estimate', link, requests);
+  generatedLinkRequests(help, 'idle', 'ble', requests);
   return requests;
 }
 
-function generatedLinkRequests(help, link, requests) {
+// The values of one option row the grid tries.
+function valuesOf(o) {
+  if (o.kind === 'flag') return ['on', 'off'];
+  if (o.kind === 'uint' || o.kind === 'int' || o.kind === 'number') {
+    const values = [String(o.min), String(o.max), String(o.max + 1)];
+    if (o.default !== null) values.push(o.default);
+    return values;
+  }
+  return (o.words || []).slice();
+}
+
+function generatedLinkRequests(help, command, link, requests) {
   const prefix = link === 'ble' ? [] : [['--link', link]];
-  const one = (options) => requests.push({ command: 'estimate', options: prefix.concat(options) });
+  const one = (options) => requests.push({ command: command, options: prefix.concat(options) });
   let auths = [];
-  for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
+  for (const g of help.commands.find((c) => c.name === command).groups) {
     if (g.link !== null && g.link !== link) continue;
     for (const o of g.table.options) {
       if (SKIP.has(o.name)) continue;
-      let values = (o.words || []).slice();
-      if (o.kind === 'flag') values = ['on', 'off'];
-      if (o.kind === 'uint' || o.kind === 'int' || o.kind === 'number') {
-        values = [String(o.min), String(o.max), String(o.max + 1)];
-        if (o.default !== null) values.push(o.default);
-      }
+      const values = valuesOf(o);
       if (o.name === '--auth') auths = values;
       for (const v of values) one([[o.name, v]]);
     }
   }
+  if (command !== 'estimate') return;
   if (link === 'ble') {
     for (const a of auths) for (const e of ['off', 'on']) one([['--auth', a], ['--encrypted', e]]);
   } else {
@@ -231,11 +239,12 @@ function generatedLinkRequests(help, link, requests) {
   }
 }
 
-// The names of estimate's flags (help --json).
+// The names of each command's flags (help --json): command -> Set.
 function flagsOf(help) {
-  const flags = new Set();
-  for (const g of help.commands.find((c) => c.name === 'estimate').groups) {
-    for (const o of g.table.options) if (o.kind === 'flag') flags.add(o.name);
+  const flags = {};
+  for (const c of help.commands) {
+    flags[c.name] = new Set();
+    for (const g of c.groups) for (const o of g.table.options) if (o.kind === 'flag') flags[c.name].add(o.name);
   }
   return flags;
 }
@@ -244,14 +253,16 @@ function flagsOf(help) {
 function argvOf(request, flags) {
   const argv = [request.command];
   for (const [name, value] of request.options) {
-    if (!flags.has(name)) argv.push(name, value);
+    if (!flags[request.command].has(name)) argv.push(name, value);
     else if (value === 'on') argv.push(name);
   }
   return argv.concat(['--format', 'json']);
 }
 
 // The page's result of a request against the CLI's: the same exit code and message, or
-// the same members and, side by side, the same fields with the same values.
+// the same JSON: each array the run lists (the sides as "rows"; "phases", "nodes") item by
+// item and field by field, and the members, with the fields of a record the CLI prints as
+// members ("record": idle's figures) among them. Returns the number of fields compared.
 function compareRun(request, page, cli) {
   assert.strictEqual(page.rc, cli.status, 'exit code; CLI: ' + cli.stderr);
   if (cli.status !== 0) {
@@ -259,20 +270,24 @@ function compareRun(request, page, cli) {
     return 0;
   }
   const want = JSON.parse(cli.stdout);
-  const sides = want.sides;
-  delete want.sides;
-  const members = Object.assign({}, page.json.members);
+  const lists = Object.assign({}, page.json.lists);
+  if (page.json.rows.length > 0) lists.sides = page.json.rows;
+  let fields = 0;
+  for (const key of Object.keys(lists)) {
+    assert.ok(Array.isArray(want[key]), 'the CLI has no "' + key + '" list');
+    assert.strictEqual(lists[key].length, want[key].length, key + ': items');
+    want[key].forEach((item, k) => {
+      assert.deepStrictEqual(Object.keys(lists[key][k]), Object.keys(item), key + ' ' + k + ': field names');
+      for (const f of Object.keys(item)) {
+        assert.deepStrictEqual(lists[key][k][f], item[f], key + ' ' + k + ' ' + f);
+        fields++;
+      }
+    });
+    delete want[key];
+  }
+  const members = Object.assign({}, page.json.record, page.json.members);
   delete members.entry;
   assert.deepStrictEqual(members, want, 'members');
-  assert.strictEqual(page.json.rows.length, sides.length, 'rows');
-  let fields = 0;
-  sides.forEach((side, k) => {
-    assert.deepStrictEqual(Object.keys(page.json.rows[k]), Object.keys(side), side.side + ': field names');
-    for (const f of Object.keys(side)) {
-      assert.deepStrictEqual(page.json.rows[k][f], side[f], side.side + ' ' + f);
-      fields++;
-    }
-  });
   return fields;
 }
 
@@ -442,8 +457,9 @@ async function main() {
       assert.ok(requests.length >= 100, requests.length + ' requests');
       assert.ok(refused > 0 && refused < requests.length, refused + ' refused');
     });
-    log('web-run: ' + requests.length + ' generated requests (' + refused + ' refused), ' + runFields +
-      ' fields equal to pqpan estimate --format json');
+    const commands = Array.from(new Set(requests.map((r) => r.command))).join(', ');
+    log('web-run: ' + requests.length + ' generated requests (' + commands + '; ' + refused + ' refused), ' +
+      runFields + ' fields equal to the CLI\'s --format json');
 
     // A refused option: the CLI's message beside its control (aria-invalid), gone after the
     // next good run. An estimate option, then one of the idle link's.
