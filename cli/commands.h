@@ -10,9 +10,6 @@
 extern const struct cli_opt_table simulate_opts_table;
 /* simulate --link 802154's own options (cli/simulate_802154.c). */
 extern const struct cli_opt_table simulate_802154_table;
-/* idle --link 802154's --poll-ms (cli/idle_802154.c; idle's BLE options are
- * src/run/run_idle.h's). */
-extern const struct cli_opt_table idle_802154_table;
 /* compare's own options, and the 802.15.4 options it takes: --idle and --ipv6-frag of the
  * exchange's, --backoff of the link's (cli/compare.c). */
 extern const struct cli_opt_table compare_opts_table;
@@ -63,9 +60,7 @@ int cli_sweep_run(int argc, char **argv);
 void cli_sweep_help(FILE *out);
 int cli_idle_run(int argc, char **argv);
 void cli_idle_help(FILE *out);
-/* idle --link 802154 (cli/idle_802154.c): cli/idle.c dispatches to it and prints its help
- * section after its own. */
-int cli_idle_802154_run(int argc, char **argv);
+/* idle --link 802154's help section (cli/idle_802154.c), after idle's own. */
 void cli_idle_802154_help(FILE *out);
 int cli_advise_run(int argc, char **argv);
 void cli_advise_help(FILE *out);

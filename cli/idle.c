@@ -1,9 +1,10 @@
 /* pqpan idle: what an idle link costs between key exchanges — a BLE connection with
  * nothing to send, per side: average current, charge per connection event, and the time,
- * current and charge of every phase of the events accounting. On BLE the figures come from
- * the run layer (pqpan_run "idle", src/run/run_idle.c): this file turns argv into a request,
- * keeps the battery options (--exchange-uj and advise's battery rows) to itself, and prints
- * the rows it gets back, the battery figures after them. */
+ * current and charge of every phase of the events accounting; with --link 802154 a sleepy
+ * end device's data poll (cli/idle_802154.c prints its rows). The figures come from the run
+ * layer (pqpan_run "idle", src/run/run_idle.c and run_idle_802154.c): this file turns argv
+ * into a request, keeps the battery options (--exchange-uj and advise's battery rows) to
+ * itself, and prints the rows it gets back, the battery figures after them. */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "ble_model.h"
 #include "commands.h"
+#include "idle_802154.h"
 #include "idle_battery.h"
 #include "lowpan_model.h"
 #include "opts_registry.h"
@@ -20,6 +22,8 @@
 #include "run_idle.h"
 
 #define CMD "idle"
+/* The battery side of --exchange-uj on 802.15.4: the polling device. */
+#define BATTERY_SIDE_802154 "device"
 
 void cli_idle_help(FILE *out)
 {
@@ -55,23 +59,24 @@ void cli_idle_help(FILE *out)
     cli_idle_802154_help(out);
 }
 
-/* argv as a request of pqpan_run "idle" (each option of idle's tables with its value, a
- * flag without one) and the battery options in *bat. EXIT_OK, or EXIT_USAGE after a
- * message (an unknown option, one without its value, a bad battery option). */
+/* argv as a request of pqpan_run "idle" (each option of idle's tables on the link lowpan
+ * says with its value, a flag without one) and the battery options in *bat. EXIT_OK, or
+ * EXIT_USAGE after a message (an unknown option, one without its value, a bad battery
+ * option). */
 static int request_of(struct pqpan_run_opt *req, size_t *n, struct idle_battery_opts *bat,
-                      int argc, char **argv)
+                      int lowpan, int argc, char **argv)
 {
     int i, rc = EXIT_OK;
     *n = 0;
     idle_battery_init(bat);
     for (i = 1; i < argc && rc == EXIT_OK; i++) {
-        const struct cli_opt *o = idle_opt_row(argv[i]);
+        const struct cli_opt *o = lowpan ? idle_802154_opt_row(argv[i]) : idle_opt_row(argv[i]);
         int taken = o == NULL ? idle_battery_take(bat, CMD, argc, argv, &i) : 0;
         if (taken < 0) {
             return EXIT_USAGE;
         }
         if (taken == 0 && o == NULL) {
-            return cli_unknown_option(CMD, "ble", argv[i]);
+            return cli_unknown_option(CMD, lowpan ? "802154" : "ble", argv[i]);
         }
         rc = taken > 0 ? EXIT_OK : cli_request_add(req, n, o, CMD, argc, argv, &i);
     }
@@ -91,6 +96,8 @@ struct printer {
     struct pqpan_run_idle_phase phase[PQPAN_RUN_IDLE_PHASES];
     char phase_name[PQPAN_RUN_IDLE_PHASES][16];
     size_t phases;
+    int lowpan;              /* --link 802154: the rows go to poll */
+    struct poll_printer poll;
 };
 
 static const char *copy_word(char *dst, size_t cap, const char *src)
@@ -137,10 +144,13 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
         }
         break;
     case PQPAN_RUN_RECORD_IDLE:
+        if (p->lowpan) {
+            return idle_802154_keep(&p->poll, p->notes, row);
+        }
         keep_row(p, row->data);
         break;
     case PQPAN_RUN_RECORD_PHASE:
-        return keep_phase(p, row->data);
+        return p->lowpan ? idle_802154_keep(&p->poll, p->notes, row) : keep_phase(p, row->data);
     case PQPAN_RUN_RECORD_WARNING:
         cli_warn(CMD, "%s", row->values[0].text);
         break;
@@ -211,33 +221,48 @@ static void print_json(const struct printer *p)
     printf("  ]");
 }
 
+/* The link's figures after the notes in --format's form. */
+static void print_link(const struct printer *p)
+{
+    if (p->lowpan) {
+        idle_802154_finish(&p->poll, stdout);
+    } else if (p->format == FORMAT_TABLE) {
+        print_table(p);
+    } else if (p->format == FORMAT_CSV) {
+        print_csv(p);
+    } else {
+        print_json(p);
+    }
+}
+
 /* The output in --format's form, the battery figures after idle's own when asked for. */
 static int print_result(const struct printer *p, const struct idle_battery_opts *b)
 {
     struct pqpan_advise_battery bat;
-    const struct pqpan_run_idle_row *r = &p->row;
+    double ua = p->lowpan ? p->poll.row.avg_current_ua : p->row.avg_current_ua;
+    double v = p->lowpan ? p->poll.row.supply_v : p->row.supply_v;
+    const char *side = p->lowpan ? BATTERY_SIDE_802154 : p->row.role;
     int wanted;
     int rc = idle_battery_check(b, p->format, &wanted);
     if (rc == EXIT_OK && wanted) {
-        rc = idle_battery_compute(&bat, b, r->avg_current_ua, r->supply_v);
+        rc = idle_battery_compute(&bat, b, ua, v);
     }
     if (rc != EXIT_OK) {
         return rc;
     }
     fwrite(p->head, 1, p->head_len, stdout);
-    if (p->format == FORMAT_TABLE) {
-        print_table(p);
-        if (wanted) {
-            idle_battery_print_table(b, &bat, r->avg_current_ua, r->supply_v, r->role);
-        }
-    } else if (p->format == FORMAT_CSV) {
-        print_csv(p);
-    } else {
-        print_json(p);
-        if (wanted) {
-            idle_battery_print_json(b, &bat, r->avg_current_ua, r->supply_v, r->role);
-        }
+    print_link(p);
+    if (wanted && p->format == FORMAT_TABLE) {
+        idle_battery_print_table(b, &bat, ua, v, side);
+    } else if (wanted) {
+        idle_battery_print_json(b, &bat, ua, v, side);
+    }
+    if (p->format == FORMAT_JSON) {
         printf("\n}\n");
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pqpan %s: cannot write the output\n", CMD);
+        return EXIT_IO;
     }
     return EXIT_OK;
 }
@@ -255,14 +280,14 @@ static int run_status(int code, const struct pqpan_run_error *err)
     return rc;
 }
 
-static int run_request(int argc, char **argv)
+static int run_request(int argc, char **argv, int lowpan)
 {
     struct pqpan_run_opt req[CLI_REQUEST_MAX];
     struct idle_battery_opts bat;
     struct pqpan_run_error err;
     struct printer *p;
     size_t n;
-    int rc = request_of(req, &n, &bat, argc, argv);
+    int rc = request_of(req, &n, &bat, lowpan, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -273,6 +298,8 @@ static int run_request(int argc, char **argv)
         return EXIT_FAILURE_RUN;
     }
     p->format = cli_request_format(req, n);
+    p->lowpan = lowpan;
+    p->poll.format = p->format;
     rc = run_status(pqpan_run(CMD, req, n, keep, p, &err), &err);
     if (fclose(p->notes) != 0 && rc == EXIT_OK) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
@@ -292,8 +319,5 @@ int cli_idle_run(int argc, char **argv)
         cli_idle_help(stdout);
         return EXIT_OK;
     }
-    if (lowpan_link_requested(argc, argv)) {
-        return cli_idle_802154_run(argc, argv);
-    }
-    return run_request(argc, argv);
+    return run_request(argc, argv, lowpan_link_requested(argc, argv));
 }

@@ -29,7 +29,10 @@ enum pqpan_run_group {
                                      counts */
     PQPAN_RUN_GROUP_READING = 8,  /* the reading field first (reproduce) */
     PQPAN_RUN_GROUP_SIG = 64,     /* ML-DSA signing's mean cycles and spread */
-    PQPAN_RUN_GROUP_LESC = 128    /* LE SC's P-256 rows, key pair and named parts */
+    PQPAN_RUN_GROUP_LESC = 128,   /* LE SC's P-256 rows, key pair and named parts */
+    PQPAN_RUN_GROUP_JSON = 256    /* idle's IDLE row: the fields its JSON prints as members
+                                     of their own (the others: in the notes' members, or in
+                                     the table and CSV only) */
 };
 
 /* The sides of an exchange, one row each (BLE: peripheral, central, total; IEEE 802.15.4:
@@ -178,6 +181,32 @@ struct pqpan_run_idle_phase {
     double time_us, current_ua, charge_uc;
 };
 
+/* ---- idle --link 802154: a sleepy end device's data poll over one poll period ---- */
+
+/* The period's figures (IDLE row on PQPAN_RUN_LINK_802154): the link's settings, the two
+ * frames, the expected CCAs and wake-ups, the charge of the active part and of sleep, and
+ * the average current. */
+struct pqpan_run_poll_row {
+    const char *profile, *mac_security, *addr, *backoff, *csma, *currents;
+    double poll_ms;
+    int key_id_mode, tx_dbm;
+    double busy, tx_ua, rx_ua;
+    unsigned request_psdu_octets, ack_psdu_octets;
+    double expected_ccas, expected_wake_ups;
+    double active_us, charge_per_poll_uc; /* every phase but sleep */
+    double poll_current_ua;               /* charge_per_poll_uc / active_us */
+    double sleep_charge_uc, period_us, charge_per_period_uc;
+    double avg_current_ua; /* charge per period / period */
+    double supply_v;
+};
+
+/* One phase of the poll period (PHASE row on PQPAN_RUN_LINK_802154): the ledger state it
+ * is spent in, its time, current and charge. */
+struct pqpan_run_poll_phase {
+    const char *phase, *state;
+    double time_us, current_ua, charge_uc;
+};
+
 /* ---- the PQKE across a chain of 802.15.4 hops: one node (events accounting) ---- */
 
 struct pqpan_run_chain_node {
@@ -235,9 +264,12 @@ enum pqpan_run_record {
                                  each followed by a comma): one TEXT field, "json" */
     PQPAN_RUN_RECORD_WARNING, /* figures that describe an unlikely case (the run goes on):
                                  one TEXT field, "text" */
-    PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
+    PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row; on
+                                 PQPAN_RUN_LINK_802154 struct pqpan_run_poll_row) */
     PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
-                                 PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
+                                 PQPAN_RUN_IDLE_PHASES rows after the IDLE row; on
+                                 PQPAN_RUN_LINK_802154 one phase of the poll period (struct
+                                 pqpan_run_poll_phase) */
     PQPAN_RUN_RECORD_NODE,    /* estimate --link 802154 --hops H > 1: one node of the chain
                                  (struct pqpan_run_chain_node), H + 1 rows, initiator first */
     PQPAN_RUN_RECORD_CONFIG,  /* sweep: one configuration of the grid (data NULL): config,
@@ -275,7 +307,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle" on BLE, "sweep", "profiles") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

@@ -22,7 +22,7 @@ from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, s
 from .data import Profile
 from .model import Result
 
-__all__ = ["trace", "estimate", "sweep", "simulate", "estimate_802154", "simulate_802154", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
+__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
@@ -242,6 +242,33 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
     options = dict(locals())
     options.update(options.pop("more"))
     return _run_estimate(estimate_802154, options, link="802154")
+
+
+@_options.with_options("idle", ("ble", "802154"))
+def idle(link: str = "ble", **options) -> Result:
+    """What an idle link costs between key exchanges: `pqpan idle --format json` as a dict,
+    run by pqpan_run (pqpan.run). On BLE (link="ble") one side (role) of a connection with
+    nothing to send over one latency period: its average current, the charge of one event
+    and "phases", one dict per state of the period (time_us, current_ua, charge_uc). With
+    link="802154" a sleepy end device polling its parent every poll_ms: the charge per poll,
+    the average current and "phases" (phase, state, time_us, current_ua, charge_uc). The
+    members are the CLI's JSON members (its assumptions and the figures); result.units maps
+    each figure and phase field to its unit. An option left out takes the CLI's default; a
+    bad one raises UsageError naming the keyword. The battery options (exchange_uj,
+    exchange_ms and advise's battery rows) are not on the run layer yet: pqpan_run refuses
+    them (`pqpan idle --exchange-uj X` prints the battery figures)."""
+    request = {} if link == "ble" else {"link": link}
+    for key, value in options.items():
+        if value is not None:
+            request[key] = _option_value(key, value)
+    out = _run.run("idle", **request)
+    for text in out["warnings"]:
+        warnings.warn(text, stacklevel=3)
+    result = Result(out["assumptions"])
+    result.update(out["own"])
+    result["phases"] = out["phases"]
+    result.units = out["units"]
+    return result
 
 
 def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"),

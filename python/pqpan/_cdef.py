@@ -2559,7 +2559,8 @@ enum pqpan_run_group {
     PQPAN_RUN_GROUP_DETAIL = 4,
     PQPAN_RUN_GROUP_READING = 8,
     PQPAN_RUN_GROUP_SIG = 64,
-    PQPAN_RUN_GROUP_LESC = 128
+    PQPAN_RUN_GROUP_LESC = 128,
+    PQPAN_RUN_GROUP_JSON = 256
 };
 enum pqpan_run_side {
     PQPAN_RUN_SIDE_0 = 0,
@@ -2652,6 +2653,23 @@ struct pqpan_run_idle_row {
 };
 struct pqpan_run_idle_phase {
     const char *phase;
+    double time_us, current_ua, charge_uc;
+};
+struct pqpan_run_poll_row {
+    const char *profile, *mac_security, *addr, *backoff, *csma, *currents;
+    double poll_ms;
+    int key_id_mode, tx_dbm;
+    double busy, tx_ua, rx_ua;
+    unsigned request_psdu_octets, ack_psdu_octets;
+    double expected_ccas, expected_wake_ups;
+    double active_us, charge_per_poll_uc;
+    double poll_current_ua;
+    double sleep_charge_uc, period_us, charge_per_period_uc;
+    double avg_current_ua;
+    double supply_v;
+};
+struct pqpan_run_poll_phase {
+    const char *phase, *state;
     double time_us, current_ua, charge_uc;
 };
 struct pqpan_run_chain_node {

@@ -19,19 +19,33 @@ def keyword(option):
     return option[2:].replace("-", "_")
 
 
+def _links(link):
+    """The links a with_options link argument names: None both, a word, or a tuple."""
+    if link is None:
+        return ("ble", "802154")
+    return (link,) if isinstance(link, str) else tuple(link)
+
+
 def rows(command, link, skip=()):
-    """The option rows of command on link ("ble", "802154"; None: both, an option on both
-    once), in the tables' order, the request's frame (--link, --format) and skip left
-    out."""
+    """The option rows of command on link ("ble", "802154", a tuple of them, or None: both;
+    each option once), in the tables' order, the request's frame (--link, --format) and
+    skip left out."""
+    links = (None,) + _links(link)
     out, seen = [], set(_FRAME) | set(skip)
     for group in OPTIONS[command]:
-        if link is not None and group["link"] not in (None, link):
-            continue
-        for o in group["options"]:
+        for o in group["options"] if group["link"] in links else ():
             if o["name"] not in seen:
                 seen.add(o["name"])
                 out.append(o)
     return out
+
+
+def _command_text(command, link):
+    """`pqpan COMMAND` as the docstring names it: with its --link, or on every link given."""
+    links = _links(link)
+    if len(links) == 1:
+        return "`pqpan %s%s`" % (command, "" if links[0] == "ble" else " --link " + links[0])
+    return "`pqpan %s` on %s" % (command, " and ".join("--link " + x for x in links))
 
 
 def _describe(o):
@@ -68,11 +82,11 @@ def generated(fn):
 
 
 def with_options(command, link, skip=()):
-    """Decorates fn(..., **more): every option of command's tables on link (None: both
-    links) that fn does not list, but those of skip, becomes a keyword-only argument
-    (default: the table's, typed) in its signature; its docstring gains the generated list
-    of every option with unit, default, range and words. A keyword in more that is no option
-    of the tables raises UsageError naming it."""
+    """Decorates fn(..., **more): every option of command's tables on link (a tuple: on any
+    of those links; None: both) that fn does not list, but those of skip, becomes a
+    keyword-only argument (default: the table's, typed) in its signature; its docstring
+    gains the generated list of every option with unit, default, range and words. A keyword
+    in more that is no option of the tables raises UsageError naming it."""
     def decorate(fn):
         sig = inspect.signature(fn)
         params = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD]
@@ -95,7 +109,7 @@ def with_options(command, link, skip=()):
         wrapper.__signature__ = sig.replace(parameters=params)
         wrapper.__doc__ = (fn.__doc__ or "") + (
             "\n\n    Options (generated from `pqpan help --json`, the CLI's option tables of "
-            "`pqpan %s%s`):\n" % (command, "" if link in ("ble", None) else " --link " + link)
+            "%s):\n" % _command_text(command, link)
             + "\n".join(_describe(o) for o in table))
         wrapper._pqpan_generated = tuple(added)
         return wrapper

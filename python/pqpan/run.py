@@ -55,6 +55,10 @@ def _side(row, every=False):
     return side, units
 
 
+def _fields(row):
+    return [row.fields[k] for k in range(row.n_fields)]
+
+
 def _keywords(text):
     """text with every CLI option named as its keyword argument (--att-mtu: att_mtu)."""
     return re.sub(r"--([a-z0-9][a-z0-9-]*)", lambda m: keyword_name(m.group(0)), text)
@@ -103,11 +107,12 @@ def run(command, **options):
     """Runs command ("estimate", "idle") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
-    value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
-    state of the period), an 802.15.4 estimate with hops above 1 "nodes" (dict per node of
-    the chain), their units in "units"; profiles' adds "profiles" (dict per profile, its
-    "figures": the sources of the listed ones, or with show every figure). Raises UsageError
-    (a bad keyword or value, named as the keyword),
+    value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
+    poll period's), "own" (those of them its JSON prints as members of their own) and
+    "phases" (dict per state of the period), an 802.15.4 estimate with hops above 1 "nodes"
+    (dict per node of the chain), their units in "units"; profiles' adds "profiles" (dict per
+    profile, its "figures": the sources of the listed ones, or with show every figure).
+    Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -130,6 +135,8 @@ def run(command, **options):
             out["assumptions"] = json.loads("{" + text.rstrip().rstrip(",") + "}")
         elif row.record == _io.PQPAN_RUN_RECORD_IDLE:
             out["idle"], units = _side(row, every=True)
+            out["own"] = {k: v for (k, v), f in zip(out["idle"].items(), _fields(row))
+                          if f.group & _io.PQPAN_RUN_GROUP_JSON}
             out["units"].update(units)
         elif row.record in _LISTS:
             item, units = _side(row, every=True)

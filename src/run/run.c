@@ -237,6 +237,18 @@ int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link
                                       : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
 }
 
+int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts)
+{
+    size_t i;
+    for (i = 0; i < n_opts; i++) {
+        if (opts[i].name != NULL && opts[i].value != NULL && strcmp(opts[i].name, "--link") == 0 &&
+            strcmp(opts[i].value, "802154") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows)
 {

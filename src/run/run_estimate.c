@@ -114,18 +114,6 @@ static int take(struct run_ctx *r, struct estimate_req *q, const struct pqpan_ru
     return run_unknown(r, opt->name, t, n);
 }
 
-int estimate_lowpan_requested(const struct pqpan_run_opt *opts, size_t n_opts)
-{
-    size_t i;
-    for (i = 0; i < n_opts; i++) {
-        if (opts[i].name != NULL && opts[i].value != NULL && strcmp(opts[i].name, "--link") == 0 &&
-            strcmp(opts[i].value, "802154") == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The options, then what they ask together: --auth, --sig and --hybrid need pqpan's
  * protocol and an ML-KEM. */
 static int parse(struct run_ctx *r, struct estimate_req *q, const struct pqpan_run_opt *opts,
@@ -135,7 +123,7 @@ static int parse(struct run_ctx *r, struct estimate_req *q, const struct pqpan_r
     size_t i;
     int rc = PQPAN_OK;
     memset(q, 0, sizeof *q);
-    q->lowpan = estimate_lowpan_requested(opts, n_opts);
+    q->lowpan = run_wants_802154(opts, n_opts);
     model_opts_init(&q->m);
     link_opts_init(&q->l);
     lowpan_opts_init(&q->w);

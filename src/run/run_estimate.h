@@ -15,8 +15,6 @@ extern const struct cli_opt_table estimate_protocol_table;
  * with it. */
 const struct cli_opt *estimate_opt_row(int lowpan, const char *name);
 
-/* Whether the request opts[0..n_opts) asks for --link 802154 (estimate's, sweep's). */
-int estimate_lowpan_requested(const struct pqpan_run_opt *opts, size_t n_opts);
 
 /* GROUP_SIG when the exchange signs (model_fill_sig has filled the rows), GROUP_LESC for
  * LE SC (model_fill has filled its named parts). */

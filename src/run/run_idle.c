@@ -237,22 +237,23 @@ static void idle_json_notes(FILE *f, const void *arg)
 
 #define ROW(m) offsetof(struct pqpan_run_idle_row, m)
 #define RUN_S(s) PQPAN_RUN_STORE_##s
+#define RUN_JSON PQPAN_RUN_GROUP_JSON
 
 /* The side's figures: the CSV's columns before the phases, in its order, then supply_v. */
 static const struct pqpan_run_field idle_fields[] = {
     {"profile", "profile", NULL, 0, RUN_S(TEXT), ROW(profile), 0},
-    {"role", "role", NULL, 0, RUN_S(TEXT), ROW(role), 0},
-    {"phy", "PHY", NULL, 0, RUN_S(TEXT), ROW(phy), 0},
-    {"ci_ms", "connection interval (ms)", "ms", 0, RUN_S(REAL), ROW(ci_ms), 2},
-    {"latency", "peripheral latency", NULL, 0, RUN_S(UINT), ROW(latency), 0},
+    {"role", "role", NULL, RUN_JSON, RUN_S(TEXT), ROW(role), 0},
+    {"phy", "PHY", NULL, RUN_JSON, RUN_S(TEXT), ROW(phy), 0},
+    {"ci_ms", "connection interval (ms)", "ms", RUN_JSON, RUN_S(REAL), ROW(ci_ms), 2},
+    {"latency", "peripheral latency", NULL, RUN_JSON, RUN_S(UINT), ROW(latency), 0},
     {"currents", "currents", NULL, 0, RUN_S(TEXT), ROW(currents), 0},
     {"tx_dbm", "TX power (dBm)", "dBm", 0, RUN_S(INT), ROW(tx_dbm), 0},
-    {"period_ms", "period (ms)", "ms", 0, RUN_S(REAL), ROW(period_ms), 3},
-    {"events_per_period", "events per period", NULL, 0, RUN_S(UINT), ROW(events_per_period), 0},
-    {"avg_current_ua", "average current (uA)", "uA", 0, RUN_S(REAL), ROW(avg_current_ua), 4},
-    {"charge_per_event_uc", "charge per event (uC)", "uC", 0, RUN_S(REAL),
+    {"period_ms", "period (ms)", "ms", RUN_JSON, RUN_S(REAL), ROW(period_ms), 3},
+    {"events_per_period", "events per period", NULL, RUN_JSON, RUN_S(UINT), ROW(events_per_period), 0},
+    {"avg_current_ua", "average current (uA)", "uA", RUN_JSON, RUN_S(REAL), ROW(avg_current_ua), 4},
+    {"charge_per_event_uc", "charge per event (uC)", "uC", RUN_JSON, RUN_S(REAL),
      ROW(charge_per_event_uc), 4},
-    {"charge_per_period_uc", "charge per period, sleep included (uC)", "uC", 0, RUN_S(REAL),
+    {"charge_per_period_uc", "charge per period, sleep included (uC)", "uC", RUN_JSON, RUN_S(REAL),
      ROW(charge_per_period_uc), 4},
     {"sleep_ua", "sleep current (uA)", "uA", 0, RUN_S(REAL), ROW(sleep_ua), 4},
     {"supply_v", "supply (V)", "V", 0, RUN_S(REAL), ROW(supply_v), 2},
@@ -299,7 +300,11 @@ int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts)
     struct idle_result res;
     struct model_env *env = NULL;
     struct cli_msg msg;
-    int rc = parse(r, &q, opts, n_opts);
+    int rc;
+    if (run_wants_802154(opts, n_opts)) {
+        return run_idle_802154(r, opts, n_opts);
+    }
+    rc = parse(r, &q, opts, n_opts);
     if (rc == PQPAN_OK) {
         int load = model_env_new_msg(&env, &q.m, &msg);
         rc = load != EXIT_OK ? run_fail(r, load, NULL, msg.text) : compute(r, &res, &q, env);

@@ -52,10 +52,14 @@ int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
 int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,
                const struct pqpan_run_field *fields, size_t n, const void *data);
 
+/* Whether the request asks for --link 802154. */
+int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts);
+
 /* The command runs (run_*.c). */
 int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_sweep(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_profiles(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif

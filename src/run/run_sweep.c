@@ -613,7 +613,7 @@ int sweep_plan(struct run_ctx *r, struct sweep_cfg *cfg, const struct pqpan_run_
 {
     int rc;
     sweep_cfg_init(cfg);
-    cfg->lowpan = estimate_lowpan_requested(opts, n_opts);
+    cfg->lowpan = run_wants_802154(opts, n_opts);
     rc = parse(r, cfg, opts, n_opts);
     if (rc == PQPAN_OK) {
         rc = plan(r, cfg);

@@ -1,5 +1,5 @@
-/* Tests for pqpan idle --link 802154 (cli/idle_802154.c) through cli_idle_802154_run: the
- * JSON and CSV of a Thread-like poll (short addresses, ENC-MIC-32, key identifier mode 1)
+/* Tests for pqpan idle --link 802154 (src/run/run_idle_802154.c, cli/idle_802154.c)
+ * through cli_idle_run: the JSON and CSV of a Thread-like poll (short addresses, ENC-MIC-32, key identifier mode 1)
  * on the nRF52840 profile against a hand computation from the profile's figures, and the
  * exit codes of bad requests. Standard output is captured in a temporary file. */
 #define _POSIX_C_SOURCE 200809L /* dup, dup2, fileno: stdout capture */
@@ -37,7 +37,7 @@ static int run_to(const char *path, int argc, char **argv)
     fd = path != NULL ? open(path, O_WRONLY) : fileno(tmp);
     assert_true(saved >= 0 && fd >= 0);
     dup2(fd, 1);
-    rc = cli_idle_802154_run(argc, argv);
+    rc = cli_idle_run(argc, argv);
     fflush(stdout);
     clearerr(stdout);
     dup2(saved, 1);

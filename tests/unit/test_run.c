@@ -1,5 +1,5 @@
 /* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
- * run_sweep.c, run_profiles.c): a request of
+ * run_sweep.c, run_profiles.c, run_idle_802154.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -432,6 +432,100 @@ static void test_profiles(void **state)
     assert_non_null(strstr(err.message, "no-such-chip"));
 }
 
+/* What idle --link 802154 gave: the period's figures and the sum of its phases' charges. */
+struct poll_got {
+    int notes, members, idle, phases;
+    double poll_uc, sleep_uc, period_uc, avg_ua, active_us, period_us, q_active_uc, tx_us;
+    unsigned psdu;
+};
+
+static int collect_poll(void *ctx, const struct pqpan_run_row *row)
+{
+    struct poll_got *g = ctx;
+    assert_true(row->record == PQPAN_RUN_RECORD_NOTE || row->record == PQPAN_RUN_RECORD_MEMBERS ||
+                row->link == PQPAN_RUN_LINK_802154);
+    if (row->record == PQPAN_RUN_RECORD_NOTE) {
+        g->notes++;
+    } else if (row->record == PQPAN_RUN_RECORD_MEMBERS) {
+        g->members++;
+    } else if (row->record == PQPAN_RUN_RECORD_IDLE) {
+        g->idle++;
+        g->poll_uc = field(row, "charge_per_poll_uc", PQPAN_RUN_REAL)->x;
+        g->sleep_uc = field(row, "sleep_charge_uc", PQPAN_RUN_REAL)->x;
+        g->period_uc = field(row, "charge_per_period_uc", PQPAN_RUN_REAL)->x;
+        g->avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
+        g->active_us = field(row, "active_us", PQPAN_RUN_REAL)->x;
+        g->period_us = field(row, "period_us", PQPAN_RUN_REAL)->x;
+        g->psdu = (unsigned)field(row, "request_psdu_octets", PQPAN_RUN_COUNT)->u;
+    } else if (row->record == PQPAN_RUN_RECORD_PHASE) {
+        assert_int_equal(g->idle, 1);
+        g->phases++;
+        if (strcmp(field(row, "phase", PQPAN_RUN_TEXT)->text, "sleep") != 0) {
+            g->q_active_uc += field(row, "charge_uc", PQPAN_RUN_REAL)->x;
+        }
+        if (strcmp(field(row, "phase", PQPAN_RUN_TEXT)->text, "tx") == 0) {
+            g->tx_us = field(row, "time_us", PQPAN_RUN_REAL)->x;
+        }
+    } else {
+        fail_msg("idle --link 802154 gave a record not its own");
+    }
+    return 0;
+}
+
+/* idle --link 802154 through pqpan_run on the nRF52840 profile, Thread-like (short
+ * addresses, ENC-MIC-32), checked by hand as tests/unit/test_cli_idle_802154.c: Data
+ * Request MHR 9 + aux 6 + Command ID 1 + MIC 4 + FCS 2 = 22 octets, (6 + 22) x 32 = 896 us
+ * on air (IEEE 802.15.4-2015 §7.5.5, O-QPSK 250 kb/s); poll 19.36876 uC in 4 380 us, sleep
+ * 3.16 uA x 0.99562 s = 3.1461592 uC, average (19.36876 + 3.1461592) uC / 1 s. The active
+ * phases add up to the poll's charge. */
+static void test_idle_802154(void **state)
+{
+    static const struct pqpan_run_opt req[] = {{"--link", "802154"}, {"--poll-ms", "1000"},
+                                               {"--addr", "short"},
+                                               {"--mac-security", "enc-mic32"}};
+    struct pqpan_run_error err;
+    struct poll_got g;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("idle", req, 4, collect_poll, &g, &err), PQPAN_OK);
+    assert_true(g.notes > 3);
+    assert_int_equal(g.members, 1);
+    assert_int_equal(g.idle, 1);
+    assert_int_equal(g.phases, 8);
+    assert_int_equal(g.psdu, 22);
+    assert_true(fabs(g.tx_us - 896.0) < 1e-9);
+    assert_true(fabs(g.active_us - 4380.0) < 1e-9);
+    assert_true(fabs(g.period_us - 1e6) < 1e-6);
+    assert_true(fabs(g.poll_uc - 19.36876) < 1e-6);
+    assert_true(fabs(g.sleep_uc - 3.1461592) < 1e-6);
+    assert_true(fabs(g.period_uc - (19.36876 + 3.1461592)) < 1e-6);
+    assert_true(fabs(g.avg_ua - 22.5149192) < 1e-6);
+    assert_true(fabs(g.q_active_uc - g.poll_uc) < 1e-9 * g.poll_uc);
+}
+
+/* idle --link 802154's errors: an option of estimate's exchange is refused naming it, a
+ * BLE idle option is unknown on 802.15.4, a period shorter than one poll is refused. */
+static void test_idle_802154_errors(void **state)
+{
+    static const struct pqpan_run_opt kem[] = {{"--link", "802154"}, {"--kem", "ML-KEM-512"}};
+    static const struct pqpan_run_opt ble[] = {{"--link", "802154"}, {"--idle-ci-ms", "100"}};
+    static const struct pqpan_run_opt too_short[] = {{"--link", "802154"}, {"--poll-ms", "3"}};
+    struct pqpan_run_error err;
+    struct poll_got g;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("idle", kem, 2, collect_poll, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--kem");
+    assert_non_null(strstr(err.message, "does not apply"));
+    assert_int_equal(pqpan_run("idle", ble, 2, collect_poll, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--idle-ci-ms");
+    assert_int_equal(pqpan_run("idle", too_short, 2, collect_poll, &g, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "shorter than one poll"));
+    assert_int_equal(g.notes + g.idle + g.phases, 0);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +539,8 @@ int main(void)
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
         cmocka_unit_test(test_profiles),
+        cmocka_unit_test(test_idle_802154),
+        cmocka_unit_test(test_idle_802154_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
