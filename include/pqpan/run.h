@@ -178,6 +178,35 @@ struct pqpan_run_idle_phase {
     double time_us, current_ua, charge_uc;
 };
 
+/* ---- simulate (BLE): what only a simulation shows, per side ---- */
+
+/* One side of one simulated exchange (peripheral, central; total: both sides' counts),
+ * the run's settings and outcome repeated on each: the columns `pqpan simulate --format
+ * csv` adds after the estimate's, plus the connection events, the latency and whether the
+ * exchange succeeded. */
+struct pqpan_run_sim_row {
+    const char *side;
+    unsigned long long seed;
+    double per, ber;
+    const char *transport; /* "gatt", "l2cap-coc", "smp" (LE SC pairing) */
+    const char *messages;  /* "pqke" (the real PQKE), "lesc", "estimate" (the study's raw ek
+                              and ct) */
+    unsigned long long packets_tx, retransmissions, crc_errors_rx, missed_rx;
+    unsigned att_mtu, ll_octets; /* negotiated */
+    unsigned long long conn_events;
+    double latency_ms, sim_time_ms;
+    const char *result;           /* "completed" or why the run stopped */
+    const char *keys_equal;       /* "true", "false"; NULL: no keys (the study's messages) */
+    const char *key_confirmation; /* "ok", "failed"; NULL: none */
+    double energy_until_failure_uj; /* a failed run's energy (events accounting); < 0: the run
+                                       completed */
+    int succeeded; /* 1: the exchange completed (with equal confirmed keys where there are
+                      keys); 0: it failed, the CLI exits 1 */
+};
+
+/* The field table of a SIM row; *n its length. */
+const struct pqpan_run_field *pqpan_run_sim_fields(size_t *n);
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -211,8 +240,11 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_WARNING, /* figures that describe an unlikely case (the run goes on):
                                  one TEXT field, "text" */
     PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
-    PQPAN_RUN_RECORD_PHASE    /* idle: one state of the period (struct pqpan_run_idle_phase),
+    PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
                                  PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
+    PQPAN_RUN_RECORD_SIM      /* simulate (BLE): one side of the simulated run (struct
+                                 pqpan_run_sim_row, pqpan_run_sim_fields), one row per side
+                                 after the SIDE rows */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -234,7 +266,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle" on BLE) with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle" on BLE, "simulate") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

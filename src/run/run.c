@@ -245,9 +245,11 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_estimate(r, opts, n_opts);
     } else if (strcmp(command, "idle") == 0) {
         rc = run_idle(r, opts, n_opts);
+    } else if (strcmp(command, "simulate") == 0) {
+        rc = run_simulate(r, opts, n_opts);
     } else {
         struct cli_msg msg;
-        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle)",
+        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle, simulate)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -9,6 +9,12 @@
 
 #define PQPAN_RUN_NS(name) pqpan_run_##name
 
+#define ble_sim_check PQPAN_RUN_NS(ble_sim_check)
+#define ble_sim_opts_init PQPAN_RUN_NS(ble_sim_opts_init)
+#define ble_sim_rows PQPAN_RUN_NS(ble_sim_rows)
+#define ble_sim_run PQPAN_RUN_NS(ble_sim_run)
+#define ble_sim_status_text PQPAN_RUN_NS(ble_sim_status_text)
+#define ble_sim_succeeded PQPAN_RUN_NS(ble_sim_succeeded)
 #define cli_format_fixed PQPAN_RUN_NS(cli_format_fixed)
 #define cli_format_int PQPAN_RUN_NS(cli_format_int)
 #define cli_format_table PQPAN_RUN_NS(cli_format_table)
@@ -25,10 +31,15 @@
 #define cli_opt_table_defaults PQPAN_RUN_NS(cli_opt_table_defaults)
 #define cli_opt_table_words PQPAN_RUN_NS(cli_opt_table_words)
 #define cli_opt_words PQPAN_RUN_NS(cli_opt_words)
+#define cli_outfile_check PQPAN_RUN_NS(cli_outfile_check)
+#define cli_outfile_close PQPAN_RUN_NS(cli_outfile_close)
+#define cli_outfile_failed PQPAN_RUN_NS(cli_outfile_failed)
+#define cli_outfile_open PQPAN_RUN_NS(cli_outfile_open)
 #define cli_parse_conn_interval PQPAN_RUN_NS(cli_parse_conn_interval)
 #define cli_parse_double PQPAN_RUN_NS(cli_parse_double)
 #define cli_parse_format PQPAN_RUN_NS(cli_parse_format)
 #define cli_parse_uint PQPAN_RUN_NS(cli_parse_uint)
+#define cli_stdout_check PQPAN_RUN_NS(cli_stdout_check)
 #define cli_suggest_add PQPAN_RUN_NS(cli_suggest_add)
 #define cli_suggest_init PQPAN_RUN_NS(cli_suggest_init)
 #define cli_suggest_text PQPAN_RUN_NS(cli_suggest_text)
@@ -143,8 +154,11 @@
 #define run_render PQPAN_RUN_NS(run_render)
 #define run_set PQPAN_RUN_NS(run_set)
 #define run_sides PQPAN_RUN_NS(run_sides)
+#define run_simulate PQPAN_RUN_NS(run_simulate)
 #define run_unknown PQPAN_RUN_NS(run_unknown)
 #define run_value_copy PQPAN_RUN_NS(run_value_copy)
 #define run_warning PQPAN_RUN_NS(run_warning)
+#define simulate_opt_row PQPAN_RUN_NS(simulate_opt_row)
+#define simulate_opts_table PQPAN_RUN_NS(simulate_opts_table)
 
 #endif
