@@ -2654,6 +2654,23 @@ struct pqpan_run_idle_phase {
     const char *phase;
     double time_us, current_ua, charge_uc;
 };
+struct pqpan_run_sim_row {
+    const char *side;
+    unsigned long long seed;
+    double per, ber;
+    const char *transport;
+    const char *messages;
+    unsigned long long packets_tx, retransmissions, crc_errors_rx, missed_rx;
+    unsigned att_mtu, ll_octets;
+    unsigned long long conn_events;
+    double latency_ms, sim_time_ms;
+    const char *result;
+    const char *keys_equal;
+    const char *key_confirmation;
+    double energy_until_failure_uj;
+    int succeeded;
+};
+const struct pqpan_run_field *pqpan_run_sim_fields(size_t *n);
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2669,7 +2686,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_MEMBERS,
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
-    PQPAN_RUN_RECORD_PHASE
+    PQPAN_RUN_RECORD_PHASE,
+    PQPAN_RUN_RECORD_SIM
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -21,9 +21,9 @@ MAX_WORDS = 4
 ALL_WORDS = {"--auth", "--kem", "--sig"}
 
 
-def _tables(cli):
+def _tables(cli, name="estimate"):
     help_json = json.loads(cli.run(["help", "--json"]).stdout)
-    command = next(c for c in help_json["commands"] if c["name"] == "estimate")
+    command = next(c for c in help_json["commands"] if c["name"] == name)
     return command["groups"]
 
 
@@ -39,16 +39,16 @@ def _values(opt):
     return words if opt["name"] in ALL_WORDS else words[:MAX_WORDS]
 
 
-def _grid(cli, link):
+def _grid(cli, link, command="estimate", skip=()):
     """(keyword options) requests: each option of link's tables (and the shared ones) at
     each of its values, the others at their defaults."""
     base = {"link": "802154"} if link == "802154" else {}
     requests = []
-    for group in _tables(cli):
+    for group in _tables(cli, command):
         if group.get("link") not in (None, link):
             continue
         for opt in group["table"]["options"]:
-            if opt["name"] in SKIP:
+            if opt["name"] in SKIP or opt["name"] in skip:
                 continue
             for value in _values(opt):
                 if opt["name"] == "--hops" and value != 1:
@@ -134,3 +134,63 @@ def test_idle_equals_the_cli(cli):
             assert_same(py[key], phase[key], "%s %s" % (phase["phase"], key))
     assert got["units"]["avg_current_ua"] == "uA"
     assert got["assumptions"]["accounting"] == "events"
+
+
+# simulate's files: written by both faces into the test's directory, then compared.
+SIM_FILES = ("--pcap", "--trace")
+
+
+def _compare_simulate(cli, options):
+    """One simulate request: the CLI's JSON (exit 0, or 1 for a failed exchange, which still
+    prints it) and pqpan.run's rows agree member by member and side by side, and the run's
+    SIM rows say succeeded as the CLI's exit code does; a refused request has the CLI's exit
+    code."""
+    argv = cli_argv("simulate", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = run("simulate", **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code != 0 and not proc.stdout, (argv, proc.stderr, str(e))
+        return
+    assert proc.returncode in (0, 1), (argv, proc.stderr)
+    from conftest import NumberText
+    expected = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+    for py, want in zip(got["sides"], expected["sides"]):
+        assert set(want) <= set(py), argv
+        for key, value in want.items():
+            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
+    plain = json.loads(proc.stdout)
+    assert set(got["assumptions"]) == set(plain) - {"sides"}, argv
+    for key, value in got["assumptions"].items():
+        assert json.dumps(value) == json.dumps(plain[key]), (argv, key)
+    assert [s["side"] for s in got["simulation"]] == ["peripheral", "central", "total"]
+    total = got["simulation"][2]
+    assert total["succeeded"] == (proc.returncode == 0), argv
+    assert total["packets_tx"] == sum(plain["simulation"][s]["packets_tx"]
+                                      for s in ("central", "peripheral")), argv
+    assert_same(total["latency_ms"], expected["simulation"]["latency_ms"], "latency_ms")
+    assert got["units"]["latency_ms"] == "ms" and got["units"]["energy_until_failure_uj"] == "uJ"
+
+
+def test_simulate_grid_equals_the_cli(cli):
+    """Every option row of simulate's BLE tables (`pqpan help --json`) at a few of its
+    values, through the CLI and through pqpan.run; --pcap and --trace below."""
+    requests = _grid(cli, "ble", "simulate", skip=SIM_FILES)
+    names = {key for r in requests for key in r}
+    assert {"per", "ber", "transport", "adv_case", "trace_side", "auth", "protocol"} <= names
+    assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)
+    for options in requests:
+        _compare_simulate(cli, options)
+
+
+def test_simulate_files_equal_the_cli(cli, tmp_path):
+    """--pcap and --trace: the run writes the same files as the CLI (same seed, same
+    bytes), and the same rows."""
+    by_cli = {"pcap": str(tmp_path / "cli.pcap"), "trace": str(tmp_path / "cli.csv")}
+    by_run = {"pcap": str(tmp_path / "run.pcap"), "trace": str(tmp_path / "run.csv")}
+    cli.run([*cli_argv("simulate", per=0.05, **by_cli), "--format", "json"])
+    run("simulate", per=0.05, **by_run)
+    for key in by_cli:
+        with open(by_cli[key], "rb") as a, open(by_run[key], "rb") as b:
+            data = a.read()
+            assert data and data == b.read(), key

@@ -8,7 +8,7 @@ import pprint
 import subprocess
 import sys
 
-COMMANDS = ("estimate",)
+COMMANDS = ("estimate", "simulate")
 KEYS = ("name", "kind", "unit", "min", "max", "words", "default", "default_note", "help")
 
 
