@@ -225,6 +225,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
     case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
         return -1; /* idle's and simulate's records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;
@@ -252,18 +255,6 @@ static int run_request(int lowpan, int argc, char **argv)
     return rc;
 }
 
-/* Whether argv asks for --hops above 1 (the chain's estimate, not through pqpan_run yet). */
-static int chain_requested(int argc, char **argv)
-{
-    int i;
-    for (i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--hops") == 0 && strcmp(argv[i + 1], "1") != 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int cli_estimate_run(int argc, char **argv)
 {
     struct estimate_opts o;
@@ -278,7 +269,7 @@ int cli_estimate_run(int argc, char **argv)
         return mesh_estimate_run(argc, argv);
     }
     lowpan = lowpan_link_requested(argc, argv);
-    if (lowpan && chain_requested(argc, argv)) {
+    if (lowpan && lowpan_chain_requested(argc, argv)) {
         rc = parse_args(&o, 1, argc, argv);
         if (rc != EXIT_OK || o.w.hops == 1) {
             return rc != EXIT_OK ? rc : run_request(lowpan, argc, argv);

@@ -146,6 +146,9 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_SIDE:
     case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
         return -1; /* an exchange's sides, a simulation's: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;

@@ -196,17 +196,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     struct printer *p = ctx;
     switch (row->record) {
     case PQPAN_RUN_RECORD_NOTE:
-        if (p->format == FORMAT_TABLE) {
-            printf("%s\n", row->values[0].text);
-        }
-        break;
     case PQPAN_RUN_RECORD_MEMBERS:
-        if (p->format == FORMAT_JSON) {
-            printf("{\n%s", row->values[0].text);
-        }
-        break;
     case PQPAN_RUN_RECORD_WARNING:
-        cli_warn(CMD, "%s", row->values[0].text);
+        cli_print_text_row(CMD, p->format, row);
         break;
     case PQPAN_RUN_RECORD_SIDE:
         p->groups = row->groups;
@@ -220,7 +212,10 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
-        return -1; /* idle's records: not simulate's */
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
+        return -1; /* idle's and 802.15.4's records: not simulate's over BLE */
     }
     return ferror(stdout) ? -1 : 0;
 }

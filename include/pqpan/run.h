@@ -207,6 +207,44 @@ struct pqpan_run_sim_row {
 /* The field table of a SIM row; *n its length. */
 const struct pqpan_run_field *pqpan_run_sim_fields(size_t *n);
 
+/* ---- simulate --link 802154: the Monte Carlo's summary and statistics ---- */
+
+/* The settings and outcome of the runs (the columns `simulate --link 802154 --format csv`
+ * repeats on each line). */
+struct pqpan_run_sim154_row {
+    const char *kem;
+    unsigned nodes, hidden;
+    const char *capture;     /* "none", "first" */
+    double load_fps;         /* each background node's offered frames/s */
+    unsigned frame_bytes;    /* background PSDU, octets */
+    double channel_load_pct; /* (nodes - 2) x load x one frame's airtime, % */
+    unsigned reasm_timeout_ms, dgram_retries, runs;
+    unsigned long long seed; /* run i uses seed + i */
+    unsigned failed;
+    double failure_rate;
+    const char *currents, *idle, *backoff, *mac_security, *protocol, *auth;
+};
+
+/* One statistic over the runs (energy of a side in uJ, all-states accounting; latency in
+ * ms: mean, nearest-rank p50, p90, p99) or one count of the pair (per_run 1: the mean per
+ * run only, the percentiles < 0: none). */
+struct pqpan_run_metric_row {
+    const char *metric; /* energy_initiator_uj, energy_responder_uj, energy_total_uj,
+                           latency_ms; a count: data_frames, mac_retries, ... */
+    const char *unit;   /* "uJ", "ms"; NULL for a count */
+    int per_run;
+    double mean, p50, p90, p99;
+};
+
+/* A long run's progress. */
+struct pqpan_run_progress_row {
+    unsigned done, runs;
+};
+
+/* The field tables of a SIM154 and of a METRIC row; *n their length. */
+const struct pqpan_run_field *pqpan_run_sim154_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n);
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -242,9 +280,15 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_IDLE,    /* idle: the side's figures (struct pqpan_run_idle_row) */
     PQPAN_RUN_RECORD_PHASE,   /* idle: one state of the period (struct pqpan_run_idle_phase),
                                  PQPAN_RUN_IDLE_PHASES rows after the IDLE row */
-    PQPAN_RUN_RECORD_SIM      /* simulate (BLE): one side of the simulated run (struct
+    PQPAN_RUN_RECORD_SIM,     /* simulate (BLE): one side of the simulated run (struct
                                  pqpan_run_sim_row, pqpan_run_sim_fields), one row per side
                                  after the SIDE rows */
+    PQPAN_RUN_RECORD_SIM154,  /* simulate --link 802154: the Monte Carlo's settings and
+                                 failures (struct pqpan_run_sim154_row), the last row */
+    PQPAN_RUN_RECORD_METRIC,  /* simulate --link 802154: one statistic or count (struct
+                                 pqpan_run_metric_row), before the SIM154 row */
+    PQPAN_RUN_RECORD_PROGRESS /* a long run's progress (struct pqpan_run_progress_row): done 0
+                                 before the first of runs, then after each */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.

@@ -16,7 +16,7 @@ from typing import Dict, Optional, Union
 from . import data, kem, model
 from . import defaults
 from . import defaults as _d
-from . import lowpan, options as _options, run as _run, sweep as _sweep, trace as _trace
+from . import options as _options, run as _run, sweep as _sweep, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
@@ -234,6 +234,7 @@ def estimate_802154(kem: str = _d.text("KEM"), *, busy: float = _d.number("BUSY"
     return _run_estimate(estimate_802154, options, link="802154")
 
 
+@_options.with_options("simulate", "802154")
 def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"),
                     load: float = _d.number("LOAD"),
                     frame_bytes: int = _d.number("FRAME_BYTES"),
@@ -241,25 +242,19 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
                     reasm_timeout: int = _d.number("REASM_TIMEOUT"),
                     dgram_retries: int = _d.number("DGRAM_RETRIES"),
                     runs: int = _d.number("RUNS"), seed: int = _d.number("SEED"),
-                    **options) -> Result:
+                    **more) -> Result:
     """A Monte Carlo of the real PQKE over a contended 802.15.4 channel: `pqpan simulate
-    --link 802154 --format json` as a dict. nodes (2..200) share the channel, the nodes - 2
-    background ones each offering `load` frames/s of frame_bytes octets (hidden of them
-    hidden from the initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of
-    each side's energy (all states) and of the latency, failures, per-run counts. options
-    are estimate_802154()'s link and energy options except busy (contention is
-    simulated)."""
-    known = (set(inspect.signature(estimate_802154).parameters) - {"kem", "busy", "sig"}
-             - set(_options.generated(estimate_802154)))
-    unknown = set(options) - known
-    if unknown:
-        raise UsageError("unknown option(s) of simulate_802154: %s" % ", ".join(sorted(unknown)))
-    options["kem"] = kem
-    env = _env(options)
-    return lowpan.simulate(env, lowpan.LinkOptions(**options), nodes=nodes, load=load,
-                           frame_bytes=frame_bytes, hidden=hidden, capture=capture,
-                           reasm_timeout=reasm_timeout, dgram_retries=dgram_retries,
-                           runs=runs, seed=seed)
+    --link 802154 --format json` as a dict, run by the library's pqpan_run (pqpan.run) as
+    the CLI runs it. nodes (2..200) share the channel, the nodes - 2 background ones each
+    offering `load` frames/s of frame_bytes octets (hidden of them hidden from the
+    initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of each side's
+    energy (all states) and of the latency, failures, per-run counts. The other options are
+    estimate_802154()'s link and energy options except busy (contention is simulated),
+    auth and sig included; pcap names the file of the first run's frames. One hop: hops
+    above 1 raises PqpanError (the CLI's chain simulator, not through pqpan_run yet)."""
+    options = dict(locals())
+    options.update(options.pop("more"))
+    return Result(_run_command("simulate", simulate_802154, options, link="802154")["assumptions"])
 
 
 def sweep(link: Optional[str] = None, **options):

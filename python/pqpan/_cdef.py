@@ -2671,6 +2671,30 @@ struct pqpan_run_sim_row {
     int succeeded;
 };
 const struct pqpan_run_field *pqpan_run_sim_fields(size_t *n);
+struct pqpan_run_sim154_row {
+    const char *kem;
+    unsigned nodes, hidden;
+    const char *capture;
+    double load_fps;
+    unsigned frame_bytes;
+    double channel_load_pct;
+    unsigned reasm_timeout_ms, dgram_retries, runs;
+    unsigned long long seed;
+    unsigned failed;
+    double failure_rate;
+    const char *currents, *idle, *backoff, *mac_security, *protocol, *auth;
+};
+struct pqpan_run_metric_row {
+    const char *metric;
+    const char *unit;
+    int per_run;
+    double mean, p50, p90, p99;
+};
+struct pqpan_run_progress_row {
+    unsigned done, runs;
+};
+const struct pqpan_run_field *pqpan_run_sim154_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n);
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2687,7 +2711,10 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_WARNING,
     PQPAN_RUN_RECORD_IDLE,
     PQPAN_RUN_RECORD_PHASE,
-    PQPAN_RUN_RECORD_SIM
+    PQPAN_RUN_RECORD_SIM,
+    PQPAN_RUN_RECORD_SIM154,
+    PQPAN_RUN_RECORD_METRIC,
+    PQPAN_RUN_RECORD_PROGRESS
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

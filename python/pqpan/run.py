@@ -101,7 +101,9 @@ def run(command, **options):
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
     state of the period), simulate's "simulation" (one dict per side: packets,
-    retransmissions, latency, result, succeeded), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
+    retransmissions, latency, result, succeeded), with link="802154" "summary" (the
+    runs' settings and failures) and "metrics" (one dict per statistic or count: metric,
+    unit, per_run, mean, p50, p90, p99), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -133,6 +135,13 @@ def run(command, **options):
             sim, units = _side(row, every=True)
             out.setdefault("simulation", []).append(sim)
             out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_SIM154:
+            out["summary"], units = _side(row, every=True)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_METRIC:
+            out.setdefault("metrics", []).append(_side(row, every=True)[0])
+        elif row.record == _io.PQPAN_RUN_RECORD_PROGRESS:
+            pass
         else:
             out["warnings"].append(_keywords(text))
         return 0

@@ -39,10 +39,10 @@ def _values(opt):
     return words if opt["name"] in ALL_WORDS else words[:MAX_WORDS]
 
 
-def _grid(cli, link, command="estimate", skip=()):
+def _grid(cli, link, command="estimate", skip=(), base=None):
     """(keyword options) requests: each option of link's tables (and the shared ones) at
-    each of its values, the others at their defaults."""
-    base = {"link": "802154"} if link == "802154" else {}
+    each of its values, the others at their defaults (or base's)."""
+    base = dict(base or {}, **({"link": "802154"} if link == "802154" else {}))
     requests = []
     for group in _tables(cli, command):
         if group.get("link") not in (None, link):
@@ -194,3 +194,48 @@ def test_simulate_files_equal_the_cli(cli, tmp_path):
         with open(by_cli[key], "rb") as a, open(by_run[key], "rb") as b:
             data = a.read()
             assert data and data == b.read(), key
+
+
+def _compare_simulate_802154(cli, options):
+    """One simulate --link 802154 request: the CLI's JSON is the run's members, whole and in
+    order, and the run's METRIC and SIM154 rows hold its statistics and failures; a refused
+    request has the CLI's exit code."""
+    argv = cli_argv("simulate", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = run("simulate", **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code != 0 and not proc.stdout, (argv, proc.stderr, str(e))
+        return
+    assert proc.returncode == 0, (argv, proc.stderr)
+    plain = json.loads(proc.stdout)
+    assert json.dumps(got["assumptions"]) == json.dumps(plain), argv
+    sim = plain["simulation"]
+    for m in got["metrics"]:
+        if m["per_run"]:
+            assert round(m["mean"], 3) == sim["per_run_mean"][m["metric"]], (argv, m)
+        else:
+            for key in ("mean", "p50", "p90", "p99"):
+                assert round(m[key], 3) == sim[m["metric"]][key], (argv, m["metric"], key)
+    assert got["summary"]["failed"] == sim["failed"] and got["summary"]["runs"] == sim["runs"]
+    assert got["units"]["channel_load_pct"] == "%"
+
+
+def test_simulate_802154_grid_equals_the_cli(cli):
+    """Every option row of simulate's 802.15.4 tables at a few of its values, two runs each
+    (--runs itself at 1 and 3), through the CLI and through pqpan.run."""
+    requests = _grid(cli, "802154", "simulate", skip=("--pcap", "--runs"), base={"runs": 2})
+    requests += [{"link": "802154", "runs": 1}, {"link": "802154", "runs": 3}]
+    names = {key for r in requests for key in r}
+    assert {"nodes", "load", "hidden", "capture", "auth", "mac_security", "hops"} <= names
+    assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)
+    for options in requests:
+        _compare_simulate_802154(cli, options)
+
+
+def test_simulate_802154_pcap_equals_the_cli(cli, tmp_path):
+    """--pcap with --link 802154: the run writes the CLI's file."""
+    cli.run([*cli_argv("simulate", link="802154", runs=2, pcap=str(tmp_path / "cli.pcap"))])
+    run("simulate", link="802154", runs=2, pcap=str(tmp_path / "run.pcap"))
+    data = (tmp_path / "cli.pcap").read_bytes()
+    assert data and data == (tmp_path / "run.pcap").read_bytes()

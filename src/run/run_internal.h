@@ -51,5 +51,6 @@ int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
 int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif

@@ -697,6 +697,19 @@ static int simulate(struct run_ctx *r, const struct sim_opts *o, const struct mo
     return rc != EXIT_OK ? run_fail(r, rc, NULL, msg.text) : emit_rows(r, o, env, s, &keys, rows);
 }
 
+/* Whether the request asks for --link 802154. */
+static int lowpan_requested(const struct pqpan_run_opt *opts, size_t n_opts)
+{
+    size_t i;
+    for (i = 0; i < n_opts; i++) {
+        if (opts[i].name != NULL && opts[i].value != NULL && strcmp(opts[i].name, "--link") == 0 &&
+            strcmp(opts[i].value, "802154") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts)
 {
     struct sim_opts *o = malloc(sizeof *o);
@@ -707,6 +720,12 @@ int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_o
     struct cli_msg msg;
     int rc = PQPAN_OK;
     memset(&ob, 0, sizeof ob);
+    if (lowpan_requested(opts, n_opts)) {
+        free(o);
+        free(s);
+        free(apps);
+        return run_simulate_802154(r, opts, n_opts);
+    }
     if (o == NULL || s == NULL || apps == NULL) {
         rc = run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
     }

@@ -61,6 +61,9 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
     case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
         fail_msg("estimate gave an idle or a simulation record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -407,6 +410,73 @@ static void test_simulate_errors(void **state)
     assert_int_equal(g.sides, 0);
 }
 
+/* ---- simulate --link 802154 (one hop) ---- */
+
+struct s154_got {
+    int metrics, per_run, progress, summary;
+    unsigned last_done, runs, failed;
+    double failure_rate, load_pct, latency_mean;
+};
+
+static int collect_154(void *ctx, const struct pqpan_run_row *row)
+{
+    struct s154_got *g = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_PROGRESS:
+        g->progress++;
+        g->last_done = (unsigned)field(row, "done", PQPAN_RUN_COUNT)->u;
+        break;
+    case PQPAN_RUN_RECORD_METRIC:
+        assert_int_equal(g->summary, 0); /* before the summary */
+        g->metrics++;
+        g->per_run += (int)field(row, "per_run", PQPAN_RUN_INT)->i;
+        if (strcmp(field(row, "metric", PQPAN_RUN_TEXT)->text, "latency_ms") == 0) {
+            assert_string_equal(field(row, "unit", PQPAN_RUN_TEXT)->text, "ms");
+            g->latency_mean = field(row, "mean", PQPAN_RUN_REAL)->x;
+        }
+        break;
+    case PQPAN_RUN_RECORD_SIM154:
+        g->summary++;
+        g->runs = (unsigned)field(row, "runs", PQPAN_RUN_COUNT)->u;
+        g->failed = (unsigned)field(row, "failed", PQPAN_RUN_COUNT)->u;
+        g->failure_rate = field(row, "failure_rate", PQPAN_RUN_REAL)->x;
+        g->load_pct = field(row, "channel_load_pct", PQPAN_RUN_REAL)->x;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Three runs on a channel with two background nodes at 10 frames/s of 60 octets: a
+ * progress row before the first run and after each, the four statistics and the eight
+ * counts, then the summary; the channel load by hand: 2 nodes x 10 frames/s x one frame's
+ * airtime, (SHR 5 + PHR 1 + PSDU 60) octets x 32 us (IEEE 802.15.4-2020 §12.1: PPDU =
+ * SHR + PHR + PSDU, 2 symbols an octet; §12.3.3: 62.5 ksymbol/s) = 2.112 ms: 4.224 %. */
+static void test_simulate_802154(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {
+        {"--link", "802154"}, {"--runs", "3"}, {"--nodes", "4"}, {"--load", "10"}};
+    static const struct pqpan_run_opt chain[] = {{"--link", "802154"}, {"--hops", "2"}};
+    struct s154_got g;
+    struct pqpan_run_error err;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", opts, 4, collect_154, &g, &err), PQPAN_OK);
+    assert_int_equal(g.progress, 4);
+    assert_int_equal(g.last_done, 3);
+    assert_int_equal(g.metrics, 12);
+    assert_int_equal(g.per_run, 8);
+    assert_int_equal(g.summary, 1);
+    assert_int_equal(g.runs, 3);
+    assert_true(fabs(g.failure_rate - (double)g.failed / 3.0) < 1e-12);
+    assert_true(fabs(g.load_pct - 2.0 * 10.0 * 66.0 * 32e-6 * 100.0) < 1e-9);
+    assert_true(g.latency_mean > 0.0);
+    assert_int_equal(pqpan_run("simulate", chain, 2, collect_154, &g, &err),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_string_equal(err.option, "--hops");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -420,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_simulate),
         cmocka_unit_test(test_simulate_failed),
         cmocka_unit_test(test_simulate_errors),
+        cmocka_unit_test(test_simulate_802154),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
