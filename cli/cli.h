@@ -40,6 +40,10 @@ void cli_progress_start(struct cli_progress *p, const char *cmd, const char *wha
 void cli_progress_step(struct cli_progress *p, unsigned long long done);
 void cli_progress_end(struct cli_progress *p);
 
+/* A progress callback of the run layer's Monte Carlo (lowpan_sim.h): ctx a struct
+ * cli_progress whose cmd is set; "802.15.4 run k/N" (started at done 0, ended at runs). */
+void cli_progress_runs(void *ctx, unsigned done, unsigned runs);
+
 /* 1 if --help or -h is among argv[1..argc), wherever it stands (e.g. after --link 802154). */
 int cli_wants_help(int argc, char **argv);
 

@@ -184,6 +184,7 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
     struct lowpan_opts l;
     struct lowpan_sim_cfg s;
     struct lowpan_series r;
+    struct cli_progress progress;
     struct cli_msg msg;
     int rc;
     lowpan_opts_init(&l);
@@ -200,7 +201,9 @@ static int lowpan_cell(struct cell *c, const struct model_env *env, const char *
                      : 0.0;
     s.runs = o->runs;
     s.seed = o->seed;
-    s.progress_cmd = CMD;
+    progress.cmd = CMD;
+    s.progress = cli_progress_runs;
+    s.progress_ctx = &progress;
     rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &l, &s, &msg), &msg);
     c->kem = kem;
     c->link = names[k];

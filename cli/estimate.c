@@ -235,7 +235,11 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_CONFIG:
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
-        return -1; /* idle's, sweep's and profiles' records: not estimate's */
+    case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
+        return -1; /* other commands' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;
 }

@@ -159,7 +159,11 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_CONFIG:
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
-        return -1; /* an exchange's sides, a chain's nodes, a sweep's and profiles' records */
+    case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
+        return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;
 }

@@ -11,6 +11,7 @@
 #include "chain.h"
 #include "link_opts.h"
 #include "lowpan.h"
+#include "lowpan_sim.h"
 #include "pqpan/ieee802154.h"
 
 /* Tries argv[*i] as an 802.15.4 link option (--link 802154 included). Returns 1 if
@@ -22,6 +23,10 @@ void lowpan_opts_help(FILE *out);
 
 /* 1 if argv holds "--link 802154". */
 int lowpan_link_requested(int argc, char **argv);
+
+/* Whether argv asks for --hops above 1: the chain (lowpan_chain.c), not through pqpan_run
+ * yet. */
+int lowpan_chain_requested(int argc, char **argv);
 
 /* Whether opt is an option of --link 802154 only (estimate's, and with sim set also
  * simulate's): a BLE run names it in its message instead of calling it unknown. */
@@ -35,55 +40,6 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim);
  * after a message for --sig without a sig mode. */
 int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd);
 
-/* Airtime of one frame of psdu octets (SHR + PHR + PSDU), ms. */
-double lowpan_frame_ms(unsigned psdu);
-
-/* Fraction of the channel the background offers: bg_nodes × fps × frame airtime. */
-double lowpan_channel_load(unsigned bg_nodes, double fps, unsigned psdu);
-
-/* One Monte Carlo series of the contention simulator. */
-struct lowpan_stats {
-    double mean, p50, p90, p99;
-};
-
-/* Mean and nearest-rank percentiles of v[0..n), n > 0 (sorts v). */
-void lowpan_stats_of(struct lowpan_stats *st, double *v, unsigned n);
-
-/* Counts of both exchanging nodes, mean per run (pqpan_sim154_result). */
-struct lowpan_counts {
-    double frames, retries, access_failures, ccas, rx_lost, dgram_retx, reasm_timeouts,
-        duplicates;
-};
-
-struct lowpan_series {
-    unsigned runs, failed;
-    struct lowpan_stats energy_uj[MODEL_SIDES]; /* events accounting (every state) */
-    struct lowpan_stats latency_ms;
-    struct lowpan_counts counts;
-};
-
-struct lowpan_sim_cfg {
-    unsigned nodes;
-    unsigned hidden;            /* background nodes hidden from the initiator */
-    int capture_first;          /* PQPAN_SIM154_CAPTURE_FIRST, else none */
-    double load_fps;
-    unsigned frame_psdu;
-    unsigned reasm_timeout_ms;  /* RFC 4944 §5.3 reassembly timeout */
-    unsigned dgram_retries;     /* whole-message retransmissions by the application */
-    unsigned runs;
-    unsigned long long seed;
-    FILE *pcap; /* NULL: none; else the first run's frames (LINKTYPE 195) */
-    const char *progress_cmd; /* NULL: quiet; else a progress line for this command (cli.h) */
-};
-
-/* Defaults: 2 nodes, no load, 60-octet background frames, no hidden node, 100 runs,
- * seed 1, the simulator's reassembly timeout and datagram retries (sim154.h). */
-void lowpan_sim_cfg_init(struct lowpan_sim_cfg *s);
-
-/* Runs s->runs seeded exchanges. A cli.h exit code, message in *msg. */
-int lowpan_simulate(struct lowpan_series *out, const struct model_env *env,
-                    const struct lowpan_opts *o, const struct lowpan_sim_cfg *s,
-                    struct cli_msg *msg);
 
 /* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
 void simulate_802154_help(FILE *out);

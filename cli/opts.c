@@ -382,3 +382,15 @@ enum cli_format cli_request_format(const struct pqpan_run_opt *req, size_t n)
     }
     return f;
 }
+
+void cli_print_text_row(const char *cmd, enum cli_format format, const struct pqpan_run_row *row)
+{
+    const char *text = row->values[0].text;
+    if (row->record == PQPAN_RUN_RECORD_NOTE && format == FORMAT_TABLE) {
+        printf("%s\n", text);
+    } else if (row->record == PQPAN_RUN_RECORD_MEMBERS && format == FORMAT_JSON) {
+        printf("{\n%s", text);
+    } else if (row->record == PQPAN_RUN_RECORD_WARNING) {
+        cli_warn(cmd, "%s", text);
+    }
+}

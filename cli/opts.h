@@ -94,4 +94,9 @@ int cli_request_add(struct pqpan_run_opt *req, size_t *n, const struct cli_opt *
  * to refuse before any row). */
 enum cli_format cli_request_format(const struct pqpan_run_opt *req, size_t n);
 
+/* A text row of pqpan_run as every printer takes it: a NOTE as its line in a table output,
+ * MEMBERS after "{" in a JSON output (the caller closes it), a WARNING on stderr as
+ * "pqpan CMD: warning: ..."; other records are left to the caller. */
+void cli_print_text_row(const char *cmd, enum cli_format format, const struct pqpan_run_row *row);
+
 #endif

@@ -1,96 +1,20 @@
-/* pqpan simulate --link 802154: Monte Carlo runs of the 802.15.4 packet simulator
- * (src/sim/net154.c): the real PQKE between the exchanging pair plus background senders
- * on one channel; energy and latency percentiles, link and datagram counts, the failure
- * rate. */
-#include <limits.h>
+/* pqpan simulate --link 802154: Monte Carlo runs of the 802.15.4 packet simulator, run by
+ * the run layer (pqpan_run "simulate" with --link 802154, src/run/run_simulate_802154.c,
+ * which also writes --pcap): argv becomes a request, the rows it gives back (the
+ * statistics, the pair's counts, the failure rate) are printed as a table, CSV or JSON.
+ * --hops > 1 runs the chain simulator here (lowpan_chain.c), not through pqpan_run yet. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "lowpan_model.h"
-#include "outfile.h"
-#include "pqpan/sim154.h"
 #include "opts_registry.h"
+#include "pqpan/error.h"
+#include "pqpan/run.h"
+#include "run_simulate.h"
 
 #define CMD "simulate"
-
-struct lowpan_sim_opts {
-    struct model_opts m;
-    struct lowpan_opts l;
-    struct lowpan_sim_cfg s;
-    const char *pcap;
-};
-
-/* --capture words (none = 0). */
-static const char *const capture_words[] = {"none", "first", NULL};
-
-_Static_assert(sizeof(unsigned) == sizeof(uint32_t), "the counts are stored as uint32_t");
-
-#define S154(m) offsetof(struct lowpan_sim_opts, m)
-
-static const struct cli_opt s154_rows[] = {
-    {.name = "--nodes", .kind = CLI_OPT_UINT, .meta = "N", .min = 2,
-     .max = PQPAN_SIM154_MAX_NODES, .def = PQPAN_DEFAULT_NODES, .store = CLI_STORE_U32,
-     .offset = S154(s.nodes),
-     .help = "nodes on the channel (2: the pair alone)"},
-    {.name = "--load", .kind = CLI_OPT_NUMBER, .meta = "L", .unit = "frames/s", .min = 0,
-     .max = 1000, .def = PQPAN_DEFAULT_LOAD, .store = CLI_STORE_DOUBLE, .offset = S154(s.load_fps),
-     .help = "background frames offered by each background node, Poisson arrivals"},
-    {.name = "--frame-bytes", .kind = CLI_OPT_UINT, .meta = "B", .unit = "octets",
-     .min = PQPAN_SIM154_MIN_BG_PSDU, .max = PQPAN_802154_MAX_PSDU,
-     .def = PQPAN_DEFAULT_FRAME_BYTES,
-     .store = CLI_STORE_U32, .offset = S154(s.frame_psdu), .help = "background frame PSDU"},
-    {.name = "--hidden", .kind = CLI_OPT_UINT, .meta = "K", .min = 0,
-     .max = PQPAN_SIM154_MAX_NODES - 2u, .def = PQPAN_DEFAULT_HIDDEN, .store = CLI_STORE_U32,
-     .offset = S154(s.hidden),
-     .help = "background nodes hidden from the initiator (they and the initiator do not hear "
-             "each other; the responder hears all), at most N - 2"},
-    {.name = "--capture", .kind = CLI_OPT_WORD, .words = capture_words,
-     .def = PQPAN_DEFAULT_CAPTURE,
-     .store = CLI_STORE_INT, .offset = S154(s.capture_first),
-     .help = "none: a frame overlapped at its receiver by a transmission the receiver hears is "
-             "lost; first: a receiver that has the frame's SHR (160 us) keeps it whatever starts "
-             "later, as if it were always the stronger signal (an optimistic bound: no received "
-             "powers are modelled)"},
-    /* RFC 4944 §5.3 caps the reassembly timeout at 60 s; the default is Contiki-NG's
-     * SICSLOWPAN_REASS_MAXAGE (sim154.h) */
-    {.name = "--reasm-timeout", .kind = CLI_OPT_UINT, .meta = "MS", .unit = "ms", .min = 1,
-     .max = PQPAN_SIM154_REASM_TIMEOUT_MS_MAX, .def = PQPAN_DEFAULT_REASM_TIMEOUT,
-     .store = CLI_STORE_U32,
-     .offset = S154(s.reasm_timeout_ms),
-     .help = "6LoWPAN reassembly timeout (default: Contiki-NG's SICSLOWPAN_REASS_MAXAGE; RFC "
-             "4944 s5.3 caps it at 60 s); also the wait before a message is resent"},
-    {.name = "--dgram-retries", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
-     .max = PQPAN_SIM154_DGRAM_RETRIES_MAX, .def = PQPAN_DEFAULT_DGRAM_RETRIES,
-     .store = CLI_STORE_U32,
-     .offset = S154(s.dgram_retries),
-     .help = "whole-message retransmissions after a lost datagram (default as CoAP's "
-             "MAX_RETRANSMIT, RFC 7252 s4.8)"},
-    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 100000,
-     .def = PQPAN_DEFAULT_RUNS,
-     .store = CLI_STORE_U32, .offset = S154(s.runs), .help = "Monte Carlo runs"},
-    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
-     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = S154(s.seed),
-     .help = "run i uses seed S + i; the same seed gives byte-identical outputs"},
-    {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
-     .offset = S154(pcap),
-     .help = "the frames of the FIRST run only (data with the real PQKE bytes, ACKs, "
-             "background), LINKTYPE_IEEE802_15_4_WITHFCS (195)"},
-};
-
-static void s154_init(void *p)
-{
-    struct lowpan_sim_opts *o = p;
-    memset(o, 0, sizeof *o);
-    model_opts_init(&o->m);
-    lowpan_opts_init(&o->l);
-    lowpan_sim_cfg_init(&o->s);
-}
-
-const struct cli_opt_table simulate_802154_table =
-    CLI_OPT_TABLE("simulate-802154", "simulation options (--link 802154)", s154_rows,
-                  struct lowpan_sim_opts, s154_init);
 
 void simulate_802154_help(FILE *out)
 {
@@ -125,10 +49,12 @@ void simulate_802154_help(FILE *out)
             "failure rate is the result), 2 usage, 3 bad data file, 4 I/O (--pcap).\n");
 }
 
+/* ---- --hops > 1: the chain simulator (not through pqpan_run yet) ---- */
+
 static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
 {
     int i;
-    s154_init(o);
+    simulate_802154_opts_init(o);
     for (i = 1; i < argc; i++) {
         int rc;
         if (cli_opt_find(&lowpan_busy_table, argv[i]) != NULL) {
@@ -169,180 +95,7 @@ static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
     return lowpan_pqke_usable(&o->l, CMD);
 }
 
-static const char *const metric_names[MODEL_SIDES + 1] = {
-    "energy_initiator_uj", "energy_responder_uj", "energy_total_uj", "latency_ms"};
-
-static const struct lowpan_stats *metric(const struct lowpan_series *r, int k)
-{
-    return k < MODEL_SIDES ? &r->energy_uj[k] : &r->latency_ms;
-}
-
-/* The pair's counts, mean per run: one row drives table, CSV and JSON. */
-static const struct {
-    const char *name;
-    size_t off;
-} count_fields[] = {
-    {"data_frames", offsetof(struct lowpan_counts, frames)},
-    {"mac_retries", offsetof(struct lowpan_counts, retries)},
-    {"access_failures", offsetof(struct lowpan_counts, access_failures)},
-    {"ccas", offsetof(struct lowpan_counts, ccas)},
-    {"frames_lost_rx", offsetof(struct lowpan_counts, rx_lost)},
-    {"datagram_retransmissions", offsetof(struct lowpan_counts, dgram_retx)},
-    {"reassembly_timeouts", offsetof(struct lowpan_counts, reasm_timeouts)},
-    {"duplicate_datagrams", offsetof(struct lowpan_counts, duplicates)},
-};
-#define N_COUNTS (sizeof count_fields / sizeof count_fields[0])
-
-static double count_of(const struct lowpan_series *r, size_t k)
-{
-    double v;
-    memcpy(&v, (const char *)&r->counts + count_fields[k].off, sizeof v);
-    return v;
-}
-
-static double failure_rate(const struct lowpan_series *r)
-{
-    return (double)r->failed / (double)r->runs;
-}
-
-static double load_pct(const struct lowpan_sim_opts *o)
-{
-    return 100.0 * lowpan_channel_load(o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu);
-}
-
-static const char *capture_name(const struct lowpan_sim_opts *o)
-{
-    return o->s.capture_first ? "first" : "none";
-}
-
-static void print_table(const struct lowpan_sim_opts *o, const struct model_env *env,
-                        const struct lowpan_series *r)
-{
-    int k;
-    printf("pqpan simulate: %s (%s protocol) over 6LoWPAN / IEEE 802.15.4, %s addresses,\n"
-           "  CSMA-CA %s; %u nodes (%u background at %.3f frames/s of %u octets: channel load "
-           "%.2f %%)\n  %u hidden from the initiator; capture %s; reassembly timeout %u ms, %u "
-           "datagram retries\n  %u runs, seeds %llu..%llu; energy: all-states accounting\n",
-           o->l.kem, lowpan_protocol_name(&o->l), o->l.short_addr ? "short" : "extended",
-           o->l.contiki ? "contiki" : "ieee", o->s.nodes, o->s.nodes - 2u, o->s.load_fps, o->s.frame_psdu, load_pct(o), o->s.hidden,
-           capture_name(o), o->s.reasm_timeout_ms, o->s.dgram_retries, o->s.runs, o->s.seed,
-           o->s.seed + o->s.runs - 1u);
-    lowpan_print_exchange_line(stdout, env, &o->l, "  ");
-    lowpan_print_assumptions(stdout, env, &o->l, "  ");
-    putchar('\n');
-    printf("%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
-    for (k = 0; k <= MODEL_SIDES; k++) {
-        const struct lowpan_stats *st = metric(r, k);
-        printf("%-22s %12.3f %12.3f %12.3f %12.3f\n", metric_names[k], st->mean, st->p50,
-               st->p90, st->p99);
-    }
-    printf("\nper run, both nodes (mean)\n");
-    for (k = 0; k < (int)N_COUNTS; k++) {
-        printf("%-26s %12.3f\n", count_fields[k].name, count_of(r, (size_t)k));
-    }
-    printf("\nfailed exchanges: %u of %u (%.4f)\n", r->failed, r->runs, failure_rate(r));
-}
-
-static void print_csv(const struct lowpan_sim_opts *o, const struct model_env *env,
-                      const struct lowpan_series *r)
-{
-    const char *idle = lowpan_idle_listens(&o->l, env) ? "listen" : "sleep";
-    const char *backoff = lowpan_backoff_listens(&o->l, env) ? "listen" : "sleep";
-    int k;
-    printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
-           "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
-           "backoff,mac_security,protocol,auth\n");
-    for (k = 0; k <= MODEL_SIDES + (int)N_COUNTS; k++) {
-        printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", o->l.kem, o->s.nodes,
-               o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
-               o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed, failure_rate(r));
-        if (k <= MODEL_SIDES) {
-            const struct lowpan_stats *st = metric(r, k);
-            printf("%s,%.3f,%.3f,%.3f,%.3f,", metric_names[k], st->mean, st->p50, st->p90,
-                   st->p99);
-        } else {
-            size_t c = (size_t)(k - MODEL_SIDES - 1);
-            printf("%s_per_run,%.3f,,,,", count_fields[c].name, count_of(r, c));
-        }
-        printf("%s,%s,%s,%s,%s,%s\n", pqpan_current_table_name(env->table), idle, backoff,
-               lowpan_sec_name(o->l.sec_level), lowpan_protocol_name(&o->l),
-               pqpan_pqke_mode_name(o->l.pqke.mode));
-    }
-}
-
-/* The assumptions and the link as estimate --link 802154 prints them, the accounting of
- * every energy here (all states, no gamma), then the Monte Carlo in a "simulation" object,
- * as simulate prints it for BLE. */
-static void print_json(const struct lowpan_sim_opts *o, const struct model_env *env,
-                       const struct lowpan_series *r)
-{
-    int k;
-    printf("{\n  \"link\": \"802154\",\n");
-    lowpan_print_assumptions_json(stdout, env, &o->l, "  ");
-    printf("  \"energy_accounting\": \"all-states\",\n");
-    printf("  \"kem\": \"%s\",\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
-           "  \"addr\": \"%s\",\n  \"csma\": \"%s\",\n",
-           o->l.kem, lowpan_protocol_name(&o->l), pqpan_pqke_mode_name(o->l.pqke.mode),
-           o->l.short_addr ? "short" : "extended", o->l.contiki ? "contiki" : "ieee");
-    printf("  \"simulation\": {\n    \"nodes\": %u,\n    \"hidden\": %u,\n    \"capture\": \"%s\",\n"
-           "    \"load_fps\": %.3f,\n    \"frame_bytes\": %u,\n    \"channel_load_pct\": %.3f,\n"
-           "    \"reasm_timeout_ms\": %u,\n    \"dgram_retries\": %u,\n    \"runs\": %u,\n"
-           "    \"seed\": %llu,\n    \"failed\": %u,\n    \"failure_rate\": %.6f,\n",
-           o->s.nodes, o->s.hidden, capture_name(o), o->s.load_fps, o->s.frame_psdu, load_pct(o),
-           o->s.reasm_timeout_ms, o->s.dgram_retries, r->runs, o->s.seed, r->failed,
-           failure_rate(r));
-    for (k = 0; k <= MODEL_SIDES; k++) {
-        const struct lowpan_stats *st = metric(r, k);
-        printf("    \"%s\": {\"mean\": %.3f, \"p50\": %.3f, \"p90\": %.3f, \"p99\": %.3f},\n",
-               metric_names[k], st->mean, st->p50, st->p90, st->p99);
-    }
-    printf("    \"per_run_mean\": {");
-    for (k = 0; k < (int)N_COUNTS; k++) {
-        printf("%s\"%s\": %.3f", k > 0 ? ", " : "", count_fields[k].name, count_of(r, (size_t)k));
-    }
-    printf("}\n  }\n}\n");
-}
-
-static int run(struct lowpan_sim_opts *o, const struct model_env *env)
-{
-    struct lowpan_series r;
-    struct cli_outfile pcap;
-    struct cli_msg msg;
-    int rc;
-    if (o->l.hops > 1 && (o->pcap != NULL || o->s.nodes != 2u || o->m.format != FORMAT_TABLE)) {
-        return cli_usage_error(CMD, "--hops > 1 runs the chain simulator: no --pcap, --nodes, "
-                                    "--format csv|json yet");
-    }
-    if (o->l.hops > 1) {
-        return lowpan_chain_simulate(env, &o->l, o->s.runs, o->s.seed);
-    }
-    if (o->pcap != NULL) {
-        rc = cli_outfile_open(&pcap, CMD, o->pcap);
-        if (rc != EXIT_OK) {
-            return rc;
-        }
-        o->s.pcap = pcap.f;
-    }
-    o->s.progress_cmd = CMD;
-    rc = cli_msg_report(CMD, lowpan_simulate(&r, env, &o->l, &o->s, &msg), &msg);
-    if (o->s.pcap != NULL && cli_outfile_close(&pcap, CMD, rc == EXIT_OK || rc == EXIT_FAILURE_RUN) != EXIT_OK &&
-        rc == EXIT_OK) {
-        rc = EXIT_IO;
-    }
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    if (o->m.format == FORMAT_TABLE) {
-        print_table(o, env, &r);
-    } else if (o->m.format == FORMAT_CSV) {
-        print_csv(o, env, &r);
-    } else {
-        print_json(o, env, &r);
-    }
-    return EXIT_OK;
-}
-
-int simulate_802154_run(int argc, char **argv)
+static int run_chain(int argc, char **argv)
 {
     struct lowpan_sim_opts o;
     struct model_env *env;
@@ -350,10 +103,166 @@ int simulate_802154_run(int argc, char **argv)
     if (rc != EXIT_OK) {
         return rc;
     }
+    if (o.pcap != NULL || o.s.nodes != 2u || o.m.format != FORMAT_TABLE) {
+        return cli_usage_error(CMD, "--hops > 1 runs the chain simulator: no --pcap, --nodes, "
+                                    "--format csv|json yet");
+    }
     rc = model_env_new(&env, &o.m, CMD);
     if (rc == EXIT_OK) {
-        rc = run(&o, env);
+        rc = lowpan_chain_simulate(env, &o.l, o.s.runs, o.s.seed);
     }
     free(env);
     return rc;
+}
+
+/* ---- one hop: through the run layer ---- */
+
+/* argv as a request of pqpan_run. EXIT_OK, or EXIT_USAGE after a message. */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
+{
+    int i, rc = EXIT_OK;
+    *n = 0;
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
+        const struct cli_opt *o = simulate_802154_opt_row(argv[i]);
+        if (o == NULL && cli_opt_find(&lowpan_busy_table, argv[i]) != NULL) {
+            o = cli_opt_find(&lowpan_busy_table, argv[i]); /* the run refuses it by name */
+        }
+        if (o == NULL) {
+            return cli_unknown_option(CMD, "802154", argv[i]);
+        }
+        rc = cli_request_add(req, n, o, CMD, argc, argv, &i);
+    }
+    return rc;
+}
+
+/* The most METRIC rows a run gives: the four statistics and the pair's counts. */
+#define METRICS_MAX 16
+
+struct printer {
+    enum cli_format format;
+    struct cli_progress progress;
+    struct pqpan_run_sim154_row sum;
+    struct pqpan_run_metric_row metric[METRICS_MAX];
+    size_t metrics;
+};
+
+static void print_table(const struct printer *p)
+{
+    size_t k;
+    printf("\n%-22s %12s %12s %12s %12s\n", "", "mean", "p50", "p90", "p99");
+    for (k = 0; k < p->metrics; k++) {
+        const struct pqpan_run_metric_row *m = &p->metric[k];
+        if (!m->per_run) {
+            printf("%-22s %12.3f %12.3f %12.3f %12.3f\n", m->metric, m->mean, m->p50, m->p90,
+                   m->p99);
+        }
+    }
+    printf("\nper run, both nodes (mean)\n");
+    for (k = 0; k < p->metrics; k++) {
+        if (p->metric[k].per_run) {
+            printf("%-26s %12.3f\n", p->metric[k].metric, p->metric[k].mean);
+        }
+    }
+    printf("\nfailed exchanges: %u of %u (%.4f)\n", p->sum.failed, p->sum.runs,
+           p->sum.failure_rate);
+}
+
+static void print_csv(const struct printer *p)
+{
+    const struct pqpan_run_sim154_row *s = &p->sum;
+    size_t k;
+    printf("kem,nodes,hidden,capture,load_fps,frame_bytes,channel_load_pct,reasm_timeout_ms,"
+           "dgram_retries,runs,seed,failed,failure_rate,metric,mean,p50,p90,p99,currents,idle,"
+           "backoff,mac_security,protocol,auth\n");
+    for (k = 0; k < p->metrics; k++) {
+        const struct pqpan_run_metric_row *m = &p->metric[k];
+        printf("%s,%u,%u,%s,%.3f,%u,%.3f,%u,%u,%u,%llu,%u,%.6f,", s->kem, s->nodes, s->hidden,
+               s->capture, s->load_fps, s->frame_bytes, s->channel_load_pct, s->reasm_timeout_ms,
+               s->dgram_retries, s->runs, s->seed, s->failed, s->failure_rate);
+        if (!m->per_run) {
+            printf("%s,%.3f,%.3f,%.3f,%.3f,", m->metric, m->mean, m->p50, m->p90, m->p99);
+        } else {
+            printf("%s_per_run,%.3f,,,,", m->metric, m->mean);
+        }
+        printf("%s,%s,%s,%s,%s,%s\n", s->currents, s->idle, s->backoff, s->mac_security,
+               s->protocol, s->auth);
+    }
+}
+
+/* pqpan_run's emit: the notes as lines (table) or members (JSON), the metrics kept until
+ * the summary, the last row. */
+static int keep(void *ctx, const struct pqpan_run_row *row)
+{
+    struct printer *p = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+    case PQPAN_RUN_RECORD_WARNING:
+        cli_print_text_row(CMD, p->format, row);
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS: /* the whole JSON output */
+        cli_print_text_row(CMD, p->format, row);
+        if (p->format == FORMAT_JSON) {
+            printf("}\n");
+        }
+        break;
+    case PQPAN_RUN_RECORD_PROGRESS: /* the progress line on a terminal (cli.h) */
+        p->progress.cmd = CMD;
+        cli_progress_runs(&p->progress, ((const struct pqpan_run_progress_row *)row->data)->done,
+                          ((const struct pqpan_run_progress_row *)row->data)->runs);
+        break;
+    case PQPAN_RUN_RECORD_SIM154: /* the last row: printed while its strings live */
+        p->sum = *(const struct pqpan_run_sim154_row *)row->data;
+        if (p->format == FORMAT_TABLE) {
+            print_table(p);
+        } else if (p->format == FORMAT_CSV) {
+            print_csv(p);
+        }
+        break;
+    case PQPAN_RUN_RECORD_METRIC:
+        if (p->metrics == METRICS_MAX) {
+            return -1;
+        }
+        p->metric[p->metrics++] = *(const struct pqpan_run_metric_row *)row->data;
+        break;
+    case PQPAN_RUN_RECORD_SIDE:
+    case PQPAN_RUN_RECORD_IDLE:
+    case PQPAN_RUN_RECORD_PHASE:
+    case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_NODE:
+    case PQPAN_RUN_RECORD_CONFIG:
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+        return -1; /* not simulate --link 802154's */
+    }
+    return ferror(stdout) ? -1 : 0;
+}
+
+static int run_request(int argc, char **argv)
+{
+    struct pqpan_run_opt req[CLI_REQUEST_MAX];
+    struct pqpan_run_error err;
+    struct printer p; /* small: the statistics, not the runs */
+    size_t n;
+    int rc = request_of(req, &n, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    memset(&p, 0, sizeof p);
+    p.format = cli_request_format(req, n);
+    rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, keep, &p, &err));
+    if (rc == EXIT_IO && strcmp(err.option, "--pcap") == 0) {
+        return rc; /* outfile.c has said why */
+    }
+    if (rc != EXIT_OK && err.option[0] != '\0') {
+        return cli_usage_error(CMD, "%s", err.message);
+    }
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan %s: %s\n", CMD, err.message);
+    }
+    return rc;
+}
+
+int simulate_802154_run(int argc, char **argv)
+{
+    return lowpan_chain_requested(argc, argv) ? run_chain(argc, argv) : run_request(argc, argv);
 }

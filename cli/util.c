@@ -230,3 +230,16 @@ void cli_print_hex_field(const char *name, const uint8_t *p, size_t len, int fir
     cli_hex_print(stdout, p, len);
     printf("\"");
 }
+
+void cli_progress_runs(void *ctx, unsigned done, unsigned runs)
+{
+    struct cli_progress *p = ctx;
+    if (done == 0) {
+        cli_progress_start(p, p->cmd, "802.15.4 run", runs);
+        return;
+    }
+    cli_progress_step(p, done);
+    if (done == runs) {
+        cli_progress_end(p);
+    }
+}

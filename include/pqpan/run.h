@@ -232,6 +232,73 @@ struct pqpan_run_profile_row {
     const char *datasheet, *description, *origin;
 };
 
+/* ---- simulate (BLE): what only a simulation shows, per side ---- */
+
+/* One side of one simulated exchange (peripheral, central; total: both sides' counts),
+ * the run's settings and outcome repeated on each: the columns `pqpan simulate --format
+ * csv` adds after the estimate's, plus the connection events, the latency and whether the
+ * exchange succeeded. */
+struct pqpan_run_sim_row {
+    const char *side;
+    unsigned long long seed;
+    double per, ber;
+    const char *transport; /* "gatt", "l2cap-coc", "smp" (LE SC pairing) */
+    const char *messages;  /* "pqke" (the real PQKE), "lesc", "estimate" (the study's raw ek
+                              and ct) */
+    unsigned long long packets_tx, retransmissions, crc_errors_rx, missed_rx;
+    unsigned att_mtu, ll_octets; /* negotiated */
+    unsigned long long conn_events;
+    double latency_ms, sim_time_ms;
+    const char *result;           /* "completed" or why the run stopped */
+    const char *keys_equal;       /* "true", "false"; NULL: no keys (the study's messages) */
+    const char *key_confirmation; /* "ok", "failed"; NULL: none */
+    double energy_until_failure_uj; /* a failed run's energy (events accounting); < 0: the run
+                                       completed */
+    int succeeded; /* 1: the exchange completed (with equal confirmed keys where there are
+                      keys); 0: it failed, the CLI exits 1 */
+};
+
+/* The field table of a SIM row; *n its length. */
+const struct pqpan_run_field *pqpan_run_sim_fields(size_t *n);
+
+/* ---- simulate --link 802154: the Monte Carlo's summary and statistics ---- */
+
+/* The settings and outcome of the runs (the columns `simulate --link 802154 --format csv`
+ * repeats on each line). */
+struct pqpan_run_sim154_row {
+    const char *kem;
+    unsigned nodes, hidden;
+    const char *capture;     /* "none", "first" */
+    double load_fps;         /* each background node's offered frames/s */
+    unsigned frame_bytes;    /* background PSDU, octets */
+    double channel_load_pct; /* (nodes - 2) x load x one frame's airtime, % */
+    unsigned reasm_timeout_ms, dgram_retries, runs;
+    unsigned long long seed; /* run i uses seed + i */
+    unsigned failed;
+    double failure_rate;
+    const char *currents, *idle, *backoff, *mac_security, *protocol, *auth;
+};
+
+/* One statistic over the runs (energy of a side in uJ, all-states accounting; latency in
+ * ms: mean, nearest-rank p50, p90, p99) or one count of the pair (per_run 1: the mean per
+ * run only, the percentiles < 0: none). */
+struct pqpan_run_metric_row {
+    const char *metric; /* energy_initiator_uj, energy_responder_uj, energy_total_uj,
+                           latency_ms; a count: data_frames, mac_retries, ... */
+    const char *unit;   /* "uJ", "ms"; NULL for a count */
+    int per_run;
+    double mean, p50, p90, p99;
+};
+
+/* A long run's progress. */
+struct pqpan_run_progress_row {
+    unsigned done, runs;
+};
+
+/* The field tables of a SIM154 and of a METRIC row; *n their length. */
+const struct pqpan_run_field *pqpan_run_sim154_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n);
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -280,12 +347,21 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_PROFILE, /* profiles: one device profile's key figures (struct
                                  pqpan_run_profile_row); GROUP_HEADLINE: the columns the
                                  list shows */
-    PQPAN_RUN_RECORD_FIGURE   /* profiles: one figure of the profile before it (data NULL):
+    PQPAN_RUN_RECORD_FIGURE,  /* profiles: one figure of the profile before it (data NULL):
                                  field, value (REAL, unknown when the file gives none), text
                                  (a figure that is a word), source, derived (how a derived
                                  figure is computed), other_chip, column (the list's column
                                  that shows it); the list gives those of its columns, --show
                                  every figure of the file */
+    PQPAN_RUN_RECORD_SIM,     /* simulate (BLE): one side of the simulated run (struct
+                                 pqpan_run_sim_row, pqpan_run_sim_fields), one row per side
+                                 after the SIDE rows */
+    PQPAN_RUN_RECORD_SIM154,  /* simulate --link 802154: the Monte Carlo's settings and
+                                 failures (struct pqpan_run_sim154_row), the last row */
+    PQPAN_RUN_RECORD_METRIC,  /* simulate --link 802154: one statistic or count (struct
+                                 pqpan_run_metric_row), before the SIM154 row */
+    PQPAN_RUN_RECORD_PROGRESS /* a long run's progress (struct pqpan_run_progress_row): done 0
+                                 before the first of runs, then after each */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -307,7 +383,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

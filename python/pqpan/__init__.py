@@ -16,7 +16,7 @@ from typing import Dict, Optional, Union
 from . import data, kem, model
 from . import defaults
 from . import defaults as _d
-from . import lowpan, options as _options, run as _run, simulate as _simulate, trace as _trace
+from . import options as _options, run as _run, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
@@ -156,18 +156,25 @@ def _defaults_of(fn):
     return {k: p.default for k, p in inspect.signature(fn).parameters.items()}
 
 
-def _run_estimate(fn, options, link=None):
-    """`pqpan estimate` of fn's keyword arguments (options) through pqpan.run: an argument
-    at fn's default (or None) is left out, so it takes the library's default as the CLI's
-    option does. The Result has the CLI's JSON members and "sides"."""
+def _run_command(command, fn, options, link=None):
+    """pqpan.run of command with fn's keyword arguments (options): an argument at fn's
+    default (or None) is left out, so it takes the library's default as the CLI's option
+    does; the run's warnings are UserWarnings."""
     defaults = _defaults_of(fn)
     request = {} if link is None else {"link": link}
     for key, value in options.items():
         if value is not None and not _same(value, defaults[key]):
             request[key] = _option_value(key, value)
-    out = _run.run("estimate", **request)
+    out = _run.run(command, **request)
     for text in out["warnings"]:
-        warnings.warn(text, stacklevel=3)
+        warnings.warn(text, stacklevel=4)
+    return out
+
+
+def _run_estimate(fn, options, link=None):
+    """`pqpan estimate` of fn's keyword arguments (options) through pqpan.run. The Result
+    has the CLI's JSON members and "sides"."""
+    out = _run_command("estimate", fn, options, link)
     result = Result(out["assumptions"])
     result["sides"] = out["sides"]
     if "nodes" in out:
@@ -175,45 +182,31 @@ def _run_estimate(fn, options, link=None):
     return result
 
 
-_SIM_KEYS = ("transport", "per", "ber", "seed", "supervision_timeout_ms", "adv_case")
-
-
+@_options.with_options("simulate", "ble")
 def simulate(kem: str = _d.text("KEM"), *, per: float = _d.number("PER"),
              ber: float = _d.number("BER"), seed: int = _d.number("SEED"),
              transport: str = _d.text("TRANSPORT"),
              supervision_timeout_ms: int = _d.number("SUPERVISION_TIMEOUT_MS"),
-             adv_case: str = _d.text("ADV_CASE"), **options) -> Result:
+             adv_case: str = _d.text("ADV_CASE"), **more) -> Result:
     """One key exchange PDU by PDU over a simulated BLE connection: `pqpan simulate --format
-    json` as a dict. options are estimate()'s (link and energy options; protocol "pqpan",
-    the default: the real protocol with ML-KEM and key confirmation, or "study": the
-    study's raw ek and ct); per and ber are the packet and bit error rates in each
-    direction, seed the channel's and the protocol's randomness (the same seed gives the
-    same result), transport "gatt" or "l2cap-coc", adv_case "drawn" or "mean". The result
-    is estimate()'s
-    for the simulated run plus "simulation" (packets, retransmissions, CRC errors,
-    connection events, latency, keys_equal, key_confirmation) and "succeeded" (False
-    when the exchange failed: link lost, damaged message; the CLI then exits 1)."""
-    estimate_defaults = {k: v.default for k, v in
-                         inspect.signature(estimate).parameters.items()
-                         if k != "kem" and k not in _options.generated(estimate)}
-    unknown = set(options) - set(estimate_defaults)
-    if unknown:
-        raise UsageError("unknown option(s) of simulate: %s" % ", ".join(sorted(unknown)))
-    link = dict(estimate_defaults)
-    link.update(options)
-    if link.pop("sig") is not None:
-        raise UsageError("sig: simulate() prices the sig modes only through the CLI "
-                         "(pqpan simulate --sig)")
-    kem = model.canonical(kem, model.KEM_NAMES + (model.LESC_NAME,))
-    transport = model.canonical(transport, ("gatt", "l2cap-coc"))
-    adv_case = model.canonical(adv_case, ("drawn", "mean"))
-    allow = link.pop("allow_unbuildable")
-    env = _env(link)
-    cfg = model.ble_config(kem=kem, **link)
-    return _simulate.simulate_ble(env, kem, cfg, per=per, ber=ber, seed=seed,
-                                  transport=transport, allow_unbuildable=allow,
-                                  supervision_timeout_ms=supervision_timeout_ms,
-                                  adv_case=adv_case)
+    json` as a dict, run by the library's pqpan_run (pqpan.run) as the CLI runs it. The
+    options are the CLI's (`pqpan help simulate`), with '_' for '-', as estimate()'s
+    (protocol "pqpan", the default: the real protocol with ML-KEM and key confirmation, or
+    "study": the study's raw ek and ct; auth and sig the PQKE mode); per and ber are the
+    packet and bit error rates in each direction, seed the channel's and the protocol's
+    randomness (the same seed gives the same result), transport "gatt" or "l2cap-coc",
+    adv_case "drawn" or "mean"; pcap and trace name files the run writes. The result is
+    the CLI's JSON members (the assumptions and "simulation": packets, retransmissions,
+    CRC errors, connection events, latency, keys_equal, key_confirmation) and "sides", plus
+    "succeeded" (False when the exchange failed: link lost, damaged message; the CLI then
+    exits 1)."""
+    options = dict(locals())
+    options.update(options.pop("more"))
+    out = _run_command("simulate", simulate, options)
+    result = Result(out["assumptions"])
+    result["sides"] = out["sides"]
+    result["succeeded"] = bool(out["simulation"][-1]["succeeded"])
+    return result
 
 
 @_options.with_options("estimate", "802154")
@@ -271,6 +264,7 @@ def idle(link: str = "ble", **options) -> Result:
     return result
 
 
+@_options.with_options("simulate", "802154")
 def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"),
                     load: float = _d.number("LOAD"),
                     frame_bytes: int = _d.number("FRAME_BYTES"),
@@ -278,25 +272,19 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
                     reasm_timeout: int = _d.number("REASM_TIMEOUT"),
                     dgram_retries: int = _d.number("DGRAM_RETRIES"),
                     runs: int = _d.number("RUNS"), seed: int = _d.number("SEED"),
-                    **options) -> Result:
+                    **more) -> Result:
     """A Monte Carlo of the real PQKE over a contended 802.15.4 channel: `pqpan simulate
-    --link 802154 --format json` as a dict. nodes (2..200) share the channel, the nodes - 2
-    background ones each offering `load` frames/s of frame_bytes octets (hidden of them
-    hidden from the initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of
-    each side's energy (all states) and of the latency, failures, per-run counts. options
-    are estimate_802154()'s link and energy options except busy (contention is
-    simulated)."""
-    known = (set(inspect.signature(estimate_802154).parameters) - {"kem", "busy", "sig"}
-             - set(_options.generated(estimate_802154)))
-    unknown = set(options) - known
-    if unknown:
-        raise UsageError("unknown option(s) of simulate_802154: %s" % ", ".join(sorted(unknown)))
-    options["kem"] = kem
-    env = _env(options)
-    return lowpan.simulate(env, lowpan.LinkOptions(**options), nodes=nodes, load=load,
-                           frame_bytes=frame_bytes, hidden=hidden, capture=capture,
-                           reasm_timeout=reasm_timeout, dgram_retries=dgram_retries,
-                           runs=runs, seed=seed)
+    --link 802154 --format json` as a dict, run by the library's pqpan_run (pqpan.run) as
+    the CLI runs it. nodes (2..200) share the channel, the nodes - 2 background ones each
+    offering `load` frames/s of frame_bytes octets (hidden of them hidden from the
+    initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of each side's
+    energy (all states) and of the latency, failures, per-run counts. The other options are
+    estimate_802154()'s link and energy options except busy (contention is simulated),
+    auth and sig included; pcap names the file of the first run's frames. One hop: hops
+    above 1 raises PqpanError (the CLI's chain simulator, not through pqpan_run yet)."""
+    options = dict(locals())
+    options.update(options.pop("more"))
+    return Result(_run_command("simulate", simulate_802154, options, link="802154")["assumptions"])
 
 
 @_options.with_options("sweep", None, skip=("--out", "--jobs", "--per", "--runs", "--seed"))

@@ -2686,6 +2686,47 @@ struct pqpan_run_profile_row {
     unsigned long long assumptions, derived;
     const char *datasheet, *description, *origin;
 };
+struct pqpan_run_sim_row {
+    const char *side;
+    unsigned long long seed;
+    double per, ber;
+    const char *transport;
+    const char *messages;
+    unsigned long long packets_tx, retransmissions, crc_errors_rx, missed_rx;
+    unsigned att_mtu, ll_octets;
+    unsigned long long conn_events;
+    double latency_ms, sim_time_ms;
+    const char *result;
+    const char *keys_equal;
+    const char *key_confirmation;
+    double energy_until_failure_uj;
+    int succeeded;
+};
+const struct pqpan_run_field *pqpan_run_sim_fields(size_t *n);
+struct pqpan_run_sim154_row {
+    const char *kem;
+    unsigned nodes, hidden;
+    const char *capture;
+    double load_fps;
+    unsigned frame_bytes;
+    double channel_load_pct;
+    unsigned reasm_timeout_ms, dgram_retries, runs;
+    unsigned long long seed;
+    unsigned failed;
+    double failure_rate;
+    const char *currents, *idle, *backoff, *mac_security, *protocol, *auth;
+};
+struct pqpan_run_metric_row {
+    const char *metric;
+    const char *unit;
+    int per_run;
+    double mean, p50, p90, p99;
+};
+struct pqpan_run_progress_row {
+    unsigned done, runs;
+};
+const struct pqpan_run_field *pqpan_run_sim154_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n);
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2705,7 +2746,11 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_NODE,
     PQPAN_RUN_RECORD_CONFIG,
     PQPAN_RUN_RECORD_PROFILE,
-    PQPAN_RUN_RECORD_FIGURE
+    PQPAN_RUN_RECORD_FIGURE,
+    PQPAN_RUN_RECORD_SIM,
+    PQPAN_RUN_RECORD_SIM154,
+    PQPAN_RUN_RECORD_METRIC,
+    PQPAN_RUN_RECORD_PROGRESS
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -104,14 +104,17 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate", "idle") with options through pqpan_run (a list value: a
+    """Runs command ("estimate", "idle", "simulate") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
     poll period's), "own" (those of them its JSON prints as members of their own) and
     "phases" (dict per state of the period), an 802.15.4 estimate with hops above 1 "nodes"
-    (dict per node of the chain), their units in "units"; profiles' adds "profiles" (dict per
-    profile, its "figures": the sources of the listed ones, or with show every figure).
+    (dict per node of the chain); profiles' adds "profiles" (dict per profile, its
+    "figures": the sources of the listed ones, or with show every figure); simulate's
+    "simulation" (one dict per side: packets, retransmissions, latency, result, succeeded),
+    with link="802154" "summary" (the runs' settings and failures) and "metrics" (one dict
+    per statistic or count: metric, unit, per_run, mean, p50, p90, p99); units in "units".
     Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
@@ -149,6 +152,17 @@ def run(command, **options):
             out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_FIGURE:
             out["profiles"][-1]["figures"].append(_side(row, every=True)[0])
+        elif row.record == _io.PQPAN_RUN_RECORD_SIM:
+            sim, units = _side(row, every=True)
+            out.setdefault("simulation", []).append(sim)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_SIM154:
+            out["summary"], units = _side(row, every=True)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_METRIC:
+            out.setdefault("metrics", []).append(_side(row, every=True)[0])
+        elif row.record == _io.PQPAN_RUN_RECORD_PROGRESS:
+            pass
         else:
             out["warnings"].append(_keywords(text))
         return 0

@@ -39,10 +39,10 @@ def _values(opt):
     return words if opt["name"] in ALL_WORDS else words[:MAX_WORDS]
 
 
-def _grid(cli, link, command="estimate", skip=()):
+def _grid(cli, link, command="estimate", skip=(), base=None):
     """(keyword options) requests: each option of link's tables (and the shared ones) at
-    each of its values, the others at their defaults."""
-    base = {"link": "802154"} if link == "802154" else {}
+    each of its values, the others at their defaults (or base's)."""
+    base = dict(base or {}, **({"link": "802154"} if link == "802154" else {}))
     requests = []
     for group in _tables(cli, command):
         if group.get("link") not in (None, link):
@@ -303,3 +303,110 @@ def test_profiles_equal_the_cli(cli):
     assert show["profiles"][0]["name"] == "cc2340r5"
     assert len(show["profiles"][0]["figures"]) == len(cli.json(["profiles", "show", "cc2340r5"])[
         "figures"])
+
+
+# simulate's files: written by both faces into the test's directory, then compared.
+SIM_FILES = ("--pcap", "--trace")
+
+
+def _compare_simulate(cli, options):
+    """One simulate request: the CLI's JSON (exit 0, or 1 for a failed exchange, which still
+    prints it) and pqpan.run's rows agree member by member and side by side, and the run's
+    SIM rows say succeeded as the CLI's exit code does; a refused request has the CLI's exit
+    code."""
+    argv = cli_argv("simulate", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = run("simulate", **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code != 0 and not proc.stdout, (argv, proc.stderr, str(e))
+        return
+    assert proc.returncode in (0, 1), (argv, proc.stderr)
+    from conftest import NumberText
+    expected = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+    for py, want in zip(got["sides"], expected["sides"]):
+        assert set(want) <= set(py), argv
+        for key, value in want.items():
+            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
+    plain = json.loads(proc.stdout)
+    assert set(got["assumptions"]) == set(plain) - {"sides"}, argv
+    for key, value in got["assumptions"].items():
+        assert json.dumps(value) == json.dumps(plain[key]), (argv, key)
+    assert [s["side"] for s in got["simulation"]] == ["peripheral", "central", "total"]
+    total = got["simulation"][2]
+    assert total["succeeded"] == (proc.returncode == 0), argv
+    assert total["packets_tx"] == sum(plain["simulation"][s]["packets_tx"]
+                                      for s in ("central", "peripheral")), argv
+    assert_same(total["latency_ms"], expected["simulation"]["latency_ms"], "latency_ms")
+    assert got["units"]["latency_ms"] == "ms" and got["units"]["energy_until_failure_uj"] == "uJ"
+
+
+def test_simulate_grid_equals_the_cli(cli):
+    """Every option row of simulate's BLE tables (`pqpan help --json`) at a few of its
+    values, through the CLI and through pqpan.run; --pcap and --trace below."""
+    requests = _grid(cli, "ble", "simulate", skip=SIM_FILES)
+    names = {key for r in requests for key in r}
+    assert {"per", "ber", "transport", "adv_case", "trace_side", "auth", "protocol"} <= names
+    assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)
+    for options in requests:
+        _compare_simulate(cli, options)
+
+
+def test_simulate_files_equal_the_cli(cli, tmp_path):
+    """--pcap and --trace: the run writes the same files as the CLI (same seed, same
+    bytes), and the same rows."""
+    by_cli = {"pcap": str(tmp_path / "cli.pcap"), "trace": str(tmp_path / "cli.csv")}
+    by_run = {"pcap": str(tmp_path / "run.pcap"), "trace": str(tmp_path / "run.csv")}
+    cli.run([*cli_argv("simulate", per=0.05, **by_cli), "--format", "json"])
+    run("simulate", per=0.05, **by_run)
+    for key in by_cli:
+        with open(by_cli[key], "rb") as a, open(by_run[key], "rb") as b:
+            data = a.read()
+            assert data and data == b.read(), key
+
+
+def _compare_simulate_802154(cli, options):
+    """One simulate --link 802154 request: the CLI's JSON is the run's members, whole and in
+    order, and the run's METRIC and SIM154 rows hold its statistics and failures; a refused
+    request has the CLI's exit code."""
+    argv = cli_argv("simulate", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = run("simulate", **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code != 0 and not proc.stdout, (argv, proc.stderr, str(e))
+        return
+    assert proc.returncode == 0, (argv, proc.stderr)
+    plain = json.loads(proc.stdout)
+    assert json.dumps(got["assumptions"]) == json.dumps(plain), argv
+    sim = plain["simulation"]
+    for m in got["metrics"]:
+        if m["per_run"]:
+            assert round(m["mean"], 3) == sim["per_run_mean"][m["metric"]], (argv, m)
+        else:
+            for key in ("mean", "p50", "p90", "p99"):
+                assert round(m[key], 3) == sim[m["metric"]][key], (argv, m["metric"], key)
+    assert got["summary"]["failed"] == sim["failed"] and got["summary"]["runs"] == sim["runs"]
+    assert got["units"]["channel_load_pct"] == "%"
+
+
+def test_simulate_802154_grid_equals_the_cli(cli):
+    """Every option row of simulate's 802.15.4 tables at a few of its values, two runs each
+    (--runs itself at 1 and 3), through the CLI and through pqpan.run."""
+    requests = _grid(cli, "802154", "simulate", skip=("--pcap", "--runs"), base={"runs": 2})
+    requests += [{"link": "802154", "runs": 1}, {"link": "802154", "runs": 3}]
+    # the chain's simulation (--hops above 1) is still the CLI's own (cli/lowpan_chain.c)
+    requests = [r for r in requests if r.get("hops", 1) == 1]
+    names = {key for r in requests for key in r}
+    assert {"nodes", "load", "hidden", "capture", "auth", "mac_security", "hops"} <= names
+    assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)
+    for options in requests:
+        _compare_simulate_802154(cli, options)
+
+
+def test_simulate_802154_pcap_equals_the_cli(cli, tmp_path):
+    """--pcap with --link 802154: the run writes the CLI's file."""
+    cli.run([*cli_argv("simulate", link="802154", runs=2, pcap=str(tmp_path / "cli.pcap"))])
+    run("simulate", link="802154", runs=2, pcap=str(tmp_path / "run.pcap"))
+    data = (tmp_path / "cli.pcap").read_bytes()
+    assert data and data == (tmp_path / "run.pcap").read_bytes()

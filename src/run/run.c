@@ -58,6 +58,10 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_CONFIG:
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
+    case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
         break;
     }
     return NULL;
@@ -303,9 +307,12 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_sweep(r, opts, n_opts);
     } else if (strcmp(command, "profiles") == 0) {
         rc = run_profiles(r, opts, n_opts);
+    } else if (strcmp(command, "simulate") == 0) {
+        rc = run_simulate(r, opts, n_opts);
     } else {
         struct cli_msg msg;
-        (void)cli_msg_set(&msg, EXIT_USAGE, "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles)",
+        (void)cli_msg_set(&msg, EXIT_USAGE,
+                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -1,5 +1,5 @@
 /* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
- * run_sweep.c, run_profiles.c, run_idle_802154.c): a request of
+ * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -76,6 +76,10 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_CONFIG:
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
+    case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
         fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -526,6 +530,203 @@ static void test_idle_802154_errors(void **state)
 }
 
 
+/* ---- simulate (BLE) ---- */
+
+/* What a simulate run gave: per side, the SIDE row's connection events, latency and events energy,
+ * and the SIM row's packets, retransmissions, latency, energy until failure, outcome. */
+struct sim_got {
+    int sides, sims, notes, members;
+    unsigned long long side_events[PQPAN_RUN_SIDES], sim_events[PQPAN_RUN_SIDES];
+    unsigned long long packets_tx[PQPAN_RUN_SIDES];
+    unsigned long long retransmissions[PQPAN_RUN_SIDES];
+    double side_latency_ms[PQPAN_RUN_SIDES], sim_latency_ms[PQPAN_RUN_SIDES];
+    double e_events_uj[PQPAN_RUN_SIDES], until_failure_uj[PQPAN_RUN_SIDES];
+    int until_failure_known[PQPAN_RUN_SIDES];
+    long long succeeded;
+    char result[128];
+};
+
+static int collect_sim(void *ctx, const struct pqpan_run_row *row)
+{
+    struct sim_got *g = ctx;
+    int s;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+        g->notes++;
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS:
+        g->members++;
+        assert_non_null(strstr(row->values[0].text, "\"simulation\": {"));
+        break;
+    case PQPAN_RUN_RECORD_SIDE:
+        s = g->sides++;
+        assert_true(s < PQPAN_RUN_SIDES);
+        g->side_events[s] = field(row, "conn_events", PQPAN_RUN_COUNT)->u;
+        g->side_latency_ms[s] = field(row, "latency_ms", PQPAN_RUN_REAL)->x;
+        g->e_events_uj[s] = field(row, "e_total_events_uj", PQPAN_RUN_REAL)->x;
+        break;
+    case PQPAN_RUN_RECORD_SIM:
+        s = g->sims++;
+        assert_int_equal(g->sides, PQPAN_RUN_SIDES); /* after the sides */
+        assert_true(s < PQPAN_RUN_SIDES);
+        g->packets_tx[s] = field(row, "packets_tx", PQPAN_RUN_COUNT)->u;
+        g->sim_events[s] = field(row, "conn_events", PQPAN_RUN_COUNT)->u;
+        g->retransmissions[s] = field(row, "retransmissions", PQPAN_RUN_COUNT)->u;
+        g->sim_latency_ms[s] = field(row, "latency_ms", PQPAN_RUN_REAL)->x;
+        g->until_failure_known[s] = field(row, "energy_until_failure_uj", PQPAN_RUN_REAL)->known;
+        g->until_failure_uj[s] = field(row, "energy_until_failure_uj", PQPAN_RUN_REAL)->x;
+        g->succeeded = field(row, "succeeded", PQPAN_RUN_INT)->i;
+        strncpy(g->result, field(row, "result", PQPAN_RUN_TEXT)->text, sizeof g->result - 1);
+        break;
+    default:
+        fail_msg("simulate gave record %d", (int)row->record);
+    }
+    return 0;
+}
+
+/* A clean channel: the exchange completes with nothing resent; the total's packets are
+ * both sides' (the SIM row of total sums them), and the connection events and the latency
+ * are the same in the SIM rows and in the exchange field table's. */
+static void test_simulate(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--seed", "7"}};
+    static const char *const units_of[][2] = {
+        {"latency_ms", "ms"}, {"energy_until_failure_uj", "uJ"}, {"negotiated_att_mtu", "octets"}};
+    struct sim_got g;
+    struct pqpan_run_error err;
+    const struct pqpan_run_field *f;
+    size_t n, k, u;
+    int s;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", opts, 1, collect_sim, &g, &err), PQPAN_OK);
+    assert_int_equal(g.sims, PQPAN_RUN_SIDES);
+    assert_true(g.notes > 3);
+    assert_int_equal(g.members, 1);
+    assert_int_equal(g.succeeded, 1);
+    assert_string_equal(g.result, "completed");
+    for (s = 0; s < PQPAN_RUN_SIDES; s++) {
+        assert_true(g.packets_tx[s] > 0);
+        assert_int_equal(g.sim_events[s], g.side_events[s]);
+        assert_int_equal(g.retransmissions[s], 0);
+        assert_true(fabs(g.sim_latency_ms[s] - g.side_latency_ms[s]) < 1e-9);
+        assert_false(g.until_failure_known[s]);
+    }
+    assert_int_equal(g.packets_tx[2], g.packets_tx[0] + g.packets_tx[1]);
+    f = pqpan_run_sim_fields(&n);
+    for (u = 0; u < sizeof units_of / sizeof units_of[0]; u++) {
+        for (k = 0; k < n && strcmp(f[k].name, units_of[u][0]) != 0; k++) {
+        }
+        assert_true(k < n);
+        assert_string_equal(f[k].unit, units_of[u][1]);
+    }
+}
+
+/* Every packet damaged: the link is lost, which is a result (PQPAN_OK, succeeded 0), and
+ * each side's energy until failure is its events accounting. */
+static void test_simulate_failed(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--per", "1"}};
+    struct sim_got g;
+    struct pqpan_run_error err;
+    int s;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", opts, 1, collect_sim, &g, &err), PQPAN_OK);
+    assert_int_equal(g.succeeded, 0);
+    assert_string_not_equal(g.result, "completed");
+    for (s = 0; s < PQPAN_RUN_SIDES; s++) {
+        assert_true(g.until_failure_known[s]);
+        assert_true(fabs(g.until_failure_uj[s] - g.e_events_uj[s]) < 1e-9);
+    }
+}
+
+/* What the CLI refuses: LE SC over a channel, --encrypted, a bad --transport. */
+static void test_simulate_errors(void **state)
+{
+    static const struct pqpan_run_opt lesc[] = {{"--kem", "LESC-P256"}, {"--transport", "l2cap-coc"}};
+    static const struct pqpan_run_opt enc[] = {{"--encrypted", "on"}};
+    static const struct pqpan_run_opt bad[] = {{"--transport", "udp"}};
+    struct sim_got g;
+    struct pqpan_run_error err;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", lesc, 2, collect_sim, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "--transport does not apply"));
+    assert_int_equal(pqpan_run("simulate", enc, 1, collect_sim, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "--encrypted is not simulated"));
+    assert_int_equal(pqpan_run("simulate", bad, 1, collect_sim, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--transport");
+    assert_int_equal(g.sides, 0);
+}
+
+/* ---- simulate --link 802154 (one hop) ---- */
+
+struct s154_got {
+    int metrics, per_run, progress, summary;
+    unsigned last_done, runs, failed;
+    double failure_rate, load_pct, latency_mean;
+};
+
+static int collect_154(void *ctx, const struct pqpan_run_row *row)
+{
+    struct s154_got *g = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_PROGRESS:
+        g->progress++;
+        g->last_done = (unsigned)field(row, "done", PQPAN_RUN_COUNT)->u;
+        break;
+    case PQPAN_RUN_RECORD_METRIC:
+        assert_int_equal(g->summary, 0); /* before the summary */
+        g->metrics++;
+        g->per_run += (int)field(row, "per_run", PQPAN_RUN_INT)->i;
+        if (strcmp(field(row, "metric", PQPAN_RUN_TEXT)->text, "latency_ms") == 0) {
+            assert_string_equal(field(row, "unit", PQPAN_RUN_TEXT)->text, "ms");
+            g->latency_mean = field(row, "mean", PQPAN_RUN_REAL)->x;
+        }
+        break;
+    case PQPAN_RUN_RECORD_SIM154:
+        g->summary++;
+        g->runs = (unsigned)field(row, "runs", PQPAN_RUN_COUNT)->u;
+        g->failed = (unsigned)field(row, "failed", PQPAN_RUN_COUNT)->u;
+        g->failure_rate = field(row, "failure_rate", PQPAN_RUN_REAL)->x;
+        g->load_pct = field(row, "channel_load_pct", PQPAN_RUN_REAL)->x;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Three runs on a channel with two background nodes at 10 frames/s of 60 octets: a
+ * progress row before the first run and after each, the four statistics and the eight
+ * counts, then the summary; the channel load by hand: 2 nodes x 10 frames/s x one frame's
+ * airtime, (SHR 5 + PHR 1 + PSDU 60) octets x 32 us (IEEE 802.15.4-2020 §12.1: PPDU =
+ * SHR + PHR + PSDU, 2 symbols an octet; §12.3.3: 62.5 ksymbol/s) = 2.112 ms: 4.224 %. */
+static void test_simulate_802154(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {
+        {"--link", "802154"}, {"--runs", "3"}, {"--nodes", "4"}, {"--load", "10"}};
+    static const struct pqpan_run_opt chain[] = {{"--link", "802154"}, {"--hops", "2"}};
+    struct s154_got g;
+    struct pqpan_run_error err;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", opts, 4, collect_154, &g, &err), PQPAN_OK);
+    assert_int_equal(g.progress, 4);
+    assert_int_equal(g.last_done, 3);
+    assert_int_equal(g.metrics, 12);
+    assert_int_equal(g.per_run, 8);
+    assert_int_equal(g.summary, 1);
+    assert_int_equal(g.runs, 3);
+    assert_true(fabs(g.failure_rate - (double)g.failed / 3.0) < 1e-12);
+    assert_true(fabs(g.load_pct - 2.0 * 10.0 * 66.0 * 32e-6 * 100.0) < 1e-9);
+    assert_true(g.latency_mean > 0.0);
+    assert_int_equal(pqpan_run("simulate", chain, 2, collect_154, &g, &err),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_string_equal(err.option, "--hops");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,6 +742,10 @@ int main(void)
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_idle_802154),
         cmocka_unit_test(test_idle_802154_errors),
+        cmocka_unit_test(test_simulate),
+        cmocka_unit_test(test_simulate_failed),
+        cmocka_unit_test(test_simulate_errors),
+        cmocka_unit_test(test_simulate_802154),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

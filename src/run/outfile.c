@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "run_text.h"
 #include "outfile.h"
 
 /* Links followed at most, as Linux does (MAXSYMLINKS, include/linux/namei.h); past it, ELOOP. */

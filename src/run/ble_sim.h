@@ -1,10 +1,10 @@
 /* One key exchange in the BLE packet simulator (src/sim) as the CLI runs it: `simulate`
  * and the Monte Carlo columns of `sweep --per`. */
-#ifndef PQPAN_CLI_BLE_SIM_H
-#define PQPAN_CLI_BLE_SIM_H
+#ifndef PQPAN_RUN_BLE_SIM_H
+#define PQPAN_RUN_BLE_SIM_H
 
-#include "ble_model.h"
-#include "link_opts.h"
+#include "link.h"
+#include "model.h"
 #include "pqpan/sim.h"
 
 struct ble_sim_opts {

@@ -1,4 +1,4 @@
-/* Files the CLI writes (--out, --pcap, --trace, figures). What a name is decides how it
+/* Files the CLI and the run layer write (--out, --pcap, --trace, figures). What a name is decides how it
  * is written, so no file is ever destroyed:
  *  - a regular file, or a name that does not exist yet: written under a temporary name
  *    beside it (NAME.tmp.PID) and renamed into place when complete, so an interrupted or
@@ -12,10 +12,12 @@
  *    the descriptor's pipe or file, and written directly, appended to what a file holds
  *    (`--out /dev/stdout >> log` keeps the log);
  *  - a directory or a block device: refused. */
-#ifndef PQPAN_CLI_OUTFILE_H
-#define PQPAN_CLI_OUTFILE_H
+#ifndef PQPAN_RUN_OUTFILE_H
+#define PQPAN_RUN_OUTFILE_H
 
 #include <stdio.h>
+
+#include "run_ns.h"
 
 #define CLI_PATH_MAX 4096
 
