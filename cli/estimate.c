@@ -224,7 +224,8 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
-        return -1; /* idle's records: not estimate's */
+    case PQPAN_RUN_RECORD_CHOICE:
+        return -1; /* idle's and advise's records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;
 }

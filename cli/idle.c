@@ -145,7 +145,8 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
         cli_warn(CMD, "%s", row->values[0].text);
         break;
     case PQPAN_RUN_RECORD_SIDE:
-        return -1; /* an exchange's sides: not idle's */
+    case PQPAN_RUN_RECORD_CHOICE:
+        return -1; /* an exchange's sides, advise's choices: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;
 }

@@ -38,14 +38,6 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim);
  * after a message for --sig without a sig mode. */
 int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd);
 
-/* A sleepy end device's poll every poll_ms with the link options l (cli/idle_802154.c,
- * `pqpan idle --link 802154`): the plan, its charge and the current of each state. A cli.h
- * exit code; EXIT_USAGE (message in *msg) when the profile lacks an 802.15.4 current or the
- * period is shorter than one poll. */
-int lowpan_poll(struct pqpan_802154_poll *p, struct pqpan_802154_poll_charge *q,
-                double ua[PQPAN_STATE_COUNT], const struct model_env *env,
-                const struct lowpan_opts *l, double poll_ms, struct cli_msg *msg);
-
 /* Airtime of one frame of psdu octets (SHR + PHR + PSDU), ms. */
 double lowpan_frame_ms(unsigned psdu);
 

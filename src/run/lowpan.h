@@ -124,4 +124,12 @@ void lowpan_print_assumptions(FILE *f, const struct model_env *env, const struct
 void lowpan_print_assumptions_json(FILE *f, const struct model_env *env,
                                    const struct lowpan_opts *o, const char *indent);
 
+/* A sleepy end device's poll every poll_ms with the link options l (lowpan_poll.c,
+ * `pqpan idle --link 802154`): the plan, its charge and the current of each state. A cli.h
+ * exit code; EXIT_USAGE (message in *msg) when the profile lacks an 802.15.4 current or the
+ * period is shorter than one poll. */
+int lowpan_poll(struct pqpan_802154_poll *p, struct pqpan_802154_poll_charge *q,
+                double ua[PQPAN_STATE_COUNT], const struct model_env *env,
+                const struct lowpan_opts *l, double poll_ms, struct cli_msg *msg);
+
 #endif

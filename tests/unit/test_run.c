@@ -60,7 +60,8 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
-        fail_msg("estimate gave an idle record");
+    case PQPAN_RUN_RECORD_CHOICE:
+        fail_msg("estimate gave an idle or advise record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
