@@ -19,11 +19,11 @@ def keyword(option):
     return option[2:].replace("-", "_")
 
 
-def rows(command, link):
+def rows(command, link, frame=_FRAME):
     """The option rows of command on link ("ble", "802154"), in the tables' order, the
-    request's frame (--link, --format) left out."""
-    return [o for group in OPTIONS[command] if group["link"] in (None, link)
-            for o in group["options"] if o["name"] not in _FRAME]
+    request's frame (by default --link, --format) left out."""
+    return [o for group in OPTIONS[command] if link is None or group["link"] in (None, link)
+            for o in group["options"] if o["name"] not in frame]
 
 
 def _describe(o):
@@ -59,7 +59,7 @@ def generated(fn):
     return getattr(fn, "_pqpan_generated", ())
 
 
-def with_options(command, link):
+def with_options(command, link, frame=_FRAME):
     """Decorates fn(..., **more): every option of command's tables on link that fn does not
     list becomes a keyword-only argument (default: the table's, typed) in its
     signature; its docstring gains the generated list of every option with unit, default,
@@ -69,7 +69,7 @@ def with_options(command, link):
         sig = inspect.signature(fn)
         params = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD]
         listed = {p.name for p in params}
-        table = rows(command, link)
+        table = rows(command, link, frame)
         new = [o for o in table if keyword(o["name"]) not in listed]
         added = [keyword(o["name"]) for o in new]
         params += [inspect.Parameter(keyword(o["name"]), inspect.Parameter.KEYWORD_ONLY,
@@ -87,7 +87,7 @@ def with_options(command, link):
         wrapper.__signature__ = sig.replace(parameters=params)
         wrapper.__doc__ = (fn.__doc__ or "") + (
             "\n\n    Options (generated from `pqpan help --json`, the CLI's option tables of "
-            "`pqpan %s%s`):\n" % (command, "" if link == "ble" else " --link " + link)
+            "`pqpan %s%s`):\n" % (command, "" if link in ("ble", None) else " --link " + link)
             + "\n".join(_describe(o) for o in table))
         wrapper._pqpan_generated = tuple(added)
         return wrapper

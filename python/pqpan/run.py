@@ -96,11 +96,12 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate", "idle") with options through pqpan_run (a list value: a
+    """Runs command ("estimate", "idle", "advise") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures) and "phases" (dict per
-    state of the period), their units in "units". Raises UsageError (a bad keyword or value, named as the keyword),
+    state of the period), their units in "units"; advise's "assumptions" is its whole JSON
+    output and "choices" its recommendations (dict per rank, typed, units in "units"). Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
     names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
@@ -123,6 +124,10 @@ def run(command, **options):
             out["assumptions"] = json.loads("{" + text.rstrip().rstrip(",") + "}")
         elif row.record == _io.PQPAN_RUN_RECORD_IDLE:
             out["idle"], units = _side(row, every=True)
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_CHOICE:
+            choice, units = _side(row, every=True)
+            out.setdefault("choices", []).append(choice)
             out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_PHASE:
             phase, units = _side(row, every=True)
