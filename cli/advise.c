@@ -1,12 +1,32 @@
 /* pqpan advise: recommends the cheapest key-exchange configuration for a battery-powered
  * device under constraints, with its battery life and its distance to the physical floor
- * (advise.h; docs/CLI.md "pqpan advise"; docs/MODEL.md "Advice"). */
+ * (docs/CLI.md "pqpan advise"; docs/MODEL.md "Advice"). The search and the answer are the
+ * run layer's (pqpan_run "advise", src/run/run_advise*.c): this file turns argv into a
+ * request, prints the rows it gets back (the table's lines, or the JSON's members) and
+ * writes --out's figures from the search (advise_figures.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise.h"
 #include "commands.h"
 #include "figure.h"
+#include "opts_registry.h"
+#include "outfile.h"
+#include "pqpan/error.h"
+#include "run_advise.h"
+
+/* The option lines of `pqpan help advise`, from the tables, by help section. */
+static void advise_opts_help(FILE *out)
+{
+    size_t k;
+    for (k = 0; k < advise_n_tables; k++) {
+        if (advise_tables[k].section != NULL) {
+            fprintf(out, "%s%s:\n", k > 0 ? "\n" : "", advise_tables[k].section);
+        }
+        cli_opt_rows_help_only(out, advise_tables[k].t, advise_tables[k].only);
+    }
+}
 
 void cli_advise_help(FILE *out)
 {
@@ -101,168 +121,120 @@ static int check_out_dir(const char *dir)
     return rc;
 }
 
-/* connInterval is a multiple of 1.25 ms, at least 7.5 ms (Core v5.4 Vol 6 Part B §4.5.1). */
-#define ADV_CI_UNIT_NS 1250000u
-#define ADV_CI_MIN_UNITS 6u
-/* Searches run to find an idle interval that meets --max-latency-ms (each is a whole advise
- * search, about 0.7 s on a desktop). */
-#define ADV_IDLE_PROBES 5
-
-/* What one search at another idle interval found. */
-struct idle_probe {
-    int feasible;
-    double latency_ms; /* feasible: the recommendation's time to key; else the fastest's */
-    double idle_ua;    /* the battery side's idle-link current at that interval */
-};
-
-/* Runs the whole search with the idle link's interval at units x 1.25 ms (and the 802.15.4
- * poll, when it follows the idle interval). A cli.h exit code, message printed. */
-static int probe_idle_ci(struct idle_probe *p, const struct advise_opts *o, uint64_t units)
+/* argv as a request of pqpan_run "advise": each option of advise's tables with its value, a
+ * flag without one. EXIT_OK, or EXIT_USAGE after a message. */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
 {
-    struct advise_opts at = *o;
-    struct advise_ctx c;
-    struct advise_result *r;
-    struct advise_cfg cfg;
-    struct advise_eval ev;
-    int rc;
-    at.idle.ci_ns = units * ADV_CI_UNIT_NS;
-    if (at.poll_from_idle) {
-        at.poll_ms = (double)at.idle.ci_ns * 1e-6;
+    struct advise_opts *scratch = malloc(sizeof *scratch);
+    struct cli_msg msg;
+    int i, rc = scratch == NULL ? cli_usage_error(ADV_CMD, "out of memory") : EXIT_OK;
+    *n = 0;
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
+        void *into;
+        const struct cli_opt *o;
+        if (advise_refused(argv[i], &msg) != EXIT_OK) {
+            rc = cli_usage_error(ADV_CMD, "%s", msg.text);
+            break;
+        }
+        o = advise_opt_row(argv[i], scratch, &into);
+        rc = o != NULL ? cli_request_add(req, n, o, ADV_CMD, argc, argv, &i)
+                       : cli_unknown_option(ADV_CMD, NULL, argv[i]);
     }
-    rc = advise_ctx_load(&c, &at);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    r = malloc(sizeof *r);
-    rc = r == NULL ? cli_usage_error(ADV_CMD, "out of memory") : advise_search(r, &c);
-    if (rc == EXIT_OK && r->feasible == 0 && !r->nearest_found) {
-        rc = EXIT_FAILURE_RUN;
-    }
-    if (rc == EXIT_OK) {
-        struct cli_msg msg;
-        p->feasible = r->feasible > 0;
-        p->idle_ua = c.idle_ua[c.dev_role];
-        advise_cfg_of(&cfg, &c, p->feasible ? r->rank.pt[0].id : r->nearest.id);
-        rc = cli_msg_report(ADV_CMD, advise_eval(&ev, &c, &cfg, &msg), &msg);
-        p->latency_ms = ev.latency_ms;
-    }
-    free(r);
-    advise_ctx_free(&c);
+    free(scratch);
     return rc;
 }
-/* --max-latency-ms is out of reach on the idle BLE link given: finds a shorter idle
- * interval that reaches it and says what it costs on the battery side. The time to key is dominated by the idle
- * interval's events (the switch's instant, or the exchange at that interval), so each try
- * scales the interval by the limit over the last time found, and a whole search checks it. */
-static void suggest_idle_ci(const struct advise_ctx *c, double fastest_ms)
+
+/* The value of option name in the request (NULL: not given). */
+static const char *request_value(const struct pqpan_run_opt *req, size_t n, const char *name)
 {
-    const struct advise_opts *o = c->o;
-    uint64_t units = o->idle.ci_ns / ADV_CI_UNIT_NS;
-    double latency_ms = fastest_ms;
-    struct idle_probe p;
-    int k;
-    for (k = 0; k < ADV_IDLE_PROBES && units > ADV_CI_MIN_UNITS; k++) {
-        uint64_t next = (uint64_t)((double)units * o->max_latency_ms / latency_ms);
-        units = next >= units ? units - 1u : next < ADV_CI_MIN_UNITS ? ADV_CI_MIN_UNITS : next;
-        if (probe_idle_ci(&p, o, units) != EXIT_OK) {
-            return;
-        }
-        if (p.feasible) {
-            fprintf(stderr, "pqpan %s: with --idle-ci-ms %.2f it is met (key in %.3f ms); the "
-                            "idle link then draws %.3f uA instead of %.3f uA on the battery "
-                            "side: add --idle-ci-ms %.2f for that answer\n",
-                    ADV_CMD, (double)units * 1.25, p.latency_ms, p.idle_ua, c->idle_ua[c->dev_role],
-                    (double)units * 1.25);
-            return;
-        }
-        latency_ms = p.latency_ms;
+    const char *v = NULL;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        v = strcmp(req[k].name, name) == 0 ? req[k].value : v;
     }
-    fprintf(stderr, "pqpan %s: no shorter idle interval tried (down to --idle-ci-ms %.2f, "
-                    "key in %.3f ms) meets --max-latency-ms\n",
-            ADV_CMD, (double)units * 1.25, latency_ms);
+    return v;
 }
 
-/* No configuration meets the constraints: why, and the nearest one. */
-static int report_none(const struct advise_ctx *c, const struct advise_result *r)
+/* What the run's rows are printed as, and its hints kept for after its message. */
+struct printer {
+    enum cli_format format;
+    FILE *hints;
+};
+
+/* pqpan_run's emit: the table's lines or the JSON's members on the standard output (the
+ * CHOICE rows are what those lines say, typed: the CLI prints the lines). */
+static int print_row(void *ctx, const struct pqpan_run_row *row)
 {
-    struct advise_cfg cfg;
-    struct advise_eval ev;
-    struct cli_msg msg;
-    char d[ADV_DESCRIBE_MAX];
-    int occupies;
-    if (!r->nearest_found) {
-        fprintf(stderr, "pqpan %s: no configuration at NIST category >= %u runs on this link\n",
-                ADV_CMD, c->o->min_level);
-        return EXIT_FAILURE_RUN;
+    struct printer *p = ctx;
+    if (row->record == PQPAN_RUN_RECORD_NOTE && p->format != FORMAT_JSON) {
+        printf("%s\n", row->values[0].text);
+    } else if (row->record == PQPAN_RUN_RECORD_MEMBERS && p->format == FORMAT_JSON) {
+        printf("{\n%s}\n", row->values[0].text);
+    } else if (row->record == PQPAN_RUN_RECORD_WARNING) {
+        fprintf(p->hints, "pqpan %s: %s\n", ADV_CMD, row->values[0].text);
     }
-    advise_cfg_of(&cfg, c, r->nearest.id);
-    if (cli_msg_report(ADV_CMD, advise_eval(&ev, c, &cfg, &msg), &msg) != EXIT_OK) {
-        return EXIT_FAILURE_RUN;
-    }
-    fprintf(stderr, "pqpan %s: no configuration meets the constraints: the fastest at NIST "
-                    "category >= %u takes %.3f ms",
-            ADV_CMD, c->o->min_level, ev.latency_ms);
-    if (c->o->max_latency_ms > 0.0 && ev.latency_ms > c->o->max_latency_ms) {
-        fprintf(stderr, " (--max-latency-ms %.3f)", c->o->max_latency_ms);
-    }
-    occupies = ev.t_s[0] >= c->o->rekey_s || ev.t_s[1] >= c->o->rekey_s;
-    if (occupies) {
-        fprintf(stderr, " and occupies the link longer than --rekey-every %s", c->o->rekey_text);
-    }
-    advise_describe(d, sizeof d, c, &cfg);
-    fprintf(stderr, ": %s, %s\n", advise_kem_name(cfg.level), d);
-    if ((c->o->links & ADV_LINK_BLE) && c->o->max_latency_ms > 0.0 &&
-        ev.latency_ms > c->o->max_latency_ms && !occupies) {
-        suggest_idle_ci(c, ev.latency_ms);
-    }
-    return EXIT_FAILURE_RUN;
+    return ferror(stdout) ? -1 : 0;
 }
 
-static int run(const struct advise_opts *o)
+/* --out's figures, after the answer is on the standard output. */
+static int write_figures(const struct advise_ctx *c, const struct advise_result *r)
 {
-    struct advise_ctx c;
-    struct advise_result *r;
-    int rc = cli_stdout_check(ADV_CMD);
-    if (rc == EXIT_OK && o->out_dir != NULL) {
-        rc = check_out_dir(o->out_dir);
+    fflush(stdout);
+    return advise_write_figures(c, r);
+}
+
+/* The run's result as the CLI's exit status, its message on stderr (then its hints). */
+static int run_status(int code, const struct pqpan_run_error *err)
+{
+    int rc = pqpan_run_exit_status(code);
+    if (rc == EXIT_USAGE) {
+        return cli_usage_error(ADV_CMD, "%s", err->message);
     }
     if (rc != EXIT_OK) {
-        return rc;
+        fprintf(stderr, "pqpan %s: %s\n", ADV_CMD, err->message);
     }
-    rc = advise_ctx_load(&c, o);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    r = malloc(sizeof *r);
-    if (r == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", ADV_CMD);
-        advise_ctx_free(&c);
-        return EXIT_FAILURE_RUN;
-    }
-    rc = advise_search(r, &c);
-    if (rc == EXIT_OK && r->feasible == 0) {
-        rc = report_none(&c, r);
-    }
+    return rc;
+}
+
+static int run(int argc, char **argv)
+{
+    struct pqpan_run_opt req[CLI_REQUEST_MAX];
+    struct pqpan_run_error err;
+    struct printer p;
+    char *hints = NULL;
+    size_t n, hints_len = 0;
+    const char *out_dir;
+    int rc = request_of(req, &n, argc, argv);
     if (rc == EXIT_OK) {
-        rc = o->m.format == FORMAT_JSON ? advise_print_json(&c, r) : advise_print_table(&c, r);
+        rc = cli_stdout_check(ADV_CMD);
     }
-    if (rc == EXIT_OK && o->out_dir != NULL) {
-        fflush(stdout);
-        rc = advise_write_figures(&c, r);
+    out_dir = request_value(req, n, "--out");
+    if (rc == EXIT_OK && out_dir != NULL) {
+        rc = check_out_dir(out_dir);
     }
-    free(r);
-    advise_ctx_free(&c);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    p.format = cli_request_format(req, n);
+    p.hints = open_memstream(&hints, &hints_len);
+    if (p.hints == NULL) {
+        fprintf(stderr, "pqpan %s: out of memory\n", ADV_CMD);
+        return EXIT_FAILURE_RUN;
+    }
+    rc = run_status(advise_run(req, n, print_row, &p, &err, out_dir != NULL ? write_figures : NULL),
+                    &err);
+    if (fclose(p.hints) == 0 && hints != NULL) {
+        fputs(hints, stderr);
+    }
+    free(hints);
     return rc;
 }
 
 int cli_advise_run(int argc, char **argv)
 {
-    struct advise_opts o;
-    int rc;
     if (cli_wants_help(argc, argv)) {
         cli_advise_help(stdout);
         return EXIT_OK;
     }
-    rc = advise_opts_parse(&o, argc, argv);
-    return rc != EXIT_OK ? rc : run(&o);
+    return run(argc, argv);
 }

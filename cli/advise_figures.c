@@ -1,7 +1,7 @@
 /* pqpan advise --out DIR: the gnuplot figures (advise.h). Energy against latency with the
  * Pareto front (advise_pareto.*) and, over BLE, energy against the LL payload size per
  * ML-KEM level (advise_ll.*). Every number is the search's (advise_search.c). */
-#include "advise.h"
+#include "run_advise.h"
 #include "figure.h"
 
 /* The y axis: whose energy the search minimises. */

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "advise.h"
+#include "run_advise.h"
 #include "pqpan/advise.h"
 
 struct idle_battery_opts {

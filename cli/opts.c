@@ -8,7 +8,7 @@
 #include "opts.h"
 
 /* Help text is wrapped to this width, descriptions start at this column. */
-#define HELP_WIDTH 92
+#define HELP_WIDTH CLI_WRAP_WIDTH
 #define HELP_COLUMN 25
 
 int cli_opt_set(const struct cli_opt *o, void *base, const char *cmd, const char *v)
@@ -80,27 +80,6 @@ int cli_opt_take_any(const struct cli_opt_bind *b, size_t n, const char *cmd, in
         rc = cli_opt_take_only(b[k].t, b[k].only, b[k].base, cmd, argc, argv, i);
     }
     return rc;
-}
-
-void cli_wrap(FILE *out, const char *s, size_t col, size_t indent)
-{
-    int first = 1;
-    s += strspn(s, " ");
-    while (*s != '\0') {
-        size_t n = strcspn(s, " ");
-        if (!first && col + 1 + n > HELP_WIDTH) {
-            fprintf(out, "\n%*s", (int)indent, "");
-            col = indent;
-        } else if (!first) {
-            fputc(' ', out);
-            col++;
-        }
-        fwrite(s, 1, n, out);
-        col += n;
-        first = 0;
-        s += n;
-        s += strspn(s, " ");
-    }
 }
 
 /* Whether help lists what o allows: not for a flag or free text, nor for words that

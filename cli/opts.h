@@ -44,9 +44,6 @@ struct cli_opt_bind {
 int cli_opt_take_any(const struct cli_opt_bind *b, size_t n, const char *cmd, int argc,
                      char **argv, int *i);
 
-/* Writes the words of s to out from column col, wrapped at the help's width (92 columns),
- * continuation lines indented to indent; no newline at the end. */
-void cli_wrap(FILE *out, const char *s, size_t col, size_t indent);
 
 /* A paragraph (wrapped as help is) of before, the names of the options of tables[0..n)
  * that take words (--link aside), and after. */

@@ -3,7 +3,7 @@
  * docs/CLI.md's option lists take the options from. */
 #include <string.h>
 
-#include "advise.h"
+#include "run_advise.h"
 #include "bench.h"
 #include "commands.h"
 #include "estimate.h"

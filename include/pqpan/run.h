@@ -298,6 +298,34 @@ struct pqpan_run_progress_row {
 /* The field tables of a SIM154 and of a METRIC row; *n their length. */
 const struct pqpan_run_field *pqpan_run_sim154_fields(size_t *n);
 const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n);
+/* ---- advise: one recommendation of the search ---- */
+
+/* The configuration and what it costs (the JSON output's "recommendations" entry; NULL
+ * texts and negative optional figures: not on this link). */
+struct pqpan_run_advise_choice {
+    unsigned rank;
+    const char *kem;
+    unsigned category;
+    const char *link;        /* "ble", "802154" */
+    const char *auth;        /* the variant: "psk", "sig-mutual (ML-DSA-65)", ... */
+    const char *phy;         /* BLE */
+    unsigned ll_octets, att_mtu; /* BLE (0: 802.15.4) */
+    const char *transfer;    /* BLE */
+    double ci_ms;            /* BLE (< 0: 802.15.4) */
+    const char *addressing;  /* 802.15.4 */
+    double poll_ms;          /* 802.15.4 (< 0: BLE) */
+    const char *keygen_side;
+    const char *device_side;
+    double energy_device_uj, energy_peer_uj, objective_uj;
+    double latency_ms, exchange_latency_ms, idle_again_ms, peak_current_ma;
+    double saving_vs_study_uj; /* BLE (< 0 is a loss; 802.15.4: unknown, see known) */
+    int saving_known;
+    double floor_uj, floor_ratio;
+    double life_years;       /* the shortest of the battery sides */
+};
+
+/* The field table of a CHOICE row (units uJ, ms, mA, years). */
+const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
@@ -360,8 +388,10 @@ enum pqpan_run_record {
                                  failures (struct pqpan_run_sim154_row), the last row */
     PQPAN_RUN_RECORD_METRIC,  /* simulate --link 802154: one statistic or count (struct
                                  pqpan_run_metric_row), before the SIM154 row */
-    PQPAN_RUN_RECORD_PROGRESS /* a long run's progress (struct pqpan_run_progress_row): done 0
+    PQPAN_RUN_RECORD_PROGRESS, /* a long run's progress (struct pqpan_run_progress_row): done 0
                                  before the first of runs, then after each */
+    PQPAN_RUN_RECORD_CHOICE   /* advise: one recommendation, in rank order
+                                 (struct pqpan_run_advise_choice) */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -383,7 +413,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

@@ -22,7 +22,7 @@ from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, s
 from .data import Profile
 from .model import Result
 
-__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
+__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "advise", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
@@ -285,6 +285,19 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
     options = dict(locals())
     options.update(options.pop("more"))
     return Result(_run_command("simulate", simulate_802154, options, link="802154")["assumptions"])
+
+
+@_options.with_options("advise", None, frame=("--format", "--out"))
+def advise(**options) -> dict:
+    """The cheapest key exchange for a battery-powered device under constraints, through the
+    library's run layer (pqpan_run "advise", as `pqpan advise`): every option of advise's
+    tables is a keyword argument (its name with '_' for '-', listed below with unit, default
+    and words; link="802154" searches IEEE 802.15.4). Returns what `pqpan advise --format
+    json` prints, as a dict (the recommendations, the switching decision, the levels, the
+    Pareto front). Raises UsageError naming the keyword argument, DataError, FileError, or
+    PqpanError (exit_code 1) when no configuration meets the constraints."""
+    given = {k: v for k, v in options.items() if v is not None}
+    return _run.run("advise", **given)["assumptions"]
 
 
 @_options.with_options("sweep", None, skip=("--out", "--jobs", "--per", "--runs", "--seed"))

@@ -2727,6 +2727,28 @@ struct pqpan_run_progress_row {
 };
 const struct pqpan_run_field *pqpan_run_sim154_fields(size_t *n);
 const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n);
+struct pqpan_run_advise_choice {
+    unsigned rank;
+    const char *kem;
+    unsigned category;
+    const char *link;
+    const char *auth;
+    const char *phy;
+    unsigned ll_octets, att_mtu;
+    const char *transfer;
+    double ci_ms;
+    const char *addressing;
+    double poll_ms;
+    const char *keygen_side;
+    const char *device_side;
+    double energy_device_uj, energy_peer_uj, objective_uj;
+    double latency_ms, exchange_latency_ms, idle_again_ms, peak_current_ma;
+    double saving_vs_study_uj;
+    int saving_known;
+    double floor_uj, floor_ratio;
+    double life_years;
+};
+const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2750,7 +2772,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_SIM,
     PQPAN_RUN_RECORD_SIM154,
     PQPAN_RUN_RECORD_METRIC,
-    PQPAN_RUN_RECORD_PROGRESS
+    PQPAN_RUN_RECORD_PROGRESS,
+    PQPAN_RUN_RECORD_CHOICE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -26,12 +26,12 @@ def _links(link):
     return (link,) if isinstance(link, str) else tuple(link)
 
 
-def rows(command, link, skip=()):
+def rows(command, link, skip=(), frame=_FRAME):
     """The option rows of command on link ("ble", "802154", a tuple of them, or None: both;
-    each option once), in the tables' order, the request's frame (--link, --format) and
-    skip left out."""
+    each option once), in the tables' order, the request's frame (by default --link,
+    --format) and skip left out."""
     links = (None,) + _links(link)
-    out, seen = [], set(_FRAME) | set(skip)
+    out, seen = [], set(frame) | set(skip)
     for group in OPTIONS[command]:
         for o in group["options"] if group["link"] in links else ():
             if o["name"] not in seen:
@@ -81,7 +81,7 @@ def generated(fn):
     return getattr(fn, "_pqpan_generated", ())
 
 
-def with_options(command, link, skip=()):
+def with_options(command, link, skip=(), frame=_FRAME):
     """Decorates fn(..., **more): every option of command's tables on link (a tuple: on any
     of those links; None: both) that fn does not list, but those of skip, becomes a
     keyword-only argument (default: the table's, typed) in its signature; its docstring
@@ -91,7 +91,7 @@ def with_options(command, link, skip=()):
         sig = inspect.signature(fn)
         params = [p for p in sig.parameters.values() if p.kind != p.VAR_KEYWORD]
         listed = {p.name for p in params}
-        table = rows(command, link, skip)
+        table = rows(command, link, skip, frame)
         new = [o for o in table if keyword(o["name"]) not in listed]
         added = [keyword(o["name"]) for o in new]
         params += [inspect.Parameter(keyword(o["name"]), inspect.Parameter.KEYWORD_ONLY,

@@ -104,7 +104,7 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate", "idle", "simulate") with options through pqpan_run (a list value: a
+    """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
@@ -114,7 +114,9 @@ def run(command, **options):
     "figures": the sources of the listed ones, or with show every figure); simulate's
     "simulation" (one dict per side: packets, retransmissions, latency, result, succeeded),
     with link="802154" "summary" (the runs' settings and failures) and "metrics" (one dict
-    per statistic or count: metric, unit, per_run, mean, p50, p90, p99); units in "units".
+    per statistic or count: metric, unit, per_run, mean, p50, p90, p99); advise's
+    "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
+    typed); units in "units".
     Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
@@ -140,6 +142,10 @@ def run(command, **options):
             out["idle"], units = _side(row, every=True)
             out["own"] = {k: v for (k, v), f in zip(out["idle"].items(), _fields(row))
                           if f.group & _io.PQPAN_RUN_GROUP_JSON}
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_CHOICE:
+            choice, units = _side(row, every=True)
+            out.setdefault("choices", []).append(choice)
             out["units"].update(units)
         elif row.record in _LISTS:
             item, units = _side(row, every=True)

@@ -410,3 +410,72 @@ def test_simulate_802154_pcap_equals_the_cli(cli, tmp_path):
     run("simulate", link="802154", runs=2, pcap=str(tmp_path / "run.pcap"))
     data = (tmp_path / "cli.pcap").read_bytes()
     assert data and data == (tmp_path / "run.pcap").read_bytes()
+
+
+# advise: not varied, besides estimate's SKIP: --out (figures are the CLI's), --brief (the
+# table's, not the JSON's), --top (kept small); the grid runs over 802.15.4, where a search
+# takes milliseconds (a BLE search takes seconds: one request of it below).
+ADVISE_SKIP = SKIP | {"--out", "--brief", "--top"}
+ADVISE_BASE = {"link": "802154", "top": 2}
+
+
+def _advise_grid(cli):
+    help_json = json.loads(cli.run(["help", "--json"]).stdout)
+    command = next(c for c in help_json["commands"] if c["name"] == "advise")
+    requests = []
+    for group in command["groups"]:
+        for opt in group["table"]["options"]:
+            if opt["name"] in ADVISE_SKIP:
+                continue
+            for value in _values(opt)[:3]:
+                key = opt["name"][2:].replace("-", "_")
+                requests.append(dict(ADVISE_BASE, **{key: value}))
+    return requests
+
+
+def _compare_advise(cli, options):
+    argv = cli_argv("advise", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = pqpan.advise(**options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+        return "refused"
+    assert proc.returncode == 0, (argv, proc.stderr)
+    assert got == json.loads(proc.stdout), argv
+    return "equal"
+
+
+def test_advise_grid_equals_the_cli(cli):
+    """pqpan.advise() is the CLI's JSON output, or the CLI's exit code, over a grid
+    generated from advise's option rows (each row at up to three of its values)."""
+    requests = _advise_grid(cli)
+    outcomes = [_compare_advise(cli, options) for options in requests]
+    print("advise grid: %d requests, %d equal, %d refused by both"
+          % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
+    assert len(requests) > 40 and outcomes.count("equal") > 20
+    assert {"min_level", "battery_side", "protocol"} <= {k for r in requests for k in r}
+
+
+def test_advise_ble_equals_the_cli(cli):
+    """One BLE search (seconds), its CHOICE rows typed as the JSON's recommendations."""
+    options = {"top": 2, "min_level": 3}
+    want = json.loads(cli.run([*cli_argv("advise", **options), "--format", "json"]).stdout)
+    assert pqpan.advise(**options) == want
+    got = run("advise", **options)
+    want = cli.json(cli_argv("advise", **options))
+    for choice, rec in zip(got["choices"], want["recommendations"]):
+        for key in ("rank", "kem", "phy", "att_mtu", "objective_uj", "latency_ms"):
+            assert_same(choice[key], rec[key], key)
+    assert got["units"]["objective_uj"] == "uJ"
+
+
+def test_advise_errors_name_the_keyword():
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.advise(min_level=2)
+    assert "min_level" in str(e.value) and "--min-level" not in str(e.value)
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.advise(link="802154", battery_side="both")
+    assert "battery_side" in str(e.value)
+    with pytest.raises(pqpan.UsageError):
+        pqpan.advise(kem="ML-KEM-768")

@@ -62,6 +62,7 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_SIM154:
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
+    case PQPAN_RUN_RECORD_CHOICE:
         break;
     }
     return NULL;
@@ -280,15 +281,14 @@ int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
     return PQPAN_OK;
 }
 
-int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
+int run_start(struct run_ctx **out, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err)
 {
     struct run_ctx *r;
-    int rc;
     if (err != NULL) {
         memset(err, 0, sizeof *err);
     }
-    if (command == NULL || emit == NULL || (opts == NULL && n_opts > 0)) {
+    if (emit == NULL || (opts == NULL && n_opts > 0)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     r = malloc(sizeof *r);
@@ -299,6 +299,18 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
     r->ctx = ctx;
     r->err = err;
     r->used = 0;
+    *out = r;
+    return PQPAN_OK;
+}
+
+int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
+              pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err)
+{
+    struct run_ctx *r;
+    int rc = command == NULL ? PQPAN_ERR_INVALID_ARG : run_start(&r, opts, n_opts, emit, ctx, err);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
     if (strcmp(command, "estimate") == 0) {
         rc = run_estimate(r, opts, n_opts);
     } else if (strcmp(command, "idle") == 0) {
@@ -309,10 +321,12 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_profiles(r, opts, n_opts);
     } else if (strcmp(command, "simulate") == 0) {
         rc = run_simulate(r, opts, n_opts);
+    } else if (strcmp(command, "advise") == 0) {
+        rc = run_advise(r, opts, n_opts, NULL);
     } else {
         struct cli_msg msg;
         (void)cli_msg_set(&msg, EXIT_USAGE,
-                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate)",
+                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -21,6 +21,11 @@ struct run_ctx {
     char values[RUN_VALUES_MAX];
 };
 
+/* A run's context for emit, ctx and err (*err cleared), after checking the request's
+ * shape: PQPAN_OK and *out to free, or PQPAN_ERR_INVALID_ARG, PQPAN_ERR_CAPACITY. */
+int run_start(struct run_ctx **out, const struct pqpan_run_opt *opts, size_t n_opts,
+              pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+
 /* Fills *r->err from an exit code (run_text.h) and a message about option ("" or NULL:
  * none); returns the PQPAN_ERR_* code. */
 int run_fail(struct run_ctx *r, int exit_code, const char *option, const char *message);
@@ -63,5 +68,10 @@ int run_profiles(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_o
 int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+/* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
+struct advise_ctx;
+struct advise_result;
+int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts,
+               int (*figures)(const struct advise_ctx *c, const struct advise_result *res));
 
 #endif

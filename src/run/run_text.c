@@ -318,3 +318,24 @@ int cli_parse_conn_interval(const char *s, uint64_t *ns)
     *ns = n * 1250000u;
     return 0;
 }
+
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent)
+{
+    int first = 1;
+    s += strspn(s, " ");
+    while (*s != '\0') {
+        size_t n = strcspn(s, " ");
+        if (!first && col + 1 + n > CLI_WRAP_WIDTH) {
+            fprintf(out, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (!first) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(s, 1, n, out);
+        col += n;
+        first = 0;
+        s += n;
+        s += strspn(s, " ");
+    }
+}

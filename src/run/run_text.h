@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "run_ns.h"
 
@@ -124,5 +125,12 @@ int cli_parse_double(const char *s, double min, double max, double *out);
 /* A BLE connection interval in ms: 7.5 .. 4000 in steps of 1.25 ms (Core v5.4 Vol 6 Part B
  * §4.5.1: connInterval = 1.25 ms x 6 .. 3200), into *ns. Returns 0 or -1. */
 int cli_parse_conn_interval(const char *s, uint64_t *ns);
+
+/* The width help text and wrapped notes fit in. */
+#define CLI_WRAP_WIDTH 92
+
+/* Writes the words of s to out from column col, wrapped at the help's width (CLI_WRAP_WIDTH columns),
+ * continuation lines indented to indent; no newline at the end. */
+void cli_wrap(FILE *out, const char *s, size_t col, size_t indent);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -80,6 +81,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_SIM154:
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
+    case PQPAN_RUN_RECORD_CHOICE:
         fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -727,6 +729,92 @@ static void test_simulate_802154(void **state)
     assert_string_equal(err.option, "--hops");
 }
 
+/* What an advise run gave: its CHOICE rows' figures and the JSON members. */
+struct advised {
+    int choices, notes, members;
+    double objective[16], device_uj[16];
+    const char *objective_unit;
+    char link[16];
+    char json[16384];
+};
+
+static int collect_advise(void *ctx, const struct pqpan_run_row *row)
+{
+    struct advised *a = ctx;
+    size_t k;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+        a->notes++;
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS:
+        a->members++;
+        strncpy(a->json, row->values[0].text, sizeof a->json - 1);
+        break;
+    case PQPAN_RUN_RECORD_CHOICE:
+        assert_true(a->choices < 16);
+        a->objective[a->choices] = field(row, "objective_uj", PQPAN_RUN_REAL)->x;
+        a->device_uj[a->choices] = field(row, "energy_device_uj", PQPAN_RUN_REAL)->x;
+        assert_int_equal(field(row, "rank", PQPAN_RUN_COUNT)->u, (unsigned)a->choices + 1u);
+        strncpy(a->link, field(row, "link", PQPAN_RUN_TEXT)->text, sizeof a->link - 1);
+        for (k = 0; k < row->n_fields; k++) {
+            a->objective_unit = strcmp(row->fields[k].name, "objective_uj") == 0
+                                    ? row->fields[k].unit
+                                    : a->objective_unit;
+        }
+        a->choices++;
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* advise over 802.15.4 through pqpan_run: the CHOICE rows, in rank order, carry the
+ * figures the CLI's JSON output (the MEMBERS row, what `pqpan advise --format json`
+ * prints) gives for each recommendation, typed, with units. */
+static void test_advise(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--link", "802154"}, {"--top", "3"}};
+    struct pqpan_run_error err;
+    struct advised *a = calloc(1, sizeof *a);
+    const char *at;
+    int k;
+    (void)state;
+    assert_non_null(a);
+    assert_int_equal(pqpan_run("advise", opts, 2, collect_advise, a, &err), PQPAN_OK);
+    assert_int_equal(a->members, 1);
+    assert_true(a->notes > 10);
+    assert_int_equal(a->choices, 3);
+    assert_string_equal(a->link, "802154");
+    assert_string_equal(a->objective_unit, "uJ");
+    at = strstr(a->json, "\"recommendations\"");
+    assert_non_null(at);
+    for (k = 0; k < a->choices; k++) {
+        at = strstr(at, "\"objective_uj\": ");
+        assert_non_null(at);
+        at += strlen("\"objective_uj\": ");
+        assert_true(fabs(strtod(at, NULL) - a->objective[k]) <= 0.0005);
+        /* one battery side, the device: the objective is its energy */
+        assert_true(a->objective[k] == a->device_uj[k]);
+        assert_true(k == 0 || a->objective[k] >= a->objective[k - 1]);
+    }
+    free(a);
+}
+
+/* advise refuses what it searches itself, naming the option. */
+static void test_advise_errors(void **state)
+{
+    static const struct pqpan_run_opt kem[] = {{"--kem", "ML-KEM-768"}};
+    struct pqpan_run_error err;
+    struct advised *a = calloc(1, sizeof *a);
+    (void)state;
+    assert_non_null(a);
+    assert_int_equal(pqpan_run("advise", kem, 1, collect_advise, a, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--kem");
+    assert_non_null(strstr(err.message, "--min-level"));
+    free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -746,6 +834,8 @@ int main(void)
         cmocka_unit_test(test_simulate_failed),
         cmocka_unit_test(test_simulate_errors),
         cmocka_unit_test(test_simulate_802154),
+        cmocka_unit_test(test_advise),
+        cmocka_unit_test(test_advise_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

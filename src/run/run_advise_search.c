@@ -3,8 +3,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "advise.h"
-#include "link_opts.h"
+#include "run_advise.h"
+#include "link.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sig.h"
@@ -60,7 +60,7 @@ static int load_phys(struct advise_ctx *c)
         }
     }
     if (!(c->grid.priced_phys & (1u << c->o->idle.phy))) {
-        return cli_usage_error(ADV_CMD, "empty search space: a profile gives no current for the "
+        return cli_msg_set(c->msg, EXIT_USAGE, "empty search space: a profile gives no current for the "
                                         "idle link's PHY %s (--currents %s, --tx-dbm %d)",
                                pqpan_ble_phy_name(c->o->idle.phy),
                                pqpan_current_table_name(c->o->m.table), c->o->m.tx_dbm);
@@ -102,7 +102,7 @@ static int load_level_variant(struct advise_ctx *c, int k, size_t v)
     cfg.pqke_mode = c->variant[v].mode;
     cfg.pqke_hybrid = c->variant[v].hybrid;
     cfg.pqke_sig = model_is_sig_mode(cfg.pqke_mode) ? c->sig[k] : 0u;
-    if (cli_msg_report(ADV_CMD, model_setup(c->cycles[k][v], &cfg, c->timing, advise_kem_name(k), &msg),
+    if (advise_report(c, model_setup(c->cycles[k][v], &cfg, c->timing, advise_kem_name(k), &msg),
                        &msg) != EXIT_OK) {
         return EXIT_USAGE;
     }
@@ -136,13 +136,13 @@ static int load_idle(struct advise_ctx *c)
         struct cli_msg msg;
         int rc;
         if (pqpan_ble_idle(&idle, &c->o->idle, &env->dev) != PQPAN_OK) {
-            return cli_usage_error(ADV_CMD, "idle link: the window widening over (--idle-latency + "
+            return cli_msg_set(c->msg, EXIT_USAGE, "idle link: the window widening over (--idle-latency + "
                                             "1) x --idle-ci-ms reaches half the interval at %s's "
                                             "sleep clock accuracy (Core v5.4 Vol 6 Part B §4.2.4)",
                                    env->in.profile.name);
         }
         rc = model_energy(&e, &idle.ledger[role], env, model_radio_of(c->o->idle.phy), &msg);
-        if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+        if (advise_report(c, rc, &msg) != EXIT_OK) {
             return rc;
         }
         c->idle_ua[role] = e.comm_events_uj / env->in.profile.supply_v /
@@ -250,14 +250,14 @@ static int load_envs(struct advise_ctx *c)
 {
     struct model_opts peer = c->o->m;
     struct model_env *dev, *other;
-    int rc = model_env_new(&dev, &c->o->m, ADV_CMD);
+    int rc = advise_report(c, model_env_new_msg(&dev, &c->o->m, c->msg), c->msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     other = dev;
     if (c->o->peer_profile != NULL) {
         peer.profile = c->o->peer_profile;
-        rc = model_env_new(&other, &peer, ADV_CMD);
+        rc = advise_report(c, model_env_new_msg(&other, &peer, c->msg), c->msg);
         if (rc != EXIT_OK) {
             free(dev);
             return rc;
@@ -287,7 +287,7 @@ static int load_802154(struct advise_ctx *c)
         l.ns[PQPAN_PHASE_KEY_TRANSFER][PQPAN_STATE_RX] = 1u;
         rc = model_energy(&e, &l, c->env[role], PQPAN_RADIO_IEEE802154, &msg);
         if (rc != EXIT_OK) {
-            return cli_usage_error(ADV_CMD, "empty search space on 802.15.4: %s", msg.text);
+            return cli_msg_set(c->msg, EXIT_USAGE, "empty search space on 802.15.4: %s", msg.text);
         }
     }
     c->poll_ms = c->o->poll_ms;
@@ -296,7 +296,7 @@ static int load_802154(struct advise_ctx *c)
         lo.short_addr = k;
         rc = lowpan_poll(&p, &q, ua, c->timing, &lo, c->poll_ms, &msg);
         if (rc != EXIT_OK) {
-            return cli_usage_error(ADV_CMD, "802.15.4 poll: %s", msg.text);
+            return cli_msg_set(c->msg, EXIT_USAGE, "802.15.4 poll: %s", msg.text);
         }
         c->idle154_ua[k] = q.avg_ua;
     }
@@ -353,12 +353,12 @@ static int load_switches(struct advise_ctx *c)
                 opt.ci_ns = g->ci_ns[k];
                 if (pqpan_advise_round_trip(&rt, &idle, &opt, def.same_event_reply,
                                             &c->timing->dev) != PQPAN_OK) {
-                    return cli_usage_error(ADV_CMD, "link switch out of range");
+                    return cli_msg_set(c->msg, EXIT_USAGE, "link switch out of range");
                 }
                 for (role = 0; role < 2; role++) {
                     rc = price_round_trip(&sw->uj[role], &rt, c->env[role],
                                           (enum pqpan_ble_role)role, &msg);
-                    if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+                    if (advise_report(c, rc, &msg) != EXIT_OK) {
                         return rc;
                     }
                 }
@@ -426,11 +426,20 @@ void advise_ctx_free(struct advise_ctx *c)
     c->env[0] = c->env[1] = NULL;
 }
 
-int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o)
+int advise_report(const struct advise_ctx *c, int rc, const struct cli_msg *m)
+{
+    if (rc != EXIT_OK && m != c->msg) {
+        *c->msg = *m;
+    }
+    return rc;
+}
+
+int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o, struct cli_msg *msg)
 {
     int rc;
     memset(c, 0, sizeof *c);
     c->o = o;
+    c->msg = msg;
     rc = load_envs(c);
     if (rc != EXIT_OK) {
         return rc;
@@ -788,9 +797,9 @@ static int offer(struct advise_result *r, const struct advise_ctx *c,
     pqpan_advise_rank_add(&r->rank, &p);
     keep_min(&r->group[g], &r->group_found[g], &p);
     if (pqpan_advise_front_add(&r->front, &p) != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: more than %u Pareto-optimal configurations; narrow the search\n",
-                ADV_CMD, PQPAN_ADVISE_FRONT_MAX);
-        return EXIT_FAILURE_RUN;
+        return cli_msg_set(c->msg, EXIT_FAILURE_RUN,
+                           "more than %u Pareto-optimal configurations; narrow the search",
+                           PQPAN_ADVISE_FRONT_MAX);
     }
     return EXIT_OK;
 }
@@ -807,7 +816,7 @@ static int study_baselines(struct advise_result *r, const struct advise_ctx *c)
                 cli_msg_set(&msg, rc, "the study's configuration at %s does not run",
                             advise_kem_name(k));
             }
-            if (cli_msg_report(ADV_CMD, rc, &msg) != EXIT_OK) {
+            if (advise_report(c, rc, &msg) != EXIT_OK) {
                 return rc;
             }
         }
@@ -835,7 +844,7 @@ int advise_search(struct advise_result *r, const struct advise_ctx *c)
             rc = EXIT_OK;
             continue;
         }
-        rc = cli_msg_report(ADV_CMD, rc, &msg);
+        rc = advise_report(c, rc, &msg);
         if (rc == EXIT_OK) {
             rc = offer(r, c, &cfg, &ev, id);
         }

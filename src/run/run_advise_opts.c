@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise.h"
+#include "run_advise.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sig.h"
-#include "opts_registry.h"
 
 int advise_parse_duration(const char *text, double *seconds)
 {
@@ -152,7 +151,6 @@ static const char *const radio_words[] = {"sleep", "listen", NULL};
 _Static_assert(sizeof(enum adv_battery) == sizeof(int), "--battery-side is stored as an int");
 _Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
 
-/* advise's defaults: the energy and 802.15.4 options', then those of its own tables. */
 static void defaults(void *p);
 
 /* --min-level: the category (words checked before). */
@@ -385,9 +383,9 @@ static const struct cli_opt_table *const own_tables[] = {
 };
 #define N_OWN_TABLES (sizeof own_tables / sizeof own_tables[0])
 
-static void defaults(void *p)
+/* advise's defaults: the energy and 802.15.4 options', then those of its own tables. */
+void advise_opts_defaults(struct advise_opts *o)
 {
-    struct advise_opts *o = p;
     size_t k;
     memset(o, 0, sizeof *o);
     model_opts_init(&o->m);
@@ -395,6 +393,11 @@ static void defaults(void *p)
     for (k = 0; k < N_OWN_TABLES; k++) {
         cli_opt_table_defaults(own_tables[k], o);
     }
+}
+
+static void defaults(void *p)
+{
+    advise_opts_defaults(p);
 }
 
 /* Of the 802.15.4 tables advise takes all but --link, --idle (--sed-idle is its own), --addr and
@@ -405,131 +408,119 @@ const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security
 const char *const advise_gamma[] = {"--calibration", "--gamma-comp", NULL};
 const char *const advise_lowpan_exchange[] = {"--ipv6-frag", NULL};
 
-/* Every table advise reads, in the order help lists them, with where each stores and the
- * help section it opens (NULL: it continues the one before). */
-enum adv_into { INTO_SELF, INTO_MODEL, INTO_LOWPAN };
-
-static const struct {
-    const struct cli_opt_table *t;
-    const char *const *only;
-    enum adv_into into;
-    const char *section;
-} adv_tables[] = {
-    {&model_energy_table, NULL, INTO_MODEL, "the device and its battery"},
-    {&advise_device_table, NULL, INTO_SELF, NULL},
-    {&lowpan_busy_table, NULL, INTO_LOWPAN, NULL},
-    {&lowpan_opts_table, advise_lowpan_link, INTO_LOWPAN, NULL},
-    {&lowpan_exchange_table, advise_lowpan_exchange, INTO_LOWPAN, NULL},
-    {&advise_constraint_table, NULL, INTO_SELF, "constraints"},
-    {&advise_idle_table, NULL, INTO_SELF,
+const struct advise_table advise_tables[] = {
+    {&model_energy_table, NULL, ADV_INTO_MODEL, "the device and its battery"},
+    {&advise_device_table, NULL, ADV_INTO_SELF, NULL},
+    {&lowpan_busy_table, NULL, ADV_INTO_LOWPAN, NULL},
+    {&lowpan_opts_table, advise_lowpan_link, ADV_INTO_LOWPAN, NULL},
+    {&lowpan_exchange_table, advise_lowpan_exchange, ADV_INTO_LOWPAN, NULL},
+    {&advise_constraint_table, NULL, ADV_INTO_SELF, "constraints"},
+    {&advise_idle_table, NULL, ADV_INTO_SELF,
      "the idle link the device runs between exchanges (priced as `pqpan idle`)"},
-    {&advise_peer_table, NULL, INTO_SELF, "what the peer supports"},
-    {&model_ramp_table, NULL, INTO_MODEL,
+    {&advise_peer_table, NULL, ADV_INTO_SELF, "what the peer supports"},
+    {&model_ramp_table, NULL, ADV_INTO_MODEL,
      "energy options (the events accounting advise ranks by has no gamma_comm)"},
-    {&model_crypto_table, NULL, INTO_MODEL, NULL},
-    {&model_gamma_table, advise_gamma, INTO_MODEL, NULL},
-    {&advise_output_table, NULL, INTO_SELF, "output"},
+    {&model_crypto_table, NULL, ADV_INTO_MODEL, NULL},
+    {&model_gamma_table, advise_gamma, ADV_INTO_MODEL, NULL},
+    {&advise_output_table, NULL, ADV_INTO_SELF, "output"},
 };
-#define N_ADV_TABLES (sizeof adv_tables / sizeof adv_tables[0])
+const size_t advise_n_tables = sizeof advise_tables / sizeof advise_tables[0];
 
-void advise_opts_help(FILE *out)
+static int listed(const char *const *only, const char *name)
 {
     size_t k;
-    for (k = 0; k < N_ADV_TABLES; k++) {
-        if (adv_tables[k].section != NULL) {
-            fprintf(out, "%s%s:\n", k > 0 ? "\n" : "", adv_tables[k].section);
+    for (k = 0; only != NULL && only[k] != NULL; k++) {
+        if (strcmp(only[k], name) == 0) {
+            return 1;
         }
-        cli_opt_rows_help_only(out, adv_tables[k].t, adv_tables[k].only);
     }
+    return only == NULL;
 }
 
-static int take(struct advise_opts *o, int argc, char **argv, int *i)
+const struct cli_opt *advise_opt_row(const char *name, struct advise_opts *o, void **into)
 {
     size_t k;
-    int rc = 0;
-    for (k = 0; k < N_ADV_TABLES && rc == 0; k++) {
-        void *into = adv_tables[k].into == INTO_MODEL    ? (void *)&o->m
-                     : adv_tables[k].into == INTO_LOWPAN ? (void *)&o->lowpan
-                                                         : (void *)o;
-        rc = cli_opt_take_only(adv_tables[k].t, adv_tables[k].only, into, ADV_CMD, argc, argv, i);
+    for (k = 0; k < advise_n_tables; k++) {
+        const struct advise_table *t = &advise_tables[k];
+        const struct cli_opt *row = listed(t->only, name) ? cli_opt_find(t->t, name) : NULL;
+        if (row != NULL) {
+            *into = t->into == ADV_INTO_MODEL    ? (void *)&o->m
+                    : t->into == ADV_INTO_LOWPAN ? (void *)&o->lowpan
+                                                 : (void *)o;
+            return row;
+        }
     }
-    return rc;
+    return NULL;
 }
 
-/* What the options say together: checked before any work. */
-static int check_together(struct advise_opts *o)
+int advise_refused(const char *name, struct cli_msg *m)
+{
+    if (strcmp(name, "--gamma-comm") == 0) {
+        return cli_msg_set(m, EXIT_USAGE, "--gamma-comm: advise ranks by the events accounting, "
+                                          "which has no gamma_comm");
+    }
+    if (strcmp(name, "--kem") == 0 || strcmp(name, "--addr") == 0) {
+        return cli_msg_set(m, EXIT_USAGE, "%s: advise searches every value (%s)", name,
+                           name[2] == 'k' ? "use --min-level for the KEM"
+                                          : "extended and short addresses");
+    }
+    if (strcmp(name, "--hops") == 0 || strcmp(name, "--forwarding") == 0) {
+        return cli_msg_set(m, EXIT_USAGE, "%s: advise prices one battery-powered device on one "
+                                          "link (on 802.15.4 a sleepy end device polling its "
+                                          "parent); the forwarders of a chain are always-on "
+                                          "routers (docs/MODEL.md \"Multi-hop 6LoWPAN\"), whose "
+                                          "battery life its search does not model: price a "
+                                          "chain with `pqpan estimate --link 802154 --hops H` "
+                                          "or `pqpan compare --mesh`",
+                           name);
+    }
+    return EXIT_OK;
+}
+
+int advise_opts_check(struct advise_opts *o, struct cli_msg *m, const char **option)
 {
     o->poll_from_idle = o->poll_ms <= 0.0;
     if (o->poll_from_idle) {
         o->poll_ms = (double)o->idle.ci_ns * 1e-6;
     }
     if (!(o->peer_phys & (1u << o->idle.phy))) {
-        return cli_usage_error(ADV_CMD, "--idle-phy %s is not among --peer-phys: the idle link "
+        *option = "--idle-phy";
+        return cli_msg_set(m, EXIT_USAGE, "--idle-phy %s is not among --peer-phys: the idle link "
                                         "runs on a PHY both sides support",
                                pqpan_ble_phy_name(o->idle.phy));
     }
     if (o->idle_ll_octets > o->peer_max_ll) {
-        return cli_usage_error(ADV_CMD, "--idle-ll-octets %u exceeds --peer-max-ll-octets %u",
+        *option = "--idle-ll-octets";
+        return cli_msg_set(m, EXIT_USAGE, "--idle-ll-octets %u exceeds --peer-max-ll-octets %u",
                                o->idle_ll_octets, o->peer_max_ll);
     }
     if ((o->links & ADV_LINK_802154) && o->battery == ADV_BATTERY_BOTH) {
-        return cli_usage_error(ADV_CMD, "--battery-side both: over 802.15.4 the battery device is "
+        *option = "--battery-side";
+        return cli_msg_set(m, EXIT_USAGE, "--battery-side both: over 802.15.4 the battery device is "
                                         "a sleepy end device and its peer the parent that stays "
                                         "awake; use --link ble");
     }
     if (o->protocol == PQPAN_BLE_PROTO_STUDY && o->auth_modes != PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE)) {
-        return cli_usage_error(ADV_CMD, "--protocol study: the study's exchange is not "
+        *option = "--protocol";
+        return cli_msg_set(m, EXIT_USAGE, "--protocol study: the study's exchange is not "
                                         "authenticated; say so with --auth none, or search "
                                         "pqpan's authenticated modes (--protocol pqpan)");
     }
     if (o->protocol == PQPAN_BLE_PROTO_STUDY && o->hybrids != ADV_HYBRID_NONE) {
-        return cli_usage_error(ADV_CMD, "--hybrid p256: the study's exchange has no P-256; use "
+        *option = "--hybrid";
+        return cli_msg_set(m, EXIT_USAGE, "--hybrid p256: the study's exchange has no P-256; use "
                                         "--protocol pqpan");
     }
     if ((o->links & ADV_LINK_802154) && o->protocol == PQPAN_BLE_PROTO_STUDY) {
-        return cli_usage_error(ADV_CMD, "--protocol study: over 802.15.4 the exchange is pqpan's "
+        *option = "--protocol";
+        return cli_msg_set(m, EXIT_USAGE, "--protocol study: over 802.15.4 the exchange is pqpan's "
                                         "INIT/RESP/FIN in UDP datagrams; use --link ble");
     }
     if (((uint64_t)o->idle.latency + 1u) * o->idle.ci_ns >= PQPAN_BLE_IDLE_PERIOD_MAX_NS) {
-        return cli_usage_error(ADV_CMD, "(--idle-latency + 1) x --idle-ci-ms must stay below 16 s, "
+        *option = "--idle-latency";
+        return cli_msg_set(m, EXIT_USAGE, "(--idle-latency + 1) x --idle-ci-ms must stay below 16 s, "
                                         "half the longest supervision timeout (Core v5.4 Vol 6 "
                                         "Part B §4.5.2)");
     }
     return EXIT_OK;
-}
-
-int advise_opts_parse(struct advise_opts *o, int argc, char **argv)
-{
-    int i;
-    defaults(o);
-    for (i = 1; i < argc; i++) {
-        int rc;
-        if (strcmp(argv[i], "--gamma-comm") == 0) {
-            return cli_usage_error(ADV_CMD, "--gamma-comm: advise ranks by the events accounting, "
-                                            "which has no gamma_comm");
-        }
-        if (strcmp(argv[i], "--kem") == 0 || strcmp(argv[i], "--addr") == 0) {
-            return cli_usage_error(ADV_CMD, "%s: advise searches every value (%s)", argv[i],
-                                   argv[i][2] == 'k' ? "use --min-level for the KEM"
-                                                     : "extended and short addresses");
-        }
-        if (strcmp(argv[i], "--hops") == 0 || strcmp(argv[i], "--forwarding") == 0) {
-            return cli_usage_error(ADV_CMD, "%s: advise prices one battery-powered device on one "
-                                            "link (on 802.15.4 a sleepy end device polling its "
-                                            "parent); the forwarders of a chain are always-on "
-                                            "routers (docs/MODEL.md \"Multi-hop 6LoWPAN\"), whose "
-                                            "battery life its search does not model: price a "
-                                            "chain with `pqpan estimate --link 802154 --hops H` "
-                                            "or `pqpan compare --mesh`",
-                                   argv[i]);
-        }
-        rc = take(o, argc, argv, &i);
-        if (rc < 0) {
-            return EXIT_USAGE;
-        }
-        if (rc == 0) {
-            return cli_unknown_option(ADV_CMD, NULL, argv[i]);
-        }
-    }
-    return check_together(o);
 }

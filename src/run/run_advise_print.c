@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "advise.h"
+#include "run_advise.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
 #include "pqpan/sig.h"
@@ -43,7 +43,7 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
     memset(row, 0, sizeof *row);
     row->id = id;
     advise_cfg_of(&row->cfg, c, id);
-    rc = cli_msg_report(ADV_CMD, advise_eval_peak(&row->ev, row->peak_ua, c, &row->cfg, &msg),
+    rc = advise_report(c, advise_eval_peak(&row->ev, row->peak_ua, c, &row->cfg, &msg),
                         &msg);
     if (rc != EXIT_OK) {
         return rc;
@@ -52,7 +52,7 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
     row->vs_study_uj = study->objective_uj - row->ev.objective_uj;
     row->vs_study_pct = 100.0 * row->vs_study_uj / study->objective_uj;
     if (row->cfg.link == ADV_LINK_BLE) {
-        rc = cli_msg_report(ADV_CMD, advise_eval_idle(&row->idle, c, &row->cfg, &msg), &msg);
+        rc = advise_report(c, advise_eval_idle(&row->idle, c, &row->cfg, &msg), &msg);
         if (rc != EXIT_OK) {
             return rc;
         }
@@ -70,8 +70,8 @@ static int row_of(struct advise_row *row, const struct advise_ctx *c,
         }
         if (advise_battery(&row->bat[role], c, &row->ev, ro) != PQPAN_OK ||
             advise_floor(&row->floor[role], row->floor_ops[role], c, &row->cfg, ro) != PQPAN_OK) {
-            fprintf(stderr, "pqpan %s: battery or floor arithmetic out of range\n", ADV_CMD);
-            return EXIT_FAILURE_RUN;
+            return cli_msg_set(c->msg, EXIT_FAILURE_RUN, "battery or floor arithmetic out of "
+                                                         "range");
         }
         row->floor_uj += row->floor[role].total_uj;
         life = row->bat[role].life_s / ADV_SECONDS_PER_YEAR;
@@ -227,11 +227,11 @@ void advise_battery_caveats(char *buf, size_t len, const struct advise_opts *o, 
 }
 
 /* One line of the answer block: two spaces, then text wrapped, continuation lines indented. */
-static void brief_line(const char *text)
+static void brief_line(const struct advise_ctx *c, const char *text)
 {
-    fputs("  ", stdout);
-    cli_wrap(stdout, text, 2, 4);
-    putchar('\n');
+    fputs("  ", c->out);
+    cli_wrap(c->out, text, 2, 4);
+    fputc('\n', c->out);
 }
 
 /* The level the battery affords: the highest category found within the constraints against
@@ -249,7 +249,7 @@ static int print_level_verdict(const struct advise_ctx *c, const struct advise_r
     if (k == best->cfg.level) {
         snprintf(text, sizeof text, "level: %s (category %u) is the highest that meets the "
                                     "constraints", advise_kem_name(k), advise_category(k));
-        brief_line(text);
+        brief_line(c, text);
         return EXIT_OK;
     }
     if (row_of(&top, c, r, r->level_best[k].id) != EXIT_OK) {
@@ -260,7 +260,7 @@ static int print_level_verdict(const struct advise_ctx *c, const struct advise_r
                                 "less battery life: %s",
              advise_kem_name(k), advise_category(k), top.life_y, best->life_y, loss,
              loss < 1.0 ? "under 1 %, choose it" : "the price of the higher level");
-    brief_line(text);
+    brief_line(c, text);
     return EXIT_OK;
 }
 
@@ -321,24 +321,24 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
     snprintf(line, sizeof line, "%s, %s (%s)", advise_kem_name(w->cfg.level), d,
              c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated"
                                                      : auth_short(c->variant[w->cfg.variant].mode));
-    fputs("pqpan advise: ", stdout);
-    cli_wrap(stdout, line, 14, 4);
-    putchar('\n');
+    fputs("pqpan advise: ", c->out);
+    cli_wrap(c->out, line, 14, 4);
+    fputc('\n', c->out);
     snprintf(text, sizeof text, "per rekey: %.3f uJ on the %s; key in %.3f ms%s; peak %.3f mA",
              w->ev.e_uj[dev], side_name(c, w->cfg.link, dev), w->ev.latency_ms,
              w->cfg.link == ADV_LINK_BLE ? ", link switch included" : "", w->peak_ua[dev] * 1e-3);
-    brief_line(text);
+    brief_line(c, text);
     advise_battery_caveats(more, sizeof more, c->o, 1);
     snprintf(line, sizeof line, "battery: %.3f years on %.0f mAh with a rekey every %s; rekeying "
                                 "takes %.3f %% of it (%s)",
              b->life_s / ADV_SECONDS_PER_YEAR, c->o->battery_mah, c->o->rekey_text,
              100.0 * b->rekey_share, more);
-    brief_line(line);
+    brief_line(c, line);
     if (print_level_verdict(c, r, w) != EXIT_OK) {
         return EXIT_FAILURE_RUN;
     }
     reproduce_opts(text, sizeof text, c, &w->cfg);
-    printf("  reproduce: pqpan estimate %s\n", text); /* one line: to paste */
+    fprintf(c->out, "  reproduce: pqpan estimate %s\n", text); /* one line: to paste */
     return EXIT_OK;
 }
 
@@ -346,16 +346,16 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
 static void print_answer_details(const struct advise_ctx *c, const struct advise_row *w)
 {
     char text[512], more[512], line[1100];
-    printf("\nrecommendation 1:\n");
+    fprintf(c->out, "\nrecommendation 1:\n");
     auth_sentence(more, sizeof more, c, &w->cfg);
     snprintf(line, sizeof line, "authentication: %s", more);
-    brief_line(line);
+    brief_line(c, line);
     brief_energy(text, sizeof text, c, w);
-    brief_line(text);
+    brief_line(c, text);
     brief_time(text, sizeof text, w);
-    brief_line(text);
+    brief_line(c, text);
     reproduce_opts(text, sizeof text, c, &w->cfg);
-    printf("  simulate it: pqpan simulate %s\n", text);
+    fprintf(c->out, "  simulate it: pqpan simulate %s\n", text);
 }
 
 /* ---- table ---- */
@@ -364,22 +364,22 @@ static void print_ble_idle(const struct advise_ctx *c)
 {
     const struct advise_opts *o = c->o;
     int role;
-    printf("  idle link: LE %s, CI %.2f ms, peripheral latency %u, LL %u octets; average current",
+    fprintf(c->out, "  idle link: LE %s, CI %.2f ms, peripheral latency %u, LL %u octets; average current",
            pqpan_ble_phy_name(o->idle.phy), ms(o->idle.ci_ns), o->idle.latency, o->idle_ll_octets);
     for (role = 1; role >= 0; role--) {
-        printf(" %s %.3f uA", role_name((enum pqpan_ble_role)role), c->idle_ua[role]);
+        fprintf(c->out, " %s %.3f uA", role_name((enum pqpan_ble_role)role), c->idle_ua[role]);
     }
-    printf(" (pqpan idle)\n  peer supports: PHYs");
+    fprintf(c->out, " (pqpan idle)\n  peer supports: PHYs");
     for (role = 0; role < PQPAN_BLE_PHY_COUNT; role++) {
         if (o->peer_phys & (1u << role)) {
-            printf(" %s", pqpan_ble_phy_name((enum pqpan_ble_phy)role));
+            fprintf(c->out, " %s", pqpan_ble_phy_name((enum pqpan_ble_phy)role));
         }
     }
-    printf("; LL <= %u octets; ATT_MTU <= %u", o->peer_max_ll, o->peer_max_mtu);
+    fprintf(c->out, "; LL <= %u octets; ATT_MTU <= %u", o->peer_max_ll, o->peer_max_mtu);
     if (c->dropped_phys[0] != '\0') {
-        printf(" (left out, no current in a profile: %s)", c->dropped_phys);
+        fprintf(c->out, " (left out, no current in a profile: %s)", c->dropped_phys);
     }
-    putchar('\n');
+    fputc('\n', c->out);
 }
 
 /* The modes the search allows, "psk<sep>kem-auth-mutual<sep>sig-mutual" (a hybrid one
@@ -401,19 +401,19 @@ static const char *auth_list(const struct advise_ctx *c, const char *sep, char *
 static void print_auth_constraint(const struct advise_ctx *c)
 {
     char list[160];
-    printf("  authentication: %s", auth_list(c, ", ", list, sizeof list));
+    fprintf(c->out, "  authentication: %s", auth_list(c, ", ", list, sizeof list));
     if (c->o->auth_modes & (PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG) |
                             PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_SIG_MUTUAL))) {
-        printf(" (ML-DSA: %s)", c->o->sig != 0u ? pqpan_sig_by_id((enum pqpan_sig_id)c->o->sig)->name
+        fprintf(c->out, " (ML-DSA: %s)", c->o->sig != 0u ? pqpan_sig_by_id((enum pqpan_sig_id)c->o->sig)->name
                                                 : "the set of the level's category");
     }
     if (c->o->protocol == PQPAN_BLE_PROTO_PQPAN && c->o->auth_modes == ADV_AUTH_MUTUAL) {
-        printf(" (the default: both devices authenticated, by keys each can hold)");
+        fprintf(c->out, " (the default: both devices authenticated, by keys each can hold)");
     }
     if (c->o->auth_modes & PQPAN_PQKE_MODE_BIT(PQPAN_PQKE_MODE_NONE)) {
-        printf("\n    (none is NOT authenticated: a man in the middle holds both keys)");
+        fprintf(c->out, "\n    (none is NOT authenticated: a man in the middle holds both keys)");
     }
-    putchar('\n');
+    fputc('\n', c->out);
 }
 
 /* The exchange line (model_print_exchange_line): advise prices pqpan's or the study's
@@ -429,7 +429,7 @@ static void print_exchange_line(const struct advise_ctx *c)
         snprintf(idle + n, sizeof idle - (size_t)n, "; 802.15.4 %s between frames (--sed-idle)",
                  lowpan_idle_listens(&o->lowpan, c->timing) ? "listen" : "sleep");
     }
-    model_print_exchange_line(stdout, "  ",
+    model_print_exchange_line(c->out, "  ",
                               o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
                               auth_list(c, "|", auth, sizeof auth), idle);
 }
@@ -438,24 +438,24 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
 {
     const struct advise_opts *o = c->o;
     const struct advise_grid *g = &c->grid;
-    printf("\ndetails: the cheapest post-quantum key exchange for a battery-powered %s\n",
+    fprintf(c->out, "\ndetails: the cheapest post-quantum key exchange for a battery-powered %s\n",
            o->links == ADV_LINK_802154  ? "device (a sleepy 802.15.4 end device)"
            : o->links != ADV_LINK_BLE   ? "device (a BLE peripheral, or a sleepy 802.15.4 end "
                                           "device)"
            : o->battery == ADV_BATTERY_BOTH ? "peripheral and central"
                                             : battery_names[o->battery]);
-    printf("  battery: %.3f mAh; one key exchange every %s (%.0f s)\n", o->battery_mah,
+    fprintf(c->out, "  battery: %.3f mAh; one key exchange every %s (%.0f s)\n", o->battery_mah,
            o->rekey_text, o->rekey_s);
     if (o->battery_mah == ADV_CR2032_MAH) {
-        printf("    (the default capacity, a CR2032: %s)\n", ADV_CR2032_SOURCE);
+        fprintf(c->out, "    (the default capacity, a CR2032: %s)\n", ADV_CR2032_SOURCE);
     }
-    printf("  constraints: NIST category >= %u; latency ", o->min_level);
+    fprintf(c->out, "  constraints: NIST category >= %u; latency ", o->min_level);
     if (o->max_latency_ms > 0.0) {
-        printf("<= %.3f ms", o->max_latency_ms);
+        fprintf(c->out, "<= %.3f ms", o->max_latency_ms);
     } else {
-        printf("not limited");
+        fprintf(c->out, "not limited");
     }
-    printf("; protocol %s\n",
+    fprintf(c->out, "; protocol %s\n",
            o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan (INIT/RESP/FIN, key schedule)" : "study");
     print_exchange_line(c);
     print_auth_constraint(c);
@@ -463,18 +463,18 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
         print_ble_idle(c);
     }
     if (o->links & ADV_LINK_802154) {
-        printf("  802.15.4: the device polls its parent every %.3f ms (a sleepy end device): "
+        fprintf(c->out, "  802.15.4: the device polls its parent every %.3f ms (a sleepy end device): "
                "%.4f uA\n    (extended addresses), %.4f uA (short; pqpan idle --link 802154); "
                "between an exchange's\n    frames its radio %s\n",
                c->poll_ms, c->idle154_ua[0], c->idle154_ua[1],
                lowpan_idle_listens(&o->lowpan, c->timing) ? "listens" : "is off");
     }
-    printf("  search: %u configurations, %u the link model rejects%s, %u meet the constraints\n",
+    fprintf(c->out, "  search: %u configurations, %u the link model rejects%s, %u meet the constraints\n",
            r->configs, r->invalid,
            (o->links & ADV_LINK_BLE) ? " (the study transfer needs ATT_MTU >= 403)" : "",
            r->feasible);
     if (o->links & ADV_LINK_BLE) {
-        printf("    BLE: ML-KEM-512/768/1024 x %zu authentication variant(s) x %zu PHYs x LL %u..%u "
+        fprintf(c->out, "    BLE: ML-KEM-512/768/1024 x %zu authentication variant(s) x %zu PHYs x LL %u..%u "
                "(%zu values) x\n    ATT_MTU %u..%u (%zu values) x CI %.2f..%.2f ms (%zu values) x "
                "%zu ways GATT can\n    send (the peripheral the server: it notifies or indicates, "
                "the central writes; KeyGen\n    on either side); the link switched from the idle "
@@ -484,11 +484,11 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
                g->n_ci, c->n_sends);
     }
     if (o->links & ADV_LINK_802154) {
-        printf("    802.15.4: ML-KEM-512/768/1024 x %zu authentication variant(s) x extended or "
+        fprintf(c->out, "    802.15.4: ML-KEM-512/768/1024 x %zu authentication variant(s) x extended or "
                "short\n    addresses x KeyGen on the device or its parent\n",
                c->n_variant);
     }
-    printf("  objective: %s energy per rekey = %s%s,\n"
+    fprintf(c->out, "  objective: %s energy per rekey = %s%s,\n"
            "    because a rekey runs on a link that is up (no advertising, set-up or joining); ties\n"
            "    broken by the time to key. device: --profile%s\n",
            o->links == ADV_LINK_802154          ? "the device's"
@@ -518,28 +518,28 @@ static void print_assumptions(const struct advise_ctx *c)
 {
     const struct model_env *dev = c->timing;
     const struct model_env *peer = c->env[0] == dev ? c->env[1] : c->env[0];
-    model_print_profile_line(stdout, dev, "  ");
-    printf("  currents: %s table, TX %d dBm; ramp-up %s\n",
+    model_print_profile_line(c->out, dev, "  ");
+    fprintf(c->out, "  currents: %s table, TX %d dBm; ramp-up %s\n",
            pqpan_current_table_name(dev->table), dev->eopts.tx_dbm,
            dev->ramp_normal ? "normal" : "fast");
-    model_print_derived(stdout, dev, radio_of_search(c), "  ");
+    model_print_derived(c->out, dev, radio_of_search(c), "  ");
     if (peer != dev) {
-        printf("  peer profile: %s (its currents price the peer's side; the link timeline uses\n"
+        fprintf(c->out, "  peer profile: %s (its currents price the peer's side; the link timeline uses\n"
                "    %s's event timing for both sides)\n",
                peer->in.profile.name, dev->in.profile.name);
-        model_print_derived(stdout, peer, radio_of_search(c), "    ");
+        model_print_derived(c->out, peer, radio_of_search(c), "    ");
     }
-    model_print_crypto_gamma(stdout, dev, "  ");
+    model_print_crypto_gamma(c->out, dev, "  ");
 }
 
 static void print_configs(const struct advise_ctx *c, const struct advise_row *rows, size_t n)
 {
     size_t i;
-    printf("\n%4s  %-11s  %s\n", "rank", "KEM", "configuration");
+    fprintf(c->out, "\n%4s  %-11s  %s\n", "rank", "KEM", "configuration");
     for (i = 0; i < n; i++) {
         char d[ADV_DESCRIBE_MAX];
         advise_describe(d, sizeof d, c, &rows[i].cfg);
-        printf("%4zu  %-11s  %s\n", i + 1, advise_kem_name(rows[i].cfg.level), d);
+        fprintf(c->out, "%4zu  %-11s  %s\n", i + 1, advise_kem_name(rows[i].cfg.level), d);
     }
 }
 
@@ -557,14 +557,14 @@ static void print_costs(const struct advise_ctx *c, const struct advise_row *row
 {
     int peer = (int)advise_other_role(c->dev_role);
     size_t i;
-    printf("\n%4s %12s %12s %13s %13s %14s %13s %13s %12s %17s %10s\n", "rank", "device (uJ)",
+    fprintf(c->out, "\n%4s %12s %12s %13s %13s %14s %13s %13s %12s %17s %10s\n", "rank", "device (uJ)",
            c->o->links == ADV_LINK_802154 ? "parent (uJ)" : "peer (uJ)", "to key (ms)", "idle at (ms)", "vs study (uJ)", "vs study (%)",
            "vs idle (uJ)", "vs idle (%)", "battery life (y)", "floor (x)");
     for (i = 0; i < n; i++) {
         const struct advise_row *w = &rows[i];
         int ble = w->cfg.link == ADV_LINK_BLE;
         char b1[32], b2[32], b3[32], b4[32];
-        printf("%4zu %12.3f %12.3f %13.3f %13.3f %14s %13s %13s %12s %17.3f %10.2f\n", i + 1,
+        fprintf(c->out, "%4zu %12.3f %12.3f %13.3f %13.3f %14s %13s %13s %12s %17.3f %10.2f\n", i + 1,
                w->ev.e_uj[c->dev_role], w->ev.e_uj[peer], w->ev.latency_ms, w->ev.idle_again_ms,
                saving_text(b3, sizeof b3, ble, "%.3f", w->vs_study_uj),
                saving_text(b4, sizeof b4, ble, "%.1f", w->vs_study_pct),
@@ -610,10 +610,10 @@ static void print_switching(const struct advise_ctx *c, const struct advise_row 
 {
     int peer = (int)advise_other_role(c->dev_role);
     size_t i;
-    printf("\ntemporary link optimisation: the central switches the idle link to the exchange's "
+    fprintf(c->out, "\ntemporary link optimisation: the central switches the idle link to the exchange's "
            "PHY, LL size and\ninterval before it and back after it (events accounting, every state "
            "over the procedures' spans):\n");
-    printf("%4s %-16s %11s %11s %11s %11s %13s %13s %13s  %s\n", "rank", "procedures",
+    fprintf(c->out, "%4s %-16s %11s %11s %11s %11s %13s %13s %13s  %s\n", "rank", "procedures",
            "device (uJ)", "peer (uJ)", "there (ms)", "back (ms)", "on idle (uJ)",
            "exchange (uJ)", "net (uJ)", "verdict");
     for (i = 0; i < n; i++) {
@@ -621,16 +621,16 @@ static void print_switching(const struct advise_ctx *c, const struct advise_row 
         const struct advise_switch *sw = w->ev.sw;
         char pr[32];
         if (w->cfg.link != ADV_LINK_BLE) {
-            printf("%4zu %-16s %11s %11s %11s %11s %13s %13s %13s  %s\n", i + 1, "-", "-", "-",
+            fprintf(c->out, "%4zu %-16s %11s %11s %11s %11s %13s %13s %13s  %s\n", i + 1, "-", "-", "-",
                    "-", "-", "-", "-", "-", "802.15.4: no link switch (the device polls)");
             continue;
         }
-        printf("%4zu %-16s %11.3f %11.3f %11.3f %11.3f %13.3f %13.3f %13.3f  %s\n", i + 1,
+        fprintf(c->out, "%4zu %-16s %11.3f %11.3f %11.3f %11.3f %13.3f %13.3f %13.3f  %s\n", i + 1,
                procedures_text(pr, sizeof pr, sw->procedures), sw->uj[c->dev_role],
                sw->uj[peer], sw->there_ms, sw->back_ms, w->idle.objective_uj,
                w->ev.exchange_objective_uj, w->vs_idle_uj, verdict(w));
     }
-    printf("(device, peer: the switch there and back per side; on idle: the same exchange on the "
+    fprintf(c->out, "(device, peer: the switch there and back per side; on idle: the same exchange on the "
            "idle\nsettings; net = on idle - (exchange + the battery side's switch) = vs idle. "
            "Procedures, each\nonly when its setting changes (Core v5.4 Vol 6 Part B): conn = "
            "connection parameters request,\nLL_CONNECTION_PARAM_REQ/RSP and "
@@ -683,7 +683,7 @@ static void print_decision_side(const struct advise_ctx *c, const char *what,
 {
     char d[ADV_DESCRIBE_MAX];
     advise_describe(d, sizeof d, c, &w->cfg);
-    printf("  cheapest %s: %s, %s\n    exchange %.3f uJ + switch %.3f uJ = %.3f uJ, time to "
+    fprintf(c->out, "  cheapest %s: %s, %s\n    exchange %.3f uJ + switch %.3f uJ = %.3f uJ, time to "
            "key %.3f ms\n",
            what, advise_kem_name(w->cfg.level), d, w->ev.exchange_objective_uj,
            w->ev.objective_uj - w->ev.exchange_objective_uj, w->ev.objective_uj,
@@ -692,7 +692,7 @@ static void print_decision_side(const struct advise_ctx *c, const char *what,
 
 static void print_decision(const struct advise_ctx *c, const struct advise_decision *d)
 {
-    printf("\nswitching decision (BLE, within the constraints; the battery side's energy): %s\n",
+    fprintf(c->out, "\nswitching decision (BLE, within the constraints; the battery side's energy): %s\n",
            d->verdict);
     if (d->have_idle) {
         print_decision_side(c, "on the idle settings", &d->idle);
@@ -701,7 +701,7 @@ static void print_decision(const struct advise_ctx *c, const struct advise_decis
         print_decision_side(c, "with a switch there and back", &d->switched);
     }
     if (d->have_idle && d->have_switched) {
-        printf("  net saving of switching: %.3f - %.3f = %.3f uJ per exchange: %s\n",
+        fprintf(c->out, "  net saving of switching: %.3f - %.3f = %.3f uJ per exchange: %s\n",
                d->idle.ev.objective_uj, d->switched.ev.objective_uj, d->net_uj,
                d->net_uj > 0.0 ? "switch for the exchange and back"
                                : "stay on the idle settings");
@@ -718,7 +718,7 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
         if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
             continue;
         }
-        printf("  battery, %s: charge per exchange %.3f uC (%.3f uJ / %.2f V); exchanges per\n"
+        fprintf(c->out, "  battery, %s: charge per exchange %.3f uC (%.3f uJ / %.2f V); exchanges per\n"
                "    battery %.4g; average current %.4f uA idle, %.4f uA with one exchange every %s\n"
                "    (rekeying %.4f uA, %.3f %%); battery life %.3f years without rekeying, %.3f "
                "with;\n    peak current %.3f mA during the exchange\n",
@@ -728,7 +728,7 @@ static void print_battery(const struct advise_ctx *c, const struct advise_row *w
                b->life_s / ADV_SECONDS_PER_YEAR, w->peak_ua[role] * 1e-3);
     }
     advise_battery_caveats(caveats, sizeof caveats, c->o, 0);
-    printf("    (idle current from %s;\n    derived figures: charge = energy / supply voltage; "
+    fprintf(c->out, "    (idle current from %s;\n    derived figures: charge = energy / supply voltage; "
            "exchanges per battery = usable capacity /\n    charge per exchange; average current = "
            "(the exchange's charge + the idle current over\n    the rest of the rekey interval) / "
            "the rekey interval + the application's current + the\n    self-discharge as a "
@@ -746,7 +746,7 @@ static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
         if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
             continue;
         }
-        printf("  floor, %s: %.3f uJ = the messages' payload bits on %s%s %.3f uJ + computation\n"
+        fprintf(c->out, "  floor, %s: %.3f uJ = the messages' payload bits on %s%s %.3f uJ + computation\n"
                "    %.3f uJ at the fewest cycles in data/cycles/ per operation, no gamma;\n"
                "    implementations:",
                side_name(c, w->ev.link, role), f->total_uj,
@@ -757,34 +757,34 @@ static void print_floor(const struct advise_ctx *c, const struct advise_row *w)
             const struct pqpan_cycle_row *row =
                 advise_cheapest(c, w->cfg.level, (enum pqpan_op)op);
             if (w->floor_ops[role][op] != 0u && row != NULL) {
-                printf(" %s %s (%llu cycles)", pqpan_op_name((enum pqpan_op)op), row->impl,
+                fprintf(c->out, " %s %s (%llu cycles)", pqpan_op_name((enum pqpan_op)op), row->impl,
                        (unsigned long long)row->cycles);
             }
         }
-        putchar('\n');
+        fputc('\n', c->out);
     }
-    printf("  distance to the floor: %.3f uJ / %.3f uJ = %.2fx\n", w->ev.objective_uj, w->floor_uj,
+    fprintf(c->out, "  distance to the floor: %.3f uJ / %.3f uJ = %.2fx\n", w->ev.objective_uj, w->floor_uj,
            w->floor_ratio);
 }
 
 static void print_levels(const struct advise_ctx *c, const struct advise_result *r)
 {
     int k;
-    printf("\nsecurity level by battery (each level's cheapest configuration within the latency "
+    fprintf(c->out, "\nsecurity level by battery (each level's cheapest configuration within the latency "
            "and\nrekey limits; battery life with rekeying, the shortest battery side):\n");
-    printf("%-11s %8s %13s %13s %17s\n", "KEM", "category", "energy (uJ)", "to key (ms)",
+    fprintf(c->out, "%-11s %8s %13s %13s %17s\n", "KEM", "category", "energy (uJ)", "to key (ms)",
            "battery life (y)");
     for (k = 0; k < ADV_LEVELS; k++) {
         struct advise_row w;
         if (!r->level_found[k]) {
-            printf("%-11s %8u %13s %13s %17s  no configuration within the limits\n",
+            fprintf(c->out, "%-11s %8u %13s %13s %17s  no configuration within the limits\n",
                    advise_kem_name(k), advise_category(k), "-", "-", "-");
             continue;
         }
         if (row_of(&w, c, r, r->level_best[k].id) != EXIT_OK) {
             return;
         }
-        printf("%-11s %8u %13.3f %13.3f %17.3f%s\n", advise_kem_name(k), advise_category(k),
+        fprintf(c->out, "%-11s %8u %13.3f %13.3f %17.3f%s\n", advise_kem_name(k), advise_category(k),
                w.ev.objective_uj, w.ev.latency_ms, w.life_y,
                advise_category(k) < c->o->min_level ? "  below --min-level" : "");
     }
@@ -800,7 +800,7 @@ static int print_links_compared(const struct advise_ctx *c, const struct advise_
     double dearer;
     int ble_cheaper;
     if (!r->link_found[0] || !r->link_found[1]) {
-        printf("\nlinks compared: only %s has a configuration within the constraints\n",
+        fprintf(c->out, "\nlinks compared: only %s has a configuration within the constraints\n",
                r->link_found[0] ? "BLE" : "802.15.4");
         return EXIT_OK;
     }
@@ -816,9 +816,9 @@ static int print_links_compared(const struct advise_ctx *c, const struct advise_
              ble.ev.e_uj[dev], advise_kem_name(ble.cfg.level), ble.life_y, lp.ev.e_uj[dev],
              advise_kem_name(lp.cfg.level), lp.life_y, ble_cheaper ? "BLE" : "802.15.4",
              100.0 * fabs(lp.ev.e_uj[dev] - ble.ev.e_uj[dev]) / dearer);
-    putchar('\n');
-    cli_wrap(stdout, text, 0, 0);
-    putchar('\n');
+    fputc('\n', c->out);
+    cli_wrap(c->out, text, 0, 0);
+    fputc('\n', c->out);
     return EXIT_OK;
 }
 
@@ -848,16 +848,16 @@ int advise_print_table(const struct advise_ctx *c, const struct advise_result *r
     }
     print_header(c, r);
     print_assumptions(c);
-    printf("  battery life is charge-based (uC, uA, mAh): energy / the profile's supply voltage,\n"
+    fprintf(c->out, "  battery life is charge-based (uC, uA, mAh): energy / the profile's supply voltage,\n"
            "    so no voltage conversion enters\n");
     print_configs(c, rows, r->rank.count);
     print_costs(c, rows, r->rank.count);
-    printf("\n(to key: from the decision to rekey to both sides holding the key; idle at: until the "
+    fprintf(c->out, "\n(to key: from the decision to rekey to both sides holding the key; idle at: until the "
            "link is\nback on its idle settings; vs study: the energy saved against the study's BLE "
            "configuration\nat the same level and authentication: LE 1M, LL 27, ATT_MTU 403, study "
            "transfer, 50 ms,\nKeyGen on the peripheral; '-' for 802.15.4)\n");
     if (c->o->links & ADV_LINK_BLE) {
-        printf("(BLE: device, peer = the exchange and the link switch there and back; vs idle = "
+        fprintf(c->out, "(BLE: device, peer = the exchange and the link switch there and back; vs idle = "
                "saved against\nthe same exchange on the idle settings left unchanged, net of "
                "the switch)\n");
         struct advise_decision d;
@@ -883,11 +883,11 @@ static void json_switch(const struct advise_ctx *c, const struct advise_row *w)
     const struct advise_switch *sw = w->ev.sw;
     char pr[32];
     if (w->cfg.link != ADV_LINK_BLE) {
-        printf("\"saving_vs_idle_uj\": null, \"saving_vs_idle_pct\": null, \"switching\": null,\n"
+        fprintf(c->out, "\"saving_vs_idle_uj\": null, \"saving_vs_idle_pct\": null, \"switching\": null,\n"
                "     \"battery\": [");
         return;
     }
-    printf("\"saving_vs_idle_uj\": %.3f, \"saving_vs_idle_pct\": %.2f,\n"
+    fprintf(c->out, "\"saving_vs_idle_uj\": %.3f, \"saving_vs_idle_pct\": %.2f,\n"
            "     \"switching\": {\"procedures\": \"%s\", \"energy_device_uj\": %.3f, "
            "\"energy_peer_uj\": %.3f, \"time_there_ms\": %.3f, \"time_back_ms\": %.3f, "
            "\"llctrl_pdus\": %llu,\n       \"idle_settings_objective_uj\": %.3f, "
@@ -901,11 +901,11 @@ static void json_switch(const struct advise_ctx *c, const struct advise_row *w)
 }
 
 /* "pqpan CMD OPTS" as a JSON string. */
-static void json_command(const char *opts, const char *cmd)
+static void json_command(const struct advise_ctx *c, const char *opts, const char *cmd)
 {
     char full[600];
     snprintf(full, sizeof full, "%s%s", cmd, opts);
-    model_json_string(stdout, full);
+    model_json_string(c->out, full);
 }
 
 /* A recommendation's authentication and the commands that reproduce it. */
@@ -913,21 +913,21 @@ static void json_variant(const struct advise_ctx *c, const struct advise_row *w)
 {
     const struct advise_variant *v = &c->variant[w->cfg.variant];
     char text[512];
-    printf("     \"protocol\": \"%s\", \"auth\": \"%s\", \"hybrid\": \"%s\", \"sig\": ",
+    fprintf(c->out, "     \"protocol\": \"%s\", \"auth\": \"%s\", \"hybrid\": \"%s\", \"sig\": ",
            c->o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study", pqpan_pqke_mode_name(v->mode),
            v->hybrid ? "p256" : "none");
     if (model_is_sig_mode(v->mode)) {
-        printf("\"%s\"", pqpan_sig_by_id((enum pqpan_sig_id)c->sig[w->cfg.level])->name);
+        fprintf(c->out, "\"%s\"", pqpan_sig_by_id((enum pqpan_sig_id)c->sig[w->cfg.level])->name);
     } else {
-        printf("null");
+        fprintf(c->out, "null");
     }
-    printf(", \"authenticates\": \"%s\",\n     \"reproduce_estimate\": ",
+    fprintf(c->out, ", \"authenticates\": \"%s\",\n     \"reproduce_estimate\": ",
            c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated" : auth_short(v->mode));
     reproduce_opts(text, sizeof text, c, &w->cfg);
-    json_command(text, "pqpan estimate ");
-    printf(", \"reproduce_simulate\": ");
-    json_command(text, "pqpan simulate ");
-    printf(",\n");
+    json_command(c, text, "pqpan estimate ");
+    fprintf(c->out, ", \"reproduce_simulate\": ");
+    json_command(c, text, "pqpan simulate ");
+    fprintf(c->out, ",\n");
 }
 
 static void json_row(const struct advise_ctx *c, const struct advise_row *w, size_t rank,
@@ -936,34 +936,34 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
     const struct advise_cfg *g = &w->cfg;
     int role;
     const char *comma = "";
-    printf("    {\"rank\": %zu, \"kem\": \"%s\", \"category\": %u, ", rank,
+    fprintf(c->out, "    {\"rank\": %zu, \"kem\": \"%s\", \"category\": %u, ", rank,
            advise_kem_name(g->level), advise_category(g->level));
     if (g->link == ADV_LINK_802154) {
-        printf("\"link\": \"802154\", \"addressing\": \"%s\", \"keygen_side\": \"%s\", "
+        fprintf(c->out, "\"link\": \"802154\", \"addressing\": \"%s\", \"keygen_side\": \"%s\", "
                "\"poll_ms\": %.3f,\n",
                g->short_addr ? "short" : "extended", side_name(c, g->link, (int)g->keygen),
                c->poll_ms);
     } else {
-        printf("\"link\": \"ble\", \"phy\": \"%s\", \"ll_octets\": %u, \"att_mtu\": %u, "
+        fprintf(c->out, "\"link\": \"ble\", \"phy\": \"%s\", \"ll_octets\": %u, \"att_mtu\": %u, "
                "\"transfer\": \"%s\", \"ci_ms\": %.2f, \"keygen_side\": \"%s\",\n",
                pqpan_ble_phy_name(g->phy), g->ll_octets, g->att_mtu,
                pqpan_ble_transfer_choice_name(g->server_transfer, g->client_transfer), ms(g->ci_ns),
                role_name(g->keygen));
     }
     json_variant(c, w);
-    printf("     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
+    fprintf(c->out, "     \"device_side\": \"%s\", \"energy_device_uj\": %.3f, \"energy_peer_uj\": %.3f, "
            "\"objective_uj\": %.3f, \"latency_ms\": %.3f, \"exchange_latency_ms\": %.3f, "
            "\"idle_again_ms\": %.3f,\n     \"peak_current_ma\": %.3f, ",
            side_name(c, g->link, (int)c->dev_role), w->ev.e_uj[c->dev_role],
            w->ev.e_uj[advise_other_role(c->dev_role)], w->ev.objective_uj, w->ev.latency_ms,
            w->ev.exchange_latency_ms, w->ev.idle_again_ms, w->peak_ua[c->dev_role] * 1e-3);
     if (g->link == ADV_LINK_BLE) {
-        printf("\"saving_vs_study_uj\": %.3f, \"saving_vs_study_pct\": %.2f, ", w->vs_study_uj,
+        fprintf(c->out, "\"saving_vs_study_uj\": %.3f, \"saving_vs_study_pct\": %.2f, ", w->vs_study_uj,
                w->vs_study_pct);
     } else {
-        printf("\"saving_vs_study_uj\": null, \"saving_vs_study_pct\": null, ");
+        fprintf(c->out, "\"saving_vs_study_uj\": null, \"saving_vs_study_pct\": null, ");
     }
-    printf("\"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n     ", w->floor_uj, w->floor_ratio);
+    fprintf(c->out, "\"floor_uj\": %.3f, \"floor_ratio\": %.3f,\n     ", w->floor_uj, w->floor_ratio);
     json_switch(c, w);
     for (role = 1; role >= 0; role--) {
         const struct pqpan_advise_battery *b = &w->bat[role];
@@ -971,7 +971,7 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
         if (!advise_is_battery(c->o, (enum pqpan_ble_role)role)) {
             continue;
         }
-        printf("%s{\"side\": \"%s\", \"charge_per_exchange_uc\": %.4f, \"exchanges_per_battery\": "
+        fprintf(c->out, "%s{\"side\": \"%s\", \"charge_per_exchange_uc\": %.4f, \"exchanges_per_battery\": "
                "%.1f, \"usable_uc\": %.1f, \"drain_ua\": %.6f, \"idle_current_ua\": %.4f, "
                "\"avg_current_ua\": %.4f, \"rekey_current_ua\": "
                "%.6f, \"rekey_share_pct\": %.4f, \"life_days\": %.3f, \"life_idle_days\": %.3f, "
@@ -983,18 +983,18 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
                b->life_s / 86400.0, b->life_idle_s / 86400.0, f->total_uj,
                g->link == ADV_LINK_802154 ? "802154" : pqpan_ble_phy_name(f->phy), f->link_uj,
                f->comp_uj);
-        model_json_string(stdout, idle_source(g->link));
-        putchar('}');
+        model_json_string(c->out, idle_source(g->link));
+        fputc('}', c->out);
         comma = ", ";
     }
-    printf("]}%s\n", sep);
+    fprintf(c->out, "]}%s\n", sep);
 }
 
 /* The variants searched, as "mode" or "mode+p256". */
 static void json_auth_allowed(const struct advise_ctx *c)
 {
     char list[200];
-    printf("\"%s\"", auth_list(c, "\", \"", list, sizeof list));
+    fprintf(c->out, "\"%s\"", auth_list(c, "\", \"", list, sizeof list));
 }
 
 static void json_header(const struct advise_ctx *c, const struct advise_result *r)
@@ -1004,67 +1004,67 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     int phy;
     const char *sep = "";
     char auth[160];
-    printf("{\n  \"profile\": ");
-    model_print_profile_json(stdout, c->timing, "  ");
-    printf(",\n  \"peer\": {\n");
-    model_print_derived_json(stdout, peer, model_radio_of(o->idle.phy), "    ");
-    printf("    \"profile\": ");
-    model_json_string(stdout, peer->in.profile.name);
-    printf("\n  },\n  \"battery_side\": \"%s\",\n  \"battery_mah\": %.3f,\n  \"battery_source\": ",
+    fprintf(c->out, "  \"profile\": ");
+    model_print_profile_json(c->out, c->timing, "  ");
+    fprintf(c->out, ",\n  \"peer\": {\n");
+    model_print_derived_json(c->out, peer, model_radio_of(o->idle.phy), "    ");
+    fprintf(c->out, "    \"profile\": ");
+    model_json_string(c->out, peer->in.profile.name);
+    fprintf(c->out, "\n  },\n  \"battery_side\": \"%s\",\n  \"battery_mah\": %.3f,\n  \"battery_source\": ",
            battery_names[o->battery], o->battery_mah);
-    model_json_string(stdout, o->battery_mah == ADV_CR2032_MAH ? ADV_CR2032_SOURCE : "--battery-mah");
-    printf(",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
+    model_json_string(c->out, o->battery_mah == ADV_CR2032_MAH ? ADV_CR2032_SOURCE : "--battery-mah");
+    fprintf(c->out, ",\n  \"battery_accounting\": \"charge (uC, uA, mAh): energy / supply voltage\",\n"
            "  \"battery_derivation\": \"%s\",\n", BATTERY_DERIVATION);
-    printf("  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
+    fprintf(c->out, "  \"rekey_every_s\": %.0f,\n  \"protocol\": \"%s\",\n  \"auth\": \"%s\",\n"
            "  \"min_category\": %u,\n"
            "  \"max_latency_ms\": %.3f,\n  \"latency\": \"time to key: from the decision to rekey "
            "to both sides holding the key, the BLE link switch there included\",\n",
            o->rekey_s, o->protocol == PQPAN_BLE_PROTO_PQPAN ? "pqpan" : "study",
            auth_list(c, "|", auth, sizeof auth), o->min_level, o->max_latency_ms);
-    printf("  \"app_ua\": %.4f,\n  \"self_discharge_pct_year\": %.4f,\n  \"battery_derate\": %.4f,\n"
+    fprintf(c->out, "  \"app_ua\": %.4f,\n  \"self_discharge_pct_year\": %.4f,\n  \"battery_derate\": %.4f,\n"
            "  \"auth_allowed\": [",
            o->app_ua, o->self_discharge_pct, o->derate);
     json_auth_allowed(c);
-    printf("],\n");
-    printf("  \"links\": \"%s\",\n", o->links == ADV_LINK_BLE      ? "ble"
+    fprintf(c->out, "],\n");
+    fprintf(c->out, "  \"links\": \"%s\",\n", o->links == ADV_LINK_BLE      ? "ble"
                                       : o->links == ADV_LINK_802154 ? "802154"
                                                                     : "both");
     if (o->links & ADV_LINK_802154) {
-        printf("  \"poll\": {\"poll_ms\": %.3f, \"extended_ua\": %.4f, \"short_ua\": %.4f},\n",
+        fprintf(c->out, "  \"poll\": {\"poll_ms\": %.3f, \"extended_ua\": %.4f, \"short_ua\": %.4f},\n",
                c->poll_ms, c->idle154_ua[0], c->idle154_ua[1]);
     }
-    printf("  \"idle\": {\"phy\": \"%s\", \"ci_ms\": %.2f, \"latency\": %u, \"ll_octets\": %u, "
+    fprintf(c->out, "  \"idle\": {\"phy\": \"%s\", \"ci_ms\": %.2f, \"latency\": %u, \"ll_octets\": %u, "
            "\"peripheral_ua\": %.4f, \"central_ua\": %.4f},\n  \"peer_phys\": [",
            pqpan_ble_phy_name(o->idle.phy), ms(o->idle.ci_ns), o->idle.latency,
            o->idle_ll_octets, c->idle_ua[PQPAN_BLE_PERIPHERAL], c->idle_ua[PQPAN_BLE_CENTRAL]);
     for (phy = 0; phy < PQPAN_BLE_PHY_COUNT; phy++) {
         if (c->grid.priced_phys & (1u << phy)) {
-            printf("%s\"%s\"", sep, pqpan_ble_phy_name((enum pqpan_ble_phy)phy));
+            fprintf(c->out, "%s\"%s\"", sep, pqpan_ble_phy_name((enum pqpan_ble_phy)phy));
             sep = ", ";
         }
     }
-    printf("],\n  \"peer_max_ll_octets\": %u,\n  \"peer_max_mtu\": %u,\n", o->peer_max_ll,
+    fprintf(c->out, "],\n  \"peer_max_ll_octets\": %u,\n  \"peer_max_mtu\": %u,\n", o->peer_max_ll,
            o->peer_max_mtu);
-    printf("  \"configurations\": %u,\n  \"rejected\": %u,\n  \"feasible\": %u,\n", r->configs,
+    fprintf(c->out, "  \"configurations\": %u,\n  \"rejected\": %u,\n  \"feasible\": %u,\n", r->configs,
            r->invalid, r->feasible);
-    printf("  \"objective\": \"battery side energy per exchange, events accounting, %sties by "
+    fprintf(c->out, "  \"objective\": \"battery side energy per exchange, events accounting, %sties by "
            "latency\",\n",
            (o->links & ADV_LINK_BLE) ? "BLE link switch there and back included, " : "");
-    model_print_derived_json(stdout, c->timing, model_radio_of(o->idle.phy), "  ");
-    model_print_crypto_gamma_json(stdout, c->timing, "  ");
+    model_print_derived_json(c->out, c->timing, model_radio_of(o->idle.phy), "  ");
+    model_print_crypto_gamma_json(c->out, c->timing, "  ");
 }
 
 static void json_decision_side(const struct advise_ctx *c, const char *name, int found,
                                const struct advise_row *w)
 {
     char d[ADV_DESCRIBE_MAX];
-    printf("    \"%s\": ", name);
+    fprintf(c->out, "    \"%s\": ", name);
     if (!found) {
-        printf("null");
+        fprintf(c->out, "null");
         return;
     }
     advise_describe(d, sizeof d, c, &w->cfg);
-    printf("{\"id\": %u, \"kem\": \"%s\", \"configuration\": \"%s\", "
+    fprintf(c->out, "{\"id\": %u, \"kem\": \"%s\", \"configuration\": \"%s\", "
            "\"exchange_objective_uj\": %.3f,\n      \"switch_objective_uj\": %.3f, "
            "\"objective_uj\": %.3f, \"latency_ms\": %.3f}",
            w->id, advise_kem_name(w->cfg.level), d, w->ev.exchange_objective_uj,
@@ -1084,53 +1084,53 @@ static int json_decision(const struct advise_ctx *c, const struct advise_result 
     if (rc != EXIT_OK) {
         return rc;
     }
-    printf("  \"switching_decision\": {\n    \"verdict\": \"%s\",\n", d.verdict);
+    fprintf(c->out, "  \"switching_decision\": {\n    \"verdict\": \"%s\",\n", d.verdict);
     if (d.have_idle && d.have_switched) {
-        printf("    \"pays\": %s, \"net_saving_uj\": %.3f,\n", d.net_uj > 0.0 ? "true" : "false",
+        fprintf(c->out, "    \"pays\": %s, \"net_saving_uj\": %.3f,\n", d.net_uj > 0.0 ? "true" : "false",
                d.net_uj);
     } else {
-        printf("    \"pays\": %s, \"net_saving_uj\": null,\n", d.have_idle ? "false" : "true");
+        fprintf(c->out, "    \"pays\": %s, \"net_saving_uj\": null,\n", d.have_idle ? "false" : "true");
     }
     json_decision_side(c, "on_idle", d.have_idle, &d.idle);
-    printf(",\n");
+    fprintf(c->out, ",\n");
     json_decision_side(c, "switched", d.have_switched, &d.switched);
-    printf("\n  },\n");
+    fprintf(c->out, "\n  },\n");
     return EXIT_OK;
 }
 
 static int json_levels(const struct advise_ctx *c, const struct advise_result *r)
 {
     int k;
-    printf("  \"levels\": [\n");
+    fprintf(c->out, "  \"levels\": [\n");
     for (k = 0; k < ADV_LEVELS; k++) {
         struct advise_row w;
         const char *sep = k + 1 < ADV_LEVELS ? "," : "";
-        printf("    {\"kem\": \"%s\", \"category\": %u, \"meets_min_level\": %s", advise_kem_name(k),
+        fprintf(c->out, "    {\"kem\": \"%s\", \"category\": %u, \"meets_min_level\": %s", advise_kem_name(k),
                advise_category(k), advise_category(k) >= c->o->min_level ? "true" : "false");
         if (!r->level_found[k]) {
-            printf(", \"found\": false}%s\n", sep);
+            fprintf(c->out, ", \"found\": false}%s\n", sep);
             continue;
         }
         if (row_of(&w, c, r, r->level_best[k].id) != EXIT_OK) {
             return EXIT_FAILURE_RUN;
         }
-        printf(", \"found\": true, \"objective_uj\": %.3f, \"latency_ms\": %.3f, "
+        fprintf(c->out, ", \"found\": true, \"objective_uj\": %.3f, \"latency_ms\": %.3f, "
                "\"life_years\": %.4f}%s\n",
                w.ev.objective_uj, w.ev.latency_ms, w.life_y, sep);
     }
-    printf("  ],\n");
+    fprintf(c->out, "  ],\n");
     return EXIT_OK;
 }
 
-static void json_front(const struct advise_result *r)
+static void json_front(const struct advise_ctx *c, const struct advise_result *r)
 {
     size_t i;
-    printf("  \"pareto_front\": [");
+    fprintf(c->out, "  \"pareto_front\": [");
     for (i = 0; i < r->front.count; i++) {
-        printf("%s\n    {\"id\": %u, \"latency_ms\": %.3f, \"objective_uj\": %.3f}", i ? "," : "",
+        fprintf(c->out, "%s\n    {\"id\": %u, \"latency_ms\": %.3f, \"objective_uj\": %.3f}", i ? "," : "",
                r->front.pt[i].id, r->front.pt[i].latency, r->front.pt[i].energy);
     }
-    printf("\n  ]\n}\n");
+    fprintf(c->out, "\n  ]\n");
 }
 
 int advise_print_json(const struct advise_ctx *c, const struct advise_result *r)
@@ -1142,17 +1142,113 @@ int advise_print_json(const struct advise_ctx *c, const struct advise_result *r)
         return rc;
     }
     json_header(c, r);
-    printf("  \"recommendations\": [\n");
+    fprintf(c->out, "  \"recommendations\": [\n");
     for (i = 0; i < r->rank.count; i++) {
         json_row(c, &rows[i], i + 1, i + 1 < r->rank.count ? "," : "");
     }
-    printf("  ],\n");
+    fprintf(c->out, "  ],\n");
     rc = json_decision(c, r);
     if (rc == EXIT_OK) {
         rc = json_levels(c, r);
     }
     if (rc == EXIT_OK) {
-        json_front(r);
+        json_front(c, r);
+    }
+    return rc;
+}
+
+/* ---- CHOICE rows ---- */
+
+#define CHOICE(m) offsetof(struct pqpan_run_advise_choice, m)
+#define CHOICE_S(s) PQPAN_RUN_STORE_##s
+
+/* The recommendation's fields: the JSON output's names for the same figures. */
+static const struct pqpan_run_field choice_fields[] = {
+    {"rank", "rank", NULL, 0, CHOICE_S(UINT), CHOICE(rank), 0},
+    {"kem", "KEM", NULL, 0, CHOICE_S(TEXT), CHOICE(kem), 0},
+    {"category", "NIST category", NULL, 0, CHOICE_S(UINT), CHOICE(category), 0},
+    {"link", "link", NULL, 0, CHOICE_S(TEXT), CHOICE(link), 0},
+    {"auth", "authentication", NULL, 0, CHOICE_S(TEXT), CHOICE(auth), 0},
+    {"phy", "PHY", NULL, 0, CHOICE_S(TEXT), CHOICE(phy), 0},
+    {"ll_octets", "LL payload (octets)", "octets", 0, CHOICE_S(UINT), CHOICE(ll_octets), 0},
+    {"att_mtu", "ATT_MTU (octets)", "octets", 0, CHOICE_S(UINT), CHOICE(att_mtu), 0},
+    {"transfer", "transfer", NULL, 0, CHOICE_S(TEXT), CHOICE(transfer), 0},
+    {"ci_ms", "connection interval (ms)", "ms", 0, CHOICE_S(OPT_REAL), CHOICE(ci_ms), 2},
+    {"addressing", "addressing", NULL, 0, CHOICE_S(TEXT), CHOICE(addressing), 0},
+    {"poll_ms", "poll period (ms)", "ms", 0, CHOICE_S(OPT_REAL), CHOICE(poll_ms), 3},
+    {"keygen_side", "KeyGen on", NULL, 0, CHOICE_S(TEXT), CHOICE(keygen_side), 0},
+    {"device_side", "battery device", NULL, 0, CHOICE_S(TEXT), CHOICE(device_side), 0},
+    {"energy_device_uj", "device energy (uJ)", "uJ", 0, CHOICE_S(REAL), CHOICE(energy_device_uj),
+     3},
+    {"energy_peer_uj", "peer energy (uJ)", "uJ", 0, CHOICE_S(REAL), CHOICE(energy_peer_uj), 3},
+    {"objective_uj", "objective (uJ)", "uJ", 0, CHOICE_S(REAL), CHOICE(objective_uj), 3},
+    {"latency_ms", "time to key (ms)", "ms", 0, CHOICE_S(REAL), CHOICE(latency_ms), 3},
+    {"exchange_latency_ms", "exchange (ms)", "ms", 0, CHOICE_S(REAL), CHOICE(exchange_latency_ms),
+     3},
+    {"idle_again_ms", "idle again at (ms)", "ms", 0, CHOICE_S(REAL), CHOICE(idle_again_ms), 3},
+    {"peak_current_ma", "peak current (mA)", "mA", 0, CHOICE_S(REAL), CHOICE(peak_current_ma), 3},
+    {"saving_vs_study_uj", "saving vs study (uJ)", "uJ", 0, CHOICE_S(REAL),
+     CHOICE(saving_vs_study_uj), 3},
+    {"saving_known", "saving vs study known", NULL, 0, CHOICE_S(INT), CHOICE(saving_known), 0},
+    {"floor_uj", "floor (uJ)", "uJ", 0, CHOICE_S(REAL), CHOICE(floor_uj), 3},
+    {"floor_ratio", "x floor", NULL, 0, CHOICE_S(REAL), CHOICE(floor_ratio), 3},
+    {"life_years", "battery life (years)", "years", 0, CHOICE_S(REAL), CHOICE(life_years), 3},
+};
+
+const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n)
+{
+    *n = sizeof choice_fields / sizeof choice_fields[0];
+    return choice_fields;
+}
+
+/* The recommendation w of rank rank as a CHOICE record (auth written into auth). */
+static void choice_of(struct pqpan_run_advise_choice *out, char *auth, size_t auth_len,
+                      const struct advise_ctx *c, const struct advise_row *w, unsigned rank)
+{
+    const struct advise_cfg *g = &w->cfg;
+    int ble = g->link == ADV_LINK_BLE;
+    memset(out, 0, sizeof *out);
+    advise_variant_name(auth, auth_len, c, g->level, g->variant);
+    out->rank = rank;
+    out->kem = advise_kem_name(g->level);
+    out->category = advise_category(g->level);
+    out->link = ble ? "ble" : "802154";
+    out->auth = auth;
+    out->phy = ble ? pqpan_ble_phy_name(g->phy) : NULL;
+    out->ll_octets = ble ? g->ll_octets : 0u;
+    out->att_mtu = ble ? g->att_mtu : 0u;
+    out->transfer = ble ? pqpan_ble_transfer_choice_name(g->server_transfer, g->client_transfer)
+                        : NULL;
+    out->ci_ms = ble ? ms(g->ci_ns) : -1.0;
+    out->addressing = ble ? NULL : g->short_addr ? "short" : "extended";
+    out->poll_ms = ble ? -1.0 : c->poll_ms;
+    out->keygen_side = side_name(c, g->link, (int)g->keygen);
+    out->device_side = side_name(c, g->link, (int)c->dev_role);
+    out->energy_device_uj = w->ev.e_uj[c->dev_role];
+    out->energy_peer_uj = w->ev.e_uj[advise_other_role(c->dev_role)];
+    out->objective_uj = w->ev.objective_uj;
+    out->latency_ms = w->ev.latency_ms;
+    out->exchange_latency_ms = w->ev.exchange_latency_ms;
+    out->idle_again_ms = w->ev.idle_again_ms;
+    out->peak_current_ma = w->peak_ua[c->dev_role] * 1e-3;
+    out->saving_known = ble;
+    out->saving_vs_study_uj = ble ? w->vs_study_uj : 0.0;
+    out->floor_uj = w->floor_uj;
+    out->floor_ratio = w->floor_ratio;
+    out->life_years = w->life_y;
+}
+
+int advise_choices(const struct advise_ctx *c, const struct advise_result *r,
+                   int (*emit_row)(void *arg, const struct pqpan_run_advise_choice *w), void *arg)
+{
+    struct advise_row rows[PQPAN_ADVISE_TOP_MAX];
+    struct pqpan_run_advise_choice choice;
+    char auth[128];
+    size_t i;
+    int rc = rows_of(rows, c, r);
+    for (i = 0; i < r->rank.count && rc == EXIT_OK; i++) {
+        choice_of(&choice, auth, sizeof auth, c, &rows[i], (unsigned)(i + 1));
+        rc = emit_row(arg, &choice);
     }
     return rc;
 }

@@ -1,16 +1,21 @@
-/* pqpan advise: the cheapest key exchange for a battery-powered device under constraints
- * (docs/CLI.md "pqpan advise", docs/MODEL.md "Advice"). Options (advise_opts.c), the
- * search over the link model (advise_search.c), the outputs and figures
- * (advise_print.c); the arithmetic is the library's (include/pqpan/advise.h). */
-#ifndef PQPAN_CLI_ADVISE_H
-#define PQPAN_CLI_ADVISE_H
+/* The run of `pqpan advise` (pqpan_run "advise", run.h; docs/CLI.md "pqpan advise",
+ * docs/MODEL.md "Advice"): the cheapest key exchange for a battery-powered device under
+ * constraints. Options (run_advise_opts.c), the search over the link model
+ * (run_advise_search.c), the answer as notes and CHOICE rows (run_advise_print.c,
+ * run_advise.c); the arithmetic is the library's (include/pqpan/advise.h). Private to the
+ * run layer and the CLI (which writes --out's figures from the search, cli/advise_figures.c). */
+#ifndef PQPAN_RUN_ADVISE_H
+#define PQPAN_RUN_ADVISE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "ble_model.h"
-#include "lowpan_model.h"
+#include "lowpan.h"
+#include "model.h"
+#include "notes.h"
 #include "pqpan/advise.h"
+#include "pqpan/run.h"
 
 #define ADV_CMD "advise"
 #define ADV_LEVELS 3 /* ML-KEM-512, -768, -1024 */
@@ -90,11 +95,33 @@ extern const char *const advise_lowpan_link[];
 extern const char *const advise_lowpan_exchange[];
 extern const char *const advise_gamma[];
 
-/* The option lines of `pqpan help advise`, from the tables. */
-void advise_opts_help(FILE *out);
+/* Every table advise reads, in the order help lists them: the rows it takes (only: NULL for
+ * all), where they store and the help section each opens (NULL: it continues the one
+ * before). */
+enum adv_into { ADV_INTO_SELF, ADV_INTO_MODEL, ADV_INTO_LOWPAN };
+struct advise_table {
+    const struct cli_opt_table *t;
+    const char *const *only;
+    enum adv_into into;
+    const char *section;
+};
+extern const struct advise_table advise_tables[];
+extern const size_t advise_n_tables;
 
-/* Parses argv[1..argc) into *o (defaults first). A cli.h exit code, message printed. */
-int advise_opts_parse(struct advise_opts *o, int argc, char **argv);
+/* The row of option name among advise's tables (NULL: none), *into the part of *o it
+ * stores into. */
+const struct cli_opt *advise_opt_row(const char *name, struct advise_opts *o, void **into);
+
+/* An option advise refuses with a reason (--gamma-comm, --kem, --addr, --hops,
+ * --forwarding): EXIT_USAGE with the reason in *m, else EXIT_OK. */
+int advise_refused(const char *name, struct cli_msg *m);
+
+/* *o at every option's default. */
+void advise_opts_defaults(struct advise_opts *o);
+
+/* What the options say together, checked (and the poll period derived) before any work:
+ * EXIT_OK or EXIT_USAGE with *m, *option the option it is about. */
+int advise_opts_check(struct advise_opts *o, struct cli_msg *m, const char **option);
 
 /* "30s", "15m", "1h", "1d", "7d", "1.5h": a positive number and one unit s|m|h|d, from 1 s
  * to 3650 d. 0 and *seconds set, or -1. */
@@ -191,6 +218,8 @@ struct advise_eval {
 /* Everything the search needs, loaded once. */
 struct advise_ctx {
     const struct advise_opts *o;
+    struct cli_msg *msg;               /* where an error's message goes */
+    FILE *out;                         /* where the notes are rendered */
     struct model_env *env[2];          /* by role; the same pointer when no --peer-profile */
     const struct model_env *timing;    /* the device (--profile), whose timing the link
                                           model uses */
@@ -213,9 +242,12 @@ struct advise_ctx {
 };
 
 /* Loads both profiles and checks what the search needs before it starts (cycle counts
- * of every level, the idle link, the PHYs the profiles price). A cli.h exit code,
- * message printed; on failure nothing is left to free. */
-int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o);
+ * of every level, the idle link, the PHYs the profiles price). An exit code (run_text.h),
+ * the message in *msg; on failure nothing is left to free. */
+int advise_ctx_load(struct advise_ctx *c, const struct advise_opts *o, struct cli_msg *msg);
+
+/* rc, and when it is not EXIT_OK, m's text as the run's message (c->msg). */
+int advise_report(const struct advise_ctx *c, int rc, const struct cli_msg *m);
 void advise_ctx_free(struct advise_ctx *c);
 
 /* The KEM name and NIST category of level index k. */
@@ -295,7 +327,7 @@ struct advise_result {
     int link_found[2];
 };
 
-/* Runs the whole search. A cli.h exit code, message printed. */
+/* Runs the whole search. An exit code, the message in c->msg. */
 int advise_search(struct advise_result *r, const struct advise_ctx *c);
 
 /* Battery life of one side for a configuration's evaluation (charge = energy / the side's
@@ -321,9 +353,24 @@ enum pqpan_ble_role advise_other_role(enum pqpan_ble_role r);
 /* Whether role is a battery-powered side. */
 int advise_is_battery(const struct advise_opts *o, enum pqpan_ble_role role);
 
-/* Outputs (advise_print.c). Each returns a cli.h exit code, message printed. */
+/* The answer (run_advise_print.c) rendered into c->out: the table output's text, the JSON
+ * output's members. Each returns an exit code, the message in c->msg. */
 int advise_print_table(const struct advise_ctx *c, const struct advise_result *r);
 int advise_print_json(const struct advise_ctx *c, const struct advise_result *r);
+
+/* One CHOICE row per recommendation, in rank order (run_advise_print.c): each with the
+ * fields of pqpan_run_advise_choice_fields. emit_row passes one to the caller. */
+int advise_choices(const struct advise_ctx *c, const struct advise_result *r,
+                   int (*emit_row)(void *arg, const struct pqpan_run_advise_choice *w),
+                   void *arg);
+
+/* pqpan_run "advise", and with figures non-NULL also figures(c, r, figures_arg) after the
+ * rows (the CLI's --out): PQPAN_OK or a PQPAN_ERR_* code, *err filled. */
+typedef int (*advise_figures_fn)(const struct advise_ctx *c, const struct advise_result *r);
+int advise_run(const struct pqpan_run_opt *opts, size_t n_opts, pqpan_run_emit emit, void *ctx,
+               struct pqpan_run_error *err, advise_figures_fn figures);
+
+/* The figures of --out DIR (cli/advise_figures.c): an exit code, message printed. */
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r);
 
 #endif
