@@ -297,14 +297,17 @@ struct run_out {
     size_t n_lists;
 };
 
-/* The row's fields (of its groups, for a SIDE row) as "name": value pairs. */
+/* The row's fields as "name": value pairs: a SIDE row's of its groups, those of a record
+ * the CLI prints as members (IDLE) of group PQPAN_RUN_GROUP_JSON, every field of the others. */
 static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
 {
+    const char *key = pqpan_run_record_key(row->record);
     size_t k;
     int first = 1;
     for (k = 0; k < row->n_fields; k++) {
-        if (row->record == PQPAN_RUN_RECORD_SIDE &&
-            !pqpan_run_field_shown(&row->fields[k], row->groups)) {
+        if ((row->record == PQPAN_RUN_RECORD_SIDE &&
+             !pqpan_run_field_shown(&row->fields[k], row->groups)) ||
+            (key != NULL && key[0] == '\0' && !(row->fields[k].group & PQPAN_RUN_GROUP_JSON))) {
             continue;
         }
         fprintf(f, "%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
@@ -416,8 +419,14 @@ static const char *text_of(const struct run_part *p)
 /* The whole answer of a run that succeeded. */
 static void print_run_out(const struct run_out *o)
 {
-    size_t k;
-    printf("{\n  \"members\": {\n%s  \"entry\": \"web-run\"},\n", text_of(&o->members));
+    const char *m = text_of(&o->members);
+    size_t k, n = strlen(m);
+    while (n > 0 && (m[n - 1] == '\n' || m[n - 1] == ' ')) {
+        n--;
+    }
+    /* the members, each line ending with a comma (advise's last one has none) */
+    printf("{\n  \"members\": {\n%.*s%s\n  \"entry\": \"web-run\"},\n", (int)n, m,
+           n > 0 && m[n - 1] != ',' ? "," : "");
     printf("  \"rows\": [%s\n  ],\n  \"lists\": {", text_of(&o->sides));
     for (k = 0; k < o->n_lists; k++) {
         printf("%s\n  \"%s\": [%s\n  ]", k ? "," : "", o->keys[k], text_of(&o->lists[k]));
@@ -444,6 +453,17 @@ static int run_request_opts(struct pqpan_run_opt *opts, size_t *n, const cJSON *
     return 0;
 }
 
+/* Whether the CLI follows the error's message with "Try 'pqpan help COMMAND'" as it does:
+ * advise after every usage error (cli/advise.c run_status), the other commands after an
+ * error about an option (cli/estimate.c, cli/idle.c run_request). */
+static int cli_points_to_help(const char *command, const struct pqpan_run_error *err)
+{
+    if (strcmp(command, "advise") == 0) {
+        return pqpan_run_exit_status(err->code) == EXIT_USAGE;
+    }
+    return err->option[0] != '\0';
+}
+
 static void print_run_error(const char *command, const struct pqpan_run_error *err)
 {
     printf("{\"error\": {\"code\": %d, \"option\": ", err->code);
@@ -451,7 +471,7 @@ static void print_run_error(const char *command, const struct pqpan_run_error *e
     printf(", \"message\": ");
     model_json_string(stdout, err->message);
     printf("}}\n");
-    if (err->option[0] != '\0') {
+    if (cli_points_to_help(command, err)) {
         (void)cli_usage_error(command, "%s", err->message);
     } else {
         fprintf(stderr, "pqpan %s: %s\n", command, err->message);
