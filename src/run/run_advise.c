@@ -13,8 +13,8 @@
 #include "run_advise.h"
 #include "run_internal.h"
 
-static int parse(struct run_ctx *r, struct advise_opts *o, const struct pqpan_run_opt *opts,
-                 size_t n_opts)
+int advise_request_parse(struct run_ctx *r, struct advise_opts *o,
+                         const struct pqpan_run_opt *opts, size_t n_opts)
 {
     struct cli_msg msg;
     const char *option = NULL;
@@ -289,7 +289,7 @@ int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opt
 {
     struct advise_opts *o = malloc(sizeof *o);
     int rc = o == NULL ? run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory")
-                       : parse(r, o, opts, n_opts);
+                       : advise_request_parse(r, o, opts, n_opts);
     if (rc == PQPAN_OK) {
         rc = search(r, o, figures);
     }

@@ -117,6 +117,11 @@ const struct cli_opt *advise_opt_row(const char *name, struct advise_opts *o, vo
 int advise_refused(const char *name, struct cli_msg *m);
 
 /* *o at every option's default. */
+/* The request opts[0..n_opts) into *o (advise's defaults first), checked as the run checks
+ * it: PQPAN_OK, or the error in r's (run_internal.h; o's texts point into r's values). */
+struct run_ctx;
+int advise_request_parse(struct run_ctx *r, struct advise_opts *o,
+                         const struct pqpan_run_opt *opts, size_t n_opts);
 void advise_opts_defaults(struct advise_opts *o);
 
 /* What the options say together, checked (and the poll period derived) before any work:

@@ -45,6 +45,7 @@
 #define advise_print_json PQPAN_RUN_NS(advise_print_json)
 #define advise_print_table PQPAN_RUN_NS(advise_print_table)
 #define advise_refused PQPAN_RUN_NS(advise_refused)
+#define advise_request_parse PQPAN_RUN_NS(advise_request_parse)
 #define advise_report PQPAN_RUN_NS(advise_report)
 #define advise_run PQPAN_RUN_NS(advise_run)
 #define advise_search PQPAN_RUN_NS(advise_search)

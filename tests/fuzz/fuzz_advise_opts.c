@@ -1,19 +1,24 @@
-/* Fuzzes `pqpan advise`'s option parser (cli/advise_opts.c): the input, split at newlines,
- * is its argument list. Any input must give EXIT_OK with options the search can run
- * (checked here), or a usage error. */
+/* Fuzzes `pqpan advise`'s option handling on the run layer (src/run/run_advise.c
+ * advise_request_parse over run_advise_opts.c's tables): the input, split at newlines, is
+ * an argument list, made a request as the CLI makes one (a line after an option that does
+ * not start with "--" is its value). Any input must give PQPAN_OK with options the search
+ * can run (checked here), or an error. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "advise.h"
+#include "pqpan/run.h"
+#include "run_advise.h"
+#include "run_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define MAX_ARGS 32
 
 static char text[4096];
+static struct run_ctx ctx;
 
 /* The options of a successful parse, as the search needs them. */
 static int opts_ok(const struct advise_opts *o)
@@ -26,6 +31,24 @@ static int opts_ok(const struct advise_opts *o)
            o->idle.ci_ns % 1250000u == 0u && o->top >= 1u && o->top <= PQPAN_ADVISE_TOP_MAX &&
            ((uint64_t)o->idle.latency + 1u) * o->idle.ci_ns < PQPAN_BLE_IDLE_PERIOD_MAX_NS &&
            o->m.format != FORMAT_CSV;
+}
+
+/* argv[1..argc) as a request (an option, then its value unless the next line is an
+ * option), parsed by the run layer into *o. */
+static int parse(char **argv, int argc, struct advise_opts *o)
+{
+    struct pqpan_run_opt req[MAX_ARGS];
+    struct pqpan_run_error err;
+    size_t n = 0;
+    int i;
+    for (i = 1; i < argc; i++) {
+        req[n].name = argv[i];
+        req[n].value = i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0 ? argv[++i] : NULL;
+        n++;
+    }
+    memset(&ctx, 0, sizeof ctx);
+    ctx.err = &err;
+    return advise_request_parse(&ctx, o, req, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     argv[argc] = NULL;
-    if (advise_opts_parse(&o, argc, argv) == EXIT_OK && !opts_ok(&o)) {
+    if (parse(argv, argc, &o) == PQPAN_OK && !opts_ok(&o)) {
         abort();
     }
     return 0;
