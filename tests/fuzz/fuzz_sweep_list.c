@@ -1,6 +1,7 @@
-/* Fuzzes pqpan sweep's value lists (cli/sweep_grid.c): the first byte picks the option,
- * the rest is its list. Any input must give EXIT_OK, with values that fit their buffer and
- * a count equal to the values enumerated, or a usage error. */
+/* Fuzzes pqpan sweep's value lists (src/run/sweep_grid.c): the first byte picks the option
+ * (its top bit the link: 802.15.4 when set), the rest is its list. Any input must give
+ * EXIT_OK, with values that fit their buffer and a count equal to the values enumerated, or
+ * a usage error. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                        "--profile", "--tx-dbm", "--kem"};
     struct sweep_grid g;
     struct sweep_opt o;
-    struct estimate_opts eo;
+    struct cli_msg msg;
     char list[LIST_MAX + 1], buf[SWEEP_VALUE_MAX];
     uint64_t k, n = 0;
     size_t i;
@@ -31,8 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&g, 0, sizeof g);
     memset(&o, 0, sizeof o);
     o.name = opts[data[0] % (sizeof opts / sizeof opts[0])];
-    estimate_opts_init(&eo, 0);
-    if (sweep_items_parse(&o, list, &eo, &g) == EXIT_OK) {
+    if (sweep_items_parse(&o, list, data[0] >= 128, &g, &msg) == EXIT_OK) {
         for (i = 0; i < o.n_items; i++) {
             n += o.items[i].count;
         }
