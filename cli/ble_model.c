@@ -190,6 +190,18 @@ void model_print_csv_row(FILE *f, const struct pqpan_run_exchange_row *r, unsign
     ob_flush(&o);
 }
 
+void model_print_json_sides(FILE *f, const struct pqpan_run_exchange_row *rows, size_t n,
+                            unsigned groups)
+{
+    size_t s;
+    fprintf(f, "  \"sides\": [\n");
+    for (s = 0; s < n; s++) {
+        model_print_json_row(f, &rows[s], groups, "    ");
+        fprintf(f, "%s\n", s + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+}
+
 void model_print_json_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups, const char *indent)
 {
     size_t i, nf;

@@ -34,6 +34,9 @@ int model_env_new(struct model_env **env, const struct model_opts *o, const char
 void model_print_csv_header(FILE *f, unsigned groups);
 void model_print_csv_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups);
 void model_print_json_row(FILE *f, const struct pqpan_run_exchange_row *r, unsigned groups, const char *indent);
+/* The member "sides": rows[0..n) as JSON rows, then the object's closing brace. */
+void model_print_json_sides(FILE *f, const struct pqpan_run_exchange_row *rows, size_t n,
+                            unsigned groups);
 /* The fields of one row on the current line, each after a comma: FLAT_CSV_NAMES their
  * names, FLAT_CSV their values, FLAT_JSON "name":value members; every name is prefixed
  * with prefix (e.g. "central_"). r NULL: empty CSV values, JSON nulls. */

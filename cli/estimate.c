@@ -184,19 +184,13 @@ static void print_node(struct printer *p, const struct pqpan_run_row *row)
 /* The sides once the last has come (they print as columns of one table). */
 static void print_sides(const struct printer *p, unsigned groups)
 {
-    int s;
     if (p->format == FORMAT_TABLE) {
         putchar('\n');
         model_print_table(stdout, p->rows, MODEL_SIDES, groups & ~(unsigned)GROUP_CONFIG);
     } else if (p->format == FORMAT_CSV) {
         print_csv(p->rows, groups);
     } else {
-        printf("  \"sides\": [\n");
-        for (s = 0; s < MODEL_SIDES; s++) {
-            model_print_json_row(stdout, &p->rows[s], groups, "    ");
-            printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
-        }
-        printf("  ]\n}\n");
+        model_print_json_sides(stdout, p->rows, MODEL_SIDES, groups);
     }
 }
 
@@ -207,17 +201,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     struct printer *p = ctx;
     switch (row->record) {
     case PQPAN_RUN_RECORD_NOTE:
-        if (p->format == FORMAT_TABLE) {
-            printf("%s\n", row->values[0].text);
-        }
-        break;
     case PQPAN_RUN_RECORD_MEMBERS:
-        if (p->format == FORMAT_JSON) {
-            printf("{\n%s", row->values[0].text);
-        }
-        break;
     case PQPAN_RUN_RECORD_WARNING:
-        cli_warn(CMD, "%s", row->values[0].text);
+        cli_print_text_row(CMD, p->format, row);
         break;
     case PQPAN_RUN_RECORD_SIDE:
         p->rows[p->sides++] = *row->exchange;

@@ -181,12 +181,7 @@ static void print_result(const struct printer *p)
             print_sim_csv(&p->sim[s]);
         }
     } else {
-        printf("  \"sides\": [\n");
-        for (s = 0; s < MODEL_SIDES; s++) {
-            model_print_json_row(stdout, &p->rows[s], all, "    ");
-            printf("%s\n", s + 1 < MODEL_SIDES ? "," : "");
-        }
-        printf("  ]\n}\n");
+        model_print_json_sides(stdout, p->rows, MODEL_SIDES, all);
     }
 }
 

@@ -222,24 +222,30 @@ int run_render(struct run_ctx *r, enum pqpan_run_record rec,
     return rc;
 }
 
+int run_emit_row(struct run_ctx *r, struct pqpan_run_row *row, const void *data)
+{
+    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
+    size_t k;
+    for (k = 0; k < row->n_fields && k < PQPAN_RUN_FIELDS_MAX; k++) {
+        pqpan_run_record_value(&values[k], &row->fields[k], data);
+    }
+    row->n_fields = k;
+    row->values = values;
+    row->data = data;
+    return r->emit(r->ctx, row) == 0 ? PQPAN_OK
+                                     : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
+}
+
 int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,
                const struct pqpan_run_field *fields, size_t n, const void *data)
 {
-    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
     struct pqpan_run_row row;
-    size_t k;
     memset(&row, 0, sizeof row);
-    for (k = 0; k < n && k < PQPAN_RUN_FIELDS_MAX; k++) {
-        pqpan_run_record_value(&values[k], &fields[k], data);
-    }
     row.record = rec;
     row.link = link;
     row.fields = fields;
-    row.n_fields = k;
-    row.values = values;
-    row.data = data;
-    return r->emit(r->ctx, &row) == 0 ? PQPAN_OK
-                                      : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
+    row.n_fields = n;
+    return run_emit_row(r, &row, data);
 }
 
 int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts)
@@ -257,28 +263,18 @@ int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts)
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows)
 {
-    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
     struct pqpan_run_row row;
-    size_t n, k;
-    int s;
-    const struct pqpan_run_field *fields = pqpan_run_exchange_fields(link, &n);
-    memset(&row, 0, sizeof row);
-    row.record = PQPAN_RUN_RECORD_SIDE;
-    row.link = link;
-    row.groups = groups;
-    row.fields = fields;
-    row.n_fields = n;
-    row.values = values;
-    for (s = 0; s < PQPAN_RUN_SIDES; s++) {
-        for (k = 0; k < n; k++) {
-            pqpan_run_field_value(&values[k], &fields[k], &rows[s]);
-        }
+    int s, rc = PQPAN_OK;
+    for (s = 0; s < PQPAN_RUN_SIDES && rc == PQPAN_OK; s++) {
+        memset(&row, 0, sizeof row);
+        row.record = PQPAN_RUN_RECORD_SIDE;
+        row.link = link;
+        row.groups = groups;
+        row.fields = pqpan_run_exchange_fields(link, &row.n_fields);
         row.exchange = &rows[s];
-        if (r->emit(r->ctx, &row) != 0) {
-            return run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
-        }
+        rc = run_emit_row(r, &row, &rows[s]);
     }
-    return PQPAN_OK;
+    return rc;
 }
 
 int run_start(struct run_ctx **out, const struct pqpan_run_opt *opts, size_t n_opts,

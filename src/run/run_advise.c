@@ -206,22 +206,12 @@ static void json_notes(FILE *f, const void *arg)
 /* One row of a CHOICE record. */
 static int emit_choice(void *arg, const struct pqpan_run_advise_choice *w)
 {
-    struct run_ctx *r = arg;
-    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
     struct pqpan_run_row row;
-    size_t n, k;
-    const struct pqpan_run_field *fields = pqpan_run_advise_choice_fields(&n);
     memset(&row, 0, sizeof row);
-    for (k = 0; k < n; k++) {
-        pqpan_run_record_value(&values[k], &fields[k], w);
-    }
     row.record = PQPAN_RUN_RECORD_CHOICE;
     row.link = strcmp(w->link, "ble") == 0 ? PQPAN_RUN_LINK_BLE : PQPAN_RUN_LINK_802154;
-    row.fields = fields;
-    row.n_fields = n;
-    row.values = values;
-    row.data = w;
-    return r->emit(r->ctx, &row) == 0 ? EXIT_OK : EXIT_IO;
+    row.fields = pqpan_run_advise_choice_fields(&row.n_fields);
+    return run_emit_row(arg, &row, w) == PQPAN_OK ? EXIT_OK : EXIT_IO;
 }
 
 /* A renderer's failure, or the caller's stop. */

@@ -52,6 +52,11 @@ int run_warning(struct run_ctx *r, const char *text);
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
               const struct pqpan_run_exchange_row *rows);
 
+/* Emits *row (its record, link, groups, fields and n_fields set; exchange if any) with its
+ * values read from data, the struct of its fields (n_fields at most PQPAN_RUN_FIELDS_MAX).
+ * PQPAN_OK or the error. */
+int run_emit_row(struct run_ctx *r, struct pqpan_run_row *row, const void *data);
+
 /* One row of record rec on link from data, the struct of fields[0..n) (n at most
  * PQPAN_RUN_FIELDS_MAX). PQPAN_OK or the error. */
 int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link link,

@@ -200,21 +200,13 @@ static void fill_row(struct pqpan_run_profile_row *row, const struct pqpan_profi
 
 static int emit_profile(struct run_ctx *r, const struct pqpan_run_profile_row *p)
 {
-    struct pqpan_run_value v[N_PROFILE_FIELDS];
     struct pqpan_run_row row;
-    size_t k;
     memset(&row, 0, sizeof row);
-    for (k = 0; k < N_PROFILE_FIELDS; k++) {
-        pqpan_run_record_value(&v[k], &profile_fields[k], p);
-    }
     row.record = PQPAN_RUN_RECORD_PROFILE;
     row.groups = G(HEADLINE);
     row.fields = profile_fields;
     row.n_fields = N_PROFILE_FIELDS;
-    row.values = v;
-    row.data = p;
-    return r->emit(r->ctx, &row) == 0 ? PQPAN_OK
-                                      : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
+    return run_emit_row(r, &row, p);
 }
 
 /* The listed columns' sources, in column order. */

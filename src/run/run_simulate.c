@@ -607,11 +607,9 @@ static int emit_rows(struct run_ctx *r, const struct sim_opts *o, const struct m
                      const struct pqpan_run_exchange_row rows[MODEL_SIDES])
 {
     struct pqpan_run_sim_row sim[MODEL_SIDES];
-    struct pqpan_run_value values[N_SIM_FIELDS];
     struct pqpan_run_row row;
     struct sim_notes notes;
     unsigned lesc = rows[0].p256_impl != NULL ? (unsigned)GROUP_LESC : 0u;
-    size_t f;
     int side, rc;
     for (side = 0; side < MODEL_SIDES; side++) {
         sim_row(&sim[side], o, s, k, &rows[side], side);
@@ -628,21 +626,14 @@ static int emit_rows(struct run_ctx *r, const struct sim_opts *o, const struct m
         rc = run_sides(r, PQPAN_RUN_LINK_BLE, GROUP_CONFIG | GROUP_HEADLINE | GROUP_DETAIL | lesc,
                        rows);
     }
-    memset(&row, 0, sizeof row);
-    row.record = PQPAN_RUN_RECORD_SIM;
-    row.link = PQPAN_RUN_LINK_BLE;
-    row.fields = sim_fields;
-    row.n_fields = N_SIM_FIELDS;
-    row.values = values;
     for (side = 0; side < MODEL_SIDES && rc == PQPAN_OK; side++) {
-        for (f = 0; f < N_SIM_FIELDS; f++) {
-            pqpan_run_record_value(&values[f], &sim_fields[f], &sim[side]);
-        }
+        memset(&row, 0, sizeof row);
+        row.record = PQPAN_RUN_RECORD_SIM;
+        row.link = PQPAN_RUN_LINK_BLE;
+        row.fields = sim_fields;
+        row.n_fields = N_SIM_FIELDS;
         row.exchange = &rows[side];
-        row.data = &sim[side];
-        if (r->emit(r->ctx, &row) != 0) {
-            rc = run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
-        }
+        rc = run_emit_row(r, &row, &sim[side]);
     }
     return rc;
 }

@@ -330,26 +330,6 @@ const struct pqpan_run_field *pqpan_run_metric_fields(size_t *n)
     return metric_fields;
 }
 
-/* One row of record rec, its values read from data through fields[0..n). */
-static int emit_record(struct run_ctx *r, enum pqpan_run_record rec,
-                       const struct pqpan_run_field *fields, size_t n, const void *data)
-{
-    struct pqpan_run_value values[N_SIM154_FIELDS];
-    struct pqpan_run_row row;
-    size_t k;
-    memset(&row, 0, sizeof row);
-    row.record = rec;
-    row.link = PQPAN_RUN_LINK_802154;
-    row.fields = fields;
-    row.n_fields = n;
-    row.values = values;
-    row.data = data;
-    for (k = 0; k < n; k++) {
-        pqpan_run_record_value(&values[k], &fields[k], data);
-    }
-    return r->emit(r->ctx, &row) == 0 ? PQPAN_OK
-                                      : run_fail(r, EXIT_IO, NULL, "the caller stopped the run");
-}
 
 static int emit_summary(struct run_ctx *r, const struct lowpan_sim_opts *o,
                         const struct model_env *env, const struct lowpan_series *res)
@@ -375,7 +355,8 @@ static int emit_summary(struct run_ctx *r, const struct lowpan_sim_opts *o,
     s.mac_security = lowpan_sec_name(o->l.sec_level);
     s.protocol = lowpan_protocol_name(&o->l);
     s.auth = pqpan_pqke_mode_name(o->l.pqke.mode);
-    return emit_record(r, PQPAN_RUN_RECORD_SIM154, sim154_fields, N_SIM154_FIELDS, &s);
+    return run_record(r, PQPAN_RUN_RECORD_SIM154, PQPAN_RUN_LINK_802154, sim154_fields,
+                      N_SIM154_FIELDS, &s);
 }
 
 /* The statistics (energy per side in uJ, latency in ms), then the pair's counts. */
@@ -393,7 +374,8 @@ static int emit_metrics(struct run_ctx *r, const struct lowpan_series *res)
         m.p50 = st->p50;
         m.p90 = st->p90;
         m.p99 = st->p99;
-        rc = emit_record(r, PQPAN_RUN_RECORD_METRIC, metric_fields, N_METRIC_FIELDS, &m);
+        rc = run_record(r, PQPAN_RUN_RECORD_METRIC, PQPAN_RUN_LINK_802154, metric_fields,
+                        N_METRIC_FIELDS, &m);
     }
     for (k = 0; k < (int)N_COUNTS && rc == PQPAN_OK; k++) {
         memset(&m, 0, sizeof m);
@@ -401,7 +383,8 @@ static int emit_metrics(struct run_ctx *r, const struct lowpan_series *res)
         m.per_run = 1;
         m.mean = count_of(res, (size_t)k);
         m.p50 = m.p90 = m.p99 = -1.0;
-        rc = emit_record(r, PQPAN_RUN_RECORD_METRIC, metric_fields, N_METRIC_FIELDS, &m);
+        rc = run_record(r, PQPAN_RUN_RECORD_METRIC, PQPAN_RUN_LINK_802154, metric_fields,
+                        N_METRIC_FIELDS, &m);
     }
     return rc;
 }
@@ -425,8 +408,8 @@ static void on_progress(void *ctx, unsigned done, unsigned runs)
     struct pqpan_run_progress_row g;
     g.done = done;
     g.runs = runs;
-    if (!p->stopped && emit_record(p->r, PQPAN_RUN_RECORD_PROGRESS, progress_fields,
-                                   N_PROGRESS_FIELDS, &g) != PQPAN_OK) {
+    if (!p->stopped && run_record(p->r, PQPAN_RUN_RECORD_PROGRESS, PQPAN_RUN_LINK_802154,
+                                  progress_fields, N_PROGRESS_FIELDS, &g) != PQPAN_OK) {
         p->stopped = 1;
     }
 }
