@@ -186,14 +186,7 @@ static int write_figures(const struct advise_ctx *c, const struct advise_result 
 /* The run's result as the CLI's exit status, its message on stderr (then its hints). */
 static int run_status(int code, const struct pqpan_run_error *err)
 {
-    int rc = pqpan_run_exit_status(code);
-    if (rc == EXIT_USAGE) {
-        return cli_usage_error(ADV_CMD, "%s", err->message);
-    }
-    if (rc != EXIT_OK) {
-        fprintf(stderr, "pqpan %s: %s\n", ADV_CMD, err->message);
-    }
-    return rc;
+    return cli_run_status(ADV_CMD, code, err);
 }
 
 static int run(int argc, char **argv)

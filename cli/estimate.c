@@ -244,15 +244,9 @@ static int run_request(int lowpan, int argc, char **argv)
     p.format = cli_request_format(req, n);
     p.sides = 0;
     p.nodes = 0;
-    rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, print_row, &p, &err));
+    rc = cli_run_status(CMD, pqpan_run(CMD, req, n, print_row, &p, &err), &err);
     if (rc == EXIT_OK && p.nodes > 0 && p.format == FORMAT_JSON) {
         printf("\n  ]\n}\n");
-    }
-    if (rc != EXIT_OK && err.option[0] != '\0') {
-        return cli_usage_error(CMD, "%s", err.message);
-    }
-    if (rc != EXIT_OK) {
-        fprintf(stderr, "pqpan %s: %s\n", CMD, err.message);
     }
     return rc;
 }

@@ -275,14 +275,7 @@ static int print_result(const struct printer *p, const struct idle_battery_opts 
 /* The run's result as the CLI's exit status, its message on stderr. */
 static int run_status(int code, const struct pqpan_run_error *err)
 {
-    int rc = pqpan_run_exit_status(code);
-    if (rc != EXIT_OK && err->option[0] != '\0') {
-        return cli_usage_error(CMD, "%s", err->message);
-    }
-    if (rc != EXIT_OK) {
-        fprintf(stderr, "pqpan %s: %s\n", CMD, err->message);
-    }
-    return rc;
+    return cli_run_status(CMD, code, err);
 }
 
 static int run_request(int argc, char **argv, int lowpan)

@@ -373,3 +373,15 @@ void cli_print_text_row(const char *cmd, enum cli_format format, const struct pq
         cli_warn(cmd, "%s", text);
     }
 }
+
+int cli_run_status(const char *cmd, int code, const struct pqpan_run_error *err)
+{
+    int rc = pqpan_run_exit_status(code);
+    if (rc == EXIT_USAGE) {
+        return cli_usage_error(cmd, "%s", err->message);
+    }
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan %s: %s\n", cmd, err->message);
+    }
+    return rc;
+}

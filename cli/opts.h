@@ -96,4 +96,9 @@ enum cli_format cli_request_format(const struct pqpan_run_opt *req, size_t n);
  * "pqpan CMD: warning: ..."; other records are left to the caller. */
 void cli_print_text_row(const char *cmd, enum cli_format format, const struct pqpan_run_row *row);
 
+/* A pqpan_run result (code, *err) as the CLI's exit status: a usage error's message
+ * followed by "Try 'pqpan help CMD'" (exit 2), any other error's message alone, on stderr.
+ * Every face of a run reports its errors so (the web page's web-run too). */
+int cli_run_status(const char *cmd, int code, const struct pqpan_run_error *err);
+
 #endif

@@ -315,13 +315,9 @@ int cmd_profiles_run(int argc, char **argv)
     }
     p.format = cli_request_format(req, n);
     p.arr = cJSON_CreateArray();
-    rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, print_row, &p, &err));
+    rc = cli_run_status(CMD, pqpan_run(CMD, req, n, print_row, &p, &err), &err);
     if (rc == EXIT_OK) {
         print_end(&p);
-    } else if (err.option[0] != '\0') {
-        rc = cli_usage_error(CMD, "%s", err.message);
-    } else {
-        fprintf(stderr, "pqpan %s: %s\n", CMD, err.message);
     }
     if (p.show && p.format == FORMAT_JSON && rc != EXIT_OK) {
         cJSON_Delete(p.current);

@@ -230,12 +230,8 @@ static int run_status(int code, const struct pqpan_run_error *err, const struct 
     if (rc == EXIT_IO && (strcmp(err->option, "--pcap") == 0 || strcmp(err->option, "--trace") == 0)) {
         return rc;
     }
-    if (rc != EXIT_OK && err->option[0] != '\0') {
-        return cli_usage_error(CMD, "%s", err->message);
-    }
     if (rc != EXIT_OK) {
-        fprintf(stderr, "pqpan %s: %s\n", CMD, err->message);
-        return rc;
+        return cli_run_status(CMD, code, err);
     }
     if (strcmp(t->result, "completed") != 0) {
         fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, t->result);

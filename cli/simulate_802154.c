@@ -244,23 +244,17 @@ static int run_request(int argc, char **argv)
     struct pqpan_run_error err;
     struct printer p; /* small: the statistics, not the runs */
     size_t n;
-    int rc = request_of(req, &n, argc, argv);
+    int code, rc = request_of(req, &n, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
     memset(&p, 0, sizeof p);
     p.format = cli_request_format(req, n);
-    rc = pqpan_run_exit_status(pqpan_run(CMD, req, n, keep, &p, &err));
-    if (rc == EXIT_IO && strcmp(err.option, "--pcap") == 0) {
-        return rc; /* outfile.c has said why */
+    code = pqpan_run(CMD, req, n, keep, &p, &err);
+    if (pqpan_run_exit_status(code) == EXIT_IO && strcmp(err.option, "--pcap") == 0) {
+        return EXIT_IO; /* outfile.c has said why */
     }
-    if (rc != EXIT_OK && err.option[0] != '\0') {
-        return cli_usage_error(CMD, "%s", err.message);
-    }
-    if (rc != EXIT_OK) {
-        fprintf(stderr, "pqpan %s: %s\n", CMD, err.message);
-    }
-    return rc;
+    return cli_run_status(CMD, code, &err);
 }
 
 int simulate_802154_run(int argc, char **argv)

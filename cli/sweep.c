@@ -129,15 +129,9 @@ static int plan(struct run_ctx *r, struct sweep_cfg *cfg, const struct pqpan_run
     memset(&err, 0, sizeof err);
     memset(r, 0, sizeof *r);
     r->err = &err;
-    rc = pqpan_run_exit_status(sweep_plan(r, cfg, req, n));
+    rc = sweep_plan(r, cfg, req, n);
     r->err = NULL;
-    if (rc != EXIT_OK && err.option[0] != '\0') {
-        return cli_usage_error(SWEEP_CMD, "%s", err.message);
-    }
-    if (rc != EXIT_OK) {
-        fprintf(stderr, "pqpan %s: %s\n", SWEEP_CMD, err.message);
-    }
-    return rc;
+    return cli_run_status(SWEEP_CMD, rc, &err);
 }
 
 static void env_lock(void *mu)

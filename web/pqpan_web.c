@@ -453,29 +453,14 @@ static int run_request_opts(struct pqpan_run_opt *opts, size_t *n, const cJSON *
     return 0;
 }
 
-/* Whether the CLI follows the error's message with "Try 'pqpan help COMMAND'" as it does:
- * advise after every usage error (cli/advise.c run_status), the other commands after an
- * error about an option (cli/estimate.c, cli/idle.c run_request). */
-static int cli_points_to_help(const char *command, const struct pqpan_run_error *err)
-{
-    if (strcmp(command, "advise") == 0) {
-        return pqpan_run_exit_status(err->code) == EXIT_USAGE;
-    }
-    return err->option[0] != '\0';
-}
-
-static void print_run_error(const char *command, const struct pqpan_run_error *err)
+static void print_run_error(const char *command, int code, const struct pqpan_run_error *err)
 {
     printf("{\"error\": {\"code\": %d, \"option\": ", err->code);
     model_json_string(stdout, err->option);
     printf(", \"message\": ");
     model_json_string(stdout, err->message);
     printf("}}\n");
-    if (cli_points_to_help(command, err)) {
-        (void)cli_usage_error(command, "%s", err->message);
-    } else {
-        fprintf(stderr, "pqpan %s: %s\n", command, err->message);
-    }
+    (void)cli_run_status(command, code, err);
 }
 
 static int web_run(int argc, char **argv)
@@ -503,7 +488,7 @@ static int web_run(int argc, char **argv)
     } else if (rc == PQPAN_ERR_CAPACITY) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD_RUN);
     } else {
-        print_run_error(command->valuestring, &err);
+        print_run_error(command->valuestring, rc, &err);
     }
     run_out_free(&out);
     cJSON_Delete(req);

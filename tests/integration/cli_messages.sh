@@ -46,5 +46,24 @@ same estimate --link 802154 --busy 0.2 --format json
 same simulate --per 0.1 --seed 2 --format csv
 same kem keygen --param ML-KEM-512 --d 0000000000000000000000000000000000000000000000000000000000000000 --z 0000000000000000000000000000000000000000000000000000000000000000
 same idle --idle-ci-ms 100
+# points WANT_EXIT HELP ARGS...: a refused run exits WANT_EXIT, its last stderr line the
+# pointer to `pqpan help` (HELP 1) exactly when it is a usage error (cli_run_status), for
+# every command on the run layer, whether or not the error names an option.
+points() {
+    want=$1
+    help=$2
+    shift 2
+    "$cli" "$@" > "$out" 2> "$err" < /dev/null
+    rc=$?
+    last=$(tail -n 1 "$err")
+    case $last in "Try 'pqpan help "*) got=1 ;; *) got=0 ;; esac
+    if [ "$rc" -ne "$want" ] || [ "$got" -ne "$help" ]; then
+        echo "FAIL: pqpan $*: exit $rc, help pointer $got; want $want, $help"; cat "$err"; status=1
+    fi
+}
+points 2 1 estimate --link 802154 --profile cc2340r5
+points 2 1 advise --link 802154 --profile cc2340r5
+points 2 1 estimate --att-mtu 600
+points 1 0 advise --link 802154 --max-latency-ms 0.001
 [ "$status" -eq 0 ] && echo "usage errors name what is allowed; --NAME=VALUE works"
 exit $status
