@@ -1,98 +1,20 @@
 /* pqpan calibrate: fits γ_comp per operation and γ_comm to measured PPK2 traces
- * (docs/MODEL.md "Calibration", docs/CLI.md "pqpan calibrate").
- *
- * Each trace is one side of one key exchange. Its crypto channel (D0) segments are the
- * crypto operations in the order they ran (that side's operations in the exchange
- * --protocol names, pqpan_calibrate_side_ops); their gross energy is compared with the
- * model's E_comp of that operation at γ = 1. The radio channel (D1) segments together are
- * the measured communication energy, compared with the bits accounting at γ_comm = 1. */
-#include <errno.h>
-#include <math.h>
-#include <stdlib.h>
+ * (docs/MODEL.md "Calibration", docs/CLI.md "pqpan calibrate"). The fit is the run layer's
+ * (pqpan_run "calibrate", src/run/run_calibrate.c), which also writes --out: this file
+ * turns argv into a request and prints the rows it gets back (the table's lines, the JSON
+ * members, the CSV from the RESIDUAL rows' field table). */
+#include <stdio.h>
 #include <string.h>
-
-#include <cjson/cJSON.h>
 
 #include "ble_model.h"
 #include "commands.h"
-#include "outfile.h"
 #include "link_opts.h"
-#include "pqpan/calibrate.h"
-#include "pqpan/common.h"
-#include "pqpan/trace.h"
 #include "opts_registry.h"
+#include "pqpan/calibrate.h"
+#include "pqpan/run.h"
+#include "run_calibrate.h"
 
 #define CMD "calibrate"
-#define MAX_TRACES 64
-#define CAL_STR_(x) #x
-#define CAL_STR(x) CAL_STR_(x)
-#define MAX_OPS 8          /* crypto segments per trace */
-#define OP_SKIP (-1)       /* a segment --ops maps to "-" */
-_Static_assert(PQPAN_CALIBRATE_SIDE_OPS_MAX <= MAX_OPS, "a side's default operations fit --ops");
-#define Q_COMM PQPAN_OP_COUNT /* quantity index of the communication energy */
-#define N_QUANT (PQPAN_OP_COUNT + 1)
-#define CHUNK_BYTES 65536
-#define PH_CRYPTO 0
-#define PH_RADIO 1
-#define PH_ADVERTISE 2    /* not a phase of the trace analysis: read row by row */
-#define N_CH 3
-#define CH_NONE 0xFFu     /* --phases named no advertising channel */
-
-struct cal_opts {
-    struct link_opts link;
-    struct model_opts m;
-    const char *paths[MAX_TRACES];
-    int side_of[MAX_TRACES];      /* MODEL_PERIPHERAL / MODEL_CENTRAL, -1 = --side */
-    size_t n_traces;
-    int side;
-    double voltage_v;             /* <= 0: the profile's supply voltage */
-    double baseline_ua;
-    int ops[MAX_OPS];             /* enum pqpan_op or OP_SKIP */
-    size_t n_ops;                 /* 0: the default order for the side */
-    uint8_t ch[N_CH];             /* digital channel of PH_CRYPTO, PH_RADIO, PH_ADVERTISE */
-    int comm_radio;               /* --comm-model radio (else bits) */
-    int concurrent;               /* --overlap concurrent (else preempt) */
-    const char *out;
-};
-
-/* What one trace measured. */
-struct cal_trace {
-    const char *path;
-    int side;
-    uint64_t rows_read;
-    size_t n_crypto;              /* crypto segments seen (even beyond MAX_OPS) */
-    double crypto_uj[MAX_OPS];
-    uint64_t n_radio;
-    double radio_uj;              /* radio rows outside the advertising segment */
-    int64_t adv_ns;               /* the advertising segment: rows with its channel high */
-    double adv_uj;                /* radio rows inside it (left out of radio_uj) */
-    uint64_t overlap_rows;        /* rows with crypto and radio both high (counted as radio) */
-    double events_radio_uj;       /* model: events accounting, link-layer event states of
-                                     what the trace holds (no advertising phase when it
-                                     marks its advertising segment) */
-};
-
-/* One data point of one fit. */
-struct point {
-    size_t trace;
-    int quantity;                 /* enum pqpan_op or Q_COMM */
-    double measured_uj;
-    double predicted_uj;          /* model at γ = 1 */
-};
-
-struct cal_state {
-    struct cal_opts o;
-    struct model_env env;
-    struct pqpan_run_exchange_row rows[MODEL_SIDES];
-    struct pqpan_run_exchange_row rows_no_adv[MODEL_SIDES]; /* the same without the advertising phase */
-    struct cal_trace tr[MAX_TRACES];
-    struct point pts[MAX_TRACES * (MAX_OPS + 1)];
-    size_t n_pts;
-    struct pqpan_calibrate_fit fit[N_QUANT];
-    int fitted[N_QUANT];
-    double voltage_v;
-    struct pqpan_trace_bin ws[PQPAN_TRACE_WORKSPACE_LEN(2)];
-};
 
 void cli_calibrate_help(FILE *out)
 {
@@ -149,1114 +71,124 @@ void cli_calibrate_help(FILE *out)
             PQPAN_GAMMA_COMM_STUDY_MAX, MODEL_LESC_NAME);
 }
 
-/* ---- options ---- */
-
-/* --side words, in enum model_side order. */
-static const char *const side_words[] = {"peripheral", "central", NULL};
-static const char *const protocol_words[] = {"study", "pqpan", NULL};
-static const char *const comm_words[] = {"bits", "radio", NULL};
-static const char *const overlap_words[] = {"preempt", "concurrent", NULL};
-
-_Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
-
-static int parse_side(const char *v, size_t len)
+/* argv as a request of pqpan_run "calibrate". EXIT_OK, or EXIT_USAGE after a message. */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
 {
-    int k;
-    for (k = 0; side_words[k] != NULL; k++) {
-        if (cli_word_equal_n(v, len, side_words[k])) {
-            return k;
-        }
-    }
-    return -1;
-}
-
-/* --trace [SIDE:]FILE, repeatable: field is the struct cal_opts. */
-static int add_trace(void *field, const char *v)
-{
-    struct cal_opts *o = field;
-    const char *colon = strchr(v, ':');
-    int side = colon != NULL ? parse_side(v, (size_t)(colon - v)) : -1;
-    if (o->n_traces == MAX_TRACES) {
-        return -1;
-    }
-    o->side_of[o->n_traces] = side;
-    o->paths[o->n_traces++] = side >= 0 ? colon + 1 : v;
-    return 0;
-}
-
-static int op_of(const char *s, size_t len)
-{
-    int op;
-    if (len == 1 && s[0] == '-') {
-        return OP_SKIP;
-    }
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        const char *name = pqpan_op_name((enum pqpan_op)op);
-        if (cli_word_equal_n(s, len, name)) {
-            return op;
-        }
-    }
-    return -2;
-}
-
-/* --ops LIST: field is the struct cal_opts. */
-static int parse_ops(void *field, const char *v)
-{
-    struct cal_opts *o = field;
-    const char *s = v;
-    o->n_ops = 0;
-    for (;;) {
-        size_t len = strcspn(s, ",");
-        int op = op_of(s, len);
-        if (op == -2 || o->n_ops == MAX_OPS) {
-            return -1;
-        }
-        o->ops[o->n_ops++] = op;
-        if (s[len] == '\0') {
-            return 0;
-        }
-        s += len + 1;
-    }
-}
-
-static const char *const phase_words[N_CH] = {"crypto", "radio", "advertise"};
-
-static int phase_of(const char *w, size_t len)
-{
-    int ph;
-    for (ph = 0; ph < N_CH; ph++) {
-        if (cli_word_equal_n(w, len, phase_words[ph])) {
-            return ph;
-        }
-    }
-    return -1;
-}
-
-/* --phases: d<N>=crypto / radio / advertise items into the uint8_t ch[N_CH]; crypto and
- * radio keep their channels unless named, advertise is read only when named. */
-static int parse_phases(void *field, const char *v)
-{
-    uint8_t *ch = field;
-    const char *s = v;
-    int a, b;
-    ch[PH_ADVERTISE] = CH_NONE;
-    for (;;) {
-        size_t len = strcspn(s, ",");
-        int ph = -1;
-        if (len >= 4 && (s[0] == 'd' || s[0] == 'D') && s[1] >= '0' && s[1] <= '7' && s[2] == '=') {
-            ph = phase_of(s + 3, len - 3);
-        }
-        if (ph < 0) {
-            return -1;
-        }
-        ch[ph] = (uint8_t)(s[1] - '0');
-        if (s[len] == '\0') {
-            break;
-        }
-        s += len + 1;
-    }
-    for (a = 0; a < N_CH; a++) {
-        for (b = a + 1; b < N_CH; b++) {
-            if (ch[a] == ch[b]) {
-                return -1;
-            }
-        }
-    }
-    return 0;
-}
-
-#define CAL(m) offsetof(struct cal_opts, m)
-
-static const struct cli_opt cal_rows[] = {
-    {.name = "--protocol", .kind = CLI_OPT_WORD, .words = protocol_words,
-     .def = PQPAN_DEFAULT_PROTOCOL,
-     .store = CLI_STORE_INT, .offset = CAL(link.cfg.protocol),
-     .help = "the exchange the traces ran, and so the model they are compared with: study, the "
-             "study's prototype (raw ek and ct, no KDF); pqpan, pqpan's INIT / RESP / FIN with "
-             "the key schedule (kdf) on both sides, as `pqpan estimate --protocol pqpan` and "
-             "`pqpan simulate` run it"},
-    {.name = "--trace", .kind = CLI_OPT_TEXT, .meta = "[SIDE:]FILE", .set = add_trace,
-     .allowed = "[peripheral:|central:]FILE, at most " CAL_STR(MAX_TRACES) " of them",
-     .help = "a PPK2 CSV export, repeatable; SIDE overrides --side for this file"},
-    {.name = "--side", .kind = CLI_OPT_WORD, .words = side_words, .def = PQPAN_DEFAULT_SIDE,
-     .store = CLI_STORE_INT, .offset = CAL(side),
-     .help = "the side the traces were captured on"},
-    {.name = "--voltage", .kind = CLI_OPT_NUMBER, .meta = "V", .unit = "V", .min = 0.1, .max = 100,
-     .def = PQPAN_DEFAULT_CALIBRATE_VOLTAGE, .store = CLI_STORE_DOUBLE,
-     .offset = CAL(voltage_v), .help = "supply voltage of the captures"},
-    {.name = "--baseline-ua", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "uA", .min = 0,
-     .max = 1e9, .def = PQPAN_DEFAULT_CALIBRATE_BASELINE_UA, .store = CLI_STORE_DOUBLE,
-     .offset = CAL(baseline_ua),
-     .help = "subtract X from every current"},
-    {.name = "--phases", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_phases,
-     .offset = CAL(ch), .def = PQPAN_DEFAULT_CALIBRATE_PHASES,
-     .allowed = "dN=crypto, dN=radio, dN=advertise, N 0..7, on different channels",
-     .help = "digital channels of the crypto operations, the link-layer events and the "
-             "advertising segment (a list without advertise reads none)"},
-    {.name = "--ops", .kind = CLI_OPT_TEXT, .meta = "LIST", .set = parse_ops,
-     .def = PQPAN_DEFAULT_OPS,
-     .allowed = "at most " CAL_STR(MAX_OPS) " of kem_keygen, kem_encaps, kem_decaps, kdf, "
-                "ecdh_keygen, ecdh_shared or -",
-     .help = "operation of each crypto segment in order, comma-separated op names (kdf only "
-             "with --protocol pqpan) or - to ignore a segment (e.g. a KDF the study protocol "
-             "does not run), for every trace"},
-    {.name = "--comm-model", .kind = CLI_OPT_WORD, .words = comm_words,
-     .def = PQPAN_DEFAULT_COMM_MODEL,
-     .store = CLI_STORE_INT, .offset = CAL(comm_radio),
-     .help = "what the radio energy is compared with, as above"},
-    {.name = "--overlap", .kind = CLI_OPT_WORD, .words = overlap_words,
-     .def = PQPAN_DEFAULT_OVERLAP,
-     .store = CLI_STORE_INT, .offset = CAL(concurrent),
-     .help = "rows with both channels high: preempt, the link layer suspended the operation for "
-             "the connection event (a controller's interrupts preempt the application, as "
-             "`pqpan simulate` has it), the rows are radio; concurrent, the operation ran at a "
-             "steady current through its whole segment, events adding to it (a CPU the link "
-             "layer leaves to the application): the median current of its rows with only the "
-             "crypto channel high, times the segment's time; the radio gives back that current "
-             "over the rows with both high"},
-    {.name = "--out", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
-     .def = PQPAN_DEFAULT_OUT,
-     .offset = CAL(out), .help = "write the calibration overlay JSON (pqpan-calibration/1)"},
-};
-
-static void cal_opts_init(void *p)
-{
-    struct cal_opts *o = p;
-    memset(o, 0, sizeof *o);
-    link_opts_init(&o->link);
-    model_opts_init(&o->m);
-    o->side = MODEL_PERIPHERAL;
-    o->ch[PH_CRYPTO] = PQPAN_PPK2_CH_CRYPTO;
-    o->ch[PH_RADIO] = PQPAN_PPK2_CH_RADIO;
-    o->ch[PH_ADVERTISE] = PQPAN_PPK2_CH_ADVERTISE;
-}
-
-const struct cli_opt_table calibrate_opts_table =
-    CLI_OPT_TABLE("calibrate", "trace options", cal_rows, struct cal_opts, cal_opts_init);
-
-static enum pqpan_calibrate_exchange exchange_of(const struct cal_opts *o)
-{
-    if (strcmp(o->link.kem, MODEL_LESC_NAME) == 0) {
-        return PQPAN_CALIBRATE_LESC;
-    }
-    return o->link.cfg.protocol == PQPAN_BLE_PROTO_PQPAN ? PQPAN_CALIBRATE_PQPAN
-                                                         : PQPAN_CALIBRATE_STUDY;
-}
-
-/* 1 if either side of the exchange runs op. */
-static int exchange_runs(enum pqpan_calibrate_exchange x, int op)
-{
-    enum pqpan_op ops[PQPAN_CALIBRATE_SIDE_OPS_MAX];
-    int keygen_side;
-    for (keygen_side = 0; keygen_side < 2; keygen_side++) {
-        size_t k, n = pqpan_calibrate_side_ops(ops, x, keygen_side);
-        for (k = 0; k < n; k++) {
-            if ((int)ops[k] == op) {
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* --protocol and --ops against the exchange: pqpan's protocol is a KEM exchange, and
- * every operation --ops names must be one the exchange runs. */
-static int exchange_ok(const struct cal_opts *o)
-{
-    enum pqpan_calibrate_exchange x = exchange_of(o);
-    size_t k;
-    if (x == PQPAN_CALIBRATE_LESC && o->link.cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
-        return cli_usage_error(CMD, "--protocol pqpan runs ML-KEM; %s is LE Secure Connections "
-                                    "(leave --protocol out)", MODEL_LESC_NAME);
-    }
-    for (k = 0; k < o->n_ops; k++) {
-        if (o->ops[k] == PQPAN_OP_KDF && x == PQPAN_CALIBRATE_STUDY) {
-            return cli_usage_error(CMD, "--ops kdf: the study protocol runs no KDF (its key is "
-                                        "the KEM's shared secret); for pqpan's key schedule use "
-                                        "--protocol pqpan, or - to ignore the segment");
-        }
-        if (o->ops[k] != OP_SKIP && !exchange_runs(x, o->ops[k])) {
-            return cli_usage_error(CMD, "--ops %s: the %s exchange runs no such operation",
-                                   pqpan_op_name((enum pqpan_op)o->ops[k]),
-                                   x == PQPAN_CALIBRATE_LESC ? MODEL_LESC_NAME
-                                   : x == PQPAN_CALIBRATE_PQPAN ? "pqpan" : "study");
-        }
-    }
-    return EXIT_OK;
-}
-
-/* The tables calibrate reads, with where each stores (the energy options but the γ ones:
- * the fit compares with the model at γ = 1). */
-static int take_option(struct cal_opts *o, int argc, char **argv, int *i)
-{
-    int rc = cli_opt_take(&calibrate_opts_table, o, CMD, argc, argv, i);
-    if (rc == 0) {
-        rc = link_opts_parse(&o->link, CMD, argc, argv, i);
-    }
-    if (rc == 0) {
-        rc = cli_opt_take(&model_energy_table, &o->m, CMD, argc, argv, i);
-    }
-    if (rc == 0) {
-        rc = cli_opt_take(&model_ramp_table, &o->m, CMD, argc, argv, i);
-    }
-    if (rc == 0) {
-        rc = cli_opt_take(&model_crypto_table, &o->m, CMD, argc, argv, i);
-    }
-    if (rc == 0) {
-        rc = cli_opt_take(&cli_format_table, &o->m.format, CMD, argc, argv, i);
-    }
-    return rc;
-}
-
-static int parse_args(struct cal_opts *o, int argc, char **argv)
-{
-    int i;
-    cal_opts_init(o);
-    for (i = 1; i < argc; i++) {
-        int rc = take_option(o, argc, argv, &i);
-        if (rc < 0) {
-            return EXIT_USAGE;
-        }
-        if (rc == 0 && cli_opt_find(&model_gamma_table, argv[i]) != NULL) {
-            return cli_usage_error(CMD, "--calibration, --gamma-comm and --gamma-comp do not "
-                                        "apply: calibrate compares with the model at gamma = 1");
-        }
-        if (rc == 0) {
+    int i, rc = EXIT_OK;
+    *n = 0;
+    for (i = 1; i < argc && rc == EXIT_OK; i++) {
+        const struct cli_opt *o = calibrate_opt_row(argv[i]);
+        if (o == NULL) {
             return strncmp(argv[i], "--", 2) != 0
                        ? cli_usage_error(CMD, "unexpected argument '%s'", argv[i])
                        : cli_unknown_option(CMD, NULL, argv[i]);
         }
+        rc = cli_request_add(req, n, o, CMD, argc, argv, &i);
     }
-    if (o->n_traces == 0) {
-        return cli_usage_error(CMD, "no --trace FILE given");
-    }
-    return exchange_ok(o);
-}
-
-/* ---- measuring one trace ---- */
-
-/* One interval of a crypto segment where only the crypto channel was high: its mean
- * current (trapezoid) and length. */
-struct level {
-    double ua;
-    int64_t ns;
-};
-
-/* The intervals of the open crypto segment (--overlap concurrent), grown on demand. */
-struct levels {
-    struct level *v;
-    size_t n, cap;
-};
-
-struct measure {
-    struct pqpan_trace t;
-    struct pqpan_trace_bin *ws;
-    struct cal_trace *ct;
-    double voltage_v;
-    double baseline_ua;
-    int concurrent;
-    struct levels lv;
-    int out_of_memory;
-    uint8_t ch[N_CH];
-    struct pqpan_ppk2_sample prev;
-    int have_prev;
-    double overlap_ua_ms[MAX_OPS]; /* charge of the radio rows inside each crypto segment */
-    int64_t overlap_ns[MAX_OPS];
-};
-
-static int by_current(const void *a, const void *b)
-{
-    double x = ((const struct level *)a)->ua, y = ((const struct level *)b)->ua;
-    return (x > y) - (x < y);
-}
-
-/* The time-weighted median current of the intervals (sorts them); 0 if there are none. */
-static double median_ua(struct levels *lv)
-{
-    int64_t total = 0, seen = 0;
-    size_t i;
-    for (i = 0; i < lv->n; i++) {
-        total += lv->v[i].ns;
-    }
-    qsort(lv->v, lv->n, sizeof lv->v[0], by_current);
-    for (i = 0; i < lv->n; i++) {
-        seen += lv->v[i].ns;
-        if (2 * seen >= total) {
-            return lv->v[i].ua;
-        }
-    }
-    return 0.0;
-}
-
-/* --overlap concurrent: the operation ran at a steady power through its whole segment,
- * connection events adding to it (the model's and the simulator's assumption). Its
- * current is the time-weighted median over the intervals where only the crypto channel
- * is high, so an event's radio rows (D1 high) and its HFXO start and CPU processing (a
- * few rows above the operation's level) do not count in it. Sets the operation's energy
- * over the segment and returns its part of the overlap rows, which the radio gives back. */
-static double concurrent_op(struct measure *ms, double *op_uj, int64_t seg_ns, int64_t overlap_ns)
-{
-    double ua = median_ua(&ms->lv);
-    ms->lv.n = 0;
-    *op_uj = pqpan_trace_energy_uj(ua * (double)seg_ns * 1e-6, (double)seg_ns * 1e-6,
-                                   ms->baseline_ua, ms->voltage_v);
-    return pqpan_trace_energy_uj(ua * (double)overlap_ns * 1e-6, (double)overlap_ns * 1e-6,
-                                 ms->baseline_ua, ms->voltage_v);
-}
-
-static int on_segment(void *ctx, const struct pqpan_trace_segment *g)
-{
-    struct measure *ms = ctx;
-    double uj = pqpan_trace_energy_uj(g->charge_ua_ms, (double)g->duration_ns * 1e-6,
-                                      ms->baseline_ua, ms->voltage_v);
-    if (g->phase == PH_CRYPTO) {
-        size_t k = ms->ct->n_crypto;
-        if (k < MAX_OPS) {
-            ms->ct->crypto_uj[k] =
-                uj - pqpan_trace_energy_uj(ms->overlap_ua_ms[k], (double)ms->overlap_ns[k] * 1e-6,
-                                           ms->baseline_ua, ms->voltage_v);
-            if (ms->concurrent) {
-                ms->ct->radio_uj -= concurrent_op(ms, &ms->ct->crypto_uj[k], g->duration_ns,
-                                                  ms->overlap_ns[k]);
-            }
-        }
-        ms->ct->n_crypto++;
-    } else {
-        ms->ct->n_radio++;
-        ms->ct->radio_uj += uj;
-    }
-    return PQPAN_OK;
-}
-
-static int high(const struct pqpan_ppk2_sample *s, uint8_t ch)
-{
-    return s->channels > ch && s->digital[ch] == PQPAN_PPK2_DIG_HIGH;
-}
-
-/* Keeps an interval where only the crypto channel is high (--overlap concurrent). */
-static int add_level(struct levels *lv, double ua, int64_t ns)
-{
-    if (lv->n == lv->cap) {
-        size_t cap = lv->cap ? 2 * lv->cap : 4096;
-        struct level *v = realloc(lv->v, cap * sizeof *v);
-        if (v == NULL) {
-            return PQPAN_ERR_CAPACITY;
-        }
-        lv->v = v;
-        lv->cap = cap;
-    }
-    lv->v[lv->n].ua = ua;
-    lv->v[lv->n].ns = ns;
-    lv->n++;
-    return PQPAN_OK;
-}
-
-/* The interval from the previous row belongs to that row's phases (as in the analysis).
- * If both channels were high, the radio was active during a crypto operation (the link
- * layer preempts the CPU for a connection event): the interval counts as radio, and is
- * taken out of the crypto segment it falls in (the segment being n_crypto, still open). */
-static int track_overlap(struct measure *ms, const struct pqpan_ppk2_sample *s)
-{
-    const struct pqpan_ppk2_sample *p = &ms->prev;
-    size_t k = ms->ct->n_crypto;
-    int rc = PQPAN_OK;
-    if (ms->have_prev && high(p, ms->ch[PH_CRYPTO]) && k < MAX_OPS) {
-        int64_t dt = s->time_ns - p->time_ns;
-        double ua = 0.5 * (p->current_ua + s->current_ua);
-        if (high(p, ms->ch[PH_RADIO])) {
-            ms->overlap_ua_ms[k] += ua * (double)dt * 1e-6;
-            ms->overlap_ns[k] += dt;
-            ms->ct->overlap_rows++;
-        } else if (ms->concurrent) {
-            rc = add_level(&ms->lv, ua, dt);
-            ms->out_of_memory = rc != PQPAN_OK;
-        }
-    }
-    ms->prev = *s;
-    ms->have_prev = 1;
     return rc;
 }
 
-/* The advertising segment: the intervals whose row has the advertising channel high;
- * those with the radio channel high too are its radio energy, which comm leaves out. */
-static void track_advertising(struct measure *ms, const struct pqpan_ppk2_sample *s)
+/* One value of a CSV line: empty when the row has none. */
+static void print_csv_value(const struct pqpan_run_field *f, const struct pqpan_run_value *v)
 {
-    const struct pqpan_ppk2_sample *p = &ms->prev;
-    int64_t dt = s->time_ns - p->time_ns;
-    if (!ms->have_prev || !high(p, ms->ch[PH_ADVERTISE])) {
+    if (!v->known) {
         return;
     }
-    ms->ct->adv_ns += dt;
-    if (high(p, ms->ch[PH_RADIO])) {
-        double ua = 0.5 * (p->current_ua + s->current_ua);
-        ms->ct->adv_uj += pqpan_trace_energy_uj(ua * (double)dt * 1e-6, (double)dt * 1e-6,
-                                                ms->baseline_ua, ms->voltage_v);
+    switch (v->type) {
+    case PQPAN_RUN_TEXT:
+        fputs(v->text, stdout);
+        break;
+    case PQPAN_RUN_INT:
+        printf("%lld", v->i);
+        break;
+    case PQPAN_RUN_COUNT:
+        printf("%llu", v->u);
+        break;
+    case PQPAN_RUN_REAL:
+        printf("%.*f", f->decimals, v->x);
+        break;
     }
 }
 
-static int on_sample(void *ctx, const struct pqpan_ppk2_sample *s)
+/* A row as a CSV line, after the header of its field names when it is the first. */
+static void print_csv_row(const struct pqpan_run_row *row, int first)
 {
-    struct measure *ms = ctx;
-    int rc;
-    track_advertising(ms, s);
-    /* first: adding s may end the crypto segment of that interval */
-    rc = track_overlap(ms, s);
-    return rc != PQPAN_OK ? rc : pqpan_trace_add(&ms->t, ms->ws, s);
-}
-
-static int parse_error(const char *path, const struct pqpan_ppk2_parser *p, int rc,
-                       const struct measure *ms)
-{
-    const char *why = p->error != PQPAN_PPK2_E_CALLBACK ? pqpan_ppk2_error_text(p->error)
-                      : rc == PQPAN_ERR_UNSUPPORTED
-                          ? "no digital channels: calibration needs D0 (crypto) and D1 (radio)"
-                          : pqpan_strerror(rc);
-    if (ms->out_of_memory) {
-        fprintf(stderr, "pqpan %s: %s: out of memory\n", CMD, path);
-        return EXIT_FAILURE_RUN;
-    }
-    fprintf(stderr, "pqpan %s: %s:%llu: %s\n", CMD, path, (unsigned long long)p->error_line, why);
-    return EXIT_BAD_INPUT;
-}
-
-static int stream(FILE *f, const char *path, struct measure *ms)
-{
-    static uint8_t chunk[CHUNK_BYTES];
-    struct pqpan_ppk2_parser p;
-    size_t n;
-    int rc;
-    pqpan_ppk2_parser_init(&p, 0);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        rc = pqpan_ppk2_feed(&p, chunk, n, on_sample, ms);
-        if (rc != PQPAN_OK) {
-            return parse_error(path, &p, rc, ms);
-        }
-    }
-    if (ferror(f)) {
-        fprintf(stderr, "pqpan %s: %s: read error: %s\n", CMD, path, strerror(errno));
-        return EXIT_IO;
-    }
-    rc = pqpan_ppk2_finish(&p, on_sample, ms);
-    if (rc != PQPAN_OK) {
-        return parse_error(path, &p, rc, ms);
-    }
-    ms->ct->rows_read = p.rows_read;
-    return pqpan_trace_end(&ms->t) == PQPAN_OK ? EXIT_OK : EXIT_BAD_INPUT;
-}
-
-static void trace_config(struct pqpan_trace_config *cfg, const struct cal_opts *o, double v)
-{
-    static const char *const names[2] = {"crypto", "radio"};
-    size_t ph;
-    memset(cfg, 0, sizeof *cfg);
-    cfg->voltage_v = v;
-    cfg->baseline = PQPAN_TRACE_BASELINE_NONE;
-    cfg->n_phases = 2;
-    for (ph = 0; ph < 2; ph++) {
-        strcpy(cfg->phases[ph].name, names[ph]);
-        cfg->phases[ph].kind = PQPAN_TRACE_PHASE_DIGITAL;
-        cfg->phases[ph].channel = o->ch[ph];
-    }
-}
-
-static int measure_trace(struct cal_state *st, struct cal_trace *ct)
-{
-    struct pqpan_trace_config cfg;
-    struct measure ms;
-    FILE *f;
-    int rc;
-    trace_config(&cfg, &st->o, st->voltage_v);
-    memset(&ms, 0, sizeof ms);
-    ms.ws = st->ws;
-    ms.ct = ct;
-    ms.voltage_v = st->voltage_v;
-    ms.baseline_ua = st->o.baseline_ua;
-    ms.concurrent = st->o.concurrent;
-    memcpy(ms.ch, st->o.ch, sizeof ms.ch);
-    if (pqpan_trace_init(&ms.t, &cfg, st->ws, sizeof st->ws / sizeof st->ws[0]) != PQPAN_OK) {
-        fprintf(stderr, "pqpan %s: bad trace configuration\n", CMD);
-        return EXIT_USAGE;
-    }
-    pqpan_trace_on_segment(&ms.t, on_segment, &ms);
-    f = fopen(ct->path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "pqpan %s: %s: %s\n", CMD, ct->path, strerror(errno));
-        return EXIT_IO;
-    }
-    rc = stream(f, ct->path, &ms);
-    fclose(f);
-    free(ms.lv.v);
-    ct->radio_uj -= ct->adv_uj; /* the advertising segment's radio is reported apart */
-    return rc;
-}
-
-/* The model a trace is compared with: without the advertising phase when the trace marks
- * its advertising segment (which comm leaves out), else as configured. */
-static const struct pqpan_run_exchange_row *trace_model(const struct cal_state *st, const struct cal_trace *ct)
-{
-    return ct->adv_ns > 0 ? &st->rows_no_adv[ct->side] : &st->rows[ct->side];
-}
-
-/* ---- model and points ---- */
-
-/* The operations the side runs in the exchange, in order (one crypto segment each). */
-static size_t default_ops(int ops[MAX_OPS], const struct cal_opts *o, int side)
-{
-    int keygen_side = o->link.cfg.keygen_side == PQPAN_BLE_CENTRAL ? MODEL_CENTRAL : MODEL_PERIPHERAL;
-    enum pqpan_op side_ops[PQPAN_CALIBRATE_SIDE_OPS_MAX];
-    size_t k, n = pqpan_calibrate_side_ops(side_ops, exchange_of(o), side == keygen_side);
-    for (k = 0; k < n; k++) {
-        ops[k] = (int)side_ops[k];
-    }
-    return n;
-}
-
-static void op_list(char *buf, size_t cap, const int *ops, size_t n)
-{
-    size_t k, used = 0;
-    buf[0] = '\0';
-    for (k = 0; k < n && used < cap; k++) {
-        int w = snprintf(buf + used, cap - used, "%s%s", k > 0 ? "," : "",
-                         ops[k] == OP_SKIP ? "-" : pqpan_op_name((enum pqpan_op)ops[k]));
-        used += w > 0 ? (size_t)w : 0;
-    }
-}
-
-static const char *side_name(int side)
-{
-    return side == MODEL_CENTRAL ? "central" : "peripheral";
-}
-
-static int add_point(struct cal_state *st, size_t t, int q, double m, double p)
-{
-    const struct cal_trace *ct = &st->tr[t];
-    if (!(p > 0.0)) {
-        fprintf(stderr, "pqpan %s: %s: the model runs no %s on the %s; check --side / --ops\n",
-                CMD, ct->path, q == Q_COMM ? "key transfer" : pqpan_op_name((enum pqpan_op)q),
-                side_name(ct->side));
-        return EXIT_USAGE;
-    }
-    st->pts[st->n_pts].trace = t;
-    st->pts[st->n_pts].quantity = q;
-    st->pts[st->n_pts].measured_uj = m;
-    st->pts[st->n_pts].predicted_uj = p;
-    st->n_pts++;
-    return EXIT_OK;
-}
-
-/* The model's communication energy at γ = 1 the radio channel is compared with. */
-static double comm_prediction(const struct cal_opts *o, const struct pqpan_run_exchange_row *row)
-{
-    return o->comm_radio ? model_row_link_event_uj(row) : row->e_comm_uj;
-}
-
-static const char *comm_model_name(const struct cal_opts *o)
-{
-    return o->comm_radio ? "radio" : "bits";
-}
-
-static const char *overlap_name(const struct cal_opts *o)
-{
-    return o->concurrent ? "concurrent" : "preempt";
-}
-
-static int trace_points(struct cal_state *st, size_t t)
-{
-    const struct cal_trace *ct = &st->tr[t];
-    const struct pqpan_run_exchange_row *row = trace_model(st, ct);
-    int ops[MAX_OPS];
-    size_t n_ops, k;
-    char list[160];
-    int rc = EXIT_OK;
-    if (st->o.n_ops > 0) {
-        n_ops = st->o.n_ops;
-        memcpy(ops, st->o.ops, sizeof ops);
-    } else {
-        n_ops = default_ops(ops, &st->o, ct->side);
-    }
-    if (ct->n_crypto != n_ops) {
-        op_list(list, sizeof list, ops, n_ops);
-        fprintf(stderr, "pqpan %s: %s: %zu crypto segments (D%u high), but with %s (%s protocol) "
-                        "the model's %s runs %zu operation(s) (%s); check --side and --protocol "
-                        "or map them with --ops\n",
-                CMD, ct->path, ct->n_crypto, (unsigned)st->o.ch[PH_CRYPTO], st->o.link.kem,
-                row->protocol, side_name(ct->side), n_ops, list);
-        return EXIT_BAD_INPUT;
-    }
-    if (ct->n_radio == 0) {
-        fprintf(stderr, "pqpan %s: %s: no radio segment (D%u never high)\n", CMD, ct->path,
-                (unsigned)st->o.ch[PH_RADIO]);
-        return EXIT_BAD_INPUT;
-    }
-    for (k = 0; k < n_ops && rc == EXIT_OK; k++) {
-        if (ops[k] != OP_SKIP) {
-            rc = add_point(st, t, ops[k], ct->crypto_uj[k], row->e_comp_op_uj[ops[k]]);
-        }
-    }
-    return rc == EXIT_OK ? add_point(st, t, Q_COMM, ct->radio_uj, comm_prediction(&st->o, row))
-                         : rc;
-}
-
-static void fit_all(struct cal_state *st)
-{
-    static double m[MAX_TRACES * (MAX_OPS + 1)], p[MAX_TRACES * (MAX_OPS + 1)];
-    int q;
-    for (q = 0; q < N_QUANT; q++) {
-        size_t k, n = 0;
-        for (k = 0; k < st->n_pts; k++) {
-            if (st->pts[k].quantity == q) {
-                m[n] = st->pts[k].measured_uj;
-                p[n] = st->pts[k].predicted_uj;
-                n++;
-            }
-        }
-        st->fitted[q] = n > 0 && pqpan_calibrate_fit(&st->fit[q], m, p, n) == PQPAN_OK;
-    }
-}
-
-/* ---- output ---- */
-
-static const char *quantity_name(int q)
-{
-    return q == Q_COMM ? "comm" : pqpan_op_name((enum pqpan_op)q);
-}
-
-static double study_min(int q)
-{
-    return q == Q_COMM ? PQPAN_GAMMA_COMM_STUDY_MIN : PQPAN_GAMMA_COMP_STUDY_MIN;
-}
-
-static double study_max(int q)
-{
-    return q == Q_COMM ? PQPAN_GAMMA_COMM_STUDY_MAX : PQPAN_GAMMA_COMP_STUDY_MAX;
-}
-
-static int in_range(int q, double g)
-{
-    return pqpan_calibrate_in_range(g, study_min(q), study_max(q));
-}
-
-static void warn_ranges(const struct cal_state *st)
-{
-    int q;
-    for (q = 0; q < N_QUANT; q++) {
-        if (st->fitted[q] && !in_range(q, st->fit[q].gamma)) {
-            fprintf(stderr,
-                    "pqpan %s: warning: %s%s = %.4f is outside the study's range "
-                    "%.2f-%.2f (kept as fitted)\n",
-                    CMD, q == Q_COMM ? "gamma_comm" : "gamma_comp ",
-                    q == Q_COMM ? "" : quantity_name(q), st->fit[q].gamma,
-                    study_min(q), study_max(q));
-        }
-    }
-}
-
-static double fitted_uj(const struct cal_state *st, const struct point *pt)
-{
-    return st->fit[pt->quantity].gamma * pt->predicted_uj;
-}
-
-static double residual_pct(const struct cal_state *st, const struct point *pt)
-{
-    double f = fitted_uj(st, pt);
-    return f != 0.0 ? 100.0 * (pt->measured_uj - f) / f : 0.0;
-}
-
-static int all_se_valid(const struct cal_state *st)
-{
-    int q, ok = 1;
-    for (q = 0; q < N_QUANT; q++) {
-        ok &= !st->fitted[q] || st->fit[q].se_valid;
-    }
-    return ok;
-}
-
-/* v rounded to 1/scale, never -0 (so a zero residual prints as 0.000, not -0.000). */
-static double round_to(double v, double scale)
-{
-    double r = round(v * scale) / scale;
-    return r == 0.0 ? 0.0 : r;
-}
-
-static void print_table(const struct cal_state *st)
-{
-    const struct pqpan_run_exchange_row *r = &st->rows[MODEL_PERIPHERAL];
     size_t k;
-    int q;
-    printf("pqpan calibrate: %s (%s protocol) over LE %s, ATT_MTU %u, LL %u octets (%s), "
-           "transfer %s, CI %.2f ms; %zu trace%s at %.3f V\n",
-           r->kem, r->protocol, r->phy, r->att_mtu, r->ll_octets, r->dle ? "DLE" : "no DLE", r->transfer,
-           r->ci_ms, st->o.n_traces, st->o.n_traces == 1 ? "" : "s", st->voltage_v);
-    model_print_exchange_line(stdout, "  ", r->protocol, r->auth, MODEL_BLE_IDLE_TEXT);
-    model_print_assumptions(stdout, &st->env, model_radio_of(st->o.link.cfg.phy), "  ");
-    model_print_setup(stdout, &st->o.link.cfg, "  ");
-    printf("\nfit: gamma = sum(m*p) / sum(p^2), p = model at gamma 1 (comm: %s; overlap: %s)\n",
-           st->o.comm_radio ? "link-layer events of the events accounting" : "bits accounting",
-           overlap_name(&st->o));
-    printf("  %-12s %8s %8s %6s  %-11s\n", "parameter", "gamma", "se", "points", "study range");
-    for (q = 0; q < N_QUANT; q++) {
-        const struct pqpan_calibrate_fit *f = &st->fit[q];
-        char se[16];
-        if (!st->fitted[q]) {
-            continue;
-        }
-        if (f->se_valid) {
-            snprintf(se, sizeof se, "%.4f", f->se);
-        } else {
-            snprintf(se, sizeof se, "n/a");
-        }
-        printf("  %-12s %8.4f %8s %6zu  %.2f-%.2f%s\n", quantity_name(q), f->gamma, se, f->n,
-               study_min(q), study_max(q), in_range(q, f->gamma) ? "" : "  OUTSIDE");
+    for (k = 0; first && k < row->n_fields; k++) {
+        printf("%s%s", k > 0 ? "," : "", row->fields[k].name);
     }
-    printf("\nresiduals (m - gamma*p):\n");
-    printf("  %-5s %-10s %-11s %12s %12s %12s %12s %8s\n", "trace", "side", "quantity",
-           "measured_uj", "model_g1_uj", "fitted_uj", "residual_uj", "resid_%");
-    for (k = 0; k < st->n_pts; k++) {
-        const struct point *pt = &st->pts[k];
-        printf("  %-5zu %-10s %-11s %12.3f %12.3f %12.3f %12.3f %8.3f\n", pt->trace + 1,
-               side_name(st->tr[pt->trace].side), quantity_name(pt->quantity), pt->measured_uj,
-               pt->predicted_uj, fitted_uj(st, pt), round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
-               round_to(residual_pct(st, pt), 1e3));
-    }
-    printf("\ntraces (radio: measured D%u energy outside the advertising segment vs the events "
-           "accounting's link-layer events; adv: ", (unsigned)st->o.ch[PH_RADIO]);
-    if (st->o.ch[PH_ADVERTISE] == CH_NONE) {
-        printf("no advertising channel read):\n");
-    } else {
-        printf("the segment, D%u high, left out):\n", (unsigned)st->o.ch[PH_ADVERTISE]);
-    }
-    printf("  %-5s %-10s %10s %8s %8s %8s %12s %14s %10s %10s  %s\n", "trace", "side", "rows",
-           "crypto", "radio", "overlap", "radio_uj", "ev_radio_uj", "adv_ms", "adv_uj", "file");
-    for (k = 0; k < st->o.n_traces; k++) {
-        const struct cal_trace *ct = &st->tr[k];
-        printf("  %-5zu %-10s %10llu %8zu %8llu %8llu %12.3f %14.3f %10.3f %10.3f  %s\n", k + 1,
-               side_name(ct->side), (unsigned long long)ct->rows_read, ct->n_crypto,
-               (unsigned long long)ct->n_radio, (unsigned long long)ct->overlap_rows, ct->radio_uj,
-               ct->events_radio_uj, (double)ct->adv_ns * 1e-6, ct->adv_uj, ct->path);
-    }
-    for (q = 0; q < N_QUANT; q++) {
-        if (st->fitted[q] && !st->fit[q].se_valid) {
-            printf("\n%s: one point, so its standard error cannot be estimated (add traces)",
-                   quantity_name(q));
-        }
-    }
-    if (!all_se_valid(st)) {
+    if (first) {
         putchar('\n');
     }
-}
-
-static void print_csv(const struct cal_state *st)
-{
-    const struct pqpan_run_exchange_row *r = &st->rows[MODEL_PERIPHERAL];
-    size_t k;
-    printf("trace,file,side,quantity,measured_uj,model_g1_uj,gamma,gamma_se,points,fitted_uj,"
-           "residual_uj,residual_pct,protocol,auth,idle\n");
-    for (k = 0; k < st->n_pts; k++) {
-        const struct point *pt = &st->pts[k];
-        const struct pqpan_calibrate_fit *f = &st->fit[pt->quantity];
-        printf("%zu,%s,%s,%s,%.3f,%.3f,%.6f,", pt->trace + 1, st->tr[pt->trace].path,
-               side_name(st->tr[pt->trace].side), quantity_name(pt->quantity), pt->measured_uj,
-               pt->predicted_uj, f->gamma);
-        if (f->se_valid) {
-            printf("%.6f", f->se);
+    for (k = 0; k < row->n_fields; k++) {
+        if (k > 0) {
+            putchar(',');
         }
-        printf(",%zu,%.3f,%.3f,%.3f,%s,%s,%s\n", f->n, fitted_uj(st, pt),
-               round_to(pt->measured_uj - fitted_uj(st, pt), 1e3),
-               round_to(residual_pct(st, pt), 1e3), r->protocol, r->auth, r->idle);
+        print_csv_value(&row->fields[k], &row->values[k]);
     }
+    putchar('\n');
 }
 
-static cJSON *json_fit(const struct cal_state *st)
+struct printer {
+    enum cli_format format;
+    int csv_lines;
+};
+
+/* pqpan_run's emit: the table's lines, the JSON object, or a CSV line per data point. */
+static int print_row(void *ctx, const struct pqpan_run_row *row)
 {
-    cJSON *arr = cJSON_CreateArray();
-    int q;
-    for (q = 0; q < N_QUANT; q++) {
-        const struct pqpan_calibrate_fit *f = &st->fit[q];
-        cJSON *o;
-        if (!st->fitted[q]) {
-            continue;
+    struct printer *p = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+    case PQPAN_RUN_RECORD_WARNING:
+        cli_print_text_row(CMD, p->format, row);
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS:
+        if (p->format == FORMAT_JSON) {
+            printf("{\n%s}\n", row->values[0].text);
         }
-        o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "parameter", quantity_name(q));
-        cJSON_AddNumberToObject(o, "gamma", round_to(f->gamma, 1e6));
-        if (f->se_valid) {
-            cJSON_AddNumberToObject(o, "gamma_se", round_to(f->se, 1e6));
-        } else {
-            cJSON_AddNullToObject(o, "gamma_se");
+        break;
+    case PQPAN_RUN_RECORD_RESIDUAL:
+        if (p->format == FORMAT_CSV) {
+            print_csv_row(row, p->csv_lines++ == 0);
         }
-        cJSON_AddNumberToObject(o, "points", (double)f->n);
-        cJSON_AddNumberToObject(o, "study_min", study_min(q));
-        cJSON_AddNumberToObject(o, "study_max", study_max(q));
-        cJSON_AddBoolToObject(o, "in_study_range", in_range(q, f->gamma));
-        cJSON_AddItemToArray(arr, o);
+        break;
+    case PQPAN_RUN_RECORD_FIT:
+    case PQPAN_RUN_RECORD_TRACE:
+        break; /* in the table's lines and the JSON members */
+    case PQPAN_RUN_RECORD_SIDE:
+    case PQPAN_RUN_RECORD_IDLE:
+    case PQPAN_RUN_RECORD_PHASE:
+    case PQPAN_RUN_RECORD_NODE:
+    case PQPAN_RUN_RECORD_CONFIG:
+    case PQPAN_RUN_RECORD_PROFILE:
+    case PQPAN_RUN_RECORD_FIGURE:
+    case PQPAN_RUN_RECORD_SIM:
+    case PQPAN_RUN_RECORD_SIM154:
+    case PQPAN_RUN_RECORD_METRIC:
+    case PQPAN_RUN_RECORD_PROGRESS:
+    case PQPAN_RUN_RECORD_CHOICE:
+        return -1; /* other commands' records: not calibrate's */
     }
-    return arr;
-}
-
-static cJSON *json_residuals(const struct cal_state *st)
-{
-    cJSON *arr = cJSON_CreateArray();
-    size_t k;
-    for (k = 0; k < st->n_pts; k++) {
-        const struct point *pt = &st->pts[k];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "trace", (double)(pt->trace + 1));
-        cJSON_AddStringToObject(o, "side", side_name(st->tr[pt->trace].side));
-        cJSON_AddStringToObject(o, "quantity", quantity_name(pt->quantity));
-        cJSON_AddNumberToObject(o, "measured_uj", round_to(pt->measured_uj, 1e3));
-        cJSON_AddNumberToObject(o, "model_g1_uj", round_to(pt->predicted_uj, 1e3));
-        cJSON_AddNumberToObject(o, "fitted_uj", round_to(fitted_uj(st, pt), 1e3));
-        cJSON_AddNumberToObject(o, "residual_uj",
-                                round_to(pt->measured_uj - fitted_uj(st, pt), 1e3));
-        cJSON_AddNumberToObject(o, "residual_pct", round_to(residual_pct(st, pt), 1e3));
-        cJSON_AddItemToArray(arr, o);
-    }
-    return arr;
-}
-
-static cJSON *json_traces(const struct cal_state *st)
-{
-    cJSON *arr = cJSON_CreateArray();
-    size_t k;
-    for (k = 0; k < st->o.n_traces; k++) {
-        const struct cal_trace *ct = &st->tr[k];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "trace", (double)(k + 1));
-        cJSON_AddStringToObject(o, "file", ct->path);
-        cJSON_AddStringToObject(o, "side", side_name(ct->side));
-        cJSON_AddNumberToObject(o, "rows_read", (double)ct->rows_read);
-        cJSON_AddNumberToObject(o, "crypto_segments", (double)ct->n_crypto);
-        cJSON_AddNumberToObject(o, "radio_segments", (double)ct->n_radio);
-        cJSON_AddNumberToObject(o, "overlap_rows", (double)ct->overlap_rows);
-        cJSON_AddNumberToObject(o, "radio_uj", round_to(ct->radio_uj, 1e3));
-        cJSON_AddNumberToObject(o, "events_radio_model_uj", round_to(ct->events_radio_uj, 1e3));
-        cJSON_AddNumberToObject(o, "advertise_ms", round_to((double)ct->adv_ns * 1e-6, 1e3));
-        cJSON_AddNumberToObject(o, "advertise_uj", round_to(ct->adv_uj, 1e3));
-        cJSON_AddItemToArray(arr, o);
-    }
-    return arr;
-}
-
-static int print_json_doc(cJSON *root)
-{
-    char *text = cJSON_Print(root);
-    if (text == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
-    }
-    printf("%s\n", text);
-    free(text);
-    return EXIT_OK;
-}
-
-static int print_json(const struct cal_state *st)
-{
-    const struct pqpan_run_exchange_row *r = &st->rows[MODEL_PERIPHERAL];
-    cJSON *root = cJSON_CreateObject();
-    int rc;
-    cJSON_AddStringToObject(root, "kem", r->kem);
-    cJSON_AddStringToObject(root, "protocol", r->protocol);
-    cJSON_AddStringToObject(root, "auth", r->auth);
-    cJSON_AddStringToObject(root, "idle", r->idle);
-    cJSON_AddStringToObject(root, "phy", r->phy);
-    cJSON_AddNumberToObject(root, "att_mtu", r->att_mtu);
-    cJSON_AddNumberToObject(root, "ll_octets", r->ll_octets);
-    cJSON_AddStringToObject(root, "transfer", r->transfer);
-    cJSON_AddNumberToObject(root, "ci_ms", r->ci_ms);
-    cJSON_AddStringToObject(root, "profile", st->env.in.profile.name);
-    cJSON_AddStringToObject(root, "currents", pqpan_current_table_name(st->env.table));
-    cJSON_AddStringToObject(root, "crypto_impl", st->env.in.crypto_impl);
-    cJSON_AddStringToObject(root, "comm_model", comm_model_name(&st->o));
-    cJSON_AddStringToObject(root, "overlap", overlap_name(&st->o));
-    cJSON_AddNumberToObject(root, "voltage_v", st->voltage_v);
-    cJSON_AddItemToObject(root, "fit", json_fit(st));
-    cJSON_AddItemToObject(root, "residuals", json_residuals(st));
-    cJSON_AddItemToObject(root, "traces", json_traces(st));
-    rc = print_json_doc(root);
-    cJSON_Delete(root);
-    return rc;
-}
-
-/* The overlay file (docs/MODEL.md "Calibration file format"). */
-static cJSON *overlay(const struct cal_state *st)
-{
-    cJSON *root = cJSON_CreateObject(), *comp = cJSON_CreateObject();
-    cJSON *prov = cJSON_CreateObject(), *files = cJSON_CreateArray();
-    char source[96];
-    size_t k;
-    int q;
-    cJSON_AddStringToObject(root, "format", "pqpan-calibration/1");
-    for (q = 0; q < PQPAN_OP_COUNT; q++) {
-        if (st->fitted[q]) {
-            cJSON_AddNumberToObject(comp, quantity_name(q), round_to(st->fit[q].gamma, 1e6));
-        }
-    }
-    cJSON_AddItemToObject(root, "gamma_comp", comp);
-    if (st->fitted[Q_COMM]) {
-        cJSON_AddNumberToObject(root, "gamma_comm", round_to(st->fit[Q_COMM].gamma, 1e6));
-    }
-    snprintf(source, sizeof source, "pqpan calibrate, %zu PPK2 trace%s", st->o.n_traces,
-             st->o.n_traces == 1 ? "" : "s");
-    cJSON_AddStringToObject(prov, "source", source);
-    snprintf(source, sizeof source, "pqpan %s", pqpan_version());
-    cJSON_AddStringToObject(prov, "tool", source);
-    for (k = 0; k < st->o.n_traces; k++) {
-        cJSON_AddItemToArray(files, cJSON_CreateString(st->tr[k].path));
-    }
-    cJSON_AddItemToObject(prov, "traces", files);
-    cJSON_AddStringToObject(prov, "kem", st->o.link.kem);
-    cJSON_AddStringToObject(prov, "protocol", st->rows[MODEL_PERIPHERAL].protocol);
-    cJSON_AddStringToObject(prov, "profile", st->env.in.profile.name);
-    cJSON_AddStringToObject(prov, "comm_model", comm_model_name(&st->o));
-    cJSON_AddStringToObject(prov, "overlap", overlap_name(&st->o));
-    cJSON_AddItemToObject(prov, "fit", json_fit(st));
-    cJSON_AddItemToObject(root, "provenance", prov);
-    return root;
-}
-
-/* A calibration file holds only γ values that estimate accepts from it, the bounds of
- * --gamma-comp / --gamma-comm (PQPAN_IO_GAMMA_MIN..PQPAN_IO_GAMMA_MAX): a fit outside them (γ <= 0
- * when the baseline exceeds the measured current) is refused with the reason. */
-static int overlay_fits_valid(const struct cal_state *st)
-{
-    int q, any = 0;
-    for (q = 0; q < N_QUANT; q++) {
-        double g = round_to(st->fit[q].gamma, 1e6);
-        if (!st->fitted[q]) {
-            continue;
-        }
-        any = 1;
-        if (!(g >= PQPAN_IO_GAMMA_MIN && g <= PQPAN_IO_GAMMA_MAX)) {
-            fprintf(stderr,
-                    "pqpan %s: not writing %s: fitted %s%s = %g is outside %g..%g, the range a "
-                    "calibration file may hold (a γ <= 0 means the measured energy is not above "
-                    "the baseline: check --baseline-ua and the traces)\n",
-                    CMD, st->o.out, q == Q_COMM ? "gamma_comm" : "gamma_comp ",
-                    q == Q_COMM ? "" : quantity_name(q), g, PQPAN_IO_GAMMA_MIN, PQPAN_IO_GAMMA_MAX);
-            return EXIT_FAILURE_RUN;
-        }
-    }
-    if (!any) {
-        fprintf(stderr, "pqpan %s: not writing %s: no γ could be fitted\n", CMD, st->o.out);
-        return EXIT_FAILURE_RUN;
-    }
-    return EXIT_OK;
-}
-
-static int write_overlay(const struct cal_state *st)
-{
-    cJSON *root;
-    char *text;
-    struct cli_outfile f;
-    int rc = overlay_fits_valid(st);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    root = overlay(st);
-    text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (text == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
-    }
-    rc = cli_outfile_open(&f, CMD, st->o.out);
-    if (rc == EXIT_OK) {
-        fprintf(f.f, "%s\n", text);
-        rc = cli_outfile_close(&f, CMD, 1);
-    }
-    free(text);
-    if (rc == EXIT_OK) {
-        fprintf(stderr, "pqpan %s: wrote %s\n", CMD, st->o.out);
-    }
-    return rc;
-}
-
-/* ---- run ---- */
-
-/* The model the measurements are compared with: every γ = 1 (the assumptions block says so). */
-static void gamma_one(struct data_energy_inputs *in)
-{
-    int op;
-    for (op = 0; op < PQPAN_OP_COUNT; op++) {
-        in->gamma.comp[op] = 1.0;
-    }
-    in->gamma.comm = 1.0;
-    snprintf(in->calibration, sizeof in->calibration, "none, the fit compares with gamma = 1");
-}
-
-static int measure_all(struct cal_state *st)
-{
-    size_t k;
-    int rc = EXIT_OK;
-    for (k = 0; k < st->o.n_traces && rc == EXIT_OK; k++) {
-        struct cal_trace *ct = &st->tr[k];
-        ct->path = st->o.paths[k];
-        ct->side = st->o.side_of[k] >= 0 ? st->o.side_of[k] : st->o.side;
-        rc = measure_trace(st, ct);
-        if (rc == EXIT_OK) {
-            ct->events_radio_uj = model_row_link_event_uj(trace_model(st, ct));
-            rc = trace_points(st, k);
-        }
-    }
-    return rc;
-}
-
-static int calibrate(struct cal_state *st)
-{
-    struct cli_msg msg;
-    int rc = model_env_load(&st->env, &st->o.m, CMD);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    gamma_one(&st->env.in);
-    rc = model_run(st->rows, &st->env, st->o.link.kem, &st->o.link.cfg,
-                   st->o.link.allow_unbuildable, &msg);
-    if (rc == EXIT_OK) {
-        struct pqpan_ble_config no_adv = st->o.link.cfg;
-        no_adv.adv_interval_ns = 0u;
-        rc = model_run(st->rows_no_adv, &st->env, st->o.link.kem, &no_adv,
-                       st->o.link.allow_unbuildable, &msg);
-    }
-    if (cli_msg_report(CMD, rc, &msg) != EXIT_OK) {
-        return rc;
-    }
-    st->voltage_v = st->o.voltage_v > 0.0 ? st->o.voltage_v : st->env.in.profile.supply_v;
-    rc = measure_all(st);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    fit_all(st);
-    warn_ranges(st);
-    if (st->o.m.format == FORMAT_TABLE) {
-        print_table(st);
-    } else if (st->o.m.format == FORMAT_CSV) {
-        print_csv(st);
-    } else {
-        rc = print_json(st);
-    }
-    return rc == EXIT_OK && st->o.out != NULL ? write_overlay(st) : rc;
+    return ferror(stdout) ? -1 : 0;
 }
 
 int cli_calibrate_run(int argc, char **argv)
 {
-    struct cal_state *st;
+    struct pqpan_run_opt req[CLI_REQUEST_MAX];
+    struct pqpan_run_error err;
+    struct printer p;
+    size_t n;
     int rc;
     if (cli_wants_help(argc, argv)) {
         cli_calibrate_help(stdout);
         return EXIT_OK;
     }
-    st = calloc(1, sizeof *st);
-    if (st == NULL) {
-        fprintf(stderr, "pqpan %s: out of memory\n", CMD);
-        return EXIT_FAILURE_RUN;
+    rc = request_of(req, &n, argc, argv);
+    if (rc != EXIT_OK) {
+        return rc;
     }
-    rc = parse_args(&st->o, argc, argv);
-    if (rc == EXIT_OK && st->o.out != NULL) {
-        rc = cli_outfile_check(CMD, st->o.out); /* before any work */
-    }
-    if (rc == EXIT_OK) {
-        rc = calibrate(st);
-    }
-    free(st);
-    return rc;
+    p.format = cli_request_format(req, n);
+    p.csv_lines = 0;
+    return cli_run_status(CMD, pqpan_run(CMD, req, n, print_row, &p, &err), &err);
 }

@@ -22,8 +22,6 @@ extern const struct cli_opt_table reproduce_opts_table;
 extern const struct cli_opt_table trace_opts_table;
 /* acvp's options (cli/acvp.c). */
 extern const struct cli_opt_table acvp_opts_table;
-/* calibrate's own options (cli/calibrate.c). */
-extern const struct cli_opt_table calibrate_opts_table;
 
 int cli_trace_run(int argc, char **argv);
 void cli_trace_help(FILE *out);

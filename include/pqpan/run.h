@@ -327,6 +327,41 @@ struct pqpan_run_advise_choice {
 /* The field table of a CHOICE row (units uJ, ms, mA, years). */
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 
+/* ---- calibrate: γ fitted to measured PPK2 traces ---- */
+
+/* One fitted γ: γ_comp of an operation or γ_comm, least squares through the origin over
+ * every trace (pqpan_calibrate_fit), and the study's range for it. */
+struct pqpan_run_calibrate_fit {
+    const char *parameter;     /* an operation (pqpan_op_name) or "comm" */
+    double gamma;
+    double gamma_se;           /* its standard error; < 0: one point, none */
+    unsigned long long points;
+    double study_min, study_max;
+    int in_study_range;        /* 1: study_min <= gamma <= study_max */
+};
+
+/* One data point of a fit: what a trace measured for one quantity against the model at
+ * γ = 1 (uJ), the fit of that quantity, and the residual m - γ p (residual_uj and
+ * residual_pct rounded to 0.001, as the CLI prints them). */
+struct pqpan_run_calibrate_point {
+    unsigned long long trace;  /* 1.. in the order of --trace */
+    const char *file, *side, *quantity;
+    double measured_uj, model_g1_uj;
+    double gamma, gamma_se;    /* gamma_se < 0: none */
+    unsigned long long points;
+    double fitted_uj, residual_uj, residual_pct;
+    const char *protocol, *auth, *idle;
+};
+
+/* What one trace measured: its rows and segments, the radio energy outside the advertising
+ * segment against the model's link-layer events, and the advertising segment. */
+struct pqpan_run_calibrate_trace {
+    unsigned long long trace;
+    const char *file, *side;
+    unsigned long long rows_read, crypto_segments, radio_segments, overlap_rows;
+    double radio_uj, events_radio_model_uj, advertise_ms, advertise_uj;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -390,8 +425,13 @@ enum pqpan_run_record {
                                  pqpan_run_metric_row), before the SIM154 row */
     PQPAN_RUN_RECORD_PROGRESS, /* a long run's progress (struct pqpan_run_progress_row): done 0
                                  before the first of runs, then after each */
-    PQPAN_RUN_RECORD_CHOICE   /* advise: one recommendation, in rank order
+    PQPAN_RUN_RECORD_CHOICE,  /* advise: one recommendation, in rank order
                                  (struct pqpan_run_advise_choice) */
+    PQPAN_RUN_RECORD_FIT,     /* calibrate: one fitted γ (struct pqpan_run_calibrate_fit) */
+    PQPAN_RUN_RECORD_RESIDUAL, /* calibrate: one data point of a fit (struct
+                                  pqpan_run_calibrate_point), after the FIT rows */
+    PQPAN_RUN_RECORD_TRACE    /* calibrate: what one trace measured (struct
+                                 pqpan_run_calibrate_trace), after the RESIDUAL rows */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -413,7 +453,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "calibrate") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

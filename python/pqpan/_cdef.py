@@ -2749,6 +2749,29 @@ struct pqpan_run_advise_choice {
     double life_years;
 };
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
+struct pqpan_run_calibrate_fit {
+    const char *parameter;
+    double gamma;
+    double gamma_se;
+    unsigned long long points;
+    double study_min, study_max;
+    int in_study_range;
+};
+struct pqpan_run_calibrate_point {
+    unsigned long long trace;
+    const char *file, *side, *quantity;
+    double measured_uj, model_g1_uj;
+    double gamma, gamma_se;
+    unsigned long long points;
+    double fitted_uj, residual_uj, residual_pct;
+    const char *protocol, *auth, *idle;
+};
+struct pqpan_run_calibrate_trace {
+    unsigned long long trace;
+    const char *file, *side;
+    unsigned long long rows_read, crypto_segments, radio_segments, overlap_rows;
+    double radio_uj, events_radio_model_uj, advertise_ms, advertise_uj;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2773,7 +2796,10 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_SIM154,
     PQPAN_RUN_RECORD_METRIC,
     PQPAN_RUN_RECORD_PROGRESS,
-    PQPAN_RUN_RECORD_CHOICE
+    PQPAN_RUN_RECORD_CHOICE,
+    PQPAN_RUN_RECORD_FIT,
+    PQPAN_RUN_RECORD_RESIDUAL,
+    PQPAN_RUN_RECORD_TRACE
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

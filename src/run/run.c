@@ -63,6 +63,9 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_FIT:
+    case PQPAN_RUN_RECORD_RESIDUAL:
+    case PQPAN_RUN_RECORD_TRACE:
         break;
     }
     return NULL;
@@ -319,10 +322,12 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_simulate(r, opts, n_opts);
     } else if (strcmp(command, "advise") == 0) {
         rc = run_advise(r, opts, n_opts, NULL);
+    } else if (strcmp(command, "calibrate") == 0) {
+        rc = run_calibrate(r, opts, n_opts);
     } else {
         struct cli_msg msg;
         (void)cli_msg_set(&msg, EXIT_USAGE,
-                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise)",
+                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise, calibrate)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -73,6 +73,7 @@ int run_profiles(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_o
 int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_calibrate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 /* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
 struct advise_ctx;
 struct advise_result;
