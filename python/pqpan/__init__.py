@@ -22,7 +22,7 @@ from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, s
 from .data import Profile
 from .model import Result
 
-__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "advise", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
+__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "advise", "calibrate", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
@@ -298,6 +298,31 @@ def advise(**options) -> dict:
     PqpanError (exit_code 1) when no configuration meets the constraints."""
     given = {k: v for k, v in options.items() if v is not None}
     return _run.run("advise", **given)["assumptions"]
+
+
+@_options.with_options("calibrate", "ble")
+def calibrate(trace, **options) -> Result:
+    """Fits the model's correction factors to measured Power Profiler Kit II captures
+    through the library's run layer (pqpan_run "calibrate", as `pqpan calibrate`): trace is
+    one PPK2 CSV export with digital channels or a list of them (each one side of one key
+    exchange; "central:FILE" overrides side for that file). gamma_comp per crypto operation
+    and gamma_comm by least squares through the origin, against the model at gamma = 1 for
+    the same link and energy options (every option of calibrate's tables is a keyword
+    argument, listed below with unit, default and words; out="FILE" writes the calibration
+    overlay that estimate(calibration=FILE) reads). Returns what `pqpan calibrate --format
+    json` prints, as a dict ("fit", "residuals", "traces" and the configuration);
+    result.units maps each typed figure of those rows to its unit. A fitted gamma outside
+    the study's range is a warning. Raises UsageError naming the keyword argument,
+    DataError for a trace that does not parse or whose segments do not match the
+    operations, FileError, or PqpanError (exit_code 1) when out cannot hold the fit."""
+    given = {k: v for k, v in options.items() if v is not None}
+    out = _run.run("calibrate", trace=list(trace) if isinstance(trace, (list, tuple))
+                   else trace, **given)
+    for text in out["warnings"]:
+        warnings.warn(text, stacklevel=3)
+    result = Result(out["assumptions"])
+    result.units = out["units"]
+    return result
 
 
 @_options.with_options("sweep", None, skip=("--out", "--jobs", "--per", "--runs", "--seed"))

@@ -16,7 +16,9 @@ _VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
 
 
 # The records a run gives as a list of dicts, under these keys.
-_LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes"}
+_LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes",
+          _io.PQPAN_RUN_RECORD_FIT: "fits", _io.PQPAN_RUN_RECORD_RESIDUAL: "points",
+          _io.PQPAN_RUN_RECORD_TRACE: "traces"}
 
 
 def _text(ptr):
@@ -104,7 +106,8 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise") with options through pqpan_run (a list value: a
+    """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise",
+    "calibrate") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
@@ -116,7 +119,9 @@ def run(command, **options):
     with link="802154" "summary" (the runs' settings and failures) and "metrics" (one dict
     per statistic or count: metric, unit, per_run, mean, p50, p90, p99); advise's
     "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
-    typed); units in "units".
+    typed); calibrate's "assumptions" is its whole JSON output, "fits" (dict per fitted
+    gamma), "points" (dict per data point: the CSV's columns) and "traces" (dict per trace)
+    its typed rows; units in "units".
     Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)

@@ -5,7 +5,9 @@ range's two ends, a flag on and off), one option away from the defaults; a reque
 code. Then what issue 28 asks by name: encrypted="off" is the CLI without --encrypted (the
 old Python model gave the encrypted figure), auth="sig-mutual" with sig="ML-DSA-65", errors
 naming the keyword argument."""
+import functools
 import json
+import warnings
 
 import pytest
 
@@ -479,3 +481,123 @@ def test_advise_errors_name_the_keyword():
     assert "battery_side" in str(e.value)
     with pytest.raises(pqpan.UsageError):
         pqpan.advise(kem="ML-KEM-768")
+
+
+# calibrate: the traces of tests/fixtures (each one side of one exchange), the option rows
+# of its tables over them. --trace is the grid's base, --out a file (compared on its own).
+CAL_SKIP = SKIP | {"--trace", "--out"}
+# Values of calibrate's text options (no words in the tables to take them from): a mapping
+# the side runs, one it does not, a segment ignored; the channels with and without the
+# advertising one, and two phases on one channel (refused).
+CAL_TEXT = {"--ops": ["kem_keygen,kem_decaps", "kem_encaps", "-,kem_decaps", "kdf"],
+            "--phases": ["d0=crypto,d1=radio", "d0=crypto,d1=radio,d2=advertise",
+                         "d1=crypto,d0=radio", "d0=crypto,d0=radio"]}
+
+
+def _fixture(source_dir, name, side=None):
+    path = str(source_dir / "tests" / "fixtures" / name)
+    return path if side is None else "%s:%s" % (side, path)
+
+
+def _calibrate_base(source_dir):
+    return {"protocol": "study",
+            "trace": [_fixture(source_dir, "calibrate/peripheral_1.csv"),
+                      _fixture(source_dir, "calibrate/peripheral_2.csv"),
+                      _fixture(source_dir, "calibrate/central_1.csv", "central")]}
+
+
+def _calibrate_grid(cli, source_dir):
+    """Each option row of calibrate's tables at its values over three traces, then each
+    trace fixture in the configuration that measures it (and the ones that do not parse)."""
+    base = _calibrate_base(source_dir)
+    requests = []
+    for group in _tables(cli, "calibrate"):
+        for opt in group["table"]["options"]:
+            if opt["name"] in CAL_SKIP:
+                continue
+            key = opt["name"][2:].replace("-", "_")
+            for value in CAL_TEXT.get(opt["name"]) or _values(opt):
+                requests.append(dict(base, **{key: value}))
+    fx = functools.partial(_fixture, source_dir)
+    requests += [
+        {"protocol": "pqpan", "trace": [fx("calibrate/peripheral_pqpan.csv"),
+                                        fx("calibrate/central_pqpan.csv", "central")]},
+        {"protocol": "study", "side": "central", "comm_model": "radio",
+         "trace": fx("calibrate/advertise.csv")},
+        {"protocol": "study", "side": "central", "trace": fx("calibrate/overlap.csv"),
+         "overlap": "concurrent"},
+        {"protocol": "study", "side": "central", "overlap": "concurrent",
+         "trace": fx("calibrate/concurrent_median.csv")},
+        {"protocol": "study", "trace": fx("ppk2/bad_rows.csv")},
+        {"protocol": "study", "trace": fx("ppk2/current_only.csv")},
+        {"protocol": "study", "trace": fx("calibrate/no_such_file.csv")},
+        {"protocol": "study", "trace": fx("calibrate/peripheral_1.csv"), "gamma_comm": 1.2},
+    ]
+    return requests
+
+
+def _compare_calibrate(cli, options):
+    """pqpan.calibrate(**options) against `pqpan calibrate --format json`: the same dict, or
+    the same exit code; the typed rows as many as the JSON's entries, their units given."""
+    argv = cli_argv("calibrate", **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = pqpan.calibrate(**options)
+            rows = run("calibrate", **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+        return "refused"
+    assert proc.returncode == 0, (argv, proc.stderr)
+    want = json.loads(proc.stdout)
+    assert got == want, argv
+    assert [f["parameter"] for f in rows["fits"]] == [f["parameter"] for f in want["fit"]]
+    assert len(rows["points"]) == len(want["residuals"]) and len(rows["traces"]) == len(
+        want["traces"]), argv
+    for point, residual in zip(rows["points"], want["residuals"]):
+        assert round(point["measured_uj"], 3) == residual["measured_uj"], argv
+        assert point["residual_uj"] == residual["residual_uj"], argv
+    assert got.units["measured_uj"] == "uJ" and got.units["advertise_ms"] == "ms"
+    return "equal"
+
+
+def test_calibrate_grid_equals_the_cli(cli, source_dir):
+    """pqpan.calibrate() is `pqpan calibrate --format json`, or its exit code, over a grid
+    generated from calibrate's option rows (`pqpan help --json`) on the trace fixtures."""
+    requests = _calibrate_grid(cli, source_dir)
+    outcomes = [_compare_calibrate(cli, options) for options in requests]
+    print("calibrate grid: %d requests, %d equal, %d refused by both"
+          % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
+    assert len(requests) > 60 and outcomes.count("equal") > 30 and outcomes.count("refused") > 5
+    assert {"comm_model", "overlap", "phases", "ops", "kem", "profile"} <= {
+        k for r in requests for k in r}
+
+
+def test_calibrate_csv_and_out_equal_the_cli(cli, source_dir, tmp_path):
+    """The CLI's CSV is the RESIDUAL rows through their field table; out= writes the file
+    the CLI writes, byte for byte (but the tool's version line, the same build's)."""
+    options = _calibrate_base(source_dir)
+    csv = cli.run([*cli_argv("calibrate", **options), "--format", "csv"]).stdout.splitlines()
+    points = run("calibrate", **options)["points"]
+    assert csv[0].split(",") == list(points[0])
+    assert len(csv) == len(points) + 1
+    for line, point in zip(csv[1:], points):
+        cells = line.split(",")
+        assert cells[1] == point["file"] and cells[3] == point["quantity"]
+        assert float(cells[4]) == round(point["measured_uj"], 3)
+    cli.run([*cli_argv("calibrate", **options), "--out", str(tmp_path / "cli.json")])
+    pqpan.calibrate(out=str(tmp_path / "py.json"), **options)
+    assert (tmp_path / "cli.json").read_bytes() == (tmp_path / "py.json").read_bytes()
+
+
+def test_calibrate_help_and_errors(cli):
+    assert "comm_model" in pqpan.calibrate.__doc__ and "uA" in pqpan.calibrate.__doc__
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.calibrate("x.csv", comm_model="events")
+    assert "comm_model" in str(e.value) and "--comm-model" not in str(e.value)
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.calibrate("x.csv", gamma_comm=1.2)
+    assert "gamma_comm" in str(e.value)
+    with pytest.raises(pqpan.FileError):
+        pqpan.calibrate("/nonexistent/trace.csv", protocol="study")

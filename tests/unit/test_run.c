@@ -804,6 +804,145 @@ static void test_advise(void **state)
     free(a);
 }
 
+/* What a calibrate run gave: per quantity (FIT rows, in order) its gamma and points, and
+ * sum(m p) and sum(p^2) over its RESIDUAL rows. */
+#define CAL_Q 8
+struct calibrated {
+    int fits, points, traces, members, notes;
+    char parameter[CAL_Q][16];
+    double gamma[CAL_Q], mp[CAL_Q], pp[CAL_Q];
+    unsigned long long n_fit[CAL_Q], n_points[CAL_Q];
+    const char *measured_unit;
+};
+
+static int quantity_index(const struct calibrated *c, const char *name)
+{
+    int q;
+    for (q = 0; q < c->fits; q++) {
+        if (strcmp(c->parameter[q], name) == 0) {
+            return q;
+        }
+    }
+    fail_msg("a RESIDUAL row of a quantity no FIT row gave: %s", name);
+    return -1;
+}
+
+static void calibrate_point(struct calibrated *c, const struct pqpan_run_row *row)
+{
+    int q = quantity_index(c, field(row, "quantity", PQPAN_RUN_TEXT)->text);
+    double m = field(row, "measured_uj", PQPAN_RUN_REAL)->x;
+    double p = field(row, "model_g1_uj", PQPAN_RUN_REAL)->x;
+    size_t k;
+    c->mp[q] += m * p;
+    c->pp[q] += p * p;
+    c->n_points[q]++;
+    c->points++;
+    for (k = 0; k < row->n_fields; k++) {
+        c->measured_unit = strcmp(row->fields[k].name, "measured_uj") == 0 ? row->fields[k].unit
+                                                                            : c->measured_unit;
+    }
+}
+
+static int collect_calibrate(void *ctx, const struct pqpan_run_row *row)
+{
+    struct calibrated *c = ctx;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_NOTE:
+        c->notes++;
+        break;
+    case PQPAN_RUN_RECORD_MEMBERS:
+        c->members++;
+        break;
+    case PQPAN_RUN_RECORD_FIT:
+        assert_true(c->fits < CAL_Q);
+        strncpy(c->parameter[c->fits], field(row, "parameter", PQPAN_RUN_TEXT)->text, 15);
+        c->gamma[c->fits] = field(row, "gamma", PQPAN_RUN_REAL)->x;
+        c->n_fit[c->fits] = field(row, "points", PQPAN_RUN_COUNT)->u;
+        c->fits++;
+        break;
+    case PQPAN_RUN_RECORD_RESIDUAL:
+        calibrate_point(c, row);
+        break;
+    case PQPAN_RUN_RECORD_TRACE:
+        c->traces++;
+        assert_int_equal(field(row, "trace", PQPAN_RUN_COUNT)->u, (unsigned long long)c->traces);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+#define CAL_FIXTURE(name) PQPAN_SOURCE_DIR "/tests/fixtures/calibrate/" name
+
+/* calibrate through pqpan_run (the commit before it answered "unknown command"): each FIT
+ * row's gamma is sum(m p) / sum(p^2) over the RESIDUAL rows of its quantity, by hand, with
+ * as many points; one TRACE row per trace; units on the rows. Three traces of the study's
+ * exchange: the peripheral's KeyGen and Decaps (two traces), the central's Encaps. */
+static void test_calibrate(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {
+        {"--protocol", "study"},
+        {"--trace", CAL_FIXTURE("peripheral_1.csv")},
+        {"--trace", CAL_FIXTURE("peripheral_2.csv")},
+        {"--trace", "central:" CAL_FIXTURE("central_1.csv")}};
+    struct pqpan_run_error err;
+    struct calibrated *c = calloc(1, sizeof *c);
+    int q;
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("calibrate", opts, 4, collect_calibrate, c, &err), PQPAN_OK);
+    assert_int_equal(c->members, 1);
+    assert_true(c->notes > 10);
+    assert_int_equal(c->traces, 3);
+    assert_int_equal(c->fits, 4); /* kem_keygen, kem_encaps, kem_decaps, comm */
+    assert_int_equal(c->points, 2 + 2 + 1 + 3);
+    assert_string_equal(c->measured_unit, "uJ");
+    for (q = 0; q < c->fits; q++) {
+        assert_true(c->pp[q] > 0.0);
+        assert_true(fabs(c->gamma[q] - c->mp[q] / c->pp[q]) <= 1e-12 * c->gamma[q]);
+        assert_int_equal(c->n_fit[q], c->n_points[q]);
+    }
+    assert_int_equal(c->n_points[quantity_index(c, "comm")], 3);
+    free(c);
+}
+
+/* calibrate's refusals name the option: no trace, a gamma option, a trace that cannot be
+ * read (PQPAN_ERR_IO), one that does not parse (PQPAN_ERR_MALFORMED), kdf in the study. */
+static void test_calibrate_errors(void **state)
+{
+    static const struct pqpan_run_opt none[] = {{"--protocol", "study"}};
+    static const struct pqpan_run_opt gamma[] = {{"--trace", CAL_FIXTURE("peripheral_1.csv")},
+                                                 {"--gamma-comm", "1.2"}};
+    static const struct pqpan_run_opt missing[] = {{"--protocol", "study"},
+                                                   {"--trace", CAL_FIXTURE("no_such.csv")}};
+    static const struct pqpan_run_opt bad[] = {
+        {"--protocol", "study"}, {"--trace", PQPAN_SOURCE_DIR "/tests/fixtures/ppk2/bad_rows.csv"}};
+    static const struct pqpan_run_opt kdf[] = {{"--protocol", "study"},
+                                               {"--trace", CAL_FIXTURE("peripheral_1.csv")},
+                                               {"--ops", "kem_keygen,kdf"}};
+    struct pqpan_run_error err;
+    struct calibrated *c = calloc(1, sizeof *c);
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("calibrate", none, 1, collect_calibrate, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--trace");
+    assert_int_equal(pqpan_run("calibrate", gamma, 2, collect_calibrate, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--gamma-comm");
+    assert_int_equal(pqpan_run("calibrate", missing, 2, collect_calibrate, c, &err), PQPAN_ERR_IO);
+    assert_string_equal(err.option, "--trace");
+    assert_int_equal(pqpan_run("calibrate", bad, 2, collect_calibrate, c, &err),
+                     PQPAN_ERR_MALFORMED);
+    assert_non_null(strstr(err.message, "bad_rows.csv:4: "));
+    assert_int_equal(pqpan_run("calibrate", kdf, 3, collect_calibrate, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--ops");
+    assert_int_equal(c->fits, 0);
+    free(c);
+}
+
 /* advise refuses what it searches itself, naming the option. */
 static void test_advise_errors(void **state)
 {
@@ -839,6 +978,8 @@ int main(void)
         cmocka_unit_test(test_simulate_802154),
         cmocka_unit_test(test_advise),
         cmocka_unit_test(test_advise_errors),
+        cmocka_unit_test(test_calibrate),
+        cmocka_unit_test(test_calibrate_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
