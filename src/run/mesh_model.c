@@ -1,5 +1,5 @@
-/* BLE Mesh provisioning as the CLI runs it: options, the library's PB-ADV / PB-GATT
- * estimators, energy per side (docs/MODEL.md "Mesh provisioning"). */
+/* BLE Mesh provisioning as the run layer runs it: options, the library's PB-ADV / PB-GATT
+ * estimators and simulators, energy per side (docs/MODEL.md "Mesh provisioning"). */
 #include <stddef.h>
 #include <string.h>
 
@@ -96,64 +96,54 @@ void mesh_opts_init(struct mesh_opts *o)
     link_opts_init(&o->gatt);
 }
 
-int mesh_link_requested(int argc, char **argv)
-{
-    return cli_link_requested(argc, argv, "ble-mesh");
-}
-
 /* Options only PB-ADV takes (the transmissions and interval). */
 static int pbadv_only(const char *name)
 {
     return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL;
 }
 
-int mesh_opts_parse(struct mesh_opts *o, const char *cmd, int argc, char **argv, int *i)
+void mesh_opts_given(struct mesh_opts *o, const char *name)
 {
-    const char *name = argv[*i];
-    int rc = cli_opt_take(&mesh_opts_table, o, cmd, argc, argv, i);
-    if (rc == 1 && pbadv_only(name) && o->adv_given == NULL) {
-        o->adv_given = name;
-    }
-    if (rc != 0) {
-        return rc;
-    }
-    rc = cli_opt_take_only(&link_opts_table, mesh_gatt_opts, &o->gatt, cmd, argc, argv, i);
-    if (rc == 1 && strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
+    if (cli_opt_find(&mesh_opts_table, name) != NULL) {
+        if (pbadv_only(name) && o->adv_given == NULL) {
+            o->adv_given = name;
+        }
+    } else if (strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
         o->gatt_given = name;
     }
-    return rc;
 }
 
-int mesh_opts_check(const struct mesh_opts *o, const char *cmd)
+int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg)
 {
+    *option = "--bearer";
     if (o->bearer == MESH_BEARER_NETWORK) {
-        return cli_usage_error(cmd, "--bearer network (keys between mesh nodes in segmented "
-                                    "access messages, relayed by managed flooding) is not "
-                                    "modelled yet: use pb-adv or pb-gatt");
+        return cli_msg_set(msg, EXIT_USAGE, "--bearer network (keys between mesh nodes in "
+                                            "segmented access messages, relayed by managed "
+                                            "flooding) is not modelled yet: use pb-adv or "
+                                            "pb-gatt");
     }
     if (o->hybrid && strcmp(o->kem, MESH_P256_NAME) == 0) {
-        return cli_usage_error(cmd, "--hybrid p256 adds P-256 to an ML-KEM --kem: with --kem "
-                                    MESH_P256_NAME " there is nothing to combine");
+        *option = "--hybrid";
+        return cli_msg_set(msg, EXIT_USAGE, "--hybrid p256 adds P-256 to an ML-KEM --kem: with "
+                                            "--kem " MESH_P256_NAME " there is nothing to "
+                                            "combine");
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->gatt_given != NULL) {
-        return cli_usage_error(cmd, "%s applies to --bearer pb-gatt (PB-ADV has no connection)",
-                               o->gatt_given);
+        *option = o->gatt_given;
+        return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-gatt (PB-ADV has no "
+                                            "connection)", o->gatt_given);
     }
     if (o->bearer == MESH_BEARER_PB_GATT && o->adv_given != NULL) {
-        return cli_usage_error(cmd, "%s applies to --bearer pb-adv", o->adv_given);
+        *option = o->adv_given;
+        return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-adv", o->adv_given);
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->gatt.cfg.phy != PQPAN_BLE_PHY_1M) {
-        return cli_usage_error(cmd, "PB-ADV sends legacy advertising PDUs, on LE 1M only (Core "
-                                    "v5.4 Vol 6 Part B §2.3): --phy 1M");
+        *option = "--phy";
+        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV sends legacy advertising PDUs, on LE 1M "
+                                            "only (Core v5.4 Vol 6 Part B §2.3): --phy 1M");
     }
+    *option = NULL;
     return EXIT_OK;
-}
-
-void mesh_opts_help(FILE *out)
-{
-    cli_opt_table_help(out, &mesh_opts_table);
-    fprintf(out, "  PB-GATT takes the BLE link's --phy, --att-mtu, --ll-octets, --ci-ms and "
-                 "--reply\n  (PB-ADV: --phy 1M only).\n");
 }
 
 const char *mesh_bearer_name(int bearer)
@@ -220,7 +210,7 @@ static void count_parts(struct mesh_result *r, uint32_t max_pdu)
 }
 
 /* Energy and counts of one side's ledger (both accountings of the energy model). */
-static int fill_row(struct mesh_row *row, const struct model_env *env,
+static int fill_row(struct pqpan_run_mesh_row *row, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *l,
                     struct cli_msg *msg)
 {

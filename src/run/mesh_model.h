@@ -1,17 +1,20 @@
-/* BLE Mesh provisioning as the CLI runs it (`estimate --link ble-mesh`, `compare`, `make
- * run`): options as data, the library's estimators (include/pqpan/mesh_prov.h:
- * pqpan_mesh_pbadv_estimate, pqpan_mesh_pbgatt_estimate) and the energy model (src/energy)
- * → one row per side (provisioner, device, total) printed by one field table. */
-#ifndef PQPAN_CLI_MESH_MODEL_H
-#define PQPAN_CLI_MESH_MODEL_H
+/* BLE Mesh provisioning as the run layer runs it (`estimate` / `simulate --link ble-mesh`,
+ * run_mesh.c; `compare --mesh`): options as data, the library's estimators
+ * (include/pqpan/mesh_prov.h: pqpan_mesh_pbadv_estimate, pqpan_mesh_pbgatt_estimate), its
+ * simulators (include/pqpan/mesh_sim.h) and the energy model (src/energy) → one row per side
+ * (provisioner, device, total). */
+#ifndef PQPAN_RUN_MESH_MODEL_H
+#define PQPAN_RUN_MESH_MODEL_H
 
 #include <stdio.h>
 
-#include "ble_model.h"
-#include "link_opts.h"
-#include "lowpan_model.h"
+#include "link.h"
+#include "lowpan.h"
+#include "model.h"
 #include "pqpan/mesh_prov.h"
 #include "pqpan/mesh_sim.h"
+#include "pqpan/run.h"
+#include "run_ns.h"
 
 /* --bearer, in its words' order. */
 enum mesh_bearer { MESH_BEARER_PB_ADV = 0, MESH_BEARER_PB_GATT, MESH_BEARER_NETWORK };
@@ -38,36 +41,20 @@ extern const char *const mesh_gatt_opts[];
 
 void mesh_opts_init(struct mesh_opts *o);
 
-/* 1 if argv holds "--link ble-mesh". */
-int mesh_link_requested(int argc, char **argv);
+/* Notes that option name (given: the request held it) went into o: the first option of
+ * one bearer only, for mesh_opts_check. */
+void mesh_opts_given(struct mesh_opts *o, const char *name);
 
-/* Tries argv[*i] as an option of --link ble-mesh (the link's, then PB-GATT's link
- * options). 1 consumed, 0 not one, -1 after a usage error. */
-int mesh_opts_parse(struct mesh_opts *o, const char *cmd, int argc, char **argv, int *i);
-
-/* After parsing: EXIT_OK, or EXIT_USAGE after a message (the network bearer, an option of
- * the other bearer, --hybrid with P-256, a PHY PB-ADV cannot use). */
-int mesh_opts_check(const struct mesh_opts *o, const char *cmd);
-
-/* Help lines of the options. */
-void mesh_opts_help(FILE *out);
+/* After the options: EXIT_OK, or EXIT_USAGE with the message in *msg and the option it is
+ * about in *option (the network bearer, an option of the other bearer, --hybrid with P-256,
+ * a PHY PB-ADV cannot use). */
+int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
 
 enum mesh_side { MESH_PROVISIONER = 0, MESH_DEVICE, MESH_TOTAL, MESH_SIDES };
 
-/* One side of one provisioning run: energy (events accounting: every state the ledger
- * holds, scanning included), times and counts. */
-struct mesh_row {
-    const char *side;
-    double e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, e_comm_bits_uj;
-    double latency_ms, t_tx_ms, t_rx_ms, t_crypto_ms;
-    unsigned long long pdus_tx, pdus_rx, bytes_tx, bytes_rx;
-    unsigned long long segments, adv_events; /* PB-ADV */
-    unsigned long long proxy_pdus;           /* PB-GATT */
-};
-
 /* A run: its rows and what it agreed. */
 struct mesh_result {
-    struct mesh_row rows[MESH_SIDES];
+    struct pqpan_run_mesh_row rows[MESH_SIDES]; /* the figures; the run names the texts */
     struct pqpan_mesh_prov_keys keys;
     uint32_t transactions; /* PB-ADV: Provisioning PDUs (one transaction each) */
     uint32_t pk_parts[2];  /* Public Key PDUs each side sends (> 1: the key split, PB-ADV) */
@@ -95,28 +82,31 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
                   const struct mesh_opts *o, pqpan_mesh_pbadv_packet_fn on_packet, void *ctx,
                   struct cli_msg *msg);
 
-/* Prints r as cmd's table, CSV or JSON; sim adds the simulated run's lines / members (NULL
- * for estimate). */
-void mesh_print(const struct mesh_opts *o, const struct model_env *env,
-                const struct mesh_result *r, enum cli_format format, const char *cmd,
-                const struct mesh_sim_info *sim);
+/* simulate --link ble-mesh's own options (--seed, --pcap; run_mesh.c). */
+extern const struct cli_opt_table mesh_simulate_table;
 
-/* `pqpan simulate --link ble-mesh ...` (simulate.c dispatches to it; cli/mesh_simulate.c). */
-int mesh_simulate_run(int argc, char **argv);
+/* The option row of name as --link ble-mesh takes it (simulated: simulate's, with
+ * mesh_simulate_table), NULL if it takes none: what the CLI turns argv into a request by. */
+const struct cli_opt *mesh_opt_row(int simulated, const char *name);
 
-/* "PB-ADV", "PB-GATT"; the variant as the output names it ("mlkem", "p256", "hybrid"). */
+/* --pcap (mesh_capture.c): the packets a simulated run gives, written sorted by time when
+ * it ends. open: EXIT_OK or EXIT_IO (message printed, as outfile.c says why); packet: the
+ * simulator's packet callback with the capture as ctx; close: writes them (keep) or removes
+ * the file and frees the capture, EXIT_OK or EXIT_IO. */
+struct mesh_capture;
+int mesh_capture_open(struct mesh_capture **out, const char *path);
+int mesh_capture_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu,
+                        size_t len);
+int mesh_capture_close(struct mesh_capture *c, int keep);
+
+/* "PB-ADV", "PB-GATT". */
 const char *mesh_bearer_name(int bearer);
 
-/* `pqpan estimate --link ble-mesh ...` (estimate.c dispatches to it). */
-int mesh_estimate_run(int argc, char **argv);
-
-/* `pqpan compare --mesh` (compare_mesh.c): per ML-KEM level, the PQKE across 1..8 hops of
- * 6LoWPAN with l's radio states, forwarding and variant, and provisioning over PB-ADV and
- * PB-GATT with the defaults; one table, CSV or JSON. A cli.h exit code, message printed. */
+/* `pqpan compare --mesh` (the CLI's cli/compare_mesh.c, declared here until compare moves
+ * to the run layer): per ML-KEM level, the PQKE across 1..8 hops of 6LoWPAN with l's radio
+ * states, forwarding and variant, and provisioning over PB-ADV and PB-GATT with the
+ * defaults; one table, CSV or JSON. A cli.h exit code, message printed. */
 int mesh_compare_print(const struct model_env *env, const struct lowpan_opts *l,
                        enum cli_format format);
-
-/* The rows as the table, CSV or JSON prints them (mesh_estimate.c). */
-void mesh_print_rows_csv(FILE *f, const struct mesh_opts *o, const struct mesh_result *r);
 
 #endif
