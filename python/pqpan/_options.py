@@ -1585,9 +1585,11 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': None,
                             'default_note': None,
-                            'help': "every advertising event's PDU as the peer receives it (on "
-                                    'channel 38, the mean channel), '
-                                    'LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256)'}]},
+                            'help': 'the packets, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): PB-ADV '
+                                    "every advertising event's PDU as the peer receives it (on "
+                                    'channel 38, the mean channel); PB-GATT the CONNECT_IND, the '
+                                    "handles' discovery and CCCD write (not priced), then every LL "
+                                    'data PDU of the run'}]},
               {'link': None,
                'options': [{'name': '--profile',
                             'kind': 'text',

@@ -533,10 +533,12 @@ def test_mesh_functions_and_pcap_equal_the_cli(cli, tmp_path):
         assert set(got) == set(want)
         assert [s["side"] for s in got["sides"]] == [s["side"] for s in want["sides"]]
         assert_same(got["sides"][2]["e_total_uj"], want["sides"][2]["e_total_uj"], command)
-    cli.run([*cli_argv("simulate", link="ble-mesh", prov_alg="cmac",
-                       pcap=str(tmp_path / "cli.pcap"))])
-    run("simulate", link="ble-mesh", prov_alg="cmac", pcap=str(tmp_path / "run.pcap"))
-    data = (tmp_path / "cli.pcap").read_bytes()
-    assert data and data == (tmp_path / "run.pcap").read_bytes()
+    for bearer in ("pb-adv", "pb-gatt"):
+        cli.run([*cli_argv("simulate", link="ble-mesh", bearer=bearer, prov_alg="cmac",
+                           pcap=str(tmp_path / "cli.pcap"))])
+        run("simulate", link="ble-mesh", bearer=bearer, prov_alg="cmac",
+            pcap=str(tmp_path / "run.pcap"))
+        data = (tmp_path / "cli.pcap").read_bytes()
+        assert data and data == (tmp_path / "run.pcap").read_bytes(), bearer
     with pytest.raises(pqpan.UsageError, match="att_mtu"):
         pqpan.estimate_mesh(att_mtu=247)

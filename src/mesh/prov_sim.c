@@ -481,10 +481,9 @@ int pqpan_mesh_prov_run_init(struct mesh_prov_run *m, const struct pqpan_mesh_pr
     if (keys->variant != PQPAN_MESH_PROV_P256 && m->kem == NULL) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    if (max_pdu > MESH_PROV_PDU_MAX) {
-        max_pdu = MESH_PROV_PDU_MAX; /* every key run fits one PDU of this size */
-    }
-    m->part_room = max_pdu - PQPAN_MESH_PROV_TYPE_BYTES - PQPAN_MESH_PROV_PART_BYTES;
+    /* every key run fits one PDU of MESH_PROV_PDU_MAX octets */
+    m->part_room = (max_pdu < MESH_PROV_PDU_MAX ? max_pdu : MESH_PROV_PDU_MAX) -
+                   PQPAN_MESH_PROV_TYPE_BYTES - PQPAN_MESH_PROV_PART_BYTES;
     m->side[P].role = P;
     m->side[D].role = D;
     pqpan_prng_seed(&m->rng, seed);

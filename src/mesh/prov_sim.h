@@ -12,6 +12,11 @@
 #include "pqpan/mesh_sim.h"
 #include "pqpan/sim.h"
 
+/* A Provisioning PDU on PB-GATT is not limited by a segment counter (§6.3.1: SAR first,
+ * continuation, last): pqpan plans every key as one PDU (of at most 65535 octets, the
+ * TotalLength PB-ADV would give it). */
+#define PQPAN_MESH_PBGATT_PDU_MAX UINT32_C(65535)
+
 #define MESH_PROV_VALUE_BYTES PQPAN_MESH_PROV_CMAC_VALUE_BYTES
 #define MESH_PROV_KEY_RUN_MAX (PQPAN_MESH_PROV_P256_KEY_BYTES + PQPAN_KEM_EK_MAX_BYTES)
 /* The longest Provisioning PDU: a whole key run in one Public Key PDU (PB-GATT). */
@@ -111,5 +116,14 @@ void pqpan_mesh_prov_run_receive(struct mesh_prov_run *run, enum pqpan_mesh_prov
 
 /* Sets run->out.keys_equal: complete, and the three keys equal on both sides. */
 void pqpan_mesh_prov_run_finish(struct mesh_prov_run *run);
+
+/* PB-GATT's (pbgatt.c), shared by its estimator and simulator: the link options in range;
+ * the connection model's transaction of one Provisioning PDU of length octets from sender
+ * (Proxy PDUs in ATT Write Commands / Notifications of ATT_MTU octets, the last shorter),
+ * after wait_ns of crypto. */
+int pqpan_mesh_pbgatt_config_ok(const struct pqpan_mesh_pbgatt_config *c);
+void pqpan_mesh_pbgatt_txn(struct pqpan_ble_txn *t, enum pqpan_mesh_prov_role sender,
+                           enum pqpan_phase phase, uint32_t length, uint32_t att_mtu,
+                           uint64_t wait_ns);
 
 #endif

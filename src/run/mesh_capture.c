@@ -54,32 +54,35 @@ static struct record *next_record(struct mesh_capture *c)
 #define CAPTURE_CHANNEL PQPAN_BLE_ADV_MEAN_CHANNEL
 #define CAPTURE_RF_CHANNEL 12u
 
-/* One ADV_NONCONN_IND as recorded on the advertising access address. */
-int mesh_capture_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu, size_t len)
+int mesh_capture_ll(void *ctx, uint64_t t_ns, const struct pqpan_pcap_ble_info *info,
+                    const uint8_t *pdu, size_t len)
 {
     struct mesh_capture *c = ctx;
-    struct pqpan_pcap_ble_info info;
-    struct record *r;
+    struct record *r = next_record(c);
     size_t n;
-    if (channel != CAPTURE_CHANNEL) {
-        return 0;
-    }
-    r = next_record(c);
-    if (r == NULL) {
-        return -1;
-    }
-    memset(&info, 0, sizeof info);
-    info.rf_channel = CAPTURE_RF_CHANNEL;
-    info.pdu_type = PQPAN_PCAP_BLE_ADV;
-    info.crc_valid = 1;
-    info.access_address = PQPAN_LL_ADV_AA;
-    if (pqpan_pcap_ble_record(r->bytes, sizeof r->bytes, &info, pdu, len, &n) != PQPAN_OK) {
+    if (r == NULL || pqpan_pcap_ble_record(r->bytes, sizeof r->bytes, info, pdu, len, &n) !=
+                         PQPAN_OK) {
         return -1;
     }
     r->t_ns = t_ns;
     r->seq = (uint32_t)c->n;
     r->len = (uint32_t)n;
     return 0;
+}
+
+/* One ADV_NONCONN_IND as recorded on the advertising access address. */
+int mesh_capture_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu, size_t len)
+{
+    struct pqpan_pcap_ble_info info;
+    if (channel != CAPTURE_CHANNEL) {
+        return 0;
+    }
+    memset(&info, 0, sizeof info);
+    info.rf_channel = CAPTURE_RF_CHANNEL;
+    info.pdu_type = PQPAN_PCAP_BLE_ADV;
+    info.crc_valid = 1;
+    info.access_address = PQPAN_LL_ADV_AA;
+    return mesh_capture_ll(ctx, t_ns, &info, pdu, len);
 }
 
 static int by_time(const void *a, const void *b)

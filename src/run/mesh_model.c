@@ -287,9 +287,34 @@ static int run_pbadv(struct mesh_result *r, const struct model_env *env,
     struct pqpan_mesh_pbadv_config c;
     pbadv_config(&c, r, o);
     if (pqpan_mesh_pbadv_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
+        return cli_msg_set(msg, EXIT_USAGE, "the bearer's configuration is out of range");
     }
     return pbadv_rows(r, env, &e, msg);
+}
+
+static void pbgatt_config(struct pqpan_mesh_pbgatt_config *c, const struct mesh_result *r,
+                          const struct mesh_opts *o)
+{
+    pqpan_mesh_pbgatt_config_default(c);
+    c->keys = r->keys;
+    c->phy = o->gatt.cfg.phy;
+    c->att_mtu = o->gatt.cfg.att_mtu;
+    c->ll_octets = o->gatt.cfg.ll_octets;
+    c->ci_ns = o->gatt.cfg.ci_ns;
+    c->same_event_reply = o->gatt.cfg.same_event_reply;
+}
+
+/* The rows of a PB-GATT run, estimated or simulated. */
+static int pbgatt_rows(struct mesh_result *r, const struct model_env *env, enum pqpan_ble_phy phy,
+                       const struct pqpan_mesh_pbgatt_estimate *e, struct cli_msg *msg)
+{
+    int s, rc = fill_rows(r, env, phy, e->ledger, e->latency_ns, msg);
+    for (s = 0; s < 2; s++) {
+        r->rows[s].proxy_pdus = e->proxy_pdus[s];
+    }
+    r->rows[MESH_TOTAL].proxy_pdus = (unsigned long long)e->proxy_pdus[0] + e->proxy_pdus[1];
+    count_parts(r, PBGATT_PDU_MAX);
+    return rc;
 }
 
 static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
@@ -298,24 +323,11 @@ static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
 {
     static struct pqpan_mesh_pbgatt_estimate e;
     struct pqpan_mesh_pbgatt_config c;
-    int s, rc;
-    pqpan_mesh_pbgatt_config_default(&c);
-    c.keys = r->keys;
-    c.phy = o->gatt.cfg.phy;
-    c.att_mtu = o->gatt.cfg.att_mtu;
-    c.ll_octets = o->gatt.cfg.ll_octets;
-    c.ci_ns = o->gatt.cfg.ci_ns;
-    c.same_event_reply = o->gatt.cfg.same_event_reply;
+    pbgatt_config(&c, r, o);
     if (pqpan_mesh_pbgatt_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "PB-GATT configuration out of range");
     }
-    rc = fill_rows(r, env, c.phy, e.ledger, e.latency_ns, msg);
-    for (s = 0; s < 2; s++) {
-        r->rows[s].proxy_pdus = e.proxy_pdus[s];
-    }
-    r->rows[MESH_TOTAL].proxy_pdus = (unsigned long long)e.proxy_pdus[0] + e.proxy_pdus[1];
-    count_parts(r, PBGATT_PDU_MAX);
-    return rc;
+    return pbgatt_rows(r, env, c.phy, &e, msg);
 }
 
 /* What both commands need before a run: the keys, each side's cycles and device. */
@@ -362,15 +374,41 @@ static int sim_refusal(int rc, struct cli_msg *msg)
                            (unsigned)PQPAN_MESH_PROV_PARTS_MAX);
     }
     if (rc == PQPAN_ERR_INVALID_ARG) {
-        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
+        return cli_msg_set(msg, EXIT_USAGE, "the bearer's configuration is out of range");
     }
     return cli_msg_set(msg, EXIT_FAILURE_RUN, "the provisioning run failed: %s",
                        pqpan_strerror(rc));
 }
 
+/* The PB-GATT simulator's run (pqpan_mesh_pbgatt_simulate), rows as run_pbgatt's. */
+static int simulate_pbgatt(struct mesh_result *r, struct mesh_sim_info *info,
+                           const struct model_env *env, const struct mesh_opts *o,
+                           const struct pqpan_ble_device dev[2],
+                           uint64_t cycles[2][PQPAN_OP_COUNT], struct mesh_capture *cap,
+                           struct cli_msg *msg)
+{
+    static struct pqpan_mesh_pbgatt_sim_result res;
+    struct pqpan_mesh_pbgatt_sim_config c;
+    int rc;
+    pqpan_mesh_pbgatt_sim_config_default(&c);
+    pbgatt_config(&c.link, r, o);
+    c.seed = info->seed;
+    c.on_packet = cap != NULL ? mesh_capture_ll : NULL;
+    c.packet_ctx = cap;
+    rc = pqpan_mesh_pbgatt_simulate(&res, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles);
+    if (rc != PQPAN_OK) {
+        return sim_refusal(rc, msg);
+    }
+    info->keys_equal = res.keys_equal;
+    info->complete = res.complete;
+    info->failed_code = res.failed_code;
+    info->packets = res.packets;
+    memcpy(info->device_key, res.device_key[PQPAN_MESH_PROVISIONER], sizeof info->device_key);
+    return pbgatt_rows(r, env, c.link.phy, &res.run, msg);
+}
+
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
-                  const struct mesh_opts *o, pqpan_mesh_pbadv_packet_fn on_packet, void *ctx,
-                  struct cli_msg *msg)
+                  const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg)
 {
     static struct pqpan_mesh_pbadv_sim_result res;
     struct pqpan_mesh_pbadv_sim_config c;
@@ -380,11 +418,14 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     if (rc != EXIT_OK) {
         return rc;
     }
+    if (o->bearer == MESH_BEARER_PB_GATT) {
+        return simulate_pbgatt(r, info, env, o, dev, cycles, cap, msg);
+    }
     pqpan_mesh_pbadv_sim_config_default(&c);
     pbadv_config(&c.link, r, o);
     c.seed = info->seed;
-    c.on_packet = on_packet;
-    c.packet_ctx = ctx;
+    c.on_packet = cap != NULL ? mesh_capture_packet : NULL;
+    c.packet_ctx = cap;
     rc = pqpan_mesh_pbadv_simulate(&res, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles);
     if (rc != PQPAN_OK) {
         return sim_refusal(rc, msg);

@@ -71,16 +71,18 @@ struct mesh_sim_info {
     uint64_t seed;
     int keys_equal, complete;
     uint8_t failed_code; /* the device's Provisioning Failed error code, 0 if none */
-    uint32_t packets;    /* advertising PDUs on the air */
+    uint32_t packets;    /* PB-ADV: advertising PDUs on the air; PB-GATT: LL data PDUs with
+                            a payload */
     uint8_t device_key[PQPAN_MESH_KEY_BYTES]; /* the provisioner's */
 };
 
-/* Runs the provisioning o describes over PB-ADV through the library's simulator
- * (pqpan_mesh_pbadv_simulate), each advertising PDU to on_packet(ctx) when not NULL; rows
- * as mesh_estimate's. A cli.h exit code, message in *msg (a refused option: EXIT_USAGE). */
+/* Runs the provisioning o describes through the library's simulator of its bearer
+ * (pqpan_mesh_pbadv_simulate, pqpan_mesh_pbgatt_simulate), each packet into cap when not
+ * NULL (mesh_capture_open); rows as mesh_estimate's. A cli.h exit code, message in *msg (a
+ * refused option: EXIT_USAGE). */
+struct mesh_capture;
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
-                  const struct mesh_opts *o, pqpan_mesh_pbadv_packet_fn on_packet, void *ctx,
-                  struct cli_msg *msg);
+                  const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
 
 /* simulate --link ble-mesh's own options (--seed, --pcap; run_mesh.c). */
 extern const struct cli_opt_table mesh_simulate_table;
@@ -93,11 +95,13 @@ const struct cli_opt *mesh_opt_row(int simulated, const char *name);
  * it ends. open: EXIT_OK or EXIT_IO (message printed, as outfile.c says why); packet: the
  * simulator's packet callback with the capture as ctx; close: writes them (keep) or removes
  * the file and frees the capture, EXIT_OK or EXIT_IO. */
-struct mesh_capture;
 int mesh_capture_open(struct mesh_capture **out, const char *path);
 int mesh_capture_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu,
                         size_t len);
 int mesh_capture_close(struct mesh_capture *c, int keep);
+/* PB-GATT's packet callback (pqpan_mesh_pbgatt_packet_fn): any LL PDU, as given. */
+int mesh_capture_ll(void *ctx, uint64_t t_ns, const struct pqpan_pcap_ble_info *info,
+                    const uint8_t *pdu, size_t len);
 
 /* "PB-ADV", "PB-GATT". */
 const char *mesh_bearer_name(int bearer);

@@ -85,8 +85,10 @@ static const struct cli_opt msim_rows[] = {
      .help = "the random source of the keys, Randoms, Link ID, UUID and NetKey"},
     {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
      .offset = MSIM(pcap),
-     .help = "every advertising event's PDU as the peer receives it (on channel 38, the "
-             "mean channel), LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256)"},
+     .help = "the packets, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): PB-ADV every advertising "
+             "event's PDU as the peer receives it (on channel 38, the mean channel); PB-GATT "
+             "the CONNECT_IND, the handles' discovery and CCCD write (not priced), then every "
+             "LL data PDU of the run"},
 };
 
 static void init_msim(void *o);
@@ -204,11 +206,6 @@ static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_o
         rc = opts[i].name != NULL ? take(r, q, &opts[i], simulated)
                                   : run_fail(r, EXIT_USAGE, NULL, "an option without a name");
     }
-    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_PB_GATT) {
-        return run_fail(r, EXIT_USAGE, "--bearer",
-                        "--bearer pb-gatt is estimated only (pqpan estimate --link ble-mesh "
-                        "--bearer pb-gatt); simulate runs pb-adv");
-    }
     if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, option, msg.text);
     }
@@ -261,14 +258,21 @@ static void bearer_line(FILE *f, const struct mesh_opts *o, const struct mesh_re
             (unsigned)PQPAN_MESH_PBADV_TRANSACTION_MAX, r->span_ms);
 }
 
+/* What the simulator's packets are on bearer (its --pcap). */
+static const char *packets_of(int bearer)
+{
+    return bearer == MESH_BEARER_PB_GATT ? "LL data PDUs with a payload" : "advertising PDUs";
+}
+
 /* The simulated run's outcome. */
-static void sim_line(FILE *f, const struct mesh_sim_info *sim)
+static void sim_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
 {
     size_t i;
     fprintf(f, "  simulated (--seed %llu): keys_equal %s (SessionKey, DeviceKey, NetKey), "
-               "complete %s, failed code %u,\n  %u advertising PDUs; DeviceKey ",
+               "complete %s, failed code %u,\n  %u %s; DeviceKey ",
             (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
-            sim->complete ? "yes" : "no", (unsigned)sim->failed_code, (unsigned)sim->packets);
+            sim->complete ? "yes" : "no", (unsigned)sim->failed_code, (unsigned)sim->packets,
+            packets_of(bearer));
     for (i = 0; i < sizeof sim->device_key; i++) {
         fprintf(f, "%02x", sim->device_key[i]);
     }
@@ -292,7 +296,7 @@ static void table_notes(FILE *f, const void *arg)
             (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
             env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
     if (a->sim != NULL) {
-        sim_line(f, a->sim);
+        sim_line(f, a->sim, o->bearer);
     }
     fprintf(f, "  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
                "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
@@ -341,9 +345,10 @@ static void json_notes(FILE *f, const void *arg)
             (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1]);
     if (a->sim != NULL) {
         fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"
-                   "  \"failed_code\": %u,\n  \"adv_pdus\": %u,\n",
+                   "  \"failed_code\": %u,\n  \"%s\": %u,\n",
                 (unsigned long long)a->sim->seed, a->sim->keys_equal ? "true" : "false",
                 a->sim->complete ? "true" : "false", (unsigned)a->sim->failed_code,
+                o->bearer == MESH_BEARER_PB_GATT ? "ll_data_pdus" : "adv_pdus",
                 (unsigned)a->sim->packets);
     }
     model_print_assumptions_json(f, a->env, model_radio_of(o->gatt.cfg.phy), "  ");
@@ -411,8 +416,7 @@ static int simulate(struct run_ctx *r, const struct mesh_req *q, const struct mo
     if (q->s.pcap != NULL && mesh_capture_open(&cap, q->s.pcap) != EXIT_OK) {
         return run_fail(r, EXIT_IO, "--pcap", "cannot write the --pcap file");
     }
-    rc = mesh_simulate(res, info, env, &q->o, cap != NULL ? mesh_capture_packet : NULL, cap,
-                       &msg);
+    rc = mesh_simulate(res, info, env, &q->o, cap, &msg);
     if (cap != NULL && mesh_capture_close(cap, rc == EXIT_OK) != EXIT_OK && rc == EXIT_OK) {
         return run_fail(r, EXIT_IO, "--pcap", "cannot write the --pcap file");
     }

@@ -163,6 +163,7 @@
 #define lowpan_wake PQPAN_RUN_NS(lowpan_wake)
 #define mesh_bearer_name PQPAN_RUN_NS(mesh_bearer_name)
 #define mesh_capture_close PQPAN_RUN_NS(mesh_capture_close)
+#define mesh_capture_ll PQPAN_RUN_NS(mesh_capture_ll)
 #define mesh_capture_open PQPAN_RUN_NS(mesh_capture_open)
 #define mesh_capture_packet PQPAN_RUN_NS(mesh_capture_packet)
 #define mesh_estimate PQPAN_RUN_NS(mesh_estimate)
