@@ -393,9 +393,7 @@ static void finish(struct sim *m)
     r->run.latency_ns = m->last_rx_ns;
     pqpan_mesh_pbadv_clock_finish(&m->clock);
     pqpan_mesh_prov_run_finish(&m->run);
-    memcpy(r->session_key, o->session_key, sizeof r->session_key);
-    memcpy(r->device_key, o->device_key, sizeof r->device_key);
-    memcpy(r->net_key, o->net_key, sizeof r->net_key);
+    pqpan_mesh_prov_run_keys(&m->run, r->session_key, r->device_key, r->net_key);
     memcpy(r->prov_pdus, o->prov_pdus, sizeof r->prov_pdus);
     r->keys_equal = o->keys_equal;
     r->complete = o->complete;
@@ -413,11 +411,11 @@ int pqpan_mesh_pbadv_simulate(struct pqpan_mesh_pbadv_sim_result *res,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(res, 0, sizeof *res);
-    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbadv_config_ok(&cfg->link)) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    if (cfg->link.keys.alg != PQPAN_MESH_PROV_ALG_CMAC) {
-        return PQPAN_ERR_UNSUPPORTED; /* HMAC-SHA-256: no SHA-256 in src/crypto */
+    rc = pqpan_mesh_prov_sim_args(cfg != NULL && dev != NULL && cycles != NULL &&
+                                      pqpan_mesh_pbadv_config_ok(&cfg->link),
+                                  cfg != NULL ? cfg->link.keys.alg : PQPAN_MESH_PROV_ALG_CMAC);
+    if (rc != PQPAN_OK) {
+        return rc;
     }
     m = calloc(1, sizeof *m);
     if (m == NULL) {

@@ -34,7 +34,7 @@ size_t pqpan_mesh_pbgatt_att_segment(uint8_t *out, size_t cap, enum pqpan_mesh_p
                                           : MESH_PROXY_SAR_CONTINUATION;
     struct pqpan_att_pdu a;
     size_t written = 0;
-    value[0] = (uint8_t)((sar << 6) | MESH_PROXY_TYPE_PROVISIONING);
+    value[0] = (uint8_t)(((unsigned)sar << 6) | MESH_PROXY_TYPE_PROVISIONING);
     memcpy(value + PQPAN_MESH_PROXY_HDR_BYTES, pdu + off, n);
     memset(&a, 0, sizeof a);
     a.opcode = s == P ? PQPAN_ATT_WRITE_CMD : PQPAN_ATT_HANDLE_VALUE_NTF;
@@ -149,9 +149,7 @@ static void finish(struct pbgatt_sim *m)
                        m->txns, m->n_sent);
     pqpan_mesh_prov_run_finish(&m->run);
     r->packets = (uint32_t)(r->run.counts.data_pdus_tx[0] + r->run.counts.data_pdus_tx[1]);
-    memcpy(r->session_key, o->session_key, sizeof r->session_key);
-    memcpy(r->device_key, o->device_key, sizeof r->device_key);
-    memcpy(r->net_key, o->net_key, sizeof r->net_key);
+    pqpan_mesh_prov_run_keys(&m->run, r->session_key, r->device_key, r->net_key);
     memcpy(r->prov_pdus, o->prov_pdus, sizeof r->prov_pdus);
     r->keys_equal = o->keys_equal;
     r->complete = o->complete;
@@ -193,11 +191,11 @@ int pqpan_mesh_pbgatt_simulate(struct pqpan_mesh_pbgatt_sim_result *res,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(res, 0, sizeof *res);
-    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbgatt_config_ok(&cfg->link)) {
-        return PQPAN_ERR_INVALID_ARG;
-    }
-    if (cfg->link.keys.alg != PQPAN_MESH_PROV_ALG_CMAC) {
-        return PQPAN_ERR_UNSUPPORTED; /* HMAC-SHA-256: no SHA-256 in src/crypto */
+    rc = pqpan_mesh_prov_sim_args(cfg != NULL && dev != NULL && cycles != NULL &&
+                                      pqpan_mesh_pbgatt_config_ok(&cfg->link),
+                                  cfg != NULL ? cfg->link.keys.alg : PQPAN_MESH_PROV_ALG_CMAC);
+    if (rc != PQPAN_OK) {
+        return rc;
     }
     m = calloc(1, sizeof *m);
     if (m == NULL) {

@@ -553,3 +553,21 @@ void pqpan_mesh_prov_run_finish(struct mesh_prov_run *m)
                     memcmp(r->device_key[P], r->device_key[D], PQPAN_MESH_KEY_BYTES) == 0 &&
                     memcmp(r->net_key[P], r->net_key[D], PQPAN_MESH_KEY_BYTES) == 0;
 }
+
+void pqpan_mesh_prov_run_keys(const struct mesh_prov_run *m,
+                              uint8_t session_key[2][PQPAN_MESH_KEY_BYTES],
+                              uint8_t device_key[2][PQPAN_MESH_KEY_BYTES],
+                              uint8_t net_key[2][PQPAN_MESH_KEY_BYTES])
+{
+    memcpy(session_key, m->out.session_key, sizeof m->out.session_key);
+    memcpy(device_key, m->out.device_key, sizeof m->out.device_key);
+    memcpy(net_key, m->out.net_key, sizeof m->out.net_key);
+}
+
+int pqpan_mesh_prov_sim_args(int args_ok, enum pqpan_mesh_prov_alg alg)
+{
+    if (!args_ok) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return alg == PQPAN_MESH_PROV_ALG_CMAC ? PQPAN_OK : PQPAN_ERR_UNSUPPORTED;
+}

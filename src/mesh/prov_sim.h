@@ -117,6 +117,17 @@ void pqpan_mesh_prov_run_receive(struct mesh_prov_run *run, enum pqpan_mesh_prov
 /* Sets run->out.keys_equal: complete, and the three keys equal on both sides. */
 void pqpan_mesh_prov_run_finish(struct mesh_prov_run *run);
 
+/* The keys the run agreed, into a simulator's result (index enum pqpan_mesh_prov_role). */
+void pqpan_mesh_prov_run_keys(const struct mesh_prov_run *run,
+                              uint8_t session_key[2][PQPAN_MESH_KEY_BYTES],
+                              uint8_t device_key[2][PQPAN_MESH_KEY_BYTES],
+                              uint8_t net_key[2][PQPAN_MESH_KEY_BYTES]);
+
+/* A simulator's arguments: args_ok (no NULL, the bearer's options in range) or
+ * PQPAN_ERR_INVALID_ARG; the algorithm CMAC or PQPAN_ERR_UNSUPPORTED (HMAC-SHA-256: no
+ * SHA-256 in src/crypto). */
+int pqpan_mesh_prov_sim_args(int args_ok, enum pqpan_mesh_prov_alg alg);
+
 /* PB-GATT's (pbgatt.c), shared by its estimator and simulator: the link options in range;
  * the connection model's transaction of one Provisioning PDU of length octets from sender
  * (Proxy PDUs in ATT Write Commands / Notifications of ATT_MTU octets, the last shorter),

@@ -380,6 +380,17 @@ static int sim_refusal(int rc, struct cli_msg *msg)
                        pqpan_strerror(rc));
 }
 
+/* What a simulated run agreed, into *info. */
+static void sim_info(struct mesh_sim_info *info, int keys_equal, int complete, uint8_t failed_code,
+                     uint32_t packets, const uint8_t device_key[PQPAN_MESH_KEY_BYTES])
+{
+    info->keys_equal = keys_equal;
+    info->complete = complete;
+    info->failed_code = failed_code;
+    info->packets = packets;
+    memcpy(info->device_key, device_key, sizeof info->device_key);
+}
+
 /* The PB-GATT simulator's run (pqpan_mesh_pbgatt_simulate), rows as run_pbgatt's. */
 static int simulate_pbgatt(struct mesh_result *r, struct mesh_sim_info *info,
                            const struct model_env *env, const struct mesh_opts *o,
@@ -399,11 +410,8 @@ static int simulate_pbgatt(struct mesh_result *r, struct mesh_sim_info *info,
     if (rc != PQPAN_OK) {
         return sim_refusal(rc, msg);
     }
-    info->keys_equal = res.keys_equal;
-    info->complete = res.complete;
-    info->failed_code = res.failed_code;
-    info->packets = res.packets;
-    memcpy(info->device_key, res.device_key[PQPAN_MESH_PROVISIONER], sizeof info->device_key);
+    sim_info(info, res.keys_equal, res.complete, res.failed_code, res.packets,
+             res.device_key[PQPAN_MESH_PROVISIONER]);
     return pbgatt_rows(r, env, c.link.phy, &res.run, msg);
 }
 
@@ -430,10 +438,7 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     if (rc != PQPAN_OK) {
         return sim_refusal(rc, msg);
     }
-    info->keys_equal = res.keys_equal;
-    info->complete = res.complete;
-    info->failed_code = res.failed_code;
-    info->packets = res.packets;
-    memcpy(info->device_key, res.device_key[PQPAN_MESH_PROVISIONER], sizeof info->device_key);
+    sim_info(info, res.keys_equal, res.complete, res.failed_code, res.packets,
+             res.device_key[PQPAN_MESH_PROVISIONER]);
     return pbadv_rows(r, env, &res.run, msg);
 }
