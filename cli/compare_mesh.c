@@ -3,6 +3,7 @@
  * provisioning over PB-ADV and PB-GATT (mesh_model.c), one row each. */
 #include <string.h>
 
+#include "lowpan_model.h"
 #include "mesh_model.h"
 #include "pqpan/multihop154.h"
 

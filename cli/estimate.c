@@ -6,7 +6,7 @@
 
 #include "commands.h"
 #include "estimate.h"
-#include "mesh_model.h"
+#include "mesh_cli.h"
 #include "pqpan/error.h"
 #include "pqpan/run.h"
 #include "pqpan/sig.h"
@@ -229,6 +229,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_MESH:
         return -1; /* other commands' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;

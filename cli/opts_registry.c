@@ -36,10 +36,12 @@ static const struct cli_opt_group estimate_groups[] = {
 
 static const struct cli_opt_group simulate_groups[] = {
     ALL(estimate_protocol_table, "ble"),  ALL(link_opts_table, "ble"),
-    ALL(link_pqke_table, NULL),
+    ALL(link_pqke_table, "ble"),          ALL(link_pqke_table, "802154"),
     ALL(link_setup_table, "ble"),         ALL(simulate_opts_table, "ble"),
     ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
     ALL(lowpan_chain_table, "802154"),    ALL(simulate_802154_table, "802154"),
+    ALL(mesh_opts_table, "ble-mesh"),     ONLY(link_opts_table, "ble-mesh", mesh_gatt_opts),
+    ALL(mesh_simulate_table, "ble-mesh"),
     ENERGY,
     CYCLES,                               ALL(cli_format_table, NULL),
 };

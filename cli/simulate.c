@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "estimate.h"
 #include "lowpan_model.h"
-#include "mesh_model.h"
+#include "mesh_cli.h"
 #include "pqpan/error.h"
 #include "pqpan/run.h"
 #include "run_simulate.h"
@@ -219,6 +219,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_MESH:
         return -1; /* other commands' records and 802.15.4's: not simulate's over BLE */
     }
     return ferror(stdout) ? -1 : 0;

@@ -236,6 +236,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_MESH:
         return -1; /* not simulate --link 802154's */
     }
     return ferror(stdout) ? -1 : 0;

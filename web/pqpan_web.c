@@ -298,14 +298,15 @@ struct run_out {
 };
 
 /* The row's fields as "name": value pairs: a SIDE row's of its groups, those of a record
- * the CLI prints as members (IDLE) of group PQPAN_RUN_GROUP_JSON, every field of the others. */
+ * the CLI prints as members (IDLE) of group PQPAN_RUN_GROUP_JSON, every field of the others;
+ * a MESH row's as a SIDE row's (its groups: the JSON's). */
 static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
 {
     const char *key = pqpan_run_record_key(row->record);
     size_t k;
     int first = 1;
     for (k = 0; k < row->n_fields; k++) {
-        if ((row->record == PQPAN_RUN_RECORD_SIDE &&
+        if (((row->record == PQPAN_RUN_RECORD_SIDE || row->record == PQPAN_RUN_RECORD_MESH) &&
              !pqpan_run_field_shown(&row->fields[k], row->groups)) ||
             (key != NULL && key[0] == '\0' && !(row->fields[k].group & PQPAN_RUN_GROUP_JSON))) {
             continue;
@@ -365,7 +366,7 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
         print_run_fields(o->record.f, row);
         return ferror(o->record.f) ? -1 : 0;
     }
-    if (row->record == PQPAN_RUN_RECORD_SIDE) {
+    if (row->record == PQPAN_RUN_RECORD_SIDE || row->record == PQPAN_RUN_RECORD_MESH) {
         return put_item(&o->sides, row);
     }
     list = list_of(o, key);

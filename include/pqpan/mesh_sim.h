@@ -63,6 +63,55 @@ PQPAN_MUST_CHECK int pqpan_mesh_pbadv_simulate(struct pqpan_mesh_pbadv_sim_resul
                                                const struct pqpan_ble_device dev[2],
                                                const uint64_t cycles[2][PQPAN_OP_COUNT]);
 
+/* ---- PB-GATT, executed (MshPRT v1.1 §5.2.2, §6.3.1, §7.1) ---------------------------- */
+
+struct pqpan_pcap_ble_info; /* include/pqpan/ble_pdu.h */
+
+/* One LL PDU as a sniffer records it: header, payload and CRC, at t_ns (start of the
+ * packet), with the pseudo-header's fields (channel, direction, access address). Returns
+ * 0, or non-zero to stop. */
+typedef int (*pqpan_mesh_pbgatt_packet_fn)(void *ctx, uint64_t t_ns,
+                                           const struct pqpan_pcap_ble_info *info,
+                                           const uint8_t *pdu, size_t len);
+
+struct pqpan_mesh_pbgatt_sim_config {
+    struct pqpan_mesh_pbgatt_config link; /* keys (only PQPAN_MESH_PROV_ALG_CMAC), the link */
+    uint64_t seed;                        /* the random source of keys, Randoms, NetKey */
+    int corrupt_confirmation;             /* as PB-ADV's */
+    pqpan_mesh_pbgatt_packet_fn on_packet; /* NULL: no capture */
+    void *packet_ctx;
+};
+
+void pqpan_mesh_pbgatt_sim_config_default(struct pqpan_mesh_pbgatt_sim_config *c);
+
+struct pqpan_mesh_pbgatt_sim_result {
+    struct pqpan_mesh_pbgatt_estimate run; /* ledgers, latency, counts as the estimator's */
+    uint8_t session_key[2][PQPAN_MESH_KEY_BYTES]; /* index enum pqpan_mesh_prov_role */
+    uint8_t device_key[2][PQPAN_MESH_KEY_BYTES];
+    uint8_t net_key[2][PQPAN_MESH_KEY_BYTES];
+    int keys_equal, complete;
+    uint8_t failed_code;
+    uint32_t prov_pdus[2]; /* Provisioning PDUs each side sent */
+    uint32_t packets;      /* LL data PDUs with a payload the run sends (the connection
+                              model's count; the capture has these after the set-up's) */
+};
+
+/* Runs the provisioning over PB-GATT: each Provisioning PDU segmented into Proxy PDUs
+ * (§6.3.1: SAR complete / first / continuation / last, Message Type 0x03), each in an ATT
+ * Write Command to Mesh Provisioning Data In (provisioner, the GATT client and central) or
+ * a Handle Value Notification of Mesh Provisioning Data Out (device, the server and
+ * peripheral), parsed and reassembled by the peer (Core v5.4 Vol 3 Part F §3.4.5.3,
+ * §3.4.7.1); the crypto executed and priced with cycles; times and ledgers by the PB-GATT
+ * estimator's connection model (pqpan_ble_schedule over the PDUs sent), so that estimate =
+ * simulate at zero loss. With on_packet: a CONNECT_IND, the handles' discovery and the
+ * CCCD write (set-up the estimate does not price, before the run), then every LL data PDU
+ * (L2CAP fragments, each answered by the peer's empty PDU). Errors as
+ * pqpan_mesh_pbadv_simulate's. */
+PQPAN_MUST_CHECK int pqpan_mesh_pbgatt_simulate(struct pqpan_mesh_pbgatt_sim_result *res,
+                                                const struct pqpan_mesh_pbgatt_sim_config *cfg,
+                                                const struct pqpan_ble_device dev[2],
+                                                const uint64_t cycles[2][PQPAN_OP_COUNT]);
+
 /* ---- The provisioning security functions (MshPRT v1.1 §3.9.2, §5.4.2.4-.5) ---------- */
 
 /* s1(M) = AES-CMAC_ZERO(M) (§3.9.2.2 salt generation function). */

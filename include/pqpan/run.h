@@ -361,6 +361,27 @@ struct pqpan_run_calibrate_trace {
     unsigned long long rows_read, crypto_segments, radio_segments, overlap_rows;
     double radio_uj, events_radio_model_uj, advertise_ms, advertise_uj;
 };
+/* ---- estimate / simulate --link ble-mesh: one side of a provisioning run ---- */
+
+/* One side (provisioner, device; total: both) of BLE Mesh provisioning over PB-ADV or
+ * PB-GATT (docs/MODEL.md "Mesh provisioning"): the run's settings, energy (events
+ * accounting; e_comm_bits_uj: TX and RX time x gamma_comm), times and counts. */
+struct pqpan_run_mesh_row {
+    const char *side, *bearer, *kem, *hybrid, *variant, *prov_alg;
+    double e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, e_comm_bits_uj;
+    double latency_ms, t_tx_ms, t_rx_ms, t_crypto_ms;
+    unsigned long long pdus_tx, pdus_rx, bytes_tx, bytes_rx;
+    unsigned long long segments, adv_events; /* PB-ADV */
+    unsigned long long proxy_pdus;           /* PB-GATT */
+    const char *keys_equal;                  /* simulate: "yes", "no"; NULL: estimate */
+};
+
+/* The field table of a MESH row, every field (a row carries those of its bearer and
+ * command: segments and adv_events on PB-ADV, proxy_pdus on PB-GATT, keys_equal when
+ * simulated); *n its length. Groups: CONFIG the settings (a table output's heading, CSV
+ * columns), JSON the members of a "sides" entry (side and the figures), a figure
+ * PQPAN_RUN_GROUP_DETAIL too; CSV prints every field of the row. Units uJ, %, ms, octets. */
+const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
@@ -430,8 +451,11 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_FIT,     /* calibrate: one fitted γ (struct pqpan_run_calibrate_fit) */
     PQPAN_RUN_RECORD_RESIDUAL, /* calibrate: one data point of a fit (struct
                                   pqpan_run_calibrate_point), after the FIT rows */
-    PQPAN_RUN_RECORD_TRACE    /* calibrate: what one trace measured (struct
+    PQPAN_RUN_RECORD_TRACE,   /* calibrate: what one trace measured (struct
                                  pqpan_run_calibrate_trace), after the RESIDUAL rows */
+    PQPAN_RUN_RECORD_MESH     /* estimate / simulate --link ble-mesh: one side of the
+                                 provisioning run (struct pqpan_run_mesh_row,
+                                 pqpan_run_mesh_fields), provisioner, device, total */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -453,7 +477,9 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "calibrate") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "calibrate";
+ * estimate and simulate on --link ble, 802154 or ble-mesh) with opts[0..n_opts), each
+ * checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */

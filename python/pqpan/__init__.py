@@ -22,7 +22,7 @@ from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, s
 from .data import Profile
 from .model import Result
 
-__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "advise", "calibrate", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
+__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "estimate_mesh", "simulate_mesh", "advise", "calibrate", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
@@ -285,6 +285,36 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
     options = dict(locals())
     options.update(options.pop("more"))
     return Result(_run_command("simulate", simulate_802154, options, link="802154")["assumptions"])
+
+
+def _run_mesh(command, fn, options):
+    """`pqpan COMMAND --link ble-mesh --format json` of fn's keyword arguments as a Result."""
+    out = _run_command(command, fn, options, link="ble-mesh")
+    result = Result(out["assumptions"])
+    result["sides"] = out["sides"]
+    result.units = out["units"]
+    return result
+
+
+@_options.with_options("estimate", "ble-mesh")
+def estimate_mesh(**options) -> Result:
+    """BLE Mesh provisioning (MshPRT v1.1 §5.4) with ML-KEM keys (pqpan's variant,
+    docs/PROTOCOL.md §10), P-256's or both (hybrid="p256") over PB-ADV or PB-GATT (bearer):
+    `pqpan estimate --link ble-mesh --format json` as a dict, run by the library's pqpan_run
+    (pqpan.run) as the CLI runs it. "sides": provisioner, device, total (energy in the events
+    accounting, latency, times, counts; result.units maps each to its unit). A bad keyword or
+    value, or options of the other bearer, raise UsageError naming the keyword."""
+    return _run_mesh("estimate", estimate_mesh, options)
+
+
+@_options.with_options("simulate", "ble-mesh")
+def simulate_mesh(**options) -> Result:
+    """The same provisioning executed by the library's simulator (real Provisioning PDUs,
+    keys and crypto; seed the random source, pcap a file of the packets): `pqpan simulate
+    --link ble-mesh --format json` as a dict, with estimate_mesh()'s "sides" (equal at zero
+    loss) and the run's outcome: keys_equal, complete, failed_code (the CLI exits 1 when the
+    keys are not equal; here keys_equal is False)."""
+    return _run_mesh("simulate", simulate_mesh, options)
 
 
 @_options.with_options("advise", None, frame=("--format", "--out"))

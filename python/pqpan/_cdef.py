@@ -2772,6 +2772,16 @@ struct pqpan_run_calibrate_trace {
     unsigned long long rows_read, crypto_segments, radio_segments, overlap_rows;
     double radio_uj, events_radio_model_uj, advertise_ms, advertise_uj;
 };
+struct pqpan_run_mesh_row {
+    const char *side, *bearer, *kem, *hybrid, *variant, *prov_alg;
+    double e_comp_uj, e_comm_uj, e_total_uj, comm_share_pct, e_comm_bits_uj;
+    double latency_ms, t_tx_ms, t_rx_ms, t_crypto_ms;
+    unsigned long long pdus_tx, pdus_rx, bytes_tx, bytes_rx;
+    unsigned long long segments, adv_events;
+    unsigned long long proxy_pdus;
+    const char *keys_equal;
+};
+const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2799,7 +2809,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_CHOICE,
     PQPAN_RUN_RECORD_FIT,
     PQPAN_RUN_RECORD_RESIDUAL,
-    PQPAN_RUN_RECORD_TRACE
+    PQPAN_RUN_RECORD_TRACE,
+    PQPAN_RUN_RECORD_MESH
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -117,7 +117,9 @@ def run(command, **options):
     "figures": the sources of the listed ones, or with show every figure); simulate's
     "simulation" (one dict per side: packets, retransmissions, latency, result, succeeded),
     with link="802154" "summary" (the runs' settings and failures) and "metrics" (one dict
-    per statistic or count: metric, unit, per_run, mean, p50, p90, p99); advise's
+    per statistic or count: metric, unit, per_run, mean, p50, p90, p99); with
+    link="ble-mesh" (estimate, simulate) "sides" are the provisioning's (provisioner, device,
+    total: the members of the CLI's JSON "sides"); advise's
     "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
     typed); calibrate's "assumptions" is its whole JSON output, "fits" (dict per fitted
     gamma), "points" (dict per data point: the CSV's columns) and "traces" (dict per trace)
@@ -172,6 +174,10 @@ def run(command, **options):
             out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_METRIC:
             out.setdefault("metrics", []).append(_side(row, every=True)[0])
+        elif row.record == _io.PQPAN_RUN_RECORD_MESH:
+            side, units = _side(row)
+            out["sides"].append(side)
+            out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_PROGRESS:
             pass
         else:

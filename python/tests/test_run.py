@@ -311,6 +311,23 @@ def test_profiles_equal_the_cli(cli):
 SIM_FILES = ("--pcap", "--trace")
 
 
+def _same_json(got, proc, argv):
+    """The run's sides and members (got) are the CLI's JSON output (proc): each side's
+    fields at the CLI's digits, the members whole. Returns the JSON with numbers as printed,
+    and plain."""
+    from conftest import NumberText
+    expected = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+    for py, want in zip(got["sides"], expected["sides"]):
+        assert set(want) <= set(py), argv
+        for key, value in want.items():
+            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
+    plain = json.loads(proc.stdout)
+    assert set(got["assumptions"]) == set(plain) - {"sides"}, argv
+    for key, value in got["assumptions"].items():
+        assert json.dumps(value) == json.dumps(plain[key]), (argv, key)
+    return expected, plain
+
+
 def _compare_simulate(cli, options):
     """One simulate request: the CLI's JSON (exit 0, or 1 for a failed exchange, which still
     prints it) and pqpan.run's rows agree member by member and side by side, and the run's
@@ -324,16 +341,7 @@ def _compare_simulate(cli, options):
         assert proc.returncode == e.exit_code != 0 and not proc.stdout, (argv, proc.stderr, str(e))
         return
     assert proc.returncode in (0, 1), (argv, proc.stderr)
-    from conftest import NumberText
-    expected = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
-    for py, want in zip(got["sides"], expected["sides"]):
-        assert set(want) <= set(py), argv
-        for key, value in want.items():
-            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
-    plain = json.loads(proc.stdout)
-    assert set(got["assumptions"]) == set(plain) - {"sides"}, argv
-    for key, value in got["assumptions"].items():
-        assert json.dumps(value) == json.dumps(plain[key]), (argv, key)
+    expected, plain = _same_json(got, proc, argv)
     assert [s["side"] for s in got["simulation"]] == ["peripheral", "central", "total"]
     total = got["simulation"][2]
     assert total["succeeded"] == (proc.returncode == 0), argv
@@ -601,3 +609,56 @@ def test_calibrate_help_and_errors(cli):
     assert "gamma_comm" in str(e.value)
     with pytest.raises(pqpan.FileError):
         pqpan.calibrate("/nonexistent/trace.csv", protocol="study")
+def _compare_mesh(cli, command, options):
+    """One --link ble-mesh request: the CLI's JSON members are the run's, its "sides" the
+    run's MESH rows; a refused request is refused with the CLI's exit code."""
+    argv = cli_argv(command, **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = run(command, **options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+        return
+    assert proc.returncode == 0, (argv, proc.stderr)
+    expected, _ = _same_json(got, proc, argv)
+    assert [s["side"] for s in got["sides"]] == ["provisioner", "device", "total"], argv
+    assert all(set(py) == set(want) for py, want in zip(got["sides"], expected["sides"])), argv
+    assert got["units"]["e_total_uj"] == "uJ" and got["units"]["latency_ms"] == "ms"
+
+
+@pytest.mark.parametrize("command", ["estimate", "simulate"])
+def test_mesh_grid_equals_the_cli(cli, command):
+    """Every option row of estimate's / simulate's --link ble-mesh tables (`pqpan help
+    --json`) at a few of its values, on each bearer, through the CLI and through pqpan.run
+    (simulate with --prov-alg cmac, the only algorithm it executes); --pcap below."""
+    base = {"link": "ble-mesh"}
+    if command == "simulate":
+        base["prov_alg"] = "cmac"
+    requests = _grid(cli, "ble-mesh", command, skip=("--pcap",), base=base)
+    requests += [dict(r, bearer="pb-gatt") for r in requests if "bearer" not in r]
+    names = {key for r in requests for key in r}
+    assert {"bearer", "kem", "hybrid", "att_mtu", "pdu_transmissions"} <= names
+    assert len(requests) > 40, "the option tables gave a grid of %d requests" % len(requests)
+    for options in requests:
+        _compare_mesh(cli, command, options)
+
+
+def test_mesh_functions_and_pcap_equal_the_cli(cli, tmp_path):
+    """pqpan.estimate_mesh() / simulate_mesh() are the CLI's JSON; --pcap: the run writes
+    the CLI's file byte for byte."""
+    for fn, command in ((pqpan.estimate_mesh, "estimate"), (pqpan.simulate_mesh, "simulate")):
+        options = {"kem": "ML-KEM-1024", "hybrid": "p256", "prov_alg": "cmac"}
+        want = cli.json([*cli_argv(command, link="ble-mesh", **options)])
+        got = fn(**options)
+        assert set(got) == set(want)
+        assert [s["side"] for s in got["sides"]] == [s["side"] for s in want["sides"]]
+        assert_same(got["sides"][2]["e_total_uj"], want["sides"][2]["e_total_uj"], command)
+    for bearer in ("pb-adv", "pb-gatt"):
+        cli.run([*cli_argv("simulate", link="ble-mesh", bearer=bearer, prov_alg="cmac",
+                           pcap=str(tmp_path / "cli.pcap"))])
+        run("simulate", link="ble-mesh", bearer=bearer, prov_alg="cmac",
+            pcap=str(tmp_path / "run.pcap"))
+        data = (tmp_path / "cli.pcap").read_bytes()
+        assert data and data == (tmp_path / "run.pcap").read_bytes(), bearer
+    with pytest.raises(pqpan.UsageError, match="att_mtu"):
+        pqpan.estimate_mesh(att_mtu=247)

@@ -6,11 +6,7 @@
 #include "pqpan/ble_pdu.h"
 #include "pqpan/defaults.h"
 #include "pqpan/mesh_prov.h"
-
-/* A Provisioning PDU on PB-GATT is not limited by a segment counter (§6.3.1: SAR first,
- * continuation, last): pqpan plans every key as one PDU (of at most 65535 octets, the
- * TotalLength PB-ADV would give it). */
-#define PBGATT_PDU_MAX UINT32_C(65535)
+#include "prov_sim.h"
 
 uint32_t pqpan_mesh_proxy_segments(uint32_t len, uint32_t att_mtu)
 {
@@ -33,7 +29,7 @@ void pqpan_mesh_pbgatt_config_default(struct pqpan_mesh_pbgatt_config *cfg)
     cfg->same_event_reply = 0;
 }
 
-static int config_ok(const struct pqpan_mesh_pbgatt_config *c)
+int pqpan_mesh_pbgatt_config_ok(const struct pqpan_mesh_pbgatt_config *c)
 {
     return (unsigned)c->phy < PQPAN_BLE_PHY_COUNT && c->att_mtu >= PQPAN_ATT_DEFAULT_MTU &&
            c->att_mtu <= PQPAN_ATT_MAX_MTU && c->ll_octets >= PQPAN_LL_DATA_MIN_PAYLOAD &&
@@ -44,15 +40,16 @@ static int config_ok(const struct pqpan_mesh_pbgatt_config *c)
 /* One Provisioning PDU as ATT Write Commands (provisioner) or Handle Value Notifications
  * (device), unconfirmed: each ATT PDU opcode + handle + a Proxy PDU of at most
  * ATT_MTU - 3 octets. */
-static void txn_of(struct pqpan_ble_txn *t, const struct pqpan_mesh_prov_step *s,
-                   uint32_t att_mtu, uint64_t wait_ns)
+void pqpan_mesh_pbgatt_txn(struct pqpan_ble_txn *t, enum pqpan_mesh_prov_role sender,
+                           enum pqpan_phase phase, uint32_t length, uint32_t att_mtu,
+                           uint64_t wait_ns)
 {
-    uint32_t segs = pqpan_mesh_proxy_segments(s->length, att_mtu);
+    uint32_t segs = pqpan_mesh_proxy_segments(length, att_mtu);
     uint32_t room = att_mtu - PQPAN_ATT_HANDLE_VALUE_HDR - PQPAN_MESH_PROXY_HDR_BYTES;
-    uint32_t last = s->length - (segs - 1u) * room;
+    uint32_t last = length - (segs - 1u) * room;
     memset(t, 0, sizeof *t);
-    t->sender = (enum pqpan_ble_role)s->sender;
-    t->phase = s->phase;
+    t->sender = (enum pqpan_ble_role)sender;
+    t->phase = phase;
     t->count = segs;
     t->len = att_mtu;
     t->last_len = PQPAN_ATT_HANDLE_VALUE_HDR + PQPAN_MESH_PROXY_HDR_BYTES + last;
@@ -78,11 +75,11 @@ int pqpan_mesh_pbgatt_estimate(struct pqpan_mesh_pbgatt_estimate *out,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (cfg == NULL || dev == NULL || cycles == NULL || !config_ok(cfg)) {
+    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbgatt_config_ok(cfg)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     rc = pqpan_mesh_prov_plan(steps, &n, cfg->keys.variant, cfg->keys.kem, cfg->keys.alg,
-                              PBGATT_PDU_MAX);
+                              PQPAN_MESH_PBGATT_PDU_MAX);
     if (rc != PQPAN_OK) {
         return rc;
     }
@@ -92,7 +89,7 @@ int pqpan_mesh_pbgatt_estimate(struct pqpan_mesh_pbgatt_estimate *out,
         enum pqpan_mesh_prov_role s = steps[i].sender;
         uint64_t wait = pqpan_mesh_prov_book_ops(&out->ledger[s], steps[i].ops_before, cycles[s],
                                                  dev[s].cpu_hz);
-        txn_of(&txns[i], &steps[i], cfg->att_mtu, wait);
+        pqpan_mesh_pbgatt_txn(&txns[i], s, steps[i].phase, steps[i].length, cfg->att_mtu, wait);
         out->proxy_pdus[s] += txns[i].count;
     }
     memset(&link, 0, sizeof link);

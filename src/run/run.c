@@ -45,6 +45,7 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
 {
     switch (record) {
     case PQPAN_RUN_RECORD_SIDE:
+    case PQPAN_RUN_RECORD_MESH:
         return "sides";
     case PQPAN_RUN_RECORD_PHASE:
         return "phases";
@@ -251,16 +252,21 @@ int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link
     return run_emit_row(r, &row, data);
 }
 
-int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts)
+int run_wants_link(const struct pqpan_run_opt *opts, size_t n_opts, const char *link)
 {
     size_t i;
     for (i = 0; i < n_opts; i++) {
         if (opts[i].name != NULL && opts[i].value != NULL && strcmp(opts[i].name, "--link") == 0 &&
-            strcmp(opts[i].value, "802154") == 0) {
+            strcmp(opts[i].value, link) == 0) {
             return 1;
         }
     }
     return 0;
+}
+
+int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts)
+{
+    return run_wants_link(opts, n_opts, "802154");
 }
 
 int run_sides(struct run_ctx *r, enum pqpan_run_link link, unsigned groups,
@@ -310,7 +316,10 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
     if (rc != PQPAN_OK) {
         return rc;
     }
-    if (strcmp(command, "estimate") == 0) {
+    if ((strcmp(command, "estimate") == 0 || strcmp(command, "simulate") == 0) &&
+        run_wants_link(opts, n_opts, "ble-mesh")) {
+        rc = run_mesh(r, opts, n_opts, strcmp(command, "simulate") == 0);
+    } else if (strcmp(command, "estimate") == 0) {
         rc = run_estimate(r, opts, n_opts);
     } else if (strcmp(command, "idle") == 0) {
         rc = run_idle(r, opts, n_opts);

@@ -74,6 +74,10 @@ int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t 
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_calibrate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+/* --link ble-mesh: estimate, or simulate when simulated (run_mesh.c). */
+int run_mesh(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts, int simulated);
+/* Whether the request asks for --link link. */
+int run_wants_link(const struct pqpan_run_opt *opts, size_t n_opts, const char *link);
 /* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
 struct advise_ctx;
 struct advise_result;

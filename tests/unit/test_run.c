@@ -20,6 +20,7 @@
 /* What a run gave: counts of each record, and the sides' e_total_uj and e_comm_uj. */
 struct got {
     int notes, members, warnings, sides, stop_after;
+    int meshes; /* MESH rows (their side and energies in side, e_total, e_comm) */
     enum pqpan_run_link link;
     char side[PQPAN_RUN_SIDES][16];
     double e_total[PQPAN_RUN_SIDES], e_comm[PQPAN_RUN_SIDES];
@@ -41,10 +42,21 @@ static const struct pqpan_run_value *field(const struct pqpan_run_row *row, cons
     return &row->values[k];
 }
 
+/* A SIDE or MESH row's side name and energies. */
+static void take_side(struct got *g, const struct pqpan_run_row *row)
+{
+    int s = g->sides;
+    g->link = row->link;
+    assert_true(s < PQPAN_RUN_SIDES);
+    strncpy(g->side[s], field(row, "side", PQPAN_RUN_TEXT)->text, sizeof g->side[s] - 1);
+    g->e_total[s] = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
+    g->e_comm[s] = field(row, "e_comm_uj", PQPAN_RUN_REAL)->x;
+    g->sides++;
+}
+
 static int collect(void *ctx, const struct pqpan_run_row *row)
 {
     struct got *g = ctx;
-    int s = g->sides;
     switch (row->record) {
     case PQPAN_RUN_RECORD_NOTE:
         g->notes++;
@@ -56,13 +68,13 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_WARNING:
         g->warnings++;
         break;
+    case PQPAN_RUN_RECORD_MESH:
+        assert_string_equal(row->fields[0].name, "side");
+        g->meshes++;
+        take_side(g, row);
+        break;
     case PQPAN_RUN_RECORD_SIDE:
-        g->link = row->link;
-        assert_true(s < PQPAN_RUN_SIDES);
-        strncpy(g->side[s], field(row, "side", PQPAN_RUN_TEXT)->text, sizeof g->side[s] - 1);
-        g->e_total[s] = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
-        g->e_comm[s] = field(row, "e_comm_uj", PQPAN_RUN_REAL)->x;
-        g->sides++;
+        take_side(g, row);
         break;
     case PQPAN_RUN_RECORD_NODE:
         assert_true(g->nodes < (int)PQPAN_802154_CHAIN_NODES);
@@ -708,6 +720,51 @@ static int collect_154(void *ctx, const struct pqpan_run_row *row)
  * counts, then the summary; the channel load by hand: 2 nodes x 10 frames/s x one frame's
  * airtime, (SHR 5 + PHR 1 + PSDU 60) octets x 32 us (IEEE 802.15.4-2020 §12.1: PPDU =
  * SHR + PHR + PSDU, 2 symbols an octet; §12.3.3: 62.5 ksymbol/s) = 2.112 ms: 4.224 %. */
+/* estimate --link ble-mesh through pqpan_run: three MESH rows (provisioner, device, total),
+ * the total's energy the two sides' sum, units from the field table; simulate gives the
+ * same rows at zero loss with equal keys; the link's refusals name their option. */
+static void test_mesh(void **state)
+{
+    static const struct pqpan_run_opt est[] = {{"--link", "ble-mesh"}, {"--kem", "ML-KEM-768"},
+                                               {"--prov-alg", "cmac"}};
+    struct pqpan_run_error err;
+    struct got e, m;
+    size_t n, k;
+    const struct pqpan_run_field *f = pqpan_run_mesh_fields(&n);
+    int s;
+    (void)state;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(pqpan_run("estimate", est, 3, collect, &e, &err), PQPAN_OK);
+    assert_int_equal(e.meshes, 3);
+    assert_string_equal(e.side[0], "provisioner");
+    assert_string_equal(e.side[2], "total");
+    assert_true(e.notes > 5 && e.members == 1);
+    assert_true(fabs(e.e_total[0] + e.e_total[1] - e.e_total[2]) < 1e-6 * e.e_total[2]);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(pqpan_run("simulate", est, 3, collect, &m, &err), PQPAN_OK);
+    assert_int_equal(m.meshes, 3);
+    for (s = 0; s < 3; s++) {
+        assert_true(fabs(m.e_total[s] - e.e_total[s]) < 1e-9 * e.e_total[s]);
+    }
+    for (k = 0; k < n && strcmp(f[k].name, "e_total_uj") != 0; k++) {
+    }
+    assert_true(k < n);
+    assert_string_equal(f[k].unit, "uJ");
+    {
+        static const struct pqpan_run_opt net[] = {{"--link", "ble-mesh"}, {"--bearer", "network"}};
+        static const struct pqpan_run_opt mtu[] = {{"--link", "ble-mesh"}, {"--att-mtu", "247"}};
+        static const struct pqpan_run_opt bad[] = {{"--link", "ble-mesh"}, {"--per", "0.1"}};
+        memset(&e, 0, sizeof e);
+        assert_int_equal(pqpan_run("estimate", net, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
+        assert_string_equal(err.option, "--bearer");
+        assert_int_equal(pqpan_run("estimate", mtu, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
+        assert_string_equal(err.option, "--att-mtu");
+        assert_int_equal(pqpan_run("simulate", bad, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
+        assert_string_equal(err.option, "--per");
+        assert_int_equal(e.meshes, 0);
+    }
+}
+
 static void test_simulate_802154(void **state)
 {
     static const struct pqpan_run_opt opts[] = {
@@ -976,6 +1033,7 @@ int main(void)
         cmocka_unit_test(test_simulate_failed),
         cmocka_unit_test(test_simulate_errors),
         cmocka_unit_test(test_simulate_802154),
+        cmocka_unit_test(test_mesh),
         cmocka_unit_test(test_advise),
         cmocka_unit_test(test_advise_errors),
         cmocka_unit_test(test_calibrate),

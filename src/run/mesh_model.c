@@ -1,5 +1,5 @@
-/* BLE Mesh provisioning as the CLI runs it: options, the library's PB-ADV / PB-GATT
- * estimators, energy per side (docs/MODEL.md "Mesh provisioning"). */
+/* BLE Mesh provisioning as the run layer runs it: options, the library's PB-ADV / PB-GATT
+ * estimators and simulators, energy per side (docs/MODEL.md "Mesh provisioning"). */
 #include <stddef.h>
 #include <string.h>
 
@@ -96,64 +96,54 @@ void mesh_opts_init(struct mesh_opts *o)
     link_opts_init(&o->gatt);
 }
 
-int mesh_link_requested(int argc, char **argv)
-{
-    return cli_link_requested(argc, argv, "ble-mesh");
-}
-
 /* Options only PB-ADV takes (the transmissions and interval). */
 static int pbadv_only(const char *name)
 {
     return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL;
 }
 
-int mesh_opts_parse(struct mesh_opts *o, const char *cmd, int argc, char **argv, int *i)
+void mesh_opts_given(struct mesh_opts *o, const char *name)
 {
-    const char *name = argv[*i];
-    int rc = cli_opt_take(&mesh_opts_table, o, cmd, argc, argv, i);
-    if (rc == 1 && pbadv_only(name) && o->adv_given == NULL) {
-        o->adv_given = name;
-    }
-    if (rc != 0) {
-        return rc;
-    }
-    rc = cli_opt_take_only(&link_opts_table, mesh_gatt_opts, &o->gatt, cmd, argc, argv, i);
-    if (rc == 1 && strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
+    if (cli_opt_find(&mesh_opts_table, name) != NULL) {
+        if (pbadv_only(name) && o->adv_given == NULL) {
+            o->adv_given = name;
+        }
+    } else if (strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
         o->gatt_given = name;
     }
-    return rc;
 }
 
-int mesh_opts_check(const struct mesh_opts *o, const char *cmd)
+int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg)
 {
+    *option = "--bearer";
     if (o->bearer == MESH_BEARER_NETWORK) {
-        return cli_usage_error(cmd, "--bearer network (keys between mesh nodes in segmented "
-                                    "access messages, relayed by managed flooding) is not "
-                                    "modelled yet: use pb-adv or pb-gatt");
+        return cli_msg_set(msg, EXIT_USAGE, "--bearer network (keys between mesh nodes in "
+                                            "segmented access messages, relayed by managed "
+                                            "flooding) is not modelled yet: use pb-adv or "
+                                            "pb-gatt");
     }
     if (o->hybrid && strcmp(o->kem, MESH_P256_NAME) == 0) {
-        return cli_usage_error(cmd, "--hybrid p256 adds P-256 to an ML-KEM --kem: with --kem "
-                                    MESH_P256_NAME " there is nothing to combine");
+        *option = "--hybrid";
+        return cli_msg_set(msg, EXIT_USAGE, "--hybrid p256 adds P-256 to an ML-KEM --kem: with "
+                                            "--kem " MESH_P256_NAME " there is nothing to "
+                                            "combine");
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->gatt_given != NULL) {
-        return cli_usage_error(cmd, "%s applies to --bearer pb-gatt (PB-ADV has no connection)",
-                               o->gatt_given);
+        *option = o->gatt_given;
+        return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-gatt (PB-ADV has no "
+                                            "connection)", o->gatt_given);
     }
     if (o->bearer == MESH_BEARER_PB_GATT && o->adv_given != NULL) {
-        return cli_usage_error(cmd, "%s applies to --bearer pb-adv", o->adv_given);
+        *option = o->adv_given;
+        return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-adv", o->adv_given);
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->gatt.cfg.phy != PQPAN_BLE_PHY_1M) {
-        return cli_usage_error(cmd, "PB-ADV sends legacy advertising PDUs, on LE 1M only (Core "
-                                    "v5.4 Vol 6 Part B §2.3): --phy 1M");
+        *option = "--phy";
+        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV sends legacy advertising PDUs, on LE 1M "
+                                            "only (Core v5.4 Vol 6 Part B §2.3): --phy 1M");
     }
+    *option = NULL;
     return EXIT_OK;
-}
-
-void mesh_opts_help(FILE *out)
-{
-    cli_opt_table_help(out, &mesh_opts_table);
-    fprintf(out, "  PB-GATT takes the BLE link's --phy, --att-mtu, --ll-octets, --ci-ms and "
-                 "--reply\n  (PB-ADV: --phy 1M only).\n");
 }
 
 const char *mesh_bearer_name(int bearer)
@@ -220,7 +210,7 @@ static void count_parts(struct mesh_result *r, uint32_t max_pdu)
 }
 
 /* Energy and counts of one side's ledger (both accountings of the energy model). */
-static int fill_row(struct mesh_row *row, const struct model_env *env,
+static int fill_row(struct pqpan_run_mesh_row *row, const struct model_env *env,
                     enum pqpan_radio_mode radio, const struct pqpan_ledger *l,
                     struct cli_msg *msg)
 {
@@ -297,9 +287,34 @@ static int run_pbadv(struct mesh_result *r, const struct model_env *env,
     struct pqpan_mesh_pbadv_config c;
     pbadv_config(&c, r, o);
     if (pqpan_mesh_pbadv_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
+        return cli_msg_set(msg, EXIT_USAGE, "the bearer's configuration is out of range");
     }
     return pbadv_rows(r, env, &e, msg);
+}
+
+static void pbgatt_config(struct pqpan_mesh_pbgatt_config *c, const struct mesh_result *r,
+                          const struct mesh_opts *o)
+{
+    pqpan_mesh_pbgatt_config_default(c);
+    c->keys = r->keys;
+    c->phy = o->gatt.cfg.phy;
+    c->att_mtu = o->gatt.cfg.att_mtu;
+    c->ll_octets = o->gatt.cfg.ll_octets;
+    c->ci_ns = o->gatt.cfg.ci_ns;
+    c->same_event_reply = o->gatt.cfg.same_event_reply;
+}
+
+/* The rows of a PB-GATT run, estimated or simulated. */
+static int pbgatt_rows(struct mesh_result *r, const struct model_env *env, enum pqpan_ble_phy phy,
+                       const struct pqpan_mesh_pbgatt_estimate *e, struct cli_msg *msg)
+{
+    int s, rc = fill_rows(r, env, phy, e->ledger, e->latency_ns, msg);
+    for (s = 0; s < 2; s++) {
+        r->rows[s].proxy_pdus = e->proxy_pdus[s];
+    }
+    r->rows[MESH_TOTAL].proxy_pdus = (unsigned long long)e->proxy_pdus[0] + e->proxy_pdus[1];
+    count_parts(r, PBGATT_PDU_MAX);
+    return rc;
 }
 
 static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
@@ -308,24 +323,11 @@ static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
 {
     static struct pqpan_mesh_pbgatt_estimate e;
     struct pqpan_mesh_pbgatt_config c;
-    int s, rc;
-    pqpan_mesh_pbgatt_config_default(&c);
-    c.keys = r->keys;
-    c.phy = o->gatt.cfg.phy;
-    c.att_mtu = o->gatt.cfg.att_mtu;
-    c.ll_octets = o->gatt.cfg.ll_octets;
-    c.ci_ns = o->gatt.cfg.ci_ns;
-    c.same_event_reply = o->gatt.cfg.same_event_reply;
+    pbgatt_config(&c, r, o);
     if (pqpan_mesh_pbgatt_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "PB-GATT configuration out of range");
     }
-    rc = fill_rows(r, env, c.phy, e.ledger, e.latency_ns, msg);
-    for (s = 0; s < 2; s++) {
-        r->rows[s].proxy_pdus = e.proxy_pdus[s];
-    }
-    r->rows[MESH_TOTAL].proxy_pdus = (unsigned long long)e.proxy_pdus[0] + e.proxy_pdus[1];
-    count_parts(r, PBGATT_PDU_MAX);
-    return rc;
+    return pbgatt_rows(r, env, c.phy, &e, msg);
 }
 
 /* What both commands need before a run: the keys, each side's cycles and device. */
@@ -372,15 +374,49 @@ static int sim_refusal(int rc, struct cli_msg *msg)
                            (unsigned)PQPAN_MESH_PROV_PARTS_MAX);
     }
     if (rc == PQPAN_ERR_INVALID_ARG) {
-        return cli_msg_set(msg, EXIT_USAGE, "PB-ADV configuration out of range");
+        return cli_msg_set(msg, EXIT_USAGE, "the bearer's configuration is out of range");
     }
     return cli_msg_set(msg, EXIT_FAILURE_RUN, "the provisioning run failed: %s",
                        pqpan_strerror(rc));
 }
 
+/* What a simulated run agreed, into *info. */
+static void sim_info(struct mesh_sim_info *info, int keys_equal, int complete, uint8_t failed_code,
+                     uint32_t packets, const uint8_t device_key[PQPAN_MESH_KEY_BYTES])
+{
+    info->keys_equal = keys_equal;
+    info->complete = complete;
+    info->failed_code = failed_code;
+    info->packets = packets;
+    memcpy(info->device_key, device_key, sizeof info->device_key);
+}
+
+/* The PB-GATT simulator's run (pqpan_mesh_pbgatt_simulate), rows as run_pbgatt's. */
+static int simulate_pbgatt(struct mesh_result *r, struct mesh_sim_info *info,
+                           const struct model_env *env, const struct mesh_opts *o,
+                           const struct pqpan_ble_device dev[2],
+                           uint64_t cycles[2][PQPAN_OP_COUNT], struct mesh_capture *cap,
+                           struct cli_msg *msg)
+{
+    static struct pqpan_mesh_pbgatt_sim_result res;
+    struct pqpan_mesh_pbgatt_sim_config c;
+    int rc;
+    pqpan_mesh_pbgatt_sim_config_default(&c);
+    pbgatt_config(&c.link, r, o);
+    c.seed = info->seed;
+    c.on_packet = cap != NULL ? mesh_capture_ll : NULL;
+    c.packet_ctx = cap;
+    rc = pqpan_mesh_pbgatt_simulate(&res, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles);
+    if (rc != PQPAN_OK) {
+        return sim_refusal(rc, msg);
+    }
+    sim_info(info, res.keys_equal, res.complete, res.failed_code, res.packets,
+             res.device_key[PQPAN_MESH_PROVISIONER]);
+    return pbgatt_rows(r, env, c.link.phy, &res.run, msg);
+}
+
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
-                  const struct mesh_opts *o, pqpan_mesh_pbadv_packet_fn on_packet, void *ctx,
-                  struct cli_msg *msg)
+                  const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg)
 {
     static struct pqpan_mesh_pbadv_sim_result res;
     struct pqpan_mesh_pbadv_sim_config c;
@@ -390,19 +426,19 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     if (rc != EXIT_OK) {
         return rc;
     }
+    if (o->bearer == MESH_BEARER_PB_GATT) {
+        return simulate_pbgatt(r, info, env, o, dev, cycles, cap, msg);
+    }
     pqpan_mesh_pbadv_sim_config_default(&c);
     pbadv_config(&c.link, r, o);
     c.seed = info->seed;
-    c.on_packet = on_packet;
-    c.packet_ctx = ctx;
+    c.on_packet = cap != NULL ? mesh_capture_packet : NULL;
+    c.packet_ctx = cap;
     rc = pqpan_mesh_pbadv_simulate(&res, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles);
     if (rc != PQPAN_OK) {
         return sim_refusal(rc, msg);
     }
-    info->keys_equal = res.keys_equal;
-    info->complete = res.complete;
-    info->failed_code = res.failed_code;
-    info->packets = res.packets;
-    memcpy(info->device_key, res.device_key[PQPAN_MESH_PROVISIONER], sizeof info->device_key);
+    sim_info(info, res.keys_equal, res.complete, res.failed_code, res.packets,
+             res.device_key[PQPAN_MESH_PROVISIONER]);
     return pbadv_rows(r, env, &res.run, msg);
 }

@@ -1,0 +1,116 @@
+/* BLE Mesh provisioning as the run layer runs it (`estimate` / `simulate --link ble-mesh`,
+ * run_mesh.c; `compare --mesh`): options as data, the library's estimators
+ * (include/pqpan/mesh_prov.h: pqpan_mesh_pbadv_estimate, pqpan_mesh_pbgatt_estimate), its
+ * simulators (include/pqpan/mesh_sim.h) and the energy model (src/energy) → one row per side
+ * (provisioner, device, total). */
+#ifndef PQPAN_RUN_MESH_MODEL_H
+#define PQPAN_RUN_MESH_MODEL_H
+
+#include <stdio.h>
+
+#include "link.h"
+#include "lowpan.h"
+#include "model.h"
+#include "pqpan/mesh_prov.h"
+#include "pqpan/mesh_sim.h"
+#include "pqpan/run.h"
+#include "run_ns.h"
+
+/* --bearer, in its words' order. */
+enum mesh_bearer { MESH_BEARER_PB_ADV = 0, MESH_BEARER_PB_GATT, MESH_BEARER_NETWORK };
+
+/* The --kem word of the specification's P-256 public keys. */
+#define MESH_P256_NAME "P-256"
+
+struct mesh_opts {
+    int bearer;               /* enum mesh_bearer */
+    const char *kem;          /* an ML-KEM name or MESH_P256_NAME */
+    int hybrid;               /* --hybrid p256: P-256 key || ML-KEM key in each Public Key PDU */
+    int alg;                  /* --prov-alg: enum pqpan_mesh_prov_alg */
+    uint64_t adv_interval_ns; /* PB-ADV */
+    uint32_t pdu_transmissions, ack_transmissions, close_transmissions;
+    struct link_opts gatt;    /* --phy (both bearers), --att-mtu, --ll-octets, --ci-ms, --reply */
+    const char *adv_given;    /* the first PB-ADV-only option given, or NULL */
+    const char *gatt_given;   /* the first PB-GATT-only option given, or NULL */
+};
+
+/* The options of struct mesh_opts as data (opts.h); the link options PB-GATT shares with the
+ * BLE link are link_opts_table's rows named in mesh_gatt_opts. */
+extern const struct cli_opt_table mesh_opts_table;
+extern const char *const mesh_gatt_opts[];
+
+void mesh_opts_init(struct mesh_opts *o);
+
+/* Notes that option name (given: the request held it) went into o: the first option of
+ * one bearer only, for mesh_opts_check. */
+void mesh_opts_given(struct mesh_opts *o, const char *name);
+
+/* After the options: EXIT_OK, or EXIT_USAGE with the message in *msg and the option it is
+ * about in *option (the network bearer, an option of the other bearer, --hybrid with P-256,
+ * a PHY PB-ADV cannot use). */
+int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
+
+enum mesh_side { MESH_PROVISIONER = 0, MESH_DEVICE, MESH_TOTAL, MESH_SIDES };
+
+/* A run: its rows and what it agreed. */
+struct mesh_result {
+    struct pqpan_run_mesh_row rows[MESH_SIDES]; /* the figures; the run names the texts */
+    struct pqpan_mesh_prov_keys keys;
+    uint32_t transactions; /* PB-ADV: Provisioning PDUs (one transaction each) */
+    uint32_t pk_parts[2];  /* Public Key PDUs each side sends (> 1: the key split, PB-ADV) */
+    double span_ms;        /* PB-ADV: to the end of the last event (Link Close) */
+};
+
+/* Runs the provisioning o describes with env's energy inputs (both sides env's device).
+ * A cli.h exit code, message in *msg. */
+int mesh_estimate(struct mesh_result *r, const struct model_env *env, const struct mesh_opts *o,
+                  struct cli_msg *msg);
+
+/* A simulated run (`simulate --link ble-mesh`): the seed in, what the run agreed out. */
+struct mesh_sim_info {
+    uint64_t seed;
+    int keys_equal, complete;
+    uint8_t failed_code; /* the device's Provisioning Failed error code, 0 if none */
+    uint32_t packets;    /* PB-ADV: advertising PDUs on the air; PB-GATT: LL data PDUs with
+                            a payload */
+    uint8_t device_key[PQPAN_MESH_KEY_BYTES]; /* the provisioner's */
+};
+
+/* Runs the provisioning o describes through the library's simulator of its bearer
+ * (pqpan_mesh_pbadv_simulate, pqpan_mesh_pbgatt_simulate), each packet into cap when not
+ * NULL (mesh_capture_open); rows as mesh_estimate's. A cli.h exit code, message in *msg (a
+ * refused option: EXIT_USAGE). */
+struct mesh_capture;
+int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
+                  const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
+
+/* simulate --link ble-mesh's own options (--seed, --pcap; run_mesh.c). */
+extern const struct cli_opt_table mesh_simulate_table;
+
+/* The option row of name as --link ble-mesh takes it (simulated: simulate's, with
+ * mesh_simulate_table), NULL if it takes none: what the CLI turns argv into a request by. */
+const struct cli_opt *mesh_opt_row(int simulated, const char *name);
+
+/* --pcap (mesh_capture.c): the packets a simulated run gives, written sorted by time when
+ * it ends. open: EXIT_OK or EXIT_IO (message printed, as outfile.c says why); packet: the
+ * simulator's packet callback with the capture as ctx; close: writes them (keep) or removes
+ * the file and frees the capture, EXIT_OK or EXIT_IO. */
+int mesh_capture_open(struct mesh_capture **out, const char *path);
+int mesh_capture_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu,
+                        size_t len);
+int mesh_capture_close(struct mesh_capture *c, int keep);
+/* PB-GATT's packet callback (pqpan_mesh_pbgatt_packet_fn): any LL PDU, as given. */
+int mesh_capture_ll(void *ctx, uint64_t t_ns, const struct pqpan_pcap_ble_info *info,
+                    const uint8_t *pdu, size_t len);
+
+/* "PB-ADV", "PB-GATT". */
+const char *mesh_bearer_name(int bearer);
+
+/* `pqpan compare --mesh` (the CLI's cli/compare_mesh.c, declared here until compare moves
+ * to the run layer): per ML-KEM level, the PQKE across 1..8 hops of 6LoWPAN with l's radio
+ * states, forwarding and variant, and provisioning over PB-ADV and PB-GATT with the
+ * defaults; one table, CSV or JSON. A cli.h exit code, message printed. */
+int mesh_compare_print(const struct model_env *env, const struct lowpan_opts *l,
+                       enum cli_format format);
+
+#endif

@@ -1,0 +1,454 @@
+/* The run of `pqpan estimate --link ble-mesh` and `pqpan simulate --link ble-mesh`
+ * (pqpan_run "estimate" / "simulate" with --link ble-mesh, run.h): BLE Mesh provisioning
+ * over PB-ADV or PB-GATT, estimated (mesh_estimate) or executed by the library's simulator
+ * (mesh_simulate; --pcap written here, mesh_capture.c). Rows: the notes (the table's
+ * heading, the JSON members), then one MESH row per side (provisioner, device, total) of
+ * one field table with units (STYLE.md habit 10). */
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh_model.h"
+#include "notes.h"
+#include "outfile.h"
+#include "pqpan/ble_pdu.h"
+#include "run_internal.h"
+
+/* ---- the field table ---- */
+
+#define MESHF(m) offsetof(struct pqpan_run_mesh_row, m)
+#define CONF PQPAN_RUN_GROUP_CONFIG
+#define SIDE (PQPAN_RUN_GROUP_CONFIG | PQPAN_RUN_GROUP_JSON)
+#define FIG (PQPAN_RUN_GROUP_DETAIL | PQPAN_RUN_GROUP_JSON)
+#define REAL(n, label, unit) {#n, label, unit, FIG, PQPAN_RUN_STORE_REAL, MESHF(n), 3}
+#define COUNT(n, label, unit) {#n, label, unit, FIG, PQPAN_RUN_STORE_ULL, MESHF(n), 0}
+#define TEXT(n, label, group) {#n, label, NULL, group, PQPAN_RUN_STORE_TEXT, MESHF(n), 0}
+
+static const struct pqpan_run_field mesh_fields[] = {
+    TEXT(side, "side", SIDE),
+    TEXT(bearer, "bearer", CONF),
+    TEXT(kem, "key", CONF),
+    TEXT(hybrid, "hybrid", CONF),
+    TEXT(variant, "variant", CONF),
+    TEXT(prov_alg, "Start algorithm", CONF),
+    REAL(e_comp_uj, "computation energy", "uJ"),
+    REAL(e_comm_uj, "radio energy (events accounting)", "uJ"),
+    REAL(e_total_uj, "total energy (events accounting)", "uJ"),
+    REAL(comm_share_pct, "radio share of the total", "%"),
+    REAL(e_comm_bits_uj, "TX and RX time x gamma_comm", "uJ"),
+    REAL(latency_ms, "latency", "ms"),
+    REAL(t_tx_ms, "time in TX", "ms"),
+    REAL(t_rx_ms, "time in RX", "ms"),
+    REAL(t_crypto_ms, "time computing", "ms"),
+    COUNT(pdus_tx, "PDUs sent", NULL),
+    COUNT(pdus_rx, "PDUs received", NULL),
+    COUNT(bytes_tx, "octets sent", "octets"),
+    COUNT(bytes_rx, "octets received", "octets"),
+    COUNT(segments, "Generic Provisioning segments (PB-ADV)", NULL),
+    COUNT(adv_events, "advertising events (PB-ADV)", NULL),
+    COUNT(proxy_pdus, "Proxy PDUs (PB-GATT)", NULL),
+    TEXT(keys_equal, "keys equal (simulate)", CONF),
+};
+#define N_MESH_FIELDS (sizeof mesh_fields / sizeof mesh_fields[0])
+
+const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n)
+{
+    *n = N_MESH_FIELDS;
+    return mesh_fields;
+}
+
+/* Whether a row of bearer shows field f (simulated: keys_equal too). */
+static int field_of(const struct pqpan_run_field *f, int bearer, int simulated)
+{
+    if (f->offset == MESHF(segments) || f->offset == MESHF(adv_events)) {
+        return bearer == MESH_BEARER_PB_ADV;
+    }
+    if (f->offset == MESHF(proxy_pdus)) {
+        return bearer == MESH_BEARER_PB_GATT;
+    }
+    return f->offset != MESHF(keys_equal) || simulated;
+}
+
+/* ---- the request ---- */
+
+struct mesh_sim_opts {
+    unsigned long long seed;
+    const char *pcap;
+};
+
+#define MSIM(m) offsetof(struct mesh_sim_opts, m)
+
+static const struct cli_opt msim_rows[] = {
+    {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
+     .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = MSIM(seed),
+     .help = "the random source of the keys, Randoms, Link ID, UUID and NetKey"},
+    {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
+     .offset = MSIM(pcap),
+     .help = "the packets, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): PB-ADV every advertising "
+             "event's PDU as the peer receives it (on channel 38, the mean channel); PB-GATT "
+             "the CONNECT_IND, the handles' discovery and CCCD write (not priced), then every "
+             "LL data PDU of the run"},
+};
+
+static void init_msim(void *o);
+
+const struct cli_opt_table mesh_simulate_table =
+    CLI_OPT_TABLE("ble-mesh-simulate", "simulate --link ble-mesh options", msim_rows,
+                  struct mesh_sim_opts, init_msim);
+
+static void init_msim(void *o)
+{
+    memset(o, 0, sizeof(struct mesh_sim_opts));
+    cli_opt_table_defaults(&mesh_simulate_table, o);
+}
+
+struct mesh_req {
+    struct model_opts m;
+    struct mesh_opts o;
+    struct mesh_sim_opts s;
+};
+
+/* The tables of --link ble-mesh, in the order the CLI tries them: the energy options,
+ * --format, simulate's own, the link's, then the BLE link options PB-GATT takes. */
+static const struct cli_opt_table *const tables[] = {
+    &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
+    &cli_format_table,   &mesh_simulate_table, &mesh_opts_table, &link_opts_table};
+#define N_TABLES (sizeof tables / sizeof tables[0])
+
+/* Whether table t is command's (simulate's own table with simulated only). */
+static int table_on(const struct cli_opt_table *t, int simulated)
+{
+    return t != &mesh_simulate_table || simulated;
+}
+
+/* Row name of table t as --link ble-mesh takes it (of the BLE link's, mesh_gatt_opts). */
+static const struct cli_opt *row_of(const struct cli_opt_table *t, const char *name)
+{
+    const struct cli_opt *o = cli_opt_find(t, name);
+    return o != NULL && t == &link_opts_table && cli_word_index(mesh_gatt_opts, name) < 0
+               ? NULL
+               : o;
+}
+
+const struct cli_opt *mesh_opt_row(int simulated, const char *name)
+{
+    const struct cli_opt *found = NULL;
+    size_t k;
+    for (k = 0; k < N_TABLES && found == NULL; k++) {
+        found = table_on(tables[k], simulated) ? row_of(tables[k], name) : NULL;
+    }
+    return found;
+}
+
+static void *base_of(struct mesh_req *q, const struct cli_opt_table *t)
+{
+    if (t == &cli_format_table) {
+        return &q->m.format;
+    }
+    if (t == &mesh_simulate_table) {
+        return &q->s;
+    }
+    if (t == &mesh_opts_table) {
+        return &q->o;
+    }
+    return t == &link_opts_table ? (void *)&q->o.gatt : (void *)&q->m;
+}
+
+/* "unknown option for --link ble-mesh 'NAME'; did you mean ...?" among the link's options. */
+static int unknown(struct run_ctx *r, const char *name, int simulated)
+{
+    struct cli_suggest s;
+    struct cli_msg msg;
+    size_t t, k;
+    cli_suggest_init(&s, name);
+    for (t = 0; t < N_TABLES; t++) {
+        for (k = 0; k < tables[t]->n && table_on(tables[t], simulated); k++) {
+            if (row_of(tables[t], tables[t]->opts[k].name) != NULL) {
+                cli_suggest_add(&s, tables[t]->opts[k].name);
+            }
+        }
+    }
+    (void)cli_msg_set(&msg, EXIT_USAGE, "unknown option for --link ble-mesh '%s'%s", name,
+                      cli_suggest_text(&s));
+    return run_fail(r, EXIT_USAGE, name, msg.text);
+}
+
+static int take(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_opt *opt,
+                int simulated)
+{
+    size_t k;
+    for (k = 0; k < N_TABLES; k++) {
+        const struct cli_opt *row = table_on(tables[k], simulated) ? row_of(tables[k], opt->name)
+                                                                   : NULL;
+        if (row != NULL) {
+            if (tables[k] == &mesh_opts_table || tables[k] == &link_opts_table) {
+                mesh_opts_given(&q->o, row->name);
+            }
+            return run_set(r, row, base_of(q, tables[k]), opt);
+        }
+    }
+    return unknown(r, opt->name, simulated);
+}
+
+static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_opt *opts,
+                 size_t n_opts, int simulated)
+{
+    struct cli_msg msg;
+    const char *option = NULL;
+    size_t i;
+    int rc = PQPAN_OK;
+    memset(q, 0, sizeof *q);
+    model_opts_init(&q->m);
+    mesh_opts_init(&q->o);
+    init_msim(&q->s);
+    for (i = 0; i < n_opts && rc == PQPAN_OK; i++) {
+        rc = opts[i].name != NULL ? take(r, q, &opts[i], simulated)
+                                  : run_fail(r, EXIT_USAGE, NULL, "an option without a name");
+    }
+    if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
+        return run_fail(r, EXIT_USAGE, option, msg.text);
+    }
+    return rc;
+}
+
+/* ---- the notes ---- */
+
+/* What the notes are rendered from (sim NULL: an estimate). */
+struct mesh_notes {
+    const struct mesh_opts *o;
+    const struct model_env *env;
+    const struct mesh_result *res;
+    const struct mesh_sim_info *sim;
+    const char *cmd;
+};
+
+static const char *variant_of(const struct mesh_result *r)
+{
+    return pqpan_mesh_prov_variant_name(r->keys.variant);
+}
+
+static const char *bearer_word(const struct mesh_opts *o)
+{
+    return o->bearer == MESH_BEARER_PB_GATT ? "pb-gatt" : "pb-adv";
+}
+
+/* The bearer's options as text. */
+static void bearer_line(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->bearer == MESH_BEARER_PB_GATT) {
+        fprintf(f, "  PB-GATT: the device the peripheral and GATT server of the Mesh "
+                   "Provisioning Service (MshPRT v1.1 §7.1),\n  LE %s, ATT_MTU %u, LL %u "
+                   "octets, CI %.2f ms, replies in the %s event; Proxy PDUs as ATT Write\n  "
+                   "Commands / Notifications (§6.3.1 SAR); the connection's set-up not "
+                   "included\n",
+                pqpan_ble_phy_name(o->gatt.cfg.phy), (unsigned)o->gatt.cfg.att_mtu,
+                (unsigned)o->gatt.cfg.ll_octets, (double)o->gatt.cfg.ci_ns * 1e-6,
+                o->gatt.cfg.same_event_reply ? "same" : "next");
+        return;
+    }
+    fprintf(f, "  PB-ADV: LE 1M ADV_NONCONN_IND on 37, 38, 39; advInterval %.3f ms (a side's "
+               "events %.3f ms apart\n  with the mean advDelay); transmissions: %u per segment, "
+               "%u per Transaction Ack / Link Ack,\n  %u of Link Close; %u transactions "
+               "(largest %u octets, MshPRT v1.1 §5.3.1); last event ends at %.3f ms\n",
+            (double)o->adv_interval_ns * 1e-6,
+            (double)(o->adv_interval_ns + PQPAN_BLE_ADV_DELAY_MAX_NS / 2u) * 1e-6,
+            (unsigned)o->pdu_transmissions, (unsigned)o->ack_transmissions,
+            (unsigned)o->close_transmissions, (unsigned)r->transactions,
+            (unsigned)PQPAN_MESH_PBADV_TRANSACTION_MAX, r->span_ms);
+}
+
+/* What the simulator's packets are on bearer (its --pcap). */
+static const char *packets_of(int bearer)
+{
+    return bearer == MESH_BEARER_PB_GATT ? "LL data PDUs with a payload" : "advertising PDUs";
+}
+
+/* The simulated run's outcome. */
+static void sim_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
+{
+    size_t i;
+    fprintf(f, "  simulated (--seed %llu): keys_equal %s (SessionKey, DeviceKey, NetKey), "
+               "complete %s, failed code %u,\n  %u %s; DeviceKey ",
+            (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
+            sim->complete ? "yes" : "no", (unsigned)sim->failed_code, (unsigned)sim->packets,
+            packets_of(bearer));
+    for (i = 0; i < sizeof sim->device_key; i++) {
+        fprintf(f, "%02x", sim->device_key[i]);
+    }
+    fputc('\n', f);
+}
+
+/* The lines a table prints before the rows. */
+static void table_notes(FILE *f, const void *arg)
+{
+    const struct mesh_notes *a = arg;
+    const struct mesh_opts *o = a->o;
+    const struct mesh_result *r = a->res;
+    const struct model_env *env = a->env;
+    fprintf(f, "pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
+            a->cmd, mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "",
+            variant_of(r), pqpan_mesh_prov_alg_name(r->keys.alg));
+    bearer_line(f, o, r);
+    fprintf(f, "  Public Key PDUs: provisioner %u, device %u (docs/PROTOCOL.md §10); No OOB "
+               "authentication, zero loss;\n  both sides priced with the profile below; P-256 "
+               "key pair per --lesc-keypair (%s)\n",
+            (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
+            env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
+    if (a->sim != NULL) {
+        sim_line(f, a->sim, o->bearer);
+    }
+    fprintf(f, "  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
+               "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
+            o->bearer == MESH_BEARER_PB_GATT ? "" : ", continuous scanning included");
+    model_print_profile_line(f, env, "  ");
+    fprintf(f, "  currents: %s table, TX %d dBm; ramp-up %s\n",
+            pqpan_current_table_name(env->table), env->eopts.tx_dbm,
+            env->ramp_normal ? "normal" : "fast");
+    model_print_derived(f, env, model_radio_of(o->gatt.cfg.phy), "  ");
+    model_print_crypto_gamma(f, env, "  ");
+}
+
+static void json_bearer(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->bearer == MESH_BEARER_PB_GATT) {
+        fprintf(f, "  \"att_mtu\": %u,\n  \"ll_octets\": %u,\n  \"ci_ms\": %.3f,\n"
+                   "  \"reply\": \"%s\",\n",
+                (unsigned)o->gatt.cfg.att_mtu, (unsigned)o->gatt.cfg.ll_octets,
+                (double)o->gatt.cfg.ci_ns * 1e-6,
+                o->gatt.cfg.same_event_reply ? "same-event" : "next-event");
+        return;
+    }
+    fprintf(f, "  \"adv_interval_ms\": %.3f,\n  \"pdu_transmissions\": %u,\n"
+               "  \"ack_transmissions\": %u,\n  \"close_transmissions\": %u,\n"
+               "  \"transactions\": %u,\n  \"transaction_max_octets\": %u,\n"
+               "  \"span_ms\": %.3f,\n",
+            (double)o->adv_interval_ns * 1e-6, (unsigned)o->pdu_transmissions,
+            (unsigned)o->ack_transmissions, (unsigned)o->close_transmissions,
+            (unsigned)r->transactions, (unsigned)PQPAN_MESH_PBADV_TRANSACTION_MAX, r->span_ms);
+}
+
+/* The JSON members before "sides" (each followed by a comma). */
+static void json_notes(FILE *f, const void *arg)
+{
+    const struct mesh_notes *a = arg;
+    const struct mesh_opts *o = a->o;
+    const struct mesh_result *r = a->res;
+    fprintf(f, "  \"link\": \"ble-mesh\",\n  \"bearer\": \"%s\",\n  \"kem\": \"%s\",\n"
+               "  \"hybrid\": \"%s\",\n  \"variant\": \"%s\",\n  \"prov_alg\": \"%s\",\n"
+               "  \"phy\": \"%s\",\n",
+            bearer_word(o), o->kem, o->hybrid ? "p256" : "none", variant_of(r),
+            pqpan_mesh_prov_alg_name(r->keys.alg), pqpan_ble_phy_name(o->gatt.cfg.phy));
+    json_bearer(f, o, r);
+    fprintf(f, "  \"public_key_pdus_provisioner\": %u,\n  \"public_key_pdus_device\": %u,\n"
+               "  \"e_comm_accounting\": \"events\",\n",
+            (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1]);
+    if (a->sim != NULL) {
+        fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"
+                   "  \"failed_code\": %u,\n  \"%s\": %u,\n",
+                (unsigned long long)a->sim->seed, a->sim->keys_equal ? "true" : "false",
+                a->sim->complete ? "true" : "false", (unsigned)a->sim->failed_code,
+                o->bearer == MESH_BEARER_PB_GATT ? "ll_data_pdus" : "adv_pdus",
+                (unsigned)a->sim->packets);
+    }
+    model_print_assumptions_json(f, a->env, model_radio_of(o->gatt.cfg.phy), "  ");
+}
+
+/* ---- the rows ---- */
+
+static int emit_sides(struct run_ctx *r, const struct mesh_opts *o, struct mesh_result *res,
+                      const struct mesh_sim_info *sim)
+{
+    struct pqpan_run_field sel[N_MESH_FIELDS];
+    struct pqpan_run_row row;
+    size_t k, n = 0;
+    int s, rc = PQPAN_OK;
+    for (k = 0; k < N_MESH_FIELDS; k++) {
+        if (field_of(&mesh_fields[k], o->bearer, sim != NULL)) {
+            sel[n++] = mesh_fields[k];
+        }
+    }
+    for (s = 0; s < MESH_SIDES && rc == PQPAN_OK; s++) {
+        struct pqpan_run_mesh_row *m = &res->rows[s];
+        m->bearer = bearer_word(o);
+        m->kem = o->kem;
+        m->hybrid = o->hybrid ? "p256" : "none";
+        m->variant = variant_of(res);
+        m->prov_alg = pqpan_mesh_prov_alg_name(res->keys.alg);
+        m->keys_equal = sim == NULL ? NULL : sim->keys_equal ? "yes" : "no";
+        memset(&row, 0, sizeof row);
+        row.record = PQPAN_RUN_RECORD_MESH;
+        row.link = PQPAN_RUN_LINK_BLE;
+        row.groups = PQPAN_RUN_GROUP_JSON;
+        row.fields = sel;
+        row.n_fields = n;
+        rc = run_emit_row(r, &row, m);
+    }
+    return rc;
+}
+
+static int emit_rows(struct run_ctx *r, const struct mesh_req *q, const struct model_env *env,
+                     struct mesh_result *res, const struct mesh_sim_info *sim, const char *cmd)
+{
+    struct mesh_notes notes;
+    int rc;
+    notes.o = &q->o;
+    notes.env = env;
+    notes.res = res;
+    notes.sim = sim;
+    notes.cmd = cmd;
+    rc = run_render(r, PQPAN_RUN_RECORD_NOTE, table_notes, &notes);
+    if (rc == PQPAN_OK) {
+        rc = run_render(r, PQPAN_RUN_RECORD_MEMBERS, json_notes, &notes);
+    }
+    return rc == PQPAN_OK ? emit_sides(r, &q->o, res, sim) : rc;
+}
+
+/* The simulated run, --pcap written before the rows. */
+static int simulate(struct run_ctx *r, const struct mesh_req *q, const struct model_env *env,
+                    struct mesh_result *res, struct mesh_sim_info *info)
+{
+    struct mesh_capture *cap = NULL;
+    struct cli_msg msg;
+    int rc;
+    memset(info, 0, sizeof *info);
+    info->seed = q->s.seed;
+    if (q->s.pcap != NULL && mesh_capture_open(&cap, q->s.pcap) != EXIT_OK) {
+        return run_fail(r, EXIT_IO, "--pcap", "cannot write the --pcap file");
+    }
+    rc = mesh_simulate(res, info, env, &q->o, cap, &msg);
+    if (cap != NULL && mesh_capture_close(cap, rc == EXIT_OK) != EXIT_OK && rc == EXIT_OK) {
+        return run_fail(r, EXIT_IO, "--pcap", "cannot write the --pcap file");
+    }
+    return rc != EXIT_OK ? run_fail(r, rc, NULL, msg.text) : PQPAN_OK;
+}
+
+int run_mesh(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts, int simulated)
+{
+    struct mesh_req *q = malloc(sizeof *q);
+    struct mesh_result *res = malloc(sizeof *res);
+    struct mesh_sim_info info;
+    struct model_env *env = NULL;
+    struct cli_msg msg;
+    int rc = q != NULL && res != NULL ? PQPAN_OK
+                                      : run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
+    rc = rc == PQPAN_OK ? parse(r, q, opts, n_opts, simulated) : rc;
+    if (rc == PQPAN_OK) {
+        int load = model_env_new_msg(&env, &q->m, &msg);
+        rc = load != EXIT_OK ? run_fail(r, load, NULL, msg.text) : PQPAN_OK;
+    }
+    if (rc == PQPAN_OK && simulated) {
+        rc = simulate(r, q, env, res, &info);
+    } else if (rc == PQPAN_OK) {
+        int est = mesh_estimate(res, env, &q->o, &msg);
+        rc = est != EXIT_OK ? run_fail(r, est, NULL, msg.text) : PQPAN_OK;
+    }
+    if (rc == PQPAN_OK) {
+        rc = emit_rows(r, q, env, res, simulated ? &info : NULL,
+                       simulated ? "simulate" : "estimate");
+    }
+    free(env);
+    free(res);
+    free(q);
+    return rc;
+}
