@@ -280,11 +280,17 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
     initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of each side's
     energy (all states) and of the latency, failures, per-run counts. The other options are
     estimate_802154()'s link and energy options except busy (contention is simulated),
-    auth and sig included; pcap names the file of the first run's frames. One hop: hops
-    above 1 raises PqpanError (the CLI's chain simulator, not through pqpan_run yet)."""
+    auth and sig included; pcap names the file of the first run's frames. hops above 1 runs
+    the chain simulator (nodes 2, no pcap): the members are the link's assumptions and
+    "chain" (hops, forwarding, runs, seed, mean latency), and "nodes" one dict per node,
+    initiator first (energy averaged over the runs, t_tx_ms and t_rx_ms of the last run)."""
     options = dict(locals())
     options.update(options.pop("more"))
-    return Result(_run_command("simulate", simulate_802154, options, link="802154")["assumptions"])
+    out = _run_command("simulate", simulate_802154, options, link="802154")
+    result = Result(out["assumptions"])
+    if "nodes" in out:
+        result["nodes"] = out["nodes"]
+    return result
 
 
 @_options.with_options("advise", None, frame=("--format", "--out"))

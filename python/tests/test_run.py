@@ -378,6 +378,9 @@ def _compare_simulate_802154(cli, options):
         return
     assert proc.returncode == 0, (argv, proc.stderr)
     plain = json.loads(proc.stdout)
+    if "nodes" in plain:  # --hops above 1: the chain simulator
+        _compare_nodes(argv, got, proc.stdout)
+        return
     assert json.dumps(got["assumptions"]) == json.dumps(plain), argv
     sim = plain["simulation"]
     for m in got["metrics"]:
@@ -390,13 +393,33 @@ def _compare_simulate_802154(cli, options):
     assert got["units"]["channel_load_pct"] == "%"
 
 
+def _compare_nodes(argv, got, stdout):
+    """A chain's simulation: the CLI's JSON is the run's members, then its "nodes", one per
+    NODE row, each field as the CLI prints it."""
+    from conftest import NumberText
+    plain = json.loads(stdout)
+    expected = json.loads(stdout, parse_float=NumberText, parse_int=NumberText)["nodes"]
+    del plain["nodes"]
+    assert json.dumps(got["assumptions"]) == json.dumps(plain), argv
+    assert len(got["nodes"]) == len(expected) == plain["chain"]["hops"] + 1, argv
+    for py, want in zip(got["nodes"], expected):
+        assert set(py) == set(want), argv
+        for key, value in want.items():
+            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
+    assert got["units"]["e_total_events_uj"] == "uJ" and got["notes"], argv
+
+
 def test_simulate_802154_grid_equals_the_cli(cli):
     """Every option row of simulate's 802.15.4 tables at a few of its values, two runs each
-    (--runs itself at 1 and 3), through the CLI and through pqpan.run."""
+    (--runs itself at 1 and 3), through the CLI and through pqpan.run; then the same rows on
+    a chain of 3 hops (the chain simulator: --nodes and --pcap refused by both, a sleeping
+    radio too)."""
     requests = _grid(cli, "802154", "simulate", skip=("--pcap", "--runs"), base={"runs": 2})
     requests += [{"link": "802154", "runs": 1}, {"link": "802154", "runs": 3}]
-    # the chain's simulation (--hops above 1) is still the CLI's own (cli/lowpan_chain.c)
-    requests = [r for r in requests if r.get("hops", 1) == 1]
+    chain = _grid(cli, "802154", "simulate", skip=("--pcap", "--runs", "--hops"),
+                  base={"runs": 2, "hops": 3})
+    assert any(r.get("hops", 1) > 1 for r in requests)
+    requests += chain + [{"link": "802154", "hops": 2, "runs": 5, "kem": "ML-KEM-512"}]
     names = {key for r in requests for key in r}
     assert {"nodes", "load", "hidden", "capture", "auth", "mac_security", "hops"} <= names
     assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)

@@ -141,7 +141,10 @@ def test_estimate_802154_equals_cli(cli, options):
                                                          hidden=2, capture="first"),
                                      dict(runs=5, idle="sleep", kem="ML-KEM-512"),
                                      dict(runs=5, auth="kem-auth-mutual"),
-                                     dict(runs=3, kem="ML-KEM-1024", ipv6_frag=True)], ids=str)
+                                     dict(runs=3, kem="ML-KEM-1024", ipv6_frag=True),
+                                     dict(runs=3, hops=3),
+                                     dict(runs=2, hops=4, forwarding="fragment",
+                                          kem="ML-KEM-512")], ids=str)
 def test_simulate_802154_equals_cli(cli, options):
     expected = cli.json(["simulate", "--link", "802154", *cli_args(options)])
     compare_json(expected, pqpan.simulate_802154(**options), set())  # every member, prose too

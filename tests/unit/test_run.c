@@ -82,7 +82,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
-        fail_msg("estimate gave another command's record");
+        fail_msg("estimate gave another command's record (or simulate --hops)");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -709,7 +709,6 @@ static void test_simulate_802154(void **state)
 {
     static const struct pqpan_run_opt opts[] = {
         {"--link", "802154"}, {"--runs", "3"}, {"--nodes", "4"}, {"--load", "10"}};
-    static const struct pqpan_run_opt chain[] = {{"--link", "802154"}, {"--hops", "2"}};
     struct s154_got g;
     struct pqpan_run_error err;
     (void)state;
@@ -724,9 +723,51 @@ static void test_simulate_802154(void **state)
     assert_true(fabs(g.failure_rate - (double)g.failed / 3.0) < 1e-12);
     assert_true(fabs(g.load_pct - 2.0 * 10.0 * 66.0 * 32e-6 * 100.0) < 1e-9);
     assert_true(g.latency_mean > 0.0);
-    assert_int_equal(pqpan_run("simulate", chain, 2, collect_154, &g, &err),
-                     PQPAN_ERR_UNSUPPORTED);
-    assert_string_equal(err.option, "--hops");
+}
+
+/* simulate --link 802154 --hops 3 (the chain simulator): the notes, one NODE row per node
+ * (initiator, two forwarders, responder), a forwarder's energy all radio; two runs' energy
+ * is the mean of the two runs made one by one (seeds 1 and 2); --nodes and --pcap refused
+ * by name, a sleeping radio refused as estimate refuses it. */
+static void test_simulate_chain(void **state)
+{
+    static const struct pqpan_run_opt two[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--runs", "2"}, {"--seed", "1"}};
+    static const struct pqpan_run_opt first[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--runs", "1"}, {"--seed", "1"}};
+    static const struct pqpan_run_opt second[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--runs", "1"}, {"--seed", "2"}};
+    static const struct pqpan_run_opt crowd[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--nodes", "3"}};
+    static const struct pqpan_run_opt sleepy[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--idle", "sleep"}};
+    struct pqpan_run_error err;
+    struct got g, a, b;
+    int n;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", two, 4, collect, &g, &err), PQPAN_OK);
+    assert_int_equal(g.sides, 0);
+    assert_int_equal(g.members, 1);
+    assert_true(g.json_has_profile);
+    assert_true(g.notes > 2);
+    assert_int_equal(g.nodes, 4);
+    assert_string_equal(g.role[0], "initiator");
+    assert_string_equal(g.role[1], "forwarder");
+    assert_string_equal(g.role[3], "responder");
+    assert_true(g.node_comm[1] == g.node_total[1] && g.node_comm[0] < g.node_total[0]);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    assert_int_equal(pqpan_run("simulate", first, 4, collect, &a, &err), PQPAN_OK);
+    assert_int_equal(pqpan_run("simulate", second, 4, collect, &b, &err), PQPAN_OK);
+    for (n = 0; n < 4; n++) {
+        double mean = (a.node_total[n] + b.node_total[n]) / 2.0;
+        assert_true(fabs(g.node_total[n] - mean) < 1e-9 * mean);
+    }
+    assert_int_equal(pqpan_run("simulate", crowd, 3, collect, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--nodes");
+    assert_int_equal(pqpan_run("simulate", sleepy, 3, collect, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "--idle listen"));
 }
 
 /* What an advise run gave: its CHOICE rows' figures and the JSON members. */
@@ -834,6 +875,7 @@ int main(void)
         cmocka_unit_test(test_simulate_failed),
         cmocka_unit_test(test_simulate_errors),
         cmocka_unit_test(test_simulate_802154),
+        cmocka_unit_test(test_simulate_chain),
         cmocka_unit_test(test_advise),
         cmocka_unit_test(test_advise_errors),
     };
