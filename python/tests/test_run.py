@@ -193,10 +193,9 @@ def test_chain_equals_the_cli(cli):
 
 
 # sweep: the sweep's own options that change what is computed (the others are the face's:
-# output, threads; --per is not through pqpan_run yet), and the chain (--hops,
-# --forwarding: the CLI's for now).
-SWEEP_SKIP = SKIP | {"--out", "--jobs", "--force", "--per", "--runs", "--seed", "--hops",
-                     "--forwarding"}
+# output, threads); --per (a list of rates, no words to take) with --runs and --seed by hand.
+SWEEP_SKIP = SKIP | {"--out", "--jobs", "--force"}
+SWEEP_PER = {"--per": [0, 0.05, 1], "--runs": 3, "--seed": 7}
 
 
 def _sweep_grid(cli, link):
@@ -216,6 +215,11 @@ def _sweep_grid(cli, link):
             key = opt["name"][2:].replace("-", "_")
             if opt["name"] == "--shard":
                 requests.append(dict(base, kem=["ML-KEM-512", "ML-KEM-768"], shard="2/2"))
+                continue
+            if opt["name"] in SWEEP_PER:  # the Monte Carlo's columns (refused on 802.15.4)
+                requests.append(dict(base, kem=["ML-KEM-512", "LESC-P256"],
+                                     **dict({"per": SWEEP_PER["--per"]},
+                                            **{key: SWEEP_PER[opt["name"]]})))
                 continue
             values = _values(opt)
             if opt["kind"] == "flag":
@@ -280,9 +284,27 @@ def test_sweep_units_and_refusals():
     assert [r["config"] for r in rows] == [0, 1, 2, 3] and rows[0]["configs"] == 4
     assert rows[0]["status"] != "ok" and rows[0]["peripheral_e_total_uj"] is None
     assert units["peripheral_e_total_uj"] == "uJ" and units["in_att_mtu"] == "octets"
-    with pytest.raises(pqpan.PqpanError) as e:
-        pqpan.run.sweep([("per", [0, 0.1])])
-    assert e.value.exit_code == 1 and "per" in str(e.value)
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.run.sweep([("link", "802154"), ("per", [0, 0.1])])
+    assert e.value.exit_code == 2 and "per is for the BLE link" in str(e.value)
+
+
+def test_sweep_per_and_chain_columns():
+    """The Monte Carlo's and the chain's columns come after the sides, with their units;
+    a configuration the model rejects has them None but sim_per and sim_runs."""
+    rows, columns, units = pqpan.run.sweep([("kem", ["ML-KEM-512", "LESC-P256"]),
+                                            ("att_mtu", [23, 517]), ("per", [0.1]),
+                                            ("runs", 2)])
+    assert columns[-21:-16] == ["sim_per", "sim_runs", "sim_seed", "sim_failed",
+                                "sim_failure_rate"]
+    assert columns[-1] == "sim_latency_p99_ms" and units["sim_latency_p99_ms"] == "ms"
+    bad = next(r for r in rows if r["status"] != "ok")
+    assert bad["sim_per"] == "0.1" and bad["sim_runs"] == 2 and bad["sim_seed"] is None
+    assert all(r["sim_seed"] == 1 + 2 * r["config"] for r in rows if r["status"] == "ok")
+    rows, columns, units = pqpan.run.sweep([("link", "802154"), ("hops", [1, 4])])
+    assert columns[-4:] == ["chain_latency_ms", "chain_initiator_uj", "chain_forwarder_max_uj",
+                            "chain_responder_uj"]
+    assert rows[0]["chain_forwarder_max_uj"] is None and rows[1]["chain_forwarder_max_uj"] > 0
 
 
 def test_profiles_equal_the_cli(cli):

@@ -60,6 +60,20 @@ def test_sweep_802154_equals_cli(cli):
                             idle=["listen", "sleep"]), link="802154")
 
 
+def test_sweep_per_equals_cli(cli):
+    """per: the Monte Carlo's columns, run by the library as the CLI runs them."""
+    statuses = compare_sweep(cli, dict(per=[0, 0.2], runs=[3], seed=[5],
+                                       kem=["ML-KEM-512", "LESC-P256"], att_mtu=[23, 517]))
+    assert statuses == {True, False}
+
+
+def test_sweep_chain_equals_cli(cli):
+    """hops / forwarding on 802.15.4: the chain's columns (invalid with a sleeping radio)."""
+    statuses = compare_sweep(cli, dict(hops=[1, 3], forwarding=["reassemble", "fragment"],
+                                       idle=["listen", "sleep"]), link="802154")
+    assert statuses == {True, False}
+
+
 def test_sweep_without_pandas_is_a_list(monkeypatch):
     import builtins
     real_import = builtins.__import__

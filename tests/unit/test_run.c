@@ -82,6 +82,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         fail_msg("estimate gave another command's record (or simulate --hops)");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -373,11 +374,10 @@ static void test_sweep(void **state)
     assert_true(g.e_total == e.e_total[2]);
 }
 
-/* sweep's errors: a bad value in a list names its option; --per is the CLI's for now. */
+/* sweep's errors: a bad value in a list names its option. */
 static void test_sweep_errors(void **state)
 {
     static const struct pqpan_run_opt bad[] = {{"--att-mtu", "247,9"}};
-    static const struct pqpan_run_opt per[] = {{"--per", "0,0.1"}};
     struct pqpan_run_error err;
     struct swept g;
     (void)state;
@@ -385,9 +385,85 @@ static void test_sweep_errors(void **state)
     assert_int_equal(pqpan_run("sweep", bad, 1, collect_sweep, &g, &err), PQPAN_ERR_INVALID_ARG);
     assert_string_equal(err.option, "--att-mtu");
     assert_non_null(strstr(err.message, "'9'"));
-    assert_int_equal(pqpan_run("sweep", per, 1, collect_sweep, &g, &err), PQPAN_ERR_UNSUPPORTED);
-    assert_string_equal(err.option, "--per");
     assert_int_equal(g.configs, 0);
+}
+
+/* What a sweep's SWEEP_EXTRA rows gave (at most 4 configurations). */
+struct extras {
+    int configs, rows, config_fields;
+    size_t n_fields[4];
+    struct pqpan_run_value v[4][8]; /* the first 8 values of each */
+    const char *name[8];            /* of the first row */
+    char per[4][8];
+};
+
+static int collect_extra(void *ctx, const struct pqpan_run_row *row)
+{
+    struct extras *x = ctx;
+    size_t k;
+    if (row->record == PQPAN_RUN_RECORD_CONFIG) {
+        x->config_fields = (int)row->n_fields;
+        x->configs++;
+    } else if (row->record == PQPAN_RUN_RECORD_SWEEP_EXTRA) {
+        assert_true(x->rows < 4 && x->rows == x->configs - 1);
+        x->n_fields[x->rows] = row->n_fields;
+        for (k = 0; k < row->n_fields && k < 8; k++) {
+            x->v[x->rows][k] = row->values[k];
+            x->name[k] = row->fields[k].name;
+            if (strcmp(row->fields[k].name, "sim_per") == 0) {
+                strncpy(x->per[x->rows], row->values[k].text, 7);
+            }
+        }
+        x->rows++;
+    } else {
+        assert_int_equal(row->record, PQPAN_RUN_RECORD_SIDE);
+    }
+    return 0;
+}
+
+/* sweep --per and the 802.15.4 chain through pqpan_run (they were the CLI's): --per 0,1
+ * with 3 runs from seed 10: one SWEEP_EXTRA row per configuration after its sides
+ * (sim_per as given, not a CONFIG field), run 0 of configuration c seeded 10 + 3c, no
+ * failure at PER 0, all 3 runs failed at PER 1; --hops 1,3: the chain's four columns, no
+ * forwarder at one hop, and at 3 hops the initiator's energy is estimate --hops 3's node
+ * 0; --idle sleep makes the chain invalid: its values unknown. */
+static void test_sweep_extra(void **state)
+{
+    static const struct pqpan_run_opt per[] = {{"--per", "0,1"}, {"--runs", "3"}, {"--seed", "10"}};
+    static const struct pqpan_run_opt chain[] = {{"--link", "802154"}, {"--hops", "1,3"}};
+    static const struct pqpan_run_opt hops3[] = {{"--link", "802154"}, {"--hops", "3"}};
+    static const struct pqpan_run_opt sleepy[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--idle", "listen,sleep"}};
+    struct pqpan_run_error err;
+    struct extras x;
+    struct got e;
+    (void)state;
+    memset(&x, 0, sizeof x);
+    assert_int_equal(pqpan_run("sweep", per, 3, collect_extra, &x, &err), PQPAN_OK);
+    assert_int_equal(x.rows, 2);
+    assert_int_equal(x.config_fields, 3);
+    assert_string_equal(x.name[0], "sim_per");
+    assert_string_equal(x.name[3], "sim_failed");
+    assert_string_equal(x.per[0], "0");
+    assert_string_equal(x.per[1], "1");
+    assert_int_equal(x.v[0][1].u, 3);  /* sim_runs */
+    assert_int_equal(x.v[0][2].u, 10); /* sim_seed */
+    assert_int_equal(x.v[1][2].u, 13);
+    assert_int_equal(x.v[0][3].u, 0);  /* sim_failed */
+    assert_int_equal(x.v[1][3].u, 3);
+    assert_true(x.v[1][4].x == 1.0);   /* sim_failure_rate */
+    memset(&x, 0, sizeof x);
+    assert_int_equal(pqpan_run("sweep", chain, 2, collect_extra, &x, &err), PQPAN_OK);
+    assert_int_equal(x.rows, 2);
+    assert_int_equal(x.n_fields[0], 4);
+    assert_string_equal(x.name[1], "chain_initiator_uj");
+    assert_false(x.v[0][2].known); /* no forwarder at one hop */
+    assert_true(x.v[1][2].known && x.v[1][2].x > 0.0);
+    assert_int_equal(run(&e, hops3, 2, &err), PQPAN_OK);
+    assert_true(x.v[1][1].x == e.node_total[0]);
+    memset(&x, 0, sizeof x);
+    assert_int_equal(pqpan_run("sweep", sleepy, 3, collect_extra, &x, &err), PQPAN_OK);
+    assert_true(x.v[0][0].known && !x.v[1][0].known && !x.v[1][1].known);
 }
 
 /* What a profiles run gave. */
@@ -868,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_idle_errors),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
+        cmocka_unit_test(test_sweep_extra),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_idle_802154),
         cmocka_unit_test(test_idle_802154_errors),
