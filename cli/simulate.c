@@ -231,14 +231,16 @@ static int run_status(int code, const struct pqpan_run_error *err, const struct 
     if (rc == EXIT_IO && (strcmp(err->option, "--pcap") == 0 || strcmp(err->option, "--trace") == 0)) {
         return rc;
     }
-    if (rc != EXIT_OK) {
-        return cli_run_status(CMD, code, err);
-    }
-    if (strcmp(t->result, "completed") != 0) {
-        fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, t->result);
+    return rc != EXIT_OK ? cli_run_status(CMD, code, err) : cli_simulate_outcome(t);
+}
+
+int cli_simulate_outcome(const struct pqpan_run_sim_row *total)
+{
+    if (strcmp(total->result, "completed") != 0) {
+        fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, total->result);
         return EXIT_FAILURE_RUN;
     }
-    if (!t->succeeded) {
+    if (!total->succeeded) {
         fprintf(stderr, "pqpan %s: the exchange ended without equal confirmed keys\n", CMD);
         return EXIT_FAILURE_RUN;
     }
