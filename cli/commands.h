@@ -51,6 +51,11 @@ int cli_calibrate_run(int argc, char **argv);
 void cli_calibrate_help(FILE *out);
 
 int cli_simulate_run(int argc, char **argv);
+
+/* A simulated exchange's outcome (its total SIM row) as simulate's exit status: EXIT_OK, or
+ * EXIT_FAILURE_RUN after saying on stderr why it failed (the exchange is printed all the
+ * same). */
+int cli_simulate_outcome(const struct pqpan_run_sim_row *total);
 void cli_simulate_help(FILE *out);
 int cli_compare_run(int argc, char **argv);
 void cli_compare_help(FILE *out);

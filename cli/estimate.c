@@ -152,35 +152,6 @@ struct printer {
     unsigned nodes; /* NODE rows printed (--hops > 1) */
 };
 
-/* One node of the chain (--hops > 1): a table line, a CSV line or a JSON object of "nodes",
- * the header (or the member's opening) before the first. */
-static void print_node(struct printer *p, const struct pqpan_run_row *row)
-{
-    const struct pqpan_run_chain_node *n = row->data;
-    size_t k;
-    if (p->format == FORMAT_TABLE) {
-        if (p->nodes == 0) {
-            printf("\nnode  role        e_total_events_uj  e_comm_events_uj   t_tx_ms   t_rx_ms\n");
-        }
-        printf("%4u  %-10s  %17.3f  %16.3f  %8.3f  %8.3f\n", n->node, n->role,
-               n->e_total_events_uj, n->e_comm_events_uj, n->t_tx_ms, n->t_rx_ms);
-    } else if (p->format == FORMAT_CSV) {
-        for (k = 0; p->nodes == 0 && k < row->n_fields; k++) {
-            printf("%s%s", row->fields[k].name, k + 1 < row->n_fields ? "," : "\n");
-        }
-        printf("%u,%s,%.3f,%.3f,%.3f,%.3f\n", n->node, n->role, n->e_total_events_uj,
-               n->e_comm_events_uj, n->t_tx_ms, n->t_rx_ms);
-    } else {
-        printf("%s    {", p->nodes == 0 ? "  \"nodes\": [\n" : ",\n");
-        for (k = 0; k < row->n_fields; k++) {
-            printf("%s\"%s\": ", k > 0 ? ", " : "", row->fields[k].name);
-            model_json_value(stdout, &row->fields[k], &row->values[k]);
-        }
-        putchar('}');
-    }
-    p->nodes++;
-}
-
 /* The sides once the last has come (they print as columns of one table). */
 static void print_sides(const struct printer *p, unsigned groups)
 {
@@ -214,7 +185,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
         }
         break;
     case PQPAN_RUN_RECORD_NODE:
-        print_node(p, row);
+        lowpan_print_node_row(p->format, p->nodes++, row);
         break;
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
@@ -230,6 +201,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         return -1; /* other commands' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;

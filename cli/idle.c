@@ -168,6 +168,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;

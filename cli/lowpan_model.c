@@ -28,15 +28,30 @@ int lowpan_link_requested(int argc, char **argv)
     return cli_link_requested(argc, argv, "802154");
 }
 
-int lowpan_chain_requested(int argc, char **argv)
+void lowpan_print_node_row(enum cli_format format, unsigned printed, const struct pqpan_run_row *row)
 {
-    int i;
-    for (i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--hops") == 0 && strcmp(argv[i + 1], "1") != 0) {
-            return 1;
+    const struct pqpan_run_chain_node *n = row->data;
+    size_t k;
+    if (format == FORMAT_TABLE) {
+        if (printed == 0) {
+            printf("\nnode  role        e_total_events_uj  e_comm_events_uj   t_tx_ms   t_rx_ms\n");
         }
+        printf("%4u  %-10s  %17.3f  %16.3f  %8.3f  %8.3f\n", n->node, n->role,
+               n->e_total_events_uj, n->e_comm_events_uj, n->t_tx_ms, n->t_rx_ms);
+    } else if (format == FORMAT_CSV) {
+        for (k = 0; printed == 0 && k < row->n_fields; k++) {
+            printf("%s%s", row->fields[k].name, k + 1 < row->n_fields ? "," : "\n");
+        }
+        printf("%u,%s,%.3f,%.3f,%.3f,%.3f\n", n->node, n->role, n->e_total_events_uj,
+               n->e_comm_events_uj, n->t_tx_ms, n->t_rx_ms);
+    } else {
+        printf("%s    {", printed == 0 ? "  \"nodes\": [\n" : ",\n");
+        for (k = 0; k < row->n_fields; k++) {
+            printf("%s\"%s\": ", k > 0 ? ", " : "", row->fields[k].name);
+            model_json_value(stdout, &row->fields[k], &row->values[k]);
+        }
+        putchar('}');
     }
-    return 0;
 }
 
 int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **argv, int *i)

@@ -24,9 +24,10 @@ void lowpan_opts_help(FILE *out);
 /* 1 if argv holds "--link 802154". */
 int lowpan_link_requested(int argc, char **argv);
 
-/* Whether argv asks for --hops above 1: the chain (lowpan_chain.c), not through pqpan_run
- * yet. */
-int lowpan_chain_requested(int argc, char **argv);
+/* One NODE row of pqpan_run (a node of the chain, --hops > 1) as a table line, a CSV line
+ * or a JSON object of "nodes", the header (or the member's opening) before the first
+ * (printed: the NODE rows printed before this one). */
+void lowpan_print_node_row(enum cli_format format, unsigned printed, const struct pqpan_run_row *row);
 
 /* Whether opt is an option of --link 802154 only (estimate's, and with sim set also
  * simulate's): a BLE run names it in its message instead of calling it unknown. */
@@ -44,10 +45,5 @@ int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd);
 /* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
 void simulate_802154_help(FILE *out);
 int simulate_802154_run(int argc, char **argv);
-
-/* simulate --hops > 1: the chain simulator's runs (cli/lowpan_chain.c, seeds from seed),
- * energy per node and mean latency printed. A cli.h exit code. */
-int lowpan_chain_simulate(const struct model_env *env, const struct lowpan_opts *o, unsigned runs,
-                          uint64_t seed);
 
 #endif

@@ -169,6 +169,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:

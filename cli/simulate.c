@@ -220,6 +220,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         return -1; /* other commands' records and 802.15.4's: not simulate's over BLE */
     }
     return ferror(stdout) ? -1 : 0;
@@ -234,14 +235,16 @@ static int run_status(int code, const struct pqpan_run_error *err, const struct 
     if (rc == EXIT_IO && (strcmp(err->option, "--pcap") == 0 || strcmp(err->option, "--trace") == 0)) {
         return rc;
     }
-    if (rc != EXIT_OK) {
-        return cli_run_status(CMD, code, err);
-    }
-    if (strcmp(t->result, "completed") != 0) {
-        fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, t->result);
+    return rc != EXIT_OK ? cli_run_status(CMD, code, err) : cli_simulate_outcome(t);
+}
+
+int cli_simulate_outcome(const struct pqpan_run_sim_row *total)
+{
+    if (strcmp(total->result, "completed") != 0) {
+        fprintf(stderr, "pqpan %s: the exchange failed: %s\n", CMD, total->result);
         return EXIT_FAILURE_RUN;
     }
-    if (!t->succeeded) {
+    if (!total->succeeded) {
         fprintf(stderr, "pqpan %s: the exchange ended without equal confirmed keys\n", CMD);
         return EXIT_FAILURE_RUN;
     }

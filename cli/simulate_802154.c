@@ -1,8 +1,8 @@
 /* pqpan simulate --link 802154: Monte Carlo runs of the 802.15.4 packet simulator, run by
  * the run layer (pqpan_run "simulate" with --link 802154, src/run/run_simulate_802154.c,
  * which also writes --pcap): argv becomes a request, the rows it gives back (the
- * statistics, the pair's counts, the failure rate) are printed as a table, CSV or JSON.
- * --hops > 1 runs the chain simulator here (lowpan_chain.c), not through pqpan_run yet. */
+ * statistics, the pair's counts, the failure rate; with --hops > 1 the chain's nodes) are
+ * printed as a table, CSV or JSON. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,74 +49,6 @@ void simulate_802154_help(FILE *out)
             "failure rate is the result), 2 usage, 3 bad data file, 4 I/O (--pcap).\n");
 }
 
-/* ---- --hops > 1: the chain simulator (not through pqpan_run yet) ---- */
-
-static int parse_args(struct lowpan_sim_opts *o, int argc, char **argv)
-{
-    int i;
-    simulate_802154_opts_init(o);
-    for (i = 1; i < argc; i++) {
-        int rc;
-        if (cli_opt_find(&lowpan_busy_table, argv[i]) != NULL) {
-            return cli_usage_error(CMD, "--busy is for estimate; simulate contends with --nodes "
-                                        "and --load");
-        }
-        rc = cli_opt_take(&simulate_802154_table, o, CMD, argc, argv, &i);
-        if (rc == 0) {
-            rc = model_opts_parse(&o->m, CMD, argc, argv, &i);
-        }
-        if (rc == 0) {
-            rc = link_pqke_parse(&o->l.pqke, CMD, argc, argv, &i);
-        }
-        if (rc == 0) {
-            rc = cli_opt_take(&lowpan_opts_table, &o->l, CMD, argc, argv, &i);
-        }
-        if (rc == 0) {
-            rc = cli_opt_take(&lowpan_exchange_table, &o->l, CMD, argc, argv, &i);
-        }
-        if (rc == 0) {
-            rc = cli_opt_take(&lowpan_chain_table, &o->l, CMD, argc, argv, &i);
-        }
-        if (rc < 0) {
-            return EXIT_USAGE;
-        }
-        if (rc == 0) {
-            return cli_unknown_option(CMD, "802154", argv[i]);
-        }
-    }
-    if (o->s.hidden > o->s.nodes - 2u) {
-        return cli_usage_error(CMD, "--hidden %u: at most N - 2 = %u background nodes", o->s.hidden,
-                               o->s.nodes - 2u);
-    }
-    if (o->s.nodes == 2u && o->s.load_fps > 0.0) {
-        cli_warn(CMD, "--load has no effect with --nodes 2: the background load is sent by the "
-                      "N - 2 other nodes (add --nodes)");
-    }
-    return lowpan_pqke_usable(&o->l, CMD);
-}
-
-static int run_chain(int argc, char **argv)
-{
-    struct lowpan_sim_opts o;
-    struct model_env *env;
-    int rc = parse_args(&o, argc, argv);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
-    if (o.pcap != NULL || o.s.nodes != 2u || o.m.format != FORMAT_TABLE) {
-        return cli_usage_error(CMD, "--hops > 1 runs the chain simulator: no --pcap, --nodes, "
-                                    "--format csv|json yet");
-    }
-    rc = model_env_new(&env, &o.m, CMD);
-    if (rc == EXIT_OK) {
-        rc = lowpan_chain_simulate(env, &o.l, o.s.runs, o.s.seed);
-    }
-    free(env);
-    return rc;
-}
-
-/* ---- one hop: through the run layer ---- */
-
 /* argv as a request of pqpan_run. EXIT_OK, or EXIT_USAGE after a message. */
 static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
 {
@@ -144,6 +76,7 @@ struct printer {
     struct pqpan_run_sim154_row sum;
     struct pqpan_run_metric_row metric[METRICS_MAX];
     size_t metrics;
+    unsigned nodes; /* NODE rows printed (--hops > 1) */
 };
 
 static void print_table(const struct printer *p)
@@ -199,11 +132,11 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_WARNING:
         cli_print_text_row(CMD, p->format, row);
         break;
-    case PQPAN_RUN_RECORD_MEMBERS: /* the whole JSON output */
+    case PQPAN_RUN_RECORD_MEMBERS: /* the JSON output but the nodes (closed by run_request) */
         cli_print_text_row(CMD, p->format, row);
-        if (p->format == FORMAT_JSON) {
-            printf("}\n");
-        }
+        break;
+    case PQPAN_RUN_RECORD_NODE: /* --hops > 1 */
+        lowpan_print_node_row(p->format, p->nodes++, row);
         break;
     case PQPAN_RUN_RECORD_PROGRESS: /* the progress line on a terminal (cli.h) */
         p->progress.cmd = CMD;
@@ -228,7 +161,6 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_IDLE:
     case PQPAN_RUN_RECORD_PHASE:
     case PQPAN_RUN_RECORD_SIM:
-    case PQPAN_RUN_RECORD_NODE:
     case PQPAN_RUN_RECORD_CONFIG:
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
@@ -237,12 +169,13 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         return -1; /* not simulate --link 802154's */
     }
     return ferror(stdout) ? -1 : 0;
 }
 
-static int run_request(int argc, char **argv)
+int simulate_802154_run(int argc, char **argv)
 {
     struct pqpan_run_opt req[CLI_REQUEST_MAX];
     struct pqpan_run_error err;
@@ -258,10 +191,8 @@ static int run_request(int argc, char **argv)
     if (pqpan_run_exit_status(code) == EXIT_IO && strcmp(err.option, "--pcap") == 0) {
         return EXIT_IO; /* outfile.c has said why */
     }
+    if (code == PQPAN_OK && p.format == FORMAT_JSON) {
+        printf(p.nodes > 0 ? "\n  ]\n}\n" : "}\n");
+    }
     return cli_run_status(CMD, code, &err);
-}
-
-int simulate_802154_run(int argc, char **argv)
-{
-    return lowpan_chain_requested(argc, argv) ? run_chain(argc, argv) : run_request(argc, argv);
 }

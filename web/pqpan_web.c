@@ -26,13 +26,17 @@
  *
  * runs one request through the run layer (pqpan_run, include/pqpan/run.h; docs/RUN.md):
  * REQUEST is JSON, {"command": "estimate", "options": [["--att-mtu", "247"], ...]} (a
- * flag's value "on" or "off"); prints {"members": {...}, "rows": [...], "lists": {...},
+ * flag's value "on" or "off"); prints {"members": {...}, "rows": [...], "lines": [...],
+ * "lists": {...},
  * "record": {...}}: the run's JSON members (the assumptions), one object per SIDE row (each
  * field of the row's groups), the rows of every other record that the CLI's JSON lists
  * under a key of its own (pqpan_run_record_key: "phases", "nodes") as that key's array, and
  * the fields of a record the CLI prints as top-level members (IDLE) as "record"; each value
  * typed, under its field table's name (a number to the field's decimals, as the CLI's JSON
- * prints it; null where the row has none). A refused request prints
+ * prints it; null where the row has none); a sweep's configurations as "lines", one object
+ * per configuration as `pqpan sweep --format jsonl` writes it. A simulated exchange that
+ * failed is printed and exits 1 with the CLI's message, as `pqpan simulate`. A refused
+ * request prints
  * {"error": {"code", "option", "message"}} and the CLI's message on stderr, and exits as
  * the CLI would (pqpan_run_exit_status).
  * Errors are the CLI's messages and exit codes. */
@@ -45,6 +49,7 @@
 
 #include "ble_model.h"
 #include "ble_sim.h"
+#include "commands.h"
 #include "estimate.h"
 #include "pqpan/ledger.h"
 #include "pqpan/pqke.h"
@@ -289,12 +294,17 @@ struct run_part {
 };
 
 /* The parts of a run's output: its members, sides, the record printed as members (IDLE),
- * and each listed record's array (keys[k]'s items in lists[k]). */
+ * each listed record's array (keys[k]'s items in lists[k]), and a sweep's lines (the open
+ * one's fields so far, its sides so far); status: the CLI's exit status of a run that
+ * succeeded (simulate: 1 for a failed exchange, printed all the same). */
 struct run_out {
-    struct run_part members, sides, record;
+    struct run_part members, sides, record, lines;
     const char *keys[RUN_LISTS_MAX];
     struct run_part lists[RUN_LISTS_MAX];
     size_t n_lists;
+    unsigned line_fields;
+    int line_side;
+    int status;
 };
 
 /* The row's fields as "name": value pairs: a SIDE row's of its groups, those of a record
@@ -349,6 +359,53 @@ static int put_item(struct run_part *p, const struct pqpan_run_row *row)
     return ferror(p->f) ? -1 : 0;
 }
 
+/* One "PREFIXname": value of the open sweep line. */
+static void put_line_field(struct run_out *o, const char *prefix, const struct pqpan_run_field *f,
+                           const struct pqpan_run_value *v)
+{
+    fprintf(o->lines.f, "%s\"%s%s\": ", o->line_fields++ ? ", " : "", prefix, f->name);
+    model_json_value(o->lines.f, f, v);
+}
+
+/* A sweep's row into its line, as `pqpan sweep --format jsonl` writes it: a CONFIG row
+ * opens the line with its fields, the first SIDE row adds the configuration's fields (group
+ * CONFIG but the side), every SIDE row its shown fields as <side>_<field>, a SWEEP_EXTRA
+ * row its fields (the line is closed by the next CONFIG row or print_run_out). */
+static int put_sweep_row(struct run_out *o, const struct pqpan_run_row *row)
+{
+    const unsigned side_groups = row->groups & ~(unsigned)PQPAN_RUN_GROUP_CONFIG;
+    char prefix[32];
+    size_t k;
+    if (row->record == PQPAN_RUN_RECORD_CONFIG) {
+        fprintf(o->lines.f, "%s\n    {", o->lines.items ? "}," : "");
+        o->lines.items++;
+        o->line_fields = 0;
+        o->line_side = 0;
+    }
+    if (row->record != PQPAN_RUN_RECORD_SIDE) {
+        for (k = 0; k < row->n_fields; k++) {
+            put_line_field(o, "", &row->fields[k], &row->values[k]);
+        }
+        return ferror(o->lines.f) ? -1 : 0;
+    }
+    for (k = 0; o->line_side == 0 && k < row->n_fields; k++) {
+        if (pqpan_run_field_shown(&row->fields[k], PQPAN_RUN_GROUP_CONFIG) &&
+            strcmp(row->fields[k].name, "side") != 0) {
+            put_line_field(o, "", &row->fields[k], &row->values[k]);
+        }
+    }
+    snprintf(prefix, sizeof prefix, "%s_",
+             model_side_name(row->link == PQPAN_RUN_LINK_802154 ? (unsigned)GROUP_802154 : 0u,
+                             o->line_side++));
+    for (k = 0; k < row->n_fields; k++) {
+        if (!pqpan_run_field_shown(&row->fields[k], PQPAN_RUN_GROUP_CONFIG) &&
+            pqpan_run_field_shown(&row->fields[k], side_groups)) {
+            put_line_field(o, prefix, &row->fields[k], &row->values[k]);
+        }
+    }
+    return ferror(o->lines.f) ? -1 : 0;
+}
+
 /* pqpan_run's emit: each row to its part. */
 static int on_run_row(void *ctx, const struct pqpan_run_row *row)
 {
@@ -358,6 +415,14 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
     if (row->record == PQPAN_RUN_RECORD_MEMBERS) {
         fputs(row->values[0].text, o->members.f);
         return ferror(o->members.f) ? -1 : 0;
+    }
+    if (row->record == PQPAN_RUN_RECORD_CONFIG || row->record == PQPAN_RUN_RECORD_SWEEP_EXTRA ||
+        (row->record == PQPAN_RUN_RECORD_SIDE && o->lines.items > 0)) {
+        return put_sweep_row(o, row);
+    }
+    if (row->record == PQPAN_RUN_RECORD_SIM &&
+        strcmp(((const struct pqpan_run_sim_row *)row->data)->side, "total") == 0) {
+        o->status = cli_simulate_outcome(row->data);
     }
     if (key == NULL) {
         return 0;
@@ -376,7 +441,8 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
 static int run_out_open(struct run_out *o)
 {
     memset(o, 0, sizeof *o);
-    return part_open(&o->members) | part_open(&o->sides) | part_open(&o->record);
+    return part_open(&o->members) | part_open(&o->sides) | part_open(&o->record) |
+           part_open(&o->lines);
 }
 
 /* Closes every part; -1 if one could not be written. */
@@ -384,11 +450,12 @@ static int run_out_close(struct run_out *o)
 {
     size_t k;
     int rc = 0;
-    struct run_part *parts[3 + RUN_LISTS_MAX];
+    struct run_part *parts[4 + RUN_LISTS_MAX];
     size_t n = 0;
     parts[n++] = &o->members;
     parts[n++] = &o->sides;
     parts[n++] = &o->record;
+    parts[n++] = &o->lines;
     for (k = 0; k < o->n_lists; k++) {
         parts[n++] = &o->lists[k];
     }
@@ -407,6 +474,7 @@ static void run_out_free(struct run_out *o)
     free(o->members.text);
     free(o->sides.text);
     free(o->record.text);
+    free(o->lines.text);
     for (k = 0; k < o->n_lists; k++) {
         free(o->lists[k].text);
     }
@@ -428,7 +496,8 @@ static void print_run_out(const struct run_out *o)
     /* the members, each line ending with a comma (advise's last one has none) */
     printf("{\n  \"members\": {\n%.*s%s\n  \"entry\": \"web-run\"},\n", (int)n, m,
            n > 0 && m[n - 1] != ',' ? "," : "");
-    printf("  \"rows\": [%s\n  ],\n  \"lists\": {", text_of(&o->sides));
+    printf("  \"rows\": [%s\n  ],\n  \"lines\": [%s%s\n  ],\n  \"lists\": {",
+           text_of(&o->sides), text_of(&o->lines), o->lines.items ? "}" : "");
     for (k = 0; k < o->n_lists; k++) {
         printf("%s\n  \"%s\": [%s\n  ]", k ? "," : "", o->keys[k], text_of(&o->lists[k]));
     }
@@ -493,7 +562,7 @@ static int web_run(int argc, char **argv)
     }
     run_out_free(&out);
     cJSON_Delete(req);
-    return pqpan_run_exit_status(rc);
+    return rc == PQPAN_OK ? out.status : pqpan_run_exit_status(rc);
 }
 
 int main(int argc, char **argv)

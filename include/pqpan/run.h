@@ -383,6 +383,27 @@ struct pqpan_run_mesh_row {
  * PQPAN_RUN_GROUP_DETAIL too; CSV prints every field of the row. Units uJ, %, ms, octets. */
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 
+/* ---- sweep: a configuration's columns after its sides ---- */
+
+/* Mean, nearest-rank p50, p90, p99 over the runs of a configuration. */
+struct pqpan_run_sweep_stats {
+    double mean, p50, p90, p99;
+};
+
+/* The chain's summary (--hops / --forwarding on 802.15.4: latency and the energy, all-states
+ * accounting, of the initiator, the busiest forwarder (< 0: none, one hop) and the
+ * responder) and the Monte Carlo of the BLE packet simulator (--per: the packet error
+ * rate as given, the runs, the seed of run 0, failed runs, each side's energy (events
+ * accounting; peripheral, central, total) and the latency). */
+struct pqpan_run_sweep_extra {
+    double chain_latency_ms, chain_initiator_uj, chain_forwarder_max_uj, chain_responder_uj;
+    const char *sim_per;
+    unsigned long long sim_runs, sim_seed, sim_failed;
+    double sim_failure_rate;
+    struct pqpan_run_sweep_stats sim_energy_uj[PQPAN_RUN_SIDES];
+    struct pqpan_run_sweep_stats sim_latency_ms;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -425,9 +446,10 @@ enum pqpan_run_record {
                                  (struct pqpan_run_chain_node), H + 1 rows, initiator first */
     PQPAN_RUN_RECORD_CONFIG,  /* sweep: one configuration of the grid (data NULL): config,
                                  configs (COUNT), status ("ok" or why it is invalid) and one
-                                 TEXT field per option given (in_<option>, sim_per: its value,
-                                 "on" for a flag; unit the option's); its sides follow as SIDE rows, exchange NULL
-                                 and every value unknown when the status is not ok */
+                                 TEXT field per option given but --per (in_<option>: its
+                                 value, "on" for a flag; unit the option's); its sides follow
+                                 as SIDE rows, exchange NULL and every value unknown when the
+                                 status is not ok, then any SWEEP_EXTRA row */
     PQPAN_RUN_RECORD_PROFILE, /* profiles: one device profile's key figures (struct
                                  pqpan_run_profile_row); GROUP_HEADLINE: the columns the
                                  list shows */
@@ -453,9 +475,15 @@ enum pqpan_run_record {
                                   pqpan_run_calibrate_point), after the FIT rows */
     PQPAN_RUN_RECORD_TRACE,   /* calibrate: what one trace measured (struct
                                  pqpan_run_calibrate_trace), after the RESIDUAL rows */
-    PQPAN_RUN_RECORD_MESH     /* estimate / simulate --link ble-mesh: one side of the
+    PQPAN_RUN_RECORD_MESH,    /* estimate / simulate --link ble-mesh: one side of the
                                  provisioning run (struct pqpan_run_mesh_row,
                                  pqpan_run_mesh_fields), provisioner, device, total */
+    PQPAN_RUN_RECORD_SWEEP_EXTRA /* sweep with --per, or --hops / --forwarding on 802.15.4:
+                                 a configuration's columns after its sides (struct
+                                 pqpan_run_sweep_extra), one row after its SIDE rows; the
+                                 chain's and the Monte Carlo's fields only when asked, every
+                                 value unknown but sim_per and sim_runs when the status is
+                                 not ok */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.

@@ -280,11 +280,17 @@ def simulate_802154(kem: str = _d.text("KEM"), *, nodes: int = _d.number("NODES"
     initiator); runs seeded exchanges (seed + i); mean / p50 / p90 / p99 of each side's
     energy (all states) and of the latency, failures, per-run counts. The other options are
     estimate_802154()'s link and energy options except busy (contention is simulated),
-    auth and sig included; pcap names the file of the first run's frames. One hop: hops
-    above 1 raises PqpanError (the CLI's chain simulator, not through pqpan_run yet)."""
+    auth and sig included; pcap names the file of the first run's frames. hops above 1 runs
+    the chain simulator (nodes 2, no pcap): the members are the link's assumptions and
+    "chain" (hops, forwarding, runs, seed, mean latency), and "nodes" one dict per node,
+    initiator first (energy averaged over the runs, t_tx_ms and t_rx_ms of the last run)."""
     options = dict(locals())
     options.update(options.pop("more"))
-    return Result(_run_command("simulate", simulate_802154, options, link="802154")["assumptions"])
+    out = _run_command("simulate", simulate_802154, options, link="802154")
+    result = Result(out["assumptions"])
+    if "nodes" in out:
+        result["nodes"] = out["nodes"]
+    return result
 
 
 def _run_mesh(command, fn, options):
@@ -355,7 +361,7 @@ def calibrate(trace, **options) -> Result:
     return result
 
 
-@_options.with_options("sweep", None, skip=("--out", "--jobs", "--per", "--runs", "--seed"))
+@_options.with_options("sweep", None, skip=("--out", "--jobs"))
 def sweep(link: Optional[str] = None, **options):
     """estimate() (or, with link="802154", estimate_802154()) over every combination of the
     values given: `pqpan sweep`, run by the library's pqpan_run "sweep" (pqpan.run) as the
@@ -368,11 +374,12 @@ def sweep(link: Optional[str] = None, **options):
     status, in_<option> as the text the CLI writes, the configuration's fields,
     <side>_<field> for every result field), in its order. An option value out of range
     raises UsageError (the CLI refuses the whole sweep); a configuration the model rejects
-    gets its reason in "status" and None results. The Monte Carlo columns of `pqpan sweep
-    --per` are not computed here (pqpan.simulate()); --hops / --forwarding (the chain)
-    raise PqpanError (exit code 1: not through pqpan_run yet). The keyword arguments are
-    the options of `pqpan sweep` on both links (each a LIST: the table's range and words
-    are those of one value)."""
+    gets its reason in "status" and None results. per (a list of packet error rates, BLE)
+    adds the Monte Carlo's columns (sim_per ... sim_latency_p99_ms; runs per configuration,
+    seed of run 0 of configuration 0); hops / forwarding with link="802154" the chain's
+    (chain_latency_ms, chain_initiator_uj, chain_forwarder_max_uj, chain_responder_uj), as
+    `pqpan sweep` writes them. The keyword arguments are the options of `pqpan sweep` on
+    both links (each a LIST: the table's range and words are those of one value)."""
     if link not in (None, "ble", "802154"):
         raise UsageError("--link %s: want ble or 802154" % (link,))
     pairs = [] if link is None else [("link", link)]

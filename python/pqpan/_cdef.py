@@ -2782,6 +2782,17 @@ struct pqpan_run_mesh_row {
     const char *keys_equal;
 };
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
+struct pqpan_run_sweep_stats {
+    double mean, p50, p90, p99;
+};
+struct pqpan_run_sweep_extra {
+    double chain_latency_ms, chain_initiator_uj, chain_forwarder_max_uj, chain_responder_uj;
+    const char *sim_per;
+    unsigned long long sim_runs, sim_seed, sim_failed;
+    double sim_failure_rate;
+    struct pqpan_run_sweep_stats sim_energy_uj[PQPAN_RUN_SIDES];
+    struct pqpan_run_sweep_stats sim_latency_ms;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2810,7 +2821,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_FIT,
     PQPAN_RUN_RECORD_RESIDUAL,
     PQPAN_RUN_RECORD_TRACE,
-    PQPAN_RUN_RECORD_MESH
+    PQPAN_RUN_RECORD_MESH,
+    PQPAN_RUN_RECORD_SWEEP_EXTRA
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

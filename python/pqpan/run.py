@@ -209,11 +209,16 @@ def _list_text(value):
 class _SweepRows:
     """pqpan_run "sweep"'s rows as the CLI writes them: one dict per configuration (the
     CONFIG row's fields, the configuration's fields from its first side, then each side's
-    result fields as <side>_<field>), the columns in the CLI's order, and their units."""
+    result fields as <side>_<field>, then the SWEEP_EXTRA row's: the chain's and the Monte
+    Carlo's), the columns in the CLI's order, and their units."""
 
     def __init__(self):
-        self.rows, self.columns, self.units = [], None, {}
+        self.rows, self.units = [], {}
         self._row, self._side, self._shown = None, 0, None
+
+    @property
+    def columns(self):
+        return list(self.rows[0]) if self.rows else []
 
     def config(self, row):
         self._row = {}
@@ -247,8 +252,12 @@ class _SweepRows:
             self._put(row, config, "")
         self._put(row, side, names[self._side] + "_")
         self._side += 1
-        if self.columns is None and self._side == len(names):
-            self.columns = list(self._row)
+
+    def extra(self, row):
+        for k in range(row.n_fields):
+            v, name = row.values[k], ffi.string(row.fields[k].name).decode()
+            self._row[name] = _VALUE[v.type](v) if v.known else None
+            self.units[name] = _text(row.fields[k].unit)
 
     def _put(self, row, fields, prefix):
         for k, name in fields:
@@ -281,6 +290,8 @@ def sweep(pairs):
     def emit(_ctx, row):
         if row.record == _io.PQPAN_RUN_RECORD_CONFIG:
             out.config(row)
+        elif row.record == _io.PQPAN_RUN_RECORD_SWEEP_EXTRA:
+            out.extra(row)
         else:
             out.side(row)
         return 0
@@ -289,4 +300,4 @@ def sweep(pairs):
     rc = _io.pqpan_run(b"sweep", req, len(names), emit, ffi.NULL, err)
     if rc != 0:
         raise _error(err, rc)
-    return out.rows, out.columns or [], out.units
+    return out.rows, out.columns, out.units

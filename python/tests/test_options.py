@@ -66,14 +66,13 @@ def test_unknown_keyword_is_named():
 
 def test_sweep_takes_every_option_of_both_links():
     """sweep()'s keyword arguments are `pqpan sweep`'s options on both links (generated from
-    its tables), but the face's and those not through pqpan_run yet; an unknown one is
-    named."""
+    its tables), but the face's (the output file, the threads); an unknown one is named."""
     params = inspect.signature(pqpan.sweep).parameters
-    skipped = {"--out", "--jobs", "--per", "--runs", "--seed"}
+    skipped = {"--out", "--jobs"}
     for link in ("ble", "802154"):
         for o in options.rows("sweep", link, skipped):
             assert options.keyword(o["name"]) in params, (link, o["name"])
-    assert not {"out", "jobs", "per"} & set(params)
-    assert {"busy", "att_mtu", "shard", "valid_only"} <= set(params)
+    assert not {"out", "jobs"} & set(params)
+    assert {"busy", "att_mtu", "shard", "valid_only", "per", "runs", "seed", "hops"} <= set(params)
     with pytest.raises(pqpan.UsageError, match="att_mt"):
         pqpan.sweep(att_mt=[247])

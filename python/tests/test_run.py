@@ -195,10 +195,9 @@ def test_chain_equals_the_cli(cli):
 
 
 # sweep: the sweep's own options that change what is computed (the others are the face's:
-# output, threads; --per is not through pqpan_run yet), and the chain (--hops,
-# --forwarding: the CLI's for now).
-SWEEP_SKIP = SKIP | {"--out", "--jobs", "--force", "--per", "--runs", "--seed", "--hops",
-                     "--forwarding"}
+# output, threads); --per (a list of rates, no words to take) with --runs and --seed by hand.
+SWEEP_SKIP = SKIP | {"--out", "--jobs", "--force"}
+SWEEP_PER = {"--per": [0, 0.05, 1], "--runs": 3, "--seed": 7}
 
 
 def _sweep_grid(cli, link):
@@ -218,6 +217,11 @@ def _sweep_grid(cli, link):
             key = opt["name"][2:].replace("-", "_")
             if opt["name"] == "--shard":
                 requests.append(dict(base, kem=["ML-KEM-512", "ML-KEM-768"], shard="2/2"))
+                continue
+            if opt["name"] in SWEEP_PER:  # the Monte Carlo's columns (refused on 802.15.4)
+                requests.append(dict(base, kem=["ML-KEM-512", "LESC-P256"],
+                                     **dict({"per": SWEEP_PER["--per"]},
+                                            **{key: SWEEP_PER[opt["name"]]})))
                 continue
             values = _values(opt)
             if opt["kind"] == "flag":
@@ -282,9 +286,27 @@ def test_sweep_units_and_refusals():
     assert [r["config"] for r in rows] == [0, 1, 2, 3] and rows[0]["configs"] == 4
     assert rows[0]["status"] != "ok" and rows[0]["peripheral_e_total_uj"] is None
     assert units["peripheral_e_total_uj"] == "uJ" and units["in_att_mtu"] == "octets"
-    with pytest.raises(pqpan.PqpanError) as e:
-        pqpan.run.sweep([("per", [0, 0.1])])
-    assert e.value.exit_code == 1 and "per" in str(e.value)
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.run.sweep([("link", "802154"), ("per", [0, 0.1])])
+    assert e.value.exit_code == 2 and "per is for the BLE link" in str(e.value)
+
+
+def test_sweep_per_and_chain_columns():
+    """The Monte Carlo's and the chain's columns come after the sides, with their units;
+    a configuration the model rejects has them None but sim_per and sim_runs."""
+    rows, columns, units = pqpan.run.sweep([("kem", ["ML-KEM-512", "LESC-P256"]),
+                                            ("att_mtu", [23, 517]), ("per", [0.1]),
+                                            ("runs", 2)])
+    assert columns[-21:-16] == ["sim_per", "sim_runs", "sim_seed", "sim_failed",
+                                "sim_failure_rate"]
+    assert columns[-1] == "sim_latency_p99_ms" and units["sim_latency_p99_ms"] == "ms"
+    bad = next(r for r in rows if r["status"] != "ok")
+    assert bad["sim_per"] == "0.1" and bad["sim_runs"] == 2 and bad["sim_seed"] is None
+    assert all(r["sim_seed"] == 1 + 2 * r["config"] for r in rows if r["status"] == "ok")
+    rows, columns, units = pqpan.run.sweep([("link", "802154"), ("hops", [1, 4])])
+    assert columns[-4:] == ["chain_latency_ms", "chain_initiator_uj", "chain_forwarder_max_uj",
+                            "chain_responder_uj"]
+    assert rows[0]["chain_forwarder_max_uj"] is None and rows[1]["chain_forwarder_max_uj"] > 0
 
 
 def test_profiles_equal_the_cli(cli):
@@ -388,6 +410,9 @@ def _compare_simulate_802154(cli, options):
         return
     assert proc.returncode == 0, (argv, proc.stderr)
     plain = json.loads(proc.stdout)
+    if "nodes" in plain:  # --hops above 1: the chain simulator
+        _compare_nodes(argv, got, proc.stdout)
+        return
     assert json.dumps(got["assumptions"]) == json.dumps(plain), argv
     sim = plain["simulation"]
     for m in got["metrics"]:
@@ -400,13 +425,33 @@ def _compare_simulate_802154(cli, options):
     assert got["units"]["channel_load_pct"] == "%"
 
 
+def _compare_nodes(argv, got, stdout):
+    """A chain's simulation: the CLI's JSON is the run's members, then its "nodes", one per
+    NODE row, each field as the CLI prints it."""
+    from conftest import NumberText
+    plain = json.loads(stdout)
+    expected = json.loads(stdout, parse_float=NumberText, parse_int=NumberText)["nodes"]
+    del plain["nodes"]
+    assert json.dumps(got["assumptions"]) == json.dumps(plain), argv
+    assert len(got["nodes"]) == len(expected) == plain["chain"]["hops"] + 1, argv
+    for py, want in zip(got["nodes"], expected):
+        assert set(py) == set(want), argv
+        for key, value in want.items():
+            assert_same(py[key], value, "%s: %s" % (" ".join(argv), key))
+    assert got["units"]["e_total_events_uj"] == "uJ" and got["notes"], argv
+
+
 def test_simulate_802154_grid_equals_the_cli(cli):
     """Every option row of simulate's 802.15.4 tables at a few of its values, two runs each
-    (--runs itself at 1 and 3), through the CLI and through pqpan.run."""
+    (--runs itself at 1 and 3), through the CLI and through pqpan.run; then the same rows on
+    a chain of 3 hops (the chain simulator: --nodes and --pcap refused by both, a sleeping
+    radio too)."""
     requests = _grid(cli, "802154", "simulate", skip=("--pcap", "--runs"), base={"runs": 2})
     requests += [{"link": "802154", "runs": 1}, {"link": "802154", "runs": 3}]
-    # the chain's simulation (--hops above 1) is still the CLI's own (cli/lowpan_chain.c)
-    requests = [r for r in requests if r.get("hops", 1) == 1]
+    chain = _grid(cli, "802154", "simulate", skip=("--pcap", "--runs", "--hops"),
+                  base={"runs": 2, "hops": 3})
+    assert any(r.get("hops", 1) > 1 for r in requests)
+    requests += chain + [{"link": "802154", "hops": 2, "runs": 5, "kem": "ML-KEM-512"}]
     names = {key for r in requests for key in r}
     assert {"nodes", "load", "hidden", "capture", "auth", "mac_security", "hops"} <= names
     assert len(requests) > 30, "the option tables gave a grid of %d requests" % len(requests)

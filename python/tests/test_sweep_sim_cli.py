@@ -60,6 +60,20 @@ def test_sweep_802154_equals_cli(cli):
                             idle=["listen", "sleep"]), link="802154")
 
 
+def test_sweep_per_equals_cli(cli):
+    """per: the Monte Carlo's columns, run by the library as the CLI runs them."""
+    statuses = compare_sweep(cli, dict(per=[0, 0.2], runs=[3], seed=[5],
+                                       kem=["ML-KEM-512", "LESC-P256"], att_mtu=[23, 517]))
+    assert statuses == {True, False}
+
+
+def test_sweep_chain_equals_cli(cli):
+    """hops / forwarding on 802.15.4: the chain's columns (invalid with a sleeping radio)."""
+    statuses = compare_sweep(cli, dict(hops=[1, 3], forwarding=["reassemble", "fragment"],
+                                       idle=["listen", "sleep"]), link="802154")
+    assert statuses == {True, False}
+
+
 def test_sweep_without_pandas_is_a_list(monkeypatch):
     import builtins
     real_import = builtins.__import__
@@ -141,7 +155,10 @@ def test_estimate_802154_equals_cli(cli, options):
                                                          hidden=2, capture="first"),
                                      dict(runs=5, idle="sleep", kem="ML-KEM-512"),
                                      dict(runs=5, auth="kem-auth-mutual"),
-                                     dict(runs=3, kem="ML-KEM-1024", ipv6_frag=True)], ids=str)
+                                     dict(runs=3, kem="ML-KEM-1024", ipv6_frag=True),
+                                     dict(runs=3, hops=3),
+                                     dict(runs=2, hops=4, forwarding="fragment",
+                                          kem="ML-KEM-512")], ids=str)
 def test_simulate_802154_equals_cli(cli, options):
     expected = cli.json(["simulate", "--link", "802154", *cli_args(options)])
     compare_json(expected, pqpan.simulate_802154(**options), set())  # every member, prose too

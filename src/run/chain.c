@@ -158,8 +158,8 @@ static const struct pqpan_run_field node_fields[] = {
 };
 #define N_NODE_FIELDS (sizeof node_fields / sizeof node_fields[0])
 
-static int emit_nodes(struct run_ctx *r, const struct pqpan_802154_chain_estimate *e,
-                      unsigned hops, const double *uj, const double *comm)
+int chain_emit_nodes(struct run_ctx *r, const struct pqpan_ledger *ledger, unsigned hops,
+                     const double *uj, const double *comm)
 {
     struct pqpan_run_chain_node node;
     unsigned n;
@@ -169,8 +169,8 @@ static int emit_nodes(struct run_ctx *r, const struct pqpan_802154_chain_estimat
         node.role = chain_role(n, hops);
         node.e_total_events_uj = uj[n];
         node.e_comm_events_uj = comm[n];
-        node.t_tx_ms = (double)pqpan_ledger_state_ns(&e->ledger[n], PQPAN_STATE_TX) * 1e-6;
-        node.t_rx_ms = (double)pqpan_ledger_state_ns(&e->ledger[n], PQPAN_STATE_RX) * 1e-6;
+        node.t_tx_ms = (double)pqpan_ledger_state_ns(&ledger[n], PQPAN_STATE_TX) * 1e-6;
+        node.t_rx_ms = (double)pqpan_ledger_state_ns(&ledger[n], PQPAN_STATE_RX) * 1e-6;
         rc = run_record(r, PQPAN_RUN_RECORD_NODE, PQPAN_RUN_LINK_802154, node_fields,
                         N_NODE_FIELDS, &node);
     }
@@ -206,7 +206,7 @@ static int estimate_run(struct run_ctx *r, struct pqpan_802154_chain_estimate *e
     if (rc == PQPAN_OK) {
         rc = run_render(r, PQPAN_RUN_RECORD_MEMBERS, json_notes, &notes);
     }
-    return rc != PQPAN_OK ? rc : emit_nodes(r, e, c.hops, uj, comm);
+    return rc != PQPAN_OK ? rc : chain_emit_nodes(r, e->ledger, c.hops, uj, comm);
 }
 
 int chain_estimate_run(struct run_ctx *r, const struct model_env *env, const struct lowpan_opts *o)

@@ -2,7 +2,7 @@
  * (--hops H > 1; include/pqpan/multihop154.h) as a run prices it: the chain's configuration
  * from the 802.15.4 options, each node's energy (events accounting), the lines that say
  * what the chain assumes, the estimate's rows (run_estimate.c) and its summary (sweep,
- * compare --mesh). The contention simulator's runs print in cli/lowpan_chain.c. */
+ * compare --mesh); the contention simulator's runs (chain_sim.c, simulate --hops H). */
 #ifndef PQPAN_RUN_CHAIN_H
 #define PQPAN_RUN_CHAIN_H
 
@@ -30,6 +30,19 @@ int chain_node_energy(double *uj, double *comm, const struct model_env *env,
  * the accounting (cmd: "estimate" or "simulate"). */
 void chain_print_head(FILE *f, const char *cmd, const struct model_env *env,
                       const struct lowpan_opts *o, const struct pqpan_802154_chain_config *c);
+
+/* One NODE row per node of a chain of hops hops, initiator first: node n's energy uj[n]
+ * (events accounting) and radio part comm[n], its times in TX and RX from ledger[n].
+ * PQPAN_OK or the error. */
+int chain_emit_nodes(struct run_ctx *r, const struct pqpan_ledger *ledger, unsigned hops,
+                     const double *uj, const double *comm);
+
+/* pqpan_run "simulate" with --link 802154 --hops H > 1: runs seeded runs of the chain's
+ * contention simulator (seeds seed .. seed + runs - 1); the notes (table lines before the
+ * nodes, JSON members), one NODE row per node (energy averaged over the runs, times in TX
+ * and RX of the last run), then a NOTE saying so. PQPAN_OK or the error. */
+int chain_simulate_run(struct run_ctx *r, const struct model_env *env, const struct lowpan_opts *o,
+                       unsigned runs, uint64_t seed);
 
 /* pqpan_run "estimate" with --link 802154 --hops H > 1: the notes (table lines, JSON
  * members) and one NODE row per node, initiator first. PQPAN_OK or the error. */

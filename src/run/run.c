@@ -67,6 +67,7 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         break;
     }
     return NULL;

@@ -5,12 +5,14 @@
  * table's heading; the JSON members, the "simulation" object included), a WARNING when
  * --load has no effect, one METRIC row per statistic (energy per side and latency: mean,
  * p50, p90, p99) and per count of the pair (mean per run), then the SIM154 row (the
- * settings, runs, failures). --hops > 1 is the CLI's (the chain simulator) for now. */
+ * settings, runs, failures). --hops > 1 runs the chain simulator instead (chain_sim.c:
+ * the notes, one NODE row per node). */
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "lowpan.h"
 #include "lowpan_sim.h"
 #include "notes.h"
@@ -167,10 +169,9 @@ static int parse(struct run_ctx *r, struct lowpan_sim_opts *o, const struct pqpa
     if (rc == PQPAN_OK && model_pqke_check(o->l.pqke.mode, o->l.pqke.sig, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, "--sig", msg.text);
     }
-    if (rc == PQPAN_OK && o->l.hops > 1) {
-        return run_fail(r, EXIT_FAILURE_RUN, "--hops",
-                        "--hops > 1: not through pqpan_run yet (`pqpan simulate --link 802154 "
-                        "--hops H` runs the chain simulator)");
+    if (rc == PQPAN_OK && o->l.hops > 1 && (o->pcap != NULL || o->s.nodes != 2u)) {
+        return run_fail(r, EXIT_USAGE, o->pcap != NULL ? "--pcap" : "--nodes",
+                        "--hops > 1 runs the chain simulator: no --pcap, --nodes");
     }
     return rc;
 }
@@ -473,7 +474,9 @@ int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, siz
     rc = parse(r, o, opts, n_opts);
     if (rc == PQPAN_OK) {
         int load = model_env_new_msg(&env, &o->m, &msg);
-        rc = load != EXIT_OK ? run_fail(r, load, NULL, msg.text) : simulate(r, o, env);
+        rc = load != EXIT_OK  ? run_fail(r, load, NULL, msg.text)
+             : o->l.hops > 1 ? chain_simulate_run(r, env, &o->l, o->s.runs, o->s.seed)
+                              : simulate(r, o, env);
     }
     free(env);
     free(o);

@@ -3,9 +3,9 @@
  * sweep's options and estimate's, each of estimate's a LIST of values, ranges or `all`) and
  * loads every environment once; a configuration's run parses its values through
  * estimate's own tables on fresh defaults, runs the analytic link model (model_run,
- * lowpan_estimate) and passes one CONFIG row and its sides as SIDE rows. --per (the packet
- * simulator's Monte Carlo) and the 802.15.4 chain (--hops, --forwarding) are the CLI's for
- * now (its sweep_extra_fn): pqpan_run refuses them. */
+ * lowpan_estimate) and passes one CONFIG row and its sides as SIDE rows, then with --per
+ * (the packet simulator's Monte Carlo) or the 802.15.4 chain (--hops, --forwarding) one
+ * SWEEP_EXTRA row of their columns (sweep_extra.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <stddef.h>
@@ -16,6 +16,7 @@
 #include "pqpan/defaults.h"
 #include "pqpan/error.h"
 #include "pqpan/pqke.h"
+#include "chain.h"
 #include "run_estimate.h"
 #include "run_sweep.h"
 
@@ -561,8 +562,8 @@ static int check_envs(struct run_ctx *r, const struct sweep_cfg *cfg)
     return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, NULL, msg.text);
 }
 
-/* The CONFIG record's table: config, configs, status, then each option's column (its
- * value as given, in the option's unit). */
+/* The CONFIG record's table: config, configs, status, then each option's column but
+ * --per's (its value as given, in the option's unit; sim_per is a SWEEP_EXTRA field). */
 static int config_fields(struct run_ctx *r, struct sweep_cfg *cfg)
 {
     static const struct pqpan_run_field head[] = {
@@ -576,13 +577,17 @@ static int config_fields(struct run_ctx *r, struct sweep_cfg *cfg)
     }
     memcpy(cfg->fields, head, sizeof head);
     for (i = 0; i < cfg->grid.n; i++) {
-        struct pqpan_run_field *f = &cfg->fields[n + i];
+        struct pqpan_run_field *f = &cfg->fields[n];
+        if (cfg->grid.opts[i].kind == SWEEP_PER) {
+            continue;
+        }
         f->name = cfg->grid.opts[i].column;
         f->label = cfg->grid.opts[i].name;
         f->unit = cfg->grid.opts[i].row != NULL ? cfg->grid.opts[i].row->unit : NULL;
         f->store = PQPAN_RUN_STORE_TEXT;
+        n++;
     }
-    cfg->n_fields = n + cfg->grid.n;
+    cfg->n_fields = n;
     return PQPAN_OK;
 }
 
@@ -643,6 +648,8 @@ struct sweep_worker {
     const char **values;           /* each option's value in this configuration */
     struct pqpan_run_value *config_values;
     struct pqpan_run_exchange_row rows[MODEL_SIDES];
+    struct sweep_sim *sim; /* --per */
+    struct pqpan_run_sweep_extra extra;
 };
 
 struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
@@ -658,8 +665,9 @@ struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
     w->bufs = malloc(n * sizeof *w->bufs);
     w->values = malloc(n * sizeof *w->values);
     w->config_values = calloc(cfg->n_fields > 0 ? cfg->n_fields : 1, sizeof *w->config_values);
+    w->sim = cfg->per ? sweep_sim_new(cfg->runs) : NULL;
     if (w->env == NULL || w->memo == NULL || w->bufs == NULL || w->values == NULL ||
-        w->config_values == NULL) {
+        w->config_values == NULL || (cfg->per && w->sim == NULL)) {
         sweep_worker_free(w);
         return NULL;
     }
@@ -679,6 +687,7 @@ void sweep_worker_free(struct sweep_worker *w)
     free(w->bufs);
     free(w->values);
     free(w->config_values);
+    sweep_sim_free(w->sim);
     free(w);
 }
 
@@ -725,10 +734,38 @@ static const char *per_value(const struct sweep_worker *w)
     return "0";
 }
 
-/* Runs configuration c into w->rows. EXIT_OK for a valid configuration; another exit code
- * with the reason in *status for an invalid one; *fatal set for one that stops the sweep. */
-static int compute(struct sweep_worker *w, uint64_t c, sweep_extra_fn extra, void *ctx,
-                   struct cli_msg *status, int *fatal, struct cli_msg *fatal_msg)
+/* The columns after the sides of a valid configuration c, k its link options: --per's
+ * Monte Carlo (run i with seed --seed + c x --runs + i), the chain's summary. EXIT_OK, or
+ * another exit code with why the configuration is invalid in *status. */
+static int compute_extra(struct sweep_worker *w, const struct sweep_link *k, uint64_t c,
+                         struct cli_msg *status)
+{
+    const struct sweep_cfg *cfg = w->cfg;
+    struct pqpan_run_sweep_extra *x = &w->extra;
+    struct lowpan_chain_summary chain;
+    double per = 0.0;
+    int rc = EXIT_OK;
+    if (cfg->per) {
+        rc = cli_parse_double(x->sim_per, 0.0, 1.0, &per) == 0
+                 ? sweep_sim_run(x, w->sim, w->env, &k->l, per,
+                                 cfg->seed + (unsigned long long)c * cfg->runs, status)
+                 : cli_msg_set(status, EXIT_USAGE, "--per %s did not parse", x->sim_per);
+    }
+    if (rc == EXIT_OK && cfg->chain) {
+        rc = lowpan_chain_summarize(&chain, w->env, &k->w, status);
+        x->chain_latency_ms = chain.latency_ms;
+        x->chain_initiator_uj = chain.initiator_uj;
+        x->chain_forwarder_max_uj = chain.forwarder_uj;
+        x->chain_responder_uj = chain.responder_uj;
+    }
+    return rc;
+}
+
+/* Runs configuration c into w->rows (and w->extra). EXIT_OK for a valid configuration;
+ * another exit code with the reason in *status for an invalid one; *fatal set for one
+ * that stops the sweep. */
+static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, int *fatal,
+                   struct cli_msg *fatal_msg)
 {
     const struct sweep_grid *g = &w->cfg->grid;
     struct sweep_link k;
@@ -739,6 +776,8 @@ static int compute(struct sweep_worker *w, uint64_t c, sweep_extra_fn extra, voi
     for (i = 0; i < g->n; i++) {
         w->values[i] = sweep_value(&g->opts[i], sweep_value_index(&g->opts[i], c), w->bufs[i]);
     }
+    w->extra.sim_per = per_value(w);
+    w->extra.sim_runs = w->cfg->runs;
     *fatal = 0;
     rc = ensure_env(w, c, fatal_msg);
     k = w->fresh;
@@ -755,7 +794,7 @@ static int compute(struct sweep_worker *w, uint64_t c, sweep_extra_fn extra, voi
     rc = w->cfg->lowpan ? lowpan_estimate(w->rows, &lc, &e, w->env, &k.w, status)
                         : model_run(w->rows, w->env, k.l.kem, &k.l.cfg, k.l.allow_unbuildable,
                                     status);
-    return rc == EXIT_OK && extra != NULL ? extra(ctx, w->env, &k, per_value(w), c, status) : rc;
+    return rc == EXIT_OK && (w->cfg->per || w->cfg->chain) ? compute_extra(w, &k, c, status) : rc;
 }
 
 static int emit_config(struct sweep_worker *w, uint64_t c, const char *status, pqpan_run_emit emit,
@@ -764,7 +803,7 @@ static int emit_config(struct sweep_worker *w, uint64_t c, const char *status, p
     const struct sweep_cfg *cfg = w->cfg;
     struct pqpan_run_value *v = w->config_values;
     struct pqpan_run_row row;
-    size_t i;
+    size_t i, k;
     memset(&row, 0, sizeof row);
     for (i = 0; i < cfg->n_fields; i++) {
         v[i].type = cfg->fields[i].store == PQPAN_RUN_STORE_TEXT ? PQPAN_RUN_TEXT : PQPAN_RUN_COUNT;
@@ -773,8 +812,10 @@ static int emit_config(struct sweep_worker *w, uint64_t c, const char *status, p
     v[0].u = c;
     v[1].u = cfg->grid.total;
     v[2].text = status;
-    for (i = 0; i < cfg->grid.n; i++) {
-        v[3 + i].text = cfg->grid.opts[i].flag ? "on" : w->values[i];
+    for (i = 0, k = 3; i < cfg->grid.n; i++) {
+        if (cfg->grid.opts[i].kind != SWEEP_PER) {
+            v[k++].text = cfg->grid.opts[i].flag ? "on" : w->values[i];
+        }
     }
     row.record = PQPAN_RUN_RECORD_CONFIG;
     row.link = cfg->lowpan ? PQPAN_RUN_LINK_802154 : PQPAN_RUN_LINK_BLE;
@@ -812,11 +853,31 @@ static int emit_sides(struct sweep_worker *w, int valid, pqpan_run_emit emit, vo
     return rc;
 }
 
-int sweep_config_run(struct sweep_worker *w, uint64_t c, sweep_extra_fn extra,
-                     pqpan_run_emit emit, void *ctx, struct cli_msg *fatal)
+/* The SWEEP_EXTRA row (valid: w->extra; else every value unknown but the settings). */
+static int emit_extra(struct sweep_worker *w, int valid, pqpan_run_emit emit, void *ctx)
+{
+    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
+    struct pqpan_run_row row;
+    size_t n, k;
+    memset(&row, 0, sizeof row);
+    row.record = PQPAN_RUN_RECORD_SWEEP_EXTRA;
+    row.link = w->cfg->lowpan ? PQPAN_RUN_LINK_802154 : PQPAN_RUN_LINK_BLE;
+    row.fields = sweep_extra_fields(w->cfg, &n);
+    row.n_fields = n;
+    row.values = values;
+    row.data = &w->extra;
+    for (k = 0; k < n; k++) {
+        pqpan_run_record_value(&values[k], &row.fields[k], &w->extra);
+        values[k].known &= valid || sweep_extra_setting(&row.fields[k]);
+    }
+    return emit(ctx, &row);
+}
+
+int sweep_config_run(struct sweep_worker *w, uint64_t c, pqpan_run_emit emit, void *ctx,
+                     struct cli_msg *fatal)
 {
     struct cli_msg status;
-    int stop, rc, bad = compute(w, c, extra, ctx, &status, &stop, fatal);
+    int stop, rc, bad = compute(w, c, &status, &stop, fatal);
     if (stop) {
         return bad;
     }
@@ -826,6 +887,9 @@ int sweep_config_run(struct sweep_worker *w, uint64_t c, sweep_extra_fn extra,
     rc = emit_config(w, c, bad == EXIT_OK ? "ok" : status.text, emit, ctx);
     if (rc == 0) {
         rc = emit_sides(w, bad == EXIT_OK, emit, ctx);
+    }
+    if (rc == 0 && (w->cfg->per || w->cfg->chain)) {
+        rc = emit_extra(w, bad == EXIT_OK, emit, ctx);
     }
     return rc == 0 ? EXIT_OK : cli_msg_set(fatal, EXIT_IO, "the caller stopped the run");
 }
@@ -840,7 +904,7 @@ static int run_configs(struct run_ctx *r, const struct sweep_cfg *cfg)
     uint64_t c;
     int rc = w != NULL ? EXIT_OK : cli_msg_set(&msg, EXIT_FAILURE_RUN, "out of memory");
     for (c = cfg->lo; c < cfg->hi && rc == EXIT_OK; c++) {
-        rc = sweep_config_run(w, c, NULL, r->emit, r->ctx, &msg);
+        rc = sweep_config_run(w, c, r->emit, r->ctx, &msg);
     }
     sweep_worker_free(w);
     return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, NULL, msg.text);
@@ -858,15 +922,7 @@ int run_sweep(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts
         free(cfg);
         return rc;
     }
-    if (cfg->per || cfg->chain) {
-        rc = run_fail(r, EXIT_FAILURE_RUN, cfg->per ? "--per" : "--hops",
-                      cfg->per ? "--per: not through pqpan_run yet (`pqpan sweep --per` runs the "
-                                 "packet simulator)"
-                               : "--hops, --forwarding: not through pqpan_run yet (`pqpan sweep "
-                                 "--link 802154 --hops LIST` prices the chain)");
-    } else {
-        rc = run_configs(r, cfg);
-    }
+    rc = run_configs(r, cfg);
     sweep_cfg_free(cfg);
     free(cfg);
     return rc;

@@ -107,12 +107,13 @@ struct sweep_cfg {
     uint64_t lo, hi;        /* the shard's configurations [lo, hi) */
     int valid_only;
     int force;
-    int per;                /* --per given: Monte Carlo columns (the face's, sweep_extra_fn) */
+    int per;                /* --per given: the Monte Carlo's columns (SWEEP_EXTRA) */
     unsigned runs;
     unsigned long long seed;
     int signs;              /* some --auth value is a sig mode: ML-DSA signing's columns */
     int lesc;               /* some --kem value is LE SC: its named parts' columns */
-    int chain;              /* --link 802154 with --hops or --forwarding: the chain's columns */
+    int chain;              /* --link 802154 with --hops or --forwarding: the chain's columns
+                               (SWEEP_EXTRA) */
     struct pqpan_run_field *fields; /* the CONFIG record's table: config, configs, status,
                                        then each option's column */
     size_t n_fields;
@@ -148,28 +149,44 @@ struct sweep_link {
     struct lowpan_opts w; /* IEEE 802.15.4 */
 };
 
-/* What a face adds to a valid configuration (the CLI: --per's Monte Carlo, the 802.15.4
- * chain), called with the emit's ctx before the configuration's rows: per its --per value
- * ("0" without --per). EXIT_OK, or another exit code with why the configuration is
- * invalid in *status. */
-typedef int (*sweep_extra_fn)(void *ctx, const struct model_env *env,
-                              const struct sweep_link *k, const char *per, uint64_t c,
-                              struct cli_msg *status);
+/* ---- sweep_extra.c: a configuration's columns after its sides ---- */
+
+/* The SWEEP_EXTRA record's fields of cfg (the chain's with cfg->chain, the Monte Carlo's
+ * with cfg->per), in the CSV's order; *n 0 when it has none. */
+const struct pqpan_run_field *sweep_extra_fields(const struct sweep_cfg *cfg, size_t *n);
+
+/* Whether f is one of the sweep's settings (sim_per, sim_runs): known in an invalid
+ * configuration too. */
+int sweep_extra_setting(const struct pqpan_run_field *f);
+
+/* What one thread runs --per's Monte Carlo with: the packet simulator, its applications
+ * and the runs' samples. */
+struct sweep_sim;
+
+struct sweep_sim *sweep_sim_new(unsigned runs);
+void sweep_sim_free(struct sweep_sim *s);
+
+/* The runs of the BLE packet simulator at packet error rate per on l, run i with seed
+ * seed + i, into x's sim_ members (not sim_per, sim_runs). EXIT_OK, or another exit code
+ * with why the configuration is invalid in *status. */
+int sweep_sim_run(struct pqpan_run_sweep_extra *x, struct sweep_sim *s,
+                  const struct model_env *env, const struct link_opts *l, double per,
+                  unsigned long long seed, struct cli_msg *status);
 
 /* What one thread computes with: the loaded environment (with its key), the BLE
- * estimator's set-up memo, buffers. */
+ * estimator's set-up memo, --per's simulator, buffers. */
 struct sweep_worker;
 
 struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg);
 void sweep_worker_free(struct sweep_worker *w);
 
 /* Runs configuration c and passes its rows to emit: one CONFIG row (config, configs,
- * status, the options' values), then its sides as SIDE rows (every value unknown and
- * exchange NULL when the status is not ok); nothing when --valid-only and c is not valid.
- * extra (NULL: none) runs after a valid estimate. An exit code: not EXIT_OK only when the
- * sweep cannot go on (an environment that did not load, emit stopped the run), the
- * reason in *fatal. */
-int sweep_config_run(struct sweep_worker *w, uint64_t c, sweep_extra_fn extra,
-                     pqpan_run_emit emit, void *ctx, struct cli_msg *fatal);
+ * status, the options' values but --per's), then its sides as SIDE rows (every value
+ * unknown and exchange NULL when the status is not ok), then with --per or the chain one
+ * SWEEP_EXTRA row (its Monte Carlo and chain run after a valid estimate); nothing when
+ * --valid-only and c is not valid. An exit code: not EXIT_OK only when the sweep cannot
+ * go on (an environment that did not load, emit stopped the run), the reason in *fatal. */
+int sweep_config_run(struct sweep_worker *w, uint64_t c, pqpan_run_emit emit, void *ctx,
+                     struct cli_msg *fatal);
 
 #endif

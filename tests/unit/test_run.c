@@ -97,7 +97,8 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
     case PQPAN_RUN_RECORD_TRACE:
-        fail_msg("estimate gave another command's record");
+    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
+        fail_msg("estimate gave another command's record (or simulate --hops)");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -388,11 +389,10 @@ static void test_sweep(void **state)
     assert_true(g.e_total == e.e_total[2]);
 }
 
-/* sweep's errors: a bad value in a list names its option; --per is the CLI's for now. */
+/* sweep's errors: a bad value in a list names its option. */
 static void test_sweep_errors(void **state)
 {
     static const struct pqpan_run_opt bad[] = {{"--att-mtu", "247,9"}};
-    static const struct pqpan_run_opt per[] = {{"--per", "0,0.1"}};
     struct pqpan_run_error err;
     struct swept g;
     (void)state;
@@ -400,9 +400,85 @@ static void test_sweep_errors(void **state)
     assert_int_equal(pqpan_run("sweep", bad, 1, collect_sweep, &g, &err), PQPAN_ERR_INVALID_ARG);
     assert_string_equal(err.option, "--att-mtu");
     assert_non_null(strstr(err.message, "'9'"));
-    assert_int_equal(pqpan_run("sweep", per, 1, collect_sweep, &g, &err), PQPAN_ERR_UNSUPPORTED);
-    assert_string_equal(err.option, "--per");
     assert_int_equal(g.configs, 0);
+}
+
+/* What a sweep's SWEEP_EXTRA rows gave (at most 4 configurations). */
+struct extras {
+    int configs, rows, config_fields;
+    size_t n_fields[4];
+    struct pqpan_run_value v[4][8]; /* the first 8 values of each */
+    const char *name[8];            /* of the first row */
+    char per[4][8];
+};
+
+static int collect_extra(void *ctx, const struct pqpan_run_row *row)
+{
+    struct extras *x = ctx;
+    size_t k;
+    if (row->record == PQPAN_RUN_RECORD_CONFIG) {
+        x->config_fields = (int)row->n_fields;
+        x->configs++;
+    } else if (row->record == PQPAN_RUN_RECORD_SWEEP_EXTRA) {
+        assert_true(x->rows < 4 && x->rows == x->configs - 1);
+        x->n_fields[x->rows] = row->n_fields;
+        for (k = 0; k < row->n_fields && k < 8; k++) {
+            x->v[x->rows][k] = row->values[k];
+            x->name[k] = row->fields[k].name;
+            if (strcmp(row->fields[k].name, "sim_per") == 0) {
+                strncpy(x->per[x->rows], row->values[k].text, 7);
+            }
+        }
+        x->rows++;
+    } else {
+        assert_int_equal(row->record, PQPAN_RUN_RECORD_SIDE);
+    }
+    return 0;
+}
+
+/* sweep --per and the 802.15.4 chain through pqpan_run (they were the CLI's): --per 0,1
+ * with 3 runs from seed 10: one SWEEP_EXTRA row per configuration after its sides
+ * (sim_per as given, not a CONFIG field), run 0 of configuration c seeded 10 + 3c, no
+ * failure at PER 0, all 3 runs failed at PER 1; --hops 1,3: the chain's four columns, no
+ * forwarder at one hop, and at 3 hops the initiator's energy is estimate --hops 3's node
+ * 0; --idle sleep makes the chain invalid: its values unknown. */
+static void test_sweep_extra(void **state)
+{
+    static const struct pqpan_run_opt per[] = {{"--per", "0,1"}, {"--runs", "3"}, {"--seed", "10"}};
+    static const struct pqpan_run_opt chain[] = {{"--link", "802154"}, {"--hops", "1,3"}};
+    static const struct pqpan_run_opt hops3[] = {{"--link", "802154"}, {"--hops", "3"}};
+    static const struct pqpan_run_opt sleepy[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--idle", "listen,sleep"}};
+    struct pqpan_run_error err;
+    struct extras x;
+    struct got e;
+    (void)state;
+    memset(&x, 0, sizeof x);
+    assert_int_equal(pqpan_run("sweep", per, 3, collect_extra, &x, &err), PQPAN_OK);
+    assert_int_equal(x.rows, 2);
+    assert_int_equal(x.config_fields, 3);
+    assert_string_equal(x.name[0], "sim_per");
+    assert_string_equal(x.name[3], "sim_failed");
+    assert_string_equal(x.per[0], "0");
+    assert_string_equal(x.per[1], "1");
+    assert_int_equal(x.v[0][1].u, 3);  /* sim_runs */
+    assert_int_equal(x.v[0][2].u, 10); /* sim_seed */
+    assert_int_equal(x.v[1][2].u, 13);
+    assert_int_equal(x.v[0][3].u, 0);  /* sim_failed */
+    assert_int_equal(x.v[1][3].u, 3);
+    assert_true(x.v[1][4].x == 1.0);   /* sim_failure_rate */
+    memset(&x, 0, sizeof x);
+    assert_int_equal(pqpan_run("sweep", chain, 2, collect_extra, &x, &err), PQPAN_OK);
+    assert_int_equal(x.rows, 2);
+    assert_int_equal(x.n_fields[0], 4);
+    assert_string_equal(x.name[1], "chain_initiator_uj");
+    assert_false(x.v[0][2].known); /* no forwarder at one hop */
+    assert_true(x.v[1][2].known && x.v[1][2].x > 0.0);
+    assert_int_equal(run(&e, hops3, 2, &err), PQPAN_OK);
+    assert_true(x.v[1][1].x == e.node_total[0]);
+    memset(&x, 0, sizeof x);
+    assert_int_equal(pqpan_run("sweep", sleepy, 3, collect_extra, &x, &err), PQPAN_OK);
+    assert_true(x.v[0][0].known && !x.v[1][0].known && !x.v[1][1].known);
 }
 
 /* What a profiles run gave. */
@@ -769,7 +845,6 @@ static void test_simulate_802154(void **state)
 {
     static const struct pqpan_run_opt opts[] = {
         {"--link", "802154"}, {"--runs", "3"}, {"--nodes", "4"}, {"--load", "10"}};
-    static const struct pqpan_run_opt chain[] = {{"--link", "802154"}, {"--hops", "2"}};
     struct s154_got g;
     struct pqpan_run_error err;
     (void)state;
@@ -784,9 +859,51 @@ static void test_simulate_802154(void **state)
     assert_true(fabs(g.failure_rate - (double)g.failed / 3.0) < 1e-12);
     assert_true(fabs(g.load_pct - 2.0 * 10.0 * 66.0 * 32e-6 * 100.0) < 1e-9);
     assert_true(g.latency_mean > 0.0);
-    assert_int_equal(pqpan_run("simulate", chain, 2, collect_154, &g, &err),
-                     PQPAN_ERR_UNSUPPORTED);
-    assert_string_equal(err.option, "--hops");
+}
+
+/* simulate --link 802154 --hops 3 (the chain simulator): the notes, one NODE row per node
+ * (initiator, two forwarders, responder), a forwarder's energy all radio; two runs' energy
+ * is the mean of the two runs made one by one (seeds 1 and 2); --nodes and --pcap refused
+ * by name, a sleeping radio refused as estimate refuses it. */
+static void test_simulate_chain(void **state)
+{
+    static const struct pqpan_run_opt two[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--runs", "2"}, {"--seed", "1"}};
+    static const struct pqpan_run_opt first[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--runs", "1"}, {"--seed", "1"}};
+    static const struct pqpan_run_opt second[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--runs", "1"}, {"--seed", "2"}};
+    static const struct pqpan_run_opt crowd[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--nodes", "3"}};
+    static const struct pqpan_run_opt sleepy[] = {
+        {"--link", "802154"}, {"--hops", "3"}, {"--idle", "sleep"}};
+    struct pqpan_run_error err;
+    struct got g, a, b;
+    int n;
+    (void)state;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pqpan_run("simulate", two, 4, collect, &g, &err), PQPAN_OK);
+    assert_int_equal(g.sides, 0);
+    assert_int_equal(g.members, 1);
+    assert_true(g.json_has_profile);
+    assert_true(g.notes > 2);
+    assert_int_equal(g.nodes, 4);
+    assert_string_equal(g.role[0], "initiator");
+    assert_string_equal(g.role[1], "forwarder");
+    assert_string_equal(g.role[3], "responder");
+    assert_true(g.node_comm[1] == g.node_total[1] && g.node_comm[0] < g.node_total[0]);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    assert_int_equal(pqpan_run("simulate", first, 4, collect, &a, &err), PQPAN_OK);
+    assert_int_equal(pqpan_run("simulate", second, 4, collect, &b, &err), PQPAN_OK);
+    for (n = 0; n < 4; n++) {
+        double mean = (a.node_total[n] + b.node_total[n]) / 2.0;
+        assert_true(fabs(g.node_total[n] - mean) < 1e-9 * mean);
+    }
+    assert_int_equal(pqpan_run("simulate", crowd, 3, collect, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--nodes");
+    assert_int_equal(pqpan_run("simulate", sleepy, 3, collect, &g, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "--idle listen"));
 }
 
 /* What an advise run gave: its CHOICE rows' figures and the JSON members. */
@@ -1026,6 +1143,7 @@ int main(void)
         cmocka_unit_test(test_idle_errors),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
+        cmocka_unit_test(test_sweep_extra),
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_idle_802154),
         cmocka_unit_test(test_idle_802154_errors),
@@ -1034,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_simulate_errors),
         cmocka_unit_test(test_simulate_802154),
         cmocka_unit_test(test_mesh),
+        cmocka_unit_test(test_simulate_chain),
         cmocka_unit_test(test_advise),
         cmocka_unit_test(test_advise_errors),
         cmocka_unit_test(test_calibrate),

@@ -194,19 +194,49 @@ async function checkBattery(check, name, page, est) {
 // --json) one at a time on the defaults, each with every word it takes (a flag on and off;
 // a number its ends, its default and one past its end); estimate on each link (802.15.4
 // with --hops up to the chain's 8), and every --auth (BLE with --encrypted off and on);
-// idle on both links; advise over 802.15.4 (a search there takes milliseconds). Left out: --link and --format (the request's frame), text options
-// without words (a file, OP=X), and idle's battery options (cli/idle_battery.c: the CLI's,
-// not on the run layer yet).
+// idle on both links; advise over 802.15.4 (a search there takes milliseconds); simulate
+// on both links (its JSON; over 802.15.4 two runs each, --runs itself at its low end, and
+// the chain at 3 hops); sweep on both links, each option a list of two of its values
+// beside two KEMs (its JSON Lines), --per by hand (a list of rates has no words). Left
+// out: --link and --format (the request's frame), text options without words (a file,
+// OP=X: simulate's --pcap and --trace), idle's battery options (cli/idle_battery.c: the
+// CLI's, not on the run layer yet) and sweep's --out and --jobs (the face's).
 const SKIP = new Set(['--link', '--format']);
 const IDLE_SKIP = new Set(['--exchange-uj', '--exchange-ms', '--battery-mah', '--app-ua',
   '--self-discharge-pct-year', '--battery-derate', '--rekey-every']);
+const SIM154_BASE = [['--runs', '2']];
+const SWEEP_SKIP = new Set(['--out', '--jobs', '--runs', '--seed', '--per']);
+const SWEEP_KEMS = ['--kem', 'ML-KEM-512,ML-KEM-768'];
 
 function generatedRequests(help) {
   const requests = [];
   for (const link of ['ble', '802154']) generatedLinkRequests(help, 'estimate', link, requests);
   for (const link of ['ble', '802154']) generatedLinkRequests(help, 'idle', link, requests);
   generatedLinkRequests(help, 'advise', '802154', requests);
+  generatedLinkRequests(help, 'simulate', 'ble', requests);
+  generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE);
+  generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE.concat([['--hops', '3']]));
+  for (const link of ['ble', '802154']) generatedSweepRequests(help, link, requests);
   return requests;
+}
+
+// sweep: each option row a list of its first two values (a number: its ends; one past its
+// end alone, refused), a flag given, beside two KEMs; --per with --runs and --seed.
+function generatedSweepRequests(help, link, requests) {
+  const prefix = link === 'ble' ? [] : [['--link', link]];
+  const one = (options) => requests.push({ command: 'sweep', options: prefix.concat([SWEEP_KEMS], options) });
+  for (const g of help.commands.find((c) => c.name === 'sweep').groups) {
+    if (g.link !== null && g.link !== link) continue;
+    for (const o of g.table.options) {
+      if (SKIP.has(o.name) || SWEEP_SKIP.has(o.name) || o.name === '--kem') continue;
+      const values = valuesOf(o);
+      if (o.kind === 'flag') one([[o.name, 'on']]);
+      else if (values.length >= 2) one([[o.name, values.slice(0, 2).join(',')]]);
+      if (o.kind === 'uint' || o.kind === 'int' || o.kind === 'number') one([[o.name, values[2]]]);
+    }
+  }
+  one([['--per', '0,0.1,1'], ['--runs', '3'], ['--seed', '7']]);
+  one([['--runs', '3']]);
 }
 
 // The values of one option row the grid tries.
@@ -220,14 +250,15 @@ function valuesOf(o) {
   return (o.words || []).slice();
 }
 
-function generatedLinkRequests(help, command, link, requests) {
-  const prefix = link === 'ble' ? [] : [['--link', link]];
+function generatedLinkRequests(help, command, link, requests, base) {
+  const prefix = (link === 'ble' ? [] : [['--link', link]]).concat(base || []);
+  const given = new Set(prefix.map(([name]) => name));
   const one = (options) => requests.push({ command: command, options: prefix.concat(options) });
   let auths = [];
   for (const g of help.commands.find((c) => c.name === command).groups) {
     if (g.link !== null && g.link !== link) continue;
     for (const o of g.table.options) {
-      if (SKIP.has(o.name) || (command === 'idle' && IDLE_SKIP.has(o.name))) continue;
+      if (SKIP.has(o.name) || given.has(o.name) || (command === 'idle' && IDLE_SKIP.has(o.name))) continue;
       const values = valuesOf(o);
       if (o.name === '--auth') auths = values;
       for (const v of values) one([[o.name, v]]);
@@ -258,7 +289,7 @@ function argvOf(request, flags) {
     if (!flags[request.command].has(name)) argv.push(name, value);
     else if (value === 'on') argv.push(name);
   }
-  return argv.concat(['--format', 'json']);
+  return argv.concat(['--format', request.command === 'sweep' ? 'jsonl' : 'json']);
 }
 
 // The page's result of a request against the CLI's: the same exit code and message, or
@@ -269,8 +300,9 @@ function compareRun(request, page, cli) {
   assert.strictEqual(page.rc, cli.status, 'exit code; CLI: ' + cli.stderr);
   if (cli.status !== 0) {
     assert.strictEqual(page.err.trim(), cli.stderr.trim(), 'message');
-    return 0;
+    if (!cli.stdout) return 0; // a failed simulated exchange is printed all the same
   }
+  if (request.command === 'sweep') return compareLines(page.json.lines, cli.stdout);
   const want = JSON.parse(cli.stdout);
   const lists = Object.assign({}, page.json.lists);
   if (page.json.rows.length > 0) lists.sides = page.json.rows;
@@ -290,6 +322,20 @@ function compareRun(request, page, cli) {
   const members = Object.assign({}, page.json.record, page.json.members);
   delete members.entry;
   assert.deepStrictEqual(members, want, 'members');
+  return fields;
+}
+
+// A sweep's lines (web-run's "lines") against the CLI's JSON Lines: the same
+// configurations, each with the same members in the same order. Returns the fields compared.
+function compareLines(lines, stdout) {
+  const want = stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+  assert.strictEqual(lines.length, want.length, 'configurations');
+  let fields = 0;
+  want.forEach((line, k) => {
+    assert.deepStrictEqual(Object.keys(lines[k]), Object.keys(line), 'configuration ' + k + ': columns');
+    assert.deepStrictEqual(lines[k], line, 'configuration ' + k);
+    fields += Object.keys(line).length;
+  });
   return fields;
 }
 
