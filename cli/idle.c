@@ -164,6 +164,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CELL:
         return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;

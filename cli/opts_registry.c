@@ -11,6 +11,7 @@
 #include "mesh_model.h"
 #include "sweep.h"
 #include "opts_registry.h"
+#include "run_compare.h"
 #include "run_idle.h"
 
 /* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */

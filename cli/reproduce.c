@@ -663,7 +663,9 @@ int cli_reproduce_run(int argc, char **argv)
     }
     rc = parse_args(&o, argc, argv);
     if (rc == EXIT_OK && o.out_dir != NULL) {
-        rc = figure_dir(CMD, o.out_dir); /* before any work: a bad --out fails at once */
+        struct cli_msg msg;
+        rc = figure_dir(CMD, o.out_dir, &msg); /* before any work: a bad --out fails at once */
+        rc = rc == EXIT_USAGE ? cli_usage_error(CMD, "%s", msg.text) : rc;
     }
     if (rc != EXIT_OK) {
         return rc;

@@ -327,6 +327,25 @@ struct pqpan_run_advise_choice {
 /* The field table of a CHOICE row (units uJ, ms, mA, years). */
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 
+/* ---- compare: the PQKE over BLE against IEEE 802.15.4 at three channel loads ---- */
+
+/* One cell: an ML-KEM level over one link ("ble-noDLE", "ble-DLE": the analytic estimator,
+ * events accounting, failure rate 0; "802154-0", "-10", "-30": the contention simulator at
+ * that channel load, all-states accounting, mean and p90 over the runs), both sides. */
+struct pqpan_run_compare_cell {
+    const char *kem, *link;
+    double channel_load_pct; /* % of the channel's time the background frames take */
+    unsigned nodes;          /* the pair and the background nodes */
+    double load_fps;         /* each background node's offered frames/s */
+    double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms;
+    double failure_rate;     /* failed runs / runs */
+    const char *idle_802154, *backoff_802154; /* "listen", "sleep"; BLE: "n/a" */
+    const char *protocol, *auth;
+};
+
+/* The field table of a CELL row (units uJ, ms, %, frames/s); *n its length. */
+const struct pqpan_run_field *pqpan_run_compare_cell_fields(size_t *n);
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -390,8 +409,10 @@ enum pqpan_run_record {
                                  pqpan_run_metric_row), before the SIM154 row */
     PQPAN_RUN_RECORD_PROGRESS, /* a long run's progress (struct pqpan_run_progress_row): done 0
                                  before the first of runs, then after each */
-    PQPAN_RUN_RECORD_CHOICE   /* advise: one recommendation, in rank order
+    PQPAN_RUN_RECORD_CHOICE,  /* advise: one recommendation, in rank order
                                  (struct pqpan_run_advise_choice) */
+    PQPAN_RUN_RECORD_CELL     /* compare: one ML-KEM level over one link (struct
+                                 pqpan_run_compare_cell), level by level, BLE first */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -413,7 +434,7 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "compare") with opts[0..n_opts), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
@@ -421,7 +442,7 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
- * ("sides", "phases", "nodes"), "" for a record whose fields are members of the top-level
+ * ("sides", "phases", "nodes", "rows"), "" for a record whose fields are members of the top-level
  * object (IDLE), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not rows). */
 const char *pqpan_run_record_key(enum pqpan_run_record record);
 

@@ -19,14 +19,11 @@ void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol
     fprintf(f, "%sprotocol: %s, auth: %s; idle: %s\n", prefix, protocol, auth, idle);
 }
 
-void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+/* A known number: an INT, a COUNT, or a REAL to field's decimals. */
+static void put_number(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
 {
     char buf[CLI_FIXED_MAX];
-    if (!v->known) {
-        fputs("null", f);
-    } else if (v->type == PQPAN_RUN_TEXT) {
-        model_json_string(f, v->text);
-    } else if (v->type == PQPAN_RUN_INT) {
+    if (v->type == PQPAN_RUN_INT) {
         fprintf(f, "%lld", v->i);
     } else if (v->type == PQPAN_RUN_COUNT) {
         fprintf(f, "%llu", v->u);
@@ -34,6 +31,49 @@ void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct
         (void)cli_format_fixed(buf, v->x, field->decimals);
         fputs(buf, f);
     }
+}
+
+void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+{
+    if (!v->known) {
+        fputs("null", f);
+    } else if (v->type == PQPAN_RUN_TEXT) {
+        model_json_string(f, v->text);
+    } else {
+        put_number(f, field, v);
+    }
+}
+
+void model_csv_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+{
+    if (v->known && v->type == PQPAN_RUN_TEXT) {
+        fputs(v->text, f);
+    } else if (v->known) {
+        put_number(f, field, v);
+    }
+}
+
+void model_fields_csv_header(FILE *f, const struct pqpan_run_field *fields, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        fprintf(f, "%s%s", k ? "," : "", fields[k].name);
+    }
+    fputc('\n', f);
+}
+
+void model_fields_csv_row(FILE *f, const struct pqpan_run_field *fields, size_t n, const void *data)
+{
+    struct pqpan_run_value v;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        pqpan_run_record_value(&v, &fields[k], data);
+        if (k) {
+            fputc(',', f);
+        }
+        model_csv_value(f, &fields[k], &v);
+    }
+    fputc('\n', f);
 }
 
 void model_json_string(FILE *f, const char *s)

@@ -50,6 +50,8 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
         return "phases";
     case PQPAN_RUN_RECORD_NODE:
         return "nodes";
+    case PQPAN_RUN_RECORD_CELL:
+        return "rows";
     case PQPAN_RUN_RECORD_IDLE:
         return "";
     case PQPAN_RUN_RECORD_NOTE:
@@ -319,10 +321,13 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_simulate(r, opts, n_opts);
     } else if (strcmp(command, "advise") == 0) {
         rc = run_advise(r, opts, n_opts, NULL);
+    } else if (strcmp(command, "compare") == 0) {
+        rc = run_compare(r, opts, n_opts);
     } else {
         struct cli_msg msg;
         (void)cli_msg_set(&msg, EXIT_USAGE,
-                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise)",
+                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise, "
+                          "compare)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

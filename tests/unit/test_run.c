@@ -1,5 +1,5 @@
 /* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
- * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c): a request of
+ * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c, run_compare.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -82,6 +82,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CELL:
         fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -751,6 +752,7 @@ static int collect_advise(void *ctx, const struct pqpan_run_row *row)
         strncpy(a->json, row->values[0].text, sizeof a->json - 1);
         break;
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CELL:
         assert_true(a->choices < 16);
         a->objective[a->choices] = field(row, "objective_uj", PQPAN_RUN_REAL)->x;
         a->device_uj[a->choices] = field(row, "energy_device_uj", PQPAN_RUN_REAL)->x;
@@ -815,6 +817,99 @@ static void test_advise_errors(void **state)
     free(a);
 }
 
+/* What compare gave: its cells in order, and the PROGRESS rows. */
+struct compared {
+    int members, progress, cells;
+    struct pqpan_run_compare_cell cell[15];
+    const char *energy_unit, *load_unit;
+};
+
+static int collect_compare(void *ctx, const struct pqpan_run_row *row)
+{
+    struct compared *c = ctx;
+    size_t n;
+    if (row->record == PQPAN_RUN_RECORD_CELL) {
+        assert_ptr_equal(row->fields, pqpan_run_compare_cell_fields(&n));
+        assert_int_equal(row->n_fields, n);
+        assert_true(c->cells < 15);
+        c->cell[c->cells++] = *(const struct pqpan_run_compare_cell *)row->data;
+        c->energy_unit = row->fields[5].unit;
+        c->load_unit = row->fields[2].unit;
+        assert_string_equal(row->fields[5].name, "energy_uj");
+        assert_true(field(row, "energy_uj", PQPAN_RUN_REAL)->x == c->cell[c->cells - 1].energy_uj);
+    }
+    c->members += row->record == PQPAN_RUN_RECORD_MEMBERS;
+    c->progress += row->record == PQPAN_RUN_RECORD_PROGRESS;
+    return 0;
+}
+
+/* compare: 3 levels x 5 links, BLE first; BLE is analytic (no losses, p90 = mean, the pair
+ * alone); a loaded 802.15.4 cell has the pair and 10 background nodes, each offering
+ * load / (10 x one 60-octet PSDU's airtime) frames/s: (60 + 6 octets of SHR and PHR) x 32 us
+ * per octet on O-QPSK 2.4 GHz (IEEE 802.15.4-2020 §12.3: 62.5 ksymbol/s, 2 symbols per
+ * octet) = 2.112 ms. */
+static void test_compare(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--runs", "2"}, {"--seed", "7"}};
+    static const char *const links[5] = {"ble-noDLE", "ble-DLE", "802154-0", "802154-10",
+                                         "802154-30"};
+    static const double loads[5] = {0.0, 0.0, 0.0, 10.0, 30.0};
+    struct pqpan_run_error err;
+    struct compared *c = calloc(1, sizeof *c);
+    int k, j;
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("compare", opts, 2, collect_compare, c, &err), PQPAN_OK);
+    assert_int_equal(c->cells, 15);
+    assert_int_equal(c->members, 1);
+    assert_int_equal(c->progress, 9 * (2 + 1)); /* each 802.15.4 cell: before, after each run */
+    assert_string_equal(c->energy_unit, "uJ");
+    assert_string_equal(c->load_unit, "%");
+    for (k = 0; k < 3; k++) {
+        for (j = 0; j < 5; j++) {
+            const struct pqpan_run_compare_cell *x = &c->cell[k * 5 + j];
+            assert_string_equal(x->link, links[j]);
+            assert_true(x->channel_load_pct == loads[j]);
+            assert_true(fabs(x->load_fps - loads[j] / 100.0 / (10 * 2.112e-3)) < 1e-9);
+            assert_int_equal(x->nodes, loads[j] > 0.0 ? 12 : 2);
+            assert_true(x->energy_uj > 0.0 && x->latency_ms > 0.0);
+            if (j < 2) {
+                assert_true(x->failure_rate == 0.0 && x->energy_p90_uj == x->energy_uj);
+                assert_string_equal(x->idle_802154, "n/a");
+            }
+        }
+        /* DLE carries the same messages in fewer, longer PDUs: less energy */
+        assert_true(c->cell[k * 5 + 1].energy_uj < c->cell[k * 5].energy_uj);
+    }
+    assert_string_equal(c->cell[0].kem, "ML-KEM-512");
+    assert_string_equal(c->cell[14].kem, "ML-KEM-1024");
+    free(c);
+}
+
+/* compare refuses a bad value and an option of another command naming it; --mesh's table
+ * is not on the run layer yet. */
+static void test_compare_errors(void **state)
+{
+    static const struct pqpan_run_opt runs[] = {{"--runs", "0"}};
+    static const struct pqpan_run_opt mtu[] = {{"--att-mtu", "247"}};
+    static const struct pqpan_run_opt mesh[] = {{"--mesh", "on"}};
+    struct pqpan_run_error err;
+    struct compared *c = calloc(1, sizeof *c);
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("compare", runs, 1, collect_compare, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--runs");
+    assert_int_equal(pqpan_run("compare", mtu, 1, collect_compare, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--att-mtu");
+    assert_int_equal(pqpan_run("compare", mesh, 1, collect_compare, c, &err),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_string_equal(err.option, "--mesh");
+    assert_int_equal(c->cells, 0);
+    free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -836,6 +931,8 @@ int main(void)
         cmocka_unit_test(test_simulate_802154),
         cmocka_unit_test(test_advise),
         cmocka_unit_test(test_advise_errors),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_compare_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
