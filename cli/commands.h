@@ -10,8 +10,6 @@
 extern const struct cli_opt_table simulate_opts_table;
 /* simulate --link 802154's own options (cli/simulate_802154.c). */
 extern const struct cli_opt_table simulate_802154_table;
-/* reproduce's own options (cli/reproduce.c). */
-extern const struct cli_opt_table reproduce_opts_table;
 /* trace's options (cli/trace.c). */
 extern const struct cli_opt_table trace_opts_table;
 /* acvp's options (cli/acvp.c). */

@@ -145,9 +145,9 @@ static void print_cell(struct printer *p, const struct pqpan_run_row *row)
                c->failure_rate);
     } else if (p->format == FORMAT_CSV) {
         if (p->cells == 0) {
-            model_fields_csv_header(stdout, row->fields, row->n_fields);
+            model_fields_csv_header(stdout, row->fields, row->n_fields, 0);
         }
-        model_fields_csv_row(stdout, row->fields, row->n_fields, row->data);
+        model_fields_csv_row(stdout, row->fields, row->n_fields, 0, row->data);
     } else {
         printf("%s    {", p->cells == 0 ? "  \"rows\": [\n" : ",\n");
         for (k = 0; k < row->n_fields; k++) {

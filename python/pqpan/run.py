@@ -16,7 +16,9 @@ _VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
 
 
 # The records a run gives as a list of dicts, under these keys.
-_LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes"}
+_LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes",
+          _io.PQPAN_RUN_RECORD_CELL: "rows", _io.PQPAN_RUN_RECORD_HEADLINE: "headline",
+          _io.PQPAN_RUN_RECORD_MODE: "modes", _io.PQPAN_RUN_RECORD_BUILD: "builds"}
 
 
 def _text(ptr):
@@ -104,7 +106,8 @@ def _error(err, rc):
 
 
 def run(command, **options):
-    """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise") with options through pqpan_run (a list value: a
+    """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise",
+    "compare", "reproduce") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
@@ -116,7 +119,9 @@ def run(command, **options):
     with link="802154" "summary" (the runs' settings and failures) and "metrics" (one dict
     per statistic or count: metric, unit, per_run, mean, p50, p90, p99); advise's
     "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
-    typed); units in "units".
+    typed); compare's "rows" (dict per ML-KEM level and link); reproduce's "rows" (the
+    matrix: dict per reading, configuration and side), "headline", "modes" and "builds"
+    (dict per figure, per mode and side, per build and side); units in "units".
     Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
@@ -134,6 +139,10 @@ def run(command, **options):
         if row.record == _io.PQPAN_RUN_RECORD_SIDE:
             side, out["units"] = _side(row)
             out["sides"].append(side)
+        elif row.record == _io.PQPAN_RUN_RECORD_MATRIX:
+            side, units = _side(row)
+            out.setdefault("rows", []).append(side)
+            out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_NOTE:
             out["notes"].append(text)
         elif row.record == _io.PQPAN_RUN_RECORD_MEMBERS:

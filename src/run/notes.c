@@ -53,25 +53,42 @@ void model_csv_value(FILE *f, const struct pqpan_run_field *field, const struct 
     }
 }
 
-void model_fields_csv_header(FILE *f, const struct pqpan_run_field *fields, size_t n)
+/* Whether a CSV line of the group mask groups (0: every field) has field f. */
+static int csv_has(const struct pqpan_run_field *f, unsigned groups)
+{
+    return groups == 0 || pqpan_run_field_shown(f, groups);
+}
+
+void model_fields_csv_header(FILE *f, const struct pqpan_run_field *fields, size_t n,
+                             unsigned groups)
 {
     size_t k;
+    int first = 1;
     for (k = 0; k < n; k++) {
-        fprintf(f, "%s%s", k ? "," : "", fields[k].name);
+        if (csv_has(&fields[k], groups)) {
+            fprintf(f, "%s%s", first ? "" : ",", fields[k].name);
+            first = 0;
+        }
     }
     fputc('\n', f);
 }
 
-void model_fields_csv_row(FILE *f, const struct pqpan_run_field *fields, size_t n, const void *data)
+void model_fields_csv_row(FILE *f, const struct pqpan_run_field *fields, size_t n,
+                          unsigned groups, const void *data)
 {
     struct pqpan_run_value v;
     size_t k;
+    int first = 1;
     for (k = 0; k < n; k++) {
+        if (!csv_has(&fields[k], groups)) {
+            continue;
+        }
         pqpan_run_record_value(&v, &fields[k], data);
-        if (k) {
+        if (!first) {
             fputc(',', f);
         }
         model_csv_value(f, &fields[k], &v);
+        first = 0;
     }
     fputc('\n', f);
 }

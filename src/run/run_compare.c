@@ -336,9 +336,9 @@ static void json_notes(FILE *f, const void *arg)
 static void write_csv(FILE *f, const struct pqpan_run_compare_cell cells[N_CELLS])
 {
     size_t i;
-    model_fields_csv_header(f, cell_fields, N_CELL_FIELDS);
+    model_fields_csv_header(f, cell_fields, N_CELL_FIELDS, 0);
     for (i = 0; i < N_CELLS; i++) {
-        model_fields_csv_row(f, cell_fields, N_CELL_FIELDS, &cells[i]);
+        model_fields_csv_row(f, cell_fields, N_CELL_FIELDS, 0, &cells[i]);
     }
 }
 

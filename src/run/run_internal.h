@@ -82,6 +82,7 @@ int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t 
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_compare(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_reproduce(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 /* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
 struct advise_ctx;
 struct advise_result;

@@ -1,5 +1,6 @@
 /* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
- * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c, run_compare.c): a request of
+ * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c, run_compare.c,
+ * run_reproduce.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -83,6 +84,10 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_HEADLINE:
+    case PQPAN_RUN_RECORD_MODE:
+    case PQPAN_RUN_RECORD_BUILD:
         fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -753,6 +758,10 @@ static int collect_advise(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_HEADLINE:
+    case PQPAN_RUN_RECORD_MODE:
+    case PQPAN_RUN_RECORD_BUILD:
         assert_true(a->choices < 16);
         a->objective[a->choices] = field(row, "objective_uj", PQPAN_RUN_REAL)->x;
         a->device_uj[a->choices] = field(row, "energy_device_uj", PQPAN_RUN_REAL)->x;
@@ -910,6 +919,97 @@ static void test_compare_errors(void **state)
     free(c);
 }
 
+/* What reproduce gave: its rows per record, the peripheral's e_total_uj of the matrix
+ * (no DLE, DLE per level) and the headline's DLE saving. */
+struct reproduced {
+    int matrix, headline, modes, builds, members;
+    double periph[3][2];
+    double saving_lo, saving_hi, ratio_lo;
+    int mode_none_is_one;
+};
+
+static int collect_reproduce(void *ctx, const struct pqpan_run_row *row)
+{
+    struct reproduced *g = ctx;
+    g->members += row->record == PQPAN_RUN_RECORD_MEMBERS;
+    if (row->record == PQPAN_RUN_RECORD_MATRIX) {
+        const struct pqpan_run_exchange_row *w = row->exchange;
+        int level = strcmp(w->kem, "ML-KEM-512") == 0   ? 0
+                    : strcmp(w->kem, "ML-KEM-768") == 0 ? 1
+                    : strcmp(w->kem, "ML-KEM-1024") == 0 ? 2
+                                                         : -1;
+        assert_string_equal(field(row, "reading", PQPAN_RUN_TEXT)->text, "defaults");
+        if (level >= 0 && strcmp(w->side, "peripheral") == 0) {
+            g->periph[level][w->dle ? 1 : 0] = w->e_total_uj;
+        }
+        g->matrix++;
+    } else if (row->record == PQPAN_RUN_RECORD_HEADLINE) {
+        const struct pqpan_run_headline_row *h = row->data;
+        if (strcmp(h->figure, "dle_saving_pct") == 0) {
+            g->saving_lo = h->model_lo;
+            g->saving_hi = h->model_hi;
+        }
+        g->headline++;
+    } else if (row->record == PQPAN_RUN_RECORD_MODE) {
+        const struct pqpan_run_mode_row *m = row->data;
+        if (strcmp(m->mode, "none") == 0 && !m->hybrid) {
+            g->mode_none_is_one += m->x_none == 1.0;
+        }
+        g->modes++;
+    } else if (row->record == PQPAN_RUN_RECORD_BUILD) {
+        g->builds++;
+    }
+    return 0;
+}
+
+/* reproduce --reading defaults: the matrix (3 levels x 2 DLE settings + LE SC at both, 3
+ * sides each), 4 headline figures, the per-mode table (3 levels x 2 DLE x every mode alone
+ * and hybrid x 2 sides) and the builds' (3 x 2 x 2 sig modes x 2 sides x 2 builds); the
+ * headline's DLE saving is the range of 100 x (1 - DLE / no DLE) over the matrix's rows. */
+static void test_reproduce(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--reading", "defaults"}};
+    struct pqpan_run_error err;
+    struct reproduced *g = calloc(1, sizeof *g);
+    double lo = 1e9, hi = -1e9;
+    int k;
+    (void)state;
+    assert_non_null(g);
+    assert_int_equal(pqpan_run("reproduce", opts, 1, collect_reproduce, g, &err), PQPAN_OK);
+    assert_int_equal(g->members, 1);
+    assert_int_equal(g->matrix, 8 * 3);
+    assert_int_equal(g->headline, 4);
+    assert_int_equal(g->modes % (3 * 2 * 2), 0);
+    assert_true(g->modes >= 3 * 2 * 2 * 2);
+    assert_int_equal(g->builds, 3 * 2 * 2 * 2 * 2);
+    assert_int_equal(g->mode_none_is_one, 3 * 2 * 2);
+    for (k = 0; k < 3; k++) {
+        double saving = 100.0 * (1.0 - g->periph[k][1] / g->periph[k][0]);
+        lo = saving < lo ? saving : lo;
+        hi = saving > hi ? saving : hi;
+    }
+    assert_true(fabs(lo - g->saving_lo) < 1e-9 && fabs(hi - g->saving_hi) < 1e-9);
+    free(g);
+}
+
+static void test_reproduce_errors(void **state)
+{
+    static const struct pqpan_run_opt bad[] = {{"--reading", "none"}};
+    static const struct pqpan_run_opt other[] = {{"--runs", "2"}};
+    struct pqpan_run_error err;
+    struct reproduced *g = calloc(1, sizeof *g);
+    (void)state;
+    assert_non_null(g);
+    assert_int_equal(pqpan_run("reproduce", bad, 1, collect_reproduce, g, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--reading");
+    assert_int_equal(pqpan_run("reproduce", other, 1, collect_reproduce, g, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--runs");
+    assert_int_equal(g->matrix, 0);
+    free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -933,6 +1033,8 @@ int main(void)
         cmocka_unit_test(test_advise_errors),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_compare_errors),
+        cmocka_unit_test(test_reproduce),
+        cmocka_unit_test(test_reproduce_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
