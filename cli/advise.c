@@ -108,9 +108,10 @@ static int check_out_dir(const char *dir)
     static const char probe[] = ".pqpan_advise_write_check";
     char path[1024];
     struct cli_outfile o;
-    int rc = figure_dir(ADV_CMD, dir);
+    struct cli_msg msg;
+    int rc = figure_dir(ADV_CMD, dir, &msg);
     if (rc != EXIT_OK) {
-        return rc;
+        return rc == EXIT_USAGE ? cli_usage_error(ADV_CMD, "%s", msg.text) : rc;
     }
     if (figure_open(&o, ADV_CMD, dir, probe) != EXIT_OK) {
         return EXIT_IO;

@@ -169,6 +169,11 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
+    case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_HEADLINE:
+    case PQPAN_RUN_RECORD_MODE:
+    case PQPAN_RUN_RECORD_BUILD:
         return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;

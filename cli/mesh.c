@@ -169,6 +169,11 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_HEADLINE:
+    case PQPAN_RUN_RECORD_MODE:
+    case PQPAN_RUN_RECORD_BUILD:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:

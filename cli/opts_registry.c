@@ -12,6 +12,8 @@
 #include "sweep.h"
 #include "opts_registry.h"
 #include "run_calibrate.h"
+#include "run_compare.h"
+#include "run_reproduce.h"
 #include "run_idle.h"
 
 /* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */

@@ -307,16 +307,22 @@ struct run_out {
     int status;
 };
 
-/* The row's fields as "name": value pairs: a SIDE row's of its groups, those of a record
- * the CLI prints as members (IDLE) of group PQPAN_RUN_GROUP_JSON, every field of the others;
- * a MESH row's as a SIDE row's (its groups: the JSON's). */
+/* Whether rec's rows are sides of an exchange, shown by their groups (SIDE; reproduce's
+ * MATRIX; a MESH row, whose groups are the JSON's). */
+static int exchange_record(enum pqpan_run_record rec)
+{
+    return rec == PQPAN_RUN_RECORD_SIDE || rec == PQPAN_RUN_RECORD_MATRIX || rec == PQPAN_RUN_RECORD_MESH;
+}
+
+/* The row's fields as "name": value pairs: a SIDE or MATRIX row's of its groups, those of a record
+ * the CLI prints as members (IDLE) of group PQPAN_RUN_GROUP_JSON, every field of the others. */
 static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
 {
     const char *key = pqpan_run_record_key(row->record);
     size_t k;
     int first = 1;
     for (k = 0; k < row->n_fields; k++) {
-        if (((row->record == PQPAN_RUN_RECORD_SIDE || row->record == PQPAN_RUN_RECORD_MESH) &&
+        if ((exchange_record(row->record) &&
              !pqpan_run_field_shown(&row->fields[k], row->groups)) ||
             (key != NULL && key[0] == '\0' && !(row->fields[k].group & PQPAN_RUN_GROUP_JSON))) {
             continue;

@@ -403,6 +403,65 @@ struct pqpan_run_sweep_extra {
     struct pqpan_run_sweep_stats sim_energy_uj[PQPAN_RUN_SIDES];
     struct pqpan_run_sweep_stats sim_latency_ms;
 };
+/* ---- compare: the PQKE over BLE against IEEE 802.15.4 at three channel loads ---- */
+
+/* One cell: an ML-KEM level over one link ("ble-noDLE", "ble-DLE": the analytic estimator,
+ * events accounting, failure rate 0; "802154-0", "-10", "-30": the contention simulator at
+ * that channel load, all-states accounting, mean and p90 over the runs), both sides. */
+struct pqpan_run_compare_cell {
+    const char *kem, *link;
+    double channel_load_pct; /* % of the channel's time the background frames take */
+    unsigned nodes;          /* the pair and the background nodes */
+    double load_fps;         /* each background node's offered frames/s */
+    double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms;
+    double failure_rate;     /* failed runs / runs */
+    const char *idle_802154, *backoff_802154; /* "listen", "sleep"; BLE: "n/a" */
+    const char *protocol, *auth;
+};
+
+/* The field table of a CELL row (units uJ, ms, %, frames/s); *n its length. */
+const struct pqpan_run_field *pqpan_run_compare_cell_fields(size_t *n);
+
+/* ---- reproduce: the study's matrix and headline figures, per reading ---- */
+
+/* One headline figure of a reading (the peripheral, bits accounting) beside the study's
+ * range: the model's range over the levels (lo = hi for one value), in unit ("%", "x"),
+ * and whether it falls inside the study's ("inside", "overlaps", "outside"). */
+struct pqpan_run_headline_row {
+    const char *reading, *figure, *side;
+    double model_lo, model_hi;
+    const char *study; /* the study's words: "57-63 %" */
+    double study_lo, study_hi;
+    const char *verdict;
+    const char *label, *unit; /* the table's line (not fields of the row) */
+};
+
+/* One side of pqpan's protocol in one PQKE mode (with the P-256 hybrid suite when hybrid
+ * is 1) at one level and DLE setting, on the study preset: its energy in the bits
+ * accounting and that over mode none's and over LE SC pairing's, the same side. */
+struct pqpan_run_mode_row {
+    const char *reading, *kem;
+    unsigned dle;
+    const char *mode, *sig; /* sig: the ML-DSA set, "" outside the sig modes */
+    int hybrid;
+    const char *protocol, *side;
+    double e_total_uj, x_none, x_lesc;
+};
+
+/* One side of a sig mode in one of pqpan's Cortex-M4 builds ("small", "speed"; crypto_impl
+ * its rows of data/cycles/pqpan_m4.csv): energy in the bits accounting and that over the
+ * small build's. */
+struct pqpan_run_build_row {
+    const char *reading, *kem;
+    unsigned dle;
+    const char *mode, *sig, *side, *build, *crypto_impl;
+    double e_total_uj, x_small;
+};
+
+/* The field tables of HEADLINE, MODE and BUILD rows (units %, uJ); *n their length. */
+const struct pqpan_run_field *pqpan_run_headline_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_mode_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_build_fields(size_t *n);
 
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
@@ -478,12 +537,23 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_MESH,    /* estimate / simulate --link ble-mesh: one side of the
                                  provisioning run (struct pqpan_run_mesh_row,
                                  pqpan_run_mesh_fields), provisioner, device, total */
-    PQPAN_RUN_RECORD_SWEEP_EXTRA /* sweep with --per, or --hops / --forwarding on 802.15.4:
+    PQPAN_RUN_RECORD_SWEEP_EXTRA, /* sweep with --per, or --hops / --forwarding on 802.15.4:
                                  a configuration's columns after its sides (struct
                                  pqpan_run_sweep_extra), one row after its SIDE rows; the
                                  chain's and the Monte Carlo's fields only when asked, every
                                  value unknown but sim_per and sim_runs when the status is
                                  not ok */
+    PQPAN_RUN_RECORD_CELL,    /* compare: one ML-KEM level over one link (struct
+                                 pqpan_run_compare_cell), level by level, BLE first */
+    PQPAN_RUN_RECORD_MATRIX,  /* reproduce: one side of one configuration of the study's
+                                 matrix in one reading (struct pqpan_run_exchange_row, the BLE
+                                 exchange table; groups: the fields shown) */
+    PQPAN_RUN_RECORD_HEADLINE, /* reproduce: one headline figure of a reading beside the
+                                  study's range (struct pqpan_run_headline_row) */
+    PQPAN_RUN_RECORD_MODE,    /* reproduce: one side of one PQKE mode at one level and DLE
+                                 setting (struct pqpan_run_mode_row) */
+    PQPAN_RUN_RECORD_BUILD    /* reproduce: one side of a sig mode in one of pqpan's Cortex-M4
+                                 builds (struct pqpan_run_build_row) */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -505,17 +575,16 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "calibrate";
- * estimate and simulate on --link ble, 802154 or ble-mesh) with opts[0..n_opts), each
- * checked against the command's
- * option tables (the CLI's: `pqpan help --json`; every option left out takes its
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "calibrate",
+ * "compare", "reproduce"; estimate and simulate on --link ble, 802154 or ble-mesh) with
+ * opts[0..n_opts), each checked against the command's option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
- * ("sides", "phases", "nodes"), "" for a record whose fields are members of the top-level
+ * ("sides", "phases", "nodes", "rows"; reproduce's "rows", "headline", "modes", "builds"), "" for a record whose fields are members of the top-level
  * object (IDLE), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not rows). */
 const char *pqpan_run_record_key(enum pqpan_run_record record);
 

@@ -22,7 +22,7 @@ from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, s
 from .data import Profile
 from .model import Result
 
-__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "estimate_mesh", "simulate_mesh", "advise", "calibrate", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
+__all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "estimate_mesh", "simulate_mesh", "advise", "calibrate", "compare", "reproduce", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
@@ -359,6 +359,41 @@ def calibrate(trace, **options) -> Result:
     result = Result(out["assumptions"])
     result.units = out["units"]
     return result
+
+
+@_options.with_options("compare", None, skip=("--mesh",), frame=("--format",))
+def compare(**options) -> dict:
+    """The PQKE for ML-KEM-512, -768 and -1024 over BLE (the study's preset without and
+    with DLE, analytic) against IEEE 802.15.4 / 6LoWPAN at 0, 10 and 30 % channel load (the
+    contention simulator, `runs` seeded runs per cell), through the library's run layer
+    (pqpan_run "compare", as `pqpan compare`): every option of compare's tables is a keyword
+    argument (out=DIR writes compare.csv and the gnuplot figure there, as the CLI does).
+    Returns what `pqpan compare --format json` prints, as a dict: the assumptions as
+    members and "rows", one dict per level and link (energy_uj, energy_p90_uj, latency_ms,
+    latency_p90_ms, failure_rate, ...), values typed. The mesh table (`pqpan compare
+    --mesh`) is not on the run layer yet. Raises UsageError naming the keyword argument,
+    DataError or FileError."""
+    given = {k: v for k, v in options.items() if v is not None}
+    out = _run.run("compare", **given)
+    return dict(out["assumptions"], rows=out["rows"])
+
+
+@_options.with_options("reproduce", None, frame=("--format",))
+def reproduce(**options) -> dict:
+    """The SenSys '26 study's matrix (ML-KEM-512/768/1024 without and with DLE on the study
+    preset, and the LE Secure Connections baseline) and its headline figures beside the
+    study's ranges, per reading (reading="defaults", "study", "shipped", "both" or "all"),
+    through the library's run layer (pqpan_run "reproduce", as `pqpan reproduce`): every
+    option of reproduce's tables is a keyword argument (out=DIR writes the CSV files and
+    gnuplot figures there, as the CLI does). Returns what `pqpan reproduce --format json`
+    prints, as a dict: "headline_side", "readings" (each reading's assumptions), "rows"
+    (the matrix: one dict per reading, configuration and side), "headline", "modes" and
+    "builds", values typed. Raises UsageError naming the keyword argument, DataError or
+    FileError."""
+    given = {k: v for k, v in options.items() if v is not None}
+    out = _run.run("reproduce", **given)
+    return dict(out["assumptions"], rows=out["rows"], headline=out["headline"],
+                modes=out["modes"], builds=out["builds"])
 
 
 @_options.with_options("sweep", None, skip=("--out", "--jobs"))

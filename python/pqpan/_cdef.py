@@ -2793,6 +2793,42 @@ struct pqpan_run_sweep_extra {
     struct pqpan_run_sweep_stats sim_energy_uj[PQPAN_RUN_SIDES];
     struct pqpan_run_sweep_stats sim_latency_ms;
 };
+struct pqpan_run_compare_cell {
+    const char *kem, *link;
+    double channel_load_pct;
+    unsigned nodes;
+    double load_fps;
+    double energy_uj, energy_p90_uj, latency_ms, latency_p90_ms;
+    double failure_rate;
+    const char *idle_802154, *backoff_802154;
+    const char *protocol, *auth;
+};
+const struct pqpan_run_field *pqpan_run_compare_cell_fields(size_t *n);
+struct pqpan_run_headline_row {
+    const char *reading, *figure, *side;
+    double model_lo, model_hi;
+    const char *study;
+    double study_lo, study_hi;
+    const char *verdict;
+    const char *label, *unit;
+};
+struct pqpan_run_mode_row {
+    const char *reading, *kem;
+    unsigned dle;
+    const char *mode, *sig;
+    int hybrid;
+    const char *protocol, *side;
+    double e_total_uj, x_none, x_lesc;
+};
+struct pqpan_run_build_row {
+    const char *reading, *kem;
+    unsigned dle;
+    const char *mode, *sig, *side, *build, *crypto_impl;
+    double e_total_uj, x_small;
+};
+const struct pqpan_run_field *pqpan_run_headline_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_mode_fields(size_t *n);
+const struct pqpan_run_field *pqpan_run_build_fields(size_t *n);
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2822,7 +2858,12 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_RESIDUAL,
     PQPAN_RUN_RECORD_TRACE,
     PQPAN_RUN_RECORD_MESH,
-    PQPAN_RUN_RECORD_SWEEP_EXTRA
+    PQPAN_RUN_RECORD_SWEEP_EXTRA,
+    PQPAN_RUN_RECORD_CELL,
+    PQPAN_RUN_RECORD_MATRIX,
+    PQPAN_RUN_RECORD_HEADLINE,
+    PQPAN_RUN_RECORD_MODE,
+    PQPAN_RUN_RECORD_BUILD
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -18,7 +18,9 @@ _VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
 # The records a run gives as a list of dicts, under these keys.
 _LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes",
           _io.PQPAN_RUN_RECORD_FIT: "fits", _io.PQPAN_RUN_RECORD_RESIDUAL: "points",
-          _io.PQPAN_RUN_RECORD_TRACE: "traces"}
+          _io.PQPAN_RUN_RECORD_TRACE: "traces",
+          _io.PQPAN_RUN_RECORD_CELL: "rows", _io.PQPAN_RUN_RECORD_HEADLINE: "headline",
+          _io.PQPAN_RUN_RECORD_MODE: "modes", _io.PQPAN_RUN_RECORD_BUILD: "builds"}
 
 
 def _text(ptr):
@@ -107,7 +109,7 @@ def _error(err, rc):
 
 def run(command, **options):
     """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise",
-    "calibrate") with options through pqpan_run (a list value: a
+    "calibrate", "compare", "reproduce") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
@@ -123,7 +125,10 @@ def run(command, **options):
     "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
     typed); calibrate's "assumptions" is its whole JSON output, "fits" (dict per fitted
     gamma), "points" (dict per data point: the CSV's columns) and "traces" (dict per trace)
-    its typed rows; units in "units".
+    its typed rows;
+    compare's "rows" (dict per ML-KEM level and link); reproduce's "rows" (the
+    matrix: dict per reading, configuration and side), "headline", "modes" and "builds"
+    (dict per figure, per mode and side, per build and side); units in "units".
     Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
     pairs = _pairs(options)
@@ -141,6 +146,10 @@ def run(command, **options):
         if row.record == _io.PQPAN_RUN_RECORD_SIDE:
             side, out["units"] = _side(row)
             out["sides"].append(side)
+        elif row.record == _io.PQPAN_RUN_RECORD_MATRIX:
+            side, units = _side(row)
+            out.setdefault("rows", []).append(side)
+            out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_NOTE:
             out["notes"].append(text)
         elif row.record == _io.PQPAN_RUN_RECORD_MEMBERS:

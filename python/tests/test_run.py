@@ -707,3 +707,109 @@ def test_mesh_functions_and_pcap_equal_the_cli(cli, tmp_path):
         assert data and data == (tmp_path / "run.pcap").read_bytes(), bearer
     with pytest.raises(pqpan.UsageError, match="att_mtu"):
         pqpan.estimate_mesh(att_mtu=247)
+
+
+# compare: every option row but --mesh (its table is not on the run layer yet), --out (a
+# directory: test_compare_out_files), --runs (its maximum, 100000 runs a cell, would take
+# minutes: the base's 2 runs and 1 below) and the frame.
+COMPARE_SKIP = {"--mesh", "--out", "--runs"}
+COMPARE_BASE = {"runs": 2}
+
+
+def _command_grid(cli, command, skip, base, per_option=3):
+    """Requests of command generated from its option rows: each row (but SKIP and skip) at
+    up to per_option of its values, the others at base's or the defaults."""
+    requests = []
+    for group in _tables(cli, command):
+        for opt in group["table"]["options"]:
+            if opt["name"] in SKIP or opt["name"] in skip:
+                continue
+            for value in _values(opt)[:per_option]:
+                requests.append(dict(base, **{opt["name"][2:].replace("-", "_"): value}))
+    return requests
+
+
+def _compare_json(cli, command, fn, options):
+    """fn(**options) against `pqpan COMMAND ... --format json`: "equal" (every member and
+    row, numbers as the CLI prints them) or "refused" (the same exit code)."""
+    from conftest import NumberText
+    argv = cli_argv(command, **options)
+    proc = cli.run([*argv, "--format", "json"], check=False)
+    try:
+        got = fn(**options)
+    except pqpan.PqpanError as e:
+        assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+        return "refused"
+    assert proc.returncode == 0, (argv, proc.stderr)
+    want = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+    assert list(got) == list(want), argv
+    assert_same(got, want, " ".join(argv))
+    return "equal"
+
+
+def test_compare_grid_equals_the_cli(cli):
+    """pqpan.compare() is the CLI's JSON output (members, and every cell of "rows"), or the
+    CLI's exit code, over a grid generated from compare's option rows."""
+    requests = _command_grid(cli, "compare", COMPARE_SKIP, COMPARE_BASE) + [{"runs": 1}]
+    outcomes = [_compare_json(cli, "compare", pqpan.compare, options) for options in requests]
+    print("compare grid: %d requests, %d equal, %d refused by both"
+          % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
+    assert outcomes.count("equal") > 20 and outcomes.count("refused") > 0
+    assert {"auth", "idle", "backoff", "profile", "seed"} <= {k for r in requests for k in r}
+
+
+def test_compare_rows_typed_with_units():
+    got = run("compare", runs=2)
+    assert [r["link"] for r in got["rows"][:5]] == ["ble-noDLE", "ble-DLE", "802154-0",
+                                                   "802154-10", "802154-30"]
+    assert got["units"]["energy_uj"] == "uJ" and got["units"]["latency_p90_ms"] == "ms"
+    assert all(isinstance(r["nodes"], int) for r in got["rows"])
+
+
+def test_compare_out_files(cli, tmp_path):
+    """out=DIR: the run writes compare.csv (and the figure's data), the same bytes as the
+    CLI's --out."""
+    py_dir, cli_dir = tmp_path / "py", tmp_path / "cli"
+    pqpan.compare(runs=2, out=str(py_dir))
+    cli.run(["compare", "--runs", "2", "--out", str(cli_dir)])
+    for name in ("compare.csv", "compare.dat", "compare.gp"):
+        assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
+
+
+def test_compare_errors_name_the_keyword():
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.compare(runs=0)
+    assert "runs" in str(e.value) and "--runs" not in str(e.value)
+    with pytest.raises(pqpan.UsageError):
+        pqpan.compare(att_mtu=247)
+
+
+def test_reproduce_grid_equals_the_cli(cli):
+    """pqpan.reproduce() is the CLI's JSON output (the readings' assumptions, the matrix,
+    the headline, the per-mode and the builds' tables), or the CLI's exit code, over a grid
+    generated from reproduce's option rows (each at up to three of its values, one reading
+    unless the row is --reading)."""
+    requests = _command_grid(cli, "reproduce", {"--out"}, {"reading": "defaults"})
+    outcomes = [_compare_json(cli, "reproduce", pqpan.reproduce, options)
+                for options in requests]
+    print("reproduce grid: %d requests, %d equal, %d refused by both"
+          % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
+    assert outcomes.count("equal") > 10 and outcomes.count("refused") > 0
+    assert {"reading", "profile", "currents", "p256_impl"} <= {k for r in requests for k in r}
+
+
+def test_reproduce_out_files(cli, tmp_path):
+    """out=DIR: the run writes the CSV files and the figures' data, the same bytes as the
+    CLI's --out."""
+    py_dir, cli_dir = tmp_path / "py", tmp_path / "cli"
+    pqpan.reproduce(reading="study", out=str(py_dir))
+    cli.run(["reproduce", "--reading", "study", "--out", str(cli_dir)])
+    for name in ("reproduce.csv", "headline.csv", "modes.csv", "builds.csv", "bars_study.dat",
+                 "ll_sweep_study.dat"):
+        assert (py_dir / name).read_bytes() == (cli_dir / name).read_bytes(), name
+
+
+def test_reproduce_errors_name_the_keyword():
+    with pytest.raises(pqpan.UsageError) as e:
+        pqpan.reproduce(reading="none")
+    assert "reading" in str(e.value) and "--reading" not in str(e.value)

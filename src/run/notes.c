@@ -19,14 +19,11 @@ void model_print_exchange_line(FILE *f, const char *prefix, const char *protocol
     fprintf(f, "%sprotocol: %s, auth: %s; idle: %s\n", prefix, protocol, auth, idle);
 }
 
-void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+/* A known number: an INT, a COUNT, or a REAL to field's decimals. */
+static void put_number(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
 {
     char buf[CLI_FIXED_MAX];
-    if (!v->known) {
-        fputs("null", f);
-    } else if (v->type == PQPAN_RUN_TEXT) {
-        model_json_string(f, v->text);
-    } else if (v->type == PQPAN_RUN_INT) {
+    if (v->type == PQPAN_RUN_INT) {
         fprintf(f, "%lld", v->i);
     } else if (v->type == PQPAN_RUN_COUNT) {
         fprintf(f, "%llu", v->u);
@@ -34,6 +31,66 @@ void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct
         (void)cli_format_fixed(buf, v->x, field->decimals);
         fputs(buf, f);
     }
+}
+
+void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+{
+    if (!v->known) {
+        fputs("null", f);
+    } else if (v->type == PQPAN_RUN_TEXT) {
+        model_json_string(f, v->text);
+    } else {
+        put_number(f, field, v);
+    }
+}
+
+void model_csv_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v)
+{
+    if (v->known && v->type == PQPAN_RUN_TEXT) {
+        fputs(v->text, f);
+    } else if (v->known) {
+        put_number(f, field, v);
+    }
+}
+
+/* Whether a CSV line of the group mask groups (0: every field) has field f. */
+static int csv_has(const struct pqpan_run_field *f, unsigned groups)
+{
+    return groups == 0 || pqpan_run_field_shown(f, groups);
+}
+
+void model_fields_csv_header(FILE *f, const struct pqpan_run_field *fields, size_t n,
+                             unsigned groups)
+{
+    size_t k;
+    int first = 1;
+    for (k = 0; k < n; k++) {
+        if (csv_has(&fields[k], groups)) {
+            fprintf(f, "%s%s", first ? "" : ",", fields[k].name);
+            first = 0;
+        }
+    }
+    fputc('\n', f);
+}
+
+void model_fields_csv_row(FILE *f, const struct pqpan_run_field *fields, size_t n,
+                          unsigned groups, const void *data)
+{
+    struct pqpan_run_value v;
+    size_t k;
+    int first = 1;
+    for (k = 0; k < n; k++) {
+        if (!csv_has(&fields[k], groups)) {
+            continue;
+        }
+        pqpan_run_record_value(&v, &fields[k], data);
+        if (!first) {
+            fputc(',', f);
+        }
+        model_csv_value(f, &fields[k], &v);
+        first = 0;
+    }
+    fputc('\n', f);
 }
 
 void model_json_string(FILE *f, const char *s)

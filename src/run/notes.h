@@ -60,6 +60,14 @@ void model_json_string(FILE *f, const char *s);
 /* Writes a row's typed value as JSON: a REAL to field's decimals (as the CLI's JSON prints
  * it), null where the row has none. */
 void model_json_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v);
+/* The same as a CSV value: a text as it is, nothing where the row has none. */
+void model_csv_value(FILE *f, const struct pqpan_run_field *field, const struct pqpan_run_value *v);
+/* A CSV header of the names of fields[0..n) shown for the group mask groups (0: every
+ * field), and one line of their values read from data (the struct of the fields' table). */
+void model_fields_csv_header(FILE *f, const struct pqpan_run_field *fields, size_t n,
+                             unsigned groups);
+void model_fields_csv_row(FILE *f, const struct pqpan_run_field *fields, size_t n,
+                          unsigned groups, const void *data);
 
 /* The GATT roles of cfg and who sends each message how (link_gatt_words) as two lines of
  * prefix "GATT: the peripheral is the server, ...", and one more saying why it cannot be

@@ -51,6 +51,15 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
         return "phases";
     case PQPAN_RUN_RECORD_NODE:
         return "nodes";
+    case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+        return "rows";
+    case PQPAN_RUN_RECORD_HEADLINE:
+        return "headline";
+    case PQPAN_RUN_RECORD_MODE:
+        return "modes";
+    case PQPAN_RUN_RECORD_BUILD:
+        return "builds";
     case PQPAN_RUN_RECORD_IDLE:
         return "";
     case PQPAN_RUN_RECORD_NOTE:
@@ -334,10 +343,15 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_advise(r, opts, n_opts, NULL);
     } else if (strcmp(command, "calibrate") == 0) {
         rc = run_calibrate(r, opts, n_opts);
+    } else if (strcmp(command, "compare") == 0) {
+        rc = run_compare(r, opts, n_opts);
+    } else if (strcmp(command, "reproduce") == 0) {
+        rc = run_reproduce(r, opts, n_opts);
     } else {
         struct cli_msg msg;
         (void)cli_msg_set(&msg, EXIT_USAGE,
-                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise, calibrate)",
+                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise, "
+                          "calibrate, compare, reproduce)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -65,6 +65,14 @@ int run_record(struct run_ctx *r, enum pqpan_run_record rec, enum pqpan_run_link
 /* Whether the request asks for --link 802154. */
 int run_wants_802154(const struct pqpan_run_opt *opts, size_t n_opts);
 
+/* A progress callback of lowpan_simulate (lowpan_sim.h) that emits PROGRESS rows; ctx a
+ * struct run_progress whose r is set and stopped 0 (1 once the caller stopped the run). */
+struct run_progress {
+    struct run_ctx *r;
+    int stopped;
+};
+void run_on_progress(void *ctx, unsigned done, unsigned runs);
+
 /* The command runs (run_*.c). */
 int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
@@ -78,6 +86,8 @@ int run_calibrate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_
 int run_mesh(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts, int simulated);
 /* Whether the request asks for --link link. */
 int run_wants_link(const struct pqpan_run_opt *opts, size_t n_opts, const char *link);
+int run_compare(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+int run_reproduce(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 /* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
 struct advise_ctx;
 struct advise_result;

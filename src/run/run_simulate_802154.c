@@ -397,15 +397,9 @@ static const struct pqpan_run_field progress_fields[] = {
 };
 #define N_PROGRESS_FIELDS (sizeof progress_fields / sizeof progress_fields[0])
 
-/* The PROGRESS row of lowpan_simulate's progress callback. */
-struct progress_ctx {
-    struct run_ctx *r;
-    int stopped;
-};
-
-static void on_progress(void *ctx, unsigned done, unsigned runs)
+void run_on_progress(void *ctx, unsigned done, unsigned runs)
 {
-    struct progress_ctx *p = ctx;
+    struct run_progress *p = ctx;
     struct pqpan_run_progress_row g;
     g.done = done;
     g.runs = runs;
@@ -435,7 +429,7 @@ static int simulate(struct run_ctx *r, struct lowpan_sim_opts *o, const struct m
 {
     struct lowpan_series res;
     struct cli_outfile pcap;
-    struct progress_ctx prog;
+    struct run_progress prog;
     struct cli_msg msg;
     int rc;
     if (o->pcap != NULL) {
@@ -447,7 +441,7 @@ static int simulate(struct run_ctx *r, struct lowpan_sim_opts *o, const struct m
     }
     prog.r = r;
     prog.stopped = 0;
-    o->s.progress = on_progress;
+    o->s.progress = run_on_progress;
     o->s.progress_ctx = &prog;
     rc = lowpan_simulate(&res, env, &o->l, &o->s, &msg);
     if (o->s.pcap != NULL &&

@@ -1,5 +1,6 @@
 /* Tests for pqpan_run (include/pqpan/run.h, src/run/run.c, run_estimate.c, run_idle.c,
- * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c): a request of
+ * run_sweep.c, run_profiles.c, run_idle_802154.c, run_simulate.c, run_compare.c,
+ * run_reproduce.c): a request of
  * estimate gives its notes and three sides as rows of the BLE field table; a flag takes
  * on / off; a bad value, an unknown option and an unknown command are PQPAN_ERR_INVALID_ARG
  * with a message naming what was wrong; an emit that stops the run is PQPAN_ERR_IO. */
@@ -99,6 +100,12 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
         fail_msg("estimate gave another command's record (or simulate --hops)");
+    case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_HEADLINE:
+    case PQPAN_RUN_RECORD_MODE:
+    case PQPAN_RUN_RECORD_BUILD:
+        fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -928,6 +935,11 @@ static int collect_advise(void *ctx, const struct pqpan_run_row *row)
         strncpy(a->json, row->values[0].text, sizeof a->json - 1);
         break;
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_HEADLINE:
+    case PQPAN_RUN_RECORD_MODE:
+    case PQPAN_RUN_RECORD_BUILD:
         assert_true(a->choices < 16);
         a->objective[a->choices] = field(row, "objective_uj", PQPAN_RUN_REAL)->x;
         a->device_uj[a->choices] = field(row, "energy_device_uj", PQPAN_RUN_REAL)->x;
@@ -1131,6 +1143,190 @@ static void test_advise_errors(void **state)
     free(a);
 }
 
+/* What compare gave: its cells in order, and the PROGRESS rows. */
+struct compared {
+    int members, progress, cells;
+    struct pqpan_run_compare_cell cell[15];
+    const char *energy_unit, *load_unit;
+};
+
+static int collect_compare(void *ctx, const struct pqpan_run_row *row)
+{
+    struct compared *c = ctx;
+    size_t n;
+    if (row->record == PQPAN_RUN_RECORD_CELL) {
+        assert_ptr_equal(row->fields, pqpan_run_compare_cell_fields(&n));
+        assert_int_equal(row->n_fields, n);
+        assert_true(c->cells < 15);
+        c->cell[c->cells++] = *(const struct pqpan_run_compare_cell *)row->data;
+        c->energy_unit = row->fields[5].unit;
+        c->load_unit = row->fields[2].unit;
+        assert_string_equal(row->fields[5].name, "energy_uj");
+        assert_true(field(row, "energy_uj", PQPAN_RUN_REAL)->x == c->cell[c->cells - 1].energy_uj);
+    }
+    c->members += row->record == PQPAN_RUN_RECORD_MEMBERS;
+    c->progress += row->record == PQPAN_RUN_RECORD_PROGRESS;
+    return 0;
+}
+
+/* compare: 3 levels x 5 links, BLE first; BLE is analytic (no losses, p90 = mean, the pair
+ * alone); a loaded 802.15.4 cell has the pair and 10 background nodes, each offering
+ * load / (10 x one 60-octet PSDU's airtime) frames/s: (60 + 6 octets of SHR and PHR) x 32 us
+ * per octet on O-QPSK 2.4 GHz (IEEE 802.15.4-2020 §12.3: 62.5 ksymbol/s, 2 symbols per
+ * octet) = 2.112 ms. */
+static void test_compare(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--runs", "2"}, {"--seed", "7"}};
+    static const char *const links[5] = {"ble-noDLE", "ble-DLE", "802154-0", "802154-10",
+                                         "802154-30"};
+    static const double loads[5] = {0.0, 0.0, 0.0, 10.0, 30.0};
+    struct pqpan_run_error err;
+    struct compared *c = calloc(1, sizeof *c);
+    int k, j;
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("compare", opts, 2, collect_compare, c, &err), PQPAN_OK);
+    assert_int_equal(c->cells, 15);
+    assert_int_equal(c->members, 1);
+    assert_int_equal(c->progress, 9 * (2 + 1)); /* each 802.15.4 cell: before, after each run */
+    assert_string_equal(c->energy_unit, "uJ");
+    assert_string_equal(c->load_unit, "%");
+    for (k = 0; k < 3; k++) {
+        for (j = 0; j < 5; j++) {
+            const struct pqpan_run_compare_cell *x = &c->cell[k * 5 + j];
+            assert_string_equal(x->link, links[j]);
+            assert_true(x->channel_load_pct == loads[j]);
+            assert_true(fabs(x->load_fps - loads[j] / 100.0 / (10 * 2.112e-3)) < 1e-9);
+            assert_int_equal(x->nodes, loads[j] > 0.0 ? 12 : 2);
+            assert_true(x->energy_uj > 0.0 && x->latency_ms > 0.0);
+            if (j < 2) {
+                assert_true(x->failure_rate == 0.0 && x->energy_p90_uj == x->energy_uj);
+                assert_string_equal(x->idle_802154, "n/a");
+            }
+        }
+        /* DLE carries the same messages in fewer, longer PDUs: less energy */
+        assert_true(c->cell[k * 5 + 1].energy_uj < c->cell[k * 5].energy_uj);
+    }
+    assert_string_equal(c->cell[0].kem, "ML-KEM-512");
+    assert_string_equal(c->cell[14].kem, "ML-KEM-1024");
+    free(c);
+}
+
+/* compare refuses a bad value and an option of another command naming it; --mesh's table
+ * is not on the run layer yet. */
+static void test_compare_errors(void **state)
+{
+    static const struct pqpan_run_opt runs[] = {{"--runs", "0"}};
+    static const struct pqpan_run_opt mtu[] = {{"--att-mtu", "247"}};
+    static const struct pqpan_run_opt mesh[] = {{"--mesh", "on"}};
+    struct pqpan_run_error err;
+    struct compared *c = calloc(1, sizeof *c);
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("compare", runs, 1, collect_compare, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--runs");
+    assert_int_equal(pqpan_run("compare", mtu, 1, collect_compare, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--att-mtu");
+    assert_int_equal(pqpan_run("compare", mesh, 1, collect_compare, c, &err),
+                     PQPAN_ERR_UNSUPPORTED);
+    assert_string_equal(err.option, "--mesh");
+    assert_int_equal(c->cells, 0);
+    free(c);
+}
+
+/* What reproduce gave: its rows per record, the peripheral's e_total_uj of the matrix
+ * (no DLE, DLE per level) and the headline's DLE saving. */
+struct reproduced {
+    int matrix, headline, modes, builds, members;
+    double periph[3][2];
+    double saving_lo, saving_hi, ratio_lo;
+    int mode_none_is_one;
+};
+
+static int collect_reproduce(void *ctx, const struct pqpan_run_row *row)
+{
+    struct reproduced *g = ctx;
+    g->members += row->record == PQPAN_RUN_RECORD_MEMBERS;
+    if (row->record == PQPAN_RUN_RECORD_MATRIX) {
+        const struct pqpan_run_exchange_row *w = row->exchange;
+        int level = strcmp(w->kem, "ML-KEM-512") == 0   ? 0
+                    : strcmp(w->kem, "ML-KEM-768") == 0 ? 1
+                    : strcmp(w->kem, "ML-KEM-1024") == 0 ? 2
+                                                         : -1;
+        assert_string_equal(field(row, "reading", PQPAN_RUN_TEXT)->text, "defaults");
+        if (level >= 0 && strcmp(w->side, "peripheral") == 0) {
+            g->periph[level][w->dle ? 1 : 0] = w->e_total_uj;
+        }
+        g->matrix++;
+    } else if (row->record == PQPAN_RUN_RECORD_HEADLINE) {
+        const struct pqpan_run_headline_row *h = row->data;
+        if (strcmp(h->figure, "dle_saving_pct") == 0) {
+            g->saving_lo = h->model_lo;
+            g->saving_hi = h->model_hi;
+        }
+        g->headline++;
+    } else if (row->record == PQPAN_RUN_RECORD_MODE) {
+        const struct pqpan_run_mode_row *m = row->data;
+        if (strcmp(m->mode, "none") == 0 && !m->hybrid) {
+            g->mode_none_is_one += m->x_none == 1.0;
+        }
+        g->modes++;
+    } else if (row->record == PQPAN_RUN_RECORD_BUILD) {
+        g->builds++;
+    }
+    return 0;
+}
+
+/* reproduce --reading defaults: the matrix (3 levels x 2 DLE settings + LE SC at both, 3
+ * sides each), 4 headline figures, the per-mode table (3 levels x 2 DLE x every mode alone
+ * and hybrid x 2 sides) and the builds' (3 x 2 x 2 sig modes x 2 sides x 2 builds); the
+ * headline's DLE saving is the range of 100 x (1 - DLE / no DLE) over the matrix's rows. */
+static void test_reproduce(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--reading", "defaults"}};
+    struct pqpan_run_error err;
+    struct reproduced *g = calloc(1, sizeof *g);
+    double lo = 1e9, hi = -1e9;
+    int k;
+    (void)state;
+    assert_non_null(g);
+    assert_int_equal(pqpan_run("reproduce", opts, 1, collect_reproduce, g, &err), PQPAN_OK);
+    assert_int_equal(g->members, 1);
+    assert_int_equal(g->matrix, 8 * 3);
+    assert_int_equal(g->headline, 4);
+    assert_int_equal(g->modes % (3 * 2 * 2), 0);
+    assert_true(g->modes >= 3 * 2 * 2 * 2);
+    assert_int_equal(g->builds, 3 * 2 * 2 * 2 * 2);
+    assert_int_equal(g->mode_none_is_one, 3 * 2 * 2);
+    for (k = 0; k < 3; k++) {
+        double saving = 100.0 * (1.0 - g->periph[k][1] / g->periph[k][0]);
+        lo = saving < lo ? saving : lo;
+        hi = saving > hi ? saving : hi;
+    }
+    assert_true(fabs(lo - g->saving_lo) < 1e-9 && fabs(hi - g->saving_hi) < 1e-9);
+    free(g);
+}
+
+static void test_reproduce_errors(void **state)
+{
+    static const struct pqpan_run_opt bad[] = {{"--reading", "none"}};
+    static const struct pqpan_run_opt other[] = {{"--runs", "2"}};
+    struct pqpan_run_error err;
+    struct reproduced *g = calloc(1, sizeof *g);
+    (void)state;
+    assert_non_null(g);
+    assert_int_equal(pqpan_run("reproduce", bad, 1, collect_reproduce, g, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--reading");
+    assert_int_equal(pqpan_run("reproduce", other, 1, collect_reproduce, g, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--runs");
+    assert_int_equal(g->matrix, 0);
+    free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1157,6 +1353,10 @@ int main(void)
         cmocka_unit_test(test_advise_errors),
         cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_calibrate_errors),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_compare_errors),
+        cmocka_unit_test(test_reproduce),
+        cmocka_unit_test(test_reproduce_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -217,6 +217,10 @@ function generatedRequests(help) {
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE);
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE.concat([['--hops', '3']]));
   for (const link of ['ble', '802154']) generatedSweepRequests(help, link, requests);
+  // compare at 2 runs a cell, without --mesh (its table is not on the run layer yet) and
+  // --out (a directory); reproduce on one reading unless the row is --reading.
+  generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--mesh', '--out']), requests);
+  generatedBaseRequests(help, 'reproduce', [['--reading', 'defaults']], new Set(['--out']), requests);
   return requests;
 }
 
@@ -237,6 +241,18 @@ function generatedSweepRequests(help, link, requests) {
   }
   one([['--per', '0,0.1,1'], ['--runs', '3'], ['--seed', '7']]);
   one([['--runs', '3']]);
+}
+
+// Each option row of command (but skip) at each of its values, after base (a row of base
+// replaces its value).
+function generatedBaseRequests(help, command, base, skip, requests) {
+  for (const g of help.commands.find((c) => c.name === command).groups) {
+    for (const o of g.table.options) {
+      if (SKIP.has(o.name) || skip.has(o.name)) continue;
+      const kept = base.filter(([name]) => name !== o.name);
+      for (const v of valuesOf(o)) requests.push({ command: command, options: kept.concat([[o.name, v]]) });
+    }
+  }
 }
 
 // The values of one option row the grid tries.

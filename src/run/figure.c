@@ -1,4 +1,5 @@
-/* Output directories and gnuplot figures (see figure.h). */
+/* Output directories and gnuplot figures (see figure.h; from cli/, the run layer's since
+ * compare writes its --out files itself). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -6,15 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "figure.h"
 #include "outfile.h"
+#include "run_text.h"
 
-int figure_dir(const char *cmd, const char *dir)
+int figure_dir(const char *cmd, const char *dir, struct cli_msg *msg)
 {
     struct stat st;
     if (strchr(dir, '\'') != NULL) {
-        return cli_usage_error(cmd, "--out: a directory name without quotes, please");
+        return cli_msg_set(msg, EXIT_USAGE, "--out: a directory name without quotes, please");
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "pqpan %s: cannot create %s: %s\n", cmd, dir, strerror(errno));

@@ -1,15 +1,18 @@
-/* Output directories and gnuplot figures for `reproduce --out` and `compare --out`. */
-#ifndef PQPAN_CLI_FIGURE_H
-#define PQPAN_CLI_FIGURE_H
+/* Output directories and gnuplot figures for `reproduce --out`, `compare --out` and
+ * `advise --out`. */
+#ifndef PQPAN_RUN_FIGURE_H
+#define PQPAN_RUN_FIGURE_H
 
 #include <stdio.h>
 
 #include "outfile.h"
+#include "run_text.h"
 
-/* Creates dir (if missing). A cli.h exit code, message printed. */
-int figure_dir(const char *cmd, const char *dir);
+/* Creates dir (if missing). EXIT_OK; EXIT_USAGE with *msg (a name figure_gnuplot cannot
+ * quote); EXIT_IO, message printed as "pqpan CMD: ...". */
+int figure_dir(const char *cmd, const char *dir, struct cli_msg *msg);
 
-/* Opens dir/name for writing through a temporary name (cli/outfile.h); a cli.h exit code,
+/* Opens dir/name for writing through a temporary name (outfile.h); an exit code,
  * message printed. */
 int figure_open(struct cli_outfile *o, const char *cmd, const char *dir, const char *name);
 
