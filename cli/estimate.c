@@ -88,6 +88,7 @@ void cli_estimate_help(FILE *out)
             "(SenSys '26, arXiv 2602.18708) with pqpan's protocol; --protocol study for the\n"
             "study's exchange.\n\n");
     cli_opt_table_help(out, &estimate_protocol_table);
+    cli_opt_rows_help(out, &estimate_bits_table);
     fputc('\n', out);
     link_opts_help(out);
     fprintf(out,

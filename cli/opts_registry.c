@@ -25,6 +25,7 @@
 static const struct cli_opt_group estimate_groups[] = {
     ALL(estimate_protocol_table, "ble"), ALL(link_opts_table, "ble"),
     ALL(link_pqke_table, "ble"),         ALL(link_setup_table, "ble"),
+    ALL(estimate_bits_table, "ble"),
     ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
     ALL(link_pqke_table, "802154"),
     ALL(lowpan_busy_table, "802154"),    ALL(lowpan_chain_table, "802154"),

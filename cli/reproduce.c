@@ -232,13 +232,6 @@ static const char *verdict(const struct hl_line *l)
     return "overlaps";
 }
 
-static const char *bits_ifs_about(enum pqpan_ble_bits_ifs b)
-{
-    return b == PQPAN_BLE_BITS_IFS_PER_PDU_SENT
-               ? "one per PDU sent (1 per pair; the study reading's choice)"
-               : "every T_IFS of an event on both sides (2 per pair, none after the last PDU)";
-}
-
 static void print_reading_table(const struct reading_run *r, int which)
 {
     struct pqpan_ble_config cfg;
@@ -251,7 +244,7 @@ static void print_reading_table(const struct reading_run *r, int which)
     model_print_assumptions(stdout, r->env, PQPAN_RADIO_BLE_1M, "  ");
     study_config(&cfg, ll_of_dle[0], r->bits_ifs);
     model_print_setup(stdout, &cfg, "  ");
-    printf("  bits accounting, T_IFS: %s\n", bits_ifs_about(r->bits_ifs));
+    printf("  bits accounting, T_IFS: %s\n", model_bits_ifs_about(r->bits_ifs));
     printf("  LE SC: %s\n", reading_lesc[which]);
     printf("\n%-12s %-4s %-10s %12s %12s %12s %7s %11s %12s\n", "kem", "dle", "side", "e_comp_uj",
            "e_comm_uj", "e_total_uj", "comm_%", "latency_ms", "e_events_uj");

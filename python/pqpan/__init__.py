@@ -13,44 +13,20 @@ import os
 import warnings
 from typing import Dict, Optional, Union
 
-from . import data, kem, model
+from . import data, kem
 from . import defaults
 from . import defaults as _d
 from . import options as _options, run as _run, trace as _trace
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
-from .model import Result
+from .run import Result
 
 __all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "advise", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
 __version__ = "0.1.0"
-
-_ENERGY_KEYS = ("profile", "calibration", "crypto_impl", "currents", "tx_dbm", "ramp",
-                "gamma_comm", "gamma_comp", "p256_impl", "lesc_keypair")
-_env_cache: Dict[tuple, "model.Env"] = {}
-
-
-def _env(options: dict) -> "model.Env":
-    """The energy inputs for options (cached per distinct set: loading the cycle tables and a
-    profile is the slow part of a small run)."""
-    energy = {k: options.pop(k) for k in _ENERGY_KEYS if k in options}
-    profile = energy.get("profile", data.DEFAULT_PROFILE)
-    if isinstance(profile, Profile):
-        return model.Env(**energy)
-    key = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, dict) else v)
-                       for k, v in energy.items()))
-    try:
-        hash(key)
-    except TypeError:
-        return model.Env(**energy)
-    if key not in _env_cache:
-        if len(_env_cache) > 64:
-            _env_cache.clear()
-        _env_cache[key] = model.Env(**energy)
-    return _env_cache[key]
 
 
 @_options.with_options("estimate", "ble")
@@ -66,7 +42,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              features: Union[bool, str] = _d.switch("FEATURES"),
              conn_update: Union[bool, str] = _d.switch("CONN_UPDATE"),
              initial_ci_ms: float = _d.number("INITIAL_CI_MS"),
-             discovery: Union[bool, str] = _d.switch("DISCOVERY"), bits_ifs: str = "each",
+             discovery: Union[bool, str] = _d.switch("DISCOVERY"),
              profile: Union[str, Profile] = _d.text("PROFILE"),
              calibration: Optional[str] = None, crypto_impl: str = _d.text("CRYPTO_IMPL"),
              currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
@@ -86,10 +62,9 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     it is on disk: a Profile parsed from bytes raises UsageError). An argument at its default
     (or None) is left out of the request, so it takes the library's default. Defaults are
     the library's table (pqpan.defaults, docs/CLI.md "Defaults"): the study's link set-up
-    with pqpan's protocol (protocol="study" for the study's). bits_ifs ("each", default, or
-    "per-pdu-sent": how many T_IFS the bits accounting books) is not an option of `pqpan
-    estimate`; `pqpan reproduce` sets it for its study reading, and with "per-pdu-sent"
-    estimate() runs python/pqpan/model.py's BLE model instead (no sig there). The result
+    with pqpan's protocol (protocol="study" for the study's). bits_ifs (`--bits-ifs`:
+    "each" or "per-pdu-sent", how many T_IFS the bits accounting books) is the rule
+    `pqpan reproduce` sets for its study reading. The result
     has the CLI's JSON members (figures and prose) and "sides" (peripheral, central,
     total), each side also as result["peripheral"] etc.; energies in µJ, times in ms; a
     warning the CLI prints is a UserWarning. transfer names each GATT role's method
@@ -101,24 +76,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     cannot be read). Messages name keyword arguments (att_mtu, not --att-mtu)."""
     options = dict(locals())
     options.update(options.pop("more"))
-    if bits_ifs != "each":
-        return _estimate_study_ifs(options)
-    del options["bits_ifs"]
     return _run_estimate(estimate, options)
-
-
-def _estimate_study_ifs(options):
-    """estimate() with bits_ifs other than "each": python/pqpan/model.py's BLE model, the
-    only path that takes it (no `pqpan estimate` option sets it; `pqpan reproduce` does, and
-    python/examples/study_headline.py repeats its study reading with it)."""
-    if options.get("sig") is not None:
-        raise UsageError("sig applies with bits_ifs=\"each\" only")
-    del options["sig"]
-    kem_name = model.canonical(options.pop("kem"), model.KEM_NAMES + (model.LESC_NAME,))
-    allow = options.pop("allow_unbuildable")
-    env = _env(options)
-    cfg = model.ble_config(kem=kem_name, **options)
-    return model.estimate_ble(env, kem_name, cfg, allow)
 
 
 def _same(value, default):

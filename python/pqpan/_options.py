@@ -271,6 +271,20 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': 'GATT discovery of the key-exchange service and the CCCD write '
                                     'enabling indications, by the central'}]},
+              {'link': 'ble',
+               'options': [{'name': '--bits-ifs',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['each', 'per-pdu-sent'],
+                            'default': 'each',
+                            'default_note': None,
+                            'help': 'how many T_IFS the bits accounting books (e_comm_uj, '
+                                    'e_comm_ifs_uj; the events accounting books every one): each, '
+                                    'every T_IFS of an event on both sides (2 per PDU pair); '
+                                    'per-pdu-sent, one per PDU a side sends (1 per pair), the '
+                                    'study reading of `pqpan reproduce`'}]},
               {'link': '802154',
                'options': [{'name': '--link',
                             'kind': 'word',

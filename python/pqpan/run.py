@@ -279,3 +279,14 @@ def sweep(pairs):
     if rc != 0:
         raise _error(err, rc)
     return out.rows, out.columns or [], out.units
+
+
+class Result(dict):
+    """A result as the CLI's JSON: the run's assumptions as members and "sides", a list of
+    one dict per side. A side is also reachable by its name: result["peripheral"]."""
+
+    def __missing__(self, key):
+        for side in dict.get(self, "sides", ()):
+            if side.get("side") == key:
+                return side
+        raise KeyError(key)

@@ -23,7 +23,10 @@ struct got {
     enum pqpan_run_link link;
     char side[PQPAN_RUN_SIDES][16];
     double e_total[PQPAN_RUN_SIDES], e_comm[PQPAN_RUN_SIDES];
-    int json_has_profile;
+    double e_ifs[PQPAN_RUN_SIDES], t_ifs[PQPAN_RUN_SIDES], e_tx[PQPAN_RUN_SIDES];
+    double e_events[PQPAN_RUN_SIDES];
+    unsigned long long pdus_tx[PQPAN_RUN_SIDES];
+    int json_has_profile, json_has_bits_ifs;
     int nodes;
     char role[PQPAN_802154_CHAIN_NODES][16];
     double node_total[PQPAN_802154_CHAIN_NODES], node_comm[PQPAN_802154_CHAIN_NODES];
@@ -52,6 +55,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_MEMBERS:
         g->members++;
         g->json_has_profile = strstr(row->values[0].text, "\"profile\": \"nrf52840\"") != NULL;
+        g->json_has_bits_ifs = strstr(row->values[0].text, "\"bits_ifs\": \"per-pdu-sent\"") != NULL;
         break;
     case PQPAN_RUN_RECORD_WARNING:
         g->warnings++;
@@ -62,6 +66,13 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         strncpy(g->side[s], field(row, "side", PQPAN_RUN_TEXT)->text, sizeof g->side[s] - 1);
         g->e_total[s] = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
         g->e_comm[s] = field(row, "e_comm_uj", PQPAN_RUN_REAL)->x;
+        if (g->link == PQPAN_RUN_LINK_BLE) {
+            g->e_ifs[s] = field(row, "e_comm_ifs_uj", PQPAN_RUN_REAL)->x;
+            g->t_ifs[s] = field(row, "t_ifs_ms", PQPAN_RUN_REAL)->x;
+            g->e_tx[s] = field(row, "e_comm_tx_uj", PQPAN_RUN_REAL)->x;
+            g->e_events[s] = field(row, "e_total_events_uj", PQPAN_RUN_REAL)->x;
+            g->pdus_tx[s] = field(row, "pdus_tx", PQPAN_RUN_COUNT)->u;
+        }
         g->sides++;
         break;
     case PQPAN_RUN_RECORD_NODE:
@@ -129,6 +140,42 @@ static void test_flag_on_off(void **state)
     assert_true(g_off.e_comm[2] == none.e_comm[2]);
     assert_true(g_on.e_comm[2] == g_bare.e_comm[2]);
     assert_true(g_on.e_comm[2] > g_off.e_comm[2]);
+}
+
+/* T_IFS, Core v5.4 Vol 6 Part B §4.1.1: 150 us. */
+#define T_IFS_MS 0.150
+
+/* --bits-ifs per-pdu-sent books one T_IFS per PDU a side sends in the bits accounting
+ * (ble.h enum pqpan_ble_bits_ifs): t_ifs_ms = pdus_tx x 150 us on each side, fewer than
+ * each's two per pair; the IFS energy scales with that time (the same RX current and
+ * gamma), TX, RX and the events accounting do not move; the notes name the rule. */
+static void test_bits_ifs(void **state)
+{
+    static const struct pqpan_run_opt per_pdu[] = {{"--bits-ifs", "per-pdu-sent"}};
+    static const struct pqpan_run_opt each[] = {{"--bits-ifs", "each"}};
+    static const struct pqpan_run_opt bad[] = {{"--bits-ifs", "none"}};
+    struct pqpan_run_error err;
+    struct got dflt, g_each, g_per;
+    int s;
+    (void)state;
+    assert_int_equal(run(&dflt, NULL, 0, &err), PQPAN_OK);
+    assert_int_equal(run(&g_each, each, 1, &err), PQPAN_OK);
+    assert_int_equal(run(&g_per, per_pdu, 1, &err), PQPAN_OK);
+    assert_false(dflt.json_has_bits_ifs);
+    assert_true(g_per.json_has_bits_ifs);
+    assert_int_equal(g_per.notes, dflt.notes + 1);
+    for (s = 0; s < PQPAN_RUN_SIDES; s++) {
+        assert_true(g_each.e_comm[s] == dflt.e_comm[s]);
+        assert_true(fabs(g_per.t_ifs[s] - (double)g_per.pdus_tx[s] * T_IFS_MS) < 1e-9);
+        assert_true(g_per.t_ifs[s] < dflt.t_ifs[s]);
+        assert_true(fabs(g_per.e_ifs[s] / dflt.e_ifs[s] - g_per.t_ifs[s] / dflt.t_ifs[s]) < 1e-9);
+        assert_true(fabs((dflt.e_comm[s] - g_per.e_comm[s]) - (dflt.e_ifs[s] - g_per.e_ifs[s])) <
+                    1e-9 * dflt.e_comm[s]);
+        assert_true(g_per.e_tx[s] == dflt.e_tx[s]);
+        assert_true(g_per.e_events[s] == dflt.e_events[s]);
+    }
+    assert_int_equal(run(&g_per, bad, 1, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--bits-ifs");
 }
 
 static void test_errors(void **state)
@@ -820,6 +867,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_rows),
         cmocka_unit_test(test_flag_on_off),
+        cmocka_unit_test(test_bits_ifs),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_802154),
         cmocka_unit_test(test_emit_stops),
