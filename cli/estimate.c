@@ -227,6 +227,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_BATTERY:
         return -1; /* other commands' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;

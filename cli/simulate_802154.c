@@ -233,6 +233,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_BATTERY:
         return -1; /* not simulate --link 802154's */
     }
     return ferror(stdout) ? -1 : 0;

@@ -327,6 +327,26 @@ struct pqpan_run_advise_choice {
 /* The field table of a CHOICE row (units uJ, ms, mA, years). */
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 
+/* ---- idle --exchange-uj: the battery figures of the idle link with rekeying ---- */
+
+/* advise's battery arithmetic (pqpan_advise_battery) on the idle link idle priced and one
+ * key exchange of the caller's energy every --rekey-every: the JSON output's "battery"
+ * object (GROUP_JSON fields, in its order) and the supply the energy became charge at. */
+struct pqpan_run_idle_battery {
+    const char *side;        /* the battery side: BLE's --role, "device" on 802.15.4 */
+    double battery_mah;
+    const char *rekey_every; /* --rekey-every as given */
+    double rekey_every_s, exchange_uj, exchange_ms;
+    double charge_per_exchange_uc; /* exchange_uj / supply_v */
+    double exchanges_per_battery, usable_uc;
+    double idle_current_ua, rekey_current_ua, drain_ua, avg_current_ua;
+    double rekey_share_pct;
+    double life_years, life_idle_years; /* years of 365.25 days */
+    const char *caveats;       /* what the figure leaves out or includes */
+    const char *exchange_note; /* what the exchange's energy is and is not */
+    double supply_v;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -390,8 +410,10 @@ enum pqpan_run_record {
                                  pqpan_run_metric_row), before the SIM154 row */
     PQPAN_RUN_RECORD_PROGRESS, /* a long run's progress (struct pqpan_run_progress_row): done 0
                                  before the first of runs, then after each */
-    PQPAN_RUN_RECORD_CHOICE   /* advise: one recommendation, in rank order
+    PQPAN_RUN_RECORD_CHOICE,  /* advise: one recommendation, in rank order
                                  (struct pqpan_run_advise_choice) */
+    PQPAN_RUN_RECORD_BATTERY  /* idle with --exchange-uj: the battery figures (struct
+                                 pqpan_run_idle_battery), after the PHASE rows */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -422,7 +444,9 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
  * ("sides", "phases", "nodes"), "" for a record whose fields are members of the top-level
- * object (IDLE), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not rows). */
+ * object (IDLE), "battery" for BATTERY, the one object member of that name (of its
+ * GROUP_JSON fields), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not
+ * rows). */
 const char *pqpan_run_record_key(enum pqpan_run_record record);
 
 /* The CLI's exit status (docs/CLI.md) for a pqpan_run result: 0 for PQPAN_OK, 2 for

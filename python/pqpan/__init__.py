@@ -205,9 +205,10 @@ def idle(link: str = "ble", **options) -> Result:
     the average current and "phases" (phase, state, time_us, current_ua, charge_uc). The
     members are the CLI's JSON members (its assumptions and the figures); result.units maps
     each figure and phase field to its unit. An option left out takes the CLI's default; a
-    bad one raises UsageError naming the keyword. The battery options (exchange_uj,
-    exchange_ms and advise's battery rows) are not on the run layer yet: pqpan_run refuses
-    them (`pqpan idle --exchange-uj X` prints the battery figures)."""
+    bad one raises UsageError naming the keyword. With exchange_uj (the battery side's
+    energy of one key exchange, e.g. estimate()'s e_exchange_events_uj) the result has
+    "battery": the average current with a rekey every rekey_every and the battery life on
+    battery_mah, as `pqpan idle --exchange-uj X` prints them (advise's arithmetic)."""
     request = {} if link == "ble" else {"link": link}
     for key, value in options.items():
         if value is not None:
@@ -218,6 +219,8 @@ def idle(link: str = "ble", **options) -> Result:
     result = Result(out["assumptions"])
     result.update(out["own"])
     result["phases"] = out["phases"]
+    if "battery" in out:
+        result["battery"] = out["battery"]
     result.units = out["units"]
     return result
 

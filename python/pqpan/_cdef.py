@@ -2750,6 +2750,20 @@ struct pqpan_run_advise_choice {
     double life_years;
 };
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
+struct pqpan_run_idle_battery {
+    const char *side;
+    double battery_mah;
+    const char *rekey_every;
+    double rekey_every_s, exchange_uj, exchange_ms;
+    double charge_per_exchange_uc;
+    double exchanges_per_battery, usable_uc;
+    double idle_current_ua, rekey_current_ua, drain_ua, avg_current_ua;
+    double rekey_share_pct;
+    double life_years, life_idle_years;
+    const char *caveats;
+    const char *exchange_note;
+    double supply_v;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2774,7 +2788,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_SIM154,
     PQPAN_RUN_RECORD_METRIC,
     PQPAN_RUN_RECORD_PROGRESS,
-    PQPAN_RUN_RECORD_CHOICE
+    PQPAN_RUN_RECORD_CHOICE,
+    PQPAN_RUN_RECORD_BATTERY
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

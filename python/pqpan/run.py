@@ -109,7 +109,8 @@ def run(command, **options):
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
     poll period's), "own" (those of them its JSON prints as members of their own) and
-    "phases" (dict per state of the period), an 802.15.4 estimate with hops above 1 "nodes"
+    "phases" (dict per state of the period) and, with exchange_uj, "battery" (the battery
+    figures: the CLI's JSON "battery" object), an 802.15.4 estimate with hops above 1 "nodes"
     (dict per node of the chain); profiles' adds "profiles" (dict per profile, its
     "figures": the sources of the listed ones, or with show every figure); simulate's
     "simulation" (one dict per side: packets, retransmissions, latency, result, succeeded),
@@ -142,6 +143,11 @@ def run(command, **options):
             out["idle"], units = _side(row, every=True)
             out["own"] = {k: v for (k, v), f in zip(out["idle"].items(), _fields(row))
                           if f.group & _io.PQPAN_RUN_GROUP_JSON}
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_BATTERY:
+            battery, units = _side(row, every=True)
+            out["battery"] = {k: v for (k, v), f in zip(battery.items(), _fields(row))
+                              if f.group & _io.PQPAN_RUN_GROUP_JSON}
             out["units"].update(units)
         elif row.record == _io.PQPAN_RUN_RECORD_CHOICE:
             choice, units = _side(row, every=True)

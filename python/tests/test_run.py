@@ -39,13 +39,16 @@ def _values(opt):
     return words if opt["name"] in ALL_WORDS else words[:MAX_WORDS]
 
 
-def _grid(cli, link, command="estimate", skip=(), base=None):
-    """(keyword options) requests: each option of link's tables (and the shared ones) at
-    each of its values, the others at their defaults (or base's)."""
+def _grid(cli, link, command="estimate", skip=(), base=None, tables=None):
+    """(keyword options) requests: each option of link's tables (and the shared ones; of
+    those named by tables only, if given) at each of its values, the others at their
+    defaults (or base's)."""
     base = dict(base or {}, **({"link": "802154"} if link == "802154" else {}))
     requests = []
     for group in _tables(cli, command):
         if group.get("link") not in (None, link):
+            continue
+        if tables is not None and group["table"]["id"] not in tables:
             continue
         for opt in group["table"]["options"]:
             if opt["name"] in SKIP or opt["name"] in skip:
@@ -135,21 +138,27 @@ def test_idle_equals_the_cli(cli):
     assert got["assumptions"]["accounting"] == "events"
 
 
-# idle's battery options: the CLI computes the battery figures itself (cli/idle_battery.c),
-# pqpan_run does not take them yet (their rows are advise's); see docs/RUN.md.
-IDLE_BATTERY = {"--exchange-uj", "--exchange-ms", "--battery-mah", "--app-ua",
-                "--self-discharge-pct-year", "--battery-derate", "--rekey-every"}
+# idle's battery options (src/run/idle_battery.c): --exchange-uj and the rows of advise's
+# device table idle takes; the battery grid varies them with an exchange given.
+IDLE_BATTERY_TABLES = {"idle-battery", "advise-device"}
+EXCHANGE = {"exchange_uj": 5000}
 
 
 @pytest.mark.parametrize("link", ["ble", "802154"])
 def test_idle_grid_equals_the_cli(cli, link):
     """pqpan.idle() over a grid generated from idle's option rows in `help --json` (each
-    option of the link's tables at a few of its values): the CLI's JSON, member for member
-    and phase for phase, or the CLI's exit code where it refuses."""
-    requests = _grid(cli, link, "idle", IDLE_BATTERY)
+    option of the link's tables at a few of its values; the battery options alone, which
+    the CLI refuses without --exchange-uj, and again with an exchange): the CLI's JSON,
+    member for member, phase for phase and the "battery" object, or the CLI's exit code
+    where it refuses."""
+    requests = _grid(cli, link, "idle")
+    battery = _grid(cli, link, "idle", base=EXCHANGE, tables=IDLE_BATTERY_TABLES)
     assert len(requests) > 10, "the option tables gave a grid of %d requests" % len(requests)
+    assert len(battery) > 8, "the battery rows gave a grid of %d requests" % len(battery)
+    print("idle grid on %s: %d requests, %d with an exchange" % (link, len(requests),
+                                                               len(battery)))
     from conftest import NumberText
-    for options in requests:
+    for options in requests + battery + [EXCHANGE]:
         argv = cli_argv("idle", **options)
         proc = cli.run([*argv, "--format", "json"], check=False)
         try:

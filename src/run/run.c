@@ -52,6 +52,8 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
         return "nodes";
     case PQPAN_RUN_RECORD_IDLE:
         return "";
+    case PQPAN_RUN_RECORD_BATTERY:
+        return "battery";
     case PQPAN_RUN_RECORD_NOTE:
     case PQPAN_RUN_RECORD_MEMBERS:
     case PQPAN_RUN_RECORD_WARNING:

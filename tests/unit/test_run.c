@@ -93,6 +93,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_BATTERY:
         fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -263,7 +264,30 @@ struct idle_got {
     unsigned events, latency;
     double period_ms, avg_ua, q_event_uc, q_period_uc, sleep_ua, q_phases_uc, q_sleep_uc;
     double sleep_phase_ua;
+    int battery;
+    enum pqpan_run_link battery_link;
+    char battery_side[16];
+    double b_exchange_uc, b_idle_ua, b_rekey_ua, b_drain_ua, b_avg_ua, b_usable_uc;
+    double b_life_years, b_life_idle_years, b_supply_v;
 };
+
+/* The BATTERY row's figures into g. */
+static void collect_battery(struct idle_got *g, const struct pqpan_run_row *row)
+{
+    assert_int_equal(g->phases > 0, 1);
+    g->battery++;
+    g->battery_link = row->link;
+    strncpy(g->battery_side, field(row, "side", PQPAN_RUN_TEXT)->text, 15);
+    g->b_exchange_uc = field(row, "charge_per_exchange_uc", PQPAN_RUN_REAL)->x;
+    g->b_idle_ua = field(row, "idle_current_ua", PQPAN_RUN_REAL)->x;
+    g->b_rekey_ua = field(row, "rekey_current_ua", PQPAN_RUN_REAL)->x;
+    g->b_drain_ua = field(row, "drain_ua", PQPAN_RUN_REAL)->x;
+    g->b_avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
+    g->b_usable_uc = field(row, "usable_uc", PQPAN_RUN_REAL)->x;
+    g->b_life_years = field(row, "life_years", PQPAN_RUN_REAL)->x;
+    g->b_life_idle_years = field(row, "life_idle_years", PQPAN_RUN_REAL)->x;
+    g->b_supply_v = field(row, "supply_v", PQPAN_RUN_REAL)->x;
+}
 
 static int collect_idle(void *ctx, const struct pqpan_run_row *row)
 {
@@ -277,10 +301,13 @@ static int collect_idle(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
         g->idle++;
+        g->avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
+        if (row->link == PQPAN_RUN_LINK_802154) {
+            break; /* a poll: test_idle_802154's */
+        }
         g->events = (unsigned)field(row, "events_per_period", PQPAN_RUN_COUNT)->u;
         g->latency = (unsigned)field(row, "latency", PQPAN_RUN_COUNT)->u;
         g->period_ms = field(row, "period_ms", PQPAN_RUN_REAL)->x;
-        g->avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
         g->q_event_uc = field(row, "charge_per_event_uc", PQPAN_RUN_REAL)->x;
         g->q_period_uc = field(row, "charge_per_period_uc", PQPAN_RUN_REAL)->x;
         g->sleep_ua = field(row, "sleep_ua", PQPAN_RUN_REAL)->x;
@@ -288,11 +315,17 @@ static int collect_idle(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_PHASE:
         assert_int_equal(g->idle, 1);
         g->phases++;
+        if (row->link == PQPAN_RUN_LINK_802154) {
+            break;
+        }
         g->q_phases_uc += field(row, "charge_uc", PQPAN_RUN_REAL)->x;
         if (strcmp(field(row, "phase", PQPAN_RUN_TEXT)->text, "sleep") == 0) {
             g->q_sleep_uc = field(row, "charge_uc", PQPAN_RUN_REAL)->x;
             g->sleep_phase_ua = field(row, "current_ua", PQPAN_RUN_REAL)->x;
         }
+        break;
+    case PQPAN_RUN_RECORD_BATTERY:
+        collect_battery(g, row);
         break;
     default:
         fail_msg("idle gave a record not its own");
@@ -342,6 +375,72 @@ static void test_idle(void **state)
 
 /* idle's errors: an estimate option is unknown to it, a period of 16 s or more names
  * --idle-latency (Core v5.4 Vol 6 Part B §4.5.2). */
+/* One year of 365.25 days, in seconds (advise's battery life). */
+#define YEAR_S (365.25 * 86400.0)
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+/* idle --exchange-uj: one BATTERY row after the phases, by hand: the exchange's charge is
+ * its energy over the supply, rekeying every hour adds that charge per 3600 s (the exchange
+ * taking no time), the total is idle + rekeying + drain, and the life is the usable charge
+ * (1000 mAh x 3.6 C/mAh x derate) over it; without --exchange-uj no BATTERY row. On both
+ * links: the BLE side is --role's, 802.15.4's the polling device. */
+static void test_idle_battery(void **state)
+{
+    static const struct pqpan_run_opt ble[] = {
+        {"--exchange-uj", "5000"}, {"--rekey-every", "1h"}, {"--battery-mah", "1000"},
+        {"--battery-derate", "0.8"}, {"--role", "central"}};
+    static const struct pqpan_run_opt lowpan[] = {
+        {"--link", "802154"}, {"--exchange-uj", "5000"}, {"--rekey-every", "1h"}};
+    struct pqpan_run_error err;
+    struct idle_got g, plain;
+    (void)state;
+    assert_int_equal(run_idle(&plain, ble + 4, 1, &err), PQPAN_OK);
+    assert_int_equal(plain.battery, 0);
+    assert_int_equal(run_idle(&g, ble, 5, &err), PQPAN_OK);
+    assert_int_equal(g.battery, 1);
+    assert_int_equal(g.battery_link, PQPAN_RUN_LINK_BLE);
+    assert_string_equal(g.battery_side, "central");
+    assert_true(near(g.b_idle_ua, plain.avg_ua));
+    assert_true(near(g.b_exchange_uc, 5000.0 / g.b_supply_v));
+    assert_true(near(g.b_rekey_ua, g.b_exchange_uc / 3600.0));
+    assert_true(near(g.b_avg_ua, g.b_idle_ua + g.b_rekey_ua + g.b_drain_ua));
+    assert_true(near(g.b_usable_uc, 1000.0 * 3.6e6 * 0.8));
+    assert_true(near(g.b_life_years, g.b_usable_uc / g.b_avg_ua / YEAR_S));
+    assert_true(near(g.b_life_idle_years, g.b_usable_uc / (g.b_idle_ua + g.b_drain_ua) / YEAR_S));
+    assert_int_equal(run_idle(&g, lowpan, 3, &err), PQPAN_OK);
+    assert_int_equal(g.battery, 1);
+    assert_int_equal(g.battery_link, PQPAN_RUN_LINK_802154);
+    assert_string_equal(g.battery_side, "device");
+    assert_true(near(g.b_idle_ua, g.avg_ua));
+}
+
+/* The battery options' refusals, each naming its option: one of advise's rows without
+ * --exchange-uj, the figures as CSV, an exchange longer than the rekey interval, on both
+ * links. */
+static void test_idle_battery_errors(void **state)
+{
+    static const struct pqpan_run_opt no_exchange[] = {{"--battery-mah", "1000"}};
+    static const struct pqpan_run_opt csv[] = {{"--exchange-uj", "5000"}, {"--format", "csv"}};
+    static const struct pqpan_run_opt too_long[] = {
+        {"--link", "802154"}, {"--exchange-uj", "5000"}, {"--rekey-every", "1s"},
+        {"--exchange-ms", "2000"}};
+    struct pqpan_run_error err;
+    struct idle_got g;
+    (void)state;
+    assert_int_equal(run_idle(&g, no_exchange, 1, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--battery-mah");
+    assert_non_null(strstr(err.message, "needs --exchange-uj"));
+    assert_int_equal(run_idle(&g, csv, 2, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--exchange-uj");
+    assert_int_equal(run_idle(&g, too_long, 4, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--exchange-ms");
+    assert_int_equal(g.battery, 0);
+}
+
 static void test_idle_errors(void **state)
 {
     static const struct pqpan_run_opt estimate_opt[] = {{"--att-mtu", "517"}};
@@ -798,6 +897,7 @@ static int collect_advise(void *ctx, const struct pqpan_run_row *row)
         strncpy(a->json, row->values[0].text, sizeof a->json - 1);
         break;
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_BATTERY:
         assert_true(a->choices < 16);
         a->objective[a->choices] = field(row, "objective_uj", PQPAN_RUN_REAL)->x;
         a->device_uj[a->choices] = field(row, "energy_device_uj", PQPAN_RUN_REAL)->x;
@@ -873,6 +973,8 @@ int main(void)
         cmocka_unit_test(test_emit_stops),
         cmocka_unit_test(test_idle),
         cmocka_unit_test(test_idle_errors),
+        cmocka_unit_test(test_idle_battery),
+        cmocka_unit_test(test_idle_battery_errors),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
         cmocka_unit_test(test_profiles),

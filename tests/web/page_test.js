@@ -194,12 +194,11 @@ async function checkBattery(check, name, page, est) {
 // --json) one at a time on the defaults, each with every word it takes (a flag on and off;
 // a number its ends, its default and one past its end); estimate on each link (802.15.4
 // with --hops up to the chain's 8), and every --auth (BLE with --encrypted off and on);
-// idle on both links; advise over 802.15.4 (a search there takes milliseconds). Left out: --link and --format (the request's frame), text options
-// without words (a file, OP=X), and idle's battery options (cli/idle_battery.c: the CLI's,
-// not on the run layer yet).
+// idle on both links (its battery options too: alone they are refused, --exchange-uj at its
+// end gives the "battery" member); advise over 802.15.4 (a search there takes
+// milliseconds). Left out: --link and --format (the request's frame) and text options
+// without words (a file, OP=X).
 const SKIP = new Set(['--link', '--format']);
-const IDLE_SKIP = new Set(['--exchange-uj', '--exchange-ms', '--battery-mah', '--app-ua',
-  '--self-discharge-pct-year', '--battery-derate', '--rekey-every']);
 
 function generatedRequests(help) {
   const requests = [];
@@ -227,7 +226,7 @@ function generatedLinkRequests(help, command, link, requests) {
   for (const g of help.commands.find((c) => c.name === command).groups) {
     if (g.link !== null && g.link !== link) continue;
     for (const o of g.table.options) {
-      if (SKIP.has(o.name) || (command === 'idle' && IDLE_SKIP.has(o.name))) continue;
+      if (SKIP.has(o.name)) continue;
       const values = valuesOf(o);
       if (o.name === '--auth') auths = values;
       for (const v of values) one([[o.name, v]]);
