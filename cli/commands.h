@@ -18,8 +18,6 @@ extern const char *const compare_backoff[];
 extern const char *const compare_forwarding[];
 /* reproduce's own options (cli/reproduce.c). */
 extern const struct cli_opt_table reproduce_opts_table;
-/* trace's options (cli/trace.c). */
-extern const struct cli_opt_table trace_opts_table;
 /* acvp's options (cli/acvp.c). */
 extern const struct cli_opt_table acvp_opts_table;
 /* calibrate's own options (cli/calibrate.c). */

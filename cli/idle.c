@@ -208,6 +208,9 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;

@@ -12,6 +12,7 @@
 #include "sweep.h"
 #include "opts_registry.h"
 #include "run_idle.h"
+#include "run_trace.h"
 
 /* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */
 #define ALL(t, link) {&t, link, NULL}

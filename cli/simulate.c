@@ -217,6 +217,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_FIGURE:
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         return -1; /* other commands' records and 802.15.4's: not simulate's over BLE */
     }
     return ferror(stdout) ? -1 : 0;

@@ -234,6 +234,9 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_FIGURE:
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         return -1; /* not simulate --link 802154's */
     }
     return ferror(stdout) ? -1 : 0;

@@ -347,6 +347,34 @@ struct pqpan_run_idle_battery {
     double supply_v;
 };
 
+/* ---- trace: a Power Profiler Kit II capture's statistics (pqpan_trace, trace.h) ---- */
+
+/* The capture (TRACE row): rows read and skipped, the supply, the baseline subtracted and
+ * where it comes from ("none", "fixed", "auto"), the sampling intervals and the quantiles'
+ * error bounds. */
+struct pqpan_run_trace_row {
+    unsigned long long rows_read, rows_skipped;
+    double voltage_v, baseline_ua;
+    const char *baseline_source;
+    double min_interval_ms, max_interval_ms;
+    double quantile_rel_error, quantile_abs_error_ua;
+};
+
+/* The whole trace ("total") or one phase (TRACE_PHASE row), net of the baseline. */
+struct pqpan_run_trace_phase {
+    const char *phase;
+    unsigned long long samples, segments;
+    double duration_ms, energy_uj, avg_current_ua, min_current_ua, median_current_ua;
+    double p99_current_ua, max_current_ua;
+};
+
+/* One segment of a --phases phase (SEGMENT row: a run of rows with its channel at 1). */
+struct pqpan_run_trace_segment {
+    const char *phase;
+    unsigned long long index, samples;
+    double start_ms, duration_ms, energy_uj, avg_current_ua, min_current_ua, max_current_ua;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -412,8 +440,13 @@ enum pqpan_run_record {
                                  before the first of runs, then after each */
     PQPAN_RUN_RECORD_CHOICE,  /* advise: one recommendation, in rank order
                                  (struct pqpan_run_advise_choice) */
-    PQPAN_RUN_RECORD_BATTERY  /* idle with --exchange-uj: the battery figures (struct
+    PQPAN_RUN_RECORD_BATTERY, /* idle with --exchange-uj: the battery figures (struct
                                  pqpan_run_idle_battery), after the PHASE rows */
+    PQPAN_RUN_RECORD_TRACE,   /* trace: the capture (struct pqpan_run_trace_row), first */
+    PQPAN_RUN_RECORD_TRACE_PHASE, /* trace: the whole trace (phase "total"), then each phase
+                                     (struct pqpan_run_trace_phase) */
+    PQPAN_RUN_RECORD_SEGMENT  /* trace --segments: one segment of a channel phase (struct
+                                 pqpan_run_trace_segment), in the capture's order, last */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -435,7 +468,8 @@ struct pqpan_run_row {
  * the run (PQPAN_ERR_IO). */
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
-/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise") with opts[0..n_opts), each checked against the command's
+/* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "trace") with
+ * opts[0..n_opts) (trace's FILE as the pair ("FILE", path)), each checked against the command's
  * option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
@@ -443,10 +477,11 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
- * ("sides", "phases", "nodes"), "" for a record whose fields are members of the top-level
- * object (IDLE), "battery" for BATTERY, the one object member of that name (of its
- * GROUP_JSON fields), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not
- * rows). */
+ * ("sides", "phases", "nodes", "segments"), "" for a record whose fields are members of the
+ * top-level object (IDLE, TRACE), "battery" for BATTERY, the one object member of that name
+ * (of its GROUP_JSON fields), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text,
+ * not rows) and for rows a face lays out itself (TRACE_PHASE: the first, "total", is the
+ * member "total", the others the items of "phases"). */
 const char *pqpan_run_record_key(enum pqpan_run_record record);
 
 /* The CLI's exit status (docs/CLI.md) for a pqpan_run result: 0 for PQPAN_OK, 2 for

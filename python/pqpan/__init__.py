@@ -16,7 +16,7 @@ from typing import Dict, Optional, Union
 from . import data, kem
 from . import defaults
 from . import defaults as _d
-from . import options as _options, run as _run, trace as _trace
+from . import options as _options, run as _run
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
@@ -311,24 +311,40 @@ def _sweep_pairs(key, value):
     return [(key, _option_value(key, value))]
 
 
-def trace(path: str, *, voltage: float = _d.number("TRACE_VOLTAGE"),
-          phases: Optional[Dict[int, str]] = None, windows: Optional[Dict[str, tuple]] = None,
-          baseline_ua: Union[None, float, str] = None,
-          baseline_percentile: float = _d.number("BASELINE_PERCENTILE"),
-          segments: bool = False, lenient: bool = False) -> dict:
-    """Per-phase statistics of a Power Profiler Kit II CSV export, as `pqpan trace FILE
-    --format json`: rows read and skipped, voltage, baseline, sampling intervals, and for
-    the whole trace ("total") and each phase ("phases") samples, segments, duration_ms,
-    energy_uj, avg / min / median / p99 / max current in µA (median and p99 within 0.25 %,
-    quantile_rel_error). phases maps a digital channel to a name ({0: "crypto", 1: "radio"},
-    the CLI's --phases d0=crypto,d1=radio); windows maps a name to (start_ms, end_ms);
-    baseline_ua subtracts a sleep current (a number, or "auto": the trace's
-    baseline_percentile); segments=True adds every segment of each channel phase (one
-    crypto operation each); lenient=True skips bad rows (counted) instead of raising
-    DataError at the first. The file is streamed: memory does not grow with its size."""
-    return _trace.analyse(path, voltage=voltage, phases=phases, windows=windows,
-                          baseline_ua=baseline_ua, baseline_percentile=baseline_percentile,
-                          segments=segments, lenient=lenient)
+@_options.with_options("trace", None)
+def trace(path: str, *, phases: Union[None, str, Dict[int, str]] = None,
+          windows: Optional[Dict[str, tuple]] = None, **options) -> dict:
+    """Per-phase statistics of a Power Profiler Kit II CSV export: `pqpan trace FILE --format
+    json` as a dict, run by the library's pqpan_run "trace" (pqpan.run) as the CLI runs it:
+    rows read and skipped, voltage, baseline, sampling intervals, and for the whole trace
+    ("total") and each phase ("phases") samples, segments, duration_ms, energy_uj, avg /
+    min / median / p99 / max current in µA (median and p99 within 0.25 %,
+    quantile_rel_error); with segments=True "segments", every segment of each channel phase
+    (one crypto operation each). The options are the CLI's (`pqpan help trace`) with '_'
+    for '-'; phases is --phases' text ("d0=crypto,d1=radio") or a dict {0: "crypto", 1:
+    "radio"}; window is --window's "NAME=START:END" (a list for several), windows a dict
+    {name: (start_ms, end_ms)}; baseline_ua a number or "auto". A warning the CLI prints (bad
+    rows skipped with lenient=True, a file without samples) is a UserWarning. The file is
+    streamed: memory does not grow with its size. Raises UsageError (naming the keyword),
+    DataError (a bad row, with its line), FileError."""
+    if isinstance(phases, dict):
+        phases = ",".join("d%s=%s" % (channel, name) for channel, name in phases.items())
+    defaults = _defaults_of(trace)
+    given = {k: v for k, v in options.items() if v is not None and not _same(v, defaults[k])}
+    if phases is not None:
+        given["phases"] = phases
+    if windows:
+        more = given.pop("window", [])
+        given["window"] = (list(more) if isinstance(more, (list, tuple)) else [more]) + [
+            "%s=%s:%s" % (name, start, end) for name, (start, end) in windows.items()]
+    out = _run.run("trace", _raw=[("FILE", path)], **given)
+    for text in out["warnings"]:
+        warnings.warn(text, stacklevel=3)
+    result = dict(out["trace"])
+    result["total"], result["phases"] = out["trace_phases"][0], out["trace_phases"][1:]
+    if given.get("segments") not in (None, False, "off"):
+        result["segments"] = out.get("segments", [])
+    return result
 
 
 def profiles() -> list:

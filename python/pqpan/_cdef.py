@@ -2764,6 +2764,24 @@ struct pqpan_run_idle_battery {
     const char *exchange_note;
     double supply_v;
 };
+struct pqpan_run_trace_row {
+    unsigned long long rows_read, rows_skipped;
+    double voltage_v, baseline_ua;
+    const char *baseline_source;
+    double min_interval_ms, max_interval_ms;
+    double quantile_rel_error, quantile_abs_error_ua;
+};
+struct pqpan_run_trace_phase {
+    const char *phase;
+    unsigned long long samples, segments;
+    double duration_ms, energy_uj, avg_current_ua, min_current_ua, median_current_ua;
+    double p99_current_ua, max_current_ua;
+};
+struct pqpan_run_trace_segment {
+    const char *phase;
+    unsigned long long index, samples;
+    double start_ms, duration_ms, energy_uj, avg_current_ua, min_current_ua, max_current_ua;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2789,7 +2807,10 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_METRIC,
     PQPAN_RUN_RECORD_PROGRESS,
     PQPAN_RUN_RECORD_CHOICE,
-    PQPAN_RUN_RECORD_BATTERY
+    PQPAN_RUN_RECORD_BATTERY,
+    PQPAN_RUN_RECORD_TRACE,
+    PQPAN_RUN_RECORD_TRACE_PHASE,
+    PQPAN_RUN_RECORD_SEGMENT
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -103,7 +103,7 @@ def _error(err, rc):
     return exc
 
 
-def run(command, **options):
+def run(command, _raw=(), **options):
     """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
@@ -118,10 +118,12 @@ def run(command, **options):
     per statistic or count: metric, unit, per_run, mean, p50, p90, p99); advise's
     "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
     typed); units in "units".
-    Raises UsageError (a bad keyword or value, named as the keyword),
+    trace's (_raw: the pair ("FILE", path)) "trace" (the capture's figures: the CLI's JSON
+    members), "trace_phases" (the whole trace, then each phase) and with segments
+    "segments". Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
-    pairs = _pairs(options)
-    names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
+    pairs = list(_raw) + [(option_name(k), v) for k, v in _pairs(options)]
+    names = [ffi.new("char[]", k.encode()) for k, _ in pairs]
     values = [ffi.NULL if v is None else ffi.new("char[]", _value_text(v).encode())
               for _, v in pairs]
     req = ffi.new("struct pqpan_run_opt[]", max(len(names), 1))
@@ -149,6 +151,14 @@ def run(command, **options):
             out["battery"] = {k: v for (k, v), f in zip(battery.items(), _fields(row))
                               if f.group & _io.PQPAN_RUN_GROUP_JSON}
             out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_TRACE:
+            trace, units = _side(row, every=True)
+            out["trace"] = trace
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_TRACE_PHASE:
+            out.setdefault("trace_phases", []).append(_side(row, every=True)[0])
+        elif row.record == _io.PQPAN_RUN_RECORD_SEGMENT:
+            out.setdefault("segments", []).append(_side(row, every=True)[0])
         elif row.record == _io.PQPAN_RUN_RECORD_CHOICE:
             choice, units = _side(row, every=True)
             out.setdefault("choices", []).append(choice)

@@ -6,6 +6,7 @@ code. Then what issue 28 asks by name: encrypted="off" is the CLI without --encr
 old Python model gave the encrypted figure), auth="sig-mutual" with sig="ML-DSA-65", errors
 naming the keyword argument."""
 import json
+import math
 
 import pytest
 
@@ -488,3 +489,59 @@ def test_advise_errors_name_the_keyword():
     assert "battery_side" in str(e.value)
     with pytest.raises(pqpan.UsageError):
         pqpan.advise(kem="ML-KEM-768")
+
+
+# trace's text options have no words in the tables: the grid gives them these values.
+TRACE_TEXT = {"phases": ["d0=crypto,d1=radio", "d9=x"], "window": ["w=0.5:3", "w=3:1"],
+              "baseline_ua": ["auto", "2.5", "amps"]}
+
+
+def test_trace_grid_equals_the_cli(cli, source_dir):
+    """pqpan.trace() over every PPK2 fixture (tests/fixtures/ppk2) crossed with a grid
+    generated from trace's option rows in `help --json` (each row at its values; the text
+    rows at TRACE_TEXT's): the CLI's JSON (`pqpan trace FILE ... --format json`) member for
+    member, phase for phase and segment for segment, or the CLI's exit code and message
+    where it refuses."""
+    from conftest import NumberText
+    requests = _grid(cli, "ble", "trace") + [{k: v} for k, vs in TRACE_TEXT.items() for v in vs]
+    requests += [{"phases": "d0=crypto", "segments": True, "lenient": True},
+                 {"baseline_ua": "auto", "baseline_percentile": 50}]
+    fixtures = sorted((source_dir / "tests/fixtures/ppk2").glob("*.csv"))
+    assert len(requests) > 10 and len(fixtures) > 3, (len(requests), len(fixtures))
+    print("trace grid: %d requests x %d fixtures" % (len(requests), len(fixtures)))
+    for path in fixtures:
+        for options in requests:
+            argv = ["trace", str(path)] + cli_argv("trace", **options)[1:]
+            proc = cli.run([*argv, "--format", "json"], check=False)
+            try:
+                got = pqpan.trace(str(path), **options)
+            except pqpan.PqpanError as e:
+                assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+                assert "pqpan trace: " + e.cli_message in proc.stderr, (argv, proc.stderr)
+                continue
+            assert proc.returncode == 0, (argv, proc.stderr)
+            want = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+            assert list(got) == list(want), (argv, list(got), list(want))
+            _same_trace(got, want, " ".join(argv))
+
+
+def _same_trace(py, cli, where):
+    """py equals the CLI's JSON cli as trace prints it: each number rounded as cli/trace.c
+    rounds it (C's round(x * 10^d) / 10^d, halves away from zero, d the printed decimals),
+    item for item."""
+    if isinstance(cli, dict):
+        assert list(py) == list(cli), where
+        for key in cli:
+            _same_trace(py[key], cli[key], "%s.%s" % (where, key))
+    elif isinstance(cli, list):
+        assert len(py) == len(cli), where
+        for k, (a, b) in enumerate(zip(py, cli)):
+            _same_trace(a, b, "%s[%d]" % (where, k))
+    elif isinstance(py, str):
+        assert py == cli, where
+    else:
+        decimals = len(cli.split(".", 1)[1]) if "." in cli else 0
+        scale = 10.0 ** decimals
+        rounded = math.floor(abs(py) * scale + 0.5) / scale
+        assert math.isclose(math.copysign(rounded, py), float(cli), rel_tol=1e-12,
+                            abs_tol=1e-12), "%s: python %r, CLI %s" % (where, py, cli)

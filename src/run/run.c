@@ -51,7 +51,10 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_NODE:
         return "nodes";
     case PQPAN_RUN_RECORD_IDLE:
+    case PQPAN_RUN_RECORD_TRACE:
         return "";
+    case PQPAN_RUN_RECORD_SEGMENT:
+        return "segments";
     case PQPAN_RUN_RECORD_BATTERY:
         return "battery";
     case PQPAN_RUN_RECORD_NOTE:
@@ -65,6 +68,7 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
         break;
     }
     return NULL;
@@ -321,10 +325,13 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_simulate(r, opts, n_opts);
     } else if (strcmp(command, "advise") == 0) {
         rc = run_advise(r, opts, n_opts, NULL);
+    } else if (strcmp(command, "trace") == 0) {
+        rc = run_trace(r, opts, n_opts);
     } else {
         struct cli_msg msg;
         (void)cli_msg_set(&msg, EXIT_USAGE,
-                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise)",
+                          "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, "
+                          "advise, trace)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

@@ -70,6 +70,9 @@ int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_o
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_sweep(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_profiles(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+
+/* trace (run_trace.c). */
+int run_trace(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,9 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         fail_msg("estimate gave another command's record");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -897,7 +901,6 @@ static int collect_advise(void *ctx, const struct pqpan_run_row *row)
         strncpy(a->json, row->values[0].text, sizeof a->json - 1);
         break;
     case PQPAN_RUN_RECORD_CHOICE:
-    case PQPAN_RUN_RECORD_BATTERY:
         assert_true(a->choices < 16);
         a->objective[a->choices] = field(row, "objective_uj", PQPAN_RUN_REAL)->x;
         a->device_uj[a->choices] = field(row, "energy_device_uj", PQPAN_RUN_REAL)->x;
@@ -962,6 +965,118 @@ static void test_advise_errors(void **state)
     free(a);
 }
 
+/* What a trace run gave: the rows of each record and the figures checked. */
+struct traced {
+    int trace, phases, segments, order_ok;
+    unsigned long long rows_read;
+    double voltage_v;
+    char phase[4][16];
+    double duration_ms[4], energy_uj[4];
+    unsigned long long samples[4], seg_samples;
+    double seg_start_ms, seg_energy_uj;
+};
+
+static int collect_trace(void *ctx, const struct pqpan_run_row *row)
+{
+    struct traced *t = ctx;
+    int k = t->phases;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_TRACE:
+        t->trace++;
+        t->order_ok = t->phases == 0 && t->segments == 0;
+        t->rows_read = field(row, "rows_read", PQPAN_RUN_COUNT)->u;
+        t->voltage_v = field(row, "voltage_v", PQPAN_RUN_REAL)->x;
+        break;
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+        assert_true(k < 4 && t->segments == 0);
+        strncpy(t->phase[k], field(row, "phase", PQPAN_RUN_TEXT)->text, 15);
+        t->duration_ms[k] = field(row, "duration_ms", PQPAN_RUN_REAL)->x;
+        t->energy_uj[k] = field(row, "energy_uj", PQPAN_RUN_REAL)->x;
+        t->samples[k] = field(row, "samples", PQPAN_RUN_COUNT)->u;
+        t->phases++;
+        break;
+    case PQPAN_RUN_RECORD_SEGMENT:
+        t->segments++;
+        t->seg_samples = field(row, "samples", PQPAN_RUN_COUNT)->u;
+        t->seg_start_ms = field(row, "start_ms", PQPAN_RUN_REAL)->x;
+        t->seg_energy_uj = field(row, "energy_uj", PQPAN_RUN_REAL)->x;
+        break;
+    case PQPAN_RUN_RECORD_WARNING:
+        break;
+    default:
+        fail_msg("trace gave a record not its own");
+    }
+    return 0;
+}
+
+/* A capture of 5 rows 1 ms apart at 1000 uA, D0 at 1 on rows 1 and 2. */
+static const char capture[] = "Timestamp(ms),Current(uA),D0,D1,D2,D3,D4,D5,D6,D7\n"
+                              "0,1000,0,0,0,0,0,0,0,0\n"
+                              "1,1000,1,0,0,0,0,0,0,0\n"
+                              "2,1000,1,0,0,0,0,0,0,0\n"
+                              "3,1000,0,0,0,0,0,0,0,0\n"
+                              "4,1000,0,0,0,0,0,0,0,0\n";
+#define CAPTURE_PATH "test_run_trace.csv"
+
+/* trace through pqpan_run, by hand: the TRACE row first, then the whole trace and the
+ * phase, then the segment; at 1000 uA and 3 V the 4 ms of the trace hold 12 uJ
+ * (1000 uA x 3 V x 4 ms), the phase the 2 ms of the intervals starting at its rows (6 uJ),
+ * its one segment the same from 1 ms. */
+static void test_trace(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {
+        {"FILE", CAPTURE_PATH}, {"--phases", "d0=crypto"}, {"--segments", NULL},
+        {"--voltage", "3"}};
+    struct pqpan_run_error err;
+    struct traced t;
+    FILE *f = fopen(CAPTURE_PATH, "wb");
+    (void)state;
+    assert_non_null(f);
+    assert_int_equal(fwrite(capture, 1, sizeof capture - 1, f), sizeof capture - 1);
+    assert_int_equal(fclose(f), 0);
+    memset(&t, 0, sizeof t);
+    assert_int_equal(pqpan_run("trace", opts, 4, collect_trace, &t, &err), PQPAN_OK);
+    assert_int_equal(t.trace, 1);
+    assert_true(t.order_ok);
+    assert_int_equal(t.rows_read, 5);
+    assert_true(t.voltage_v == 3.0);
+    assert_int_equal(t.phases, 2);
+    assert_string_equal(t.phase[0], "total");
+    assert_string_equal(t.phase[1], "crypto");
+    assert_true(fabs(t.duration_ms[0] - 4.0) < 1e-9 && fabs(t.energy_uj[0] - 12.0) < 1e-9);
+    assert_true(fabs(t.duration_ms[1] - 2.0) < 1e-9 && fabs(t.energy_uj[1] - 6.0) < 1e-9);
+    assert_int_equal(t.samples[0], 5);
+    assert_int_equal(t.samples[1], 2);
+    assert_int_equal(t.segments, 1);
+    assert_int_equal(t.seg_samples, 2);
+    assert_true(fabs(t.seg_start_ms - 1.0) < 1e-9 && fabs(t.seg_energy_uj - 6.0) < 1e-9);
+    remove(CAPTURE_PATH);
+}
+
+/* trace's refusals: no FILE, two, a bad --phases item (naming it), a file that is not
+ * there (PQPAN_ERR_IO). */
+static void test_trace_errors(void **state)
+{
+    static const struct pqpan_run_opt two[] = {{"FILE", "a.csv"}, {"FILE", "b.csv"}};
+    static const struct pqpan_run_opt bad_phase[] = {{"FILE", "a.csv"}, {"--phases", "d9=x"}};
+    static const struct pqpan_run_opt missing[] = {{"FILE", "no/such/file.csv"}};
+    struct pqpan_run_error err;
+    struct traced t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(pqpan_run("trace", NULL, 0, collect_trace, &t, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "no FILE given"));
+    assert_int_equal(pqpan_run("trace", two, 2, collect_trace, &t, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "more than one FILE"));
+    assert_int_equal(pqpan_run("trace", bad_phase, 2, collect_trace, &t, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--phases");
+    assert_non_null(strstr(err.message, "d9=x"));
+    assert_int_equal(pqpan_run("trace", missing, 1, collect_trace, &t, &err), PQPAN_ERR_IO);
+    assert_non_null(strstr(err.message, "no/such/file.csv"));
+    assert_int_equal(t.trace + t.phases + t.segments, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -975,6 +1090,8 @@ int main(void)
         cmocka_unit_test(test_idle_errors),
         cmocka_unit_test(test_idle_battery),
         cmocka_unit_test(test_idle_battery_errors),
+        cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_trace_errors),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
         cmocka_unit_test(test_profiles),
