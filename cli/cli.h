@@ -22,6 +22,10 @@ extern const struct cli_command cli_commands[];
 /* Prints "pqpan CMD: usage: ..." style short usage to stderr and returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 
+/* --out DIR of cmd created (figure.h figure_dir): its exit code, the message printed as a
+ * usage error (a name with a quote) or an I/O one. */
+int cli_figure_dir(const char *cmd, const char *dir);
+
 /* Prints "pqpan CMD: warning: ..." on stderr: an option or input that has no effect, or
  * figures that describe an unlikely case (the run goes on, exit status unchanged). */
 void cli_warn(const char *cmd, const char *fmt, ...);

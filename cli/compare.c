@@ -407,7 +407,7 @@ int cli_compare_run(int argc, char **argv)
         return compare_mesh(&o);
     }
     if (rc == EXIT_OK && o.out != NULL) {
-        rc = figure_dir(CMD, o.out); /* before any work: a bad --out fails at once */
+        rc = cli_figure_dir(CMD, o.out); /* before any work: a bad --out fails at once */
     }
     if (rc != EXIT_OK) {
         return rc;

@@ -656,7 +656,7 @@ int cli_reproduce_run(int argc, char **argv)
     }
     rc = parse_args(&o, argc, argv);
     if (rc == EXIT_OK && o.out_dir != NULL) {
-        rc = figure_dir(CMD, o.out_dir); /* before any work: a bad --out fails at once */
+        rc = cli_figure_dir(CMD, o.out_dir); /* before any work: a bad --out fails at once */
     }
     if (rc != EXIT_OK) {
         return rc;

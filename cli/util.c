@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "figure.h"
 #include "platform.h"
 #include "pqpan/io.h"
 
@@ -16,6 +17,19 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry 'pqpan help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
     return EXIT_USAGE;
+}
+
+int cli_figure_dir(const char *cmd, const char *dir)
+{
+    struct cli_msg msg;
+    int rc = figure_dir(dir, &msg);
+    if (rc == EXIT_USAGE) {
+        return cli_usage_error(cmd, "%s", msg.text);
+    }
+    if (rc != EXIT_OK) {
+        fprintf(stderr, "pqpan %s: %s\n", cmd, msg.text);
+    }
+    return rc;
 }
 
 void cli_warn(const char *cmd, const char *fmt, ...)

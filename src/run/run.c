@@ -324,7 +324,7 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
     } else if (strcmp(command, "simulate") == 0) {
         rc = run_simulate(r, opts, n_opts);
     } else if (strcmp(command, "advise") == 0) {
-        rc = run_advise(r, opts, n_opts, NULL);
+        rc = run_advise(r, opts, n_opts);
     } else if (strcmp(command, "trace") == 0) {
         rc = run_trace(r, opts, n_opts);
     } else {

@@ -76,10 +76,7 @@ int run_trace(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts
 int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
-/* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
-struct advise_ctx;
-struct advise_result;
-int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts,
-               int (*figures)(const struct advise_ctx *c, const struct advise_result *res));
+/* advise (run_advise.c), --out's figures included. */
+int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif

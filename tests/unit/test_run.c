@@ -952,6 +952,62 @@ static void test_advise(void **state)
 }
 
 /* advise refuses what it searches itself, naming the option. */
+/* The lines of file path that are not comments or blank, or -1 when it cannot be read. */
+static int data_lines(const char *path)
+{
+    char line[256];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        n += line[0] != '#' && line[0] != '\n';
+    }
+    fclose(f);
+    return n;
+}
+
+#define OUT_DIR "test_run_advise_out"
+
+/* advise --out DIR through pqpan_run: the run writes the figures' data and scripts (the
+ * front as many points as the JSON's "pareto_front" has items; gnuplot, when installed,
+ * renders them), and a directory it cannot make is PQPAN_ERR_IO naming --out before any
+ * row. */
+static void test_advise_out(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--link", "802154"}, {"--out", OUT_DIR}};
+    static const struct pqpan_run_opt bad[] = {{"--link", "802154"},
+                                               {"--out", "no/such/dir/below"}};
+    struct pqpan_run_error err;
+    struct advised *a = calloc(1, sizeof *a);
+    const char *at;
+    int rc, items = 0;
+    (void)state;
+    assert_non_null(a);
+    rc = pqpan_run("advise", opts, 2, collect_advise, a, &err);
+    assert_true(rc == PQPAN_OK || (rc == PQPAN_ERR_UNSUPPORTED && strcmp(err.option, "--out") == 0));
+    for (at = strstr(a->json, "\"pareto_front\""); at != NULL && (at = strstr(at, "{\"id\"")) != NULL;
+         at++) {
+        items++;
+    }
+    assert_true(items > 0);
+    assert_int_equal(data_lines(OUT_DIR "/advise_front.dat"), items);
+    assert_true(data_lines(OUT_DIR "/advise_points.dat") >= items);
+    assert_true(data_lines(OUT_DIR "/advise_pareto.gp") > 0);
+    remove(OUT_DIR "/advise_front.dat");
+    remove(OUT_DIR "/advise_points.dat");
+    remove(OUT_DIR "/advise_pareto.gp");
+    remove(OUT_DIR "/advise_pareto.svg");
+    remove(OUT_DIR "/advise_pareto.png");
+    remove(OUT_DIR);
+    memset(a, 0, sizeof *a);
+    assert_int_equal(pqpan_run("advise", bad, 2, collect_advise, a, &err), PQPAN_ERR_IO);
+    assert_string_equal(err.option, "--out");
+    assert_int_equal(a->notes + a->members + a->choices, 0);
+    free(a);
+}
+
 static void test_advise_errors(void **state)
 {
     static const struct pqpan_run_opt kem[] = {{"--kem", "ML-KEM-768"}};
@@ -1102,6 +1158,7 @@ int main(void)
         cmocka_unit_test(test_simulate_errors),
         cmocka_unit_test(test_simulate_802154),
         cmocka_unit_test(test_advise),
+        cmocka_unit_test(test_advise_out),
         cmocka_unit_test(test_advise_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
