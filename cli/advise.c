@@ -2,18 +2,18 @@
  * device under constraints, with its battery life and its distance to the physical floor
  * (docs/CLI.md "pqpan advise"; docs/MODEL.md "Advice"). The search and the answer are the
  * run layer's (pqpan_run "advise", src/run/run_advise*.c): this file turns argv into a
- * request, prints the rows it gets back (the table's lines, or the JSON's members) and
- * writes --out's figures from the search (advise_figures.c). */
+ * request and prints the rows it gets back (the table's lines, or the JSON's members); the
+ * run writes --out's figures (src/run/advise_figures.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "figure.h"
 #include "opts_registry.h"
 #include "outfile.h"
 #include "pqpan/error.h"
+#include "pqpan/run.h"
 #include "run_advise.h"
 
 /* The option lines of `pqpan help advise`, from the tables, by help section. */
@@ -102,26 +102,6 @@ void cli_advise_help(FILE *out)
             "a profile lacks), 3 bad data file, 4 I/O (--out or the standard output not writable).\n");
 }
 
-/* --out: created, and a file written in it, before any work. */
-static int check_out_dir(const char *dir)
-{
-    static const char probe[] = ".pqpan_advise_write_check";
-    char path[1024];
-    struct cli_outfile o;
-    struct cli_msg msg;
-    int rc = figure_dir(ADV_CMD, dir, &msg);
-    if (rc != EXIT_OK) {
-        return rc == EXIT_USAGE ? cli_usage_error(ADV_CMD, "%s", msg.text) : rc;
-    }
-    if (figure_open(&o, ADV_CMD, dir, probe) != EXIT_OK) {
-        return EXIT_IO;
-    }
-    rc = figure_close(&o, ADV_CMD);
-    snprintf(path, sizeof path, "%s/%s", dir, probe);
-    remove(path);
-    return rc;
-}
-
 /* argv as a request of pqpan_run "advise": each option of advise's tables with its value, a
  * flag without one. EXIT_OK, or EXIT_USAGE after a message. */
 static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
@@ -145,17 +125,6 @@ static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **arg
     return rc;
 }
 
-/* The value of option name in the request (NULL: not given). */
-static const char *request_value(const struct pqpan_run_opt *req, size_t n, const char *name)
-{
-    const char *v = NULL;
-    size_t k;
-    for (k = 0; k < n; k++) {
-        v = strcmp(req[k].name, name) == 0 ? req[k].value : v;
-    }
-    return v;
-}
-
 /* What the run's rows are printed as, and its hints kept for after its message. */
 struct printer {
     enum cli_format format;
@@ -177,13 +146,6 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     return ferror(stdout) ? -1 : 0;
 }
 
-/* --out's figures, after the answer is on the standard output. */
-static int write_figures(const struct advise_ctx *c, const struct advise_result *r)
-{
-    fflush(stdout);
-    return advise_write_figures(c, r);
-}
-
 /* The run's result as the CLI's exit status, its message on stderr (then its hints). */
 static int run_status(int code, const struct pqpan_run_error *err)
 {
@@ -197,14 +159,9 @@ static int run(int argc, char **argv)
     struct printer p;
     char *hints = NULL;
     size_t n, hints_len = 0;
-    const char *out_dir;
     int rc = request_of(req, &n, argc, argv);
     if (rc == EXIT_OK) {
         rc = cli_stdout_check(ADV_CMD);
-    }
-    out_dir = request_value(req, n, "--out");
-    if (rc == EXIT_OK && out_dir != NULL) {
-        rc = check_out_dir(out_dir);
     }
     if (rc != EXIT_OK) {
         return rc;
@@ -215,8 +172,7 @@ static int run(int argc, char **argv)
         fprintf(stderr, "pqpan %s: out of memory\n", ADV_CMD);
         return EXIT_FAILURE_RUN;
     }
-    rc = run_status(advise_run(req, n, print_row, &p, &err, out_dir != NULL ? write_figures : NULL),
-                    &err);
+    rc = run_status(pqpan_run(ADV_CMD, req, n, print_row, &p, &err), &err);
     if (fclose(p.hints) == 0 && hints != NULL) {
         fputs(hints, stderr);
     }

@@ -154,7 +154,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
         }
         break;
     case PQPAN_RUN_RECORD_FIT:
-    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
         break; /* in the table's lines and the JSON members */
     case PQPAN_RUN_RECORD_SIDE:
     case PQPAN_RUN_RECORD_IDLE:
@@ -168,6 +168,10 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
     case PQPAN_RUN_RECORD_CELL:
     case PQPAN_RUN_RECORD_MATRIX:
     case PQPAN_RUN_RECORD_HEADLINE:

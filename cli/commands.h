@@ -12,6 +12,14 @@ extern const struct cli_opt_table simulate_opts_table;
 extern const struct cli_opt_table simulate_802154_table;
 /* trace's options (cli/trace.c). */
 extern const struct cli_opt_table trace_opts_table;
+/* compare's own options, and the 802.15.4 options it takes: --idle and --ipv6-frag of the
+ * exchange's, --backoff of the link's (cli/compare.c). */
+extern const struct cli_opt_table compare_opts_table;
+extern const char *const compare_exchange[];
+extern const char *const compare_backoff[];
+extern const char *const compare_forwarding[];
+/* reproduce's own options (cli/reproduce.c). */
+extern const struct cli_opt_table reproduce_opts_table;
 /* acvp's options (cli/acvp.c). */
 extern const struct cli_opt_table acvp_opts_table;
 

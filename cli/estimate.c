@@ -88,6 +88,7 @@ void cli_estimate_help(FILE *out)
             "(SenSys '26, arXiv 2602.18708) with pqpan's protocol; --protocol study for the\n"
             "study's exchange.\n\n");
     cli_opt_table_help(out, &estimate_protocol_table);
+    cli_opt_rows_help(out, &estimate_bits_table);
     fputc('\n', out);
     link_opts_help(out);
     fprintf(out,
@@ -197,9 +198,10 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
+    case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_CELL:
@@ -207,6 +209,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_HEADLINE:
     case PQPAN_RUN_RECORD_MODE:
     case PQPAN_RUN_RECORD_BUILD:
+    case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         return -1; /* other commands' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;

@@ -2,9 +2,9 @@
  * nothing to send, per side: average current, charge per connection event, and the time,
  * current and charge of every phase of the events accounting; with --link 802154 a sleepy
  * end device's data poll (cli/idle_802154.c prints its rows). The figures come from the run
- * layer (pqpan_run "idle", src/run/run_idle.c and run_idle_802154.c): this file turns argv
- * into a request, keeps the battery options (--exchange-uj and advise's battery rows) to
- * itself, and prints the rows it gets back, the battery figures after them. */
+ * layer (pqpan_run "idle", src/run/run_idle.c, run_idle_802154.c and, with --exchange-uj,
+ * idle_battery.c): this file turns argv into a request and prints the rows it gets back,
+ * the battery figures after them. */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <stdio.h>
@@ -22,8 +22,6 @@
 #include "run_idle.h"
 
 #define CMD "idle"
-/* The battery side of --exchange-uj on 802.15.4: the polling device. */
-#define BATTERY_SIDE_802154 "device"
 
 void cli_idle_help(FILE *out)
 {
@@ -45,7 +43,14 @@ void cli_idle_help(FILE *out)
     cli_opt_rows_help(out, &model_energy_table);
     cli_opt_rows_help(out, &model_ramp_table);
     cli_opt_rows_help(out, &cli_format_table);
-    idle_battery_help(out);
+    fputs("\nbattery life with rekeying, on both links (as `pqpan advise`; with --exchange-uj):\n",
+          out);
+    cli_opt_rows_help(out, &idle_battery_table);
+    cli_opt_rows_help_only(out, &advise_device_table, idle_battery_advise_opts);
+    fputs("  Output (table and JSON's \"battery\"): the average current of the idle link, of\n"
+          "  rekeying, of the other drain (--app-ua, self-discharge) and in total (uA), exchanges\n"
+          "  per battery and the battery life with and without rekeying (years of 365.25 days),\n"
+          "  with what it leaves out.\n", out);
     fprintf(out,
             "\n"
             "Output fields: period_ms (one latency period: (latency+1) intervals),\n"
@@ -59,38 +64,34 @@ void cli_idle_help(FILE *out)
     cli_idle_802154_help(out);
 }
 
-/* argv as a request of pqpan_run "idle" (each option of idle's tables on the link lowpan
- * says with its value, a flag without one) and the battery options in *bat. EXIT_OK, or
- * EXIT_USAGE after a message (an unknown option, one without its value, a bad battery
- * option). */
-static int request_of(struct pqpan_run_opt *req, size_t *n, struct idle_battery_opts *bat,
-                      int lowpan, int argc, char **argv)
+/* argv as a request of pqpan_run "idle": each option of idle's tables on the link lowpan
+ * says (the battery options included) with its value, a flag without one. EXIT_OK, or
+ * EXIT_USAGE after a message (an unknown option, one without its value). */
+static int request_of(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc, char **argv)
 {
     int i, rc = EXIT_OK;
     *n = 0;
-    idle_battery_init(bat);
     for (i = 1; i < argc && rc == EXIT_OK; i++) {
         const struct cli_opt *o = lowpan ? idle_802154_opt_row(argv[i]) : idle_opt_row(argv[i]);
-        int taken = o == NULL ? idle_battery_take(bat, CMD, argc, argv, &i) : 0;
-        if (taken < 0) {
-            return EXIT_USAGE;
-        }
-        if (taken == 0 && o == NULL) {
+        if (o == NULL) {
             return cli_unknown_option(CMD, lowpan ? "802154" : "ble", argv[i]);
         }
-        rc = taken > 0 ? EXIT_OK : cli_request_add(req, n, o, CMD, argc, argv, &i);
+        rc = cli_request_add(req, n, o, CMD, argc, argv, &i);
     }
     return rc;
 }
 
 /* What the run gave, kept until it ends (the battery figures may still refuse): the notes
  * as text, the side's figures and the phases, their words copied (the run frees what they
- * point into). */
+ * point into), the battery figures as text. */
 struct printer {
     enum cli_format format;
     char *head;
     size_t head_len;
     FILE *notes;
+    char *tail;
+    size_t tail_len;
+    FILE *battery;
     struct pqpan_run_idle_row row;
     char profile[64], role[16], phy[16], currents[16];
     struct pqpan_run_idle_phase phase[PQPAN_RUN_IDLE_PHASES];
@@ -127,6 +128,46 @@ static int keep_phase(struct printer *p, const struct pqpan_run_idle_phase *c)
     return 0;
 }
 
+/* The battery figures after idle's own: table lines, or the JSON member
+ * ",\n  \"battery\": {...}". */
+static void print_battery(FILE *f, enum cli_format format, const struct pqpan_run_idle_battery *b)
+{
+    if (format == FORMAT_TABLE) {
+        fprintf(f,
+                "\nbattery, %s: %.3f mAh; one key exchange of %.3f uJ (%.3f uC at %.2f V, %.3f "
+                "ms)\n  every %s (as pqpan advise; no link switch for the exchange)\n",
+                b->side, b->battery_mah, b->exchange_uj, b->charge_per_exchange_uc, b->supply_v,
+                b->exchange_ms, b->rekey_every);
+        fprintf(f, "%-38s %12.4f\n", "average current, idle link (uA)", b->idle_current_ua);
+        fprintf(f, "%-38s %12.6f\n", "average current, rekeying (uA)", b->rekey_current_ua);
+        fprintf(f, "%-38s %12.6f\n", "average current, other drain (uA)", b->drain_ua);
+        fprintf(f, "%-38s %12.4f\n", "average current, total (uA)", b->avg_current_ua);
+        fprintf(f, "%-38s %12.4f\n", "rekeying share (%)", b->rekey_share_pct);
+        fprintf(f, "%-38s %12.4g\n", "exchanges per battery", b->exchanges_per_battery);
+        fprintf(f, "%-38s %12.4f\n", "battery life (years)", b->life_years);
+        fprintf(f, "%-38s %12.4f\n", "battery life without rekeying (years)",
+                b->life_idle_years);
+        fprintf(f, "  (%s)\n", b->caveats);
+        return;
+    }
+    fprintf(f, ",\n  \"battery\": {\"side\": \"%s\", \"battery_mah\": %.3f, \"rekey_every\": ",
+            b->side, b->battery_mah);
+    model_json_string(f, b->rekey_every);
+    fprintf(f, ", \"rekey_every_s\": %.0f, \"exchange_uj\": %.3f, \"exchange_ms\": %.3f,\n"
+               "    \"charge_per_exchange_uc\": %.4f, \"exchanges_per_battery\": %.1f, "
+               "\"usable_uc\": %.1f,\n    \"idle_current_ua\": %.4f, \"rekey_current_ua\": %.6f, "
+               "\"drain_ua\": %.6f, \"avg_current_ua\": %.4f, \"rekey_share_pct\": %.4f,\n"
+               "    \"life_years\": %.4f, \"life_idle_years\": %.4f,\n    \"caveats\": ",
+            b->rekey_every_s, b->exchange_uj, b->exchange_ms, b->charge_per_exchange_uc,
+            b->exchanges_per_battery, b->usable_uc, b->idle_current_ua, b->rekey_current_ua,
+            b->drain_ua, b->avg_current_ua, b->rekey_share_pct, b->life_years,
+            b->life_idle_years);
+    model_json_string(f, b->caveats);
+    fprintf(f, ",\n    \"exchange_note\": ");
+    model_json_string(f, b->exchange_note);
+    fputc('}', f);
+}
+
 /* pqpan_run's emit: notes as lines (table) or members (JSON) into p->notes, the side's
  * figures and phases kept. */
 static int keep(void *ctx, const struct pqpan_run_row *row)
@@ -154,6 +195,9 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_WARNING:
         cli_warn(CMD, "%s", row->values[0].text);
         break;
+    case PQPAN_RUN_RECORD_BATTERY:
+        print_battery(p->battery, p->format, row->data);
+        return ferror(p->battery) ? -1 : 0;
     case PQPAN_RUN_RECORD_SIDE:
     case PQPAN_RUN_RECORD_NODE:
     case PQPAN_RUN_RECORD_CONFIG:
@@ -164,9 +208,10 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
+    case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_CELL:
@@ -174,6 +219,8 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_HEADLINE:
     case PQPAN_RUN_RECORD_MODE:
     case PQPAN_RUN_RECORD_BUILD:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;
@@ -251,27 +298,11 @@ static void print_link(const struct printer *p)
 }
 
 /* The output in --format's form, the battery figures after idle's own when asked for. */
-static int print_result(const struct printer *p, const struct idle_battery_opts *b)
+static int print_result(const struct printer *p)
 {
-    struct pqpan_advise_battery bat;
-    double ua = p->lowpan ? p->poll.row.avg_current_ua : p->row.avg_current_ua;
-    double v = p->lowpan ? p->poll.row.supply_v : p->row.supply_v;
-    const char *side = p->lowpan ? BATTERY_SIDE_802154 : p->row.role;
-    int wanted;
-    int rc = idle_battery_check(b, p->format, &wanted);
-    if (rc == EXIT_OK && wanted) {
-        rc = idle_battery_compute(&bat, b, ua, v);
-    }
-    if (rc != EXIT_OK) {
-        return rc;
-    }
     fwrite(p->head, 1, p->head_len, stdout);
     print_link(p);
-    if (wanted && p->format == FORMAT_TABLE) {
-        idle_battery_print_table(b, &bat, ua, v, side);
-    } else if (wanted) {
-        idle_battery_print_json(b, &bat, ua, v, side);
-    }
+    fwrite(p->tail, 1, p->tail_len, stdout);
     if (p->format == FORMAT_JSON) {
         printf("\n}\n");
     }
@@ -291,16 +322,21 @@ static int run_status(int code, const struct pqpan_run_error *err)
 static int run_request(int argc, char **argv, int lowpan)
 {
     struct pqpan_run_opt req[CLI_REQUEST_MAX];
-    struct idle_battery_opts bat;
     struct pqpan_run_error err;
     struct printer *p;
     size_t n;
-    int rc = request_of(req, &n, &bat, lowpan, argc, argv);
+    int closed;
+    int rc = request_of(req, &n, lowpan, argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }
     p = calloc(1, sizeof *p);
-    if (p == NULL || (p->notes = open_memstream(&p->head, &p->head_len)) == NULL) {
+    if (p == NULL || (p->notes = open_memstream(&p->head, &p->head_len)) == NULL ||
+        (p->battery = open_memstream(&p->tail, &p->tail_len)) == NULL) {
+        if (p != NULL && p->notes != NULL) {
+            fclose(p->notes);
+            free(p->head);
+        }
         free(p);
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         return EXIT_FAILURE_RUN;
@@ -309,14 +345,17 @@ static int run_request(int argc, char **argv, int lowpan)
     p->lowpan = lowpan;
     p->poll.format = p->format;
     rc = run_status(pqpan_run(CMD, req, n, keep, p, &err), &err);
-    if (fclose(p->notes) != 0 && rc == EXIT_OK) {
+    closed = fclose(p->notes) == 0;
+    closed = fclose(p->battery) == 0 && closed; /* both closed, whatever the first gave */
+    if (!closed && rc == EXIT_OK) {
         fprintf(stderr, "pqpan %s: out of memory\n", CMD);
         rc = EXIT_FAILURE_RUN;
     }
     if (rc == EXIT_OK) {
-        rc = print_result(p, &bat);
+        rc = print_result(p);
     }
     free(p->head);
+    free(p->tail);
     free(p);
     return rc;
 }

@@ -169,6 +169,11 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_METRIC:
     case PQPAN_RUN_RECORD_PROGRESS:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
+    case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
     case PQPAN_RUN_RECORD_CELL:
     case PQPAN_RUN_RECORD_MATRIX:
     case PQPAN_RUN_RECORD_HEADLINE:
@@ -177,7 +182,6 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_TRACE:
         return -1; /* other commands' records */
     }
     return ferror(stdout) ? -1 : 0;

@@ -15,6 +15,7 @@
 #include "run_compare.h"
 #include "run_reproduce.h"
 #include "run_idle.h"
+#include "run_trace.h"
 
 /* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */
 #define ALL(t, link) {&t, link, NULL}
@@ -28,6 +29,7 @@
 static const struct cli_opt_group estimate_groups[] = {
     ALL(estimate_protocol_table, "ble"), ALL(link_opts_table, "ble"),
     ALL(link_pqke_table, "ble"),         ALL(link_setup_table, "ble"),
+    ALL(estimate_bits_table, "ble"),
     ALL(lowpan_opts_table, "802154"),    ALL(lowpan_exchange_table, "802154"),
     ALL(link_pqke_table, "802154"),
     ALL(lowpan_busy_table, "802154"),    ALL(lowpan_chain_table, "802154"),

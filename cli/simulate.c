@@ -216,9 +216,10 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_PROFILE:
     case PQPAN_RUN_RECORD_FIGURE:
     case PQPAN_RUN_RECORD_CHOICE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
+    case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_MESH:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_CELL:
@@ -226,6 +227,9 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_HEADLINE:
     case PQPAN_RUN_RECORD_MODE:
     case PQPAN_RUN_RECORD_BUILD:
+    case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
         return -1; /* other commands' records and 802.15.4's: not simulate's over BLE */
     }
     return ferror(stdout) ? -1 : 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "figure.h"
 #include "platform.h"
 #include "pqpan/io.h"
 

@@ -333,7 +333,7 @@ region_mesh_provisioning_table() {
 options_md() {
     run help --options-md "$@" && cat "$tmp/out"
 }
-region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup; }
+region_options_estimate() { options_md estimate-protocol ble-link pqke ble-setup estimate-bits; }
 region_options_estimate_802154() { options_md 802154-link 802154-exchange 802154-busy; }
 region_options_estimate_mesh() { options_md ble-mesh; }
 region_options_simulate() { options_md simulate-ble; }

@@ -31,7 +31,8 @@
  * "record": {...}}: the run's JSON members (the assumptions), one object per SIDE row (each
  * field of the row's groups), the rows of every other record that the CLI's JSON lists
  * under a key of its own (pqpan_run_record_key: "phases", "nodes") as that key's array, and
- * the fields of a record the CLI prints as top-level members (IDLE) as "record"; each value
+ * the fields of a record the CLI prints as top-level members (IDLE) as "record", with idle's
+ * battery figures (BATTERY) as its member "battery"; each value
  * typed, under its field table's name (a number to the field's decimals, as the CLI's JSON
  * prints it; null where the row has none); a sweep's configurations as "lines", one object
  * per configuration as `pqpan sweep --format jsonl` writes it. A simulated exchange that
@@ -314,8 +315,9 @@ static int exchange_record(enum pqpan_run_record rec)
     return rec == PQPAN_RUN_RECORD_SIDE || rec == PQPAN_RUN_RECORD_MATRIX || rec == PQPAN_RUN_RECORD_MESH;
 }
 
-/* The row's fields as "name": value pairs: a SIDE or MATRIX row's of its groups, those of a record
- * the CLI prints as members (IDLE) of group PQPAN_RUN_GROUP_JSON, every field of the others. */
+/* The row's fields as "name": value pairs: a SIDE, MATRIX or MESH row's of its groups, those of
+ * a record the CLI prints as members (IDLE) or as a member object (BATTERY) of group
+ * PQPAN_RUN_GROUP_JSON, every field of the others. */
 static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
 {
     const char *key = pqpan_run_record_key(row->record);
@@ -324,7 +326,8 @@ static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
     for (k = 0; k < row->n_fields; k++) {
         if ((exchange_record(row->record) &&
              !pqpan_run_field_shown(&row->fields[k], row->groups)) ||
-            (key != NULL && key[0] == '\0' && !(row->fields[k].group & PQPAN_RUN_GROUP_JSON))) {
+            (key != NULL && (key[0] == '\0' || row->record == PQPAN_RUN_RECORD_BATTERY) &&
+             !(row->fields[k].group & PQPAN_RUN_GROUP_JSON))) {
             continue;
         }
         fprintf(f, "%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
@@ -435,6 +438,12 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
     }
     if (key[0] == '\0') {
         print_run_fields(o->record.f, row);
+        return ferror(o->record.f) ? -1 : 0;
+    }
+    if (row->record == PQPAN_RUN_RECORD_BATTERY) { /* after the IDLE row: one more member */
+        fprintf(o->record.f, ", \"%s\": {", key);
+        print_run_fields(o->record.f, row);
+        fputc('}', o->record.f);
         return ferror(o->record.f) ? -1 : 0;
     }
     if (row->record == PQPAN_RUN_RECORD_SIDE || row->record == PQPAN_RUN_RECORD_MESH) {

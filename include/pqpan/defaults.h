@@ -39,6 +39,7 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_REPLY,
     PQPAN_DEFAULT_KEYGEN_SIDE,
     PQPAN_DEFAULT_GATT_SERVER,
+    PQPAN_DEFAULT_BITS_IFS,
     /* the BLE set-up before the exchange */
     PQPAN_DEFAULT_ADV_INTERVAL_MS,
     PQPAN_DEFAULT_FEATURES,

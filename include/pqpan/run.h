@@ -463,6 +463,54 @@ const struct pqpan_run_field *pqpan_run_headline_fields(size_t *n);
 const struct pqpan_run_field *pqpan_run_mode_fields(size_t *n);
 const struct pqpan_run_field *pqpan_run_build_fields(size_t *n);
 
+/* ---- idle --exchange-uj: the battery figures of the idle link with rekeying ---- */
+
+/* advise's battery arithmetic (pqpan_advise_battery) on the idle link idle priced and one
+ * key exchange of the caller's energy every --rekey-every: the JSON output's "battery"
+ * object (GROUP_JSON fields, in its order) and the supply the energy became charge at. */
+struct pqpan_run_idle_battery {
+    const char *side;        /* the battery side: BLE's --role, "device" on 802.15.4 */
+    double battery_mah;
+    const char *rekey_every; /* --rekey-every as given */
+    double rekey_every_s, exchange_uj, exchange_ms;
+    double charge_per_exchange_uc; /* exchange_uj / supply_v */
+    double exchanges_per_battery, usable_uc;
+    double idle_current_ua, rekey_current_ua, drain_ua, avg_current_ua;
+    double rekey_share_pct;
+    double life_years, life_idle_years; /* years of 365.25 days */
+    const char *caveats;       /* what the figure leaves out or includes */
+    const char *exchange_note; /* what the exchange's energy is and is not */
+    double supply_v;
+};
+
+/* ---- trace: a Power Profiler Kit II capture's statistics (pqpan_trace, trace.h) ---- */
+
+/* The capture (TRACE row): rows read and skipped, the supply, the baseline subtracted and
+ * where it comes from ("none", "fixed", "auto"), the sampling intervals and the quantiles'
+ * error bounds. */
+struct pqpan_run_trace_row {
+    unsigned long long rows_read, rows_skipped;
+    double voltage_v, baseline_ua;
+    const char *baseline_source;
+    double min_interval_ms, max_interval_ms;
+    double quantile_rel_error, quantile_abs_error_ua;
+};
+
+/* The whole trace ("total") or one phase (TRACE_PHASE row), net of the baseline. */
+struct pqpan_run_trace_phase {
+    const char *phase;
+    unsigned long long samples, segments;
+    double duration_ms, energy_uj, avg_current_ua, min_current_ua, median_current_ua;
+    double p99_current_ua, max_current_ua;
+};
+
+/* One segment of a --phases phase (SEGMENT row: a run of rows with its channel at 1). */
+struct pqpan_run_trace_segment {
+    const char *phase;
+    unsigned long long index, samples;
+    double start_ms, duration_ms, energy_uj, avg_current_ua, min_current_ua, max_current_ua;
+};
+
 /* ---- pqpan_run: a command and its options in, rows out ---- */
 
 /* One option of a request: the name as the CLI spells it ("--att-mtu") and its value as
@@ -532,7 +580,7 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_FIT,     /* calibrate: one fitted γ (struct pqpan_run_calibrate_fit) */
     PQPAN_RUN_RECORD_RESIDUAL, /* calibrate: one data point of a fit (struct
                                   pqpan_run_calibrate_point), after the FIT rows */
-    PQPAN_RUN_RECORD_TRACE,   /* calibrate: what one trace measured (struct
+    PQPAN_RUN_RECORD_CALIBRATE_TRACE, /* calibrate: what one trace measured (struct
                                  pqpan_run_calibrate_trace), after the RESIDUAL rows */
     PQPAN_RUN_RECORD_MESH,    /* estimate / simulate --link ble-mesh: one side of the
                                  provisioning run (struct pqpan_run_mesh_row,
@@ -552,8 +600,15 @@ enum pqpan_run_record {
                                   study's range (struct pqpan_run_headline_row) */
     PQPAN_RUN_RECORD_MODE,    /* reproduce: one side of one PQKE mode at one level and DLE
                                  setting (struct pqpan_run_mode_row) */
-    PQPAN_RUN_RECORD_BUILD    /* reproduce: one side of a sig mode in one of pqpan's Cortex-M4
+    PQPAN_RUN_RECORD_BUILD,   /* reproduce: one side of a sig mode in one of pqpan's Cortex-M4
                                  builds (struct pqpan_run_build_row) */
+    PQPAN_RUN_RECORD_BATTERY, /* idle with --exchange-uj: the battery figures (struct
+                                 pqpan_run_idle_battery), after the PHASE rows */
+    PQPAN_RUN_RECORD_TRACE,   /* trace: the capture (struct pqpan_run_trace_row), first */
+    PQPAN_RUN_RECORD_TRACE_PHASE, /* trace: the whole trace (phase "total"), then each phase
+                                     (struct pqpan_run_trace_phase) */
+    PQPAN_RUN_RECORD_SEGMENT  /* trace --segments: one segment of a channel phase (struct
+                                 pqpan_run_trace_segment), in the capture's order, last */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -576,16 +631,21 @@ struct pqpan_run_row {
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 
 /* Runs command ("estimate", "idle", "sweep", "profiles", "simulate", "advise", "calibrate",
- * "compare", "reproduce"; estimate and simulate on --link ble, 802154 or ble-mesh) with
- * opts[0..n_opts), each checked against the command's option tables (the CLI's: `pqpan help --json`; every option left out takes its
+ * "compare", "reproduce", "trace"; estimate and simulate on --link ble, 802154 or ble-mesh)
+ * with opts[0..n_opts) (trace's FILE as the pair ("FILE", path)), each checked against the
+ * command's option tables (the CLI's: `pqpan help --json`; every option left out takes its
  * default), and passes its rows to emit. PQPAN_OK, or a PQPAN_ERR_* code with *err filled
  * (err may be NULL). Allocates the run's energy inputs and frees them before it returns. */
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
- * ("sides", "phases", "nodes", "rows"; reproduce's "rows", "headline", "modes", "builds"), "" for a record whose fields are members of the top-level
- * object (IDLE), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text, not rows). */
+ * ("sides", "phases", "nodes", "segments"; compare's and reproduce's "rows", reproduce's
+ * "headline", "modes", "builds"), "" for a record whose fields are members of the
+ * top-level object (IDLE, TRACE), "battery" for BATTERY, the one object member of that name
+ * (of its GROUP_JSON fields), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text,
+ * not rows) and for rows a face lays out itself (TRACE_PHASE: the first, "total", is the
+ * member "total", the others the items of "phases"). */
 const char *pqpan_run_record_key(enum pqpan_run_record record);
 
 /* The CLI's exit status (docs/CLI.md) for a pqpan_run result: 0 for PQPAN_OK, 2 for

@@ -13,44 +13,20 @@ import os
 import warnings
 from typing import Dict, Optional, Union
 
-from . import data, kem, model
+from . import data, kem
 from . import defaults
 from . import defaults as _d
-from . import options as _options, run as _run, trace as _trace
+from . import options as _options, run as _run
 from ._lib import (DataError, FileError, PqpanError, UsageError, LIBRARY_PATH, strerror,
                    version)
 from .data import Profile
-from .model import Result
+from .run import Result
 
 __all__ = ["trace", "estimate", "idle", "sweep", "simulate", "estimate_802154", "simulate_802154", "estimate_mesh", "simulate_mesh", "advise", "calibrate", "compare", "reproduce", "profiles", "load_profile", "kem", "defaults", "PqpanError", "UsageError",
            "DataError", "FileError", "Result", "Profile", "version", "strerror",
            "LIBRARY_PATH"]
 
 __version__ = "0.1.0"
-
-_ENERGY_KEYS = ("profile", "calibration", "crypto_impl", "currents", "tx_dbm", "ramp",
-                "gamma_comm", "gamma_comp", "p256_impl", "lesc_keypair")
-_env_cache: Dict[tuple, "model.Env"] = {}
-
-
-def _env(options: dict) -> "model.Env":
-    """The energy inputs for options (cached per distinct set: loading the cycle tables and a
-    profile is the slow part of a small run)."""
-    energy = {k: options.pop(k) for k in _ENERGY_KEYS if k in options}
-    profile = energy.get("profile", data.DEFAULT_PROFILE)
-    if isinstance(profile, Profile):
-        return model.Env(**energy)
-    key = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, dict) else v)
-                       for k, v in energy.items()))
-    try:
-        hash(key)
-    except TypeError:
-        return model.Env(**energy)
-    if key not in _env_cache:
-        if len(_env_cache) > 64:
-            _env_cache.clear()
-        _env_cache[key] = model.Env(**energy)
-    return _env_cache[key]
 
 
 @_options.with_options("estimate", "ble")
@@ -66,7 +42,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
              features: Union[bool, str] = _d.switch("FEATURES"),
              conn_update: Union[bool, str] = _d.switch("CONN_UPDATE"),
              initial_ci_ms: float = _d.number("INITIAL_CI_MS"),
-             discovery: Union[bool, str] = _d.switch("DISCOVERY"), bits_ifs: str = "each",
+             discovery: Union[bool, str] = _d.switch("DISCOVERY"),
              profile: Union[str, Profile] = _d.text("PROFILE"),
              calibration: Optional[str] = None, crypto_impl: str = _d.text("CRYPTO_IMPL"),
              currents: str = _d.text("CURRENTS"), tx_dbm: int = _d.number("TX_DBM"),
@@ -86,10 +62,9 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     it is on disk: a Profile parsed from bytes raises UsageError). An argument at its default
     (or None) is left out of the request, so it takes the library's default. Defaults are
     the library's table (pqpan.defaults, docs/CLI.md "Defaults"): the study's link set-up
-    with pqpan's protocol (protocol="study" for the study's). bits_ifs ("each", default, or
-    "per-pdu-sent": how many T_IFS the bits accounting books) is not an option of `pqpan
-    estimate`; `pqpan reproduce` sets it for its study reading, and with "per-pdu-sent"
-    estimate() runs python/pqpan/model.py's BLE model instead (no sig there). The result
+    with pqpan's protocol (protocol="study" for the study's). bits_ifs (`--bits-ifs`:
+    "each" or "per-pdu-sent", how many T_IFS the bits accounting books) is the rule
+    `pqpan reproduce` sets for its study reading. The result
     has the CLI's JSON members (figures and prose) and "sides" (peripheral, central,
     total), each side also as result["peripheral"] etc.; energies in µJ, times in ms; a
     warning the CLI prints is a UserWarning. transfer names each GATT role's method
@@ -101,24 +76,7 @@ def estimate(kem: str = _d.text("KEM"), *, protocol: str = _d.text("PROTOCOL"),
     cannot be read). Messages name keyword arguments (att_mtu, not --att-mtu)."""
     options = dict(locals())
     options.update(options.pop("more"))
-    if bits_ifs != "each":
-        return _estimate_study_ifs(options)
-    del options["bits_ifs"]
     return _run_estimate(estimate, options)
-
-
-def _estimate_study_ifs(options):
-    """estimate() with bits_ifs other than "each": python/pqpan/model.py's BLE model, the
-    only path that takes it (no `pqpan estimate` option sets it; `pqpan reproduce` does, and
-    python/examples/study_headline.py repeats its study reading with it)."""
-    if options.get("sig") is not None:
-        raise UsageError("sig applies with bits_ifs=\"each\" only")
-    del options["sig"]
-    kem_name = model.canonical(options.pop("kem"), model.KEM_NAMES + (model.LESC_NAME,))
-    allow = options.pop("allow_unbuildable")
-    env = _env(options)
-    cfg = model.ble_config(kem=kem_name, **options)
-    return model.estimate_ble(env, kem_name, cfg, allow)
 
 
 def _same(value, default):
@@ -247,9 +205,10 @@ def idle(link: str = "ble", **options) -> Result:
     the average current and "phases" (phase, state, time_us, current_ua, charge_uc). The
     members are the CLI's JSON members (its assumptions and the figures); result.units maps
     each figure and phase field to its unit. An option left out takes the CLI's default; a
-    bad one raises UsageError naming the keyword. The battery options (exchange_uj,
-    exchange_ms and advise's battery rows) are not on the run layer yet: pqpan_run refuses
-    them (`pqpan idle --exchange-uj X` prints the battery figures)."""
+    bad one raises UsageError naming the keyword. With exchange_uj (the battery side's
+    energy of one key exchange, e.g. estimate()'s e_exchange_events_uj) the result has
+    "battery": the average current with a rekey every rekey_every and the battery life on
+    battery_mah, as `pqpan idle --exchange-uj X` prints them (advise's arithmetic)."""
     request = {} if link == "ble" else {"link": link}
     for key, value in options.items():
         if value is not None:
@@ -260,6 +219,8 @@ def idle(link: str = "ble", **options) -> Result:
     result = Result(out["assumptions"])
     result.update(out["own"])
     result["phases"] = out["phases"]
+    if "battery" in out:
+        result["battery"] = out["battery"]
     result.units = out["units"]
     return result
 
@@ -447,24 +408,40 @@ def _sweep_pairs(key, value):
     return [(key, _option_value(key, value))]
 
 
-def trace(path: str, *, voltage: float = _d.number("TRACE_VOLTAGE"),
-          phases: Optional[Dict[int, str]] = None, windows: Optional[Dict[str, tuple]] = None,
-          baseline_ua: Union[None, float, str] = None,
-          baseline_percentile: float = _d.number("BASELINE_PERCENTILE"),
-          segments: bool = False, lenient: bool = False) -> dict:
-    """Per-phase statistics of a Power Profiler Kit II CSV export, as `pqpan trace FILE
-    --format json`: rows read and skipped, voltage, baseline, sampling intervals, and for
-    the whole trace ("total") and each phase ("phases") samples, segments, duration_ms,
-    energy_uj, avg / min / median / p99 / max current in µA (median and p99 within 0.25 %,
-    quantile_rel_error). phases maps a digital channel to a name ({0: "crypto", 1: "radio"},
-    the CLI's --phases d0=crypto,d1=radio); windows maps a name to (start_ms, end_ms);
-    baseline_ua subtracts a sleep current (a number, or "auto": the trace's
-    baseline_percentile); segments=True adds every segment of each channel phase (one
-    crypto operation each); lenient=True skips bad rows (counted) instead of raising
-    DataError at the first. The file is streamed: memory does not grow with its size."""
-    return _trace.analyse(path, voltage=voltage, phases=phases, windows=windows,
-                          baseline_ua=baseline_ua, baseline_percentile=baseline_percentile,
-                          segments=segments, lenient=lenient)
+@_options.with_options("trace", None)
+def trace(path: str, *, phases: Union[None, str, Dict[int, str]] = None,
+          windows: Optional[Dict[str, tuple]] = None, **options) -> dict:
+    """Per-phase statistics of a Power Profiler Kit II CSV export: `pqpan trace FILE --format
+    json` as a dict, run by the library's pqpan_run "trace" (pqpan.run) as the CLI runs it:
+    rows read and skipped, voltage, baseline, sampling intervals, and for the whole trace
+    ("total") and each phase ("phases") samples, segments, duration_ms, energy_uj, avg /
+    min / median / p99 / max current in µA (median and p99 within 0.25 %,
+    quantile_rel_error); with segments=True "segments", every segment of each channel phase
+    (one crypto operation each). The options are the CLI's (`pqpan help trace`) with '_'
+    for '-'; phases is --phases' text ("d0=crypto,d1=radio") or a dict {0: "crypto", 1:
+    "radio"}; window is --window's "NAME=START:END" (a list for several), windows a dict
+    {name: (start_ms, end_ms)}; baseline_ua a number or "auto". A warning the CLI prints (bad
+    rows skipped with lenient=True, a file without samples) is a UserWarning. The file is
+    streamed: memory does not grow with its size. Raises UsageError (naming the keyword),
+    DataError (a bad row, with its line), FileError."""
+    if isinstance(phases, dict):
+        phases = ",".join("d%s=%s" % (channel, name) for channel, name in phases.items())
+    defaults = _defaults_of(trace)
+    given = {k: v for k, v in options.items() if v is not None and not _same(v, defaults[k])}
+    if phases is not None:
+        given["phases"] = phases
+    if windows:
+        more = given.pop("window", [])
+        given["window"] = (list(more) if isinstance(more, (list, tuple)) else [more]) + [
+            "%s=%s:%s" % (name, start, end) for name, (start, end) in windows.items()]
+    out = _run.run("trace", _raw=[("FILE", path)], **given)
+    for text in out["warnings"]:
+        warnings.warn(text, stacklevel=3)
+    result = dict(out["trace"])
+    result["total"], result["phases"] = out["trace_phases"][0], out["trace_phases"][1:]
+    if given.get("segments") not in (None, False, "off"):
+        result["segments"] = out.get("segments", [])
+    return result
 
 
 def profiles() -> list:

@@ -876,6 +876,7 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_REPLY,
     PQPAN_DEFAULT_KEYGEN_SIDE,
     PQPAN_DEFAULT_GATT_SERVER,
+    PQPAN_DEFAULT_BITS_IFS,
     PQPAN_DEFAULT_ADV_INTERVAL_MS,
     PQPAN_DEFAULT_FEATURES,
     PQPAN_DEFAULT_CONN_UPDATE,
@@ -2829,6 +2830,38 @@ struct pqpan_run_build_row {
 const struct pqpan_run_field *pqpan_run_headline_fields(size_t *n);
 const struct pqpan_run_field *pqpan_run_mode_fields(size_t *n);
 const struct pqpan_run_field *pqpan_run_build_fields(size_t *n);
+struct pqpan_run_idle_battery {
+    const char *side;
+    double battery_mah;
+    const char *rekey_every;
+    double rekey_every_s, exchange_uj, exchange_ms;
+    double charge_per_exchange_uc;
+    double exchanges_per_battery, usable_uc;
+    double idle_current_ua, rekey_current_ua, drain_ua, avg_current_ua;
+    double rekey_share_pct;
+    double life_years, life_idle_years;
+    const char *caveats;
+    const char *exchange_note;
+    double supply_v;
+};
+struct pqpan_run_trace_row {
+    unsigned long long rows_read, rows_skipped;
+    double voltage_v, baseline_ua;
+    const char *baseline_source;
+    double min_interval_ms, max_interval_ms;
+    double quantile_rel_error, quantile_abs_error_ua;
+};
+struct pqpan_run_trace_phase {
+    const char *phase;
+    unsigned long long samples, segments;
+    double duration_ms, energy_uj, avg_current_ua, min_current_ua, median_current_ua;
+    double p99_current_ua, max_current_ua;
+};
+struct pqpan_run_trace_segment {
+    const char *phase;
+    unsigned long long index, samples;
+    double start_ms, duration_ms, energy_uj, avg_current_ua, min_current_ua, max_current_ua;
+};
 struct pqpan_run_opt {
     const char *name;
     const char *value;
@@ -2856,14 +2889,18 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_CHOICE,
     PQPAN_RUN_RECORD_FIT,
     PQPAN_RUN_RECORD_RESIDUAL,
-    PQPAN_RUN_RECORD_TRACE,
+    PQPAN_RUN_RECORD_CALIBRATE_TRACE,
     PQPAN_RUN_RECORD_MESH,
     PQPAN_RUN_RECORD_SWEEP_EXTRA,
     PQPAN_RUN_RECORD_CELL,
     PQPAN_RUN_RECORD_MATRIX,
     PQPAN_RUN_RECORD_HEADLINE,
     PQPAN_RUN_RECORD_MODE,
-    PQPAN_RUN_RECORD_BUILD
+    PQPAN_RUN_RECORD_BUILD,
+    PQPAN_RUN_RECORD_BATTERY,
+    PQPAN_RUN_RECORD_TRACE,
+    PQPAN_RUN_RECORD_TRACE_PHASE,
+    PQPAN_RUN_RECORD_SEGMENT
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

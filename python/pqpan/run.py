@@ -18,7 +18,7 @@ _VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
 # The records a run gives as a list of dicts, under these keys.
 _LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes",
           _io.PQPAN_RUN_RECORD_FIT: "fits", _io.PQPAN_RUN_RECORD_RESIDUAL: "points",
-          _io.PQPAN_RUN_RECORD_TRACE: "traces",
+          _io.PQPAN_RUN_RECORD_CALIBRATE_TRACE: "traces",
           _io.PQPAN_RUN_RECORD_CELL: "rows", _io.PQPAN_RUN_RECORD_HEADLINE: "headline",
           _io.PQPAN_RUN_RECORD_MODE: "modes", _io.PQPAN_RUN_RECORD_BUILD: "builds"}
 
@@ -107,14 +107,15 @@ def _error(err, rc):
     return exc
 
 
-def run(command, **options):
+def run(command, _raw=(), **options):
     """Runs command ("estimate", "idle", "simulate", "sweep", "profiles", "advise",
-    "calibrate", "compare", "reproduce") with options through pqpan_run (a list value: a
+    "calibrate", "compare", "reproduce", "trace") with options through pqpan_run (a list value: a
     repeatable option given once per item). Returns {"sides":
     [dict per side], "units": {field: unit}, "notes": [line], "assumptions": {JSON member:
     value}, "warnings": [text]}; idle's adds "idle" (the side's figures, or on 802.15.4 the
     poll period's), "own" (those of them its JSON prints as members of their own) and
-    "phases" (dict per state of the period), an 802.15.4 estimate with hops above 1 "nodes"
+    "phases" (dict per state of the period) and, with exchange_uj, "battery" (the battery
+    figures: the CLI's JSON "battery" object), an 802.15.4 estimate with hops above 1 "nodes"
     (dict per node of the chain); profiles' adds "profiles" (dict per profile, its
     "figures": the sources of the listed ones, or with show every figure); simulate's
     "simulation" (one dict per side: packets, retransmissions, latency, result, succeeded),
@@ -128,11 +129,13 @@ def run(command, **options):
     its typed rows;
     compare's "rows" (dict per ML-KEM level and link); reproduce's "rows" (the
     matrix: dict per reading, configuration and side), "headline", "modes" and "builds"
-    (dict per figure, per mode and side, per build and side); units in "units".
-    Raises UsageError (a bad keyword or value, named as the keyword),
+    (dict per figure, per mode and side, per build and side); units in "units";
+    trace's (_raw: the pair ("FILE", path)) "trace" (the capture's figures: the CLI's JSON
+    members), "trace_phases" (the whole trace, then each phase) and with segments
+    "segments". Raises UsageError (a bad keyword or value, named as the keyword),
     DataError or FileError as the CLI exits 2, 3 or 4."""
-    pairs = _pairs(options)
-    names = [ffi.new("char[]", option_name(k).encode()) for k, _ in pairs]
+    pairs = list(_raw) + [(option_name(k), v) for k, v in _pairs(options)]
+    names = [ffi.new("char[]", k.encode()) for k, _ in pairs]
     values = [ffi.NULL if v is None else ffi.new("char[]", _value_text(v).encode())
               for _, v in pairs]
     req = ffi.new("struct pqpan_run_opt[]", max(len(names), 1))
@@ -159,6 +162,19 @@ def run(command, **options):
             out["own"] = {k: v for (k, v), f in zip(out["idle"].items(), _fields(row))
                           if f.group & _io.PQPAN_RUN_GROUP_JSON}
             out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_BATTERY:
+            battery, units = _side(row, every=True)
+            out["battery"] = {k: v for (k, v), f in zip(battery.items(), _fields(row))
+                              if f.group & _io.PQPAN_RUN_GROUP_JSON}
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_TRACE:
+            trace, units = _side(row, every=True)
+            out["trace"] = trace
+            out["units"].update(units)
+        elif row.record == _io.PQPAN_RUN_RECORD_TRACE_PHASE:
+            out.setdefault("trace_phases", []).append(_side(row, every=True)[0])
+        elif row.record == _io.PQPAN_RUN_RECORD_SEGMENT:
+            out.setdefault("segments", []).append(_side(row, every=True)[0])
         elif row.record == _io.PQPAN_RUN_RECORD_CHOICE:
             choice, units = _side(row, every=True)
             out.setdefault("choices", []).append(choice)
@@ -309,4 +325,15 @@ def sweep(pairs):
     rc = _io.pqpan_run(b"sweep", req, len(names), emit, ffi.NULL, err)
     if rc != 0:
         raise _error(err, rc)
-    return out.rows, out.columns, out.units
+    return out.rows, out.columns or [], out.units
+
+
+class Result(dict):
+    """A result as the CLI's JSON: the run's assumptions as members and "sides", a list of
+    one dict per side. A side is also reachable by its name: result["peripheral"]."""
+
+    def __missing__(self, key):
+        for side in dict.get(self, "sides", ()):
+            if side.get("side") == key:
+                return side
+        raise KeyError(key)

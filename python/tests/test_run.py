@@ -6,6 +6,7 @@ code. Then what issue 28 asks by name: encrypted="off" is the CLI without --encr
 old Python model gave the encrypted figure), auth="sig-mutual" with sig="ML-DSA-65", errors
 naming the keyword argument."""
 import functools
+import math
 import json
 import warnings
 
@@ -41,13 +42,16 @@ def _values(opt):
     return words if opt["name"] in ALL_WORDS else words[:MAX_WORDS]
 
 
-def _grid(cli, link, command="estimate", skip=(), base=None):
-    """(keyword options) requests: each option of link's tables (and the shared ones) at
-    each of its values, the others at their defaults (or base's)."""
+def _grid(cli, link, command="estimate", skip=(), base=None, tables=None):
+    """(keyword options) requests: each option of link's tables (and the shared ones; of
+    those named by tables only, if given) at each of its values, the others at their
+    defaults (or base's)."""
     base = dict(base or {}, **({"link": "802154"} if link == "802154" else {}))
     requests = []
     for group in _tables(cli, command):
         if group.get("link") not in (None, link):
+            continue
+        if tables is not None and group["table"]["id"] not in tables:
             continue
         for opt in group["table"]["options"]:
             if opt["name"] in SKIP or opt["name"] in skip:
@@ -137,21 +141,27 @@ def test_idle_equals_the_cli(cli):
     assert got["assumptions"]["accounting"] == "events"
 
 
-# idle's battery options: the CLI computes the battery figures itself (cli/idle_battery.c),
-# pqpan_run does not take them yet (their rows are advise's); see docs/RUN.md.
-IDLE_BATTERY = {"--exchange-uj", "--exchange-ms", "--battery-mah", "--app-ua",
-                "--self-discharge-pct-year", "--battery-derate", "--rekey-every"}
+# idle's battery options (src/run/idle_battery.c): --exchange-uj and the rows of advise's
+# device table idle takes; the battery grid varies them with an exchange given.
+IDLE_BATTERY_TABLES = {"idle-battery", "advise-device"}
+EXCHANGE = {"exchange_uj": 5000}
 
 
 @pytest.mark.parametrize("link", ["ble", "802154"])
 def test_idle_grid_equals_the_cli(cli, link):
     """pqpan.idle() over a grid generated from idle's option rows in `help --json` (each
-    option of the link's tables at a few of its values): the CLI's JSON, member for member
-    and phase for phase, or the CLI's exit code where it refuses."""
-    requests = _grid(cli, link, "idle", IDLE_BATTERY)
+    option of the link's tables at a few of its values; the battery options alone, which
+    the CLI refuses without --exchange-uj, and again with an exchange): the CLI's JSON,
+    member for member, phase for phase and the "battery" object, or the CLI's exit code
+    where it refuses."""
+    requests = _grid(cli, link, "idle")
+    battery = _grid(cli, link, "idle", base=EXCHANGE, tables=IDLE_BATTERY_TABLES)
     assert len(requests) > 10, "the option tables gave a grid of %d requests" % len(requests)
+    assert len(battery) > 8, "the battery rows gave a grid of %d requests" % len(battery)
+    print("idle grid on %s: %d requests, %d with an exchange" % (link, len(requests),
+                                                               len(battery)))
     from conftest import NumberText
-    for options in requests:
+    for options in requests + battery + [EXCHANGE]:
         argv = cli_argv("idle", **options)
         proc = cli.run([*argv, "--format", "json"], check=False)
         try:
@@ -813,3 +823,59 @@ def test_reproduce_errors_name_the_keyword():
     with pytest.raises(pqpan.UsageError) as e:
         pqpan.reproduce(reading="none")
     assert "reading" in str(e.value) and "--reading" not in str(e.value)
+
+
+# trace's text options have no words in the tables: the grid gives them these values.
+TRACE_TEXT = {"phases": ["d0=crypto,d1=radio", "d9=x"], "window": ["w=0.5:3", "w=3:1"],
+              "baseline_ua": ["auto", "2.5", "amps"]}
+
+
+def test_trace_grid_equals_the_cli(cli, source_dir):
+    """pqpan.trace() over every PPK2 fixture (tests/fixtures/ppk2) crossed with a grid
+    generated from trace's option rows in `help --json` (each row at its values; the text
+    rows at TRACE_TEXT's): the CLI's JSON (`pqpan trace FILE ... --format json`) member for
+    member, phase for phase and segment for segment, or the CLI's exit code and message
+    where it refuses."""
+    from conftest import NumberText
+    requests = _grid(cli, "ble", "trace") + [{k: v} for k, vs in TRACE_TEXT.items() for v in vs]
+    requests += [{"phases": "d0=crypto", "segments": True, "lenient": True},
+                 {"baseline_ua": "auto", "baseline_percentile": 50}]
+    fixtures = sorted((source_dir / "tests/fixtures/ppk2").glob("*.csv"))
+    assert len(requests) > 10 and len(fixtures) > 3, (len(requests), len(fixtures))
+    print("trace grid: %d requests x %d fixtures" % (len(requests), len(fixtures)))
+    for path in fixtures:
+        for options in requests:
+            argv = ["trace", str(path)] + cli_argv("trace", **options)[1:]
+            proc = cli.run([*argv, "--format", "json"], check=False)
+            try:
+                got = pqpan.trace(str(path), **options)
+            except pqpan.PqpanError as e:
+                assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
+                assert "pqpan trace: " + e.cli_message in proc.stderr, (argv, proc.stderr)
+                continue
+            assert proc.returncode == 0, (argv, proc.stderr)
+            want = json.loads(proc.stdout, parse_float=NumberText, parse_int=NumberText)
+            assert list(got) == list(want), (argv, list(got), list(want))
+            _same_trace(got, want, " ".join(argv))
+
+
+def _same_trace(py, cli, where):
+    """py equals the CLI's JSON cli as trace prints it: each number rounded as cli/trace.c
+    rounds it (C's round(x * 10^d) / 10^d, halves away from zero, d the printed decimals),
+    item for item."""
+    if isinstance(cli, dict):
+        assert list(py) == list(cli), where
+        for key in cli:
+            _same_trace(py[key], cli[key], "%s.%s" % (where, key))
+    elif isinstance(cli, list):
+        assert len(py) == len(cli), where
+        for k, (a, b) in enumerate(zip(py, cli)):
+            _same_trace(a, b, "%s[%d]" % (where, k))
+    elif isinstance(py, str):
+        assert py == cli, where
+    else:
+        decimals = len(cli.split(".", 1)[1]) if "." in cli else 0
+        scale = 10.0 ** decimals
+        rounded = math.floor(abs(py) * scale + 0.5) / scale
+        assert math.isclose(math.copysign(rounded, py), float(cli), rel_tol=1e-12,
+                            abs_tol=1e-12), "%s: python %r, CLI %s" % (where, py, cli)

@@ -8,7 +8,7 @@ import pprint
 import subprocess
 import sys
 
-COMMANDS = ("estimate", "idle", "simulate", "sweep", "advise", "calibrate", "compare", "reproduce")
+COMMANDS = ("estimate", "idle", "simulate", "sweep", "advise", "calibrate", "compare", "reproduce", "trace")
 KEYS = ("name", "kind", "unit", "min", "max", "words", "default", "default_note", "help")
 
 

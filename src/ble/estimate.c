@@ -45,6 +45,9 @@ void pqpan_ble_config_default(struct pqpan_ble_config *cfg)
     cfg->discovery = pqpan_default_is(PQPAN_DEFAULT_DISCOVERY, "on");
     cfg->pqke_mode = pqpan_pqke_mode_by_name(pqpan_default_value(PQPAN_DEFAULT_AUTH));
     cfg->pqke_hybrid = !pqpan_default_is(PQPAN_DEFAULT_HYBRID, "none");
+    cfg->bits_ifs = pqpan_default_is(PQPAN_DEFAULT_BITS_IFS, "per-pdu-sent")
+                        ? PQPAN_BLE_BITS_IFS_PER_PDU_SENT
+                        : PQPAN_BLE_BITS_IFS_EACH;
     /* words of the table that do not parse (tests/unit/test_defaults.c) leave a zero
      * configuration, which pqpan_ble_config_fault refuses */
     if (pqpan_ble_phy_parse(&cfg->phy, pqpan_default_value(PQPAN_DEFAULT_PHY)) != PQPAN_OK ||

@@ -58,6 +58,12 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                         "the study's prototype: the peripheral holds the "
                                         "key-exchange service (the GATT server, Core v5.4 Vol 3 "
                                         "Part G §2.2) and indicates ek, the central writes ct"),
+    [PQPAN_DEFAULT_BITS_IFS] = VALUE("--bits-ifs", "each",
+                                     "every T_IFS of an event on both sides (2 per PDU pair, "
+                                     "none after the last PDU), as the events accounting books "
+                                     "them: the study's text says inter-frame spacing is "
+                                     "included, not how many (docs/MODEL.md \"Reproducing the "
+                                     "study\")"),
     [PQPAN_DEFAULT_ADV_INTERVAL_MS] = VALUE("--adv-interval-ms", "100",
                                             "TGAP(adv_fast_interval2)'s lower end (Core v5.4 "
                                             "Vol 3 Part C Appendix A: 100..150 ms)"),

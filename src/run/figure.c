@@ -1,5 +1,4 @@
-/* Output directories and gnuplot figures (see figure.h; from cli/, the run layer's since
- * compare writes its --out files itself). */
+/* Output directories and gnuplot figures (figure.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
@@ -11,21 +10,19 @@
 #include "outfile.h"
 #include "run_text.h"
 
-int figure_dir(const char *cmd, const char *dir, struct cli_msg *msg)
+int figure_dir(const char *dir, struct cli_msg *msg)
 {
     struct stat st;
     if (strchr(dir, '\'') != NULL) {
         return cli_msg_set(msg, EXIT_USAGE, "--out: a directory name without quotes, please");
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "pqpan %s: cannot create %s: %s\n", cmd, dir, strerror(errno));
-        return EXIT_IO;
+        return cli_msg_set(msg, EXIT_IO, "cannot create %s: %s", dir, strerror(errno));
     }
     errno = 0;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-        fprintf(stderr, "pqpan %s: cannot write into %s: %s\n", cmd, dir,
-                errno != 0 ? strerror(errno) : strerror(ENOTDIR));
-        return EXIT_IO;
+        return cli_msg_set(msg, EXIT_IO, "cannot write into %s: %s", dir,
+                           errno != 0 ? strerror(errno) : strerror(ENOTDIR));
     }
     return EXIT_OK;
 }
@@ -49,6 +46,7 @@ int figure_gnuplot(const char *cmd, const char *dir, const char *script)
 {
     char line[2048];
     snprintf(line, sizeof line, "cd '%s' && gnuplot '%s' 2>&1", dir, script);
+    fflush(NULL);
     if (system(line) != 0) {
         fprintf(stderr, "pqpan %s: gnuplot %s/%s failed (is gnuplot installed?)\n", cmd, dir,
                 script);

@@ -1,5 +1,5 @@
-/* Output directories and gnuplot figures for `reproduce --out`, `compare --out` and
- * `advise --out`. */
+/* Output directories and gnuplot figures for `advise --out` (the run layer's) and the
+ * CLI's `reproduce --out` and `compare --out`. */
 #ifndef PQPAN_RUN_FIGURE_H
 #define PQPAN_RUN_FIGURE_H
 
@@ -8,9 +8,9 @@
 #include "outfile.h"
 #include "run_text.h"
 
-/* Creates dir (if missing). EXIT_OK; EXIT_USAGE with *msg (a name figure_gnuplot cannot
- * quote); EXIT_IO, message printed as "pqpan CMD: ...". */
-int figure_dir(const char *cmd, const char *dir, struct cli_msg *msg);
+/* Creates dir (if missing): EXIT_OK, EXIT_USAGE (a name with a quote, which the gnuplot
+ * command line cannot take) or EXIT_IO, with the message in *msg. */
+int figure_dir(const char *dir, struct cli_msg *msg);
 
 /* Opens dir/name for writing through a temporary name (outfile.h); an exit code,
  * message printed. */
@@ -23,7 +23,8 @@ int figure_close(struct cli_outfile *o, const char *cmd);
  * stem.svg and stem.png, 900 x 540 each. */
 void figure_render(FILE *f, const char *stem, const char *plot);
 
-/* Runs gnuplot on dir/script in dir. EXIT_FAILURE_RUN (message printed) on failure. */
+/* Runs gnuplot on dir/script in dir (every output stream flushed first, so that what
+ * gnuplot prints comes after it). EXIT_FAILURE_RUN (message printed) on failure. */
 int figure_gnuplot(const char *cmd, const char *dir, const char *script);
 
 #endif

@@ -415,6 +415,13 @@ void model_print_assumptions_json(FILE *f, const struct model_env *env,
     fprintf(f, "%s\"e_comm_accounting\": \"bits\",\n", indent);
 }
 
+const char *model_bits_ifs_about(enum pqpan_ble_bits_ifs b)
+{
+    return b == PQPAN_BLE_BITS_IFS_PER_PDU_SENT
+               ? "one per PDU sent (1 per pair; the study reading's choice)"
+               : "every T_IFS of an event on both sides (2 per pair, none after the last PDU)";
+}
+
 void model_print_crypto_gamma_json(FILE *f, const struct model_env *env, const char *indent)
 {
     const struct pqpan_gamma *g = &env->in.gamma;

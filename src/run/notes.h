@@ -33,6 +33,10 @@ int model_figure_used(const struct model_env *env, enum pqpan_radio_mode radio, 
  * JSON members setup_*). */
 void model_print_setup(FILE *f, const struct pqpan_ble_config *cfg, const char *prefix);
 void model_print_setup_json(FILE *f, const struct pqpan_ble_config *cfg, const char *indent);
+
+/* How the bits accounting counts T_IFS under rule b, in words ("one per PDU sent (1 per
+ * pair; ...)"): the line `bits accounting, T_IFS: ...` of reproduce and estimate. */
+const char *model_bits_ifs_about(enum pqpan_ble_bits_ifs b);
 /* The same two printers for the derived figures a predicate selects (ctx passed on). */
 typedef int (*model_figure_pred)(const struct model_env *env, const char *path, const void *ctx);
 void model_print_derived_where(FILE *f, const struct model_env *env, model_figure_pred used,

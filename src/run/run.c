@@ -61,7 +61,12 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_BUILD:
         return "builds";
     case PQPAN_RUN_RECORD_IDLE:
+    case PQPAN_RUN_RECORD_TRACE:
         return "";
+    case PQPAN_RUN_RECORD_SEGMENT:
+        return "segments";
+    case PQPAN_RUN_RECORD_BATTERY:
+        return "battery";
     case PQPAN_RUN_RECORD_NOTE:
     case PQPAN_RUN_RECORD_MEMBERS:
     case PQPAN_RUN_RECORD_WARNING:
@@ -75,8 +80,9 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
         break;
     }
     return NULL;
@@ -340,18 +346,20 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
     } else if (strcmp(command, "simulate") == 0) {
         rc = run_simulate(r, opts, n_opts);
     } else if (strcmp(command, "advise") == 0) {
-        rc = run_advise(r, opts, n_opts, NULL);
+        rc = run_advise(r, opts, n_opts);
     } else if (strcmp(command, "calibrate") == 0) {
         rc = run_calibrate(r, opts, n_opts);
     } else if (strcmp(command, "compare") == 0) {
         rc = run_compare(r, opts, n_opts);
     } else if (strcmp(command, "reproduce") == 0) {
         rc = run_reproduce(r, opts, n_opts);
+    } else if (strcmp(command, "trace") == 0) {
+        rc = run_trace(r, opts, n_opts);
     } else {
         struct cli_msg msg;
         (void)cli_msg_set(&msg, EXIT_USAGE,
                           "unknown command '%s' (pqpan_run knows: estimate, idle, sweep, profiles, simulate, advise, "
-                          "calibrate, compare, reproduce)",
+                          "calibrate, compare, reproduce, trace)",
                           command);
         rc = run_fail(r, EXIT_USAGE, NULL, msg.text);
     }

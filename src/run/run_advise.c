@@ -246,7 +246,7 @@ static int emit_answer(struct run_ctx *r, struct advise_ctx *c, const struct adv
     return rc;
 }
 
-static int search(struct run_ctx *r, const struct advise_opts *o, advise_figures_fn figures)
+static int search(struct run_ctx *r, const struct advise_opts *o)
 {
     struct advise_ctx c;
     struct advise_result *res;
@@ -264,8 +264,8 @@ static int search(struct run_ctx *r, const struct advise_opts *o, advise_figures
     } else if (rc == EXIT_OK) {
         rc = emit_answer(r, &c, res);
     }
-    if (rc == PQPAN_OK && figures != NULL) {
-        int written = figures(&c, res);
+    if (rc == PQPAN_OK && o->out_dir != NULL) {
+        int written = advise_write_figures(&c, res);
         rc = written == EXIT_OK ? PQPAN_OK
                                 : run_fail(r, written, "--out", "the figures were not written");
     }
@@ -274,27 +274,19 @@ static int search(struct run_ctx *r, const struct advise_opts *o, advise_figures
     return rc;
 }
 
-int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts,
-               advise_figures_fn figures)
+int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts)
 {
     struct advise_opts *o = malloc(sizeof *o);
+    struct cli_msg msg;
     int rc = o == NULL ? run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory")
                        : advise_request_parse(r, o, opts, n_opts);
+    if (rc == PQPAN_OK && o->out_dir != NULL) { /* before any work: a bad --out fails at once */
+        int out = advise_out_check(o->out_dir, &msg);
+        rc = out == EXIT_OK ? PQPAN_OK : run_fail(r, out, "--out", msg.text);
+    }
     if (rc == PQPAN_OK) {
-        rc = search(r, o, figures);
+        rc = search(r, o);
     }
     free(o);
-    return rc;
-}
-
-int advise_run(const struct pqpan_run_opt *opts, size_t n_opts, pqpan_run_emit emit, void *ctx,
-               struct pqpan_run_error *err, advise_figures_fn figures)
-{
-    struct run_ctx *r;
-    int rc = run_start(&r, opts, n_opts, emit, ctx, err);
-    if (rc == PQPAN_OK) {
-        rc = run_advise(r, opts, n_opts, figures);
-        free(r);
-    }
     return rc;
 }

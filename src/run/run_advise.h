@@ -2,8 +2,8 @@
  * docs/MODEL.md "Advice"): the cheapest key exchange for a battery-powered device under
  * constraints. Options (run_advise_opts.c), the search over the link model
  * (run_advise_search.c), the answer as notes and CHOICE rows (run_advise_print.c,
- * run_advise.c); the arithmetic is the library's (include/pqpan/advise.h). Private to the
- * run layer and the CLI (which writes --out's figures from the search, cli/advise_figures.c). */
+ * run_advise.c) and --out's figures (advise_figures.c); the arithmetic is the library's
+ * (include/pqpan/advise.h). Private to the run layer and the CLI. */
 #ifndef PQPAN_RUN_ADVISE_H
 #define PQPAN_RUN_ADVISE_H
 
@@ -369,13 +369,12 @@ int advise_choices(const struct advise_ctx *c, const struct advise_result *r,
                    int (*emit_row)(void *arg, const struct pqpan_run_advise_choice *w),
                    void *arg);
 
-/* pqpan_run "advise", and with figures non-NULL also figures(c, r, figures_arg) after the
- * rows (the CLI's --out): PQPAN_OK or a PQPAN_ERR_* code, *err filled. */
-typedef int (*advise_figures_fn)(const struct advise_ctx *c, const struct advise_result *r);
-int advise_run(const struct pqpan_run_opt *opts, size_t n_opts, pqpan_run_emit emit, void *ctx,
-               struct pqpan_run_error *err, advise_figures_fn figures);
+/* --out DIR before any work: created, and a file written in it and removed. EXIT_OK, or
+ * EXIT_USAGE or EXIT_IO with the message in *msg (the file's own on stderr, outfile.h). */
+int advise_out_check(const char *dir, struct cli_msg *msg);
 
-/* The figures of --out DIR (cli/advise_figures.c): an exit code, message printed. */
+/* The figures of --out DIR (advise_figures.c), after the answer: an exit code, message
+ * printed (outfile.h, figure.h). */
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r);
 
 #endif

@@ -1280,7 +1280,7 @@ static int emit_traces(const struct cal_state *st)
         row.events_radio_model_uj = ct->events_radio_uj;
         row.advertise_ms = (double)ct->adv_ns * 1e-6;
         row.advertise_uj = ct->adv_uj;
-        rc = run_record(st->r, PQPAN_RUN_RECORD_TRACE, PQPAN_RUN_LINK_BLE, trace_fields,
+        rc = run_record(st->r, PQPAN_RUN_RECORD_CALIBRATE_TRACE, PQPAN_RUN_LINK_BLE, trace_fields,
                         N_TRACE_FIELDS, &row);
     }
     return rc;

@@ -407,11 +407,11 @@ static int write_out(struct run_ctx *r, const char *dir,
 static int out_dir(struct run_ctx *r, const char *dir)
 {
     struct cli_msg msg;
-    int rc = figure_dir(CMD, dir, &msg);
-    if (rc == EXIT_USAGE) {
+    int rc = figure_dir(dir, &msg);
+    if (rc != EXIT_OK) {
         return run_fail(r, rc, "--out", msg.text);
     }
-    return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, "--out", "cannot create --out");
+    return PQPAN_OK;
 }
 
 static int rows_of(struct run_ctx *r, const struct compare_opts *o, const struct model_env *env,

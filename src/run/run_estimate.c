@@ -41,6 +41,30 @@ static void link_init(void *o)
 const struct cli_opt_table estimate_protocol_table =
     CLI_OPT_TABLE("estimate-protocol", "protocol", protocol_rows, struct link_opts, link_init);
 
+_Static_assert(sizeof(enum pqpan_ble_bits_ifs) == sizeof(int), "--bits-ifs is stored as an int");
+
+/* --bits-ifs words: pqpan_ble_bits_ifs_name of each rule (ble.h), in enum order. */
+static void bits_ifs_words(cli_word_fn add, void *ctx)
+{
+    int b;
+    for (b = 0; b < PQPAN_BLE_BITS_IFS_COUNT; b++) {
+        add(ctx, pqpan_ble_bits_ifs_name((enum pqpan_ble_bits_ifs)b));
+    }
+}
+
+static const struct cli_opt bits_rows[] = {
+    {.name = "--bits-ifs", .kind = CLI_OPT_WORD, .meta = "RULE", .words_fn = bits_ifs_words,
+     .def = PQPAN_DEFAULT_BITS_IFS, .store = CLI_STORE_INT,
+     .offset = offsetof(struct link_opts, cfg.bits_ifs),
+     .help = "how many T_IFS the bits accounting books (e_comm_uj, e_comm_ifs_uj; the events "
+             "accounting books every one): each, every T_IFS of an event on both sides (2 per "
+             "PDU pair); per-pdu-sent, one per PDU a side sends (1 per pair), the study "
+             "reading of `pqpan reproduce`"},
+};
+
+const struct cli_opt_table estimate_bits_table =
+    CLI_OPT_TABLE("estimate-bits", NULL, bits_rows, struct link_opts, link_init);
+
 struct estimate_req {
     int lowpan; /* --link 802154 */
     struct model_opts m;
@@ -53,7 +77,8 @@ struct estimate_req {
 static const struct cli_opt_table *const ble_tables[] = {
     &model_energy_table, &model_ramp_table,        &model_crypto_table,
     &model_gamma_table,  &cli_format_table,        &estimate_protocol_table,
-    &link_pqke_table,    &link_opts_table,         &link_setup_table};
+    &link_pqke_table,    &link_opts_table,         &link_setup_table,
+    &estimate_bits_table};
 #define N_BLE_TABLES (sizeof ble_tables / sizeof ble_tables[0])
 
 /* The same with --link 802154. */
@@ -78,7 +103,8 @@ static void *base_of(struct estimate_req *q, const struct cli_opt_table *t)
         q->pqke_given = 1;
         return &q->l.pqke;
     }
-    return t == &estimate_protocol_table || t == &link_opts_table || t == &link_setup_table
+    return t == &estimate_protocol_table || t == &link_opts_table || t == &link_setup_table ||
+                   t == &estimate_bits_table
                ? (void *)&q->l
                : (void *)&q->m;
 }
@@ -151,6 +177,13 @@ static int parse(struct run_ctx *r, struct estimate_req *q, const struct pqpan_r
     return PQPAN_OK;
 }
 
+/* Whether cfg's bits accounting counts T_IFS otherwise than the table of defaults says
+ * (the notes name the rule then, and only then, as `pqpan reproduce` names its reading's). */
+static int bits_ifs_given(const struct pqpan_ble_config *cfg)
+{
+    return !pqpan_default_is(PQPAN_DEFAULT_BITS_IFS, pqpan_ble_bits_ifs_name(cfg->bits_ifs));
+}
+
 /* What the notes are rendered from. */
 struct estimate_notes {
     const struct estimate_req *q;
@@ -174,6 +207,9 @@ static void table_notes(FILE *f, const void *arg)
     link_print_gatt(f, &l->cfg, l->kem, "  ");
     model_print_assumptions(f, a->env, model_radio_of(l->cfg.phy), "  ");
     model_print_setup(f, &l->cfg, "  ");
+    if (bits_ifs_given(&l->cfg)) {
+        fprintf(f, "  bits accounting, T_IFS: %s\n", model_bits_ifs_about(l->cfg.bits_ifs));
+    }
     if (l->cfg.protocol == PQPAN_BLE_PROTO_PQPAN) {
         model_print_pqke_variant(f, &l->cfg, l->kem, a->env, "  ");
     }
@@ -185,6 +221,9 @@ static void json_notes(FILE *f, const void *arg)
     const struct estimate_notes *a = arg;
     model_print_assumptions_json(f, a->env, model_radio_of(a->q->l.cfg.phy), "  ");
     model_print_setup_json(f, &a->q->l.cfg, "  ");
+    if (bits_ifs_given(&a->q->l.cfg)) {
+        fprintf(f, "  \"bits_ifs\": \"%s\",\n", pqpan_ble_bits_ifs_name(a->q->l.cfg.bits_ifs));
+    }
 }
 
 unsigned estimate_sig_group(const struct pqpan_run_exchange_row rows[MODEL_SIDES])

@@ -10,6 +10,10 @@
 /* --protocol (stored in struct link_opts' cfg.protocol), as data. */
 extern const struct cli_opt_table estimate_protocol_table;
 
+/* --bits-ifs (cfg.bits_ifs of struct link_opts): estimate's alone on BLE, the bits
+ * accounting's T_IFS rule (enum pqpan_ble_bits_ifs). */
+extern const struct cli_opt_table estimate_bits_table;
+
 /* The row of option name among estimate's tables on BLE (lowpan 0) or with --link 802154
  * (lowpan 1), what pqpan_run "estimate" takes, or NULL: the CLI splits argv into a request
  * with it. */

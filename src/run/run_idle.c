@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idle_battery.h"
 #include "link.h"
 #include "notes.h"
 #include "run_idle.h"
@@ -16,6 +17,7 @@ struct idle_req {
     struct model_opts m;
     struct pqpan_ble_idle_config cfg;
     enum pqpan_ble_role role;
+    struct idle_battery_opts bat; /* --exchange-uj, advise's battery rows */
 };
 
 /* --role words, in enum pqpan_ble_role order. */
@@ -68,7 +70,7 @@ const struct cli_opt *idle_opt_row(const char *name)
     for (k = 0; k < N_IDLE_TABLES && found == NULL; k++) {
         found = cli_opt_find(idle_tables[k], name);
     }
-    return found;
+    return found != NULL ? found : idle_battery_row(name);
 }
 
 static void *base_of(struct idle_req *q, const struct cli_opt_table *t)
@@ -83,6 +85,7 @@ static int parse(struct run_ctx *r, struct idle_req *q, const struct pqpan_run_o
     size_t i, k;
     int rc = PQPAN_OK;
     idle_req_init(q);
+    idle_battery_init(&q->bat);
     for (i = 0; i < n_opts && rc == PQPAN_OK; i++) {
         const struct cli_opt *o = NULL;
         if (opts[i].name == NULL) {
@@ -92,9 +95,12 @@ static int parse(struct run_ctx *r, struct idle_req *q, const struct pqpan_run_o
             o = cli_opt_find(idle_tables[k], opts[i].name);
         }
         rc = o != NULL ? run_set(r, o, base_of(q, idle_tables[k - 1]), &opts[i])
-                       : run_unknown(r, opts[i].name, idle_tables, N_IDLE_TABLES);
+                       : idle_battery_take(r, &q->bat, &opts[i]);
+        if (rc == IDLE_BATTERY_NOT_MINE) {
+            rc = run_unknown(r, opts[i].name, idle_tables, N_IDLE_TABLES);
+        }
     }
-    return rc;
+    return rc != PQPAN_OK ? rc : idle_battery_check(r, &q->bat, q->m.format);
 }
 
 /* The states of an idle period in the order an event runs them, then sleep. */
@@ -290,6 +296,10 @@ static int emit_result(struct run_ctx *r, const struct idle_req *q, const struct
     for (k = 0; k < PQPAN_RUN_IDLE_PHASES && rc == PQPAN_OK; k++) {
         rc = run_record(r, PQPAN_RUN_RECORD_PHASE, PQPAN_RUN_LINK_BLE, phase_fields,
                         N_PHASE_FIELDS, &res->phase[k]);
+    }
+    if (rc == PQPAN_OK && q->bat.exchange_uj > 0.0) {
+        rc = idle_battery_emit(r, PQPAN_RUN_LINK_BLE, &q->bat, res->row.avg_current_ua,
+                               res->row.supply_v, res->row.role);
     }
     return rc;
 }

@@ -8,17 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "idle_battery.h"
 #include "lowpan.h"
 #include "notes.h"
 #include "run_idle.h"
 #include "run_internal.h"
 
 #define POLL_MS_MAX 86400000.0 /* one day */
+/* The battery side of --exchange-uj on 802.15.4: the polling device. */
+#define BATTERY_SIDE_802154 "device"
 
 struct idle154_req {
     struct model_opts m;
     struct lowpan_opts l;
     double poll_ms; /* < 0: not given, the idle link's interval (--poll-ms's default) */
+    struct idle_battery_opts bat; /* --exchange-uj, advise's battery rows */
 };
 
 #define IDLE154(m) offsetof(struct idle154_req, m)
@@ -75,6 +79,9 @@ const struct cli_opt *idle_802154_opt_row(const char *name)
 {
     size_t at;
     const struct cli_opt *o = find_in(poll_tables, N_POLL_TABLES, name, &at);
+    if (o == NULL) {
+        o = idle_battery_row(name);
+    }
     return o != NULL ? o : find_in(not_for_idle, N_NOT_FOR_IDLE, name, &at);
 }
 
@@ -94,8 +101,13 @@ static int take(struct run_ctx *r, struct idle154_req *q, const struct pqpan_run
     struct cli_msg msg;
     size_t at;
     const struct cli_opt *o = find_in(poll_tables, N_POLL_TABLES, opt->name, &at);
+    int rc;
     if (o != NULL) {
         return run_set(r, o, base_of(q, poll_tables[at]), opt);
+    }
+    rc = idle_battery_take(r, &q->bat, opt);
+    if (rc != IDLE_BATTERY_NOT_MINE) {
+        return rc;
     }
     if (find_in(not_for_idle, N_NOT_FOR_IDLE, opt->name, &at) != NULL) {
         (void)cli_msg_set(&msg, EXIT_USAGE, "%s does not apply to --link 802154 (a sleepy end "
@@ -112,6 +124,7 @@ static int parse(struct run_ctx *r, struct idle154_req *q, const struct pqpan_ru
     size_t i;
     int rc = PQPAN_OK;
     idle154_init(q);
+    idle_battery_init(&q->bat);
     for (i = 0; i < n_opts && rc == PQPAN_OK; i++) {
         rc = opts[i].name != NULL ? take(r, q, &opts[i])
                                   : run_fail(r, EXIT_USAGE, NULL, "an option without a name");
@@ -119,7 +132,7 @@ static int parse(struct run_ctx *r, struct idle154_req *q, const struct pqpan_ru
     if (q->poll_ms < 0.0) {
         q->poll_ms = (double)pqpan_default_ms_ns(PQPAN_DEFAULT_IDLE_CI_MS) * 1e-6;
     }
-    return rc;
+    return rc != PQPAN_OK ? rc : idle_battery_check(r, &q->bat, q->m.format);
 }
 
 /* The current of each ledger state for the poll: the 802.15.4 TX level at --tx-dbm and RX
@@ -391,6 +404,10 @@ static int emit_result(struct run_ctx *r, const struct idle154_req *q,
     for (k = 0; k < PQPAN_802154_POLL_PHASES && rc == PQPAN_OK; k++) {
         rc = run_record(r, PQPAN_RUN_RECORD_PHASE, PQPAN_RUN_LINK_802154, poll_phase_fields,
                         N_POLL_PHASE_FIELDS, &res->phase[k]);
+    }
+    if (rc == PQPAN_OK && q->bat.exchange_uj > 0.0) {
+        rc = idle_battery_emit(r, PQPAN_RUN_LINK_802154, &q->bat, res->row.avg_current_ua,
+                               res->row.supply_v, BATTERY_SIDE_802154);
     }
     return rc;
 }

@@ -78,6 +78,9 @@ int run_estimate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_o
 int run_idle(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_sweep(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_profiles(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+
+/* trace (run_trace.c). */
+int run_trace(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_idle_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_simulate_802154(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
@@ -88,10 +91,7 @@ int run_mesh(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts,
 int run_wants_link(const struct pqpan_run_opt *opts, size_t n_opts, const char *link);
 int run_compare(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 int run_reproduce(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
-/* advise; figures (NULL: none) is called with the search after the rows (run_advise.h). */
-struct advise_ctx;
-struct advise_result;
-int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts,
-               int (*figures)(const struct advise_ctx *c, const struct advise_result *res));
+/* advise (run_advise.c), --out's figures included. */
+int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif

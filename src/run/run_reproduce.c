@@ -767,11 +767,11 @@ static int run_reading(struct reading_run *r, const struct model_opts *given, in
 static int out_dir(struct run_ctx *x, const char *dir)
 {
     struct cli_msg msg;
-    int rc = figure_dir(CMD, dir, &msg);
-    if (rc == EXIT_USAGE) {
+    int rc = figure_dir(dir, &msg);
+    if (rc != EXIT_OK) {
         return run_fail(x, rc, "--out", msg.text);
     }
-    return rc == EXIT_OK ? PQPAN_OK : run_fail(x, rc, "--out", "cannot create --out");
+    return PQPAN_OK;
 }
 
 static int run_readings(struct run_ctx *x, struct repro *r, const struct repro_opts *o)

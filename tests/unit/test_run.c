@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,10 @@ struct got {
     enum pqpan_run_link link;
     char side[PQPAN_RUN_SIDES][16];
     double e_total[PQPAN_RUN_SIDES], e_comm[PQPAN_RUN_SIDES];
-    int json_has_profile;
+    double e_ifs[PQPAN_RUN_SIDES], t_ifs[PQPAN_RUN_SIDES], e_tx[PQPAN_RUN_SIDES];
+    double e_events[PQPAN_RUN_SIDES];
+    unsigned long long pdus_tx[PQPAN_RUN_SIDES];
+    int json_has_profile, json_has_bits_ifs;
     int nodes;
     char role[PQPAN_802154_CHAIN_NODES][16];
     double node_total[PQPAN_802154_CHAIN_NODES], node_comm[PQPAN_802154_CHAIN_NODES];
@@ -65,6 +69,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_MEMBERS:
         g->members++;
         g->json_has_profile = strstr(row->values[0].text, "\"profile\": \"nrf52840\"") != NULL;
+        g->json_has_bits_ifs = strstr(row->values[0].text, "\"bits_ifs\": \"per-pdu-sent\"") != NULL;
         break;
     case PQPAN_RUN_RECORD_WARNING:
         g->warnings++;
@@ -75,6 +80,15 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         take_side(g, row);
         break;
     case PQPAN_RUN_RECORD_SIDE:
+        if (row->link == PQPAN_RUN_LINK_BLE) {
+            int s = g->sides;
+            assert_true(s < PQPAN_RUN_SIDES);
+            g->e_ifs[s] = field(row, "e_comm_ifs_uj", PQPAN_RUN_REAL)->x;
+            g->t_ifs[s] = field(row, "t_ifs_ms", PQPAN_RUN_REAL)->x;
+            g->e_tx[s] = field(row, "e_comm_tx_uj", PQPAN_RUN_REAL)->x;
+            g->e_events[s] = field(row, "e_total_events_uj", PQPAN_RUN_REAL)->x;
+            g->pdus_tx[s] = field(row, "pdus_tx", PQPAN_RUN_COUNT)->u;
+        }
         take_side(g, row);
         break;
     case PQPAN_RUN_RECORD_NODE:
@@ -97,15 +111,18 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_CHOICE:
     case PQPAN_RUN_RECORD_FIT:
     case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
-        fail_msg("estimate gave another command's record (or simulate --hops)");
     case PQPAN_RUN_RECORD_CELL:
     case PQPAN_RUN_RECORD_MATRIX:
     case PQPAN_RUN_RECORD_HEADLINE:
     case PQPAN_RUN_RECORD_MODE:
     case PQPAN_RUN_RECORD_BUILD:
-        fail_msg("estimate gave another command's record");
+    case PQPAN_RUN_RECORD_BATTERY:
+    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+    case PQPAN_RUN_RECORD_SEGMENT:
+        fail_msg("estimate gave another command's record (or simulate --hops)");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
 }
@@ -152,6 +169,42 @@ static void test_flag_on_off(void **state)
     assert_true(g_off.e_comm[2] == none.e_comm[2]);
     assert_true(g_on.e_comm[2] == g_bare.e_comm[2]);
     assert_true(g_on.e_comm[2] > g_off.e_comm[2]);
+}
+
+/* T_IFS, Core v5.4 Vol 6 Part B §4.1.1: 150 us. */
+#define T_IFS_MS 0.150
+
+/* --bits-ifs per-pdu-sent books one T_IFS per PDU a side sends in the bits accounting
+ * (ble.h enum pqpan_ble_bits_ifs): t_ifs_ms = pdus_tx x 150 us on each side, fewer than
+ * each's two per pair; the IFS energy scales with that time (the same RX current and
+ * gamma), TX, RX and the events accounting do not move; the notes name the rule. */
+static void test_bits_ifs(void **state)
+{
+    static const struct pqpan_run_opt per_pdu[] = {{"--bits-ifs", "per-pdu-sent"}};
+    static const struct pqpan_run_opt each[] = {{"--bits-ifs", "each"}};
+    static const struct pqpan_run_opt bad[] = {{"--bits-ifs", "none"}};
+    struct pqpan_run_error err;
+    struct got dflt, g_each, g_per;
+    int s;
+    (void)state;
+    assert_int_equal(run(&dflt, NULL, 0, &err), PQPAN_OK);
+    assert_int_equal(run(&g_each, each, 1, &err), PQPAN_OK);
+    assert_int_equal(run(&g_per, per_pdu, 1, &err), PQPAN_OK);
+    assert_false(dflt.json_has_bits_ifs);
+    assert_true(g_per.json_has_bits_ifs);
+    assert_int_equal(g_per.notes, dflt.notes + 1);
+    for (s = 0; s < PQPAN_RUN_SIDES; s++) {
+        assert_true(g_each.e_comm[s] == dflt.e_comm[s]);
+        assert_true(fabs(g_per.t_ifs[s] - (double)g_per.pdus_tx[s] * T_IFS_MS) < 1e-9);
+        assert_true(g_per.t_ifs[s] < dflt.t_ifs[s]);
+        assert_true(fabs(g_per.e_ifs[s] / dflt.e_ifs[s] - g_per.t_ifs[s] / dflt.t_ifs[s]) < 1e-9);
+        assert_true(fabs((dflt.e_comm[s] - g_per.e_comm[s]) - (dflt.e_ifs[s] - g_per.e_ifs[s])) <
+                    1e-9 * dflt.e_comm[s]);
+        assert_true(g_per.e_tx[s] == dflt.e_tx[s]);
+        assert_true(g_per.e_events[s] == dflt.e_events[s]);
+    }
+    assert_int_equal(run(&g_per, bad, 1, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--bits-ifs");
 }
 
 static void test_errors(void **state)
@@ -239,7 +292,30 @@ struct idle_got {
     unsigned events, latency;
     double period_ms, avg_ua, q_event_uc, q_period_uc, sleep_ua, q_phases_uc, q_sleep_uc;
     double sleep_phase_ua;
+    int battery;
+    enum pqpan_run_link battery_link;
+    char battery_side[16];
+    double b_exchange_uc, b_idle_ua, b_rekey_ua, b_drain_ua, b_avg_ua, b_usable_uc;
+    double b_life_years, b_life_idle_years, b_supply_v;
 };
+
+/* The BATTERY row's figures into g. */
+static void collect_battery(struct idle_got *g, const struct pqpan_run_row *row)
+{
+    assert_int_equal(g->phases > 0, 1);
+    g->battery++;
+    g->battery_link = row->link;
+    strncpy(g->battery_side, field(row, "side", PQPAN_RUN_TEXT)->text, 15);
+    g->b_exchange_uc = field(row, "charge_per_exchange_uc", PQPAN_RUN_REAL)->x;
+    g->b_idle_ua = field(row, "idle_current_ua", PQPAN_RUN_REAL)->x;
+    g->b_rekey_ua = field(row, "rekey_current_ua", PQPAN_RUN_REAL)->x;
+    g->b_drain_ua = field(row, "drain_ua", PQPAN_RUN_REAL)->x;
+    g->b_avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
+    g->b_usable_uc = field(row, "usable_uc", PQPAN_RUN_REAL)->x;
+    g->b_life_years = field(row, "life_years", PQPAN_RUN_REAL)->x;
+    g->b_life_idle_years = field(row, "life_idle_years", PQPAN_RUN_REAL)->x;
+    g->b_supply_v = field(row, "supply_v", PQPAN_RUN_REAL)->x;
+}
 
 static int collect_idle(void *ctx, const struct pqpan_run_row *row)
 {
@@ -253,10 +329,13 @@ static int collect_idle(void *ctx, const struct pqpan_run_row *row)
         break;
     case PQPAN_RUN_RECORD_IDLE:
         g->idle++;
+        g->avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
+        if (row->link == PQPAN_RUN_LINK_802154) {
+            break; /* a poll: test_idle_802154's */
+        }
         g->events = (unsigned)field(row, "events_per_period", PQPAN_RUN_COUNT)->u;
         g->latency = (unsigned)field(row, "latency", PQPAN_RUN_COUNT)->u;
         g->period_ms = field(row, "period_ms", PQPAN_RUN_REAL)->x;
-        g->avg_ua = field(row, "avg_current_ua", PQPAN_RUN_REAL)->x;
         g->q_event_uc = field(row, "charge_per_event_uc", PQPAN_RUN_REAL)->x;
         g->q_period_uc = field(row, "charge_per_period_uc", PQPAN_RUN_REAL)->x;
         g->sleep_ua = field(row, "sleep_ua", PQPAN_RUN_REAL)->x;
@@ -264,11 +343,17 @@ static int collect_idle(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_PHASE:
         assert_int_equal(g->idle, 1);
         g->phases++;
+        if (row->link == PQPAN_RUN_LINK_802154) {
+            break;
+        }
         g->q_phases_uc += field(row, "charge_uc", PQPAN_RUN_REAL)->x;
         if (strcmp(field(row, "phase", PQPAN_RUN_TEXT)->text, "sleep") == 0) {
             g->q_sleep_uc = field(row, "charge_uc", PQPAN_RUN_REAL)->x;
             g->sleep_phase_ua = field(row, "current_ua", PQPAN_RUN_REAL)->x;
         }
+        break;
+    case PQPAN_RUN_RECORD_BATTERY:
+        collect_battery(g, row);
         break;
     default:
         fail_msg("idle gave a record not its own");
@@ -318,6 +403,72 @@ static void test_idle(void **state)
 
 /* idle's errors: an estimate option is unknown to it, a period of 16 s or more names
  * --idle-latency (Core v5.4 Vol 6 Part B §4.5.2). */
+/* One year of 365.25 days, in seconds (advise's battery life). */
+#define YEAR_S (365.25 * 86400.0)
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(b);
+}
+
+/* idle --exchange-uj: one BATTERY row after the phases, by hand: the exchange's charge is
+ * its energy over the supply, rekeying every hour adds that charge per 3600 s (the exchange
+ * taking no time), the total is idle + rekeying + drain, and the life is the usable charge
+ * (1000 mAh x 3.6 C/mAh x derate) over it; without --exchange-uj no BATTERY row. On both
+ * links: the BLE side is --role's, 802.15.4's the polling device. */
+static void test_idle_battery(void **state)
+{
+    static const struct pqpan_run_opt ble[] = {
+        {"--exchange-uj", "5000"}, {"--rekey-every", "1h"}, {"--battery-mah", "1000"},
+        {"--battery-derate", "0.8"}, {"--role", "central"}};
+    static const struct pqpan_run_opt lowpan[] = {
+        {"--link", "802154"}, {"--exchange-uj", "5000"}, {"--rekey-every", "1h"}};
+    struct pqpan_run_error err;
+    struct idle_got g, plain;
+    (void)state;
+    assert_int_equal(run_idle(&plain, ble + 4, 1, &err), PQPAN_OK);
+    assert_int_equal(plain.battery, 0);
+    assert_int_equal(run_idle(&g, ble, 5, &err), PQPAN_OK);
+    assert_int_equal(g.battery, 1);
+    assert_int_equal(g.battery_link, PQPAN_RUN_LINK_BLE);
+    assert_string_equal(g.battery_side, "central");
+    assert_true(near(g.b_idle_ua, plain.avg_ua));
+    assert_true(near(g.b_exchange_uc, 5000.0 / g.b_supply_v));
+    assert_true(near(g.b_rekey_ua, g.b_exchange_uc / 3600.0));
+    assert_true(near(g.b_avg_ua, g.b_idle_ua + g.b_rekey_ua + g.b_drain_ua));
+    assert_true(near(g.b_usable_uc, 1000.0 * 3.6e6 * 0.8));
+    assert_true(near(g.b_life_years, g.b_usable_uc / g.b_avg_ua / YEAR_S));
+    assert_true(near(g.b_life_idle_years, g.b_usable_uc / (g.b_idle_ua + g.b_drain_ua) / YEAR_S));
+    assert_int_equal(run_idle(&g, lowpan, 3, &err), PQPAN_OK);
+    assert_int_equal(g.battery, 1);
+    assert_int_equal(g.battery_link, PQPAN_RUN_LINK_802154);
+    assert_string_equal(g.battery_side, "device");
+    assert_true(near(g.b_idle_ua, g.avg_ua));
+}
+
+/* The battery options' refusals, each naming its option: one of advise's rows without
+ * --exchange-uj, the figures as CSV, an exchange longer than the rekey interval, on both
+ * links. */
+static void test_idle_battery_errors(void **state)
+{
+    static const struct pqpan_run_opt no_exchange[] = {{"--battery-mah", "1000"}};
+    static const struct pqpan_run_opt csv[] = {{"--exchange-uj", "5000"}, {"--format", "csv"}};
+    static const struct pqpan_run_opt too_long[] = {
+        {"--link", "802154"}, {"--exchange-uj", "5000"}, {"--rekey-every", "1s"},
+        {"--exchange-ms", "2000"}};
+    struct pqpan_run_error err;
+    struct idle_got g;
+    (void)state;
+    assert_int_equal(run_idle(&g, no_exchange, 1, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--battery-mah");
+    assert_non_null(strstr(err.message, "needs --exchange-uj"));
+    assert_int_equal(run_idle(&g, csv, 2, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--exchange-uj");
+    assert_int_equal(run_idle(&g, too_long, 4, &err), PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--exchange-ms");
+    assert_int_equal(g.battery, 0);
+}
+
 static void test_idle_errors(void **state)
 {
     static const struct pqpan_run_opt estimate_opt[] = {{"--att-mtu", "517"}};
@@ -1049,7 +1200,7 @@ static int collect_calibrate(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_RESIDUAL:
         calibrate_point(c, row);
         break;
-    case PQPAN_RUN_RECORD_TRACE:
+    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
         c->traces++;
         assert_int_equal(field(row, "trace", PQPAN_RUN_COUNT)->u, (unsigned long long)c->traces);
         break;
@@ -1130,6 +1281,62 @@ static void test_calibrate_errors(void **state)
 }
 
 /* advise refuses what it searches itself, naming the option. */
+/* The lines of file path that are not comments or blank, or -1 when it cannot be read. */
+static int data_lines(const char *path)
+{
+    char line[256];
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof line, f) != NULL) {
+        n += line[0] != '#' && line[0] != '\n';
+    }
+    fclose(f);
+    return n;
+}
+
+#define OUT_DIR "test_run_advise_out"
+
+/* advise --out DIR through pqpan_run: the run writes the figures' data and scripts (the
+ * front as many points as the JSON's "pareto_front" has items; gnuplot, when installed,
+ * renders them), and a directory it cannot make is PQPAN_ERR_IO naming --out before any
+ * row. */
+static void test_advise_out(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--link", "802154"}, {"--out", OUT_DIR}};
+    static const struct pqpan_run_opt bad[] = {{"--link", "802154"},
+                                               {"--out", "no/such/dir/below"}};
+    struct pqpan_run_error err;
+    struct advised *a = calloc(1, sizeof *a);
+    const char *at;
+    int rc, items = 0;
+    (void)state;
+    assert_non_null(a);
+    rc = pqpan_run("advise", opts, 2, collect_advise, a, &err);
+    assert_true(rc == PQPAN_OK || (rc == PQPAN_ERR_UNSUPPORTED && strcmp(err.option, "--out") == 0));
+    for (at = strstr(a->json, "\"pareto_front\""); at != NULL && (at = strstr(at, "{\"id\"")) != NULL;
+         at++) {
+        items++;
+    }
+    assert_true(items > 0);
+    assert_int_equal(data_lines(OUT_DIR "/advise_front.dat"), items);
+    assert_true(data_lines(OUT_DIR "/advise_points.dat") >= items);
+    assert_true(data_lines(OUT_DIR "/advise_pareto.gp") > 0);
+    remove(OUT_DIR "/advise_front.dat");
+    remove(OUT_DIR "/advise_points.dat");
+    remove(OUT_DIR "/advise_pareto.gp");
+    remove(OUT_DIR "/advise_pareto.svg");
+    remove(OUT_DIR "/advise_pareto.png");
+    remove(OUT_DIR);
+    memset(a, 0, sizeof *a);
+    assert_int_equal(pqpan_run("advise", bad, 2, collect_advise, a, &err), PQPAN_ERR_IO);
+    assert_string_equal(err.option, "--out");
+    assert_int_equal(a->notes + a->members + a->choices, 0);
+    free(a);
+}
+
 static void test_advise_errors(void **state)
 {
     static const struct pqpan_run_opt kem[] = {{"--kem", "ML-KEM-768"}};
@@ -1327,16 +1534,133 @@ static void test_reproduce_errors(void **state)
     free(g);
 }
 
+/* What a trace run gave: the rows of each record and the figures checked. */
+struct traced {
+    int trace, phases, segments, order_ok;
+    unsigned long long rows_read;
+    double voltage_v;
+    char phase[4][16];
+    double duration_ms[4], energy_uj[4];
+    unsigned long long samples[4], seg_samples;
+    double seg_start_ms, seg_energy_uj;
+};
+
+static int collect_trace(void *ctx, const struct pqpan_run_row *row)
+{
+    struct traced *t = ctx;
+    int k = t->phases;
+    switch (row->record) {
+    case PQPAN_RUN_RECORD_TRACE:
+        t->trace++;
+        t->order_ok = t->phases == 0 && t->segments == 0;
+        t->rows_read = field(row, "rows_read", PQPAN_RUN_COUNT)->u;
+        t->voltage_v = field(row, "voltage_v", PQPAN_RUN_REAL)->x;
+        break;
+    case PQPAN_RUN_RECORD_TRACE_PHASE:
+        assert_true(k < 4 && t->segments == 0);
+        strncpy(t->phase[k], field(row, "phase", PQPAN_RUN_TEXT)->text, 15);
+        t->duration_ms[k] = field(row, "duration_ms", PQPAN_RUN_REAL)->x;
+        t->energy_uj[k] = field(row, "energy_uj", PQPAN_RUN_REAL)->x;
+        t->samples[k] = field(row, "samples", PQPAN_RUN_COUNT)->u;
+        t->phases++;
+        break;
+    case PQPAN_RUN_RECORD_SEGMENT:
+        t->segments++;
+        t->seg_samples = field(row, "samples", PQPAN_RUN_COUNT)->u;
+        t->seg_start_ms = field(row, "start_ms", PQPAN_RUN_REAL)->x;
+        t->seg_energy_uj = field(row, "energy_uj", PQPAN_RUN_REAL)->x;
+        break;
+    case PQPAN_RUN_RECORD_WARNING:
+        break;
+    default:
+        fail_msg("trace gave a record not its own");
+    }
+    return 0;
+}
+
+/* A capture of 5 rows 1 ms apart at 1000 uA, D0 at 1 on rows 1 and 2. */
+static const char capture[] = "Timestamp(ms),Current(uA),D0,D1,D2,D3,D4,D5,D6,D7\n"
+                              "0,1000,0,0,0,0,0,0,0,0\n"
+                              "1,1000,1,0,0,0,0,0,0,0\n"
+                              "2,1000,1,0,0,0,0,0,0,0\n"
+                              "3,1000,0,0,0,0,0,0,0,0\n"
+                              "4,1000,0,0,0,0,0,0,0,0\n";
+#define CAPTURE_PATH "test_run_trace.csv"
+
+/* trace through pqpan_run, by hand: the TRACE row first, then the whole trace and the
+ * phase, then the segment; at 1000 uA and 3 V the 4 ms of the trace hold 12 uJ
+ * (1000 uA x 3 V x 4 ms), the phase the 2 ms of the intervals starting at its rows (6 uJ),
+ * its one segment the same from 1 ms. */
+static void test_trace(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {
+        {"FILE", CAPTURE_PATH}, {"--phases", "d0=crypto"}, {"--segments", NULL},
+        {"--voltage", "3"}};
+    struct pqpan_run_error err;
+    struct traced t;
+    FILE *f = fopen(CAPTURE_PATH, "wb");
+    (void)state;
+    assert_non_null(f);
+    assert_int_equal(fwrite(capture, 1, sizeof capture - 1, f), sizeof capture - 1);
+    assert_int_equal(fclose(f), 0);
+    memset(&t, 0, sizeof t);
+    assert_int_equal(pqpan_run("trace", opts, 4, collect_trace, &t, &err), PQPAN_OK);
+    assert_int_equal(t.trace, 1);
+    assert_true(t.order_ok);
+    assert_int_equal(t.rows_read, 5);
+    assert_true(t.voltage_v == 3.0);
+    assert_int_equal(t.phases, 2);
+    assert_string_equal(t.phase[0], "total");
+    assert_string_equal(t.phase[1], "crypto");
+    assert_true(fabs(t.duration_ms[0] - 4.0) < 1e-9 && fabs(t.energy_uj[0] - 12.0) < 1e-9);
+    assert_true(fabs(t.duration_ms[1] - 2.0) < 1e-9 && fabs(t.energy_uj[1] - 6.0) < 1e-9);
+    assert_int_equal(t.samples[0], 5);
+    assert_int_equal(t.samples[1], 2);
+    assert_int_equal(t.segments, 1);
+    assert_int_equal(t.seg_samples, 2);
+    assert_true(fabs(t.seg_start_ms - 1.0) < 1e-9 && fabs(t.seg_energy_uj - 6.0) < 1e-9);
+    remove(CAPTURE_PATH);
+}
+
+/* trace's refusals: no FILE, two, a bad --phases item (naming it), a file that is not
+ * there (PQPAN_ERR_IO). */
+static void test_trace_errors(void **state)
+{
+    static const struct pqpan_run_opt two[] = {{"FILE", "a.csv"}, {"FILE", "b.csv"}};
+    static const struct pqpan_run_opt bad_phase[] = {{"FILE", "a.csv"}, {"--phases", "d9=x"}};
+    static const struct pqpan_run_opt missing[] = {{"FILE", "no/such/file.csv"}};
+    struct pqpan_run_error err;
+    struct traced t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(pqpan_run("trace", NULL, 0, collect_trace, &t, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "no FILE given"));
+    assert_int_equal(pqpan_run("trace", two, 2, collect_trace, &t, &err), PQPAN_ERR_INVALID_ARG);
+    assert_non_null(strstr(err.message, "more than one FILE"));
+    assert_int_equal(pqpan_run("trace", bad_phase, 2, collect_trace, &t, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--phases");
+    assert_non_null(strstr(err.message, "d9=x"));
+    assert_int_equal(pqpan_run("trace", missing, 1, collect_trace, &t, &err), PQPAN_ERR_IO);
+    assert_non_null(strstr(err.message, "no/such/file.csv"));
+    assert_int_equal(t.trace + t.phases + t.segments, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_rows),
         cmocka_unit_test(test_flag_on_off),
+        cmocka_unit_test(test_bits_ifs),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_802154),
         cmocka_unit_test(test_emit_stops),
         cmocka_unit_test(test_idle),
         cmocka_unit_test(test_idle_errors),
+        cmocka_unit_test(test_idle_battery),
+        cmocka_unit_test(test_idle_battery_errors),
+        cmocka_unit_test(test_trace),
+        cmocka_unit_test(test_trace_errors),
         cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_sweep_errors),
         cmocka_unit_test(test_sweep_extra),
@@ -1350,6 +1674,7 @@ int main(void)
         cmocka_unit_test(test_mesh),
         cmocka_unit_test(test_simulate_chain),
         cmocka_unit_test(test_advise),
+        cmocka_unit_test(test_advise_out),
         cmocka_unit_test(test_advise_errors),
         cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_calibrate_errors),

@@ -194,16 +194,15 @@ async function checkBattery(check, name, page, est) {
 // --json) one at a time on the defaults, each with every word it takes (a flag on and off;
 // a number its ends, its default and one past its end); estimate on each link (802.15.4
 // with --hops up to the chain's 8), and every --auth (BLE with --encrypted off and on);
-// idle on both links; advise over 802.15.4 (a search there takes milliseconds); simulate
-// on both links (its JSON; over 802.15.4 two runs each, --runs itself at its low end, and
-// the chain at 3 hops); sweep on both links, each option a list of two of its values
-// beside two KEMs (its JSON Lines), --per by hand (a list of rates has no words). Left
-// out: --link and --format (the request's frame), text options without words (a file,
-// OP=X: simulate's --pcap and --trace), idle's battery options (cli/idle_battery.c: the
-// CLI's, not on the run layer yet) and sweep's --out and --jobs (the face's).
+// idle on both links (its battery options too: alone they are refused, --exchange-uj at its
+// end gives the "battery" member); advise over 802.15.4 (a search there takes
+// milliseconds); simulate on both links (its JSON; over 802.15.4 two runs each, --runs
+// itself at its low end, and the chain at 3 hops); sweep on both links, each option a list
+// of two of its values beside two KEMs (its JSON Lines), --per by hand (a list of rates has
+// no words). Left out: --link and --format (the request's frame), text options without
+// words (a file, OP=X: simulate's --pcap and --trace) and sweep's --out and --jobs (the
+// face's).
 const SKIP = new Set(['--link', '--format']);
-const IDLE_SKIP = new Set(['--exchange-uj', '--exchange-ms', '--battery-mah', '--app-ua',
-  '--self-discharge-pct-year', '--battery-derate', '--rekey-every']);
 const SIM154_BASE = [['--runs', '2']];
 const SWEEP_SKIP = new Set(['--out', '--jobs', '--runs', '--seed', '--per']);
 const SWEEP_KEMS = ['--kem', 'ML-KEM-512,ML-KEM-768'];
@@ -274,7 +273,7 @@ function generatedLinkRequests(help, command, link, requests, base) {
   for (const g of help.commands.find((c) => c.name === command).groups) {
     if (g.link !== null && g.link !== link) continue;
     for (const o of g.table.options) {
-      if (SKIP.has(o.name) || given.has(o.name) || (command === 'idle' && IDLE_SKIP.has(o.name))) continue;
+      if (SKIP.has(o.name) || given.has(o.name)) continue;
       const values = valuesOf(o);
       if (o.name === '--auth') auths = values;
       for (const v of values) one([[o.name, v]]);

@@ -1,8 +1,11 @@
-/* pqpan advise --out DIR: the gnuplot figures (advise.h). Energy against latency with the
- * Pareto front (advise_pareto.*) and, over BLE, energy against the LL payload size per
- * ML-KEM level (advise_ll.*). Every number is the search's (advise_search.c). */
-#include "run_advise.h"
+/* pqpan advise --out DIR: the gnuplot figures (run_advise.h), written by the run
+ * (run_advise.c). Energy against latency with the Pareto front (advise_pareto.*) and, over
+ * BLE, energy against the LL payload size per ML-KEM level (advise_ll.*). Every number is
+ * the search's (run_advise_search.c). */
+#include <stdio.h>
+
 #include "figure.h"
+#include "run_advise.h"
 
 /* The y axis: whose energy the search minimises. */
 static const char *objective_label(const struct advise_ctx *c)
@@ -190,6 +193,23 @@ static int write_ll_figure(const struct advise_ctx *c, const struct advise_resul
     }
     rc = write_ll_gp(c, index);
     return rc == EXIT_OK ? figure_gnuplot(ADV_CMD, c->o->out_dir, "advise_ll.gp") : rc;
+}
+
+int advise_out_check(const char *dir, struct cli_msg *msg)
+{
+    static const char probe[] = ".pqpan_advise_write_check";
+    char path[CLI_PATH_MAX];
+    struct cli_outfile o;
+    int rc = figure_dir(dir, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    if (figure_open(&o, ADV_CMD, dir, probe) != EXIT_OK || figure_close(&o, ADV_CMD) != EXIT_OK) {
+        return cli_msg_set(msg, EXIT_IO, "--out %s: cannot write a file there", dir);
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, probe);
+    remove(path);
+    return EXIT_OK;
 }
 
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r)
