@@ -333,19 +333,6 @@ static int finish(struct printer *p)
     return EXIT_OK;
 }
 
-/* Whether flag name is on in the request. */
-static int request_flag(const struct pqpan_run_opt *req, size_t n, const char *name)
-{
-    size_t k;
-    int on = 0;
-    for (k = 0; k < n; k++) {
-        if (strcmp(req[k].name, name) == 0) {
-            on = req[k].value == NULL || cli_word_equal(req[k].value, "on");
-        }
-    }
-    return on;
-}
-
 int cli_trace_run(int argc, char **argv)
 {
     struct pqpan_run_opt req[CLI_REQUEST_MAX];
@@ -365,7 +352,7 @@ int cli_trace_run(int argc, char **argv)
     }
     memset(&p, 0, sizeof p);
     p.format = cli_request_format(req, n);
-    p.segments = request_flag(req, n, "--segments");
+    p.segments = pqpan_run_flag_on(req, n, "--segments");
     p.root = p.format == FORMAT_JSON ? cJSON_CreateObject() : NULL;
     if (p.format == FORMAT_JSON && p.root == NULL) {
         fprintf(stderr, "pqpan trace: out of memory\n");

@@ -31,8 +31,9 @@
  * "record": {...}}: the run's JSON members (the assumptions), one object per SIDE row (each
  * field of the row's groups), the rows of every other record that the CLI's JSON lists
  * under a key of its own (pqpan_run_record_key: "phases", "nodes") as that key's array, and
- * the fields of a record the CLI prints as top-level members (IDLE) as "record", with idle's
- * battery figures (BATTERY) as its member "battery"; each value
+ * the fields of a record the CLI prints as top-level members (IDLE, TRACE) as "record", with
+ * idle's battery figures (BATTERY) as its member "battery" and trace's whole-trace figures
+ * as its member "total" (trace's phases: the list "phases"); each value
  * typed, under its field table's name (a number to the field's decimals, as the CLI's JSON
  * prints it; null where the row has none); a sweep's configurations as "lines", one object
  * per configuration as `pqpan sweep --format jsonl` writes it. A simulated exchange that
@@ -305,6 +306,7 @@ struct run_out {
     size_t n_lists;
     unsigned line_fields;
     int line_side;
+    int trace_total; /* trace: the whole trace's TRACE_PHASE row was put */
     int status;
 };
 
@@ -415,6 +417,31 @@ static int put_sweep_row(struct run_out *o, const struct pqpan_run_row *row)
     return ferror(o->lines.f) ? -1 : 0;
 }
 
+/* One more member of the record, an object of the row's fields: "key": {...}. */
+static int put_member_object(struct run_out *o, const char *key, const struct pqpan_run_row *row)
+{
+    fprintf(o->record.f, ", \"%s\": {", key);
+    print_run_fields(o->record.f, row);
+    fputc('}', o->record.f);
+    return ferror(o->record.f) ? -1 : 0;
+}
+
+/* trace's TRACE_PHASE rows as `pqpan trace --format json` lays them out: the first (the
+ * whole trace, phase "total") the member "total", the others the items of "phases" (an
+ * empty list when there are none: the list is opened with the first row). */
+static int put_trace_phase(struct run_out *o, const struct pqpan_run_row *row)
+{
+    struct run_part *list = list_of(o, "phases");
+    if (list == NULL) {
+        return -1;
+    }
+    if (!o->trace_total) {
+        o->trace_total = 1;
+        return put_member_object(o, "total", row);
+    }
+    return put_item(list, row);
+}
+
 /* pqpan_run's emit: each row to its part. */
 static int on_run_row(void *ctx, const struct pqpan_run_row *row)
 {
@@ -433,6 +460,9 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
         strcmp(((const struct pqpan_run_sim_row *)row->data)->side, "total") == 0) {
         o->status = cli_simulate_outcome(row->data);
     }
+    if (row->record == PQPAN_RUN_RECORD_TRACE_PHASE) {
+        return put_trace_phase(o, row);
+    }
     if (key == NULL) {
         return 0;
     }
@@ -441,10 +471,7 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
         return ferror(o->record.f) ? -1 : 0;
     }
     if (row->record == PQPAN_RUN_RECORD_BATTERY) { /* after the IDLE row: one more member */
-        fprintf(o->record.f, ", \"%s\": {", key);
-        print_run_fields(o->record.f, row);
-        fputc('}', o->record.f);
-        return ferror(o->record.f) ? -1 : 0;
+        return put_member_object(o, key, row);
     }
     if (row->record == PQPAN_RUN_RECORD_SIDE || row->record == PQPAN_RUN_RECORD_MESH) {
         return put_item(&o->sides, row);
@@ -563,8 +590,14 @@ static int web_run(int argc, char **argv)
         return cli_usage_error(CMD_RUN, "want one request: {\"command\": NAME, \"options\": "
                                         "[[OPTION, VALUE], ...]}");
     }
-    rc = run_out_open(&out) != 0 ? PQPAN_ERR_CAPACITY
-                                 : pqpan_run(command->valuestring, opts, n, on_run_row, &out, &err);
+    rc = run_out_open(&out) != 0 ? PQPAN_ERR_CAPACITY : PQPAN_OK;
+    if (rc == PQPAN_OK && strcmp(command->valuestring, "trace") == 0 &&
+        pqpan_run_flag_on(opts, n, "--segments") && list_of(&out, "segments") == NULL) {
+        rc = PQPAN_ERR_CAPACITY; /* trace --segments: the list, even with no segments */
+    }
+    if (rc == PQPAN_OK) {
+        rc = pqpan_run(command->valuestring, opts, n, on_run_row, &out, &err);
+    }
     if (run_out_close(&out) != 0 && rc == PQPAN_OK) {
         rc = PQPAN_ERR_CAPACITY;
     }

@@ -639,6 +639,11 @@ typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
 
+/* Whether flag name is on in opts[0..n_opts) as pqpan_run reads it: its last pair has no
+ * value or an on word (on, true, yes, 1, any case). For a face laying out a run's output
+ * (trace --segments: a "segments" list even when it has no items). */
+int pqpan_run_flag_on(const struct pqpan_run_opt *opts, size_t n_opts, const char *name);
+
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
  * ("sides", "phases", "nodes", "segments"; compare's and reproduce's "rows", reproduce's
  * "headline", "modes", "builds"), "" for a record whose fields are members of the

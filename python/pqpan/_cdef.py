@@ -2915,6 +2915,7 @@ struct pqpan_run_row {
 typedef int (*pqpan_run_emit)(void *ctx, const struct pqpan_run_row *row);
 int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_opts,
               pqpan_run_emit emit, void *ctx, struct pqpan_run_error *err);
+int pqpan_run_flag_on(const struct pqpan_run_opt *opts, size_t n_opts, const char *name);
 const char *pqpan_run_record_key(enum pqpan_run_record record);
 int pqpan_run_exit_status(int code);
 """

@@ -129,6 +129,18 @@ char *run_value_copy(struct run_ctx *r, const char *v)
 static const char *const on_words[] = {"on", "true", "yes", "1", NULL};
 static const char *const off_words[] = {"off", "false", "no", "0", NULL};
 
+int pqpan_run_flag_on(const struct pqpan_run_opt *opts, size_t n_opts, const char *name)
+{
+    size_t k;
+    int on = 0;
+    for (k = 0; k < n_opts; k++) {
+        if (opts[k].name != NULL && strcmp(opts[k].name, name) == 0) {
+            on = opts[k].value == NULL || cli_word_index(on_words, opts[k].value) >= 0;
+        }
+    }
+    return on;
+}
+
 static int set_flag(struct run_ctx *r, const struct cli_opt *o, void *base, const char *v)
 {
     struct cli_msg msg;

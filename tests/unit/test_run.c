@@ -152,6 +152,23 @@ static void test_estimate_rows(void **state)
     assert_true(fabs(g.e_total[2] - (g.e_total[0] + g.e_total[1])) < 1e-6 * g.e_total[2]);
 }
 
+/* pqpan_run_flag_on reads a flag as pqpan_run does: no value or an on word sets it, an off
+ * word leaves it unset, the last pair of the name wins, other names do not count. */
+static void test_flag_on_reads_the_request(void **state)
+{
+    static const struct pqpan_run_opt given[] = {{"--segments", NULL}};
+    static const struct pqpan_run_opt words[] = {{"--segments", "YES"}, {"--lenient", "off"}};
+    static const struct pqpan_run_opt last_off[] = {{"--segments", "on"}, {"--segments", "0"}};
+    static const struct pqpan_run_opt other[] = {{"--lenient", "on"}};
+    (void)state;
+    assert_true(pqpan_run_flag_on(given, 1, "--segments"));
+    assert_true(pqpan_run_flag_on(words, 2, "--segments"));
+    assert_false(pqpan_run_flag_on(words, 2, "--lenient"));
+    assert_false(pqpan_run_flag_on(last_off, 2, "--segments"));
+    assert_false(pqpan_run_flag_on(other, 1, "--segments"));
+    assert_false(pqpan_run_flag_on(NULL, 0, "--segments"));
+}
+
 /* --encrypted is a flag: "off" is the flag left out, "on" the flag given (a MIC on every
  * data PDU costs air time). */
 static void test_flag_on_off(void **state)
@@ -1651,6 +1668,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_estimate_rows),
         cmocka_unit_test(test_flag_on_off),
+        cmocka_unit_test(test_flag_on_reads_the_request),
         cmocka_unit_test(test_bits_ifs),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_802154),

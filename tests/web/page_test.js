@@ -220,7 +220,66 @@ function generatedRequests(help) {
   // --out (a directory); reproduce on one reading unless the row is --reading.
   generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--mesh', '--out']), requests);
   generatedBaseRequests(help, 'reproduce', [['--reading', 'defaults']], new Set(['--out']), requests);
+  generatedTraceRequests(help, requests);
+  generatedCalibrateRequests(help, requests);
   return requests;
+}
+
+// trace and calibrate read PPK2 captures: the fixtures of tests/fixtures are put into the
+// page's file system (pqpanPage.putFile) at the relative paths the CLI is given when run
+// from tests/ (FIXTURE_CWD), so both answers name the same files. A request with files
+// set runs the CLI there.
+const FIXTURE_CWD = path.join(__dirname, '..');
+const FIXTURE_DIRS = ['fixtures/ppk2', 'fixtures/calibrate'];
+// Values of the text rows, which have no words in the tables: a good one and a refused one.
+const TRACE_TEXT = { '--phases': ['d0=crypto,d1=radio', 'd9=x'], '--window': ['w=0.5:3', 'w=3:1'],
+  '--baseline-ua': ['auto', '2.5', 'amps'] };
+const CAL_TEXT = { '--ops': ['kem_keygen,kem_decaps', 'kem_encaps', '-,kem_decaps', 'kdf'],
+  '--phases': ['d0=crypto,d1=radio', 'd0=crypto,d1=radio,d2=advertise', 'd0=crypto,d0=radio'] };
+const CAL_BASE = [['--protocol', 'study'], ['--trace', 'fixtures/calibrate/peripheral_1.csv'],
+  ['--trace', 'fixtures/calibrate/peripheral_2.csv'], ['--trace', 'central:fixtures/calibrate/central_1.csv']];
+
+// The fixtures as [relative path, text].
+function fixtureFiles() {
+  const files = [];
+  for (const dir of FIXTURE_DIRS) {
+    for (const name of fs.readdirSync(path.join(FIXTURE_CWD, dir)).sort()) {
+      if (name.endsWith('.csv')) files.push([dir + '/' + name, fs.readFileSync(path.join(FIXTURE_CWD, dir, name), 'utf8')]);
+    }
+  }
+  return files;
+}
+
+// trace: every capture at the defaults, then each option row of trace's tables at its
+// values (TRACE_TEXT's for a text row) on one capture, and the phases' segments.
+function generatedTraceRequests(help, requests) {
+  const one = (options) => requests.push({ command: 'trace', files: true, options: options });
+  const capture = ['FILE', 'fixtures/ppk2/segments.csv'];
+  for (const [file] of fixtureFiles()) if (file.startsWith('fixtures/ppk2/')) one([['FILE', file]]);
+  for (const g of help.commands.find((c) => c.name === 'trace').groups) {
+    for (const o of g.table.options) {
+      if (SKIP.has(o.name)) continue;
+      for (const v of TRACE_TEXT[o.name] || valuesOf(o)) one([capture, [o.name, v]]);
+    }
+  }
+  one([capture, ['--phases', 'd0=crypto'], ['--segments', 'on'], ['--lenient', 'on']]);
+}
+
+// calibrate: each option row of its tables (but --trace and --out, the files) at up to
+// three of its values over CAL_BASE's three captures (a row of the base replaces its
+// value), and pqpan's protocol over its own captures.
+function generatedCalibrateRequests(help, requests) {
+  for (const g of help.commands.find((c) => c.name === 'calibrate').groups) {
+    for (const o of g.table.options) {
+      if (SKIP.has(o.name) || o.name === '--trace' || o.name === '--out') continue;
+      const kept = CAL_BASE.filter(([name]) => name !== o.name);
+      for (const v of (CAL_TEXT[o.name] || valuesOf(o)).slice(0, 3)) {
+        requests.push({ command: 'calibrate', files: true, options: kept.concat([[o.name, v]]) });
+      }
+    }
+  }
+  requests.push({ command: 'calibrate', files: true, options: [['--protocol', 'pqpan'],
+    ['--trace', 'fixtures/calibrate/peripheral_pqpan.csv'], ['--trace', 'central:fixtures/calibrate/central_pqpan.csv']] });
 }
 
 // sweep: each option row a list of its first two values (a number: its ends; one past its
@@ -301,7 +360,8 @@ function flagsOf(help) {
 function argvOf(request, flags) {
   const argv = [request.command];
   for (const [name, value] of request.options) {
-    if (!flags[request.command].has(name)) argv.push(name, value);
+    if (name === 'FILE') argv.push(value); /* trace's positional FILE */
+    else if (!flags[request.command].has(name)) argv.push(name, value);
     else if (value === 'on') argv.push(name);
   }
   return argv.concat(['--format', request.command === 'sweep' ? 'jsonl' : 'json']);
@@ -504,13 +564,14 @@ async function main() {
     const flags = flagsOf(help);
     let runFields = 0;
     let refused = 0;
+    await page.evaluate((files) => { for (const [p, text] of files) window.pqpanPage.putFile(p, text); }, fixtureFiles());
     for (const request of requests) {
       const got = await page.evaluate((req) => {
-        const r = window.pqpanPage.runRequest(req);
+        const r = window.pqpanPage.runRequest({ command: req.command, options: req.options });
         return { rc: r.rc, err: r.err, json: r.json };
       }, request);
       const argv = argvOf(request, flags);
-      const cli = spawnSync(pqpan, argv, { encoding: 'utf8' });
+      const cli = spawnSync(path.resolve(pqpan), argv, { encoding: 'utf8', cwd: request.files ? FIXTURE_CWD : undefined });
       check('web-run ' + JSON.stringify(request.options) + ' = pqpan ' + argv.join(' '), () => {
         runFields += compareRun(request, got, cli);
       });

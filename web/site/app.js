@@ -598,14 +598,28 @@
     document.body.dataset.updates = String(timings.length);
   }
 
+  // ---- user files ------------------------------------------------------------------
+
+  // A file the page's runs read (a device profile, a PPK2 capture for trace or calibrate)
+  // written into the module's file system at path (absolute, or relative to its working
+  // directory "/"), its directories made.
+  function putFile(path, data) {
+    const parts = path.split('/').filter((p) => p !== '');
+    let dir = path.startsWith('/') ? '' : mod.FS.cwd().replace(/\/$/, '');
+    for (const p of parts.slice(0, -1)) {
+      dir += '/' + p;
+      try { mod.FS.mkdir(dir); } catch (e) { /* exists */ }
+    }
+    mod.FS.writeFile(dir + '/' + parts[parts.length - 1], data);
+  }
+
   // ---- user profile ----------------------------------------------------------------
 
   function loadUserProfile(file) {
     const reader = new FileReader();
     reader.onload = () => {
       const path = '/user/' + file.name.replace(/[^A-Za-z0-9._-]/g, '_');
-      try { mod.FS.mkdir('/user'); } catch (e) { /* exists */ }
-      mod.FS.writeFile(path, new Uint8Array(reader.result));
+      putFile(path, new Uint8Array(reader.result));
       delete profileFigures[path];
       curveKey = null;
       const r = loadProfileFigures(path);
@@ -695,7 +709,7 @@
       }, 100);
     });
     update();
-    window.pqpanPage = { run: run, runRequest: runRequest, update: update, timings: timings };
+    window.pqpanPage = { run: run, runRequest: runRequest, putFile: putFile, update: update, timings: timings };
   }
 
   createPqpan({
