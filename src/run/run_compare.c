@@ -408,10 +408,14 @@ static int out_dir(struct run_ctx *r, const char *dir)
 {
     struct cli_msg msg;
     int rc = figure_dir(dir, &msg);
-    if (rc != EXIT_OK) {
+    if (rc == EXIT_OK) {
+        return PQPAN_OK;
+    }
+    if (rc == EXIT_USAGE) {
         return run_fail(r, rc, "--out", msg.text);
     }
-    return PQPAN_OK;
+    fprintf(stderr, "pqpan %s: %s\n", CMD, msg.text); /* as outfile.c says a file's error */
+    return run_fail(r, rc, "--out", "cannot create --out");
 }
 
 static int rows_of(struct run_ctx *r, const struct compare_opts *o, const struct model_env *env,

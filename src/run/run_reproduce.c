@@ -768,10 +768,14 @@ static int out_dir(struct run_ctx *x, const char *dir)
 {
     struct cli_msg msg;
     int rc = figure_dir(dir, &msg);
-    if (rc != EXIT_OK) {
+    if (rc == EXIT_OK) {
+        return PQPAN_OK;
+    }
+    if (rc == EXIT_USAGE) {
         return run_fail(x, rc, "--out", msg.text);
     }
-    return PQPAN_OK;
+    fprintf(stderr, "pqpan %s: %s\n", CMD, msg.text); /* as outfile.c says a file's error */
+    return run_fail(x, rc, "--out", "cannot create --out");
 }
 
 static int run_readings(struct run_ctx *x, struct repro *r, const struct repro_opts *o)
