@@ -172,6 +172,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_TRACE_PHASE:
     case PQPAN_RUN_RECORD_SEGMENT:
+    case PQPAN_RUN_RECORD_MESH_CELL:
     case PQPAN_RUN_RECORD_CELL:
     case PQPAN_RUN_RECORD_MATRIX:
     case PQPAN_RUN_RECORD_HEADLINE:

@@ -1,7 +1,7 @@
 /* pqpan compare: the PQKE over BLE (no DLE / DLE) against IEEE 802.15.4 at 0, 10 and 30 %
  * channel load. The run is the run layer's (pqpan_run "compare", src/run/run_compare.c,
- * which writes --out's files too): this file turns argv into a request and prints the rows
- * it gets back; --mesh's table is still the CLI's (compare_mesh.c). */
+ * which writes --out's files too; --mesh's run is src/run/run_compare_mesh.c): this file
+ * turns argv into a request and prints the rows it gets back. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,6 @@
 #include "ble_model.h"
 #include "commands.h"
 #include "lowpan_sim.h"
-#include "mesh_model.h"
 #include "notes.h"
 #include "opts_registry.h"
 #include "pqpan/error.h"
@@ -46,65 +45,6 @@ void cli_compare_help(FILE *out)
     fprintf(out, "\nExit codes: 0 ok, 1 gnuplot failed, 2 usage, 3 bad data file, 4 I/O.\n");
 }
 
-/* ---- --mesh: the mesh table (compare_mesh.c), its options read here ---- */
-
-static int mesh_parse(struct compare_opts *o, int argc, char **argv)
-{
-    struct cli_msg msg;
-    int i;
-    o->mesh = 0;
-    for (i = 1; i < argc; i++) {
-        void *into;
-        const struct cli_opt *row = compare_opt_row(argv[i], o, &into);
-        if (row == NULL) {
-            return cli_unknown_option(CMD, NULL, argv[i]);
-        }
-        if (row->kind == CLI_OPT_FLAG) {
-            (void)cli_opt_store(row, into, NULL);
-        } else if (i + 1 == argc) {
-            return cli_usage_error(CMD, "%s needs a value", argv[i]);
-        } else if (cli_opt_set_msg(row, into, argv[++i], &msg) != 0) {
-            return cli_usage_error(CMD, "%s", msg.text);
-        }
-    }
-    if (model_pqke_check(o->l.pqke.mode, o->l.pqke.sig, &msg) != EXIT_OK) {
-        return cli_usage_error(CMD, "%s", msg.text);
-    }
-    return o->out != NULL ? cli_usage_error(CMD, "--mesh prints its table only: no --out")
-                          : EXIT_OK;
-}
-
-static int compare_mesh(int argc, char **argv)
-{
-    struct compare_opts *o = malloc(sizeof *o);
-    struct model_env *env = NULL;
-    int rc = o != NULL ? EXIT_OK : EXIT_FAILURE_RUN;
-    if (rc == EXIT_OK) {
-        compare_opts_table.init(o);
-        rc = mesh_parse(o, argc, argv);
-    }
-    if (rc == EXIT_OK) {
-        rc = model_env_new(&env, &o->m, CMD);
-    }
-    if (rc == EXIT_OK) {
-        rc = mesh_compare_print(env, &o->l, o->m.format);
-    }
-    free(env);
-    free(o);
-    return rc;
-}
-
-static int mesh_requested(int argc, char **argv)
-{
-    int i;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--mesh") == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* ---- the request and its rows ---- */
 
 /* argv as a request of pqpan_run "compare": each option of compare's tables with its value,
@@ -130,19 +70,43 @@ struct printer {
     struct cli_progress progress;
 };
 
-/* One CELL row: a line of the table, of CSV, or an item of the JSON's "rows". */
+/* A table line of a CELL row (the header before the first). */
+static void print_cell_line(const struct printer *p, const struct pqpan_run_compare_cell *c)
+{
+    if (p->cells == 0) {
+        printf("%-12s %-10s %9s %12s %12s %11s %11s %8s\n", "KEM", "link", "load fps",
+               "energy uJ", "p90 uJ", "latency ms", "p90 ms", "failed");
+    }
+    printf("%-12s %-10s %9.3f %12.3f %12.3f %11.3f %11.3f %8.4f\n", c->kem, c->link,
+           c->load_fps, c->energy_uj, c->energy_p90_uj, c->latency_ms, c->latency_p90_ms,
+           c->failure_rate);
+}
+
+/* A table line of a MESH_CELL row (the header before the first); "-": no forwarder. */
+static void print_mesh_line(const struct printer *p, const struct pqpan_run_mesh_cell *c)
+{
+    if (p->cells == 0) {
+        printf("%-12s %-18s %4s %11s %12s %14s %15s\n", "KEM", "network", "hops", "latency ms",
+               "source uJ", "forwarder uJ", "destination uJ");
+    }
+    printf("%-12s %-18s %4u %11.3f %12.3f ", c->kem, c->network, c->hops, c->latency_ms,
+           c->source_uj);
+    if (c->forwarder_max_uj >= 0.0) {
+        printf("%14.3f", c->forwarder_max_uj);
+    } else {
+        printf("%14s", "-");
+    }
+    printf(" %15.3f\n", c->destination_uj);
+}
+
+/* One CELL or MESH_CELL row: a line of the table, of CSV, or an item of the JSON's "rows". */
 static void print_cell(struct printer *p, const struct pqpan_run_row *row)
 {
-    const struct pqpan_run_compare_cell *c = row->data;
     size_t k;
-    if (p->format == FORMAT_TABLE) {
-        if (p->cells == 0) {
-            printf("%-12s %-10s %9s %12s %12s %11s %11s %8s\n", "KEM", "link", "load fps",
-                   "energy uJ", "p90 uJ", "latency ms", "p90 ms", "failed");
-        }
-        printf("%-12s %-10s %9.3f %12.3f %12.3f %11.3f %11.3f %8.4f\n", c->kem, c->link,
-               c->load_fps, c->energy_uj, c->energy_p90_uj, c->latency_ms, c->latency_p90_ms,
-               c->failure_rate);
+    if (p->format == FORMAT_TABLE && row->record == PQPAN_RUN_RECORD_CELL) {
+        print_cell_line(p, row->data);
+    } else if (p->format == FORMAT_TABLE) {
+        print_mesh_line(p, row->data);
     } else if (p->format == FORMAT_CSV) {
         if (p->cells == 0) {
             model_fields_csv_header(stdout, row->fields, row->n_fields, 0);
@@ -164,7 +128,7 @@ static void print_cell(struct printer *p, const struct pqpan_run_row *row)
 static int print_row(void *ctx, const struct pqpan_run_row *row)
 {
     struct printer *p = ctx;
-    if (row->record == PQPAN_RUN_RECORD_CELL) {
+    if (row->record == PQPAN_RUN_RECORD_CELL || row->record == PQPAN_RUN_RECORD_MESH_CELL) {
         print_cell(p, row);
     } else if (row->record == PQPAN_RUN_RECORD_PROGRESS) {
         const struct pqpan_run_progress_row *g = row->data;
@@ -197,9 +161,6 @@ int cli_compare_run(int argc, char **argv)
     if (cli_wants_help(argc, argv)) {
         cli_compare_help(stdout);
         return EXIT_OK;
-    }
-    if (mesh_requested(argc, argv)) {
-        return compare_mesh(argc, argv);
     }
     rc = request_of(req, &n, argc, argv);
     if (rc != EXIT_OK) {

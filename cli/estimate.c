@@ -212,6 +212,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_BATTERY:
     case PQPAN_RUN_RECORD_TRACE_PHASE:
     case PQPAN_RUN_RECORD_SEGMENT:
+    case PQPAN_RUN_RECORD_MESH_CELL:
         return -1; /* other commands' records: not estimate's */
     }
     return ferror(stdout) ? -1 : 0;

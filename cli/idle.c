@@ -221,6 +221,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_BUILD:
     case PQPAN_RUN_RECORD_TRACE_PHASE:
     case PQPAN_RUN_RECORD_SEGMENT:
+    case PQPAN_RUN_RECORD_MESH_CELL:
         return -1; /* other commands' records: not idle's */
     }
     return ferror(p->notes) ? -1 : 0;

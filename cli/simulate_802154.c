@@ -179,6 +179,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_BATTERY:
     case PQPAN_RUN_RECORD_TRACE_PHASE:
     case PQPAN_RUN_RECORD_SEGMENT:
+    case PQPAN_RUN_RECORD_MESH_CELL:
         return -1; /* not simulate --link 802154's */
     }
     return ferror(stdout) ? -1 : 0;

@@ -303,6 +303,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_MESH:
     case PQPAN_RUN_RECORD_SWEEP_EXTRA:
     case PQPAN_RUN_RECORD_CELL:
+    case PQPAN_RUN_RECORD_MESH_CELL:
     case PQPAN_RUN_RECORD_MATRIX:
     case PQPAN_RUN_RECORD_HEADLINE:
     case PQPAN_RUN_RECORD_MODE:

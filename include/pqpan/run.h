@@ -422,6 +422,22 @@ struct pqpan_run_compare_cell {
 /* The field table of a CELL row (units uJ, ms, %, frames/s); *n its length. */
 const struct pqpan_run_field *pqpan_run_compare_cell_fields(size_t *n);
 
+/* compare --mesh: one ML-KEM level over one network, energy per node in the all-states
+ * accounting. network "802154-reassemble" or "802154-fragment" (--forwarding): the PQKE
+ * across a chain of hops hops, source the initiator, forwarder_max_uj the busiest
+ * forwarder's, destination the responder; "ble-mesh-pb-adv", "ble-mesh-pb-gatt":
+ * provisioning with estimate --link ble-mesh's defaults (hops 1), source the provisioner,
+ * destination the device, forwarder_max_uj -1 (none: JSON null, CSV empty). latency_ms:
+ * the source's. */
+struct pqpan_run_mesh_cell {
+    const char *kem, *network;
+    unsigned hops;
+    double latency_ms, source_uj, forwarder_max_uj, destination_uj;
+};
+
+/* The field table of a MESH_CELL row (units ms, uJ); *n its length. */
+const struct pqpan_run_field *pqpan_run_compare_mesh_fields(size_t *n);
+
 /* ---- reproduce: the study's matrix and headline figures, per reading ---- */
 
 /* One headline figure of a reading (the peripheral, bits accounting) beside the study's
@@ -607,8 +623,10 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_TRACE,   /* trace: the capture (struct pqpan_run_trace_row), first */
     PQPAN_RUN_RECORD_TRACE_PHASE, /* trace: the whole trace (phase "total"), then each phase
                                      (struct pqpan_run_trace_phase) */
-    PQPAN_RUN_RECORD_SEGMENT  /* trace --segments: one segment of a channel phase (struct
+    PQPAN_RUN_RECORD_SEGMENT, /* trace --segments: one segment of a channel phase (struct
                                  pqpan_run_trace_segment), in the capture's order, last */
+    PQPAN_RUN_RECORD_MESH_CELL /* compare --mesh: one level over one network (struct
+                                  pqpan_run_mesh_cell), after the notes */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -645,7 +663,7 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
 int pqpan_run_flag_on(const struct pqpan_run_opt *opts, size_t n_opts, const char *name);
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
- * ("sides", "phases", "nodes", "segments"; compare's and reproduce's "rows", reproduce's
+ * ("sides", "phases", "nodes", "segments"; compare's (--mesh's too) and reproduce's "rows", reproduce's
  * "headline", "modes", "builds"), "" for a record whose fields are members of the
  * top-level object (IDLE, TRACE), "battery" for BATTERY, the one object member of that name
  * (of its GROUP_JSON fields), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text,

@@ -322,7 +322,7 @@ def calibrate(trace, **options) -> Result:
     return result
 
 
-@_options.with_options("compare", None, skip=("--mesh",), frame=("--format",))
+@_options.with_options("compare", None, frame=("--format",))
 def compare(**options) -> dict:
     """The PQKE for ML-KEM-512, -768 and -1024 over BLE (the study's preset without and
     with DLE, analytic) against IEEE 802.15.4 / 6LoWPAN at 0, 10 and 30 % channel load (the
@@ -331,9 +331,10 @@ def compare(**options) -> dict:
     argument (out=DIR writes compare.csv and the gnuplot figure there, as the CLI does).
     Returns what `pqpan compare --format json` prints, as a dict: the assumptions as
     members and "rows", one dict per level and link (energy_uj, energy_p90_uj, latency_ms,
-    latency_p90_ms, failure_rate, ...), values typed. The mesh table (`pqpan compare
-    --mesh`) is not on the run layer yet. Raises UsageError naming the keyword argument,
-    DataError or FileError."""
+    latency_p90_ms, failure_rate, ...), values typed. mesh=True: the mesh table (`pqpan
+    compare --mesh`): "rows" one dict per level, network and hop count (latency_ms,
+    source_uj, forwarder_max_uj, None without a forwarder, destination_uj). Raises
+    UsageError naming the keyword argument, DataError or FileError."""
     given = {k: v for k, v in options.items() if v is not None}
     out = _run.run("compare", **given)
     return dict(out["assumptions"], rows=out["rows"])

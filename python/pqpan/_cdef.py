@@ -2805,6 +2805,12 @@ struct pqpan_run_compare_cell {
     const char *protocol, *auth;
 };
 const struct pqpan_run_field *pqpan_run_compare_cell_fields(size_t *n);
+struct pqpan_run_mesh_cell {
+    const char *kem, *network;
+    unsigned hops;
+    double latency_ms, source_uj, forwarder_max_uj, destination_uj;
+};
+const struct pqpan_run_field *pqpan_run_compare_mesh_fields(size_t *n);
 struct pqpan_run_headline_row {
     const char *reading, *figure, *side;
     double model_lo, model_hi;
@@ -2900,7 +2906,8 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_BATTERY,
     PQPAN_RUN_RECORD_TRACE,
     PQPAN_RUN_RECORD_TRACE_PHASE,
-    PQPAN_RUN_RECORD_SEGMENT
+    PQPAN_RUN_RECORD_SEGMENT,
+    PQPAN_RUN_RECORD_MESH_CELL
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

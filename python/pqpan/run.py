@@ -19,7 +19,8 @@ _VALUE = {_io.PQPAN_RUN_TEXT: lambda v: _text(v.text),
 _LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "nodes",
           _io.PQPAN_RUN_RECORD_FIT: "fits", _io.PQPAN_RUN_RECORD_RESIDUAL: "points",
           _io.PQPAN_RUN_RECORD_CALIBRATE_TRACE: "traces",
-          _io.PQPAN_RUN_RECORD_CELL: "rows", _io.PQPAN_RUN_RECORD_HEADLINE: "headline",
+          _io.PQPAN_RUN_RECORD_CELL: "rows", _io.PQPAN_RUN_RECORD_MESH_CELL: "rows",
+          _io.PQPAN_RUN_RECORD_HEADLINE: "headline",
           _io.PQPAN_RUN_RECORD_MODE: "modes", _io.PQPAN_RUN_RECORD_BUILD: "builds"}
 
 
@@ -127,7 +128,8 @@ def run(command, _raw=(), **options):
     typed); calibrate's "assumptions" is its whole JSON output, "fits" (dict per fitted
     gamma), "points" (dict per data point: the CSV's columns) and "traces" (dict per trace)
     its typed rows;
-    compare's "rows" (dict per ML-KEM level and link); reproduce's "rows" (the
+    compare's "rows" (dict per ML-KEM level and link; with mesh, per level, network and
+    hop count); reproduce's "rows" (the
     matrix: dict per reading, configuration and side), "headline", "modes" and "builds"
     (dict per figure, per mode and side, per build and side); units in "units";
     trace's (_raw: the pair ("FILE", path)) "trace" (the capture's figures: the CLI's JSON

@@ -719,10 +719,10 @@ def test_mesh_functions_and_pcap_equal_the_cli(cli, tmp_path):
         pqpan.estimate_mesh(att_mtu=247)
 
 
-# compare: every option row but --mesh (its table is not on the run layer yet), --out (a
-# directory: test_compare_out_files), --runs (its maximum, 100000 runs a cell, would take
-# minutes: the base's 2 runs and 1 below) and the frame.
-COMPARE_SKIP = {"--mesh", "--out", "--runs"}
+# compare: every option row but --out (a directory: test_compare_out_files), --runs (its
+# maximum, 100000 runs a cell, would take minutes: the base's 2 runs and 1 below) and the
+# frame; then every other row again with --mesh (the mesh table).
+COMPARE_SKIP = {"--out", "--runs"}
 COMPARE_BASE = {"runs": 2}
 
 
@@ -761,11 +761,34 @@ def test_compare_grid_equals_the_cli(cli):
     """pqpan.compare() is the CLI's JSON output (members, and every cell of "rows"), or the
     CLI's exit code, over a grid generated from compare's option rows."""
     requests = _command_grid(cli, "compare", COMPARE_SKIP, COMPARE_BASE) + [{"runs": 1}]
-    outcomes = [_compare_json(cli, "compare", pqpan.compare, options) for options in requests]
-    print("compare grid: %d requests, %d equal, %d refused by both"
-          % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
-    assert outcomes.count("equal") > 20 and outcomes.count("refused") > 0
-    assert {"auth", "idle", "backoff", "profile", "seed"} <= {k for r in requests for k in r}
+    mesh = _command_grid(cli, "compare", COMPARE_SKIP | {"--mesh"}, {"mesh": True})
+    outcomes = [_compare_json(cli, "compare", pqpan.compare, options)
+                for options in requests + mesh]
+    print("compare grid: %d requests (%d with --mesh), %d equal, %d refused by both"
+          % (len(requests + mesh), len(mesh), outcomes.count("equal"),
+             outcomes.count("refused")))
+    assert outcomes.count("equal") > 40 and outcomes.count("refused") > 0
+    assert {"auth", "idle", "backoff", "profile", "seed", "mesh"} <= {
+        k for r in requests for k in r}
+    assert {"forwarding", "idle", "auth"} <= {k for r in mesh for k in r}
+
+
+def test_compare_mesh_rows_typed_with_units(cli):
+    """pqpan.compare(mesh=True) is the CLI's JSON; its rows are typed, with units, and the
+    forwarder is None where a row has none (one hop, BLE Mesh provisioning)."""
+    got = pqpan.compare(mesh=True, forwarding="fragment")
+    want = cli.json(["compare", "--mesh", "--forwarding", "fragment"])
+    assert len(got["rows"]) == len(want["rows"]) == 30
+    assert got["table"] == "mesh"
+    assert [r["network"] for r in got["rows"][:10]] == ["802154-fragment"] * 8 + [
+        "ble-mesh-pb-adv", "ble-mesh-pb-gatt"]
+    assert got["rows"][0]["forwarder_max_uj"] is None
+    assert isinstance(got["rows"][1]["forwarder_max_uj"], float)
+    assert all(isinstance(r["hops"], int) for r in got["rows"])
+    units = run("compare", mesh=True)["units"]
+    assert units["latency_ms"] == "ms" and units["forwarder_max_uj"] == "uJ"
+    for py, cl in zip(got["rows"], want["rows"]):
+        assert_same(py["source_uj"], cl["source_uj"], py["network"])
 
 
 def test_compare_rows_typed_with_units():

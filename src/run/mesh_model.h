@@ -106,11 +106,4 @@ int mesh_capture_ll(void *ctx, uint64_t t_ns, const struct pqpan_pcap_ble_info *
 /* "PB-ADV", "PB-GATT". */
 const char *mesh_bearer_name(int bearer);
 
-/* `pqpan compare --mesh` (the CLI's cli/compare_mesh.c, declared here until compare moves
- * to the run layer): per ML-KEM level, the PQKE across 1..8 hops of 6LoWPAN with l's radio
- * states, forwarding and variant, and provisioning over PB-ADV and PB-GATT with the
- * defaults; one table, CSV or JSON. A cli.h exit code, message printed. */
-int mesh_compare_print(const struct model_env *env, const struct lowpan_opts *l,
-                       enum cli_format format);
-
 #endif

@@ -53,6 +53,7 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
         return "nodes";
     case PQPAN_RUN_RECORD_CELL:
     case PQPAN_RUN_RECORD_MATRIX:
+    case PQPAN_RUN_RECORD_MESH_CELL:
         return "rows";
     case PQPAN_RUN_RECORD_HEADLINE:
         return "headline";

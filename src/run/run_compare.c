@@ -2,7 +2,7 @@
  * DLE and LL 251 with DLE, analytic) against IEEE 802.15.4 / 6LoWPAN at 0 %, 10 % and 30 %
  * channel load (contention simulator, Monte Carlo): energy, latency, failure rate, one CELL
  * row each (moved from cli/compare.c, which turns argv into the request and prints the
- * rows). --out's files are written here. */
+ * rows). --out's files are written here. --mesh's table: run_compare_mesh.c. */
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -134,10 +134,8 @@ static int parse(struct run_ctx *r, struct compare_opts *o, const struct pqpan_r
     if (rc == PQPAN_OK && model_pqke_check(o->l.pqke.mode, o->l.pqke.sig, &msg) != EXIT_OK) {
         rc = run_fail(r, EXIT_USAGE, "--auth", msg.text);
     }
-    if (rc == PQPAN_OK && o->mesh) {
-        rc = run_fail(r, EXIT_FAILURE_RUN, "--mesh",
-                      "--mesh: the mesh table does not run through pqpan_run yet (pqpan compare "
-                      "--mesh prints it)");
+    if (rc == PQPAN_OK && o->mesh && o->out != NULL) {
+        rc = run_fail(r, EXIT_USAGE, "--out", "--mesh prints its table only: no --out");
     }
     return rc;
 }
@@ -438,11 +436,24 @@ static int rows_of(struct run_ctx *r, const struct compare_opts *o, const struct
     return rc;
 }
 
+/* The BLE / 802.15.4 table: its cells, their rows, --out's files. */
+static int run_table(struct run_ctx *r, const struct compare_opts *o, const struct model_env *env)
+{
+    struct pqpan_run_compare_cell cells[N_CELLS];
+    int rc = run_all(r, cells, env, o);
+    if (rc == PQPAN_OK) {
+        rc = rows_of(r, o, env, cells);
+    }
+    if (rc == PQPAN_OK && o->out != NULL) {
+        rc = write_out(r, o->out, cells);
+    }
+    return rc;
+}
+
 int run_compare(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts)
 {
     struct compare_opts o;
     struct model_env *env = NULL;
-    struct pqpan_run_compare_cell cells[N_CELLS];
     struct cli_msg msg;
     int rc = parse(r, &o, opts, n_opts);
     if (rc == PQPAN_OK && o.out != NULL) {
@@ -453,13 +464,7 @@ int run_compare(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_op
         rc = load == EXIT_OK ? PQPAN_OK : run_fail(r, load, NULL, msg.text);
     }
     if (rc == PQPAN_OK) {
-        rc = run_all(r, cells, env, &o);
-    }
-    if (rc == PQPAN_OK) {
-        rc = rows_of(r, &o, env, cells);
-    }
-    if (rc == PQPAN_OK && o.out != NULL) {
-        rc = write_out(r, o.out, cells);
+        rc = o.mesh ? run_compare_mesh(r, &o, env) : run_table(r, &o, env);
     }
     free(env);
     return rc;

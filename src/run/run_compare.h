@@ -1,6 +1,6 @@
-/* compare's run (src/run/run_compare.c): its options and tables, shared with the CLI
- * (cli/compare.c: argv into a request, and --mesh's table, cli/compare_mesh.c). Private to
- * the run layer and its faces. */
+/* compare's run (src/run/run_compare.c, --mesh's in run_compare_mesh.c): its options and
+ * tables, shared with the CLI (cli/compare.c: argv into a request). Private to the run layer
+ * and its faces. */
 #ifndef PQPAN_RUN_COMPARE_H
 #define PQPAN_RUN_COMPARE_H
 
@@ -32,5 +32,12 @@ extern const char *const compare_forwarding[];
 /* The row of option name among compare's tables (NULL: none), *into where in *o its value
  * is stored. */
 const struct cli_opt *compare_opt_row(const char *name, struct compare_opts *o, void **into);
+
+/* --mesh's run (run_compare_mesh.c): the notes (table lines, JSON members), then one
+ * MESH_CELL row per level and network, on o's radio states, forwarding and variant.
+ * PQPAN_OK or the error. */
+struct run_ctx;
+int run_compare_mesh(struct run_ctx *r, const struct compare_opts *o,
+                     const struct model_env *env);
 
 #endif

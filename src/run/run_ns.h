@@ -267,6 +267,7 @@
 #define run_advise PQPAN_RUN_NS(run_advise)
 #define run_calibrate PQPAN_RUN_NS(run_calibrate)
 #define run_compare PQPAN_RUN_NS(run_compare)
+#define run_compare_mesh PQPAN_RUN_NS(run_compare_mesh)
 #define run_emit_row PQPAN_RUN_NS(run_emit_row)
 #define run_estimate PQPAN_RUN_NS(run_estimate)
 #define run_fail PQPAN_RUN_NS(run_fail)

@@ -122,6 +122,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_TRACE:
     case PQPAN_RUN_RECORD_TRACE_PHASE:
     case PQPAN_RUN_RECORD_SEGMENT:
+    case PQPAN_RUN_RECORD_MESH_CELL:
         fail_msg("estimate gave another command's record (or simulate --hops)");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
@@ -1436,13 +1437,100 @@ static void test_compare(void **state)
     free(c);
 }
 
-/* compare refuses a bad value and an option of another command naming it; --mesh's table
- * is not on the run layer yet. */
+/* What compare --mesh gave: its MESH_CELL rows in order, and whether each had a forwarder. */
+struct mesh_compared {
+    int members, cells;
+    struct pqpan_run_mesh_cell cell[30];
+    int forwarder_known[30];
+    const char *latency_unit, *forwarder_unit;
+};
+
+static int collect_mesh_compare(void *ctx, const struct pqpan_run_row *row)
+{
+    struct mesh_compared *c = ctx;
+    size_t n;
+    c->members += row->record == PQPAN_RUN_RECORD_MEMBERS;
+    if (row->record != PQPAN_RUN_RECORD_MESH_CELL) {
+        assert_true(row->record == PQPAN_RUN_RECORD_NOTE ||
+                    row->record == PQPAN_RUN_RECORD_MEMBERS);
+        return 0;
+    }
+    assert_ptr_equal(row->fields, pqpan_run_compare_mesh_fields(&n));
+    assert_int_equal(row->n_fields, n);
+    assert_true(c->cells < 30);
+    c->cell[c->cells] = *(const struct pqpan_run_mesh_cell *)row->data;
+    c->forwarder_known[c->cells] = field(row, "forwarder_max_uj", PQPAN_RUN_REAL)->known;
+    assert_true(field(row, "hops", PQPAN_RUN_COUNT)->u == c->cell[c->cells].hops);
+    c->latency_unit = row->fields[3].unit;
+    c->forwarder_unit = row->fields[5].unit;
+    c->cells++;
+    return 0;
+}
+
+/* The e_total_uj of estimate --link ble-mesh's MESH rows, in order. */
+struct mesh_sides {
+    int n;
+    double e_total_uj[3];
+};
+
+static int collect_mesh_sides(void *ctx, const struct pqpan_run_row *row)
+{
+    struct mesh_sides *m = ctx;
+    if (row->record == PQPAN_RUN_RECORD_MESH && m->n < 3) {
+        m->e_total_uj[m->n++] = field(row, "e_total_uj", PQPAN_RUN_REAL)->x;
+    }
+    return 0;
+}
+
+/* compare --mesh: per level, chains of 1..8 hops then PB-ADV and PB-GATT (30 rows); a
+ * forwarder only on chains of 2 hops or more. Reassembly is store and forward: every hop
+ * carries the whole exchange again, so latency(H) = latency(1) + (H - 1) x one hop's
+ * transfer, a straight line in H (checked by hand on the golden table: 163.177, 287.113,
+ * 411.049 ms, +123.936 per hop, ML-KEM-512). The PB-ADV row is estimate --link ble-mesh's
+ * provisioner and device at that level. */
+static void test_compare_mesh(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--mesh", NULL}};
+    static const struct pqpan_run_opt est[] = {{"--link", "ble-mesh"}, {"--kem", "ML-KEM-512"}};
+    struct pqpan_run_error err;
+    struct mesh_compared *c = calloc(1, sizeof *c);
+    struct mesh_sides sides = {0, {0.0, 0.0, 0.0}};
+    const struct pqpan_run_mesh_cell *x;
+    unsigned h;
+    (void)state;
+    assert_non_null(c);
+    assert_int_equal(pqpan_run("compare", opts, 1, collect_mesh_compare, c, &err), PQPAN_OK);
+    assert_int_equal(c->cells, 30);
+    assert_int_equal(c->members, 1);
+    assert_string_equal(c->latency_unit, "ms");
+    assert_string_equal(c->forwarder_unit, "uJ");
+    for (h = 1; h <= 8; h++) {
+        x = &c->cell[h - 1];
+        assert_string_equal(x->network, "802154-reassemble");
+        assert_int_equal(x->hops, h);
+        assert_int_equal(c->forwarder_known[h - 1], h > 1);
+        assert_true(fabs(x->latency_ms - (c->cell[0].latency_ms +
+                                          (double)(h - 1) * (c->cell[1].latency_ms -
+                                                             c->cell[0].latency_ms))) < 1e-6);
+    }
+    assert_true(fabs(c->cell[1].latency_ms - c->cell[0].latency_ms - 123.936) < 5e-4);
+    assert_string_equal(c->cell[8].network, "ble-mesh-pb-adv");
+    assert_string_equal(c->cell[9].network, "ble-mesh-pb-gatt");
+    assert_false(c->forwarder_known[8] || c->forwarder_known[9]);
+    assert_string_equal(c->cell[29].kem, "ML-KEM-1024");
+    assert_int_equal(pqpan_run("estimate", est, 2, collect_mesh_sides, &sides, &err), PQPAN_OK);
+    assert_true(c->cell[8].source_uj == sides.e_total_uj[0]);
+    assert_true(c->cell[8].destination_uj == sides.e_total_uj[1]);
+    free(c);
+}
+
+/* compare refuses a bad value and an option of another command naming it, and --out with
+ * --mesh (its table is printed only). */
 static void test_compare_errors(void **state)
 {
     static const struct pqpan_run_opt runs[] = {{"--runs", "0"}};
     static const struct pqpan_run_opt mtu[] = {{"--att-mtu", "247"}};
-    static const struct pqpan_run_opt mesh[] = {{"--mesh", "on"}};
+    static const struct pqpan_run_opt mesh[] = {{"--mesh", "on"}, {"--out", "/tmp/x"}};
     struct pqpan_run_error err;
     struct compared *c = calloc(1, sizeof *c);
     (void)state;
@@ -1453,9 +1541,9 @@ static void test_compare_errors(void **state)
     assert_int_equal(pqpan_run("compare", mtu, 1, collect_compare, c, &err),
                      PQPAN_ERR_INVALID_ARG);
     assert_string_equal(err.option, "--att-mtu");
-    assert_int_equal(pqpan_run("compare", mesh, 1, collect_compare, c, &err),
-                     PQPAN_ERR_UNSUPPORTED);
-    assert_string_equal(err.option, "--mesh");
+    assert_int_equal(pqpan_run("compare", mesh, 2, collect_compare, c, &err),
+                     PQPAN_ERR_INVALID_ARG);
+    assert_string_equal(err.option, "--out");
     assert_int_equal(c->cells, 0);
     free(c);
 }
@@ -1697,6 +1785,7 @@ int main(void)
         cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_calibrate_errors),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_compare_mesh),
         cmocka_unit_test(test_compare_errors),
         cmocka_unit_test(test_reproduce),
         cmocka_unit_test(test_reproduce_errors),

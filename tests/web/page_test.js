@@ -216,9 +216,12 @@ function generatedRequests(help) {
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE);
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE.concat([['--hops', '3']]));
   for (const link of ['ble', '802154']) generatedSweepRequests(help, link, requests);
-  // compare at 2 runs a cell, without --mesh (its table is not on the run layer yet) and
-  // --out (a directory); reproduce on one reading unless the row is --reading.
-  generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--mesh', '--out']), requests);
+  // estimate --link ble-mesh on each bearer (a row of the other bearer's is refused by both)
+  for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'estimate', 'ble-mesh', requests, [['--bearer', bearer]]);
+  // compare at 2 runs a cell, without --out (a directory), and its mesh table (--mesh) with
+  // each other row; reproduce on one reading unless the row is --reading.
+  generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--out']), requests);
+  generatedBaseRequests(help, 'compare', [['--mesh', 'on']], new Set(['--runs', '--seed', '--mesh', '--out']), requests);
   generatedBaseRequests(help, 'reproduce', [['--reading', 'defaults']], new Set(['--out']), requests);
   generatedTraceRequests(help, requests);
   generatedCalibrateRequests(help, requests);
