@@ -54,8 +54,8 @@ struct pqpan_mesh_pbadv_sim_result {
  * dev and cycles per side (index enum pqpan_mesh_prov_role): the crypto is executed on the
  * host and priced with cycles, as the estimator. PQPAN_OK also when the device failed
  * (res->failed_code set, the run ends with the provisioner's Link Close). Errors:
- * PQPAN_ERR_INVALID_ARG (NULL, options out of range), PQPAN_ERR_UNSUPPORTED (the HMAC
- * algorithm: src/crypto has no SHA-256), those of pqpan_mesh_prov_plan, PQPAN_ERR_STATE
+ * PQPAN_ERR_INVALID_ARG (NULL, options out of range, an unknown Start algorithm), those
+ * of pqpan_mesh_prov_plan, PQPAN_ERR_STATE
  * (a PDU sequence that departs from the plan: an internal fault), the crypto's errors, a
  * non-zero return of on_packet (PQPAN_ERR_IO). */
 PQPAN_MUST_CHECK int pqpan_mesh_pbadv_simulate(struct pqpan_mesh_pbadv_sim_result *res,
@@ -118,6 +118,13 @@ PQPAN_MUST_CHECK int pqpan_mesh_pbgatt_simulate(struct pqpan_mesh_pbgatt_sim_res
 void pqpan_mesh_s1(uint8_t out[16], const uint8_t *m, size_t len);
 /* k1(N, SALT, P) = AES-CMAC_T(P), T = AES-CMAC_SALT(N) (§3.9.2.3). */
 void pqpan_mesh_k1(uint8_t out[16], const uint8_t *n, size_t n_len, const uint8_t salt[16],
+                   const uint8_t *p, size_t p_len);
+/* s2(M) = HMAC-SHA-256_ZERO(M), ZERO the 256-bit all-zero key (§3.9.2, the SALT
+ * generation function s2; used by BTM_ECDH_P256_HMAC_SHA256_AES_CCM, §5.4.2.4). */
+void pqpan_mesh_s2(uint8_t out[32], const uint8_t *m, size_t len);
+/* k5(N, SALT, P) = HMAC-SHA-256_T(P), T = HMAC-SHA-256_SALT(N) (§3.9.2, the derivation
+ * function k5); N of at least 32 octets, SALT of 32. */
+void pqpan_mesh_k5(uint8_t out[32], const uint8_t *n, size_t n_len, const uint8_t salt[32],
                    const uint8_t *p, size_t p_len);
 
 #endif

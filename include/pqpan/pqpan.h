@@ -22,6 +22,7 @@
 #include "pqpan/mesh_prov.h"
 #include "pqpan/pcap.h"
 #include "pqpan/pqke.h"
+#include "pqpan/sha256.h"
 #include "pqpan/sha3.h"
 #include "pqpan/sig.h"
 #include "pqpan/trace.h"

@@ -2322,6 +2322,24 @@ void pqpan_pcap_global_header(uint8_t out[24u], uint32_t linktype,
                                             void *ctx, uint32_t linktype, int nanosecond);
  int pqpan_pcap_write_packet(struct pqpan_pcap_writer *w, uint64_t t_ns,
                                              const uint8_t *data, size_t len);
+struct pqpan_sha256 {
+    uint32_t h[8];
+    uint8_t block[64];
+    uint64_t total;
+};
+struct pqpan_hmac_sha256 {
+    struct pqpan_sha256 inner;
+    struct pqpan_sha256 outer;
+};
+void pqpan_sha256_init(struct pqpan_sha256 *ctx);
+void pqpan_sha256_update(struct pqpan_sha256 *ctx, const uint8_t *msg, size_t len);
+void pqpan_sha256_final(struct pqpan_sha256 *ctx, uint8_t out[32]);
+void pqpan_sha256(uint8_t out[32], const uint8_t *msg, size_t len);
+void pqpan_hmac_sha256_init(struct pqpan_hmac_sha256 *ctx, const uint8_t *key, size_t key_len);
+void pqpan_hmac_sha256_update(struct pqpan_hmac_sha256 *ctx, const uint8_t *msg, size_t len);
+void pqpan_hmac_sha256_final(struct pqpan_hmac_sha256 *ctx, uint8_t mac[32]);
+void pqpan_hmac_sha256(uint8_t mac[32], const uint8_t *key, size_t key_len,
+                       const uint8_t *msg, size_t len);
 enum pqpan_ppk2_layout {
     PQPAN_PPK2_LAYOUT_NONE = 0,
     PQPAN_PPK2_LAYOUT_CURRENT,
@@ -3206,6 +3224,9 @@ MACROS = {
     'PQPAN_RUN_FIELDS_MAX': 128,
     'PQPAN_RUN_IDLE_PHASES': 10,
     'PQPAN_RUN_MESSAGE_MAX': 512,
+    'PQPAN_SHA256_BLOCK_BYTES': 64,
+    'PQPAN_SHA256_BYTES': 32,
+    'PQPAN_SHA256_STATE_WORDS': 8,
     'PQPAN_SHA3_256_BYTES': 32,
     'PQPAN_SHA3_256_RATE': 136,
     'PQPAN_SHA3_512_BYTES': 64,

@@ -382,7 +382,6 @@ void pqpan_mesh_pbadv_sim_config_default(struct pqpan_mesh_pbadv_sim_config *c)
 {
     memset(c, 0, sizeof *c);
     pqpan_mesh_pbadv_config_default(&c->link);
-    c->link.keys.alg = PQPAN_MESH_PROV_ALG_CMAC;
     c->seed = 1u;
 }
 

@@ -126,7 +126,6 @@ void pqpan_mesh_pbgatt_sim_config_default(struct pqpan_mesh_pbgatt_sim_config *c
 {
     memset(c, 0, sizeof *c);
     pqpan_mesh_pbgatt_config_default(&c->link);
-    c->link.keys.alg = PQPAN_MESH_PROV_ALG_CMAC;
     c->seed = 1u;
 }
 

@@ -7,17 +7,22 @@
 #include "pqpan/aes.h"
 #include "pqpan/common.h"
 #include "pqpan/ieee802154.h"
+#include "pqpan/sha256.h"
 #include "prov_sim.h"
 
 #define OP_BIT(op) (1u << (unsigned)(op))
 #define P PQPAN_MESH_PROVISIONER
 #define D PQPAN_MESH_DEVICE
 
-/* §5.4.1.3 Start (Table 5.22-5.26): Public Key 0x00 (No OOB Public Key), Authentication
- * Method 0x00 (No OOB), Action and Size 0. §5.4.1.2 Capabilities Algorithms bit 0:
- * BTM_ECDH_P256_CMAC_AES128_AES_CCM. */
-#define ALGORITHMS_CMAC 0x0001u
-#define AUTH_VALUE_BYTES 16u /* No OOB: AuthValue = 16 zero octets (§5.4.2.4) */
+/* §5.4.1.3 Start (Table 5.22-5.26): Algorithm 0x00 (BTM_ECDH_P256_CMAC_AES128_AES_CCM) or
+ * 0x01 (BTM_ECDH_P256_HMAC_SHA256_AES_CCM), the values of enum pqpan_mesh_prov_alg; Public
+ * Key 0x00 (No OOB Public Key), Authentication Method 0x00 (No OOB), Action and Size 0.
+ * §5.4.1.2 Capabilities Algorithms: bit n set for Start Algorithm n (bit 0 CMAC, bit 1
+ * HMAC); the simulated device supports the run's algorithm only. With No OOB the AuthValue
+ * is zero octets as long as the algorithm's values: 16 (CMAC), 32 (HMAC) (§5.4.2.4). */
+#define AUTH_VALUE_MAX PQPAN_MESH_PROV_HMAC_VALUE_BYTES
+#define ALG_CMAC_KEY "prck"    /* §5.4.2.4: ConfirmationKey = k1(ECDHSecret, salt, "prck") */
+#define ALG_HMAC_KEY "prck256" /* §5.4.2.4: k5(ECDHSecret || AuthValue, salt, "prck256") */
 
 static int rng_fill(struct mesh_prov_run *m, uint8_t *out, size_t len)
 {
@@ -62,6 +67,22 @@ static int variant_has_p256(const struct mesh_prov_run *m)
 static int variant_has_kem(const struct mesh_prov_run *m)
 {
     return m->keys.variant != PQPAN_MESH_PROV_P256;
+}
+
+static int alg_is_hmac(const struct mesh_prov_run *m)
+{
+    return m->keys.alg == PQPAN_MESH_PROV_ALG_HMAC;
+}
+
+/* Confirmation and Random octets (§5.4.1.6-.7): 16 (CMAC), 32 (HMAC-SHA-256). */
+static uint32_t value_len(const struct mesh_prov_run *m)
+{
+    return alg_is_hmac(m) ? PQPAN_MESH_PROV_HMAC_VALUE_BYTES : PQPAN_MESH_PROV_CMAC_VALUE_BYTES;
+}
+
+static uint16_t algorithms_bit(const struct mesh_prov_run *m)
+{
+    return (uint16_t)(1u << (unsigned)m->keys.alg);
 }
 
 /* The octets of role r's key run: X || Y (P-256, hybrid), then ek (provisioner) or ct. */
@@ -131,47 +152,75 @@ static uint8_t *kem_secret(const struct mesh_prov_run *m, struct mesh_prov_party
     return p->secret + (variant_has_p256(m) ? PQPAN_ECDH_P256_SHARED_BYTES : 0u);
 }
 
-/* §5.4.2.4: ConfirmationSalt = s1(ConfirmationInputs), ConfirmationKey = k1(ECDHSecret,
- * ConfirmationSalt, "prck"), a fresh Random, Confirmation = AES-CMAC_ConfirmationKey(Random ||
- * AuthValue). */
-static void make_confirmation(struct mesh_prov_run *m, struct mesh_prov_party *p, uint8_t conf[MESH_PROV_VALUE_BYTES])
+/* §5.4.2.4, CMAC: ConfirmationSalt = s1(ConfirmationInputs), ConfirmationKey = k1(ECDHSecret,
+ * ConfirmationSalt, "prck"). HMAC: ConfirmationSalt = s2(ConfirmationInputs), ConfirmationKey
+ * = k5(ECDHSecret || AuthValue, ConfirmationSalt, "prck256"). */
+static void confirmation_key(const struct mesh_prov_run *m, struct mesh_prov_party *p)
 {
-    static const uint8_t prck[4] = {'p', 'r', 'c', 'k'};
-    uint8_t msg[MESH_PROV_VALUE_BYTES + AUTH_VALUE_BYTES];
-    pqpan_mesh_s1(p->conf_salt, p->inputs, p->inputs_len);
-    pqpan_mesh_k1(p->conf_key, p->secret, p->secret_len, p->conf_salt, prck, sizeof prck);
-    if (rng_fill(m, p->random, MESH_PROV_VALUE_BYTES) != 0) {
-        m->error = PQPAN_ERR_RNG;
+    uint8_t n[MESH_PROV_SECRET_MAX + AUTH_VALUE_MAX];
+    if (!alg_is_hmac(m)) {
+        pqpan_mesh_s1(p->conf_salt, p->inputs, p->inputs_len);
+        pqpan_mesh_k1(p->conf_key, p->secret, p->secret_len, p->conf_salt,
+                      (const uint8_t *)ALG_CMAC_KEY, sizeof ALG_CMAC_KEY - 1u);
+        return;
+    }
+    memcpy(n, p->secret, p->secret_len);
+    memset(n + p->secret_len, 0, AUTH_VALUE_MAX); /* No OOB AuthValue */
+    pqpan_mesh_s2(p->conf_salt, p->inputs, p->inputs_len);
+    pqpan_mesh_k5(p->conf_key, n, p->secret_len + AUTH_VALUE_MAX, p->conf_salt,
+                  (const uint8_t *)ALG_HMAC_KEY, sizeof ALG_HMAC_KEY - 1u);
+    pqpan_wipe(n, sizeof n);
+}
+
+/* §5.4.2.4: the Confirmation of a Random. CMAC: AES-CMAC_ConfirmationKey(Random || AuthValue)
+ * (AuthValue 16 zero octets); HMAC: HMAC-SHA-256_ConfirmationKey(Random). */
+static void confirmation_of(const struct mesh_prov_run *m, const struct mesh_prov_party *p,
+                            uint8_t conf[MESH_PROV_VALUE_BYTES], const uint8_t *random)
+{
+    uint8_t msg[PQPAN_MESH_PROV_CMAC_VALUE_BYTES * 2u];
+    if (alg_is_hmac(m)) {
+        pqpan_hmac_sha256(conf, p->conf_key, PQPAN_SHA256_BYTES, random,
+                          PQPAN_MESH_PROV_HMAC_VALUE_BYTES);
+        return;
     }
     memset(msg, 0, sizeof msg);
-    memcpy(msg, p->random, MESH_PROV_VALUE_BYTES);
+    memcpy(msg, random, PQPAN_MESH_PROV_CMAC_VALUE_BYTES);
     pqpan_aes_cmac(conf, p->conf_key, msg, sizeof msg);
 }
 
-/* The peer's Confirmation against its Random (§5.4.2.4). */
-static int confirmation_ok(const struct mesh_prov_party *p)
+/* The side's ConfirmationKey, a fresh Random and its Confirmation (§5.4.2.4). */
+static void make_confirmation(struct mesh_prov_run *m, struct mesh_prov_party *p, uint8_t conf[MESH_PROV_VALUE_BYTES])
 {
-    uint8_t msg[MESH_PROV_VALUE_BYTES + AUTH_VALUE_BYTES], want[MESH_PROV_VALUE_BYTES];
-    memset(msg, 0, sizeof msg);
-    memcpy(msg, p->peer_random, MESH_PROV_VALUE_BYTES);
-    pqpan_aes_cmac(want, p->conf_key, msg, sizeof msg);
-    return pqpan_ct_equal(want, p->peer_confirmation, MESH_PROV_VALUE_BYTES);
+    confirmation_key(m, p);
+    if (rng_fill(m, p->random, value_len(m)) != 0) {
+        m->error = PQPAN_ERR_RNG;
+    }
+    confirmation_of(m, p, conf, p->random);
 }
 
-/* §5.4.2.5: ProvisioningSalt = s1(ConfirmationSalt || RandomProvisioner || RandomDevice);
- * SessionKey, SessionNonce (13 LSOs), DeviceKey = k1(ECDHSecret, ProvisioningSalt, "prsk" /
- * "prsn" / "prdk"). */
+/* The peer's Confirmation against its Random (§5.4.2.4). */
+static int confirmation_ok(const struct mesh_prov_run *m, const struct mesh_prov_party *p)
+{
+    uint8_t want[MESH_PROV_VALUE_BYTES];
+    confirmation_of(m, p, want, p->peer_random);
+    return pqpan_ct_equal(want, p->peer_confirmation, value_len(m));
+}
+
+/* §5.4.2.5: ProvisioningSalt = s1(ConfirmationSalt || RandomProvisioner || RandomDevice)
+ * (each 16 octets with CMAC, 32 with HMAC); SessionKey, SessionNonce (13 LSOs), DeviceKey =
+ * k1(ECDHSecret, ProvisioningSalt, "prsk" / "prsn" / "prdk"). */
 static void session_keys(struct mesh_prov_run *m, struct mesh_prov_party *p, uint8_t nonce[PQPAN_MESH_NONCE_BYTES])
 {
     static const uint8_t prsk[4] = {'p', 'r', 's', 'k'}, prsn[4] = {'p', 'r', 's', 'n'},
                          prdk[4] = {'p', 'r', 'd', 'k'};
-    uint8_t in[16 + 2 * MESH_PROV_VALUE_BYTES], salt[16], n16[16];
+    uint8_t in[3 * MESH_PROV_VALUE_BYTES], salt[16], n16[16];
     const uint8_t *rp = p->role == P ? p->random : p->peer_random;
     const uint8_t *rd = p->role == P ? p->peer_random : p->random;
-    memcpy(in, p->conf_salt, 16);
-    memcpy(in + 16, rp, MESH_PROV_VALUE_BYTES);
-    memcpy(in + 16 + MESH_PROV_VALUE_BYTES, rd, MESH_PROV_VALUE_BYTES);
-    pqpan_mesh_s1(salt, in, sizeof in);
+    uint32_t v = value_len(m);
+    memcpy(in, p->conf_salt, v);
+    memcpy(in + v, rp, v);
+    memcpy(in + 2u * v, rd, v);
+    pqpan_mesh_s1(salt, in, 3u * v);
     pqpan_mesh_k1(m->out.session_key[p->role], p->secret, p->secret_len, salt, prsk, 4);
     pqpan_mesh_k1(n16, p->secret, p->secret_len, salt, prsn, 4);
     pqpan_mesh_k1(m->out.device_key[p->role], p->secret, p->secret_len, salt, prdk, 4);
@@ -262,29 +311,31 @@ static void provisioner_public_key(struct mesh_prov_run *m, struct mesh_prov_par
     queue_key(m, P, t);
 }
 
-/* The Capabilities the device sends (§5.4.1.2): one element, the CMAC algorithm, no OOB
+/* The Capabilities the device sends (§5.4.1.2): one element, the run's algorithm, no OOB
  * public key, no static, output or input OOB. */
 static void device_capabilities(struct mesh_prov_run *m, struct mesh_prov_party *p, uint64_t t)
 {
     uint8_t caps[PQPAN_MESH_PROV_CAPABILITIES_PARAMS];
     memset(caps, 0, sizeof caps);
     caps[0] = 1u;
-    caps[1] = (uint8_t)(ALGORITHMS_CMAC >> 8);
-    caps[2] = (uint8_t)ALGORITHMS_CMAC;
+    caps[1] = (uint8_t)(algorithms_bit(m) >> 8);
+    caps[2] = (uint8_t)algorithms_bit(m);
     inputs_add(p, caps, sizeof caps);
     queue(m, D, PQPAN_MESH_PROV_CAPABILITIES, caps, sizeof caps, t);
 }
 
-/* The provisioner's Start (§5.4.1.3): CMAC algorithm, No OOB public key and authentication. */
+/* The provisioner's Start (§5.4.1.3): the run's algorithm, No OOB public key and
+ * authentication. */
 static void provisioner_start(struct mesh_prov_run *m, struct mesh_prov_party *p, const uint8_t *caps, uint64_t t)
 {
     uint8_t start[PQPAN_MESH_PROV_START_PARAMS];
-    if (caps[0] == 0u || (((uint32_t)caps[1] << 8 | caps[2]) & ALGORITHMS_CMAC) == 0u) {
+    if (caps[0] == 0u || (((uint32_t)caps[1] << 8 | caps[2]) & algorithms_bit(m)) == 0u) {
         m->error = PQPAN_ERR_SUITE;
         return;
     }
     inputs_add(p, caps, PQPAN_MESH_PROV_CAPABILITIES_PARAMS);
     memset(start, 0, sizeof start);
+    start[0] = (uint8_t)m->keys.alg;
     inputs_add(p, start, sizeof start);
     queue(m, P, PQPAN_MESH_PROV_START, start, sizeof start, t);
     provisioner_public_key(m, p, t);
@@ -302,7 +353,7 @@ static void provisioner_data(struct mesh_prov_run *m, struct mesh_prov_party *p,
 {
     uint8_t nonce[PQPAN_MESH_NONCE_BYTES], data[PQPAN_MESH_PROV_DATA_BYTES + PQPAN_MESH_PROV_MIC_BYTES];
     int rc;
-    if (!confirmation_ok(p)) {
+    if (!confirmation_ok(m, p)) {
         m->failed = 1; /* the provisioner ends the run: Link Close, reason Fail */
         return;
     }
@@ -356,7 +407,7 @@ static void confirm(struct mesh_prov_run *m, struct mesh_prov_party *p, uint64_t
     if (p->role == P && m->corrupt_confirmation) {
         conf[0] ^= 0x01u; /* a substituted Confirmation: its FCS is recomputed, it passes */
     }
-    queue(m, p->role, PQPAN_MESH_PROV_CONFIRMATION, conf, MESH_PROV_VALUE_BYTES, t);
+    queue(m, p->role, PQPAN_MESH_PROV_CONFIRMATION, conf, value_len(m), t);
 }
 
 static void device_pdu(struct mesh_prov_run *m, struct mesh_prov_party *p, const uint8_t *pdu, uint32_t n, uint64_t t)
@@ -368,7 +419,7 @@ static void device_pdu(struct mesh_prov_run *m, struct mesh_prov_party *p, const
         device_capabilities(m, p, t);
         break;
     case PQPAN_MESH_PROV_START:
-        if (prm[0] != PQPAN_MESH_PROV_ALG_CMAC || prm[1] != 0u || prm[2] != 0u) {
+        if (prm[0] != (uint8_t)m->keys.alg || prm[1] != 0u || prm[2] != 0u) {
             m->error = PQPAN_ERR_SUITE;
             return;
         }
@@ -380,15 +431,15 @@ static void device_pdu(struct mesh_prov_run *m, struct mesh_prov_party *p, const
         }
         break;
     case PQPAN_MESH_PROV_CONFIRMATION:
-        memcpy(p->peer_confirmation, prm, MESH_PROV_VALUE_BYTES);
+        memcpy(p->peer_confirmation, prm, value_len(m));
         confirm(m, p, t);
         break;
     case PQPAN_MESH_PROV_RANDOM:
-        memcpy(p->peer_random, prm, MESH_PROV_VALUE_BYTES);
-        if (!confirmation_ok(p)) {
+        memcpy(p->peer_random, prm, value_len(m));
+        if (!confirmation_ok(m, p)) {
             fail(m, PQPAN_MESH_PROV_ERR_CONFIRMATION_FAILED, t);
         } else {
-            queue(m, D, PQPAN_MESH_PROV_RANDOM, p->random, MESH_PROV_VALUE_BYTES, t);
+            queue(m, D, PQPAN_MESH_PROV_RANDOM, p->random, value_len(m), t);
         }
         break;
     case PQPAN_MESH_PROV_DATA:
@@ -414,11 +465,11 @@ static void provisioner_pdu(struct mesh_prov_run *m, struct mesh_prov_party *p, 
         }
         break;
     case PQPAN_MESH_PROV_CONFIRMATION:
-        memcpy(p->peer_confirmation, prm, MESH_PROV_VALUE_BYTES);
-        queue(m, P, PQPAN_MESH_PROV_RANDOM, p->random, MESH_PROV_VALUE_BYTES, t);
+        memcpy(p->peer_confirmation, prm, value_len(m));
+        queue(m, P, PQPAN_MESH_PROV_RANDOM, p->random, value_len(m), t);
         break;
     case PQPAN_MESH_PROV_RANDOM:
-        memcpy(p->peer_random, prm, MESH_PROV_VALUE_BYTES);
+        memcpy(p->peer_random, prm, value_len(m));
         provisioner_data(m, p, t);
         break;
     case PQPAN_MESH_PROV_COMPLETE:
@@ -433,16 +484,23 @@ static void provisioner_pdu(struct mesh_prov_run *m, struct mesh_prov_party *p, 
     }
 }
 
-/* §5.4.1: each PDU's length is fixed by its Type, but for the Public Keys. */
+/* §5.4.1: each PDU's length is fixed by its Type (Confirmation and Random by the Start
+ * algorithm too), but for the Public Keys. */
 static void handle_pdu(struct mesh_prov_run *m, enum pqpan_mesh_prov_role to, const uint8_t *pdu,
                        uint32_t len, uint64_t t)
 {
     static const uint8_t params[PQPAN_MESH_PROV_FAILED + 1] = {
         PQPAN_MESH_PROV_INVITE_PARAMS, PQPAN_MESH_PROV_CAPABILITIES_PARAMS,
-        PQPAN_MESH_PROV_START_PARAMS, 0u, 0u, MESH_PROV_VALUE_BYTES, MESH_PROV_VALUE_BYTES,
-        PQPAN_MESH_PROV_DATA_PARAMS, 0u, 1u};
-    if (pdu[0] > PQPAN_MESH_PROV_FAILED ||
-        (pdu[0] == PQPAN_MESH_PROV_PUBLIC_KEY ? len < 2u : len != 1u + params[pdu[0]])) {
+        PQPAN_MESH_PROV_START_PARAMS, 0u, 0u, 0u, 0u, PQPAN_MESH_PROV_DATA_PARAMS, 0u, 1u};
+    uint32_t want;
+    if (pdu[0] > PQPAN_MESH_PROV_FAILED) {
+        m->error = PQPAN_ERR_MALFORMED;
+        return;
+    }
+    want = pdu[0] == PQPAN_MESH_PROV_CONFIRMATION || pdu[0] == PQPAN_MESH_PROV_RANDOM
+               ? value_len(m)
+               : params[pdu[0]];
+    if (pdu[0] == PQPAN_MESH_PROV_PUBLIC_KEY ? len < 2u : len != 1u + want) {
         m->error = PQPAN_ERR_MALFORMED;
         return;
     }
@@ -569,5 +627,5 @@ int pqpan_mesh_prov_sim_args(int args_ok, enum pqpan_mesh_prov_alg alg)
     if (!args_ok) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    return alg == PQPAN_MESH_PROV_ALG_CMAC ? PQPAN_OK : PQPAN_ERR_UNSUPPORTED;
+    return (unsigned)alg < PQPAN_MESH_PROV_ALG_COUNT ? PQPAN_OK : PQPAN_ERR_INVALID_ARG;
 }

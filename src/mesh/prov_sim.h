@@ -17,7 +17,9 @@
  * TotalLength PB-ADV would give it). */
 #define PQPAN_MESH_PBGATT_PDU_MAX UINT32_C(65535)
 
-#define MESH_PROV_VALUE_BYTES PQPAN_MESH_PROV_CMAC_VALUE_BYTES
+/* Confirmation, Random, ConfirmationSalt and ConfirmationKey: 16 octets with the CMAC
+ * algorithm, 32 with HMAC-SHA-256 (§5.4.2.4); buffers hold the larger. */
+#define MESH_PROV_VALUE_BYTES PQPAN_MESH_PROV_HMAC_VALUE_BYTES
 #define MESH_PROV_KEY_RUN_MAX (PQPAN_MESH_PROV_P256_KEY_BYTES + PQPAN_KEM_EK_MAX_BYTES)
 /* The longest Provisioning PDU: a whole key run in one Public Key PDU (PB-GATT). */
 #define MESH_PROV_PDU_MAX                                                                      \
@@ -48,7 +50,7 @@ struct mesh_prov_party {
     uint32_t inputs_len;
     uint8_t random[MESH_PROV_VALUE_BYTES], peer_random[MESH_PROV_VALUE_BYTES];
     uint8_t peer_confirmation[MESH_PROV_VALUE_BYTES];
-    uint8_t conf_salt[16], conf_key[16];
+    uint8_t conf_salt[MESH_PROV_VALUE_BYTES], conf_key[MESH_PROV_VALUE_BYTES];
     uint32_t ops;                              /* crypto run since the last PDU was queued */
     struct mesh_prov_outgoing out[MESH_PROV_OUTBOX_MAX];
     uint32_t n_out, head;
@@ -123,9 +125,8 @@ void pqpan_mesh_prov_run_keys(const struct mesh_prov_run *run,
                               uint8_t device_key[2][PQPAN_MESH_KEY_BYTES],
                               uint8_t net_key[2][PQPAN_MESH_KEY_BYTES]);
 
-/* A simulator's arguments: args_ok (no NULL, the bearer's options in range) or
- * PQPAN_ERR_INVALID_ARG; the algorithm CMAC or PQPAN_ERR_UNSUPPORTED (HMAC-SHA-256: no
- * SHA-256 in src/crypto). */
+/* A simulator's arguments: args_ok (no NULL, the bearer's options in range) and a known
+ * Start algorithm (CMAC or HMAC-SHA-256), else PQPAN_ERR_INVALID_ARG. */
 int pqpan_mesh_prov_sim_args(int args_ok, enum pqpan_mesh_prov_alg alg);
 
 /* PB-GATT's (pbgatt.c), shared by its estimator and simulator: the link options in range;

@@ -363,12 +363,6 @@ int mesh_estimate(struct mesh_result *r, const struct model_env *env, const stru
 /* Why the simulator refuses a configuration (pqpan_mesh_pbadv_simulate's errors). */
 static int sim_refusal(int rc, struct cli_msg *msg)
 {
-    if (rc == PQPAN_ERR_UNSUPPORTED) {
-        return cli_msg_set(msg, EXIT_USAGE,
-                           "--prov-alg hmac needs HMAC-SHA-256, which src/crypto does not have: "
-                           "the simulator computes the Confirmation and keys with AES-CMAC only "
-                           "(--prov-alg cmac)");
-    }
     if (rc == PQPAN_ERR_CAPACITY) {
         return cli_msg_set(msg, EXIT_USAGE, "the key needs more than %u Public Key PDUs on PB-ADV",
                            (unsigned)PQPAN_MESH_PROV_PARTS_MAX);
