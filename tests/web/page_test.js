@@ -218,6 +218,10 @@ function generatedRequests(help) {
   for (const link of ['ble', '802154']) generatedSweepRequests(help, link, requests);
   // estimate --link ble-mesh on each bearer (a row of the other bearer's is refused by both)
   for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'estimate', 'ble-mesh', requests, [['--bearer', bearer]]);
+  // simulate --link ble-mesh: the same rows executed (keys and crypto real), on each bearer
+  for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'simulate', 'ble-mesh', requests, [['--bearer', bearer]]);
+  // advise over BLE: one search at the defaults (a BLE search takes seconds)
+  requests.push({ command: 'advise', options: [] });
   // compare at 2 runs a cell, without --out (a directory), and its mesh table (--mesh) with
   // each other row; reproduce on one reading unless the row is --reading.
   generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--out']), requests);
