@@ -63,7 +63,9 @@ int lowpan_opts_parse(struct lowpan_opts *o, const char *cmd, int argc, char **a
     return rc != 0 ? rc : cli_opt_take(&lowpan_busy_table, o, cmd, argc, argv, i);
 }
 
-int lowpan_only_option(const char *opt, int sim)
+/* Whether opt is an option of --link 802154 only (estimate's, and with sim set also
+ * simulate's): a BLE run names it in its message instead of calling it unknown. */
+static int lowpan_only_option(const char *opt, int sim)
 {
     return (cli_opt_find(&lowpan_opts_table, opt) != NULL && strcmp(opt, "--link") != 0) ||
            (cli_opt_find(&lowpan_exchange_table, opt) != NULL && strcmp(opt, "--kem") != 0) ||
@@ -81,12 +83,3 @@ int lowpan_unknown_option(const char *cmd, const char *opt, int sim)
     return cli_unknown_option(cmd, "ble", opt);
 }
 
-
-int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd)
-{
-    struct cli_msg msg;
-    if (model_pqke_check(o->pqke.mode, o->pqke.sig, &msg) != EXIT_OK) {
-        return cli_usage_error(cmd, "%s", msg.text);
-    }
-    return EXIT_OK;
-}

@@ -29,17 +29,9 @@ int lowpan_link_requested(int argc, char **argv);
  * (printed: the NODE rows printed before this one). */
 void lowpan_print_node_row(enum cli_format format, unsigned printed, const struct pqpan_run_row *row);
 
-/* Whether opt is an option of --link 802154 only (estimate's, and with sim set also
- * simulate's): a BLE run names it in its message instead of calling it unknown. */
-int lowpan_only_option(const char *opt, int sim);
-
 /* "unknown option" for opt on the BLE link of cmd, or that it needs --link 802154.
  * Returns EXIT_USAGE. */
 int lowpan_unknown_option(const char *cmd, const char *opt, int sim);
-
-/* For the commands that run the real protocol (simulate, compare): EXIT_OK, or EXIT_USAGE
- * after a message for --sig without a sig mode. */
-int lowpan_pqke_usable(const struct lowpan_opts *o, const char *cmd);
 
 
 /* simulate --link 802154 (cli/simulate_802154.c): help section and run. */
