@@ -157,29 +157,7 @@ static int keep(void *ctx, const struct pqpan_run_row *row)
         }
         p->metric[p->metrics++] = *(const struct pqpan_run_metric_row *)row->data;
         break;
-    case PQPAN_RUN_RECORD_SIDE:
-    case PQPAN_RUN_RECORD_IDLE:
-    case PQPAN_RUN_RECORD_PHASE:
-    case PQPAN_RUN_RECORD_SIM:
-    case PQPAN_RUN_RECORD_CONFIG:
-    case PQPAN_RUN_RECORD_PROFILE:
-    case PQPAN_RUN_RECORD_FIGURE:
-    case PQPAN_RUN_RECORD_CHOICE:
-    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
-    case PQPAN_RUN_RECORD_TRACE:
-    case PQPAN_RUN_RECORD_FIT:
-    case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_MESH:
-    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
-    case PQPAN_RUN_RECORD_CELL:
-    case PQPAN_RUN_RECORD_MATRIX:
-    case PQPAN_RUN_RECORD_HEADLINE:
-    case PQPAN_RUN_RECORD_MODE:
-    case PQPAN_RUN_RECORD_BUILD:
-    case PQPAN_RUN_RECORD_BATTERY:
-    case PQPAN_RUN_RECORD_TRACE_PHASE:
-    case PQPAN_RUN_RECORD_SEGMENT:
-    case PQPAN_RUN_RECORD_MESH_CELL:
+    default:
         return -1; /* not simulate --link 802154's */
     }
     return ferror(stdout) ? -1 : 0;

@@ -283,32 +283,7 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
     case PQPAN_RUN_RECORD_SEGMENT:
         print_segment(p, row);
         break;
-    case PQPAN_RUN_RECORD_NOTE:
-    case PQPAN_RUN_RECORD_MEMBERS:
-    case PQPAN_RUN_RECORD_SIDE:
-    case PQPAN_RUN_RECORD_IDLE:
-    case PQPAN_RUN_RECORD_PHASE:
-    case PQPAN_RUN_RECORD_NODE:
-    case PQPAN_RUN_RECORD_CONFIG:
-    case PQPAN_RUN_RECORD_PROFILE:
-    case PQPAN_RUN_RECORD_FIGURE:
-    case PQPAN_RUN_RECORD_SIM:
-    case PQPAN_RUN_RECORD_SIM154:
-    case PQPAN_RUN_RECORD_METRIC:
-    case PQPAN_RUN_RECORD_PROGRESS:
-    case PQPAN_RUN_RECORD_CHOICE:
-    case PQPAN_RUN_RECORD_FIT:
-    case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
-    case PQPAN_RUN_RECORD_MESH:
-    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
-    case PQPAN_RUN_RECORD_CELL:
-    case PQPAN_RUN_RECORD_MESH_CELL:
-    case PQPAN_RUN_RECORD_MATRIX:
-    case PQPAN_RUN_RECORD_HEADLINE:
-    case PQPAN_RUN_RECORD_MODE:
-    case PQPAN_RUN_RECORD_BUILD:
-    case PQPAN_RUN_RECORD_BATTERY:
+    default:
         return -1; /* other commands' records: not trace's */
     }
     return ferror(stdout) ? -1 : 0;

@@ -99,30 +99,7 @@ static int collect(void *ctx, const struct pqpan_run_row *row)
         g->node_comm[g->nodes] = field(row, "e_comm_events_uj", PQPAN_RUN_REAL)->x;
         g->nodes++;
         break;
-    case PQPAN_RUN_RECORD_IDLE:
-    case PQPAN_RUN_RECORD_PHASE:
-    case PQPAN_RUN_RECORD_CONFIG:
-    case PQPAN_RUN_RECORD_PROFILE:
-    case PQPAN_RUN_RECORD_FIGURE:
-    case PQPAN_RUN_RECORD_SIM:
-    case PQPAN_RUN_RECORD_SIM154:
-    case PQPAN_RUN_RECORD_METRIC:
-    case PQPAN_RUN_RECORD_PROGRESS:
-    case PQPAN_RUN_RECORD_CHOICE:
-    case PQPAN_RUN_RECORD_FIT:
-    case PQPAN_RUN_RECORD_RESIDUAL:
-    case PQPAN_RUN_RECORD_CALIBRATE_TRACE:
-    case PQPAN_RUN_RECORD_SWEEP_EXTRA:
-    case PQPAN_RUN_RECORD_CELL:
-    case PQPAN_RUN_RECORD_MATRIX:
-    case PQPAN_RUN_RECORD_HEADLINE:
-    case PQPAN_RUN_RECORD_MODE:
-    case PQPAN_RUN_RECORD_BUILD:
-    case PQPAN_RUN_RECORD_BATTERY:
-    case PQPAN_RUN_RECORD_TRACE:
-    case PQPAN_RUN_RECORD_TRACE_PHASE:
-    case PQPAN_RUN_RECORD_SEGMENT:
-    case PQPAN_RUN_RECORD_MESH_CELL:
+    default:
         fail_msg("estimate gave another command's record (or simulate --hops)");
     }
     return g->stop_after > 0 && g->notes >= g->stop_after ? -1 : 0;
