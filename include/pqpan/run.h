@@ -664,7 +664,10 @@ int pqpan_run_flag_on(const struct pqpan_run_opt *opts, size_t n_opts, const cha
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
  * ("sides", "phases", "nodes", "segments"; compare's (--mesh's too) and reproduce's "rows", reproduce's
- * "headline", "modes", "builds"), "" for a record whose fields are members of the
+ * "headline", "modes", "builds"; profiles' "profiles" and "figures", which the CLI nests: its
+ * list is the bare array of the profiles, each with its figures as "sources" {column:
+ * source}, and show's object is the profile's name and description with its "figures"),
+ * "" for a record whose fields are members of the
  * top-level object (IDLE, TRACE), "battery" for BATTERY, the one object member of that name
  * (of its GROUP_JSON fields), NULL for the notes and warnings (NOTE, MEMBERS, WARNING: text,
  * not rows) and for rows a face lays out itself (TRACE_PHASE: the first, "total", is the

@@ -68,12 +68,14 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
         return "segments";
     case PQPAN_RUN_RECORD_BATTERY:
         return "battery";
+    case PQPAN_RUN_RECORD_PROFILE:
+        return "profiles";
+    case PQPAN_RUN_RECORD_FIGURE:
+        return "figures";
     case PQPAN_RUN_RECORD_NOTE:
     case PQPAN_RUN_RECORD_MEMBERS:
     case PQPAN_RUN_RECORD_WARNING:
     case PQPAN_RUN_RECORD_CONFIG:
-    case PQPAN_RUN_RECORD_PROFILE:
-    case PQPAN_RUN_RECORD_FIGURE:
     case PQPAN_RUN_RECORD_SIM:
     case PQPAN_RUN_RECORD_SIM154:
     case PQPAN_RUN_RECORD_METRIC:

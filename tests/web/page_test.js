@@ -229,7 +229,19 @@ function generatedRequests(help) {
   generatedBaseRequests(help, 'reproduce', [['--reading', 'defaults']], new Set(['--out']), requests);
   generatedTraceRequests(help, requests);
   generatedCalibrateRequests(help, requests);
+  generatedProfilesRequests(help, requests);
   return requests;
+}
+
+// profiles: the list, then --show (the CLI's `profiles show NAME`) on each built-in profile
+// (estimate's --profile words), one in another case and a name that is none.
+function generatedProfilesRequests(help, requests) {
+  const profileRow = help.commands.find((c) => c.name === 'estimate').groups
+    .flatMap((g) => g.table.options).find((o) => o.name === '--profile');
+  requests.push({ command: 'profiles', options: [] });
+  for (const name of profileRow.words) requests.push({ command: 'profiles', options: [['--show', name]] });
+  requests.push({ command: 'profiles', options: [['--show', profileRow.words[0].toUpperCase()]] });
+  requests.push({ command: 'profiles', options: [['--show', 'no-such-profile']] });
 }
 
 // trace and calibrate read PPK2 captures: the fixtures of tests/fixtures are put into the
@@ -368,6 +380,7 @@ function argvOf(request, flags) {
   const argv = [request.command];
   for (const [name, value] of request.options) {
     if (name === 'FILE') argv.push(value); /* trace's positional FILE */
+    else if (request.command === 'profiles' && name === '--show') argv.push('show', value);
     else if (!flags[request.command].has(name)) argv.push(name, value);
     else if (value === 'on') argv.push(name);
   }
@@ -385,6 +398,7 @@ function compareRun(request, page, cli) {
     if (!cli.stdout) return 0; // a failed simulated exchange is printed all the same
   }
   if (request.command === 'sweep') return compareLines(page.json.lines, cli.stdout);
+  if (request.command === 'profiles') return compareProfiles(page.json, JSON.parse(cli.stdout));
   const want = JSON.parse(cli.stdout);
   const lists = Object.assign({}, page.json.lists);
   if (page.json.rows.length > 0) lists.sides = page.json.rows;
@@ -404,6 +418,45 @@ function compareRun(request, page, cli) {
   const members = Object.assign({}, page.json.record, page.json.members);
   delete members.entry;
   assert.deepStrictEqual(members, want, 'members');
+  return fields;
+}
+
+// profiles: the run's PROFILE and FIGURE rows (web-run's lists "profiles" and "figures")
+// against the CLI's layout of them (pqpan_run_record_key, run.h): the list is a bare array of
+// profiles, each with "sources" {column: source} from its FIGURE rows; show is the profile's
+// name and description with its figures, each figure's value its number, else its word, else
+// null, and "derived" / "other_chip" only where it has them. Every member the CLI prints is
+// compared; a figure's field the CLI leaves out must be empty (null) or one it folds (value's
+// word, the column of a source). Returns the fields compared.
+function compareProfiles(got, want) {
+  const lists = got.lists;
+  const show = !Array.isArray(want);
+  const profiles = show ? [{ name: want.name, description: want.description }]
+    : want.map((p) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== 'sources')));
+  const figures = show ? want.figures
+    : want.flatMap((p) => Object.entries(p.sources).map(([column, source]) => ({ column, source })));
+  assert.strictEqual(lists.profiles.length, profiles.length, 'profiles');
+  assert.strictEqual(lists.figures.length, figures.length, 'figures');
+  const folded = new Set(['text', 'column']);
+  let fields = 0;
+  const compareItem = (item, wanted, what) => {
+    for (const f of Object.keys(item)) {
+      if (f in wanted) {
+        assert.deepStrictEqual(item[f], wanted[f], what + ' ' + f);
+        fields++;
+      } else if (what.startsWith('figure') && !folded.has(f)) {
+        assert.strictEqual(item[f], null, what + ' ' + f + ': not in the CLI\'s output, so empty');
+      }
+    }
+    for (const f of Object.keys(wanted)) assert.ok(f in item, what + ': the run has no ' + f);
+  };
+  profiles.forEach((p, k) => compareItem(lists.profiles[k], p, 'profile ' + k));
+  figures.forEach((fig, k) => {
+    const item = Object.assign({}, lists.figures[k]);
+    if (show) item.value = item.value !== null ? item.value : item.text;
+    compareItem(item, fig, 'figure ' + k);
+  });
+  assert.deepStrictEqual(Object.keys(got.record), [], 'no members');
   return fields;
 }
 
