@@ -22,6 +22,8 @@
  * backend), the polynomial varied over all zero, extreme values of alternating sign and
  * pseudo-random values (the secret operand of signing's products: y, s1, s2, t0, c):
  *   ntt, invntt, and pointwise with one fixed public operand.
+ * And SHA-256 (src/crypto/sha256.c) over a secret 64-octet block, and HMAC-SHA-256 under a
+ * secret key (all zero, all 0xff, pseudo-random) of a fixed message.
  * Prints "ct,<scheme>,<operation>,<status>" per run; the plugin prints one trace line per
  * run, in the same order. */
 #include <string.h>
@@ -30,6 +32,7 @@
 #include "crypto/mldsa/ntt.h"
 #include "kem_table.h"
 #include "pqpan/ecdh.h"
+#include "pqpan/sha256.h"
 #include "semihost.h"
 
 struct ct_buffers {
@@ -219,6 +222,48 @@ static void mldsa_kernel_runs(struct ct_mldsa_buffers *b)
     mldsa_runs(b, "pointwise", 9 * PQPAN_MLDSA_Q - 1, mldsa_pointwise_op);
 }
 
+struct ct_sha_buffers {
+    uint8_t secret[64];
+    uint8_t msg[64];
+    uint8_t out[PQPAN_SHA256_BYTES];
+};
+
+/* Run `run`'s secret octets in b->secret: all zero, all 0xff, then xorshift32 values
+ * (Marsaglia 2003; test inputs only). Computed outside the measured region. */
+static void sha_secret(struct ct_sha_buffers *b, int run)
+{
+    uint32_t x = 0x9e3779b9u;
+    for (size_t i = 0; i < sizeof b->secret; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        b->secret[i] = run == 0 ? 0x00 : run == 1 ? 0xff : (uint8_t)x;
+    }
+}
+
+/* SHA-256 of a secret block and HMAC-SHA-256 under a secret 32-octet key of a public
+ * message (the mesh provisioning's s2 / k5 and Confirmation, src/crypto/sha256.c). */
+static void sha_runs(struct ct_sha_buffers *b)
+{
+    for (size_t i = 0; i < sizeof b->msg; i++) {
+        b->msg[i] = (uint8_t)(i * 37u);
+    }
+    for (int run = 0; run < 3; run++) {
+        sha_secret(b, run);
+        pqpan_m4_mark_begin();
+        pqpan_sha256(b->out, b->secret, sizeof b->secret);
+        pqpan_m4_mark_end();
+        report("sha-256", "digest", 0);
+    }
+    for (int run = 0; run < 3; run++) {
+        sha_secret(b, run);
+        pqpan_m4_mark_begin();
+        pqpan_hmac_sha256(b->out, b->secret, 32, b->msg, sizeof b->msg);
+        pqpan_m4_mark_end();
+        report("hmac-sha-256", "mac", 0);
+    }
+}
+
 /* Planted leaks, for the check's own test: a branch on a secret bit, and a load whose
  * address is a secret byte. Their traces must differ between the two secrets. */
 static volatile uint32_t canary_sink;
@@ -258,10 +303,12 @@ int main(void)
     static struct ct_buffers b;
     static struct ct_ecdh_buffers e;
     static struct ct_mldsa_buffers d;
+    static struct ct_sha_buffers h;
     int failed = 0;
     canary_runs();
     failed |= ecdh_runs(&e);
     mldsa_kernel_runs(&d);
+    sha_runs(&h);
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         failed |= keygen_runs(&pqpan_m4_kems[l], &b);
         failed |= encaps_runs(&pqpan_m4_kems[l], &b);
