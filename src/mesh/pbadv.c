@@ -64,6 +64,9 @@ void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg)
     cfg->pdu_transmissions = pqpan_default_u32(PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS);
     cfg->ack_transmissions = pqpan_default_u32(PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS);
     cfg->close_transmissions = pqpan_default_u32(PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS);
+    cfg->per = 0.0;
+    cfg->retrans_ns = PQPAN_MESH_PBADV_RETRANS_NS;
+    cfg->txn_timeout_ns = PQPAN_MESH_PBADV_TXN_TIMEOUT_NS;
 }
 
 /* times transmissions of one PDU; the peer has it from the first (zero loss). */

@@ -28,6 +28,12 @@ static uint64_t packet_ns(const struct mesh_pbadv_clock *r, uint32_t gp)
     return pqpan_ble_packet_ns(r->cfg->phy, pqpan_mesh_pbadv_adv_payload(gp), 0);
 }
 
+uint64_t pqpan_mesh_pbadv_clock_next(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                                     uint64_t at)
+{
+    return at > r->free_ns[s] ? at : r->free_ns[s];
+}
+
 uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
                                uint64_t start, uint32_t ch, uint32_t gp)
 {
@@ -45,7 +51,7 @@ uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mes
     uint32_t payload = pqpan_mesh_pbadv_adv_payload(gp);
     uint64_t t_pdu = packet_ns(r, gp);
     uint64_t octets = pqpan_ble_packet_octets(r->cfg->phy, payload, 0);
-    uint64_t t0 = at > r->free_ns[s] ? at : r->free_ns[s];
+    uint64_t t0 = pqpan_mesh_pbadv_clock_next(r, s, at);
     uint64_t len = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
     pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, d->pre_ns);
     pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns);
@@ -59,6 +65,7 @@ uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mes
     r->out->adv_events[s]++;
     r->busy_ns[s] += len;
     r->free_ns[s] = t0 + r->t_adv_mean;
+    r->last_end_ns[s] = t0 + len;
     if (t0 + len > r->end_ns) {
         r->end_ns = t0 + len;
     }
@@ -89,5 +96,6 @@ int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
     /* Legacy advertising PDUs go on LE 1M only (Core v5.4 Vol 6 Part B §2.3). */
     return c->phy == PQPAN_BLE_PHY_1M && c->adv_interval_ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&
            c->adv_interval_ns <= PQPAN_BLE_ADV_INTERVAL_MAX_NS && c->pdu_transmissions > 0u &&
-           c->ack_transmissions > 0u && c->close_transmissions > 0u;
+           c->ack_transmissions > 0u && c->close_transmissions > 0u && c->per >= 0.0 &&
+           c->per <= 1.0 && c->retrans_ns > 0u && c->txn_timeout_ns > 0u;
 }
