@@ -34,6 +34,16 @@ void pqpan_mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_p
 uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                           uint32_t gp, enum pqpan_phase phase, uint64_t *start);
 
+/* The length of an event of side s carrying gp octets: pre-processing, three ramp-ups and
+ * packets, post-processing. */
+uint64_t pqpan_mesh_pbadv_clock_event_ns(const struct mesh_pbadv_clock *r,
+                                         enum pqpan_mesh_prov_role s, uint32_t gp);
+
+/* Books x events (the estimate's expected, fractional retransmissions) of side s carrying
+ * gp octets: their states and counts (rounded) on the ledgers; no slot taken. */
+void pqpan_mesh_pbadv_clock_expected(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                                     double x, uint32_t gp, enum pqpan_phase phase);
+
 /* When an event of side s asked for at at would start (its queue's next free slot). */
 uint64_t pqpan_mesh_pbadv_clock_next(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
                                      uint64_t at);

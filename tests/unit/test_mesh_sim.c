@@ -226,10 +226,15 @@ static double energy_uj(const struct pqpan_ledger *l)
     return en.total_events_uj;
 }
 
-static void assert_within_1pct(double sim, double est)
+static void assert_within_pct(double sim, double est, double pct)
 {
     assert_true(est > 0.0);
-    assert_true(sim >= est * 0.99 && sim <= est * 1.01);
+    assert_true(sim >= est * (1.0 - pct / 100.0) && sim <= est * (1.0 + pct / 100.0));
+}
+
+static void assert_within_1pct(double sim, double est)
+{
+    assert_within_pct(sim, est, 1.0);
 }
 
 /* The issue's bar: per side energy and latency within 1 % at zero loss, every level, both
@@ -429,6 +434,48 @@ static void test_per_keys_equal(void **state)
     assert_true(r1.run.latency_ns > r0.run.latency_ns);
 }
 
+/* The estimate at a packet error rate (expected retransmission rounds, geometric with the
+ * timer) against the mean of 120 simulated runs, every level at 5 % and 20 %: latency and
+ * each side's energy within 5 % (the runs' standard error is about 1.5 %; measured over 200
+ * runs the estimate is within 3 % from 1 % to 30 %), every run complete with equal keys. */
+static void test_estimate_mean_under_loss(void **state)
+{
+    static const double pers[] = {0.05, 0.2};
+    static struct pqpan_mesh_pbadv_sim_result r;
+    static struct pqpan_mesh_pbadv_estimate e;
+    const struct pqpan_ble_device dev[2] = {dev1, dev1};
+    uint64_t cyc[2][PQPAN_OP_COUNT];
+    struct pqpan_mesh_pbadv_sim_config c;
+    const uint32_t runs = 120u;
+    uint32_t level, k, i;
+    int s;
+    (void)state;
+    cycles_of(cyc);
+    for (level = 1; level <= 3; level++) {
+        for (k = 0; k < sizeof pers / sizeof pers[0]; k++) {
+            double lat = 0.0, en[2] = {0.0, 0.0};
+            sim_config(&c, PQPAN_MESH_PROV_MLKEM, (enum pqpan_kem_id)level);
+            c.link.per = pers[k];
+            for (i = 0; i < runs; i++) {
+                c.seed = 1000u + i;
+                simulate(&r, &c);
+                assert_true(r.complete && r.keys_equal);
+                lat += (double)r.run.latency_ns / runs;
+                for (s = 0; s < 2; s++) {
+                    en[s] += energy_uj(&r.run.ledger[s]) / runs;
+                }
+            }
+            assert_int_equal(pqpan_mesh_pbadv_estimate(&e, &c.link, dev,
+                                                       (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+                             PQPAN_OK);
+            assert_within_pct(lat, (double)e.latency_ns, 5.0);
+            for (s = 0; s < 2; s++) {
+                assert_within_pct(en[s], energy_uj(&e.ledger[s]), 5.0);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -444,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_lost_ack_hand),
         cmocka_unit_test(test_high_per_times_out),
         cmocka_unit_test(test_per_keys_equal),
+        cmocka_unit_test(test_estimate_mean_under_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
