@@ -178,7 +178,17 @@ struct pqpan_mesh_pbadv_config {
     uint32_t pdu_transmissions;   /* advertising events per segment */
     uint32_t ack_transmissions;   /* advertising events per Transaction Ack / Link Ack */
     uint32_t close_transmissions; /* advertising events of the Link Close */
+    double per;                   /* packet error rate of each advertising packet (0: no loss) */
+    uint64_t retrans_ns;          /* the retransmission timer of a transaction */
+    uint64_t txn_timeout_ns;      /* a transaction given up (the link closed) after this */
 };
+
+/* §5.3.2: a transaction's sender retransmits it until it receives the Transaction Ack, and
+ * gives up (closing the link, Link Close reason Timeout) when none comes within the
+ * transaction timeout. Zephyr (subsys/bluetooth/mesh/pb_adv.c, Kconfig):
+ * BT_MESH_PB_ADV_RETRANS_TIMEOUT 500 ms (range 100..800), TRANSACTION_TIMEOUT 30 s. */
+#define PQPAN_MESH_PBADV_RETRANS_NS UINT64_C(500000000)
+#define PQPAN_MESH_PBADV_TXN_TIMEOUT_NS UINT64_C(30000000000)
 
 /* Defaults: the rows of the table of defaults (defaults.h: --pbadv-interval-ms,
  * --pdu-transmissions, --ack-transmissions, --close-transmissions), each from Zephyr's
@@ -198,6 +208,8 @@ struct pqpan_mesh_pbadv_estimate {
     uint32_t transactions;         /* Provisioning PDUs (one transaction each) */
     uint32_t segments[2];          /* Generic Provisioning segments each side sent */
     uint32_t adv_events[2];        /* advertising events each side ran */
+    double resent_segments;        /* segment transmissions after a retransmission timer,
+                                      both sides (the estimate: expected) */
 };
 
 /* The expected provisioning over PB-ADV at zero loss (docs/MODEL.md "Mesh provisioning"):

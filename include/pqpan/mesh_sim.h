@@ -27,13 +27,21 @@
 typedef int (*pqpan_mesh_pbadv_packet_fn)(void *ctx, uint64_t t_ns, uint8_t channel,
                                           const uint8_t *pdu, size_t len);
 
+/* Whether advertising event n (0, 1, ... in the order the run books them) carrying a PDU
+ * to `to` is lost at its receiver: non-zero lost. A test's fixed loss pattern in place of
+ * the drawn packet errors. */
+typedef int (*pqpan_mesh_pbadv_loss_fn)(void *ctx, enum pqpan_mesh_prov_role to, uint32_t n);
+
 struct pqpan_mesh_pbadv_sim_config {
-    struct pqpan_mesh_pbadv_config link; /* keys (only PQPAN_MESH_PROV_ALG_CMAC) and timing */
+    struct pqpan_mesh_pbadv_config link; /* keys, timing, the packet error rate link.per */
     uint64_t seed;                       /* the random source of keys, Randoms, NetKey */
     int corrupt_confirmation;            /* flip one bit of the provisioner's Confirmation
                                             on the air (the device must fail, §5.4.2.4) */
     pqpan_mesh_pbadv_packet_fn on_packet; /* NULL: no capture */
     void *packet_ctx;
+    pqpan_mesh_pbadv_loss_fn lose;       /* NULL: each event's PDU lost with link.per,
+                                            drawn from seed (a source apart from the keys') */
+    void *loss_ctx;
 };
 
 void pqpan_mesh_pbadv_sim_config_default(struct pqpan_mesh_pbadv_sim_config *c);
@@ -48,6 +56,9 @@ struct pqpan_mesh_pbadv_sim_result {
     uint8_t failed_code;      /* the device's Provisioning Failed error code, 0 if none */
     uint32_t prov_pdus[2];    /* Provisioning PDUs each side sent */
     uint32_t packets;         /* advertising PDUs on the air (3 per event) */
+    uint32_t lost_events;     /* advertising events whose PDU the peer did not receive */
+    int timed_out;            /* a transaction went unacknowledged for link.txn_timeout_ns:
+                                 the link closed (Link Close, reason Timeout) */
 };
 
 /* Runs Link Open / Ack, the provisioning with No OOB authentication, Link Close.

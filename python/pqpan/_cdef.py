@@ -2272,6 +2272,9 @@ struct pqpan_mesh_pbadv_config {
     uint32_t pdu_transmissions;
     uint32_t ack_transmissions;
     uint32_t close_transmissions;
+    double per;
+    uint64_t retrans_ns;
+    uint64_t txn_timeout_ns;
 };
 void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg);
 struct pqpan_mesh_pbadv_estimate {
@@ -2281,6 +2284,7 @@ struct pqpan_mesh_pbadv_estimate {
     uint32_t transactions;
     uint32_t segments[2];
     uint32_t adv_events[2];
+    double resent_segments;
 };
  int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
                                                const struct pqpan_mesh_pbadv_config *cfg,
@@ -3135,11 +3139,13 @@ MACROS = {
     'PQPAN_MESH_PBADV_LINK_CLOSE_BYTES': 2,
     'PQPAN_MESH_PBADV_LINK_ID_BYTES': 4,
     'PQPAN_MESH_PBADV_LINK_OPEN_BYTES': 17,
+    'PQPAN_MESH_PBADV_RETRANS_NS': 500000000,
     'PQPAN_MESH_PBADV_SEGMENTS_MAX': 64,
     'PQPAN_MESH_PBADV_START_DATA_MAX': 20,
     'PQPAN_MESH_PBADV_START_HDR_BYTES': 4,
     'PQPAN_MESH_PBADV_TRANSACTION_MAX': 1469,
     'PQPAN_MESH_PBADV_TXN_BYTES': 1,
+    'PQPAN_MESH_PBADV_TXN_TIMEOUT_NS': 30000000000,
     'PQPAN_MESH_PROV_CAPABILITIES_PARAMS': 11,
     'PQPAN_MESH_PROV_CMAC_VALUE_BYTES': 16,
     'PQPAN_MESH_PROV_DATA_PARAMS': 33,

@@ -1,5 +1,6 @@
 /* The PB-ADV clock (pbadv_clock.h): the advertising events of a provisioning run and what
  * they cost each side, shared by the estimator and the simulator. */
+#include <math.h>
 #include <string.h>
 
 #include "pbadv_clock.h"
@@ -28,11 +29,50 @@ static uint64_t packet_ns(const struct mesh_pbadv_clock *r, uint32_t gp)
     return pqpan_ble_packet_ns(r->cfg->phy, pqpan_mesh_pbadv_adv_payload(gp), 0);
 }
 
+uint64_t pqpan_mesh_pbadv_clock_next(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                                     uint64_t at)
+{
+    return at > r->free_ns[s] ? at : r->free_ns[s];
+}
+
 uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
                                uint64_t start, uint32_t ch, uint32_t gp)
 {
     const struct pqpan_ble_device *d = &r->dev[s];
     return start + d->pre_ns + ch * (d->ramp_ns + packet_ns(r, gp)) + d->ramp_ns;
+}
+
+static uint64_t scaled(double x, uint64_t v)
+{
+    return (uint64_t)llround(x * (double)v);
+}
+
+uint64_t pqpan_mesh_pbadv_clock_event_ns(const struct mesh_pbadv_clock *r,
+                                         enum pqpan_mesh_prov_role s, uint32_t gp)
+{
+    const struct pqpan_ble_device *d = &r->dev[s];
+    return (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + packet_ns(r, gp)) +
+           d->post_ns;
+}
+
+void pqpan_mesh_pbadv_clock_expected(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                                     double x, uint32_t gp, enum pqpan_phase phase)
+{
+    const struct pqpan_ble_device *d = &r->dev[s];
+    struct pqpan_ledger *l = &r->out->ledger[s], *peer = &r->out->ledger[1 - s];
+    uint64_t octets = pqpan_ble_packet_octets(r->cfg->phy, pqpan_mesh_pbadv_adv_payload(gp), 0);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, scaled(x, d->pre_ns));
+    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX,
+                     scaled(x, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns));
+    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, scaled(x, MESH_PBADV_CHANNELS * packet_ns(r, gp)));
+    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, scaled(x, d->post_ns));
+    l->pdus_tx += scaled(x, MESH_PBADV_CHANNELS);
+    l->bytes_tx += scaled(x, MESH_PBADV_CHANNELS * octets);
+    l->events += scaled(x, 1u);
+    peer->pdus_rx += scaled(x, 1u);
+    peer->bytes_rx += scaled(x, octets);
+    r->out->adv_events[s] += (uint32_t)scaled(x, 1u);
+    r->busy_ns[s] += scaled(x, pqpan_mesh_pbadv_clock_event_ns(r, s, gp));
 }
 
 /* ADV_NONCONN_IND on three channels (Vol 6 Part B §4.4.2.2: no listening after a
@@ -41,24 +81,12 @@ uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mes
                           uint32_t gp, enum pqpan_phase phase, uint64_t *start)
 {
     const struct pqpan_ble_device *d = &r->dev[s];
-    struct pqpan_ledger *l = &r->out->ledger[s], *peer = &r->out->ledger[1 - s];
-    uint32_t payload = pqpan_mesh_pbadv_adv_payload(gp);
     uint64_t t_pdu = packet_ns(r, gp);
-    uint64_t octets = pqpan_ble_packet_octets(r->cfg->phy, payload, 0);
-    uint64_t t0 = at > r->free_ns[s] ? at : r->free_ns[s];
-    uint64_t len = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
-    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, d->pre_ns);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, MESH_PBADV_CHANNELS * t_pdu);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, d->post_ns);
-    l->pdus_tx += MESH_PBADV_CHANNELS;
-    l->bytes_tx += MESH_PBADV_CHANNELS * octets;
-    l->events++;
-    peer->pdus_rx++;
-    peer->bytes_rx += octets;
-    r->out->adv_events[s]++;
-    r->busy_ns[s] += len;
+    uint64_t t0 = pqpan_mesh_pbadv_clock_next(r, s, at);
+    uint64_t len = pqpan_mesh_pbadv_clock_event_ns(r, s, gp);
+    pqpan_mesh_pbadv_clock_expected(r, s, 1.0, gp, phase);
     r->free_ns[s] = t0 + r->t_adv_mean;
+    r->last_end_ns[s] = t0 + len;
     if (t0 + len > r->end_ns) {
         r->end_ns = t0 + len;
     }
@@ -89,5 +117,6 @@ int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
     /* Legacy advertising PDUs go on LE 1M only (Core v5.4 Vol 6 Part B §2.3). */
     return c->phy == PQPAN_BLE_PHY_1M && c->adv_interval_ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&
            c->adv_interval_ns <= PQPAN_BLE_ADV_INTERVAL_MAX_NS && c->pdu_transmissions > 0u &&
-           c->ack_transmissions > 0u && c->close_transmissions > 0u;
+           c->ack_transmissions > 0u && c->close_transmissions > 0u && c->per >= 0.0 &&
+           c->per <= 1.0 && c->retrans_ns > 0u && c->txn_timeout_ns > 0u;
 }

@@ -20,6 +20,7 @@ struct mesh_pbadv_clock {
     uint64_t free_ns[2];  /* earliest start of the side's next advertising event */
     uint64_t busy_ns[2];  /* time booked in states other than scanning */
     uint64_t end_ns;      /* end of the latest event */
+    uint64_t last_end_ns[2]; /* end of the side's latest event */
 };
 
 /* Zeroes out and its ledgers, sets the clock for cfg and dev. */
@@ -32,6 +33,20 @@ void pqpan_mesh_pbadv_clock_init(struct mesh_pbadv_clock *r, struct pqpan_mesh_p
  * has the PDU (the end of the mean channel's packet). */
 uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                           uint32_t gp, enum pqpan_phase phase, uint64_t *start);
+
+/* The length of an event of side s carrying gp octets: pre-processing, three ramp-ups and
+ * packets, post-processing. */
+uint64_t pqpan_mesh_pbadv_clock_event_ns(const struct mesh_pbadv_clock *r,
+                                         enum pqpan_mesh_prov_role s, uint32_t gp);
+
+/* Books x events (the estimate's expected, fractional retransmissions) of side s carrying
+ * gp octets: their states and counts (rounded) on the ledgers; no slot taken. */
+void pqpan_mesh_pbadv_clock_expected(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                                     double x, uint32_t gp, enum pqpan_phase phase);
+
+/* When an event of side s asked for at at would start (its queue's next free slot). */
+uint64_t pqpan_mesh_pbadv_clock_next(const struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
+                                     uint64_t at);
 
 /* Start of the packet on channel index ch (0..2) of an event of side s started at start
  * carrying gp octets (after the pre-processing and the channel's ramp-up). */
@@ -46,7 +61,8 @@ uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_m
  * sets out->span_ns. */
 void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r);
 
-/* Legacy advertising on LE 1M, advInterval in range, every transmission count > 0. */
+/* Legacy advertising on LE 1M, advInterval in range, every transmission count > 0, per in
+ * 0..1, the timers > 0. */
 int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c);
 
 #endif

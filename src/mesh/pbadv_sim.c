@@ -31,16 +31,23 @@
 #define BEARER_LINK_ACK 0x01u
 #define BEARER_LINK_CLOSE 0x02u
 #define CLOSE_SUCCESS 0x00u
+#define CLOSE_TIMEOUT 0x01u
 #define CLOSE_FAIL 0x02u
 /* §5.2.1 / §5.3.2: a provisioner numbers its transactions from 0x00, a device from 0x80. */
 #define TXN_FIRST_PROVISIONER 0x00u
 #define TXN_FIRST_DEVICE 0x80u
 #define UUID_BYTES 16u
+/* The loss draws' own source, apart from the keys' (so a --per changes no key). */
+#define LOSS_SEED_XOR UINT64_C(0x9e3779b97f4a7c15)
+
 struct adv_side {
     uint8_t addr[ADV_A_BYTES];
-    uint8_t txn, acked;              /* current transaction number; its Ack received */
-    /* receiving (§5.3.2 reassembly) */
+    uint8_t txn;                     /* current transaction number */
+    uint64_t acked_ns;               /* when its Ack (or the Link Ack) was heard, 0: not yet */
+    uint64_t ack_end_ns;             /* end of the last Ack this side sent (pending before) */
+    /* receiving (§5.3.2 reassembly); rx_total 0 while the Transaction Start is missing */
     uint8_t rx[PQPAN_MESH_PBADV_TRANSACTION_MAX];
+    uint8_t rx_len[PQPAN_MESH_PBADV_SEGMENTS_MAX]; /* each Continuation's octets */
     uint32_t rx_total, rx_segn, rx_fcs;
     uint64_t rx_mask;
     int rx_open, rx_have_done;
@@ -58,6 +65,8 @@ struct sim {
     uint8_t uuid[UUID_BYTES];
     uint64_t last_rx_ns;   /* the last Provisioning PDU delivered */
     uint64_t ack_out_ns;   /* when the last Transaction Ack reached its peer */
+    struct pqpan_prng loss_rng;
+    uint32_t events;       /* advertising events booked (the loss hook's index) */
 };
 
 /* ---- Generic Provisioning FCS (§5.3.1.1: 3GPP TS 27.010 §5.2.1.6) -------------------- */
@@ -111,8 +120,20 @@ static size_t adv_pdu(uint8_t *out, const struct sim *m, enum pqpan_mesh_prov_ro
 static void deliver(struct sim *m, enum pqpan_mesh_prov_role to, const uint8_t *pdu,
                     size_t len, uint64_t t);
 
-/* One advertising event of s: booked on the clock, each channel's PDU captured, the PDU
- * delivered to the peer at the clock's reception time. */
+/* Whether the peer receives the event's PDU: the test's loss pattern, or a packet error
+ * with probability per on the channel the peer scans. */
+static int heard(struct sim *m, enum pqpan_mesh_prov_role to)
+{
+    uint32_t n = m->events++;
+    if (m->cfg->lose != NULL) {
+        return m->cfg->lose(m->cfg->loss_ctx, to, n) == 0;
+    }
+    return !pqpan_prng_chance(&m->loss_rng, m->cfg->link.per);
+}
+
+/* One advertising event of s: booked on the clock, each channel's PDU captured (a sniffer
+ * beside the sender has them all), the PDU delivered to the peer at the clock's reception
+ * time unless lost. */
 static void advertise(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at, uint8_t txn,
                       const uint8_t *gp, uint32_t gp_len, enum pqpan_phase phase)
 {
@@ -128,7 +149,11 @@ static void advertise(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at, u
         }
     }
     m->res->packets += MESH_PBADV_CHANNELS;
-    deliver(m, (enum pqpan_mesh_prov_role)(1 - s), pdu, len, rx);
+    if (heard(m, (enum pqpan_mesh_prov_role)(1 - s))) {
+        deliver(m, (enum pqpan_mesh_prov_role)(1 - s), pdu, len, rx);
+    } else {
+        m->res->lost_events++;
+    }
 }
 
 static void advertise_times(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at, uint8_t txn,
@@ -167,24 +192,100 @@ static uint32_t gp_segment(uint8_t *gp, const uint8_t *pdu, uint32_t len, uint32
     return PQPAN_MESH_PBADV_CONT_HDR_BYTES + data;
 }
 
-static void send_transaction(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at,
-                             const uint8_t *pdu, uint32_t len)
+/* What one round of a reliable send carries: a transaction's segments, or the Link Open. */
+struct round {
+    const uint8_t *pdu;
+    uint32_t len;
+    int link_open;
+};
+
+/* Whether side s has its acknowledgement before an event asked for at at would start. */
+static int acked_before(const struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at)
+{
+    uint64_t a = m->side[s].acked_ns;
+    return a != 0u && a <= pqpan_mesh_pbadv_clock_next(&m->clock, s, at);
+}
+
+/* One round from at: every segment (or the Link Open) pdu_transmissions times, stopped at
+ * the first event that would start after the acknowledgement was heard. */
+static void send_round(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at,
+                       const struct round *rd, int resend)
 {
     struct adv_side *p = &m->side[s];
     uint8_t gp[PQPAN_MESH_PBADV_GP_MTU];
-    uint32_t segs = pqpan_mesh_pbadv_segments(len), i;
-    p->acked = 0;
+    uint32_t segs = rd->link_open ? 1u : pqpan_mesh_pbadv_segments(rd->len), i, k;
+    enum pqpan_phase phase = rd->link_open ? PQPAN_PHASE_CONNECT : phase_of(rd->pdu);
     for (i = 0; i < segs && m->run.error == 0; i++) {
-        uint32_t gp_len = gp_segment(gp, pdu, len, i);
-        advertise_times(m, s, at, p->txn, gp, gp_len, m->cfg->link.pdu_transmissions,
-                        phase_of(pdu));
+        uint32_t gp_len = rd->link_open ? rd->len : gp_segment(gp, rd->pdu, rd->len, i);
+        const uint8_t *what = rd->link_open ? rd->pdu : gp;
+        for (k = 0; k < m->cfg->link.pdu_transmissions && m->run.error == 0; k++) {
+            if (acked_before(m, s, at)) {
+                return;
+            }
+            advertise(m, s, at, rd->link_open ? 0u : p->txn, what, gp_len, phase);
+            m->clock.out->resent_segments += resend && !rd->link_open ? 1.0 : 0.0;
+        }
     }
-    m->clock.out->segments[s] += segs;
+}
+
+static void link_close(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at, uint8_t reason);
+
+/* §5.3.2: rounds until the acknowledgement is heard before the retransmission timer
+ * (started after the side's last event of a round) fires; a timer firing after the
+ * transaction timeout closes the link, reason Timeout. */
+static void send_reliably(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at,
+                          const struct round *rd)
+{
+    uint64_t start = at, fire;
+    int resend = 0;
+    m->side[s].acked_ns = 0u;
+    while (m->run.error == 0) {
+        send_round(m, s, at, rd, resend);
+        fire = m->clock.last_end_ns[s] + m->cfg->link.retrans_ns;
+        if (m->side[s].acked_ns != 0u && m->side[s].acked_ns <= fire) {
+            return;
+        }
+        if (fire - start > m->cfg->link.txn_timeout_ns) {
+            m->res->timed_out = 1;
+            m->run.closed = 1;
+            link_close(m, s, fire, CLOSE_TIMEOUT);
+            return;
+        }
+        at = fire;
+        resend = 1;
+    }
+}
+
+static void send_transaction(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at,
+                             const uint8_t *pdu, uint32_t len)
+{
+    struct round rd;
+    rd.pdu = pdu;
+    rd.len = len;
+    rd.link_open = 0;
+    send_reliably(m, s, at, &rd);
+    m->clock.out->segments[s] += pqpan_mesh_pbadv_segments(len);
     m->clock.out->transactions++;
-    if (m->run.error == 0 && !p->acked) {
-        m->run.error = PQPAN_ERR_STATE; /* zero loss: the Ack came with the last segment */
+    m->side[s].txn++;
+}
+
+/* A Transaction Ack of txn from side to at t (§5.3.1.2); until its last event it is pending. */
+static void send_ack(struct sim *m, enum pqpan_mesh_prov_role to, uint64_t t, uint8_t txn)
+{
+    uint8_t ack = GPCF_ACK;
+    advertise_times(m, to, t, txn, &ack, PQPAN_MESH_PBADV_ACK_BYTES,
+                    m->cfg->link.ack_transmissions, phase_of(m->side[to].rx));
+    m->side[to].ack_end_ns = m->clock.last_end_ns[to];
+}
+
+/* A segment of the transaction already received: acknowledged again, unless an Ack is
+ * still being sent (Zephyr pb_adv.c: "Resending ack" when none is pending), not delivered
+ * again. */
+static void duplicate(struct sim *m, enum pqpan_mesh_prov_role to, uint64_t t)
+{
+    if (t >= m->side[to].ack_end_ns) {
+        send_ack(m, to, t, m->side[to].rx_done_txn);
     }
-    p->txn++;
 }
 
 /* A whole transaction received: FCS and length checked (§5.3.2: a wrong FCS discards it),
@@ -192,24 +293,52 @@ static void send_transaction(struct sim *m, enum pqpan_mesh_prov_role s, uint64_
 static void transaction_done(struct sim *m, enum pqpan_mesh_prov_role to, uint64_t t)
 {
     struct adv_side *p = &m->side[to];
-    uint8_t ack = GPCF_ACK;
     p->rx_open = 0;
     if (gp_fcs(p->rx, p->rx_total) != p->rx_fcs) {
         return;
     }
     p->rx_have_done = 1;
     p->rx_done_txn = p->rx_txn;
-    advertise_times(m, to, t, p->rx_txn, &ack, PQPAN_MESH_PBADV_ACK_BYTES,
-                    m->cfg->link.ack_transmissions, phase_of(p->rx));
+    send_ack(m, to, t, p->rx_txn);
     m->last_rx_ns = t;
     pqpan_mesh_prov_run_receive(&m->run, to, p->rx, p->rx_total, t);
 }
 
-static void rx_start(struct adv_side *p, uint8_t txn, const uint8_t *gp, uint32_t len)
+/* A new transaction being reassembled, nothing of it received yet. */
+static void rx_reset(struct adv_side *p, uint8_t txn)
 {
+    p->rx_open = 1;
+    p->rx_txn = txn;
+    p->rx_total = 0;
+    p->rx_segn = 0;
+    p->rx_mask = 0;
+}
+
+/* The Continuations received before the Start that agree with its TotalLength and SegN. */
+static uint64_t rx_kept(const struct adv_side *p)
+{
+    uint64_t keep = 0;
+    uint32_t i;
+    for (i = 1; i <= p->rx_segn; i++) {
+        if ((p->rx_mask & ((uint64_t)1u << i)) &&
+            p->rx_len[i] == pqpan_mesh_pbadv_segment_data(p->rx_total, i)) {
+            keep |= (uint64_t)1u << i;
+        }
+    }
+    return keep;
+}
+
+static void rx_start(struct sim *m, enum pqpan_mesh_prov_role to, uint8_t txn, const uint8_t *gp,
+                     uint32_t len, uint64_t t)
+{
+    struct adv_side *p = &m->side[to];
     uint32_t total, data;
-    if (len < PQPAN_MESH_PBADV_START_HDR_BYTES || (p->rx_have_done && txn == p->rx_done_txn)) {
-        return; /* a copy of a transaction already received */
+    if (len < PQPAN_MESH_PBADV_START_HDR_BYTES) {
+        return;
+    }
+    if (p->rx_have_done && txn == p->rx_done_txn) {
+        duplicate(m, to, t);
+        return;
     }
     total = ((uint32_t)gp[1] << 8) | gp[2];
     data = len - PQPAN_MESH_PBADV_START_HDR_BYTES;
@@ -222,27 +351,39 @@ static void rx_start(struct adv_side *p, uint8_t txn, const uint8_t *gp, uint32_
         return;
     }
     if (!p->rx_open || p->rx_txn != txn) {
-        p->rx_mask = 0;
+        rx_reset(p, txn);
     }
-    p->rx_open = 1;
-    p->rx_txn = txn;
     p->rx_total = total;
     p->rx_segn = (uint32_t)(gp[0] >> 2);
     p->rx_fcs = gp[3];
-    p->rx_mask |= 1u;
+    p->rx_mask = rx_kept(p) | 1u;
     memcpy(p->rx, gp + PQPAN_MESH_PBADV_START_HDR_BYTES, data);
 }
 
-static void rx_continuation(struct adv_side *p, uint8_t txn, const uint8_t *gp, uint32_t len)
+/* A Continuation, kept even before its Start (Zephyr pb_adv.c: "Start segment lost"). */
+static void rx_continuation(struct sim *m, enum pqpan_mesh_prov_role to, uint8_t txn,
+                            const uint8_t *gp, uint32_t len, uint64_t t)
 {
+    struct adv_side *p = &m->side[to];
     uint32_t idx = (uint32_t)(gp[0] >> 2), data = len - PQPAN_MESH_PBADV_CONT_HDR_BYTES;
-    if (!p->rx_open || txn != p->rx_txn || idx == 0u || idx > p->rx_segn ||
-        (p->rx_mask & ((uint64_t)1u << idx)) ||
-        data != pqpan_mesh_pbadv_segment_data(p->rx_total, idx)) {
+    if (p->rx_have_done && txn == p->rx_done_txn) {
+        duplicate(m, to, t);
+        return;
+    }
+    if (idx == 0u || data == 0u || data > PQPAN_MESH_PBADV_CONT_DATA_MAX) {
+        return;
+    }
+    if (!p->rx_open || txn != p->rx_txn) {
+        rx_reset(p, txn);
+    }
+    if ((p->rx_mask & ((uint64_t)1u << idx)) ||
+        (p->rx_total != 0u &&
+         (idx > p->rx_segn || data != pqpan_mesh_pbadv_segment_data(p->rx_total, idx)))) {
         return;
     }
     memcpy(p->rx + PQPAN_MESH_PBADV_START_DATA_MAX + (idx - 1u) * PQPAN_MESH_PBADV_CONT_DATA_MAX,
            gp + PQPAN_MESH_PBADV_CONT_HDR_BYTES, data);
+    p->rx_len[idx] = (uint8_t)data;
     p->rx_mask |= (uint64_t)1u << idx;
 }
 
@@ -251,12 +392,18 @@ static void rx_control(struct sim *m, enum pqpan_mesh_prov_role to, const uint8_
 {
     uint8_t opcode = (uint8_t)(gp[0] >> 2), ack = (uint8_t)((BEARER_LINK_ACK << 2) | GPCF_CONTROL);
     if (opcode == BEARER_LINK_OPEN && to == D && len == PQPAN_MESH_PBADV_LINK_OPEN_BYTES &&
-        memcmp(gp + 1, m->uuid, UUID_BYTES) == 0 && m->run.side[D].ready_ns == 0u) {
-        m->run.side[D].ready_ns = t;
+        memcmp(gp + 1, m->uuid, UUID_BYTES) == 0 &&
+        (m->run.side[D].ready_ns == 0u || t >= m->side[D].ack_end_ns)) {
+        /* the Link Ack, again for a repeated Link Open while none is being sent */
+        if (m->run.side[D].ready_ns == 0u) {
+            m->run.side[D].ready_ns = t;
+        }
         advertise_times(m, D, t, 0u, &ack, PQPAN_MESH_PBADV_LINK_ACK_BYTES,
                         m->cfg->link.ack_transmissions, PQPAN_PHASE_CONNECT);
+        m->side[D].ack_end_ns = m->clock.last_end_ns[D];
     } else if (opcode == BEARER_LINK_ACK && to == P && m->run.side[P].ready_ns == 0u) {
         m->run.side[P].ready_ns = t;
+        m->side[P].acked_ns = t;
     }
 }
 
@@ -281,14 +428,14 @@ static void deliver(struct sim *m, enum pqpan_mesh_prov_role to, const uint8_t *
     }
     switch (gp[0] & 3u) {
     case GPCF_START:
-        rx_start(p, ad[6], gp, gp_len);
+        rx_start(m, to, ad[6], gp, gp_len, t);
         break;
     case GPCF_CONT:
-        rx_continuation(p, ad[6], gp, gp_len);
+        rx_continuation(m, to, ad[6], gp, gp_len, t);
         break;
     case GPCF_ACK:
-        if (ad[6] == p->txn && !p->acked) {
-            p->acked = 1;
+        if (ad[6] == p->txn && p->acked_ns == 0u) {
+            p->acked_ns = t;
             m->run.side[to].ready_ns = t;
             m->ack_out_ns = t;
         }
@@ -297,32 +444,39 @@ static void deliver(struct sim *m, enum pqpan_mesh_prov_role to, const uint8_t *
         rx_control(m, to, gp, gp_len, t);
         return;
     }
-    if (p->rx_open && p->rx_mask == (UINT64_MAX >> (63u - p->rx_segn))) {
+    if (p->rx_open && p->rx_total != 0u && p->rx_mask == (UINT64_MAX >> (63u - p->rx_segn))) {
         transaction_done(m, to, t);
     }
 }
 /* ---- the run ------------------------------------------------------------------------ */
 
-/* Link Open (§5.3.1.4: the device's UUID) and the device's Link Ack; Transaction Number 0. */
+/* Link Open (§5.3.1.4: the device's UUID) until the device's Link Ack is heard, resent on
+ * the retransmission timer as a transaction; Transaction Number 0. */
 static void open_link(struct sim *m)
 {
     uint8_t open[PQPAN_MESH_PBADV_LINK_OPEN_BYTES];
+    struct round rd;
     open[0] = (uint8_t)((BEARER_LINK_OPEN << 2) | GPCF_CONTROL);
     memcpy(open + 1, m->uuid, UUID_BYTES);
-    advertise_times(m, P, 0u, 0u, open, sizeof open, m->cfg->link.pdu_transmissions,
-                    PQPAN_PHASE_CONNECT);
-    if (m->run.side[P].ready_ns == 0u && m->run.error == 0) {
-        m->run.error = PQPAN_ERR_STATE;
-    }
+    rd.pdu = open;
+    rd.len = sizeof open;
+    rd.link_open = 1;
+    send_reliably(m, P, 0u, &rd);
+}
+
+/* Link Close from s at at (§5.3.1.4, Reason: Table 5.6), close_transmissions events. */
+static void link_close(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at, uint8_t reason)
+{
+    uint8_t close[PQPAN_MESH_PBADV_LINK_CLOSE_BYTES];
+    close[0] = (uint8_t)((BEARER_LINK_CLOSE << 2) | GPCF_CONTROL);
+    close[1] = reason;
+    advertise_times(m, s, at, 0u, close, sizeof close, m->cfg->link.close_transmissions,
+                    PQPAN_PHASE_CONFIRM);
 }
 
 static void close_link(struct sim *m)
 {
-    uint8_t close[PQPAN_MESH_PBADV_LINK_CLOSE_BYTES];
-    close[0] = (uint8_t)((BEARER_LINK_CLOSE << 2) | GPCF_CONTROL);
-    close[1] = m->run.out.complete ? CLOSE_SUCCESS : CLOSE_FAIL;
-    advertise_times(m, P, m->ack_out_ns, 0u, close, sizeof close,
-                    m->cfg->link.close_transmissions, PQPAN_PHASE_CONFIRM);
+    link_close(m, P, m->ack_out_ns, m->run.out.complete ? CLOSE_SUCCESS : CLOSE_FAIL);
 }
 
 /* The bearer's operations for the protocol (prov_sim.h): crypto on the PB-ADV clock, each
@@ -366,6 +520,7 @@ static int sim_setup(struct sim *m, struct pqpan_mesh_pbadv_sim_result *res,
         return rc;
     }
     pqpan_mesh_pbadv_clock_init(&m->clock, &res->run, &cfg->link, dev);
+    pqpan_prng_seed(&m->loss_rng, cfg->seed ^ LOSS_SEED_XOR);
     side_init(&m->side[P], P, cfg->seed);
     side_init(&m->side[D], D, cfg->seed);
     /* Link ID (§5.2.1: random, chosen by the provisioner), the device's UUID, then the
@@ -427,10 +582,10 @@ int pqpan_mesh_pbadv_simulate(struct pqpan_mesh_pbadv_sim_result *res,
         b.send = bearer_send;
         b.ctx = m;
         open_link(m);
-        if (m->run.error == 0) {
+        if (m->run.error == 0 && !m->run.closed) {
             pqpan_mesh_prov_run_exchange(&m->run, &b);
         }
-        if (m->run.error == 0) {
+        if (m->run.error == 0 && !m->run.closed) {
             close_link(m);
         }
         finish(m);

@@ -581,7 +581,7 @@ void pqpan_mesh_prov_run_exchange(struct mesh_prov_run *m, const struct mesh_pro
     struct mesh_prov_party *pv = &m->side[P];
     inputs_add(pv, &invite, 1u);
     queue(m, P, PQPAN_MESH_PROV_INVITE, &invite, 1u, pv->ready_ns);
-    while (m->error == 0) {
+    while (m->error == 0 && !m->closed) {
         enum pqpan_mesh_prov_role s = m->side[P].head < m->side[P].n_out ? P : D;
         struct mesh_prov_party *p = &m->side[s];
         struct mesh_prov_outgoing *o;

@@ -81,6 +81,7 @@ struct mesh_prov_run {
     int failed; /* the run left the plan at a Provisioning Failed (or the provisioner's
                    check of the device's Confirmation) */
     int error;  /* a PQPAN_ERR_* that stops the run (the bearer's too) */
+    int closed; /* the bearer closed the link (a transaction timed out): the run stops */
 };
 
 /* What a bearer does for the run: books the crypto ops (bits of enum pqpan_op) side s runs
@@ -106,7 +107,8 @@ int pqpan_mesh_prov_run_random(struct mesh_prov_run *run, uint8_t *out, size_t l
  * unicast address 0x0002 (the provisioner's 0x0001). PQPAN_OK or PQPAN_ERR_RNG. */
 int pqpan_mesh_prov_run_data(struct mesh_prov_run *run);
 
-/* Runs the protocol from the Invite until neither side has a PDU to send, over b. */
+/* Runs the protocol from the Invite until neither side has a PDU to send or the bearer
+ * closed the link (run->closed), over b. */
 void pqpan_mesh_prov_run_exchange(struct mesh_prov_run *run, const struct mesh_prov_bearer *b);
 
 /* The step of the plan the PDU being sent is (NULL after a Provisioning Failed). */
