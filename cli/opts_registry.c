@@ -64,14 +64,15 @@ static const struct cli_opt_group idle_groups[] = {
     ONLY(advise_device_table, NULL, idle_battery_advise_opts),
 };
 
-/* sweep: its own options, then estimate's (each a LIST there). */
+/* sweep: its own options, then estimate's on each link (each a LIST there). */
 static const struct cli_opt_group sweep_groups[] = {
     ALL(sweep_opts_table, NULL),          ALL(estimate_protocol_table, "ble"),
-    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, NULL),
-    ALL(link_setup_table, "ble"),         ALL(lowpan_opts_table, "802154"),
-    ALL(lowpan_exchange_table, "802154"), ALL(lowpan_busy_table, "802154"),
-    ALL(lowpan_chain_table, "802154"),    ENERGY,
-    CYCLES,
+    ALL(link_opts_table, "ble"),          ALL(link_pqke_table, "ble"),
+    ALL(link_pqke_table, "802154"),       ALL(link_setup_table, "ble"),
+    ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
+    ALL(lowpan_busy_table, "802154"),     ALL(lowpan_chain_table, "802154"),
+    ALL(mesh_opts_table, "ble-mesh"),     ONLY(link_opts_table, "ble-mesh", mesh_gatt_opts),
+    ENERGY,                               CYCLES,
 };
 
 /* compare: both links in one run, so no --link; of the 802.15.4 options only the radio

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "mesh_cli.h"
 #include "sweep.h"
 #include "opts_registry.h"
 
@@ -15,26 +16,29 @@ static const struct cli_opt_table *const all_ble[] = {
     &model_energy_table,      &model_ramp_table, &model_crypto_table};
 static const struct cli_opt_table *const all_lowpan[] = {
     &lowpan_opts_table, &lowpan_exchange_table, &link_pqke_table};
+static const struct cli_opt_table *const all_mesh[] = {&mesh_opts_table};
 
 void cli_sweep_help(FILE *out)
 {
     fprintf(out,
-            "usage: pqpan sweep [estimate options, each a LIST] [--link 802154] [--per LIST --runs R\n"
-            "                   --seed S] [--format csv|jsonl] [--out FILE] [--jobs N]\n"
-            "                   [--shard K/N] [--valid-only] [--force]\n"
+            "usage: pqpan sweep [estimate options, each a LIST] [--link 802154|ble-mesh]\n"
+            "                   [--per LIST --runs R --seed S] [--format csv|jsonl] [--out FILE]\n"
+            "                   [--jobs N] [--shard K/N] [--valid-only] [--force]\n"
             "       pqpan sweep merge [--valid-only] [--out FILE] FILE...\n\n"
             "Runs `pqpan estimate` for every combination of the values given and writes one row\n"
             "per configuration. Every option of estimate (`pqpan help estimate`: link, protocol and\n"
-            "energy options, BLE or --link 802154) takes a LIST: comma-separated items, each a\n"
-            "value, a range A..B:STEP (A, A+STEP, ... up to B, B included when a step lands on it;\n"
-            "STEP > 0; integers or decimals; a PREFIX= before A is kept, as in --gamma-comp\n"
-            "kem_keygen=1.1..1.5:0.1; only for a number, and whole numbers for an integer), or\n"
-            "`all` for an option with a fixed set of values (the words `pqpan help estimate`\n"
-            "lists; --profile all = the built-in profiles).\n");
+            "energy options, BLE, --link 802154 or --link ble-mesh) takes a LIST: comma-separated\n"
+            "items, each a value, a range A..B:STEP (A, A+STEP, ... up to B, B included when a\n"
+            "step lands on it; STEP > 0; integers or decimals; a PREFIX= before A is kept, as in\n"
+            "--gamma-comp kem_keygen=1.1..1.5:0.1; only for a number, and whole numbers for an\n"
+            "integer), or `all` for an option with a fixed set of values (the words `pqpan help\n"
+            "estimate` lists; --profile all = the built-in profiles).\n");
     cli_opt_names_with_words(out, all_ble, sizeof all_ble / sizeof all_ble[0],
                              "Options that take all, BLE: ", ";");
     cli_opt_names_with_words(out, all_lowpan, sizeof all_lowpan / sizeof all_lowpan[0],
-                             "with --link 802154: ", ".");
+                             "with --link 802154: ", ";");
+    cli_opt_names_with_words(out, all_mesh, sizeof all_mesh / sizeof all_mesh[0],
+                             "with --link ble-mesh: ", ", and of the BLE link's --phy, --reply.");
     fprintf(out,
             "Example: --kem all --phy 1M,2M --ll-octets 27..251:8 --ci-ms 7.5..100:7.5.\n"
             "A flag (--encrypted) takes no list; --link takes one value. Every value is checked\n"
@@ -48,7 +52,15 @@ void cli_sweep_help(FILE *out)
             "then estimate's CSV fields: the configuration's (kem, phy, att_mtu, ...) and every\n"
             "energy, time and count field once per side, named <side>_<field> (peripheral_,\n"
             "central_, total_; 802.15.4: initiator_, responder_, total_). An invalid row keeps\n"
-            "its inputs and leaves the results empty (JSON: null).\n\n");
+            "its inputs and leaves the results empty (JSON: null).\n\n"
+            "--link ble-mesh: BLE Mesh provisioning (`pqpan estimate --link ble-mesh`) over the\n"
+            "lists of its options and of the BLE link options PB-GATT takes (--phy, --att-mtu,\n"
+            "--ll-octets, --ci-ms, --reply): the configuration's bearer, kem, hybrid, variant,\n"
+            "prov_alg once, then every figure per side as provisioner_, device_, total_; a\n"
+            "bearer's counter on the other bearer is empty (segments, adv_events: PB-ADV;\n"
+            "proxy_pdus: PB-GATT). A configuration estimate refuses is a row with its message\n"
+            "as status: an option of the other bearer (--att-mtu with pb-adv), --phy 2M on\n"
+            "PB-ADV, --hybrid p256 with --kem P-256.\n\n");
     cli_opt_table_help(out, &sweep_opts_table);
     fprintf(out,
             "\n"
@@ -75,10 +87,13 @@ static int out_of_memory(void)
     return EXIT_FAILURE_RUN;
 }
 
-/* An option of estimate at argv[*i] with its list (the next argument unless it is an
- * option: a flag has none) into req. */
-static int estimate_option(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc,
-                           char **argv, int *i)
+/* The words of link on (enum sweep_on) in messages. */
+static const char *const on_link[] = {"ble", "802154", "ble-mesh"};
+
+/* An option of estimate on link on (enum sweep_on) at argv[*i] with its list (the next
+ * argument unless it is an option: a flag has none) into req. */
+static int estimate_option(struct pqpan_run_opt *req, size_t *n, int on, int argc, char **argv,
+                           int *i)
 {
     const char *t = argv[*i];
     const char *v = *i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0 ? argv[*i + 1] : NULL;
@@ -87,12 +102,13 @@ static int estimate_option(struct pqpan_run_opt *req, size_t *n, int lowpan, int
     if (strncmp(t, "--", 2) != 0) {
         return cli_usage_error(SWEEP_CMD, "unexpected argument '%s'", t);
     }
-    o = estimate_opt_row(lowpan, t);
+    o = sweep_estimate_row(on, t);
     if (o == NULL) {
         return cli_usage_error(SWEEP_CMD,
-                               "unknown option '%s' (not an option of pqpan estimate%s)%s", t,
-                               lowpan ? " --link 802154" : "",
-                               cli_option_suggestion(&s, SWEEP_CMD, lowpan ? "802154" : "ble", t));
+                               "unknown option '%s' (not an option of pqpan estimate%s%s)%s", t,
+                               on != SWEEP_ON_BLE ? " --link " : "",
+                               on != SWEEP_ON_BLE ? on_link[on] : "",
+                               cli_option_suggestion(&s, SWEEP_CMD, on_link[on], t));
     }
     if (o->kind == CLI_OPT_FLAG && v != NULL) { /* on the command line a flag takes no word */
         return cli_usage_error(SWEEP_CMD, "%s is a flag: it takes no value, so no list ('%s')",
@@ -108,14 +124,14 @@ static int estimate_option(struct pqpan_run_opt *req, size_t *n, int lowpan, int
 }
 
 /* argv as a request: the sweep's own options and estimate's, each with its value. */
-static int request_of(struct pqpan_run_opt *req, size_t *n, int lowpan, int argc, char **argv)
+static int request_of(struct pqpan_run_opt *req, size_t *n, int on, int argc, char **argv)
 {
     int i, rc = EXIT_OK;
     *n = 0;
     for (i = 1; i < argc && rc == EXIT_OK; i++) {
         const struct cli_opt *o = cli_opt_find(&sweep_opts_table, argv[i]);
         rc = o != NULL ? cli_request_add(req, n, o, SWEEP_CMD, argc, argv, &i)
-                       : estimate_option(req, n, lowpan, argc, argv, &i);
+                       : estimate_option(req, n, on, argc, argv, &i);
     }
     return rc;
 }
@@ -183,7 +199,11 @@ int cli_sweep_run(int argc, char **argv)
         cli_sweep_help(stdout);
         return EXIT_OK;
     }
-    rc = request_of(req, &n, lowpan_link_requested(argc, argv), argc, argv);
+    rc = request_of(req, &n,
+                    mesh_link_requested(argc, argv)     ? SWEEP_ON_MESH
+                    : lowpan_link_requested(argc, argv) ? SWEEP_ON_802154
+                                                        : SWEEP_ON_BLE,
+                    argc, argv);
     if (rc != EXIT_OK) {
         return rc;
     }

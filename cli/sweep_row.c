@@ -1,7 +1,7 @@
 /* The CLI's face of a configuration of `pqpan sweep`: the rows the run layer gives
- * (sweep_config_run, src/run/run_sweep.c: one CONFIG row, the sides, with --per or the
- * 802.15.4 chain a SWEEP_EXTRA row) written as one CSV line or JSON object through their
- * field tables. */
+ * (sweep_config_run, src/run/run_sweep.c: one CONFIG row, the sides (--link ble-mesh: MESH
+ * rows), with --per or the 802.15.4 chain a SWEEP_EXTRA row) written as one CSV line or
+ * JSON object through their field tables. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +52,38 @@ static unsigned side_groups(const struct sweep_cfg *cfg)
     return (sweep_side_groups(cfg) & ~(unsigned)GROUP_CONFIG) | (cfg->lowpan ? GROUP_802154 : 0u);
 }
 
+/* A MESH field of the configuration (written once, side 0's; the side column left out),
+ * else one of every side. */
+static int mesh_config_field(const struct pqpan_run_field *f)
+{
+    return pqpan_run_field_shown(f, PQPAN_RUN_GROUP_CONFIG) && strcmp(f->name, "side") != 0;
+}
+
+static int mesh_side_field(const struct pqpan_run_field *f)
+{
+    return pqpan_run_field_shown(f, PQPAN_RUN_GROUP_DETAIL);
+}
+
+/* The MESH columns of a --link ble-mesh sweep's header. */
+static void mesh_header(FILE *f)
+{
+    size_t n, k;
+    const struct pqpan_run_field *fields = mesh_estimate_fields(&n);
+    int s;
+    for (k = 0; k < n; k++) {
+        if (mesh_config_field(&fields[k])) {
+            fprintf(f, ",%s", fields[k].name);
+        }
+    }
+    for (s = 0; s < MESH_SIDES; s++) {
+        for (k = 0; k < n; k++) {
+            if (mesh_side_field(&fields[k])) {
+                fprintf(f, ",%s_%s", mesh_side_name(s), fields[k].name);
+            }
+        }
+    }
+}
+
 void sweep_write_header(FILE *f, const struct sweep_cfg *cfg)
 {
     const struct sweep_grid *g = &cfg->grid;
@@ -69,8 +101,12 @@ void sweep_write_header(FILE *f, const struct sweep_cfg *cfg)
             fprintf(f, ",%s", g->opts[i].column);
         }
     }
-    model_print_flat(f, NULL, config_groups(cfg), "", FLAT_CSV_NAMES);
-    for (s = 0; s < MODEL_SIDES; s++) {
+    if (cfg->mesh) {
+        mesh_header(f);
+    } else {
+        model_print_flat(f, NULL, config_groups(cfg), "", FLAT_CSV_NAMES);
+    }
+    for (s = 0; s < MODEL_SIDES && !cfg->mesh; s++) {
         snprintf(prefix, sizeof prefix, "%s_", model_side_name(groups, s));
         model_print_flat(f, NULL, groups, prefix, FLAT_CSV_NAMES);
     }
@@ -145,6 +181,43 @@ static void csv_value(FILE *f, const struct pqpan_run_field *field, const struct
     }
 }
 
+/* One field of a row: ",value" (CSV) or ",\"PREFIXname\":value" (JSON). */
+static void write_field(FILE *f, int json, const char *prefix, const struct pqpan_run_field *field,
+                        const struct pqpan_run_value *v)
+{
+    if (json) {
+        fprintf(f, ",\"%s%s\":", prefix, field->name);
+        model_json_value(f, field, v);
+    } else {
+        fputc(',', f);
+        csv_value(f, field, v);
+    }
+}
+
+/* A MESH row (--link ble-mesh): side 0 also writes the configuration's fields; the last
+ * the end of the line. */
+static void write_mesh_side(struct sweep_writer *w, const struct pqpan_run_row *row)
+{
+    int json = w->cfg->format == SWEEP_JSONL;
+    char prefix[32];
+    size_t k;
+    for (k = 0; w->sides == 0 && k < row->n_fields; k++) {
+        if (mesh_config_field(&row->fields[k])) {
+            write_field(w->f, json, "", &row->fields[k], &row->values[k]);
+        }
+    }
+    snprintf(prefix, sizeof prefix, "%s_", mesh_side_name(w->sides));
+    for (k = 0; k < row->n_fields; k++) {
+        if (mesh_side_field(&row->fields[k])) {
+            write_field(w->f, json, prefix, &row->fields[k], &row->values[k]);
+        }
+    }
+    if (++w->sides == MESH_SIDES) {
+        w->sides = 0;
+        fputs(json ? "}\n" : "\n", w->f);
+    }
+}
+
 /* The SWEEP_EXTRA row: the chain's and the Monte Carlo's columns, then the end of the
  * line. */
 static void write_extra(struct sweep_writer *w, const struct pqpan_run_row *row)
@@ -152,13 +225,7 @@ static void write_extra(struct sweep_writer *w, const struct pqpan_run_row *row)
     int json = w->cfg->format == SWEEP_JSONL;
     size_t k;
     for (k = 0; k < row->n_fields; k++) {
-        if (json) {
-            fprintf(w->f, ",\"%s\":", row->fields[k].name);
-            model_json_value(w->f, &row->fields[k], &row->values[k]);
-        } else {
-            fputc(',', w->f);
-            csv_value(w->f, &row->fields[k], &row->values[k]);
-        }
+        write_field(w->f, json, "", &row->fields[k], &row->values[k]);
     }
     fputs(json ? "}\n" : "\n", w->f);
 }
@@ -171,6 +238,8 @@ static int write_record(void *ctx, const struct pqpan_run_row *row)
         write_head(w, row);
     } else if (row->record == PQPAN_RUN_RECORD_SIDE) {
         write_side(w, row);
+    } else if (row->record == PQPAN_RUN_RECORD_MESH) {
+        write_mesh_side(w, row);
     } else if (row->record == PQPAN_RUN_RECORD_SWEEP_EXTRA) {
         write_extra(w, row);
     } else {

@@ -53,6 +53,7 @@
 #include "ble_sim.h"
 #include "commands.h"
 #include "estimate.h"
+#include "mesh_model.h"
 #include "pqpan/ledger.h"
 #include "pqpan/pqke.h"
 #include "pqpan/run.h"
@@ -378,10 +379,21 @@ static void put_line_field(struct run_out *o, const char *prefix, const struct p
     model_json_value(o->lines.f, f, v);
 }
 
+/* The prefix of side s of a sweep's SIDE or MESH row: "<side>_". */
+static void side_prefix(char *prefix, size_t len, const struct pqpan_run_row *row, int s)
+{
+    snprintf(prefix, len, "%s_",
+             row->record == PQPAN_RUN_RECORD_MESH
+                 ? mesh_side_name(s)
+                 : model_side_name(row->link == PQPAN_RUN_LINK_802154 ? (unsigned)GROUP_802154 : 0u,
+                                   s));
+}
+
 /* A sweep's row into its line, as `pqpan sweep --format jsonl` writes it: a CONFIG row
- * opens the line with its fields, the first SIDE row adds the configuration's fields (group
- * CONFIG but the side), every SIDE row its shown fields as <side>_<field>, a SWEEP_EXTRA
- * row its fields (the line is closed by the next CONFIG row or print_run_out). */
+ * opens the line with its fields, the first SIDE (--link ble-mesh: MESH) row adds the
+ * configuration's fields (group CONFIG but the side), every SIDE row its shown fields as
+ * <side>_<field>, a SWEEP_EXTRA row its fields (the line is closed by the next CONFIG row
+ * or print_run_out). */
 static int put_sweep_row(struct run_out *o, const struct pqpan_run_row *row)
 {
     const unsigned side_groups = row->groups & ~(unsigned)PQPAN_RUN_GROUP_CONFIG;
@@ -393,7 +405,7 @@ static int put_sweep_row(struct run_out *o, const struct pqpan_run_row *row)
         o->line_fields = 0;
         o->line_side = 0;
     }
-    if (row->record != PQPAN_RUN_RECORD_SIDE) {
+    if (row->record != PQPAN_RUN_RECORD_SIDE && row->record != PQPAN_RUN_RECORD_MESH) {
         for (k = 0; k < row->n_fields; k++) {
             put_line_field(o, "", &row->fields[k], &row->values[k]);
         }
@@ -405,9 +417,7 @@ static int put_sweep_row(struct run_out *o, const struct pqpan_run_row *row)
             put_line_field(o, "", &row->fields[k], &row->values[k]);
         }
     }
-    snprintf(prefix, sizeof prefix, "%s_",
-             model_side_name(row->link == PQPAN_RUN_LINK_802154 ? (unsigned)GROUP_802154 : 0u,
-                             o->line_side++));
+    side_prefix(prefix, sizeof prefix, row, o->line_side++);
     for (k = 0; k < row->n_fields; k++) {
         if (!pqpan_run_field_shown(&row->fields[k], PQPAN_RUN_GROUP_CONFIG) &&
             pqpan_run_field_shown(&row->fields[k], side_groups)) {
@@ -453,7 +463,8 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
         return ferror(o->members.f) ? -1 : 0;
     }
     if (row->record == PQPAN_RUN_RECORD_CONFIG || row->record == PQPAN_RUN_RECORD_SWEEP_EXTRA ||
-        (row->record == PQPAN_RUN_RECORD_SIDE && o->lines.items > 0)) {
+        ((row->record == PQPAN_RUN_RECORD_SIDE || row->record == PQPAN_RUN_RECORD_MESH) &&
+         o->lines.items > 0)) {
         return put_sweep_row(o, row);
     }
     if (row->record == PQPAN_RUN_RECORD_SIM &&

@@ -358,10 +358,10 @@ def reproduce(**options) -> dict:
                 modes=out["modes"], builds=out["builds"])
 
 
-@_options.with_options("sweep", None, skip=("--out", "--jobs"))
+@_options.with_options("sweep", ("ble", "802154", "ble-mesh"), skip=("--out", "--jobs"))
 def sweep(link: Optional[str] = None, **options):
-    """estimate() (or, with link="802154", estimate_802154()) over every combination of the
-    values given: `pqpan sweep`, run by the library's pqpan_run "sweep" (pqpan.run) as the
+    """estimate() (or, with link="802154", estimate_802154(); with link="ble-mesh",
+    estimate_mesh()) over every combination of the values given: `pqpan sweep`, run by the library's pqpan_run "sweep" (pqpan.run) as the
     CLI runs it. Each option takes a list (or range) of values or one value, e.g.
     sweep(kem=["ML-KEM-512", "ML-KEM-768"], ll_octets=range(27, 252, 8), phy=["1M", "2M"]);
     a flag True (given) or False; gamma_comp a dict {operation: γ or a list of them}, one
@@ -369,16 +369,17 @@ def sweep(link: Optional[str] = None, **options):
     pandas is installed (the result columns' units in frame.attrs["units"]), else a list of
     dicts: one row per configuration with the columns of `pqpan sweep` (config, configs,
     status, in_<option> as the text the CLI writes, the configuration's fields,
-    <side>_<field> for every result field), in its order. An option value out of range
+    <side>_<field> for every result field; ble-mesh: provisioner_, device_, total_, a field
+    of the other bearer None), in its order. An option value out of range
     raises UsageError (the CLI refuses the whole sweep); a configuration the model rejects
     gets its reason in "status" and None results. per (a list of packet error rates, BLE)
     adds the Monte Carlo's columns (sim_per ... sim_latency_p99_ms; runs per configuration,
     seed of run 0 of configuration 0); hops / forwarding with link="802154" the chain's
     (chain_latency_ms, chain_initiator_uj, chain_forwarder_max_uj, chain_responder_uj), as
     `pqpan sweep` writes them. The keyword arguments are the options of `pqpan sweep` on
-    both links (each a LIST: the table's range and words are those of one value)."""
-    if link not in (None, "ble", "802154"):
-        raise UsageError("--link %s: want ble or 802154" % (link,))
+    three links (each a LIST: the table's range and words are those of one value)."""
+    if link not in (None, "ble", "802154", "ble-mesh"):
+        raise UsageError("--link %s: want ble, 802154 or ble-mesh" % (link,))
     pairs = [] if link is None else [("link", link)]
     for key, value in options.items():
         pairs += _sweep_pairs(key, value)

@@ -222,6 +222,8 @@ def run(command, _raw=(), **options):
 # configuration's SIDE rows have no "side" value to read them from.
 _SIDE_NAMES = {_io.PQPAN_RUN_LINK_BLE: ("peripheral", "central", "total"),
                _io.PQPAN_RUN_LINK_802154: ("initiator", "responder", "total")}
+# A MESH row's sides (BLE Mesh provisioning, sweep --link ble-mesh).
+_MESH_SIDE_NAMES = ("provisioner", "device", "total")
 
 
 def _list_text(value):
@@ -236,7 +238,7 @@ def _list_text(value):
 class _SweepRows:
     """pqpan_run "sweep"'s rows as the CLI writes them: one dict per configuration (the
     CONFIG row's fields, the configuration's fields from its first side, then each side's
-    result fields as <side>_<field>, then the SWEEP_EXTRA row's: the chain's and the Monte
+    result fields as <side>_<field> (SIDE rows, or with link="ble-mesh" MESH rows), then the SWEEP_EXTRA row's: the chain's and the Monte
     Carlo's), the columns in the CLI's order, and their units."""
 
     def __init__(self):
@@ -274,7 +276,7 @@ class _SweepRows:
         if self._shown is None:
             self._shown = self._columns_of(row)
         config, side = self._shown
-        names = _SIDE_NAMES[row.link]
+        names = _MESH_SIDE_NAMES if row.record == _io.PQPAN_RUN_RECORD_MESH else _SIDE_NAMES[row.link]
         if self._side == 0:
             self._put(row, config, "")
         self._put(row, side, names[self._side] + "_")

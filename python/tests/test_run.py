@@ -216,7 +216,7 @@ def _sweep_grid(cli, link):
     for a flag), and --kem over two levels beside it (four)."""
     help_json = json.loads(cli.run(["help", "--json"]).stdout)
     command = next(c for c in help_json["commands"] if c["name"] == "sweep")
-    base = {"link": "802154"} if link == "802154" else {}
+    base = {} if link == "ble" else {"link": link}
     requests = []
     for group in command["groups"]:
         if group.get("link") not in (None, link):
@@ -280,7 +280,7 @@ def _compare_sweep(cli, options):
     return len(rows)
 
 
-@pytest.mark.parametrize("link", ["ble", "802154"])
+@pytest.mark.parametrize("link", ["ble", "802154", "ble-mesh"])
 def test_sweep_grid_equals_the_cli(cli, link):
     """pqpan.run.sweep (pqpan_run "sweep") row by row and column by column as `pqpan sweep`,
     over a grid generated from sweep's option tables."""
@@ -299,6 +299,19 @@ def test_sweep_units_and_refusals():
     with pytest.raises(pqpan.UsageError) as e:
         pqpan.run.sweep([("link", "802154"), ("per", [0, 0.1])])
     assert e.value.exit_code == 2 and "per is for the BLE link" in str(e.value)
+
+
+def test_sweep_mesh_sides_and_refusals():
+    """sweep --link ble-mesh: MESH rows as provisioner_, device_, total_ columns, the other
+    bearer's counters None, a refused configuration's reason in status."""
+    rows, columns, units = pqpan.run.sweep([("link", "ble-mesh"), ("bearer", ["pb-adv", "pb-gatt"]),
+                                            ("att_mtu", [247])])
+    assert columns[:5] == ["config", "configs", "status", "in_link", "in_bearer"]
+    assert "device_e_total_uj" in columns and units["device_e_total_uj"] == "uJ"
+    assert rows[0]["status"].startswith("--att-mtu applies to --bearer pb-gatt")
+    assert rows[0]["device_e_total_uj"] is None
+    assert rows[1]["status"] == "ok" and rows[1]["device_proxy_pdus"] > 0
+    assert rows[1]["device_segments"] is None and rows[1]["bearer"] == "pb-gatt"
 
 
 def test_sweep_per_and_chain_columns():

@@ -234,18 +234,23 @@ static int fill_row(struct pqpan_run_mesh_row *row, const struct model_env *env,
     return EXIT_OK;
 }
 
+const char *mesh_side_name(int s)
+{
+    static const char *const names[MESH_SIDES] = {"provisioner", "device", "total"};
+    return names[s];
+}
+
 /* The three rows from the two sides' ledgers; latency_ns for each. */
 static int fill_rows(struct mesh_result *r, const struct model_env *env,
                      enum pqpan_ble_phy phy, const struct pqpan_ledger ledger[2],
                      uint64_t latency_ns, struct cli_msg *msg)
 {
-    static const char *const names[MESH_SIDES] = {"provisioner", "device", "total"};
     struct pqpan_ledger total = ledger[0];
     int s, rc = EXIT_OK;
     pqpan_ledger_accumulate(&total, &ledger[1]);
     for (s = 0; s < MESH_SIDES && rc == EXIT_OK; s++) {
         rc = fill_row(&r->rows[s], env, model_radio_of(phy), s < 2 ? &ledger[s] : &total, msg);
-        r->rows[s].side = names[s];
+        r->rows[s].side = mesh_side_name(s);
         r->rows[s].latency_ms = (double)latency_ns * 1e-6;
     }
     return rc;
@@ -283,7 +288,7 @@ static int run_pbadv(struct mesh_result *r, const struct model_env *env,
                      const struct mesh_opts *o, const struct pqpan_ble_device dev[2],
                      uint64_t cycles[2][PQPAN_OP_COUNT], struct cli_msg *msg)
 {
-    static struct pqpan_mesh_pbadv_estimate e;
+    struct pqpan_mesh_pbadv_estimate e; /* a local: sweep --jobs runs estimates on threads */
     struct pqpan_mesh_pbadv_config c;
     pbadv_config(&c, r, o);
     if (pqpan_mesh_pbadv_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
@@ -321,7 +326,7 @@ static int run_pbgatt(struct mesh_result *r, const struct model_env *env,
                       const struct mesh_opts *o, const struct pqpan_ble_device dev[2],
                       uint64_t cycles[2][PQPAN_OP_COUNT], struct cli_msg *msg)
 {
-    static struct pqpan_mesh_pbgatt_estimate e;
+    struct pqpan_mesh_pbgatt_estimate e; /* a local: sweep --jobs runs estimates on threads */
     struct pqpan_mesh_pbgatt_config c;
     pbgatt_config(&c, r, o);
     if (pqpan_mesh_pbgatt_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {

@@ -106,4 +106,22 @@ int mesh_capture_ll(void *ctx, uint64_t t_ns, const struct pqpan_pcap_ble_info *
 /* "PB-ADV", "PB-GATT". */
 const char *mesh_bearer_name(int bearer);
 
+/* "provisioner", "device", "total": side s (enum mesh_side). */
+const char *mesh_side_name(int s);
+
+/* ---- the MESH record (run_mesh.c) ---- */
+
+/* The MESH record's fields estimate can give on either bearer (pqpan_run_mesh_fields but
+ * keys_equal, simulate's): the columns of a --link ble-mesh sweep; *n their count. */
+const struct pqpan_run_field *mesh_estimate_fields(size_t *n);
+
+/* Whether a row of bearer (enum mesh_bearer) has field f (segments and adv_events PB-ADV's,
+ * proxy_pdus PB-GATT's; keys_equal only when simulated). */
+int mesh_field_on(const struct pqpan_run_field *f, int bearer, int simulated);
+
+/* The texts of res's rows (bearer, kem, hybrid, variant, prov_alg; keys_equal from sim,
+ * NULL for an estimate) from the options o of the run. */
+void mesh_row_texts(struct mesh_result *res, const struct mesh_opts *o,
+                    const struct mesh_sim_info *sim);
+
 #endif

@@ -58,8 +58,14 @@ const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n)
     return mesh_fields;
 }
 
-/* Whether a row of bearer shows field f (simulated: keys_equal too). */
-static int field_of(const struct pqpan_run_field *f, int bearer, int simulated)
+/* keys_equal, simulate's, is the table's last field. */
+const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
+{
+    *n = N_MESH_FIELDS - 1u;
+    return mesh_fields;
+}
+
+int mesh_field_on(const struct pqpan_run_field *f, int bearer, int simulated)
 {
     if (f->offset == MESHF(segments) || f->offset == MESHF(adv_events)) {
         return bearer == MESH_BEARER_PB_ADV;
@@ -356,6 +362,21 @@ static void json_notes(FILE *f, const void *arg)
 
 /* ---- the rows ---- */
 
+void mesh_row_texts(struct mesh_result *res, const struct mesh_opts *o,
+                    const struct mesh_sim_info *sim)
+{
+    int s;
+    for (s = 0; s < MESH_SIDES; s++) {
+        struct pqpan_run_mesh_row *m = &res->rows[s];
+        m->bearer = bearer_word(o);
+        m->kem = o->kem;
+        m->hybrid = o->hybrid ? "p256" : "none";
+        m->variant = variant_of(res);
+        m->prov_alg = pqpan_mesh_prov_alg_name(res->keys.alg);
+        m->keys_equal = sim == NULL ? NULL : sim->keys_equal ? "yes" : "no";
+    }
+}
+
 static int emit_sides(struct run_ctx *r, const struct mesh_opts *o, struct mesh_result *res,
                       const struct mesh_sim_info *sim)
 {
@@ -364,25 +385,19 @@ static int emit_sides(struct run_ctx *r, const struct mesh_opts *o, struct mesh_
     size_t k, n = 0;
     int s, rc = PQPAN_OK;
     for (k = 0; k < N_MESH_FIELDS; k++) {
-        if (field_of(&mesh_fields[k], o->bearer, sim != NULL)) {
+        if (mesh_field_on(&mesh_fields[k], o->bearer, sim != NULL)) {
             sel[n++] = mesh_fields[k];
         }
     }
+    mesh_row_texts(res, o, sim);
     for (s = 0; s < MESH_SIDES && rc == PQPAN_OK; s++) {
-        struct pqpan_run_mesh_row *m = &res->rows[s];
-        m->bearer = bearer_word(o);
-        m->kem = o->kem;
-        m->hybrid = o->hybrid ? "p256" : "none";
-        m->variant = variant_of(res);
-        m->prov_alg = pqpan_mesh_prov_alg_name(res->keys.alg);
-        m->keys_equal = sim == NULL ? NULL : sim->keys_equal ? "yes" : "no";
         memset(&row, 0, sizeof row);
         row.record = PQPAN_RUN_RECORD_MESH;
         row.link = PQPAN_RUN_LINK_BLE;
         row.groups = PQPAN_RUN_GROUP_JSON;
         row.fields = sel;
         row.n_fields = n;
-        rc = run_emit_row(r, &row, m);
+        rc = run_emit_row(r, &row, &res->rows[s]);
     }
     return rc;
 }

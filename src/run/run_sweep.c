@@ -3,7 +3,8 @@
  * sweep's options and estimate's, each of estimate's a LIST of values, ranges or `all`) and
  * loads every environment once; a configuration's run parses its values through
  * estimate's own tables on fresh defaults, runs the analytic link model (model_run,
- * lowpan_estimate) and passes one CONFIG row and its sides as SIDE rows, then with --per
+ * lowpan_estimate; --link ble-mesh: mesh_estimate) and passes one CONFIG row and its sides
+ * as SIDE rows (--link ble-mesh: MESH rows), then with --per
  * (the packet simulator's Monte Carlo) or the 802.15.4 chain (--hops, --forwarding) one
  * SWEEP_EXTRA row of their columns (sweep_extra.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -42,7 +43,7 @@ static struct sweep_opt *add_opt(struct sweep_grid *g, const char *name, enum sw
     return o;
 }
 
-/* --per LIST: field is the struct sweep_cfg (cfg->lowpan already set). A bad list is -1
+/* --per LIST: field is the struct sweep_cfg (its link already set). A bad list is -1
  * (a table's "bad value" message) with the reason in cfg->msg, which the run gives. */
 static int per_option(void *field, const char *v)
 {
@@ -55,7 +56,7 @@ static int per_option(void *field, const char *v)
         return -1;
     }
     snprintf(o->column, sizeof o->column, "sim_per");
-    rc = sweep_items_parse(o, v, cfg->lowpan, &cfg->grid, &cfg->msg);
+    rc = sweep_items_parse(o, v, sweep_on(cfg), &cfg->grid, &cfg->msg);
     cfg->per = 1;
     for (k = 0; k < o->count && rc == EXIT_OK; k++) {
         char buf[SWEEP_VALUE_MAX];
@@ -172,6 +173,14 @@ static const struct link_table lowpan_tables[] = {
     {&link_pqke_table, SWEEP_STORE_W_PQKE}, {&lowpan_chain_table, SWEEP_STORE_W},
     {&lowpan_opts_table, SWEEP_STORE_W},    {&lowpan_exchange_table, SWEEP_STORE_W},
     {&lowpan_busy_table, SWEEP_STORE_W}};
+/* --link ble-mesh: mesh_opt_row's tables but the energy ones (model_tables) and --format. */
+static const struct link_table mesh_tables[] = {
+    {&mesh_opts_table, SWEEP_STORE_MESH}, {&link_opts_table, SWEEP_STORE_MESH_GATT}};
+
+int sweep_on(const struct sweep_cfg *cfg)
+{
+    return cfg->mesh ? SWEEP_ON_MESH : cfg->lowpan ? SWEEP_ON_802154 : SWEEP_ON_BLE;
+}
 
 /* Where o's value goes in k (or m for an energy option). */
 static void *base_of(const struct sweep_opt *o, struct model_opts *m, struct sweep_link *k)
@@ -186,19 +195,34 @@ static void *base_of(const struct sweep_opt *o, struct model_opts *m, struct swe
         return &k->w;
     case SWEEP_STORE_W_PQKE:
         return &k->w.pqke;
+    case SWEEP_STORE_MESH:
+        return &k->m;
+    case SWEEP_STORE_MESH_GATT:
+        return &k->m.gatt;
     case SWEEP_STORE_L:
         break;
     }
     return &k->l;
 }
 
-/* o's table row among estimate's on the link lowpan says (kind, row and store filled); 0
- * when estimate has no option o->name. */
-static int find_row(struct sweep_opt *o, int lowpan)
+/* The tables of estimate's link options on link on (enum sweep_on), *n their count. */
+static const struct link_table *tables_on(int on, size_t *n)
 {
-    const struct link_table *t = lowpan ? lowpan_tables : ble_tables;
-    size_t k, n = lowpan ? sizeof lowpan_tables / sizeof lowpan_tables[0]
-                         : sizeof ble_tables / sizeof ble_tables[0];
+    if (on == SWEEP_ON_MESH) {
+        *n = sizeof mesh_tables / sizeof mesh_tables[0];
+        return mesh_tables;
+    }
+    *n = on == SWEEP_ON_802154 ? sizeof lowpan_tables / sizeof lowpan_tables[0]
+                               : sizeof ble_tables / sizeof ble_tables[0];
+    return on == SWEEP_ON_802154 ? lowpan_tables : ble_tables;
+}
+
+/* o's table row among estimate's on link on (kind, row and store filled); 0 when estimate
+ * has no option o->name there. */
+static int find_row(struct sweep_opt *o, int on)
+{
+    size_t k, n;
+    const struct link_table *t = tables_on(on, &n);
     for (k = 0; k < MODEL_TABLES; k++) {
         o->row = cli_opt_find(model_tables[k], o->name);
         if (o->row != NULL) {
@@ -207,7 +231,9 @@ static int find_row(struct sweep_opt *o, int lowpan)
         }
     }
     for (k = 0; k < n; k++) {
-        o->row = cli_opt_find(t[k].t, o->name);
+        o->row = t[k].store != SWEEP_STORE_MESH_GATT || cli_word_index(mesh_gatt_opts, o->name) >= 0
+                     ? cli_opt_find(t[k].t, o->name)
+                     : NULL; /* PB-GATT takes some of the BLE link's options */
         if (o->row != NULL) {
             o->kind = SWEEP_LINK;
             o->store = t[k].store;
@@ -218,7 +244,8 @@ static int find_row(struct sweep_opt *o, int lowpan)
 }
 
 /* Stores value v (NULL: a flag) of o into m or k; a pqke option also into the BLE
- * configuration (as estimate's parser does). 0, or -1 with the message in *msg. */
+ * configuration (as estimate's parser does), a BLE Mesh option noted as given (the
+ * bearer's check, mesh_opts_check). 0, or -1 with the message in *msg. */
 static int store(const struct sweep_opt *o, const char *v, struct model_opts *m,
                  struct sweep_link *k, struct cli_msg *msg)
 {
@@ -231,6 +258,9 @@ static int store(const struct sweep_opt *o, const char *v, struct model_opts *m,
         k->l.cfg.pqke_mode = k->l.pqke.mode;
         k->l.cfg.pqke_sig = k->l.pqke.sig;
         k->l.cfg.pqke_hybrid = k->l.pqke.hybrid;
+    }
+    if (o->kind == SWEEP_LINK && (o->store == SWEEP_STORE_MESH || o->store == SWEEP_STORE_MESH_GATT)) {
+        mesh_opts_given(&k->m, o->name);
     }
     return rc != 0 ? -1 : 0;
 }
@@ -247,6 +277,7 @@ static void fresh_init(struct fresh *f)
     model_opts_init(&f->m);
     link_opts_init(&f->k.l);
     lowpan_opts_init(&f->k.w);
+    mesh_opts_init(&f->k.m);
 }
 
 /* Value v of o on fresh defaults: 0, or -1 with the message in *msg. */
@@ -324,7 +355,7 @@ static int grid_option(struct run_ctx *r, struct sweep_cfg *cfg, const struct sw
     if (o->flag) {
         return PQPAN_OK;
     }
-    rc = sweep_items_parse(o, v, cfg->lowpan, &cfg->grid, &msg);
+    rc = sweep_items_parse(o, v, sweep_on(cfg), &cfg->grid, &msg);
     if (rc == EXIT_OK) {
         rc = check_values(o, &msg);
     }
@@ -341,9 +372,9 @@ static int refused(struct run_ctx *r, const struct sweep_opt *probe, const char 
 {
     struct cli_msg msg;
     if (strcmp(t, "--link") == 0 && v != NULL && !cli_word_equal(v, "ble") &&
-        strcmp(v, "802154") != 0) {
-        (void)cli_msg_set(&msg, EXIT_USAGE, "--link %s: one link per sweep (ble or 802154; run "
-                                            "one sweep per link)", v);
+        strcmp(v, "802154") != 0 && strcmp(v, "ble-mesh") != 0) {
+        (void)cli_msg_set(&msg, EXIT_USAGE, "--link %s: one link per sweep (ble, 802154 or "
+                                            "ble-mesh; run one sweep per link)", v);
         return usage(r, t, &msg);
     }
     if (v != NULL && list_refused(r, t, v) != PQPAN_OK) {
@@ -396,9 +427,9 @@ static int estimate_option(struct run_ctx *r, struct sweep_cfg *cfg, const char 
     memset(&probe, 0, sizeof probe);
     probe.name = t;
     probe.count = 1;
-    if (!find_row(&probe, cfg->lowpan)) {
+    if (!find_row(&probe, sweep_on(cfg))) {
         (void)cli_msg_set(&msg, EXIT_USAGE, "unknown option '%s' (not an option of pqpan estimate%s)",
-                          t, cfg->lowpan ? " --link 802154" : "");
+                          t, cfg->mesh ? " --link ble-mesh" : cfg->lowpan ? " --link 802154" : "");
         return usage(r, t, &msg);
     }
     probe.flag = probe.row->kind == CLI_OPT_FLAG;
@@ -409,7 +440,7 @@ static int estimate_option(struct run_ctx *r, struct sweep_cfg *cfg, const char 
     if (probe.flag) {
         return grid_option(r, cfg, &probe, NULL);
     }
-    pv = sweep_probe_value(v, t, cfg->lowpan, &cfg->grid);
+    pv = sweep_probe_value(v, t, sweep_on(cfg), &cfg->grid);
     if (pv == NULL) {
         return run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
     }
@@ -456,6 +487,11 @@ static int parse(struct run_ctx *r, struct sweep_cfg *cfg, const struct pqpan_ru
         return run_fail(r, EXIT_USAGE, "--per", "--per is for the BLE link (the 802.15.4 simulator "
                                                 "has no packet error rate: pqpan simulate --link "
                                                 "802154)");
+    }
+    if (cfg->per && cfg->mesh) {
+        return run_fail(r, EXIT_USAGE, "--per", "--per is for the BLE link (the BLE Mesh "
+                                                "provisioning simulator runs at zero loss: pqpan "
+                                                "simulate --link ble-mesh)");
     }
     return runs_or_seed && !cfg->per
                ? run_fail(r, EXIT_USAGE, "--runs", "--runs and --seed belong to --per")
@@ -619,6 +655,7 @@ int sweep_plan(struct run_ctx *r, struct sweep_cfg *cfg, const struct pqpan_run_
     int rc;
     sweep_cfg_init(cfg);
     cfg->lowpan = run_wants_802154(opts, n_opts);
+    cfg->mesh = run_wants_link(opts, n_opts, "ble-mesh");
     rc = parse(r, cfg, opts, n_opts);
     if (rc == PQPAN_OK) {
         rc = plan(r, cfg);
@@ -650,6 +687,8 @@ struct sweep_worker {
     struct pqpan_run_exchange_row rows[MODEL_SIDES];
     struct sweep_sim *sim; /* --per */
     struct pqpan_run_sweep_extra extra;
+    struct mesh_result *mesh; /* --link ble-mesh: the provisioning's rows */
+    int mesh_bearer;          /* its --bearer (enum mesh_bearer) */
 };
 
 struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
@@ -666,14 +705,17 @@ struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
     w->values = malloc(n * sizeof *w->values);
     w->config_values = calloc(cfg->n_fields > 0 ? cfg->n_fields : 1, sizeof *w->config_values);
     w->sim = cfg->per ? sweep_sim_new(cfg->runs) : NULL;
+    w->mesh = cfg->mesh ? malloc(sizeof *w->mesh) : NULL;
     if (w->env == NULL || w->memo == NULL || w->bufs == NULL || w->values == NULL ||
-        w->config_values == NULL || (cfg->per && w->sim == NULL)) {
+        w->config_values == NULL || (cfg->per && w->sim == NULL) ||
+        (cfg->mesh && w->mesh == NULL)) {
         sweep_worker_free(w);
         return NULL;
     }
     pqpan_ble_estimate_cache_init(w->memo);
     link_opts_init(&w->fresh.l);
     lowpan_opts_init(&w->fresh.w);
+    mesh_opts_init(&w->fresh.m);
     return w;
 }
 
@@ -688,6 +730,7 @@ void sweep_worker_free(struct sweep_worker *w)
     free(w->values);
     free(w->config_values);
     sweep_sim_free(w->sim);
+    free(w->mesh);
     free(w);
 }
 
@@ -761,7 +804,24 @@ static int compute_extra(struct sweep_worker *w, const struct sweep_link *k, uin
     return rc;
 }
 
-/* Runs configuration c into w->rows (and w->extra). EXIT_OK for a valid configuration;
+/* BLE Mesh provisioning on the options o into w->mesh, as estimate --link ble-mesh runs it
+ * (run_mesh.c): a bearer's option given to the other bearer, a PHY PB-ADV cannot use, a
+ * key the bearer cannot carry make the configuration invalid with estimate's message. */
+static int mesh_compute(struct sweep_worker *w, const struct mesh_opts *o, struct cli_msg *status)
+{
+    const char *option;
+    int rc = mesh_opts_check(o, &option, status);
+    w->mesh_bearer = o->bearer;
+    if (rc == EXIT_OK) {
+        rc = mesh_estimate(w->mesh, w->env, o, status);
+    }
+    if (rc == EXIT_OK) {
+        mesh_row_texts(w->mesh, o, NULL);
+    }
+    return rc;
+}
+
+/* Runs configuration c into w->rows (and w->extra; --link ble-mesh: w->mesh). EXIT_OK for a valid configuration;
  * another exit code with the reason in *status for an invalid one; *fatal set for one
  * that stops the sweep. */
 static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, int *fatal,
@@ -790,6 +850,9 @@ static int compute(struct sweep_worker *w, uint64_t c, struct cli_msg *status, i
     if (rc != EXIT_OK) {
         *fatal = 1;
         return rc;
+    }
+    if (w->cfg->mesh) {
+        return mesh_compute(w, &k.m, status);
     }
     rc = w->cfg->lowpan ? lowpan_estimate(w->rows, &lc, &e, w->env, &k.w, status)
                         : model_run(w->rows, w->env, k.l.kem, &k.l.cfg, k.l.allow_unbuildable,
@@ -853,6 +916,37 @@ static int emit_sides(struct sweep_worker *w, int valid, pqpan_run_emit emit, vo
     return rc;
 }
 
+/* The MESH rows of the configuration: provisioner, device, total (valid: w->mesh, a field
+ * of the other bearer unknown; else every value unknown but the side's). */
+static int emit_mesh_sides(struct sweep_worker *w, int valid, pqpan_run_emit emit, void *ctx)
+{
+    struct pqpan_run_value values[PQPAN_RUN_FIELDS_MAX];
+    struct pqpan_run_mesh_row invalid;
+    struct pqpan_run_row row;
+    size_t n, k;
+    int s, rc = 0;
+    memset(&row, 0, sizeof row);
+    memset(&invalid, 0, sizeof invalid);
+    row.record = PQPAN_RUN_RECORD_MESH;
+    row.link = PQPAN_RUN_LINK_BLE;
+    row.groups = PQPAN_RUN_GROUP_DETAIL;
+    row.fields = mesh_estimate_fields(&n);
+    row.n_fields = n;
+    row.values = values;
+    for (s = 0; s < MESH_SIDES && rc == 0; s++) {
+        const struct pqpan_run_mesh_row *m = valid ? &w->mesh->rows[s] : &invalid;
+        invalid.side = mesh_side_name(s);
+        for (k = 0; k < n; k++) {
+            pqpan_run_record_value(&values[k], &row.fields[k], m);
+            values[k].known &= (valid && mesh_field_on(&row.fields[k], w->mesh_bearer, 0)) ||
+                               strcmp(row.fields[k].name, "side") == 0;
+        }
+        row.data = m;
+        rc = emit(ctx, &row);
+    }
+    return rc;
+}
+
 /* The SWEEP_EXTRA row (valid: w->extra; else every value unknown but the settings). */
 static int emit_extra(struct sweep_worker *w, int valid, pqpan_run_emit emit, void *ctx)
 {
@@ -886,7 +980,8 @@ int sweep_config_run(struct sweep_worker *w, uint64_t c, pqpan_run_emit emit, vo
     }
     rc = emit_config(w, c, bad == EXIT_OK ? "ok" : status.text, emit, ctx);
     if (rc == 0) {
-        rc = emit_sides(w, bad == EXIT_OK, emit, ctx);
+        rc = w->cfg->mesh ? emit_mesh_sides(w, bad == EXIT_OK, emit, ctx)
+                          : emit_sides(w, bad == EXIT_OK, emit, ctx);
     }
     if (rc == 0 && (w->cfg->per || w->cfg->chain)) {
         rc = emit_extra(w, bad == EXIT_OK, emit, ctx);

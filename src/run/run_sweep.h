@@ -11,6 +11,7 @@
 
 #include "link.h"
 #include "lowpan.h"
+#include "mesh_model.h"
 #include "model.h"
 #include "run_internal.h"
 
@@ -39,8 +40,19 @@ enum sweep_kind {
     SWEEP_PER     /* --per: the packet error rate of the Monte Carlo */
 };
 
-/* Where a link option's value is stored in a configuration's struct sweep_link. */
-enum sweep_store { SWEEP_STORE_L, SWEEP_STORE_L_PQKE, SWEEP_STORE_W, SWEEP_STORE_W_PQKE };
+/* Where a link option's value is stored in a configuration's struct sweep_link (MESH: the
+ * provisioning's options, MESH_GATT: the BLE link options PB-GATT takes). */
+enum sweep_store {
+    SWEEP_STORE_L,
+    SWEEP_STORE_L_PQKE,
+    SWEEP_STORE_W,
+    SWEEP_STORE_W_PQKE,
+    SWEEP_STORE_MESH,
+    SWEEP_STORE_MESH_GATT
+};
+
+/* The link a sweep runs on (--link): estimate's options and model on it. */
+enum sweep_on { SWEEP_ON_BLE = 0, SWEEP_ON_802154 = 1, SWEEP_ON_MESH = 2 };
 
 /* One option of the request and its values (one for a fixed option, none for a flag). */
 struct sweep_opt {
@@ -68,14 +80,18 @@ struct sweep_grid {
 /* ---- sweep_grid.c ---- */
 
 /* Splits value into items (comma list; ranges; `all` as the words of estimate's option on
- * the link lowpan says). An exit code (run_text.h), the message naming o and value in *msg. */
-int sweep_items_parse(struct sweep_opt *o, const char *value, int lowpan, struct sweep_grid *g,
+ * link on, an enum sweep_on). An exit code (run_text.h), the message naming o and value in
+ * *msg. */
+int sweep_items_parse(struct sweep_opt *o, const char *value, int on, struct sweep_grid *g,
                       struct cli_msg *msg);
 
 /* The value to try opt with to learn whether it is an option and takes a value: the
  * first item of value (a range's first value, the first word of `all`). Kept in g; NULL
  * when out of memory. */
-const char *sweep_probe_value(const char *value, const char *opt, int lowpan, struct sweep_grid *g);
+const char *sweep_probe_value(const char *value, const char *opt, int on, struct sweep_grid *g);
+
+/* The row of option name as estimate takes it on link on (enum sweep_on), NULL if none. */
+const struct cli_opt *sweep_estimate_row(int on, const char *name);
 
 /* Value k (0 .. o->count - 1) of o: a pointer to the word, or to buf for a range value. */
 const char *sweep_value(const struct sweep_opt *o, uint64_t k, char buf[SWEEP_VALUE_MAX]);
@@ -99,7 +115,8 @@ enum sweep_format { SWEEP_CSV, SWEEP_JSONL };
  * and computes the same rows whatever they are. */
 struct sweep_cfg {
     struct sweep_grid grid;
-    int lowpan;
+    int lowpan;             /* --link 802154 */
+    int mesh;               /* --link ble-mesh: the provisioning's MESH rows (mesh_model.h) */
     enum sweep_format format;
     const char *out;        /* NULL: stdout */
     unsigned jobs;
@@ -147,7 +164,11 @@ unsigned sweep_side_groups(const struct sweep_cfg *cfg);
 struct sweep_link {
     struct link_opts l;   /* BLE */
     struct lowpan_opts w; /* IEEE 802.15.4 */
+    struct mesh_opts m;   /* BLE Mesh provisioning */
 };
+
+/* The link of cfg (enum sweep_on). */
+int sweep_on(const struct sweep_cfg *cfg);
 
 /* ---- sweep_extra.c: a configuration's columns after its sides ---- */
 
@@ -182,7 +203,9 @@ void sweep_worker_free(struct sweep_worker *w);
 
 /* Runs configuration c and passes its rows to emit: one CONFIG row (config, configs,
  * status, the options' values but --per's), then its sides as SIDE rows (every value
- * unknown and exchange NULL when the status is not ok), then with --per or the chain one
+ * unknown and exchange NULL when the status is not ok; --link ble-mesh: MESH rows of
+ * mesh_estimate_fields, provisioner, device, total, a field of the other bearer unknown, every
+ * value but the side's unknown when the status is not ok), then with --per or the chain one
  * SWEEP_EXTRA row (its Monte Carlo and chain run after a valid estimate); nothing when
  * --valid-only and c is not valid. An exit code: not EXIT_OK only when the sweep cannot
  * go on (an environment that did not load, emit stopped the run), the reason in *fatal. */

@@ -183,7 +183,7 @@ static char *own(struct sweep_grid *g, const char *s, size_t len)
 struct items {
     struct sweep_opt *o;
     struct sweep_grid *g;
-    int lowpan;
+    int on; /* enum sweep_on */
     int failed;
     struct cli_msg *msg;
 };
@@ -238,14 +238,19 @@ static int range_refused(const char *opt, const char *item, const struct cli_opt
     return 0;
 }
 
-/* The words of estimate's option opt on the link lowpan says (`all`): 1 if it has a fixed
- * set, 0 if not. */
-static int choices(int lowpan, const char *opt, cli_word_fn add, void *ctx)
+/* The words of estimate's option opt on link on (`all`): 1 if it has a fixed set, 0 if
+ * not. */
+static int choices(int on, const char *opt, cli_word_fn add, void *ctx)
 {
     if (model_opts_choices(opt, add, ctx)) {
         return 1;
     }
-    if (lowpan) {
+    if (on == SWEEP_ON_MESH) {
+        return cli_word_index(mesh_gatt_opts, opt) >= 0
+                   ? cli_opt_table_words(&link_opts_table, opt, add, ctx)
+                   : strcmp(opt, "--link") != 0 && cli_opt_table_words(&mesh_opts_table, opt, add, ctx);
+    }
+    if (on == SWEEP_ON_802154) {
         return link_pqke_choices(opt, add, ctx) || lowpan_opts_choices(opt, add, ctx);
     }
     return cli_opt_table_words(&estimate_protocol_table, opt, add, ctx) ||
@@ -268,7 +273,7 @@ static int item_parse(struct items *b, const char *text, size_t len)
         return cli_msg_set(b->msg, EXIT_FAILURE_RUN, "out of memory");
     }
     if (cli_word_equal(item, "all")) {
-        if (!choices(b->lowpan, opt, push_word, b)) {
+        if (!choices(b->on, opt, push_word, b)) {
             return cli_msg_set(b->msg, EXIT_USAGE, "%s all: %s has no fixed set of values; give "
                                                    "a list or a range A..B:STEP", opt, opt);
         }
@@ -279,7 +284,7 @@ static int item_parse(struct items *b, const char *text, size_t len)
     if (rc < 0) {
         return EXIT_USAGE;
     }
-    if (rc == 1 && range_refused(opt, item, estimate_opt_row(b->lowpan, opt), &it, b->msg)) {
+    if (rc == 1 && range_refused(opt, item, sweep_estimate_row(b->on, opt), &it, b->msg)) {
         return EXIT_USAGE;
     }
     if (rc == 0) {
@@ -290,7 +295,7 @@ static int item_parse(struct items *b, const char *text, size_t len)
     return EXIT_OK;
 }
 
-int sweep_items_parse(struct sweep_opt *o, const char *value, int lowpan, struct sweep_grid *g,
+int sweep_items_parse(struct sweep_opt *o, const char *value, int on, struct sweep_grid *g,
                       struct cli_msg *msg)
 {
     struct items b;
@@ -298,7 +303,7 @@ int sweep_items_parse(struct sweep_opt *o, const char *value, int lowpan, struct
     int rc = EXIT_OK;
     b.o = o;
     b.g = g;
-    b.lowpan = lowpan;
+    b.on = on;
     b.failed = 0;
     b.msg = msg;
     o->items = NULL;
@@ -419,7 +424,13 @@ static void keep_first(void *ctx, const char *word)
     }
 }
 
-const char *sweep_probe_value(const char *value, const char *opt, int lowpan, struct sweep_grid *g)
+const struct cli_opt *sweep_estimate_row(int on, const char *name)
+{
+    return on == SWEEP_ON_MESH ? mesh_opt_row(0, name)
+                               : estimate_opt_row(on == SWEEP_ON_802154, name);
+}
+
+const char *sweep_probe_value(const char *value, const char *opt, int on, struct sweep_grid *g)
 {
     const char *comma = strchr(value, ',');
     size_t len = comma != NULL ? (size_t)(comma - value) : strlen(value);
@@ -432,7 +443,7 @@ const char *sweep_probe_value(const char *value, const char *opt, int lowpan, st
     if (cli_word_equal(item, "all")) {
         fw.g = g;
         fw.word = NULL;
-        (void)choices(lowpan, opt, keep_first, &fw);
+        (void)choices(on, opt, keep_first, &fw);
         return fw.word != NULL ? fw.word : item;
     }
     dots = strstr(item, "..");

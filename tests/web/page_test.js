@@ -197,9 +197,9 @@ async function checkBattery(check, name, page, est) {
 // idle on both links (its battery options too: alone they are refused, --exchange-uj at its
 // end gives the "battery" member); advise over 802.15.4 (a search there takes
 // milliseconds); simulate on both links (its JSON; over 802.15.4 two runs each, --runs
-// itself at its low end, and the chain at 3 hops); sweep on both links, each option a list
-// of two of its values beside two KEMs (its JSON Lines), --per by hand (a list of rates has
-// no words). Left out: --link and --format (the request's frame), text options without
+// itself at its low end, and the chain at 3 hops); sweep on the three links (ble-mesh: the
+// provisioning), each option a list of two of its values beside two KEMs (its JSON Lines),
+// --per by hand (a list of rates has no words). Left out: --link and --format (the request's frame), text options without
 // words (a file, OP=X: simulate's --pcap and --trace) and sweep's --out and --jobs (the
 // face's).
 const SKIP = new Set(['--link', '--format']);
@@ -215,7 +215,7 @@ function generatedRequests(help) {
   generatedLinkRequests(help, 'simulate', 'ble', requests);
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE);
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE.concat([['--hops', '3']]));
-  for (const link of ['ble', '802154']) generatedSweepRequests(help, link, requests);
+  for (const link of ['ble', '802154', 'ble-mesh']) generatedSweepRequests(help, link, requests);
   // estimate --link ble-mesh on each bearer (a row of the other bearer's is refused by both)
   for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'estimate', 'ble-mesh', requests, [['--bearer', bearer]]);
   // simulate --link ble-mesh: the same rows executed (keys and crypto real), on each bearer
