@@ -56,6 +56,10 @@ int cli_simulate_run(int argc, char **argv);
  * EXIT_FAILURE_RUN after saying on stderr why it failed (the exchange is printed all the
  * same). */
 int cli_simulate_outcome(const struct pqpan_run_sim_row *total);
+/* A --link ble-mesh run's outcome (one of its MESH rows) as its exit status: EXIT_OK, or
+ * for a simulated provisioning without equal keys EXIT_FAILURE_RUN after saying so on
+ * stderr as `pqpan CMD` (the run is printed all the same). */
+int cli_mesh_outcome(const char *cmd, const struct pqpan_run_mesh_row *row);
 void cli_simulate_help(FILE *out);
 int cli_compare_run(int argc, char **argv);
 void cli_compare_help(FILE *out);

@@ -44,7 +44,6 @@ struct printer {
     enum cli_format format;
     struct pqpan_run_mesh_row rows[MESH_SIDES];
     int n;
-    int keys_differ; /* a simulated run without equal keys */
 };
 
 static void print_value(const struct pqpan_run_field *f, const struct pqpan_run_mesh_row *r,
@@ -145,7 +144,6 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
             return -1;
         }
         p->rows[p->n++] = *m;
-        p->keys_differ |= m->keys_equal != NULL && strcmp(m->keys_equal, "yes") != 0;
         if (p->n < MESH_SIDES) {
             break;
         }
@@ -181,11 +179,16 @@ static int mesh_run(const char *cmd, int simulated, int argc, char **argv)
         return EXIT_IO; /* outfile.c has said why */
     }
     rc = cli_run_status(cmd, code, &err);
-    if (rc == EXIT_OK && p.keys_differ) {
+    return rc == EXIT_OK && p.n == MESH_SIDES ? cli_mesh_outcome(cmd, &p.rows[MESH_SIDES - 1]) : rc;
+}
+
+int cli_mesh_outcome(const char *cmd, const struct pqpan_run_mesh_row *row)
+{
+    if (row->keys_equal != NULL && strcmp(row->keys_equal, "yes") != 0) {
         fprintf(stderr, "pqpan %s: the provisioning ended without equal keys\n", cmd);
-        rc = EXIT_FAILURE_RUN;
+        return EXIT_FAILURE_RUN;
     }
-    return rc;
+    return EXIT_OK;
 }
 
 int mesh_estimate_run(int argc, char **argv)

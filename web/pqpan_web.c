@@ -299,7 +299,8 @@ struct run_part {
 /* The parts of a run's output: its members, sides, the record printed as members (IDLE),
  * each listed record's array (keys[k]'s items in lists[k]), and a sweep's lines (the open
  * one's fields so far, its sides so far); status: the CLI's exit status of a run that
- * succeeded (simulate: 1 for a failed exchange, printed all the same). */
+ * succeeded (simulate: 1 for a failed exchange or a provisioning without equal keys,
+ * printed all the same). */
 struct run_out {
     struct run_part members, sides, record, lines;
     const char *keys[RUN_LISTS_MAX];
@@ -470,6 +471,10 @@ static int on_run_row(void *ctx, const struct pqpan_run_row *row)
     if (row->record == PQPAN_RUN_RECORD_SIM &&
         strcmp(((const struct pqpan_run_sim_row *)row->data)->side, "total") == 0) {
         o->status = cli_simulate_outcome(row->data);
+    }
+    if (row->record == PQPAN_RUN_RECORD_MESH &&
+        strcmp(((const struct pqpan_run_mesh_row *)row->data)->side, "total") == 0) {
+        o->status = cli_mesh_outcome("simulate", row->data);
     }
     if (row->record == PQPAN_RUN_RECORD_TRACE_PHASE) {
         return put_trace_phase(o, row);
