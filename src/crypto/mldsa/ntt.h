@@ -82,4 +82,10 @@ void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N]);
 void pqpan_mldsa_pointwise(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],
                            const int32_t b[PQPAN_MLDSA_N]);
 
+/* r_i = r_i + a_i b_i R^-1: one term of a sum of products (a row of Alg. 45 MultiplyNTT
+ * summed over the columns), each term below q in absolute value for |a_i|, |b_i| < 9q.
+ * r may be a or b. */
+void pqpan_mldsa_pointwise_acc(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],
+                               const int32_t b[PQPAN_MLDSA_N]);
+
 #endif

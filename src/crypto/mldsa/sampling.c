@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "crypto/ct_testing.h"
+#include "crypto/m4/backend.h"
 #include "crypto/mldsa/acc.h"
 #include "crypto/mldsa/ntt.h"
 #include "pqpan/common.h"
@@ -267,12 +268,34 @@ static unsigned next_position(struct ball_stream *st, unsigned i)
     }
 }
 
+/* Alg. 29 lines 10-11 for position i and j <= i: c_i = c_j, then c_j = sign (0x01 or 0xFF,
+ * the byte of +1 or -1), reading and writing every word up to c_i so that j stays hidden. */
+void PQPAN_M4_PORTABLE(pqpan_mldsa_ball_step)(int8_t c[PQPAN_MLDSA_N], unsigned i, unsigned j,
+                                              uint8_t sign)
+{
+    const uint64_t jj = (uint64_t)j * BYTES_ONES, sign_word = (uint64_t)sign * BYTES_ONES;
+    const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
+    uint64_t cj = 0;
+    unsigned w;
+    for (w = 0; w < words; w++) { /* line 10 */
+        cj |= load_word(c + 8 * w) & zero_bytes(position_word(w) ^ jj);
+    }
+    cj |= cj >> 32;
+    cj |= cj >> 16;
+    cj |= cj >> 8;
+    c[i] = (int8_t)(uint8_t)cj;
+    for (w = 0; w < words; w++) { /* line 11 */
+        const uint64_t m = zero_bytes(position_word(w) ^ jj);
+        store_word(c + 8 * w, (load_word(c + 8 * w) & ~m) | (sign_word & m));
+    }
+}
+
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
                                 unsigned tau)
 {
     struct ball_stream st;
     uint64_t signs = 0;
-    unsigned i, w, k;
+    unsigned i, k;
     memset(c, 0, PQPAN_MLDSA_N);
     pqpan_shake256_init(&st.xof);
     pqpan_shake256_absorb(&st.xof, seed, seed_len);
@@ -281,24 +304,9 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
         signs |= (uint64_t)next_byte(&st) << (8 * k);
     }
     for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
-        /* j, and -1 or 1 as a byte, in every byte of a word */
-        const uint64_t jj = (uint64_t)next_position(&st, i) * BYTES_ONES;
-        const uint64_t sign = (uint64_t)(uint8_t)(1 - 2 * (int)(signs & 1u)) * BYTES_ONES;
-        const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
-        uint64_t cj = 0;
-        /* line 10: c_i = c_j, read in every word up to c_i so that j stays hidden */
-        for (w = 0; w < words; w++) {
-            cj |= load_word(c + 8 * w) & zero_bytes(position_word(w) ^ jj);
-        }
-        cj |= cj >> 32;
-        cj |= cj >> 16;
-        cj |= cj >> 8;
-        c[i] = (int8_t)(uint8_t)cj;
-        /* line 11: c_j = (-1)^h[i + tau - 256], written through every word up to c_i */
-        for (w = 0; w < words; w++) {
-            const uint64_t m = zero_bytes(position_word(w) ^ jj);
-            store_word(c + 8 * w, (load_word(c + 8 * w) & ~m) | (sign & m));
-        }
+        const unsigned j = next_position(&st, i);
+        /* (-1)^h[i + tau - 256] as a byte */
+        pqpan_mldsa_ball_step(c, i, j, (uint8_t)(1 - 2 * (int)(signs & 1u)));
         signs >>= 1;
     }
     pqpan_wipe(&st, sizeof st);

@@ -34,30 +34,38 @@ struct poly {
     int32_t c[PQPAN_MLDSA_N];
 };
 
-/* r_n = r_n + a_n b_n R^-1: one term of a row of A_hat o v (Alg. 45 MultiplyNTT, summed).
- * Each term is below q in absolute value, so l <= 7 terms stay far below what
- * pqpan_mldsa_invntt accepts. */
-static void mul_acc(struct poly *r, const struct poly *a, const struct poly *b)
+/* r = (sum_j a_j o v_j) R^-1 for j < l: a row of A_hat o v (Alg. 45 MultiplyNTT, summed),
+ * one Montgomery reduction per term. a_j in [0, q) and |v_j| < 9q, so each term is below q
+ * and the sum of l <= 7 terms far below what pqpan_mldsa_invntt accepts. */
+static void row_times(struct poly *r, const struct poly *a, const struct poly *v, unsigned l)
 {
-    unsigned n;
-    for (n = 0; n < PQPAN_MLDSA_N; n++) {
-        r->c[n] += mldsa_mont_mul(a->c[n], b->c[n]);
+    unsigned j;
+    pqpan_mldsa_pointwise(r->c, a[0].c, v[0].c);
+    for (j = 1; j < l; j++) {
+        pqpan_mldsa_pointwise_acc(r->c, a[j].c, v[j].c);
     }
 }
 
-/* r = (sum_j a_j o v_j) R^-1 for j < l: a row of A_hat o v (Alg. 45 MultiplyNTT, summed)
- * with one Montgomery reduction per coefficient. a_j in [0, q) and |v_j| < 9q, so the sum
- * of l <= 7 products stays below 63 q^2 < 2^31 q, the bound of mldsa_montgomery_reduce;
- * |r_n| < q. */
-static void row_times(struct poly *r, const struct poly *a, const struct poly *v, unsigned l)
+/* HighBits (Alg. 37) of one row of w, w frozen into [0, q) first. Written for gamma2 a
+ * constant: w_highbits gives each of the two values of FIPS 204 Table 1 its own copy, in
+ * which the quotient and the wrap of Decompose fold into immediates. */
+static PQPAN_ALWAYS_INLINE void freeze_highbits(struct poly *w, struct poly *w1, int32_t gamma2)
 {
-    unsigned j, n;
+    unsigned n;
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
-        int64_t sum = 0;
-        for (j = 0; j < l; j++) {
-            sum += (int64_t)a[j].c[n] * v[j].c[n];
-        }
-        r->c[n] = mldsa_montgomery_reduce(sum);
+        w->c[n] = mldsa_freeze(w->c[n]);
+        w1->c[n] = mldsa_highbits(w->c[n], gamma2);
+    }
+}
+
+_Static_assert(PQPAN_MLDSA87_GAMMA2 == PQPAN_MLDSA65_GAMMA2, "gamma2 takes two values");
+
+static void w_highbits(struct poly *w, struct poly *w1, int32_t gamma2)
+{
+    if (gamma2 == PQPAN_MLDSA44_GAMMA2) { /* gamma2 is public: it names the parameter set */
+        freeze_highbits(w, w1, PQPAN_MLDSA44_GAMMA2);
+    } else {
+        freeze_highbits(w, w1, PQPAN_MLDSA65_GAMMA2);
     }
 }
 
@@ -90,7 +98,7 @@ void pqpan_mldsa_keygen_speed(const struct mldsa_params *p, uint8_t *pk, uint8_t
         memset(&ws.t, 0, sizeof ws.t);
         for (j = 0; j < p->l; j++) {
             pqpan_mldsa_rej_ntt_poly(ws.a.c, sk, j, i);
-            mul_acc(&ws.t, &ws.a, &ws.s1hat[j]);
+            pqpan_mldsa_pointwise_acc(ws.t.c, ws.a.c, ws.s1hat[j].c);
         }
         pqpan_mldsa_invntt(ws.t.c);
         pqpan_mldsa_keygen_split_row(p, pk, sk, i, ws.t.c); /* lines 5-6 */
@@ -156,17 +164,14 @@ static PQPAN_NOINLINE void mask(struct sign_ws *s, const struct mldsa_params *p,
 static PQPAN_NOINLINE void commit(struct sign_ws *s, const struct mldsa_params *p)
 {
     struct pqpan_shake256_ctx h;
-    unsigned i, n;
+    unsigned i;
     pqpan_shake256_init(&h);
     pqpan_shake256_absorb(&h, s->mu, sizeof s->mu);
     for (i = 0; i < p->k; i++) {
         struct poly *w = &s->w[i];
         row_times(w, s->mat[i], s->yhat, p->l);
         pqpan_mldsa_invntt(w->c);
-        for (n = 0; n < PQPAN_MLDSA_N; n++) {
-            w->c[n] = mldsa_freeze(w->c[n]);
-            s->cs.c[n] = mldsa_highbits(w->c[n], p->gamma2);
-        }
+        w_highbits(w, &s->cs, p->gamma2);
         pqpan_mldsa_absorb_w1(&h, s->cs.c, p->w1_bits);
     }
     pqpan_shake256_squeeze(&h, s->ctilde, p->ctilde_bytes);
@@ -196,25 +201,38 @@ static PQPAN_NOINLINE uint32_t respond_z(struct sign_ws *s, const struct mldsa_p
     return fail;
 }
 
-/* The checks of lines 21-28 on r = w - <<c s2>> and ct0 = <<c t0>>, row by row, with the
- * hints into the bitmap: 1 on a failure (the hint count included), else 0. */
+/* The checks of lines 21-28 on r = w - <<c s2>> and ct0 = <<c t0>> for row i, with the
+ * hints into row i of the bitmap: the failures ORed into *fail, the number of hints added
+ * to *count. Written for gamma2 a constant, as freeze_highbits. */
+static PQPAN_ALWAYS_INLINE void row_hints(struct sign_ws *s, unsigned i, int32_t gamma2,
+                                          int32_t beta, uint32_t *fail, uint32_t *count)
+{
+    unsigned n, b;
+    for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
+        uint32_t bits = 0;
+        for (b = 0; b < 8; b++) {
+            const uint32_t h =
+                mldsa_sign_hint(fail, mldsa_freeze(s->w[i].c[n + b] - s->cs.c[n + b]),
+                                mldsa_center(s->ct0.c[n + b]), gamma2, beta);
+            bits |= h << b;
+            *count += h;
+        }
+        s->hint[i][n / 8] = (uint8_t)bits;
+    }
+}
+
+/* The checks of lines 21-28 row by row: 1 on a failure (the hint count included), else 0. */
 static PQPAN_NOINLINE uint32_t respond_hints(struct sign_ws *s, const struct mldsa_params *p)
 {
     uint32_t fail = 0, count = 0;
-    unsigned i, n, b;
+    unsigned i;
     for (i = 0; i < p->k; i++) {
         times_c(&s->cs, &s->chat, &s->s2hat[i]);
         times_c(&s->ct0, &s->chat, &s->t0hat[i]);
-        for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
-            uint32_t bits = 0;
-            for (b = 0; b < 8; b++) {
-                const uint32_t h = mldsa_sign_hint(
-                    &fail, mldsa_freeze(s->w[i].c[n + b] - s->cs.c[n + b]),
-                    mldsa_center(s->ct0.c[n + b]), p->gamma2, p->beta);
-                bits |= h << b;
-                count += h;
-            }
-            s->hint[i][n / 8] = (uint8_t)bits;
+        if (p->gamma2 == PQPAN_MLDSA44_GAMMA2) { /* public, as in w_highbits */
+            row_hints(s, i, PQPAN_MLDSA44_GAMMA2, p->beta, &fail, &count);
+        } else {
+            row_hints(s, i, PQPAN_MLDSA65_GAMMA2, p->beta, &fail, &count);
         }
     }
     return fail | mldsa_at_least((int32_t)count, (int32_t)p->omega + 1); /* too many hints */
@@ -310,7 +328,7 @@ int pqpan_mldsa_verify_speed(const struct mldsa_params *p, const uint8_t *pk,
         memset(&v.w, 0, sizeof v.w);
         for (j = 0; j < p->l; j++) {
             pqpan_mldsa_rej_ntt_poly(v.a.c, pk, j, i);
-            mul_acc(&v.w, &v.a, &v.zhat[j]);
+            pqpan_mldsa_pointwise_acc(v.w.c, v.a.c, v.zhat[j].c);
         }
         t1_ntt(&v.t1hat, pk, i);
         for (n = 0; n < PQPAN_MLDSA_N; n++) {
