@@ -45,12 +45,18 @@ static inline int32_t mldsa_freeze(int32_t a)
     return mldsa_caddq(mldsa_reduce32(a));
 }
 
-/* a mod+- q, the representative in [-(q-1)/2, (q-1)/2] (FIPS 204 §2.3), for
- * |a| <= 2^31 - 2^22 - 1. */
+/* a mod+- q, the representative in [-(q-1)/2, (q-1)/2] (FIPS 204 §2.3), for |a| < q (an
+ * output of pqpan_mldsa_invntt). */
+static inline int32_t mldsa_center_small(int32_t a)
+{
+    const int32_t r = mldsa_caddq(a);
+    return r - (((PQPAN_MLDSA_Q - 1) / 2 - r) >> 31 & PQPAN_MLDSA_Q);
+}
+
+/* a mod+- q as mldsa_center_small, for |a| <= 2^31 - 2^22 - 1. */
 static inline int32_t mldsa_center(int32_t a)
 {
-    const int32_t r = mldsa_freeze(a);
-    return r - (((PQPAN_MLDSA_Q - 1) / 2 - r) >> 31 & PQPAN_MLDSA_Q);
+    return mldsa_center_small(mldsa_reduce32(a));
 }
 
 /* |a| without a branch, for a > INT32_MIN. */

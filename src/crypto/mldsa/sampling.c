@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "common/bytes.h"
 #include "crypto/ct_testing.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mldsa/acc.h"
@@ -43,15 +44,36 @@ static int32_t three_bytes(const uint8_t *b)
     return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | ((uint32_t)b[2] & 0x7F) << 16);
 }
 
-/* RejNTTPoly's loop (Alg. 30 lines 3-11) over len bytes at buf (a multiple of 3) from
- * coefficient n on; returns the number of coefficients held afterwards. */
+/* Alg. 30 lines 5-9 for one candidate z (CoeffFromThreeBytes already applied): kept as
+ * coefficient n when below q, while coefficients are missing. Returns the new count. The
+ * matrix is public, so the rejection may branch. */
+static unsigned rej_take(int32_t a[PQPAN_MLDSA_N], unsigned n, uint32_t z)
+{
+    if (n < PQPAN_MLDSA_N) {
+        a[n] = (int32_t)z;
+        n += z < PQPAN_MLDSA_Q;
+    }
+    return n;
+}
+
+/* Bytes read at once by rej_parse: four candidates in three 32-bit words. */
+#define REJ_GROUP 12
+#define REJ_LOW23 0x7FFFFFu /* Alg. 14: the top bit of the third byte cleared */
+_Static_assert(PQPAN_SHAKE128_RATE % REJ_GROUP == 0, "candidate groups do not straddle blocks");
+
+/* RejNTTPoly's loop (Alg. 30 lines 3-11) over len bytes at buf (a multiple of REJ_GROUP)
+ * from coefficient n on; returns the number of coefficients held afterwards. Candidate
+ * t of a group is bytes 3t..3t+2 of its three little-endian words (Alg. 14). */
 static unsigned rej_parse(int32_t a[PQPAN_MLDSA_N], unsigned n, const uint8_t *buf, size_t len)
 {
     size_t pos;
-    for (pos = 0; pos < len && n < PQPAN_MLDSA_N; pos += 3) {
-        const int32_t z = three_bytes(buf + pos);
-        a[n] = z;
-        n += z < PQPAN_MLDSA_Q;
+    for (pos = 0; pos < len && n < PQPAN_MLDSA_N; pos += REJ_GROUP) {
+        const uint32_t w0 = pqpan_load32_le(buf + pos), w1 = pqpan_load32_le(buf + pos + 4);
+        const uint32_t w2 = pqpan_load32_le(buf + pos + 8);
+        n = rej_take(a, n, w0 & REJ_LOW23);
+        n = rej_take(a, n, (w0 >> 24 | w1 << 8) & REJ_LOW23);
+        n = rej_take(a, n, (w1 >> 16 | w2 << 16) & REJ_LOW23);
+        n = rej_take(a, n, (w2 >> 8) & REJ_LOW23);
     }
     return n;
 }
@@ -59,7 +81,6 @@ static unsigned rej_parse(int32_t a[PQPAN_MLDSA_N], unsigned n, const uint8_t *b
 /* Blocks squeezed at once: 5 blocks hold 280 candidates, each accepted with probability
  * q / 2^23 > 0.999, so a sixth block is rarely needed. */
 #define REJ_FIRST_BLOCKS 5
-_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "candidates do not straddle blocks");
 
 void pqpan_mldsa_rej_ntt_poly(int32_t a[PQPAN_MLDSA_N], const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
                               unsigned col, unsigned row)
