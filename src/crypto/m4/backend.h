@@ -28,6 +28,10 @@ extern const uint8_t pqpan_keccak_m4_frames[50];
 /* Lane i of the state XORed with v / read, in the standard layout. */
 void pqpan_keccak_m4_xor_lane(uint64_t state[25], unsigned i, uint64_t v);
 uint64_t pqpan_keccak_m4_lane(const uint64_t state[25], unsigned i);
+/* Lanes first .. first + count - 1 as pqpan_keccak_m4_lane reads them, stored little endian
+ * at out, 8 bytes each (src/crypto/m4/keccak_extract_m4.S). */
+void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,
+                             unsigned count);
 /* Keccak-f[1600] of src/crypto/sha3.c (the assembly is pqpan_keccak_f1600). */
 void pqpan_keccak_f1600_portable(uint64_t lanes[25]);
 /* NTT and inverse NTT of src/crypto/mlkem/ntt.c (the DSP versions, src/crypto/m4/ntt_m4.c,
