@@ -13,7 +13,8 @@
 #                   count exactly, and every measured operation must succeed;
 #   pqpan_m4_ct     with the plugin's trace=on, in the four builds: each ML-KEM operation
 #                   of each level, P-256 key generation and shared secret, and ML-DSA's
-#                   NTT, inverse NTT and pointwise product must execute
+#                   NTT, inverse NTT, pointwise product (alone and accumulated) and
+#                   SampleInBall's swaps must execute
 #                   the same blocks and touch the same addresses in the same order for
 #                   different secrets, and both planted leaks (canary) must be seen.
 # Usage: m4_qemu.sh CLI SRCDIR BUILDDIR. Exit 77 (skipped) only without the toolchain.
