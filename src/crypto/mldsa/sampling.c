@@ -137,17 +137,6 @@ struct bit_writer {
     unsigned have;
 };
 
-static void put_bits(struct bit_writer *w, uint32_t v, unsigned bits)
-{
-    w->acc |= v << w->have;
-    w->have += bits;
-    if (w->have >= 8) {
-        *w->out++ = (uint8_t)w->acc;
-        w->acc >>= 8;
-        w->have -= 8;
-    }
-}
-
 /* The packed value eta - CoeffFromHalfByte(b) (Alg. 15 then Alg. 24's BitPack(s, eta,
  * eta)) of an accepted half-byte: b mod 5 for eta = 2 (b < 15), b itself for eta = 4
  * (b < 9). b mod 5 = b - 5 floor(13 b / 64) for b < 15, without a division. */
@@ -165,6 +154,37 @@ static unsigned half_byte_accepted(uint32_t b, unsigned eta)
     return ok;
 }
 
+/* Alg. 31 lines 4-14 over one squeezed block buf from coefficient n on: each accepted
+ * half-byte (low half first) packed at w, until 256 are held; returns the new count. The
+ * writer is read into locals for the loop, so that it stays in registers, and written
+ * back (the caller wipes it). */
+static unsigned pack_half_bytes(struct bit_writer *w, const uint8_t buf[PQPAN_SHAKE256_RATE],
+                                unsigned n, unsigned eta, unsigned bits)
+{
+    uint8_t *out = w->out;
+    uint32_t acc = w->acc;
+    unsigned have = w->have, pos, half;
+    for (pos = 0; pos < PQPAN_SHAKE256_RATE && n < PQPAN_MLDSA_N; pos++) {
+        for (half = 0; half < 2 && n < PQPAN_MLDSA_N; half++) {
+            const uint32_t b = (uint32_t)(buf[pos] >> (4 * half)) & 15u;
+            if (half_byte_accepted(b, eta)) {
+                acc |= packed_eta_value(b, eta) << have; /* bits <= 4: one byte at most */
+                have += bits;
+                if (have >= 8) {
+                    *out++ = (uint8_t)acc;
+                    acc >>= 8;
+                    have -= 8;
+                }
+                n++;
+            }
+        }
+    }
+    w->out = out;
+    w->acc = acc;
+    w->have = have;
+    return n;
+}
+
 /* RejBoundedPoly (Alg. 31) into its BitPack encoding at out. */
 static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
                                const uint8_t rhoprime[PQPAN_MLDSA_CRHBYTES], unsigned nonce)
@@ -173,7 +193,7 @@ static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
     struct bit_writer w;
     uint8_t buf[PQPAN_SHAKE256_RATE];
     uint8_t idx[2];
-    unsigned n = 0, pos, half;
+    unsigned n = 0;
     idx[0] = (uint8_t)nonce; /* Alg. 33 lines 3, 6: IntegerToBytes(r, 2) */
     idx[1] = (uint8_t)(nonce >> 8);
     w.out = out;
@@ -185,15 +205,7 @@ static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
     pqpan_shake256_finalize(&xof);
     while (n < PQPAN_MLDSA_N) {
         pqpan_shake256_squeeze(&xof, buf, sizeof buf);
-        for (pos = 0; pos < sizeof buf && n < PQPAN_MLDSA_N; pos++) {
-            for (half = 0; half < 2 && n < PQPAN_MLDSA_N; half++) {
-                const uint32_t b = (uint32_t)(buf[pos] >> (4 * half)) & 15u;
-                if (half_byte_accepted(b, p->eta)) {
-                    put_bits(&w, packed_eta_value(b, p->eta), p->eta_bits);
-                    n++;
-                }
-            }
-        }
+        n = pack_half_bytes(&w, buf, n, p->eta, p->eta_bits);
     }
     pqpan_wipe(&xof, sizeof xof);
     pqpan_wipe(buf, sizeof buf);
