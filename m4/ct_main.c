@@ -21,7 +21,11 @@
  * And ML-DSA's transforms (src/crypto/mldsa/ntt.c, or src/crypto/m4/mldsa_ntt_m4.S with the
  * backend), the polynomial varied over all zero, extreme values of alternating sign and
  * pseudo-random values (the secret operand of signing's products: y, s1, s2, t0, c):
- *   ntt, invntt, and pointwise with one fixed public operand.
+ *   ntt, invntt, and pointwise and pointwise_acc with one fixed public operand (the
+ *   accumulator of pointwise_acc holds the secret too);
+ *   ball    SampleInBall's swaps (pqpan_mldsa_ball_step) for the 60 positions of
+ *           ML-DSA-87 with secret positions j and signs: j = 0 and +1 always, j = i and -1
+ *           always, pseudo-random j <= i and signs.
  * And SHA-256 (src/crypto/sha256.c) over a secret 64-octet block, and HMAC-SHA-256 under a
  * secret key (all zero, all 0xff, pseudo-random) of a fixed message.
  * Prints "ct,<scheme>,<operation>,<status>" per run; the plugin prints one trace line per
@@ -30,6 +34,7 @@
 
 #include "bench.h"
 #include "crypto/mldsa/ntt.h"
+#include "crypto/mldsa/sampling.h"
 #include "kem_table.h"
 #include "pqpan/ecdh.h"
 #include "pqpan/sha256.h"
@@ -163,7 +168,13 @@ struct ct_mldsa_buffers {
     int32_t in[PQPAN_MLDSA_N];
     int32_t a[PQPAN_MLDSA_N];
     int32_t b[PQPAN_MLDSA_N];
+    int8_t c[PQPAN_MLDSA_N];           /* SampleInBall's polynomial */
+    uint8_t j[PQPAN_MLDSA_N];          /* its secret positions, per i */
+    uint8_t sign[PQPAN_MLDSA_N];       /* and signs */
 };
+
+/* SampleInBall's positions i = 196..255 (tau = 60, ML-DSA-87). */
+#define BALL_FIRST (PQPAN_MLDSA_N - 60)
 
 /* Run `run`'s secret polynomial in b->in, every coefficient within [-bound, bound]: all
  * zero, +bound and -bound alternately, then xorshift32 values (Marsaglia 2003; test
@@ -210,6 +221,11 @@ static void mldsa_pointwise_op(struct ct_mldsa_buffers *b)
     pqpan_mldsa_pointwise(b->a, b->a, b->b);
 }
 
+static void mldsa_pointwise_acc_op(struct ct_mldsa_buffers *b)
+{
+    pqpan_mldsa_pointwise_acc(b->a, b->a, b->b);
+}
+
 /* The input bounds of ntt.h: q - 1 for the NTT, 2^31 - 2^22 - 1 for the inverse, 9q - 1
  * for the product (whose public operand is a fixed NTT-domain polynomial). */
 static void mldsa_kernel_runs(struct ct_mldsa_buffers *b)
@@ -220,6 +236,30 @@ static void mldsa_kernel_runs(struct ct_mldsa_buffers *b)
         b->b[i] = (int32_t)(i * 32749u % (18u * PQPAN_MLDSA_Q - 1u)) - (9 * PQPAN_MLDSA_Q - 1);
     }
     mldsa_runs(b, "pointwise", 9 * PQPAN_MLDSA_Q - 1, mldsa_pointwise_op);
+    mldsa_runs(b, "pointwise_acc", 9 * PQPAN_MLDSA_Q - 1, mldsa_pointwise_acc_op);
+}
+
+/* The swaps of SampleInBall with run `run`'s secret positions and signs, chosen outside the
+ * measured region (xorshift32 for the third run, as mldsa_secret). */
+static void mldsa_ball_runs(struct ct_mldsa_buffers *b)
+{
+    uint32_t x = 0x2545f491u;
+    for (int run = 0; run < 3; run++) {
+        for (unsigned i = BALL_FIRST; i < PQPAN_MLDSA_N; i++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            b->j[i] = (uint8_t)(run == 0 ? 0 : run == 1 ? i : x % (i + 1));
+            b->sign[i] = run == 0 ? 0x01 : run == 1 ? 0xFF : (x >> 16 & 1 ? 0xFF : 0x01);
+        }
+        memset(b->c, 0, sizeof b->c);
+        pqpan_m4_mark_begin();
+        for (unsigned i = BALL_FIRST; i < PQPAN_MLDSA_N; i++) {
+            pqpan_mldsa_ball_step(b->c, i, b->j[i], b->sign[i]);
+        }
+        pqpan_m4_mark_end();
+        report("ml-dsa", "ball", 0);
+    }
 }
 
 struct ct_sha_buffers {
@@ -309,6 +349,7 @@ int main(void)
     failed |= ecdh_runs(&e);
     mldsa_kernel_runs(&d);
     sha_runs(&h);
+    mldsa_ball_runs(&d);
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {
         failed |= keygen_runs(&pqpan_m4_kems[l], &b);
         failed |= encaps_runs(&pqpan_m4_kems[l], &b);

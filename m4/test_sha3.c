@@ -81,6 +81,30 @@ static void asm_against_portable(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, memcmp(asm_lanes, c_lanes, sizeof c_lanes) == 0, "keccak asm vs portable", run);
     }
 }
+
+/* The squeeze's lane extraction in assembly equals pqpan_keccak_m4_lane on 64 pseudo-random
+ * states: lanes 0..20 (a SHAKE128 block) and 3..7 written at an odd address. */
+static void extract_against_lane(struct pqpan_m4_tally *t)
+{
+    uint64_t seed = 0x3c6ef372fe94f82bULL;
+    for (uint32_t run = 0; run < 64; run++) {
+        uint64_t state[25];
+        uint8_t got[1 + 21 * 8], want[21 * 8];
+        for (size_t i = 0; i < 25; i++) {
+            state[i] = pqpan_m4_random(&seed);
+        }
+        for (unsigned i = 0; i < 21; i++) {
+            const uint64_t v = pqpan_keccak_m4_lane(state, i);
+            for (unsigned b = 0; b < 8; b++) {
+                want[8 * i + b] = (uint8_t)(v >> (8 * b));
+            }
+        }
+        pqpan_keccak_m4_extract(state, got, 0, 21);
+        pqpan_m4_check(t, memcmp(got, want, sizeof want) == 0, "keccak extract vs lane", run);
+        pqpan_keccak_m4_extract(state, got + 1, 3, 5);
+        pqpan_m4_check(t, memcmp(got + 1, want + 24, 40) == 0, "keccak extract at odd address", run);
+    }
+}
 #endif
 
 struct pqpan_m4_tally pqpan_m4_test_sha3(void)
@@ -92,6 +116,7 @@ struct pqpan_m4_tally pqpan_m4_test_sha3(void)
     incremental(&t, a3);
 #ifdef PQPAN_M4_ASM
     asm_against_portable(&t);
+    extract_against_lane(&t);
 #endif
     return t;
 }

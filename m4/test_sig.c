@@ -10,6 +10,7 @@
 #include "check.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mldsa/ntt.h"
+#include "crypto/mldsa/sampling.h"
 #include "pqpan/sig.h"
 
 static uint8_t pk[PQPAN_SIG_PK_MAX_BYTES], sk[PQPAN_SIG_SK_MAX_BYTES];
@@ -86,7 +87,9 @@ static int same_poly(const int32_t *a, const int32_t *b)
 /* The assembly equals ntt.c coefficient for coefficient at the ends of each input range
  * (ntt.h): the NTT on |a_i| <= q - 1; the inverse NTT on |a_i| <= 2^31 - 2^22 - 1, the
  * bound of its reduction on entry; the pointwise product on |a_i|, |b_i| <= 9q - 1, once
- * into a third array and in place of each operand. */
+ * into a third array and in place of each operand, and added to an accumulator of up to
+ * six earlier terms (|r_i| <= 6 (q - 1), a row of ML-DSA-87's A_hat o v before its last
+ * term). */
 static void kernels_against_portable(struct pqpan_m4_tally *t)
 {
     static int32_t m4[PQPAN_MLDSA_N], c[PQPAN_MLDSA_N], a[PQPAN_MLDSA_N], b[PQPAN_MLDSA_N];
@@ -117,6 +120,35 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         memcpy(m4, b, sizeof m4);
         pqpan_mldsa_pointwise(m4, a, m4);
         pqpan_m4_check(t, same_poly(m4, c), "ML-DSA pointwise r = b vs portable", run);
+        for (size_t i = 0; i < PQPAN_MLDSA_N; i++) {
+            m4[i] = c[i] = kernel_input(&seed, run, i, 6 * (PQPAN_MLDSA_Q - 1));
+        }
+        pqpan_mldsa_pointwise_acc_portable(c, a, b);
+        pqpan_mldsa_pointwise_acc(m4, a, b);
+        pqpan_m4_check(t, same_poly(m4, c), "ML-DSA pointwise_acc vs portable", run);
+    }
+}
+
+/* SampleInBall's swap in assembly against sampling.c: KERNEL_RUNS challenges of 60
+ * positions (tau of ML-DSA-87), j drawn up to i with i itself every fourth step, random
+ * signs; the two polynomials must be equal after every step. */
+static void ball_against_portable(struct pqpan_m4_tally *t)
+{
+    static int8_t m4[PQPAN_MLDSA_N], c[PQPAN_MLDSA_N];
+    uint64_t seed = 0x243f6a8885a308d3ULL;
+    for (uint32_t run = 0; run < KERNEL_RUNS; run++) {
+        int same = 1;
+        memset(m4, 0, sizeof m4);
+        memset(c, 0, sizeof c);
+        for (unsigned i = PQPAN_MLDSA_N - 60; i < PQPAN_MLDSA_N; i++) {
+            const uint64_t r = pqpan_m4_random(&seed);
+            const unsigned j = i % 4 == 0 ? i : (unsigned)(r % (i + 1));
+            const uint8_t sign = (r >> 32) & 1 ? 0xFF : 0x01;
+            pqpan_mldsa_ball_step(m4, i, j, sign);
+            pqpan_mldsa_ball_step_portable(c, i, j, sign);
+            same &= memcmp(m4, c, sizeof c) == 0;
+        }
+        pqpan_m4_check(t, same, "ML-DSA SampleInBall step vs portable", run);
     }
 }
 #endif
@@ -126,6 +158,7 @@ struct pqpan_m4_tally pqpan_m4_test_sig(void)
     struct pqpan_m4_tally t = {0, 0};
 #ifdef PQPAN_M4_ASM
     kernels_against_portable(&t);
+    ball_against_portable(&t);
 #endif
     for (size_t l = 0; l < PQPAN_M4_KAT_DSA_LEVELS; l++) {
         const struct pqpan_sig *s = pqpan_sig_at(l);

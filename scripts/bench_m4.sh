@@ -134,7 +134,7 @@ measure() {
         }' "$work/$impl.ops" >"$work/$impl.agg"
     # Code size per module: src/<dir>/ for folders, src/crypto/<file> for single files; the
     # assembly backend counts with the module it serves (Keccak: crypto/sha3, P-256's
-    # field: crypto/p256, ML-DSA's NTT: crypto/mldsa, the rest crypto/mlkem).
+    # field: crypto/p256, ML-DSA's NTT and SampleInBall: crypto/mldsa, the rest crypto/mlkem).
     find "$objdir" -name '*.obj' | sort | xargs arm-none-eabi-size | awk '
         NR > 1 {
             f = $6; sub(/.*\/src\//, "", f); n = split(f, p, "/")
@@ -244,8 +244,8 @@ use of malloc or stdio in the core would fail to link.
 ## Code size (bytes, text+rodata / data / bss per module)
 
 The backend's objects (src/crypto/m4/) are counted with the module they serve: the
-NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly with
-crypto/sha3, ML-DSA's NTT with crypto/mldsa, P-256's field arithmetic (speed build only) with crypto/p256 (where each replaces C functions, which
+NTT and base multiplication with crypto/mlkem, the Keccak-f[1600] assembly and the lane
+extraction with crypto/sha3, ML-DSA's NTT and SampleInBall swap with crypto/mldsa, P-256's field arithmetic (speed build only) with crypto/p256 (where each replaces C functions, which
 the asm builds keep only as the tests' reference: the linker drops them from programs
 that do not call them, but they stay in the library objects counted here).
 
@@ -429,6 +429,14 @@ The speed build (\`pqpan-m4-speed-o2\`: preset cortex-m4-speed-o2, -O2, the asse
 backend, PQPAN_MLDSA_IMPL=speed, which keeps the matrix, NTT(y) and the transformed
 secrets as pqm4 m4f does; docs/SIG.md): crypto/mldsa is $(awk -F, '$1 == "crypto/mldsa" { print $2 + $3 }' "$work/pqpan-m4-speed-o2.sizes") B. The last column
 divides its estimated cycles by pqm4 m4f's measured ones (issue 30's goal: at most 1.2).
+Besides the NTTs, its assembly covers the multiply-accumulate of A_hat o v
+(pqpan_mldsa_pointwise_acc), SampleInBall's swap and the squeeze's lane extraction ("The
+Cortex-M4 assembly backend" below); HighBits, the hints (from Decompose(w) kept since the
+commitment) and w1Encode are C written per gamma2. Where the time goes (a per-block
+profile of 20 signatures per level in QEMU at the time of this change, not recomputed by
+make bench-m4): Keccak-f[1600] is about half of signing's instructions and two thirds of
+key generation's and verification's; ML-DSA-87 signing spends 12 % in the inverse NTT
+(31 per attempt) and 5 % each in the forward NTT and the hint checks.
 
 | scheme | op | painted stack | pqm4 m4f stack | instructions (mean) | est. cycles mean | median | p99 | pqm4 m4f | est. cycles / m4f |
 |---|---|---|---|---|---|---|---|---|---|
@@ -580,9 +588,18 @@ so far:
   difference two more instructions; the inverse reads the forward table (-zeta (x - y) as
   zeta (y - x)), takes the entry reduction into its first pass and the scaling by
   256^-1 R^2 into its last. Results equal src/crypto/mldsa/ntt.c coefficient for
-  coefficient. The small build's quarter NTT (pqpan_mldsa_ntt_layers, verification) and
-  the speed build's row sums (64-bit multiply-accumulate, one reduction per coefficient)
-  stay C.
+  coefficient. The speed build's row sums of A_hat o v use the same file's
+  pqpan_mldsa_pointwise_acc (r_n + a_n b_n R^-1: the product, then one ADD per
+  coefficient). The small build's quarter NTT (pqpan_mldsa_ntt_layers, verification)
+  stays C.
+- SampleInBall's swap (ML-DSA, every build with the backend):
+  src/crypto/m4/mldsa_ball_m4.S, one pass over the words up to c_i, four coefficients per
+  word: USUB8 of (positions XOR j) - 0x01 sets GE where a position differs from j, and SEL
+  collects c_j and writes the sign byte by byte, so neither j nor the sign chooses a branch
+  or an address.
+- The sponge's squeeze of whole lanes: src/crypto/m4/keccak_extract_m4.S (the frame
+  rotation by ROR, the halves paired with PKHBT/PKHTB, the four bit swaps with immediate
+  masks, unaligned STR), instead of one call and eight byte stores per lane.
 - Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
   in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
   reductions, compression and the byte encodings.
@@ -604,7 +621,9 @@ compare the backend with the portable C (kept under the names \`*_portable\`): K
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
 SamplePolyCBD_2 on 64 pseudo-random inputs each, ML-DSA's NTT, inverse NTT and pointwise
 product on 64 inputs each (all coefficients at +bound, at -bound, alternating, then
-pseudo-random; the pointwise product also in place of each operand); the portable -Os build runs the same
+pseudo-random; the pointwise product also in place of each operand, and added to an
+accumulator of 6 (q - 1)), SampleInBall's swap on 64 challenges of 60 positions, and the
+lane extraction against pqpan_keccak_m4_lane on 64 states; the portable -Os build runs the same
 suites; the speed build (-O2, asm, ML-DSA and P-256 speed) runs them too and compares its
 P-256 field product, sum and difference with field.c on 300 operand pairs (0, 1, 2,
 p - 1, p - 2, 2^256 - 2^224 - 1 and 2^255 crossed, then random; each result also written
@@ -624,9 +643,15 @@ the same NTT, base multiplication and CBD code that the encaps and decaps runs c
 P-256 key generation and shared secret (with RFC 5903 §8.1's g^r) run with the scalars
 1, 0x5a...5a and 2^128 floor(n / 2^128) - 1, copied into the same buffer, and must give
 one hash each (a branch on the final-subtraction mask planted in p256_fe_m4.S made them
-differ when tried). ML-DSA's NTT, inverse NTT and pointwise product (ntt.c, or the
-backend's mldsa_ntt_m4.S) run on three secret polynomials (all zero, the input bound with
-alternating signs, pseudo-random) in the same buffer and must give one hash each. Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
+differ when tried). ML-DSA's NTT, inverse NTT, pointwise product and pointwise
+multiply-accumulate (ntt.c, or the backend's mldsa_ntt_m4.S) run on three secret
+polynomials (all zero, the input bound with alternating signs, pseudo-random) in the
+same buffer and must give one hash each, and SampleInBall's swaps (sampling.c, or
+mldsa_ball_m4.S) for 60 positions with three sets of secret positions and signs.
+SHA-256 of a secret 64-octet block and HMAC-SHA-256 under a secret 32-octet key
+(src/crypto/sha256.c, the BLE Mesh provisioning's s2, k5 and Confirmation; all zero, all
+0xff, pseudo-random) must give one hash each (a branch on the block's first octet planted
+in its compression function made the digest's differ when tried). Two planted leaks (a branch on a secret bit, a load at a secret-indexed address) must
 give different hashes, which shows the check can fail. What it does not see: timing
 that depends on data without changing the instruction or address sequence (none on the
 Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts).

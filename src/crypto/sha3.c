@@ -219,6 +219,18 @@ static uint64_t lane_get(const uint64_t state[25], unsigned i)
 #endif
 }
 
+/* Lanes first .. first + count - 1, little endian, 8 bytes each at out. */
+static void lanes_out(const uint64_t state[25], uint8_t *out, unsigned first, unsigned count)
+{
+#ifdef PQPAN_M4_ASM
+    pqpan_keccak_m4_extract(state, out, first, count);
+#else
+    for (unsigned i = 0; i < count; i++) {
+        pqpan_store64_le(out + 8 * i, state[first + i]);
+    }
+#endif
+}
+
 /* Byte i of the rate is byte i % 8 of lane i / 8 (FIPS 202 §3.1.2 and B.1 bit order). */
 static void xor_byte(uint64_t lanes[25], unsigned pos, uint8_t b)
 {
@@ -372,9 +384,7 @@ int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
         }
         if (pos % 8 == 0 && len >= 8) {
             const size_t n = whole_lanes(rate - pos, len);
-            for (size_t i = 0; i < n; i += 8) {
-                pqpan_store64_le(out + i, lane_get(ctx->lanes, (pos + (unsigned)i) / 8));
-            }
+            lanes_out(ctx->lanes, out, pos / 8, (unsigned)(n / 8));
             out += n;
             len -= n;
             pos += (unsigned)n;

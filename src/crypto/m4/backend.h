@@ -28,6 +28,10 @@ extern const uint8_t pqpan_keccak_m4_frames[50];
 /* Lane i of the state XORed with v / read, in the standard layout. */
 void pqpan_keccak_m4_xor_lane(uint64_t state[25], unsigned i, uint64_t v);
 uint64_t pqpan_keccak_m4_lane(const uint64_t state[25], unsigned i);
+/* Lanes first .. first + count - 1 as pqpan_keccak_m4_lane reads them, stored little endian
+ * at out, 8 bytes each (src/crypto/m4/keccak_extract_m4.S). */
+void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,
+                             unsigned count);
 /* Keccak-f[1600] of src/crypto/sha3.c (the assembly is pqpan_keccak_f1600). */
 void pqpan_keccak_f1600_portable(uint64_t lanes[25]);
 /* NTT and inverse NTT of src/crypto/mlkem/ntt.c (the DSP versions, src/crypto/m4/ntt_m4.c,
@@ -47,11 +51,16 @@ void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
 /* zeta^BitRev8(m) R mod q of ML-DSA (src/crypto/mldsa/ntt.c), centred; entry 0 unused. */
 extern const int32_t pqpan_mldsa_zetas[256];
-/* ML-DSA's NTT, inverse NTT and pointwise Montgomery product of src/crypto/mldsa/ntt.c (the
- * assembly, src/crypto/m4/mldsa_ntt_m4.S, is pqpan_mldsa_ntt, _invntt and _pointwise). */
+/* ML-DSA's NTT, inverse NTT and pointwise Montgomery product (alone and accumulated) of
+ * src/crypto/mldsa/ntt.c (the assembly, src/crypto/m4/mldsa_ntt_m4.S, is pqpan_mldsa_ntt,
+ * _invntt, _pointwise and _pointwise_acc). */
 void pqpan_mldsa_ntt_portable(int32_t a[256]);
 void pqpan_mldsa_invntt_portable(int32_t a[256]);
 void pqpan_mldsa_pointwise_portable(int32_t r[256], const int32_t a[256], const int32_t b[256]);
+void pqpan_mldsa_pointwise_acc_portable(int32_t r[256], const int32_t a[256], const int32_t b[256]);
+/* One swap of SampleInBall, src/crypto/mldsa/sampling.c (the assembly,
+ * src/crypto/m4/mldsa_ball_m4.S, is pqpan_mldsa_ball_step). */
+void pqpan_mldsa_ball_step_portable(int8_t c[256], unsigned i, unsigned j, uint8_t sign);
 /* r = a b 2^-256 mod p of P-256, limbs least significant first, all below p; r may alias
  * (src/crypto/m4/p256_fe_m4.S, in the P-256 speed build; the portable reference is
  * pqpan_p256_fe_mul of src/crypto/p256/field.c). */

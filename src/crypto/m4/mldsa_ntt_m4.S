@@ -5,6 +5,7 @@
  *   void pqpan_mldsa_ntt(int32_t a[256]);
  *   void pqpan_mldsa_invntt(int32_t a[256]);
  *   void pqpan_mldsa_pointwise(int32_t r[256], const int32_t a[256], const int32_t b[256]);
+ *   void pqpan_mldsa_pointwise_acc(int32_t r[256], const int32_t a[256], const int32_t b[256]);
  * Each leaves 36 bytes of stack (the lines below give scripts/bench_m4.sh the frames gcc's
  * -fcallgraph-info cannot see).
  *
@@ -30,6 +31,7 @@
 @ callgraph-frame pqpan_mldsa_ntt 36
 @ callgraph-frame pqpan_mldsa_invntt 36
 @ callgraph-frame pqpan_mldsa_pointwise 36
+@ callgraph-frame pqpan_mldsa_pointwise_acc 36
     .syntax unified
     .thumb
     .cpu cortex-m4
@@ -333,31 +335,60 @@
     pop {r4-r11, pc}
     .size pqpan_mldsa_invntt, .-pqpan_mldsa_invntt
 
-/* r_n = a_n b_n R^-1, four coefficients per step (each read before its result is written,
- * so r may be a or b). r11 holds q^-1 and r12 -q here; r7..r10 take each product's low
- * word. */
-.macro mont_pair x, y
-    smull \y, \x, \x, \y
-    mul lr, \y, r11
-    smlal \y, \x, lr, r12
-.endm
-
-    begin pqpan_mldsa_pointwise
+/* q^-1 mod 2^32 in r11, -q in r12 (as load_constants), r3 and s0 = the end of r. */
+.macro pointwise_setup
     movw r11, #0x2001
     movt r11, #0x0380
     movw r12, #0x1fff
     movt r12, #0xff80
     add r3, r0, #1024
     vmov s0, r3
-9:  ldm r1!, {r3-r6}
+.endm
+
+/* r_n = a_n b_n R^-1, four coefficients per step (each read before its result is written,
+ * so r may be a or b). r11 holds q^-1 and r12 -q here; r7..r10 take each product's low
+ * word. pqpan_mldsa_pointwise_acc adds the products to r instead (r_n + a_n b_n R^-1, one
+ * term of Alg. 45 summed over a row of A_hat), reading r's four coefficients into r7..r10
+ * once the products are formed. */
+.macro mont_pair x, y
+    smull \y, \x, \x, \y
+    mul lr, \y, r11
+    smlal \y, \x, lr, r12
+.endm
+
+/* r3..r6 = the products of the next four coefficients of a (r1) and b (r2), both
+ * pointers advanced. */
+.macro four_products
+    ldm r1!, {r3-r6}
     ldm r2!, {r7-r10}
     mont_pair r3, r7
     mont_pair r4, r8
     mont_pair r5, r9
     mont_pair r6, r10
+.endm
+
+/* r3..r6 stored at r0, advanced; back to 9 until r0 reaches the end in s0, then return. */
+.macro next_four
     stmia r0!, {r3-r6}
     vmov r3, s0
     cmp r0, r3
     bne 9b
     pop {r4-r11, pc}
+.endm
+
+    begin pqpan_mldsa_pointwise
+    pointwise_setup
+9:  four_products
+    next_four
     .size pqpan_mldsa_pointwise, .-pqpan_mldsa_pointwise
+
+    begin pqpan_mldsa_pointwise_acc
+    pointwise_setup
+9:  four_products
+    ldm r0, {r7-r10}
+    add r3, r3, r7
+    add r4, r4, r8
+    add r5, r5, r9
+    add r6, r6, r10
+    next_four
+    .size pqpan_mldsa_pointwise_acc, .-pqpan_mldsa_pointwise_acc

@@ -225,3 +225,13 @@ void PQPAN_M4_PORTABLE(pqpan_mldsa_pointwise)(int32_t r[PQPAN_MLDSA_N],
         r[i] = mldsa_mont_mul(a[i], b[i]);
     }
 }
+
+void PQPAN_M4_PORTABLE(pqpan_mldsa_pointwise_acc)(int32_t r[PQPAN_MLDSA_N],
+                                                  const int32_t a[PQPAN_MLDSA_N],
+                                                  const int32_t b[PQPAN_MLDSA_N])
+{
+    unsigned i;
+    for (i = 0; i < PQPAN_MLDSA_N; i++) {
+        r[i] += mldsa_mont_mul(a[i], b[i]);
+    }
+}

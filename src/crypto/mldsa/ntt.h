@@ -45,12 +45,18 @@ static inline int32_t mldsa_freeze(int32_t a)
     return mldsa_caddq(mldsa_reduce32(a));
 }
 
-/* a mod+- q, the representative in [-(q-1)/2, (q-1)/2] (FIPS 204 §2.3), for
- * |a| <= 2^31 - 2^22 - 1. */
+/* a mod+- q, the representative in [-(q-1)/2, (q-1)/2] (FIPS 204 §2.3), for |a| < q (an
+ * output of pqpan_mldsa_invntt). */
+static inline int32_t mldsa_center_small(int32_t a)
+{
+    const int32_t r = mldsa_caddq(a);
+    return r - (((PQPAN_MLDSA_Q - 1) / 2 - r) >> 31 & PQPAN_MLDSA_Q);
+}
+
+/* a mod+- q as mldsa_center_small, for |a| <= 2^31 - 2^22 - 1. */
 static inline int32_t mldsa_center(int32_t a)
 {
-    const int32_t r = mldsa_freeze(a);
-    return r - (((PQPAN_MLDSA_Q - 1) / 2 - r) >> 31 & PQPAN_MLDSA_Q);
+    return mldsa_center_small(mldsa_reduce32(a));
 }
 
 /* |a| without a branch, for a > INT32_MIN. */
@@ -81,5 +87,11 @@ void pqpan_mldsa_invntt(int32_t a[PQPAN_MLDSA_N]);
  * r may be a or b. */
 void pqpan_mldsa_pointwise(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],
                            const int32_t b[PQPAN_MLDSA_N]);
+
+/* r_i = r_i + a_i b_i R^-1: one term of a sum of products (a row of Alg. 45 MultiplyNTT
+ * summed over the columns), each term below q in absolute value for |a_i|, |b_i| < 9q.
+ * r may be a or b. */
+void pqpan_mldsa_pointwise_acc(int32_t r[PQPAN_MLDSA_N], const int32_t a[PQPAN_MLDSA_N],
+                               const int32_t b[PQPAN_MLDSA_N]);
 
 #endif

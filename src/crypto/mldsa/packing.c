@@ -1,6 +1,8 @@
 /* Bit packing of FIPS 204 §7.1-7.2 (Alg. 16-21, 28). */
 #include "crypto/mldsa/packing.h"
 
+#include "common/bytes.h"
+
 /* Alg. 16 / 17 with Alg. 9 and 11: a 32-bit accumulator takes each value at the next free
  * bit (at most 7 bits are pending, so 7 + 24 bits fit) and hands out whole bytes; n bits
  * is a multiple of 8 bytes' worth, so nothing is left at the end. The loop structure
@@ -24,16 +26,32 @@ void pqpan_mldsa_pack(uint8_t *out, const int32_t *a, size_t n, unsigned bits, i
     }
 }
 
-/* Alg. 18 / 19 with Alg. 10 and 12: bytes enter a 32-bit accumulator while fewer than
- * bits (<= 24) bits are pending, so at most 23 + 8 bits are held. */
+/* Coefficients read from a whole little-endian word: those with at least 4 more after them
+ * when bits >= 8, whose word (the 4 bytes from the one holding their first bit) ends
+ * inside the input, since those 4 coefficients fill at least 32 bits; bits <= 24 plus a
+ * shift of at most 7 stay within the word. */
+#define UNPACK_TAIL 4
+
+/* Alg. 18 / 19 with Alg. 10 and 12: the coefficients before the tail read from a word each
+ * (pqpan_load32_le at the byte of their first bit, shifted), the rest through a 32-bit
+ * accumulator that takes bytes while fewer than bits (<= 24) bits are pending, so at most
+ * 23 + 8 bits are held. */
 void pqpan_mldsa_unpack(int32_t *a, const uint8_t *in, size_t n, unsigned bits, int32_t offset,
                         int negate)
 {
     const uint32_t mask = (1u << bits) - 1u;
-    uint32_t acc = 0;
-    unsigned have = 0;
-    size_t i;
-    for (i = 0; i < n; i++) {
+    const size_t words = bits >= 8 && n > UNPACK_TAIL ? n - UNPACK_TAIL : 0;
+    uint32_t acc;
+    unsigned have;
+    size_t i, pos = 0;
+    for (i = 0; i < words; i++, pos += bits) {
+        const int32_t v = (int32_t)((pqpan_load32_le(in + pos / 8) >> (pos % 8)) & mask);
+        a[i] = negate ? offset - v : v + offset;
+    }
+    in += pos / 8;
+    acc = pos % 8 != 0 ? (uint32_t)*in++ >> (pos % 8) : 0; /* the rest of a started byte */
+    have = pos % 8 != 0 ? 8 - (unsigned)(pos % 8) : 0;
+    for (; i < n; i++) {
         int32_t v;
         while (have < bits) {
             acc |= (uint32_t)*in++ << have;

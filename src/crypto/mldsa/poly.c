@@ -108,13 +108,41 @@ void pqpan_mldsa_matrix_row_parts(uint8_t acc[PQPAN_MLDSA_ACC_BYTES],
 /* w1Encode is absorbed 64 coefficients at a time (at most 48 bytes). */
 #define W1_PIECE 64
 
+_Static_assert(PQPAN_MLDSA_W1_BITS(PQPAN_MLDSA44_GAMMA2) == 6 &&
+                   PQPAN_MLDSA_W1_BITS(PQPAN_MLDSA65_GAMMA2) == 4 &&
+                   PQPAN_MLDSA_W1_BITS(PQPAN_MLDSA87_GAMMA2) == 4,
+               "w1 takes 4 or 6 bits");
+
+/* w1Encode (Alg. 28) of W1_PIECE coefficients in [0, 2^w1_bits): SimpleBitPack (Alg. 16),
+ * the first coefficient in the low bits, for the two widths of FIPS 204 Table 1: two
+ * coefficients per byte (4 bits) or four per three bytes (6 bits). The generic
+ * pqpan_mldsa_pack gives the same bytes. */
+static void w1_pack(uint8_t *out, const int32_t *a, unsigned w1_bits)
+{
+    unsigned i;
+    if (w1_bits == 4) {
+        for (i = 0; i < W1_PIECE; i += 2) {
+            *out++ = (uint8_t)((uint32_t)a[i] | (uint32_t)a[i + 1] << 4);
+        }
+        return;
+    }
+    for (i = 0; i < W1_PIECE; i += 4) {
+        const uint32_t v = (uint32_t)a[i] | (uint32_t)a[i + 1] << 6 | (uint32_t)a[i + 2] << 12 |
+                           (uint32_t)a[i + 3] << 18;
+        out[0] = (uint8_t)v;
+        out[1] = (uint8_t)(v >> 8);
+        out[2] = (uint8_t)(v >> 16);
+        out += 3;
+    }
+}
+
 void pqpan_mldsa_absorb_w1(struct pqpan_shake256_ctx *h, const int32_t a[PQPAN_MLDSA_N],
                            unsigned w1_bits)
 {
     uint8_t buf[W1_PIECE * 6 / 8];
     unsigned n;
     for (n = 0; n < PQPAN_MLDSA_N; n += W1_PIECE) {
-        pqpan_mldsa_pack(buf, a + n, W1_PIECE, w1_bits, 0, 0);
+        w1_pack(buf, a + n, w1_bits);
         pqpan_shake256_absorb(h, buf, W1_PIECE * w1_bits / 8);
     }
     pqpan_wipe(buf, sizeof buf);

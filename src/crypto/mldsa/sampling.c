@@ -3,7 +3,9 @@
 
 #include <string.h>
 
+#include "common/bytes.h"
 #include "crypto/ct_testing.h"
+#include "crypto/m4/backend.h"
 #include "crypto/mldsa/acc.h"
 #include "crypto/mldsa/ntt.h"
 #include "pqpan/common.h"
@@ -42,15 +44,36 @@ static int32_t three_bytes(const uint8_t *b)
     return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | ((uint32_t)b[2] & 0x7F) << 16);
 }
 
-/* RejNTTPoly's loop (Alg. 30 lines 3-11) over len bytes at buf (a multiple of 3) from
- * coefficient n on; returns the number of coefficients held afterwards. */
+/* Alg. 30 lines 5-9 for one candidate z (CoeffFromThreeBytes already applied): kept as
+ * coefficient n when below q, while coefficients are missing. Returns the new count. The
+ * matrix is public, so the rejection may branch. */
+static unsigned rej_take(int32_t a[PQPAN_MLDSA_N], unsigned n, uint32_t z)
+{
+    if (n < PQPAN_MLDSA_N) {
+        a[n] = (int32_t)z;
+        n += z < PQPAN_MLDSA_Q;
+    }
+    return n;
+}
+
+/* Bytes read at once by rej_parse: four candidates in three 32-bit words. */
+#define REJ_GROUP 12
+#define REJ_LOW23 0x7FFFFFu /* Alg. 14: the top bit of the third byte cleared */
+_Static_assert(PQPAN_SHAKE128_RATE % REJ_GROUP == 0, "candidate groups do not straddle blocks");
+
+/* RejNTTPoly's loop (Alg. 30 lines 3-11) over len bytes at buf (a multiple of REJ_GROUP)
+ * from coefficient n on; returns the number of coefficients held afterwards. Candidate
+ * t of a group is bytes 3t..3t+2 of its three little-endian words (Alg. 14). */
 static unsigned rej_parse(int32_t a[PQPAN_MLDSA_N], unsigned n, const uint8_t *buf, size_t len)
 {
     size_t pos;
-    for (pos = 0; pos < len && n < PQPAN_MLDSA_N; pos += 3) {
-        const int32_t z = three_bytes(buf + pos);
-        a[n] = z;
-        n += z < PQPAN_MLDSA_Q;
+    for (pos = 0; pos < len && n < PQPAN_MLDSA_N; pos += REJ_GROUP) {
+        const uint32_t w0 = pqpan_load32_le(buf + pos), w1 = pqpan_load32_le(buf + pos + 4);
+        const uint32_t w2 = pqpan_load32_le(buf + pos + 8);
+        n = rej_take(a, n, w0 & REJ_LOW23);
+        n = rej_take(a, n, (w0 >> 24 | w1 << 8) & REJ_LOW23);
+        n = rej_take(a, n, (w1 >> 16 | w2 << 16) & REJ_LOW23);
+        n = rej_take(a, n, (w2 >> 8) & REJ_LOW23);
     }
     return n;
 }
@@ -58,7 +81,6 @@ static unsigned rej_parse(int32_t a[PQPAN_MLDSA_N], unsigned n, const uint8_t *b
 /* Blocks squeezed at once: 5 blocks hold 280 candidates, each accepted with probability
  * q / 2^23 > 0.999, so a sixth block is rarely needed. */
 #define REJ_FIRST_BLOCKS 5
-_Static_assert(PQPAN_SHAKE128_RATE % 3 == 0, "candidates do not straddle blocks");
 
 void pqpan_mldsa_rej_ntt_poly(int32_t a[PQPAN_MLDSA_N], const uint8_t rho[PQPAN_MLDSA_SEEDBYTES],
                               unsigned col, unsigned row)
@@ -115,17 +137,6 @@ struct bit_writer {
     unsigned have;
 };
 
-static void put_bits(struct bit_writer *w, uint32_t v, unsigned bits)
-{
-    w->acc |= v << w->have;
-    w->have += bits;
-    if (w->have >= 8) {
-        *w->out++ = (uint8_t)w->acc;
-        w->acc >>= 8;
-        w->have -= 8;
-    }
-}
-
 /* The packed value eta - CoeffFromHalfByte(b) (Alg. 15 then Alg. 24's BitPack(s, eta,
  * eta)) of an accepted half-byte: b mod 5 for eta = 2 (b < 15), b itself for eta = 4
  * (b < 9). b mod 5 = b - 5 floor(13 b / 64) for b < 15, without a division. */
@@ -143,6 +154,37 @@ static unsigned half_byte_accepted(uint32_t b, unsigned eta)
     return ok;
 }
 
+/* Alg. 31 lines 4-14 over one squeezed block buf from coefficient n on: each accepted
+ * half-byte (low half first) packed at w, until 256 are held; returns the new count. The
+ * writer is read into locals for the loop, so that it stays in registers, and written
+ * back (the caller wipes it). */
+static unsigned pack_half_bytes(struct bit_writer *w, const uint8_t buf[PQPAN_SHAKE256_RATE],
+                                unsigned n, unsigned eta, unsigned bits)
+{
+    uint8_t *out = w->out;
+    uint32_t acc = w->acc;
+    unsigned have = w->have, pos, half;
+    for (pos = 0; pos < PQPAN_SHAKE256_RATE && n < PQPAN_MLDSA_N; pos++) {
+        for (half = 0; half < 2 && n < PQPAN_MLDSA_N; half++) {
+            const uint32_t b = (uint32_t)(buf[pos] >> (4 * half)) & 15u;
+            if (half_byte_accepted(b, eta)) {
+                acc |= packed_eta_value(b, eta) << have; /* bits <= 4: one byte at most */
+                have += bits;
+                if (have >= 8) {
+                    *out++ = (uint8_t)acc;
+                    acc >>= 8;
+                    have -= 8;
+                }
+                n++;
+            }
+        }
+    }
+    w->out = out;
+    w->acc = acc;
+    w->have = have;
+    return n;
+}
+
 /* RejBoundedPoly (Alg. 31) into its BitPack encoding at out. */
 static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
                                const uint8_t rhoprime[PQPAN_MLDSA_CRHBYTES], unsigned nonce)
@@ -151,7 +193,7 @@ static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
     struct bit_writer w;
     uint8_t buf[PQPAN_SHAKE256_RATE];
     uint8_t idx[2];
-    unsigned n = 0, pos, half;
+    unsigned n = 0;
     idx[0] = (uint8_t)nonce; /* Alg. 33 lines 3, 6: IntegerToBytes(r, 2) */
     idx[1] = (uint8_t)(nonce >> 8);
     w.out = out;
@@ -163,15 +205,7 @@ static void rej_bounded_packed(uint8_t *out, const struct mldsa_params *p,
     pqpan_shake256_finalize(&xof);
     while (n < PQPAN_MLDSA_N) {
         pqpan_shake256_squeeze(&xof, buf, sizeof buf);
-        for (pos = 0; pos < sizeof buf && n < PQPAN_MLDSA_N; pos++) {
-            for (half = 0; half < 2 && n < PQPAN_MLDSA_N; half++) {
-                const uint32_t b = (uint32_t)(buf[pos] >> (4 * half)) & 15u;
-                if (half_byte_accepted(b, p->eta)) {
-                    put_bits(&w, packed_eta_value(b, p->eta), p->eta_bits);
-                    n++;
-                }
-            }
-        }
+        n = pack_half_bytes(&w, buf, n, p->eta, p->eta_bits);
     }
     pqpan_wipe(&xof, sizeof xof);
     pqpan_wipe(buf, sizeof buf);
@@ -267,12 +301,34 @@ static unsigned next_position(struct ball_stream *st, unsigned i)
     }
 }
 
+/* Alg. 29 lines 10-11 for position i and j <= i: c_i = c_j, then c_j = sign (0x01 or 0xFF,
+ * the byte of +1 or -1), reading and writing every word up to c_i so that j stays hidden. */
+void PQPAN_M4_PORTABLE(pqpan_mldsa_ball_step)(int8_t c[PQPAN_MLDSA_N], unsigned i, unsigned j,
+                                              uint8_t sign)
+{
+    const uint64_t jj = (uint64_t)j * BYTES_ONES, sign_word = (uint64_t)sign * BYTES_ONES;
+    const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
+    uint64_t cj = 0;
+    unsigned w;
+    for (w = 0; w < words; w++) { /* line 10 */
+        cj |= load_word(c + 8 * w) & zero_bytes(position_word(w) ^ jj);
+    }
+    cj |= cj >> 32;
+    cj |= cj >> 16;
+    cj |= cj >> 8;
+    c[i] = (int8_t)(uint8_t)cj;
+    for (w = 0; w < words; w++) { /* line 11 */
+        const uint64_t m = zero_bytes(position_word(w) ^ jj);
+        store_word(c + 8 * w, (load_word(c + 8 * w) & ~m) | (sign_word & m));
+    }
+}
+
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
                                 unsigned tau)
 {
     struct ball_stream st;
     uint64_t signs = 0;
-    unsigned i, w, k;
+    unsigned i, k;
     memset(c, 0, PQPAN_MLDSA_N);
     pqpan_shake256_init(&st.xof);
     pqpan_shake256_absorb(&st.xof, seed, seed_len);
@@ -281,24 +337,9 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
         signs |= (uint64_t)next_byte(&st) << (8 * k);
     }
     for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
-        /* j, and -1 or 1 as a byte, in every byte of a word */
-        const uint64_t jj = (uint64_t)next_position(&st, i) * BYTES_ONES;
-        const uint64_t sign = (uint64_t)(uint8_t)(1 - 2 * (int)(signs & 1u)) * BYTES_ONES;
-        const unsigned words = i / 8 + 1; /* the words holding c_0 .. c_i */
-        uint64_t cj = 0;
-        /* line 10: c_i = c_j, read in every word up to c_i so that j stays hidden */
-        for (w = 0; w < words; w++) {
-            cj |= load_word(c + 8 * w) & zero_bytes(position_word(w) ^ jj);
-        }
-        cj |= cj >> 32;
-        cj |= cj >> 16;
-        cj |= cj >> 8;
-        c[i] = (int8_t)(uint8_t)cj;
-        /* line 11: c_j = (-1)^h[i + tau - 256], written through every word up to c_i */
-        for (w = 0; w < words; w++) {
-            const uint64_t m = zero_bytes(position_word(w) ^ jj);
-            store_word(c + 8 * w, (load_word(c + 8 * w) & ~m) | (sign & m));
-        }
+        const unsigned j = next_position(&st, i);
+        /* (-1)^h[i + tau - 256] as a byte */
+        pqpan_mldsa_ball_step(c, i, j, (uint8_t)(1 - 2 * (int)(signs & 1u)));
         signs >>= 1;
     }
     pqpan_wipe(&st, sizeof st);

@@ -66,4 +66,10 @@ void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
                                 unsigned tau);
 
+/* One swap of SampleInBall (Alg. 29 lines 10-11) for j <= i < 256: c_i = c_j, then c_j =
+ * sign, the byte 0x01 (+1) or 0xFF (-1). Reads and writes c_0 .. c_i (and the bytes after
+ * c_i in its word, unchanged) whatever j and sign; c_k for k > i must be 0 (positions not
+ * yet placed). The Cortex-M4 backend has it in assembly (src/crypto/m4/mldsa_ball_m4.S). */
+void pqpan_mldsa_ball_step(int8_t c[PQPAN_MLDSA_N], unsigned i, unsigned j, uint8_t sign);
+
 #endif

@@ -34,31 +34,64 @@ struct poly {
     int32_t c[PQPAN_MLDSA_N];
 };
 
-/* r_n = r_n + a_n b_n R^-1: one term of a row of A_hat o v (Alg. 45 MultiplyNTT, summed).
- * Each term is below q in absolute value, so l <= 7 terms stay far below what
- * pqpan_mldsa_invntt accepts. */
-static void mul_acc(struct poly *r, const struct poly *a, const struct poly *b)
+/* r = (sum_j a_j o v_j) R^-1 for j < l: a row of A_hat o v (Alg. 45 MultiplyNTT, summed),
+ * one Montgomery reduction per term. a_j in [0, q) and |v_j| < 9q, so each term is below q
+ * and the sum of l <= 7 terms far below what pqpan_mldsa_invntt accepts. */
+static void row_times(struct poly *r, const struct poly *a, const struct poly *v, unsigned l)
 {
-    unsigned n;
-    for (n = 0; n < PQPAN_MLDSA_N; n++) {
-        r->c[n] += mldsa_mont_mul(a->c[n], b->c[n]);
+    unsigned j;
+    pqpan_mldsa_pointwise(r->c, a[0].c, v[0].c);
+    for (j = 1; j < l; j++) {
+        pqpan_mldsa_pointwise_acc(r->c, a[j].c, v[j].c);
     }
 }
 
-/* r = (sum_j a_j o v_j) R^-1 for j < l: a row of A_hat o v (Alg. 45 MultiplyNTT, summed)
- * with one Montgomery reduction per coefficient. a_j in [0, q) and |v_j| < 9q, so the sum
- * of l <= 7 products stays below 63 q^2 < 2^31 q, the bound of mldsa_montgomery_reduce;
- * |r_n| < q. */
-static void row_times(struct poly *r, const struct poly *a, const struct poly *v, unsigned l)
+/* w1 and w0 of Decompose (Alg. 36) held in one word: w1 (< 44) in the top byte, w0 (|w0| <=
+ * gamma2 < 2^19) as a 24-bit two's complement number below it. */
+static int32_t w_pack(int32_t w1, int32_t w0)
 {
-    unsigned j, n;
+    return (int32_t)((uint32_t)w1 << 24 | ((uint32_t)w0 & 0xFFFFFFu));
+}
+
+static int32_t w_high(int32_t v)
+{
+    return (int32_t)((uint32_t)v >> 24);
+}
+
+static int32_t w_low(int32_t v)
+{
+    return (int32_t)((uint32_t)v << 8) >> 8; /* sign-extended from bit 23 */
+}
+
+/* Decompose (Alg. 36) of one row of w, w frozen into [0, q) first: w1 = HighBits(w) into
+ * w1 (line 13), both halves packed in place of w for the hints. Written for gamma2 a
+ * constant: w_decompose gives each of the two values of FIPS 204 Table 1 its own copy, in
+ * which the quotient and the wrap of Decompose fold into immediates. */
+static PQPAN_ALWAYS_INLINE void decompose_row(struct poly *w, struct poly *w1, int32_t gamma2)
+{
+    unsigned n;
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
-        int64_t sum = 0;
-        for (j = 0; j < l; j++) {
-            sum += (int64_t)a[j].c[n] * v[j].c[n];
-        }
-        r->c[n] = mldsa_montgomery_reduce(sum);
+        int32_t w0;
+        w1->c[n] = mldsa_decompose(&w0, mldsa_freeze(w->c[n]), gamma2);
+        w->c[n] = w_pack(w1->c[n], w0);
     }
+}
+
+_Static_assert(PQPAN_MLDSA87_GAMMA2 == PQPAN_MLDSA65_GAMMA2, "gamma2 takes two values");
+
+static void w_decompose(struct poly *w, struct poly *w1, int32_t gamma2)
+{
+    if (gamma2 == PQPAN_MLDSA44_GAMMA2) { /* gamma2 is public: it names the parameter set */
+        decompose_row(w, w1, PQPAN_MLDSA44_GAMMA2);
+    } else {
+        decompose_row(w, w1, PQPAN_MLDSA65_GAMMA2);
+    }
+}
+
+/* 1 if x != 0, else 0, for x > INT32_MIN. */
+static uint32_t nonzero(int32_t x)
+{
+    return ((uint32_t)x | (uint32_t)-x) >> 31;
 }
 
 /* NTT(v_j) for the count polynomials packed at in, one every `bytes` bytes, as BitUnpack
@@ -90,7 +123,7 @@ void pqpan_mldsa_keygen_speed(const struct mldsa_params *p, uint8_t *pk, uint8_t
         memset(&ws.t, 0, sizeof ws.t);
         for (j = 0; j < p->l; j++) {
             pqpan_mldsa_rej_ntt_poly(ws.a.c, sk, j, i);
-            mul_acc(&ws.t, &ws.a, &ws.s1hat[j]);
+            pqpan_mldsa_pointwise_acc(ws.t.c, ws.a.c, ws.s1hat[j].c);
         }
         pqpan_mldsa_invntt(ws.t.c);
         pqpan_mldsa_keygen_split_row(p, pk, sk, i, ws.t.c); /* lines 5-6 */
@@ -107,7 +140,7 @@ struct sign_ws {
     struct poly s1hat[PQPAN_MLDSA_L_MAX], s2hat[PQPAN_MLDSA_K_MAX], t0hat[PQPAN_MLDSA_K_MAX];
     struct poly y[PQPAN_MLDSA_L_MAX];    /* y, then z = y + <<c s1>> */
     struct poly yhat[PQPAN_MLDSA_L_MAX]; /* NTT(y) */
-    struct poly w[PQPAN_MLDSA_K_MAX];    /* w in [0, q) */
+    struct poly w[PQPAN_MLDSA_K_MAX];    /* Decompose(w): w1 and w0 packed (w_pack) */
     struct poly chat, cs, ct0;
     uint8_t hint[PQPAN_MLDSA_K_MAX][PQPAN_MLDSA_N / 8]; /* h as a bitmap, row by row */
     uint8_t mu[PQPAN_MLDSA_CRHBYTES];
@@ -151,29 +184,27 @@ static PQPAN_NOINLINE void mask(struct sign_ws *s, const struct mldsa_params *p,
     pqpan_wipe(buf, sizeof buf);
 }
 
-/* w = NTT^-1(A_hat o NTT(y)) (line 12), kept in [0, q); w1 = HighBits(w) (line 13);
+/* w = NTT^-1(A_hat o NTT(y)) (line 12), kept decomposed; w1 = HighBits(w) (line 13);
  * c~ = H(mu || w1Encode(w1), lambda / 4) (line 15). */
 static PQPAN_NOINLINE void commit(struct sign_ws *s, const struct mldsa_params *p)
 {
     struct pqpan_shake256_ctx h;
-    unsigned i, n;
+    unsigned i;
     pqpan_shake256_init(&h);
     pqpan_shake256_absorb(&h, s->mu, sizeof s->mu);
     for (i = 0; i < p->k; i++) {
         struct poly *w = &s->w[i];
         row_times(w, s->mat[i], s->yhat, p->l);
         pqpan_mldsa_invntt(w->c);
-        for (n = 0; n < PQPAN_MLDSA_N; n++) {
-            w->c[n] = mldsa_freeze(w->c[n]);
-            s->cs.c[n] = mldsa_highbits(w->c[n], p->gamma2);
-        }
+        w_decompose(w, &s->cs, p->gamma2);
         pqpan_mldsa_absorb_w1(&h, s->cs.c, p->w1_bits);
     }
     pqpan_shake256_squeeze(&h, s->ctilde, p->ctilde_bytes);
     pqpan_wipe(&h, sizeof h);
 }
 
-/* r = NTT^-1(c_hat o v_hat): <<c s1>>, <<c s2>>, <<c t0>> (lines 18-19, 25), |r_n| < q. */
+/* r = NTT^-1(c_hat o v_hat): <<c s1>>, <<c s2>>, <<c t0>> (lines 18-19, 25), |r_n| < q
+ * (pqpan_mldsa_invntt), so mldsa_center_small gives their centred values. */
 static void times_c(struct poly *r, const struct poly *chat, const struct poly *vhat)
 {
     pqpan_mldsa_pointwise(r->c, chat->c, vhat->c);
@@ -188,7 +219,7 @@ static PQPAN_NOINLINE uint32_t respond_z(struct sign_ws *s, const struct mldsa_p
     for (j = 0; j < p->l; j++) {
         times_c(&s->cs, &s->chat, &s->s1hat[j]);
         for (n = 0; n < PQPAN_MLDSA_N; n++) {
-            const int32_t z = s->y[j].c[n] + mldsa_center(s->cs.c[n]);
+            const int32_t z = s->y[j].c[n] + mldsa_center_small(s->cs.c[n]);
             s->y[j].c[n] = z;
             fail |= mldsa_at_least(mldsa_abs(z), p->gamma1 - p->beta);
         }
@@ -196,25 +227,52 @@ static PQPAN_NOINLINE uint32_t respond_z(struct sign_ws *s, const struct mldsa_p
     return fail;
 }
 
-/* The checks of lines 21-28 on r = w - <<c s2>> and ct0 = <<c t0>>, row by row, with the
- * hints into the bitmap: 1 on a failure (the hint count included), else 0. */
+/* The checks of lines 21-28 for row i, with the hints into row i of the bitmap: the
+ * failures ORed into *fail, the number of hints added to *count. Written for gamma2 a
+ * constant, as decompose_row.
+ *
+ * From w0 and w1 of Decompose(w) rather than decomposing w - <<c s2>> and its sum with
+ * <<c t0>>, as the Dilithium reference does: r0 = w0 - <<c s2>>; when ||r0|| < gamma2 -
+ * beta (line 23, with ||<<c s2>>|| <= beta), LowBits(w - <<c s2>>) = r0 and HighBits(w -
+ * <<c s2>>) = w1, so line 23 rejects exactly the same attempts, and when ||<<c t0>>|| <
+ * gamma2 (line 28) MakeHint(-ct0, w - <<c s2>> + ct0) (Alg. 39) is 1 exactly when a0 = r0 +
+ * ct0 leaves (-gamma2, gamma2], except at a0 = -gamma2 with w1 = 0: there w - <<c s2>> + ct0
+ * = q - gamma2 falls in Decompose's wrap (r1 = 0), so its high bits are still w1. A hint
+ * computed on an attempt that fails these checks is never used. */
+static PQPAN_ALWAYS_INLINE void row_hints(struct sign_ws *s, unsigned i, int32_t gamma2,
+                                          int32_t beta, uint32_t *fail, uint32_t *count)
+{
+    unsigned n, b;
+    for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
+        uint32_t bits = 0;
+        for (b = 0; b < 8; b++) {
+            const int32_t v = s->w[i].c[n + b];
+            const int32_t r0 = w_low(v) - mldsa_center_small(s->cs.c[n + b]);
+            const int32_t ct0 = mldsa_center_small(s->ct0.c[n + b]);
+            const int32_t a0 = r0 + ct0;
+            const uint32_t h = (uint32_t)(gamma2 - a0) >> 31 | (uint32_t)(a0 + gamma2) >> 31 |
+                               ((nonzero(a0 + gamma2) ^ 1u) & nonzero(w_high(v)));
+            *fail |= mldsa_at_least(mldsa_abs(r0), gamma2 - beta); /* line 23 */
+            *fail |= mldsa_at_least(mldsa_abs(ct0), gamma2);       /* line 28 */
+            bits |= h << b;
+            *count += h;
+        }
+        s->hint[i][n / 8] = (uint8_t)bits;
+    }
+}
+
+/* The checks of lines 21-28 row by row: 1 on a failure (the hint count included), else 0. */
 static PQPAN_NOINLINE uint32_t respond_hints(struct sign_ws *s, const struct mldsa_params *p)
 {
     uint32_t fail = 0, count = 0;
-    unsigned i, n, b;
+    unsigned i;
     for (i = 0; i < p->k; i++) {
         times_c(&s->cs, &s->chat, &s->s2hat[i]);
         times_c(&s->ct0, &s->chat, &s->t0hat[i]);
-        for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
-            uint32_t bits = 0;
-            for (b = 0; b < 8; b++) {
-                const uint32_t h = mldsa_sign_hint(
-                    &fail, mldsa_freeze(s->w[i].c[n + b] - s->cs.c[n + b]),
-                    mldsa_center(s->ct0.c[n + b]), p->gamma2, p->beta);
-                bits |= h << b;
-                count += h;
-            }
-            s->hint[i][n / 8] = (uint8_t)bits;
+        if (p->gamma2 == PQPAN_MLDSA44_GAMMA2) { /* public, as in w_decompose */
+            row_hints(s, i, PQPAN_MLDSA44_GAMMA2, p->beta, &fail, &count);
+        } else {
+            row_hints(s, i, PQPAN_MLDSA65_GAMMA2, p->beta, &fail, &count);
         }
     }
     return fail | mldsa_at_least((int32_t)count, (int32_t)p->omega + 1); /* too many hints */
@@ -310,7 +368,7 @@ int pqpan_mldsa_verify_speed(const struct mldsa_params *p, const uint8_t *pk,
         memset(&v.w, 0, sizeof v.w);
         for (j = 0; j < p->l; j++) {
             pqpan_mldsa_rej_ntt_poly(v.a.c, pk, j, i);
-            mul_acc(&v.w, &v.a, &v.zhat[j]);
+            pqpan_mldsa_pointwise_acc(v.w.c, v.a.c, v.zhat[j].c);
         }
         t1_ntt(&v.t1hat, pk, i);
         for (n = 0; n < PQPAN_MLDSA_N; n++) {
