@@ -208,8 +208,8 @@ struct pqpan_mesh_pbadv_estimate {
     uint32_t transactions;         /* Provisioning PDUs (one transaction each) */
     uint32_t segments[2];          /* Generic Provisioning segments each side sent */
     uint32_t adv_events[2];        /* advertising events each side ran */
-    double resent_segments;        /* segment transmissions after a retransmission timer,
-                                      both sides (the estimate: expected) */
+    double resent_segments[2];     /* segment transmissions each side sent after a
+                                      retransmission timer (the estimate: expected) */
 };
 
 /* The expected provisioning over PB-ADV at zero loss (docs/MODEL.md "Mesh provisioning"):

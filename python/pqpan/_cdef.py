@@ -904,6 +904,7 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
+    PQPAN_DEFAULT_MESH_RUNS,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2284,7 +2285,7 @@ struct pqpan_mesh_pbadv_estimate {
     uint32_t transactions;
     uint32_t segments[2];
     uint32_t adv_events[2];
-    double resent_segments;
+    double resent_segments[2];
 };
  int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
                                                const struct pqpan_mesh_pbadv_config *cfg,
@@ -2803,6 +2804,10 @@ struct pqpan_run_mesh_row {
     unsigned long long segments, adv_events;
     unsigned long long proxy_pdus;
     const char *keys_equal;
+    double resent_segments;
+    unsigned long long runs, completed, failed;
+    double e_mean_uj, e_p50_uj, e_p90_uj, e_p99_uj;
+    double latency_mean_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms;
 };
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 struct pqpan_run_sweep_stats {

@@ -573,7 +573,21 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '3',
                             'default_note': None,
-                            'help': 'PB-ADV: advertising events of the Link Close'}]},
+                            'help': 'PB-ADV: advertising events of the Link Close'},
+                           {'name': '--per',
+                            'kind': 'number',
+                            'unit': None,
+                            'min': 0,
+                            'max': 1,
+                            'words': None,
+                            'default': '0',
+                            'default_note': None,
+                            'help': 'PB-ADV: packet error rate of each advertising packet on the '
+                                    'channel the receiver scans; an unacknowledged transaction is '
+                                    'sent again after the 500 ms retransmission timer, the link '
+                                    'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
+                                    'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
+                                    'drawn from --seed'}]},
               {'link': 'ble-mesh',
                'options': [{'name': '--phy',
                             'kind': 'word',
@@ -1532,7 +1546,21 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '3',
                             'default_note': None,
-                            'help': 'PB-ADV: advertising events of the Link Close'}]},
+                            'help': 'PB-ADV: advertising events of the Link Close'},
+                           {'name': '--per',
+                            'kind': 'number',
+                            'unit': None,
+                            'min': 0,
+                            'max': 1,
+                            'words': None,
+                            'default': '0',
+                            'default_note': None,
+                            'help': 'PB-ADV: packet error rate of each advertising packet on the '
+                                    'channel the receiver scans; an unacknowledged transaction is '
+                                    'sent again after the 500 ms retransmission timer, the link '
+                                    'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
+                                    'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
+                                    'drawn from --seed'}]},
               {'link': 'ble-mesh',
                'options': [{'name': '--phy',
                             'kind': 'word',
@@ -1590,7 +1618,20 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default': '1',
                             'default_note': None,
                             'help': 'the random source of the keys, Randoms, Link ID, UUID and '
-                                    'NetKey'},
+                                    'NetKey (run i: S + i); the packet errors of --per draw from a '
+                                    'source of their own'},
+                           {'name': '--runs',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 1,
+                            'max': 10000,
+                            'words': None,
+                            'default': '1',
+                            'default_note': None,
+                            'help': 'simulated runs, seeds S .. S + R - 1: the rows are the first '
+                                    "run's, with the energy per side and latency (mean, p50, p90, "
+                                    'p99) over the completed runs, and the completed and failed '
+                                    'counts (also shown with --per)'},
                            {'name': '--pcap',
                             'kind': 'text',
                             'unit': None,

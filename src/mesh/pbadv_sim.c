@@ -223,7 +223,7 @@ static void send_round(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at,
                 return;
             }
             advertise(m, s, at, rd->link_open ? 0u : p->txn, what, gp_len, phase);
-            m->clock.out->resent_segments += resend && !rd->link_open ? 1.0 : 0.0;
+            m->clock.out->resent_segments[s] += resend && !rd->link_open ? 1.0 : 0.0;
         }
     }
 }

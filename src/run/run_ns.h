@@ -198,6 +198,7 @@
 #define mesh_opts_table PQPAN_RUN_NS(mesh_opts_table)
 #define mesh_simulate PQPAN_RUN_NS(mesh_simulate)
 #define mesh_simulate_table PQPAN_RUN_NS(mesh_simulate_table)
+#define mesh_stats_shown PQPAN_RUN_NS(mesh_stats_shown)
 #define model_auth_name PQPAN_RUN_NS(model_auth_name)
 #define model_crypto_table PQPAN_RUN_NS(model_crypto_table)
 #define model_csv_value PQPAN_RUN_NS(model_csv_value)

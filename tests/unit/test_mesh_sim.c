@@ -371,7 +371,8 @@ static void test_lost_segment_hand(void **state)
     simulate_pair(&r0, &r1, &lp);
     assert_memory_equal(r1.device_key, r0.device_key, sizeof r0.device_key);
     assert_int_equal(r0.lost_events, 0);
-    assert_true(r1.run.resent_segments == 11.0 && r0.run.resent_segments == 0.0);
+    assert_true(r1.run.resent_segments[PQPAN_MESH_PROVISIONER] == 11.0);
+    assert_true(r0.run.resent_segments[PQPAN_MESH_PROVISIONER] == 0.0);
     assert_int_equal(r1.run.adv_events[PQPAN_MESH_PROVISIONER],
                      r0.run.adv_events[PQPAN_MESH_PROVISIONER] + 11u);
     assert_int_equal(r1.run.adv_events[PQPAN_MESH_DEVICE], r0.run.adv_events[PQPAN_MESH_DEVICE]);
@@ -394,7 +395,7 @@ static void test_lost_ack_hand(void **state)
     (void)state;
     simulate_pair(&r0, &r1, &lp);
     assert_int_equal(r1.prov_pdus[0] + r1.prov_pdus[1], r0.prov_pdus[0] + r0.prov_pdus[1]);
-    assert_true(r1.run.resent_segments == 1.0);
+    assert_true(r1.run.resent_segments[PQPAN_MESH_PROVISIONER] == 1.0);
     assert_int_equal(r1.run.adv_events[PQPAN_MESH_DEVICE],
                      r0.run.adv_events[PQPAN_MESH_DEVICE] + 3u);
     assert_int_equal(r1.run.latency_ns - r0.run.latency_ns, 450520000u);
@@ -429,7 +430,7 @@ static void test_per_keys_equal(void **state)
     c.link.per = 0.1;
     simulate(&r1, &c);
     assert_true(r1.keys_equal && r1.complete && !r1.timed_out);
-    assert_true(r1.lost_events > 0u && r1.run.resent_segments > 0.0);
+    assert_true(r1.lost_events > 0u && r1.run.resent_segments[PQPAN_MESH_PROVISIONER] > 0.0);
     assert_memory_equal(r1.device_key, r0.device_key, sizeof r0.device_key);
     assert_true(r1.run.latency_ns > r0.run.latency_ns);
 }
