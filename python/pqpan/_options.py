@@ -587,7 +587,29 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     'sent again after the 500 ms retransmission timer, the link '
                                     'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
                                     'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
-                                    'drawn from --seed'}]},
+                                    'drawn from --seed'},
+                           {'name': '--scan-window-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: each side scans this long every --scan-interval-ms '
+                                    '(Core v5.4 Vol 6 Part B §4.4.3): an event is heard with '
+                                    'probability window / interval, the radio listens only in the '
+                                    'windows; at most the interval'},
+                           {'name': '--scan-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: the scan interval (equal to the window: continuous '
+                                    "scanning, MshPRT v1.1 §5.2.1's recommendation)"}]},
               {'link': 'ble-mesh',
                'options': [{'name': '--phy',
                             'kind': 'word',
@@ -1560,7 +1582,29 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     'sent again after the 500 ms retransmission timer, the link '
                                     'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
                                     'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
-                                    'drawn from --seed'}]},
+                                    'drawn from --seed'},
+                           {'name': '--scan-window-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: each side scans this long every --scan-interval-ms '
+                                    '(Core v5.4 Vol 6 Part B §4.4.3): an event is heard with '
+                                    'probability window / interval, the radio listens only in the '
+                                    'windows; at most the interval'},
+                           {'name': '--scan-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: the scan interval (equal to the window: continuous '
+                                    "scanning, MshPRT v1.1 §5.2.1's recommendation)"}]},
               {'link': 'ble-mesh',
                'options': [{'name': '--phy',
                             'kind': 'word',

@@ -68,6 +68,8 @@ void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg)
     cfg->per = 0.0;
     cfg->retrans_ns = PQPAN_MESH_PBADV_RETRANS_NS;
     cfg->txn_timeout_ns = PQPAN_MESH_PBADV_TXN_TIMEOUT_NS;
+    cfg->scan_window_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_SCAN_WINDOW_MS);
+    cfg->scan_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_SCAN_INTERVAL_MS);
 }
 
 /* times transmissions of one PDU; the peer has it from the first (zero loss). */
@@ -99,10 +101,16 @@ static double any_of(double x, double n)
     return -expm1(n * log1p(-x));
 }
 
-/* Probability that an event's PDU is lost at its receiver. */
+/* Probability that an event's PDU is lost at its receiver: not in a scan window, or its
+ * packet damaged. */
 static double event_loss(const struct pqpan_mesh_pbadv_config *c)
 {
-    return c->per;
+    return 1.0 - pqpan_mesh_pbadv_scan_duty(c) * (1.0 - c->per);
+}
+
+double pqpan_mesh_pbadv_scan_duty(const struct pqpan_mesh_pbadv_config *c)
+{
+    return (double)c->scan_window_ns / (double)c->scan_interval_ns;
 }
 
 /* A transaction of n segments, each sent k times a round, whose rounds start psi_ns apart
@@ -227,7 +235,7 @@ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
     memset(out, 0, sizeof *out);
     /* every packet lost: no transaction ever completes, there is no expected run */
     if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbadv_config_ok(cfg) ||
-        cfg->per >= 1.0) {
+        event_loss(cfg) >= 1.0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     rc = pqpan_mesh_prov_plan(steps, &n, cfg->keys.variant, cfg->keys.kem, cfg->keys.alg,

@@ -87,6 +87,19 @@ static const struct cli_opt mesh_rows[] = {
              "retransmission timer, the link closed after 30 s without its Ack (MshPRT v1.1 "
              "§5.3.2; Zephyr pb_adv.c). estimate: the expected rounds (below 1); simulate: "
              "drawn from --seed"},
+    {.name = "--scan-window-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = (double)PQPAN_MESH_SCAN_MIN_NS * 1e-6, .max = (double)PQPAN_MESH_SCAN_MAX_NS * 1e-6,
+     .def = PQPAN_DEFAULT_SCAN_WINDOW_MS, .store = CLI_STORE_MS_NS,
+     .offset = MESH(scan_window_ns),
+     .help = "PB-ADV: each side scans this long every --scan-interval-ms (Core v5.4 Vol 6 Part "
+             "B §4.4.3): an event is heard with probability window / interval, the radio "
+             "listens only in the windows; at most the interval"},
+    {.name = "--scan-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = (double)PQPAN_MESH_SCAN_MIN_NS * 1e-6, .max = (double)PQPAN_MESH_SCAN_MAX_NS * 1e-6,
+     .def = PQPAN_DEFAULT_SCAN_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = MESH(scan_interval_ns),
+     .help = "PB-ADV: the scan interval (equal to the window: continuous scanning, MshPRT v1.1 "
+             "§5.2.1's recommendation)"},
 };
 
 static void init_opts(void *o)
@@ -109,7 +122,7 @@ void mesh_opts_init(struct mesh_opts *o)
 static int pbadv_only(const char *name)
 {
     return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL ||
-           strcmp(name, "--per") == 0;
+           strcmp(name, "--per") == 0 || strncmp(name, "--scan-", 7) == 0;
 }
 
 void mesh_opts_given(struct mesh_opts *o, const char *name)
@@ -146,6 +159,13 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
     if (o->bearer == MESH_BEARER_PB_GATT && o->adv_given != NULL) {
         *option = o->adv_given;
         return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-adv", o->adv_given);
+    }
+    if (o->bearer == MESH_BEARER_PB_ADV && o->scan_window_ns > o->scan_interval_ns) {
+        *option = "--scan-window-ms";
+        return cli_msg_set(msg, EXIT_USAGE, "--scan-window-ms %.3f is longer than "
+                                            "--scan-interval-ms %.3f (Core v5.4 Vol 4 Part E "
+                                            "§7.8.10: the window at most the interval)",
+                           (double)o->scan_window_ns * 1e-6, (double)o->scan_interval_ns * 1e-6);
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->gatt.cfg.phy != PQPAN_BLE_PHY_1M) {
         *option = "--phy";
@@ -271,6 +291,8 @@ static void pbadv_config(struct pqpan_mesh_pbadv_config *c, const struct mesh_re
     c->ack_transmissions = o->ack_transmissions;
     c->close_transmissions = o->close_transmissions;
     c->per = o->per;
+    c->scan_window_ns = o->scan_window_ns;
+    c->scan_interval_ns = o->scan_interval_ns;
 }
 
 /* The rows of a PB-ADV run, estimated or simulated. */
@@ -454,9 +476,15 @@ static int simulate_once(struct mesh_result *r, struct mesh_sim_info *info,
     return pbadv_rows(r, env, &res.run, msg);
 }
 
+int mesh_lossy(const struct mesh_opts *o)
+{
+    return o->bearer == MESH_BEARER_PB_ADV &&
+           (o->per > 0.0 || o->scan_window_ns < o->scan_interval_ns);
+}
+
 int mesh_stats_shown(const struct mesh_opts *o, unsigned runs)
 {
-    return runs > 1u || (o->bearer == MESH_BEARER_PB_ADV && o->per > 0.0);
+    return runs > 1u || mesh_lossy(o);
 }
 
 /* The statistics of the completed runs into r's rows: v holds each side's energy, then the

@@ -30,6 +30,7 @@ struct mesh_opts {
     uint64_t adv_interval_ns; /* PB-ADV */
     uint32_t pdu_transmissions, ack_transmissions, close_transmissions;
     double per;               /* PB-ADV: packet error rate of each advertising packet */
+    uint64_t scan_window_ns, scan_interval_ns; /* PB-ADV: each side's scanning */
     struct link_opts gatt;    /* --phy (both bearers), --att-mtu, --ll-octets, --ci-ms, --reply */
     const char *adv_given;    /* the first PB-ADV-only option given, or NULL */
     const char *gatt_given;   /* the first PB-GATT-only option given, or NULL */
@@ -89,7 +90,10 @@ struct mesh_capture;
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
                   const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
 
-/* Whether a simulated run's rows carry the runs' statistics (--runs > 1 or --per > 0). */
+/* Whether PB-ADV events can go unheard: --per > 0, or a scan window below its interval. */
+int mesh_lossy(const struct mesh_opts *o);
+
+/* Whether a simulated run's rows carry the runs' statistics (--runs > 1 or mesh_lossy). */
 int mesh_stats_shown(const struct mesh_opts *o, unsigned runs);
 
 /* simulate --link ble-mesh's own options (--seed, --pcap; run_mesh.c). */

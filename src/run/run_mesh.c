@@ -82,7 +82,7 @@ static int field_of(const struct pqpan_run_field *f, const struct mesh_opts *o,
         return o->bearer == MESH_BEARER_PB_GATT;
     }
     if (f->offset == MESHF(resent_segments)) {
-        return o->bearer == MESH_BEARER_PB_ADV && o->per > 0.0;
+        return mesh_lossy(o);
     }
     if (f->offset >= MESHF(runs)) {
         return sim != NULL && mesh_stats_shown(o, sim->runs);
@@ -312,13 +312,15 @@ static void sim_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
 /* With --per: the loss and what it costs (the notes above it say zero loss otherwise). */
 static void loss_line(FILE *f, const struct mesh_opts *o, const struct mesh_sim_info *sim)
 {
-    if (o->bearer != MESH_BEARER_PB_ADV || o->per <= 0.0) {
+    if (!mesh_lossy(o)) {
         return;
     }
     fprintf(f, "  loss: --per %g, each advertising packet lost with it on the channel the receiver "
-               "scans; a transaction\n  without its Ack sent again after the %.0f ms timer, "
-               "given up after %.0f s (MshPRT v1.1 §5.3.2);\n  %s\n",
-            o->per, (double)PQPAN_MESH_PBADV_RETRANS_NS * 1e-6,
+               "scans; scanning %.3f ms\n  every %.3f ms (an event heard with that share, the "
+               "radio on only then); a transaction\n  without its Ack sent again after the %.0f "
+               "ms timer, given up after %.0f s (MshPRT v1.1 §5.3.2);\n  %s\n",
+            o->per, (double)o->scan_window_ns * 1e-6, (double)o->scan_interval_ns * 1e-6,
+            (double)PQPAN_MESH_PBADV_RETRANS_NS * 1e-6,
             (double)PQPAN_MESH_PBADV_TXN_TIMEOUT_NS * 1e-9,
             sim != NULL ? "the losses drawn from --seed (a source apart from the keys')"
                         : "the expected run: retransmission rounds geometric in the loss");
@@ -350,7 +352,7 @@ static void table_notes(FILE *f, const void *arg)
                "authentication, %s;\n  both sides priced with the profile below; P-256 "
                "key pair per --lesc-keypair (%s)\n",
             (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
-            o->bearer == MESH_BEARER_PB_ADV && o->per > 0.0 ? "loss below" : "zero loss",
+            mesh_lossy(o) ? "loss below" : "zero loss",
             env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
     loss_line(f, o, a->sim);
     if (a->sim != NULL) {
@@ -404,8 +406,10 @@ static void json_notes(FILE *f, const void *arg)
     fprintf(f, "  \"public_key_pdus_provisioner\": %u,\n  \"public_key_pdus_device\": %u,\n"
                "  \"e_comm_accounting\": \"events\",\n",
             (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1]);
-    if (o->bearer == MESH_BEARER_PB_ADV && o->per > 0.0) {
-        fprintf(f, "  \"per\": %.17g,\n", o->per);
+    if (mesh_lossy(o)) {
+        fprintf(f, "  \"per\": %.17g,\n  \"scan_window_ms\": %.3f,\n"
+                   "  \"scan_interval_ms\": %.3f,\n",
+                o->per, (double)o->scan_window_ns * 1e-6, (double)o->scan_interval_ns * 1e-6);
     }
     if (a->sim != NULL && mesh_stats_shown(o, a->sim->runs)) {
         fprintf(f, "  \"runs\": %u,\n  \"completed\": %u,\n  \"failed\": %u,\n",

@@ -191,6 +191,7 @@
 #define mesh_capture_packet PQPAN_RUN_NS(mesh_capture_packet)
 #define mesh_estimate PQPAN_RUN_NS(mesh_estimate)
 #define mesh_gatt_opts PQPAN_RUN_NS(mesh_gatt_opts)
+#define mesh_lossy PQPAN_RUN_NS(mesh_lossy)
 #define mesh_opt_row PQPAN_RUN_NS(mesh_opt_row)
 #define mesh_opts_check PQPAN_RUN_NS(mesh_opts_check)
 #define mesh_opts_given PQPAN_RUN_NS(mesh_opts_given)
