@@ -58,7 +58,8 @@ int cli_simulate_run(int argc, char **argv);
 int cli_simulate_outcome(const struct pqpan_run_sim_row *total);
 /* A --link ble-mesh run's outcome (one of its MESH rows) as its exit status: EXIT_OK, or
  * for a simulated provisioning without equal keys EXIT_FAILURE_RUN after saying so on
- * stderr as `pqpan CMD` (the run is printed all the same). */
+ * stderr as `pqpan CMD` (the run is printed all the same); when no simulated run completed
+ * (keys_equal "-": every one timed out) EXIT_OK after saying so. */
 int cli_mesh_outcome(const char *cmd, const struct pqpan_run_mesh_row *row);
 void cli_simulate_help(FILE *out);
 int cli_compare_run(int argc, char **argv);

@@ -184,9 +184,15 @@ static int mesh_run(const char *cmd, int simulated, int argc, char **argv)
 
 int cli_mesh_outcome(const char *cmd, const struct pqpan_run_mesh_row *row)
 {
-    if (row->keys_equal != NULL && strcmp(row->keys_equal, "yes") != 0) {
+    if (row->keys_equal != NULL && strcmp(row->keys_equal, "no") == 0) {
         fprintf(stderr, "pqpan %s: the provisioning ended without equal keys\n", cmd);
         return EXIT_FAILURE_RUN;
+    }
+    if (row->keys_equal != NULL && strcmp(row->keys_equal, "-") == 0) {
+        /* a result, as the run (and Python, the page) give it: exit 0 */
+        fprintf(stderr, "pqpan %s: no run completed: each closed the link when a transaction "
+                        "went unacknowledged for the transaction timeout (the rows say so)\n",
+                cmd);
     }
     return EXIT_OK;
 }

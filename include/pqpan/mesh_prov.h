@@ -181,7 +181,18 @@ struct pqpan_mesh_pbadv_config {
     double per;                   /* packet error rate of each advertising packet (0: no loss) */
     uint64_t retrans_ns;          /* the retransmission timer of a transaction */
     uint64_t txn_timeout_ns;      /* a transaction given up (the link closed) after this */
+    uint64_t scan_window_ns;      /* each side's scanning: scanWindow every scanInterval, */
+    uint64_t scan_interval_ns;    /* window <= interval (equal: continuous scanning) */
 };
+
+/* Scanning (Core v5.4 Vol 6 Part B §4.4.3; HCI LE Set Scan Parameters, Vol 4 Part E
+ * §7.8.10: LE_Scan_Interval and LE_Scan_Window 2.5 ms .. 10.24 s, window <= interval).
+ * MshPRT v1.1 §5.2.1: a PB-ADV device should scan with a duty cycle close to 100 %; Zephyr
+ * (subsys/bluetooth/mesh/adv.h) BT_MESH_SCAN_INTERVAL_MS = BT_MESH_SCAN_WINDOW_MS = 30. An
+ * event's PDU is heard when its packet on the channel being scanned falls in a window:
+ * with probability window / interval (the event, 1.1 ms, short against the windows). */
+#define PQPAN_MESH_SCAN_MIN_NS UINT64_C(2500000)
+#define PQPAN_MESH_SCAN_MAX_NS UINT64_C(10240000000)
 
 /* §5.3.2: a transaction's sender retransmits it until it receives the Transaction Ack, and
  * gives up (closing the link, Link Close reason Timeout) when none comes within the
@@ -201,6 +212,10 @@ struct pqpan_mesh_pbadv_config {
 /* cfg = the defaults above, LE 1M, the keys of pqpan_mesh_prov_keys_default. */
 void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg);
 
+/* scanWindow / scanInterval: the share of time each side listens, and the probability
+ * that it hears an event (but for packet errors). */
+double pqpan_mesh_pbadv_scan_duty(const struct pqpan_mesh_pbadv_config *c);
+
 struct pqpan_mesh_pbadv_estimate {
     struct pqpan_ledger ledger[2]; /* index enum pqpan_mesh_prov_role */
     uint64_t latency_ns;           /* first Link Open event .. Complete received */
@@ -208,8 +223,8 @@ struct pqpan_mesh_pbadv_estimate {
     uint32_t transactions;         /* Provisioning PDUs (one transaction each) */
     uint32_t segments[2];          /* Generic Provisioning segments each side sent */
     uint32_t adv_events[2];        /* advertising events each side ran */
-    double resent_segments;        /* segment transmissions after a retransmission timer,
-                                      both sides (the estimate: expected) */
+    double resent_segments[2];     /* segment transmissions each side sent after a
+                                      retransmission timer (the estimate: expected) */
 };
 
 /* The expected provisioning over PB-ADV at zero loss (docs/MODEL.md "Mesh provisioning"):

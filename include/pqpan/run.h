@@ -373,12 +373,19 @@ struct pqpan_run_mesh_row {
     unsigned long long pdus_tx, pdus_rx, bytes_tx, bytes_rx;
     unsigned long long segments, adv_events; /* PB-ADV */
     unsigned long long proxy_pdus;           /* PB-GATT */
-    const char *keys_equal;                  /* simulate: "yes", "no"; NULL: estimate */
+    const char *keys_equal;                  /* simulate: "yes" (every completed run), "no",
+                                                "-" (no run completed); NULL: estimate */
+    double resent_segments; /* PB-ADV with --per: segment transmissions after the timer
+                               (estimate: expected; simulate: mean per run) */
+    unsigned long long runs, completed, failed; /* simulate with --runs > 1 or --per */
+    double e_mean_uj, e_p50_uj, e_p90_uj, e_p99_uj; /* the side's total energy, completed runs */
+    double latency_mean_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms;
 };
 
 /* The field table of a MESH row, every field (a row carries those of its bearer and
  * command: segments and adv_events on PB-ADV, proxy_pdus on PB-GATT, keys_equal when
- * simulated); *n its length. Groups: CONFIG the settings (a table output's heading, CSV
+ * simulated, resent_segments with --per, the runs' statistics when simulated with --runs >
+ * 1 or --per); *n its length. Groups: CONFIG the settings (a table output's heading, CSV
  * columns), JSON the members of a "sides" entry (side and the figures), a figure
  * PQPAN_RUN_GROUP_DETAIL too; CSV prints every field of the row. Units uJ, %, ms, octets. */
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);

@@ -904,6 +904,9 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
+    PQPAN_DEFAULT_MESH_RUNS,
+    PQPAN_DEFAULT_SCAN_WINDOW_MS,
+    PQPAN_DEFAULT_SCAN_INTERVAL_MS,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2275,8 +2278,11 @@ struct pqpan_mesh_pbadv_config {
     double per;
     uint64_t retrans_ns;
     uint64_t txn_timeout_ns;
+    uint64_t scan_window_ns;
+    uint64_t scan_interval_ns;
 };
 void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg);
+double pqpan_mesh_pbadv_scan_duty(const struct pqpan_mesh_pbadv_config *c);
 struct pqpan_mesh_pbadv_estimate {
     struct pqpan_ledger ledger[2];
     uint64_t latency_ns;
@@ -2284,7 +2290,7 @@ struct pqpan_mesh_pbadv_estimate {
     uint32_t transactions;
     uint32_t segments[2];
     uint32_t adv_events[2];
-    double resent_segments;
+    double resent_segments[2];
 };
  int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
                                                const struct pqpan_mesh_pbadv_config *cfg,
@@ -2803,6 +2809,10 @@ struct pqpan_run_mesh_row {
     unsigned long long segments, adv_events;
     unsigned long long proxy_pdus;
     const char *keys_equal;
+    double resent_segments;
+    unsigned long long runs, completed, failed;
+    double e_mean_uj, e_p50_uj, e_p90_uj, e_p99_uj;
+    double latency_mean_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms;
 };
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 struct pqpan_run_sweep_stats {
@@ -3158,6 +3168,8 @@ MACROS = {
     'PQPAN_MESH_PROV_STEPS_MAX': 20,
     'PQPAN_MESH_PROV_TYPE_BYTES': 1,
     'PQPAN_MESH_PROXY_HDR_BYTES': 1,
+    'PQPAN_MESH_SCAN_MAX_NS': 10240000000,
+    'PQPAN_MESH_SCAN_MIN_NS': 2500000,
     'PQPAN_MLDSA44_PK_BYTES': 1312,
     'PQPAN_MLDSA44_SIG_BYTES': 2420,
     'PQPAN_MLDSA44_SK_BYTES': 2560,

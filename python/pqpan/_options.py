@@ -573,7 +573,43 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '3',
                             'default_note': None,
-                            'help': 'PB-ADV: advertising events of the Link Close'}]},
+                            'help': 'PB-ADV: advertising events of the Link Close'},
+                           {'name': '--per',
+                            'kind': 'number',
+                            'unit': None,
+                            'min': 0,
+                            'max': 1,
+                            'words': None,
+                            'default': '0',
+                            'default_note': None,
+                            'help': 'PB-ADV: packet error rate of each advertising packet on the '
+                                    'channel the receiver scans; an unacknowledged transaction is '
+                                    'sent again after the 500 ms retransmission timer, the link '
+                                    'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
+                                    'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
+                                    'drawn from --seed'},
+                           {'name': '--scan-window-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: each side scans this long every --scan-interval-ms '
+                                    '(Core v5.4 Vol 6 Part B §4.4.3): an event is heard with '
+                                    'probability window / interval, the radio listens only in the '
+                                    'windows; at most the interval'},
+                           {'name': '--scan-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: the scan interval (equal to the window: continuous '
+                                    "scanning, MshPRT v1.1 §5.2.1's recommendation)"}]},
               {'link': 'ble-mesh',
                'options': [{'name': '--phy',
                             'kind': 'word',
@@ -1532,7 +1568,43 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '3',
                             'default_note': None,
-                            'help': 'PB-ADV: advertising events of the Link Close'}]},
+                            'help': 'PB-ADV: advertising events of the Link Close'},
+                           {'name': '--per',
+                            'kind': 'number',
+                            'unit': None,
+                            'min': 0,
+                            'max': 1,
+                            'words': None,
+                            'default': '0',
+                            'default_note': None,
+                            'help': 'PB-ADV: packet error rate of each advertising packet on the '
+                                    'channel the receiver scans; an unacknowledged transaction is '
+                                    'sent again after the 500 ms retransmission timer, the link '
+                                    'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
+                                    'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
+                                    'drawn from --seed'},
+                           {'name': '--scan-window-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: each side scans this long every --scan-interval-ms '
+                                    '(Core v5.4 Vol 6 Part B §4.4.3): an event is heard with '
+                                    'probability window / interval, the radio listens only in the '
+                                    'windows; at most the interval'},
+                           {'name': '--scan-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 2.5,
+                            'max': 10240,
+                            'words': None,
+                            'default': '30',
+                            'default_note': None,
+                            'help': 'PB-ADV: the scan interval (equal to the window: continuous '
+                                    "scanning, MshPRT v1.1 §5.2.1's recommendation)"}]},
               {'link': 'ble-mesh',
                'options': [{'name': '--phy',
                             'kind': 'word',
@@ -1590,7 +1662,20 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default': '1',
                             'default_note': None,
                             'help': 'the random source of the keys, Randoms, Link ID, UUID and '
-                                    'NetKey'},
+                                    'NetKey (run i: S + i); the packet errors of --per draw from a '
+                                    'source of their own'},
+                           {'name': '--runs',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 1,
+                            'max': 10000,
+                            'words': None,
+                            'default': '1',
+                            'default_note': None,
+                            'help': 'simulated runs, seeds S .. S + R - 1: the rows are the first '
+                                    "run's, with the energy per side and latency (mean, p50, p90, "
+                                    'p99) over the completed runs, and the completed and failed '
+                                    'counts (also shown with --per)'},
                            {'name': '--pcap',
                             'kind': 'text',
                             'unit': None,

@@ -680,8 +680,8 @@ def test_calibrate_help_and_errors(cli):
 def _compare_mesh(cli, command, options):
     """One --link ble-mesh request: the CLI's JSON members are the run's, its "sides" the
     run's MESH rows; a refused request is refused with the CLI's exit code; a simulated
-    provisioning without equal keys is printed all the same and exits 1 (the run's
-    keys_equal false)."""
+    provisioning without equal keys (the run's keys_equal false) is printed all the same
+    and exits 1, or 0 when it is that no run completed (each timed out; stderr says so)."""
     argv = cli_argv(command, **options)
     proc = cli.run([*argv, "--format", "json"], check=False)
     try:
@@ -689,8 +689,8 @@ def _compare_mesh(cli, command, options):
     except pqpan.PqpanError as e:
         assert proc.returncode == e.exit_code, (argv, proc.stderr, str(e))
         return
-    failed = got["assumptions"].get("keys_equal") is False
-    assert proc.returncode == (1 if failed else 0), (argv, proc.stderr)
+    keys_equal = got["assumptions"].get("keys_equal")
+    assert proc.returncode in ((0, 1) if keys_equal is False else (0,)), (argv, proc.stderr)
     expected, _ = _same_json(got, proc, argv)
     assert [s["side"] for s in got["sides"]] == ["provisioner", "device", "total"], argv
     assert all(set(py) == set(want) for py, want in zip(got["sides"], expected["sides"])), argv
@@ -701,11 +701,14 @@ def _compare_mesh(cli, command, options):
 def test_mesh_grid_equals_the_cli(cli, command):
     """Every option row of estimate's / simulate's --link ble-mesh tables (`pqpan help
     --json`) at a few of its values, on each bearer, through the CLI and through pqpan.run
-    (simulate with --prov-alg cmac, the only algorithm it executes); --pcap below."""
+    (simulate with --prov-alg cmac; --runs at 1 but for one lossy request of 3 runs);
+    --pcap below."""
     base = {"link": "ble-mesh"}
     if command == "simulate":
         base["prov_alg"] = "cmac"
-    requests = _grid(cli, "ble-mesh", command, skip=("--pcap",), base=base)
+    requests = _grid(cli, "ble-mesh", command, skip=("--pcap", "--runs"), base=base)
+    if command == "simulate":
+        requests.append(dict(base, runs=3, per=0.1))
     requests += [dict(r, bearer="pb-gatt") for r in requests if "bearer" not in r]
     names = {key for r in requests for key in r}
     assert {"bearer", "kem", "hybrid", "att_mtu", "pdu_transmissions"} <= names

@@ -159,6 +159,17 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                                       "Zephyr Kconfig "
                                                       "BT_MESH_PB_ADV_LINK_CLOSE_RETRANSMIT_COUNT "
                                                       "2: three transmissions of Link Close"),
+    [PQPAN_DEFAULT_SCAN_WINDOW_MS] = VALUE("--scan-window-ms", "30",
+                                           "Zephyr subsys/bluetooth/mesh/adv.h "
+                                           "BT_MESH_SCAN_WINDOW_MS 30 = the interval: continuous "
+                                           "scanning, as MshPRT v1.1 §5.2.1 recommends"),
+    [PQPAN_DEFAULT_SCAN_INTERVAL_MS] = VALUE("--scan-interval-ms", "30",
+                                             "Zephyr subsys/bluetooth/mesh/adv.h "
+                                             "BT_MESH_SCAN_INTERVAL_MS 30"),
+    [PQPAN_DEFAULT_MESH_RUNS] = VALUE("--runs", "1",
+                                      "one run, the rows of which equal the estimate's at "
+                                      "--per 0 (a provisioning run without loss is the same "
+                                      "for every seed but for its keys)"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

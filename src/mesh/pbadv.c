@@ -68,6 +68,8 @@ void pqpan_mesh_pbadv_config_default(struct pqpan_mesh_pbadv_config *cfg)
     cfg->per = 0.0;
     cfg->retrans_ns = PQPAN_MESH_PBADV_RETRANS_NS;
     cfg->txn_timeout_ns = PQPAN_MESH_PBADV_TXN_TIMEOUT_NS;
+    cfg->scan_window_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_SCAN_WINDOW_MS);
+    cfg->scan_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_SCAN_INTERVAL_MS);
 }
 
 /* times transmissions of one PDU; the peer has it from the first (zero loss). */
@@ -99,10 +101,16 @@ static double any_of(double x, double n)
     return -expm1(n * log1p(-x));
 }
 
-/* Probability that an event's PDU is lost at its receiver. */
+/* Probability that an event's PDU is lost at its receiver: not in a scan window, or its
+ * packet damaged. */
 static double event_loss(const struct pqpan_mesh_pbadv_config *c)
 {
-    return c->per;
+    return 1.0 - pqpan_mesh_pbadv_scan_duty(c) * (1.0 - c->per);
+}
+
+double pqpan_mesh_pbadv_scan_duty(const struct pqpan_mesh_pbadv_config *c)
+{
+    return (double)c->scan_window_ns / (double)c->scan_interval_ns;
 }
 
 /* A transaction of n segments, each sent k times a round, whose rounds start psi_ns apart
@@ -136,7 +144,7 @@ static void txn_loss_of(struct txn_loss *x, const struct pqpan_mesh_pbadv_config
         x->rx_shift_ns += q_prev * psi + (q_prev - q) * (stop - n * k) * t_ns;
     }
     heard = 1.0 - loss;
-    retries = ack_lost / ((1.0 - ack_lost) * any_of(1.0 - u, n));
+    retries = fmin(ack_lost / ((1.0 - ack_lost) * any_of(1.0 - u, n)), rounds_max);
     x->seg_events += retries * fmin(n * k, 1.0 / heard);
     x->ack_events = retries * (double)c->ack_transmissions;
     x->ack_shift_ns = retries * (last_ns + (double)c->retrans_ns + (loss / heard) * t_ns);
@@ -152,7 +160,7 @@ static void book_loss(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, u
                    (segs - 1u) * PQPAN_MESH_PBADV_CONT_HDR_BYTES + segs / 2u) / segs;
     if (x->seg_events > 0.0) {
         pqpan_mesh_pbadv_clock_expected(r, s, x->seg_events, gp, phase);
-        r->out->resent_segments += x->seg_events / (double)r->cfg->pdu_transmissions;
+        r->out->resent_segments[s] += x->seg_events / (double)r->cfg->pdu_transmissions;
     }
     if (x->ack_events > 0.0) {
         pqpan_mesh_pbadv_clock_expected(r, (enum pqpan_mesh_prov_role)(1 - s), x->ack_events,
@@ -225,7 +233,9 @@ int pqpan_mesh_pbadv_estimate(struct pqpan_mesh_pbadv_estimate *out,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbadv_config_ok(cfg)) {
+    /* every packet lost: no transaction ever completes, there is no expected run */
+    if (cfg == NULL || dev == NULL || cycles == NULL || !pqpan_mesh_pbadv_config_ok(cfg) ||
+        event_loss(cfg) >= 1.0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     rc = pqpan_mesh_prov_plan(steps, &n, cfg->keys.variant, cfg->keys.kem, cfg->keys.alg,

@@ -104,10 +104,15 @@ uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_m
 
 void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r)
 {
+    double duty = pqpan_mesh_pbadv_scan_duty(r->cfg);
     int s;
     for (s = 0; s < 2; s++) {
-        uint64_t rx = r->end_ns > r->busy_ns[s] ? r->end_ns - r->busy_ns[s] : 0u;
+        uint64_t idle = r->end_ns > r->busy_ns[s] ? r->end_ns - r->busy_ns[s] : 0u;
+        uint64_t rx = duty >= 1.0 ? idle : scaled(duty, idle);
         pqpan_ledger_add(&r->out->ledger[s], PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, rx);
+        /* between the scan windows the radio is off */
+        pqpan_ledger_add(&r->out->ledger[s], PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_SLEEP,
+                         idle - rx);
     }
     r->out->span_ns = r->end_ns;
 }
@@ -118,5 +123,7 @@ int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
     return c->phy == PQPAN_BLE_PHY_1M && c->adv_interval_ns >= PQPAN_BLE_ADV_INTERVAL_MIN_NS &&
            c->adv_interval_ns <= PQPAN_BLE_ADV_INTERVAL_MAX_NS && c->pdu_transmissions > 0u &&
            c->ack_transmissions > 0u && c->close_transmissions > 0u && c->per >= 0.0 &&
-           c->per <= 1.0 && c->retrans_ns > 0u && c->txn_timeout_ns > 0u;
+           c->per <= 1.0 && c->retrans_ns > 0u && c->txn_timeout_ns > 0u &&
+           c->scan_window_ns >= PQPAN_MESH_SCAN_MIN_NS && c->scan_window_ns <= c->scan_interval_ns &&
+           c->scan_interval_ns <= PQPAN_MESH_SCAN_MAX_NS;
 }

@@ -57,12 +57,12 @@ uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enu
 uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
                             uint32_t ops, const uint64_t cycles[PQPAN_OP_COUNT]);
 
-/* Each side scans whenever it neither advertises nor computes (MshPRT v1.1 §5.2.1);
- * sets out->span_ns. */
+/* Each side scans whenever it neither advertises nor computes (MshPRT v1.1 §5.2.1), in its
+ * scan windows only (the rest SLEEP); sets out->span_ns. */
 void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r);
 
 /* Legacy advertising on LE 1M, advInterval in range, every transmission count > 0, per in
- * 0..1, the timers > 0. */
+ * 0..1, the timers > 0, the scan window and interval in range, window <= interval. */
 int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c);
 
 #endif

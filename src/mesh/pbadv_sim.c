@@ -120,13 +120,18 @@ static size_t adv_pdu(uint8_t *out, const struct sim *m, enum pqpan_mesh_prov_ro
 static void deliver(struct sim *m, enum pqpan_mesh_prov_role to, const uint8_t *pdu,
                     size_t len, uint64_t t);
 
-/* Whether the peer receives the event's PDU: the test's loss pattern, or a packet error
- * with probability per on the channel the peer scans. */
+/* Whether the peer receives the event's PDU: the test's loss pattern, or the event in one
+ * of its scan windows (probability window / interval, drawn only below 100 %) and its
+ * packet on the scanned channel undamaged (a packet error with probability per). */
 static int heard(struct sim *m, enum pqpan_mesh_prov_role to)
 {
     uint32_t n = m->events++;
+    double duty = pqpan_mesh_pbadv_scan_duty(&m->cfg->link);
     if (m->cfg->lose != NULL) {
         return m->cfg->lose(m->cfg->loss_ctx, to, n) == 0;
+    }
+    if (duty < 1.0 && pqpan_prng_chance(&m->loss_rng, 1.0 - duty)) {
+        return 0;
     }
     return !pqpan_prng_chance(&m->loss_rng, m->cfg->link.per);
 }
@@ -223,7 +228,7 @@ static void send_round(struct sim *m, enum pqpan_mesh_prov_role s, uint64_t at,
                 return;
             }
             advertise(m, s, at, rd->link_open ? 0u : p->txn, what, gp_len, phase);
-            m->clock.out->resent_segments += resend && !rd->link_open ? 1.0 : 0.0;
+            m->clock.out->resent_segments[s] += resend && !rd->link_open ? 1.0 : 0.0;
         }
     }
 }

@@ -1,8 +1,10 @@
 /* BLE Mesh provisioning as the run layer runs it: options, the library's PB-ADV / PB-GATT
  * estimators and simulators, energy per side (docs/MODEL.md "Mesh provisioning"). */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lowpan_sim.h"
 #include "mesh_model.h"
 #include "pqpan/error.h"
 
@@ -78,6 +80,26 @@ static const struct cli_opt mesh_rows[] = {
      .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
      .store = CLI_STORE_U32, .offset = MESH(close_transmissions),
      .help = "PB-ADV: advertising events of the Link Close"},
+    {.name = "--per", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 1,
+     .def = PQPAN_DEFAULT_PER, .store = CLI_STORE_DOUBLE, .offset = MESH(per),
+     .help = "PB-ADV: packet error rate of each advertising packet on the channel the receiver "
+             "scans; an unacknowledged transaction is sent again after the 500 ms "
+             "retransmission timer, the link closed after 30 s without its Ack (MshPRT v1.1 "
+             "§5.3.2; Zephyr pb_adv.c). estimate: the expected rounds (below 1); simulate: "
+             "drawn from --seed"},
+    {.name = "--scan-window-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = (double)PQPAN_MESH_SCAN_MIN_NS * 1e-6, .max = (double)PQPAN_MESH_SCAN_MAX_NS * 1e-6,
+     .def = PQPAN_DEFAULT_SCAN_WINDOW_MS, .store = CLI_STORE_MS_NS,
+     .offset = MESH(scan_window_ns),
+     .help = "PB-ADV: each side scans this long every --scan-interval-ms (Core v5.4 Vol 6 Part "
+             "B §4.4.3): an event is heard with probability window / interval, the radio "
+             "listens only in the windows; at most the interval"},
+    {.name = "--scan-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = (double)PQPAN_MESH_SCAN_MIN_NS * 1e-6, .max = (double)PQPAN_MESH_SCAN_MAX_NS * 1e-6,
+     .def = PQPAN_DEFAULT_SCAN_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = MESH(scan_interval_ns),
+     .help = "PB-ADV: the scan interval (equal to the window: continuous scanning, MshPRT v1.1 "
+             "§5.2.1's recommendation)"},
 };
 
 static void init_opts(void *o)
@@ -99,7 +121,8 @@ void mesh_opts_init(struct mesh_opts *o)
 /* Options only PB-ADV takes (the transmissions and interval). */
 static int pbadv_only(const char *name)
 {
-    return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL;
+    return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL ||
+           strcmp(name, "--per") == 0 || strncmp(name, "--scan-", 7) == 0;
 }
 
 void mesh_opts_given(struct mesh_opts *o, const char *name)
@@ -136,6 +159,13 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
     if (o->bearer == MESH_BEARER_PB_GATT && o->adv_given != NULL) {
         *option = o->adv_given;
         return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-adv", o->adv_given);
+    }
+    if (o->bearer == MESH_BEARER_PB_ADV && o->scan_window_ns > o->scan_interval_ns) {
+        *option = "--scan-window-ms";
+        return cli_msg_set(msg, EXIT_USAGE, "--scan-window-ms %.3f is longer than "
+                                            "--scan-interval-ms %.3f (Core v5.4 Vol 4 Part E "
+                                            "§7.8.10: the window at most the interval)",
+                           (double)o->scan_window_ns * 1e-6, (double)o->scan_interval_ns * 1e-6);
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->gatt.cfg.phy != PQPAN_BLE_PHY_1M) {
         *option = "--phy";
@@ -265,6 +295,9 @@ static void pbadv_config(struct pqpan_mesh_pbadv_config *c, const struct mesh_re
     c->pdu_transmissions = o->pdu_transmissions;
     c->ack_transmissions = o->ack_transmissions;
     c->close_transmissions = o->close_transmissions;
+    c->per = o->per;
+    c->scan_window_ns = o->scan_window_ns;
+    c->scan_interval_ns = o->scan_interval_ns;
 }
 
 /* The rows of a PB-ADV run, estimated or simulated. */
@@ -275,7 +308,9 @@ static int pbadv_rows(struct mesh_result *r, const struct model_env *env,
     for (s = 0; s < 2; s++) {
         r->rows[s].segments = e->segments[s];
         r->rows[s].adv_events = e->adv_events[s];
+        r->rows[s].resent_segments = e->resent_segments[s];
     }
+    r->rows[MESH_TOTAL].resent_segments = e->resent_segments[0] + e->resent_segments[1];
     r->rows[MESH_TOTAL].segments = (unsigned long long)e->segments[0] + e->segments[1];
     r->rows[MESH_TOTAL].adv_events = (unsigned long long)e->adv_events[0] + e->adv_events[1];
     r->transactions = e->transactions;
@@ -291,6 +326,11 @@ static int run_pbadv(struct mesh_result *r, const struct model_env *env,
     struct pqpan_mesh_pbadv_estimate e; /* a local: sweep --jobs runs estimates on threads */
     struct pqpan_mesh_pbadv_config c;
     pbadv_config(&c, r, o);
+    if (o->per >= 1.0) {
+        return cli_msg_set(msg, EXIT_USAGE, "--per 1 loses every packet: no transaction "
+                                            "completes, there is no expected run (simulate "
+                                            "shows the timeout)");
+    }
     if (pqpan_mesh_pbadv_estimate(&e, &c, dev, (const uint64_t(*)[PQPAN_OP_COUNT])cycles) != PQPAN_OK) {
         return cli_msg_set(msg, EXIT_USAGE, "the bearer's configuration is out of range");
     }
@@ -414,17 +454,16 @@ static int simulate_pbgatt(struct mesh_result *r, struct mesh_sim_info *info,
     return pbgatt_rows(r, env, c.link.phy, &res.run, msg);
 }
 
-int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
-                  const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg)
+/* One run of seed info->seed over o's bearer: its rows and what it agreed. */
+static int simulate_once(struct mesh_result *r, struct mesh_sim_info *info,
+                         const struct model_env *env, const struct mesh_opts *o,
+                         const struct pqpan_ble_device dev[2],
+                         uint64_t cycles[2][PQPAN_OP_COUNT], struct mesh_capture *cap,
+                         struct cli_msg *msg)
 {
     static struct pqpan_mesh_pbadv_sim_result res;
     struct pqpan_mesh_pbadv_sim_config c;
-    uint64_t cycles[2][PQPAN_OP_COUNT];
-    struct pqpan_ble_device dev[2];
-    int rc = prepare(r, cycles, dev, env, o, msg);
-    if (rc != EXIT_OK) {
-        return rc;
-    }
+    int rc;
     if (o->bearer == MESH_BEARER_PB_GATT) {
         return simulate_pbgatt(r, info, env, o, dev, cycles, cap, msg);
     }
@@ -440,4 +479,107 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     sim_info(info, res.keys_equal, res.complete, res.failed_code, res.packets,
              res.device_key[PQPAN_MESH_PROVISIONER]);
     return pbadv_rows(r, env, &res.run, msg);
+}
+
+int mesh_lossy(const struct mesh_opts *o)
+{
+    return o->bearer == MESH_BEARER_PB_ADV &&
+           (o->per > 0.0 || o->scan_window_ns < o->scan_interval_ns);
+}
+
+int mesh_stats_shown(const struct mesh_opts *o, unsigned runs)
+{
+    return runs > 1u || mesh_lossy(o);
+}
+
+/* The statistics of the completed runs into r's rows: v holds each side's energy, then the
+ * latency, runs values apart, n of each filled. */
+static void runs_stats(struct mesh_result *r, const struct mesh_sim_info *info, double *v,
+                       unsigned n)
+{
+    struct lowpan_stats lat, e;
+    int s;
+    memset(&lat, 0, sizeof lat);
+    if (n > 0u) {
+        lowpan_stats_of(&lat, v + (size_t)MESH_SIDES * info->runs, n);
+    }
+    for (s = 0; s < MESH_SIDES; s++) {
+        struct pqpan_run_mesh_row *row = &r->rows[s];
+        memset(&e, 0, sizeof e);
+        if (n > 0u) {
+            lowpan_stats_of(&e, v + (size_t)s * info->runs, n);
+        }
+        row->runs = info->runs;
+        row->completed = n;
+        row->failed = info->runs - n;
+        row->e_mean_uj = e.mean;
+        row->e_p50_uj = e.p50;
+        row->e_p90_uj = e.p90;
+        row->e_p99_uj = e.p99;
+        row->latency_mean_ms = lat.mean;
+        row->latency_p50_ms = lat.p50;
+        row->latency_p90_ms = lat.p90;
+        row->latency_p99_ms = lat.p99;
+    }
+}
+
+/* Runs 2 .. info->runs (seeds seed + 1 ..) after the first (r, info): each completed run's
+ * energy per side and latency into v, the resent segments' mean into r's rows. */
+static int more_runs(struct mesh_result *r, struct mesh_sim_info *info, double *v,
+                     const struct model_env *env, const struct mesh_opts *o,
+                     const struct pqpan_ble_device dev[2], uint64_t cycles[2][PQPAN_OP_COUNT],
+                     struct cli_msg *msg)
+{
+    static struct mesh_result one;
+    double resent[MESH_SIDES];
+    unsigned i, n = 0;
+    int s, rc = EXIT_OK;
+    for (i = 0; i < info->runs && rc == EXIT_OK; i++) {
+        struct mesh_sim_info each = *info;
+        const struct mesh_result *x = r;
+        if (i > 0u) {
+            one = *r;
+            each.seed = info->seed + i;
+            rc = simulate_once(&one, &each, env, o, dev, cycles, NULL, msg);
+            x = &one;
+        }
+        for (s = 0; s < MESH_SIDES; s++) {
+            resent[s] = (i > 0u ? resent[s] : 0.0) + x->rows[s].resent_segments;
+        }
+        if (rc == EXIT_OK && each.complete) {
+            for (s = 0; s < MESH_SIDES; s++) {
+                v[(size_t)s * info->runs + n] = x->rows[s].e_total_uj;
+            }
+            v[(size_t)MESH_SIDES * info->runs + n++] = x->rows[0].latency_ms;
+            info->keys_differ |= !each.keys_equal;
+        }
+    }
+    for (s = 0; s < MESH_SIDES; s++) {
+        r->rows[s].resent_segments = resent[s] / info->runs;
+    }
+    info->completed = n;
+    return rc;
+}
+
+int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
+                  const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg)
+{
+    uint64_t cycles[2][PQPAN_OP_COUNT];
+    struct pqpan_ble_device dev[2];
+    double *v;
+    int rc = prepare(r, cycles, dev, env, o, msg);
+    if (rc == EXIT_OK) {
+        rc = simulate_once(r, info, env, o, dev, cycles, cap, msg);
+    }
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    v = malloc(((size_t)MESH_SIDES + 1u) * info->runs * sizeof *v);
+    if (v == NULL) {
+        return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory for %u runs", info->runs);
+    }
+    rc = more_runs(r, info, v, env, o, dev, cycles, msg);
+    runs_stats(r, info, v, info->completed);
+    free(v);
+    return rc;
 }

@@ -29,6 +29,8 @@ struct mesh_opts {
     int alg;                  /* --prov-alg: enum pqpan_mesh_prov_alg */
     uint64_t adv_interval_ns; /* PB-ADV */
     uint32_t pdu_transmissions, ack_transmissions, close_transmissions;
+    double per;               /* PB-ADV: packet error rate of each advertising packet */
+    uint64_t scan_window_ns, scan_interval_ns; /* PB-ADV: each side's scanning */
     struct link_opts gatt;    /* --phy (both bearers), --att-mtu, --ll-octets, --ci-ms, --reply */
     const char *adv_given;    /* the first PB-ADV-only option given, or NULL */
     const char *gatt_given;   /* the first PB-GATT-only option given, or NULL */
@@ -69,6 +71,9 @@ int mesh_estimate(struct mesh_result *r, const struct model_env *env, const stru
 /* A simulated run (`simulate --link ble-mesh`): the seed in, what the run agreed out. */
 struct mesh_sim_info {
     uint64_t seed;
+    unsigned runs;       /* in: runs, seeds seed .. seed + runs - 1 (the first's rows) */
+    unsigned completed;  /* out: runs that reached Provisioning Complete */
+    int keys_differ;     /* out: a completed run whose keys differ */
     int keys_equal, complete;
     uint8_t failed_code; /* the device's Provisioning Failed error code, 0 if none */
     uint32_t packets;    /* PB-ADV: advertising PDUs on the air; PB-GATT: LL data PDUs with
@@ -76,13 +81,20 @@ struct mesh_sim_info {
     uint8_t device_key[PQPAN_MESH_KEY_BYTES]; /* the provisioner's */
 };
 
-/* Runs the provisioning o describes through the library's simulator of its bearer
- * (pqpan_mesh_pbadv_simulate, pqpan_mesh_pbgatt_simulate), each packet into cap when not
- * NULL (mesh_capture_open); rows as mesh_estimate's. A cli.h exit code, message in *msg (a
+/* Runs the provisioning o describes info->runs times through the library's simulator of
+ * its bearer (pqpan_mesh_pbadv_simulate, pqpan_mesh_pbgatt_simulate), the first run's
+ * packets into cap when not NULL (mesh_capture_open); rows as mesh_estimate's, of the first
+ * run, with the statistics over the completed runs when mesh_stats_shown. A cli.h exit code, message in *msg (a
  * refused option: EXIT_USAGE). */
 struct mesh_capture;
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
                   const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
+
+/* Whether PB-ADV events can go unheard: --per > 0, or a scan window below its interval. */
+int mesh_lossy(const struct mesh_opts *o);
+
+/* Whether a simulated run's rows carry the runs' statistics (--runs > 1 or mesh_lossy). */
+int mesh_stats_shown(const struct mesh_opts *o, unsigned runs);
 
 /* simulate --link ble-mesh's own options (--seed, --pcap; run_mesh.c). */
 extern const struct cli_opt_table mesh_simulate_table;
@@ -111,8 +123,9 @@ const char *mesh_side_name(int s);
 
 /* ---- the MESH record (run_mesh.c) ---- */
 
-/* The MESH record's fields estimate can give on either bearer (pqpan_run_mesh_fields but
- * keys_equal, simulate's): the columns of a --link ble-mesh sweep; *n their count. */
+/* The MESH record's fields estimate gives on either bearer without loss (pqpan_run_mesh_fields
+ * up to keys_equal, simulate's, which the resent segments of --per and the runs' statistics
+ * follow): the columns of a --link ble-mesh sweep; *n their count. */
 const struct pqpan_run_field *mesh_estimate_fields(size_t *n);
 
 /* Whether a row of bearer (enum mesh_bearer) has field f (segments and adv_events PB-ADV's,

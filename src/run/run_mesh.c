@@ -49,6 +49,18 @@ static const struct pqpan_run_field mesh_fields[] = {
     COUNT(adv_events, "advertising events (PB-ADV)", NULL),
     COUNT(proxy_pdus, "Proxy PDUs (PB-GATT)", NULL),
     TEXT(keys_equal, "keys equal (simulate)", CONF),
+    REAL(resent_segments, "segments resent after the timer (PB-ADV, --per)", NULL),
+    COUNT(runs, "runs (simulate)", NULL),
+    COUNT(completed, "runs completed", NULL),
+    COUNT(failed, "runs failed (transaction timeout)", NULL),
+    REAL(e_mean_uj, "total energy, mean of the completed runs", "uJ"),
+    REAL(e_p50_uj, "total energy, median", "uJ"),
+    REAL(e_p90_uj, "total energy, 90th percentile", "uJ"),
+    REAL(e_p99_uj, "total energy, 99th percentile", "uJ"),
+    REAL(latency_mean_ms, "latency, mean of the completed runs", "ms"),
+    REAL(latency_p50_ms, "latency, median", "ms"),
+    REAL(latency_p90_ms, "latency, 90th percentile", "ms"),
+    REAL(latency_p99_ms, "latency, 99th percentile", "ms"),
 };
 #define N_MESH_FIELDS (sizeof mesh_fields / sizeof mesh_fields[0])
 
@@ -58,10 +70,15 @@ const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n)
     return mesh_fields;
 }
 
-/* keys_equal, simulate's, is the table's last field. */
+/* estimate's fields, a sweep's columns: those before keys_equal (simulate's, followed by
+ * the resent segments of --per and the runs' statistics, which a sweep does not show). */
 const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
 {
-    *n = N_MESH_FIELDS - 1u;
+    size_t k = 0;
+    while (mesh_fields[k].offset != MESHF(keys_equal)) {
+        k++;
+    }
+    *n = k;
     return mesh_fields;
 }
 
@@ -76,10 +93,25 @@ int mesh_field_on(const struct pqpan_run_field *f, int bearer, int simulated)
     return f->offset != MESHF(keys_equal) || simulated;
 }
 
+/* Whether a row of o's bearer shows field f: mesh_field_on's, the resent segments with
+ * --per, the runs' statistics when mesh_stats_shown. */
+static int field_of(const struct pqpan_run_field *f, const struct mesh_opts *o,
+                    const struct mesh_sim_info *sim)
+{
+    if (f->offset == MESHF(resent_segments)) {
+        return mesh_lossy(o);
+    }
+    if (f->offset >= MESHF(runs)) {
+        return sim != NULL && mesh_stats_shown(o, sim->runs);
+    }
+    return mesh_field_on(f, o->bearer, sim != NULL);
+}
+
 /* ---- the request ---- */
 
 struct mesh_sim_opts {
     unsigned long long seed;
+    unsigned runs;
     const char *pcap;
 };
 
@@ -88,7 +120,16 @@ struct mesh_sim_opts {
 static const struct cli_opt msim_rows[] = {
     {.name = "--seed", .kind = CLI_OPT_UINT, .meta = "S", .min = 0, .max = (double)ULLONG_MAX,
      .def = PQPAN_DEFAULT_SEED, .store = CLI_STORE_ULL, .offset = MSIM(seed),
-     .help = "the random source of the keys, Randoms, Link ID, UUID and NetKey"},
+     .help = "the random source of the keys, Randoms, Link ID, UUID and NetKey (run i: S + "
+             "i); the packet errors of --per draw from a source of their own"},
+    /* each run executes the provisioning's crypto (tens of ms at ML-KEM-1024): at most
+     * 10000, and one by default (not the Monte Carlo's 100 of --link 802154: a lossless
+     * run is the same for every seed but for its keys) */
+    {.name = "--runs", .kind = CLI_OPT_UINT, .meta = "R", .min = 1, .max = 10000,
+     .def = PQPAN_DEFAULT_MESH_RUNS, .store = CLI_STORE_U32, .offset = MSIM(runs),
+     .help = "simulated runs, seeds S .. S + R - 1: the rows are the first run's, with the "
+             "energy per side and latency (mean, p50, p90, p99) over the completed runs, and "
+             "the completed and failed counts (also shown with --per)"},
     {.name = "--pcap", .kind = CLI_OPT_TEXT, .meta = "FILE", .store = CLI_STORE_STR,
      .offset = MSIM(pcap),
      .help = "the packets, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): PB-ADV every advertising "
@@ -285,6 +326,34 @@ static void sim_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
     fputc('\n', f);
 }
 
+/* With --per: the loss and what it costs (the notes above it say zero loss otherwise). */
+static void loss_line(FILE *f, const struct mesh_opts *o, const struct mesh_sim_info *sim)
+{
+    if (!mesh_lossy(o)) {
+        return;
+    }
+    fprintf(f, "  loss: --per %g, each advertising packet lost with it on the channel the receiver "
+               "scans; scanning %.3f ms\n  every %.3f ms (an event heard with that share, the "
+               "radio on only then); a transaction\n  without its Ack sent again after the %.0f "
+               "ms timer, given up after %.0f s (MshPRT v1.1 §5.3.2);\n  %s\n",
+            o->per, (double)o->scan_window_ns * 1e-6, (double)o->scan_interval_ns * 1e-6,
+            (double)PQPAN_MESH_PBADV_RETRANS_NS * 1e-6,
+            (double)PQPAN_MESH_PBADV_TXN_TIMEOUT_NS * 1e-9,
+            sim != NULL ? "the losses drawn from --seed (a source apart from the keys')"
+                        : "the expected run: retransmission rounds geometric in the loss");
+}
+
+/* The runs' counts (the statistics are the rows' e_* and latency_* fields). */
+static void runs_line(FILE *f, const struct mesh_sim_info *sim)
+{
+    fprintf(f, "  runs %u (seeds %llu .. %llu): completed %u, failed %u (a transaction without "
+               "its Ack for\n  the timeout: Link Close, reason Timeout); the rows are the first "
+               "run's, e_* and latency_* the\n  completed runs' mean and percentiles\n",
+            sim->runs, (unsigned long long)sim->seed,
+            (unsigned long long)sim->seed + sim->runs - 1u, sim->completed,
+            sim->runs - sim->completed);
+}
+
 /* The lines a table prints before the rows. */
 static void table_notes(FILE *f, const void *arg)
 {
@@ -297,12 +366,17 @@ static void table_notes(FILE *f, const void *arg)
             variant_of(r), pqpan_mesh_prov_alg_name(r->keys.alg));
     bearer_line(f, o, r);
     fprintf(f, "  Public Key PDUs: provisioner %u, device %u (docs/PROTOCOL.md §10); No OOB "
-               "authentication, zero loss;\n  both sides priced with the profile below; P-256 "
+               "authentication, %s;\n  both sides priced with the profile below; P-256 "
                "key pair per --lesc-keypair (%s)\n",
             (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
+            mesh_lossy(o) ? "loss below" : "zero loss",
             env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
+    loss_line(f, o, a->sim);
     if (a->sim != NULL) {
         sim_line(f, a->sim, o->bearer);
+    }
+    if (a->sim != NULL && mesh_stats_shown(o, a->sim->runs)) {
+        runs_line(f, a->sim);
     }
     fprintf(f, "  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
                "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
@@ -349,6 +423,15 @@ static void json_notes(FILE *f, const void *arg)
     fprintf(f, "  \"public_key_pdus_provisioner\": %u,\n  \"public_key_pdus_device\": %u,\n"
                "  \"e_comm_accounting\": \"events\",\n",
             (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1]);
+    if (mesh_lossy(o)) {
+        fprintf(f, "  \"per\": %.17g,\n  \"scan_window_ms\": %.3f,\n"
+                   "  \"scan_interval_ms\": %.3f,\n",
+                o->per, (double)o->scan_window_ns * 1e-6, (double)o->scan_interval_ns * 1e-6);
+    }
+    if (a->sim != NULL && mesh_stats_shown(o, a->sim->runs)) {
+        fprintf(f, "  \"runs\": %u,\n  \"completed\": %u,\n  \"failed\": %u,\n",
+                a->sim->runs, a->sim->completed, a->sim->runs - a->sim->completed);
+    }
     if (a->sim != NULL) {
         fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"
                    "  \"failed_code\": %u,\n  \"%s\": %u,\n",
@@ -362,6 +445,15 @@ static void json_notes(FILE *f, const void *arg)
 
 /* ---- the rows ---- */
 
+/* "yes": every completed run agreed its keys; "no": one did not; "-": none completed. */
+static const char *keys_word(const struct mesh_sim_info *sim)
+{
+    if (sim->keys_differ) {
+        return "no";
+    }
+    return sim->completed > 0u ? "yes" : "-";
+}
+
 void mesh_row_texts(struct mesh_result *res, const struct mesh_opts *o,
                     const struct mesh_sim_info *sim)
 {
@@ -373,7 +465,7 @@ void mesh_row_texts(struct mesh_result *res, const struct mesh_opts *o,
         m->hybrid = o->hybrid ? "p256" : "none";
         m->variant = variant_of(res);
         m->prov_alg = pqpan_mesh_prov_alg_name(res->keys.alg);
-        m->keys_equal = sim == NULL ? NULL : sim->keys_equal ? "yes" : "no";
+        m->keys_equal = sim == NULL ? NULL : keys_word(sim);
     }
 }
 
@@ -385,7 +477,7 @@ static int emit_sides(struct run_ctx *r, const struct mesh_opts *o, struct mesh_
     size_t k, n = 0;
     int s, rc = PQPAN_OK;
     for (k = 0; k < N_MESH_FIELDS; k++) {
-        if (mesh_field_on(&mesh_fields[k], o->bearer, sim != NULL)) {
+        if (field_of(&mesh_fields[k], o, sim)) {
             sel[n++] = mesh_fields[k];
         }
     }
@@ -428,6 +520,7 @@ static int simulate(struct run_ctx *r, const struct mesh_req *q, const struct mo
     int rc;
     memset(info, 0, sizeof *info);
     info->seed = q->s.seed;
+    info->runs = q->s.runs;
     if (q->s.pcap != NULL && mesh_capture_open(&cap, q->s.pcap) != EXIT_OK) {
         return run_fail(r, EXIT_IO, "--pcap", "cannot write the --pcap file");
     }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -371,7 +372,8 @@ static void test_lost_segment_hand(void **state)
     simulate_pair(&r0, &r1, &lp);
     assert_memory_equal(r1.device_key, r0.device_key, sizeof r0.device_key);
     assert_int_equal(r0.lost_events, 0);
-    assert_true(r1.run.resent_segments == 11.0 && r0.run.resent_segments == 0.0);
+    assert_true(r1.run.resent_segments[PQPAN_MESH_PROVISIONER] == 11.0);
+    assert_true(r0.run.resent_segments[PQPAN_MESH_PROVISIONER] == 0.0);
     assert_int_equal(r1.run.adv_events[PQPAN_MESH_PROVISIONER],
                      r0.run.adv_events[PQPAN_MESH_PROVISIONER] + 11u);
     assert_int_equal(r1.run.adv_events[PQPAN_MESH_DEVICE], r0.run.adv_events[PQPAN_MESH_DEVICE]);
@@ -394,7 +396,7 @@ static void test_lost_ack_hand(void **state)
     (void)state;
     simulate_pair(&r0, &r1, &lp);
     assert_int_equal(r1.prov_pdus[0] + r1.prov_pdus[1], r0.prov_pdus[0] + r0.prov_pdus[1]);
-    assert_true(r1.run.resent_segments == 1.0);
+    assert_true(r1.run.resent_segments[PQPAN_MESH_PROVISIONER] == 1.0);
     assert_int_equal(r1.run.adv_events[PQPAN_MESH_DEVICE],
                      r0.run.adv_events[PQPAN_MESH_DEVICE] + 3u);
     assert_int_equal(r1.run.latency_ns - r0.run.latency_ns, 450520000u);
@@ -429,7 +431,7 @@ static void test_per_keys_equal(void **state)
     c.link.per = 0.1;
     simulate(&r1, &c);
     assert_true(r1.keys_equal && r1.complete && !r1.timed_out);
-    assert_true(r1.lost_events > 0u && r1.run.resent_segments > 0.0);
+    assert_true(r1.lost_events > 0u && r1.run.resent_segments[PQPAN_MESH_PROVISIONER] > 0.0);
     assert_memory_equal(r1.device_key, r0.device_key, sizeof r0.device_key);
     assert_true(r1.run.latency_ns > r0.run.latency_ns);
 }
@@ -476,6 +478,54 @@ static void test_estimate_mean_under_loss(void **state)
     }
 }
 
+/* Scanning at a duty cycle below 100 % (Core v5.4 Vol 6 Part B §4.4.3): an event is heard
+ * with probability window / interval, so a scan of 15 ms every 20 ms (0.75) without packet
+ * errors is, event for event, a continuous scan with a 25 % packet error rate: the same
+ * expected rounds, latency, events and resent segments. The radio listens only in the
+ * windows: each side's RX is 0.75 of the idle time the continuous case books as RX, the
+ * other 0.25 SLEEP. */
+static void test_scan_duty_hand(void **state)
+{
+    static struct pqpan_mesh_pbadv_estimate lossy, duty;
+    const struct pqpan_ble_device dev[2] = {dev1, dev1};
+    uint64_t cyc[2][PQPAN_OP_COUNT];
+    struct pqpan_mesh_pbadv_config c;
+    int s;
+    (void)state;
+    cycles_of(cyc);
+    pqpan_mesh_pbadv_config_default(&c);
+    c.keys.kem = PQPAN_KEM_MLKEM768;
+    assert_true(c.scan_window_ns == c.scan_interval_ns); /* continuous by default */
+    c.per = 0.25;
+    assert_int_equal(pqpan_mesh_pbadv_estimate(&lossy, &c, dev,
+                                               (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+                     PQPAN_OK);
+    c.per = 0.0;
+    c.scan_window_ns = 15000000u;
+    c.scan_interval_ns = 20000000u;
+    assert_true(pqpan_mesh_pbadv_scan_duty(&c) == 0.75);
+    assert_int_equal(pqpan_mesh_pbadv_estimate(&duty, &c, dev,
+                                               (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+                     PQPAN_OK);
+    assert_int_equal(duty.latency_ns, lossy.latency_ns);
+    assert_int_equal(duty.span_ns, lossy.span_ns);
+    for (s = 0; s < 2; s++) {
+        uint64_t rx = pqpan_ledger_state_ns(&lossy.ledger[s], PQPAN_STATE_RX);
+        assert_int_equal(duty.adv_events[s], lossy.adv_events[s]);
+        assert_true(duty.resent_segments[s] == lossy.resent_segments[s]);
+        assert_true(lossy.resent_segments[s] > 0.0);
+        assert_int_equal(pqpan_ledger_state_ns(&lossy.ledger[s], PQPAN_STATE_SLEEP), 0u);
+        assert_true(llabs((long long)pqpan_ledger_state_ns(&duty.ledger[s], PQPAN_STATE_RX) -
+                          (long long)(rx * 3u / 4u)) <= 1);
+        assert_true(llabs((long long)pqpan_ledger_state_ns(&duty.ledger[s], PQPAN_STATE_SLEEP) -
+                          (long long)(rx / 4u)) <= 1);
+    }
+    c.scan_window_ns = 25000000u; /* a window longer than its interval */
+    assert_int_equal(pqpan_mesh_pbadv_estimate(&duty, &c, dev,
+                                               (const uint64_t(*)[PQPAN_OP_COUNT])cyc),
+                     PQPAN_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -492,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_high_per_times_out),
         cmocka_unit_test(test_per_keys_equal),
         cmocka_unit_test(test_estimate_mean_under_loss),
+        cmocka_unit_test(test_scan_duty_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -982,14 +982,14 @@ static void test_mesh(void **state)
     {
         static const struct pqpan_run_opt net[] = {{"--link", "ble-mesh"}, {"--bearer", "network"}};
         static const struct pqpan_run_opt mtu[] = {{"--link", "ble-mesh"}, {"--att-mtu", "247"}};
-        static const struct pqpan_run_opt bad[] = {{"--link", "ble-mesh"}, {"--per", "0.1"}};
+        static const struct pqpan_run_opt bad[] = {{"--link", "ble-mesh"}, {"--ber", "0.1"}};
         memset(&e, 0, sizeof e);
         assert_int_equal(pqpan_run("estimate", net, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
         assert_string_equal(err.option, "--bearer");
         assert_int_equal(pqpan_run("estimate", mtu, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
         assert_string_equal(err.option, "--att-mtu");
         assert_int_equal(pqpan_run("simulate", bad, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
-        assert_string_equal(err.option, "--per");
+        assert_string_equal(err.option, "--ber");
         assert_int_equal(e.meshes, 0);
     }
 }

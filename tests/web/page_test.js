@@ -218,8 +218,10 @@ function generatedRequests(help) {
   for (const link of ['ble', '802154', 'ble-mesh']) generatedSweepRequests(help, link, requests);
   // estimate --link ble-mesh on each bearer (a row of the other bearer's is refused by both)
   for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'estimate', 'ble-mesh', requests, [['--bearer', bearer]]);
-  // simulate --link ble-mesh: the same rows executed (keys and crypto real), on each bearer
-  for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'simulate', 'ble-mesh', requests, [['--bearer', bearer]]);
+  // simulate --link ble-mesh: the same rows executed (keys and crypto real), on each bearer,
+  // one run each (--runs at its top would run the crypto 10000 times), then three lossy runs
+  for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'simulate', 'ble-mesh', requests, [['--bearer', bearer], ['--runs', '1']]);
+  requests.push({ command: 'simulate', options: [['--link', 'ble-mesh'], ['--runs', '3'], ['--per', '0.1']] });
   // advise over BLE: one search at the defaults (a BLE search takes seconds)
   requests.push({ command: 'advise', options: [] });
   // compare at 2 runs a cell, without --out (a directory), and its mesh table (--mesh) with
