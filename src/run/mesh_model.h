@@ -123,14 +123,15 @@ const char *mesh_side_name(int s);
 
 /* ---- the MESH record (run_mesh.c) ---- */
 
-/* The MESH record's fields estimate gives on either bearer without loss (pqpan_run_mesh_fields
- * up to keys_equal, simulate's, which the resent segments of --per and the runs' statistics
- * follow): the columns of a --link ble-mesh sweep; *n their count. */
+/* The MESH record's fields estimate gives (pqpan_run_mesh_fields up to keys_equal,
+ * simulate's, which the runs' statistics follow): the columns of a --link ble-mesh sweep;
+ * *n their count. */
 const struct pqpan_run_field *mesh_estimate_fields(size_t *n);
 
-/* Whether a row of bearer (enum mesh_bearer) has field f (segments and adv_events PB-ADV's,
- * proxy_pdus PB-GATT's; keys_equal only when simulated). */
-int mesh_field_on(const struct pqpan_run_field *f, int bearer, int simulated);
+/* Whether a row of o's bearer has field f of mesh_estimate_fields and keys_equal (segments
+ * and adv_events PB-ADV's, proxy_pdus PB-GATT's, resent_segments mesh_lossy's; keys_equal
+ * only when simulated). */
+int mesh_field_on(const struct pqpan_run_field *f, const struct mesh_opts *o, int simulated);
 
 /* The texts of res's rows (bearer, kem, hybrid, variant, prov_alg; keys_equal from sim,
  * NULL for an estimate) from the options o of the run. */

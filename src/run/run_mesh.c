@@ -48,8 +48,8 @@ static const struct pqpan_run_field mesh_fields[] = {
     COUNT(segments, "Generic Provisioning segments (PB-ADV)", NULL),
     COUNT(adv_events, "advertising events (PB-ADV)", NULL),
     COUNT(proxy_pdus, "Proxy PDUs (PB-GATT)", NULL),
-    TEXT(keys_equal, "keys equal (simulate)", CONF),
     REAL(resent_segments, "segments resent after the timer (PB-ADV, --per)", NULL),
+    TEXT(keys_equal, "keys equal (simulate)", CONF),
     COUNT(runs, "runs (simulate)", NULL),
     COUNT(completed, "runs completed", NULL),
     COUNT(failed, "runs failed (transaction timeout)", NULL),
@@ -71,7 +71,7 @@ const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n)
 }
 
 /* estimate's fields, a sweep's columns: those before keys_equal (simulate's, followed by
- * the resent segments of --per and the runs' statistics, which a sweep does not show). */
+ * the runs' statistics). */
 const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
 {
     size_t k = 0;
@@ -82,29 +82,29 @@ const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
     return mesh_fields;
 }
 
-int mesh_field_on(const struct pqpan_run_field *f, int bearer, int simulated)
+int mesh_field_on(const struct pqpan_run_field *f, const struct mesh_opts *o, int simulated)
 {
     if (f->offset == MESHF(segments) || f->offset == MESHF(adv_events)) {
-        return bearer == MESH_BEARER_PB_ADV;
+        return o->bearer == MESH_BEARER_PB_ADV;
     }
     if (f->offset == MESHF(proxy_pdus)) {
-        return bearer == MESH_BEARER_PB_GATT;
+        return o->bearer == MESH_BEARER_PB_GATT;
+    }
+    if (f->offset == MESHF(resent_segments)) {
+        return mesh_lossy(o);
     }
     return f->offset != MESHF(keys_equal) || simulated;
 }
 
-/* Whether a row of o's bearer shows field f: mesh_field_on's, the resent segments with
- * --per, the runs' statistics when mesh_stats_shown. */
+/* Whether a row of o's bearer shows field f: mesh_field_on's, the runs' statistics when
+ * mesh_stats_shown. */
 static int field_of(const struct pqpan_run_field *f, const struct mesh_opts *o,
                     const struct mesh_sim_info *sim)
 {
-    if (f->offset == MESHF(resent_segments)) {
-        return mesh_lossy(o);
-    }
     if (f->offset >= MESHF(runs)) {
         return sim != NULL && mesh_stats_shown(o, sim->runs);
     }
-    return mesh_field_on(f, o->bearer, sim != NULL);
+    return mesh_field_on(f, o, sim != NULL);
 }
 
 /* ---- the request ---- */

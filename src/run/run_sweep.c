@@ -688,7 +688,7 @@ struct sweep_worker {
     struct sweep_sim *sim; /* --per */
     struct pqpan_run_sweep_extra extra;
     struct mesh_result *mesh; /* --link ble-mesh: the provisioning's rows */
-    int mesh_bearer;          /* its --bearer (enum mesh_bearer) */
+    struct mesh_opts mesh_o;  /* its options (the bearer's fields, --per's) */
 };
 
 struct sweep_worker *sweep_worker_new(const struct sweep_cfg *cfg)
@@ -811,7 +811,7 @@ static int mesh_compute(struct sweep_worker *w, const struct mesh_opts *o, struc
 {
     const char *option;
     int rc = mesh_opts_check(o, &option, status);
-    w->mesh_bearer = o->bearer;
+    w->mesh_o = *o;
     if (rc == EXIT_OK) {
         rc = mesh_estimate(w->mesh, w->env, o, status);
     }
@@ -938,7 +938,7 @@ static int emit_mesh_sides(struct sweep_worker *w, int valid, pqpan_run_emit emi
         invalid.side = mesh_side_name(s);
         for (k = 0; k < n; k++) {
             pqpan_run_record_value(&values[k], &row.fields[k], m);
-            values[k].known &= (valid && mesh_field_on(&row.fields[k], w->mesh_bearer, 0)) ||
+            values[k].known &= (valid && mesh_field_on(&row.fields[k], &w->mesh_o, 0)) ||
                                strcmp(row.fields[k].name, "side") == 0;
         }
         row.data = m;
