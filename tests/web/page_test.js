@@ -220,8 +220,10 @@ function generatedRequests(help) {
   for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'estimate', 'ble-mesh', requests, [['--bearer', bearer]]);
   // simulate --link ble-mesh: the same rows executed (keys and crypto real), on each bearer
   for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'simulate', 'ble-mesh', requests, [['--bearer', bearer]]);
-  // advise over BLE: one search at the defaults (a BLE search takes seconds)
+  // advise over BLE: one search at the defaults (a BLE search takes seconds); over BLE Mesh
+  // provisioning (--link ble-mesh) one search from each --min-level
   requests.push({ command: 'advise', options: [] });
+  for (const level of ['1', '3', '5']) requests.push({ command: 'advise', options: [['--link', 'ble-mesh'], ['--min-level', level], ['--top', '2']] });
   // compare at 2 runs a cell, without --out (a directory), and its mesh table (--mesh) with
   // each other row; reproduce on one reading unless the row is --reading.
   generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--out']), requests);
