@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "mesh_cli.h"
 #include "opts_registry.h"
 #include "outfile.h"
 #include "pqpan/error.h"
@@ -96,6 +97,19 @@ void cli_advise_help(FILE *out)
             "(TX and RX currents of the profile, the PHY's bit time) plus the computation at the\n"
             "fewest cycles any implementation in data/cycles/ has, no gamma.\n\n");
     fprintf(out,
+            "--link ble-mesh: BLE Mesh provisioning instead (`pqpan estimate --link ble-mesh`): the\n"
+            "configuration that costs the device (the unprovisioned node, on its battery) the\n"
+            "least energy over the whole provisioning (events accounting, every state; PB-ADV\n"
+            "scans continuously), zero loss. Search space: ML-KEM-512/768/1024 from --min-level\n"
+            "(--hybrid p256: the hybrid variant) x --prov-alg cmac, hmac x PB-ADV (advInterval\n"
+            "20, 50, 100, 200 ms x 1..8 transmissions of each PDU, each ack, the Link Close) and\n"
+            "PB-GATT (each PHY the profile prices x ATT_MTU 23, 55, ..., 247 and 517 x LL payload\n"
+            "27, 59, ..., 251 x connection interval 7.5, 15, 30, 50, 100 ms x reply next-event or\n"
+            "same-event). It takes the energy options, --min-level, --max-latency-ms (the\n"
+            "provisioning's latency), --top, --format and --hybrid none|p256; the answer line\n"
+            "first, the `pqpan estimate` line that gives it, then the ranked list with the\n"
+            "device's and the provisioner's energy and the latency, and the best per bearer.\n\n");
+    fprintf(out,
             "Exit codes: 0 ok, 1 no configuration meets the constraints (the nearest is named; when\n"
             "the time to key is over --max-latency-ms, so is a shorter --idle-ci-ms that meets it)\n"
             "or gnuplot failed, 2 usage (unknown or out-of-range option, empty search space, a figure\n"
@@ -106,7 +120,8 @@ void cli_advise_help(FILE *out)
  * flag without one. EXIT_OK, or EXIT_USAGE after a message. */
 static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **argv)
 {
-    struct advise_opts *scratch = malloc(sizeof *scratch);
+    int mesh = mesh_link_requested(argc, argv);
+    void *scratch = malloc(mesh ? advise_mesh_opts_size() : sizeof(struct advise_opts));
     struct cli_msg msg;
     int i, rc = scratch == NULL ? cli_usage_error(ADV_CMD, "out of memory") : EXIT_OK;
     *n = 0;
@@ -117,8 +132,11 @@ static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **arg
             rc = cli_usage_error(ADV_CMD, "%s", msg.text);
             break;
         }
-        o = advise_opt_row(argv[i], scratch, &into);
+        o = mesh ? advise_mesh_opt_row(argv[i], scratch, &into)
+                 : advise_opt_row(argv[i], scratch, &into);
         rc = o != NULL ? cli_request_add(req, n, o, ADV_CMD, argc, argv, &i)
+             : mesh    ? cli_usage_error(ADV_CMD, "unknown option for --link ble-mesh '%s' (%s)",
+                                         argv[i], ADV_MESH_TAKES)
                        : cli_unknown_option(ADV_CMD, NULL, argv[i]);
     }
     free(scratch);

@@ -127,20 +127,30 @@ static const struct cli_opt_group sig_verify_groups[] = {ONLY(sig_opts_table, NU
 static const struct cli_opt_group ecdh_keygen_groups[] = {ONLY(ecdh_opts_table, NULL, ecdh_keygen_opts)};
 static const struct cli_opt_group ecdh_shared_groups[] = {ONLY(ecdh_opts_table, NULL, ecdh_shared_opts)};
 
-/* advise: its own tables by help section, and parts of the shared ones. */
+/* advise: its own tables by help section, and parts of the shared ones; the search over
+ * BLE and 802.15.4 (a rekey on an open link, both searched with --link both) on each of
+ * those links, BLE Mesh provisioning (--link ble-mesh) with its own table and the part of
+ * advise's it takes (advise_mesh_opt_row). */
+#define ADVISE_ON(link)                                                                     \
+    ALL(advise_device_table, link), ALL(lowpan_busy_table, link),                           \
+        ONLY(lowpan_opts_table, link, advise_lowpan_link),                                  \
+        ONLY(lowpan_exchange_table, link, advise_lowpan_exchange),                          \
+        ALL(advise_constraint_table, link), ALL(advise_idle_table, link),                   \
+        ALL(advise_peer_table, link)
+static const char *const advise_mesh_constraints[] = {"--min-level", "--max-latency-ms", NULL};
+static const char *const advise_mesh_output[] = {"--top", "--format", NULL};
 static const struct cli_opt_group advise_groups[] = {
     ALL(model_energy_table, NULL),
-    ALL(advise_device_table, NULL),
-    ALL(lowpan_busy_table, NULL),
-    ONLY(lowpan_opts_table, NULL, advise_lowpan_link),
-    ONLY(lowpan_exchange_table, NULL, advise_lowpan_exchange),
-    ALL(advise_constraint_table, NULL),
-    ALL(advise_idle_table, NULL),
-    ALL(advise_peer_table, NULL),
+    ADVISE_ON("ble"),
+    ADVISE_ON("802154"),
     ALL(model_ramp_table, NULL),
     ALL(model_crypto_table, NULL),
     ONLY(model_gamma_table, NULL, advise_gamma),
-    ALL(advise_output_table, NULL),
+    ALL(advise_output_table, "ble"),
+    ALL(advise_output_table, "802154"),
+    ALL(advise_mesh_table, "ble-mesh"),
+    ONLY(advise_constraint_table, "ble-mesh", advise_mesh_constraints),
+    ONLY(advise_output_table, "ble-mesh", advise_mesh_output),
 };
 
 #define GROUPS(g) g, sizeof g / sizeof g[0]
@@ -307,11 +317,27 @@ static const struct cli_opt_table *table_of_arg(const char *arg, const char **on
 }
 
 /* Every group of command c, on every link, as rows. */
+/* Whether group g of c repeats rows an earlier group listed: the same table, whole or with
+ * the same part (a command that takes a table on two links lists its rows once). */
+static int listed_before(const struct cli_cmd_opts *c, size_t g)
+{
+    size_t k;
+    for (k = 0; k < g; k++) {
+        if (c->groups[k].table == c->groups[g].table &&
+            (c->groups[k].only == NULL || c->groups[k].only == c->groups[g].only)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void command_md(FILE *out, const struct cli_cmd_opts *c)
 {
     size_t g;
     for (g = 0; g < c->n; g++) {
-        cli_opt_table_md(out, c->groups[g].table, NULL, c->groups[g].only);
+        if (!listed_before(c, g)) {
+            cli_opt_table_md(out, c->groups[g].table, NULL, c->groups[g].only);
+        }
     }
 }
 

@@ -328,6 +328,24 @@ region_mesh_provisioning_table() {
     }' "$tmp/out"
 }
 
+# advise --link ble-mesh per --min-level: its answer (bearer, level, algorithm, settings)
+# and the best PB-ADV configuration beside it, from the JSON output.
+region_mesh_advice_table() {
+    printf '| --min-level | answer | device (uJ) | provisioner (uJ) | latency (ms) | best PB-ADV: device (uJ) | latency (ms) |\n'
+    printf '|---|---|---|---|---|---|---|\n'
+    for level in 1 3 5; do
+        run advise --link ble-mesh --min-level "$level" --top 1 --format json || return 1
+        awk -v level="$level" '
+            function field(line, key,    s) {
+                s = line; sub(".*\"" key "\": \"?", "", s); sub(/[",}].*/, "", s); return s }
+            /"rank": 1,/ { a = field($0, "estimate"); sub(/^--link ble-mesh /, "", a)
+                           d = field($0, "device_uj"); p = field($0, "provisioner_uj")
+                           t = field($0, "latency_ms") }
+            /"rank": 0, "bearer": "pb-adv"/ { ad = field($0, "device_uj"); at = field($0, "latency_ms") }
+            END { printf "| %s | `%s` | %s | %s | %s | %s | %s |\n", level, a, d, p, t, ad, at }' "$tmp/out"
+    done
+}
+
 # The option lists of the commands, from the CLI's option tables (cli/opts.h): what the
 # parser takes and --help prints, so the docs cannot disagree with either.
 options_md() {

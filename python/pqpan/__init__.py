@@ -289,9 +289,11 @@ def advise(**options) -> dict:
     """The cheapest key exchange for a battery-powered device under constraints, through the
     library's run layer (pqpan_run "advise", as `pqpan advise`): every option of advise's
     tables is a keyword argument (its name with '_' for '-', listed below with unit, default
-    and words; link="802154" searches IEEE 802.15.4). Returns what `pqpan advise --format
-    json` prints, as a dict (the recommendations, the switching decision, the levels, the
-    Pareto front). Raises UsageError naming the keyword argument, DataError, FileError, or
+    and words; link="802154" searches IEEE 802.15.4; link="ble-mesh" the BLE Mesh provisioning
+    that costs the device least, with min_level, max_latency_ms, hybrid, top and the energy
+    options). Returns what `pqpan advise --format json` prints, as a dict (the
+    recommendations, the switching decision, the levels, the Pareto front; ble-mesh:
+    "choices", "best_per_bearer", "grid"). Raises UsageError naming the keyword argument, DataError, FileError, or
     PqpanError (exit_code 1) when no configuration meets the constraints."""
     given = {k: v for k, v in options.items() if v is not None}
     return _run.run("advise", **given)["assumptions"]

@@ -502,6 +502,8 @@ def _advise_grid(cli):
     command = next(c for c in help_json["commands"] if c["name"] == "advise")
     requests = []
     for group in command["groups"]:
+        if group.get("link") not in (None, "802154"):
+            continue
         for opt in group["table"]["options"]:
             if opt["name"] in ADVISE_SKIP:
                 continue
@@ -533,6 +535,19 @@ def test_advise_grid_equals_the_cli(cli):
           % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
     assert len(requests) > 40 and outcomes.count("equal") > 20
     assert {"min_level", "battery_side", "protocol"} <= {k for r in requests for k in r}
+
+
+@pytest.mark.parametrize("options", [{"min_level": "1", "top": 2},
+                                     {"min_level": "5", "max_latency_ms": 1000, "hybrid": "p256"}])
+def test_advise_mesh_equals_the_cli(cli, options):
+    """advise --link ble-mesh: pqpan.advise() is the CLI's JSON, its first choice the cheapest
+    for the device of those listed."""
+    options = dict(options, link="ble-mesh")
+    assert _compare_advise(cli, options) == "equal"
+    got = pqpan.advise(**options)
+    assert got["link"] == "ble-mesh" and got["choices"][0]["rank"] == 1
+    assert all(c["device_uj"] >= got["choices"][0]["device_uj"]
+               for c in got["choices"] + got["best_per_bearer"])
 
 
 def test_advise_ble_equals_the_cli(cli):

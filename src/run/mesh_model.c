@@ -18,9 +18,6 @@ static const char *const alg_words[] = {"cmac", "hmac", NULL};
 const char *const mesh_gatt_opts[] = {"--phy", "--att-mtu", "--ll-octets", "--ci-ms",
                                       "--reply", NULL};
 
-/* Transmissions of one PB-ADV PDU: Zephyr's BT_MESH_TRANSMIT count is 3 bits (0..7
- * retransmissions), as the Network Transmit Count state of MshPRT v1.1 §4.2.19. */
-#define TRANSMISSIONS_MAX 8
 /* The largest Provisioning PDU pqpan plans on PB-GATT (src/mesh/pbgatt.c: Proxy SAR has no
  * segment counter; 65535, the TotalLength PB-ADV would give it). */
 #define PBGATT_PDU_MAX 65535u
@@ -69,15 +66,15 @@ static const struct cli_opt mesh_rows[] = {
      .help = "PB-ADV: advInterval of every transmission; a side's events start advInterval + "
              "5 ms (the mean advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1) apart"},
     {.name = "--pdu-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
-     .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
+     .max = MESH_TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
      .store = CLI_STORE_U32, .offset = MESH(pdu_transmissions),
      .help = "PB-ADV: advertising events per segment (and per Link Open)"},
     {.name = "--ack-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
-     .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
+     .max = MESH_TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
      .store = CLI_STORE_U32, .offset = MESH(ack_transmissions),
      .help = "PB-ADV: advertising events per Transaction Ack and Link Ack"},
     {.name = "--close-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
-     .max = TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
+     .max = MESH_TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
      .store = CLI_STORE_U32, .offset = MESH(close_transmissions),
      .help = "PB-ADV: advertising events of the Link Close"},
     {.name = "--per", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 1,

@@ -19,6 +19,10 @@
 /* --bearer, in its words' order. */
 enum mesh_bearer { MESH_BEARER_PB_ADV = 0, MESH_BEARER_PB_GATT, MESH_BEARER_NETWORK };
 
+/* Transmissions of one PB-ADV PDU: Zephyr's BT_MESH_TRANSMIT count is 3 bits (0..7
+ * retransmissions), as the Network Transmit Count state of MshPRT v1.1 §4.2.19. */
+#define MESH_TRANSMISSIONS_MAX 8u
+
 /* The --kem word of the specification's P-256 public keys. */
 #define MESH_P256_NAME "P-256"
 

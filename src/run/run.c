@@ -360,6 +360,8 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
         rc = run_profiles(r, opts, n_opts);
     } else if (strcmp(command, "simulate") == 0) {
         rc = run_simulate(r, opts, n_opts);
+    } else if (strcmp(command, "advise") == 0 && run_wants_link(opts, n_opts, "ble-mesh")) {
+        rc = run_advise_mesh(r, opts, n_opts);
     } else if (strcmp(command, "advise") == 0) {
         rc = run_advise(r, opts, n_opts);
     } else if (strcmp(command, "calibrate") == 0) {

@@ -373,6 +373,20 @@ int advise_choices(const struct advise_ctx *c, const struct advise_result *r,
  * EXIT_USAGE or EXIT_IO with the message in *msg (the file's own on stderr, outfile.h). */
 int advise_out_check(const char *dir, struct cli_msg *msg);
 
+/* ---- run_advise_mesh.c: advise --link ble-mesh ---- */
+
+/* Its own options (--link ble-mesh, --hybrid); it also takes advise's energy options,
+ * --min-level, --max-latency-ms, --top and --format (ADV_MESH_TAKES says so). */
+#define ADV_MESH_TAKES                                                                      \
+    "advise --link ble-mesh takes the energy options, --min-level, --max-latency-ms, --top, " \
+    "--format and --hybrid"
+extern const struct cli_opt_table advise_mesh_table;
+
+/* The row of option name as advise --link ble-mesh takes it (NULL: none), *into the part of
+ * opts (advise_mesh_opts_size bytes) it stores into. */
+const struct cli_opt *advise_mesh_opt_row(const char *name, void *opts, void **into);
+size_t advise_mesh_opts_size(void);
+
 /* The figures of --out DIR (advise_figures.c), after the answer: an exit code, message
  * printed (outfile.h, figure.h). */
 int advise_write_figures(const struct advise_ctx *c, const struct advise_result *r);

@@ -93,5 +93,7 @@ int run_compare(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_op
 int run_reproduce(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 /* advise (run_advise.c), --out's figures included. */
 int run_advise(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
+/* advise --link ble-mesh (run_advise_mesh.c). */
+int run_advise_mesh(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts);
 
 #endif

@@ -222,8 +222,10 @@ function generatedRequests(help) {
   // one run each (--runs at its top would run the crypto 10000 times), then three lossy runs
   for (const bearer of ['pb-adv', 'pb-gatt']) generatedLinkRequests(help, 'simulate', 'ble-mesh', requests, [['--bearer', bearer], ['--runs', '1']]);
   requests.push({ command: 'simulate', options: [['--link', 'ble-mesh'], ['--runs', '3'], ['--per', '0.1']] });
-  // advise over BLE: one search at the defaults (a BLE search takes seconds)
+  // advise over BLE: one search at the defaults (a BLE search takes seconds); over BLE Mesh
+  // provisioning (--link ble-mesh) one search from each --min-level
   requests.push({ command: 'advise', options: [] });
+  for (const level of ['1', '3', '5']) requests.push({ command: 'advise', options: [['--link', 'ble-mesh'], ['--min-level', level], ['--top', '2']] });
   // compare at 2 runs a cell, without --out (a directory), and its mesh table (--mesh) with
   // each other row; reproduce on one reading unless the row is --reading.
   generatedBaseRequests(help, 'compare', [['--runs', '2']], new Set(['--runs', '--out']), requests);
