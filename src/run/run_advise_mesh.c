@@ -364,7 +364,8 @@ static void table_answer(FILE *f, const void *arg)
             b->provisioner_uj, b->latency_ms);
     fprintf(f, "  reproduce: pqpan estimate %s\n", args);
     fprintf(f, "  objective: the device's energy over the provisioning (events accounting, every "
-               "state; PB-ADV scans continuously), zero loss\n");
+               "state; PB-ADV scans continuously), zero loss; PB-GATT over an open connection "
+               "(its set-up not priced, docs/MODEL.md \"PB-GATT\")\n");
     fprintf(f, "  searched: %u configurations (%u refused by the model%s), NIST category >= %u, "
                "hybrid %s\n",
             (unsigned)s->searched, (unsigned)s->refused, lat, s->q->a.min_level,
