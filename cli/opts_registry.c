@@ -34,6 +34,7 @@ static const struct cli_opt_group estimate_groups[] = {
     ALL(link_pqke_table, "802154"),
     ALL(lowpan_busy_table, "802154"),    ALL(lowpan_chain_table, "802154"),
     ALL(mesh_opts_table, "ble-mesh"),    ONLY(link_opts_table, "ble-mesh", mesh_gatt_opts),
+    ALL(mesh_net_opts_table, "ble-mesh"), ONLY(link_pqke_table, "ble-mesh", mesh_pqke_opts),
     ENERGY,                              CYCLES,
     ALL(cli_format_table, NULL),
 };
@@ -45,6 +46,7 @@ static const struct cli_opt_group simulate_groups[] = {
     ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
     ALL(lowpan_chain_table, "802154"),    ALL(simulate_802154_table, "802154"),
     ALL(mesh_opts_table, "ble-mesh"),     ONLY(link_opts_table, "ble-mesh", mesh_gatt_opts),
+    ALL(mesh_net_opts_table, "ble-mesh"), ONLY(link_pqke_table, "ble-mesh", mesh_pqke_opts),
     ALL(mesh_simulate_table, "ble-mesh"),
     ENERGY,
     CYCLES,                               ALL(cli_format_table, NULL),

@@ -904,6 +904,14 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
+    PQPAN_DEFAULT_MESH_RELAYS,
+    PQPAN_DEFAULT_MESH_TTL,
+    PQPAN_DEFAULT_MESH_NET_TRANSMIT_COUNT,
+    PQPAN_DEFAULT_MESH_NET_TRANSMIT_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_COUNT,
+    PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_TRANSMIC,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2799,6 +2807,12 @@ struct pqpan_run_mesh_row {
     unsigned long long segments, adv_events;
     unsigned long long proxy_pdus;
     const char *keys_equal;
+    const char *auth;
+    unsigned long long hops, relays;
+    unsigned long long nodes;
+    unsigned long long access_messages;
+    unsigned long long seg_acks;
+    double hop_ms;
 };
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 struct pqpan_run_sweep_stats {

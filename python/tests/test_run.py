@@ -676,7 +676,12 @@ def _compare_mesh(cli, command, options):
         return
     assert proc.returncode == 0, (argv, proc.stderr)
     expected, _ = _same_json(got, proc, argv)
-    assert [s["side"] for s in got["sides"]] == ["provisioner", "device", "total"], argv
+    sides = [s["side"] for s in got["sides"]]
+    if options.get("bearer") == "network":  # keys between mesh nodes: a relay row past 1 hop
+        relay = ["relay"] if int(options.get("hops", 1)) > 1 else []
+        assert sides == ["initiator", "responder", *relay, "total"], argv
+    else:
+        assert sides == ["provisioner", "device", "total"], argv
     assert all(set(py) == set(want) for py, want in zip(got["sides"], expected["sides"])), argv
     assert got["units"]["e_total_uj"] == "uJ" and got["units"]["latency_ms"] == "ms"
 
@@ -690,9 +695,10 @@ def test_mesh_grid_equals_the_cli(cli, command):
     if command == "simulate":
         base["prov_alg"] = "cmac"
     requests = _grid(cli, "ble-mesh", command, skip=("--pcap",), base=base)
-    requests += [dict(r, bearer="pb-gatt") for r in requests if "bearer" not in r]
+    requests += [dict(r, bearer=b) for r in requests if "bearer" not in r
+                 for b in ("pb-gatt", "network")]
     names = {key for r in requests for key in r}
-    assert {"bearer", "kem", "hybrid", "att_mtu", "pdu_transmissions"} <= names
+    assert {"bearer", "kem", "hybrid", "att_mtu", "pdu_transmissions", "hops", "relays"} <= names
     assert len(requests) > 40, "the option tables gave a grid of %d requests" % len(requests)
     for options in requests:
         _compare_mesh(cli, command, options)

@@ -36,34 +36,49 @@ uint64_t pqpan_mesh_pbadv_clock_channel_ns(const struct mesh_pbadv_clock *r, enu
 }
 
 /* ADV_NONCONN_IND on three channels (Vol 6 Part B §4.4.2.2: no listening after a
- * non-connectable PDU): the sender's states, the peer's reception. */
-uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
-                          uint32_t gp, enum pqpan_phase phase, uint64_t *start)
+ * non-connectable PDU). */
+void pqpan_mesh_adv_event_book(struct mesh_adv_event *ev, struct pqpan_ledger *l,
+                               const struct pqpan_ble_device *d, enum pqpan_ble_phy phy,
+                               uint32_t payload, enum pqpan_phase phase)
 {
-    const struct pqpan_ble_device *d = &r->dev[s];
-    struct pqpan_ledger *l = &r->out->ledger[s], *peer = &r->out->ledger[1 - s];
-    uint32_t payload = pqpan_mesh_pbadv_adv_payload(gp);
-    uint64_t t_pdu = packet_ns(r, gp);
-    uint64_t octets = pqpan_ble_packet_octets(r->cfg->phy, payload, 0);
-    uint64_t t0 = at > r->free_ns[s] ? at : r->free_ns[s];
-    uint64_t len = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
+    uint64_t t_pdu = pqpan_ble_packet_ns(phy, payload, 0);
+    ev->octets = pqpan_ble_packet_octets(phy, payload, 0);
+    ev->len_ns = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
+    ev->heard_ns = d->pre_ns + MEAN_CHANNEL_INDEX * (d->ramp_ns + t_pdu);
     pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, d->pre_ns);
     pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns);
     pqpan_ledger_add(l, phase, PQPAN_STATE_TX, MESH_PBADV_CHANNELS * t_pdu);
     pqpan_ledger_add(l, phase, PQPAN_STATE_POST, d->post_ns);
     l->pdus_tx += MESH_PBADV_CHANNELS;
-    l->bytes_tx += MESH_PBADV_CHANNELS * octets;
+    l->bytes_tx += MESH_PBADV_CHANNELS * ev->octets;
     l->events++;
+}
+
+void pqpan_mesh_adv_scan_book(struct pqpan_ledger *l, uint64_t end_ns, uint64_t busy_ns)
+{
+    uint64_t rx = end_ns > busy_ns ? end_ns - busy_ns : 0u;
+    pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, rx);
+}
+
+/* One event of side s: the sender's states, the peer's reception. */
+uint64_t pqpan_mesh_pbadv_clock_event(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
+                          uint32_t gp, enum pqpan_phase phase, uint64_t *start)
+{
+    struct pqpan_ledger *peer = &r->out->ledger[1 - s];
+    struct mesh_adv_event ev;
+    uint64_t t0 = at > r->free_ns[s] ? at : r->free_ns[s];
+    pqpan_mesh_adv_event_book(&ev, &r->out->ledger[s], &r->dev[s], r->cfg->phy,
+                              pqpan_mesh_pbadv_adv_payload(gp), phase);
     peer->pdus_rx++;
-    peer->bytes_rx += octets;
+    peer->bytes_rx += ev.octets;
     r->out->adv_events[s]++;
-    r->busy_ns[s] += len;
+    r->busy_ns[s] += ev.len_ns;
     r->free_ns[s] = t0 + r->t_adv_mean;
-    if (t0 + len > r->end_ns) {
-        r->end_ns = t0 + len;
+    if (t0 + ev.len_ns > r->end_ns) {
+        r->end_ns = t0 + ev.len_ns;
     }
     *start = t0;
-    return t0 + d->pre_ns + MEAN_CHANNEL_INDEX * (d->ramp_ns + t_pdu);
+    return t0 + ev.heard_ns;
 }
 
 uint64_t pqpan_mesh_pbadv_clock_compute(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s, uint64_t at,
@@ -78,8 +93,7 @@ void pqpan_mesh_pbadv_clock_finish(struct mesh_pbadv_clock *r)
 {
     int s;
     for (s = 0; s < 2; s++) {
-        uint64_t rx = r->end_ns > r->busy_ns[s] ? r->end_ns - r->busy_ns[s] : 0u;
-        pqpan_ledger_add(&r->out->ledger[s], PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, rx);
+        pqpan_mesh_adv_scan_book(&r->out->ledger[s], r->end_ns, r->busy_ns[s]);
     }
     r->out->span_ns = r->end_ns;
 }

@@ -984,7 +984,14 @@ static void test_mesh(void **state)
         static const struct pqpan_run_opt mtu[] = {{"--link", "ble-mesh"}, {"--att-mtu", "247"}};
         static const struct pqpan_run_opt bad[] = {{"--link", "ble-mesh"}, {"--per", "0.1"}};
         memset(&e, 0, sizeof e);
-        assert_int_equal(pqpan_run("estimate", net, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(pqpan_run("estimate", net, 2, collect, &e, &err), PQPAN_OK);
+        assert_int_equal(e.meshes, 3); /* one hop: no relay row */
+        assert_string_equal(e.side[0], "initiator");
+        assert_string_equal(e.side[1], "responder");
+        assert_string_equal(e.side[2], "total");
+        assert_true(fabs(e.e_total[0] + e.e_total[1] - e.e_total[2]) < 1e-6 * e.e_total[2]);
+        memset(&e, 0, sizeof e);
+        assert_int_equal(pqpan_run("simulate", net, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
         assert_string_equal(err.option, "--bearer");
         assert_int_equal(pqpan_run("estimate", mtu, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
         assert_string_equal(err.option, "--att-mtu");

@@ -1,0 +1,203 @@
+/* Tests for keys between mesh nodes (src/mesh/net.c, net_estimate.c): the sizes of a PQKE
+ * message in the mesh layers against MshPRT v1.1 §3.4.4, §3.5.2.2, §3.6.2 and §3.7.3
+ * worked by hand, and the timeline of one message at 1 and 3 hops against a hand
+ * computation (docs/MODEL.md "Keys between mesh nodes"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pqpan/mesh_net.h"
+#include "pqpan/pqke.h"
+
+/* 32 segments × 12 = 384 octets of upper transport PDU; 384 - TransMIC 4 - opcode 3 -
+ * Part header 2 = 375 octets of PQKE message per access message (371 with TransMIC 8). */
+static void test_part_sizes(void **state)
+{
+    (void)state;
+    assert_int_equal(PQPAN_MESH_NET_UPPER_MAX, 384);
+    assert_int_equal(pqpan_mesh_net_part_data_max(4), 375);
+    assert_int_equal(pqpan_mesh_net_part_data_max(8), 371);
+    assert_int_equal(pqpan_mesh_net_part_data_max(6), 0);
+    /* INIT of ML-KEM-768 mode none, 1224 octets: 375 + 375 + 375 + 99. */
+    assert_int_equal(pqpan_mesh_net_parts(1224, 4), 4);
+    assert_int_equal(pqpan_mesh_net_part_data(1224, 4, 0), 375);
+    assert_int_equal(pqpan_mesh_net_part_data(1224, 4, 3), 99);
+    assert_int_equal(pqpan_mesh_net_part_data(1224, 4, 4), 0);
+    assert_int_equal(pqpan_mesh_net_parts(375, 4), 1);
+    assert_int_equal(pqpan_mesh_net_parts(376, 4), 2);
+    assert_int_equal(pqpan_mesh_net_parts(0, 4), 0);
+    assert_int_equal(pqpan_mesh_net_parts(255u * 375u, 4), 255);
+    assert_int_equal(pqpan_mesh_net_parts(255u * 375u + 1u, 4), 0);
+}
+
+/* A full part: upper 384 → 32 segments of 12; the last part of INIT, 99 octets: upper
+ * 3 + 2 + 99 + 4 = 108 → 9 segments. Network PDU 9 + 4 + 12 + 4 = 29 (the maximum), a
+ * segment of 11 octets 28; Segment Acknowledgment 9 + 7 + 8 = 24. */
+static void test_segments(void **state)
+{
+    (void)state;
+    assert_int_equal(pqpan_mesh_net_upper_len(375, 4), 384);
+    assert_int_equal(pqpan_mesh_net_segments(384), 32);
+    assert_int_equal(pqpan_mesh_net_segments(385), 0);
+    assert_int_equal(pqpan_mesh_net_upper_len(99, 4), 108);
+    assert_int_equal(pqpan_mesh_net_segments(108), 9);
+    assert_int_equal(pqpan_mesh_net_segments(0), 0);
+    assert_int_equal(pqpan_mesh_net_segment_pdu(47, 0), 29);
+    assert_int_equal(pqpan_mesh_net_segment_pdu(47, 3), 28);
+    assert_int_equal(pqpan_mesh_net_segment_pdu(47, 4), 0);
+    assert_int_equal(pqpan_mesh_net_ack_pdu(), 24);
+    /* ADV_NONCONN_IND payload: AdvA 6 + Length 1 + AD type 1 + 29 = 37, the legacy max. */
+    assert_int_equal(pqpan_mesh_net_adv_payload(29), 37);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, 37, 0), 376000u);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, pqpan_mesh_net_adv_payload(28), 0),
+                     368000u);
+    assert_int_equal(pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, pqpan_mesh_net_adv_payload(24), 0),
+                     336000u);
+}
+
+/* A device without per-event timing: an event is its three packets, a PDU heard two
+ * packets after the event starts (the second channel). */
+static const struct pqpan_ble_device bare = {64000000u, 0u, 0u, 0u, 0u, 50u, 0u};
+
+static void one_message(struct pqpan_mesh_net_estimate *e, uint32_t hops)
+{
+    struct pqpan_mesh_net_config cfg;
+    pqpan_mesh_net_config_default(&cfg);
+    cfg.hops = hops;
+    assert_int_equal(pqpan_mesh_net_message_estimate(e, &cfg, &bare, 38), PQPAN_OK);
+}
+
+/* FIN (38 octets): one part, upper 3 + 2 + 38 + 4 = 47 → 4 segments (PDUs 29, 29, 29, 28;
+ * heard 0.752, 0.752, 0.752, 0.736 ms after their events start). Network Transmit 3 ×
+ * (20 + 5) ms: the initiator's events at 0, 25, 50; the next segment, due at 60, waits
+ * for its advertiser to be free at 75: segments start 0, 75, 150, 225. At one hop the
+ * responder has the last at 225.736; its Segment Acknowledgment (heard 0.672 after its
+ * start) at 225.736, 250.736, 275.736 ends at 275.736 + 3 × 0.336 = 276.744. */
+static void test_one_hop_by_hand(void **state)
+{
+    struct pqpan_mesh_net_estimate e;
+    (void)state;
+    one_message(&e, 1);
+    assert_int_equal(e.latency_ns, UINT64_C(225736000));
+    assert_int_equal(e.span_ns, UINT64_C(276744000));
+    assert_int_equal(e.segments[PQPAN_MESH_NET_INITIATOR], 4);
+    assert_int_equal(e.parts[PQPAN_MESH_NET_INITIATOR], 1);
+    assert_int_equal(e.seg_acks[PQPAN_MESH_NET_RESPONDER], 1);
+    assert_int_equal(e.adv_events[PQPAN_MESH_NET_INITIATOR], 12);
+    assert_int_equal(e.adv_events[PQPAN_MESH_NET_RESPONDER], 3);
+    assert_int_equal(e.adv_events[PQPAN_MESH_NET_RELAY], 0);
+    assert_int_equal(e.relay_nodes, 0);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[PQPAN_MESH_NET_RELAY], PQPAN_STATE_RX), 0);
+}
+
+/* Three hops, two relay stages (Relay Retransmit 3 × 25 ms). Segments 0..2: each stage
+ * relays at once, 0.752 ms per stage: the responder has segment 2 at 152.256. Segment 3
+ * (heard by stage 1 at 225.736) waits for stage 1's advertiser, free at 150.752 + 75 =
+ * 225.752; stage 2 hears it at 226.488 and is free at 151.504 + 75 = 226.504; the
+ * responder has it at 226.504 + 0.736 = 227.240. The Segment Acknowledgment, heard by
+ * stage 2 at 227.912, waits for stage 2 (free 226.504 + 75 = 301.504), stage 1 hears it at
+ * 302.176 (free since 300.752) and the initiator at 302.848. Stage 1's last event (the
+ * acknowledgment's third) ends at 302.176 + 50 + 1.008 = 353.184, the span. */
+static void test_three_hops_by_hand(void **state)
+{
+    struct pqpan_mesh_net_estimate e;
+    (void)state;
+    one_message(&e, 3);
+    assert_int_equal(e.latency_ns, UINT64_C(227240000));
+    assert_int_equal(e.span_ns, UINT64_C(353184000));
+    assert_int_equal(e.relay_nodes, 2);
+    /* a relay relays the four segments and the acknowledgment, three times each */
+    assert_int_equal(e.adv_events[PQPAN_MESH_NET_RELAY], 15);
+    assert_int_equal(e.ledger[PQPAN_MESH_NET_RELAY].pdus_rx, 5);
+    assert_int_equal(e.hop_ns, UINT64_C(752000));
+    /* without per-event timing a relay sends or scans, the whole span */
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[PQPAN_MESH_NET_RELAY], PQPAN_STATE_TX) +
+                         pqpan_ledger_state_ns(&e.ledger[PQPAN_MESH_NET_RELAY], PQPAN_STATE_RX),
+                     e.span_ns);
+}
+
+/* The whole PQKE (ML-KEM-768 mode none: INIT 1224, RESP 1160, FIN 38 octets, the plan of
+ * the other links) with free crypto: INIT 3 × 32 + 9 segments, RESP 1160 = 3 × 375 + 35:
+ * 3 × 32 + 4 segments (3 + 2 + 35 + 4 = 44 octets), FIN 4; one acknowledgment per part. */
+static void test_pqke_counts(void **state)
+{
+    static const uint64_t zero[PQPAN_OP_COUNT];
+    struct pqpan_mesh_net_config cfg;
+    struct pqpan_mesh_net_estimate e;
+    struct pqpan_pqke_sizes sz;
+    (void)state;
+    pqpan_mesh_net_config_default(&cfg);
+    sz = pqpan_pqke_message_sizes(cfg.suite, cfg.mode, cfg.sig);
+    assert_int_equal(sz.init_bytes, 1224);
+    assert_int_equal(sz.resp_bytes, 1160);
+    assert_int_equal(sz.fin_bytes, 38);
+    assert_int_equal(pqpan_mesh_net_estimate(&e, &cfg, &bare, zero), PQPAN_OK);
+    assert_int_equal(e.segments[PQPAN_MESH_NET_INITIATOR], 105 + 4);
+    assert_int_equal(e.segments[PQPAN_MESH_NET_RESPONDER], 100);
+    assert_int_equal(e.parts[PQPAN_MESH_NET_INITIATOR], 5);
+    assert_int_equal(e.parts[PQPAN_MESH_NET_RESPONDER], 4);
+    assert_int_equal(e.seg_acks[PQPAN_MESH_NET_INITIATOR], 4);
+    assert_int_equal(e.seg_acks[PQPAN_MESH_NET_RESPONDER], 5);
+    assert_int_equal(e.adv_events[PQPAN_MESH_NET_INITIATOR], 3 * (109 + 4));
+    assert_true(e.latency_ns < e.span_ns);
+}
+
+/* Hops grow the latency, each relay stage costs what a relay sends; a relay does not
+ * depend on how many relays share its stage. */
+static void test_hops_and_relays(void **state)
+{
+    static const uint64_t zero[PQPAN_OP_COUNT];
+    struct pqpan_mesh_net_config cfg;
+    struct pqpan_mesh_net_estimate a, b;
+    (void)state;
+    pqpan_mesh_net_config_default(&cfg);
+    cfg.hops = 2;
+    assert_int_equal(pqpan_mesh_net_estimate(&a, &cfg, &bare, zero), PQPAN_OK);
+    cfg.hops = 4;
+    cfg.relays = 3;
+    assert_int_equal(pqpan_mesh_net_estimate(&b, &cfg, &bare, zero), PQPAN_OK);
+    assert_true(b.latency_ns > a.latency_ns);
+    assert_int_equal(b.relay_nodes, 9);
+    assert_int_equal(a.adv_events[PQPAN_MESH_NET_RELAY], b.adv_events[PQPAN_MESH_NET_RELAY]);
+}
+
+static void test_config_refused(void **state)
+{
+    static const uint64_t zero[PQPAN_OP_COUNT];
+    struct pqpan_mesh_net_config cfg;
+    struct pqpan_mesh_net_estimate e;
+    (void)state;
+    pqpan_mesh_net_config_default(&cfg);
+    assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_OK);
+    cfg.hops = 8;
+    cfg.ttl = 7; /* stage 7 would get TTL 1 */
+    assert_int_equal(pqpan_mesh_net_estimate(&e, &cfg, &bare, zero), PQPAN_ERR_INVALID_ARG);
+    cfg.ttl = 8;
+    assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_OK);
+    cfg.ttl = 1;
+    cfg.hops = 1;
+    assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_ERR_INVALID_ARG);
+    cfg.ttl = 0;
+    assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_OK);
+    cfg.net_transmit_interval_ns = 25000000u;
+    assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_ERR_INVALID_ARG);
+    pqpan_mesh_net_config_default(&cfg);
+    cfg.transmic = 6;
+    assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_ERR_INVALID_ARG);
+    assert_int_equal(pqpan_mesh_net_message_estimate(&e, NULL, &bare, 38), PQPAN_ERR_INVALID_ARG);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_part_sizes),        cmocka_unit_test(test_segments),
+        cmocka_unit_test(test_one_hop_by_hand),   cmocka_unit_test(test_three_hops_by_hand),
+        cmocka_unit_test(test_pqke_counts),       cmocka_unit_test(test_hops_and_relays),
+        cmocka_unit_test(test_config_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
