@@ -784,10 +784,12 @@ def test_compare_mesh_rows_typed_with_units(cli):
     forwarder is None where a row has none (one hop, BLE Mesh provisioning)."""
     got = pqpan.compare(mesh=True, forwarding="fragment")
     want = cli.json(["compare", "--mesh", "--forwarding", "fragment"])
-    assert len(got["rows"]) == len(want["rows"]) == 30
+    assert len(got["rows"]) == len(want["rows"]) == 54
     assert got["table"] == "mesh"
-    assert [r["network"] for r in got["rows"][:10]] == ["802154-fragment"] * 8 + [
-        "ble-mesh-pb-adv", "ble-mesh-pb-gatt"]
+    assert [r["network"] for r in got["rows"][:18]] == ["802154-fragment"] * 8 + [
+        "ble-mesh-pb-adv", "ble-mesh-pb-gatt"] + ["ble-mesh-network"] * 8
+    assert got["rows"][10]["forwarder_max_uj"] is None
+    assert isinstance(got["rows"][11]["forwarder_max_uj"], float)
     assert got["rows"][0]["forwarder_max_uj"] is None
     assert isinstance(got["rows"][1]["forwarder_max_uj"], float)
     assert all(isinstance(r["hops"], int) for r in got["rows"])
