@@ -23,6 +23,7 @@
 #ifndef PQPAN_MESH_NET_H
 #define PQPAN_MESH_NET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pqpan/ble.h"
@@ -98,6 +99,50 @@ uint32_t pqpan_mesh_net_ack_pdu(void);
 
 /* The ADV_NONCONN_IND payload carrying a Network PDU of pdu octets: AdvA 6 + 2 + pdu. */
 uint32_t pqpan_mesh_net_adv_payload(uint32_t pdu);
+
+/* ---- the network layer's security (MshPRT v1.1 §3.8.6, §3.8.7) ------------------ */
+
+/* The keys a NetKey gives the network layer: k2(NetKey, 0x00) (§3.8.2.6, master
+ * credentials): NID (7 bits), EncryptionKey, PrivacyKey. */
+struct pqpan_mesh_net_keys {
+    uint8_t nid;
+    uint8_t encryption_key[16];
+    uint8_t privacy_key[16];
+};
+
+/* k2(N, P) (§3.8.2.6): salt = s1("smk2"), T = AES-CMAC_salt(N), T1 = AES-CMAC_T(P ||
+ * 0x01), T2 = AES-CMAC_T(T1 || P || 0x02), T3 = AES-CMAC_T(T2 || P || 0x03); NID = the
+ * low 7 bits of T1's last octet, EncryptionKey = T2, PrivacyKey = T3. p_len 1..16. */
+void pqpan_mesh_k2(struct pqpan_mesh_net_keys *k, const uint8_t net_key[16], const uint8_t *p,
+                   size_t p_len);
+
+/* The clear header of a Network PDU (§3.4.4). */
+struct pqpan_mesh_net_hdr {
+    uint8_t ctl;  /* 0 access message (NetMIC 32 bits), 1 control (64) */
+    uint8_t ttl;  /* 0..127 */
+    uint32_t seq; /* 24 bits */
+    uint16_t src, dst;
+};
+
+/* Builds the Network PDU carrying the lower transport PDU tpdu[0..t_len) (1..16 octets
+ * with CTL 0, 1..12 with CTL 1): IVI (the IV Index's low bit) and NID, then CTL/TTL, SEQ,
+ * SRC obfuscated with PECB = AES_PrivacyKey(0x0000000000 || IV Index || Privacy Random)
+ * (§3.8.7.3), then DST || TransportPDU encrypted with AES-CCM under EncryptionKey and the
+ * network nonce 0x00 || CTL/TTL || SEQ || SRC || 0x0000 || IV Index (§3.8.5.1) with the
+ * NetMIC (§3.8.7.2). out holds PQPAN_MESH_NET_PDU_MAX octets; *out_len its length.
+ * PQPAN_OK or PQPAN_ERR_INVALID_ARG (a field out of range, t_len out of range). */
+PQPAN_MUST_CHECK int pqpan_mesh_net_pdu_encode(uint8_t out[PQPAN_MESH_NET_PDU_MAX], size_t *out_len,
+                                               const struct pqpan_mesh_net_keys *k, uint32_t iv_index,
+                                               const struct pqpan_mesh_net_hdr *h,
+                                               const uint8_t *tpdu, size_t t_len);
+
+/* The reverse: checks the NID and IVI, deobfuscates, decrypts and checks the NetMIC; *h and
+ * tpdu[0..*t_len) (16 octets of room) on PQPAN_OK. PQPAN_ERR_BAD_LENGTH (shorter than a
+ * header, DST and the MIC, or longer than 29), PQPAN_ERR_AUTH (another NID or IVI, or a
+ * NetMIC that does not verify). */
+PQPAN_MUST_CHECK int pqpan_mesh_net_pdu_decode(struct pqpan_mesh_net_hdr *h, uint8_t tpdu[16],
+                                               size_t *t_len, const struct pqpan_mesh_net_keys *k,
+                                               uint32_t iv_index, const uint8_t *pdu, size_t len);
 
 /* ---- the estimate -------------------------------------------------------------- */
 

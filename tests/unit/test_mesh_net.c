@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -191,13 +192,94 @@ static void test_config_refused(void **state)
     assert_int_equal(pqpan_mesh_net_message_estimate(&e, NULL, &bare, 38), PQPAN_ERR_INVALID_ARG);
 }
 
+/* Hex digits into bytes (the sample data's notation). */
+static size_t unhex(uint8_t *out, const char *hex)
+{
+    size_t n = 0;
+    unsigned v;
+    while (hex[0] != '\0' && sscanf(hex, "%2x", &v) == 1) {
+        out[n++] = (uint8_t)v;
+        hex += 2;
+    }
+    return n;
+}
+
+static void assert_hex(const uint8_t *got, size_t len, const char *want)
+{
+    uint8_t w[64];
+    assert_int_equal(unhex(w, want), len);
+    assert_memory_equal(got, w, len);
+}
+
+/* MshPRT sample data §8.1.3 (k2, master) and §8.2.2 (the sample NetKey's NID and keys). */
+static void test_k2_sample_data(void **state)
+{
+    static const uint8_t zero = 0x00;
+    struct pqpan_mesh_net_keys k;
+    uint8_t net_key[16];
+    (void)state;
+    unhex(net_key, "f7a2a44f8e8a8029064f173ddc1e2b00");
+    pqpan_mesh_k2(&k, net_key, &zero, 1);
+    assert_int_equal(k.nid, 0x7f);
+    assert_hex(k.encryption_key, 16, "9f589181a0f50de73c8070c7a6d27f46");
+    assert_hex(k.privacy_key, 16, "4c715bd4a64b938f99b453351653124f");
+    unhex(net_key, "7dd7364cd842ad18c17c2b820c84c3d6");
+    pqpan_mesh_k2(&k, net_key, &zero, 1);
+    assert_int_equal(k.nid, 0x68);
+    assert_hex(k.encryption_key, 16, "0953fa93e7caac9638f58820220a398e");
+    assert_hex(k.privacy_key, 16, "8b84eedec100067d670971dd2aa700cf");
+}
+
+/* One sample message through the codec both ways: the Network PDU of §8.3 byte for byte. */
+static void check_sample(const struct pqpan_mesh_net_hdr *h, const char *tpdu_hex,
+                         const char *packet_hex)
+{
+    static const uint8_t zero = 0x00;
+    struct pqpan_mesh_net_keys k;
+    struct pqpan_mesh_net_hdr back;
+    uint8_t net_key[16], tpdu[16], out[PQPAN_MESH_NET_PDU_MAX], got[16];
+    size_t t_len = unhex(tpdu, tpdu_hex), out_len = 0, got_len = 0;
+    unhex(net_key, "7dd7364cd842ad18c17c2b820c84c3d6");
+    pqpan_mesh_k2(&k, net_key, &zero, 1);
+    assert_int_equal(pqpan_mesh_net_pdu_encode(out, &out_len, &k, 0x12345678u, h, tpdu, t_len),
+                     PQPAN_OK);
+    assert_hex(out, out_len, packet_hex);
+    assert_int_equal(pqpan_mesh_net_pdu_decode(&back, got, &got_len, &k, 0x12345678u, out, out_len),
+                     PQPAN_OK);
+    assert_int_equal(got_len, t_len);
+    assert_memory_equal(got, tpdu, t_len);
+    assert_int_equal(back.ctl, h->ctl);
+    assert_int_equal(back.ttl, h->ttl);
+    assert_int_equal(back.seq, h->seq);
+    assert_int_equal(back.src, h->src);
+    assert_int_equal(back.dst, h->dst);
+    out[out_len - 1] ^= 0x01u; /* the NetMIC no longer verifies */
+    assert_int_equal(pqpan_mesh_net_pdu_decode(&back, got, &got_len, &k, 0x12345678u, out, out_len),
+                     PQPAN_ERR_AUTH);
+    assert_int_equal(pqpan_mesh_net_pdu_decode(&back, got, &got_len, &k, 0x12345679u, out, out_len),
+                     PQPAN_ERR_AUTH);
+}
+
+/* §8.3.6 Message #6 (a segment of a segmented access message, NetMIC 32 bits) and §8.3.7
+ * Message #7 (a Segment Acknowledgment, control, NetMIC 64 bits), IV Index 0x12345678. */
+static void test_network_pdu_sample_data(void **state)
+{
+    const struct pqpan_mesh_net_hdr seg = {0, 4, 0x3129ab, 0x0003, 0x1201};
+    const struct pqpan_mesh_net_hdr ack = {1, 0x0b, 0x014835, 0x2345, 0x0003};
+    (void)state;
+    check_sample(&seg, "8026ac01ee9dddfd2169326d23f3afdf",
+                 "68cab5c5348a230afba8c63d4e686364979deaf4fd40961145939cda0e");
+    check_sample(&ack, "00a6ac00000002", "68e476b5579c980d0d730f94d7f3509df987bb417eb7c05f");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_part_sizes),        cmocka_unit_test(test_segments),
         cmocka_unit_test(test_one_hop_by_hand),   cmocka_unit_test(test_three_hops_by_hand),
         cmocka_unit_test(test_pqke_counts),       cmocka_unit_test(test_hops_and_relays),
-        cmocka_unit_test(test_config_refused),
+        cmocka_unit_test(test_config_refused),    cmocka_unit_test(test_k2_sample_data),
+        cmocka_unit_test(test_network_pdu_sample_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
