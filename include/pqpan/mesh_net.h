@@ -29,6 +29,7 @@
 #include "pqpan/ble.h"
 #include "pqpan/error.h"
 #include "pqpan/ledger.h"
+#include "pqpan/sim.h"
 
 /* ---- sizes (octets) --------------------------------------------------------------- */
 
@@ -100,9 +101,9 @@ uint32_t pqpan_mesh_net_ack_pdu(void);
 /* The ADV_NONCONN_IND payload carrying a Network PDU of pdu octets: AdvA 6 + 2 + pdu. */
 uint32_t pqpan_mesh_net_adv_payload(uint32_t pdu);
 
-/* ---- the network layer's security (MshPRT v1.1 §3.8.6, §3.8.7) ------------------ */
+/* ---- the network layer's security (MshPRT v1.1 §3.9.5 - §3.9.7; v1.0 §3.8.5 - §3.8.7) --- */
 
-/* The keys a NetKey gives the network layer: k2(NetKey, 0x00) (§3.8.2.6, master
+/* The keys a NetKey gives the network layer: k2(NetKey, 0x00) (§3.9.2.6, master
  * credentials): NID (7 bits), EncryptionKey, PrivacyKey. */
 struct pqpan_mesh_net_keys {
     uint8_t nid;
@@ -110,7 +111,7 @@ struct pqpan_mesh_net_keys {
     uint8_t privacy_key[16];
 };
 
-/* k2(N, P) (§3.8.2.6): salt = s1("smk2"), T = AES-CMAC_salt(N), T1 = AES-CMAC_T(P ||
+/* k2(N, P) (§3.9.2.6): salt = s1("smk2"), T = AES-CMAC_salt(N), T1 = AES-CMAC_T(P ||
  * 0x01), T2 = AES-CMAC_T(T1 || P || 0x02), T3 = AES-CMAC_T(T2 || P || 0x03); NID = the
  * low 7 bits of T1's last octet, EncryptionKey = T2, PrivacyKey = T3. p_len 1..16. */
 void pqpan_mesh_k2(struct pqpan_mesh_net_keys *k, const uint8_t net_key[16], const uint8_t *p,
@@ -127,9 +128,9 @@ struct pqpan_mesh_net_hdr {
 /* Builds the Network PDU carrying the lower transport PDU tpdu[0..t_len) (1..16 octets
  * with CTL 0, 1..12 with CTL 1): IVI (the IV Index's low bit) and NID, then CTL/TTL, SEQ,
  * SRC obfuscated with PECB = AES_PrivacyKey(0x0000000000 || IV Index || Privacy Random)
- * (§3.8.7.3), then DST || TransportPDU encrypted with AES-CCM under EncryptionKey and the
- * network nonce 0x00 || CTL/TTL || SEQ || SRC || 0x0000 || IV Index (§3.8.5.1) with the
- * NetMIC (§3.8.7.2). out holds PQPAN_MESH_NET_PDU_MAX octets; *out_len its length.
+ * (§3.9.7.3), then DST || TransportPDU encrypted with AES-CCM under EncryptionKey and the
+ * network nonce 0x00 || CTL/TTL || SEQ || SRC || 0x0000 || IV Index (§3.9.5.1) with the
+ * NetMIC (§3.9.7.2). out holds PQPAN_MESH_NET_PDU_MAX octets; *out_len its length.
  * PQPAN_OK or PQPAN_ERR_INVALID_ARG (a field out of range, t_len out of range). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_pdu_encode(uint8_t out[PQPAN_MESH_NET_PDU_MAX], size_t *out_len,
                                                const struct pqpan_mesh_net_keys *k, uint32_t iv_index,
@@ -143,6 +144,25 @@ PQPAN_MUST_CHECK int pqpan_mesh_net_pdu_encode(uint8_t out[PQPAN_MESH_NET_PDU_MA
 PQPAN_MUST_CHECK int pqpan_mesh_net_pdu_decode(struct pqpan_mesh_net_hdr *h, uint8_t tpdu[16],
                                                size_t *t_len, const struct pqpan_mesh_net_keys *k,
                                                uint32_t iv_index, const uint8_t *pdu, size_t len);
+
+/* The upper transport's encryption of an access payload (§3.9.7.1): AES-CCM under the
+ * application key (nonce type 0x01) or a device key (0x02) with the nonce type || ASZMIC
+ * (1 with a 64-bit TransMIC on a segmented message) || SEQ || SRC || DST || IV Index
+ * (§3.9.5.2, §3.9.5.3), msg encrypted in place, the TransMIC (mic_len 4 or 8) written.
+ * Decrypt reverses it: PQPAN_ERR_AUTH if the TransMIC does not verify. */
+#define PQPAN_MESH_NONCE_APPLICATION 0x01u
+#define PQPAN_MESH_NONCE_DEVICE 0x02u
+struct pqpan_mesh_upper_nonce {
+    uint8_t type, aszmic;
+    uint32_t seq, iv_index;
+    uint16_t src, dst;
+};
+PQPAN_MUST_CHECK int pqpan_mesh_upper_encrypt(uint8_t *msg, size_t len, uint8_t *mic, size_t mic_len,
+                                              const uint8_t key[16],
+                                              const struct pqpan_mesh_upper_nonce *n);
+PQPAN_MUST_CHECK int pqpan_mesh_upper_decrypt(uint8_t *msg, size_t len, const uint8_t *mic,
+                                              size_t mic_len, const uint8_t key[16],
+                                              const struct pqpan_mesh_upper_nonce *n);
 
 /* ---- the estimate -------------------------------------------------------------- */
 
@@ -225,5 +245,47 @@ PQPAN_MUST_CHECK int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estim
                                                      const struct pqpan_mesh_net_config *cfg,
                                                      const struct pqpan_ble_device *dev,
                                                      uint32_t msg_len);
+
+/* ---- the executed exchange (src/mesh/net_sim.c) --------------------------------- */
+
+/* The largest PQKE message the simulator carries (sig-mutual's RESP at ML-KEM-1024 is
+ * 6268 octets). */
+#define PQPAN_MESH_NET_MSG_MAX 8192u
+
+/* The keys and addresses of the simulated network: the specification's sample NetKey
+ * 7dd7364cd842ad18c17c2b820c84c3d6, AppKey 63964771734fbd76e3b40519d1d94a48 and IV Index
+ * 0x12345678 (MshPRT sample data §8.2, §8.3); the initiator's unicast address 0x0001, the
+ * responder's 0x0002. */
+#define PQPAN_MESH_NET_SIM_INITIATOR_ADDR 0x0001u
+#define PQPAN_MESH_NET_SIM_RESPONDER_ADDR 0x0002u
+#define PQPAN_MESH_NET_SIM_IV_INDEX 0x12345678u
+
+/* A run and its workspace (caller-owned: the PQKE parties and two message buffers). */
+struct pqpan_mesh_net_sim {
+    struct pqpan_mesh_net_estimate run; /* ledgers and times, as the estimator's */
+    int keys_equal;         /* both PQKE sessions hold the same keys */
+    int complete;           /* both parties confirmed */
+    uint32_t network_pdus;  /* Network PDUs built: the endpoints' and each relay stage's */
+    uint32_t decoded;       /* Network PDUs decoded with a valid NetMIC */
+    struct pqpan_sim_pqke pqke;
+    uint8_t msg[2][PQPAN_MESH_NET_MSG_MAX];
+};
+
+/* Runs the PQKE between the two nodes for real (pqpan_sim_pqke: the protocol, its crypto,
+ * randomness from seed) with every message carried byte by byte: each part an access
+ * message «PQKE Part» encrypted by the upper transport under the AppKey (TransMIC),
+ * segmented (§3.5.2.2 headers), each segment a Network PDU (pqpan_mesh_net_pdu_encode)
+ * that each relay stage decodes, checks against its message cache and TTL, and encodes
+ * again with the TTL decremented; the destination decodes, reassembles, decrypts and
+ * answers with a Segment Acknowledgment carried back the same way; the parts are joined
+ * and handed to the PQKE party. Times and energy on the estimator's clock with the
+ * lengths actually built, the computation the parties report: at zero loss simulate =
+ * estimate. Errors: those of pqpan_mesh_net_estimate, PQPAN_ERR_CAPACITY (a message above
+ * PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED / PQPAN_ERR_AUTH (a PDU that does not
+ * decode: a bug), the PQKE's. */
+PQPAN_MUST_CHECK int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
+                                             const struct pqpan_mesh_net_config *cfg, uint64_t seed,
+                                             const struct pqpan_ble_device *dev,
+                                             const uint64_t cycles[PQPAN_OP_COUNT]);
 
 #endif

@@ -502,7 +502,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     'PDUs over a GATT connection (§5.2.2, §6.3.1); network: '
                                     "pqpan's PQKE between two provisioned nodes in segmented "
                                     'access messages over the mesh network, relayed by managed '
-                                    'flooding (§3.4 - §3.7; estimate only)'},
+                                    'flooding (§3.4 - §3.7)'},
                            {'name': '--kem',
                             'kind': 'word',
                             'unit': None,
@@ -1586,7 +1586,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     'PDUs over a GATT connection (§5.2.2, §6.3.1); network: '
                                     "pqpan's PQKE between two provisioned nodes in segmented "
                                     'access messages over the mesh network, relayed by managed '
-                                    'flooding (§3.4 - §3.7; estimate only)'},
+                                    'flooding (§3.4 - §3.7)'},
                            {'name': '--kem',
                             'kind': 'word',
                             'unit': None,

@@ -1,5 +1,6 @@
-/* The network layer's security (MshPRT v1.1 §3.8.2.6 k2, §3.8.5.1 network nonce, §3.8.7.2
- * encryption, §3.8.7.3 obfuscation): a Network PDU built and taken apart byte by byte
+/* The network layer's security (MshPRT v1.1 §3.9.2.6 k2, §3.9.5.1 network nonce, §3.9.7.2
+ * encryption, §3.9.7.3 obfuscation; Mesh Profile v1.0 §3.8.x): a Network PDU built and
+ * taken apart byte by byte
  * (mesh_net.h), checked against the specification's sample data (§8.3,
  * tests/unit/test_mesh_net.c). */
 #include <string.h>
@@ -59,7 +60,7 @@ static void put_clear(uint8_t out[OBFUSCATED_BYTES], const struct pqpan_mesh_net
     out[5] = (uint8_t)h->src;
 }
 
-/* §3.8.5.1: type 0x00, CTL/TTL, SEQ, SRC, pad 0x0000, IV Index. */
+/* §3.9.5.1: type 0x00, CTL/TTL, SEQ, SRC, pad 0x0000, IV Index. */
 static void network_nonce(uint8_t nonce[NONCE_BYTES], const uint8_t clear[OBFUSCATED_BYTES],
                           uint32_t iv_index)
 {
@@ -70,7 +71,7 @@ static void network_nonce(uint8_t nonce[NONCE_BYTES], const uint8_t clear[OBFUSC
     put_be32(nonce + 9, iv_index);
 }
 
-/* §3.8.7.3: PECB from the Privacy Random (the first 7 octets after the obfuscated ones). */
+/* §3.9.7.3: PECB from the Privacy Random (the first 7 octets after the obfuscated ones). */
 static void pecb(uint8_t out[16], const struct pqpan_mesh_net_keys *k, uint32_t iv_index,
                  const uint8_t random[PRIVACY_RANDOM_BYTES])
 {
@@ -151,4 +152,52 @@ int pqpan_mesh_net_pdu_decode(struct pqpan_mesh_net_hdr *h, uint8_t tpdu[16], si
     memcpy(tpdu, body + 2, n - 2u);
     *t_len = n - 2u;
     return PQPAN_OK;
+}
+
+/* §3.9.5.2 application nonce / §3.9.5.3 device nonce. */
+static void upper_nonce(uint8_t nonce[NONCE_BYTES], const struct pqpan_mesh_upper_nonce *n)
+{
+    nonce[0] = n->type;
+    nonce[1] = (uint8_t)(n->aszmic ? 0x80u : 0u);
+    nonce[2] = (uint8_t)(n->seq >> 16);
+    nonce[3] = (uint8_t)(n->seq >> 8);
+    nonce[4] = (uint8_t)n->seq;
+    nonce[5] = (uint8_t)(n->src >> 8);
+    nonce[6] = (uint8_t)n->src;
+    nonce[7] = (uint8_t)(n->dst >> 8);
+    nonce[8] = (uint8_t)n->dst;
+    put_be32(nonce + 9, n->iv_index);
+}
+
+/* A nonce given and a TransMIC of 4 or 8 octets (§3.6.2): the nonce built into nonce. */
+static int upper_args(uint8_t nonce[NONCE_BYTES], const struct pqpan_mesh_upper_nonce *n,
+                      size_t mic_len)
+{
+    if (n == NULL || (mic_len != PQPAN_MESH_NET_TRANSMIC_SMALL &&
+                      mic_len != PQPAN_MESH_NET_TRANSMIC_LARGE)) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    upper_nonce(nonce, n);
+    return PQPAN_OK;
+}
+
+int pqpan_mesh_upper_encrypt(uint8_t *msg, size_t len, uint8_t *mic, size_t mic_len,
+                             const uint8_t key[16], const struct pqpan_mesh_upper_nonce *n)
+{
+    uint8_t nonce[NONCE_BYTES];
+    int rc = upper_args(nonce, n, mic_len);
+    return rc != PQPAN_OK ? rc
+                          : pqpan_802154_ccm_star_encrypt(msg, len, mic, mic_len, key, nonce, NULL, 0);
+}
+
+int pqpan_mesh_upper_decrypt(uint8_t *msg, size_t len, const uint8_t *mic, size_t mic_len,
+                             const uint8_t key[16], const struct pqpan_mesh_upper_nonce *n)
+{
+    uint8_t nonce[NONCE_BYTES];
+    if (upper_args(nonce, n, mic_len) != PQPAN_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    return pqpan_802154_ccm_star_decrypt(msg, len, mic, mic_len, key, nonce, NULL, 0) == PQPAN_OK
+               ? PQPAN_OK
+               : PQPAN_ERR_AUTH;
 }

@@ -46,8 +46,7 @@ static const struct cli_opt mesh_rows[] = {
      .help = "pb-adv: Generic Provisioning transactions in non-connectable advertising events "
              "(MshPRT v1.1 §5.2.1, §5.3); pb-gatt: Proxy PDUs over a GATT connection (§5.2.2, "
              "§6.3.1); network: pqpan's PQKE between two provisioned nodes in segmented access "
-             "messages over the mesh network, relayed by managed flooding (§3.4 - §3.7; "
-             "estimate only)"},
+             "messages over the mesh network, relayed by managed flooding (§3.4 - §3.7)"},
     {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = kem_words,
      .def = PQPAN_DEFAULT_KEM, .store = CLI_STORE_STR, .offset = MESH(kem),
      .help = "the key in the Public Key PDUs: an ML-KEM set (ek from the provisioner, ct from "
@@ -435,7 +434,12 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     struct pqpan_mesh_pbadv_sim_config c;
     uint64_t cycles[2][PQPAN_OP_COUNT];
     struct pqpan_ble_device dev[2];
-    int rc = prepare(r, cycles, dev, env, o, msg);
+    int rc;
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        memset(r, 0, sizeof *r);
+        return mesh_net_simulate(r, info, env, o, msg);
+    }
+    rc = prepare(r, cycles, dev, env, o, msg);
     if (rc != EXIT_OK) {
         return rc;
     }

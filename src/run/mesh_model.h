@@ -89,6 +89,12 @@ struct mesh_result {
 int mesh_net_estimate(struct mesh_result *r, const struct model_env *env,
                       const struct mesh_opts *o, struct cli_msg *msg);
 
+/* --bearer network executed (pqpan_mesh_net_simulate, info->seed its seed): rows as
+ * mesh_net_estimate's; info's keys_equal, complete, packets (Network PDUs built). */
+struct mesh_sim_info;
+int mesh_net_simulate(struct mesh_result *r, struct mesh_sim_info *info,
+                      const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg);
+
 /* After the options, for --bearer network: EXIT_OK or EXIT_USAGE (a provisioning
  * option, P-256, a PHY other than LE 1M, an interval off the 10 ms grid), *option the
  * option it is about. */

@@ -261,34 +261,75 @@ static void message_plan(struct mesh_result *res, const struct pqpan_mesh_net_co
     }
 }
 
+/* The library's refusal rc as a message. */
+static int net_refusal(int rc, const struct mesh_opts *o, struct cli_msg *msg)
+{
+    if (rc == PQPAN_ERR_CAPACITY) {
+        return cli_msg_set(msg, EXIT_USAGE, "a PQKE message needs more than %u access messages "
+                                            "(pqpan's Part header, docs/PROTOCOL.md §11)",
+                           (unsigned)PQPAN_MESH_NET_PARTS_MAX);
+    }
+    if (rc == PQPAN_ERR_INVALID_ARG) {
+        return cli_msg_set(msg, EXIT_USAGE, "--auth %s: no such PQKE variant, or the network's "
+                                            "configuration is out of range",
+                           pqpan_pqke_mode_name(o->pqke.mode));
+    }
+    return cli_msg_set(msg, EXIT_FAILURE_RUN, "the exchange failed: %s", pqpan_strerror(rc));
+}
+
+/* The library's configuration and the cycles of o. */
+static int net_prepare(struct pqpan_mesh_net_config *c, uint64_t cycles[PQPAN_OP_COUNT],
+                       const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg)
+{
+    int rc = net_config(c, o, msg);
+    return rc == EXIT_OK ? net_cycles(cycles, env, o, msg) : rc;
+}
+
+/* The rows and notes' figures of a run (estimated or executed). */
+static int net_result(struct mesh_result *res, const struct model_env *env,
+                      const struct pqpan_mesh_net_estimate *e,
+                      const struct pqpan_mesh_net_config *c, struct cli_msg *msg)
+{
+    int rc;
+    message_plan(res, c);
+    rc = net_rows(res, env, e, msg);
+    shared_figures(res, e, c);
+    return rc;
+}
+
 int mesh_net_estimate(struct mesh_result *res, const struct model_env *env,
                       const struct mesh_opts *o, struct cli_msg *msg)
 {
     static struct pqpan_mesh_net_estimate e;
     struct pqpan_mesh_net_config c;
     uint64_t cycles[PQPAN_OP_COUNT];
-    int rc = net_config(&c, o, msg);
-    if (rc == EXIT_OK) {
-        rc = net_cycles(cycles, env, o, msg);
-    }
+    int rc = net_prepare(&c, cycles, env, o, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
     rc = pqpan_mesh_net_estimate(&e, &c, &env->dev, cycles);
-    if (rc == PQPAN_ERR_CAPACITY) {
-        return cli_msg_set(msg, EXIT_USAGE, "a PQKE message needs more than %u access messages "
-                                            "(pqpan's Part header, docs/PROTOCOL.md §11)",
-                           (unsigned)PQPAN_MESH_NET_PARTS_MAX);
+    return rc != PQPAN_OK ? net_refusal(rc, o, msg) : net_result(res, env, &e, &c, msg);
+}
+
+int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
+                      const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg)
+{
+    static struct pqpan_mesh_net_sim s;
+    struct pqpan_mesh_net_config c;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc = net_prepare(&c, cycles, env, o, msg);
+    if (rc != EXIT_OK) {
+        return rc;
     }
+    rc = pqpan_mesh_net_simulate(&s, &c, info->seed, &env->dev, cycles);
     if (rc != PQPAN_OK) {
-        return cli_msg_set(msg, EXIT_USAGE, "--auth %s: no such PQKE variant, or the network's "
-                                            "configuration is out of range",
-                           pqpan_pqke_mode_name(o->pqke.mode));
+        return net_refusal(rc, o, msg);
     }
-    message_plan(res, &c);
-    rc = net_rows(res, env, &e, msg);
-    shared_figures(res, &e, &c);
-    return rc;
+    info->keys_equal = s.keys_equal;
+    info->complete = s.complete;
+    info->failed_code = 0;
+    info->packets = s.network_pdus;
+    return net_result(res, env, &s.run, &c, msg);
 }
 
 /* ---- the notes (run_mesh.c prints them before the rows) ---- */

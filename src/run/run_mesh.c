@@ -238,10 +238,8 @@ static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_o
     if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, option, msg.text);
     }
-    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK) {
-        return run_fail(r, EXIT_USAGE, "--bearer", "simulate --bearer network is not built yet: "
-                                                   "estimate --link ble-mesh --bearer network "
-                                                   "prices it");
+    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK && q->s.pcap != NULL) {
+        return run_fail(r, EXIT_USAGE, "--pcap", "--pcap is not written for --bearer network");
     }
     return rc;
 }
@@ -303,6 +301,14 @@ static const char *packets_of(int bearer)
 static void sim_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
 {
     size_t i;
+    if (bearer == MESH_BEARER_NETWORK) {
+        fprintf(f, "  simulated (--seed %llu): keys_equal %s (the PQKE's session keys), complete "
+                   "%s;\n  %u Network PDUs built and decoded (endpoints and one relay per stage; "
+                   "NetKey, AppKey and IV Index\n  of MshPRT sample data §8.2)\n",
+                (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
+                sim->complete ? "yes" : "no", (unsigned)sim->packets);
+        return;
+    }
     fprintf(f, "  simulated (--seed %llu): keys_equal %s (SessionKey, DeviceKey, NetKey), "
                "complete %s, failed code %u,\n  %u %s; DeviceKey ",
             (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
@@ -381,6 +387,12 @@ static void json_notes(FILE *f, const void *arg)
                 o->kem, o->hybrid ? "p256" : "none");
         mesh_net_json_notes(f, o, r);
         fprintf(f, "  \"e_comm_accounting\": \"events\",\n");
+        if (a->sim != NULL) {
+            fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"
+                       "  \"network_pdus\": %u,\n",
+                    (unsigned long long)a->sim->seed, a->sim->keys_equal ? "true" : "false",
+                    a->sim->complete ? "true" : "false", (unsigned)a->sim->packets);
+        }
         model_print_assumptions_json(f, a->env, PQPAN_RADIO_BLE_1M, "  ");
         return;
     }

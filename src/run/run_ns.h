@@ -196,6 +196,7 @@
 #define mesh_net_json_notes PQPAN_RUN_NS(mesh_net_json_notes)
 #define mesh_net_opts_check PQPAN_RUN_NS(mesh_net_opts_check)
 #define mesh_net_opts_table PQPAN_RUN_NS(mesh_net_opts_table)
+#define mesh_net_simulate PQPAN_RUN_NS(mesh_net_simulate)
 #define mesh_net_table_notes PQPAN_RUN_NS(mesh_net_table_notes)
 #define mesh_net_transmic PQPAN_RUN_NS(mesh_net_transmic)
 #define mesh_opt_row PQPAN_RUN_NS(mesh_opt_row)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -272,6 +273,68 @@ static void test_network_pdu_sample_data(void **state)
     check_sample(&ack, "00a6ac00000002", "68e476b5579c980d0d730f94d7f3509df987bb417eb7c05f");
 }
 
+/* §8.3.6 Message #6's upper transport: the device nonce 02 00 3129ab 0003 1201 12345678,
+ * the access payload encrypted and its 32-bit TransMIC, and back. */
+static void test_upper_transport_sample_data(void **state)
+{
+    struct pqpan_mesh_upper_nonce n = {PQPAN_MESH_NONCE_DEVICE, 0, 0x3129ab, 0x12345678u, 0x0003,
+                                       0x1201};
+    uint8_t key[16], msg[32], mic[4];
+    size_t len;
+    (void)state;
+    unhex(key, "9d6dd0e96eb25dc19a40ed9914f8f03f");
+    len = unhex(msg, "0056341263964771734fbd76e3b40519d1d94a48");
+    assert_int_equal(pqpan_mesh_upper_encrypt(msg, len, mic, 4, key, &n), PQPAN_OK);
+    assert_hex(msg, len, "ee9dddfd2169326d23f3afdfcfdc18c52fdef772");
+    assert_hex(mic, 4, "e0e17308");
+    assert_int_equal(pqpan_mesh_upper_decrypt(msg, len, mic, 4, key, &n), PQPAN_OK);
+    assert_hex(msg, len, "0056341263964771734fbd76e3b40519d1d94a48");
+    n.seq++;
+    assert_int_equal(pqpan_mesh_upper_decrypt(msg, len, mic, 4, key, &n), PQPAN_ERR_AUTH);
+}
+
+/* The executed exchange against the estimate at zero loss, every level, 1 and 3 hops: keys
+ * equal, the same latency, span and events, TX and RX times; the crypto within 1 %. */
+static void test_simulate_equals_estimate(void **state)
+{
+    static const enum pqpan_kem_id kems[3] = {PQPAN_KEM_MLKEM512, PQPAN_KEM_MLKEM768,
+                                              PQPAN_KEM_MLKEM1024};
+    static struct pqpan_mesh_net_sim sim;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    struct pqpan_mesh_net_config cfg;
+    struct pqpan_mesh_net_estimate e;
+    unsigned k, op, hops, r;
+    (void)state;
+    for (op = 0; op < PQPAN_OP_COUNT; op++) {
+        cycles[op] = 1000000u;
+    }
+    for (k = 0; k < 3; k++) {
+        for (hops = 1; hops <= 3; hops += 2) {
+            pqpan_mesh_net_config_default(&cfg);
+            cfg.suite = pqpan_pqke_suite_for_kem(kems[k]);
+            cfg.hops = hops;
+            assert_int_equal(pqpan_mesh_net_estimate(&e, &cfg, &bare, cycles), PQPAN_OK);
+            assert_int_equal(pqpan_mesh_net_simulate(&sim, &cfg, 7u, &bare, cycles), PQPAN_OK);
+            assert_true(sim.keys_equal && sim.complete);
+            assert_int_equal(sim.network_pdus, sim.decoded);
+            assert_true(sim.run.latency_ns > 0u);
+            assert_true(llabs((long long)sim.run.latency_ns - (long long)e.latency_ns) * 100 <=
+                        (long long)e.latency_ns);
+            assert_int_equal(sim.run.segments[0], e.segments[0]);
+            assert_int_equal(sim.run.segments[1], e.segments[1]);
+            for (r = 0; r < PQPAN_MESH_NET_ROLES; r++) {
+                uint64_t tx = pqpan_ledger_state_ns(&e.ledger[r], PQPAN_STATE_TX);
+                uint64_t cpu = pqpan_ledger_state_ns(&e.ledger[r], PQPAN_STATE_CPU);
+                assert_int_equal(sim.run.adv_events[r], e.adv_events[r]);
+                assert_int_equal(pqpan_ledger_state_ns(&sim.run.ledger[r], PQPAN_STATE_TX), tx);
+                assert_true(llabs((long long)pqpan_ledger_state_ns(&sim.run.ledger[r],
+                                                                   PQPAN_STATE_CPU) -
+                                  (long long)cpu) * 100 <= (long long)cpu);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +343,8 @@ int main(void)
         cmocka_unit_test(test_pqke_counts),       cmocka_unit_test(test_hops_and_relays),
         cmocka_unit_test(test_config_refused),    cmocka_unit_test(test_k2_sample_data),
         cmocka_unit_test(test_network_pdu_sample_data),
+        cmocka_unit_test(test_upper_transport_sample_data),
+        cmocka_unit_test(test_simulate_equals_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

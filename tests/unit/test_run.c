@@ -990,9 +990,13 @@ static void test_mesh(void **state)
         assert_string_equal(e.side[1], "responder");
         assert_string_equal(e.side[2], "total");
         assert_true(fabs(e.e_total[0] + e.e_total[1] - e.e_total[2]) < 1e-6 * e.e_total[2]);
+        memset(&m, 0, sizeof m);
+        assert_int_equal(pqpan_run("simulate", net, 2, collect, &m, &err), PQPAN_OK);
+        assert_int_equal(m.meshes, 3);
+        for (s = 0; s < 3; s++) { /* executed = estimated at zero loss */
+            assert_true(fabs(m.e_total[s] - e.e_total[s]) < 1e-9 * e.e_total[s]);
+        }
         memset(&e, 0, sizeof e);
-        assert_int_equal(pqpan_run("simulate", net, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
-        assert_string_equal(err.option, "--bearer");
         assert_int_equal(pqpan_run("estimate", mtu, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
         assert_string_equal(err.option, "--att-mtu");
         assert_int_equal(pqpan_run("simulate", bad, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
