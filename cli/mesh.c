@@ -19,6 +19,8 @@ void mesh_opts_help(FILE *out)
     cli_opt_table_help(out, &mesh_opts_table);
     fprintf(out, "  PB-GATT takes the BLE link's --phy, --att-mtu, --ll-octets, --ci-ms and "
                  "--reply\n  (PB-ADV: --phy 1M only).\n");
+    cli_opt_table_help(out, &mesh_net_opts_table);
+    fprintf(out, "  --bearer network also takes pqpan's --auth and --sig (and --hybrid p256).\n");
 }
 
 /* argv as a request. EXIT_OK, or EXIT_USAGE after a message. */
@@ -42,7 +44,7 @@ static int request_of(struct pqpan_run_opt *req, size_t *n, const char *cmd, int
 struct printer {
     const char *cmd;
     enum cli_format format;
-    struct pqpan_run_mesh_row rows[MESH_SIDES];
+    struct pqpan_run_mesh_row rows[MESH_ROWS_MAX];
     int n;
 };
 
@@ -65,7 +67,7 @@ static void print_table(const struct printer *p, const struct pqpan_run_field *f
     size_t k;
     int s;
     printf("\n%-16s", "field");
-    for (s = 0; s < MESH_SIDES; s++) {
+    for (s = 0; s < p->n; s++) {
         printf("  %13s", p->rows[s].side);
     }
     putchar('\n');
@@ -74,7 +76,7 @@ static void print_table(const struct printer *p, const struct pqpan_run_field *f
             continue;
         }
         printf("%-16s", f[k].name);
-        for (s = 0; s < MESH_SIDES; s++) {
+        for (s = 0; s < p->n; s++) {
             fputs("  ", stdout);
             print_value(&f[k], &p->rows[s], 13);
         }
@@ -90,7 +92,7 @@ static void print_csv(const struct printer *p, const struct pqpan_run_field *f, 
         printf("%s%s", k > 0 ? "," : "", f[k].name);
     }
     putchar('\n');
-    for (s = 0; s < MESH_SIDES; s++) {
+    for (s = 0; s < p->n; s++) {
         for (k = 0; k < n; k++) {
             fputs(k > 0 ? "," : "", stdout);
             print_value(&f[k], &p->rows[s], 0);
@@ -105,7 +107,7 @@ static void print_json(const struct printer *p, const struct pqpan_run_field *f,
     size_t k;
     int s;
     printf("  \"sides\": [\n");
-    for (s = 0; s < MESH_SIDES; s++) {
+    for (s = 0; s < p->n; s++) {
         const char *sep = "";
         printf("    {");
         for (k = 0; k < n; k++) {
@@ -122,13 +124,14 @@ static void print_json(const struct printer *p, const struct pqpan_run_field *f,
             }
             sep = ", ";
         }
-        printf("}%s\n", s + 1 < MESH_SIDES ? "," : "");
+        printf("}%s\n", s + 1 < p->n ? "," : "");
     }
     printf("  ]\n}\n");
 }
 
 /* pqpan_run's emit: the notes as lines (table) or members (JSON), the sides kept until the
- * last (total), then all printed while the run's strings live. */
+ * last (total: 3 sides of provisioning, 3 or 4 of --bearer network), then all printed while
+ * the run's strings live. */
 static int print_row(void *ctx, const struct pqpan_run_row *row)
 {
     struct printer *p = ctx;
@@ -140,11 +143,11 @@ static int print_row(void *ctx, const struct pqpan_run_row *row)
         cli_print_text_row(p->cmd, p->format, row);
         break;
     case PQPAN_RUN_RECORD_MESH:
-        if (p->n == MESH_SIDES) {
+        if (p->n == MESH_ROWS_MAX) {
             return -1;
         }
         p->rows[p->n++] = *m;
-        if (p->n < MESH_SIDES) {
+        if (strcmp(m->side, "total") != 0) {
             break;
         }
         if (p->format == FORMAT_TABLE) {
@@ -179,7 +182,7 @@ static int mesh_run(const char *cmd, int simulated, int argc, char **argv)
         return EXIT_IO; /* outfile.c has said why */
     }
     rc = cli_run_status(cmd, code, &err);
-    return rc == EXIT_OK && p.n == MESH_SIDES ? cli_mesh_outcome(cmd, &p.rows[MESH_SIDES - 1]) : rc;
+    return rc == EXIT_OK && p.n > 0 ? cli_mesh_outcome(cmd, &p.rows[p.n - 1]) : rc;
 }
 
 int cli_mesh_outcome(const char *cmd, const struct pqpan_run_mesh_row *row)

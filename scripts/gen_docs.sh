@@ -323,7 +323,7 @@ region_mesh_provisioning_table() {
     printf '| level | bearer | latency (ms) | provisioner (uJ) | device (uJ) |\n'
     printf '|---|---|---|---|---|\n'
     run compare --mesh --format csv || return 1
-    awk -F, '$2 ~ /^ble-mesh-/ {
+    awk -F, '$2 == "ble-mesh-pb-adv" || $2 == "ble-mesh-pb-gatt" {
         printf "| %s | %s | %s | %s | %s |\n", $1, $2 == "ble-mesh-pb-adv" ? "PB-ADV" : "PB-GATT", $4, $5, $7
     }' "$tmp/out"
 }
@@ -343,6 +343,26 @@ region_mesh_advice_table() {
                            t = field($0, "latency_ms") }
             /"rank": 0, "bearer": "pb-adv"/ { ad = field($0, "device_uj"); at = field($0, "latency_ms") }
             END { printf "| %s | `%s` | %s | %s | %s | %s | %s |\n", level, a, d, p, t, ad, at }' "$tmp/out"
+    done
+}
+
+# Keys between mesh nodes per level, hops and relays per stage (`pqpan estimate --link
+# ble-mesh --bearer network`, its total row: every node): latency, the energy of every node
+# together, communication's share of it, and one relay's energy.
+region_mesh_network_table() {
+    printf '| level | hops | relays per stage | latency (ms) | all nodes (uJ) | comm share (%%) | each relay (uJ) |\n'
+    printf '|---|---|---|---|---|---|---|\n'
+    for kem in ML-KEM-512 ML-KEM-768 ML-KEM-1024; do
+        for hr in 1:1 2:1 4:1 8:1 4:3 8:3; do
+            h=${hr%%:*}
+            n=${hr##*:}
+            run estimate --link ble-mesh --bearer network --kem "$kem" --hops "$h" --relays "$n" \
+                --ttl "$(( h > 7 ? h : 7 ))" --format csv || return 1
+            awk -F, -v kem="$kem" -v h="$h" -v n="$n" '
+            $1 == "relay" { relay = $8 }
+            $1 == "total" { lat = $11; tot = $8; share = $9 }
+            END { printf "| %s | %d | %s | %s | %s | %s | %s |\n", kem, h, h == 1 ? "-" : n, lat, tot, share, h == 1 ? "-" : relay }' "$tmp/out"
+        done
     done
 }
 

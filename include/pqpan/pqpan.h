@@ -19,6 +19,7 @@
 #include "pqpan/kmac.h"
 #include "pqpan/ledger.h"
 #include "pqpan/lesc.h"
+#include "pqpan/mesh_net.h"
 #include "pqpan/mesh_prov.h"
 #include "pqpan/pcap.h"
 #include "pqpan/pqke.h"

@@ -364,7 +364,8 @@ struct pqpan_run_calibrate_trace {
 /* ---- estimate / simulate --link ble-mesh: one side of a provisioning run ---- */
 
 /* One side (provisioner, device; total: both) of BLE Mesh provisioning over PB-ADV or
- * PB-GATT (docs/MODEL.md "Mesh provisioning"): the run's settings, energy (events
+ * PB-GATT (docs/MODEL.md "Mesh provisioning"), or pqpan's PQKE between two mesh nodes
+ * (--bearer network, "Keys between mesh nodes"): the run's settings, energy (events
  * accounting; e_comm_bits_uj: TX and RX time x gamma_comm), times and counts. */
 struct pqpan_run_mesh_row {
     const char *side, *bearer, *kem, *hybrid, *variant, *prov_alg;
@@ -380,6 +381,14 @@ struct pqpan_run_mesh_row {
     unsigned long long runs, completed, failed; /* simulate with --runs > 1 or --per */
     double e_mean_uj, e_p50_uj, e_p90_uj, e_p99_uj; /* the side's total energy, completed runs */
     double latency_mean_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms;
+    /* --bearer network (keys between mesh nodes): sides initiator, responder, relay (one
+     * relay node), total (every node); segments and adv_events as on PB-ADV */
+    const char *auth;                        /* the PQKE's --auth */
+    unsigned long long hops, relays;         /* the path's hops, relays per relay stage */
+    unsigned long long nodes;                /* nodes the row covers (relay: 1) */
+    unsigned long long access_messages;      /* parts sent (pqpan's framing) */
+    unsigned long long seg_acks;             /* Segment Acknowledgment messages sent */
+    double hop_ms;                           /* one relay stage's delay on a full segment */
 };
 
 /* The field table of a MESH row, every field (a row carries those of its bearer and

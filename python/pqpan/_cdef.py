@@ -907,6 +907,14 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_MESH_RUNS,
     PQPAN_DEFAULT_SCAN_WINDOW_MS,
     PQPAN_DEFAULT_SCAN_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_RELAYS,
+    PQPAN_DEFAULT_MESH_TTL,
+    PQPAN_DEFAULT_MESH_NET_TRANSMIT_COUNT,
+    PQPAN_DEFAULT_MESH_NET_TRANSMIT_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_COUNT,
+    PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_TRANSMIC,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2217,6 +2225,97 @@ void pqpan_lesc_f6(uint8_t out[16], const uint8_t w[16],
                    const uint8_t a1[7], const uint8_t a2[7]);
 uint32_t pqpan_lesc_g2(const uint8_t u[32], const uint8_t v[32],
                        const uint8_t x[16], const uint8_t y[16]);
+uint32_t pqpan_mesh_net_part_data_max(uint32_t transmic);
+uint32_t pqpan_mesh_net_parts(uint32_t msg_len, uint32_t transmic);
+uint32_t pqpan_mesh_net_part_data(uint32_t msg_len, uint32_t transmic, uint32_t p);
+uint32_t pqpan_mesh_net_upper_len(uint32_t data, uint32_t transmic);
+uint32_t pqpan_mesh_net_segments(uint32_t upper);
+uint32_t pqpan_mesh_net_segment_pdu(uint32_t upper, uint32_t seg);
+uint32_t pqpan_mesh_net_ack_pdu(void);
+uint32_t pqpan_mesh_net_adv_payload(uint32_t pdu);
+struct pqpan_mesh_net_keys {
+    uint8_t nid;
+    uint8_t encryption_key[16];
+    uint8_t privacy_key[16];
+};
+void pqpan_mesh_k2(struct pqpan_mesh_net_keys *k, const uint8_t net_key[16], const uint8_t *p,
+                   size_t p_len);
+struct pqpan_mesh_net_hdr {
+    uint8_t ctl;
+    uint8_t ttl;
+    uint32_t seq;
+    uint16_t src, dst;
+};
+ int pqpan_mesh_net_pdu_encode(uint8_t out[29u], size_t *out_len,
+                                               const struct pqpan_mesh_net_keys *k, uint32_t iv_index,
+                                               const struct pqpan_mesh_net_hdr *h,
+                                               const uint8_t *tpdu, size_t t_len);
+ int pqpan_mesh_net_pdu_decode(struct pqpan_mesh_net_hdr *h, uint8_t tpdu[16],
+                                               size_t *t_len, const struct pqpan_mesh_net_keys *k,
+                                               uint32_t iv_index, const uint8_t *pdu, size_t len);
+struct pqpan_mesh_upper_nonce {
+    uint8_t type, aszmic;
+    uint32_t seq, iv_index;
+    uint16_t src, dst;
+};
+ int pqpan_mesh_upper_encrypt(uint8_t *msg, size_t len, uint8_t *mic, size_t mic_len,
+                                              const uint8_t key[16],
+                                              const struct pqpan_mesh_upper_nonce *n);
+ int pqpan_mesh_upper_decrypt(uint8_t *msg, size_t len, const uint8_t *mic,
+                                              size_t mic_len, const uint8_t key[16],
+                                              const struct pqpan_mesh_upper_nonce *n);
+enum pqpan_mesh_net_role {
+    PQPAN_MESH_NET_INITIATOR = 0,
+    PQPAN_MESH_NET_RESPONDER,
+    PQPAN_MESH_NET_RELAY,
+    PQPAN_MESH_NET_ROLES
+};
+struct pqpan_mesh_net_config {
+    unsigned suite, mode, sig;
+    uint32_t transmic;
+    uint32_t hops;
+    uint32_t relays;
+    uint32_t ttl;
+    uint32_t net_transmit_count;
+    uint64_t net_transmit_interval_ns;
+    uint32_t relay_retransmit_count;
+    uint64_t relay_retransmit_interval_ns;
+    uint64_t seg_interval_ns;
+};
+void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
+ int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
+struct pqpan_mesh_net_estimate {
+    struct pqpan_ledger ledger[PQPAN_MESH_NET_ROLES];
+    uint64_t latency_ns;
+    uint64_t span_ns;
+    uint64_t hop_ns;
+    uint32_t parts[2];
+    uint32_t segments[2];
+    uint32_t seg_acks[2];
+    uint32_t adv_events[PQPAN_MESH_NET_ROLES];
+    uint32_t relay_nodes;
+};
+ int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
+                                             const struct pqpan_mesh_net_config *cfg,
+                                             const struct pqpan_ble_device *dev,
+                                             const uint64_t cycles[PQPAN_OP_COUNT]);
+ int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estimate *out,
+                                                     const struct pqpan_mesh_net_config *cfg,
+                                                     const struct pqpan_ble_device *dev,
+                                                     uint32_t msg_len);
+struct pqpan_mesh_net_sim {
+    struct pqpan_mesh_net_estimate run;
+    int keys_equal;
+    int complete;
+    uint32_t network_pdus;
+    uint32_t decoded;
+    struct pqpan_sim_pqke pqke;
+    uint8_t msg[2][8192u];
+};
+ int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
+                                             const struct pqpan_mesh_net_config *cfg, uint64_t seed,
+                                             const struct pqpan_ble_device *dev,
+                                             const uint64_t cycles[PQPAN_OP_COUNT]);
 enum pqpan_mesh_prov_type {
     PQPAN_MESH_PROV_INVITE = 0x00,
     PQPAN_MESH_PROV_CAPABILITIES = 0x01,
@@ -2813,6 +2912,12 @@ struct pqpan_run_mesh_row {
     unsigned long long runs, completed, failed;
     double e_mean_uj, e_p50_uj, e_p90_uj, e_p99_uj;
     double latency_mean_ms, latency_p50_ms, latency_p90_ms, latency_p99_ms;
+    const char *auth;
+    unsigned long long hops, relays;
+    unsigned long long nodes;
+    unsigned long long access_messages;
+    unsigned long long seg_acks;
+    double hop_ms;
 };
 const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n);
 struct pqpan_run_sweep_stats {
@@ -3140,6 +3245,35 @@ MACROS = {
     'PQPAN_LL_PHY_UPDATE_CTR_BYTES': 5,
     'PQPAN_LL_SKD_BYTES': 8,
     'PQPAN_LL_VERSION_CTR_BYTES': 6,
+    'PQPAN_MESH_NET_AD_HDR_BYTES': 2,
+    'PQPAN_MESH_NET_AD_TYPE': 42,
+    'PQPAN_MESH_NET_COMPANY_ID': 65535,
+    'PQPAN_MESH_NET_COUNT_MAX': 7,
+    'PQPAN_MESH_NET_HDR_BYTES': 9,
+    'PQPAN_MESH_NET_HOPS_MAX': 32,
+    'PQPAN_MESH_NET_MSG_MAX': 8192,
+    'PQPAN_MESH_NET_NETMIC_ACCESS': 4,
+    'PQPAN_MESH_NET_NETMIC_CONTROL': 8,
+    'PQPAN_MESH_NET_OPCODE': 193,
+    'PQPAN_MESH_NET_OPCODE_BYTES': 3,
+    'PQPAN_MESH_NET_PARTS_MAX': 255,
+    'PQPAN_MESH_NET_PART_HDR_BYTES': 2,
+    'PQPAN_MESH_NET_PDU_MAX': 29,
+    'PQPAN_MESH_NET_SEGMENTS_MAX': 32,
+    'PQPAN_MESH_NET_SEG_ACK_BYTES': 7,
+    'PQPAN_MESH_NET_SEG_DATA_MAX': 12,
+    'PQPAN_MESH_NET_SEG_HDR_BYTES': 4,
+    'PQPAN_MESH_NET_SIM_INITIATOR_ADDR': 1,
+    'PQPAN_MESH_NET_SIM_IV_INDEX': 305419896,
+    'PQPAN_MESH_NET_SIM_RESPONDER_ADDR': 2,
+    'PQPAN_MESH_NET_STEPS_MAX': 32,
+    'PQPAN_MESH_NET_STEP_NS': 10000000,
+    'PQPAN_MESH_NET_TRANSMIC_LARGE': 8,
+    'PQPAN_MESH_NET_TRANSMIC_SMALL': 4,
+    'PQPAN_MESH_NET_TTL_MAX': 127,
+    'PQPAN_MESH_NET_UPPER_MAX': 384,
+    'PQPAN_MESH_NONCE_APPLICATION': 1,
+    'PQPAN_MESH_NONCE_DEVICE': 2,
     'PQPAN_MESH_PBADV_ACK_BYTES': 1,
     'PQPAN_MESH_PBADV_AD_HDR_BYTES': 2,
     'PQPAN_MESH_PBADV_CONT_DATA_MAX': 23,

@@ -707,7 +707,12 @@ def _compare_mesh(cli, command, options):
     keys_equal = got["assumptions"].get("keys_equal")
     assert proc.returncode in ((0, 1) if keys_equal is False else (0,)), (argv, proc.stderr)
     expected, _ = _same_json(got, proc, argv)
-    assert [s["side"] for s in got["sides"]] == ["provisioner", "device", "total"], argv
+    sides = [s["side"] for s in got["sides"]]
+    if options.get("bearer") == "network":  # keys between mesh nodes: a relay row past 1 hop
+        relay = ["relay"] if int(options.get("hops", 1)) > 1 else []
+        assert sides == ["initiator", "responder", *relay, "total"], argv
+    else:
+        assert sides == ["provisioner", "device", "total"], argv
     assert all(set(py) == set(want) for py, want in zip(got["sides"], expected["sides"])), argv
     assert got["units"]["e_total_uj"] == "uJ" and got["units"]["latency_ms"] == "ms"
 
@@ -724,9 +729,11 @@ def test_mesh_grid_equals_the_cli(cli, command):
     requests = _grid(cli, "ble-mesh", command, skip=("--pcap", "--runs"), base=base)
     if command == "simulate":
         requests.append(dict(base, runs=3, per=0.1))
-    requests += [dict(r, bearer="pb-gatt") for r in requests if "bearer" not in r]
+    requests += [dict(r, bearer="pb-gatt") for r in requests if "bearer" not in r] + [
+        dict({k: v for k, v in r.items() if k != "prov_alg"}, bearer="network")
+        for r in requests if "bearer" not in r]
     names = {key for r in requests for key in r}
-    assert {"bearer", "kem", "hybrid", "att_mtu", "pdu_transmissions"} <= names
+    assert {"bearer", "kem", "hybrid", "att_mtu", "pdu_transmissions", "hops", "relays"} <= names
     assert len(requests) > 40, "the option tables gave a grid of %d requests" % len(requests)
     for options in requests:
         _compare_mesh(cli, command, options)
@@ -812,10 +819,12 @@ def test_compare_mesh_rows_typed_with_units(cli):
     forwarder is None where a row has none (one hop, BLE Mesh provisioning)."""
     got = pqpan.compare(mesh=True, forwarding="fragment")
     want = cli.json(["compare", "--mesh", "--forwarding", "fragment"])
-    assert len(got["rows"]) == len(want["rows"]) == 30
+    assert len(got["rows"]) == len(want["rows"]) == 54
     assert got["table"] == "mesh"
-    assert [r["network"] for r in got["rows"][:10]] == ["802154-fragment"] * 8 + [
-        "ble-mesh-pb-adv", "ble-mesh-pb-gatt"]
+    assert [r["network"] for r in got["rows"][:18]] == ["802154-fragment"] * 8 + [
+        "ble-mesh-pb-adv", "ble-mesh-pb-gatt"] + ["ble-mesh-network"] * 8
+    assert got["rows"][10]["forwarder_max_uj"] is None
+    assert isinstance(got["rows"][11]["forwarder_max_uj"], float)
     assert got["rows"][0]["forwarder_max_uj"] is None
     assert isinstance(got["rows"][1]["forwarder_max_uj"], float)
     assert all(isinstance(r["hops"], int) for r in got["rows"])

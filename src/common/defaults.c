@@ -170,6 +170,40 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                       "one run, the rows of which equal the estimate's at "
                                       "--per 0 (a provisioning run without loss is the same "
                                       "for every seed but for its keys)"),
+    [PQPAN_DEFAULT_MESH_RELAYS] = VALUE("--relays", "1",
+                                        "the sparsest managed flooding: one relay node in "
+                                        "range of each hop"),
+    [PQPAN_DEFAULT_MESH_TTL] = VALUE("--ttl", "7",
+                                     "Zephyr Kconfig BT_MESH_DEFAULT_TTL 7 (MshPRT v1.1 "
+                                     "§4.2.7 Default TTL)"),
+    [PQPAN_DEFAULT_MESH_NET_TRANSMIT_COUNT] = VALUE("--net-transmit-count", "2",
+                                                    "Zephyr Kconfig "
+                                                    "BT_MESH_NETWORK_TRANSMIT_COUNT 2: three "
+                                                    "transmissions of each Network PDU (MshPRT "
+                                                    "v1.1 §4.2.19)"),
+    [PQPAN_DEFAULT_MESH_NET_TRANSMIT_INTERVAL_MS] = VALUE("--net-transmit-interval-ms", "20",
+                                                          "Zephyr Kconfig "
+                                                          "BT_MESH_NETWORK_TRANSMIT_INTERVAL "
+                                                          "20 (MshPRT v1.1 §4.2.19: (steps + "
+                                                          "1) x 10 ms)"),
+    [PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_COUNT] = VALUE("--relay-retransmit-count", "2",
+                                                        "Zephyr Kconfig "
+                                                        "BT_MESH_RELAY_RETRANSMIT_COUNT 2: "
+                                                        "three transmissions of each relayed "
+                                                        "PDU (MshPRT v1.1 §4.2.20)"),
+    [PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS] = VALUE("--relay-retransmit-interval-ms",
+                                                              "20",
+                                                              "Zephyr Kconfig "
+                                                              "BT_MESH_RELAY_RETRANSMIT_INTERVAL "
+                                                              "20 (MshPRT v1.1 §4.2.20)"),
+    [PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS] = VALUE("--seg-interval-ms", "60",
+                                                 "MshPRT v1.1 §4.2.48.1 SAR Segment Interval "
+                                                 "Step default 0b0101: (5 + 1) x 10 ms (Zephyr "
+                                                 "CONFIG_BT_MESH_SAR_TX_SEG_INT_STEP 0x05)"),
+    [PQPAN_DEFAULT_MESH_TRANSMIC] = VALUE("--transmic", "32",
+                                          "MshPRT v1.1 §3.5.2.2 SZMIC 0, a 32-bit TransMIC: "
+                                          "the most PQKE octets per segmented message (an "
+                                          "unsegmented access message always has it)"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

@@ -127,3 +127,28 @@ int pqpan_mesh_pbadv_config_ok(const struct pqpan_mesh_pbadv_config *c)
            c->scan_window_ns >= PQPAN_MESH_SCAN_MIN_NS && c->scan_window_ns <= c->scan_interval_ns &&
            c->scan_interval_ns <= PQPAN_MESH_SCAN_MAX_NS;
 }
+
+/* ADV_NONCONN_IND on three channels (Vol 6 Part B §4.4.2.2: no listening after a
+ * non-connectable PDU). */
+void pqpan_mesh_adv_event_book(struct mesh_adv_event *ev, struct pqpan_ledger *l,
+                               const struct pqpan_ble_device *d, enum pqpan_ble_phy phy,
+                               uint32_t payload, enum pqpan_phase phase)
+{
+    uint64_t t_pdu = pqpan_ble_packet_ns(phy, payload, 0);
+    ev->octets = pqpan_ble_packet_octets(phy, payload, 0);
+    ev->len_ns = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
+    ev->heard_ns = d->pre_ns + MEAN_CHANNEL_INDEX * (d->ramp_ns + t_pdu);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, d->pre_ns);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, MESH_PBADV_CHANNELS * t_pdu);
+    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, d->post_ns);
+    l->pdus_tx += MESH_PBADV_CHANNELS;
+    l->bytes_tx += MESH_PBADV_CHANNELS * ev->octets;
+    l->events++;
+}
+
+void pqpan_mesh_adv_scan_book(struct pqpan_ledger *l, uint64_t end_ns, uint64_t busy_ns)
+{
+    uint64_t rx = end_ns > busy_ns ? end_ns - busy_ns : 0u;
+    pqpan_ledger_add(l, PQPAN_PHASE_KEY_TRANSFER, PQPAN_STATE_RX, rx);
+}

@@ -12,6 +12,26 @@
 #define MESH_PBADV_CHANNELS 3u
 #define MESH_PBADV_FIRST_CHANNEL 37u
 
+/* One non-connectable advertising event of a device: its length, when a scanner has its
+ * PDU (the end of the mean channel's packet, from the event's start) and the packet's
+ * octets on the air. Shared by the PB-ADV clock and the network bearer's (net_clock.c). */
+struct mesh_adv_event {
+    uint64_t len_ns;
+    uint64_t heard_ns;
+    uint64_t octets;
+};
+
+/* Books on l the sender's states of one ADV_NONCONN_IND event carrying payload octets
+ * (AdvA + AdvData) on the three channels, its counts (pdus_tx, bytes_tx, events), and
+ * fills *ev. */
+void pqpan_mesh_adv_event_book(struct mesh_adv_event *ev, struct pqpan_ledger *l,
+                               const struct pqpan_ble_device *d, enum pqpan_ble_phy phy,
+                               uint32_t payload, enum pqpan_phase phase);
+
+/* A node that neither advertises nor computes scans (MshPRT v1.1 §5.2.1, §3.3.1): books
+ * end_ns - busy_ns of RX on l (none if busy_ns >= end_ns). */
+void pqpan_mesh_adv_scan_book(struct pqpan_ledger *l, uint64_t end_ns, uint64_t busy_ns);
+
 struct mesh_pbadv_clock {
     struct pqpan_mesh_pbadv_estimate *out;
     const struct pqpan_mesh_pbadv_config *cfg;

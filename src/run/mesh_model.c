@@ -44,8 +44,8 @@ static const struct cli_opt mesh_rows[] = {
      .store = CLI_STORE_INT, .offset = MESH(bearer),
      .help = "pb-adv: Generic Provisioning transactions in non-connectable advertising events "
              "(MshPRT v1.1 §5.2.1, §5.3); pb-gatt: Proxy PDUs over a GATT connection (§5.2.2, "
-             "§6.3.1); network (keys between mesh nodes over the mesh network) is not modelled "
-             "yet"},
+             "§6.3.1); network: pqpan's PQKE between two provisioned nodes in segmented access "
+             "messages over the mesh network, relayed by managed flooding (§3.4 - §3.7)"},
     {.name = "--kem", .kind = CLI_OPT_WORD, .meta = "NAME", .words_fn = kem_words,
      .def = PQPAN_DEFAULT_KEM, .store = CLI_STORE_STR, .offset = MESH(kem),
      .help = "the key in the Public Key PDUs: an ML-KEM set (ek from the provisioner, ct from "
@@ -112,7 +112,9 @@ void mesh_opts_init(struct mesh_opts *o)
 {
     memset(o, 0, sizeof *o);
     cli_opt_table_defaults(&mesh_opts_table, o);
+    cli_opt_table_defaults(&mesh_net_opts_table, o);
     link_opts_init(&o->gatt);
+    link_pqke_init(&o->pqke);
 }
 
 /* Options only PB-ADV takes (the transmissions and interval). */
@@ -124,9 +126,15 @@ static int pbadv_only(const char *name)
 
 void mesh_opts_given(struct mesh_opts *o, const char *name)
 {
-    if (cli_opt_find(&mesh_opts_table, name) != NULL) {
+    if (cli_opt_find(&mesh_net_opts_table, name) != NULL ||
+        cli_word_index(mesh_pqke_opts, name) >= 0) {
+        o->net_given = o->net_given != NULL ? o->net_given : name;
+    } else if (cli_opt_find(&mesh_opts_table, name) != NULL) {
         if (pbadv_only(name) && o->adv_given == NULL) {
             o->adv_given = name;
+        }
+        if (strcmp(name, "--prov-alg") == 0) {
+            o->prov_given = name;
         }
     } else if (strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
         o->gatt_given = name;
@@ -137,10 +145,12 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
 {
     *option = "--bearer";
     if (o->bearer == MESH_BEARER_NETWORK) {
-        return cli_msg_set(msg, EXIT_USAGE, "--bearer network (keys between mesh nodes in "
-                                            "segmented access messages, relayed by managed "
-                                            "flooding) is not modelled yet: use pb-adv or "
-                                            "pb-gatt");
+        return mesh_net_opts_check(o, option, msg);
+    }
+    if (o->net_given != NULL) {
+        *option = o->net_given;
+        return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer network (keys between mesh "
+                                            "nodes)", o->net_given);
     }
     if (o->hybrid && strcmp(o->kem, MESH_P256_NAME) == 0) {
         *option = "--hybrid";
@@ -175,6 +185,9 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
 
 const char *mesh_bearer_name(int bearer)
 {
+    if (bearer == MESH_BEARER_NETWORK) {
+        return "the mesh network";
+    }
     return bearer == MESH_BEARER_PB_GATT ? "PB-GATT" : "PB-ADV";
 }
 
@@ -236,10 +249,8 @@ static void count_parts(struct mesh_result *r, uint32_t max_pdu)
     }
 }
 
-/* Energy and counts of one side's ledger (both accountings of the energy model). */
-static int fill_row(struct pqpan_run_mesh_row *row, const struct model_env *env,
-                    enum pqpan_radio_mode radio, const struct pqpan_ledger *l,
-                    struct cli_msg *msg)
+int mesh_fill_row(struct pqpan_run_mesh_row *row, const struct model_env *env,
+                  enum pqpan_radio_mode radio, const struct pqpan_ledger *l, struct cli_msg *msg)
 {
     struct pqpan_run_exchange_row r;
     int rc = model_fill_side(&r, env, radio, l, l, msg);
@@ -275,8 +286,10 @@ static int fill_rows(struct mesh_result *r, const struct model_env *env,
     struct pqpan_ledger total = ledger[0];
     int s, rc = EXIT_OK;
     pqpan_ledger_accumulate(&total, &ledger[1]);
+    r->n_rows = MESH_SIDES;
     for (s = 0; s < MESH_SIDES && rc == EXIT_OK; s++) {
-        rc = fill_row(&r->rows[s], env, model_radio_of(phy), s < 2 ? &ledger[s] : &total, msg);
+        rc = mesh_fill_row(&r->rows[s], env, model_radio_of(phy), s < 2 ? &ledger[s] : &total,
+                           msg);
         r->rows[s].side = mesh_side_name(s);
         r->rows[s].latency_ms = (double)latency_ns * 1e-6;
     }
@@ -394,7 +407,12 @@ int mesh_estimate(struct mesh_result *r, const struct model_env *env, const stru
 {
     uint64_t cycles[2][PQPAN_OP_COUNT];
     struct pqpan_ble_device dev[2];
-    int rc = prepare(r, cycles, dev, env, o, msg);
+    int rc;
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        memset(r, 0, sizeof *r);
+        return mesh_net_estimate(r, env, o, msg);
+    }
+    rc = prepare(r, cycles, dev, env, o, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -564,7 +582,12 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     uint64_t cycles[2][PQPAN_OP_COUNT];
     struct pqpan_ble_device dev[2];
     double *v;
-    int rc = prepare(r, cycles, dev, env, o, msg);
+    int rc;
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        memset(r, 0, sizeof *r);
+        return mesh_net_simulate(r, info, env, o, msg);
+    }
+    rc = prepare(r, cycles, dev, env, o, msg);
     if (rc == EXIT_OK) {
         rc = simulate_once(r, info, env, o, dev, cycles, cap, msg);
     }

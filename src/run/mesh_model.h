@@ -11,6 +11,7 @@
 #include "link.h"
 #include "lowpan.h"
 #include "model.h"
+#include "pqpan/mesh_net.h"
 #include "pqpan/mesh_prov.h"
 #include "pqpan/mesh_sim.h"
 #include "pqpan/run.h"
@@ -26,6 +27,14 @@ enum mesh_bearer { MESH_BEARER_PB_ADV = 0, MESH_BEARER_PB_GATT, MESH_BEARER_NETW
 /* The --kem word of the specification's P-256 public keys. */
 #define MESH_P256_NAME "P-256"
 
+/* --bearer network's own options (mesh_net_opts_table). */
+struct mesh_net_opts {
+    uint32_t hops, relays, ttl;
+    uint32_t net_transmit_count, relay_retransmit_count;
+    uint64_t net_transmit_interval_ns, relay_retransmit_interval_ns, seg_interval_ns;
+    int transmic; /* --transmic: 0 32 bits, 1 64 bits */
+};
+
 struct mesh_opts {
     int bearer;               /* enum mesh_bearer */
     const char *kem;          /* an ML-KEM name or MESH_P256_NAME */
@@ -36,14 +45,22 @@ struct mesh_opts {
     double per;               /* PB-ADV: packet error rate of each advertising packet */
     uint64_t scan_window_ns, scan_interval_ns; /* PB-ADV: each side's scanning */
     struct link_opts gatt;    /* --phy (both bearers), --att-mtu, --ll-octets, --ci-ms, --reply */
+    struct mesh_net_opts net; /* --bearer network */
+    struct link_pqke pqke;    /* --auth, --sig (--bearer network; --hybrid is o->hybrid) */
     const char *adv_given;    /* the first PB-ADV-only option given, or NULL */
     const char *gatt_given;   /* the first PB-GATT-only option given, or NULL */
+    const char *net_given;    /* the first --bearer network-only option given, or NULL */
+    const char *prov_given;   /* --prov-alg when given (provisioning only), or NULL */
 };
 
 /* The options of struct mesh_opts as data (opts.h); the link options PB-GATT shares with the
  * BLE link are link_opts_table's rows named in mesh_gatt_opts. */
 extern const struct cli_opt_table mesh_opts_table;
 extern const char *const mesh_gatt_opts[];
+/* --bearer network's options (mesh_net_model.c), and the rows of link_pqke_table it takes
+ * (--auth, --sig). */
+extern const struct cli_opt_table mesh_net_opts_table;
+extern const char *const mesh_pqke_opts[];
 
 void mesh_opts_init(struct mesh_opts *o);
 
@@ -57,15 +74,50 @@ void mesh_opts_given(struct mesh_opts *o, const char *name);
 int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
 
 enum mesh_side { MESH_PROVISIONER = 0, MESH_DEVICE, MESH_TOTAL, MESH_SIDES };
+/* --bearer network's rows: initiator, responder, relay (with hops > 1), total. */
+#define MESH_ROWS_MAX 4
 
 /* A run: its rows and what it agreed. */
 struct mesh_result {
-    struct pqpan_run_mesh_row rows[MESH_SIDES]; /* the figures; the run names the texts */
+    struct pqpan_run_mesh_row rows[MESH_ROWS_MAX]; /* the figures; the run names the texts */
+    int n_rows;            /* MESH_SIDES, or the network bearer's 3 or 4 */
     struct pqpan_mesh_prov_keys keys;
     uint32_t transactions; /* PB-ADV: Provisioning PDUs (one transaction each) */
     uint32_t pk_parts[2];  /* Public Key PDUs each side sends (> 1: the key split, PB-ADV) */
-    double span_ms;        /* PB-ADV: to the end of the last event (Link Close) */
+    double span_ms;        /* PB-ADV: to the end of the last event (Link Close); network:
+                              of the last event of any node */
+    uint32_t msg_octets[4]; /* network: INIT, RESP, FIN, REVEAL (0: none) */
+    uint32_t msg_parts[4];  /* network: the access messages of each */
 };
+
+/* --bearer network's estimate (mesh_net_model.c): rows initiator, responder, relay (one
+ * relay node; with hops > 1), total (every node). A cli.h exit code, message in *msg. */
+int mesh_net_estimate(struct mesh_result *r, const struct model_env *env,
+                      const struct mesh_opts *o, struct cli_msg *msg);
+
+/* --bearer network executed (pqpan_mesh_net_simulate, info->seed its seed): rows as
+ * mesh_net_estimate's; info's keys_equal, complete, packets (Network PDUs built). */
+struct mesh_sim_info;
+int mesh_net_simulate(struct mesh_result *r, struct mesh_sim_info *info,
+                      const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg);
+
+/* After the options, for --bearer network: EXIT_OK or EXIT_USAGE (a provisioning
+ * option, P-256, a PHY other than LE 1M, an interval off the 10 ms grid), *option the
+ * option it is about. */
+int mesh_net_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
+
+/* A row's energy and counts from one ledger (both accountings of the energy model):
+ * model_fill_side's figures. A cli.h exit code, message in *msg. */
+int mesh_fill_row(struct pqpan_run_mesh_row *row, const struct model_env *env,
+                  enum pqpan_radio_mode radio, const struct pqpan_ledger *l, struct cli_msg *msg);
+
+/* The notes of a --bearer network run: the table's lines after its title, the JSON
+ * members (each followed by a comma). */
+void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r);
+void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r);
+
+/* The TransMIC of o in octets (4 or 8). */
+uint32_t mesh_net_transmic(const struct mesh_opts *o);
 
 /* Runs the provisioning o describes with env's energy inputs (both sides env's device).
  * A cli.h exit code, message in *msg. */
@@ -119,7 +171,7 @@ int mesh_capture_close(struct mesh_capture *c, int keep);
 int mesh_capture_ll(void *ctx, uint64_t t_ns, const struct pqpan_pcap_ble_info *info,
                     const uint8_t *pdu, size_t len);
 
-/* "PB-ADV", "PB-GATT". */
+/* "PB-ADV", "PB-GATT", "the mesh network". */
 const char *mesh_bearer_name(int bearer);
 
 /* "provisioner", "device", "total": side s (enum mesh_side). */

@@ -1,7 +1,8 @@
 /* pqpan compare --mesh's run: the mesh table (issue 29 item 4) — for each ML-KEM level, the
- * PQKE across 1..8 hops of 6LoWPAN (chain.c: energy per node and latency) and BLE Mesh
- * provisioning over PB-ADV and PB-GATT (mesh_model.c), one MESH_CELL row each (moved from
- * cli/compare_mesh.c; cli/compare.c prints the rows). */
+ * PQKE across 1..8 hops of 6LoWPAN (chain.c: energy per node and latency), BLE Mesh
+ * provisioning over PB-ADV and PB-GATT (mesh_model.c) and the PQKE between two mesh nodes
+ * 1..8 hops apart (mesh_net_model.c, one relay per stage), one MESH_CELL row each (moved
+ * from cli/compare_mesh.c; cli/compare.c prints the rows). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 
 #define MESH_HOPS_MAX 8u
 #define N_LEVELS 3
-#define N_MESH_CELLS (N_LEVELS * (MESH_HOPS_MAX + 2u))
+#define N_MESH_CELLS (N_LEVELS * (2u * MESH_HOPS_MAX + 2u))
 
 static const char *const levels[N_LEVELS] = {"ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"};
 
@@ -46,29 +47,52 @@ static int chain_cell(struct run_ctx *r, struct pqpan_run_mesh_cell *c,
     return cell_failed(r, rc, &msg);
 }
 
-/* res: scratch for the provisioning's figures. */
+/* The cell of the estimate o describes (res: scratch): source = its first row (provisioner
+ * or initiator), destination the second, forwarder the row relay_row (< 0: none). */
+static int estimate_cell(struct run_ctx *r, struct pqpan_run_mesh_cell *c, struct mesh_result *res,
+                         const struct model_env *env, const struct mesh_opts *o,
+                         const char *network, unsigned hops, int relay_row)
+{
+    struct cli_msg msg;
+    int rc = mesh_estimate(res, env, o, &msg);
+    c->kem = o->kem;
+    c->network = network;
+    c->hops = hops;
+    c->latency_ms = res->rows[0].latency_ms;
+    c->source_uj = res->rows[0].e_total_uj;
+    c->forwarder_max_uj = relay_row >= 0 ? res->rows[relay_row].e_total_uj : -1.0;
+    c->destination_uj = res->rows[1].e_total_uj;
+    return cell_failed(r, rc, &msg);
+}
+
 static int prov_cell(struct run_ctx *r, struct pqpan_run_mesh_cell *c, struct mesh_result *res,
                      const struct model_env *env, const char *kem, int bearer)
 {
     struct mesh_opts o;
-    struct cli_msg msg;
-    int rc;
     mesh_opts_init(&o);
     o.kem = kem;
     o.bearer = bearer;
-    rc = mesh_estimate(res, env, &o, &msg);
-    c->kem = kem;
-    c->network = bearer == MESH_BEARER_PB_GATT ? "ble-mesh-pb-gatt" : "ble-mesh-pb-adv";
-    c->hops = 1;
-    c->latency_ms = res->rows[MESH_PROVISIONER].latency_ms;
-    c->source_uj = res->rows[MESH_PROVISIONER].e_total_uj;
-    c->forwarder_max_uj = -1.0;
-    c->destination_uj = res->rows[MESH_DEVICE].e_total_uj;
-    return cell_failed(r, rc, &msg);
+    return estimate_cell(r, c, res, env, &o,
+                         bearer == MESH_BEARER_PB_GATT ? "ble-mesh-pb-gatt" : "ble-mesh-pb-adv", 1,
+                         -1);
 }
 
-/* cells[k * (MESH_HOPS_MAX + 2) + ...]: level k's chains of 1..8 hops, then PB-ADV and
- * PB-GATT. */
+/* The PQKE between two mesh nodes hops apart (--bearer network defaults, one relay per
+ * stage, the TTL raised to reach them): forwarder = one relay. */
+static int net_cell(struct run_ctx *r, struct pqpan_run_mesh_cell *c, struct mesh_result *res,
+                    const struct model_env *env, const char *kem, unsigned hops)
+{
+    struct mesh_opts o;
+    mesh_opts_init(&o);
+    o.kem = kem;
+    o.bearer = MESH_BEARER_NETWORK;
+    o.net.hops = hops;
+    o.net.ttl = hops > o.net.ttl ? hops : o.net.ttl;
+    return estimate_cell(r, c, res, env, &o, "ble-mesh-network", hops, hops > 1u ? 2 : -1);
+}
+
+/* cells[k * (2 MESH_HOPS_MAX + 2) + ...]: level k's chains of 1..8 hops, PB-ADV, PB-GATT,
+ * then the mesh network at 1..8 hops. */
 static int run_cells(struct run_ctx *r, struct pqpan_run_mesh_cell *cells, size_t *n,
                      const struct model_env *env, const struct lowpan_opts *l)
 {
@@ -85,6 +109,9 @@ static int run_cells(struct run_ctx *r, struct pqpan_run_mesh_cell *cells, size_
         }
         if (rc == PQPAN_OK) {
             rc = prov_cell(r, &cells[(*n)++], res, env, levels[k], MESH_BEARER_PB_GATT);
+        }
+        for (h = 1; h <= MESH_HOPS_MAX && rc == PQPAN_OK; h++) {
+            rc = net_cell(r, &cells[(*n)++], res, env, levels[k], h);
         }
     }
     free(res);
@@ -119,7 +146,9 @@ static void table_notes(FILE *f, const void *arg)
                "(docs/MODEL.md \"Multi-hop 6LoWPAN\"): source =\n  initiator, forwarder = the "
                "busiest forwarder, destination = responder;\n  ble-mesh-*: provisioning "
                "(docs/MODEL.md \"Mesh provisioning\", estimate --link ble-mesh defaults):\n"
-               "  source = provisioner, destination = device\n\n");
+               "  source = provisioner, destination = device;\n  ble-mesh-network: pqpan's PQKE "
+               "between two mesh nodes H hops apart (\"Keys between mesh nodes\",\n  --bearer "
+               "network defaults, one relay per stage): forwarder = one relay\n\n");
 }
 
 static void json_notes(FILE *f, const void *arg)

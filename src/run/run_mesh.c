@@ -32,6 +32,7 @@ static const struct pqpan_run_field mesh_fields[] = {
     TEXT(hybrid, "hybrid", CONF),
     TEXT(variant, "variant", CONF),
     TEXT(prov_alg, "Start algorithm", CONF),
+    TEXT(auth, "PQKE authentication", CONF),
     REAL(e_comp_uj, "computation energy", "uJ"),
     REAL(e_comm_uj, "radio energy (events accounting)", "uJ"),
     REAL(e_total_uj, "total energy (events accounting)", "uJ"),
@@ -61,6 +62,12 @@ static const struct pqpan_run_field mesh_fields[] = {
     REAL(latency_p50_ms, "latency, median", "ms"),
     REAL(latency_p90_ms, "latency, 90th percentile", "ms"),
     REAL(latency_p99_ms, "latency, 99th percentile", "ms"),
+    COUNT(hops, "hops", NULL),
+    COUNT(relays, "relays per stage", NULL),
+    COUNT(nodes, "nodes in the row", NULL),
+    COUNT(access_messages, "access messages (parts)", NULL),
+    COUNT(seg_acks, "Segment Acknowledgments", NULL),
+    REAL(hop_ms, "relay stage delay (full segment)", "ms"),
 };
 #define N_MESH_FIELDS (sizeof mesh_fields / sizeof mesh_fields[0])
 
@@ -71,7 +78,7 @@ const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n)
 }
 
 /* estimate's fields, a sweep's columns: those before keys_equal (simulate's, followed by
- * the runs' statistics). */
+ * the runs' statistics and --bearer network's own). */
 const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
 {
     size_t k = 0;
@@ -82,16 +89,30 @@ const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
     return mesh_fields;
 }
 
+/* The fields of --bearer network alone. */
+static int network_field(size_t offset)
+{
+    return offset == MESHF(auth) || offset == MESHF(hops) || offset == MESHF(relays) ||
+           offset == MESHF(nodes) || offset == MESHF(access_messages) ||
+           offset == MESHF(seg_acks) || offset == MESHF(hop_ms);
+}
+
 int mesh_field_on(const struct pqpan_run_field *f, const struct mesh_opts *o, int simulated)
 {
     if (f->offset == MESHF(segments) || f->offset == MESHF(adv_events)) {
-        return o->bearer == MESH_BEARER_PB_ADV;
+        return o->bearer != MESH_BEARER_PB_GATT;
     }
     if (f->offset == MESHF(proxy_pdus)) {
         return o->bearer == MESH_BEARER_PB_GATT;
     }
     if (f->offset == MESHF(resent_segments)) {
         return mesh_lossy(o);
+    }
+    if (network_field(f->offset)) {
+        return o->bearer == MESH_BEARER_NETWORK;
+    }
+    if (f->offset == MESHF(variant) || f->offset == MESHF(prov_alg)) {
+        return o->bearer != MESH_BEARER_NETWORK;
     }
     return f->offset != MESHF(keys_equal) || simulated;
 }
@@ -101,7 +122,7 @@ int mesh_field_on(const struct pqpan_run_field *f, const struct mesh_opts *o, in
 static int field_of(const struct pqpan_run_field *f, const struct mesh_opts *o,
                     const struct mesh_sim_info *sim)
 {
-    if (f->offset >= MESHF(runs)) {
+    if (f->offset >= MESHF(runs) && f->offset <= MESHF(latency_p99_ms)) {
         return sim != NULL && mesh_stats_shown(o, sim->runs);
     }
     return mesh_field_on(f, o, sim != NULL);
@@ -159,8 +180,9 @@ struct mesh_req {
 /* The tables of --link ble-mesh, in the order the CLI tries them: the energy options,
  * --format, simulate's own, the link's, then the BLE link options PB-GATT takes. */
 static const struct cli_opt_table *const tables[] = {
-    &model_energy_table, &model_ramp_table, &model_crypto_table, &model_gamma_table,
-    &cli_format_table,   &mesh_simulate_table, &mesh_opts_table, &link_opts_table};
+    &model_energy_table, &model_ramp_table,    &model_crypto_table,  &model_gamma_table,
+    &cli_format_table,   &mesh_simulate_table, &mesh_opts_table,     &mesh_net_opts_table,
+    &link_pqke_table,    &link_opts_table};
 #define N_TABLES (sizeof tables / sizeof tables[0])
 
 /* Whether table t is command's (simulate's own table with simulated only). */
@@ -169,13 +191,16 @@ static int table_on(const struct cli_opt_table *t, int simulated)
     return t != &mesh_simulate_table || simulated;
 }
 
-/* Row name of table t as --link ble-mesh takes it (of the BLE link's, mesh_gatt_opts). */
+/* Row name of table t as --link ble-mesh takes it (of the BLE link's, mesh_gatt_opts; of
+ * the PQKE's, mesh_pqke_opts). */
 static const struct cli_opt *row_of(const struct cli_opt_table *t, const char *name)
 {
     const struct cli_opt *o = cli_opt_find(t, name);
-    return o != NULL && t == &link_opts_table && cli_word_index(mesh_gatt_opts, name) < 0
-               ? NULL
-               : o;
+    if (o != NULL && t == &link_opts_table && cli_word_index(mesh_gatt_opts, name) < 0) {
+        return NULL;
+    }
+    return o != NULL && t == &link_pqke_table && cli_word_index(mesh_pqke_opts, name) < 0 ? NULL
+                                                                                        : o;
 }
 
 const struct cli_opt *mesh_opt_row(int simulated, const char *name)
@@ -196,8 +221,11 @@ static void *base_of(struct mesh_req *q, const struct cli_opt_table *t)
     if (t == &mesh_simulate_table) {
         return &q->s;
     }
-    if (t == &mesh_opts_table) {
+    if (t == &mesh_opts_table || t == &mesh_net_opts_table) {
         return &q->o;
+    }
+    if (t == &link_pqke_table) {
+        return &q->o.pqke;
     }
     return t == &link_opts_table ? (void *)&q->o.gatt : (void *)&q->m;
 }
@@ -229,7 +257,8 @@ static int take(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_op
         const struct cli_opt *row = table_on(tables[k], simulated) ? row_of(tables[k], opt->name)
                                                                    : NULL;
         if (row != NULL) {
-            if (tables[k] == &mesh_opts_table || tables[k] == &link_opts_table) {
+            if (tables[k] == &mesh_opts_table || tables[k] == &link_opts_table ||
+                tables[k] == &mesh_net_opts_table || tables[k] == &link_pqke_table) {
                 mesh_opts_given(&q->o, row->name);
             }
             return run_set(r, row, base_of(q, tables[k]), opt);
@@ -256,6 +285,9 @@ static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_o
     if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, option, msg.text);
     }
+    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK && q->s.pcap != NULL) {
+        return run_fail(r, EXIT_USAGE, "--pcap", "--pcap is not written for --bearer network");
+    }
     return rc;
 }
 
@@ -277,7 +309,8 @@ static const char *variant_of(const struct mesh_result *r)
 
 static const char *bearer_word(const struct mesh_opts *o)
 {
-    return o->bearer == MESH_BEARER_PB_GATT ? "pb-gatt" : "pb-adv";
+    static const char *const words[] = {"pb-adv", "pb-gatt", "network"};
+    return words[o->bearer];
 }
 
 /* The bearer's options as text. */
@@ -315,6 +348,14 @@ static const char *packets_of(int bearer)
 static void sim_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
 {
     size_t i;
+    if (bearer == MESH_BEARER_NETWORK) {
+        fprintf(f, "  simulated (--seed %llu): keys_equal %s (the PQKE's session keys), complete "
+                   "%s;\n  %u Network PDUs built and decoded (endpoints and one relay per stage; "
+                   "NetKey, AppKey and IV Index\n  of MshPRT sample data §8.2)\n",
+                (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
+                sim->complete ? "yes" : "no", (unsigned)sim->packets);
+        return;
+    }
     fprintf(f, "  simulated (--seed %llu): keys_equal %s (SessionKey, DeviceKey, NetKey), "
                "complete %s, failed code %u,\n  %u %s; DeviceKey ",
             (unsigned long long)sim->seed, sim->keys_equal ? "yes" : "no",
@@ -361,17 +402,23 @@ static void table_notes(FILE *f, const void *arg)
     const struct mesh_opts *o = a->o;
     const struct mesh_result *r = a->res;
     const struct model_env *env = a->env;
-    fprintf(f, "pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
-            a->cmd, mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "",
-            variant_of(r), pqpan_mesh_prov_alg_name(r->keys.alg));
-    bearer_line(f, o, r);
-    fprintf(f, "  Public Key PDUs: provisioner %u, device %u (docs/PROTOCOL.md §10); No OOB "
-               "authentication, %s;\n  both sides priced with the profile below; P-256 "
-               "key pair per --lesc-keypair (%s)\n",
-            (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
-            mesh_lossy(o) ? "loss below" : "zero loss",
-            env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
-    loss_line(f, o, a->sim);
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        fprintf(f, "pqpan %s: keys between mesh nodes over %s, %s%s\n", a->cmd,
+                mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "");
+        mesh_net_table_notes(f, o, r);
+    } else {
+        fprintf(f, "pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
+                a->cmd, mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "",
+                variant_of(r), pqpan_mesh_prov_alg_name(r->keys.alg));
+        bearer_line(f, o, r);
+        fprintf(f, "  Public Key PDUs: provisioner %u, device %u (docs/PROTOCOL.md §10); No OOB "
+                   "authentication, %s;\n  both sides priced with the profile below; P-256 "
+                   "key pair per --lesc-keypair (%s)\n",
+                (unsigned)r->pk_parts[0], (unsigned)r->pk_parts[1],
+                mesh_lossy(o) ? "loss below" : "zero loss",
+                env->lesc_keypair == MODEL_LESC_KEYPAIR_REUSED ? "reused" : "fresh");
+        loss_line(f, o, a->sim);
+    }
     if (a->sim != NULL) {
         sim_line(f, a->sim, o->bearer);
     }
@@ -414,6 +461,21 @@ static void json_notes(FILE *f, const void *arg)
     const struct mesh_notes *a = arg;
     const struct mesh_opts *o = a->o;
     const struct mesh_result *r = a->res;
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        fprintf(f, "  \"link\": \"ble-mesh\",\n  \"bearer\": \"network\",\n  \"kem\": \"%s\",\n"
+                   "  \"hybrid\": \"%s\",\n  \"phy\": \"1M\",\n",
+                o->kem, o->hybrid ? "p256" : "none");
+        mesh_net_json_notes(f, o, r);
+        fprintf(f, "  \"e_comm_accounting\": \"events\",\n");
+        if (a->sim != NULL) {
+            fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"
+                       "  \"network_pdus\": %u,\n",
+                    (unsigned long long)a->sim->seed, a->sim->keys_equal ? "true" : "false",
+                    a->sim->complete ? "true" : "false", (unsigned)a->sim->packets);
+        }
+        model_print_assumptions_json(f, a->env, PQPAN_RADIO_BLE_1M, "  ");
+        return;
+    }
     fprintf(f, "  \"link\": \"ble-mesh\",\n  \"bearer\": \"%s\",\n  \"kem\": \"%s\",\n"
                "  \"hybrid\": \"%s\",\n  \"variant\": \"%s\",\n  \"prov_alg\": \"%s\",\n"
                "  \"phy\": \"%s\",\n",
@@ -458,7 +520,7 @@ void mesh_row_texts(struct mesh_result *res, const struct mesh_opts *o,
                     const struct mesh_sim_info *sim)
 {
     int s;
-    for (s = 0; s < MESH_SIDES; s++) {
+    for (s = 0; s < res->n_rows; s++) {
         struct pqpan_run_mesh_row *m = &res->rows[s];
         m->bearer = bearer_word(o);
         m->kem = o->kem;
@@ -466,6 +528,7 @@ void mesh_row_texts(struct mesh_result *res, const struct mesh_opts *o,
         m->variant = variant_of(res);
         m->prov_alg = pqpan_mesh_prov_alg_name(res->keys.alg);
         m->keys_equal = sim == NULL ? NULL : keys_word(sim);
+        m->auth = o->bearer == MESH_BEARER_NETWORK ? pqpan_pqke_mode_name(o->pqke.mode) : NULL;
     }
 }
 
@@ -482,7 +545,7 @@ static int emit_sides(struct run_ctx *r, const struct mesh_opts *o, struct mesh_
         }
     }
     mesh_row_texts(res, o, sim);
-    for (s = 0; s < MESH_SIDES && rc == PQPAN_OK; s++) {
+    for (s = 0; s < res->n_rows && rc == PQPAN_OK; s++) {
         memset(&row, 0, sizeof row);
         row.record = PQPAN_RUN_RECORD_MESH;
         row.link = PQPAN_RUN_LINK_BLE;

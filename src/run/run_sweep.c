@@ -812,6 +812,12 @@ static int mesh_compute(struct sweep_worker *w, const struct mesh_opts *o, struc
     const char *option;
     int rc = mesh_opts_check(o, &option, status);
     w->mesh_o = *o;
+    if (rc == EXIT_OK && o->bearer == MESH_BEARER_NETWORK) {
+        /* its rows are other nodes (initiator, responder, relays) than the columns' */
+        rc = cli_msg_set(status, EXIT_USAGE, "a --link ble-mesh sweep covers the provisioning "
+                                             "bearers (pb-adv, pb-gatt): --bearer network is "
+                                             "`pqpan estimate --link ble-mesh --bearer network`");
+    }
     if (rc == EXIT_OK) {
         rc = mesh_estimate(w->mesh, w->env, o, status);
     }

@@ -984,8 +984,19 @@ static void test_mesh(void **state)
         static const struct pqpan_run_opt mtu[] = {{"--link", "ble-mesh"}, {"--att-mtu", "247"}};
         static const struct pqpan_run_opt bad[] = {{"--link", "ble-mesh"}, {"--ber", "0.1"}};
         memset(&e, 0, sizeof e);
-        assert_int_equal(pqpan_run("estimate", net, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
-        assert_string_equal(err.option, "--bearer");
+        assert_int_equal(pqpan_run("estimate", net, 2, collect, &e, &err), PQPAN_OK);
+        assert_int_equal(e.meshes, 3); /* one hop: no relay row */
+        assert_string_equal(e.side[0], "initiator");
+        assert_string_equal(e.side[1], "responder");
+        assert_string_equal(e.side[2], "total");
+        assert_true(fabs(e.e_total[0] + e.e_total[1] - e.e_total[2]) < 1e-6 * e.e_total[2]);
+        memset(&m, 0, sizeof m);
+        assert_int_equal(pqpan_run("simulate", net, 2, collect, &m, &err), PQPAN_OK);
+        assert_int_equal(m.meshes, 3);
+        for (s = 0; s < 3; s++) { /* executed = estimated at zero loss */
+            assert_true(fabs(m.e_total[s] - e.e_total[s]) < 1e-9 * e.e_total[s]);
+        }
+        memset(&e, 0, sizeof e);
         assert_int_equal(pqpan_run("estimate", mtu, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
         assert_string_equal(err.option, "--att-mtu");
         assert_int_equal(pqpan_run("simulate", bad, 2, collect, &e, &err), PQPAN_ERR_INVALID_ARG);
@@ -1417,8 +1428,8 @@ static void test_compare(void **state)
 /* What compare --mesh gave: its MESH_CELL rows in order, and whether each had a forwarder. */
 struct mesh_compared {
     int members, cells;
-    struct pqpan_run_mesh_cell cell[30];
-    int forwarder_known[30];
+    struct pqpan_run_mesh_cell cell[54];
+    int forwarder_known[54];
     const char *latency_unit, *forwarder_unit;
 };
 
@@ -1434,7 +1445,7 @@ static int collect_mesh_compare(void *ctx, const struct pqpan_run_row *row)
     }
     assert_ptr_equal(row->fields, pqpan_run_compare_mesh_fields(&n));
     assert_int_equal(row->n_fields, n);
-    assert_true(c->cells < 30);
+    assert_true(c->cells < 54);
     c->cell[c->cells] = *(const struct pqpan_run_mesh_cell *)row->data;
     c->forwarder_known[c->cells] = field(row, "forwarder_max_uj", PQPAN_RUN_REAL)->known;
     assert_true(field(row, "hops", PQPAN_RUN_COUNT)->u == c->cell[c->cells].hops);
@@ -1459,16 +1470,19 @@ static int collect_mesh_sides(void *ctx, const struct pqpan_run_row *row)
     return 0;
 }
 
-/* compare --mesh: per level, chains of 1..8 hops then PB-ADV and PB-GATT (30 rows); a
- * forwarder only on chains of 2 hops or more. Reassembly is store and forward: every hop
+/* compare --mesh: per level, chains of 1..8 hops, PB-ADV and PB-GATT, then the mesh
+ * network at 1..8 hops (54 rows); a forwarder (a relay) only at 2 hops or more. Reassembly is store and forward: every hop
  * carries the whole exchange again, so latency(H) = latency(1) + (H - 1) x one hop's
  * transfer, a straight line in H (checked by hand on the golden table: 163.177, 287.113,
  * 411.049 ms, +123.936 per hop, ML-KEM-512). The PB-ADV row is estimate --link ble-mesh's
- * provisioner and device at that level. */
+ * provisioner and device at that level, the network's first row estimate --bearer
+ * network's initiator and responder. */
 static void test_compare_mesh(void **state)
 {
     static const struct pqpan_run_opt opts[] = {{"--mesh", NULL}};
     static const struct pqpan_run_opt est[] = {{"--link", "ble-mesh"}, {"--kem", "ML-KEM-512"}};
+    static const struct pqpan_run_opt net[] = {
+        {"--link", "ble-mesh"}, {"--kem", "ML-KEM-512"}, {"--bearer", "network"}};
     struct pqpan_run_error err;
     struct mesh_compared *c = calloc(1, sizeof *c);
     struct mesh_sides sides = {0, {0.0, 0.0, 0.0}};
@@ -1477,7 +1491,7 @@ static void test_compare_mesh(void **state)
     (void)state;
     assert_non_null(c);
     assert_int_equal(pqpan_run("compare", opts, 1, collect_mesh_compare, c, &err), PQPAN_OK);
-    assert_int_equal(c->cells, 30);
+    assert_int_equal(c->cells, 54);
     assert_int_equal(c->members, 1);
     assert_string_equal(c->latency_unit, "ms");
     assert_string_equal(c->forwarder_unit, "uJ");
@@ -1494,10 +1508,21 @@ static void test_compare_mesh(void **state)
     assert_string_equal(c->cell[8].network, "ble-mesh-pb-adv");
     assert_string_equal(c->cell[9].network, "ble-mesh-pb-gatt");
     assert_false(c->forwarder_known[8] || c->forwarder_known[9]);
-    assert_string_equal(c->cell[29].kem, "ML-KEM-1024");
+    for (h = 1; h <= 8; h++) {
+        x = &c->cell[9 + h];
+        assert_string_equal(x->network, "ble-mesh-network");
+        assert_int_equal(x->hops, h);
+        assert_int_equal(c->forwarder_known[9 + h], h > 1);
+        assert_true(h == 1 || x->latency_ms > c->cell[8 + h].latency_ms);
+    }
+    assert_string_equal(c->cell[53].kem, "ML-KEM-1024");
     assert_int_equal(pqpan_run("estimate", est, 2, collect_mesh_sides, &sides, &err), PQPAN_OK);
     assert_true(c->cell[8].source_uj == sides.e_total_uj[0]);
     assert_true(c->cell[8].destination_uj == sides.e_total_uj[1]);
+    sides.n = 0;
+    assert_int_equal(pqpan_run("estimate", net, 3, collect_mesh_sides, &sides, &err), PQPAN_OK);
+    assert_true(c->cell[10].source_uj == sides.e_total_uj[0]);
+    assert_true(c->cell[10].destination_uj == sides.e_total_uj[1]);
     free(c);
 }
 

@@ -1,0 +1,384 @@
+/* --bearer network as the run layer runs it (`estimate --link ble-mesh --bearer network`):
+ * its options as data, the library's estimator (pqpan_mesh_net_estimate, mesh_net.h) and
+ * the energy model → rows initiator, responder, relay, total (docs/MODEL.md "Keys between
+ * mesh nodes"). */
+#include <stddef.h>
+#include <string.h>
+
+#include "mesh_model.h"
+#include "pqpan/error.h"
+#include "pqpan/pqke.h"
+
+static const char *const transmic_words[] = {"32", "64", NULL};
+
+/* --auth and --sig of link_pqke_table (--hybrid is the ble-mesh table's own). */
+const char *const mesh_pqke_opts[] = {"--auth", "--sig", NULL};
+
+/* Relay nodes in one stage: managed flooding's relays in range of one hop. */
+#define RELAYS_MAX 64
+
+#define NET(m) offsetof(struct mesh_opts, net.m)
+#define STEP_MS ((double)PQPAN_MESH_NET_STEP_NS * 1e-6)
+#define INTERVAL_MAX_MS (STEP_MS * PQPAN_MESH_NET_STEPS_MAX)
+
+static const struct cli_opt net_opt_rows[] = {
+    {.name = "--hops", .kind = CLI_OPT_UINT, .meta = "H", .min = 1,
+     .max = PQPAN_MESH_NET_HOPS_MAX, .def = PQPAN_DEFAULT_HOPS, .store = CLI_STORE_U32,
+     .offset = NET(hops),
+     .help = "network: hops between the two nodes (H - 1 relay stages on the path)"},
+    {.name = "--relays", .kind = CLI_OPT_UINT, .meta = "N", .min = 1, .max = RELAYS_MAX,
+     .def = PQPAN_DEFAULT_MESH_RELAYS, .store = CLI_STORE_U32, .offset = NET(relays),
+     .help = "network: relay nodes in range of each hop, each relaying every Network PDU once "
+             "(managed flooding, MshPRT v1.1 §3.4.6)"},
+    {.name = "--ttl", .kind = CLI_OPT_UINT, .meta = "T", .min = 0, .max = PQPAN_MESH_NET_TTL_MAX,
+     .def = PQPAN_DEFAULT_MESH_TTL, .store = CLI_STORE_U32, .offset = NET(ttl),
+     .help = "network: the endpoints' Default TTL (§4.2.7); a relay relays while the TTL it "
+             "receives is at least 2, so it must be at least --hops"},
+    {.name = "--net-transmit-count", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_MESH_NET_COUNT_MAX, .def = PQPAN_DEFAULT_MESH_NET_TRANSMIT_COUNT,
+     .store = CLI_STORE_U32, .offset = NET(net_transmit_count),
+     .help = "network: Network Transmit Count (§4.2.19): each Network PDU an endpoint sends "
+             "goes N + 1 times"},
+    {.name = "--net-transmit-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = STEP_MS, .max = INTERVAL_MAX_MS,
+     .def = PQPAN_DEFAULT_MESH_NET_TRANSMIT_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(net_transmit_interval_ns),
+     .help = "network: Network Transmit Interval, (steps + 1) x 10 ms; transmissions start "
+             "the interval + 5 ms (mean advDelay) apart"},
+    {.name = "--relay-retransmit-count", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_MESH_NET_COUNT_MAX, .def = PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_COUNT,
+     .store = CLI_STORE_U32, .offset = NET(relay_retransmit_count),
+     .help = "network: Relay Retransmit Count (§4.2.20): a relay sends each PDU it relays "
+             "N + 1 times"},
+    {.name = "--relay-retransmit-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = STEP_MS, .max = INTERVAL_MAX_MS,
+     .def = PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(relay_retransmit_interval_ns),
+     .help = "network: Relay Retransmit Interval, (steps + 1) x 10 ms"},
+    {.name = "--seg-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = STEP_MS, .max = STEP_MS * 16.0, .def = PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS,
+     .store = CLI_STORE_MS_NS, .offset = NET(seg_interval_ns),
+     .help = "network: SAR Segment Interval (§4.2.48.1: (step + 1) x 10 ms, step 0..15) "
+             "between the segments of one message"},
+    {.name = "--transmic", .kind = CLI_OPT_WORD, .words = transmic_words,
+     .def = PQPAN_DEFAULT_MESH_TRANSMIC, .store = CLI_STORE_INT, .offset = NET(transmic),
+     .help = "network: TransMIC bits of each access message (§3.6.2, SZMIC 0 or 1): 32 "
+             "leaves 375 octets of PQKE message per access message, 64 leaves 371"},
+};
+
+static void init_net(void *o)
+{
+    mesh_opts_init(o);
+}
+
+const struct cli_opt_table mesh_net_opts_table =
+    CLI_OPT_TABLE("ble-mesh-network", "keys between mesh nodes (--link ble-mesh --bearer network)",
+                  net_opt_rows, struct mesh_opts, init_net);
+
+uint32_t mesh_net_transmic(const struct mesh_opts *o)
+{
+    return o->net.transmic != 0 ? PQPAN_MESH_NET_TRANSMIC_LARGE : PQPAN_MESH_NET_TRANSMIC_SMALL;
+}
+
+/* On the 10 ms grid of §4.2.19, §4.2.20, §4.2.48.1. */
+static int on_grid(uint64_t ns)
+{
+    return ns % PQPAN_MESH_NET_STEP_NS == 0u;
+}
+
+static int grid_refusal(const char **option, const char *name, struct cli_msg *msg)
+{
+    *option = name;
+    return cli_msg_set(msg, EXIT_USAGE, "%s: the mesh states count in steps of 10 ms (MshPRT "
+                                        "v1.1 §4.2.19, §4.2.20, §4.2.48.1)", name);
+}
+
+int mesh_net_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg)
+{
+    const char *other = o->adv_given != NULL ? o->adv_given : o->gatt_given;
+    if (other == NULL) {
+        other = o->prov_given;
+    }
+    if (other != NULL) {
+        *option = other;
+        return cli_msg_set(msg, EXIT_USAGE, "%s applies to provisioning (--bearer pb-adv or "
+                                            "pb-gatt), not to --bearer network", other);
+    }
+    if (strcmp(o->kem, MESH_P256_NAME) == 0) {
+        *option = "--kem";
+        return cli_msg_set(msg, EXIT_USAGE, "--bearer network runs pqpan's PQKE: --kem is an "
+                                            "ML-KEM set (ML-KEM-512, ML-KEM-768, ML-KEM-1024)");
+    }
+    if (o->gatt.cfg.phy != PQPAN_BLE_PHY_1M) {
+        *option = "--phy";
+        return cli_msg_set(msg, EXIT_USAGE, "the advertising bearer sends legacy advertising "
+                                            "PDUs, on LE 1M only (Core v5.4 Vol 6 Part B §2.3): "
+                                            "--phy 1M");
+    }
+    if (!on_grid(o->net.net_transmit_interval_ns)) {
+        return grid_refusal(option, "--net-transmit-interval-ms", msg);
+    }
+    if (!on_grid(o->net.relay_retransmit_interval_ns)) {
+        return grid_refusal(option, "--relay-retransmit-interval-ms", msg);
+    }
+    if (!on_grid(o->net.seg_interval_ns)) {
+        return grid_refusal(option, "--seg-interval-ms", msg);
+    }
+    *option = "--ttl";
+    if (o->net.ttl == 1u || (o->net.ttl < o->net.hops && !(o->net.ttl == 0u && o->net.hops == 1u))) {
+        return cli_msg_set(msg, EXIT_USAGE, "--ttl %u does not reach the responder %u hops away "
+                                            "(TTL 1 is not sent, 0 is not relayed, a relay relays "
+                                            "from 2: MshPRT v1.1 §3.4.4, §3.4.6.3)",
+                           (unsigned)o->net.ttl, (unsigned)o->net.hops);
+    }
+    *option = NULL;
+    return EXIT_OK;
+}
+
+/* The library's configuration of o: the PQKE the other links would run, the states. */
+static int net_config(struct pqpan_mesh_net_config *c, const struct mesh_opts *o,
+                      struct cli_msg *msg)
+{
+    const struct pqpan_kem *k = pqpan_kem_by_name(o->kem);
+    pqpan_mesh_net_config_default(c);
+    if (k == NULL) {
+        return cli_msg_set(msg, EXIT_USAGE, "unknown --kem '%s'", o->kem);
+    }
+    c->suite = o->hybrid ? pqpan_pqke_hybrid_suite_for_kem(k->id) : pqpan_pqke_suite_for_kem(k->id);
+    c->mode = o->pqke.mode;
+    c->sig = model_pqke_sig(o->pqke.mode, o->pqke.sig, o->kem);
+    c->transmic = mesh_net_transmic(o);
+    c->hops = o->net.hops;
+    c->relays = o->net.relays;
+    c->ttl = o->net.ttl;
+    c->net_transmit_count = o->net.net_transmit_count;
+    c->net_transmit_interval_ns = o->net.net_transmit_interval_ns;
+    c->relay_retransmit_count = o->net.relay_retransmit_count;
+    c->relay_retransmit_interval_ns = o->net.relay_retransmit_interval_ns;
+    c->seg_interval_ns = o->net.seg_interval_ns;
+    return EXIT_OK;
+}
+
+/* The cycles of the PQKE's operations, as --link 802154 prices them (lowpan_setup). */
+static int net_cycles(uint64_t cycles[PQPAN_OP_COUNT], const struct model_env *env,
+                      const struct mesh_opts *o, struct cli_msg *msg)
+{
+    struct pqpan_ble_config ble;
+    pqpan_ble_config_default(&ble);
+    ble.protocol = PQPAN_BLE_PROTO_PQPAN;
+    ble.pqke_mode = o->pqke.mode;
+    ble.pqke_sig = o->pqke.sig;
+    ble.pqke_hybrid = o->hybrid;
+    return model_setup(cycles, &ble, env, o->kem, msg);
+}
+
+/* The counts of role r's row (a relay row is one relay node). */
+static void role_counts(struct pqpan_run_mesh_row *row, const struct pqpan_mesh_net_estimate *e,
+                        enum pqpan_mesh_net_role r)
+{
+    row->adv_events = e->adv_events[r];
+    row->nodes = 1;
+    if (r != PQPAN_MESH_NET_RELAY) {
+        row->access_messages = e->parts[r];
+        row->segments = e->segments[r];
+        row->seg_acks = e->seg_acks[r];
+    }
+}
+
+/* Every node's ledger: the two endpoints' and relay_nodes times the relay's. */
+static void total_ledger(struct pqpan_ledger *t, const struct pqpan_mesh_net_estimate *e)
+{
+    uint32_t i;
+    *t = e->ledger[PQPAN_MESH_NET_INITIATOR];
+    pqpan_ledger_accumulate(t, &e->ledger[PQPAN_MESH_NET_RESPONDER]);
+    for (i = 0; i < e->relay_nodes; i++) {
+        pqpan_ledger_accumulate(t, &e->ledger[PQPAN_MESH_NET_RELAY]);
+    }
+}
+
+static void total_counts(struct pqpan_run_mesh_row *t, const struct pqpan_mesh_net_estimate *e)
+{
+    t->nodes = 2u + (unsigned long long)e->relay_nodes;
+    t->access_messages = (unsigned long long)e->parts[0] + e->parts[1];
+    t->segments = (unsigned long long)e->segments[0] + e->segments[1];
+    t->seg_acks = (unsigned long long)e->seg_acks[0] + e->seg_acks[1];
+    t->adv_events = (unsigned long long)e->adv_events[0] + e->adv_events[1] +
+                    (unsigned long long)e->relay_nodes * e->adv_events[PQPAN_MESH_NET_RELAY];
+}
+
+static int net_rows(struct mesh_result *res, const struct model_env *env,
+                    const struct pqpan_mesh_net_estimate *e, struct cli_msg *msg)
+{
+    static const char *const names[PQPAN_MESH_NET_ROLES] = {"initiator", "responder", "relay"};
+    struct pqpan_ledger total;
+    int r, rc = EXIT_OK;
+    res->n_rows = 0;
+    for (r = 0; r < (int)PQPAN_MESH_NET_ROLES && rc == EXIT_OK; r++) {
+        struct pqpan_run_mesh_row *row = &res->rows[res->n_rows];
+        if (r == PQPAN_MESH_NET_RELAY && e->relay_nodes == 0u) {
+            continue;
+        }
+        rc = mesh_fill_row(row, env, PQPAN_RADIO_BLE_1M, &e->ledger[r], msg);
+        row->side = names[r];
+        role_counts(row, e, (enum pqpan_mesh_net_role)r);
+        res->n_rows++;
+    }
+    total_ledger(&total, e);
+    if (rc == EXIT_OK) {
+        rc = mesh_fill_row(&res->rows[res->n_rows], env, PQPAN_RADIO_BLE_1M, &total, msg);
+        res->rows[res->n_rows].side = "total";
+        total_counts(&res->rows[res->n_rows], e);
+        res->n_rows++;
+    }
+    return rc;
+}
+
+/* The figures every row shares: latency, the path, the relay stage's delay. */
+static void shared_figures(struct mesh_result *res, const struct pqpan_mesh_net_estimate *e,
+                           const struct pqpan_mesh_net_config *c)
+{
+    int k;
+    for (k = 0; k < res->n_rows; k++) {
+        res->rows[k].latency_ms = (double)e->latency_ns * 1e-6;
+        res->rows[k].hops = c->hops;
+        res->rows[k].relays = c->relays;
+        res->rows[k].hop_ms = (double)e->hop_ns * 1e-6;
+    }
+    res->span_ms = (double)e->span_ns * 1e-6;
+}
+
+/* INIT .. REVEAL sizes and parts, for the notes. */
+static void message_plan(struct mesh_result *res, const struct pqpan_mesh_net_config *c)
+{
+    struct pqpan_pqke_sizes sz = pqpan_pqke_message_sizes(c->suite, c->mode, c->sig);
+    int m;
+    res->msg_octets[0] = (uint32_t)sz.init_bytes;
+    res->msg_octets[1] = (uint32_t)sz.resp_bytes;
+    res->msg_octets[2] = (uint32_t)sz.fin_bytes;
+    res->msg_octets[3] = (uint32_t)sz.reveal_bytes;
+    for (m = 0; m < 4; m++) {
+        res->msg_parts[m] = pqpan_mesh_net_parts(res->msg_octets[m], c->transmic);
+    }
+}
+
+/* The library's refusal rc as a message. */
+static int net_refusal(int rc, const struct mesh_opts *o, struct cli_msg *msg)
+{
+    if (rc == PQPAN_ERR_CAPACITY) {
+        return cli_msg_set(msg, EXIT_USAGE, "a PQKE message needs more than %u access messages "
+                                            "(pqpan's Part header, docs/PROTOCOL.md §11)",
+                           (unsigned)PQPAN_MESH_NET_PARTS_MAX);
+    }
+    if (rc == PQPAN_ERR_INVALID_ARG) {
+        return cli_msg_set(msg, EXIT_USAGE, "--auth %s: no such PQKE variant, or the network's "
+                                            "configuration is out of range",
+                           pqpan_pqke_mode_name(o->pqke.mode));
+    }
+    return cli_msg_set(msg, EXIT_FAILURE_RUN, "the exchange failed: %s", pqpan_strerror(rc));
+}
+
+/* The library's configuration and the cycles of o. */
+static int net_prepare(struct pqpan_mesh_net_config *c, uint64_t cycles[PQPAN_OP_COUNT],
+                       const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg)
+{
+    int rc = net_config(c, o, msg);
+    return rc == EXIT_OK ? net_cycles(cycles, env, o, msg) : rc;
+}
+
+/* The rows and notes' figures of a run (estimated or executed). */
+static int net_result(struct mesh_result *res, const struct model_env *env,
+                      const struct pqpan_mesh_net_estimate *e,
+                      const struct pqpan_mesh_net_config *c, struct cli_msg *msg)
+{
+    int rc;
+    message_plan(res, c);
+    rc = net_rows(res, env, e, msg);
+    shared_figures(res, e, c);
+    return rc;
+}
+
+int mesh_net_estimate(struct mesh_result *res, const struct model_env *env,
+                      const struct mesh_opts *o, struct cli_msg *msg)
+{
+    static struct pqpan_mesh_net_estimate e;
+    struct pqpan_mesh_net_config c;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc = net_prepare(&c, cycles, env, o, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    rc = pqpan_mesh_net_estimate(&e, &c, &env->dev, cycles);
+    return rc != PQPAN_OK ? net_refusal(rc, o, msg) : net_result(res, env, &e, &c, msg);
+}
+
+int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
+                      const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg)
+{
+    static struct pqpan_mesh_net_sim s;
+    struct pqpan_mesh_net_config c;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int rc = net_prepare(&c, cycles, env, o, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    rc = pqpan_mesh_net_simulate(&s, &c, info->seed, &env->dev, cycles);
+    if (rc != PQPAN_OK) {
+        return net_refusal(rc, o, msg);
+    }
+    info->keys_equal = s.keys_equal;
+    info->complete = s.complete;
+    info->completed = s.complete ? 1u : 0u; /* one run: the network bearer is lossless */
+    info->keys_differ = s.complete && !s.keys_equal;
+    info->failed_code = 0;
+    info->packets = s.network_pdus;
+    return net_result(res, env, &s.run, &c, msg);
+}
+
+/* ---- the notes (run_mesh.c prints them before the rows) ---- */
+
+static const char *const msg_names[4] = {"INIT", "RESP", "FIN", "REVEAL"};
+static const char *const msg_keys[4] = {"init", "resp", "fin", "reveal"};
+
+void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    int m;
+    fprintf(f, "  pqpan's PQKE (--auth %s) between two provisioned nodes %u hop(s) apart, %u "
+               "relay(s) per stage;\n  access messages of a vendor model (opcode 0xC1 0xFF "
+               "0xFF), TransMIC %u bits, segmented (MshPRT v1.1 §3.5.2.2);\n  messages:",
+            pqpan_pqke_mode_name(o->pqke.mode), (unsigned)o->net.hops, (unsigned)o->net.relays,
+            (unsigned)mesh_net_transmic(o) * 8u);
+    for (m = 0; m < 4; m++) {
+        if (r->msg_octets[m] != 0u) {
+            fprintf(f, " %s %u octets in %u part(s)%s", msg_names[m], (unsigned)r->msg_octets[m],
+                    (unsigned)r->msg_parts[m], m < 3 && r->msg_octets[m + 1] != 0u ? "," : "");
+        }
+    }
+    fprintf(f, "\n  Network Transmit %u x %.0f ms, Relay Retransmit %u x %.0f ms (+ 5 ms mean "
+               "advDelay), SAR Segment\n  Interval %.0f ms, TTL %u; one Segment "
+               "Acknowledgment per part; zero loss; last event ends at %.3f ms\n",
+            (unsigned)o->net.net_transmit_count + 1u,
+            (double)o->net.net_transmit_interval_ns * 1e-6,
+            (unsigned)o->net.relay_retransmit_count + 1u,
+            (double)o->net.relay_retransmit_interval_ns * 1e-6,
+            (double)o->net.seg_interval_ns * 1e-6, (unsigned)o->net.ttl, r->span_ms);
+}
+
+void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    int m;
+    fprintf(f, "  \"auth\": \"%s\",\n  \"hops\": %u,\n  \"relays\": %u,\n  \"ttl\": %u,\n"
+               "  \"transmic_bits\": %u,\n  \"net_transmit_count\": %u,\n"
+               "  \"net_transmit_interval_ms\": %.3f,\n  \"relay_retransmit_count\": %u,\n"
+               "  \"relay_retransmit_interval_ms\": %.3f,\n  \"seg_interval_ms\": %.3f,\n"
+               "  \"span_ms\": %.3f,\n",
+            pqpan_pqke_mode_name(o->pqke.mode), (unsigned)o->net.hops, (unsigned)o->net.relays,
+            (unsigned)o->net.ttl, (unsigned)mesh_net_transmic(o) * 8u,
+            (unsigned)o->net.net_transmit_count, (double)o->net.net_transmit_interval_ns * 1e-6,
+            (unsigned)o->net.relay_retransmit_count,
+            (double)o->net.relay_retransmit_interval_ns * 1e-6,
+            (double)o->net.seg_interval_ns * 1e-6, r->span_ms);
+    for (m = 0; m < 4; m++) {
+        fprintf(f, "  \"%s_octets\": %u,\n  \"%s_parts\": %u,\n", msg_keys[m],
+                (unsigned)r->msg_octets[m], msg_keys[m], (unsigned)r->msg_parts[m]);
+    }
+}
