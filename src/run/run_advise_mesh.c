@@ -323,7 +323,7 @@ struct answer {
 /* One configuration of the table: rank_no its rank (0: a best per bearer, "-"). */
 static void table_line(FILE *f, size_t rank_no, const struct advice *a)
 {
-    char s[160], no[8];
+    char s[160], no[24]; /* a size_t in decimal: at most 20 digits */
     settings(s, sizeof s, &a->o);
     if (rank_no > 0) {
         snprintf(no, sizeof no, "%zu", rank_no);
