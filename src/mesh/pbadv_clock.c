@@ -47,28 +47,40 @@ static uint64_t scaled(double x, uint64_t v)
     return (uint64_t)llround(x * (double)v);
 }
 
+/* One advertising event's length: pre-processing, three ramp-ups and packets of t_pdu,
+ * post-processing. */
+static uint64_t event_len_ns(const struct pqpan_ble_device *d, uint64_t t_pdu)
+{
+    return (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
+}
+
+/* The sender's states of x advertising events on three channels (x = 1: one event, exact;
+ * a fraction: the expected events of the estimate under loss). */
+static void book_events(struct pqpan_ledger *l, const struct pqpan_ble_device *d, uint64_t t_pdu,
+                        uint64_t octets, double x, enum pqpan_phase phase)
+{
+    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, scaled(x, d->pre_ns));
+    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX,
+                     scaled(x, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns));
+    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, scaled(x, MESH_PBADV_CHANNELS * t_pdu));
+    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, scaled(x, d->post_ns));
+    l->pdus_tx += scaled(x, MESH_PBADV_CHANNELS);
+    l->bytes_tx += scaled(x, MESH_PBADV_CHANNELS * octets);
+    l->events += scaled(x, 1u);
+}
+
 uint64_t pqpan_mesh_pbadv_clock_event_ns(const struct mesh_pbadv_clock *r,
                                          enum pqpan_mesh_prov_role s, uint32_t gp)
 {
-    const struct pqpan_ble_device *d = &r->dev[s];
-    return (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + packet_ns(r, gp)) +
-           d->post_ns;
+    return event_len_ns(&r->dev[s], packet_ns(r, gp));
 }
 
 void pqpan_mesh_pbadv_clock_expected(struct mesh_pbadv_clock *r, enum pqpan_mesh_prov_role s,
                                      double x, uint32_t gp, enum pqpan_phase phase)
 {
-    const struct pqpan_ble_device *d = &r->dev[s];
-    struct pqpan_ledger *l = &r->out->ledger[s], *peer = &r->out->ledger[1 - s];
+    struct pqpan_ledger *peer = &r->out->ledger[1 - s];
     uint64_t octets = pqpan_ble_packet_octets(r->cfg->phy, pqpan_mesh_pbadv_adv_payload(gp), 0);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, scaled(x, d->pre_ns));
-    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX,
-                     scaled(x, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns));
-    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, scaled(x, MESH_PBADV_CHANNELS * packet_ns(r, gp)));
-    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, scaled(x, d->post_ns));
-    l->pdus_tx += scaled(x, MESH_PBADV_CHANNELS);
-    l->bytes_tx += scaled(x, MESH_PBADV_CHANNELS * octets);
-    l->events += scaled(x, 1u);
+    book_events(&r->out->ledger[s], &r->dev[s], packet_ns(r, gp), octets, x, phase);
     peer->pdus_rx += scaled(x, 1u);
     peer->bytes_rx += scaled(x, octets);
     r->out->adv_events[s] += (uint32_t)scaled(x, 1u);
@@ -136,15 +148,9 @@ void pqpan_mesh_adv_event_book(struct mesh_adv_event *ev, struct pqpan_ledger *l
 {
     uint64_t t_pdu = pqpan_ble_packet_ns(phy, payload, 0);
     ev->octets = pqpan_ble_packet_octets(phy, payload, 0);
-    ev->len_ns = (uint64_t)d->pre_ns + MESH_PBADV_CHANNELS * (d->ramp_ns + t_pdu) + d->post_ns;
+    ev->len_ns = event_len_ns(d, t_pdu);
     ev->heard_ns = d->pre_ns + MEAN_CHANNEL_INDEX * (d->ramp_ns + t_pdu);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_PRE, d->pre_ns);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_RAMP_TX, MESH_PBADV_CHANNELS * (uint64_t)d->ramp_ns);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_TX, MESH_PBADV_CHANNELS * t_pdu);
-    pqpan_ledger_add(l, phase, PQPAN_STATE_POST, d->post_ns);
-    l->pdus_tx += MESH_PBADV_CHANNELS;
-    l->bytes_tx += MESH_PBADV_CHANNELS * ev->octets;
-    l->events++;
+    book_events(l, d, t_pdu, ev->octets, 1.0, phase);
 }
 
 void pqpan_mesh_adv_scan_book(struct pqpan_ledger *l, uint64_t end_ns, uint64_t busy_ns)
