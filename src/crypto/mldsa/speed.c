@@ -15,9 +15,13 @@
  * before it returns. The results are those of the small build, byte for byte
  * (tests/unit/test_mldsa_impl.c).
  *
- * Constant time as in the small build: every attempt runs to its end, its checks ORed into
- * one flag that is declassified once per attempt; SampleInBall and the products with c
- * use no secret-dependent index or branch. */
+ * Constant time: an attempt stops at the first of Alg. 7's checks it fails, as the
+ * reference implementations and mldsa-native do: the outcome of each check (||z||, line
+ * 23; ||r0||, line 23; ||<<c t0>>|| and the hint count, line 28) is declassified on its
+ * own. Whether an attempt is rejected, and by which check, is public (FIPS 204 §3.4: the
+ * number of attempts may be seen; each check's outcome is a function of values that
+ * are uniform whatever the key, y for z and w0 for r0); the values checked stay secret.
+ * SampleInBall and the products with c use no secret-dependent index or branch. */
 #include <stddef.h>
 #include <string.h>
 
@@ -140,7 +144,7 @@ struct sign_ws {
     struct poly s1hat[PQPAN_MLDSA_L_MAX], s2hat[PQPAN_MLDSA_K_MAX], t0hat[PQPAN_MLDSA_K_MAX];
     struct poly y[PQPAN_MLDSA_L_MAX];    /* y, then z = y + <<c s1>> */
     struct poly yhat[PQPAN_MLDSA_L_MAX]; /* NTT(y) */
-    struct poly w[PQPAN_MLDSA_K_MAX];    /* Decompose(w): w1 and w0 packed (w_pack) */
+    struct poly w[PQPAN_MLDSA_K_MAX];    /* w1 and w0 of Decompose(w), then w1 and r0 (w_pack) */
     struct poly chat, cs, ct0;
     uint8_t hint[PQPAN_MLDSA_K_MAX][PQPAN_MLDSA_N / 8]; /* h as a bitmap, row by row */
     uint8_t mu[PQPAN_MLDSA_CRHBYTES];
@@ -227,33 +231,50 @@ static PQPAN_NOINLINE uint32_t respond_z(struct sign_ws *s, const struct mldsa_p
     return fail;
 }
 
-/* The checks of lines 21-28 for row i, with the hints into row i of the bitmap: the
- * failures ORed into *fail, the number of hints added to *count. Written for gamma2 a
- * constant, as decompose_row.
+/* r0 = LowBits(w - <<c s2>>) row by row (lines 19, 21): with ||<<c s2>>|| <= beta, when
+ * ||w0 - <<c s2>>|| < gamma2 - beta this is w0 - <<c s2>> and HighBits(w - <<c s2>>) = w1,
+ * so line 23 rejects the attempts that check rejects. r0 is stored in place of w0 (|r0| <
+ * gamma2 + beta < 2^23 fits its 24 bits). 1 if ||r0|| >= gamma2 - beta for some
+ * coefficient (line 23), else 0. */
+static PQPAN_NOINLINE uint32_t respond_r0(struct sign_ws *s, const struct mldsa_params *p)
+{
+    uint32_t fail = 0;
+    unsigned i, n;
+    for (i = 0; i < p->k; i++) {
+        times_c(&s->cs, &s->chat, &s->s2hat[i]);
+        for (n = 0; n < PQPAN_MLDSA_N; n++) {
+            const int32_t v = s->w[i].c[n];
+            const int32_t r0 = w_low(v) - mldsa_center_small(s->cs.c[n]);
+            s->w[i].c[n] = w_pack(w_high(v), r0);
+            fail |= mldsa_at_least(mldsa_abs(r0), p->gamma2 - p->beta);
+        }
+    }
+    return fail;
+}
+
+/* The check of line 28 on ct0 = <<c t0>> for row i, with the hints into row i of the
+ * bitmap: the failures ORed into *fail, the number of hints added to *count. Written for
+ * gamma2 a constant, as decompose_row.
  *
- * From w0 and w1 of Decompose(w) rather than decomposing w - <<c s2>> and its sum with
- * <<c t0>>, as the Dilithium reference does: r0 = w0 - <<c s2>>; when ||r0|| < gamma2 -
- * beta (line 23, with ||<<c s2>>|| <= beta), LowBits(w - <<c s2>>) = r0 and HighBits(w -
- * <<c s2>>) = w1, so line 23 rejects exactly the same attempts, and when ||<<c t0>>|| <
- * gamma2 (line 28) MakeHint(-ct0, w - <<c s2>> + ct0) (Alg. 39) is 1 exactly when a0 = r0 +
- * ct0 leaves (-gamma2, gamma2], except at a0 = -gamma2 with w1 = 0: there w - <<c s2>> + ct0
- * = q - gamma2 falls in Decompose's wrap (r1 = 0), so its high bits are still w1. A hint
- * computed on an attempt that fails these checks is never used. */
+ * From r0 and w1 (respond_r0) rather than from Decompose(w - <<c s2>> + ct0), as the
+ * Dilithium reference does: with ||r0|| < gamma2 - beta (line 23 passed) and ||ct0|| <
+ * gamma2 (line 28), MakeHint(-ct0, w - <<c s2>> + ct0) (Alg. 39) is 1 exactly when a0 = r0
+ * + ct0 leaves (-gamma2, gamma2], except at a0 = -gamma2 with w1 = 0: there w - <<c s2>> +
+ * ct0 = q - gamma2 falls in Decompose's wrap (r1 = 0), so its high bits are still w1. A
+ * hint computed on an attempt that fails line 28 is never used. */
 static PQPAN_ALWAYS_INLINE void row_hints(struct sign_ws *s, unsigned i, int32_t gamma2,
-                                          int32_t beta, uint32_t *fail, uint32_t *count)
+                                          uint32_t *fail, uint32_t *count)
 {
     unsigned n, b;
     for (n = 0; n < PQPAN_MLDSA_N; n += 8) { /* one byte of the bitmap at a time */
         uint32_t bits = 0;
         for (b = 0; b < 8; b++) {
             const int32_t v = s->w[i].c[n + b];
-            const int32_t r0 = w_low(v) - mldsa_center_small(s->cs.c[n + b]);
             const int32_t ct0 = mldsa_center_small(s->ct0.c[n + b]);
-            const int32_t a0 = r0 + ct0;
+            const int32_t a0 = w_low(v) + ct0;
             const uint32_t h = (uint32_t)(gamma2 - a0) >> 31 | (uint32_t)(a0 + gamma2) >> 31 |
                                ((nonzero(a0 + gamma2) ^ 1u) & nonzero(w_high(v)));
-            *fail |= mldsa_at_least(mldsa_abs(r0), gamma2 - beta); /* line 23 */
-            *fail |= mldsa_at_least(mldsa_abs(ct0), gamma2);       /* line 28 */
+            *fail |= mldsa_at_least(mldsa_abs(ct0), gamma2); /* line 28 */
             bits |= h << b;
             *count += h;
         }
@@ -261,21 +282,29 @@ static PQPAN_ALWAYS_INLINE void row_hints(struct sign_ws *s, unsigned i, int32_t
     }
 }
 
-/* The checks of lines 21-28 row by row: 1 on a failure (the hint count included), else 0. */
+/* Lines 25-28 row by row: 1 if ||<<c t0>>|| >= gamma2 or there are more than omega hints,
+ * else 0. */
 static PQPAN_NOINLINE uint32_t respond_hints(struct sign_ws *s, const struct mldsa_params *p)
 {
     uint32_t fail = 0, count = 0;
     unsigned i;
     for (i = 0; i < p->k; i++) {
-        times_c(&s->cs, &s->chat, &s->s2hat[i]);
         times_c(&s->ct0, &s->chat, &s->t0hat[i]);
         if (p->gamma2 == PQPAN_MLDSA44_GAMMA2) { /* public, as in w_decompose */
-            row_hints(s, i, PQPAN_MLDSA44_GAMMA2, p->beta, &fail, &count);
+            row_hints(s, i, PQPAN_MLDSA44_GAMMA2, &fail, &count);
         } else {
-            row_hints(s, i, PQPAN_MLDSA65_GAMMA2, p->beta, &fail, &count);
+            row_hints(s, i, PQPAN_MLDSA65_GAMMA2, &fail, &count);
         }
     }
     return fail | mldsa_at_least((int32_t)count, (int32_t)p->omega + 1); /* too many hints */
+}
+
+/* The outcome of one check of Alg. 7, declassified (public: see the top of this file):
+ * 1 when the attempt is rejected. */
+static int rejected(uint32_t fail)
+{
+    PQPAN_CT_DECLASSIFY(&fail, sizeof fail);
+    return fail != 0;
 }
 
 /* One pass of the loop of Alg. 7 (lines 11-31) with kappa = number l. Returns 1 when the
@@ -283,15 +312,12 @@ static PQPAN_NOINLINE uint32_t respond_hints(struct sign_ws *s, const struct mld
 static int attempt(struct sign_ws *s, const struct mldsa_params *p, uint8_t *sig,
                    unsigned number)
 {
-    uint32_t fail;
     unsigned j;
     mask(s, p, number);
     commit(s, p);
     pqpan_mldsa_challenge_ntt(s->chat.c, s->ctilde, p);
-    fail = respond_z(s, p);
-    fail |= respond_hints(s, p);
-    PQPAN_CT_DECLASSIFY(&fail, sizeof fail); /* which attempt succeeds may be seen */
-    if (fail != 0) {
+    if (rejected(respond_z(s, p)) || rejected(respond_r0(s, p)) ||
+        rejected(respond_hints(s, p))) {
         return 0;
     }
     PQPAN_CT_DECLASSIFY(s->ctilde, sizeof s->ctilde); /* the signature is public */
