@@ -18,7 +18,8 @@ void pqpan_mldsa_pack(uint8_t *out, const int32_t *a, size_t n, unsigned bits, i
                       int negate);
 
 /* The inverse: a_i = v_i + offset (negate = 0) or offset - v_i (negate = 1), v_i the
- * bits-bit values read from n bits / 8 bytes (SimpleBitUnpack, BitUnpack). */
+ * bits-bit values (1..24) read from n bits / 8 bytes, n a multiple of 8 (SimpleBitUnpack,
+ * BitUnpack). */
 void pqpan_mldsa_unpack(int32_t *a, const uint8_t *in, size_t n, unsigned bits, int32_t offset,
                         int negate);
 
