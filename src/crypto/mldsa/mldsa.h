@@ -7,6 +7,7 @@
 
 #include "crypto/mldsa/acc.h"
 #include "crypto/mldsa/params.h"
+#include "crypto/mldsa/sampling.h"
 #include "pqpan/sha3.h"
 
 /* M' in three pieces, absorbed one after the other: for ML-DSA.Sign / Verify (Alg. 2, 3)
@@ -80,9 +81,9 @@ void pqpan_mldsa_sign_seeds(uint8_t mu[PQPAN_MLDSA_CRHBYTES], uint8_t rhopp[PQPA
                             const uint8_t rnd[PQPAN_MLDSA_RND_BYTES]);
 
 /* c_hat = NTT(SampleInBall(c~)) (Alg. 7 lines 16-17, Alg. 8 line 8), c~ the first
- * lambda / 4 bytes at ctilde. Constant time in c~ (see SampleInBall). */
+ * lambda / 4 bytes at ctilde. Constant time in a secret c~ (see SampleInBall). */
 void pqpan_mldsa_challenge_ntt(int32_t chat[PQPAN_MLDSA_N], const uint8_t *ctilde,
-                               const struct mldsa_params *p);
+                               const struct mldsa_params *p, enum mldsa_seed ctilde_is);
 
 /* HintBitPack (Alg. 20) of the hint bitmap (bit n % 8 of hint[32 i + n / 8] is h_i[n]) into
  * the omega + k bytes y. Public data (an accepted signature): it branches. */

@@ -324,7 +324,7 @@ void PQPAN_M4_PORTABLE(pqpan_mldsa_ball_step)(int8_t c[PQPAN_MLDSA_N], unsigned 
 }
 
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
-                                unsigned tau)
+                                unsigned tau, enum mldsa_seed seed_is)
 {
     struct ball_stream st;
     uint64_t signs = 0;
@@ -338,8 +338,13 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
     }
     for (i = PQPAN_MLDSA_N - tau; i < PQPAN_MLDSA_N; i++) {
         const unsigned j = next_position(&st, i);
-        /* (-1)^h[i + tau - 256] as a byte */
-        pqpan_mldsa_ball_step(c, i, j, (uint8_t)(1 - 2 * (int)(signs & 1u)));
+        const uint8_t sign = (uint8_t)(1 - 2 * (int)(signs & 1u)); /* (-1)^h[i + tau - 256] */
+        if (seed_is == MLDSA_SEED_PUBLIC) { /* lines 10-11 as written */
+            c[i] = c[j];
+            c[j] = (int8_t)sign;
+        } else {
+            pqpan_mldsa_ball_step(c, i, j, sign);
+        }
         signs >>= 1;
     }
     pqpan_wipe(&st, sizeof st);

@@ -59,12 +59,18 @@ void pqpan_mldsa_expand_s(uint8_t *out, const struct mldsa_params *p,
 void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
                              const uint8_t rhopp[PQPAN_MLDSA_CRHBYTES], unsigned nonce);
 
+/* Whether the seed c~ of SampleInBall is secret (the challenge of a signing attempt,
+ * which stays secret when the attempt is rejected) or public (the c~ of a signature being
+ * verified). */
+enum mldsa_seed { MLDSA_SEED_SECRET, MLDSA_SEED_PUBLIC };
+
 /* SampleInBall (Alg. 29): c with tau coefficients +-1 and the others 0, from the seed c~
- * of seed_len bytes. Constant time in c~ except for which bytes are rejected (j > i),
- * which is declassified for the constant-time test: the positions accepted are uniform
- * whatever the rejections. The swaps read and write c at every index up to i. */
+ * of seed_len bytes. For a secret seed, constant time in c~ except for which bytes are
+ * rejected (j > i), which is declassified for the constant-time test: the positions
+ * accepted are uniform whatever the rejections; the swaps read and write c at every index
+ * up to i (pqpan_mldsa_ball_step). For a public seed, the swaps index c directly. */
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
-                                unsigned tau);
+                                unsigned tau, enum mldsa_seed seed_is);
 
 /* One swap of SampleInBall (Alg. 29 lines 10-11) for j <= i < 256: c_i = c_j, then c_j =
  * sign, the byte 0x01 (+1) or 0xFF (-1). Reads and writes c_0 .. c_i (and the bytes after

@@ -83,11 +83,12 @@ static PQPAN_NOINLINE void commit(struct sign_state *s)
 }
 
 PQPAN_NOINLINE void pqpan_mldsa_challenge_ntt(int32_t chat[PQPAN_MLDSA_N],
-                                              const uint8_t *ctilde, const struct mldsa_params *p)
+                                              const uint8_t *ctilde, const struct mldsa_params *p,
+                                              enum mldsa_seed ctilde_is)
 {
     int8_t c[PQPAN_MLDSA_N];
     unsigned n;
-    pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau);
+    pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau, ctilde_is);
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
         chat[n] = c[n];
     }
@@ -177,7 +178,7 @@ static PQPAN_NOINLINE uint32_t respond(struct sign_state *s)
     int32_t chat[PQPAN_MLDSA_N];
     uint32_t fail = 0, count = 0;
     unsigned i;
-    pqpan_mldsa_challenge_ntt(chat, s->ctilde, s->p);
+    pqpan_mldsa_challenge_ntt(chat, s->ctilde, s->p, MLDSA_SEED_SECRET);
     for (i = 0; i < s->p->k; i++) {
         fail |= respond_row(s, chat, i, &count);
     }

@@ -315,7 +315,7 @@ static int attempt(struct sign_ws *s, const struct mldsa_params *p, uint8_t *sig
     unsigned j;
     mask(s, p, number);
     commit(s, p);
-    pqpan_mldsa_challenge_ntt(s->chat.c, s->ctilde, p);
+    pqpan_mldsa_challenge_ntt(s->chat.c, s->ctilde, p, MLDSA_SEED_SECRET);
     if (rejected(respond_z(s, p)) || rejected(respond_r0(s, p)) ||
         rejected(respond_hints(s, p))) {
         return 0;
@@ -387,7 +387,7 @@ int pqpan_mldsa_verify_speed(const struct mldsa_params *p, const uint8_t *pk,
         return form;
     }
     pqpan_mldsa_absorb_mu(&h, p, pk, m);
-    pqpan_mldsa_challenge_ntt(v.chat.c, sig, p); /* line 8 */
+    pqpan_mldsa_challenge_ntt(v.chat.c, sig, p, MLDSA_SEED_PUBLIC); /* line 8 */
     ntt_unpacked_vec(v.zhat, p->l, sig + p->ctilde_bytes, mldsa_z_poly_bytes(p), p->z_bits,
                      p->gamma1);
     for (i = 0; i < p->k; i++) { /* line 9: w'_Approx = NTT^-1(A_hat o z_hat - c_hat o t1_hat) */
