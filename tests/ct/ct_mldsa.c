@@ -7,7 +7,10 @@
  * KeyGen (it is published in pk), the verdict of the secret-key range check, which
  * half-bytes RejBoundedPoly rejects and which bytes SampleInBall rejects (both independent
  * of the values accepted), the accept/reject verdict of each signing attempt (FIPS 204
- * §3.4: the number of attempts may be seen), and the accepted signature. Signing runs
+ * §3.4: the number of attempts may be seen; the speed build declassifies the outcome of
+ * each of Alg. 7's checks in turn, ||z||, ||r0||, then ||ct0|| with the hint count, and
+ * stops at the first that fails, so every accepted attempt runs all three on secret
+ * data), and the accepted signature. Signing runs
  * deterministic (rnd = 0, still marked secret) and hedged, through the external and the
  * internal interface, and the signature must verify. */
 #include <stdio.h>

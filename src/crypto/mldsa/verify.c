@@ -99,17 +99,32 @@ static PQPAN_NOINLINE void verify_row(const struct mldsa_params *p, struct pqpan
     pqpan_mldsa_absorb_w1(h, w, p->w1_bits);
 }
 
-void pqpan_mldsa_use_hints_row(int32_t w[PQPAN_MLDSA_N], const struct mldsa_params *p,
-                               const uint8_t *sig, unsigned i)
+/* UseHint on row w with the hint positions y[index .. end), for gamma2 a constant: the
+ * two values of FIPS 204 Table 1 get a copy each, where Decompose's quotient and wrap fold
+ * into immediates. */
+static PQPAN_ALWAYS_INLINE void use_hints(int32_t w[PQPAN_MLDSA_N], const uint8_t *y,
+                                          unsigned index, unsigned end, int32_t gamma2)
 {
-    const uint8_t *y = sig + mldsa_sig_hint_offset(p);
-    unsigned index = i == 0 ? 0 : y[p->omega + i - 1];
-    const unsigned end = y[p->omega + i];
     unsigned n;
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
         const unsigned hint = index < end && y[index] == n;
         index += hint;
-        w[n] = mldsa_use_hint(mldsa_freeze(w[n]), hint, p->gamma2);
+        w[n] = mldsa_use_hint(mldsa_freeze(w[n]), hint, gamma2);
+    }
+}
+
+_Static_assert(PQPAN_MLDSA87_GAMMA2 == PQPAN_MLDSA65_GAMMA2, "gamma2 takes two values");
+
+void pqpan_mldsa_use_hints_row(int32_t w[PQPAN_MLDSA_N], const struct mldsa_params *p,
+                               const uint8_t *sig, unsigned i)
+{
+    const uint8_t *y = sig + mldsa_sig_hint_offset(p);
+    const unsigned index = i == 0 ? 0 : y[p->omega + i - 1];
+    const unsigned end = y[p->omega + i];
+    if (p->gamma2 == PQPAN_MLDSA44_GAMMA2) {
+        use_hints(w, y, index, end, PQPAN_MLDSA44_GAMMA2);
+    } else {
+        use_hints(w, y, index, end, PQPAN_MLDSA65_GAMMA2);
     }
 }
 
