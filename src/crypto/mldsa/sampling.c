@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/bytes.h"
+#include "common/compiler.h"
 #include "crypto/ct_testing.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mldsa/acc.h"
@@ -323,8 +324,11 @@ void PQPAN_M4_PORTABLE(pqpan_mldsa_ball_step)(int8_t c[PQPAN_MLDSA_N], unsigned 
     }
 }
 
-void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
-                                unsigned tau, enum mldsa_seed seed_is)
+/* Both forms of SampleInBall, each with four arguments (all in registers on the Cortex-M4,
+ * so that the callers' frames hold no fifth). */
+static PQPAN_ALWAYS_INLINE void sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed,
+                                               size_t seed_len, unsigned tau,
+                                               enum mldsa_seed seed_is)
 {
     struct ball_stream st;
     uint64_t signs = 0;
@@ -348,4 +352,16 @@ void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, si
         signs >>= 1;
     }
     pqpan_wipe(&st, sizeof st);
+}
+
+void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
+                                unsigned tau)
+{
+    sample_in_ball(c, seed, seed_len, tau, MLDSA_SEED_SECRET);
+}
+
+void pqpan_mldsa_sample_in_ball_public(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed,
+                                       size_t seed_len, unsigned tau)
+{
+    sample_in_ball(c, seed, seed_len, tau, MLDSA_SEED_PUBLIC);
 }

@@ -64,13 +64,18 @@ void pqpan_mldsa_expand_mask(uint8_t *out, size_t out_len,
  * verified). */
 enum mldsa_seed { MLDSA_SEED_SECRET, MLDSA_SEED_PUBLIC };
 
-/* SampleInBall (Alg. 29): c with tau coefficients +-1 and the others 0, from the seed c~
- * of seed_len bytes. For a secret seed, constant time in c~ except for which bytes are
- * rejected (j > i), which is declassified for the constant-time test: the positions
- * accepted are uniform whatever the rejections; the swaps read and write c at every index
- * up to i (pqpan_mldsa_ball_step). For a public seed, the swaps index c directly. */
+/* SampleInBall (Alg. 29): c with tau coefficients +-1 and the others 0, from a secret seed
+ * c~ of seed_len bytes. Constant time in c~ except for which bytes are rejected (j > i),
+ * which is declassified for the constant-time test: the positions accepted are uniform
+ * whatever the rejections. The swaps read and write c at every index up to i
+ * (pqpan_mldsa_ball_step). */
 void pqpan_mldsa_sample_in_ball(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed, size_t seed_len,
-                                unsigned tau, enum mldsa_seed seed_is);
+                                unsigned tau);
+
+/* SampleInBall of a public seed c~: the swaps index c directly (Alg. 29 lines 10-11 as
+ * written). The same output as pqpan_mldsa_sample_in_ball. */
+void pqpan_mldsa_sample_in_ball_public(int8_t c[PQPAN_MLDSA_N], const uint8_t *seed,
+                                       size_t seed_len, unsigned tau);
 
 /* One swap of SampleInBall (Alg. 29 lines 10-11) for j <= i < 256: c_i = c_j, then c_j =
  * sign, the byte 0x01 (+1) or 0xFF (-1). Reads and writes c_0 .. c_i (and the bytes after

@@ -88,7 +88,11 @@ PQPAN_NOINLINE void pqpan_mldsa_challenge_ntt(int32_t chat[PQPAN_MLDSA_N],
 {
     int8_t c[PQPAN_MLDSA_N];
     unsigned n;
-    pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau, ctilde_is);
+    if (ctilde_is == MLDSA_SEED_PUBLIC) {
+        pqpan_mldsa_sample_in_ball_public(c, ctilde, p->ctilde_bytes, p->tau);
+    } else {
+        pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau);
+    }
     for (n = 0; n < PQPAN_MLDSA_N; n++) {
         chat[n] = c[n];
     }

@@ -47,7 +47,7 @@ static PQPAN_NOINLINE void challenge_sparse(struct sparse_c *sc, const struct ml
 {
     int8_t c[PQPAN_MLDSA_N];
     unsigned pos;
-    pqpan_mldsa_sample_in_ball(c, ctilde, p->ctilde_bytes, p->tau, MLDSA_SEED_PUBLIC);
+    pqpan_mldsa_sample_in_ball_public(c, ctilde, p->ctilde_bytes, p->tau);
     sc->count = 0;
     for (pos = 0; pos < PQPAN_MLDSA_N; pos++) {
         if (c[pos] != 0) {
