@@ -1,6 +1,7 @@
 /* Polynomial arithmetic, compression and encodings of FIPS 203 §4.2. */
 #include "crypto/mlkem/poly.h"
 
+#include "common/bytes.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
@@ -118,43 +119,104 @@ static int16_t decompress(uint32_t y, unsigned d)
     return (int16_t)((y * PQPAN_MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
-/* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits packed
- * least significant bit first into d bytes, so every group of 8 starts on a byte
- * boundary. */
-static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
+/* ByteEncode_d (FIPS 203 Alg. 5) of eight d-bit values: bit b of v[i] is bit d i + b of
+ * the d output bytes, least significant first. Written out per d (a word at a time), so
+ * that every shift is a constant: d = 4 two values per byte; d = 5 the first 32 bits as
+ * one word, v[6] straddling it; d = 10 two runs of four values in 5 bytes; d = 11 the
+ * first 64 bits as one word, v[5] straddling it, then 24 bits. */
+static inline void byte_encode8(uint8_t *out, const uint16_t v[8], unsigned d)
 {
-    uint16_t v[8];
-    uint32_t acc = 0;
-    unsigned bits = 0, i;
-    for (i = 0; i < 8; i++) { /* a loop of its own, so that it vectorizes */
-        v[i] = compress(mlkem_to_unsigned(c[i]), d);
-    }
-    for (i = 0; i < 8; i++) {
-        acc |= (uint32_t)v[i] << bits;
-        bits += d;
-        while (bits >= 8) {
-            *out++ = (uint8_t)acc;
-            acc >>= 8;
-            bits -= 8;
+    unsigned i;
+    if (d == 4) {
+        for (i = 0; i < 4; i++) {
+            out[i] = (uint8_t)(v[2 * i] | v[2 * i + 1] << 4);
         }
+    } else if (d == 5) {
+        uint32_t w = 0;
+        for (i = 0; i < 7; i++) {
+            w |= (uint32_t)v[i] << (5 * i); /* v[6] keeps its low 2 bits here */
+        }
+        pqpan_store32_le(out, w);
+        out[4] = (uint8_t)(v[6] >> 2 | v[7] << 3);
+    } else if (d == 10) {
+        for (i = 0; i < 2; i++) {
+            const uint16_t *h = v + 4 * i;
+            pqpan_store32_le(out + 5 * i, (uint32_t)h[0] | (uint32_t)h[1] << 10 |
+                                              (uint32_t)h[2] << 20 | (uint32_t)h[3] << 30);
+            out[5 * i + 4] = (uint8_t)(h[3] >> 2);
+        }
+    } else {
+        uint64_t w = 0;
+        uint32_t t;
+        for (i = 0; i < 6; i++) {
+            w |= (uint64_t)v[i] << (11 * i); /* v[5] keeps its low 9 bits here */
+        }
+        pqpan_store64_le(out, w);
+        t = (uint32_t)v[5] >> 9 | (uint32_t)v[6] << 2 | (uint32_t)v[7] << 13;
+        out[8] = (uint8_t)t;
+        out[9] = (uint8_t)(t >> 8);
+        out[10] = (uint8_t)(t >> 16);
     }
 }
 
-/* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes; no
- * reduction is needed (2^d < q). */
-static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d)
+/* ByteDecode_d (FIPS 203 Alg. 6) of eight d-bit values from d bytes, the inverse of
+ * byte_encode8 (no reduction: 2^d < q for these d). */
+static inline void byte_decode8(uint16_t v[8], const uint8_t *in, unsigned d)
 {
     const uint32_t mask = (1u << d) - 1;
-    uint32_t acc = 0;
-    unsigned bits = 0, i;
-    for (i = 0; i < 8; i++) {
-        while (bits < d) {
-            acc |= (uint32_t)*in++ << bits;
-            bits += 8;
+    unsigned i;
+    if (d == 4) {
+        for (i = 0; i < 4; i++) {
+            v[2 * i] = (uint16_t)(in[i] & 0x0Fu);
+            v[2 * i + 1] = (uint16_t)(in[i] >> 4);
         }
-        c[i] = decompress(acc & mask, d);
-        acc >>= d;
-        bits -= d;
+    } else if (d == 5) {
+        const uint32_t w = pqpan_load32_le(in);
+        for (i = 0; i < 6; i++) {
+            v[i] = (uint16_t)((w >> (5 * i)) & mask);
+        }
+        v[6] = (uint16_t)((w >> 30 | (uint32_t)in[4] << 2) & mask);
+        v[7] = (uint16_t)(in[4] >> 3);
+    } else if (d == 10) {
+        for (i = 0; i < 2; i++) {
+            const uint32_t w = pqpan_load32_le(in + 5 * i);
+            uint16_t *h = v + 4 * i;
+            h[0] = (uint16_t)(w & mask);
+            h[1] = (uint16_t)((w >> 10) & mask);
+            h[2] = (uint16_t)((w >> 20) & mask);
+            h[3] = (uint16_t)(w >> 30 | (uint32_t)in[5 * i + 4] << 2);
+        }
+    } else {
+        const uint64_t w = pqpan_load64_le(in);
+        for (i = 0; i < 5; i++) {
+            v[i] = (uint16_t)((w >> (11 * i)) & mask);
+        }
+        v[5] = (uint16_t)(((uint32_t)(w >> 55) | (uint32_t)in[8] << 9) & mask);
+        v[6] = (uint16_t)(((uint32_t)in[8] >> 2 | (uint32_t)in[9] << 6) & mask);
+        v[7] = (uint16_t)((uint32_t)in[9] >> 5 | (uint32_t)in[10] << 3);
+    }
+}
+
+/* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits, so every
+ * group of 8 starts on a byte boundary. */
+static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
+{
+    uint16_t v[8];
+    unsigned i;
+    for (i = 0; i < 8; i++) { /* a loop of its own, so that it vectorizes */
+        v[i] = compress(mlkem_to_unsigned(c[i]), d);
+    }
+    byte_encode8(out, v, d);
+}
+
+/* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes. */
+static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d)
+{
+    uint16_t v[8];
+    unsigned i;
+    byte_decode8(v, in, d);
+    for (i = 0; i < 8; i++) {
+        c[i] = decompress(v[i], d);
     }
 }
 
