@@ -139,6 +139,31 @@ static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint
     pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
 }
 
+/* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
+ * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
+ * part's 64 values: the bytes pseudo-random, then in runs 0 and 1 all 0xFF (every
+ * candidate rejected) and all zero (every one accepted). Count, position and all 65
+ * places must agree. */
+static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[65], c[65];
+    uint8_t buf[84 + 2];
+    size_t pos_m4, pos_c;
+    unsigned count, n_m4, n_c;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)(run == 0 ? 0xFF : run == 1 ? 0 : pqpan_m4_random(seed));
+    }
+    for (size_t i = 0; i < 65; i++) {
+        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
+    }
+    pos_m4 = pos_c = 3 * (size_t)(pqpan_m4_random(seed) % 29); /* 0 .. 84 */
+    count = (unsigned)(pqpan_m4_random(seed) % 65);
+    n_m4 = pqpan_mlkem_rej_uniform(m4, count, 64, buf, 84, &pos_m4);
+    n_c = pqpan_mlkem_rej_uniform_portable(c, count, 64, buf, 84, &pos_c);
+    pqpan_m4_check(t, n_m4 == n_c && pos_m4 == pos_c && equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c),
+                   "rej_uniform vs portable", run);
+}
+
 /* The Barrett reduction of a polynomial over the whole int16 range. */
 static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
@@ -176,6 +201,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
         basemul_against_portable(t, &seed, run);
         cbd2_against_portable(t, &seed, run);
+        rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
     }
 }

@@ -7,6 +7,7 @@
 #ifndef PQPAN_CRYPTO_M4_BACKEND_H
 #define PQPAN_CRYPTO_M4_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef PQPAN_M4_ASM
@@ -51,6 +52,10 @@ void pqpan_mlkem_basemul_acc_encoded_portable(int16_t acc[256], const uint8_t a[
  * struct mlkem_poly's only member). */
 struct mlkem_poly;
 void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
+/* SampleNTT's rejection step, src/crypto/mlkem/sampling.c (the assembly,
+ * src/crypto/m4/mlkem_rej_m4.S, is pqpan_mlkem_rej_uniform). */
+unsigned pqpan_mlkem_rej_uniform_portable(int16_t *a, unsigned count, unsigned max,
+                                          const uint8_t *buf, size_t len, size_t *pos);
 /* SamplePolyCBD_2 of one piece, src/crypto/mlkem/sampling.c. */
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
 /* zeta^BitRev8(m) R mod q of ML-DSA (src/crypto/mldsa/ntt.c), centred; entry 0 unused. */

@@ -41,8 +41,8 @@ static inline unsigned keep_if_below_q(int16_t *a, unsigned count, uint32_t d)
     return count + (d < PQPAN_MLKEM_Q);
 }
 
-static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const uint8_t *buf,
-                                 size_t len, size_t *pos)
+unsigned PQPAN_M4_PORTABLE(pqpan_mlkem_rej_uniform)(int16_t *a, unsigned count, unsigned max,
+                                                    const uint8_t *buf, size_t len, size_t *pos)
 {
     size_t p = *pos;
     for (; p + 6 <= len && count + 4 <= max; p += 6) {
@@ -90,7 +90,7 @@ void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKE
                 pqpan_shake128_squeeze(&xof, buf, XOF_PIECE);
                 pos = 0;
             }
-            held = rejection_sample(vals, held, PART_COEFFS, buf, XOF_PIECE, &pos);
+            held = pqpan_mlkem_rej_uniform(vals, held, PART_COEFFS, buf, XOF_PIECE, &pos);
         }
         pqpan_mlkem_basemul_acc_bytes(acc, vals, b, part * PART_COEFFS / 2, PART_COEFFS / 2);
         held -= PART_COEFFS;
