@@ -14,7 +14,9 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   the rho rotation of the chi input that becomes the first BIC operand, so the frame of a
   lane position is the same in every round.
 - theta's column parities for the next round are accumulated while chi's outputs are
-  stored (5 registers per half), and D lives in FPU registers s0..s9 (VMOV, no memory).
+  stored (5 registers per half; row 0's outputs are computed into them, so each parity
+  is kept in the frame of its row-0 word), and D lives in FPU registers s0..s9 (VMOV,
+  no memory).
 - Two rounds per loop pass: the state -> a buffer on the stack -> the state, except for
   17 words kept in FPU registers s15..s31 for the whole permutation (loaded on entry,
   stored on exit; VMOV to and from a core register is 1 cycle and reads no memory, Arm
@@ -167,16 +169,20 @@ def accumulate(out, x, first, value, frame):
         out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(value, frame)}")
 
 
-def theta_d(out):
+def theta_d(out, frame_even, frame_odd):
     """D[x] = C[x-1] ^ ROL64(C[x+1], 1) (FIPS 202 §3.2.1) into s0..s9 (s2x even, s2x+1 odd
-    word), from the even parities in s10..s14 and the odd ones in ACC."""
+    word), from the even parities in s10..s14 and the odd ones in ACC, parity x of half h
+    held in frame frame_h[x] (the even ones are rotated back first)."""
     for x in range(5):
         out.append(f"vmov {C[x]}, s{10 + x}")
+        if frame_even[x]:
+            out.append(f"ror {C[x]}, {C[x]}, #{frame_even[x]}")
     for x in range(5):
         xm, xp = (x - 1) % 5, (x + 1) % 5
-        out.append(f"eor {T}, {C[xm]}, {ACC[xp]}, ror #31")  # even: ROL32(odd, 1)
+        # even: ROL32(odd, 1) = ROR by 31
+        out.append(f"eor {T}, {C[xm]}, {shifted(ACC[xp], frame_odd[xp] + 31)}")
         out.append(f"vmov s{2 * x}, {T}")
-        out.append(f"eor {T}, {ACC[xm]}, {C[xp]}")            # odd: the even word
+        out.append(f"eor {T}, {C[xp]}, {shifted(ACC[xm], frame_odd[xm])}")  # odd: the even word
         out.append(f"vmov s{2 * x + 1}, {T}")
 
 
@@ -195,7 +201,12 @@ def theta_prologue(out):
                 accumulate(out, x, y == 0, TMP, FRAMES[w])
         if h == 0:
             save_even_parities(out)
-    theta_d(out)
+    theta_d(out, [0] * 5, [0] * 5)
+
+
+# The frame of the running column parity x of half h in the rounds: that of row 0's word,
+# which is computed straight into the parity register.
+PARITY_FRAMES = [[FRAMES[2 * x + h] for x in range(5)] for h in range(2)]
 
 
 def one_round(out, src, dst):
@@ -213,18 +224,21 @@ def one_round(out, src, dst):
             for x in range(5):
                 x1, x2 = (x + 1) % 5, (x + 2) % 5
                 s0, s1, s2 = ins[x][2], ins[x1][2], ins[x2][2]
-                # chi (§3.2.4): b[x] ^ (~b[x+1] & b[x+2]), in the frame of b[x+2]
-                out.append(f"bic {T}, {C[x2]}, {shifted(C[x1], s1 - s2)}")
-                out.append(f"eor {T}, {T}, {shifted(C[x], s0 - s2)}")
+                # chi (§3.2.4): b[x] ^ (~b[x+1] & b[x+2]), in the frame of b[x+2]; row 0
+                # straight into the parity register (its frame is that parity's)
+                r = ACC[x] if y == 0 else T
+                out.append(f"bic {r}, {C[x2]}, {shifted(C[x1], s1 - s2)}")
+                out.append(f"eor {r}, {r}, {shifted(C[x], s0 - s2)}")
                 if x == 0 and y == 0:  # iota (§3.2.5): the table holds RC in lane 0's frames
                     out.append(f"ldr {TMP}, [{T2}], #4")
-                    out.append(f"eor {T}, {T}, {TMP}")
+                    out.append(f"eor {r}, {r}, {TMP}")
                 w = 2 * (x + 5 * y) + h
-                store_word(out, T, dst, w)
-                accumulate(out, x, y == 0, T, FRAMES[w])
+                store_word(out, r, dst, w)
+                if y != 0:
+                    out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(T, FRAMES[w] - PARITY_FRAMES[h][x])}")
         if h == 0:
             save_even_parities(out)
-    theta_d(out)
+    theta_d(out, PARITY_FRAMES[0], PARITY_FRAMES[1])
 
 
 def rc_words():

@@ -149,23 +149,23 @@ pqpan_keccak_m4_permute:
     vmov r5, s14
     eor r6, r5, r8, ror #31
     vmov s0, r6
-    eor r6, r11, r2
+    eor r6, r2, r11
     vmov s1, r6
     eor r6, r1, r9, ror #31
     vmov s2, r6
-    eor r6, r7, r3
+    eor r6, r3, r7
     vmov s3, r6
     eor r6, r2, r10, ror #31
     vmov s4, r6
-    eor r6, r8, r4
+    eor r6, r4, r8
     vmov s5, r6
     eor r6, r3, r11, ror #31
     vmov s6, r6
-    eor r6, r9, r5
+    eor r6, r5, r9
     vmov s7, r6
     eor r6, r4, r7, ror #31
     vmov s8, r6
-    eor r6, r10, r1
+    eor r6, r1, r10
     vmov s9, r6
     adr lr, .Lrc
     add r12, lr, #192
@@ -186,28 +186,23 @@ pqpan_keccak_m4_permute:
     ldr r5, [r0, #192]
     vmov r12, s8
     eor r5, r12, r5, ror #4
-    bic r6, r3, r2
-    eor r6, r6, r1, ror #22
+    bic r7, r3, r2
+    eor r7, r7, r1, ror #22
     ldr r12, [lr], #4
-    eor r6, r6, r12
-    vmov s15, r6
-    ror r7, r6, #10
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #21
-    str r6, [sp, #0]
-    ror r8, r6, #21
-    bic r6, r5, r4, ror #28
-    eor r6, r6, r3, ror #17
-    str r6, [sp, #4]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #21
-    str r6, [sp, #12]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    str r6, [sp, #20]
-    ror r11, r6, #10
+    eor r7, r7, r12
+    vmov s15, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #21
+    str r8, [sp, #0]
+    bic r9, r5, r4, ror #28
+    eor r9, r9, r3, ror #17
+    str r9, [sp, #4]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #21
+    str r10, [sp, #12]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    str r11, [sp, #20]
     ldr r1, [r0, #24]
     vmov r12, s6
     eor r1, r12, r1
@@ -226,15 +221,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
     str r6, [sp, #24]
-    eor r7, r7, r6, ror #30
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #13
     vmov s19, r6
-    eor r8, r8, r6, ror #9
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
     str r6, [sp, #32]
-    eor r9, r9, r6, ror #1
+    eor r9, r9, r6, ror #8
     bic r6, r1, r5, ror #15
     eor r6, r6, r4, ror #23
     str r6, [sp, #40]
@@ -242,7 +237,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #11
     vmov s22, r6
-    eor r11, r11, r6, ror #22
+    eor r11, r11, r6, ror #12
     vmov r1, s17
     vmov r12, s3
     eor r1, r12, r1, ror #22
@@ -261,15 +256,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #10
     eor r6, r6, r1, ror #12
     str r6, [sp, #44]
-    eor r7, r7, r6, ror #19
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #23
     eor r6, r6, r2, ror #1
     str r6, [sp, #48]
-    eor r8, r8, r6, ror #28
+    eor r8, r8, r6, ror #7
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #28
     str r6, [sp, #56]
-    eor r9, r9, r6, ror #23
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #24
     eor r6, r6, r4, ror #29
     str r6, [sp, #60]
@@ -277,7 +272,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #2
     eor r6, r6, r5, ror #26
     str r6, [sp, #64]
-    eor r11, r11, r6, ror #29
+    eor r11, r11, r6, ror #19
     vmov r1, s18
     vmov r12, s9
     eor r1, r12, r1, ror #10
@@ -296,15 +291,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #23
     str r6, [sp, #68]
-    eor r7, r7, r6, ror #27
+    eor r7, r7, r6, ror #17
     bic r6, r4, r3, ror #3
     eor r6, r6, r2, ror #22
     str r6, [sp, #72]
-    eor r8, r8, r6, ror #24
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #20
     eor r6, r6, r3, ror #23
     str r6, [sp, #76]
-    eor r9, r9, r6, ror #4
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #18
     eor r6, r6, r4, ror #6
     str r6, [sp, #80]
@@ -312,7 +307,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #4
     eor r6, r6, r5, ror #22
     str r6, [sp, #84]
-    eor r11, r11, r6, ror #14
+    eor r11, r11, r6, ror #4
     ldr r1, [r0, #16]
     vmov r12, s4
     eor r1, r12, r1, ror #25
@@ -331,15 +326,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #21
     str r6, [sp, #92]
-    eor r7, r7, r6, ror #12
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
     str r6, [sp, #100]
-    eor r8, r8, r6, ror #11
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #12
     eor r6, r6, r3, ror #13
     str r6, [sp, #108]
-    eor r9, r9, r6, ror #31
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #10
     str r6, [sp, #116]
@@ -347,7 +342,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #29
     eor r6, r6, r5, ror #27
     str r6, [sp, #124]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
@@ -368,28 +363,23 @@ pqpan_keccak_m4_permute:
     ldr r5, [r0, #196]
     vmov r12, s9
     eor r5, r12, r5, ror #5
-    bic r6, r3, r2, ror #31
-    eor r6, r6, r1, ror #21
+    bic r7, r3, r2, ror #31
+    eor r7, r7, r1, ror #21
     ldr r12, [lr], #4
-    eor r6, r6, r12
-    vmov s16, r6
-    ror r7, r6, #11
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #20
-    vmov s17, r6
-    ror r8, r6, #22
-    bic r6, r5, r4, ror #29
-    eor r6, r6, r3, ror #18
-    str r6, [sp, #8]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #22
-    str r6, [sp, #16]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    vmov s18, r6
-    ror r11, r6, #10
+    eor r7, r7, r12
+    vmov s16, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #20
+    vmov s17, r8
+    bic r9, r5, r4, ror #29
+    eor r9, r9, r3, ror #18
+    str r9, [sp, #8]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #22
+    str r10, [sp, #16]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    vmov s18, r11
     ldr r1, [r0, #28]
     vmov r12, s7
     eor r1, r12, r1
@@ -408,15 +398,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #23
     eor r6, r6, r1, ror #19
     str r6, [sp, #28]
-    eor r7, r7, r6, ror #31
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #12
     vmov s20, r6
-    eor r8, r8, r6, ror #10
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
     str r6, [sp, #36]
-    eor r9, r9, r6, ror #2
+    eor r9, r9, r6, ror #9
     bic r6, r1, r5, ror #16
     eor r6, r6, r4, ror #24
     vmov s21, r6
@@ -424,7 +414,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #12
     vmov s23, r6
-    eor r11, r11, r6, ror #22
+    eor r11, r11, r6, ror #12
     ldr r1, [r0, #8]
     vmov r12, s2
     eor r1, r12, r1, ror #21
@@ -443,15 +433,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #9
     eor r6, r6, r1, ror #12
     vmov s24, r6
-    eor r7, r7, r6, ror #20
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #24
     eor r6, r6, r2, ror #1
     str r6, [sp, #52]
-    eor r8, r8, r6, ror #28
+    eor r8, r8, r6, ror #6
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #29
     vmov s25, r6
-    eor r9, r9, r6, ror #23
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #23
     eor r6, r6, r4, ror #28
     vmov s26, r6
@@ -459,7 +449,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #3
     eor r6, r6, r5, ror #26
     vmov s27, r6
-    eor r11, r11, r6, ror #29
+    eor r11, r11, r6, ror #19
     ldr r1, [r0, #32]
     vmov r12, s8
     eor r1, r12, r1, ror #10
@@ -478,15 +468,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #24
     vmov s28, r6
-    eor r7, r7, r6, ror #27
+    eor r7, r7, r6, ror #16
     bic r6, r4, r3, ror #2
     eor r6, r6, r2, ror #21
     vmov s29, r6
-    eor r8, r8, r6, ror #25
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #21
     eor r6, r6, r3, ror #23
     vmov s30, r6
-    eor r9, r9, r6, ror #4
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #6
     vmov s31, r6
@@ -494,7 +484,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #5
     eor r6, r6, r5, ror #22
     str r6, [sp, #88]
-    eor r11, r11, r6, ror #14
+    eor r11, r11, r6, ror #4
     ldr r1, [r0, #20]
     vmov r12, s5
     eor r1, r12, r1, ror #25
@@ -513,15 +503,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
     str r6, [sp, #96]
-    eor r7, r7, r6, ror #13
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
     str r6, [sp, #104]
-    eor r8, r8, r6, ror #12
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #13
     eor r6, r6, r3, ror #14
     str r6, [sp, #112]
-    eor r9, r9, r6, ror #31
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #11
     str r6, [sp, #120]
@@ -529,31 +519,35 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #26
     str r6, [sp, #128]
-    eor r11, r11, r6, ror #5
+    eor r11, r11, r6, ror #27
     vmov r1, s10
+    ror r1, r1, #10
     vmov r2, s11
+    ror r2, r2, #21
     vmov r3, s12
+    ror r3, r3, #25
     vmov r4, s13
     vmov r5, s14
-    eor r6, r5, r8, ror #31
+    ror r5, r5, #10
+    eor r6, r5, r8, ror #21
     vmov s0, r6
-    eor r6, r11, r2
+    eor r6, r2, r11, ror #10
     vmov s1, r6
-    eor r6, r1, r9, ror #31
+    eor r6, r1, r9, ror #24
     vmov s2, r6
-    eor r6, r7, r3
+    eor r6, r3, r7, ror #11
     vmov s3, r6
     eor r6, r2, r10, ror #31
     vmov s4, r6
-    eor r6, r8, r4
+    eor r6, r4, r8, ror #22
     vmov s5, r6
-    eor r6, r3, r11, ror #31
+    eor r6, r3, r11, ror #9
     vmov s6, r6
-    eor r6, r9, r5
+    eor r6, r5, r9, ror #25
     vmov s7, r6
-    eor r6, r4, r7, ror #31
+    eor r6, r4, r7, ror #10
     vmov s8, r6
-    eor r6, r10, r1
+    eor r6, r1, r10
     vmov s9, r6
     vmov r1, s15
     vmov r12, s0
@@ -570,28 +564,23 @@ pqpan_keccak_m4_permute:
     ldr r5, [sp, #124]
     vmov r12, s8
     eor r5, r12, r5, ror #4
-    bic r6, r3, r2
-    eor r6, r6, r1, ror #22
+    bic r7, r3, r2
+    eor r7, r7, r1, ror #22
     ldr r12, [lr], #4
-    eor r6, r6, r12
-    vmov s15, r6
-    ror r7, r6, #10
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #21
-    str r6, [r0, #8]
-    ror r8, r6, #21
-    bic r6, r5, r4, ror #28
-    eor r6, r6, r3, ror #17
-    str r6, [r0, #16]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #21
-    str r6, [r0, #24]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    str r6, [r0, #32]
-    ror r11, r6, #10
+    eor r7, r7, r12
+    vmov s15, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #21
+    str r8, [r0, #8]
+    bic r9, r5, r4, ror #28
+    eor r9, r9, r3, ror #17
+    str r9, [r0, #16]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #21
+    str r10, [r0, #24]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    str r11, [r0, #32]
     ldr r1, [sp, #12]
     vmov r12, s6
     eor r1, r12, r1
@@ -610,15 +599,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
     str r6, [r0, #40]
-    eor r7, r7, r6, ror #30
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #13
     vmov s19, r6
-    eor r8, r8, r6, ror #9
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
     str r6, [r0, #56]
-    eor r9, r9, r6, ror #1
+    eor r9, r9, r6, ror #8
     bic r6, r1, r5, ror #15
     eor r6, r6, r4, ror #23
     str r6, [r0, #64]
@@ -626,7 +615,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #11
     vmov s22, r6
-    eor r11, r11, r6, ror #22
+    eor r11, r11, r6, ror #12
     vmov r1, s17
     vmov r12, s3
     eor r1, r12, r1, ror #22
@@ -645,15 +634,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #10
     eor r6, r6, r1, ror #12
     str r6, [r0, #80]
-    eor r7, r7, r6, ror #19
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #23
     eor r6, r6, r2, ror #1
     str r6, [r0, #88]
-    eor r8, r8, r6, ror #28
+    eor r8, r8, r6, ror #7
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #28
     str r6, [r0, #96]
-    eor r9, r9, r6, ror #23
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #24
     eor r6, r6, r4, ror #29
     str r6, [r0, #104]
@@ -661,7 +650,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #2
     eor r6, r6, r5, ror #26
     str r6, [r0, #112]
-    eor r11, r11, r6, ror #29
+    eor r11, r11, r6, ror #19
     vmov r1, s18
     vmov r12, s9
     eor r1, r12, r1, ror #10
@@ -680,15 +669,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #23
     str r6, [r0, #120]
-    eor r7, r7, r6, ror #27
+    eor r7, r7, r6, ror #17
     bic r6, r4, r3, ror #3
     eor r6, r6, r2, ror #22
     str r6, [r0, #128]
-    eor r8, r8, r6, ror #24
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #20
     eor r6, r6, r3, ror #23
     str r6, [r0, #136]
-    eor r9, r9, r6, ror #4
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #18
     eor r6, r6, r4, ror #6
     str r6, [r0, #144]
@@ -696,7 +685,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #4
     eor r6, r6, r5, ror #22
     str r6, [r0, #152]
-    eor r11, r11, r6, ror #14
+    eor r11, r11, r6, ror #4
     ldr r1, [sp, #4]
     vmov r12, s4
     eor r1, r12, r1, ror #25
@@ -715,15 +704,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #21
     str r6, [r0, #160]
-    eor r7, r7, r6, ror #12
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
     str r6, [r0, #168]
-    eor r8, r8, r6, ror #11
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #12
     eor r6, r6, r3, ror #13
     str r6, [r0, #176]
-    eor r9, r9, r6, ror #31
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #10
     str r6, [r0, #184]
@@ -731,7 +720,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #29
     eor r6, r6, r5, ror #27
     str r6, [r0, #192]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
@@ -752,28 +741,23 @@ pqpan_keccak_m4_permute:
     ldr r5, [sp, #128]
     vmov r12, s9
     eor r5, r12, r5, ror #5
-    bic r6, r3, r2, ror #31
-    eor r6, r6, r1, ror #21
+    bic r7, r3, r2, ror #31
+    eor r7, r7, r1, ror #21
     ldr r12, [lr], #4
-    eor r6, r6, r12
-    vmov s16, r6
-    ror r7, r6, #11
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #20
-    vmov s17, r6
-    ror r8, r6, #22
-    bic r6, r5, r4, ror #29
-    eor r6, r6, r3, ror #18
-    str r6, [r0, #20]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #22
-    str r6, [r0, #28]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    vmov s18, r6
-    ror r11, r6, #10
+    eor r7, r7, r12
+    vmov s16, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #20
+    vmov s17, r8
+    bic r9, r5, r4, ror #29
+    eor r9, r9, r3, ror #18
+    str r9, [r0, #20]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #22
+    str r10, [r0, #28]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    vmov s18, r11
     ldr r1, [sp, #16]
     vmov r12, s7
     eor r1, r12, r1
@@ -792,15 +776,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #23
     eor r6, r6, r1, ror #19
     str r6, [r0, #44]
-    eor r7, r7, r6, ror #31
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #12
     vmov s20, r6
-    eor r8, r8, r6, ror #10
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
     str r6, [r0, #60]
-    eor r9, r9, r6, ror #2
+    eor r9, r9, r6, ror #9
     bic r6, r1, r5, ror #16
     eor r6, r6, r4, ror #24
     vmov s21, r6
@@ -808,7 +792,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #12
     vmov s23, r6
-    eor r11, r11, r6, ror #22
+    eor r11, r11, r6, ror #12
     ldr r1, [sp, #0]
     vmov r12, s2
     eor r1, r12, r1, ror #21
@@ -827,15 +811,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #9
     eor r6, r6, r1, ror #12
     vmov s24, r6
-    eor r7, r7, r6, ror #20
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #24
     eor r6, r6, r2, ror #1
     str r6, [r0, #92]
-    eor r8, r8, r6, ror #28
+    eor r8, r8, r6, ror #6
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #29
     vmov s25, r6
-    eor r9, r9, r6, ror #23
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #23
     eor r6, r6, r4, ror #28
     vmov s26, r6
@@ -843,7 +827,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #3
     eor r6, r6, r5, ror #26
     vmov s27, r6
-    eor r11, r11, r6, ror #29
+    eor r11, r11, r6, ror #19
     ldr r1, [sp, #20]
     vmov r12, s8
     eor r1, r12, r1, ror #10
@@ -862,15 +846,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #24
     vmov s28, r6
-    eor r7, r7, r6, ror #27
+    eor r7, r7, r6, ror #16
     bic r6, r4, r3, ror #2
     eor r6, r6, r2, ror #21
     vmov s29, r6
-    eor r8, r8, r6, ror #25
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #21
     eor r6, r6, r3, ror #23
     vmov s30, r6
-    eor r9, r9, r6, ror #4
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #6
     vmov s31, r6
@@ -878,7 +862,7 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #5
     eor r6, r6, r5, ror #22
     str r6, [r0, #156]
-    eor r11, r11, r6, ror #14
+    eor r11, r11, r6, ror #4
     ldr r1, [sp, #8]
     vmov r12, s5
     eor r1, r12, r1, ror #25
@@ -897,15 +881,15 @@ pqpan_keccak_m4_permute:
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
     str r6, [r0, #164]
-    eor r7, r7, r6, ror #13
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
     str r6, [r0, #172]
-    eor r8, r8, r6, ror #12
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #13
     eor r6, r6, r3, ror #14
     str r6, [r0, #180]
-    eor r9, r9, r6, ror #31
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #11
     str r6, [r0, #188]
@@ -913,31 +897,35 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #26
     str r6, [r0, #196]
-    eor r11, r11, r6, ror #5
+    eor r11, r11, r6, ror #27
     vmov r1, s10
+    ror r1, r1, #10
     vmov r2, s11
+    ror r2, r2, #21
     vmov r3, s12
+    ror r3, r3, #25
     vmov r4, s13
     vmov r5, s14
-    eor r6, r5, r8, ror #31
+    ror r5, r5, #10
+    eor r6, r5, r8, ror #21
     vmov s0, r6
-    eor r6, r11, r2
+    eor r6, r2, r11, ror #10
     vmov s1, r6
-    eor r6, r1, r9, ror #31
+    eor r6, r1, r9, ror #24
     vmov s2, r6
-    eor r6, r7, r3
+    eor r6, r3, r7, ror #11
     vmov s3, r6
     eor r6, r2, r10, ror #31
     vmov s4, r6
-    eor r6, r8, r4
+    eor r6, r4, r8, ror #22
     vmov s5, r6
-    eor r6, r3, r11, ror #31
+    eor r6, r3, r11, ror #9
     vmov s6, r6
-    eor r6, r9, r5
+    eor r6, r5, r9, ror #25
     vmov s7, r6
-    eor r6, r4, r7, ror #31
+    eor r6, r4, r7, ror #10
     vmov s8, r6
-    eor r6, r10, r1
+    eor r6, r1, r10
     vmov s9, r6
     ldr r12, [sp, #132]
     cmp lr, r12
