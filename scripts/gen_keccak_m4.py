@@ -19,8 +19,9 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   no memory).
 - Two rounds per loop pass: the state -> a buffer on the stack -> the state, except for
   17 words kept in FPU registers s15..s31 for the whole permutation (loaded on entry,
-  stored on exit; VMOV to and from a core register is 1 cycle and reads no memory, Arm
-  DDI 0439B §7.2 Table 7-1, where an LDR is 2). A word can stay in one register only if
+  stored on exit; VMOV between a core and an FPU register is 1 cycle and touches no
+  memory, where an LDR is 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and
+  Table 3-1; secondary source for VMOV: https://compendium.i-0.nl/docs/data-operations/fpu_reg). A word can stay in one register only if
   every round reads it (as a chi input) no later than it writes it (as a chi output):
   28 of the 50 positions qualify in the order the rounds run (FPU_RESIDENT). s16..s31
   are callee-saved (AAPCS §5.1.2.1), hence the VPUSH / VPOP.
