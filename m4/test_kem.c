@@ -139,6 +139,26 @@ static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint
     pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
 }
 
+/* SamplePolyCBD_3, written and added, on pseudo-random PRF bytes (in run 0 all 0xFF:
+ * every x and y at 3). */
+static void cbd3_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[64], c[64];
+    uint8_t buf[48];
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)(run == 0 ? 0xFF : pqpan_m4_random(seed));
+    }
+    for (size_t i = 0; i < 64; i++) {
+        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
+    }
+    pqpan_mlkem_cbd3_piece(m4, buf, 1);
+    pqpan_mlkem_cbd3_piece_portable(c, buf, 1);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd3 add vs portable", run);
+    pqpan_mlkem_cbd3_piece(m4, buf, 0);
+    pqpan_mlkem_cbd3_piece_portable(c, buf, 0);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd3 vs portable", run);
+}
+
 /* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
  * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
  * part's 64 values: the bytes pseudo-random, then in runs 0 and 1 all 0xFF (every
@@ -201,6 +221,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
         basemul_against_portable(t, &seed, run);
         cbd2_against_portable(t, &seed, run);
+        cbd3_against_portable(t, &seed, run);
         rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
     }

@@ -58,6 +58,9 @@ unsigned pqpan_mlkem_rej_uniform_portable(int16_t *a, unsigned count, unsigned m
                                           const uint8_t *buf, size_t len, size_t *pos);
 /* SamplePolyCBD_2 of one piece, src/crypto/mlkem/sampling.c. */
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
+/* SamplePolyCBD_3 of one piece, src/crypto/mlkem/sampling.c (the DSP version,
+ * src/crypto/m4/ntt_m4.c, is pqpan_mlkem_cbd3_piece). */
+void pqpan_mlkem_cbd3_piece_portable(int16_t c[64], const uint8_t buf[48], int add);
 /* zeta^BitRev8(m) R mod q of ML-DSA (src/crypto/mldsa/ntt.c), centred; entry 0 unused. */
 extern const int32_t pqpan_mldsa_zetas[256];
 /* ML-DSA's NTT, inverse NTT and pointwise Montgomery product (alone and accumulated) of

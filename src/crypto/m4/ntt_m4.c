@@ -361,6 +361,49 @@ void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add)
     }
 }
 
+/* Four coefficients from 24 bits t of PRF output (eta = 3), written to c[0..3] or (add)
+ * added to them: d holds the bit sums of each 3-bit group, so 3-bit field 2j of d is x_j
+ * and field 2j + 1 is y_j (each 0..3). x - y + 3 is formed for the four fields at once
+ * (fields 6 bits apart, each x_j + 3 >= y_j, so no borrow crosses a field), the fields
+ * are paired into halves, and SSUB16 takes the 3 back off. */
+M4_INLINE void cbd3_group(int16_t c[4], uint32_t t, int add)
+{
+    const uint32_t m3 = 0x00249249u, fields = 0x001C71C7u, three = 0x000C30C3u;
+    const uint32_t d = (t & m3) + ((t >> 1) & m3) + ((t >> 2) & m3);
+    const uint32_t z = (d & fields) + three - ((d >> 3) & fields);
+    const uint32_t w0 = ssub16((z & 63u) | ((z >> 6) & 63u) << 16, 0x00030003u);
+    const uint32_t w1 = ssub16(((z >> 12) & 63u) | (z >> 18) << 16, 0x00030003u);
+    store_word(c, add ? sadd16(load_word(c), w0) : w0);
+    store_word(c + 2, add ? sadd16(load_word(c + 2), w1) : w1);
+}
+
+/* Two groups (6 bytes) of SamplePolyCBD_3, 8 coefficients. */
+M4_INLINE void cbd3_two(int16_t c[8], const uint8_t *p, int add)
+{
+    uint32_t w;
+    uint16_t h;
+    memcpy(&w, p, sizeof w);
+    memcpy(&h, p + 4, sizeof h);
+    cbd3_group(c, w & 0x00FFFFFFu, add);
+    cbd3_group(c + 4, w >> 24 | (uint32_t)h << 8, add);
+}
+
+/* SamplePolyCBD_3 (FIPS 203 Alg. 8, eta = 3) of one piece, four coefficients per 24
+ * input bits with one subtraction for all four. Equal to the portable cbd3 (16-bit
+ * wrap-around of the sums included). */
+void pqpan_mlkem_cbd3_piece(int16_t c[64], const uint8_t buf[48], int add)
+{
+    if (add) {
+        for (unsigned i = 0; i < 8; i++) {
+            cbd3_two(c + 8 * i, buf + 6 * i, 1);
+        }
+    } else {
+        for (unsigned i = 0; i < 8; i++) {
+            cbd3_two(c + 8 * i, buf + 6 * i, 0);
+        }
+    }
+}
+
 /* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
  * time; equal to the portable pqpan_mlkem_poly_reduce. */
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)

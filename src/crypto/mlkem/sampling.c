@@ -155,6 +155,17 @@ static inline void cbd3(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[48], int 
     }
 }
 
+/* cbd3 on one piece of 64 coefficients with add as a parameter: the function the M4
+ * backend replaces (src/crypto/m4/ntt_m4.c). */
+void PQPAN_M4_PORTABLE(pqpan_mlkem_cbd3_piece)(int16_t c[64], const uint8_t buf[48], int add)
+{
+    if (add) {
+        cbd3(c, buf, 1);
+    } else {
+        cbd3(c, buf, 0);
+    }
+}
+
 /* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203 eq. 4.3), then Alg. 8 written to
  * or added to p, piece by piece. */
 static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], uint8_t nonce,
@@ -171,10 +182,8 @@ static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], 
         pqpan_shake256_squeeze(&prf, buf, CBD_PIECE_COEFFS / 4 * (size_t)eta);
         if (eta == 2) {
             pqpan_mlkem_cbd2_piece(c, buf, add);
-        } else if (add) {
-            cbd3(c, buf, 1);
         } else {
-            cbd3(c, buf, 0);
+            pqpan_mlkem_cbd3_piece(c, buf, add);
         }
     }
     pqpan_wipe(&prf, sizeof prf);

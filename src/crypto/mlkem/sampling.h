@@ -29,6 +29,8 @@ unsigned pqpan_mlkem_rej_uniform(int16_t *a, unsigned count, unsigned max, const
 /* SamplePolyCBD_2 (FIPS 203 Alg. 8, eta = 2) of 32 PRF bytes into 64 coefficients,
  * written to c or (add = 1) added to it. */
 void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add);
+/* SamplePolyCBD_3 (eta = 3) of 48 PRF bytes into 64 coefficients, the same way. */
+void pqpan_mlkem_cbd3_piece(int16_t c[64], const uint8_t buf[48], int add);
 
 void pqpan_mlkem_sample_cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES],
                             uint8_t nonce, unsigned eta);
