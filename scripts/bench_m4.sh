@@ -579,7 +579,9 @@ so far:
   multiplication decoded in registers (no buffer). Results equal the portable C
   coefficient for coefficient (same reductions and representatives).
 - SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
-  SXTB16 and PKHBT/PKHTB.
+  SXTB16 and PKHBT/PKHTB; SamplePolyCBD_3 (eta = 3, ML-KEM-512's eta1, issue 30): 4
+  coefficients per 24 bits with one subtraction for the four 3-bit fields (biased by 3
+  so that no borrow leaves a field) and SSUB16.
 - P-256's field arithmetic, in the P-256 speed build only (pqpan-m4-speed-o2):
   src/crypto/m4/p256_fe_m4.S, the Montgomery product by operand scanning with UMAAL, the
   9-limb accumulator in a window of 9 registers that rotates by one limb per step, each
@@ -612,8 +614,8 @@ so far:
   sign of d - q (no branch per candidate), one branch per pass testing both bounds. The
   matrix comes from the public rho, so its trip counts and store addresses may depend on
   the bytes, as in the C.
-- Still the portable C (in every build): CBD with eta = 3 (ML-KEM-512's eta1),
-  compression and the byte encodings (written out per d without loops, issue 30).
+- Still the portable C (in every build): compression and the byte encodings (written out
+  per d without loops, issue 30).
 
 What limits the ratio to pqm4 m4fspeed: Keccak-f[1600] is still about 60 % of the
 estimated cycles of an ML-KEM operation. ML-KEM-768 decapsulation runs 53 permutations
@@ -634,7 +636,8 @@ Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
-SamplePolyCBD_2 and SampleNTT's rejection step on 64 pseudo-random inputs each, ML-DSA's NTT, inverse NTT and pointwise
+SamplePolyCBD_2, SamplePolyCBD_3 and SampleNTT's rejection step on 64 pseudo-random
+inputs each, ML-DSA's NTT, inverse NTT and pointwise
 product on 64 inputs each (all coefficients at +bound, at -bound, alternating, then
 pseudo-random; the pointwise product also in place of each operand, and added to an
 accumulator of 6 (q - 1)), SampleInBall's swap on 64 challenges of 60 positions, and the
