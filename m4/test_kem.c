@@ -196,6 +196,24 @@ static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, ui
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
 }
 
+/* Into and out of the Montgomery domain over the whole int16 range (run 0: the extremes). */
+static void mont_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    struct mlkem_poly m4, c;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_tomont(&m4);
+    pqpan_mlkem_poly_tomont_portable(&c);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_tomont vs portable", run);
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_frommont(&m4);
+    pqpan_mlkem_poly_frommont_portable(&c);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_frommont vs portable", run);
+}
+
 /* The backend's transforms equal the portable C coefficient for coefficient on 64
  * polynomials with coefficients in [-(q-1), q-1] (the input range of both), the last
  * one all q-1 and -(q-1) alternately. */
@@ -224,6 +242,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         cbd3_against_portable(t, &seed, run);
         rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
+        mont_against_portable(t, &seed, run);
     }
 }
 #endif

@@ -52,6 +52,10 @@ void pqpan_mlkem_basemul_acc_encoded_portable(int16_t acc[256], const uint8_t a[
  * struct mlkem_poly's only member). */
 struct mlkem_poly;
 void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
+/* Into and out of the Montgomery domain, src/crypto/mlkem/poly.c (the DSP versions are in
+ * src/crypto/m4/ntt_m4.c). */
+void pqpan_mlkem_poly_tomont_portable(struct mlkem_poly *p);
+void pqpan_mlkem_poly_frommont_portable(struct mlkem_poly *p);
 /* SampleNTT's rejection step, src/crypto/mlkem/sampling.c (the assembly,
  * src/crypto/m4/mlkem_rej_m4.S, is pqpan_mlkem_rej_uniform). */
 unsigned pqpan_mlkem_rej_uniform_portable(int16_t *a, unsigned count, unsigned max,

@@ -404,6 +404,30 @@ void pqpan_mlkem_cbd3_piece(int16_t c[64], const uint8_t buf[48], int add)
     }
 }
 
+/* fqmul(c_i, z) of every coefficient, two per word (fqmul2), four words per pass. */
+M4_INLINE void poly_fqmul(struct mlkem_poly *p, int16_t z)
+{
+    const uint32_t zeta = (uint16_t)z;
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 8) {
+        store_word(p->c + j, fqmul2(zeta, load_word(p->c + j)));
+        store_word(p->c + j + 2, fqmul2(zeta, load_word(p->c + j + 2)));
+        store_word(p->c + j + 4, fqmul2(zeta, load_word(p->c + j + 4)));
+        store_word(p->c + j + 6, fqmul2(zeta, load_word(p->c + j + 6)));
+    }
+}
+
+/* c_i R mod q as fqmul(c_i, R^2) and c_i R^-1 as fqmul(c_i, 1) (= mlkem_montgomery_reduce
+ * of c_i): equal to the portable pqpan_mlkem_poly_tomont and _frommont. */
+void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
+{
+    poly_fqmul(p, PQPAN_MLKEM_R2);
+}
+
+void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
+{
+    poly_fqmul(p, 1);
+}
+
 /* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
  * time; equal to the portable pqpan_mlkem_poly_reduce. */
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)

@@ -32,7 +32,7 @@ void pqpan_mlkem_poly_sub(struct mlkem_poly *r, const struct mlkem_poly *a,
     }
 }
 
-void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_tomont)(struct mlkem_poly *p)
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
@@ -40,7 +40,7 @@ void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
     }
 }
 
-void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_frommont)(struct mlkem_poly *p)
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
