@@ -48,17 +48,20 @@ void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_frommont)(struct mlkem_poly *p)
     }
 }
 
-/* ByteEncode_12 (FIPS 203 Alg. 5): two 12-bit values, least significant bits first,
- * into three bytes. */
+/* ByteEncode_12 (FIPS 203 Alg. 5): 12-bit values, least significant bits first; four
+ * values (48 bits) at a time, the first 32 bits as one word (the third value straddling
+ * it), then two bytes. */
 void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlkem_poly *p)
 {
     unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N / 2; i++) {
-        uint16_t t0 = mlkem_to_unsigned(p->c[2 * i]);
-        uint16_t t1 = mlkem_to_unsigned(p->c[2 * i + 1]);
-        r[3 * i] = (uint8_t)t0;
-        r[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
-        r[3 * i + 2] = (uint8_t)(t1 >> 4);
+    for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
+        const uint32_t t0 = mlkem_to_unsigned(p->c[4 * i]);
+        const uint32_t t1 = mlkem_to_unsigned(p->c[4 * i + 1]);
+        const uint32_t t2 = mlkem_to_unsigned(p->c[4 * i + 2]);
+        const uint32_t t3 = mlkem_to_unsigned(p->c[4 * i + 3]);
+        pqpan_store32_le(r + 6 * i, t0 | t1 << 12 | t2 << 24);
+        r[6 * i + 4] = (uint8_t)(t2 >> 8 | t3 << 4);
+        r[6 * i + 5] = (uint8_t)(t3 >> 4);
     }
 }
 
