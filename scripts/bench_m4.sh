@@ -678,7 +678,13 @@ Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts)
 ## Cycles from instructions (an estimate)
 
 QEMU executes instructions, not cycles. The plugin also counts, per operation, the data
-memory reads and the executed translation blocks (each ends at a branch). The estimate
+memory reads and the executed translation blocks (each ends at a branch, or where QEMU
+cuts a block: at a 1 KiB page of code, so the same instructions placed elsewhere can
+count a few more blocks). The reads are counted by a callback on every access that
+keeps the loads; until issue 30's change an inline counter filtered on reads was used,
+which QEMU 7.2 runs on the stores instead, so the figures measured before it carried the
+stores in this column (tools/qemu-insn/insn_count.c; the calibration function's 3 loads
+now check it in tests/integration/m4_qemu.sh). The estimate
 applies the Cortex-M4 instruction timings of the Cortex-M4 Technical Reference Manual
 (Arm DDI 0439B, §3.3.1, Table 3-1): 1 cycle per instruction for data processing,
 multiply and multiply-accumulate; +1 per load (LDR 2 cycles, LDM/LDRD 1+N); a taken
