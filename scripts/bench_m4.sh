@@ -679,9 +679,9 @@ Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts)
 
 QEMU executes instructions, not cycles. The plugin also counts, per operation, the data
 memory reads and the executed translation blocks (each ends at a branch, or where QEMU
-cuts a block: at a 1 KiB page of code (the Keccak rounds' blocks start at 0x7c00, 0x8000,
-0x8400 in one build) or at its own size limit, so the same instructions placed elsewhere
-can count a few more blocks). The reads are counted by a callback on every access that
+cuts a block: at a 1 KiB page of code (seen in the Keccak rounds, whose blocks start at
+page boundaries) or at its own size limit, so the same instructions placed elsewhere can
+count a few more blocks). The reads are counted by a callback on every access that
 keeps the loads; until issue 30's change an inline counter filtered on reads was used,
 which QEMU 7.2 runs on the stores instead, so the figures measured before it carried the
 stores in this column (tools/qemu-insn/insn_count.c; the calibration function's 3 loads
