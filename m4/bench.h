@@ -8,6 +8,8 @@
 
 /* Instructions executed by pqpan_m4_known_insns, its BX LR included. */
 #define PQPAN_M4_KNOWN_INSNS 52
+/* Data loads among them (memory reads; it stores nothing). */
+#define PQPAN_M4_KNOWN_LOADS 3
 
 void pqpan_m4_mark_begin(void);
 void pqpan_m4_mark_end(void);

@@ -139,6 +139,51 @@ static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint
     pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
 }
 
+/* SamplePolyCBD_3, written and added, on pseudo-random PRF bytes (in run 0 all 0xFF:
+ * every x and y at 3). */
+static void cbd3_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[64], c[64];
+    uint8_t buf[48];
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)(run == 0 ? 0xFF : pqpan_m4_random(seed));
+    }
+    for (size_t i = 0; i < 64; i++) {
+        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
+    }
+    pqpan_mlkem_cbd3_piece(m4, buf, 1);
+    pqpan_mlkem_cbd3_piece_portable(c, buf, 1);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd3 add vs portable", run);
+    pqpan_mlkem_cbd3_piece(m4, buf, 0);
+    pqpan_mlkem_cbd3_piece_portable(c, buf, 0);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd3 vs portable", run);
+}
+
+/* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
+ * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
+ * part's 64 values: the bytes pseudo-random, then in runs 0 and 1 all 0xFF (every
+ * candidate rejected) and all zero (every one accepted). Count, position and all 65
+ * places must agree. */
+static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    int16_t m4[65], c[65];
+    uint8_t buf[84 + 2];
+    size_t pos_m4, pos_c;
+    unsigned count, n_m4, n_c;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)(run == 0 ? 0xFF : run == 1 ? 0 : pqpan_m4_random(seed));
+    }
+    for (size_t i = 0; i < 65; i++) {
+        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
+    }
+    pos_m4 = pos_c = 3 * (size_t)(pqpan_m4_random(seed) % 29); /* 0 .. 84 */
+    count = (unsigned)(pqpan_m4_random(seed) % 65);
+    n_m4 = pqpan_mlkem_rej_uniform(m4, count, 64, buf, 84, &pos_m4);
+    n_c = pqpan_mlkem_rej_uniform_portable(c, count, 64, buf, 84, &pos_c);
+    pqpan_m4_check(t, n_m4 == n_c && pos_m4 == pos_c && equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c),
+                   "rej_uniform vs portable", run);
+}
+
 /* The Barrett reduction of a polynomial over the whole int16 range. */
 static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
@@ -149,6 +194,24 @@ static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, ui
     pqpan_mlkem_poly_reduce(&m4);
     pqpan_mlkem_poly_reduce_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
+}
+
+/* Into and out of the Montgomery domain over the whole int16 range (run 0: the extremes). */
+static void mont_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    struct mlkem_poly m4, c;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_tomont(&m4);
+    pqpan_mlkem_poly_tomont_portable(&c);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_tomont vs portable", run);
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_frommont(&m4);
+    pqpan_mlkem_poly_frommont_portable(&c);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_frommont vs portable", run);
 }
 
 /* The backend's transforms equal the portable C coefficient for coefficient on 64
@@ -176,7 +239,10 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
         basemul_against_portable(t, &seed, run);
         cbd2_against_portable(t, &seed, run);
+        cbd3_against_portable(t, &seed, run);
+        rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
+        mont_against_portable(t, &seed, run);
     }
 }
 #endif

@@ -105,6 +105,42 @@ static void extract_against_lane(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, memcmp(got + 1, want + 24, 40) == 0, "keccak extract at odd address", run);
     }
 }
+
+/* The absorb's lane input in assembly equals pqpan_keccak_m4_xor_lane lane by lane on 64
+ * pseudo-random states and inputs: lanes 0..20 (a SHAKE128 block) from an aligned
+ * buffer, then lanes 3..7 from an odd address. */
+static void absorb_against_xor_lane(struct pqpan_m4_tally *t)
+{
+    uint64_t seed = 0x510e527fade682d1ULL;
+    for (uint32_t run = 0; run < 64; run++) {
+        uint64_t got[25], want[25];
+        uint8_t in[1 + 21 * 8];
+        for (size_t i = 0; i < 25; i++) {
+            got[i] = want[i] = pqpan_m4_random(&seed);
+        }
+        for (size_t i = 0; i < sizeof in; i++) {
+            in[i] = (uint8_t)pqpan_m4_random(&seed);
+        }
+        for (unsigned i = 0; i < 21; i++) {
+            uint64_t v = 0;
+            for (unsigned b = 0; b < 8; b++) {
+                v |= (uint64_t)in[8 * i + b] << (8 * b);
+            }
+            pqpan_keccak_m4_xor_lane(want, i, v);
+        }
+        pqpan_keccak_m4_absorb(got, in, 0, 21);
+        pqpan_m4_check(t, memcmp(got, want, sizeof want) == 0, "keccak absorb vs xor_lane", run);
+        for (unsigned i = 0; i < 5; i++) {
+            uint64_t v = 0;
+            for (unsigned b = 0; b < 8; b++) {
+                v |= (uint64_t)in[1 + 8 * i + b] << (8 * b);
+            }
+            pqpan_keccak_m4_xor_lane(want, 3 + i, v);
+        }
+        pqpan_keccak_m4_absorb(got, in + 1, 3, 5);
+        pqpan_m4_check(t, memcmp(got, want, sizeof want) == 0, "keccak absorb from odd address", run);
+    }
+}
 #endif
 
 struct pqpan_m4_tally pqpan_m4_test_sha3(void)
@@ -117,6 +153,7 @@ struct pqpan_m4_tally pqpan_m4_test_sha3(void)
 #ifdef PQPAN_M4_ASM
     asm_against_portable(&t);
     extract_against_lane(&t);
+    absorb_against_xor_lane(&t);
 #endif
     return t;
 }

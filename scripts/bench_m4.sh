@@ -559,7 +559,12 @@ so far:
   (its docstring gives the method; \`--selftest\` runs the generated round code on a
   register model against a plain Keccak). Bit-interleaved 32-bit words, every rotation
   folded into the shifted operand of an EOR or BIC, theta's parities accumulated while
-  chi's outputs are stored, D in FPU registers s0..s9. No branch or address depends on
+  chi's outputs are stored (row 0's outputs computed straight into them), D in FPU
+  registers s0..s9, and 17 of the 50 state words (those every round reads before it
+  writes them) in FPU registers s15..s31 for the whole permutation, so that a round loads
+  and stores 33 words instead of 50 (VMOV between a core and an FPU register is 1 cycle,
+  an LDR 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and Table 3-1; the
+  secondary source used for the VMOV figure: https://compendium.i-0.nl/docs/data-operations/fpu_reg). No branch or address depends on
   the state (the only branches are the fixed-count loops). The sponge (src/crypto/sha3.c
   with src/crypto/m4/sponge_m4.c) keeps its state in that interleaved, framed form
   between permutations and converts only the lanes it absorbs or squeezes; the rounds
@@ -576,7 +581,9 @@ so far:
   multiplication decoded in registers (no buffer). Results equal the portable C
   coefficient for coefficient (same reductions and representatives).
 - SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
-  SXTB16 and PKHBT/PKHTB.
+  SXTB16 and PKHBT/PKHTB; SamplePolyCBD_3 (eta = 3, ML-KEM-512's eta1, issue 30): 4
+  coefficients per 24 bits with one subtraction for the four 3-bit fields (biased by 3
+  so that no borrow leaves a field) and SSUB16.
 - P-256's field arithmetic, in the P-256 speed build only (pqpan-m4-speed-o2):
   src/crypto/m4/p256_fe_m4.S, the Montgomery product by operand scanning with UMAAL, the
   9-limb accumulator in a window of 9 registers that rotates by one limb per step, each
@@ -599,33 +606,45 @@ so far:
   word: USUB8 of (positions XOR j) - 0x01 sets GE where a position differs from j, and SEL
   collects c_j and writes the sign byte by byte, so neither j nor the sign chooses a branch
   or an address.
-- The sponge's squeeze of whole lanes: src/crypto/m4/keccak_extract_m4.S (the frame
+- The sponge's squeeze of whole lanes: src/crypto/m4/keccak_lanes_m4.S (the frame
   rotation by ROR, the halves paired with PKHBT/PKHTB, the four bit swaps with immediate
-  masks, unaligned STR), instead of one call and eight byte stores per lane.
-- Still the portable C (in every build): SampleNTT's rejection loop (made straight-line
-  in this change, for all builds), CBD with eta = 3 (ML-KEM-512's eta1), the Barrett
-  reductions, compression and the byte encodings.
+  masks, unaligned STR), instead of one call and eight byte stores per lane; its absorb
+  of whole lanes in the same file, the same steps in reverse (unaligned
+  LDR, the swaps, PKHBT/PKHTB, ROL into the frame, one LDRD/EOR/STRD per lane).
+- SampleNTT's rejection step (issue 30): src/crypto/m4/mlkem_rej_m4.S, one unaligned
+  word per 3-byte triple, both 12-bit candidates stored and the count advanced by the
+  sign of d - q (no branch per candidate), one branch per pass testing both bounds. The
+  matrix comes from the public rho, so its trip counts and store addresses may depend on
+  the bytes, as in the C.
+- Still the portable C (in every build): compression and the byte encodings (written out
+  per d without loops, issue 30).
 
-What limits the ratio to pqm4 m4fspeed: Keccak-f[1600] with the conversion of the lanes
-absorbed and squeezed is still about 60 % of the instructions of an ML-KEM operation
-(ML-KEM-768 encapsulation: about 45 permutations; both figures from a per-function
-profile of the QEMU run at the time of this change, not recomputed by make bench-m4),
-and its rounds cost about as much as a bit-interleaved ARMv7-M Keccak can (per round:
-50 loads, 50 stores, 50 D moves, 100 chi and 50 parity instructions); the estimate
-also charges 2 cycles per load where a real M4 pipelines neighbouring loads (see below),
-which counts against pqpan in this comparison with pqm4's measured cycles. Next steps:
-the Barrett reduction and compression with DSP instructions, three NTT layers per pass,
-and SampleNTT in assembly.
+What limits the ratio to pqm4 m4fspeed: Keccak-f[1600] is still about 60 % of the
+estimated cycles of an ML-KEM operation. ML-KEM-768 decapsulation runs 53 permutations
+(counted from a per-function profile of the QEMU run at the time of issue 30's change,
+not recomputed by make bench-m4): 9 for the §7.3 hash check of the ek inside dk (1184
+bytes at SHA3-256's rate of 136), 9 for J(z || c), 27 for the 9 matrix entries (3
+SHAKE128 blocks each, all of them used), 7 for the PRF and 1 for G. pqm4's decapsulation
+does not repeat the hash check, so 9 of the 53 have no counterpart there; pqpan keeps it
+because its API promises the §7.3 check (include/pqpan/kem.h). The rounds cost about as
+much as a bit-interleaved ARMv7-M Keccak with the state in memory can (per round: 33
+loads, 33 stores, 34 FPU moves of the resident words, 50 D moves, 100 chi and 44 parity
+instructions). The estimate charges 2 cycles per load where a real M4 pipelines
+neighbouring loads (see below), which counts against pqpan in this comparison with
+pqm4's measured cycles. Next steps: the NTT, the inverse NTT and the base
+multiplication in assembly (three layers per pass), compression with DSP instructions.
 
 Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
-SamplePolyCBD_2 on 64 pseudo-random inputs each, ML-DSA's NTT, inverse NTT and pointwise
+SamplePolyCBD_2, SamplePolyCBD_3 and SampleNTT's rejection step on 64 pseudo-random
+inputs each, ML-DSA's NTT, inverse NTT and pointwise
 product on 64 inputs each (all coefficients at +bound, at -bound, alternating, then
 pseudo-random; the pointwise product also in place of each operand, and added to an
 accumulator of 6 (q - 1)), SampleInBall's swap on 64 challenges of 60 positions, and the
-lane extraction against pqpan_keccak_m4_lane on 64 states; the portable -Os build runs the same
+lane extraction and the lane absorb against pqpan_keccak_m4_lane and
+pqpan_keccak_m4_xor_lane on 64 states; the portable -Os build runs the same
 suites; the speed build (-O2, asm, ML-DSA and P-256 speed) runs them too and compares its
 P-256 field product, sum and difference with field.c on 300 operand pairs (0, 1, 2,
 p - 1, p - 2, 2^256 - 2^224 - 1 and 2^255 crossed, then random; each result also written
@@ -661,7 +680,14 @@ Cortex-M4 for the instructions used here: the TRM gives them fixed cycle counts)
 ## Cycles from instructions (an estimate)
 
 QEMU executes instructions, not cycles. The plugin also counts, per operation, the data
-memory reads and the executed translation blocks (each ends at a branch). The estimate
+memory reads and the executed translation blocks (each ends at a branch, or where QEMU
+cuts a block: at a 1 KiB page of code (seen in the Keccak rounds, whose blocks start at
+page boundaries) or at its own size limit, so the same instructions placed elsewhere can
+count a few more blocks). The reads are counted by a callback on every access that
+keeps the loads; until issue 30's change an inline counter filtered on reads was used,
+which QEMU 7.2 runs on the stores instead, so the figures measured before it carried the
+stores in this column (tools/qemu-insn/insn_count.c; the calibration function's 3 loads
+now check it in tests/integration/m4_qemu.sh). The estimate
 applies the Cortex-M4 instruction timings of the Cortex-M4 Technical Reference Manual
 (Arm DDI 0439B, §3.3.1, Table 3-1): 1 cycle per instruction for data processing,
 multiply and multiply-accumulate; +1 per load (LDR 2 cycles, LDM/LDRD 1+N); a taken

@@ -14,8 +14,18 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   the rho rotation of the chi input that becomes the first BIC operand, so the frame of a
   lane position is the same in every round.
 - theta's column parities for the next round are accumulated while chi's outputs are
-  stored (5 registers per half), and D lives in FPU registers s0..s9 (VMOV, no memory).
-- Two rounds per loop pass: the state -> a 200-byte buffer on the stack -> the state.
+  stored (5 registers per half; row 0's outputs are computed into them, so each parity
+  is kept in the frame of its row-0 word), and D lives in FPU registers s0..s9 (VMOV,
+  no memory).
+- Two rounds per loop pass: the state -> a buffer on the stack -> the state, except for
+  17 words kept in FPU registers s15..s31 for the whole permutation (loaded on entry,
+  stored on exit; VMOV between a core and an FPU register is 1 cycle and touches no
+  memory, where an LDR is 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and
+  Table 3-1; secondary source for VMOV: https://compendium.i-0.nl/docs/data-operations/fpu_reg). A word can stay in one register only if
+  every round reads it (as a chi input) no later than it writes it (as a chi output):
+  28 of the 50 positions qualify in the order the rounds run (FPU_RESIDENT). s16..s31
+  are callee-saved (AAPCS §5.1.2.1), hence the VPUSH / VPOP.
+- The round-constant pointer lives in lr (post-incremented by the iota loads).
 - The sponge (src/crypto/sha3.c with src/crypto/m4/sponge_m4.c) keeps its state in this
   form between permutations and converts only the lanes it absorbs or squeezes;
   pqpan_keccak_f1600 converts all 25 lanes on entry and exit around the same rounds.
@@ -30,9 +40,6 @@ import sys
 RHO = [0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39,
        41, 45, 15, 21, 8, 18, 2, 61, 56, 14]
 MASK32 = 0xFFFFFFFF
-E_OFF = 0       # the stack buffer of 50 words
-END_OFF = 200   # address of the end of the round-constant table
-FRAME = 204     # bytes below the 9 pushed registers (36 B): 240 B in all, 8-byte aligned
 C = ["r1", "r2", "r3", "r4", "r5"]        # chi inputs of one half-plane
 ACC = ["r7", "r8", "r9", "r10", "r11"]    # theta column parities of the next round
 T, TMP, T2 = "r6", "r12", "lr"
@@ -100,6 +107,29 @@ def chi_inputs(y, h):
     return out
 
 
+def read_row(w):
+    """The row (5 h + y, in the order one_round runs them) that reads word w as a chi
+    input."""
+    for h in range(2):
+        for y in range(5):
+            for lane, hs, _ in chi_inputs(y, h):
+                if 2 * lane + hs == w:
+                    return 5 * h + y
+    raise ValueError(w)
+
+
+# Words that stay in FPU registers: read no later than written in every round (the row
+# writing word 2 (x + 5y) + h is 5 h + y), the first 17 of those, in s15..s31.
+FPU_FIRST = 15
+FPU_RESIDENT = [w for w in range(50) if read_row(w) <= 5 * (w % 2) + (w // 2) // 5][:32 - FPU_FIRST]
+SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
+# The stack buffer holds the other words, packed; then the end of the round-constant
+# table; the frame keeps sp 8-byte aligned below the 36 + 64 pushed bytes.
+EIDX = {w: i for i, w in enumerate(w for w in range(50) if w not in SREG)}
+END_OFF = 4 * len(EIDX)
+FRAME = (END_OFF + 4 + 4) // 8 * 8 + 4
+PUSHED = 36 + 64
+
 # Frame of each stored word 2 * lane + half: the ROR of the chi input at x + 2.
 FRAMES = [0] * 50
 for _y in range(5):
@@ -115,7 +145,21 @@ def shifted(reg, amount):
 
 
 def addr(buf, word):
-    return f"[r0, #{4 * word}]" if buf == "A" else f"[sp, #{E_OFF + 4 * word}]"
+    return f"[r0, #{4 * word}]" if buf == "A" else f"[sp, #{4 * EIDX[word]}]"
+
+
+def load_word(out, reg, buf, word):
+    if word in SREG:
+        out.append(f"vmov {reg}, s{SREG[word]}")
+    else:
+        out.append(f"ldr {reg}, {addr(buf, word)}")
+
+
+def store_word(out, reg, buf, word):
+    if word in SREG:
+        out.append(f"vmov s{SREG[word]}, {reg}")
+    else:
+        out.append(f"str {reg}, {addr(buf, word)}")
 
 
 def accumulate(out, x, first, value, frame):
@@ -126,16 +170,20 @@ def accumulate(out, x, first, value, frame):
         out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(value, frame)}")
 
 
-def theta_d(out):
+def theta_d(out, frame_even, frame_odd):
     """D[x] = C[x-1] ^ ROL64(C[x+1], 1) (FIPS 202 §3.2.1) into s0..s9 (s2x even, s2x+1 odd
-    word), from the even parities in s10..s14 and the odd ones in ACC."""
+    word), from the even parities in s10..s14 and the odd ones in ACC, parity x of half h
+    held in frame frame_h[x] (the even ones are rotated back first)."""
     for x in range(5):
         out.append(f"vmov {C[x]}, s{10 + x}")
+        if frame_even[x]:
+            out.append(f"ror {C[x]}, {C[x]}, #{frame_even[x]}")
     for x in range(5):
         xm, xp = (x - 1) % 5, (x + 1) % 5
-        out.append(f"eor {T}, {C[xm]}, {ACC[xp]}, ror #31")  # even: ROL32(odd, 1)
+        # even: ROL32(odd, 1) = ROR by 31
+        out.append(f"eor {T}, {C[xm]}, {shifted(ACC[xp], frame_odd[xp] + 31)}")
         out.append(f"vmov s{2 * x}, {T}")
-        out.append(f"eor {T}, {ACC[xm]}, {C[xp]}")            # odd: the even word
+        out.append(f"eor {T}, {C[xp]}, {shifted(ACC[xm], frame_odd[xm])}")  # odd: the even word
         out.append(f"vmov s{2 * x + 1}, {T}")
 
 
@@ -150,44 +198,48 @@ def theta_prologue(out):
         for x in range(5):
             for y in range(5):
                 w = 2 * (x + 5 * y) + h
-                out.append(f"ldr {TMP}, {addr('A', w)}")
+                load_word(out, TMP, "A", w)
                 accumulate(out, x, y == 0, TMP, FRAMES[w])
         if h == 0:
             save_even_parities(out)
-    theta_d(out)
+    theta_d(out, [0] * 5, [0] * 5)
+
+
+# The frame of the running column parity x of half h in the rounds: that of row 0's word,
+# which is computed straight into the parity register.
+PARITY_FRAMES = [[FRAMES[2 * x + h] for x in range(5)] for h in range(2)]
 
 
 def one_round(out, src, dst):
     """rho, pi, chi, iota of one round from src to dst, theta's D being in s0..s9; leaves
-    the next round's D in s0..s9 and advances the round-constant pointer in s15."""
+    the next round's D in s0..s9 and advances the round-constant pointer in lr."""
     for h in range(2):
         for y in range(5):
             ins = chi_inputs(y, h)
             for x, (lane, hs, _) in enumerate(ins):
                 col = lane % 5
                 w = 2 * lane + hs
-                out.append(f"ldr {C[x]}, {addr(src, w)}")
+                load_word(out, C[x], src, w)
                 out.append(f"vmov {TMP}, s{2 * col + hs}")
                 out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w])}")
             for x in range(5):
                 x1, x2 = (x + 1) % 5, (x + 2) % 5
                 s0, s1, s2 = ins[x][2], ins[x1][2], ins[x2][2]
-                # chi (§3.2.4): b[x] ^ (~b[x+1] & b[x+2]), in the frame of b[x+2]
-                out.append(f"bic {T}, {C[x2]}, {shifted(C[x1], s1 - s2)}")
-                out.append(f"eor {T}, {T}, {shifted(C[x], s0 - s2)}")
+                # chi (§3.2.4): b[x] ^ (~b[x+1] & b[x+2]), in the frame of b[x+2]; row 0
+                # straight into the parity register (its frame is that parity's)
+                r = ACC[x] if y == 0 else T
+                out.append(f"bic {r}, {C[x2]}, {shifted(C[x1], s1 - s2)}")
+                out.append(f"eor {r}, {r}, {shifted(C[x], s0 - s2)}")
                 if x == 0 and y == 0:  # iota (§3.2.5): the table holds RC in lane 0's frames
-                    out.append(f"vmov {T2}, s15")
-                    out.append(f"ldr {T2}, [{T2}, #{4 * h}]")
-                    out.append(f"eor {T}, {T}, {T2}")
+                    out.append(f"ldr {TMP}, [{T2}], #4")
+                    out.append(f"eor {r}, {r}, {TMP}")
                 w = 2 * (x + 5 * y) + h
-                out.append(f"str {T}, {addr(dst, w)}")
-                accumulate(out, x, y == 0, T, FRAMES[w])
+                store_word(out, r, dst, w)
+                if y != 0:
+                    out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(T, FRAMES[w] - PARITY_FRAMES[h][x])}")
         if h == 0:
             save_even_parities(out)
-    theta_d(out)
-    out.append(f"vmov {T2}, s15")
-    out.append(f"add {T2}, {T2}, #8")
-    out.append(f"vmov s15, {T2}")
+    theta_d(out, PARITY_FRAMES[0], PARITY_FRAMES[1])
 
 
 def rc_words():
@@ -261,21 +313,35 @@ def permute_program():
     """pqpan_keccak_m4_permute: the rounds on a state already interleaved and framed."""
     out = []
     out.append("push {r4-r11, lr}")
+    out.append("vpush {s16-s31}")
     out.append(f"sub sp, sp, #{FRAME}")
+    fpu_words_in(out)
     theta_prologue(out)
-    out.append("adr r12, .Lrc")
-    out.append("vmov s15, r12")
-    out.append("add r12, r12, #192")
+    out.append(f"adr {T2}, .Lrc")
+    out.append(f"add r12, {T2}, #192")
     out.append(f"str r12, [sp, #{END_OFF}]")
     out.append(".Lrounds:")
     one_round(out, "A", "E")
     one_round(out, "E", "A")
     out.append(f"ldr r12, [sp, #{END_OFF}]")
-    out.append("cmp lr, r12")
+    out.append(f"cmp {T2}, r12")
     out.append("bne.w .Lrounds")
+    fpu_words_out(out)
     out.append(f"add sp, sp, #{FRAME}")
+    out.append("vpop {s16-s31}")
     out.append("pop {r4-r11, pc}")
     return out
+
+
+def fpu_words_in(out):
+    """The FPU-resident words from the state into their registers."""
+    for w in FPU_RESIDENT:
+        out.append(f"vldr s{SREG[w]}, {addr('A', w)}")
+
+
+def fpu_words_out(out):
+    for w in FPU_RESIDENT:
+        out.append(f"vstr s{SREG[w]}, {addr('A', w)}")
 
 
 def f1600_program():
@@ -289,7 +355,7 @@ def f1600_program():
     return out
 
 
-PERMUTE_STACK = 36 + FRAME
+PERMUTE_STACK = PUSHED + FRAME
 F1600_STACK = 40 + PERMUTE_STACK
 
 
@@ -364,6 +430,11 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
         return v
 
     def mem(operand):
+        m = re.fullmatch(r"\[(\w+)\], #(\d+)", operand.strip())
+        if m:  # post-indexed: the round-constant pointer
+            i = (regs[m.group(1)] - rc_base) // 4
+            regs[m.group(1)] += int(m.group(2))
+            return "rc", i
         m = re.fullmatch(r"\[(\w+), #(\d+)\]", operand.strip())
         base, off = m.group(1), int(m.group(2))
         if base == "r0":
@@ -375,10 +446,10 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
     for line in lines:
         op, _, rest = line.partition(" ")
         args = [s.strip() for s in re.split(r",(?![^\[]*\])", rest)]
-        if op == "ldr":
-            where, i = mem(args[1])
+        if op in ("ldr", "vldr"):
+            where, i = mem(", ".join(args[1:]))
             regs[args[0]] = rc[i] if where == "rc" else where[i]
-        elif op == "str":
+        elif op in ("str", "vstr"):
             where, i = mem(args[1])
             where[i] = regs[args[0]]
         elif op == "vmov":
@@ -408,14 +479,20 @@ def selftest():
     mem_e = [0] * 50
     regs = {}
     out = []
+    fpu_words_in(out)
     theta_prologue(out)
     run_model(out, regs, mem_a, mem_e, 0)
-    regs["s15"] = 0
+    regs[T2] = 0
     for _ in range(12):
         out = []
         one_round(out, "A", "E")
         one_round(out, "E", "A")
         run_model(out, regs, mem_a, mem_e, 0)
+    for w in FPU_RESIDENT:
+        mem_a[w] = None  # the words must come back from their registers
+    out = []
+    fpu_words_out(out)
+    run_model(out, regs, mem_a, mem_e, 0)
     got = [deinterleave(ror32(mem_a[2 * i], FRAMES[2 * i]), ror32(mem_a[2 * i + 1], FRAMES[2 * i + 1]))
            for i in range(25)]
     want = keccak_reference(lanes)

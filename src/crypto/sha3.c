@@ -219,6 +219,18 @@ static uint64_t lane_get(const uint64_t state[25], unsigned i)
 #endif
 }
 
+/* The 8 bytes in[8 i ..], little endian, XORed into lane first + i for i < count. */
+static void lanes_in(uint64_t state[25], const uint8_t *in, unsigned first, unsigned count)
+{
+#ifdef PQPAN_M4_ASM
+    pqpan_keccak_m4_absorb(state, in, first, count);
+#else
+    for (unsigned i = 0; i < count; i++) {
+        state[first + i] ^= pqpan_load64_le(in + 8 * i);
+    }
+#endif
+}
+
 /* Lanes first .. first + count - 1, little endian, 8 bytes each at out. */
 static void lanes_out(const uint64_t state[25], uint8_t *out, unsigned first, unsigned count)
 {
@@ -303,9 +315,7 @@ int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t 
     while (len > 0) {
         if (pos % 8 == 0 && len >= 8) {
             const size_t n = whole_lanes(rate - pos, len);
-            for (size_t i = 0; i < n; i += 8) {
-                lane_xor(ctx->lanes, (pos + (unsigned)i) / 8, pqpan_load64_le(in + i));
-            }
+            lanes_in(ctx->lanes, in, pos / 8, (unsigned)(n / 8));
             in += n;
             len -= n;
             pos += (unsigned)n;

@@ -411,6 +411,48 @@ static void test_compress_diff(void **state)
     }
 }
 
+/* ByteEncode_d(Compress_d) and Decompress_d(ByteDecode_d) of whole polynomials against
+ * FIPS 203 Alg. 5 / Alg. 6 taken bit by bit (bit b of value i is bit d i + b of the
+ * string, least significant first) with Compress_d from pqpan_mlkem_compress (checked
+ * exhaustively above) and Decompress_d(y) = round(q y / 2^d) = floor((2 q y + 2^d) /
+ * 2^(d+1)) (eq. 4.8), for every d of the parameter sets. */
+static void test_compress_encoding_bitwise(void **state)
+{
+    static const unsigned ds[4] = {4, 5, 10, 11};
+    struct mlkem_poly p, back;
+    uint8_t enc[32 * 11], want[32 * 11];
+    uint64_t seed = 11;
+    unsigned t, i, b;
+    (void)state;
+    for (t = 0; t < 4 * 8; t++) {
+        const unsigned d = ds[t % 4];
+        for (i = 0; i < 256; i++) {
+            p.c[i] = (int16_t)((int)(splitmix64(&seed) % Q) - (Q - 1) / 2);
+        }
+        memset(want, 0, sizeof want);
+        for (i = 0; i < 256; i++) {
+            const unsigned x = (unsigned)(p.c[i] < 0 ? p.c[i] + Q : p.c[i]);
+            const unsigned v = pqpan_mlkem_compress((uint16_t)x, d);
+            for (b = 0; b < d; b++) {
+                want[(d * i + b) / 8] |= (uint8_t)(((v >> b) & 1u) << ((d * i + b) % 8));
+            }
+        }
+        pqpan_mlkem_poly_compress(enc, &p, d);
+        assert_memory_equal(enc, want, 32 * d);
+        for (i = 0; i < 32 * d; i++) { /* any string decodes: random bytes as input */
+            enc[i] = (uint8_t)splitmix64(&seed);
+        }
+        pqpan_mlkem_poly_decompress(&back, enc, d);
+        for (i = 0; i < 256; i++) {
+            unsigned y = 0;
+            for (b = 0; b < d; b++) {
+                y |= ((enc[(d * i + b) / 8] >> ((d * i + b) % 8)) & 1u) << b;
+            }
+            assert_int_equal(back.c[i], (2 * Q * y + (1u << d)) >> (d + 1));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_barrett_exhaustive),
         cmocka_unit_test(test_ntt_multiplication),
         cmocka_unit_test(test_compress_diff),
+        cmocka_unit_test(test_compress_encoding_bitwise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

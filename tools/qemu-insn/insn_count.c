@@ -4,7 +4,12 @@
  *   qemu-system-arm ... -plugin libpqpan_insn_count.so,begin=0xADDR,end=0xADDR \
  *                       -d plugin -D counts.log
  *
- * Every instruction adds 1 to a counter inline (no call per instruction); the first
+ * Every instruction adds 1 to a counter inline (no call per instruction); every data
+ * access calls on_access, which counts the loads (qemu_plugin_mem_is_store false). An
+ * inline counter filtered on QEMU_PLUGIN_MEM_R is not used: QEMU 7.2 (Debian's 7.2.22)
+ * runs it on the stores, not the loads (an LDR added 0 and an STR 1 in a per-address
+ * count; one filtered on QEMU_PLUGIN_MEM_W ran on both), which made this column count
+ * the stores until the calibration function got loads to check it. The first
  * instruction of the begin marker snapshots the counter, the first instruction of the
  * end marker prints "insn,<instructions>,<memory reads>,<translation blocks>" since the
  * snapshot. Each begin/end pair gives one line, in execution order. The count includes the marker call overhead, which the
@@ -98,13 +103,16 @@ static void on_block(unsigned int vcpu_index, void *userdata)
     }
 }
 
-/* Bit 63 set: a data address, never equal to a block address of the 32-bit guest. */
+/* Counts the loads; with trace=on, folds every access's address, bit 63 set: a data
+ * address, never equal to a block address of the 32-bit guest. */
 static void on_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info, uint64_t vaddr, void *userdata)
 {
     (void)vcpu_index;
-    (void)info;
     (void)userdata;
-    if (state.open) {
+    if (!qemu_plugin_mem_is_store(info)) {
+        state.now.reads++;
+    }
+    if (state.trace && state.open) {
         fold(&state, vaddr | 1ULL << 63);
     }
 }
@@ -126,10 +134,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, &state);
         }
         qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &state.now.insns, 1);
-        qemu_plugin_register_vcpu_mem_inline(insn, QEMU_PLUGIN_MEM_R, QEMU_PLUGIN_INLINE_ADD_U64, &state.now.reads, 1);
-        if (state.trace) {
-            qemu_plugin_register_vcpu_mem_cb(insn, on_access, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
-        }
+        qemu_plugin_register_vcpu_mem_cb(insn, on_access, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
     }
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &state.now.blocks, 1);
 }

@@ -7,6 +7,7 @@
 #ifndef PQPAN_QEMU_PLUGIN_API_H
 #define PQPAN_QEMU_PLUGIN_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,10 +54,6 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn, qemu_
 /* Applies op (*ptr += imm) inline before every execution of insn. */
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_op op,
                                                 void *ptr, uint64_t imm);
-/* Applies op inline on every memory access of insn of kind rw (an LDM of n registers
- * makes n accesses). */
-void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, enum qemu_plugin_mem_rw rw,
-                                          enum qemu_plugin_op op, void *ptr, uint64_t imm);
 /* Applies op inline on every execution of the translation block tb. */
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op, void *ptr,
                                               uint64_t imm);
@@ -69,7 +66,10 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin
 typedef uint32_t qemu_plugin_meminfo_t;
 typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                                           uint64_t vaddr, void *userdata);
-/* Runs cb on every memory access of insn of kind rw, with the guest virtual address. */
+/* "qemu_plugin_mem_is_store - was the access a store?", from the meminfo of a callback. */
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+/* Runs cb on every memory access of insn of kind rw (an LDM of n registers makes n
+ * accesses), with the guest virtual address. */
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
                                       enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
                                       void *userdata);

@@ -7,6 +7,7 @@
 #ifndef PQPAN_CRYPTO_M4_BACKEND_H
 #define PQPAN_CRYPTO_M4_BACKEND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef PQPAN_M4_ASM
@@ -29,9 +30,13 @@ extern const uint8_t pqpan_keccak_m4_frames[50];
 void pqpan_keccak_m4_xor_lane(uint64_t state[25], unsigned i, uint64_t v);
 uint64_t pqpan_keccak_m4_lane(const uint64_t state[25], unsigned i);
 /* Lanes first .. first + count - 1 as pqpan_keccak_m4_lane reads them, stored little endian
- * at out, 8 bytes each (src/crypto/m4/keccak_extract_m4.S). */
+ * at out, 8 bytes each (src/crypto/m4/keccak_lanes_m4.S). */
 void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,
                              unsigned count);
+/* The 8 little-endian bytes in[8 i ..] XORed into lane first + i for i < count, as
+ * pqpan_keccak_m4_xor_lane does it lane by lane (the same file). */
+void pqpan_keccak_m4_absorb(uint64_t state[25], const uint8_t *in, unsigned first,
+                            unsigned count);
 /* Keccak-f[1600] of src/crypto/sha3.c (the assembly is pqpan_keccak_f1600). */
 void pqpan_keccak_f1600_portable(uint64_t lanes[25]);
 /* NTT and inverse NTT of src/crypto/mlkem/ntt.c (the DSP versions, src/crypto/m4/ntt_m4.c,
@@ -47,8 +52,19 @@ void pqpan_mlkem_basemul_acc_encoded_portable(int16_t acc[256], const uint8_t a[
  * struct mlkem_poly's only member). */
 struct mlkem_poly;
 void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
+/* Into and out of the Montgomery domain, src/crypto/mlkem/poly.c (the DSP versions are in
+ * src/crypto/m4/ntt_m4.c). */
+void pqpan_mlkem_poly_tomont_portable(struct mlkem_poly *p);
+void pqpan_mlkem_poly_frommont_portable(struct mlkem_poly *p);
+/* SampleNTT's rejection step, src/crypto/mlkem/sampling.c (the assembly,
+ * src/crypto/m4/mlkem_rej_m4.S, is pqpan_mlkem_rej_uniform). */
+unsigned pqpan_mlkem_rej_uniform_portable(int16_t *a, unsigned count, unsigned max,
+                                          const uint8_t *buf, size_t len, size_t *pos);
 /* SamplePolyCBD_2 of one piece, src/crypto/mlkem/sampling.c. */
 void pqpan_mlkem_cbd2_piece_portable(int16_t c[64], const uint8_t buf[32], int add);
+/* SamplePolyCBD_3 of one piece, src/crypto/mlkem/sampling.c (the DSP version,
+ * src/crypto/m4/ntt_m4.c, is pqpan_mlkem_cbd3_piece). */
+void pqpan_mlkem_cbd3_piece_portable(int16_t c[64], const uint8_t buf[48], int add);
 /* zeta^BitRev8(m) R mod q of ML-DSA (src/crypto/mldsa/ntt.c), centred; entry 0 unused. */
 extern const int32_t pqpan_mldsa_zetas[256];
 /* ML-DSA's NTT, inverse NTT and pointwise Montgomery product (alone and accumulated) of

@@ -18,8 +18,26 @@
     .thumb_func
 pqpan_keccak_m4_permute:
     push {r4-r11, lr}
-    sub sp, sp, #204
-    ldr r12, [r0, #0]
+    vpush {s16-s31}
+    sub sp, sp, #140
+    vldr s15, [r0, #0]
+    vldr s16, [r0, #4]
+    vldr s17, [r0, #12]
+    vldr s18, [r0, #36]
+    vldr s19, [r0, #48]
+    vldr s20, [r0, #52]
+    vldr s21, [r0, #68]
+    vldr s22, [r0, #72]
+    vldr s23, [r0, #76]
+    vldr s24, [r0, #84]
+    vldr s25, [r0, #100]
+    vldr s26, [r0, #108]
+    vldr s27, [r0, #116]
+    vldr s28, [r0, #124]
+    vldr s29, [r0, #132]
+    vldr s30, [r0, #140]
+    vldr s31, [r0, #148]
+    vmov r12, s15
     ror r7, r12, #10
     ldr r12, [r0, #40]
     eor r7, r7, r12, ror #30
@@ -31,7 +49,7 @@ pqpan_keccak_m4_permute:
     eor r7, r7, r12, ror #12
     ldr r12, [r0, #8]
     ror r8, r12, #21
-    ldr r12, [r0, #48]
+    vmov r12, s19
     eor r8, r8, r12, ror #9
     ldr r12, [r0, #88]
     eor r8, r8, r12, ror #28
@@ -61,7 +79,7 @@ pqpan_keccak_m4_permute:
     eor r10, r10, r12, ror #1
     ldr r12, [r0, #32]
     ror r11, r12, #10
-    ldr r12, [r0, #72]
+    vmov r12, s22
     eor r11, r11, r12, ror #22
     ldr r12, [r0, #112]
     eor r11, r11, r12, ror #29
@@ -74,23 +92,23 @@ pqpan_keccak_m4_permute:
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
-    ldr r12, [r0, #4]
+    vmov r12, s16
     ror r7, r12, #11
     ldr r12, [r0, #44]
     eor r7, r7, r12, ror #31
-    ldr r12, [r0, #84]
+    vmov r12, s24
     eor r7, r7, r12, ror #20
-    ldr r12, [r0, #124]
+    vmov r12, s28
     eor r7, r7, r12, ror #27
     ldr r12, [r0, #164]
     eor r7, r7, r12, ror #13
-    ldr r12, [r0, #12]
+    vmov r12, s17
     ror r8, r12, #22
-    ldr r12, [r0, #52]
+    vmov r12, s20
     eor r8, r8, r12, ror #10
     ldr r12, [r0, #92]
     eor r8, r8, r12, ror #28
-    ldr r12, [r0, #132]
+    vmov r12, s29
     eor r8, r8, r12, ror #25
     ldr r12, [r0, #172]
     eor r8, r8, r12, ror #12
@@ -98,27 +116,27 @@ pqpan_keccak_m4_permute:
     ror r9, r12, #25
     ldr r12, [r0, #60]
     eor r9, r9, r12, ror #2
-    ldr r12, [r0, #100]
+    vmov r12, s25
     eor r9, r9, r12, ror #23
-    ldr r12, [r0, #140]
+    vmov r12, s30
     eor r9, r9, r12, ror #4
     ldr r12, [r0, #180]
     eor r9, r9, r12, ror #31
     ldr r12, [r0, #28]
     mov r10, r12
-    ldr r12, [r0, #68]
+    vmov r12, s21
     eor r10, r10, r12, ror #18
-    ldr r12, [r0, #108]
+    vmov r12, s26
     eor r10, r10, r12
-    ldr r12, [r0, #148]
+    vmov r12, s31
     eor r10, r10, r12, ror #19
     ldr r12, [r0, #188]
     eor r10, r10, r12, ror #1
-    ldr r12, [r0, #36]
+    vmov r12, s18
     ror r11, r12, #10
-    ldr r12, [r0, #76]
+    vmov r12, s23
     eor r11, r11, r12, ror #22
-    ldr r12, [r0, #116]
+    vmov r12, s27
     eor r11, r11, r12, ror #29
     ldr r12, [r0, #156]
     eor r11, r11, r12, ror #14
@@ -131,77 +149,70 @@ pqpan_keccak_m4_permute:
     vmov r5, s14
     eor r6, r5, r8, ror #31
     vmov s0, r6
-    eor r6, r11, r2
+    eor r6, r2, r11
     vmov s1, r6
     eor r6, r1, r9, ror #31
     vmov s2, r6
-    eor r6, r7, r3
+    eor r6, r3, r7
     vmov s3, r6
     eor r6, r2, r10, ror #31
     vmov s4, r6
-    eor r6, r8, r4
+    eor r6, r4, r8
     vmov s5, r6
     eor r6, r3, r11, ror #31
     vmov s6, r6
-    eor r6, r9, r5
+    eor r6, r5, r9
     vmov s7, r6
     eor r6, r4, r7, ror #31
     vmov s8, r6
-    eor r6, r10, r1
+    eor r6, r1, r10
     vmov s9, r6
-    adr r12, .Lrc
-    vmov s15, r12
-    add r12, r12, #192
-    str r12, [sp, #200]
+    adr lr, .Lrc
+    add r12, lr, #192
+    str r12, [sp, #132]
 .Lrounds:
-    ldr r1, [r0, #0]
+    vmov r1, s15
     vmov r12, s0
     eor r1, r12, r1, ror #10
-    ldr r2, [r0, #48]
+    vmov r2, s19
     vmov r12, s2
     eor r2, r12, r2, ror #9
-    ldr r3, [r0, #100]
+    vmov r3, s25
     vmov r12, s5
     eor r3, r12, r3, ror #23
-    ldr r4, [r0, #148]
+    vmov r4, s31
     vmov r12, s7
     eor r4, r12, r4, ror #19
     ldr r5, [r0, #192]
     vmov r12, s8
     eor r5, r12, r5, ror #4
-    bic r6, r3, r2
-    eor r6, r6, r1, ror #22
-    vmov lr, s15
-    ldr lr, [lr, #0]
-    eor r6, r6, lr
-    str r6, [sp, #0]
-    ror r7, r6, #10
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #21
-    str r6, [sp, #8]
-    ror r8, r6, #21
-    bic r6, r5, r4, ror #28
-    eor r6, r6, r3, ror #17
-    str r6, [sp, #16]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #21
-    str r6, [sp, #24]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    str r6, [sp, #32]
-    ror r11, r6, #10
+    bic r7, r3, r2
+    eor r7, r7, r1, ror #22
+    ldr r12, [lr], #4
+    eor r7, r7, r12
+    vmov s15, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #21
+    str r8, [sp, #0]
+    bic r9, r5, r4, ror #28
+    eor r9, r9, r3, ror #17
+    str r9, [sp, #4]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #21
+    str r10, [sp, #12]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    str r11, [sp, #20]
     ldr r1, [r0, #24]
     vmov r12, s6
     eor r1, r12, r1
-    ldr r2, [r0, #72]
+    vmov r2, s22
     vmov r12, s8
     eor r2, r12, r2, ror #22
-    ldr r3, [r0, #84]
+    vmov r3, s24
     vmov r12, s1
     eor r3, r12, r3, ror #20
-    ldr r4, [r0, #132]
+    vmov r4, s29
     vmov r12, s3
     eor r4, r12, r4, ror #25
     ldr r5, [r0, #180]
@@ -209,31 +220,31 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #31
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
-    str r6, [sp, #40]
-    eor r7, r7, r6, ror #30
+    str r6, [sp, #24]
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #13
-    str r6, [sp, #48]
-    eor r8, r8, r6, ror #9
+    vmov s19, r6
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
-    str r6, [sp, #56]
-    eor r9, r9, r6, ror #1
+    str r6, [sp, #32]
+    eor r9, r9, r6, ror #8
     bic r6, r1, r5, ror #15
     eor r6, r6, r4, ror #23
-    str r6, [sp, #64]
+    str r6, [sp, #40]
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #11
-    str r6, [sp, #72]
-    eor r11, r11, r6, ror #22
-    ldr r1, [r0, #12]
+    vmov s22, r6
+    eor r11, r11, r6, ror #12
+    vmov r1, s17
     vmov r12, s3
     eor r1, r12, r1, ror #22
     ldr r2, [r0, #56]
     vmov r12, s4
     eor r2, r12, r2, ror #1
-    ldr r3, [r0, #108]
+    vmov r3, s26
     vmov r12, s7
     eor r3, r12, r3
     ldr r4, [r0, #152]
@@ -244,25 +255,25 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #12
     bic r6, r3, r2, ror #10
     eor r6, r6, r1, ror #12
-    str r6, [sp, #80]
-    eor r7, r7, r6, ror #19
+    str r6, [sp, #44]
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #23
     eor r6, r6, r2, ror #1
-    str r6, [sp, #88]
-    eor r8, r8, r6, ror #28
+    str r6, [sp, #48]
+    eor r8, r8, r6, ror #7
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #28
-    str r6, [sp, #96]
-    eor r9, r9, r6, ror #23
+    str r6, [sp, #56]
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #24
     eor r6, r6, r4, ror #29
-    str r6, [sp, #104]
+    str r6, [sp, #60]
     eor r10, r10, r6, ror #31
     bic r6, r2, r1, ror #2
     eor r6, r6, r5, ror #26
-    str r6, [sp, #112]
-    eor r11, r11, r6, ror #29
-    ldr r1, [r0, #36]
+    str r6, [sp, #64]
+    eor r11, r11, r6, ror #19
+    vmov r1, s18
     vmov r12, s9
     eor r1, r12, r1, ror #10
     ldr r2, [r0, #40]
@@ -271,7 +282,7 @@ pqpan_keccak_m4_permute:
     ldr r3, [r0, #88]
     vmov r12, s2
     eor r3, r12, r3, ror #28
-    ldr r4, [r0, #140]
+    vmov r4, s30
     vmov r12, s5
     eor r4, r12, r4, ror #4
     ldr r5, [r0, #184]
@@ -279,34 +290,34 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #1
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #23
-    str r6, [sp, #120]
-    eor r7, r7, r6, ror #27
+    str r6, [sp, #68]
+    eor r7, r7, r6, ror #17
     bic r6, r4, r3, ror #3
     eor r6, r6, r2, ror #22
-    str r6, [sp, #128]
-    eor r8, r8, r6, ror #24
+    str r6, [sp, #72]
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #20
     eor r6, r6, r3, ror #23
-    str r6, [sp, #136]
-    eor r9, r9, r6, ror #4
+    str r6, [sp, #76]
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #18
     eor r6, r6, r4, ror #6
-    str r6, [sp, #144]
+    str r6, [sp, #80]
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #4
     eor r6, r6, r5, ror #22
-    str r6, [sp, #152]
-    eor r11, r11, r6, ror #14
+    str r6, [sp, #84]
+    eor r11, r11, r6, ror #4
     ldr r1, [r0, #16]
     vmov r12, s4
     eor r1, r12, r1, ror #25
-    ldr r2, [r0, #68]
+    vmov r2, s21
     vmov r12, s7
     eor r2, r12, r2, ror #18
-    ldr r3, [r0, #116]
+    vmov r3, s27
     vmov r12, s9
     eor r3, r12, r3, ror #29
-    ldr r4, [r0, #124]
+    vmov r4, s28
     vmov r12, s1
     eor r4, r12, r4, ror #27
     ldr r5, [r0, #168]
@@ -314,33 +325,33 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #11
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #21
-    str r6, [sp, #160]
-    eor r7, r7, r6, ror #12
+    str r6, [sp, #92]
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
-    str r6, [sp, #168]
-    eor r8, r8, r6, ror #11
+    str r6, [sp, #100]
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #12
     eor r6, r6, r3, ror #13
-    str r6, [sp, #176]
-    eor r9, r9, r6, ror #31
+    str r6, [sp, #108]
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #10
-    str r6, [sp, #184]
+    str r6, [sp, #116]
     eor r10, r10, r6, ror #1
     bic r6, r2, r1, ror #29
     eor r6, r6, r5, ror #27
-    str r6, [sp, #192]
-    eor r11, r11, r6, ror #4
+    str r6, [sp, #124]
+    eor r11, r11, r6, ror #26
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
-    ldr r1, [r0, #4]
+    vmov r1, s16
     vmov r12, s1
     eor r1, r12, r1, ror #11
-    ldr r2, [r0, #52]
+    vmov r2, s20
     vmov r12, s3
     eor r2, r12, r2, ror #10
     ldr r3, [r0, #96]
@@ -352,33 +363,27 @@ pqpan_keccak_m4_permute:
     ldr r5, [r0, #196]
     vmov r12, s9
     eor r5, r12, r5, ror #5
-    bic r6, r3, r2, ror #31
-    eor r6, r6, r1, ror #21
-    vmov lr, s15
-    ldr lr, [lr, #4]
-    eor r6, r6, lr
-    str r6, [sp, #4]
-    ror r7, r6, #11
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #20
-    str r6, [sp, #12]
-    ror r8, r6, #22
-    bic r6, r5, r4, ror #29
-    eor r6, r6, r3, ror #18
-    str r6, [sp, #20]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #22
-    str r6, [sp, #28]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    str r6, [sp, #36]
-    ror r11, r6, #10
+    bic r7, r3, r2, ror #31
+    eor r7, r7, r1, ror #21
+    ldr r12, [lr], #4
+    eor r7, r7, r12
+    vmov s16, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #20
+    vmov s17, r8
+    bic r9, r5, r4, ror #29
+    eor r9, r9, r3, ror #18
+    str r9, [sp, #8]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #22
+    str r10, [sp, #16]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    vmov s18, r11
     ldr r1, [r0, #28]
     vmov r12, s7
     eor r1, r12, r1
-    ldr r2, [r0, #76]
+    vmov r2, s23
     vmov r12, s9
     eor r2, r12, r2, ror #22
     ldr r3, [r0, #80]
@@ -392,24 +397,24 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #31
     bic r6, r3, r2, ror #23
     eor r6, r6, r1, ror #19
-    str r6, [sp, #44]
-    eor r7, r7, r6, ror #31
+    str r6, [sp, #28]
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #12
-    str r6, [sp, #52]
-    eor r8, r8, r6, ror #10
+    vmov s20, r6
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
-    str r6, [sp, #60]
-    eor r9, r9, r6, ror #2
+    str r6, [sp, #36]
+    eor r9, r9, r6, ror #9
     bic r6, r1, r5, ror #16
     eor r6, r6, r4, ror #24
-    str r6, [sp, #68]
+    vmov s21, r6
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #12
-    str r6, [sp, #76]
-    eor r11, r11, r6, ror #22
+    vmov s23, r6
+    eor r11, r11, r6, ror #12
     ldr r1, [r0, #8]
     vmov r12, s2
     eor r1, r12, r1, ror #21
@@ -427,24 +432,24 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #13
     bic r6, r3, r2, ror #9
     eor r6, r6, r1, ror #12
-    str r6, [sp, #84]
-    eor r7, r7, r6, ror #20
+    vmov s24, r6
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #24
     eor r6, r6, r2, ror #1
-    str r6, [sp, #92]
-    eor r8, r8, r6, ror #28
+    str r6, [sp, #52]
+    eor r8, r8, r6, ror #6
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #29
-    str r6, [sp, #100]
-    eor r9, r9, r6, ror #23
+    vmov s25, r6
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #23
     eor r6, r6, r4, ror #28
-    str r6, [sp, #108]
+    vmov s26, r6
     eor r10, r10, r6
     bic r6, r2, r1, ror #3
     eor r6, r6, r5, ror #26
-    str r6, [sp, #116]
-    eor r11, r11, r6, ror #29
+    vmov s27, r6
+    eor r11, r11, r6, ror #19
     ldr r1, [r0, #32]
     vmov r12, s8
     eor r1, r12, r1, ror #10
@@ -462,24 +467,24 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #1
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #24
-    str r6, [sp, #124]
-    eor r7, r7, r6, ror #27
+    vmov s28, r6
+    eor r7, r7, r6, ror #16
     bic r6, r4, r3, ror #2
     eor r6, r6, r2, ror #21
-    str r6, [sp, #132]
-    eor r8, r8, r6, ror #25
+    vmov s29, r6
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #21
     eor r6, r6, r3, ror #23
-    str r6, [sp, #140]
-    eor r9, r9, r6, ror #4
+    vmov s30, r6
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #6
-    str r6, [sp, #148]
+    vmov s31, r6
     eor r10, r10, r6, ror #19
     bic r6, r2, r1, ror #5
     eor r6, r6, r5, ror #22
-    str r6, [sp, #156]
-    eor r11, r11, r6, ror #14
+    str r6, [sp, #88]
+    eor r11, r11, r6, ror #4
     ldr r1, [r0, #20]
     vmov r12, s5
     eor r1, r12, r1, ror #25
@@ -497,152 +502,147 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #12
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
-    str r6, [sp, #164]
-    eor r7, r7, r6, ror #13
+    str r6, [sp, #96]
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
-    str r6, [sp, #172]
-    eor r8, r8, r6, ror #12
+    str r6, [sp, #104]
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #13
     eor r6, r6, r3, ror #14
-    str r6, [sp, #180]
-    eor r9, r9, r6, ror #31
+    str r6, [sp, #112]
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #11
-    str r6, [sp, #188]
+    str r6, [sp, #120]
     eor r10, r10, r6, ror #1
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #26
-    str r6, [sp, #196]
-    eor r11, r11, r6, ror #5
+    str r6, [sp, #128]
+    eor r11, r11, r6, ror #27
     vmov r1, s10
+    ror r1, r1, #10
     vmov r2, s11
+    ror r2, r2, #21
     vmov r3, s12
+    ror r3, r3, #25
     vmov r4, s13
     vmov r5, s14
-    eor r6, r5, r8, ror #31
+    ror r5, r5, #10
+    eor r6, r5, r8, ror #21
     vmov s0, r6
-    eor r6, r11, r2
+    eor r6, r2, r11, ror #10
     vmov s1, r6
-    eor r6, r1, r9, ror #31
+    eor r6, r1, r9, ror #24
     vmov s2, r6
-    eor r6, r7, r3
+    eor r6, r3, r7, ror #11
     vmov s3, r6
     eor r6, r2, r10, ror #31
     vmov s4, r6
-    eor r6, r8, r4
+    eor r6, r4, r8, ror #22
     vmov s5, r6
-    eor r6, r3, r11, ror #31
+    eor r6, r3, r11, ror #9
     vmov s6, r6
-    eor r6, r9, r5
+    eor r6, r5, r9, ror #25
     vmov s7, r6
-    eor r6, r4, r7, ror #31
+    eor r6, r4, r7, ror #10
     vmov s8, r6
-    eor r6, r10, r1
+    eor r6, r1, r10
     vmov s9, r6
-    vmov lr, s15
-    add lr, lr, #8
-    vmov s15, lr
-    ldr r1, [sp, #0]
+    vmov r1, s15
     vmov r12, s0
     eor r1, r12, r1, ror #10
-    ldr r2, [sp, #48]
+    vmov r2, s19
     vmov r12, s2
     eor r2, r12, r2, ror #9
-    ldr r3, [sp, #100]
+    vmov r3, s25
     vmov r12, s5
     eor r3, r12, r3, ror #23
-    ldr r4, [sp, #148]
+    vmov r4, s31
     vmov r12, s7
     eor r4, r12, r4, ror #19
-    ldr r5, [sp, #192]
+    ldr r5, [sp, #124]
     vmov r12, s8
     eor r5, r12, r5, ror #4
-    bic r6, r3, r2
-    eor r6, r6, r1, ror #22
-    vmov lr, s15
-    ldr lr, [lr, #0]
-    eor r6, r6, lr
-    str r6, [r0, #0]
-    ror r7, r6, #10
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #21
-    str r6, [r0, #8]
-    ror r8, r6, #21
-    bic r6, r5, r4, ror #28
-    eor r6, r6, r3, ror #17
-    str r6, [r0, #16]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #21
-    str r6, [r0, #24]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    str r6, [r0, #32]
-    ror r11, r6, #10
-    ldr r1, [sp, #24]
+    bic r7, r3, r2
+    eor r7, r7, r1, ror #22
+    ldr r12, [lr], #4
+    eor r7, r7, r12
+    vmov s15, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #21
+    str r8, [r0, #8]
+    bic r9, r5, r4, ror #28
+    eor r9, r9, r3, ror #17
+    str r9, [r0, #16]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #21
+    str r10, [r0, #24]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    str r11, [r0, #32]
+    ldr r1, [sp, #12]
     vmov r12, s6
     eor r1, r12, r1
-    ldr r2, [sp, #72]
+    vmov r2, s22
     vmov r12, s8
     eor r2, r12, r2, ror #22
-    ldr r3, [sp, #84]
+    vmov r3, s24
     vmov r12, s1
     eor r3, r12, r3, ror #20
-    ldr r4, [sp, #132]
+    vmov r4, s29
     vmov r12, s3
     eor r4, r12, r4, ror #25
-    ldr r5, [sp, #180]
+    ldr r5, [sp, #112]
     vmov r12, s5
     eor r5, r12, r5, ror #31
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
     str r6, [r0, #40]
-    eor r7, r7, r6, ror #30
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #13
-    str r6, [r0, #48]
-    eor r8, r8, r6, ror #9
+    vmov s19, r6
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
     str r6, [r0, #56]
-    eor r9, r9, r6, ror #1
+    eor r9, r9, r6, ror #8
     bic r6, r1, r5, ror #15
     eor r6, r6, r4, ror #23
     str r6, [r0, #64]
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #11
-    str r6, [r0, #72]
-    eor r11, r11, r6, ror #22
-    ldr r1, [sp, #12]
+    vmov s22, r6
+    eor r11, r11, r6, ror #12
+    vmov r1, s17
     vmov r12, s3
     eor r1, r12, r1, ror #22
-    ldr r2, [sp, #56]
+    ldr r2, [sp, #32]
     vmov r12, s4
     eor r2, r12, r2, ror #1
-    ldr r3, [sp, #108]
+    vmov r3, s26
     vmov r12, s7
     eor r3, r12, r3
-    ldr r4, [sp, #152]
+    ldr r4, [sp, #84]
     vmov r12, s8
     eor r4, r12, r4, ror #14
-    ldr r5, [sp, #160]
+    ldr r5, [sp, #92]
     vmov r12, s0
     eor r5, r12, r5, ror #12
     bic r6, r3, r2, ror #10
     eor r6, r6, r1, ror #12
     str r6, [r0, #80]
-    eor r7, r7, r6, ror #19
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #23
     eor r6, r6, r2, ror #1
     str r6, [r0, #88]
-    eor r8, r8, r6, ror #28
+    eor r8, r8, r6, ror #7
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #28
     str r6, [r0, #96]
-    eor r9, r9, r6, ror #23
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #24
     eor r6, r6, r4, ror #29
     str r6, [r0, #104]
@@ -650,34 +650,34 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #2
     eor r6, r6, r5, ror #26
     str r6, [r0, #112]
-    eor r11, r11, r6, ror #29
-    ldr r1, [sp, #36]
+    eor r11, r11, r6, ror #19
+    vmov r1, s18
     vmov r12, s9
     eor r1, r12, r1, ror #10
-    ldr r2, [sp, #40]
+    ldr r2, [sp, #24]
     vmov r12, s0
     eor r2, r12, r2, ror #30
-    ldr r3, [sp, #88]
+    ldr r3, [sp, #48]
     vmov r12, s2
     eor r3, r12, r3, ror #28
-    ldr r4, [sp, #140]
+    vmov r4, s30
     vmov r12, s5
     eor r4, r12, r4, ror #4
-    ldr r5, [sp, #184]
+    ldr r5, [sp, #116]
     vmov r12, s6
     eor r5, r12, r5, ror #1
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #23
     str r6, [r0, #120]
-    eor r7, r7, r6, ror #27
+    eor r7, r7, r6, ror #17
     bic r6, r4, r3, ror #3
     eor r6, r6, r2, ror #22
     str r6, [r0, #128]
-    eor r8, r8, r6, ror #24
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #20
     eor r6, r6, r3, ror #23
     str r6, [r0, #136]
-    eor r9, r9, r6, ror #4
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #18
     eor r6, r6, r4, ror #6
     str r6, [r0, #144]
@@ -685,34 +685,34 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #4
     eor r6, r6, r5, ror #22
     str r6, [r0, #152]
-    eor r11, r11, r6, ror #14
-    ldr r1, [sp, #16]
+    eor r11, r11, r6, ror #4
+    ldr r1, [sp, #4]
     vmov r12, s4
     eor r1, r12, r1, ror #25
-    ldr r2, [sp, #68]
+    vmov r2, s21
     vmov r12, s7
     eor r2, r12, r2, ror #18
-    ldr r3, [sp, #116]
+    vmov r3, s27
     vmov r12, s9
     eor r3, r12, r3, ror #29
-    ldr r4, [sp, #124]
+    vmov r4, s28
     vmov r12, s1
     eor r4, r12, r4, ror #27
-    ldr r5, [sp, #168]
+    ldr r5, [sp, #100]
     vmov r12, s2
     eor r5, r12, r5, ror #11
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #21
     str r6, [r0, #160]
-    eor r7, r7, r6, ror #12
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
     str r6, [r0, #168]
-    eor r8, r8, r6, ror #11
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #12
     eor r6, r6, r3, ror #13
     str r6, [r0, #176]
-    eor r9, r9, r6, ror #31
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #10
     str r6, [r0, #184]
@@ -720,182 +720,176 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #29
     eor r6, r6, r5, ror #27
     str r6, [r0, #192]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
-    ldr r1, [sp, #4]
+    vmov r1, s16
     vmov r12, s1
     eor r1, r12, r1, ror #11
-    ldr r2, [sp, #52]
+    vmov r2, s20
     vmov r12, s3
     eor r2, r12, r2, ror #10
-    ldr r3, [sp, #96]
+    ldr r3, [sp, #56]
     vmov r12, s4
     eor r3, r12, r3, ror #23
-    ldr r4, [sp, #144]
+    ldr r4, [sp, #80]
     vmov r12, s6
     eor r4, r12, r4, ror #18
-    ldr r5, [sp, #196]
+    ldr r5, [sp, #128]
     vmov r12, s9
     eor r5, r12, r5, ror #5
-    bic r6, r3, r2, ror #31
-    eor r6, r6, r1, ror #21
-    vmov lr, s15
-    ldr lr, [lr, #4]
-    eor r6, r6, lr
-    str r6, [r0, #4]
-    ror r7, r6, #11
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #20
-    str r6, [r0, #12]
-    ror r8, r6, #22
-    bic r6, r5, r4, ror #29
-    eor r6, r6, r3, ror #18
-    str r6, [r0, #20]
-    ror r9, r6, #25
-    bic r6, r1, r5, ror #25
-    eor r6, r6, r4, ror #22
-    str r6, [r0, #28]
-    mov r10, r6
-    bic r6, r2, r1, ror #22
-    eor r6, r6, r5, ror #15
-    str r6, [r0, #36]
-    ror r11, r6, #10
-    ldr r1, [sp, #28]
+    bic r7, r3, r2, ror #31
+    eor r7, r7, r1, ror #21
+    ldr r12, [lr], #4
+    eor r7, r7, r12
+    vmov s16, r7
+    bic r8, r4, r3, ror #21
+    eor r8, r8, r2, ror #20
+    vmov s17, r8
+    bic r9, r5, r4, ror #29
+    eor r9, r9, r3, ror #18
+    str r9, [r0, #20]
+    bic r10, r1, r5, ror #25
+    eor r10, r10, r4, ror #22
+    str r10, [r0, #28]
+    bic r11, r2, r1, ror #22
+    eor r11, r11, r5, ror #15
+    vmov s18, r11
+    ldr r1, [sp, #16]
     vmov r12, s7
     eor r1, r12, r1
-    ldr r2, [sp, #76]
+    vmov r2, s23
     vmov r12, s9
     eor r2, r12, r2, ror #22
-    ldr r3, [sp, #80]
+    ldr r3, [sp, #44]
     vmov r12, s0
     eor r3, r12, r3, ror #19
-    ldr r4, [sp, #128]
+    ldr r4, [sp, #72]
     vmov r12, s2
     eor r4, r12, r4, ror #24
-    ldr r5, [sp, #176]
+    ldr r5, [sp, #108]
     vmov r12, s4
     eor r5, r12, r5, ror #31
     bic r6, r3, r2, ror #23
     eor r6, r6, r1, ror #19
     str r6, [r0, #44]
-    eor r7, r7, r6, ror #31
+    eor r7, r7, r6, ror #20
     bic r6, r4, r3, ror #21
     eor r6, r6, r2, ror #12
-    str r6, [r0, #52]
-    eor r8, r8, r6, ror #10
+    vmov s20, r6
+    eor r8, r8, r6, ror #20
     bic r6, r5, r4, ror #8
     eor r6, r6, r3, ror #29
     str r6, [r0, #60]
-    eor r9, r9, r6, ror #2
+    eor r9, r9, r6, ror #9
     bic r6, r1, r5, ror #16
     eor r6, r6, r4, ror #24
-    str r6, [r0, #68]
+    vmov s21, r6
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #12
-    str r6, [r0, #76]
-    eor r11, r11, r6, ror #22
-    ldr r1, [sp, #8]
+    vmov s23, r6
+    eor r11, r11, r6, ror #12
+    ldr r1, [sp, #0]
     vmov r12, s2
     eor r1, r12, r1, ror #21
-    ldr r2, [sp, #60]
+    ldr r2, [sp, #36]
     vmov r12, s5
     eor r2, r12, r2, ror #2
-    ldr r3, [sp, #104]
+    ldr r3, [sp, #60]
     vmov r12, s6
     eor r3, r12, r3, ror #31
-    ldr r4, [sp, #156]
+    ldr r4, [sp, #88]
     vmov r12, s9
     eor r4, r12, r4, ror #14
-    ldr r5, [sp, #164]
+    ldr r5, [sp, #96]
     vmov r12, s1
     eor r5, r12, r5, ror #13
     bic r6, r3, r2, ror #9
     eor r6, r6, r1, ror #12
-    str r6, [r0, #84]
-    eor r7, r7, r6, ror #20
+    vmov s24, r6
+    eor r7, r7, r6, ror #9
     bic r6, r4, r3, ror #24
     eor r6, r6, r2, ror #1
     str r6, [r0, #92]
-    eor r8, r8, r6, ror #28
+    eor r8, r8, r6, ror #6
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #29
-    str r6, [r0, #100]
-    eor r9, r9, r6, ror #23
+    vmov s25, r6
+    eor r9, r9, r6, ror #30
     bic r6, r1, r5, ror #23
     eor r6, r6, r4, ror #28
-    str r6, [r0, #108]
+    vmov s26, r6
     eor r10, r10, r6
     bic r6, r2, r1, ror #3
     eor r6, r6, r5, ror #26
-    str r6, [r0, #116]
-    eor r11, r11, r6, ror #29
-    ldr r1, [sp, #32]
+    vmov s27, r6
+    eor r11, r11, r6, ror #19
+    ldr r1, [sp, #20]
     vmov r12, s8
     eor r1, r12, r1, ror #10
-    ldr r2, [sp, #44]
+    ldr r2, [sp, #28]
     vmov r12, s1
     eor r2, r12, r2, ror #31
-    ldr r3, [sp, #92]
+    ldr r3, [sp, #52]
     vmov r12, s3
     eor r3, r12, r3, ror #28
-    ldr r4, [sp, #136]
+    ldr r4, [sp, #76]
     vmov r12, s4
     eor r4, r12, r4, ror #4
-    ldr r5, [sp, #188]
+    ldr r5, [sp, #120]
     vmov r12, s7
     eor r5, r12, r5, ror #1
     bic r6, r3, r2, ror #19
     eor r6, r6, r1, ror #24
-    str r6, [r0, #124]
-    eor r7, r7, r6, ror #27
+    vmov s28, r6
+    eor r7, r7, r6, ror #16
     bic r6, r4, r3, ror #2
     eor r6, r6, r2, ror #21
-    str r6, [r0, #132]
-    eor r8, r8, r6, ror #25
+    vmov s29, r6
+    eor r8, r8, r6, ror #3
     bic r6, r5, r4, ror #21
     eor r6, r6, r3, ror #23
-    str r6, [r0, #140]
-    eor r9, r9, r6, ror #4
+    vmov s30, r6
+    eor r9, r9, r6, ror #11
     bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #6
-    str r6, [r0, #148]
+    vmov s31, r6
     eor r10, r10, r6, ror #19
     bic r6, r2, r1, ror #5
     eor r6, r6, r5, ror #22
     str r6, [r0, #156]
-    eor r11, r11, r6, ror #14
-    ldr r1, [sp, #20]
+    eor r11, r11, r6, ror #4
+    ldr r1, [sp, #8]
     vmov r12, s5
     eor r1, r12, r1, ror #25
-    ldr r2, [sp, #64]
+    ldr r2, [sp, #40]
     vmov r12, s6
     eor r2, r12, r2, ror #18
-    ldr r3, [sp, #112]
+    ldr r3, [sp, #64]
     vmov r12, s8
     eor r3, r12, r3, ror #29
-    ldr r4, [sp, #120]
+    ldr r4, [sp, #68]
     vmov r12, s0
     eor r4, r12, r4, ror #27
-    ldr r5, [sp, #172]
+    ldr r5, [sp, #104]
     vmov r12, s3
     eor r5, r12, r5, ror #12
     bic r6, r3, r2, ror #24
     eor r6, r6, r1, ror #20
     str r6, [r0, #164]
-    eor r7, r7, r6, ror #13
+    eor r7, r7, r6, ror #2
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #25
     str r6, [r0, #172]
-    eor r8, r8, r6, ror #12
+    eor r8, r8, r6, ror #22
     bic r6, r5, r4, ror #13
     eor r6, r6, r3, ror #14
     str r6, [r0, #180]
-    eor r9, r9, r6, ror #31
+    eor r9, r9, r6, ror #6
     bic r6, r1, r5, ror #30
     eor r6, r6, r4, ror #11
     str r6, [r0, #188]
@@ -903,39 +897,58 @@ pqpan_keccak_m4_permute:
     bic r6, r2, r1, ror #28
     eor r6, r6, r5, ror #26
     str r6, [r0, #196]
-    eor r11, r11, r6, ror #5
+    eor r11, r11, r6, ror #27
     vmov r1, s10
+    ror r1, r1, #10
     vmov r2, s11
+    ror r2, r2, #21
     vmov r3, s12
+    ror r3, r3, #25
     vmov r4, s13
     vmov r5, s14
-    eor r6, r5, r8, ror #31
+    ror r5, r5, #10
+    eor r6, r5, r8, ror #21
     vmov s0, r6
-    eor r6, r11, r2
+    eor r6, r2, r11, ror #10
     vmov s1, r6
-    eor r6, r1, r9, ror #31
+    eor r6, r1, r9, ror #24
     vmov s2, r6
-    eor r6, r7, r3
+    eor r6, r3, r7, ror #11
     vmov s3, r6
     eor r6, r2, r10, ror #31
     vmov s4, r6
-    eor r6, r8, r4
+    eor r6, r4, r8, ror #22
     vmov s5, r6
-    eor r6, r3, r11, ror #31
+    eor r6, r3, r11, ror #9
     vmov s6, r6
-    eor r6, r9, r5
+    eor r6, r5, r9, ror #25
     vmov s7, r6
-    eor r6, r4, r7, ror #31
+    eor r6, r4, r7, ror #10
     vmov s8, r6
-    eor r6, r10, r1
+    eor r6, r1, r10
     vmov s9, r6
-    vmov lr, s15
-    add lr, lr, #8
-    vmov s15, lr
-    ldr r12, [sp, #200]
+    ldr r12, [sp, #132]
     cmp lr, r12
     bne.w .Lrounds
-    add sp, sp, #204
+    vstr s15, [r0, #0]
+    vstr s16, [r0, #4]
+    vstr s17, [r0, #12]
+    vstr s18, [r0, #36]
+    vstr s19, [r0, #48]
+    vstr s20, [r0, #52]
+    vstr s21, [r0, #68]
+    vstr s22, [r0, #72]
+    vstr s23, [r0, #76]
+    vstr s24, [r0, #84]
+    vstr s25, [r0, #100]
+    vstr s26, [r0, #108]
+    vstr s27, [r0, #116]
+    vstr s28, [r0, #124]
+    vstr s29, [r0, #132]
+    vstr s30, [r0, #140]
+    vstr s31, [r0, #148]
+    add sp, sp, #140
+    vpop {s16-s31}
     pop {r4-r11, pc}
     .size pqpan_keccak_m4_permute, .-pqpan_keccak_m4_permute
     .global pqpan_keccak_f1600

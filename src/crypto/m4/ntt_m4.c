@@ -321,6 +321,25 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
     invntt_last_layer(a);
 }
 
+/* Eight coefficients from one 32-bit word t of PRF output, written to c[0..7] or (add)
+ * added to them; the four stores written out (and add a constant in each inlined copy),
+ * so that no branch is left in the loop. */
+M4_INLINE void cbd2_word(int16_t c[8], uint32_t t, int add)
+{
+    const uint32_t m2 = 0x03030303u;
+    const uint32_t d = t - ((t >> 1) & 0x55555555u);
+    const uint32_t even = ssub8(d & m2, (d >> 2) & m2);       /* c[2k] in byte k */
+    const uint32_t odd = ssub8((d >> 4) & m2, (d >> 6) & m2); /* c[2k + 1] */
+    const uint32_t e02 = sxtb16(even), o02 = sxtb16(odd);
+    const uint32_t e13 = sxtb16_ror8(even), o13 = sxtb16_ror8(odd);
+    const uint32_t w0 = pkhbt_lsl16(e02, o02), w1 = pkhbt_lsl16(e13, o13);
+    const uint32_t w2 = pkhtb_asr16(o02, e02), w3 = pkhtb_asr16(o13, e13);
+    store_word(c, add ? sadd16(load_word(c), w0) : w0);
+    store_word(c + 2, add ? sadd16(load_word(c + 2), w1) : w1);
+    store_word(c + 4, add ? sadd16(load_word(c + 4), w2) : w2);
+    store_word(c + 6, add ? sadd16(load_word(c + 6), w3) : w3);
+}
+
 /* SamplePolyCBD_2 (FIPS 203 Alg. 8, eta = 2) of one piece, 8 coefficients per input word:
  * d holds the bit sums of each 2-bit pair, so nibble j of d is x_j (bits 0-1) and y_j
  * (bits 2-3); SSUB8 forms x - y for the even and the odd nibbles in the four byte lanes,
@@ -328,32 +347,96 @@ void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
  * in order. Equal to the portable cbd2 (16-bit wrap-around of the sums included). */
 void pqpan_mlkem_cbd2_piece(int16_t c[64], const uint8_t buf[32], int add)
 {
-    const uint32_t m2 = 0x03030303u;
-    for (unsigned i = 0; i < 8; i++) {
-        uint32_t t, w[4];
-        memcpy(&t, buf + 4 * i, sizeof t);
-        const uint32_t d = t - ((t >> 1) & 0x55555555u);
-        const uint32_t even = ssub8(d & m2, (d >> 2) & m2);       /* c[8i + 2k] in byte k */
-        const uint32_t odd = ssub8((d >> 4) & m2, (d >> 6) & m2); /* c[8i + 2k + 1] */
-        const uint32_t e02 = sxtb16(even), o02 = sxtb16(odd);
-        const uint32_t e13 = sxtb16_ror8(even), o13 = sxtb16_ror8(odd);
-        w[0] = pkhbt_lsl16(e02, o02);
-        w[1] = pkhbt_lsl16(e13, o13);
-        w[2] = pkhtb_asr16(o02, e02);
-        w[3] = pkhtb_asr16(o13, e13);
-        for (unsigned k = 0; k < 4; k++) {
-            int16_t *p = c + 8 * i + 2 * k;
-            store_word(p, add ? sadd16(load_word(p), w[k]) : w[k]);
+    uint32_t t;
+    if (add) {
+        for (unsigned i = 0; i < 8; i++) {
+            memcpy(&t, buf + 4 * i, sizeof t);
+            cbd2_word(c + 8 * i, t, 1);
+        }
+    } else {
+        for (unsigned i = 0; i < 8; i++) {
+            memcpy(&t, buf + 4 * i, sizeof t);
+            cbd2_word(c + 8 * i, t, 0);
         }
     }
+}
+
+/* Four coefficients from 24 bits t of PRF output (eta = 3), written to c[0..3] or (add)
+ * added to them: d holds the bit sums of each 3-bit group, so 3-bit field 2j of d is x_j
+ * and field 2j + 1 is y_j (each 0..3). x - y + 3 is formed for the four fields at once
+ * (fields 6 bits apart, each x_j + 3 >= y_j, so no borrow crosses a field), the fields
+ * are paired into halves, and SSUB16 takes the 3 back off. */
+M4_INLINE void cbd3_group(int16_t c[4], uint32_t t, int add)
+{
+    const uint32_t m3 = 0x00249249u, fields = 0x001C71C7u, three = 0x000C30C3u;
+    const uint32_t d = (t & m3) + ((t >> 1) & m3) + ((t >> 2) & m3);
+    const uint32_t z = (d & fields) + three - ((d >> 3) & fields);
+    const uint32_t w0 = ssub16((z & 63u) | ((z >> 6) & 63u) << 16, 0x00030003u);
+    const uint32_t w1 = ssub16(((z >> 12) & 63u) | (z >> 18) << 16, 0x00030003u);
+    store_word(c, add ? sadd16(load_word(c), w0) : w0);
+    store_word(c + 2, add ? sadd16(load_word(c + 2), w1) : w1);
+}
+
+/* Two groups (6 bytes) of SamplePolyCBD_3, 8 coefficients. */
+M4_INLINE void cbd3_two(int16_t c[8], const uint8_t *p, int add)
+{
+    uint32_t w;
+    uint16_t h;
+    memcpy(&w, p, sizeof w);
+    memcpy(&h, p + 4, sizeof h);
+    cbd3_group(c, w & 0x00FFFFFFu, add);
+    cbd3_group(c + 4, w >> 24 | (uint32_t)h << 8, add);
+}
+
+/* SamplePolyCBD_3 (FIPS 203 Alg. 8, eta = 3) of one piece, four coefficients per 24
+ * input bits with one subtraction for all four. Equal to the portable cbd3 (16-bit
+ * wrap-around of the sums included). */
+void pqpan_mlkem_cbd3_piece(int16_t c[64], const uint8_t buf[48], int add)
+{
+    if (add) {
+        for (unsigned i = 0; i < 8; i++) {
+            cbd3_two(c + 8 * i, buf + 6 * i, 1);
+        }
+    } else {
+        for (unsigned i = 0; i < 8; i++) {
+            cbd3_two(c + 8 * i, buf + 6 * i, 0);
+        }
+    }
+}
+
+/* fqmul(c_i, z) of every coefficient, two per word (fqmul2), four words per pass. */
+M4_INLINE void poly_fqmul(struct mlkem_poly *p, int16_t z)
+{
+    const uint32_t zeta = (uint16_t)z;
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 8) {
+        store_word(p->c + j, fqmul2(zeta, load_word(p->c + j)));
+        store_word(p->c + j + 2, fqmul2(zeta, load_word(p->c + j + 2)));
+        store_word(p->c + j + 4, fqmul2(zeta, load_word(p->c + j + 4)));
+        store_word(p->c + j + 6, fqmul2(zeta, load_word(p->c + j + 6)));
+    }
+}
+
+/* c_i R mod q as fqmul(c_i, R^2) and c_i R^-1 as fqmul(c_i, 1) (= mlkem_montgomery_reduce
+ * of c_i): equal to the portable pqpan_mlkem_poly_tomont and _frommont. */
+void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
+{
+    poly_fqmul(p, PQPAN_MLKEM_R2);
+}
+
+void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
+{
+    poly_fqmul(p, 1);
 }
 
 /* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
  * time; equal to the portable pqpan_mlkem_poly_reduce. */
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)
 {
-    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 2) {
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 8) { /* four words per pass: fewer branches */
         store_word(p->c + j, barrett2(load_word(p->c + j)));
+        store_word(p->c + j + 2, barrett2(load_word(p->c + j + 2)));
+        store_word(p->c + j + 4, barrett2(load_word(p->c + j + 4)));
+        store_word(p->c + j + 6, barrett2(load_word(p->c + j + 6)));
     }
 }
 

@@ -1,6 +1,7 @@
 /* Polynomial arithmetic, compression and encodings of FIPS 203 §4.2. */
 #include "crypto/mlkem/poly.h"
 
+#include "common/bytes.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
@@ -31,7 +32,7 @@ void pqpan_mlkem_poly_sub(struct mlkem_poly *r, const struct mlkem_poly *a,
     }
 }
 
-void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_tomont)(struct mlkem_poly *p)
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
@@ -39,7 +40,7 @@ void pqpan_mlkem_poly_tomont(struct mlkem_poly *p)
     }
 }
 
-void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_frommont)(struct mlkem_poly *p)
 {
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
@@ -47,17 +48,20 @@ void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
     }
 }
 
-/* ByteEncode_12 (FIPS 203 Alg. 5): two 12-bit values, least significant bits first,
- * into three bytes. */
+/* ByteEncode_12 (FIPS 203 Alg. 5): 12-bit values, least significant bits first; four
+ * values (48 bits) at a time, the first 32 bits as one word (the third value straddling
+ * it), then two bytes. */
 void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlkem_poly *p)
 {
     unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N / 2; i++) {
-        uint16_t t0 = mlkem_to_unsigned(p->c[2 * i]);
-        uint16_t t1 = mlkem_to_unsigned(p->c[2 * i + 1]);
-        r[3 * i] = (uint8_t)t0;
-        r[3 * i + 1] = (uint8_t)((t0 >> 8) | (t1 << 4));
-        r[3 * i + 2] = (uint8_t)(t1 >> 4);
+    for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
+        const uint32_t t0 = mlkem_to_unsigned(p->c[4 * i]);
+        const uint32_t t1 = mlkem_to_unsigned(p->c[4 * i + 1]);
+        const uint32_t t2 = mlkem_to_unsigned(p->c[4 * i + 2]);
+        const uint32_t t3 = mlkem_to_unsigned(p->c[4 * i + 3]);
+        pqpan_store32_le(r + 6 * i, t0 | t1 << 12 | t2 << 24);
+        r[6 * i + 4] = (uint8_t)(t2 >> 8 | t3 << 4);
+        r[6 * i + 5] = (uint8_t)(t3 >> 4);
     }
 }
 
@@ -118,44 +122,144 @@ static int16_t decompress(uint32_t y, unsigned d)
     return (int16_t)((y * PQPAN_MLKEM_Q + (1u << (d - 1))) >> d);
 }
 
-/* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits packed
- * least significant bit first into d bytes, so every group of 8 starts on a byte
- * boundary. */
-static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
+/* ByteEncode_d (FIPS 203 Alg. 5) of eight d-bit values: bit b of v[i] is bit d i + b of
+ * the d output bytes, least significant first. Written out per d, a word at a time and
+ * without loops (gcc -O2 does not unroll them), so that every shift is a constant: d = 4
+ * two values per byte; d = 5 the first 32 bits as one word, v[6] straddling it; d = 10
+ * two runs of four values in 5 bytes; d = 11 the first 64 bits as one word, v[5]
+ * straddling it, then 24 bits. */
+static inline void byte_encode8(uint8_t *out, const uint16_t v[8], unsigned d)
 {
-    uint16_t v[8];
-    uint32_t acc = 0;
-    unsigned bits = 0, i;
-    for (i = 0; i < 8; i++) { /* a loop of its own, so that it vectorizes */
-        v[i] = compress(mlkem_to_unsigned(c[i]), d);
-    }
-    for (i = 0; i < 8; i++) {
-        acc |= (uint32_t)v[i] << bits;
-        bits += d;
-        while (bits >= 8) {
-            *out++ = (uint8_t)acc;
-            acc >>= 8;
-            bits -= 8;
-        }
+    if (d == 4) {
+        pqpan_store32_le(out, (uint32_t)v[0] | (uint32_t)v[1] << 4 | (uint32_t)v[2] << 8 |
+                                  (uint32_t)v[3] << 12 | (uint32_t)v[4] << 16 |
+                                  (uint32_t)v[5] << 20 | (uint32_t)v[6] << 24 |
+                                  (uint32_t)v[7] << 28);
+    } else if (d == 5) { /* v[6] keeps its low 2 bits in the word */
+        pqpan_store32_le(out, (uint32_t)v[0] | (uint32_t)v[1] << 5 | (uint32_t)v[2] << 10 |
+                                  (uint32_t)v[3] << 15 | (uint32_t)v[4] << 20 |
+                                  (uint32_t)v[5] << 25 | (uint32_t)v[6] << 30);
+        out[4] = (uint8_t)(v[6] >> 2 | v[7] << 3);
+    } else if (d == 10) {
+        pqpan_store32_le(out, (uint32_t)v[0] | (uint32_t)v[1] << 10 | (uint32_t)v[2] << 20 |
+                                  (uint32_t)v[3] << 30);
+        out[4] = (uint8_t)(v[3] >> 2);
+        pqpan_store32_le(out + 5, (uint32_t)v[4] | (uint32_t)v[5] << 10 | (uint32_t)v[6] << 20 |
+                                      (uint32_t)v[7] << 30);
+        out[9] = (uint8_t)(v[7] >> 2);
+    } else { /* v[2] and v[5] straddle the two words, v[5] the 64-bit boundary */
+        const uint32_t t = (uint32_t)v[5] >> 9 | (uint32_t)v[6] << 2 | (uint32_t)v[7] << 13;
+        pqpan_store32_le(out, (uint32_t)v[0] | (uint32_t)v[1] << 11 | (uint32_t)v[2] << 22);
+        pqpan_store32_le(out + 4, (uint32_t)v[2] >> 10 | (uint32_t)v[3] << 1 |
+                                      (uint32_t)v[4] << 12 | (uint32_t)v[5] << 23);
+        out[8] = (uint8_t)t;
+        out[9] = (uint8_t)(t >> 8);
+        out[10] = (uint8_t)(t >> 16);
     }
 }
 
-/* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes; no
- * reduction is needed (2^d < q). */
+/* ByteDecode_d (FIPS 203 Alg. 6) of eight d-bit values from d bytes, the inverse of
+ * byte_encode8 (no reduction: 2^d < q for these d). */
+static inline void byte_decode8(uint16_t v[8], const uint8_t *in, unsigned d)
+{
+    const uint32_t m = (1u << d) - 1, w = pqpan_load32_le(in);
+    if (d == 4) {
+        v[0] = (uint16_t)(w & m);
+        v[1] = (uint16_t)((w >> 4) & m);
+        v[2] = (uint16_t)((w >> 8) & m);
+        v[3] = (uint16_t)((w >> 12) & m);
+        v[4] = (uint16_t)((w >> 16) & m);
+        v[5] = (uint16_t)((w >> 20) & m);
+        v[6] = (uint16_t)((w >> 24) & m);
+        v[7] = (uint16_t)(w >> 28);
+    } else if (d == 5) {
+        v[0] = (uint16_t)(w & m);
+        v[1] = (uint16_t)((w >> 5) & m);
+        v[2] = (uint16_t)((w >> 10) & m);
+        v[3] = (uint16_t)((w >> 15) & m);
+        v[4] = (uint16_t)((w >> 20) & m);
+        v[5] = (uint16_t)((w >> 25) & m);
+        v[6] = (uint16_t)((w >> 30 | (uint32_t)in[4] << 2) & m);
+        v[7] = (uint16_t)(in[4] >> 3);
+    } else if (d == 10) {
+        const uint32_t w2 = pqpan_load32_le(in + 5);
+        v[0] = (uint16_t)(w & m);
+        v[1] = (uint16_t)((w >> 10) & m);
+        v[2] = (uint16_t)((w >> 20) & m);
+        v[3] = (uint16_t)(w >> 30 | (uint32_t)in[4] << 2);
+        v[4] = (uint16_t)(w2 & m);
+        v[5] = (uint16_t)((w2 >> 10) & m);
+        v[6] = (uint16_t)((w2 >> 20) & m);
+        v[7] = (uint16_t)(w2 >> 30 | (uint32_t)in[9] << 2);
+    } else {
+        const uint32_t w2 = pqpan_load32_le(in + 4);
+        const uint32_t t = (uint32_t)in[8] | (uint32_t)in[9] << 8 | (uint32_t)in[10] << 16;
+        v[0] = (uint16_t)(w & m);
+        v[1] = (uint16_t)((w >> 11) & m);
+        v[2] = (uint16_t)((w >> 22 | w2 << 10) & m);
+        v[3] = (uint16_t)((w2 >> 1) & m);
+        v[4] = (uint16_t)((w2 >> 12) & m);
+        v[5] = (uint16_t)((w2 >> 23 | t << 9) & m);
+        v[6] = (uint16_t)((t >> 2) & m);
+        v[7] = (uint16_t)(t >> 13);
+    }
+}
+
+/* Compress_d of four coefficients (of either sign), written out for the same reason. */
+static inline void compress4(uint16_t v[4], const int16_t c[4], unsigned d)
+{
+    v[0] = compress(mlkem_to_unsigned(c[0]), d);
+    v[1] = compress(mlkem_to_unsigned(c[1]), d);
+    v[2] = compress(mlkem_to_unsigned(c[2]), d);
+    v[3] = compress(mlkem_to_unsigned(c[3]), d);
+}
+
+/* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits, so every
+ * group of 8 starts on a byte boundary. */
+static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
+{
+    uint16_t v[8];
+    compress4(v, c, d);
+    compress4(v + 4, c + 4, d);
+    byte_encode8(out, v, d);
+}
+
+/* Decompress_d of four values. */
+static inline void decompress4(int16_t c[4], const uint16_t v[4], unsigned d)
+{
+    c[0] = decompress(v[0], d);
+    c[1] = decompress(v[1], d);
+    c[2] = decompress(v[2], d);
+    c[3] = decompress(v[3], d);
+}
+
+/* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes. */
 static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d)
 {
-    const uint32_t mask = (1u << d) - 1;
-    uint32_t acc = 0;
-    unsigned bits = 0, i;
-    for (i = 0; i < 8; i++) {
-        while (bits < d) {
-            acc |= (uint32_t)*in++ << bits;
-            bits += 8;
-        }
-        c[i] = decompress(acc & mask, d);
-        acc >>= d;
-        bits -= d;
+    uint16_t v[8];
+    byte_decode8(v, in, d);
+    decompress4(c, v, d);
+    decompress4(c + 4, v + 4, d);
+}
+
+/* The OR of the byte differences of two d-byte groups folded into 8 bits (0 iff equal),
+ * a word at a time. */
+static inline unsigned group_diff(const uint8_t *a, const uint8_t *b, unsigned d)
+{
+    uint32_t x = pqpan_load32_le(a) ^ pqpan_load32_le(b);
+    if (d >= 8) {
+        x |= pqpan_load32_le(a + 4) ^ pqpan_load32_le(b + 4);
     }
+    if (d % 4 >= 1) {
+        x |= (uint32_t)(a[d - d % 4] ^ b[d - d % 4]);
+    }
+    if (d % 4 >= 2) {
+        x |= (uint32_t)(a[d - d % 4 + 1] ^ b[d - d % 4 + 1]);
+    }
+    if (d % 4 == 3) {
+        x |= (uint32_t)(a[d - 1] ^ b[d - 1]);
+    }
+    return (x | x >> 8 | x >> 16 | x >> 24) & 0xFFu;
 }
 
 static inline void compress_all(uint8_t *r, const struct mlkem_poly *p, unsigned d)
@@ -171,12 +275,10 @@ static inline unsigned compress_diff_all(const uint8_t *expected, const struct m
                                          unsigned d)
 {
     uint8_t buf[11];
-    unsigned diff = 0, g, i;
+    unsigned diff = 0, g;
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
         compress_group(buf, p->c + 8 * g, d);
-        for (i = 0; i < d; i++) {
-            diff |= (unsigned)(buf[i] ^ expected[d * g + i]);
-        }
+        diff |= group_diff(buf, expected + d * g, d);
     }
     pqpan_wipe(buf, sizeof buf);
     return diff;

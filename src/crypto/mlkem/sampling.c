@@ -41,8 +41,8 @@ static inline unsigned keep_if_below_q(int16_t *a, unsigned count, uint32_t d)
     return count + (d < PQPAN_MLKEM_Q);
 }
 
-static unsigned rejection_sample(int16_t *a, unsigned count, unsigned max, const uint8_t *buf,
-                                 size_t len, size_t *pos)
+unsigned PQPAN_M4_PORTABLE(pqpan_mlkem_rej_uniform)(int16_t *a, unsigned count, unsigned max,
+                                                    const uint8_t *buf, size_t len, size_t *pos)
 {
     size_t p = *pos;
     for (; p + 6 <= len && count + 4 <= max; p += 6) {
@@ -90,7 +90,7 @@ void pqpan_mlkem_matacc(int16_t acc[PQPAN_MLKEM_N], const uint8_t rho[PQPAN_MLKE
                 pqpan_shake128_squeeze(&xof, buf, XOF_PIECE);
                 pos = 0;
             }
-            held = rejection_sample(vals, held, PART_COEFFS, buf, XOF_PIECE, &pos);
+            held = pqpan_mlkem_rej_uniform(vals, held, PART_COEFFS, buf, XOF_PIECE, &pos);
         }
         pqpan_mlkem_basemul_acc_bytes(acc, vals, b, part * PART_COEFFS / 2, PART_COEFFS / 2);
         held -= PART_COEFFS;
@@ -155,6 +155,17 @@ static inline void cbd3(int16_t c[CBD_PIECE_COEFFS], const uint8_t buf[48], int 
     }
 }
 
+/* cbd3 on one piece of 64 coefficients with add as a parameter: the function the M4
+ * backend replaces (src/crypto/m4/ntt_m4.c). */
+void PQPAN_M4_PORTABLE(pqpan_mlkem_cbd3_piece)(int16_t c[64], const uint8_t buf[48], int add)
+{
+    if (add) {
+        cbd3(c, buf, 1);
+    } else {
+        cbd3(c, buf, 0);
+    }
+}
+
 /* PRF_eta(s, b) = SHAKE256(s || b, 64 eta) (FIPS 203 eq. 4.3), then Alg. 8 written to
  * or added to p, piece by piece. */
 static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], uint8_t nonce,
@@ -171,10 +182,8 @@ static void cbd(struct mlkem_poly *p, const uint8_t seed[PQPAN_MLKEM_SYMBYTES], 
         pqpan_shake256_squeeze(&prf, buf, CBD_PIECE_COEFFS / 4 * (size_t)eta);
         if (eta == 2) {
             pqpan_mlkem_cbd2_piece(c, buf, add);
-        } else if (add) {
-            cbd3(c, buf, 1);
         } else {
-            cbd3(c, buf, 0);
+            pqpan_mlkem_cbd3_piece(c, buf, add);
         }
     }
     pqpan_wipe(&prf, sizeof prf);
