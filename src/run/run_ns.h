@@ -86,6 +86,7 @@
 #define cli_opt_store PQPAN_RUN_NS(cli_opt_store)
 #define cli_opt_table_defaults PQPAN_RUN_NS(cli_opt_table_defaults)
 #define cli_opt_table_words PQPAN_RUN_NS(cli_opt_table_words)
+#define cli_opt_taken PQPAN_RUN_NS(cli_opt_taken)
 #define cli_opt_words PQPAN_RUN_NS(cli_opt_words)
 #define cli_outfile_check PQPAN_RUN_NS(cli_outfile_check)
 #define cli_outfile_close PQPAN_RUN_NS(cli_outfile_close)
