@@ -175,10 +175,11 @@ static void auth_sentence(char *buf, size_t len, const struct advise_ctx *c,
     }
 }
 
-/* The options that reproduce cfg with `pqpan estimate` and `pqpan simulate` (both take the
- * same; over 802.15.4 the protocol is pqpan's, which has no --protocol there). */
+/* The options that reproduce cfg with `pqpan estimate` (estimate 1) or `pqpan simulate` (0:
+ * the same but --busy, which its contention replaces; over 802.15.4 the protocol is pqpan's,
+ * which has no --protocol there, and the link options given follow). */
 static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
-                           const struct advise_cfg *cfg)
+                           const struct advise_cfg *cfg, int estimate)
 {
     const struct advise_variant *v = &c->variant[cfg->variant];
     size_t n = (size_t)snprintf(buf, len, "--profile %s --kem %s", c->timing->in.profile.name,
@@ -198,9 +199,11 @@ static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
         }
     }
     if (cfg->link == ADV_LINK_802154) {
-        snprintf(buf + n, len - n, " --link 802154 --addr %s --idle %s",
+        char link[256];
+        lowpan_link_args(link, sizeof link, &c->o->lowpan, estimate);
+        snprintf(buf + n, len - n, " --link 802154 --addr %s --idle %s%s",
                  cfg->short_addr ? "short" : "extended",
-                 lowpan_idle_listens(&c->o->lowpan, c->timing) ? "listen" : "sleep");
+                 lowpan_idle_listens(&c->o->lowpan, c->timing) ? "listen" : "sleep", link);
         return;
     }
     snprintf(buf + n, len - n, " --phy %s --ll-octets %u --att-mtu %u --transfer %s --ci-ms %.2f "
@@ -337,7 +340,7 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
     if (print_level_verdict(c, r, w) != EXIT_OK) {
         return EXIT_FAILURE_RUN;
     }
-    reproduce_opts(text, sizeof text, c, &w->cfg);
+    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
     fprintf(c->out, "  reproduce: pqpan estimate %s\n", text); /* one line: to paste */
     return EXIT_OK;
 }
@@ -354,7 +357,7 @@ static void print_answer_details(const struct advise_ctx *c, const struct advise
     brief_line(c, text);
     brief_time(text, sizeof text, w);
     brief_line(c, text);
-    reproduce_opts(text, sizeof text, c, &w->cfg);
+    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
     fprintf(c->out, "  simulate it: pqpan simulate %s\n", text);
 }
 
@@ -923,9 +926,10 @@ static void json_variant(const struct advise_ctx *c, const struct advise_row *w)
     }
     fprintf(c->out, ", \"authenticates\": \"%s\",\n     \"reproduce_estimate\": ",
            c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated" : auth_short(v->mode));
-    reproduce_opts(text, sizeof text, c, &w->cfg);
+    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
     json_command(c, text, "pqpan estimate ");
     fprintf(c->out, ", \"reproduce_simulate\": ");
+    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
     json_command(c, text, "pqpan simulate ");
     fprintf(c->out, ",\n");
 }

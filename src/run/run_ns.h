@@ -169,6 +169,7 @@
 #define lowpan_idle_listens PQPAN_RUN_NS(lowpan_idle_listens)
 #define lowpan_idle_text PQPAN_RUN_NS(lowpan_idle_text)
 #define lowpan_link PQPAN_RUN_NS(lowpan_link)
+#define lowpan_link_args PQPAN_RUN_NS(lowpan_link_args)
 #define lowpan_opts_choices PQPAN_RUN_NS(lowpan_opts_choices)
 #define lowpan_opts_init PQPAN_RUN_NS(lowpan_opts_init)
 #define lowpan_opts_table PQPAN_RUN_NS(lowpan_opts_table)
