@@ -155,6 +155,7 @@ static const struct cli_opt_group advise_groups[] = {
     ALL(model_ramp_table, NULL),
     ALL(model_crypto_table, NULL),
     ONLY(model_gamma_table, NULL, advise_gamma),
+    ALL(lowpan_chain_table, "802154"),
     ALL(advise_output_table, "ble"),
     ALL(advise_output_table, "802154"),
     ALL(advise_mesh_table, "ble-mesh"),
