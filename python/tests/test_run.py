@@ -549,6 +549,11 @@ def test_advise_chain_equals_the_cli(cli, forwarding):
     first = pqpan.advise(**options)["recommendations"][0]
     assert (first["hops"], first["forwarding"], len(first["forwarders_uj"])) == (3, forwarding, 2)
     assert "--hops 3 --forwarding " + forwarding in first["reproduce_estimate"]
+    choice = run("advise", **options)["choices"][0]
+    assert (choice["hops"], choice["forwarding"]) == (3, forwarding)
+    # the JSON prints 3 decimals
+    assert "%.3f" % choice["forwarder_max_uj"] == "%.3f" % max(first["forwarders_uj"])
+    assert "%.3f" % choice["energy_device_uj"] == "%.3f" % first["energy_device_uj"]
 
 
 @pytest.mark.parametrize("options", [{"min_level": "1", "top": 2},

@@ -1286,6 +1286,10 @@ static const struct pqpan_run_field choice_fields[] = {
     {"floor_uj", "floor (uJ)", "uJ", 0, CHOICE_S(REAL), CHOICE(floor_uj), 3},
     {"floor_ratio", "x floor", NULL, 0, CHOICE_S(REAL), CHOICE(floor_ratio), 3},
     {"life_years", "battery life (years)", "years", 0, CHOICE_S(REAL), CHOICE(life_years), 3},
+    {"hops", "hops", NULL, 0, CHOICE_S(UINT), CHOICE(hops), 0},
+    {"forwarding", "forwarding", NULL, 0, CHOICE_S(TEXT), CHOICE(forwarding), 0},
+    {"forwarder_max_uj", "busiest forwarder (uJ)", "uJ", 0, CHOICE_S(OPT_REAL),
+     CHOICE(forwarder_max_uj), 3},
 };
 
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n)
@@ -1300,6 +1304,7 @@ static void choice_of(struct pqpan_run_advise_choice *out, char *auth, size_t au
 {
     const struct advise_cfg *g = &w->cfg;
     int ble = g->link == ADV_LINK_BLE;
+    unsigned k;
     memset(out, 0, sizeof *out);
     advise_variant_name(auth, auth_len, c, g->level, g->variant);
     out->rank = rank;
@@ -1329,6 +1334,14 @@ static void choice_of(struct pqpan_run_advise_choice *out, char *auth, size_t au
     out->floor_uj = w->floor_uj;
     out->floor_ratio = w->floor_ratio;
     out->life_years = w->life_y;
+    out->hops = ble ? 0u : w->ev.hops;
+    out->forwarding = w->ev.hops > 1 ? pqpan_802154_forwarding_name((unsigned)c->o->lowpan.forwarding)
+                                     : NULL;
+    out->forwarder_max_uj = -1.0;
+    for (k = 1; k < w->ev.hops; k++) {
+        out->forwarder_max_uj = w->ev.forwarder_uj[k] > out->forwarder_max_uj ? w->ev.forwarder_uj[k]
+                                                                              : out->forwarder_max_uj;
+    }
 }
 
 int advise_choices(const struct advise_ctx *c, const struct advise_result *r,
