@@ -64,7 +64,17 @@ void cli_advise_help(FILE *out)
             "peripheral (the MTU is set once per connection). 802.15.4:\n"
             "ML-KEM-512/768/1024 x extended or short addresses x KeyGen on the device or its\n"
             "parent (x the --auth modes). Every configuration is run; the recommendation is the\n"
-            "optimum of this space, ties broken by the time to key.\n\n"
+            "optimum of this space, ties broken by the time to key.\n");
+    fprintf(out,
+            "802.15.4 with --hops H > 1: the exchange crosses a chain of H hops to the device's\n"
+            "peer, priced as `pqpan estimate --link 802154 --hops H` (--forwarding, docs/MODEL.md\n"
+            "\"Multi-hop 6LoWPAN\"): the device is the chain's initiator (node 0) when it runs\n"
+            "KeyGen, else its responder (node H), both searched; its energy and the time to key\n"
+            "are the chain's. The H - 1 forwarders are always-on routers: the output gives each\n"
+            "one's energy per exchange (uJ, the peer's profile), their battery life is not\n"
+            "searched. The chain's nodes listen between frames: it needs --sed-idle listen and\n"
+            "--backoff listen (between exchanges the device still polls its parent).\n\n");
+    fprintf(out,
             "Time to key (--max-latency-ms limits it): from the decision to rekey to both sides\n"
             "holding the key: the BLE link switch there (when the exchange's settings differ from\n"
             "the idle link's), then the exchange from its first computation to its last message;\n"

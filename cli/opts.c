@@ -253,10 +253,10 @@ static void json_entry(FILE *out, const struct cli_opt *o, const char *indent)
 }
 
 void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
-                        const char *indent)
+                        const char *const *except, const char *indent)
 {
     size_t k, last = t->n;
-    while (last > 0 && !cli_opt_listed(only, t->opts[last - 1].name)) {
+    while (last > 0 && !cli_opt_taken(only, except, t->opts[last - 1].name)) {
         last--;
     }
     fprintf(out, "%s{\"id\": \"%s\", \"title\": ", indent, t->id);
@@ -264,7 +264,7 @@ void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *co
     fputs(", \"options\": [\n", out);
     for (k = 0; k < last; k++) {
         char inner[32];
-        if (!cli_opt_listed(only, t->opts[k].name)) {
+        if (!cli_opt_taken(only, except, t->opts[k].name)) {
             continue;
         }
         snprintf(inner, sizeof inner, "%s  ", indent);
@@ -307,13 +307,13 @@ static int csv_has(const char *csv, const char *name)
 }
 
 void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
-                      const char *const *only)
+                      const char *const *only, const char *const *except)
 {
     size_t k;
     for (k = 0; k < t->n; k++) {
         const struct cli_opt *o = &t->opts[k];
         char buf[CLI_ALLOWED_MAX];
-        if (!csv_has(only_csv, o->name) || !cli_opt_listed(only, o->name)) {
+        if (!csv_has(only_csv, o->name) || !cli_opt_taken(only, except, o->name)) {
             continue;
         }
         fputs("| `", out);

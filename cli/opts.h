@@ -58,11 +58,11 @@ void cli_opt_table_help(FILE *out, const struct cli_opt_table *t);
 void cli_opt_rows_help(FILE *out, const struct cli_opt_table *t);
 void cli_opt_rows_help_only(FILE *out, const struct cli_opt_table *t, const char *const *only);
 
-/* The table (its options listed in only; NULL: all) as one JSON object {"id", "title",
- * "options": [{name, kind, meta, unit, min, max,
- * words, default, default_note, help, allowed}]}, after indent. */
+/* The table (its options listed in only, NULL: all; but those in except, NULL: none) as one
+ * JSON object {"id", "title", "options": [{name, kind, meta, unit, min, max, words, default,
+ * default_note, help, allowed}]}, after indent. */
 void cli_opt_table_json(FILE *out, const struct cli_opt_table *t, const char *const *only,
-                        const char *indent);
+                        const char *const *except, const char *indent);
 
 /* s as a JSON string, or null for NULL. */
 void cli_json_string_or_null(FILE *out, const char *s);
@@ -72,10 +72,11 @@ void cli_md_cell(FILE *out, const char *s);
 
 /* The header of a Markdown table of options (option, meaning, values, default), and the
  * rows of t in it (docs/CLI.md's option lists): all, or those named in only_csv
- * ("--idle,--backoff") and in only (NULL-terminated; NULL: all). */
+ * ("--idle,--backoff") and in only (NULL-terminated; NULL: all), but those in except
+ * (NULL-terminated; NULL: none). */
 void cli_opt_md_header(FILE *out);
 void cli_opt_table_md(FILE *out, const struct cli_opt_table *t, const char *only_csv,
-                      const char *const *only);
+                      const char *const *only, const char *const *except);
 
 /* ---- argv as a request of pqpan_run ---- */
 

@@ -17,9 +17,11 @@
 #include "run_idle.h"
 #include "run_trace.h"
 
-/* A table on a link ("ble", "802154") or both (NULL); ONLY: part of it. */
-#define ALL(t, link) {&t, link, NULL}
-#define ONLY(t, link, names) {&t, link, names}
+/* A table on a link ("ble", "802154") or both (NULL); ONLY: the rows named; EXCEPT: all its
+ * rows but those named (a row added to the table later is taken too). */
+#define ALL(t, link) {&t, link, NULL, NULL}
+#define ONLY(t, link, names) {&t, link, names, NULL}
+#define EXCEPT(t, link, names) {&t, link, NULL, names}
 /* The energy tables, on both links. */
 #define ENERGY ALL(model_energy_table, NULL), ALL(model_ramp_table, NULL)
 #define CYCLES ALL(model_crypto_table, NULL), ALL(model_gamma_table, NULL)
@@ -68,10 +70,7 @@ static const struct cli_opt_group idle_groups[] = {
 
 /* sweep --link ble-mesh: estimate's BLE Mesh options but --per, which is the sweep's own
  * (its Monte Carlo over BLE, refused on ble-mesh). */
-static const char *const mesh_sweep_opts[] = {
-    "--link", "--bearer", "--kem", "--hybrid", "--prov-alg", "--pbadv-interval-ms",
-    "--pdu-transmissions", "--ack-transmissions", "--close-transmissions", "--scan-window-ms",
-    "--scan-interval-ms", NULL};
+static const char *const mesh_sweep_except[] = {"--per", NULL};
 
 /* sweep: its own options, then estimate's on each link (each a LIST there). */
 static const struct cli_opt_group sweep_groups[] = {
@@ -80,7 +79,7 @@ static const struct cli_opt_group sweep_groups[] = {
     ALL(link_pqke_table, "802154"),       ALL(link_setup_table, "ble"),
     ALL(lowpan_opts_table, "802154"),     ALL(lowpan_exchange_table, "802154"),
     ALL(lowpan_busy_table, "802154"),     ALL(lowpan_chain_table, "802154"),
-    ONLY(mesh_opts_table, "ble-mesh", mesh_sweep_opts),
+    EXCEPT(mesh_opts_table, "ble-mesh", mesh_sweep_except),
     ONLY(link_opts_table, "ble-mesh", mesh_gatt_opts),
     ENERGY,                               CYCLES,
 };
@@ -156,6 +155,7 @@ static const struct cli_opt_group advise_groups[] = {
     ALL(model_ramp_table, NULL),
     ALL(model_crypto_table, NULL),
     ONLY(model_gamma_table, NULL, advise_gamma),
+    ALL(lowpan_chain_table, "802154"),
     ALL(advise_output_table, "ble"),
     ALL(advise_output_table, "802154"),
     ALL(advise_mesh_table, "ble-mesh"),
@@ -192,6 +192,11 @@ const struct cli_cmd_opts cli_cmd_opts[] = {
     {NULL, NULL, 0, 0},
 };
 
+int cli_opt_group_takes(const struct cli_opt_group *g, const char *name)
+{
+    return cli_opt_taken(g->only, g->except, name);
+}
+
 /* Whether registry row name is command cmd or one of its operations ("kem keygen"). */
 static int of_command(const char *name, const char *cmd)
 {
@@ -212,7 +217,7 @@ const char *cli_option_suggestion(struct cli_suggest *s, const char *cmd, const 
                 continue;
             }
             for (k = 0; k < grp->table->n; k++) {
-                if (cli_opt_listed(grp->only, grp->table->opts[k].name)) {
+                if (cli_opt_group_takes(grp, grp->table->opts[k].name)) {
                     cli_suggest_add(s, grp->table->opts[k].name);
                 }
             }
@@ -285,7 +290,8 @@ void cli_cmd_opts_json(FILE *out)
         for (g = 0; g < c->n; g++) {
             fprintf(out, "    {\"link\": %s%s%s, \"table\":\n", c->groups[g].link ? "\"" : "",
                     c->groups[g].link ? c->groups[g].link : "null", c->groups[g].link ? "\"" : "");
-            cli_opt_table_json(out, c->groups[g].table, c->groups[g].only, "      ");
+            cli_opt_table_json(out, c->groups[g].table, c->groups[g].only, c->groups[g].except,
+                               "      ");
             fputs(g + 1 < c->n ? "},\n" : "}\n", out);
         }
         fputs(c[1].cmd != NULL ? "  ]},\n" : "  ]}\n", out);
@@ -334,7 +340,9 @@ static int listed_before(const struct cli_cmd_opts *c, size_t g)
     size_t k;
     for (k = 0; k < g; k++) {
         if (c->groups[k].table == c->groups[g].table &&
-            (c->groups[k].only == NULL || c->groups[k].only == c->groups[g].only)) {
+            ((c->groups[k].only == NULL && c->groups[k].except == NULL) ||
+             (c->groups[k].only == c->groups[g].only &&
+              c->groups[k].except == c->groups[g].except))) {
             return 1;
         }
     }
@@ -346,7 +354,8 @@ static void command_md(FILE *out, const struct cli_cmd_opts *c)
     size_t g;
     for (g = 0; g < c->n; g++) {
         if (!listed_before(c, g)) {
-            cli_opt_table_md(out, c->groups[g].table, NULL, c->groups[g].only);
+            cli_opt_table_md(out, c->groups[g].table, NULL, c->groups[g].only,
+                             c->groups[g].except);
         }
     }
 }
@@ -364,7 +373,7 @@ int cli_opts_md(FILE *out, int n, char **ids)
     for (k = 0; k < n; k++) {
         const struct cli_opt_table *t = table_of_arg(ids[k], &only);
         if (t != NULL) {
-            cli_opt_table_md(out, t, only, NULL);
+            cli_opt_table_md(out, t, only, NULL, NULL);
         } else {
             command_md(out, cli_cmd_opts_find(ids[k]));
         }

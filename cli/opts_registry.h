@@ -6,13 +6,18 @@
 
 #include "opts.h"
 
-/* One table a command reads, on one link ("ble", "802154") or on both (NULL), all its
- * options or those in only (NULL-terminated). */
+/* One table a command reads, on one link ("ble", "802154") or on both (NULL): all its
+ * options, those in only, or all but those in except (each NULL-terminated; NULL: no
+ * restriction). */
 struct cli_opt_group {
     const struct cli_opt_table *table;
     const char *link;
     const char *const *only;
+    const char *const *except;
 };
+
+/* Whether group g takes option name (cli_opt_taken over its only and except). */
+int cli_opt_group_takes(const struct cli_opt_group *g, const char *name);
 
 struct cli_cmd_opts {
     const char *cmd;

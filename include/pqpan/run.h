@@ -322,6 +322,10 @@ struct pqpan_run_advise_choice {
     int saving_known;
     double floor_uj, floor_ratio;
     double life_years;       /* the shortest of the battery sides */
+    unsigned hops;           /* 802.15.4: hops to the peer (1: one link; 0: BLE) */
+    const char *forwarding;  /* 802.15.4 across a chain: "reassemble", "fragment" (NULL: none) */
+    double forwarder_max_uj; /* a chain: the busiest forwarder's energy per exchange, an
+                                always-on router whose battery is not searched (< 0: none) */
 };
 
 /* The field table of a CHOICE row (units uJ, ms, mA, years). */

@@ -2875,6 +2875,9 @@ struct pqpan_run_advise_choice {
     int saving_known;
     double floor_uj, floor_ratio;
     double life_years;
+    unsigned hops;
+    const char *forwarding;
+    double forwarder_max_uj;
 };
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 struct pqpan_run_calibrate_fit {

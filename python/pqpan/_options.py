@@ -461,9 +461,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': '802.15.4 hops between the initiator and the responder (a '
                                     'chain of H + 1 nodes, RPL route-over, forwarders always-on '
-                                    'routers, no other traffic; needs --idle listen and --backoff '
-                                    'listen): energy per node and latency (docs/MODEL.md '
-                                    '"Multi-hop 6LoWPAN")'},
+                                    "routers, no other traffic; needs --idle listen, advise's "
+                                    '--sed-idle listen, and --backoff listen): energy per node and '
+                                    'latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
                            {'name': '--forwarding',
                             'kind': 'word',
                             'unit': None,
@@ -1477,9 +1477,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': '802.15.4 hops between the initiator and the responder (a '
                                     'chain of H + 1 nodes, RPL route-over, forwarders always-on '
-                                    'routers, no other traffic; needs --idle listen and --backoff '
-                                    'listen): energy per node and latency (docs/MODEL.md '
-                                    '"Multi-hop 6LoWPAN")'},
+                                    "routers, no other traffic; needs --idle listen, advise's "
+                                    '--sed-idle listen, and --backoff listen): energy per node and '
+                                    'latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
                            {'name': '--forwarding',
                             'kind': 'word',
                             'unit': None,
@@ -3408,8 +3408,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                          'default_note': None,
                          'help': '802.15.4 hops between the initiator and the responder (a chain '
                                  'of H + 1 nodes, RPL route-over, forwarders always-on routers, no '
-                                 'other traffic; needs --idle listen and --backoff listen): energy '
-                                 'per node and latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
+                                 "other traffic; needs --idle listen, advise's --sed-idle listen, "
+                                 'and --backoff listen): energy per node and latency '
+                                 '(docs/MODEL.md "Multi-hop 6LoWPAN")'},
                         {'name': '--forwarding',
                          'kind': 'word',
                          'unit': None,
@@ -4167,7 +4168,8 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                   "device polling its parent (a Thread SED), the exchange pqpan's "
                                   'INIT/RESP/FIN over 6LoWPAN as estimate --link 802154 (the '
                                   'device is --profile; --battery-side both and --protocol study '
-                                  'are for BLE only)'},
+                                  'are for BLE only), one hop from its peer or --hops H across a '
+                                  'chain'},
                          {'name': '--sed-idle',
                           'kind': 'word',
                           'unit': None,
@@ -4178,7 +4180,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                           'default_note': None,
                           'help': '802.15.4: the radio when the device neither sends, receives nor '
                                   "computes, as estimate --link 802154's --idle but sleep by "
-                                  "default (a sleepy device's radio is off between frames)"},
+                                  "default (a sleepy device's radio is off between frames); with "
+                                  "--hops > 1, listen (the chain model's nodes listen during an "
+                                  'exchange)'},
                          {'name': '--poll-ms',
                           'kind': 'number',
                           'unit': 'ms',
@@ -4486,7 +4490,8 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                   "device polling its parent (a Thread SED), the exchange pqpan's "
                                   'INIT/RESP/FIN over 6LoWPAN as estimate --link 802154 (the '
                                   'device is --profile; --battery-side both and --protocol study '
-                                  'are for BLE only)'},
+                                  'are for BLE only), one hop from its peer or --hops H across a '
+                                  'chain'},
                          {'name': '--sed-idle',
                           'kind': 'word',
                           'unit': None,
@@ -4497,7 +4502,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                           'default_note': None,
                           'help': '802.15.4: the radio when the device neither sends, receives nor '
                                   "computes, as estimate --link 802154's --idle but sleep by "
-                                  "default (a sleepy device's radio is off between frames)"},
+                                  "default (a sleepy device's radio is off between frames); with "
+                                  "--hops > 1, listen (the chain model's nodes listen during an "
+                                  'exchange)'},
                          {'name': '--poll-ms',
                           'kind': 'number',
                           'unit': 'ms',
@@ -4802,6 +4809,32 @@ OPTIONS = {'estimate': [{'link': 'ble',
                           'default': None,
                           'default_note': None,
                           'help': 'γ_comp of one operation, repeatable (study: 1.12-1.62)'}]},
+            {'link': '802154',
+             'options': [{'name': '--hops',
+                          'kind': 'uint',
+                          'unit': None,
+                          'min': 1,
+                          'max': 16,
+                          'words': None,
+                          'default': '1',
+                          'default_note': None,
+                          'help': '802.15.4 hops between the initiator and the responder (a chain '
+                                  'of H + 1 nodes, RPL route-over, forwarders always-on routers, '
+                                  "no other traffic; needs --idle listen, advise's --sed-idle "
+                                  'listen, and --backoff listen): energy per node and latency '
+                                  '(docs/MODEL.md "Multi-hop 6LoWPAN")'},
+                         {'name': '--forwarding',
+                          'kind': 'word',
+                          'unit': None,
+                          'min': None,
+                          'max': None,
+                          'words': ['reassemble', 'fragment'],
+                          'default': 'reassemble',
+                          'default_note': None,
+                          'help': 'with --hops > 1: each forwarder reassembles every IPv6 packet '
+                                  'and fragments it again (RFC 4944), or forwards each fragment as '
+                                  'it arrives (RFC 8930); a node sends its next unit once the one '
+                                  'before is 3 hops on'}]},
             {'link': 'ble',
              'options': [{'name': '--brief',
                           'kind': 'flag',

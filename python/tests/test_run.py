@@ -534,7 +534,26 @@ def test_advise_grid_equals_the_cli(cli):
     print("advise grid: %d requests, %d equal, %d refused by both"
           % (len(requests), outcomes.count("equal"), outcomes.count("refused")))
     assert len(requests) > 40 and outcomes.count("equal") > 20
-    assert {"min_level", "battery_side", "protocol"} <= {k for r in requests for k in r}
+    assert {"min_level", "battery_side", "protocol", "hops", "forwarding"} <= {
+        k for r in requests for k in r}
+
+
+@pytest.mark.parametrize("forwarding", ["reassemble", "fragment"])
+def test_advise_chain_equals_the_cli(cli, forwarding):
+    """advise --link 802154 --hops 3: pqpan.advise() is the CLI's JSON; its first
+    recommendation names the chain (hops, forwarding, one energy per forwarder) and its
+    estimate line carries them."""
+    options = {"link": "802154", "hops": 3, "forwarding": forwarding, "sed_idle": "listen",
+               "top": 2}
+    assert _compare_advise(cli, options) == "equal"
+    first = pqpan.advise(**options)["recommendations"][0]
+    assert (first["hops"], first["forwarding"], len(first["forwarders_uj"])) == (3, forwarding, 2)
+    assert "--hops 3 --forwarding " + forwarding in first["reproduce_estimate"]
+    choice = run("advise", **options)["choices"][0]
+    assert (choice["hops"], choice["forwarding"]) == (3, forwarding)
+    # the JSON prints 3 decimals
+    assert "%.3f" % choice["forwarder_max_uj"] == "%.3f" % max(first["forwarders_uj"])
+    assert "%.3f" % choice["energy_device_uj"] == "%.3f" % first["energy_device_uj"]
 
 
 @pytest.mark.parametrize("options", [{"min_level": "1", "top": 2},

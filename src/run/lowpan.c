@@ -101,7 +101,8 @@ static const struct cli_opt chain_rows[] = {
      .def = PQPAN_DEFAULT_HOPS, .store = CLI_STORE_INT, .offset = LOWPAN(hops),
      .help = "802.15.4 hops between the initiator and the responder (a chain of H + 1 nodes, "
              "RPL route-over, forwarders always-on routers, no other traffic; needs --idle "
-             "listen and --backoff listen): energy per node and latency "
+             "listen, advise's --sed-idle listen, and --backoff listen): energy per node and "
+             "latency "
              "(docs/MODEL.md \"Multi-hop 6LoWPAN\")"},
     {.name = "--forwarding", .kind = CLI_OPT_WORD, .words = forwarding_words,
      .def = PQPAN_DEFAULT_FORWARDING, .store = CLI_STORE_INT, .offset = LOWPAN(forwarding),
@@ -109,6 +110,53 @@ static const struct cli_opt chain_rows[] = {
              "again (RFC 4944), or forwards each fragment as it arrives (RFC 8930); a node "
              "sends its next unit once the one before is 3 hops on"},
 };
+
+/* Appends " NAME WORD" (WORD NULL: " NAME") to buf (len bytes) at *n, clamped at the end. */
+static void args_word(char *buf, size_t len, size_t *n, const char *name, const char *word)
+{
+    int k = *n < len ? snprintf(buf + *n, len - *n, " %s%s%s", name, word != NULL ? " " : "",
+                                word != NULL ? word : "")
+                     : 0;
+    *n += k > 0 ? (size_t)k : 0u;
+}
+
+/* Appends " NAME V" (V as typed: up to 15 significant digits). */
+static void args_number(char *buf, size_t len, size_t *n, const char *name, double v)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%.15g", v);
+    args_word(buf, len, n, name, num);
+}
+
+void lowpan_link_args(char *buf, size_t len, const struct lowpan_opts *o, int estimate)
+{
+    struct lowpan_opts d;
+    size_t n = 0;
+    lowpan_opts_init(&d);
+    buf[0] = '\0';
+    if (o->contiki != d.contiki) {
+        args_word(buf, len, &n, "--csma", csma_words[o->contiki != 0]);
+    }
+    if (o->backoff != d.backoff) {
+        args_word(buf, len, &n, "--backoff", state_words[o->backoff > 0]);
+    }
+    if (o->sec_level != d.sec_level) {
+        args_word(buf, len, &n, "--mac-security", lowpan_sec_name(o->sec_level));
+    }
+    if (o->key_id_mode != d.key_id_mode) {
+        args_number(buf, len, &n, "--key-id-mode", (double)o->key_id_mode);
+    }
+    if (o->ipv6_frag) {
+        args_word(buf, len, &n, "--ipv6-frag", NULL);
+    }
+    if (estimate && o->busy != d.busy) {
+        args_number(buf, len, &n, "--busy", o->busy);
+    }
+    if (o->hops != d.hops) {
+        args_number(buf, len, &n, "--hops", (double)o->hops);
+        args_word(buf, len, &n, "--forwarding", forwarding_words[o->forwarding != 0]);
+    }
+}
 
 static void lowpan_init(void *o)
 {

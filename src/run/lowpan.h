@@ -61,6 +61,13 @@ const char *lowpan_protocol_name(const struct lowpan_opts *o);
 int lowpan_setup(struct pqpan_802154_est_config *c, uint64_t cycles[PQPAN_OP_COUNT],
                  const struct model_env *env, const struct lowpan_opts *o, struct cli_msg *msg);
 
+/* The options of o that differ from their defaults, as command-line words that reproduce
+ * them (" --csma contiki --busy 0.1 --hops 3 --forwarding reassemble"): the link's (--csma,
+ * --backoff, --mac-security, --key-id-mode), --ipv6-frag, --busy (estimate only: simulate
+ * contends instead) and the chain's. --kem, --addr, --idle and the PQKE variant are the
+ * caller's. Into buf (len bytes, cut short if it is too small). */
+void lowpan_link_args(char *buf, size_t len, const struct lowpan_opts *o, int estimate);
+
 /* The link part of lowpan_setup (addressing, MAC security) over c's defaults. */
 void lowpan_link(struct pqpan_802154_link_cfg *c, const struct lowpan_opts *o);
 

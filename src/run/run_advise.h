@@ -15,6 +15,7 @@
 #include "model.h"
 #include "notes.h"
 #include "pqpan/advise.h"
+#include "pqpan/multihop154.h"
 #include "pqpan/run.h"
 
 #define ADV_CMD "advise"
@@ -112,8 +113,8 @@ extern const size_t advise_n_tables;
  * stores into. */
 const struct cli_opt *advise_opt_row(const char *name, struct advise_opts *o, void **into);
 
-/* An option advise refuses with a reason (--gamma-comm, --kem, --addr, --hops,
- * --forwarding): EXIT_USAGE with the reason in *m, else EXIT_OK. */
+/* An option advise refuses with a reason (--gamma-comm, --kem, --addr): EXIT_USAGE with
+ * the reason in *m, else EXIT_OK. */
 int advise_refused(const char *name, struct cli_msg *m);
 
 /* *o at every option's default. */
@@ -218,6 +219,10 @@ struct advise_eval {
     double idle_again_ms;  /* from the decision until the link is back on its idle settings
                               (BLE: time to key + the switch back; 802.15.4: time to key) */
     const struct advise_switch *sw; /* BLE: the switch priced in (NULL: 802.15.4) */
+    unsigned hops;         /* 802.15.4: the hops to the peer (1: one link; > 1: a chain) */
+    double forwarder_uj[PQPAN_802154_CHAIN_NODES]; /* a chain: node n's energy per exchange
+                              (n = 1 .. hops - 1), all-states accounting, priced with the
+                              peer's profile: always-on routers, their battery not searched */
 };
 
 /* Everything the search needs, loaded once. */

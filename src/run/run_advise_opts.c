@@ -271,13 +271,14 @@ static const struct cli_opt device_rows[] = {
      .help = "the link(s) searched. 802.15.4: the device is a sleepy end device polling its "
              "parent (a Thread SED), the exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate "
              "--link 802154 (the device is --profile; --battery-side both and --protocol study "
-             "are for BLE only)"},
+             "are for BLE only), one hop from its peer or --hops H across a chain"},
     {.name = "--sed-idle", .kind = CLI_OPT_WORD, .words = radio_words,
      .def = PQPAN_DEFAULT_SED_IDLE,
      .store = CLI_STORE_INT, .offset = ADV(lowpan.idle),
      .help = "802.15.4: the radio when the device neither sends, receives nor computes, as "
              "estimate --link 802154's --idle but sleep by default (a sleepy device's radio is "
-             "off between frames)"},
+             "off between frames); with --hops > 1, listen (the chain model's nodes listen "
+             "during an exchange)"},
     {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
      .max = 86400000, .def = PQPAN_DEFAULT_POLL_MS, .store = CLI_STORE_DOUBLE,
      .offset = ADV(poll_ms),
@@ -401,7 +402,7 @@ static void defaults(void *p)
 }
 
 /* Of the 802.15.4 tables advise takes all but --link, --idle (--sed-idle is its own), --addr and
- * --kem (both searched); of the γ options --calibration and --gamma-comp (the events
+ * --kem (both searched), and the chain's --hops and --forwarding; of the γ options --calibration and --gamma-comp (the events
  * accounting it ranks by has no γ_comm). */
 const char *const advise_lowpan_link[] = {"--csma", "--backoff", "--mac-security",
                                           "--key-id-mode", NULL};
@@ -414,6 +415,7 @@ const struct advise_table advise_tables[] = {
     {&lowpan_busy_table, NULL, ADV_INTO_LOWPAN, NULL},
     {&lowpan_opts_table, advise_lowpan_link, ADV_INTO_LOWPAN, NULL},
     {&lowpan_exchange_table, advise_lowpan_exchange, ADV_INTO_LOWPAN, NULL},
+    {&lowpan_chain_table, NULL, ADV_INTO_LOWPAN, NULL},
     {&advise_constraint_table, NULL, ADV_INTO_SELF, "constraints"},
     {&advise_idle_table, NULL, ADV_INTO_SELF,
      "the idle link the device runs between exchanges (priced as `pqpan idle`)"},
@@ -464,16 +466,6 @@ int advise_refused(const char *name, struct cli_msg *m)
                            name[2] == 'k' ? "use --min-level for the KEM"
                                           : "extended and short addresses");
     }
-    if (strcmp(name, "--hops") == 0 || strcmp(name, "--forwarding") == 0) {
-        return cli_msg_set(m, EXIT_USAGE, "%s: advise prices one battery-powered device on one "
-                                          "link (on 802.15.4 a sleepy end device polling its "
-                                          "parent); the forwarders of a chain are always-on "
-                                          "routers (docs/MODEL.md \"Multi-hop 6LoWPAN\"), whose "
-                                          "battery life its search does not model: price a "
-                                          "chain with `pqpan estimate --link 802154 --hops H` "
-                                          "or `pqpan compare --mesh`",
-                           name);
-    }
     return EXIT_OK;
 }
 
@@ -510,6 +502,21 @@ int advise_opts_check(struct advise_opts *o, struct cli_msg *m, const char **opt
         *option = "--hybrid";
         return cli_msg_set(m, EXIT_USAGE, "--hybrid p256: the study's exchange has no P-256; use "
                                         "--protocol pqpan");
+    }
+    if (o->lowpan.hops > 1 && !(o->links & ADV_LINK_802154)) {
+        *option = "--hops";
+        return cli_msg_set(m, EXIT_USAGE, "--hops %d: a chain of 802.15.4 hops; use --link 802154 "
+                                        "(or both)",
+                           o->lowpan.hops);
+    }
+    if (o->lowpan.hops > 1 && (o->lowpan.idle == 0 || o->lowpan.backoff == 0)) {
+        *option = o->lowpan.idle == 0 ? "--sed-idle" : "--backoff";
+        return cli_msg_set(m, EXIT_USAGE, "--hops %d needs --sed-idle listen and --backoff listen: "
+                                        "in the chain model every node, the device included, "
+                                        "listens whenever it neither sends nor receives during "
+                                        "an exchange (docs/MODEL.md \"Multi-hop 6LoWPAN\"); "
+                                        "between exchanges the device still polls its parent",
+                           o->lowpan.hops);
     }
     if ((o->links & ADV_LINK_802154) && o->protocol == PQPAN_BLE_PROTO_STUDY) {
         *option = "--protocol";

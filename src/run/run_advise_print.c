@@ -86,14 +86,41 @@ static double ms(uint64_t ns)
     return (double)ns * 1e-6;
 }
 
-/* A side's name on a link: BLE's roles, or 802.15.4's sleepy device and its parent. */
+/* Whether the 802.15.4 exchange crosses a chain of hops (--hops > 1). */
+static int chained(const struct advise_ctx *c)
+{
+    return c->o->lowpan.hops > 1;
+}
+
+/* A side's name on a link: BLE's roles, or 802.15.4's sleepy device and its parent (across a
+ * chain: its peer, the chain's other end). */
 static const char *side_name(const struct advise_ctx *c, unsigned link, int role)
 {
     if (link == ADV_LINK_802154) {
-        return role == (int)c->dev_role ? "device" : "parent";
+        return role == (int)c->dev_role ? "device" : chained(c) ? "peer" : "parent";
     }
     return role_name((enum pqpan_ble_role)role);
 }
+
+/* The forwarders' energy per exchange of a chain's evaluation, "node 1 X uJ, node 2 Y uJ",
+ * into buf. */
+static void forwarders_text(char *buf, size_t len, const struct advise_eval *ev)
+{
+    size_t n = 0;
+    unsigned k;
+    buf[0] = '\0';
+    for (k = 1; k < ev->hops && n < len; k++) {
+        int w = snprintf(buf + n, len - n, "%snode %u %.3f uJ", k > 1 ? ", " : "", k,
+                         ev->forwarder_uj[k]);
+        n += w > 0 ? (size_t)w : 0u;
+    }
+}
+
+/* What the forwarders' figures are, in words. */
+#define ADV_FORWARDERS_NOTE                                                                 \
+    "always-on routers (RPL route-over, docs/MODEL.md \"Multi-hop 6LoWPAN\"): energy per "    \
+    "exchange, all-states accounting, priced with the peer's profile; their battery life is "  \
+    "not searched"
 
 static double idle_ua_of(const struct advise_ctx *c, const struct advise_eval *ev, int role)
 {
@@ -175,10 +202,11 @@ static void auth_sentence(char *buf, size_t len, const struct advise_ctx *c,
     }
 }
 
-/* The options that reproduce cfg with `pqpan estimate` and `pqpan simulate` (both take the
- * same; over 802.15.4 the protocol is pqpan's, which has no --protocol there). */
+/* The options that reproduce cfg with `pqpan estimate` (estimate 1) or `pqpan simulate` (0:
+ * the same but --busy, which its contention replaces; over 802.15.4 the protocol is pqpan's,
+ * which has no --protocol there, and the link options given follow). */
 static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
-                           const struct advise_cfg *cfg)
+                           const struct advise_cfg *cfg, int estimate)
 {
     const struct advise_variant *v = &c->variant[cfg->variant];
     size_t n = (size_t)snprintf(buf, len, "--profile %s --kem %s", c->timing->in.profile.name,
@@ -198,9 +226,11 @@ static void reproduce_opts(char *buf, size_t len, const struct advise_ctx *c,
         }
     }
     if (cfg->link == ADV_LINK_802154) {
-        snprintf(buf + n, len - n, " --link 802154 --addr %s --idle %s",
+        char link[256];
+        lowpan_link_args(link, sizeof link, &c->o->lowpan, estimate);
+        snprintf(buf + n, len - n, " --link 802154 --addr %s --idle %s%s",
                  cfg->short_addr ? "short" : "extended",
-                 lowpan_idle_listens(&c->o->lowpan, c->timing) ? "listen" : "sleep");
+                 lowpan_idle_listens(&c->o->lowpan, c->timing) ? "listen" : "sleep", link);
         return;
     }
     snprintf(buf + n, len - n, " --phy %s --ll-octets %u --att-mtu %u --transfer %s --ci-ms %.2f "
@@ -270,9 +300,9 @@ static void brief_energy(char *buf, size_t len, const struct advise_ctx *c,
 {
     int dev = (int)c->dev_role;
     size_t n = (size_t)snprintf(buf, len, "energy per rekey: %.3f uJ on the %s = the exchange on "
-                                          "an open link %.3f uJ",
+                                          "an open link%s %.3f uJ",
                                 w->ev.e_uj[dev], side_name(c, w->cfg.link, dev),
-                                w->ev.exchange_uj[dev]);
+                                w->ev.hops > 1 ? " across the chain" : "", w->ev.exchange_uj[dev]);
     if (w->cfg.link == ADV_LINK_BLE) {
         n += (size_t)snprintf(buf + n, len - n, " + the link switch there and back %.3f uJ",
                               w->ev.e_uj[dev] - w->ev.exchange_uj[dev]);
@@ -328,6 +358,13 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
              w->ev.e_uj[dev], side_name(c, w->cfg.link, dev), w->ev.latency_ms,
              w->cfg.link == ADV_LINK_BLE ? ", link switch included" : "", w->peak_ua[dev] * 1e-3);
     brief_line(c, text);
+    if (w->ev.hops > 1) {
+        forwarders_text(more, sizeof more, &w->ev);
+        snprintf(line, sizeof line, "forwarders, per rekey: %s (always-on routers: their battery "
+                                    "life is not searched)",
+                 more);
+        brief_line(c, line);
+    }
     advise_battery_caveats(more, sizeof more, c->o, 1);
     snprintf(line, sizeof line, "battery: %.3f years on %.0f mAh with a rekey every %s; rekeying "
                                 "takes %.3f %% of it (%s)",
@@ -337,7 +374,7 @@ static int print_brief(const struct advise_ctx *c, const struct advise_result *r
     if (print_level_verdict(c, r, w) != EXIT_OK) {
         return EXIT_FAILURE_RUN;
     }
-    reproduce_opts(text, sizeof text, c, &w->cfg);
+    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
     fprintf(c->out, "  reproduce: pqpan estimate %s\n", text); /* one line: to paste */
     return EXIT_OK;
 }
@@ -354,7 +391,12 @@ static void print_answer_details(const struct advise_ctx *c, const struct advise
     brief_line(c, text);
     brief_time(text, sizeof text, w);
     brief_line(c, text);
-    reproduce_opts(text, sizeof text, c, &w->cfg);
+    if (w->ev.hops > 1) {
+        forwarders_text(more, sizeof more, &w->ev);
+        snprintf(line, sizeof line, "forwarders: %s; %s", more, ADV_FORWARDERS_NOTE);
+        brief_line(c, line);
+    }
+    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
     fprintf(c->out, "  simulate it: pqpan simulate %s\n", text);
 }
 
@@ -469,6 +511,19 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
                c->poll_ms, c->idle154_ua[0], c->idle154_ua[1],
                lowpan_idle_listens(&o->lowpan, c->timing) ? "listens" : "is off");
     }
+    if ((o->links & ADV_LINK_802154) && chained(c)) {
+        fprintf(c->out, "  802.15.4 chain: an exchange crosses %d hops (%s) to the device's\n"
+                        "    peer, as estimate --link 802154 --hops %d prices it: the device is the "
+                        "chain's\n    initiator (node 0) when it runs KeyGen, else its responder "
+                        "(node %d); the %d forwarders\n    are always-on routers, priced per "
+                        "exchange with the peer's profile, their battery life\n    not searched "
+                        "(docs/MODEL.md \"Multi-hop 6LoWPAN\")\n",
+                o->lowpan.hops,
+                o->lowpan.forwarding == PQPAN_802154_FWD_FRAGMENT
+                    ? "fragment forwarding, RFC 8930"
+                    : "per-hop reassembly, RFC 4944",
+                o->lowpan.hops, o->lowpan.hops, o->lowpan.hops - 1);
+    }
     fprintf(c->out, "  search: %u configurations, %u the link model rejects%s, %u meet the constraints\n",
            r->configs, r->invalid,
            (o->links & ADV_LINK_BLE) ? " (the study transfer needs ATT_MTU >= 403)" : "",
@@ -485,8 +540,8 @@ static void print_header(const struct advise_ctx *c, const struct advise_result 
     }
     if (o->links & ADV_LINK_802154) {
         fprintf(c->out, "    802.15.4: ML-KEM-512/768/1024 x %zu authentication variant(s) x extended or "
-               "short\n    addresses x KeyGen on the device or its parent\n",
-               c->n_variant);
+               "short\n    addresses x KeyGen on the device or its %s\n",
+               c->n_variant, chained(c) ? "peer" : "parent");
     }
     fprintf(c->out, "  objective: %s energy per rekey = %s%s,\n"
            "    because a rekey runs on a link that is up (no advertising, set-up or joining); ties\n"
@@ -558,7 +613,7 @@ static void print_costs(const struct advise_ctx *c, const struct advise_row *row
     int peer = (int)advise_other_role(c->dev_role);
     size_t i;
     fprintf(c->out, "\n%4s %12s %12s %13s %13s %14s %13s %13s %12s %17s %10s\n", "rank", "device (uJ)",
-           c->o->links == ADV_LINK_802154 ? "parent (uJ)" : "peer (uJ)", "to key (ms)", "idle at (ms)", "vs study (uJ)", "vs study (%)",
+           c->o->links == ADV_LINK_802154 && !chained(c) ? "parent (uJ)" : "peer (uJ)", "to key (ms)", "idle at (ms)", "vs study (uJ)", "vs study (%)",
            "vs idle (uJ)", "vs idle (%)", "battery life (y)", "floor (x)");
     for (i = 0; i < n; i++) {
         const struct advise_row *w = &rows[i];
@@ -923,11 +978,30 @@ static void json_variant(const struct advise_ctx *c, const struct advise_row *w)
     }
     fprintf(c->out, ", \"authenticates\": \"%s\",\n     \"reproduce_estimate\": ",
            c->o->protocol == PQPAN_BLE_PROTO_STUDY ? "NOT authenticated" : auth_short(v->mode));
-    reproduce_opts(text, sizeof text, c, &w->cfg);
+    reproduce_opts(text, sizeof text, c, &w->cfg, 1);
     json_command(c, text, "pqpan estimate ");
     fprintf(c->out, ", \"reproduce_simulate\": ");
+    reproduce_opts(text, sizeof text, c, &w->cfg, 0);
     json_command(c, text, "pqpan simulate ");
     fprintf(c->out, ",\n");
+}
+
+/* An 802.15.4 recommendation's hops, forwarding (null on one link) and the forwarders'
+ * energy per exchange (node 1 first; empty on one link). */
+static void json_chain_row(const struct advise_ctx *c, const struct advise_eval *ev)
+{
+    unsigned k;
+    fprintf(c->out, "     \"hops\": %u, \"forwarding\": ", ev->hops);
+    if (ev->hops > 1) {
+        fprintf(c->out, "\"%s\"", pqpan_802154_forwarding_name((unsigned)c->o->lowpan.forwarding));
+    } else {
+        fprintf(c->out, "null");
+    }
+    fprintf(c->out, ", \"forwarders_uj\": [");
+    for (k = 1; k < ev->hops; k++) {
+        fprintf(c->out, "%s%.3f", k > 1 ? ", " : "", ev->forwarder_uj[k]);
+    }
+    fprintf(c->out, "],\n");
 }
 
 static void json_row(const struct advise_ctx *c, const struct advise_row *w, size_t rank,
@@ -943,6 +1017,7 @@ static void json_row(const struct advise_ctx *c, const struct advise_row *w, siz
                "\"poll_ms\": %.3f,\n",
                g->short_addr ? "short" : "extended", side_name(c, g->link, (int)g->keygen),
                c->poll_ms);
+        json_chain_row(c, &w->ev);
     } else {
         fprintf(c->out, "\"link\": \"ble\", \"phy\": \"%s\", \"ll_octets\": %u, \"att_mtu\": %u, "
                "\"transfer\": \"%s\", \"ci_ms\": %.2f, \"keygen_side\": \"%s\",\n",
@@ -997,6 +1072,23 @@ static void json_auth_allowed(const struct advise_ctx *c)
     fprintf(c->out, "\"%s\"", auth_list(c, "\", \"", list, sizeof list));
 }
 
+/* "chain": the 802.15.4 exchange's hops and what the forwarders' figures are (null on one
+ * link). */
+static void json_chain_header(const struct advise_ctx *c)
+{
+    if (!chained(c)) {
+        fprintf(c->out, "  \"chain\": null,\n");
+        return;
+    }
+    fprintf(c->out, "  \"chain\": {\"hops\": %d, \"forwarding\": \"%s\", \"device_node\": \"the "
+                    "initiator (node 0) when it runs KeyGen, else the responder (node %d)\", "
+                    "\"forwarders\": ",
+            c->o->lowpan.hops, pqpan_802154_forwarding_name((unsigned)c->o->lowpan.forwarding),
+            c->o->lowpan.hops);
+    model_json_string(c->out, ADV_FORWARDERS_NOTE);
+    fprintf(c->out, "},\n");
+}
+
 static void json_header(const struct advise_ctx *c, const struct advise_result *r)
 {
     const struct advise_opts *o = c->o;
@@ -1032,6 +1124,7 @@ static void json_header(const struct advise_ctx *c, const struct advise_result *
     if (o->links & ADV_LINK_802154) {
         fprintf(c->out, "  \"poll\": {\"poll_ms\": %.3f, \"extended_ua\": %.4f, \"short_ua\": %.4f},\n",
                c->poll_ms, c->idle154_ua[0], c->idle154_ua[1]);
+        json_chain_header(c);
     }
     fprintf(c->out, "  \"idle\": {\"phy\": \"%s\", \"ci_ms\": %.2f, \"latency\": %u, \"ll_octets\": %u, "
            "\"peripheral_ua\": %.4f, \"central_ua\": %.4f},\n  \"peer_phys\": [",
@@ -1193,6 +1286,10 @@ static const struct pqpan_run_field choice_fields[] = {
     {"floor_uj", "floor (uJ)", "uJ", 0, CHOICE_S(REAL), CHOICE(floor_uj), 3},
     {"floor_ratio", "x floor", NULL, 0, CHOICE_S(REAL), CHOICE(floor_ratio), 3},
     {"life_years", "battery life (years)", "years", 0, CHOICE_S(REAL), CHOICE(life_years), 3},
+    {"hops", "hops", NULL, 0, CHOICE_S(UINT), CHOICE(hops), 0},
+    {"forwarding", "forwarding", NULL, 0, CHOICE_S(TEXT), CHOICE(forwarding), 0},
+    {"forwarder_max_uj", "busiest forwarder (uJ)", "uJ", 0, CHOICE_S(OPT_REAL),
+     CHOICE(forwarder_max_uj), 3},
 };
 
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n)
@@ -1207,6 +1304,7 @@ static void choice_of(struct pqpan_run_advise_choice *out, char *auth, size_t au
 {
     const struct advise_cfg *g = &w->cfg;
     int ble = g->link == ADV_LINK_BLE;
+    unsigned k;
     memset(out, 0, sizeof *out);
     advise_variant_name(auth, auth_len, c, g->level, g->variant);
     out->rank = rank;
@@ -1236,6 +1334,14 @@ static void choice_of(struct pqpan_run_advise_choice *out, char *auth, size_t au
     out->floor_uj = w->floor_uj;
     out->floor_ratio = w->floor_ratio;
     out->life_years = w->life_y;
+    out->hops = ble ? 0u : w->ev.hops;
+    out->forwarding = w->ev.hops > 1 ? pqpan_802154_forwarding_name((unsigned)c->o->lowpan.forwarding)
+                                     : NULL;
+    out->forwarder_max_uj = -1.0;
+    for (k = 1; k < w->ev.hops; k++) {
+        out->forwarder_max_uj = w->ev.forwarder_uj[k] > out->forwarder_max_uj ? w->ev.forwarder_uj[k]
+                                                                              : out->forwarder_max_uj;
+    }
 }
 
 int advise_choices(const struct advise_ctx *c, const struct advise_result *r,

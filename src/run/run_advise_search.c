@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "run_advise.h"
+#include "chain.h"
 #include "link.h"
 #include "pqpan/kem.h"
 #include "pqpan/pqke.h"
@@ -289,6 +290,14 @@ static int load_802154(struct advise_ctx *c)
         if (rc != EXIT_OK) {
             return cli_msg_set(c->msg, EXIT_USAGE, "empty search space on 802.15.4: %s", msg.text);
         }
+    }
+    if (c->o->lowpan.hops > 1 && !lowpan_backoff_listens(&c->o->lowpan, c->timing)) {
+        return cli_msg_set(c->msg, EXIT_USAGE, "--hops %d needs a radio that listens in a CSMA-CA "
+                                               "backoff, and profile %s's ieee802154.backoff "
+                                               "sleeps: add --backoff listen (forwarders are "
+                                               "always-on routers, docs/MODEL.md \"Multi-hop "
+                                               "6LoWPAN\")",
+                           c->o->lowpan.hops, c->timing->in.profile.name);
     }
     c->poll_ms = c->o->poll_ms;
     for (k = 0; k < 2; k++) {
@@ -629,19 +638,14 @@ static void lowpan_opts_of(struct lowpan_opts *lo, const struct advise_ctx *c,
 /* One exchange over 802.15.4 (`estimate --link 802154`): the device's timing and CPU, each
  * node priced with its own profile; every phase of the estimator's ledgers is the
  * exchange's. */
-static int eval_802154(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
-                       const struct advise_cfg *cfg, struct cli_msg *msg)
+static int eval_one_link(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
+                         const struct advise_cfg *cfg, const struct lowpan_opts *lo,
+                         struct cli_msg *msg)
 {
-    struct lowpan_opts lo;
     struct pqpan_802154_est_config ec;
     struct pqpan_802154_estimate est;
     uint64_t cycles[PQPAN_OP_COUNT];
-    int role, rc;
-    memset(ev, 0, sizeof *ev);
-    ev->link = ADV_LINK_802154;
-    ev->short_addr = cfg->short_addr;
-    lowpan_opts_of(&lo, c, cfg);
-    rc = lowpan_setup(&ec, cycles, c->timing, &lo, msg);
+    int role, rc = lowpan_setup(&ec, cycles, c->timing, lo, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
@@ -655,6 +659,71 @@ static int eval_802154(struct advise_eval *ev, double *peak_ua, const struct adv
     }
     set_exchange_latency(ev, est.latency_ns);
     return rc;
+}
+
+/* The forwarders of chain estimate e (nodes 1 .. hops - 1), each priced with the peer's
+ * profile as estimate --hops prices every node (all-states accounting). */
+static int price_forwarders(struct advise_eval *ev, const struct advise_ctx *c,
+                            const struct pqpan_802154_chain_estimate *e, struct cli_msg *msg)
+{
+    const struct model_env *peer = c->env[advise_other_role(c->dev_role)];
+    unsigned n;
+    int rc = EXIT_OK;
+    for (n = 1; n < ev->hops && rc == EXIT_OK; n++) {
+        struct pqpan_energy en;
+        rc = model_energy(&en, &e->ledger[n], peer, PQPAN_RADIO_IEEE802154, msg);
+        ev->forwarder_uj[n] = en.total_events_uj;
+    }
+    return rc;
+}
+
+/* The exchange across a chain of lo->hops hops (`estimate --link 802154 --hops H`, the chain
+ * model of src/ieee802154/multihop.c): the node that runs KeyGen is the initiator (node 0),
+ * the other end the responder (node H); the ends priced as one link's sides, the
+ * forwarders per exchange. */
+static int eval_chain(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
+                      const struct advise_cfg *cfg, const struct lowpan_opts *lo,
+                      struct cli_msg *msg)
+{
+    struct pqpan_802154_chain_config cc;
+    struct pqpan_802154_chain_estimate *e;
+    uint64_t cycles[PQPAN_OP_COUNT];
+    int role, rc = chain_setup(&cc, cycles, c->timing, lo, msg);
+    if (rc != EXIT_OK) {
+        return rc;
+    }
+    e = malloc(sizeof *e); /* two ledgers per node */
+    if (e == NULL) {
+        return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory");
+    }
+    if (pqpan_802154_chain_estimate(e, &cc, cycles) != PQPAN_OK) {
+        free(e);
+        return EXIT_FAILURE_RUN;
+    }
+    ev->hops = cc.hops;
+    for (role = 0; role < 2 && rc == EXIT_OK; role++) {
+        const struct pqpan_ledger *l = &e->ledger[role == (int)cfg->keygen ? 0u : cc.hops];
+        rc = price_side(ev, peak_ua, c, role, l, PQPAN_RADIO_IEEE802154, msg);
+    }
+    if (rc == EXIT_OK) {
+        rc = price_forwarders(ev, c, e, msg);
+    }
+    set_exchange_latency(ev, e->latency_ns);
+    free(e);
+    return rc;
+}
+
+static int eval_802154(struct advise_eval *ev, double *peak_ua, const struct advise_ctx *c,
+                       const struct advise_cfg *cfg, struct cli_msg *msg)
+{
+    struct lowpan_opts lo;
+    memset(ev, 0, sizeof *ev);
+    ev->link = ADV_LINK_802154;
+    ev->short_addr = cfg->short_addr;
+    ev->hops = 1u;
+    lowpan_opts_of(&lo, c, cfg);
+    return lo.hops > 1 ? eval_chain(ev, peak_ua, c, cfg, &lo, msg)
+                       : eval_one_link(ev, peak_ua, c, cfg, &lo, msg);
 }
 
 /* Adds the switch to cfg's link settings and back to *ev: its energy and time on both
@@ -984,6 +1053,21 @@ void advise_describe(char *buf, size_t len, const struct advise_ctx *c,
     struct pqpan_ble_config bc;
     char v[64], sends[CLI_MSG_MAX];
     advise_variant_name(v, sizeof v, c, cfg->level, cfg->variant);
+    if (cfg->link == ADV_LINK_802154 && c->o->lowpan.hops > 1) {
+        char device_end[64] = "";
+        if (cfg->keygen != c->dev_role) {
+            snprintf(device_end, sizeof device_end, "; the device the responder, node %d",
+                     c->o->lowpan.hops);
+        }
+        snprintf(buf, len, "%s; 802.15.4 O-QPSK 250 kb/s, %d hops (%s), %s addresses, KeyGen on "
+                           "the %s (the initiator, node 0%s), %.3f ms polls",
+                 v, c->o->lowpan.hops,
+                 c->o->lowpan.forwarding == PQPAN_802154_FWD_FRAGMENT ? "fragment forwarding"
+                                                                      : "per-hop reassembly",
+                 cfg->short_addr ? "short" : "extended",
+                 cfg->keygen == c->dev_role ? "device" : "peer", device_end, c->poll_ms);
+        return;
+    }
     if (cfg->link == ADV_LINK_802154) {
         snprintf(buf, len, "%s; 802.15.4 O-QPSK 250 kb/s, %s addresses, KeyGen on the %s "
                            "(initiator), %.3f ms polls",

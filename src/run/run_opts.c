@@ -209,6 +209,11 @@ int cli_opt_listed(const char *const *only, const char *name)
     return only == NULL || cli_word_index(only, name) >= 0;
 }
 
+int cli_opt_taken(const char *const *only, const char *const *except, const char *name)
+{
+    return cli_opt_listed(only, name) && (except == NULL || cli_word_index(except, name) < 0);
+}
+
 /* ---- --format ---- */
 
 /* --format words, in enum cli_format order. */

@@ -95,6 +95,8 @@ const struct cli_opt *cli_opt_find(const struct cli_opt_table *t, const char *na
 
 /* Whether name is in only (NULL-terminated; NULL: every name is). */
 int cli_opt_listed(const char *const *only, const char *name);
+/* Whether name is listed in only (NULL: every name is) and not in except (NULL: none). */
+int cli_opt_taken(const char *const *only, const char *const *except, const char *name);
 
 /* Checks v against o and stores it at base + o->offset (v: argv's string, or any string
  * that outlives base's use; a word is respelled in place, so v is writable unless it is

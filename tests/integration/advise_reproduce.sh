@@ -75,4 +75,7 @@ check "numeric" --auth numeric --idle-ci-ms 100
 check "study" --protocol study --auth none --min-level 3
 check "802.15.4" --link 802154 --min-level 3
 check "802.15.4, kem-auth-mutual" --link 802154 --auth kem-auth-mutual --min-level 5
+# the 802.15.4 link options advise takes go into the commands (before, they were left out)
+check "802.15.4, busy channel, Contiki CSMA, MAC security" --link 802154 --busy 0.1 \
+    --csma contiki --mac-security enc-mic32 --key-id-mode 2 --backoff sleep --ipv6-frag
 exit $status

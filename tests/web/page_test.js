@@ -196,7 +196,7 @@ async function checkBattery(check, name, page, est) {
 // with --hops up to the chain's 8), and every --auth (BLE with --encrypted off and on);
 // idle on both links (its battery options too: alone they are refused, --exchange-uj at its
 // end gives the "battery" member); advise over 802.15.4 (a search there takes
-// milliseconds); simulate on both links (its JSON; over 802.15.4 two runs each, --runs
+// milliseconds), on one hop and across a chain of 3 (--sed-idle listen, as it needs); simulate on both links (its JSON; over 802.15.4 two runs each, --runs
 // itself at its low end, and the chain at 3 hops); sweep on the three links (ble-mesh: the
 // provisioning), each option a list of two of its values beside two KEMs (its JSON Lines),
 // --per by hand (a list of rates has no words). Left out: --link and --format (the request's frame), text options without
@@ -212,6 +212,7 @@ function generatedRequests(help) {
   for (const link of ['ble', '802154']) generatedLinkRequests(help, 'estimate', link, requests);
   for (const link of ['ble', '802154']) generatedLinkRequests(help, 'idle', link, requests);
   generatedLinkRequests(help, 'advise', '802154', requests);
+  generatedLinkRequests(help, 'advise', '802154', requests, [['--hops', '3'], ['--sed-idle', 'listen']]);
   generatedLinkRequests(help, 'simulate', 'ble', requests);
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE);
   generatedLinkRequests(help, 'simulate', '802154', requests, SIM154_BASE.concat([['--hops', '3']]));
