@@ -77,9 +77,9 @@
 #define PQPAN_MESH_NET_FRIEND_POLL_PDU 19u
 #define PQPAN_MESH_NET_FRIEND_UPDATE_PDU 24u
 /* The Friend Queue sizes pqpan takes: 3 (the smallest whose part carries a PQKE octet) ..
- * 256 (twice the largest Minimum Queue Size an LPN can ask for, 2^7 = 128). */
+ * 255 (the Friend Offer's QueueSize is one octet, §3.6.5.4 in v1.0's numbering). */
 #define PQPAN_MESH_NET_FRIEND_QUEUE_MIN 3u
-#define PQPAN_MESH_NET_FRIEND_QUEUE_MAX 256u
+#define PQPAN_MESH_NET_FRIEND_QUEUE_MAX 255u
 
 /* §3.4.4: TTL 7 bits, 2..127 relayed. */
 #define PQPAN_MESH_NET_TTL_MAX 127u

@@ -208,13 +208,12 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                 "both endpoints scan (a mains-powered or always-listening "
                                 "node); --lpn prices a battery endpoint as a Low Power Node "
                                 "polling its Friend (MshPRT §3.6.6)"),
-    [PQPAN_DEFAULT_FRIEND_QUEUE] = VALUE("--friend-queue", "128",
-                                         "the largest Minimum Queue Size an LPN can ask for in "
-                                         "its Friend Request (MinQueueSizeLog 0b111: 2^7; "
-                                         "MshPRT §3.6.5.3 Criteria, Zephyr "
-                                         "CONFIG_BT_MESH_LPN_MIN_QUEUE_SIZE 1..7); Zephyr's "
-                                         "CONFIG_BT_MESH_FRIEND_QUEUE_SIZE default 16 makes the "
-                                         "Friend discard PQKE parts (docs/MODEL.md)"),
+    [PQPAN_DEFAULT_FRIEND_QUEUE] = VALUE("--friend-queue", "255",
+                                         "the largest QueueSize a Friend Offer can announce (one "
+                                         "octet, MshPRT §3.6.6; Zephyr "
+                                         "CONFIG_BT_MESH_FRIEND_QUEUE_SIZE): at one hop the "
+                                         "Friend holds a whole PQKE message; Zephyr's default 16 "
+                                         "discards PQKE parts (docs/MODEL.md)"),
     [PQPAN_DEFAULT_LPN_RECV_DELAY_MS] = VALUE("--lpn-recv-delay-ms", "100",
                                               "Zephyr Kconfig BT_MESH_LPN_RECV_DELAY default 100 "
                                               "(ReceiveDelay of the Friend Request, 10..255 ms)"),

@@ -4,9 +4,9 @@
  * - the Friend keeps every Network PDU for its LPN in its Friend Queue; a segmented message
  *   enters the queue when the Friend has all its segments (friend.c enqueue_friend_pdu) and
  *   the Friend acknowledges it on the LPN's behalf (Segment Acknowledgment, OBO 1);
- * - the LPN sends a Friend Poll (twice, 20 ms apart: lpn.c POLL_XMIT), opens its receive
- *   window ReceiveDelay after the Poll starts (lpn.c req_sent, the start callback) and
- *   scans until the Friend's PDU; the Friend answers ReceiveDelay + ReceiveWindow / 5 after
+ * - the LPN sends a Friend Poll (twice, 20 ms apart: lpn.c POLL_XMIT), starts scanning
+ *   ReceiveDelay - 2 ms after the Poll starts (lpn.c req_sent, the start callback, and
+ *   SCAN_LATENCY) and scans until the Friend's PDU; the Friend answers ReceiveDelay + ReceiveWindow / 5 after
  *   it has the Poll (friend.c recv_delay(), ReceiveWindow > 50 ms), once (FRIEND_XMIT), with
  *   the head of its queue or, the queue empty, a Friend Update whose MD says whether a PDU
  *   arrived meanwhile (friend.c update_overwrite);
@@ -20,6 +20,9 @@
 /* Zephyr lpn.c POLL_XMIT = BT_MESH_TRANSMIT(1, 20): two transmissions, 20 ms apart. */
 #define POLL_TIMES 2u
 #define POLL_SPACING_NS 20000000u
+/* Zephyr Kconfig BT_MESH_LPN_SCAN_LATENCY default 2: the LPN asks for scanning 2 ms before
+ * its receive window (lpn.c: the timer fires ReceiveDelay - SCAN_LATENCY after the Poll). */
+#define SCAN_LATENCY_NS 2000000u
 /* Zephyr friend.c recv_delay(): ReceiveWindow / 5 later into the window when it exceeds 50 ms. */
 #define LATE_START_MIN_NS 50000000u
 #define LATE_START_DIV 5u
@@ -116,7 +119,7 @@ static int poll_cycle(struct mesh_net_clock *c, uint64_t ready_ns, uint32_t pdu,
     int more = data || ready_ns <= answer;
     c->out->polls++;
     *heard = friend_event(c, answer, sent);
-    lpn_listens(c, start + c->cfg->lpn_recv_delay_ns, *heard, sent);
+    lpn_listens(c, start + c->cfg->lpn_recv_delay_ns - SCAN_LATENCY_NS, *heard, sent);
     if (data) {
         c->out->friend_pdus++;
     } else {
@@ -171,9 +174,10 @@ static void settle(struct mesh_net_clock *c, enum pqpan_phase phase)
     }
 }
 
-/* A part to the LPN: its segments reach the Friend (at one hop the Friend is the sender
- * and queues them as it would send them: Zephyr bt_mesh_friend_enqueue_tx, nothing on the
- * air), which acknowledges on the LPN's behalf and queues the message. */
+/* A part to the LPN: its segments reach the Friend, which acknowledges on the LPN's behalf
+ * and queues the message. At one hop the Friend is the sender: it queues every segment at
+ * once and sends none (Zephyr transport.c send_seg: a segment bt_mesh_friend_enqueue_tx
+ * takes for a unicast LPN goes out only through the Friend Queue), its transfer done. */
 static uint64_t part_to_lpn(struct mesh_net_clock *c, uint32_t from, uint64_t at,
                             const uint32_t *pdu, uint32_t segs, uint32_t ack_pdu,
                             enum pqpan_phase phase, uint64_t *rx)
@@ -183,7 +187,7 @@ static uint64_t part_to_lpn(struct mesh_net_clock *c, uint32_t from, uint64_t at
     uint32_t k;
     for (k = 0; k < segs; k++) {
         uint64_t due = at + k * c->cfg->seg_interval_ns;
-        uint64_t got = fpos == from ? due : pqpan_mesh_net_clock_send(c, from, fpos, due, pdu[k], phase);
+        uint64_t got = fpos == from ? at : pqpan_mesh_net_clock_send(c, from, fpos, due, pdu[k], phase);
         first = got < first ? got : first;
         last = got > last ? got : last;
     }
