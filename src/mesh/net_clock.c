@@ -9,7 +9,8 @@
 
 static enum pqpan_mesh_net_role role_at(const struct mesh_net_clock *c, uint32_t pos)
 {
-    if (c->friend.friend_tx && pos == c->friend.friend_pos && pos != 0u && pos != c->cfg->hops) {
+    if ((c->friend.friend_tx || c->friend.friend_own) && pos == c->friend.friend_pos &&
+        pos != 0u && pos != c->cfg->hops) {
         return PQPAN_MESH_NET_FRIEND;
     }
     if (pos == 0u) {
@@ -18,11 +19,12 @@ static enum pqpan_mesh_net_role role_at(const struct mesh_net_clock *c, uint32_t
     return pos == c->cfg->hops ? PQPAN_MESH_NET_RESPONDER : PQPAN_MESH_NET_RELAY;
 }
 
-/* The relay ledger is the stage-1 relay's: every relay sends and hears the same PDUs. */
+/* The relay ledger is one stage's relay's (stage 1, or 2 when stage 1 is an LPN's Friend):
+ * every relay sends and hears the same PDUs. */
 static struct pqpan_ledger *ledger_at(struct mesh_net_clock *c, uint32_t pos)
 {
     enum pqpan_mesh_net_role r = role_at(c, pos);
-    return r != PQPAN_MESH_NET_RELAY || pos == 1u ? &c->out->ledger[r] : NULL;
+    return r != PQPAN_MESH_NET_RELAY || pos == c->friend.relay_pos ? &c->out->ledger[r] : NULL;
 }
 
 /* times events of the node at pos carrying a Network PDU of pdu octets, the first from at,

@@ -11,6 +11,8 @@
 /* The Friend Queue and the LPN's polling (net_friend.c): zero without an LPN. */
 struct mesh_friend {
     uint32_t lpn_pos, friend_pos;  /* positions; friend_pos = the other endpoint at one hop */
+    uint32_t relay_pos;            /* the stage whose relay the relay ledger prices */
+    int friend_own;                /* the Friend's relaying on its own ledger (hops > 2) */
     int friend_tx;                 /* 1 while the Friend sends its own PDUs (its ledger) */
     int poll_pending;              /* the LPN polls again at once (after data or MD 1) */
     uint64_t poll_at;              /* when the LPN's next Friend Poll is due */

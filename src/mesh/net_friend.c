@@ -57,11 +57,17 @@ void pqpan_mesh_net_friend_init(struct mesh_net_clock *c)
 {
     const uint32_t hops = c->cfg->hops;
     memset(&c->friend, 0, sizeof c->friend);
+    c->friend.relay_pos = 1u;
     if (!has_lpn(c)) {
         return;
     }
     c->friend.lpn_pos = lpn_role(c) == PQPAN_MESH_NET_INITIATOR ? 0u : hops;
     c->friend.friend_pos = c->friend.lpn_pos == 0u ? 1u : hops - 1u;
+    /* Over more than two hops the Friend keeps its own ledger and the relay ledger is a
+     * stage other than the Friend's; over two, the Friend's stage is the only one: its other
+     * relays are priced as the Friend's relaying (pqpan_mesh_net_friend_finish). */
+    c->friend.friend_own = hops > 2u;
+    c->friend.relay_pos = c->friend.friend_own && c->friend.friend_pos == 1u ? 2u : 1u;
     c->friend.poll_at = 0u; /* the LPN's poll schedule starts with the initiator's KeyGen */
 }
 
@@ -235,14 +241,15 @@ uint64_t pqpan_mesh_net_friend_part(struct mesh_net_clock *c, uint32_t from, uin
     return part_to_lpn(c, from, at, pdu, segs, ack_pdu, phase, rx);
 }
 
-/* The Friend relays as the other relays of its stage do (their ledger), besides its own. */
+/* Over two hops the Friend's relaying was booked on the relay ledger (the stage's): its
+ * own ledger adds it to its Friend work. */
 void pqpan_mesh_net_friend_finish(struct mesh_net_clock *c)
 {
     if (!has_lpn(c)) {
         return;
     }
     settle(c, PQPAN_PHASE_CONFIRM);
-    if (friend_is_relay(c)) {
+    if (friend_is_relay(c) && !c->friend.friend_own) {
         pqpan_ledger_accumulate(&c->out->ledger[PQPAN_MESH_NET_FRIEND],
                                 &c->out->ledger[PQPAN_MESH_NET_RELAY]);
         c->busy_ns[PQPAN_MESH_NET_FRIEND] += c->busy_ns[PQPAN_MESH_NET_RELAY];

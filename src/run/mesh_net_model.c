@@ -411,6 +411,58 @@ int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
 static const char *const msg_names[4] = {"INIT", "RESP", "FIN", "REVEAL"};
 static const char *const msg_keys[4] = {"init", "resp", "fin", "reveal"};
 
+static const char *const lpn_names[3] = {"none", "initiator", "responder"};
+
+/* The friend: the relay one hop away, or the other endpoint at one hop. */
+static const char *friend_name(const struct mesh_opts *o)
+{
+    if (o->net.hops > 1u) {
+        return "a relay";
+    }
+    return o->net.lpn == PQPAN_MESH_NET_LPN_INITIATOR ? "the responder" : "the initiator";
+}
+
+/* ReceiveDelay + ReceiveWindow / 5 when the window exceeds 50 ms (Zephyr friend.c). */
+static double answer_ms(const struct mesh_opts *o)
+{
+    double late = o->net.friend_recv_win_ns > 50000000u ? (double)(o->net.friend_recv_win_ns / 5u)
+                                                         : 0.0;
+    return ((double)o->net.lpn_recv_delay_ns + late) * 1e-6;
+}
+
+static void lpn_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->net.lpn == PQPAN_MESH_NET_LPN_NONE) {
+        return;
+    }
+    fprintf(f, "  Low Power Node (assumption: friendship established before the exchange, not "
+               "priced): the %s polls its Friend,\n  %s one hop away (MshPRT §3.6.6): Friend Poll "
+               "x 2 / 20 ms, ReceiveDelay %.0f ms (scan from 2 ms before), ReceiveWindow\n  %.0f "
+               "ms (the Friend answers %.0f ms after the Poll: Zephyr friend.c), poll period %.0f "
+               "ms, Friend Queue %u\n  PDUs (peak %u); %u polls, %u queued PDUs, %u Friend "
+               "Updates; the LPN's receive windows %.3f ms\n",
+            lpn_names[o->net.lpn], friend_name(o), (double)o->net.lpn_recv_delay_ns * 1e-6,
+            (double)o->net.friend_recv_win_ns * 1e-6, answer_ms(o),
+            (double)o->net.lpn_poll_ns * 1e-6, (unsigned)o->net.friend_queue,
+            (unsigned)r->friend_queue_peak, (unsigned)r->polls, (unsigned)r->friend_pdus,
+            (unsigned)r->friend_updates, r->lpn_rx_ms);
+}
+
+static void lpn_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->net.lpn == PQPAN_MESH_NET_LPN_NONE) {
+        return;
+    }
+    fprintf(f, "  \"lpn\": \"%s\",\n  \"friend_queue\": %u,\n  \"lpn_recv_delay_ms\": %.3f,\n"
+               "  \"friend_recv_win_ms\": %.3f,\n  \"lpn_poll_ms\": %.3f,\n  \"polls\": %u,\n"
+               "  \"friend_pdus\": %u,\n  \"friend_updates\": %u,\n  \"friend_queue_peak\": %u,\n"
+               "  \"lpn_rx_ms\": %.3f,\n",
+            lpn_names[o->net.lpn], (unsigned)o->net.friend_queue,
+            (double)o->net.lpn_recv_delay_ns * 1e-6, (double)o->net.friend_recv_win_ns * 1e-6,
+            (double)o->net.lpn_poll_ns * 1e-6, (unsigned)r->polls, (unsigned)r->friend_pdus,
+            (unsigned)r->friend_updates, (unsigned)r->friend_queue_peak, r->lpn_rx_ms);
+}
+
 void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
 {
     int m;
@@ -433,6 +485,7 @@ void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_
             (unsigned)o->net.relay_retransmit_count + 1u,
             (double)o->net.relay_retransmit_interval_ns * 1e-6,
             (double)o->net.seg_interval_ns * 1e-6, (unsigned)o->net.ttl, r->span_ms);
+    lpn_table_notes(f, o, r);
 }
 
 void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
@@ -453,4 +506,5 @@ void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_r
         fprintf(f, "  \"%s_octets\": %u,\n  \"%s_parts\": %u,\n", msg_keys[m],
                 (unsigned)r->msg_octets[m], msg_keys[m], (unsigned)r->msg_parts[m]);
     }
+    lpn_json_notes(f, o, r);
 }
