@@ -325,11 +325,12 @@ static int net_refusal(int rc, const struct mesh_opts *o, const struct pqpan_mes
         return cli_msg_set(msg, EXIT_USAGE, "--friend-queue %u: the Friend would have to hold "
                                             "%u Network PDUs for the LPN at once and discards "
                                             "the oldest (MshPRT §3.6.6, Zephyr friend.c "
-                                            "friend_queue_prepare_space): the exchange fails; "
-                                            "--friend-queue %u or more, or a shorter "
-                                            "--lpn-recv-delay-ms",
+                                            "friend_queue_prepare_space): the exchange fails; %s",
                            (unsigned)o->net.friend_queue, (unsigned)e->friend_queue_peak,
-                           (unsigned)e->friend_queue_peak);
+                           e->friend_queue_peak > PQPAN_MESH_NET_FRIEND_QUEUE_MAX
+                               ? "no Friend Queue holds that many (a Friend Offer announces at "
+                                 "most 255)"
+                               : "a larger --friend-queue, or a shorter --lpn-recv-delay-ms");
     }
     if (rc == PQPAN_ERR_CAPACITY) {
         return cli_msg_set(msg, EXIT_USAGE, "a PQKE message needs more than %u access messages "
