@@ -257,7 +257,9 @@ void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
  * a TTL that does not reach the responder (ttl < hops: a relay at stage k receives TTL
  * ttl - k + 1 and relays only from 2; 0 over more than one hop; 1, which §3.4.4 does not
  * send; above 127), a count above 7, an interval not a multiple of
- * 10 ms in 10 .. 320 ms, a segment interval of 0. */
+ * 10 ms in 10 .. 320 ms, a segment interval of 0; with an LPN, a Friend Queue outside
+ * PQPAN_MESH_NET_FRIEND_QUEUE_MIN .. _MAX, a ReceiveDelay outside 10 .. 255 ms, a
+ * ReceiveWindow outside 1 .. 255 ms, a poll period below 10 ms or beyond PollTimeout. */
 PQPAN_MUST_CHECK int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
 
 struct pqpan_mesh_net_estimate {
@@ -292,9 +294,13 @@ struct pqpan_mesh_net_estimate {
  * E[advDelay] = 5 ms apart (Core v5.4 Vol 6 Part B §4.4.2.2.1), each priced as the PB-ADV
  * clock prices one (pbadv_clock.h); every node scans whenever it neither advertises nor
  * computes (a relay the whole run). dev: every node's device; cycles[op]: one execution.
+ * With cfg->lpn an endpoint is a Low Power Node polling its Friend instead of scanning
+ * (src/mesh/net_friend.c, docs/MODEL.md "A Low Power Node polling its Friend"): polls,
+ * friend_updates, friend_pdus, friend_queue_peak and lpn_rx_ns say how.
  * Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, pqpan_mesh_net_config_check, an
  * unknown PQKE), PQPAN_ERR_CAPACITY (a message of more than PQPAN_MESH_NET_PARTS_MAX
- * parts). */
+ * parts; or, *out kept, a Friend Queue that would have to hold more than cfg->friend_queue
+ * PDUs at once: friend_queue_peak says how many). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
                                              const struct pqpan_ble_device *dev,

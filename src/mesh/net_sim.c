@@ -246,8 +246,9 @@ static int send_part(struct net_run *r, uint32_t from, const uint8_t *msg, uint3
     if (rc == PQPAN_OK) {
         rc = take_part(r, back, upper_len, &n, p, parts, out, got);
     }
-    if (rc == PQPAN_OK) {
-        rc = acknowledge(r, from == 0u ? cfg->hops : 0u, n.seq & SEQ_ZERO_MASK, block, &ack_len);
+    /* at one hop an LPN's Friend is the sender: it queued the part, nothing to acknowledge */
+    if (rc == PQPAN_OK && !(is_lpn(r, to) && cfg->hops == 1u)) {
+        rc = acknowledge(r, to, n.seq & SEQ_ZERO_MASK, block, &ack_len);
     }
     if (rc == PQPAN_OK) {
         *acked = pqpan_mesh_net_clock_part(&r->clock, from, *acked, pdu_len, segs, ack_len, phase,

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "cli.h"
 #include "pqpan/mesh_net.h"
 #include "pqpan/pqke.h"
 
@@ -112,15 +113,10 @@ static void test_friend_queue_refused(void **state)
     assert_int_equal(pqpan_mesh_net_config_check(&cfg), PQPAN_ERR_INVALID_ARG);
 }
 
-static size_t unhex(uint8_t *out, const char *hex)
+/* hex into out, exactly n octets */
+static void unhex(uint8_t *out, size_t n, const char *hex)
 {
-    size_t n = 0;
-    unsigned v;
-    while (hex[0] != '\0' && sscanf(hex, "%2x", &v) == 1) {
-        out[n++] = (uint8_t)v;
-        hex += 2;
-    }
-    return n;
+    assert_int_equal(cli_hex_decode(out, n, hex), 0);
 }
 
 /* MshPRT sample data §8.2.3 (friendship credentials: NetKey 7dd7..d6, P = 01 || LPN 1201 ||
@@ -132,21 +128,22 @@ static void test_friend_poll_sample_data(void **state)
     const struct pqpan_mesh_net_hdr poll = {1, 0, 2, 0x1201, 0x2345};
     static const uint8_t tpdu[2] = {PQPAN_MESH_NET_FRIEND_POLL_OP, 0x00};
     struct pqpan_mesh_net_keys k;
-    uint8_t net_key[16], p[9], want[PQPAN_MESH_NET_PDU_MAX], out[PQPAN_MESH_NET_PDU_MAX], w[16];
+    uint8_t net_key[16], p[9], want[PQPAN_MESH_NET_FRIEND_POLL_PDU], out[PQPAN_MESH_NET_PDU_MAX];
+    uint8_t w[16];
     size_t len = 0;
     (void)state;
-    unhex(net_key, "7dd7364cd842ad18c17c2b820c84c3d6");
-    unhex(p, "01120123450000072f");
+    unhex(net_key, 16, "7dd7364cd842ad18c17c2b820c84c3d6");
+    unhex(p, 9, "01120123450000072f");
     pqpan_mesh_k2(&k, net_key, p, sizeof p);
     assert_int_equal(k.nid, 0x5e);
-    unhex(w, "be635105434859f484fc798e043ce40e");
+    unhex(w, 16, "be635105434859f484fc798e043ce40e");
     assert_memory_equal(k.encryption_key, w, 16);
-    unhex(w, "5d396d4b54d3cbafe943e051fe9a4eb8");
+    unhex(w, 16, "5d396d4b54d3cbafe943e051fe9a4eb8");
     assert_memory_equal(k.privacy_key, w, 16);
     assert_int_equal(pqpan_mesh_net_pdu_encode(out, &len, &k, 0x12345678u, &poll, tpdu, 2),
                      PQPAN_OK);
     assert_int_equal(len, PQPAN_MESH_NET_FRIEND_POLL_PDU);
-    assert_int_equal(unhex(want, "5e84eba092380fb0e5d0ad970d579a4e88051c"), len);
+    unhex(want, sizeof want, "5e84eba092380fb0e5d0ad970d579a4e88051c");
     assert_memory_equal(out, want, len);
     assert_int_equal(pqpan_mesh_net_friend_check(&k, 0x12345678u, 0x1201, 0x2345,
                                                  PQPAN_MESH_NET_FRIEND_POLL_OP, 0, 2),
