@@ -3,7 +3,9 @@
  * subsys/bluetooth/mesh/lpn.c and friend.c, where the specification leaves a choice:
  * - the Friend keeps every Network PDU for its LPN in its Friend Queue; a segmented message
  *   enters the queue when the Friend has all its segments (friend.c enqueue_friend_pdu) and
- *   the Friend acknowledges it on the LPN's behalf (Segment Acknowledgment, OBO 1);
+ *   the Friend acknowledges it on the LPN's behalf (Segment Acknowledgment, OBO 1); the LPN
+ *   sends no Segment Acknowledgment (MshPRT v1.1 §3.5.3; Zephyr gates send_ack on
+ *   !bt_mesh_lpn_established());
  * - the LPN sends a Friend Poll (twice, 20 ms apart: lpn.c POLL_XMIT), starts scanning
  *   ReceiveDelay - 2 ms after the Poll starts (lpn.c req_sent, the start callback, and
  *   SCAN_LATENCY) and scans until the Friend's PDU; the Friend answers ReceiveDelay + ReceiveWindow / 5 after
