@@ -70,6 +70,42 @@ static void test_one_segment_to_lpn_by_hand(void **state)
     assert_int_equal(pqpan_ledger_state_ns(&e.ledger[frnd], PQPAN_STATE_SLEEP), 0);
 }
 
+/* The same message two hops away, the Friend the relay between. The initiator's segment
+ * (three events at 0, 25, 50 ms) reaches the Friend at 0.752 ms. The LPN's first Poll (at 0,
+ * heard at 0.592) comes before it: the Friend answers at 151.592 with a Friend Update, MD 1
+ * (the segment arrived meanwhile), heard at 152.264; the LPN polls again at once, the Friend
+ * has that Poll at 152.856 and answers at 303.856 with the segment, heard at 304.608: the
+ * latency. The LPN owes one more cycle: Poll at 304.608 (its advertiser free since 202.264),
+ * had at 305.200, Friend Update MD 0 at 456.200, heard at 456.872, ending at 457.208 (the
+ * span). Its windows: 98 .. 152.264, 250.264 .. 304.608, 402.608 .. 456.872 = 162.872 ms.
+ * The Friend acknowledges on the LPN's behalf from 0.752 (its Network Transmit: three
+ * events of the 24-octet Segment Acknowledgment, 3 x 1.008 ms) and answers three times
+ * (1.008 + 1.128 + 1.008 ms); it relays nothing for its LPN and scans the rest. */
+static void test_one_segment_via_relay_friend_by_hand(void **state)
+{
+    const enum pqpan_mesh_net_role lpn = PQPAN_MESH_NET_RESPONDER, frnd = PQPAN_MESH_NET_FRIEND;
+    struct pqpan_mesh_net_config cfg;
+    struct pqpan_mesh_net_estimate e;
+    const uint64_t span = 457208000u, friend_tx = 3024000u + 3144000u;
+    (void)state;
+    lpn_config(&cfg, PQPAN_MESH_NET_LPN_RESPONDER, 2);
+    assert_int_equal(pqpan_mesh_net_message_estimate(&e, &cfg, &bare, 3), PQPAN_OK);
+    assert_int_equal(e.latency_ns, UINT64_C(304608000));
+    assert_int_equal(e.span_ns, span);
+    assert_int_equal(e.polls, 3);
+    assert_int_equal(e.friend_pdus, 1);
+    assert_int_equal(e.friend_updates, 2);
+    assert_int_equal(e.lpn_rx_ns, UINT64_C(162872000));
+    assert_int_equal(e.adv_events[lpn], 6);
+    assert_int_equal(e.adv_events[frnd], 6);
+    assert_int_equal(e.relay_nodes, 1);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[frnd], PQPAN_STATE_TX), friend_tx);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[frnd], PQPAN_STATE_RX), span - friend_tx);
+    assert_int_equal(e.ledger[frnd].pdus_rx, 1);
+    assert_int_equal(pqpan_ledger_state_ns(&e.ledger[PQPAN_MESH_NET_INITIATOR], PQPAN_STATE_TX),
+                     3384000u);
+}
+
 /* The LPN's rule: a part to it has at most QueueSize - 1 segments: (16 - 1) x 12 = 180
  * octets of upper transport, 180 - TransMIC 4 - opcode 3 - Part header 2 = 171 octets of
  * PQKE message; from it, and with a queue of 33 or more, the usual 375. */
@@ -195,6 +231,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_segment_to_lpn_by_hand),
+        cmocka_unit_test(test_one_segment_via_relay_friend_by_hand),
         cmocka_unit_test(test_part_rule),
         cmocka_unit_test(test_friend_queue_refused),
         cmocka_unit_test(test_friend_poll_sample_data),
