@@ -162,7 +162,6 @@ void pqpan_mesh_net_clock_finish(struct mesh_net_clock *c)
     c->out->hop_ns = ev.heard_ns;
 }
 
-
 uint64_t pqpan_mesh_net_clock_send(struct mesh_net_clock *c, uint32_t from, uint32_t to,
                                    uint64_t at, uint32_t pdu, enum pqpan_phase phase)
 {

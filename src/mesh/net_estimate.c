@@ -51,7 +51,8 @@ static int plan(uint32_t len[4], struct pqke_steps *st, const struct pqpan_mesh_
     len[2] = (uint32_t)sz.fin_bytes;
     len[3] = (uint32_t)sz.reveal_bytes;
     for (m = 0; m < 4u; m++) {
-        if (len[m] != 0u && pqpan_mesh_net_parts_to(cfg, m % 2u == 0u ? cfg->hops : 0u, len[m]) == 0u) {
+        uint32_t to = m % 2u == 0u ? cfg->hops : 0u; /* INIT, FIN to the responder */
+        if (len[m] != 0u && pqpan_mesh_net_parts_to(cfg, to, len[m]) == 0u) {
             return PQPAN_ERR_CAPACITY;
         }
     }

@@ -8,10 +8,10 @@
  *   !bt_mesh_lpn_established());
  * - the LPN sends a Friend Poll (twice, 20 ms apart: lpn.c POLL_XMIT), starts scanning
  *   ReceiveDelay - 2 ms after the Poll starts (lpn.c req_sent, the start callback, and
- *   SCAN_LATENCY) and scans until the Friend's PDU; the Friend answers ReceiveDelay + ReceiveWindow / 5 after
- *   it has the Poll (friend.c recv_delay(), ReceiveWindow > 50 ms), once (FRIEND_XMIT), with
- *   the head of its queue or, the queue empty, a Friend Update whose MD says whether a PDU
- *   arrived meanwhile (friend.c update_overwrite);
+ *   SCAN_LATENCY) and scans until the Friend's PDU; the Friend answers ReceiveDelay +
+ *   ReceiveWindow / 5 after it has the Poll (friend.c recv_delay(), ReceiveWindow > 50 ms),
+ *   once (FRIEND_XMIT), with the head of its queue or, the queue empty, a Friend Update
+ *   whose MD says whether a PDU arrived meanwhile (friend.c update_overwrite);
  * - after a queued PDU or MD 1 the LPN polls again at once (lpn.c bt_mesh_lpn_msg_received,
  *   bt_mesh_lpn_friend_update), after MD 0 it sleeps its poll period. */
 #include <string.h>
@@ -195,7 +195,8 @@ static uint64_t part_to_lpn(struct mesh_net_clock *c, uint32_t from, uint64_t at
     uint32_t k;
     for (k = 0; k < segs; k++) {
         uint64_t due = at + k * c->cfg->seg_interval_ns;
-        uint64_t got = fpos == from ? at : pqpan_mesh_net_clock_send(c, from, fpos, due, pdu[k], phase);
+        uint64_t got =
+            fpos == from ? at : pqpan_mesh_net_clock_send(c, from, fpos, due, pdu[k], phase);
         first = got < first ? got : first;
         last = got > last ? got : last;
     }

@@ -210,8 +210,10 @@ int pqpan_mesh_net_friend_forward(const struct pqpan_mesh_net_keys *master,
     uint8_t tpdu[16];
     size_t t_len = 0;
     int rc = pqpan_mesh_net_pdu_decode(&h, tpdu, &t_len, master, iv_index, pdu, *len);
-    return rc != PQPAN_OK ? rc
-                          : pqpan_mesh_net_pdu_encode(pdu, len, friend_keys, iv_index, &h, tpdu, t_len);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
+    return pqpan_mesh_net_pdu_encode(pdu, len, friend_keys, iv_index, &h, tpdu, t_len);
 }
 
 /* §3.6.5.1 Friend Poll (FSN), §3.6.5.2 Friend Update (Flags, IV Index, MD) in v1.0's

@@ -263,7 +263,8 @@ static int send_message(struct net_run *r, uint32_t from, const uint8_t *msg, ui
                         enum pqpan_phase phase, uint8_t *out, size_t *got, uint64_t *acked,
                         uint64_t *rx)
 {
-    uint32_t parts = pqpan_mesh_net_parts_to(r->clock.cfg, from == 0u ? r->clock.cfg->hops : 0u, len), p;
+    uint32_t to = from == 0u ? r->clock.cfg->hops : 0u;
+    uint32_t parts = pqpan_mesh_net_parts_to(r->clock.cfg, to, len), p;
     int rc = parts != 0u ? PQPAN_OK : PQPAN_ERR_CAPACITY;
     *got = 0;
     for (p = 0; p < parts && rc == PQPAN_OK; p++) {

@@ -241,13 +241,14 @@ static void total_ledger(struct pqpan_ledger *t, const struct pqpan_mesh_net_est
 static void total_counts(struct pqpan_run_mesh_row *t, const struct pqpan_mesh_net_estimate *e,
                          const struct pqpan_mesh_net_config *c)
 {
+    uint32_t relays = plain_relays(e, c);
     t->nodes = 2u + (unsigned long long)e->relay_nodes;
     t->access_messages = (unsigned long long)e->parts[0] + e->parts[1];
     t->segments = (unsigned long long)e->segments[0] + e->segments[1];
     t->seg_acks = (unsigned long long)e->seg_acks[0] + e->seg_acks[1];
     t->adv_events = (unsigned long long)e->adv_events[0] + e->adv_events[1] +
-                    (unsigned long long)plain_relays(e, c) * e->adv_events[PQPAN_MESH_NET_RELAY] +
-                    (plain_relays(e, c) != e->relay_nodes ? e->adv_events[PQPAN_MESH_NET_FRIEND] : 0u);
+                    (unsigned long long)relays * e->adv_events[PQPAN_MESH_NET_RELAY] +
+                    (relays != e->relay_nodes ? e->adv_events[PQPAN_MESH_NET_FRIEND] : 0u);
 }
 
 /* Whether role r has a row: a relay other than the Friend, the Friend when it is a relay. */
@@ -313,7 +314,8 @@ static void message_plan(struct mesh_result *res, const struct pqpan_mesh_net_co
     res->msg_octets[2] = (uint32_t)sz.fin_bytes;
     res->msg_octets[3] = (uint32_t)sz.reveal_bytes;
     for (m = 0; m < 4; m++) {
-        res->msg_parts[m] = pqpan_mesh_net_parts_to(c, m % 2 == 0 ? c->hops : 0u, res->msg_octets[m]);
+        uint32_t to = m % 2 == 0 ? c->hops : 0u; /* INIT, FIN to the responder */
+        res->msg_parts[m] = pqpan_mesh_net_parts_to(c, to, res->msg_octets[m]);
     }
 }
 
