@@ -366,6 +366,34 @@ region_mesh_network_table() {
     done
 }
 
+# One figure of a --bearer network run: field $2 (CSV column) of row $1.
+net_field() {
+    awk -F, -v side="$1" -v col="$2" '$1 == side { print $col }' "$tmp/out"
+}
+
+# A Low Power Node against the scanning node (docs/MODEL.md "A Low Power Node polling its
+# Friend"): per level and hops, the responder's energy scanning, as an LPN, and as an LPN
+# whose Friend answers at the start of a 50 ms ReceiveWindow; the latencies.
+region_mesh_lpn_table() {
+    printf '| level | hops | responder scanning (uJ) | responder as LPN (uJ) | LPN, ReceiveWindow 50 ms (uJ) | initiator as LPN (uJ) | latency scanning (ms) | latency, LPN responder (ms) |\n'
+    printf '|---|---|---|---|---|---|---|---|\n'
+    for kem in ML-KEM-512 ML-KEM-768 ML-KEM-1024; do
+        for h in 1 2 4; do
+            net="estimate --link ble-mesh --bearer network --kem $kem --hops $h --format csv"
+            run $net || return 1
+            scan=$(net_field responder 8); lat=$(net_field responder 11)
+            run $net --lpn responder || return 1
+            lpn=$(net_field responder 8); lpn_lat=$(net_field responder 11)
+            run $net --lpn responder --friend-recv-win-ms 50 || return 1
+            win=$(net_field responder 8)
+            run $net --lpn initiator || return 1
+            ini=$(net_field initiator 8)
+            printf '| %s | %d | %s | %s | %s | %s | %s | %s |\n' "$kem" "$h" "$scan" "$lpn" "$win" \
+                "$ini" "$lat" "$lpn_lat"
+        done
+    done
+}
+
 # The option lists of the commands, from the CLI's option tables (cli/opts.h): what the
 # parser takes and --help prints, so the docs cannot disagree with either.
 options_md() {

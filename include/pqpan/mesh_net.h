@@ -68,6 +68,19 @@
 #define PQPAN_MESH_NET_COUNT_MAX 7u
 #define PQPAN_MESH_NET_STEP_NS 10000000u
 #define PQPAN_MESH_NET_STEPS_MAX 32u
+/* §3.6.6 Friend feature, the control messages between a Low Power Node and its Friend
+ * (unsegmented control messages, CTL 1, NetMIC 64 bits; v1.0 §3.6.5.1 / §3.6.5.2): Friend
+ * Poll, opcode 0x01, FSN 1 octet → 9 + 1 + 1 + 8 = 19 octets; Friend Update, opcode 0x02,
+ * Flags 1 + IV Index 4 + MD 1 → 9 + 1 + 6 + 8 = 24 octets. */
+#define PQPAN_MESH_NET_FRIEND_POLL_OP 0x01u
+#define PQPAN_MESH_NET_FRIEND_UPDATE_OP 0x02u
+#define PQPAN_MESH_NET_FRIEND_POLL_PDU 19u
+#define PQPAN_MESH_NET_FRIEND_UPDATE_PDU 24u
+/* The Friend Queue sizes pqpan takes: 3 (the smallest whose part carries a PQKE octet) ..
+ * 255 (the Friend Offer's QueueSize is one octet, §3.6.5.4 in v1.0's numbering). */
+#define PQPAN_MESH_NET_FRIEND_QUEUE_MIN 3u
+#define PQPAN_MESH_NET_FRIEND_QUEUE_MAX 255u
+
 /* §3.4.4: TTL 7 bits, 2..127 relayed. */
 #define PQPAN_MESH_NET_TTL_MAX 127u
 #define PQPAN_MESH_NET_HOPS_MAX 32u
@@ -94,6 +107,19 @@ uint32_t pqpan_mesh_net_segments(uint32_t upper);
 /* The Network PDU of segment seg of an upper transport PDU of upper octets (header 9 +
  * segment header 4 + its octets + NetMIC 4); 0 for a segment it does not have. */
 uint32_t pqpan_mesh_net_segment_pdu(uint32_t upper, uint32_t seg);
+
+/* The parts of a PQKE message to the endpoint at position to (0 the initiator, cfg->hops
+ * the responder): as pqpan_mesh_net_part_data_max, pqpan_mesh_net_parts and
+ * pqpan_mesh_net_part_data, but a part to a Low Power Node has at most friend_queue - 1
+ * segments (the LPN's rule: Zephyr's Friend takes a segmented message for its LPN only
+ * while it has fewer segments than the free room of its queue, friend.c
+ * friend_queue_has_space), so (friend_queue - 1) × 12 - TransMIC - 5 octets of the message. */
+struct pqpan_mesh_net_config;
+uint32_t pqpan_mesh_net_part_max_to(const struct pqpan_mesh_net_config *cfg, uint32_t to);
+uint32_t pqpan_mesh_net_parts_to(const struct pqpan_mesh_net_config *cfg, uint32_t to,
+                                 uint32_t msg_len);
+uint32_t pqpan_mesh_net_part_data_to(const struct pqpan_mesh_net_config *cfg, uint32_t to,
+                                     uint32_t msg_len, uint32_t p);
 
 /* The Network PDU of a Segment Acknowledgment: 9 + 7 + 8 = 24. */
 uint32_t pqpan_mesh_net_ack_pdu(void);
@@ -145,6 +171,23 @@ PQPAN_MUST_CHECK int pqpan_mesh_net_pdu_decode(struct pqpan_mesh_net_hdr *h, uin
                                                size_t *t_len, const struct pqpan_mesh_net_keys *k,
                                                uint32_t iv_index, const uint8_t *pdu, size_t len);
 
+/* The Friend's forwarding of a Network PDU to its LPN (§3.6.6.4 / Zephyr friend.c
+ * encrypt_friend_pdu): pdu[0..*len) decoded with the master credentials and built again,
+ * the same header, with the friendship credentials (k2 with P = 0x01 || LPNAddress ||
+ * FriendAddress || LPNCounter || FriendCounter). Errors: those of the decode and encode. */
+PQPAN_MUST_CHECK int pqpan_mesh_net_friend_forward(const struct pqpan_mesh_net_keys *master,
+                                                   const struct pqpan_mesh_net_keys *friend_keys,
+                                                   uint32_t iv_index,
+                                                   uint8_t pdu[PQPAN_MESH_NET_PDU_MAX], size_t *len);
+
+/* Builds a Friend Poll (op 0x01, param = FSN) or Friend Update (op 0x02, Flags 0, the IV
+ * Index, param = MD) from src to dst, SEQ seq, TTL 0, under k (friendship credentials),
+ * checks its length (PQPAN_MESH_NET_FRIEND_POLL_PDU / _UPDATE_PDU) and decodes it back:
+ * PQPAN_OK or PQPAN_ERR_MALFORMED. */
+PQPAN_MUST_CHECK int pqpan_mesh_net_friend_check(const struct pqpan_mesh_net_keys *k,
+                                                 uint32_t iv_index, uint16_t src, uint16_t dst,
+                                                 uint8_t op, uint8_t param, uint32_t seq);
+
 /* The upper transport's encryption of an access payload (§3.9.7.1): AES-CCM under the
  * application key (nonce type 0x01) or a device key (0x02) with the nonce type || ASZMIC
  * (1 with a 64-bit TransMIC on a segmented message) || SEQ || SRC || DST || IV Index
@@ -171,7 +214,17 @@ enum pqpan_mesh_net_role {
     PQPAN_MESH_NET_INITIATOR = 0,
     PQPAN_MESH_NET_RESPONDER,
     PQPAN_MESH_NET_RELAY,
+    PQPAN_MESH_NET_FRIEND, /* the LPN's Friend when it is a relay (--lpn, hops > 1) */
     PQPAN_MESH_NET_ROLES
+};
+
+/* Which endpoint is a Low Power Node (§3.6.6): none, the initiator or the responder. Its
+ * Friend is the node one hop away: a relay of the next stage, or the other endpoint at one
+ * hop. The friendship is established before the exchange. */
+enum pqpan_mesh_net_lpn {
+    PQPAN_MESH_NET_LPN_NONE = 0,
+    PQPAN_MESH_NET_LPN_INITIATOR,
+    PQPAN_MESH_NET_LPN_RESPONDER
 };
 
 struct pqpan_mesh_net_config {
@@ -185,6 +238,11 @@ struct pqpan_mesh_net_config {
     uint32_t relay_retransmit_count;    /* 0..7 */
     uint64_t relay_retransmit_interval_ns;
     uint64_t seg_interval_ns;           /* SAR Segment Interval (§4.2.48.1) */
+    uint32_t lpn;                       /* enum pqpan_mesh_net_lpn */
+    uint32_t friend_queue;              /* the Friend Queue's PDUs (Friend Offer QueueSize) */
+    uint64_t lpn_recv_delay_ns;         /* ReceiveDelay, 10 .. 255 ms (Friend Request) */
+    uint64_t friend_recv_win_ns;        /* ReceiveWindow, 1 .. 255 ms (Friend Offer) */
+    uint64_t lpn_poll_ns;               /* the LPN's poll period when its Friend had nothing */
 };
 
 /* Defaults (defaults.h rows --ttl, --net-transmit-*, --relay-retransmit-*, --seg-interval-ms,
@@ -199,7 +257,9 @@ void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
  * a TTL that does not reach the responder (ttl < hops: a relay at stage k receives TTL
  * ttl - k + 1 and relays only from 2; 0 over more than one hop; 1, which §3.4.4 does not
  * send; above 127), a count above 7, an interval not a multiple of
- * 10 ms in 10 .. 320 ms, a segment interval of 0. */
+ * 10 ms in 10 .. 320 ms, a segment interval of 0; with an LPN, a Friend Queue outside
+ * PQPAN_MESH_NET_FRIEND_QUEUE_MIN .. _MAX, a ReceiveDelay outside 10 .. 255 ms, a
+ * ReceiveWindow outside 1 .. 255 ms, a poll period below 10 ms or beyond PollTimeout. */
 PQPAN_MUST_CHECK int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
 
 struct pqpan_mesh_net_estimate {
@@ -213,7 +273,12 @@ struct pqpan_mesh_net_estimate {
     uint32_t segments[2];     /* segmented access messages each endpoint sent */
     uint32_t seg_acks[2];     /* Segment Acknowledgment messages each endpoint sent */
     uint32_t adv_events[PQPAN_MESH_NET_ROLES];
-    uint32_t relay_nodes;     /* (hops - 1) × relays */
+    uint32_t relay_nodes;     /* (hops - 1) × relays (the Friend, a relay, among them) */
+    uint32_t polls;           /* Friend Polls the LPN sent (each Network Transmit'ed twice) */
+    uint32_t friend_updates;  /* Friend Updates its Friend answered with */
+    uint32_t friend_pdus;     /* queued Network PDUs its Friend answered with */
+    uint32_t friend_queue_peak; /* the most PDUs its Friend Queue had to hold at once */
+    uint64_t lpn_rx_ns;       /* the LPN's receive windows, in all */
 };
 
 /* The expected PQKE between two mesh nodes at zero loss: the steps and messages of the
@@ -229,9 +294,13 @@ struct pqpan_mesh_net_estimate {
  * E[advDelay] = 5 ms apart (Core v5.4 Vol 6 Part B §4.4.2.2.1), each priced as the PB-ADV
  * clock prices one (pbadv_clock.h); every node scans whenever it neither advertises nor
  * computes (a relay the whole run). dev: every node's device; cycles[op]: one execution.
+ * With cfg->lpn an endpoint is a Low Power Node polling its Friend instead of scanning
+ * (src/mesh/net_friend.c, docs/MODEL.md "A Low Power Node polling its Friend"): polls,
+ * friend_updates, friend_pdus, friend_queue_peak and lpn_rx_ns say how.
  * Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, pqpan_mesh_net_config_check, an
  * unknown PQKE), PQPAN_ERR_CAPACITY (a message of more than PQPAN_MESH_NET_PARTS_MAX
- * parts). */
+ * parts; or, *out kept, a Friend Queue that would have to hold more than cfg->friend_queue
+ * PDUs at once: friend_queue_peak says how many). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
                                              const struct pqpan_ble_device *dev,
@@ -259,6 +328,8 @@ PQPAN_MUST_CHECK int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estim
 #define PQPAN_MESH_NET_SIM_INITIATOR_ADDR 0x0001u
 #define PQPAN_MESH_NET_SIM_RESPONDER_ADDR 0x0002u
 #define PQPAN_MESH_NET_SIM_IV_INDEX 0x12345678u
+/* The Friend's unicast address when it is a relay (--lpn, hops > 1). */
+#define PQPAN_MESH_NET_SIM_FRIEND_ADDR 0x0003u
 
 /* A run and its workspace (caller-owned: the PQKE parties and two message buffers). */
 struct pqpan_mesh_net_sim {

@@ -915,6 +915,11 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS,
     PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS,
     PQPAN_DEFAULT_MESH_TRANSMIC,
+    PQPAN_DEFAULT_LPN,
+    PQPAN_DEFAULT_FRIEND_QUEUE,
+    PQPAN_DEFAULT_LPN_RECV_DELAY_MS,
+    PQPAN_DEFAULT_FRIEND_RECV_WIN_MS,
+    PQPAN_DEFAULT_LPN_POLL_MS,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2231,6 +2236,12 @@ uint32_t pqpan_mesh_net_part_data(uint32_t msg_len, uint32_t transmic, uint32_t 
 uint32_t pqpan_mesh_net_upper_len(uint32_t data, uint32_t transmic);
 uint32_t pqpan_mesh_net_segments(uint32_t upper);
 uint32_t pqpan_mesh_net_segment_pdu(uint32_t upper, uint32_t seg);
+struct pqpan_mesh_net_config;
+uint32_t pqpan_mesh_net_part_max_to(const struct pqpan_mesh_net_config *cfg, uint32_t to);
+uint32_t pqpan_mesh_net_parts_to(const struct pqpan_mesh_net_config *cfg, uint32_t to,
+                                 uint32_t msg_len);
+uint32_t pqpan_mesh_net_part_data_to(const struct pqpan_mesh_net_config *cfg, uint32_t to,
+                                     uint32_t msg_len, uint32_t p);
 uint32_t pqpan_mesh_net_ack_pdu(void);
 uint32_t pqpan_mesh_net_adv_payload(uint32_t pdu);
 struct pqpan_mesh_net_keys {
@@ -2253,6 +2264,13 @@ struct pqpan_mesh_net_hdr {
  int pqpan_mesh_net_pdu_decode(struct pqpan_mesh_net_hdr *h, uint8_t tpdu[16],
                                                size_t *t_len, const struct pqpan_mesh_net_keys *k,
                                                uint32_t iv_index, const uint8_t *pdu, size_t len);
+ int pqpan_mesh_net_friend_forward(const struct pqpan_mesh_net_keys *master,
+                                                   const struct pqpan_mesh_net_keys *friend_keys,
+                                                   uint32_t iv_index,
+                                                   uint8_t pdu[29u], size_t *len);
+ int pqpan_mesh_net_friend_check(const struct pqpan_mesh_net_keys *k,
+                                                 uint32_t iv_index, uint16_t src, uint16_t dst,
+                                                 uint8_t op, uint8_t param, uint32_t seq);
 struct pqpan_mesh_upper_nonce {
     uint8_t type, aszmic;
     uint32_t seq, iv_index;
@@ -2268,7 +2286,13 @@ enum pqpan_mesh_net_role {
     PQPAN_MESH_NET_INITIATOR = 0,
     PQPAN_MESH_NET_RESPONDER,
     PQPAN_MESH_NET_RELAY,
+    PQPAN_MESH_NET_FRIEND,
     PQPAN_MESH_NET_ROLES
+};
+enum pqpan_mesh_net_lpn {
+    PQPAN_MESH_NET_LPN_NONE = 0,
+    PQPAN_MESH_NET_LPN_INITIATOR,
+    PQPAN_MESH_NET_LPN_RESPONDER
 };
 struct pqpan_mesh_net_config {
     unsigned suite, mode, sig;
@@ -2281,6 +2305,11 @@ struct pqpan_mesh_net_config {
     uint32_t relay_retransmit_count;
     uint64_t relay_retransmit_interval_ns;
     uint64_t seg_interval_ns;
+    uint32_t lpn;
+    uint32_t friend_queue;
+    uint64_t lpn_recv_delay_ns;
+    uint64_t friend_recv_win_ns;
+    uint64_t lpn_poll_ns;
 };
 void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
  int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
@@ -2294,6 +2323,11 @@ struct pqpan_mesh_net_estimate {
     uint32_t seg_acks[2];
     uint32_t adv_events[PQPAN_MESH_NET_ROLES];
     uint32_t relay_nodes;
+    uint32_t polls;
+    uint32_t friend_updates;
+    uint32_t friend_pdus;
+    uint32_t friend_queue_peak;
+    uint64_t lpn_rx_ns;
 };
  int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
@@ -3252,6 +3286,12 @@ MACROS = {
     'PQPAN_MESH_NET_AD_TYPE': 42,
     'PQPAN_MESH_NET_COMPANY_ID': 65535,
     'PQPAN_MESH_NET_COUNT_MAX': 7,
+    'PQPAN_MESH_NET_FRIEND_POLL_OP': 1,
+    'PQPAN_MESH_NET_FRIEND_POLL_PDU': 19,
+    'PQPAN_MESH_NET_FRIEND_QUEUE_MAX': 255,
+    'PQPAN_MESH_NET_FRIEND_QUEUE_MIN': 3,
+    'PQPAN_MESH_NET_FRIEND_UPDATE_OP': 2,
+    'PQPAN_MESH_NET_FRIEND_UPDATE_PDU': 24,
     'PQPAN_MESH_NET_HDR_BYTES': 9,
     'PQPAN_MESH_NET_HOPS_MAX': 32,
     'PQPAN_MESH_NET_MSG_MAX': 8192,
@@ -3266,6 +3306,7 @@ MACROS = {
     'PQPAN_MESH_NET_SEG_ACK_BYTES': 7,
     'PQPAN_MESH_NET_SEG_DATA_MAX': 12,
     'PQPAN_MESH_NET_SEG_HDR_BYTES': 4,
+    'PQPAN_MESH_NET_SIM_FRIEND_ADDR': 3,
     'PQPAN_MESH_NET_SIM_INITIATOR_ADDR': 1,
     'PQPAN_MESH_NET_SIM_IV_INDEX': 305419896,
     'PQPAN_MESH_NET_SIM_RESPONDER_ADDR': 2,

@@ -204,6 +204,28 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                           "MshPRT v1.1 §3.5.2.2 SZMIC 0, a 32-bit TransMIC: "
                                           "the most PQKE octets per segmented message (an "
                                           "unsegmented access message always has it)"),
+    [PQPAN_DEFAULT_LPN] = VALUE("--lpn", "none",
+                                "both endpoints scan (a mains-powered or always-listening "
+                                "node); --lpn prices a battery endpoint as a Low Power Node "
+                                "polling its Friend (MshPRT §3.6.6)"),
+    [PQPAN_DEFAULT_FRIEND_QUEUE] = VALUE("--friend-queue", "255",
+                                         "the largest QueueSize a Friend Offer can announce (one "
+                                         "octet, MshPRT §3.6.6; Zephyr "
+                                         "CONFIG_BT_MESH_FRIEND_QUEUE_SIZE): at one hop the "
+                                         "Friend holds a whole PQKE message; Zephyr's default 16 "
+                                         "discards PQKE parts (docs/MODEL.md)"),
+    [PQPAN_DEFAULT_LPN_RECV_DELAY_MS] = VALUE("--lpn-recv-delay-ms", "100",
+                                              "Zephyr Kconfig BT_MESH_LPN_RECV_DELAY default 100 "
+                                              "(ReceiveDelay of the Friend Request, 10..255 ms)"),
+    [PQPAN_DEFAULT_FRIEND_RECV_WIN_MS] = VALUE("--friend-recv-win-ms", "255",
+                                               "Zephyr Kconfig BT_MESH_FRIEND_RECV_WIN default "
+                                               "255 (ReceiveWindow of the Friend Offer, 1..255 "
+                                               "ms)"),
+    [PQPAN_DEFAULT_LPN_POLL_MS] = VALUE("--lpn-poll-ms", "1000",
+                                        "Zephyr lpn.c poll_timeout(): an LPN with a transfer in "
+                                        "progress polls every min(PollTimeout, 1 s); pqpan takes "
+                                        "that pace for the whole exchange (an idle Zephyr LPN "
+                                        "doubles its period up to PollTimeout)"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

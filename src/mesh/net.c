@@ -19,9 +19,9 @@ uint32_t pqpan_mesh_net_part_data_max(uint32_t transmic)
            PQPAN_MESH_NET_PART_HDR_BYTES;
 }
 
-uint32_t pqpan_mesh_net_parts(uint32_t msg_len, uint32_t transmic)
+static uint32_t parts_of(uint32_t msg_len, uint32_t max)
 {
-    uint32_t max = pqpan_mesh_net_part_data_max(transmic), parts;
+    uint32_t parts;
     if (max == 0u || msg_len == 0u) {
         return 0u;
     }
@@ -29,13 +29,56 @@ uint32_t pqpan_mesh_net_parts(uint32_t msg_len, uint32_t transmic)
     return parts <= PQPAN_MESH_NET_PARTS_MAX ? parts : 0u;
 }
 
-uint32_t pqpan_mesh_net_part_data(uint32_t msg_len, uint32_t transmic, uint32_t p)
+static uint32_t part_data_of(uint32_t msg_len, uint32_t max, uint32_t p)
 {
-    uint32_t max = pqpan_mesh_net_part_data_max(transmic);
-    if (p >= pqpan_mesh_net_parts(msg_len, transmic)) {
+    if (p >= parts_of(msg_len, max)) {
         return 0u;
     }
     return msg_len - p * max < max ? msg_len - p * max : max;
+}
+
+uint32_t pqpan_mesh_net_parts(uint32_t msg_len, uint32_t transmic)
+{
+    return parts_of(msg_len, pqpan_mesh_net_part_data_max(transmic));
+}
+
+uint32_t pqpan_mesh_net_part_data(uint32_t msg_len, uint32_t transmic, uint32_t p)
+{
+    return part_data_of(msg_len, pqpan_mesh_net_part_data_max(transmic), p);
+}
+
+static int lpn_at(const struct pqpan_mesh_net_config *cfg, uint32_t pos)
+{
+    return (cfg->lpn == PQPAN_MESH_NET_LPN_INITIATOR && pos == 0u) ||
+           (cfg->lpn == PQPAN_MESH_NET_LPN_RESPONDER && pos == cfg->hops);
+}
+
+/* The LPN's rule: a part to it fits the Friend Queue with a PDU to spare (Zephyr friend.c
+ * friend_queue_has_space: room - pending segments > SegN + 1). */
+uint32_t pqpan_mesh_net_part_max_to(const struct pqpan_mesh_net_config *cfg, uint32_t to)
+{
+    uint32_t max = pqpan_mesh_net_part_data_max(cfg->transmic), upper, lpn_max;
+    if (!lpn_at(cfg, to) || cfg->friend_queue > PQPAN_MESH_NET_SEGMENTS_MAX) {
+        return max;
+    }
+    upper = (cfg->friend_queue - 1u) * PQPAN_MESH_NET_SEG_DATA_MAX;
+    if (upper <= cfg->transmic + PQPAN_MESH_NET_OPCODE_BYTES + PQPAN_MESH_NET_PART_HDR_BYTES) {
+        return 0u;
+    }
+    lpn_max = upper - cfg->transmic - PQPAN_MESH_NET_OPCODE_BYTES - PQPAN_MESH_NET_PART_HDR_BYTES;
+    return lpn_max < max ? lpn_max : max;
+}
+
+uint32_t pqpan_mesh_net_parts_to(const struct pqpan_mesh_net_config *cfg, uint32_t to,
+                                 uint32_t msg_len)
+{
+    return parts_of(msg_len, pqpan_mesh_net_part_max_to(cfg, to));
+}
+
+uint32_t pqpan_mesh_net_part_data_to(const struct pqpan_mesh_net_config *cfg, uint32_t to,
+                                     uint32_t msg_len, uint32_t p)
+{
+    return part_data_of(msg_len, pqpan_mesh_net_part_max_to(cfg, to), p);
 }
 
 /* §3.7.3 access payload (opcode, parameters) + §3.6.2 TransMIC. */
@@ -101,6 +144,11 @@ void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg)
     cfg->relay_retransmit_interval_ns =
         pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS);
     cfg->seg_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS);
+    cfg->lpn = PQPAN_MESH_NET_LPN_NONE;
+    cfg->friend_queue = pqpan_default_u32(PQPAN_DEFAULT_FRIEND_QUEUE);
+    cfg->lpn_recv_delay_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_LPN_RECV_DELAY_MS);
+    cfg->friend_recv_win_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_FRIEND_RECV_WIN_MS);
+    cfg->lpn_poll_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_LPN_POLL_MS);
 }
 
 /* §4.2.19 / §4.2.20: (steps + 1) × 10 ms, steps 0..31. */
@@ -120,12 +168,30 @@ static int ttl_ok(uint32_t ttl, uint32_t hops)
     return ttl != 1u && ttl >= hops && ttl <= PQPAN_MESH_NET_TTL_MAX;
 }
 
+/* §3.6.5.3 Friend Request ReceiveDelay 0x0A..0xFF ms, §3.6.5.4 Friend Offer ReceiveWindow
+ * 0x01..0xFF ms (v1.0 numbering; Zephyr friend.c refuses a ReceiveDelay <= 0x09); a poll
+ * period within PollTimeout (0x00000A..0x34BBFF × 100 ms). */
+static int lpn_ok(const struct pqpan_mesh_net_config *c)
+{
+    const uint64_t ms = 1000000u;
+    if (c->lpn == PQPAN_MESH_NET_LPN_NONE) {
+        return 1;
+    }
+    return c->lpn <= PQPAN_MESH_NET_LPN_RESPONDER &&
+           c->friend_queue >= PQPAN_MESH_NET_FRIEND_QUEUE_MIN &&
+           c->friend_queue <= PQPAN_MESH_NET_FRIEND_QUEUE_MAX && c->lpn_recv_delay_ns >= 10u * ms &&
+           c->lpn_recv_delay_ns <= 255u * ms && c->friend_recv_win_ns >= ms &&
+           c->friend_recv_win_ns <= 255u * ms && c->lpn_poll_ns >= 10u * ms &&
+           c->lpn_poll_ns < UINT64_C(0x34BBFF) * 100u * ms;
+}
+
 int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *c)
 {
     if (c == NULL || pqpan_mesh_net_part_data_max(c->transmic) == 0u || c->hops < 1u ||
         c->hops > PQPAN_MESH_NET_HOPS_MAX || c->relays < 1u || !ttl_ok(c->ttl, c->hops) || c->net_transmit_count > PQPAN_MESH_NET_COUNT_MAX ||
         c->relay_retransmit_count > PQPAN_MESH_NET_COUNT_MAX || c->seg_interval_ns == 0u ||
-        !interval_ok(c->net_transmit_interval_ns) || !interval_ok(c->relay_retransmit_interval_ns)) {
+        !interval_ok(c->net_transmit_interval_ns) || !interval_ok(c->relay_retransmit_interval_ns) ||
+        !lpn_ok(c)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     return PQPAN_OK;

@@ -9,17 +9,22 @@
 
 static enum pqpan_mesh_net_role role_at(const struct mesh_net_clock *c, uint32_t pos)
 {
+    if ((c->friend.friend_tx || c->friend.friend_own) && pos == c->friend.friend_pos &&
+        pos != 0u && pos != c->cfg->hops) {
+        return PQPAN_MESH_NET_FRIEND;
+    }
     if (pos == 0u) {
         return PQPAN_MESH_NET_INITIATOR;
     }
     return pos == c->cfg->hops ? PQPAN_MESH_NET_RESPONDER : PQPAN_MESH_NET_RELAY;
 }
 
-/* The relay ledger is the stage-1 relay's: every relay sends and hears the same PDUs. */
+/* The relay ledger is one stage's relay's (stage 1, or 2 when stage 1 is an LPN's Friend):
+ * every relay sends and hears the same PDUs. */
 static struct pqpan_ledger *ledger_at(struct mesh_net_clock *c, uint32_t pos)
 {
     enum pqpan_mesh_net_role r = role_at(c, pos);
-    return r != PQPAN_MESH_NET_RELAY || pos == 1u ? &c->out->ledger[r] : NULL;
+    return r != PQPAN_MESH_NET_RELAY || pos == c->friend.relay_pos ? &c->out->ledger[r] : NULL;
 }
 
 /* times events of the node at pos carrying a Network PDU of pdu octets, the first from at,
@@ -89,6 +94,9 @@ uint64_t pqpan_mesh_net_clock_part(struct mesh_net_clock *c, uint32_t from, uint
     uint32_t to = from == 0u ? c->cfg->hops : 0u, k;
     enum pqpan_mesh_net_role s = role_at(c, from);
     uint64_t last = at;
+    if (c->cfg->lpn != PQPAN_MESH_NET_LPN_NONE) {
+        return pqpan_mesh_net_friend_part(c, from, at, pdu, segs, ack_pdu, phase, rx);
+    }
     for (k = 0; k < segs; k++) {
         uint64_t got = send_pdu(c, from, to, at + k * c->cfg->seg_interval_ns, pdu[k], phase);
         last = got > last ? got : last;
@@ -132,6 +140,7 @@ void pqpan_mesh_net_clock_init(struct mesh_net_clock *c, struct pqpan_mesh_net_e
         pqpan_ledger_init(&out->ledger[r]);
     }
     out->relay_nodes = (cfg->hops - 1u) * cfg->relays;
+    pqpan_mesh_net_friend_init(c);
 }
 
 /* Every node scans whenever it neither advertises nor computes, to the last event's end;
@@ -141,10 +150,9 @@ void pqpan_mesh_net_clock_finish(struct mesh_net_clock *c)
     struct mesh_adv_event ev;
     struct pqpan_ledger scratch;
     unsigned r;
+    pqpan_mesh_net_friend_finish(c);
     for (r = 0; r < PQPAN_MESH_NET_ROLES; r++) {
-        if (r != PQPAN_MESH_NET_RELAY || c->out->relay_nodes > 0u) {
-            pqpan_mesh_adv_scan_book(&c->out->ledger[r], c->end_ns, c->busy_ns[r]);
-        }
+        pqpan_mesh_net_friend_idle(c, (enum pqpan_mesh_net_role)r);
     }
     c->out->span_ns = c->end_ns;
     pqpan_ledger_init(&scratch);
@@ -154,3 +162,15 @@ void pqpan_mesh_net_clock_finish(struct mesh_net_clock *c)
     c->out->hop_ns = ev.heard_ns;
 }
 
+uint64_t pqpan_mesh_net_clock_send(struct mesh_net_clock *c, uint32_t from, uint32_t to,
+                                   uint64_t at, uint32_t pdu, enum pqpan_phase phase)
+{
+    return send_pdu(c, from, to, at, pdu, phase);
+}
+
+uint64_t pqpan_mesh_net_clock_transmit(struct mesh_net_clock *c, uint32_t pos, uint64_t at,
+                                       uint32_t pdu, uint32_t times, uint64_t spacing_ns,
+                                       enum pqpan_phase phase)
+{
+    return transmit(c, pos, at, pdu, times, spacing_ns, phase);
+}

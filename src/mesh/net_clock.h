@@ -8,6 +8,18 @@
 
 #include "pqpan/mesh_net.h"
 
+/* The Friend Queue and the LPN's polling (net_friend.c): zero without an LPN. */
+struct mesh_friend {
+    uint32_t lpn_pos, friend_pos;  /* positions; friend_pos = the other endpoint at one hop */
+    uint32_t relay_pos;            /* the stage whose relay the relay ledger prices */
+    int friend_own;                /* the Friend's relaying on its own ledger (hops > 2) */
+    int friend_tx;                 /* 1 while the Friend sends its own PDUs (its ledger) */
+    int poll_pending;              /* the LPN polls again at once (after data or MD 1) */
+    uint64_t poll_at;              /* when the LPN's next Friend Poll is due */
+    uint64_t delivered[PQPAN_MESH_NET_FRIEND_QUEUE_MAX]; /* the last PDUs' delivery times */
+    uint32_t n_delivered;
+};
+
 /* The nodes along the path: position 0 the initiator, hops the responder, 1 .. hops - 1
  * the relay stages (the relays of a stage act at once, alike). */
 struct mesh_net_clock {
@@ -17,6 +29,7 @@ struct mesh_net_clock {
     uint64_t free_ns[PQPAN_MESH_NET_HOPS_MAX + 1u]; /* next event of the node at a position */
     uint64_t busy_ns[PQPAN_MESH_NET_ROLES];          /* not scanning: events, computation */
     uint64_t end_ns;
+    struct mesh_friend friend; /* --lpn: the LPN's polling and its Friend (net_friend.h) */
 };
 
 /* Zeroes out and its ledgers, sets the clock for cfg (checked) and dev. */
@@ -38,6 +51,34 @@ uint64_t pqpan_mesh_net_clock_part(struct mesh_net_clock *c, uint32_t from, uint
 uint64_t pqpan_mesh_net_clock_compute(struct mesh_net_clock *c, enum pqpan_mesh_net_role s,
                                       const uint32_t ops[PQPAN_OP_COUNT], uint64_t at,
                                       const uint64_t cycles[PQPAN_OP_COUNT]);
+
+/* One Network PDU of pdu octets from the node at from to the one at to (positions), relayed
+ * by the stages between; returns when to has it (net_clock.c's send_pdu). */
+uint64_t pqpan_mesh_net_clock_send(struct mesh_net_clock *c, uint32_t from, uint32_t to,
+                                   uint64_t at, uint32_t pdu, enum pqpan_phase phase);
+
+/* times events of the node at pos carrying pdu octets, spacing_ns + E[advDelay] apart;
+ * returns when a neighbour has the first (net_clock.c's transmit). */
+uint64_t pqpan_mesh_net_clock_transmit(struct mesh_net_clock *c, uint32_t pos, uint64_t at,
+                                       uint32_t pdu, uint32_t times, uint64_t spacing_ns,
+                                       enum pqpan_phase phase);
+
+/* ---- net_friend.c: the LPN's side of pqpan_mesh_net_clock_part and _finish ---- */
+
+/* Sets c->friend for cfg (after pqpan_mesh_net_clock_init). */
+void pqpan_mesh_net_friend_init(struct mesh_net_clock *c);
+
+/* pqpan_mesh_net_clock_part when one endpoint is a Low Power Node. */
+uint64_t pqpan_mesh_net_friend_part(struct mesh_net_clock *c, uint32_t from, uint64_t at,
+                                    const uint32_t *pdu, uint32_t segs, uint32_t ack_pdu,
+                                    enum pqpan_phase phase, uint64_t *rx);
+
+/* Before the idle time is booked: the LPN's last poll cycle, the Friend's relaying. */
+void pqpan_mesh_net_friend_finish(struct mesh_net_clock *c);
+
+/* Books role r's idle time to c->end_ns: scanning, or sleep for the LPN; nothing for a
+ * role no node has. */
+void pqpan_mesh_net_friend_idle(struct mesh_net_clock *c, enum pqpan_mesh_net_role r);
 
 /* Scanning to the last event's end on every node; out->span_ns, out->hop_ns. */
 void pqpan_mesh_net_clock_finish(struct mesh_net_clock *c);

@@ -25,10 +25,11 @@ static uint64_t send_part(struct mesh_net_clock *c, uint32_t from, uint64_t at, 
 static uint64_t send_message(struct mesh_net_clock *c, uint32_t from, uint64_t at, uint32_t len,
                              enum pqpan_phase phase, uint64_t *rx)
 {
-    uint32_t parts = pqpan_mesh_net_parts(len, c->cfg->transmic), p;
+    uint32_t to = from == 0u ? c->cfg->hops : 0u;
+    uint32_t parts = pqpan_mesh_net_parts_to(c->cfg, to, len), p;
     uint64_t acked = at;
     for (p = 0; p < parts; p++) {
-        uint32_t data = pqpan_mesh_net_part_data(len, c->cfg->transmic, p);
+        uint32_t data = pqpan_mesh_net_part_data_to(c->cfg, to, len, p);
         acked = send_part(c, from, acked, pqpan_mesh_net_upper_len(data, c->cfg->transmic),
                           phase, rx);
     }
@@ -50,7 +51,8 @@ static int plan(uint32_t len[4], struct pqke_steps *st, const struct pqpan_mesh_
     len[2] = (uint32_t)sz.fin_bytes;
     len[3] = (uint32_t)sz.reveal_bytes;
     for (m = 0; m < 4u; m++) {
-        if (len[m] != 0u && pqpan_mesh_net_parts(len[m], cfg->transmic) == 0u) {
+        uint32_t to = m % 2u == 0u ? cfg->hops : 0u; /* INIT, FIN to the responder */
+        if (len[m] != 0u && pqpan_mesh_net_parts_to(cfg, to, len[m]) == 0u) {
             return PQPAN_ERR_CAPACITY;
         }
     }
@@ -119,7 +121,7 @@ int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
     pqpan_mesh_net_clock_init(&c, out, cfg, dev);
     run_pqke(&c, len, &st, cycles);
     pqpan_mesh_net_clock_finish(&c);
-    return PQPAN_OK;
+    return out->friend_queue_peak > cfg->friend_queue ? PQPAN_ERR_CAPACITY : PQPAN_OK;
 }
 
 int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estimate *out,
@@ -135,12 +137,12 @@ int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estimate *out,
     if (dev == NULL || pqpan_mesh_net_config_check(cfg) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    if (pqpan_mesh_net_parts(msg_len, cfg->transmic) == 0u) {
+    if (pqpan_mesh_net_parts_to(cfg, cfg->hops, msg_len) == 0u) {
         return msg_len == 0u ? PQPAN_ERR_INVALID_ARG : PQPAN_ERR_CAPACITY;
     }
     pqpan_mesh_net_clock_init(&c, out, cfg, dev);
     (void)send_message(&c, 0u, 0u, msg_len, PQPAN_PHASE_KEY_TRANSFER, &rx);
     pqpan_mesh_net_clock_finish(&c);
     out->latency_ns = rx;
-    return PQPAN_OK;
+    return out->friend_queue_peak > cfg->friend_queue ? PQPAN_ERR_CAPACITY : PQPAN_OK;
 }

@@ -16,12 +16,14 @@ static const uint8_t sample_app_key[16] = {0x63, 0x96, 0x47, 0x71, 0x73, 0x4f, 0
 #define SEG_BIT 0x80u
 #define AKF_BIT 0x40u
 #define SEQ_ZERO_MASK 0x1FFFu
+#define OBO_BIT 0x80u /* §3.5.2.3.1: acknowledged by a Friend on behalf of its LPN */
 
 /* What both endpoints and the relays share, and each endpoint's next SEQ. */
 struct net_run {
     struct mesh_net_clock clock;
     struct pqpan_mesh_net_sim *s;
     struct pqpan_mesh_net_keys keys;
+    struct pqpan_mesh_net_keys friend_keys; /* --lpn: the friendship credentials */
     uint8_t aid;
     uint32_t seq[2];      /* index: 0 initiator, 1 responder */
     uint32_t cache[PQPAN_MESH_NET_HOPS_MAX + 1u][2]; /* a stage's last SEQ seen per source */
@@ -30,6 +32,13 @@ struct net_run {
 static uint16_t addr_of(uint32_t end)
 {
     return end == 0u ? PQPAN_MESH_NET_SIM_INITIATOR_ADDR : PQPAN_MESH_NET_SIM_RESPONDER_ADDR;
+}
+
+static int is_lpn(const struct net_run *r, uint32_t pos)
+{
+    const struct pqpan_mesh_net_config *cfg = r->clock.cfg;
+    return (cfg->lpn == PQPAN_MESH_NET_LPN_INITIATOR && pos == 0u) ||
+           (cfg->lpn == PQPAN_MESH_NET_LPN_RESPONDER && pos == cfg->hops);
 }
 
 /* k4(AppKey) (§3.9.2.7): k1(AppKey, s1("smk4"), "id6" || 0x01) mod 2^6. */
@@ -97,9 +106,15 @@ static int carry(struct net_run *r, uint32_t from, uint8_t ctl, const uint8_t *l
             rc = relay(r, pos, pdu, &len);
         }
     }
+    if (rc == PQPAN_OK && is_lpn(r, to)) {
+        rc = pqpan_mesh_net_friend_forward(&r->keys, &r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX,
+                                           pdu, &len);
+        r->s->decoded += rc == PQPAN_OK;
+        r->s->network_pdus += rc == PQPAN_OK;
+    }
     if (rc == PQPAN_OK) {
-        rc = pqpan_mesh_net_pdu_decode(h, tpdu, t_len, &r->keys, PQPAN_MESH_NET_SIM_IV_INDEX, pdu,
-                                       len);
+        rc = pqpan_mesh_net_pdu_decode(h, tpdu, t_len, is_lpn(r, to) ? &r->friend_keys : &r->keys,
+                                       PQPAN_MESH_NET_SIM_IV_INDEX, pdu, len);
         r->s->decoded += rc == PQPAN_OK;
     }
     return rc;
@@ -163,7 +178,8 @@ static int acknowledge(struct net_run *r, uint32_t dest, uint32_t seq_zero, uint
     size_t t_len = 0;
     int rc;
     ack[0] = 0x00;
-    ack[1] = (uint8_t)((seq_zero >> 6) & 0x7Fu);
+    ack[1] = (uint8_t)((is_lpn(r, dest) && r->clock.cfg->hops > 1u ? OBO_BIT : 0u) |
+                       ((seq_zero >> 6) & 0x7Fu));
     ack[2] = (uint8_t)((seq_zero & 0x3Fu) << 2);
     ack[3] = (uint8_t)(block >> 24);
     ack[4] = (uint8_t)(block >> 16);
@@ -184,8 +200,9 @@ static int send_part(struct net_run *r, uint32_t from, const uint8_t *msg, uint3
                      size_t *got, uint64_t *acked, uint64_t *rx)
 {
     const struct pqpan_mesh_net_config *cfg = r->clock.cfg;
-    uint32_t max = pqpan_mesh_net_part_data_max(cfg->transmic);
-    uint32_t data = pqpan_mesh_net_part_data(len, cfg->transmic, p);
+    uint32_t to = from == 0u ? cfg->hops : 0u;
+    uint32_t max = pqpan_mesh_net_part_max_to(cfg, to);
+    uint32_t data = pqpan_mesh_net_part_data_to(cfg, to, len, p);
     uint32_t upper_len = pqpan_mesh_net_upper_len(data, cfg->transmic);
     uint32_t segs = pqpan_mesh_net_segments(upper_len), seg_n = segs - 1u, k, block = 0;
     uint32_t pdu_len[PQPAN_MESH_NET_SEGMENTS_MAX], ack_len = 0, seg_o = 0;
@@ -229,8 +246,9 @@ static int send_part(struct net_run *r, uint32_t from, const uint8_t *msg, uint3
     if (rc == PQPAN_OK) {
         rc = take_part(r, back, upper_len, &n, p, parts, out, got);
     }
-    if (rc == PQPAN_OK) {
-        rc = acknowledge(r, from == 0u ? cfg->hops : 0u, n.seq & SEQ_ZERO_MASK, block, &ack_len);
+    /* at one hop an LPN's Friend is the sender: it queued the part, nothing to acknowledge */
+    if (rc == PQPAN_OK && !(is_lpn(r, to) && cfg->hops == 1u)) {
+        rc = acknowledge(r, to, n.seq & SEQ_ZERO_MASK, block, &ack_len);
     }
     if (rc == PQPAN_OK) {
         *acked = pqpan_mesh_net_clock_part(&r->clock, from, *acked, pdu_len, segs, ack_len, phase,
@@ -245,7 +263,8 @@ static int send_message(struct net_run *r, uint32_t from, const uint8_t *msg, ui
                         enum pqpan_phase phase, uint8_t *out, size_t *got, uint64_t *acked,
                         uint64_t *rx)
 {
-    uint32_t parts = pqpan_mesh_net_parts(len, r->clock.cfg->transmic), p;
+    uint32_t to = from == 0u ? r->clock.cfg->hops : 0u;
+    uint32_t parts = pqpan_mesh_net_parts_to(r->clock.cfg, to, len), p;
     int rc = parts != 0u ? PQPAN_OK : PQPAN_ERR_CAPACITY;
     *got = 0;
     for (p = 0; p < parts && rc == PQPAN_OK; p++) {
@@ -258,6 +277,50 @@ static int send_message(struct net_run *r, uint32_t from, const uint8_t *msg, ui
 static uint64_t later(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
+}
+
+/* The friendship credentials of the LPN and its Friend (§3.9.6.3.1 / v1.0 §3.8.6.3.1: k2 with
+ * P = 0x01 || LPNAddress || FriendAddress || LPNCounter || FriendCounter; both counters 0). */
+static void friendship(struct net_run *r)
+{
+    const struct mesh_friend *f = &r->clock.friend;
+    uint16_t lpn, frnd;
+    uint8_t p[9];
+    if (r->clock.cfg->lpn == PQPAN_MESH_NET_LPN_NONE) {
+        return;
+    }
+    lpn = addr_of(f->lpn_pos);
+    frnd = r->clock.cfg->hops == 1u ? addr_of(f->friend_pos) : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+    p[0] = 0x01;
+    p[1] = (uint8_t)(lpn >> 8);
+    p[2] = (uint8_t)lpn;
+    p[3] = (uint8_t)(frnd >> 8);
+    p[4] = (uint8_t)frnd;
+    memset(p + 5, 0, 4);
+    pqpan_mesh_k2(&r->friend_keys, sample_net_key, p, sizeof p);
+}
+
+/* The Friend Polls and Friend Updates the clock counted, built and taken apart with the
+ * friendship credentials (FSN alternating; every Update MD 0, the IV Index, no flags). */
+static int friend_control(struct net_run *r)
+{
+    const struct pqpan_mesh_net_estimate *e = &r->s->run;
+    uint16_t lpn = addr_of(r->clock.friend.lpn_pos);
+    uint16_t frnd = r->clock.cfg->hops == 1u ? addr_of(r->clock.friend.friend_pos)
+                                             : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+    uint32_t i, seq = 1u;
+    int rc = PQPAN_OK;
+    for (i = 0; i < e->polls && rc == PQPAN_OK; i++) {
+        rc = pqpan_mesh_net_friend_check(&r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX, lpn, frnd,
+                                         PQPAN_MESH_NET_FRIEND_POLL_OP, (uint8_t)(i & 1u), seq++);
+    }
+    for (i = 0; i < e->friend_updates && rc == PQPAN_OK; i++) {
+        rc = pqpan_mesh_net_friend_check(&r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX, frnd, lpn,
+                                         PQPAN_MESH_NET_FRIEND_UPDATE_OP, 0u, seq++);
+    }
+    r->s->network_pdus += e->polls + e->friend_updates;
+    r->s->decoded += rc == PQPAN_OK ? e->polls + e->friend_updates : 0u;
+    return rc;
 }
 
 /* The exchange: INIT from the initiator, then each message the receiving party answers
@@ -324,8 +387,15 @@ int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s, const struct pqpan_mes
     r.seq[0] = 1u;
     r.seq[1] = 1u;
     pqpan_mesh_net_clock_init(&r.clock, &s->run, cfg, dev);
+    friendship(&r);
     rc = exchange(&r, cycles);
     pqpan_mesh_net_clock_finish(&r.clock);
+    if (rc == PQPAN_OK) {
+        rc = friend_control(&r);
+    }
+    if (rc == PQPAN_OK && s->run.friend_queue_peak > cfg->friend_queue) {
+        rc = PQPAN_ERR_CAPACITY;
+    }
     s->keys_equal = rc == PQPAN_OK && pqpan_sim_pqke_keys_equal(&s->pqke);
     s->complete = rc == PQPAN_OK && pqpan_sim_pqke_confirmed(&s->pqke);
     pqpan_sim_pqke_wipe(&s->pqke);

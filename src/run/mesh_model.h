@@ -33,6 +33,9 @@ struct mesh_net_opts {
     uint32_t net_transmit_count, relay_retransmit_count;
     uint64_t net_transmit_interval_ns, relay_retransmit_interval_ns, seg_interval_ns;
     int transmic; /* --transmic: 0 32 bits, 1 64 bits */
+    int lpn;      /* --lpn: enum pqpan_mesh_net_lpn */
+    uint32_t friend_queue;
+    uint64_t lpn_recv_delay_ns, friend_recv_win_ns, lpn_poll_ns;
 };
 
 struct mesh_opts {
@@ -74,8 +77,9 @@ void mesh_opts_given(struct mesh_opts *o, const char *name);
 int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
 
 enum mesh_side { MESH_PROVISIONER = 0, MESH_DEVICE, MESH_TOTAL, MESH_SIDES };
-/* --bearer network's rows: initiator, responder, relay (with hops > 1), total. */
-#define MESH_ROWS_MAX 4
+/* --bearer network's rows: initiator, responder, relay (with hops > 1), friend (--lpn with
+ * hops > 1), total. */
+#define MESH_ROWS_MAX 5
 
 /* A run: its rows and what it agreed. */
 struct mesh_result {
@@ -88,6 +92,8 @@ struct mesh_result {
                               of the last event of any node */
     uint32_t msg_octets[4]; /* network: INIT, RESP, FIN, REVEAL (0: none) */
     uint32_t msg_parts[4];  /* network: the access messages of each */
+    uint32_t polls, friend_updates, friend_pdus, friend_queue_peak; /* network, --lpn */
+    double lpn_rx_ms;       /* network, --lpn: the LPN's receive windows */
 };
 
 /* --bearer network's estimate (mesh_net_model.c): rows initiator, responder, relay (one

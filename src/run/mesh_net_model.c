@@ -10,6 +10,7 @@
 #include "pqpan/pqke.h"
 
 static const char *const transmic_words[] = {"32", "64", NULL};
+static const char *const lpn_words[] = {"none", "initiator", "responder", NULL};
 
 /* --auth and --sig of link_pqke_table (--hybrid is the ble-mesh table's own). */
 const char *const mesh_pqke_opts[] = {"--auth", "--sig", NULL};
@@ -64,6 +65,29 @@ static const struct cli_opt net_opt_rows[] = {
      .def = PQPAN_DEFAULT_MESH_TRANSMIC, .store = CLI_STORE_INT, .offset = NET(transmic),
      .help = "network: TransMIC bits of each access message (§3.6.2, SZMIC 0 or 1): 32 "
              "leaves 375 octets of PQKE message per access message, 64 leaves 371"},
+    {.name = "--lpn", .kind = CLI_OPT_WORD, .words = lpn_words, .def = PQPAN_DEFAULT_LPN,
+     .store = CLI_STORE_INT, .offset = NET(lpn),
+     .help = "network: the endpoint that is a Low Power Node polling its Friend, the node one "
+             "hop away (MshPRT §3.6.6); the friendship is established before the exchange"},
+    {.name = "--friend-queue", .kind = CLI_OPT_UINT, .meta = "N",
+     .min = PQPAN_MESH_NET_FRIEND_QUEUE_MIN, .max = PQPAN_MESH_NET_FRIEND_QUEUE_MAX,
+     .def = PQPAN_DEFAULT_FRIEND_QUEUE, .store = CLI_STORE_U32, .offset = NET(friend_queue),
+     .help = "network, --lpn: Network PDUs the Friend Queue holds; a part to the LPN has at "
+             "most N - 1 segments"},
+    {.name = "--lpn-recv-delay-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 10,
+     .max = 255, .def = PQPAN_DEFAULT_LPN_RECV_DELAY_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(lpn_recv_delay_ns),
+     .help = "network, --lpn: ReceiveDelay, from the start of a Friend Poll to the LPN's "
+             "receive window"},
+    {.name = "--friend-recv-win-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 1,
+     .max = 255, .def = PQPAN_DEFAULT_FRIEND_RECV_WIN_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(friend_recv_win_ns),
+     .help = "network, --lpn: the Friend's ReceiveWindow; it answers ReceiveDelay + window / 5 "
+             "after the Poll (Zephyr friend.c)"},
+    {.name = "--lpn-poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 10,
+     .max = 3600000, .def = PQPAN_DEFAULT_LPN_POLL_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(lpn_poll_ns),
+     .help = "network, --lpn: the LPN's poll period when its Friend had nothing for it"},
 };
 
 static void init_net(void *o)
@@ -156,6 +180,11 @@ static int net_config(struct pqpan_mesh_net_config *c, const struct mesh_opts *o
     c->relay_retransmit_count = o->net.relay_retransmit_count;
     c->relay_retransmit_interval_ns = o->net.relay_retransmit_interval_ns;
     c->seg_interval_ns = o->net.seg_interval_ns;
+    c->lpn = (uint32_t)o->net.lpn;
+    c->friend_queue = o->net.friend_queue;
+    c->lpn_recv_delay_ns = o->net.lpn_recv_delay_ns;
+    c->friend_recv_win_ns = o->net.friend_recv_win_ns;
+    c->lpn_poll_ns = o->net.lpn_poll_ns;
     return EXIT_OK;
 }
 
@@ -178,44 +207,72 @@ static void role_counts(struct pqpan_run_mesh_row *row, const struct pqpan_mesh_
 {
     row->adv_events = e->adv_events[r];
     row->nodes = 1;
-    if (r != PQPAN_MESH_NET_RELAY) {
+    if (r == PQPAN_MESH_NET_INITIATOR || r == PQPAN_MESH_NET_RESPONDER) {
         row->access_messages = e->parts[r];
         row->segments = e->segments[r];
         row->seg_acks = e->seg_acks[r];
     }
 }
 
-/* Every node's ledger: the two endpoints' and relay_nodes times the relay's. */
-static void total_ledger(struct pqpan_ledger *t, const struct pqpan_mesh_net_estimate *e)
+/* A relay row other than the Friend's: with --lpn over more than one hop the Friend is one
+ * of the relays. */
+static uint32_t plain_relays(const struct pqpan_mesh_net_estimate *e,
+                             const struct pqpan_mesh_net_config *c)
+{
+    return c->lpn != PQPAN_MESH_NET_LPN_NONE && c->hops > 1u ? e->relay_nodes - 1u
+                                                            : e->relay_nodes;
+}
+
+/* Every node's ledger: the two endpoints', the Friend's (a relay) and the other relays'. */
+static void total_ledger(struct pqpan_ledger *t, const struct pqpan_mesh_net_estimate *e,
+                         const struct pqpan_mesh_net_config *c)
 {
     uint32_t i;
     *t = e->ledger[PQPAN_MESH_NET_INITIATOR];
     pqpan_ledger_accumulate(t, &e->ledger[PQPAN_MESH_NET_RESPONDER]);
-    for (i = 0; i < e->relay_nodes; i++) {
+    for (i = 0; i < plain_relays(e, c); i++) {
         pqpan_ledger_accumulate(t, &e->ledger[PQPAN_MESH_NET_RELAY]);
+    }
+    if (plain_relays(e, c) != e->relay_nodes) {
+        pqpan_ledger_accumulate(t, &e->ledger[PQPAN_MESH_NET_FRIEND]);
     }
 }
 
-static void total_counts(struct pqpan_run_mesh_row *t, const struct pqpan_mesh_net_estimate *e)
+static void total_counts(struct pqpan_run_mesh_row *t, const struct pqpan_mesh_net_estimate *e,
+                         const struct pqpan_mesh_net_config *c)
 {
+    uint32_t relays = plain_relays(e, c);
     t->nodes = 2u + (unsigned long long)e->relay_nodes;
     t->access_messages = (unsigned long long)e->parts[0] + e->parts[1];
     t->segments = (unsigned long long)e->segments[0] + e->segments[1];
     t->seg_acks = (unsigned long long)e->seg_acks[0] + e->seg_acks[1];
     t->adv_events = (unsigned long long)e->adv_events[0] + e->adv_events[1] +
-                    (unsigned long long)e->relay_nodes * e->adv_events[PQPAN_MESH_NET_RELAY];
+                    (unsigned long long)relays * e->adv_events[PQPAN_MESH_NET_RELAY] +
+                    (relays != e->relay_nodes ? e->adv_events[PQPAN_MESH_NET_FRIEND] : 0u);
+}
+
+/* Whether role r has a row: a relay other than the Friend, the Friend when it is a relay. */
+static int role_shown(const struct pqpan_mesh_net_estimate *e,
+                      const struct pqpan_mesh_net_config *c, int r)
+{
+    if (r == PQPAN_MESH_NET_RELAY) {
+        return plain_relays(e, c) > 0u;
+    }
+    return r != PQPAN_MESH_NET_FRIEND || plain_relays(e, c) != e->relay_nodes;
 }
 
 static int net_rows(struct mesh_result *res, const struct model_env *env,
-                    const struct pqpan_mesh_net_estimate *e, struct cli_msg *msg)
+                    const struct pqpan_mesh_net_estimate *e,
+                    const struct pqpan_mesh_net_config *c, struct cli_msg *msg)
 {
-    static const char *const names[PQPAN_MESH_NET_ROLES] = {"initiator", "responder", "relay"};
+    static const char *const names[PQPAN_MESH_NET_ROLES] = {"initiator", "responder", "relay",
+                                                            "friend"};
     struct pqpan_ledger total;
     int r, rc = EXIT_OK;
     res->n_rows = 0;
     for (r = 0; r < (int)PQPAN_MESH_NET_ROLES && rc == EXIT_OK; r++) {
         struct pqpan_run_mesh_row *row = &res->rows[res->n_rows];
-        if (r == PQPAN_MESH_NET_RELAY && e->relay_nodes == 0u) {
+        if (!role_shown(e, c, r)) {
             continue;
         }
         rc = mesh_fill_row(row, env, PQPAN_RADIO_BLE_1M, &e->ledger[r], msg);
@@ -223,11 +280,11 @@ static int net_rows(struct mesh_result *res, const struct model_env *env,
         role_counts(row, e, (enum pqpan_mesh_net_role)r);
         res->n_rows++;
     }
-    total_ledger(&total, e);
+    total_ledger(&total, e, c);
     if (rc == EXIT_OK) {
         rc = mesh_fill_row(&res->rows[res->n_rows], env, PQPAN_RADIO_BLE_1M, &total, msg);
         res->rows[res->n_rows].side = "total";
-        total_counts(&res->rows[res->n_rows], e);
+        total_counts(&res->rows[res->n_rows], e, c);
         res->n_rows++;
     }
     return rc;
@@ -257,13 +314,26 @@ static void message_plan(struct mesh_result *res, const struct pqpan_mesh_net_co
     res->msg_octets[2] = (uint32_t)sz.fin_bytes;
     res->msg_octets[3] = (uint32_t)sz.reveal_bytes;
     for (m = 0; m < 4; m++) {
-        res->msg_parts[m] = pqpan_mesh_net_parts(res->msg_octets[m], c->transmic);
+        uint32_t to = m % 2 == 0 ? c->hops : 0u; /* INIT, FIN to the responder */
+        res->msg_parts[m] = pqpan_mesh_net_parts_to(c, to, res->msg_octets[m]);
     }
 }
 
-/* The library's refusal rc as a message. */
-static int net_refusal(int rc, const struct mesh_opts *o, struct cli_msg *msg)
+/* The library's refusal rc as a message (e: the run's figures, for the Friend Queue). */
+static int net_refusal(int rc, const struct mesh_opts *o, const struct pqpan_mesh_net_estimate *e,
+                       struct cli_msg *msg)
 {
+    if (rc == PQPAN_ERR_CAPACITY && e->friend_queue_peak > o->net.friend_queue) {
+        return cli_msg_set(msg, EXIT_USAGE, "--friend-queue %u: the Friend would have to hold "
+                                            "%u Network PDUs for the LPN at once and discards "
+                                            "the oldest (MshPRT §3.6.6, Zephyr friend.c "
+                                            "friend_queue_prepare_space): the exchange fails; %s",
+                           (unsigned)o->net.friend_queue, (unsigned)e->friend_queue_peak,
+                           e->friend_queue_peak > PQPAN_MESH_NET_FRIEND_QUEUE_MAX
+                               ? "no Friend Queue holds that many (a Friend Offer announces at "
+                                 "most 255)"
+                               : "a larger --friend-queue, or a shorter --lpn-recv-delay-ms");
+    }
     if (rc == PQPAN_ERR_CAPACITY) {
         return cli_msg_set(msg, EXIT_USAGE, "a PQKE message needs more than %u access messages "
                                             "(pqpan's Part header, docs/PROTOCOL.md §11)",
@@ -292,7 +362,12 @@ static int net_result(struct mesh_result *res, const struct model_env *env,
 {
     int rc;
     message_plan(res, c);
-    rc = net_rows(res, env, e, msg);
+    res->polls = e->polls;
+    res->friend_updates = e->friend_updates;
+    res->friend_pdus = e->friend_pdus;
+    res->friend_queue_peak = e->friend_queue_peak;
+    res->lpn_rx_ms = (double)e->lpn_rx_ns * 1e-6;
+    rc = net_rows(res, env, e, c, msg);
     shared_figures(res, e, c);
     return rc;
 }
@@ -308,7 +383,7 @@ int mesh_net_estimate(struct mesh_result *res, const struct model_env *env,
         return rc;
     }
     rc = pqpan_mesh_net_estimate(&e, &c, &env->dev, cycles);
-    return rc != PQPAN_OK ? net_refusal(rc, o, msg) : net_result(res, env, &e, &c, msg);
+    return rc != PQPAN_OK ? net_refusal(rc, o, &e, msg) : net_result(res, env, &e, &c, msg);
 }
 
 int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
@@ -323,7 +398,7 @@ int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
     }
     rc = pqpan_mesh_net_simulate(&s, &c, info->seed, &env->dev, cycles);
     if (rc != PQPAN_OK) {
-        return net_refusal(rc, o, msg);
+        return net_refusal(rc, o, &s.run, msg);
     }
     info->keys_equal = s.keys_equal;
     info->complete = s.complete;
@@ -338,6 +413,58 @@ int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
 
 static const char *const msg_names[4] = {"INIT", "RESP", "FIN", "REVEAL"};
 static const char *const msg_keys[4] = {"init", "resp", "fin", "reveal"};
+
+static const char *const lpn_names[3] = {"none", "initiator", "responder"};
+
+/* The friend: the relay one hop away, or the other endpoint at one hop. */
+static const char *friend_name(const struct mesh_opts *o)
+{
+    if (o->net.hops > 1u) {
+        return "a relay";
+    }
+    return o->net.lpn == PQPAN_MESH_NET_LPN_INITIATOR ? "the responder" : "the initiator";
+}
+
+/* ReceiveDelay + ReceiveWindow / 5 when the window exceeds 50 ms (Zephyr friend.c). */
+static double answer_ms(const struct mesh_opts *o)
+{
+    double late = o->net.friend_recv_win_ns > 50000000u ? (double)(o->net.friend_recv_win_ns / 5u)
+                                                         : 0.0;
+    return ((double)o->net.lpn_recv_delay_ns + late) * 1e-6;
+}
+
+static void lpn_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->net.lpn == PQPAN_MESH_NET_LPN_NONE) {
+        return;
+    }
+    fprintf(f, "  Low Power Node (assumption: friendship established before the exchange, not "
+               "priced): the %s polls its Friend,\n  %s one hop away (MshPRT §3.6.6): Friend Poll "
+               "x 2 / 20 ms, ReceiveDelay %.0f ms (scan from 2 ms before), ReceiveWindow\n  %.0f "
+               "ms (the Friend answers %.0f ms after the Poll: Zephyr friend.c), poll period %.0f "
+               "ms, Friend Queue %u\n  PDUs (peak %u); %u polls, %u queued PDUs, %u Friend "
+               "Updates; the LPN's receive windows %.3f ms\n",
+            lpn_names[o->net.lpn], friend_name(o), (double)o->net.lpn_recv_delay_ns * 1e-6,
+            (double)o->net.friend_recv_win_ns * 1e-6, answer_ms(o),
+            (double)o->net.lpn_poll_ns * 1e-6, (unsigned)o->net.friend_queue,
+            (unsigned)r->friend_queue_peak, (unsigned)r->polls, (unsigned)r->friend_pdus,
+            (unsigned)r->friend_updates, r->lpn_rx_ms);
+}
+
+static void lpn_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->net.lpn == PQPAN_MESH_NET_LPN_NONE) {
+        return;
+    }
+    fprintf(f, "  \"lpn\": \"%s\",\n  \"friend_queue\": %u,\n  \"lpn_recv_delay_ms\": %.3f,\n"
+               "  \"friend_recv_win_ms\": %.3f,\n  \"lpn_poll_ms\": %.3f,\n  \"polls\": %u,\n"
+               "  \"friend_pdus\": %u,\n  \"friend_updates\": %u,\n  \"friend_queue_peak\": %u,\n"
+               "  \"lpn_rx_ms\": %.3f,\n",
+            lpn_names[o->net.lpn], (unsigned)o->net.friend_queue,
+            (double)o->net.lpn_recv_delay_ns * 1e-6, (double)o->net.friend_recv_win_ns * 1e-6,
+            (double)o->net.lpn_poll_ns * 1e-6, (unsigned)r->polls, (unsigned)r->friend_pdus,
+            (unsigned)r->friend_updates, (unsigned)r->friend_queue_peak, r->lpn_rx_ms);
+}
 
 void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
 {
@@ -361,6 +488,7 @@ void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_
             (unsigned)o->net.relay_retransmit_count + 1u,
             (double)o->net.relay_retransmit_interval_ns * 1e-6,
             (double)o->net.seg_interval_ns * 1e-6, (unsigned)o->net.ttl, r->span_ms);
+    lpn_table_notes(f, o, r);
 }
 
 void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
@@ -381,4 +509,5 @@ void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_r
         fprintf(f, "  \"%s_octets\": %u,\n  \"%s_parts\": %u,\n", msg_keys[m],
                 (unsigned)r->msg_octets[m], msg_keys[m], (unsigned)r->msg_parts[m]);
     }
+    lpn_json_notes(f, o, r);
 }

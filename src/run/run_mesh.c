@@ -396,6 +396,18 @@ static void runs_line(FILE *f, const struct mesh_sim_info *sim)
 }
 
 /* The lines a table prints before the rows. */
+/* What the events accounting holds of scanning: none on PB-GATT, every node's otherwise but
+ * a Low Power Node's (its receive windows only). */
+static const char *scanning_note(const struct mesh_opts *o)
+{
+    if (o->bearer == MESH_BEARER_PB_GATT) {
+        return "";
+    }
+    return o->bearer == MESH_BEARER_NETWORK && o->net.lpn != PQPAN_MESH_NET_LPN_NONE
+               ? ", continuous scanning of every node but the LPN included"
+               : ", continuous scanning included";
+}
+
 static void table_notes(FILE *f, const void *arg)
 {
     const struct mesh_notes *a = arg;
@@ -427,7 +439,7 @@ static void table_notes(FILE *f, const void *arg)
     }
     fprintf(f, "  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
                "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
-            o->bearer == MESH_BEARER_PB_GATT ? "" : ", continuous scanning included");
+            scanning_note(o));
     model_print_profile_line(f, env, "  ");
     fprintf(f, "  currents: %s table, TX %d dBm; ramp-up %s\n",
             pqpan_current_table_name(env->table), env->eopts.tx_dbm,
