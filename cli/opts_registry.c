@@ -70,8 +70,8 @@ static const struct cli_opt_group idle_groups[] = {
  * (its Monte Carlo over BLE, refused on ble-mesh). */
 static const char *const mesh_sweep_opts[] = {
     "--link", "--bearer", "--kem", "--hybrid", "--prov-alg", "--pbadv-interval-ms",
-    "--pdu-transmissions", "--ack-transmissions", "--close-transmissions", "--scan-window-ms",
-    "--scan-interval-ms", NULL};
+    "--setup", "--pbgatt-adv-interval-ms", "--pdu-transmissions", "--ack-transmissions",
+    "--close-transmissions", "--scan-window-ms", "--scan-interval-ms", NULL};
 
 /* sweep: its own options, then estimate's on each link (each a LIST there). */
 static const struct cli_opt_group sweep_groups[] = {
