@@ -548,6 +548,11 @@ struct pqpan_ble_service {
     struct pqpan_ble_att_step discovery[PQPAN_BLE_DISCOVERY_STEPS_MAX];
 };
 
+/* svc = an ADV_IND payload of adv_ind_payload octets and the discovery steps[0..n) (n at
+ * most PQPAN_BLE_DISCOVERY_STEPS_MAX; more are cut). */
+void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
+                            const struct pqpan_ble_att_step *steps, uint32_t n);
+
 /* The study's service (docs/MODEL.md "Set-up"): ADV_IND of PQPAN_BLE_ADV_IND_PAYLOAD
  * octets, the discovery of one primary service with a 128-bit UUID, its one characteristic
  * and its CCCD (the PQPAN_ATT_*_BYTES sizes below), then the CCCD write. */

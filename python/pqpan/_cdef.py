@@ -590,6 +590,8 @@ struct pqpan_ble_service {
     uint32_t n_discovery;
     struct pqpan_ble_att_step discovery[8u];
 };
+void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
+                            const struct pqpan_ble_att_step *steps, uint32_t n);
 void pqpan_ble_service_study(struct pqpan_ble_service *svc);
  int pqpan_ble_setup(struct pqpan_ble_estimate *out,
                                      const struct pqpan_ble_config *cfg,
@@ -3246,6 +3248,7 @@ MACROS = {
     'PQPAN_LL_AA_BYTES': 4,
     'PQPAN_LL_ADV_AA': 2391391958,
     'PQPAN_LL_ADV_CRC_INIT': 5592405,
+    'PQPAN_LL_COMP_ID_TESTING': 65535,
     'PQPAN_LL_CONN_PARAM_CTR_BYTES': 24,
     'PQPAN_LL_CONN_PARAM_OFFSETS': 6,
     'PQPAN_LL_CONN_UPDATE_CTR_BYTES': 12,
@@ -3255,13 +3258,17 @@ MACROS = {
     'PQPAN_LL_DATA_MIN_PAYLOAD': 27,
     'PQPAN_LL_ENC_REQ_CTR_BYTES': 23,
     'PQPAN_LL_ENC_RSP_CTR_BYTES': 13,
+    'PQPAN_LL_FEATURES_OCTET0': 47,
+    'PQPAN_LL_FEATURES_OCTET1': 9,
     'PQPAN_LL_FEATURE_CTR_BYTES': 9,
     'PQPAN_LL_FEATURE_SET_BYTES': 8,
     'PQPAN_LL_HDR_BYTES': 2,
     'PQPAN_LL_IV_BYTES': 4,
     'PQPAN_LL_KEY_BYTES': 16,
     'PQPAN_LL_LENGTH_CTR_BYTES': 9,
+    'PQPAN_LL_MAX_TIME_US': 17040,
     'PQPAN_LL_MIC_BYTES': 4,
+    'PQPAN_LL_MIN_TIME_US': 328,
     'PQPAN_LL_PACKET_MAX': 260,
     'PQPAN_LL_PHY_1M': 1,
     'PQPAN_LL_PHY_2M': 2,
@@ -3270,6 +3277,7 @@ MACROS = {
     'PQPAN_LL_PHY_UPDATE_CTR_BYTES': 5,
     'PQPAN_LL_SKD_BYTES': 8,
     'PQPAN_LL_VERSION_CTR_BYTES': 6,
+    'PQPAN_LL_VERS_NR_CORE_5_4': 13,
     'PQPAN_MESH_NET_AD_HDR_BYTES': 2,
     'PQPAN_MESH_NET_AD_TYPE': 42,
     'PQPAN_MESH_NET_COMPANY_ID': 65535,

@@ -415,8 +415,8 @@ uint64_t pqpan_ble_adv_listen_ns(void)
  * answers T_IFS after its end with the CONNECT_IND (the CONNECT phase). The advertiser's
  * event costs one pre-processing, HFXO start and post-processing (the connection events'
  * figures, struct pqpan_ble_device); every other moment of the span it sleeps. */
-static void advertise(struct acc *a, const struct pqpan_ble_config *c, const struct pqpan_ble_device *d,
-                      uint32_t payload)
+static void advertise(struct acc *a, const struct pqpan_ble_config *c,
+                      const struct pqpan_ble_device *d, uint32_t payload)
 {
     const enum pqpan_phase ph = PQPAN_PHASE_ADVERTISE;
     struct pqpan_ledger *adv = &a->led[PQPAN_BLE_PERIPHERAL], *scan = &a->led[PQPAN_BLE_CENTRAL];
@@ -514,6 +514,15 @@ static void discovery(struct acc *a, const struct pqpan_ble_link *l,
  * sub-procedure as the CCCD is the range's last handle), then Write Characteristic
  * Descriptors (§4.12.3) of the CCCD enabling indications (Part G §3.3.3.3: 0x0002): Write
  * Request / Write Response. */
+void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
+                            const struct pqpan_ble_att_step *steps, uint32_t n)
+{
+    memset(svc, 0, sizeof *svc);
+    svc->adv_ind_payload = adv_ind_payload;
+    svc->n_discovery = n < PQPAN_BLE_DISCOVERY_STEPS_MAX ? n : PQPAN_BLE_DISCOVERY_STEPS_MAX;
+    memcpy(svc->discovery, steps, svc->n_discovery * sizeof steps[0]);
+}
+
 void pqpan_ble_service_study(struct pqpan_ble_service *svc)
 {
     static const struct pqpan_ble_att_step steps[] = {
@@ -524,10 +533,8 @@ void pqpan_ble_service_study(struct pqpan_ble_service *svc)
         {PQPAN_ATT_FIND_INFO_REQ_BYTES, PQPAN_ATT_FIND_INFO_RSP_BYTES},
         {PQPAN_ATT_CCCD_WRITE_REQ_BYTES, PQPAN_ATT_OPCODE_ONLY_BYTES},
     };
-    memset(svc, 0, sizeof *svc);
-    svc->adv_ind_payload = PQPAN_BLE_ADV_IND_PAYLOAD;
-    svc->n_discovery = (uint32_t)(sizeof steps / sizeof steps[0]);
-    memcpy(svc->discovery, steps, sizeof steps);
+    pqpan_ble_service_init(svc, PQPAN_BLE_ADV_IND_PAYLOAD, steps,
+                           (uint32_t)(sizeof steps / sizeof steps[0]));
 }
 
 /* The set-up of c with svc's advertising and discovery. */

@@ -57,10 +57,8 @@ void pqpan_mesh_pbgatt_service(struct pqpan_ble_service *svc)
         {PQPAN_ATT_FIND_INFO_REQ_BYTES, PQPAN_ATT_FIND_INFO_RSP_BYTES},
         {PQPAN_ATT_CCCD_WRITE_REQ_BYTES, PQPAN_ATT_OPCODE_ONLY_BYTES},
     };
-    memset(svc, 0, sizeof *svc);
-    svc->adv_ind_payload = PQPAN_MESH_PBGATT_ADV_IND_PAYLOAD;
-    svc->n_discovery = (uint32_t)(sizeof steps / sizeof steps[0]);
-    memcpy(svc->discovery, steps, sizeof steps);
+    pqpan_ble_service_init(svc, PQPAN_MESH_PBGATT_ADV_IND_PAYLOAD, steps,
+                           (uint32_t)(sizeof steps / sizeof steps[0]));
 }
 
 void pqpan_mesh_pbgatt_link(struct pqpan_ble_link *link, const struct pqpan_mesh_pbgatt_config *c)

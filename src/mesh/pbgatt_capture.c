@@ -52,18 +52,14 @@
 #define UUID_CHARACTERISTIC 0x2803u     /* «Characteristic», §3.3.1 */
 #define PROP_WRITE_WITHOUT_RESPONSE 0x04u /* §3.3.1.1 */
 #define PROP_NOTIFY 0x10u
-/* LL_FEATURE_REQ/RSP's FeatureSet (docs/MODEL.md "Set-up", Vol 6 Part B §4.6): LE
- * Encryption, Connection Parameters Request procedure, Extended Reject Indication,
- * Peripheral-initiated Features Exchange, LE Data Packet Length Extension, LE 2M PHY, LE
- * Coded PHY. LL_VERSION_IND (§2.4.2.13): Core 5.4 (0x0D), CompId 0xFFFF (not assigned, for
- * testing). */
-static const uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES] = {0x2F, 0x09, 0, 0, 0, 0, 0, 0};
-static const struct pqpan_ll_version ll_version = {0x0D, 0xFFFFu, 0};
+/* LL_FEATURE_REQ/RSP's FeatureSet and LL_VERSION_IND, those of pqpan's Link Layers
+ * (ble_pdu.h; docs/MODEL.md "Set-up"). */
+static const uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES] = {
+    PQPAN_LL_FEATURES_OCTET0, PQPAN_LL_FEATURES_OCTET1, 0, 0, 0, 0, 0, 0};
+static const struct pqpan_ll_version ll_version = {PQPAN_LL_VERS_NR_CORE_5_4,
+                                                   PQPAN_LL_COMP_ID_TESTING, 0};
 /* §5.5: the instant of the PHY update, 6 events after its LL_PHY_UPDATE_IND (setup.c). */
 #define INSTANT_EVENTS 6u
-/* §4.5.10: connMaxRxTime / connMaxTxTime's range. */
-#define LL_MIN_TIME_US 328u
-#define LL_MAX_TIME_US 17040u
 
 struct capture {
     struct pbgatt_sim *m;
@@ -273,8 +269,8 @@ static void advertise_and_connect(struct capture *c)
 {
     const struct pqpan_ble_device *d = &c->m->dev[0];
     uint8_t init_addr[6], adv_addr[6], channel;
-    uint64_t wait, t38, t37, t_adv = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, c->svc.adv_ind_payload, 0);
-    uint64_t t_conn;
+    uint64_t t_adv = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, c->svc.adv_ind_payload, 0);
+    uint64_t wait, t38, t37, t_conn;
     uint32_t i;
     for (i = 0; i < 6u; i++) { /* random static addresses (Vol 6 Part B §1.3.2.1) */
         init_addr[i] = (uint8_t)(0x11u * (i + 1u));
@@ -423,7 +419,12 @@ static void length_update(struct capture *c, const struct pqpan_ble_estimate *s)
     struct pqpan_ll_length l;
     struct setup_txn t[1];
     memset(t, 0, sizeof t);
-    us = us < LL_MIN_TIME_US ? LL_MIN_TIME_US : us > LL_MAX_TIME_US ? LL_MAX_TIME_US : us;
+    if (us < PQPAN_LL_MIN_TIME_US) {
+        us = PQPAN_LL_MIN_TIME_US;
+    }
+    if (us > PQPAN_LL_MAX_TIME_US) {
+        us = PQPAN_LL_MAX_TIME_US;
+    }
     l.max_rx_octets = (uint16_t)octets;
     l.max_tx_octets = (uint16_t)octets;
     l.max_rx_time_us = (uint16_t)us;

@@ -68,8 +68,8 @@ static const struct cli_opt mesh_rows[] = {
      .offset = MESH(adv_interval_ns),
      .help = "PB-ADV: advInterval of every transmission; a side's events start advInterval + "
              "5 ms (the mean advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1) apart"},
-    {.name = "--setup", .kind = CLI_OPT_WORD, .words = setup_words, .def = PQPAN_DEFAULT_PBGATT_SETUP,
-     .store = CLI_STORE_INT, .offset = MESH(setup),
+    {.name = "--setup", .kind = CLI_OPT_WORD, .words = setup_words,
+     .def = PQPAN_DEFAULT_PBGATT_SETUP, .store = CLI_STORE_INT, .offset = MESH(setup),
      .help = "PB-GATT: full prices the connection's set-up before the provisioning (the device "
              "advertising until the provisioner connects, CONNECT_IND, feature exchange, link "
              "switch, ATT_MTU exchange, discovery of the Mesh Provisioning Service 0x1827 and the "
