@@ -532,6 +532,44 @@ PQPAN_MUST_CHECK int pqpan_ble_link_switch(struct pqpan_ledger led[2],
                                            int same_event_reply,
                                            const struct pqpan_ble_device *dev);
 
+/* The service a set-up's peripheral advertises and its GATT client discovers, as data: the
+ * ADV_IND's payload and the discovery's ATT requests and responses in the order the client
+ * sends them, the CCCD write last (each request answered in the next event, or the same
+ * one with same_event_reply). */
+#define PQPAN_BLE_DISCOVERY_STEPS_MAX 8u
+struct pqpan_ble_att_step {
+    uint32_t req; /* the client's request, ATT PDU octets (Vol 3 Part F §3.4) */
+    uint32_t rsp; /* the server's response, ATT PDU octets */
+};
+struct pqpan_ble_service {
+    uint32_t adv_ind_payload; /* ADV_IND payload: AdvA 6 + AdvData 0..31 (Vol 6 Part B
+                                 §2.3.1.1) */
+    uint32_t n_discovery;     /* 0 .. PQPAN_BLE_DISCOVERY_STEPS_MAX */
+    struct pqpan_ble_att_step discovery[PQPAN_BLE_DISCOVERY_STEPS_MAX];
+};
+
+/* svc = an ADV_IND payload of adv_ind_payload octets and the discovery steps[0..n) (n at
+ * most PQPAN_BLE_DISCOVERY_STEPS_MAX; more are cut). */
+void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
+                            const struct pqpan_ble_att_step *steps, uint32_t n);
+
+/* The study's service (docs/MODEL.md "Set-up"): ADV_IND of PQPAN_BLE_ADV_IND_PAYLOAD
+ * octets, the discovery of one primary service with a 128-bit UUID, its one characteristic
+ * and its CCCD (the PQPAN_ATT_*_BYTES sizes below), then the CCCD write. */
+void pqpan_ble_service_study(struct pqpan_ble_service *svc);
+
+/* The set-up cfg asks for (advertising, connection, feature exchange, link switch, ATT_MTU
+ * exchange, discovery: what pqpan_ble_estimate_pqke books before the exchange) with svc's
+ * advertising payload and discovery, into *out: each side's ledger in the set-up's phases,
+ * counts (last_close_ns the close of its last event, from its anchor, where an exchange
+ * continues: struct pqpan_ble_link's start_close_ns), span_ns and setup_ns; the rest 0.
+ * Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, a link out of range:
+ * pqpan_ble_config_fault, a service out of range). */
+PQPAN_MUST_CHECK int pqpan_ble_setup(struct pqpan_ble_estimate *out,
+                                     const struct pqpan_ble_config *cfg,
+                                     const struct pqpan_ble_device *dev,
+                                     const struct pqpan_ble_service *svc);
+
 /* GATT discovery and CCCD write PDU sizes (Vol 3 Part F §3.4) on the study's server: one
  * primary service with a 128-bit UUID, one characteristic, its CCCD. */
 #define PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES 23u /* §3.4.3.3: opcode, 2 handles, type, UUID 16 */

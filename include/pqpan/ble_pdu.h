@@ -88,7 +88,23 @@ struct pqpan_ll_phy_update {
 #define PQPAN_LL_FEATURE_SET_BYTES 8
 #define PQPAN_LL_FEATURE_CTR_BYTES (1 + PQPAN_LL_FEATURE_SET_BYTES)
 
-/* LL_VERSION_IND (§2.4.2.13): VersNr 1, CompId 2, SubVersNr 2. */
+/* The FeatureSet pqpan's Link Layers send (the simulator's, the PB-GATT capture's; §4.6,
+ * bit n = bit n % 8 of octet n / 8): LE Encryption (0), Connection Parameters Request
+ * procedure (1), Extended Reject Indication (2), Peripheral-initiated Features Exchange
+ * (3), LE Data Packet Length Extension (5), LE 2M PHY (8), LE Coded PHY (11); the other
+ * octets 0. LE Ping (4), LL Privacy (6) and Extended Scanner Filter Policies (7) are not
+ * sent to a peer (§4.6: set to 0 in the PDUs). */
+#define PQPAN_LL_FEATURES_OCTET0 0x2Fu
+#define PQPAN_LL_FEATURES_OCTET1 0x09u
+/* §4.5.10: connMaxRxTime / connMaxTxTime range: the LE 1M time of 27 octets, the most. */
+#define PQPAN_LL_MIN_TIME_US 328u
+#define PQPAN_LL_MAX_TIME_US 17040u
+
+/* LL_VERSION_IND (§2.4.2.13): VersNr 1, CompId 2, SubVersNr 2. pqpan's Link Layers send
+ * VersNr 0x0D (Core 5.4), CompId 0xFFFF (Assigned Numbers: not assigned to a company, for
+ * testing), SubVersNr 0. */
+#define PQPAN_LL_VERS_NR_CORE_5_4 0x0Du
+#define PQPAN_LL_COMP_ID_TESTING 0xFFFFu
 #define PQPAN_LL_VERSION_CTR_BYTES 6
 struct pqpan_ll_version {
     uint8_t vers_nr;      /* Link Layer version (Assigned Numbers: 0x0D = Core 5.4) */

@@ -257,6 +257,12 @@ uint32_t pqpan_mesh_proxy_segments(uint32_t len, uint32_t att_mtu);
 /* The device is the GATT server of the Mesh Provisioning Service (§7.1) and the
  * peripheral; the provisioner, its client, writes Mesh Provisioning Data In with Write
  * Without Response (ATT Write Command) and is notified on Mesh Provisioning Data Out. */
+/* Which part of the connection's life a PB-GATT run prices. */
+enum pqpan_mesh_pbgatt_setup {
+    PQPAN_MESH_PBGATT_SETUP_NONE = 0, /* the provisioning over an open connection */
+    PQPAN_MESH_PBGATT_SETUP_FULL      /* the set-up before it too (pqpan_mesh_pbgatt_service) */
+};
+
 struct pqpan_mesh_pbgatt_config {
     struct pqpan_mesh_prov_keys keys;
     enum pqpan_ble_phy phy;
@@ -264,16 +270,47 @@ struct pqpan_mesh_pbgatt_config {
     uint32_t ll_octets; /* 27 .. 251 */
     uint64_t ci_ns;     /* connection interval */
     int same_event_reply;
+    enum pqpan_mesh_pbgatt_setup setup;
+    uint64_t adv_interval_ns; /* the device's advInterval until the provisioner connects
+                                 (with the set-up; Core v5.4 Vol 6 Part B §4.4.2.2: 20 ms ..
+                                 10485.759375 s in steps of 0.625 ms) */
 };
 
 /* cfg = the keys of pqpan_mesh_prov_keys_default over the link defaults of the BLE
  * estimator (the study's: LE 1M, ATT_MTU 403, 27 LL octets, 50 ms, replies in the next
- * event; src/common/defaults.c). */
+ * event; src/common/defaults.c), the full set-up, advertising at
+ * PQPAN_DEFAULT_PBGATT_ADV_INTERVAL_MS. */
 void pqpan_mesh_pbgatt_config_default(struct pqpan_mesh_pbgatt_config *cfg);
+
+/* The unprovisioned device's Mesh Provisioning Service (MshPRT v1.1 §7.1) as the set-up
+ * advertises and discovers it. AdvData (§7.1.2.2.1; Core v5.4 Vol 3 Part C §11, CSS Part A
+ * §1.1, §1.3, §1.11): Flags (3 octets), Complete List of 16-bit Service UUIDs with 0x1827
+ * (4), Service Data - 16-bit UUID: 0x1827, Device UUID (16), OOB Information (2) (22), after
+ * AdvA (6): an ADV_IND payload of 35 octets. The device's attribute table (handles of
+ * src/mesh/pbgatt_sim.h): the primary service 0x1827 (0x0010), Data In's declaration
+ * (0x0011: Write Without Response, value 0x0012, UUID 0x2ADB), Data Out's (0x0013: Notify,
+ * value 0x0014, UUID 0x2ADC), Data Out's CCCD (0x0015), the last handle. The provisioner
+ * (GATT client) runs (Core v5.4 Vol 3 Part G, Part F §3.4): Discover Primary Service by
+ * Service UUID (§4.4.2: Find By Type Value Request 9 / Response 5, then the request for
+ * the handles after 0x0015 / Error Response, Attribute Not Found, 5), Discover All
+ * Characteristics of a Service (§4.6.1: Read By Type Request 7 / Response 16: two
+ * declarations of 7 octets, then the request for 0x0014..0x0015 / Error Response 5),
+ * Discover All Characteristic Descriptors of Data Out (§4.7.1: Find Information Request
+ * 5 / Response 6, the CCCD, the range's end; Data In has no descriptor range), Write
+ * Characteristic Descriptors (§4.12.3: Write Request 5 enabling notifications, Part G
+ * §3.3.3.3 0x0001 / Write Response 1). */
+#define PQPAN_MESH_PBGATT_ADV_IND_PAYLOAD 35u
+#define PQPAN_MESH_PBGATT_FIND_BY_TYPE_REQ_BYTES 9u /* opcode, 2 handles, type, UUID 2 */
+#define PQPAN_MESH_PBGATT_READ_BY_TYPE_RSP_BYTES 16u /* opcode, length, 2 x (handle 2 +
+                                                       properties 1 + value handle 2 +
+                                                       UUID 2) */
+void pqpan_mesh_pbgatt_service(struct pqpan_ble_service *svc);
 
 struct pqpan_mesh_pbgatt_estimate {
     struct pqpan_ledger ledger[2]; /* index enum pqpan_mesh_prov_role (= enum pqpan_ble_role) */
-    uint64_t latency_ns;           /* first Provisioning PDU .. the last delivered */
+    uint64_t latency_ns;           /* first Provisioning PDU .. the last delivered; with the
+                                      set-up from the provisioner's scan start */
+    uint64_t setup_ns;             /* the set-up's part of it (0 without) */
     uint32_t proxy_pdus[2];        /* ATT values each side sent */
     struct pqpan_ble_counts counts;
 };
@@ -281,9 +318,14 @@ struct pqpan_mesh_pbgatt_estimate {
 /* The provisioning PDUs of pqpan_mesh_prov_plan (no transaction limit on PB-GATT: a key is
  * one Public Key PDU) over an established connection, scheduled by the BLE connection
  * model (pqpan_ble_schedule: LL fragmentation, connection events, per-event costs with
- * dev); crypto before the PDU that needs it, booked as pqpan_mesh_prov_book_ops. The
- * connection's set-up (advertising, connection, MTU exchange, discovery, CCCD) is not
- * included. Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, option out of range), those
+ * dev); crypto before the PDU that needs it, booked as pqpan_mesh_prov_book_ops. With
+ * PQPAN_MESH_PBGATT_SETUP_FULL the connection's set-up before it (pqpan_ble_setup with
+ * pqpan_mesh_pbgatt_service, dev[0]'s timing on both sides as the schedule's): the device
+ * advertising at adv_interval_ns until the provisioner, scanning from time 0, connects
+ * (the expected case, pqpan_ble_adv_mean), the CONNECT_IND and first event at ci_ns, the
+ * feature and version exchange, a PHY update (phy other than LE 1M) and a data length
+ * update (ll_octets above 27), the ATT_MTU exchange (att_mtu above 23), the discovery and
+ * the CCCD write; the run starts when its last event closes. Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, option out of range), those
  * of pqpan_mesh_prov_plan. */
 PQPAN_MUST_CHECK int pqpan_mesh_pbgatt_estimate(struct pqpan_mesh_pbgatt_estimate *out,
                                                 const struct pqpan_mesh_pbgatt_config *cfg,

@@ -581,6 +581,22 @@ struct pqpan_ble_link_settings {
                                            const struct pqpan_ble_link_settings *to,
                                            int same_event_reply,
                                            const struct pqpan_ble_device *dev);
+struct pqpan_ble_att_step {
+    uint32_t req;
+    uint32_t rsp;
+};
+struct pqpan_ble_service {
+    uint32_t adv_ind_payload;
+    uint32_t n_discovery;
+    struct pqpan_ble_att_step discovery[8u];
+};
+void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
+                            const struct pqpan_ble_att_step *steps, uint32_t n);
+void pqpan_ble_service_study(struct pqpan_ble_service *svc);
+ int pqpan_ble_setup(struct pqpan_ble_estimate *out,
+                                     const struct pqpan_ble_config *cfg,
+                                     const struct pqpan_ble_device *dev,
+                                     const struct pqpan_ble_service *svc);
 void pqpan_ble_event_costs(struct pqpan_ledger *l, enum pqpan_phase ph,
                            const struct pqpan_ble_device *d, uint64_t ci_ns,
                            enum pqpan_ble_role role, uint64_t events);
@@ -901,6 +917,8 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_BEARER,
     PQPAN_DEFAULT_PROV_ALG,
     PQPAN_DEFAULT_PBADV_INTERVAL_MS,
+    PQPAN_DEFAULT_PBGATT_SETUP,
+    PQPAN_DEFAULT_PBGATT_ADV_INTERVAL_MS,
     PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_ACK_TRANSMISSIONS,
     PQPAN_DEFAULT_PBADV_CLOSE_TRANSMISSIONS,
@@ -2430,6 +2448,10 @@ struct pqpan_mesh_pbadv_estimate {
                                                const struct pqpan_ble_device dev[2],
                                                const uint64_t cycles[2][PQPAN_OP_COUNT]);
 uint32_t pqpan_mesh_proxy_segments(uint32_t len, uint32_t att_mtu);
+enum pqpan_mesh_pbgatt_setup {
+    PQPAN_MESH_PBGATT_SETUP_NONE = 0,
+    PQPAN_MESH_PBGATT_SETUP_FULL
+};
 struct pqpan_mesh_pbgatt_config {
     struct pqpan_mesh_prov_keys keys;
     enum pqpan_ble_phy phy;
@@ -2437,11 +2459,15 @@ struct pqpan_mesh_pbgatt_config {
     uint32_t ll_octets;
     uint64_t ci_ns;
     int same_event_reply;
+    enum pqpan_mesh_pbgatt_setup setup;
+    uint64_t adv_interval_ns;
 };
 void pqpan_mesh_pbgatt_config_default(struct pqpan_mesh_pbgatt_config *cfg);
+void pqpan_mesh_pbgatt_service(struct pqpan_ble_service *svc);
 struct pqpan_mesh_pbgatt_estimate {
     struct pqpan_ledger ledger[2];
     uint64_t latency_ns;
+    uint64_t setup_ns;
     uint32_t proxy_pdus[2];
     struct pqpan_ble_counts counts;
 };
@@ -3195,6 +3221,7 @@ MACROS = {
     'PQPAN_BLE_CI_MAX_NS': 4000000000,
     'PQPAN_BLE_CI_MIN_NS': 7500000,
     'PQPAN_BLE_CI_STEP_NS': 1250000,
+    'PQPAN_BLE_DISCOVERY_STEPS_MAX': 8,
     'PQPAN_BLE_ESTIMATE_CACHE_WORDS': 189541,
     'PQPAN_BLE_IDLE_PERIOD_MAX_NS': 16000000000,
     'PQPAN_BLE_LATENCY_MAX': 499,
@@ -3258,6 +3285,7 @@ MACROS = {
     'PQPAN_LL_AA_BYTES': 4,
     'PQPAN_LL_ADV_AA': 2391391958,
     'PQPAN_LL_ADV_CRC_INIT': 5592405,
+    'PQPAN_LL_COMP_ID_TESTING': 65535,
     'PQPAN_LL_CONN_PARAM_CTR_BYTES': 24,
     'PQPAN_LL_CONN_PARAM_OFFSETS': 6,
     'PQPAN_LL_CONN_UPDATE_CTR_BYTES': 12,
@@ -3267,13 +3295,17 @@ MACROS = {
     'PQPAN_LL_DATA_MIN_PAYLOAD': 27,
     'PQPAN_LL_ENC_REQ_CTR_BYTES': 23,
     'PQPAN_LL_ENC_RSP_CTR_BYTES': 13,
+    'PQPAN_LL_FEATURES_OCTET0': 47,
+    'PQPAN_LL_FEATURES_OCTET1': 9,
     'PQPAN_LL_FEATURE_CTR_BYTES': 9,
     'PQPAN_LL_FEATURE_SET_BYTES': 8,
     'PQPAN_LL_HDR_BYTES': 2,
     'PQPAN_LL_IV_BYTES': 4,
     'PQPAN_LL_KEY_BYTES': 16,
     'PQPAN_LL_LENGTH_CTR_BYTES': 9,
+    'PQPAN_LL_MAX_TIME_US': 17040,
     'PQPAN_LL_MIC_BYTES': 4,
+    'PQPAN_LL_MIN_TIME_US': 328,
     'PQPAN_LL_PACKET_MAX': 260,
     'PQPAN_LL_PHY_1M': 1,
     'PQPAN_LL_PHY_2M': 2,
@@ -3282,6 +3314,7 @@ MACROS = {
     'PQPAN_LL_PHY_UPDATE_CTR_BYTES': 5,
     'PQPAN_LL_SKD_BYTES': 8,
     'PQPAN_LL_VERSION_CTR_BYTES': 6,
+    'PQPAN_LL_VERS_NR_CORE_5_4': 13,
     'PQPAN_MESH_NET_AD_HDR_BYTES': 2,
     'PQPAN_MESH_NET_AD_TYPE': 42,
     'PQPAN_MESH_NET_COMPANY_ID': 65535,
@@ -3334,6 +3367,9 @@ MACROS = {
     'PQPAN_MESH_PBADV_TRANSACTION_MAX': 1469,
     'PQPAN_MESH_PBADV_TXN_BYTES': 1,
     'PQPAN_MESH_PBADV_TXN_TIMEOUT_NS': 30000000000,
+    'PQPAN_MESH_PBGATT_ADV_IND_PAYLOAD': 35,
+    'PQPAN_MESH_PBGATT_FIND_BY_TYPE_REQ_BYTES': 9,
+    'PQPAN_MESH_PBGATT_READ_BY_TYPE_RSP_BYTES': 16,
     'PQPAN_MESH_PROV_CAPABILITIES_PARAMS': 11,
     'PQPAN_MESH_PROV_CMAC_VALUE_BYTES': 16,
     'PQPAN_MESH_PROV_DATA_PARAMS': 33,

@@ -548,6 +548,33 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'help': "PB-ADV: advInterval of every transmission; a side's events "
                                     'start advInterval + 5 ms (the mean advDelay, Core v5.4 Vol 6 '
                                     'Part B §4.4.2.2.1) apart'},
+                           {'name': '--setup',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['none', 'full'],
+                            'default': 'full',
+                            'default_note': None,
+                            'help': "PB-GATT: full prices the connection's set-up before the "
+                                    'provisioning (the device advertising until the provisioner '
+                                    'connects, CONNECT_IND, feature exchange, link switch, ATT_MTU '
+                                    'exchange, discovery of the Mesh Provisioning Service 0x1827 '
+                                    'and the CCCD write; docs/MODEL.md "PB-GATT set-up"); none '
+                                    'prices an open connection'},
+                           {'name': '--pbgatt-adv-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 20,
+                            'max': 10485759.375,
+                            'words': None,
+                            'default': '100',
+                            'default_note': None,
+                            'help': "PB-GATT with --setup full: the device's advInterval "
+                                    '(connectable advertising of the Mesh Provisioning Service); '
+                                    'the provisioner scans continuously from time 0 and connects '
+                                    'to the first ADV_IND it hears (expected case, docs/MODEL.md '
+                                    '"Advertising")'},
                            {'name': '--pdu-transmissions',
                             'kind': 'uint',
                             'unit': None,
@@ -1719,6 +1746,33 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'help': "PB-ADV: advInterval of every transmission; a side's events "
                                     'start advInterval + 5 ms (the mean advDelay, Core v5.4 Vol 6 '
                                     'Part B §4.4.2.2.1) apart'},
+                           {'name': '--setup',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['none', 'full'],
+                            'default': 'full',
+                            'default_note': None,
+                            'help': "PB-GATT: full prices the connection's set-up before the "
+                                    'provisioning (the device advertising until the provisioner '
+                                    'connects, CONNECT_IND, feature exchange, link switch, ATT_MTU '
+                                    'exchange, discovery of the Mesh Provisioning Service 0x1827 '
+                                    'and the CCCD write; docs/MODEL.md "PB-GATT set-up"); none '
+                                    'prices an open connection'},
+                           {'name': '--pbgatt-adv-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 20,
+                            'max': 10485759.375,
+                            'words': None,
+                            'default': '100',
+                            'default_note': None,
+                            'help': "PB-GATT with --setup full: the device's advInterval "
+                                    '(connectable advertising of the Mesh Provisioning Service); '
+                                    'the provisioner scans continuously from time 0 and connects '
+                                    'to the first ADV_IND it hears (expected case, docs/MODEL.md '
+                                    '"Advertising")'},
                            {'name': '--pdu-transmissions',
                             'kind': 'uint',
                             'unit': None,
@@ -2038,9 +2092,10 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': 'the packets, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): PB-ADV '
                                     "every advertising event's PDU as the peer receives it (on "
-                                    'channel 38, the mean channel); PB-GATT the CONNECT_IND, the '
-                                    "handles' discovery and CCCD write (not priced), then every LL "
-                                    'data PDU of the run'}]},
+                                    "channel 38, the mean channel); PB-GATT the set-up's packets "
+                                    '(the ADV_INDs, CONNECT_IND, LL control PDUs, ATT_MTU '
+                                    'exchange, discovery and CCCD write; priced with --setup '
+                                    'full), then every LL data PDU of the run'}]},
               {'link': None,
                'options': [{'name': '--profile',
                             'kind': 'text',
@@ -3595,6 +3650,32 @@ OPTIONS = {'estimate': [{'link': 'ble',
                          'help': "PB-ADV: advInterval of every transmission; a side's events start "
                                  'advInterval + 5 ms (the mean advDelay, Core v5.4 Vol 6 Part B '
                                  '§4.4.2.2.1) apart'},
+                        {'name': '--setup',
+                         'kind': 'word',
+                         'unit': None,
+                         'min': None,
+                         'max': None,
+                         'words': ['none', 'full'],
+                         'default': 'full',
+                         'default_note': None,
+                         'help': "PB-GATT: full prices the connection's set-up before the "
+                                 'provisioning (the device advertising until the provisioner '
+                                 'connects, CONNECT_IND, feature exchange, link switch, ATT_MTU '
+                                 'exchange, discovery of the Mesh Provisioning Service 0x1827 and '
+                                 'the CCCD write; docs/MODEL.md "PB-GATT set-up"); none prices an '
+                                 'open connection'},
+                        {'name': '--pbgatt-adv-interval-ms',
+                         'kind': 'number',
+                         'unit': 'ms',
+                         'min': 20,
+                         'max': 10485759.375,
+                         'words': None,
+                         'default': '100',
+                         'default_note': None,
+                         'help': "PB-GATT with --setup full: the device's advInterval (connectable "
+                                 'advertising of the Mesh Provisioning Service); the provisioner '
+                                 'scans continuously from time 0 and connects to the first ADV_IND '
+                                 'it hears (expected case, docs/MODEL.md "Advertising")'},
                         {'name': '--pdu-transmissions',
                          'kind': 'uint',
                          'unit': None,

@@ -415,12 +415,13 @@ uint64_t pqpan_ble_adv_listen_ns(void)
  * answers T_IFS after its end with the CONNECT_IND (the CONNECT phase). The advertiser's
  * event costs one pre-processing, HFXO start and post-processing (the connection events'
  * figures, struct pqpan_ble_device); every other moment of the span it sleeps. */
-static void advertise(struct acc *a, const struct pqpan_ble_config *c, const struct pqpan_ble_device *d)
+static void advertise(struct acc *a, const struct pqpan_ble_config *c,
+                      const struct pqpan_ble_device *d, uint32_t payload)
 {
     const enum pqpan_phase ph = PQPAN_PHASE_ADVERTISE;
     struct pqpan_ledger *adv = &a->led[PQPAN_BLE_PERIPHERAL], *scan = &a->led[PQPAN_BLE_CENTRAL];
-    uint64_t t_adv = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, PQPAN_BLE_ADV_IND_PAYLOAD, 0);
-    uint64_t octets = pqpan_ble_packet_octets(PQPAN_BLE_PHY_1M, PQPAN_BLE_ADV_IND_PAYLOAD, 0);
+    uint64_t t_adv = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, payload, 0);
+    uint64_t octets = pqpan_ble_packet_octets(PQPAN_BLE_PHY_1M, payload, 0);
     uint64_t wait, k, before[2];
     uint8_t channel;
     pqpan_ble_adv_mean(c->adv_interval_ns, &channel, &wait);
@@ -486,33 +487,59 @@ static void features(struct acc *a, const struct pqpan_ble_link_settings *conn, 
     one_step(a, ph, &l, d, t, n);
 }
 
-/* GATT discovery by the client c (the study's: the central) on a server holding one primary
- * service with a 128-bit UUID, its one characteristic and that characteristic's CCCD
- * (Vol 3 Part G): Discover Primary Service by Service UUID (§4.4.2: Find By Type Value
- * Request / Response, then the request for the rest of the handle range answered by an
- * Error Response, Attribute Not Found), Discover All Characteristics of a Service (§4.6.1:
- * Read By Type Request for «Characteristic» / Response, then the Error Response for the
- * range after the declaration), Discover All Characteristic Descriptors (§4.7.1: Find
- * Information Request / Response, which ends the sub-procedure as the CCCD is the
- * range's last handle), then Write Characteristic Descriptors (§4.12.3) of the CCCD
- * enabling indications (Part G §3.3.3.3: 0x0002): Write Request / Write Response. */
+/* GATT discovery by the client c (the study's: the central) of svc: its requests in turn,
+ * each answered by the server in the next event (or the same one), the CCCD write last. */
 static void discovery(struct acc *a, const struct pqpan_ble_link *l,
-                      const struct pqpan_ble_device *d, enum pqpan_ble_role c)
+                      const struct pqpan_ble_device *d, enum pqpan_ble_role c,
+                      const struct pqpan_ble_service *svc)
 {
     const enum pqpan_phase ph = PQPAN_PHASE_DISCOVERY;
-    struct pqpan_ble_txn t[6];
-    uint32_t n = 0;
-    pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES, PQPAN_ATT_FIND_BY_TYPE_RSP_BYTES, 0);
-    pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES, PQPAN_ATT_ERROR_RSP_BYTES, 0);
-    pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_READ_BY_TYPE_REQ_BYTES, PQPAN_ATT_READ_BY_TYPE_RSP_BYTES, 0);
-    pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_READ_BY_TYPE_REQ_BYTES, PQPAN_ATT_ERROR_RSP_BYTES, 0);
-    pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_FIND_INFO_REQ_BYTES, PQPAN_ATT_FIND_INFO_RSP_BYTES, 0);
-    pqpan_ble_txn_add(t, &n, c, ph, PQPAN_ATT_CCCD_WRITE_REQ_BYTES, PQPAN_ATT_OPCODE_ONLY_BYTES, 0);
-    one_step(a, ph, l, d, t, n);
+    struct pqpan_ble_txn t[PQPAN_BLE_DISCOVERY_STEPS_MAX];
+    uint32_t n = 0, i;
+    for (i = 0; i < svc->n_discovery; i++) {
+        pqpan_ble_txn_add(t, &n, c, ph, svc->discovery[i].req, svc->discovery[i].rsp, 0);
+    }
+    if (n > 0u) {
+        one_step(a, ph, l, d, t, n);
+    }
 }
 
-void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
-                         const struct pqpan_ble_device *d)
+/* The study's server (Vol 3 Part G): one primary service with a 128-bit UUID, its one
+ * characteristic and that characteristic's CCCD. Discover Primary Service by Service UUID
+ * (§4.4.2: Find By Type Value Request / Response, then the request for the rest of the
+ * handle range answered by an Error Response, Attribute Not Found), Discover All
+ * Characteristics of a Service (§4.6.1: Read By Type Request for «Characteristic» /
+ * Response, then the Error Response for the range after the declaration), Discover All
+ * Characteristic Descriptors (§4.7.1: Find Information Request / Response, which ends the
+ * sub-procedure as the CCCD is the range's last handle), then Write Characteristic
+ * Descriptors (§4.12.3) of the CCCD enabling indications (Part G §3.3.3.3: 0x0002): Write
+ * Request / Write Response. */
+void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
+                            const struct pqpan_ble_att_step *steps, uint32_t n)
+{
+    memset(svc, 0, sizeof *svc);
+    svc->adv_ind_payload = adv_ind_payload;
+    svc->n_discovery = n < PQPAN_BLE_DISCOVERY_STEPS_MAX ? n : PQPAN_BLE_DISCOVERY_STEPS_MAX;
+    memcpy(svc->discovery, steps, svc->n_discovery * sizeof steps[0]);
+}
+
+void pqpan_ble_service_study(struct pqpan_ble_service *svc)
+{
+    static const struct pqpan_ble_att_step steps[] = {
+        {PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES, PQPAN_ATT_FIND_BY_TYPE_RSP_BYTES},
+        {PQPAN_ATT_FIND_BY_TYPE_REQ_BYTES, PQPAN_ATT_ERROR_RSP_BYTES},
+        {PQPAN_ATT_READ_BY_TYPE_REQ_BYTES, PQPAN_ATT_READ_BY_TYPE_RSP_BYTES},
+        {PQPAN_ATT_READ_BY_TYPE_REQ_BYTES, PQPAN_ATT_ERROR_RSP_BYTES},
+        {PQPAN_ATT_FIND_INFO_REQ_BYTES, PQPAN_ATT_FIND_INFO_RSP_BYTES},
+        {PQPAN_ATT_CCCD_WRITE_REQ_BYTES, PQPAN_ATT_OPCODE_ONLY_BYTES},
+    };
+    pqpan_ble_service_init(svc, PQPAN_BLE_ADV_IND_PAYLOAD, steps,
+                           (uint32_t)(sizeof steps / sizeof steps[0]));
+}
+
+/* The set-up of c with svc's advertising and discovery. */
+static void setup_service_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
+                              const struct pqpan_ble_device *d, const struct pqpan_ble_service *svc)
 {
     struct acc a;
     struct pqpan_ble_link_settings conn, exch;
@@ -529,7 +556,7 @@ void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_
     exch.ll_octets = c->ll_octets;
     exch.ci_ns = c->ci_ns;
     if (c->adv_interval_ns != 0u) {
-        advertise(&a, c, d);
+        advertise(&a, c, d, svc->adv_ind_payload);
     }
     connect(&a, &conn, c->same_event_reply, d);
     if (c->features) {
@@ -544,10 +571,52 @@ void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_
                       PQPAN_ATT_MTU_REQ_BYTES, 0);
     }
     if (c->discovery) {
-        discovery(&a, &l, d, client);
+        discovery(&a, &l, d, client, svc);
     }
     out->counts.setup_events = out->counts.events + out->counts.idle_events - before;
     for (p = 0; p < PQPAN_PHASE_KEY_TRANSFER; p++) {
         out->setup_ns += out->span_ns[p];
     }
+}
+
+void pqpan_ble_setup_run(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *c,
+                         const struct pqpan_ble_device *d)
+{
+    struct pqpan_ble_service svc;
+    pqpan_ble_service_study(&svc);
+    setup_service_run(out, c, d, &svc);
+}
+
+static int service_ok(const struct pqpan_ble_service *svc)
+{
+    uint32_t i;
+    if (svc->adv_ind_payload < PQPAN_BD_ADDR_BYTES ||
+        svc->adv_ind_payload > PQPAN_BD_ADDR_BYTES + PQPAN_ADV_DATA_MAX ||
+        svc->n_discovery > PQPAN_BLE_DISCOVERY_STEPS_MAX) {
+        return 0;
+    }
+    for (i = 0; i < svc->n_discovery; i++) {
+        /* every set-up PDU fits one 27-octet LL payload behind the L2CAP header */
+        if (svc->discovery[i].req == 0u ||
+            svc->discovery[i].req + PQPAN_L2CAP_HDR_BYTES > PQPAN_LL_DATA_MIN_PAYLOAD ||
+            svc->discovery[i].rsp + PQPAN_L2CAP_HDR_BYTES > PQPAN_LL_DATA_MIN_PAYLOAD) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int pqpan_ble_setup(struct pqpan_ble_estimate *out, const struct pqpan_ble_config *cfg,
+                    const struct pqpan_ble_device *dev, const struct pqpan_ble_service *svc)
+{
+    if (out == NULL) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    memset(out, 0, sizeof *out);
+    if (cfg == NULL || dev == NULL || svc == NULL || !service_ok(svc) ||
+        pqpan_ble_config_fault(cfg) != PQPAN_BLE_CONFIG_OK) {
+        return PQPAN_ERR_INVALID_ARG;
+    }
+    setup_service_run(out, cfg, dev, svc);
+    return PQPAN_OK;
 }

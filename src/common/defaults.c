@@ -144,6 +144,17 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                               "BT_MESH_TRANSMIT(count, 20), a 20 ms interval, "
                                               "the legacy minimum (Core v5.4 Vol 6 Part B "
                                               "§4.4.2.2.1)"),
+    [PQPAN_DEFAULT_PBGATT_SETUP] = VALUE("--setup", "full",
+                                         "PB-GATT needs a connection (MshPRT v1.1 §5.2.2): the "
+                                         "device advertises the Mesh Provisioning Service "
+                                         "(§7.1.2.2.1) until the provisioner connects, which "
+                                         "then discovers the service and enables Data Out "
+                                         "notifications; none prices an open connection"),
+    [PQPAN_DEFAULT_PBGATT_ADV_INTERVAL_MS] = VALUE(
+        "--pbgatt-adv-interval-ms", "100",
+        "Zephyr subsys/bluetooth/mesh/pb_gatt_srv.c: the first 60 s of PB-GATT advertising "
+        "use ADV_FAST_INT, BT_GAP_ADV_FAST_INT_MIN_2..MAX_2 = TGAP(adv_fast_interval2), "
+        "100..150 ms (Core v5.4 Vol 3 Part C Appendix A); its lower end"),
     [PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS] = VALUE("--pdu-transmissions", "1",
                                                     "Zephyr Kconfig "
                                                     "BT_MESH_PB_ADV_TRANS_PDU_RETRANSMIT_COUNT 0: "

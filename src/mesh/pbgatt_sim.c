@@ -129,23 +129,14 @@ void pqpan_mesh_pbgatt_sim_config_default(struct pqpan_mesh_pbgatt_sim_config *c
     c->seed = 1u;
 }
 
-void pqpan_mesh_pbgatt_link(struct pqpan_ble_link *link, const struct pqpan_mesh_pbgatt_config *c)
-{
-    memset(link, 0, sizeof *link);
-    link->phy = c->phy;
-    link->ll_octets = c->ll_octets;
-    link->ci_ns = c->ci_ns;
-    link->same_event_reply = c->same_event_reply;
-}
-
-static void finish(struct pbgatt_sim *m)
+static int finish(struct pbgatt_sim *m)
 {
     struct pqpan_mesh_pbgatt_sim_result *r = m->res;
     const struct mesh_prov_outcome *o = &m->run.out;
-    struct pqpan_ble_link link;
-    pqpan_mesh_pbgatt_link(&link, &m->cfg->link);
-    pqpan_ble_schedule(r->run.ledger, NULL, &r->run.counts, &r->run.latency_ns, &link, m->dev,
-                       m->txns, m->n_sent);
+    int rc = pqpan_mesh_pbgatt_connection(&r->run, &m->cfg->link, m->dev, m->txns, m->n_sent);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
     pqpan_mesh_prov_run_finish(&m->run);
     r->packets = (uint32_t)(r->run.counts.data_pdus_tx[0] + r->run.counts.data_pdus_tx[1]);
     pqpan_mesh_prov_run_keys(&m->run, r->session_key, r->device_key, r->net_key);
@@ -153,6 +144,7 @@ static void finish(struct pbgatt_sim *m)
     r->keys_equal = o->keys_equal;
     r->complete = o->complete;
     r->failed_code = o->failed_code;
+    return PQPAN_OK;
 }
 
 static int run(struct pbgatt_sim *m)
@@ -175,7 +167,10 @@ static int run(struct pbgatt_sim *m)
     if (m->run.error != 0) {
         return m->run.error;
     }
-    finish(m);
+    rc = finish(m);
+    if (rc != PQPAN_OK) {
+        return rc;
+    }
     return m->cfg->on_packet != NULL ? pqpan_mesh_pbgatt_capture(m) : PQPAN_OK;
 }
 

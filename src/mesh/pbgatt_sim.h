@@ -61,8 +61,23 @@ size_t pqpan_mesh_pbgatt_att_segment(uint8_t *out, size_t cap, enum pqpan_mesh_p
                                      const uint8_t *pdu, uint32_t len, uint32_t seg,
                                      uint32_t att_mtu);
 
-/* The connection model's link for c. */
+/* The connection model's link for c (pbgatt.c), from the start of the run's first event. */
 void pqpan_mesh_pbgatt_link(struct pqpan_ble_link *link, const struct pqpan_mesh_pbgatt_config *c);
+
+/* The set-up of c (pqpan_ble_setup with the Mesh Provisioning Service; pbgatt.c), whatever
+ * c->setup says: into *out; its errors. */
+int pqpan_mesh_pbgatt_setup(struct pqpan_ble_estimate *out,
+                            const struct pqpan_mesh_pbgatt_config *c,
+                            const struct pqpan_ble_device *dev);
+
+/* The connection of c with the run's txns[0..n) (pbgatt.c), what the estimator and the
+ * simulator both book: the set-up when c asks for it, then the txns from its last event's
+ * close; adds to out's ledgers (which hold the run's crypto), sets counts, setup_ns and
+ * latency_ns. PQPAN_OK, or the set-up's error. */
+int pqpan_mesh_pbgatt_connection(struct pqpan_mesh_pbgatt_estimate *out,
+                                 const struct pqpan_mesh_pbgatt_config *c,
+                                 const struct pqpan_ble_device dev[2],
+                                 const struct pqpan_ble_txn *txns, uint32_t n);
 
 /* Gives every LL PDU of the run to cfg->on_packet (pbgatt_capture.c). PQPAN_OK, or
  * PQPAN_ERR_IO when it stopped the run. */

@@ -12,6 +12,7 @@ static const char *const link_words[] = {"ble-mesh", NULL};
 static const char *const bearer_words[] = {"pb-adv", "pb-gatt", "network", NULL};
 static const char *const hybrid_words[] = {"none", "p256", NULL};
 static const char *const alg_words[] = {"cmac", "hmac", NULL};
+static const char *const setup_words[] = {"none", "full", NULL};
 
 /* The options of PB-GATT that are the BLE link's (link_opts_table), and --phy, which
  * PB-ADV takes too (LE 1M only). */
@@ -24,6 +25,8 @@ const char *const mesh_gatt_opts[] = {"--phy", "--att-mtu", "--ll-octets", "--ci
 
 _Static_assert((int)PQPAN_MESH_PROV_ALG_CMAC == 0 && (int)PQPAN_MESH_PROV_ALG_HMAC == 1,
                "--prov-alg's words are in enum pqpan_mesh_prov_alg order");
+_Static_assert((int)PQPAN_MESH_PBGATT_SETUP_NONE == 0 && (int)PQPAN_MESH_PBGATT_SETUP_FULL == 1,
+               "--setup's words are in enum pqpan_mesh_pbgatt_setup order");
 
 /* --kem: the ML-KEM sets, then the specification's P-256 keys. */
 static void kem_words(cli_word_fn add, void *ctx)
@@ -65,6 +68,22 @@ static const struct cli_opt mesh_rows[] = {
      .offset = MESH(adv_interval_ns),
      .help = "PB-ADV: advInterval of every transmission; a side's events start advInterval + "
              "5 ms (the mean advDelay, Core v5.4 Vol 6 Part B §4.4.2.2.1) apart"},
+    {.name = "--setup", .kind = CLI_OPT_WORD, .words = setup_words,
+     .def = PQPAN_DEFAULT_PBGATT_SETUP, .store = CLI_STORE_INT, .offset = MESH(setup),
+     .help = "PB-GATT: full prices the connection's set-up before the provisioning (the device "
+             "advertising until the provisioner connects, CONNECT_IND, feature exchange, link "
+             "switch, ATT_MTU exchange, discovery of the Mesh Provisioning Service 0x1827 and the "
+             "CCCD write; docs/MODEL.md \"PB-GATT set-up\"); none prices an open connection"},
+    {.name = "--pbgatt-adv-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = (double)PQPAN_BLE_ADV_INTERVAL_MIN_NS * 1e-6,
+     .max = (double)PQPAN_BLE_ADV_INTERVAL_MAX_NS * 1e-6,
+     .allowed = "20..10485759.375 ms in steps of 0.625",
+     .def = PQPAN_DEFAULT_PBGATT_ADV_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = MESH(pbgatt_adv_interval_ns),
+     .help = "PB-GATT with --setup full: the device's advInterval (connectable advertising of "
+             "the Mesh Provisioning Service); the provisioner scans continuously from time 0 "
+             "and connects to the first ADV_IND it hears (expected case, docs/MODEL.md "
+             "\"Advertising\")"},
     {.name = "--pdu-transmissions", .kind = CLI_OPT_UINT, .meta = "N", .min = 1,
      .max = MESH_TRANSMISSIONS_MAX, .def = PQPAN_DEFAULT_PBADV_PDU_TRANSMISSIONS,
      .store = CLI_STORE_U32, .offset = MESH(pdu_transmissions),
@@ -124,6 +143,12 @@ static int pbadv_only(const char *name)
            strcmp(name, "--per") == 0 || strncmp(name, "--scan-", 7) == 0;
 }
 
+/* Options of mesh_opts_table only PB-GATT takes (its set-up). */
+static int pbgatt_only(const char *name)
+{
+    return strncmp(name, "--pbgatt-", 9) == 0 || strcmp(name, "--setup") == 0;
+}
+
 void mesh_opts_given(struct mesh_opts *o, const char *name)
 {
     if (cli_opt_find(&mesh_net_opts_table, name) != NULL ||
@@ -132,6 +157,9 @@ void mesh_opts_given(struct mesh_opts *o, const char *name)
     } else if (cli_opt_find(&mesh_opts_table, name) != NULL) {
         if (pbadv_only(name) && o->adv_given == NULL) {
             o->adv_given = name;
+        }
+        if (pbgatt_only(name) && o->gatt_given == NULL) {
+            o->gatt_given = name;
         }
         if (strcmp(name, "--prov-alg") == 0) {
             o->prov_given = name;
@@ -166,6 +194,18 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
     if (o->bearer == MESH_BEARER_PB_GATT && o->adv_given != NULL) {
         *option = o->adv_given;
         return cli_msg_set(msg, EXIT_USAGE, "%s applies to --bearer pb-adv", o->adv_given);
+    }
+    if (o->bearer == MESH_BEARER_PB_GATT &&
+        o->pbgatt_adv_interval_ns % PQPAN_BLE_ADV_INTERVAL_STEP_NS != 0u) {
+        *option = "--pbgatt-adv-interval-ms";
+        return cli_msg_set(msg, EXIT_USAGE, "--pbgatt-adv-interval-ms %.4f is not a multiple of "
+                                            "0.625 ms (Core v5.4 Vol 6 Part B §4.4.2.2)",
+                           (double)o->pbgatt_adv_interval_ns * 1e-6);
+    }
+    if (o->bearer == MESH_BEARER_PB_GATT && o->setup == PQPAN_MESH_PBGATT_SETUP_FULL &&
+        link_opts_check(&o->gatt.cfg, msg) != EXIT_OK) {
+        *option = "--ci-ms"; /* the set-up runs the BLE link's, which refuses the link */
+        return EXIT_USAGE;
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->scan_window_ns > o->scan_interval_ns) {
         *option = "--scan-window-ms";
@@ -357,6 +397,8 @@ static void pbgatt_config(struct pqpan_mesh_pbgatt_config *c, const struct mesh_
     c->ll_octets = o->gatt.cfg.ll_octets;
     c->ci_ns = o->gatt.cfg.ci_ns;
     c->same_event_reply = o->gatt.cfg.same_event_reply;
+    c->setup = (enum pqpan_mesh_pbgatt_setup)o->setup;
+    c->adv_interval_ns = o->pbgatt_adv_interval_ns;
 }
 
 /* The rows of a PB-GATT run, estimated or simulated. */
@@ -368,6 +410,7 @@ static int pbgatt_rows(struct mesh_result *r, const struct model_env *env, enum 
         r->rows[s].proxy_pdus = e->proxy_pdus[s];
     }
     r->rows[MESH_TOTAL].proxy_pdus = (unsigned long long)e->proxy_pdus[0] + e->proxy_pdus[1];
+    r->setup_ms = (double)e->setup_ns * 1e-6;
     count_parts(r, PBGATT_PDU_MAX);
     return rc;
 }

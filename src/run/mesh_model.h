@@ -47,6 +47,8 @@ struct mesh_opts {
     uint32_t pdu_transmissions, ack_transmissions, close_transmissions;
     double per;               /* PB-ADV: packet error rate of each advertising packet */
     uint64_t scan_window_ns, scan_interval_ns; /* PB-ADV: each side's scanning */
+    int setup;                /* PB-GATT --setup: enum pqpan_mesh_pbgatt_setup */
+    uint64_t pbgatt_adv_interval_ns; /* PB-GATT: the device's advInterval (--setup full) */
     struct link_opts gatt;    /* --phy (both bearers), --att-mtu, --ll-octets, --ci-ms, --reply */
     struct mesh_net_opts net; /* --bearer network */
     struct link_pqke pqke;    /* --auth, --sig (--bearer network; --hybrid is o->hybrid) */
@@ -90,6 +92,7 @@ struct mesh_result {
     uint32_t pk_parts[2];  /* Public Key PDUs each side sends (> 1: the key split, PB-ADV) */
     double span_ms;        /* PB-ADV: to the end of the last event (Link Close); network:
                               of the last event of any node */
+    double setup_ms;       /* PB-GATT: the set-up's part of the latency (0 with --setup none) */
     uint32_t msg_octets[4]; /* network: INIT, RESP, FIN, REVEAL (0: none) */
     uint32_t msg_parts[4];  /* network: the access messages of each */
     uint32_t polls, friend_updates, friend_pdus, friend_queue_peak; /* network, --lpn */

@@ -364,8 +364,10 @@ static void table_answer(FILE *f, const void *arg)
             b->provisioner_uj, b->latency_ms);
     fprintf(f, "  reproduce: pqpan estimate %s\n", args);
     fprintf(f, "  objective: the device's energy over the provisioning (events accounting, every "
-               "state; PB-ADV scans continuously), zero loss; PB-GATT over an open connection "
-               "(its set-up not priced, docs/MODEL.md \"PB-GATT\")\n");
+               "state; PB-ADV scans continuously), zero loss; PB-GATT with its connection's "
+               "set-up (advertising at %.3f ms until the provisioner, scanning from time 0, "
+               "connects; discovery, CCCD write; docs/MODEL.md \"PB-GATT set-up\")\n",
+            (double)b->o.pbgatt_adv_interval_ns * 1e-6);
     fprintf(f, "  searched: %u configurations (%u refused by the model%s), NIST category >= %u, "
                "hybrid %s\n",
             (unsigned)s->searched, (unsigned)s->refused, lat, s->q->a.min_level,

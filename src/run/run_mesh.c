@@ -155,8 +155,9 @@ static const struct cli_opt msim_rows[] = {
      .offset = MSIM(pcap),
      .help = "the packets, LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR (256): PB-ADV every advertising "
              "event's PDU as the peer receives it (on channel 38, the mean channel); PB-GATT "
-             "the CONNECT_IND, the handles' discovery and CCCD write (not priced), then every "
-             "LL data PDU of the run"},
+             "the set-up's packets (the ADV_INDs, CONNECT_IND, LL control PDUs, ATT_MTU "
+             "exchange, discovery and CCCD write; priced with --setup full), then every LL "
+             "data PDU of the run"},
 };
 
 static void init_msim(void *o);
@@ -313,6 +314,30 @@ static const char *bearer_word(const struct mesh_opts *o)
     return words[o->bearer];
 }
 
+/* PB-GATT's set-up as text: what --setup full prices and assumes, or that it is left out. */
+static void pbgatt_setup_line(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
+{
+    if (o->setup == PQPAN_MESH_PBGATT_SETUP_NONE) {
+        fprintf(f, "  the connection's set-up not included (--setup none: an open connection)\n");
+        return;
+    }
+    fprintf(f, "  set-up priced (--setup full, docs/MODEL.md \"PB-GATT set-up\"): %.3f ms of the "
+               "latency: the device's\n  connectable advertising of 0x1827 with Service Data "
+               "(ADV_IND %u octets, advInterval %.3f ms),\n  CONNECT_IND, feature and version "
+               "exchange, %s%sATT_MTU exchange, discovery of 0x1827 and\n  the CCCD write; "
+               "assumed: the provisioner scans continuously from time 0 and connects to the\n  "
+               "first ADV_IND it hears (the expected wait, no loss); the device's advertising "
+               "before that not included%s\n",
+            r->setup_ms, (unsigned)PQPAN_MESH_PBGATT_ADV_IND_PAYLOAD,
+            (double)o->pbgatt_adv_interval_ns * 1e-6,
+            o->gatt.cfg.phy != PQPAN_BLE_PHY_1M ? "PHY update, " : "",
+            o->gatt.cfg.ll_octets != PQPAN_LL_DATA_MIN_PAYLOAD ? "data length update, " : "",
+            o->gatt.cfg.phy != PQPAN_BLE_PHY_1M ? ";\n  the set-up's LE 1M part charged at the "
+                                                  "--phy's currents (the ledger has one radio "
+                                                  "mode)"
+                                                : "");
+}
+
 /* The bearer's options as text. */
 static void bearer_line(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
 {
@@ -320,11 +345,11 @@ static void bearer_line(FILE *f, const struct mesh_opts *o, const struct mesh_re
         fprintf(f, "  PB-GATT: the device the peripheral and GATT server of the Mesh "
                    "Provisioning Service (MshPRT v1.1 §7.1),\n  LE %s, ATT_MTU %u, LL %u "
                    "octets, CI %.2f ms, replies in the %s event; Proxy PDUs as ATT Write\n  "
-                   "Commands / Notifications (§6.3.1 SAR); the connection's set-up not "
-                   "included\n",
+                   "Commands / Notifications (§6.3.1 SAR)\n",
                 pqpan_ble_phy_name(o->gatt.cfg.phy), (unsigned)o->gatt.cfg.att_mtu,
                 (unsigned)o->gatt.cfg.ll_octets, (double)o->gatt.cfg.ci_ns * 1e-6,
                 o->gatt.cfg.same_event_reply ? "same" : "next");
+        pbgatt_setup_line(f, o, r);
         return;
     }
     fprintf(f, "  PB-ADV: LE 1M ADV_NONCONN_IND on 37, 38, 39; advInterval %.3f ms (a side's "
@@ -452,10 +477,17 @@ static void json_bearer(FILE *f, const struct mesh_opts *o, const struct mesh_re
 {
     if (o->bearer == MESH_BEARER_PB_GATT) {
         fprintf(f, "  \"att_mtu\": %u,\n  \"ll_octets\": %u,\n  \"ci_ms\": %.3f,\n"
-                   "  \"reply\": \"%s\",\n",
+                   "  \"reply\": \"%s\",\n  \"setup\": \"%s\",\n",
                 (unsigned)o->gatt.cfg.att_mtu, (unsigned)o->gatt.cfg.ll_octets,
                 (double)o->gatt.cfg.ci_ns * 1e-6,
-                o->gatt.cfg.same_event_reply ? "same-event" : "next-event");
+                o->gatt.cfg.same_event_reply ? "same-event" : "next-event",
+                o->setup == PQPAN_MESH_PBGATT_SETUP_FULL ? "full" : "none");
+        if (o->setup == PQPAN_MESH_PBGATT_SETUP_FULL) {
+            fprintf(f, "  \"pbgatt_adv_interval_ms\": %.3f,\n  \"setup_ms\": %.3f,\n"
+                       "  \"setup_assumed\": \"the provisioner scans continuously from time 0 "
+                       "and connects to the first ADV_IND it hears (expected wait, no loss)\",\n",
+                    (double)o->pbgatt_adv_interval_ns * 1e-6, r->setup_ms);
+        }
         return;
     }
     fprintf(f, "  \"adv_interval_ms\": %.3f,\n  \"pdu_transmissions\": %u,\n"

@@ -12,18 +12,11 @@
 /* §5.5: the Central should leave at least 6 connection events before an instant (the
  * estimator's pqpan_ble_link_switch uses the same 6). */
 #define INSTANT_EVENTS 6u
-/* §4.5.10: connMaxRxTime/TxTime ceiling and the LE 1M value for 27 octets, the floor. */
-#define LL_MAX_TIME_US 17040u
-#define LL_MIN_TIME_US 328u
-/* FeatureSet of both Link Layers (§4.6; bit n = bit n % 8 of octet n / 8): LE Encryption
- * (0), Connection Parameters Request procedure (1), Extended Reject Indication (2),
- * Peripheral-initiated Features Exchange (3), LE Data Packet Length Extension (5), LE 2M
- * PHY (8), LE Coded PHY (11). LE Ping (4), LL Privacy (6) and Extended Scanner Filter
- * Policies (7) are not sent to a peer (§4.6: set to 0 in the PDUs). */
-static const uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES] = {0x2F, 0x09, 0, 0, 0, 0, 0, 0};
-/* LL_VERSION_IND (§2.4.2.13): VersNr 0x0D = Core 5.4, CompId 0xFFFF (Assigned Numbers:
- * not assigned to a company, for testing), SubVersNr 0. */
-static const struct pqpan_ll_version version = {0x0D, 0xFFFFu, 0};
+/* FeatureSet and LL_VERSION_IND of both Link Layers (ble_pdu.h). */
+static const uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES] = {
+    PQPAN_LL_FEATURES_OCTET0, PQPAN_LL_FEATURES_OCTET1, 0, 0, 0, 0, 0, 0};
+static const struct pqpan_ll_version version = {PQPAN_LL_VERS_NR_CORE_5_4,
+                                                PQPAN_LL_COMP_ID_TESTING, 0};
 /* §5.1.1: transmitWindowSize 1.25 ms (the minimum) and transmitWindowOffset 0; the
  * central sends its first packet at the window's start. */
 #define WIN_SIZE 1u
@@ -253,11 +246,11 @@ static int on_phy_update(struct pqpan_sim *s, int n, const uint8_t *p, size_t le
 /* A time limit in LL_LENGTH_REQ/RSP's range (§4.5.10). */
 static uint64_t length_time_us(uint64_t us)
 {
-    if (us > LL_MAX_TIME_US) {
-        return LL_MAX_TIME_US;
+    if (us > PQPAN_LL_MAX_TIME_US) {
+        return PQPAN_LL_MAX_TIME_US;
     }
-    return us < LL_MIN_TIME_US ? LL_MIN_TIME_US : us; /* LE 2M packets of fewer than ~70
-                                                         octets are quicker */
+    /* LE 2M packets of fewer than ~70 octets are quicker */
+    return us < PQPAN_LL_MIN_TIME_US ? PQPAN_LL_MIN_TIME_US : us;
 }
 
 /* §4.5.10: both sides offer ll_octets and the time a packet of that size takes on the

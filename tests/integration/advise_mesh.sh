@@ -8,7 +8,9 @@
 #     level from --min-level, both --prov-alg) gives as many valid configurations as the
 #     answer searched, and the least device e_total_uj among those within
 #     --max-latency-ms is the answer's;
-# for the defaults, and for --min-level 3 --max-latency-ms 200 --hybrid p256.
+# for the defaults, and for --min-level 3 --max-latency-ms 400 --hybrid p256 (400 ms:
+# PB-GATT's set-up alone takes about 190 ms at the shortest interval, so no run meets the
+# 200 ms this case had before the set-up was priced).
 # usage: advise_mesh.sh CLI SRCDIR
 set -eu
 cli=$1
@@ -82,7 +84,7 @@ def brute_force(answer, options):
     return valid
 
 
-for options in ([], ["--min-level", "3", "--max-latency-ms", "200", "--hybrid", "p256"]):
+for options in ([], ["--min-level", "3", "--max-latency-ms", "400", "--hybrid", "p256"]):
     answer = json.loads(run(["advise", "--link", "ble-mesh", "--format", "json", "--top", "5"]
                             + options))
     for choice in answer["choices"] + answer["best_per_bearer"]:

@@ -161,7 +161,7 @@ static void test_corrupted_confirmation_fails(void **state)
 /* What a sniffer would check: CRCs, times, and the Provisioning PDUs reassembled from the
  * packets' Proxy PDUs (L2CAP frames joined from their LL fragments). */
 struct sniffer {
-    uint32_t packets, data_pdus, bad_crc, connect_ind, out_of_order;
+    uint32_t packets, data_pdus, bad_crc, connect_ind, adv_ind, out_of_order;
     uint64_t last_t;
     uint32_t crc_init;
     uint8_t frame[2][4 + PQPAN_ATT_MAX_MTU];
@@ -201,6 +201,11 @@ static int on_packet(void *ctx, uint64_t t, const struct pqpan_pcap_ble_info *in
     s->out_of_order += t < s->last_t;
     s->last_t = t;
     if (info->access_address == PQPAN_LL_ADV_AA) {
+        s->adv_ind += (pdu[0] & 0x0Fu) == 0x0u; /* Vol 6 Part B §2.3: PDU Type ADV_IND */
+        if ((pdu[0] & 0x0Fu) != 0x5u) {         /* CONNECT_IND */
+            s->bad_crc += !pqpan_crc24_check(PQPAN_LL_ADV_CRC_INIT, pdu, len - PQPAN_LL_CRC_BYTES);
+            return 0;
+        }
         s->connect_ind++;
         s->crc_init = (uint32_t)pdu[18] | (uint32_t)pdu[19] << 8 | (uint32_t)pdu[20] << 16;
         s->bad_crc += !pqpan_crc24_check(PQPAN_LL_ADV_CRC_INIT, pdu, len - PQPAN_LL_CRC_BYTES);
@@ -236,12 +241,18 @@ static void test_capture(void **state)
     c.on_packet = on_packet;
     c.packet_ctx = &s;
     simulate(&r, &c);
+    assert_int_equal(s.adv_ind, 2);
     assert_int_equal(s.connect_ind, 1);
     assert_int_equal(s.bad_crc, 0);
     assert_int_equal(s.out_of_order, 0);
-    /* the run's LL data PDUs, as the connection model counts them, after the set-up's six
-     * (MTU exchange, Find Information, CCCD write: requests and responses) */
-    assert_int_equal(s.data_pdus, r.packets + 6u);
+    /* the LL data PDUs with a payload, as the connection model counts them: the set-up's
+     * (feature and version exchange, MTU exchange, discovery, CCCD write; requests and
+     * responses) and the run's */
+    assert_int_equal(s.data_pdus, r.packets);
+    assert_int_equal(r.packets, r.run.counts.data_pdus_tx[0] + r.run.counts.data_pdus_tx[1]);
+    /* on the priced clock: the last packet in the last event, which the latency ends one
+     * interval after */
+    assert_true(s.last_t < r.run.latency_ns && s.last_t > r.run.latency_ns - c.link.ci_ns);
     assert_int_equal(s.sar_errors, 0);
     assert_int_equal(s.prov_pdus[0], r.prov_pdus[PQPAN_MESH_PROVISIONER]);
     assert_int_equal(s.prov_pdus[1], r.prov_pdus[PQPAN_MESH_DEVICE]);

@@ -288,6 +288,7 @@ static void test_pbgatt_counts(void **state)
     (void)state;
     for (l = 0; l < 3; l++) {
         pqpan_mesh_pbgatt_config_default(&cfg);
+        cfg.setup = PQPAN_MESH_PBGATT_SETUP_NONE; /* the open connection (set-up: below) */
         cfg.keys.kem = (enum pqpan_kem_id)(l + 1);
         assert_int_equal(pqpan_mesh_pbgatt_estimate(&e[l], &cfg, dev, zero), PQPAN_OK);
         assert_true(l == 0 ||
@@ -304,6 +305,75 @@ static void test_pbgatt_counts(void **state)
     pqpan_mesh_pbgatt_config_default(&cfg);
     cfg.att_mtu = 22;
     assert_int_equal(pqpan_mesh_pbgatt_estimate(&e[0], &cfg, dev, zero), PQPAN_ERR_INVALID_ARG);
+}
+
+/* PB-GATT's set-up by hand (Core v5.4; LE 1M: a PDU of n payload octets is
+ * (1 preamble + 4 AA + 2 header + n + 3 CRC) x 8 us, Vol 6 Part B §2.1, §2.4; T_IFS 150 us,
+ * §4.1.1), the default link (ATT_MTU 403, LL 27, CI 50 ms, replies in the next event),
+ * advInterval 100 ms, the bare device (no per-event costs, so the scanner listens from 0):
+ * - advertising (§4.4.2.2; pqpan_ble_adv_mean): E[T] = 100 + 5 = 105 ms, E[W] = 105/2 +
+ *   10^2 / (24 x 105) ms = 52 539 682 ns (integer ns); ADV_IND of 35 octets 360 us, sent on
+ *   37 and 38 (the device: 720 us TX), heard on 38 (the provisioner: 360 us RX), answered
+ *   T_IFS later: span 52 539 682 + 360 000 + 150 000 ns;
+ * - CONNECT_IND 34 octets = 352 us (provisioner TX, device RX), transmitWindowDelay
+ *   1.25 ms (§4.5.3), the first event: empty PDUs of 80 us each way, closing 80 + 150 + 80
+ *   = 310 us after its anchor;
+ * - then 18 events at 50 ms, each request answered in the next (a request event: the
+ *   request / the peer's empty 80 us; a response event: empty / the response), LL payloads
+ *   (ATT PDUs + 4 of L2CAP): LL_FEATURE_REQ/RSP 9 (152 us), LL_VERSION_IND 6 (128 us) both
+ *   ways; Exchange MTU Request/Response 7 (136 us); Find By Type Value 13 (184 us) / 9
+ *   (152 us), again / Error Response 9 (152 us); Read By Type 11 (168 us) / 20 (240 us),
+ *   again / Error 9 (152 us); Find Information 9 (152 us) / 10 (160 us); Write Request 9
+ *   (152 us) / Write Response 5 (120 us); the last event closes 80 + 150 + 120 = 350 us
+ *   after its anchor.
+ * Device TX: 720 + 80 (first event) + 80 + 152 + 80 + 128 (features: an empty PDU in each
+ *   request's event, LL_FEATURE_RSP, the answering LL_VERSION_IND) + 80 + 136 (MTU)
+ *   + 6 x 80 + 152 + 152 + 240 + 152 + 160 + 120 (discovery) = 2 912 us;
+ * device RX: 352 + 80 + 152 + 80 + 128 + 80 + 136 + 80 + 184 + 184 + 168 + 168 + 152 + 152
+ *   + 6 x 80 = 2 576 us (its mirror is the provisioner's TX);
+ * provisioner RX: 360 + 2 912 - 720 = 2 552 us.
+ * Set-up: 53 049 682 + (352 000 + 1 250 000 + 310 000) + 18 x 50 ms + 350 000 - 310 000
+ *   = 955 001 682 ns; the run continues from the last anchor (350 us before the set-up's
+ *   end), so the latency grows by 955 001 682 - 350 000 = 954 651 682 ns. */
+/* What the set-up adds to a side's state st: with it less without it. */
+static uint64_t added_ns(const struct pqpan_ledger *with, const struct pqpan_ledger *without,
+                         enum pqpan_state st)
+{
+    return pqpan_ledger_state_ns(with, st) - pqpan_ledger_state_ns(without, st);
+}
+
+static void test_pbgatt_setup_by_hand(void **state)
+{
+    static const uint64_t zero[2][PQPAN_OP_COUNT];
+    const struct pqpan_ble_device dev[2] = {bare, bare};
+    struct pqpan_mesh_pbgatt_config cfg;
+    struct pqpan_mesh_pbgatt_estimate full, none;
+    const struct pqpan_ledger *fd = &full.ledger[PQPAN_MESH_DEVICE];
+    const struct pqpan_ledger *nd = &none.ledger[PQPAN_MESH_DEVICE];
+    const struct pqpan_ledger *fp = &full.ledger[PQPAN_MESH_PROVISIONER];
+    const struct pqpan_ledger *np = &none.ledger[PQPAN_MESH_PROVISIONER];
+    (void)state;
+    pqpan_mesh_pbgatt_config_default(&cfg);
+    cfg.adv_interval_ns = 100000000u;
+    assert_int_equal(pqpan_mesh_pbgatt_estimate(&full, &cfg, dev, zero), PQPAN_OK);
+    cfg.setup = PQPAN_MESH_PBGATT_SETUP_NONE;
+    assert_int_equal(pqpan_mesh_pbgatt_estimate(&none, &cfg, dev, zero), PQPAN_OK);
+    assert_int_equal(full.setup_ns, 955001682u);
+    assert_int_equal(none.setup_ns, 0u);
+    assert_int_equal(full.latency_ns - none.latency_ns, 954651682u);
+    assert_int_equal(added_ns(fd, nd, PQPAN_STATE_TX), 2912000u);
+    assert_int_equal(added_ns(fd, nd, PQPAN_STATE_RX), 2576000u);
+    assert_int_equal(added_ns(fp, np, PQPAN_STATE_TX), 2576000u);
+    assert_int_equal(added_ns(fp, np, PQPAN_STATE_RX), 2552000u);
+    /* the scanner listens for E[W] (RX_WINDOW) in the advertising phase */
+    assert_int_equal(pqpan_ledger_phase_ns(fp, PQPAN_PHASE_ADVERTISE) -
+                         fp->ns[PQPAN_PHASE_ADVERTISE][PQPAN_STATE_SLEEP],
+                     52539682u + 360000u + 150000u);
+    /* the device's ATT PDUs: 1 (MTU) + 6 (discovery) answers more than the open connection */
+    assert_int_equal(full.counts.att_pdus[PQPAN_BLE_PERIPHERAL] -
+                         none.counts.att_pdus[PQPAN_BLE_PERIPHERAL],
+                     7u);
+    assert_int_equal(full.counts.llctrl_pdus[PQPAN_BLE_PERIPHERAL], 2u);
 }
 
 /* The crypto on PB-GATT: booked on the side that runs it, CPU = cycles at 64 MHz. */
@@ -343,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_proxy_segments),
         cmocka_unit_test(test_pbgatt_counts),
         cmocka_unit_test(test_pbgatt_crypto),
+        cmocka_unit_test(test_pbgatt_setup_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
