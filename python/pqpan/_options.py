@@ -461,9 +461,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': '802.15.4 hops between the initiator and the responder (a '
                                     'chain of H + 1 nodes, RPL route-over, forwarders always-on '
-                                    "routers, no other traffic; needs --idle listen, advise's "
-                                    '--sed-idle listen, and --backoff listen): energy per node and '
-                                    'latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
+                                    "routers, no other traffic; needs --idle listen (advise's "
+                                    '--sed-idle auto chooses it) and --backoff listen): energy per '
+                                    'node and latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
                            {'name': '--forwarding',
                             'kind': 'word',
                             'unit': None,
@@ -1555,9 +1555,9 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': '802.15.4 hops between the initiator and the responder (a '
                                     'chain of H + 1 nodes, RPL route-over, forwarders always-on '
-                                    "routers, no other traffic; needs --idle listen, advise's "
-                                    '--sed-idle listen, and --backoff listen): energy per node and '
-                                    'latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
+                                    "routers, no other traffic; needs --idle listen (advise's "
+                                    '--sed-idle auto chooses it) and --backoff listen): energy per '
+                                    'node and latency (docs/MODEL.md "Multi-hop 6LoWPAN")'},
                            {'name': '--forwarding',
                             'kind': 'word',
                             'unit': None,
@@ -3565,8 +3565,8 @@ OPTIONS = {'estimate': [{'link': 'ble',
                          'default_note': None,
                          'help': '802.15.4 hops between the initiator and the responder (a chain '
                                  'of H + 1 nodes, RPL route-over, forwarders always-on routers, no '
-                                 "other traffic; needs --idle listen, advise's --sed-idle listen, "
-                                 'and --backoff listen): energy per node and latency '
+                                 "other traffic; needs --idle listen (advise's --sed-idle auto "
+                                 'chooses it) and --backoff listen): energy per node and latency '
                                  '(docs/MODEL.md "Multi-hop 6LoWPAN")'},
                         {'name': '--forwarding',
                          'kind': 'word',
@@ -4358,13 +4358,13 @@ OPTIONS = {'estimate': [{'link': 'ble',
                           'unit': None,
                           'min': None,
                           'max': None,
-                          'words': ['sleep', 'listen'],
-                          'default': 'sleep',
+                          'words': ['sleep', 'listen', 'auto'],
+                          'default': 'auto',
                           'default_note': None,
                           'help': '802.15.4: the radio when the device neither sends, receives nor '
-                                  "computes, as estimate --link 802154's --idle but sleep by "
-                                  "default (a sleepy device's radio is off between frames); with "
-                                  "--hops > 1, listen (the chain model's nodes listen during an "
+                                  "computes, as estimate --link 802154's --idle; auto: sleep at "
+                                  "one hop (a sleepy device's radio is off between frames), listen "
+                                  "with --hops > 1 (the chain model's nodes listen during an "
                                   'exchange)'},
                          {'name': '--poll-ms',
                           'kind': 'number',
@@ -4680,13 +4680,13 @@ OPTIONS = {'estimate': [{'link': 'ble',
                           'unit': None,
                           'min': None,
                           'max': None,
-                          'words': ['sleep', 'listen'],
-                          'default': 'sleep',
+                          'words': ['sleep', 'listen', 'auto'],
+                          'default': 'auto',
                           'default_note': None,
                           'help': '802.15.4: the radio when the device neither sends, receives nor '
-                                  "computes, as estimate --link 802154's --idle but sleep by "
-                                  "default (a sleepy device's radio is off between frames); with "
-                                  "--hops > 1, listen (the chain model's nodes listen during an "
+                                  "computes, as estimate --link 802154's --idle; auto: sleep at "
+                                  "one hop (a sleepy device's radio is off between frames), listen "
+                                  "with --hops > 1 (the chain model's nodes listen during an "
                                   'exchange)'},
                          {'name': '--poll-ms',
                           'kind': 'number',
@@ -5003,8 +5003,8 @@ OPTIONS = {'estimate': [{'link': 'ble',
                           'default_note': None,
                           'help': '802.15.4 hops between the initiator and the responder (a chain '
                                   'of H + 1 nodes, RPL route-over, forwarders always-on routers, '
-                                  "no other traffic; needs --idle listen, advise's --sed-idle "
-                                  'listen, and --backoff listen): energy per node and latency '
+                                  "no other traffic; needs --idle listen (advise's --sed-idle auto "
+                                  'chooses it) and --backoff listen): energy per node and latency '
                                   '(docs/MODEL.md "Multi-hop 6LoWPAN")'},
                          {'name': '--forwarding',
                           'kind': 'word',

@@ -114,10 +114,11 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                       "what the device's MAC does between frames, cited in the "
                                       "profile (the built-in ones: a non-duty-cycled node "
                                       "listens)"),
-    [PQPAN_DEFAULT_SED_IDLE] = VALUE("--sed-idle", "sleep",
-                                     "a sleepy end device keeps its receiver off between the "
-                                     "frames it sends and receives (a Thread SED: "
-                                     "rx-off-when-idle)"),
+    [PQPAN_DEFAULT_SED_IDLE] = VALUE("--sed-idle", "auto",
+                                     "sleep at one hop: a sleepy end device keeps its receiver "
+                                     "off between the frames it sends and receives (a Thread "
+                                     "SED: rx-off-when-idle); listen across a chain (--hops > "
+                                     "1), whose model has every node listen during an exchange"),
     [PQPAN_DEFAULT_MAC_SECURITY] = VALUE("--mac-security", "none",
                                          "the link is not yet keyed: the exchange makes the "
                                          "key"),

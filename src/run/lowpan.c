@@ -101,7 +101,8 @@ static const struct cli_opt chain_rows[] = {
      .def = PQPAN_DEFAULT_HOPS, .store = CLI_STORE_INT, .offset = LOWPAN(hops),
      .help = "802.15.4 hops between the initiator and the responder (a chain of H + 1 nodes, "
              "RPL route-over, forwarders always-on routers, no other traffic; needs --idle "
-             "listen, advise's --sed-idle listen, and --backoff listen): energy per node and "
+             "listen (advise's --sed-idle auto chooses it) and --backoff listen): energy per "
+             "node and "
              "latency "
              "(docs/MODEL.md \"Multi-hop 6LoWPAN\")"},
     {.name = "--forwarding", .kind = CLI_OPT_WORD, .words = forwarding_words,

@@ -145,8 +145,10 @@ static const char *const link_words[] = {"ble", "802154", "both", NULL};
 static const char *const level_words[] = {"1", "3", "5", NULL};
 /* --format words: advise prints no CSV. */
 static const char *const format_words[] = {"table", "json", NULL};
-/* --sed-idle words (sleep = 0), as estimate --link 802154's --idle. */
-static const char *const radio_words[] = {"sleep", "listen", NULL};
+/* --sed-idle words (sleep = 0, listen = 1, as estimate --link 802154's --idle; auto: sleep at
+ * one hop, listen across a chain, resolved by advise_opts_check). */
+static const char *const sed_idle_words[] = {"sleep", "listen", "auto", NULL};
+#define SED_IDLE_AUTO 2
 
 _Static_assert(sizeof(enum adv_battery) == sizeof(int), "--battery-side is stored as an int");
 _Static_assert(sizeof(enum pqpan_ble_protocol) == sizeof(int), "--protocol is stored as an int");
@@ -272,12 +274,12 @@ static const struct cli_opt device_rows[] = {
              "parent (a Thread SED), the exchange pqpan's INIT/RESP/FIN over 6LoWPAN as estimate "
              "--link 802154 (the device is --profile; --battery-side both and --protocol study "
              "are for BLE only), one hop from its peer or --hops H across a chain"},
-    {.name = "--sed-idle", .kind = CLI_OPT_WORD, .words = radio_words,
+    {.name = "--sed-idle", .kind = CLI_OPT_WORD, .words = sed_idle_words,
      .def = PQPAN_DEFAULT_SED_IDLE,
      .store = CLI_STORE_INT, .offset = ADV(lowpan.idle),
      .help = "802.15.4: the radio when the device neither sends, receives nor computes, as "
-             "estimate --link 802154's --idle but sleep by default (a sleepy device's radio is "
-             "off between frames); with --hops > 1, listen (the chain model's nodes listen "
+             "estimate --link 802154's --idle; auto: sleep at one hop (a sleepy device's radio "
+             "is off between frames), listen with --hops > 1 (the chain model's nodes listen "
              "during an exchange)"},
     {.name = "--poll-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms", .min = 0.001,
      .max = 86400000, .def = PQPAN_DEFAULT_POLL_MS, .store = CLI_STORE_DOUBLE,
@@ -471,6 +473,9 @@ int advise_refused(const char *name, struct cli_msg *m)
 
 int advise_opts_check(struct advise_opts *o, struct cli_msg *m, const char **option)
 {
+    if (o->lowpan.idle == SED_IDLE_AUTO) {
+        o->lowpan.idle = o->lowpan.hops > 1;
+    }
     o->poll_from_idle = o->poll_ms <= 0.0;
     if (o->poll_from_idle) {
         o->poll_ms = (double)o->idle.ci_ns * 1e-6;
@@ -511,7 +516,7 @@ int advise_opts_check(struct advise_opts *o, struct cli_msg *m, const char **opt
     }
     if (o->lowpan.hops > 1 && (o->lowpan.idle == 0 || o->lowpan.backoff == 0)) {
         *option = o->lowpan.idle == 0 ? "--sed-idle" : "--backoff";
-        return cli_msg_set(m, EXIT_USAGE, "--hops %d needs --sed-idle listen and --backoff listen: "
+        return cli_msg_set(m, EXIT_USAGE, "--hops %d needs --sed-idle listen (auto, the default, chooses it) and --backoff listen: "
                                         "in the chain model every node, the device included, "
                                         "listens whenever it neither sends nor receives during "
                                         "an exchange (docs/MODEL.md \"Multi-hop 6LoWPAN\"); "
