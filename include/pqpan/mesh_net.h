@@ -71,6 +71,15 @@
 /* §3.4.4: TTL 7 bits, 2..127 relayed. */
 #define PQPAN_MESH_NET_TTL_MAX 127u
 #define PQPAN_MESH_NET_HOPS_MAX 32u
+/* The SAR states (§4.2.48, §4.2.49; Zephyr sar_cfg_internal.h): counts 4 bits; the
+ * retransmission interval step and increment (n + 1) × 25 ms, n 4 bits; the receiver's
+ * segment interval (n + 1) × 10 ms, n 4 bits; the discard timeout (n + 1) × 5 s, n 4 bits;
+ * the acknowledgment delay increment n + 1.5 segments, n 3 bits. */
+#define PQPAN_MESH_NET_SAR_COUNT_MAX 15u
+#define PQPAN_MESH_NET_SAR_RETRANS_STEP_NS 25000000u
+#define PQPAN_MESH_NET_SAR_DISCARD_STEP_NS UINT64_C(5000000000)
+#define PQPAN_MESH_NET_SAR_STEPS_MAX 16u
+#define PQPAN_MESH_NET_SAR_ACK_INC_MAX 7u
 
 /* Octets of PQKE message data one access message carries with a TransMIC of transmic
  * octets: 384 - TransMIC - opcode 3 - Part header 2 (375 or 371); 0 for another transmic. */
@@ -185,6 +194,21 @@ struct pqpan_mesh_net_config {
     uint32_t relay_retransmit_count;    /* 0..7 */
     uint64_t relay_retransmit_interval_ns;
     uint64_t seg_interval_ns;           /* SAR Segment Interval (§4.2.48.1) */
+    /* Loss and the lower transport's SAR timers (net_sar.h; docs/MODEL.md "Loss on the
+     * mesh network"): per, the packet error rate of each advertising packet on the
+     * channel a receiver scans, drawn at every receiver of every advertising event. */
+    double per;                         /* 0 .. < 1 */
+    uint32_t sar_retrans_count;         /* SAR Unicast Retransmissions Count (§4.2.48.2):
+                                           retransmission rounds after the first, 0..15 */
+    uint32_t sar_retrans_no_progress;   /* ... Without Progress Count (§4.2.48.3), 0..15 */
+    uint64_t sar_retrans_step_ns;       /* ... Interval Step (§4.2.48.4): 25 .. 400 ms */
+    uint64_t sar_retrans_inc_ns;        /* ... Interval Increment (§4.2.48.5): 25 .. 400 ms
+                                           per hop of the TTL above 1 */
+    uint32_t sar_ack_delay_inc;         /* SAR Acknowledgment Delay Increment (§4.2.49.2):
+                                           state 0..7, the delay in segments state + 1.5 */
+    uint64_t sar_rx_seg_interval_ns;    /* SAR Receiver Segment Interval (§4.2.49.4): 10 ..
+                                           160 ms */
+    uint64_t sar_discard_ns;            /* SAR Discard Timeout (§4.2.49.3): 5 .. 80 s */
 };
 
 /* Defaults (defaults.h rows --ttl, --net-transmit-*, --relay-retransmit-*, --seg-interval-ms,
@@ -214,6 +238,11 @@ struct pqpan_mesh_net_estimate {
     uint32_t seg_acks[2];     /* Segment Acknowledgment messages each endpoint sent */
     uint32_t adv_events[PQPAN_MESH_NET_ROLES];
     uint32_t relay_nodes;     /* (hops - 1) × relays */
+    double resent_segments[2]; /* under loss: segments each endpoint sent again (the
+                                  estimate's expected number) */
+    uint32_t lost_pdus;       /* simulate: Network PDUs no node of the next stage heard */
+    int abandoned;            /* simulate: a segmented message given up by its sender
+                                 (§3.5.3.3) or discarded by its receiver (§3.5.3.4) */
 };
 
 /* The expected PQKE between two mesh nodes at zero loss: the steps and messages of the

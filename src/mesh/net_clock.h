@@ -15,14 +15,29 @@ struct mesh_net_clock {
     const struct pqpan_mesh_net_config *cfg;
     const struct pqpan_ble_device *dev;
     uint64_t free_ns[PQPAN_MESH_NET_HOPS_MAX + 1u]; /* next event of the node at a position */
-    uint64_t busy_ns[PQPAN_MESH_NET_ROLES];          /* not scanning: events, computation */
+    uint64_t busy_ns[PQPAN_MESH_NET_ROLES];          /* not scanning: events, computation (the
+                                                        relays': every relay node's, summed) */
     uint64_t end_ns;
+    struct pqpan_ledger relays; /* every relay node's states, summed; the relay row their mean */
+    struct pqpan_prng *loss;    /* NULL: every copy heard; else cfg->per drawn from it */
 };
+
+/* What pqpan_mesh_net_clock_flood returns for a Network PDU nobody at a stage heard. */
+#define MESH_NET_LOST UINT64_MAX
 
 /* Zeroes out and its ledgers, sets the clock for cfg (checked) and dev. */
 void pqpan_mesh_net_clock_init(struct mesh_net_clock *c, struct pqpan_mesh_net_estimate *out,
                                const struct pqpan_mesh_net_config *cfg,
                                const struct pqpan_ble_device *dev);
+
+/* One Network PDU of pdu octets from the endpoint at from to the other, from at: the
+ * source's Network Transmit, then each relay stage's Relay Retransmit, the relays of a stage
+ * that heard it relaying it together from the first copy one of them heard (at zero loss
+ * every relay alike). With c->loss, a receiver misses an event when each holder's copy is
+ * lost (cfg->per each, drawn per receiver and event). Returns when the destination has it,
+ * or MESH_NET_LOST; *sent = the end of the source's last event. */
+uint64_t pqpan_mesh_net_clock_flood(struct mesh_net_clock *c, uint32_t from, uint64_t at,
+                                    uint32_t pdu, enum pqpan_phase phase, uint64_t *sent);
 
 /* One part from the endpoint at from (0 or hops): its segments' Network PDUs, pdu[k]
  * octets each, due at + k × SAR Segment Interval, each sent Network Transmit Count + 1
