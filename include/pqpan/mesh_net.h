@@ -219,6 +219,14 @@ struct pqpan_mesh_net_config {
  * SAR Segment Interval 60 ms (MshPRT v1.1 §4.2.48.1's default step 0b0101). */
 void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
 
+/* The lower transport's timers (MshPRT v1.1 §3.5.3.3, §3.5.3.4; Zephyr
+ * subsys/bluetooth/mesh/sar_cfg_internal.h): the SAR transmitter's unicast retransmissions
+ * timer, interval step + increment × (TTL - 1) when the TTL is above 0, the step alone with
+ * TTL 0; the receiver's acknowledgment delay for a message of seg_n + 1 segments,
+ * min(SegN + 1, SAR Acknowledgment Delay Increment + 1.5) × SAR Receiver Segment Interval. */
+uint64_t pqpan_mesh_net_sar_retrans_ns(const struct pqpan_mesh_net_config *cfg);
+uint64_t pqpan_mesh_net_sar_ack_delay_ns(const struct pqpan_mesh_net_config *cfg, uint32_t seg_n);
+
 /* PQPAN_OK, or PQPAN_ERR_INVALID_ARG: transmic not 4 or 8, hops or relays out of range,
  * a TTL that does not reach the responder (ttl < hops: a relay at stage k receives TTL
  * ttl - k + 1 and relays only from 2; 0 over more than one hop; 1, which §3.4.4 does not

@@ -121,7 +121,7 @@ static int sar_step_ok(uint64_t ns, uint64_t step)
 /* The loss and the SAR states (§4.2.48, §4.2.49). */
 static int sar_ok(const struct pqpan_mesh_net_config *c)
 {
-    return c->per >= 0.0 && c->per < 1.0 && c->sar_retrans_count <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
+    return c->per >= 0.0 && c->per <= 1.0 && c->sar_retrans_count <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
            c->sar_retrans_no_progress <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
            sar_step_ok(c->sar_retrans_step_ns, PQPAN_MESH_NET_SAR_RETRANS_STEP_NS) &&
            sar_step_ok(c->sar_retrans_inc_ns, PQPAN_MESH_NET_SAR_RETRANS_STEP_NS) &&

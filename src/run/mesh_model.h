@@ -33,6 +33,10 @@ struct mesh_net_opts {
     uint32_t net_transmit_count, relay_retransmit_count;
     uint64_t net_transmit_interval_ns, relay_retransmit_interval_ns, seg_interval_ns;
     int transmic; /* --transmic: 0 32 bits, 1 64 bits */
+    /* the SAR states (--sar-*, MshPRT v1.1 §4.2.48, §4.2.49) */
+    uint32_t sar_retrans_count, sar_retrans_no_progress, sar_ack_delay_inc;
+    uint64_t sar_retrans_step_ns, sar_retrans_inc_ns, sar_rx_seg_interval_ns;
+    uint32_t sar_discard_s;
 };
 
 struct mesh_opts {
@@ -51,6 +55,7 @@ struct mesh_opts {
     const char *gatt_given;   /* the first PB-GATT-only option given, or NULL */
     const char *net_given;    /* the first --bearer network-only option given, or NULL */
     const char *prov_given;   /* --prov-alg when given (provisioning only), or NULL */
+    const char *per_given;    /* --per when given (PB-ADV and network), or NULL */
 };
 
 /* The options of struct mesh_opts as data (opts.h); the link options PB-GATT shares with the
@@ -146,8 +151,13 @@ struct mesh_capture;
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
                   const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
 
-/* Whether PB-ADV events can go unheard: --per > 0, or a scan window below its interval. */
+/* Whether advertising events can go unheard: --per > 0 (PB-ADV or network), or (PB-ADV) a
+ * scan window below its interval. */
 int mesh_lossy(const struct mesh_opts *o);
+
+/* The statistics of n completed runs of runs into r's rows (its n_rows): v holds each
+ * row's energy, then the latency, runs values apart. */
+void mesh_runs_stats(struct mesh_result *r, unsigned runs, double *v, unsigned n);
 
 /* Whether a simulated run's rows carry the runs' statistics (--runs > 1 or mesh_lossy). */
 int mesh_stats_shown(const struct mesh_opts *o, unsigned runs);

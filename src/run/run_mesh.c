@@ -385,14 +385,17 @@ static void loss_line(FILE *f, const struct mesh_opts *o, const struct mesh_sim_
 }
 
 /* The runs' counts (the statistics are the rows' e_* and latency_* fields). */
-static void runs_line(FILE *f, const struct mesh_sim_info *sim)
+static void runs_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
 {
-    fprintf(f, "  runs %u (seeds %llu .. %llu): completed %u, failed %u (a transaction without "
-               "its Ack for\n  the timeout: Link Close, reason Timeout); the rows are the first "
-               "run's, e_* and latency_* the\n  completed runs' mean and percentiles\n",
+    fprintf(f, "  runs %u (seeds %llu .. %llu): completed %u, failed %u (%s); the rows are the "
+               "first run's, e_* and latency_* the\n  completed runs' mean and percentiles\n",
             sim->runs, (unsigned long long)sim->seed,
             (unsigned long long)sim->seed + sim->runs - 1u, sim->completed,
-            sim->runs - sim->completed);
+            sim->runs - sim->completed,
+            bearer == MESH_BEARER_NETWORK
+                ? "a segmented message given up by the\n  SAR transmitter or discarded by the "
+                  "receiver: no keys"
+                : "a transaction without its Ack for\n  the timeout: Link Close, reason Timeout");
 }
 
 /* The lines a table prints before the rows. */
@@ -423,7 +426,7 @@ static void table_notes(FILE *f, const void *arg)
         sim_line(f, a->sim, o->bearer);
     }
     if (a->sim != NULL && mesh_stats_shown(o, a->sim->runs)) {
-        runs_line(f, a->sim);
+        runs_line(f, a->sim, o->bearer);
     }
     fprintf(f, "  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
                "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
