@@ -69,12 +69,22 @@ static uint32_t first_heard(struct mesh_net_clock *c, uint32_t holders, uint32_t
 {
     double miss = pow(c->cfg->per, (double)holders);
     uint32_t i;
+    if (!pqpan_mesh_net_clock_lossy(c)) {
+        return 0u;
+    }
     for (i = 0; i < times; i++) {
-        if (c->loss == NULL || !pqpan_prng_chance(c->loss, miss)) {
+        int lost = c->lose != NULL ? c->lose(c->lose_ctx, c->draws++)
+                                   : pqpan_prng_chance(c->loss, miss);
+        if (!lost) {
             return i;
         }
     }
     return times;
+}
+
+int pqpan_mesh_net_clock_lossy(const struct mesh_net_clock *c)
+{
+    return c->cfg->per > 0.0 && (c->loss != NULL || c->lose != NULL);
 }
 
 /* Of the n receivers at the next stage, how many hear one of times events of holders

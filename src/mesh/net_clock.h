@@ -20,7 +20,16 @@ struct mesh_net_clock {
     uint64_t end_ns;
     struct pqpan_ledger relays; /* every relay node's states, summed; the relay row their mean */
     struct pqpan_prng *loss;    /* NULL: every copy heard; else cfg->per drawn from it */
+    /* A test's fixed loss pattern in place of the draws (with cfg->per > 0): whether the
+     * n-th draw (0, 1, ... in the order the clock makes them: per receiver, per event until
+     * one is heard) loses the event's copies. */
+    int (*lose)(void *ctx, uint32_t n);
+    void *lose_ctx;
+    uint32_t draws;
 };
+
+/* Whether events can go unheard: cfg->per > 0 and a loss source or pattern. */
+int pqpan_mesh_net_clock_lossy(const struct mesh_net_clock *c);
 
 /* What pqpan_mesh_net_clock_flood returns for a Network PDU nobody at a stage heard. */
 #define MESH_NET_LOST UINT64_MAX

@@ -126,7 +126,7 @@ int pqpan_mesh_net_sar_part(struct mesh_net_clock *c, uint32_t from, uint64_t at
     uint64_t t = at, end, got, timer;
     struct sar st;
     int again = 0;
-    if (c->loss == NULL || cfg->per <= 0.0) {
+    if (!pqpan_mesh_net_clock_lossy(c)) {
         *acked = pqpan_mesh_net_clock_part(c, from, at, pdu, segs, ack_pdu, phase, rx);
         return PQPAN_OK;
     }

@@ -17,8 +17,8 @@
  * end of its round) expires; it gives the message up before a round the SAR Unicast
  * Retransmissions Count (+ 1 rounds in all) or the Without Progress Count (+ 1 rounds
  * since the last progress) does not allow, and the receiver discards it when a new segment
- * comes later than the SAR Discard Timeout after the last. Without c->loss (or at per 0):
- * pqpan_mesh_net_clock_part. PQPAN_OK with *rx (the receiver has it all) and *acked (the
+ * comes later than the SAR Discard Timeout after the last. Without loss
+ * (pqpan_mesh_net_clock_lossy): pqpan_mesh_net_clock_part. PQPAN_OK with *rx (the receiver has it all) and *acked (the
  * sender has the acknowledgment); PQPAN_ERR_TIMEOUT when given up (c->out->abandoned set,
  * *acked the time). */
 int pqpan_mesh_net_sar_part(struct mesh_net_clock *c, uint32_t from, uint64_t at,
