@@ -71,6 +71,9 @@
 /* §3.4.4: TTL 7 bits, 2..127 relayed. */
 #define PQPAN_MESH_NET_TTL_MAX 127u
 #define PQPAN_MESH_NET_HOPS_MAX 32u
+/* Relay nodes in range of one hop (pqpan's bound: the estimate's flooding chain over 0 ..
+ * relays holders). */
+#define PQPAN_MESH_NET_RELAYS_MAX 64u
 /* The SAR states (§4.2.48, §4.2.49; Zephyr sar_cfg_internal.h): counts 4 bits; the
  * retransmission interval step and increment (n + 1) × 25 ms, n 4 bits; the receiver's
  * segment interval (n + 1) × 10 ms, n 4 bits; the discard timeout (n + 1) × 5 s, n 4 bits;

@@ -150,7 +150,7 @@ static int ttl_ok(uint32_t ttl, uint32_t hops)
 int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *c)
 {
     if (c == NULL || pqpan_mesh_net_part_data_max(c->transmic) == 0u || c->hops < 1u ||
-        c->hops > PQPAN_MESH_NET_HOPS_MAX || c->relays < 1u || !ttl_ok(c->ttl, c->hops) || c->net_transmit_count > PQPAN_MESH_NET_COUNT_MAX ||
+        c->hops > PQPAN_MESH_NET_HOPS_MAX || c->relays < 1u || c->relays > PQPAN_MESH_NET_RELAYS_MAX || !ttl_ok(c->ttl, c->hops) || c->net_transmit_count > PQPAN_MESH_NET_COUNT_MAX ||
         c->relay_retransmit_count > PQPAN_MESH_NET_COUNT_MAX || c->seg_interval_ns == 0u ||
         !interval_ok(c->net_transmit_interval_ns) || !interval_ok(c->relay_retransmit_interval_ns) ||
         !sar_ok(c)) {

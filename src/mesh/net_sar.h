@@ -25,4 +25,14 @@ int pqpan_mesh_net_sar_part(struct mesh_net_clock *c, uint32_t from, uint64_t at
                             const uint32_t *pdu, uint32_t segs, uint32_t ack_pdu,
                             enum pqpan_phase phase, uint64_t *rx, uint64_t *acked);
 
+/* The estimate under loss: what cfg->per adds in expectation to one part that
+ * pqpan_mesh_net_clock_part timed at zero loss (*rx, *acked its times, moved later): each
+ * Network PDU's flooding (the relays of a stage that hold it, a binomial chain; the
+ * destination's chance to have it; how many events late each stage starts), then the SAR
+ * rounds geometric in the segments' loss, the segments and acknowledgments sent again
+ * booked (fractions) on the senders', relays' and receivers' ledgers. Nothing at per 0. */
+void pqpan_mesh_net_sar_expected(struct mesh_net_clock *c, uint32_t from, const uint32_t *pdu,
+                                 uint32_t segs, uint32_t ack_pdu, enum pqpan_phase phase,
+                                 uint64_t *rx, uint64_t *acked);
+
 #endif

@@ -16,7 +16,7 @@ static const char *const transmic_words[] = {"32", "64", NULL};
 const char *const mesh_pqke_opts[] = {"--auth", "--sig", NULL};
 
 /* Relay nodes in one stage: managed flooding's relays in range of one hop. */
-#define RELAYS_MAX 64
+#define RELAYS_MAX PQPAN_MESH_NET_RELAYS_MAX
 
 #define NET(m) offsetof(struct mesh_opts, net.m)
 #define STEP_MS ((double)PQPAN_MESH_NET_STEP_NS * 1e-6)
