@@ -393,8 +393,7 @@ static void runs_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
             (unsigned long long)sim->seed + sim->runs - 1u, sim->completed,
             sim->runs - sim->completed,
             bearer == MESH_BEARER_NETWORK
-                ? "a segmented message given up by the\n  SAR transmitter or discarded by the "
-                  "receiver: no keys"
+                ? "a message given up by the\n  lower transport (SAR): no keys"
                 : "a transaction without its Ack for\n  the timeout: Link Close, reason Timeout");
 }
 
