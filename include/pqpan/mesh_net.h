@@ -209,9 +209,9 @@ struct pqpan_mesh_net_config {
                                            per hop of the TTL above 1 */
     uint32_t sar_ack_delay_inc;         /* SAR Acknowledgment Delay Increment (§4.2.49.2):
                                            state 0..7, the delay in segments state + 1.5 */
-    uint64_t sar_rx_seg_interval_ns;    /* SAR Receiver Segment Interval (§4.2.49.4): 10 ..
+    uint64_t sar_rx_seg_interval_ns;    /* SAR Receiver Segment Interval (§4.2.49.5): 10 ..
                                            160 ms */
-    uint64_t sar_discard_ns;            /* SAR Discard Timeout (§4.2.49.3): 5 .. 80 s */
+    uint64_t sar_discard_ns;            /* SAR Discard Timeout (§4.2.49.4): 5 .. 80 s */
 };
 
 /* Defaults (defaults.h rows --ttl, --net-transmit-*, --relay-retransmit-*, --seg-interval-ms,
@@ -226,7 +226,8 @@ void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
  * subsys/bluetooth/mesh/sar_cfg_internal.h): the SAR transmitter's unicast retransmissions
  * timer, interval step + increment × (TTL - 1) when the TTL is above 0, the step alone with
  * TTL 0; the receiver's acknowledgment delay for a message of seg_n + 1 segments,
- * min(SegN + 1, SAR Acknowledgment Delay Increment + 1.5) × SAR Receiver Segment Interval. */
+ * min(SegN + 0.5, SAR Acknowledgment Delay Increment + 1.5) × SAR Receiver Segment
+ * Interval. */
 uint64_t pqpan_mesh_net_sar_retrans_ns(const struct pqpan_mesh_net_config *cfg);
 uint64_t pqpan_mesh_net_sar_ack_delay_ns(const struct pqpan_mesh_net_config *cfg, uint32_t seg_n);
 

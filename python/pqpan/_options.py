@@ -795,7 +795,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default': '1',
                             'default_note': None,
                             'help': 'network: SAR Acknowledgment Delay Increment (§4.2.49.2): the '
-                                    'receiver acknowledges min(SegN + 1, N + 1.5) segment '
+                                    'receiver acknowledges min(SegN + 0.5, N + 1.5) segment '
                                     'reception intervals after a new segment when it misses some'},
                            {'name': '--sar-rx-seg-interval-ms',
                             'kind': 'number',
@@ -805,7 +805,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '60',
                             'default_note': None,
-                            'help': 'network: SAR Receiver Segment Interval (§4.2.49.4, (n + 1) x '
+                            'help': 'network: SAR Receiver Segment Interval (§4.2.49.5, (n + 1) x '
                                     '10 ms)'},
                            {'name': '--sar-discard-timeout-s',
                             'kind': 'uint',
@@ -815,7 +815,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '10',
                             'default_note': None,
-                            'help': 'network: SAR Discard Timeout (§4.2.49.3, (n + 1) x 5 s): the '
+                            'help': 'network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the '
                                     'receiver drops an incomplete message when no new segment '
                                     'comes for this long'},
                            {'name': '--transmic',
@@ -1992,7 +1992,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default': '1',
                             'default_note': None,
                             'help': 'network: SAR Acknowledgment Delay Increment (§4.2.49.2): the '
-                                    'receiver acknowledges min(SegN + 1, N + 1.5) segment '
+                                    'receiver acknowledges min(SegN + 0.5, N + 1.5) segment '
                                     'reception intervals after a new segment when it misses some'},
                            {'name': '--sar-rx-seg-interval-ms',
                             'kind': 'number',
@@ -2002,7 +2002,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '60',
                             'default_note': None,
-                            'help': 'network: SAR Receiver Segment Interval (§4.2.49.4, (n + 1) x '
+                            'help': 'network: SAR Receiver Segment Interval (§4.2.49.5, (n + 1) x '
                                     '10 ms)'},
                            {'name': '--sar-discard-timeout-s',
                             'kind': 'uint',
@@ -2012,7 +2012,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '10',
                             'default_note': None,
-                            'help': 'network: SAR Discard Timeout (§4.2.49.3, (n + 1) x 5 s): the '
+                            'help': 'network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the '
                                     'receiver drops an incomplete message when no new segment '
                                     'comes for this long'},
                            {'name': '--transmic',

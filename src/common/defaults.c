@@ -230,11 +230,11 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
         "2.5 segment reception intervals (Zephyr CONFIG_BT_MESH_SAR_RX_ACK_DELAY_INC 0x01)"),
     [PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS] = VALUE(
         "--sar-rx-seg-interval-ms", "60",
-        "MshPRT v1.1 §4.2.49.4 SAR Receiver Segment Interval Step default 0b0101: (5 + 1) x "
+        "MshPRT v1.1 §4.2.49.5 SAR Receiver Segment Interval Step default 0b0101: (5 + 1) x "
         "10 ms (Zephyr CONFIG_BT_MESH_SAR_RX_SEG_INT_STEP 0x05)"),
     [PQPAN_DEFAULT_MESH_SAR_DISCARD_S] = VALUE(
         "--sar-discard-timeout-s", "10",
-        "MshPRT v1.1 §4.2.49.3 SAR Discard Timeout default 0b0001: (1 + 1) x 5 s (Zephyr "
+        "MshPRT v1.1 §4.2.49.4 SAR Discard Timeout default 0b0001: (1 + 1) x 5 s (Zephyr "
         "CONFIG_BT_MESH_SAR_RX_DISCARD_TIMEOUT 0x01)"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),

@@ -11,11 +11,11 @@ uint64_t pqpan_mesh_net_sar_retrans_ns(const struct pqpan_mesh_net_config *cfg)
     return cfg->sar_retrans_step_ns + hops_above_one * cfg->sar_retrans_inc_ns;
 }
 
-/* In half segments: min(2 (SegN + 1), 2 increment + 3) × interval / 2 (Zephyr
+/* In half segments: min(2 SegN + 1, 2 increment + 3) × interval / 2 (Zephyr
  * BT_MESH_SAR_RX_ACK_DELAY_INC_X2). */
 uint64_t pqpan_mesh_net_sar_ack_delay_ns(const struct pqpan_mesh_net_config *cfg, uint32_t seg_n)
 {
-    uint64_t segs_x2 = 2u * ((uint64_t)seg_n + 1u), inc_x2 = 2u * (uint64_t)cfg->sar_ack_delay_inc + 3u;
+    uint64_t segs_x2 = 2u * (uint64_t)seg_n + 1u, inc_x2 = 2u * (uint64_t)cfg->sar_ack_delay_inc + 3u;
     return (segs_x2 < inc_x2 ? segs_x2 : inc_x2) * cfg->sar_rx_seg_interval_ns / 2u;
 }
 

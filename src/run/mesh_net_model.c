@@ -88,17 +88,17 @@ static const struct cli_opt net_opt_rows[] = {
      .max = PQPAN_MESH_NET_SAR_ACK_INC_MAX, .def = PQPAN_DEFAULT_MESH_SAR_ACK_DELAY_INC,
      .store = CLI_STORE_U32, .offset = NET(sar_ack_delay_inc),
      .help = "network: SAR Acknowledgment Delay Increment (§4.2.49.2): the receiver "
-             "acknowledges min(SegN + 1, N + 1.5) segment reception intervals after a new "
+             "acknowledges min(SegN + 0.5, N + 1.5) segment reception intervals after a new "
              "segment when it misses some"},
     {.name = "--sar-rx-seg-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
      .min = STEP_MS, .max = STEP_MS * PQPAN_MESH_NET_SAR_STEPS_MAX,
      .def = PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS, .store = CLI_STORE_MS_NS,
      .offset = NET(sar_rx_seg_interval_ns),
-     .help = "network: SAR Receiver Segment Interval (§4.2.49.4, (n + 1) x 10 ms)"},
+     .help = "network: SAR Receiver Segment Interval (§4.2.49.5, (n + 1) x 10 ms)"},
     {.name = "--sar-discard-timeout-s", .kind = CLI_OPT_UINT, .meta = "S", .unit = "s",
      .min = 5, .max = 80, .def = PQPAN_DEFAULT_MESH_SAR_DISCARD_S, .store = CLI_STORE_U32,
      .offset = NET(sar_discard_s),
-     .help = "network: SAR Discard Timeout (§4.2.49.3, (n + 1) x 5 s): the receiver drops an "
+     .help = "network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the receiver drops an "
              "incomplete message when no new segment comes for this long"},
     {.name = "--transmic", .kind = CLI_OPT_WORD, .words = transmic_words,
      .def = PQPAN_DEFAULT_MESH_TRANSMIC, .store = CLI_STORE_INT, .offset = NET(transmic),

@@ -22,8 +22,8 @@
 static const struct pqpan_ble_device bare = {64000000u, 0u, 0u, 0u, 0u, 50u, 0u};
 
 /* §3.5.3.3: 200 ms + 50 ms × (TTL 7 - 1) = 500 ms; TTL 0: the step alone, 200 ms.
- * §3.5.3.4: min(SegN + 1, 1 + 1.5) × 60 ms: 150 ms from 3 segments up, 2 × 60 = 120 ms
- * for 2, 60 ms for 1. */
+ * §3.5.3.4: min(SegN + 0.5, 1 + 1.5) × 60 ms: 150 ms from SegN 2 up, 1.5 × 60 = 90 ms for
+ * SegN 1, 0.5 × 60 = 30 ms for SegN 0. */
 static void test_timer_formulas(void **state)
 {
     struct pqpan_mesh_net_config cfg;
@@ -34,8 +34,8 @@ static void test_timer_formulas(void **state)
     assert_int_equal(pqpan_mesh_net_sar_retrans_ns(&cfg), UINT64_C(200000000));
     assert_int_equal(pqpan_mesh_net_sar_ack_delay_ns(&cfg, 31), UINT64_C(150000000));
     assert_int_equal(pqpan_mesh_net_sar_ack_delay_ns(&cfg, 2), UINT64_C(150000000));
-    assert_int_equal(pqpan_mesh_net_sar_ack_delay_ns(&cfg, 1), UINT64_C(120000000));
-    assert_int_equal(pqpan_mesh_net_sar_ack_delay_ns(&cfg, 0), UINT64_C(60000000));
+    assert_int_equal(pqpan_mesh_net_sar_ack_delay_ns(&cfg, 1), UINT64_C(90000000));
+    assert_int_equal(pqpan_mesh_net_sar_ack_delay_ns(&cfg, 0), UINT64_C(30000000));
     assert_int_equal(cfg.sar_discard_ns, UINT64_C(10000000000));
 }
 
