@@ -219,7 +219,10 @@ struct pqpan_mesh_net_config {
  * TransMIC 4 octets, one hop, one relay per stage, TTL 7, Network Transmit 2 / 20 ms,
  * Relay Retransmit 2 / 20 ms (Zephyr Kconfig BT_MESH_DEFAULT_TTL,
  * BT_MESH_NETWORK_TRANSMIT_COUNT / _INTERVAL, BT_MESH_RELAY_RETRANSMIT_COUNT / _INTERVAL),
- * SAR Segment Interval 60 ms (MshPRT v1.1 §4.2.48.1's default step 0b0101). */
+ * SAR Segment Interval 60 ms (MshPRT v1.1 §4.2.48.1's default step 0b0101); per 0; the
+ * other SAR states at the specification's defaults (defaults.h rows --sar-*: 2 and 2
+ * retransmission rounds, 200 + 50 ms per TTL step, acknowledgment delay increment 2.5,
+ * 60 ms, 10 s). */
 void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
 
 /* The lower transport's timers (MshPRT v1.1 §3.5.3.3, §3.5.3.4; Zephyr
@@ -235,7 +238,8 @@ uint64_t pqpan_mesh_net_sar_ack_delay_ns(const struct pqpan_mesh_net_config *cfg
  * a TTL that does not reach the responder (ttl < hops: a relay at stage k receives TTL
  * ttl - k + 1 and relays only from 2; 0 over more than one hop; 1, which §3.4.4 does not
  * send; above 127), a count above 7, an interval not a multiple of
- * 10 ms in 10 .. 320 ms, a segment interval of 0. */
+ * 10 ms in 10 .. 320 ms, a segment interval of 0, more than PQPAN_MESH_NET_RELAYS_MAX
+ * relays, per outside 0 .. 1, a SAR state outside its field (§4.2.48, §4.2.49). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
 
 struct pqpan_mesh_net_estimate {
@@ -257,7 +261,9 @@ struct pqpan_mesh_net_estimate {
                                  (§3.5.3.3) or discarded by its receiver (§3.5.3.4) */
 };
 
-/* The expected PQKE between two mesh nodes at zero loss: the steps and messages of the
+/* The expected PQKE between two mesh nodes (at zero loss; with cfg->per > 0 each part's
+ * expected cost of loss added, net_sar.h pqpan_mesh_net_sar_expected): the steps and
+ * messages of the
  * PQKE (pqpan_pqke_steps_of, pqpan_pqke_message_sizes: the plan of the other links), each
  * message in parts, each part a segmented access message: its segments SAR Segment
  * Interval apart (or when the sender's advertiser is free), each Network PDU sent
@@ -271,8 +277,8 @@ struct pqpan_mesh_net_estimate {
  * clock prices one (pbadv_clock.h); every node scans whenever it neither advertises nor
  * computes (a relay the whole run). dev: every node's device; cycles[op]: one execution.
  * Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, pqpan_mesh_net_config_check, an
- * unknown PQKE), PQPAN_ERR_CAPACITY (a message of more than PQPAN_MESH_NET_PARTS_MAX
- * parts). */
+ * unknown PQKE, per 1: no message completes), PQPAN_ERR_CAPACITY (a message of more than
+ * PQPAN_MESH_NET_PARTS_MAX parts). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
                                              const struct pqpan_ble_device *dev,
@@ -321,9 +327,12 @@ struct pqpan_mesh_net_sim {
  * answers with a Segment Acknowledgment carried back the same way; the parts are joined
  * and handed to the PQKE party. Times and energy on the estimator's clock with the
  * lengths actually built, the computation the parties report: at zero loss simulate =
- * estimate. Errors: those of pqpan_mesh_net_estimate, PQPAN_ERR_CAPACITY (a message above
- * PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED / PQPAN_ERR_AUTH (a PDU that does not
- * decode: a bug), the PQKE's. */
+ * estimate. With cfg->per > 0 each advertising event is lost at each receiver as drawn from
+ * seed (a source apart from the keys') and the lower transport's SAR rounds resend
+ * (net_sar.h); a message given up ends the run without keys: PQPAN_OK with complete 0 and
+ * run.abandoned 1 (per 1 included). Errors: those of pqpan_mesh_net_estimate but per 1,
+ * PQPAN_ERR_CAPACITY (a message above PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED /
+ * PQPAN_ERR_AUTH (a PDU that does not decode: a bug), the PQKE's. */
 PQPAN_MUST_CHECK int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
                                              const struct pqpan_mesh_net_config *cfg, uint64_t seed,
                                              const struct pqpan_ble_device *dev,

@@ -100,8 +100,10 @@ struct mesh_result {
 int mesh_net_estimate(struct mesh_result *r, const struct model_env *env,
                       const struct mesh_opts *o, struct cli_msg *msg);
 
-/* --bearer network executed (pqpan_mesh_net_simulate, info->seed its seed): rows as
- * mesh_net_estimate's; info's keys_equal, complete, packets (Network PDUs built). */
+/* --bearer network executed info->runs times (pqpan_mesh_net_simulate, seeds info->seed
+ * ..): rows as mesh_net_estimate's, of the first run, with the statistics of the completed
+ * runs (mesh_runs_stats); info's keys_equal, complete, packets (Network PDUs built) of the
+ * first run, completed and keys_differ of all. */
 struct mesh_sim_info;
 int mesh_net_simulate(struct mesh_result *r, struct mesh_sim_info *info,
                       const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg);

@@ -49,7 +49,7 @@ static const struct pqpan_run_field mesh_fields[] = {
     COUNT(segments, "Generic Provisioning segments (PB-ADV)", NULL),
     COUNT(adv_events, "advertising events (PB-ADV)", NULL),
     COUNT(proxy_pdus, "Proxy PDUs (PB-GATT)", NULL),
-    REAL(resent_segments, "segments resent after the timer (PB-ADV, --per)", NULL),
+    REAL(resent_segments, "segments resent (--per: PB-ADV's timer, the network's SAR)", NULL),
     TEXT(keys_equal, "keys equal (simulate)", CONF),
     COUNT(runs, "runs (simulate)", NULL),
     COUNT(completed, "runs completed", NULL),
