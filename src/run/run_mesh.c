@@ -408,6 +408,13 @@ static void table_notes(FILE *f, const void *arg)
         fprintf(f, "pqpan %s: keys between mesh nodes over %s, %s%s\n", a->cmd,
                 mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "");
         mesh_net_table_notes(f, o, r);
+        if (mesh_lossy(o)) {
+            fprintf(f, "  %s\n",
+                    a->sim != NULL ? "the losses drawn from --seed (a source apart from the keys')"
+                                   : "the expected run of a completed exchange: the flooding and "
+                                     "the SAR rounds in expectation\n  (docs/MODEL.md \"Loss on "
+                                     "the mesh network\")");
+        }
     } else {
         fprintf(f, "pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
                 a->cmd, mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "",
