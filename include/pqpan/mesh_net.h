@@ -257,6 +257,9 @@ struct pqpan_mesh_net_estimate {
     double resent_segments[2]; /* under loss: segments each endpoint sent again (the
                                   estimate's expected number) */
     uint32_t lost_pdus;       /* simulate: Network PDUs no node of the next stage heard */
+    double completes;         /* estimate: the chance every message completes within the
+                                 SAR rounds (1 at zero loss); the figures are those of a
+                                 completed run */
     int abandoned;            /* simulate: a segmented message given up by its sender
                                  (§3.5.3.3) or discarded by its receiver (§3.5.3.4) */
 };

@@ -2313,6 +2313,7 @@ struct pqpan_mesh_net_estimate {
     uint32_t relay_nodes;
     double resent_segments[2];
     uint32_t lost_pdus;
+    double completes;
     int abandoned;
 };
  int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,

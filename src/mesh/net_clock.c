@@ -182,6 +182,7 @@ void pqpan_mesh_net_clock_init(struct mesh_net_clock *c, struct pqpan_mesh_net_e
     }
     pqpan_ledger_init(&c->relays);
     out->relay_nodes = (cfg->hops - 1u) * cfg->relays;
+    out->completes = 1.0;
 }
 
 /* sum / n rounded to the nearest. */

@@ -111,7 +111,22 @@ static void flood_expect_of(struct flood_expect *f, const struct pqpan_mesh_net_
 struct sar_expect {
     double rx_ns, acked_ns; /* later than without the rounds */
     double segments, acks;  /* sent again / more */
+    double fails;           /* P(a segment still missing after the last round allowed) */
 };
+
+/* The chance a message of n segments is given up: a segment still missing after the rounds
+ * allowed, or complete in round r but the acknowledgment of it and of each copy in the
+ * rounds left all lost (each with u, as a segment). */
+static double fails_of(double n, double u, double rounds)
+{
+    double fails = 1.0 - pow(1.0 - pow(u, rounds), n), before = 1.0, r;
+    for (r = 1.0; r <= rounds; r += 1.0) {
+        double after = 1.0 - pow(1.0 - pow(u, r), n);
+        fails += (before - after) * pow(u, 1.0 + rounds - r);
+        before = after;
+    }
+    return fails;
+}
 
 /* Round r + 1 happens when the message is incomplete after r (q_r = 1 - (1 - u^r)^n,
  * u = 1 - p the segment's loss); the receiver then acknowledges what it has an
@@ -139,6 +154,7 @@ static void sar_expect_of(struct sar_expect *x, const struct pqpan_mesh_net_conf
         x->segments += q * resend;
         x->acks += q;
     }
+    x->fails = fails_of(n, u, rounds);
     lost_acks = u / p;
     /* complete in round 1: all n unacknowledged; else the last round's, n u on average */
     unacked = n * pow(p, n) + n * u;
@@ -196,6 +212,7 @@ void pqpan_mesh_net_sar_expected(struct mesh_net_clock *c, uint32_t from, const 
     book_floods(c, from == 0u ? cfg->hops : 0u, x.acks, ack_pdu, &ack, phase);
     c->out->segments[from != 0u] += (uint32_t)llround(x.segments);
     c->out->resent_segments[from != 0u] += x.segments;
+    c->out->completes *= 1.0 - x.fails;
     c->out->seg_acks[from == 0u] += (uint32_t)llround(x.acks);
     late_rx = data.late_last_ns + x.rx_ns;
     late_ack = late_rx + ack.late_one_ns + (x.acked_ns - x.rx_ns);

@@ -93,6 +93,7 @@ struct mesh_result {
                               of the last event of any node */
     uint32_t msg_octets[4]; /* network: INIT, RESP, FIN, REVEAL (0: none) */
     uint32_t msg_parts[4];  /* network: the access messages of each */
+    double completes;       /* network, estimate: the chance every message completes */
 };
 
 /* --bearer network's estimate (mesh_net_model.c): rows initiator, responder, relay (one

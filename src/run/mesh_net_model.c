@@ -375,6 +375,7 @@ static int net_result(struct mesh_result *res, const struct model_env *env,
 {
     int rc;
     message_plan(res, c);
+    res->completes = e->completes;
     rc = net_rows(res, env, e, msg);
     shared_figures(res, e, c);
     return rc;

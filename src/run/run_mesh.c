@@ -397,6 +397,21 @@ static void runs_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
                 : "a transaction without its Ack for\n  the timeout: Link Close, reason Timeout");
 }
 
+/* --bearer network under loss: where the figures come from. */
+static void loss_estimate_line(FILE *f, const struct mesh_result *r,
+                               const struct mesh_sim_info *sim)
+{
+    if (sim != NULL) {
+        fprintf(f, "  the losses drawn from --seed (a source apart from the keys')\n");
+        return;
+    }
+    fprintf(f, "  the expected run of a completed exchange: the flooding and the SAR rounds in "
+               "expectation\n  (docs/MODEL.md \"Loss on the mesh network\"); the exchange "
+               "completes with %.1f %% (derived:\n  every segment through within the SAR "
+               "rounds)\n",
+            r->completes * 100.0);
+}
+
 /* The lines a table prints before the rows. */
 static void table_notes(FILE *f, const void *arg)
 {
@@ -409,11 +424,7 @@ static void table_notes(FILE *f, const void *arg)
                 mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "");
         mesh_net_table_notes(f, o, r);
         if (mesh_lossy(o)) {
-            fprintf(f, "  %s\n",
-                    a->sim != NULL ? "the losses drawn from --seed (a source apart from the keys')"
-                                   : "the expected run of a completed exchange: the flooding and "
-                                     "the SAR rounds in expectation\n  (docs/MODEL.md \"Loss on "
-                                     "the mesh network\")");
+            loss_estimate_line(f, r, a->sim);
         }
     } else {
         fprintf(f, "pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
@@ -475,6 +486,9 @@ static void json_notes(FILE *f, const void *arg)
                    "  \"hybrid\": \"%s\",\n  \"phy\": \"1M\",\n",
                 o->kem, o->hybrid ? "p256" : "none");
         mesh_net_json_notes(f, o, r);
+        if (a->sim == NULL && mesh_lossy(o)) {
+            fprintf(f, "  \"completes_pct\": %.3f,\n", r->completes * 100.0);
+        }
         fprintf(f, "  \"e_comm_accounting\": \"events\",\n");
         if (a->sim != NULL) {
             fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"

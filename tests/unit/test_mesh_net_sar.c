@@ -206,7 +206,8 @@ static unsigned simulated_means(double *latency_ms, double *radio,
 }
 
 /* estimate = the mean of simulated runs over --per 0.1, 0.2, 0.3 at 1 and 4 hops (the
- * whole PQKE, ML-KEM-768), and at --per 0 exactly. */
+ * whole PQKE, ML-KEM-768), and at --per 0 exactly; its chance to complete against the
+ * share of runs that did. */
 static void test_estimate_matches_simulated_mean(void **state)
 {
     static const uint64_t zero[PQPAN_OP_COUNT];
@@ -219,16 +220,21 @@ static void test_estimate_matches_simulated_mean(void **state)
     for (h = 0; h < 2; h++) {
         for (p = 0; p < 4; p++) {
             double lat, radio, e_lat;
+            unsigned n;
             pqpan_mesh_net_config_default(&cfg);
             cfg.hops = hops[h];
             cfg.per = pers[p];
             assert_int_equal(pqpan_mesh_net_estimate(&e, &cfg, &bare, zero), PQPAN_OK);
-            (void)simulated_means(&lat, &radio, &cfg);
+            n = simulated_means(&lat, &radio, &cfg);
             e_lat = (double)e.latency_ns * 1e-6;
             printf("hops %u per %.1f: latency estimate %.1f ms, simulated %.1f ms; radio %.1f / "
-                   "%.1f ms\n", (unsigned)hops[h], pers[p], e_lat, lat, radio_ms(&e), radio);
+                   "%.1f ms; completes %.3f / %u of %u\n", (unsigned)hops[h], pers[p], e_lat, lat,
+                   radio_ms(&e), radio, e.completes, n, GRID_RUNS);
             assert_true(fabs(e_lat / lat - 1.0) <= (p == 0 ? 1e-12 : GRID_TOLERANCE));
             assert_true(fabs(radio_ms(&e) / radio - 1.0) <= (p == 0 ? 1e-12 : GRID_TOLERANCE));
+            /* the chance to complete against the runs that did: within 0.2 (the binomial
+             * spread of 40 runs near 0.6 is 0.08) */
+            assert_true(fabs(e.completes - (double)n / GRID_RUNS) <= 0.2);
         }
     }
 }
