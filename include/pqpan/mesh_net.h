@@ -200,7 +200,10 @@ struct pqpan_mesh_net_config {
     /* Loss and the lower transport's SAR timers (net_sar.h; docs/MODEL.md "Loss on the
      * mesh network"): per, the packet error rate of each advertising packet on the
      * channel a receiver scans, drawn at every receiver of every advertising event. */
-    double per;                         /* 0 .. < 1 */
+    double per;                         /* 0 .. 1 (estimate: below 1) */
+    int relay_collisions;               /* 1: the copies the relays of one stage send of an
+                                           event collide at a receiver when they overlap
+                                           (net_clock.h); 0: never (the default) */
     uint32_t sar_retrans_count;         /* SAR Unicast Retransmissions Count (§4.2.48.2):
                                            retransmission rounds after the first, 0..15 */
     uint32_t sar_retrans_no_progress;   /* ... Without Progress Count (§4.2.48.3), 0..15 */

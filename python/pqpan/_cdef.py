@@ -922,6 +922,7 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_MESH_SAR_ACK_DELAY_INC,
     PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS,
     PQPAN_DEFAULT_MESH_SAR_DISCARD_S,
+    PQPAN_DEFAULT_MESH_RELAY_COLLISIONS,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2289,6 +2290,7 @@ struct pqpan_mesh_net_config {
     uint64_t relay_retransmit_interval_ns;
     uint64_t seg_interval_ns;
     double per;
+    int relay_collisions;
     uint32_t sar_retrans_count;
     uint32_t sar_retrans_no_progress;
     uint64_t sar_retrans_step_ns;

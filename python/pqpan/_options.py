@@ -818,6 +818,18 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'help': 'network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the '
                                     'receiver drops an incomplete message when no new segment '
                                     'comes for this long'},
+                           {'name': '--relay-collisions',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['off', 'on'],
+                            'default': 'off',
+                            'default_note': None,
+                            'help': 'network: on: the relays of a stage each wait their own '
+                                    'advDelay (0..10 ms, Core v5.4 Vol 6 Part B §4.4.2.2.1) and '
+                                    'two copies that overlap on a channel are both lost; off: they '
+                                    'never collide'},
                            {'name': '--transmic',
                             'kind': 'word',
                             'unit': None,
@@ -2015,6 +2027,18 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'help': 'network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the '
                                     'receiver drops an incomplete message when no new segment '
                                     'comes for this long'},
+                           {'name': '--relay-collisions',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['off', 'on'],
+                            'default': 'off',
+                            'default_note': None,
+                            'help': 'network: on: the relays of a stage each wait their own '
+                                    'advDelay (0..10 ms, Core v5.4 Vol 6 Part B §4.4.2.2.1) and '
+                                    'two copies that overlap on a channel are both lost; off: they '
+                                    'never collide'},
                            {'name': '--transmic',
                             'kind': 'word',
                             'unit': None,

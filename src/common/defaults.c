@@ -236,6 +236,11 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
         "--sar-discard-timeout-s", "10",
         "MshPRT v1.1 §4.2.49.4 SAR Discard Timeout default 0b0001: (1 + 1) x 5 s (Zephyr "
         "CONFIG_BT_MESH_SAR_RX_DISCARD_TIMEOUT 0x01)"),
+    [PQPAN_DEFAULT_MESH_RELAY_COLLISIONS] = VALUE(
+        "--relay-collisions", "off",
+        "the zero-loss model's: the relays of a stage relay together and never collide; on "
+        "draws each relay's advDelay (Core v5.4 Vol 6 Part B §4.4.2.2.1) and loses the "
+        "copies that overlap"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

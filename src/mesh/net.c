@@ -102,6 +102,7 @@ void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg)
         pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_RELAY_RETRANSMIT_INTERVAL_MS);
     cfg->seg_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_SEG_INTERVAL_MS);
     cfg->per = 0.0;
+    cfg->relay_collisions = pqpan_default_is(PQPAN_DEFAULT_MESH_RELAY_COLLISIONS, "on");
     cfg->sar_retrans_count = pqpan_default_u32(PQPAN_DEFAULT_MESH_SAR_RETRANS_COUNT);
     cfg->sar_retrans_no_progress = pqpan_default_u32(PQPAN_DEFAULT_MESH_SAR_RETRANS_NO_PROGRESS);
     cfg->sar_retrans_step_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_SAR_RETRANS_INTERVAL_MS);

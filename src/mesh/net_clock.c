@@ -65,16 +65,15 @@ static void heard(struct mesh_net_clock *c, uint32_t pos, uint32_t pdu, uint32_t
 
 /* The first of times events a receiver hears when holders nodes send each (an event lost
  * when every holder's copy is: per^holders), or times if it hears none. */
-static uint32_t first_heard(struct mesh_net_clock *c, uint32_t holders, uint32_t times)
+static uint32_t first_heard(struct mesh_net_clock *c, const uint32_t *clear, uint32_t times)
 {
-    double miss = pow(c->cfg->per, (double)holders);
     uint32_t i;
     if (!pqpan_mesh_net_clock_lossy(c)) {
         return 0u;
     }
     for (i = 0; i < times; i++) {
         int lost = c->lose != NULL ? c->lose(c->lose_ctx, c->draws++)
-                                   : pqpan_prng_chance(c->loss, miss);
+                                   : pqpan_prng_chance(c->loss, pow(c->cfg->per, (double)clear[i]));
         if (!lost) {
             return i;
         }
@@ -82,20 +81,50 @@ static uint32_t first_heard(struct mesh_net_clock *c, uint32_t holders, uint32_t
     return times;
 }
 
+/* Of holders copies of one event, those no other overlaps (cfg->relay_collisions): each
+ * holder's event starts after its own advDelay, uniform in 0 .. 10 ms (Core v5.4 Vol 6
+ * Part B §4.4.2.2.1), and two copies on a channel collide when their starts are closer than
+ * a packet (packet_ns); a collision loses both (no capture). */
+static uint32_t uncollided(struct mesh_net_clock *c, uint32_t holders, uint64_t packet_ns)
+{
+    uint64_t start[PQPAN_MESH_NET_RELAYS_MAX];
+    uint32_t j, k, clear = 0;
+    if (!c->cfg->relay_collisions || c->loss == NULL || holders < 2u) {
+        return holders;
+    }
+    for (j = 0; j < holders; j++) {
+        start[j] = pqpan_prng_below(c->loss, PQPAN_BLE_ADV_DELAY_MAX_NS + 1u);
+    }
+    for (j = 0; j < holders; j++) {
+        int hit = 0;
+        for (k = 0; k < holders && !hit; k++) {
+            uint64_t gap = start[j] > start[k] ? start[j] - start[k] : start[k] - start[j];
+            hit = k != j && gap < packet_ns;
+        }
+        clear += !hit;
+    }
+    return clear;
+}
+
 int pqpan_mesh_net_clock_lossy(const struct mesh_net_clock *c)
 {
-    return c->cfg->per > 0.0 && (c->loss != NULL || c->lose != NULL);
+    return (c->cfg->per > 0.0 || c->cfg->relay_collisions) && (c->loss != NULL || c->lose != NULL);
 }
 
 /* Of the n receivers at the next stage, how many hear one of times events of holders
- * nodes; *first the earliest event one of them heard. */
+ * nodes sending a Network PDU of pdu octets (the copies that collided lost at all of them);
+ * *first the earliest event one of them heard. */
 static uint32_t stage_heard(struct mesh_net_clock *c, uint32_t n, uint32_t holders,
-                            uint32_t times, uint32_t *first)
+                            uint32_t times, uint32_t pdu, uint32_t *first)
 {
-    uint32_t k, got = 0;
+    uint64_t packet_ns = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, pqpan_mesh_net_adv_payload(pdu), 0);
+    uint32_t clear[PQPAN_MESH_NET_COUNT_MAX + 1u], k, got = 0;
+    for (k = 0; k < times; k++) {
+        clear[k] = uncollided(c, holders, packet_ns);
+    }
     *first = times;
     for (k = 0; k < n; k++) {
-        uint32_t i = first_heard(c, holders, times);
+        uint32_t i = first_heard(c, clear, times);
         got += i < times;
         *first = i < *first ? i : *first;
     }
@@ -112,7 +141,7 @@ uint64_t pqpan_mesh_net_clock_flood(struct mesh_net_clock *c, uint32_t from, uin
     *sent = transmit(c, from, 1u, at, pdu, times, cfg->net_transmit_interval_ns, phase, heard_ns);
     for (;;) {
         uint32_t next = to > pos ? pos + 1u : pos - 1u;
-        holders = stage_heard(c, next == to ? 1u : cfg->relays, holders, times, &first);
+        holders = stage_heard(c, next == to ? 1u : cfg->relays, holders, times, pdu, &first);
         if (holders == 0u) {
             c->out->lost_pdus++;
             return MESH_NET_LOST;

@@ -24,16 +24,30 @@ struct flood_expect {
                             latest of the n segments' starts */
 };
 
+/* The chance all n receivers miss one event of h holders: each copy lost with per at each
+ * receiver, and, with collisions (pair: the chance two holders' copies overlap), lost at
+ * all of them when it overlaps another; the copies clear of the others m ~ Bin(h, (1 -
+ * pair)^(h - 1)) taken as independent: E[(per^n)^m]. */
+static double event_miss(double per, double pair, uint32_t h, uint32_t n)
+{
+    double x = pow(per, (double)n), clear;
+    if (h < 2u || pair <= 0.0) {
+        return pow(x, (double)h);
+    }
+    clear = pow(1.0 - pair, (double)(h - 1u));
+    return pow(1.0 - clear + clear * x, (double)h);
+}
+
 /* The holders' distribution of the next stage: n receivers, each hearing one of times
  * events of h holders with 1 - per^(h times) (a binomial over n). */
 static void next_stage(double *next, const double *cur, uint32_t n_cur, uint32_t n, double per,
-                       uint32_t times)
+                       double pair, uint32_t times)
 {
     uint32_t h, k;
     memset(next, 0, (PQPAN_MESH_NET_RELAYS_MAX + 1u) * sizeof *next);
     next[0] = cur[0];
     for (h = 1; h <= n_cur; h++) {
-        double miss = pow(per, (double)(h * times)), pk = pow(miss, (double)n);
+        double miss = pow(event_miss(per, pair, h, 1u), (double)times), pk = pow(miss, (double)n);
         if (cur[h] <= 0.0) {
             continue;
         }
@@ -51,12 +65,12 @@ static void next_stage(double *next, const double *cur, uint32_t n_cur, uint32_t
  * first event any of the n receivers hears is m or later when every copy of events 0 ..
  * m - 1 was lost at all of them. */
 static double late_at_least(const double *cur, uint32_t n_cur, uint32_t n, double per,
-                            uint32_t times, uint32_t m)
+                            double pair, uint32_t times, uint32_t m)
 {
     double sum = 0.0, held = 0.0;
     uint32_t h;
     for (h = 1; h <= n_cur; h++) {
-        double q = pow(per, (double)(h * n)), all = pow(q, (double)times);
+        double q = event_miss(per, pair, h, n), all = pow(q, (double)times);
         if (cur[h] > 0.0 && all < 1.0) {
             sum += cur[h] * (pow(q, (double)m) - all) / (1.0 - all);
             held += cur[h];
@@ -67,21 +81,32 @@ static double late_at_least(const double *cur, uint32_t n_cur, uint32_t n, doubl
 
 /* The stage's expected lateness in events for one PDU and for the latest of n. */
 static void stage_late(double *one, double *last, const double *cur, uint32_t n_cur, uint32_t n,
-                       double per, uint32_t times, uint32_t segs)
+                       double per, double pair, uint32_t times, uint32_t segs)
 {
     uint32_t m;
     *one = 0.0;
     *last = 0.0;
     for (m = 1; m < times; m++) {
-        double p = late_at_least(cur, n_cur, n, per, times, m);
+        double p = late_at_least(cur, n_cur, n, per, pair, times, m);
         *one += p;
         *last += 1.0 - pow(1.0 - p, (double)segs);
     }
 }
 
-static void flood_expect_of(struct flood_expect *f, const struct pqpan_mesh_net_config *cfg,
-                            uint32_t segs)
+/* The chance two relays' copies of an event overlap (cfg->relay_collisions): advDelay
+ * uniform in 0 .. D = 10 ms each, a packet of tau: P(|d1 - d2| < tau) = 2 tau / D - (tau /
+ * D)^2. */
+static double pair_overlap(const struct pqpan_mesh_net_config *cfg, uint32_t pdu)
 {
+    double tau = (double)pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, pqpan_mesh_net_adv_payload(pdu), 0);
+    double d = (double)PQPAN_BLE_ADV_DELAY_MAX_NS;
+    return cfg->relay_collisions ? 2.0 * tau / d - (tau / d) * (tau / d) : 0.0;
+}
+
+static void flood_expect_of(struct flood_expect *f, const struct pqpan_mesh_net_config *cfg,
+                            uint32_t segs, uint32_t pdu)
+{
+    double pair = pair_overlap(cfg, pdu);
     double cur[PQPAN_MESH_NET_RELAYS_MAX + 1u], next[PQPAN_MESH_NET_RELAYS_MAX + 1u];
     uint32_t k, h, n_cur = 1u, times = cfg->net_transmit_count + 1u;
     uint64_t slot = cfg->net_transmit_interval_ns + ADV_DELAY_MEAN_NS;
@@ -91,10 +116,10 @@ static void flood_expect_of(struct flood_expect *f, const struct pqpan_mesh_net_
     for (k = 1; k <= cfg->hops; k++) {
         uint32_t n = k == cfg->hops ? 1u : cfg->relays;
         double one, last;
-        stage_late(&one, &last, cur, n_cur, n, cfg->per, times, segs);
+        stage_late(&one, &last, cur, n_cur, n, cfg->per, pair, times, segs);
         f->late_one_ns += one * (double)slot;
         f->late_last_ns += (k == cfg->hops ? one : last) * (double)slot;
-        next_stage(next, cur, n_cur, n, cfg->per, times);
+        next_stage(next, cur, n_cur, n, cfg->per, pair, times);
         memcpy(cur, next, sizeof cur);
         n_cur = n;
         times = cfg->relay_retransmit_count + 1u;
@@ -201,11 +226,11 @@ void pqpan_mesh_net_sar_expected(struct mesh_net_clock *c, uint32_t from, const 
     struct flood_expect data, ack;
     struct sar_expect x;
     uint32_t k;
-    if (cfg->per <= 0.0) {
+    if (cfg->per <= 0.0 && !cfg->relay_collisions) {
         return;
     }
-    flood_expect_of(&data, cfg, segs);
-    flood_expect_of(&ack, cfg, 1u);
+    flood_expect_of(&data, cfg, segs, pdu[0]);
+    flood_expect_of(&ack, cfg, 1u, ack_pdu);
     sar_expect_of(&x, cfg, (double)segs, data.delivered, (double)(*acked - *rx),
                   (times - 1.0) * slot, seg_slot);
     book_floods(c, from, x.segments, pdu[0], &data, phase);

@@ -508,7 +508,7 @@ static int simulate_once(struct mesh_result *r, struct mesh_sim_info *info,
 int mesh_lossy(const struct mesh_opts *o)
 {
     if (o->bearer == MESH_BEARER_NETWORK) {
-        return o->per > 0.0;
+        return o->per > 0.0 || o->net.relay_collisions;
     }
     return o->bearer == MESH_BEARER_PB_ADV &&
            (o->per > 0.0 || o->scan_window_ns < o->scan_interval_ns);

@@ -37,6 +37,7 @@ struct mesh_net_opts {
     uint32_t sar_retrans_count, sar_retrans_no_progress, sar_ack_delay_inc;
     uint64_t sar_retrans_step_ns, sar_retrans_inc_ns, sar_rx_seg_interval_ns;
     uint32_t sar_discard_s;
+    int relay_collisions; /* --relay-collisions: 0 off, 1 on */
 };
 
 struct mesh_opts {

@@ -11,6 +11,7 @@
 #include "pqpan/pqke.h"
 
 static const char *const transmic_words[] = {"32", "64", NULL};
+static const char *const switch_words[] = {"off", "on", NULL};
 
 /* --auth and --sig of link_pqke_table (--hybrid is the ble-mesh table's own). */
 const char *const mesh_pqke_opts[] = {"--auth", "--sig", NULL};
@@ -100,6 +101,12 @@ static const struct cli_opt net_opt_rows[] = {
      .offset = NET(sar_discard_s),
      .help = "network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the receiver drops an "
              "incomplete message when no new segment comes for this long"},
+    {.name = "--relay-collisions", .kind = CLI_OPT_WORD, .words = switch_words,
+     .def = PQPAN_DEFAULT_MESH_RELAY_COLLISIONS, .store = CLI_STORE_INT,
+     .offset = NET(relay_collisions),
+     .help = "network: on: the relays of a stage each wait their own advDelay (0..10 ms, Core "
+             "v5.4 Vol 6 Part B §4.4.2.2.1) and two copies that overlap on a channel are both "
+             "lost; off: they never collide"},
     {.name = "--transmic", .kind = CLI_OPT_WORD, .words = transmic_words,
      .def = PQPAN_DEFAULT_MESH_TRANSMIC, .store = CLI_STORE_INT, .offset = NET(transmic),
      .help = "network: TransMIC bits of each access message (§3.6.2, SZMIC 0 or 1): 32 "
@@ -230,6 +237,7 @@ static int net_config(struct pqpan_mesh_net_config *c, const struct mesh_opts *o
     c->relay_retransmit_interval_ns = o->net.relay_retransmit_interval_ns;
     c->seg_interval_ns = o->net.seg_interval_ns;
     c->per = o->per;
+    c->relay_collisions = o->net.relay_collisions;
     c->sar_retrans_count = o->net.sar_retrans_count;
     c->sar_retrans_no_progress = o->net.sar_retrans_no_progress;
     c->sar_retrans_step_ns = o->net.sar_retrans_step_ns;
@@ -507,12 +515,15 @@ static void net_loss_notes(FILE *f, const struct mesh_opts *o)
                "every sender's is lost); SAR\n  (MshPRT v1.1 §3.5.3): %u round(s) in all, %u "
                "without progress; retransmissions timer %.0f ms\n  (%.0f + %.0f x (TTL - 1)); "
                "acknowledgment delay %.0f ms (a full message, %.1f x %.0f ms);\n  discard "
-               "after %u s; a message given up fails the PQKE (no keys)\n",
+               "after %u s; a message given up fails the PQKE (no keys)%s\n",
             o->per, (unsigned)o->net.sar_retrans_count + 1u,
             (unsigned)o->net.sar_retrans_no_progress + 1u, retrans_ms,
             (double)o->net.sar_retrans_step_ns * 1e-6, (double)o->net.sar_retrans_inc_ns * 1e-6,
             ack_ms, (double)o->net.sar_ack_delay_inc + 1.5,
-            (double)o->net.sar_rx_seg_interval_ns * 1e-6, (unsigned)o->net.sar_discard_s);
+            (double)o->net.sar_rx_seg_interval_ns * 1e-6, (unsigned)o->net.sar_discard_s,
+            o->net.relay_collisions ? ";\n  the copies the relays of a stage send of an event "
+                                      "collide when they overlap (each its own advDelay)"
+                                    : "");
 }
 
 void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
@@ -537,8 +548,8 @@ void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_
             (unsigned)o->net.relay_retransmit_count + 1u,
             (double)o->net.relay_retransmit_interval_ns * 1e-6,
             (double)o->net.seg_interval_ns * 1e-6, (unsigned)o->net.ttl,
-            o->per > 0.0 ? "loss below" : "zero loss", r->span_ms);
-    if (o->per > 0.0) {
+            mesh_lossy(o) ? "loss below" : "zero loss", r->span_ms);
+    if (mesh_lossy(o)) {
         net_loss_notes(f, o);
     }
 }
@@ -550,9 +561,10 @@ static void net_loss_json(FILE *f, const struct mesh_opts *o)
     net_sar_times(o, &retrans_ms, &ack_ms);
     fprintf(f, "  \"per\": %g,\n  \"sar_retrans_count\": %u,\n  \"sar_retrans_no_progress\": %u,\n"
                "  \"sar_retrans_timer_ms\": %.3f,\n  \"sar_ack_delay_ms\": %.3f,\n"
-               "  \"sar_discard_timeout_s\": %u,\n",
+               "  \"sar_discard_timeout_s\": %u,\n  \"relay_collisions\": %s,\n",
             o->per, (unsigned)o->net.sar_retrans_count, (unsigned)o->net.sar_retrans_no_progress,
-            retrans_ms, ack_ms, (unsigned)o->net.sar_discard_s);
+            retrans_ms, ack_ms, (unsigned)o->net.sar_discard_s,
+            o->net.relay_collisions ? "true" : "false");
 }
 
 void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
@@ -573,7 +585,7 @@ void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_r
         fprintf(f, "  \"%s_octets\": %u,\n  \"%s_parts\": %u,\n", msg_keys[m],
                 (unsigned)r->msg_octets[m], msg_keys[m], (unsigned)r->msg_parts[m]);
     }
-    if (o->per > 0.0) {
+    if (mesh_lossy(o)) {
         net_loss_json(f, o);
     }
 }
