@@ -193,9 +193,11 @@ int cli_mesh_outcome(const char *cmd, const struct pqpan_run_mesh_row *row)
     }
     if (row->keys_equal != NULL && strcmp(row->keys_equal, "-") == 0) {
         /* a result, as the run (and Python, the page) give it: exit 0 */
-        fprintf(stderr, "pqpan %s: no run completed: each closed the link when a transaction "
-                        "went unacknowledged for the transaction timeout (the rows say so)\n",
-                cmd);
+        fprintf(stderr, "pqpan %s: no run completed: %s (the rows say so)\n", cmd,
+                row->bearer != NULL && strcmp(row->bearer, "network") == 0
+                    ? "in each the lower transport gave a segmented message up (SAR)"
+                    : "each closed the link when a transaction went unacknowledged for the "
+                      "transaction timeout");
     }
     return EXIT_OK;
 }

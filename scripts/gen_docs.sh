@@ -394,6 +394,25 @@ region_mesh_lpn_table() {
     done
 }
 
+# Keys between mesh nodes under loss (ML-KEM-768, the defaults, 1 and 4 hops): the
+# estimate's total row and the mean of 20 simulated runs (seeds 1 .. 20, the completed ones)
+# against --per.
+region_mesh_network_loss_table() {
+    printf '| hops | --per | estimate: latency (ms) | estimate: all nodes (uJ) | simulate: completed | simulate: mean latency (ms) | simulate: mean all nodes (uJ) |\n'
+    printf '|---|---|---|---|---|---|---|\n'
+    for h in 1 4; do
+        for per in 0 0.1 0.2 0.3 0.4; do
+            run estimate --link ble-mesh --bearer network --hops "$h" --per "$per" --format csv || return 1
+            est=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+                           $1 == "total" { print $c["latency_ms"] " | " $c["e_total_uj"] }' "$tmp/out")
+            run simulate --link ble-mesh --bearer network --hops "$h" --per "$per" --runs 20 --format csv || return 1
+            awk -F, -v h="$h" -v per="$per" -v est="$est" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+            $1 == "total" { printf "| %d | %s | %s | %s/%s | %s | %s |\n", h, per, est, $c["completed"], $c["runs"], $c["latency_mean_ms"], $c["e_mean_uj"] }' "$tmp/out"
+        done
+    done
+}
+
 # The option lists of the commands, from the CLI's option tables (cli/opts.h): what the
 # parser takes and --help prints, so the docs cannot disagree with either.
 options_md() {

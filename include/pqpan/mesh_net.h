@@ -84,6 +84,18 @@
 /* §3.4.4: TTL 7 bits, 2..127 relayed. */
 #define PQPAN_MESH_NET_TTL_MAX 127u
 #define PQPAN_MESH_NET_HOPS_MAX 32u
+/* Relay nodes in range of one hop (pqpan's bound: the estimate's flooding chain over 0 ..
+ * relays holders). */
+#define PQPAN_MESH_NET_RELAYS_MAX 64u
+/* The SAR states (§4.2.48, §4.2.49; Zephyr sar_cfg_internal.h): counts 4 bits; the
+ * retransmission interval step and increment (n + 1) × 25 ms, n 4 bits; the receiver's
+ * segment interval (n + 1) × 10 ms, n 4 bits; the discard timeout (n + 1) × 5 s, n 4 bits;
+ * the acknowledgment delay increment n + 1.5 segments, n 3 bits. */
+#define PQPAN_MESH_NET_SAR_COUNT_MAX 15u
+#define PQPAN_MESH_NET_SAR_RETRANS_STEP_NS 25000000u
+#define PQPAN_MESH_NET_SAR_DISCARD_STEP_NS UINT64_C(5000000000)
+#define PQPAN_MESH_NET_SAR_STEPS_MAX 16u
+#define PQPAN_MESH_NET_SAR_ACK_INC_MAX 7u
 
 /* Octets of PQKE message data one access message carries with a TransMIC of transmic
  * octets: 384 - TransMIC - opcode 3 - Part header 2 (375 or 371); 0 for another transmic. */
@@ -243,6 +255,24 @@ struct pqpan_mesh_net_config {
     uint64_t lpn_recv_delay_ns;         /* ReceiveDelay, 10 .. 255 ms (Friend Request) */
     uint64_t friend_recv_win_ns;        /* ReceiveWindow, 1 .. 255 ms (Friend Offer) */
     uint64_t lpn_poll_ns;               /* the LPN's poll period when its Friend had nothing */
+    /* Loss and the lower transport's SAR timers (net_sar.h; docs/MODEL.md "Loss on the
+     * mesh network"): per, the packet error rate of each advertising packet on the
+     * channel a receiver scans, drawn at every receiver of every advertising event. */
+    double per;                         /* 0 .. 1 (estimate: below 1) */
+    int relay_collisions;               /* 1: the copies the relays of one stage send of an
+                                           event collide at a receiver when they overlap
+                                           (net_clock.h); 0: never (the default) */
+    uint32_t sar_retrans_count;         /* SAR Unicast Retransmissions Count (§4.2.48.2):
+                                           retransmission rounds after the first, 0..15 */
+    uint32_t sar_retrans_no_progress;   /* ... Without Progress Count (§4.2.48.3), 0..15 */
+    uint64_t sar_retrans_step_ns;       /* ... Interval Step (§4.2.48.4): 25 .. 400 ms */
+    uint64_t sar_retrans_inc_ns;        /* ... Interval Increment (§4.2.48.5): 25 .. 400 ms
+                                           per hop of the TTL above 1 */
+    uint32_t sar_ack_delay_inc;         /* SAR Acknowledgment Delay Increment (§4.2.49.2):
+                                           state 0..7, the delay in segments state + 1.5 */
+    uint64_t sar_rx_seg_interval_ns;    /* SAR Receiver Segment Interval (§4.2.49.5): 10 ..
+                                           160 ms */
+    uint64_t sar_discard_ns;            /* SAR Discard Timeout (§4.2.49.4): 5 .. 80 s */
 };
 
 /* Defaults (defaults.h rows --ttl, --net-transmit-*, --relay-retransmit-*, --seg-interval-ms,
@@ -250,16 +280,30 @@ struct pqpan_mesh_net_config {
  * TransMIC 4 octets, one hop, one relay per stage, TTL 7, Network Transmit 2 / 20 ms,
  * Relay Retransmit 2 / 20 ms (Zephyr Kconfig BT_MESH_DEFAULT_TTL,
  * BT_MESH_NETWORK_TRANSMIT_COUNT / _INTERVAL, BT_MESH_RELAY_RETRANSMIT_COUNT / _INTERVAL),
- * SAR Segment Interval 60 ms (MshPRT v1.1 §4.2.48.1's default step 0b0101). */
+ * SAR Segment Interval 60 ms (MshPRT v1.1 §4.2.48.1's default step 0b0101); per 0; the
+ * other SAR states at the specification's defaults (defaults.h rows --sar-*: 2 and 2
+ * retransmission rounds, 200 + 50 ms per TTL step, acknowledgment delay increment 2.5,
+ * 60 ms, 10 s). */
 void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
+
+/* The lower transport's timers (MshPRT v1.1 §3.5.3.3, §3.5.3.4; Zephyr
+ * subsys/bluetooth/mesh/sar_cfg_internal.h): the SAR transmitter's unicast retransmissions
+ * timer, interval step + increment × (TTL - 1) when the TTL is above 0, the step alone with
+ * TTL 0; the receiver's acknowledgment delay for a message of seg_n + 1 segments,
+ * min(SegN + 0.5, SAR Acknowledgment Delay Increment + 1.5) × SAR Receiver Segment
+ * Interval. */
+uint64_t pqpan_mesh_net_sar_retrans_ns(const struct pqpan_mesh_net_config *cfg);
+uint64_t pqpan_mesh_net_sar_ack_delay_ns(const struct pqpan_mesh_net_config *cfg, uint32_t seg_n);
 
 /* PQPAN_OK, or PQPAN_ERR_INVALID_ARG: transmic not 4 or 8, hops or relays out of range,
  * a TTL that does not reach the responder (ttl < hops: a relay at stage k receives TTL
  * ttl - k + 1 and relays only from 2; 0 over more than one hop; 1, which §3.4.4 does not
  * send; above 127), a count above 7, an interval not a multiple of
- * 10 ms in 10 .. 320 ms, a segment interval of 0; with an LPN, a Friend Queue outside
- * PQPAN_MESH_NET_FRIEND_QUEUE_MIN .. _MAX, a ReceiveDelay outside 10 .. 255 ms, a
- * ReceiveWindow outside 1 .. 255 ms, a poll period below 10 ms or beyond PollTimeout. */
+ * 10 ms in 10 .. 320 ms, a segment interval of 0, more than PQPAN_MESH_NET_RELAYS_MAX
+ * relays, per outside 0 .. 1, a SAR state outside its field (§4.2.48, §4.2.49); with an
+ * LPN, a Friend Queue outside PQPAN_MESH_NET_FRIEND_QUEUE_MIN .. _MAX, a ReceiveDelay
+ * outside 10 .. 255 ms, a ReceiveWindow outside 1 .. 255 ms, a poll period below 10 ms or
+ * beyond PollTimeout, or loss (per > 0, relay_collisions: the LPN model is lossless). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
 
 struct pqpan_mesh_net_estimate {
@@ -279,9 +323,19 @@ struct pqpan_mesh_net_estimate {
     uint32_t friend_pdus;     /* queued Network PDUs its Friend answered with */
     uint32_t friend_queue_peak; /* the most PDUs its Friend Queue had to hold at once */
     uint64_t lpn_rx_ns;       /* the LPN's receive windows, in all */
+    double resent_segments[2]; /* under loss: segments each endpoint sent again (the
+                                  estimate's expected number) */
+    uint32_t lost_pdus;       /* simulate: Network PDUs no node of the next stage heard */
+    double completes;         /* estimate: the chance every message completes within the
+                                 SAR rounds (1 at zero loss); the figures are those of a
+                                 completed run */
+    int abandoned;            /* simulate: a segmented message given up by its sender
+                                 (§3.5.3.3) or discarded by its receiver (§3.5.3.4) */
 };
 
-/* The expected PQKE between two mesh nodes at zero loss: the steps and messages of the
+/* The expected PQKE between two mesh nodes (at zero loss; with cfg->per > 0 each part's
+ * expected cost of loss added, net_sar.h pqpan_mesh_net_sar_expected): the steps and
+ * messages of the
  * PQKE (pqpan_pqke_steps_of, pqpan_pqke_message_sizes: the plan of the other links), each
  * message in parts, each part a segmented access message: its segments SAR Segment
  * Interval apart (or when the sender's advertiser is free), each Network PDU sent
@@ -298,9 +352,9 @@ struct pqpan_mesh_net_estimate {
  * (src/mesh/net_friend.c, docs/MODEL.md "A Low Power Node polling its Friend"): polls,
  * friend_updates, friend_pdus, friend_queue_peak and lpn_rx_ns say how.
  * Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, pqpan_mesh_net_config_check, an
- * unknown PQKE), PQPAN_ERR_CAPACITY (a message of more than PQPAN_MESH_NET_PARTS_MAX
- * parts; or, *out kept, a Friend Queue that would have to hold more than cfg->friend_queue
- * PDUs at once: friend_queue_peak says how many). */
+ * unknown PQKE, per 1: no message completes), PQPAN_ERR_CAPACITY (a message of more than
+ * PQPAN_MESH_NET_PARTS_MAX parts; or, *out kept, a Friend Queue that would have to hold
+ * more than cfg->friend_queue PDUs at once: friend_queue_peak says how many). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
                                              const struct pqpan_ble_device *dev,
@@ -351,9 +405,12 @@ struct pqpan_mesh_net_sim {
  * answers with a Segment Acknowledgment carried back the same way; the parts are joined
  * and handed to the PQKE party. Times and energy on the estimator's clock with the
  * lengths actually built, the computation the parties report: at zero loss simulate =
- * estimate. Errors: those of pqpan_mesh_net_estimate, PQPAN_ERR_CAPACITY (a message above
- * PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED / PQPAN_ERR_AUTH (a PDU that does not
- * decode: a bug), the PQKE's. */
+ * estimate. With cfg->per > 0 each advertising event is lost at each receiver as drawn from
+ * seed (a source apart from the keys') and the lower transport's SAR rounds resend
+ * (net_sar.h); a message given up ends the run without keys: PQPAN_OK with complete 0 and
+ * run.abandoned 1 (per 1 included). Errors: those of pqpan_mesh_net_estimate but per 1,
+ * PQPAN_ERR_CAPACITY (a message above PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED /
+ * PQPAN_ERR_AUTH (a PDU that does not decode: a bug), the PQKE's. */
 PQPAN_MUST_CHECK int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
                                              const struct pqpan_mesh_net_config *cfg, uint64_t seed,
                                              const struct pqpan_ble_device *dev,

@@ -938,6 +938,14 @@ enum pqpan_default_id {
     PQPAN_DEFAULT_LPN_RECV_DELAY_MS,
     PQPAN_DEFAULT_FRIEND_RECV_WIN_MS,
     PQPAN_DEFAULT_LPN_POLL_MS,
+    PQPAN_DEFAULT_MESH_SAR_RETRANS_COUNT,
+    PQPAN_DEFAULT_MESH_SAR_RETRANS_NO_PROGRESS,
+    PQPAN_DEFAULT_MESH_SAR_RETRANS_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_SAR_RETRANS_INCREMENT_MS,
+    PQPAN_DEFAULT_MESH_SAR_ACK_DELAY_INC,
+    PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS,
+    PQPAN_DEFAULT_MESH_SAR_DISCARD_S,
+    PQPAN_DEFAULT_MESH_RELAY_COLLISIONS,
     PQPAN_DEFAULT_TRANSPORT,
     PQPAN_DEFAULT_PER,
     PQPAN_DEFAULT_BER,
@@ -2328,8 +2336,19 @@ struct pqpan_mesh_net_config {
     uint64_t lpn_recv_delay_ns;
     uint64_t friend_recv_win_ns;
     uint64_t lpn_poll_ns;
+    double per;
+    int relay_collisions;
+    uint32_t sar_retrans_count;
+    uint32_t sar_retrans_no_progress;
+    uint64_t sar_retrans_step_ns;
+    uint64_t sar_retrans_inc_ns;
+    uint32_t sar_ack_delay_inc;
+    uint64_t sar_rx_seg_interval_ns;
+    uint64_t sar_discard_ns;
 };
 void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg);
+uint64_t pqpan_mesh_net_sar_retrans_ns(const struct pqpan_mesh_net_config *cfg);
+uint64_t pqpan_mesh_net_sar_ack_delay_ns(const struct pqpan_mesh_net_config *cfg, uint32_t seg_n);
  int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *cfg);
 struct pqpan_mesh_net_estimate {
     struct pqpan_ledger ledger[PQPAN_MESH_NET_ROLES];
@@ -2346,6 +2365,10 @@ struct pqpan_mesh_net_estimate {
     uint32_t friend_pdus;
     uint32_t friend_queue_peak;
     uint64_t lpn_rx_ns;
+    double resent_segments[2];
+    uint32_t lost_pdus;
+    double completes;
+    int abandoned;
 };
  int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
@@ -3335,6 +3358,12 @@ MACROS = {
     'PQPAN_MESH_NET_PARTS_MAX': 255,
     'PQPAN_MESH_NET_PART_HDR_BYTES': 2,
     'PQPAN_MESH_NET_PDU_MAX': 29,
+    'PQPAN_MESH_NET_RELAYS_MAX': 64,
+    'PQPAN_MESH_NET_SAR_ACK_INC_MAX': 7,
+    'PQPAN_MESH_NET_SAR_COUNT_MAX': 15,
+    'PQPAN_MESH_NET_SAR_DISCARD_STEP_NS': 5000000000,
+    'PQPAN_MESH_NET_SAR_RETRANS_STEP_NS': 25000000,
+    'PQPAN_MESH_NET_SAR_STEPS_MAX': 16,
     'PQPAN_MESH_NET_SEGMENTS_MAX': 32,
     'PQPAN_MESH_NET_SEG_ACK_BYTES': 7,
     'PQPAN_MESH_NET_SEG_DATA_MAX': 12,

@@ -610,12 +610,14 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '0',
                             'default_note': None,
-                            'help': 'PB-ADV: packet error rate of each advertising packet on the '
-                                    'channel the receiver scans; an unacknowledged transaction is '
-                                    'sent again after the 500 ms retransmission timer, the link '
-                                    'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
-                                    'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
-                                    'drawn from --seed'},
+                            'help': 'PB-ADV and network: packet error rate of each advertising '
+                                    'packet on the channel the receiver scans. PB-ADV: an '
+                                    'unacknowledged transaction is sent again after the 500 ms '
+                                    'retransmission timer, the link closed after 30 s without its '
+                                    'Ack (MshPRT v1.1 §5.3.2; Zephyr pb_adv.c); network: drawn at '
+                                    "every receiver of every event, the lower transport's SAR "
+                                    'timers resend (--sar-*). estimate: the expected rounds (below '
+                                    '1); simulate: drawn from --seed'},
                            {'name': '--scan-window-ms',
                             'kind': 'number',
                             'unit': 'ms',
@@ -768,6 +770,93 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': 'network: SAR Segment Interval (§4.2.48.1: (step + 1) x 10 ms, '
                                     'step 0..15) between the segments of one message'},
+                           {'name': '--sar-retrans-count',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 0,
+                            'max': 15,
+                            'words': None,
+                            'default': '2',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Count (§4.2.48.2): '
+                                    'rounds of the unacknowledged segments after the first, then '
+                                    'the message is given up'},
+                           {'name': '--sar-retrans-no-progress',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 0,
+                            'max': 15,
+                            'words': None,
+                            'default': '2',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Without Progress Count '
+                                    '(§4.2.48.3): rounds after the first without an acknowledgment '
+                                    'of a new segment'},
+                           {'name': '--sar-retrans-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 25,
+                            'max': 400,
+                            'words': None,
+                            'default': '200',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Interval Step '
+                                    '(§4.2.48.4, (n + 1) x 25 ms): the retransmissions timer is it '
+                                    '+ the increment x (TTL - 1)'},
+                           {'name': '--sar-retrans-increment-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 25,
+                            'max': 400,
+                            'words': None,
+                            'default': '50',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Interval Increment '
+                                    '(§4.2.48.5, (n + 1) x 25 ms)'},
+                           {'name': '--sar-ack-delay-inc',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 0,
+                            'max': 7,
+                            'words': None,
+                            'default': '1',
+                            'default_note': None,
+                            'help': 'network: SAR Acknowledgment Delay Increment (§4.2.49.2): the '
+                                    'receiver acknowledges min(SegN + 0.5, N + 1.5) segment '
+                                    'reception intervals after a new segment when it misses some'},
+                           {'name': '--sar-rx-seg-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 10,
+                            'max': 160,
+                            'words': None,
+                            'default': '60',
+                            'default_note': None,
+                            'help': 'network: SAR Receiver Segment Interval (§4.2.49.5, (n + 1) x '
+                                    '10 ms)'},
+                           {'name': '--sar-discard-timeout-s',
+                            'kind': 'uint',
+                            'unit': 's',
+                            'min': 5,
+                            'max': 80,
+                            'words': None,
+                            'default': '10',
+                            'default_note': None,
+                            'help': 'network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the '
+                                    'receiver drops an incomplete message when no new segment '
+                                    'comes for this long'},
+                           {'name': '--relay-collisions',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['off', 'on'],
+                            'default': 'off',
+                            'default_note': None,
+                            'help': 'network: on: the relays of a stage each wait their own '
+                                    'advDelay (0..10 ms, Core v5.4 Vol 6 Part B §4.4.2.2.1) and '
+                                    'two copies that overlap on a channel are both lost; off: they '
+                                    'never collide'},
                            {'name': '--transmic',
                             'kind': 'word',
                             'unit': None,
@@ -1808,12 +1897,14 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'words': None,
                             'default': '0',
                             'default_note': None,
-                            'help': 'PB-ADV: packet error rate of each advertising packet on the '
-                                    'channel the receiver scans; an unacknowledged transaction is '
-                                    'sent again after the 500 ms retransmission timer, the link '
-                                    'closed after 30 s without its Ack (MshPRT v1.1 §5.3.2; Zephyr '
-                                    'pb_adv.c). estimate: the expected rounds (below 1); simulate: '
-                                    'drawn from --seed'},
+                            'help': 'PB-ADV and network: packet error rate of each advertising '
+                                    'packet on the channel the receiver scans. PB-ADV: an '
+                                    'unacknowledged transaction is sent again after the 500 ms '
+                                    'retransmission timer, the link closed after 30 s without its '
+                                    'Ack (MshPRT v1.1 §5.3.2; Zephyr pb_adv.c); network: drawn at '
+                                    "every receiver of every event, the lower transport's SAR "
+                                    'timers resend (--sar-*). estimate: the expected rounds (below '
+                                    '1); simulate: drawn from --seed'},
                            {'name': '--scan-window-ms',
                             'kind': 'number',
                             'unit': 'ms',
@@ -1966,6 +2057,93 @@ OPTIONS = {'estimate': [{'link': 'ble',
                             'default_note': None,
                             'help': 'network: SAR Segment Interval (§4.2.48.1: (step + 1) x 10 ms, '
                                     'step 0..15) between the segments of one message'},
+                           {'name': '--sar-retrans-count',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 0,
+                            'max': 15,
+                            'words': None,
+                            'default': '2',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Count (§4.2.48.2): '
+                                    'rounds of the unacknowledged segments after the first, then '
+                                    'the message is given up'},
+                           {'name': '--sar-retrans-no-progress',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 0,
+                            'max': 15,
+                            'words': None,
+                            'default': '2',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Without Progress Count '
+                                    '(§4.2.48.3): rounds after the first without an acknowledgment '
+                                    'of a new segment'},
+                           {'name': '--sar-retrans-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 25,
+                            'max': 400,
+                            'words': None,
+                            'default': '200',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Interval Step '
+                                    '(§4.2.48.4, (n + 1) x 25 ms): the retransmissions timer is it '
+                                    '+ the increment x (TTL - 1)'},
+                           {'name': '--sar-retrans-increment-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 25,
+                            'max': 400,
+                            'words': None,
+                            'default': '50',
+                            'default_note': None,
+                            'help': 'network: SAR Unicast Retransmissions Interval Increment '
+                                    '(§4.2.48.5, (n + 1) x 25 ms)'},
+                           {'name': '--sar-ack-delay-inc',
+                            'kind': 'uint',
+                            'unit': None,
+                            'min': 0,
+                            'max': 7,
+                            'words': None,
+                            'default': '1',
+                            'default_note': None,
+                            'help': 'network: SAR Acknowledgment Delay Increment (§4.2.49.2): the '
+                                    'receiver acknowledges min(SegN + 0.5, N + 1.5) segment '
+                                    'reception intervals after a new segment when it misses some'},
+                           {'name': '--sar-rx-seg-interval-ms',
+                            'kind': 'number',
+                            'unit': 'ms',
+                            'min': 10,
+                            'max': 160,
+                            'words': None,
+                            'default': '60',
+                            'default_note': None,
+                            'help': 'network: SAR Receiver Segment Interval (§4.2.49.5, (n + 1) x '
+                                    '10 ms)'},
+                           {'name': '--sar-discard-timeout-s',
+                            'kind': 'uint',
+                            'unit': 's',
+                            'min': 5,
+                            'max': 80,
+                            'words': None,
+                            'default': '10',
+                            'default_note': None,
+                            'help': 'network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the '
+                                    'receiver drops an incomplete message when no new segment '
+                                    'comes for this long'},
+                           {'name': '--relay-collisions',
+                            'kind': 'word',
+                            'unit': None,
+                            'min': None,
+                            'max': None,
+                            'words': ['off', 'on'],
+                            'default': 'off',
+                            'default_note': None,
+                            'help': 'network: on: the relays of a stage each wait their own '
+                                    'advDelay (0..10 ms, Core v5.4 Vol 6 Part B §4.4.2.2.1) and '
+                                    'two copies that overlap on a channel are both lost; off: they '
+                                    'never collide'},
                            {'name': '--transmic',
                             'kind': 'word',
                             'unit': None,

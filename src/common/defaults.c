@@ -238,6 +238,43 @@ static const struct pqpan_default rows[PQPAN_DEFAULT_COUNT] = {
                                         "progress polls every min(PollTimeout, 1 s); pqpan takes "
                                         "that pace for the whole exchange (an idle Zephyr LPN "
                                         "doubles its period up to PollTimeout)"),
+    /* The SAR Transmitter / Receiver states (MshPRT v1.1 §4.2.48, §4.2.49) at the defaults
+     * the specification gives them, which Zephyr's Kconfig BT_MESH_SAR_* repeat; Zephyr
+     * subsys/bluetooth/mesh/sar_cfg_internal.h turns each state into its time. */
+    [PQPAN_DEFAULT_MESH_SAR_RETRANS_COUNT] = VALUE(
+        "--sar-retrans-count", "2",
+        "MshPRT v1.1 §4.2.48.2 SAR Unicast Retransmissions Count default 0b0010 (Zephyr "
+        "CONFIG_BT_MESH_SAR_TX_UNICAST_RETRANS_COUNT 0x02): 2 rounds after the first"),
+    [PQPAN_DEFAULT_MESH_SAR_RETRANS_NO_PROGRESS] = VALUE(
+        "--sar-retrans-no-progress", "2",
+        "MshPRT v1.1 §4.2.48.3 SAR Unicast Retransmissions Without Progress Count default "
+        "0b0010 (Zephyr CONFIG_BT_MESH_SAR_TX_UNICAST_RETRANS_WITHOUT_PROG_COUNT 0x02)"),
+    [PQPAN_DEFAULT_MESH_SAR_RETRANS_INTERVAL_MS] = VALUE(
+        "--sar-retrans-interval-ms", "200",
+        "MshPRT v1.1 §4.2.48.4 SAR Unicast Retransmissions Interval Step default 0b0111: "
+        "(7 + 1) x 25 ms (Zephyr CONFIG_BT_MESH_SAR_TX_UNICAST_RETRANS_INT_STEP 0x07)"),
+    [PQPAN_DEFAULT_MESH_SAR_RETRANS_INCREMENT_MS] = VALUE(
+        "--sar-retrans-increment-ms", "50",
+        "MshPRT v1.1 §4.2.48.5 SAR Unicast Retransmissions Interval Increment default "
+        "0b0001: (1 + 1) x 25 ms per TTL step above 1 (Zephyr "
+        "CONFIG_BT_MESH_SAR_TX_UNICAST_RETRANS_INT_INC 0x01)"),
+    [PQPAN_DEFAULT_MESH_SAR_ACK_DELAY_INC] = VALUE(
+        "--sar-ack-delay-inc", "1",
+        "MshPRT v1.1 §4.2.49.2 SAR Acknowledgment Delay Increment default 0b001: 1 + 1.5 = "
+        "2.5 segment reception intervals (Zephyr CONFIG_BT_MESH_SAR_RX_ACK_DELAY_INC 0x01)"),
+    [PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS] = VALUE(
+        "--sar-rx-seg-interval-ms", "60",
+        "MshPRT v1.1 §4.2.49.5 SAR Receiver Segment Interval Step default 0b0101: (5 + 1) x "
+        "10 ms (Zephyr CONFIG_BT_MESH_SAR_RX_SEG_INT_STEP 0x05)"),
+    [PQPAN_DEFAULT_MESH_SAR_DISCARD_S] = VALUE(
+        "--sar-discard-timeout-s", "10",
+        "MshPRT v1.1 §4.2.49.4 SAR Discard Timeout default 0b0001: (1 + 1) x 5 s (Zephyr "
+        "CONFIG_BT_MESH_SAR_RX_DISCARD_TIMEOUT 0x01)"),
+    [PQPAN_DEFAULT_MESH_RELAY_COLLISIONS] = VALUE(
+        "--relay-collisions", "off",
+        "the zero-loss model's: the relays of a stage relay together and never collide; on "
+        "draws each relay's advDelay (Core v5.4 Vol 6 Part B §4.4.2.2.1) and loses the "
+        "copies that overlap"),
     [PQPAN_DEFAULT_TRANSPORT] = VALUE("--transport", "gatt", "the study's GATT service"),
     [PQPAN_DEFAULT_PER] = VALUE("--per", "0", NO_LOSS),
     [PQPAN_DEFAULT_BER] = VALUE("--ber", "0", NO_LOSS),

@@ -149,6 +149,34 @@ void pqpan_mesh_net_config_default(struct pqpan_mesh_net_config *cfg)
     cfg->lpn_recv_delay_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_LPN_RECV_DELAY_MS);
     cfg->friend_recv_win_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_FRIEND_RECV_WIN_MS);
     cfg->lpn_poll_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_LPN_POLL_MS);
+    cfg->per = 0.0;
+    cfg->relay_collisions = pqpan_default_is(PQPAN_DEFAULT_MESH_RELAY_COLLISIONS, "on");
+    cfg->sar_retrans_count = pqpan_default_u32(PQPAN_DEFAULT_MESH_SAR_RETRANS_COUNT);
+    cfg->sar_retrans_no_progress = pqpan_default_u32(PQPAN_DEFAULT_MESH_SAR_RETRANS_NO_PROGRESS);
+    cfg->sar_retrans_step_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_SAR_RETRANS_INTERVAL_MS);
+    cfg->sar_retrans_inc_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_SAR_RETRANS_INCREMENT_MS);
+    cfg->sar_ack_delay_inc = pqpan_default_u32(PQPAN_DEFAULT_MESH_SAR_ACK_DELAY_INC);
+    cfg->sar_rx_seg_interval_ns = pqpan_default_ms_ns(PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS);
+    cfg->sar_discard_ns =
+        pqpan_default_u32(PQPAN_DEFAULT_MESH_SAR_DISCARD_S) * (uint64_t)1000000000u;
+}
+
+/* (n + 1) × step for n in 0 .. PQPAN_MESH_NET_SAR_STEPS_MAX - 1. */
+static int sar_step_ok(uint64_t ns, uint64_t step)
+{
+    return ns >= step && ns <= PQPAN_MESH_NET_SAR_STEPS_MAX * step && ns % step == 0u;
+}
+
+/* The loss and the SAR states (§4.2.48, §4.2.49). */
+static int sar_ok(const struct pqpan_mesh_net_config *c)
+{
+    return c->per >= 0.0 && c->per <= 1.0 && c->sar_retrans_count <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
+           c->sar_retrans_no_progress <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
+           sar_step_ok(c->sar_retrans_step_ns, PQPAN_MESH_NET_SAR_RETRANS_STEP_NS) &&
+           sar_step_ok(c->sar_retrans_inc_ns, PQPAN_MESH_NET_SAR_RETRANS_STEP_NS) &&
+           c->sar_ack_delay_inc <= PQPAN_MESH_NET_SAR_ACK_INC_MAX &&
+           sar_step_ok(c->sar_rx_seg_interval_ns, PQPAN_MESH_NET_STEP_NS) &&
+           sar_step_ok(c->sar_discard_ns, PQPAN_MESH_NET_SAR_DISCARD_STEP_NS);
 }
 
 /* §4.2.19 / §4.2.20: (steps + 1) × 10 ms, steps 0..31. */
@@ -177,7 +205,7 @@ static int lpn_ok(const struct pqpan_mesh_net_config *c)
     if (c->lpn == PQPAN_MESH_NET_LPN_NONE) {
         return 1;
     }
-    return c->lpn <= PQPAN_MESH_NET_LPN_RESPONDER &&
+    return c->lpn <= PQPAN_MESH_NET_LPN_RESPONDER && c->per == 0.0 && !c->relay_collisions &&
            c->friend_queue >= PQPAN_MESH_NET_FRIEND_QUEUE_MIN &&
            c->friend_queue <= PQPAN_MESH_NET_FRIEND_QUEUE_MAX && c->lpn_recv_delay_ns >= 10u * ms &&
            c->lpn_recv_delay_ns <= 255u * ms && c->friend_recv_win_ns >= ms &&
@@ -188,10 +216,10 @@ static int lpn_ok(const struct pqpan_mesh_net_config *c)
 int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *c)
 {
     if (c == NULL || pqpan_mesh_net_part_data_max(c->transmic) == 0u || c->hops < 1u ||
-        c->hops > PQPAN_MESH_NET_HOPS_MAX || c->relays < 1u || !ttl_ok(c->ttl, c->hops) || c->net_transmit_count > PQPAN_MESH_NET_COUNT_MAX ||
+        c->hops > PQPAN_MESH_NET_HOPS_MAX || c->relays < 1u || c->relays > PQPAN_MESH_NET_RELAYS_MAX || !ttl_ok(c->ttl, c->hops) || c->net_transmit_count > PQPAN_MESH_NET_COUNT_MAX ||
         c->relay_retransmit_count > PQPAN_MESH_NET_COUNT_MAX || c->seg_interval_ns == 0u ||
         !interval_ok(c->net_transmit_interval_ns) || !interval_ok(c->relay_retransmit_interval_ns) ||
-        !lpn_ok(c)) {
+        !lpn_ok(c) || !sar_ok(c)) {
         return PQPAN_ERR_INVALID_ARG;
     }
     return PQPAN_OK;

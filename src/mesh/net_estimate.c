@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../common/pqke_steps.h"
-#include "net_clock.h"
+#include "net_sar.h"
 
 /* One part of upper octets from the endpoint at from: its segments' Network PDUs as
  * pqpan_mesh_net_segment_pdu sizes them. */
@@ -13,10 +13,13 @@ static uint64_t send_part(struct mesh_net_clock *c, uint32_t from, uint64_t at, 
                           enum pqpan_phase phase, uint64_t *rx)
 {
     uint32_t pdu[PQPAN_MESH_NET_SEGMENTS_MAX], segs = pqpan_mesh_net_segments(upper), k;
+    uint64_t acked;
     for (k = 0; k < segs; k++) {
         pdu[k] = pqpan_mesh_net_segment_pdu(upper, k);
     }
-    return pqpan_mesh_net_clock_part(c, from, at, pdu, segs, pqpan_mesh_net_ack_pdu(), phase, rx);
+    acked = pqpan_mesh_net_clock_part(c, from, at, pdu, segs, pqpan_mesh_net_ack_pdu(), phase, rx);
+    pqpan_mesh_net_sar_expected(c, from, pdu, segs, pqpan_mesh_net_ack_pdu(), phase, rx, &acked);
+    return acked;
 }
 
 /* A PQKE message of len octets from the endpoint at from, its parts one after the other
@@ -111,7 +114,9 @@ int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (dev == NULL || cycles == NULL || pqpan_mesh_net_config_check(cfg) != PQPAN_OK) {
+    /* every packet lost: no message ever completes, there is no expected run */
+    if (dev == NULL || cycles == NULL || pqpan_mesh_net_config_check(cfg) != PQPAN_OK ||
+        cfg->per >= 1.0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     rc = plan(len, &st, cfg);
@@ -134,7 +139,7 @@ int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estimate *out,
         return PQPAN_ERR_INVALID_ARG;
     }
     memset(out, 0, sizeof *out);
-    if (dev == NULL || pqpan_mesh_net_config_check(cfg) != PQPAN_OK) {
+    if (dev == NULL || pqpan_mesh_net_config_check(cfg) != PQPAN_OK || cfg->per >= 1.0) {
         return PQPAN_ERR_INVALID_ARG;
     }
     if (pqpan_mesh_net_parts_to(cfg, cfg->hops, msg_len) == 0u) {

@@ -153,6 +153,15 @@ void pqpan_mesh_adv_event_book(struct mesh_adv_event *ev, struct pqpan_ledger *l
     book_events(l, d, t_pdu, ev->octets, 1.0, phase);
 }
 
+uint64_t pqpan_mesh_adv_events_expected(struct pqpan_ledger *l, const struct pqpan_ble_device *d,
+                                        enum pqpan_ble_phy phy, uint32_t payload, double x,
+                                        enum pqpan_phase phase)
+{
+    uint64_t t_pdu = pqpan_ble_packet_ns(phy, payload, 0);
+    book_events(l, d, t_pdu, pqpan_ble_packet_octets(phy, payload, 0), x, phase);
+    return event_len_ns(d, t_pdu);
+}
+
 void pqpan_mesh_adv_scan_book(struct pqpan_ledger *l, uint64_t end_ns, uint64_t busy_ns)
 {
     uint64_t rx = end_ns > busy_ns ? end_ns - busy_ns : 0u;

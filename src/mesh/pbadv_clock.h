@@ -28,6 +28,12 @@ void pqpan_mesh_adv_event_book(struct mesh_adv_event *ev, struct pqpan_ledger *l
                                const struct pqpan_ble_device *d, enum pqpan_ble_phy phy,
                                uint32_t payload, enum pqpan_phase phase);
 
+/* Books x events of pqpan_mesh_adv_event_book's kind (a fraction: an expectation under
+ * loss) on l; returns one event's length. */
+uint64_t pqpan_mesh_adv_events_expected(struct pqpan_ledger *l, const struct pqpan_ble_device *d,
+                                        enum pqpan_ble_phy phy, uint32_t payload, double x,
+                                        enum pqpan_phase phase);
+
 /* A node that neither advertises nor computes scans (MshPRT v1.1 §5.2.1, §3.3.1): books
  * end_ns - busy_ns of RX on l (none if busy_ns >= end_ns). */
 void pqpan_mesh_adv_scan_book(struct pqpan_ledger *l, uint64_t end_ns, uint64_t busy_ns);

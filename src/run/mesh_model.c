@@ -98,11 +98,12 @@ static const struct cli_opt mesh_rows[] = {
      .help = "PB-ADV: advertising events of the Link Close"},
     {.name = "--per", .kind = CLI_OPT_NUMBER, .meta = "P", .min = 0, .max = 1,
      .def = PQPAN_DEFAULT_PER, .store = CLI_STORE_DOUBLE, .offset = MESH(per),
-     .help = "PB-ADV: packet error rate of each advertising packet on the channel the receiver "
-             "scans; an unacknowledged transaction is sent again after the 500 ms "
-             "retransmission timer, the link closed after 30 s without its Ack (MshPRT v1.1 "
-             "§5.3.2; Zephyr pb_adv.c). estimate: the expected rounds (below 1); simulate: "
-             "drawn from --seed"},
+     .help = "PB-ADV and network: packet error rate of each advertising packet on the channel "
+             "the receiver scans. PB-ADV: an unacknowledged transaction is sent again after "
+             "the 500 ms retransmission timer, the link closed after 30 s without its Ack "
+             "(MshPRT v1.1 §5.3.2; Zephyr pb_adv.c); network: drawn at every receiver of "
+             "every event, the lower transport's SAR timers resend (--sar-*). estimate: the "
+             "expected rounds (below 1); simulate: drawn from --seed"},
     {.name = "--scan-window-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
      .min = (double)PQPAN_MESH_SCAN_MIN_NS * 1e-6, .max = (double)PQPAN_MESH_SCAN_MAX_NS * 1e-6,
      .def = PQPAN_DEFAULT_SCAN_WINDOW_MS, .store = CLI_STORE_MS_NS,
@@ -140,7 +141,7 @@ void mesh_opts_init(struct mesh_opts *o)
 static int pbadv_only(const char *name)
 {
     return strncmp(name, "--pbadv-", 8) == 0 || strstr(name, "-transmissions") != NULL ||
-           strcmp(name, "--per") == 0 || strncmp(name, "--scan-", 7) == 0;
+           strncmp(name, "--scan-", 7) == 0;
 }
 
 /* Options of mesh_opts_table only PB-GATT takes (its set-up). */
@@ -163,6 +164,9 @@ void mesh_opts_given(struct mesh_opts *o, const char *name)
         }
         if (strcmp(name, "--prov-alg") == 0) {
             o->prov_given = name;
+        }
+        if (strcmp(name, "--per") == 0) {
+            o->per_given = name;
         }
     } else if (strcmp(name, "--phy") != 0 && o->gatt_given == NULL) {
         o->gatt_given = name;
@@ -206,6 +210,11 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
         link_opts_check(&o->gatt.cfg, msg) != EXIT_OK) {
         *option = "--ci-ms"; /* the set-up runs the BLE link's, which refuses the link */
         return EXIT_USAGE;
+    }
+    if (o->bearer == MESH_BEARER_PB_GATT && o->per_given != NULL) {
+        *option = o->per_given;
+        return cli_msg_set(msg, EXIT_USAGE, "--per applies to the advertising bearers (--bearer "
+                                            "pb-adv or network), not to a GATT connection");
     }
     if (o->bearer == MESH_BEARER_PB_ADV && o->scan_window_ns > o->scan_interval_ns) {
         *option = "--scan-window-ms";
@@ -541,6 +550,9 @@ static int simulate_once(struct mesh_result *r, struct mesh_sim_info *info,
 
 int mesh_lossy(const struct mesh_opts *o)
 {
+    if (o->bearer == MESH_BEARER_NETWORK) {
+        return o->per > 0.0 || o->net.relay_collisions;
+    }
     return o->bearer == MESH_BEARER_PB_ADV &&
            (o->per > 0.0 || o->scan_window_ns < o->scan_interval_ns);
 }
@@ -550,26 +562,23 @@ int mesh_stats_shown(const struct mesh_opts *o, unsigned runs)
     return runs > 1u || mesh_lossy(o);
 }
 
-/* The statistics of the completed runs into r's rows: v holds each side's energy, then the
- * latency, runs values apart, n of each filled. */
-static void runs_stats(struct mesh_result *r, const struct mesh_sim_info *info, double *v,
-                       unsigned n)
+void mesh_runs_stats(struct mesh_result *r, unsigned runs, double *v, unsigned n)
 {
     struct lowpan_stats lat, e;
     int s;
     memset(&lat, 0, sizeof lat);
     if (n > 0u) {
-        lowpan_stats_of(&lat, v + (size_t)MESH_SIDES * info->runs, n);
+        lowpan_stats_of(&lat, v + (size_t)r->n_rows * runs, n);
     }
-    for (s = 0; s < MESH_SIDES; s++) {
+    for (s = 0; s < r->n_rows; s++) {
         struct pqpan_run_mesh_row *row = &r->rows[s];
         memset(&e, 0, sizeof e);
         if (n > 0u) {
-            lowpan_stats_of(&e, v + (size_t)s * info->runs, n);
+            lowpan_stats_of(&e, v + (size_t)s * runs, n);
         }
-        row->runs = info->runs;
+        row->runs = runs;
         row->completed = n;
-        row->failed = info->runs - n;
+        row->failed = runs - n;
         row->e_mean_uj = e.mean;
         row->e_p50_uj = e.p50;
         row->e_p90_uj = e.p90;
@@ -642,7 +651,7 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
         return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory for %u runs", info->runs);
     }
     rc = more_runs(r, info, v, env, o, dev, cycles, msg);
-    runs_stats(r, info, v, info->completed);
+    mesh_runs_stats(r, info->runs, v, info->completed);
     free(v);
     return rc;
 }

@@ -36,6 +36,11 @@ struct mesh_net_opts {
     int lpn;      /* --lpn: enum pqpan_mesh_net_lpn */
     uint32_t friend_queue;
     uint64_t lpn_recv_delay_ns, friend_recv_win_ns, lpn_poll_ns;
+    /* the SAR states (--sar-*, MshPRT v1.1 §4.2.48, §4.2.49) */
+    uint32_t sar_retrans_count, sar_retrans_no_progress, sar_ack_delay_inc;
+    uint64_t sar_retrans_step_ns, sar_retrans_inc_ns, sar_rx_seg_interval_ns;
+    uint32_t sar_discard_s;
+    int relay_collisions; /* --relay-collisions: 0 off, 1 on */
 };
 
 struct mesh_opts {
@@ -56,6 +61,7 @@ struct mesh_opts {
     const char *gatt_given;   /* the first PB-GATT-only option given, or NULL */
     const char *net_given;    /* the first --bearer network-only option given, or NULL */
     const char *prov_given;   /* --prov-alg when given (provisioning only), or NULL */
+    const char *per_given;    /* --per when given (PB-ADV and network), or NULL */
 };
 
 /* The options of struct mesh_opts as data (opts.h); the link options PB-GATT shares with the
@@ -97,6 +103,7 @@ struct mesh_result {
     uint32_t msg_parts[4];  /* network: the access messages of each */
     uint32_t polls, friend_updates, friend_pdus, friend_queue_peak; /* network, --lpn */
     double lpn_rx_ms;       /* network, --lpn: the LPN's receive windows */
+    double completes;       /* network, estimate: the chance every message completes */
 };
 
 /* --bearer network's estimate (mesh_net_model.c): rows initiator, responder, relay (one
@@ -104,8 +111,10 @@ struct mesh_result {
 int mesh_net_estimate(struct mesh_result *r, const struct model_env *env,
                       const struct mesh_opts *o, struct cli_msg *msg);
 
-/* --bearer network executed (pqpan_mesh_net_simulate, info->seed its seed): rows as
- * mesh_net_estimate's; info's keys_equal, complete, packets (Network PDUs built). */
+/* --bearer network executed info->runs times (pqpan_mesh_net_simulate, seeds info->seed
+ * ..): rows as mesh_net_estimate's, of the first run, with the statistics of the completed
+ * runs (mesh_runs_stats); info's keys_equal, complete, packets (Network PDUs built) of the
+ * first run, completed and keys_differ of all. */
 struct mesh_sim_info;
 int mesh_net_simulate(struct mesh_result *r, struct mesh_sim_info *info,
                       const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg);
@@ -155,8 +164,13 @@ struct mesh_capture;
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
                   const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
 
-/* Whether PB-ADV events can go unheard: --per > 0, or a scan window below its interval. */
+/* Whether advertising events can go unheard: --per > 0 (PB-ADV or network), or (PB-ADV) a
+ * scan window below its interval. */
 int mesh_lossy(const struct mesh_opts *o);
+
+/* The statistics of n completed runs of runs into r's rows (its n_rows): v holds each
+ * row's energy, then the latency, runs values apart. */
+void mesh_runs_stats(struct mesh_result *r, unsigned runs, double *v, unsigned n);
 
 /* Whether a simulated run's rows carry the runs' statistics (--runs > 1 or mesh_lossy). */
 int mesh_stats_shown(const struct mesh_opts *o, unsigned runs);

@@ -3,6 +3,7 @@
  * the energy model → rows initiator, responder, relay, total (docs/MODEL.md "Keys between
  * mesh nodes"). */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mesh_model.h"
@@ -11,16 +12,18 @@
 
 static const char *const transmic_words[] = {"32", "64", NULL};
 static const char *const lpn_words[] = {"none", "initiator", "responder", NULL};
+static const char *const switch_words[] = {"off", "on", NULL};
 
 /* --auth and --sig of link_pqke_table (--hybrid is the ble-mesh table's own). */
 const char *const mesh_pqke_opts[] = {"--auth", "--sig", NULL};
 
 /* Relay nodes in one stage: managed flooding's relays in range of one hop. */
-#define RELAYS_MAX 64
+#define RELAYS_MAX PQPAN_MESH_NET_RELAYS_MAX
 
 #define NET(m) offsetof(struct mesh_opts, net.m)
 #define STEP_MS ((double)PQPAN_MESH_NET_STEP_NS * 1e-6)
 #define INTERVAL_MAX_MS (STEP_MS * PQPAN_MESH_NET_STEPS_MAX)
+#define SAR_STEP_MS ((double)PQPAN_MESH_NET_SAR_RETRANS_STEP_NS * 1e-6)
 
 static const struct cli_opt net_opt_rows[] = {
     {.name = "--hops", .kind = CLI_OPT_UINT, .meta = "H", .min = 1,
@@ -61,6 +64,50 @@ static const struct cli_opt net_opt_rows[] = {
      .store = CLI_STORE_MS_NS, .offset = NET(seg_interval_ns),
      .help = "network: SAR Segment Interval (§4.2.48.1: (step + 1) x 10 ms, step 0..15) "
              "between the segments of one message"},
+    {.name = "--sar-retrans-count", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_MESH_NET_SAR_COUNT_MAX, .def = PQPAN_DEFAULT_MESH_SAR_RETRANS_COUNT,
+     .store = CLI_STORE_U32, .offset = NET(sar_retrans_count),
+     .help = "network: SAR Unicast Retransmissions Count (§4.2.48.2): rounds of the "
+             "unacknowledged segments after the first, then the message is given up"},
+    {.name = "--sar-retrans-no-progress", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_MESH_NET_SAR_COUNT_MAX, .def = PQPAN_DEFAULT_MESH_SAR_RETRANS_NO_PROGRESS,
+     .store = CLI_STORE_U32, .offset = NET(sar_retrans_no_progress),
+     .help = "network: SAR Unicast Retransmissions Without Progress Count (§4.2.48.3): rounds "
+             "after the first without an acknowledgment of a new segment"},
+    {.name = "--sar-retrans-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = SAR_STEP_MS, .max = SAR_STEP_MS * PQPAN_MESH_NET_SAR_STEPS_MAX,
+     .def = PQPAN_DEFAULT_MESH_SAR_RETRANS_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(sar_retrans_step_ns),
+     .help = "network: SAR Unicast Retransmissions Interval Step (§4.2.48.4, (n + 1) x 25 "
+             "ms): the retransmissions timer is it + the increment x (TTL - 1)"},
+    {.name = "--sar-retrans-increment-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = SAR_STEP_MS, .max = SAR_STEP_MS * PQPAN_MESH_NET_SAR_STEPS_MAX,
+     .def = PQPAN_DEFAULT_MESH_SAR_RETRANS_INCREMENT_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(sar_retrans_inc_ns),
+     .help = "network: SAR Unicast Retransmissions Interval Increment (§4.2.48.5, (n + 1) x "
+             "25 ms)"},
+    {.name = "--sar-ack-delay-inc", .kind = CLI_OPT_UINT, .meta = "N", .min = 0,
+     .max = PQPAN_MESH_NET_SAR_ACK_INC_MAX, .def = PQPAN_DEFAULT_MESH_SAR_ACK_DELAY_INC,
+     .store = CLI_STORE_U32, .offset = NET(sar_ack_delay_inc),
+     .help = "network: SAR Acknowledgment Delay Increment (§4.2.49.2): the receiver "
+             "acknowledges min(SegN + 0.5, N + 1.5) segment reception intervals after a new "
+             "segment when it misses some"},
+    {.name = "--sar-rx-seg-interval-ms", .kind = CLI_OPT_NUMBER, .meta = "X", .unit = "ms",
+     .min = STEP_MS, .max = STEP_MS * PQPAN_MESH_NET_SAR_STEPS_MAX,
+     .def = PQPAN_DEFAULT_MESH_SAR_RX_SEG_INTERVAL_MS, .store = CLI_STORE_MS_NS,
+     .offset = NET(sar_rx_seg_interval_ns),
+     .help = "network: SAR Receiver Segment Interval (§4.2.49.5, (n + 1) x 10 ms)"},
+    {.name = "--sar-discard-timeout-s", .kind = CLI_OPT_UINT, .meta = "S", .unit = "s",
+     .min = 5, .max = 80, .def = PQPAN_DEFAULT_MESH_SAR_DISCARD_S, .store = CLI_STORE_U32,
+     .offset = NET(sar_discard_s),
+     .help = "network: SAR Discard Timeout (§4.2.49.4, (n + 1) x 5 s): the receiver drops an "
+             "incomplete message when no new segment comes for this long"},
+    {.name = "--relay-collisions", .kind = CLI_OPT_WORD, .words = switch_words,
+     .def = PQPAN_DEFAULT_MESH_RELAY_COLLISIONS, .store = CLI_STORE_INT,
+     .offset = NET(relay_collisions),
+     .help = "network: on: the relays of a stage each wait their own advDelay (0..10 ms, Core "
+             "v5.4 Vol 6 Part B §4.4.2.2.1) and two copies that overlap on a channel are both "
+             "lost; off: they never collide"},
     {.name = "--transmic", .kind = CLI_OPT_WORD, .words = transmic_words,
      .def = PQPAN_DEFAULT_MESH_TRANSMIC, .store = CLI_STORE_INT, .offset = NET(transmic),
      .help = "network: TransMIC bits of each access message (§3.6.2, SZMIC 0 or 1): 32 "
@@ -110,6 +157,9 @@ static int on_grid(uint64_t ns)
     return ns % PQPAN_MESH_NET_STEP_NS == 0u;
 }
 
+static int sar_grid_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
+static int ttl_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg);
+
 static int grid_refusal(const char **option, const char *name, struct cli_msg *msg)
 {
     *option = name;
@@ -127,6 +177,13 @@ int mesh_net_opts_check(const struct mesh_opts *o, const char **option, struct c
         *option = other;
         return cli_msg_set(msg, EXIT_USAGE, "%s applies to provisioning (--bearer pb-adv or "
                                             "pb-gatt), not to --bearer network", other);
+    }
+    if (o->net.lpn != PQPAN_MESH_NET_LPN_NONE && mesh_lossy(o)) {
+        *option = "--lpn";
+        return cli_msg_set(msg, EXIT_USAGE, "--lpn with --per or --relay-collisions on: a Low "
+                                            "Power Node's polling is priced without loss (no "
+                                            "Poll retries, docs/MODEL.md \"A Low Power Node "
+                                            "polling its Friend\"); leave one out");
     }
     if (strcmp(o->kem, MESH_P256_NAME) == 0) {
         *option = "--kem";
@@ -148,6 +205,36 @@ int mesh_net_opts_check(const struct mesh_opts *o, const char **option, struct c
     if (!on_grid(o->net.seg_interval_ns)) {
         return grid_refusal(option, "--seg-interval-ms", msg);
     }
+    if (!on_grid(o->net.sar_rx_seg_interval_ns)) {
+        return grid_refusal(option, "--sar-rx-seg-interval-ms", msg);
+    }
+    return sar_grid_check(o, option, msg);
+}
+
+/* The SAR Transmitter's intervals count in steps of 25 ms, the Discard Timeout in 5 s. */
+static int sar_grid_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg)
+{
+    const char *off = NULL;
+    if (o->net.sar_retrans_step_ns % PQPAN_MESH_NET_SAR_RETRANS_STEP_NS != 0u) {
+        off = "--sar-retrans-interval-ms";
+    } else if (o->net.sar_retrans_inc_ns % PQPAN_MESH_NET_SAR_RETRANS_STEP_NS != 0u) {
+        off = "--sar-retrans-increment-ms";
+    } else if (o->net.sar_discard_s % 5u != 0u) {
+        off = "--sar-discard-timeout-s";
+    }
+    if (off != NULL) {
+        *option = off;
+        return cli_msg_set(msg, EXIT_USAGE, "%s: the SAR states count in steps of 25 ms (the "
+                                            "retransmissions interval and increment) and 5 s "
+                                            "(the discard timeout): MshPRT v1.1 §4.2.48, §4.2.49",
+                           off);
+    }
+    return ttl_check(o, option, msg);
+}
+
+/* --ttl against --hops (§3.4.4, §3.4.6.3). */
+static int ttl_check(const struct mesh_opts *o, const char **option, struct cli_msg *msg)
+{
     *option = "--ttl";
     if (o->net.ttl == 1u || (o->net.ttl < o->net.hops && !(o->net.ttl == 0u && o->net.hops == 1u))) {
         return cli_msg_set(msg, EXIT_USAGE, "--ttl %u does not reach the responder %u hops away "
@@ -185,6 +272,15 @@ static int net_config(struct pqpan_mesh_net_config *c, const struct mesh_opts *o
     c->lpn_recv_delay_ns = o->net.lpn_recv_delay_ns;
     c->friend_recv_win_ns = o->net.friend_recv_win_ns;
     c->lpn_poll_ns = o->net.lpn_poll_ns;
+    c->per = o->per;
+    c->relay_collisions = o->net.relay_collisions;
+    c->sar_retrans_count = o->net.sar_retrans_count;
+    c->sar_retrans_no_progress = o->net.sar_retrans_no_progress;
+    c->sar_retrans_step_ns = o->net.sar_retrans_step_ns;
+    c->sar_retrans_inc_ns = o->net.sar_retrans_inc_ns;
+    c->sar_ack_delay_inc = o->net.sar_ack_delay_inc;
+    c->sar_rx_seg_interval_ns = o->net.sar_rx_seg_interval_ns;
+    c->sar_discard_ns = o->net.sar_discard_s * (uint64_t)1000000000u;
     return EXIT_OK;
 }
 
@@ -211,6 +307,7 @@ static void role_counts(struct pqpan_run_mesh_row *row, const struct pqpan_mesh_
         row->access_messages = e->parts[r];
         row->segments = e->segments[r];
         row->seg_acks = e->seg_acks[r];
+        row->resent_segments = e->resent_segments[r];
     }
 }
 
@@ -246,6 +343,7 @@ static void total_counts(struct pqpan_run_mesh_row *t, const struct pqpan_mesh_n
     t->access_messages = (unsigned long long)e->parts[0] + e->parts[1];
     t->segments = (unsigned long long)e->segments[0] + e->segments[1];
     t->seg_acks = (unsigned long long)e->seg_acks[0] + e->seg_acks[1];
+    t->resent_segments = e->resent_segments[0] + e->resent_segments[1];
     t->adv_events = (unsigned long long)e->adv_events[0] + e->adv_events[1] +
                     (unsigned long long)relays * e->adv_events[PQPAN_MESH_NET_RELAY] +
                     (relays != e->relay_nodes ? e->adv_events[PQPAN_MESH_NET_FRIEND] : 0u);
@@ -367,6 +465,7 @@ static int net_result(struct mesh_result *res, const struct model_env *env,
     res->friend_pdus = e->friend_pdus;
     res->friend_queue_peak = e->friend_queue_peak;
     res->lpn_rx_ms = (double)e->lpn_rx_ns * 1e-6;
+    res->completes = e->completes;
     rc = net_rows(res, env, e, c, msg);
     shared_figures(res, e, c);
     return rc;
@@ -382,31 +481,95 @@ int mesh_net_estimate(struct mesh_result *res, const struct model_env *env,
     if (rc != EXIT_OK) {
         return rc;
     }
+    if (o->per >= 1.0) {
+        return cli_msg_set(msg, EXIT_USAGE, "--per 1 loses every packet: no segmented message "
+                                            "completes, there is no expected run (simulate "
+                                            "shows the messages given up)");
+    }
     rc = pqpan_mesh_net_estimate(&e, &c, &env->dev, cycles);
     return rc != PQPAN_OK ? net_refusal(rc, o, &e, msg) : net_result(res, env, &e, &c, msg);
+}
+
+/* One run of seed: its rows into res, *complete whether both parties confirmed (a run with
+ * a message given up is a failed run, not an error); what it agreed into info when first. */
+static int net_simulate_once(struct mesh_result *res, int *complete, struct mesh_sim_info *info,
+                             int first,
+                             uint64_t seed, const struct model_env *env,
+                             const struct pqpan_mesh_net_config *c,
+                             const uint64_t cycles[PQPAN_OP_COUNT], const struct mesh_opts *o,
+                             struct cli_msg *msg)
+{
+    static struct pqpan_mesh_net_sim s;
+    int rc = pqpan_mesh_net_simulate(&s, c, seed, &env->dev, cycles);
+    if (rc != PQPAN_OK) {
+        return net_refusal(rc, o, &s.run, msg);
+    }
+    if (first) {
+        info->keys_equal = s.keys_equal;
+        info->complete = s.complete;
+        info->failed_code = 0;
+        info->packets = s.network_pdus;
+    }
+    info->keys_differ |= s.complete && !s.keys_equal;
+    *complete = s.complete;
+    return net_result(res, env, &s.run, c, msg);
+}
+
+/* Runs 1 .. info->runs (seeds seed ..): the first's rows in res, each completed run's
+ * energy per row and latency into v (layout of mesh_runs_stats), the resent segments'
+ * mean into res's rows. */
+static int net_runs(struct mesh_result *res, struct mesh_sim_info *info, double *v,
+                    const struct model_env *env, const struct pqpan_mesh_net_config *c,
+                    const uint64_t cycles[PQPAN_OP_COUNT], const struct mesh_opts *o,
+                    struct cli_msg *msg)
+{
+    static struct mesh_result one;
+    double resent[MESH_ROWS_MAX] = {0};
+    unsigned i, n = 0;
+    int k, rc = EXIT_OK;
+    for (i = 0; i < info->runs && rc == EXIT_OK; i++) {
+        struct mesh_result *x = i == 0u ? res : &one;
+        int complete = 0;
+        rc = net_simulate_once(x, &complete, info, i == 0u, info->seed + i, env, c, cycles, o,
+                               msg);
+        if (rc == EXIT_OK && complete) {
+            for (k = 0; k < x->n_rows; k++) {
+                v[(size_t)k * info->runs + n] = x->rows[k].e_total_uj;
+            }
+            v[(size_t)x->n_rows * info->runs + n++] = x->rows[0].latency_ms;
+        }
+        for (k = 0; k < x->n_rows && rc == EXIT_OK; k++) {
+            resent[k] += x->rows[k].resent_segments;
+        }
+    }
+    for (k = 0; k < res->n_rows; k++) {
+        res->rows[k].resent_segments = resent[k] / info->runs;
+    }
+    info->completed = n;
+    return rc;
 }
 
 int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
                       const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg)
 {
-    static struct pqpan_mesh_net_sim s;
     struct pqpan_mesh_net_config c;
     uint64_t cycles[PQPAN_OP_COUNT];
+    double *v;
     int rc = net_prepare(&c, cycles, env, o, msg);
     if (rc != EXIT_OK) {
         return rc;
     }
-    rc = pqpan_mesh_net_simulate(&s, &c, info->seed, &env->dev, cycles);
-    if (rc != PQPAN_OK) {
-        return net_refusal(rc, o, &s.run, msg);
+    v = malloc(((size_t)MESH_ROWS_MAX + 1u) * info->runs * sizeof *v);
+    if (v == NULL) {
+        return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory for %u runs", info->runs);
     }
-    info->keys_equal = s.keys_equal;
-    info->complete = s.complete;
-    info->completed = s.complete ? 1u : 0u; /* one run: the network bearer is lossless */
-    info->keys_differ = s.complete && !s.keys_equal;
-    info->failed_code = 0;
-    info->packets = s.network_pdus;
-    return net_result(res, env, &s.run, &c, msg);
+    info->keys_differ = 0;
+    rc = net_runs(res, info, v, env, &c, cycles, o, msg);
+    if (rc == EXIT_OK) {
+        mesh_runs_stats(res, info->runs, v, info->completed);
+    }
+    free(v);
+    return rc;
 }
 
 /* ---- the notes (run_mesh.c prints them before the rows) ---- */
@@ -466,6 +629,37 @@ static void lpn_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh
             (unsigned)r->friend_updates, (unsigned)r->friend_queue_peak, r->lpn_rx_ms);
 }
 
+/* The library's SAR timers for o (net_sar.h's formulas on o's states). */
+static void net_sar_times(const struct mesh_opts *o, double *retrans_ms, double *ack_ms)
+{
+    struct pqpan_mesh_net_config c;
+    struct cli_msg msg;
+    (void)net_config(&c, o, &msg);
+    *retrans_ms = (double)pqpan_mesh_net_sar_retrans_ns(&c) * 1e-6;
+    *ack_ms = (double)pqpan_mesh_net_sar_ack_delay_ns(&c, PQPAN_MESH_NET_SEGMENTS_MAX - 1u) * 1e-6;
+}
+
+/* With --per: where the loss applies and the SAR states that answer it. */
+static void net_loss_notes(FILE *f, const struct mesh_opts *o)
+{
+    double retrans_ms, ack_ms;
+    net_sar_times(o, &retrans_ms, &ack_ms);
+    fprintf(f, "  loss: --per %g, each advertising packet lost with it on the channel the receiver "
+               "scans, at every\n  receiver of every event (a stage misses a copy only when "
+               "every sender's is lost); SAR\n  (MshPRT v1.1 §3.5.3): %u round(s) in all, %u "
+               "without progress; retransmissions timer %.0f ms\n  (%.0f + %.0f x (TTL - 1)); "
+               "acknowledgment delay %.0f ms (a full message, %.1f x %.0f ms);\n  discard "
+               "after %u s; a message given up fails the PQKE (no keys)%s\n",
+            o->per, (unsigned)o->net.sar_retrans_count + 1u,
+            (unsigned)o->net.sar_retrans_no_progress + 1u, retrans_ms,
+            (double)o->net.sar_retrans_step_ns * 1e-6, (double)o->net.sar_retrans_inc_ns * 1e-6,
+            ack_ms, (double)o->net.sar_ack_delay_inc + 1.5,
+            (double)o->net.sar_rx_seg_interval_ns * 1e-6, (unsigned)o->net.sar_discard_s,
+            o->net.relay_collisions ? ";\n  the copies the relays of a stage send of an event "
+                                      "collide when they overlap (each its own advDelay)"
+                                    : "");
+}
+
 void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
 {
     int m;
@@ -482,13 +676,30 @@ void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_
     }
     fprintf(f, "\n  Network Transmit %u x %.0f ms, Relay Retransmit %u x %.0f ms (+ 5 ms mean "
                "advDelay), SAR Segment\n  Interval %.0f ms, TTL %u; one Segment "
-               "Acknowledgment per part; zero loss; last event ends at %.3f ms\n",
+               "Acknowledgment per part; %s; last event ends at %.3f ms\n",
             (unsigned)o->net.net_transmit_count + 1u,
             (double)o->net.net_transmit_interval_ns * 1e-6,
             (unsigned)o->net.relay_retransmit_count + 1u,
             (double)o->net.relay_retransmit_interval_ns * 1e-6,
-            (double)o->net.seg_interval_ns * 1e-6, (unsigned)o->net.ttl, r->span_ms);
+            (double)o->net.seg_interval_ns * 1e-6, (unsigned)o->net.ttl,
+            mesh_lossy(o) ? "loss below" : "zero loss", r->span_ms);
+    if (mesh_lossy(o)) {
+        net_loss_notes(f, o);
+    }
     lpn_table_notes(f, o, r);
+}
+
+/* With --per: the loss and the SAR states as JSON members. */
+static void net_loss_json(FILE *f, const struct mesh_opts *o)
+{
+    double retrans_ms, ack_ms;
+    net_sar_times(o, &retrans_ms, &ack_ms);
+    fprintf(f, "  \"per\": %g,\n  \"sar_retrans_count\": %u,\n  \"sar_retrans_no_progress\": %u,\n"
+               "  \"sar_retrans_timer_ms\": %.3f,\n  \"sar_ack_delay_ms\": %.3f,\n"
+               "  \"sar_discard_timeout_s\": %u,\n  \"relay_collisions\": %s,\n",
+            o->per, (unsigned)o->net.sar_retrans_count, (unsigned)o->net.sar_retrans_no_progress,
+            retrans_ms, ack_ms, (unsigned)o->net.sar_discard_s,
+            o->net.relay_collisions ? "true" : "false");
 }
 
 void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
@@ -510,4 +721,7 @@ void mesh_net_json_notes(FILE *f, const struct mesh_opts *o, const struct mesh_r
                 (unsigned)r->msg_octets[m], msg_keys[m], (unsigned)r->msg_parts[m]);
     }
     lpn_json_notes(f, o, r);
+    if (mesh_lossy(o)) {
+        net_loss_json(f, o);
+    }
 }

@@ -49,7 +49,7 @@ static const struct pqpan_run_field mesh_fields[] = {
     COUNT(segments, "Generic Provisioning segments (PB-ADV)", NULL),
     COUNT(adv_events, "advertising events (PB-ADV)", NULL),
     COUNT(proxy_pdus, "Proxy PDUs (PB-GATT)", NULL),
-    REAL(resent_segments, "segments resent after the timer (PB-ADV, --per)", NULL),
+    REAL(resent_segments, "segments resent (--per: PB-ADV's timer, the network's SAR)", NULL),
     TEXT(keys_equal, "keys equal (simulate)", CONF),
     COUNT(runs, "runs (simulate)", NULL),
     COUNT(completed, "runs completed", NULL),
@@ -410,14 +410,31 @@ static void loss_line(FILE *f, const struct mesh_opts *o, const struct mesh_sim_
 }
 
 /* The runs' counts (the statistics are the rows' e_* and latency_* fields). */
-static void runs_line(FILE *f, const struct mesh_sim_info *sim)
+static void runs_line(FILE *f, const struct mesh_sim_info *sim, int bearer)
 {
-    fprintf(f, "  runs %u (seeds %llu .. %llu): completed %u, failed %u (a transaction without "
-               "its Ack for\n  the timeout: Link Close, reason Timeout); the rows are the first "
-               "run's, e_* and latency_* the\n  completed runs' mean and percentiles\n",
+    fprintf(f, "  runs %u (seeds %llu .. %llu): completed %u, failed %u (%s); the rows are the "
+               "first run's, e_* and latency_* the\n  completed runs' mean and percentiles\n",
             sim->runs, (unsigned long long)sim->seed,
             (unsigned long long)sim->seed + sim->runs - 1u, sim->completed,
-            sim->runs - sim->completed);
+            sim->runs - sim->completed,
+            bearer == MESH_BEARER_NETWORK
+                ? "a message given up by the\n  lower transport (SAR): no keys"
+                : "a transaction without its Ack for\n  the timeout: Link Close, reason Timeout");
+}
+
+/* --bearer network under loss: where the figures come from. */
+static void loss_estimate_line(FILE *f, const struct mesh_result *r,
+                               const struct mesh_sim_info *sim)
+{
+    if (sim != NULL) {
+        fprintf(f, "  the losses drawn from --seed (a source apart from the keys')\n");
+        return;
+    }
+    fprintf(f, "  the expected run of a completed exchange: the flooding and the SAR rounds in "
+               "expectation\n  (docs/MODEL.md \"Loss on the mesh network\"); the exchange "
+               "completes with %.1f %% (derived:\n  every segment through within the SAR "
+               "rounds)\n",
+            r->completes * 100.0);
 }
 
 /* The lines a table prints before the rows. */
@@ -443,6 +460,9 @@ static void table_notes(FILE *f, const void *arg)
         fprintf(f, "pqpan %s: keys between mesh nodes over %s, %s%s\n", a->cmd,
                 mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "");
         mesh_net_table_notes(f, o, r);
+        if (mesh_lossy(o)) {
+            loss_estimate_line(f, r, a->sim);
+        }
     } else {
         fprintf(f, "pqpan %s: BLE Mesh provisioning over %s, %s%s (variant %s, %s values)\n",
                 a->cmd, mesh_bearer_name(o->bearer), o->kem, o->hybrid ? " + P-256" : "",
@@ -460,7 +480,7 @@ static void table_notes(FILE *f, const void *arg)
         sim_line(f, a->sim, o->bearer);
     }
     if (a->sim != NULL && mesh_stats_shown(o, a->sim->runs)) {
-        runs_line(f, a->sim);
+        runs_line(f, a->sim, o->bearer);
     }
     fprintf(f, "  energy: events accounting (every state the ledger holds%s; no gamma on it);\n"
                "  e_comm_bits_uj: TX and RX time x gamma_comm\n",
@@ -510,6 +530,9 @@ static void json_notes(FILE *f, const void *arg)
                    "  \"hybrid\": \"%s\",\n  \"phy\": \"1M\",\n",
                 o->kem, o->hybrid ? "p256" : "none");
         mesh_net_json_notes(f, o, r);
+        if (a->sim == NULL && mesh_lossy(o)) {
+            fprintf(f, "  \"completes_pct\": %.3f,\n", r->completes * 100.0);
+        }
         fprintf(f, "  \"e_comm_accounting\": \"events\",\n");
         if (a->sim != NULL) {
             fprintf(f, "  \"seed\": %llu,\n  \"keys_equal\": %s,\n  \"complete\": %s,\n"

@@ -214,6 +214,7 @@
 #define mesh_opts_table PQPAN_RUN_NS(mesh_opts_table)
 #define mesh_pqke_opts PQPAN_RUN_NS(mesh_pqke_opts)
 #define mesh_row_texts PQPAN_RUN_NS(mesh_row_texts)
+#define mesh_runs_stats PQPAN_RUN_NS(mesh_runs_stats)
 #define mesh_side_name PQPAN_RUN_NS(mesh_side_name)
 #define mesh_simulate PQPAN_RUN_NS(mesh_simulate)
 #define mesh_simulate_table PQPAN_RUN_NS(mesh_simulate_table)
