@@ -5,12 +5,14 @@
  * request and prints the rows it gets back (the table's lines, or the JSON's members); the
  * run writes --out's figures (src/run/advise_figures.c). */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "mesh_cli.h"
+#include "notes.h"
 #include "opts_registry.h"
 #include "outfile.h"
 #include "pqpan/error.h"
@@ -153,25 +155,92 @@ static int request_of(struct pqpan_run_opt *req, size_t *n, int argc, char **arg
     return rc;
 }
 
-/* What the run's rows are printed as, and its hints kept for after its message. */
+/* What the run's rows are printed as, and its hints kept for after its message; JSON: whether
+ * the object is open (its members printed) and the record of the list open in it (--link
+ * ble-mesh's "choices", "best_per_bearer"; PQPAN_RUN_RECORD_NOTE: none). */
 struct printer {
     enum cli_format format;
     FILE *hints;
+    int open;
+    enum pqpan_run_record list;
 };
 
+/* A MESH_CHOICE or MESH_BEST row as a line of the table: its rank ("-": the best of its
+ * bearer), the bearer in capitals, the figures and the bearer's settings. */
+static void print_mesh_line(const struct pqpan_run_mesh_choice *c)
+{
+    char bearer[16], no[16];
+    size_t k;
+    for (k = 0; k + 1 < sizeof bearer && c->bearer[k] != '\0'; k++) {
+        bearer[k] = (char)toupper((unsigned char)c->bearer[k]);
+    }
+    bearer[k] = '\0';
+    if (c->rank > 0) {
+        snprintf(no, sizeof no, "%u", c->rank);
+    } else {
+        snprintf(no, sizeof no, "-");
+    }
+    printf("  %4s  %-7s  %-11s  %-4s  %12.3f  %12.3f  %10.3f  %s\n", no, bearer, c->kem,
+           c->prov_alg, c->device_uj, c->provisioner_uj, c->latency_ms, c->settings);
+}
+
+/* A MESH_CHOICE or MESH_BEST row as an item of its JSON list (pqpan_run_record_key), the
+ * list opened at its first row and the one before closed. */
+static void print_mesh_item(struct printer *p, const struct pqpan_run_row *row)
+{
+    size_t k;
+    int first = 1;
+    if (p->list != row->record) {
+        printf("%s  \"%s\": [\n", p->list != PQPAN_RUN_RECORD_NOTE ? "\n  ],\n" : "",
+               pqpan_run_record_key(row->record));
+        p->list = row->record;
+    } else {
+        printf(",\n");
+    }
+    printf("    {");
+    for (k = 0; k < row->n_fields; k++) {
+        if (pqpan_run_field_shown(&row->fields[k], row->groups)) {
+            printf("%s\"%s\": ", first ? "" : ", ", row->fields[k].name);
+            model_json_value(stdout, &row->fields[k], &row->values[k]);
+            first = 0;
+        }
+    }
+    putchar('}');
+}
+
 /* pqpan_run's emit: the table's lines or the JSON's members on the standard output (the
- * CHOICE rows are what those lines say, typed: the CLI prints the lines). */
+ * CHOICE rows are what those lines say, typed: the CLI prints the lines); --link ble-mesh's
+ * configurations from their rows. */
 static int print_row(void *ctx, const struct pqpan_run_row *row)
 {
     struct printer *p = ctx;
+    int mesh = row->record == PQPAN_RUN_RECORD_MESH_CHOICE ||
+               row->record == PQPAN_RUN_RECORD_MESH_BEST;
     if (row->record == PQPAN_RUN_RECORD_NOTE && p->format != FORMAT_JSON) {
         printf("%s\n", row->values[0].text);
     } else if (row->record == PQPAN_RUN_RECORD_MEMBERS && p->format == FORMAT_JSON) {
-        printf("{\n%s}\n", row->values[0].text);
+        printf("{\n%s", row->values[0].text);
+        p->open = 1;
+    } else if (mesh && p->format == FORMAT_JSON) {
+        print_mesh_item(p, row);
+    } else if (mesh) {
+        if (row->record != p->list && row->record == PQPAN_RUN_RECORD_MESH_BEST) {
+            printf("\n  best per bearer:\n");
+        }
+        p->list = row->record;
+        print_mesh_line(row->data);
     } else if (row->record == PQPAN_RUN_RECORD_WARNING) {
         fprintf(p->hints, "pqpan %s: %s\n", ADV_CMD, row->values[0].text);
     }
     return ferror(stdout) ? -1 : 0;
+}
+
+/* The JSON object's end, after its last list if one is open. */
+static void close_json(const struct printer *p)
+{
+    if (p->open) {
+        printf("%s}\n", p->list != PQPAN_RUN_RECORD_NOTE ? "\n  ]\n" : "");
+    }
 }
 
 /* The run's result as the CLI's exit status, its message on stderr (then its hints). */
@@ -187,20 +256,24 @@ static int run(int argc, char **argv)
     struct printer p;
     char *hints = NULL;
     size_t n, hints_len = 0;
-    int rc = request_of(req, &n, argc, argv);
+    int code, rc = request_of(req, &n, argc, argv);
     if (rc == EXIT_OK) {
         rc = cli_stdout_check(ADV_CMD);
     }
     if (rc != EXIT_OK) {
         return rc;
     }
+    memset(&p, 0, sizeof p);
     p.format = cli_request_format(req, n);
+    p.list = PQPAN_RUN_RECORD_NOTE;
     p.hints = open_memstream(&hints, &hints_len);
     if (p.hints == NULL) {
         fprintf(stderr, "pqpan %s: out of memory\n", ADV_CMD);
         return EXIT_FAILURE_RUN;
     }
-    rc = run_status(pqpan_run(ADV_CMD, req, n, print_row, &p, &err), &err);
+    code = pqpan_run(ADV_CMD, req, n, print_row, &p, &err);
+    close_json(&p);
+    rc = run_status(code, &err);
     if (fclose(p.hints) == 0 && hints != NULL) {
         fputs(hints, stderr);
     }

@@ -65,10 +65,10 @@ static int mesh_side_field(const struct pqpan_run_field *f)
 }
 
 /* The MESH columns of a --link ble-mesh sweep's header. */
-static void mesh_header(FILE *f)
+static void mesh_header(FILE *f, const struct sweep_cfg *cfg)
 {
-    size_t n, k;
-    const struct pqpan_run_field *fields = mesh_estimate_fields(&n);
+    size_t n = cfg->n_mesh_fields, k;
+    const struct pqpan_run_field *fields = cfg->mesh_fields;
     int s;
     for (k = 0; k < n; k++) {
         if (mesh_config_field(&fields[k])) {
@@ -102,7 +102,7 @@ void sweep_write_header(FILE *f, const struct sweep_cfg *cfg)
         }
     }
     if (cfg->mesh) {
-        mesh_header(f);
+        mesh_header(f, cfg);
     } else {
         model_print_flat(f, NULL, config_groups(cfg), "", FLAT_CSV_NAMES);
     }

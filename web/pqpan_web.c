@@ -30,7 +30,8 @@
  * "lists": {...},
  * "record": {...}}: the run's JSON members (the assumptions), one object per SIDE row (each
  * field of the row's groups), the rows of every other record that the CLI's JSON lists
- * under a key of its own (pqpan_run_record_key: "phases", "nodes") as that key's array, and
+ * under a key of its own (pqpan_run_record_key: "phases", "nodes"; advise --link
+ * ble-mesh's "choices", "best_per_bearer") as that key's array, and
  * the fields of a record the CLI prints as top-level members (IDLE, TRACE) as "record", with
  * idle's battery figures (BATTERY) as its member "battery" and trace's whole-trace figures
  * as its member "total" (trace's phases: the list "phases"); each value
@@ -312,14 +313,17 @@ struct run_out {
     int status;
 };
 
-/* Whether rec's rows are sides of an exchange, shown by their groups (SIDE; reproduce's
- * MATRIX; a MESH row, whose groups are the JSON's). */
-static int exchange_record(enum pqpan_run_record rec)
+/* Whether rec's rows show the fields of their groups: sides of an exchange (SIDE;
+ * reproduce's MATRIX; a MESH row, whose groups are the JSON's) and advise --link ble-mesh's
+ * configurations (MESH_CHOICE, MESH_BEST: the JSON's, not the table's settings). */
+static int grouped_record(enum pqpan_run_record rec)
 {
-    return rec == PQPAN_RUN_RECORD_SIDE || rec == PQPAN_RUN_RECORD_MATRIX || rec == PQPAN_RUN_RECORD_MESH;
+    return rec == PQPAN_RUN_RECORD_SIDE || rec == PQPAN_RUN_RECORD_MATRIX ||
+           rec == PQPAN_RUN_RECORD_MESH || rec == PQPAN_RUN_RECORD_MESH_CHOICE ||
+           rec == PQPAN_RUN_RECORD_MESH_BEST;
 }
 
-/* The row's fields as "name": value pairs: a SIDE, MATRIX or MESH row's of its groups, those of
+/* The row's fields as "name": value pairs: a grouped_record row's of its groups, those of
  * a record the CLI prints as members (IDLE) or as a member object (BATTERY) of group
  * PQPAN_RUN_GROUP_JSON, every field of the others. */
 static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
@@ -328,7 +332,7 @@ static void print_run_fields(FILE *f, const struct pqpan_run_row *row)
     size_t k;
     int first = 1;
     for (k = 0; k < row->n_fields; k++) {
-        if ((exchange_record(row->record) &&
+        if ((grouped_record(row->record) &&
              !pqpan_run_field_shown(&row->fields[k], row->groups)) ||
             (key != NULL && (key[0] == '\0' || row->record == PQPAN_RUN_RECORD_BATTERY) &&
              !(row->fields[k].group & PQPAN_RUN_GROUP_JSON))) {

@@ -331,6 +331,30 @@ struct pqpan_run_advise_choice {
 /* The field table of a CHOICE row (units uJ, ms, mA, years). */
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
 
+/* ---- advise --link ble-mesh: one provisioning configuration of the search ---- */
+
+/* A configuration of BLE Mesh provisioning the search ranked (docs/MODEL.md "Advice over BLE
+ * Mesh provisioning"): rank 1.. in the ranked list (MESH_CHOICE), 0 as the best of its
+ * bearer (MESH_BEST); bearer "pb-adv" or "pb-gatt", the ML-KEM set and its NIST category,
+ * hybrid "none" or "p256", the Start algorithm ("cmac", "hmac"), the energy of the device
+ * and of the provisioner (events accounting, every state) and the provisioning's latency,
+ * the bearer's settings as `pqpan estimate` options and the whole `pqpan estimate` options
+ * that reproduce it. */
+struct pqpan_run_mesh_choice {
+    unsigned rank;
+    const char *bearer, *kem;
+    unsigned category;
+    const char *hybrid, *prov_alg;
+    double device_uj, provisioner_uj, latency_ms;
+    const char *estimate;
+    const char *settings; /* the table's column (not a member of the JSON's items) */
+};
+
+/* The field table of a MESH_CHOICE or MESH_BEST row (units uJ, ms); group
+ * PQPAN_RUN_GROUP_JSON: the members of the CLI's JSON items (the rows carry it as their
+ * groups); *n its length. */
+const struct pqpan_run_field *pqpan_run_mesh_choice_fields(size_t *n);
+
 /* ---- calibrate: γ fitted to measured PPK2 traces ---- */
 
 /* One fitted γ: γ_comp of an operation or γ_comm, least squares through the origin over
@@ -645,8 +669,14 @@ enum pqpan_run_record {
                                      (struct pqpan_run_trace_phase) */
     PQPAN_RUN_RECORD_SEGMENT, /* trace --segments: one segment of a channel phase (struct
                                  pqpan_run_trace_segment), in the capture's order, last */
-    PQPAN_RUN_RECORD_MESH_CELL /* compare --mesh: one level over one network (struct
+    PQPAN_RUN_RECORD_MESH_CELL, /* compare --mesh: one level over one network (struct
                                   pqpan_run_mesh_cell), after the notes */
+    PQPAN_RUN_RECORD_MESH_CHOICE, /* advise --link ble-mesh: one configuration of the ranked
+                                  list (struct pqpan_run_mesh_choice), in rank order, after
+                                  the notes */
+    PQPAN_RUN_RECORD_MESH_BEST /* advise --link ble-mesh: the best configuration of one bearer
+                                  (struct pqpan_run_mesh_choice, rank 0), PB-ADV first, after
+                                  the MESH_CHOICE rows */
 };
 
 /* One row: its record, the field table it is a record of and one typed value per field.
@@ -683,7 +713,8 @@ int pqpan_run(const char *command, const struct pqpan_run_opt *opts, size_t n_op
 int pqpan_run_flag_on(const struct pqpan_run_opt *opts, size_t n_opts, const char *name);
 
 /* Where a record's rows go in the CLI's JSON output: the array member they are the items of
- * ("sides", "phases", "nodes", "segments"; compare's (--mesh's too) and reproduce's "rows", reproduce's
+ * ("sides", "phases", "nodes", "segments"; advise --link ble-mesh's "choices" and
+ * "best_per_bearer"; compare's (--mesh's too) and reproduce's "rows", reproduce's
  * "headline", "modes", "builds"; profiles' "profiles" and "figures", which the CLI nests: its
  * list is the bare array of the profiles, each with its figures as "sources" {column:
  * source}, and show's object is the profile's name and description with its "figures"),

@@ -293,10 +293,12 @@ def advise(**options) -> dict:
     that costs the device least, with min_level, max_latency_ms, hybrid, top and the energy
     options). Returns what `pqpan advise --format json` prints, as a dict (the
     recommendations, the switching decision, the levels, the Pareto front; ble-mesh:
-    "choices", "best_per_bearer", "grid"). Raises UsageError naming the keyword argument, DataError, FileError, or
+    "choices", "best_per_bearer" (from the run's typed MESH_CHOICE and MESH_BEST rows:
+    pqpan.run.run("advise", link="ble-mesh") gives them with units), "grid"). Raises UsageError naming the keyword argument, DataError, FileError, or
     PqpanError (exit_code 1) when no configuration meets the constraints."""
     given = {k: v for k, v in options.items() if v is not None}
-    return _run.run("advise", **given)["assumptions"]
+    out = _run.run("advise", **given)
+    return dict(out["assumptions"], **out.get("listed", {}))
 
 
 @_options.with_options("calibrate", "ble")

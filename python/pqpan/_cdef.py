@@ -2963,6 +2963,16 @@ struct pqpan_run_advise_choice {
     double forwarder_max_uj;
 };
 const struct pqpan_run_field *pqpan_run_advise_choice_fields(size_t *n);
+struct pqpan_run_mesh_choice {
+    unsigned rank;
+    const char *bearer, *kem;
+    unsigned category;
+    const char *hybrid, *prov_alg;
+    double device_uj, provisioner_uj, latency_ms;
+    const char *estimate;
+    const char *settings;
+};
+const struct pqpan_run_field *pqpan_run_mesh_choice_fields(size_t *n);
 struct pqpan_run_calibrate_fit {
     const char *parameter;
     double gamma;
@@ -3130,7 +3140,9 @@ enum pqpan_run_record {
     PQPAN_RUN_RECORD_TRACE,
     PQPAN_RUN_RECORD_TRACE_PHASE,
     PQPAN_RUN_RECORD_SEGMENT,
-    PQPAN_RUN_RECORD_MESH_CELL
+    PQPAN_RUN_RECORD_MESH_CELL,
+    PQPAN_RUN_RECORD_MESH_CHOICE,
+    PQPAN_RUN_RECORD_MESH_BEST
 };
 struct pqpan_run_row {
     enum pqpan_run_record record;

@@ -21,7 +21,13 @@ _LISTS = {_io.PQPAN_RUN_RECORD_PHASE: "phases", _io.PQPAN_RUN_RECORD_NODE: "node
           _io.PQPAN_RUN_RECORD_CALIBRATE_TRACE: "traces",
           _io.PQPAN_RUN_RECORD_CELL: "rows", _io.PQPAN_RUN_RECORD_MESH_CELL: "rows",
           _io.PQPAN_RUN_RECORD_HEADLINE: "headline",
-          _io.PQPAN_RUN_RECORD_MODE: "modes", _io.PQPAN_RUN_RECORD_BUILD: "builds"}
+          _io.PQPAN_RUN_RECORD_MODE: "modes", _io.PQPAN_RUN_RECORD_BUILD: "builds",
+          _io.PQPAN_RUN_RECORD_MESH_CHOICE: "choices",
+          _io.PQPAN_RUN_RECORD_MESH_BEST: "best_per_bearer"}
+# The records whose rows are items of a list of the CLI's JSON that its MEMBERS row leaves
+# out (advise --link ble-mesh's "choices" and "best_per_bearer"): run() gives them in
+# "listed" too, as the CLI's JSON items.
+_LISTED = (_io.PQPAN_RUN_RECORD_MESH_CHOICE, _io.PQPAN_RUN_RECORD_MESH_BEST)
 
 
 def _text(ptr):
@@ -58,6 +64,21 @@ def _side(row, every=False):
         side[name] = _VALUE[v.type](v) if v.known else None
         units[name] = _text(f.unit)
     return side, units
+
+
+def _json_item(row):
+    """A row as an item of the CLI's JSON list: the fields of its groups, each number to its
+    field's decimals as the CLI prints it."""
+    item = {}
+    for k in range(row.n_fields):
+        f, v = row.fields[k], row.values[k]
+        if not _io.pqpan_run_field_shown(row.fields + k, row.groups):
+            continue
+        value = _VALUE[v.type](v) if v.known else None
+        if v.type == _io.PQPAN_RUN_REAL and value is not None:
+            value = round(value, f.decimals)
+        item[ffi.string(f.name).decode()] = value
+    return item
 
 
 def _fields(row):
@@ -125,7 +146,9 @@ def run(command, _raw=(), **options):
     link="ble-mesh" (estimate, simulate) "sides" are the provisioning's (provisioner, device,
     total: the members of the CLI's JSON "sides"); advise's
     "assumptions" is its whole JSON output and "choices" its recommendations (dict per rank,
-    typed); calibrate's "assumptions" is its whole JSON output, "fits" (dict per fitted
+    typed); with link="ble-mesh" "assumptions" is its JSON's heading, "choices" and
+    "best_per_bearer" the configurations (dict each, typed, the table's "settings" too) and
+    "listed" those two lists as the CLI's JSON prints them; calibrate's "assumptions" is its whole JSON output, "fits" (dict per fitted
     gamma), "points" (dict per data point: the CSV's columns) and "traces" (dict per trace)
     its typed rows;
     compare's "rows" (dict per ML-KEM level and link; with mesh, per level, network and
@@ -182,6 +205,9 @@ def run(command, _raw=(), **options):
             out.setdefault("choices", []).append(choice)
             out["units"].update(units)
         elif row.record in _LISTS:
+            if row.record in _LISTED:
+                key = ffi.string(_io.pqpan_run_record_key(row.record)).decode()
+                out.setdefault("listed", {}).setdefault(key, []).append(_json_item(row))
             item, units = _side(row, every=True)
             out.setdefault(_LISTS[row.record], []).append(item)
             out["units"].update(units)

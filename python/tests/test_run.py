@@ -569,6 +569,36 @@ def test_advise_mesh_equals_the_cli(cli, options):
                for c in got["choices"] + got["best_per_bearer"])
 
 
+def test_advise_mesh_choices_are_typed_rows(cli):
+    """advise --link ble-mesh's configurations are typed rows (MESH_CHOICE, MESH_BEST), as the
+    other links' CHOICE rows: each equal to the CLI's JSON item at its precision, its units
+    uJ and ms, and each, run again through its "estimate" options (pqpan_run "estimate"),
+    gives the device's and the provisioner's e_total_uj and the latency it carries."""
+    options = {"link": "ble-mesh", "min_level": 3, "max_latency_ms": 400, "top": 3}
+    got = run("advise", **options)
+    want = cli.json(cli_argv("advise", **options))
+    assert [c["rank"] for c in got["choices"]] == [1, 2, 3]
+    assert [c["rank"] for c in got["best_per_bearer"]] == [0] * len(want["best_per_bearer"])
+    for key in ("choices", "best_per_bearer"):
+        assert len(got[key]) == len(want[key])
+        for choice, item in zip(got[key], want[key]):
+            assert set(choice) == set(item) | {"settings"}
+            for name in item:
+                assert_same(choice[name], item[name], name)
+            assert choice["estimate"].endswith(" " + choice["settings"])
+    assert (got["units"]["device_uj"], got["units"]["latency_ms"]) == ("uJ", "ms")
+    for choice in got["choices"] + got["best_per_bearer"]:
+        words = choice["estimate"].split()
+        sides = run("estimate", _raw=list(zip(words[0::2], words[1::2])))["sides"]
+        by_side = {s["side"]: s for s in sides}
+        assert by_side["device"]["e_total_uj"] == pytest.approx(choice["device_uj"], abs=1e-9)
+        assert by_side["provisioner"]["e_total_uj"] == pytest.approx(choice["provisioner_uj"],
+                                                                     abs=1e-9)
+        assert by_side["device"]["latency_ms"] == pytest.approx(choice["latency_ms"], abs=1e-9)
+    assert pqpan.advise(**options) == json.loads(
+        cli.run([*cli_argv("advise", **options), "--format", "json"]).stdout)
+
+
 def test_advise_ble_equals_the_cli(cli):
     """One BLE search (seconds), its CHOICE rows typed as the JSON's recommendations."""
     options = {"top": 2, "min_level": 3}

@@ -202,12 +202,15 @@ const char *mesh_side_name(int s);
 
 /* ---- the MESH record (run_mesh.c) ---- */
 
-/* The MESH record's fields estimate gives (pqpan_run_mesh_fields up to keys_equal,
- * simulate's, which the runs' statistics follow): the columns of a --link ble-mesh sweep;
- * *n their count. */
-const struct pqpan_run_field *mesh_estimate_fields(size_t *n);
+/* The MESH record's fields estimate gives for the provisioning (pqpan_run_mesh_fields up
+ * to keys_equal, simulate's, which the runs' statistics follow, but auth, the PQKE's of
+ * --bearer network alone): the columns of a --link ble-mesh sweep, which covers the
+ * provisioning only (its Start always names Authentication Method 0x00, No OOB: Mesh
+ * Protocol §5.4.1.3, src/mesh/prov_sim.c; its Start algorithm is the prov_alg column).
+ * Copied into out[0..cap) when out is not NULL; their count. */
+size_t mesh_sweep_fields(struct pqpan_run_field *out, size_t cap);
 
-/* Whether a row of o's bearer has field f of mesh_estimate_fields and keys_equal (segments
+/* Whether a row of o's bearer has field f of mesh_sweep_fields and keys_equal (segments
  * and adv_events PB-ADV's, proxy_pdus PB-GATT's, resent_segments mesh_lossy's; keys_equal
  * only when simulated). */
 int mesh_field_on(const struct pqpan_run_field *f, const struct mesh_opts *o, int simulated);

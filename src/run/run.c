@@ -66,6 +66,10 @@ const char *pqpan_run_record_key(enum pqpan_run_record record)
         return "";
     case PQPAN_RUN_RECORD_SEGMENT:
         return "segments";
+    case PQPAN_RUN_RECORD_MESH_CHOICE:
+        return "choices";
+    case PQPAN_RUN_RECORD_MESH_BEST:
+        return "best_per_bearer";
     case PQPAN_RUN_RECORD_BATTERY:
         return "battery";
     case PQPAN_RUN_RECORD_PROFILE:

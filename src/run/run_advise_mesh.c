@@ -5,8 +5,11 @@
  * settings, at every ML-KEM level from --min-level and both Start algorithms, runs through
  * mesh_estimate (the rows of `estimate --link ble-mesh`); the device's e_total_uj (events
  * accounting, every state) ranks them, ties by latency then by the grid's order; those over
- * --max-latency-ms are left out. Rows: the answer as NOTE rows (table) or one MEMBERS row
- * (JSON), as advise's. */
+ * --max-latency-ms are left out. Rows: the answer's heading as NOTE rows (table) and one
+ * MEMBERS row (JSON), then one MESH_CHOICE row per configuration of the ranked list and one
+ * MESH_BEST row per bearer with a configuration (struct pqpan_run_mesh_choice, typed, with
+ * units), which the faces print as the table's lines and the JSON's "choices" and
+ * "best_per_bearer". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,26 +318,82 @@ static void estimate_args(char *buf, size_t len, const struct advice *a)
              s);
 }
 
+/* ---- the rows ---- */
+
+#define MCH(m) offsetof(struct pqpan_run_mesh_choice, m)
+#define MCH_JSON PQPAN_RUN_GROUP_JSON
+
+/* A configuration's fields: the JSON items' members in their order, then the table's
+ * settings. */
+static const struct pqpan_run_field choice_fields[] = {
+    {"rank", "rank (0: the best of its bearer)", NULL, MCH_JSON, PQPAN_RUN_STORE_UINT, MCH(rank),
+     0},
+    {"bearer", "bearer", NULL, MCH_JSON, PQPAN_RUN_STORE_TEXT, MCH(bearer), 0},
+    {"kem", "KEM", NULL, MCH_JSON, PQPAN_RUN_STORE_TEXT, MCH(kem), 0},
+    {"category", "NIST category", NULL, MCH_JSON, PQPAN_RUN_STORE_UINT, MCH(category), 0},
+    {"hybrid", "hybrid", NULL, MCH_JSON, PQPAN_RUN_STORE_TEXT, MCH(hybrid), 0},
+    {"prov_alg", "Start algorithm", NULL, MCH_JSON, PQPAN_RUN_STORE_TEXT, MCH(prov_alg), 0},
+    {"device_uj", "device energy (uJ)", "uJ", MCH_JSON, PQPAN_RUN_STORE_REAL, MCH(device_uj), 3},
+    {"provisioner_uj", "provisioner energy (uJ)", "uJ", MCH_JSON, PQPAN_RUN_STORE_REAL,
+     MCH(provisioner_uj), 3},
+    {"latency_ms", "latency (ms)", "ms", MCH_JSON, PQPAN_RUN_STORE_REAL, MCH(latency_ms), 3},
+    {"estimate", "pqpan estimate options", NULL, MCH_JSON, PQPAN_RUN_STORE_TEXT, MCH(estimate),
+     0},
+    {"settings", "bearer settings", NULL, 0, PQPAN_RUN_STORE_TEXT, MCH(settings), 0},
+};
+
+const struct pqpan_run_field *pqpan_run_mesh_choice_fields(size_t *n)
+{
+    *n = sizeof choice_fields / sizeof choice_fields[0];
+    return choice_fields;
+}
+
+/* The texts a row points to. */
+struct choice_texts {
+    char settings[160], estimate[320];
+};
+
+/* a of rank rank_no (0: the best of its bearer) as a row's struct, its texts in t. */
+static void choice_of(struct pqpan_run_mesh_choice *out, struct choice_texts *t, unsigned rank_no,
+                      const struct advice *a)
+{
+    memset(out, 0, sizeof *out);
+    settings(t->settings, sizeof t->settings, &a->o);
+    estimate_args(t->estimate, sizeof t->estimate, a);
+    out->rank = rank_no;
+    out->bearer = a->o.bearer == MESH_BEARER_PB_GATT ? "pb-gatt" : "pb-adv";
+    out->kem = a->o.kem;
+    out->category = advise_category(a->level);
+    out->hybrid = a->o.hybrid ? "p256" : "none";
+    out->prov_alg = pqpan_mesh_prov_alg_name((enum pqpan_mesh_prov_alg)a->o.alg);
+    out->device_uj = a->device_uj;
+    out->provisioner_uj = a->provisioner_uj;
+    out->latency_ms = a->latency_ms;
+    out->estimate = t->estimate;
+    out->settings = t->settings;
+}
+
+static int emit_choice(struct run_ctx *r, enum pqpan_run_record rec, unsigned rank_no,
+                       const struct advice *a)
+{
+    struct pqpan_run_mesh_choice c;
+    struct choice_texts t;
+    struct pqpan_run_row row;
+    choice_of(&c, &t, rank_no, a);
+    memset(&row, 0, sizeof row);
+    row.record = rec;
+    row.link = PQPAN_RUN_LINK_BLE;
+    row.groups = MCH_JSON;
+    row.fields = pqpan_run_mesh_choice_fields(&row.n_fields);
+    return run_emit_row(r, &row, &c);
+}
+
+/* ---- the notes ---- */
+
 struct answer {
     const struct search *s;
     const struct model_env *env;
 };
-
-/* One configuration of the table: rank_no its rank (0: a best per bearer, "-"). */
-static void table_line(FILE *f, size_t rank_no, const struct advice *a)
-{
-    char s[160], no[24]; /* a size_t in decimal: at most 20 digits */
-    settings(s, sizeof s, &a->o);
-    if (rank_no > 0) {
-        snprintf(no, sizeof no, "%zu", rank_no);
-    } else {
-        snprintf(no, sizeof no, "-");
-    }
-    fprintf(f, "  %4s  %-7s  %-11s  %-4s  %12.3f  %12.3f  %10.3f  %s\n", no,
-            mesh_bearer_name(a->o.bearer), a->o.kem,
-            pqpan_mesh_prov_alg_name((enum pqpan_mesh_prov_alg)a->o.alg), a->device_uj,
-            a->provisioner_uj, a->latency_ms, s);
-}
 
 /* What the search left out by --max-latency-ms, if it was given. */
 static void latency_text(char *buf, size_t len, const struct search *s)
@@ -347,14 +406,13 @@ static void latency_text(char *buf, size_t len, const struct search *s)
     }
 }
 
+/* The table's lines before the ranked list (its column heading the last). */
 static void table_answer(FILE *f, const void *arg)
 {
     const struct answer *w = arg;
     const struct search *s = w->s;
     const struct advice *b = &s->best[0];
     char args[320], lat[64];
-    size_t i;
-    int k;
     estimate_args(args, sizeof args, b);
     latency_text(lat, sizeof lat, s);
     fprintf(f, "pqpan advise --link ble-mesh: provision over %s with %s (%s): the device "
@@ -375,28 +433,6 @@ static void table_answer(FILE *f, const void *arg)
     model_print_profile_line(f, w->env, "  ");
     fprintf(f, "\n  rank  bearer   kem          alg    device (uJ)  provisioner (uJ)  latency (ms)  "
                "settings\n");
-    for (i = 0; i < s->n_best; i++) {
-        table_line(f, i + 1, &s->best[i]);
-    }
-    fprintf(f, "\n  best per bearer:\n");
-    for (k = 0; k < 2; k++) {
-        if (s->bearer_found[k]) {
-            table_line(f, 0, &s->bearer_best[k]);
-        }
-    }
-}
-
-static void json_choice(FILE *f, size_t rank_no, const struct advice *a, const char *end)
-{
-    char args[320];
-    estimate_args(args, sizeof args, a);
-    fprintf(f, "    {\"rank\": %zu, \"bearer\": \"%s\", \"kem\": \"%s\", \"category\": %u, "
-               "\"hybrid\": \"%s\", \"prov_alg\": \"%s\", \"device_uj\": %.3f, "
-               "\"provisioner_uj\": %.3f, \"latency_ms\": %.3f, \"estimate\": \"%s\"}%s\n",
-            rank_no, a->o.bearer == MESH_BEARER_PB_GATT ? "pb-gatt" : "pb-adv", a->o.kem,
-            advise_category(a->level), a->o.hybrid ? "p256" : "none",
-            pqpan_mesh_prov_alg_name((enum pqpan_mesh_prov_alg)a->o.alg), a->device_uj,
-            a->provisioner_uj, a->latency_ms, args, end);
 }
 
 /* The grid as JSON lists (what the search runs, for a check against `pqpan sweep`). */
@@ -422,12 +458,11 @@ static void json_grid(FILE *f)
     fprintf(f, "]},\n");
 }
 
+/* The JSON's members before the lists of the MESH_CHOICE and MESH_BEST rows. */
 static void json_answer(FILE *f, const void *arg)
 {
     const struct answer *w = arg;
     const struct search *s = w->s;
-    size_t i;
-    int k, n = s->bearer_found[0] + s->bearer_found[1];
     fprintf(f, "  \"link\": \"ble-mesh\",\n  \"objective\": \"device e_total_uj\",\n"
                "  \"min_level\": %u,\n  \"hybrid\": \"%s\",\n",
             s->q->a.min_level, s->q->hybrid ? "p256" : "none");
@@ -439,17 +474,6 @@ static void json_answer(FILE *f, const void *arg)
     fprintf(f, "  \"searched\": %u,\n  \"refused\": %u,\n  \"over_latency\": %u,\n",
             (unsigned)s->searched, (unsigned)s->refused, (unsigned)s->over_latency);
     json_grid(f);
-    fprintf(f, "  \"choices\": [\n");
-    for (i = 0; i < s->n_best; i++) {
-        json_choice(f, i + 1, &s->best[i], i + 1 < s->n_best ? "," : "");
-    }
-    fprintf(f, "  ],\n  \"best_per_bearer\": [\n");
-    for (k = 0; k < 2; k++) {
-        if (s->bearer_found[k]) {
-            json_choice(f, 0, &s->bearer_best[k], --n > 0 ? "," : "");
-        }
-    }
-    fprintf(f, "  ]\n");
 }
 
 /* No configuration within --max-latency-ms: the fastest named in the failure. */
@@ -470,14 +494,26 @@ static int report_none(struct run_ctx *r, const struct search *s)
 static int answer(struct run_ctx *r, const struct search *s, const struct model_env *env)
 {
     struct answer w;
-    int rc;
+    size_t i;
+    int k, rc;
     if (s->n_best == 0) {
         return report_none(r, s);
     }
     w.s = s;
     w.env = env;
     rc = run_render(r, PQPAN_RUN_RECORD_NOTE, table_answer, &w);
-    return rc == PQPAN_OK ? run_render(r, PQPAN_RUN_RECORD_MEMBERS, json_answer, &w) : rc;
+    if (rc == PQPAN_OK) {
+        rc = run_render(r, PQPAN_RUN_RECORD_MEMBERS, json_answer, &w);
+    }
+    for (i = 0; i < s->n_best && rc == PQPAN_OK; i++) {
+        rc = emit_choice(r, PQPAN_RUN_RECORD_MESH_CHOICE, (unsigned)(i + 1), &s->best[i]);
+    }
+    for (k = 0; k < 2 && rc == PQPAN_OK; k++) {
+        if (s->bearer_found[k]) {
+            rc = emit_choice(r, PQPAN_RUN_RECORD_MESH_BEST, 0u, &s->bearer_best[k]);
+        }
+    }
+    return rc;
 }
 
 int run_advise_mesh(struct run_ctx *r, const struct pqpan_run_opt *opts, size_t n_opts)

@@ -77,24 +77,29 @@ const struct pqpan_run_field *pqpan_run_mesh_fields(size_t *n)
     return mesh_fields;
 }
 
-/* estimate's fields, a sweep's columns: those before keys_equal (simulate's, followed by
- * the runs' statistics and --bearer network's own). */
-const struct pqpan_run_field *mesh_estimate_fields(size_t *n)
-{
-    size_t k = 0;
-    while (mesh_fields[k].offset != MESHF(keys_equal)) {
-        k++;
-    }
-    *n = k;
-    return mesh_fields;
-}
-
 /* The fields of --bearer network alone. */
 static int network_field(size_t offset)
 {
     return offset == MESHF(auth) || offset == MESHF(hops) || offset == MESHF(relays) ||
            offset == MESHF(nodes) || offset == MESHF(access_messages) ||
            offset == MESHF(seg_acks) || offset == MESHF(hop_ms);
+}
+
+/* A sweep's columns: estimate's fields (those before keys_equal: simulate's, followed by
+ * the runs' statistics and --bearer network's own) but --bearer network's. */
+size_t mesh_sweep_fields(struct pqpan_run_field *out, size_t cap)
+{
+    size_t k, n = 0;
+    for (k = 0; mesh_fields[k].offset != MESHF(keys_equal); k++) {
+        if (network_field(mesh_fields[k].offset)) {
+            continue;
+        }
+        if (out != NULL && n < cap) {
+            out[n] = mesh_fields[k];
+        }
+        n++;
+    }
+    return n;
 }
 
 int mesh_field_on(const struct pqpan_run_field *f, const struct mesh_opts *o, int simulated)

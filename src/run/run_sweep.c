@@ -155,6 +155,9 @@ void sweep_cfg_free(struct sweep_cfg *cfg)
     free(cfg->fields);
     cfg->fields = NULL;
     cfg->n_fields = 0;
+    free(cfg->mesh_fields);
+    cfg->mesh_fields = NULL;
+    cfg->n_mesh_fields = 0;
 }
 
 /* ---- estimate's options, each a LIST ---- */
@@ -598,6 +601,18 @@ static int check_envs(struct run_ctx *r, const struct sweep_cfg *cfg)
     return rc == EXIT_OK ? PQPAN_OK : run_fail(r, rc, NULL, msg.text);
 }
 
+/* --link ble-mesh: the MESH rows' table (mesh_sweep_fields). */
+static int mesh_fields_of(struct run_ctx *r, struct sweep_cfg *cfg)
+{
+    size_t n = mesh_sweep_fields(NULL, 0);
+    cfg->mesh_fields = calloc(n, sizeof *cfg->mesh_fields);
+    if (cfg->mesh_fields == NULL) {
+        return run_fail(r, EXIT_FAILURE_RUN, NULL, "out of memory");
+    }
+    cfg->n_mesh_fields = mesh_sweep_fields(cfg->mesh_fields, n);
+    return PQPAN_OK;
+}
+
 /* The CONFIG record's table: config, configs, status, then each option's column but
  * --per's (its value as given, in the option's unit; sim_per is a SWEEP_EXTRA field). */
 static int config_fields(struct run_ctx *r, struct sweep_cfg *cfg)
@@ -624,7 +639,7 @@ static int config_fields(struct run_ctx *r, struct sweep_cfg *cfg)
         n++;
     }
     cfg->n_fields = n;
-    return PQPAN_OK;
+    return cfg->mesh ? mesh_fields_of(r, cfg) : PQPAN_OK;
 }
 
 static int plan(struct run_ctx *r, struct sweep_cfg *cfg)
@@ -936,8 +951,8 @@ static int emit_mesh_sides(struct sweep_worker *w, int valid, pqpan_run_emit emi
     row.record = PQPAN_RUN_RECORD_MESH;
     row.link = PQPAN_RUN_LINK_BLE;
     row.groups = PQPAN_RUN_GROUP_DETAIL;
-    row.fields = mesh_estimate_fields(&n);
-    row.n_fields = n;
+    row.fields = w->cfg->mesh_fields;
+    row.n_fields = n = w->cfg->n_mesh_fields;
     row.values = values;
     for (s = 0; s < MESH_SIDES && rc == 0; s++) {
         const struct pqpan_run_mesh_row *m = valid ? &w->mesh->rows[s] : &invalid;

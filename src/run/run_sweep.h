@@ -134,6 +134,9 @@ struct sweep_cfg {
     struct pqpan_run_field *fields; /* the CONFIG record's table: config, configs, status,
                                        then each option's column */
     size_t n_fields;
+    struct pqpan_run_field *mesh_fields; /* --link ble-mesh: the MESH rows' table
+                                            (mesh_sweep_fields) */
+    size_t n_mesh_fields;
     /* Held while a worker loads an environment (NULL: one thread): cJSON, which reads the
      * profile and calibration files, writes a global error position on every parse. */
     void (*lock)(void *lock_ctx);
@@ -204,7 +207,7 @@ void sweep_worker_free(struct sweep_worker *w);
 /* Runs configuration c and passes its rows to emit: one CONFIG row (config, configs,
  * status, the options' values but --per's), then its sides as SIDE rows (every value
  * unknown and exchange NULL when the status is not ok; --link ble-mesh: MESH rows of
- * mesh_estimate_fields, provisioner, device, total, a field of the other bearer unknown, every
+ * cfg->mesh_fields, provisioner, device, total, a field of the other bearer unknown, every
  * value but the side's unknown when the status is not ok), then with --per or the chain one
  * SWEEP_EXTRA row (its Monte Carlo and chain run after a valid estimate); nothing when
  * --valid-only and c is not valid. An exit code: not EXIT_OK only when the sweep cannot

@@ -1286,6 +1286,108 @@ static void test_calibrate_errors(void **state)
     free(c);
 }
 
+/* What advise --link ble-mesh gave: its MESH_CHOICE and MESH_BEST rows, in order. */
+struct mesh_advised {
+    struct pqpan_run_mesh_choice c[8];
+    char estimate[8][320];
+    int choices, bests, members, notes;
+};
+
+static int collect_mesh_advise(void *ctx, const struct pqpan_run_row *row)
+{
+    struct mesh_advised *a = ctx;
+    int k = a->choices + a->bests;
+    if (row->record == PQPAN_RUN_RECORD_NOTE || row->record == PQPAN_RUN_RECORD_MEMBERS) {
+        assert_int_equal(k, 0); /* the notes first */
+        a->notes += row->record == PQPAN_RUN_RECORD_NOTE;
+        a->members += row->record == PQPAN_RUN_RECORD_MEMBERS;
+        return 0;
+    }
+    assert_true(row->record == PQPAN_RUN_RECORD_MESH_CHOICE ||
+                row->record == PQPAN_RUN_RECORD_MESH_BEST);
+    assert_true(k < 8);
+    assert_int_equal(row->groups, PQPAN_RUN_GROUP_JSON);
+    assert_string_equal(row->fields[field(row, "device_uj", PQPAN_RUN_REAL) - row->values].unit,
+                        "uJ");
+    assert_string_equal(row->fields[field(row, "latency_ms", PQPAN_RUN_REAL) - row->values].unit,
+                        "ms");
+    a->c[k] = *(const struct pqpan_run_mesh_choice *)row->data;
+    strncpy(a->estimate[k], a->c[k].estimate, sizeof a->estimate[k] - 1);
+    a->c[k].estimate = a->estimate[k]; /* the row's texts live during the call only */
+    a->c[k].settings = NULL;
+    if (row->record == PQPAN_RUN_RECORD_MESH_CHOICE) {
+        assert_int_equal(a->bests, 0); /* the ranked list, then the best per bearer */
+        a->choices++;
+    } else {
+        a->bests++;
+    }
+    return 0;
+}
+
+/* estimate's device and provisioner e_total_uj and latency for the options in text
+ * ("--link ble-mesh --bearer pb-gatt ...", name value pairs). */
+static void mesh_estimate_of(struct got *g, const char *text)
+{
+    char buf[320], *words[40], *w;
+    struct pqpan_run_opt opts[20];
+    struct pqpan_run_error err;
+    size_t n = 0, k;
+    strncpy(buf, text, sizeof buf - 1);
+    buf[sizeof buf - 1] = '\0';
+    for (w = strtok(buf, " "); w != NULL && n < 40; w = strtok(NULL, " ")) {
+        words[n++] = w;
+    }
+    assert_int_equal(n % 2, 0);
+    for (k = 0; k < n / 2; k++) {
+        opts[k].name = words[2 * k];
+        opts[k].value = words[2 * k + 1];
+    }
+    assert_int_equal(run(g, opts, n / 2, &err), PQPAN_OK);
+    assert_int_equal(g->meshes, 3);
+}
+
+/* advise --link ble-mesh through pqpan_run: the ranked list as MESH_CHOICE rows (rank 1..,
+ * device energy not decreasing), the best of each bearer as MESH_BEST rows (rank 0, PB-ADV
+ * first, the list's first the cheaper of them), pqpan_run_record_key naming their JSON
+ * lists; each row's estimate options, run through pqpan_run "estimate", give its device and
+ * provisioner energy (the independent check: the search's figures are estimate's). */
+static void test_advise_mesh(void **state)
+{
+    static const struct pqpan_run_opt opts[] = {{"--link", "ble-mesh"}, {"--min-level", "5"},
+                                                {"--top", "3"}};
+    struct pqpan_run_error err;
+    struct mesh_advised *a = calloc(1, sizeof *a);
+    struct got *g = calloc(1, sizeof *g);
+    int k;
+    (void)state;
+    assert_non_null(a);
+    assert_non_null(g);
+    assert_int_equal(pqpan_run("advise", opts, 3, collect_mesh_advise, a, &err), PQPAN_OK);
+    assert_int_equal(a->members, 1);
+    assert_true(a->notes > 4);
+    assert_int_equal(a->choices, 3);
+    assert_int_equal(a->bests, 2);
+    for (k = 0; k < a->choices; k++) {
+        assert_int_equal(a->c[k].rank, (unsigned)k + 1u);
+        assert_int_equal(a->c[k].category, 5u);
+        assert_string_equal(a->c[k].kem, "ML-KEM-1024");
+        assert_true(k == 0 || a->c[k].device_uj >= a->c[k - 1].device_uj);
+    }
+    assert_string_equal(a->c[3].bearer, "pb-adv");
+    assert_string_equal(a->c[4].bearer, "pb-gatt");
+    assert_int_equal(a->c[3].rank, 0u);
+    assert_true(a->c[0].device_uj == fmin(a->c[3].device_uj, a->c[4].device_uj));
+    for (k = 0; k < a->choices + a->bests; k++) {
+        mesh_estimate_of(g, a->c[k].estimate);
+        assert_true(fabs(g->e_total[1] - a->c[k].device_uj) < 1e-9 * a->c[k].device_uj);
+        assert_true(fabs(g->e_total[0] - a->c[k].provisioner_uj) < 1e-9 * a->c[k].provisioner_uj);
+    }
+    assert_string_equal(pqpan_run_record_key(PQPAN_RUN_RECORD_MESH_CHOICE), "choices");
+    assert_string_equal(pqpan_run_record_key(PQPAN_RUN_RECORD_MESH_BEST), "best_per_bearer");
+    free(g);
+    free(a);
+}
+
 /* advise refuses what it searches itself, naming the option. */
 /* The lines of file path that are not comments or blank, or -1 when it cannot be read. */
 static int data_lines(const char *path)
@@ -1782,6 +1884,7 @@ int main(void)
         cmocka_unit_test(test_mesh),
         cmocka_unit_test(test_simulate_chain),
         cmocka_unit_test(test_advise),
+        cmocka_unit_test(test_advise_mesh),
         cmocka_unit_test(test_advise_out),
         cmocka_unit_test(test_advise_errors),
         cmocka_unit_test(test_calibrate),

@@ -640,6 +640,15 @@ async function main() {
       check('web-run ' + JSON.stringify(request.options) + ' = pqpan ' + argv.join(' '), () => {
         runFields += compareRun(request, got, cli);
       });
+      if (request.command === 'advise' && argOf(request.options.flat(), '--link') === 'ble-mesh' && cli.status === 0) {
+        // advise --link ble-mesh: its configurations are typed rows (MESH_CHOICE, MESH_BEST),
+        // compared above item by item with the CLI's "choices" and "best_per_bearer".
+        check('web-run advise --link ble-mesh: the choices come as rows', () => {
+          assert.ok(got.json.lists.choices.length > 0, 'no choices');
+          assert.ok(got.json.lists.best_per_bearer.length > 0, 'no best per bearer');
+          assert.ok(!('choices' in got.json.members), 'the choices in the members too');
+        });
+      }
       if (cli.status !== 0) refused++;
     }
     check('generated grid: enough requests, both answers', () => {
