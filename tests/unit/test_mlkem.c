@@ -446,7 +446,7 @@ static void test_compress_encoding_bitwise(void **state)
         for (i = 0; i < 256; i++) {
             unsigned y = 0;
             for (b = 0; b < d; b++) {
-                y |= ((enc[(d * i + b) / 8] >> ((d * i + b) % 8)) & 1u) << b;
+                y |= (((unsigned)enc[(d * i + b) / 8] >> ((d * i + b) % 8)) & 1u) << b;
             }
             assert_int_equal(back.c[i], (2 * Q * y + (1u << d)) >> (d + 1));
         }
