@@ -49,16 +49,12 @@
     .cpu cortex-m4
     .fpu fpv4-sp-d16
 
-/* The start of a function: its section and symbol, r4..r11 and lr saved (36 bytes), r9
- * = q^-1 mod 2^16 (PQPAN_MLKEM_QINV, 0xF301) in the bottom half, -q = -3329 (FIPS 203
- * §8 Table 2) in the top half. */
-.macro begin name
-    .section .text.\name,"ax",%progbits
-    .global \name
-    .type \name, %function
-    .p2align 2
-\name:
-    push {r4-r11, lr}
+#include "m4_ntt_passes.inc"
+
+/* A function's start (m4_ntt_passes.inc), then r9 = q^-1 mod 2^16 (PQPAN_MLKEM_QINV,
+ * 0xF301) in the bottom half, -q = -3329 (FIPS 203 §8 Table 2) in the top half. */
+.macro start name
+    begin \name
     movw r9, #0xF301
     movt r9, #0xF2FF
 .endm
@@ -123,30 +119,6 @@
     barrett r4
 .endm
 
-/* r1..r8 = the words at r0 + k \stride bytes, k = 0..7. */
-.macro load8 stride
-    ldr r1, [r0]
-    ldr r2, [r0, #\stride]
-    ldr r3, [r0, #2*\stride]
-    ldr r4, [r0, #3*\stride]
-    ldr r5, [r0, #4*\stride]
-    ldr r6, [r0, #5*\stride]
-    ldr r7, [r0, #6*\stride]
-    ldr r8, [r0, #7*\stride]
-.endm
-
-/* The inverse of load8, r0 then advanced by \step bytes. */
-.macro store8 stride, step
-    str r2, [r0, #\stride]
-    str r3, [r0, #2*\stride]
-    str r4, [r0, #3*\stride]
-    str r5, [r0, #4*\stride]
-    str r6, [r0, #5*\stride]
-    str r7, [r0, #6*\stride]
-    str r8, [r0, #7*\stride]
-    str r1, [r0], #\step
-.endm
-
 /* r1..r4 = the words at r0 + 0, 4, 8, 12 and r5..r8 those 256 bytes (128 coefficients)
  * further: four word pairs of the layer len = 128. */
 .macro load_halves
@@ -170,14 +142,6 @@
     str r3, [r0, #8]
     str r4, [r0, #12]
     str r1, [r0], #16
-.endm
-
-/* Loops to \label while r0 differs from the bound in \end (r12 is free between
- * butterflies). */
-.macro loop_until end, label
-    vmov r12, \end
-    cmp r0, r12
-    bne \label
 .endm
 
 /* Three forward layers on r1..r8, zeta words in s0..s3: k with k + 4 (s0's bottom), k with
@@ -224,7 +188,7 @@
  * the bottom half), [4 + 2h], [5 + 2h], [8 + 4h .. 11 + 4h]. Pass 3, block b = 0..15:
  * len = 8, 4, 2 on coefficients 16 b .. 16 b + 15, zetas[16 + b], [32 + 2b], [33 + 2b],
  * [64 + 4b .. 67 + 4b]. s13 holds 2 h or 2 b, s14 the bound of the running loop. */
-    begin pqpan_mlkem_ntt
+    start pqpan_mlkem_ntt
     zeta_table
     ldr r10, [r12]
     add r11, r0, #256
@@ -301,7 +265,7 @@
  * zetas[15 - 4h .. 12 - 4h], [7 - 2h], [6 - 2h], [3 - h], sums of len = 64 reduced.
  * Pass 3: len = 128 with zetas[1] on (j, j + 128) and both outputs times 1441 (r10 =
  * 1441 | zetas[1] << 16). */
-    begin pqpan_mlkem_invntt
+    start pqpan_mlkem_invntt
     zeta_table
     mov r1, #0
     add r12, r0, #512
@@ -406,7 +370,7 @@
 
 /* acc += a o b R^-1 over the 128 factors, both operands ByteEncode_12 (r1, r2), two
  * factors per step, four per loop pass; s0 the end of acc. */
-    begin pqpan_mlkem_basemul_acc_encoded
+    start pqpan_mlkem_basemul_acc_encoded
     gamma_table
     add r12, r0, #512
     vmov s0, r12
@@ -424,7 +388,7 @@
  * both multiples of 4, as ntt.h's multiples of PQPAN_MLKEM_BASEMUL_RUN are), a (r1) their int16
  * coefficients, b (r2) ByteEncode_12 of the whole operand: acc and b start at the factor
  * first, the gammas at first; four factors per loop pass. */
-    begin pqpan_mlkem_basemul_acc_bytes
+    start pqpan_mlkem_basemul_acc_bytes
     ldr r12, [sp, #36]
     add r0, r0, r3, lsl #2
     add r2, r2, r3, lsl #1
