@@ -166,10 +166,10 @@
     ct r7, r8, t
 .endm
 
-/* s0..s3 = zeta words at r12 + \o0 (s0) and at r12 + r1 + \o1, r12 + 3 r1 + \o2 and
- * \o2 + 4 (s1, s2, s3): the tables of a block whose index times 2 is r1, r12 the table
- * shifted by that index (forward: up; the inverse passes use negative strides through
- * \op = sub). Uses r2..r5 and r12. */
+/* s0..s3 = the zeta words of the block or half whose index times 2 is r1, r12 the table:
+ * s0 at r12 + r1 + \o0, s1 at r12 + 2 r1 + \o1, s2 and s3 at r12 + 4 r1 + \o2 and
+ * \o2 + 4 (\op = add; the inverse passes read downwards, \op = sub, r1 subtracted).
+ * Uses r2..r5 and r12. */
 .macro block_zetas op, o0, o1, o2
     \op r12, r12, r1
     ldr r2, [r12, #\o0]
