@@ -26,6 +26,13 @@
  *   ball    SampleInBall's swaps (pqpan_mldsa_ball_step) for the 60 positions of
  *           ML-DSA-87 with secret positions j and signs: j = 0 and +1 always, j = i and -1
  *           always, pseudo-random j <= i and signs.
+ * And ML-KEM's transforms and base multiplications (src/crypto/mlkem/ntt.c, or
+ * src/crypto/m4/mlkem_ntt_m4.S with the backend) on their own, the secret polynomial (s,
+ * y, e, the message's u and v: FIPS 203 Alg. 13-15) varied over all zero, extreme values
+ * of alternating sign and pseudo-random values within each function's input bound:
+ *   ntt, invntt, and basemul_acc_encoded and basemul_acc_bytes with the secret as the
+ *   first operand (its ByteEncode_12 or int16 coefficients), the second and the
+ *   accumulator fixed.
  * And SHA-256 (src/crypto/sha256.c) over a secret 64-octet block, and HMAC-SHA-256 under a
  * secret key (all zero, all 0xff, pseudo-random) of a fixed message.
  * Prints "ct,<scheme>,<operation>,<status>" per run; the plugin prints one trace line per
@@ -35,6 +42,7 @@
 #include "bench.h"
 #include "crypto/mldsa/ntt.h"
 #include "crypto/mldsa/sampling.h"
+#include "crypto/mlkem/ntt.h"
 #include "kem_table.h"
 #include "pqpan/ecdh.h"
 #include "pqpan/sha256.h"
@@ -262,6 +270,86 @@ static void mldsa_ball_runs(struct ct_mldsa_buffers *b)
     }
 }
 
+struct ct_mlkem_buffers {
+    int16_t in[PQPAN_MLKEM_N];
+    int16_t a[PQPAN_MLKEM_N];
+    int16_t acc[PQPAN_MLKEM_N];
+    uint8_t enc[PQPAN_MLKEM_POLYBYTES];   /* the secret as ByteEncode_12 */
+    uint8_t pub[PQPAN_MLKEM_POLYBYTES];   /* the fixed second operand */
+};
+
+/* Run `run`'s secret polynomial in b->in, every coefficient within [-bound, bound] (all
+ * zero, +bound and -bound alternately, xorshift32 values as mldsa_secret), copied to b->a
+ * and, as 12-bit values (v mod 2^12 of the two's complement), encoded into b->enc; the
+ * accumulator reset. Computed outside the measured region. */
+static void mlkem_secret(struct ct_mlkem_buffers *b, int run, int16_t bound)
+{
+    uint32_t x = 0x1b873593u;
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        b->in[i] = (int16_t)(run == 0   ? 0
+                             : run == 1 ? (i % 2 ? -bound : bound)
+                                        : (int32_t)(x % (2u * (uint32_t)bound + 1u)) - bound);
+    }
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i += 2) {
+        const unsigned v0 = (uint16_t)b->in[i] & 0xFFFu, v1 = (uint16_t)b->in[i + 1] & 0xFFFu;
+        b->enc[3 * i / 2] = (uint8_t)v0;
+        b->enc[3 * i / 2 + 1] = (uint8_t)(v0 >> 8 | v1 << 4);
+        b->enc[3 * i / 2 + 2] = (uint8_t)(v1 >> 4);
+    }
+    memcpy(b->a, b->in, sizeof b->a);
+    memset(b->acc, 0, sizeof b->acc);
+}
+
+/* One ML-KEM kernel on three secrets, each copied into the same buffers first. */
+static void mlkem_runs(struct ct_mlkem_buffers *b, const char *operation, int16_t bound,
+                       void (*op)(struct ct_mlkem_buffers *))
+{
+    for (int run = 0; run < 3; run++) {
+        mlkem_secret(b, run, bound);
+        pqpan_m4_mark_begin();
+        op(b);
+        pqpan_m4_mark_end();
+        report("ml-kem", operation, 0);
+    }
+}
+
+static void mlkem_ntt_op(struct ct_mlkem_buffers *b)
+{
+    pqpan_mlkem_ntt(b->a);
+}
+
+static void mlkem_invntt_op(struct ct_mlkem_buffers *b)
+{
+    pqpan_mlkem_invntt(b->a);
+}
+
+static void mlkem_basemul_encoded_op(struct ct_mlkem_buffers *b)
+{
+    pqpan_mlkem_basemul_acc_encoded(b->acc, b->enc, b->pub);
+}
+
+static void mlkem_basemul_bytes_op(struct ct_mlkem_buffers *b)
+{
+    pqpan_mlkem_basemul_acc_bytes(b->acc, b->a, b->pub, 0, PQPAN_MLKEM_N / 2);
+}
+
+/* The input bounds of ntt.h: q - 1 for both transforms, 2^12 - 1 for the base
+ * multiplications' operands (the secret's 12-bit values; the fixed operand a pattern of
+ * bytes). */
+static void mlkem_kernel_runs(struct ct_mlkem_buffers *b)
+{
+    for (size_t i = 0; i < sizeof b->pub; i++) {
+        b->pub[i] = (uint8_t)(i * 151u + 7u);
+    }
+    mlkem_runs(b, "ntt", PQPAN_MLKEM_Q - 1, mlkem_ntt_op);
+    mlkem_runs(b, "invntt", PQPAN_MLKEM_Q - 1, mlkem_invntt_op);
+    mlkem_runs(b, "basemul_acc_encoded", 2047, mlkem_basemul_encoded_op);
+    mlkem_runs(b, "basemul_acc_bytes", 2047, mlkem_basemul_bytes_op);
+}
+
 struct ct_sha_buffers {
     uint8_t secret[64];
     uint8_t msg[64];
@@ -344,10 +432,12 @@ int main(void)
     static struct ct_ecdh_buffers e;
     static struct ct_mldsa_buffers d;
     static struct ct_sha_buffers h;
+    static struct ct_mlkem_buffers k;
     int failed = 0;
     canary_runs();
     failed |= ecdh_runs(&e);
     mldsa_kernel_runs(&d);
+    mlkem_kernel_runs(&k);
     sha_runs(&h);
     mldsa_ball_runs(&d);
     for (size_t l = 0; l < PQPAN_M4_KEMS; l++) {

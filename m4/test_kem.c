@@ -94,8 +94,8 @@ static void dk_check(struct pqpan_m4_tally *t, const struct pqpan_m4_kem *kem, c
 }
 
 #ifdef PQPAN_M4_ASM
-/* Both base multiplications on pseudo-random operands: 12-bit values (the bound of both
- * functions' inputs) as int16 and as ByteEncode_12 bytes, accumulating into a
+/* Both base multiplications on pseudo-random operands: values below 2^12 in magnitude
+ * (the bound of both functions' inputs) as int16 and 12-bit values as ByteEncode_12 bytes, accumulating into a
  * polynomial with coefficients in (-q, q); the _bytes form on one run of factors. */
 static void basemul_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
@@ -109,8 +109,8 @@ static void basemul_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, u
         ea[i] = (uint8_t)pqpan_m4_random(seed);
         eb[i] = (uint8_t)pqpan_m4_random(seed);
     }
-    for (size_t i = 0; i < 2 * PQPAN_MLKEM_BASEMUL_RUN; i++) {
-        a[i] = (int16_t)(pqpan_m4_random(seed) & 0xFFF);
+    for (size_t i = 0; i < 2 * PQPAN_MLKEM_BASEMUL_RUN; i++) { /* |a_i| < 2^12, signed as in decaps */
+        a[i] = (int16_t)((int32_t)(pqpan_m4_random(seed) % 8191) - 4095);
     }
     pqpan_mlkem_basemul_acc_encoded(m4, ea, eb);
     pqpan_mlkem_basemul_acc_encoded_portable(c, ea, eb);

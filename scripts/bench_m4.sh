@@ -573,13 +573,20 @@ so far:
   \`pqpan_keccak_f1600\` (row keccak f1600) keeps the standard lane layout by converting
   all 25 lanes on entry and exit. ML-DSA's RejNTTPoly now squeezes 24-byte pieces instead
   of reading the state directly, in every build.
-- NTT, inverse NTT and both base multiplications: src/crypto/m4/ntt_m4.c, C with one
-  DSP instruction per inline-assembly helper (SMULBB/SMULTB/SMULTT, SMLABT, SMUAD,
-  SMUADX, SADD16, SSUB16, PKHTB: single-cycle on the Cortex-M4, TRM Table 3-1), two
-  coefficients per 32-bit word, two layers per pass over the polynomial, the inverse
-  transform's scaling folded into its last layer, and the 12-bit operands of the base
-  multiplication decoded in registers (no buffer). Results equal the portable C
-  coefficient for coefficient (same reductions and representatives).
+- NTT, inverse NTT and both base multiplications (issue 30): src/crypto/m4/mlkem_ntt_m4.S,
+  two coefficients per 32-bit word, each Montgomery product one 16 x 16-bit multiply
+  (SMULBB/SMULBT/SMULTB/SMULTT, the zeta's half chosen by the variant) and the reduction
+  SMULBB, SMLABT (q^-1 and -q in one register), PKHTB joining two results and
+  SADD16/SSUB16 the butterfly: 9 instructions per two butterflies, all single-cycle on
+  the Cortex-M4 (TRM Table 3-1). 16 coefficients in 8 registers, three layers per pass
+  (forward: 128 alone, then 64, 32, 16 and 8, 4, 2; the inverse mirrored, its Barrett
+  reductions after len = 8 and 64 and the scaling by 128^-1 R^2 applied to the last
+  layer's outputs), zetas read as words of ntt.c's table. The base multiplication
+  decodes both 12-bit operands in registers (PKHBT, BIC, UBFX per 6 bytes), SMUAD and
+  SMUADX form the two sums of Alg. 12. Results equal the portable C coefficient for
+  coefficient (same reductions and representatives); polynomials and the table need only
+  2-byte alignment (LDR/STR, never LDM). src/crypto/m4/ntt_m4.c keeps the C with DSP
+  helpers for the polynomial's Barrett reduction and the Montgomery conversions.
 - SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
   SXTB16 and PKHBT/PKHTB; SamplePolyCBD_3 (eta = 3, ML-KEM-512's eta1, issue 30): 4
   coefficients per 24 bits with one subtraction for the four 3-bit fields (biased by 3
@@ -631,8 +638,10 @@ much as a bit-interleaved ARMv7-M Keccak with the state in memory can (per round
 loads, 33 stores, 34 FPU moves of the resident words, 50 D moves, 100 chi and 44 parity
 instructions). The estimate charges 2 cycles per load where a real M4 pipelines
 neighbouring loads (see below), which counts against pqpan in this comparison with
-pqm4's measured cycles. Next steps: the NTT, the inverse NTT and the base
-multiplication in assembly (three layers per pass), compression with DSP instructions.
+pqm4's measured cycles. Next steps: compression with DSP instructions; the
+transforms are bound by their arithmetic (7 layers x 64 word pairs x 9 instructions =
+4032 of the NTT's instructions), so LDM/STM for 4-byte-aligned polynomials would save at
+most their loads' extra cycles.
 
 Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
@@ -664,7 +673,11 @@ the same NTT, base multiplication and CBD code that the encaps and decaps runs c
 P-256 key generation and shared secret (with RFC 5903 §8.1's g^r) run with the scalars
 1, 0x5a...5a and 2^128 floor(n / 2^128) - 1, copied into the same buffer, and must give
 one hash each (a branch on the final-subtraction mask planted in p256_fe_m4.S made them
-differ when tried). ML-DSA's NTT, inverse NTT, pointwise product and pointwise
+differ when tried). ML-KEM's NTT, inverse NTT and both base multiplications (ntt.c, or
+the backend's mlkem_ntt_m4.S) run on three secret polynomials (zero, the input bound with
+alternating signs, pseudo-random; the base multiplications' secret operand as int16 and
+as ByteEncode_12) in the same buffers and must give one hash each (a load indexed by a
+coefficient planted in the NTT's first pass made them differ when tried). ML-DSA's NTT, inverse NTT, pointwise product and pointwise
 multiply-accumulate (ntt.c, or the backend's mldsa_ntt_m4.S) run on three secret
 polynomials (all zero, the input bound with alternating signs, pseudo-random) in the
 same buffer and must give one hash each, and SampleInBall's swaps (sampling.c, or

@@ -14,7 +14,8 @@
 #   pqpan_m4_ct     with the plugin's trace=on, in the four builds: each ML-KEM operation
 #                   of each level, P-256 key generation and shared secret, ML-DSA's
 #                   NTT, inverse NTT, pointwise product (alone and accumulated) and
-#                   SampleInBall's swaps, SHA-256 and HMAC-SHA-256 must execute
+#                   SampleInBall's swaps, ML-KEM's NTT, inverse NTT and both base
+#                   multiplications, SHA-256 and HMAC-SHA-256 must execute
 #                   the same blocks and touch the same addresses in the same order for
 #                   different secrets, and both planted leaks (canary) must be seen.
 # Usage: m4_qemu.sh CLI SRCDIR BUILDDIR. Exit 77 (skipped) only without the toolchain.

@@ -37,15 +37,7 @@
     .cpu cortex-m4
     .fpu fpv4-sp-d16
 
-/* The start of a function: its section and symbol, r4..r11 and lr saved (36 bytes). */
-.macro begin name
-    .section .text.\name,"ax",%progbits
-    .global \name
-    .type \name, %function
-    .p2align 2
-\name:
-    push {r4-r11, lr}
-.endm
+#include "m4_ntt_passes.inc"
 
 /* r9 = q^-1 mod 2^32 = 58728449 (PQPAN_MLDSA_QINV), r10 = -q, q = 8380417 (FIPS 204 §4
  * Table 1); r12 and s12 = the zeta table. */
@@ -110,30 +102,6 @@
     mla \x, lr, r10, \x
 .endm
 
-/* r1..r8 = a[k stride], k = 0..7, from r0 (bytes). */
-.macro load8 stride
-    ldr r1, [r0]
-    ldr r2, [r0, #\stride]
-    ldr r3, [r0, #2*\stride]
-    ldr r4, [r0, #3*\stride]
-    ldr r5, [r0, #4*\stride]
-    ldr r6, [r0, #5*\stride]
-    ldr r7, [r0, #6*\stride]
-    ldr r8, [r0, #7*\stride]
-.endm
-
-/* The inverse of load8, r0 then advanced by one coefficient. */
-.macro store8 stride
-    str r2, [r0, #\stride]
-    str r3, [r0, #2*\stride]
-    str r4, [r0, #3*\stride]
-    str r5, [r0, #4*\stride]
-    str r6, [r0, #5*\stride]
-    str r7, [r0, #6*\stride]
-    str r8, [r0, #7*\stride]
-    str r1, [r0], #4
-.endm
-
 /* Three forward layers on r1..r8 (coefficients at a common stride): the first pairs k with
  * k + 4 (zeta s0), the second k with k + 2 (s1 for k < 4, s2 above), the third k with
  * k + 1 (s3..s6, one per pair). */
@@ -183,13 +151,6 @@
     gs r4, r8
 .endm
 
-/* Loops while r0 differs from the bound in \end (r12 is free between butterflies). */
-.macro loop_until end, label
-    vmov r12, \end
-    cmp r0, r12
-    bne \label
-.endm
-
 /* Alg. 41. Pass 1: len = 128, 64, 32 on a[j + 32 k], zetas[1..7] (m = 1, 2..3, 4..7).
  * Pass 2: len = 16, 8, 4 on a[32 b + j + 4 k] for block b, zetas[8 + b], [16 + 2b ..],
  * [32 + 4b ..]. Pass 3: len = 2, 1 on two blocks of 4 at a time, zetas[64 + 2i ..],
@@ -202,7 +163,7 @@
     vmov s7, r11
 1:  load8 128
     ct3
-    store8 128
+    store8 128, 4
     loop_until s7, 1b
     sub r0, r0, #128
 
@@ -214,7 +175,7 @@
     vmov s7, r12
 3:  load8 16
     ct3
-    store8 16
+    store8 16, 4
     loop_until s7, 3b
     add r0, r0, #112
     loop_until s11, 2b
@@ -281,7 +242,7 @@
     vmov s7, r12
 7:  load8 32
     gs3
-    store8 32
+    store8 32, 4
     loop_until s7, 7b
     add r0, r0, #224
     loop_until s11, 6b

@@ -1,6 +1,7 @@
-/* The NTT and inverse NTT of FIPS 203 §4.3 (Alg. 9 and 10), the base multiplications
- * (Alg. 11, 12) and SamplePolyCBD_2 (Alg. 8) for the Cortex-M4 with the DSP extension of
- * ARMv7E-M (PQPAN_M4_ASM): two coefficients per 32-bit word, the
+/* SamplePolyCBD_2 and _3 (FIPS 203 Alg. 8), the Barrett reduction and the Montgomery
+ * domain conversions of a polynomial for the Cortex-M4 with the DSP extension of
+ * ARMv7E-M (PQPAN_M4_ASM; the NTT, inverse NTT and base multiplications are assembly,
+ * src/crypto/m4/mlkem_ntt_m4.S): two coefficients per 32-bit word, the
  * Montgomery products taken with the 16 x 16-bit multiplies SMULBB / SMULBT / SMULTB and
  * SMLABT, sums and differences with SADD16 / SSUB16. Each of these executes in one cycle
  * on the Cortex-M4 whatever its operands (Cortex-M4 TRM, Arm DDI 0439B, §3.3.1 Table 3-1),
@@ -15,8 +16,8 @@
 #include "crypto/mlkem/ntt.h"
 #include "crypto/mlkem/poly.h"
 
-_Static_assert(PQPAN_MLKEM_N % 8 == 0 && PQPAN_MLKEM_BASEMUL_RUN % 2 == 0,
-               "the backend takes two coefficients per word, two layers or two factors at a time");
+_Static_assert(PQPAN_MLKEM_N % 8 == 0 && PQPAN_MLKEM_BASEMUL_RUN % 4 == 0,
+               "the backend takes two coefficients per word, four words or four factors at a time");
 
 #ifdef PQPAN_M4_ASM
 
@@ -28,8 +29,6 @@ _Static_assert(PQPAN_MLKEM_N % 8 == 0 && PQPAN_MLKEM_BASEMUL_RUN % 2 == 0,
 #define QINV_NEGQ ((uint32_t)(uint16_t)(-PQPAN_MLKEM_Q) << 16 | (uint32_t)(uint16_t)PQPAN_MLKEM_QINV)
 /* Barrett (mlkem_barrett_reduce): v = round(2^26 / q). */
 #define BARRETT_V (((1 << 26) + PQPAN_MLKEM_Q / 2) / PQPAN_MLKEM_Q)
-/* The two scalings of src/crypto/mlkem/ntt.c: INVNTT_SCALE = 128^-1 R^2 mod q. */
-#define INVNTT_SCALE 1441
 
 /* The DSP instructions, one per function (ARMv7-M ARM, Arm DDI 0403E, §A7.7: SMULBB,
  * SMULTB, SMLABT, SADD16, SSUB16, PKHTB); words carry two int16 halves. */
@@ -42,11 +41,8 @@ _Static_assert(PQPAN_MLKEM_N % 8 == 0 && PQPAN_MLKEM_BASEMUL_RUN % 2 == 0,
     }
 DSP2(smulbb)
 DSP2(smultb)
-DSP2(smultt)
 DSP2(sadd16)
 DSP2(ssub16)
-DSP2(smuad)
-DSP2(smuadx)
 DSP2(ssub8)
 
 /* Bytes 0 and 2 of a (ror 0) or 1 and 3 (ror 8), sign-extended into the two halves. */
@@ -99,14 +95,6 @@ M4_INLINE uint32_t pkhtb_asr16(uint32_t top, uint32_t bottom)
     return r;
 }
 
-/* Top half of top, bottom half of bottom. */
-M4_INLINE uint32_t pkhtb0(uint32_t top, uint32_t bottom)
-{
-    uint32_t r;
-    __asm__("pkhtb %0, %1, %2" : "=r"(r) : "r"(top), "r"(bottom));
-    return r;
-}
-
 /* p R^-1 mod q in the top half (|p| < 2^15 q gives a result in (-q, q)), exactly as
  * mlkem_montgomery_reduce: t = lo16(p) q^-1 (SMULBB), p - t q (SMLABT). */
 M4_INLINE uint32_t montgomery_top(uint32_t p)
@@ -139,186 +127,6 @@ M4_INLINE uint32_t load_word(const int16_t *p)
 M4_INLINE void store_word(int16_t *p, uint32_t w)
 {
     memcpy(p, &w, sizeof w);
-}
-
-/* Cooley-Tukey butterflies on the word pair (*x, *y) (FIPS 203 Alg. 9, lines 8-10). */
-M4_INLINE void ct2(uint32_t *x, uint32_t *y, uint32_t zeta)
-{
-    const uint32_t t = fqmul2(zeta, *y);
-    *y = ssub16(*x, t);
-    *x = sadd16(*x, t);
-}
-
-/* Gentleman-Sande butterflies on (*x, *y) (Alg. 10, lines 8-10), the sum Barrett-reduced
- * when reduce is set. */
-M4_INLINE void gs2(uint32_t *x, uint32_t *y, uint32_t zeta, int reduce)
-{
-    const uint32_t sum = sadd16(*x, *y);
-    *y = fqmul2(zeta, ssub16(*y, *x));
-    *x = reduce ? barrett2(sum) : sum;
-}
-
-M4_INLINE uint32_t zeta_at(unsigned i)
-{
-    return (uint16_t)pqpan_mlkem_zetas[i];
-}
-
-/* Two layers of Alg. 9, distances len and len / 2 (len / 2 >= 2), on four words at a time:
- * the group of 2 len coefficients starting at start uses zeta 128 / len + group in the
- * first layer, and its two halves zetas 256 / len + 2 group (+1) in the second. */
-M4_INLINE void ntt_two_layers(int16_t a[PQPAN_MLKEM_N], unsigned len)
-{
-    const unsigned h = len / 2;
-    for (unsigned start = 0, g = 0; start < PQPAN_MLKEM_N; start += 2 * len, g++) {
-        const uint32_t z1 = zeta_at(128 / len + g);
-        const uint32_t z2 = zeta_at(256 / len + 2 * g), z3 = zeta_at(256 / len + 2 * g + 1);
-        for (unsigned j = start; j < start + h; j += 2) {
-            uint32_t w0 = load_word(a + j), w1 = load_word(a + j + h);
-            uint32_t w2 = load_word(a + j + len), w3 = load_word(a + j + len + h);
-            ct2(&w0, &w2, z1);
-            ct2(&w1, &w3, z1);
-            ct2(&w0, &w1, z2);
-            ct2(&w2, &w3, z3);
-            store_word(a + j, w0);
-            store_word(a + j + h, w1);
-            store_word(a + j + len, w2);
-            store_word(a + j + len + h, w3);
-        }
-    }
-}
-
-/* The last layer of Alg. 9 (len = 2): one word pair per zeta 64 .. 127. */
-M4_INLINE void ntt_last_layer(int16_t a[PQPAN_MLKEM_N])
-{
-    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 4) {
-        uint32_t w0 = load_word(a + j), w1 = load_word(a + j + 2);
-        ct2(&w0, &w1, zeta_at(64 + j / 4));
-        store_word(a + j, w0);
-        store_word(a + j + 2, w1);
-    }
-}
-
-void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N])
-{
-    ntt_two_layers(a, 128);
-    ntt_two_layers(a, 32);
-    ntt_two_layers(a, 8);
-    ntt_last_layer(a);
-}
-
-/* Two layers of Alg. 10, distances len and 2 len, on four words at a time: the first
- * layer's groups of 2 len coefficients use zetas 256 / len - 1 - group (k counting down),
- * the second layer's group of 4 len coefficients zeta 128 / len - 1 - group. reduce1 and
- * reduce2 select the Barrett reduction of each layer's sums. */
-M4_INLINE void invntt_two_layers(int16_t a[PQPAN_MLKEM_N], unsigned len, int reduce1, int reduce2)
-{
-    for (unsigned start = 0, g = 0; start < PQPAN_MLKEM_N; start += 4 * len, g++) {
-        const uint32_t z1 = zeta_at(256 / len - 1 - 2 * g), z2 = zeta_at(256 / len - 2 - 2 * g);
-        const uint32_t z3 = zeta_at(128 / len - 1 - g);
-        for (unsigned j = start; j < start + len; j += 2) {
-            uint32_t w0 = load_word(a + j), w1 = load_word(a + j + len);
-            uint32_t w2 = load_word(a + j + 2 * len), w3 = load_word(a + j + 3 * len);
-            gs2(&w0, &w1, z1, reduce1);
-            gs2(&w2, &w3, z2, reduce1);
-            gs2(&w0, &w2, z3, reduce2);
-            gs2(&w1, &w3, z3, reduce2);
-            store_word(a + j, w0);
-            store_word(a + j + len, w1);
-            store_word(a + j + 2 * len, w2);
-            store_word(a + j + 3 * len, w3);
-        }
-    }
-}
-
-/* The last layer of Alg. 10 (len = 128, zeta 1) followed by the scaling by
- * INVNTT_SCALE (Alg. 10 line 14 times R), each word loaded and stored once. */
-M4_INLINE void invntt_last_layer(int16_t a[PQPAN_MLKEM_N])
-{
-    for (unsigned j = 0; j < 128; j += 2) {
-        uint32_t w0 = load_word(a + j), w1 = load_word(a + j + 128);
-        gs2(&w0, &w1, zeta_at(1), 0);
-        store_word(a + j, fqmul2(INVNTT_SCALE, w0));
-        store_word(a + j + 128, fqmul2(INVNTT_SCALE, w1));
-    }
-}
-
-/* Alg. 12 for one degree-2 factor, a = (a0, a1), b = (b0, b1) and b1g = fqmul(b1, gamma)
- * in the top half: (c0, c1) = (mont(a0 b0 + a1 b1g), mont(a0 b1 + a1 b0)), the sums taken
- * by SMUAD and SMUADX, as basemul_run of the portable C. */
-M4_INLINE uint32_t basecase(uint32_t a, uint32_t b, uint32_t b1g)
-{
-    const uint32_t c0 = montgomery_top(smuad(a, pkhtb0(b1g, b)));
-    const uint32_t c1 = montgomery_top(smuadx(a, b));
-    return pkhtb_asr16(c1, c0);
-}
-
-/* Two 12-bit values (bits 0-11 and 12-23 of t) as one word. */
-M4_INLINE uint32_t pack12(uint32_t t)
-{
-    return (t & 0xFFFu) | ((t << 4) & 0x0FFF0000u);
-}
-
-/* ByteDecode_12 (FIPS 203 Alg. 6, without the reduction mod q) of 6 bytes: the
- * coefficient pairs of two factors. */
-M4_INLINE void decode_two(const uint8_t *p, uint32_t *f0, uint32_t *f1)
-{
-    uint32_t w;
-    uint16_t h;
-    memcpy(&w, p, sizeof w);
-    memcpy(&h, p + 4, sizeof h);
-    *f0 = pack12(w);
-    *f1 = pack12(w >> 24 | (uint32_t)h << 8);
-}
-
-/* acc += a o b on the factors 2m and 2m + 1 (gammas g and -g of pqpan_mlkem_gammas). */
-M4_INLINE void basemul_two(int16_t *acc, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1,
-                           uint32_t gammas)
-{
-    const uint32_t c0 = basecase(a0, b0, montgomery_top(smultb(b0, gammas)));
-    const uint32_t c1 = basecase(a1, b1, montgomery_top(smultt(b1, gammas)));
-    store_word(acc, sadd16(load_word(acc), c0));
-    store_word(acc + 2, sadd16(load_word(acc + 2), c1));
-}
-
-M4_INLINE uint32_t gamma_pair(unsigned factor)
-{
-    uint32_t w;
-    memcpy(&w, pqpan_mlkem_gammas + factor, sizeof w);
-    return w;
-}
-
-void pqpan_mlkem_basemul_acc_bytes(int16_t acc[PQPAN_MLKEM_N], const int16_t *a,
-                                   const uint8_t b[PQPAN_MLKEM_POLYBYTES], unsigned first,
-                                   unsigned count)
-{
-    for (unsigned i = first; i < first + count; i += 2) {
-        uint32_t b0, b1;
-        decode_two(b + 3 * i, &b0, &b1);
-        basemul_two(acc + 2 * i, load_word(a + 2 * (i - first)), load_word(a + 2 * (i - first) + 2),
-                    b0, b1, gamma_pair(i));
-    }
-}
-
-void pqpan_mlkem_basemul_acc_encoded(int16_t acc[PQPAN_MLKEM_N],
-                                     const uint8_t a[PQPAN_MLKEM_POLYBYTES],
-                                     const uint8_t b[PQPAN_MLKEM_POLYBYTES])
-{
-    for (unsigned i = 0; i < PQPAN_MLKEM_N / 2; i += 2) {
-        uint32_t a0, a1, b0, b1;
-        decode_two(a + 3 * i, &a0, &a1);
-        decode_two(b + 3 * i, &b0, &b1);
-        basemul_two(acc + 2 * i, a0, a1, b0, b1, gamma_pair(i));
-    }
-}
-
-/* Layers 2 .. 128 as in the portable pqpan_mlkem_invntt, sums reduced after the layers
- * len = 8 and len = 64. */
-void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N])
-{
-    invntt_two_layers(a, 2, 0, 0);
-    invntt_two_layers(a, 8, 1, 0);
-    invntt_two_layers(a, 32, 0, 1);
-    invntt_last_layer(a);
 }
 
 /* Eight coefficients from one 32-bit word t of PRF output, written to c[0..7] or (add)
