@@ -392,8 +392,19 @@ struct pqpan_mesh_net_sim {
     int complete;           /* both parties confirmed */
     uint32_t network_pdus;  /* Network PDUs built: the endpoints' and each relay stage's */
     uint32_t decoded;       /* Network PDUs decoded with a valid NetMIC */
+    /* The capture (NULL: none; not with an LPN): every advertising event of every node on the
+     * path as an ADV_NONCONN_IND on each of channels 37, 38, 39 (LL header to CRC, AdvData one
+     * «Mesh Message» AD structure), at the packet's start on the clock. Returns 0, or non-zero
+     * to stop (PQPAN_ERR_IO). Set by the caller before the run. */
+    int (*on_packet)(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu, size_t len);
+    void *packet_ctx;
     struct pqpan_sim_pqke pqke;
     uint8_t msg[2][PQPAN_MESH_NET_MSG_MAX];
+    /* Workspace: the part in flight's Network PDUs as the node at each position sends them
+     * (index: segment, or the segment count for the Segment Acknowledgment; position). */
+    uint8_t air[PQPAN_MESH_NET_SEGMENTS_MAX + 1u][PQPAN_MESH_NET_HOPS_MAX + 1u]
+               [PQPAN_MESH_NET_PDU_MAX];
+    uint8_t air_len[PQPAN_MESH_NET_SEGMENTS_MAX + 1u][PQPAN_MESH_NET_HOPS_MAX + 1u];
 };
 
 /* Runs the PQKE between the two nodes for real (pqpan_sim_pqke: the protocol, its crypto,
@@ -410,7 +421,8 @@ struct pqpan_mesh_net_sim {
  * (net_sar.h); a message given up ends the run without keys: PQPAN_OK with complete 0 and
  * run.abandoned 1 (per 1 included). Errors: those of pqpan_mesh_net_estimate but per 1,
  * PQPAN_ERR_CAPACITY (a message above PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED /
- * PQPAN_ERR_AUTH (a PDU that does not decode: a bug), the PQKE's. */
+ * PQPAN_ERR_AUTH (a PDU that does not decode: a bug), the PQKE's, PQPAN_ERR_UNSUPPORTED
+ * (s->on_packet with an LPN), PQPAN_ERR_IO (s->on_packet returned non-zero). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
                                              const struct pqpan_mesh_net_config *cfg, uint64_t seed,
                                              const struct pqpan_ble_device *dev,

@@ -39,6 +39,11 @@ struct mesh_net_clock {
     int (*lose)(void *ctx, uint32_t n);
     void *lose_ctx;
     uint32_t draws;
+    /* The simulator's capture (NULL: none): an event of the holder-th node at pos starting at
+     * start_ns that carries the PDU tag of the part in flight. */
+    void (*on_event)(void *ctx, uint32_t pos, uint32_t holder, uint64_t start_ns);
+    void *event_ctx;
+    uint32_t tag; /* the part's PDU being flooded: segment k, or segs for its acknowledgment */
 };
 
 /* Whether events can go unheard: cfg->per > 0 and a loss source or pattern. */

@@ -286,8 +286,11 @@ static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_o
     if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, option, msg.text);
     }
-    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK && q->s.pcap != NULL) {
-        return run_fail(r, EXIT_USAGE, "--pcap", "--pcap is not written for --bearer network");
+    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK && q->s.pcap != NULL &&
+        q->o.net.lpn != PQPAN_MESH_NET_LPN_NONE) {
+        return run_fail(r, EXIT_USAGE, "--pcap",
+                        "--pcap is not written with --lpn (the Friend's and the Low Power "
+                        "Node's own events, Friend Polls and Updates, are not built)");
     }
     return rc;
 }
