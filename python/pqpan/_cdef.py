@@ -2384,8 +2384,13 @@ struct pqpan_mesh_net_sim {
     int complete;
     uint32_t network_pdus;
     uint32_t decoded;
+    int (*on_packet)(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu, size_t len);
+    void *packet_ctx;
     struct pqpan_sim_pqke pqke;
     uint8_t msg[2][8192u];
+    uint8_t air[32u + 1u][32u + 1u]
+               [29u];
+    uint8_t air_len[32u + 1u][32u + 1u];
 };
  int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
                                              const struct pqpan_mesh_net_config *cfg, uint64_t seed,
