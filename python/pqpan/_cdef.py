@@ -2294,6 +2294,10 @@ struct pqpan_mesh_net_hdr {
                                                    const struct pqpan_mesh_net_keys *friend_keys,
                                                    uint32_t iv_index,
                                                    uint8_t pdu[29u], size_t *len);
+ int pqpan_mesh_net_friend_build(uint8_t pdu[29u], size_t *len,
+                                                 const struct pqpan_mesh_net_keys *k,
+                                                 uint32_t iv_index, uint16_t src, uint16_t dst,
+                                                 uint8_t op, uint8_t param, uint32_t seq);
  int pqpan_mesh_net_friend_check(const struct pqpan_mesh_net_keys *k,
                                                  uint32_t iv_index, uint16_t src, uint16_t dst,
                                                  uint8_t op, uint8_t param, uint32_t seq);

@@ -2276,7 +2276,7 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     'full), then every LL data PDU of the run; network every '
                                     'advertising event of every node on the path (on channel 38, '
                                     "each node's AdvA C0:50:00:00:position:relay; the first run; "
-                                    'not with --lpn)'}]},
+                                    "with --lpn the Friend Polls and the Friend's answers too)"}]},
               {'link': None,
                'options': [{'name': '--profile',
                             'kind': 'text',

@@ -46,6 +46,12 @@ struct mesh_net_clock {
     uint32_t tag; /* the part's PDU being flooded: segment k, or segs for its acknowledgment */
 };
 
+/* c->tag beyond a part's PDUs (net_friend.c): the LPN's Friend Poll, the Friend's Friend
+ * Update with MD 0 or 1. */
+#define MESH_NET_TAG_POLL (PQPAN_MESH_NET_SEGMENTS_MAX + 1u)
+#define MESH_NET_TAG_UPDATE (PQPAN_MESH_NET_SEGMENTS_MAX + 2u)
+#define MESH_NET_TAG_UPDATE_MD (PQPAN_MESH_NET_SEGMENTS_MAX + 3u)
+
 /* Whether events can go unheard: cfg->per > 0 and a loss source or pattern. */
 int pqpan_mesh_net_clock_lossy(const struct mesh_net_clock *c);
 

@@ -44,6 +44,12 @@ struct net_run {
     struct pqpan_prng loss;
     uint32_t tag;       /* the part's PDU carry builds: segment k, or segs for its ack */
     int capture_failed; /* s->on_packet returned non-zero */
+    uint32_t friend_seq; /* the Friend's next SEQ when it is a relay (--lpn, hops > 1) */
+    /* the capture's Friend Poll or Update (both transmissions of a Poll alike): for which
+     * tag and poll cycle, its octets */
+    uint32_t ctl_tag, ctl_cycle;
+    uint8_t ctl_pdu[PQPAN_MESH_NET_PDU_MAX];
+    size_t ctl_len;
 };
 
 static uint16_t addr_of(uint32_t end)
@@ -76,6 +82,57 @@ static void keep(struct net_run *r, uint32_t pos, const uint8_t *pdu, size_t len
     r->s->air_len[r->tag][pos] = (uint8_t)len;
 }
 
+static uint16_t friend_addr(const struct net_run *r)
+{
+    return r->clock.cfg->hops == 1u ? addr_of(r->clock.friend.friend_pos)
+                                    : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+}
+
+/* The next SEQ of the node at pos (an endpoint, or the Friend when it is a relay). */
+static uint32_t next_seq(struct net_run *r, uint32_t pos)
+{
+    if (pos != 0u && pos != r->clock.cfg->hops) {
+        return r->friend_seq++;
+    }
+    return r->seq[pos != 0u]++;
+}
+
+/* The Friend Poll (tag MESH_NET_TAG_POLL, FSN the poll cycle's parity) or Friend Update of
+ * the clock's current poll cycle, built once a cycle with the friendship credentials, on
+ * the sender's own SEQ. */
+static int friend_ctl(struct net_run *r, uint32_t tag, const uint8_t **pdu, size_t *len)
+{
+    const struct mesh_friend *f = &r->clock.friend;
+    uint32_t cycle = r->clock.out->polls;
+    int poll = tag == MESH_NET_TAG_POLL, rc = PQPAN_OK;
+    if (r->ctl_len == 0u || r->ctl_tag != tag || r->ctl_cycle != cycle) {
+        uint16_t lpn = addr_of(f->lpn_pos), frnd = friend_addr(r);
+        rc = pqpan_mesh_net_friend_build(
+            r->ctl_pdu, &r->ctl_len, &r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX,
+            poll ? lpn : frnd, poll ? frnd : lpn,
+            poll ? PQPAN_MESH_NET_FRIEND_POLL_OP : PQPAN_MESH_NET_FRIEND_UPDATE_OP,
+            (uint8_t)(poll ? cycle & 1u : tag == MESH_NET_TAG_UPDATE_MD),
+            next_seq(r, poll ? f->lpn_pos : f->friend_pos));
+        r->ctl_tag = tag;
+        r->ctl_cycle = cycle;
+    }
+    *pdu = r->ctl_pdu;
+    *len = r->ctl_len;
+    return rc;
+}
+
+/* The octets the node at pos sends for the clock's current tag; 0 when it has none. */
+static size_t air_of(struct net_run *r, uint32_t pos, const uint8_t **pdu)
+{
+    uint32_t tag = r->clock.tag;
+    size_t len = 0;
+    if (tag >= MESH_NET_TAG_POLL) {
+        return friend_ctl(r, tag, pdu, &len) == PQPAN_OK ? len : 0u;
+    }
+    *pdu = r->s->air[tag][pos];
+    return r->s->air_len[tag][pos];
+}
+
 /* The clock's event of the holder-th node at pos from start: its ADV_NONCONN_IND (AdvData
  * the «Mesh Message» AD structure, MshPRT v1.1 §3.3.1) on each channel, each packet after
  * the pre-processing and its ramp-up (pbadv_clock.c's channel times). */
@@ -83,7 +140,8 @@ static void capture_event(void *ctx, uint32_t pos, uint32_t holder, uint64_t sta
 {
     struct net_run *r = ctx;
     const struct pqpan_ble_device *d = r->clock.dev;
-    uint32_t tag = r->clock.tag, len = r->s->air_len[tag][pos], ch;
+    const uint8_t *net = NULL;
+    uint32_t len = (uint32_t)air_of(r, pos, &net), ch;
     uint32_t payload = pqpan_mesh_net_adv_payload(len);
     uint64_t packet_ns = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, payload, 0);
     uint8_t pdu[PQPAN_LL_HDR_BYTES + PQPAN_BD_ADDR_BYTES + PQPAN_ADV_DATA_MAX + PQPAN_LL_CRC_BYTES];
@@ -102,7 +160,7 @@ static void capture_event(void *ctx, uint32_t pos, uint32_t holder, uint64_t sta
     a[5] = ADV_A_TOP;
     ad[0] = (uint8_t)(len + 1u); /* AD Length: AD Type + the Network PDU */
     ad[1] = PQPAN_MESH_NET_AD_TYPE;
-    memcpy(ad + PQPAN_MESH_NET_AD_HDR_BYTES, r->s->air[tag][pos], len);
+    memcpy(ad + PQPAN_MESH_NET_AD_HDR_BYTES, net, len);
     pqpan_crc24_append(PQPAN_LL_ADV_CRC_INIT, pdu, PQPAN_LL_HDR_BYTES + payload);
     for (ch = 0; ch < ADV_CHANNELS && !r->capture_failed; ch++) {
         uint64_t t = start + d->pre_ns + ch * (d->ramp_ns + packet_ns) + d->ramp_ns;
@@ -171,6 +229,7 @@ static int carry(struct net_run *r, uint32_t from, uint8_t ctl, const uint8_t *l
     if (rc == PQPAN_OK && is_lpn(r, to)) {
         rc = pqpan_mesh_net_friend_forward(&r->keys, &r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX,
                                            pdu, &len);
+        keep(r, r->clock.friend.friend_pos, pdu, len); /* the copy its Friend delivers */
         r->s->decoded += rc == PQPAN_OK;
         r->s->network_pdus += rc == PQPAN_OK;
     }
@@ -354,7 +413,7 @@ static void friendship(struct net_run *r)
         return;
     }
     lpn = addr_of(f->lpn_pos);
-    frnd = r->clock.cfg->hops == 1u ? addr_of(f->friend_pos) : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+    frnd = friend_addr(r);
     p[0] = 0x01;
     p[1] = (uint8_t)(lpn >> 8);
     p[2] = (uint8_t)lpn;
@@ -370,8 +429,7 @@ static int friend_control(struct net_run *r)
 {
     const struct pqpan_mesh_net_estimate *e = &r->s->run;
     uint16_t lpn = addr_of(r->clock.friend.lpn_pos);
-    uint16_t frnd = r->clock.cfg->hops == 1u ? addr_of(r->clock.friend.friend_pos)
-                                             : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+    uint16_t frnd = friend_addr(r);
     uint32_t i, seq = 1u;
     int rc = PQPAN_OK;
     for (i = 0; i < e->polls && rc == PQPAN_OK; i++) {
@@ -440,9 +498,6 @@ int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s, const struct pqpan_mes
     if (dev == NULL || cycles == NULL || pqpan_mesh_net_config_check(cfg) != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
     }
-    if (s->on_packet != NULL && cfg->lpn != PQPAN_MESH_NET_LPN_NONE) {
-        return PQPAN_ERR_UNSUPPORTED; /* the Friend's and the LPN's own events are not built */
-    }
     rc = pqpan_sim_pqke_init(&s->pqke, cfg->suite, cfg->mode, cfg->sig, PQPAN_BLE_CENTRAL, seed);
     if (rc != PQPAN_OK) {
         return PQPAN_ERR_INVALID_ARG;
@@ -453,6 +508,7 @@ int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s, const struct pqpan_mes
     r.aid = aid_of(sample_app_key);
     r.seq[0] = 1u;
     r.seq[1] = 1u;
+    r.friend_seq = 1u;
     pqpan_mesh_net_clock_init(&r.clock, &s->run, cfg, dev);
     friendship(&r);
     pqpan_prng_seed(&r.loss, seed ^ LOSS_SEED_XOR);

@@ -115,7 +115,7 @@ int mesh_net_estimate(struct mesh_result *r, const struct model_env *env,
  * ..): rows as mesh_net_estimate's, of the first run, with the statistics of the completed
  * runs (mesh_runs_stats); info's keys_equal, complete, packets (Network PDUs built) of the
  * first run, completed and keys_differ of all; the first run's advertising packets into cap
- * when not NULL (mesh_capture_open; not with an LPN). */
+ * when not NULL (mesh_capture_open). */
 struct mesh_sim_info;
 struct mesh_capture;
 int mesh_net_simulate(struct mesh_result *r, struct mesh_sim_info *info,

@@ -159,7 +159,7 @@ static const struct cli_opt msim_rows[] = {
              "exchange, discovery and CCCD write; priced with --setup full), then every LL "
              "data PDU of the run; network every advertising event of every node on the path "
              "(on channel 38, each node's AdvA C0:50:00:00:position:relay; the first run; "
-             "not with --lpn)"},
+             "with --lpn the Friend Polls and the Friend's answers too)"},
 };
 
 static void init_msim(void *o);
@@ -287,12 +287,6 @@ static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_o
     }
     if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, option, msg.text);
-    }
-    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK && q->s.pcap != NULL &&
-        q->o.net.lpn != PQPAN_MESH_NET_LPN_NONE) {
-        return run_fail(r, EXIT_USAGE, "--pcap",
-                        "--pcap is not written with --lpn (the Friend's and the Low Power "
-                        "Node's own events, Friend Polls and Updates, are not built)");
     }
     return rc;
 }
