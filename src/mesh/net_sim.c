@@ -519,8 +519,8 @@ int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s, const struct pqpan_mes
         r.clock.event_ctx = &r;
     }
     rc = exchange(&r, cycles);
+    pqpan_mesh_net_clock_finish(&r.clock); /* with an LPN: its last poll cycles, captured */
     rc = r.capture_failed ? PQPAN_ERR_IO : rc;
-    pqpan_mesh_net_clock_finish(&r.clock);
     if (rc == PQPAN_OK) {
         rc = friend_control(&r);
     }

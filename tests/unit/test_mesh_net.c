@@ -421,12 +421,25 @@ static int check_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t
     return 0;
 }
 
+/* A capture that cannot take a packet. */
+static int refuse_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu,
+                         size_t len)
+{
+    (void)ctx;
+    (void)t_ns;
+    (void)channel;
+    (void)pdu;
+    (void)len;
+    return 1;
+}
+
 /* simulate's capture at 1 and 3 hops (2 relays a stage): every packet well formed and
  * decoding as above, one record per channel of each advertising event the run counts (the
  * relay row is the mean of the 2 (hops - 1) relay nodes, exact at zero loss). With the
  * responder an LPN at one hop: the PDUs under the friendship credentials (k2 with P = 0x01
  * || LPN 0x0002 || Friend 0x0001 || counters 0, MshPRT §3.9.6.3.1) are two Friend Polls a
- * poll cycle and one answer of the Friend. */
+ * poll cycle and one answer of the Friend. A capture that refuses a packet ends the run
+ * with PQPAN_ERR_IO. */
 static void test_capture(void **state)
 {
     static const struct pqpan_ble_device ramped = {64000000u, 0u, 40000u, 0u, 0u, 50u, 0u};
@@ -472,6 +485,8 @@ static void test_capture(void **state)
     assert_true(v.answers > 0u);
     assert_int_equal(v.polls, 2u * v.answers);
     assert_int_equal(v.answers, sim.run.polls);
+    sim.on_packet = refuse_packet; /* a capture that fails stops the run: PQPAN_ERR_IO */
+    assert_int_equal(pqpan_mesh_net_simulate(&sim, &cfg, 7u, &ramped, cycles), PQPAN_ERR_IO);
     sim.on_packet = NULL;
 }
 
