@@ -192,10 +192,17 @@ PQPAN_MUST_CHECK int pqpan_mesh_net_friend_forward(const struct pqpan_mesh_net_k
                                                    uint32_t iv_index,
                                                    uint8_t pdu[PQPAN_MESH_NET_PDU_MAX], size_t *len);
 
-/* Builds a Friend Poll (op 0x01, param = FSN) or Friend Update (op 0x02, Flags 0, the IV
- * Index, param = MD) from src to dst, SEQ seq, TTL 0, under k (friendship credentials),
- * checks its length (PQPAN_MESH_NET_FRIEND_POLL_PDU / _UPDATE_PDU) and decodes it back:
- * PQPAN_OK or PQPAN_ERR_MALFORMED. */
+/* A Friend Poll (op 0x01, param = FSN) or Friend Update (op 0x02, Flags 0, the IV Index,
+ * param = MD) from src to dst, SEQ seq, TTL 0, under k (friendship credentials), as the
+ * Network PDU pdu[0..*len): PQPAN_OK, or PQPAN_ERR_MALFORMED when its length is not
+ * PQPAN_MESH_NET_FRIEND_POLL_PDU / _UPDATE_PDU (or the encoder's error). */
+PQPAN_MUST_CHECK int pqpan_mesh_net_friend_build(uint8_t pdu[PQPAN_MESH_NET_PDU_MAX], size_t *len,
+                                                 const struct pqpan_mesh_net_keys *k,
+                                                 uint32_t iv_index, uint16_t src, uint16_t dst,
+                                                 uint8_t op, uint8_t param, uint32_t seq);
+
+/* pqpan_mesh_net_friend_build, then the PDU decoded back and compared: PQPAN_OK or
+ * PQPAN_ERR_MALFORMED. */
 PQPAN_MUST_CHECK int pqpan_mesh_net_friend_check(const struct pqpan_mesh_net_keys *k,
                                                  uint32_t iv_index, uint16_t src, uint16_t dst,
                                                  uint8_t op, uint8_t param, uint32_t seq);
@@ -392,8 +399,20 @@ struct pqpan_mesh_net_sim {
     int complete;           /* both parties confirmed */
     uint32_t network_pdus;  /* Network PDUs built: the endpoints' and each relay stage's */
     uint32_t decoded;       /* Network PDUs decoded with a valid NetMIC */
+    /* The capture (NULL: none): every advertising event of every node on the path as an
+     * ADV_NONCONN_IND on each of channels 37, 38, 39 (LL header to CRC, AdvData one «Mesh
+     * Message» AD structure), at the packet's start on the clock; with an LPN also its Friend
+     * Polls and its Friend's answers (the queued PDUs and Friend Updates, under the friendship
+     * credentials). Returns 0, or non-zero to stop (PQPAN_ERR_IO). Set by the caller. */
+    int (*on_packet)(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu, size_t len);
+    void *packet_ctx;
     struct pqpan_sim_pqke pqke;
     uint8_t msg[2][PQPAN_MESH_NET_MSG_MAX];
+    /* Workspace: the part in flight's Network PDUs as the node at each position sends them
+     * (index: segment, or the segment count for the Segment Acknowledgment; position). */
+    uint8_t air[PQPAN_MESH_NET_SEGMENTS_MAX + 1u][PQPAN_MESH_NET_HOPS_MAX + 1u]
+               [PQPAN_MESH_NET_PDU_MAX];
+    uint8_t air_len[PQPAN_MESH_NET_SEGMENTS_MAX + 1u][PQPAN_MESH_NET_HOPS_MAX + 1u];
 };
 
 /* Runs the PQKE between the two nodes for real (pqpan_sim_pqke: the protocol, its crypto,
@@ -410,7 +429,8 @@ struct pqpan_mesh_net_sim {
  * (net_sar.h); a message given up ends the run without keys: PQPAN_OK with complete 0 and
  * run.abandoned 1 (per 1 included). Errors: those of pqpan_mesh_net_estimate but per 1,
  * PQPAN_ERR_CAPACITY (a message above PQPAN_MESH_NET_MSG_MAX), PQPAN_ERR_MALFORMED /
- * PQPAN_ERR_AUTH (a PDU that does not decode: a bug), the PQKE's. */
+ * PQPAN_ERR_AUTH (a PDU that does not decode: a bug), the PQKE's, PQPAN_ERR_IO
+ * (s->on_packet returned non-zero). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
                                              const struct pqpan_mesh_net_config *cfg, uint64_t seed,
                                              const struct pqpan_ble_device *dev,

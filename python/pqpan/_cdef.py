@@ -2294,6 +2294,10 @@ struct pqpan_mesh_net_hdr {
                                                    const struct pqpan_mesh_net_keys *friend_keys,
                                                    uint32_t iv_index,
                                                    uint8_t pdu[29u], size_t *len);
+ int pqpan_mesh_net_friend_build(uint8_t pdu[29u], size_t *len,
+                                                 const struct pqpan_mesh_net_keys *k,
+                                                 uint32_t iv_index, uint16_t src, uint16_t dst,
+                                                 uint8_t op, uint8_t param, uint32_t seq);
  int pqpan_mesh_net_friend_check(const struct pqpan_mesh_net_keys *k,
                                                  uint32_t iv_index, uint16_t src, uint16_t dst,
                                                  uint8_t op, uint8_t param, uint32_t seq);
@@ -2384,8 +2388,13 @@ struct pqpan_mesh_net_sim {
     int complete;
     uint32_t network_pdus;
     uint32_t decoded;
+    int (*on_packet)(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu, size_t len);
+    void *packet_ctx;
     struct pqpan_sim_pqke pqke;
     uint8_t msg[2][8192u];
+    uint8_t air[32u + 1u][32u + 1u]
+               [29u];
+    uint8_t air_len[32u + 1u][32u + 1u];
 };
  int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s,
                                              const struct pqpan_mesh_net_config *cfg, uint64_t seed,

@@ -2273,7 +2273,10 @@ OPTIONS = {'estimate': [{'link': 'ble',
                                     "channel 38, the mean channel); PB-GATT the set-up's packets "
                                     '(the ADV_INDs, CONNECT_IND, LL control PDUs, ATT_MTU '
                                     'exchange, discovery and CCCD write; priced with --setup '
-                                    'full), then every LL data PDU of the run'}]},
+                                    'full), then every LL data PDU of the run; network every '
+                                    'advertising event of every node on the path (on channel 38, '
+                                    "each node's AdvA C0:50:00:00:position:relay; the first run; "
+                                    "with --lpn the Friend Polls and the Friend's answers too)"}]},
               {'link': None,
                'options': [{'name': '--profile',
                             'kind': 'text',

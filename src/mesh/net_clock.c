@@ -56,6 +56,9 @@ static uint64_t transmit(struct mesh_net_clock *c, uint32_t pos, uint32_t holder
         for (k = 0; k < holders; k++) {
             pqpan_mesh_adv_event_book(&ev, l != NULL ? l : &scratch, c->dev, PQPAN_BLE_PHY_1M,
                                       pqpan_mesh_net_adv_payload(pdu), phase);
+            if (c->on_event != NULL) {
+                c->on_event(c->event_ctx, pos, k, t0);
+            }
         }
         if (l != NULL) {
             c->busy_ns[r] += holders * ev.len_ns;
@@ -199,14 +202,17 @@ uint64_t pqpan_mesh_net_clock_part(struct mesh_net_clock *c, uint32_t from, uint
         return pqpan_mesh_net_friend_part(c, from, at, pdu, segs, ack_pdu, phase, rx);
     }
     for (k = 0; k < segs; k++) {
-        uint64_t got = pqpan_mesh_net_clock_flood(c, from, at + k * c->cfg->seg_interval_ns,
-                                                  pdu[k], phase, &sent);
+        uint64_t got;
+        c->tag = k;
+        got = pqpan_mesh_net_clock_flood(c, from, at + k * c->cfg->seg_interval_ns, pdu[k], phase,
+                                         &sent);
         last = got > last ? got : last;
     }
     c->out->segments[s] += segs;
     c->out->parts[s]++;
     c->out->seg_acks[1 - s]++;
     *rx = last;
+    c->tag = segs;
     return pqpan_mesh_net_clock_flood(c, to, last, ack_pdu, phase, &sent);
 }
 

@@ -39,7 +39,18 @@ struct mesh_net_clock {
     int (*lose)(void *ctx, uint32_t n);
     void *lose_ctx;
     uint32_t draws;
+    /* The simulator's capture (NULL: none): an event of the holder-th node at pos starting at
+     * start_ns that carries the PDU tag of the part in flight. */
+    void (*on_event)(void *ctx, uint32_t pos, uint32_t holder, uint64_t start_ns);
+    void *event_ctx;
+    uint32_t tag; /* the part's PDU being flooded: segment k, or segs for its acknowledgment */
 };
+
+/* c->tag beyond a part's PDUs (net_friend.c): the LPN's Friend Poll, the Friend's Friend
+ * Update with MD 0 or 1. */
+#define MESH_NET_TAG_POLL (PQPAN_MESH_NET_SEGMENTS_MAX + 1u)
+#define MESH_NET_TAG_UPDATE (PQPAN_MESH_NET_SEGMENTS_MAX + 2u)
+#define MESH_NET_TAG_UPDATE_MD (PQPAN_MESH_NET_SEGMENTS_MAX + 3u)
 
 /* Whether events can go unheard: cfg->per > 0 and a loss source or pattern. */
 int pqpan_mesh_net_clock_lossy(const struct mesh_net_clock *c);

@@ -91,6 +91,9 @@ static uint64_t friend_event(struct mesh_net_clock *c, uint64_t at, uint32_t pdu
                               pqpan_mesh_net_adv_payload(pdu), PQPAN_PHASE_KEY_TRANSFER);
     c->busy_ns[r] += ev.len_ns;
     c->out->adv_events[r]++;
+    if (c->on_event != NULL) {
+        c->on_event(c->event_ctx, c->friend.friend_pos, 0u, at);
+    }
     if (at + ev.len_ns > c->end_ns) {
         c->end_ns = at + ev.len_ns;
     }
@@ -110,22 +113,26 @@ static void lpn_listens(struct mesh_net_clock *c, uint64_t open, uint64_t heard,
     c->out->lpn_rx_ns += rx;
 }
 
-/* One poll cycle: the Poll, the Friend's answer (the PDU of pdu octets if it was queued by
- * ready_ns when the Friend has the Poll, else a Friend Update), the LPN's window. Returns 1
- * when it delivered the PDU, *heard when the LPN has the answer. */
-static int poll_cycle(struct mesh_net_clock *c, uint64_t ready_ns, uint32_t pdu, uint64_t *heard,
-                      enum pqpan_phase phase)
+/* One poll cycle: the Poll, the Friend's answer (the PDU of pdu octets, the part's PDU tag,
+ * if it was queued by ready_ns when the Friend has the Poll, else a Friend Update), the
+ * LPN's window. Returns 1 when it delivered the PDU, *heard when the LPN has the answer. */
+static int poll_cycle(struct mesh_net_clock *c, uint64_t ready_ns, uint32_t pdu, uint32_t tag,
+                      uint64_t *heard, enum pqpan_phase phase)
 {
     struct mesh_friend *f = &c->friend;
     uint64_t start = f->poll_at > c->free_ns[f->lpn_pos] ? f->poll_at : c->free_ns[f->lpn_pos];
-    uint64_t has_poll = pqpan_mesh_net_clock_transmit(c, f->lpn_pos, start,
-                                                      PQPAN_MESH_NET_FRIEND_POLL_PDU, POLL_TIMES,
-                                                      POLL_SPACING_NS, phase);
-    uint64_t answer = has_poll + response_delay(c);
-    int data = ready_ns <= has_poll;
-    uint32_t sent = data ? pdu : PQPAN_MESH_NET_FRIEND_UPDATE_PDU;
-    int more = data || ready_ns <= answer;
+    uint64_t has_poll, answer;
+    uint32_t sent;
+    int data, more;
+    c->tag = MESH_NET_TAG_POLL;
+    has_poll = pqpan_mesh_net_clock_transmit(c, f->lpn_pos, start, PQPAN_MESH_NET_FRIEND_POLL_PDU,
+                                             POLL_TIMES, POLL_SPACING_NS, phase);
+    answer = has_poll + response_delay(c);
+    data = ready_ns <= has_poll;
+    sent = data ? pdu : PQPAN_MESH_NET_FRIEND_UPDATE_PDU;
+    more = data || ready_ns <= answer;
     c->out->polls++;
+    c->tag = data ? tag : more ? MESH_NET_TAG_UPDATE_MD : MESH_NET_TAG_UPDATE;
     *heard = friend_event(c, answer, sent);
     lpn_listens(c, start + c->cfg->lpn_recv_delay_ns - SCAN_LATENCY_NS, *heard, sent);
     if (data) {
@@ -150,11 +157,12 @@ static uint32_t held_at(const struct mesh_friend *f, uint64_t t)
     return held;
 }
 
-/* n PDUs (pdu[k] octets) the Friend takes from first on and queues at ready_ns, delivered one
- * a poll cycle; returns when the LPN has the last. The queue must make room for all n when
- * the first arrives (friend.c friend_queue_prepare_space discards the oldest otherwise). */
+/* n PDUs (pdu[k] octets, the part's PDUs tag .. tag + n - 1) the Friend takes from first on
+ * and queues at ready_ns, delivered one a poll cycle; returns when the LPN has the last. The
+ * queue must make room for all n when the first arrives (friend.c
+ * friend_queue_prepare_space discards the oldest otherwise). */
 static uint64_t deliver(struct mesh_net_clock *c, uint64_t first, uint64_t ready_ns,
-                        const uint32_t *pdu, uint32_t n, enum pqpan_phase phase)
+                        const uint32_t *pdu, uint32_t n, uint32_t tag, enum pqpan_phase phase)
 {
     struct mesh_friend *f = &c->friend;
     uint32_t need = held_at(f, first) + n, k = 0;
@@ -163,7 +171,7 @@ static uint64_t deliver(struct mesh_net_clock *c, uint64_t first, uint64_t ready
         c->out->friend_queue_peak = need;
     }
     while (k < n) {
-        if (poll_cycle(c, ready_ns, pdu[k], &heard, phase)) {
+        if (poll_cycle(c, ready_ns, pdu[k], tag + k, &heard, phase)) {
             f->delivered[f->n_delivered % PQPAN_MESH_NET_FRIEND_QUEUE_MAX] = heard;
             f->n_delivered++;
             k++;
@@ -178,7 +186,7 @@ static void settle(struct mesh_net_clock *c, enum pqpan_phase phase)
 {
     uint64_t heard;
     while (c->friend.poll_pending) {
-        (void)poll_cycle(c, NOT_QUEUED, 0u, &heard, phase);
+        (void)poll_cycle(c, NOT_QUEUED, 0u, 0u, &heard, phase);
     }
 }
 
@@ -194,17 +202,18 @@ static uint64_t part_to_lpn(struct mesh_net_clock *c, uint32_t from, uint64_t at
     uint64_t first = NOT_QUEUED, last = at, acked;
     uint32_t k;
     for (k = 0; k < segs; k++) {
-        uint64_t due = at + k * c->cfg->seg_interval_ns;
-        uint64_t got =
-            fpos == from ? at : pqpan_mesh_net_clock_send(c, from, fpos, due, pdu[k], phase);
+        uint64_t due = at + k * c->cfg->seg_interval_ns, got;
+        c->tag = k;
+        got = fpos == from ? at : pqpan_mesh_net_clock_send(c, from, fpos, due, pdu[k], phase);
         first = got < first ? got : first;
         last = got > last ? got : last;
     }
-    *rx = deliver(c, first, last, pdu, segs, phase);
+    *rx = deliver(c, first, last, pdu, segs, 0u, phase);
     if (fpos == from) {
         return last;
     }
     c->friend.friend_tx = 1;
+    c->tag = segs;
     acked = pqpan_mesh_net_clock_send(c, fpos, from, last, ack_pdu, phase);
     c->friend.friend_tx = 0;
     return acked;
@@ -221,13 +230,16 @@ static uint64_t part_from_lpn(struct mesh_net_clock *c, uint32_t from, uint64_t 
     uint32_t k;
     settle(c, phase);
     for (k = 0; k < segs; k++) {
-        uint64_t got = pqpan_mesh_net_clock_send(c, from, to, at + k * c->cfg->seg_interval_ns,
-                                                 pdu[k], phase);
+        uint64_t got;
+        c->tag = k;
+        got = pqpan_mesh_net_clock_send(c, from, to, at + k * c->cfg->seg_interval_ns, pdu[k],
+                                        phase);
         last = got > last ? got : last;
     }
     *rx = last;
+    c->tag = segs;
     ready = fpos == to ? last : pqpan_mesh_net_clock_send(c, to, fpos, last, ack_pdu, phase);
-    return deliver(c, ready, ready, &ack_pdu, 1u, phase);
+    return deliver(c, ready, ready, &ack_pdu, 1u, segs, phase);
 }
 
 uint64_t pqpan_mesh_net_friend_part(struct mesh_net_clock *c, uint32_t from, uint64_t at,

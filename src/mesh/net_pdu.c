@@ -216,29 +216,47 @@ int pqpan_mesh_net_friend_forward(const struct pqpan_mesh_net_keys *master,
     return pqpan_mesh_net_pdu_encode(pdu, len, friend_keys, iv_index, &h, tpdu, t_len);
 }
 
-/* §3.6.5.1 Friend Poll (FSN), §3.6.5.2 Friend Update (Flags, IV Index, MD) in v1.0's
- * numbering: one unsegmented control message, TTL 0. */
+/* The control payload of a Friend Poll (FSN) or Friend Update (Flags, IV Index, MD):
+ * §3.6.5.1 / §3.6.5.2 in v1.0's numbering. Returns its length. */
+static size_t friend_payload(uint8_t tpdu[7], uint32_t iv_index, uint8_t op, uint8_t param)
+{
+    tpdu[0] = op;
+    if (op == PQPAN_MESH_NET_FRIEND_POLL_OP) {
+        tpdu[1] = param;
+        return 2u;
+    }
+    tpdu[1] = 0x00; /* Flags: no Key Refresh, no IV Update */
+    put_be32(tpdu + 2, iv_index);
+    tpdu[6] = param; /* MD */
+    return 7u;
+}
+
+/* One unsegmented control message, TTL 0. */
+int pqpan_mesh_net_friend_build(uint8_t pdu[PQPAN_MESH_NET_PDU_MAX], size_t *len,
+                                const struct pqpan_mesh_net_keys *k, uint32_t iv_index,
+                                uint16_t src, uint16_t dst, uint8_t op, uint8_t param, uint32_t seq)
+{
+    const struct pqpan_mesh_net_hdr h = {1u, 0u, seq, src, dst};
+    uint8_t tpdu[7];
+    size_t t_len = friend_payload(tpdu, iv_index, op, param);
+    int rc = pqpan_mesh_net_pdu_encode(pdu, len, k, iv_index, &h, tpdu, t_len);
+    if (rc == PQPAN_OK && *len != (op == PQPAN_MESH_NET_FRIEND_POLL_OP
+                                       ? PQPAN_MESH_NET_FRIEND_POLL_PDU
+                                       : PQPAN_MESH_NET_FRIEND_UPDATE_PDU)) {
+        rc = PQPAN_ERR_MALFORMED;
+    }
+    return rc;
+}
+
 int pqpan_mesh_net_friend_check(const struct pqpan_mesh_net_keys *k, uint32_t iv_index,
                                 uint16_t src, uint16_t dst, uint8_t op, uint8_t param,
                                 uint32_t seq)
 {
-    const struct pqpan_mesh_net_hdr h = {1u, 0u, seq, src, dst};
     struct pqpan_mesh_net_hdr back;
     uint8_t tpdu[7], got[16], pdu[PQPAN_MESH_NET_PDU_MAX];
-    size_t t_len, len = 0, got_len = 0;
-    tpdu[0] = op;
-    if (op == PQPAN_MESH_NET_FRIEND_POLL_OP) {
-        tpdu[1] = param;
-        t_len = 2u;
-    } else {
-        tpdu[1] = 0x00; /* Flags: no Key Refresh, no IV Update */
-        put_be32(tpdu + 2, iv_index);
-        tpdu[6] = param; /* MD */
-        t_len = 7u;
-    }
-    if (pqpan_mesh_net_pdu_encode(pdu, &len, k, iv_index, &h, tpdu, t_len) != PQPAN_OK ||
-        len != (op == PQPAN_MESH_NET_FRIEND_POLL_OP ? PQPAN_MESH_NET_FRIEND_POLL_PDU
-                                                    : PQPAN_MESH_NET_FRIEND_UPDATE_PDU) ||
+    size_t t_len = friend_payload(tpdu, iv_index, op, param), len = 0, got_len = 0;
+    if (pqpan_mesh_net_friend_build(pdu, &len, k, iv_index, src, dst, op, param, seq) !=
+            PQPAN_OK ||
         pqpan_mesh_net_pdu_decode(&back, got, &got_len, k, iv_index, pdu, len) != PQPAN_OK ||
         got_len != t_len || memcmp(got, tpdu, t_len) != 0 || back.src != src || back.dst != dst ||
         !back.ctl || back.seq != seq) {

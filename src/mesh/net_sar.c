@@ -73,6 +73,7 @@ static uint64_t send_round(struct sar *st, uint64_t t, int again)
         if ((st->acked & bit(k)) != 0u) {
             continue;
         }
+        c->tag = k;
         arr = pqpan_mesh_net_clock_flood(c, st->from, t + n * c->cfg->seg_interval_ns, st->pdu[k],
                                          st->phase, &sent);
         n++;
@@ -105,6 +106,7 @@ static uint64_t answer(struct sar *st, int became_complete, uint32_t *block)
     }
     *block = st->have;
     c->out->seg_acks[st->from == 0u]++;
+    c->tag = st->segs;
     return pqpan_mesh_net_clock_flood(c, st->from == 0u ? c->cfg->hops : 0u, at, st->ack_pdu,
                                       st->phase, &sent);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "net_sar.h"
+#include "pqpan/ble_pdu.h"
 #include "pqpan/mesh_sim.h"
 
 /* MshPRT sample data §8.2: NetKey, AppKey. */
@@ -20,6 +21,16 @@ static const uint8_t sample_app_key[16] = {0x63, 0x96, 0x47, 0x71, 0x73, 0x4f, 0
 /* The loss draws' own source, apart from the keys' (so a --per changes no key), as PB-ADV's
  * (pbadv_sim.c). */
 #define LOSS_SEED_XOR UINT64_C(0x9e3779b97f4a7c15)
+/* Core v5.4 Vol 6 Part B §2.3, Table 2.3: PDU Type ADV_NONCONN_IND = 0b0010, TxAdd (bit 6)
+ * set: AdvA a random address. */
+#define ADV_NONCONN_IND_HDR0 0x42u
+/* The capture's AdvA of a node (Vol 6 Part B §1.3.2.1 static device address: the two most
+ * significant bits 0b11), little-endian on the air: C0:50:00:00:position:relay index. */
+#define ADV_A_TOP 0xC0u
+#define ADV_A_MARK 0x50u
+/* The advertising channels of an event in order (Vol 6 Part B §4.4.2.1). */
+#define ADV_FIRST_CHANNEL 37u
+#define ADV_CHANNELS 3u
 
 /* What both endpoints and the relays share, and each endpoint's next SEQ. */
 struct net_run {
@@ -31,6 +42,14 @@ struct net_run {
     uint32_t seq[2];      /* index: 0 initiator, 1 responder */
     uint32_t cache[PQPAN_MESH_NET_HOPS_MAX + 1u][2]; /* a stage's last SEQ seen per source */
     struct pqpan_prng loss;
+    uint32_t tag;       /* the part's PDU carry builds: segment k, or segs for its ack */
+    int capture_failed; /* s->on_packet returned non-zero */
+    uint32_t friend_seq; /* the Friend's next SEQ when it is a relay (--lpn, hops > 1) */
+    /* the capture's Friend Poll or Update (both transmissions of a Poll alike): for which
+     * tag and poll cycle, its octets */
+    uint32_t ctl_tag, ctl_cycle;
+    uint8_t ctl_pdu[PQPAN_MESH_NET_PDU_MAX];
+    size_t ctl_len;
 };
 
 static uint16_t addr_of(uint32_t end)
@@ -54,6 +73,101 @@ static uint8_t aid_of(const uint8_t app_key[16])
     pqpan_mesh_s1(salt, smk4, sizeof smk4);
     pqpan_mesh_k1(t, app_key, 16, salt, id6, sizeof id6);
     return (uint8_t)(t[15] & 0x3Fu);
+}
+
+/* Keeps the Network PDU the node at pos sends for the part's PDU r->tag (the capture's). */
+static void keep(struct net_run *r, uint32_t pos, const uint8_t *pdu, size_t len)
+{
+    memcpy(r->s->air[r->tag][pos], pdu, len);
+    r->s->air_len[r->tag][pos] = (uint8_t)len;
+}
+
+static uint16_t friend_addr(const struct net_run *r)
+{
+    return r->clock.cfg->hops == 1u ? addr_of(r->clock.friend.friend_pos)
+                                    : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+}
+
+/* The next SEQ of the node at pos (an endpoint, or the Friend when it is a relay). */
+static uint32_t next_seq(struct net_run *r, uint32_t pos)
+{
+    if (pos != 0u && pos != r->clock.cfg->hops) {
+        return r->friend_seq++;
+    }
+    return r->seq[pos != 0u]++;
+}
+
+/* The Friend Poll (tag MESH_NET_TAG_POLL, FSN the poll cycle's parity) or Friend Update of
+ * the clock's current poll cycle, built once a cycle with the friendship credentials, on
+ * the sender's own SEQ. */
+static int friend_ctl(struct net_run *r, uint32_t tag, const uint8_t **pdu, size_t *len)
+{
+    const struct mesh_friend *f = &r->clock.friend;
+    uint32_t cycle = r->clock.out->polls;
+    int poll = tag == MESH_NET_TAG_POLL, rc = PQPAN_OK;
+    if (r->ctl_len == 0u || r->ctl_tag != tag || r->ctl_cycle != cycle) {
+        uint16_t lpn = addr_of(f->lpn_pos), frnd = friend_addr(r);
+        rc = pqpan_mesh_net_friend_build(
+            r->ctl_pdu, &r->ctl_len, &r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX,
+            poll ? lpn : frnd, poll ? frnd : lpn,
+            poll ? PQPAN_MESH_NET_FRIEND_POLL_OP : PQPAN_MESH_NET_FRIEND_UPDATE_OP,
+            (uint8_t)(poll ? cycle & 1u : tag == MESH_NET_TAG_UPDATE_MD),
+            next_seq(r, poll ? f->lpn_pos : f->friend_pos));
+        r->ctl_tag = tag;
+        r->ctl_cycle = cycle;
+    }
+    *pdu = r->ctl_pdu;
+    *len = r->ctl_len;
+    return rc;
+}
+
+/* The octets the node at pos sends for the clock's current tag; 0 when it has none. */
+static size_t air_of(struct net_run *r, uint32_t pos, const uint8_t **pdu)
+{
+    uint32_t tag = r->clock.tag;
+    size_t len = 0;
+    if (tag >= MESH_NET_TAG_POLL) {
+        return friend_ctl(r, tag, pdu, &len) == PQPAN_OK ? len : 0u;
+    }
+    *pdu = r->s->air[tag][pos];
+    return r->s->air_len[tag][pos];
+}
+
+/* The clock's event of the holder-th node at pos from start: its ADV_NONCONN_IND (AdvData
+ * the «Mesh Message» AD structure, MshPRT v1.1 §3.3.1) on each channel, each packet after
+ * the pre-processing and its ramp-up (pbadv_clock.c's channel times). */
+static void capture_event(void *ctx, uint32_t pos, uint32_t holder, uint64_t start)
+{
+    struct net_run *r = ctx;
+    const struct pqpan_ble_device *d = r->clock.dev;
+    const uint8_t *net = NULL;
+    uint32_t len = (uint32_t)air_of(r, pos, &net), ch;
+    uint32_t payload = pqpan_mesh_net_adv_payload(len);
+    uint64_t packet_ns = pqpan_ble_packet_ns(PQPAN_BLE_PHY_1M, payload, 0);
+    uint8_t pdu[PQPAN_LL_HDR_BYTES + PQPAN_BD_ADDR_BYTES + PQPAN_ADV_DATA_MAX + PQPAN_LL_CRC_BYTES];
+    uint8_t *a = pdu + PQPAN_LL_HDR_BYTES, *ad = a + PQPAN_BD_ADDR_BYTES;
+    if (len == 0u) {
+        r->capture_failed = 1; /* a position that sent no PDU of this part: a fault */
+        return;
+    }
+    pdu[0] = ADV_NONCONN_IND_HDR0;
+    pdu[1] = (uint8_t)payload;
+    a[0] = (uint8_t)holder;
+    a[1] = (uint8_t)pos;
+    a[2] = 0x00;
+    a[3] = 0x00;
+    a[4] = ADV_A_MARK;
+    a[5] = ADV_A_TOP;
+    ad[0] = (uint8_t)(len + 1u); /* AD Length: AD Type + the Network PDU */
+    ad[1] = PQPAN_MESH_NET_AD_TYPE;
+    memcpy(ad + PQPAN_MESH_NET_AD_HDR_BYTES, net, len);
+    pqpan_crc24_append(PQPAN_LL_ADV_CRC_INIT, pdu, PQPAN_LL_HDR_BYTES + payload);
+    for (ch = 0; ch < ADV_CHANNELS && !r->capture_failed; ch++) {
+        uint64_t t = start + d->pre_ns + ch * (d->ramp_ns + packet_ns) + d->ramp_ns;
+        r->capture_failed = r->s->on_packet(r->s->packet_ctx, t, (uint8_t)(ADV_FIRST_CHANNEL + ch),
+                                            pdu, PQPAN_LL_HDR_BYTES + payload + PQPAN_LL_CRC_BYTES) !=
+                            0;
+    }
 }
 
 /* A relay stage takes a Network PDU: decodes it, drops a copy its message cache has seen
@@ -101,6 +215,7 @@ static int carry(struct net_run *r, uint32_t from, uint8_t ctl, const uint8_t *l
     out.dst = addr_of(to);
     rc = pqpan_mesh_net_pdu_encode(pdu, &len, &r->keys, PQPAN_MESH_NET_SIM_IV_INDEX, &out, lower,
                                    l_len);
+    keep(r, from, pdu, len);
     r->s->network_pdus++;
     *pdu_len = (uint32_t)len;
     pos = from;
@@ -108,11 +223,13 @@ static int carry(struct net_run *r, uint32_t from, uint8_t ctl, const uint8_t *l
         pos = to > from ? pos + 1u : pos - 1u;
         if (pos != to) {
             rc = relay(r, pos, pdu, &len);
+            keep(r, pos, pdu, len);
         }
     }
     if (rc == PQPAN_OK && is_lpn(r, to)) {
         rc = pqpan_mesh_net_friend_forward(&r->keys, &r->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX,
                                            pdu, &len);
+        keep(r, r->clock.friend.friend_pos, pdu, len); /* the copy its Friend delivers */
         r->s->decoded += rc == PQPAN_OK;
         r->s->network_pdus += rc == PQPAN_OK;
     }
@@ -235,6 +352,7 @@ static int send_part(struct net_run *r, uint32_t from, const uint8_t *msg, uint3
         uint32_t chunk = upper_len - k * PQPAN_MESH_NET_SEG_DATA_MAX;
         chunk = chunk < PQPAN_MESH_NET_SEG_DATA_MAX ? chunk : PQPAN_MESH_NET_SEG_DATA_MAX;
         segment_header(lower, r->aid, n.aszmic, n.seq & SEQ_ZERO_MASK, k, seg_n);
+        r->tag = k;
         memcpy(lower + PQPAN_MESH_NET_SEG_HDR_BYTES, upper + k * PQPAN_MESH_NET_SEG_DATA_MAX, chunk);
         rc = carry(r, from, 0u, lower, PQPAN_MESH_NET_SEG_HDR_BYTES + chunk, &pdu_len[k], &h, tpdu,
                    &t_len);
@@ -251,6 +369,7 @@ static int send_part(struct net_run *r, uint32_t from, const uint8_t *msg, uint3
         rc = take_part(r, back, upper_len, &n, p, parts, out, got);
     }
     /* at one hop an LPN's Friend is the sender: it queued the part, nothing to acknowledge */
+    r->tag = segs;
     if (rc == PQPAN_OK && !(is_lpn(r, to) && cfg->hops == 1u)) {
         rc = acknowledge(r, to, n.seq & SEQ_ZERO_MASK, block, &ack_len);
     }
@@ -294,7 +413,7 @@ static void friendship(struct net_run *r)
         return;
     }
     lpn = addr_of(f->lpn_pos);
-    frnd = r->clock.cfg->hops == 1u ? addr_of(f->friend_pos) : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+    frnd = friend_addr(r);
     p[0] = 0x01;
     p[1] = (uint8_t)(lpn >> 8);
     p[2] = (uint8_t)lpn;
@@ -310,8 +429,7 @@ static int friend_control(struct net_run *r)
 {
     const struct pqpan_mesh_net_estimate *e = &r->s->run;
     uint16_t lpn = addr_of(r->clock.friend.lpn_pos);
-    uint16_t frnd = r->clock.cfg->hops == 1u ? addr_of(r->clock.friend.friend_pos)
-                                             : PQPAN_MESH_NET_SIM_FRIEND_ADDR;
+    uint16_t frnd = friend_addr(r);
     uint32_t i, seq = 1u;
     int rc = PQPAN_OK;
     for (i = 0; i < e->polls && rc == PQPAN_OK; i++) {
@@ -390,12 +508,19 @@ int pqpan_mesh_net_simulate(struct pqpan_mesh_net_sim *s, const struct pqpan_mes
     r.aid = aid_of(sample_app_key);
     r.seq[0] = 1u;
     r.seq[1] = 1u;
+    r.friend_seq = 1u;
     pqpan_mesh_net_clock_init(&r.clock, &s->run, cfg, dev);
     friendship(&r);
     pqpan_prng_seed(&r.loss, seed ^ LOSS_SEED_XOR);
     r.clock.loss = &r.loss;
+    if (s->on_packet != NULL) {
+        memset(s->air_len, 0, sizeof s->air_len);
+        r.clock.on_event = capture_event;
+        r.clock.event_ctx = &r;
+    }
     rc = exchange(&r, cycles);
-    pqpan_mesh_net_clock_finish(&r.clock);
+    pqpan_mesh_net_clock_finish(&r.clock); /* with an LPN: its last poll cycles, captured */
+    rc = r.capture_failed ? PQPAN_ERR_IO : rc;
     if (rc == PQPAN_OK) {
         rc = friend_control(&r);
     }

@@ -637,7 +637,7 @@ int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struc
     int rc;
     if (o->bearer == MESH_BEARER_NETWORK) {
         memset(r, 0, sizeof *r);
-        return mesh_net_simulate(r, info, env, o, msg);
+        return mesh_net_simulate(r, info, env, o, cap, msg);
     }
     rc = prepare(r, cycles, dev, env, o, msg);
     if (rc == EXIT_OK) {

@@ -114,10 +114,13 @@ int mesh_net_estimate(struct mesh_result *r, const struct model_env *env,
 /* --bearer network executed info->runs times (pqpan_mesh_net_simulate, seeds info->seed
  * ..): rows as mesh_net_estimate's, of the first run, with the statistics of the completed
  * runs (mesh_runs_stats); info's keys_equal, complete, packets (Network PDUs built) of the
- * first run, completed and keys_differ of all. */
+ * first run, completed and keys_differ of all; the first run's advertising packets into cap
+ * when not NULL (mesh_capture_open). */
 struct mesh_sim_info;
+struct mesh_capture;
 int mesh_net_simulate(struct mesh_result *r, struct mesh_sim_info *info,
-                      const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg);
+                      const struct model_env *env, const struct mesh_opts *o,
+                      struct mesh_capture *cap, struct cli_msg *msg);
 
 /* After the options, for --bearer network: EXIT_OK or EXIT_USAGE (a provisioning
  * option, P-256, a PHY other than LE 1M, an interval off the 10 ms grid), *option the
@@ -160,7 +163,6 @@ struct mesh_sim_info {
  * packets into cap when not NULL (mesh_capture_open); rows as mesh_estimate's, of the first
  * run, with the statistics over the completed runs when mesh_stats_shown. A cli.h exit code, message in *msg (a
  * refused option: EXIT_USAGE). */
-struct mesh_capture;
 int mesh_simulate(struct mesh_result *r, struct mesh_sim_info *info, const struct model_env *env,
                   const struct mesh_opts *o, struct mesh_capture *cap, struct cli_msg *msg);
 

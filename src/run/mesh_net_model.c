@@ -497,10 +497,13 @@ static int net_simulate_once(struct mesh_result *res, int *complete, struct mesh
                              uint64_t seed, const struct model_env *env,
                              const struct pqpan_mesh_net_config *c,
                              const uint64_t cycles[PQPAN_OP_COUNT], const struct mesh_opts *o,
-                             struct cli_msg *msg)
+                             struct mesh_capture *cap, struct cli_msg *msg)
 {
     static struct pqpan_mesh_net_sim s;
-    int rc = pqpan_mesh_net_simulate(&s, c, seed, &env->dev, cycles);
+    int rc;
+    s.on_packet = cap != NULL ? mesh_capture_packet : NULL;
+    s.packet_ctx = cap;
+    rc = pqpan_mesh_net_simulate(&s, c, seed, &env->dev, cycles);
     if (rc != PQPAN_OK) {
         return net_refusal(rc, o, &s.run, msg);
     }
@@ -515,13 +518,13 @@ static int net_simulate_once(struct mesh_result *res, int *complete, struct mesh
     return net_result(res, env, &s.run, c, msg);
 }
 
-/* Runs 1 .. info->runs (seeds seed ..): the first's rows in res, each completed run's
- * energy per row and latency into v (layout of mesh_runs_stats), the resent segments'
- * mean into res's rows. */
+/* Runs 1 .. info->runs (seeds seed ..): the first's rows in res and packets in cap (when
+ * not NULL), each completed run's energy per row and latency into v (layout of
+ * mesh_runs_stats), the resent segments' mean into res's rows. */
 static int net_runs(struct mesh_result *res, struct mesh_sim_info *info, double *v,
                     const struct model_env *env, const struct pqpan_mesh_net_config *c,
                     const uint64_t cycles[PQPAN_OP_COUNT], const struct mesh_opts *o,
-                    struct cli_msg *msg)
+                    struct mesh_capture *cap, struct cli_msg *msg)
 {
     static struct mesh_result one;
     double resent[MESH_ROWS_MAX] = {0};
@@ -531,7 +534,7 @@ static int net_runs(struct mesh_result *res, struct mesh_sim_info *info, double 
         struct mesh_result *x = i == 0u ? res : &one;
         int complete = 0;
         rc = net_simulate_once(x, &complete, info, i == 0u, info->seed + i, env, c, cycles, o,
-                               msg);
+                               i == 0u ? cap : NULL, msg);
         if (rc == EXIT_OK && complete) {
             for (k = 0; k < x->n_rows; k++) {
                 v[(size_t)k * info->runs + n] = x->rows[k].e_total_uj;
@@ -550,7 +553,8 @@ static int net_runs(struct mesh_result *res, struct mesh_sim_info *info, double 
 }
 
 int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
-                      const struct model_env *env, const struct mesh_opts *o, struct cli_msg *msg)
+                      const struct model_env *env, const struct mesh_opts *o,
+                      struct mesh_capture *cap, struct cli_msg *msg)
 {
     struct pqpan_mesh_net_config c;
     uint64_t cycles[PQPAN_OP_COUNT];
@@ -564,7 +568,7 @@ int mesh_net_simulate(struct mesh_result *res, struct mesh_sim_info *info,
         return cli_msg_set(msg, EXIT_FAILURE_RUN, "out of memory for %u runs", info->runs);
     }
     info->keys_differ = 0;
-    rc = net_runs(res, info, v, env, &c, cycles, o, msg);
+    rc = net_runs(res, info, v, env, &c, cycles, o, cap, msg);
     if (rc == EXIT_OK) {
         mesh_runs_stats(res, info->runs, v, info->completed);
     }

@@ -162,7 +162,9 @@ static const struct cli_opt msim_rows[] = {
              "event's PDU as the peer receives it (on channel 38, the mean channel); PB-GATT "
              "the set-up's packets (the ADV_INDs, CONNECT_IND, LL control PDUs, ATT_MTU "
              "exchange, discovery and CCCD write; priced with --setup full), then every LL "
-             "data PDU of the run"},
+             "data PDU of the run; network every advertising event of every node on the path "
+             "(on channel 38, each node's AdvA C0:50:00:00:position:relay; the first run; "
+             "with --lpn the Friend Polls and the Friend's answers too)"},
 };
 
 static void init_msim(void *o);
@@ -290,9 +292,6 @@ static int parse(struct run_ctx *r, struct mesh_req *q, const struct pqpan_run_o
     }
     if (rc == PQPAN_OK && mesh_opts_check(&q->o, &option, &msg) != EXIT_OK) {
         return run_fail(r, EXIT_USAGE, option, msg.text);
-    }
-    if (rc == PQPAN_OK && simulated && q->o.bearer == MESH_BEARER_NETWORK && q->s.pcap != NULL) {
-        return run_fail(r, EXIT_USAGE, "--pcap", "--pcap is not written for --bearer network");
     }
     return rc;
 }

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "pqpan/ble_pdu.h"
 #include "pqpan/mesh_net.h"
 #include "pqpan/pqke.h"
 
@@ -335,6 +336,160 @@ static void test_simulate_equals_estimate(void **state)
     }
 }
 
+/* What the capture's checker saw (test_capture). */
+struct seen {
+    struct pqpan_mesh_net_keys keys, friend_keys;
+    uint32_t hops, events, bad;
+    uint32_t polls, answers; /* --lpn: friendship-credential PDUs from the LPN, its Friend */
+    uint8_t last_channel;
+    uint64_t last_t;
+    uint32_t last_len;
+};
+
+/* A PDU under the friendship credentials (one hop, the responder an LPN): the LPN's
+ * Friend Polls (TTL 0, from 0x0002 to 0x0001, op 0x01), the initiator's answers (Friend
+ * Updates, op 0x02, TTL 0, or the queued PDUs of the exchange, segments and Segment
+ * Acknowledgments, TTL 7). */
+static int friend_pdu_ok(struct seen *v, uint32_t pos, const uint8_t *net, size_t len)
+{
+    struct pqpan_mesh_net_hdr h;
+    uint8_t tpdu[16];
+    size_t t_len = 0;
+    if (pqpan_mesh_net_pdu_decode(&h, tpdu, &t_len, &v->friend_keys, PQPAN_MESH_NET_SIM_IV_INDEX,
+                                  net, len) != PQPAN_OK) {
+        return 0;
+    }
+    v->polls += pos == 1u;
+    v->answers += pos == 0u;
+    if (pos == 1u) {
+        return h.ctl && h.ttl == 0u && h.src == 2u && h.dst == 1u && tpdu[0] == 0x01u;
+    }
+    if (h.ctl && tpdu[0] == 0x02u) {
+        return h.src == 1u && h.dst == 2u && h.ttl == 0u;
+    }
+    return h.src == 1u && h.dst == 2u && h.ttl == 7u && (!h.ctl || tpdu[0] == 0x00u);
+}
+
+/* A PDU under the master credentials: SRC and DST the endpoints, TTL 7 less the hops from
+ * SRC to the sender at pos. */
+static int master_pdu_ok(const struct seen *v, uint32_t pos, const uint8_t *net, size_t len)
+{
+    struct pqpan_mesh_net_hdr h;
+    uint8_t tpdu[16];
+    size_t t_len = 0;
+    uint32_t from, dist;
+    if (pqpan_mesh_net_pdu_decode(&h, tpdu, &t_len, &v->keys, PQPAN_MESH_NET_SIM_IV_INDEX, net,
+                                  len) != PQPAN_OK) {
+        return 0;
+    }
+    from = h.src == PQPAN_MESH_NET_SIM_INITIATOR_ADDR ? 0u : v->hops;
+    dist = pos > from ? pos - from : from - pos;
+    return pos <= v->hops && h.src + h.dst == 3u && dist < v->hops && h.ttl == 7u - dist;
+}
+
+/* One packet of simulate's capture, checked against the specifications rather than the
+ * simulator: an ADV_NONCONN_IND (Core v5.4 Vol 6 Part B §2.3.1.3: header 0x42, TxAdd 1)
+ * with its CRC, AdvA C0:50:00:00:position:relay, one AD structure of type 0x2A holding a
+ * Network PDU that decodes with a NetMIC that verifies (master_pdu_ok, friend_pdu_ok); the
+ * channels of an event 37, 38, 39 in order, one ramp-up and one packet apart (LE 1M: 8 µs
+ * an octet, preamble 1 + access address 4 + header 2 + payload + CRC 3). */
+static int check_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu,
+                        size_t len)
+{
+    struct seen *v = ctx;
+    size_t net = len - 13u; /* 2 header, 6 AdvA, 2 AD, 3 CRC */
+    int ok = len > 13u && len <= 13u + PQPAN_MESH_NET_PDU_MAX && pdu[0] == 0x42u &&
+             pdu[1] == len - 5u && pqpan_crc24_check(PQPAN_LL_ADV_CRC_INIT, pdu, len - 3u) &&
+             pdu[7] == 0xC0u && pdu[6] == 0x50u && pdu[5] == 0u && pdu[4] == 0u &&
+             pdu[8] == net + 1u && pdu[9] == 0x2Au;
+    if (ok && channel == 38u) {
+        ok = v->friend_keys.nid != 0u && pdu[10] == v->friend_keys.nid
+                 ? friend_pdu_ok(v, pdu[3], pdu + 10, net)
+                 : master_pdu_ok(v, pdu[3], pdu + 10, net);
+    }
+    if (channel == 37u) {
+        ok = ok && v->last_channel != 38u;
+        v->events++;
+    } else {
+        ok = ok && channel == v->last_channel + 1u && len == v->last_len &&
+             t_ns - v->last_t == 40000u + 8000u * (1u + 4u + len);
+    }
+    v->last_channel = channel;
+    v->last_t = t_ns;
+    v->last_len = (uint32_t)len;
+    v->bad += !ok;
+    return 0;
+}
+
+/* A capture that cannot take a packet. */
+static int refuse_packet(void *ctx, uint64_t t_ns, uint8_t channel, const uint8_t *pdu,
+                         size_t len)
+{
+    (void)ctx;
+    (void)t_ns;
+    (void)channel;
+    (void)pdu;
+    (void)len;
+    return 1;
+}
+
+/* simulate's capture at 1 and 3 hops (2 relays a stage): every packet well formed and
+ * decoding as above, one record per channel of each advertising event the run counts (the
+ * relay row is the mean of the 2 (hops - 1) relay nodes, exact at zero loss). With the
+ * responder an LPN at one hop: the PDUs under the friendship credentials (k2 with P = 0x01
+ * || LPN 0x0002 || Friend 0x0001 || counters 0, MshPRT §3.9.6.3.1) are two Friend Polls a
+ * poll cycle and one answer of the Friend. A capture that refuses a packet ends the run
+ * with PQPAN_ERR_IO. */
+static void test_capture(void **state)
+{
+    static const struct pqpan_ble_device ramped = {64000000u, 0u, 40000u, 0u, 0u, 50u, 0u};
+    static const uint8_t sample_net_key[16] = {0x7d, 0xd7, 0x36, 0x4c, 0xd8, 0x42, 0xad, 0x18,
+                                               0xc1, 0x7c, 0x2b, 0x82, 0x0c, 0x84, 0xc3, 0xd6};
+    static const uint8_t zero = 0x00;
+    static const uint8_t friendship[9] = {0x01, 0x00, 0x02, 0x00, 0x01, 0, 0, 0, 0};
+    static struct pqpan_mesh_net_sim sim;
+    uint64_t cycles[PQPAN_OP_COUNT] = {0};
+    struct pqpan_mesh_net_config cfg;
+    struct seen v;
+    uint32_t hops, events;
+    (void)state;
+    for (hops = 1; hops <= 3; hops += 2) {
+        memset(&v, 0, sizeof v);
+        pqpan_mesh_k2(&v.keys, sample_net_key, &zero, 1);
+        v.hops = hops;
+        pqpan_mesh_net_config_default(&cfg);
+        cfg.hops = hops;
+        cfg.relays = 2u;
+        sim.on_packet = check_packet;
+        sim.packet_ctx = &v;
+        assert_int_equal(pqpan_mesh_net_simulate(&sim, &cfg, 7u, &ramped, cycles), PQPAN_OK);
+        assert_true(sim.keys_equal && sim.complete);
+        events = sim.run.adv_events[PQPAN_MESH_NET_INITIATOR] +
+                 sim.run.adv_events[PQPAN_MESH_NET_RESPONDER] +
+                 2u * (hops - 1u) * sim.run.adv_events[PQPAN_MESH_NET_RELAY];
+        assert_true(v.events > 0u);
+        assert_int_equal(v.events, events);
+        assert_int_equal(v.bad, 0);
+    }
+    memset(&v, 0, sizeof v);
+    pqpan_mesh_k2(&v.keys, sample_net_key, &zero, 1);
+    pqpan_mesh_k2(&v.friend_keys, sample_net_key, friendship, sizeof friendship);
+    v.hops = 1u;
+    pqpan_mesh_net_config_default(&cfg);
+    cfg.lpn = PQPAN_MESH_NET_LPN_RESPONDER;
+    assert_int_equal(pqpan_mesh_net_simulate(&sim, &cfg, 7u, &ramped, cycles), PQPAN_OK);
+    assert_true(sim.keys_equal && sim.complete);
+    assert_int_equal(v.bad, 0);
+    assert_int_equal(v.events, sim.run.adv_events[PQPAN_MESH_NET_INITIATOR] +
+                                   sim.run.adv_events[PQPAN_MESH_NET_RESPONDER]);
+    assert_true(v.answers > 0u);
+    assert_int_equal(v.polls, 2u * v.answers);
+    assert_int_equal(v.answers, sim.run.polls);
+    sim.on_packet = refuse_packet; /* a capture that fails stops the run: PQPAN_ERR_IO */
+    assert_int_equal(pqpan_mesh_net_simulate(&sim, &cfg, 7u, &ramped, cycles), PQPAN_ERR_IO);
+    sim.on_packet = NULL;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_network_pdu_sample_data),
         cmocka_unit_test(test_upper_transport_sample_data),
         cmocka_unit_test(test_simulate_equals_estimate),
+        cmocka_unit_test(test_capture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
