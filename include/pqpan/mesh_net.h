@@ -361,7 +361,10 @@ struct pqpan_mesh_net_estimate {
  * Errors (*out zeroed): PQPAN_ERR_INVALID_ARG (NULL, pqpan_mesh_net_config_check, an
  * unknown PQKE, per 1: no message completes), PQPAN_ERR_CAPACITY (a message of more than
  * PQPAN_MESH_NET_PARTS_MAX parts; or, *out kept, a Friend Queue that would have to hold
- * more than cfg->friend_queue PDUs at once: friend_queue_peak says how many). */
+ * more than cfg->friend_queue PDUs at once: friend_queue_peak says how many),
+ * PQPAN_ERR_TIMEOUT (*out zeroed: a loss so high that a part's expected rounds exceed
+ * what the estimate can book, 2^22 events or 2^53 ns a part; no message completes in
+ * practice). */
 PQPAN_MUST_CHECK int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                                              const struct pqpan_mesh_net_config *cfg,
                                              const struct pqpan_ble_device *dev,

@@ -44,6 +44,7 @@ struct mesh_net_clock {
     void (*on_event)(void *ctx, uint32_t pos, uint32_t holder, uint64_t start_ns);
     void *event_ctx;
     uint32_t tag; /* the part's PDU being flooded: segment k, or segs for its acknowledgment */
+    int beyond;   /* a part's expected cost of loss too large to book (net_sar_expected.c) */
 };
 
 /* c->tag beyond a part's PDUs (net_friend.c): the LPN's Friend Poll, the Friend's Friend

@@ -101,6 +101,18 @@ static void run_pqke(struct mesh_net_clock *c, const uint32_t len[4], const stru
     }
 }
 
+/* A finished estimate's return: PQPAN_ERR_TIMEOUT with c->out zeroed when a part's
+ * expected cost of loss was too large to book (the loss leaves no expected run), else
+ * PQPAN_ERR_CAPACITY when the Friend Queue overflows, else PQPAN_OK. */
+static int outcome(struct mesh_net_clock *c)
+{
+    if (c->beyond) {
+        memset(c->out, 0, sizeof *c->out);
+        return PQPAN_ERR_TIMEOUT;
+    }
+    return c->out->friend_queue_peak > c->cfg->friend_queue ? PQPAN_ERR_CAPACITY : PQPAN_OK;
+}
+
 int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
                             const struct pqpan_mesh_net_config *cfg,
                             const struct pqpan_ble_device *dev,
@@ -126,7 +138,7 @@ int pqpan_mesh_net_estimate(struct pqpan_mesh_net_estimate *out,
     pqpan_mesh_net_clock_init(&c, out, cfg, dev);
     run_pqke(&c, len, &st, cycles);
     pqpan_mesh_net_clock_finish(&c);
-    return out->friend_queue_peak > cfg->friend_queue ? PQPAN_ERR_CAPACITY : PQPAN_OK;
+    return outcome(&c);
 }
 
 int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estimate *out,
@@ -149,5 +161,5 @@ int pqpan_mesh_net_message_estimate(struct pqpan_mesh_net_estimate *out,
     (void)send_message(&c, 0u, 0u, msg_len, PQPAN_PHASE_KEY_TRANSFER, &rx);
     pqpan_mesh_net_clock_finish(&c);
     out->latency_ns = rx;
-    return out->friend_queue_peak > cfg->friend_queue ? PQPAN_ERR_CAPACITY : PQPAN_OK;
+    return outcome(&c);
 }

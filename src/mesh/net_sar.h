@@ -30,7 +30,9 @@ int pqpan_mesh_net_sar_part(struct mesh_net_clock *c, uint32_t from, uint64_t at
  * Network PDU's flooding (the relays of a stage that hold it, a binomial chain; the
  * destination's chance to have it; how many events late each stage starts), then the SAR
  * rounds geometric in the segments' loss, the segments and acknowledgments sent again
- * booked (fractions) on the senders', relays' and receivers' ledgers. Nothing at per 0. */
+ * booked (fractions) on the senders', relays' and receivers' ledgers. Nothing at per 0.
+ * Nothing either, c->beyond set, when the expectation exceeds what a part may add (its
+ * events or its time: net_sar_expected.c EXPECT_PART_*_MAX). */
 void pqpan_mesh_net_sar_expected(struct mesh_net_clock *c, uint32_t from, const uint32_t *pdu,
                                  uint32_t segs, uint32_t ack_pdu, enum pqpan_phase phase,
                                  uint64_t *rx, uint64_t *acked);

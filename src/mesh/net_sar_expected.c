@@ -13,6 +13,13 @@
 /* Core v5.4 Vol 6 Part B §4.4.2.2.1: advDelay uniform in 0..10 ms, mean 5 ms. */
 #define ADV_DELAY_MEAN_NS (PQPAN_BLE_ADV_DELAY_MAX_NS / 2u)
 
+/* What one part may add in expectation: an exchange has fewer than 2^10 parts (3 messages
+ * of at most PQPAN_MESH_NET_PARTS_MAX), so 2^10 parts' events fit the estimate's 32-bit
+ * counters (adv_events, segments) and 2^10 parts' time its 64-bit ns; 2^53 ns (104 days)
+ * is also where a double stops holding ns exactly. */
+#define EXPECT_PART_EVENTS_MAX 4194304.0      /* 2^22 */
+#define EXPECT_PART_NS_MAX 9007199254740992.0 /* 2^53 */
+
 /* One Network PDU's flooding in expectation. */
 struct flood_expect {
     double delivered;    /* P(the destination has it) */
@@ -188,6 +195,15 @@ static void sar_expect_of(struct sar_expect *x, const struct pqpan_mesh_net_conf
     x->acked_ns = x->rx_ns + lost_acks * (tail_ns + timer + ack_trip_ns);
 }
 
+/* Whether x Network PDUs flooded as f (Network Transmit from the source, the relays') fit
+ * what a part may add. */
+static int events_fit(const struct pqpan_mesh_net_config *cfg, double x,
+                      const struct flood_expect *f)
+{
+    double events = x * ((double)(cfg->net_transmit_count + 1u) + f->relay_events);
+    return isfinite(events) && events <= EXPECT_PART_EVENTS_MAX;
+}
+
 /* Books x Network PDUs of pdu octets flooded from the endpoint at from: its events, the
  * relays', the receptions. */
 static void book_floods(struct mesh_net_clock *c, uint32_t from, double x, uint32_t pdu,
@@ -233,14 +249,19 @@ void pqpan_mesh_net_sar_expected(struct mesh_net_clock *c, uint32_t from, const 
     flood_expect_of(&ack, cfg, 1u, ack_pdu);
     sar_expect_of(&x, cfg, (double)segs, data.delivered, (double)(*acked - *rx),
                   (times - 1.0) * slot, seg_slot);
+    late_rx = data.late_last_ns + x.rx_ns;
+    late_ack = late_rx + ack.late_one_ns + (x.acked_ns - x.rx_ns);
+    if (!events_fit(cfg, x.segments, &data) || !events_fit(cfg, x.acks, &ack) ||
+        !(late_ack <= EXPECT_PART_NS_MAX)) {
+        c->beyond = 1;
+        return;
+    }
     book_floods(c, from, x.segments, pdu[0], &data, phase);
     book_floods(c, from == 0u ? cfg->hops : 0u, x.acks, ack_pdu, &ack, phase);
     c->out->segments[from != 0u] += (uint32_t)llround(x.segments);
     c->out->resent_segments[from != 0u] += x.segments;
     c->out->completes *= 1.0 - x.fails;
     c->out->seg_acks[from == 0u] += (uint32_t)llround(x.acks);
-    late_rx = data.late_last_ns + x.rx_ns;
-    late_ack = late_rx + ack.late_one_ns + (x.acked_ns - x.rx_ns);
     *rx += (uint64_t)llround(late_rx);
     *acked += (uint64_t)llround(late_ack);
     c->end_ns += (uint64_t)llround(late_ack);

@@ -437,6 +437,13 @@ static int net_refusal(int rc, const struct mesh_opts *o, const struct pqpan_mes
                                             "(pqpan's Part header, docs/PROTOCOL.md §11)",
                            (unsigned)PQPAN_MESH_NET_PARTS_MAX);
     }
+    if (rc == PQPAN_ERR_TIMEOUT) {
+        return cli_msg_set(msg, EXIT_USAGE, "--per %.10g over %u hop(s): a segment so rarely "
+                                            "arrives that the expected SAR rounds exceed what "
+                                            "an estimate can book (no message completes in "
+                                            "practice; simulate shows the messages given up)",
+                           o->per, (unsigned)o->net.hops);
+    }
     if (rc == PQPAN_ERR_INVALID_ARG) {
         return cli_msg_set(msg, EXIT_USAGE, "--auth %s: no such PQKE variant, or the network's "
                                             "configuration is out of range",

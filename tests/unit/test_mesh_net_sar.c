@@ -162,6 +162,32 @@ static void test_high_loss_fails_cleanly(void **state)
     assert_int_equal(pqpan_mesh_net_simulate(&s, &cfg, 1, &bare, zero), PQPAN_ERR_INVALID_ARG);
 }
 
+/* Loss so high that the expected run no longer fits its figures: over 32 hops (one relay
+ * a stage, each node's PDU sent 3 times: Network Transmit and Relay Retransmit Count 2) at
+ * per 0.9999 a segment reaches the destination with (1 - 0.9999^3)^32 = (3.0e-4)^32 =
+ * 1.8e-113, so the SAR rounds' expectation (the completion's acknowledgment lost u / p =
+ * 5.4e112 times on average) is beyond any counter and any time in ns. The estimate must
+ * refuse (PQPAN_ERR_TIMEOUT, *out zeroed), not return saturated or infinite figures
+ * with PQPAN_OK (it did: latency 9.2e15 ms, resent_segments inf). */
+static void test_expectation_beyond_range_refused(void **state)
+{
+    static const uint64_t zero[PQPAN_OP_COUNT];
+    static struct pqpan_mesh_net_estimate e;
+    struct pqpan_mesh_net_config cfg;
+    (void)state;
+    pqpan_mesh_net_config_default(&cfg);
+    cfg.hops = 32;
+    cfg.ttl = 127;
+    cfg.per = 0.9999;
+    assert_int_equal(pqpan_mesh_net_estimate(&e, &cfg, &bare, zero), PQPAN_ERR_TIMEOUT);
+    assert_int_equal(e.latency_ns, 0u);
+    assert_int_equal(pqpan_mesh_net_message_estimate(&e, &cfg, &bare, 1000u), PQPAN_ERR_TIMEOUT);
+    cfg.hops = 2;
+    cfg.per = 0.5; /* (1 - 0.5^4)^2 = 0.88 per segment: a run that fits */
+    assert_int_equal(pqpan_mesh_net_estimate(&e, &cfg, &bare, zero), PQPAN_OK);
+    assert_true(e.latency_ns > 0u);
+}
+
 /* The radio time of every node (TX + RX of the initiator, the responder and each relay
  * node): with scanning filling the rest of the run, what the energy follows. */
 static double radio_ms(const struct pqpan_mesh_net_estimate *e)
@@ -295,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_one_lost_segment_by_hand),
         cmocka_unit_test(test_given_up_by_hand),
         cmocka_unit_test(test_high_loss_fails_cleanly),
+        cmocka_unit_test(test_expectation_beyond_range_refused),
         cmocka_unit_test(test_sar_config_refused),
         cmocka_unit_test(test_estimate_matches_simulated_mean),
         cmocka_unit_test(test_relay_collisions),
