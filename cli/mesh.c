@@ -48,12 +48,16 @@ struct printer {
     int n;
 };
 
+/* Field f of r in width; a number without a value (a statistic of no completed run) as
+ * none: "-" in a table, "" in CSV, null in JSON. */
 static void print_value(const struct pqpan_run_field *f, const struct pqpan_run_mesh_row *r,
-                        int width)
+                        int width, const char *none)
 {
     struct pqpan_run_value v;
     pqpan_run_record_value(&v, f, r);
-    if (v.type == PQPAN_RUN_REAL) {
+    if (!v.known && v.type != PQPAN_RUN_TEXT) {
+        printf("%*s", width, none);
+    } else if (v.type == PQPAN_RUN_REAL) {
         printf("%*.*f", width, f->decimals, v.x);
     } else if (v.type == PQPAN_RUN_COUNT) {
         printf("%*llu", width, v.u);
@@ -78,7 +82,7 @@ static void print_table(const struct printer *p, const struct pqpan_run_field *f
         printf("%-16s", f[k].name);
         for (s = 0; s < p->n; s++) {
             fputs("  ", stdout);
-            print_value(&f[k], &p->rows[s], 13);
+            print_value(&f[k], &p->rows[s], 13, "-");
         }
         putchar('\n');
     }
@@ -95,7 +99,7 @@ static void print_csv(const struct printer *p, const struct pqpan_run_field *f, 
     for (s = 0; s < p->n; s++) {
         for (k = 0; k < n; k++) {
             fputs(k > 0 ? "," : "", stdout);
-            print_value(&f[k], &p->rows[s], 0);
+            print_value(&f[k], &p->rows[s], 0, "");
         }
         putchar('\n');
     }
@@ -117,10 +121,10 @@ static void print_json(const struct printer *p, const struct pqpan_run_field *f,
             printf("%s\"%s\": ", sep, f[k].name);
             if (f[k].store == PQPAN_RUN_STORE_TEXT) {
                 printf("\"");
-                print_value(&f[k], &p->rows[s], 0);
+                print_value(&f[k], &p->rows[s], 0, "");
                 printf("\"");
             } else {
-                print_value(&f[k], &p->rows[s], 0);
+                print_value(&f[k], &p->rows[s], 0, "null");
             }
             sep = ", ";
         }

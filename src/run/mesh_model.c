@@ -566,13 +566,14 @@ void mesh_runs_stats(struct mesh_result *r, unsigned runs, double *v, unsigned n
 {
     struct lowpan_stats lat, e;
     int s;
-    memset(&lat, 0, sizeof lat);
-    if (n > 0u) {
+    if (n == 0u) { /* no run completed: no statistic (STAT fields: null, "-", empty) */
+        lat.mean = lat.p50 = lat.p90 = lat.p99 = -1.0;
+    } else {
         lowpan_stats_of(&lat, v + (size_t)r->n_rows * runs, n);
     }
     for (s = 0; s < r->n_rows; s++) {
         struct pqpan_run_mesh_row *row = &r->rows[s];
-        memset(&e, 0, sizeof e);
+        e = lat;
         if (n > 0u) {
             lowpan_stats_of(&e, v + (size_t)s * runs, n);
         }

@@ -22,6 +22,8 @@
 #define SIDE (PQPAN_RUN_GROUP_CONFIG | PQPAN_RUN_GROUP_JSON)
 #define FIG (PQPAN_RUN_GROUP_DETAIL | PQPAN_RUN_GROUP_JSON)
 #define REAL(n, label, unit) {#n, label, unit, FIG, PQPAN_RUN_STORE_REAL, MESHF(n), 3}
+/* A statistic of the completed runs: no value (negative) when no run completed. */
+#define STAT(n, label, unit) {#n, label, unit, FIG, PQPAN_RUN_STORE_OPT_REAL, MESHF(n), 3}
 #define COUNT(n, label, unit) {#n, label, unit, FIG, PQPAN_RUN_STORE_ULL, MESHF(n), 0}
 #define TEXT(n, label, group) {#n, label, NULL, group, PQPAN_RUN_STORE_TEXT, MESHF(n), 0}
 
@@ -54,14 +56,14 @@ static const struct pqpan_run_field mesh_fields[] = {
     COUNT(runs, "runs (simulate)", NULL),
     COUNT(completed, "runs completed", NULL),
     COUNT(failed, "runs failed (transaction timeout)", NULL),
-    REAL(e_mean_uj, "total energy, mean of the completed runs", "uJ"),
-    REAL(e_p50_uj, "total energy, median", "uJ"),
-    REAL(e_p90_uj, "total energy, 90th percentile", "uJ"),
-    REAL(e_p99_uj, "total energy, 99th percentile", "uJ"),
-    REAL(latency_mean_ms, "latency, mean of the completed runs", "ms"),
-    REAL(latency_p50_ms, "latency, median", "ms"),
-    REAL(latency_p90_ms, "latency, 90th percentile", "ms"),
-    REAL(latency_p99_ms, "latency, 99th percentile", "ms"),
+    STAT(e_mean_uj, "total energy, mean of the completed runs", "uJ"),
+    STAT(e_p50_uj, "total energy, median", "uJ"),
+    STAT(e_p90_uj, "total energy, 90th percentile", "uJ"),
+    STAT(e_p99_uj, "total energy, 99th percentile", "uJ"),
+    STAT(latency_mean_ms, "latency, mean of the completed runs", "ms"),
+    STAT(latency_p50_ms, "latency, median", "ms"),
+    STAT(latency_p90_ms, "latency, 90th percentile", "ms"),
+    STAT(latency_p99_ms, "latency, 99th percentile", "ms"),
     COUNT(hops, "hops", NULL),
     COUNT(relays, "relays per stage", NULL),
     COUNT(nodes, "nodes in the row", NULL),
