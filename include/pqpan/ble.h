@@ -549,7 +549,8 @@ struct pqpan_ble_service {
 };
 
 /* svc = an ADV_IND payload of adv_ind_payload octets and the discovery steps[0..n) (n at
- * most PQPAN_BLE_DISCOVERY_STEPS_MAX; more are cut). */
+ * most PQPAN_BLE_DISCOVERY_STEPS_MAX; with more, svc is out of range: pqpan_ble_setup
+ * refuses it). */
 void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payload,
                             const struct pqpan_ble_att_step *steps, uint32_t n);
 

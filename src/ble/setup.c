@@ -519,8 +519,10 @@ void pqpan_ble_service_init(struct pqpan_ble_service *svc, uint32_t adv_ind_payl
 {
     memset(svc, 0, sizeof *svc);
     svc->adv_ind_payload = adv_ind_payload;
-    svc->n_discovery = n < PQPAN_BLE_DISCOVERY_STEPS_MAX ? n : PQPAN_BLE_DISCOVERY_STEPS_MAX;
-    memcpy(svc->discovery, steps, svc->n_discovery * sizeof steps[0]);
+    svc->n_discovery = n; /* above the most: kept, so that pqpan_ble_setup refuses svc */
+    memcpy(svc->discovery, steps,
+           (n < PQPAN_BLE_DISCOVERY_STEPS_MAX ? n : PQPAN_BLE_DISCOVERY_STEPS_MAX) *
+               sizeof steps[0]);
 }
 
 void pqpan_ble_service_study(struct pqpan_ble_service *svc)

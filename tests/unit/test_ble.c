@@ -1175,6 +1175,29 @@ static void test_config_fault(void **state)
     assert_int_equal(pqpan_ble_config_fault(&c), PQPAN_BLE_CONFIG_RANGE);
 }
 
+/* A service with more discovery steps than PQPAN_BLE_DISCOVERY_STEPS_MAX is refused by
+ * pqpan_ble_setup (found by review: pqpan_ble_service_init cut the excess and the set-up
+ * ran with fewer steps than asked). */
+static void test_service_too_many_steps(void **state)
+{
+    struct pqpan_ble_att_step steps[PQPAN_BLE_DISCOVERY_STEPS_MAX + 1u];
+    struct pqpan_ble_service svc;
+    struct pqpan_ble_config cfg;
+    static struct pqpan_ble_estimate out;
+    uint32_t i;
+    (void)state;
+    for (i = 0; i < PQPAN_BLE_DISCOVERY_STEPS_MAX + 1u; i++) {
+        steps[i].req = PQPAN_ATT_FIND_INFO_REQ_BYTES;
+        steps[i].rsp = PQPAN_ATT_FIND_INFO_RSP_BYTES;
+    }
+    study_config(&cfg);
+    pqpan_ble_service_init(&svc, PQPAN_BLE_ADV_IND_PAYLOAD, steps, PQPAN_BLE_DISCOVERY_STEPS_MAX);
+    assert_int_equal(pqpan_ble_setup(&out, &cfg, &setup_dev, &svc), PQPAN_OK);
+    pqpan_ble_service_init(&svc, PQPAN_BLE_ADV_IND_PAYLOAD, steps,
+                           PQPAN_BLE_DISCOVERY_STEPS_MAX + 1u);
+    assert_int_equal(pqpan_ble_setup(&out, &cfg, &setup_dev, &svc), PQPAN_ERR_INVALID_ARG);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1200,6 +1223,7 @@ int main(void)
         cmocka_unit_test(test_transfer_roles),
         cmocka_unit_test(test_gatt_fault),
         cmocka_unit_test(test_estimate_by_role),
+        cmocka_unit_test(test_service_too_many_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
