@@ -170,7 +170,8 @@ static int sar_step_ok(uint64_t ns, uint64_t step)
 /* The loss and the SAR states (§4.2.48, §4.2.49). */
 static int sar_ok(const struct pqpan_mesh_net_config *c)
 {
-    return c->per >= 0.0 && c->per <= 1.0 && c->sar_retrans_count <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
+    return c->per >= 0.0 && c->per <= 1.0 &&
+           c->sar_retrans_count <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
            c->sar_retrans_no_progress <= PQPAN_MESH_NET_SAR_COUNT_MAX &&
            sar_step_ok(c->sar_retrans_step_ns, PQPAN_MESH_NET_SAR_RETRANS_STEP_NS) &&
            sar_step_ok(c->sar_retrans_inc_ns, PQPAN_MESH_NET_SAR_RETRANS_STEP_NS) &&
@@ -182,7 +183,8 @@ static int sar_ok(const struct pqpan_mesh_net_config *c)
 /* §4.2.19 / §4.2.20: (steps + 1) × 10 ms, steps 0..31. */
 static int interval_ok(uint64_t ns)
 {
-    return ns >= PQPAN_MESH_NET_STEP_NS && ns <= PQPAN_MESH_NET_STEPS_MAX * (uint64_t)PQPAN_MESH_NET_STEP_NS &&
+    return ns >= PQPAN_MESH_NET_STEP_NS &&
+           ns <= PQPAN_MESH_NET_STEPS_MAX * (uint64_t)PQPAN_MESH_NET_STEP_NS &&
            ns % PQPAN_MESH_NET_STEP_NS == 0u;
 }
 
@@ -213,12 +215,19 @@ static int lpn_ok(const struct pqpan_mesh_net_config *c)
            c->lpn_poll_ns < UINT64_C(0x34BBFF) * 100u * ms;
 }
 
+/* The path and managed flooding's states (§3.4.4, §4.2.19, §4.2.20, §4.2.48.1). */
+static int path_ok(const struct pqpan_mesh_net_config *c)
+{
+    return c->hops >= 1u && c->hops <= PQPAN_MESH_NET_HOPS_MAX && c->relays >= 1u &&
+           c->relays <= PQPAN_MESH_NET_RELAYS_MAX && ttl_ok(c->ttl, c->hops) &&
+           c->net_transmit_count <= PQPAN_MESH_NET_COUNT_MAX &&
+           c->relay_retransmit_count <= PQPAN_MESH_NET_COUNT_MAX && c->seg_interval_ns != 0u &&
+           interval_ok(c->net_transmit_interval_ns) && interval_ok(c->relay_retransmit_interval_ns);
+}
+
 int pqpan_mesh_net_config_check(const struct pqpan_mesh_net_config *c)
 {
-    if (c == NULL || pqpan_mesh_net_part_data_max(c->transmic) == 0u || c->hops < 1u ||
-        c->hops > PQPAN_MESH_NET_HOPS_MAX || c->relays < 1u || c->relays > PQPAN_MESH_NET_RELAYS_MAX || !ttl_ok(c->ttl, c->hops) || c->net_transmit_count > PQPAN_MESH_NET_COUNT_MAX ||
-        c->relay_retransmit_count > PQPAN_MESH_NET_COUNT_MAX || c->seg_interval_ns == 0u ||
-        !interval_ok(c->net_transmit_interval_ns) || !interval_ok(c->relay_retransmit_interval_ns) ||
+    if (c == NULL || pqpan_mesh_net_part_data_max(c->transmic) == 0u || !path_ok(c) ||
         !lpn_ok(c) || !sar_ok(c)) {
         return PQPAN_ERR_INVALID_ARG;
     }
