@@ -673,11 +673,15 @@ static void net_loss_notes(FILE *f, const struct mesh_opts *o)
 
 void mesh_net_table_notes(FILE *f, const struct mesh_opts *o, const struct mesh_result *r)
 {
+    char relays[48] = "no relay stage";
     int m;
-    fprintf(f, "  pqpan's PQKE (--auth %s) between two provisioned nodes %u hop(s) apart, %u "
-               "relay(s) per stage;\n  access messages of a vendor model (opcode 0xC1 0xFF "
-               "0xFF), TransMIC %u bits, segmented (MshPRT v1.1 §3.5.2.2);\n  messages:",
-            pqpan_pqke_mode_name(o->pqke.mode), (unsigned)o->net.hops, (unsigned)o->net.relays,
+    if (o->net.hops > 1u) {
+        snprintf(relays, sizeof relays, "%u relay(s) per stage", (unsigned)o->net.relays);
+    }
+    fprintf(f, "  pqpan's PQKE (--auth %s) between two provisioned nodes %u hop(s) apart, %s;\n"
+               "  access messages of a vendor model (opcode 0xC1 0xFF 0xFF), TransMIC %u bits, "
+               "segmented (MshPRT v1.1 §3.5.2.2);\n  messages:",
+            pqpan_pqke_mode_name(o->pqke.mode), (unsigned)o->net.hops, relays,
             (unsigned)mesh_net_transmic(o) * 8u);
     for (m = 0; m < 4; m++) {
         if (r->msg_octets[m] != 0u) {
