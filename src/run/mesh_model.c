@@ -206,9 +206,8 @@ int mesh_opts_check(const struct mesh_opts *o, const char **option, struct cli_m
                                             "0.625 ms (Core v5.4 Vol 6 Part B §4.4.2.2)",
                            (double)o->pbgatt_adv_interval_ns * 1e-6);
     }
-    if (o->bearer == MESH_BEARER_PB_GATT && o->setup == PQPAN_MESH_PBGATT_SETUP_FULL &&
-        link_opts_check(&o->gatt.cfg, msg) != EXIT_OK) {
-        *option = "--ci-ms"; /* the set-up runs the BLE link's, which refuses the link */
+    if (o->bearer == MESH_BEARER_PB_GATT && link_opts_check(&o->gatt.cfg, msg) != EXIT_OK) {
+        *option = "--ci-ms"; /* the BLE link's check: a link that cannot carry its PDUs */
         return EXIT_USAGE;
     }
     if (o->bearer == MESH_BEARER_PB_GATT && o->per_given != NULL) {
