@@ -96,6 +96,9 @@ struct pqpan_ll_phy_update {
  * sent to a peer (§4.6: set to 0 in the PDUs). */
 #define PQPAN_LL_FEATURES_OCTET0 0x2Fu
 #define PQPAN_LL_FEATURES_OCTET1 0x09u
+/* §5.5 (procedures with an instant): the Central should leave at least 6 connection events
+ * before the instant; pqpan's estimator, simulator and PB-GATT capture all leave 6. */
+#define PQPAN_LL_INSTANT_EVENTS 6u
 /* §4.5.10: connMaxRxTime / connMaxTxTime range: the LE 1M time of 27 octets, the most. */
 #define PQPAN_LL_MIN_TIME_US 328u
 #define PQPAN_LL_MAX_TIME_US 17040u
@@ -111,6 +114,11 @@ struct pqpan_ll_version {
     uint16_t comp_id;     /* company identifier (Assigned Numbers) */
     uint16_t sub_vers_nr;
 };
+
+/* What pqpan's Link Layers send: fs = the FeatureSet above (PQPAN_LL_FEATURES_OCTET0/1, the
+ * other octets 0); the version PQPAN_LL_VERS_NR_CORE_5_4, PQPAN_LL_COMP_ID_TESTING, 0. */
+void pqpan_ll_own_features(uint8_t fs[PQPAN_LL_FEATURE_SET_BYTES]);
+struct pqpan_ll_version pqpan_ll_own_version(void);
 
 /* LL_CONNECTION_PARAM_REQ/RSP (§2.4.2.16, §2.4.2.17): Interval_Min, Interval_Max, Latency,
  * Timeout (2 each), PreferredPeriodicity 1, ReferenceConnEventCount 2, Offset0..5 (2 each). */

@@ -68,6 +68,8 @@ struct pqpan_ll_version {
     uint16_t comp_id;
     uint16_t sub_vers_nr;
 };
+void pqpan_ll_own_features(uint8_t fs[8]);
+struct pqpan_ll_version pqpan_ll_own_version(void);
 struct pqpan_ll_conn_param {
     uint16_t interval_min;
     uint16_t interval_max;
@@ -3344,6 +3346,7 @@ MACROS = {
     'PQPAN_LL_FEATURE_CTR_BYTES': 9,
     'PQPAN_LL_FEATURE_SET_BYTES': 8,
     'PQPAN_LL_HDR_BYTES': 2,
+    'PQPAN_LL_INSTANT_EVENTS': 6,
     'PQPAN_LL_IV_BYTES': 4,
     'PQPAN_LL_KEY_BYTES': 16,
     'PQPAN_LL_LENGTH_CTR_BYTES': 9,

@@ -341,3 +341,16 @@ int pqpan_ll_pdu_conn_update_parse(struct pqpan_ll_conn_update *u, const uint8_t
     }
     return PQPAN_OK;
 }
+
+void pqpan_ll_own_features(uint8_t fs[PQPAN_LL_FEATURE_SET_BYTES])
+{
+    memset(fs, 0, PQPAN_LL_FEATURE_SET_BYTES);
+    fs[0] = PQPAN_LL_FEATURES_OCTET0;
+    fs[1] = PQPAN_LL_FEATURES_OCTET1;
+}
+
+struct pqpan_ll_version pqpan_ll_own_version(void)
+{
+    struct pqpan_ll_version v = {PQPAN_LL_VERS_NR_CORE_5_4, PQPAN_LL_COMP_ID_TESTING, 0};
+    return v;
+}

@@ -9,11 +9,10 @@
 
 #include "ble/setup.h"
 #include "pqpan/ble.h"
+#include "pqpan/ble_pdu.h"
 
-/* Vol 6 Part B §2.4.2: LL control PDU payloads (opcode + CtrData) are those of ble_pdu.h.
- * §5.5 (procedures with an instant): the Central should leave at least 6 connection
- * events before the instant; the estimator and the simulator both use 6. */
-#define INSTANT_EVENTS 6u
+/* Vol 6 Part B §2.4.2: LL control PDU payloads (opcode + CtrData) are those of ble_pdu.h;
+ * the instant of a procedure PQPAN_LL_INSTANT_EVENTS after it (§5.5). */
 /* Vol 6 Part B §4.5.3: transmitWindowDelay between the CONNECT_IND and the first
  * anchor on LE 1M (WinOffset 0). */
 #define TRANSMIT_WINDOW_DELAY_NS 1250000u
@@ -295,7 +294,7 @@ static void instant_procedure(struct acc *a, enum pqpan_phase ph, uint32_t req, 
     procedure_begin(&pr, a, ph);
     pqpan_ble_txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, req, req, 1);
     pqpan_ble_txn_add(t, &n, PQPAN_BLE_CENTRAL, ph, ind, 0u, 1);
-    wait_add(t, &n, ph, INSTANT_EVENTS * from->ci_ns);
+    wait_add(t, &n, ph, PQPAN_LL_INSTANT_EVENTS * from->ci_ns);
     link_set(&l, from, same_event_reply);
     pr.span = step(a, ph, &l, d, t, n);
     link_set(&l, to, same_event_reply);

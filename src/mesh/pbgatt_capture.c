@@ -52,14 +52,6 @@
 #define UUID_CHARACTERISTIC 0x2803u     /* «Characteristic», §3.3.1 */
 #define PROP_WRITE_WITHOUT_RESPONSE 0x04u /* §3.3.1.1 */
 #define PROP_NOTIFY 0x10u
-/* LL_FEATURE_REQ/RSP's FeatureSet and LL_VERSION_IND, those of pqpan's Link Layers
- * (ble_pdu.h; docs/MODEL.md "Set-up"). */
-static const uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES] = {
-    PQPAN_LL_FEATURES_OCTET0, PQPAN_LL_FEATURES_OCTET1, 0, 0, 0, 0, 0, 0};
-static const struct pqpan_ll_version ll_version = {PQPAN_LL_VERS_NR_CORE_5_4,
-                                                   PQPAN_LL_COMP_ID_TESTING, 0};
-/* §5.5: the instant of the PHY update, 6 events after its LL_PHY_UPDATE_IND (setup.c). */
-#define INSTANT_EVENTS 6u
 
 struct capture {
     struct pbgatt_sim *m;
@@ -373,7 +365,10 @@ static uint8_t phy_mask(enum pqpan_ble_phy phy)
 static void features(struct capture *c, const struct pqpan_ble_estimate *s)
 {
     struct setup_txn t[2];
+    uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES];
+    struct pqpan_ll_version ll_version = pqpan_ll_own_version();
     memset(t, 0, sizeof t);
+    pqpan_ll_own_features(feature_set);
     ll_control(c, &t[0].req, pqpan_ll_pdu_feature_write(t[0].req.b, sizeof t[0].req.b,
                                                         PQPAN_LL_FEATURE_REQ, feature_set,
                                                         &t[0].req.n));
@@ -404,7 +399,7 @@ static void phy_update(struct capture *c, const struct pqpan_ble_estimate *s)
                                                         &t[0].rsp.n));
     u.phy_c_to_p = mask;
     u.phy_p_to_c = mask;
-    u.instant = (uint16_t)(ind_event + INSTANT_EVENTS);
+    u.instant = (uint16_t)(ind_event + PQPAN_LL_INSTANT_EVENTS);
     ll_control(c, &t[1].req,
                pqpan_ll_pdu_phy_update_write(t[1].req.b, sizeof t[1].req.b, &u, &t[1].req.n));
     setup_phase(c, s->span_ns[PQPAN_PHASE_PHY_UPDATE], t, 2u, to);

@@ -9,14 +9,6 @@
 #include "pqpan/sim.h"
 #include "sim/sim_internal.h"
 
-/* §5.5: the Central should leave at least 6 connection events before an instant (the
- * estimator's pqpan_ble_link_switch uses the same 6). */
-#define INSTANT_EVENTS 6u
-/* FeatureSet and LL_VERSION_IND of both Link Layers (ble_pdu.h). */
-static const uint8_t feature_set[PQPAN_LL_FEATURE_SET_BYTES] = {
-    PQPAN_LL_FEATURES_OCTET0, PQPAN_LL_FEATURES_OCTET1, 0, 0, 0, 0, 0, 0};
-static const struct pqpan_ll_version version = {PQPAN_LL_VERS_NR_CORE_5_4,
-                                                PQPAN_LL_COMP_ID_TESTING, 0};
 /* §5.1.1: transmitWindowSize 1.25 ms (the minimum) and transmitWindowOffset 0; the
  * central sends its first packet at the window's start. */
 #define WIN_SIZE 1u
@@ -39,15 +31,18 @@ static int queue(struct pqpan_sim *s, int n, ctrl_writer w)
 
 static int write_feature_req(struct pqpan_sim *s, int n, uint8_t *b, size_t cap, size_t *w)
 {
+    uint8_t fs[PQPAN_LL_FEATURE_SET_BYTES];
     (void)s;
     (void)n;
-    return pqpan_ll_pdu_feature_write(b, cap, PQPAN_LL_FEATURE_REQ, feature_set, w);
+    pqpan_ll_own_features(fs);
+    return pqpan_ll_pdu_feature_write(b, cap, PQPAN_LL_FEATURE_REQ, fs, w);
 }
 
 static int write_version(struct pqpan_sim *s, int n, uint8_t *b, size_t cap, size_t *w)
 {
+    struct pqpan_ll_version v = pqpan_ll_own_version();
     s->version_sent[n] = 1;
-    return pqpan_ll_pdu_version_write(b, cap, &version, w);
+    return pqpan_ll_pdu_version_write(b, cap, &v, w);
 }
 
 int pqpan_sim_start_features(struct pqpan_sim *s)
@@ -65,8 +60,8 @@ static int on_feature_req(struct pqpan_sim *s, int n, const uint8_t *p, size_t l
     if (rc != PQPAN_OK || n != PQPAN_BLE_PERIPHERAL) {
         return rc != PQPAN_OK ? rc : PQPAN_ERR_MALFORMED;
     }
-    memcpy(rsp, feature_set, sizeof rsp);
-    rsp[0] = (uint8_t)(peer[0] & feature_set[0]);
+    pqpan_ll_own_features(rsp);
+    rsp[0] = (uint8_t)(peer[0] & rsp[0]);
     rc = pqpan_ll_pdu_feature_write(b, sizeof b, PQPAN_LL_FEATURE_RSP, rsp, &w);
     return rc != PQPAN_OK ? rc : pqpan_sim_queue_ctrl(s, n, b, w);
 }
@@ -161,7 +156,7 @@ static int on_param_rsp(struct pqpan_sim *s, int n, const uint8_t *p, size_t len
     u.interval = cp.interval_min;
     u.latency = cp.latency;
     u.timeout = cp.timeout;
-    u.instant = (uint16_t)(s->event_counter + 1u + INSTANT_EVENTS);
+    u.instant = (uint16_t)(s->event_counter + 1u + PQPAN_LL_INSTANT_EVENTS);
     rc = pqpan_ll_pdu_conn_update_write(b, sizeof b, &u, &w);
     if (rc != PQPAN_OK) {
         return rc;
@@ -222,7 +217,7 @@ static int on_phy_rsp(struct pqpan_sim *s, int n, const uint8_t *p, size_t len)
     }
     u.phy_c_to_p = (uint8_t)(p[1] & p[2]);
     u.phy_p_to_c = u.phy_c_to_p;
-    u.instant = (uint16_t)(s->event_counter + 1u + INSTANT_EVENTS);
+    u.instant = (uint16_t)(s->event_counter + 1u + PQPAN_LL_INSTANT_EVENTS);
     rc = pqpan_ll_pdu_phy_update_write(b, sizeof b, &u, &w);
     if (rc != PQPAN_OK) {
         return rc;
