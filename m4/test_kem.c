@@ -120,44 +120,41 @@ static void basemul_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, u
     pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "basemul_acc_bytes vs portable", run);
 }
 
-/* SamplePolyCBD_2, written and added, on pseudo-random PRF bytes. */
-static void cbd2_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
-{
-    int16_t m4[64], c[64];
-    uint8_t buf[32];
-    for (size_t i = 0; i < sizeof buf; i++) {
-        buf[i] = (uint8_t)pqpan_m4_random(seed);
-    }
-    for (size_t i = 0; i < 64; i++) {
-        m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
-    }
-    pqpan_mlkem_cbd2_piece(m4, buf, 1);
-    pqpan_mlkem_cbd2_piece_portable(c, buf, 1);
-    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 add vs portable", run);
-    pqpan_mlkem_cbd2_piece(m4, buf, 0);
-    pqpan_mlkem_cbd2_piece_portable(c, buf, 0);
-    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd2 vs portable", run);
-}
+/* A SamplePolyCBD_eta piece, the backend's against the portable C. */
+struct cbd_pair {
+    const char *name, *add_name;
+    void (*m4)(int16_t *c, const uint8_t *buf, int add);
+    void (*portable)(int16_t *c, const uint8_t *buf, int add);
+    size_t bytes;  /* 64 x 2 eta / 8: 32 (eta 2) or 48 (eta 3) */
+    int ones_run0; /* run 0's bytes all 0xFF: every x and y at eta */
+};
 
-/* SamplePolyCBD_3, written and added, on pseudo-random PRF bytes (in run 0 all 0xFF:
- * every x and y at 3). */
-static void cbd3_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+/* p's piece, written and added, on pseudo-random PRF bytes. */
+static void cbd_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run,
+                                 const struct cbd_pair *p)
 {
     int16_t m4[64], c[64];
     uint8_t buf[48];
-    for (size_t i = 0; i < sizeof buf; i++) {
-        buf[i] = (uint8_t)(run == 0 ? 0xFF : pqpan_m4_random(seed));
+    for (size_t i = 0; i < p->bytes; i++) {
+        buf[i] = (uint8_t)(run == 0 && p->ones_run0 ? 0xFF : pqpan_m4_random(seed));
     }
     for (size_t i = 0; i < 64; i++) {
         m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
     }
-    pqpan_mlkem_cbd3_piece(m4, buf, 1);
-    pqpan_mlkem_cbd3_piece_portable(c, buf, 1);
-    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd3 add vs portable", run);
-    pqpan_mlkem_cbd3_piece(m4, buf, 0);
-    pqpan_mlkem_cbd3_piece_portable(c, buf, 0);
-    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "cbd3 vs portable", run);
+    p->m4(m4, buf, 1);
+    p->portable(c, buf, 1);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), p->add_name, run);
+    p->m4(m4, buf, 0);
+    p->portable(c, buf, 0);
+    pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), p->name, run);
 }
+
+static const struct cbd_pair cbd2_pair = {"cbd2 vs portable", "cbd2 add vs portable",
+                                          pqpan_mlkem_cbd2_piece,
+                                          pqpan_mlkem_cbd2_piece_portable, 32, 0};
+static const struct cbd_pair cbd3_pair = {"cbd3 vs portable", "cbd3 add vs portable",
+                                          pqpan_mlkem_cbd3_piece,
+                                          pqpan_mlkem_cbd3_piece_portable, 48, 1};
 
 /* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
  * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
@@ -238,8 +235,8 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_mlkem_invntt_portable(c);
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "invntt vs portable", run);
         basemul_against_portable(t, &seed, run);
-        cbd2_against_portable(t, &seed, run);
-        cbd3_against_portable(t, &seed, run);
+        cbd_against_portable(t, &seed, run, &cbd2_pair);
+        cbd_against_portable(t, &seed, run, &cbd3_pair);
         rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
         mont_against_portable(t, &seed, run);
