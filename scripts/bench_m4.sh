@@ -280,7 +280,7 @@ entry point (all frames static, no dynamic allocation); it should match the pain
 to within the call overhead.
 
 How ML-KEM keeps its stack small (src/crypto/mlkem/kem.c, sampling.c): no matrix entry
-is ever held whole: SampleNTT (FIPS 203 Alg. 7) squeezes SHAKE128 half a block (84 bytes)
+is ever held whole: SampleNTT (FIPS 203 Alg. 7) squeezes SHAKE128 a quarter of a block (42 bytes)
 at a time, and each 64 accepted values are multiplied into the output polynomial at once
 (\`pqpan_mlkem_matacc\`), with a Montgomery reduction per base-case sum so the
 accumulator is one 16-bit polynomial, the other operand being decoded from its 12-bit
@@ -292,8 +292,9 @@ decaps hold y_hat as ByteEncode_12 (384 bytes per polynomial, in the entry point
 for the set's k), the only part that grows with k; u is computed row by row and v last,
 each compressed straight into the ciphertext or, in decaps, compared with the received
 one group of 8 coefficients at a time, so no second ciphertext exists. The CBD noise is
-read from SHAKE256 in pieces of 64 coefficients and e1, e2 are added in place; K_bar =
-J(z || c) is hashed after the re-encryption; t_hat^T y_hat decodes both operands 64
+read from SHAKE256 in pieces of 64 coefficients and e1, e2 are added in place; the shared
+key K (K' in decaps) of G's output goes straight to the caller's buffer, so only r is held
+during the re-encryption; K_bar = J(z || c) is hashed after it, out of line; t_hat^T y_hat decodes both operands 64
 coefficients at a time. Functions whose locals are not needed during the deepest calls (decrypt, a t_hat
 row, G, J) are kept out of line (src/common/compiler.h). The Keccak-f[1600] frame (the last row) is part of every
 operation's peak.

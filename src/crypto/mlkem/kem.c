@@ -329,16 +329,21 @@ static void zero_ct_ss(const struct mlkem_params *prm, uint8_t *ct, uint8_t *ss)
     }
 }
 
-/* G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings; out may overlap a
- * or b (both are copied first). Out of line, so that its input copy is not in the
- * callers' frames during K-PKE.Encrypt. */
-static PQPAN_NOINLINE void hash_g(uint8_t out[2 * SYM], const uint8_t a[SYM], const uint8_t b[SYM])
+/* (key, r) = G(a || b) = SHA3-512 (FIPS 203 §4.1 eq. 4.5) of two 32-byte strings, split
+ * into its two halves; key and r may overlap a or b (both are copied first). Out of line,
+ * so that its input and output copies are not in the callers' frames during
+ * K-PKE.Encrypt: the callers hold only r there, the key going straight to their output. */
+static PQPAN_NOINLINE void hash_g(uint8_t key[SYM], uint8_t r[SYM], const uint8_t a[SYM],
+                                  const uint8_t b[SYM])
 {
-    uint8_t in[2 * SYM];
+    uint8_t in[2 * SYM], out[2 * SYM];
     memcpy(in, a, SYM);
     memcpy(in + SYM, b, SYM);
     pqpan_sha3_512(out, in, sizeof in);
+    memcpy(key, out, SYM);
+    memcpy(r, out + SYM, SYM);
     pqpan_wipe(in, sizeof in);
+    pqpan_wipe(out, sizeof out);
 }
 
 /* J(z || c) = SHAKE256(z || c, 32 bytes) (FIPS 203 §4.1 eq. 4.4). Out of line, so that
@@ -354,11 +359,35 @@ static PQPAN_NOINLINE void hash_j(uint8_t out[SYM], const uint8_t z[SYM], const 
     pqpan_wipe(&ctx, sizeof ctx);
 }
 
+/* out = b ? x : out, for b in {0, 1}, without a branch. Reading b through a volatile
+ * keeps the compiler from turning the mask back into a conditional jump. */
+static void ct_select(uint8_t *out, const uint8_t *x, size_t len, unsigned b)
+{
+    volatile unsigned vb = b;
+    const uint8_t mask = (uint8_t)(0u - vb);
+    size_t i;
+    for (i = 0; i < len; i++) {
+        out[i] = (uint8_t)(out[i] ^ (mask & (out[i] ^ x[i])));
+    }
+}
+
+/* Alg. 18 lines 7, 9-11 after the re-encryption: ss holds K' and becomes
+ * K_bar = J(z || c) unless same (1 iff c == c'), without a branch. Out of line, so that
+ * K_bar is not in Decaps' frame during the re-encryption. */
+static PQPAN_NOINLINE void implicit_reject(uint8_t ss[SYM], const uint8_t z[SYM],
+                                           const uint8_t *c, size_t c_len, unsigned same)
+{
+    uint8_t k_bar[SYM];
+    hash_j(k_bar, z, c, c_len);
+    ct_select(ss, k_bar, SYM, same ^ 1u);
+    pqpan_wipe(k_bar, sizeof k_bar);
+}
+
 /* ML-KEM.Encaps_internal (FIPS 203 Alg. 17) after the §7.2 input check. */
 static int encaps_derand(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ct,
                          uint8_t *ss, const uint8_t *ek, const uint8_t m[SYM])
 {
-    uint8_t k_r[2 * SYM];
+    uint8_t r[SYM];
     struct ct_sink sink;
     int ret;
     if (pqpan_buffers_overlap(ct, prm->ct_bytes, ek, prm->ek_bytes) ||
@@ -375,13 +404,12 @@ static int encaps_derand(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t
     if (ret != PQPAN_OK) {
         goto fail;
     }
-    pqpan_sha3_256(k_r + SYM, ek, prm->ek_bytes); /* line 1: (K, r) = G(m || H(ek)) */
-    hash_g(k_r, m, k_r + SYM);
+    pqpan_sha3_256(r, ek, prm->ek_bytes); /* line 1: (K, r) = G(m || H(ek)), K into ss */
+    hash_g(ss, r, m, r);
     sink.out = ct;
     sink.expected = NULL;
-    (void)kpke_encrypt(prm, y_hat, &sink, ek, m, k_r + SYM); /* line 2 */
-    memcpy(ss, k_r, SYM);
-    pqpan_wipe(k_r, sizeof k_r);
+    (void)kpke_encrypt(prm, y_hat, &sink, ek, m, r); /* line 2 */
+    pqpan_wipe(r, sizeof r);
     return PQPAN_OK;
 fail:
     zero_ct_ss(prm, ct, ss);
@@ -414,24 +442,12 @@ out:
     return ret;
 }
 
-/* out = b ? x : out, for b in {0, 1}, without a branch. Reading b through a volatile
- * keeps the compiler from turning the mask back into a conditional jump. */
-static void ct_select(uint8_t *out, const uint8_t *x, size_t len, unsigned b)
-{
-    volatile unsigned vb = b;
-    const uint8_t mask = (uint8_t)(0u - vb);
-    size_t i;
-    for (i = 0; i < len; i++) {
-        out[i] = (uint8_t)(out[i] ^ (mask & (out[i] ^ x[i])));
-    }
-}
-
 /* ML-KEM.Decaps (FIPS 203 Alg. 21): §7.3 check, then ML-KEM.Decaps_internal (Alg. 18)
  * with implicit rejection. */
 static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
                   const uint8_t *ct, const uint8_t *dk)
 {
-    uint8_t m[SYM], k_r[2 * SYM];
+    uint8_t m[SYM], r[SYM];
     struct ct_sink sink;
     const uint8_t *ek, *h, *z;
     unsigned diff, same;
@@ -454,16 +470,15 @@ static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
     z = h + SYM;
 
     kpke_decrypt(prm, m, dk, ct); /* line 5 */
-    hash_g(k_r, m, h);            /* line 6: (K', r') = G(m' || h) */
+    hash_g(ss, r, m, h);          /* line 6: (K', r') = G(m' || h), K' into ss */
     sink.out = NULL;              /* line 8, compared with c on the fly (line 9) */
     sink.expected = ct;
-    diff = kpke_encrypt(prm, y_hat, &sink, ek, m, k_r + SYM);
-    hash_j(ss, z, ct, prm->ct_bytes); /* line 7 into ss, after the re-encryption's peak */
-    same = 1u & ((diff - 1u) >> 8);   /* diff <= 255: 1 iff diff == 0, without a branch */
-    ct_select(ss, k_r, SYM, same);    /* lines 9-11: K' if c == c', else K_bar */
+    diff = kpke_encrypt(prm, y_hat, &sink, ek, m, r);
+    same = 1u & ((diff - 1u) >> 8); /* diff <= 255: 1 iff diff == 0, without a branch */
+    implicit_reject(ss, z, ct, prm->ct_bytes, same); /* lines 7, 9-11 */
 
     pqpan_wipe(m, sizeof m);
-    pqpan_wipe(k_r, sizeof k_r);
+    pqpan_wipe(r, sizeof r);
     return PQPAN_OK;
 fail:
     if (ss != NULL) {

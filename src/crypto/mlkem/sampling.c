@@ -9,13 +9,14 @@
 #include "pqpan/common.h"
 #include "pqpan/sha3.h"
 
-/* SampleNTT squeezes half a SHAKE128 block (84 bytes, 28 triples) at a time, which halves
- * the byte buffer on the stack; 84 is a multiple of 3, so no candidate straddles two
- * pieces, and two pieces cost the same permutation as one block. The accepted values are
+/* SampleNTT squeezes a quarter of a SHAKE128 block (42 bytes, 14 triples) at a time,
+ * which quarters the byte buffer on the stack (this frame is on ML-KEM's deepest call
+ * chain); 42 is a multiple of 3, so no candidate straddles two pieces, and four pieces
+ * cost the same permutation as one block. The accepted values are
  * gathered one run of the base multiplication at a time (PART_COEFFS = 64 coefficients,
  * 32 degree-2 factors) and then multiplied in with one call, whose product loop has a
  * constant trip count. */
-#define XOF_PIECE (PQPAN_SHAKE128_RATE / 2)
+#define XOF_PIECE (PQPAN_SHAKE128_RATE / 4)
 #define PART_COEFFS (2 * PQPAN_MLKEM_BASEMUL_RUN)
 
 _Static_assert(XOF_PIECE % 3 == 0, "SampleNTT pieces hold whole triples");
