@@ -53,6 +53,12 @@ PQPAN_MUST_CHECK int pqpan_mlkem512_decaps(uint8_t ss[32], const uint8_t *ct, co
  * modulus check (ek) or the hash check (dk) fails. */
 PQPAN_MUST_CHECK int pqpan_mlkem512_check_ek(const uint8_t *ek, size_t len);
 PQPAN_MUST_CHECK int pqpan_mlkem512_check_dk(const uint8_t *dk, size_t len);
+/* ML-KEM.Decaps_internal (Alg. 18) without the §7.3 hash check H(ek) == h. FIPS 203 §7.3:
+ * the check "need not be performed by the decapsulating party, nor with every execution";
+ * use this entry only for a dk that check_dk accepted once (e.g. where it was loaded) or
+ * that keypair made in this same module. Any other dk must go through decaps. */
+PQPAN_MUST_CHECK int pqpan_mlkem512_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
+                                                   const uint8_t *dk);
 
 PQPAN_MUST_CHECK int pqpan_mlkem768_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t d[32],
                                                    const uint8_t z[32]);
@@ -65,6 +71,8 @@ PQPAN_MUST_CHECK int pqpan_mlkem768_encaps(uint8_t *ct, uint8_t ss[32], const ui
 PQPAN_MUST_CHECK int pqpan_mlkem768_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
 PQPAN_MUST_CHECK int pqpan_mlkem768_check_ek(const uint8_t *ek, size_t len);
 PQPAN_MUST_CHECK int pqpan_mlkem768_check_dk(const uint8_t *dk, size_t len);
+PQPAN_MUST_CHECK int pqpan_mlkem768_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
+                                                   const uint8_t *dk);
 
 PQPAN_MUST_CHECK int pqpan_mlkem1024_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t d[32],
                                                     const uint8_t z[32]);
@@ -77,6 +85,8 @@ PQPAN_MUST_CHECK int pqpan_mlkem1024_encaps(uint8_t *ct, uint8_t ss[32], const u
 PQPAN_MUST_CHECK int pqpan_mlkem1024_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
 PQPAN_MUST_CHECK int pqpan_mlkem1024_check_ek(const uint8_t *ek, size_t len);
 PQPAN_MUST_CHECK int pqpan_mlkem1024_check_dk(const uint8_t *dk, size_t len);
+PQPAN_MUST_CHECK int pqpan_mlkem1024_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
+                                                   const uint8_t *dk);
 
 /* Parameter-generic layer: one descriptor per parameter set. */
 enum pqpan_kem_id {
@@ -102,6 +112,7 @@ struct pqpan_kem {
     int (*decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
     int (*check_ek)(const uint8_t *ek, size_t len);
     int (*check_dk)(const uint8_t *dk, size_t len);
+    int (*decaps_checked_dk)(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
 };
 
 /* The descriptor for an id, or NULL if the id is unknown. */

@@ -1432,6 +1432,8 @@ struct pqpan_802154_chain_sim_result {
  int pqpan_mlkem512_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
  int pqpan_mlkem512_check_ek(const uint8_t *ek, size_t len);
  int pqpan_mlkem512_check_dk(const uint8_t *dk, size_t len);
+ int pqpan_mlkem512_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
+                                                   const uint8_t *dk);
  int pqpan_mlkem768_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t d[32],
                                                    const uint8_t z[32]);
  int pqpan_mlkem768_keypair(uint8_t *ek, uint8_t *dk, pqpan_rng_fn rng,
@@ -1443,6 +1445,8 @@ struct pqpan_802154_chain_sim_result {
  int pqpan_mlkem768_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
  int pqpan_mlkem768_check_ek(const uint8_t *ek, size_t len);
  int pqpan_mlkem768_check_dk(const uint8_t *dk, size_t len);
+ int pqpan_mlkem768_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
+                                                   const uint8_t *dk);
  int pqpan_mlkem1024_keypair_derand(uint8_t *ek, uint8_t *dk, const uint8_t d[32],
                                                     const uint8_t z[32]);
  int pqpan_mlkem1024_keypair(uint8_t *ek, uint8_t *dk, pqpan_rng_fn rng,
@@ -1454,6 +1458,8 @@ struct pqpan_802154_chain_sim_result {
  int pqpan_mlkem1024_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
  int pqpan_mlkem1024_check_ek(const uint8_t *ek, size_t len);
  int pqpan_mlkem1024_check_dk(const uint8_t *dk, size_t len);
+ int pqpan_mlkem1024_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
+                                                   const uint8_t *dk);
 enum pqpan_kem_id {
     PQPAN_KEM_MLKEM512 = 1,
     PQPAN_KEM_MLKEM768 = 2,
@@ -1475,6 +1481,7 @@ struct pqpan_kem {
     int (*decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
     int (*check_ek)(const uint8_t *ek, size_t len);
     int (*check_dk)(const uint8_t *dk, size_t len);
+    int (*decaps_checked_dk)(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
 };
 const struct pqpan_kem *pqpan_kem_by_id(enum pqpan_kem_id id);
 const struct pqpan_kem *pqpan_kem_by_name(const char *name);

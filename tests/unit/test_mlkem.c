@@ -82,6 +82,9 @@ static void run_decapsulation(const struct pqpan_kem *kem, const cJSON *group, c
     get_hex(k, 32, test, group, "k");
     assert_int_equal(kem->decaps(got_k, c, dk), 0);
     assert_memory_equal(got_k, k, 32);
+    memset(got_k, 0, sizeof got_k); /* the vector's dk passes its check: same K */
+    assert_int_equal(kem->decaps_checked_dk(got_k, c, dk), 0);
+    assert_memory_equal(got_k, k, 32);
 }
 
 /* A key that fails its check must also be refused by encaps/decaps, outputs zeroed. The
@@ -250,7 +253,11 @@ static void test_bad_keys_rejected(void **state)
         assert_int_equal(kem->check_dk(dk, kem->dk_bytes), PQPAN_ERR_BAD_KEY);
         assert_int_equal(kem->decaps(k, c, dk), PQPAN_ERR_BAD_KEY);
         assert_true(is_all_zero(k, 32));
+        dk[kem->dk_bytes - 100] ^= 1;
+        dk[kem->dk_bytes - 64] ^= 1; /* first byte of the stored h = H(ek) */
+        assert_int_equal(kem->check_dk(dk, kem->dk_bytes), PQPAN_ERR_BAD_KEY);
         assert_int_equal(kem->decaps(k, c, NULL), PQPAN_ERR_INVALID_ARG);
+        assert_int_equal(kem->decaps_checked_dk(k, c, NULL), PQPAN_ERR_INVALID_ARG);
         assert_int_equal(kem->encaps_derand(c, k, NULL, m), PQPAN_ERR_INVALID_ARG);
     }
 }

@@ -442,10 +442,11 @@ out:
     return ret;
 }
 
-/* ML-KEM.Decaps (FIPS 203 Alg. 21): §7.3 check, then ML-KEM.Decaps_internal (Alg. 18)
- * with implicit rejection. */
+/* ML-KEM.Decaps (FIPS 203 Alg. 21): the §7.3 check when check_key is set (a caller that
+ * already checked dk, or generated it, may skip it: §7.3), then ML-KEM.Decaps_internal
+ * (Alg. 18) with implicit rejection. */
 static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
-                  const uint8_t *ct, const uint8_t *dk)
+                  const uint8_t *ct, const uint8_t *dk, int check_key)
 {
     uint8_t m[SYM], r[SYM];
     struct ct_sink sink;
@@ -461,7 +462,7 @@ static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
         ret = PQPAN_ERR_INVALID_ARG;
         goto fail;
     }
-    ret = check_dk(prm, dk);
+    ret = check_key ? check_dk(prm, dk) : (dk == NULL ? PQPAN_ERR_INVALID_ARG : PQPAN_OK);
     if (ret != PQPAN_OK) {
         goto fail;
     }
@@ -515,7 +516,13 @@ fail:
     int pqpan_mlkem##N##_decaps(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk)       \
     {                                                                                        \
         uint8_t y_hat[PQPAN_MLKEM##N##_K * POLYBYTES];                                       \
-        return decaps(&params##N, y_hat, ss, ct, dk);                                        \
+        return decaps(&params##N, y_hat, ss, ct, dk, 1);                                     \
+    }                                                                                        \
+    int pqpan_mlkem##N##_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,               \
+                                           const uint8_t *dk)                                \
+    {                                                                                        \
+        uint8_t y_hat[PQPAN_MLKEM##N##_K * POLYBYTES];                                       \
+        return decaps(&params##N, y_hat, ss, ct, dk, 0);                                     \
     }                                                                                        \
     int pqpan_mlkem##N##_check_ek(const uint8_t *ek, size_t len)                             \
     {                                                                                        \
@@ -537,7 +544,7 @@ PQPAN_MLKEM_DEFINE_API(1024)
             PQPAN_MLKEM##N##_CT_BYTES, PQPAN_MLKEM_SS_BYTES, pqpan_mlkem##N##_keypair_derand, \
             pqpan_mlkem##N##_keypair, pqpan_mlkem##N##_encaps_derand,                        \
             pqpan_mlkem##N##_encaps, pqpan_mlkem##N##_decaps, pqpan_mlkem##N##_check_ek,     \
-            pqpan_mlkem##N##_check_dk                                                        \
+            pqpan_mlkem##N##_check_dk, pqpan_mlkem##N##_decaps_checked_dk                    \
     }
 
 static const struct pqpan_kem kems[PQPAN_KEM_COUNT] = {
