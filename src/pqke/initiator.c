@@ -196,7 +196,7 @@ static int initiator_z(struct pqpan_pqke_z *z, const struct pqpan_pqke_initiator
                        const struct pqpan_pqke_resp_msg *m)
 {
     uint8_t ss[PQKE_SS_BYTES];
-    int rc = pqpan_pqke_kem_decaps(ctx->suite, ss, m->ct, ctx->dk);
+    int rc = pqpan_pqke_kem_decaps_own_dk(ctx->suite, ss, m->ct, ctx->dk);
     z->len = 0;
     if (rc == PQPAN_OK) {
         pqpan_pqke_z_append(z, ss, sizeof ss);

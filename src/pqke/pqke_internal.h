@@ -67,6 +67,11 @@ PQPAN_MUST_CHECK int pqpan_pqke_kem_encaps(unsigned suite, uint8_t *ct,
                                            pqpan_rng_fn rng, void *rng_ctx);
 PQPAN_MUST_CHECK int pqpan_pqke_kem_decaps(unsigned suite, uint8_t ss[PQKE_SS_BYTES],
                                            const uint8_t *ct, const uint8_t *dk);
+/* Decaps of a dk that pqpan_pqke_kem_keypair made in this context (the initiator's
+ * ephemeral key): Alg. 18 without the §7.3 H(ek) == h check, which §7.3 lets a module skip
+ * for a key it generated itself. A dk loaded from outside goes through kem_decaps. */
+PQPAN_MUST_CHECK int pqpan_pqke_kem_decaps_own_dk(unsigned suite, uint8_t ss[PQKE_SS_BYTES],
+                                                  const uint8_t *ct, const uint8_t *dk);
 
 /* ---- Message layout (docs/PROTOCOL.md §2) ---- */
 

@@ -453,3 +453,10 @@ int pqpan_pqke_kem_decaps(unsigned suite, uint8_t ss[PQKE_SS_BYTES], const uint8
     const struct pqpan_kem *kem = pqpan_pqke_suite_kem(suite);
     return kem != 0 ? kem->decaps(ss, ct, dk) : PQPAN_ERR_SUITE;
 }
+
+int pqpan_pqke_kem_decaps_own_dk(unsigned suite, uint8_t ss[PQKE_SS_BYTES], const uint8_t *ct,
+                                 const uint8_t *dk)
+{
+    const struct pqpan_kem *kem = pqpan_pqke_suite_kem(suite);
+    return kem != 0 ? kem->decaps_checked_dk(ss, ct, dk) : PQPAN_ERR_SUITE;
+}
