@@ -12,6 +12,7 @@ struct pqpan_m4_kem {
     int (*keypair_derand)(uint8_t *ek, uint8_t *dk, const uint8_t d[32], const uint8_t z[32]);
     int (*encaps_derand)(uint8_t *ct, uint8_t ss[32], const uint8_t *ek, const uint8_t m[32]);
     int (*decaps)(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
+    int (*decaps_checked_dk)(uint8_t ss[32], const uint8_t *ct, const uint8_t *dk);
 };
 
 #define PQPAN_M4_KEMS 3
