@@ -53,10 +53,13 @@ PQPAN_MUST_CHECK int pqpan_mlkem512_decaps(uint8_t ss[32], const uint8_t *ct, co
  * modulus check (ek) or the hash check (dk) fails. */
 PQPAN_MUST_CHECK int pqpan_mlkem512_check_ek(const uint8_t *ek, size_t len);
 PQPAN_MUST_CHECK int pqpan_mlkem512_check_dk(const uint8_t *dk, size_t len);
-/* ML-KEM.Decaps_internal (Alg. 18) without the §7.3 hash check H(ek) == h. FIPS 203 §7.3:
- * the check "need not be performed by the decapsulating party, nor with every execution";
- * use this entry only for a dk that check_dk accepted once (e.g. where it was loaded) or
- * that keypair made in this same module. Any other dk must go through decaps. */
+/* ML-KEM.Decaps_internal (Alg. 18) without the §7.3 hash check H(ek) == h. FIPS 203 lets
+ * the input checks of §7.2 and §7.3 be done once per key rather than with every execution,
+ * assurance coming by other means (SP 800-227); FIPS 203's text was not reachable here, the
+ * wording of the parallel §7.2 clause is quoted in openssl/openssl pull request #28091.
+ * Use this entry only for a dk that check_dk accepted once (e.g. where it was loaded) or
+ * that keypair made in this same module (PQKE's ephemeral key). Any other dk must go
+ * through decaps. */
 PQPAN_MUST_CHECK int pqpan_mlkem512_decaps_checked_dk(uint8_t ss[32], const uint8_t *ct,
                                                    const uint8_t *dk);
 
