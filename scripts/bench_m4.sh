@@ -283,7 +283,7 @@ entry point (all frames static, no dynamic allocation); it should match the pain
 to within the call overhead.
 
 How ML-KEM keeps its stack small (src/crypto/mlkem/kem.c, sampling.c): no matrix entry
-is ever held whole: SampleNTT (FIPS 203 Alg. 7) squeezes SHAKE128 a quarter of a block (42 bytes)
+is ever held whole: SampleNTT (FIPS 203 Alg. 7) squeezes SHAKE128 a quarter of a block (42 bytes; half a block, 84 bytes, with the assembly backend)
 at a time, and each 64 accepted values are multiplied into the output polynomial at once
 (\`pqpan_mlkem_matacc\`), with a Montgomery reduction per base-case sum so the
 accumulator is one 16-bit polynomial, the other operand being decoded from its 12-bit
