@@ -37,54 +37,49 @@ pqpan_keccak_m4_permute:
     vldr s29, [r0, #132]
     vldr s30, [r0, #140]
     vldr s31, [r0, #148]
-    vmov r12, s15
-    ror r7, r12, #10
+    vmov r7, s15
     ldr r12, [r0, #40]
-    eor r7, r7, r12, ror #30
+    eor r7, r7, r12, ror #29
     ldr r12, [r0, #80]
-    eor r7, r7, r12, ror #19
+    eor r7, r7, r12, ror #29
     ldr r12, [r0, #120]
     eor r7, r7, r12, ror #27
     ldr r12, [r0, #160]
-    eor r7, r7, r12, ror #12
-    ldr r12, [r0, #8]
-    ror r8, r12, #21
+    eor r7, r7, r12, ror #11
+    ldr r8, [r0, #8]
     vmov r12, s19
-    eor r8, r8, r12, ror #9
+    eor r8, r8, r12, ror #19
     ldr r12, [r0, #88]
-    eor r8, r8, r12, ror #28
+    eor r8, r8, r12, ror #5
     ldr r12, [r0, #128]
-    eor r8, r8, r12, ror #24
+    eor r8, r8, r12, ror #15
     ldr r12, [r0, #168]
     eor r8, r8, r12, ror #11
-    ldr r12, [r0, #16]
-    ror r9, r12, #25
+    ldr r9, [r0, #16]
     ldr r12, [r0, #56]
-    eor r9, r9, r12, ror #1
+    eor r9, r9, r12, ror #22
     ldr r12, [r0, #96]
-    eor r9, r9, r12, ror #23
+    eor r9, r9, r12, ror #12
     ldr r12, [r0, #136]
     eor r9, r9, r12, ror #4
     ldr r12, [r0, #176]
-    eor r9, r9, r12, ror #31
-    ldr r12, [r0, #24]
-    mov r10, r12
+    eor r9, r9, r12, ror #30
+    ldr r10, [r0, #24]
     ldr r12, [r0, #64]
-    eor r10, r10, r12, ror #18
+    eor r10, r10, r12, ror #29
     ldr r12, [r0, #104]
-    eor r10, r10, r12, ror #31
-    ldr r12, [r0, #144]
     eor r10, r10, r12, ror #18
+    ldr r12, [r0, #144]
+    eor r10, r10, r12, ror #27
     ldr r12, [r0, #184]
-    eor r10, r10, r12, ror #1
-    ldr r12, [r0, #32]
-    ror r11, r12, #10
+    eor r10, r10, r12, ror #9
+    ldr r11, [r0, #32]
     vmov r12, s22
-    eor r11, r11, r12, ror #22
+    eor r11, r11, r12, ror #20
     ldr r12, [r0, #112]
-    eor r11, r11, r12, ror #29
+    eor r11, r11, r12, ror #17
     ldr r12, [r0, #152]
-    eor r11, r11, r12, ror #14
+    eor r11, r11, r12, ror #26
     ldr r12, [r0, #192]
     eor r11, r11, r12, ror #4
     vmov s10, r7
@@ -92,841 +87,783 @@ pqpan_keccak_m4_permute:
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
-    vmov r12, s16
-    ror r7, r12, #11
+    vmov r7, s16
     ldr r12, [r0, #44]
-    eor r7, r7, r12, ror #31
+    eor r7, r7, r12, ror #12
     vmov r12, s24
-    eor r7, r7, r12, ror #20
+    eor r7, r7, r12, ror #12
     vmov r12, s28
     eor r7, r7, r12, ror #27
     ldr r12, [r0, #164]
-    eor r7, r7, r12, ror #13
-    vmov r12, s17
-    ror r8, r12, #22
+    eor r7, r7, r12, ror #12
+    vmov r8, s17
     vmov r12, s20
-    eor r8, r8, r12, ror #10
+    eor r8, r8, r12, ror #19
     ldr r12, [r0, #92]
-    eor r8, r8, r12, ror #28
+    eor r8, r8, r12, ror #4
     vmov r12, s29
-    eor r8, r8, r12, ror #25
+    eor r8, r8, r12
     ldr r12, [r0, #172]
-    eor r8, r8, r12, ror #12
-    ldr r12, [r0, #20]
-    ror r9, r12, #25
+    eor r8, r8, r12, ror #11
+    ldr r9, [r0, #20]
     ldr r12, [r0, #60]
-    eor r9, r9, r12, ror #2
+    eor r9, r9, r12, ror #8
     vmov r12, s25
-    eor r9, r9, r12, ror #23
+    eor r9, r9, r12, ror #30
     vmov r12, s30
-    eor r9, r9, r12, ror #4
+    eor r9, r9, r12, ror #22
     ldr r12, [r0, #180]
-    eor r9, r9, r12, ror #31
-    ldr r12, [r0, #28]
-    mov r10, r12
+    eor r9, r9, r12, ror #16
+    ldr r10, [r0, #28]
     vmov r12, s21
-    eor r10, r10, r12, ror #18
+    eor r10, r10, r12, ror #29
     vmov r12, s26
-    eor r10, r10, r12
-    vmov r12, s31
-    eor r10, r10, r12, ror #19
-    ldr r12, [r0, #188]
     eor r10, r10, r12, ror #1
-    vmov r12, s18
-    ror r11, r12, #10
+    vmov r12, s31
+    eor r10, r10, r12, ror #28
+    ldr r12, [r0, #188]
+    eor r10, r10, r12, ror #24
+    vmov r11, s18
     vmov r12, s23
-    eor r11, r11, r12, ror #22
+    eor r11, r11, r12, ror #2
     vmov r12, s27
-    eor r11, r11, r12, ror #29
+    eor r11, r11, r12
     ldr r12, [r0, #156]
-    eor r11, r11, r12, ror #14
+    eor r11, r11, r12, ror #26
     ldr r12, [r0, #196]
-    eor r11, r11, r12, ror #5
+    eor r11, r11, r12, ror #19
+    adr lr, .Lrc
+    add r12, lr, #192
+    str r12, [sp, #132]
+.Lrounds:
     vmov r1, s10
     vmov r2, s11
     vmov r3, s12
     vmov r4, s13
     vmov r5, s14
-    eor r6, r5, r8, ror #31
-    vmov s0, r6
-    eor r6, r2, r11
+    eor r6, r2, r11, ror #20
     vmov s1, r6
-    eor r6, r1, r9, ror #31
+    eor r6, r1, r9, ror #23
     vmov s2, r6
-    eor r6, r3, r7
+    eor r6, r7, r3, ror #24
     vmov s3, r6
-    eor r6, r2, r10, ror #31
+    eor r6, r10, r2, ror #1
     vmov s4, r6
-    eor r6, r4, r8
+    eor r6, r4, r8, ror #1
     vmov s5, r6
-    eor r6, r3, r11, ror #31
+    eor r6, r3, r11, ror #17
     vmov s6, r6
-    eor r6, r5, r9
+    eor r6, r5, r9, ror #14
     vmov s7, r6
-    eor r6, r4, r7, ror #31
+    eor r6, r7, r4, ror #14
     vmov s8, r6
-    eor r6, r1, r10
+    eor r6, r10, r1, ror #1
     vmov s9, r6
-    adr lr, .Lrc
-    add r12, lr, #192
-    str r12, [sp, #132]
-.Lrounds:
+    eor r12, r8, r5, ror #20
+    vmov s0, r12
     vmov r1, s15
-    vmov r12, s0
     eor r1, r12, r1, ror #10
     vmov r2, s19
     vmov r12, s2
-    eor r2, r12, r2, ror #9
-    vmov r3, s25
-    vmov r12, s5
-    eor r3, r12, r3, ror #23
+    eor r2, r12, r2, ror #18
     vmov r4, s31
     vmov r12, s7
-    eor r4, r12, r4, ror #19
+    eor r4, r12, r4, ror #17
     ldr r5, [r0, #192]
     vmov r12, s8
-    eor r5, r12, r5, ror #4
-    bic r7, r3, r2
+    eor r5, r12, r5, ror #6
+    vmov r3, s25
+    vmov r12, s5
+    eor r3, r12, r3
+    bic r7, r3, r2, ror #10
     eor r7, r7, r1, ror #22
-    ldr r12, [lr], #4
-    eor r7, r7, r12
+    ldr r6, [lr], #4
+    eor r7, r7, r6
     vmov s15, r7
-    bic r8, r4, r3, ror #21
-    eor r8, r8, r2, ror #21
+    bic r8, r4, r3, ror #1
+    eor r8, r8, r2, ror #11
     str r8, [sp, #0]
-    bic r9, r5, r4, ror #28
-    eor r9, r9, r3, ror #17
+    bic r9, r5, r4, ror #30
+    eor r9, r9, r3, ror #31
     str r9, [sp, #4]
-    bic r10, r1, r5, ror #25
-    eor r10, r10, r4, ror #21
+    bic r10, r1, r5, ror #11
+    eor r10, r10, r4, ror #9
     str r10, [sp, #12]
-    bic r11, r2, r1, ror #22
-    eor r11, r11, r5, ror #15
+    bic r11, r2, r1, ror #12
+    eor r11, r11, r5, ror #23
     str r11, [sp, #20]
+    ldr r5, [r0, #180]
+    eor r5, r12, r5, ror #18
     ldr r1, [r0, #24]
     vmov r12, s6
-    eor r1, r12, r1
+    eor r1, r12, r1, ror #21
     vmov r2, s22
     vmov r12, s8
     eor r2, r12, r2, ror #22
     vmov r3, s24
     vmov r12, s1
-    eor r3, r12, r3, ror #20
+    eor r3, r12, r3, ror #22
     vmov r4, s29
     vmov r12, s3
-    eor r4, r12, r4, ror #25
-    ldr r5, [r0, #180]
-    vmov r12, s5
-    eor r5, r12, r5, ror #31
-    bic r6, r3, r2, ror #24
-    eor r6, r6, r1, ror #20
+    eor r4, r12, r4, ror #14
+    bic r6, r3, r2, ror #1
+    eor r6, r6, r1, ror #22
     str r6, [sp, #24]
-    eor r7, r7, r6, ror #20
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #13
+    eor r7, r7, r6, ror #29
+    bic r6, r4, r3, ror #11
+    eor r6, r6, r2, ror #12
     vmov s19, r6
-    eor r8, r8, r6, ror #20
-    bic r6, r5, r4, ror #8
-    eor r6, r6, r3, ror #29
+    eor r8, r8, r6, ror #19
+    bic r6, r5, r4, ror #27
+    eor r6, r6, r3, ror #6
     str r6, [sp, #32]
-    eor r9, r9, r6, ror #8
-    bic r6, r1, r5, ror #15
-    eor r6, r6, r4, ror #23
+    eor r9, r9, r6, ror #22
+    bic r6, r1, r5, ror #4
+    eor r6, r6, r4, ror #31
     str r6, [sp, #40]
-    eor r10, r10, r6, ror #18
-    bic r6, r2, r1, ror #28
-    eor r6, r6, r5, ror #11
+    eor r10, r10, r6, ror #29
+    bic r6, r2, r1, ror #21
+    eor r6, r6, r5, ror #25
     vmov s22, r6
-    eor r11, r11, r6, ror #12
+    eor r11, r11, r6, ror #20
     vmov r1, s17
-    vmov r12, s3
-    eor r1, r12, r1, ror #22
+    eor r1, r12, r1, ror #14
     ldr r2, [r0, #56]
     vmov r12, s4
-    eor r2, r12, r2, ror #1
+    eor r2, r12, r2, ror #25
     vmov r3, s26
     vmov r12, s7
-    eor r3, r12, r3
+    eor r3, r12, r3, ror #22
     ldr r4, [r0, #152]
     vmov r12, s8
-    eor r4, r12, r4, ror #14
+    eor r4, r12, r4, ror #28
     ldr r5, [r0, #160]
     vmov r12, s0
-    eor r5, r12, r5, ror #12
-    bic r6, r3, r2, ror #10
-    eor r6, r6, r1, ror #12
+    eor r5, r12, r5, ror #21
+    bic r6, r3, r2, ror #30
+    eor r6, r6, r1, ror #11
     str r6, [sp, #44]
-    eor r7, r7, r6, ror #9
-    bic r6, r4, r3, ror #23
-    eor r6, r6, r2, ror #1
+    eor r7, r7, r6, ror #29
+    bic r6, r4, r3, ror #25
+    eor r6, r6, r2, ror #23
     str r6, [sp, #48]
-    eor r8, r8, r6, ror #7
-    bic r6, r5, r4, ror #5
-    eor r6, r6, r3, ror #28
+    eor r8, r8, r6, ror #5
+    bic r6, r5, r4, ror #23
+    eor r6, r6, r3, ror #16
     str r6, [sp, #56]
-    eor r9, r9, r6, ror #30
-    bic r6, r1, r5, ror #24
-    eor r6, r6, r4, ror #29
+    eor r9, r9, r6, ror #12
+    bic r6, r1, r5, ror #5
+    eor r6, r6, r4, ror #28
     str r6, [sp, #60]
-    eor r10, r10, r6, ror #31
-    bic r6, r2, r1, ror #2
-    eor r6, r6, r5, ror #26
+    eor r10, r10, r6, ror #18
+    bic r6, r2, r1, ror #13
+    eor r6, r6, r5, ror #18
     str r6, [sp, #64]
-    eor r11, r11, r6, ror #19
+    eor r11, r11, r6, ror #17
+    ldr r2, [r0, #40]
+    eor r2, r12, r2, ror #7
     vmov r1, s18
     vmov r12, s9
-    eor r1, r12, r1, ror #10
-    ldr r2, [r0, #40]
-    vmov r12, s0
-    eor r2, r12, r2, ror #30
-    ldr r3, [r0, #88]
-    vmov r12, s2
-    eor r3, r12, r3, ror #28
+    eor r1, r12, r1, ror #20
     vmov r4, s30
     vmov r12, s5
-    eor r4, r12, r4, ror #4
+    eor r4, r12, r4, ror #24
     ldr r5, [r0, #184]
     vmov r12, s6
-    eor r5, r12, r5, ror #1
-    bic r6, r3, r2, ror #19
-    eor r6, r6, r1, ror #23
+    eor r5, r12, r5, ror #30
+    ldr r3, [r0, #88]
+    vmov r12, s2
+    eor r3, r12, r3, ror #4
+    bic r6, r3, r2, ror #9
+    eor r6, r6, r1, ror #22
     str r6, [sp, #68]
-    eor r7, r7, r6, ror #17
-    bic r6, r4, r3, ror #3
+    eor r7, r7, r6, ror #27
+    bic r6, r4, r3, ror #13
     eor r6, r6, r2, ror #22
     str r6, [sp, #72]
-    eor r8, r8, r6, ror #3
-    bic r6, r5, r4, ror #20
-    eor r6, r6, r3, ror #23
+    eor r8, r8, r6, ror #15
+    bic r6, r5, r4, ror #9
+    eor r6, r6, r3, ror #22
     str r6, [sp, #76]
-    eor r9, r9, r6, ror #11
-    bic r6, r1, r5, ror #18
-    eor r6, r6, r4, ror #6
+    eor r9, r9, r6, ror #4
+    bic r6, r1, r5, ror #20
+    eor r6, r6, r4, ror #29
     str r6, [sp, #80]
-    eor r10, r10, r6, ror #18
-    bic r6, r2, r1, ror #4
-    eor r6, r6, r5, ror #22
+    eor r10, r10, r6, ror #27
+    bic r6, r2, r1, ror #13
+    eor r6, r6, r5, ror #1
     str r6, [sp, #84]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
+    ldr r5, [r0, #168]
+    eor r5, r12, r5, ror #10
     ldr r1, [r0, #16]
     vmov r12, s4
-    eor r1, r12, r1, ror #25
+    eor r1, r12, r1, ror #3
     vmov r2, s21
     vmov r12, s7
     eor r2, r12, r2, ror #18
     vmov r3, s27
     vmov r12, s9
-    eor r3, r12, r3, ror #29
+    eor r3, r12, r3, ror #20
     vmov r4, s28
     vmov r12, s1
-    eor r4, r12, r4, ror #27
-    ldr r5, [r0, #168]
-    vmov r12, s2
-    eor r5, r12, r5, ror #11
-    bic r6, r3, r2, ror #24
-    eor r6, r6, r1, ror #21
+    eor r4, r12, r4, ror #5
+    bic r6, r3, r2, ror #3
+    eor r6, r6, r1, ror #20
     str r6, [sp, #92]
-    eor r7, r7, r6, ror #2
+    eor r7, r7, r6, ror #11
     bic r6, r4, r3, ror #1
-    eor r6, r6, r2, ror #25
+    eor r6, r6, r2, ror #4
     str r6, [sp, #100]
-    eor r8, r8, r6, ror #22
-    bic r6, r5, r4, ror #12
-    eor r6, r6, r3, ror #13
+    eor r8, r8, r6, ror #11
+    bic r6, r5, r4, ror #11
+    eor r6, r6, r3, ror #12
     str r6, [sp, #108]
-    eor r9, r9, r6, ror #6
-    bic r6, r1, r5, ror #30
-    eor r6, r6, r4, ror #10
+    eor r9, r9, r6, ror #30
+    bic r6, r1, r5
+    eor r6, r6, r4, ror #11
     str r6, [sp, #116]
-    eor r10, r10, r6, ror #1
-    bic r6, r2, r1, ror #29
-    eor r6, r6, r5, ror #27
+    eor r10, r10, r6, ror #9
+    bic r6, r2, r1, ror #17
+    eor r6, r6, r5, ror #17
     str r6, [sp, #124]
-    eor r11, r11, r6, ror #26
+    eor r11, r11, r6, ror #4
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
     vmov r1, s16
-    vmov r12, s1
-    eor r1, r12, r1, ror #11
+    eor r1, r12, r1, ror #10
     vmov r2, s20
     vmov r12, s3
-    eor r2, r12, r2, ror #10
-    ldr r3, [r0, #96]
-    vmov r12, s4
-    eor r3, r12, r3, ror #23
+    eor r2, r12, r2, ror #1
     ldr r4, [r0, #144]
     vmov r12, s6
-    eor r4, r12, r4, ror #18
+    eor r4, r12, r4, ror #16
     ldr r5, [r0, #196]
     vmov r12, s9
-    eor r5, r12, r5, ror #5
-    bic r7, r3, r2, ror #31
-    eor r7, r7, r1, ror #21
-    ldr r12, [lr], #4
-    eor r7, r7, r12
+    eor r5, r12, r5, ror #7
+    ldr r3, [r0, #96]
+    vmov r12, s4
+    eor r3, r12, r3, ror #15
+    bic r7, r3, r2, ror #10
+    eor r7, r7, r1, ror #22
+    ldr r6, [lr], #4
+    eor r7, r7, r6
     vmov s16, r7
-    bic r8, r4, r3, ror #21
-    eor r8, r8, r2, ror #20
+    bic r8, r4, r3, ror #18
+    eor r8, r8, r2, ror #28
     vmov s17, r8
-    bic r9, r5, r4, ror #29
-    eor r9, r9, r3, ror #18
+    bic r9, r5, r4, ror #31
+    eor r9, r9, r3, ror #17
     str r9, [sp, #8]
     bic r10, r1, r5, ror #25
-    eor r10, r10, r4, ror #22
+    eor r10, r10, r4, ror #24
     str r10, [sp, #16]
-    bic r11, r2, r1, ror #22
-    eor r11, r11, r5, ror #15
+    bic r11, r2, r1, ror #12
+    eor r11, r11, r5, ror #5
     vmov s18, r11
+    ldr r5, [r0, #176]
+    eor r5, r12, r5, ror #1
     ldr r1, [r0, #28]
     vmov r12, s7
-    eor r1, r12, r1
+    eor r1, r12, r1, ror #21
     vmov r2, s23
     vmov r12, s9
     eor r2, r12, r2, ror #22
     ldr r3, [r0, #80]
     vmov r12, s0
-    eor r3, r12, r3, ror #19
+    eor r3, r12, r3, ror #7
     ldr r4, [r0, #128]
     vmov r12, s2
-    eor r4, r12, r4, ror #24
-    ldr r5, [r0, #176]
-    vmov r12, s4
-    eor r5, r12, r5, ror #31
-    bic r6, r3, r2, ror #23
-    eor r6, r6, r1, ror #19
+    eor r4, r12, r4, ror #14
+    bic r6, r3, r2
+    eor r6, r6, r1, ror #7
     str r6, [sp, #28]
-    eor r7, r7, r6, ror #20
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #12
+    eor r7, r7, r6, ror #12
+    bic r6, r4, r3, ror #11
+    eor r6, r6, r2, ror #11
     vmov s20, r6
-    eor r8, r8, r6, ror #20
-    bic r6, r5, r4, ror #8
-    eor r6, r6, r3, ror #29
+    eor r8, r8, r6, ror #19
+    bic r6, r5, r4, ror #10
+    eor r6, r6, r3, ror #21
     str r6, [sp, #36]
-    eor r9, r9, r6, ror #9
-    bic r6, r1, r5, ror #16
-    eor r6, r6, r4, ror #24
+    eor r9, r9, r6, ror #8
+    bic r6, r1, r5, ror #4
+    eor r6, r6, r4, ror #14
     vmov s21, r6
-    eor r10, r10, r6, ror #18
-    bic r6, r2, r1, ror #28
-    eor r6, r6, r5, ror #12
+    eor r10, r10, r6, ror #29
+    bic r6, r2, r1, ror #7
+    eor r6, r6, r5, ror #11
     vmov s23, r6
-    eor r11, r11, r6, ror #12
+    eor r11, r11, r6, ror #2
     ldr r1, [r0, #8]
-    vmov r12, s2
-    eor r1, r12, r1, ror #21
+    eor r1, r12, r1, ror #31
     ldr r2, [r0, #60]
     vmov r12, s5
-    eor r2, r12, r2, ror #2
+    eor r2, r12, r2, ror #10
     ldr r3, [r0, #104]
     vmov r12, s6
-    eor r3, r12, r3, ror #31
+    eor r3, r12, r3, ror #7
     ldr r4, [r0, #156]
     vmov r12, s9
     eor r4, r12, r4, ror #14
     ldr r5, [r0, #164]
     vmov r12, s1
-    eor r5, r12, r5, ror #13
-    bic r6, r3, r2, ror #9
-    eor r6, r6, r1, ror #12
+    eor r5, r12, r5, ror #22
+    bic r6, r3, r2, ror #30
+    eor r6, r6, r1, ror #11
     vmov s24, r6
-    eor r7, r7, r6, ror #9
-    bic r6, r4, r3, ror #24
-    eor r6, r6, r2, ror #1
+    eor r7, r7, r6, ror #12
+    bic r6, r4, r3, ror #26
+    eor r6, r6, r2, ror #24
     str r6, [sp, #52]
-    eor r8, r8, r6, ror #6
+    eor r8, r8, r6, ror #4
     bic r6, r5, r4, ror #5
-    eor r6, r6, r3, ror #29
+    eor r6, r6, r3, ror #31
     vmov s25, r6
     eor r9, r9, r6, ror #30
-    bic r6, r1, r5, ror #23
-    eor r6, r6, r4, ror #28
+    bic r6, r1, r5, ror #22
+    eor r6, r6, r4, ror #27
     vmov s26, r6
-    eor r10, r10, r6
-    bic r6, r2, r1, ror #3
-    eor r6, r6, r5, ror #26
+    eor r10, r10, r6, ror #1
+    bic r6, r2, r1, ror #13
+    eor r6, r6, r5, ror #3
     vmov s27, r6
-    eor r11, r11, r6, ror #19
+    eor r11, r11, r6
+    ldr r2, [r0, #44]
+    eor r2, r12, r2, ror #22
     ldr r1, [r0, #32]
     vmov r12, s8
-    eor r1, r12, r1, ror #10
-    ldr r2, [r0, #44]
-    vmov r12, s1
-    eor r2, r12, r2, ror #31
-    ldr r3, [r0, #92]
-    vmov r12, s3
-    eor r3, r12, r3, ror #28
+    eor r1, r12, r1, ror #2
     ldr r4, [r0, #136]
     vmov r12, s4
-    eor r4, r12, r4, ror #4
+    eor r4, r12, r4, ror #7
     ldr r5, [r0, #188]
     vmov r12, s7
-    eor r5, r12, r5, ror #1
-    bic r6, r3, r2, ror #19
-    eor r6, r6, r1, ror #24
+    eor r5, r12, r5, ror #13
+    ldr r3, [r0, #92]
+    vmov r12, s3
+    eor r3, r12, r3, ror #18
+    bic r6, r3, r2, ror #9
+    eor r6, r6, r1, ror #23
     vmov s28, r6
-    eor r7, r7, r6, ror #16
-    bic r6, r4, r3, ror #2
-    eor r6, r6, r2, ror #21
+    eor r7, r7, r6, ror #27
+    bic r6, r4, r3, ror #13
+    eor r6, r6, r2, ror #22
     vmov s29, r6
-    eor r8, r8, r6, ror #3
-    bic r6, r5, r4, ror #21
-    eor r6, r6, r3, ror #23
+    eor r8, r8, r6
+    bic r6, r5, r4, ror #9
+    eor r6, r6, r3, ror #22
     vmov s30, r6
-    eor r9, r9, r6, ror #11
-    bic r6, r1, r5, ror #17
-    eor r6, r6, r4, ror #6
+    eor r9, r9, r6, ror #22
+    bic r6, r1, r5, ror #19
+    eor r6, r6, r4, ror #28
     vmov s31, r6
-    eor r10, r10, r6, ror #19
-    bic r6, r2, r1, ror #5
-    eor r6, r6, r5, ror #22
+    eor r10, r10, r6, ror #28
+    bic r6, r2, r1, ror #14
+    eor r6, r6, r5, ror #1
     str r6, [sp, #88]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
+    ldr r5, [r0, #172]
+    eor r5, r12, r5, ror #25
     ldr r1, [r0, #20]
     vmov r12, s5
-    eor r1, r12, r1, ror #25
+    eor r1, r12, r1, ror #2
     ldr r2, [r0, #64]
     vmov r12, s6
     eor r2, r12, r2, ror #18
     ldr r3, [r0, #112]
     vmov r12, s8
-    eor r3, r12, r3, ror #29
+    eor r3, r12, r3, ror #19
     ldr r4, [r0, #120]
     vmov r12, s0
-    eor r4, r12, r4, ror #27
-    ldr r5, [r0, #172]
-    vmov r12, s3
-    eor r5, r12, r5, ror #12
-    bic r6, r3, r2, ror #24
-    eor r6, r6, r1, ror #20
+    eor r4, r12, r4, ror #5
+    bic r6, r3, r2, ror #17
+    eor r6, r6, r1, ror #2
     str r6, [sp, #96]
-    eor r7, r7, r6, ror #2
-    bic r6, r4, r3, ror #1
-    eor r6, r6, r2, ror #25
+    eor r7, r7, r6, ror #12
+    bic r6, r4, r3, ror #19
+    eor r6, r6, r2, ror #4
     str r6, [sp, #104]
-    eor r8, r8, r6, ror #22
-    bic r6, r5, r4, ror #13
-    eor r6, r6, r3, ror #14
+    eor r8, r8, r6, ror #11
+    bic r6, r5, r4, ror #26
+    eor r6, r6, r3, ror #13
     str r6, [sp, #112]
-    eor r9, r9, r6, ror #6
-    bic r6, r1, r5, ror #30
+    eor r9, r9, r6, ror #16
+    bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #11
     str r6, [sp, #120]
-    eor r10, r10, r6, ror #1
-    bic r6, r2, r1, ror #28
-    eor r6, r6, r5, ror #26
+    eor r10, r10, r6, ror #24
+    bic r6, r2, r1, ror #17
+    eor r6, r6, r5, ror #2
     str r6, [sp, #128]
-    eor r11, r11, r6, ror #27
+    eor r11, r11, r6, ror #19
     vmov r1, s10
-    ror r1, r1, #10
     vmov r2, s11
-    ror r2, r2, #21
     vmov r3, s12
-    ror r3, r3, #25
     vmov r4, s13
     vmov r5, s14
-    ror r5, r5, #10
-    eor r6, r5, r8, ror #21
-    vmov s0, r6
-    eor r6, r2, r11, ror #10
+    eor r6, r2, r11, ror #20
     vmov s1, r6
-    eor r6, r1, r9, ror #24
+    eor r6, r1, r9, ror #23
     vmov s2, r6
-    eor r6, r3, r7, ror #11
+    eor r6, r7, r3, ror #24
     vmov s3, r6
-    eor r6, r2, r10, ror #31
+    eor r6, r10, r2, ror #1
     vmov s4, r6
-    eor r6, r4, r8, ror #22
+    eor r6, r4, r8, ror #1
     vmov s5, r6
-    eor r6, r3, r11, ror #9
+    eor r6, r3, r11, ror #17
     vmov s6, r6
-    eor r6, r5, r9, ror #25
+    eor r6, r5, r9, ror #14
     vmov s7, r6
-    eor r6, r4, r7, ror #10
+    eor r6, r7, r4, ror #14
     vmov s8, r6
-    eor r6, r1, r10
+    eor r6, r10, r1, ror #1
     vmov s9, r6
+    eor r12, r8, r5, ror #20
+    vmov s0, r12
     vmov r1, s15
-    vmov r12, s0
     eor r1, r12, r1, ror #10
     vmov r2, s19
     vmov r12, s2
-    eor r2, r12, r2, ror #9
-    vmov r3, s25
-    vmov r12, s5
-    eor r3, r12, r3, ror #23
+    eor r2, r12, r2, ror #18
     vmov r4, s31
     vmov r12, s7
-    eor r4, r12, r4, ror #19
+    eor r4, r12, r4, ror #17
     ldr r5, [sp, #124]
     vmov r12, s8
-    eor r5, r12, r5, ror #4
-    bic r7, r3, r2
+    eor r5, r12, r5, ror #6
+    vmov r3, s25
+    vmov r12, s5
+    eor r3, r12, r3
+    bic r7, r3, r2, ror #10
     eor r7, r7, r1, ror #22
-    ldr r12, [lr], #4
-    eor r7, r7, r12
+    ldr r6, [lr], #4
+    eor r7, r7, r6
     vmov s15, r7
-    bic r8, r4, r3, ror #21
-    eor r8, r8, r2, ror #21
+    bic r8, r4, r3, ror #1
+    eor r8, r8, r2, ror #11
     str r8, [r0, #8]
-    bic r9, r5, r4, ror #28
-    eor r9, r9, r3, ror #17
+    bic r9, r5, r4, ror #30
+    eor r9, r9, r3, ror #31
     str r9, [r0, #16]
-    bic r10, r1, r5, ror #25
-    eor r10, r10, r4, ror #21
+    bic r10, r1, r5, ror #11
+    eor r10, r10, r4, ror #9
     str r10, [r0, #24]
-    bic r11, r2, r1, ror #22
-    eor r11, r11, r5, ror #15
+    bic r11, r2, r1, ror #12
+    eor r11, r11, r5, ror #23
     str r11, [r0, #32]
+    ldr r5, [sp, #112]
+    eor r5, r12, r5, ror #18
     ldr r1, [sp, #12]
     vmov r12, s6
-    eor r1, r12, r1
+    eor r1, r12, r1, ror #21
     vmov r2, s22
     vmov r12, s8
     eor r2, r12, r2, ror #22
     vmov r3, s24
     vmov r12, s1
-    eor r3, r12, r3, ror #20
+    eor r3, r12, r3, ror #22
     vmov r4, s29
     vmov r12, s3
-    eor r4, r12, r4, ror #25
-    ldr r5, [sp, #112]
-    vmov r12, s5
-    eor r5, r12, r5, ror #31
-    bic r6, r3, r2, ror #24
-    eor r6, r6, r1, ror #20
+    eor r4, r12, r4, ror #14
+    bic r6, r3, r2, ror #1
+    eor r6, r6, r1, ror #22
     str r6, [r0, #40]
-    eor r7, r7, r6, ror #20
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #13
+    eor r7, r7, r6, ror #29
+    bic r6, r4, r3, ror #11
+    eor r6, r6, r2, ror #12
     vmov s19, r6
-    eor r8, r8, r6, ror #20
-    bic r6, r5, r4, ror #8
-    eor r6, r6, r3, ror #29
+    eor r8, r8, r6, ror #19
+    bic r6, r5, r4, ror #27
+    eor r6, r6, r3, ror #6
     str r6, [r0, #56]
-    eor r9, r9, r6, ror #8
-    bic r6, r1, r5, ror #15
-    eor r6, r6, r4, ror #23
+    eor r9, r9, r6, ror #22
+    bic r6, r1, r5, ror #4
+    eor r6, r6, r4, ror #31
     str r6, [r0, #64]
-    eor r10, r10, r6, ror #18
-    bic r6, r2, r1, ror #28
-    eor r6, r6, r5, ror #11
+    eor r10, r10, r6, ror #29
+    bic r6, r2, r1, ror #21
+    eor r6, r6, r5, ror #25
     vmov s22, r6
-    eor r11, r11, r6, ror #12
+    eor r11, r11, r6, ror #20
     vmov r1, s17
-    vmov r12, s3
-    eor r1, r12, r1, ror #22
+    eor r1, r12, r1, ror #14
     ldr r2, [sp, #32]
     vmov r12, s4
-    eor r2, r12, r2, ror #1
+    eor r2, r12, r2, ror #25
     vmov r3, s26
     vmov r12, s7
-    eor r3, r12, r3
+    eor r3, r12, r3, ror #22
     ldr r4, [sp, #84]
     vmov r12, s8
-    eor r4, r12, r4, ror #14
+    eor r4, r12, r4, ror #28
     ldr r5, [sp, #92]
     vmov r12, s0
-    eor r5, r12, r5, ror #12
-    bic r6, r3, r2, ror #10
-    eor r6, r6, r1, ror #12
+    eor r5, r12, r5, ror #21
+    bic r6, r3, r2, ror #30
+    eor r6, r6, r1, ror #11
     str r6, [r0, #80]
-    eor r7, r7, r6, ror #9
-    bic r6, r4, r3, ror #23
-    eor r6, r6, r2, ror #1
+    eor r7, r7, r6, ror #29
+    bic r6, r4, r3, ror #25
+    eor r6, r6, r2, ror #23
     str r6, [r0, #88]
-    eor r8, r8, r6, ror #7
-    bic r6, r5, r4, ror #5
-    eor r6, r6, r3, ror #28
+    eor r8, r8, r6, ror #5
+    bic r6, r5, r4, ror #23
+    eor r6, r6, r3, ror #16
     str r6, [r0, #96]
-    eor r9, r9, r6, ror #30
-    bic r6, r1, r5, ror #24
-    eor r6, r6, r4, ror #29
+    eor r9, r9, r6, ror #12
+    bic r6, r1, r5, ror #5
+    eor r6, r6, r4, ror #28
     str r6, [r0, #104]
-    eor r10, r10, r6, ror #31
-    bic r6, r2, r1, ror #2
-    eor r6, r6, r5, ror #26
+    eor r10, r10, r6, ror #18
+    bic r6, r2, r1, ror #13
+    eor r6, r6, r5, ror #18
     str r6, [r0, #112]
-    eor r11, r11, r6, ror #19
+    eor r11, r11, r6, ror #17
+    ldr r2, [sp, #24]
+    eor r2, r12, r2, ror #7
     vmov r1, s18
     vmov r12, s9
-    eor r1, r12, r1, ror #10
-    ldr r2, [sp, #24]
-    vmov r12, s0
-    eor r2, r12, r2, ror #30
-    ldr r3, [sp, #48]
-    vmov r12, s2
-    eor r3, r12, r3, ror #28
+    eor r1, r12, r1, ror #20
     vmov r4, s30
     vmov r12, s5
-    eor r4, r12, r4, ror #4
+    eor r4, r12, r4, ror #24
     ldr r5, [sp, #116]
     vmov r12, s6
-    eor r5, r12, r5, ror #1
-    bic r6, r3, r2, ror #19
-    eor r6, r6, r1, ror #23
+    eor r5, r12, r5, ror #30
+    ldr r3, [sp, #48]
+    vmov r12, s2
+    eor r3, r12, r3, ror #4
+    bic r6, r3, r2, ror #9
+    eor r6, r6, r1, ror #22
     str r6, [r0, #120]
-    eor r7, r7, r6, ror #17
-    bic r6, r4, r3, ror #3
+    eor r7, r7, r6, ror #27
+    bic r6, r4, r3, ror #13
     eor r6, r6, r2, ror #22
     str r6, [r0, #128]
-    eor r8, r8, r6, ror #3
-    bic r6, r5, r4, ror #20
-    eor r6, r6, r3, ror #23
+    eor r8, r8, r6, ror #15
+    bic r6, r5, r4, ror #9
+    eor r6, r6, r3, ror #22
     str r6, [r0, #136]
-    eor r9, r9, r6, ror #11
-    bic r6, r1, r5, ror #18
-    eor r6, r6, r4, ror #6
+    eor r9, r9, r6, ror #4
+    bic r6, r1, r5, ror #20
+    eor r6, r6, r4, ror #29
     str r6, [r0, #144]
-    eor r10, r10, r6, ror #18
-    bic r6, r2, r1, ror #4
-    eor r6, r6, r5, ror #22
+    eor r10, r10, r6, ror #27
+    bic r6, r2, r1, ror #13
+    eor r6, r6, r5, ror #1
     str r6, [r0, #152]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
+    ldr r5, [sp, #100]
+    eor r5, r12, r5, ror #10
     ldr r1, [sp, #4]
     vmov r12, s4
-    eor r1, r12, r1, ror #25
+    eor r1, r12, r1, ror #3
     vmov r2, s21
     vmov r12, s7
     eor r2, r12, r2, ror #18
     vmov r3, s27
     vmov r12, s9
-    eor r3, r12, r3, ror #29
+    eor r3, r12, r3, ror #20
     vmov r4, s28
     vmov r12, s1
-    eor r4, r12, r4, ror #27
-    ldr r5, [sp, #100]
-    vmov r12, s2
-    eor r5, r12, r5, ror #11
-    bic r6, r3, r2, ror #24
-    eor r6, r6, r1, ror #21
+    eor r4, r12, r4, ror #5
+    bic r6, r3, r2, ror #3
+    eor r6, r6, r1, ror #20
     str r6, [r0, #160]
-    eor r7, r7, r6, ror #2
+    eor r7, r7, r6, ror #11
     bic r6, r4, r3, ror #1
-    eor r6, r6, r2, ror #25
+    eor r6, r6, r2, ror #4
     str r6, [r0, #168]
-    eor r8, r8, r6, ror #22
-    bic r6, r5, r4, ror #12
-    eor r6, r6, r3, ror #13
+    eor r8, r8, r6, ror #11
+    bic r6, r5, r4, ror #11
+    eor r6, r6, r3, ror #12
     str r6, [r0, #176]
-    eor r9, r9, r6, ror #6
-    bic r6, r1, r5, ror #30
-    eor r6, r6, r4, ror #10
+    eor r9, r9, r6, ror #30
+    bic r6, r1, r5
+    eor r6, r6, r4, ror #11
     str r6, [r0, #184]
-    eor r10, r10, r6, ror #1
-    bic r6, r2, r1, ror #29
-    eor r6, r6, r5, ror #27
+    eor r10, r10, r6, ror #9
+    bic r6, r2, r1, ror #17
+    eor r6, r6, r5, ror #17
     str r6, [r0, #192]
-    eor r11, r11, r6, ror #26
+    eor r11, r11, r6, ror #4
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
     vmov r1, s16
-    vmov r12, s1
-    eor r1, r12, r1, ror #11
+    eor r1, r12, r1, ror #10
     vmov r2, s20
     vmov r12, s3
-    eor r2, r12, r2, ror #10
-    ldr r3, [sp, #56]
-    vmov r12, s4
-    eor r3, r12, r3, ror #23
+    eor r2, r12, r2, ror #1
     ldr r4, [sp, #80]
     vmov r12, s6
-    eor r4, r12, r4, ror #18
+    eor r4, r12, r4, ror #16
     ldr r5, [sp, #128]
     vmov r12, s9
-    eor r5, r12, r5, ror #5
-    bic r7, r3, r2, ror #31
-    eor r7, r7, r1, ror #21
-    ldr r12, [lr], #4
-    eor r7, r7, r12
+    eor r5, r12, r5, ror #7
+    ldr r3, [sp, #56]
+    vmov r12, s4
+    eor r3, r12, r3, ror #15
+    bic r7, r3, r2, ror #10
+    eor r7, r7, r1, ror #22
+    ldr r6, [lr], #4
+    eor r7, r7, r6
     vmov s16, r7
-    bic r8, r4, r3, ror #21
-    eor r8, r8, r2, ror #20
+    bic r8, r4, r3, ror #18
+    eor r8, r8, r2, ror #28
     vmov s17, r8
-    bic r9, r5, r4, ror #29
-    eor r9, r9, r3, ror #18
+    bic r9, r5, r4, ror #31
+    eor r9, r9, r3, ror #17
     str r9, [r0, #20]
     bic r10, r1, r5, ror #25
-    eor r10, r10, r4, ror #22
+    eor r10, r10, r4, ror #24
     str r10, [r0, #28]
-    bic r11, r2, r1, ror #22
-    eor r11, r11, r5, ror #15
+    bic r11, r2, r1, ror #12
+    eor r11, r11, r5, ror #5
     vmov s18, r11
+    ldr r5, [sp, #108]
+    eor r5, r12, r5, ror #1
     ldr r1, [sp, #16]
     vmov r12, s7
-    eor r1, r12, r1
+    eor r1, r12, r1, ror #21
     vmov r2, s23
     vmov r12, s9
     eor r2, r12, r2, ror #22
     ldr r3, [sp, #44]
     vmov r12, s0
-    eor r3, r12, r3, ror #19
+    eor r3, r12, r3, ror #7
     ldr r4, [sp, #72]
     vmov r12, s2
-    eor r4, r12, r4, ror #24
-    ldr r5, [sp, #108]
-    vmov r12, s4
-    eor r5, r12, r5, ror #31
-    bic r6, r3, r2, ror #23
-    eor r6, r6, r1, ror #19
+    eor r4, r12, r4, ror #14
+    bic r6, r3, r2
+    eor r6, r6, r1, ror #7
     str r6, [r0, #44]
-    eor r7, r7, r6, ror #20
-    bic r6, r4, r3, ror #21
-    eor r6, r6, r2, ror #12
+    eor r7, r7, r6, ror #12
+    bic r6, r4, r3, ror #11
+    eor r6, r6, r2, ror #11
     vmov s20, r6
-    eor r8, r8, r6, ror #20
-    bic r6, r5, r4, ror #8
-    eor r6, r6, r3, ror #29
+    eor r8, r8, r6, ror #19
+    bic r6, r5, r4, ror #10
+    eor r6, r6, r3, ror #21
     str r6, [r0, #60]
-    eor r9, r9, r6, ror #9
-    bic r6, r1, r5, ror #16
-    eor r6, r6, r4, ror #24
+    eor r9, r9, r6, ror #8
+    bic r6, r1, r5, ror #4
+    eor r6, r6, r4, ror #14
     vmov s21, r6
-    eor r10, r10, r6, ror #18
-    bic r6, r2, r1, ror #28
-    eor r6, r6, r5, ror #12
+    eor r10, r10, r6, ror #29
+    bic r6, r2, r1, ror #7
+    eor r6, r6, r5, ror #11
     vmov s23, r6
-    eor r11, r11, r6, ror #12
+    eor r11, r11, r6, ror #2
     ldr r1, [sp, #0]
-    vmov r12, s2
-    eor r1, r12, r1, ror #21
+    eor r1, r12, r1, ror #31
     ldr r2, [sp, #36]
     vmov r12, s5
-    eor r2, r12, r2, ror #2
+    eor r2, r12, r2, ror #10
     ldr r3, [sp, #60]
     vmov r12, s6
-    eor r3, r12, r3, ror #31
+    eor r3, r12, r3, ror #7
     ldr r4, [sp, #88]
     vmov r12, s9
     eor r4, r12, r4, ror #14
     ldr r5, [sp, #96]
     vmov r12, s1
-    eor r5, r12, r5, ror #13
-    bic r6, r3, r2, ror #9
-    eor r6, r6, r1, ror #12
+    eor r5, r12, r5, ror #22
+    bic r6, r3, r2, ror #30
+    eor r6, r6, r1, ror #11
     vmov s24, r6
-    eor r7, r7, r6, ror #9
-    bic r6, r4, r3, ror #24
-    eor r6, r6, r2, ror #1
+    eor r7, r7, r6, ror #12
+    bic r6, r4, r3, ror #26
+    eor r6, r6, r2, ror #24
     str r6, [r0, #92]
-    eor r8, r8, r6, ror #6
+    eor r8, r8, r6, ror #4
     bic r6, r5, r4, ror #5
-    eor r6, r6, r3, ror #29
+    eor r6, r6, r3, ror #31
     vmov s25, r6
     eor r9, r9, r6, ror #30
-    bic r6, r1, r5, ror #23
-    eor r6, r6, r4, ror #28
+    bic r6, r1, r5, ror #22
+    eor r6, r6, r4, ror #27
     vmov s26, r6
-    eor r10, r10, r6
-    bic r6, r2, r1, ror #3
-    eor r6, r6, r5, ror #26
+    eor r10, r10, r6, ror #1
+    bic r6, r2, r1, ror #13
+    eor r6, r6, r5, ror #3
     vmov s27, r6
-    eor r11, r11, r6, ror #19
+    eor r11, r11, r6
+    ldr r2, [sp, #28]
+    eor r2, r12, r2, ror #22
     ldr r1, [sp, #20]
     vmov r12, s8
-    eor r1, r12, r1, ror #10
-    ldr r2, [sp, #28]
-    vmov r12, s1
-    eor r2, r12, r2, ror #31
-    ldr r3, [sp, #52]
-    vmov r12, s3
-    eor r3, r12, r3, ror #28
+    eor r1, r12, r1, ror #2
     ldr r4, [sp, #76]
     vmov r12, s4
-    eor r4, r12, r4, ror #4
+    eor r4, r12, r4, ror #7
     ldr r5, [sp, #120]
     vmov r12, s7
-    eor r5, r12, r5, ror #1
-    bic r6, r3, r2, ror #19
-    eor r6, r6, r1, ror #24
+    eor r5, r12, r5, ror #13
+    ldr r3, [sp, #52]
+    vmov r12, s3
+    eor r3, r12, r3, ror #18
+    bic r6, r3, r2, ror #9
+    eor r6, r6, r1, ror #23
     vmov s28, r6
-    eor r7, r7, r6, ror #16
-    bic r6, r4, r3, ror #2
-    eor r6, r6, r2, ror #21
+    eor r7, r7, r6, ror #27
+    bic r6, r4, r3, ror #13
+    eor r6, r6, r2, ror #22
     vmov s29, r6
-    eor r8, r8, r6, ror #3
-    bic r6, r5, r4, ror #21
-    eor r6, r6, r3, ror #23
+    eor r8, r8, r6
+    bic r6, r5, r4, ror #9
+    eor r6, r6, r3, ror #22
     vmov s30, r6
-    eor r9, r9, r6, ror #11
-    bic r6, r1, r5, ror #17
-    eor r6, r6, r4, ror #6
+    eor r9, r9, r6, ror #22
+    bic r6, r1, r5, ror #19
+    eor r6, r6, r4, ror #28
     vmov s31, r6
-    eor r10, r10, r6, ror #19
-    bic r6, r2, r1, ror #5
-    eor r6, r6, r5, ror #22
+    eor r10, r10, r6, ror #28
+    bic r6, r2, r1, ror #14
+    eor r6, r6, r5, ror #1
     str r6, [r0, #156]
-    eor r11, r11, r6, ror #4
+    eor r11, r11, r6, ror #26
+    ldr r5, [sp, #104]
+    eor r5, r12, r5, ror #25
     ldr r1, [sp, #8]
     vmov r12, s5
-    eor r1, r12, r1, ror #25
+    eor r1, r12, r1, ror #2
     ldr r2, [sp, #40]
     vmov r12, s6
     eor r2, r12, r2, ror #18
     ldr r3, [sp, #64]
     vmov r12, s8
-    eor r3, r12, r3, ror #29
+    eor r3, r12, r3, ror #19
     ldr r4, [sp, #68]
     vmov r12, s0
-    eor r4, r12, r4, ror #27
-    ldr r5, [sp, #104]
-    vmov r12, s3
-    eor r5, r12, r5, ror #12
-    bic r6, r3, r2, ror #24
-    eor r6, r6, r1, ror #20
+    eor r4, r12, r4, ror #5
+    bic r6, r3, r2, ror #17
+    eor r6, r6, r1, ror #2
     str r6, [r0, #164]
-    eor r7, r7, r6, ror #2
-    bic r6, r4, r3, ror #1
-    eor r6, r6, r2, ror #25
+    eor r7, r7, r6, ror #12
+    bic r6, r4, r3, ror #19
+    eor r6, r6, r2, ror #4
     str r6, [r0, #172]
-    eor r8, r8, r6, ror #22
-    bic r6, r5, r4, ror #13
-    eor r6, r6, r3, ror #14
+    eor r8, r8, r6, ror #11
+    bic r6, r5, r4, ror #26
+    eor r6, r6, r3, ror #13
     str r6, [r0, #180]
-    eor r9, r9, r6, ror #6
-    bic r6, r1, r5, ror #30
+    eor r9, r9, r6, ror #16
+    bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #11
     str r6, [r0, #188]
-    eor r10, r10, r6, ror #1
-    bic r6, r2, r1, ror #28
-    eor r6, r6, r5, ror #26
+    eor r10, r10, r6, ror #24
+    bic r6, r2, r1, ror #17
+    eor r6, r6, r5, ror #2
     str r6, [r0, #196]
-    eor r11, r11, r6, ror #27
-    vmov r1, s10
-    ror r1, r1, #10
-    vmov r2, s11
-    ror r2, r2, #21
-    vmov r3, s12
-    ror r3, r3, #25
-    vmov r4, s13
-    vmov r5, s14
-    ror r5, r5, #10
-    eor r6, r5, r8, ror #21
-    vmov s0, r6
-    eor r6, r2, r11, ror #10
-    vmov s1, r6
-    eor r6, r1, r9, ror #24
-    vmov s2, r6
-    eor r6, r3, r7, ror #11
-    vmov s3, r6
-    eor r6, r2, r10, ror #31
-    vmov s4, r6
-    eor r6, r4, r8, ror #22
-    vmov s5, r6
-    eor r6, r3, r11, ror #9
-    vmov s6, r6
-    eor r6, r5, r9, ror #25
-    vmov s7, r6
-    eor r6, r4, r7, ror #10
-    vmov s8, r6
-    eor r6, r1, r10
-    vmov s9, r6
+    eor r11, r11, r6, ror #19
     ldr r12, [sp, #132]
     cmp lr, r12
     bne.w .Lrounds
@@ -1065,24 +1002,24 @@ pqpan_keccak_f1600:
     .size pqpan_keccak_f1600, .-pqpan_keccak_f1600
     .align 2
 .Lrc: @ RC[ir] interleaved, each word in lane 0's frame (FIPS 202 §3.2.5)
-    .word 0x00000400, 0x00000000, 0x00000000, 0x00044800
-    .word 0x00000000, 0x00045c00, 0x00000000, 0x04040400
-    .word 0x00000400, 0x00045800, 0x00000400, 0x04000000
-    .word 0x00000400, 0x04044400, 0x00000400, 0x00041400
-    .word 0x00000000, 0x00005800, 0x00000000, 0x00005000
-    .word 0x00000400, 0x04041000, 0x00000000, 0x04001800
-    .word 0x00000400, 0x04045800, 0x00000400, 0x00005c00
-    .word 0x00000400, 0x00045400, 0x00000400, 0x00040c00
-    .word 0x00000000, 0x00040c00, 0x00000000, 0x00004400
-    .word 0x00000000, 0x00041800, 0x00000000, 0x04001c00
-    .word 0x00000400, 0x04044400, 0x00000000, 0x00044400
-    .word 0x00000400, 0x04000000, 0x00000000, 0x04041400
+    .word 0x00000400, 0x00000000, 0x00000000, 0x04480000
+    .word 0x00000000, 0x045c0000, 0x00000000, 0x04040004
+    .word 0x00000400, 0x04580000, 0x00000400, 0x00000004
+    .word 0x00000400, 0x04440004, 0x00000400, 0x04140000
+    .word 0x00000000, 0x00580000, 0x00000000, 0x00500000
+    .word 0x00000400, 0x04100004, 0x00000000, 0x00180004
+    .word 0x00000400, 0x04580004, 0x00000400, 0x005c0000
+    .word 0x00000400, 0x04540000, 0x00000400, 0x040c0000
+    .word 0x00000000, 0x040c0000, 0x00000000, 0x00440000
+    .word 0x00000000, 0x04180000, 0x00000000, 0x001c0004
+    .word 0x00000400, 0x04440004, 0x00000000, 0x04440000
+    .word 0x00000400, 0x00000004, 0x00000000, 0x04140004
     .global pqpan_keccak_m4_frames
 pqpan_keccak_m4_frames: @ frame (ROR) of each interleaved word 2 * lane + half
 .Lframes:
-    .byte 10, 11, 21, 22, 25, 25, 0, 0, 10, 10
-    .byte 30, 31, 9, 10, 1, 2, 18, 18, 22, 22
-    .byte 19, 20, 28, 28, 23, 23, 31, 0, 29, 29
-    .byte 27, 27, 24, 25, 4, 4, 18, 19, 14, 14
-    .byte 12, 13, 11, 12, 31, 31, 1, 1, 4, 5
+    .byte 10, 19, 9, 1, 11, 2, 0, 9, 20, 29
+    .byte 7, 31, 28, 20, 1, 10, 29, 6, 8, 31
+    .byte 7, 31, 14, 5, 23, 0, 18, 10, 5, 29
+    .byte 5, 14, 24, 1, 15, 24, 27, 5, 14, 23
+    .byte 21, 31, 20, 12, 9, 18, 9, 1, 24, 16
     .size pqpan_keccak_m4_frames, 50
