@@ -198,15 +198,43 @@ PARITY_FRAMES = [[FRAMES[2 * x + h] for x in range(5)] for h in range(2)]
 # Rows run half 0 then half 1 (the even parities wait in s10..s14), row 0 first in each
 # (its outputs start the parities); the other rows in the order that shares the most.
 
+def theta_plan(carry):
+    """The order theta computes the D words in, and the register of each: the 5 of the
+    first row's chi inputs go to that input's register C[x] (chi's first row then needs no
+    move), except `carry`, which goes to r12 and stays there for the next rows; the
+    others go through T. The even parities sit in C until used, so a D word may go to
+    C[x] only once every D word reading the even parity of column x is computed; the
+    first order (in itertools' order) that allows it. None if none does."""
+    first = row_d_words(*FIRST_ROW)
+    rest = [(d, T) for d in range(10) if d not in first]
+    for order in itertools.permutations(x for x in range(5) if first[x] != carry):
+        plan = rest + [(carry, TMP)] + [(first[x], C[x]) for x in order]
+        done = set()
+        ok = True
+        for d, reg in plan:
+            done.add(d)
+            if reg in C:
+                col = C.index(reg)
+                ok = ok and all(e in done for e in range(10) if (0, col) in [t[:2] for t in d_terms(e)])
+        if ok:
+            return plan
+    return None
+
+
+FIRST_ROW = (0, 0)
+
+
 def choose_rows():
     top = None
     for p0 in itertools.permutations(range(1, 5)):
         for p1 in itertools.permutations(range(1, 5)):
-            rows = [(0, 0)] + [(y, 0) for y in p0] + [(0, 1)] + [(y, 1) for y in p1]
-            for first in row_d_words(0, 0):
-                hits, chain = carry_plan_from(rows, first)
+            rows = [FIRST_ROW] + [(y, 0) for y in p0] + [(0, 1)] + [(y, 1) for y in p1]
+            for first in set(row_d_words(*rows[0])) & set(row_d_words(*rows[1])):
+                if theta_plan(first) is None:
+                    continue
+                hits, chain = carry_plan_from(rows[1:], first)
                 if top is None or hits > top[0]:
-                    top = (hits, rows, chain)
+                    top = (hits, rows, [first] + chain)
     return top
 
 
@@ -249,12 +277,11 @@ def write_row(w):
 FPU_FIRST = 15
 FPU_RESIDENT = [w for w in range(50) if POS[read_row(w)] <= POS[write_row(w)]][:32 - FPU_FIRST]
 SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
-# The stack buffer holds the other words, packed; then the end of the round-constant
-# table; the frame keeps sp 8-byte aligned below the 36 + 64 pushed bytes.
+# The stack buffer holds the other words, packed; the frame keeps sp 8-byte aligned below
+# the 36 + 64 pushed bytes.
 EIDX = {w: i for i, w in enumerate(w for w in range(50) if w not in SREG)}
-END_OFF = 4 * len(EIDX)
-FRAME = (END_OFF + 4 + 4) // 8 * 8 + 4
 PUSHED = 36 + 64
+FRAME = 4 * len(EIDX) + (-(4 * len(EIDX) + PUSHED)) % 8
 
 
 def shifted(reg, amount):
@@ -280,22 +307,20 @@ def store_word(out, reg, buf, word):
         out.append(f"str {reg}, {addr(buf, word)}")
 
 
-def theta_d(out, last):
+def theta_d(out, carry):
     """D = C[x-1] ^ ROL64(C[x+1], 1) (FIPS 202 §3.2.1) into s0..s9, each word d in frame
     D_FRAME[d], from the even parities in s10..s14 and the odd ones in ACC (each in the
     frame of its row-0 word): one EOR each, its unshifted operand the parity whose frame
-    the D word takes. D word `last` is computed last, into r12, where it stays for the
-    first chi input that needs it."""
+    the D word takes; registers and order as theta_plan."""
     for x in range(5):
         out.append(f"vmov {C[x]}, s{10 + x}")
     parity = [C, ACC]
-    for d in [d for d in range(10) if d != last] + [last]:
+    for d, r in theta_plan(carry):
         terms = []
         for half, col, extra in d_terms(d):
             terms.append((parity[half][col], (PARITY_FRAMES[half][col] + extra - D_FRAME[d]) % 32))
         terms.sort(key=lambda t: t[1] != 0)
         assert terms[0][1] == 0
-        r = TMP if d == last else T
         out.append(f"eor {r}, {terms[0][0]}, {shifted(*terms[1])}")
         out.append(f"vmov s{d}, {r}")
 
@@ -335,6 +360,18 @@ def chi_input_order(row, cin, cout):
     return order
 
 
+def first_row_inputs(out, src, carry):
+    """The first row's chi inputs, whose D words theta left in C[x] (or r12 for carry)."""
+    for x, (lane, hs, _) in enumerate(chi_inputs(*FIRST_ROW)):
+        w, d = 2 * lane + hs, d_word(lane, hs)
+        if d == carry:
+            load_word(out, C[x], src, w)
+            out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
+        else:
+            load_word(out, T, src, w)
+            out.append(f"eor {C[x]}, {C[x]}, {shifted(T, FRAMES[w] - D_FRAME[d])}")
+
+
 def one_round(out, src, dst):
     """theta's D (from the parities in s10..s14 and ACC), then rho, pi, chi, iota of one
     round from src to dst, leaving the next round's parities; advances the round-constant
@@ -343,15 +380,18 @@ def one_round(out, src, dst):
     cached = CARRY[0]
     for i, (y, h) in enumerate(ROWS):
         ins = chi_inputs(y, h)
-        cout = CARRY[i + 1] if i + 1 < len(CARRY) else None
-        for x in chi_input_order((y, h), cached, cout):
-            lane, hs, _ = ins[x]
-            w, d = 2 * lane + hs, d_word(lane, hs)
-            load_word(out, C[x], src, w)
-            if cached != d:
-                out.append(f"vmov {TMP}, s{d}")
-                cached = d
-            out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
+        if i == 0:
+            first_row_inputs(out, src, cached)
+        else:
+            cout = CARRY[i + 1] if i + 1 < len(CARRY) else None
+            for x in chi_input_order((y, h), cached, cout):
+                lane, hs, _ = ins[x]
+                w, d = 2 * lane + hs, d_word(lane, hs)
+                load_word(out, C[x], src, w)
+                if cached != d:
+                    out.append(f"vmov {TMP}, s{d}")
+                    cached = d
+                out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
         e = [rho_frame(y, h, x) for x in range(5)]
         for x in range(5):
             x1, x2 = (x + 1) % 5, (x + 2) % 5
@@ -447,12 +487,10 @@ def permute_program():
     fpu_words_in(out)
     parities_prologue(out)
     out.append(f"adr {T2}, .Lrc")
-    out.append(f"add r12, {T2}, #192")
-    out.append(f"str r12, [sp, #{END_OFF}]")
     out.append(".Lrounds:")
     one_round(out, "A", "E")
     one_round(out, "E", "A")
-    out.append(f"ldr r12, [sp, #{END_OFF}]")
+    out.append("adr r12, .Lrc_end")  # PC-relative: no load (A7.7.7)
     out.append(f"cmp {T2}, r12")
     out.append("bne.w .Lrounds")
     fpu_words_out(out)
@@ -521,6 +559,7 @@ def emit():
     words = rc_words()
     for i in range(0, len(words), 4):
         print("    .word " + ", ".join(f"0x{w:08x}" for w in words[i:i + 4]))
+    print(".Lrc_end:")
     print("    .global pqpan_keccak_m4_frames")
     print("pqpan_keccak_m4_frames: @ frame (ROR) of each interleaved word 2 * lane + half")
     print(".Lframes:")
