@@ -277,9 +277,23 @@ def write_row(w):
 FPU_FIRST = 15
 FPU_RESIDENT = [w for w in range(50) if POS[read_row(w)] <= POS[write_row(w)]][:32 - FPU_FIRST]
 SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
-# The stack buffer holds the other words, packed; the frame keeps sp 8-byte aligned below
-# the 36 + 64 pushed bytes.
-EIDX = {w: i for i, w in enumerate(w for w in range(50) if w not in SREG)}
+
+
+def e_layout():
+    """Slots of the stack buffer: the round that reads it loads each row's words there with
+    one LDM (A7.7.41: the lowest register from the lowest address), so they sit together
+    in the order of their chi input registers, row after row; the first row's (loaded one
+    by one, theta having left its D words in C) last."""
+    order = []
+    for row in ROWS[1:] + ROWS[:1]:
+        order += [w for w in (2 * lane + hs for lane, hs, _ in chi_inputs(*row)) if w not in SREG]
+    assert sorted(order) == [w for w in range(50) if w not in SREG]
+    return {w: i for i, w in enumerate(order)}
+
+
+# The stack buffer holds the other words; the frame keeps sp 8-byte aligned below the
+# 36 + 64 pushed bytes.
+EIDX = e_layout()
 PUSHED = 36 + 64
 FRAME = 4 * len(EIDX) + (-(4 * len(EIDX) + PUSHED)) % 8
 
@@ -360,6 +374,26 @@ def chi_input_order(row, cin, cout):
     return order
 
 
+def load_inputs(out, src, ins):
+    """A row's chi input words into C[x]: from the stack buffer with one LDM (its words
+    are together there, e_layout), else one LDR each (neighbouring loads pipeline on the
+    Cortex-M4, TRM Table 3-1 note), then the FPU-resident ones."""
+    words = [2 * lane + hs for lane, hs, _ in ins]
+    mem = [x for x in range(5) if words[x] not in SREG]
+    if src == "E" and len(mem) > 1:
+        regs = ", ".join(C[x] for x in mem)
+        off = 4 * EIDX[words[mem[0]]]
+        if off:
+            out.append(f"add {T}, sp, #{off}")
+        out.append(f"ldm {T if off else 'sp'}, {{{regs}}}")
+    else:
+        for x in mem:
+            load_word(out, C[x], src, words[x])
+    for x in range(5):
+        if x not in mem:
+            load_word(out, C[x], src, words[x])
+
+
 def first_row_inputs(out, src, carry):
     """The first row's chi inputs, whose D words theta left in C[x] (or r12 for carry)."""
     for x, (lane, hs, _) in enumerate(chi_inputs(*FIRST_ROW)):
@@ -384,10 +418,10 @@ def one_round(out, src, dst):
             first_row_inputs(out, src, cached)
         else:
             cout = CARRY[i + 1] if i + 1 < len(CARRY) else None
+            load_inputs(out, src, ins)
             for x in chi_input_order((y, h), cached, cout):
                 lane, hs, _ = ins[x]
                 w, d = 2 * lane + hs, d_word(lane, hs)
-                load_word(out, C[x], src, w)
                 if cached != d:
                     out.append(f"vmov {TMP}, s{d}")
                     cached = d
@@ -614,7 +648,11 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
     for line in lines:
         op, _, rest = line.partition(" ")
         args = [s.strip() for s in re.split(r",(?![^\[]*\])", rest)]
-        if op in ("ldr", "vldr"):
+        if op == "ldm":  # only from the stack buffer, whose base the model puts at 0
+            m = re.fullmatch(r"(\w+), \{(.*)\}", rest)
+            for k, reg in enumerate(r.strip() for r in m.group(2).split(",")):
+                regs[reg] = mem_e[regs[m.group(1)] // 4 + k]
+        elif op in ("ldr", "vldr"):
             where, i = mem(", ".join(args[1:]))
             regs[args[0]] = rc[i] if where == "rc" else where[i]
         elif op in ("str", "vstr"):
@@ -645,7 +683,7 @@ def selftest():
         mem_a[2 * i] = rol32(even, FRAMES[2 * i])
         mem_a[2 * i + 1] = rol32(odd, FRAMES[2 * i + 1])
     mem_e = [0] * 50
-    regs = {}
+    regs = {"sp": 0}
     out = []
     fpu_words_in(out)
     parities_prologue(out)

@@ -176,33 +176,33 @@ pqpan_keccak_m4_permute:
     vmov s15, r7
     bic r8, r4, r3, ror #1
     eor r8, r8, r2, ror #11
-    str r8, [sp, #0]
+    str r8, [sp, #68]
     bic r9, r5, r4, ror #30
     eor r9, r9, r3, ror #31
-    str r9, [sp, #4]
+    str r9, [sp, #32]
     bic r10, r1, r5, ror #11
     eor r10, r10, r4, ror #9
-    str r10, [sp, #12]
+    str r10, [sp, #0]
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #23
-    str r11, [sp, #20]
-    vmov r2, s22
-    eor r2, r12, r2, ror #22
+    str r11, [sp, #88]
     ldr r1, [r0, #24]
+    ldr r5, [r0, #180]
+    vmov r2, s22
+    vmov r3, s24
+    vmov r4, s29
+    eor r2, r12, r2, ror #22
     vmov r12, s6
     eor r1, r12, r1, ror #21
-    vmov r3, s24
     vmov r12, s1
     eor r3, r12, r3, ror #22
-    ldr r5, [r0, #180]
     vmov r12, s5
     eor r5, r12, r5, ror #18
-    vmov r4, s29
     vmov r12, s3
     eor r4, r12, r4, ror #14
     bic r6, r3, r2, ror #1
     eor r6, r6, r1, ror #22
-    str r6, [sp, #24]
+    str r6, [sp, #20]
     eor r7, r7, r6, ror #29
     bic r6, r4, r3, ror #11
     eor r6, r6, r2, ror #12
@@ -210,135 +210,135 @@ pqpan_keccak_m4_permute:
     eor r8, r8, r6, ror #19
     bic r6, r5, r4, ror #27
     eor r6, r6, r3, ror #6
-    str r6, [sp, #32]
+    str r6, [sp, #8]
     eor r9, r9, r6, ror #22
     bic r6, r1, r5, ror #4
     eor r6, r6, r4, ror #31
-    str r6, [sp, #40]
+    str r6, [sp, #112]
     eor r10, r10, r6, ror #29
     bic r6, r2, r1, ror #21
     eor r6, r6, r5, ror #25
     vmov s22, r6
     eor r11, r11, r6, ror #20
-    vmov r1, s17
-    eor r1, r12, r1, ror #14
     ldr r2, [r0, #56]
+    ldr r4, [r0, #152]
+    ldr r5, [r0, #160]
+    vmov r1, s17
+    vmov r3, s26
+    eor r1, r12, r1, ror #14
     vmov r12, s4
     eor r2, r12, r2, ror #25
-    vmov r3, s26
     vmov r12, s7
     eor r3, r12, r3, ror #22
-    ldr r4, [r0, #152]
     vmov r12, s8
     eor r4, r12, r4, ror #28
-    ldr r5, [r0, #160]
     vmov r12, s0
     eor r5, r12, r5, ror #21
     bic r6, r3, r2, ror #30
     eor r6, r6, r1, ror #11
-    str r6, [sp, #44]
+    str r6, [sp, #56]
     eor r7, r7, r6, ror #29
     bic r6, r4, r3, ror #25
     eor r6, r6, r2, ror #23
-    str r6, [sp, #48]
+    str r6, [sp, #24]
     eor r8, r8, r6, ror #5
     bic r6, r5, r4, ror #23
     eor r6, r6, r3, ror #16
-    str r6, [sp, #56]
+    str r6, [sp, #40]
     eor r9, r9, r6, ror #12
     bic r6, r1, r5, ror #5
     eor r6, r6, r4, ror #28
-    str r6, [sp, #60]
+    str r6, [sp, #76]
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #13
     eor r6, r6, r5, ror #18
-    str r6, [sp, #64]
+    str r6, [sp, #116]
     eor r11, r11, r6, ror #17
     ldr r2, [r0, #40]
-    eor r2, r12, r2, ror #7
+    ldr r3, [r0, #88]
+    ldr r5, [r0, #184]
     vmov r1, s18
+    vmov r4, s30
+    eor r2, r12, r2, ror #7
     vmov r12, s9
     eor r1, r12, r1, ror #20
-    vmov r4, s30
     vmov r12, s5
     eor r4, r12, r4, ror #24
-    ldr r5, [r0, #184]
     vmov r12, s6
     eor r5, r12, r5, ror #30
-    ldr r3, [r0, #88]
     vmov r12, s2
     eor r3, r12, r3, ror #4
     bic r6, r3, r2, ror #9
     eor r6, r6, r1, ror #22
-    str r6, [sp, #68]
+    str r6, [sp, #120]
     eor r7, r7, r6, ror #27
     bic r6, r4, r3, ror #13
     eor r6, r6, r2, ror #22
-    str r6, [sp, #72]
+    str r6, [sp, #60]
     eor r8, r8, r6, ror #15
     bic r6, r5, r4, ror #9
     eor r6, r6, r3, ror #22
-    str r6, [sp, #76]
+    str r6, [sp, #100]
     eor r9, r9, r6, ror #4
     bic r6, r1, r5, ror #20
     eor r6, r6, r4, ror #29
-    str r6, [sp, #80]
+    str r6, [sp, #44]
     eor r10, r10, r6, ror #27
     bic r6, r2, r1, ror #13
     eor r6, r6, r5, ror #1
-    str r6, [sp, #84]
+    str r6, [sp, #12]
     eor r11, r11, r6, ror #26
-    ldr r5, [r0, #168]
-    eor r5, r12, r5, ror #10
     ldr r1, [r0, #16]
+    ldr r5, [r0, #168]
+    vmov r2, s21
+    vmov r3, s27
+    vmov r4, s28
+    eor r5, r12, r5, ror #10
     vmov r12, s4
     eor r1, r12, r1, ror #3
-    vmov r2, s21
     vmov r12, s7
     eor r2, r12, r2, ror #18
-    vmov r3, s27
     vmov r12, s9
     eor r3, r12, r3, ror #20
-    vmov r4, s28
     vmov r12, s1
     eor r4, r12, r4, ror #5
     bic r6, r3, r2, ror #3
     eor r6, r6, r1, ror #20
-    str r6, [sp, #92]
+    str r6, [sp, #16]
     eor r7, r7, r6, ror #11
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #4
-    str r6, [sp, #100]
+    str r6, [sp, #36]
     eor r8, r8, r6, ror #11
     bic r6, r5, r4, ror #11
     eor r6, r6, r3, ror #12
-    str r6, [sp, #108]
+    str r6, [sp, #64]
     eor r9, r9, r6, ror #30
     bic r6, r1, r5
     eor r6, r6, r4, ror #11
-    str r6, [sp, #116]
+    str r6, [sp, #28]
     eor r10, r10, r6, ror #9
     bic r6, r2, r1, ror #17
     eor r6, r6, r5, ror #17
-    str r6, [sp, #124]
+    str r6, [sp, #128]
     eor r11, r11, r6, ror #4
     vmov s10, r7
     vmov s11, r8
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
+    ldr r3, [r0, #96]
+    ldr r4, [r0, #144]
+    ldr r5, [r0, #196]
     vmov r1, s16
-    eor r1, r12, r1, ror #10
     vmov r2, s20
+    eor r1, r12, r1, ror #10
     vmov r12, s3
     eor r2, r12, r2, ror #1
-    ldr r4, [r0, #144]
     vmov r12, s6
     eor r4, r12, r4, ror #16
-    ldr r5, [r0, #196]
     vmov r12, s9
     eor r5, r12, r5, ror #7
-    ldr r3, [r0, #96]
     vmov r12, s4
     eor r3, r12, r3, ror #15
     bic r7, r3, r2, ror #10
@@ -351,30 +351,30 @@ pqpan_keccak_m4_permute:
     vmov s17, r8
     bic r9, r5, r4, ror #31
     eor r9, r9, r3, ror #17
-    str r9, [sp, #8]
+    str r9, [sp, #108]
     bic r10, r1, r5, ror #25
     eor r10, r10, r4, ror #24
-    str r10, [sp, #16]
+    str r10, [sp, #52]
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #5
     vmov s18, r11
-    ldr r5, [r0, #176]
-    eor r5, r12, r5, ror #1
     ldr r1, [r0, #28]
+    ldr r3, [r0, #80]
+    ldr r4, [r0, #128]
+    ldr r5, [r0, #176]
+    vmov r2, s23
+    eor r5, r12, r5, ror #1
     vmov r12, s7
     eor r1, r12, r1, ror #21
-    vmov r2, s23
     vmov r12, s9
     eor r2, r12, r2, ror #22
-    ldr r3, [r0, #80]
     vmov r12, s0
     eor r3, r12, r3, ror #7
-    ldr r4, [r0, #128]
     vmov r12, s2
     eor r4, r12, r4, ror #14
     bic r6, r3, r2
     eor r6, r6, r1, ror #7
-    str r6, [sp, #28]
+    str r6, [sp, #92]
     eor r7, r7, r6, ror #12
     bic r6, r4, r3, ror #11
     eor r6, r6, r2, ror #11
@@ -382,7 +382,7 @@ pqpan_keccak_m4_permute:
     eor r8, r8, r6, ror #19
     bic r6, r5, r4, ror #10
     eor r6, r6, r3, ror #21
-    str r6, [sp, #36]
+    str r6, [sp, #72]
     eor r9, r9, r6, ror #8
     bic r6, r1, r5, ror #4
     eor r6, r6, r4, ror #14
@@ -393,17 +393,17 @@ pqpan_keccak_m4_permute:
     vmov s23, r6
     eor r11, r11, r6, ror #2
     ldr r1, [r0, #8]
-    eor r1, r12, r1, ror #31
     ldr r2, [r0, #60]
+    ldr r3, [r0, #104]
+    ldr r4, [r0, #156]
+    ldr r5, [r0, #164]
+    eor r1, r12, r1, ror #31
     vmov r12, s5
     eor r2, r12, r2, ror #10
-    ldr r3, [r0, #104]
     vmov r12, s6
     eor r3, r12, r3, ror #7
-    ldr r4, [r0, #156]
     vmov r12, s9
     eor r4, r12, r4, ror #14
-    ldr r5, [r0, #164]
     vmov r12, s1
     eor r5, r12, r5, ror #22
     bic r6, r3, r2, ror #30
@@ -412,7 +412,7 @@ pqpan_keccak_m4_permute:
     eor r7, r7, r6, ror #12
     bic r6, r4, r3, ror #26
     eor r6, r6, r2, ror #24
-    str r6, [sp, #52]
+    str r6, [sp, #96]
     eor r8, r8, r6, ror #4
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #31
@@ -426,18 +426,18 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #3
     vmov s27, r6
     eor r11, r11, r6
-    ldr r2, [r0, #44]
-    eor r2, r12, r2, ror #22
     ldr r1, [r0, #32]
+    ldr r2, [r0, #44]
+    ldr r3, [r0, #92]
+    ldr r4, [r0, #136]
+    ldr r5, [r0, #188]
+    eor r2, r12, r2, ror #22
     vmov r12, s8
     eor r1, r12, r1, ror #2
-    ldr r4, [r0, #136]
     vmov r12, s4
     eor r4, r12, r4, ror #7
-    ldr r5, [r0, #188]
     vmov r12, s7
     eor r5, r12, r5, ror #13
-    ldr r3, [r0, #92]
     vmov r12, s3
     eor r3, r12, r3, ror #18
     bic r6, r3, r2, ror #9
@@ -458,41 +458,41 @@ pqpan_keccak_m4_permute:
     eor r10, r10, r6, ror #28
     bic r6, r2, r1, ror #14
     eor r6, r6, r5, ror #1
-    str r6, [sp, #88]
+    str r6, [sp, #80]
     eor r11, r11, r6, ror #26
+    ldr r1, [r0, #20]
+    ldr r2, [r0, #64]
+    ldr r3, [r0, #112]
+    ldr r4, [r0, #120]
     ldr r5, [r0, #172]
     eor r5, r12, r5, ror #25
-    ldr r1, [r0, #20]
     vmov r12, s5
     eor r1, r12, r1, ror #2
-    ldr r2, [r0, #64]
     vmov r12, s6
     eor r2, r12, r2, ror #18
-    ldr r3, [r0, #112]
     vmov r12, s8
     eor r3, r12, r3, ror #19
-    ldr r4, [r0, #120]
     vmov r12, s0
     eor r4, r12, r4, ror #5
     bic r6, r3, r2, ror #17
     eor r6, r6, r1, ror #2
-    str r6, [sp, #96]
+    str r6, [sp, #84]
     eor r7, r7, r6, ror #12
     bic r6, r4, r3, ror #19
     eor r6, r6, r2, ror #4
-    str r6, [sp, #104]
+    str r6, [sp, #124]
     eor r8, r8, r6, ror #11
     bic r6, r5, r4, ror #26
     eor r6, r6, r3, ror #13
-    str r6, [sp, #112]
+    str r6, [sp, #4]
     eor r9, r9, r6, ror #16
     bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #11
-    str r6, [sp, #120]
+    str r6, [sp, #104]
     eor r10, r10, r6, ror #24
     bic r6, r2, r1, ror #17
     eor r6, r6, r5, ror #2
-    str r6, [sp, #128]
+    str r6, [sp, #48]
     eor r11, r11, r6, ror #19
     vmov r1, s10
     vmov r2, s11
@@ -527,7 +527,7 @@ pqpan_keccak_m4_permute:
     eor r3, r3, r6
     vmov r6, s31
     eor r4, r4, r6, ror #17
-    ldr r5, [sp, #124]
+    ldr r5, [sp, #128]
     eor r5, r12, r5, ror #6
     bic r7, r3, r2, ror #10
     eor r7, r7, r1, ror #22
@@ -546,18 +546,17 @@ pqpan_keccak_m4_permute:
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #23
     str r11, [r0, #32]
+    ldm sp, {r1, r5}
     vmov r2, s22
+    vmov r3, s24
+    vmov r4, s29
     eor r2, r12, r2, ror #22
-    ldr r1, [sp, #12]
     vmov r12, s6
     eor r1, r12, r1, ror #21
-    vmov r3, s24
     vmov r12, s1
     eor r3, r12, r3, ror #22
-    ldr r5, [sp, #112]
     vmov r12, s5
     eor r5, r12, r5, ror #18
-    vmov r4, s29
     vmov r12, s3
     eor r4, r12, r4, ror #14
     bic r6, r3, r2, ror #1
@@ -580,18 +579,17 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #25
     vmov s22, r6
     eor r11, r11, r6, ror #20
+    add r6, sp, #8
+    ldm r6, {r2, r4, r5}
     vmov r1, s17
+    vmov r3, s26
     eor r1, r12, r1, ror #14
-    ldr r2, [sp, #32]
     vmov r12, s4
     eor r2, r12, r2, ror #25
-    vmov r3, s26
     vmov r12, s7
     eor r3, r12, r3, ror #22
-    ldr r4, [sp, #84]
     vmov r12, s8
     eor r4, r12, r4, ror #28
-    ldr r5, [sp, #92]
     vmov r12, s0
     eor r5, r12, r5, ror #21
     bic r6, r3, r2, ror #30
@@ -614,18 +612,17 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #18
     str r6, [r0, #112]
     eor r11, r11, r6, ror #17
-    ldr r2, [sp, #24]
-    eor r2, r12, r2, ror #7
+    add r6, sp, #20
+    ldm r6, {r2, r3, r5}
     vmov r1, s18
+    vmov r4, s30
+    eor r2, r12, r2, ror #7
     vmov r12, s9
     eor r1, r12, r1, ror #20
-    vmov r4, s30
     vmov r12, s5
     eor r4, r12, r4, ror #24
-    ldr r5, [sp, #116]
     vmov r12, s6
     eor r5, r12, r5, ror #30
-    ldr r3, [sp, #48]
     vmov r12, s2
     eor r3, r12, r3, ror #4
     bic r6, r3, r2, ror #9
@@ -648,18 +645,18 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #1
     str r6, [r0, #152]
     eor r11, r11, r6, ror #26
-    ldr r5, [sp, #100]
+    add r6, sp, #32
+    ldm r6, {r1, r5}
+    vmov r2, s21
+    vmov r3, s27
+    vmov r4, s28
     eor r5, r12, r5, ror #10
-    ldr r1, [sp, #4]
     vmov r12, s4
     eor r1, r12, r1, ror #3
-    vmov r2, s21
     vmov r12, s7
     eor r2, r12, r2, ror #18
-    vmov r3, s27
     vmov r12, s9
     eor r3, r12, r3, ror #20
-    vmov r4, s28
     vmov r12, s1
     eor r4, r12, r4, ror #5
     bic r6, r3, r2, ror #3
@@ -687,18 +684,17 @@ pqpan_keccak_m4_permute:
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
+    add r6, sp, #40
+    ldm r6, {r3, r4, r5}
     vmov r1, s16
-    eor r1, r12, r1, ror #10
     vmov r2, s20
+    eor r1, r12, r1, ror #10
     vmov r12, s3
     eor r2, r12, r2, ror #1
-    ldr r4, [sp, #80]
     vmov r12, s6
     eor r4, r12, r4, ror #16
-    ldr r5, [sp, #128]
     vmov r12, s9
     eor r5, r12, r5, ror #7
-    ldr r3, [sp, #56]
     vmov r12, s4
     eor r3, r12, r3, ror #15
     bic r7, r3, r2, ror #10
@@ -718,18 +714,16 @@ pqpan_keccak_m4_permute:
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #5
     vmov s18, r11
-    ldr r5, [sp, #108]
+    add r6, sp, #52
+    ldm r6, {r1, r3, r4, r5}
+    vmov r2, s23
     eor r5, r12, r5, ror #1
-    ldr r1, [sp, #16]
     vmov r12, s7
     eor r1, r12, r1, ror #21
-    vmov r2, s23
     vmov r12, s9
     eor r2, r12, r2, ror #22
-    ldr r3, [sp, #44]
     vmov r12, s0
     eor r3, r12, r3, ror #7
-    ldr r4, [sp, #72]
     vmov r12, s2
     eor r4, r12, r4, ror #14
     bic r6, r3, r2
@@ -752,18 +746,15 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #11
     vmov s23, r6
     eor r11, r11, r6, ror #2
-    ldr r1, [sp, #0]
+    add r6, sp, #68
+    ldm r6, {r1, r2, r3, r4, r5}
     eor r1, r12, r1, ror #31
-    ldr r2, [sp, #36]
     vmov r12, s5
     eor r2, r12, r2, ror #10
-    ldr r3, [sp, #60]
     vmov r12, s6
     eor r3, r12, r3, ror #7
-    ldr r4, [sp, #88]
     vmov r12, s9
     eor r4, r12, r4, ror #14
-    ldr r5, [sp, #96]
     vmov r12, s1
     eor r5, r12, r5, ror #22
     bic r6, r3, r2, ror #30
@@ -786,18 +777,15 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #3
     vmov s27, r6
     eor r11, r11, r6
-    ldr r2, [sp, #28]
+    add r6, sp, #88
+    ldm r6, {r1, r2, r3, r4, r5}
     eor r2, r12, r2, ror #22
-    ldr r1, [sp, #20]
     vmov r12, s8
     eor r1, r12, r1, ror #2
-    ldr r4, [sp, #76]
     vmov r12, s4
     eor r4, r12, r4, ror #7
-    ldr r5, [sp, #120]
     vmov r12, s7
     eor r5, r12, r5, ror #13
-    ldr r3, [sp, #52]
     vmov r12, s3
     eor r3, r12, r3, ror #18
     bic r6, r3, r2, ror #9
@@ -820,18 +808,15 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #1
     str r6, [r0, #156]
     eor r11, r11, r6, ror #26
-    ldr r5, [sp, #104]
+    add r6, sp, #108
+    ldm r6, {r1, r2, r3, r4, r5}
     eor r5, r12, r5, ror #25
-    ldr r1, [sp, #8]
     vmov r12, s5
     eor r1, r12, r1, ror #2
-    ldr r2, [sp, #40]
     vmov r12, s6
     eor r2, r12, r2, ror #18
-    ldr r3, [sp, #64]
     vmov r12, s8
     eor r3, r12, r3, ror #19
-    ldr r4, [sp, #68]
     vmov r12, s0
     eor r4, r12, r4, ror #5
     bic r6, r3, r2, ror #17
