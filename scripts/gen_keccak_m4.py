@@ -344,20 +344,32 @@ def save_even_parities(out):
         out.append(f"vmov s{10 + x}, {ACC[x]}")
 
 
-def parities_prologue(out):
-    """Column parities of the state on entry (interleaved and framed), each in the frame of
-    its row-0 word, as the rounds leave them: row 0's word loaded straight into it."""
-    for h in range(2):
-        for x in range(5):
-            for y in range(5):
-                w = 2 * (x + 5 * y) + h
-                if y == 0:
-                    load_word(out, ACC[x], "A", w)
-                    continue
-                load_word(out, TMP, "A", w)
-                out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(TMP, FRAMES[w] - PARITY_FRAMES[h][x])}")
-        if h == 0:
-            save_even_parities(out)
+def state_in(out):
+    """Entry: the state's 50 words read in order with LDM (A7.7.41: the lowest register from
+    the lowest address), row 0's 10 straight into the column parities (even parity x in
+    r(2x+1), odd in r(2x+2): each in the frame of its row-0 word, as the rounds leave
+    them), the others 3 at a time into r11, r12, lr and XORed in; each FPU-resident word
+    copied to its register as it passes. Then the even parities to s10..s14 and the odd
+    ones to ACC, where the rounds expect them."""
+    par = {(h, x): f"r{2 * x + h + 1}" for h in range(2) for x in range(5)}
+    out.append("ldm r0!, {r1-r10}")
+    for w in range(10):
+        if w in SREG:
+            out.append(f"vmov s{SREG[w]}, r{w + 1}")
+    temps = ["r11", "r12", "lr"]
+    for start in range(10, 50, len(temps)):
+        words = list(range(start, min(start + len(temps), 50)))
+        out.append(f"ldm r0!, {{{', '.join(temps[:len(words)])}}}")
+        for w, r in zip(words, temps):
+            if w in SREG:
+                out.append(f"vmov s{SREG[w]}, {r}")
+            h, x = w % 2, w // 2 % 5
+            out.append(f"eor {par[h, x]}, {par[h, x]}, {shifted(r, FRAMES[w] - PARITY_FRAMES[h][x])}")
+    out.append("sub r0, r0, #200")
+    for x in range(5):
+        out.append(f"vmov s{10 + x}, {par[0, x]}")
+    for x in reversed(range(5)):  # r10 -> r11 first: each source is read before it is written
+        out.append(f"mov {ACC[x]}, {par[1, x]}")
 
 
 def chi_input_order(row, cin, cout):
@@ -518,8 +530,7 @@ def permute_program():
     out.append("push {r4-r11, lr}")
     out.append("vpush {s16-s31}")
     out.append(f"sub sp, sp, #{FRAME}")
-    fpu_words_in(out)
-    parities_prologue(out)
+    state_in(out)
     out.append(f"adr {T2}, .Lrc")
     out.append(".Lrounds:")
     one_round(out, "A", "E")
@@ -532,12 +543,6 @@ def permute_program():
     out.append("vpop {s16-s31}")
     out.append("pop {r4-r11, pc}")
     return out
-
-
-def fpu_words_in(out):
-    """The FPU-resident words from the state into their registers."""
-    for w in FPU_RESIDENT:
-        out.append(f"vldr s{SREG[w]}, {addr('A', w)}")
 
 
 def fpu_words_out(out):
@@ -648,10 +653,17 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
     for line in lines:
         op, _, rest = line.partition(" ")
         args = [s.strip() for s in re.split(r",(?![^\[]*\])", rest)]
-        if op == "ldm":  # only from the stack buffer, whose base the model puts at 0
-            m = re.fullmatch(r"(\w+), \{(.*)\}", rest)
-            for k, reg in enumerate(r.strip() for r in m.group(2).split(",")):
-                regs[reg] = mem_e[regs[m.group(1)] // 4 + k]
+        if op == "ldm":  # from the state (r0, whose base the model puts at 0) or the stack buffer
+            m = re.fullmatch(r"(\w+)(!?), \{(.*)\}", rest)
+            base, where = m.group(1), mem_a if m.group(1) == "r0" else mem_e
+            names = []
+            for item in m.group(3).split(","):
+                lo, _, hi = item.strip().partition("-")
+                names += [f"r{i}" for i in range(int(lo[1:]), int(hi[1:]) + 1)] if hi else [lo]
+            for k, reg in enumerate(names):
+                regs[reg] = where[regs[base] // 4 + k]
+            if m.group(2):
+                regs[base] += 4 * len(names)
         elif op in ("ldr", "vldr"):
             where, i = mem(", ".join(args[1:]))
             regs[args[0]] = rc[i] if where == "rc" else where[i]
@@ -668,8 +680,9 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
             regs[args[0]] = ror32(regs[args[1]], int(args[2].lstrip("#")))
         elif op == "mov":
             regs[args[0]] = regs[args[1]]
-        elif op == "add":
-            regs[args[0]] = regs[args[1]] + int(args[2].lstrip("#"))
+        elif op in ("add", "sub"):
+            sign = 1 if op == "add" else -1
+            regs[args[0]] = regs[args[1]] + sign * int(args[2].lstrip("#"))
         else:
             raise ValueError(line)
 
@@ -683,10 +696,9 @@ def selftest():
         mem_a[2 * i] = rol32(even, FRAMES[2 * i])
         mem_a[2 * i + 1] = rol32(odd, FRAMES[2 * i + 1])
     mem_e = [0] * 50
-    regs = {"sp": 0}
+    regs = {"sp": 0, "r0": 0}
     out = []
-    fpu_words_in(out)
-    parities_prologue(out)
+    state_in(out)
     run_model(out, regs, mem_a, mem_e, 0)
     regs[T2] = 0
     for _ in range(12):

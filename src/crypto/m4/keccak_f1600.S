@@ -20,118 +20,89 @@ pqpan_keccak_m4_permute:
     push {r4-r11, lr}
     vpush {s16-s31}
     sub sp, sp, #132
-    vldr s15, [r0, #0]
-    vldr s16, [r0, #4]
-    vldr s17, [r0, #12]
-    vldr s18, [r0, #36]
-    vldr s19, [r0, #48]
-    vldr s20, [r0, #52]
-    vldr s21, [r0, #68]
-    vldr s22, [r0, #72]
-    vldr s23, [r0, #76]
-    vldr s24, [r0, #84]
-    vldr s25, [r0, #100]
-    vldr s26, [r0, #108]
-    vldr s27, [r0, #116]
-    vldr s28, [r0, #124]
-    vldr s29, [r0, #132]
-    vldr s30, [r0, #140]
-    vldr s31, [r0, #148]
-    vmov r7, s15
-    ldr r12, [r0, #40]
-    eor r7, r7, r12, ror #29
-    ldr r12, [r0, #80]
-    eor r7, r7, r12, ror #29
-    ldr r12, [r0, #120]
-    eor r7, r7, r12, ror #27
-    ldr r12, [r0, #160]
-    eor r7, r7, r12, ror #11
-    ldr r8, [r0, #8]
-    vmov r12, s19
-    eor r8, r8, r12, ror #19
-    ldr r12, [r0, #88]
-    eor r8, r8, r12, ror #5
-    ldr r12, [r0, #128]
-    eor r8, r8, r12, ror #15
-    ldr r12, [r0, #168]
-    eor r8, r8, r12, ror #11
-    ldr r9, [r0, #16]
-    ldr r12, [r0, #56]
-    eor r9, r9, r12, ror #22
-    ldr r12, [r0, #96]
-    eor r9, r9, r12, ror #12
-    ldr r12, [r0, #136]
-    eor r9, r9, r12, ror #4
-    ldr r12, [r0, #176]
-    eor r9, r9, r12, ror #30
-    ldr r10, [r0, #24]
-    ldr r12, [r0, #64]
-    eor r10, r10, r12, ror #29
-    ldr r12, [r0, #104]
-    eor r10, r10, r12, ror #18
-    ldr r12, [r0, #144]
-    eor r10, r10, r12, ror #27
-    ldr r12, [r0, #184]
-    eor r10, r10, r12, ror #9
-    ldr r11, [r0, #32]
-    vmov r12, s22
-    eor r11, r11, r12, ror #20
-    ldr r12, [r0, #112]
-    eor r11, r11, r12, ror #17
-    ldr r12, [r0, #152]
-    eor r11, r11, r12, ror #26
-    ldr r12, [r0, #192]
-    eor r11, r11, r12, ror #4
-    vmov s10, r7
-    vmov s11, r8
-    vmov s12, r9
-    vmov s13, r10
-    vmov s14, r11
-    vmov r7, s16
-    ldr r12, [r0, #44]
-    eor r7, r7, r12, ror #12
-    vmov r12, s24
-    eor r7, r7, r12, ror #12
-    vmov r12, s28
-    eor r7, r7, r12, ror #27
-    ldr r12, [r0, #164]
-    eor r7, r7, r12, ror #12
-    vmov r8, s17
-    vmov r12, s20
-    eor r8, r8, r12, ror #19
-    ldr r12, [r0, #92]
-    eor r8, r8, r12, ror #4
-    vmov r12, s29
-    eor r8, r8, r12
-    ldr r12, [r0, #172]
-    eor r8, r8, r12, ror #11
-    ldr r9, [r0, #20]
-    ldr r12, [r0, #60]
-    eor r9, r9, r12, ror #8
-    vmov r12, s25
-    eor r9, r9, r12, ror #30
-    vmov r12, s30
-    eor r9, r9, r12, ror #22
-    ldr r12, [r0, #180]
-    eor r9, r9, r12, ror #16
-    ldr r10, [r0, #28]
-    vmov r12, s21
-    eor r10, r10, r12, ror #29
-    vmov r12, s26
-    eor r10, r10, r12, ror #1
-    vmov r12, s31
-    eor r10, r10, r12, ror #28
-    ldr r12, [r0, #188]
-    eor r10, r10, r12, ror #24
-    vmov r11, s18
-    vmov r12, s23
-    eor r11, r11, r12, ror #2
-    vmov r12, s27
-    eor r11, r11, r12
-    ldr r12, [r0, #156]
-    eor r11, r11, r12, ror #26
-    ldr r12, [r0, #196]
-    eor r11, r11, r12, ror #19
+    ldm r0!, {r1-r10}
+    vmov s15, r1
+    vmov s16, r2
+    vmov s17, r4
+    vmov s18, r10
+    ldm r0!, {r11, r12, lr}
+    eor r1, r1, r11, ror #29
+    eor r2, r2, r12, ror #12
+    vmov s19, lr
+    eor r3, r3, lr, ror #19
+    ldm r0!, {r11, r12, lr}
+    vmov s20, r11
+    eor r4, r4, r11, ror #19
+    eor r5, r5, r12, ror #22
+    eor r6, r6, lr, ror #8
+    ldm r0!, {r11, r12, lr}
+    eor r7, r7, r11, ror #29
+    vmov s21, r12
+    eor r8, r8, r12, ror #29
+    vmov s22, lr
+    eor r9, r9, lr, ror #20
+    ldm r0!, {r11, r12, lr}
+    vmov s23, r11
+    eor r10, r10, r11, ror #2
+    eor r1, r1, r12, ror #29
+    vmov s24, lr
+    eor r2, r2, lr, ror #12
+    ldm r0!, {r11, r12, lr}
+    eor r3, r3, r11, ror #5
+    eor r4, r4, r12, ror #4
+    eor r5, r5, lr, ror #12
+    ldm r0!, {r11, r12, lr}
+    vmov s25, r11
+    eor r6, r6, r11, ror #30
+    eor r7, r7, r12, ror #18
+    vmov s26, lr
+    eor r8, r8, lr, ror #1
+    ldm r0!, {r11, r12, lr}
+    eor r9, r9, r11, ror #17
+    vmov s27, r12
+    eor r10, r10, r12
+    eor r1, r1, lr, ror #27
+    ldm r0!, {r11, r12, lr}
+    vmov s28, r11
+    eor r2, r2, r11, ror #27
+    eor r3, r3, r12, ror #15
+    vmov s29, lr
+    eor r4, r4, lr
+    ldm r0!, {r11, r12, lr}
+    eor r5, r5, r11, ror #4
+    vmov s30, r12
+    eor r6, r6, r12, ror #22
+    eor r7, r7, lr, ror #27
+    ldm r0!, {r11, r12, lr}
+    vmov s31, r11
+    eor r8, r8, r11, ror #28
+    eor r9, r9, r12, ror #26
+    eor r10, r10, lr, ror #26
+    ldm r0!, {r11, r12, lr}
+    eor r1, r1, r11, ror #11
+    eor r2, r2, r12, ror #12
+    eor r3, r3, lr, ror #11
+    ldm r0!, {r11, r12, lr}
+    eor r4, r4, r11, ror #11
+    eor r5, r5, r12, ror #30
+    eor r6, r6, lr, ror #16
+    ldm r0!, {r11, r12, lr}
+    eor r7, r7, r11, ror #9
+    eor r8, r8, r12, ror #24
+    eor r9, r9, lr, ror #4
+    ldm r0!, {r11}
+    eor r10, r10, r11, ror #19
+    sub r0, r0, #200
+    vmov s10, r1
+    vmov s11, r3
+    vmov s12, r5
+    vmov s13, r7
+    vmov s14, r9
+    mov r11, r10
+    mov r10, r8
+    mov r9, r6
+    mov r8, r4
+    mov r7, r2
     adr lr, .Lrc
 .Lrounds:
     vmov r1, s10
