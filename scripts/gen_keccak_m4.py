@@ -280,12 +280,12 @@ SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
 
 
 def e_layout():
-    """Slots of the stack buffer: the round that reads it loads each row's words there with
-    one LDM (A7.7.41: the lowest register from the lowest address), so they sit together
-    in the order of their chi input registers, row after row; the first row's (loaded one
-    by one, theta having left its D words in C) last."""
+    """Slots of the stack buffer: the round that reads it pops its words in the order it
+    uses them (each row's with one POP, A7.7.99: the lowest register from the lowest
+    address), so they sit in that order: row after row, within a row in the order of
+    their chi input registers."""
     order = []
-    for row in ROWS[1:] + ROWS[:1]:
+    for row in ROWS:
         order += [w for w in (2 * lane + hs for lane, hs, _ in chi_inputs(*row)) if w not in SREG]
     assert sorted(order) == [w for w in range(50) if w not in SREG]
     return {w: i for i, w in enumerate(order)}
@@ -310,6 +310,8 @@ def addr(buf, word):
 def load_word(out, reg, buf, word):
     if word in SREG:
         out.append(f"vmov {reg}, s{SREG[word]}")
+    elif buf == "E":
+        out.append(f"pop {{{reg}}}")
     else:
         out.append(f"ldr {reg}, {addr(buf, word)}")
 
@@ -387,17 +389,13 @@ def chi_input_order(row, cin, cout):
 
 
 def load_inputs(out, src, ins):
-    """A row's chi input words into C[x]: from the stack buffer with one LDM (its words
-    are together there, e_layout), else one LDR each (neighbouring loads pipeline on the
+    """A row's chi input words into C[x]: from the stack buffer with one POP (its words
+    are next there, e_layout), else one LDR each (neighbouring loads pipeline on the
     Cortex-M4, TRM Table 3-1 note), then the FPU-resident ones."""
     words = [2 * lane + hs for lane, hs, _ in ins]
     mem = [x for x in range(5) if words[x] not in SREG]
-    if src == "E" and len(mem) > 1:
-        regs = ", ".join(C[x] for x in mem)
-        off = 4 * EIDX[words[mem[0]]]
-        if off:
-            out.append(f"add {T}, sp, #{off}")
-        out.append(f"ldm {T if off else 'sp'}, {{{regs}}}")
+    if src == "E" and mem:
+        out.append(f"pop {{{', '.join(C[x] for x in mem)}}}")
     else:
         for x in mem:
             load_word(out, C[x], src, words[x])
@@ -455,6 +453,8 @@ def one_round(out, src, dst):
                 out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(T, FRAMES[w] - PARITY_FRAMES[h][x])}")
         if (y, h) == ROWS[4]:
             save_even_parities(out)
+    if src == "E":  # the POPs moved sp over the buffer; the words below it are all read
+        out.append(f"sub sp, sp, #{4 * len(EIDX)}")
 
 
 def rc_words():
@@ -639,6 +639,7 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
     def mem(operand):
         m = re.fullmatch(r"\[(\w+)\], #(\d+)", operand.strip())
         if m:  # post-indexed: the round-constant pointer
+            assert m.group(1) != "sp"
             i = (regs[m.group(1)] - rc_base) // 4
             regs[m.group(1)] += int(m.group(2))
             return "rc", i
@@ -647,7 +648,7 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
         if base == "r0":
             return mem_a, off // 4
         if base == "sp":
-            return mem_e, off // 4
+            return mem_e, (regs["sp"] + off) // 4
         return "rc", (regs[base] - rc_base + off) // 4
     rc = rc_words()
     for line in lines:
@@ -664,6 +665,10 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
                 regs[reg] = where[regs[base] // 4 + k]
             if m.group(2):
                 regs[base] += 4 * len(names)
+        elif op == "pop":  # from the stack buffer, whose base the model puts at 0
+            for reg in (r.strip() for r in rest.strip("{}").split(",")):
+                regs[reg] = mem_e[regs["sp"] // 4]
+                regs["sp"] += 4
         elif op in ("ldr", "vldr"):
             where, i = mem(", ".join(args[1:]))
             regs[args[0]] = rc[i] if where == "rc" else where[i]

@@ -147,16 +147,16 @@ pqpan_keccak_m4_permute:
     vmov s15, r7
     bic r8, r4, r3, ror #1
     eor r8, r8, r2, ror #11
-    str r8, [sp, #68]
+    str r8, [sp, #72]
     bic r9, r5, r4, ror #30
     eor r9, r9, r3, ror #31
-    str r9, [sp, #32]
+    str r9, [sp, #36]
     bic r10, r1, r5, ror #11
     eor r10, r10, r4, ror #9
-    str r10, [sp, #0]
+    str r10, [sp, #4]
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #23
-    str r11, [sp, #88]
+    str r11, [sp, #92]
     ldr r1, [r0, #24]
     ldr r5, [r0, #180]
     vmov r2, s22
@@ -173,7 +173,7 @@ pqpan_keccak_m4_permute:
     eor r4, r12, r4, ror #14
     bic r6, r3, r2, ror #1
     eor r6, r6, r1, ror #22
-    str r6, [sp, #20]
+    str r6, [sp, #24]
     eor r7, r7, r6, ror #29
     bic r6, r4, r3, ror #11
     eor r6, r6, r2, ror #12
@@ -181,11 +181,11 @@ pqpan_keccak_m4_permute:
     eor r8, r8, r6, ror #19
     bic r6, r5, r4, ror #27
     eor r6, r6, r3, ror #6
-    str r6, [sp, #8]
+    str r6, [sp, #12]
     eor r9, r9, r6, ror #22
     bic r6, r1, r5, ror #4
     eor r6, r6, r4, ror #31
-    str r6, [sp, #112]
+    str r6, [sp, #116]
     eor r10, r10, r6, ror #29
     bic r6, r2, r1, ror #21
     eor r6, r6, r5, ror #25
@@ -207,23 +207,23 @@ pqpan_keccak_m4_permute:
     eor r5, r12, r5, ror #21
     bic r6, r3, r2, ror #30
     eor r6, r6, r1, ror #11
-    str r6, [sp, #56]
+    str r6, [sp, #60]
     eor r7, r7, r6, ror #29
     bic r6, r4, r3, ror #25
     eor r6, r6, r2, ror #23
-    str r6, [sp, #24]
+    str r6, [sp, #28]
     eor r8, r8, r6, ror #5
     bic r6, r5, r4, ror #23
     eor r6, r6, r3, ror #16
-    str r6, [sp, #40]
+    str r6, [sp, #44]
     eor r9, r9, r6, ror #12
     bic r6, r1, r5, ror #5
     eor r6, r6, r4, ror #28
-    str r6, [sp, #76]
+    str r6, [sp, #80]
     eor r10, r10, r6, ror #18
     bic r6, r2, r1, ror #13
     eor r6, r6, r5, ror #18
-    str r6, [sp, #116]
+    str r6, [sp, #120]
     eor r11, r11, r6, ror #17
     ldr r2, [r0, #40]
     ldr r3, [r0, #88]
@@ -241,23 +241,23 @@ pqpan_keccak_m4_permute:
     eor r3, r12, r3, ror #4
     bic r6, r3, r2, ror #9
     eor r6, r6, r1, ror #22
-    str r6, [sp, #120]
+    str r6, [sp, #124]
     eor r7, r7, r6, ror #27
     bic r6, r4, r3, ror #13
     eor r6, r6, r2, ror #22
-    str r6, [sp, #60]
+    str r6, [sp, #64]
     eor r8, r8, r6, ror #15
     bic r6, r5, r4, ror #9
     eor r6, r6, r3, ror #22
-    str r6, [sp, #100]
+    str r6, [sp, #104]
     eor r9, r9, r6, ror #4
     bic r6, r1, r5, ror #20
     eor r6, r6, r4, ror #29
-    str r6, [sp, #44]
+    str r6, [sp, #48]
     eor r10, r10, r6, ror #27
     bic r6, r2, r1, ror #13
     eor r6, r6, r5, ror #1
-    str r6, [sp, #12]
+    str r6, [sp, #16]
     eor r11, r11, r6, ror #26
     ldr r1, [r0, #16]
     ldr r5, [r0, #168]
@@ -275,23 +275,23 @@ pqpan_keccak_m4_permute:
     eor r4, r12, r4, ror #5
     bic r6, r3, r2, ror #3
     eor r6, r6, r1, ror #20
-    str r6, [sp, #16]
+    str r6, [sp, #20]
     eor r7, r7, r6, ror #11
     bic r6, r4, r3, ror #1
     eor r6, r6, r2, ror #4
-    str r6, [sp, #36]
+    str r6, [sp, #40]
     eor r8, r8, r6, ror #11
     bic r6, r5, r4, ror #11
     eor r6, r6, r3, ror #12
-    str r6, [sp, #64]
+    str r6, [sp, #68]
     eor r9, r9, r6, ror #30
     bic r6, r1, r5
     eor r6, r6, r4, ror #11
-    str r6, [sp, #28]
+    str r6, [sp, #32]
     eor r10, r10, r6, ror #9
     bic r6, r2, r1, ror #17
     eor r6, r6, r5, ror #17
-    str r6, [sp, #128]
+    str r6, [sp, #0]
     eor r11, r11, r6, ror #4
     vmov s10, r7
     vmov s11, r8
@@ -322,10 +322,10 @@ pqpan_keccak_m4_permute:
     vmov s17, r8
     bic r9, r5, r4, ror #31
     eor r9, r9, r3, ror #17
-    str r9, [sp, #108]
+    str r9, [sp, #112]
     bic r10, r1, r5, ror #25
     eor r10, r10, r4, ror #24
-    str r10, [sp, #52]
+    str r10, [sp, #56]
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #5
     vmov s18, r11
@@ -345,7 +345,7 @@ pqpan_keccak_m4_permute:
     eor r4, r12, r4, ror #14
     bic r6, r3, r2
     eor r6, r6, r1, ror #7
-    str r6, [sp, #92]
+    str r6, [sp, #96]
     eor r7, r7, r6, ror #12
     bic r6, r4, r3, ror #11
     eor r6, r6, r2, ror #11
@@ -353,7 +353,7 @@ pqpan_keccak_m4_permute:
     eor r8, r8, r6, ror #19
     bic r6, r5, r4, ror #10
     eor r6, r6, r3, ror #21
-    str r6, [sp, #72]
+    str r6, [sp, #76]
     eor r9, r9, r6, ror #8
     bic r6, r1, r5, ror #4
     eor r6, r6, r4, ror #14
@@ -383,7 +383,7 @@ pqpan_keccak_m4_permute:
     eor r7, r7, r6, ror #12
     bic r6, r4, r3, ror #26
     eor r6, r6, r2, ror #24
-    str r6, [sp, #96]
+    str r6, [sp, #100]
     eor r8, r8, r6, ror #4
     bic r6, r5, r4, ror #5
     eor r6, r6, r3, ror #31
@@ -429,7 +429,7 @@ pqpan_keccak_m4_permute:
     eor r10, r10, r6, ror #28
     bic r6, r2, r1, ror #14
     eor r6, r6, r5, ror #1
-    str r6, [sp, #80]
+    str r6, [sp, #84]
     eor r11, r11, r6, ror #26
     ldr r1, [r0, #20]
     ldr r2, [r0, #64]
@@ -447,23 +447,23 @@ pqpan_keccak_m4_permute:
     eor r4, r12, r4, ror #5
     bic r6, r3, r2, ror #17
     eor r6, r6, r1, ror #2
-    str r6, [sp, #84]
+    str r6, [sp, #88]
     eor r7, r7, r6, ror #12
     bic r6, r4, r3, ror #19
     eor r6, r6, r2, ror #4
-    str r6, [sp, #124]
+    str r6, [sp, #128]
     eor r8, r8, r6, ror #11
     bic r6, r5, r4, ror #26
     eor r6, r6, r3, ror #13
-    str r6, [sp, #4]
+    str r6, [sp, #8]
     eor r9, r9, r6, ror #16
     bic r6, r1, r5, ror #17
     eor r6, r6, r4, ror #11
-    str r6, [sp, #104]
+    str r6, [sp, #108]
     eor r10, r10, r6, ror #24
     bic r6, r2, r1, ror #17
     eor r6, r6, r5, ror #2
-    str r6, [sp, #48]
+    str r6, [sp, #52]
     eor r11, r11, r6, ror #19
     vmov r1, s10
     vmov r2, s11
@@ -498,7 +498,7 @@ pqpan_keccak_m4_permute:
     eor r3, r3, r6
     vmov r6, s31
     eor r4, r4, r6, ror #17
-    ldr r5, [sp, #128]
+    pop {r5}
     eor r5, r12, r5, ror #6
     bic r7, r3, r2, ror #10
     eor r7, r7, r1, ror #22
@@ -517,7 +517,7 @@ pqpan_keccak_m4_permute:
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #23
     str r11, [r0, #32]
-    ldm sp, {r1, r5}
+    pop {r1, r5}
     vmov r2, s22
     vmov r3, s24
     vmov r4, s29
@@ -550,8 +550,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #25
     vmov s22, r6
     eor r11, r11, r6, ror #20
-    add r6, sp, #8
-    ldm r6, {r2, r4, r5}
+    pop {r2, r4, r5}
     vmov r1, s17
     vmov r3, s26
     eor r1, r12, r1, ror #14
@@ -583,8 +582,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #18
     str r6, [r0, #112]
     eor r11, r11, r6, ror #17
-    add r6, sp, #20
-    ldm r6, {r2, r3, r5}
+    pop {r2, r3, r5}
     vmov r1, s18
     vmov r4, s30
     eor r2, r12, r2, ror #7
@@ -616,8 +614,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #1
     str r6, [r0, #152]
     eor r11, r11, r6, ror #26
-    add r6, sp, #32
-    ldm r6, {r1, r5}
+    pop {r1, r5}
     vmov r2, s21
     vmov r3, s27
     vmov r4, s28
@@ -655,8 +652,7 @@ pqpan_keccak_m4_permute:
     vmov s12, r9
     vmov s13, r10
     vmov s14, r11
-    add r6, sp, #40
-    ldm r6, {r3, r4, r5}
+    pop {r3, r4, r5}
     vmov r1, s16
     vmov r2, s20
     eor r1, r12, r1, ror #10
@@ -685,8 +681,7 @@ pqpan_keccak_m4_permute:
     bic r11, r2, r1, ror #12
     eor r11, r11, r5, ror #5
     vmov s18, r11
-    add r6, sp, #52
-    ldm r6, {r1, r3, r4, r5}
+    pop {r1, r3, r4, r5}
     vmov r2, s23
     eor r5, r12, r5, ror #1
     vmov r12, s7
@@ -717,8 +712,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #11
     vmov s23, r6
     eor r11, r11, r6, ror #2
-    add r6, sp, #68
-    ldm r6, {r1, r2, r3, r4, r5}
+    pop {r1, r2, r3, r4, r5}
     eor r1, r12, r1, ror #31
     vmov r12, s5
     eor r2, r12, r2, ror #10
@@ -748,8 +742,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #3
     vmov s27, r6
     eor r11, r11, r6
-    add r6, sp, #88
-    ldm r6, {r1, r2, r3, r4, r5}
+    pop {r1, r2, r3, r4, r5}
     eor r2, r12, r2, ror #22
     vmov r12, s8
     eor r1, r12, r1, ror #2
@@ -779,8 +772,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #1
     str r6, [r0, #156]
     eor r11, r11, r6, ror #26
-    add r6, sp, #108
-    ldm r6, {r1, r2, r3, r4, r5}
+    pop {r1, r2, r3, r4, r5}
     eor r5, r12, r5, ror #25
     vmov r12, s5
     eor r1, r12, r1, ror #2
@@ -810,6 +802,7 @@ pqpan_keccak_m4_permute:
     eor r6, r6, r5, ror #2
     str r6, [r0, #196]
     eor r11, r11, r6, ror #19
+    sub sp, sp, #132
     adr r12, .Lrc_end
     cmp lr, r12
     bne.w .Lrounds
