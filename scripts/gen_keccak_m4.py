@@ -19,18 +19,28 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   stored (5 registers per half; row 0's outputs are computed into them, so each parity
   is kept in the frame of its row-0 word), and D lives in FPU registers s0..s9 (VMOV,
   no memory). Each round starts with theta's D (the permutation's entry computes only the
-  parities, so the last round computes no D that nothing reads). A D word moved into r12
-  for one chi input stays there: theta leaves one there, and each row takes last an
-  input whose D word the next row needs (10 of the 50 moves per round saved).
+  parities, so the last round computes no D that nothing reads). theta computes the D
+  words of the round's first row straight into that row's chi input registers, one of
+  them into r12; a D word moved into r12 for one chi input stays there for the next row
+  that needs it (each row takes last an input whose D word the next row needs): 36 D
+  moves per round instead of 50.
 - Two rounds per loop pass: the state -> a buffer on the stack -> the state, except for
-  17 words kept in FPU registers s15..s31 for the whole permutation (loaded on entry,
-  stored on exit; VMOV between a core and an FPU register is 1 cycle and touches no
-  memory, where an LDR is 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and
+  17 words kept in FPU registers s15..s31 for the whole permutation (copied there on
+  entry, stored on exit; VMOV between a core and an FPU register is 1 cycle and touches
+  no memory, where an LDR is 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and
   Table 3-1; secondary source for VMOV: https://compendium.i-0.nl/docs/data-operations/fpu_reg). A word can stay in one register only if
   every round reads it (as a chi input) no later than it writes it (as a chi output):
   28 of the 50 positions qualify in the order the rounds run (FPU_RESIDENT). s16..s31
   are callee-saved (AAPCS §5.1.2.1), hence the VPUSH / VPOP.
-- The round-constant pointer lives in lr (post-incremented by the iota loads).
+- The buffer holds its 33 words in the order the second round of a pass reads them, and
+  that round POPs them (one POP per row, the lowest register from the lowest address:
+  Arm DDI 0403E §A7.7, POP); one SUB per pass puts sp back. Below sp are only words already
+  read, so an exception's stacking there loses nothing. The first round writes the
+  buffer with STR at fixed offsets from sp.
+- The entry reads the 50 words of the state with LDM (row 0's 10 straight into the 10
+  column parities), copying the FPU-resident ones to their registers as they pass.
+- The round-constant pointer lives in lr (post-incremented by the iota loads); the loop
+  ends when it reaches the table's end (ADR, no load).
 - The sponge (src/crypto/sha3.c with src/crypto/m4/sponge_m4.c) keeps its state in this
   form between permutations and converts only the lanes it absorbs or squeezes;
   pqpan_keccak_f1600 converts all 25 lanes on entry and exit around the same rounds.
@@ -213,9 +223,9 @@ def theta_plan(carry):
         ok = True
         for d, reg in plan:
             done.add(d)
-            if reg in C:
-                col = C.index(reg)
-                ok = ok and all(e in done for e in range(10) if (0, col) in [t[:2] for t in d_terms(e)])
+            if reg in C:  # overwrites the even parity of column C.index(reg)
+                readers = [e for e in range(10) if (0, C.index(reg)) in [t[:2] for t in d_terms(e)]]
+                ok = ok and all(e in done for e in readers)
         if ok:
             return plan
     return None
@@ -281,9 +291,9 @@ SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
 
 def e_layout():
     """Slots of the stack buffer: the round that reads it pops its words in the order it
-    uses them (each row's with one POP, A7.7.99: the lowest register from the lowest
-    address), so they sit in that order: row after row, within a row in the order of
-    their chi input registers."""
+    uses them (each row's with one POP, which loads the lowest register from the lowest
+    address: Arm DDI 0403E §A7.7), so they sit in that order: row after row, within a
+    row in the order of their chi input registers."""
     order = []
     for row in ROWS:
         order += [w for w in (2 * lane + hs for lane, hs, _ in chi_inputs(*row)) if w not in SREG]
@@ -347,12 +357,12 @@ def save_even_parities(out):
 
 
 def state_in(out):
-    """Entry: the state's 50 words read in order with LDM (A7.7.41: the lowest register from
-    the lowest address), row 0's 10 straight into the column parities (even parity x in
-    r(2x+1), odd in r(2x+2): each in the frame of its row-0 word, as the rounds leave
-    them), the others 3 at a time into r11, r12, lr and XORed in; each FPU-resident word
-    copied to its register as it passes. Then the even parities to s10..s14 and the odd
-    ones to ACC, where the rounds expect them."""
+    """Entry: the state's 50 words read in order with LDM (the lowest register from the
+    lowest address: Arm DDI 0403E §A7.7), row 0's 10 straight into the column parities
+    (even parity x in r(2x+1), odd in r(2x+2): each in the frame of its row-0 word, as
+    the rounds leave them), the others 3 at a time into r11, r12, lr and XORed in; each
+    FPU-resident word copied to its register as it passes. Then the even parities to
+    s10..s14 and the odd ones to ACC, where the rounds expect them."""
     par = {(h, x): f"r{2 * x + h + 1}" for h in range(2) for x in range(5)}
     out.append("ldm r0!, {r1-r10}")
     for w in range(10):
@@ -366,7 +376,8 @@ def state_in(out):
             if w in SREG:
                 out.append(f"vmov s{SREG[w]}, {r}")
             h, x = w % 2, w // 2 % 5
-            out.append(f"eor {par[h, x]}, {par[h, x]}, {shifted(r, FRAMES[w] - PARITY_FRAMES[h][x])}")
+            frame = FRAMES[w] - PARITY_FRAMES[h][x]
+            out.append(f"eor {par[h, x]}, {par[h, x]}, {shifted(r, frame)}")
     out.append("sub r0, r0, #200")
     for x in range(5):
         out.append(f"vmov s{10 + x}, {par[0, x]}")
@@ -535,7 +546,7 @@ def permute_program():
     out.append(".Lrounds:")
     one_round(out, "A", "E")
     one_round(out, "E", "A")
-    out.append("adr r12, .Lrc_end")  # PC-relative: no load (A7.7.7)
+    out.append("adr r12, .Lrc_end")  # PC-relative: no load (Arm DDI 0403E §A7.7, ADR)
     out.append(f"cmp {T2}, r12")
     out.append("bne.w .Lrounds")
     fpu_words_out(out)
