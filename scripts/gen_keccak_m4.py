@@ -162,6 +162,9 @@ def d_terms(d):
 
 
 def solve_d_frames():
+    """The frame of each D word, for the first choice (in counting order) of the unshifted
+    parity term of every D word whose equations g[d] = g[src] + constant close around
+    every cycle; each cycle's first D word is put at frame 0."""
     for choice in range(1 << 10):
         edge = {}
         for d in range(10):
@@ -181,11 +184,11 @@ def solve_d_frames():
                 if d not in g and edge[d][0] in g:
                     g[d] = (g[edge[d][0]] + edge[d][1]) % 32
         if all(g[d] == (g[edge[d][0]] + edge[d][1]) % 32 for d in range(10)):
-            return [g[d] for d in range(10)], choice
+            return [g[d] for d in range(10)]
     raise ValueError("no frames")
 
 
-D_FRAME, D_CHOICE = solve_d_frames()
+D_FRAME = solve_d_frames()
 
 
 def rho_frame(y, h, x):
@@ -235,6 +238,8 @@ FIRST_ROW = (0, 0)
 
 
 def choose_rows():
+    """(moves saved, row order, carry chain) of the row order and the D word theta leaves
+    in r12 that save the most D moves."""
     top = None
     for p0 in itertools.permutations(range(1, 5)):
         for p1 in itertools.permutations(range(1, 5)):
@@ -249,6 +254,10 @@ def choose_rows():
 
 
 def carry_plan_from(rows, first):
+    """(hits, chain): the D words carried into each of rows in r12, starting with first,
+    that let the most rows find their first D word already there (dynamic programming
+    over the word carried out of each row: one the next row needs, other than the one
+    carried in, or none)."""
     best = {first: (0, [])}
     for i, row in enumerate(rows):
         nxt = {}
@@ -264,7 +273,7 @@ def carry_plan_from(rows, first):
     return max(best.values(), key=lambda v: v[0])
 
 
-_HITS, ROWS, CARRY = choose_rows()
+_, ROWS, CARRY = choose_rows()
 POS = {row: i for i, row in enumerate(ROWS)}
 
 
