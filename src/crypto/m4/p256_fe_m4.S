@@ -22,6 +22,7 @@
  * DDI 0439B §3.3.1 Table 3-1). The accumulator's 9 limbs live in a window of 9 registers that
  * rotates by one at each step (the cleared limb 0 becomes the new top limb). */
 @ callgraph-frame pqpan_p256_m4_mul 40
+@ callgraph-frame pqpan_p256_m4_sqr 104
 @ callgraph-frame pqpan_p256_m4_add 36
 @ callgraph-frame pqpan_p256_m4_sub 36
     .syntax unified
@@ -52,9 +53,9 @@
     add \w8, \w8, r12
 .endm
 
-/* acc = (acc + m p) / 2^32 with m = w0: afterwards the limbs are w1..w8, w0 (top). */
-.macro reduce_step w0, w1, w2, w3, w4, w5, w6, w7, w8
-    mov.w lr, #-1
+/* acc = (acc + m p) / 2^32 with m = w0: afterwards the limbs are w1..w8, w0 (top).
+ * lr must hold 2^32 - 1 (p_7). */
+.macro reduce_core w0, w1, w2, w3, w4, w5, w6, w7, w8
     adds \w3, \w3, \w0
     adcs \w4, \w4, #0
     adcs \w5, \w5, #0
@@ -65,6 +66,11 @@
     adds \w8, \w8, r12
     mov.w \w0, #0
     adc \w0, \w0, #0
+.endm
+
+.macro reduce_step w0, w1, w2, w3, w4, w5, w6, w7, w8
+    mov.w lr, #-1
+    reduce_core \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
 .endm
 
 /* (w0..w7) = v - p if v >= p, else v, for v = (w0..w7) + top 2^256 below 2p: the borrow
@@ -126,6 +132,171 @@ pqpan_p256_m4_mul:
     stm r0, {r3-r9}
     pop {r0, r4-r11, pc}
     .size pqpan_p256_m4_mul, .-pqpan_p256_m4_mul
+
+/* acc += lr a_j with carry in/out: one product of a squaring row (r1 walks nothing: a_j
+ * is read at its fixed offset). */
+.macro sq_mac acc, carry, j
+    ldr r0, [r1, #4 * \j]
+    umaal \acc, \carry, lr, r0
+.endm
+
+/* One pair of the square's diagonal: (hi:lo) = a_i^2 + (S_2i-1 >> 31) + (S_2i >> 31) 2^32
+ * with UMLAL (at most (2^32 - 1)^2 + 1 + 2^32 < 2^64: no overflow), then
+ * T_2i = lo + (S_2i << 1) + C and T_2i+1 = hi + (S_2i+1 << 1) + C with ADCS on a shifted
+ * register (ARMv7-M ARM, DDI 0403E, ADC (register): the carry out is the adder's, the bit
+ * shifted out of S is the one moved into the next pair). On entry lo holds S_2i-1 >> 31;
+ * the flags' carry runs from one pair to the next, so nothing between two pairs may set
+ * the flags (UMAAL, UMLAL, LDR, STRD, MOV.W and LSR.W without S do not). */
+.macro sq_pair ai, lo, hi, s_even, s_odd
+    lsr.w \hi, \s_even, #31
+    umlal \lo, \hi, \ai, \ai
+    adcs \lo, \lo, \s_even, lsl #1
+    adcs \hi, \hi, \s_odd, lsl #1
+.endm
+
+/* void pqpan_p256_m4_sqr(uint32_t r[8], const uint32_t a[8]): r = a^2 2^-256 mod p, a below
+ * p, r may alias a (written last).
+ * 1. The off-diagonal sum S = sum_{i<j} a_i a_j 2^(32(i+j)) (limbs S_1..S_14) by rows: row
+ *    i adds a_i a_j for j = i+1..7 into S_2i+1..S_i+7 with UMAAL and leaves its carry as
+ *    S_i+8: the 28 products once. After row i, S_2i+1 and S_2i+2 receive nothing more
+ *    (row i+1 starts at S_2i+3), so pair i (sq_pair) turns them into the limbs T_2i,
+ *    T_2i+1 of T = a^2 = 2 S + sum a_i^2 2^(64 i) at once. T_0..T_7 go to the stack as
+ *    they come, T_8..T_15 after the last pair (64 bytes).
+ * 2. Montgomery reduction of the low half alone: (T_low + M p) / 2^256 with
+ *    M = -T_low p^-1 mod 2^256 is the 8 steps of reduce_step from T_0..T_7 (the same
+ *    steps as the product's), at most (2^256 - 1 + (2^256 - 1) p) / 2^256 < p + 1; adding
+ *    T_high = floor(T / 2^256) < p^2 / 2^256 < p gives a value below 2p congruent to
+ *    T 2^-256, and reduce_once ends below p. */
+    .global pqpan_p256_m4_sqr
+    .type pqpan_p256_m4_sqr, %function
+    .align 2
+    .thumb_func
+pqpan_p256_m4_sqr:
+    push {r0, r4-r11, lr}
+    sub sp, sp, #64
+    /* row 0: S_1..S_7 = a_0 (a_1..a_7) in r2..r8, S_8 = r9 */
+    ldr lr, [r1, #0]
+    ldr r0, [r1, #4]
+    umull r2, r3, lr, r0
+    mov.w r4, #0
+    sq_mac r3, r4, 2
+    mov.w r5, #0
+    sq_mac r4, r5, 3
+    mov.w r6, #0
+    sq_mac r5, r6, 4
+    mov.w r7, #0
+    sq_mac r6, r7, 5
+    mov.w r8, #0
+    sq_mac r7, r8, 6
+    mov.w r9, #0
+    sq_mac r8, r9, 7
+    /* pair 0: T_0 = lo(a_0^2), T_1 = hi(a_0^2) + 2 S_1 (S_0 = 0): the carry chain starts */
+    umull r10, r11, lr, lr
+    adds r11, r11, r2, lsl #1
+    strd r10, r11, [sp, #0]
+    lsr.w r2, r2, #31
+    /* row 1: S_3..S_8 (r4..r9) += a_1 (a_2..a_7), S_9 = r10 */
+    ldr lr, [r1, #4]
+    mov.w r10, #0
+    sq_mac r4, r10, 2
+    sq_mac r5, r10, 3
+    sq_mac r6, r10, 4
+    sq_mac r7, r10, 5
+    sq_mac r8, r10, 6
+    sq_mac r9, r10, 7
+    /* pair 1: S_2 = r3, S_3 = r4 -> T_2, T_3 */
+    sq_pair lr, r2, r11, r3, r4
+    strd r2, r11, [sp, #8]
+    lsr.w r4, r4, #31
+    /* row 2: S_5..S_9 (r6..r10) += a_2 (a_3..a_7), S_10 = r11 */
+    ldr lr, [r1, #8]
+    mov.w r11, #0
+    sq_mac r6, r11, 3
+    sq_mac r7, r11, 4
+    sq_mac r8, r11, 5
+    sq_mac r9, r11, 6
+    sq_mac r10, r11, 7
+    /* pair 2: S_4 = r5, S_5 = r6 -> T_4, T_5 */
+    sq_pair lr, r4, r2, r5, r6
+    strd r4, r2, [sp, #16]
+    lsr.w r6, r6, #31
+    /* row 3: S_7..S_10 (r8..r11) += a_3 (a_4..a_7), S_11 = r2 */
+    ldr lr, [r1, #12]
+    mov.w r2, #0
+    sq_mac r8, r2, 4
+    sq_mac r9, r2, 5
+    sq_mac r10, r2, 6
+    sq_mac r11, r2, 7
+    /* pair 3: S_6 = r7, S_7 = r8 -> T_6, T_7 */
+    sq_pair lr, r6, r3, r7, r8
+    strd r6, r3, [sp, #24]
+    lsr.w r8, r8, #31
+    /* row 4: S_9..S_11 (r10, r11, r2) += a_4 (a_5..a_7), S_12 = r3 */
+    ldr lr, [r1, #16]
+    mov.w r3, #0
+    sq_mac r10, r3, 5
+    sq_mac r11, r3, 6
+    sq_mac r2, r3, 7
+    /* pair 4: S_8 = r9, S_9 = r10 -> T_8 = r8, T_9 = r4 */
+    sq_pair lr, r8, r4, r9, r10
+    lsr.w r10, r10, #31
+    /* row 5: S_11, S_12 (r2, r3) += a_5 (a_6, a_7), S_13 = r5 */
+    ldr lr, [r1, #20]
+    mov.w r5, #0
+    sq_mac r2, r5, 6
+    sq_mac r3, r5, 7
+    /* pair 5: S_10 = r11, S_11 = r2 -> T_10 = r10, T_11 = r6 */
+    sq_pair lr, r10, r6, r11, r2
+    lsr.w r2, r2, #31
+    /* row 6: S_13 (r5) += a_6 a_7, S_14 = r7; r0 keeps a_7 for pair 7 */
+    ldr lr, [r1, #24]
+    mov.w r7, #0
+    sq_mac r5, r7, 7
+    /* pair 6: S_12 = r3, S_13 = r5 -> T_12 = r2, T_13 = r9 */
+    sq_pair lr, r2, r9, r3, r5
+    lsr.w r5, r5, #31
+    /* pair 7: S_14 = r7, S_15 = 0 -> T_14 = r5, T_15 = r11 (no carry out: T < 2^512) */
+    lsr.w r11, r7, #31
+    umlal r5, r11, r0, r0
+    adcs r5, r5, r7, lsl #1
+    adc r11, r11, #0
+    strd r8, r4, [sp, #32]
+    strd r10, r6, [sp, #40]
+    strd r2, r9, [sp, #48]
+    strd r5, r11, [sp, #56]
+    /* reduction of T_0..T_7 (r3..r10, r11 the top), lr = 2^32 - 1 throughout */
+    ldm sp, {r3-r10}
+    mov.w r11, #0
+    mov.w lr, #-1
+    reduce_core r3, r4, r5, r6, r7, r8, r9, r10, r11
+    reduce_core r4, r5, r6, r7, r8, r9, r10, r11, r3
+    reduce_core r5, r6, r7, r8, r9, r10, r11, r3, r4
+    reduce_core r6, r7, r8, r9, r10, r11, r3, r4, r5
+    reduce_core r7, r8, r9, r10, r11, r3, r4, r5, r6
+    reduce_core r8, r9, r10, r11, r3, r4, r5, r6, r7
+    reduce_core r9, r10, r11, r3, r4, r5, r6, r7, r8
+    reduce_core r10, r11, r3, r4, r5, r6, r7, r8, r9
+    /* + T_high: limbs r11, r3..r9, top r10 */
+    ldrd r0, r1, [sp, #32]
+    adds r11, r11, r0
+    adcs r3, r3, r1
+    ldrd r0, r1, [sp, #40]
+    adcs r4, r4, r0
+    adcs r5, r5, r1
+    ldrd r0, r1, [sp, #48]
+    adcs r6, r6, r0
+    adcs r7, r7, r1
+    ldrd r0, r1, [sp, #56]
+    adcs r8, r8, r0
+    adcs r9, r9, r1
+    adc r10, r10, #0
+    reduce_once r11, r3, r4, r5, r6, r7, r8, r9, r10
+    add sp, sp, #64
+    ldr r0, [sp]
+    str r11, [r0], #4
+    stm r0, {r3-r9}
+    pop {r0, r4-r11, pc}
+    .size pqpan_p256_m4_sqr, .-pqpan_p256_m4_sqr
 
 /* r = a + b mod p: the 257-bit sum, then reduce_once. */
     .global pqpan_p256_m4_add

@@ -275,7 +275,7 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
 
 #else
 
-/* 32-bit limbs: field.c's arithmetic on the same layout (the squaring is its product). */
+/* 32-bit limbs: field.c's arithmetic on the same layout, or the Cortex-M4 backend's. */
 void pqpan_p256_sfe_from_fe(struct pqpan_p256_sfe *r, const struct pqpan_p256_fe *a)
 {
     memcpy(r->w, a->w, sizeof r->w);
@@ -288,8 +288,9 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
 
 #ifdef PQPAN_M4_ASM
 
-/* The Cortex-M4 backend (src/crypto/m4/p256_fe_m4.S): the product with UMAAL, the sum and
- * difference with one masked correction each; the square is the product. */
+/* The Cortex-M4 backend (src/crypto/m4/p256_fe_m4.S): the product with UMAAL, a dedicated
+ * squaring (28 cross products once, doubled, plus 8 squares), the sum and difference with
+ * one masked correction each. */
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
 {
@@ -306,6 +307,11 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
                         const struct pqpan_p256_sfe *b)
 {
     pqpan_p256_m4_sub(r->w, a->w, b->w);
+}
+
+void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    pqpan_p256_m4_sqr(r->w, a->w);
 }
 
 #else
@@ -340,11 +346,12 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
     pqpan_p256_sfe_from_fe(r, &x);
 }
 
-#endif
-
+/* The portable 32-bit build: the square is field.c's product. */
 void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
 {
     pqpan_p256_sfe_mul(r, a, a);
 }
+
+#endif
 
 #endif
