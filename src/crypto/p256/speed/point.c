@@ -251,51 +251,98 @@ void pqpan_p256_speed_base_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
     pqpan_wipe(&t, sizeof t);
 }
 
-/* r = table[d - 1] for d = 1..15, every entry read; d = 0 gives (0 : 0 : 0), the point
- * at infinity. */
-static void window_select(struct jac *r, const struct jac table[ENTRIES], uint32_t d)
+/* The variable-base multiplication's signed window: k = sum d_i 32^i with digits
+ * d_i in [-15, 16] (i = 0..51, bits 255..259 in the top window). */
+#define WINDOW_BITS 5
+#define SIGNED_DIGITS 52   /* ceil(257 / 5): 256 bits plus the top digit's carry */
+#define SIGNED_ENTRIES 16  /* table of 1..16 P */
+
+/* Bits pos..pos+4 of k (32 big-endian bytes), those past bit 255 zero. pos is public. */
+static uint32_t window_bits(const uint8_t k[P256_BYTES], unsigned pos)
 {
-    unsigned j;
-    r->x = (fe){{0}};
-    r->y = r->x;
-    r->z = r->x;
-    for (j = 0; j < ENTRIES; j++) {
-        jac_cmov(r, &table[j], eq_mask(j + 1u, d));
+    unsigned byte = pos / 8;
+    uint32_t v = k[P256_BYTES - 1 - byte];
+    if (byte + 1 < P256_BYTES) {
+        v |= (uint32_t)k[P256_BYTES - 2 - byte] << 8;
+    }
+    return (v >> (pos % 8)) & ((1u << WINDOW_BITS) - 1u);
+}
+
+/* Signed recoding without a branch: w = window + carry in 0..32; w <= 16 gives the digit
+ * w, w > 16 the digit w - 32 (magnitude 32 - w) and a carry into the next window. Each
+ * digit as magnitude (0..16) and a sign (1 if negative). */
+static void scalar_signed_digits(uint8_t mag[SIGNED_DIGITS], uint8_t neg[SIGNED_DIGITS],
+                                 const uint8_t k[P256_BYTES])
+{
+    uint32_t carry = 0;
+    unsigned i;
+    for (i = 0; i < SIGNED_DIGITS; i++) {
+        uint32_t w = window_bits(k, WINDOW_BITS * i) + carry;
+        carry = (16u - w) >> 31; /* w > 16 */
+        mag[i] = (uint8_t)(w ^ ((w ^ (32u - w)) & (0u - carry)));
+        neg[i] = (uint8_t)carry;
     }
 }
 
-/* Left to right: acc = 16 acc + d_i P. Before adding digit i, acc = B P with B a
- * multiple of 16 and B + d_i <= k < n; B = d_i or B + d_i = 0 mod n only when B = d_i = 0,
- * where both are at infinity (the masks). The table: 2P by doubling, then (j - 1) P + P
- * for j = 3..15 with (j - 1) P != P (n > 15). */
+/* r = table[d - 1] for d = 1..16, every limb of every entry read and masked in; d = 0
+ * gives (0 : 0 : 0), the point at infinity. Then y negated (p - y) where neg is 1. */
+static void window_select(struct jac *r, const struct jac table[SIGNED_ENTRIES], uint32_t d,
+                          uint32_t neg)
+{
+    fe minus_y, zero = {{0}};
+    unsigned j, l;
+    *r = (struct jac){zero, zero, zero};
+    for (j = 0; j < SIGNED_ENTRIES; j++) {
+        pqpan_p256_limb mask = eq_mask(j + 1u, d);
+        for (l = 0; l < PQPAN_P256_SFE_LIMBS; l++) {
+            r->x.w[l] |= table[j].x.w[l] & mask;
+            r->y.w[l] |= table[j].y.w[l] & mask;
+            r->z.w[l] |= table[j].z.w[l] & mask;
+        }
+    }
+    sub(&minus_y, &zero, &r->y);
+    pqpan_p256_sfe_cmov(&r->y, &minus_y, (pqpan_p256_limb)0u - neg);
+}
+
+/* Left to right over the signed digits: acc = 32 acc + d_i P. Before adding digit i,
+ * acc = B P with B = 32 K where K = sum_{j>i} d_j 32^(j-i-1); K_i = B + d_i equals
+ * floor(k / 32^i) + (the carry into digit i), so 0 <= K_i, and K_i < n / 16 for i >= 1.
+ * P + P would need B = d_i mod n: for i >= 1, |K_i - 2 d_i| < n forces K_i = 2 d_i, so
+ * B = d_i, a multiple of 32 of size <= 16: both 0, both at infinity (the masks). For
+ * i = 0, k - 2 d_0 is 0 (k = 2 d_0, the same) or n: k = n + 2 d_0 with d_0 < 0 would
+ * need k mod 32 = c_0 = d_0 + 32 and c_0 = (17 + 2 d_0) mod 32 (n = 17 mod 32), i.e.
+ * d_0 = -17: outside [-15, 16]. P + (-P) gives infinity, right, and needs K_i = 0 mod n,
+ * which only K_i = 0 (both at infinity) meets. The table: 2P by doubling, then
+ * (j - 1) P + P for j = 3..16 with (j - 1) P != +-P (n > 17). */
 uint32_t pqpan_p256_speed_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
                               const struct pqpan_p256_point *p, const uint8_t k[P256_BYTES])
 {
-    uint8_t d[DIGITS];
-    struct jac table[ENTRIES], acc, t;
+    uint8_t mag[SIGNED_DIGITS], neg[SIGNED_DIGITS];
+    struct jac table[SIGNED_ENTRIES], acc, t;
     struct aff base;
     uint32_t infinity;
     unsigned i, j;
-    scalar_digits(d, k);
+    scalar_signed_digits(mag, neg, k);
     pqpan_p256_sfe_from_fe(&base.x, &p->x);
     pqpan_p256_sfe_from_fe(&base.y, &p->y);
     table[0].x = base.x;
     table[0].y = base.y;
     pqpan_p256_sfe_one(&table[0].z);
     dbl(&table[1], &table[0]);
-    for (j = 2; j < ENTRIES; j++) {
+    for (j = 2; j < SIGNED_ENTRIES; j++) {
         add_mixed(&table[j], &table[j - 1], &base);
     }
-    window_select(&acc, table, d[DIGITS - 1]);
-    for (i = DIGITS - 1; i-- > 0;) {
-        for (j = 0; j < 4; j++) {
+    window_select(&acc, table, mag[SIGNED_DIGITS - 1], neg[SIGNED_DIGITS - 1]);
+    for (i = SIGNED_DIGITS - 1; i-- > 0;) {
+        for (j = 0; j < WINDOW_BITS; j++) {
             dbl(&acc, &acc);
         }
-        window_select(&t, table, d[i]);
+        window_select(&t, table, mag[i], neg[i]);
         add_jac(&acc, &acc, &t);
     }
     infinity = to_affine(x, y, &acc);
-    pqpan_wipe(d, sizeof d);
+    pqpan_wipe(mag, sizeof mag);
+    pqpan_wipe(neg, sizeof neg);
     pqpan_wipe(table, sizeof table);
     pqpan_wipe(&acc, sizeof acc);
     pqpan_wipe(&t, sizeof t);
