@@ -181,6 +181,18 @@ static int square_agrees(const struct pqpan_p256_fe *a)
     return memcmp(&got, &want, sizeof want) == 0 && memcmp(&over, &want, sizeof want) == 0;
 }
 
+/* pqpan_p256_m4_half(a) is below p and twice it is a by field.c, into a third buffer
+ * and over a. */
+static int half_agrees(const struct pqpan_p256_fe *a)
+{
+    struct pqpan_p256_fe got, twice, over = *a;
+    pqpan_p256_m4_half(got.w, a->w);
+    pqpan_p256_m4_half(over.w, over.w);
+    pqpan_p256_fe_add(&twice, &got, &got);
+    return pqpan_p256_below_p(got.w) && memcmp(&twice, a, sizeof twice) == 0 &&
+           memcmp(&over, &got, sizeof got) == 0;
+}
+
 /* op_m4(a, b) == op_c(a, b), into a third buffer and over a. */
 static int field_op_agrees(field_op_m4 *op_m4, field_op_c *op_c, const struct pqpan_p256_fe *a,
                            const struct pqpan_p256_fe *b)
@@ -203,6 +215,7 @@ static void field_against_portable(struct pqpan_m4_tally *t)
         pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_add, pqpan_p256_fe_add, &a, &b), "p256 m4 add vs field.c", i);
         pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_sub, pqpan_p256_fe_sub, &a, &b), "p256 m4 sub vs field.c", i);
         pqpan_m4_check(t, square_agrees(&a), "p256 m4 sqr vs field.c", i);
+        pqpan_m4_check(t, half_agrees(&a), "p256 m4 half: twice it by field.c", i);
     }
 }
 #endif

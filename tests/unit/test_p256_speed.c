@@ -1,7 +1,8 @@
 /* The speed P-256 build (src/crypto/p256/speed/) against the small one (field.c,
  * point.c, complete formulas), whichever PQPAN_P256_IMPL the library was built with:
  *
- * - the field: product, square, sum, difference and inverse of random elements and of
+ * - the field: product, square, sum, difference, half (h below p with h + h = a by
+ *   field.c) and inverse of random elements and of
  *   edge values (0, 1, 2, p - 1, p - 2, 2^255, all limbs ones below p) equal field.c's;
  * - k · G (the fixed-base table) and k · Q (the window) equal the small build's for
  *   random scalars and for the edge scalars: 1, 2, 15, 16, 17, n - 1, n - 2, n - 15,
@@ -85,6 +86,12 @@ static void check_field_pair(const struct pqpan_p256_fe *a, const struct pqpan_p
     pqpan_p256_sfe_sub(&r, &sa, &sb);
     pqpan_p256_sfe_to_fe(&got, &r);
     assert_memory_equal(got.w, want.w, sizeof want.w);
+    /* the half h: below p and h + h = a by field.c */
+    pqpan_p256_sfe_half(&r, &sa);
+    pqpan_p256_sfe_to_fe(&got, &r);
+    assert_true(pqpan_p256_below_p(got.w));
+    pqpan_p256_fe_add(&want, &got, &got);
+    assert_memory_equal(want.w, a->w, sizeof want.w);
 }
 
 static void check_inverse(const struct pqpan_p256_fe *a)

@@ -23,6 +23,7 @@
  * rotates by one at each step (the cleared limb 0 becomes the new top limb). */
 @ callgraph-frame pqpan_p256_m4_mul 40
 @ callgraph-frame pqpan_p256_m4_sqr 104
+@ callgraph-frame pqpan_p256_m4_half 32
 @ callgraph-frame pqpan_p256_m4_add 36
 @ callgraph-frame pqpan_p256_m4_sub 36
     .syntax unified
@@ -297,6 +298,49 @@ pqpan_p256_m4_sqr:
     stm r0, {r3-r9}
     pop {r0, r4-r11, pc}
     .size pqpan_p256_m4_sqr, .-pqpan_p256_m4_sqr
+
+/* void pqpan_p256_m4_half(uint32_t r[8], const uint32_t a[8]): r = a / 2 mod p for a below
+ * p: a + p (a 257-bit value below 2p) where a is odd, a where it is even, shifted right by
+ * one; the result is below p. p is added under the mask -(a mod 2) (p's limbs: ffffffff x 3,
+ * 0 x 3, 1, ffffffff; the 1 is the mask's top bit). */
+    .global pqpan_p256_m4_half
+    .type pqpan_p256_m4_half, %function
+    .align 2
+    .thumb_func
+pqpan_p256_m4_half:
+    push {r4-r10, lr}
+    ldm r1, {r3-r10}
+    and r2, r3, #1
+    rsb r2, r2, #0
+    adds r3, r3, r2
+    adcs r4, r4, r2
+    adcs r5, r5, r2
+    adcs r6, r6, #0
+    adcs r7, r7, #0
+    adcs r8, r8, #0
+    adcs r9, r9, r2, lsr #31
+    adcs r10, r10, r2
+    mov.w r12, #0
+    adc r12, r12, #0
+    lsr.w r3, r3, #1
+    orr r3, r3, r4, lsl #31
+    lsr.w r4, r4, #1
+    orr r4, r4, r5, lsl #31
+    lsr.w r5, r5, #1
+    orr r5, r5, r6, lsl #31
+    lsr.w r6, r6, #1
+    orr r6, r6, r7, lsl #31
+    lsr.w r7, r7, #1
+    orr r7, r7, r8, lsl #31
+    lsr.w r8, r8, #1
+    orr r8, r8, r9, lsl #31
+    lsr.w r9, r9, #1
+    orr r9, r9, r10, lsl #31
+    lsr.w r10, r10, #1
+    orr r10, r10, r12, lsl #31
+    stm r0, {r3-r10}
+    pop {r4-r10, pc}
+    .size pqpan_p256_m4_half, .-pqpan_p256_m4_half
 
 /* r = a + b mod p: the 257-bit sum, then reduce_once. */
     .global pqpan_p256_m4_add

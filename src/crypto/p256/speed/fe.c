@@ -55,6 +55,33 @@ void pqpan_p256_sfe_inv(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
     pqpan_p256_sfe_mul(r, &t, a);      /* ... fffffffd */
 }
 
+#if defined(PQPAN_P256_SPEED_LIMB64) || !defined(PQPAN_M4_ASM)
+/* a + p where a is odd (p added under the mask of a's low bit; the sum stays below 2p,
+ * so 257 bits), a where it is even: even, and half of it is below p. Limb-generic: p's
+ * limbs by PQPAN_P256_LIMB (SP 800-186 §3.2.1.3). The M4 backend has its own. */
+void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    static const pqpan_p256_limb p[PQPAN_P256_SFE_LIMBS] = {
+        PQPAN_P256_LIMB(0xffffffffu, 0xffffffffu), PQPAN_P256_LIMB(0x00000000u, 0xffffffffu),
+        PQPAN_P256_LIMB(0x00000000u, 0x00000000u), PQPAN_P256_LIMB(0xffffffffu, 0x00000001u)};
+    const unsigned top = 8 * sizeof(pqpan_p256_limb) - 1;
+    pqpan_p256_limb mask = (pqpan_p256_limb)0u - (a->w[0] & 1u), carry = 0, t[PQPAN_P256_SFE_LIMBS];
+    unsigned i;
+    for (i = 0; i < PQPAN_P256_SFE_LIMBS; i++) {
+        pqpan_p256_limb addend = p[i] & mask;
+        pqpan_p256_limb sum = a->w[i] + addend;
+        pqpan_p256_limb out = sum < addend;
+        sum += carry;
+        carry = out | (sum < carry);
+        t[i] = sum;
+    }
+    for (i = 0; i + 1 < PQPAN_P256_SFE_LIMBS; i++) {
+        r->w[i] = t[i] >> 1 | t[i + 1] << top;
+    }
+    r->w[PQPAN_P256_SFE_LIMBS - 1] = t[PQPAN_P256_SFE_LIMBS - 1] >> 1 | carry << top;
+}
+#endif
+
 pqpan_p256_limb pqpan_p256_sfe_zero_mask(const struct pqpan_p256_sfe *a)
 {
     pqpan_p256_limb acc = 0;
@@ -312,6 +339,11 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
 void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
 {
     pqpan_p256_m4_sqr(r->w, a->w);
+}
+
+void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    pqpan_p256_m4_half(r->w, a->w);
 }
 
 #else

@@ -40,6 +40,8 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b);
 void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a);
+/* r = a / 2 mod p. */
+void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a);
 /* r = a^-1 = a^(p-2) by a fixed addition chain (255 squarings, 13 products); 0 -> 0. */
 void pqpan_p256_sfe_inv(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a);
 /* r = 1 in Montgomery form (2^256 mod p). */
