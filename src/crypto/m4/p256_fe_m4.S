@@ -55,18 +55,17 @@
 .endm
 
 /* acc = (acc + m p) / 2^32 with m = w0: afterwards the limbs are w1..w8, w0 (top).
- * lr must hold 2^32 - 1 (p_7). */
+ * lr must hold 2^32 - 1 (p_7); a carry flag C becomes a register by ADC from it:
+ * (2^32 - 1) + 1 + C = C mod 2^32. */
 .macro reduce_core w0, w1, w2, w3, w4, w5, w6, w7, w8
     adds \w3, \w3, \w0
     adcs \w4, \w4, #0
     adcs \w5, \w5, #0
     adcs \w6, \w6, \w0
-    mov.w r12, #0
-    adc r12, r12, #0
+    adc r12, lr, #1
     umaal \w7, r12, \w0, lr
     adds \w8, \w8, r12
-    mov.w \w0, #0
-    adc \w0, \w0, #0
+    adc \w0, lr, #1
 .endm
 
 .macro reduce_step w0, w1, w2, w3, w4, w5, w6, w7, w8
