@@ -18,6 +18,7 @@
  * differential tests (tests/unit/test_p256_speed.c) run the edge scalars. */
 #include "crypto/p256/speed/point.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "crypto/p256/speed/fe.h"
@@ -280,22 +281,42 @@ static void scalar_signed_digits(uint8_t mag[SIGNED_DIGITS], uint8_t neg[SIGNED_
     }
 }
 
-/* r = table[d - 1] for d = 1..16, every limb of every entry read and masked in; d = 0
- * gives (0 : 0 : 0), the point at infinity. Then y negated (p - y) where neg is 1. */
+/* The coordinate at byte offset `member` (offsetof x, y or z: public) of table[d - 1] for
+ * d = 1..16, every limb of every entry read and masked in; d = 0 gives 0. Four limbs at
+ * a time in locals, which the compiler keeps in registers (an array it kept in memory,
+ * a load and a store per limb and entry). */
+_Static_assert(PQPAN_P256_SFE_LIMBS % 4 == 0, "select_coordinate takes limbs by fours");
+
+static void select_coordinate(fe *r, const struct jac table[SIGNED_ENTRIES], size_t member,
+                              uint32_t d)
+{
+    unsigned j, l;
+    for (l = 0; l < PQPAN_P256_SFE_LIMBS; l += 4) {
+        pqpan_p256_limb a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (j = 0; j < SIGNED_ENTRIES; j++) {
+            pqpan_p256_limb mask = eq_mask(j + 1u, d);
+            const pqpan_p256_limb *w = ((const fe *)((const char *)&table[j] + member))->w + l;
+            a0 |= w[0] & mask;
+            a1 |= w[1] & mask;
+            a2 |= w[2] & mask;
+            a3 |= w[3] & mask;
+        }
+        r->w[l] = a0;
+        r->w[l + 1] = a1;
+        r->w[l + 2] = a2;
+        r->w[l + 3] = a3;
+    }
+}
+
+/* r = table[d - 1] for d = 1..16; d = 0 gives (0 : 0 : 0), the point at infinity. Then y
+ * negated (p - y) where neg is 1. */
 static void window_select(struct jac *r, const struct jac table[SIGNED_ENTRIES], uint32_t d,
                           uint32_t neg)
 {
     fe minus_y, zero = {{0}};
-    unsigned j, l;
-    *r = (struct jac){zero, zero, zero};
-    for (j = 0; j < SIGNED_ENTRIES; j++) {
-        pqpan_p256_limb mask = eq_mask(j + 1u, d);
-        for (l = 0; l < PQPAN_P256_SFE_LIMBS; l++) {
-            r->x.w[l] |= table[j].x.w[l] & mask;
-            r->y.w[l] |= table[j].y.w[l] & mask;
-            r->z.w[l] |= table[j].z.w[l] & mask;
-        }
-    }
+    select_coordinate(&r->x, table, offsetof(struct jac, x), d);
+    select_coordinate(&r->y, table, offsetof(struct jac, y), d);
+    select_coordinate(&r->z, table, offsetof(struct jac, z), d);
     sub(&minus_y, &zero, &r->y);
     pqpan_p256_sfe_cmov(&r->y, &minus_y, (pqpan_p256_limb)0u - neg);
 }
