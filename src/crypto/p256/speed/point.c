@@ -203,22 +203,40 @@ static uint32_t to_affine(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS], const 
     return infinity;
 }
 
+_Static_assert(PQPAN_P256_SFE_LIMBS % 4 == 0, "gather4 takes limbs by fours");
+
+/* out[0..3] = the four limbs at byte offset j stride from `first` for j = d - 1, where
+ * every one of the count entries is read and masked in; d = 0 (or d > count) gives 0.
+ * The limbs gather in locals, which the compiler keeps in registers (an accumulator in
+ * the caller's struct it kept in memory: a load and a store per limb and entry). */
+static void gather4(pqpan_p256_limb out[4], const void *first, size_t stride, unsigned count,
+                    uint32_t d)
+{
+    pqpan_p256_limb a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    unsigned j;
+    for (j = 0; j < count; j++) {
+        pqpan_p256_limb mask = eq_mask(j + 1u, d);
+        const pqpan_p256_limb *w = (const pqpan_p256_limb *)((const char *)first + j * stride);
+        a0 |= w[0] & mask;
+        a1 |= w[1] & mask;
+        a2 |= w[2] & mask;
+        a3 |= w[3] & mask;
+    }
+    out[0] = a0;
+    out[1] = a1;
+    out[2] = a2;
+    out[3] = a3;
+}
+
 /* r = the entry for digit d (1..15) of one row of base_table, all 15 read; d = 0 gives
  * (0, 0), which the caller does not add. */
 static void base_select(struct aff *r, const pqpan_p256_limb row[ENTRIES][2][PQPAN_P256_SFE_LIMBS],
                         uint32_t d)
 {
-    unsigned j, l;
-    for (l = 0; l < PQPAN_P256_SFE_LIMBS; l++) {
-        r->x.w[l] = 0;
-        r->y.w[l] = 0;
-    }
-    for (j = 0; j < ENTRIES; j++) {
-        pqpan_p256_limb mask = eq_mask(j + 1u, d);
-        for (l = 0; l < PQPAN_P256_SFE_LIMBS; l++) {
-            r->x.w[l] |= row[j][0][l] & mask;
-            r->y.w[l] |= row[j][1][l] & mask;
-        }
+    unsigned l;
+    for (l = 0; l < PQPAN_P256_SFE_LIMBS; l += 4) {
+        gather4(&r->x.w[l], &row[0][0][l], sizeof row[0], ENTRIES, d);
+        gather4(&r->y.w[l], &row[0][1][l], sizeof row[0], ENTRIES, d);
     }
 }
 
@@ -282,29 +300,14 @@ static void scalar_signed_digits(uint8_t mag[SIGNED_DIGITS], uint8_t neg[SIGNED_
 }
 
 /* The coordinate at byte offset `member` (offsetof x, y or z: public) of table[d - 1] for
- * d = 1..16, every limb of every entry read and masked in; d = 0 gives 0. Four limbs at
- * a time in locals, which the compiler keeps in registers (an array it kept in memory,
- * a load and a store per limb and entry). */
-_Static_assert(PQPAN_P256_SFE_LIMBS % 4 == 0, "select_coordinate takes limbs by fours");
-
+ * d = 1..16, every entry read; d = 0 gives 0. */
 static void select_coordinate(fe *r, const struct jac table[SIGNED_ENTRIES], size_t member,
                               uint32_t d)
 {
-    unsigned j, l;
+    unsigned l;
     for (l = 0; l < PQPAN_P256_SFE_LIMBS; l += 4) {
-        pqpan_p256_limb a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (j = 0; j < SIGNED_ENTRIES; j++) {
-            pqpan_p256_limb mask = eq_mask(j + 1u, d);
-            const pqpan_p256_limb *w = ((const fe *)((const char *)&table[j] + member))->w + l;
-            a0 |= w[0] & mask;
-            a1 |= w[1] & mask;
-            a2 |= w[2] & mask;
-            a3 |= w[3] & mask;
-        }
-        r->w[l] = a0;
-        r->w[l + 1] = a1;
-        r->w[l + 2] = a2;
-        r->w[l + 3] = a3;
+        gather4(&r->w[l], (const char *)&table[0] + member + l * sizeof r->w[0], sizeof table[0],
+                SIGNED_ENTRIES, d);
     }
 }
 
