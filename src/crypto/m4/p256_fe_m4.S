@@ -133,10 +133,24 @@ pqpan_p256_m4_mul:
     pop {r0, r4-r11, pc}
     .size pqpan_p256_m4_mul, .-pqpan_p256_m4_mul
 
-/* acc += lr a_j with carry in/out: one product of a squaring row (r1 walks nothing: a_j
- * is read at its fixed offset). */
-.macro sq_mac acc, carry, j
-    ldr r0, [r1, #4 * \j]
+/* acc += lr a_j, accB += lr a_j+1 with the carry in/out: two products of a squaring
+ * row, a_j and a_j+1 read by one LDRD into r0 and r12 (r12 is free in the rows). */
+.macro sq_mac2 acc, accB, carry, j
+    ldrd r0, r12, [r1, #4 * \j]
+    umaal \acc, \carry, lr, r0
+    umaal \accB, \carry, lr, r12
+.endm
+
+/* acc += lr a_7 with the carry in/out (a row's last, unpaired product). */
+.macro sq_mac7 acc, carry
+    ldr r0, [r1, #28]
+    umaal \acc, \carry, lr, r0
+.endm
+
+/* A row's start: lr = a_i and r0 = a_i+1 by one LDRD, the carry cleared, acc += a_i a_i+1. */
+.macro sq_row_start i, acc, carry
+    ldrd lr, r0, [r1, #4 * \i]
+    mov.w \carry, #0
     umaal \acc, \carry, lr, r0
 .endm
 
@@ -174,84 +188,69 @@ pqpan_p256_m4_mul:
 pqpan_p256_m4_sqr:
     push {r0, r4-r11, lr}
     sub sp, sp, #64
-    /* row 0: S_1..S_7 = a_0 (a_1..a_7) in r2..r8, S_8 = r9 */
-    ldr lr, [r1, #0]
-    ldr r0, [r1, #4]
+    /* row 0: S_1..S_7 = a_0 (a_1..a_7) in r2..r8, S_8 = r9 (each limb register cleared
+     * just before it first takes the carry) */
+    ldrd lr, r0, [r1, #0]
     umull r2, r3, lr, r0
+    ldrd r0, r12, [r1, #8]
     mov.w r4, #0
-    sq_mac r3, r4, 2
+    umaal r3, r4, lr, r0
     mov.w r5, #0
-    sq_mac r4, r5, 3
+    umaal r4, r5, lr, r12
+    ldrd r0, r12, [r1, #16]
     mov.w r6, #0
-    sq_mac r5, r6, 4
+    umaal r5, r6, lr, r0
     mov.w r7, #0
-    sq_mac r6, r7, 5
+    umaal r6, r7, lr, r12
+    ldrd r0, r12, [r1, #24]
     mov.w r8, #0
-    sq_mac r7, r8, 6
+    umaal r7, r8, lr, r0
     mov.w r9, #0
-    sq_mac r8, r9, 7
+    umaal r8, r9, lr, r12
     /* pair 0: T_0 = lo(a_0^2), T_1 = hi(a_0^2) + 2 S_1 (S_0 = 0): the carry chain starts */
     umull r10, r11, lr, lr
     adds r11, r11, r2, lsl #1
     strd r10, r11, [sp, #0]
     lsr.w r2, r2, #31
     /* row 1: S_3..S_8 (r4..r9) += a_1 (a_2..a_7), S_9 = r10 */
-    ldr lr, [r1, #4]
-    mov.w r10, #0
-    sq_mac r4, r10, 2
-    sq_mac r5, r10, 3
-    sq_mac r6, r10, 4
-    sq_mac r7, r10, 5
-    sq_mac r8, r10, 6
-    sq_mac r9, r10, 7
+    sq_row_start 1, r4, r10
+    sq_mac2 r5, r6, r10, 3
+    sq_mac2 r7, r8, r10, 5
+    sq_mac7 r9, r10
     /* pair 1: S_2 = r3, S_3 = r4 -> T_2, T_3 */
     sq_pair lr, r2, r11, r3, r4
     strd r2, r11, [sp, #8]
     lsr.w r4, r4, #31
     /* row 2: S_5..S_9 (r6..r10) += a_2 (a_3..a_7), S_10 = r11 */
-    ldr lr, [r1, #8]
-    mov.w r11, #0
-    sq_mac r6, r11, 3
-    sq_mac r7, r11, 4
-    sq_mac r8, r11, 5
-    sq_mac r9, r11, 6
-    sq_mac r10, r11, 7
+    sq_row_start 2, r6, r11
+    sq_mac2 r7, r8, r11, 4
+    sq_mac2 r9, r10, r11, 6
     /* pair 2: S_4 = r5, S_5 = r6 -> T_4, T_5 */
     sq_pair lr, r4, r2, r5, r6
     strd r4, r2, [sp, #16]
     lsr.w r6, r6, #31
     /* row 3: S_7..S_10 (r8..r11) += a_3 (a_4..a_7), S_11 = r2 */
-    ldr lr, [r1, #12]
-    mov.w r2, #0
-    sq_mac r8, r2, 4
-    sq_mac r9, r2, 5
-    sq_mac r10, r2, 6
-    sq_mac r11, r2, 7
+    sq_row_start 3, r8, r2
+    sq_mac2 r9, r10, r2, 5
+    sq_mac7 r11, r2
     /* pair 3: S_6 = r7, S_7 = r8 -> T_6, T_7 */
     sq_pair lr, r6, r3, r7, r8
     strd r6, r3, [sp, #24]
     lsr.w r8, r8, #31
     /* row 4: S_9..S_11 (r10, r11, r2) += a_4 (a_5..a_7), S_12 = r3 */
-    ldr lr, [r1, #16]
-    mov.w r3, #0
-    sq_mac r10, r3, 5
-    sq_mac r11, r3, 6
-    sq_mac r2, r3, 7
+    sq_row_start 4, r10, r3
+    sq_mac2 r11, r2, r3, 6
     /* pair 4: S_8 = r9, S_9 = r10 -> T_8 = r8, T_9 = r4 */
     sq_pair lr, r8, r4, r9, r10
     lsr.w r10, r10, #31
     /* row 5: S_11, S_12 (r2, r3) += a_5 (a_6, a_7), S_13 = r5 */
-    ldr lr, [r1, #20]
-    mov.w r5, #0
-    sq_mac r2, r5, 6
-    sq_mac r3, r5, 7
+    sq_row_start 5, r2, r5
+    sq_mac7 r3, r5
     /* pair 5: S_10 = r11, S_11 = r2 -> T_10 = r10, T_11 = r6 */
     sq_pair lr, r10, r6, r11, r2
     lsr.w r2, r2, #31
     /* row 6: S_13 (r5) += a_6 a_7, S_14 = r7; r0 keeps a_7 for pair 7 */
-    ldr lr, [r1, #24]
-    mov.w r7, #0
-    sq_mac r5, r7, 7
+    sq_row_start 6, r5, r7
     /* pair 6: S_12 = r3, S_13 = r5 -> T_12 = r2, T_13 = r9 */
     sq_pair lr, r2, r9, r3, r5
     lsr.w r5, r5, #31
