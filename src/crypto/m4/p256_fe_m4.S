@@ -2,9 +2,11 @@
  * with PQPAN_M4_ASM; src/crypto/p256/speed/fe.h):
  * void pqpan_p256_m4_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]):
  * r = a b 2^-256 mod p, inputs and result below p, least significant limb first; r may
- * alias a or b (written last). pqpan_p256_m4_add and pqpan_p256_m4_sub (same
- * signature): r = a + b and a - b mod p. Leaves with 40, 36 and 36 bytes of stack (the
- * lines below give scripts/bench_m4.sh the frames gcc's -fcallgraph-info cannot see).
+ * alias a or b (written last). pqpan_p256_m4_sqr (r = a^2 2^-256, below) and
+ * pqpan_p256_m4_half (r = a / 2) take r and a; pqpan_p256_m4_add and pqpan_p256_m4_sub
+ * (the product's signature): r = a + b and a - b mod p. All leaves; their stack frames
+ * are in the lines below, which give scripts/bench_m4.sh the frames gcc's
+ * -fcallgraph-info cannot see.
  *
  * p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (SP 800-186 §3.2.1.3): limbs ffffffff x 3, 0 x 3,
  * 1, ffffffff. Coarsely integrated operand scanning (Koc, Acar, Kaliski 1996, "CIOS"):
@@ -18,10 +20,10 @@
  * 2p + (2^32 - 1) p < 2^288. One masked subtraction of p at the end.
  *
  * Constant time: no branch, every address fixed (the loop is unrolled), and the Cortex-M4
- * executes UMAAL, ADCS and SBCS in one cycle whatever the operands (Cortex-M4 TRM,
+ * executes UMULL, UMLAL, UMAAL, ADCS and SBCS in one cycle whatever the operands (Cortex-M4 TRM,
  * DDI 0439B §3.3.1 Table 3-1). The accumulator's 9 limbs live in a window of 9 registers that
  * rotates by one at each step (the cleared limb 0 becomes the new top limb). */
-@ callgraph-frame pqpan_p256_m4_mul 40
+@ callgraph-frame pqpan_p256_m4_mul 44
 @ callgraph-frame pqpan_p256_m4_sqr 104
 @ callgraph-frame pqpan_p256_m4_half 32
 @ callgraph-frame pqpan_p256_m4_add 36
@@ -31,26 +33,25 @@
     .cpu cortex-m4
     .section .text.pqpan_p256_m4_mul,"ax",%progbits
 
-/* acc (w0..w8) += a_i b; r1 walks a, r2 is b, lr holds a_i, r0 b_j, r12 the carry. */
-.macro mul_row w0, w1, w2, w3, w4, w5, w6, w7, w8
-    ldr lr, [r1], #4
+/* acc (w0..w8) += a_i b for row i: a's address is reloaded from the stack (the caller's
+ * r1, pushed) into lr, which then takes a_i, so that r0 and r1 are free to take b_j and
+ * b_j+1 by one LDRD; r2 is b, r12 the carry. */
+.macro mul_row i, w0, w1, w2, w3, w4, w5, w6, w7, w8
+    ldr lr, [sp, #4]
+    ldr lr, [lr, #4 * \i]
     mov.w r12, #0
-    ldr r0, [r2, #0]
+    ldrd r0, r1, [r2, #0]
     umaal \w0, r12, lr, r0
-    ldr r0, [r2, #4]
-    umaal \w1, r12, lr, r0
-    ldr r0, [r2, #8]
+    umaal \w1, r12, lr, r1
+    ldrd r0, r1, [r2, #8]
     umaal \w2, r12, lr, r0
-    ldr r0, [r2, #12]
-    umaal \w3, r12, lr, r0
-    ldr r0, [r2, #16]
+    umaal \w3, r12, lr, r1
+    ldrd r0, r1, [r2, #16]
     umaal \w4, r12, lr, r0
-    ldr r0, [r2, #20]
-    umaal \w5, r12, lr, r0
-    ldr r0, [r2, #24]
+    umaal \w5, r12, lr, r1
+    ldrd r0, r1, [r2, #24]
     umaal \w6, r12, lr, r0
-    ldr r0, [r2, #28]
-    umaal \w7, r12, lr, r0
+    umaal \w7, r12, lr, r1
     add \w8, \w8, r12
 .endm
 
@@ -98,8 +99,8 @@
     sbc \w7, \w7, lr
 .endm
 
-.macro step w0, w1, w2, w3, w4, w5, w6, w7, w8
-    mul_row \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
+.macro step i, w0, w1, w2, w3, w4, w5, w6, w7, w8
+    mul_row \i, \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
     reduce_step \w0, \w1, \w2, \w3, \w4, \w5, \w6, \w7, \w8
 .endm
 
@@ -108,7 +109,7 @@
     .align 2
     .thumb_func
 pqpan_p256_m4_mul:
-    push {r0, r4-r11, lr}
+    push {r0, r1, r4-r11, lr}
     mov.w r3, #0
     mov.w r4, #0
     mov.w r5, #0
@@ -118,19 +119,19 @@ pqpan_p256_m4_mul:
     mov.w r9, #0
     mov.w r10, #0
     mov.w r11, #0
-    step r3, r4, r5, r6, r7, r8, r9, r10, r11
-    step r4, r5, r6, r7, r8, r9, r10, r11, r3
-    step r5, r6, r7, r8, r9, r10, r11, r3, r4
-    step r6, r7, r8, r9, r10, r11, r3, r4, r5
-    step r7, r8, r9, r10, r11, r3, r4, r5, r6
-    step r8, r9, r10, r11, r3, r4, r5, r6, r7
-    step r9, r10, r11, r3, r4, r5, r6, r7, r8
-    step r10, r11, r3, r4, r5, r6, r7, r8, r9
+    step 0, r3, r4, r5, r6, r7, r8, r9, r10, r11
+    step 1, r4, r5, r6, r7, r8, r9, r10, r11, r3
+    step 2, r5, r6, r7, r8, r9, r10, r11, r3, r4
+    step 3, r6, r7, r8, r9, r10, r11, r3, r4, r5
+    step 4, r7, r8, r9, r10, r11, r3, r4, r5, r6
+    step 5, r8, r9, r10, r11, r3, r4, r5, r6, r7
+    step 6, r9, r10, r11, r3, r4, r5, r6, r7, r8
+    step 7, r10, r11, r3, r4, r5, r6, r7, r8, r9
     reduce_once r11, r3, r4, r5, r6, r7, r8, r9, r10
     ldr r0, [sp]
     str r11, [r0], #4
     stm r0, {r3-r9}
-    pop {r0, r4-r11, pc}
+    pop {r0, r1, r4-r11, pc}
     .size pqpan_p256_m4_mul, .-pqpan_p256_m4_mul
 
 /* acc += lr a_j, accB += lr a_j+1 with the carry in/out: two products of a squaring
