@@ -341,7 +341,8 @@ pqpan_p256_m4_half:
     pop {r4-r10, pc}
     .size pqpan_p256_m4_half, .-pqpan_p256_m4_half
 
-/* r = a + b mod p: the 257-bit sum, then reduce_once. */
+/* r = a + b mod p: the 257-bit sum (b read two limbs at a time by LDRD into r12 and lr),
+ * then reduce_once. */
     .global pqpan_p256_m4_add
     .type pqpan_p256_m4_add, %function
     .align 2
@@ -349,22 +350,18 @@ pqpan_p256_m4_half:
 pqpan_p256_m4_add:
     push {r4-r11, lr}
     ldm r1, {r3-r10}
-    ldr r12, [r2, #0]
+    ldrd r12, lr, [r2, #0]
     adds r3, r3, r12
-    ldr r12, [r2, #4]
-    adcs r4, r4, r12
-    ldr r12, [r2, #8]
+    adcs r4, r4, lr
+    ldrd r12, lr, [r2, #8]
     adcs r5, r5, r12
-    ldr r12, [r2, #12]
-    adcs r6, r6, r12
-    ldr r12, [r2, #16]
+    adcs r6, r6, lr
+    ldrd r12, lr, [r2, #16]
     adcs r7, r7, r12
-    ldr r12, [r2, #20]
-    adcs r8, r8, r12
-    ldr r12, [r2, #24]
+    adcs r8, r8, lr
+    ldrd r12, lr, [r2, #24]
     adcs r9, r9, r12
-    ldr r12, [r2, #28]
-    adcs r10, r10, r12
+    adcs r10, r10, lr
     mov.w r11, #0
     adc r11, r11, #0
     reduce_once r3, r4, r5, r6, r7, r8, r9, r10, r11
@@ -372,7 +369,8 @@ pqpan_p256_m4_add:
     pop {r4-r11, pc}
     .size pqpan_p256_m4_add, .-pqpan_p256_m4_add
 
-/* r = a - b mod p: the difference, then p added under the mask of its borrow. */
+/* r = a - b mod p: the difference (b read as in the sum), then p added under the mask of
+ * its borrow. */
     .global pqpan_p256_m4_sub
     .type pqpan_p256_m4_sub, %function
     .align 2
@@ -380,22 +378,18 @@ pqpan_p256_m4_add:
 pqpan_p256_m4_sub:
     push {r4-r11, lr}
     ldm r1, {r3-r10}
-    ldr r12, [r2, #0]
+    ldrd r12, lr, [r2, #0]
     subs r3, r3, r12
-    ldr r12, [r2, #4]
-    sbcs r4, r4, r12
-    ldr r12, [r2, #8]
+    sbcs r4, r4, lr
+    ldrd r12, lr, [r2, #8]
     sbcs r5, r5, r12
-    ldr r12, [r2, #12]
-    sbcs r6, r6, r12
-    ldr r12, [r2, #16]
+    sbcs r6, r6, lr
+    ldrd r12, lr, [r2, #16]
     sbcs r7, r7, r12
-    ldr r12, [r2, #20]
-    sbcs r8, r8, r12
-    ldr r12, [r2, #24]
+    sbcs r8, r8, lr
+    ldrd r12, lr, [r2, #24]
     sbcs r9, r9, r12
-    ldr r12, [r2, #28]
-    sbcs r10, r10, r12
+    sbcs r10, r10, lr
     sbc lr, lr, lr
     adds r3, r3, lr
     adcs r4, r4, lr
