@@ -8,8 +8,6 @@
  * (callgrind, docs/ECDH.md). */
 #include "crypto/p256/speed/fe.h"
 
-#include "crypto/m4/backend.h"
-
 #include <string.h>
 
 /* The exponent p - 2 = 2^256 - 2^224 + 2^192 + 2^96 - 3 (SP 800-186 §3.2.1.3) by blocks,
@@ -56,9 +54,10 @@ void pqpan_p256_sfe_inv(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
 }
 
 #if defined(PQPAN_P256_SPEED_LIMB64) || !defined(PQPAN_M4_ASM)
-/* a + p where a is odd (p added under the mask of a's low bit; the sum stays below 2p,
+/* (With the M4 backend, fe.h maps this and the arithmetic below to the assembly.)
+ * a + p where a is odd (p added under the mask of a's low bit; the sum stays below 2p,
  * so 257 bits), a where it is even: even, and half of it is below p. Limb-generic: p's
- * limbs by PQPAN_P256_LIMB (SP 800-186 §3.2.1.3). The M4 backend has its own. */
+ * limbs by PQPAN_P256_LIMB (SP 800-186 §3.2.1.3). */
 void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
 {
     static const pqpan_p256_limb p[PQPAN_P256_SFE_LIMBS] = {
@@ -302,7 +301,8 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
 
 #else
 
-/* 32-bit limbs: field.c's arithmetic on the same layout, or the Cortex-M4 backend's. */
+/* 32-bit limbs: field.c's arithmetic on the same layout (with the Cortex-M4 backend, the
+ * assembly instead: fe.h). */
 void pqpan_p256_sfe_from_fe(struct pqpan_p256_sfe *r, const struct pqpan_p256_fe *a)
 {
     memcpy(r->w, a->w, sizeof r->w);
@@ -313,40 +313,7 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
     memcpy(r->w, a->w, sizeof r->w);
 }
 
-#ifdef PQPAN_M4_ASM
-
-/* The Cortex-M4 backend (src/crypto/m4/p256_fe_m4.S): the product with UMAAL, a dedicated
- * squaring (28 cross products once, doubled, plus 8 squares), the sum and difference with
- * one masked correction each. */
-void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
-                        const struct pqpan_p256_sfe *b)
-{
-    pqpan_p256_m4_mul(r->w, a->w, b->w);
-}
-
-void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
-                        const struct pqpan_p256_sfe *b)
-{
-    pqpan_p256_m4_add(r->w, a->w, b->w);
-}
-
-void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
-                        const struct pqpan_p256_sfe *b)
-{
-    pqpan_p256_m4_sub(r->w, a->w, b->w);
-}
-
-void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
-{
-    pqpan_p256_m4_sqr(r->w, a->w);
-}
-
-void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
-{
-    pqpan_p256_m4_half(r->w, a->w);
-}
-
-#else
+#ifndef PQPAN_M4_ASM
 
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
