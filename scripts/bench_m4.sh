@@ -607,7 +607,7 @@ so far:
   of limbs, once no later row reaches it, doubled by ADCS with a shifted operand and added
   to a_i^2 by UMLAL; the low half reduced by the product's steps, the high half added);
   the sum, the difference and the halving (r = a / 2 mod p, for the doubling formula)
-  with one masked correction each.
+  with one masked correction each; the operands read two limbs at a time by LDRD.
 - ML-DSA's NTT, inverse NTT and pointwise Montgomery product (issue 30), in every build
   with the backend: src/crypto/m4/mldsa_ntt_m4.S, three layers per pass over the
   polynomial (3 + 3 + 2 for the 8 layers: 8 coefficients in registers, the pass's 7 zetas
