@@ -134,20 +134,27 @@ static void validation(struct pqpan_m4_tally *t)
 
 #if defined(PQPAN_M4_ASM) && !defined(PQPAN_P256_SMALL)
 #define FIELD_RUNS 300
+#define FIELD_EDGES 9
 
-/* Operand number i: the first ones 0, 1, 2, p - 1, p - 2, 2^256 - 2^224 - 1 and
- * 2^255 (limbs, least significant first; SP 800-186 §3.2.1.3 for p), then pseudo-random
+/* Operand number i: the first ones 0, 1, 2, p - 1, p - 2, 2^224 - 1, 2^255,
+ * 2^256 - 2^224 - 1 (the largest value below p with a top limb under p's) and
+ * sum 2^31 2^(32 j) (every limb's top bit: each cross product's doubled bit carries)
+ * (limbs, least significant first; SP 800-186 §3.2.1.3 for p), then pseudo-random
  * values below p. */
 static void field_operand(uint32_t a[P256_LIMBS], uint32_t i, uint64_t *seed)
 {
-    static const uint32_t edges[][P256_LIMBS] = {
+    static const uint32_t edges[FIELD_EDGES][P256_LIMBS] = {
         {0, 0, 0, 0, 0, 0, 0, 0},
         {1, 0, 0, 0, 0, 0, 0, 0},
         {2, 0, 0, 0, 0, 0, 0, 0},
         {0xfffffffeu, 0xffffffffu, 0xffffffffu, 0, 0, 0, 1, 0xffffffffu},
         {0xfffffffdu, 0xffffffffu, 0xffffffffu, 0, 0, 0, 1, 0xffffffffu},
         {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0},
-        {0, 0, 0, 0, 0, 0, 0, 0x80000000u}};
+        {0, 0, 0, 0, 0, 0, 0, 0x80000000u},
+        {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+         0xfffffffeu},
+        {0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u,
+         0x80000000u}};
     const uint32_t n_edges = sizeof edges / sizeof edges[0];
     if (i < n_edges) {
         memcpy(a, edges[i], sizeof edges[i]);
@@ -163,6 +170,28 @@ static void field_operand(uint32_t a[P256_LIMBS], uint32_t i, uint64_t *seed)
 typedef void field_op_m4(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
 typedef void field_op_c(struct pqpan_p256_fe *r, const struct pqpan_p256_fe *a,
                         const struct pqpan_p256_fe *b);
+
+/* pqpan_p256_m4_sqr(a) == field.c's a a, into a third buffer and over a. */
+static int square_agrees(const struct pqpan_p256_fe *a)
+{
+    struct pqpan_p256_fe want, got, over = *a;
+    pqpan_p256_fe_mul(&want, a, a);
+    pqpan_p256_m4_sqr(got.w, a->w);
+    pqpan_p256_m4_sqr(over.w, over.w);
+    return memcmp(&got, &want, sizeof want) == 0 && memcmp(&over, &want, sizeof want) == 0;
+}
+
+/* pqpan_p256_m4_half(a) is below p and twice it is a by field.c, into a third buffer
+ * and over a. */
+static int half_agrees(const struct pqpan_p256_fe *a)
+{
+    struct pqpan_p256_fe got, twice, over = *a;
+    pqpan_p256_m4_half(got.w, a->w);
+    pqpan_p256_m4_half(over.w, over.w);
+    pqpan_p256_fe_add(&twice, &got, &got);
+    return pqpan_p256_below_p(got.w) && memcmp(&twice, a, sizeof twice) == 0 &&
+           memcmp(&over, &got, sizeof got) == 0;
+}
 
 /* op_m4(a, b) == op_c(a, b), into a third buffer and over a. */
 static int field_op_agrees(field_op_m4 *op_m4, field_op_c *op_c, const struct pqpan_p256_fe *a,
@@ -180,11 +209,13 @@ static void field_against_portable(struct pqpan_m4_tally *t)
     uint64_t seed = 0x5032353666656d34u;
     for (uint32_t i = 0; i < FIELD_RUNS; i++) {
         struct pqpan_p256_fe a, b;
-        field_operand(a.w, i % 16 < 7 ? i % 16 : i, &seed);
-        field_operand(b.w, i / 16 < 7 ? i / 16 : i, &seed);
+        field_operand(a.w, i % 16 < FIELD_EDGES ? i % 16 : i, &seed);
+        field_operand(b.w, i / 16 < FIELD_EDGES ? i / 16 : i, &seed);
         pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_mul, pqpan_p256_fe_mul, &a, &b), "p256 m4 mul vs field.c", i);
         pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_add, pqpan_p256_fe_add, &a, &b), "p256 m4 add vs field.c", i);
         pqpan_m4_check(t, field_op_agrees(pqpan_p256_m4_sub, pqpan_p256_fe_sub, &a, &b), "p256 m4 sub vs field.c", i);
+        pqpan_m4_check(t, square_agrees(&a), "p256 m4 sqr vs field.c", i);
+        pqpan_m4_check(t, half_agrees(&a), "p256 m4 half: twice it by field.c", i);
     }
 }
 #endif

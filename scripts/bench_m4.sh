@@ -478,10 +478,13 @@ done
 cat <<TXT
 
 The speed build (\`pqpan-m4-speed-o2\`, PQPAN_P256_IMPL=speed: Jacobian coordinates, a
-fixed-base table of d 16^i G for key generation, docs/ECDH.md) with the backend's field
+fixed-base table of d 16^i G for key generation, a signed 5-bit window over 1..16 Q and
+the doubling dbl-2004-hmv for the shared secret, docs/ECDH.md) with the backend's field
 arithmetic in Thumb-2 assembly (src/crypto/m4/p256_fe_m4.S: the Montgomery product by
 operand scanning with UMAAL and a reduction step of one multiplication, using p's limbs;
-sum and difference with one masked correction; the square is the product): crypto/p256
+a dedicated squaring: the 28 cross products once, doubled and added to the 8 squares a
+pair of limbs at a time, the low half reduced by the same steps and the high half added;
+sum, difference and halving with one masked correction): crypto/p256
 and crypto/p256/speed are $(p256_code pqpan-m4-speed-o2) B together, the 61,440-byte table included. The ratio columns divide QEMU's
 INSTRUCTION count, and the estimated cycles, by Emill's measured cycles (issue 30's
 goal for keygen and shared: at most 2).
@@ -604,8 +607,12 @@ so far:
 - P-256's field arithmetic, in the P-256 speed build only (pqpan-m4-speed-o2):
   src/crypto/m4/p256_fe_m4.S, the Montgomery product by operand scanning with UMAAL, the
   9-limb accumulator in a window of 9 registers that rotates by one limb per step, each
-  reduction step one UMAAL (p's limbs are 2^32 - 1, 0 and 1, and -p^-1 = 1 mod 2^32); the
-  sum and the difference with one masked correction each; the square is the product.
+  reduction step one UMAAL (p's limbs are 2^32 - 1, 0 and 1, and -p^-1 = 1 mod 2^32); a
+  dedicated squaring (the 28 cross products a_i a_j once, by rows with UMAAL; each pair
+  of limbs, once no later row reaches it, doubled by ADCS with a shifted operand and added
+  to a_i^2 by UMLAL; the low half reduced by the product's steps, the high half added);
+  the sum, the difference and the halving (r = a / 2 mod p, for the doubling formula)
+  with one masked correction each; the operands read two limbs at a time by LDRD.
 - ML-DSA's NTT, inverse NTT and pointwise Montgomery product (issue 30), in every build
   with the backend: src/crypto/m4/mldsa_ntt_m4.S, three layers per pass over the
   polynomial (3 + 3 + 2 for the 8 layers: 8 coefficients in registers, the pass's 7 zetas

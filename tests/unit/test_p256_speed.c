@@ -1,14 +1,16 @@
 /* The speed P-256 build (src/crypto/p256/speed/) against the small one (field.c,
  * point.c, complete formulas), whichever PQPAN_P256_IMPL the library was built with:
  *
- * - the field: product, square, sum, difference and inverse of random elements and of
+ * - the field: product, square, sum, difference, half (h below p with h + h = a by
+ *   field.c) and inverse of random elements and of
  *   edge values (0, 1, 2, p - 1, p - 2, 2^255, all limbs ones below p) equal field.c's;
  * - k · G (the fixed-base table) and k · Q (the window) equal the small build's for
  *   random scalars and for the edge scalars: 1, 2, 15, 16, 17, n - 1, n - 2, n - 15,
  *   n - 16, n - 17, 16^i and 15 · 16^i for every i, all-ones digits, (n ± 1) / 2, the
  *   scalars whose table additions come closest to adding a point to itself (2 · 16^i - 1:
  *   the accumulator (16^i - 1) G when 16^i G is added), and k, n - k giving opposite
- *   points.
+ *   points; for the signed 5-bit window of k · Q, 16, 17 and 31 times 32^i, 32^i - 1
+ *   and n - 1 .. n - 40.
  *
  * Built twice: test_p256_speed with the host's limbs (64 bits where the compiler has
  * unsigned __int128), test_p256_speed32 with PQPAN_P256_SPEED_LIMB32 (the Cortex-M4's
@@ -84,6 +86,12 @@ static void check_field_pair(const struct pqpan_p256_fe *a, const struct pqpan_p
     pqpan_p256_sfe_sub(&r, &sa, &sb);
     pqpan_p256_sfe_to_fe(&got, &r);
     assert_memory_equal(got.w, want.w, sizeof want.w);
+    /* the half h: below p and h + h = a by field.c */
+    pqpan_p256_sfe_half(&r, &sa);
+    pqpan_p256_sfe_to_fe(&got, &r);
+    assert_true(pqpan_p256_below_p(got.w));
+    pqpan_p256_fe_add(&want, &got, &got);
+    assert_memory_equal(want.w, a->w, sizeof want.w);
 }
 
 static void check_inverse(const struct pqpan_p256_fe *a)
@@ -277,6 +285,54 @@ static void test_edge_scalars(void **state)
     assert_int_equal(checked, 24 + 64 * 3 + 3);
 }
 
+/* k = v 2^pos (big-endian; v < 2^8, bits past 255 dropped). */
+static void shifted_scalar(uint8_t k[32], uint32_t v, unsigned pos)
+{
+    unsigned byte = pos / 8;
+    uint32_t w = v << (pos % 8);
+    memset(k, 0, 32);
+    k[31 - byte] = (uint8_t)w;
+    if (byte < 31) {
+        k[30 - byte] = (uint8_t)(w >> 8);
+    }
+}
+
+/* The variable-base window's signed 5-bit digits (point.c, digits -15..16): for each
+ * window i, the largest positive digit 16 32^i, the first negative one 17 32^i = -15 32^i
+ * + 32^(i+1) and 31 32^i = -32^i + 32^(i+1), and 32^i - 1 (every lower digit -1 with a
+ * carry, 1 on top; the accumulator (32^i) P meets -P); and n - v for v = 1..40, the
+ * scalars nearest the one case the recoding must avoid at digit 0 (k = n + 2 d_0). */
+static void test_signed_window_scalars(void **state)
+{
+    static const uint32_t digits[] = {16, 17, 31};
+    uint64_t s = 13;
+    struct pqpan_p256_point q;
+    uint8_t k[32], m[32];
+    unsigned i, j, checked = 0;
+    (void)state;
+    random_point(&q, &s);
+    for (i = 0; i < 51; i++) {
+        for (j = 0; j < sizeof digits / sizeof digits[0]; j++) {
+            shifted_scalar(k, digits[j], 5 * i);
+            check_scalar(k, &q);
+            checked++;
+        }
+        memset(k, 0, sizeof k);
+        for (j = 0; j < 5 * (i + 1); j++) {
+            k[31 - j / 8] = (uint8_t)(k[31 - j / 8] | 1u << (j % 8)); /* 32^(i+1) - 1 */
+        }
+        check_scalar(k, &q);
+        checked++;
+    }
+    for (i = 1; i <= 40; i++) {
+        small_scalar(m, i);
+        n_minus(k, m);
+        check_scalar(k, &q);
+        checked++;
+    }
+    assert_int_equal(checked, 51 * 4 + 40);
+}
+
 /* k and n - k give the same x and opposite y. */
 static void test_negation(void **state)
 {
@@ -327,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_field_edges),
         cmocka_unit_test(test_field_random),
         cmocka_unit_test(test_edge_scalars),
+        cmocka_unit_test(test_signed_window_scalars),
         cmocka_unit_test(test_negation),
         cmocka_unit_test(test_random_scalars),
     };

@@ -84,6 +84,12 @@ void pqpan_mldsa_ball_step_portable(int8_t c[256], unsigned i, unsigned j, uint8
  * (src/crypto/m4/p256_fe_m4.S, in the P-256 speed build; the portable reference is
  * pqpan_p256_fe_mul of src/crypto/p256/field.c). */
 void pqpan_p256_m4_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
+/* r = a^2 2^-256 mod p by a dedicated squaring (the same file; the reference is
+ * pqpan_p256_fe_mul(r, a, a)). */
+void pqpan_p256_m4_sqr(uint32_t r[8], const uint32_t a[8]);
+/* r = a / 2 mod p (the same file; the reference is pqpan_p256_sfe_half's C in
+ * src/crypto/p256/speed/fe.c, compiled for the host). */
+void pqpan_p256_m4_half(uint32_t r[8], const uint32_t a[8]);
 /* r = a + b and a - b mod p (the same file; pqpan_p256_fe_add and _sub are the reference). */
 void pqpan_p256_m4_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
 void pqpan_p256_m4_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);

@@ -8,8 +8,6 @@
  * (callgrind, docs/ECDH.md). */
 #include "crypto/p256/speed/fe.h"
 
-#include "crypto/m4/backend.h"
-
 #include <string.h>
 
 /* The exponent p - 2 = 2^256 - 2^224 + 2^192 + 2^96 - 3 (SP 800-186 §3.2.1.3) by blocks,
@@ -54,6 +52,34 @@ void pqpan_p256_sfe_inv(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
     sqr_n(&t, &t, 2);
     pqpan_p256_sfe_mul(r, &t, a);      /* ... fffffffd */
 }
+
+#if defined(PQPAN_P256_SPEED_LIMB64) || !defined(PQPAN_M4_ASM)
+/* (With the M4 backend, fe.h maps this and the arithmetic below to the assembly.)
+ * a + p where a is odd (p added under the mask of a's low bit; the sum stays below 2p,
+ * so 257 bits), a where it is even: even, and half of it is below p. Limb-generic: p's
+ * limbs by PQPAN_P256_LIMB (SP 800-186 §3.2.1.3). */
+void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    static const pqpan_p256_limb p[PQPAN_P256_SFE_LIMBS] = {
+        PQPAN_P256_LIMB(0xffffffffu, 0xffffffffu), PQPAN_P256_LIMB(0x00000000u, 0xffffffffu),
+        PQPAN_P256_LIMB(0x00000000u, 0x00000000u), PQPAN_P256_LIMB(0xffffffffu, 0x00000001u)};
+    const unsigned top = 8 * sizeof(pqpan_p256_limb) - 1;
+    pqpan_p256_limb mask = (pqpan_p256_limb)0u - (a->w[0] & 1u), carry = 0, t[PQPAN_P256_SFE_LIMBS];
+    unsigned i;
+    for (i = 0; i < PQPAN_P256_SFE_LIMBS; i++) {
+        pqpan_p256_limb addend = p[i] & mask;
+        pqpan_p256_limb sum = a->w[i] + addend;
+        pqpan_p256_limb out = sum < addend;
+        sum += carry;
+        carry = out | (sum < carry);
+        t[i] = sum;
+    }
+    for (i = 0; i + 1 < PQPAN_P256_SFE_LIMBS; i++) {
+        r->w[i] = t[i] >> 1 | t[i + 1] << top;
+    }
+    r->w[PQPAN_P256_SFE_LIMBS - 1] = t[PQPAN_P256_SFE_LIMBS - 1] >> 1 | carry << top;
+}
+#endif
 
 pqpan_p256_limb pqpan_p256_sfe_zero_mask(const struct pqpan_p256_sfe *a)
 {
@@ -275,7 +301,8 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
 
 #else
 
-/* 32-bit limbs: field.c's arithmetic on the same layout (the squaring is its product). */
+/* 32-bit limbs: field.c's arithmetic on the same layout (with the Cortex-M4 backend, the
+ * assembly instead: fe.h). */
 void pqpan_p256_sfe_from_fe(struct pqpan_p256_sfe *r, const struct pqpan_p256_fe *a)
 {
     memcpy(r->w, a->w, sizeof r->w);
@@ -286,29 +313,7 @@ void pqpan_p256_sfe_to_fe(struct pqpan_p256_fe *r, const struct pqpan_p256_sfe *
     memcpy(r->w, a->w, sizeof r->w);
 }
 
-#ifdef PQPAN_M4_ASM
-
-/* The Cortex-M4 backend (src/crypto/m4/p256_fe_m4.S): the product with UMAAL, the sum and
- * difference with one masked correction each; the square is the product. */
-void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
-                        const struct pqpan_p256_sfe *b)
-{
-    pqpan_p256_m4_mul(r->w, a->w, b->w);
-}
-
-void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
-                        const struct pqpan_p256_sfe *b)
-{
-    pqpan_p256_m4_add(r->w, a->w, b->w);
-}
-
-void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
-                        const struct pqpan_p256_sfe *b)
-{
-    pqpan_p256_m4_sub(r->w, a->w, b->w);
-}
-
-#else
+#ifndef PQPAN_M4_ASM
 
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b)
@@ -340,11 +345,12 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
     pqpan_p256_sfe_from_fe(r, &x);
 }
 
-#endif
-
+/* The portable 32-bit build: the square is field.c's product. */
 void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
 {
     pqpan_p256_sfe_mul(r, a, a);
 }
+
+#endif
 
 #endif

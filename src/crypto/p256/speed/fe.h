@@ -32,7 +32,35 @@ struct pqpan_p256_sfe {
 };
 #endif
 
-/* r = a + b, a - b, a · b · 2^-256, a^2 · 2^-256, all mod p. */
+#if defined(PQPAN_M4_ASM) && !defined(PQPAN_P256_SPEED_LIMB64)
+#include "crypto/m4/backend.h"
+/* The Cortex-M4 backend (src/crypto/m4/p256_fe_m4.S) called directly, without a
+ * wrapper function's branch: the same operations as below. */
+static inline void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
+                                      const struct pqpan_p256_sfe *b)
+{
+    pqpan_p256_m4_add(r->w, a->w, b->w);
+}
+static inline void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
+                                      const struct pqpan_p256_sfe *b)
+{
+    pqpan_p256_m4_sub(r->w, a->w, b->w);
+}
+static inline void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
+                                      const struct pqpan_p256_sfe *b)
+{
+    pqpan_p256_m4_mul(r->w, a->w, b->w);
+}
+static inline void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    pqpan_p256_m4_sqr(r->w, a->w);
+}
+static inline void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a)
+{
+    pqpan_p256_m4_half(r->w, a->w);
+}
+#else
+/* r = a + b, a - b, a · b · 2^-256, a^2 · 2^-256, a / 2, all mod p. */
 void pqpan_p256_sfe_add(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b);
 void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
@@ -40,6 +68,8 @@ void pqpan_p256_sfe_sub(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a
 void pqpan_p256_sfe_mul(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a,
                         const struct pqpan_p256_sfe *b);
 void pqpan_p256_sfe_sqr(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a);
+void pqpan_p256_sfe_half(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a);
+#endif
 /* r = a^-1 = a^(p-2) by a fixed addition chain (255 squarings, 13 products); 0 -> 0. */
 void pqpan_p256_sfe_inv(struct pqpan_p256_sfe *r, const struct pqpan_p256_sfe *a);
 /* r = 1 in Montgomery form (2^256 mod p). */

@@ -1,7 +1,8 @@
 /* P-256 scalar multiplication for the speed build (point.h), in Jacobian coordinates for
  * a = -3 with the formulas of the Explicit-Formulas Database (EFD, hyperelliptic.org/EFD,
  * "g1p/auto-shortw-jacobian-3"):
- *   doubling    dbl-2001-b (Bernstein 2001)                      3M + 5S
+ *   doubling    dbl-2004-hmv (Hankerson, Menezes, Vanstone,
+ *               "Guide to Elliptic Curve Cryptography", Alg. 3.21) 4M + 4S + 1 halving
  *   addition    add-1998-cmo-2 (Cohen, Miyaji, Ono 1998)         12M + 4S
  *   mixed       madd-2004-hmv (Hankerson, Menezes, Vanstone,
  *               "Guide to Elliptic Curve Cryptography", Alg. 3.22) 8M + 3S
@@ -17,6 +18,7 @@
  * differential tests (tests/unit/test_p256_speed.c) run the edge scalars. */
 #include "crypto/p256/speed/point.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "crypto/p256/speed/fe.h"
@@ -59,36 +61,31 @@ static void sqr(fe *r, const fe *a)
     pqpan_p256_sfe_sqr(r, a);
 }
 
-/* dbl-2001-b: delta = Z^2, gamma = Y^2, beta = X gamma, alpha = 3 (X - delta)(X + delta),
- * X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma - delta, Y3 = alpha (4 beta - X3) -
- * 8 gamma^2. r may alias p. */
+/* dbl-2004-hmv (HMV, "Guide to Elliptic Curve Cryptography", Alg. 3.21): with
+ * alpha = 3 (X - Z^2)(X + Z^2), Y' = 2Y and T = X Y'^2 = 4 X Y^2,
+ * X3 = alpha^2 - 2T, Y3 = alpha (T - X3) - Y'^4 / 2, Z3 = Y' Z. r may alias p (p's
+ * coordinates are read before r's are written). */
 static void dbl(struct jac *r, const struct jac *p)
 {
-    fe delta, gamma, beta, alpha, t0, t1;
-    sqr(&delta, &p->z);
-    sqr(&gamma, &p->y);
-    mul(&beta, &p->x, &gamma);
-    sub(&t0, &p->x, &delta);
-    add(&t1, &p->x, &delta);
-    mul(&alpha, &t0, &t1);
-    add(&t0, &alpha, &alpha);
-    add(&alpha, &t0, &alpha);
-    add(&t0, &p->y, &p->z);
-    sqr(&t0, &t0);
-    sub(&t0, &t0, &gamma);
-    sub(&r->z, &t0, &delta);
-    add(&beta, &beta, &beta);
-    add(&beta, &beta, &beta); /* 4 beta */
-    add(&t1, &beta, &beta);   /* 8 beta */
-    sqr(&t0, &alpha);
-    sub(&r->x, &t0, &t1);
-    sub(&t0, &beta, &r->x);
-    mul(&t0, &alpha, &t0);
-    sqr(&gamma, &gamma);
-    add(&gamma, &gamma, &gamma);
-    add(&gamma, &gamma, &gamma);
-    add(&gamma, &gamma, &gamma); /* 8 gamma^2 */
-    sub(&r->y, &t0, &gamma);
+    fe alpha, y2, t, u;
+    sqr(&u, &p->z);
+    sub(&alpha, &p->x, &u);
+    add(&u, &p->x, &u);
+    mul(&alpha, &alpha, &u);
+    add(&u, &alpha, &alpha);
+    add(&alpha, &u, &alpha);   /* 3 (X^2 - Z^4) */
+    add(&y2, &p->y, &p->y);    /* Y' = 2Y */
+    mul(&r->z, &y2, &p->z);    /* Z3 = 2 Y Z */
+    sqr(&y2, &y2);             /* 4 Y^2 */
+    mul(&t, &y2, &p->x);       /* T = 4 X Y^2 */
+    sqr(&y2, &y2);             /* 16 Y^4 */
+    pqpan_p256_sfe_half(&y2, &y2); /* 8 Y^4 */
+    sqr(&r->x, &alpha);
+    add(&u, &t, &t);
+    sub(&r->x, &r->x, &u);     /* X3 = alpha^2 - 8 X Y^2 */
+    sub(&u, &t, &r->x);
+    mul(&u, &alpha, &u);
+    sub(&r->y, &u, &y2);       /* Y3 = alpha (4 X Y^2 - X3) - 8 Y^4 */
 }
 
 /* r = q where mask is all ones. */
@@ -206,22 +203,40 @@ static uint32_t to_affine(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS], const 
     return infinity;
 }
 
+_Static_assert(PQPAN_P256_SFE_LIMBS % 4 == 0, "gather4 takes limbs by fours");
+
+/* out[0..3] = the four limbs at byte offset j stride from `first` for j = d - 1, where
+ * every one of the count entries is read and masked in; d = 0 (or d > count) gives 0.
+ * The limbs gather in locals, which the compiler keeps in registers (an accumulator in
+ * the caller's struct it kept in memory: a load and a store per limb and entry). */
+static void gather4(pqpan_p256_limb out[4], const void *first, size_t stride, unsigned count,
+                    uint32_t d)
+{
+    pqpan_p256_limb a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    unsigned j;
+    for (j = 0; j < count; j++) {
+        pqpan_p256_limb mask = eq_mask(j + 1u, d);
+        const pqpan_p256_limb *w = (const pqpan_p256_limb *)((const char *)first + j * stride);
+        a0 |= w[0] & mask;
+        a1 |= w[1] & mask;
+        a2 |= w[2] & mask;
+        a3 |= w[3] & mask;
+    }
+    out[0] = a0;
+    out[1] = a1;
+    out[2] = a2;
+    out[3] = a3;
+}
+
 /* r = the entry for digit d (1..15) of one row of base_table, all 15 read; d = 0 gives
  * (0, 0), which the caller does not add. */
 static void base_select(struct aff *r, const pqpan_p256_limb row[ENTRIES][2][PQPAN_P256_SFE_LIMBS],
                         uint32_t d)
 {
-    unsigned j, l;
-    for (l = 0; l < PQPAN_P256_SFE_LIMBS; l++) {
-        r->x.w[l] = 0;
-        r->y.w[l] = 0;
-    }
-    for (j = 0; j < ENTRIES; j++) {
-        pqpan_p256_limb mask = eq_mask(j + 1u, d);
-        for (l = 0; l < PQPAN_P256_SFE_LIMBS; l++) {
-            r->x.w[l] |= row[j][0][l] & mask;
-            r->y.w[l] |= row[j][1][l] & mask;
-        }
+    unsigned l;
+    for (l = 0; l < PQPAN_P256_SFE_LIMBS; l += 4) {
+        gather4(&r->x.w[l], &row[0][0][l], sizeof row[0], ENTRIES, d);
+        gather4(&r->y.w[l], &row[0][1][l], sizeof row[0], ENTRIES, d);
     }
 }
 
@@ -251,51 +266,103 @@ void pqpan_p256_speed_base_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
     pqpan_wipe(&t, sizeof t);
 }
 
-/* r = table[d - 1] for d = 1..15, every entry read; d = 0 gives (0 : 0 : 0), the point
- * at infinity. */
-static void window_select(struct jac *r, const struct jac table[ENTRIES], uint32_t d)
+/* The variable-base multiplication's signed window: k = sum d_i 32^i with digits
+ * d_i in [-15, 16] (i = 0..51, bits 255..259 in the top window). */
+#define WINDOW_BITS 5
+#define SIGNED_DIGITS 52   /* ceil(257 / 5): 256 bits plus the top digit's carry */
+#define SIGNED_ENTRIES 16  /* table of 1..16 P */
+
+/* Bits pos..pos+4 of k (32 big-endian bytes), those past bit 255 zero. pos is public. */
+static uint32_t window_bits(const uint8_t k[P256_BYTES], unsigned pos)
 {
-    unsigned j;
-    r->x = (fe){{0}};
-    r->y = r->x;
-    r->z = r->x;
-    for (j = 0; j < ENTRIES; j++) {
-        jac_cmov(r, &table[j], eq_mask(j + 1u, d));
+    unsigned byte = pos / 8;
+    uint32_t v = k[P256_BYTES - 1 - byte];
+    if (byte + 1 < P256_BYTES) {
+        v |= (uint32_t)k[P256_BYTES - 2 - byte] << 8;
+    }
+    return (v >> (pos % 8)) & ((1u << WINDOW_BITS) - 1u);
+}
+
+/* Signed recoding without a branch: w = window + carry in 0..32; w <= 16 gives the digit
+ * w, w > 16 the digit w - 32 (magnitude 32 - w) and a carry into the next window. Each
+ * digit as magnitude (0..16) and a sign (1 if negative). */
+static void scalar_signed_digits(uint8_t mag[SIGNED_DIGITS], uint8_t neg[SIGNED_DIGITS],
+                                 const uint8_t k[P256_BYTES])
+{
+    uint32_t carry = 0;
+    unsigned i;
+    for (i = 0; i < SIGNED_DIGITS; i++) {
+        uint32_t w = window_bits(k, WINDOW_BITS * i) + carry;
+        carry = (16u - w) >> 31; /* w > 16 */
+        mag[i] = (uint8_t)(w ^ ((w ^ (32u - w)) & (0u - carry)));
+        neg[i] = (uint8_t)carry;
     }
 }
 
-/* Left to right: acc = 16 acc + d_i P. Before adding digit i, acc = B P with B a
- * multiple of 16 and B + d_i <= k < n; B = d_i or B + d_i = 0 mod n only when B = d_i = 0,
- * where both are at infinity (the masks). The table: 2P by doubling, then (j - 1) P + P
- * for j = 3..15 with (j - 1) P != P (n > 15). */
+/* The coordinate at byte offset `member` (offsetof x, y or z: public) of table[d - 1] for
+ * d = 1..16, every entry read; d = 0 gives 0. */
+static void select_coordinate(fe *r, const struct jac table[SIGNED_ENTRIES], size_t member,
+                              uint32_t d)
+{
+    unsigned l;
+    for (l = 0; l < PQPAN_P256_SFE_LIMBS; l += 4) {
+        gather4(&r->w[l], (const char *)&table[0] + member + l * sizeof r->w[0], sizeof table[0],
+                SIGNED_ENTRIES, d);
+    }
+}
+
+/* r = table[d - 1] for d = 1..16; d = 0 gives (0 : 0 : 0), the point at infinity. Then y
+ * negated (p - y) where neg is 1. */
+static void window_select(struct jac *r, const struct jac table[SIGNED_ENTRIES], uint32_t d,
+                          uint32_t neg)
+{
+    fe minus_y, zero = {{0}};
+    select_coordinate(&r->x, table, offsetof(struct jac, x), d);
+    select_coordinate(&r->y, table, offsetof(struct jac, y), d);
+    select_coordinate(&r->z, table, offsetof(struct jac, z), d);
+    sub(&minus_y, &zero, &r->y);
+    pqpan_p256_sfe_cmov(&r->y, &minus_y, (pqpan_p256_limb)0u - neg);
+}
+
+/* Left to right over the signed digits: acc = 32 acc + d_i P. Before adding digit i,
+ * acc = B P with B = 32 K where K = sum_{j>i} d_j 32^(j-i-1); K_i = B + d_i equals
+ * floor(k / 32^i) + (the carry into digit i), so 0 <= K_i, and K_i < n / 16 for i >= 1.
+ * P + P would need B = d_i mod n: for i >= 1, |K_i - 2 d_i| < n forces K_i = 2 d_i, so
+ * B = d_i, a multiple of 32 of size <= 16: both 0, both at infinity (the masks). For
+ * i = 0, k - 2 d_0 is 0 (k = 2 d_0, the same) or n: k = n + 2 d_0 with d_0 < 0 would
+ * need k mod 32 = c_0 = d_0 + 32 and c_0 = (17 + 2 d_0) mod 32 (n = 17 mod 32), i.e.
+ * d_0 = -17: outside [-15, 16]. P + (-P) gives infinity, right, and needs K_i = 0 mod n,
+ * which only K_i = 0 (both at infinity) meets. The table: 2P by doubling, then
+ * (j - 1) P + P for j = 3..16 with (j - 1) P != +-P (n > 17). */
 uint32_t pqpan_p256_speed_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
                               const struct pqpan_p256_point *p, const uint8_t k[P256_BYTES])
 {
-    uint8_t d[DIGITS];
-    struct jac table[ENTRIES], acc, t;
+    uint8_t mag[SIGNED_DIGITS], neg[SIGNED_DIGITS];
+    struct jac table[SIGNED_ENTRIES], acc, t;
     struct aff base;
     uint32_t infinity;
     unsigned i, j;
-    scalar_digits(d, k);
+    scalar_signed_digits(mag, neg, k);
     pqpan_p256_sfe_from_fe(&base.x, &p->x);
     pqpan_p256_sfe_from_fe(&base.y, &p->y);
     table[0].x = base.x;
     table[0].y = base.y;
     pqpan_p256_sfe_one(&table[0].z);
     dbl(&table[1], &table[0]);
-    for (j = 2; j < ENTRIES; j++) {
+    for (j = 2; j < SIGNED_ENTRIES; j++) {
         add_mixed(&table[j], &table[j - 1], &base);
     }
-    window_select(&acc, table, d[DIGITS - 1]);
-    for (i = DIGITS - 1; i-- > 0;) {
-        for (j = 0; j < 4; j++) {
+    window_select(&acc, table, mag[SIGNED_DIGITS - 1], neg[SIGNED_DIGITS - 1]);
+    for (i = SIGNED_DIGITS - 1; i-- > 0;) {
+        for (j = 0; j < WINDOW_BITS; j++) {
             dbl(&acc, &acc);
         }
-        window_select(&t, table, d[i]);
+        window_select(&t, table, mag[i], neg[i]);
         add_jac(&acc, &acc, &t);
     }
     infinity = to_affine(x, y, &acc);
-    pqpan_wipe(d, sizeof d);
+    pqpan_wipe(mag, sizeof mag);
+    pqpan_wipe(neg, sizeof neg);
     pqpan_wipe(table, sizeof table);
     pqpan_wipe(&acc, sizeof acc);
     pqpan_wipe(&t, sizeof t);

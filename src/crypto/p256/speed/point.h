@@ -19,8 +19,9 @@ void pqpan_p256_speed_base_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
                                const uint8_t k[P256_BYTES]);
 
 /* (x, y) = k · P for an affine P in field.c's Montgomery form (Z = 1; a validated public
- * key, so a point of order n): a fixed 4-bit window over a table of 1..15 · P, 252
- * doublings and 63 additions. Returns 1 if the result is the point at infinity
+ * key, so a point of order n): a signed 5-bit window (digits -15..16, recoded without a
+ * branch) over a table of 1..16 · P, y negated by a masked subtraction for a negative
+ * digit; 255 doublings and 51 additions. Returns 1 if the result is the point at infinity
  * (coordinates then 0), else 0; for a valid k and P it is never. */
 uint32_t pqpan_p256_speed_mul(uint32_t x[P256_LIMBS], uint32_t y[P256_LIMBS],
                               const struct pqpan_p256_point *p, const uint8_t k[P256_BYTES]);
