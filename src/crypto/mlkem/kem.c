@@ -143,18 +143,17 @@ static unsigned encrypt_u_row(const struct mlkem_params *prm, const uint8_t *y_h
     struct mlkem_poly u;
     unsigned diff;
     memset(&u, 0, sizeof u);
-    matrix_row_acc(&u, rho, prm->k, i, 1, y_hat); /* line 19 */
-    pqpan_mlkem_poly_reduce(&u);
+    matrix_row_acc(&u, rho, prm->k, i, 1, y_hat); /* line 19; |u_i| < k q <= 4q */
     pqpan_mlkem_invntt(u.c);
     pqpan_mlkem_add_cbd(&u, r, (uint8_t)(prm->k + i), PQPAN_MLKEM_ETA2); /* 13-16 */
-    pqpan_mlkem_poly_reduce(&u);
+    /* |u_i| < q + eta2 < 2q, compression's input range: no reduction */
     diff = emit_compressed(sink, PQPAN_MLKEM_N / 8 * prm->du * i, &u, prm->du); /* 22 */
     pqpan_wipe(&u, sizeof u);
     return diff;
 }
 
-/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), |v_i| < q, both operands
- * decoded from their encodings pair by pair. */
+/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), unreduced: |v_i| < k q <= 4q,
+ * the inverse NTT's input range. Both operands decoded from their encodings pair by pair. */
 static void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek, const uint8_t *y_hat)
 {
     unsigned i;
@@ -162,7 +161,6 @@ static void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek, const
     for (i = 0; i < k; i++) {
         pqpan_mlkem_basemul_acc_encoded(v->c, ek + POLYBYTES * i, y_hat + POLYBYTES * i); /* 2 */
     }
-    pqpan_mlkem_poly_reduce(v);
 }
 
 /* v = NTT^-1(t_hat^T o y_hat) + e2 + mu (FIPS 203 Alg. 14 lines 2, 17, 20-21), emitted
@@ -179,7 +177,7 @@ static unsigned encrypt_v(const struct mlkem_params *prm, const uint8_t *y_hat,
     pqpan_mlkem_invntt(v.c);
     pqpan_mlkem_add_cbd(&v, r, (uint8_t)(2 * k), PQPAN_MLKEM_ETA2); /* line 17 */
     pqpan_mlkem_poly_add_msg(&v, m);                                /* lines 20-21 */
-    pqpan_mlkem_poly_reduce(&v);
+    /* |v_i| < q + eta2 + 1665 < 2q, compression's input range: no reduction */
     diff = emit_compressed(sink, PQPAN_MLKEM_N / 8 * prm->du * k, &v, prm->dv); /* 23 */
     pqpan_wipe(&v, sizeof v);
     return diff;
@@ -220,12 +218,10 @@ static PQPAN_NOINLINE void kpke_decrypt(const struct mlkem_params *prm, uint8_t 
         pqpan_mlkem_basemul_acc_bytes(w.c, u.c, dk_pke + POLYBYTES * i, 0,
                                       PQPAN_MLKEM_N / 2); /* line 5 */
     }
-    pqpan_mlkem_poly_reduce(&w); /* line 6: w = v - NTT^-1(s_hat^T o NTT(u)) */
-    pqpan_mlkem_invntt(w.c);
+    pqpan_mlkem_invntt(w.c); /* line 6: w = v - NTT^-1(s_hat^T o NTT(u)); |w_i| < k q */
     pqpan_mlkem_poly_decompress(&u, c + PQPAN_MLKEM_N / 8 * prm->du * prm->k, prm->dv); /* 4 */
-    pqpan_mlkem_poly_sub(&w, &u, &w);
-    pqpan_mlkem_poly_reduce(&w);
-    pqpan_mlkem_poly_tomsg(m, &w); /* line 7 */
+    pqpan_mlkem_poly_sub(&w, &u, &w); /* u_i in [0, q), |NTT^-1 result| < q: |w_i| < 2q */
+    pqpan_mlkem_poly_tomsg(m, &w);    /* line 7 */
     pqpan_wipe(&w, sizeof w);
 }
 

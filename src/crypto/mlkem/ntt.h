@@ -56,7 +56,8 @@ static inline uint16_t mlkem_to_unsigned(int16_t a)
 void pqpan_mlkem_ntt(int16_t a[PQPAN_MLKEM_N]);
 
 /* Inverse NTT (FIPS 203 Alg. 10) in place, also multiplying by R (Montgomery factor) so
- * that the R^-1 left by pqpan_mlkem_basemul_* cancels; output |a_i| < q. */
+ * that the R^-1 left by pqpan_mlkem_basemul_* cancels: input |a_i| < 4q (up to four
+ * accumulated base multiplications, unreduced), output |a_i| < q. */
 void pqpan_mlkem_invntt(int16_t a[PQPAN_MLKEM_N]);
 
 /* The count of degree-2 factors pqpan_mlkem_basemul_acc_bytes handles at once: its first

@@ -97,21 +97,27 @@ int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES])
     return 1;
 }
 
-/* floor(n / q) for n < 2^24 as (n * ceil(2^32 / q)) >> 32; checked exhaustively for every
- * n = 2^d x + 1664, x < q, d <= 11 by the unit test. No division instruction, whose
- * timing may depend on its operands. */
-#define DIV_Q_MAGIC 1290168u
+/* floor(n / q) as (n * ceil(2^40 / q)) >> 40: exact while n (ceil(2^40 / q) - 2^40 / q)
+ * < 2^40 / q, i.e. for n < 2^40 / q ~ 3.3 * 10^8; the unit test checks it exhaustively
+ * for every n = 2^d x + 1664 with 0 <= x < 4q, d <= 11 (n < 2^25). No division
+ * instruction, whose timing may depend on its operands. */
+#define DIV_Q_MAGIC 330282857u
+#define DIV_Q_SHIFT 40
 
-/* Compress_d(x) = round(2^d x / q) mod 2^d (FIPS 203 eq. 4.7). Since q is odd, rounding
- * never ties and round(y / q) = floor((y + (q - 1) / 2) / q). */
-static inline uint16_t compress(uint16_t x, unsigned d)
+/* Compress_d(x) = round(2^d x / q) mod 2^d (FIPS 203 eq. 4.7) of the residue of x, for
+ * |x| < 2q. Since q is odd, rounding never ties and round(y / q) = floor((y + (q - 1) / 2)
+ * / q). Adding 2q to x adds 2^(d+1) to round(2^d x / q), a multiple of 2^d, so the
+ * residue's value is that of x + 2q, which lies in [0, 4q): no reduction or sign
+ * correction is needed first. */
+static inline uint16_t compress(int16_t x, unsigned d)
 {
-    uint32_t n = ((uint32_t)x << d) + (PQPAN_MLKEM_Q - 1) / 2;
-    uint32_t quot = (uint32_t)(((uint64_t)n * DIV_Q_MAGIC) >> 32);
+    const uint32_t n = (uint32_t)((int32_t)x * (int32_t)(1u << d) +
+                                  (int32_t)((2u * PQPAN_MLKEM_Q << d) + (PQPAN_MLKEM_Q - 1) / 2));
+    const uint32_t quot = (uint32_t)(((uint64_t)n * DIV_Q_MAGIC) >> DIV_Q_SHIFT);
     return (uint16_t)(quot & ((1u << d) - 1));
 }
 
-uint16_t pqpan_mlkem_compress(uint16_t x, unsigned d)
+uint16_t pqpan_mlkem_compress(int16_t x, unsigned d)
 {
     return compress(x, d);
 }
@@ -205,13 +211,13 @@ static inline void byte_decode8(uint16_t v[8], const uint8_t *in, unsigned d)
     }
 }
 
-/* Compress_d of four coefficients (of either sign), written out for the same reason. */
+/* Compress_d of four coefficients (|c_i| < 2q), written out for the same reason. */
 static inline void compress4(uint16_t v[4], const int16_t c[4], unsigned d)
 {
-    v[0] = compress(mlkem_to_unsigned(c[0]), d);
-    v[1] = compress(mlkem_to_unsigned(c[1]), d);
-    v[2] = compress(mlkem_to_unsigned(c[2]), d);
-    v[3] = compress(mlkem_to_unsigned(c[3]), d);
+    v[0] = compress(c[0], d);
+    v[1] = compress(c[1], d);
+    v[2] = compress(c[2], d);
+    v[3] = compress(c[3], d);
 }
 
 /* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits, so every
@@ -364,7 +370,7 @@ void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
         unsigned byte = 0;
         for (j = 0; j < 8; j++) {
-            byte |= (unsigned)compress(mlkem_to_unsigned(p->c[8 * i + j]), 1) << j;
+            byte |= (unsigned)compress(p->c[8 * i + j], 1) << j;
         }
         m[i] = (uint8_t)byte;
     }

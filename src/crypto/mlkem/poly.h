@@ -31,11 +31,11 @@ void pqpan_mlkem_poly_frombytes(struct mlkem_poly *p, const uint8_t a[PQPAN_MLKE
  * (the modulus check of FIPS 203 §7.2), else 0. For public data only (it may branch). */
 int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
 
-/* ByteEncode_d(Compress_d(p)) (FIPS 203 §4.2.1 eq. 4.7, Alg. 5) for d in {4, 5, 10, 11}:
- * 32 d bytes; |p_i| < q. */
+/* ByteEncode_d(Compress_d(p mod q)) (FIPS 203 §4.2.1 eq. 4.7, Alg. 5) for d in {4, 5, 10,
+ * 11}: 32 d bytes; |p_i| < 2q (no reduction needed first). */
 void pqpan_mlkem_poly_compress(uint8_t *r, const struct mlkem_poly *p, unsigned d);
-/* The OR of the byte differences between ByteEncode_d(Compress_d(p)) and the 32 d bytes
- * of expected: 0 iff they are equal, at most 255. Constant time; no copy of the encoding
+/* The OR of the byte differences between ByteEncode_d(Compress_d(p mod q)) (|p_i| < 2q)
+ * and the 32 d bytes of expected: 0 iff they are equal, at most 255. Constant time; no copy of the encoding
  * is held beyond one group of 8 coefficients. */
 unsigned pqpan_mlkem_poly_compress_diff(const uint8_t *expected, const struct mlkem_poly *p,
                                         unsigned d);
@@ -44,10 +44,10 @@ void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigne
 /* p += Decompress_1(ByteDecode_1(m)) (FIPS 203 Alg. 14 lines 20-21): bit i adds 0 or
  * 1665. */
 void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES]);
-/* ByteEncode_1(Compress_1(p)) (FIPS 203 Alg. 15 line 7); |p_i| < q. */
+/* ByteEncode_1(Compress_1(p mod q)) (FIPS 203 Alg. 15 line 7); |p_i| < 2q. */
 void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p);
 
-/* Compress_d(x) for x in [0, q), d <= 11 (eq. 4.7); exposed for the unit test. */
-uint16_t pqpan_mlkem_compress(uint16_t x, unsigned d);
+/* Compress_d(x mod q) for |x| < 2q, d <= 11 (eq. 4.7); exposed for the unit test. */
+uint16_t pqpan_mlkem_compress(int16_t x, unsigned d);
 
 #endif
