@@ -493,6 +493,50 @@ static void test_compress_diff(void **state)
     }
 }
 
+/* Value i of a 12-bit encoding set to t, bit by bit (FIPS 203 Alg. 5: bit b of value i is
+ * bit 12 i + b of the string). */
+static void set_value12(uint8_t enc[PQPAN_MLKEM_POLYBYTES], unsigned i, unsigned t)
+{
+    unsigned b;
+    for (b = 0; b < 12; b++) {
+        const unsigned bit = 12 * i + b;
+        enc[bit / 8] = (uint8_t)((enc[bit / 8] & ~(1u << (bit % 8))) | (((t >> b) & 1u) << (bit % 8)));
+    }
+}
+
+/* The §7.2 modulus check of one polynomial: accepted iff every 12-bit value is below q,
+ * for each of the 256 positions holding q - 1, q, q + 1 or 4095 in an encoding of values
+ * below q, and every t < 2^12 at the first and the last position. */
+static void test_bytes_canonical(void **state)
+{
+    static const unsigned probes[4] = {Q - 1, Q, Q + 1, 4095};
+    uint8_t enc[PQPAN_MLKEM_POLYBYTES];
+    uint64_t seed = 5;
+    unsigned i, t;
+    (void)state;
+    for (i = 0; i < 256; i++) {
+        set_value12(enc, i, (unsigned)(splitmix64(&seed) % Q));
+    }
+    assert_int_equal(pqpan_mlkem_poly_bytes_canonical(enc), 1);
+    for (i = 0; i < 256; i++) {
+        for (t = 0; t < 4; t++) {
+            uint8_t probe[PQPAN_MLKEM_POLYBYTES];
+            memcpy(probe, enc, sizeof probe);
+            set_value12(probe, i, probes[t]);
+            assert_int_equal(pqpan_mlkem_poly_bytes_canonical(probe), probes[t] < Q);
+        }
+    }
+    for (t = 0; t < 4096; t++) {
+        uint8_t probe[PQPAN_MLKEM_POLYBYTES];
+        memcpy(probe, enc, sizeof probe);
+        set_value12(probe, 0, t);
+        assert_int_equal(pqpan_mlkem_poly_bytes_canonical(probe), t < Q);
+        memcpy(probe, enc, sizeof probe);
+        set_value12(probe, 255, t);
+        assert_int_equal(pqpan_mlkem_poly_bytes_canonical(probe), t < Q);
+    }
+}
+
 /* ByteEncode_d(Compress_d) and Decompress_d(ByteDecode_d) of whole polynomials against
  * FIPS 203 Alg. 5 / Alg. 6 taken bit by bit (bit b of value i is bit d i + b of the
  * string, least significant first) with Compress_d from pqpan_mlkem_compress (checked
@@ -558,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_invntt_input_range),
         cmocka_unit_test(test_compress_diff),
         cmocka_unit_test(test_compress_encoding_bitwise),
+        cmocka_unit_test(test_bytes_canonical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

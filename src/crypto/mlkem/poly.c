@@ -84,17 +84,21 @@ void pqpan_mlkem_poly_frombytes(struct mlkem_poly *p, const uint8_t a[PQPAN_MLKE
     }
 }
 
+/* 2^12 - q: a 12-bit t is >= q iff t + CANON_BIAS (< 2^13) has bit 12 set. */
+#define CANON_BIAS ((1u << 12) - PQPAN_MLKEM_Q)
+
+/* Four values (6 bytes) per step, read as the overlapping words of bytes 0-3 and 2-5, the
+ * bit-12 flags ORed together: no branch per value. */
 int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES])
 {
+    uint32_t over = 0;
     unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N / 2; i++) {
-        unsigned t0 = (unsigned)a[3 * i] | (((unsigned)a[3 * i + 1] & 0x0F) << 8);
-        unsigned t1 = ((unsigned)a[3 * i + 1] >> 4) | ((unsigned)a[3 * i + 2] << 4);
-        if (t0 >= PQPAN_MLKEM_Q || t1 >= PQPAN_MLKEM_Q) {
-            return 0;
-        }
+    for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
+        const uint32_t lo = pqpan_load32_le(a + 6 * i), hi = pqpan_load32_le(a + 6 * i + 2);
+        over |= ((lo & 0xFFFu) + CANON_BIAS) | (((lo >> 12) & 0xFFFu) + CANON_BIAS) |
+                (((hi >> 8) & 0xFFFu) + CANON_BIAS) | ((hi >> 20) + CANON_BIAS);
     }
-    return 1;
+    return (int)(((over >> 12) & 1u) ^ 1u);
 }
 
 /* floor(n / q) as (n * ceil(2^40 / q)) >> 40: exact while n (ceil(2^40 / q) - 2^40 / q)

@@ -28,7 +28,7 @@ void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlk
 /* ByteDecode_12 (FIPS 203 Alg. 6): 12-bit values reduced mod q, so p_i in [0, q). */
 void pqpan_mlkem_poly_frombytes(struct mlkem_poly *p, const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
 /* 1 if every 12-bit value of the encoding is < q, i.e. ByteEncode_12(ByteDecode_12(a)) == a
- * (the modulus check of FIPS 203 §7.2), else 0. For public data only (it may branch). */
+ * (the modulus check of FIPS 203 §7.2), else 0. Without a branch on the data. */
 int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
 
 /* ByteEncode_d(Compress_d(p mod q)) (FIPS 203 §4.2.1 eq. 4.7, Alg. 5) for d in {4, 5, 10,
