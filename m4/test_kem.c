@@ -3,7 +3,9 @@
  * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
  * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set.
  * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT, base multiplications,
- * SamplePolyCBD_2 and Barrett reduction against the portable C on pseudo-random inputs. */
+ * SamplePolyCBD_2 and _3, rejection step, Barrett reduction, Montgomery conversions, the
+ * reduced ByteEncode_12 and the message's addition against the portable C on
+ * pseudo-random inputs. */
 #include <string.h>
 
 #include "acvp_kat.h"
@@ -196,6 +198,30 @@ static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, ui
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
 }
 
+/* ByteEncode_12 of the reduced polynomial over the whole int16 range (run 0: the
+ * extremes), and the message's addition (run 0: all bits set) to coefficients over the
+ * whole range (the int16 wrap-around of the sums included). */
+static void encode_msg_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    struct mlkem_poly m4, c;
+    uint8_t enc_m4[PQPAN_MLKEM_POLYBYTES], enc_c[PQPAN_MLKEM_POLYBYTES], msg[PQPAN_MLKEM_SYMBYTES];
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_reduce_tobytes(enc_m4, &m4);
+    pqpan_mlkem_poly_reduce_tobytes_portable(enc_c, &c);
+    pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_reduce_tobytes vs portable", run);
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    for (size_t i = 0; i < sizeof msg; i++) {
+        msg[i] = (uint8_t)(run == 0 ? 0xFF : pqpan_m4_random(seed));
+    }
+    pqpan_mlkem_poly_add_msg(&m4, msg);
+    pqpan_mlkem_poly_add_msg_portable(&c, msg);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_add_msg vs portable", run);
+}
+
 /* Into and out of the Montgomery domain over the whole int16 range (run 0: the extremes). */
 static void mont_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
@@ -245,6 +271,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
         mont_against_portable(t, &seed, run);
+        encode_msg_against_portable(t, &seed, run);
     }
 }
 #endif

@@ -236,6 +236,68 @@ void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
     poly_fqmul(p, 1);
 }
 
+/* Both halves of w (|w_i| <= (q-1)/2) to their representatives in [0, q): w + q on both
+ * halves (SADD16), then SSUB16 of zero sets the GE flags of the halves of w that are
+ * >= 0 and SEL keeps w there, w + q in the others (ARMv7-M ARM, Arm DDI 0403E, §A7.7:
+ * SADD16, SSUB16, SEL; 1 cycle each). One statement, so that nothing comes between the
+ * flags and SEL. */
+M4_INLINE uint32_t to_unsigned2(uint32_t w)
+{
+    const uint32_t qq = (uint32_t)PQPAN_MLKEM_Q << 16 | PQPAN_MLKEM_Q;
+    uint32_t plus_q, flags;
+    __asm__("sadd16 %0, %2, %3\n\t"
+            "ssub16 %1, %2, %4\n\t"
+            "sel %0, %2, %0"
+            : "=&r"(plus_q), "=&r"(flags)
+            : "r"(w), "r"(qq), "r"(0u)
+            : "cc");
+    (void)flags;
+    return plus_q;
+}
+
+/* ByteEncode_12 (FIPS 203 Alg. 5) of four values below 2^12, two per word (a: t0, t1;
+ * b: t2, t3), into 6 bytes: t0 | t1 << 12 | t2 << 24 as a word (t1 shifted down from
+ * bit 16), then t2 >> 8 | t3 << 4 as a halfword (t3 shifted down from bit 16). */
+M4_INLINE void encode12_four(uint8_t out[6], uint32_t a, uint32_t b)
+{
+    const uint32_t lo = (a & 0xFFFu) | ((a >> 4) & 0xFFF000u) | b << 24;
+    const uint16_t hi = (uint16_t)(((b >> 8) & 0xFu) | b >> 12);
+    memcpy(out, &lo, sizeof lo);
+    memcpy(out + 4, &hi, sizeof hi);
+}
+
+/* pqpan_mlkem_poly_reduce and pqpan_mlkem_poly_tobytes in one pass, four coefficients
+ * per step: barrett2, to_unsigned2, encode12_four; p is left unchanged. Equal to the
+ * portable pqpan_mlkem_poly_reduce_tobytes. */
+void pqpan_mlkem_poly_reduce_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p)
+{
+    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 4) {
+        encode12_four(r + 3 * j / 2, to_unsigned2(barrett2(load_word(p->c + j))),
+                      to_unsigned2(barrett2(load_word(p->c + j + 2))));
+    }
+}
+
+/* Bits k and k + 1 of the message byte b, each times Decompress_1(1) = 1665, in the
+ * halves of a word. */
+M4_INLINE uint32_t msg_pair(uint32_t b, unsigned k)
+{
+    return (((b >> k) & 1u) | ((b >> (k + 1)) & 1u) << 16) * ((PQPAN_MLKEM_Q + 1) / 2);
+}
+
+/* pqpan_mlkem_poly_add_msg two coefficients per SADD16: the same int16 sums as the
+ * portable C, no branch or address depending on m. */
+void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
+{
+    for (unsigned i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
+        const uint32_t b = m[i];
+        int16_t *c = p->c + 8 * i;
+        store_word(c, sadd16(load_word(c), msg_pair(b, 0)));
+        store_word(c + 2, sadd16(load_word(c + 2), msg_pair(b, 2)));
+        store_word(c + 4, sadd16(load_word(c + 4), msg_pair(b, 4)));
+        store_word(c + 6, sadd16(load_word(c + 6), msg_pair(b, 6)));
+    }
+}
+
 /* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
  * time; equal to the portable pqpan_mlkem_poly_reduce. */
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)

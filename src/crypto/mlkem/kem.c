@@ -50,8 +50,7 @@ static void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SY
     for (i = 0; i < k; i++) {
         pqpan_mlkem_sample_cbd(&p, seed, (uint8_t)i, eta);
         pqpan_mlkem_ntt(p.c);
-        pqpan_mlkem_poly_reduce(&p);
-        pqpan_mlkem_poly_tobytes(out + POLYBYTES * i, &p);
+        pqpan_mlkem_poly_reduce_tobytes(out + POLYBYTES * i, &p);
     }
     pqpan_wipe(&p, sizeof p);
 }

@@ -65,6 +65,13 @@ void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlk
     }
 }
 
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_reduce_tobytes)(uint8_t r[PQPAN_MLKEM_POLYBYTES],
+                                                       struct mlkem_poly *p)
+{
+    pqpan_mlkem_poly_reduce(p);
+    pqpan_mlkem_poly_tobytes(r, p);
+}
+
 /* x mod q for x < 2^12 without a branch: subtract q, add it back if that went negative. */
 static int16_t reduce_12bit(uint16_t x)
 {
@@ -356,7 +363,7 @@ void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigne
 }
 
 /* Decompress_1 of bit b is round(q / 2) b = 1665 b, computed with a mask. */
-void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_add_msg)(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
 {
     unsigned i, j;
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
