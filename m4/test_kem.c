@@ -198,7 +198,7 @@ static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, ui
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
 }
 
-/* ByteEncode_12 of the reduced polynomial over the whole int16 range (run 0: the
+/* ByteEncode_12 of the reduced polynomial and of p R over the whole int16 range (run 0: the
  * extremes), and the message's addition (run 0: all bits set) to coefficients over the
  * whole range (the int16 wrap-around of the sums included). */
 static void encode_msg_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
@@ -211,6 +211,12 @@ static void encode_msg_against_portable(struct pqpan_m4_tally *t, uint64_t *seed
     pqpan_mlkem_poly_reduce_tobytes(enc_m4, &m4);
     pqpan_mlkem_poly_reduce_tobytes_portable(enc_c, &c);
     pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_reduce_tobytes vs portable", run);
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+    pqpan_mlkem_poly_tomont_tobytes(enc_m4, &m4);
+    pqpan_mlkem_poly_tomont_tobytes_portable(enc_c, &c);
+    pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_tomont_tobytes vs portable", run);
     for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
         m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
     }

@@ -236,7 +236,7 @@ void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
     poly_fqmul(p, 1);
 }
 
-/* Both halves of w (|w_i| <= (q-1)/2) to their representatives in [0, q): w + q on both
+/* Both halves of w (|w_i| < q) to their representatives in [0, q): w + q on both
  * halves (SADD16), then SSUB16 of zero sets the GE flags of the halves of w that are
  * >= 0 and SEL keeps w there, w + q in the others (ARMv7-M ARM, Arm DDI 0403E, §A7.7:
  * SADD16, SSUB16, SEL; 1 cycle each). One statement, so that nothing comes between the
@@ -260,21 +260,36 @@ M4_INLINE uint32_t to_unsigned2(uint32_t w)
  * bit 16), then t2 >> 8 | t3 << 4 as a halfword (t3 shifted down from bit 16). */
 M4_INLINE void encode12_four(uint8_t out[6], uint32_t a, uint32_t b)
 {
-    const uint32_t lo = (a & 0xFFFu) | ((a >> 4) & 0xFFF000u) | b << 24;
+    const uint32_t lo = ((a >> 4) & ~0xFFFu) | (a & 0xFFFu) | b << 24; /* BFI */
     const uint16_t hi = (uint16_t)(((b >> 8) & 0xFu) | b >> 12);
     memcpy(out, &lo, sizeof lo);
     memcpy(out + 4, &hi, sizeof hi);
 }
 
-/* pqpan_mlkem_poly_reduce and pqpan_mlkem_poly_tobytes in one pass, four coefficients
- * per step: barrett2, to_unsigned2, encode12_four; p is left unchanged. Equal to the
- * portable pqpan_mlkem_poly_reduce_tobytes. */
+/* ByteEncode_12 of every coefficient after barrett2 (tomont 0) or fqmul2 by R^2 (tomont
+ * 1, as poly_fqmul), four coefficients per step; p is left unchanged. */
+M4_INLINE void encode12_poly(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlkem_poly *p, int tomont)
+{
+    const int16_t *c = p->c;
+    for (uint8_t *out = r; out < r + PQPAN_MLKEM_POLYBYTES; out += 6, c += 4) {
+        const uint32_t a = load_word(c), b = load_word(c + 2);
+        encode12_four(out, to_unsigned2(tomont ? fqmul2(PQPAN_MLKEM_R2, a) : barrett2(a)),
+                      to_unsigned2(tomont ? fqmul2(PQPAN_MLKEM_R2, b) : barrett2(b)));
+    }
+}
+
+/* pqpan_mlkem_poly_reduce and pqpan_mlkem_poly_tobytes in one pass; equal to the portable
+ * pqpan_mlkem_poly_reduce_tobytes. */
 void pqpan_mlkem_poly_reduce_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p)
 {
-    for (unsigned j = 0; j < PQPAN_MLKEM_N; j += 4) {
-        encode12_four(r + 3 * j / 2, to_unsigned2(barrett2(load_word(p->c + j))),
-                      to_unsigned2(barrett2(load_word(p->c + j + 2))));
-    }
+    encode12_poly(r, p, 0);
+}
+
+/* pqpan_mlkem_poly_tomont and pqpan_mlkem_poly_tobytes in one pass; equal to the portable
+ * pqpan_mlkem_poly_tomont_tobytes. */
+void pqpan_mlkem_poly_tomont_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p)
+{
+    encode12_poly(r, p, 1);
 }
 
 /* Bits k and k + 1 of the message byte b, each times Decompress_1(1) = 1665, in the

@@ -83,8 +83,7 @@ static PQPAN_NOINLINE void keygen_t_row(const struct mlkem_params *prm,
     pqpan_mlkem_ntt(t.c);                                              /* line 17 */
     pqpan_mlkem_poly_frommont(&t);
     matrix_row_acc(&t, rho, prm->k, i, 0, s_hat); /* line 18 */
-    pqpan_mlkem_poly_tomont(&t);
-    pqpan_mlkem_poly_tobytes(t_out, &t); /* line 19 */
+    pqpan_mlkem_poly_tomont_tobytes(t_out, &t); /* line 19 */
     pqpan_wipe(&t, sizeof t);
 }
 

@@ -72,6 +72,13 @@ void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_reduce_tobytes)(uint8_t r[PQPAN_MLKEM_PO
     pqpan_mlkem_poly_tobytes(r, p);
 }
 
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_tomont_tobytes)(uint8_t r[PQPAN_MLKEM_POLYBYTES],
+                                                       struct mlkem_poly *p)
+{
+    pqpan_mlkem_poly_tomont(p);
+    pqpan_mlkem_poly_tobytes(r, p);
+}
+
 /* x mod q for x < 2^12 without a branch: subtract q, add it back if that went negative. */
 static int16_t reduce_12bit(uint16_t x)
 {

@@ -29,6 +29,9 @@ void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlk
  * pqpan_mlkem_poly_reduce, then pqpan_mlkem_poly_tobytes (the M4 backend does both in one
  * pass, src/crypto/m4/ntt_m4.c). p's coefficients may be left reduced. */
 void pqpan_mlkem_poly_reduce_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p);
+/* ByteEncode_12 of p R mod q: pqpan_mlkem_poly_tomont, then pqpan_mlkem_poly_tobytes (one
+ * pass in the M4 backend); p's coefficients may be left multiplied by R. */
+void pqpan_mlkem_poly_tomont_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p);
 /* ByteDecode_12 (FIPS 203 Alg. 6): 12-bit values reduced mod q, so p_i in [0, q). */
 void pqpan_mlkem_poly_frombytes(struct mlkem_poly *p, const uint8_t a[PQPAN_MLKEM_POLYBYTES]);
 /* 1 if every 12-bit value of the encoding is < q, i.e. ByteEncode_12(ByteDecode_12(a)) == a
