@@ -127,23 +127,30 @@ int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES])
  * / q). Adding 2q to x adds 2^(d+1) to round(2^d x / q), a multiple of 2^d, so the
  * residue's value is that of x + 2q, which lies in [0, 4q): no reduction or sign
  * correction is needed first. */
-static inline uint16_t compress(int16_t x, unsigned d)
+static inline uint32_t compress_bias(unsigned d)
 {
-    const uint32_t n = (uint32_t)((int32_t)x * (int32_t)(1u << d) +
-                                  (int32_t)((2u * PQPAN_MLKEM_Q << d) + (PQPAN_MLKEM_Q - 1) / 2));
+    return (2u * PQPAN_MLKEM_Q << d) + (PQPAN_MLKEM_Q - 1) / 2;
+}
+
+/* bias is compress_bias(d), passed in so that the loops can hold it in a register (the
+ * sum is taken mod 2^32, its true value n lying in [0, 2^25)). */
+static inline uint16_t compress(int16_t x, unsigned d, uint32_t bias)
+{
+    const uint32_t n = (uint32_t)((int32_t)x * (int32_t)(1u << d)) + bias;
     const uint32_t quot = (uint32_t)(((uint64_t)n * DIV_Q_MAGIC) >> DIV_Q_SHIFT);
     return (uint16_t)(quot & ((1u << d) - 1));
 }
 
 uint16_t pqpan_mlkem_compress(int16_t x, unsigned d)
 {
-    return compress(x, d);
+    return compress(x, d, compress_bias(d));
 }
 
-/* Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d) (eq. 4.8). */
-static int16_t decompress(uint32_t y, unsigned d)
+/* Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d) (eq. 4.8); half is
+ * 2^(d-1), passed in as compress's bias. */
+static int16_t decompress(uint32_t y, unsigned d, uint32_t half)
 {
-    return (int16_t)((y * PQPAN_MLKEM_Q + (1u << (d - 1))) >> d);
+    return (int16_t)((y * PQPAN_MLKEM_Q + half) >> d);
 }
 
 /* ByteEncode_d (FIPS 203 Alg. 5) of eight d-bit values: bit b of v[i] is bit d i + b of
@@ -230,40 +237,40 @@ static inline void byte_decode8(uint16_t v[8], const uint8_t *in, unsigned d)
 }
 
 /* Compress_d of four coefficients (|c_i| < 2q), written out for the same reason. */
-static inline void compress4(uint16_t v[4], const int16_t c[4], unsigned d)
+static inline void compress4(uint16_t v[4], const int16_t c[4], unsigned d, uint32_t bias)
 {
-    v[0] = compress(c[0], d);
-    v[1] = compress(c[1], d);
-    v[2] = compress(c[2], d);
-    v[3] = compress(c[3], d);
+    v[0] = compress(c[0], d, bias);
+    v[1] = compress(c[1], d, bias);
+    v[2] = compress(c[2], d, bias);
+    v[3] = compress(c[3], d, bias);
 }
 
 /* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits, so every
  * group of 8 starts on a byte boundary. */
-static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
+static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d, uint32_t bias)
 {
     uint16_t v[8];
-    compress4(v, c, d);
-    compress4(v + 4, c + 4, d);
+    compress4(v, c, d, bias);
+    compress4(v + 4, c + 4, d, bias);
     byte_encode8(out, v, d);
 }
 
 /* Decompress_d of four values. */
-static inline void decompress4(int16_t c[4], const uint16_t v[4], unsigned d)
+static inline void decompress4(int16_t c[4], const uint16_t v[4], unsigned d, uint32_t half)
 {
-    c[0] = decompress(v[0], d);
-    c[1] = decompress(v[1], d);
-    c[2] = decompress(v[2], d);
-    c[3] = decompress(v[3], d);
+    c[0] = decompress(v[0], d, half);
+    c[1] = decompress(v[1], d, half);
+    c[2] = decompress(v[2], d, half);
+    c[3] = decompress(v[3], d, half);
 }
 
 /* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes. */
-static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d)
+static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d, uint32_t half)
 {
     uint16_t v[8];
     byte_decode8(v, in, d);
-    decompress4(c, v, d);
-    decompress4(c + 4, v + 4, d);
+    decompress4(c, v, d, half);
+    decompress4(c + 4, v + 4, d, half);
 }
 
 /* The OR of the byte differences of two d-byte groups folded into 8 bits (0 iff equal),
@@ -288,9 +295,11 @@ static inline unsigned group_diff(const uint8_t *a, const uint8_t *b, unsigned d
 
 static inline void compress_all(uint8_t *r, const struct mlkem_poly *p, unsigned d)
 {
+    uint32_t bias = compress_bias(d);
     unsigned g;
+    PQPAN_M4_IN_REGISTER(bias);
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        compress_group(r + d * g, p->c + 8 * g, d);
+        compress_group(r + d * g, p->c + 8 * g, d, bias);
     }
 }
 
@@ -299,9 +308,11 @@ static inline unsigned compress_diff_all(const uint8_t *expected, const struct m
                                          unsigned d)
 {
     uint8_t buf[11];
+    uint32_t bias = compress_bias(d);
     unsigned diff = 0, g;
+    PQPAN_M4_IN_REGISTER(bias);
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        compress_group(buf, p->c + 8 * g, d);
+        compress_group(buf, p->c + 8 * g, d, bias);
         diff |= group_diff(buf, expected + d * g, d);
     }
     pqpan_wipe(buf, sizeof buf);
@@ -310,9 +321,11 @@ static inline unsigned compress_diff_all(const uint8_t *expected, const struct m
 
 static inline void decompress_all(struct mlkem_poly *p, const uint8_t *a, unsigned d)
 {
+    uint32_t half = 1u << (d - 1);
     unsigned g;
+    PQPAN_M4_IN_REGISTER(half);
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        decompress_group(p->c + 8 * g, a + d * g, d);
+        decompress_group(p->c + 8 * g, a + d * g, d, half);
     }
 }
 
@@ -384,11 +397,13 @@ void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_add_msg)(struct mlkem_poly *p, const uin
 
 void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p)
 {
+    uint32_t bias = compress_bias(1);
     unsigned i, j;
+    PQPAN_M4_IN_REGISTER(bias);
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
         unsigned byte = 0;
         for (j = 0; j < 8; j++) {
-            byte |= (unsigned)compress(p->c[8 * i + j], 1) << j;
+            byte |= (unsigned)compress(p->c[8 * i + j], 1, bias) << j;
         }
         m[i] = (uint8_t)byte;
     }
