@@ -395,16 +395,22 @@ void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_add_msg)(struct mlkem_poly *p, const uin
     }
 }
 
+/* ByteEncode_1(Compress_1) of eight coefficients: one message byte, written out (gcc -O2
+ * does not unroll the loop over the bits). */
+static inline uint8_t msg_byte(const int16_t c[8], uint32_t bias)
+{
+    return (uint8_t)(compress(c[0], 1, bias) | compress(c[1], 1, bias) << 1 |
+                     compress(c[2], 1, bias) << 2 | compress(c[3], 1, bias) << 3 |
+                     compress(c[4], 1, bias) << 4 | compress(c[5], 1, bias) << 5 |
+                     compress(c[6], 1, bias) << 6 | compress(c[7], 1, bias) << 7);
+}
+
 void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p)
 {
     uint32_t bias = compress_bias(1);
-    unsigned i, j;
+    unsigned i;
     PQPAN_M4_IN_REGISTER(bias);
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
-        unsigned byte = 0;
-        for (j = 0; j < 8; j++) {
-            byte |= (unsigned)compress(p->c[8 * i + j], 1, bias) << j;
-        }
-        m[i] = (uint8_t)byte;
+        m[i] = msg_byte(p->c + 8 * i, bias);
     }
 }
