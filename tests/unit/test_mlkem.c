@@ -543,7 +543,7 @@ static void test_bytes_canonical(void **state)
  * exhaustively above, on the residue of each coefficient in [0, q)) and Decompress_d(y) =
  * round(q y / 2^d) = floor((2 q y + 2^d) / 2^(d+1)) (eq. 4.8), for every d of the
  * parameter sets; coefficients over the whole input range (-2q, 2q), and ByteEncode_1(
- * Compress_1) of the message the same way. */
+ * Compress_1(v - w)) of the message for Decrypt's ranges of v and w. */
 static void test_compress_encoding_bitwise(void **state)
 {
     static const unsigned ds[4] = {4, 5, 10, 11};
@@ -567,9 +567,13 @@ static void test_compress_encoding_bitwise(void **state)
         }
         pqpan_mlkem_poly_compress(enc, &p, d);
         assert_memory_equal(enc, want, 32 * d);
-        pqpan_mlkem_poly_tomsg(msg, &p);
+        for (i = 0; i < 256; i++) { /* v - w with v in [0, q), w in (-q, q), as in Decrypt */
+            back.c[i] = (int16_t)(splitmix64(&seed) % Q);
+            p.c[i] = (int16_t)((int)(splitmix64(&seed) % (2 * Q - 1)) - (Q - 1));
+        }
+        pqpan_mlkem_poly_tomsg(msg, &back, &p);
         for (i = 0; i < 256; i++) {
-            const unsigned x = (unsigned)((p.c[i] % Q + Q) % Q);
+            const unsigned x = (unsigned)(((back.c[i] - p.c[i]) % Q + Q) % Q);
             assert_int_equal((msg[i / 8] >> (i % 8)) & 1u, pqpan_mlkem_compress((int16_t)x, 1));
         }
         for (i = 0; i < 32 * d; i++) { /* any string decodes: random bytes as input */

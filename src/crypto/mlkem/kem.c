@@ -218,8 +218,7 @@ static PQPAN_NOINLINE void kpke_decrypt(const struct mlkem_params *prm, uint8_t 
     }
     pqpan_mlkem_invntt(w.c); /* line 6: w = v - NTT^-1(s_hat^T o NTT(u)); |w_i| < k q */
     pqpan_mlkem_poly_decompress(&u, c + PQPAN_MLKEM_N / 8 * prm->du * prm->k, prm->dv); /* 4 */
-    pqpan_mlkem_poly_sub(&w, &u, &w); /* u_i in [0, q), |NTT^-1 result| < q: |w_i| < 2q */
-    pqpan_mlkem_poly_tomsg(m, &w);    /* line 7 */
+    pqpan_mlkem_poly_tomsg(m, &u, &w); /* line 7 of u - w: u_i in [0, q), |w_i| < q */
     pqpan_wipe(&w, sizeof w);
 }
 

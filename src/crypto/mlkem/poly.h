@@ -12,11 +12,6 @@ struct mlkem_poly {
 
 /* Every coefficient to its representative in [-(q-1)/2, (q-1)/2] (Barrett). */
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p);
-/* r = a + b, r = a - b, coefficient-wise without reduction. */
-void pqpan_mlkem_poly_add(struct mlkem_poly *r, const struct mlkem_poly *a,
-                          const struct mlkem_poly *b);
-void pqpan_mlkem_poly_sub(struct mlkem_poly *r, const struct mlkem_poly *a,
-                          const struct mlkem_poly *b);
 /* p = p * R mod q (into the Montgomery domain); output |p_i| < q. */
 void pqpan_mlkem_poly_tomont(struct mlkem_poly *p);
 /* p = p * R^-1 mod q (out of the Montgomery domain) for |p_i| < 2^15; output |p_i| < q. */
@@ -51,8 +46,10 @@ void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigne
 /* p += Decompress_1(ByteDecode_1(m)) (FIPS 203 Alg. 14 lines 20-21): bit i adds 0 or
  * 1665. */
 void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES]);
-/* ByteEncode_1(Compress_1(p mod q)) (FIPS 203 Alg. 15 line 7); |p_i| < 2q. */
-void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p);
+/* ByteEncode_1(Compress_1((v - w) mod q)) (FIPS 203 Alg. 15 lines 6-7, the subtraction
+ * taken coefficient by coefficient on the way); |v_i - w_i| < 2q. */
+void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *v,
+                            const struct mlkem_poly *w);
 
 /* Compress_d(x mod q) for |x| < 2q, d <= 11 (eq. 4.7); exposed for the unit test. */
 uint16_t pqpan_mlkem_compress(int16_t x, unsigned d);
