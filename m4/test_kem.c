@@ -161,29 +161,41 @@ static const struct cbd_pair cbd3_pair = {"cbd3 vs portable", "cbd3 add vs porta
                                           pqpan_mlkem_cbd3_piece,
                                           pqpan_mlkem_cbd3_piece_portable, 48, 1};
 
-/* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
- * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
- * part's 64 values: the bytes pseudo-random, then in runs 0 and 1 all 0xFF (every
- * candidate rejected) and all zero (every one accepted). Count, position and all 65
- * places must agree. */
-static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+/* One rejection step from count and byte pos on buf in both versions: 1 if count, position
+ * and all 65 places agree. */
+static int rej_case(const uint8_t buf[84 + 2], unsigned count, size_t pos, uint64_t *seed)
 {
     int16_t m4[65], c[65];
-    uint8_t buf[84 + 2];
-    size_t pos_m4, pos_c;
-    unsigned count, n_m4, n_c;
-    for (size_t i = 0; i < sizeof buf; i++) {
-        buf[i] = (uint8_t)(run == 0 ? 0xFF : run == 1 ? 0 : pqpan_m4_random(seed));
-    }
+    size_t pos_m4 = pos, pos_c = pos;
+    unsigned n_m4, n_c;
     for (size_t i = 0; i < 65; i++) {
         m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
     }
-    pos_m4 = pos_c = 3 * (size_t)(pqpan_m4_random(seed) % 29); /* 0 .. 84 */
-    count = (unsigned)(pqpan_m4_random(seed) % 65);
     n_m4 = pqpan_mlkem_rej_uniform(m4, count, 64, buf, 84, &pos_m4);
     n_c = pqpan_mlkem_rej_uniform_portable(c, count, 64, buf, 84, &pos_c);
-    pqpan_m4_check(t, n_m4 == n_c && pos_m4 == pos_c && equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c),
-                   "rej_uniform vs portable", run);
+    return n_m4 == n_c && pos_m4 == pos_c && equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c);
+}
+
+/* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
+ * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
+ * part's 64 values: the bytes pseudo-random, then in run 0 all 0xFF (every candidate
+ * rejected) and in run 1 all zero (every one accepted) from the first triple with every
+ * start count 0 .. 64, which meets each loop's bound. */
+static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    uint8_t buf[84 + 2];
+    int same = 1;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)(run == 0 ? 0xFF : run == 1 ? 0 : pqpan_m4_random(seed));
+    }
+    if (run == 1) { /* every candidate accepted: every start count, so each loop's bound is met */
+        for (unsigned count = 0; count <= 64; count++) {
+            same &= rej_case(buf, count, 0, seed);
+        }
+    } else {
+        same = rej_case(buf, (unsigned)(pqpan_m4_random(seed) % 65), 3 * (size_t)(pqpan_m4_random(seed) % 29), seed);
+    }
+    pqpan_m4_check(t, same, "rej_uniform vs portable", run);
 }
 
 /* The Barrett reduction of a polynomial over the whole int16 range. */
