@@ -198,13 +198,20 @@ static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint3
     pqpan_m4_check(t, same, "rej_uniform vs portable", run);
 }
 
+/* a and b set to the same coefficients over the whole int16 range: in run 0 INT16_MAX and
+ * INT16_MIN alternately, else pseudo-random. */
+static void same_int16_polys(struct mlkem_poly *a, struct mlkem_poly *b, uint64_t *seed, uint32_t run)
+{
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        a->c[i] = b->c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
+}
+
 /* The Barrett reduction of a polynomial over the whole int16 range. */
 static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
     struct mlkem_poly m4, c;
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_reduce(&m4);
     pqpan_mlkem_poly_reduce_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
@@ -217,21 +224,15 @@ static void encode_msg_against_portable(struct pqpan_m4_tally *t, uint64_t *seed
 {
     struct mlkem_poly m4, c;
     uint8_t enc_m4[PQPAN_MLKEM_POLYBYTES], enc_c[PQPAN_MLKEM_POLYBYTES], msg[PQPAN_MLKEM_SYMBYTES];
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_reduce_tobytes(enc_m4, &m4);
     pqpan_mlkem_poly_reduce_tobytes_portable(enc_c, &c);
     pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_reduce_tobytes vs portable", run);
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_tomont_tobytes(enc_m4, &m4);
     pqpan_mlkem_poly_tomont_tobytes_portable(enc_c, &c);
     pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_tomont_tobytes vs portable", run);
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     for (size_t i = 0; i < sizeof msg; i++) {
         msg[i] = (uint8_t)(run == 0 ? 0xFF : pqpan_m4_random(seed));
     }
@@ -244,15 +245,11 @@ static void encode_msg_against_portable(struct pqpan_m4_tally *t, uint64_t *seed
 static void mont_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
     struct mlkem_poly m4, c;
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_tomont(&m4);
     pqpan_mlkem_poly_tomont_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_tomont vs portable", run);
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_frommont(&m4);
     pqpan_mlkem_poly_frommont_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_frommont vs portable", run);
