@@ -10,28 +10,44 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   word being the odd one rotated by k+1 and the new odd word the even one rotated by k.
 - Every 32-bit rotation is folded into the flexible second operand (ROR #n) of an EOR or
   BIC (ARMv7-M ARM, A5.3.2 / A7.4.2 "Shifts applied to a register"), never executed on its
-  own: each stored word v carries a fixed "frame" f (true value = ROR(v, f)), chosen as
-  the rho rotation of the chi input that becomes the first BIC operand, so the frame of a
-  lane position is the same in every round.
+  own: each stored word v carries a fixed "frame" f (true value = ROR(v, f)), and so does
+  each of theta's D words (solve_d_frames): the frames are chosen so that every D word is
+  one EOR of two parities with the unshifted one already in the D word's frame, and chi
+  computes each output in the frame of its first BIC operand, so the frame of a lane
+  position is the same in every round.
 - theta's column parities for the next round are accumulated while chi's outputs are
   stored (5 registers per half; row 0's outputs are computed into them, so each parity
   is kept in the frame of its row-0 word), and D lives in FPU registers s0..s9 (VMOV,
-  no memory).
+  no memory). Each round starts with theta's D (the permutation's entry computes only the
+  parities, so the last round computes no D that nothing reads). theta computes the D
+  words of the round's first row straight into that row's chi input registers, one of
+  them into r12; a D word moved into r12 for one chi input stays there for the next row
+  that needs it (each row takes last an input whose D word the next row needs): 36 D
+  moves per round instead of 50.
 - Two rounds per loop pass: the state -> a buffer on the stack -> the state, except for
-  17 words kept in FPU registers s15..s31 for the whole permutation (loaded on entry,
-  stored on exit; VMOV between a core and an FPU register is 1 cycle and touches no
-  memory, where an LDR is 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and
+  17 words kept in FPU registers s15..s31 for the whole permutation (copied there on
+  entry, stored on exit; VMOV between a core and an FPU register is 1 cycle and touches
+  no memory, where an LDR is 2: Cortex-M4 TRM, Arm DDI 0439B, FPU instruction timings and
   Table 3-1; secondary source for VMOV: https://compendium.i-0.nl/docs/data-operations/fpu_reg). A word can stay in one register only if
   every round reads it (as a chi input) no later than it writes it (as a chi output):
   28 of the 50 positions qualify in the order the rounds run (FPU_RESIDENT). s16..s31
   are callee-saved (AAPCS §5.1.2.1), hence the VPUSH / VPOP.
-- The round-constant pointer lives in lr (post-incremented by the iota loads).
+- The buffer holds its 33 words in the order the second round of a pass reads them, and
+  that round POPs them (one POP per row, the lowest register from the lowest address:
+  Arm DDI 0403E §A7.7, POP); one SUB per pass puts sp back. Below sp are only words already
+  read, so an exception's stacking there loses nothing. The first round writes the
+  buffer with STR at fixed offsets from sp.
+- The entry reads the 50 words of the state with LDM (row 0's 10 straight into the 10
+  column parities), copying the FPU-resident ones to their registers as they pass.
+- The round-constant pointer lives in lr (post-incremented by the iota loads); the loop
+  ends when it reaches the table's end (ADR, no load).
 - The sponge (src/crypto/sha3.c with src/crypto/m4/sponge_m4.c) keeps its state in this
   form between permutations and converts only the lanes it absorbs or squeezes;
   pqpan_keccak_f1600 converts all 25 lanes on entry and exit around the same rounds.
 Usage: scripts/gen_keccak_m4.py > src/crypto/m4/keccak_f1600.S
        scripts/gen_keccak_m4.py --selftest   (runs the round code on a model of the
        registers and checks it against a plain Keccak-f[1600])"""
+import itertools
 import random
 import re
 import sys
@@ -107,36 +123,198 @@ def chi_inputs(y, h):
     return out
 
 
+def d_word(lane, half):
+    """Index in s0..s9 of the D word theta XORs into half `half` of lane `lane`: its
+    column's (FIPS 202 §3.2.1, D[x] for x = lane mod 5)."""
+    return 2 * (lane % 5) + half
+
+
+def row_d_words(y, h):
+    return [d_word(lane, hs) for lane, hs, _ in chi_inputs(y, h)]
+
+
+# --- frames -------------------------------------------------------------------------
+# Each D word d is kept in a frame g[d] too (true D = ROR(stored, g[d])), and so is each
+# chi input computed from it: b = Dg ^ ROR(a, F[w] - g[d]) is the theta'd word in frame
+# g[d], its rho'd value ROR(b, rho amount + g[d]). chi's output x is computed in the frame
+# of its input x + 2 (the first BIC operand, unshifted), which fixes the frame F of every
+# stored word from g. theta's D words are computed from the parities (each kept in the
+# frame of its row-0 word) by one EOR whose first operand is unshifted, so g[d] must be
+# the frame of one of its two parity terms, less 1 for ROL64's odd term; a choice per D
+# word makes every g[d] equal some g[d'] plus a constant, which has a solution when the
+# constants sum to 0 mod 32 around every cycle. No ROR is then executed on its own.
+
+def parity_source(h, x):
+    """(D word, rho ROR) of chi input x + 2 of row 0, half h: the frame of row 0's output
+    x, which is the frame of column x's parity of half h, is g[that D word] + the ROR."""
+    lane, hs, s = chi_inputs(0, h)[(x + 2) % 5]
+    return d_word(lane, hs), s
+
+
+def d_terms(d):
+    """The two parity terms of D word d (FIPS 202 §3.2.1: D[x] = C[x-1] ^ ROL64(C[x+1], 1),
+    interleaved: even word = Ce[x-1] ^ ROL32(Co[x+1], 1), odd word = Co[x-1] ^ Ce[x+1])
+    as (half, column, extra ROR)."""
+    x, h = d // 2, d % 2
+    if h == 0:
+        return [(0, (x - 1) % 5, 0), (1, (x + 1) % 5, 31)]
+    return [(1, (x - 1) % 5, 0), (0, (x + 1) % 5, 0)]
+
+
+def solve_d_frames():
+    """The frame of each D word, for the first choice (in counting order) of the unshifted
+    parity term of every D word whose equations g[d] = g[src] + constant close around
+    every cycle; each cycle's first D word is put at frame 0."""
+    for choice in range(1 << 10):
+        edge = {}
+        for d in range(10):
+            half, col, extra = d_terms(d)[(choice >> d) & 1]
+            src, s = parity_source(half, col)
+            edge[d] = (src, (s + extra) % 32)  # g[d] = g[src] + s + extra
+        g = {}
+        for d in range(10):  # one root per cycle at frame 0
+            path = []
+            while d not in path and d not in g:
+                path.append(d)
+                d = edge[d][0]
+            if d not in g:
+                g[d] = 0
+        while len(g) < 10:
+            for d in range(10):
+                if d not in g and edge[d][0] in g:
+                    g[d] = (g[edge[d][0]] + edge[d][1]) % 32
+        if all(g[d] == (g[edge[d][0]] + edge[d][1]) % 32 for d in range(10)):
+            return [g[d] for d in range(10)]
+    raise ValueError("no frames")
+
+
+D_FRAME = solve_d_frames()
+
+
+def rho_frame(y, h, x):
+    """ROR taking chi input x of row (y, h), as computed (frame of its D word), to its
+    rho'd value."""
+    lane, hs, s = chi_inputs(y, h)[x]
+    return (s + D_FRAME[d_word(lane, hs)]) % 32
+
+
+# Frame of each stored word 2 * lane + half: that of its row's chi input x + 2.
+FRAMES = [rho_frame(w // 2 // 5, w % 2, (w // 2 % 5 + 2) % 5) for w in range(50)]
+# The frame of the running column parity x of half h: that of row 0's word, which is
+# computed straight into the parity register.
+PARITY_FRAMES = [[FRAMES[2 * x + h] for x in range(5)] for h in range(2)]
+
+
+# --- the order of the rows, and which D word stays in r12 -----------------------------
+# A D word is moved from s0..s9 into r12 for each chi input that needs it; one left there
+# by the last input of a row serves the first input of the next row that needs it too.
+# Rows run half 0 then half 1 (the even parities wait in s10..s14), row 0 first in each
+# (its outputs start the parities); the other rows in the order that shares the most.
+
+def theta_plan(carry):
+    """The order theta computes the D words in, and the register of each: the 5 of the
+    first row's chi inputs go to that input's register C[x] (chi's first row then needs no
+    move), except `carry`, which goes to r12 and stays there for the next rows; the
+    others go through T. The even parities sit in C until used, so a D word may go to
+    C[x] only once every D word reading the even parity of column x is computed; the
+    first order (in itertools' order) that allows it. None if none does."""
+    first = row_d_words(*FIRST_ROW)
+    rest = [(d, T) for d in range(10) if d not in first]
+    for order in itertools.permutations(x for x in range(5) if first[x] != carry):
+        plan = rest + [(carry, TMP)] + [(first[x], C[x]) for x in order]
+        done = set()
+        ok = True
+        for d, reg in plan:
+            done.add(d)
+            if reg in C:  # overwrites the even parity of column C.index(reg)
+                readers = [e for e in range(10) if (0, C.index(reg)) in [t[:2] for t in d_terms(e)]]
+                ok = ok and all(e in done for e in readers)
+        if ok:
+            return plan
+    return None
+
+
+FIRST_ROW = (0, 0)
+
+
+def choose_rows():
+    """(moves saved, row order, carry chain) of the row order and the D word theta leaves
+    in r12 that save the most D moves."""
+    top = None
+    for p0 in itertools.permutations(range(1, 5)):
+        for p1 in itertools.permutations(range(1, 5)):
+            rows = [FIRST_ROW] + [(y, 0) for y in p0] + [(0, 1)] + [(y, 1) for y in p1]
+            for first in set(row_d_words(*rows[0])) & set(row_d_words(*rows[1])):
+                if theta_plan(first) is None:
+                    continue
+                hits, chain = carry_plan_from(rows[1:], first)
+                if top is None or hits > top[0]:
+                    top = (hits, rows, [first] + chain)
+    return top
+
+
+def carry_plan_from(rows, first):
+    """(hits, chain): the D words carried into each of rows in r12, starting with first,
+    that let the most rows find their first D word already there (dynamic programming
+    over the word carried out of each row: one the next row needs, other than the one
+    carried in, or none)."""
+    best = {first: (0, [])}
+    for i, row in enumerate(rows):
+        nxt = {}
+        need = set(row_d_words(*row))
+        carry_out = set(row_d_words(*rows[i + 1])) & need if i + 1 < len(rows) else set()
+        for cin, (hits, chain) in best.items():
+            hit = 1 if cin in need else 0
+            for cout in sorted(carry_out - {cin}) + [None]:
+                cand = (hits + hit, chain + [cin])
+                if cout not in nxt or cand[0] > nxt[cout][0]:
+                    nxt[cout] = cand
+        best = nxt
+    return max(best.values(), key=lambda v: v[0])
+
+
+_, ROWS, CARRY = choose_rows()
+POS = {row: i for i, row in enumerate(ROWS)}
+
+
 def read_row(w):
-    """The row (5 h + y, in the order one_round runs them) that reads word w as a chi
-    input."""
+    """The row (y, h) that reads word w as a chi input."""
     for h in range(2):
         for y in range(5):
             for lane, hs, _ in chi_inputs(y, h):
                 if 2 * lane + hs == w:
-                    return 5 * h + y
+                    return y, h
     raise ValueError(w)
 
 
-# Words that stay in FPU registers: read no later than written in every round (the row
-# writing word 2 (x + 5y) + h is 5 h + y), the first 17 of those, in s15..s31.
-FPU_FIRST = 15
-FPU_RESIDENT = [w for w in range(50) if read_row(w) <= 5 * (w % 2) + (w // 2) // 5][:32 - FPU_FIRST]
-SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
-# The stack buffer holds the other words, packed; then the end of the round-constant
-# table; the frame keeps sp 8-byte aligned below the 36 + 64 pushed bytes.
-EIDX = {w: i for i, w in enumerate(w for w in range(50) if w not in SREG)}
-END_OFF = 4 * len(EIDX)
-FRAME = (END_OFF + 4 + 4) // 8 * 8 + 4
-PUSHED = 36 + 64
+def write_row(w):
+    return w // 2 // 5, w % 2
 
-# Frame of each stored word 2 * lane + half: the ROR of the chi input at x + 2.
-FRAMES = [0] * 50
-for _y in range(5):
-    for _h in range(2):
-        _ins = chi_inputs(_y, _h)
-        for _x in range(5):
-            FRAMES[2 * (_x + 5 * _y) + _h] = _ins[(_x + 2) % 5][2]
+
+# Words that stay in FPU registers: read no later than written in every round (in the
+# order ROWS runs them), the first 17 of those, in s15..s31.
+FPU_FIRST = 15
+FPU_RESIDENT = [w for w in range(50) if POS[read_row(w)] <= POS[write_row(w)]][:32 - FPU_FIRST]
+SREG = {w: FPU_FIRST + i for i, w in enumerate(FPU_RESIDENT)}
+
+
+def e_layout():
+    """Slots of the stack buffer: the round that reads it pops its words in the order it
+    uses them (each row's with one POP, which loads the lowest register from the lowest
+    address: Arm DDI 0403E §A7.7), so they sit in that order: row after row, within a
+    row in the order of their chi input registers."""
+    order = []
+    for row in ROWS:
+        order += [w for w in (2 * lane + hs for lane, hs, _ in chi_inputs(*row)) if w not in SREG]
+    assert sorted(order) == [w for w in range(50) if w not in SREG]
+    return {w: i for i, w in enumerate(order)}
+
+
+# The stack buffer holds the other words; the frame keeps sp 8-byte aligned below the
+# 36 + 64 pushed bytes.
+EIDX = e_layout()
+PUSHED = 36 + 64
+FRAME = 4 * len(EIDX) + (-(4 * len(EIDX) + PUSHED)) % 8
 
 
 def shifted(reg, amount):
@@ -151,6 +329,8 @@ def addr(buf, word):
 def load_word(out, reg, buf, word):
     if word in SREG:
         out.append(f"vmov {reg}, s{SREG[word]}")
+    elif buf == "E":
+        out.append(f"pop {{{reg}}}")
     else:
         out.append(f"ldr {reg}, {addr(buf, word)}")
 
@@ -162,29 +342,22 @@ def store_word(out, reg, buf, word):
         out.append(f"str {reg}, {addr(buf, word)}")
 
 
-def accumulate(out, x, first, value, frame):
-    """ACC[x] ^= ROR(value, frame), or = for the first row."""
-    if first:
-        out.append(f"ror {ACC[x]}, {value}, #{frame}" if frame else f"mov {ACC[x]}, {value}")
-    else:
-        out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(value, frame)}")
-
-
-def theta_d(out, frame_even, frame_odd):
-    """D[x] = C[x-1] ^ ROL64(C[x+1], 1) (FIPS 202 §3.2.1) into s0..s9 (s2x even, s2x+1 odd
-    word), from the even parities in s10..s14 and the odd ones in ACC, parity x of half h
-    held in frame frame_h[x] (the even ones are rotated back first)."""
+def theta_d(out, carry):
+    """D = C[x-1] ^ ROL64(C[x+1], 1) (FIPS 202 §3.2.1) into s0..s9, each word d in frame
+    D_FRAME[d], from the even parities in s10..s14 and the odd ones in ACC (each in the
+    frame of its row-0 word): one EOR each, its unshifted operand the parity whose frame
+    the D word takes; registers and order as theta_plan."""
     for x in range(5):
         out.append(f"vmov {C[x]}, s{10 + x}")
-        if frame_even[x]:
-            out.append(f"ror {C[x]}, {C[x]}, #{frame_even[x]}")
-    for x in range(5):
-        xm, xp = (x - 1) % 5, (x + 1) % 5
-        # even: ROL32(odd, 1) = ROR by 31
-        out.append(f"eor {T}, {C[xm]}, {shifted(ACC[xp], frame_odd[xp] + 31)}")
-        out.append(f"vmov s{2 * x}, {T}")
-        out.append(f"eor {T}, {C[xp]}, {shifted(ACC[xm], frame_odd[xm])}")  # odd: the even word
-        out.append(f"vmov s{2 * x + 1}, {T}")
+    parity = [C, ACC]
+    for d, r in theta_plan(carry):
+        terms = []
+        for half, col, extra in d_terms(d):
+            terms.append((parity[half][col], (PARITY_FRAMES[half][col] + extra - D_FRAME[d]) % 32))
+        terms.sort(key=lambda t: t[1] != 0)
+        assert terms[0][1] == 0
+        out.append(f"eor {r}, {terms[0][0]}, {shifted(*terms[1])}")
+        out.append(f"vmov s{d}, {r}")
 
 
 def save_even_parities(out):
@@ -192,54 +365,116 @@ def save_even_parities(out):
         out.append(f"vmov s{10 + x}, {ACC[x]}")
 
 
-def theta_prologue(out):
-    """Column parities of the state on entry (already interleaved and framed), then D."""
-    for h in range(2):
-        for x in range(5):
-            for y in range(5):
-                w = 2 * (x + 5 * y) + h
-                load_word(out, TMP, "A", w)
-                accumulate(out, x, y == 0, TMP, FRAMES[w])
-        if h == 0:
-            save_even_parities(out)
-    theta_d(out, [0] * 5, [0] * 5)
+def state_in(out):
+    """Entry: the state's 50 words read in order with LDM (the lowest register from the
+    lowest address: Arm DDI 0403E §A7.7), row 0's 10 straight into the column parities
+    (even parity x in r(2x+1), odd in r(2x+2): each in the frame of its row-0 word, as
+    the rounds leave them), the others 3 at a time into r11, r12, lr and XORed in; each
+    FPU-resident word copied to its register as it passes. Then the even parities to
+    s10..s14 and the odd ones to ACC, where the rounds expect them."""
+    par = {(h, x): f"r{2 * x + h + 1}" for h in range(2) for x in range(5)}
+    out.append("ldm r0!, {r1-r10}")
+    for w in range(10):
+        if w in SREG:
+            out.append(f"vmov s{SREG[w]}, r{w + 1}")
+    temps = ["r11", "r12", "lr"]
+    for start in range(10, 50, len(temps)):
+        words = list(range(start, min(start + len(temps), 50)))
+        out.append(f"ldm r0!, {{{', '.join(temps[:len(words)])}}}")
+        for w, r in zip(words, temps):
+            if w in SREG:
+                out.append(f"vmov s{SREG[w]}, {r}")
+            h, x = w % 2, w // 2 % 5
+            frame = FRAMES[w] - PARITY_FRAMES[h][x]
+            out.append(f"eor {par[h, x]}, {par[h, x]}, {shifted(r, frame)}")
+    out.append("sub r0, r0, #200")
+    for x in range(5):
+        out.append(f"vmov s{10 + x}, {par[0, x]}")
+    for x in reversed(range(5)):  # r10 -> r11 first: each source is read before it is written
+        out.append(f"mov {ACC[x]}, {par[1, x]}")
 
 
-# The frame of the running column parity x of half h in the rounds: that of row 0's word,
-# which is computed straight into the parity register.
-PARITY_FRAMES = [[FRAMES[2 * x + h] for x in range(5)] for h in range(2)]
+def chi_input_order(row, cin, cout):
+    """The order of a row's chi inputs: the one using the carried-in D word first, the one
+    whose D word is carried out last."""
+    ds = row_d_words(*row)
+    order = list(range(5))
+    if cout is not None:
+        order.remove(ds.index(cout))
+        order.append(ds.index(cout))
+    if cin in ds:
+        order.remove(ds.index(cin))
+        order.insert(0, ds.index(cin))
+    return order
+
+
+def load_inputs(out, src, ins):
+    """A row's chi input words into C[x]: from the stack buffer with one POP (its words
+    are next there, e_layout), else one LDR each (neighbouring loads pipeline on the
+    Cortex-M4, TRM Table 3-1 note), then the FPU-resident ones."""
+    words = [2 * lane + hs for lane, hs, _ in ins]
+    mem = [x for x in range(5) if words[x] not in SREG]
+    if src == "E" and mem:
+        out.append(f"pop {{{', '.join(C[x] for x in mem)}}}")
+    else:
+        for x in mem:
+            load_word(out, C[x], src, words[x])
+    for x in range(5):
+        if x not in mem:
+            load_word(out, C[x], src, words[x])
+
+
+def first_row_inputs(out, src, carry):
+    """The first row's chi inputs, whose D words theta left in C[x] (or r12 for carry)."""
+    for x, (lane, hs, _) in enumerate(chi_inputs(*FIRST_ROW)):
+        w, d = 2 * lane + hs, d_word(lane, hs)
+        if d == carry:
+            load_word(out, C[x], src, w)
+            out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
+        else:
+            load_word(out, T, src, w)
+            out.append(f"eor {C[x]}, {C[x]}, {shifted(T, FRAMES[w] - D_FRAME[d])}")
 
 
 def one_round(out, src, dst):
-    """rho, pi, chi, iota of one round from src to dst, theta's D being in s0..s9; leaves
-    the next round's D in s0..s9 and advances the round-constant pointer in lr."""
-    for h in range(2):
-        for y in range(5):
-            ins = chi_inputs(y, h)
-            for x, (lane, hs, _) in enumerate(ins):
-                col = lane % 5
-                w = 2 * lane + hs
-                load_word(out, C[x], src, w)
-                out.append(f"vmov {TMP}, s{2 * col + hs}")
-                out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w])}")
-            for x in range(5):
-                x1, x2 = (x + 1) % 5, (x + 2) % 5
-                s0, s1, s2 = ins[x][2], ins[x1][2], ins[x2][2]
-                # chi (§3.2.4): b[x] ^ (~b[x+1] & b[x+2]), in the frame of b[x+2]; row 0
-                # straight into the parity register (its frame is that parity's)
-                r = ACC[x] if y == 0 else T
-                out.append(f"bic {r}, {C[x2]}, {shifted(C[x1], s1 - s2)}")
-                out.append(f"eor {r}, {r}, {shifted(C[x], s0 - s2)}")
-                if x == 0 and y == 0:  # iota (§3.2.5): the table holds RC in lane 0's frames
-                    out.append(f"ldr {TMP}, [{T2}], #4")
-                    out.append(f"eor {r}, {r}, {TMP}")
-                w = 2 * (x + 5 * y) + h
-                store_word(out, r, dst, w)
-                if y != 0:
-                    out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(T, FRAMES[w] - PARITY_FRAMES[h][x])}")
-        if h == 0:
+    """theta's D (from the parities in s10..s14 and ACC), then rho, pi, chi, iota of one
+    round from src to dst, leaving the next round's parities; advances the round-constant
+    pointer in lr."""
+    theta_d(out, CARRY[0])
+    cached = CARRY[0]
+    for i, (y, h) in enumerate(ROWS):
+        ins = chi_inputs(y, h)
+        if i == 0:
+            first_row_inputs(out, src, cached)
+        else:
+            cout = CARRY[i + 1] if i + 1 < len(CARRY) else None
+            load_inputs(out, src, ins)
+            for x in chi_input_order((y, h), cached, cout):
+                lane, hs, _ = ins[x]
+                w, d = 2 * lane + hs, d_word(lane, hs)
+                if cached != d:
+                    out.append(f"vmov {TMP}, s{d}")
+                    cached = d
+                out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
+        e = [rho_frame(y, h, x) for x in range(5)]
+        for x in range(5):
+            x1, x2 = (x + 1) % 5, (x + 2) % 5
+            # chi (§3.2.4): b[x] ^ (~b[x+1] & b[x+2]), in the frame of b[x+2]; row 0
+            # straight into the parity register (its frame is that parity's)
+            r = ACC[x] if y == 0 else T
+            out.append(f"bic {r}, {C[x2]}, {shifted(C[x1], e[x1] - e[x2])}")
+            out.append(f"eor {r}, {r}, {shifted(C[x], e[x] - e[x2])}")
+            if x == 0 and y == 0:  # iota (§3.2.5): the table holds RC in lane 0's frames
+                out.append(f"ldr {T}, [{T2}], #4")
+                out.append(f"eor {r}, {r}, {T}")
+            w = 2 * (x + 5 * y) + h
+            store_word(out, r, dst, w)
+            if y != 0:
+                out.append(f"eor {ACC[x]}, {ACC[x]}, {shifted(T, FRAMES[w] - PARITY_FRAMES[h][x])}")
+        if (y, h) == ROWS[4]:
             save_even_parities(out)
-    theta_d(out, PARITY_FRAMES[0], PARITY_FRAMES[1])
+    if src == "E":  # the POPs moved sp over the buffer; the words below it are all read
+        out.append(f"sub sp, sp, #{4 * len(EIDX)}")
 
 
 def rc_words():
@@ -315,15 +550,12 @@ def permute_program():
     out.append("push {r4-r11, lr}")
     out.append("vpush {s16-s31}")
     out.append(f"sub sp, sp, #{FRAME}")
-    fpu_words_in(out)
-    theta_prologue(out)
+    state_in(out)
     out.append(f"adr {T2}, .Lrc")
-    out.append(f"add r12, {T2}, #192")
-    out.append(f"str r12, [sp, #{END_OFF}]")
     out.append(".Lrounds:")
     one_round(out, "A", "E")
     one_round(out, "E", "A")
-    out.append(f"ldr r12, [sp, #{END_OFF}]")
+    out.append("adr r12, .Lrc_end")  # PC-relative: no load (Arm DDI 0403E §A7.7, ADR)
     out.append(f"cmp {T2}, r12")
     out.append("bne.w .Lrounds")
     fpu_words_out(out)
@@ -331,12 +563,6 @@ def permute_program():
     out.append("vpop {s16-s31}")
     out.append("pop {r4-r11, pc}")
     return out
-
-
-def fpu_words_in(out):
-    """The FPU-resident words from the state into their registers."""
-    for w in FPU_RESIDENT:
-        out.append(f"vldr s{SREG[w]}, {addr('A', w)}")
 
 
 def fpu_words_out(out):
@@ -392,6 +618,7 @@ def emit():
     words = rc_words()
     for i in range(0, len(words), 4):
         print("    .word " + ", ".join(f"0x{w:08x}" for w in words[i:i + 4]))
+    print(".Lrc_end:")
     print("    .global pqpan_keccak_m4_frames")
     print("pqpan_keccak_m4_frames: @ frame (ROR) of each interleaved word 2 * lane + half")
     print(".Lframes:")
@@ -432,6 +659,7 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
     def mem(operand):
         m = re.fullmatch(r"\[(\w+)\], #(\d+)", operand.strip())
         if m:  # post-indexed: the round-constant pointer
+            assert m.group(1) != "sp"
             i = (regs[m.group(1)] - rc_base) // 4
             regs[m.group(1)] += int(m.group(2))
             return "rc", i
@@ -440,13 +668,28 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
         if base == "r0":
             return mem_a, off // 4
         if base == "sp":
-            return mem_e, off // 4
+            return mem_e, (regs["sp"] + off) // 4
         return "rc", (regs[base] - rc_base + off) // 4
     rc = rc_words()
     for line in lines:
         op, _, rest = line.partition(" ")
         args = [s.strip() for s in re.split(r",(?![^\[]*\])", rest)]
-        if op in ("ldr", "vldr"):
+        if op == "ldm":  # from the state (r0, whose base the model puts at 0) or the stack buffer
+            m = re.fullmatch(r"(\w+)(!?), \{(.*)\}", rest)
+            base, where = m.group(1), mem_a if m.group(1) == "r0" else mem_e
+            names = []
+            for item in m.group(3).split(","):
+                lo, _, hi = item.strip().partition("-")
+                names += [f"r{i}" for i in range(int(lo[1:]), int(hi[1:]) + 1)] if hi else [lo]
+            for k, reg in enumerate(names):
+                regs[reg] = where[regs[base] // 4 + k]
+            if m.group(2):
+                regs[base] += 4 * len(names)
+        elif op == "pop":  # from the stack buffer, whose base the model puts at 0
+            for reg in (r.strip() for r in rest.strip("{}").split(",")):
+                regs[reg] = mem_e[regs["sp"] // 4]
+                regs["sp"] += 4
+        elif op in ("ldr", "vldr"):
             where, i = mem(", ".join(args[1:]))
             regs[args[0]] = rc[i] if where == "rc" else where[i]
         elif op in ("str", "vstr"):
@@ -462,8 +705,9 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
             regs[args[0]] = ror32(regs[args[1]], int(args[2].lstrip("#")))
         elif op == "mov":
             regs[args[0]] = regs[args[1]]
-        elif op == "add":
-            regs[args[0]] = regs[args[1]] + int(args[2].lstrip("#"))
+        elif op in ("add", "sub"):
+            sign = 1 if op == "add" else -1
+            regs[args[0]] = regs[args[1]] + sign * int(args[2].lstrip("#"))
         else:
             raise ValueError(line)
 
@@ -477,10 +721,9 @@ def selftest():
         mem_a[2 * i] = rol32(even, FRAMES[2 * i])
         mem_a[2 * i + 1] = rol32(odd, FRAMES[2 * i + 1])
     mem_e = [0] * 50
-    regs = {}
+    regs = {"sp": 0, "r0": 0}
     out = []
-    fpu_words_in(out)
-    theta_prologue(out)
+    state_in(out)
     run_model(out, regs, mem_a, mem_e, 0)
     regs[T2] = 0
     for _ in range(12):
