@@ -41,8 +41,10 @@ static const struct mlkem_params params1024 = {
  * At most two polynomials are alive at a time. */
 
 /* out[i] = ByteEncode_12(NTT(SamplePolyCBD_eta(PRF_eta(seed, i)))) for i < k, reduced
- * to [0, q) (Alg. 13 lines 8-11, 16, 20 for s_hat; Alg. 14 lines 9-12, 18 for y_hat). */
-static void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SYM],
+ * to [0, q) (Alg. 13 lines 8-11, 16, 20 for s_hat; Alg. 14 lines 9-12, 18 for y_hat).
+ * Out of line, so that its polynomial is not in KeyGen's frame while the t_hat rows are
+ * computed (gcc -O2 inlined it there once its body was small, +488 B of stack). */
+static PQPAN_NOINLINE void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SYM],
                                  unsigned eta)
 {
     struct mlkem_poly p;
