@@ -638,9 +638,8 @@ so far:
   matrix comes from the public rho, so its trip counts and store addresses may depend on
   the bytes, as in the C.
 - Still the portable C (in every build): compression, decompression and the other byte
-  encodings (written out per d without loops; with the backend, their bias and rounding
-  constants are held in a register, PQPAN_M4_IN_REGISTER, so that each coefficient takes
-  one ADD or MLA for them). Compression and ByteEncode_1 take |p_i| < 2q (Compress_d of
+  encodings (written out per d without loops; their bias and rounding constants are held
+  in a register on Arm, so that each coefficient takes one ADD or MLA for them). Compression and ByteEncode_1 take |p_i| < 2q (Compress_d of
   x + 2q with an exact 2^40 reciprocal), so encapsulation and decapsulation reduce no
   polynomial before compressing or before the inverse NTT; the §7.2 modulus check of ek
   runs a word at a time without branches (issue 30).

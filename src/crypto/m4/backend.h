@@ -92,14 +92,9 @@ void pqpan_p256_m4_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
 /* r = a + b and a - b mod p (the same file; pqpan_p256_fe_add and _sub are the reference). */
 void pqpan_p256_m4_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
 void pqpan_p256_m4_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]);
-/* Hides the value of the variable v from gcc, so that a loop-invariant constant set
- * before the loop stays in a register and each use is an operand of ADD or MLA (gcc
- * otherwise rebuilds a constant that is no Thumb-2 immediate with two ADDs per use). */
-#define PQPAN_M4_IN_REGISTER(v) __asm__("" : "+r"(v))
 #else
 #define PQPAN_M4_PORTABLE(name) name
 #define PQPAN_M4_SHARED static
-#define PQPAN_M4_IN_REGISTER(v) ((void)0)
 #endif
 
 #endif
