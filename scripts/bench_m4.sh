@@ -665,7 +665,9 @@ pqm4's measured cycles. Next steps: compression and decompression in assembly (a
 and 6 instructions per coefficient in the C); the
 transforms are bound by their arithmetic (7 layers x 64 word pairs x 9 instructions =
 4032 of the NTT's instructions), so LDM/STM for 4-byte-aligned polynomials would save at
-most their loads' extra cycles.
+most their loads' extra cycles. A per-function profile of any bench row (instructions,
+reads, blocks and estimated cycles per function, summing to the row's figures):
+`scripts/m4_profile.py ELF build/tools/qemu-insn/libpqpan_insn_profile.so ml-kem-768,encaps`.
 
 Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
