@@ -3,7 +3,9 @@
  * with valid and modified ciphertexts (Alg. 18, implicit rejection), and the input checks
  * of §7.2 (encapsulation key) and §7.3 (decapsulation key), for every parameter set.
  * With the backend (PQPAN_M4_ASM), also its NTT, inverse NTT, base multiplications,
- * SamplePolyCBD_2 and Barrett reduction against the portable C on pseudo-random inputs. */
+ * SamplePolyCBD_2 and _3, rejection step, Barrett reduction, Montgomery conversions, the
+ * reduced ByteEncode_12 and the message's addition against the portable C on
+ * pseudo-random inputs. */
 #include <string.h>
 
 #include "acvp_kat.h"
@@ -159,64 +161,104 @@ static const struct cbd_pair cbd3_pair = {"cbd3 vs portable", "cbd3 add vs porta
                                           pqpan_mlkem_cbd3_piece,
                                           pqpan_mlkem_cbd3_piece_portable, 48, 1};
 
-/* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
- * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
- * part's 64 values: the bytes pseudo-random, then in runs 0 and 1 all 0xFF (every
- * candidate rejected) and all zero (every one accepted). Count, position and all 65
- * places must agree. */
-static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+/* One rejection step from count and byte pos on buf in both versions: 1 if count, position
+ * and all 65 places agree. */
+static int rej_case(const uint8_t buf[84 + 2], unsigned count, size_t pos, uint64_t *seed)
 {
     int16_t m4[65], c[65];
-    uint8_t buf[84 + 2];
-    size_t pos_m4, pos_c;
-    unsigned count, n_m4, n_c;
-    for (size_t i = 0; i < sizeof buf; i++) {
-        buf[i] = (uint8_t)(run == 0 ? 0xFF : run == 1 ? 0 : pqpan_m4_random(seed));
-    }
+    size_t pos_m4 = pos, pos_c = pos;
+    unsigned n_m4, n_c;
     for (size_t i = 0; i < 65; i++) {
         m4[i] = c[i] = (int16_t)pqpan_m4_random(seed);
     }
-    pos_m4 = pos_c = 3 * (size_t)(pqpan_m4_random(seed) % 29); /* 0 .. 84 */
-    count = (unsigned)(pqpan_m4_random(seed) % 65);
     n_m4 = pqpan_mlkem_rej_uniform(m4, count, 64, buf, 84, &pos_m4);
     n_c = pqpan_mlkem_rej_uniform_portable(c, count, 64, buf, 84, &pos_c);
-    pqpan_m4_check(t, n_m4 == n_c && pos_m4 == pos_c && equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c),
-                   "rej_uniform vs portable", run);
+    return n_m4 == n_c && pos_m4 == pos_c && equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c);
+}
+
+/* SampleNTT's rejection step on a 84-byte piece (SHAKE128's half block, as
+ * pqpan_mlkem_matacc squeezes it) from a pseudo-random start triple and count up to the
+ * part's 64 values: the bytes pseudo-random, then in run 0 all 0xFF (every candidate
+ * rejected) and in run 1 all zero (every one accepted) from the first triple with every
+ * start count 0 .. 64, which meets each loop's bound. */
+static void rej_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    uint8_t buf[84 + 2];
+    int same = 1;
+    for (size_t i = 0; i < sizeof buf; i++) {
+        buf[i] = (uint8_t)(run == 0 ? 0xFF : run == 1 ? 0 : pqpan_m4_random(seed));
+    }
+    if (run == 1) { /* every candidate accepted: every start count, so each loop's bound is met */
+        for (unsigned count = 0; count <= 64; count++) {
+            same &= rej_case(buf, count, 0, seed);
+        }
+    } else {
+        same = rej_case(buf, (unsigned)(pqpan_m4_random(seed) % 65), 3 * (size_t)(pqpan_m4_random(seed) % 29), seed);
+    }
+    pqpan_m4_check(t, same, "rej_uniform vs portable", run);
+}
+
+/* a and b set to the same coefficients over the whole int16 range: in run 0 INT16_MAX and
+ * INT16_MIN alternately, else pseudo-random. */
+static void same_int16_polys(struct mlkem_poly *a, struct mlkem_poly *b, uint64_t *seed, uint32_t run)
+{
+    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+        a->c[i] = b->c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
+    }
 }
 
 /* The Barrett reduction of a polynomial over the whole int16 range. */
 static void reduce_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
     struct mlkem_poly m4, c;
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_reduce(&m4);
     pqpan_mlkem_poly_reduce_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_reduce vs portable", run);
+}
+
+/* ByteEncode_12 of the reduced polynomial and of p R over the whole int16 range (run 0: the
+ * extremes), and the message's addition (run 0: all bits set) to coefficients over the
+ * whole range (the int16 wrap-around of the sums included). */
+static void encode_msg_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
+{
+    struct mlkem_poly m4, c;
+    uint8_t enc_m4[PQPAN_MLKEM_POLYBYTES], enc_c[PQPAN_MLKEM_POLYBYTES], msg[PQPAN_MLKEM_SYMBYTES];
+    same_int16_polys(&m4, &c, seed, run);
+    pqpan_mlkem_poly_reduce_tobytes(enc_m4, &m4);
+    pqpan_mlkem_poly_reduce_tobytes_portable(enc_c, &c);
+    pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_reduce_tobytes vs portable", run);
+    same_int16_polys(&m4, &c, seed, run);
+    pqpan_mlkem_poly_tomont_tobytes(enc_m4, &m4);
+    pqpan_mlkem_poly_tomont_tobytes_portable(enc_c, &c);
+    pqpan_m4_check(t, equal(enc_m4, enc_c, sizeof enc_c), "poly_tomont_tobytes vs portable", run);
+    same_int16_polys(&m4, &c, seed, run);
+    for (size_t i = 0; i < sizeof msg; i++) {
+        msg[i] = (uint8_t)(run == 0 ? 0xFF : pqpan_m4_random(seed));
+    }
+    pqpan_mlkem_poly_add_msg(&m4, msg);
+    pqpan_mlkem_poly_add_msg_portable(&c, msg);
+    pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_add_msg vs portable", run);
 }
 
 /* Into and out of the Montgomery domain over the whole int16 range (run 0: the extremes). */
 static void mont_against_portable(struct pqpan_m4_tally *t, uint64_t *seed, uint32_t run)
 {
     struct mlkem_poly m4, c;
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_tomont(&m4);
     pqpan_mlkem_poly_tomont_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_tomont vs portable", run);
-    for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
-        m4.c[i] = c.c[i] = (int16_t)(run == 0 ? (i % 2 ? INT16_MIN : INT16_MAX) : (int32_t)(pqpan_m4_random(seed) & 0xFFFF) - 32768);
-    }
+    same_int16_polys(&m4, &c, seed, run);
     pqpan_mlkem_poly_frommont(&m4);
     pqpan_mlkem_poly_frommont_portable(&c);
     pqpan_m4_check(t, equal((const uint8_t *)m4.c, (const uint8_t *)c.c, sizeof c.c), "poly_frommont vs portable", run);
 }
 
 /* The backend's transforms equal the portable C coefficient for coefficient on 64
- * polynomials with coefficients in [-(q-1), q-1] (the input range of both), the last
- * one all q-1 and -(q-1) alternately. */
+ * polynomials with coefficients in the input range of each (ntt.h): [-(q-1), q-1] for the
+ * NTT, [-(4q-1), 4q-1] for the inverse; the last one at the bounds, alternately +
+ * and -. */
 static void kernels_against_portable(struct pqpan_m4_tally *t)
 {
     uint64_t seed = 0x2545f4914f6cdd1dULL;
@@ -230,9 +272,10 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         pqpan_mlkem_ntt(m4);
         pqpan_mlkem_ntt_portable(c);
         pqpan_m4_check(t, equal((const uint8_t *)m4, (const uint8_t *)c, sizeof c), "ntt vs portable", run);
-        memcpy(m4, c, sizeof c);
-        for (size_t i = 0; i < PQPAN_MLKEM_N; i++) { /* back into (-q, q), the input range */
-            m4[i] = c[i] = (int16_t)(c[i] % PQPAN_MLKEM_Q);
+        for (size_t i = 0; i < PQPAN_MLKEM_N; i++) {
+            const int32_t bound = 4 * PQPAN_MLKEM_Q - 1;
+            int32_t v = (int32_t)(pqpan_m4_random(&seed) % (uint64_t)(2 * bound + 1)) - bound;
+            m4[i] = c[i] = (int16_t)(run == 63 ? (i % 2 ? -bound : bound) : v);
         }
         pqpan_mlkem_invntt(m4);
         pqpan_mlkem_invntt_portable(c);
@@ -243,6 +286,7 @@ static void kernels_against_portable(struct pqpan_m4_tally *t)
         rej_against_portable(t, &seed, run);
         reduce_against_portable(t, &seed, run);
         mont_against_portable(t, &seed, run);
+        encode_msg_against_portable(t, &seed, run);
     }
 }
 #endif

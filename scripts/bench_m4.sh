@@ -592,14 +592,18 @@ so far:
   SMULBB, SMLABT (q^-1 and -q in one register), PKHTB joining two results and
   SADD16/SSUB16 the butterfly: 9 instructions per two butterflies, all single-cycle on
   the Cortex-M4 (TRM Table 3-1). 16 coefficients in 8 registers, three layers per pass
-  (forward: 128 alone, then 64, 32, 16 and 8, 4, 2; the inverse mirrored, its Barrett
-  reductions after len = 8 and 64 and the scaling by 128^-1 R^2 applied to the last
-  layer's outputs), zetas read as words of ntt.c's table. The base multiplication
+  (forward: 128 alone, then 64, 32, 16 and 8, 4, 2; the inverse mirrored, taking inputs
+  below 4q, the unreduced sum of up to four base multiplications, its Barrett
+  reductions after len = 2 and 16, and the last layer's zeta and the scaling by
+  128^-1 R^2 one product per output), zetas read as words of ntt.c's table. The base multiplication
   decodes both 12-bit operands in registers (PKHBT, BIC, UBFX per 6 bytes), SMUAD and
   SMUADX form the two sums of Alg. 12. Results equal the portable C coefficient for
   coefficient (same reductions and representatives); polynomials and the table need only
   2-byte alignment (LDR/STR, never LDM). src/crypto/m4/ntt_m4.c keeps the C with DSP
-  helpers for the polynomial's Barrett reduction and the Montgomery conversions.
+  helpers for the polynomial's Barrett reduction and the Montgomery conversions, and
+  (issue 30) ByteEncode_12 in one pass with the Barrett reduction (y_hat, s_hat) or the
+  multiplication by R (KeyGen's t_hat), SADD16, SSUB16 and SEL taking both halves to
+  [0, q), and the message's addition two coefficients per SADD16.
 - SamplePolyCBD_2 (eta = 2): the same file, 8 coefficients per input word with SSUB8,
   SXTB16 and PKHBT/PKHTB; SamplePolyCBD_3 (eta = 3, ML-KEM-512's eta1, issue 30): 4
   coefficients per 24 bits with one subtraction for the four 3-bit fields (biased by 3
@@ -640,8 +644,12 @@ so far:
   sign of d - q (no branch per candidate), one branch per pass testing both bounds. The
   matrix comes from the public rho, so its trip counts and store addresses may depend on
   the bytes, as in the C.
-- Still the portable C (in every build): compression and the byte encodings (written out
-  per d without loops, issue 30).
+- Still the portable C (in every build): compression, decompression and the other byte
+  encodings (written out per d without loops; their bias and rounding constants are held
+  in a register on Arm, so that each coefficient takes one ADD or MLA for them). Compression and ByteEncode_1 take |p_i| < 2q (Compress_d of
+  x + 2q with an exact 2^40 reciprocal), so encapsulation and decapsulation reduce no
+  polynomial before compressing or before the inverse NTT; the §7.2 modulus check of ek
+  runs a word at a time without branches (issue 30).
 
 What limits the ratio to pqm4 m4fspeed: Keccak-f[1600] is still about 60 % of the
 estimated cycles of an ML-KEM operation. ML-KEM-768 decapsulation runs 53 permutations
@@ -660,17 +668,22 @@ loads, by one POP per row in the second round of a pass, 33 stores, 34 FPU moves
 resident words, 36 D moves, 50 D XORs, 100 chi, 40 parity and 30 theta
 instructions). The estimate charges 2 cycles per load where a real M4 pipelines
 neighbouring loads (see below), which counts against pqpan in this comparison with
-pqm4's measured cycles. Next steps: compression with DSP instructions; the
+pqm4's measured cycles. Next steps: compression and decompression in assembly (about 7
+and 6 instructions per coefficient in the C); the
 transforms are bound by their arithmetic (7 layers x 64 word pairs x 9 instructions =
 4032 of the NTT's instructions), so LDM/STM for 4-byte-aligned polynomials would save at
-most their loads' extra cycles.
+most their loads' extra cycles. A per-function profile of any bench row (instructions,
+reads, blocks and estimated cycles per function, summing to the row's figures):
+`scripts/m4_profile.py ELF build/tools/qemu-insn/libpqpan_insn_profile.so ml-kem-768,encaps`.
 
 Checked in QEMU (\`make test\`, tests/integration/m4_qemu.sh): the asm builds at -Os and
 -O2 run the whole of pqpan_m4_test (FIPS 202 values, ACVP ML-KEM and ML-DSA, PQKE) and
 compare the backend with the portable C (kept under the names \`*_portable\`): Keccak on
 65 states, each permuted three times, NTT, inverse NTT, both base multiplications and
 SamplePolyCBD_2, SamplePolyCBD_3 and SampleNTT's rejection step on 64 pseudo-random
-inputs each, ML-DSA's NTT, inverse NTT and pointwise
+inputs each (the inverse NTT's over its whole input range, |a_i| < 4q), the fused
+ByteEncode_12 (reduced, and times R) and the message's addition on 64 inputs over the
+whole int16 range, ML-DSA's NTT, inverse NTT and pointwise
 product on 64 inputs each (all coefficients at +bound, at -bound, alternating, then
 pseudo-random; the pointwise product also in place of each operand, and added to an
 accumulator of 6 (q - 1)), SampleInBall's swap on 64 challenges of 60 positions, and the

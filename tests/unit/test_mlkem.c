@@ -321,14 +321,15 @@ static void test_compress_exhaustive(void **state)
 {
     static const unsigned ds[] = {1, 4, 5, 10, 11};
     size_t i;
-    unsigned x;
+    int x;
     (void)state;
     for (i = 0; i < sizeof ds / sizeof ds[0]; i++) {
         const unsigned d = ds[i];
-        for (x = 0; x < Q; x++) {
-            /* round(2^d x / q) = floor((2^(d+1) x + q) / (2q)) */
-            unsigned want = (((x << (d + 1)) + Q) / (2 * Q)) % (1u << d);
-            assert_int_equal(pqpan_mlkem_compress((uint16_t)x, d), want);
+        for (x = -2 * Q + 1; x < 2 * Q; x++) {
+            /* round(2^d r / q) = floor((2^(d+1) r + q) / (2q)) for the residue r of x */
+            const unsigned r = (unsigned)((x % Q + Q) % Q);
+            const unsigned want = (((r << (d + 1)) + Q) / (2 * Q)) % (1u << d);
+            assert_int_equal(pqpan_mlkem_compress((int16_t)x, d), want);
         }
     }
 }
@@ -343,6 +344,76 @@ static void test_barrett_exhaustive(void **state)
         const int32_t r = mlkem_barrett_reduce((int16_t)a);
         assert_true(r >= -(Q - 1) / 2 && r <= (Q - 1) / 2);
         assert_int_equal(((a - r) % Q + Q) % Q, 0);
+    }
+}
+
+/* 17^e mod q and BitRev7, for the direct inverse NTT below. */
+static int64_t pow17(unsigned e)
+{
+    int64_t r = 1;
+    while (e-- > 0) {
+        r = r * 17 % Q;
+    }
+    return r;
+}
+
+static unsigned bitrev7(unsigned i)
+{
+    unsigned r = 0, b;
+    for (b = 0; b < 7; b++) {
+        r |= ((i >> b) & 1u) << (6 - b);
+    }
+    return r;
+}
+
+/* FIPS 203 Alg. 10 computed directly over Z_q in int64 (zeta = 17, the powers
+ * 17^BitRev7(i) computed here rather than read from ntt.c's table), times 128^-1 = 3303. */
+static void direct_invntt(int64_t f[256])
+{
+    unsigned i = 127, len, start, j;
+    for (len = 2; len <= 128; len *= 2) {
+        for (start = 0; start < 256; start += 2 * len) {
+            const int64_t zeta = pow17(bitrev7(i--));
+            for (j = start; j < start + len; j++) {
+                const int64_t t = f[j];
+                f[j] = (t + f[j + len]) % Q;
+                f[j + len] = zeta * (f[j + len] - t) % Q;
+            }
+        }
+    }
+    for (j = 0; j < 256; j++) {
+        f[j] = f[j] * 3303 % Q;
+    }
+}
+
+/* The inverse NTT over its whole input range |a_i| < 4q (ntt.h: the unreduced sum of up to
+ * four base multiplications): congruent to Alg. 10 times R = 2^16 (2^16 mod q = 2285),
+ * output below q. Inputs all 4q - 1, all -(4q - 1), alternating, then random; the sums
+ * of the early layers overflow int16 unless they are reduced soon enough. */
+static void test_invntt_input_range(void **state)
+{
+    const int32_t bound = 4 * Q - 1;
+    struct mlkem_poly a;
+    int64_t want[256];
+    uint64_t seed = 4242;
+    unsigned trial, i;
+    (void)state;
+    for (trial = 0; trial < 20; trial++) {
+        for (i = 0; i < 256; i++) {
+            int32_t v = (int32_t)(splitmix64(&seed) % (uint64_t)(2 * bound + 1)) - bound;
+            if (trial < 3) {
+                v = trial == 0 ? bound : trial == 1 ? -bound : (i % 2 ? -bound : bound);
+            }
+            a.c[i] = (int16_t)v;
+            want[i] = v;
+        }
+        direct_invntt(want);
+        pqpan_mlkem_invntt(a.c);
+        for (i = 0; i < 256; i++) {
+            const int64_t w = ((want[i] * 2285) % Q + Q) % Q;
+            assert_true(a.c[i] > -Q && a.c[i] < Q);
+            assert_int_equal(((a.c[i] % Q) + Q) % Q, w);
+        }
     }
 }
 
@@ -422,34 +493,89 @@ static void test_compress_diff(void **state)
     }
 }
 
+/* Value i of a 12-bit encoding set to t, bit by bit (FIPS 203 Alg. 5: bit b of value i is
+ * bit 12 i + b of the string). */
+static void set_value12(uint8_t enc[PQPAN_MLKEM_POLYBYTES], unsigned i, unsigned t)
+{
+    unsigned b;
+    for (b = 0; b < 12; b++) {
+        const unsigned bit = 12 * i + b;
+        enc[bit / 8] = (uint8_t)((enc[bit / 8] & ~(1u << (bit % 8))) | (((t >> b) & 1u) << (bit % 8)));
+    }
+}
+
+/* The §7.2 modulus check of one polynomial: accepted iff every 12-bit value is below q,
+ * for each of the 256 positions holding q - 1, q, q + 1 or 4095 in an encoding of values
+ * below q, and every t < 2^12 at the first and the last position. */
+static void test_bytes_canonical(void **state)
+{
+    static const unsigned probes[4] = {Q - 1, Q, Q + 1, 4095};
+    uint8_t enc[PQPAN_MLKEM_POLYBYTES];
+    uint64_t seed = 5;
+    unsigned i, t;
+    (void)state;
+    for (i = 0; i < 256; i++) {
+        set_value12(enc, i, (unsigned)(splitmix64(&seed) % Q));
+    }
+    assert_int_equal(pqpan_mlkem_poly_bytes_canonical(enc), 1);
+    for (i = 0; i < 256; i++) {
+        for (t = 0; t < 4; t++) {
+            uint8_t probe[PQPAN_MLKEM_POLYBYTES];
+            memcpy(probe, enc, sizeof probe);
+            set_value12(probe, i, probes[t]);
+            assert_int_equal(pqpan_mlkem_poly_bytes_canonical(probe), probes[t] < Q);
+        }
+    }
+    for (t = 0; t < 4096; t++) {
+        uint8_t probe[PQPAN_MLKEM_POLYBYTES];
+        memcpy(probe, enc, sizeof probe);
+        set_value12(probe, 0, t);
+        assert_int_equal(pqpan_mlkem_poly_bytes_canonical(probe), t < Q);
+        memcpy(probe, enc, sizeof probe);
+        set_value12(probe, 255, t);
+        assert_int_equal(pqpan_mlkem_poly_bytes_canonical(probe), t < Q);
+    }
+}
+
 /* ByteEncode_d(Compress_d) and Decompress_d(ByteDecode_d) of whole polynomials against
  * FIPS 203 Alg. 5 / Alg. 6 taken bit by bit (bit b of value i is bit d i + b of the
  * string, least significant first) with Compress_d from pqpan_mlkem_compress (checked
- * exhaustively above) and Decompress_d(y) = round(q y / 2^d) = floor((2 q y + 2^d) /
- * 2^(d+1)) (eq. 4.8), for every d of the parameter sets. */
+ * exhaustively above, on the residue of each coefficient in [0, q)) and Decompress_d(y) =
+ * round(q y / 2^d) = floor((2 q y + 2^d) / 2^(d+1)) (eq. 4.8), for every d of the
+ * parameter sets; coefficients over the whole input range (-2q, 2q), and ByteEncode_1(
+ * Compress_1(v - w)) of the message for Decrypt's ranges of v and w. */
 static void test_compress_encoding_bitwise(void **state)
 {
     static const unsigned ds[4] = {4, 5, 10, 11};
     struct mlkem_poly p, back;
-    uint8_t enc[32 * 11], want[32 * 11];
+    uint8_t enc[32 * 11], want[32 * 11], msg[32];
     uint64_t seed = 11;
     unsigned t, i, b;
     (void)state;
     for (t = 0; t < 4 * 8; t++) {
         const unsigned d = ds[t % 4];
         for (i = 0; i < 256; i++) {
-            p.c[i] = (int16_t)((int)(splitmix64(&seed) % Q) - (Q - 1) / 2);
+            p.c[i] = (int16_t)((int)(splitmix64(&seed) % (4 * Q - 1)) - (2 * Q - 1));
         }
         memset(want, 0, sizeof want);
         for (i = 0; i < 256; i++) {
-            const unsigned x = (unsigned)(p.c[i] < 0 ? p.c[i] + Q : p.c[i]);
-            const unsigned v = pqpan_mlkem_compress((uint16_t)x, d);
+            const unsigned x = (unsigned)((p.c[i] % Q + Q) % Q);
+            const unsigned v = pqpan_mlkem_compress((int16_t)x, d);
             for (b = 0; b < d; b++) {
                 want[(d * i + b) / 8] |= (uint8_t)(((v >> b) & 1u) << ((d * i + b) % 8));
             }
         }
         pqpan_mlkem_poly_compress(enc, &p, d);
         assert_memory_equal(enc, want, 32 * d);
+        for (i = 0; i < 256; i++) { /* v - w with v in [0, q), w in (-q, q), as in Decrypt */
+            back.c[i] = (int16_t)(splitmix64(&seed) % Q);
+            p.c[i] = (int16_t)((int)(splitmix64(&seed) % (2 * Q - 1)) - (Q - 1));
+        }
+        pqpan_mlkem_poly_tomsg(msg, &back, &p);
+        for (i = 0; i < 256; i++) {
+            const unsigned x = (unsigned)(((back.c[i] - p.c[i]) % Q + Q) % Q);
+            assert_int_equal((msg[i / 8] >> (i % 8)) & 1u, pqpan_mlkem_compress((int16_t)x, 1));
+        }
         for (i = 0; i < 32 * d; i++) { /* any string decodes: random bytes as input */
             enc[i] = (uint8_t)splitmix64(&seed);
         }
@@ -477,8 +603,10 @@ int main(void)
         cmocka_unit_test(test_compress_exhaustive),
         cmocka_unit_test(test_barrett_exhaustive),
         cmocka_unit_test(test_ntt_multiplication),
+        cmocka_unit_test(test_invntt_input_range),
         cmocka_unit_test(test_compress_diff),
         cmocka_unit_test(test_compress_encoding_bitwise),
+        cmocka_unit_test(test_bytes_canonical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

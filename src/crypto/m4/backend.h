@@ -55,6 +55,11 @@ void pqpan_mlkem_basemul_acc_encoded_portable(int16_t acc[256], const uint8_t a[
  * struct mlkem_poly's only member). */
 struct mlkem_poly;
 void pqpan_mlkem_poly_reduce_portable(struct mlkem_poly *p);
+/* ByteEncode_12 of the reduced polynomial and the message's addition, src/crypto/mlkem/poly.c
+ * (the DSP versions are in src/crypto/m4/ntt_m4.c). */
+void pqpan_mlkem_poly_reduce_tobytes_portable(uint8_t r[384], struct mlkem_poly *p);
+void pqpan_mlkem_poly_tomont_tobytes_portable(uint8_t r[384], struct mlkem_poly *p);
+void pqpan_mlkem_poly_add_msg_portable(struct mlkem_poly *p, const uint8_t m[32]);
 /* Into and out of the Montgomery domain, src/crypto/mlkem/poly.c (the DSP versions are in
  * src/crypto/m4/ntt_m4.c). */
 void pqpan_mlkem_poly_tomont_portable(struct mlkem_poly *p);

@@ -26,9 +26,10 @@
  * The transforms: eight words (16 coefficients) in r1..r8, three layers per pass where
  * the pairs allow it: forward len = 128 alone (one zeta), then 64, 32, 16 on the words
  * j + 16 k of each half, then 8, 4, 2 on 16 contiguous coefficients; the inverse in the
- * mirror order, its Barrett reductions after the layers len = 8 and 64 as ntt.c's, and
- * the scaling by 128^-1 R^2 (ntt.c's INVNTT_SCALE = 1441) applied to both outputs of the
- * last layer. Zetas are read from ntt.c's pqpan_mlkem_zetas as words (two zetas, the
+ * mirror order, its Barrett reductions after the layers len = 2 and 16 as ntt.c's, and
+ * the last layer's products as ntt.c's: the sum times 128^-1 R^2 (INVNTT_SCALE = 1441),
+ * the difference times zeta^64 128^-1 R^2 (INVNTT_ZETA1_SCALE = 1397), one Montgomery
+ * product each. Zetas are read from ntt.c's pqpan_mlkem_zetas as words (two zetas, the
  * half selected by the multiply's B / T variant) with LDR, which allows unaligned
  * addresses (Arm DDI 0403E §A3.2.1), as do the coefficient loads and stores: neither the
  * table nor the polynomials need more than 2-byte alignment.
@@ -108,15 +109,16 @@
     ssub16 \w, \w, r11
 .endm
 
-/* Barrett on r1..r4 (the sums of a layer pairing word k with k + 4); r10 and lr reloaded. */
+/* Barrett on r1, r3, r5, r7 (the sums of a layer pairing word k with k + 1); r10 and lr
+ * reloaded. */
 .macro barrett4
     movw r10, #20159
     movt r10, #3329
     mov lr, #0x2000000
     barrett r1
-    barrett r2
     barrett r3
-    barrett r4
+    barrett r5
+    barrett r7
 .endm
 
 /* r1..r4 = the words at r0 + 0, 4, 8, 12 and r5..r8 those 256 bytes (128 coefficients)
@@ -236,8 +238,8 @@
 
 /* Three inverse layers on r1..r8, zeta words in s0..s3 (the table read downwards): k with
  * k + 1 (s3 top, s3 bottom, s2 top, s2 bottom for the four pairs: Alg. 10's k counts
- * down), k with k + 2 (s1: top below 4, bottom above), then k with k + 4 (s0's bottom),
- * whose sums are Barrett-reduced. */
+ * down), whose sums are Barrett-reduced, k with k + 2 (s1: top below 4, bottom above),
+ * then k with k + 4 (s0's bottom). */
 .macro gs3
     vmov r10, s3
     gs r1, r2, t
@@ -245,6 +247,7 @@
     vmov r10, s2
     gs r5, r6, t
     gs r7, r8, b
+    barrett4
     vmov r10, s1
     gs r1, r3, t
     gs r2, r4, t
@@ -255,16 +258,15 @@
     gs r2, r6, b
     gs r3, r7, b
     gs r4, r8, b
-    barrett4
 .endm
 
 /* Alg. 10. Pass 1, block b = 0..15: len = 2, 4, 8 on coefficients 16 b .. 16 b + 15,
  * zetas[127 - 4b .. 124 - 4b] (words at 248 - 8b and 252 - 8b bytes), [63 - 2b],
- * [62 - 2b] (the word at 124 - 4b), [31 - b] (unaligned word at 62 - 2b), sums of len = 8
+ * [62 - 2b] (the word at 124 - 4b), [31 - b] (unaligned word at 62 - 2b), sums of len = 2
  * reduced. Pass 2, half h = 0, 1: len = 16, 32, 64 on the words 128 h + j + 16 k,
- * zetas[15 - 4h .. 12 - 4h], [7 - 2h], [6 - 2h], [3 - h], sums of len = 64 reduced.
- * Pass 3: len = 128 with zetas[1] on (j, j + 128) and both outputs times 1441 (r10 =
- * 1441 | zetas[1] << 16). */
+ * zetas[15 - 4h .. 12 - 4h], [7 - 2h], [6 - 2h], [3 - h], sums of len = 16 reduced.
+ * Pass 3: len = 128 on (j, j + 128), the difference times 1397 (zetas[1] 1441 R^-1 mod
+ * q = zeta^64 128^-1 R^2) and the sum times 1441 (r10 = 1441 | 1397 << 16). */
     start pqpan_mlkem_invntt
     zeta_table
     mov r1, #0
@@ -298,10 +300,8 @@
     bne 6b
     sub r0, r0, #512
 
-    vmov r12, s15
-    ldr r10, [r12]
-    movw r11, #1441
-    pkhbt r10, r11, r10
+    movw r10, #1441
+    movt r10, #1397
     add r11, r0, #256
     vmov s14, r11
 8:  load_halves
@@ -313,10 +313,6 @@
     fqmul2 r2, r2, b
     fqmul2 r3, r3, b
     fqmul2 r4, r4, b
-    fqmul2 r5, r5, b
-    fqmul2 r6, r6, b
-    fqmul2 r7, r7, b
-    fqmul2 r8, r8, b
     store_halves
     loop_until s14, 8b
     pop {r4-r11, pc}

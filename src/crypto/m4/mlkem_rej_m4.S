@@ -5,9 +5,11 @@
  *                                    const uint8_t *buf, size_t len, size_t *pos);
  * From byte *pos of buf, each 3 bytes give d1 = b0 + 256 (b1 mod 16) and
  * d2 = (b1 >> 4) + 16 b2; each candidate is stored at a[count] and count advanced when it
- * is below q. Two triples at a time while 6 bytes and 4 free places remain, then one
- * triple at a time while 3 bytes and 1 free place remain, so count ends at max or
- * max + 1, as in the C. Each triple is read as one unaligned word (ARMv7-M allows it,
+ * is below q. Four triples at a time while 12 bytes and 8 free places remain, two while
+ * 6 bytes and 4 free places remain, then one triple at a time while 3 bytes and 1 free
+ * place remain, so count ends at max or max + 1, as in the C (whose loop of two triples
+ * runs exactly where the loop of four runs, twice per pass: the four's bounds are the
+ * two's for both pairs). Each triple is read as one unaligned word (ARMv7-M allows it,
  * Arm DDI 0403E §A3.2.1): buf must have 1 readable byte after len (the C asks for 2).
  * The acceptance adds the sign bit of d - q to count (SUB ... ASR #31), no branch per
  * candidate; the loops test both bounds with one branch (the OR of the two signed
@@ -54,6 +56,14 @@ pqpan_mlkem_rej_uniform:
     add r6, r3, r6
     add r4, r3, r4
     movw r7, #3329
+    sub r8, r4, #12
+    sub r9, r2, #8
+    b 6f
+5:  triple
+    triple
+    triple
+    triple
+6:  again 5b
     sub r8, r4, #6
     sub r9, r2, #4
     b 2f

@@ -236,6 +236,83 @@ void pqpan_mlkem_poly_frommont(struct mlkem_poly *p)
     poly_fqmul(p, 1);
 }
 
+/* Both halves of w (|w_i| < q) to their representatives in [0, q): w + q on both
+ * halves (SADD16), then SSUB16 of zero sets the GE flags of the halves of w that are
+ * >= 0 and SEL keeps w there, w + q in the others (ARMv7-M ARM, Arm DDI 0403E, §A7.7:
+ * SADD16, SSUB16, SEL; 1 cycle each). One statement, so that nothing comes between the
+ * flags and SEL. */
+M4_INLINE uint32_t to_unsigned2(uint32_t w)
+{
+    const uint32_t qq = (uint32_t)PQPAN_MLKEM_Q << 16 | PQPAN_MLKEM_Q;
+    uint32_t plus_q, flags;
+    __asm__("sadd16 %0, %2, %3\n\t"
+            "ssub16 %1, %2, %4\n\t"
+            "sel %0, %2, %0"
+            : "=&r"(plus_q), "=&r"(flags)
+            : "r"(w), "r"(qq), "r"(0u)
+            : "cc");
+    (void)flags;
+    return plus_q;
+}
+
+/* ByteEncode_12 (FIPS 203 Alg. 5) of four values below 2^12, two per word (a: t0, t1;
+ * b: t2, t3), into 6 bytes: t0 | t1 << 12 | t2 << 24 as a word (t1 shifted down from
+ * bit 16), then t2 >> 8 | t3 << 4 as a halfword (t3 shifted down from bit 16). */
+M4_INLINE void encode12_four(uint8_t out[6], uint32_t a, uint32_t b)
+{
+    const uint32_t lo = ((a >> 4) & ~0xFFFu) | (a & 0xFFFu) | b << 24; /* BFI */
+    const uint16_t hi = (uint16_t)(((b >> 8) & 0xFu) | b >> 12);
+    memcpy(out, &lo, sizeof lo);
+    memcpy(out + 4, &hi, sizeof hi);
+}
+
+/* ByteEncode_12 of every coefficient after barrett2 (tomont 0) or fqmul2 by R^2 (tomont
+ * 1, as poly_fqmul), four coefficients per step; p is left unchanged. */
+M4_INLINE void encode12_poly(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlkem_poly *p, int tomont)
+{
+    const int16_t *c = p->c;
+    for (uint8_t *out = r; out < r + PQPAN_MLKEM_POLYBYTES; out += 6, c += 4) {
+        const uint32_t a = load_word(c), b = load_word(c + 2);
+        encode12_four(out, to_unsigned2(tomont ? fqmul2(PQPAN_MLKEM_R2, a) : barrett2(a)),
+                      to_unsigned2(tomont ? fqmul2(PQPAN_MLKEM_R2, b) : barrett2(b)));
+    }
+}
+
+/* pqpan_mlkem_poly_reduce and pqpan_mlkem_poly_tobytes in one pass; equal to the portable
+ * pqpan_mlkem_poly_reduce_tobytes. */
+void pqpan_mlkem_poly_reduce_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p)
+{
+    encode12_poly(r, p, 0);
+}
+
+/* pqpan_mlkem_poly_tomont and pqpan_mlkem_poly_tobytes in one pass; equal to the portable
+ * pqpan_mlkem_poly_tomont_tobytes. */
+void pqpan_mlkem_poly_tomont_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], struct mlkem_poly *p)
+{
+    encode12_poly(r, p, 1);
+}
+
+/* Bits k and k + 1 of the message byte b, each times Decompress_1(1) = 1665, in the
+ * halves of a word. */
+M4_INLINE uint32_t msg_pair(uint32_t b, unsigned k)
+{
+    return (((b >> k) & 1u) | ((b >> (k + 1)) & 1u) << 16) * ((PQPAN_MLKEM_Q + 1) / 2);
+}
+
+/* pqpan_mlkem_poly_add_msg two coefficients per SADD16: the same int16 sums as the
+ * portable C, no branch or address depending on m. */
+void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
+{
+    for (unsigned i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
+        const uint32_t b = m[i];
+        int16_t *c = p->c + 8 * i;
+        store_word(c, sadd16(load_word(c), msg_pair(b, 0)));
+        store_word(c + 2, sadd16(load_word(c + 2), msg_pair(b, 2)));
+        store_word(c + 4, sadd16(load_word(c + 4), msg_pair(b, 4)));
+        store_word(c + 6, sadd16(load_word(c + 6), msg_pair(b, 6)));
+    }
+}
+
 /* Alg. 10's Barrett reduction (mlkem_barrett_reduce) of every coefficient, a word at a
  * time; equal to the portable pqpan_mlkem_poly_reduce. */
 void pqpan_mlkem_poly_reduce(struct mlkem_poly *p)

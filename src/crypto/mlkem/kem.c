@@ -41,8 +41,10 @@ static const struct mlkem_params params1024 = {
  * At most two polynomials are alive at a time. */
 
 /* out[i] = ByteEncode_12(NTT(SamplePolyCBD_eta(PRF_eta(seed, i)))) for i < k, reduced
- * to [0, q) (Alg. 13 lines 8-11, 16, 20 for s_hat; Alg. 14 lines 9-12, 18 for y_hat). */
-static void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SYM],
+ * to [0, q) (Alg. 13 lines 8-11, 16, 20 for s_hat; Alg. 14 lines 9-12, 18 for y_hat).
+ * Out of line, so that its polynomial is not in KeyGen's frame while the t_hat rows are
+ * computed (gcc -O2 inlined it there once its body was small, +488 B of stack). */
+static PQPAN_NOINLINE void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SYM],
                                  unsigned eta)
 {
     struct mlkem_poly p;
@@ -50,8 +52,7 @@ static void sample_ntt_vec_bytes(uint8_t *out, unsigned k, const uint8_t seed[SY
     for (i = 0; i < k; i++) {
         pqpan_mlkem_sample_cbd(&p, seed, (uint8_t)i, eta);
         pqpan_mlkem_ntt(p.c);
-        pqpan_mlkem_poly_reduce(&p);
-        pqpan_mlkem_poly_tobytes(out + POLYBYTES * i, &p);
+        pqpan_mlkem_poly_reduce_tobytes(out + POLYBYTES * i, &p);
     }
     pqpan_wipe(&p, sizeof p);
 }
@@ -84,8 +85,7 @@ static PQPAN_NOINLINE void keygen_t_row(const struct mlkem_params *prm,
     pqpan_mlkem_ntt(t.c);                                              /* line 17 */
     pqpan_mlkem_poly_frommont(&t);
     matrix_row_acc(&t, rho, prm->k, i, 0, s_hat); /* line 18 */
-    pqpan_mlkem_poly_tomont(&t);
-    pqpan_mlkem_poly_tobytes(t_out, &t); /* line 19 */
+    pqpan_mlkem_poly_tomont_tobytes(t_out, &t); /* line 19 */
     pqpan_wipe(&t, sizeof t);
 }
 
@@ -143,18 +143,17 @@ static unsigned encrypt_u_row(const struct mlkem_params *prm, const uint8_t *y_h
     struct mlkem_poly u;
     unsigned diff;
     memset(&u, 0, sizeof u);
-    matrix_row_acc(&u, rho, prm->k, i, 1, y_hat); /* line 19 */
-    pqpan_mlkem_poly_reduce(&u);
+    matrix_row_acc(&u, rho, prm->k, i, 1, y_hat); /* line 19; |u_i| < k q <= 4q */
     pqpan_mlkem_invntt(u.c);
     pqpan_mlkem_add_cbd(&u, r, (uint8_t)(prm->k + i), PQPAN_MLKEM_ETA2); /* 13-16 */
-    pqpan_mlkem_poly_reduce(&u);
+    /* |u_i| < q + eta2 < 2q, compression's input range: no reduction */
     diff = emit_compressed(sink, PQPAN_MLKEM_N / 8 * prm->du * i, &u, prm->du); /* 22 */
     pqpan_wipe(&u, sizeof u);
     return diff;
 }
 
-/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), |v_i| < q, both operands
- * decoded from their encodings pair by pair. */
+/* v = R^-1 t_hat^T o y_hat (FIPS 203 Alg. 14 lines 2, 21), unreduced: |v_i| < k q <= 4q,
+ * the inverse NTT's input range. Both operands decoded from their encodings pair by pair. */
 static void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek, const uint8_t *y_hat)
 {
     unsigned i;
@@ -162,7 +161,6 @@ static void t_times_y(struct mlkem_poly *v, unsigned k, const uint8_t *ek, const
     for (i = 0; i < k; i++) {
         pqpan_mlkem_basemul_acc_encoded(v->c, ek + POLYBYTES * i, y_hat + POLYBYTES * i); /* 2 */
     }
-    pqpan_mlkem_poly_reduce(v);
 }
 
 /* v = NTT^-1(t_hat^T o y_hat) + e2 + mu (FIPS 203 Alg. 14 lines 2, 17, 20-21), emitted
@@ -179,7 +177,7 @@ static unsigned encrypt_v(const struct mlkem_params *prm, const uint8_t *y_hat,
     pqpan_mlkem_invntt(v.c);
     pqpan_mlkem_add_cbd(&v, r, (uint8_t)(2 * k), PQPAN_MLKEM_ETA2); /* line 17 */
     pqpan_mlkem_poly_add_msg(&v, m);                                /* lines 20-21 */
-    pqpan_mlkem_poly_reduce(&v);
+    /* |v_i| < q + eta2 + 1665 < 2q, compression's input range: no reduction */
     diff = emit_compressed(sink, PQPAN_MLKEM_N / 8 * prm->du * k, &v, prm->dv); /* 23 */
     pqpan_wipe(&v, sizeof v);
     return diff;
@@ -220,12 +218,9 @@ static PQPAN_NOINLINE void kpke_decrypt(const struct mlkem_params *prm, uint8_t 
         pqpan_mlkem_basemul_acc_bytes(w.c, u.c, dk_pke + POLYBYTES * i, 0,
                                       PQPAN_MLKEM_N / 2); /* line 5 */
     }
-    pqpan_mlkem_poly_reduce(&w); /* line 6: w = v - NTT^-1(s_hat^T o NTT(u)) */
-    pqpan_mlkem_invntt(w.c);
+    pqpan_mlkem_invntt(w.c); /* line 6: w = v - NTT^-1(s_hat^T o NTT(u)); |w_i| < k q */
     pqpan_mlkem_poly_decompress(&u, c + PQPAN_MLKEM_N / 8 * prm->du * prm->k, prm->dv); /* 4 */
-    pqpan_mlkem_poly_sub(&w, &u, &w);
-    pqpan_mlkem_poly_reduce(&w);
-    pqpan_mlkem_poly_tomsg(m, &w); /* line 7 */
+    pqpan_mlkem_poly_tomsg(m, &u, &w); /* line 7 of u - w: u_i in [0, q), |w_i| < q */
     pqpan_wipe(&w, sizeof w);
 }
 

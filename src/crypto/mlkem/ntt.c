@@ -24,6 +24,11 @@ PQPAN_M4_SHARED const int16_t pqpan_mlkem_zetas[128] = {
 /* 128^-1 * R^2 mod q: the final scaling of Alg. 10 (multiply by 128^-1 = 3303) combined
  * with a factor R that cancels the R^-1 of the Montgomery base multiplication. */
 #define INVNTT_SCALE 1441
+/* zetas[1] INVNTT_SCALE R^-1 mod q, centred: the last layer's difference times zeta^64
+ * and the final scaling in one Montgomery product, since fqmul(fqmul(d, zetas[1]),
+ * INVNTT_SCALE) = d zetas[1] INVNTT_SCALE R^-2 = fqmul(d, this) mod q. Computed as
+ * (-758 * 1441 * pow(65536, -1, 3329)) % 3329. */
+#define INVNTT_ZETA1_SCALE 1397
 
 /* One layer of Alg. 9 (lines 5-10) with the butterfly distance len; *k indexes zetas.
  * Inlined with a constant len so that the compiler can vectorize the inner loop. */
@@ -73,21 +78,26 @@ static inline void invntt_layer(int16_t a[PQPAN_MLKEM_N], unsigned len, unsigned
 
 /* FIPS 203 Alg. 10: Gentleman-Sande butterflies, len = 2 .. 128. Each difference goes
  * through a Montgomery multiplication (|result| < q); the sums double their bound per
- * layer, so entering a layer with |a_i| < 4q keeps every sum and difference below
- * 8q < 2^15. Starting from |a_i| < q, the sums are Barrett-reduced only in the layers
- * len = 8 and len = 64, which keeps every layer's input below 4q. */
+ * layer. The sums of the layers len = 2 and len = 16 are Barrett-reduced (|r| <= (q-1)/2):
+ * an input |a_i| < 4q gives sums below 8q < 2^15 in the first layer, every coefficient
+ * is below q after it and after len = 16, so the layers in between and after stay below
+ * 8q. The input bound of 4q lets callers pass the sum of up to four base multiplications
+ * (each adding less than q) unreduced. The last layer (len = 128, zetas[1]) scales the
+ * sum by INVNTT_SCALE and the difference by INVNTT_ZETA1_SCALE, one product each. */
 void PQPAN_M4_PORTABLE(pqpan_mlkem_invntt)(int16_t a[PQPAN_MLKEM_N])
 {
     unsigned j, k = 127;
-    invntt_layer(a, 2, &k, 0);
+    invntt_layer(a, 2, &k, 1);
     invntt_layer(a, 4, &k, 0);
-    invntt_layer(a, 8, &k, 1);
-    invntt_layer(a, 16, &k, 0);
+    invntt_layer(a, 8, &k, 0);
+    invntt_layer(a, 16, &k, 1);
     invntt_layer(a, 32, &k, 0);
-    invntt_layer(a, 64, &k, 1);
-    invntt_layer(a, 128, &k, 0);
-    for (j = 0; j < PQPAN_MLKEM_N; j++) {
-        a[j] = mlkem_fqmul(a[j], INVNTT_SCALE);
+    invntt_layer(a, 64, &k, 0);
+    for (j = 0; j < PQPAN_MLKEM_N / 2; j++) {
+        const int16_t t = a[j];
+        a[j] = mlkem_fqmul((int16_t)(t + a[j + PQPAN_MLKEM_N / 2]), INVNTT_SCALE);
+        a[j + PQPAN_MLKEM_N / 2] =
+            mlkem_fqmul((int16_t)(a[j + PQPAN_MLKEM_N / 2] - t), INVNTT_ZETA1_SCALE);
     }
 }
 

@@ -2,6 +2,7 @@
 #include "crypto/mlkem/poly.h"
 
 #include "common/bytes.h"
+#include "common/compiler.h"
 #include "crypto/m4/backend.h"
 #include "crypto/mlkem/ntt.h"
 #include "pqpan/common.h"
@@ -11,24 +12,6 @@ void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_reduce)(struct mlkem_poly *p)
     unsigned i;
     for (i = 0; i < PQPAN_MLKEM_N; i++) {
         p->c[i] = mlkem_barrett_reduce(p->c[i]);
-    }
-}
-
-void pqpan_mlkem_poly_add(struct mlkem_poly *r, const struct mlkem_poly *a,
-                          const struct mlkem_poly *b)
-{
-    unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        r->c[i] = (int16_t)(a->c[i] + b->c[i]);
-    }
-}
-
-void pqpan_mlkem_poly_sub(struct mlkem_poly *r, const struct mlkem_poly *a,
-                          const struct mlkem_poly *b)
-{
-    unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N; i++) {
-        r->c[i] = (int16_t)(a->c[i] - b->c[i]);
     }
 }
 
@@ -65,6 +48,20 @@ void pqpan_mlkem_poly_tobytes(uint8_t r[PQPAN_MLKEM_POLYBYTES], const struct mlk
     }
 }
 
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_reduce_tobytes)(uint8_t r[PQPAN_MLKEM_POLYBYTES],
+                                                       struct mlkem_poly *p)
+{
+    pqpan_mlkem_poly_reduce(p);
+    pqpan_mlkem_poly_tobytes(r, p);
+}
+
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_tomont_tobytes)(uint8_t r[PQPAN_MLKEM_POLYBYTES],
+                                                       struct mlkem_poly *p)
+{
+    pqpan_mlkem_poly_tomont(p);
+    pqpan_mlkem_poly_tobytes(r, p);
+}
+
 /* x mod q for x < 2^12 without a branch: subtract q, add it back if that went negative. */
 static int16_t reduce_12bit(uint16_t x)
 {
@@ -84,42 +81,70 @@ void pqpan_mlkem_poly_frombytes(struct mlkem_poly *p, const uint8_t a[PQPAN_MLKE
     }
 }
 
+/* 2^12 - q: a 12-bit t is >= q iff t + CANON_BIAS (< 2^13) has bit 12 set. */
+#define CANON_BIAS ((1u << 12) - PQPAN_MLKEM_Q)
+
+/* Four values (6 bytes) per step, read as the overlapping words of bytes 0-3 and 2-5, the
+ * bit-12 flags ORed together: no branch per value. */
 int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES])
 {
+    uint32_t over = 0;
     unsigned i;
-    for (i = 0; i < PQPAN_MLKEM_N / 2; i++) {
-        unsigned t0 = (unsigned)a[3 * i] | (((unsigned)a[3 * i + 1] & 0x0F) << 8);
-        unsigned t1 = ((unsigned)a[3 * i + 1] >> 4) | ((unsigned)a[3 * i + 2] << 4);
-        if (t0 >= PQPAN_MLKEM_Q || t1 >= PQPAN_MLKEM_Q) {
-            return 0;
-        }
+    for (i = 0; i < PQPAN_MLKEM_N / 4; i++) {
+        const uint32_t lo = pqpan_load32_le(a + 6 * i), hi = pqpan_load32_le(a + 6 * i + 2);
+        over |= ((lo & 0xFFFu) + CANON_BIAS) | (((lo >> 12) & 0xFFFu) + CANON_BIAS) |
+                (((hi >> 8) & 0xFFFu) + CANON_BIAS) | ((hi >> 20) + CANON_BIAS);
     }
-    return 1;
+    return (int)(((over >> 12) & 1u) ^ 1u);
 }
 
-/* floor(n / q) for n < 2^24 as (n * ceil(2^32 / q)) >> 32; checked exhaustively for every
- * n = 2^d x + 1664, x < q, d <= 11 by the unit test. No division instruction, whose
- * timing may depend on its operands. */
-#define DIV_Q_MAGIC 1290168u
+/* floor(n / q) as (n * ceil(2^40 / q)) >> 40: exact while n (ceil(2^40 / q) - 2^40 / q)
+ * < 2^40 / q, i.e. for n < 2^40 / q ~ 3.3 * 10^8; the unit test checks it exhaustively
+ * for every n = 2^d x + 1664 with 0 <= x < 4q, d <= 11 (n < 2^25). No division
+ * instruction, whose timing may depend on its operands. */
+#define DIV_Q_MAGIC 330282857u
+#define DIV_Q_SHIFT 40
 
-/* Compress_d(x) = round(2^d x / q) mod 2^d (FIPS 203 eq. 4.7). Since q is odd, rounding
- * never ties and round(y / q) = floor((y + (q - 1) / 2) / q). */
-static inline uint16_t compress(uint16_t x, unsigned d)
+/* Compress_d(x) = round(2^d x / q) mod 2^d (FIPS 203 eq. 4.7) of the residue of x, for
+ * |x| < 2q. Since q is odd, rounding never ties and round(y / q) = floor((y + (q - 1) / 2)
+ * / q). Adding 2q to x adds 2^(d+1) to round(2^d x / q), a multiple of 2^d, so the
+ * residue's value is that of x + 2q, which lies in [0, 4q): no reduction or sign
+ * correction is needed first. */
+static inline uint32_t compress_bias(unsigned d)
 {
-    uint32_t n = ((uint32_t)x << d) + (PQPAN_MLKEM_Q - 1) / 2;
-    uint32_t quot = (uint32_t)(((uint64_t)n * DIV_Q_MAGIC) >> 32);
+    return (2u * PQPAN_MLKEM_Q << d) + (PQPAN_MLKEM_Q - 1) / 2;
+}
+
+/* On 32-bit Arm, where these constants are no Thumb-2 immediates, the loops below hold
+ * their bias in a register (PQPAN_OPAQUE before the loop): one ADD with a shifted operand,
+ * or MLA in decompress, per coefficient instead of a shift and two ADDs of immediates.
+ * x86-64 takes the constants as immediates (a barrier there cost 0.1-0.3 % of encaps and
+ * decaps, scripts/bench_kem.sh). */
+#if defined(__arm__)
+#define HOLD_IN_REGISTER(v) PQPAN_OPAQUE(v)
+#else
+#define HOLD_IN_REGISTER(v) ((void)(v))
+#endif
+
+/* bias is compress_bias(d), passed in so that the loops can hold it in a register; the
+ * sum is taken mod 2^32, its true value n lying in [0, 2^25). */
+static inline uint16_t compress(int16_t x, unsigned d, uint32_t bias)
+{
+    const uint32_t n = (uint32_t)((int32_t)x * (int32_t)(1u << d)) + bias;
+    const uint32_t quot = (uint32_t)(((uint64_t)n * DIV_Q_MAGIC) >> DIV_Q_SHIFT);
     return (uint16_t)(quot & ((1u << d) - 1));
 }
 
-uint16_t pqpan_mlkem_compress(uint16_t x, unsigned d)
+uint16_t pqpan_mlkem_compress(int16_t x, unsigned d)
 {
-    return compress(x, d);
+    return compress(x, d, compress_bias(d));
 }
 
-/* Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d) (eq. 4.8). */
-static int16_t decompress(uint32_t y, unsigned d)
+/* Decompress_d(y) = round(q y / 2^d) = floor((q y + 2^(d-1)) / 2^d) (eq. 4.8); half is
+ * 2^(d-1), passed in as compress's bias. */
+static int16_t decompress(uint32_t y, unsigned d, uint32_t half)
 {
-    return (int16_t)((y * PQPAN_MLKEM_Q + (1u << (d - 1))) >> d);
+    return (int16_t)((y * PQPAN_MLKEM_Q + half) >> d);
 }
 
 /* ByteEncode_d (FIPS 203 Alg. 5) of eight d-bit values: bit b of v[i] is bit d i + b of
@@ -205,41 +230,41 @@ static inline void byte_decode8(uint16_t v[8], const uint8_t *in, unsigned d)
     }
 }
 
-/* Compress_d of four coefficients (of either sign), written out for the same reason. */
-static inline void compress4(uint16_t v[4], const int16_t c[4], unsigned d)
+/* Compress_d of four coefficients (|c_i| < 2q), written out for the same reason. */
+static inline void compress4(uint16_t v[4], const int16_t c[4], unsigned d, uint32_t bias)
 {
-    v[0] = compress(mlkem_to_unsigned(c[0]), d);
-    v[1] = compress(mlkem_to_unsigned(c[1]), d);
-    v[2] = compress(mlkem_to_unsigned(c[2]), d);
-    v[3] = compress(mlkem_to_unsigned(c[3]), d);
+    v[0] = compress(c[0], d, bias);
+    v[1] = compress(c[1], d, bias);
+    v[2] = compress(c[2], d, bias);
+    v[3] = compress(c[3], d, bias);
 }
 
 /* ByteEncode_d(Compress_d(c[0..7])) (FIPS 203 Alg. 5): eight values of d bits, so every
  * group of 8 starts on a byte boundary. */
-static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d)
+static inline void compress_group(uint8_t *out, const int16_t c[8], unsigned d, uint32_t bias)
 {
     uint16_t v[8];
-    compress4(v, c, d);
-    compress4(v + 4, c + 4, d);
+    compress4(v, c, d, bias);
+    compress4(v + 4, c + 4, d, bias);
     byte_encode8(out, v, d);
 }
 
 /* Decompress_d of four values. */
-static inline void decompress4(int16_t c[4], const uint16_t v[4], unsigned d)
+static inline void decompress4(int16_t c[4], const uint16_t v[4], unsigned d, uint32_t half)
 {
-    c[0] = decompress(v[0], d);
-    c[1] = decompress(v[1], d);
-    c[2] = decompress(v[2], d);
-    c[3] = decompress(v[3], d);
+    c[0] = decompress(v[0], d, half);
+    c[1] = decompress(v[1], d, half);
+    c[2] = decompress(v[2], d, half);
+    c[3] = decompress(v[3], d, half);
 }
 
 /* Decompress_d(ByteDecode_d(in)) (Alg. 6) of one group of 8 values from d bytes. */
-static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d)
+static inline void decompress_group(int16_t c[8], const uint8_t *in, unsigned d, uint32_t half)
 {
     uint16_t v[8];
     byte_decode8(v, in, d);
-    decompress4(c, v, d);
-    decompress4(c + 4, v + 4, d);
+    decompress4(c, v, d, half);
+    decompress4(c + 4, v + 4, d, half);
 }
 
 /* The OR of the byte differences of two d-byte groups folded into 8 bits (0 iff equal),
@@ -264,9 +289,11 @@ static inline unsigned group_diff(const uint8_t *a, const uint8_t *b, unsigned d
 
 static inline void compress_all(uint8_t *r, const struct mlkem_poly *p, unsigned d)
 {
+    uint32_t bias = compress_bias(d);
     unsigned g;
+    HOLD_IN_REGISTER(bias);
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        compress_group(r + d * g, p->c + 8 * g, d);
+        compress_group(r + d * g, p->c + 8 * g, d, bias);
     }
 }
 
@@ -275,9 +302,11 @@ static inline unsigned compress_diff_all(const uint8_t *expected, const struct m
                                          unsigned d)
 {
     uint8_t buf[11];
+    uint32_t bias = compress_bias(d);
     unsigned diff = 0, g;
+    HOLD_IN_REGISTER(bias);
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        compress_group(buf, p->c + 8 * g, d);
+        compress_group(buf, p->c + 8 * g, d, bias);
         diff |= group_diff(buf, expected + d * g, d);
     }
     pqpan_wipe(buf, sizeof buf);
@@ -286,9 +315,11 @@ static inline unsigned compress_diff_all(const uint8_t *expected, const struct m
 
 static inline void decompress_all(struct mlkem_poly *p, const uint8_t *a, unsigned d)
 {
+    uint32_t half = 1u << (d - 1);
     unsigned g;
+    HOLD_IN_REGISTER(half);
     for (g = 0; g < PQPAN_MLKEM_N / 8; g++) {
-        decompress_group(p->c + 8 * g, a + d * g, d);
+        decompress_group(p->c + 8 * g, a + d * g, d, half);
     }
 }
 
@@ -346,7 +377,7 @@ void pqpan_mlkem_poly_decompress(struct mlkem_poly *p, const uint8_t *a, unsigne
 }
 
 /* Decompress_1 of bit b is round(q / 2) b = 1665 b, computed with a mask. */
-void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
+void PQPAN_M4_PORTABLE(pqpan_mlkem_poly_add_msg)(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_SYMBYTES])
 {
     unsigned i, j;
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
@@ -358,14 +389,28 @@ void pqpan_mlkem_poly_add_msg(struct mlkem_poly *p, const uint8_t m[PQPAN_MLKEM_
     }
 }
 
-void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *p)
+/* Compress_1(v_j - w_j) as bit j. */
+static inline unsigned msg_bit(const int16_t v[8], const int16_t w[8], unsigned j, uint32_t bias)
 {
-    unsigned i, j;
+    return (unsigned)compress((int16_t)(v[j] - w[j]), 1, bias) << j;
+}
+
+/* ByteEncode_1(Compress_1(v - w)) of eight coefficients: one message byte, written out
+ * (gcc -O2 leaves a loop over the bits rolled). */
+static inline uint8_t msg_byte(const int16_t v[8], const int16_t w[8], uint32_t bias)
+{
+    return (uint8_t)(msg_bit(v, w, 0, bias) | msg_bit(v, w, 1, bias) | msg_bit(v, w, 2, bias) |
+                     msg_bit(v, w, 3, bias) | msg_bit(v, w, 4, bias) | msg_bit(v, w, 5, bias) |
+                     msg_bit(v, w, 6, bias) | msg_bit(v, w, 7, bias));
+}
+
+void pqpan_mlkem_poly_tomsg(uint8_t m[PQPAN_MLKEM_SYMBYTES], const struct mlkem_poly *v,
+                            const struct mlkem_poly *w)
+{
+    uint32_t bias = compress_bias(1);
+    unsigned i;
+    HOLD_IN_REGISTER(bias);
     for (i = 0; i < PQPAN_MLKEM_SYMBYTES; i++) {
-        unsigned byte = 0;
-        for (j = 0; j < 8; j++) {
-            byte |= (unsigned)compress(mlkem_to_unsigned(p->c[8 * i + j]), 1) << j;
-        }
-        m[i] = (uint8_t)byte;
+        m[i] = msg_byte(v->c + 8 * i, w->c + 8 * i, bias);
     }
 }
