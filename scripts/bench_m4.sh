@@ -623,11 +623,15 @@ so far:
   word: USUB8 of (positions XOR j) - 0x01 sets GE where a position differs from j, and SEL
   collects c_j and writes the sign byte by byte, so neither j nor the sign chooses a branch
   or an address.
-- The sponge's squeeze of whole lanes: src/crypto/m4/keccak_lanes_m4.S (the frame
-  rotation by ROR, the halves paired with PKHBT/PKHTB, the four bit swaps with immediate
-  masks, unaligned STR), instead of one call and eight byte stores per lane; its absorb
-  of whole lanes in the same file, the same steps in reverse (unaligned
-  LDR, the swaps, PKHBT/PKHTB, ROL into the frame, one LDRD/EOR/STRD per lane).
+- The sponge's squeeze of whole lanes: pqpan_keccak_m4_extract, generated with the
+  permutation into src/crypto/m4/keccak_f1600.S (the frame rotation by ROR, the halves
+  paired with PKHBT/PKHTB, the four bit swaps with immediate masks, unaligned STR),
+  instead of one call and eight byte stores per lane; its absorb of whole lanes,
+  pqpan_keccak_m4_absorb, the same steps in reverse (unaligned LDR, the swaps,
+  PKHBT/PKHTB, one LDRD/EOR/STRD per lane with the rotation into the frame in the EOR's
+  shifted operand). Both are unrolled over the 24 lanes a rate can hold, so each lane's
+  frames are immediates (no table load, no loop branch): a TBH on the first lane enters
+  the code, a SUBS/BEQ after each lane leaves it after count lanes.
 - SampleNTT's rejection step (issue 30): src/crypto/m4/mlkem_rej_m4.S, one unaligned
   word per 3-byte triple, both 12-bit candidates stored and the count advanced by the
   sign of d - q (no branch per candidate), one branch per pass testing both bounds. The

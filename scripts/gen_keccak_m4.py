@@ -44,6 +44,10 @@ Method (everything below is derived here from FIPS 202; no other code was used):
 - The sponge (src/crypto/sha3.c with src/crypto/m4/sponge_m4.c) keeps its state in this
   form between permutations and converts only the lanes it absorbs or squeezes;
   pqpan_keccak_f1600 converts all 25 lanes on entry and exit around the same rounds.
+- The sponge's conversions of whole lanes (pqpan_keccak_m4_extract and _absorb) are
+  written here too, so that each lane's frames are immediates taken from FRAMES: the
+  code is unrolled over the 24 lanes a rate can hold, entered through a TBH on the first
+  lane and left by a SUBS/BEQ after each lane (no table load, no loop branch per lane).
 Usage: scripts/gen_keccak_m4.py > src/crypto/m4/keccak_f1600.S
        scripts/gen_keccak_m4.py --selftest   (runs the round code on a model of the
        registers and checks it against a plain Keccak-f[1600])"""
@@ -488,13 +492,13 @@ def rc_words():
 UNSHUFFLE = [(1, "r3"), (2, "r4"), (4, "r5"), (8, "r6")]  # shift, mask register
 
 
-def swap_step(out, x, shift, mask):
+def swap_step(out, x, shift, mask, tmp="r12"):
     """The bit swap x ^= t ^ (t << shift), t = (x ^ (x >> shift)) & mask (an involution;
     the four steps move the even bits of a word to its low half, the odd bits high)."""
-    out.append(f"eor r12, {x}, {x}, lsr #{shift}")
-    out.append(f"and r12, r12, {mask}")
-    out.append(f"eor {x}, {x}, r12")
-    out.append(f"eor {x}, {x}, r12, lsl #{shift}")
+    out.append(f"eor {tmp}, {x}, {x}, lsr #{shift}")
+    out.append(f"and {tmp}, {tmp}, {mask}")
+    out.append(f"eor {x}, {x}, {tmp}")
+    out.append(f"eor {x}, {x}, {tmp}, lsl #{shift}")
 
 
 def conversion_setup(out):
@@ -581,6 +585,90 @@ def f1600_program():
     return out
 
 
+# --- the sponge's whole lanes in and out (src/crypto/sha3.c) ---------------------------
+
+# Lanes a sponge's rate can hold: a rate below the 200-byte state, a multiple of 8 bytes
+# (pqpan_keccak_init; FIPS 202 §4 takes r < b = 1600 bits), so lanes 0..23.
+RATE_LANES = 24
+SWAP_MASKS = {1: "#0x22222222", 2: "#0x0c0c0c0c", 4: "#0x00f000f0", 8: "#0x0000ff00"}
+LANES_STACK = 20
+
+
+def lanes_entry(out, name):
+    """Saves r4-r7 and lr, returns at once when count (r3) is 0, else jumps to the code of
+    lane `first` (r2, public) through a TBH table (Arm DDI 0403E §A7.7, TBB/TBH; the table
+    follows the instruction, offsets in halfwords)."""
+    out.append("push {r4-r7, lr}")
+    out.append("cmp r3, #0")
+    out.append(f"beq.w .L{name}_done")
+    out.append("tbh [pc, r2, lsl #1]")
+    out.append(f".L{name}_table:")
+    for lane in range(RATE_LANES):
+        out.append(f".hword (.L{name}_{lane} - .L{name}_table) / 2")
+
+
+def lane_exit(out, name, lane):
+    """After lane `lane`: returns when it was the count-th lane (no loop; the frames are
+    immediates of each lane's code)."""
+    if lane + 1 < RATE_LANES:
+        out.append("subs r3, r3, #1")
+        out.append(f"beq.w .L{name}_done")
+
+
+def extract_program():
+    """pqpan_keccak_m4_extract(state, out, first, count): lanes first .. first + count - 1
+    written at out (any alignment) in the standard layout, 8 bytes each little endian
+    (FIPS 202 §3.1.2, B.1). Per lane: each word rotated out of its frame (ROR by the
+    frame), the halves paired (PKHBT / PKHTB), each half's bits put back in order by the
+    swaps of shift 8, 4, 2, 1, two unaligned STR (Arm DDI 0403E §A3.2.1)."""
+    out = []
+    lanes_entry(out, "ext")
+    for lane in range(RATE_LANES):
+        out.append(f".Lext_{lane}:")
+        out.append(f"ldrd r4, r5, [r0, #{8 * lane}]")
+        for reg, frame in (("r4", FRAMES[2 * lane]), ("r5", FRAMES[2 * lane + 1])):
+            if frame:
+                out.append(f"ror {reg}, {reg}, #{frame}")
+        out.append("pkhbt r6, r4, r5, lsl #16")
+        out.append("pkhtb r7, r5, r4, asr #16")
+        for shift, _ in reversed(UNSHUFFLE):
+            swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
+            swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
+        out.append("str r6, [r1], #4")
+        out.append("str r7, [r1], #4")
+        lane_exit(out, "ext", lane)
+    out.append(".Lext_done:")
+    out.append("pop {r4-r7, pc}")
+    return out
+
+
+def absorb_program():
+    """pqpan_keccak_m4_absorb(state, in, first, count): the 8 little-endian bytes
+    in[8 i ..] (any alignment) XORed into lane first + i for i < count. Per lane: two
+    unaligned LDR, the swaps of shift 1, 2, 4, 8 (even bits low, odd bits high), PKHBT /
+    PKHTB into the even and the odd word, each XORed into the state rotated into its frame
+    (ROL by the frame, the EOR's ROR #(32 - frame); no shift for frame 0)."""
+    out = []
+    lanes_entry(out, "abs")
+    for lane in range(RATE_LANES):
+        out.append(f".Labs_{lane}:")
+        out.append("ldr r4, [r1], #4")
+        out.append("ldr r5, [r1], #4")
+        for shift, _ in UNSHUFFLE:
+            swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
+            swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
+        out.append("pkhbt r6, r4, r5, lsl #16")
+        out.append("pkhtb r7, r5, r4, asr #16")
+        out.append(f"ldrd r4, r5, [r0, #{8 * lane}]")
+        out.append(f"eor r4, r4, {shifted('r6', (32 - FRAMES[2 * lane]) % 32)}")
+        out.append(f"eor r5, r5, {shifted('r7', (32 - FRAMES[2 * lane + 1]) % 32)}")
+        out.append(f"strd r4, r5, [r0, #{8 * lane}]")
+        lane_exit(out, "abs", lane)
+    out.append(".Labs_done:")
+    out.append("pop {r4-r7, pc}")
+    return out
+
+
 PERMUTE_STACK = PUSHED + FRAME
 F1600_STACK = 40 + PERMUTE_STACK
 
@@ -602,10 +690,17 @@ def emit():
     print(" * void pqpan_keccak_m4_permute(uint64_t state[25]): the permutation on the sponge's")
     print(f" * interleaved, framed state (src/crypto/m4/sponge_m4.c), {PERMUTE_STACK} bytes of stack, a leaf;")
     print(" * void pqpan_keccak_f1600(uint64_t lanes[25]): the same on standard lanes, converting")
-    print(f" * on entry and exit, {F1600_STACK} bytes with its call. The lines below give")
-    print(" * scripts/bench_m4.sh the frames gcc's -fcallgraph-info cannot see. */")
+    print(f" * on entry and exit, {F1600_STACK} bytes with its call;")
+    print(" * void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,")
+    print(" *                              unsigned count) and")
+    print(" * void pqpan_keccak_m4_absorb(uint64_t state[25], const uint8_t *in, unsigned first,")
+    print(f" *                             unsigned count): the sponge's whole lanes out and in, {LANES_STACK} bytes")
+    print(f" * each, first + count <= {RATE_LANES}. The lines below give scripts/bench_m4.sh the frames")
+    print(" * gcc's -fcallgraph-info cannot see. */")
     print(f"@ callgraph-frame pqpan_keccak_m4_permute {PERMUTE_STACK}")
     print(f"@ callgraph-frame pqpan_keccak_f1600 {F1600_STACK}")
+    print(f"@ callgraph-frame pqpan_keccak_m4_extract {LANES_STACK}")
+    print(f"@ callgraph-frame pqpan_keccak_m4_absorb {LANES_STACK}")
     print("    .syntax unified")
     print("    .thumb")
     print("    .cpu cortex-m4")
@@ -625,6 +720,10 @@ def emit():
     for i in range(0, 50, 10):
         print("    .byte " + ", ".join(str(f) for f in FRAMES[i:i + 10]))
     print("    .size pqpan_keccak_m4_frames, 50")
+    print('    .section .text.pqpan_keccak_m4_extract,"ax",%progbits')
+    emit_function("pqpan_keccak_m4_extract", extract_program())
+    print('    .section .text.pqpan_keccak_m4_absorb,"ax",%progbits')
+    emit_function("pqpan_keccak_m4_absorb", absorb_program())
 
 
 # --- self test: the round code run on a model of the registers -------------------------

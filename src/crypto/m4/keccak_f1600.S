@@ -3,10 +3,17 @@
  * void pqpan_keccak_m4_permute(uint64_t state[25]): the permutation on the sponge's
  * interleaved, framed state (src/crypto/m4/sponge_m4.c), 232 bytes of stack, a leaf;
  * void pqpan_keccak_f1600(uint64_t lanes[25]): the same on standard lanes, converting
- * on entry and exit, 272 bytes with its call. The lines below give
- * scripts/bench_m4.sh the frames gcc's -fcallgraph-info cannot see. */
+ * on entry and exit, 272 bytes with its call;
+ * void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,
+ *                              unsigned count) and
+ * void pqpan_keccak_m4_absorb(uint64_t state[25], const uint8_t *in, unsigned first,
+ *                             unsigned count): the sponge's whole lanes out and in, 20 bytes
+ * each, first + count <= 24. The lines below give scripts/bench_m4.sh the frames
+ * gcc's -fcallgraph-info cannot see. */
 @ callgraph-frame pqpan_keccak_m4_permute 232
 @ callgraph-frame pqpan_keccak_f1600 272
+@ callgraph-frame pqpan_keccak_m4_extract 20
+@ callgraph-frame pqpan_keccak_m4_absorb 20
     .syntax unified
     .thumb
     .cpu cortex-m4
@@ -963,3 +970,2113 @@ pqpan_keccak_m4_frames: @ frame (ROR) of each interleaved word 2 * lane + half
     .byte 5, 14, 24, 1, 15, 24, 27, 5, 14, 23
     .byte 21, 31, 20, 12, 9, 18, 9, 1, 24, 16
     .size pqpan_keccak_m4_frames, 50
+    .section .text.pqpan_keccak_m4_extract,"ax",%progbits
+    .global pqpan_keccak_m4_extract
+    .type pqpan_keccak_m4_extract, %function
+    .align 2
+    .thumb_func
+pqpan_keccak_m4_extract:
+    push {r4-r7, lr}
+    cmp r3, #0
+    beq.w .Lext_done
+    tbh [pc, r2, lsl #1]
+.Lext_table:
+    .hword (.Lext_0 - .Lext_table) / 2
+    .hword (.Lext_1 - .Lext_table) / 2
+    .hword (.Lext_2 - .Lext_table) / 2
+    .hword (.Lext_3 - .Lext_table) / 2
+    .hword (.Lext_4 - .Lext_table) / 2
+    .hword (.Lext_5 - .Lext_table) / 2
+    .hword (.Lext_6 - .Lext_table) / 2
+    .hword (.Lext_7 - .Lext_table) / 2
+    .hword (.Lext_8 - .Lext_table) / 2
+    .hword (.Lext_9 - .Lext_table) / 2
+    .hword (.Lext_10 - .Lext_table) / 2
+    .hword (.Lext_11 - .Lext_table) / 2
+    .hword (.Lext_12 - .Lext_table) / 2
+    .hword (.Lext_13 - .Lext_table) / 2
+    .hword (.Lext_14 - .Lext_table) / 2
+    .hword (.Lext_15 - .Lext_table) / 2
+    .hword (.Lext_16 - .Lext_table) / 2
+    .hword (.Lext_17 - .Lext_table) / 2
+    .hword (.Lext_18 - .Lext_table) / 2
+    .hword (.Lext_19 - .Lext_table) / 2
+    .hword (.Lext_20 - .Lext_table) / 2
+    .hword (.Lext_21 - .Lext_table) / 2
+    .hword (.Lext_22 - .Lext_table) / 2
+    .hword (.Lext_23 - .Lext_table) / 2
+.Lext_0:
+    ldrd r4, r5, [r0, #0]
+    ror r4, r4, #10
+    ror r5, r5, #19
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_1:
+    ldrd r4, r5, [r0, #8]
+    ror r4, r4, #9
+    ror r5, r5, #1
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_2:
+    ldrd r4, r5, [r0, #16]
+    ror r4, r4, #11
+    ror r5, r5, #2
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_3:
+    ldrd r4, r5, [r0, #24]
+    ror r5, r5, #9
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_4:
+    ldrd r4, r5, [r0, #32]
+    ror r4, r4, #20
+    ror r5, r5, #29
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_5:
+    ldrd r4, r5, [r0, #40]
+    ror r4, r4, #7
+    ror r5, r5, #31
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_6:
+    ldrd r4, r5, [r0, #48]
+    ror r4, r4, #28
+    ror r5, r5, #20
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_7:
+    ldrd r4, r5, [r0, #56]
+    ror r4, r4, #1
+    ror r5, r5, #10
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_8:
+    ldrd r4, r5, [r0, #64]
+    ror r4, r4, #29
+    ror r5, r5, #6
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_9:
+    ldrd r4, r5, [r0, #72]
+    ror r4, r4, #8
+    ror r5, r5, #31
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_10:
+    ldrd r4, r5, [r0, #80]
+    ror r4, r4, #7
+    ror r5, r5, #31
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_11:
+    ldrd r4, r5, [r0, #88]
+    ror r4, r4, #14
+    ror r5, r5, #5
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_12:
+    ldrd r4, r5, [r0, #96]
+    ror r4, r4, #23
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_13:
+    ldrd r4, r5, [r0, #104]
+    ror r4, r4, #18
+    ror r5, r5, #10
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_14:
+    ldrd r4, r5, [r0, #112]
+    ror r4, r4, #5
+    ror r5, r5, #29
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_15:
+    ldrd r4, r5, [r0, #120]
+    ror r4, r4, #5
+    ror r5, r5, #14
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_16:
+    ldrd r4, r5, [r0, #128]
+    ror r4, r4, #24
+    ror r5, r5, #1
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_17:
+    ldrd r4, r5, [r0, #136]
+    ror r4, r4, #15
+    ror r5, r5, #24
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_18:
+    ldrd r4, r5, [r0, #144]
+    ror r4, r4, #27
+    ror r5, r5, #5
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_19:
+    ldrd r4, r5, [r0, #152]
+    ror r4, r4, #14
+    ror r5, r5, #23
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_20:
+    ldrd r4, r5, [r0, #160]
+    ror r4, r4, #21
+    ror r5, r5, #31
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_21:
+    ldrd r4, r5, [r0, #168]
+    ror r4, r4, #20
+    ror r5, r5, #12
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_22:
+    ldrd r4, r5, [r0, #176]
+    ror r4, r4, #9
+    ror r5, r5, #18
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+    subs r3, r3, #1
+    beq.w .Lext_done
+.Lext_23:
+    ldrd r4, r5, [r0, #184]
+    ror r4, r4, #9
+    ror r5, r5, #1
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    eor r2, r6, r6, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #8
+    eor lr, r7, r7, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    str r6, [r1], #4
+    str r7, [r1], #4
+.Lext_done:
+    pop {r4-r7, pc}
+    .size pqpan_keccak_m4_extract, .-pqpan_keccak_m4_extract
+    .section .text.pqpan_keccak_m4_absorb,"ax",%progbits
+    .global pqpan_keccak_m4_absorb
+    .type pqpan_keccak_m4_absorb, %function
+    .align 2
+    .thumb_func
+pqpan_keccak_m4_absorb:
+    push {r4-r7, lr}
+    cmp r3, #0
+    beq.w .Labs_done
+    tbh [pc, r2, lsl #1]
+.Labs_table:
+    .hword (.Labs_0 - .Labs_table) / 2
+    .hword (.Labs_1 - .Labs_table) / 2
+    .hword (.Labs_2 - .Labs_table) / 2
+    .hword (.Labs_3 - .Labs_table) / 2
+    .hword (.Labs_4 - .Labs_table) / 2
+    .hword (.Labs_5 - .Labs_table) / 2
+    .hword (.Labs_6 - .Labs_table) / 2
+    .hword (.Labs_7 - .Labs_table) / 2
+    .hword (.Labs_8 - .Labs_table) / 2
+    .hword (.Labs_9 - .Labs_table) / 2
+    .hword (.Labs_10 - .Labs_table) / 2
+    .hword (.Labs_11 - .Labs_table) / 2
+    .hword (.Labs_12 - .Labs_table) / 2
+    .hword (.Labs_13 - .Labs_table) / 2
+    .hword (.Labs_14 - .Labs_table) / 2
+    .hword (.Labs_15 - .Labs_table) / 2
+    .hword (.Labs_16 - .Labs_table) / 2
+    .hword (.Labs_17 - .Labs_table) / 2
+    .hword (.Labs_18 - .Labs_table) / 2
+    .hword (.Labs_19 - .Labs_table) / 2
+    .hword (.Labs_20 - .Labs_table) / 2
+    .hword (.Labs_21 - .Labs_table) / 2
+    .hword (.Labs_22 - .Labs_table) / 2
+    .hword (.Labs_23 - .Labs_table) / 2
+.Labs_0:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #0]
+    eor r4, r4, r6, ror #22
+    eor r5, r5, r7, ror #13
+    strd r4, r5, [r0, #0]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_1:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #8]
+    eor r4, r4, r6, ror #23
+    eor r5, r5, r7, ror #31
+    strd r4, r5, [r0, #8]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_2:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #16]
+    eor r4, r4, r6, ror #21
+    eor r5, r5, r7, ror #30
+    strd r4, r5, [r0, #16]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_3:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #24]
+    eor r4, r4, r6
+    eor r5, r5, r7, ror #23
+    strd r4, r5, [r0, #24]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_4:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #32]
+    eor r4, r4, r6, ror #12
+    eor r5, r5, r7, ror #3
+    strd r4, r5, [r0, #32]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_5:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #40]
+    eor r4, r4, r6, ror #25
+    eor r5, r5, r7, ror #1
+    strd r4, r5, [r0, #40]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_6:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #48]
+    eor r4, r4, r6, ror #4
+    eor r5, r5, r7, ror #12
+    strd r4, r5, [r0, #48]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_7:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #56]
+    eor r4, r4, r6, ror #31
+    eor r5, r5, r7, ror #22
+    strd r4, r5, [r0, #56]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_8:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #64]
+    eor r4, r4, r6, ror #3
+    eor r5, r5, r7, ror #26
+    strd r4, r5, [r0, #64]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_9:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #72]
+    eor r4, r4, r6, ror #24
+    eor r5, r5, r7, ror #1
+    strd r4, r5, [r0, #72]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_10:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #80]
+    eor r4, r4, r6, ror #25
+    eor r5, r5, r7, ror #1
+    strd r4, r5, [r0, #80]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_11:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #88]
+    eor r4, r4, r6, ror #18
+    eor r5, r5, r7, ror #27
+    strd r4, r5, [r0, #88]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_12:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #96]
+    eor r4, r4, r6, ror #9
+    eor r5, r5, r7
+    strd r4, r5, [r0, #96]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_13:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #104]
+    eor r4, r4, r6, ror #14
+    eor r5, r5, r7, ror #22
+    strd r4, r5, [r0, #104]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_14:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #112]
+    eor r4, r4, r6, ror #27
+    eor r5, r5, r7, ror #3
+    strd r4, r5, [r0, #112]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_15:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #120]
+    eor r4, r4, r6, ror #27
+    eor r5, r5, r7, ror #18
+    strd r4, r5, [r0, #120]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_16:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #128]
+    eor r4, r4, r6, ror #8
+    eor r5, r5, r7, ror #31
+    strd r4, r5, [r0, #128]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_17:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #136]
+    eor r4, r4, r6, ror #17
+    eor r5, r5, r7, ror #8
+    strd r4, r5, [r0, #136]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_18:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #144]
+    eor r4, r4, r6, ror #5
+    eor r5, r5, r7, ror #27
+    strd r4, r5, [r0, #144]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_19:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #152]
+    eor r4, r4, r6, ror #18
+    eor r5, r5, r7, ror #9
+    strd r4, r5, [r0, #152]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_20:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #160]
+    eor r4, r4, r6, ror #11
+    eor r5, r5, r7, ror #1
+    strd r4, r5, [r0, #160]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_21:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #168]
+    eor r4, r4, r6, ror #12
+    eor r5, r5, r7, ror #20
+    strd r4, r5, [r0, #168]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_22:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #176]
+    eor r4, r4, r6, ror #23
+    eor r5, r5, r7, ror #14
+    strd r4, r5, [r0, #176]
+    subs r3, r3, #1
+    beq.w .Labs_done
+.Labs_23:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    eor r2, r4, r4, lsr #8
+    and r2, r2, #0x0000ff00
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #8
+    eor lr, r5, r5, lsr #8
+    and lr, lr, #0x0000ff00
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #8
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    ldrd r4, r5, [r0, #184]
+    eor r4, r4, r6, ror #23
+    eor r5, r5, r7, ror #31
+    strd r4, r5, [r0, #184]
+.Labs_done:
+    pop {r4-r7, pc}
+    .size pqpan_keccak_m4_absorb, .-pqpan_keccak_m4_absorb
