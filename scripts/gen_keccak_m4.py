@@ -615,27 +615,43 @@ def lane_exit(out, name, lane):
         out.append(f"beq.w .L{name}_done")
 
 
+def byte_pairs(out, dst, lo, hi, tmp):
+    """dst = bytes 0 and 2 of register lo[0] rotated right by lo[1] in its bytes 0 and 2,
+    those of hi[0] rotated by hi[1] in its bytes 1 and 3 (rotations 0, 8, 16 or 24): two
+    UXTB16 and an ORR (Arm DDI 0403E §A7.7, UXTB16)."""
+    for reg, (src, rot) in ((dst, lo), (tmp, hi)):
+        out.append(f"uxtb16 {reg}, {src}" + (f", ror #{rot}" if rot else ""))
+    out.append(f"orr {dst}, {dst}, {tmp}, lsl #8")
+
+
 def extract_program():
     """pqpan_keccak_m4_extract(state, out, first, count): lanes first .. first + count - 1
     written at out (any alignment) in the standard layout, 8 bytes each little endian
     (FIPS 202 §3.1.2, B.1). Per lane: each word rotated out of its frame (ROR by the
-    frame), the halves paired (PKHBT / PKHTB), each half's bits put back in order by the
-    swaps of shift 8, 4, 2, 1, two unaligned STR (Arm DDI 0403E §A3.2.1)."""
+    frame; a multiple of 8 goes into the UXTB16s instead), the bytes of the even word e
+    and the odd word o paired by UXTB16 as (e0, o0, e2, o2) and (e1, o1, e3, o3), each
+    16-bit half's bits put back in order by the swaps of shift 4, 2, 1, the halves joined
+    by PKHBT / PKHTB into lane bits 0..31 and 32..63, two unaligned STR (Arm DDI 0403E
+    §A3.2.1)."""
     out = []
     lanes_entry(out, "ext")
     for lane in range(RATE_LANES):
         out.append(f".Lext_{lane}:")
         out.append(f"ldrd r4, r5, [r0, #{8 * lane}]")
-        for reg, frame in (("r4", FRAMES[2 * lane]), ("r5", FRAMES[2 * lane + 1])):
-            if frame:
+        fe, fo = FRAMES[2 * lane], FRAMES[2 * lane + 1]
+        rot_e, rot_o = (fe if fe % 8 == 0 else 0), (fo if fo % 8 == 0 else 0)
+        for reg, frame in (("r4", fe), ("r5", fo)):
+            if frame % 8:
                 out.append(f"ror {reg}, {reg}, #{frame}")
-        out.append("pkhbt r6, r4, r5, lsl #16")
-        out.append("pkhtb r7, r5, r4, asr #16")
-        for shift, _ in reversed(UNSHUFFLE):
+        byte_pairs(out, "r6", ("r4", rot_e), ("r5", rot_o), "r2")
+        byte_pairs(out, "r7", ("r4", (rot_e + 8) % 32), ("r5", (rot_o + 8) % 32), "lr")
+        for shift in (4, 2, 1):
             swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
             swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
-        out.append("str r6, [r1], #4")
-        out.append("str r7, [r1], #4")
+        out.append("pkhbt r4, r6, r7, lsl #16")
+        out.append("pkhtb r5, r7, r6, asr #16")
+        out.append("str r4, [r1], #4")
+        out.append("str r5, [r1], #4")
         lane_exit(out, "ext", lane)
     out.append(".Lext_done:")
     out.append("pop {r4-r7, pc}")
@@ -645,24 +661,28 @@ def extract_program():
 def absorb_program():
     """pqpan_keccak_m4_absorb(state, in, first, count): the 8 little-endian bytes
     in[8 i ..] (any alignment) XORed into lane first + i for i < count. Per lane: two
-    unaligned LDR, the swaps of shift 1, 2, 4, 8 (even bits low, odd bits high), PKHBT /
-    PKHTB into the even and the odd word, each XORed into the state rotated into its frame
-    (ROL by the frame, the EOR's ROR #(32 - frame); no shift for frame 0)."""
+    unaligned LDR, the swaps of shift 1, 2, 4 (each 16-bit half's even bits in its low
+    byte, odd bits in its high byte), PKHBT / PKHTB into (e0, o0, e2, o2) and
+    (e1, o1, e3, o3), UXTB16 pairs into the even word e and the odd word o, each XORed
+    into the state rotated into its frame (ROL by the frame, the EOR's ROR #(32 - frame);
+    no shift for frame 0)."""
     out = []
     lanes_entry(out, "abs")
     for lane in range(RATE_LANES):
         out.append(f".Labs_{lane}:")
         out.append("ldr r4, [r1], #4")
         out.append("ldr r5, [r1], #4")
-        for shift, _ in UNSHUFFLE:
+        for shift in (1, 2, 4):
             swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
             swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
         out.append("pkhbt r6, r4, r5, lsl #16")
         out.append("pkhtb r7, r5, r4, asr #16")
-        out.append(f"ldrd r4, r5, [r0, #{8 * lane}]")
-        out.append(f"eor r4, r4, {shifted('r6', (32 - FRAMES[2 * lane]) % 32)}")
-        out.append(f"eor r5, r5, {shifted('r7', (32 - FRAMES[2 * lane + 1]) % 32)}")
-        out.append(f"strd r4, r5, [r0, #{8 * lane}]")
+        byte_pairs(out, "r4", ("r6", 0), ("r7", 0), "r2")
+        byte_pairs(out, "r5", ("r6", 8), ("r7", 8), "lr")
+        out.append(f"ldrd r6, r7, [r0, #{8 * lane}]")
+        out.append(f"eor r6, r6, {shifted('r4', (32 - FRAMES[2 * lane]) % 32)}")
+        out.append(f"eor r7, r7, {shifted('r5', (32 - FRAMES[2 * lane + 1]) % 32)}")
+        out.append(f"strd r6, r7, [r0, #{8 * lane}]")
         lane_exit(out, "abs", lane)
     out.append(".Labs_done:")
     out.append("pop {r4-r7, pc}")

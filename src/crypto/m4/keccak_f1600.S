@@ -1009,16 +1009,12 @@ pqpan_keccak_m4_extract:
     ldrd r4, r5, [r0, #0]
     ror r4, r4, #10
     ror r5, r5, #19
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1043,24 +1039,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_1:
     ldrd r4, r5, [r0, #8]
     ror r4, r4, #9
     ror r5, r5, #1
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1085,24 +1079,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_2:
     ldrd r4, r5, [r0, #16]
     ror r4, r4, #11
     ror r5, r5, #2
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1127,23 +1119,21 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_3:
     ldrd r4, r5, [r0, #24]
     ror r5, r5, #9
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1168,24 +1158,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_4:
     ldrd r4, r5, [r0, #32]
     ror r4, r4, #20
     ror r5, r5, #29
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1210,24 +1198,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_5:
     ldrd r4, r5, [r0, #40]
     ror r4, r4, #7
     ror r5, r5, #31
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1252,24 +1238,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_6:
     ldrd r4, r5, [r0, #48]
     ror r4, r4, #28
     ror r5, r5, #20
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1294,24 +1278,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_7:
     ldrd r4, r5, [r0, #56]
     ror r4, r4, #1
     ror r5, r5, #10
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1336,24 +1318,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_8:
     ldrd r4, r5, [r0, #64]
     ror r4, r4, #29
     ror r5, r5, #6
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1378,24 +1358,21 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_9:
     ldrd r4, r5, [r0, #72]
-    ror r4, r4, #8
     ror r5, r5, #31
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4, ror #8
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #16
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1420,24 +1397,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_10:
     ldrd r4, r5, [r0, #80]
     ror r4, r4, #7
     ror r5, r5, #31
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1462,24 +1437,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_11:
     ldrd r4, r5, [r0, #88]
     ror r4, r4, #14
     ror r5, r5, #5
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1504,23 +1477,21 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_12:
     ldrd r4, r5, [r0, #96]
     ror r4, r4, #23
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1545,24 +1516,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_13:
     ldrd r4, r5, [r0, #104]
     ror r4, r4, #18
     ror r5, r5, #10
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1587,24 +1556,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_14:
     ldrd r4, r5, [r0, #112]
     ror r4, r4, #5
     ror r5, r5, #29
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1629,24 +1596,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_15:
     ldrd r4, r5, [r0, #120]
     ror r4, r4, #5
     ror r5, r5, #14
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1671,24 +1636,21 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_16:
     ldrd r4, r5, [r0, #128]
-    ror r4, r4, #24
     ror r5, r5, #1
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4, ror #24
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1713,24 +1675,21 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_17:
     ldrd r4, r5, [r0, #136]
     ror r4, r4, #15
-    ror r5, r5, #24
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5, ror #24
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1755,24 +1714,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_18:
     ldrd r4, r5, [r0, #144]
     ror r4, r4, #27
     ror r5, r5, #5
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1797,24 +1754,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_19:
     ldrd r4, r5, [r0, #152]
     ror r4, r4, #14
     ror r5, r5, #23
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1839,24 +1794,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_20:
     ldrd r4, r5, [r0, #160]
     ror r4, r4, #21
     ror r5, r5, #31
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1881,24 +1834,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_21:
     ldrd r4, r5, [r0, #168]
     ror r4, r4, #20
     ror r5, r5, #12
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1923,24 +1874,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_22:
     ldrd r4, r5, [r0, #176]
     ror r4, r4, #9
     ror r5, r5, #18
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -1965,24 +1914,22 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
     subs r3, r3, #1
     beq.w .Lext_done
 .Lext_23:
     ldrd r4, r5, [r0, #184]
     ror r4, r4, #9
     ror r5, r5, #1
-    pkhbt r6, r4, r5, lsl #16
-    pkhtb r7, r5, r4, asr #16
-    eor r2, r6, r6, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r6, r6, r2
-    eor r6, r6, r2, lsl #8
-    eor lr, r7, r7, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r7, r7, lr
-    eor r7, r7, lr, lsl #8
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
     eor r2, r6, r6, lsr #4
     and r2, r2, #0x00f000f0
     eor r6, r6, r2
@@ -2007,8 +1954,10 @@ pqpan_keccak_m4_extract:
     and lr, lr, #0x22222222
     eor r7, r7, lr
     eor r7, r7, lr, lsl #1
-    str r6, [r1], #4
-    str r7, [r1], #4
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
 .Lext_done:
     pop {r4-r7, pc}
     .size pqpan_keccak_m4_extract, .-pqpan_keccak_m4_extract
@@ -2074,20 +2023,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #0]
-    eor r4, r4, r6, ror #22
-    eor r5, r5, r7, ror #13
-    strd r4, r5, [r0, #0]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #0]
+    eor r6, r6, r4, ror #22
+    eor r7, r7, r5, ror #13
+    strd r6, r7, [r0, #0]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_1:
@@ -2117,20 +2064,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #8]
-    eor r4, r4, r6, ror #23
-    eor r5, r5, r7, ror #31
-    strd r4, r5, [r0, #8]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #8]
+    eor r6, r6, r4, ror #23
+    eor r7, r7, r5, ror #31
+    strd r6, r7, [r0, #8]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_2:
@@ -2160,20 +2105,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #16]
-    eor r4, r4, r6, ror #21
-    eor r5, r5, r7, ror #30
-    strd r4, r5, [r0, #16]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #16]
+    eor r6, r6, r4, ror #21
+    eor r7, r7, r5, ror #30
+    strd r6, r7, [r0, #16]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_3:
@@ -2203,20 +2146,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #24]
-    eor r4, r4, r6
-    eor r5, r5, r7, ror #23
-    strd r4, r5, [r0, #24]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #24]
+    eor r6, r6, r4
+    eor r7, r7, r5, ror #23
+    strd r6, r7, [r0, #24]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_4:
@@ -2246,20 +2187,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #32]
-    eor r4, r4, r6, ror #12
-    eor r5, r5, r7, ror #3
-    strd r4, r5, [r0, #32]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #32]
+    eor r6, r6, r4, ror #12
+    eor r7, r7, r5, ror #3
+    strd r6, r7, [r0, #32]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_5:
@@ -2289,20 +2228,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #40]
-    eor r4, r4, r6, ror #25
-    eor r5, r5, r7, ror #1
-    strd r4, r5, [r0, #40]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #40]
+    eor r6, r6, r4, ror #25
+    eor r7, r7, r5, ror #1
+    strd r6, r7, [r0, #40]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_6:
@@ -2332,20 +2269,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #48]
-    eor r4, r4, r6, ror #4
-    eor r5, r5, r7, ror #12
-    strd r4, r5, [r0, #48]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #48]
+    eor r6, r6, r4, ror #4
+    eor r7, r7, r5, ror #12
+    strd r6, r7, [r0, #48]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_7:
@@ -2375,20 +2310,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #56]
-    eor r4, r4, r6, ror #31
-    eor r5, r5, r7, ror #22
-    strd r4, r5, [r0, #56]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #56]
+    eor r6, r6, r4, ror #31
+    eor r7, r7, r5, ror #22
+    strd r6, r7, [r0, #56]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_8:
@@ -2418,20 +2351,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #64]
-    eor r4, r4, r6, ror #3
-    eor r5, r5, r7, ror #26
-    strd r4, r5, [r0, #64]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #64]
+    eor r6, r6, r4, ror #3
+    eor r7, r7, r5, ror #26
+    strd r6, r7, [r0, #64]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_9:
@@ -2461,20 +2392,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #72]
-    eor r4, r4, r6, ror #24
-    eor r5, r5, r7, ror #1
-    strd r4, r5, [r0, #72]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #72]
+    eor r6, r6, r4, ror #24
+    eor r7, r7, r5, ror #1
+    strd r6, r7, [r0, #72]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_10:
@@ -2504,20 +2433,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #80]
-    eor r4, r4, r6, ror #25
-    eor r5, r5, r7, ror #1
-    strd r4, r5, [r0, #80]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #80]
+    eor r6, r6, r4, ror #25
+    eor r7, r7, r5, ror #1
+    strd r6, r7, [r0, #80]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_11:
@@ -2547,20 +2474,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #88]
-    eor r4, r4, r6, ror #18
-    eor r5, r5, r7, ror #27
-    strd r4, r5, [r0, #88]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #88]
+    eor r6, r6, r4, ror #18
+    eor r7, r7, r5, ror #27
+    strd r6, r7, [r0, #88]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_12:
@@ -2590,20 +2515,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #96]
-    eor r4, r4, r6, ror #9
-    eor r5, r5, r7
-    strd r4, r5, [r0, #96]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #96]
+    eor r6, r6, r4, ror #9
+    eor r7, r7, r5
+    strd r6, r7, [r0, #96]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_13:
@@ -2633,20 +2556,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #104]
-    eor r4, r4, r6, ror #14
-    eor r5, r5, r7, ror #22
-    strd r4, r5, [r0, #104]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #104]
+    eor r6, r6, r4, ror #14
+    eor r7, r7, r5, ror #22
+    strd r6, r7, [r0, #104]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_14:
@@ -2676,20 +2597,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #112]
-    eor r4, r4, r6, ror #27
-    eor r5, r5, r7, ror #3
-    strd r4, r5, [r0, #112]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #112]
+    eor r6, r6, r4, ror #27
+    eor r7, r7, r5, ror #3
+    strd r6, r7, [r0, #112]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_15:
@@ -2719,20 +2638,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #120]
-    eor r4, r4, r6, ror #27
-    eor r5, r5, r7, ror #18
-    strd r4, r5, [r0, #120]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #120]
+    eor r6, r6, r4, ror #27
+    eor r7, r7, r5, ror #18
+    strd r6, r7, [r0, #120]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_16:
@@ -2762,20 +2679,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #128]
-    eor r4, r4, r6, ror #8
-    eor r5, r5, r7, ror #31
-    strd r4, r5, [r0, #128]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #128]
+    eor r6, r6, r4, ror #8
+    eor r7, r7, r5, ror #31
+    strd r6, r7, [r0, #128]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_17:
@@ -2805,20 +2720,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #136]
-    eor r4, r4, r6, ror #17
-    eor r5, r5, r7, ror #8
-    strd r4, r5, [r0, #136]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #136]
+    eor r6, r6, r4, ror #17
+    eor r7, r7, r5, ror #8
+    strd r6, r7, [r0, #136]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_18:
@@ -2848,20 +2761,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #144]
-    eor r4, r4, r6, ror #5
-    eor r5, r5, r7, ror #27
-    strd r4, r5, [r0, #144]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #144]
+    eor r6, r6, r4, ror #5
+    eor r7, r7, r5, ror #27
+    strd r6, r7, [r0, #144]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_19:
@@ -2891,20 +2802,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #152]
-    eor r4, r4, r6, ror #18
-    eor r5, r5, r7, ror #9
-    strd r4, r5, [r0, #152]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #152]
+    eor r6, r6, r4, ror #18
+    eor r7, r7, r5, ror #9
+    strd r6, r7, [r0, #152]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_20:
@@ -2934,20 +2843,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #160]
-    eor r4, r4, r6, ror #11
-    eor r5, r5, r7, ror #1
-    strd r4, r5, [r0, #160]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #160]
+    eor r6, r6, r4, ror #11
+    eor r7, r7, r5, ror #1
+    strd r6, r7, [r0, #160]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_21:
@@ -2977,20 +2884,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #168]
-    eor r4, r4, r6, ror #12
-    eor r5, r5, r7, ror #20
-    strd r4, r5, [r0, #168]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #168]
+    eor r6, r6, r4, ror #12
+    eor r7, r7, r5, ror #20
+    strd r6, r7, [r0, #168]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_22:
@@ -3020,20 +2925,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #176]
-    eor r4, r4, r6, ror #23
-    eor r5, r5, r7, ror #14
-    strd r4, r5, [r0, #176]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #176]
+    eor r6, r6, r4, ror #23
+    eor r7, r7, r5, ror #14
+    strd r6, r7, [r0, #176]
     subs r3, r3, #1
     beq.w .Labs_done
 .Labs_23:
@@ -3063,20 +2966,18 @@ pqpan_keccak_m4_absorb:
     and lr, lr, #0x00f000f0
     eor r5, r5, lr
     eor r5, r5, lr, lsl #4
-    eor r2, r4, r4, lsr #8
-    and r2, r2, #0x0000ff00
-    eor r4, r4, r2
-    eor r4, r4, r2, lsl #8
-    eor lr, r5, r5, lsr #8
-    and lr, lr, #0x0000ff00
-    eor r5, r5, lr
-    eor r5, r5, lr, lsl #8
     pkhbt r6, r4, r5, lsl #16
     pkhtb r7, r5, r4, asr #16
-    ldrd r4, r5, [r0, #184]
-    eor r4, r4, r6, ror #23
-    eor r5, r5, r7, ror #31
-    strd r4, r5, [r0, #184]
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrd r6, r7, [r0, #184]
+    eor r6, r6, r4, ror #23
+    eor r7, r7, r5, ror #31
+    strd r6, r7, [r0, #184]
 .Labs_done:
     pop {r4-r7, pc}
     .size pqpan_keccak_m4_absorb, .-pqpan_keccak_m4_absorb
