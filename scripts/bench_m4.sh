@@ -624,12 +624,12 @@ so far:
   collects c_j and writes the sign byte by byte, so neither j nor the sign chooses a branch
   or an address.
 - The sponge's squeeze of whole lanes: pqpan_keccak_m4_extract, generated with the
-  permutation into src/crypto/m4/keccak_f1600.S (the frame rotation by ROR, the halves
-  paired with PKHBT/PKHTB, the four bit swaps with immediate masks, unaligned STR),
-  instead of one call and eight byte stores per lane; its absorb of whole lanes,
-  pqpan_keccak_m4_absorb, the same steps in reverse (unaligned LDR, the swaps,
-  PKHBT/PKHTB, one LDRD/EOR/STRD per lane with the rotation into the frame in the EOR's
-  shifted operand). Both are unrolled over the 24 lanes a rate can hold, so each lane's
+  permutation into src/crypto/m4/keccak_f1600.S (the frame rotation by ROR, the bytes of
+  the even and the odd word paired by UXTB16 + ORR, three bit swaps with immediate masks
+  per 16-bit half, the halves joined by PKHBT/PKHTB, unaligned STR), instead of one call
+  and eight byte stores per lane; its absorb of whole lanes, pqpan_keccak_m4_absorb, the
+  same steps in reverse (unaligned LDR, the swaps, PKHBT/PKHTB, UXTB16 + ORR, one
+  LDRD/EOR/STRD per lane with the rotation into the frame in the EOR's shifted operand). Both are unrolled over the 24 lanes a rate can hold, so each lane's
   frames are immediates (no table load, no loop branch): a TBH on the first lane enters
   the code, a SUBS/BEQ after each lane leaves it after count lanes.
 - SampleNTT's rejection step (issue 30): src/crypto/m4/mlkem_rej_m4.S, one unaligned
