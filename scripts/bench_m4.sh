@@ -566,8 +566,9 @@ so far:
   folded into the shifted operand of an EOR or BIC (theta's D words too: each is kept in
   a frame that makes it one EOR of two parities), theta's parities accumulated while
   chi's outputs are stored (row 0's outputs computed straight into them), D in FPU
-  registers s0..s9 with one D word carried in r12 from row to row and the first row's D
-  words computed straight into its registers (36 D moves per round instead of 50), and
+  registers s0..s9 with up to two D words carried in r12 and lr from row to row and
+  the first row's D words computed straight into its registers (27 D moves per round
+  instead of 50; the round-constant pointer in a stack slot), and
   17 of the 50 state words (those every round reads before it writes them) in FPU
   registers s15..s31 for the whole permutation, so that a round loads and stores 33
   words instead of 50 (VMOV between a core and an FPU register is 1 cycle,
@@ -654,8 +655,8 @@ ephemeral key): they are the like-for-like comparison with pqm4's decaps, and th
 columns of those rows show pqm4's decaps. The rounds cost about as
 much as a bit-interleaved ARMv7-M Keccak with the state in memory can (per round: 33
 loads, by one POP per row in the second round of a pass, 33 stores, 34 FPU moves of the
-resident words, 36 D moves, 50 D XORs, 100 chi, 40 parity and 30 theta
-instructions). The estimate charges 2 cycles per load where a real M4 pipelines
+resident words, 27 D moves, 50 D XORs, 100 chi, 40 parity and 30 theta
+instructions, and 2 to 4 for the round constant through its stack slot). The estimate charges 2 cycles per load where a real M4 pipelines
 neighbouring loads (see below), which counts against pqpan in this comparison with
 pqm4's measured cycles. Next steps: compression with DSP instructions; the
 transforms are bound by their arithmetic (7 layers x 64 word pairs x 9 instructions =
