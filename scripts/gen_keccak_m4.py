@@ -56,6 +56,7 @@ Method (everything below is derived here from FIPS 202; no other code was used):
 Usage: scripts/gen_keccak_m4.py > src/crypto/m4/keccak_f1600.S
        scripts/gen_keccak_m4.py --selftest   (runs the round code on a model of the
        registers and checks it against a plain Keccak-f[1600])"""
+import functools
 import itertools
 import random
 import re
@@ -253,6 +254,7 @@ THETA_KEPT = [kept for k in (1, 2) for kept in itertools.combinations(range(10),
               if theta_plan(kept) is not None]
 
 
+@functools.lru_cache(maxsize=None)
 def row_step(cin, need):
     """The words a row can leave in DREGS for the next one, given the words cin it finds
     there and the set `need` of its D words: any set of at most 2 words from need | cin
@@ -261,6 +263,7 @@ def row_step(cin, need):
     moves (made last, into a register of its own)."""
     pool = sorted(need | cin)
     outs = [()] + [(a,) for a in pool] + list(itertools.combinations(pool, 2))
+    steps = []
     for cout in outs:
         pinned = set(cout) & cin
         fresh = set(cout) - cin
@@ -270,7 +273,8 @@ def row_step(cin, need):
             continue
         if len(fresh) > 2 - len(pinned):
             continue
-        yield frozenset(cout)
+        steps.append(frozenset(cout))
+    return tuple(steps)
 
 
 def carry_plan(rows):
@@ -280,7 +284,7 @@ def carry_plan(rows):
     kept after each row)."""
     best = {frozenset(kept): (0, [kept]) for kept in THETA_KEPT}
     for i, row in enumerate(rows[1:], start=1):
-        need = set(row_d_words(*row))
+        need = frozenset(row_d_words(*row))
         nxt = {}
         for cin, (hits, chain) in best.items():
             h = hits + len(need & cin)
