@@ -82,63 +82,73 @@ static void asm_against_portable(struct pqpan_m4_tally *t)
     }
 }
 
+/* Lanes a rate can hold (a multiple of 8 bytes below the 200-byte state): 0..23. */
+#define RATE_LANES 24
+
 /* The squeeze's lane extraction in assembly equals pqpan_keccak_m4_lane on 64 pseudo-random
- * states: lanes 0..20 (a SHAKE128 block) and 3..7 written at an odd address. */
+ * states: every range first .. first + count - 1 of lanes 0..23 (each lane's code and
+ * every entry and exit of the unrolled assembly), written at an odd address; the bytes
+ * around the range stay untouched. */
 static void extract_against_lane(struct pqpan_m4_tally *t)
 {
     uint64_t seed = 0x3c6ef372fe94f82bULL;
     for (uint32_t run = 0; run < 64; run++) {
         uint64_t state[25];
-        uint8_t got[1 + 21 * 8], want[21 * 8];
+        uint8_t got[2 + RATE_LANES * 8], want[2 + RATE_LANES * 8];
+        int ok = 1;
         for (size_t i = 0; i < 25; i++) {
             state[i] = pqpan_m4_random(&seed);
         }
-        for (unsigned i = 0; i < 21; i++) {
-            const uint64_t v = pqpan_keccak_m4_lane(state, i);
-            for (unsigned b = 0; b < 8; b++) {
-                want[8 * i + b] = (uint8_t)(v >> (8 * b));
+        for (unsigned first = 0; first < RATE_LANES; first++) {
+            for (unsigned count = 0; first + count <= RATE_LANES; count++) {
+                memset(want, 0x5a, sizeof want);
+                for (unsigned i = 0; i < count; i++) {
+                    const uint64_t v = pqpan_keccak_m4_lane(state, first + i);
+                    for (unsigned b = 0; b < 8; b++) {
+                        want[1 + 8 * i + b] = (uint8_t)(v >> (8 * b));
+                    }
+                }
+                memset(got, 0x5a, sizeof got);
+                pqpan_keccak_m4_extract(state, got + 1, first, count);
+                ok &= memcmp(got, want, sizeof want) == 0;
             }
         }
-        pqpan_keccak_m4_extract(state, got, 0, 21);
-        pqpan_m4_check(t, memcmp(got, want, sizeof want) == 0, "keccak extract vs lane", run);
-        pqpan_keccak_m4_extract(state, got + 1, 3, 5);
-        pqpan_m4_check(t, memcmp(got + 1, want + 24, 40) == 0, "keccak extract at odd address", run);
+        pqpan_m4_check(t, ok, "keccak extract vs lane, every range", run);
     }
 }
 
 /* The absorb's lane input in assembly equals pqpan_keccak_m4_xor_lane lane by lane on 64
- * pseudo-random states and inputs: lanes 0..20 (a SHAKE128 block) from an aligned
- * buffer, then lanes 3..7 from an odd address. */
+ * pseudo-random states and inputs, for every range first .. first + count - 1 of lanes
+ * 0..23, from an odd address; the other lanes stay untouched. */
 static void absorb_against_xor_lane(struct pqpan_m4_tally *t)
 {
     uint64_t seed = 0x510e527fade682d1ULL;
     for (uint32_t run = 0; run < 64; run++) {
-        uint64_t got[25], want[25];
-        uint8_t in[1 + 21 * 8];
+        uint64_t start[25], got[25], want[25];
+        uint8_t in[1 + RATE_LANES * 8];
+        int ok = 1;
         for (size_t i = 0; i < 25; i++) {
-            got[i] = want[i] = pqpan_m4_random(&seed);
+            start[i] = pqpan_m4_random(&seed);
         }
         for (size_t i = 0; i < sizeof in; i++) {
             in[i] = (uint8_t)pqpan_m4_random(&seed);
         }
-        for (unsigned i = 0; i < 21; i++) {
-            uint64_t v = 0;
-            for (unsigned b = 0; b < 8; b++) {
-                v |= (uint64_t)in[8 * i + b] << (8 * b);
+        for (unsigned first = 0; first < RATE_LANES; first++) {
+            for (unsigned count = 0; first + count <= RATE_LANES; count++) {
+                memcpy(want, start, sizeof want);
+                memcpy(got, start, sizeof got);
+                for (unsigned i = 0; i < count; i++) {
+                    uint64_t v = 0;
+                    for (unsigned b = 0; b < 8; b++) {
+                        v |= (uint64_t)in[1 + 8 * i + b] << (8 * b);
+                    }
+                    pqpan_keccak_m4_xor_lane(want, first + i, v);
+                }
+                pqpan_keccak_m4_absorb(got, in + 1, first, count);
+                ok &= memcmp(got, want, sizeof want) == 0;
             }
-            pqpan_keccak_m4_xor_lane(want, i, v);
         }
-        pqpan_keccak_m4_absorb(got, in, 0, 21);
-        pqpan_m4_check(t, memcmp(got, want, sizeof want) == 0, "keccak absorb vs xor_lane", run);
-        for (unsigned i = 0; i < 5; i++) {
-            uint64_t v = 0;
-            for (unsigned b = 0; b < 8; b++) {
-                v |= (uint64_t)in[1 + 8 * i + b] << (8 * b);
-            }
-            pqpan_keccak_m4_xor_lane(want, 3 + i, v);
-        }
-        pqpan_keccak_m4_absorb(got, in + 1, 3, 5);
-        pqpan_m4_check(t, memcmp(got, want, sizeof want) == 0, "keccak absorb from odd address", run);
+        pqpan_m4_check(t, ok, "keccak absorb vs xor_lane, every range", run);
     }
 }
 #endif

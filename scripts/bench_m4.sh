@@ -569,8 +569,9 @@ so far:
   folded into the shifted operand of an EOR or BIC (theta's D words too: each is kept in
   a frame that makes it one EOR of two parities), theta's parities accumulated while
   chi's outputs are stored (row 0's outputs computed straight into them), D in FPU
-  registers s0..s9 with one D word carried in r12 from row to row and the first row's D
-  words computed straight into its registers (36 D moves per round instead of 50), and
+  registers s0..s9 with up to two D words carried in r12 and lr from row to row and
+  the first row's D words computed straight into its registers (27 D moves per round
+  instead of 50; the round-constant pointer in a stack slot), and
   17 of the 50 state words (those every round reads before it writes them) in FPU
   registers s15..s31 for the whole permutation, so that a round loads and stores 33
   words instead of 50 (VMOV between a core and an FPU register is 1 cycle,
@@ -634,11 +635,15 @@ so far:
   word: USUB8 of (positions XOR j) - 0x01 sets GE where a position differs from j, and SEL
   collects c_j and writes the sign byte by byte, so neither j nor the sign chooses a branch
   or an address.
-- The sponge's squeeze of whole lanes: src/crypto/m4/keccak_lanes_m4.S (the frame
-  rotation by ROR, the halves paired with PKHBT/PKHTB, the four bit swaps with immediate
-  masks, unaligned STR), instead of one call and eight byte stores per lane; its absorb
-  of whole lanes in the same file, the same steps in reverse (unaligned
-  LDR, the swaps, PKHBT/PKHTB, ROL into the frame, one LDRD/EOR/STRD per lane).
+- The sponge's squeeze of whole lanes: pqpan_keccak_m4_extract, generated with the
+  permutation into src/crypto/m4/keccak_f1600.S (the frame rotation by ROR, the bytes of
+  the even and the odd word paired by UXTB16 + ORR, three bit swaps with immediate masks
+  per 16-bit half, the halves joined by PKHBT/PKHTB, unaligned STR), instead of one call
+  and eight byte stores per lane; its absorb of whole lanes, pqpan_keccak_m4_absorb, the
+  same steps in reverse (unaligned LDR, the swaps, PKHBT/PKHTB, UXTB16 + ORR, one
+  LDRD/EOR/STRD per lane with the rotation into the frame in the EOR's shifted operand). Both are unrolled over the 24 lanes a rate can hold, so each lane's
+  frames are immediates (no table load, no loop branch): a TBH on the first lane enters
+  the code, a SUBS/BEQ after each lane leaves it after count lanes.
 - SampleNTT's rejection step (issue 30): src/crypto/m4/mlkem_rej_m4.S, one unaligned
   word per 3-byte triple, both 12-bit candidates stored and the count advanced by the
   sign of d - q (no branch per candidate), one branch per pass testing both bounds. The
@@ -665,8 +670,8 @@ ephemeral key): they are the like-for-like comparison with pqm4's decaps, and th
 columns of those rows show pqm4's decaps. The rounds cost about as
 much as a bit-interleaved ARMv7-M Keccak with the state in memory can (per round: 33
 loads, by one POP per row in the second round of a pass, 33 stores, 34 FPU moves of the
-resident words, 36 D moves, 50 D XORs, 100 chi, 40 parity and 30 theta
-instructions). The estimate charges 2 cycles per load where a real M4 pipelines
+resident words, 27 D moves, 50 D XORs, 100 chi, 40 parity and 30 theta
+instructions, and 2 to 4 for the round constant through its stack slot). The estimate charges 2 cycles per load where a real M4 pipelines
 neighbouring loads (see below), which counts against pqpan in this comparison with
 pqm4's measured cycles. Next steps: compression and decompression in assembly (about 7
 and 6 instructions per coefficient in the C); the

@@ -20,10 +20,12 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   is kept in the frame of its row-0 word), and D lives in FPU registers s0..s9 (VMOV,
   no memory). Each round starts with theta's D (the permutation's entry computes only the
   parities, so the last round computes no D that nothing reads). theta computes the D
-  words of the round's first row straight into that row's chi input registers, one of
-  them into r12; a D word moved into r12 for one chi input stays there for the next row
-  that needs it (each row takes last an input whose D word the next row needs): 36 D
-  moves per round instead of 50.
+  words of the round's first row straight into that row's chi input registers, and up
+  to two D words the next row needs into r12 and lr; a D word moved into r12 or lr for
+  one chi input stays there for the next row that needs it (each row uses the words it
+  finds there first and moves last those the next row needs; the row order and the
+  words kept come from a search over both, carry_plan): 27 D moves per round instead of
+  50.
 - Two rounds per loop pass: the state -> a buffer on the stack -> the state, except for
   17 words kept in FPU registers s15..s31 for the whole permutation (copied there on
   entry, stored on exit; VMOV between a core and an FPU register is 1 cycle and touches
@@ -39,14 +41,22 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   buffer with STR at fixed offsets from sp.
 - The entry reads the 50 words of the state with LDM (row 0's 10 straight into the 10
   column parities), copying the FPU-resident ones to their registers as they pass.
-- The round-constant pointer lives in lr (post-incremented by the iota loads); the loop
-  ends when it reaches the table's end (ADR, no load).
+- The round-constant pointer lives in a stack slot above the buffer (lr holds D words):
+  the pass's first iota loads it and advances it past the pass's 4 words (LDR
+  post-indexed, STR back), the other three address their word below it; the first one
+  also compares it with the table's end (ADR, no load), and the BNE that ends the pass
+  uses those flags (no instruction of the rounds sets flags).
 - The sponge (src/crypto/sha3.c with src/crypto/m4/sponge_m4.c) keeps its state in this
   form between permutations and converts only the lanes it absorbs or squeezes;
   pqpan_keccak_f1600 converts all 25 lanes on entry and exit around the same rounds.
+- The sponge's conversions of whole lanes (pqpan_keccak_m4_extract and _absorb) are
+  written here too, so that each lane's frames are immediates taken from FRAMES: the
+  code is unrolled over the 24 lanes a rate can hold, entered through a TBH on the first
+  lane and left by a SUBS/BEQ after each lane (no table load, no loop branch per lane).
 Usage: scripts/gen_keccak_m4.py > src/crypto/m4/keccak_f1600.S
        scripts/gen_keccak_m4.py --selftest   (runs the round code on a model of the
        registers and checks it against a plain Keccak-f[1600])"""
+import functools
 import itertools
 import random
 import re
@@ -205,23 +215,27 @@ FRAMES = [rho_frame(w // 2 // 5, w % 2, (w // 2 % 5 + 2) % 5) for w in range(50)
 PARITY_FRAMES = [[FRAMES[2 * x + h] for x in range(5)] for h in range(2)]
 
 
-# --- the order of the rows, and which D word stays in r12 -----------------------------
-# A D word is moved from s0..s9 into r12 for each chi input that needs it; one left there
-# by the last input of a row serves the first input of the next row that needs it too.
-# Rows run half 0 then half 1 (the even parities wait in s10..s14), row 0 first in each
-# (its outputs start the parities); the other rows in the order that shares the most.
+# --- the order of the rows, and which D words stay in r12 and lr ------------------------
+# A D word is moved from s0..s9 into r12 or lr (DREGS) for each chi input that needs it;
+# the two registers keep up to two D words from one row to the next, so a row that finds
+# its D word there needs no move. Rows run half 0 then half 1 (the even parities wait in
+# s10..s14), row 0 first in each (its outputs start the parities); the other rows, and
+# the words kept, in the order that saves the most moves.
+DREGS = [TMP, T2]
 
-def theta_plan(carry):
-    """The order theta computes the D words in, and the register of each: the 5 of the
-    first row's chi inputs go to that input's register C[x] (chi's first row then needs no
-    move), except `carry`, which goes to r12 and stays there for the next rows; the
-    others go through T. The even parities sit in C until used, so a D word may go to
-    C[x] only once every D word reading the even parity of column x is computed; the
-    first order (in itertools' order) that allows it. None if none does."""
+
+def theta_plan(carries):
+    """The order theta computes the D words in, and the register of each: `carries` (a
+    tuple of at most 2 D words, kept for the next row) go to DREGS in that order; the
+    other first-row words go to their chi input's register C[x] (chi's first row then
+    needs no move); the others go through T. The even parities sit in C until used, so a
+    D word may go to C[x] only once every D word reading the even parity of column x is
+    computed; the first order (in itertools' order) that allows it. None if none does."""
     first = row_d_words(*FIRST_ROW)
-    rest = [(d, T) for d in range(10) if d not in first]
-    for order in itertools.permutations(x for x in range(5) if first[x] != carry):
-        plan = rest + [(carry, TMP)] + [(first[x], C[x]) for x in order]
+    rest = [(d, T) for d in range(10) if d not in first and d not in carries]
+    kept = [(d, DREGS[i]) for i, d in enumerate(carries)]
+    for order in itertools.permutations(x for x in range(5) if first[x] not in carries):
+        plan = rest + kept + [(first[x], C[x]) for x in order]
         done = set()
         ok = True
         for d, reg in plan:
@@ -235,42 +249,62 @@ def theta_plan(carry):
 
 
 FIRST_ROW = (0, 0)
+# The word sets theta can leave in DREGS.
+THETA_KEPT = [kept for k in (1, 2) for kept in itertools.combinations(range(10), k)
+              if theta_plan(kept) is not None]
+
+
+@functools.lru_cache(maxsize=None)
+def row_step(cin, need):
+    """The words a row can leave in DREGS for the next one, given the words cin it finds
+    there and the set `need` of its D words: any set of at most 2 words from need | cin
+    such that the moves fit: a word kept from cin holds its register for the whole row,
+    so keeping 2 leaves none for the moves; a word not in cin must be one of the row's
+    moves (made last, into a register of its own)."""
+    pool = sorted(need | cin)
+    outs = [()] + [(a,) for a in pool] + list(itertools.combinations(pool, 2))
+    steps = []
+    for cout in outs:
+        pinned = set(cout) & cin
+        fresh = set(cout) - cin
+        if fresh - need:
+            continue
+        if len(pinned) == 2 and need - cin:
+            continue
+        if len(fresh) > 2 - len(pinned):
+            continue
+        steps.append(frozenset(cout))
+    return tuple(steps)
+
+
+def carry_plan(rows):
+    """(hits, chain) for rows: chain[0] the D words theta puts in DREGS (in register
+    order), chain[i] those row i leaves there for row i + 1 (none after the last row);
+    hits the chi inputs that find their D word there (dynamic programming over the words
+    kept after each row)."""
+    best = {frozenset(kept): (0, [kept]) for kept in THETA_KEPT}
+    for i, row in enumerate(rows[1:], start=1):
+        need = frozenset(row_d_words(*row))
+        nxt = {}
+        for cin, (hits, chain) in best.items():
+            h = hits + len(need & cin)
+            for cout in (row_step(cin, need) if i + 1 < len(rows) else [frozenset()]):
+                if cout not in nxt or h > nxt[cout][0]:
+                    nxt[cout] = (h, chain + [cout])
+        best = nxt
+    return max(best.values(), key=lambda v: v[0])
 
 
 def choose_rows():
-    """(moves saved, row order, carry chain) of the row order and the D word theta leaves
-    in r12 that save the most D moves."""
+    """(moves saved, row order, kept words) of the row order that saves the most D moves."""
     top = None
     for p0 in itertools.permutations(range(1, 5)):
         for p1 in itertools.permutations(range(1, 5)):
             rows = [FIRST_ROW] + [(y, 0) for y in p0] + [(0, 1)] + [(y, 1) for y in p1]
-            for first in set(row_d_words(*rows[0])) & set(row_d_words(*rows[1])):
-                if theta_plan(first) is None:
-                    continue
-                hits, chain = carry_plan_from(rows[1:], first)
-                if top is None or hits > top[0]:
-                    top = (hits, rows, [first] + chain)
+            hits, chain = carry_plan(rows)
+            if top is None or hits > top[0]:
+                top = (hits, rows, chain)
     return top
-
-
-def carry_plan_from(rows, first):
-    """(hits, chain): the D words carried into each of rows in r12, starting with first,
-    that let the most rows find their first D word already there (dynamic programming
-    over the word carried out of each row: one the next row needs, other than the one
-    carried in, or none)."""
-    best = {first: (0, [])}
-    for i, row in enumerate(rows):
-        nxt = {}
-        need = set(row_d_words(*row))
-        carry_out = set(row_d_words(*rows[i + 1])) & need if i + 1 < len(rows) else set()
-        for cin, (hits, chain) in best.items():
-            hit = 1 if cin in need else 0
-            for cout in sorted(carry_out - {cin}) + [None]:
-                cand = (hits + hit, chain + [cin])
-                if cout not in nxt or cand[0] > nxt[cout][0]:
-                    nxt[cout] = cand
-        best = nxt
-    return max(best.values(), key=lambda v: v[0])
 
 
 _, ROWS, CARRY = choose_rows()
@@ -314,7 +348,8 @@ def e_layout():
 # 36 + 64 pushed bytes.
 EIDX = e_layout()
 PUSHED = 36 + 64
-FRAME = 4 * len(EIDX) + (-(4 * len(EIDX) + PUSHED)) % 8
+RC_SLOT = 4 * len(EIDX)  # the round-constant pointer, above the buffer
+FRAME = RC_SLOT + 4 + (-(RC_SLOT + 4 + PUSHED)) % 8
 
 
 def shifted(reg, amount):
@@ -342,7 +377,7 @@ def store_word(out, reg, buf, word):
         out.append(f"str {reg}, {addr(buf, word)}")
 
 
-def theta_d(out, carry):
+def theta_d(out, carries):
     """D = C[x-1] ^ ROL64(C[x+1], 1) (FIPS 202 §3.2.1) into s0..s9, each word d in frame
     D_FRAME[d], from the even parities in s10..s14 and the odd ones in ACC (each in the
     frame of its row-0 word): one EOR each, its unshifted operand the parity whose frame
@@ -350,7 +385,7 @@ def theta_d(out, carry):
     for x in range(5):
         out.append(f"vmov {C[x]}, s{10 + x}")
     parity = [C, ACC]
-    for d, r in theta_plan(carry):
+    for d, r in theta_plan(carries):
         terms = []
         for half, col, extra in d_terms(d):
             terms.append((parity[half][col], (PARITY_FRAMES[half][col] + extra - D_FRAME[d]) % 32))
@@ -394,20 +429,6 @@ def state_in(out):
         out.append(f"mov {ACC[x]}, {par[1, x]}")
 
 
-def chi_input_order(row, cin, cout):
-    """The order of a row's chi inputs: the one using the carried-in D word first, the one
-    whose D word is carried out last."""
-    ds = row_d_words(*row)
-    order = list(range(5))
-    if cout is not None:
-        order.remove(ds.index(cout))
-        order.append(ds.index(cout))
-    if cin in ds:
-        order.remove(ds.index(cin))
-        order.insert(0, ds.index(cin))
-    return order
-
-
 def load_inputs(out, src, ins):
     """A row's chi input words into C[x]: from the stack buffer with one POP (its words
     are next there, e_layout), else one LDR each (neighbouring loads pipeline on the
@@ -424,38 +445,68 @@ def load_inputs(out, src, ins):
             load_word(out, C[x], src, words[x])
 
 
-def first_row_inputs(out, src, carry):
-    """The first row's chi inputs, whose D words theta left in C[x] (or r12 for carry)."""
+def first_row_inputs(out, src, held):
+    """The first row's chi inputs, whose D words theta left in C[x] (or in the DREGS
+    register `held` maps them to)."""
     for x, (lane, hs, _) in enumerate(chi_inputs(*FIRST_ROW)):
         w, d = 2 * lane + hs, d_word(lane, hs)
-        if d == carry:
+        if d in held:
             load_word(out, C[x], src, w)
-            out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
+            out.append(f"eor {C[x]}, {held[d]}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
         else:
             load_word(out, T, src, w)
             out.append(f"eor {C[x]}, {C[x]}, {shifted(T, FRAMES[w] - D_FRAME[d])}")
 
 
+def row_moves(held, row, cout):
+    """The order of a row's chi inputs and the DREGS register each one's D word is read
+    from, with the moves from s0..s9 they need, given `held` (word -> register) on entry
+    and the words `cout` to leave there: the inputs whose word is held first, then the
+    others through a register not kept, the fresh words of cout last, each into a
+    register of its own. Returns ([(x, register, move?)], held on exit)."""
+    ds = row_d_words(*row)
+    pinned = {d: r for d, r in held.items() if d in cout}
+    free = [r for r in DREGS if r not in pinned.values()]
+    fresh = [d for d in ds if d in cout and d not in held]
+    order = [x for x in range(5) if ds[x] in held]
+    order += [x for x in range(5) if ds[x] not in held and ds[x] not in fresh]
+    order += [ds.index(d) for d in fresh]
+    steps = []
+    for x in order:
+        d = ds[x]
+        if d in held:
+            steps.append((x, held[d], False))
+        else:
+            k = fresh.index(d) if d in fresh else 0
+            steps.append((x, free[k], True))
+    out_held = dict(pinned)
+    for k, d in enumerate(fresh):
+        out_held[d] = free[k]
+    assert set(out_held) == set(cout)
+    return steps, out_held
+
+
 def one_round(out, src, dst):
     """theta's D (from the parities in s10..s14 and ACC), then rho, pi, chi, iota of one
     round from src to dst, leaving the next round's parities; advances the round-constant
-    pointer in lr."""
+    pointer (iota)."""
     theta_d(out, CARRY[0])
-    cached = CARRY[0]
+    held = {d: DREGS[k] for k, d in enumerate(CARRY[0])}
+    start = len(out)
     for i, (y, h) in enumerate(ROWS):
         ins = chi_inputs(y, h)
         if i == 0:
-            first_row_inputs(out, src, cached)
+            first_row_inputs(out, src, held)
         else:
-            cout = CARRY[i + 1] if i + 1 < len(CARRY) else None
+            cout = CARRY[i]
             load_inputs(out, src, ins)
-            for x in chi_input_order((y, h), cached, cout):
+            steps, held = row_moves(held, (y, h), cout)
+            for x, reg, move in steps:
                 lane, hs, _ = ins[x]
                 w, d = 2 * lane + hs, d_word(lane, hs)
-                if cached != d:
-                    out.append(f"vmov {TMP}, s{d}")
-                    cached = d
-                out.append(f"eor {C[x]}, {TMP}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
+                if move:
+                    out.append(f"vmov {reg}, s{d}")
+                out.append(f"eor {C[x]}, {reg}, {shifted(C[x], FRAMES[w] - D_FRAME[d])}")
         e = [rho_frame(y, h, x) for x in range(5)]
         for x in range(5):
             x1, x2 = (x + 1) % 5, (x + 2) % 5
@@ -465,8 +516,7 @@ def one_round(out, src, dst):
             out.append(f"bic {r}, {C[x2]}, {shifted(C[x1], e[x1] - e[x2])}")
             out.append(f"eor {r}, {r}, {shifted(C[x], e[x] - e[x2])}")
             if x == 0 and y == 0:  # iota (§3.2.5): the table holds RC in lane 0's frames
-                out.append(f"ldr {T}, [{T2}], #4")
-                out.append(f"eor {r}, {r}, {T}")
+                iota(out, r, rc_slot(out[start:]), 2 * (src == "E") + h)
             w = 2 * (x + 5 * y) + h
             store_word(out, r, dst, w)
             if y != 0:
@@ -475,6 +525,38 @@ def one_round(out, src, dst):
             save_even_parities(out)
     if src == "E":  # the POPs moved sp over the buffer; the words below it are all read
         out.append(f"sub sp, sp, #{4 * len(EIDX)}")
+
+
+def rc_slot(lines):
+    """The offset from sp of the round-constant pointer's slot (above the buffer) after
+    `lines`, whose POPs moved sp up."""
+    popped = sum(len(line[5:-1].split(",")) for line in lines if line.startswith("pop {"))
+    return RC_SLOT - 4 * popped
+
+
+def iota(out, r, slot, k):
+    """r ^= round-constant word k (0..3) of the loop pass: the pointer is kept on the
+    stack (r12 and lr hold D words) and advanced past the pass's 4 words by the first
+    load, which the others then address below it; ACC[1] is free at this point (row 0's
+    output 1 is computed later), and T too."""
+    out.append(f"ldr {ACC[1]}, [sp, #{slot}]")
+    if k == 0:
+        out.append(f"ldr {T}, [{ACC[1]}], #16")
+        out.append(f"str {ACC[1]}, [sp, #{slot}]")
+    else:
+        out.append(f"ldr {T}, [{ACC[1]}, #-{16 - 4 * k}]")
+    out.append(f"eor {r}, {r}, {T}")
+    if k == 0:  # the loop's test, for the BNE at the end of the pass
+        loop_test(out, ACC[1], T)
+
+
+def loop_test(out, pointer, tmp):
+    """Sets the flags for the BNE that ends the loop pass: pointer (past this pass's round
+    constants) against the table's end (ADR, PC-relative: no load; Arm DDI 0403E §A7.7).
+    Nothing in the rounds sets flags (no S-suffixed instruction), so they last until the
+    BNE."""
+    out.append(f"adr {tmp}, .Lrc_end")
+    out.append(f"cmp {pointer}, {tmp}")
 
 
 def rc_words():
@@ -488,13 +570,13 @@ def rc_words():
 UNSHUFFLE = [(1, "r3"), (2, "r4"), (4, "r5"), (8, "r6")]  # shift, mask register
 
 
-def swap_step(out, x, shift, mask):
+def swap_step(out, x, shift, mask, tmp="r12"):
     """The bit swap x ^= t ^ (t << shift), t = (x ^ (x >> shift)) & mask (an involution;
     the four steps move the even bits of a word to its low half, the odd bits high)."""
-    out.append(f"eor r12, {x}, {x}, lsr #{shift}")
-    out.append(f"and r12, r12, {mask}")
-    out.append(f"eor {x}, {x}, r12")
-    out.append(f"eor {x}, {x}, r12, lsl #{shift}")
+    out.append(f"eor {tmp}, {x}, {x}, lsr #{shift}")
+    out.append(f"and {tmp}, {tmp}, {mask}")
+    out.append(f"eor {x}, {x}, {tmp}")
+    out.append(f"eor {x}, {x}, {tmp}, lsl #{shift}")
 
 
 def conversion_setup(out):
@@ -551,13 +633,12 @@ def permute_program():
     out.append("vpush {s16-s31}")
     out.append(f"sub sp, sp, #{FRAME}")
     state_in(out)
-    out.append(f"adr {T2}, .Lrc")
+    out.append("adr r12, .Lrc")
+    out.append(f"str r12, [sp, #{RC_SLOT}]")
     out.append(".Lrounds:")
     one_round(out, "A", "E")
     one_round(out, "E", "A")
-    out.append("adr r12, .Lrc_end")  # PC-relative: no load (Arm DDI 0403E §A7.7, ADR)
-    out.append(f"cmp {T2}, r12")
-    out.append("bne.w .Lrounds")
+    out.append("bne.w .Lrounds")  # flags from loop_test
     fpu_words_out(out)
     out.append(f"add sp, sp, #{FRAME}")
     out.append("vpop {s16-s31}")
@@ -578,6 +659,110 @@ def f1600_program():
     out.append("ldr r0, [sp]")
     interleave_out(out)
     out.append("pop {r0, r4-r11, pc}")
+    return out
+
+
+# --- the sponge's whole lanes in and out (src/crypto/sha3.c) ---------------------------
+
+# Lanes a sponge's rate can hold: a rate below the 200-byte state, a multiple of 8 bytes
+# (pqpan_keccak_init; FIPS 202 §4 takes r < b = 1600 bits), so lanes 0..23.
+RATE_LANES = 24
+SWAP_MASKS = {1: "#0x22222222", 2: "#0x0c0c0c0c", 4: "#0x00f000f0", 8: "#0x0000ff00"}
+LANES_STACK = 20
+
+
+def lanes_entry(out, name):
+    """Saves r4-r7 and lr, returns at once when count (r3) is 0, else jumps to the code of
+    lane `first` (r2, public) through a TBH table (Arm DDI 0403E §A7.7, TBB/TBH; the table
+    follows the instruction, offsets in halfwords)."""
+    out.append("push {r4-r7, lr}")
+    out.append("cmp r3, #0")
+    out.append(f"beq.w .L{name}_done")
+    out.append("tbh [pc, r2, lsl #1]")
+    out.append(f".L{name}_table:")
+    for lane in range(RATE_LANES):
+        out.append(f".hword (.L{name}_{lane} - .L{name}_table) / 2")
+
+
+def lane_exit(out, name, lane):
+    """After lane `lane`: returns when it was the count-th lane (no loop; the frames are
+    immediates of each lane's code)."""
+    if lane + 1 < RATE_LANES:
+        out.append("subs r3, r3, #1")
+        out.append(f"beq.w .L{name}_done")
+
+
+def byte_pairs(out, dst, lo, hi, tmp):
+    """dst = bytes 0 and 2 of register lo[0] rotated right by lo[1] in its bytes 0 and 2,
+    those of hi[0] rotated by hi[1] in its bytes 1 and 3 (rotations 0, 8, 16 or 24): two
+    UXTB16 and an ORR (Arm DDI 0403E §A7.7, UXTB16)."""
+    for reg, (src, rot) in ((dst, lo), (tmp, hi)):
+        out.append(f"uxtb16 {reg}, {src}" + (f", ror #{rot}" if rot else ""))
+    out.append(f"orr {dst}, {dst}, {tmp}, lsl #8")
+
+
+def extract_program():
+    """pqpan_keccak_m4_extract(state, out, first, count): lanes first .. first + count - 1
+    written at out (any alignment) in the standard layout, 8 bytes each little endian
+    (FIPS 202 §3.1.2, B.1). Per lane: each word rotated out of its frame (ROR by the
+    frame; a multiple of 8 goes into the UXTB16s instead), the bytes of the even word e
+    and the odd word o paired by UXTB16 as (e0, o0, e2, o2) and (e1, o1, e3, o3), each
+    16-bit half's bits put back in order by the swaps of shift 4, 2, 1, the halves joined
+    by PKHBT / PKHTB into lane bits 0..31 and 32..63, two unaligned STR (Arm DDI 0403E
+    §A3.2.1)."""
+    out = []
+    lanes_entry(out, "ext")
+    for lane in range(RATE_LANES):
+        out.append(f".Lext_{lane}:")
+        out.append(f"ldrd r4, r5, [r0, #{8 * lane}]")
+        fe, fo = FRAMES[2 * lane], FRAMES[2 * lane + 1]
+        rot_e, rot_o = (fe if fe % 8 == 0 else 0), (fo if fo % 8 == 0 else 0)
+        for reg, frame in (("r4", fe), ("r5", fo)):
+            if frame % 8:
+                out.append(f"ror {reg}, {reg}, #{frame}")
+        byte_pairs(out, "r6", ("r4", rot_e), ("r5", rot_o), "r2")
+        byte_pairs(out, "r7", ("r4", (rot_e + 8) % 32), ("r5", (rot_o + 8) % 32), "lr")
+        for shift in (4, 2, 1):
+            swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
+            swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
+        out.append("pkhbt r4, r6, r7, lsl #16")
+        out.append("pkhtb r5, r7, r6, asr #16")
+        out.append("str r4, [r1], #4")
+        out.append("str r5, [r1], #4")
+        lane_exit(out, "ext", lane)
+    out.append(".Lext_done:")
+    out.append("pop {r4-r7, pc}")
+    return out
+
+
+def absorb_program():
+    """pqpan_keccak_m4_absorb(state, in, first, count): the 8 little-endian bytes
+    in[8 i ..] (any alignment) XORed into lane first + i for i < count. Per lane: two
+    unaligned LDR, the swaps of shift 1, 2, 4 (each 16-bit half's even bits in its low
+    byte, odd bits in its high byte), PKHBT / PKHTB into (e0, o0, e2, o2) and
+    (e1, o1, e3, o3), UXTB16 pairs into the even word e and the odd word o, each XORed
+    into the state rotated into its frame (ROL by the frame, the EOR's ROR #(32 - frame);
+    no shift for frame 0)."""
+    out = []
+    lanes_entry(out, "abs")
+    for lane in range(RATE_LANES):
+        out.append(f".Labs_{lane}:")
+        out.append("ldr r4, [r1], #4")
+        out.append("ldr r5, [r1], #4")
+        for shift in (1, 2, 4):
+            swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
+            swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
+        out.append("pkhbt r6, r4, r5, lsl #16")
+        out.append("pkhtb r7, r5, r4, asr #16")
+        byte_pairs(out, "r4", ("r6", 0), ("r7", 0), "r2")
+        byte_pairs(out, "r5", ("r6", 8), ("r7", 8), "lr")
+        out.append(f"ldrd r6, r7, [r0, #{8 * lane}]")
+        out.append(f"eor r6, r6, {shifted('r4', (32 - FRAMES[2 * lane]) % 32)}")
+        out.append(f"eor r7, r7, {shifted('r5', (32 - FRAMES[2 * lane + 1]) % 32)}")
+        out.append(f"strd r6, r7, [r0, #{8 * lane}]")
+        lane_exit(out, "abs", lane)
+    out.append(".Labs_done:")
+    out.append("pop {r4-r7, pc}")
     return out
 
 
@@ -602,10 +787,17 @@ def emit():
     print(" * void pqpan_keccak_m4_permute(uint64_t state[25]): the permutation on the sponge's")
     print(f" * interleaved, framed state (src/crypto/m4/sponge_m4.c), {PERMUTE_STACK} bytes of stack, a leaf;")
     print(" * void pqpan_keccak_f1600(uint64_t lanes[25]): the same on standard lanes, converting")
-    print(f" * on entry and exit, {F1600_STACK} bytes with its call. The lines below give")
-    print(" * scripts/bench_m4.sh the frames gcc's -fcallgraph-info cannot see. */")
+    print(f" * on entry and exit, {F1600_STACK} bytes with its call;")
+    print(" * void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,")
+    print(" *                              unsigned count) and")
+    print(" * void pqpan_keccak_m4_absorb(uint64_t state[25], const uint8_t *in, unsigned first,")
+    print(f" *                             unsigned count): the sponge's whole lanes out and in, {LANES_STACK} bytes")
+    print(f" * each, first + count <= {RATE_LANES}. The lines below give scripts/bench_m4.sh the frames")
+    print(" * gcc's -fcallgraph-info cannot see. */")
     print(f"@ callgraph-frame pqpan_keccak_m4_permute {PERMUTE_STACK}")
     print(f"@ callgraph-frame pqpan_keccak_f1600 {F1600_STACK}")
+    print(f"@ callgraph-frame pqpan_keccak_m4_extract {LANES_STACK}")
+    print(f"@ callgraph-frame pqpan_keccak_m4_absorb {LANES_STACK}")
     print("    .syntax unified")
     print("    .thumb")
     print("    .cpu cortex-m4")
@@ -625,6 +817,10 @@ def emit():
     for i in range(0, 50, 10):
         print("    .byte " + ", ".join(str(f) for f in FRAMES[i:i + 10]))
     print("    .size pqpan_keccak_m4_frames, 50")
+    print('    .section .text.pqpan_keccak_m4_extract,"ax",%progbits')
+    emit_function("pqpan_keccak_m4_extract", extract_program())
+    print('    .section .text.pqpan_keccak_m4_absorb,"ax",%progbits')
+    emit_function("pqpan_keccak_m4_absorb", absorb_program())
 
 
 # --- self test: the round code run on a model of the registers -------------------------
@@ -663,7 +859,7 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
             i = (regs[m.group(1)] - rc_base) // 4
             regs[m.group(1)] += int(m.group(2))
             return "rc", i
-        m = re.fullmatch(r"\[(\w+), #(\d+)\]", operand.strip())
+        m = re.fullmatch(r"\[(\w+), #(-?\d+)\]", operand.strip())
         base, off = m.group(1), int(m.group(2))
         if base == "r0":
             return mem_a, off // 4
@@ -705,6 +901,8 @@ def run_model(lines, regs, mem_a, mem_e, rc_base):
             regs[args[0]] = ror32(regs[args[1]], int(args[2].lstrip("#")))
         elif op == "mov":
             regs[args[0]] = regs[args[1]]
+        elif op in ("adr", "cmp"):  # the loop's test: the model runs the passes itself
+            continue
         elif op in ("add", "sub"):
             sign = 1 if op == "add" else -1
             regs[args[0]] = regs[args[1]] + sign * int(args[2].lstrip("#"))
@@ -725,7 +923,7 @@ def selftest():
     out = []
     state_in(out)
     run_model(out, regs, mem_a, mem_e, 0)
-    regs[T2] = 0
+    mem_e[RC_SLOT // 4] = 0  # the round-constant pointer (the model's table base is 0)
     for _ in range(12):
         out = []
         one_round(out, "A", "E")

@@ -322,10 +322,10 @@ int pqpan_keccak_absorb(struct pqpan_keccak_ctx *ctx, const uint8_t *in, size_t 
         } else { /* part of one lane, gathered and XORed at once */
             const size_t n = rest_of_lane(pos, len);
             uint64_t v = 0;
-            for (size_t k = 0; k < n; k++) {
-                v |= (uint64_t)in[k] << (8 * (pos % 8 + k));
+            for (size_t k = n; k-- > 0;) { /* last byte first: shifts by 8 only */
+                v = v << 8 | in[k];
             }
-            lane_xor(ctx->lanes, pos / 8, v);
+            lane_xor(ctx->lanes, pos / 8, v << (8 * (pos % 8)));
             in += n;
             len -= n;
             pos += (unsigned)n;
@@ -400,9 +400,10 @@ int pqpan_keccak_squeeze(struct pqpan_keccak_ctx *ctx, uint8_t *out, size_t len)
             pos += (unsigned)n;
         } else { /* part of one lane, read once */
             const size_t n = rest_of_lane(pos, len);
-            const uint64_t v = lane_get(ctx->lanes, pos / 8) >> (8 * (pos % 8));
-            for (size_t k = 0; k < n; k++) {
-                out[k] = (uint8_t)(v >> (8 * k));
+            uint64_t v = lane_get(ctx->lanes, pos / 8) >> (8 * (pos % 8));
+            for (size_t k = 0; k < n; k++) { /* shifts by 8 only */
+                out[k] = (uint8_t)v;
+                v >>= 8;
             }
             out += n;
             len -= n;

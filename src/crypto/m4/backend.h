@@ -32,11 +32,11 @@ extern const uint8_t pqpan_keccak_m4_frames[50];
 void pqpan_keccak_m4_xor_lane(uint64_t state[25], unsigned i, uint64_t v);
 uint64_t pqpan_keccak_m4_lane(const uint64_t state[25], unsigned i);
 /* Lanes first .. first + count - 1 as pqpan_keccak_m4_lane reads them, stored little endian
- * at out, 8 bytes each (src/crypto/m4/keccak_lanes_m4.S). */
+ * at out, 8 bytes each (in src/crypto/m4/keccak_f1600.S, generated); first + count <= 24. */
 void pqpan_keccak_m4_extract(const uint64_t state[25], uint8_t *out, unsigned first,
                              unsigned count);
 /* The 8 little-endian bytes in[8 i ..] XORed into lane first + i for i < count, as
- * pqpan_keccak_m4_xor_lane does it lane by lane (the same file). */
+ * pqpan_keccak_m4_xor_lane does it lane by lane (the same file); first + count <= 24. */
 void pqpan_keccak_m4_absorb(uint64_t state[25], const uint8_t *in, unsigned first,
                             unsigned count);
 /* Keccak-f[1600] of src/crypto/sha3.c (the assembly is pqpan_keccak_f1600). */
