@@ -453,11 +453,11 @@ static int decaps(const struct mlkem_params *prm, uint8_t *y_hat, uint8_t *ss,
         pqpan_buffers_overlap(ss, SYM, dk, prm->dk_bytes)) {
         return PQPAN_ERR_INVALID_ARG; /* nothing written: zeroing would destroy an input */
     }
-    if (ss == NULL || ct == NULL) {
+    if (ss == NULL || ct == NULL || dk == NULL) {
         ret = PQPAN_ERR_INVALID_ARG;
         goto fail;
     }
-    ret = check_key ? check_dk(prm, dk) : (dk == NULL ? PQPAN_ERR_INVALID_ARG : PQPAN_OK);
+    ret = check_key ? check_dk(prm, dk) : PQPAN_OK;
     if (ret != PQPAN_OK) {
         goto fail;
     }
