@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_args.h"
 #include "qemu_plugin_api.h"
 
 /* The API version this plugin was written against (QEMU 7.2 accepts 0..1). */
@@ -99,18 +100,6 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &s->blocks, 1);
         }
     }
-}
-
-/* Parses "name=0xHEX" into *out (Thumb bit cleared). 1 on success. */
-static int parse_address(const char *arg, const char *name, uint64_t *out)
-{
-    size_t len = strlen(name);
-    char *rest = NULL;
-    if (strncmp(arg, name, len) != 0 || arg[len] != '=') {
-        return 0;
-    }
-    *out = strtoull(arg + len + 1, &rest, 0) & ~(uint64_t)1;
-    return rest != NULL && *rest == '\0' && *out != 0;
 }
 
 PQPAN_QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
