@@ -53,6 +53,10 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   written here too, so that each lane's frames are immediates taken from FRAMES: the
   code is unrolled over the 24 lanes a rate can hold, entered through a TBH on the first
   lane and left by a SUBS/BEQ after each lane (no table load, no loop branch per lane).
+  That is about 7.5 KB of code; a build at -Os (__OPTIMIZE_SIZE__, which gcc defines when
+  it preprocesses the .S with -Os) gets one loop per function instead, the frames read from
+  the 50-byte table and applied by ROR by register (4 more instructions and 2 more loads
+  per lane, about 0.2 KB of code).
 Usage: scripts/gen_keccak_m4.py > src/crypto/m4/keccak_f1600.S
        scripts/gen_keccak_m4.py --selftest   (runs the round code on a model of the
        registers and checks it against a plain Keccak-f[1600])"""
@@ -766,6 +770,75 @@ def absorb_program():
     return out
 
 
+def lanes_loop_entry(out, name):
+    """The -Os variants' entry: saves r4-r7 and lr, returns at once when count (r3) is 0,
+    points r0 at lane first (r2, public) and r12 at its two frames in the table."""
+    out.append("push {r4-r7, lr}")
+    out.append("cmp r3, #0")
+    out.append(f"beq .L{name}_done")
+    out.append("add r0, r0, r2, lsl #3")
+    out.append("ldr r12, =pqpan_keccak_m4_frames")
+    out.append("add r12, r12, r2, lsl #1")
+    out.append(f".L{name}_loop:")
+
+
+def lanes_loop_exit(out, name):
+    out.append("subs r3, r3, #1")
+    out.append(f"bne .L{name}_loop")
+    out.append(f".L{name}_done:")
+    out.append("pop {r4-r7, pc}")
+
+
+def extract_loop_program():
+    """pqpan_keccak_m4_extract at -Os: extract_program's steps in a loop over the lanes,
+    each word rotated out of its frame by ROR by register (the frame read from the table),
+    so that the UXTB16s take the fixed rotations 0 and 8."""
+    out = []
+    lanes_loop_entry(out, "ext")
+    out.append("ldrd r4, r5, [r0], #8")
+    for reg in ("r4", "r5"):
+        out.append("ldrb r2, [r12], #1")
+        out.append(f"ror {reg}, {reg}, r2")
+    byte_pairs(out, "r6", ("r4", 0), ("r5", 0), "r2")
+    byte_pairs(out, "r7", ("r4", 8), ("r5", 8), "lr")
+    for shift in (4, 2, 1):
+        swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
+        swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
+    out.append("pkhbt r4, r6, r7, lsl #16")
+    out.append("pkhtb r5, r7, r6, asr #16")
+    out.append("str r4, [r1], #4")
+    out.append("str r5, [r1], #4")
+    lanes_loop_exit(out, "ext")
+    return out
+
+
+def absorb_loop_program():
+    """pqpan_keccak_m4_absorb at -Os: absorb_program's steps in a loop over the lanes, each
+    word rotated into its frame by ROR by register of 32 - frame (ROR by 32 leaves a word
+    as it is) before its EOR."""
+    out = []
+    lanes_loop_entry(out, "abs")
+    out.append("ldr r4, [r1], #4")
+    out.append("ldr r5, [r1], #4")
+    for shift in (1, 2, 4):
+        swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
+        swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
+    out.append("pkhbt r6, r4, r5, lsl #16")
+    out.append("pkhtb r7, r5, r4, asr #16")
+    byte_pairs(out, "r4", ("r6", 0), ("r7", 0), "r2")
+    byte_pairs(out, "r5", ("r6", 8), ("r7", 8), "lr")
+    for reg in ("r4", "r5"):
+        out.append("ldrb r2, [r12], #1")
+        out.append("rsb r2, r2, #32")
+        out.append(f"ror {reg}, {reg}, r2")
+    out.append("ldrd r6, r7, [r0]")
+    out.append("eor r6, r6, r4")
+    out.append("eor r7, r7, r5")
+    out.append("strd r6, r7, [r0], #8")
+    lanes_loop_exit(out, "abs")
+    return out
+
+
 PERMUTE_STACK = PUSHED + FRAME
 F1600_STACK = 40 + PERMUTE_STACK
 
@@ -817,10 +890,15 @@ def emit():
     for i in range(0, 50, 10):
         print("    .byte " + ", ".join(str(f) for f in FRAMES[i:i + 10]))
     print("    .size pqpan_keccak_m4_frames, 50")
-    print('    .section .text.pqpan_keccak_m4_extract,"ax",%progbits')
-    emit_function("pqpan_keccak_m4_extract", extract_program())
-    print('    .section .text.pqpan_keccak_m4_absorb,"ax",%progbits')
-    emit_function("pqpan_keccak_m4_absorb", absorb_program())
+    for size_build, programs in ((False, (extract_program, absorb_program)),
+                                 (True, (extract_loop_program, absorb_loop_program))):
+        print("#else" if size_build else "#if !defined(__OPTIMIZE_SIZE__)")
+        for name, program in zip(("extract", "absorb"), programs):
+            print(f'    .section .text.pqpan_keccak_m4_{name},"ax",%progbits')
+            emit_function(f"pqpan_keccak_m4_{name}", program())
+            if size_build:
+                print("    .ltorg")
+    print("#endif")
 
 
 # --- self test: the round code run on a model of the registers -------------------------

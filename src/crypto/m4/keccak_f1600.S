@@ -958,6 +958,7 @@ pqpan_keccak_m4_frames: @ frame (ROR) of each interleaved word 2 * lane + half
     .byte 5, 14, 24, 1, 15, 24, 27, 5, 14, 23
     .byte 21, 31, 20, 12, 9, 18, 9, 1, 24, 16
     .size pqpan_keccak_m4_frames, 50
+#if !defined(__OPTIMIZE_SIZE__)
     .section .text.pqpan_keccak_m4_extract,"ax",%progbits
     .global pqpan_keccak_m4_extract
     .type pqpan_keccak_m4_extract, %function
@@ -2969,3 +2970,126 @@ pqpan_keccak_m4_absorb:
 .Labs_done:
     pop {r4-r7, pc}
     .size pqpan_keccak_m4_absorb, .-pqpan_keccak_m4_absorb
+#else
+    .section .text.pqpan_keccak_m4_extract,"ax",%progbits
+    .global pqpan_keccak_m4_extract
+    .type pqpan_keccak_m4_extract, %function
+    .align 2
+    .thumb_func
+pqpan_keccak_m4_extract:
+    push {r4-r7, lr}
+    cmp r3, #0
+    beq .Lext_done
+    add r0, r0, r2, lsl #3
+    ldr r12, =pqpan_keccak_m4_frames
+    add r12, r12, r2, lsl #1
+.Lext_loop:
+    ldrd r4, r5, [r0], #8
+    ldrb r2, [r12], #1
+    ror r4, r4, r2
+    ldrb r2, [r12], #1
+    ror r5, r5, r2
+    uxtb16 r6, r4
+    uxtb16 r2, r5
+    orr r6, r6, r2, lsl #8
+    uxtb16 r7, r4, ror #8
+    uxtb16 lr, r5, ror #8
+    orr r7, r7, lr, lsl #8
+    eor r2, r6, r6, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #4
+    eor lr, r7, r7, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #4
+    eor r2, r6, r6, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #2
+    eor lr, r7, r7, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #2
+    eor r2, r6, r6, lsr #1
+    and r2, r2, #0x22222222
+    eor r6, r6, r2
+    eor r6, r6, r2, lsl #1
+    eor lr, r7, r7, lsr #1
+    and lr, lr, #0x22222222
+    eor r7, r7, lr
+    eor r7, r7, lr, lsl #1
+    pkhbt r4, r6, r7, lsl #16
+    pkhtb r5, r7, r6, asr #16
+    str r4, [r1], #4
+    str r5, [r1], #4
+    subs r3, r3, #1
+    bne .Lext_loop
+.Lext_done:
+    pop {r4-r7, pc}
+    .size pqpan_keccak_m4_extract, .-pqpan_keccak_m4_extract
+    .ltorg
+    .section .text.pqpan_keccak_m4_absorb,"ax",%progbits
+    .global pqpan_keccak_m4_absorb
+    .type pqpan_keccak_m4_absorb, %function
+    .align 2
+    .thumb_func
+pqpan_keccak_m4_absorb:
+    push {r4-r7, lr}
+    cmp r3, #0
+    beq .Labs_done
+    add r0, r0, r2, lsl #3
+    ldr r12, =pqpan_keccak_m4_frames
+    add r12, r12, r2, lsl #1
+.Labs_loop:
+    ldr r4, [r1], #4
+    ldr r5, [r1], #4
+    eor r2, r4, r4, lsr #1
+    and r2, r2, #0x22222222
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #1
+    eor lr, r5, r5, lsr #1
+    and lr, lr, #0x22222222
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #1
+    eor r2, r4, r4, lsr #2
+    and r2, r2, #0x0c0c0c0c
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #2
+    eor lr, r5, r5, lsr #2
+    and lr, lr, #0x0c0c0c0c
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #2
+    eor r2, r4, r4, lsr #4
+    and r2, r2, #0x00f000f0
+    eor r4, r4, r2
+    eor r4, r4, r2, lsl #4
+    eor lr, r5, r5, lsr #4
+    and lr, lr, #0x00f000f0
+    eor r5, r5, lr
+    eor r5, r5, lr, lsl #4
+    pkhbt r6, r4, r5, lsl #16
+    pkhtb r7, r5, r4, asr #16
+    uxtb16 r4, r6
+    uxtb16 r2, r7
+    orr r4, r4, r2, lsl #8
+    uxtb16 r5, r6, ror #8
+    uxtb16 lr, r7, ror #8
+    orr r5, r5, lr, lsl #8
+    ldrb r2, [r12], #1
+    rsb r2, r2, #32
+    ror r4, r4, r2
+    ldrb r2, [r12], #1
+    rsb r2, r2, #32
+    ror r5, r5, r2
+    ldrd r6, r7, [r0]
+    eor r6, r6, r4
+    eor r7, r7, r5
+    strd r6, r7, [r0], #8
+    subs r3, r3, #1
+    bne .Labs_loop
+.Labs_done:
+    pop {r4-r7, pc}
+    .size pqpan_keccak_m4_absorb, .-pqpan_keccak_m4_absorb
+    .ltorg
+#endif
