@@ -705,6 +705,37 @@ def byte_pairs(out, dst, lo, hi, tmp):
     out.append(f"orr {dst}, {dst}, {tmp}, lsl #8")
 
 
+def lane_out(out, rot_e, rot_o):
+    """One lane out of the even word r4 and the odd word r5, already rotated out of their
+    frames but for rot_e and rot_o (0, 8, 16 or 24, taken by the UXTB16s): the bytes
+    paired, the swaps of shift 4, 2, 1, PKHBT / PKHTB into lane bits 0..31 and 32..63,
+    two unaligned STR at r1."""
+    byte_pairs(out, "r6", ("r4", rot_e), ("r5", rot_o), "r2")
+    byte_pairs(out, "r7", ("r4", (rot_e + 8) % 32), ("r5", (rot_o + 8) % 32), "lr")
+    for shift in (4, 2, 1):
+        swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
+        swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
+    out.append("pkhbt r4, r6, r7, lsl #16")
+    out.append("pkhtb r5, r7, r6, asr #16")
+    out.append("str r4, [r1], #4")
+    out.append("str r5, [r1], #4")
+
+
+def lane_in(out):
+    """One lane in: two unaligned LDR at r1, the swaps of shift 1, 2, 4, PKHBT / PKHTB and
+    the UXTB16 pairs, leaving the even word in r4 and the odd word in r5 (not yet in their
+    frames)."""
+    out.append("ldr r4, [r1], #4")
+    out.append("ldr r5, [r1], #4")
+    for shift in (1, 2, 4):
+        swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
+        swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
+    out.append("pkhbt r6, r4, r5, lsl #16")
+    out.append("pkhtb r7, r5, r4, asr #16")
+    byte_pairs(out, "r4", ("r6", 0), ("r7", 0), "r2")
+    byte_pairs(out, "r5", ("r6", 8), ("r7", 8), "lr")
+
+
 def extract_program():
     """pqpan_keccak_m4_extract(state, out, first, count): lanes first .. first + count - 1
     written at out (any alignment) in the standard layout, 8 bytes each little endian
@@ -724,15 +755,7 @@ def extract_program():
         for reg, frame in (("r4", fe), ("r5", fo)):
             if frame % 8:
                 out.append(f"ror {reg}, {reg}, #{frame}")
-        byte_pairs(out, "r6", ("r4", rot_e), ("r5", rot_o), "r2")
-        byte_pairs(out, "r7", ("r4", (rot_e + 8) % 32), ("r5", (rot_o + 8) % 32), "lr")
-        for shift in (4, 2, 1):
-            swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
-            swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
-        out.append("pkhbt r4, r6, r7, lsl #16")
-        out.append("pkhtb r5, r7, r6, asr #16")
-        out.append("str r4, [r1], #4")
-        out.append("str r5, [r1], #4")
+        lane_out(out, rot_e, rot_o)
         lane_exit(out, "ext", lane)
     out.append(".Lext_done:")
     out.append("pop {r4-r7, pc}")
@@ -751,15 +774,7 @@ def absorb_program():
     lanes_entry(out, "abs")
     for lane in range(RATE_LANES):
         out.append(f".Labs_{lane}:")
-        out.append("ldr r4, [r1], #4")
-        out.append("ldr r5, [r1], #4")
-        for shift in (1, 2, 4):
-            swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
-            swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
-        out.append("pkhbt r6, r4, r5, lsl #16")
-        out.append("pkhtb r7, r5, r4, asr #16")
-        byte_pairs(out, "r4", ("r6", 0), ("r7", 0), "r2")
-        byte_pairs(out, "r5", ("r6", 8), ("r7", 8), "lr")
+        lane_in(out)
         out.append(f"ldrd r6, r7, [r0, #{8 * lane}]")
         out.append(f"eor r6, r6, {shifted('r4', (32 - FRAMES[2 * lane]) % 32)}")
         out.append(f"eor r7, r7, {shifted('r5', (32 - FRAMES[2 * lane + 1]) % 32)}")
@@ -799,15 +814,7 @@ def extract_loop_program():
     for reg in ("r4", "r5"):
         out.append("ldrb r2, [r12], #1")
         out.append(f"ror {reg}, {reg}, r2")
-    byte_pairs(out, "r6", ("r4", 0), ("r5", 0), "r2")
-    byte_pairs(out, "r7", ("r4", 8), ("r5", 8), "lr")
-    for shift in (4, 2, 1):
-        swap_step(out, "r6", shift, SWAP_MASKS[shift], "r2")
-        swap_step(out, "r7", shift, SWAP_MASKS[shift], "lr")
-    out.append("pkhbt r4, r6, r7, lsl #16")
-    out.append("pkhtb r5, r7, r6, asr #16")
-    out.append("str r4, [r1], #4")
-    out.append("str r5, [r1], #4")
+    lane_out(out, 0, 0)
     lanes_loop_exit(out, "ext")
     return out
 
@@ -818,15 +825,7 @@ def absorb_loop_program():
     as it is) before its EOR."""
     out = []
     lanes_loop_entry(out, "abs")
-    out.append("ldr r4, [r1], #4")
-    out.append("ldr r5, [r1], #4")
-    for shift in (1, 2, 4):
-        swap_step(out, "r4", shift, SWAP_MASKS[shift], "r2")
-        swap_step(out, "r5", shift, SWAP_MASKS[shift], "lr")
-    out.append("pkhbt r6, r4, r5, lsl #16")
-    out.append("pkhtb r7, r5, r4, asr #16")
-    byte_pairs(out, "r4", ("r6", 0), ("r7", 0), "r2")
-    byte_pairs(out, "r5", ("r6", 8), ("r7", 8), "lr")
+    lane_in(out)
     for reg in ("r4", "r5"):
         out.append("ldrb r2, [r12], #1")
         out.append("rsb r2, r2, #32")
