@@ -643,10 +643,11 @@ so far:
   same steps in reverse (unaligned LDR, the swaps, PKHBT/PKHTB, UXTB16 + ORR, one
   LDRD/EOR/STRD per lane with the rotation into the frame in the EOR's shifted operand). Both are unrolled over the 24 lanes a rate can hold, so each lane's
   frames are immediates (no table load, no loop branch): a TBH on the first lane enters
-  the code, a SUBS/BEQ after each lane leaves it after count lanes. That takes about
-  7.5 KB, so the -Os builds (where gcc defines __OPTIMIZE_SIZE__ for the .S) get one loop
-  per function instead, 184 + 204 B: the frames read from the table and applied by ROR by
-  register, 4 more instructions and 2 more loads per lane.
+  the code, a SUBS/BEQ after each lane leaves it after count lanes (crypto/sha3 of
+  pqpan-m4-asm-o2 in the code-size table). The -Os builds (where gcc defines
+  __OPTIMIZE_SIZE__ for the .S) get one loop per function instead (crypto/sha3 of
+  pqpan-m4-asm): each word's frame read from the table and applied by ROR by register
+  (absorb also subtracts it from 32), plus the loop's branch.
 - SampleNTT's rejection step (issue 30): src/crypto/m4/mlkem_rej_m4.S, one unaligned
   word per 3-byte triple, both 12-bit candidates stored and the count advanced by the
   sign of d - q (no branch per candidate), one branch per pass testing both bounds. The

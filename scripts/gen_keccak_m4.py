@@ -53,10 +53,10 @@ Method (everything below is derived here from FIPS 202; no other code was used):
   written here too, so that each lane's frames are immediates taken from FRAMES: the
   code is unrolled over the 24 lanes a rate can hold, entered through a TBH on the first
   lane and left by a SUBS/BEQ after each lane (no table load, no loop branch per lane).
-  That is about 7.5 KB of code; a build at -Os (__OPTIMIZE_SIZE__, which gcc defines when
-  it preprocesses the .S with -Os) gets one loop per function instead, the frames read from
-  the 50-byte table and applied by ROR by register (4 more instructions and 2 more loads
-  per lane, about 0.2 KB of code).
+  A build at -Os (__OPTIMIZE_SIZE__, which gcc defines when it preprocesses the .S with
+  -Os) gets one loop per function instead: each word's frame read from the 50-byte table
+  and applied by ROR by register (absorb also subtracts it from 32), for a fraction of
+  the unrolled code's size (docs/M4.md's code-size table: crypto/sha3 of the asm builds).
 Usage: scripts/gen_keccak_m4.py > src/crypto/m4/keccak_f1600.S
        scripts/gen_keccak_m4.py --selftest   (runs the round code on a model of the
        registers and checks it against a plain Keccak-f[1600])"""

@@ -245,7 +245,7 @@ static void test_edge_scalars(void **state)
     uint64_t s = 7;
     struct pqpan_p256_point q;
     uint8_t k[32], m[32], d[64];
-    unsigned i, checked = 0;
+    unsigned i;
     (void)state;
     random_point(&q, &s);
     for (i = 0; i < sizeof small_values / sizeof small_values[0]; i++) {
@@ -253,7 +253,6 @@ static void test_edge_scalars(void **state)
         check_scalar(k, &q); /* v */
         n_minus(m, k);
         check_scalar(m, &q); /* n - v */
-        checked += 2;
     }
     for (i = 0; i < 64; i++) {
         memset(d, 0, sizeof d);
@@ -267,7 +266,6 @@ static void test_edge_scalars(void **state)
         d[i] = 1;
         from_digits(k, d); /* 2 · 16^i - 1: (16^i - 1) G, then 16^i G added to it */
         check_scalar(k, &q);
-        checked += 3;
     }
     /* every digit 15 below n: 0x0fff..ff; (n - 1) / 2 and (n + 1) / 2 */
     memset(k, 0xff, sizeof k);
@@ -281,8 +279,6 @@ static void test_edge_scalars(void **state)
     check_scalar(m, &q); /* (n - 1) / 2 */
     m[31] = (uint8_t)(m[31] + 1u);
     check_scalar(m, &q); /* (n + 1) / 2 */
-    checked += 3;
-    assert_int_equal(checked, 24 + 64 * 3 + 3);
 }
 
 /* k = v 2^pos (big-endian; v < 2^8, bits past 255 dropped). */
@@ -308,29 +304,25 @@ static void test_signed_window_scalars(void **state)
     uint64_t s = 13;
     struct pqpan_p256_point q;
     uint8_t k[32], m[32];
-    unsigned i, j, checked = 0;
+    unsigned i, j;
     (void)state;
     random_point(&q, &s);
     for (i = 0; i < 51; i++) {
         for (j = 0; j < sizeof digits / sizeof digits[0]; j++) {
             shifted_scalar(k, digits[j], 5 * i);
             check_scalar(k, &q);
-            checked++;
         }
         memset(k, 0, sizeof k);
         for (j = 0; j < 5 * (i + 1); j++) {
             k[31 - j / 8] = (uint8_t)(k[31 - j / 8] | 1u << (j % 8)); /* 32^(i+1) - 1 */
         }
         check_scalar(k, &q);
-        checked++;
     }
     for (i = 1; i <= 40; i++) {
         small_scalar(m, i);
         n_minus(k, m);
         check_scalar(k, &q);
-        checked++;
     }
-    assert_int_equal(checked, 51 * 4 + 40);
 }
 
 /* k and n - k give the same x and opposite y. */

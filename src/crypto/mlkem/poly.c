@@ -100,8 +100,8 @@ int pqpan_mlkem_poly_bytes_canonical(const uint8_t a[PQPAN_MLKEM_POLYBYTES])
 
 /* floor(n / q) as (n * ceil(2^40 / q)) >> 40: exact while n (ceil(2^40 / q) - 2^40 / q)
  * < 2^40 / q, i.e. for n < 2^40 / q ~ 3.3 * 10^8; the unit test checks it exhaustively
- * for every n = 2^d x + 1664 with 0 <= x < 4q, d <= 11 (n < 2^25). No division
- * instruction, whose timing may depend on its operands. */
+ * for every n = 2^d x + 1664 with 0 <= x < 4q and every d it is used with (1, 4, 5, 10,
+ * 11; n < 2^25). No division instruction, whose timing may depend on its operands. */
 #define DIV_Q_MAGIC 330282857u
 #define DIV_Q_SHIFT 40
 
